@@ -1,0 +1,40 @@
+"""Rule families and the runner that applies them to a loaded game.
+
+Each family is a module with a `check(game, facts)` generator; its rules are declared beside
+it. Y and S rules are emitted while loading (toolkit.content).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from toolkit.checks import references, translation
+from toolkit.content.game import Game
+from toolkit.content.walk import Facts, collect
+from toolkit.diagnostics import Diagnostic, RuleSelection
+
+Family = Callable[[Game, Facts], Iterable[Diagnostic]]
+
+FAMILIES: list[Family] = [references.check, translation.check]
+
+
+def game_selection(game: Game) -> RuleSelection:
+    """The rule selection the game's manifest asks for."""
+    if game.manifest is None:
+        return RuleSelection()
+    return RuleSelection.parse(game.manifest.checks.select, game.manifest.checks.ignore)
+
+
+def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagnostic]:
+    """Every diagnostic of the game (load-time and cross-file), filtered and sorted."""
+    found: list[Diagnostic] = list(game.diagnostics)
+    facts = collect(game)
+    for family in FAMILIES:
+        found.extend(family(game, facts))
+    chosen = game_selection(game).merged(selection or RuleSelection())
+    return sorted((d for d in found if chosen.allows(d.code)), key=Diagnostic.sort_key)
+
+
+def iter_rules() -> Iterator[str]:
+    """Import every module that declares rules (for `playset rules`)."""
+    yield from ("toolkit.content.source", "toolkit.content.validation", "toolkit.checks")

@@ -1,0 +1,170 @@
+"""R rules: ids declared once, references that resolve, placeholders bound, files listed."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from toolkit.content.game import Game
+from toolkit.content.walk import Facts, Text
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+R_DUPLICATE_ID = rule("R003", "duplicate-id", "An id is declared twice in the same namespace.")
+R_UNKNOWN_REF = rule("R004", "unknown-reference", "A reference names an id that does not exist.")
+R_WRONG_KIND = rule("R005", "wrong-kind-reference", "A reference names an id of another kind.")
+R_PLACEHOLDER = rule(
+    "R006", "unbound-placeholder", "A text {placeholder} names no parameter of its card."
+)
+R_UNLISTED = rule(
+    "R008",
+    "unlisted-file",
+    "A content file sits in the game folder but game.yaml does not list it.",
+    Severity.WARNING,
+)
+
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
+CONTENT_DIRS = {"decks": "decks", "boards": "boards", "questions": "questions"}
+
+
+def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    yield from _duplicates(facts)
+    yield from _references(facts)
+    yield from _placeholders(facts)
+    yield from _unlisted(game)
+
+
+def _duplicates(facts: Facts) -> Iterator[Diagnostic]:
+    first: dict[tuple[str, str], Any] = {}
+    for decl in facts.declared:
+        key = (decl.namespace, decl.id)
+        if key in first:
+            prev = first[key]
+            assert decl.file.doc is not None and prev.file.doc is not None
+            line = prev.file.doc.span(prev.path).line
+            yield R_DUPLICATE_ID.at(
+                decl.file.rel,
+                decl.file.doc.span(decl.path),
+                f"{decl.namespace} id {decl.id!r} is already declared at {prev.file.rel}:{line}",
+            )
+        else:
+            first[key] = decl
+
+
+def _references(facts: Facts) -> Iterator[Diagnostic]:
+    ids: dict[str, dict[str, str | None]] = defaultdict(dict)
+    for decl in facts.declared:
+        ids[decl.namespace].setdefault(decl.id, decl.kind)
+    for ref in facts.refs:
+        doc = ref.file.doc
+        assert doc is not None
+        span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
+        known = ids.get(ref.namespace, {})
+        if ref.id not in known:
+            pool = [i for i, k in known.items() if ref.kind is None or k == ref.kind]
+            close = difflib.get_close_matches(ref.id, pool, n=1)
+            tip = f"; did you mean {close[0]!r}?" if close else ""
+            what = f"{ref.kind or ref.namespace}"
+            yield R_UNKNOWN_REF.at(ref.file.rel, span, f"no {what} with id {ref.id!r}{tip}")
+        elif ref.kind is not None and known[ref.id] != ref.kind:
+            yield R_WRONG_KIND.at(
+                ref.file.rel,
+                span,
+                f"{ref.id!r} is a {known[ref.id]}, but a {ref.kind} is expected here",
+            )
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, int | float | str) and not isinstance(value, bool)
+
+
+def parameter_names(owner: BaseModel | None) -> set[str]:
+    """Names a text of `owner` may use.
+
+    Its scalar fields (`points`), those of nested effects both plain and dotted (`amount`,
+    `ability.coins`), scalar dict entries dotted (`bonuses.fire`) and generic `params` keys.
+    """
+    names: set[str] = set()
+    if owner is None:
+        return names
+
+    def scalars(model: BaseModel, prefix: str, depth: int) -> None:
+        for name in type(model).model_fields:
+            value = getattr(model, name)
+            dotted = prefix + name
+            if _is_scalar(value) or (
+                isinstance(value, list) and value and all(_is_scalar(v) for v in value)
+            ):
+                names.update({name, dotted})
+            elif isinstance(value, dict):
+                for key, item in value.items():
+                    if _is_scalar(item):
+                        names.add(f"{dotted}.{key}")
+                        if name == "params":
+                            names.add(str(key))
+            elif depth < 2 and isinstance(value, BaseModel):
+                scalars(value, dotted + ".", depth + 1)
+            elif depth < 2 and isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, BaseModel):
+                        scalars(item, f"{dotted}.{index}.", depth + 1)
+
+    scalars(owner, "", 0)
+    return names
+
+
+def placeholders(text: str) -> list[str]:
+    """The {names} a text uses ({{ and }} are literal braces)."""
+    cleaned = text.replace("{{", "").replace("}}", "")
+    return PLACEHOLDER.findall(cleaned)
+
+
+def _placeholders(facts: Facts) -> Iterator[Diagnostic]:
+    for text in facts.texts:
+        yield from _check_text(text)
+
+
+def _check_text(text: Text) -> Iterator[Diagnostic]:
+    doc = text.file.doc
+    assert doc is not None
+    allowed: set[str] | None = None
+    for lang, value in text.value.items():
+        for name in placeholders(value):
+            if allowed is None:
+                allowed = parameter_names(text.owner)
+            span = doc.span((*text.path, lang))
+            if not NAME.match(name):
+                yield R_PLACEHOLDER.at(text.file.rel, span, f"malformed placeholder {{{name}}}")
+            elif name not in allowed:
+                close = difflib.get_close_matches(name, sorted(allowed), n=1)
+                tip = f"; did you mean {{{close[0]}}}?" if close else ""
+                yield R_PLACEHOLDER.at(
+                    text.file.rel,
+                    span,
+                    f"placeholder {{{name}}} ({lang}) names no parameter of this card{tip}",
+                )
+
+
+def _unlisted(game: Game) -> Iterator[Diagnostic]:
+    if game.manifest is None:
+        return
+    manifest = game.manifest_file
+    assert manifest is not None and manifest.doc is not None
+    for folder in CONTENT_DIRS:
+        base = game.root / folder
+        if not base.is_dir() or folder in game.broken_lists:
+            continue
+        for path in sorted(base.rglob("*.yaml")) + sorted(base.rglob("*.yml")):
+            if path.resolve() not in game.listed:
+                rel = path.relative_to(game.root).as_posix()
+                where = ("files", folder) if ("files", folder) in manifest.doc.key_spans else ()
+                yield R_UNLISTED.at(
+                    manifest.rel,
+                    manifest.doc.key_span(where or ("files",)),
+                    f"{rel} is not listed under files.{folder} in game.yaml",
+                )

@@ -1,0 +1,23 @@
+"""The `playset` command line: thin wrappers that parse, call the library and print."""
+
+from __future__ import annotations
+
+import typer
+
+from toolkit.cli import games, rules, schemas, validate
+
+app = typer.Typer(
+    name="playset",
+    help="Check, simulate and print tabletop games written as YAML and Markdown.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("list")(games.list_games)
+app.command("validate")(validate.validate)
+app.command("rules")(rules.list_rules)
+app.add_typer(schemas.app, name="schemas")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,37 @@
+"""`playset schemas export|check`: JSON Schemas exported from the content models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.common import stderr, stdout
+from toolkit.content.game import repo_root
+from toolkit.content.schemas import drift, export
+
+app = typer.Typer(help="JSON Schemas for editors and validators.", no_args_is_help=True)
+
+OutOption = Annotated[Path | None, typer.Option("--out", help="Folder (default: schemas/).")]
+
+
+@app.command("export")
+def export_schemas(out: OutOption = None) -> None:
+    """Write schemas/*.schema.json from the models."""
+    folder = out or repo_root() / "schemas"
+    written = export(folder)
+    stdout.print(f"wrote {len(written)} schemas under {folder}")
+
+
+@app.command("check")
+def check_schemas(out: OutOption = None) -> None:
+    """Exit 1 if the committed schemas differ from the models."""
+    folder = out or repo_root() / "schemas"
+    stale = drift(folder)
+    for rel in stale:
+        stderr.print(f"stale: {folder / rel}")
+    if stale:
+        stderr.print("run `playset schemas export`")
+        raise typer.Exit(1)
+    stdout.print("schemas are up to date")

@@ -1,0 +1,50 @@
+"""`playset validate`: check content like a linter; exit 0 clean, 1 findings, 2 usage."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from toolkit.checks import run_checks
+from toolkit.cli.common import GAME_HELP, game_folders, stderr, usage_error
+from toolkit.content.game import load_game
+from toolkit.diagnostics import RuleSelection
+from toolkit.diagnostics.formats import FORMATS, counts_as_finding, render
+
+
+def validate(
+    games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help=f"Output format: {', '.join(FORMATS)}.")
+    ] = "text",
+    select: Annotated[
+        list[str] | None, typer.Option(help="Only these rule codes or prefixes (S,R003).")
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option(help="Skip these rule codes or prefixes.")
+    ] = None,
+) -> None:
+    """Validate games: YAML syntax, schema, references and translations."""
+    if fmt not in FORMATS:
+        raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    selection = RuleSelection.parse(select or (), ignore or ())
+    unknown = selection.unknown_prefixes()
+    if unknown:
+        raise usage_error(f"no rule matches {', '.join(unknown)} (see `playset rules`)")
+    folders = game_folders(games)
+    diagnostics = []
+    for folder in folders:
+        diagnostics.extend(run_checks(load_game(folder), selection))
+    output = render(diagnostics, fmt)
+    if output:
+        sys.stdout.write(output + "\n")
+    findings = sum(1 for d in diagnostics if counts_as_finding(d))
+    if fmt == "text":
+        names = ", ".join(f.name for f in folders)
+        if diagnostics:
+            stderr.print(f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}")
+        else:
+            stderr.print(f"[green]clean[/green]: {len(folders)} game(s): {names}")
+    raise typer.Exit(1 if findings else 0)

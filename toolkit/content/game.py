@@ -1,0 +1,212 @@
+"""Load a whole game folder: manifest, then every file it lists, each validated in place.
+
+A bundled game is found by id under the repository's `content/`; any other folder holding a
+`game.yaml` works the same way, so a designer's own game needs no Python.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from toolkit.content.plugin import (
+    BOARD_ADAPTER,
+    GLOSSARY_ADAPTER,
+    QUESTIONS_ADAPTER,
+    GamePlugin,
+    plugin_for,
+)
+from toolkit.content.source import Document, load_document
+from toolkit.content.validation import validate_document
+from toolkit.diagnostics import Diagnostic, Span, rule
+
+R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
+R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
+R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
+
+MANIFEST = "game.yaml"
+
+
+def repo_root() -> Path:
+    """The folder holding `content/`, `templates/` and `schemas/`."""
+    env = os.environ.get("PLAYSET_HOME")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2]
+
+
+def bundled_games() -> dict[str, Path]:
+    """Bundled game ids and their folders, sorted."""
+    root = repo_root() / "content"
+    if not root.is_dir():
+        return {}
+    return {p.name: p for p in sorted(root.iterdir()) if (p / MANIFEST).is_file()}
+
+
+class GameNotFound(Exception):
+    """GAME is neither a bundled id nor a folder holding game.yaml (a usage error)."""
+
+
+def resolve_game(arg: str) -> Path:
+    """Turn a CLI GAME argument (bundled id or folder path) into a game folder."""
+    games = bundled_games()
+    if arg in games:
+        return games[arg]
+    path = Path(arg)
+    if path.is_file() and path.name == MANIFEST:
+        path = path.parent
+    if path.is_dir():
+        return path
+    known = ", ".join(games) or "none"
+    raise GameNotFound(f"no bundled game or folder {arg!r} (bundled: {known})")
+
+
+@dataclass
+class LoadedFile:
+    """A content file, parsed and validated: `model` is None when validation failed."""
+
+    rel: str
+    doc: Document | None
+    model: Any | None
+    list_span: Span = field(default_factory=Span)
+
+
+@dataclass
+class Game:
+    """A game folder as loaded: models where valid, and every diagnostic found on the way."""
+
+    root: Path
+    display_root: str
+    plugin: GamePlugin
+    manifest_file: LoadedFile | None = None
+    decks: list[LoadedFile] = field(default_factory=list)
+    boards: list[LoadedFile] = field(default_factory=list)
+    questions: list[LoadedFile] = field(default_factory=list)
+    glossary: LoadedFile | None = None
+    rulebook: dict[str, Path] = field(default_factory=dict)
+    listed: set[Path] = field(default_factory=set)
+    broken_lists: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def manifest(self) -> Any | None:
+        return self.manifest_file.model if self.manifest_file else None
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id if self.manifest else self.root.name
+
+    def files(self) -> list[LoadedFile]:
+        out = [self.manifest_file] if self.manifest_file else []
+        out += self.decks + self.boards + self.questions
+        if self.glossary:
+            out.append(self.glossary)
+        return out
+
+    def valid(self, group: list[LoadedFile]) -> list[Any]:
+        return [f.model for f in group if f.model is not None]
+
+
+def _display(root: Path, path: Path) -> str:
+    try:
+        return os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+
+
+def _inside(root: Path, rel: str) -> Path | None:
+    """The file `rel` names, or None if it leaves `root` (absolute, `..`, or a symlink out)."""
+    if os.path.isabs(rel) or rel.startswith("~"):
+        return None
+    target = (root / rel).resolve()
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return target
+
+
+def load_game(root: Path) -> Game:
+    """Load and validate every file of the game in `root`."""
+    display_root = _display(root, root)
+    manifest_path = root / MANIFEST
+    manifest_display = _display(root, manifest_path)
+    if not manifest_path.is_file():
+        game = Game(root, display_root, plugin_for(None))
+        game.diagnostics.append(
+            R_NO_MANIFEST.at(manifest_display, Span(), "no game.yaml in this folder")
+        )
+        return game
+    doc, diags = load_document(manifest_path, manifest_display)
+    raw_id = None
+    if doc is not None and isinstance(doc.data, dict):
+        raw_id = doc.data.get("plugin") or doc.data.get("id")
+    plugin = plugin_for(raw_id if isinstance(raw_id, str) else None)
+    game = Game(root, display_root, plugin)
+    game.diagnostics += diags
+    if doc is None:
+        return game
+    manifest, diags = validate_document(doc, plugin.manifest_adapter)
+    game.diagnostics += diags
+    game.manifest_file = LoadedFile(manifest_display, doc, manifest)
+    if manifest is None:
+        return game
+    files = manifest.files
+    game.decks = _load_group(game, doc, ("files", "decks"), files.decks, plugin.deck_adapter)
+    game.boards = _load_group(game, doc, ("files", "boards"), files.boards, BOARD_ADAPTER)
+    game.questions = _load_group(
+        game, doc, ("files", "questions"), files.questions, QUESTIONS_ADAPTER
+    )
+    if files.glossary:
+        loaded = _load_group(game, doc, ("files",), {"glossary": files.glossary}, GLOSSARY_ADAPTER)
+        game.glossary = loaded[0] if loaded else None
+    for lang, rel in files.rulebook.items():
+        target = _check_path(game, doc, ("files", "rulebook", lang), rel)
+        if target is not None:
+            game.rulebook[lang] = target
+    return game
+
+
+def _check_path(game: Game, doc: Document, where: tuple[Any, ...], rel: str) -> Path | None:
+    target = _inside(game.root, rel)
+    span = doc.span(where)
+    if target is None or not target.is_file():
+        game.broken_lists.add(str(where[1]) if len(where) > 1 else "")
+    if target is None:
+        game.diagnostics.append(
+            R_OUTSIDE.at(doc.display, span, f"path {rel!r} leaves the game folder")
+        )
+        return None
+    if not target.is_file():
+        game.diagnostics.append(R_MISSING_FILE.at(doc.display, span, f"no file {rel!r}"))
+        return None
+    game.listed.add(target)
+    return target
+
+
+def _load_group(
+    game: Game,
+    manifest_doc: Document,
+    where: tuple[Any, ...],
+    rels: list[str] | dict[str, str],
+    adapter: TypeAdapter[Any],
+) -> list[LoadedFile]:
+    items = rels.items() if isinstance(rels, dict) else enumerate(rels)
+    loaded: list[LoadedFile] = []
+    for key, rel in items:
+        target = _check_path(game, manifest_doc, (*where, key), rel)
+        if target is None:
+            continue
+        display = _display(game.root, target)
+        doc, diags = load_document(target, display)
+        game.diagnostics += diags
+        model = None
+        if doc is not None:
+            model, diags = validate_document(doc, adapter)
+            game.diagnostics += diags
+        loaded.append(LoadedFile(display, doc, model, manifest_doc.span((*where, key))))
+    return loaded

@@ -1,0 +1,90 @@
+"""Building blocks shared by every content model: strict models, ids, localized text, refs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+
+class StrictModel(BaseModel):
+    """A content model: unknown keys are errors, so a typo never passes silently."""
+
+    model_config = ConfigDict(extra="forbid", validate_default=True, populate_by_name=False)
+
+
+Slug = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$", min_length=1, max_length=64),
+    Field(description="An id: lower-case letters, digits, '-' or '_'.", examples=["glenlivet"]),
+]
+
+LangCode = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z]{2,3}$"),
+    Field(description="An ISO 639 language code.", examples=["fr", "es", "en"]),
+]
+
+
+class Localized:
+    """Marks a field as localized text, so translation checks find every one of them."""
+
+    def __repr__(self) -> str:
+        return "Localized()"
+
+
+LocalizedText = Annotated[
+    dict[LangCode, Annotated[str, StringConstraints(max_length=4000)]],
+    Localized(),
+    Field(
+        description=(
+            "Text in each of the game's languages. A card text may hold {placeholders} that "
+            "name the card's parameters, so numbers come from data."
+        ),
+        examples=[{"fr": "Tonneau", "es": "Barril", "en": "Barrel"}],
+        json_schema_extra={
+            "properties": {
+                "fr": {"type": "string", "description": "French"},
+                "es": {"type": "string", "description": "Spanish"},
+                "en": {"type": "string", "description": "English"},
+            }
+        },
+    ),
+]
+
+RelPath = Annotated[
+    str,
+    StringConstraints(pattern=r"^[^\x00]+$", max_length=255),
+    Field(
+        description="A path relative to the game folder; it may not leave the folder.",
+        examples=["decks/characters.yaml"],
+    ),
+]
+
+Count = Annotated[int, Field(ge=0, le=10_000)]
+SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """Marks a field as a reference to an id declared elsewhere in the game.
+
+    `namespace` is where the id lives (`space`, `region`, `card`, `term`, `type`); `kind`
+    restricts it to ids of one kind (a `space` of kind `distillery`). The references check
+    finds every such field by this marker, so no game writes its own lookup code.
+    """
+
+    namespace: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Declares:
+    """Marks an id field as declaring an id in a namespace (`space`, `card`, `region`, ...).
+
+    The references check collects declared ids (and flags duplicates) by this marker; a
+    sibling field named `kind`, if any, is recorded as the id's kind for `Ref(kind=...)`.
+    """
+
+    namespace: str

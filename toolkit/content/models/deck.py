@@ -1,0 +1,82 @@
+"""Decks and cards: the generic part every game shares."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from toolkit.content.models.base import Declares, LocalizedText, RelPath, Slug, StrictModel
+
+NAMED_SIZES_MM: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "mini": (44.0, 63.0),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+}
+
+
+class CustomSize(StrictModel):
+    """A card size in millimetres (trim size, without bleed)."""
+
+    width_mm: float = Field(ge=20, le=300)
+    height_mm: float = Field(ge=20, le=420)
+
+
+CardSize = Annotated[
+    Literal["poker", "bridge", "mini", "tarot", "square"] | CustomSize,
+    Field(description="Card size by name or in millimetres.", examples=["poker"]),
+]
+
+
+def size_mm(size: str | CustomSize) -> tuple[float, float]:
+    """Trim size of a card in millimetres."""
+    if isinstance(size, CustomSize):
+        return (size.width_mm, size.height_mm)
+    return NAMED_SIZES_MM[size]
+
+
+class CardBase(StrictModel):
+    """Fields every card has. A game's card models add typed parameters and effects."""
+
+    id: Annotated[Slug, Declares("card")] = Field(description="Unique id of the card in the game.")
+    name: LocalizedText = Field(description="The card's title in every language.")
+    text: LocalizedText | None = Field(
+        default=None,
+        description="Rules text; {placeholders} name the card's parameters.",
+        examples=[{"fr": "+{amount} points", "es": "+{amount} puntos", "en": "+{amount} points"}],
+    )
+    copies: int = Field(default=1, ge=1, le=1000, description="Copies of this card in the deck.")
+    image: RelPath | None = Field(default=None, description="Artwork, relative to the game folder.")
+
+
+Scalar = int | float | bool | str
+
+
+class GenericCard(CardBase):
+    """A card of a game without a plugin: free parameters for its text and layout."""
+
+    params: dict[Slug, Scalar] = Field(
+        default_factory=dict,
+        description="Named values the text's {placeholders} and the layout can use.",
+        examples=[{"cost": 3, "suit": "cups"}],
+    )
+    tags: list[Slug] = Field(default_factory=list, description="Free labels for layouts.")
+
+
+class DeckBase(StrictModel):
+    """A deck: one kind of card, one size, one back. Games fix `kind` and the card model."""
+
+    id: Annotated[Slug, Declares("deck")] = Field(description="Unique id of the deck.")
+    name: LocalizedText = Field(description="Deck name, printed on backs and in the rulebook.")
+    size: CardSize = "poker"
+    layout: Slug | None = Field(default=None, description="Front layout in templates/cards/.")
+    back: Slug | None = Field(default=None, description="Back layout in templates/cards/.")
+
+
+class GenericDeck(DeckBase):
+    """A deck of a game without a plugin."""
+
+    kind: Slug = Field(description="What kind of cards this deck holds.")
+    cards: list[GenericCard] = Field(min_length=1)

@@ -1,0 +1,24 @@
+"""A game's glossary: its terms in each language, and the names that stay untranslated."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from toolkit.content.models.base import Declares, LocalizedText, Slug, StrictModel
+
+
+class GlossaryTerm(StrictModel):
+    """A term and its one translation per language."""
+
+    id: Annotated[Slug, Declares("term")]
+    text: LocalizedText
+    keep: bool = Field(default=False, description="A proper noun: the same in every language.")
+    note: str | None = None
+
+
+class Glossary(StrictModel):
+    """All the game's terms."""
+
+    terms: list[GlossaryTerm] = Field(min_length=1)

@@ -1,0 +1,109 @@
+"""The game manifest (`game.yaml`): identity, players, languages, files, options, checks."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from toolkit.content.models.base import LangCode, LocalizedText, RelPath, Slug, StrictModel
+
+
+class Players(StrictModel):
+    min: int = Field(ge=1, le=100)
+    max: int = Field(ge=1, le=100)
+
+    @field_validator("max")
+    @classmethod
+    def _ordered(cls, value: int, info: ValidationInfo) -> int:
+        low = info.data.get("min")
+        if low is not None and low > value:
+            raise ValueError(f"max ({value}) is smaller than min ({low})")
+        return value
+
+
+class Option(StrictModel):
+    """A setting a table chooses before play (a mode, a skill level, an extra rule)."""
+
+    id: Slug
+    name: LocalizedText
+    description: LocalizedText | None = None
+    type: Literal["bool", "int", "choice"] = "bool"
+    default: bool | int | str = False
+    choices: list[Slug] = Field(default_factory=list)
+    min: int | None = Field(default=None, ge=-1_000_000, le=1_000_000)
+    max: int | None = Field(default=None, ge=-1_000_000, le=1_000_000)
+    players: list[int] = Field(default_factory=list, description="Player counts it allows.")
+
+    @model_validator(mode="after")
+    def _default_fits(self) -> Option:
+        if self.type == "bool" and not isinstance(self.default, bool):
+            raise ValueError("a bool option needs a true/false default")
+        if self.type == "int":
+            if isinstance(self.default, bool) or not isinstance(self.default, int):
+                raise ValueError("an int option needs a whole-number default")
+            if self.min is not None and self.default < self.min:
+                raise ValueError("default is below min")
+            if self.max is not None and self.default > self.max:
+                raise ValueError("default is above max")
+        if self.type == "choice" and self.default not in self.choices:
+            raise ValueError("a choice option's default must be one of its choices")
+        return self
+
+
+class Variant(StrictModel):
+    """An official way to play (teams, co-operative, no drinking): a named set of options."""
+
+    id: Slug
+    name: LocalizedText
+    description: LocalizedText | None = None
+    players: list[int] = Field(default_factory=list, description="Player counts it allows.")
+    options: dict[Slug, bool | int | str] = Field(
+        default_factory=dict, description="Option values this variant sets."
+    )
+
+
+class Files(StrictModel):
+    """Every content file of the game, relative to the game folder."""
+
+    decks: list[RelPath] = Field(default_factory=list)
+    boards: list[RelPath] = Field(default_factory=list)
+    questions: list[RelPath] = Field(default_factory=list)
+    glossary: RelPath | None = None
+    rulebook: dict[LangCode, RelPath] = Field(default_factory=dict)
+
+
+class ChecksConfig(StrictModel):
+    """Rule codes or prefixes to select or ignore for this game (as in ruff)."""
+
+    select: list[str] = Field(default_factory=list, examples=[["S", "R"]])
+    ignore: list[str] = Field(default_factory=list, examples=[["T104"]])
+
+
+class ManifestBase(StrictModel):
+    """Fields every game.yaml has; each game's plugin fixes the type of `rules`."""
+
+    id: Slug = Field(description="The game's id, also its folder name.")
+    plugin: Slug | None = Field(
+        default=None, description="The plugin that plays this game; defaults to the id."
+    )
+    title: LocalizedText
+    summary: LocalizedText | None = None
+    languages: list[LangCode] = Field(min_length=1, max_length=20)
+    source_language: LangCode = Field(description="The language translators translate from.")
+    players: Players
+    minutes: int | None = Field(default=None, ge=1, le=10_000, description="Playing time.")
+    age: int | None = Field(default=None, ge=0, le=99)
+    options: list[Option] = Field(default_factory=list)
+    variants: list[Variant] = Field(default_factory=list)
+    files: Files = Field(default_factory=Files)
+    checks: ChecksConfig = Field(default_factory=ChecksConfig)
+    sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
+
+    @field_validator("source_language")
+    @classmethod
+    def _source_language_listed(cls, value: str, info: ValidationInfo) -> str:
+        languages = info.data.get("languages")
+        if languages is not None and value not in languages:
+            raise ValueError(f"source language {value!r} is not in languages")
+        return value

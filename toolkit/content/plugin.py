@@ -1,0 +1,121 @@
+"""Game plugins: how a game extends the generic model, and the registry that finds them.
+
+A plugin names its game id, its typed rules parameters and a card model per deck kind. The
+content package never imports a game: bundled and third-party games register through the
+`playset.games` entry point group, and a folder whose game has no plugin gets the generic one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib.metadata import entry_points
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter, create_model
+
+from toolkit.content.models.base import Slug
+from toolkit.content.models.board import Board
+from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
+from toolkit.content.models.glossary import Glossary
+from toolkit.content.models.manifest import ManifestBase
+from toolkit.content.models.questions import QuestionBank
+
+GenericRules = dict[Slug, int | float | str | bool | list[Any] | dict[Any, Any]]
+
+
+def _camel(text: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[-_]", text))
+
+
+@dataclass
+class GamePlugin:
+    """What a game adds to the generic model (and later: engine, bots, checks)."""
+
+    game_id: str
+    rules_model: Any = GenericRules
+    card_models: dict[str, type[CardBase]] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def generic(self) -> bool:
+        return not self.card_models
+
+    @cached_property
+    def manifest_model(self) -> type[ManifestBase]:
+        name = _camel(self.game_id) + "Manifest"
+        return create_model(
+            name,
+            __base__=ManifestBase,
+            rules=(self.rules_model, Field(description="Every number the rules use.")),
+        )
+
+    @cached_property
+    def deck_models(self) -> dict[str, type[DeckBase]]:
+        models: dict[str, type[DeckBase]] = {}
+        for kind, card in self.card_models.items():
+            models[kind] = create_model(
+                _camel(self.game_id) + _camel(kind) + "Deck",
+                __base__=DeckBase,
+                kind=(Literal[kind], Field(description="What kind of cards this deck holds.")),
+                cards=(list[card], Field(min_length=1)),
+            )
+        return models
+
+    @cached_property
+    def deck_adapter(self) -> TypeAdapter[Any]:
+        if self.generic:
+            return TypeAdapter(GenericDeck)
+        models = tuple(self.deck_models.values())
+        if len(models) == 1:
+            return TypeAdapter(models[0])
+        return TypeAdapter(Annotated[_union(models), Field(discriminator="kind")])
+
+    @cached_property
+    def manifest_adapter(self) -> TypeAdapter[Any]:
+        return TypeAdapter(self.manifest_model)
+
+
+def _union(models: tuple[type[BaseModel], ...]) -> Any:
+    result: Any = models[0]
+    for model in models[1:]:
+        result = result | model
+    return result
+
+
+BOARD_ADAPTER: TypeAdapter[Any] = TypeAdapter(Board)
+QUESTIONS_ADAPTER: TypeAdapter[Any] = TypeAdapter(QuestionBank)
+GLOSSARY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Glossary)
+
+_REGISTRY: dict[str, GamePlugin] = {}
+_LOADED = False
+
+
+def register(plugin: GamePlugin) -> GamePlugin:
+    """Add a plugin to the registry (games call this, or expose PLUGIN via an entry point)."""
+    _REGISTRY[plugin.game_id] = plugin
+    return plugin
+
+
+def _load_entry_points() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    for ep in entry_points(group="playset.games"):
+        plugin = ep.load()
+        if isinstance(plugin, GamePlugin):
+            _REGISTRY.setdefault(plugin.game_id, plugin)
+
+
+def plugins() -> dict[str, GamePlugin]:
+    """Every registered plugin by game id."""
+    _load_entry_points()
+    return dict(_REGISTRY)
+
+
+def plugin_for(game_id: str | None) -> GamePlugin:
+    """The plugin of a game id, or the generic plugin for a game without one."""
+    found = plugins().get(game_id or "")
+    return found if found is not None else GamePlugin(game_id or "generic")

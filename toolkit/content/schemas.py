@@ -1,0 +1,94 @@
+"""Export JSON Schemas of every content file type, for editors and for jsonschema checks.
+
+One schema per file type per game (`schemas/<game-id>/game.schema.json`, `deck.schema.json`),
+shared ones for boards, question banks and glossaries, and `generic/` for games without a
+plugin. Output is deterministic (sorted keys), so a test can catch drift from the models.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from toolkit.content.plugin import (
+    BOARD_ADAPTER,
+    GLOSSARY_ADAPTER,
+    QUESTIONS_ADAPTER,
+    plugin_for,
+    plugins,
+)
+from toolkit.fileio import atomic_write_text
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _schema(adapter: TypeAdapter[Any], title: str, description: str) -> dict[str, Any]:
+    schema = adapter.json_schema()
+    schema["$schema"] = DRAFT
+    schema["title"] = title
+    schema["description"] = description
+    return schema
+
+
+def schema_documents() -> dict[str, dict[str, Any]]:
+    """Every schema by its path under `schemas/`."""
+    docs: dict[str, dict[str, Any]] = {
+        "board.schema.json": _schema(BOARD_ADAPTER, "Board", "A board: graph, track or road."),
+        "questions.schema.json": _schema(
+            QUESTIONS_ADAPTER, "Question bank", "Four-answer trivia questions."
+        ),
+        "glossary.schema.json": _schema(
+            GLOSSARY_ADAPTER, "Glossary", "A game's terms in each language."
+        ),
+    }
+    games = {"generic": plugin_for(None), **plugins()}
+    for game_id, plugin in sorted(games.items()):
+        docs[f"{game_id}/game.schema.json"] = _schema(
+            plugin.manifest_adapter, f"{game_id} game.yaml", "The game manifest."
+        )
+        docs[f"{game_id}/deck.schema.json"] = _schema(
+            plugin.deck_adapter, f"{game_id} deck", "A deck of cards."
+        )
+    return docs
+
+
+def render(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def export(out: Path) -> list[Path]:
+    """Write every schema under `out`; return the paths written."""
+    written = []
+    for rel, schema in schema_documents().items():
+        path = out / rel
+        text = render(schema)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            atomic_write_text(path, text)
+        written.append(path)
+    return written
+
+
+def drift(out: Path) -> list[str]:
+    """Schemas under `out` that differ from the models (or are missing)."""
+    stale = []
+    for rel, schema in schema_documents().items():
+        path = out / rel
+        if not path.is_file() or path.read_text(encoding="utf-8") != render(schema):
+            stale.append(rel)
+    return stale
+
+
+def schema_for(rel_in_game: str, game_id: str) -> str | None:
+    """Which schema under `schemas/` a content file uses, from where it sits in its game."""
+    parts = Path(rel_in_game).parts
+    gid = game_id if game_id in plugins() else "generic"
+    if parts == ("game.yaml",):
+        return f"{gid}/game.schema.json"
+    if parts == ("glossary.yaml",):
+        return "glossary.schema.json"
+    folder = {"decks": f"{gid}/deck.schema.json", "boards": "board.schema.json"}
+    folder["questions"] = "questions.schema.json"
+    return folder.get(parts[0]) if len(parts) > 1 else None

@@ -1,0 +1,266 @@
+"""Read one YAML file into plain Python values while keeping every node's position.
+
+ruamel.yaml composes the node graph (YAML 1.2, so Spanish "No" stays a string); we then walk
+it ourselves, so we can refuse what a content file never needs: duplicate keys, alias bombs,
+deep nesting, huge files, non-UTF-8 bytes. Every refusal is a Y diagnostic at the right place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+
+Y_SYNTAX = rule("Y001", "yaml-syntax", "The file is not well-formed YAML.")
+Y_ENCODING = rule("Y002", "encoding", "The file is not valid UTF-8.")
+Y_DUPLICATE_KEY = rule("Y003", "duplicate-key", "A mapping repeats a key.")
+Y_ALIAS_BOMB = rule("Y004", "alias-expansion", "Aliases expand to too many nodes (alias bomb).")
+Y_TOO_DEEP = rule("Y005", "nesting-depth", "Nesting is deeper than content ever needs.")
+Y_TOO_LARGE = rule("Y006", "file-size", "The file is larger than the content size limit.")
+Y_EMPTY = rule("Y007", "empty-document", "The file holds no YAML document.")
+Y_BAD_SCALAR = rule("Y008", "bad-scalar", "A scalar cannot be read (number too long, bad key).")
+Y_TABS = rule("Y009", "tab-indent", "A tab character is used where YAML needs spaces.")
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: plain data plus the span of every value and every mapping key."""
+
+    path: Path
+    display: str
+    data: Any
+    spans: dict[Path_, Span] = field(default_factory=dict)
+    key_spans: dict[Path_, Span] = field(default_factory=dict)
+
+    def span(self, path: Path_) -> Span:
+        return self.spans.get(path, Span())
+
+    def key_span(self, path: Path_) -> Span:
+        """Span of the key that holds `path` (or of the value itself for list items)."""
+        return self.key_spans.get(path) or self.span(path)
+
+    def locate(
+        self, loc: tuple[Any, ...], *, missing_key: bool = False, unknown_key: bool = False
+    ) -> Span:
+        """Map a pydantic error location to a span.
+
+        Segments that are not keys or indexes of the data (union tags, validator names) are
+        skipped. For a missing key the error points at the key that owns the mapping; for an
+        unknown key, at the key itself; otherwise at the value.
+        """
+        path = self.resolve(loc)
+        if missing_key:
+            return self.key_spans.get(path) or self._mapping_start(path)
+        if unknown_key and path in self.key_spans:
+            return self.key_spans[path]
+        return self.span(path)
+
+    def resolve(self, loc: tuple[Any, ...]) -> Path_:
+        """The longest data path that a pydantic location walks through."""
+        value = self.data
+        path: list[str | int] = []
+        for seg in loc:
+            if isinstance(value, dict):
+                key = _match_key(value, seg)
+                if key is not _NO_KEY:
+                    path.append(key)
+                    value = value[key]
+            elif isinstance(value, list) and isinstance(seg, int) and 0 <= seg < len(value):
+                path.append(seg)
+                value = value[seg]
+        return tuple(path)
+
+    def _mapping_start(self, path: Path_) -> Span:
+        value = self.get(path)
+        if isinstance(value, dict) and value:
+            first = next(iter(value))
+            return self.key_spans.get((*path, first), self.span(path))
+        return self.span(path)
+
+    def get(self, path: Path_) -> Any:
+        value = self.data
+        for seg in path:
+            value = value[seg]
+        return value
+
+
+_NO_KEY = object()
+
+
+def _match_key(mapping: dict[Any, Any], seg: Any) -> Any:
+    if seg in mapping:
+        return seg
+    if isinstance(seg, str):  # pydantic reports int dict keys as strings in some paths
+        for key in mapping:
+            if str(key) == seg:
+                return key
+    return _NO_KEY
+
+
+class _Refusal(Exception):
+    def __init__(self, diag_rule: Any, span: Span, message: str) -> None:
+        super().__init__(message)
+        self.rule = diag_rule
+        self.span = span
+        self.message = message
+
+
+def _span(node: Node) -> Span:
+    start, end = node.start_mark, node.end_mark
+    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+class _Builder:
+    """Turns a composed node graph into plain data, recording spans and refusing abuse."""
+
+    def __init__(self, yaml: YAML) -> None:
+        self.constructor = yaml.constructor
+        self.spans: dict[Path_, Span] = {}
+        self.key_spans: dict[Path_, Span] = {}
+        self.count = 0
+
+    def build(self, node: Node, path: Path_, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _Refusal(
+                Y_ALIAS_BOMB,
+                _span(node),
+                f"the document expands to more than {MAX_NODES:,} nodes; "
+                "aliases are refused beyond this size (is this an alias bomb?)",
+            )
+        if depth > MAX_DEPTH:
+            raise _Refusal(Y_TOO_DEEP, _span(node), f"nesting deeper than {MAX_DEPTH} levels")
+        self.spans.setdefault(path, _span(node))
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, SequenceNode):
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            return self.mapping(node, path, depth)
+        raise _Refusal(Y_SYNTAX, _span(node), "unsupported YAML node")
+
+    def scalar(self, node: ScalarNode) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as exc:
+            message = str(exc).split(";")[0].split(":")[0]
+            raise _Refusal(Y_BAD_SCALAR, _span(node), f"cannot read this value: {message}") from exc
+        except YAMLError as exc:
+            raise _Refusal(Y_BAD_SCALAR, _span(node), f"cannot read this value: {exc}") from exc
+
+    def mapping(self, node: MappingNode, path: Path_, depth: int) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        merges: list[Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                merges.append(value_node)
+                continue
+            if not isinstance(key_node, ScalarNode):
+                raise _Refusal(Y_BAD_SCALAR, _span(key_node), "a mapping key must be a scalar")
+            key = self.scalar(key_node)
+            if isinstance(key, float | bool) or key is None or not isinstance(key, str | int):
+                key = key_node.value
+            if key in result:
+                first = self.key_spans.get((*path, key), Span())
+                raise _Refusal(
+                    Y_DUPLICATE_KEY,
+                    _span(key_node),
+                    f"duplicate key {key!r} (first defined at line {first.line})",
+                )
+            self.key_spans[(*path, key)] = _span(key_node)
+            result[key] = self.build(value_node, (*path, key), depth + 1)
+        for merge in merges:
+            sources = merge.value if isinstance(merge, SequenceNode) else [merge]
+            for source in sources:
+                merged = self.build(source, path + ("<<",), depth + 1)
+                if not isinstance(merged, dict):
+                    raise _Refusal(Y_SYNTAX, _span(source), "a merge key needs a mapping")
+                for key, value in merged.items():
+                    result.setdefault(key, value)
+        return result
+
+
+def _decode(raw: bytes) -> str | tuple[Span, str]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        return Span(line, col), f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save as UTF-8"
+    return text.removeprefix("\ufeff")
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="safe", pure=True)
+    yaml.version = (1, 2)
+    return yaml
+
+
+def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse one YAML file; on refusal return None and exactly one Y diagnostic."""
+
+    def fail(r: Any, span: Span, message: str) -> tuple[None, list[Diagnostic]]:
+        return None, [r.at(display, span, message)]
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return fail(
+                Y_TOO_LARGE, Span(), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        return fail(Y_SYNTAX, Span(), f"cannot read file: {exc.strerror}")
+    decoded = _decode(raw)
+    if isinstance(decoded, tuple):
+        return fail(Y_ENCODING, *decoded)
+    text = decoded
+    yaml = _yaml()
+    try:
+        node = yaml.compose(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        span = Span(mark.line + 1, mark.column + 1) if mark else Span()
+        problem = exc.problem or exc.context or "syntax error"
+        if "\\t" in problem or "\t" in problem or _tab_at(text, span):
+            return fail(Y_TABS, span, "tab character in indentation; YAML indents with spaces")
+        context = f" ({exc.context})" if exc.context and exc.problem else ""
+        return fail(Y_SYNTAX, span, f"{problem}{context}")
+    except RecursionError:
+        return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
+    except YAMLError as exc:
+        return fail(Y_SYNTAX, Span(), str(exc).splitlines()[0])
+    if node is None:
+        return fail(Y_EMPTY, Span(), "the file is empty; it must hold one YAML mapping")
+    builder = _Builder(yaml)
+    try:
+        data = builder.build(node, (), 0)
+    except _Refusal as refusal:
+        return fail(refusal.rule, refusal.span, refusal.message)
+    except RecursionError:
+        return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
+    return Document(path, display, data, builder.spans, builder.key_spans), []
+
+
+def _tab_at(text: str, span: Span) -> bool:
+    lines = text.splitlines()
+    if not 0 < span.line <= len(lines):
+        return False
+    line = lines[span.line - 1]
+    return "\t" in line[: max(span.col, 1) + 1] and line[: span.col - 1].strip(" \t") == ""
+
+
+__all__ = ["Document", "Severity", "load_document"]

@@ -1,0 +1,155 @@
+"""Walk validated models and collect what cross-file checks need.
+
+Fields carry markers (`Declares`, `Ref`, `Localized`) in their type annotations; this walker
+reads those markers, so every game's ids, references and texts are found without any
+game-specific code.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from toolkit.content.game import Game, LoadedFile
+from toolkit.content.models.base import Declares, Localized, Ref
+
+DataPath = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    namespace: str
+    id: str
+    kind: str | None
+    file: LoadedFile
+    path: DataPath
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    namespace: str
+    kind: str | None
+    id: str
+    file: LoadedFile
+    path: DataPath
+    is_key: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    value: dict[str, str]
+    file: LoadedFile
+    path: DataPath
+    owner: BaseModel | None
+
+
+@dataclass
+class Facts:
+    """Everything the reference and translation checks look at."""
+
+    declared: list[Declared] = field(default_factory=list)
+    refs: list[Reference] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+
+
+def _field_annotation(model: type[BaseModel], name: str) -> Any:
+    info = model.model_fields[name]
+    if info.metadata:
+        return Annotated[(info.annotation, *info.metadata)]  # type: ignore[valid-type]
+    return info.annotation
+
+
+class _Walker:
+    def __init__(self, facts: Facts, file: LoadedFile) -> None:
+        self.facts = facts
+        self.file = file
+        self.seen: set[tuple[str, DataPath]] = set()
+
+    def model(self, value: BaseModel, path: DataPath) -> None:
+        cls = type(value)
+        for name in cls.model_fields:
+            self.value(getattr(value, name), _field_annotation(cls, name), (*path, name), value)
+
+    def value(self, value: Any, ann: Any, path: DataPath, owner: BaseModel | None) -> None:
+        if value is None:
+            return
+        origin = get_origin(ann)
+        if origin is Annotated:
+            base, *meta = get_args(ann)
+            for marker in meta:
+                self.marker(marker, value, path, owner)
+            self.value(value, base, path, owner)
+        elif origin in (Union, types.UnionType):
+            if isinstance(value, BaseModel):
+                self.model(value, path)
+                return
+            for arg in get_args(ann):
+                if arg is not type(None):
+                    self.value(value, arg, path, owner)
+        elif origin is list and isinstance(value, list):
+            (item,) = get_args(ann) or (Any,)
+            for i, element in enumerate(value):
+                self.value(element, item, (*path, i), owner)
+        elif origin is tuple and isinstance(value, tuple):
+            args = get_args(ann)
+            for i, element in enumerate(value):
+                arg = (
+                    args[0]
+                    if len(args) == 2 and args[1] is Ellipsis
+                    else args[min(i, len(args) - 1)]
+                )
+                self.value(element, arg, (*path, i), owner)
+        elif origin is dict and isinstance(value, dict):
+            key_ann, value_ann = get_args(ann) or (Any, Any)
+            for key, element in value.items():
+                self.key(key, key_ann, (*path, key))
+                self.value(element, value_ann, (*path, key), owner)
+        elif isinstance(value, BaseModel):
+            self.model(value, path)
+
+    def key(self, key: Any, ann: Any, path: DataPath) -> None:
+        if get_origin(ann) is Annotated:
+            for marker in get_args(ann)[1:]:
+                if isinstance(marker, Ref) and isinstance(key, str):
+                    self.facts.refs.append(
+                        Reference(marker.namespace, marker.kind, key, self.file, path, True)
+                    )
+
+    def marker(self, marker: Any, value: Any, path: DataPath, owner: BaseModel | None) -> None:
+        tag = (type(marker).__name__, path)
+        if tag in self.seen:
+            return
+        self.seen.add(tag)
+        if isinstance(marker, Declares) and isinstance(value, str):
+            kind = getattr(owner, "kind", None)
+            self.facts.declared.append(
+                Declared(
+                    marker.namespace,
+                    value,
+                    kind if isinstance(kind, str) else None,
+                    self.file,
+                    path,
+                )
+            )
+        elif isinstance(marker, Ref) and isinstance(value, str):
+            self.facts.refs.append(Reference(marker.namespace, marker.kind, value, self.file, path))
+        elif isinstance(marker, Localized) and isinstance(value, dict):
+            self.facts.texts.append(Text(value, self.file, path, owner))
+
+
+def valid_files(game: Game) -> Iterator[LoadedFile]:
+    for loaded in game.files():
+        if loaded.model is not None and loaded.doc is not None:
+            yield loaded
+
+
+def collect(game: Game) -> Facts:
+    """Collect declared ids, references and localized texts from every valid file."""
+    facts = Facts()
+    for loaded in valid_files(game):
+        _Walker(facts, loaded).model(loaded.model, ())
+    return facts

@@ -1,0 +1,106 @@
+"""Rule registry: every diagnostic code is declared once, beside the code that emits it.
+
+As in yamllint and ruff, a rule has a code, a default severity and a one-line summary, and a
+run can select or ignore rules by code or prefix (`S`, `R003`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
+
+FAMILIES = {
+    "Y": "YAML syntax",
+    "S": "schema",
+    "R": "references",
+    "T": "translation",
+    "P": "print",
+    "G": "game rules",
+    "B": "balance",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A declared diagnostic code."""
+
+    code: str
+    name: str
+    summary: str
+    severity: Severity = Severity.ERROR
+
+    @property
+    def family(self) -> str:
+        return self.code[0]
+
+    def at(
+        self, file: str, span: Span, message: str, severity: Severity | None = None
+    ) -> Diagnostic:
+        """Make a diagnostic of this rule at a place."""
+        return Diagnostic(file, self.code, message, severity or self.severity, span)
+
+
+class Registry:
+    """All rules known to this process, by code."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rule] = {}
+
+    def add(self, new: Rule) -> Rule:
+        if new.code[0] not in FAMILIES:
+            raise ValueError(f"unknown rule family in {new.code}")
+        existing = self._rules.get(new.code)
+        if existing is not None and existing != new:
+            raise ValueError(f"rule code {new.code} declared twice")
+        self._rules[new.code] = new
+        return new
+
+    def get(self, code: str) -> Rule:
+        return self._rules[code]
+
+    def __contains__(self, code: str) -> bool:
+        return code in self._rules
+
+    def all(self) -> list[Rule]:
+        return sorted(self._rules.values(), key=lambda r: r.code)
+
+
+REGISTRY = Registry()
+
+
+def rule(code: str, name: str, summary: str, severity: Severity = Severity.ERROR) -> Rule:
+    """Declare a rule in the global registry and return it."""
+    return REGISTRY.add(Rule(code, name, summary, severity))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSelection:
+    """Which codes a run reports: select by prefix (empty = all), then ignore by prefix."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> RuleSelection:
+        def split(values: Iterable[str]) -> tuple[str, ...]:
+            out: list[str] = []
+            for value in values:
+                out.extend(part.strip().upper() for part in value.split(",") if part.strip())
+            return tuple(out)
+
+        return RuleSelection(split(select), split(ignore))
+
+    def merged(self, other: RuleSelection) -> RuleSelection:
+        return RuleSelection(self.select + other.select, self.ignore + other.ignore)
+
+    def allows(self, code: str) -> bool:
+        if self.select and not any(code.startswith(p) for p in self.select):
+            return False
+        return not any(code.startswith(p) for p in self.ignore)
+
+    def unknown_prefixes(self) -> list[str]:
+        """Prefixes that match no registered rule (a usage error on the CLI)."""
+        codes = [r.code for r in REGISTRY.all()]
+        return [p for p in self.select + self.ignore if not any(c.startswith(p) for c in codes)]

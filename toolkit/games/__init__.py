@@ -1,0 +1,1 @@
+"""Bundled game plugins, one package per game. Each exposes PLUGIN (see pyproject entry points)."""

@@ -1,0 +1,8 @@
+"""The Whisky Game: a trivia tour of Scottish and Irish distilleries on a map graph."""
+
+from toolkit.content.plugin import GamePlugin
+from toolkit.games.whisky_game.models import CharacterCard, SpecialCard, WhiskyRules
+
+PLUGIN = GamePlugin(
+    "whisky-game", WhiskyRules, {"characters": CharacterCard, "specials": SpecialCard}
+)
