@@ -17,11 +17,17 @@ def list_games(
 ) -> None:
     """List games with their players, languages and cards per deck."""
     table = Table(title="Playset games")
-    for column in ("id", "title", "players", "languages", "decks (cards)", "boards"):
-        table.add_column(column)
+    table.add_column("game", no_wrap=True)
+    table.add_column("players", no_wrap=True)
+    table.add_column("languages", no_wrap=True)
+    table.add_column("deck / board", no_wrap=True)
+    table.add_column("size", justify="right", no_wrap=True)
     for folder in game_folders(games):
         info = summarize(load_game(folder))
-        decks = "\n".join(f"{d.id}: {d.cards}" for d in info.decks) or "-"
-        boards = "\n".join(info.boards) or "-"
-        table.add_row(info.id, info.title, info.players, info.languages, decks, boards)
+        rows = [(d.id, f"{d.cards} cards") for d in info.decks]
+        rows += [(f"board {name}", detail) for name, detail in info.boards]
+        lead_rows = [(info.id, info.players, info.languages), (f"[dim]{info.title}[/dim]", "", "")]
+        for index, (part, cards) in enumerate(rows or [("-", "")]):
+            lead = lead_rows[index] if index < len(lead_rows) else ("", "", "")
+            table.add_row(*lead, part, cards, end_section=index == len(rows) - 1)
     stdout.print(table)

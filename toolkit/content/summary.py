@@ -22,7 +22,7 @@ class GameInfo:
     players: str
     languages: str
     decks: list[DeckInfo] = field(default_factory=list)
-    boards: list[str] = field(default_factory=list)
+    boards: list[tuple[str, str]] = field(default_factory=list)
     valid: bool = True
 
 
@@ -35,13 +35,17 @@ def summarize(game: Game) -> GameInfo:
         manifest.id,
         title,
         f"{manifest.players.min}-{manifest.players.max}",
-        ", ".join(manifest.languages),
+        " ".join(manifest.languages),
     )
     for deck in game.valid(game.decks):
         total = sum(card.copies for card in deck.cards)
         info.decks.append(DeckInfo(deck.id, deck.kind, total, len(deck.cards)))
     for board in game.valid(game.boards):
-        size = {"graph": "spaces", "road": "stops"}.get(board.kind)
-        count = len(board.spaces) if board.kind == "graph" else len(getattr(board, "stops", []))
-        info.boards.append(f"{board.id} ({board.kind}, {count} {size})" if size else board.id)
+        if board.kind == "graph":
+            detail = f"{len(board.spaces)} spaces"
+        elif board.kind == "road":
+            detail = f"{len(board.stops)} stops"
+        else:
+            detail = f"{board.segments_in_box}×{board.holes_per_segment} holes"
+        info.boards.append((f"{board.id} ({board.kind})", detail))
     return info

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from toolkit.content.models.base import LangCode, LocalizedText, RelPath, Slug, StrictModel
+from toolkit.content.models.base import (
+    Declares,
+    LangCode,
+    LocalizedText,
+    Ref,
+    RelPath,
+    Slug,
+    StrictModel,
+)
 
 
 class Players(StrictModel):
@@ -25,7 +33,7 @@ class Players(StrictModel):
 class Option(StrictModel):
     """A setting a table chooses before play (a mode, a skill level, an extra rule)."""
 
-    id: Slug
+    id: Annotated[Slug, Declares("option")]
     name: LocalizedText
     description: LocalizedText | None = None
     type: Literal["bool", "int", "choice"] = "bool"
@@ -58,7 +66,7 @@ class Variant(StrictModel):
     name: LocalizedText
     description: LocalizedText | None = None
     players: list[int] = Field(default_factory=list, description="Player counts it allows.")
-    options: dict[Slug, bool | int | str] = Field(
+    options: dict[Annotated[Slug, Ref("option")], bool | int | str] = Field(
         default_factory=dict, description="Option values this variant sets."
     )
 

@@ -1,0 +1,106 @@
+"""End-to-end behaviour of the CLI on the bundled games and on hand-made input."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import FIXTURES, build_case
+
+GAMES = ["drinking-heroes", "muckle-stoater", "tokaido", "whisky-game"]
+
+
+def test_list_shows_all_four_games(run_cli):
+    result = run_cli("list")
+    assert result.exit_code == 0
+    for game in GAMES:
+        assert game in result.stdout
+
+
+def test_validate_bundled_games_is_clean(run_cli):
+    result = run_cli("validate", "--format", "json")
+    assert result.exit_code == 0, result.stdout
+    assert json.loads(result.stdout or "[]") == []
+
+
+def test_unknown_game_is_a_usage_error(run_cli):
+    result = run_cli("validate", "no-such-game")
+    assert result.exit_code == 2
+    assert "no bundled game or folder" in result.stderr
+
+
+def test_unknown_format_is_a_usage_error(run_cli):
+    result = run_cli("validate", "tokaido", "--format", "xml")
+    assert result.exit_code == 2
+
+
+def test_unknown_rule_prefix_is_a_usage_error(run_cli):
+    result = run_cli("validate", "tokaido", "--select", "Z9")
+    assert result.exit_code == 2
+
+
+def _broken(tmp_path, monkeypatch, case="unknown-field"):
+    game = build_case(FIXTURES / "broken" / case, tmp_path / "game")
+    monkeypatch.chdir(game)
+    return game
+
+
+def test_ignore_silences_a_rule(run_cli, tmp_path, monkeypatch):
+    _broken(tmp_path, monkeypatch)
+    assert run_cli("validate", ".").exit_code == 1
+    assert run_cli("validate", ".", "--ignore", "S002").exit_code == 0
+    assert run_cli("validate", ".", "--select", "R,T").exit_code == 0
+
+
+def test_manifest_can_ignore_rules(run_cli, tmp_path, monkeypatch):
+    game = _broken(tmp_path, monkeypatch, "unlisted-file")
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + "checks:\n  ignore: [R008]\n")
+    assert run_cli("validate", ".").exit_code == 0
+
+
+def test_text_format(run_cli, tmp_path, monkeypatch):
+    _broken(tmp_path, monkeypatch)
+    result = run_cli("validate", ".")
+    assert result.stdout.startswith("decks/cards.yaml:27:5: S002 [error] unknown field 'copeis'")
+
+
+def test_github_format(run_cli, tmp_path, monkeypatch):
+    _broken(tmp_path, monkeypatch)
+    result = run_cli("validate", ".", "--format", "github")
+    line = result.stdout.strip()
+    assert line.startswith("::error file=decks/cards.yaml,line=27,col=5,")
+    assert "title=S002::unknown field 'copeis'" in line
+
+
+def test_sarif_format(run_cli, tmp_path, monkeypatch):
+    _broken(tmp_path, monkeypatch)
+    doc = json.loads(run_cli("validate", ".", "--format", "sarif").stdout)
+    (result,) = doc["runs"][0]["results"]
+    assert result["ruleId"] == "S002"
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (27, 5)
+
+
+def test_rules_lists_every_family_in_use(run_cli):
+    result = run_cli("rules")
+    assert result.exit_code == 0
+    for code in ("Y001", "S002", "R004", "T001"):
+        assert code in result.stdout
+
+
+def test_folder_without_manifest_is_a_usage_error(run_cli, tmp_path):
+    result = run_cli("validate", str(tmp_path / "nowhere"))
+    assert result.exit_code == 2
+
+
+def test_variant_must_set_a_declared_option(run_cli, tmp_path, monkeypatch):
+    game = _broken(tmp_path, monkeypatch, "unlisted-file")
+    (game / "decks" / "extra.yaml").unlink()
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text()
+        + "variants:\n  - id: fast\n    name: {fr: Rapide, es: Rápido, en: Fast}\n"
+        + "    options:\n      speed: 2\n"
+    )
+    found = json.loads(run_cli("validate", ".", "-f", "json").stdout)
+    assert [(d["code"], d["line"], d["col"]) for d in found] == [("R004", 27, 7)]
