@@ -206,6 +206,12 @@ class Space:
     tags: list[str] = field(default_factory=list)
 
 
+def check(ok: object, problem: str) -> None:
+    """Stop on bad data (unlike assert, not skipped under python -O)."""
+    if not ok:
+        raise ValueError(problem)
+
+
 def slug(name: str) -> str:
     """A place name as an id: "Kyle of Lochalsh" -> "kyle-of-lochalsh"."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
@@ -311,7 +317,7 @@ def build(seed: int = SEED) -> tuple[dict[str, Space], list[Link], list[Route]]:
     links: list[Link] = []
     for r in ROADS:
         a, b = spaces[r.a], spaces[r.b]
-        assert a.country == b.country, f"{r.a}-{r.b} joins two countries"
+        check(a.country == b.country, f"{r.a}-{r.b} joins two countries")
         line, arcs = line_of(r, spaces)
         length = arcs[-1]
         stops = path_stops(r, arcs, {a.region, b.region} <= {IS, IY} and bool(r.via))
@@ -320,7 +326,7 @@ def build(seed: int = SEED) -> tuple[dict[str, Space], list[Link], list[Route]]:
             lat, lon = VIA[via] if via else point_at(line, arcs, t)
             near = a if 2 * t < length else b  # the nearer anchor along the road
             sid = slug(name)
-            assert sid not in spaces, f"duplicate space {sid}"
+            check(sid not in spaces, f"duplicate space {sid}")
             isle = [tag for tag in a.tags if tag in ISLE_TAGS]
             spaces[sid] = Space(
                 sid, name, "path", near.region, a.country, round(lat, 2), round(lon, 2), isle
@@ -381,7 +387,7 @@ def place_specials(spaces: dict[str, Space], links: list[Link], rng: random.Rand
         spaces[slug(name)].kind = "special"
     special = {slug(n) for n in S_SPACES}
     for sid in special:
-        assert not adj[sid] & special, f"S spaces {sid} and {adj[sid] & special} touch"
+        check(not adj[sid] & special, f"S spaces {sid} and {adj[sid] & special} touch")
     chosen = [slug(n) for n in FIXED_RESOURCES]
     pool = sorted(s.id for s in spaces.values() if s.kind == "path" and s.id not in chosen)
 
@@ -389,7 +395,7 @@ def place_specials(spaces: dict[str, Space], links: list[Link], rng: random.Rand
         return sid not in chosen and not adj[sid] & set(chosen)
 
     def take(options: list[str], why: str) -> None:
-        assert options, f"no resource space left for {why}"
+        check(options, f"no resource space left for {why}")
         chosen.append(rng.choice(options))
 
     by_region = {r: [s for s in pool if spaces[s].region == r] for r, *_ in REGIONS}
@@ -407,7 +413,7 @@ def place_specials(spaces: dict[str, Space], links: list[Link], rng: random.Rand
     for sid in rest:
         if len(chosen) < RESOURCES and free(sid):
             chosen.append(sid)
-    assert len(chosen) == RESOURCES, f"only {len(chosen)} resource spaces fit"
+    check(len(chosen) == RESOURCES, f"only {len(chosen)} resource spaces fit")
     for sid in chosen:
         spaces[sid].kind = "resource"
 

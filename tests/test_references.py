@@ -1,0 +1,55 @@
+"""Cross-file references on a real plugin game: ids of the right kind, placeholders bound."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from tests.conftest import REPO
+
+
+def _copy_whisky(tmp_path, monkeypatch):
+    game = tmp_path / "whisky"
+    shutil.copytree(REPO / "content" / "whisky-game", game)
+    monkeypatch.chdir(game)
+    return game
+
+
+def _found(run_cli):
+    result = run_cli("validate", ".", "--format", "json")
+    return result.exit_code, [
+        (d["code"], d["file"], d["line"], d["col"]) for d in json.loads(result.stdout or "[]")
+    ]
+
+
+def _line_of(path, needle):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+def test_reference_to_a_space_of_the_wrong_kind(run_cli, tmp_path, monkeypatch):
+    game = _copy_whisky(tmp_path, monkeypatch)
+    deck = game / "decks" / "characters.yaml"
+    deck.write_text(deck.read_text().replace("distillery: glenlivet", "distillery: kennacraig", 1))
+    line = _line_of(deck, "distillery: kennacraig")
+    code, found = _found(run_cli)
+    assert code == 1
+    assert found == [("R005", "decks/characters.yaml", line, 21)]
+
+
+def test_unknown_region_in_a_special_card(run_cli, tmp_path, monkeypatch):
+    game = _copy_whisky(tmp_path, monkeypatch)
+    deck = game / "decks" / "specials.yaml"
+    deck.write_text(deck.read_text().replace("region: islay", "region: isla", 1))
+    line = _line_of(deck, "region: isla")
+    _, found = _found(run_cli)
+    assert found == [("R004", "decks/specials.yaml", line, 15)]
+
+
+def test_unknown_effect_kind_points_at_the_kind(run_cli, tmp_path, monkeypatch):
+    game = _copy_whisky(tmp_path, monkeypatch)
+    deck = game / "decks" / "characters.yaml"
+    deck.write_text(deck.read_text().replace("kind: add_points", "kind: add_pionts", 1))
+    line = _line_of(deck, "kind: add_pionts")
+    _, found = _found(run_cli)
+    assert [f[:3] for f in found] == [("S006", "decks/characters.yaml", line)]
