@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from toolkit.checks import references, translation
 from toolkit.content.game import Game
+from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, RuleSelection
 
@@ -31,10 +32,14 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
     facts = collect(game)
     for family in FAMILIES:
         found.extend(family(game, facts))
+    if not any(d.severity == "error" for d in found):
+        for game_check in game.plugin.checks:
+            found.extend(game_check(game))
     chosen = game_selection(game).merged(selection or RuleSelection())
     return sorted((d for d in found if chosen.allows(d.code)), key=Diagnostic.sort_key)
 
 
 def iter_rules() -> Iterator[str]:
-    """Import every module that declares rules (for `playset rules`)."""
+    """Import every module that declares rules (for `playset rules`); plugins load theirs."""
+    plugins()
     yield from ("toolkit.content.source", "toolkit.content.validation", "toolkit.checks")

@@ -36,6 +36,13 @@ class GamePlugin:
     game_id: str
     rules_model: Any = GenericRules
     card_models: dict[str, type[CardBase]] = field(default_factory=dict)
+    checks: tuple[Any, ...] = ()
+    """G checks: callables `check(game) -> Iterable[Diagnostic]` (game: content.game.Game),
+    run by `playset validate` after loading. Declare their rules (codes G...) beside them."""
+    engine: Any = None
+    """Simulation: a callable `compile(game) -> CompiledGame` (see toolkit.sim.engine)."""
+    bots: dict[str, Any] = field(default_factory=dict)
+    """Game-specific bots by name (`greedy`, ...): callables `make(seat) -> Bot`."""
     extras: dict[str, Any] = field(default_factory=dict)
 
     @property

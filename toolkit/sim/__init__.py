@@ -1,0 +1,1 @@
+"""Simulation: the engine contract, bots, the runner, metrics and reports."""

@@ -1,0 +1,108 @@
+"""Bots: random, and a generic open-loop MCTS any engine gets; games add their own greedy.
+
+A bot sees the state only through `state.observation(seat)` (engines with hidden
+information re-sample what the seat cannot see) and draws chance from its own RNG.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from toolkit.sim.engine import State
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        """Pick one of state.legal_actions() for the current player."""
+        ...
+
+
+class RandomBot:
+    name = "random"
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        actions = state.legal_actions()
+        return actions[rng.randrange(len(actions))]
+
+
+class MctsBot:
+    """Open-loop UCT: statistics per action sequence, chance re-sampled on every playout.
+
+    Playouts are random to the end (or `horizon` moves); the value is the acting seat's
+    return. Cheap because states are small and `clone()` copies a few lists.
+    """
+
+    name = "mcts"
+
+    def __init__(self, playouts: int = 200, horizon: int = 400, c: float = 1.4) -> None:
+        self.playouts = playouts
+        self.horizon = horizon
+        self.c = c
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.current_player()
+        root = state.observation(seat)
+        visits: dict[tuple[int, ...], int] = {(): 0}
+        values: dict[tuple[int, ...], float] = {}
+        for _ in range(self.playouts):
+            sim = root.clone()
+            sim.rng.seed(rng.getrandbits(64))
+            path: tuple[int, ...] = ()
+            mover_path: list[tuple[tuple[int, ...], int]] = []
+            depth = 0
+            # selection/expansion: UCT over the action sequence while nodes are known
+            while not sim.is_terminal() and path in visits and depth < self.horizon:
+                legal = sim.legal_actions()
+                parent_visits = visits[path] + 1
+                best, best_score = legal[0], -math.inf
+                for action in legal:
+                    child = (*path, action)
+                    n = visits.get(child, 0)
+                    if n == 0:
+                        score = math.inf
+                    else:
+                        score = values[child] / n + self.c * math.sqrt(math.log(parent_visits) / n)
+                    if score > best_score:
+                        best, best_score = action, score
+                mover = sim.current_player()
+                sim.apply(best)
+                path = (*path, best)
+                mover_path.append((path, mover))
+                depth += 1
+                if path not in visits:
+                    visits[path] = 0
+                    values[path] = 0.0
+                    break
+            # rollout
+            while not sim.is_terminal() and depth < self.horizon:
+                legal = sim.legal_actions()
+                sim.apply(legal[rng.randrange(len(legal))])
+                depth += 1
+            result = sim.returns() if sim.is_terminal() else _estimate(sim)
+            visits[()] += 1
+            for node, mover in mover_path:
+                visits[node] += 1
+                values[node] += result[mover] if 0 <= mover < len(result) else 0.0
+        return max(actions, key=lambda a: (visits.get((a,), 0), rng.random()))
+
+
+def _estimate(state: State) -> list[float]:
+    """Value of an unfinished playout: share of the lead in game points."""
+    scores = state.score_values()
+    top = max(scores) if scores else 0
+    leaders = [i for i, s in enumerate(scores) if s == top]
+    return [1.0 / len(leaders) if i in leaders else 0.0 for i in range(len(scores))]
+
+
+GENERIC_BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": lambda seat: RandomBot(),
+    "mcts": lambda seat: MctsBot(),
+}
