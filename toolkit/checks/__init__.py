@@ -42,4 +42,9 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
 def iter_rules() -> Iterator[str]:
     """Import every module that declares rules (for `playset rules`); plugins load theirs."""
     plugins()
-    yield from ("toolkit.content.source", "toolkit.content.validation", "toolkit.checks")
+    yield from (
+        "toolkit.content.source",
+        "toolkit.content.validation",
+        "toolkit.checks",
+        "toolkit.checks.balance",
+    )

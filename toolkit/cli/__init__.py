@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from toolkit.cli import games, rules, schemas, validate
+from toolkit.cli import games, rules, schemas, simulate, validate
 
 app = typer.Typer(
     name="playset",
@@ -16,6 +16,8 @@ app = typer.Typer(
 app.command("list")(games.list_games)
 app.command("validate")(validate.validate)
 app.command("rules")(rules.list_rules)
+app.command("simulate")(simulate.simulate)
+app.command("check")(simulate.check)
 app.add_typer(schemas.app, name="schemas")
 
 

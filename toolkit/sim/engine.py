@@ -76,6 +76,10 @@ class State(ABC):
         """Game points per seat at the end (for margins and score distributions)."""
         return self.returns()
 
+    def figures(self) -> dict[str, float]:
+        """The game's own per-game figures (captures, sips, ...), read once at the end."""
+        return {}
+
     def action_label(self, action: int) -> str:
         return str(action)
 

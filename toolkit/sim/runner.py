@@ -36,10 +36,12 @@ class GameRecord:
     rounds: int
     timed_out: bool
     roles: tuple[str, ...]
+    moves: int  # actions applied
     decisions: int  # moves with more than one legal action
     branching: int  # sum of legal-action counts at decisions
     events: tuple[int, ...]
     card_plays: tuple[tuple[int, ...], ...]
+    figures: tuple[tuple[str, float], ...] = ()
 
 
 def play_one(
@@ -63,19 +65,22 @@ def play_one(
         state.apply(action)
         moves += 1
     finished = state.is_terminal()
+    scores = tuple(state.score_values())
     return GameRecord(
         index=index,
         seed=gseed,
-        returns=tuple(state.returns()) if finished else tuple(0.0 for _ in range(setup.players)),
-        scores=tuple(state.score_values()),
+        returns=tuple(state.returns()) if finished else tuple(0.0 for _ in scores),
+        scores=scores,
         turns=state.turns,
         rounds=state.rounds,
         timed_out=state.timed_out or not finished,
         roles=tuple(state.roles()),
+        moves=moves,
         decisions=decisions,
         branching=branching,
         events=tuple(state.events),
         card_plays=tuple(tuple(row) for row in state.card_plays),
+        figures=tuple(sorted(state.figures().items())),
     )
 
 

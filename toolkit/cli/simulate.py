@@ -1,0 +1,109 @@
+"""`playset simulate` and `playset check`: play many games and report on balance."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from toolkit.checks import balance, run_checks
+from toolkit.cli.common import game_folders, stderr, stdout, usage_error
+from toolkit.content.game import load_game
+from toolkit.diagnostics import Severity
+from toolkit.diagnostics.formats import FORMATS, counts_as_finding, render
+from toolkit.sim.report import print_report, write_json, write_pdf
+from toolkit.sim.session import SetupError, prepare
+
+GameArg = Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")]
+OptionOpt = Annotated[
+    list[str] | None, typer.Option("--option", help="Game option name=value (repeatable).")
+]
+
+
+def _progress(total: int) -> Progress:
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=stderr,
+        transient=True,
+        disable=not sys.stderr.isatty(),
+    )
+
+
+def simulate(
+    game: GameArg,
+    games: Annotated[int, typer.Option("-n", "--games", min=1, max=10_000_000)] = 1000,
+    players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, cycled: greedy,random,mcts")] = "greedy",
+    seed: Annotated[int, typer.Option()] = 0,
+    workers: Annotated[int, typer.Option(min=1, max=256)] = 1,
+    option: OptionOpt = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the report as JSON.")
+    ] = None,
+    pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
+) -> None:
+    """Play GAME many times with bots and report completion, length and fairness."""
+    (folder,) = game_folders([game])
+    loaded = load_game(folder)
+    errors = [d for d in run_checks(loaded) if d.severity == Severity.ERROR]
+    if errors:
+        sys.stdout.write(render(errors, "text") + "\n")
+        stderr.print("content has errors; fix them before simulating")
+        raise typer.Exit(1)
+    try:
+        sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+    except SetupError as exc:
+        raise usage_error(str(exc)) from None
+    with _progress(games) as bar:
+        task = bar.add_task(f"{loaded.id}", total=games)
+        report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
+    print_report(report, stdout)
+    if json_out:
+        write_json(report, json_out)
+        stderr.print(f"wrote {json_out}")
+    if pdf_out:
+        write_pdf(report, pdf_out)
+        stderr.print(f"wrote {pdf_out}")
+
+
+def check(
+    games_arg: Annotated[
+        list[str] | None, typer.Argument(help="Games (default: all bundled).")
+    ] = None,
+    games: Annotated[int, typer.Option("-n", "--games", min=10, max=1_000_000)] = 300,
+    players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, cycled.")] = "greedy",
+    seed: Annotated[int, typer.Option()] = 0,
+    option: OptionOpt = None,
+    fmt: Annotated[str, typer.Option("--format", "-f")] = "text",
+) -> None:
+    """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
+    if fmt not in FORMATS:
+        raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    found = []
+    for folder in game_folders(games_arg):
+        loaded = load_game(folder)
+        diags = run_checks(loaded)
+        found.extend(diags)
+        if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
+            if loaded.plugin.engine is None and fmt == "text":
+                stderr.print(f"{loaded.id}: no simulation engine yet; validated only")
+            continue
+        try:
+            sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+        except SetupError as exc:
+            raise usage_error(str(exc)) from None
+        report, _ = sim.run(1)
+        found.extend(balance.check(loaded, report))
+    output = render(found, fmt)
+    if output:
+        sys.stdout.write(output + "\n")
+    if fmt == "text":
+        stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
+    raise typer.Exit(1 if any(counts_as_finding(d) for d in found) else 0)
