@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import difflib
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import BaseModel
-
 from toolkit.content.game import Game
+from toolkit.content.templating import NAME, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -27,8 +25,6 @@ R_UNLISTED = rule(
     Severity.WARNING,
 )
 
-PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
-NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
 CONTENT_DIRS = {"decks": "decks", "boards": "boards", "questions": "questions"}
 
 
@@ -79,51 +75,6 @@ def _references(facts: Facts) -> Iterator[Diagnostic]:
             )
 
 
-def _is_scalar(value: Any) -> bool:
-    return isinstance(value, int | float | str) and not isinstance(value, bool)
-
-
-def parameter_names(owner: BaseModel | None) -> set[str]:
-    """Names a text of `owner` may use.
-
-    Its scalar fields (`points`), those of nested effects both plain and dotted (`amount`,
-    `ability.coins`), scalar dict entries dotted (`bonuses.fire`) and generic `params` keys.
-    """
-    names: set[str] = set()
-    if owner is None:
-        return names
-
-    def scalars(model: BaseModel, prefix: str, depth: int) -> None:
-        for name in type(model).model_fields:
-            value = getattr(model, name)
-            dotted = prefix + name
-            if _is_scalar(value) or (
-                isinstance(value, list) and value and all(_is_scalar(v) for v in value)
-            ):
-                names.update({name, dotted})
-            elif isinstance(value, dict):
-                for key, item in value.items():
-                    if _is_scalar(item):
-                        names.add(f"{dotted}.{key}")
-                        if name == "params":
-                            names.add(str(key))
-            elif depth < 2 and isinstance(value, BaseModel):
-                scalars(value, dotted + ".", depth + 1)
-            elif depth < 2 and isinstance(value, list):
-                for index, item in enumerate(value):
-                    if isinstance(item, BaseModel):
-                        scalars(item, f"{dotted}.{index}.", depth + 1)
-
-    scalars(owner, "", 0)
-    return names
-
-
-def placeholders(text: str) -> list[str]:
-    """The {names} a text uses ({{ and }} are literal braces)."""
-    cleaned = text.replace("{{", "").replace("}}", "")
-    return PLACEHOLDER.findall(cleaned)
-
-
 def _placeholders(facts: Facts) -> Iterator[Diagnostic]:
     for text in facts.texts:
         yield from _check_text(text)
@@ -136,7 +87,7 @@ def _check_text(text: Text) -> Iterator[Diagnostic]:
     for lang, value in text.value.items():
         for name in placeholders(value):
             if allowed is None:
-                allowed = parameter_names(text.owner)
+                allowed = set(parameter_values(text.owner))
             span = doc.span((*text.path, lang))
             if not NAME.match(name):
                 yield R_PLACEHOLDER.at(text.file.rel, span, f"malformed placeholder {{{name}}}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from toolkit.cli import games, rules, schemas, simulate, validate
+from toolkit.cli import games, i18n, rules, schemas, simulate, validate
 
 app = typer.Typer(
     name="playset",
@@ -19,6 +19,7 @@ app.command("rules")(rules.list_rules)
 app.command("simulate")(simulate.simulate)
 app.command("check")(simulate.check)
 app.add_typer(schemas.app, name="schemas")
+app.add_typer(i18n.app, name="i18n")
 
 
 def main() -> None:

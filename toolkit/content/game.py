@@ -111,7 +111,8 @@ class Game:
         return [f.model for f in group if f.model is not None]
 
 
-def _display(root: Path, path: Path) -> str:
+def display_path(path: Path) -> str:
+    """How a path is shown in diagnostics: relative to the working directory."""
     try:
         return os.path.relpath(path, Path.cwd())
     except ValueError:
@@ -132,9 +133,9 @@ def _inside(root: Path, rel: str) -> Path | None:
 
 def load_game(root: Path) -> Game:
     """Load and validate every file of the game in `root`."""
-    display_root = _display(root, root)
+    display_root = display_path(root)
     manifest_path = root / MANIFEST
-    manifest_display = _display(root, manifest_path)
+    manifest_display = display_path(manifest_path)
     if not manifest_path.is_file():
         game = Game(root, display_root, plugin_for(None))
         game.diagnostics.append(
@@ -201,7 +202,7 @@ def _load_group(
         target = _check_path(game, manifest_doc, (*where, key), rel)
         if target is None:
             continue
-        display = _display(game.root, target)
+        display = display_path(target)
         doc, diags = load_document(target, display)
         game.diagnostics += diags
         model = None

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from toolkit.content.models.base import Declares, LocalizedText, Slug, StrictModel
+from toolkit.content.models.base import Declares, LangCode, LocalizedText, Slug, StrictModel
 
 
 class GlossaryTerm(StrictModel):
@@ -15,6 +15,11 @@ class GlossaryTerm(StrictModel):
     id: Annotated[Slug, Declares("term")]
     text: LocalizedText
     keep: bool = Field(default=False, description="A proper noun: the same in every language.")
+    forms: dict[LangCode, list[str]] = Field(
+        default_factory=dict,
+        description="Other accepted forms per language (irregular plurals, conjugations).",
+        examples=[{"en": ["dice"]}],
+    )
     note: str | None = None
 
 

@@ -1,0 +1,107 @@
+"""P rules: what will not print right — text that overflows its box at the minimum size in
+some language, characters the font cannot draw, layouts that cannot be read.
+
+It uses the renderer's own measure (toolkit.render.textfit) with the real font and size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jinja2 import TemplateError
+from reportlab.lib.units import mm
+
+from toolkit.content.game import Game
+from toolkit.content.models.deck import size_mm
+from toolkit.content.walk import Facts
+from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.render.context import card_context
+from toolkit.render.fonts import missing_glyphs
+from toolkit.render.layout import TextElement, load_layout, resolve
+from toolkit.render.textfit import fit_text
+
+P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
+P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
+P_LAYOUT = rule("P003", "layout-error", "A card layout cannot be used for a deck.")
+
+DEFAULT_FRONT = "standard"
+DEFAULT_BACK = "back"
+FIELD_OF = {"card.text": "text", "card.name": "name"}
+
+
+def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    yield from _glyphs(facts)
+    if game.manifest is None:
+        return
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        deck = loaded.model
+        name = deck.layout or DEFAULT_FRONT
+        layout, diags = load_layout(name)
+        if layout is None:
+            yield from diags
+            where = ("layout",) if deck.layout else ("id",)
+            yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
+            continue
+        width, height = size_mm(deck.size)
+        for index, card in enumerate(deck.cards):
+            for lang in game.manifest.languages:
+                context = card_context(game, deck, card, lang)
+                try:
+                    elements = resolve(layout, context, width, height)
+                except (TemplateError, TypeError, ValueError) as exc:
+                    yield P_LAYOUT.at(
+                        loaded.rel,
+                        loaded.doc.span(("cards", index, "id")),
+                        f"layout {name!r} fails on {card.id} ({lang}): {exc}",
+                    )
+                    break
+                for item in elements:
+                    element = item.element
+                    if not isinstance(element, TextElement) or not element.fit or not item.text:
+                        continue
+                    fit = fit_text(
+                        item.text,
+                        item.w * mm,
+                        item.h * mm,
+                        element.size.max,
+                        element.size.min,
+                        element.style,
+                        lang,
+                    )
+                    if not fit.fits:
+                        field = next(
+                            (f for key, f in FIELD_OF.items() if key in element.text), "id"
+                        )
+                        path = (
+                            ("cards", index, field, lang)
+                            if field != "id"
+                            else ("cards", index, "id")
+                        )
+                        yield P_OVERFLOW.at(
+                            loaded.rel,
+                            loaded.doc.span(path),
+                            f"{card.id} {field} ({lang}) needs {fit.height / mm:.1f} mm at "
+                            f"{element.size.min} pt but the box is {item.h:.1f} mm high "
+                            f"({len(item.text)} characters; layout {name})",
+                        )
+
+
+def _glyphs(facts: Facts) -> Iterator[Diagnostic]:
+    for text in facts.texts:
+        doc = text.file.doc
+        if doc is None:
+            continue
+        for lang, value in text.value.items():
+            missing = missing_glyphs(value)
+            if missing:
+                shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
+                yield P_GLYPH.at(
+                    text.file.rel,
+                    doc.span((*text.path, lang)),
+                    f"the font has no glyph for {shown} ({lang})",
+                )
+
+
+__all__ = ["DEFAULT_BACK", "DEFAULT_FRONT", "Span", "check"]

@@ -1,0 +1,112 @@
+"""Glossary: a term is translated one way in each language, everywhere.
+
+When the source text uses a glossary term, every translation must use that term's
+translation (plural endings allowed). In the glossary itself, a term translated two ways or
+two terms sharing one translation are flagged: both make translations drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from functools import cache
+
+from toolkit.checks.translation.common import TextView
+from toolkit.content.game import Game
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+T_TERM = rule(
+    "T008",
+    "glossary-term",
+    "A translation does not use the glossary's translation of a term.",
+    Severity.WARNING,
+)
+T_GLOSSARY = rule(
+    "T009",
+    "glossary-conflict",
+    "The glossary translates a term two ways, or gives two terms one translation.",
+    Severity.WARNING,
+)
+
+
+def _inflected(word: str) -> str:
+    """A word with its regular plural endings (fr/es/en: s, x, es; en y → ies)."""
+    if len(word) > 2 and word.endswith("y"):
+        return re.escape(word[:-1]) + r"(?:y|ies)"
+    return re.escape(word) + r"(?:s|x|es)?"
+
+
+@cache
+def term_pattern(term: str) -> re.Pattern[str]:
+    """A term with optional plural endings on each word, on word boundaries, any case."""
+    words = [_inflected(w) for w in term.split()]
+    return re.compile(r"(?<!\w)" + r"[\s\u00a0\u202f'’-]+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+def uses(text: str, term: str, forms: Sequence[str] = ()) -> bool:
+    return any(bool(t) and term_pattern(t).search(text) for t in (term, *forms))
+
+
+def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    if not game.glossary or game.glossary.model is None or game.manifest is None:
+        return
+    source = game.manifest.source_language
+    terms = [t for t in game.glossary.model.terms if not t.keep and t.text.get(source)]
+    yield from _conflicts(game, terms, source)
+    for view in texts:
+        if view.file == game.glossary.rel:
+            continue
+        src = view.values.get(source, "")
+        for term in terms:
+            if not uses(src, term.text[source], term.forms.get(source, ())):
+                continue
+            for lang, value in view.values.items():
+                want = term.text.get(lang)
+                if lang == source or not want or not value:
+                    continue
+                if uses(value, want, term.forms.get(lang, ())):
+                    continue
+                yield T_TERM.at(
+                    view.file,
+                    view.span(lang),
+                    f"{view.label()} ({lang}): {source} uses {term.text[source]!r}; "
+                    f"the glossary's {lang} term is {want!r}",
+                )
+
+
+def _conflicts(game: Game, terms: list, source: str) -> Iterator[Diagnostic]:
+    glossary = game.glossary
+    assert glossary is not None and glossary.doc is not None
+    index = {t.id: i for i, t in enumerate(glossary.model.terms)}
+    by_source: dict[str, list] = defaultdict(list)
+    for term in terms:
+        by_source[term.text[source].casefold()].append(term)
+    for same in by_source.values():
+        for lang in game.manifest.languages:
+            translations = {t.text.get(lang, "").casefold() for t in same}
+            if len(translations) > 1:
+                last = same[-1]
+                yield T_GLOSSARY.at(
+                    glossary.rel,
+                    glossary.doc.span(("terms", index[last.id], "text", lang)),
+                    f"{last.text[source]!r} is translated two ways in {lang}: "
+                    + ", ".join(sorted(repr(t) for t in translations)),
+                )
+    for lang in game.manifest.languages:
+        if lang == source:
+            continue
+        by_target: dict[str, list] = defaultdict(list)
+        for term in terms:
+            if term.text.get(lang):
+                by_target[term.text[lang].casefold()].append(term)
+        for same in by_target.values():
+            sources = {t.text[source].casefold() for t in same}
+            if len(sources) > 1:
+                last = same[-1]
+                yield T_GLOSSARY.at(
+                    glossary.rel,
+                    glossary.doc.span(("terms", index[last.id], "text", lang)),
+                    f"terms {', '.join(sorted(repr(t.id) for t in same))} share the {lang} "
+                    f"translation {last.text[lang]!r}",
+                )

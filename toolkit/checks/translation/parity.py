@@ -1,0 +1,174 @@
+"""Placeholders, numbers and end punctuation must agree across languages; card texts take
+their numbers from parameters (the Spanish Alan Winchester said "triple" where the data says
++3: a number word left in a text is exactly how such an error slips in)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from toolkit.checks.translation.common import TextView
+from toolkit.content.templating import parameter_values, placeholders
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+T_PLACEHOLDERS = rule("T005", "placeholder-parity", "A translation lacks or adds a {placeholder}.")
+T_NUMBERS = rule(
+    "T006",
+    "number-parity",
+    "Numbers written in a text differ between languages.",
+    Severity.WARNING,
+)
+T_LITERAL_NUMBER = rule(
+    "T007",
+    "literal-number",
+    "A card text writes a number or multiplier instead of a {placeholder}.",
+    Severity.WARNING,
+)
+T_END_PUNCT = rule(
+    "T013", "end-punctuation", "A translation ends with different punctuation.", Severity.WARNING
+)
+
+NUMBER = re.compile(r"(?<![\w{])\d+(?:[.,]\d+)?(?![\w}])")
+PLACEHOLDER_TEXT = re.compile(r"\{[^{}]*\}")
+NUMBER_WORDS = {
+    "fr": (
+        "deux",
+        "trois",
+        "quatre",
+        "cinq",
+        "six",
+        "sept",
+        "huit",
+        "neuf",
+        "dix",
+        "double",
+        "triple",
+        "quadruple",
+        "moitié",
+    ),
+    "es": (
+        "dos",
+        "tres",
+        "cuatro",
+        "cinco",
+        "seis",
+        "siete",
+        "ocho",
+        "nueve",
+        "diez",
+        "doble",
+        "triple",
+        "cuádruple",
+        "mitad",
+    ),
+    "en": (
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "double",
+        "triple",
+        "twice",
+        "thrice",
+        "half",
+    ),
+}
+ENDINGS = {".": ".", "!": "!", "?": "?", ":": ":", "…": "…", ";": ";"}
+
+
+def numbers(text: str) -> list[str]:
+    bare = PLACEHOLDER_TEXT.sub(" ", text)
+    return [n.replace(",", ".") for n in NUMBER.findall(bare)]
+
+
+def ending(text: str) -> str:
+    stripped = text.rstrip().rstrip('»"”’)').rstrip("\u202f\u00a0 ")
+    return ENDINGS.get(stripped[-1:], "") if stripped else ""
+
+
+def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    for view in texts:
+        source_text = view.values.get(view.source)
+        if source_text is None:
+            continue
+        yield from _placeholders(view, source_text)
+        yield from _numbers(view, source_text)
+        if view.is_card_text:
+            yield from _literals(view)
+        yield from _endings(view, source_text)
+
+
+def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
+    """Parity of bound placeholders; a language with an unbound one is left to R006."""
+    allowed = set(parameter_values(view.owner))
+    want = Counter(placeholders(source_text))
+    if any(name not in allowed for name in want):
+        return
+    for lang, value in view.values.items():
+        if lang == view.source:
+            continue
+        got = Counter(placeholders(value))
+        if any(name not in allowed for name in got):
+            continue
+        if got != want:
+            lacks = ", ".join("{" + p + "}" for p in want - got)
+            extra = ", ".join("{" + p + "}" for p in got - want)
+            parts = [f"lacks {lacks}" if lacks else "", f"adds {extra}" if extra else ""]
+            yield T_PLACEHOLDERS.at(
+                view.file,
+                view.span(lang),
+                f"{view.label()} ({lang}) "
+                + " and ".join(p for p in parts if p)
+                + f" compared with {view.source}",
+            )
+
+
+def _numbers(view: TextView, source_text: str) -> Iterator[Diagnostic]:
+    want = Counter(numbers(source_text))
+    for lang, value in view.values.items():
+        if lang != view.source and Counter(numbers(value)) != want:
+            yield T_NUMBERS.at(
+                view.file,
+                view.span(lang),
+                f"{view.label()} ({lang}) writes {sorted(numbers(value)) or 'no numbers'}, "
+                f"{view.source} writes {sorted(want.elements()) or 'none'}",
+            )
+
+
+def _literals(view: TextView) -> Iterator[Diagnostic]:
+    values = parameter_values(view.owner)
+    for lang, value in view.values.items():
+        found = numbers(value)
+        words = [
+            w
+            for w in NUMBER_WORDS.get(lang, ())
+            if re.search(rf"(?<![\w-]){w}(?![\w-])", PLACEHOLDER_TEXT.sub(" ", value), re.I)
+        ]
+        if not found and not words:
+            continue
+        literal = (found or words)[0]
+        hint = [name for name, shown in values.items() if shown == literal and "." not in name]
+        tip = f"; write {{{hint[0]}}}" if hint else "; bind it to a parameter"
+        yield T_LITERAL_NUMBER.at(
+            view.file,
+            view.span(lang),
+            f"{view.label()} ({lang}) writes {literal!r} in the text{tip}",
+        )
+
+
+def _endings(view: TextView, source_text: str) -> Iterator[Diagnostic]:
+    want = ending(source_text)
+    for lang, value in view.values.items():
+        if lang != view.source and value.strip() and ending(value) != want:
+            yield T_END_PUNCT.at(
+                view.file,
+                view.span(lang),
+                f"{view.label()} ({lang}) ends with {ending(value) or 'no punctuation'!r}, "
+                f"{view.source} with {want or 'no punctuation'!r}",
+            )

@@ -1,0 +1,82 @@
+"""Plural agreement: a count printed before a noun must agree with the CLDR plural category
+of its value in that language (Babel). French counts 0 and 1 as "one"; English only 1."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import cache
+
+from babel import Locale
+
+from toolkit.checks.translation.common import TextView
+from toolkit.content.templating import parameter_values
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+T_PLURAL = rule(
+    "T017",
+    "plural-agreement",
+    "A noun after a count disagrees with the count's plural form.",
+    Severity.WARNING,
+)
+
+COUNTED = re.compile(r"\{([a-z_.0-9]+)\}[ \u00a0\u202f]+([^\W\d_]+)")
+NOT_PLURAL = {
+    "fr": {
+        "fois",
+        "pas",
+        "plus",
+        "mois",
+        "dos",
+        "bras",
+        "prix",
+        "choix",
+        "sans",
+        "dans",
+        "sous",
+        "des",
+        "les",
+        "ses",
+        "vos",
+        "nos",
+        "leurs",
+    },
+    "es": {"más", "menos", "lunes", "dos", "tres", "seis", "las", "los", "sus", "tus"},
+    "en": {"is", "was", "has", "this", "plus", "across"},
+}
+
+
+@cache
+def _category(lang: str, value: int) -> str:
+    try:
+        return Locale.parse(lang).plural_form(value)
+    except Exception:  # unknown locale: no opinion
+        return "other"
+
+
+def _looks_plural(lang: str, word: str) -> bool:
+    lower = word.lower()
+    if lower in NOT_PLURAL.get(lang, set()):
+        return False
+    return lower.endswith(("s", "x")) if lang == "fr" else lower.endswith("s")
+
+
+def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    for view in texts:
+        if not view.is_card_text:
+            continue
+        values = parameter_values(view.owner)
+        for lang, value in view.values.items():
+            for match in COUNTED.finditer(value):
+                shown = values.get(match.group(1), "")
+                if not shown.isdigit():
+                    continue
+                count, word = int(shown), match.group(2)
+                if _category(lang, count) == "one" and _looks_plural(lang, word):
+                    yield T_PLURAL.at(
+                        view.file,
+                        view.span(lang),
+                        f"{view.label()} ({lang}): {{{match.group(1)}}} is {count} "
+                        f"(CLDR '{_category(lang, count)}') but {word!r} looks plural",
+                    )
+                    break

@@ -1,0 +1,92 @@
+"""Every localized text exists, non-empty, in every language the game declares, and is
+actually translated (not a copy of the source, unless it is a name that stays the same)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolkit.content.game import Game
+from toolkit.content.walk import Facts
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+T_MISSING = rule("T001", "missing-language", "A localized text lacks one of the game's languages.")
+T_EMPTY = rule("T002", "empty-text", "A localized text is empty in some language.")
+T_UNTRANSLATED = rule(
+    "T004",
+    "untranslated",
+    "A text is identical to the source language (and is not a glossary name that stays).",
+    Severity.WARNING,
+)
+T_EXTRA = rule(
+    "T003",
+    "undeclared-language",
+    "A localized text has a language the game does not declare.",
+    Severity.WARNING,
+)
+
+
+def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    if game.manifest is None:
+        return
+    languages = list(game.manifest.languages)
+    source = game.manifest.source_language
+    kept = _kept_names(game)
+    glossary_file = game.glossary.rel if game.glossary else None
+    for text in facts.texts:
+        is_glossary = text.file.rel == glossary_file
+        doc = text.file.doc
+        assert doc is not None
+        missing = [lang for lang in languages if lang not in text.value]
+        if missing:
+            field = ".".join(str(p) for p in text.path)
+            yield T_MISSING.at(
+                text.file.rel,
+                doc.key_span(text.path),
+                f"{field} has no {', '.join(missing)} text",
+            )
+        for lang, value in text.value.items():
+            if lang not in languages:
+                yield T_EXTRA.at(
+                    text.file.rel,
+                    doc.key_span((*text.path, lang)),
+                    f"language {lang!r} is not in the game's languages ({', '.join(languages)})",
+                )
+            elif not value.strip():
+                yield T_EMPTY.at(text.file.rel, doc.span((*text.path, lang)), f"empty {lang} text")
+            elif (
+                lang != source
+                and not is_glossary
+                and value == text.value.get(source)
+                and not _may_stay(value, kept)
+            ):
+                yield T_UNTRANSLATED.at(
+                    text.file.rel,
+                    doc.span((*text.path, lang)),
+                    f"{lang} text is the same as {source}: {value[:50]!r}",
+                )
+
+
+def _kept_names(game: Game) -> set[str]:
+    """Words that may read the same in two languages: glossary names marked `keep`, and
+    glossary terms whose translation happens to be spelt like the source (bonus, temple)."""
+    if not game.glossary or game.glossary.model is None or game.manifest is None:
+        return set()
+    source = game.manifest.source_language
+    kept: set[str] = set()
+    for term in game.glossary.model.terms:
+        for lang, value in term.text.items():
+            if term.keep or (lang != source and value == term.text.get(source)):
+                kept.add(value.casefold())
+    return kept
+
+
+def _may_stay(value: str, kept: set[str]) -> bool:
+    """Short tokens, numbers and glossary names may read the same in every language."""
+    bare = value.strip()
+    if len(bare) <= 3 or not any(ch.isalpha() for ch in bare) or bare.casefold() in kept:
+        return True
+    rest = bare.casefold()
+    for name in sorted(kept, key=len, reverse=True):
+        rest = re.sub(rf"(?<!\w){re.escape(name)}s?(?!\w)", " ", rest)
+    return not any(ch.isalpha() for ch in rest)

@@ -1,0 +1,193 @@
+"""Typography per language, and the slips every language shares.
+
+French: narrow no-break space (U+202F) before ; ! ?, no-break space (U+00A0) before : and
+inside « »; no space before , and . — times (12:30) and URLs excepted. Spanish: ¿…? and
+¡…! balanced per sentence, no space after ¿ ¡ or before ? !. English: no space before
+; : ! ?. Everywhere: doubled words, double spaces, leading or trailing spaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from toolkit.checks.translation.common import TextView
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+T_FRENCH = rule(
+    "T010", "french-spacing", "French spacing before ; : ! ? and inside « ».", Severity.WARNING
+)
+T_SPANISH = rule(
+    "T011", "spanish-marks", "Spanish ¿ ? and ¡ ! balanced, no inner space.", Severity.WARNING
+)
+T_ENGLISH = rule(
+    "T012", "english-spacing", "English has no space before ; : ! ?.", Severity.WARNING
+)
+T_DOUBLED = rule("T014", "doubled-word", "A word is written twice in a row.", Severity.WARNING)
+T_SPACES = rule("T015", "spaces", "Double, leading or trailing spaces.", Severity.WARNING)
+
+NNBSP, NBSP = "\u202f", "\u00a0"
+URL = re.compile(r"https?://\S+|www\.\S+")
+TIME = re.compile(r"\d[:.]\d")
+DOUBLED = re.compile(r"(?<!\w)(\w+)\s+\1(?!\w)", re.IGNORECASE)
+DOUBLE_OK = {"nous", "vous", "que", "had", "that", "is", "ha"}
+SPACE_RUN = re.compile(r"[ \u00a0\u202f]{2,}")
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A safe typography fix: replace text[start:end] with `new`."""
+
+    start: int
+    end: int
+    new: str
+    why: str
+
+
+def _masked(text: str) -> str:
+    """URLs blanked out (same length) so their colons and dots are never touched."""
+    return URL.sub(lambda m: "\x00" * len(m.group(0)), text)
+
+
+def french_fixes(text: str) -> list[Fix]:
+    fixes: list[Fix] = []
+    t = _masked(text)
+    for i, ch in enumerate(t):
+        if ch in ";!?:":
+            if ch == ":" and (TIME.match(t, max(0, i - 1)) and i > 0 and t[i - 1].isdigit()):
+                continue
+            if i == 0:
+                continue
+            want = NBSP if ch == ":" else NNBSP
+            j = i
+            while j > 0 and t[j - 1] in " \u00a0\u202f":
+                j -= 1
+            prev = t[j - 1] if j > 0 else ""
+            if prev in ";!?:" and j == i:  # "?!" keeps one space before the first mark
+                continue
+            if prev in "\x00" or prev == "(":
+                continue
+            if text[j:i] != want:
+                fixes.append(Fix(j, i, want, f"{_name(want)} before {ch!r}"))
+        elif ch == "«":
+            k = i + 1
+            while k < len(t) and t[k] in " \u00a0\u202f":
+                k += 1
+            if text[i + 1 : k] not in (NBSP, NNBSP):
+                fixes.append(Fix(i + 1, k, NBSP, "no-break space after «"))
+        elif ch == "»":
+            j = i
+            while j > 0 and t[j - 1] in " \u00a0\u202f":
+                j -= 1
+            if text[j:i] not in (NBSP, NNBSP):
+                fixes.append(Fix(j, i, NBSP, "no-break space before »"))
+        elif ch in ",." and i > 0 and t[i - 1] in " \u00a0\u202f":
+            j = i
+            while j > 0 and t[j - 1] in " \u00a0\u202f":
+                j -= 1
+            if j > 0:
+                fixes.append(Fix(j, i, "", f"no space before {ch!r}"))
+    return fixes
+
+
+def english_fixes(text: str) -> list[Fix]:
+    fixes = []
+    t = _masked(text)
+    for match in re.finditer(r"[ \u00a0\u202f]+([;:!?])", t):
+        fixes.append(Fix(match.start(), match.start(1), "", f"no space before {match.group(1)!r}"))
+    return fixes
+
+
+def spanish_fixes(text: str) -> list[Fix]:
+    fixes = []
+    for match in re.finditer(r"([¿¡])[ \u00a0\u202f]+", text):
+        fixes.append(Fix(match.start(1) + 1, match.end(), "", f"no space after {match.group(1)}"))
+    for match in re.finditer(r"[ \u00a0\u202f]+([?!])", text):
+        fixes.append(Fix(match.start(), match.start(1), "", f"no space before {match.group(1)}"))
+    return fixes
+
+
+def spacing_fixes(text: str) -> list[Fix]:
+    fixes = []
+    stripped = text.strip(" \u00a0\u202f\t")
+    if stripped != text and "\n" not in text:
+        start = len(text) - len(text.lstrip(" \u00a0\u202f\t"))
+        if start:
+            fixes.append(Fix(0, start, "", "leading space"))
+        end = len(text.rstrip(" \u00a0\u202f\t"))
+        if end < len(text):
+            fixes.append(Fix(end, len(text), "", "trailing space"))
+    for match in SPACE_RUN.finditer(text):
+        keep = NNBSP if NNBSP in match.group(0) else NBSP if NBSP in match.group(0) else " "
+        fixes.append(Fix(match.start(), match.end(), keep, "double space"))
+    return fixes
+
+
+FIXERS = {"fr": french_fixes, "en": english_fixes, "es": spanish_fixes}
+RULES = {"fr": T_FRENCH, "en": T_ENGLISH, "es": T_SPANISH}
+
+
+def safe_fixes(lang: str, text: str) -> list[Fix]:
+    """Fixes that change only spaces: safe to apply without a translator."""
+    found = FIXERS.get(lang, lambda _: [])(text) + spacing_fixes(text)
+    found.sort(key=lambda f: (f.start, f.end))
+    merged: list[Fix] = []
+    for fix in found:
+        if merged and fix.start < merged[-1].end:
+            continue
+        merged.append(fix)
+    return merged
+
+
+def apply_fixes(text: str, fixes: Sequence[Fix]) -> str:
+    for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
+        text = text[: fix.start] + fix.new + text[fix.end :]
+    return text
+
+
+def _name(space: str) -> str:
+    return "narrow no-break space (U+202F)" if space == NNBSP else "no-break space (U+00A0)"
+
+
+def spanish_balance(text: str) -> str | None:
+    """The first imbalance of ¿? or ¡! in a sentence, or None."""
+    for sentence in re.split(r"(?<=[.?!…])\s+", text):
+        for opener, closer in (("¿", "?"), ("¡", "!")):
+            if sentence.count(opener) != sentence.count(closer):
+                return f"{opener}…{closer} unbalanced in {sentence.strip()[:40]!r}"
+            if opener in sentence and sentence.index(opener) > sentence.rindex(closer):
+                return f"{closer} comes before {opener} in {sentence.strip()[:40]!r}"
+    return None
+
+
+def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    for view in texts:
+        for lang, value in view.values.items():
+            if not value:
+                continue
+            span = view.span(lang)
+            lang_rule = RULES.get(lang)
+            if lang_rule is not None:
+                fixes = FIXERS[lang](value)
+                if fixes:
+                    yield lang_rule.at(
+                        view.file,
+                        span,
+                        f"{view.label()} ({lang}): {fixes[0].why}"
+                        + (f" (+{len(fixes) - 1} more)" if len(fixes) > 1 else "")
+                        + "; `playset i18n fix` can apply this",
+                    )
+            if lang == "es":
+                problem = spanish_balance(value)
+                if problem:
+                    yield T_SPANISH.at(view.file, span, f"{view.label()} (es): {problem}")
+            spacing = spacing_fixes(value)
+            if spacing:
+                yield T_SPACES.at(view.file, span, f"{view.label()} ({lang}): {spacing[0].why}")
+            for match in DOUBLED.finditer(value):
+                if match.group(1).lower() not in DOUBLE_OK and not match.group(1).isdigit():
+                    yield T_DOUBLED.at(
+                        view.file, span, f"{view.label()} ({lang}): {match.group(0)!r}"
+                    )
+                    break

@@ -1,0 +1,122 @@
+"""`playset i18n`: typography fixes, status, PO export and import for translators."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import polib
+import typer
+from rich.table import Table
+
+from toolkit.cli.common import GAME_HELP, game_folders, stderr, stdout, usage_error
+from toolkit.content.game import load_game
+from toolkit.fileio import atomic_write_text
+from toolkit.i18n import fix as fixer
+from toolkit.i18n.po import export_po, import_po
+from toolkit.i18n.status import status as game_status
+
+app = typer.Typer(help="Translation workflow: fixes, status, PO files.", no_args_is_help=True)
+
+
+def _valid_game(arg: str):
+    (folder,) = game_folders([arg])
+    game = load_game(folder)
+    if game.manifest is None or any(d.severity == "error" for d in game.diagnostics):
+        stderr.print(f"{arg}: content has errors; run `playset validate {arg}` first")
+        raise typer.Exit(1)
+    return game
+
+
+@app.command("fix")
+def fix(
+    games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None,
+    write: Annotated[
+        bool, typer.Option("--write", help="Write the fixes (default: diff).")
+    ] = False,
+) -> None:
+    """Apply safe typography fixes (spaces only); show a diff unless --write."""
+    total = 0
+    for folder in game_folders(games):
+        game = _valid_game(str(folder))
+        patches = fixer.plan_fixes(game)
+        total += sum(len(p.edits) for p in patches)
+        if write:
+            fixer.write(patches)
+            for patch in patches:
+                stderr.print(f"fixed {len(patch.edits)} text(s) in {patch.file.rel}")
+        else:
+            for patch in patches:
+                sys.stdout.write(patch.diff())
+    if not write and total:
+        stderr.print(f"{total} text(s) to fix (⍽ = U+202F, · = U+00A0); run with --write")
+    elif not total:
+        stderr.print("[green]nothing to fix[/green]")
+
+
+@app.command("status")
+def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None) -> None:
+    """Coverage and open translation problems per game, file and language."""
+    for folder in game_folders(games):
+        game = load_game(folder)
+        table = Table(title=f"{game.id} translation status")
+        for column in ("file", "lang", "texts", "coverage", "problems", "codes"):
+            table.add_column(column)
+        for row in game_status(game):
+            codes = ", ".join(f"{c}×{n}" for c, n in sorted(row.codes.items()))
+            table.add_row(
+                row.file, row.lang, str(row.texts), f"{row.coverage:.0%}", str(row.problems), codes
+            )
+        stdout.print(table)
+
+
+@app.command("export")
+def export(
+    game: Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")],
+    lang: Annotated[str, typer.Option("--lang", help="Target language.")],
+    fmt: Annotated[str, typer.Option("--format")] = "po",
+    out: Annotated[Path | None, typer.Option("--out", help="File (default: stdout).")] = None,
+) -> None:
+    """Export one language as a PO file (msgctxt = field path, msgid = source text)."""
+    if fmt != "po":
+        raise usage_error(f"unknown format {fmt!r}; only po is supported")
+    loaded = _valid_game(game)
+    if lang not in loaded.manifest.languages:
+        raise usage_error(f"{loaded.id} has no language {lang!r}")
+    text = str(export_po(loaded, lang))
+    if out:
+        atomic_write_text(out, text + "\n")
+        stderr.print(f"wrote {out}")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A PO file made by `playset i18n export`.")],
+    game: Annotated[str | None, typer.Option(help="Game (default: from the PO header).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only.")] = False,
+) -> None:
+    """Bring translations back into the YAML; entries whose source changed are refused."""
+    try:
+        po = polib.pofile(str(file))
+    except (OSError, ValueError) as exc:
+        raise usage_error(f"cannot read {file}: {exc}") from None
+    lang = po.metadata.get("Language", "")
+    loaded = _valid_game(game or po.metadata.get("Project-Id-Version", ""))
+    if lang not in loaded.manifest.languages:
+        raise usage_error(f"PO language {lang!r} is not a language of {loaded.id}")
+    result, texts = import_po(loaded, po, lang)
+    if not dry_run:
+        for path, text in texts.items():
+            atomic_write_text(path, text)
+    stderr.print(
+        f"{len(result.applied)} applied, {result.unchanged} unchanged, "
+        f"{len(result.stale)} refused (source changed), {len(result.unknown)} unknown"
+    )
+    for name in result.stale:
+        stderr.print(f"[yellow]refused[/yellow] {name}: the source text changed since export")
+    for name in result.unknown:
+        stderr.print(f"[yellow]unknown[/yellow] {name}")
+    raise typer.Exit(1 if result.stale or result.unknown else 0)

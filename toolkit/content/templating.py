@@ -1,0 +1,85 @@
+"""Card text templates: `{amount}` in a text names a parameter of its card.
+
+One place decides which names a text may use and what they print, for the references check,
+the translation checks, the rulebook and the renderer alike.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, int | float | str) and not isinstance(value, bool)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+def parameter_values(owner: BaseModel | None) -> dict[str, str]:
+    """Every name a text of `owner` may use, with what it prints.
+
+    Its scalar fields (`points`), those of nested effects both plain and dotted (`amount`,
+    `ability.coins`), scalar dict entries dotted (`bonuses.fire`), generic `params` keys.
+    A plain name shared by two nested effects keeps the first one.
+    """
+    values: dict[str, str] = {}
+    if owner is None:
+        return values
+
+    def add(name: str, value: Any) -> None:
+        values.setdefault(name, _show(value))
+
+    def walk(model: BaseModel, prefix: str, depth: int) -> None:
+        for name in type(model).model_fields:
+            value = getattr(model, name)
+            dotted = prefix + name
+            if _is_scalar(value) or (
+                isinstance(value, list) and value and all(_is_scalar(v) for v in value)
+            ):
+                add(dotted, value)
+                add(name, value)
+            elif isinstance(value, dict):
+                for key, item in value.items():
+                    if _is_scalar(item):
+                        add(f"{dotted}.{key}", item)
+                        if name == "params":
+                            add(str(key), item)
+            elif depth < 2 and isinstance(value, BaseModel):
+                walk(value, dotted + ".", depth + 1)
+            elif depth < 2 and isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, BaseModel):
+                        walk(item, f"{dotted}.{index}.", depth + 1)
+
+    walk(owner, "", 0)
+    return values
+
+
+def placeholders(text: str) -> list[str]:
+    """The {names} a text uses ({{ and }} are literal braces)."""
+    return PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
+
+
+def fill(text: str, owner: BaseModel | None) -> str:
+    """The text with every placeholder replaced by its value (unknown ones left as is)."""
+    values = parameter_values(owner)
+
+    def sub(match: re.Match[str]) -> str:
+        return values.get(match.group(1), match.group(0))
+
+    parts = text.split("{{")
+    out = []
+    for part in parts:
+        pieces = part.split("}}")
+        out.append("}".join(PLACEHOLDER.sub(sub, piece) for piece in pieces))
+    return "{".join(out)

@@ -1,0 +1,200 @@
+"""Greedy Muckle Stoater bot: scores each legal move with a one-ply heuristic, no search.
+
+Preferences, strongest first: bring a Laddie into the Castle, capture an opponent (the closer
+it was to home, the better), leave the Dock, make progress (measured as steps still to go, so an
+8 played backwards from the start hole to just before the entrance counts as a big gain), move
+the Laddie furthest behind, avoid holes an opponent can reach with one card, and spend the
+least useful card. With no legal move it discards the card it values least.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from toolkit.games.muckle_stoater.compile import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
+from toolkit.games.muckle_stoater.state import Moves, MuckleState
+from toolkit.sim.engine import State
+
+HOME_BONUS = 40.0  # entering the Castle
+LEAVE_STEPS = 10  # a Laddie in the Dock counts this many steps behind its start hole
+LEAVE_BONUS = 12.0
+CAPTURE = 10.0
+CAPTURE_PROGRESS = 0.3  # per step the captured Laddie had made
+RISK = 6.0  # landing where an opponent can reach with one card
+RISK_PROGRESS = 0.2  # per step the endangered Laddie has made
+ESCAPE = 3.0
+BEHIND = 0.05  # per step still to go: prefer the Laddie furthest behind
+PARTNER = 0.8  # share of a partner's gain when bumping it to its entrance
+KEEP_LEAVE = 8.0  # keep an exit card while Laddies wait in the Dock
+KEEP_JOKER = 14.0
+KEEP_BACK = 3.0
+KEEP_SPLIT = 2.0
+KEEP_STEP = 0.1  # per step of a plain move card
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Per-table lookups the bot builds once: steps to go, threat sources, card values."""
+
+    togo: tuple[tuple[int, ...], ...]  # [colour][position] steps to the deepest Castle hole
+    dock_togo: tuple[int, ...]
+    most: int  # steps to go from the Dock: progress = most - togo
+    sources: tuple[int, ...]  # [hole] mask of holes from which one card reaches it
+    keep: tuple[float, ...]  # static value of keeping each rank
+    has_leave: tuple[bool, ...]
+    rival_colours: tuple[tuple[int, ...], ...]  # [colour] colours of the other teams
+
+
+def make_plan(t: Table) -> Plan:
+    track, cast = t.track, t.castle
+    togo = tuple(
+        tuple(t.dist[o][p] + cast for p in range(track)) + tuple(range(cast - 1, -1, -1))
+        for o in range(t.players)
+    )
+    dock_togo = tuple(togo[o][t.start[o]] + LEAVE_STEPS for o in range(t.players))
+    steps = [t.eff_arg[e] for e in range(t.n_effects) if t.eff_kind[e] in (FWD, SPLIT)]
+    backs = [t.eff_arg[e] for e in range(t.n_effects) if t.eff_kind[e] == BACK]
+    sources = [0] * track
+    for u in range(track):
+        for k in range(1, max(steps, default=0) + 1):
+            sources[(u + k) % track] |= 1 << u
+        for k in backs:
+            sources[(u - k) % track] |= 1 << u
+    keep = []
+    has_leave = []
+    for effs in t.rank_effs:
+        value = 0.0
+        for e in effs:
+            kind = t.eff_kind[e]
+            if kind == BONNIE:
+                value += KEEP_JOKER
+            elif kind == BACK:
+                value += KEEP_BACK
+            elif kind == SPLIT:
+                value += KEEP_SPLIT
+            elif kind == FWD:
+                value += KEEP_STEP * t.eff_arg[e]
+        keep.append(value)
+        has_leave.append(any(t.eff_kind[e] == LEAVE for e in effs))
+    rival_colours = tuple(
+        tuple(q for q in range(t.players) if t.team[q] != t.team[o]) for o in range(t.players)
+    )
+    return Plan(
+        togo,
+        dock_togo,
+        max(dock_togo),
+        tuple(sources),
+        tuple(keep),
+        tuple(has_leave),
+        rival_colours,
+    )
+
+
+class GreedyBot:
+    """One-ply greedy: the legal move with the best heuristic score (first one on ties)."""
+
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self._table: Table | None = None
+        self._plan: Plan | None = None
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        assert isinstance(state, MuckleState)
+        acts = state.legal_actions()
+        if len(acts) == 1:
+            return acts[0]
+        t = state.t
+        plan = self._plan
+        if t is not self._table or plan is None:
+            plan = self._plan = make_plan(t)
+            self._table = t
+        n_eff = t.n_effects
+        eff_rank = t.eff_rank
+        keep = plan.keep
+        has_leave = plan.has_leave
+        o = state.active_colour()
+        docked = state.dock[o] > 0
+        groups = state.move_groups()
+        if not groups:  # only discards: drop the card worth least
+            return min(
+                acts,
+                key=lambda a: (
+                    keep[eff_rank[a % n_eff]]
+                    + (KEEP_LEAVE if docked and has_leave[eff_rank[a % n_eff]] else 0.0)
+                ),
+            )
+        n = t.laddies
+        track = t.track
+        team = t.team
+        mine = team[o]
+        board = state.board
+        togo = plan.togo
+        dock_togo = plan.dock_togo
+        most = plan.most
+        sources = plan.sources
+        entrance = t.entrance
+        # a hole is in danger when a rival Laddie can reach it with one card, or when it is
+        # a rival's start hole and that rival still has Laddies in its Dock
+        dock = state.dock
+        masks = state.mask
+        rivals = 0
+        exits = 0
+        for q in plan.rival_colours[o]:
+            rivals |= masks[q]
+            if dock[q]:
+                exits |= 1 << t.start[q]
+
+        def step(lid: int, frm: int, dest: int) -> float:
+            """Value of one Laddie's move from `frm` (-1: Dock) to `dest`."""
+            q = lid // n
+            row = togo[q]
+            before = row[frm] if frm >= 0 else dock_togo[q]
+            after = row[dest]
+            score = before - after + before * BEHIND
+            if frm < 0:
+                score += LEAVE_BONUS
+            elif frm < track and (rivals & sources[frm] or exits >> frm & 1):
+                score += ESCAPE + (most - before) * RISK_PROGRESS
+            if dest >= track:
+                if frm < track:
+                    score += HOME_BONUS
+                return score
+            if rivals & sources[dest] or exits >> dest & 1:
+                score -= RISK + (most - after) * RISK_PROGRESS
+            occ = board[dest]
+            if occ >= 0 and occ != lid:
+                oq = occ // n
+                there = togo[oq][dest]
+                if team[oq] != mine:
+                    score += CAPTURE + (most - there) * CAPTURE_PROGRESS
+                else:
+                    score += (there - togo[oq][entrance[oq]]) * PARTNER
+            return score
+
+        best = acts[0]
+        best_score = -1e18
+        seen: list[Moves] = []
+        tops: list[tuple[float, int]] = []
+        for e, moves in groups:
+            for i, other in enumerate(seen):
+                if other is moves:
+                    top = tops[i]
+                    break
+            else:
+                top_score, top_v = -1e18, 0
+                for v, lid, frm, dest, lid2, frm2, dest2 in moves:
+                    score = step(lid, frm, dest)
+                    if lid2 >= 0 and dest2 != frm2:  # second part of a 7 split
+                        score += step(lid2, frm2, dest2)
+                    if score > top_score:
+                        top_score, top_v = score, v
+                top = (top_score, top_v)
+                seen.append(moves)
+                tops.append(top)
+            r = eff_rank[e]
+            score = top[0] - keep[r] - (KEEP_LEAVE if docked and has_leave[r] else 0.0)
+            if score > best_score:
+                best, best_score = top[1] * n_eff + e, score
+        return best

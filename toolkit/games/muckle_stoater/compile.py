@@ -1,0 +1,309 @@
+"""Compile Muckle Stoater content once into plain ints and tuples, and per-table lookup tables.
+
+`compile_game(game)` reads the rules, the pack deck and the track board; `MuckleGame.table()`
+builds, once per (player count, teams), every table the hot loop needs: hole numbers, path
+bitmasks of each forward/backward move, and the action encoding. Nothing here runs per move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.sim.engine import CompiledGame, GameSetup, State
+
+# Effect kinds (also the kind codes of move descriptors; DISCARD is the forced discard).
+DISCARD, FWD, LEAVE, BACK, BONNIE, SPLIT = 0, 1, 2, 3, 4, 5
+KIND_OF = {
+    "move_steps": FWD,
+    "leave_dock": LEAVE,
+    "move_back": BACK,
+    "bonnie_fechter": BONNIE,
+    "split_steps": SPLIT,
+}
+
+EVENT_NAMES = (
+    "captures",
+    "turns_passed",
+    "laddies_home",
+    "bonnie_fechter_swaps",
+    "backward_moves",
+    "splits",
+    "reshuffles",
+    "partner_bumps",
+    "dock_exits",
+)
+(
+    EV_CAPTURE,
+    EV_PASS,
+    EV_HOME,
+    EV_SWAP,
+    EV_BACK,
+    EV_SPLIT,
+    EV_RESHUFFLE,
+    EV_PARTNER,
+    EV_EXIT,
+) = range(len(EVENT_NAMES))
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """Everything the rules use, as plain values (no pydantic in the engine)."""
+
+    game_id: str
+    min_players: int
+    max_players: int
+    laddies: int
+    hand_size: int
+    draw_count: int
+    max_rounds: int
+    team_players: frozenset[int]
+    packs_by_players: dict[int, int]
+    card_names: tuple[str, ...]
+    copies: tuple[int, ...]  # per pack, per rank index
+    effects: tuple[tuple[int, int, int, bool], ...]  # (rank, kind, arg, from_dock)
+    segments_by_players: dict[int, int]
+    holes_per_segment: int
+    start_offset: int
+    entrance_offset: int
+    castle: int
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table's geometry and encodings: built once per (players, teams), shared by states.
+
+    Positions: -1 = Dock, 0..L-1 = track hole, L + c - 1 = Castle hole c (1..C).
+    Laddie ids: colour * N + k. Colour = seat. Actions: `variant * E + effect`.
+    """
+
+    players: int
+    laddies: int
+    teams: bool
+    track: int  # L
+    castle: int  # C
+    ranks: int  # R
+    n_effects: int  # E
+    hand_size: int
+    draw_count: int
+    max_rounds: int
+    deck: tuple[int, ...]
+    start: tuple[int, ...]
+    entrance: tuple[int, ...]
+    partner: tuple[int, ...]  # partner colour, or -1
+    team: tuple[int, ...]  # team id per colour (the colour itself without teams)
+    dist: tuple[tuple[int, ...], ...]  # [colour][hole] steps to the colour's entrance
+    fwd: tuple[tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...], ...]
+    """fwd[colour][k][position]: forward options (variant offset: 0 track / N Castle, dest,
+    path mask); legal when the path mask meets none of the colour's own Laddies. Bits are
+    positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
+    sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
+    """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
+    back: tuple[tuple[tuple[int, int], ...], ...]  # back[k][hole] = (dest, path mask)
+    rivals: tuple[tuple[int, ...], ...]  # [colour] Laddie ids of the other teams
+    eff_rank: tuple[int, ...]
+    eff_kind: tuple[int, ...]
+    eff_arg: tuple[int, ...]
+    eff_from_dock: tuple[bool, ...]
+    eff_key: tuple[int, ...]  # same (kind, arg) → same key: moves computed once per turn
+    rank_plan: tuple[tuple[tuple[int, int, int, int], ...], ...]  # [rank] (e, key, kind, arg)
+    n_keys: int
+    rank_effs: tuple[tuple[int, ...], ...]
+    rank_first: tuple[int, ...]  # discard action of each rank (variant 0, first effect)
+    card_names: tuple[str, ...]
+    total_cards: int
+
+
+def _path(track: int, hole: int, steps: int, sign: int) -> int:
+    mask = 0
+    for j in range(1, steps + 1):
+        mask |= 1 << ((hole + sign * j) % track)
+    return mask
+
+
+def build_table(content: Content, players: int, teams: bool) -> Table:
+    """Geometry of spec §2 and the lookup tables for one player count."""
+    c = content
+    if not c.min_players <= players <= c.max_players:
+        raise ValueError(f"{c.game_id} plays with {c.min_players}-{c.max_players} players")
+    if players not in c.segments_by_players or players not in c.packs_by_players:
+        raise ValueError(f"no Mashie or pack count for {players} players")
+    if teams and (players not in c.team_players or players % 2):
+        raise ValueError(f"teams are not played with {players} players")
+    mashies = c.segments_by_players[players]
+    holes = c.holes_per_segment
+    track = mashies * holes
+    spacing = mashies // players
+    n, cast = c.laddies, c.castle
+    start = tuple((i * spacing) * holes + c.start_offset for i in range(players))
+    entrance = tuple((i * spacing) * holes + c.entrance_offset for i in range(players))
+    half = players // 2
+    partner = tuple((i + half) % players if teams else -1 for i in range(players))
+    team = tuple(i % half if teams else i for i in range(players))
+    dist = tuple(tuple((entrance[o] - t) % track for t in range(track)) for o in range(players))
+    fwd_steps = {arg for _, kind, arg, _ in c.effects if kind == FWD}
+    for _, kind, arg, _ in c.effects:
+        if kind == SPLIT:
+            fwd_steps.update(range(1, arg))
+    kmax = max(fwd_steps, default=0)
+    paths = [[_path(track, t, k, 1) for k in range(kmax + 1)] for t in range(track)]
+    fwd = []
+    for o in range(players):
+        per_k: list[tuple[tuple[tuple[int, int, int], ...], ...]] = [()]
+        for k in range(1, kmax + 1):
+            per_pos = []
+            for p in range(track):
+                opts = [(0, (p + k) % track, paths[p][k])]
+                d = dist[o][p]
+                if d < k <= d + cast:  # Castle option: track p+1..p+d, then Castle 1..c
+                    hole = k - d
+                    castle_path = ((1 << hole) - 1) << track
+                    opts.append((n, track + hole - 1, paths[p][d] | castle_path))
+                per_pos.append(tuple(opts))
+            for ci in range(cast):  # inside the Castle: forward by exact count (R2)
+                if ci + 1 + k <= cast:
+                    per_pos.append(((n, track + ci + k, ((1 << k) - 1) << (track + ci + 1)),))
+                else:
+                    per_pos.append(())
+            per_k.append(tuple(per_pos))
+        fwd.append(tuple(per_k))
+    sfwd = tuple(
+        tuple(
+            tuple(
+                tuple((1 if vo else 0, dest, path, 1 << dest) for vo, dest, path in opts)
+                for opts in per_pos
+            )
+            for per_pos in per_k
+        )
+        for per_k in fwd
+    )
+    rivals = tuple(
+        tuple(lid for lid in range(players * n) if team[lid // n] != team[o])
+        for o in range(players)
+    )
+    back_steps = [arg for _, kind, arg, _ in c.effects if kind == BACK]
+    back = [()] * (max(back_steps, default=0) + 1)
+    for k in back_steps:
+        back[k] = tuple(((t - k) % track, _path(track, t, k, -1)) for t in range(track))
+    keys: dict[tuple[int, int, bool], int] = {}
+    eff_key = tuple(keys.setdefault(eff[1:], len(keys)) for eff in c.effects)
+    ranks = len(c.card_names)
+    rank_effs = tuple(
+        tuple(e for e, eff in enumerate(c.effects) if eff[0] == r) for r in range(ranks)
+    )
+    packs = c.packs_by_players[players]
+    deck = tuple(r for r in range(ranks) for _ in range(c.copies[r] * packs))
+    return Table(
+        players=players,
+        laddies=n,
+        teams=teams,
+        track=track,
+        castle=cast,
+        ranks=ranks,
+        n_effects=len(c.effects),
+        hand_size=c.hand_size,
+        draw_count=c.draw_count,
+        max_rounds=c.max_rounds,
+        deck=deck,
+        start=start,
+        entrance=entrance,
+        partner=partner,
+        team=team,
+        dist=dist,
+        fwd=tuple(fwd),
+        sfwd=sfwd,
+        back=tuple(back),
+        rivals=rivals,
+        eff_rank=tuple(e[0] for e in c.effects),
+        eff_kind=tuple(e[1] for e in c.effects),
+        eff_arg=tuple(e[2] for e in c.effects),
+        eff_from_dock=tuple(e[3] for e in c.effects),
+        eff_key=eff_key,
+        rank_plan=tuple(
+            tuple((e, eff_key[e], c.effects[e][1], c.effects[e][2]) for e in effs)
+            for effs in rank_effs
+        ),
+        n_keys=len(keys),
+        rank_effs=rank_effs,
+        rank_first=tuple(effs[0] if effs else 0 for effs in rank_effs),
+        total_cards=len(deck),
+        card_names=c.card_names,
+    )
+
+
+class MuckleGame(CompiledGame):
+    """Muckle Stoater compiled from content; tables are built lazily per setup."""
+
+    event_names = EVENT_NAMES
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.game_id = content.game_id
+        self.card_names = content.card_names
+        self.min_players = content.min_players
+        self.max_players = content.max_players
+        self.max_turns = content.max_rounds * content.max_players
+        self._tables: dict[tuple[int, bool], Table] = {}
+
+    def table(self, setup: GameSetup) -> Table:
+        key = (setup.players, bool(setup.options.get("teams", False)))
+        found = self._tables.get(key)
+        if found is None:
+            found = self._tables[key] = build_table(self.content, *key)
+        return found
+
+    def new_state(self, setup: GameSetup, seed: int) -> State:
+        from toolkit.games.muckle_stoater.state import MuckleState
+
+        return MuckleState.deal(self.table(setup), seed)
+
+
+def _pack_deck(game: Any) -> Any:
+    for deck in game.valid(game.decks):
+        if getattr(deck, "kind", None) == "pack":
+            return deck
+    raise ValueError(f"{game.id}: no deck of kind 'pack'")
+
+
+def _track_board(game: Any) -> Any:
+    for board in game.valid(game.boards):
+        if getattr(board, "kind", None) == "track":
+            return board
+    raise ValueError(f"{game.id}: no track board")
+
+
+def compile_content(game: Any) -> Content:
+    """Read the validated models into a `Content` (ids → indexes, effects → int triples)."""
+    rules = game.manifest.rules
+    deck = _pack_deck(game)
+    board = _track_board(game)
+    effects: list[tuple[int, int, int, bool]] = []
+    for r, card in enumerate(deck.cards):
+        for eff in card.effects:
+            kind = KIND_OF[eff.kind]
+            arg = getattr(eff, "steps", None) or getattr(eff, "total", 0)
+            effects.append((r, kind, arg, bool(getattr(eff, "from_dock", False))))
+    return Content(
+        game_id=game.id,
+        min_players=game.manifest.players.min,
+        max_players=game.manifest.players.max,
+        laddies=rules.laddies_per_player,
+        hand_size=rules.hand_size,
+        draw_count=rules.draw_per_turn,
+        max_rounds=rules.max_rounds,
+        team_players=frozenset(rules.team_players),
+        packs_by_players=dict(rules.packs_by_players),
+        card_names=tuple(card.id for card in deck.cards),
+        copies=tuple(card.copies for card in deck.cards),
+        effects=tuple(effects),
+        segments_by_players=dict(board.segments_by_players),
+        holes_per_segment=board.holes_per_segment,
+        start_offset=board.start_offset,
+        entrance_offset=board.entrance_offset,
+        castle=board.home_holes,
+    )
+
+
+def compile_game(game: Any) -> MuckleGame:
+    """The plugin's engine entry point: content → MuckleGame."""
+    return MuckleGame(compile_content(game))

@@ -1,0 +1,625 @@
+"""A Muckle Stoater game in progress: Laddie positions, hands, piles, and every rule of play.
+
+Positions are ints: -1 Dock, 0..L-1 track hole, L+c-1 Castle hole c. Each colour's Laddies
+on the board are also one bitmask (bit = position), so "no own Laddie on the path" is a single
+`&` against a precomputed path mask. A turn: the player has already drawn (done when the turn
+passes), then plays one action. Actions are `variant * E + effect` (see `Table`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from toolkit.games.muckle_stoater.compile import (
+    BACK,
+    BONNIE,
+    DISCARD,
+    EV_BACK,
+    EV_CAPTURE,
+    EV_EXIT,
+    EV_HOME,
+    EV_PARTNER,
+    EV_PASS,
+    EV_RESHUFFLE,
+    EV_SPLIT,
+    EV_SWAP,
+    EVENT_NAMES,
+    FWD,
+    LEAVE,
+    SPLIT,
+    Table,
+)
+from toolkit.sim.engine import TERMINAL, State
+
+Move = tuple[int, int, int, int, int, int, int]
+"""A legal use of one effect: (variant, laddie, from, to, second laddie, its from, its to);
+-1 = unused, from -1 = the Dock. A 7 split lists the part played first first. For a Bonnie
+Fechter the second laddie is the target (its from = its to = its hole). The action is
+`variant * E + effect`."""
+Moves = list[Move]
+NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
+
+
+class MuckleState(State):
+    """Muckle Stoater state; see the module docstring for the encoding."""
+
+    __slots__ = (
+        "t",
+        "rng",
+        "pos",
+        "board",
+        "mask",
+        "dock",
+        "home",
+        "hands",
+        "draw",
+        "discard",
+        "seat",
+        "turns",
+        "rounds",
+        "events",
+        "card_plays",
+        "winner",
+        "over",
+        "timeout",
+        "_acts",
+        "_groups",
+    )
+
+    t: Table
+    pos: list[int]  # [laddie id] position
+    board: list[int]  # [track hole] laddie id, or -1
+    mask: list[int]  # [colour] bits of the positions its Laddies hold (track and Castle)
+    dock: list[int]  # [colour] Laddies in the Dock
+    home: list[int]  # [colour] Laddies in the Castle
+    hands: list[int]  # [seat * R + rank] cards held
+    draw: list[int]
+    discard: list[int]
+    seat: int
+    winner: int  # winning team (the colour itself without teams), -1 while none
+    over: bool
+    timeout: bool
+    _acts: list[int] | None
+    _groups: list[tuple[int, Moves]] | None
+
+    @classmethod
+    def deal(cls, t: Table, seed: int) -> MuckleState:
+        """A fresh game: shuffle, deal `hand_size` each, seat 0 draws and plays first (R16)."""
+        s = cls.__new__(cls)
+        players, n = t.players, t.laddies
+        s.t = t
+        s.rng = random.Random(seed)
+        s.pos = [-1] * (players * n)
+        s.board = [-1] * t.track
+        s.mask = [0] * players
+        s.dock = [n] * players
+        s.home = [0] * players
+        s.hands = [0] * (players * t.ranks)
+        s.draw = list(t.deck)
+        s.rng.shuffle(s.draw)
+        s.discard = []
+        for seat in range(players):
+            for _ in range(t.hand_size):
+                if s.draw:
+                    s.hands[seat * t.ranks + s.draw.pop()] += 1
+        s.seat = 0
+        s.turns = 0
+        s.rounds = 0
+        s.events = [0] * len(EVENT_NAMES)
+        s.card_plays = [[0] * t.ranks for _ in range(players)]
+        s.winner = -1
+        s.over = False
+        s.timeout = False
+        s._acts = None
+        s._groups = None
+        s._draw(0)
+        return s
+
+    # ----- contract -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.over else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    @property
+    def timed_out(self) -> bool:
+        return self.timeout
+
+    def returns(self) -> list[float]:
+        """Winner (or both members of the winning team) 1.0; timeout or unfinished: zeros."""
+        team = self.t.team
+        return [1.0 if team[s] == self.winner else 0.0 for s in range(self.t.players)]
+
+    def score_values(self) -> list[float]:
+        """Laddies home per seat."""
+        return [float(h) for h in self.home]
+
+    def roles(self) -> list[str]:
+        return [f"seat-{i}" for i in range(self.t.players)]
+
+    def legal_actions(self) -> list[int]:
+        """Distinct legal moves (a read-only list, cached until the next apply)."""
+        if self.over:
+            return []
+        acts = self._acts
+        if acts is None:
+            self._generate()
+            acts = self._acts
+        return acts  # type: ignore[return-value]
+
+    def move_groups(self) -> list[tuple[int, Moves]]:
+        """Legal moves grouped by effect: (effect, moves); ranks sharing an effect share one
+        moves list. Empty when the only actions are discards (for bots)."""
+        self.legal_actions()
+        return self._groups or []
+
+    def moves(self) -> list[Move]:
+        """What each legal action does, index-aligned with legal_actions(); a discard is
+        NO_MOVE. For tests and labels."""
+        acts = self.legal_actions()
+        found = [m for _, moves in self.move_groups() for m in moves]
+        return found if len(found) == len(acts) else [NO_MOVE] * len(acts)
+
+    def active_colour(self) -> int:
+        """The colour the current seat moves: its own, or its partner's once it is home (R18)."""
+        t = self.t
+        seat = self.seat
+        if t.teams and self.home[seat] == t.laddies:
+            return t.partner[seat]
+        return seat
+
+    def clone(self) -> MuckleState:
+        c = MuckleState.__new__(MuckleState)
+        c.t = self.t
+        r = random.Random()
+        r.setstate(self.rng.getstate())
+        c.rng = r
+        c.pos = self.pos[:]
+        c.board = self.board[:]
+        c.mask = self.mask[:]
+        c.dock = self.dock[:]
+        c.home = self.home[:]
+        c.hands = self.hands[:]
+        c.draw = self.draw[:]
+        c.discard = self.discard[:]
+        c.seat = self.seat
+        c.turns = self.turns
+        c.rounds = self.rounds
+        c.events = self.events[:]
+        c.card_plays = [row[:] for row in self.card_plays]
+        c.winner = self.winner
+        c.over = self.over
+        c.timeout = self.timeout
+        c._acts = self._acts  # shared read-only until one of them applies
+        c._groups = self._groups
+        return c
+
+    def observation(self, seat: int) -> MuckleState:
+        """A clone where the other hands and the draw pile order are re-dealt at random."""
+        c = self.clone()
+        t = self.t
+        ranks = t.ranks
+        pool = c.draw[:]
+        sizes = []
+        for other in range(t.players):
+            base = other * ranks
+            sizes.append(sum(c.hands[base : base + ranks]))
+            if other == seat:
+                continue
+            for r in range(ranks):
+                pool.extend([r] * c.hands[base + r])
+                c.hands[base + r] = 0
+        c.rng.shuffle(pool)
+        for other in range(t.players):
+            if other != seat:
+                for _ in range(sizes[other]):
+                    c.hands[other * ranks + pool.pop()] += 1
+        c.draw = pool
+        c._acts = c._groups = None
+        return c
+
+    # ----- chance -----------------------------------------------------------------------
+
+    def _draw(self, seat: int) -> None:
+        """Draw `draw_per_turn` cards; an empty pile takes the shuffled discards (R13)."""
+        t = self.t
+        for _ in range(t.draw_count):
+            if not self.draw:
+                if not self.discard:
+                    return  # both piles empty: skip the draw
+                self.draw, self.discard = self.discard, self.draw
+                self.rng.shuffle(self.draw)
+                self.events[EV_RESHUFFLE] += 1
+            self.hands[seat * t.ranks + self.draw.pop()] += 1
+
+    # ----- move generation --------------------------------------------------------------
+
+    def _generate(self) -> None:
+        """Legal actions, grouped by effect: ranks sharing an effect (10, J, Q, K move 10)
+        share one computed move list, so bots score each distinct move once. Identical cards
+        of one rank give one action."""
+        t = self.t
+        seat = self.seat
+        n = t.laddies
+        o = seat
+        if t.teams and self.home[seat] == n:
+            o = t.partner[seat]
+        hb = seat * t.ranks
+        hand = self.hands[hb : hb + t.ranks]
+        fwd = t.fwd[o]
+        pos = self.pos
+        lo = o * n
+        own = self.mask[o]
+        movers = [(lid, pos[lid]) for lid in range(lo, lo + n) if pos[lid] >= 0]
+        cache: list[Moves | None] = [None] * t.n_keys
+        groups: list[tuple[int, Moves]] = []
+        for held, plan in zip(hand, t.rank_plan, strict=True):
+            if not held:
+                continue
+            for e, key, kind, arg in plan:
+                found = cache[key]
+                if found is None:
+                    out: Moves = []
+                    if kind == FWD:
+                        opts = fwd[arg]
+                        for lid, p in movers:
+                            for vo, dest, path in opts[p]:
+                                if not own & path:
+                                    out.append((2 + vo + lid - lo, lid, p, dest, -1, -1, -1))
+                    elif kind == LEAVE:
+                        start = t.start[o]
+                        if self.dock[o] and not own >> start & 1:
+                            out.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
+                    elif kind == BACK:
+                        table = t.back[arg]
+                        track = t.track
+                        for lid, p in movers:
+                            if p < track:
+                                dest, path = table[p]
+                                if not own & path:
+                                    out.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
+                    elif kind == BONNIE:
+                        self._bonnie_moves(e, o, out)
+                    elif kind == SPLIT and movers:
+                        self._split_moves(arg, o, movers, out)
+                    found = cache[key] = out
+                if found:
+                    groups.append((e, found))
+        n_eff = t.n_effects
+        acts = [m[0] * n_eff + e for e, found in groups for m in found]
+        if not acts:  # R11/R14: no legal move at all → discard any one card and pass
+            for r in range(t.ranks):
+                if hand[r]:
+                    acts.append(t.rank_first[r])
+            if not acts:  # empty hand (both piles ran dry): a bare pass
+                acts.append(0)
+        self._acts = acts
+        self._groups = groups
+
+    def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
+        """R9/R10: an own Laddie (track, or Dock) takes a rival's track hole."""
+        t = self.t
+        n = t.laddies
+        track = t.track
+        pos = self.pos
+        targets = [(lid, pos[lid]) for lid in t.rivals[o] if 0 <= pos[lid] < track]
+        if not targets:
+            return
+        lo = o * n
+        span = t.players * n
+        sources = [(k, lo + k, pos[lo + k]) for k in range(n) if 0 <= pos[lo + k] < track]
+        if t.eff_from_dock[e] and self.dock[o]:
+            sources.append((n, pos.index(-1, lo, lo + n), -1))
+        for k, lid, p in sources:
+            base = 2 + k * span
+            for tid, hole in targets:
+                out.append((base + tid, lid, p, hole, tid, hole, hole))
+
+    def _split_moves(self, total: int, o: int, movers: list[tuple[int, int]], out: Moves) -> None:
+        """R3/R4/R5: two different Laddies, the first part fully resolved, all steps used.
+
+        Each pair and share is listed once: lower Laddie first when that order is legal, else
+        the other order (when both orders are legal they end in the same position)."""
+        t = self.t
+        n = t.laddies
+        track = t.track
+        lo = o * n
+        own = self.mask[o]
+        sfwd = t.sfwd[o]
+        parts = total - 1
+        # R5: in teams, a first part that brings the player's last Laddie home hands the rest
+        # of the 7 to a partner's Laddie; such orders are listed by _finishing_split
+        fin = t.teams and o == self.seat and self.home[o] == n - 1
+        if fin:
+            for la, pa in movers:
+                if pa < track:
+                    for f in range(1, total):
+                        for _, dest, path, _ in sfwd[f][pa]:
+                            if dest >= track and not own & path:
+                                self._finishing_split(la, dest, total - f, la - lo, f, out)
+        for i, (la, pa) in enumerate(movers):
+            ka = la - lo
+            va = 1 << pa
+            for lb, pb in movers[i + 1 :]:
+                kb = lb - lo
+                vb = 1 << pb
+                ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + opts + 2
+                ba = (kb * n + ka) * parts - 1
+                for f in range(1, total):
+                    g = total - f
+                    opts_b = sfwd[g][pb]
+                    if not opts_b:
+                        continue
+                    for oa, da, pka, bit_a in sfwd[f][pa]:
+                        a_ok = not own & pka and not (fin and pa < track <= da)
+                        after_a = (own ^ va) | bit_a
+                        for ob, db, pkb, bit_b in opts_b:
+                            if a_ok and not after_a & pkb:  # a first, then b
+                                v = ((ab + f) << 2) + (oa << 1) + ob + 2
+                                out.append((v, la, pa, da, lb, pb, db))
+                            elif (
+                                not own & pkb
+                                and not (fin and pb < track <= db)
+                                and not ((own ^ vb) | bit_b) & pka
+                            ):  # b first, then a
+                                v = ((ba + g) << 2) + (ob << 1) + oa + 2
+                                out.append((v, lb, pb, db, la, pa, da))
+
+    def _finishing_split(self, la: int, dest: int, rest: int, ka: int, f: int, out: Moves) -> None:
+        """R5: the first part brings the player's last Laddie home; the rest moves a partner's
+        Laddie, judged after the first part has resolved (rare, so played on a clone)."""
+        t = self.t
+        n = t.laddies
+        parts = rest + f - 1
+        probe = self.clone()
+        probe._move(la, dest)
+        o2 = t.partner[self.seat]
+        lo2 = o2 * n
+        own = probe.mask[o2]
+        opts = t.sfwd[o2][rest]
+        for kb in range(n):
+            pb = probe.pos[lo2 + kb]
+            if pb < 0:
+                continue
+            for ob, dest2, path, _ in opts[pb]:
+                if not own & path:
+                    v = 2 + ((((ka * n + kb) * parts + f - 1) * 2 + 1) * 2) + ob
+                    out.append((v, la, self.pos[la], dest, lo2 + kb, pb, dest2))
+
+    # ----- applying -----------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        t = self.t
+        seat = self.seat
+        n_eff = t.n_effects
+        e = action % n_eff
+        v = action // n_eff
+        r = t.eff_rank[e]
+        slot = seat * t.ranks + r
+        if self.hands[slot]:
+            self.hands[slot] -= 1
+            self.discard.append(r)
+        n = t.laddies
+        o = seat
+        if t.teams and self.home[seat] == n:
+            o = t.partner[seat]
+        if v == 0:
+            self.events[EV_PASS] += 1
+        else:
+            self.card_plays[seat][r] += 1
+            kind = t.eff_kind[e]
+            lo = o * n
+            if kind == FWD:
+                v -= 2
+                castle = 1 if v >= n else 0
+                lid = lo + v - castle * n
+                self._move(lid, self._dest(o, lid, t.eff_arg[e], castle))
+            elif kind == LEAVE:
+                lid = self.pos.index(-1, lo, lo + n)
+                self.dock[o] -= 1
+                self.events[EV_EXIT] += 1
+                self._land(lid, o, t.start[o])
+            elif kind == BACK:
+                lid = lo + v - 2
+                self.events[EV_BACK] += 1
+                self._move(lid, t.back[t.eff_arg[e]][self.pos[lid]][0])
+            elif kind == BONNIE:
+                self._swap(o, v - 2)
+            elif kind == SPLIT:
+                self._split(o, t.eff_arg[e], v - 2)
+        self.turns += 1
+        self._acts = None
+        self._groups = None
+        self._end_turn(o)
+
+    def _dest(self, o: int, lid: int, k: int, castle: int) -> int:
+        """Where a forward move of `k` ends: track option, or Castle option (castle=1)."""
+        t = self.t
+        p = self.pos[lid]
+        track = t.track
+        if p >= track:
+            return p + k
+        if castle:
+            return track + k - t.dist[o][p] - 1
+        return (p + k) % track
+
+    def _split(self, o: int, total: int, v: int) -> None:
+        t = self.t
+        n = t.laddies
+        parts = total - 1
+        ob = v & 1
+        v >>= 1
+        oa = v & 1
+        v >>= 1
+        f = v % parts + 1
+        v //= parts
+        kb = v % n
+        ka = v // n
+        la = o * n + ka
+        self._move(la, self._dest(o, la, f, oa))
+        o2 = o
+        if t.teams and self.home[o] == n and o == self.seat:
+            o2 = t.partner[o]  # R5: the player's last Laddie went home; the rest is partner's
+        lb = o2 * n + kb
+        self._move(lb, self._dest(o2, lb, total - f, ob))
+        self.events[EV_SPLIT] += 1
+
+    def _swap(self, o: int, v: int) -> None:
+        """Bonnie Fechter: the own Laddie takes the target's hole; the target goes to its Dock."""
+        t = self.t
+        n = t.laddies
+        src, tid = divmod(v, t.players * n)
+        pos = self.pos
+        mask = self.mask
+        lo = o * n
+        if src == n:
+            lid = pos.index(-1, lo, lo + n)
+            self.dock[o] -= 1
+        else:
+            lid = lo + src
+            p = pos[lid]
+            self.board[p] = -1
+            mask[o] ^= 1 << p
+        hole = pos[tid]
+        q = tid // n
+        mask[q] ^= 1 << hole
+        pos[tid] = -1
+        self.dock[q] += 1
+        self.board[hole] = lid
+        pos[lid] = hole
+        mask[o] |= 1 << hole
+        self.events[EV_SWAP] += 1
+
+    def _move(self, lid: int, dest: int) -> None:
+        """Move a Laddie (already known to be legal) to `dest`; landing resolves captures."""
+        t = self.t
+        track = t.track
+        o = lid // t.laddies
+        pos = self.pos
+        p = pos[lid]
+        if p >= 0:
+            self.mask[o] ^= 1 << p
+            if p < track:
+                self.board[p] = -1
+        else:
+            self.dock[o] -= 1
+        if dest >= track:
+            pos[lid] = dest
+            self.mask[o] |= 1 << dest
+            if p < track:
+                self.home[o] += 1
+                self.events[EV_HOME] += 1
+        else:
+            self._land(lid, o, dest)
+
+    def _land(self, lid: int, o: int, hole: int) -> None:
+        """Landing on a track hole: an opponent goes to its Dock; a partner goes to its
+        entrance, or to its Dock when its own team holds the entrance (R15, no chains)."""
+        t = self.t
+        board = self.board
+        pos = self.pos
+        mask = self.mask
+        occ = board[hole]
+        board[hole] = lid
+        pos[lid] = hole
+        bit = 1 << hole
+        mask[o] |= bit
+        if occ < 0:
+            return
+        n = t.laddies
+        q = occ // n
+        mask[q] ^= bit
+        team = t.team
+        if team[q] != team[o]:
+            pos[occ] = -1
+            self.dock[q] += 1
+            self.events[EV_CAPTURE] += 1
+            return
+        self.events[EV_PARTNER] += 1
+        gate = t.entrance[q]
+        occ2 = board[gate]
+        if occ2 >= 0:
+            q2 = occ2 // n
+            if team[q2] == team[q]:
+                pos[occ] = -1
+                self.dock[q] += 1
+                return
+            mask[q2] ^= 1 << gate
+            pos[occ2] = -1
+            self.dock[q2] += 1
+            self.events[EV_CAPTURE] += 1
+        board[gate] = occ
+        pos[occ] = gate
+        mask[q] |= 1 << gate
+
+    def _end_turn(self, o: int) -> None:
+        """Win check (R17/R18), next seat clockwise, round cap (R20), the next player draws."""
+        t = self.t
+        n = t.laddies
+        seat = self.seat
+        if t.teams:
+            mate = t.partner[seat]
+            if self.home[seat] == n and self.home[mate] == n:
+                self.winner = t.team[seat]
+                self.over = True
+                return
+        elif self.home[o] == n:
+            self.winner = o
+            self.over = True
+            return
+        seat += 1
+        if seat == t.players:
+            seat = 0
+            self.rounds += 1
+            if self.rounds >= t.max_rounds:
+                self.over = True
+                self.timeout = True
+                return
+        self.seat = seat
+        self._draw(seat)
+
+    # ----- checks and labels ---------------------------------------------------------------
+
+    def invariant_errors(self) -> list[str]:
+        """Cards conserved; N Laddies per colour; board, masks and counts agree."""
+        t = self.t
+        errors: list[str] = []
+        cards = sum(self.hands) + len(self.draw) + len(self.discard)
+        if cards != t.total_cards or min(self.hands) < 0:
+            errors.append(f"cards: {cards} held, {t.total_cards} in the game")
+        n, track = t.laddies, t.track
+        for o in range(t.players):
+            mine = self.pos[o * n : o * n + n]
+            placed = [p for p in mine if p >= 0]
+            in_castle = [p for p in placed if p >= track]
+            if min(mine) < -1 or max(mine) >= track + t.castle:
+                errors.append(f"colour {o}: Laddies at impossible places {mine}")
+            if mine.count(-1) != self.dock[o] or len(in_castle) != self.home[o]:
+                errors.append(f"colour {o}: dock/home counts {self.dock[o]}/{self.home[o]} wrong")
+            if len(set(in_castle)) != len(in_castle):
+                errors.append(f"colour {o}: two Laddies share a Castle hole")
+            if sum(1 << p for p in set(placed)) != self.mask[o]:
+                errors.append(f"colour {o}: position mask out of date")
+        holes = [p for p in self.pos if 0 <= p < track]
+        if len(set(holes)) != len(holes):
+            errors.append("two Laddies share a track hole")
+        for hole, lid in enumerate(self.board):
+            if lid >= 0 and self.pos[lid] != hole:
+                errors.append(f"board hole {hole} names Laddie {lid} standing elsewhere")
+        if sum(1 for lid in self.board if lid >= 0) != len(holes):
+            errors.append("board and positions disagree")
+        return errors
+
+    def action_label(self, action: int) -> str:
+        t = self.t
+        e = action % t.n_effects
+        v = action // t.n_effects
+        kind = ("discard", "move", "leave", "back", "bonnie", "split")[
+            DISCARD if v == 0 else t.eff_kind[e]
+        ]
+        return f"{kind} {t.card_names[t.eff_rank[e]]} v{v}"
+
+
+__all__ = ["BACK", "BONNIE", "FWD", "LEAVE", "NO_MOVE", "SPLIT", "Move", "Moves", "MuckleState"]

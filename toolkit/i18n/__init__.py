@@ -1,0 +1,1 @@
+"""Translator's workflow: safe typography fixes, PO export and import, status."""

@@ -1,0 +1,59 @@
+"""Apply the safe typography fixes (spaces only) to a game's YAML, with a diff first."""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.checks.translation.typography import apply_fixes, safe_fixes
+from toolkit.content.game import Game, LoadedFile
+from toolkit.content.walk import collect
+from toolkit.fileio import atomic_write_text
+from toolkit.i18n.yaml_edit import Edit, apply_edits
+
+
+@dataclass
+class FilePatch:
+    file: LoadedFile
+    edits: list[Edit]
+    new_text: str
+
+    @property
+    def path(self) -> Path:
+        assert self.file.doc is not None
+        return self.file.doc.path
+
+    def diff(self) -> str:
+        old = self.path.read_text(encoding="utf-8")
+        lines = difflib.unified_diff(
+            old.splitlines(keepends=True),
+            self.new_text.splitlines(keepends=True),
+            f"a/{self.file.rel}",
+            f"b/{self.file.rel}",
+        )
+        return "".join(lines).replace("\u202f", "⍽").replace("\u00a0", "·")
+
+
+def plan_fixes(game: Game) -> list[FilePatch]:
+    """One patch per file that has fixable typography."""
+    by_file: dict[int, tuple[LoadedFile, list[Edit]]] = {}
+    grouped: dict[int, list[Edit]] = defaultdict(list)
+    for text in collect(game).texts:
+        for lang, value in text.value.items():
+            fixed = apply_fixes(value, safe_fixes(lang, value))
+            if fixed != value:
+                key = id(text.file)
+                by_file[key] = (text.file, grouped[key])
+                grouped[key].append(Edit((*text.path, lang), fixed))
+    patches = []
+    for loaded, edits in by_file.values():
+        assert loaded.doc is not None
+        patches.append(FilePatch(loaded, edits, apply_edits(loaded.doc.path, loaded.doc, edits)))
+    return sorted(patches, key=lambda p: p.file.rel)
+
+
+def write(patches: list[FilePatch]) -> None:
+    for patch in patches:
+        atomic_write_text(patch.path, patch.new_text)

@@ -1,0 +1,55 @@
+"""Translation status: coverage and open problems per game, language and file."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from toolkit.checks import run_checks
+from toolkit.content.game import Game
+from toolkit.content.walk import collect
+
+
+@dataclass
+class StatusRow:
+    file: str
+    lang: str
+    texts: int = 0
+    translated: int = 0
+    problems: int = 0
+    codes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def coverage(self) -> float:
+        return self.translated / self.texts if self.texts else 1.0
+
+
+def status(game: Game) -> list[StatusRow]:
+    manifest = game.manifest
+    if manifest is None:
+        return []
+    rows: dict[tuple[str, str], StatusRow] = {}
+    for text in collect(game).texts:
+        for lang in manifest.languages:
+            row = rows.setdefault((text.file.rel, lang), StatusRow(text.file.rel, lang))
+            row.texts += 1
+            if text.value.get(lang, "").strip():
+                row.translated += 1
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for diag in run_checks(game, None):
+        if not diag.code.startswith(("T", "P")):
+            continue
+        lang = _lang_of(diag.message, manifest.languages)
+        counts[(diag.file, lang)][diag.code] += 1
+    for (file, lang), codes in counts.items():
+        row = rows.setdefault((file, lang), StatusRow(file, lang))
+        row.codes = dict(codes)
+        row.problems = sum(codes.values())
+    return sorted(rows.values(), key=lambda r: (r.file, r.lang))
+
+
+def _lang_of(message: str, languages: list[str]) -> str:
+    for lang in languages:
+        if f"({lang})" in message or f" {lang} text" in message:
+            return lang
+    return "-"

@@ -1,0 +1,60 @@
+"""What templates see: content models turned into plain, localized, attribute-friendly views.
+
+Rulebooks and card layouts share it, so `card.text` means the same thing in both: the card's
+text in the language being printed, with its numbers filled in from its parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from toolkit.content.templating import fill
+
+
+class View(dict):
+    """A dict whose keys also read as attributes (`card.name`), as Jinja users expect."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _is_localized(value: dict[Any, Any]) -> bool:
+    return (
+        bool(value)
+        and all(
+            isinstance(k, str) and len(k) in (2, 3) and k.isalpha() and k.islower() for k in value
+        )
+        and all(isinstance(v, str) for v in value.values())
+    )
+
+
+def localize(value: Any, lang: str) -> Any:
+    """Localized dicts become strings in `lang`; models become Views, texts filled."""
+    if isinstance(value, dict):
+        if _is_localized(value):
+            return value.get(lang, "")
+        return View({k: localize(v, lang) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return [localize(v, lang) for v in value]
+    if isinstance(value, BaseModel):
+        view = View({k: localize(getattr(value, k), lang) for k in type(value).model_fields})
+        text = getattr(value, "text", None)
+        if isinstance(text, dict) and lang in text:
+            view["text"] = fill(text[lang], value)
+        return view
+    return value
+
+
+def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
+    """The names a card layout can use."""
+    return {
+        "card": localize(card, lang),
+        "deck": View(id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)),
+        "game": View(id=game.id, title=game.manifest.title.get(lang, "")),
+        "lang": lang,
+    }

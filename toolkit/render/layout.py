@@ -1,0 +1,164 @@
+"""Card layouts are data: `templates/cards/<name>.yaml` places elements in millimetres.
+
+Coordinates are from the trim's top-left corner; a negative x or y counts from the right or
+bottom edge and a negative w or h means "card size minus that much", so one layout serves
+every card size. Text fields are sandboxed Jinja over the card (`card.name`, `card.text`,
+any parameter), the deck and the language; `when` makes an element conditional.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from jinja2 import StrictUndefined, Template
+from jinja2.sandbox import SandboxedEnvironment
+from pydantic import Field, TypeAdapter
+
+from toolkit.content.game import repo_root
+from toolkit.content.models.base import Slug, StrictModel
+from toolkit.content.source import load_document
+from toolkit.content.validation import validate_document
+from toolkit.diagnostics import Diagnostic
+
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
+
+
+class Box(StrictModel):
+    x: float = Field(ge=-500, le=500)
+    y: float = Field(ge=-500, le=500)
+    w: float = Field(ge=-500, le=500)
+    h: float = Field(ge=-500, le=500)
+
+    def resolve(self, width: float, height: float) -> tuple[float, float, float, float]:
+        """(x, y, w, h) in mm from the top-left of a card of that trim size."""
+        x = self.x if self.x >= 0 else width + self.x
+        y = self.y if self.y >= 0 else height + self.y
+        w = self.w if self.w > 0 else width + self.w - x
+        h = self.h if self.h > 0 else height + self.h - y
+        return x, y, w, h
+
+
+class Sizes(StrictModel):
+    max: float = Field(ge=3, le=96)
+    min: float = Field(ge=3, le=96)
+
+
+class Base(StrictModel):
+    box: Box
+    when: str | None = Field(default=None, description="Jinja test; the element shows if true.")
+
+
+class BoxElement(Base):
+    kind: Literal["box"]
+    fill: Colour | None = None
+    stroke: Colour | None = None
+    stroke_mm: float = Field(default=0.3, ge=0, le=10)
+    radius_mm: float = Field(default=0, ge=0, le=50)
+
+
+class TextElement(Base):
+    kind: Literal["text"]
+    text: str = Field(description="Jinja template, e.g. '{{ card.name }}'.")
+    style: Literal["regular", "bold", "italic", "bolditalic"] = "regular"
+    size: Sizes
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    colour: Colour = "#222222"
+    fit: bool = Field(default=True, description="Checked for print fit in every language.")
+
+
+class IconElement(Base):
+    kind: Literal["icon"]
+    icon: str = Field(description="Icon name or Jinja template giving one.")
+    colour: Colour = "#222222"
+
+
+class ImageElement(Base):
+    kind: Literal["image"]
+    path: str = Field(description="Jinja template giving a path inside the game folder.")
+
+
+class BadgeElement(Base):
+    kind: Literal["badge"]
+    text: str
+    fill: Colour = "#222222"
+    colour: Colour = "#ffffff"
+    size: float = Field(default=10, ge=3, le=72)
+
+
+Element = Annotated[
+    BoxElement | TextElement | IconElement | ImageElement | BadgeElement,
+    Field(discriminator="kind"),
+]
+
+
+class Layout(StrictModel):
+    """A card face."""
+
+    id: Slug
+    background: Colour = "#ffffff"
+    elements: list[Element] = Field(default_factory=list)
+
+
+LAYOUT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Layout)
+
+
+def layout_dir() -> Path:
+    return repo_root() / "templates" / "cards"
+
+
+@cache
+def load_layout(name: str) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
+    """A layout by name, validated like content (Y/S diagnostics at exact positions)."""
+    path = layout_dir() / f"{name}.yaml"
+    doc, diags = load_document(path, f"templates/cards/{name}.yaml")
+    if doc is None:
+        return None, tuple(diags)
+    model, diags = validate_document(doc, LAYOUT_ADAPTER)
+    return model, tuple(diags)
+
+
+_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+
+
+@cache
+def template(source: str) -> Template:
+    return _ENV.from_string(source)
+
+
+@cache
+def expression(source: str) -> Any:
+    return _ENV.compile_expression(source, undefined_to_none=False)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An element with its box in mm and its text rendered for one card and language."""
+
+    element: Any
+    x: float
+    y: float
+    w: float
+    h: float
+    text: str = ""
+
+
+def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
+    """The elements that show for this card, with boxes and texts resolved."""
+    out: list[Resolved] = []
+    for element in layout.elements:
+        if element.when and not expression(element.when)(**context):
+            continue
+        x, y, w, h = element.box.resolve(width, height)
+        text = ""
+        if isinstance(element, TextElement | BadgeElement):
+            text = template(element.text).render(**context).strip()
+        elif isinstance(element, IconElement):
+            text = template(element.icon).render(**context).strip()
+        elif isinstance(element, ImageElement):
+            text = template(element.path).render(**context).strip()
+        out.append(Resolved(element, x, y, w, h, text))
+    return out

@@ -1,0 +1,101 @@
+"""Fit text in a box: wrap, hyphenate (fr/es with pyphen), shrink down to a minimum size.
+
+The one measure `validate` (P diagnostics) and `build` (drawing) share, so a text that the
+checker says fits is the text that prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import pyphen
+
+from toolkit.render.fonts import text_width
+
+LEADING = 1.2  # line height as a multiple of the font size
+STEP = 0.25  # points between tried sizes
+BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
+
+
+@dataclass(frozen=True)
+class Fit:
+    fits: bool
+    size: float
+    lines: tuple[str, ...]
+
+    @property
+    def height(self) -> float:
+        return len(self.lines) * self.size * LEADING
+
+
+@cache
+def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+    try:
+        return pyphen.Pyphen(lang=lang)
+    except KeyError:
+        return None
+
+
+def wrap(text: str, width: float, size: float, style: str, lang: str) -> list[str] | None:
+    """Lines of `text` within `width` at `size`, or None if a word cannot fit even split."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        current = ""
+        for word in words:
+            candidate = f"{current} {word}" if current else word
+            if text_width(candidate, size, style) <= width:
+                current = candidate
+                continue
+            head, tail = _hyphenate(word, current, width, size, style, lang)
+            if head:
+                lines.append(f"{current} {head}" if current else head)
+                current = tail
+            else:
+                if current:
+                    lines.append(current)
+                current = word
+            while text_width(current, size, style) > width:
+                head, tail = _hyphenate(current, "", width, size, style, lang)
+                if not head:
+                    return None
+                lines.append(head)
+                current = tail
+        lines.append(current)
+    return lines
+
+
+def _hyphenate(
+    word: str, before: str, width: float, size: float, style: str, lang: str
+) -> tuple[str, str]:
+    """Split `word` at the last hyphenation point whose head still fits after `before`."""
+    hyphenator = _hyphenator(lang)
+    if hyphenator is None or len(word) < 5:
+        return "", word
+    prefix = f"{before} " if before else ""
+    for head, tail in hyphenator.iterate(word):
+        if text_width(f"{prefix}{head}-", size, style) <= width:
+            return f"{head}-", tail
+    return "", word
+
+
+def fit_text(
+    text: str,
+    width: float,
+    height: float,
+    max_size: float,
+    min_size: float,
+    style: str = "regular",
+    lang: str = "en",
+) -> Fit:
+    """The largest size from max_size down to min_size at which `text` fits the box."""
+    size = max_size
+    last: list[str] | None = None
+    while size >= min_size - 1e-9:
+        lines = wrap(text, width, size, style, lang)
+        if lines is not None and len(lines) * size * LEADING <= height:
+            return Fit(True, size, tuple(lines))
+        last = lines or last
+        size = round(size - STEP, 2)
+    return Fit(False, min_size, tuple(last or (text,)))
