@@ -360,19 +360,21 @@ def test_curse_lasts_until_end_of_targets_next_turn(g):
 
 
 def test_coop_failed_hero_cannot_retry_and_all_fail_loses_r15(g):
-    s = fresh(g, 2, mode="cooperative")
-    s.hands = [[], []]
+    s = fresh(g, 3, mode="cooperative")
+    s.hands = [[], [], []]
     s.deck = []
     s.monster = monster(g, 6)
     s.failed = 0
     s.legal = None
     s._choose_or_start()
-    assert s.phase == PH_CHOOSE and len(s.legal_actions()) == 2
-    s.rng.random = lambda: 0.0
+    assert s.phase == PH_CHOOSE and len(s.legal_actions()) == 3
+    s.rng.random = lambda: 0.0  # every roll a natural 1
     s.apply(g.a_choose + 0)
-    # Seat 0 failed its only try; seat 1 is the only hero left, so it fights at once.
-    assert s.failed == 0b11 or s.phase == PH_END
-    assert s.phase == PH_END and s.returns() == [0.0, 0.0]
+    # Seat 0 failed its only try: it may not retry; the table picks among the others.
+    assert s.phase == PH_CHOOSE and s.legal_actions() == [g.a_choose + 1, g.a_choose + 2]
+    s.apply(g.a_choose + 2)  # seat 1 is the last hero left: it fights at once, and fails
+    assert s.phase == PH_END and s.returns() == [0.0, 0.0, 0.0]
+    assert s.sips == [g.m_sips[s.pit[-1]][1]] * 3  # failing heroes still drink (R16)
 
 
 def test_coop_win_when_every_monster_dies(g):

@@ -76,8 +76,9 @@ class State(ABC):
         """Game points per seat at the end (for margins and score distributions)."""
         return self.returns()
 
-    def figures(self) -> dict[str, float]:
-        """The game's own per-game figures (captures, sips, ...), read once at the end."""
+    def figures(self) -> dict[str, float | tuple[float, ...]]:
+        """The game's own figures (captures, sips...), read once at the end. A tuple gives
+        one value per person or seat; the report then summarises over all of them."""
         return {}
 
     def action_label(self, action: int) -> str:

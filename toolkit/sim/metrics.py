@@ -149,5 +149,8 @@ def _figures(records: Sequence[GameRecord]) -> dict[str, dict[str, float]]:
     values: dict[str, list[float]] = defaultdict(list)
     for r in records:
         for name, value in r.figures:
-            values[name].append(value)
+            if isinstance(value, tuple | list):
+                values[name].extend(value)
+            else:
+                values[name].append(value)
     return {name: summary(v) for name, v in sorted(values.items())}

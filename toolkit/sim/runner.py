@@ -41,7 +41,7 @@ class GameRecord:
     branching: int  # sum of legal-action counts at decisions
     events: tuple[int, ...]
     card_plays: tuple[tuple[int, ...], ...]
-    figures: tuple[tuple[str, float], ...] = ()
+    figures: tuple[tuple[str, float | tuple[float, ...]], ...] = ()
 
 
 def play_one(

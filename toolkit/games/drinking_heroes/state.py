@@ -317,6 +317,13 @@ class DrinkingState(State):
         """Sips each drinking member of a seat drank (a team member drinks the team's sips)."""
         return self.sips[:]
 
+    def figures(self) -> dict[str, float | tuple[float, ...]]:
+        """Sips per drinking person (a team member drinks the team's sips), for the report."""
+        per_person: list[float] = []
+        for seat, sips in enumerate(self.sips):
+            per_person.extend(float(sips) for _ in range(self.tb.drinkers[seat]))
+        return {"sips_per_drinking_person": tuple(per_person)}
+
     def drinkers_per_seat(self) -> list[int]:
         return list(self.tb.drinkers)
 

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from toolkit.games.muckle_stoater.compile import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
-from toolkit.games.muckle_stoater.state import Moves, MuckleState
+from toolkit.games.muckle_stoater.state import MuckleState
 from toolkit.sim.engine import State
 
 HOME_BONUS = 40.0  # entering the Castle
@@ -114,9 +114,11 @@ class GreedyBot:
         eff_rank = t.eff_rank
         keep = plan.keep
         has_leave = plan.has_leave
-        o = state.active_colour()
+        o = state.seat
+        if t.teams and state.home[o] == t.laddies:
+            o = t.partner[o]  # a finished team player moves the partner's Laddies
         docked = state.dock[o] > 0
-        groups = state.move_groups()
+        groups = state._groups
         if not groups:  # only discards: drop the card worth least
             return min(
                 acts,
@@ -175,14 +177,12 @@ class GreedyBot:
 
         best = acts[0]
         best_score = -1e18
-        seen: list[Moves] = []
-        tops: list[tuple[float, int]] = []
+        eff_key = t.eff_key
+        tops: list[tuple[float, int] | None] = [None] * t.n_keys  # best move per shared list
         for e, moves in groups:
-            for i, other in enumerate(seen):
-                if other is moves:
-                    top = tops[i]
-                    break
-            else:
+            key = eff_key[e]
+            top = tops[key]
+            if top is None:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, lid2, frm2, dest2 in moves:
                     score = step(lid, frm, dest)
@@ -190,9 +190,7 @@ class GreedyBot:
                         score += step(lid2, frm2, dest2)
                     if score > top_score:
                         top_score, top_v = score, v
-                top = (top_score, top_v)
-                seen.append(moves)
-                tops.append(top)
+                top = tops[key] = (top_score, top_v)
             r = eff_rank[e]
             score = top[0] - keep[r] - (KEEP_LEAVE if docked and has_leave[r] else 0.0)
             if score > best_score:

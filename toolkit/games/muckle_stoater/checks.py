@@ -77,8 +77,10 @@ class _Where:
         self.board = next((f for f in game.boards if getattr(f.model, "kind", "") == "track"), None)
 
     @staticmethod
-    def at(code: Rule, file: LoadedFile, path: Path, message: str) -> Diagnostic:
-        span = file.doc.span(path) if file.doc is not None else Span()
+    def at(code: Rule, file: LoadedFile, path: Path, message: str, key: bool = False) -> Diagnostic:
+        """A diagnostic at the value of `path` (or at its key, for whole-list findings)."""
+        doc = file.doc
+        span = Span() if doc is None else doc.key_span(path) if key else doc.span(path)
         return code.at(file.rel, span, message)
 
 
@@ -94,7 +96,11 @@ def check_packs(game: Game) -> Iterator[Diagnostic]:
     for p in _counts(game):
         if p not in packs:
             yield where.at(
-                G_PACKS, where.manifest, ("rules", "packs_by_players"), f"no entry for {p} players"
+                G_PACKS,
+                where.manifest,
+                ("rules", "packs_by_players"),
+                f"no entry for {p} players",
+                key=True,
             )
         elif packs[p] < 1:
             yield where.at(
@@ -115,7 +121,11 @@ def check_mashies(game: Game) -> Iterator[Diagnostic]:
         m = board.segments_by_players.get(p)
         if m is None:
             yield where.at(
-                G_MASHIES, where.board, ("segments_by_players",), f"no entry for {p} players"
+                G_MASHIES,
+                where.board,
+                ("segments_by_players",),
+                f"no entry for {p} players",
+                key=True,
             )
             continue
         path = ("segments_by_players", p)
@@ -268,7 +278,11 @@ def check_leave(game: Game) -> Iterator[Diagnostic]:
         return
     if not any(e.kind == "leave_dock" for c in where.deck.model.cards for e in c.effects):
         yield where.at(
-            G_LEAVE, where.deck, ("cards",), "no rank has leave_dock: no Laddie can ever start"
+            G_LEAVE,
+            where.deck,
+            ("cards",),
+            "no rank has leave_dock: no Laddie can ever start",
+            key=True,
         )
 
 

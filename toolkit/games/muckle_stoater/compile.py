@@ -94,7 +94,7 @@ class Table:
     team: tuple[int, ...]  # team id per colour (the colour itself without teams)
     dist: tuple[tuple[int, ...], ...]  # [colour][hole] steps to the colour's entrance
     fwd: tuple[tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...], ...]
-    """fwd[colour][k][position]: forward options (variant offset: 0 track / N Castle, dest,
+    """fwd[colour][k][position]: forward options (variant base: 2 track / 2+N Castle, dest,
     path mask); legal when the path mask meets none of the colour's own Laddies. Bits are
     positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
@@ -153,16 +153,16 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         for k in range(1, kmax + 1):
             per_pos = []
             for p in range(track):
-                opts = [(0, (p + k) % track, paths[p][k])]
+                opts = [(2, (p + k) % track, paths[p][k])]
                 d = dist[o][p]
                 if d < k <= d + cast:  # Castle option: track p+1..p+d, then Castle 1..c
                     hole = k - d
                     castle_path = ((1 << hole) - 1) << track
-                    opts.append((n, track + hole - 1, paths[p][d] | castle_path))
+                    opts.append((2 + n, track + hole - 1, paths[p][d] | castle_path))
                 per_pos.append(tuple(opts))
             for ci in range(cast):  # inside the Castle: forward by exact count (R2)
                 if ci + 1 + k <= cast:
-                    per_pos.append(((n, track + ci + k, ((1 << k) - 1) << (track + ci + 1)),))
+                    per_pos.append(((2 + n, track + ci + k, ((1 << k) - 1) << (track + ci + 1)),))
                 else:
                     per_pos.append(())
             per_k.append(tuple(per_pos))
@@ -170,7 +170,7 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
     sfwd = tuple(
         tuple(
             tuple(
-                tuple((1 if vo else 0, dest, path, 1 << dest) for vo, dest, path in opts)
+                tuple((1 if vo > 2 else 0, dest, path, 1 << dest) for vo, dest, path in opts)
                 for opts in per_pos
             )
             for per_pos in per_k

@@ -253,6 +253,7 @@ class MuckleState(State):
         lo = o * n
         own = self.mask[o]
         movers = [(lid, pos[lid]) for lid in range(lo, lo + n) if pos[lid] >= 0]
+        base = -lo  # variant = option base + (lid - lo)
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         for held, plan in zip(hand, t.rank_plan, strict=True):
@@ -267,7 +268,7 @@ class MuckleState(State):
                         for lid, p in movers:
                             for vo, dest, path in opts[p]:
                                 if not own & path:
-                                    out.append((2 + vo + lid - lo, lid, p, dest, -1, -1, -1))
+                                    out.append((vo + lid + base, lid, p, dest, -1, -1, -1))
                     elif kind == LEAVE:
                         start = t.start[o]
                         if self.dock[o] and not own >> start & 1:
@@ -397,9 +398,10 @@ class MuckleState(State):
         e = action % n_eff
         v = action // n_eff
         r = t.eff_rank[e]
+        hands = self.hands
         slot = seat * t.ranks + r
-        if self.hands[slot]:
-            self.hands[slot] -= 1
+        if hands[slot]:
+            hands[slot] -= 1
             self.discard.append(r)
         n = t.laddies
         o = seat
@@ -413,9 +415,12 @@ class MuckleState(State):
             lo = o * n
             if kind == FWD:
                 v -= 2
-                castle = 1 if v >= n else 0
-                lid = lo + v - castle * n
-                self._move(lid, self._dest(o, lid, t.eff_arg[e], castle))
+                if v >= n:  # Castle option, or a move inside the Castle
+                    lid = lo + v - n
+                    self._move(lid, self._dest(o, lid, t.eff_arg[e], 1))
+                else:
+                    lid = lo + v
+                    self._move(lid, (self.pos[lid] + t.eff_arg[e]) % t.track)
             elif kind == LEAVE:
                 lid = self.pos.index(-1, lo, lo + n)
                 self.dock[o] -= 1
@@ -432,7 +437,36 @@ class MuckleState(State):
         self.turns += 1
         self._acts = None
         self._groups = None
-        self._end_turn(o)
+        # win check (R17/R18), next seat clockwise, round cap (R20), the next player draws
+        if t.teams:
+            if self.home[seat] == n and self.home[t.partner[seat]] == n:
+                self.winner = t.team[seat]
+                self.over = True
+                return
+        elif self.home[o] == n:
+            self.winner = o
+            self.over = True
+            return
+        seat += 1
+        if seat == t.players:
+            seat = 0
+            self.rounds += 1
+            if self.rounds >= t.max_rounds:
+                self.over = True
+                self.timeout = True
+                return
+        self.seat = seat
+        draw = self.draw
+        base = seat * t.ranks
+        for _ in range(t.draw_count):
+            if not draw:
+                if not self.discard:
+                    break  # both piles empty: skip the draw (R13)
+                draw = self.draw = self.discard
+                self.discard = []
+                self.rng.shuffle(draw)
+                self.events[EV_RESHUFFLE] += 1
+            hands[base + draw.pop()] += 1
 
     def _dest(self, o: int, lid: int, k: int, castle: int) -> int:
         """Where a forward move of `k` ends: track option, or Castle option (castle=1)."""
@@ -553,32 +587,6 @@ class MuckleState(State):
         board[gate] = occ
         pos[occ] = gate
         mask[q] |= 1 << gate
-
-    def _end_turn(self, o: int) -> None:
-        """Win check (R17/R18), next seat clockwise, round cap (R20), the next player draws."""
-        t = self.t
-        n = t.laddies
-        seat = self.seat
-        if t.teams:
-            mate = t.partner[seat]
-            if self.home[seat] == n and self.home[mate] == n:
-                self.winner = t.team[seat]
-                self.over = True
-                return
-        elif self.home[o] == n:
-            self.winner = o
-            self.over = True
-            return
-        seat += 1
-        if seat == t.players:
-            seat = 0
-            self.rounds += 1
-            if self.rounds >= t.max_rounds:
-                self.over = True
-                self.timeout = True
-                return
-        self.seat = seat
-        self._draw(seat)
 
     # ----- checks and labels ---------------------------------------------------------------
 
