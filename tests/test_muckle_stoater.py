@@ -201,6 +201,11 @@ def test_own_laddie_blocks_opponents_do_not(compiled):
     arrange(s, {0: 10, 5: 12, 10: 14})
     hand(s, "rank-5")
     assert dests(s, "rank-5", 0) == {15}  # opponents never block
+    s = fresh(compiled, 4, teams=True)
+    arrange(s, {0: 10, 10: 12})
+    hand(s, "rank-5")
+    assert dests(s, "rank-5", 0) == {15}  # nor do partners
+    assert s.roles() == ["team-1", "team-2", "team-1", "team-2"]
 
 
 def test_eight_goes_backwards_on_the_track_only(compiled):
@@ -477,8 +482,8 @@ def test_same_seed_same_records(compiled):
 
 @pytest.mark.parametrize(
     ("players", "teams", "games"),
-    [(2, False, 300), (3, False, 200), (4, False, 130), (5, False, 80), (6, False, 60)]
-    + [(4, True, 130), (6, True, 100)],
+    [(2, False, 420), (3, False, 250), (4, False, 100), (5, False, 60), (6, False, 50)]
+    + [(4, True, 70), (6, True, 50)],  # 1000 games; random games are long (500-2500 turns)
 )
 def test_random_play_contract(compiled, players, teams, games):
     setup = GameSetup(players, {"teams": teams})

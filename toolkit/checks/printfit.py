@@ -17,15 +17,13 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs
-from toolkit.render.layout import TextElement, load_layout, resolve
+from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, TextElement, load_layout, resolve
 from toolkit.render.textfit import fit_text
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
 P_LAYOUT = rule("P003", "layout-error", "A card layout cannot be used for a deck.")
 
-DEFAULT_FRONT = "standard"
-DEFAULT_BACK = "back"
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from toolkit.cli import games, i18n, rules, schemas, simulate, validate
+from toolkit.cli import build, games, i18n, rules, schemas, simulate, validate
 
 app = typer.Typer(
     name="playset",
@@ -16,6 +16,7 @@ app = typer.Typer(
 app.command("list")(games.list_games)
 app.command("validate")(validate.validate)
 app.command("rules")(rules.list_rules)
+app.command("build")(build.build)
 app.command("simulate")(simulate.simulate)
 app.command("check")(simulate.check)
 app.add_typer(schemas.app, name="schemas")

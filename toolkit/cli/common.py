@@ -7,8 +7,6 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from toolkit.content.game import GameNotFound, bundled_games, resolve_game
-
 stdout = Console(highlight=False)
 stderr = Console(stderr=True, highlight=False)
 
@@ -22,6 +20,8 @@ def usage_error(message: str) -> typer.Exit:
 
 def game_folders(args: list[str] | None) -> list[Path]:
     """Folders for GAME arguments; all bundled games when none is given; exit 2 if unknown."""
+    from toolkit.content.game import GameNotFound, bundled_games, resolve_game
+
     if not args:
         return list(bundled_games().values())
     try:

@@ -8,14 +8,15 @@ import typer
 from rich.table import Table
 
 from toolkit.cli.common import GAME_HELP, game_folders, stdout
-from toolkit.content.game import load_game
-from toolkit.content.summary import summarize
 
 
 def list_games(
     games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None,
 ) -> None:
     """List games with their players, languages and cards per deck."""
+    from toolkit.content.game import load_game
+    from toolkit.content.summary import summarize
+
     table = Table(title="Playset games")
     table.add_column("game", no_wrap=True)
     table.add_column("players", no_wrap=True)

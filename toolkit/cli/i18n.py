@@ -6,21 +6,17 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import polib
 import typer
 from rich.table import Table
 
 from toolkit.cli.common import GAME_HELP, game_folders, stderr, stdout, usage_error
-from toolkit.content.game import load_game
-from toolkit.fileio import atomic_write_text
-from toolkit.i18n import fix as fixer
-from toolkit.i18n.po import export_po, import_po
-from toolkit.i18n.status import status as game_status
 
 app = typer.Typer(help="Translation workflow: fixes, status, PO files.", no_args_is_help=True)
 
 
 def _valid_game(arg: str):
+    from toolkit.content.game import load_game
+
     (folder,) = game_folders([arg])
     game = load_game(folder)
     if game.manifest is None or any(d.severity == "error" for d in game.diagnostics):
@@ -37,6 +33,8 @@ def fix(
     ] = False,
 ) -> None:
     """Apply safe typography fixes (spaces only); show a diff unless --write."""
+    from toolkit.i18n import fix as fixer
+
     total = 0
     for folder in game_folders(games):
         game = _valid_game(str(folder))
@@ -58,6 +56,9 @@ def fix(
 @app.command("status")
 def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None) -> None:
     """Coverage and open translation problems per game, file and language."""
+    from toolkit.content.game import load_game
+    from toolkit.i18n.status import status as game_status
+
     for folder in game_folders(games):
         game = load_game(folder)
         table = Table(title=f"{game.id} translation status")
@@ -79,6 +80,9 @@ def export(
     out: Annotated[Path | None, typer.Option("--out", help="File (default: stdout).")] = None,
 ) -> None:
     """Export one language as a PO file (msgctxt = field path, msgid = source text)."""
+    from toolkit.fileio import atomic_write_text
+    from toolkit.i18n.po import export_po
+
     if fmt != "po":
         raise usage_error(f"unknown format {fmt!r}; only po is supported")
     loaded = _valid_game(game)
@@ -99,6 +103,11 @@ def import_(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only.")] = False,
 ) -> None:
     """Bring translations back into the YAML; entries whose source changed are refused."""
+    import polib
+
+    from toolkit.fileio import atomic_write_text
+    from toolkit.i18n.po import import_po
+
     try:
         po = polib.pofile(str(file))
     except (OSError, ValueError) as exc:

@@ -6,14 +6,15 @@ import importlib
 
 from rich.table import Table
 
-from toolkit.checks import iter_rules
 from toolkit.cli.common import stdout
-from toolkit.diagnostics import REGISTRY
 from toolkit.diagnostics.registry import FAMILIES
 
 
 def list_rules() -> None:
     """List every rule code, its family, severity and summary."""
+    from toolkit.checks import iter_rules
+    from toolkit.diagnostics import REGISTRY
+
     for module in iter_rules():
         importlib.import_module(module)
     table = Table(title="Playset rules")

@@ -8,8 +8,6 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.common import stderr, stdout
-from toolkit.content.game import repo_root
-from toolkit.content.schemas import drift, export
 
 app = typer.Typer(help="JSON Schemas for editors and validators.", no_args_is_help=True)
 
@@ -19,6 +17,9 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Folder (default: 
 @app.command("export")
 def export_schemas(out: OutOption = None) -> None:
     """Write schemas/*.schema.json from the models."""
+    from toolkit.content.game import repo_root
+    from toolkit.content.schemas import export
+
     folder = out or repo_root() / "schemas"
     written = export(folder)
     stdout.print(f"wrote {len(written)} schemas under {folder}")
@@ -27,6 +28,9 @@ def export_schemas(out: OutOption = None) -> None:
 @app.command("check")
 def check_schemas(out: OutOption = None) -> None:
     """Exit 1 if the committed schemas differ from the models."""
+    from toolkit.content.game import repo_root
+    from toolkit.content.schemas import drift
+
     folder = out or repo_root() / "schemas"
     stale = drift(folder)
     for rel in stale:

@@ -9,13 +9,8 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from toolkit.checks import balance, run_checks
 from toolkit.cli.common import game_folders, stderr, stdout, usage_error
-from toolkit.content.game import load_game
-from toolkit.diagnostics import Severity
-from toolkit.diagnostics.formats import FORMATS, counts_as_finding, render
-from toolkit.sim.report import print_report, write_json, write_pdf
-from toolkit.sim.session import SetupError, prepare
+from toolkit.diagnostics.formats import FORMATS
 
 GameArg = Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")]
 OptionOpt = Annotated[
@@ -49,6 +44,13 @@ def simulate(
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
+    from toolkit.checks import run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import Severity
+    from toolkit.diagnostics.formats import render
+    from toolkit.sim.report import print_report, write_json, write_pdf
+    from toolkit.sim.session import SetupError, prepare
+
     (folder,) = game_folders([game])
     loaded = load_game(folder)
     errors = [d for d in run_checks(loaded) if d.severity == Severity.ERROR]
@@ -84,6 +86,12 @@ def check(
     fmt: Annotated[str, typer.Option("--format", "-f")] = "text",
 ) -> None:
     """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
+    from toolkit.checks import balance, run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import Severity
+    from toolkit.diagnostics.formats import counts_as_finding, render
+    from toolkit.sim.session import SetupError, prepare
+
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     found = []

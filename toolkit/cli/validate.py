@@ -7,11 +7,8 @@ from typing import Annotated
 
 import typer
 
-from toolkit.checks import run_checks
 from toolkit.cli.common import GAME_HELP, game_folders, stderr, usage_error
-from toolkit.content.game import load_game
-from toolkit.diagnostics import RuleSelection
-from toolkit.diagnostics.formats import FORMATS, counts_as_finding, render
+from toolkit.diagnostics.formats import FORMATS
 
 
 def validate(
@@ -26,7 +23,12 @@ def validate(
         list[str] | None, typer.Option(help="Skip these rule codes or prefixes.")
     ] = None,
 ) -> None:
-    """Validate games: YAML syntax, schema, references and translations."""
+    """Validate games: YAML syntax, schema, references, translations and print fit."""
+    from toolkit.checks import run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import RuleSelection
+    from toolkit.diagnostics.formats import counts_as_finding, render
+
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     selection = RuleSelection.parse(select or (), ignore or ())

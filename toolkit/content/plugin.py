@@ -123,6 +123,13 @@ def plugins() -> dict[str, GamePlugin]:
 
 
 def plugin_for(game_id: str | None) -> GamePlugin:
-    """The plugin of a game id, or the generic plugin for a game without one."""
-    found = plugins().get(game_id or "")
+    """The plugin of a game id, or the generic plugin for a game without one.
+
+    Only that game's entry point is imported, so loading one game stays cheap."""
+    if game_id and game_id not in _REGISTRY and not _LOADED:
+        for ep in entry_points(group="playset.games", name=game_id):
+            plugin = ep.load()
+            if isinstance(plugin, GamePlugin):
+                _REGISTRY.setdefault(plugin.game_id, plugin)
+    found = _REGISTRY.get(game_id or "")
     return found if found is not None else GamePlugin(game_id or "generic")

@@ -29,15 +29,22 @@ def font_dir() -> Path:
 
 
 def font_name(style: str = "regular") -> str:
-    """The reportlab name of a style (registering the family on first use)."""
-    register()
-    return f"{FAMILY}-{style}"
+    """The reportlab name of a style (registering that font on first use)."""
+    return _registered(style)
+
+
+@cache
+def _registered(style: str) -> str:
+    name = f"{FAMILY}-{style}"
+    pdfmetrics.registerFont(TTFont(name, str(font_dir() / FILES[style])))
+    return name
 
 
 @cache
 def register() -> None:
-    for style, file in FILES.items():
-        pdfmetrics.registerFont(TTFont(f"{FAMILY}-{style}", str(font_dir() / file)))
+    """Register the whole family (Platypus maps <b>/<i> through it)."""
+    for style in FILES:
+        _registered(style)
     pdfmetrics.registerFontFamily(
         FAMILY,
         normal=f"{FAMILY}-regular",
@@ -64,4 +71,20 @@ def missing_glyphs(text: str, style: str = "regular") -> list[str]:
 
 
 def text_width(text: str, size: float, style: str = "regular") -> float:
-    return pdfmetrics.stringWidth(text, font_name(style), size)
+    """Width in points; words are measured once and cached (reportlab applies no kerning,
+    so a line's width is the sum of its words' and spaces' widths)."""
+    return sum(_unit_width(word, style) for word in _words(text)) * size
+
+
+def _words(text: str) -> list[str]:
+    parts: list[str] = []
+    for word in text.split(" "):
+        parts.append(word)
+        parts.append(" ")
+    parts.pop()
+    return [p for p in parts if p]
+
+
+@cache
+def _unit_width(word: str, style: str) -> float:
+    return pdfmetrics.stringWidth(word, font_name(style), 1.0)

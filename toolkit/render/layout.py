@@ -104,6 +104,8 @@ class Layout(StrictModel):
 
 
 LAYOUT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Layout)
+DEFAULT_FRONT = "standard"
+DEFAULT_BACK = "back"
 
 
 def layout_dir() -> Path:

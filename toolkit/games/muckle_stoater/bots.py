@@ -11,22 +11,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import cast
 
 from toolkit.games.muckle_stoater.compile import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
 from toolkit.games.muckle_stoater.state import MuckleState
 from toolkit.sim.engine import State
 
 HOME_BONUS = 40.0  # entering the Castle
-LEAVE_STEPS = 10  # a Laddie in the Dock counts this many steps behind its start hole
-LEAVE_BONUS = 12.0
+LEAVE_STEPS = 0  # a Laddie in the Dock counts this many steps behind its start hole
+LEAVE_BONUS = 2.0
 CAPTURE = 10.0
 CAPTURE_PROGRESS = 0.3  # per step the captured Laddie had made
-RISK = 6.0  # landing where an opponent can reach with one card
-RISK_PROGRESS = 0.2  # per step the endangered Laddie has made
+RISK = 10.0  # landing where an opponent can reach with one card
+RISK_PROGRESS = 0.3  # per step the endangered Laddie has made
 ESCAPE = 3.0
-BEHIND = 0.05  # per step still to go: prefer the Laddie furthest behind
+BEHIND = 0.02  # per step still to go: prefer the Laddie furthest behind
 PARTNER = 0.8  # share of a partner's gain when bumping it to its entrance
-KEEP_LEAVE = 8.0  # keep an exit card while Laddies wait in the Dock
+KEEP_LEAVE = 1.0  # keep an exit card while Laddies wait in the Dock
 KEEP_JOKER = 14.0
 KEEP_BACK = 3.0
 KEEP_SPLIT = 2.0
@@ -101,7 +102,7 @@ class GreedyBot:
         self._plan: Plan | None = None
 
     def choose(self, state: State, rng: random.Random) -> int:
-        assert isinstance(state, MuckleState)
+        state = cast(MuckleState, state)
         acts = state.legal_actions()
         if len(acts) == 1:
             return acts[0]

@@ -137,7 +137,9 @@ class MuckleState(State):
         return [float(h) for h in self.home]
 
     def roles(self) -> list[str]:
-        return [f"seat-{i}" for i in range(self.t.players)]
+        """No asymmetric roles; in teams each seat's role is its team, for per-team rates."""
+        t = self.t
+        return [f"team-{t.team[s] + 1}" for s in range(t.players)] if t.teams else []
 
     def legal_actions(self) -> list[int]:
         """Distinct legal moves (a read-only list, cached until the next apply)."""
@@ -252,7 +254,13 @@ class MuckleState(State):
         pos = self.pos
         lo = o * n
         own = self.mask[o]
-        movers = [(lid, pos[lid]) for lid in range(lo, lo + n) if pos[lid] >= 0]
+        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
+        end = t.track + t.castle - 1
+        movers = [
+            (lid, p)
+            for lid, p in zip(range(lo, lo + n), pos[lo : lo + n], strict=True)
+            if 0 <= p < end and not (p >= t.track and own >> (p + 1) & 1)
+        ]
         base = -lo  # variant = option base + (lid - lo)
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
@@ -346,7 +354,7 @@ class MuckleState(State):
             for lb, pb in movers[i + 1 :]:
                 kb = lb - lo
                 vb = 1 << pb
-                ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + opts + 2
+                ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
                 ba = (kb * n + ka) * parts - 1
                 for f in range(1, total):
                     g = total - f

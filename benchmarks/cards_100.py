@@ -1,0 +1,96 @@
+"""100 text-only poker cards (title + body in three languages) on A4 3×3 with crop marks:
+time the whole process of making the PDF (load, fit, draw, save), median of several runs.
+
+Usage: python benchmarks/cards_100.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+BODY = {
+    "fr": "Avancez de {steps} cases, puis piochez une carte\u202f; si vous passez par un pub, "
+    "échangez deux jetons contre un jeton de votre choix.",
+    "es": "Avanza {steps} casillas y roba una carta; si pasas por un pub, cambia dos fichas "
+    "por una ficha a tu elección.",
+    "en": "Move {steps} spaces, then draw a card; if you pass a pub, trade two tokens for one "
+    "token of your choice.",
+}
+
+
+def make_game(root: Path) -> Path:
+    game = root / "bench"
+    (game / "decks").mkdir(parents=True)
+    (game / "game.yaml").write_text(
+        textwrap.dedent(
+            """\
+            id: bench
+            title: {fr: Banc d'essai, es: Banco de pruebas, en: Bench}
+            languages: [fr, es, en]
+            source_language: fr
+            players: {min: 2, max: 4}
+            rules: {}
+            files:
+              decks: [decks/cards.yaml]
+            """
+        )
+    )
+    lines = [
+        "id: cards",
+        "kind: actions",
+        "name: {fr: Actions, es: Acciones, en: Action cards}",
+        "size: poker",
+        "cards:",
+    ]
+    for i in range(100):
+        lines += [
+            f"  - id: card-{i}",
+            f"    name: {{fr: Carte {i}, es: Carta {i}, en: Card {i}}}",
+            "    text:",
+            *(f'      {lang}: "{text}"' for lang, text in BODY.items()),
+            f"    params: {{steps: {i % 6 + 1}}}",
+        ]
+    (game / "decks" / "cards.yaml").write_text("\n".join(lines) + "\n")
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        game = make_game(Path(tmp))
+        out = Path(tmp) / "out"
+        code = (
+            "import sys, time; t=time.perf_counter();"
+            "from pathlib import Path;"
+            "from toolkit.content.game import load_game;"
+            "from toolkit.render.build import BuildOptions, build_game;"
+            f"g=load_game(Path({str(game)!r}));"
+            f"build_game(g, Path({str(out)!r}), BuildOptions(['fr']));"
+            "print(time.perf_counter()-t)"
+        )
+        inproc, whole = [], []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            whole.append(time.perf_counter() - start)
+            if done.returncode:
+                raise SystemExit(done.stderr)
+            inproc.append(float(done.stdout))
+        pdf = out / "bench" / "fr" / "cards.pdf"
+        print(f"100 poker cards, A4 3×3, crop marks: {pdf.stat().st_size:,} bytes")
+        print(f"load+fit+draw+save (in process): median {statistics.median(inproc):.3f} s")
+        median = statistics.median(whole)
+        print(f"whole process incl. interpreter and imports: median {median:.3f} s")
+
+
+if __name__ == "__main__":
+    main()

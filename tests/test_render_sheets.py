@@ -1,0 +1,228 @@
+"""Card sheets: geometry, crop marks, mirrored backs, text, fonts, boxes, escaping, bytes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+
+from tests.conftest import FIXTURES, REPO
+from toolkit.content.game import bundled_games, load_game
+from toolkit.render import sheets
+from toolkit.render.build import BuildOptions, _cards_pdf, build_game
+from toolkit.render.layout import load_layout
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def test_poker_cards_fit_three_by_three_on_a4():
+    geo = sheets.geometry(A4, (63, 88))
+    assert (geo.cols, geo.rows) == (3, 3)
+    left, bottom, right, top = geo.grid
+    margin = 5 * mm - 1e-6
+    assert left >= margin and bottom >= margin
+    assert A4[0] - right >= margin and A4[1] - top >= margin
+
+
+def test_small_cards_keep_their_own_bleed():
+    geo = sheets.geometry(A4, (44, 63))
+    assert geo.gutter == pytest.approx(6 * mm)
+    assert geo.per_page >= 8
+
+
+class _Recorder:
+    """Stands in for a canvas: records lines, ignores everything else."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[float, float, float, float]] = []
+
+    def line(self, x1, y1, x2, y2):
+        self.lines.append((x1, y1, x2, y2))
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def test_crop_marks_stay_in_the_margins():
+    geo = sheets.geometry(A4, (63, 88))
+    recorder = _Recorder()
+    sheets.draw_crop_marks(recorder, geo)
+    left, bottom, right, top = geo.grid
+    lines_x = geo.cols + 1 if geo.gutter == 0 else 2 * geo.cols
+    lines_y = geo.rows + 1 if geo.gutter == 0 else 2 * geo.rows
+    assert len(recorder.lines) == 2 * lines_x + 2 * lines_y
+    for x1, y1, x2, y2 in recorder.lines:
+        for x, y in ((x1, y1), (x2, y2)):
+            assert 0 <= x <= A4[0] and 0 <= y <= A4[1]
+            inside = left < x < right and bottom < y < top
+            assert not inside, "a crop mark crosses the printed grid"
+
+
+def test_backs_are_mirrored_for_long_edge_duplex(monkeypatch):
+    game = load_game(bundled_games()["whisky-game"])
+    deck = game.valid(game.decks)[0]
+    placed: list[tuple[str, str, float, float]] = []
+
+    def record(c, layout, context, x, y, *args, **kwargs):
+        placed.append((layout.id, context["card"]["id"], round(x, 2), round(y, 2)))
+
+    monkeypatch.setattr(sheets, "draw_face", record)
+    front, back = load_layout("standard")[0], load_layout("back")[0]
+    sheets.draw_deck(_Recorder(), game, deck, front, back, "en", A4, (63, 88), "t", True)
+    geo = sheets.geometry(A4, (63, 88))
+    fronts = [p for p in placed if p[0] == "standard"][: geo.per_page]
+    backs = [p for p in placed if p[0] == "back"][: geo.per_page]
+    for (_, card_f, xf, yf), (_, card_b, xb, yb) in zip(fronts, backs, strict=True):
+        assert card_f == card_b and yf == yb
+        assert xf + xb == pytest.approx(
+            2 * geo.left + (geo.cols - 1) * (geo.card_w + geo.gutter), abs=0.02
+        )
+
+
+@pytest.fixture(scope="module")
+def whisky_pdf() -> bytes:
+    game = load_game(bundled_games()["whisky-game"])
+    return _cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
+
+
+def test_sheet_pages_sizes_and_text(whisky_pdf, tmp_path):
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(whisky_pdf)
+    reader = PdfReader(path)
+    # 15 characters → 2 sheets; 45 specials → 5 sheets; each sheet a fronts and a backs page
+    assert len(reader.pages) == 2 * (2 + 5)
+    for page in reader.pages:
+        assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (595, 842)
+    text = reader.pages[0].extract_text()
+    assert "Alan Winchester" in text and "botella" in text.lower()
+
+
+def test_fonts_are_embedded(whisky_pdf, tmp_path):
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(whisky_pdf)
+    fonts = PdfReader(path).pages[0]["/Resources"]["/Font"]
+    for ref in fonts.values():
+        font = ref.get_object()
+        descendant = (
+            font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        )
+        descriptor = descendant["/FontDescriptor"].get_object()
+        assert "/FontFile2" in descriptor, f"{font['/BaseFont']} is not embedded"
+
+
+def test_every_language_prints_its_own_text():
+    game = load_game(bundled_games()["tokaido"])
+    decks = [d for d in game.valid(game.decks) if d.id == "travellers"]
+    for lang, word in (("fr", "En arrivant"), ("es", "Al llegar"), ("en", "On arriving")):
+        data = _cards_pdf(game, decks, lang, BuildOptions([lang]), False)
+        reader = PdfReader(__import__("io").BytesIO(data))
+        assert word in reader.pages[0].extract_text()
+
+
+def test_same_content_gives_identical_bytes(whisky_pdf):
+    game = load_game(bundled_games()["whisky-game"])
+    again = _cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
+    assert again == whisky_pdf
+
+
+def test_per_card_pages_have_trim_and_bleed_boxes(tmp_path):
+    game = load_game(bundled_games()["muckle-stoater"])
+    data = _cards_pdf(
+        game, game.valid(game.decks), "en", BuildOptions(["en"], per_card=True), False
+    )
+    reader = PdfReader(__import__("io").BytesIO(data))
+    assert len(reader.pages) == 2 * 54
+    page = reader.pages[0]
+    bleed, w, h = 3 * mm, 63 * mm, 88 * mm
+    assert [float(v) for v in page.trimbox] == pytest.approx(
+        [bleed, bleed, bleed + w, bleed + h], abs=0.01
+    )
+    assert [float(v) for v in page.bleedbox] == pytest.approx(
+        [0, 0, w + 2 * bleed, h + 2 * bleed], abs=0.01
+    )
+
+
+def test_markup_characters_print_as_written(tmp_path, monkeypatch):
+    game_dir = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game_dir)
+    deck = game_dir / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace("en: Move {steps} spaces.", 'en: "Use <b> & <i>{steps}</i>."')
+    )
+    game = load_game(game_dir)
+    data = _cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]), False)
+    text = PdfReader(__import__("io").BytesIO(data)).pages[0].extract_text()
+    assert "Use <b> & <i>3</i>." in text
+
+
+def test_build_writes_only_under_out(tmp_path):
+    game = load_game(FIXTURES / "base")
+    written = build_game(game, tmp_path / "out", BuildOptions(["fr", "en"]))
+    names = sorted(w.path.relative_to(tmp_path / "out").as_posix() for w in written)
+    assert "fixture-game/fr/cards.pdf" in names and "fixture-game/en/questions.pdf" in names
+    assert all((tmp_path / "out") in w.path.parents for w in written)
+    assert not list(tmp_path.glob("out/**/*.tmp"))
+
+
+def _thumbnail(pdf: Path, tmp: Path) -> list[int]:
+    """Page 1 at 8 dpi, grey levels: a low-resolution snapshot that tolerates small changes."""
+    from PIL import Image
+
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-r",
+            "12",
+            "-gray",
+            "-png",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            str(pdf),
+            str(tmp / "thumb"),
+        ],
+        check=True,
+    )
+    image = Image.open(next(tmp.glob("thumb*.png"))).convert("L")
+    return list(image.tobytes())
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler-utils' pdftoppm")
+@pytest.mark.parametrize("game_id", sorted(bundled_games()))
+def test_sheet_matches_its_snapshot(game_id, tmp_path):
+    game = load_game(bundled_games()[game_id])
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(_cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False))
+    pixels = _thumbnail(pdf, tmp_path)
+    reference = SNAPSHOTS / f"{game_id}.json"
+    if not reference.exists():  # written once by a developer, then committed
+        pytest.skip(f"no snapshot yet: {reference}")
+    expected = json.loads(reference.read_text())
+    assert len(pixels) == len(expected)
+    mean_diff = sum(abs(a - b) for a, b in zip(pixels, expected, strict=True)) / len(pixels)
+    assert mean_diff < 6, f"sheet differs from its snapshot by {mean_diff:.1f} grey levels"
+
+
+def write_snapshots() -> None:  # pragma: no cover - run by hand: python -m tests.test_render_sheets
+    import tempfile
+
+    for game_id, folder in bundled_games().items():
+        game = load_game(folder)
+        with tempfile.TemporaryDirectory() as tmp:
+            pdf = Path(tmp) / "cards.pdf"
+            pdf.write_bytes(
+                _cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False)
+            )
+            (SNAPSHOTS / f"{game_id}.json").write_text(json.dumps(_thumbnail(pdf, Path(tmp))))
+
+
+if __name__ == "__main__":
+    write_snapshots()
+    print("snapshots written under", SNAPSHOTS, REPO)

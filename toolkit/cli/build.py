@@ -1,0 +1,64 @@
+"""`playset build`: print-and-play PDFs for games, per language."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.common import GAME_HELP, game_folders, stderr, usage_error
+
+
+def build(
+    games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None,
+    lang: Annotated[str | None, typer.Option(help="Languages, e.g. fr,es (default: all).")] = None,
+    paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    profile: Annotated[
+        str, typer.Option(help="home: sheets with crop marks; press: one card per page.")
+    ] = "home",
+    per_card: Annotated[bool, typer.Option("--per-card", help="One page per card.")] = False,
+    board_page: Annotated[
+        str | None, typer.Option("--board-page", help="Whole board on one page: a3, a2, a1.")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: output/).")] = None,
+) -> None:
+    """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf per game and language."""
+    from toolkit.content.game import load_game, repo_root
+    from toolkit.diagnostics import Severity
+    from toolkit.diagnostics.formats import render
+    from toolkit.render.build import BuildError, BuildOptions, Written, build_game
+    from toolkit.render.sheets import SheetError
+
+    if profile not in ("home", "press"):
+        raise usage_error(f"profile must be home or press, not {profile!r}")
+    out_dir = out or repo_root() / "output"
+    failed = False
+    for folder in game_folders(games):
+        game = load_game(folder)
+        errors = [d for d in game.diagnostics if d.severity == Severity.ERROR]
+        if errors:
+            stderr.print(render(errors, "text"))
+            stderr.print(f"[red]{game.id}: content has errors; nothing built[/red]")
+            failed = True
+            continue
+        langs = lang.split(",") if lang else list(game.manifest.languages)
+        unknown = [code for code in langs if code not in game.manifest.languages]
+        if unknown:
+            raise usage_error(f"{game.id} has no language {', '.join(unknown)}")
+        options = BuildOptions(langs, paper, per_card or profile == "press", board_page)
+        start = time.perf_counter()
+
+        def show(item: Written) -> None:
+            stderr.print(f"wrote {item.path}")
+
+        try:
+            written = build_game(game, out_dir, options, show)
+        except (BuildError, SheetError) as exc:
+            stderr.print(f"[red]{game.id}: {exc}[/red]")
+            failed = True
+            continue
+        elapsed = time.perf_counter() - start
+        stderr.print(f"[green]{game.id}[/green]: {len(written)} PDF(s) in {elapsed:.1f} s")
+    raise typer.Exit(1 if failed else 0)

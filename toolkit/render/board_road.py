@@ -1,0 +1,265 @@
+"""Road boards (Tokaido): the stops in order, in rows that turn back like a serpent.
+
+Each stop is a rounded square in its kind's print colour; a double stop gets its second slot
+just off the road; inns are larger, hold a queue of slots and carry their names. Legs (the
+stretches between inns) are numbered so players can follow the road across the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.content.models.board import RoadBoard
+from toolkit.render.fonts import font_name, text_width
+from toolkit.render.textfit import fit_text
+from toolkit.render.tiling import Drawing, halo_text, poster_area
+
+Words = Callable[[str], str]
+
+# Print colours of the original board (tokaido.md §2): fill, text.
+COLOURS: dict[str, tuple[str, str]] = {
+    "inn": ("#e4572e", "#ffffff"),
+    "village": ("#3a3a3a", "#ffffff"),
+    "farm": ("#f2c200", "#1e1e1e"),
+    "temple": ("#c62828", "#ffffff"),
+    "hot_spring": ("#1f9a9a", "#ffffff"),
+    "encounter": ("#b0208a", "#ffffff"),
+    "paddy": ("#4c9a2a", "#ffffff"),
+    "mountain": ("#e9e9e6", "#1e1e1e"),
+    "sea": ("#1e63b5", "#ffffff"),
+}
+OTHER = ("#8d8d8d", "#ffffff")
+INK = HexColor("#1e1e1e")
+ROAD = HexColor("#e8dcc0")
+ROAD_EDGE = HexColor("#b8a57a")
+BACK = HexColor("#fbf8f1")
+INN_SLOTS = 5
+MARGIN = 12 * mm
+HEADER = 24 * mm
+FOOTER = 30 * mm
+
+TEXT = {
+    "fr": {"leg": "Étape {n}", "double": "2e case\u00a0: dès {n}\u00a0joueurs"},
+    "es": {"leg": "Tramo {n}", "double": "2.ª casilla: desde {n}\u00a0jugadores"},
+    "en": {"leg": "Leg {n}", "double": "2nd slot: {n}+ players"},
+}
+
+
+@dataclass(frozen=True)
+class RoadPlan:
+    """Grid of the road, computed once: columns, row and column pitch, square size."""
+
+    board: RoadBoard
+    lang: str
+    words: Words
+    width: float
+    height: float
+    cols: int
+    rows: int
+    px: float
+    py: float
+    left: float
+    top: float
+
+    @property
+    def size(self) -> float:
+        return min(self.px * 0.66, self.py * 0.42)
+
+    @property
+    def slot(self) -> float:
+        return self.size * 0.52
+
+    def centre(self, i: int) -> tuple[float, float]:
+        row, col = divmod(i, self.cols)
+        if row % 2:
+            col = self.cols - 1 - col
+        return self.left + (col + 0.5) * self.px, self.top - (row + 0.5) * self.py
+
+    def slot_centre(self, i: int) -> tuple[float, float]:
+        x, y = self.centre(i)
+        return x, y - self.size / 2 - 2.5 * mm - self.slot / 2
+
+
+def _text(lang: str) -> dict[str, str]:
+    return TEXT.get(lang, TEXT["en"])
+
+
+def _word(text: dict[str, str], lang: str) -> str:
+    return text.get(lang) or next(iter(text.values()), "")
+
+
+def plan_road(board: RoadBoard, lang: str, words: Words) -> RoadPlan:
+    n = len(board.stops)
+    cols = max(2, round(math.sqrt(n * 2.2)))
+    rows = math.ceil(n / cols)
+    width, height = poster_area(landscape=True)
+    area_h = height - 2 * MARGIN - HEADER - FOOTER
+    py = area_h / rows
+    px = (width - 2 * MARGIN - py) / cols  # room for the turns, half a row pitch each side
+    left = (width - cols * px) / 2
+    top = height - MARGIN - HEADER
+    return RoadPlan(board, lang, words, width, height, cols, rows, px, py, left, top)
+
+
+def _road(c: Canvas, plan: RoadPlan) -> None:
+    """The road itself: a broad band through every stop, with half turns between rows."""
+    path = c.beginPath()
+    n = len(plan.board.stops)
+    path.moveTo(*plan.centre(0))
+    for i in range(1, n):
+        (x0, y0), (x1, y1) = plan.centre(i - 1), plan.centre(i)
+        if y0 == y1:
+            path.lineTo(x1, y1)
+            continue
+        r = (y0 - y1) / 2
+        right = (i // plan.cols) % 2 == 1
+        if right:
+            path.arcTo(x0 - r, y1, x0 + r, y0, startAng=90, extent=-180)
+        else:
+            path.arcTo(x0 - r, y1, x0 + r, y0, startAng=90, extent=180)
+    for width, colour in ((plan.size * 0.5 + 2, ROAD_EDGE), (plan.size * 0.5, ROAD)):
+        c.setStrokeColor(colour)
+        c.setLineWidth(width)
+        c.setLineCap(1)
+        c.setLineJoin(1)
+        c.drawPath(path, stroke=1, fill=0)
+
+
+def _label_in(
+    c: Canvas,
+    text: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    colour: str,
+    lang: str,
+    max_size: float,
+    style: str = "bold",
+) -> None:
+    """Text centred in a box, wrapped and shrunk to fit."""
+    fit = fit_text(text, w, h, max_size, 5, style, lang)
+    c.setFillColor(HexColor(colour))
+    c.setFont(font_name(style), fit.size)
+    lead = fit.size * 1.2
+    y0 = y + (len(fit.lines) - 1) * lead / 2 - fit.size * 0.35
+    for k, line in enumerate(fit.lines):
+        c.drawString(x - text_width(line, fit.size, style) / 2, y0 - k * lead, line)
+
+
+def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
+    stop = plan.board.stops[i]
+    fill, ink = COLOURS.get(stop.kind, OTHER)
+    x, y = plan.centre(i)
+    s = plan.size
+    inn = stop.kind == "inn"
+    w, h = (min(plan.px * 0.9, s * 1.35), s * 1.25) if inn else (s, s)
+    c.setFillColor(HexColor(fill))
+    c.setStrokeColor(INK)
+    c.setLineWidth(1.2 if inn else 0.8)
+    c.roundRect(x - w / 2, y - h / 2, w, h, s * 0.14, stroke=1, fill=1)
+    word = plan.words(stop.kind)
+    if inn:
+        title = stop.name or word
+        _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.lang, 15)
+        if stop.name:
+            _label_in(c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.lang, 8, "regular")
+        r = min(w * 0.82 / INN_SLOTS / 2 * 0.8, h * 0.11)
+        for k in range(INN_SLOTS):
+            cx = x - w * 0.41 + (k + 0.5) * w * 0.82 / INN_SLOTS
+            c.setFillColor(HexColor("#ffffff"))
+            c.setStrokeColor(INK)
+            c.setLineWidth(0.6)
+            c.circle(cx, y - h * 0.28, r, stroke=1, fill=1)
+    else:
+        _label_in(c, word, x, y - s * 0.04, s * 0.86, s * 0.5, ink, plan.lang, 9.5)
+    c.setFillColor(HexColor(ink))
+    c.setFont(font_name("regular"), 6.5)
+    c.drawString(x - w / 2 + 1.6 * mm, y + h / 2 - 3.6 * mm, str(i))
+    if stop.double:
+        sx, sy = plan.slot_centre(i)
+        t = plan.slot
+        c.setStrokeColor(INK)
+        c.setLineWidth(0.8)
+        c.line(x, y - s / 2, sx, sy + t / 2)
+        c.setFillColor(HexColor(fill))
+        c.setDash(2.5, 1.8)
+        c.roundRect(sx - t / 2, sy - t / 2, t, t, t * 0.18, stroke=1, fill=1)
+        c.setDash()
+        if plan.board.double_from_players:
+            _label_in(
+                c, f"{plan.board.double_from_players}+", sx, sy, t * 0.8, t * 0.6, ink, plan.lang, 8
+            )
+
+
+def _legs(c: Canvas, plan: RoadPlan) -> None:
+    """'Leg n' tags above the first stop after each inn but the last."""
+    stops = plan.board.stops
+    inns = [i for i, s in enumerate(stops) if s.kind == "inn"]
+    template = _text(plan.lang)["leg"]
+    for k, i in enumerate(inns, start=1):
+        if i + 1 >= len(stops) or stops[i + 1].kind == "inn":
+            continue
+        x, y = plan.centre(i + 1)
+        text = template.format(n=k)
+        size = 8.5
+        w = text_width(text, size, "bold") + 4 * mm
+        ty = y + plan.size / 2 + 2.2 * mm
+        c.setFillColor(HexColor("#ffffff"))
+        c.setStrokeColor(HexColor(COLOURS["inn"][0]))
+        c.setLineWidth(0.9)
+        c.roundRect(x - w / 2, ty, w, size + 2.6 * mm, 2 * mm, stroke=1, fill=1)
+        c.setFillColor(INK)
+        c.setFont(font_name("bold"), size)
+        c.drawString(x - w / 2 + 2 * mm, ty + 1.35 * mm + size * 0.18, text)
+
+
+def _legend(c: Canvas, plan: RoadPlan) -> None:
+    b = plan.board
+    kinds = [k for k in COLOURS if any(s.kind == k for s in b.stops)]
+    kinds += sorted({s.kind for s in b.stops} - set(COLOURS))
+    sw = 6 * mm
+    size = 9.5
+    entries = [(k, plan.words(k)) for k in kinds]
+    if any(s.double for s in b.stops) and b.double_from_players:
+        entries.append(("double", _text(plan.lang)["double"].format(n=b.double_from_players)))
+    widths = [sw + 2.5 * mm + text_width(t, size) + 7 * mm for _, t in entries]
+    total = sum(widths)
+    x = (plan.width - total) / 2
+    y = MARGIN + FOOTER / 2 - sw / 2
+    for (kind, text), w in zip(entries, widths, strict=True):
+        fill = COLOURS.get(kind, OTHER)[0] if kind != "double" else "#ffffff"
+        c.setFillColor(HexColor(fill))
+        c.setStrokeColor(INK)
+        c.setLineWidth(0.7)
+        if kind == "double":
+            c.setDash(2.5, 1.8)
+        c.roundRect(x, y, sw, sw, 1.2 * mm, stroke=1, fill=1)
+        c.setDash()
+        c.setFillColor(INK)
+        c.setFont(font_name("regular"), size)
+        c.drawString(x + sw + 2.5 * mm, y + sw / 2 - size * 0.35, text)
+        x += w
+
+
+def draw_road(c: Canvas, plan: RoadPlan) -> None:
+    c.setFillColor(BACK)
+    c.rect(0, 0, plan.width, plan.height, stroke=0, fill=1)
+    _road(c, plan)
+    for i in range(len(plan.board.stops)):
+        _stop(c, plan, i)
+    _legs(c, plan)
+    title = _word(plan.board.name, plan.lang)
+    halo_text(c, MARGIN, plan.height - MARGIN - 22, title, font_name("bold"), 26, INK, 6)
+    _legend(c, plan)
+
+
+def build(board: RoadBoard, lang: str, words: Words) -> Drawing:
+    plan = plan_road(board, lang, words)
+    return Drawing(plan.width, plan.height, _word(board.name, lang), lambda c: draw_road(c, plan))

@@ -1,0 +1,293 @@
+"""Track boards (Muckle Stoater's Mashies): segments joined into a loop around the table.
+
+The box layout is drawn: all `segments_in_box` segments as the sides of a regular polygon,
+each facing its seat. A segment is drawn once in a local frame (as the bottom side) and
+rotated into place, so every seat reads its own labels the right way up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.content.models.board import TrackBoard
+from toolkit.render.fonts import font_name, text_width
+from toolkit.render.tiling import Drawing, halo_text, poster_area
+
+Words = Callable[[str], str]
+
+SEATS = ["#d1342f", "#2b6cb0", "#2f8f46", "#e0a800", "#7b3fa0", "#e06c1a", "#1a9c9c", "#8a5a2b"]
+INK = HexColor("#1e1e1e")
+WOOD = HexColor("#f1e2c4")
+TABLE = HexColor("#fbf8f1")
+OUT = 2.7  # band depth outside the track line, in hole pitches (room for the Dock)
+IN = 1.1  # band depth inside the track line
+
+TEXT = {
+    "fr": {"players": "{n}\u00a0joueurs\u00a0: {m}\u00a0×\u00a0{segment}"},
+    "es": {"players": "{n}\u00a0jugadores: {m}\u00a0×\u00a0{segment}"},
+    "en": {"players": "{n}\u00a0players: {m}\u00a0×\u00a0{segment}"},
+}
+
+
+@dataclass(frozen=True)
+class TrackPlan:
+    """Sizes of the loop, computed once: polygon of `sides` sides, hole pitch in points."""
+
+    board: TrackBoard
+    lang: str
+    words: Words
+    width: float
+    height: float
+    sides: int
+    pitch: float
+    cx: float
+    cy: float
+
+    @property
+    def apothem(self) -> float:
+        """Centre to track line of a segment."""
+        return self.board.holes_per_segment * self.pitch / 2 / math.tan(math.pi / self.sides)
+
+
+def _tint(colour: str, amount: float) -> HexColor:
+    v = int(colour[1:], 16)
+    rgb = [(v >> s) & 255 for s in (16, 8, 0)]
+    return HexColor("#" + "".join(f"{round(255 - (255 - ch) * amount):02x}" for ch in rgb))
+
+
+def plan_track(board: TrackBoard, lang: str, words: Words) -> TrackPlan:
+    sides = max(board.segments_in_box, 3)
+    width, height = poster_area(landscape=True)
+    t = math.tan(math.pi / sides)
+    half_side = board.holes_per_segment / 2
+    apothem = half_side / t  # in pitches
+    outer = apothem + OUT + 0.4
+    # Bounding box of the outer polygon (flat bottom side), in pitches.
+    angles = [math.pi * 3 / 2 + math.pi / sides + 2 * math.pi * k / sides for k in range(sides)]
+    radius = outer / math.cos(math.pi / sides)
+    xs = [radius * math.cos(a) for a in angles]
+    ys = [radius * math.sin(a) for a in angles]
+    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
+    pitch = min((width - 24 * mm) / span_x, (height - 24 * mm) / span_y)
+    cx = width / 2 - (max(xs) + min(xs)) / 2 * pitch
+    cy = height / 2 - (max(ys) + min(ys)) / 2 * pitch
+    return TrackPlan(board, lang, words, width, height, sides, pitch, cx, cy)
+
+
+def _hole(c: Canvas, x: float, y: float, r: float, fill: object, ring: object, lw: float) -> None:
+    c.setFillColor(fill)
+    c.setStrokeColor(ring)
+    c.setLineWidth(lw)
+    c.circle(x, y, r, stroke=1, fill=1)
+
+
+def _centred(c: Canvas, x: float, y: float, text: str, style: str, size: float) -> None:
+    c.setFillColor(INK)
+    c.setFont(font_name(style), size)
+    c.drawString(x - text_width(text, size, style) / 2, y, text)
+
+
+def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
+    """Segment `m` as the bottom side: holes run right to left (clockwise round the loop)."""
+    b, p = plan.board, plan.pitch
+    colour = SEATS[m % len(SEATS)]
+    a = plan.apothem
+    t = math.tan(math.pi / plan.sides)
+    yo, yi = -(a + OUT * p), -(a - IN * p)
+    band = c.beginPath()
+    band.moveTo(-yo * t, yo)
+    band.lineTo(yo * t, yo)
+    band.lineTo(yi * t, yi)
+    band.lineTo(-yi * t, yi)
+    band.close()
+    c.setFillColor(WOOD)
+    c.setStrokeColor(HexColor("#8a6d3b"))
+    c.setLineWidth(1.2)
+    c.drawPath(band, stroke=1, fill=1)
+    c.setFillColor(HexColor(colour))
+    c.rect(yo * t * 0.62, yo, -yo * t * 1.24, 0.35 * p, stroke=0, fill=1)
+
+    y = -a
+    r = 0.34 * p
+
+    def hole_x(k: int) -> float:
+        return b.holes_per_segment * p / 2 - (k + 0.5) * p
+
+    xs, xe = hole_x(b.start_offset), hole_x(b.entrance_offset)
+    c.setStrokeColor(HexColor("#8a6d3b"))
+    c.setLineWidth(0.35 * p)
+    c.setLineCap(1)
+    c.setStrokeColor(_tint(colour, 0.25))
+    if b.home_holes:
+        c.line(xe, y, xe, y + b.home_holes * p)
+        c.setFillColor(_tint(colour, 0.12))
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(1.2)
+        c.roundRect(
+            xe - 0.62 * p,
+            y + 0.45 * p,
+            1.24 * p,
+            (b.home_holes + 0.1) * p,
+            0.6 * p,
+            stroke=1,
+            fill=1,
+        )
+    if b.pen_holes:
+        dock_y = y - 1.75 * p
+        c.setFillColor(_tint(colour, 0.12))
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(1.2)
+        width = b.pen_holes * p
+        c.roundRect(xs - width / 2, dock_y - 0.6 * p, width, 1.2 * p, 0.6 * p, stroke=1, fill=1)
+        for j in range(b.pen_holes):
+            _hole(
+                c,
+                xs - width / 2 + (j + 0.5) * p,
+                dock_y,
+                r,
+                HexColor("#ffffff"),
+                HexColor(colour),
+                1.2,
+            )
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(1.0)
+        c.setDash(2, 2)
+        c.line(xs, dock_y + 0.6 * p, xs, y - r - 0.5)
+        c.setDash()
+        size = min(0.42 * p, 12)
+        c.setFillColor(INK)
+        c.setFont(font_name("bold"), size)
+        c.drawString(xs + width / 2 + 0.35 * p, dock_y - size * 0.35, _word(b.pen_name, plan))
+    for k in range(b.holes_per_segment):
+        x = hole_x(k)
+        if k == b.start_offset:
+            _hole(c, x, y, r * 1.12, HexColor(colour), INK, 1.0)
+            c.setFillColor(HexColor("#ffffff"))
+            c.circle(x, y, r * 0.42, stroke=0, fill=1)
+        elif k == b.entrance_offset:
+            _hole(c, x, y, r * 1.12, HexColor("#ffffff"), HexColor(colour), 2.4)
+        else:
+            _hole(c, x, y, r, HexColor("#ffffff"), HexColor("#6b5530"), 0.9)
+    for j in range(1, b.home_holes + 1):
+        _hole(c, xe, y + j * p, r, HexColor("#ffffff"), HexColor(colour), 1.2)
+    if b.home_holes:
+        # An arrowhead from the entrance into the Castle.
+        c.setFillColor(HexColor(colour))
+        tip = y + 0.62 * p
+        path = c.beginPath()
+        path.moveTo(xe, tip + 0.02 * p)
+        path.lineTo(xe - 0.2 * p, tip - 0.2 * p)
+        path.lineTo(xe + 0.2 * p, tip - 0.2 * p)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        size = min(0.42 * p, 12)
+        label = _word(b.home_name, plan)
+        lx = xe + 0.95 * p
+        c.saveState()
+        c.translate(lx, y + (b.home_holes + 1) * p / 2)
+        c.rotate(90)
+        _centred(c, 0, -size * 0.35, label, "bold", size)
+        c.restoreState()
+    # Travel direction: an arrow beside the track, pointing clockwise (right to left here).
+    c.setStrokeColor(HexColor("#8a6d3b"))
+    c.setFillColor(HexColor("#8a6d3b"))
+    c.setLineWidth(1.2)
+    ay = y - 0.8 * p
+    head, tail = hole_x(b.holes_per_segment - 3), hole_x(b.holes_per_segment - 5)
+    c.line(tail, ay, head + 0.25 * p, ay)
+    arrow = c.beginPath()
+    arrow.moveTo(head, ay)
+    arrow.lineTo(head + 0.3 * p, ay + 0.13 * p)
+    arrow.lineTo(head + 0.3 * p, ay - 0.13 * p)
+    arrow.close()
+    c.drawPath(arrow, stroke=0, fill=1)
+    name = f"{_word(b.segment_name, plan)} {m + 1}"
+    size = min(0.5 * p, 14)
+    far = hole_x(b.holes_per_segment - 1) + 0.5 * p
+    label_x = (far + xs - b.pen_holes * p / 2) / 2
+    _centred(c, label_x, y - 1.95 * p, name, "bold", size)
+
+
+def _word(text: dict[str, str], plan: TrackPlan) -> str:
+    return text.get(plan.lang) or next(iter(text.values()), "")
+
+
+def _legend(c: Canvas, plan: TrackPlan) -> None:
+    """Top-left: title; bottom corners: what the marks mean and Mashies per player count."""
+    b, w = plan.board, plan.words
+    m = 12 * mm
+    halo_text(c, m, plan.height - m - 20, _word(b.name, plan), font_name("bold"), 24, INK, 6)
+    size = 9
+    colour = SEATS[0]
+    r = 0.34 * plan.pitch
+    rows = [
+        ("start", w("start-hole")),
+        ("entrance", w("castle-entrance")),
+    ]
+    y = m + 8 * mm
+    x = m + r + 2
+    for kind, text in rows:
+        if kind == "start":
+            _hole(c, x, y, r * 1.12, HexColor(colour), INK, 1.0)
+            c.setFillColor(HexColor("#ffffff"))
+            c.circle(x, y, r * 0.42, stroke=0, fill=1)
+        else:
+            _hole(c, x, y, r * 1.12, HexColor("#ffffff"), HexColor(colour), 2.4)
+        c.setFillColor(INK)
+        c.setFont(font_name("regular"), size)
+        c.drawString(x + r + 3 * mm, y - size * 0.35, text)
+        y -= 8 * mm
+    text = TEXT.get(plan.lang, TEXT["en"])["players"]
+    segment = _word(b.segment_name, plan)
+    lines = [
+        text.format(n=n, m=count, segment=segment)
+        for n, count in sorted(b.segments_by_players.items())
+    ]
+    c.setFont(font_name("regular"), size)
+    right = plan.width - m
+    y = m + (len(lines) - 1) * size * 1.4
+    for line in lines:
+        c.drawRightString(right, y, line)
+        y -= size * 1.4
+
+
+def _centre(c: Canvas, plan: TrackPlan) -> None:
+    """The middle of the table: where the draw and discard piles go."""
+    p = plan.pitch
+    cw, ch = 63 * mm, 88 * mm
+    scale = min(1.0, plan.apothem * 0.55 / ch)
+    cw, ch = cw * scale, ch * scale
+    for i, key in enumerate(("draw-pile", "discard-pile")):
+        x = plan.cx + (i - 0.5) * (cw + 0.6 * p) - cw / 2
+        y = plan.cy - ch / 2
+        c.setFillColor(HexColor("#ffffff"))
+        c.setStrokeColor(HexColor("#8a6d3b"))
+        c.setLineWidth(1.0)
+        c.setDash(4, 3)
+        c.roundRect(x, y, cw, ch, 3 * mm, stroke=1, fill=1)
+        c.setDash()
+        _centred(c, x + cw / 2, plan.cy - 4, plan.words(key), "bold", 12)
+
+
+def draw_track(c: Canvas, plan: TrackPlan) -> None:
+    c.setFillColor(TABLE)
+    c.rect(0, 0, plan.width, plan.height, stroke=0, fill=1)
+    for m in range(plan.board.segments_in_box):
+        c.saveState()
+        c.translate(plan.cx, plan.cy)
+        c.rotate(-m * 360 / plan.sides)
+        _segment(c, plan, m)
+        c.restoreState()
+    _centre(c, plan)
+    _legend(c, plan)
+
+
+def build(board: TrackBoard, lang: str, words: Words) -> Drawing:
+    plan = plan_track(board, lang, words)
+    return Drawing(plan.width, plan.height, _word(board.name, plan), lambda c: draw_track(c, plan))

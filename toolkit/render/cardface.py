@@ -1,0 +1,163 @@
+"""Draw one card face (front or back) from its layout at a place on a page.
+
+Text is drawn line by line from the same fit the P checks use, so what `validate` accepts is
+what prints; content text never goes through reportlab markup, so `<` and `&` print as
+written. Inline icons (`:die:`) sit on the text line, one em wide.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.render.fonts import font_name, text_width
+from toolkit.render.icons import ICONS, draw_icon
+from toolkit.render.layout import (
+    BadgeElement,
+    BoxElement,
+    IconElement,
+    ImageElement,
+    Layout,
+    Resolved,
+    TextElement,
+    resolve,
+)
+from toolkit.render.textfit import LEADING, fit_text
+
+INLINE_ICON = re.compile(r":([a-z_]+):")
+
+
+def _colour(value: str) -> Any:
+    return HexColor(value) if value.startswith("#") else value
+
+
+def draw_face(
+    c: Canvas,
+    layout: Layout,
+    context: dict[str, Any],
+    x: float,
+    y: float,
+    width_mm: float,
+    height_mm: float,
+    bleed_mm: float,
+    lang: str,
+    game_root: Any = None,
+) -> None:
+    """Draw a card whose trim's lower-left corner is at (x, y) points."""
+    w, h = width_mm * mm, height_mm * mm
+    b = bleed_mm * mm
+    c.saveState()
+    c.setFillColor(_colour(layout.background))
+    c.rect(x - b, y - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+    top = y + h
+    for item in resolve(layout, context, width_mm, height_mm):
+        _draw(c, item, x + item.x * mm, top - (item.y + item.h) * mm, lang, game_root)
+    c.restoreState()
+
+
+def _draw(c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any) -> None:
+    element = item.element
+    w, h = item.w * mm, item.h * mm
+    if isinstance(element, BoxElement):
+        c.saveState()
+        c.setLineWidth(element.stroke_mm * mm)
+        if element.fill:
+            c.setFillColor(_colour(element.fill))
+        if element.stroke:
+            c.setStrokeColor(_colour(element.stroke))
+        c.roundRect(
+            x,
+            y,
+            w,
+            h,
+            element.radius_mm * mm,
+            stroke=1 if element.stroke else 0,
+            fill=1 if element.fill else 0,
+        )
+        c.restoreState()
+    elif isinstance(element, TextElement):
+        _draw_text(c, item.text, element, x, y, w, h, lang)
+    elif isinstance(element, IconElement):
+        size = min(w, h)
+        draw_icon(c, item.text, x + (w - size) / 2, y + (h - size) / 2, size, element.colour)
+    elif isinstance(element, BadgeElement):
+        radius = min(w, h) / 2
+        c.saveState()
+        c.setFillColor(_colour(element.fill))
+        c.circle(x + w / 2, y + h / 2, radius, stroke=0, fill=1)
+        c.setFillColor(_colour(element.colour))
+        c.setFont(font_name("bold"), element.size)
+        c.drawCentredString(x + w / 2, y + h / 2 - element.size * 0.35, item.text)
+        c.restoreState()
+    elif isinstance(element, ImageElement) and root is not None and item.text:
+        path = (root / item.text).resolve()
+        if path.is_file() and path.is_relative_to(root.resolve()):
+            c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
+
+
+def _draw_text(
+    c: Canvas, text: str, element: TextElement, x: float, y: float, w: float, h: float, lang: str
+) -> None:
+    if not text:
+        return
+    fit = fit_text(text, w, h, element.size.max, element.size.min, element.style, lang)
+    size = fit.size
+    lines = fit.lines
+    line_h = size * LEADING
+    block = len(lines) * line_h
+    if element.valign == "middle":
+        first = y + (h + block) / 2 - size
+    elif element.valign == "bottom":
+        first = y + block - size + (line_h - size) * 0.5
+    else:
+        first = y + h - size
+    c.saveState()
+    path = c.beginPath()
+    path.rect(x - 1, y - 1, w + 2, h + 2)
+    c.clipPath(path, stroke=0, fill=0)
+    c.setFillColor(_colour(element.colour))
+    font = font_name(element.style)
+    for index, line in enumerate(lines):
+        baseline = first - index * line_h
+        width = _line_width(line, font, size, element.style)
+        if element.align == "center":
+            start = x + (w - width) / 2
+        elif element.align == "right":
+            start = x + w - width
+        else:
+            start = x
+        _draw_line(c, line, start, baseline, font, size, element.colour)
+    c.restoreState()
+
+
+def _segments(line: str) -> list[tuple[str, bool]]:
+    out: list[tuple[str, bool]] = []
+    last = 0
+    for match in INLINE_ICON.finditer(line):
+        if match.group(1) in ICONS:
+            out.append((line[last : match.start()], False))
+            out.append((match.group(1), True))
+            last = match.end()
+    out.append((line[last:], False))
+    return [s for s in out if s[0]]
+
+
+def _line_width(line: str, font: str, size: float, style: str) -> float:
+    return sum(size if icon else text_width(part, size, style) for part, icon in _segments(line))
+
+
+def _draw_line(
+    c: Canvas, line: str, x: float, baseline: float, font: str, size: float, colour: str
+) -> None:
+    c.setFont(font, size)
+    for part, icon in _segments(line):
+        if icon:
+            draw_icon(c, part, x, baseline - size * 0.12, size * 0.9, colour)
+            x += size
+        else:
+            c.drawString(x, baseline, part)
+            x += c.stringWidth(part, font, size)

@@ -1,0 +1,248 @@
+"""Clean vector icons drawn with canvas primitives (we have no art, and want none to license).
+
+Each icon is drawn in a unit box: `draw_icon(canvas, name, x, y, size, colour)` puts it with
+its lower-left corner at (x, y). Names are what layouts and inline text (`:die:`) use.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfgen.canvas import Canvas
+
+Drawer = Callable[[Canvas, float], None]
+
+
+def _die(c: Canvas, s: float) -> None:
+    c.roundRect(0.08 * s, 0.08 * s, 0.84 * s, 0.84 * s, 0.16 * s, stroke=1, fill=0)
+    for px, py in ((0.3, 0.7), (0.5, 0.5), (0.7, 0.3)):
+        c.circle(px * s, py * s, 0.08 * s, stroke=0, fill=1)
+
+
+def _bottle(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.42 * s, 0.95 * s)
+    p.lineTo(0.58 * s, 0.95 * s)
+    p.lineTo(0.58 * s, 0.7 * s)
+    p.curveTo(0.72 * s, 0.62 * s, 0.72 * s, 0.55 * s, 0.72 * s, 0.5 * s)
+    p.lineTo(0.72 * s, 0.06 * s)
+    p.lineTo(0.28 * s, 0.06 * s)
+    p.lineTo(0.28 * s, 0.5 * s)
+    p.curveTo(0.28 * s, 0.55 * s, 0.28 * s, 0.62 * s, 0.42 * s, 0.7 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _barrel(c: Canvas, s: float) -> None:
+    c.ellipse(0.15 * s, 0.05 * s, 0.85 * s, 0.95 * s, stroke=0, fill=1)
+    c.saveState()
+    c.setStrokeColor(white)
+    c.setLineWidth(0.06 * s)
+    for y in (0.28, 0.72):
+        c.line(0.18 * s, y * s, 0.82 * s, y * s)
+    c.restoreState()
+
+
+def _coin(c: Canvas, s: float) -> None:
+    c.circle(0.5 * s, 0.5 * s, 0.44 * s, stroke=0, fill=1)
+    c.saveState()
+    c.setFillColor(white)
+    c.rect(0.4 * s, 0.4 * s, 0.2 * s, 0.2 * s, stroke=0, fill=1)
+    c.restoreState()
+
+
+def _flame(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.95 * s)
+    p.curveTo(0.2 * s, 0.6 * s, 0.15 * s, 0.3 * s, 0.5 * s, 0.05 * s)
+    p.curveTo(0.85 * s, 0.3 * s, 0.8 * s, 0.6 * s, 0.5 * s, 0.95 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _drop(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.95 * s)
+    p.curveTo(0.45 * s, 0.7 * s, 0.15 * s, 0.45 * s, 0.2 * s, 0.3 * s)
+    p.curveTo(0.25 * s, 0.0, 0.75 * s, 0.0, 0.8 * s, 0.3 * s)
+    p.curveTo(0.85 * s, 0.45 * s, 0.55 * s, 0.7 * s, 0.5 * s, 0.95 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _leaf(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.1 * s, 0.1 * s)
+    p.curveTo(0.1 * s, 0.8 * s, 0.6 * s, 0.95 * s, 0.92 * s, 0.92 * s)
+    p.curveTo(0.95 * s, 0.5 * s, 0.7 * s, 0.1 * s, 0.1 * s, 0.1 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _glass(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.2 * s, 0.92 * s)
+    p.lineTo(0.8 * s, 0.92 * s)
+    p.lineTo(0.68 * s, 0.08 * s)
+    p.lineTo(0.32 * s, 0.08 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _star(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    for i in range(10):
+        r = 0.46 if i % 2 == 0 else 0.2
+        a = math.pi / 2 + i * math.pi / 5
+        x, y = 0.5 + r * math.cos(a), 0.5 + r * math.sin(a)
+        (p.moveTo if i == 0 else p.lineTo)(x * s, y * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _mountain(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.02 * s, 0.1 * s)
+    p.lineTo(0.38 * s, 0.8 * s)
+    p.lineTo(0.55 * s, 0.48 * s)
+    p.lineTo(0.68 * s, 0.65 * s)
+    p.lineTo(0.98 * s, 0.1 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _wave(c: Canvas, s: float) -> None:
+    c.saveState()
+    c.setLineWidth(0.1 * s)
+    for y in (0.3, 0.6):
+        p = c.beginPath()
+        p.moveTo(0.05 * s, y * s)
+        p.curveTo(0.25 * s, (y + 0.18) * s, 0.35 * s, (y - 0.18) * s, 0.5 * s, y * s)
+        p.curveTo(0.65 * s, (y + 0.18) * s, 0.75 * s, (y - 0.18) * s, 0.95 * s, y * s)
+        c.drawPath(p, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _paddy(c: Canvas, s: float) -> None:
+    c.saveState()
+    c.setLineWidth(0.07 * s)
+    for x in (0.25, 0.5, 0.75):
+        c.line(x * s, 0.1 * s, x * s, 0.55 * s)
+        c.line(x * s, 0.55 * s, (x - 0.1) * s, 0.85 * s)
+        c.line(x * s, 0.55 * s, (x + 0.1) * s, 0.85 * s)
+    c.restoreState()
+
+
+def _heart(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.1 * s)
+    p.curveTo(0.0, 0.45 * s, 0.15 * s, 0.95 * s, 0.5 * s, 0.7 * s)
+    p.curveTo(0.85 * s, 0.95 * s, 1.0 * s, 0.45 * s, 0.5 * s, 0.1 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _diamond(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.95 * s)
+    p.lineTo(0.85 * s, 0.5 * s)
+    p.lineTo(0.5 * s, 0.05 * s)
+    p.lineTo(0.15 * s, 0.5 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _spade(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.95 * s)
+    p.curveTo(0.0, 0.55 * s, 0.15 * s, 0.1 * s, 0.5 * s, 0.35 * s)
+    p.curveTo(0.85 * s, 0.1 * s, 1.0 * s, 0.55 * s, 0.5 * s, 0.95 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.rect(0.45 * s, 0.05 * s, 0.1 * s, 0.3 * s, stroke=0, fill=1)
+
+
+def _club(c: Canvas, s: float) -> None:
+    for cx, cy in ((0.5, 0.7), (0.3, 0.45), (0.7, 0.45)):
+        c.circle(cx * s, cy * s, 0.17 * s, stroke=0, fill=1)
+    c.rect(0.45 * s, 0.05 * s, 0.1 * s, 0.4 * s, stroke=0, fill=1)
+
+
+def _marble(c: Canvas, s: float) -> None:
+    c.circle(0.5 * s, 0.5 * s, 0.42 * s, stroke=0, fill=1)
+    c.saveState()
+    c.setFillColor(Color(1, 1, 1, alpha=0.6))
+    c.circle(0.38 * s, 0.62 * s, 0.12 * s, stroke=0, fill=1)
+    c.restoreState()
+
+
+def _castle(c: Canvas, s: float) -> None:
+    c.rect(0.15 * s, 0.05 * s, 0.7 * s, 0.55 * s, stroke=0, fill=1)
+    for x in (0.15, 0.43, 0.71):
+        c.rect(x * s, 0.6 * s, 0.14 * s, 0.2 * s, stroke=0, fill=1)
+
+
+def _sword(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.9 * s, 0.95 * s)
+    p.lineTo(0.3 * s, 0.35 * s)
+    p.lineTo(0.38 * s, 0.27 * s)
+    p.lineTo(0.95 * s, 0.9 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.setLineWidth(0.08 * s)
+    c.line(0.18 * s, 0.45 * s, 0.45 * s, 0.18 * s)
+    c.line(0.1 * s, 0.1 * s, 0.3 * s, 0.3 * s)
+
+
+def _bowl(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.05 * s, 0.5 * s)
+    p.curveTo(0.1 * s, 0.05 * s, 0.9 * s, 0.05 * s, 0.95 * s, 0.5 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.setLineWidth(0.05 * s)
+    c.line(0.55 * s, 0.55 * s, 0.85 * s, 0.95 * s)
+    c.line(0.65 * s, 0.55 * s, 0.95 * s, 0.9 * s)
+
+
+ICONS: dict[str, Drawer] = {
+    "die": _die,
+    "bottle": _bottle,
+    "barrel": _barrel,
+    "coin": _coin,
+    "fire": _flame,
+    "water": _drop,
+    "nature": _leaf,
+    "sip": _glass,
+    "star": _star,
+    "mountain": _mountain,
+    "sea": _wave,
+    "paddy": _paddy,
+    "heart": _heart,
+    "diamond": _diamond,
+    "spade": _spade,
+    "club": _club,
+    "laddie": _marble,
+    "castle": _castle,
+    "sword": _sword,
+    "meal": _bowl,
+}
+
+
+def draw_icon(c: Canvas, name: str, x: float, y: float, size: float, colour: str) -> bool:
+    """Draw icon `name` in a size×size box at (x, y); False if there is no such icon."""
+    drawer = ICONS.get(name)
+    if drawer is None:
+        return False
+    c.saveState()
+    c.translate(x, y)
+    colour_value = HexColor(colour) if colour.startswith("#") else colour
+    c.setFillColor(colour_value)
+    c.setStrokeColor(colour_value)
+    c.setLineWidth(max(0.4, size * 0.06))
+    drawer(c, size)
+    c.restoreState()
+    return True

@@ -1,0 +1,652 @@
+"""Markdown → reportlab Platypus flowables, with the styles and the table the rulebook shares.
+
+markdown-it parses (CommonMark plus pipe tables); each block becomes a flowable. Content text
+is escaped before it reaches reportlab's markup, and the French no-break spaces are kept
+unbreakable (reportlab itself would break at U+202F).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from xml.sax.saxutils import escape, quoteattr
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (
+    ActionFlowable,
+    Flowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+    XPreformatted,
+)
+from reportlab.platypus.flowables import _listWrapOn
+
+from toolkit.render.fonts import FAMILY, font_name, missing_glyphs
+
+INK = colors.HexColor("#23262d")
+MUTED = colors.HexColor("#5b606b")
+RULE = colors.HexColor("#c9ccd3")
+PALETTE = ("#8a2c2c", "#1f5f6b", "#2f3e7a", "#2e5e3a", "#87561b", "#5e2e5e", "#3d4f5c")
+
+# A narrow no-break space drawn as a smaller no-break space: reportlab breaks lines at U+202F
+# but never at U+00A0. Noto Sans' narrow space is 64 % of a space: 3.6 pt less at 10 pt.
+NARROW_NBSP = '<font size="-3.6">\u00a0</font>'
+# Characters the shipped font lacks, drawn with look-alikes it has (used only if missing).
+FALLBACKS = {"\u2192": "\u2013\u203a", "\u2190": "\u2039\u2013", "\u2212": "-"}
+BULLETS = ("\u2022", "\u2013", "\u00b7")
+HYPHENATION = {"fr": "fr", "es": "es", "en": "en_GB", "de": "de", "it": "it"}
+
+
+def mix(colour: colors.Color, amount: float) -> colors.Color:
+    """`colour` blended with white: `amount` 1 keeps it, 0 gives white (for tints)."""
+    return colors.Color(*(1 - amount + amount * c for c in colour.rgb()))
+
+
+@dataclass
+class Sheet:
+    """Everything the converter needs to look right: styles, colours, language."""
+
+    lang: str
+    accent: colors.Color
+    styles: dict[str, ParagraphStyle] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> ParagraphStyle:
+        return self.styles[name]
+
+
+def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> Sheet:
+    """Paragraph styles for a rulebook in `lang`, in the Noto Sans family."""
+    accent = colors.HexColor(accent_hex)
+    regular, bold, italic = font_name("regular"), font_name("bold"), font_name("italic")
+    hyph = HYPHENATION.get(lang, "")
+    body = ParagraphStyle(
+        "body",
+        fontName=regular,
+        fontSize=size,
+        leading=size * 1.42,
+        textColor=INK,
+        alignment=TA_JUSTIFY,
+        spaceAfter=size * 0.6,
+        hyphenationLang=hyph,
+        bulletFontName=regular,
+    )
+
+    def derive(name: str, **kw: object) -> ParagraphStyle:
+        return ParagraphStyle(name, parent=body, **kw)
+
+    styles = {
+        "body": body,
+        "lead": derive("lead", keepWithNext=1),
+        "item": derive("item", spaceAfter=size * 0.25),
+        "quote": derive("quote", spaceAfter=size * 0.3),
+        "code": derive("code", fontSize=size * 0.9, leading=size * 1.25, alignment=TA_LEFT),
+        "h2": derive(
+            "h2",
+            fontName=bold,
+            fontSize=size * 1.6,
+            leading=size * 2.0,
+            textColor=accent,
+            alignment=TA_LEFT,
+            spaceBefore=size * 1.4,
+            spaceAfter=size * 0.9,
+            keepWithNext=1,
+            hyphenationLang="",
+        ),
+        "h3": derive(
+            "h3",
+            fontName=bold,
+            fontSize=size * 1.2,
+            leading=size * 1.5,
+            alignment=TA_LEFT,
+            spaceBefore=size * 0.9,
+            spaceAfter=size * 0.35,
+            keepWithNext=1,
+            hyphenationLang="",
+        ),
+        "h4": derive(
+            "h4",
+            fontName=bold,
+            alignment=TA_LEFT,
+            spaceBefore=size * 0.6,
+            spaceAfter=size * 0.2,
+            keepWithNext=1,
+        ),
+        "cell": derive(
+            "cell",
+            fontSize=size * 0.9,
+            leading=size * 1.18,
+            alignment=TA_LEFT,
+            spaceAfter=0,
+        ),
+        "cell_head": derive(
+            "cell_head",
+            fontName=bold,
+            fontSize=size * 0.9,
+            leading=size * 1.18,
+            textColor=colors.white,
+            alignment=TA_LEFT,
+            spaceAfter=0,
+            hyphenationLang="",
+        ),
+        "muted": derive("muted", fontName=italic, textColor=MUTED, alignment=TA_LEFT),
+    }
+    return Sheet(lang, accent, styles)
+
+
+# --- inline text ------------------------------------------------------------------------
+
+
+@cache
+def _fallbacks() -> dict[str, str]:
+    return {ch: sub for ch, sub in FALLBACKS.items() if missing_glyphs(ch)}
+
+
+def markup(text: str) -> str:
+    """Plain content text as safe reportlab markup (escaped, no-break spaces kept)."""
+    for ch, sub in _fallbacks().items():
+        text = text.replace(ch, sub)
+    return escape(text).replace("\u202f", NARROW_NBSP)
+
+
+def inline_markup(node: SyntaxTreeNode) -> str:
+    """The reportlab markup of an inline node's children (bold, italic, code, links)."""
+    out: list[str] = []
+    for child in node.children:
+        kind = child.type
+        if kind == "text":
+            out.append(markup(child.content))
+        elif kind in ("softbreak",):
+            out.append(" ")
+        elif kind == "hardbreak":
+            out.append("<br/>")
+        elif kind == "strong":
+            out.append(f"<b>{inline_markup(child)}</b>")
+        elif kind == "em":
+            out.append(f"<i>{inline_markup(child)}</i>")
+        elif kind == "code_inline":
+            out.append(f'<font backColor="#eceef2">\u2009{markup(child.content)}\u2009</font>')
+        elif kind == "link":
+            href = str(child.attrs.get("href", ""))
+            inner = inline_markup(child)
+            if href.startswith(("http://", "https://", "mailto:")):
+                out.append(f"<u><a href={quoteattr(href)}>{inner}</a></u>")
+            else:
+                out.append(inner)
+        elif kind == "image":
+            out.append(f"<i>{inline_markup(child) or markup(str(child.attrs.get('alt', '')))}</i>")
+        else:  # html_inline and anything unknown: shown as text, never interpreted
+            out.append(markup(child.content))
+    return "".join(out)
+
+
+def _leads(inline: SyntaxTreeNode) -> bool:
+    """A paragraph that introduces what follows: all bold, or ending with a colon."""
+    parts = [c for c in inline.children if not (c.type == "text" and not c.content.strip())]
+    if len(parts) == 1 and parts[0].type == "strong":
+        return True
+    return plain_text(inline).rstrip().endswith(":")
+
+
+def plain_text(node: SyntaxTreeNode) -> str:
+    """The visible text of a node (for measuring table columns and for the outline)."""
+    if node.type in ("text", "code_inline", "html_inline"):
+        return node.content
+    if node.type in ("softbreak", "hardbreak"):
+        return " "
+    return "".join(plain_text(child) for child in node.children)
+
+
+# --- flowables --------------------------------------------------------------------------
+
+
+class Heading(Paragraph):
+    """A section heading: the document lists it in the contents and the PDF outline."""
+
+    def __init__(self, text: str, level: int, style: ParagraphStyle, rule: colors.Color | None):
+        super().__init__(markup(text), style)
+        self.toc_level = level
+        self.plain = text
+        self.rule = rule
+
+    def draw(self) -> None:
+        super().draw()
+        if self.rule is not None:
+            self.canv.saveState()
+            self.canv.setStrokeColor(self.rule)
+            self.canv.setLineWidth(0.8)
+            self.canv.line(0, -3, self.width, -3)
+            self.canv.restoreState()
+
+
+@dataclass
+class Cell:
+    """A table cell: its markup, its plain text (measured in bold if `bold`), its role."""
+
+    markup: str
+    plain: str
+    head: bool = False
+    align: str = ""
+    bold: bool = False
+
+
+class FitTable(Flowable):
+    """A table whose column widths fit the width it is given, from what its cells hold.
+
+    Short columns get their natural width; the rest share what is left in proportion to
+    their content, never below their longest word (unless even those cannot fit).
+    """
+
+    PAD = 5.0
+    KEEP_ROWS = 8
+
+    def __init__(self, rows: list[list[Cell]], sheet: Sheet, header: bool = True) -> None:
+        super().__init__()
+        self.rows = rows
+        self.sheet = sheet
+        self.header = header
+        self._table: Table | None = None
+        self._for_width = -1.0
+
+    def _measure(self) -> tuple[list[float], list[float]]:
+        columns = max(len(r) for r in self.rows)
+        mins = [0.0] * columns
+        maxs = [0.0] * columns
+        for row in self.rows:
+            for i, cell in enumerate(row):
+                style = self.sheet["cell_head" if cell.head else "cell"]
+                font = font_name("bold") if cell.bold else style.fontName
+                size = style.fontSize
+                words = re.split(r"[ \n\t]+", cell.plain.strip()) or [""]
+                longest = max(stringWidth(w, font, size) for w in words)
+                full = max(stringWidth(line, font, size) for line in cell.plain.split("\n"))
+                mins[i] = max(mins[i], longest + 2 * self.PAD + 1)
+                maxs[i] = max(maxs[i], full + 2 * self.PAD + 1)
+        return mins, maxs
+
+    def _build(self, width: float) -> Table:
+        if self._table is not None and abs(self._for_width - width) < 0.01:
+            return self._table
+        widths = fit_widths(*self._measure(), width)
+        data = []
+        for row in self.rows:
+            cells = []
+            for cell in row:
+                style = self.sheet["cell_head" if cell.head else "cell"]
+                if cell.align:
+                    style = ParagraphStyle(f"{style.name}-{cell.align}", parent=style)
+                    style.alignment = {"center": TA_CENTER, "right": TA_RIGHT}.get(
+                        cell.align, TA_LEFT
+                    )
+                cells.append(Paragraph(cell.markup, style))
+            cells += [""] * (len(widths) - len(cells))
+            data.append(cells)
+        accent = self.sheet.accent
+        commands: list[tuple[object, ...]] = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), self.PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), self.PAD),
+            ("TOPPADDING", (0, 0), (-1, -1), 3),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.8, accent),
+        ]
+        first = 0
+        if self.header:
+            first = 1
+            commands += [
+                ("BACKGROUND", (0, 0), (-1, 0), accent),
+                ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+            ]
+        for r in range(first + 1, len(data), 2):
+            commands.append(("BACKGROUND", (0, r), (-1, r), mix(accent, 0.07)))
+        table = Table(
+            data,
+            colWidths=widths,
+            repeatRows=first,
+            style=TableStyle(commands),
+            hAlign="LEFT",
+            splitByRow=1,
+        )
+        self._table, self._for_width = table, width
+        return table
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self._build(availWidth).wrap(availWidth, availHeight)
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        if len(self.rows) <= self.KEEP_ROWS:
+            return []  # a short table moves whole to the next page
+        return self._build(availWidth).split(availWidth, availHeight)
+
+    def drawOn(self, canvas: object, x: float, y: float, _sW: float = 0) -> None:
+        assert self._table is not None, "drawOn before wrap"
+        self._table.drawOn(canvas, x, y, _sW)
+
+    def getSpaceBefore(self) -> float:
+        return 4
+
+    def getSpaceAfter(self) -> float:
+        return 10
+
+
+def fit_widths(mins: list[float], maxs: list[float], total: float) -> list[float]:
+    """Column widths summing to `total`: see FitTable."""
+    n = len(maxs)
+    widths = [0.0] * n
+    free, room = list(range(n)), total
+    while free:
+        share = room / len(free)
+        small = [i for i in free if maxs[i] <= share]
+        if not small:
+            break
+        for i in small:
+            widths[i] = maxs[i]
+            room -= maxs[i]
+        free = [i for i in free if i not in small]
+    if not free:
+        used = sum(widths)
+        return [w * total / used for w in widths] if used else [total / n] * n
+    weight = sum(maxs[i] for i in free)
+    for i in free:
+        widths[i] = room * maxs[i] / weight
+    # Raise columns below their longest word, taking the room from columns with slack.
+    for _ in range(n):
+        short = [i for i in free if widths[i] < mins[i] - 0.01]
+        if not short:
+            break
+        need = sum(mins[i] - widths[i] for i in short)
+        slack = {i: widths[i] - mins[i] for i in range(n) if i not in short and widths[i] > mins[i]}
+        available = sum(slack.values())
+        if available <= 0:
+            break
+        take = min(need, available)
+        for i in short:
+            widths[i] += (mins[i] - widths[i]) * take / need
+        for i, s in slack.items():
+            widths[i] -= s * take / available
+    return widths
+
+
+class Note(Flowable):
+    """A blockquote: its flowables in a tinted box with an accent bar (split across pages)."""
+
+    def __init__(self, flowables: list[Flowable], sheet: Sheet) -> None:
+        super().__init__()
+        self.table = Table(
+            [[flowables]],
+            colWidths=["100%"],
+            style=TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, -1), mix(sheet.accent, 0.09)),
+                    ("LINEBEFORE", (0, 0), (0, -1), 3, sheet.accent),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 10),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 10),
+                    ("TOPPADDING", (0, 0), (-1, -1), 7),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 5),
+                ]
+            ),
+            hAlign="LEFT",
+            splitInRow=1,
+        )
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self.table.wrap(availWidth, availHeight)
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        return self.table.split(availWidth, availHeight)
+
+    def drawOn(self, canvas: object, x: float, y: float, _sW: float = 0) -> None:
+        self.table.drawOn(canvas, x, y, _sW)
+
+    def getSpaceBefore(self) -> float:
+        return 4
+
+    def getSpaceAfter(self) -> float:
+        return 10
+
+
+# --- the converter ----------------------------------------------------------------------
+
+
+@dataclass
+class Converted:
+    """A rulebook's body: its title (the first level-1 heading) and its flowables."""
+
+    title: str | None
+    flowables: list[Flowable]
+
+
+def markdown_flowables(text: str, sheet: Sheet) -> Converted:
+    """Convert Markdown to flowables; the first `#` heading is returned as the title."""
+    parser = MarkdownIt("commonmark").enable("table")
+    root = SyntaxTreeNode(parser.parse(text))
+    converter = _Converter(sheet)
+    flowables = converter.blocks(root.children, depth=0)
+    return Converted(converter.title, flowables)
+
+
+class _Converter:
+    def __init__(self, sheet: Sheet) -> None:
+        self.sheet = sheet
+        self.title: str | None = None
+
+    def blocks(self, nodes: list[SyntaxTreeNode], depth: int, style: str = "body") -> list:
+        out: list[Flowable] = []
+        for node in nodes:
+            out += self.block(node, depth, style)
+        return out
+
+    def block(self, node: SyntaxTreeNode, depth: int, style: str) -> list[Flowable]:
+        kind = node.type
+        sheet = self.sheet
+        if kind == "heading":
+            return self.heading(node)
+        if kind == "paragraph":
+            inline = node.children[0] if node.children else None
+            text = inline_markup(inline) if inline else ""
+            if not text.strip():
+                return []
+            if style == "body" and inline and _leads(inline):
+                style = "lead"
+            return [Paragraph(text, sheet[style])]
+        if kind in ("bullet_list", "ordered_list"):
+            return [self.list(node, depth)]
+        if kind == "blockquote":
+            inner = self.blocks(node.children, depth, "quote")
+            return [Note(inner, sheet)] if inner else []
+        if kind == "table":
+            return [self.table(node)]
+        if kind == "hr":
+            return [Rule(sheet.accent)]
+        if kind in ("fence", "code_block", "html_block"):
+            text = markup(node.content.rstrip("\n"))
+            return [Note([XPreformatted(text, sheet["code"])], sheet)] if text else []
+        return self.blocks(node.children, depth, style)
+
+    def heading(self, node: SyntaxTreeNode) -> list[Flowable]:
+        text = plain_text(node).strip()
+        level = int(node.tag[1])
+        if level == 1 and self.title is None:
+            self.title = text
+            return []
+        if level <= 2:
+            return [Heading(text, 0, self.sheet["h2"], self.sheet.accent)]
+        if level == 3:
+            return [Heading(text, 1, self.sheet["h3"], None)]
+        return [Paragraph(markup(text), self.sheet["h4"])]
+
+    def list(self, node: SyntaxTreeNode, depth: int) -> ListFlowable:
+        sheet = self.sheet
+        items = []
+        for item in node.children:
+            inner = self.blocks(item.children, depth + 1, "item")
+            items.append(ListItem(inner or [Spacer(0, 0)]))
+        size = sheet["body"].fontSize
+        common = {
+            "bulletFontName": font_name("regular"),
+            "bulletColor": sheet.accent,
+            "spaceAfter": size * 0.5 if depth == 0 else 0,
+        }
+        if node.type == "ordered_list":
+            start = int(node.attrs.get("start", 1) or 1)
+            return ListFlowable(
+                items,
+                bulletType="1",
+                start=start,
+                bulletFormat="%s.",
+                bulletFontName=font_name("bold"),
+                bulletFontSize=size,
+                leftIndent=size * 1.8,
+                bulletDedent=size * 1.8,
+                **{k: v for k, v in common.items() if k != "bulletFontName"},
+            )
+        return ListFlowable(
+            items,
+            bulletType="bullet",
+            start=BULLETS[min(depth, len(BULLETS) - 1)],
+            bulletFontSize=size * 1.0,
+            leftIndent=size * 1.4,
+            bulletDedent=size * 1.1,
+            **common,
+        )
+
+    def table(self, node: SyntaxTreeNode) -> Flowable:
+        rows: list[list[Cell]] = []
+        header = False
+        for section in node.children:
+            for tr in section.children:
+                row = []
+                for cell in tr.children:
+                    inline = cell.children[0] if cell.children else None
+                    style = str(cell.attrs.get("style", ""))
+                    align = style.removeprefix("text-align:") if style else ""
+                    row.append(
+                        Cell(
+                            inline_markup(inline) if inline else "",
+                            plain_text(cell),
+                            head=cell.type == "th",
+                            align=align,
+                        )
+                    )
+                header = header or section.type == "thead"
+                rows.append(row)
+        _center_numbers(rows)
+        return FitTable(rows, self.sheet, header=header)
+
+
+NUMBERISH = re.compile(r"^[\s\d+\-–−×x/.,:%·]*\d[\s\d+\-–−×x/.,:%·]*$")
+
+
+def _center_numbers(rows: list[list[Cell]]) -> None:
+    """Centre columns whose body cells are all numbers (and their header), unless aligned."""
+    if len(rows) < 2:
+        return
+    columns = max(len(r) for r in rows)
+    for i in range(columns):
+        column = [r[i] for r in rows if i < len(r)]
+        body = [c for c in column if not c.head]
+        if (
+            body
+            and all(NUMBERISH.match(c.plain) for c in body)
+            and not any(c.align for c in column)
+        ):
+            for cell in column:
+                cell.align = "center"
+
+
+class Rule(Flowable):
+    """A horizontal rule: a short centred accent line with a diamond."""
+
+    def __init__(self, colour: colors.Color) -> None:
+        super().__init__()
+        self.colour = colour
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width = availWidth
+        return availWidth, 18
+
+    def draw(self) -> None:
+        c, mid, y = self.canv, self.width / 2, 9
+        c.saveState()
+        c.setStrokeColor(self.colour)
+        c.setFillColor(self.colour)
+        c.setLineWidth(0.6)
+        c.line(mid - 60, y, mid - 6, y)
+        c.line(mid + 6, y, mid + 60, y)
+        path = c.beginPath()
+        path.moveTo(mid, y + 3)
+        path.lineTo(mid + 3, y)
+        path.lineTo(mid, y - 3)
+        path.lineTo(mid - 3, y)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.restoreState()
+
+
+__all__ = [
+    "FAMILY",
+    "Cell",
+    "Converted",
+    "FitTable",
+    "Heading",
+    "Note",
+    "Rule",
+    "Sheet",
+    "make_sheet",
+    "markdown_flowables",
+    "markup",
+]
+
+
+def keep_with_next(flowables: list[Flowable]) -> list[Flowable]:
+    """Group each run of keep-with-next flowables with the flowable after it.
+
+    reportlab does this itself but will not group a list, so a heading or a lead-in line
+    could end a page with its list on the next one.
+    """
+    out: list[Flowable] = []
+    run: list[Flowable] = []
+    for flowable in flowables:
+        run.append(flowable)
+        if flowable.getKeepWithNext():
+            flowable.keepWithNext = 0
+            continue
+        out.append(KeepWithStart(run) if len(run) > 1 else flowable)
+        run = []
+    out += run
+    return out
+
+
+class KeepWithStart(KeepTogether):
+    """Keep headings with the *start* of what follows, not all of it.
+
+    reportlab moves a heading and its whole next flowable to a new page when they do not fit
+    together, which leaves half-empty pages before long tables and lists. If the next
+    flowable can split so that a few lines stay with the heading, let it.
+    """
+
+    MIN_REST = 40.0
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        content = self._content
+        if len(content) >= 2 and aH < self._H:
+            head, last = content[:-1], content[-1]
+            _, used = _listWrapOn(head, aW, self.canv)
+            rest = aH - used - last.getSpaceBefore()
+            if rest >= self.MIN_REST:
+                last.wrap(aW, rest)
+                parts = last.split(aW, rest)
+                if len(parts) >= 2 and not isinstance(parts[0], ActionFlowable):
+                    return list(content)
+        return super().split(aW, aH)

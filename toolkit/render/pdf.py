@@ -1,0 +1,44 @@
+"""Deterministic PDF canvases: same input, byte-identical output.
+
+reportlab's `invariant=1` fixes the creation date and document id; we also set fixed
+metadata, so PDFs can be compared byte for byte and cached.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from reportlab.lib.pagesizes import A4, letter
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.render.fonts import font_name
+
+PAPERS: dict[str, tuple[float, float]] = {
+    "a4": A4,
+    "letter": letter,
+    "a3": (297 * mm, 420 * mm),
+    "a2": (420 * mm, 594 * mm),
+    "a1": (594 * mm, 841 * mm),
+}
+
+
+@contextmanager
+def pdf_canvas(pagesize: tuple[float, float], title: str) -> Iterator[tuple[Canvas, io.BytesIO]]:
+    """A canvas writing into memory; the caller saves it and takes the bytes."""
+    buffer = io.BytesIO()
+    canvas = Canvas(
+        buffer,
+        pagesize=pagesize,
+        invariant=1,
+        pageCompression=1,
+        initialFontName=font_name("regular"),
+        initialFontSize=9,
+    )
+    canvas.setTitle(title)
+    canvas.setAuthor("Playset")
+    canvas.setCreator("Playset")
+    canvas.setProducer("Playset (reportlab)")
+    yield canvas, buffer

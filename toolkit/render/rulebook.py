@@ -1,0 +1,581 @@
+"""The rulebook PDF: cover, contents, the Markdown rules, then components and card reference.
+
+The rules come from the game's Markdown (its Jinja facts already filled); the component list
+and the card reference are generated from the decks, so they always match what is printed.
+Platypus lays it out; `multiBuild` runs until the contents' page numbers settle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from toolkit.content.game import Game
+from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
+from toolkit.content.models.deck import size_mm
+from toolkit.render.context import localize
+from toolkit.render.fonts import font_name, register
+from toolkit.render.markdown_flow import (
+    INK,
+    MUTED,
+    PALETTE,
+    Cell,
+    FitTable,
+    Heading,
+    KeepWithStart,
+    Sheet,
+    keep_with_next,
+    make_sheet,
+    markdown_flowables,
+    markup,
+    mix,
+)
+from toolkit.render.pdf import PAPERS
+from toolkit.render.rulebook_source import render_markdown
+
+LABELS: dict[str, dict[str, str]] = {
+    "fr": {
+        "kicker": "Règle du jeu",
+        "contents": "Sommaire",
+        "components": "Matériel",
+        "card_reference": "Référence des cartes",
+        "players": "Joueurs",
+        "age": "Âge",
+        "minutes": "Minutes",
+        "item": "Élément",
+        "quantity": "Quantité",
+        "card": "Carte",
+        "copies": "Ex.",
+        "text": "Texte",
+        "cards": "{n} carte|{n} cartes",
+        "questions": "{n} question|{n} questions",
+        "spaces": "{n} case|{n} cases",
+        "stops": "{n} étape|{n} étapes",
+        "holes": "{n} × {segment}, {holes} trous chacun",
+    },
+    "es": {
+        "kicker": "Reglamento",
+        "contents": "Índice",
+        "components": "Componentes",
+        "card_reference": "Referencia de cartas",
+        "players": "Jugadores",
+        "age": "Edad",
+        "minutes": "Minutos",
+        "item": "Elemento",
+        "quantity": "Cantidad",
+        "card": "Carta",
+        "copies": "Copias",
+        "text": "Texto",
+        "cards": "{n} carta|{n} cartas",
+        "questions": "{n} pregunta|{n} preguntas",
+        "spaces": "{n} casilla|{n} casillas",
+        "stops": "{n} parada|{n} paradas",
+        "holes": "{n} × {segment}, {holes} agujeros cada uno",
+    },
+    "en": {
+        "kicker": "Rules of play",
+        "contents": "Contents",
+        "components": "Components",
+        "card_reference": "Card reference",
+        "players": "Players",
+        "age": "Age",
+        "minutes": "Minutes",
+        "item": "Item",
+        "quantity": "Quantity",
+        "card": "Card",
+        "copies": "Copies",
+        "text": "Text",
+        "cards": "{n} card|{n} cards",
+        "questions": "{n} question|{n} questions",
+        "spaces": "{n} space|{n} spaces",
+        "stops": "{n} stop|{n} stops",
+        "holes": "{n} × {segment}, {holes} holes each",
+    },
+}
+# Column headings of the card reference for common number fields; others show their name.
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "fr": {"price": "Prix", "points": "Points", "coins": "Pièces", "level": "Niveau",
+           "section": "Section", "kill_target": "Tuer", "max_tries": "Essais"},
+    "es": {"price": "Precio", "points": "Puntos", "coins": "Monedas", "level": "Nivel",
+           "section": "Sección", "kill_target": "Matar", "max_tries": "Intentos"},
+    "en": {"price": "Price", "points": "Points", "coins": "Coins", "level": "Level",
+           "section": "Section", "kill_target": "Kill", "max_tries": "Tries"},
+}  # fmt: skip
+
+MARGIN = 20 * mm
+FOOTER = 11 * mm
+
+
+def labels(lang: str) -> dict[str, str]:
+    return LABELS.get(lang, LABELS["en"])
+
+
+def count(lang: str, key: str, n: int, **kw: Any) -> str:
+    """A localized count: `{n} card|{n} cards` picks singular or plural."""
+    one, _, many = labels(lang)[key].partition("|")
+    return (one if n == 1 or not many else many).format(n=n, **kw)
+
+
+def accent_for(game_id: str) -> str:
+    """Each game gets its own accent colour, always the same one."""
+    digest = hashlib.md5(game_id.encode(), usedforsecurity=False).digest()
+    return PALETTE[int.from_bytes(digest, "big") % len(PALETTE)]
+
+
+def render_rulebook(game: Game, lang: str, paper: str = "a4") -> bytes:
+    """The rulebook of `game` in `lang` as PDF bytes (deterministic)."""
+    if game.manifest is None:
+        raise ValueError(f"{game.id}: the manifest is not valid")
+    if lang not in game.rulebook:
+        raise ValueError(f"{game.id}: no rulebook in {lang!r}")
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
+    register()
+    sheet = make_sheet(lang, accent_for(game.id))
+    source = game.rulebook[lang].read_text(encoding="utf-8")
+    body = markdown_flowables(render_markdown(game, lang, source), sheet)
+    title = game.manifest.title.get(lang) or body.title or game.id
+
+    buffer = io.BytesIO()
+    doc = _RulebookDoc(buffer, PAPERS[paper], title, lang, sheet)
+    story: list[Flowable] = cover(game, lang, title, sheet, doc.pagesize)
+    story += [NextPageTemplate("body"), PageBreak()]
+    story += contents(lang, sheet)
+    story += [PageBreak()]
+    story += body.flowables
+    story += components(game, lang, sheet)
+    story += card_reference(game, lang, sheet)
+    doc.multiBuild(keep_with_next(story))
+    return buffer.getvalue()
+
+
+# --- document ---------------------------------------------------------------------------
+
+
+class _RulebookDoc(BaseDocTemplate):
+    """Two page templates (cover, body); headings feed the contents and the PDF outline."""
+
+    def __init__(
+        self,
+        buffer: io.BytesIO,
+        pagesize: tuple[float, float],
+        title: str,
+        lang: str,
+        sheet: Sheet,
+    ) -> None:
+        super().__init__(
+            buffer,
+            pagesize=pagesize,
+            title=title,
+            author="Playset",
+            creator="Playset",
+            producer="Playset (reportlab)",
+            lang=lang,
+            invariant=1,
+            pageCompression=1,
+            keepTogetherClass=KeepWithStart,
+            leftMargin=MARGIN,
+            rightMargin=MARGIN,
+            topMargin=MARGIN,
+            bottomMargin=MARGIN + 2 * mm,
+        )
+        self.game_title = title
+        self.sheet = sheet
+        width, height = pagesize
+        cover_frame = Frame(
+            32 * mm, 30 * mm, width - 64 * mm, height - 60 * mm, id="cover", showBoundary=0
+        )
+        body_frame = Frame(
+            self.leftMargin, self.bottomMargin, self.width, self.height, id="body", showBoundary=0
+        )
+        self.addPageTemplates(
+            [
+                PageTemplate("cover", [cover_frame], onPage=self._draw_cover),
+                PageTemplate("body", [body_frame], onPage=self._draw_footer),
+            ]
+        )
+        self._seq = 0
+
+    def beforeDocument(self) -> None:
+        self._seq = 0
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        if not isinstance(flowable, Heading):
+            return
+        key = f"h{self._seq}"
+        self._seq += 1
+        top = self.frame._y + flowable.getSpaceAfter() + flowable.height + 8
+        self.canv.bookmarkPage(key, fit="XYZ", left=0, top=top)
+        self.canv.addOutlineEntry(flowable.plain, key, level=flowable.toc_level)
+        self.notify("TOCEntry", (flowable.toc_level, markup(flowable.plain), self.page, key))
+
+    def _draw_cover(self, canvas: Any, doc: BaseDocTemplate) -> None:
+        width, height = self.pagesize
+        accent = self.sheet.accent
+        canvas.saveState()
+        canvas.setStrokeColor(accent)
+        canvas.setLineWidth(1.4)
+        canvas.rect(12 * mm, 12 * mm, width - 24 * mm, height - 24 * mm)
+        canvas.setLineWidth(0.4)
+        canvas.rect(14 * mm, 14 * mm, width - 28 * mm, height - 28 * mm)
+        canvas.setFillColor(accent)
+        for x in (13 * mm, width - 13 * mm):
+            for y in (13 * mm, height - 13 * mm):
+                _diamond(canvas, x, y, 4)
+        for i in range(-2, 3):
+            _diamond(canvas, width / 2 + i * 14, 22 * mm, 2.6 if i else 3.6)
+        _lattice(canvas, 20 * mm, 34 * mm, width - 40 * mm, 0.16 * height, mix(accent, 0.3))
+        canvas.restoreState()
+
+    def _draw_footer(self, canvas: Any, doc: BaseDocTemplate) -> None:
+        width, _ = self.pagesize
+        left, right = self.leftMargin, width - self.rightMargin
+        canvas.saveState()
+        canvas.setStrokeColor(colors.HexColor("#c9ccd3"))
+        canvas.setLineWidth(0.5)
+        canvas.line(left, FOOTER + 9, right, FOOTER + 9)
+        canvas.setFont(font_name("italic"), 8.5)
+        canvas.setFillColor(MUTED)
+        canvas.drawString(left, FOOTER, self.game_title)
+        canvas.setFont(font_name("bold"), 9)
+        canvas.setFillColor(self.sheet.accent)
+        canvas.drawRightString(right, FOOTER, str(doc.page))
+        canvas.restoreState()
+
+
+def _lattice(canvas: Any, x: float, y: float, w: float, h: float, colour: Any) -> None:
+    """A band of small diamonds in a checker pattern, fading upwards (the cover's ornament)."""
+    step = 8 * mm
+    columns = int(w // step)
+    rows = max(1, int(h // (step / 2)))
+    x0 = x + (w - columns * step) / 2 + step / 2
+    for row in range(rows):
+        canvas.setFillColor(mix(colour, 1 - row / rows))
+        shift = step / 2 if row % 2 else 0
+        for col in range(columns - (1 if row % 2 else 0)):
+            _diamond(canvas, x0 + col * step + shift, y + row * step / 2, step / 4)
+
+
+def _diamond(canvas: Any, x: float, y: float, r: float) -> None:
+    path = canvas.beginPath()
+    path.moveTo(x, y + r)
+    path.lineTo(x + r, y)
+    path.lineTo(x, y - r)
+    path.lineTo(x - r, y)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+
+
+# --- cover and contents -----------------------------------------------------------------
+
+
+def cover(
+    game: Game, lang: str, title: str, sheet: Sheet, pagesize: tuple[float, float]
+) -> list[Flowable]:
+    """Title, ornament, summary and the box facts (players, age, minutes)."""
+    manifest = game.manifest
+    accent = sheet.accent
+    kicker = ParagraphStyle(
+        "kicker",
+        fontName=font_name("bold"),
+        fontSize=11,
+        leading=14,
+        textColor=accent,
+        alignment=TA_CENTER,
+    )
+    big = ParagraphStyle(
+        "cover_title",
+        fontName=font_name("bold"),
+        fontSize=40,
+        leading=46,
+        textColor=INK,
+        alignment=TA_CENTER,
+        spaceAfter=6,
+        hyphenationLang="",
+    )
+    summary_style = ParagraphStyle(
+        "cover_summary",
+        fontName=font_name("italic"),
+        fontSize=12.5,
+        leading=18,
+        textColor=INK,
+        alignment=TA_CENTER,
+        hyphenationLang=sheet["body"].hyphenationLang,
+    )
+    story: list[Flowable] = [
+        Spacer(0, pagesize[1] * 0.14),
+        Paragraph(markup(labels(lang)["kicker"].upper()), kicker),
+        Spacer(0, 10),
+        Paragraph(markup(title), big),
+        Ornament(accent),
+        Spacer(0, 14),
+    ]
+    summary = (manifest.summary or {}).get(lang)
+    if summary:
+        story.append(Paragraph(markup(summary.strip()), summary_style))
+    story.append(Spacer(0, 36))
+    story.append(Facts(_facts(manifest, lang), accent))
+    return story
+
+
+def _facts(manifest: Any, lang: str) -> list[tuple[str, str, str]]:
+    """(icon, value, label) for the cover: players always, age and minutes if known."""
+    names = labels(lang)
+    low, high = manifest.players.min, manifest.players.max
+    facts = [("players", str(low) if low == high else f"{low}\u2013{high}", names["players"])]
+    if manifest.age is not None:
+        facts.append(("age", f"{manifest.age}+", names["age"]))
+    if manifest.minutes is not None:
+        facts.append(("minutes", str(manifest.minutes), names["minutes"]))
+    return facts
+
+
+def contents(lang: str, sheet: Sheet) -> list[Flowable]:
+    """The contents page: a heading (not itself listed) and the table of contents."""
+    toc = TableOfContents(dotsMinLevel=0)
+    base = sheet["body"]
+    toc.levelStyles = [
+        ParagraphStyle(
+            "toc0",
+            parent=base,
+            fontName=font_name("bold"),
+            fontSize=11,
+            leading=15,
+            spaceBefore=7,
+            alignment=TA_LEFT,
+            leftIndent=0,
+            firstLineIndent=0,
+            hyphenationLang="",
+        ),
+        ParagraphStyle(
+            "toc1",
+            parent=base,
+            fontSize=9.5,
+            leading=13.5,
+            leftIndent=14,
+            firstLineIndent=0,
+            alignment=TA_LEFT,
+            textColor=MUTED,
+            hyphenationLang="",
+        ),
+    ]
+    title = ParagraphStyle("toc_title", parent=sheet["h2"], fontSize=22, leading=28)
+    return [Paragraph(markup(labels(lang)["contents"]), title), Spacer(0, 6), toc]
+
+
+class Ornament(Flowable):
+    """A centred line–diamond–line flourish under the cover title."""
+
+    def __init__(self, colour: colors.Color, span: float = 180) -> None:
+        super().__init__()
+        self.colour = colour
+        self.span = span
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width = availWidth
+        return availWidth, 24
+
+    def draw(self) -> None:
+        c, mid, y, half = self.canv, self.width / 2, 12, self.span / 2
+        c.saveState()
+        c.setStrokeColor(self.colour)
+        c.setFillColor(self.colour)
+        c.setLineWidth(1)
+        c.line(mid - half, y, mid - 12, y)
+        c.line(mid + 12, y, mid + half, y)
+        c.setLineWidth(0.5)
+        c.line(mid - half + 20, y - 4, mid - 16, y - 4)
+        c.line(mid + 16, y - 4, mid + half - 20, y - 4)
+        _diamond(c, mid, y, 6)
+        _diamond(c, mid - half, y, 2.5)
+        _diamond(c, mid + half, y, 2.5)
+        c.setFillColor(colors.white)
+        _diamond(c, mid, y, 2.2)
+        c.restoreState()
+
+
+class Facts(Flowable):
+    """Players, age and playing time as three round badges with vector icons."""
+
+    BADGE = 96.0
+    RADIUS = 19.0
+
+    def __init__(self, facts: list[tuple[str, str, str]], colour: colors.Color) -> None:
+        super().__init__()
+        self.facts = facts
+        self.colour = colour
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.width = availWidth
+        return availWidth, 2 * self.RADIUS + 44
+
+    def draw(self) -> None:
+        c = self.canv
+        total = self.BADGE * len(self.facts)
+        x0 = (self.width - total) / 2
+        cy = 44 + self.RADIUS
+        for i, (icon, value, label) in enumerate(self.facts):
+            cx = x0 + self.BADGE * (i + 0.5)
+            c.saveState()
+            c.setFillColor(self.colour)
+            c.circle(cx, cy, self.RADIUS, stroke=0, fill=1)
+            c.setFillColor(colors.white)
+            c.setStrokeColor(colors.white)
+            _ICONS[icon](c, cx, cy)
+            c.setFillColor(INK)
+            c.setFont(font_name("bold"), 15)
+            c.drawCentredString(cx, 22, value)
+            c.setFillColor(MUTED)
+            c.setFont(font_name("regular"), 9)
+            c.drawCentredString(cx, 9, label)
+            c.restoreState()
+
+
+def _person(c: Any, x: float, y: float, scale: float = 1.0) -> None:
+    c.circle(x, y + 5 * scale, 3.6 * scale, stroke=0, fill=1)
+    path = c.beginPath()
+    path.moveTo(x - 6.5 * scale, y - 8 * scale)
+    w, top, foot = 6.5 * scale, y + 1 * scale, y - 8 * scale
+    path.curveTo(x - w, top, x + w, top, x + w, foot)
+    path.close()
+    c.drawPath(path, stroke=0, fill=1)
+
+
+def _icon_players(c: Any, x: float, y: float) -> None:
+    _person(c, x - 5, y + 1, 0.85)
+    _person(c, x + 5, y - 0.5, 0.95)
+
+
+def _icon_age(c: Any, x: float, y: float) -> None:
+    _person(c, x - 3, y, 1.0)
+    c.setLineWidth(1.8)
+    c.line(x + 7, y + 4, x + 13, y + 4)
+    c.line(x + 10, y + 1, x + 10, y + 7)
+
+
+def _icon_minutes(c: Any, x: float, y: float) -> None:
+    c.setLineWidth(1.8)
+    c.circle(x, y, 10, stroke=1, fill=0)
+    c.setLineCap(1)
+    c.line(x, y, x, y + 7)
+    c.line(x, y, x + 5, y - 2)
+    c.circle(x, y, 1.4, stroke=0, fill=1)
+
+
+_ICONS = {"players": _icon_players, "age": _icon_age, "minutes": _icon_minutes}
+
+
+# --- generated sections -----------------------------------------------------------------
+
+
+def components(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
+    """A table of every deck (cards counting copies, size) and board (its size)."""
+    names = labels(lang)
+    rows = [[Cell(markup(names["item"]), names["item"], True),
+             Cell(markup(names["quantity"]), names["quantity"], True)]]  # fmt: skip
+    for deck in game.valid(game.decks):
+        total = sum(card.copies for card in deck.cards)
+        w, h = size_mm(deck.size)
+        amount = f"{count(lang, 'cards', total)} ({_mm(w)}\u202f×\u202f{_mm(h)} mm)"
+        rows.append(_row(deck.name.get(lang, deck.id), amount))
+    for board in game.valid(game.boards):
+        rows.append(_row(board.name.get(lang, board.id), _board_size(board, lang)))
+    for bank in game.valid(game.questions):
+        amount = count(lang, "questions", len(bank.questions))
+        rows.append(_row(bank.name.get(lang, bank.id), amount))
+    if len(rows) == 1:
+        return []
+    return [Heading(names["components"], 0, sheet["h2"], sheet.accent), FitTable(rows, sheet)]
+
+
+def _mm(value: float) -> str:
+    return f"{value:g}"
+
+
+def _row(name: str, amount: str) -> list[Cell]:
+    return [Cell(f"<b>{markup(name)}</b>", name, bold=True), Cell(markup(amount), amount)]
+
+
+def _board_size(board: Any, lang: str) -> str:
+    if isinstance(board, GraphBoard):
+        return count(lang, "spaces", len(board.spaces))
+    if isinstance(board, RoadBoard):
+        return count(lang, "stops", len(board.stops))
+    if isinstance(board, TrackBoard):
+        return labels(lang)["holes"].format(
+            n=board.segments_in_box,
+            segment=board.segment_name.get(lang, ""),
+            holes=board.holes_per_segment,
+        )
+    return ""
+
+
+def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
+    """Per deck with card texts: name, number fields, copies and the filled text."""
+    names = labels(lang)
+    out: list[Flowable] = []
+    for deck in game.valid(game.decks):
+        cards = [localize(card, lang) for card in deck.cards]
+        if not any(card.get("text") for card in cards):
+            continue
+        numbers = _number_fields(deck.cards)
+        head = [names["card"], *(_field_label(f, lang) for f in numbers), names["copies"]]
+        head.append(names["text"])
+        rows = [[Cell(markup(h), h, True) for h in head]]
+        for card in cards:
+            row = [_name_cell(card)]
+            row += [Cell(str(card[f]), str(card[f]), align="center") for f in numbers]
+            row.append(Cell(str(card.copies), str(card.copies), align="center"))
+            text = str(card.get("text") or "")
+            row.append(Cell(markup(text).replace("\n", "<br/>"), text))
+            rows.append(row)
+        heading = Heading(deck.name.get(lang, deck.id), 1, sheet["h3"], None)
+        out += [heading, FitTable(rows, sheet)]
+    if not out:
+        return []
+    return [Heading(names["card_reference"], 0, sheet["h2"], sheet.accent), *out]
+
+
+def _number_fields(cards: list[Any]) -> list[str]:
+    """The card's own whole-number fields (not copies), in model order."""
+    first = cards[0]
+    fields = []
+    for name in type(first).model_fields:
+        value = getattr(first, name)
+        if name != "copies" and isinstance(value, int) and not isinstance(value, bool):
+            fields.append(name)
+    return fields
+
+
+def _field_label(field: str, lang: str) -> str:
+    known = FIELD_LABELS.get(lang, FIELD_LABELS["en"])
+    return known.get(field, field.replace("_", " ").capitalize())
+
+
+def _name_cell(card: dict[str, Any]) -> Cell:
+    name = str(card.get("name") or card.get("id"))
+    title = card.get("title")
+    text = f"<b>{markup(name)}</b>"
+    plain = name
+    if isinstance(title, str) and title:
+        muted = MUTED.hexval()[2:]
+        text += f'<br/><font color="#{muted}"><i>{markup(title)}</i></font>'
+        plain += "\n" + title
+    return Cell(text, plain, bold=True)

@@ -1,0 +1,234 @@
+"""Card sheets: as many cards as fit with their bleed, crop marks in the margins only, and
+after every fronts page a backs page mirrored for long-edge duplex, so fronts and backs
+register when printed double-sided. The press profile writes one card per page instead, with
+TrimBox and BleedBox set for print services.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.render.cardface import draw_face
+from toolkit.render.context import card_context
+from toolkit.render.layout import Layout
+
+BLEED_MM = 3.0
+MARGIN_MM = 5.0
+MARK_GAP_MM = 1.0  # crop marks start this far outside the bleed
+MARK_LEN_MM = 4.0
+
+
+class SheetError(ValueError):
+    """A card that cannot fit on the paper at all."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where cards go on a page (points; origin bottom-left, as reportlab draws).
+
+    Cards either each keep their own bleed (a gutter of twice the bleed between them) or,
+    when that would fit fewer cards, sit edge to edge sharing cut lines, with the bleed
+    around the outside of the grid only (3×3 poker cards on A4, as print-and-play expects).
+    """
+
+    page_w: float
+    page_h: float
+    card_w: float  # trim size
+    card_h: float
+    bleed: float
+    gutter: float  # space between two cards' trims: 2 × bleed or 0
+    cols: int
+    rows: int
+    left: float  # x of the first column's trim
+    bottom: float  # y of the lowest row's trim
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def trim_origin(self, col: int, row: int) -> tuple[float, float]:
+        """Lower-left corner of the trim of the card at (col, row); row 0 is the top row."""
+        x = self.left + col * (self.card_w + self.gutter)
+        y = self.bottom + (self.rows - 1 - row) * (self.card_h + self.gutter)
+        return x, y
+
+    @property
+    def grid(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of everything printed, bleed included."""
+        right = self.left + self.cols * self.card_w + (self.cols - 1) * self.gutter
+        top = self.bottom + self.rows * self.card_h + (self.rows - 1) * self.gutter
+        return (
+            self.left - self.bleed,
+            self.bottom - self.bleed,
+            right + self.bleed,
+            top + self.bleed,
+        )
+
+
+def _count(space: float, card: float, gutter: float, bleed: float) -> int:
+    return max(0, int((space - 2 * bleed + gutter) // (card + gutter)))
+
+
+def geometry(page: tuple[float, float], card_mm: tuple[float, float]) -> Geometry:
+    page_w, page_h = page
+    card_w, card_h = card_mm[0] * mm, card_mm[1] * mm
+    bleed, margin = BLEED_MM * mm, MARGIN_MM * mm
+    space_w, space_h = page_w - 2 * margin, page_h - 2 * margin
+    best: tuple[int, float] | None = None
+    for gutter in (2 * bleed, 0.0):
+        cols = _count(space_w, card_w, gutter, bleed)
+        rows = _count(space_h, card_h, gutter, bleed)
+        if best is None or cols * rows > best[0]:
+            best = (cols * rows, gutter)
+    assert best is not None
+    gutter = best[1]
+    cols = _count(space_w, card_w, gutter, bleed)
+    rows = _count(space_h, card_h, gutter, bleed)
+    if cols < 1 or rows < 1:
+        raise SheetError(
+            f"a {card_mm[0]:g}×{card_mm[1]:g} mm card with bleed does not fit on this paper"
+        )
+    used_w = cols * card_w + (cols - 1) * gutter
+    used_h = rows * card_h + (rows - 1) * gutter
+    left = (page_w - used_w) / 2
+    bottom = (page_h - used_h) / 2
+    return Geometry(page_w, page_h, card_w, card_h, bleed, gutter, cols, rows, left, bottom)
+
+
+def draw_crop_marks(c: Canvas, geo: Geometry) -> None:
+    """Short lines on every trim line, in the page margins only (never across a card)."""
+    gap, length = MARK_GAP_MM * mm, MARK_LEN_MM * mm
+    grid_left, grid_bottom, grid_right, grid_top = geo.grid
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.setStrokeColorRGB(0, 0, 0)
+    xs = sorted(
+        {
+            round(geo.trim_origin(col, 0)[0] + dx, 3)
+            for col in range(geo.cols)
+            for dx in (0, geo.card_w)
+        }
+    )
+    ys = sorted(
+        {
+            round(geo.trim_origin(0, row)[1] + dy, 3)
+            for row in range(geo.rows)
+            for dy in (0, geo.card_h)
+        }
+    )
+    top_end = min(geo.page_h, grid_top + gap + length)
+    bottom_end = max(0.0, grid_bottom - gap - length)
+    for x in xs:
+        c.line(x, grid_top + gap, x, top_end)
+        c.line(x, grid_bottom - gap, x, bottom_end)
+    right_end = min(geo.page_w, grid_right + gap + length)
+    left_end = max(0.0, grid_left - gap - length)
+    for y in ys:
+        c.line(grid_right + gap, y, right_end, y)
+        c.line(grid_left - gap, y, left_end, y)
+    c.restoreState()
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    """One physical card: which deck card, which copy."""
+
+    card: Any
+    copy: int
+
+
+def expand(cards: Sequence[Any]) -> list[CardSlot]:
+    """Every physical card in a stable order: card order in the file, then copy number."""
+    return [CardSlot(card, i) for card in cards for i in range(getattr(card, "copies", 1))]
+
+
+def pages(slots: Sequence[CardSlot], per_page: int) -> Iterator[Sequence[CardSlot]]:
+    for start in range(0, len(slots), per_page):
+        yield slots[start : start + per_page]
+
+
+def draw_deck(
+    c: Canvas,
+    game: Any,
+    deck: Any,
+    front: Layout,
+    back: Layout,
+    lang: str,
+    page: tuple[float, float],
+    card_mm: tuple[float, float],
+    footer: str,
+    back_per_card: bool = False,
+) -> int:
+    """Fronts and mirrored backs pages for one deck; returns the number of pages drawn.
+
+    With `back_per_card` each back shows its own card (trivia answers); otherwise all backs
+    are the deck's back."""
+    geo = geometry(page, card_mm)
+    count = 0
+    back_context = card_context(game, deck, deck.cards[0], lang)
+    for index, chunk in enumerate(pages(expand(deck.cards), geo.per_page)):
+        for side in ("front", "back"):
+            c.setPageSize(page)
+            for slot_index, slot in enumerate(chunk):
+                col, row = slot_index % geo.cols, slot_index // geo.cols
+                if side == "back":
+                    col = geo.cols - 1 - col  # long-edge duplex mirrors left and right
+                x, y = geo.trim_origin(col, row)
+                if side == "front":
+                    context = card_context(game, deck, slot.card, lang)
+                    draw_face(c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+                else:
+                    context = (
+                        card_context(game, deck, slot.card, lang) if back_per_card else back_context
+                    )
+                    draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+            draw_crop_marks(c, geo)
+            _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
+            c.showPage()
+            count += 1
+    return count
+
+
+def _footer(c: Canvas, geo: Geometry, text: str) -> None:
+    from toolkit.render.fonts import font_name
+
+    c.saveState()
+    c.setFont(font_name("regular"), 6)
+    c.setFillColorRGB(0.45, 0.45, 0.45)
+    c.drawCentredString(geo.page_w / 2, 2.2 * mm, text)
+    c.restoreState()
+
+
+def draw_deck_per_card(
+    c: Canvas,
+    game: Any,
+    deck: Any,
+    front: Layout,
+    back: Layout,
+    lang: str,
+    card_mm: tuple[float, float],
+    back_per_card: bool = False,
+) -> int:
+    """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set."""
+    bleed = BLEED_MM * mm
+    w, h = card_mm[0] * mm, card_mm[1] * mm
+    page = (w + 2 * bleed, h + 2 * bleed)
+    back_context = card_context(game, deck, deck.cards[0], lang)
+    count = 0
+    for slot in expand(deck.cards):
+        for layout, context in (
+            (front, card_context(game, deck, slot.card, lang)),
+            (back, card_context(game, deck, slot.card, lang) if back_per_card else back_context),
+        ):
+            c.setPageSize(page)
+            c.setBleedBox((0, 0, page[0], page[1]))
+            c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
+            draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, game.root)
+            c.showPage()
+            count += 1
+    return count
