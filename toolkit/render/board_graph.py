@@ -24,7 +24,7 @@ Words = Callable[[str], str]
 Rect = tuple[float, float, float, float]
 
 INSET = 14 * mm  # free border around the map inside the drawing
-GAP = 1.6 * mm  # least paper between two spaces after nudging
+GAP = 3.2 * mm  # least paper between two spaces after nudging
 START_RING = 1.7 * mm
 RING = 1.2 * mm  # width of the region-coloured ring
 ROAD = HexColor("#4d4d4d")
@@ -125,6 +125,62 @@ def _project(spaces: list[GraphSpace]) -> tuple[dict[str, tuple[float, float]], 
         s.id: (100 * math.cos(2 * math.pi * i / n), 100 * math.sin(2 * math.pi * i / n))
         for i, s in enumerate(spaces)
     }, False
+
+
+def _too_close(spots: list[Spot]) -> list[tuple[int, int, float]]:
+    """Pairs closer than they may be on paper, with the factor that would free each."""
+    cell = 2 * max(s.reach for s in spots) + GAP
+    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, s in enumerate(spots):
+        buckets[(int(s.x // cell), int(s.y // cell))].append(i)
+    out = []
+    for (cx, cy), members in sorted(buckets.items()):
+        for i in members:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for j in buckets.get((cx + dx, cy + dy), ()):
+                        if j <= i:
+                            continue
+                        a, b = spots[i], spots[j]
+                        d = math.hypot(b.x - a.x, b.y - a.y)
+                        need = a.reach + b.reach + GAP
+                        if d < need:
+                            out.append((i, j, need / max(d, need / 4)))
+    return out
+
+
+def _spread(spots: list[Spot], rounds: int = 60) -> None:
+    """Enlarge each crowded group about its own centre: it keeps its shape (who lies west of
+    whom), which pushing pairs apart one by one would scramble."""
+    for _ in range(rounds):
+        pairs = _too_close(spots)
+        if not pairs:
+            return
+        parent = list(range(len(spots)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        factor: dict[int, float] = {}
+        for i, j, _f in pairs:
+            parent[root(i)] = root(j)
+        for i, _j, f in pairs:
+            r = root(i)
+            factor[r] = max(factor.get(r, 1.0), f)
+        groups: dict[int, list[int]] = defaultdict(list)
+        for i in range(len(spots)):
+            if root(i) in factor:
+                groups[root(i)].append(i)
+        for r, members in sorted(groups.items()):
+            f = min(factor[r], 1.6) + 0.02
+            mx = sum(spots[i].x for i in members) / len(members)
+            my = sum(spots[i].y for i in members) / len(members)
+            for i in members:
+                spots[i].x = mx + (spots[i].x - mx) * f
+                spots[i].y = my + (spots[i].y - my) * f
 
 
 def _nudge(spots: list[Spot], width: float, height: float, rounds: int = 600) -> None:
@@ -326,6 +382,7 @@ def plan_graph(board: GraphBoard, lang: str, words: Words) -> Plan:
         )
         for s in board.spaces
     }
+    _spread(list(spots.values()))
     _nudge(list(spots.values()), width, height)
     routed = set()
     ferries: list[list[str]] = []

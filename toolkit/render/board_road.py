@@ -69,7 +69,7 @@ class RoadPlan:
 
     @property
     def size(self) -> float:
-        return min(self.px * 0.66, self.py * 0.42)
+        return min(self.px * 0.7, self.py * 0.45)
 
     @property
     def slot(self) -> float:
@@ -144,7 +144,9 @@ def _label_in(
     style: str = "bold",
 ) -> None:
     """Text centred in a box, wrapped and shrunk to fit."""
-    fit = fit_text(text, w, h, max_size, 5, style, lang)
+    fit = fit_text(text, w, h, max_size, 7, style, "none")  # whole words if they fit
+    if not fit.fits:
+        fit = fit_text(text, w, h, max_size, 5, style, lang)
     c.setFillColor(HexColor(colour))
     c.setFont(font_name(style), fit.size)
     lead = fit.size * 1.2

@@ -139,7 +139,7 @@ def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
             fill=1,
         )
     if b.pen_holes:
-        dock_y = y - 1.75 * p
+        dock_y = y - 1.65 * p
         c.setFillColor(_tint(colour, 0.12))
         c.setStrokeColor(HexColor(colour))
         c.setLineWidth(1.2)

@@ -56,5 +56,6 @@ def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
         "card": localize(card, lang),
         "deck": View(id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)),
         "game": View(id=game.id, title=game.manifest.title.get(lang, "")),
+        "rules": localize(game.manifest.rules, lang),
         "lang": lang,
     }

@@ -100,6 +100,11 @@ class Layout(StrictModel):
 
     id: Slug
     background: Colour = "#ffffff"
+    labels: dict[Slug, dict[str, str]] = Field(
+        default_factory=dict,
+        description="Printed words by language, used in texts as {{ label.kill }}.",
+        examples=[{"kill": {"fr": "Tuer", "es": "Matar", "en": "Kill"}}],
+    )
     elements: list[Element] = Field(default_factory=list)
 
 
@@ -151,6 +156,8 @@ class Resolved:
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
     """The elements that show for this card, with boxes and texts resolved."""
     out: list[Resolved] = []
+    lang = context.get("lang", "")
+    context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
     for element in layout.elements:
         if element.when and not expression(element.when)(**context):
             continue

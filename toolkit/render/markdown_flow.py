@@ -293,6 +293,7 @@ class FitTable(Flowable):
             data.append(cells)
         accent = self.sheet.accent
         commands: list[tuple[object, ...]] = [
+            ("FONT", (0, 0), (-1, -1), font_name("regular")),  # else Helvetica is referenced
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), self.PAD),
             ("RIGHTPADDING", (0, 0), (-1, -1), self.PAD),
@@ -388,6 +389,7 @@ class Note(Flowable):
             colWidths=["100%"],
             style=TableStyle(
                 [
+                    ("FONT", (0, 0), (-1, -1), font_name("regular")),
                     ("BACKGROUND", (0, 0), (-1, -1), mix(sheet.accent, 0.09)),
                     ("LINEBEFORE", (0, 0), (0, -1), 3, sheet.accent),
                     ("LEFTPADDING", (0, 0), (-1, -1), 10),

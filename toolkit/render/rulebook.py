@@ -24,6 +24,7 @@ from reportlab.platypus import (
     PageTemplate,
     Paragraph,
     Spacer,
+    TableStyle,
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
@@ -191,6 +192,8 @@ class _RulebookDoc(BaseDocTemplate):
             invariant=1,
             pageCompression=1,
             keepTogetherClass=KeepWithStart,
+            initialFontName=font_name("regular"),  # no stray, unembedded Helvetica
+            initialFontSize=10,
             leftMargin=MARGIN,
             rightMargin=MARGIN,
             topMargin=MARGIN,
@@ -350,6 +353,14 @@ def _facts(manifest: Any, lang: str) -> list[tuple[str, str, str]]:
 def contents(lang: str, sheet: Sheet) -> list[Flowable]:
     """The contents page: a heading (not itself listed) and the table of contents."""
     toc = TableOfContents(dotsMinLevel=0)
+    toc.tableStyle = TableStyle(
+        [
+            ("FONT", (0, 0), (-1, -1), font_name("regular")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ]
+    )
     base = sheet["body"]
     toc.levelStyles = [
         ParagraphStyle(

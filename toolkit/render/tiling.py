@@ -23,6 +23,7 @@ from toolkit.render.textfit import wrap
 
 MARGIN = 10 * mm  # unprinted border of every sheet; home printers cannot print to the edge
 OVERLAP = 15 * mm
+MIN_SCALE = 0.85  # a board may shrink this far to save sheets
 POSTER = "a2"
 FORM = "board"
 INK = (0.15, 0.15, 0.15)
@@ -36,6 +37,7 @@ TEXT = {
             "et alignez les mires."
         ),
         "grid": "{cols}\u00a0×\u00a0{rows} feuilles {paper}, A1 en haut à gauche.",
+        "scale": "Échelle du plateau\u00a0: {pc}\u00a0%.",
     },
     "es": {
         "assembly": (
@@ -44,6 +46,7 @@ TEXT = {
             "las cruces de registro."
         ),
         "grid": "{cols}\u00a0×\u00a0{rows} hojas {paper}, A1 arriba a la izquierda.",
+        "scale": "Escala del tablero: {pc}\u00a0%.",
     },
     "en": {
         "assembly": (
@@ -51,6 +54,7 @@ TEXT = {
             "margins, overlap neighbouring edges by {ov}\u00a0mm and line up the crosshairs."
         ),
         "grid": "{cols}\u00a0×\u00a0{rows} sheets of {paper}, A1 at the top left.",
+        "scale": "Board scale: {pc}\u00a0%.",
     },
 }
 
@@ -98,6 +102,15 @@ class Grid:
     cols: int
     rows: int
     drawing: Drawing
+    scale: float = 1.0  # slightly below 1 when that saves a row or column of sheets
+
+    @property
+    def width(self) -> float:
+        return self.drawing.width * self.scale
+
+    @property
+    def height(self) -> float:
+        return self.drawing.height * self.scale
 
     @property
     def window(self) -> tuple[float, float]:
@@ -113,21 +126,21 @@ class Grid:
         """How far the grid sticks out beyond the drawing on each side (it is centred)."""
         sx, sy = self.step
         return (
-            (self.cols * sx + OVERLAP - self.drawing.width) / 2,
-            (self.rows * sy + OVERLAP - self.drawing.height) / 2,
+            (self.cols * sx + OVERLAP - self.width) / 2,
+            (self.rows * sy + OVERLAP - self.height) / 2,
         )
 
     def tile(self, row: int, col: int) -> tuple[float, float]:
-        """The bottom-left corner, in drawing coordinates, of a tile's window (row 0 on top)."""
+        """The bottom-left corner of a tile's window (row 0 on top), in the scaled drawing."""
         (sx, sy), (ox, oy) = self.step, self.shift
-        top = self.drawing.height + oy - row * sy
+        top = self.height + oy - row * sy
         return col * sx - ox, top - self.window[1]
 
     def seams(self) -> tuple[list[float], list[float]]:
         """Centre lines of the overlaps: x of vertical seams, y of horizontal ones."""
         (sx, sy), (ox, oy) = self.step, self.shift
         xs = [(c + 1) * sx - ox + OVERLAP / 2 for c in range(self.cols - 1)]
-        ys = [self.drawing.height + oy - (r + 1) * sy - OVERLAP / 2 for r in range(self.rows - 1)]
+        ys = [self.height + oy - (r + 1) * sy - OVERLAP / 2 for r in range(self.rows - 1)]
         return xs, ys
 
     def marks(self) -> list[tuple[float, float]]:
@@ -155,18 +168,26 @@ class Grid:
 
 
 def plan(drawing: Drawing, paper: tuple[float, float]) -> Grid:
-    """The orientation of the sheets that needs the fewest of them (portrait on a tie)."""
-    best: Grid | None = None
+    """The fewest sheets: either orientation, and shrinking the board down to MIN_SCALE when
+    that saves a row or a column (then the largest scale, then portrait)."""
+    best: tuple[tuple[int, float, int], Grid] | None = None
     for landscape in (False, True):
         page = _oriented(paper, landscape)
-        w, h = page[0] - 2 * MARGIN - OVERLAP, page[1] - 2 * MARGIN - OVERLAP
-        cols = max(1, math.ceil((drawing.width - OVERLAP) / w - 1e-9))
-        rows = max(1, math.ceil((drawing.height - OVERLAP) / h - 1e-9))
-        grid = Grid(page, cols, rows, drawing)
-        if best is None or cols * rows < best.cols * best.rows:
-            best = grid
+        sx, sy = page[0] - 2 * MARGIN - OVERLAP, page[1] - 2 * MARGIN - OVERLAP
+        cols = max(1, math.ceil((drawing.width - OVERLAP) / sx - 1e-9))
+        rows = max(1, math.ceil((drawing.height - OVERLAP) / sy - 1e-9))
+        for c in sorted({cols, max(1, cols - 1)}):
+            for r in sorted({rows, max(1, rows - 1)}):
+                scale = min(
+                    1.0, (c * sx + OVERLAP) / drawing.width, (r * sy + OVERLAP) / drawing.height
+                )
+                if scale < MIN_SCALE:
+                    continue
+                key = (c * r, -scale, int(landscape))
+                if best is None or key < best[0]:
+                    best = key, Grid(page, c, r, drawing, scale)
     assert best is not None
-    return best
+    return best[1]
 
 
 def halo_text(
@@ -227,6 +248,8 @@ def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str) -
         text["assembly"].format(n=n, ov=round(OVERLAP / mm)), width, 9, "regular", lang
     ) or [text["assembly"]]
     lines.append(text["grid"].format(cols=grid.cols, rows=grid.rows, paper=paper_label(paper)))
+    if grid.scale < 0.995:
+        lines[-1] += " " + text["scale"].format(pc=round(grid.scale * 100))
     canvas.setFont(font_name("regular"), 9)
     y = ph - MARGIN - 30
     for line in lines:
@@ -244,10 +267,13 @@ def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str) -
     canvas.saveState()
     canvas.translate(left, bottom)
     canvas.scale(scale, scale)
+    canvas.saveState()
+    canvas.scale(grid.scale, grid.scale)
     canvas.doForm(FORM)
+    canvas.restoreState()
     canvas.setStrokeColorRGB(0.5, 0.5, 0.5)
     canvas.setLineWidth(0.5 / scale)
-    canvas.rect(0, 0, drawing.width, drawing.height, stroke=1, fill=0)
+    canvas.rect(0, 0, grid.width, grid.height, stroke=1, fill=0)
     canvas.setFillColor(BLUE)
     canvas.setFillAlpha(0.08)
     xs, ys = grid.seams()
@@ -288,7 +314,10 @@ def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str) -> N
     path.rect(MARGIN, MARGIN, w, h)
     canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(MARGIN - x0, MARGIN - y0)
+    canvas.saveState()
+    canvas.scale(grid.scale, grid.scale)
     canvas.doForm(FORM)
+    canvas.restoreState()
     for x, y in grid.marks():
         if x0 - 5 * mm < x < x0 + w + 5 * mm and y0 - 5 * mm < y < y0 + h + 5 * mm:
             _crosshair(canvas, x, y)
