@@ -21,7 +21,7 @@ RULEBOOK_FR = """# {{ game.title }}
 ## Présentation
 
 Un jeu de <b>test</b> & d'essai : 1 < 2 et « guillemets » ; les {{ decks.cards.total }} cartes.
-{% for i in range(60) %}collé{{ 'e' * (i % 7) }}\u202f: «\u00a0ainsi{{ 'i' * (i % 5) }}\u00a0» {% endfor %}
+{% for i in range(50) %}collé{{ 'e' * (i % 7) }}\u202f: «\u202fvoilà{{ 'a' * (i % 5) }}\u202f» «\u00a0ainsi{{ 'i' * (i % 3) }}\u00a0» {% endfor %}
 
 Anticonstitutionnellementanticonstitutionnellementanticonstitutionnellementanticonstitutionnellementanticonstitutionnellement.
 
@@ -145,7 +145,7 @@ def test_generated_sections(fixture_pdf: bytes) -> None:
 
 def test_no_break_spaces_hold(fixture_pdf: bytes) -> None:
     lines = [line.strip() for line in all_text(reader(fixture_pdf)).splitlines()]
-    body = [line for line in lines if "collé" in line or "ainsi" in line]
+    body = [line for line in lines if "collé" in line or "ainsi" in line or "voilà" in line]
     assert len(body) > 3
     for line in body:
         assert not line.startswith((":", "»")), line

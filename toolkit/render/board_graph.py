@@ -149,6 +149,14 @@ def _too_close(spots: list[Spot]) -> list[tuple[int, int, float]]:
     return out
 
 
+def _root(parent: list[int], i: int) -> int:
+    """Union-find root, halving the path on the way."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
 def _spread(spots: list[Spot], rounds: int = 60) -> None:
     """Enlarge each crowded group about its own centre: it keeps its shape (who lies west of
     whom), which pushing pairs apart one by one would scramble."""
@@ -157,23 +165,16 @@ def _spread(spots: list[Spot], rounds: int = 60) -> None:
         if not pairs:
             return
         parent = list(range(len(spots)))
-
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
         factor: dict[int, float] = {}
         for i, j, _f in pairs:
-            parent[root(i)] = root(j)
+            parent[_root(parent, i)] = _root(parent, j)
         for i, _j, f in pairs:
-            r = root(i)
+            r = _root(parent, i)
             factor[r] = max(factor.get(r, 1.0), f)
         groups: dict[int, list[int]] = defaultdict(list)
         for i in range(len(spots)):
-            if root(i) in factor:
-                groups[root(i)].append(i)
+            if _root(parent, i) in factor:
+                groups[_root(parent, i)].append(i)
         for r, members in sorted(groups.items()):
             f = min(factor[r], 1.6) + 0.02
             mx = sum(spots[i].x for i in members) / len(members)

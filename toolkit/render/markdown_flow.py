@@ -175,7 +175,7 @@ def inline_markup(node: SyntaxTreeNode) -> str:
         elif kind == "em":
             out.append(f"<i>{inline_markup(child)}</i>")
         elif kind == "code_inline":
-            out.append(f'<font backColor="#eceef2">\u2009{markup(child.content)}\u2009</font>')
+            out.append(f'<font backColor="#e9ebef">{markup(child.content)}</font>')
         elif kind == "link":
             href = str(child.attrs.get("href", ""))
             inner = inline_markup(child)
@@ -248,7 +248,8 @@ class FitTable(Flowable):
     """
 
     PAD = 5.0
-    KEEP_ROWS = 8
+    KEEP_ROWS = 12  # tables this short never split
+    MIN_ROWS = 3  # rows a split table leaves on the first page, at least
 
     def __init__(self, rows: list[list[Cell]], sheet: Sheet, header: bool = True) -> None:
         super().__init__()
@@ -328,7 +329,12 @@ class FitTable(Flowable):
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         if len(self.rows) <= self.KEEP_ROWS:
             return []  # a short table moves whole to the next page
-        return self._build(availWidth).split(availWidth, availHeight)
+        table = self._build(availWidth)
+        table.wrap(availWidth, availHeight)
+        first = (1 if self.header else 0) + self.MIN_ROWS
+        if availHeight < sum(table._rowHeights[:first]):
+            return []  # no lonely header and row at the foot of a page
+        return table.split(availWidth, availHeight)
 
     def drawOn(self, canvas: object, x: float, y: float, _sW: float = 0) -> None:
         assert self._table is not None, "drawOn before wrap"

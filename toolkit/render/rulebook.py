@@ -156,14 +156,13 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4") -> bytes:
 
     buffer = io.BytesIO()
     doc = _RulebookDoc(buffer, PAPERS[paper], title, lang, sheet)
+    sections = body.flowables + components(game, lang, sheet) + card_reference(game, lang, sheet)
     story: list[Flowable] = cover(game, lang, title, sheet, doc.pagesize)
     story += [NextPageTemplate("body"), PageBreak()]
-    story += contents(lang, sheet)
-    story += [PageBreak()]
-    story += body.flowables
-    story += components(game, lang, sheet)
-    story += card_reference(game, lang, sheet)
-    doc.multiBuild(keep_with_next(story))
+    if any(isinstance(f, Heading) for f in sections):
+        story += [*contents(lang, sheet), PageBreak()]
+    story += keep_with_next(sections)
+    doc.multiBuild(story)
     return buffer.getvalue()
 
 
@@ -215,19 +214,23 @@ class _RulebookDoc(BaseDocTemplate):
             ]
         )
         self._seq = 0
+        self._level = -1
 
     def beforeDocument(self) -> None:
         self._seq = 0
+        self._level = -1
 
     def afterFlowable(self, flowable: Flowable) -> None:
         if not isinstance(flowable, Heading):
             return
         key = f"h{self._seq}"
         self._seq += 1
+        level = min(flowable.toc_level, self._level + 1)  # outlines cannot skip a level
+        self._level = level
         top = self.frame._y + flowable.getSpaceAfter() + flowable.height + 8
         self.canv.bookmarkPage(key, fit="XYZ", left=0, top=top)
-        self.canv.addOutlineEntry(flowable.plain, key, level=flowable.toc_level)
-        self.notify("TOCEntry", (flowable.toc_level, markup(flowable.plain), self.page, key))
+        self.canv.addOutlineEntry(flowable.plain, key, level=level)
+        self.notify("TOCEntry", (level, markup(flowable.plain), self.page, key))
 
     def _draw_cover(self, canvas: Any, doc: BaseDocTemplate) -> None:
         width, height = self.pagesize

@@ -291,8 +291,12 @@ class MuckleState(State):
                                     out.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
                     elif kind == BONNIE:
                         self._bonnie_moves(e, o, out)
-                    elif kind == SPLIT and movers:
-                        self._split_moves(arg, o, movers, out)
+                    elif kind == SPLIT:
+                        # a Castle Laddie blocked by its neighbour may move once that one has
+                        # moved first: every Laddie short of the Castle's dead end can take part
+                        both = [(lid, pos[lid]) for lid in range(lo, lo + n) if 0 <= pos[lid] < end]
+                        if len(both) > 1 or t.teams:
+                            self._split_moves(arg, o, both, out)
                     found = cache[key] = out
                 if found:
                     groups.append((e, found))

@@ -1,0 +1,234 @@
+"""Board PDFs: tiling, poster pages, languages, embedded fonts, determinism, escaping."""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import cache
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from toolkit.content.game import Game, load_game
+from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
+from toolkit.render import board_graph
+from toolkit.render.boards import kind_words, render_board
+from toolkit.render.pdf import PAPERS
+from toolkit.render.tiling import MARGIN, OVERLAP, Drawing, Grid, plan
+
+REPO = Path(__file__).parent.parent
+BOARDS = {"whisky-game": GraphBoard, "muckle-stoater": TrackBoard, "tokaido": RoadBoard}
+
+
+@cache
+def game(game_id: str) -> Game:
+    return load_game(REPO / "content" / game_id)
+
+
+def board(game_id: str):
+    (model,) = game(game_id).valid(game(game_id).boards)
+    assert isinstance(model, BOARDS[game_id])
+    return model
+
+
+@cache
+def render(game_id: str, lang: str, paper: str = "a4", board_page: str | None = None) -> bytes:
+    return render_board(game(game_id), board(game_id), lang, paper, board_page)
+
+
+def reader(data: bytes) -> PdfReader:
+    return PdfReader(io.BytesIO(data))
+
+
+def text(data: bytes, page: int = 0) -> str:
+    return reader(data).pages[page].extract_text()
+
+
+def size_mm(page) -> tuple[int, int]:
+    w, h = float(page.mediabox.width), float(page.mediabox.height)
+    return tuple(sorted((round(w / 72 * 25.4), round(h / 72 * 25.4))))
+
+
+@pytest.mark.parametrize("game_id", sorted(BOARDS))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_tiled_pages_are_the_paper_and_count_overview_plus_tiles(game_id: str, paper: str):
+    data = render(game_id, "en", paper)
+    pages = reader(data).pages
+    expected = tuple(sorted(round(v / 72 * 25.4) for v in PAPERS[paper]))
+    assert all(size_mm(p) == expected for p in pages)
+    assert len(pages) >= 2
+    first = pages[0].extract_text()
+    assert "A1" in first
+    assert f"{len(pages) - 1} pages" in first
+    assert "A1" in pages[1].extract_text()
+
+
+@pytest.mark.parametrize("game_id", sorted(BOARDS))
+def test_board_page_is_one_large_page(game_id: str):
+    data = render(game_id, "en", board_page="a2")
+    pages = reader(data).pages
+    assert len(pages) == 1
+    assert size_mm(pages[0]) == (420, 594)
+    assert board(game_id).name["en"] in pages[0].extract_text()
+
+
+def test_board_page_a1_and_unknown_paper():
+    assert size_mm(reader(render("tokaido", "fr", board_page="a1")).pages[0]) == (594, 841)
+    with pytest.raises(ValueError, match="unknown paper"):
+        render_board(game("tokaido"), board("tokaido"), "fr", "b5")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", ["Carte de l’Écosse et de l’Irlande", "Distillerie", "Case spéciale", "Ferry"]),
+        ("es", ["Mapa de Escocia e Irlanda", "Destilería", "Casilla especial", "Ferri"]),
+        ("en", ["Map of Scotland and Ireland", "Distillery", "Special space", "Flight"]),
+    ],
+)
+def test_graph_legend_and_title_are_localized(lang: str, words: list[str]):
+    page = text(render("whisky-game", lang, board_page="a2"))
+    for word in words:
+        assert word in page
+    for place in ("Glenlivet", "Edinburgh", "Dublin", "Port Ellen", "Highlands"):
+        assert place in page
+    assert "Road to " not in page  # anonymous road steps carry no name
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", ["Plateau des Mashies", "Dock", "Château", "Mashie 6", "Pioche"]),
+        ("es", ["Tablero de Mashies", "Castillo", "Mashie 1", "jugadores"]),
+        ("en", ["Mashie board", "Castle", "Start hole", "6 players"]),
+    ],
+)
+def test_track_labels_are_localized(lang: str, words: list[str]):
+    page = text(render("muckle-stoater", lang, board_page="a2"))
+    for word in words:
+        assert word in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", ["La route du Tokaido", "Étape 1", "Rizière", "Relais"]),
+        ("es", ["El camino de Tokaido", "Tramo 4", "Arrozal", "Posada"]),
+        ("en", ["The Tokaido road", "Leg 2", "Paddy", "Inn"]),
+    ],
+)
+def test_road_labels_are_localized(lang: str, words: list[str]):
+    page = text(render("tokaido", lang, board_page="a2"))
+    for word in words + ["Kyoto", "Edo", "54", "4+"]:
+        assert word in page
+
+
+def _fonts(obj, seen: set[int]) -> list:
+    """Every font dictionary reachable from a resources dictionary, forms included."""
+    out = []
+    obj = obj.get_object()
+    if id(obj) in seen:
+        return out
+    seen.add(id(obj))
+    for font in obj.get("/Font", {}).values():
+        out.append(font.get_object())
+    for xobj in obj.get("/XObject", {}).values():
+        xobj = xobj.get_object()
+        if "/Resources" in xobj:
+            out += _fonts(xobj["/Resources"], seen)
+    return out
+
+
+@pytest.mark.parametrize("game_id", sorted(BOARDS))
+def test_fonts_are_embedded_subsets(game_id: str):
+    pdf = reader(render(game_id, "fr"))
+    fonts = [f for page in pdf.pages for f in _fonts(page["/Resources"], set())]
+    assert fonts
+    for font in fonts:
+        assert "NotoSans" in font["/BaseFont"]
+        assert "/FontFile2" in font["/FontDescriptor"]
+
+
+@pytest.mark.parametrize("game_id", sorted(BOARDS))
+def test_same_input_same_bytes(game_id: str):
+    again = render_board(game(game_id), board(game_id), "es", "a4", None)
+    assert again == render(game_id, "es", "a4")
+
+
+def test_tiles_cover_the_drawing_with_overlap():
+    drawing = Drawing(1500.0, 1100.0, "t", lambda c: None)
+    grid = plan(drawing, PAPERS["a4"])
+    w, h = grid.window
+    assert w == pytest.approx(grid.page[0] - 2 * MARGIN)
+    first, last = grid.tile(0, 0), grid.tile(grid.rows - 1, grid.cols - 1)
+    eps = 1e-6
+    assert first[0] <= eps and first[1] + h >= grid.height - eps
+    assert last[0] + w >= grid.width - eps and last[1] <= eps
+    if grid.cols > 1:
+        right = grid.tile(0, 1)[0]
+        assert first[0] + w - right == pytest.approx(OVERLAP)
+    assert Grid.name(1, 2) == "B3" and Grid.name(26, 0) == "AA1"
+
+
+def test_close_spaces_are_nudged_apart_on_paper_only():
+    model = board("whisky-game")
+    before = {s.id: (s.lat, s.lon) for s in model.spaces}
+    layout = board_graph.plan_graph(model, "en", kind_words(game("whisky-game"), "en"))
+    spots = list(layout.spots.values())
+    for i, a in enumerate(spots):
+        assert a.reach <= a.x <= layout.width - a.reach
+        for b in spots[i + 1 :]:
+            assert math.hypot(a.x - b.x, a.y - b.y) > a.reach + b.reach
+    assert before == {s.id: (s.lat, s.lon) for s in model.spaces}
+
+
+def test_kind_words_prefer_the_glossary():
+    words = kind_words(game("whisky-game"), "fr")
+    assert words("resource") == "Case de ressources"  # glossary term resource-space
+    assert words("lost_distillery") == "Distillerie perdue"
+    assert words("junction") == "Carrefour"  # fallback table
+    assert words("unheard_of") == "Unheard of"
+    assert kind_words(game("tokaido"), "es")("village") == "Aldea"
+
+
+def test_markup_characters_in_content_are_drawn_as_text():
+    weird = "A<b>&amp; B"
+    graph = board("whisky-game").model_copy(deep=True)
+    graph.name = {"en": f"Map {weird}"}
+    graph.spaces[0].name = f"Glen {weird}"
+    graph.spaces[1].kind = "castle_of_doom"  # a kind with no style or word
+    graph.regions[0].name = {"en": "Éire & <Ulster>"}
+    road = board("tokaido").model_copy(deep=True)
+    road.stops[0].name = f"Kyoto {weird}"
+    track = board("muckle-stoater").model_copy(deep=True)
+    track.home_name = {"en": "Castle <&>"}
+    for model, expected in (
+        (graph, [f"Map {weird}", f"Glen {weird}", "Éire & <Ulster>", "Castle of doom"]),
+        (road, ["Kyoto", weird]),
+        (track, ["Castle <&>"]),
+    ):
+        data = render_board(game("whisky-game"), model, "en", board_page="a3")
+        page = text(data)
+        for word in expected:
+            assert word in page
+        tiled = render_board(game("whisky-game"), model, "en")
+        assert len(reader(tiled).pages) >= 2
+
+
+def test_a_board_without_coordinates_still_draws():
+    graph = GraphBoard(
+        kind="graph",
+        id="tiny",
+        name={"en": "Tiny"},
+        spaces=[
+            {"id": "a", "name": "Alpha", "kind": "city", "tags": ["start"]},
+            {"id": "b", "name": "Beta", "kind": "port"},
+            {"id": "c", "name": "Gamma", "kind": "port"},
+        ],
+        links=[{"a": "a", "b": "b"}],
+        routes=[{"id": "f", "kind": "ferry", "stops": ["b", "c"]}],
+    )
+    page = text(render_board(game("whisky-game"), graph, "en", board_page="a4"))
+    for word in ("Tiny", "Alpha", "Beta", "Gamma", "Ferry", "Start space"):
+        assert word in page
