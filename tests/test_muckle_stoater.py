@@ -315,6 +315,17 @@ def test_seven_split_resolves_each_part(compiled):
     assert s.events[EV["captures"]] == 2 and s.events[EV["splits"]] == 1
 
 
+def test_seven_split_first_part_unblocks_second(compiled):
+    deep = MuckleGame(dataclasses.replace(compiled.content, castle=10))  # a longer Castle
+    s = deep.new_state(GameSetup(4), 1)
+    arrange(s, {0: castle(s, 1), 1: castle(s, 2)})
+    hand(s, "rank-7")
+    # Castle 1 is blocked until Castle 2 has moved: every split moves Castle 2 first
+    found = [m[1:] for m in splits(s)]
+    assert (1, castle(s, 2), castle(s, 6), 0, castle(s, 1), castle(s, 4)) in found
+    assert len(found) == 3 and all(m[0] == 1 for m in found)  # shares 4+3, 5+2, 6+1
+
+
 def test_team_split_finishing_moves_partner(compiled):
     s = fresh(compiled, 4, teams=True)
     home = {lid: castle(s, lid + 1) for lid in range(1, 5)}

@@ -21,7 +21,8 @@ RULEBOOK_FR = """# {{ game.title }}
 ## Présentation
 
 Un jeu de <b>test</b> & d'essai : 1 < 2 et « guillemets » ; les {{ decks.cards.total }} cartes.
-{% for i in range(50) %}collé{{ 'e' * (i % 7) }}\u202f: «\u202fvoilà{{ 'a' * (i % 5) }}\u202f» «\u00a0ainsi{{ 'i' * (i % 3) }}\u00a0» {% endfor %}
+{% for i in range(50) %}collé{{ 'e' * (i % 7) }}\u202f: \
+«\u202fvoilà{{ 'a' * (i % 5) }}\u202f» «\u00a0ainsi{{ 'i' * (i % 3) }}\u00a0» {% endfor %}
 
 Anticonstitutionnellementanticonstitutionnellementanticonstitutionnellementanticonstitutionnellementanticonstitutionnellement.
 

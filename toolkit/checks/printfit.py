@@ -11,18 +11,31 @@ from collections.abc import Iterator
 from jinja2 import TemplateError
 from reportlab.lib.units import mm
 
-from toolkit.content.game import Game
+from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
-from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs
-from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, TextElement, load_layout, resolve
+from toolkit.render.layout import (
+    DEFAULT_BACK,
+    DEFAULT_FRONT,
+    ImageElement,
+    Resolved,
+    TextElement,
+    load_layout,
+    resolve,
+)
 from toolkit.render.textfit import fit_text
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
 P_LAYOUT = rule("P003", "layout-error", "A card layout cannot be used for a deck.")
+P_IMAGE = rule("P004", "image-missing", "A card image is missing, unreadable or outside the game.")
+P_DPI = rule(
+    "P005", "image-resolution", "A card image prints under 300 dpi at its size.", Severity.WARNING
+)
+MIN_DPI = 300
 
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 
@@ -57,6 +70,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     break
                 for item in elements:
                     element = item.element
+                    if isinstance(element, ImageElement) and lang == game.manifest.languages[0]:
+                        yield from _image(game, loaded, index, item)
                     if not isinstance(element, TextElement) or not element.fit or not item.text:
                         continue
                     fit = fit_text(
@@ -84,6 +99,36 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                             f"{element.size.min} pt but the box is {item.h:.1f} mm high "
                             f"({len(item.text)} characters; layout {name})",
                         )
+
+
+def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterator[Diagnostic]:
+    """The image exists inside the game folder and has enough pixels for its printed box."""
+    from PIL import Image, UnidentifiedImageError
+
+    assert loaded.doc is not None
+    span = loaded.doc.span(("cards", index, "image"))
+    root = game.root.resolve()
+    path = (game.root / item.text).resolve()
+    if not path.is_relative_to(root):
+        yield P_IMAGE.at(loaded.rel, span, f"image {item.text!r} leaves the game folder")
+        return
+    if not path.is_file():
+        yield P_IMAGE.at(loaded.rel, span, f"no image file {item.text!r}")
+        return
+    try:
+        with Image.open(path) as image:
+            pixels = image.size
+    except (UnidentifiedImageError, OSError) as exc:
+        yield P_IMAGE.at(loaded.rel, span, f"cannot read image {item.text!r}: {exc}")
+        return
+    dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
+    if dpi < MIN_DPI:
+        yield P_DPI.at(
+            loaded.rel,
+            span,
+            f"{item.text} is {pixels[0]}×{pixels[1]} px: {dpi:.0f} dpi in its "
+            f"{item.w:.0f}×{item.h:.0f} mm box (print needs {MIN_DPI})",
+        )
 
 
 def _glyphs(facts: Facts) -> Iterator[Diagnostic]:

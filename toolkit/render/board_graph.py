@@ -288,8 +288,9 @@ def _place_box(plan: Plan, w: float, h: float, corners: list[str], taken: list[R
     segs = _segments(plan)
     best, best_cost = candidates[0], math.inf
     for i, rect in enumerate(candidates):
+        x0, y0, x1, y1 = rect
         cost = i * 1e-3 + 1000 * sum(1 for t in taken if _overlap(rect, t) > 0)
-        cost += 50 * sum(1 for b in boxes if _overlap(rect, b) > 0)
+        cost += 50 * sum(1 for b in boxes if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0)
         if cost >= best_cost:
             continue
         cost += 10 * sum(1 for p, q in segs if _segment_hits(rect, p, q))
@@ -329,12 +330,24 @@ def _place_labels(plan: Plan) -> None:
         (s for s in plan.spots.values() if _named(s)),
         key=lambda s: (order.index(s.space.kind) if s.space.kind in order else 99, s.space.id),
     )
-    boxes = [(k, _spot_box(s)) for k, s in plan.spots.items()]
-    segs = _segments(plan)
+    all_boxes = [(k, _spot_box(s)) for k, s in plan.spots.items()]
+    all_segs = _segments(plan)
     placed: list[Rect] = [plan.title_box, plan.legend_box]
     for s in spots:
         width = text_width(s.space.name, s.style.size, s.style.font)
         best: tuple[float, tuple[float, float], Rect] | None = None
+        # Only what lies near this space can be hidden by its name.
+        area = (s.x - width - 15 * mm, s.y - 15 * mm, s.x + width + 15 * mm, s.y + 15 * mm)
+        boxes = [(k, b) for k, b in all_boxes if _overlap(area, b) > 0]
+        near = [p for p in placed if _overlap(area, p) > 0]
+        segs = [
+            (p, q)
+            for p, q in all_segs
+            if _overlap(
+                area, (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]) + 1, max(p[1], q[1]) + 1)
+            )
+            > 0
+        ]
         for rank, where in enumerate(("e", "w", "n", "s", "ne", "nw", "se", "sw")):
             rect, origin = _label_rect(s, where, width, s.style.size)
             cost = rank * 0.5
@@ -342,7 +355,7 @@ def _place_labels(plan: Plan) -> None:
                 cost += 1e6
             if rect[1] < 2 * mm or rect[3] > plan.height - 2 * mm:
                 cost += 1e6
-            cost += sum(_overlap(rect, p) for p in placed) * 2.0
+            cost += sum(_overlap(rect, p) for p in near) * 2.0
             cost += sum(_overlap(rect, b) for k, b in boxes if k != s.space.id) * 1.0
             if best is not None and cost >= best[0]:
                 continue

@@ -32,7 +32,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.flowables import _listWrapOn
 
-from toolkit.render.fonts import FAMILY, font_name, missing_glyphs
+from toolkit.render.fonts import font_name, missing_glyphs
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -68,7 +68,7 @@ class Sheet:
 def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> Sheet:
     """Paragraph styles for a rulebook in `lang`, in the Noto Sans family."""
     accent = colors.HexColor(accent_hex)
-    regular, bold, italic = font_name("regular"), font_name("bold"), font_name("italic")
+    regular, bold = font_name("regular"), font_name("bold")
     hyph = HYPHENATION.get(lang, "")
     body = ParagraphStyle(
         "body",
@@ -139,7 +139,6 @@ def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> S
             spaceAfter=0,
             hyphenationLang="",
         ),
-        "muted": derive("muted", fontName=italic, textColor=MUTED, alignment=TA_LEFT),
     }
     return Sheet(lang, accent, styles)
 
@@ -248,7 +247,7 @@ class FitTable(Flowable):
     """
 
     PAD = 5.0
-    KEEP_ROWS = 12  # tables this short never split
+    KEEP_FRACTION = 0.4  # tables up to this part of a page move rather than split
     MIN_ROWS = 3  # rows a split table leaves on the first page, at least
 
     def __init__(self, rows: list[list[Cell]], sheet: Sheet, header: bool = True) -> None:
@@ -327,13 +326,15 @@ class FitTable(Flowable):
         return self._build(availWidth).wrap(availWidth, availHeight)
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
-        if len(self.rows) <= self.KEEP_ROWS:
-            return []  # a short table moves whole to the next page
         table = self._build(availWidth)
-        table.wrap(availWidth, availHeight)
-        first = (1 if self.header else 0) + self.MIN_ROWS
-        if availHeight < sum(table._rowHeights[:first]):
-            return []  # no lonely header and row at the foot of a page
+        _, whole = table.wrap(availWidth, availHeight)
+        frame = getattr(getattr(self, "_frame", None), "_height", None) or 600.0
+        if availHeight < 0.9 * frame:  # not at the top of a page: may move to the next one
+            if whole <= self.KEEP_FRACTION * frame:
+                return []  # a short table moves whole to the next page
+            first = (1 if self.header else 0) + self.MIN_ROWS
+            if availHeight < sum(table._rowHeights[:first]):
+                return []  # no lonely header and row at the foot of a page
         return table.split(availWidth, availHeight)
 
     def drawOn(self, canvas: object, x: float, y: float, _sW: float = 0) -> None:
@@ -602,21 +603,6 @@ class Rule(Flowable):
         c.restoreState()
 
 
-__all__ = [
-    "FAMILY",
-    "Cell",
-    "Converted",
-    "FitTable",
-    "Heading",
-    "Note",
-    "Rule",
-    "Sheet",
-    "make_sheet",
-    "markdown_flowables",
-    "markup",
-]
-
-
 def keep_with_next(flowables: list[Flowable]) -> list[Flowable]:
     """Group each run of keep-with-next flowables with the flowable after it.
 
@@ -655,6 +641,10 @@ class KeepWithStart(KeepTogether):
             if rest >= self.MIN_REST:
                 last.wrap(aW, rest)
                 parts = last.split(aW, rest)
-                if len(parts) >= 2 and not isinstance(parts[0], ActionFlowable):
+                if (
+                    len(parts) >= 2
+                    and not isinstance(parts[0], ActionFlowable)
+                    and parts[0].wrap(aW, rest)[1] <= rest
+                ):
                     return list(content)
         return super().split(aW, aH)

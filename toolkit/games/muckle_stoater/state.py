@@ -295,7 +295,7 @@ class MuckleState(State):
                         # a Castle Laddie blocked by its neighbour may move once that one has
                         # moved first: every Laddie short of the Castle's dead end can take part
                         both = [(lid, pos[lid]) for lid in range(lo, lo + n) if 0 <= pos[lid] < end]
-                        if len(both) > 1 or t.teams:
+                        if len(both) > 1 or (t.teams and both):
                             self._split_moves(arg, o, both, out)
                     found = cache[key] = out
                 if found:

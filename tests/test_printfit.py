@@ -1,0 +1,58 @@
+"""Print checks on hand-made content: images (inside the game, enough dpi) and overflow."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from PIL import Image
+
+from tests.conftest import FIXTURES
+
+
+def _game(tmp_path, monkeypatch):
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    monkeypatch.chdir(game)
+    return game
+
+
+def _found(run_cli):
+    result = run_cli("validate", ".", "--format", "json")
+    return [(d["code"], d["line"], d["col"]) for d in json.loads(result.stdout or "[]")]
+
+
+def _add_image(game, card_line: str, image: str):
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text().replace(card_line, f"{card_line}\n    image: {image}", 1)
+    deck.write_text(text)
+    lines = text.split("\n")
+    return next(i for i, line in enumerate(lines, 1) if line.startswith("    image:"))
+
+
+def test_low_resolution_image_is_a_warning(run_cli, tmp_path, monkeypatch):
+    game = _game(tmp_path, monkeypatch)
+    Image.new("RGB", (200, 120), "red").save(game / "decks" / "low.png")
+    line = _add_image(game, "    copies: 2", "decks/low.png")
+    assert _found(run_cli) == [("P005", line, 12)]
+
+
+def test_sharp_image_is_clean(run_cli, tmp_path, monkeypatch):
+    game = _game(tmp_path, monkeypatch)
+    Image.new("RGB", (700, 400), "blue").save(game / "decks" / "sharp.png")
+    _add_image(game, "    copies: 2", "decks/sharp.png")
+    assert _found(run_cli) == []
+    assert run_cli("build", ".", "--lang", "en", "--out", str(tmp_path / "out")).exit_code == 0
+
+
+def test_image_outside_the_game_is_refused(run_cli, tmp_path, monkeypatch):
+    game = _game(tmp_path, monkeypatch)
+    Image.new("RGB", (700, 400), "blue").save(tmp_path / "outside.png")
+    line = _add_image(game, "    copies: 2", "../outside.png")
+    assert _found(run_cli) == [("P004", line, 12)]
+
+
+def test_missing_image_is_an_error(run_cli, tmp_path, monkeypatch):
+    game = _game(tmp_path, monkeypatch)
+    line = _add_image(game, "    copies: 2", "decks/none.png")
+    assert _found(run_cli) == [("P004", line, 12)]
