@@ -110,7 +110,7 @@ def test_cover_contents_and_footer(fixture_pdf: bytes) -> None:
     assert "10+" in cover and "30" in cover and "Minutes" in cover
     contents = pdf.pages[1].extract_text()
     assert "Sommaire" in contents
-    for entry in ("Présentation", "Liste", "Fin", "Matériel", "Référence des cartes"):
+    for entry in ("Présentation", "Liste", "Fin", "Liste du matériel", "Référence des cartes"):
         assert entry in contents
     for number, page in enumerate(pdf.pages[1:], start=2):
         text = page.extract_text()
@@ -138,7 +138,7 @@ def test_content_is_never_markup(fixture_pdf: bytes) -> None:
 
 def test_generated_sections(fixture_pdf: bytes) -> None:
     text = all_text(reader(fixture_pdf))
-    assert "Matériel" in text and "Référence des cartes" in text
+    assert "Liste du matériel" in text and "Référence des cartes" in text
     assert "5 cartes (63 × 88 mm)" in text.replace("\u202f", " ")
     assert "Plan du jeu" in text
     assert "Avancez de 3 cases." in text  # the card text, filled from its parameters

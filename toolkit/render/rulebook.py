@@ -55,7 +55,7 @@ LABELS: dict[str, dict[str, str]] = {
     "fr": {
         "kicker": "Règle du jeu",
         "contents": "Sommaire",
-        "components": "Matériel",
+        "components": "Liste du matériel",
         "card_reference": "Référence des cartes",
         "players": "Joueurs",
         "age": "Âge",
@@ -74,7 +74,7 @@ LABELS: dict[str, dict[str, str]] = {
     "es": {
         "kicker": "Reglamento",
         "contents": "Índice",
-        "components": "Componentes",
+        "components": "Lista de componentes",
         "card_reference": "Referencia de cartas",
         "players": "Jugadores",
         "age": "Edad",
@@ -93,7 +93,7 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "kicker": "Rules of play",
         "contents": "Contents",
-        "components": "Components",
+        "components": "Component list",
         "card_reference": "Card reference",
         "players": "Players",
         "age": "Age",
