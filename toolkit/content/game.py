@@ -14,10 +14,8 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from toolkit.content.plugin import (
-    BOARD_ADAPTER,
-    GLOSSARY_ADAPTER,
-    QUESTIONS_ADAPTER,
     GamePlugin,
+    adapter,
     plugin_for,
 )
 from toolkit.content.source import Document, load_document
@@ -158,12 +156,14 @@ def load_game(root: Path) -> Game:
         return game
     files = manifest.files
     game.decks = _load_group(game, doc, ("files", "decks"), files.decks, plugin.deck_adapter)
-    game.boards = _load_group(game, doc, ("files", "boards"), files.boards, BOARD_ADAPTER)
+    game.boards = _load_group(game, doc, ("files", "boards"), files.boards, adapter("board"))
     game.questions = _load_group(
-        game, doc, ("files", "questions"), files.questions, QUESTIONS_ADAPTER
+        game, doc, ("files", "questions"), files.questions, adapter("questions")
     )
     if files.glossary:
-        loaded = _load_group(game, doc, ("files",), {"glossary": files.glossary}, GLOSSARY_ADAPTER)
+        loaded = _load_group(
+            game, doc, ("files",), {"glossary": files.glossary}, adapter("glossary")
+        )
         game.glossary = loaded[0] if loaded else None
     for lang, rel in files.rulebook.items():
         target = _check_path(game, doc, ("files", "rulebook", lang), rel)

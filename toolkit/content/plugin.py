@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from importlib.metadata import entry_points
 from typing import Annotated, Any, Literal
 
@@ -91,9 +91,12 @@ def _union(models: tuple[type[BaseModel], ...]) -> Any:
     return result
 
 
-BOARD_ADAPTER: TypeAdapter[Any] = TypeAdapter(Board)
-QUESTIONS_ADAPTER: TypeAdapter[Any] = TypeAdapter(QuestionBank)
-GLOSSARY_ADAPTER: TypeAdapter[Any] = TypeAdapter(Glossary)
+@cache
+def adapter(kind: str) -> TypeAdapter[Any]:
+    """Validators of the shared file types, built on first use (`board`, `questions`,
+    `glossary`): building them costs time a command that never loads such a file saves."""
+    return TypeAdapter({"board": Board, "questions": QuestionBank, "glossary": Glossary}[kind])
+
 
 _REGISTRY: dict[str, GamePlugin] = {}
 _LOADED = False

@@ -14,9 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from toolkit.content.plugin import (
-    BOARD_ADAPTER,
-    GLOSSARY_ADAPTER,
-    QUESTIONS_ADAPTER,
+    adapter,
     plugin_for,
     plugins,
 )
@@ -36,12 +34,12 @@ def _schema(adapter: TypeAdapter[Any], title: str, description: str) -> dict[str
 def schema_documents() -> dict[str, dict[str, Any]]:
     """Every schema by its path under `schemas/`."""
     docs: dict[str, dict[str, Any]] = {
-        "board.schema.json": _schema(BOARD_ADAPTER, "Board", "A board: graph, track or road."),
+        "board.schema.json": _schema(adapter("board"), "Board", "A board: graph, track or road."),
         "questions.schema.json": _schema(
-            QUESTIONS_ADAPTER, "Question bank", "Four-answer trivia questions."
+            adapter("questions"), "Question bank", "Four-answer trivia questions."
         ),
         "glossary.schema.json": _schema(
-            GLOSSARY_ADAPTER, "Glossary", "A game's terms in each language."
+            adapter("glossary"), "Glossary", "A game's terms in each language."
         ),
     }
     games = {"generic": plugin_for(None), **plugins()}

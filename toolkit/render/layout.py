@@ -108,7 +108,11 @@ class Layout(StrictModel):
     elements: list[Element] = Field(default_factory=list)
 
 
-LAYOUT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Layout)
+@cache
+def layout_adapter() -> TypeAdapter[Any]:
+    return TypeAdapter(Layout)
+
+
 DEFAULT_FRONT = "standard"
 DEFAULT_BACK = "back"
 
@@ -124,7 +128,7 @@ def load_layout(name: str) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     doc, diags = load_document(path, f"templates/cards/{name}.yaml")
     if doc is None:
         return None, tuple(diags)
-    model, diags = validate_document(doc, LAYOUT_ADAPTER)
+    model, diags = validate_document(doc, layout_adapter())
     return model, tuple(diags)
 
 

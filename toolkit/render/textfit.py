@@ -14,6 +14,7 @@ import pyphen
 from toolkit.render.fonts import text_width
 
 LEADING = 1.2  # line height as a multiple of the font size
+HYPHENATED = ("fr", "es")  # languages whose long words break at syllables
 STEP = 0.25  # points between tried sizes
 BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
 
@@ -31,14 +32,18 @@ class Fit:
 
 @cache
 def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+    if lang not in HYPHENATED:
+        return None
     try:
         return pyphen.Pyphen(lang=lang)
     except KeyError:
         return None
 
 
-def wrap(text: str, width: float, size: float, style: str, lang: str) -> list[str] | None:
-    """Lines of `text` within `width` at `size`, or None if a word cannot fit even split."""
+def wrap(text: str, width: float, size: float, style: str, lang: str | None) -> list[str] | None:
+    """Lines of `text` within `width` at `size`, or None if a word cannot fit even split.
+
+    With `lang` None, words are never hyphenated (a word wider than the box fails)."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         words = paragraph.split(" ")
@@ -67,10 +72,10 @@ def wrap(text: str, width: float, size: float, style: str, lang: str) -> list[st
 
 
 def _hyphenate(
-    word: str, before: str, width: float, size: float, style: str, lang: str
+    word: str, before: str, width: float, size: float, style: str, lang: str | None
 ) -> tuple[str, str]:
     """Split `word` at the last hyphenation point whose head still fits after `before`."""
-    hyphenator = _hyphenator(lang)
+    hyphenator = _hyphenator(lang) if lang else None
     if hyphenator is None or len(word) < 5:
         return "", word
     prefix = f"{before} " if before else ""
@@ -89,13 +94,19 @@ def fit_text(
     style: str = "regular",
     lang: str = "en",
 ) -> Fit:
-    """The largest size from max_size down to min_size at which `text` fits the box."""
+    """The largest size from max_size down to min_size at which `text` fits the box.
+
+    At each size plain word wrapping is tried first; hyphenation only when it is what makes
+    the text fit, so hyphens appear where they save space and nowhere else."""
     size = max_size
     last: list[str] | None = None
     while size >= min_size - 1e-9:
-        lines = wrap(text, width, size, style, lang)
-        if lines is not None and len(lines) * size * LEADING <= height:
-            return Fit(True, size, tuple(lines))
-        last = lines or last
+        for hyphen_lang in (None, lang):
+            lines = wrap(text, width, size, style, hyphen_lang)
+            if lines is not None and len(lines) * size * LEADING <= height:
+                return Fit(True, size, tuple(lines))
+            last = lines or last
+            if _hyphenator(lang) is None:
+                break
         size = round(size - STEP, 2)
     return Fit(False, min_size, tuple(last or (text,)))

@@ -11,7 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 class StrictModel(BaseModel):
     """A content model: unknown keys are errors, so a typo never passes silently."""
 
-    model_config = ConfigDict(extra="forbid", validate_default=True, populate_by_name=False)
+    model_config = ConfigDict(
+        extra="forbid", validate_default=True, populate_by_name=False, defer_build=True
+    )
 
 
 Slug = Annotated[
