@@ -27,8 +27,19 @@ class Report:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def _fair_share(seats: int, coop: bool) -> float | None:
-    return None if coop or seats <= 0 else 1.0 / seats
+def _fair_share(records: Sequence[GameRecord], seats: int, coop: bool) -> float | None:
+    """What a seat would win if seats were equal: the share of winners per game.
+
+    1/seats in a free-for-all; 1/2 for each seat when two teams of seats share a win; none in
+    co-operative play, where everybody wins or loses together."""
+    if coop or seats <= 0:
+        return None
+    decided = [sum(r.returns) for r in records if not r.timed_out and sum(r.returns) > 0]
+    if not decided:
+        return 1.0 / seats
+    winners = sum(sum(1 for x in r.returns if x > 0) for r in records if sum(r.returns) > 0)
+    share = sum(decided) / len(decided) / seats
+    return share if winners else 1.0 / seats
 
 
 def build_report(
@@ -57,7 +68,7 @@ def build_report(
     decisions = sum(r.decisions for r in records)
     d["decision_share"] = wilson(decisions, moves).as_dict()
     d["branching_factor"] = (sum(r.branching for r in records) / decisions) if decisions else 0.0
-    fair = _fair_share(seats, coop)
+    fair = _fair_share(finished, seats, coop)
     d["fair_share"] = fair
     seat_rows = []
     for seat in range(seats):

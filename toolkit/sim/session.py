@@ -18,8 +18,11 @@ class SetupError(ValueError):
     """Options that do not fit the game (a usage error on the CLI)."""
 
 
-def parse_options(game: Game, pairs: Sequence[str]) -> dict[str, bool | int | str]:
-    """`name=value` pairs checked against the manifest's declared options."""
+def parse_options(
+    game: Game, pairs: Sequence[str], players: int | None = None
+) -> dict[str, bool | int | str]:
+    """`name=value` pairs checked against the manifest's declared options (and the player
+    counts an option allows)."""
     declared = {o.id: o for o in game.manifest.options} if game.manifest else {}
     values: dict[str, bool | int | str] = {}
     for pair in pairs:
@@ -30,6 +33,9 @@ def parse_options(game: Game, pairs: Sequence[str]) -> dict[str, bool | int | st
         if option is None:
             known = ", ".join(declared) or "none"
             raise SetupError(f"unknown option {name!r} (this game has: {known})")
+        if option.players and players is not None and players not in option.players:
+            allowed = ", ".join(map(str, option.players))
+            raise SetupError(f"option {name} needs {allowed} players, not {players}")
         if option.type == "bool":
             if raw.lower() not in ("true", "false", "yes", "no", "1", "0"):
                 raise SetupError(f"option {name} takes true or false, not {raw!r}")
@@ -103,7 +109,7 @@ def prepare(
     for name in bots:
         if name not in known:
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
-    values = parse_options(game, options)
+    values = parse_options(game, options, count)
     config = SimConfig(game_dir, GameSetup(count, values), tuple(bots), seed, games)
     coop = values.get("mode") == "cooperative"
     return Simulation(game, config, coop)
