@@ -14,7 +14,7 @@ from toolkit.sim.engine import GameSetup
 from toolkit.sim.metrics import build_report
 from toolkit.sim.report import print_report, write_json, write_pdf
 from toolkit.sim.runner import game_seed, play_one
-from toolkit.sim.stats import holm, quantile, wilson
+from toolkit.sim.stats import holm, quantile, summary, wilson
 
 
 def test_wilson_interval_known_values():
@@ -90,3 +90,13 @@ def test_reports_render(tmp_path):
     write_pdf(report, tmp_path / "b.pdf")
     assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
     assert len(PdfReader(tmp_path / "a.pdf").pages) >= 1
+
+
+def test_empty_figures_render(tmp_path):
+    """A figure with no values (nobody drinks) still prints and saves."""
+    report = _report(n=5)
+    report.data["figures"] = {"sips": summary([])}
+    console = Console(record=True, width=120)
+    print_report(report, console)
+    write_json(report, tmp_path / "r.json")
+    assert "sips" in console.export_text()

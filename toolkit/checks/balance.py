@@ -52,25 +52,21 @@ def check(game: Game, report: Report) -> Iterator[Diagnostic]:
             f"{t['rate'] * 100:.1f}% of {d['games']} games timed out "
             f"[{t['lo'] * 100:.1f}–{t['hi'] * 100:.1f}%] ({setup})",
         )
+
+    def unfair(label: str, row: dict) -> str:
+        return (
+            f"{label} wins {row['rate'] * 100:.1f}% "
+            f"[{row['lo'] * 100:.1f}–{row['hi'] * 100:.1f}%], fair share "
+            f"{(d['fair_share'] or 0) * 100:.1f}% (Holm p={row['p_adjusted']:.3g}; {setup})"
+        )
+
     for row in d["seats_win"]:
         if row["unfair"]:
-            yield B_UNFAIR_SEAT.at(
-                where,
-                Span(),
-                f"seat {row['seat']} wins {row['rate'] * 100:.1f}% "
-                f"[{row['lo'] * 100:.1f}–{row['hi'] * 100:.1f}%], fair share "
-                f"{(d['fair_share'] or 0) * 100:.1f}% (Holm p={row['p_adjusted']:.3g}; {setup})",
-            )
+            yield B_UNFAIR_SEAT.at(where, Span(), unfair(f"seat {row['seat']}", row))
     for row in d["roles_win"]:
         if row["unfair"]:
             file, span = place("card", row["role"])
-            yield B_UNFAIR_ROLE.at(
-                file,
-                span,
-                f"{row['role']} wins {row['rate'] * 100:.1f}% "
-                f"[{row['lo'] * 100:.1f}–{row['hi'] * 100:.1f}%], fair share "
-                f"{(d['fair_share'] or 0) * 100:.1f}% (Holm p={row['p_adjusted']:.3g}; {setup})",
-            )
+            yield B_UNFAIR_ROLE.at(file, span, unfair(row["role"], row))
     for card in d["cards"]:
         if card["dead"]:
             file, span = place("card", card["card"])

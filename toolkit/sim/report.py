@@ -53,7 +53,9 @@ def print_report(report: Report, console: Console) -> None:
     if "team_win" in d:
         head.add_row("co-operative win", _pct(d["team_win"]))
     console.print(head)
-    wins = Table(title=f"Win rate (fair share {_num((d['fair_share'] or 0) * 100)}%)")
+    fair = d["fair_share"]
+    title = f"fair share {_num(fair * 100)}%" if fair else "co-operative: no fair share"
+    wins = Table(title=f"Win rate ({title})")
     for col in ("seat / role", "games", "win rate [95% CI]", "Holm p", "flag"):
         wins.add_column(col)
     for row in d["seats_win"] + d["roles_win"]:

@@ -47,7 +47,13 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 def summary(values: Sequence[float]) -> dict[str, float]:
     if not values:
-        return {"mean": math.nan, "median": math.nan, "p5": math.nan, "p95": math.nan}
+        return {
+            "mean": math.nan,
+            "median": math.nan,
+            "p5": math.nan,
+            "p95": math.nan,
+            "max": math.nan,
+        }
     return {
         "mean": sum(values) / len(values),
         "median": quantile(values, 0.5),
