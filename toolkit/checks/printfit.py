@@ -16,7 +16,7 @@ from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.context import card_context
-from toolkit.render.fonts import missing_glyphs
+from toolkit.render.fonts import missing_glyphs, text_width
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
@@ -26,7 +26,7 @@ from toolkit.render.layout import (
     load_layout,
     resolve,
 )
-from toolkit.render.textfit import fit_text
+from toolkit.render.textfit import LEADING, fit_text
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
@@ -148,3 +148,28 @@ def _glyphs(facts: Facts) -> Iterator[Diagnostic]:
 
 
 __all__ = ["DEFAULT_BACK", "DEFAULT_FRONT", "Span", "check"]
+
+
+def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
+    """About how many characters of `field` fit the card's box at the minimum size in `lang`
+    (measured with the text's own average character width), for translators' PO comments."""
+    for deck in game.valid(game.decks):
+        if not any(c is card for c in deck.cards):
+            continue
+        layout, _ = load_layout(deck.layout or DEFAULT_FRONT)
+        if layout is None:
+            return None
+        width, height = size_mm(deck.size)
+        try:
+            elements = resolve(layout, card_context(game, deck, card, lang), width, height)
+        except (TemplateError, TypeError, ValueError):
+            return None
+        for item in elements:
+            element = item.element
+            if isinstance(element, TextElement) and f"card.{field}" in element.text:
+                size = element.size.min
+                sample = item.text or "n"
+                average = text_width(sample, size, element.style) / max(1, len(sample))
+                lines = int(item.h * mm // (size * LEADING))
+                return int(lines * (item.w * mm / average) * 0.92)
+    return None

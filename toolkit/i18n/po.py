@@ -15,7 +15,9 @@ from pathlib import Path
 import polib
 from babel.messages.plurals import get_plural
 
+from toolkit.checks.printfit import capacity
 from toolkit.content.game import Game
+from toolkit.content.models.deck import CardBase
 from toolkit.content.templating import parameter_values, placeholders
 from toolkit.i18n.fields import fields
 from toolkit.i18n.yaml_edit import Edit, apply_edits
@@ -49,6 +51,14 @@ def export_po(game: Game, lang: str) -> polib.POFile:
         name = getattr(owner, "name", None)
         if isinstance(name, dict) and name.get(source) and entry_field.name.endswith(".text"):
             notes.append(f"card: {name.get(source)}")
+        field = entry_field.name.rsplit(".", 1)[-1]
+        if isinstance(owner, CardBase) and field in ("text", "name"):
+            room = capacity(game, owner, field, lang)
+            if room:
+                notes.append(
+                    f"fits about {room} characters at the smallest print size "
+                    f"(source: {len(values[source])})"
+                )
         used = placeholders(values[source])
         if used:
             known = parameter_values(owner)
