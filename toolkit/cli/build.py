@@ -33,6 +33,10 @@ def build(
 
     if profile not in ("home", "press"):
         raise usage_error(f"profile must be home or press, not {profile!r}")
+    if paper not in ("a4", "letter"):
+        raise usage_error(f"paper must be a4 or letter, not {paper!r}")
+    if board_page and board_page not in ("a3", "a2", "a1"):
+        raise usage_error(f"--board-page must be a3, a2 or a1, not {board_page!r}")
     out_dir = out or repo_root() / "output"
     failed = False
     for folder in game_folders(games):

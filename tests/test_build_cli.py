@@ -1,0 +1,68 @@
+"""`playset build` end to end on hand-made games: outputs, usage errors, refusals."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from pypdf import PdfReader
+
+from tests.conftest import FIXTURES
+
+
+def _game(tmp_path):
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    return game
+
+
+def test_build_writes_every_pdf_per_language(run_cli, tmp_path):
+    game, out = _game(tmp_path), tmp_path / "out"
+    result = run_cli("build", str(game), "--out", str(out), "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    for lang in ("fr", "es", "en"):
+        for name in ("cards.pdf", "questions.pdf", "board.pdf"):
+            path = out / "fixture-game" / lang / name
+            assert PdfReader(path).pages, path
+    page = PdfReader(out / "fixture-game" / "en" / "cards.pdf").pages[0]
+    assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
+
+
+def test_one_language_and_a_large_board_page(run_cli, tmp_path):
+    game, out = _game(tmp_path), tmp_path / "out"
+    result = run_cli("build", str(game), "--out", str(out), "--lang", "es", "--board-page", "a2")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (out / "fixture-game").iterdir()) == ["es"]
+    board = PdfReader(out / "fixture-game" / "es" / "board.pdf")
+    box = board.pages[0].mediabox
+    assert len(board.pages) == 1
+    assert sorted((round(float(box.width)), round(float(box.height)))) == [1191, 1684]  # A2
+
+
+def test_usage_errors_exit_2(run_cli, tmp_path):
+    game = _game(tmp_path)
+    assert run_cli("build", str(game), "--paper", "a5").exit_code == 2
+    assert run_cli("build", str(game), "--profile", "office").exit_code == 2
+    assert run_cli("build", str(game), "--lang", "de").exit_code == 2
+    assert run_cli("build", str(game), "--board-page", "a9").exit_code == 2
+
+
+def test_broken_content_builds_nothing(run_cli, tmp_path):
+    game, out = _game(tmp_path), tmp_path / "out"
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("copies: 3", "copies: three"))
+    result = run_cli("build", str(game), "--out", str(out))
+    assert result.exit_code == 1
+    assert "S001" in result.stderr and not out.exists()
+
+
+def test_symlink_leaving_the_game_is_refused(run_cli, tmp_path, monkeypatch):
+    game = _game(tmp_path)
+    outside = tmp_path / "elsewhere.yaml"
+    shutil.copyfile(game / "decks" / "cards.yaml", outside)
+    (game / "decks" / "cards.yaml").unlink()
+    os.symlink(outside, game / "decks" / "cards.yaml")
+    monkeypatch.chdir(game)
+    result = run_cli("validate", ".", "--format", "json")
+    assert result.exit_code == 1
+    assert '"R002"' in result.stdout
