@@ -208,7 +208,86 @@ def _bowl(c: Canvas, s: float) -> None:
     c.line(0.65 * s, 0.55 * s, 0.95 * s, 0.9 * s)
 
 
+def _barley(c: Canvas, s: float) -> None:
+    c.setLineWidth(0.06 * s)
+    c.line(0.5 * s, 0.05 * s, 0.5 * s, 0.95 * s)
+    for i in range(4):
+        y = 0.35 + i * 0.15
+        for side in (-1, 1):
+            c.saveState()
+            c.translate(0.5 * s, y * s)
+            c.rotate(35 * side)
+            c.ellipse(-0.06 * s, 0, 0.06 * s, 0.2 * s, stroke=0, fill=1)
+            c.restoreState()
+
+
+def _yeast(c: Canvas, s: float) -> None:
+    for cx, cy, r in (
+        (0.35, 0.35, 0.22),
+        (0.65, 0.45, 0.17),
+        (0.45, 0.72, 0.14),
+        (0.75, 0.78, 0.09),
+    ):
+        c.circle(cx * s, cy * s, r * s, stroke=0, fill=1)
+
+
+def _fan(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.1 * s)
+    p.arcTo(0.05 * s, -0.35 * s, 0.95 * s, 0.55 * s + 0.4 * s, startAng=25, extent=130)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.rect(0.46 * s, 0.02 * s, 0.08 * s, 0.2 * s, stroke=0, fill=1)
+
+
+def _kimono(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.3 * s, 0.9 * s)
+    p.lineTo(0.05 * s, 0.7 * s)
+    p.lineTo(0.15 * s, 0.55 * s)
+    p.lineTo(0.28 * s, 0.62 * s)
+    p.lineTo(0.28 * s, 0.05 * s)
+    p.lineTo(0.72 * s, 0.05 * s)
+    p.lineTo(0.72 * s, 0.62 * s)
+    p.lineTo(0.85 * s, 0.55 * s)
+    p.lineTo(0.95 * s, 0.7 * s)
+    p.lineTo(0.7 * s, 0.9 * s)
+    p.lineTo(0.5 * s, 0.6 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _frame(c: Canvas, s: float) -> None:
+    c.rect(0.08 * s, 0.15 * s, 0.84 * s, 0.7 * s, stroke=1, fill=0)
+    p = c.beginPath()
+    p.moveTo(0.15 * s, 0.22 * s)
+    p.lineTo(0.4 * s, 0.6 * s)
+    p.lineTo(0.55 * s, 0.42 * s)
+    p.lineTo(0.65 * s, 0.52 * s)
+    p.lineTo(0.85 * s, 0.22 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _cup(c: Canvas, s: float) -> None:
+    p = c.beginPath()
+    p.moveTo(0.12 * s, 0.75 * s)
+    p.lineTo(0.78 * s, 0.75 * s)
+    p.curveTo(0.78 * s, 0.3 * s, 0.65 * s, 0.1 * s, 0.45 * s, 0.1 * s)
+    p.curveTo(0.25 * s, 0.1 * s, 0.12 * s, 0.3 * s, 0.12 * s, 0.75 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.setLineWidth(0.07 * s)
+    c.circle(0.82 * s, 0.5 * s, 0.12 * s, stroke=1, fill=0)
+
+
 ICONS: dict[str, Drawer] = {
+    "barley": _barley,
+    "yeast": _yeast,
+    "small_object": _fan,
+    "clothing": _kimono,
+    "art": _frame,
+    "food_drink": _cup,
     "die": _die,
     "bottle": _bottle,
     "barrel": _barrel,
