@@ -103,13 +103,19 @@ def _intervals_drawing(rows: list[dict[str, Any]], fair: float | None, width: fl
     drawing = Drawing(width, height)
     left, right = 90, width - 20
     scale = right - left
+    lows = [row["lo"] for row in rows] + ([fair] if fair else [])
+    highs = [row["hi"] for row in rows] + ([fair] if fair else [])
+    low = max(0.0, math.floor((min(lows) - 0.02) * 20) / 20) if rows else 0.0
+    high = min(1.0, math.ceil((max(highs) + 0.02) * 20) / 20) if rows else 1.0
+    span = max(high - low, 0.05)
 
     def x(p: float) -> float:
-        return left + p * scale
+        return left + (p - low) / span * scale
 
-    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+    for i in range(6):
+        tick = low + span * i / 5
         drawing.add(Line(x(tick), 20, x(tick), height - 10, strokeColor=colors.lightgrey))
-        drawing.add(String(x(tick), 8, f"{int(tick * 100)}%", fontSize=7, textAnchor="middle"))
+        drawing.add(String(x(tick), 8, f"{tick * 100:.0f}%", fontSize=7, textAnchor="middle"))
     if fair:
         drawing.add(Line(x(fair), 20, x(fair), height - 10, strokeColor=colors.red))
     for i, row in enumerate(rows):
@@ -164,6 +170,25 @@ def write_pdf(report: Report, path: Path) -> None:
             y = height - 20 * mm
         y -= drawing.height
         drawing.drawOn(pdf, 20 * mm, y)
+    figures = {**d["events_per_game"], **d["figures"]}
+    if figures:
+        pdf.showPage()
+        y = height - 20 * mm
+        pdf.setFont("Helvetica-Bold", 10)
+        pdf.drawString(20 * mm, y, "Per game: mean / median / p95 / max")
+        pdf.setFont("Helvetica", 8)
+        for name, s in figures.items():
+            y -= 4.2 * mm
+            if y < 15 * mm:
+                pdf.showPage()
+                pdf.setFont("Helvetica", 8)
+                y = height - 20 * mm
+            pdf.drawString(20 * mm, y, name)
+            values = (s["mean"], s["median"], s["p95"], s["max"])
+            pdf.drawString(90 * mm, y, " / ".join(_num(v, 2) for v in values))
+        dead = [c["card"] for c in d["cards"] if c["dead"]]
+        y -= 8 * mm
+        pdf.drawString(20 * mm, y, f"cards never played: {', '.join(dead) if dead else 'none'}")
     pdf.showPage()
     pdf.save()
     atomic_write_bytes(path, buffer.getvalue())
