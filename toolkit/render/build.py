@@ -8,7 +8,7 @@ outside `out`; a failure leaves the previous files in place.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -38,8 +38,6 @@ class BuildOptions:
 @dataclass
 class Written:
     path: Path
-    pages: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def _layout(name: str) -> Layout:
@@ -99,7 +97,7 @@ def build_game(
 
     def emit(path: Path, data: bytes) -> None:
         atomic_write_bytes(path, data)
-        item = Written(path, data.count(b"/Type /Page\n") or data.count(b"/Type /Page"))
+        item = Written(path)
         written.append(item)
         if report:
             report(item)
@@ -116,10 +114,9 @@ def build_game(
         if boards:
             from toolkit.render.boards import render_board
 
-            for index, board in enumerate(boards):
+            for board in boards:
                 name = "board.pdf" if len(boards) == 1 else f"board-{board.id}.pdf"
                 emit(folder / name, render_board(game, board, lang, opts.paper, opts.board_page))
-                del index
         if lang in game.rulebook:
             from toolkit.render.rulebook import render_rulebook
 
