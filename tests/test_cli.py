@@ -104,3 +104,21 @@ def test_variant_must_set_a_declared_option(run_cli, tmp_path, monkeypatch):
     )
     found = json.loads(run_cli("validate", ".", "-f", "json").stdout)
     assert [(d["code"], d["line"], d["col"]) for d in found] == [("R004", 27, 7)]
+
+
+def test_unreadable_file_exits_2(run_cli, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    game = _broken(tmp_path, monkeypatch, "unknown-field")
+    real = Path.read_bytes
+
+    def refuse(self):
+        if self.name == "cards.yaml":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    result = run_cli("validate", str(game), "--format", "json")
+    assert result.exit_code == 2
+    found = json.loads(result.stdout)
+    assert [d["code"] for d in found] == ["Y010"] and "Permission denied" in found[0]["message"]

@@ -43,10 +43,11 @@ def validate(
     if output:
         sys.stdout.write(output + "\n")
     findings = sum(1 for d in diagnostics if counts_as_finding(d))
+    unreadable = any(d.code == "Y010" for d in diagnostics)
     if fmt == "text":
         names = ", ".join(f.name for f in folders)
         if diagnostics:
             stderr.print(f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}")
         else:
             stderr.print(f"[green]clean[/green]: {len(folders)} game(s): {names}")
-    raise typer.Exit(1 if findings else 0)
+    raise typer.Exit(2 if unreadable else 1 if findings else 0)

@@ -26,6 +26,9 @@ Y_TOO_LARGE = rule("Y006", "file-size", "The file is larger than the content siz
 Y_EMPTY = rule("Y007", "empty-document", "The file holds no YAML document.")
 Y_BAD_SCALAR = rule("Y008", "bad-scalar", "A scalar cannot be read (number too long, bad key).")
 Y_TABS = rule("Y009", "tab-indent", "A tab character is used where YAML needs spaces.")
+Y_UNREADABLE = rule(
+    "Y010", "unreadable-file", "A file cannot be opened or read (permissions, I/O): exit 2."
+)
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
@@ -234,7 +237,7 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
             )
         raw = path.read_bytes()
     except OSError as exc:
-        return fail(Y_SYNTAX, Span(), f"cannot read file: {exc.strerror}")
+        return fail(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
     decoded = _decode(raw)
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
