@@ -84,3 +84,21 @@ def test_random_manifest_never_raises(tmp_path_factory, text):
     (root / "game.yaml").write_text(text, encoding="utf-8")
     game = load_game(root)
     assert game.manifest is not None or game.diagnostics
+
+
+def test_huge_flow_nesting_is_refused_before_parsing(tmp_path):
+    """The C parser would overflow its stack on this; the pre-scan refuses it first."""
+    doc, diags = _load(tmp_path, "k: " + "[" * 200_000 + "]" * 200_000 + "\n")
+    assert doc is None and [(d.code, d.line, d.col) for d in diags] == [("Y005", 1, 68)]
+
+
+def test_huge_block_nesting_is_refused(tmp_path):
+    text = "".join(" " * i + "a:\n" for i in range(0, 3000, 2))
+    doc, diags = _load(tmp_path, text)
+    assert doc is None and diags[0].code == "Y005"
+
+
+def test_brackets_inside_quotes_and_comments_do_not_count(tmp_path):
+    text = "a: '" + "[" * 100 + "'\nb: \"" + "{" * 100 + '"  # ' + "[" * 100 + "\n"
+    doc, diags = _load(tmp_path, text)
+    assert diags == [] and doc.data["a"] == "[" * 100

@@ -206,6 +206,51 @@ def _decode(raw: bytes) -> str | tuple[Span, str]:
     return text.removeprefix("\ufeff")
 
 
+def _too_deep(text: str) -> Span | None:
+    """Where flow nesting or indentation first goes deeper than content ever needs.
+
+    Checked before parsing: the C parser recurses per level and a file of a few hundred
+    thousand brackets would crash the process instead of raising an error. The scan is
+    approximate (quotes and comments are skipped) and errs towards letting YAML decide.
+    """
+    depth = indent = 0
+    quote = ""
+    line, col = 1, 0
+    line_start = comment = False
+    previous = " "
+    line_start = True
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, indent, line_start, comment = line + 1, 0, 0, True, False
+            previous = " "
+            continue
+        if comment:
+            continue
+        if line_start:
+            if ch == " ":
+                indent += 1
+                if indent > 4 * MAX_DEPTH:
+                    return Span(line, col)
+                continue
+            line_start = False
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch == "#" and previous in " \t":
+            comment = True
+        elif ch in "'\"" and previous in " \t[{,:":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return Span(line, col)
+        elif ch in "]}" and depth:
+            depth -= 1
+        previous = ch
+    return None
+
+
 def _yaml(pure: bool) -> YAML:
     """A YAML 1.2 composer; the C parser (ruamel.yaml.clib) when available is ~6x faster."""
     yaml = YAML(typ="safe", pure=pure)
@@ -242,6 +287,9 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
     text = decoded
+    deep = _too_deep(text)
+    if deep is not None:
+        return fail(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
     try:
         yaml, node = _compose(text)
     except MarkedYAMLError as exc:
