@@ -14,11 +14,10 @@ from reportlab.lib.units import mm
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
-from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs, text_width
 from toolkit.render.layout import (
-    DEFAULT_BACK,
     DEFAULT_FRONT,
     ImageElement,
     Resolved,
@@ -147,7 +146,7 @@ def _glyphs(facts: Facts) -> Iterator[Diagnostic]:
                 )
 
 
-__all__ = ["DEFAULT_BACK", "DEFAULT_FRONT", "Span", "check"]
+__all__ = ["capacity", "check"]
 
 
 def capacity(game: Game, card: object, field: str, lang: str) -> int | None:

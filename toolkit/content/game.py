@@ -70,7 +70,6 @@ class LoadedFile:
     rel: str
     doc: Document | None
     model: Any | None
-    list_span: Span = field(default_factory=Span)
 
 
 @dataclass
@@ -209,5 +208,5 @@ def _load_group(
         if doc is not None:
             model, diags = validate_document(doc, adapter)
             game.diagnostics += diags
-        loaded.append(LoadedFile(display, doc, model, manifest_doc.span((*where, key))))
+        loaded.append(LoadedFile(display, doc, model))
     return loaded

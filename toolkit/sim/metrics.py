@@ -37,9 +37,7 @@ def _fair_share(records: Sequence[GameRecord], seats: int, coop: bool) -> float 
     decided = [sum(r.returns) for r in records if not r.timed_out and sum(r.returns) > 0]
     if not decided:
         return 1.0 / seats
-    winners = sum(sum(1 for x in r.returns if x > 0) for r in records if sum(r.returns) > 0)
-    share = sum(decided) / len(decided) / seats
-    return share if winners else 1.0 / seats
+    return sum(decided) / len(decided) / seats
 
 
 def build_report(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,7 +165,3 @@ def run(
         if own:
             pool.shutdown()
     return results
-
-
-def iter_indices(records: Iterable[GameRecord]) -> list[int]:
-    return [r.index for r in records]
