@@ -226,3 +226,29 @@ def write_snapshots() -> None:  # pragma: no cover - run by hand: python -m test
 if __name__ == "__main__":
     write_snapshots()
     print("snapshots written under", SNAPSHOTS, REPO)
+
+
+def test_one_render_per_card_gives_what_each_element_gives_alone() -> None:
+    """The combined layout template must resolve exactly like rendering element by element."""
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.content.models.deck import size_mm
+    from toolkit.render.context import card_context
+    from toolkit.render.layout import DEFAULT_FRONT, _resolve_each, load_layout, resolve
+
+    compared = 0
+    for path in bundled_games().values():
+        game = load_game(path)
+        for deck in game.valid(game.decks):
+            for name in (deck.layout or DEFAULT_FRONT, deck.back or "back"):
+                layout, _ = load_layout(name)
+                assert layout is not None
+                for card in deck.cards:
+                    for lang in game.manifest.languages:
+                        context = card_context(game, deck, card, lang)
+                        label = {k: v.get(lang, k) for k, v in layout.labels.items()}
+                        each = _resolve_each(
+                            layout, {**context, "label": label}, *size_mm(deck.size)
+                        )
+                        assert resolve(layout, context, *size_mm(deck.size)) == each
+                        compared += 1
+    assert compared > 500

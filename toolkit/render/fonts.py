@@ -73,7 +73,7 @@ def missing_glyphs(text: str, style: str = "regular") -> list[str]:
 def text_width(text: str, size: float, style: str = "regular") -> float:
     """Width in points; words are measured once and cached (reportlab applies no kerning,
     so a line's width is the sum of its words' and spaces' widths)."""
-    return sum(_unit_width(word, style) for word in _words(text)) * size
+    return sum(unit_width(word, style) for word in _words(text)) * size
 
 
 def _words(text: str) -> list[str]:
@@ -86,5 +86,6 @@ def _words(text: str) -> list[str]:
 
 
 @cache
-def _unit_width(word: str, style: str) -> float:
+def unit_width(word: str, style: str) -> float:
+    """Width of `word` at 1 pt (cached: card texts repeat the same words)."""
     return pdfmetrics.stringWidth(word, font_name(style), 1.0)

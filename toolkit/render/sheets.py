@@ -171,6 +171,9 @@ def draw_deck(
     geo = geometry(page, card_mm)
     count = 0
     back_context = card_context(game, deck, deck.cards[0], lang)
+    shared_back = None
+    if not back_per_card:
+        shared_back = _face_form(c, f"back-{deck.id}", back, back_context, card_mm, lang, game.root)
     for index, chunk in enumerate(pages(expand(deck.cards), geo.per_page)):
         for side in ("front", "back"):
             c.setPageSize(page)
@@ -182,16 +185,40 @@ def draw_deck(
                 if side == "front":
                     context = card_context(game, deck, slot.card, lang)
                     draw_face(c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+                elif shared_back:
+                    c.saveState()
+                    c.translate(x - BLEED_MM * mm, y - BLEED_MM * mm)
+                    c.doForm(shared_back)
+                    c.restoreState()
                 else:
-                    context = (
-                        card_context(game, deck, slot.card, lang) if back_per_card else back_context
-                    )
+                    context = card_context(game, deck, slot.card, lang)
                     draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
             draw_crop_marks(c, geo)
             _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
             c.showPage()
             count += 1
     return count
+
+
+def _face_form(
+    c: Canvas,
+    name: str,
+    layout: Layout,
+    context: dict[str, Any],
+    card_mm: tuple[float, float],
+    lang: str,
+    root: Any,
+) -> str:
+    """Draw a face once as a PDF form (XObject) that pages place by reference: a deck's
+    backs are all alike, so the file holds one back, not one per card."""
+    bleed = BLEED_MM * mm
+    # The box reaches 1 pt past the bleed: a form clipped right at its painted edge shows a
+    # light seam where two cards meet in screen viewers.
+    w, h = card_mm[0] * mm + 2 * bleed, card_mm[1] * mm + 2 * bleed
+    c.beginForm(name, -1, -1, w + 1, h + 1)
+    draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, root)
+    c.endForm()
+    return name
 
 
 def _footer(c: Canvas, geo: Geometry, text: str) -> None:

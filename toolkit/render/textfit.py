@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
-import pyphen
-
-from toolkit.render.fonts import text_width
+from toolkit.render.fonts import text_width, unit_width
 
 LEADING = 1.2  # line height as a multiple of the font size
 HYPHENATED = ("fr", "es")  # languages whose long words break at syllables
@@ -30,10 +29,17 @@ class Fit:
         return len(self.lines) * self.size * LEADING
 
 
+def can_hyphenate(lang: str | None) -> bool:
+    return lang in HYPHENATED
+
+
 @cache
-def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+def _hyphenator(lang: str) -> Any:
+    """pyphen's dictionary for `lang` (imported on first need: most texts never need it)."""
     if lang not in HYPHENATED:
         return None
+    import pyphen
+
     try:
         return pyphen.Pyphen(lang=lang)
     except KeyError:
@@ -43,15 +49,20 @@ def _hyphenator(lang: str) -> pyphen.Pyphen | None:
 def wrap(text: str, width: float, size: float, style: str, lang: str | None) -> list[str] | None:
     """Lines of `text` within `width` at `size`, or None if a word cannot fit even split.
 
-    With `lang` None, words are never hyphenated (a word wider than the box fails)."""
+    With `lang` None, words are never hyphenated (a word wider than the box fails). A line's
+    width is the running sum of its words' and spaces' widths, added in the same order as
+    `text_width` adds them, so both give the same figure to the last bit."""
+    space = unit_width(" ", style)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = paragraph.split(" ")
         current = ""
-        for word in words:
-            candidate = f"{current} {word}" if current else word
-            if text_width(candidate, size, style) <= width:
-                current = candidate
+        current_units = 0.0
+        for word in paragraph.split(" "):
+            word_units = unit_width(word, style) if word else 0.0
+            units = current_units + space + word_units if current else word_units
+            if units * size <= width:
+                current = f"{current} {word}" if current else word
+                current_units = units
                 continue
             head, tail = _hyphenate(word, current, width, size, style, lang)
             if head:
@@ -61,12 +72,14 @@ def wrap(text: str, width: float, size: float, style: str, lang: str | None) -> 
                 if current:
                     lines.append(current)
                 current = word
-            while text_width(current, size, style) > width:
+            current_units = text_width(current, 1.0, style)
+            while current_units * size > width:
                 head, tail = _hyphenate(current, "", width, size, style, lang)
                 if not head:
                     return None
                 lines.append(head)
                 current = tail
+                current_units = text_width(current, 1.0, style)
         lines.append(current)
     return lines
 
@@ -106,7 +119,7 @@ def fit_text(
             if lines is not None and len(lines) * size * LEADING <= height:
                 return Fit(True, size, tuple(lines))
             last = lines or last
-            if _hyphenator(lang) is None:
+            if not can_hyphenate(lang):
                 break
         size = round(size - STEP, 2)
     return Fit(False, min_size, tuple(last or (text,)))
