@@ -122,13 +122,3 @@ def test_unreadable_file_exits_2(run_cli, tmp_path, monkeypatch):
     assert result.exit_code == 2
     found = json.loads(result.stdout)
     assert [d["code"] for d in found] == ["Y010"] and "Permission denied" in found[0]["message"]
-
-
-def test_entry_points_read_directly_match_importlib_metadata() -> None:
-    from importlib.metadata import entry_points
-
-    from toolkit.content.plugin import declared_plugins
-
-    expected = {ep.name: ep.value for ep in entry_points(group="playset.games")}
-    assert declared_plugins() == expected
-    assert set(expected) >= {"whisky-game", "drinking-heroes", "muckle-stoater", "tokaido"}

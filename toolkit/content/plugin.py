@@ -7,13 +7,10 @@ content package never imports a game: bundled and third-party games register thr
 
 from __future__ import annotations
 
-import importlib
-import os
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from pathlib import Path
+from importlib.metadata import entry_points
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
@@ -111,76 +108,15 @@ def register(plugin: GamePlugin) -> GamePlugin:
     return plugin
 
 
-GROUP = "playset.games"
-
-
-@cache
-def declared_plugins() -> dict[str, str]:
-    """`game id -> "module:attribute"` for every installed distribution's `playset.games`
-    entry point, the first distribution on sys.path winning as importlib.metadata does.
-
-    It reads each `*.dist-info/entry_points.txt` itself: importlib.metadata imports the email
-    package first, 40–60 ms of every command's start on a 2-core machine."""
-    found: dict[str, str] = {}
-    seen: set[str] = set()
-    for folder in sys.path:
-        try:
-            entries = sorted(os.scandir(folder or "."), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            stem, dot, suffix = entry.name.rpartition(".")
-            if not dot or suffix not in ("dist-info", "egg-info"):
-                continue
-            dist = re.sub(r"[-_.]+", "-", stem.split("-")[0]).lower()
-            if dist in seen:
-                continue
-            seen.add(dist)
-            for name, target in _entry_points(Path(entry.path) / "entry_points.txt", GROUP):
-                found.setdefault(name, target)
-    return found
-
-
-def _entry_points(path: Path, group: str) -> list[tuple[str, str]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return []
-    section = ""
-    out: list[tuple[str, str]] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip()
-        elif section == group and "=" in line:
-            name, _, target = line.partition("=")
-            out.append((name.strip(), target.split("[")[0].strip()))
-    return out
-
-
-def _load_target(target: str) -> Any:
-    module, _, attribute = target.partition(":")
-    value: Any = importlib.import_module(module.strip())
-    for part in filter(None, attribute.strip().split(".")):
-        value = getattr(value, part)
-    return value
-
-
-def _load_plugin(game_id: str, target: str) -> None:
-    plugin = _load_target(target)
-    if isinstance(plugin, GamePlugin):
-        _REGISTRY.setdefault(plugin.game_id, plugin)
-
-
 def _load_entry_points() -> None:
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
-    for game_id, target in declared_plugins().items():
-        _load_plugin(game_id, target)
+    for ep in entry_points(group="playset.games"):
+        plugin = ep.load()
+        if isinstance(plugin, GamePlugin):
+            _REGISTRY.setdefault(plugin.game_id, plugin)
 
 
 def plugins() -> dict[str, GamePlugin]:
@@ -194,8 +130,9 @@ def plugin_for(game_id: str | None) -> GamePlugin:
 
     Only that game's entry point is imported, so loading one game stays cheap."""
     if game_id and game_id not in _REGISTRY and not _LOADED:
-        target = declared_plugins().get(game_id)
-        if target:
-            _load_plugin(game_id, target)
+        for ep in entry_points(group="playset.games", name=game_id):
+            plugin = ep.load()
+            if isinstance(plugin, GamePlugin):
+                _REGISTRY.setdefault(plugin.game_id, plugin)
     found = _REGISTRY.get(game_id or "")
     return found if found is not None else GamePlugin(game_id or "generic")

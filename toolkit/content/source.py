@@ -7,6 +7,7 @@ deep nesting, huge files, non-UTF-8 bytes. Every refusal is a Y diagnostic at th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,9 @@ def _span(node: Node) -> Span:
     return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 class _Builder:
     """Turns a composed node graph into plain data, recording spans and refusing abuse."""
 
@@ -155,6 +159,8 @@ class _Builder:
         raise _Refusal(Y_SYNTAX, _span(node), "unsupported YAML node")
 
     def scalar(self, node: ScalarNode) -> Any:
+        if node.tag == _STR:  # most values; the constructor would return node.value too
+            return node.value
         try:
             return self.constructor.construct_object(node, deep=True)
         except (ValueError, OverflowError) as exc:
@@ -206,6 +212,9 @@ def _decode(raw: bytes) -> str | tuple[Span, str]:
     return text.removeprefix("\ufeff")
 
 
+_DEEP_INDENT = re.compile(rf"^ {{{4 * MAX_DEPTH + 1}}}", re.MULTILINE)
+
+
 def _too_deep(text: str) -> Span | None:
     """Where flow nesting or indentation first goes deeper than content ever needs.
 
@@ -213,6 +222,9 @@ def _too_deep(text: str) -> Span | None:
     thousand brackets would crash the process instead of raising an error. The scan is
     approximate (quotes and comments are skipped) and errs towards letting YAML decide.
     """
+    few_brackets = text.count("[") + text.count("{") <= MAX_DEPTH
+    if few_brackets and not _DEEP_INDENT.search(text):
+        return None  # neither limit can be reached: skip the character-by-character scan
     depth = indent = 0
     quote = ""
     line, col = 1, 0
