@@ -16,11 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 
 from toolkit.content.models.base import Slug
-from toolkit.content.models.board import Board
 from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
-from toolkit.content.models.glossary import Glossary
 from toolkit.content.models.manifest import ManifestBase
-from toolkit.content.models.questions import QuestionBank
 
 GenericRules = dict[Slug, int | float | str | bool | list[Any] | dict[Any, Any]]
 
@@ -95,7 +92,10 @@ def _union(models: tuple[type[BaseModel], ...]) -> Any:
 def adapter(kind: str) -> TypeAdapter[Any]:
     """Validators of the shared file types, built on first use (`board`, `questions`,
     `glossary`): building them costs time a command that never loads such a file saves."""
-    return TypeAdapter({"board": Board, "questions": QuestionBank, "glossary": Glossary}[kind])
+    from toolkit.content import models
+
+    names = {"board": "Board", "questions": "QuestionBank", "glossary": "Glossary"}
+    return TypeAdapter(getattr(models, names[kind]))
 
 
 _REGISTRY: dict[str, GamePlugin] = {}

@@ -1,4 +1,11 @@
-"""The generic content model: what every game shares. Games extend it in their plugins."""
+"""The generic content model: what every game shares. Games extend it in their plugins.
+
+Boards, glossaries and question banks load on first use (PEP 562): building their model
+classes costs every command a few milliseconds even when the game has none of them.
+"""
+
+from importlib import import_module
+from typing import Any
 
 from toolkit.content.models.base import (
     Declares,
@@ -9,11 +16,8 @@ from toolkit.content.models.base import (
     Slug,
     StrictModel,
 )
-from toolkit.content.models.board import Board, GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import CardBase, CardSize, DeckBase, GenericCard
-from toolkit.content.models.glossary import Glossary, GlossaryTerm
 from toolkit.content.models.manifest import ManifestBase
-from toolkit.content.models.questions import Question, QuestionBank
 
 __all__ = [
     "Board",
@@ -37,3 +41,21 @@ __all__ = [
     "StrictModel",
     "TrackBoard",
 ]
+
+
+_LAZY = {
+    "Board": "board",
+    "GraphBoard": "board",
+    "RoadBoard": "board",
+    "TrackBoard": "board",
+    "Glossary": "glossary",
+    "GlossaryTerm": "glossary",
+    "Question": "questions",
+    "QuestionBank": "questions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
