@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from toolkit.content.game import Game, load_game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.render import board_graph
-from toolkit.render.boards import kind_words, render_board
+from toolkit.render.boards import build_drawings, kind_words, render_board
 from toolkit.render.pdf import PAPERS
 from toolkit.render.tiling import MARGIN, OVERLAP, Drawing, Grid, plan
 
@@ -57,20 +57,47 @@ def test_tiled_pages_are_the_paper_and_count_overview_plus_tiles(game_id: str, p
     pages = reader(data).pages
     expected = tuple(sorted(round(v / 72 * 25.4) for v in PAPERS[paper]))
     assert all(size_mm(p) == expected for p in pages)
-    assert len(pages) >= 2
-    first = pages[0].extract_text()
-    assert "A1" in first
-    assert f"{len(pages) - 1} pages" in first
-    assert "A1" in pages[1].extract_text()
+    drawings = build_drawings(game(game_id), board(game_id), "en")
+    start = 0
+    for drawing in drawings:  # each drawing: its overview, then its sheets
+        grid = plan(drawing, PAPERS[paper])
+        sheets = grid.rows * grid.cols
+        overview = pages[start].extract_text()
+        assert drawing.title.replace("\u00a0", " ") in overview
+        assert f"next {sheets} pages" in overview
+        assert "A1" in pages[start + 1].extract_text()
+        start += 1 + sheets
+    assert start == len(pages)
 
 
 @pytest.mark.parametrize("game_id", sorted(BOARDS))
-def test_board_page_is_one_large_page(game_id: str):
+def test_board_page_is_one_large_page_per_drawing(game_id: str):
     data = render(game_id, "en", board_page="a2")
     pages = reader(data).pages
-    assert len(pages) == 1
-    assert size_mm(pages[0]) == (420, 594)
-    assert board(game_id).name["en"] in pages[0].extract_text()
+    assert len(pages) == len(build_drawings(game(game_id), board(game_id), "en"))
+    for page in pages:
+        assert size_mm(page) == (420, 594)
+        assert board(game_id).name["en"] in page.extract_text()
+
+
+def test_track_board_has_one_loop_per_table_arrangement():
+    """2 and 4 players share the 4-Mashie square; 3, 5 and 6 have their own loops, all at the
+    box loop's hole pitch; the 2-player seats are Mashies 1 and 3."""
+    from toolkit.render.board_track import arrangements, box_pitch, plan_track, seat_segments
+
+    mashies = board("muckle-stoater")
+    assert arrangements(mashies) == {6: (6,), 5: (5,), 4: (2, 4), 3: (3,)}
+    words = kind_words(game("muckle-stoater"), "en")
+    plans = [plan_track(mashies, "en", words, m, ps) for m, ps in arrangements(mashies).items()]
+    assert {p.pitch for p in plans} == {box_pitch(mashies)}
+    assert seat_segments(2, 4) == [0, 2]
+    assert seat_segments(5, 5) == [0, 1, 2, 3, 4]
+    pages = reader(render("muckle-stoater", "en", board_page="a2")).pages
+    texts = [page.extract_text() for page in pages]
+    assert "3 Mashies, 3 players" in texts[3]
+    assert "4 Mashies, 2 or 4 players" in texts[2]
+    assert "2 players: seats at Mashies 1, 3" in texts[2]
+    assert "Mashie 5" in texts[1] and "Mashie 6" not in texts[1]
 
 
 def test_board_page_a1_and_unknown_paper():

@@ -1,8 +1,10 @@
 """Track boards (Muckle Stoater's Mashies): segments joined into a loop around the table.
 
-The box layout is drawn: all `segments_in_box` segments as the sides of a regular polygon,
-each facing its seat. A segment is drawn once in a local frame (as the bottom side) and
-rotated into place, so every seat reads its own labels the right way up.
+One drawing per table arrangement: the segments a player count uses (4 for 2 or 4 players,
+3, 5 and 6 for the others) as the sides of a regular polygon, each facing its seat. Every
+arrangement keeps the hole pitch of the largest one, so pieces printed for one fit the
+marbles of another. A segment is drawn once in a local frame (as the bottom side) and rotated
+into place, so every seat reads its own labels the right way up.
 """
 
 from __future__ import annotations
@@ -29,9 +31,27 @@ OUT = 2.7  # band depth outside the track line, in hole pitches (room for the Do
 IN = 1.1  # band depth inside the track line
 
 TEXT = {
-    "fr": {"players": "{n}\u00a0joueurs\u00a0: {m}\u00a0×\u00a0{segment}"},
-    "es": {"players": "{n}\u00a0jugadores: {m}\u00a0×\u00a0{segment}"},
-    "en": {"players": "{n}\u00a0players: {m}\u00a0×\u00a0{segment}"},
+    "fr": {
+        "players": "{n}\u00a0joueurs\u00a0: {m}\u00a0×\u00a0{segment}",
+        "seats": "{n}\u00a0joueurs\u00a0: places aux {segment}s {list}",
+        "title": "{board}\u00a0: {m}\u00a0{segment}s, {players}",
+        "count": "{n}\u00a0joueurs",
+        "or": " ou ",
+    },
+    "es": {
+        "players": "{n}\u00a0jugadores: {m}\u00a0×\u00a0{segment}",
+        "seats": "{n}\u00a0jugadores: puestos en los {segment}s {list}",
+        "title": "{board}: {m}\u00a0{segment}s, {players}",
+        "count": "{n}\u00a0jugadores",
+        "or": " o ",
+    },
+    "en": {
+        "players": "{n}\u00a0players: {m}\u00a0×\u00a0{segment}",
+        "seats": "{n}\u00a0players: seats at {segment}s {list}",
+        "title": "{board}: {m}\u00a0{segment}s, {players}",
+        "count": "{n}\u00a0players",
+        "or": " or ",
+    },
 }
 
 
@@ -42,6 +62,7 @@ class TrackPlan:
     board: TrackBoard
     lang: str
     words: Words
+    players: tuple[int, ...]  # the player counts that sit at this arrangement
     width: float
     height: float
     sides: int
@@ -52,7 +73,7 @@ class TrackPlan:
     @property
     def apothem(self) -> float:
         """Centre to track line of a segment."""
-        return self.board.holes_per_segment * self.pitch / 2 / math.tan(math.pi / self.sides)
+        return loop_apothem(self.board, self.sides) * self.pitch
 
 
 def _tint(colour: str, amount: float) -> HexColor:
@@ -61,23 +82,70 @@ def _tint(colour: str, amount: float) -> HexColor:
     return HexColor("#" + "".join(f"{round(255 - (255 - ch) * amount):02x}" for ch in rgb))
 
 
-def plan_track(board: TrackBoard, lang: str, words: Words) -> TrackPlan:
-    sides = max(board.segments_in_box, 3)
-    width, height = poster_area(landscape=True)
-    t = math.tan(math.pi / sides)
-    half_side = board.holes_per_segment / 2
-    apothem = half_side / t  # in pitches
-    outer = apothem + OUT + 0.4
-    # Bounding box of the outer polygon (flat bottom side), in pitches.
+CASTLE_CLEARANCE = 2.0  # pitches between a Castle's holes and the next segment's track
+
+
+def loop_apothem(board: TrackBoard, sides: int) -> float:
+    """Centre to track line in pitches: segments meet corner to corner, unless a Castle near
+    a corner would run into the next segment's track (a triangle of 18-hole Mashies); then
+    the sides move out and plain wooden joints without holes fill the corners."""
+    apothem = board.holes_per_segment / 2 / math.tan(math.pi / sides)
+    phi = 2 * math.pi / sides
+    x = board.holes_per_segment / 2 - (board.entrance_offset + 0.5)
+    depth = board.home_holes
+    # Distance from the deepest Castle hole (x, -a + depth) to the neighbouring side's track
+    # line is a·(1 − cos φ) − x·sin φ + depth·cos φ; solve for the clearance.
+    clear = CASTLE_CLEARANCE + x * math.sin(phi) - depth * math.cos(phi)
+    needed = clear / (1 - math.cos(phi))
+    return max(apothem, needed)
+
+
+def _outline(board: TrackBoard, sides: int) -> tuple[float, float, float, float]:
+    """(min x, max x, min y, max y) of the loop's outer edge in hole pitches, centred."""
+    apothem = loop_apothem(board, sides)
+    radius = (apothem + OUT + 0.4) / math.cos(math.pi / sides)
     angles = [math.pi * 3 / 2 + math.pi / sides + 2 * math.pi * k / sides for k in range(sides)]
-    radius = outer / math.cos(math.pi / sides)
     xs = [radius * math.cos(a) for a in angles]
     ys = [radius * math.sin(a) for a in angles]
-    span_x, span_y = max(xs) - min(xs), max(ys) - min(ys)
-    pitch = min((width - 24 * mm) / span_x, (height - 24 * mm) / span_y)
-    cx = width / 2 - (max(xs) + min(xs)) / 2 * pitch
-    cy = height / 2 - (max(ys) + min(ys)) / 2 * pitch
-    return TrackPlan(board, lang, words, width, height, sides, pitch, cx, cy)
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def box_pitch(board: TrackBoard) -> float:
+    """The hole pitch (points) at which the box's full loop fills the poster area."""
+    width, height = poster_area(landscape=True)
+    x0, x1, y0, y1 = _outline(board, max(board.segments_in_box, 3))
+    return min((width - 24 * mm) / (x1 - x0), (height - 24 * mm) / (y1 - y0))
+
+
+def arrangements(board: TrackBoard) -> dict[int, tuple[int, ...]]:
+    """Segments in the loop -> the player counts that use that loop, largest loop first."""
+    out: dict[int, list[int]] = {}
+    for players, segments in sorted(board.segments_by_players.items()):
+        out.setdefault(segments, []).append(players)
+    return {m: tuple(out[m]) for m in sorted(out, reverse=True)}
+
+
+TITLE_BAND = 22 * mm  # above a smaller loop: the title
+KEY_BAND = 22 * mm  # below it: what the marks mean, who sits where
+
+
+def plan_track(
+    board: TrackBoard, lang: str, words: Words, segments: int, players: tuple[int, ...]
+) -> TrackPlan:
+    """The box's loop fills the poster area; a smaller loop keeps its pitch and gets a sheet
+    of its own size, with bands for the title and the key."""
+    sides = max(segments, 3)
+    pitch = box_pitch(board)
+    x0, x1, y0, y1 = _outline(board, sides)
+    if sides == max(board.segments_in_box, 3):
+        width, height = poster_area(landscape=True)
+        cy = height / 2 - (y1 + y0) / 2 * pitch
+    else:
+        width = max((x1 - x0) * pitch + 24 * mm, 300 * mm)
+        height = (y1 - y0) * pitch + 24 * mm + TITLE_BAND + KEY_BAND
+        cy = 12 * mm + KEY_BAND - y0 * pitch
+    cx = width / 2 - (x1 + x0) / 2 * pitch
+    return TrackPlan(board, lang, words, players, width, height, sides, pitch, cx, cy)
 
 
 def _hole(c: Canvas, x: float, y: float, r: float, fill: object, ring: object, lw: float) -> None:
@@ -222,7 +290,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
     """Top-left: title; bottom corners: what the marks mean and Mashies per player count."""
     b, w = plan.board, plan.words
     m = 12 * mm
-    halo_text(c, m, plan.height - m - 20, _word(b.name, plan), font_name("bold"), 24, INK, 6)
+    halo_text(c, m, plan.height - m - 20, title(plan), font_name("bold"), 20, INK, 6)
     size = 9
     colour = SEATS[0]
     r = 0.34 * plan.pitch
@@ -243,18 +311,38 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         c.setFont(font_name("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, text)
         y -= 8 * mm
-    text = TEXT.get(plan.lang, TEXT["en"])["players"]
+    text = TEXT.get(plan.lang, TEXT["en"])
     segment = _word(b.segment_name, plan)
-    lines = [
-        text.format(n=n, m=count, segment=segment)
-        for n, count in sorted(b.segments_by_players.items())
-    ]
+    lines = []
+    for n in plan.players:
+        seats = seat_segments(n, b.segments_by_players[n])
+        if len(seats) < plan.sides:
+            listed = ", ".join(str(m + 1) for m in seats)
+            lines.append(text["seats"].format(n=n, segment=segment, list=listed))
+        else:
+            lines.append(text["players"].format(n=n, m=plan.sides, segment=segment))
     c.setFont(font_name("regular"), size)
     right = plan.width - m
     y = m + (len(lines) - 1) * size * 1.4
     for line in lines:
         c.drawRightString(right, y, line)
         y -= size * 1.4
+
+
+def seat_segments(players: int, segments: int) -> list[int]:
+    """Segments with a seat: i × (segments / players), so 2 players on 4 sit opposite."""
+    step = max(segments // max(players, 1), 1)
+    return [i * step for i in range(players)]
+
+
+def title(plan: TrackPlan) -> str:
+    text = TEXT.get(plan.lang, TEXT["en"])
+    counts = text["or"].join(str(n) for n in plan.players)
+    players = text["count"].format(n=counts)
+    segment = _word(plan.board.segment_name, plan)
+    return text["title"].format(
+        board=_word(plan.board.name, plan), m=plan.sides, segment=segment, players=players
+    )
 
 
 def _centre(c: Canvas, plan: TrackPlan) -> None:
@@ -278,7 +366,7 @@ def _centre(c: Canvas, plan: TrackPlan) -> None:
 def draw_track(c: Canvas, plan: TrackPlan) -> None:
     c.setFillColor(TABLE)
     c.rect(0, 0, plan.width, plan.height, stroke=0, fill=1)
-    for m in range(plan.board.segments_in_box):
+    for m in range(plan.sides):
         c.saveState()
         c.translate(plan.cx, plan.cy)
         c.rotate(-m * 360 / plan.sides)
@@ -288,6 +376,14 @@ def draw_track(c: Canvas, plan: TrackPlan) -> None:
     _legend(c, plan)
 
 
-def build(board: TrackBoard, lang: str, words: Words) -> Drawing:
-    plan = plan_track(board, lang, words)
-    return Drawing(plan.width, plan.height, _word(board.name, plan), lambda c: draw_track(c, plan))
+def build(board: TrackBoard, lang: str, words: Words) -> list[Drawing]:
+    """One drawing per table arrangement, the box's full loop first."""
+    drawings = []
+    for segments, players in arrangements(board).items():
+        plan = plan_track(board, lang, words, segments, players)
+        drawings.append(Drawing(plan.width, plan.height, title(plan), _drawer(plan)))
+    return drawings
+
+
+def _drawer(plan: TrackPlan) -> Callable[[Canvas], None]:
+    return lambda c: draw_track(c, plan)

@@ -76,25 +76,28 @@ def kind_words(game: Game, lang: str) -> Words:
     return word
 
 
-def build_drawing(game: Game, board: Any, lang: str) -> Drawing:
-    """The board's drawing in its own coordinates, at poster size."""
+def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:
+    """The board's drawings in their own coordinates, at poster size: one for most boards,
+    one per table arrangement for a track of segments."""
     words = kind_words(game, lang)
     if isinstance(board, GraphBoard):
-        return board_graph.build(board, lang, words)
+        return [board_graph.build(board, lang, words)]
     if isinstance(board, TrackBoard):
         return board_track.build(board, lang, words)
     if isinstance(board, RoadBoard):
-        return board_road.build(board, lang, words)
+        return [board_road.build(board, lang, words)]
     raise TypeError(f"not a board model: {type(board).__name__}")
 
 
 def render_board(
     game: Game, board: Any, lang: str, paper: str = "a4", board_page: str | None = None
 ) -> bytes:
-    """A board's PDF: tiled over `paper` with an assembly page, or whole on `board_page`."""
-    drawing = build_drawing(game, board, lang)
+    """A board's PDF: tiled over `paper` with an assembly page per drawing, or each drawing
+    whole on a page of `board_page`."""
+    drawings = build_drawings(game, board, lang)
+    name = board.name.get(lang, "") or drawings[0].title
     game_title = game.manifest.title.get(lang, "") if game.manifest else ""
-    doc_title = f"{game_title} — {drawing.title}" if game_title else drawing.title
+    doc_title = f"{game_title} — {name}" if game_title else name
     if board_page:
-        return poster_pdf(drawing, board_page, doc_title)
-    return tiled_pdf(drawing, paper, lang, drawing.title, doc_title)
+        return poster_pdf(drawings, board_page, doc_title)
+    return tiled_pdf(drawings, paper, lang, doc_title)

@@ -10,7 +10,7 @@ them up. A first page shows the whole board with the tile grid.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor
@@ -222,17 +222,19 @@ def _crosshair(canvas: Canvas, x: float, y: float) -> None:
     canvas.line(x, y - arm, x, y + arm)
 
 
-def _define_form(canvas: Canvas, drawing: Drawing) -> None:
-    canvas.beginForm(FORM, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
+def _define_form(canvas: Canvas, drawing: Drawing, index: int) -> str:
+    name = f"{FORM}{index}"
+    canvas.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
     drawing.draw(canvas)
     canvas.endForm()
+    return name
 
 
 def _text(lang: str) -> dict[str, str]:
     return TEXT.get(lang, TEXT["en"])
 
 
-def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str) -> None:
+def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str, form: str) -> None:
     """First page: the board scaled down with the tile grid and how to assemble it."""
     drawing = grid.drawing
     page = _oriented(paper_size(paper), drawing.width > drawing.height)
@@ -269,7 +271,7 @@ def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str) -
     canvas.scale(scale, scale)
     canvas.saveState()
     canvas.scale(grid.scale, grid.scale)
-    canvas.doForm(FORM)
+    canvas.doForm(form)
     canvas.restoreState()
     canvas.setStrokeColorRGB(0.5, 0.5, 0.5)
     canvas.setLineWidth(0.5 / scale)
@@ -305,7 +307,7 @@ def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str) -
     canvas.showPage()
 
 
-def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str) -> None:
+def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str, form: str) -> None:
     canvas.setPageSize(grid.page)
     (w, h) = grid.window
     x0, y0 = grid.tile(row, col)
@@ -316,7 +318,7 @@ def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str) -> N
     canvas.translate(MARGIN - x0, MARGIN - y0)
     canvas.saveState()
     canvas.scale(grid.scale, grid.scale)
-    canvas.doForm(FORM)
+    canvas.doForm(form)
     canvas.restoreState()
     for x, y in grid.marks():
         if x0 - 5 * mm < x < x0 + w + 5 * mm and y0 - 5 * mm < y < y0 + h + 5 * mm:
@@ -334,34 +336,38 @@ def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str) -> N
     canvas.showPage()
 
 
-def tiled_pdf(drawing: Drawing, paper: str, lang: str, heading: str, doc_title: str) -> bytes:
-    """An overview page, then the drawing cut into overlapping sheets of `paper`."""
-    grid = plan(drawing, paper_size(paper))
-    n = grid.rows * grid.cols
-    with pdf_canvas(grid.page, doc_title) as (canvas, buffer):
-        _define_form(canvas, drawing)
-        _overview(canvas, grid, lang, heading, paper)
-        for row in range(grid.rows):
-            for col in range(grid.cols):
-                page = 2 + row * grid.cols + col
-                footer = f"{drawing.title}  ·  {page - 1}/{n}"
-                _tile_page(canvas, grid, row, col, footer)
+def tiled_pdf(drawings: Sequence[Drawing], paper: str, lang: str, doc_title: str) -> bytes:
+    """For each drawing an overview page, then the drawing cut into overlapping sheets of
+    `paper` (footers count the sheets of that drawing)."""
+    grids = [plan(drawing, paper_size(paper)) for drawing in drawings]
+    with pdf_canvas(grids[0].page, doc_title) as (canvas, buffer):
+        for index, (drawing, grid) in enumerate(zip(drawings, grids, strict=True)):
+            form = _define_form(canvas, drawing, index)
+            n = grid.rows * grid.cols
+            _overview(canvas, grid, lang, drawing.title, paper, form)
+            for row in range(grid.rows):
+                for col in range(grid.cols):
+                    sheet = 1 + row * grid.cols + col
+                    footer = f"{drawing.title}  ·  {sheet}/{n}"
+                    _tile_page(canvas, grid, row, col, footer, form)
         canvas.save()
     return buffer.getvalue()
 
 
-def poster_pdf(drawing: Drawing, paper: str, doc_title: str) -> bytes:
-    """The whole drawing on one page of `paper`, scaled to fit inside the margins."""
-    page = _oriented(paper_size(paper), drawing.width > drawing.height)
-    pw, ph = page
-    scale = min((pw - 2 * MARGIN) / drawing.width, (ph - 2 * MARGIN) / drawing.height)
-    with pdf_canvas(page, doc_title) as (canvas, buffer):
-        _define_form(canvas, drawing)
-        canvas.saveState()
-        canvas.translate((pw - drawing.width * scale) / 2, (ph - drawing.height * scale) / 2)
-        canvas.scale(scale, scale)
-        canvas.doForm(FORM)
-        canvas.restoreState()
-        canvas.showPage()
+def poster_pdf(drawings: Sequence[Drawing], paper: str, doc_title: str) -> bytes:
+    """Each drawing whole on one page of `paper`, scaled to fit inside the margins."""
+    with pdf_canvas(paper_size(paper), doc_title) as (canvas, buffer):
+        for index, drawing in enumerate(drawings):
+            page = _oriented(paper_size(paper), drawing.width > drawing.height)
+            pw, ph = page
+            scale = min((pw - 2 * MARGIN) / drawing.width, (ph - 2 * MARGIN) / drawing.height)
+            form = _define_form(canvas, drawing, index)
+            canvas.setPageSize(page)
+            canvas.saveState()
+            canvas.translate((pw - drawing.width * scale) / 2, (ph - drawing.height * scale) / 2)
+            canvas.scale(scale, scale)
+            canvas.doForm(form)
+            canvas.restoreState()
+            canvas.showPage()
         canvas.save()
     return buffer.getvalue()
