@@ -8,7 +8,12 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, stderr, usage_error
+from toolkit.cli.common import GAME_HELP, game_folders, usage_error
+
+
+def _say(message: str, colour: str | None = None) -> None:
+    """One line on stderr (click's echo: rich is not worth its start-up for these lines)."""
+    typer.secho(message, fg=colour, err=True)
 
 
 def build(
@@ -43,8 +48,8 @@ def build(
         game = load_game(folder)
         errors = [d for d in game.diagnostics if d.severity == Severity.ERROR]
         if errors:
-            stderr.print(render(errors, "text"))
-            stderr.print(f"[red]{game.id}: content has errors; nothing built[/red]")
+            typer.echo(render(errors, "text"), err=True)
+            _say(f"{game.id}: content has errors; nothing built", "red")
             failed = True
             continue
         langs = lang.split(",") if lang else list(game.manifest.languages)
@@ -55,14 +60,14 @@ def build(
         start = time.perf_counter()
 
         def show(item: Written) -> None:
-            stderr.print(f"wrote {item.path}")
+            _say(f"wrote {item.path}")
 
         try:
             written = build_game(game, out_dir, options, show)
         except (BuildError, SheetError) as exc:
-            stderr.print(f"[red]{game.id}: {exc}[/red]")
+            _say(f"{game.id}: {exc}", "red")
             failed = True
             continue
         elapsed = time.perf_counter() - start
-        stderr.print(f"[green]{game.id}[/green]: {len(written)} PDF(s) in {elapsed:.1f} s")
+        _say(f"{game.id}: {len(written)} PDF(s) in {elapsed:.1f} s", "green")
     raise typer.Exit(1 if failed else 0)

@@ -3,12 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
-from rich.console import Console
 
-stdout = Console(highlight=False)
-stderr = Console(stderr=True, highlight=False)
+
+class LazyConsole:
+    """A rich Console made on first use: importing rich and sizing the terminal cost ~40 ms,
+    which commands that print a line or two should not pay before doing their work."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Any = None
+
+    def get(self) -> Any:
+        """The rich Console itself (for rich objects that take a console)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr, highlight=False)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
+stdout = LazyConsole(stderr=False)
+stderr = LazyConsole(stderr=True)
 
 GAME_HELP = "A bundled game's id or the path of a game folder (default: every bundled game)."
 

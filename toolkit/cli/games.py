@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from toolkit.cli.common import GAME_HELP, game_folders, stdout
 
@@ -14,6 +13,8 @@ def list_games(
     games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None,
 ) -> None:
     """List games with their players, languages and cards per deck."""
+    from rich.table import Table
+
     from toolkit.content.game import load_game
     from toolkit.content.summary import summarize
 

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from toolkit.cli.common import GAME_HELP, game_folders, stderr, stdout, usage_error
 
@@ -61,6 +60,8 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
 
     for folder in game_folders(games):
         game = load_game(folder)
+        from rich.table import Table
+
         table = Table(title=f"{game.id} translation status")
         for column in ("file", "lang", "texts", "coverage", "problems", "codes"):
             table.add_column(column)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import importlib
 
-from rich.table import Table
-
 from toolkit.cli.common import stdout
 from toolkit.diagnostics.registry import FAMILIES
 
@@ -17,6 +15,8 @@ def list_rules() -> None:
 
     for module in iter_rules():
         importlib.import_module(module)
+    from rich.table import Table
+
     table = Table(title="Playset rules")
     for column in ("code", "name", "family", "severity", "summary"):
         table.add_column(column)

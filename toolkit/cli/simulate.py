@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from toolkit.cli.common import game_folders, stderr, stdout, usage_error
 from toolkit.diagnostics.formats import FORMATS
@@ -18,13 +17,15 @@ OptionOpt = Annotated[
 ]
 
 
-def _progress(total: int) -> Progress:
+def _progress(total: int) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
     return Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=stderr,
+        console=stderr.get(),
         transient=True,
         disable=not sys.stderr.isatty(),
     )
@@ -65,7 +66,7 @@ def simulate(
     with _progress(games) as bar:
         task = bar.add_task(f"{loaded.id}", total=games)
         report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
-    print_report(report, stdout)
+    print_report(report, stdout.get())
     if json_out:
         write_json(report, json_out)
         stderr.print(f"wrote {json_out}")
