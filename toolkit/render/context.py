@@ -50,12 +50,26 @@ def localize(value: Any, lang: str) -> Any:
     return value
 
 
+_RULES: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+
+def _rules(manifest: Any, lang: str) -> Any:
+    """The game's rules as a View, made once per manifest and language (not once per card:
+    a game's rules can be a large tree)."""
+    key = (id(manifest), lang)
+    cached = _RULES.get(key)
+    if cached is None or cached[0] is not manifest:
+        cached = (manifest, localize(manifest.rules, lang))
+        _RULES[key] = cached
+    return cached[1]
+
+
 def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
     """The names a card layout can use."""
     return {
         "card": localize(card, lang),
         "deck": View(id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)),
         "game": View(id=game.id, title=game.manifest.title.get(lang, "")),
-        "rules": localize(game.manifest.rules, lang),
+        "rules": _rules(game.manifest, lang),
         "lang": lang,
     }
