@@ -22,6 +22,7 @@ from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.source import load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic
+from toolkit.render.jinja_cache import CachedSandbox
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
 
@@ -170,6 +171,11 @@ def _element_sources(element: Any) -> str | None:
 _COMPILED: dict[int, tuple[Layout, Template | None]] = {}
 
 
+@cache
+def _cached() -> CachedSandbox:
+    return CachedSandbox(keep_trailing_newline=False)
+
+
 def _layout_template(layout: Layout) -> Template | None:
     """One template that evaluates every `when` and text of a layout in a single render.
 
@@ -193,7 +199,7 @@ def _layout_template(layout: Layout) -> Template | None:
                 _ENV.parse(source)
                 parts.append(f"{{% set text_{index} %}}{source}{{% endset %}}")
             parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
-        compiled = _ENV.from_string("".join(parts))
+        compiled = _cached().template("".join(parts), "layout")
     except TemplateError:
         compiled = None
     _COMPILED[id(layout)] = (layout, compiled)

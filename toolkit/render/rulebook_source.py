@@ -7,17 +7,12 @@ content but not call into Python.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from functools import cache
-from pathlib import Path
 from typing import Any
-
-from jinja2 import FileSystemBytecodeCache, FunctionLoader, StrictUndefined
-from jinja2.sandbox import SandboxedEnvironment
 
 from toolkit.content.game import Game
 from toolkit.render.context import localize
+from toolkit.render.jinja_cache import CachedSandbox
 
 
 class RulebookError(Exception):
@@ -59,42 +54,15 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-def _cache_dir() -> Path | None:
-    """Where compiled rulebook templates are kept between runs (None: no cache)."""
-    base = os.environ.get("PLAYSET_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    folder = Path(base) / "playset" if base else Path.home() / ".cache" / "playset"
-    folder = folder / "jinja"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK) else None
-
-
-_SOURCES: dict[str, str] = {}
-
-
 @cache
-def _environment() -> SandboxedEnvironment:
-    """One sandboxed environment; compiling a long rulebook costs ~0.1 s, so the compiled
-    code is cached on disk by source checksum (Jinja's bytecode cache)."""
-    folder = _cache_dir()
-    return SandboxedEnvironment(
-        loader=FunctionLoader(lambda name: (_SOURCES[name], None, lambda: True)),
-        bytecode_cache=FileSystemBytecodeCache(str(folder)) if folder else None,
-        undefined=StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=True,
-        cache_size=0,
-    )
+def _sandbox() -> CachedSandbox:
+    return CachedSandbox(keep_trailing_newline=True)
 
 
 def render_markdown(game: Game, lang: str, source: str) -> str:
     """Render a rulebook's Markdown source for `lang` (raises RulebookError)."""
-    name = "rulebook-" + hashlib.sha256(source.encode()).hexdigest()[:32]
-    _SOURCES[name] = source
     try:
-        template = _environment().get_template(name)
+        template = _sandbox().template(source, "rulebook")
         return template.render(**rulebook_context(game, lang))
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
