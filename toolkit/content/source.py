@@ -212,7 +212,13 @@ def _decode(raw: bytes) -> str | tuple[Span, str]:
     return text.removeprefix("\ufeff")
 
 
-_DEEP_INDENT = re.compile(rf"^ {{{4 * MAX_DEPTH + 1}}}", re.MULTILINE)
+_DEEP_INDENT = re.compile(rf"^ {{{4 * MAX_DEPTH}}}( )", re.MULTILINE)
+_SIGNIFICANT = re.compile(r"[\[\]{}'\"#\n]")
+
+
+def _position(text: str, index: int) -> Span:
+    line_start = text.rfind("\n", 0, index) + 1
+    return Span(text.count("\n", 0, index) + 1, index - line_start + 1)
 
 
 def _too_deep(text: str) -> Span | None:
@@ -220,47 +226,39 @@ def _too_deep(text: str) -> Span | None:
 
     Checked before parsing: the C parser recurses per level and a file of a few hundred
     thousand brackets would crash the process instead of raising an error. The scan is
-    approximate (quotes and comments are skipped) and errs towards letting YAML decide.
+    approximate (quotes and comments are skipped) and errs towards letting YAML decide. It
+    visits only brackets, quotes, '#' and line ends, which regular expressions find.
     """
-    few_brackets = text.count("[") + text.count("{") <= MAX_DEPTH
-    if few_brackets and not _DEEP_INDENT.search(text):
-        return None  # neither limit can be reached: skip the character-by-character scan
-    depth = indent = 0
-    quote = ""
-    line, col = 1, 0
-    line_start = comment = False
-    previous = " "
-    line_start = True
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col, indent, line_start, comment = line + 1, 0, 0, True, False
-            previous = " "
-            continue
-        if comment:
-            continue
-        if line_start:
-            if ch == " ":
-                indent += 1
-                if indent > 4 * MAX_DEPTH:
-                    return Span(line, col)
+    indent = _DEEP_INDENT.search(text)
+    found = indent.start(1) if indent else len(text)
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        quote = ""
+        comment = False
+        for match in _SIGNIFICANT.finditer(text, 0, found):
+            ch = match.group()
+            if ch == "\n":
+                comment = False
                 continue
-            line_start = False
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch == "#" and previous in " \t":
-            comment = True
-        elif ch in "'\"" and previous in " \t[{,:":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return Span(line, col)
-        elif ch in "]}" and depth:
-            depth -= 1
-        previous = ch
-    return None
+            if comment:
+                continue
+            at = match.start()
+            previous = text[at - 1] if at and text[at - 1] != "\n" else " "
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch == "#":
+                comment = previous in " \t"
+            elif ch in "'\"":
+                quote = ch if previous in " \t[{,:" else ""
+            elif ch in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    found = at
+                    break
+            elif depth:
+                depth -= 1
+    return _position(text, found) if found < len(text) else None
 
 
 def _yaml(pure: bool) -> YAML:
