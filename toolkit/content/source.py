@@ -15,6 +15,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.resolver import VersionedResolver
 
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 
@@ -261,10 +262,25 @@ def _too_deep(text: str) -> Span | None:
     return _position(text, found) if found < len(text) else None
 
 
+class _Resolver12(VersionedResolver):
+    """YAML 1.2 tag resolution with its table looked up once per document: ruamel finds the
+    version again for every scalar, through two caught AttributeErrors under the C parser
+    (which always reads 1.2 here, as `_yaml` sets it)."""
+
+    @property
+    def versioned_resolver(self) -> Any:
+        table = self.__dict__.get("_table_12")
+        if table is None:
+            table = self.__dict__["_table_12"] = super().versioned_resolver
+        return table
+
+
 def _yaml(pure: bool) -> YAML:
     """A YAML 1.2 composer; the C parser (ruamel.yaml.clib) when available is ~6x faster."""
     yaml = YAML(typ="safe", pure=pure)
     yaml.version = (1, 2)
+    if not pure:
+        yaml.Resolver = _Resolver12
     return yaml
 
 
