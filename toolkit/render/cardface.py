@@ -8,10 +8,12 @@ written. Inline icons (`:die:`) sit on the text line, one em wide.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.fonts import font_name, text_width
@@ -31,6 +33,7 @@ from toolkit.render.textfit import LEADING, fit_text
 INLINE_ICON = re.compile(r":([a-z_]+):")
 
 
+@cache
 def _colour(value: str) -> Any:
     return HexColor(value) if value.startswith("#") else value
 
@@ -116,11 +119,15 @@ def _draw_text(
     else:
         first = y + h - size
     c.saveState()
-    path = c.beginPath()
-    path.rect(x - 1, y - 1, w + 2, h + 2)
-    c.clipPath(path, stroke=0, fill=0)
+    if not fit.fits:  # an overflowing text (a P001 finding) stays inside its box
+        path = c.beginPath()
+        path.rect(x - 1, y - 1, w + 2, h + 2)
+        c.clipPath(path, stroke=0, fill=0)
     c.setFillColor(_colour(element.colour))
     font = font_name(element.style)
+    writer = c.beginText()
+    writer.setFont(font, size)
+    icons: list[tuple[str, float, float]] = []
     for index, line in enumerate(lines):
         baseline = first - index * line_h
         width = _line_width(line, font, size, element.style)
@@ -130,11 +137,16 @@ def _draw_text(
             start = x + w - width
         else:
             start = x
-        _draw_line(c, line, start, baseline, font, size, element.colour)
+        _place_line(writer, icons, line, start, baseline, font, size)
+    c.drawText(writer)
+    for icon, left, baseline in icons:
+        draw_icon(c, icon, left, baseline - size * 0.12, size * 0.9, element.colour)
     c.restoreState()
 
 
 def _segments(line: str) -> list[tuple[str, bool]]:
+    if ":" not in line:
+        return [(line, False)] if line else []
     out: list[tuple[str, bool]] = []
     last = 0
     for match in INLINE_ICON.finditer(line):
@@ -150,14 +162,22 @@ def _line_width(line: str, font: str, size: float, style: str) -> float:
     return sum(size if icon else text_width(part, size, style) for part, icon in _segments(line))
 
 
-def _draw_line(
-    c: Canvas, line: str, x: float, baseline: float, font: str, size: float, colour: str
+def _place_line(
+    writer: Any,
+    icons: list[tuple[str, float, float]],
+    line: str,
+    x: float,
+    baseline: float,
+    font: str,
+    size: float,
 ) -> None:
-    c.setFont(font, size)
+    """Put a line's text in the element's one text object (one BT…ET per element, not per
+    line); its inline icons are noted, to be drawn over it as vector shapes."""
     for part, icon in _segments(line):
         if icon:
-            draw_icon(c, part, x, baseline - size * 0.12, size * 0.9, colour)
+            icons.append((part, x, baseline))
             x += size
         else:
-            c.drawString(x, baseline, part)
-            x += c.stringWidth(part, font, size)
+            writer.setTextOrigin(x, baseline)
+            writer.textOut(part)
+            x += stringWidth(part, font, size)
