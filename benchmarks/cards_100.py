@@ -63,6 +63,31 @@ def make_game(root: Path) -> Path:
     return game
 
 
+def _timed(
+    command: list[str], env: dict[str, str], runs: int
+) -> tuple[list[float], list[float], list[str]]:
+    """Wall and CPU seconds of `runs` runs of a command, and each run's stdout."""
+    walls, cpus, outputs = [], [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if done.returncode:
+            raise SystemExit(done.stderr)
+        outputs.append(done.stdout)
+    return walls, cpus, outputs
+
+
+def _line(label: str, walls: list[float], cpus: list[float]) -> str:
+    return (
+        f"{label}: median {statistics.median(walls):.3f} s "
+        f"(min {min(walls):.3f} s, CPU median {statistics.median(cpus):.3f} s)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
@@ -70,6 +95,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         game = make_game(Path(tmp))
         out = Path(tmp) / "out"
+        cli = [sys.executable, "-m", "toolkit", "build", str(game), "--lang", "fr", "--out"]
         code = (
             "import sys, time; t=time.perf_counter();"
             "from pathlib import Path;"
@@ -83,29 +109,19 @@ def main() -> None:
         # Python's default: compiled modules are cached (a sandbox that sets
         # PYTHONDONTWRITEBYTECODE would recompile the toolkit on every run); one warm-up run.
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, check=True)
-        imports, inproc, whole, cpu = [], [], [], []
-        for _ in range(args.runs):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-c", code], env=env, capture_output=True, text=True
-            )
-            whole.append(time.perf_counter() - start)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-            if done.returncode:
-                raise SystemExit(done.stderr)
-            first, second = (float(x) for x in done.stdout.split())
-            imports.append(first)
-            inproc.append(second)
+        subprocess.run([*cli, str(out)], env=env, capture_output=True, check=True)
+        walls, cpus, _ = _timed([*cli, str(out)], env, args.runs)
+        all_walls, all_cpus, _ = _timed([*cli[:-3], "--out", str(out)], env, max(3, args.runs // 3))
+        lib_walls, lib_cpus, outputs = _timed([sys.executable, "-c", code], env, args.runs)
+        imports = [float(o.split()[0]) for o in outputs]
+        inproc = [float(o.split()[1]) for o in outputs]
         pdf = out / "bench" / "fr" / "cards.pdf"
         print(f"100 poker cards, A4 3×3, crop marks: {pdf.stat().st_size:,} bytes")
-        print(f"imports (pydantic, reportlab, jinja…): median {statistics.median(imports):.3f} s")
-        print(f"load+fit+draw+save (in process): median {statistics.median(inproc):.3f} s")
-        median = statistics.median(whole)
-        print(f"whole process incl. interpreter and imports: median {median:.3f} s", end=" ")
-        print(f"(min {min(whole):.3f} s, CPU time median {statistics.median(cpu):.3f} s)")
+        print(_line("`playset build GAME --lang fr`, whole process", walls, cpus))
+        print(_line("the same, all three languages (3 PDFs)", all_walls, all_cpus))
+        print(_line("library only (python -c: load_game + build_game)", lib_walls, lib_cpus))
+        print(f"  of which imports: median {statistics.median(imports):.3f} s")
+        print(f"  load+fit+draw+save in process: median {statistics.median(inproc):.3f} s")
 
 
 if __name__ == "__main__":
