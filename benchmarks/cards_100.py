@@ -113,6 +113,9 @@ def main() -> None:
         walls, cpus, _ = _timed([*cli, str(out)], env, args.runs)
         all_walls, all_cpus, _ = _timed([*cli[:-3], "--out", str(out)], env, max(3, args.runs // 3))
         lib_walls, lib_cpus, outputs = _timed([sys.executable, "-c", code], env, args.runs)
+        floor = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ruamel.yaml"
+        floor_walls, floor_cpus, _ = _timed([sys.executable, "-c", floor], env, args.runs)
+        bare_walls, bare_cpus, _ = _timed([sys.executable, "-c", "pass"], env, args.runs)
         imports = [float(o.split()[0]) for o in outputs]
         inproc = [float(o.split()[1]) for o in outputs]
         pdf = out / "bench" / "fr" / "cards.pdf"
@@ -122,6 +125,15 @@ def main() -> None:
         print(_line("library only (python -c: load_game + build_game)", lib_walls, lib_cpus))
         print(f"  of which imports: median {statistics.median(imports):.3f} s")
         print(f"  load+fit+draw+save in process: median {statistics.median(inproc):.3f} s")
+        print("machine yardsticks, same moment:")
+        print(_line("  python -c pass", bare_walls, bare_cpus))
+        print(
+            _line(
+                "  importing typer, pydantic, reportlab, jinja2, ruamel only",
+                floor_walls,
+                floor_cpus,
+            )
+        )
 
 
 if __name__ == "__main__":

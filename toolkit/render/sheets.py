@@ -13,7 +13,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.cardface import draw_face
+from toolkit.render.cardface import draw_face, draw_underlay
 from toolkit.render.context import card_context
 from toolkit.render.layout import Layout
 
@@ -171,6 +171,7 @@ def draw_deck(
     geo = geometry(page, card_mm)
     count = 0
     back_context = card_context(game, deck, deck.cards[0], lang)
+    underlay = draw_underlay(c, f"front-{deck.id}", front, *card_mm, BLEED_MM)
     shared_back = None
     if not back_per_card:
         shared_back = _face_form(c, f"back-{deck.id}", back, back_context, card_mm, lang, game.root)
@@ -184,7 +185,9 @@ def draw_deck(
                 x, y = geo.trim_origin(col, row)
                 if side == "front":
                     context = card_context(game, deck, slot.card, lang)
-                    draw_face(c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+                    draw_face(
+                        c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root, underlay
+                    )
                 elif shared_back:
                     c.saveState()
                     c.translate(x - BLEED_MM * mm, y - BLEED_MM * mm)
