@@ -30,7 +30,7 @@ def build(
     out: Annotated[Path | None, typer.Option(help="Output folder (default: output/).")] = None,
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf per game and language."""
-    from toolkit.content.game import load_game, repo_root
+    from toolkit.content.game import load_game, work_folder
     from toolkit.diagnostics import Severity
     from toolkit.diagnostics.formats import render
     from toolkit.render.build import BuildError, BuildOptions, Written, build_game
@@ -42,7 +42,7 @@ def build(
         raise usage_error(f"paper must be a4 or letter, not {paper!r}")
     if board_page and board_page not in ("a3", "a2", "a1"):
         raise usage_error(f"--board-page must be a3, a2 or a1, not {board_page!r}")
-    out_dir = out or repo_root() / "output"
+    out_dir = out or work_folder() / "output"
     failed = False
     for folder in game_folders(games):
         game = load_game(folder)

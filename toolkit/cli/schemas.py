@@ -17,10 +17,10 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Folder (default: 
 @app.command("export")
 def export_schemas(out: OutOption = None) -> None:
     """Write schemas/*.schema.json from the models."""
-    from toolkit.content.game import repo_root
+    from toolkit.content.game import work_folder
     from toolkit.content.schemas import export
 
-    folder = out or repo_root() / "schemas"
+    folder = out or work_folder() / "schemas"
     written = export(folder)
     stdout.print(f"wrote {len(written)} schemas under {folder}")
 
