@@ -91,11 +91,18 @@ def _line(label: str, walls: list[float], cpus: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="interpreter of the install to time (default: this one; e.g. a venv where "
+        "playset was installed from a wheel rather than in editable mode)",
+    )
     args = parser.parse_args()
+    python = args.python
     with tempfile.TemporaryDirectory() as tmp:
         game = make_game(Path(tmp))
         out = Path(tmp) / "out"
-        cli = [sys.executable, "-m", "toolkit", "build", str(game), "--lang", "fr", "--out"]
+        cli = [python, "-m", "toolkit", "build", str(game), "--lang", "fr", "--out"]
         code = (
             "import sys, time; t=time.perf_counter();"
             "from pathlib import Path;"
@@ -112,10 +119,10 @@ def main() -> None:
         subprocess.run([*cli, str(out)], env=env, capture_output=True, check=True)
         walls, cpus, _ = _timed([*cli, str(out)], env, args.runs)
         all_walls, all_cpus, _ = _timed([*cli[:-3], "--out", str(out)], env, max(3, args.runs // 3))
-        lib_walls, lib_cpus, outputs = _timed([sys.executable, "-c", code], env, args.runs)
+        lib_walls, lib_cpus, outputs = _timed([python, "-c", code], env, args.runs)
         floor = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ruamel.yaml"
-        floor_walls, floor_cpus, _ = _timed([sys.executable, "-c", floor], env, args.runs)
-        bare_walls, bare_cpus, _ = _timed([sys.executable, "-c", "pass"], env, args.runs)
+        floor_walls, floor_cpus, _ = _timed([python, "-c", floor], env, args.runs)
+        bare_walls, bare_cpus, _ = _timed([python, "-c", "pass"], env, args.runs)
         imports = [float(o.split()[0]) for o in outputs]
         inproc = [float(o.split()[1]) for o in outputs]
         pdf = out / "bench" / "fr" / "cards.pdf"

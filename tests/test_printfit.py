@@ -56,3 +56,31 @@ def test_missing_image_is_an_error(run_cli, tmp_path, monkeypatch):
     game = _game(tmp_path, monkeypatch)
     line = _add_image(game, "    copies: 2", "decks/none.png")
     assert _found(run_cli) == [("P004", line, 12)]
+
+
+def test_a_glyph_missing_from_a_layout_is_found_at_its_line(tmp_path, monkeypatch):
+    """Words a layout prints itself are checked too: Noto Sans has no U+2192 arrow, which
+    once printed as a blank between each die face and its sips."""
+    from toolkit.checks import printfit
+    from toolkit.render import layout
+
+    (tmp_path / "arrows.yaml").write_text(
+        "id: arrows\n"
+        "labels:\n"
+        "  next: {fr: 'Suite →', en: Next}\n"
+        "elements:\n"
+        "  - kind: text\n"
+        "    box: {x: 1, y: 1, w: -1, h: 5}\n"
+        "    text: \"{{ card.name }} → :die: {{ '→' }}\"\n"
+        "    size: {max: 9, min: 7}\n"
+    )
+    monkeypatch.setattr(layout, "layout_dir", lambda: tmp_path)
+    for cached in (layout.layout_document, layout.load_layout, printfit.layout_glyphs):
+        cached.cache_clear()
+    try:
+        found = [(d.code, d.line, d.col, d.message) for d in printfit.layout_glyphs("arrows")]
+    finally:
+        for cached in (layout.layout_document, layout.load_layout, printfit.layout_glyphs):
+            cached.cache_clear()
+    assert [f[:3] for f in found] == [("P002", 3, 14), ("P002", 7, 11)]
+    assert "U+2192" in found[0][3] and "label next, fr" in found[0][3]

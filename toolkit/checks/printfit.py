@@ -6,7 +6,9 @@ It uses the renderer's own measure (toolkit.render.textfit) with the real font a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from functools import cache
 
 from jinja2 import TemplateError
 from reportlab.lib.units import mm
@@ -18,10 +20,16 @@ from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs, text_width
 from toolkit.render.layout import (
+    DEFAULT_BACK,
     DEFAULT_FRONT,
+    QUESTION_BACK,
+    QUESTION_FRONT,
+    BadgeElement,
     ImageElement,
     Resolved,
     TextElement,
+    layout_document,
+    layout_file,
     load_layout,
     resolve,
 )
@@ -43,6 +51,11 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _glyphs(facts)
     if game.manifest is None:
         return
+    names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
+    if game.valid(game.questions):
+        names.append((QUESTION_FRONT, QUESTION_BACK))
+    for name in dict.fromkeys(n for pair in names for n in pair):
+        yield from layout_glyphs(name)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -128,6 +141,35 @@ def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterat
             f"{item.text} is {pixels[0]}×{pixels[1]} px: {dpi:.0f} dpi in its "
             f"{item.w:.0f}×{item.h:.0f} mm box (print needs {MIN_DPI})",
         )
+
+
+_TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|:[a-z_]+:", re.DOTALL)
+
+
+@cache
+def layout_glyphs(name: str) -> tuple[Diagnostic, ...]:
+    """P002 for the words a layout prints itself (its labels and the literal parts of its
+    texts): a glyph the font lacks there would print as a box on every card."""
+    layout, _ = load_layout(name)
+    doc, _ = layout_document(name)
+    if layout is None or doc is None:
+        return ()
+    found: list[Diagnostic] = []
+
+    def report(path: tuple[object, ...], text: str, where: str) -> None:
+        missing = missing_glyphs(_TEMPLATE_CODE.sub("", text))
+        if missing:
+            shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
+            message = f"the font has no glyph for {shown} ({where}); use an icon such as :arrow:"
+            found.append(P_GLYPH.at(layout_file(name), doc.span(path), message))
+
+    for key, words in layout.labels.items():
+        for lang, text in words.items():
+            report(("labels", key, lang), text, f"label {key}, {lang}")
+    for index, element in enumerate(layout.elements):
+        if isinstance(element, TextElement | BadgeElement):
+            report(("elements", index, "text"), element.text, "layout text")
+    return tuple(found)
 
 
 def _glyphs(facts: Facts) -> Iterator[Diagnostic]:

@@ -16,11 +16,16 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.content.models.deck import size_mm
 from toolkit.fileio import atomic_write_bytes
-from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, Layout, load_layout
+from toolkit.render.layout import (
+    DEFAULT_BACK,
+    DEFAULT_FRONT,
+    QUESTION_BACK,
+    QUESTION_FRONT,
+    Layout,
+    load_layout,
+)
 from toolkit.render.pdf import PAPERS, pdf_canvas
 from toolkit.render.sheets import draw_deck, draw_deck_per_card
-
-QUESTION_FRONT, QUESTION_BACK = "question-front", "question-back"
 
 
 class BuildError(Exception):

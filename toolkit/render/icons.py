@@ -281,7 +281,22 @@ def _cup(c: Canvas, s: float) -> None:
     c.circle(0.82 * s, 0.5 * s, 0.12 * s, stroke=1, fill=0)
 
 
+def _arrow(c: Canvas, s: float) -> None:
+    """A rightwards arrow at the height of a hyphen (Noto Sans has no U+2192)."""
+    p = c.beginPath()
+    p.moveTo(0.08 * s, 0.36 * s)
+    p.lineTo(0.62 * s, 0.36 * s)
+    p.lineTo(0.62 * s, 0.22 * s)
+    p.lineTo(0.92 * s, 0.42 * s)
+    p.lineTo(0.62 * s, 0.62 * s)
+    p.lineTo(0.62 * s, 0.48 * s)
+    p.lineTo(0.08 * s, 0.48 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
 ICONS: dict[str, Drawer] = {
+    "arrow": _arrow,
     "barley": _barley,
     "yeast": _yeast,
     "small_object": _fan,

@@ -19,7 +19,7 @@ from pydantic import Field, TypeAdapter
 
 from toolkit.content.game import repo_root
 from toolkit.content.models.base import Slug, StrictModel
-from toolkit.content.source import load_document
+from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic
 from toolkit.render.jinja_cache import CachedSandbox
@@ -116,21 +116,33 @@ def layout_adapter() -> TypeAdapter[Any]:
 
 DEFAULT_FRONT = "standard"
 DEFAULT_BACK = "back"
+QUESTION_FRONT, QUESTION_BACK = "question-front", "question-back"
 
 
 def layout_dir() -> Path:
     return repo_root() / "templates" / "cards"
 
 
+def layout_file(name: str) -> str:
+    """A layout's path as diagnostics show it."""
+    return f"templates/cards/{name}.yaml"
+
+
+@cache
+def layout_document(name: str) -> tuple[Document | None, tuple[Diagnostic, ...]]:
+    """A layout's YAML with the position of every value."""
+    doc, diags = load_document(layout_dir() / f"{name}.yaml", layout_file(name))
+    return doc, tuple(diags)
+
+
 @cache
 def load_layout(name: str) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     """A layout by name, validated like content (Y/S diagnostics at exact positions)."""
-    path = layout_dir() / f"{name}.yaml"
-    doc, diags = load_document(path, f"templates/cards/{name}.yaml")
+    doc, diags = layout_document(name)
     if doc is None:
-        return None, tuple(diags)
-    model, diags = validate_document(doc, layout_adapter())
-    return model, tuple(diags)
+        return None, diags
+    model, found = validate_document(doc, layout_adapter())
+    return model, tuple(found)
 
 
 _ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
