@@ -51,6 +51,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _glyphs(facts)
     if game.manifest is None:
         return
+    # Characters content texts lack are reported where they are written; a layout's own
+    # (computed) output is reported once per layout and character, at the first card.
+    in_content = {ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v)}
+    reported: set[tuple[str, str]] = set()
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
     if game.valid(game.questions):
         names.append((QUESTION_FRONT, QUESTION_BACK))
@@ -84,6 +88,18 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     element = item.element
                     if isinstance(element, ImageElement) and lang == game.manifest.languages[0]:
                         yield from _image(game, loaded, index, item)
+                    if isinstance(element, TextElement | BadgeElement) and item.text:
+                        printed = _TEMPLATE_CODE.sub("", item.text)
+                        for ch in missing_glyphs(printed):
+                            if ch in in_content or (name, ch) in reported:
+                                continue
+                            reported.add((name, ch))
+                            yield P_GLYPH.at(
+                                loaded.rel,
+                                loaded.doc.span(("cards", index, "id")),
+                                f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
+                                f"({lang}); the font has no glyph for it",
+                            )
                     if not isinstance(element, TextElement) or not element.fit or not item.text:
                         continue
                     fit = fit_text(

@@ -7,7 +7,6 @@ written. Inline icons (`:die:`) sit on the text line, one em wide.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -17,7 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.fonts import font_name, text_width
-from toolkit.render.icons import ICONS, draw_icon
+from toolkit.render.icons import ICONS, INLINE_ICON, draw_icon
 from toolkit.render.layout import (
     BadgeElement,
     BoxElement,
@@ -29,8 +28,6 @@ from toolkit.render.layout import (
     resolve,
 )
 from toolkit.render.textfit import LEADING, fit_text
-
-INLINE_ICON = re.compile(r":([a-z_]+):")
 
 
 @cache

@@ -13,6 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from toolkit.content.game import repo_root
+from toolkit.render.icons import ICONS, INLINE_ICON
 
 FAMILY = "NotoSans"
 FILES = {
@@ -87,5 +88,17 @@ def _words(text: str) -> list[str]:
 
 @cache
 def unit_width(word: str, style: str) -> float:
-    """Width of `word` at 1 pt (cached: card texts repeat the same words)."""
+    """Width of `word` at 1 pt, an inline icon (`:die:`) counting one em, as it is drawn
+    (cached: card texts repeat the same words)."""
+    if ":" in word:
+        total, last = 0.0, 0
+        for match in INLINE_ICON.finditer(word):
+            if match.group(1) in ICONS:
+                total += _plain_width(word[last : match.start()], style) + 1.0
+                last = match.end()
+        return total + _plain_width(word[last:], style)
+    return _plain_width(word, style)
+
+
+def _plain_width(word: str, style: str) -> float:
     return pdfmetrics.stringWidth(word, font_name(style), 1.0)

@@ -7,6 +7,7 @@ its lower-left corner at (x, y). Names are what layouts and inline text (`:die:`
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -324,6 +325,10 @@ ICONS: dict[str, Drawer] = {
     "sword": _sword,
     "meal": _bowl,
 }
+
+
+INLINE_ICON = re.compile(r":([a-z_]+):")
+"""An icon inside a line of text (`:die:`), one em wide; unknown names print as written."""
 
 
 def draw_icon(c: Canvas, name: str, x: float, y: float, size: float, colour: str) -> bool:

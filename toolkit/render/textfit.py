@@ -89,7 +89,7 @@ def _hyphenate(
 ) -> tuple[str, str]:
     """Split `word` at the last hyphenation point whose head still fits after `before`."""
     hyphenator = _hyphenator(lang) if lang else None
-    if hyphenator is None or len(word) < 5:
+    if hyphenator is None or len(word) < 5 or ":" in word:  # never split an inline icon
         return "", word
     prefix = f"{before} " if before else ""
     for head, tail in hyphenator.iterate(word):
