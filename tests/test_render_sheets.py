@@ -252,3 +252,29 @@ def test_one_render_per_card_gives_what_each_element_gives_alone() -> None:
                         assert resolve(layout, context, *size_mm(deck.size)) == each
                         compared += 1
     assert compared > 500
+
+
+def test_every_character_printed_in_every_bundled_pdf_has_a_glyph(tmp_path, monkeypatch):
+    """What the PDFs draw, not only what content holds: a layout's own words and computed
+    values once printed as boxes (U+2192, U+2605) while every content check was clean."""
+    from reportlab.pdfbase import ttfonts
+
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.render.build import BuildOptions, build_game
+
+    missing: dict[str, set[str]] = {}
+    original = ttfonts.TTFont.splitString
+
+    def spy(self, text, doc, encoding="utf-8"):
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        for ch in text:
+            if ord(ch) >= 32 and ord(ch) not in self.face.charToGlyph:
+                missing.setdefault(ch, set()).add(self.fontName)
+        return original(self, text, doc, encoding)
+
+    monkeypatch.setattr(ttfonts.TTFont, "splitString", spy)
+    for path in bundled_games().values():
+        game = load_game(path)
+        build_game(game, tmp_path, BuildOptions(list(game.manifest.languages)))
+    assert missing == {}
