@@ -3,7 +3,7 @@
 The full family covers Greek, Cyrillic and more in ~520 KB per style; reportlab parses the
 whole file on every run, so the shipped subset keeps start-up short and the repository small.
 P002 checks content against the shipped files, so a character cut here is reported, never
-silently dropped. Needs fontTools (`pip install fonttools`), a maintainer tool only.
+silently dropped. Needs fontTools (`pip install -e ".[fonts]"`), a maintainer tool only.
 
 Usage: python tools/subset_fonts.py [SOURCE_DIR]   (default: Debian's fonts-noto-core folder)
 """
