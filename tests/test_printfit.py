@@ -84,3 +84,21 @@ def test_a_glyph_missing_from_a_layout_is_found_at_its_line(tmp_path, monkeypatc
             cached.cache_clear()
     assert [f[:3] for f in found] == [("P002", 3, 14), ("P002", 7, 11)]
     assert "U+2192" in found[0][3] and "label next, fr" in found[0][3]
+
+
+def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli, tmp_path):
+    """One finding per source line, listing every character; the arrow the renderer draws as
+    a look-alike is not a finding."""
+    from tests.conftest import REPO
+
+    game = tmp_path / "tokaido"
+    shutil.copytree(REPO / "content" / "tokaido", game)
+    rulebook = game / "rulebook" / "fr.md"
+    text = rulebook.read_text(encoding="utf-8")
+    rulebook.write_text(text + "\nAllez à Kyoto → Edo.\n\nLe mot grec λόγος.\n", encoding="utf-8")
+    line = text.count("\n") + 4
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["code"] == "P002"]
+    assert [(d["line"], d["col"]) for d in found] == [(line, 13)]
+    assert "U+03BB" in found[0]["message"] and "U+03C2" in found[0]["message"]
+    assert result.exit_code == 1

@@ -1,12 +1,15 @@
-"""Rulebook sources render: every Jinja expression names content that exists."""
+"""Rulebook sources render: every Jinja expression names content that exists, and every
+character printed has a glyph in the font."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks.printfit import P_GLYPH
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.rulebook_source import RulebookError, render_markdown
 
 R_RULEBOOK = rule(
@@ -21,8 +24,31 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         display = display_path(path)
         try:
             source = path.read_text(encoding="utf-8")
-            render_markdown(game, lang, source)
+            text = render_markdown(game, lang, source)
         except UnicodeDecodeError:
             yield R_RULEBOOK.at(display, Span(), "the rulebook is not valid UTF-8")
+            continue
         except RulebookError as exc:
             yield R_RULEBOOK.at(display, Span(exc.line, 1), str(exc))
+            continue
+        yield from _glyphs(display, source, text)
+
+
+def _glyphs(display: str, source: str, text: str) -> Iterator[Diagnostic]:
+    """P002 for characters the rulebook would print that the font lacks (the renderer's own
+    stand-ins, such as '–›' for an arrow, are not findings): one finding per source line, at
+    the first such character, or at line 1 for characters printed from the game's data."""
+    by_place: dict[int, tuple[Span, list[str]]] = {}
+    for ch in missing_glyphs(text):
+        if ch in FALLBACKS:
+            continue
+        at = source.find(ch)
+        line = source.count("\n", 0, at) + 1 if at >= 0 else 0
+        if line not in by_place:
+            column = at - (source.rfind("\n", 0, at) + 1) + 1 if at >= 0 else 1
+            by_place[line] = (Span(max(line, 1), column), [])
+        by_place[line][1].append(ch)
+    for line, (where, chars) in sorted(by_place.items()):
+        shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in chars)
+        origin = " (printed from the game's data)" if line == 0 else ""
+        yield P_GLYPH.at(display, where, f"the font has no glyph for {shown}{origin}")

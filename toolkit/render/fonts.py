@@ -23,6 +23,8 @@ FILES = {
     "bolditalic": "NotoSans-BoldItalic.ttf",
 }
 IGNORED = {"\n", "\t", "\u00ad"}
+# Characters Noto Sans lacks that running text (rulebooks) prints as look-alikes instead.
+FALLBACKS = {"\u2192": "\u2013\u203a", "\u2190": "\u2039\u2013", "\u2212": "-"}
 
 
 def font_dir() -> Path:

@@ -32,7 +32,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.flowables import _listWrapOn
 
-from toolkit.render.fonts import font_name, missing_glyphs
+from toolkit.render.fonts import FALLBACKS, font_name, missing_glyphs
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -42,8 +42,6 @@ PALETTE = ("#8a2c2c", "#1f5f6b", "#2f3e7a", "#2e5e3a", "#87561b", "#5e2e5e", "#3
 # A narrow no-break space drawn as a smaller no-break space: reportlab breaks lines at U+202F
 # but never at U+00A0. Noto Sans' narrow space is 64 % of a space: 3.6 pt less at 10 pt.
 NARROW_NBSP = '<font size="-3.6">\u00a0</font>'
-# Characters the shipped font lacks, drawn with look-alikes it has (used only if missing).
-FALLBACKS = {"\u2192": "\u2013\u203a", "\u2190": "\u2039\u2013", "\u2212": "-"}
 BULLETS = ("\u2022", "\u2013", "\u00b7")
 HYPHENATION = {"fr": "fr", "es": "es", "en": "en_GB", "de": "de", "it": "it"}
 
