@@ -191,3 +191,30 @@ def test_import_adds_a_missing_language(whisky):
     result, texts = import_po(load_game(whisky), po, "en")
     assert result.applied == ["decks/specials.yaml:cards[faker].text"]
     assert texts[path] == original
+
+
+def test_rulebook_prose_follows_each_languages_spacing(run_cli, tmp_path):
+    """T010/T012 on rulebook lines, at the first place to fix; template code, inline code and
+    link targets keep their punctuation."""
+    import json
+
+    from tests.conftest import REPO
+
+    game = tmp_path / "tokaido"
+    shutil.copytree(REPO / "content" / "tokaido", game)
+    added = {
+        "fr": "\nAvancez ; puis piochez ! Voir `a:b`, [lien](http://x.y:80), {{ game.id }}: ok.\n",
+        "en": "\nMove ahead ; then draw.\n",
+    }
+    lines = {}
+    for lang, extra in added.items():
+        path = game / "rulebook" / f"{lang}.md"
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text + extra, encoding="utf-8")
+        lines[lang] = text.count("\n") + 2
+    result = run_cli("validate", str(game), "--format", "json")
+    found = sorted(
+        (d["code"], d["file"].rsplit("/", 1)[-1], d["line"], d["col"])
+        for d in json.loads(result.stdout)
+    )
+    assert found == [("T010", "fr.md", lines["fr"], 8), ("T012", "en.md", lines["en"], 11)]

@@ -1,11 +1,13 @@
-"""Rulebook sources render: every Jinja expression names content that exists, and every
-character printed has a glyph in the font."""
+"""Rulebook sources render: every Jinja expression names content that exists, every
+character printed has a glyph in the font, and the prose follows each language's spacing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from toolkit.checks.printfit import P_GLYPH
+from toolkit.checks.translation.typography import FIXERS, RULES
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
@@ -32,6 +34,25 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield R_RULEBOOK.at(display, Span(exc.line, 1), str(exc))
             continue
         yield from _glyphs(display, source, text)
+        yield from _typography(display, lang, source)
+
+
+# Template code, inline code and link targets keep their punctuation as written.
+_NOT_PROSE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|`[^`\n]*`|\]\([^)\n]*\)", re.DOTALL)
+
+
+def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:
+    """The card texts' spacing rules (T010 French, T011 Spanish, T012 English) on the
+    rulebook's prose, one finding per line at the first place to fix."""
+    fixer, lang_rule = FIXERS.get(lang), RULES.get(lang)
+    if fixer is None or lang_rule is None:
+        return
+    masked = _NOT_PROSE.sub(lambda m: re.sub(r"[^\n]", "\x00", m.group(0)), source)
+    for number, line in enumerate(masked.split("\n"), 1):
+        fixes = fixer(line)
+        if fixes:
+            more = f" (+{len(fixes) - 1} more on this line)" if len(fixes) > 1 else ""
+            yield lang_rule.at(display, Span(number, fixes[0].start + 1), fixes[0].why + more)
 
 
 def _glyphs(display: str, source: str, text: str) -> Iterator[Diagnostic]:
