@@ -122,3 +122,24 @@ def test_unreadable_file_exits_2(run_cli, tmp_path, monkeypatch):
     assert result.exit_code == 2
     found = json.loads(result.stdout)
     assert [d["code"] for d in found] == ["Y010"] and "Permission denied" in found[0]["message"]
+
+
+def test_main_builds_only_the_command_it_runs(monkeypatch, capsys) -> None:
+    """`main` registers just the invoked command (or group); unknown names get the full app,
+    so typos still get click's suggestions."""
+    import pytest
+
+    from toolkit.cli import main, make_app
+
+    assert [c.name for c in make_app("build").registered_commands] == ["build"]
+    assert [g.name for g in make_app("i18n").registered_groups] == ["i18n"]
+    assert len(make_app().registered_commands) == 6
+    monkeypatch.setattr("sys.argv", ["playset", "rules"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code in (0, None)
+    assert "P002" in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["playset", "buidl"])
+    with pytest.raises(SystemExit) as done:
+        main()
+    assert done.value.code == 2
