@@ -143,3 +143,16 @@ def test_main_builds_only_the_command_it_runs(monkeypatch, capsys) -> None:
     with pytest.raises(SystemExit) as done:
         main()
     assert done.value.code == 2
+
+
+def test_paths_outside_the_working_folder_show_absolute(tmp_path, monkeypatch) -> None:
+    from toolkit.content.game import display_path
+
+    inside = tmp_path / "game" / "decks" / "cards.yaml"
+    monkeypatch.chdir(tmp_path)
+    assert display_path(inside) == "game/decks/cards.yaml"
+    monkeypatch.chdir(inside.parent.parent.parent.parent)
+    assert display_path(inside) == f"{tmp_path.name}/game/decks/cards.yaml"
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert display_path(inside) == str(inside)

@@ -128,11 +128,15 @@ class Game:
 
 
 def display_path(path: Path) -> str:
-    """How a path is shown in diagnostics: relative to the working directory."""
+    """How a path is shown in diagnostics: relative to the working directory when it lies
+    inside it, else absolute (an installed game is not shown as ../../usr/lib/…)."""
     try:
-        return os.path.relpath(path, Path.cwd())
+        relative = os.path.relpath(path, Path.cwd())
     except ValueError:
         return str(path)
+    if relative == ".." or relative.startswith(".." + os.sep):
+        return str(Path(path).absolute())
+    return relative
 
 
 def _inside(root: Path, rel: str) -> Path | None:
