@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -55,20 +56,21 @@ def fix(
 @app.command("status")
 def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None) -> None:
     """Coverage and open translation problems per game, file and language."""
-    from toolkit.content.game import load_game
+    from toolkit.content.game import display_path, load_game
     from toolkit.i18n.status import status as game_status
 
     for folder in game_folders(games):
         game = load_game(folder)
         from rich.table import Table
 
-        table = Table(title=f"{game.id} translation status")
+        table = Table(title=f"{game.id} translation status ({display_path(game.root)})")
         for column in ("file", "lang", "texts", "coverage", "problems", "codes"):
             table.add_column(column)
         for row in game_status(game):
             codes = ", ".join(f"{c}×{n}" for c, n in sorted(row.codes.items()))
+            shown = os.path.relpath(Path(row.file).absolute(), game.root)
             table.add_row(
-                row.file, row.lang, str(row.texts), f"{row.coverage:.0%}", str(row.problems), codes
+                shown, row.lang, str(row.texts), f"{row.coverage:.0%}", str(row.problems), codes
             )
         stdout.print(table)
 
