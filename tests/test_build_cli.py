@@ -66,3 +66,52 @@ def test_symlink_leaving_the_game_is_refused(run_cli, tmp_path, monkeypatch):
     result = run_cli("validate", ".", "--format", "json")
     assert result.exit_code == 1
     assert '"R002"' in result.stdout
+
+
+def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(tmp_path):
+    """Build does not run the checks first (that would double its time), so a template that
+    fails while drawing must still end in one clear line and exit 1."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.conftest import FIXTURES, REPO
+
+    home = tmp_path / "home"
+    shutil.copytree(REPO / "templates", home / "templates")
+    layout = home / "templates" / "cards" / "standard.yaml"
+    layout.write_text(layout.read_text().replace("{{ card.name }}", "{{ card.nme }}", 1))
+    env = {**os.environ, "PLAYSET_HOME": str(home), "PLAYSET_CACHE": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "toolkit", "build", str(FIXTURES / "base"), "--lang", "en"]
+    done = subprocess.run(
+        [*command, "--out", str(tmp_path / "out")], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "layout 'standard'" in done.stderr and "nme" in done.stderr
+    assert "(card sprint, en)" in done.stderr
+
+    game = tmp_path / "tokaido"
+    shutil.copytree(REPO / "content" / "tokaido", game)
+    rulebook = game / "rulebook" / "en.md"
+    rulebook.write_text(rulebook.read_text() + "\n{{ rules.no_such_rule }}\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "toolkit",
+            "build",
+            str(game),
+            "--lang",
+            "en",
+            "--out",
+            str(tmp_path / "o"),
+        ],
+        env={**os.environ, "PLAYSET_CACHE": str(tmp_path / "cache")},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "rulebook/en.md:" in done.stderr and "no_such_rule" in done.stderr

@@ -123,7 +123,14 @@ def build_game(
                 name = "board.pdf" if len(boards) == 1 else f"board-{board.id}.pdf"
                 emit(folder / name, render_board(game, board, lang, opts.paper, opts.board_page))
         if lang in game.rulebook:
+            from toolkit.content.game import display_path
             from toolkit.render.rulebook import render_rulebook
+            from toolkit.render.rulebook_source import RulebookError
 
-            emit(folder / "rulebook.pdf", render_rulebook(game, lang, opts.paper))
+            try:
+                data = render_rulebook(game, lang, opts.paper)
+            except RulebookError as exc:
+                where = f"{display_path(game.rulebook[lang])}:{exc.line}"
+                raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
+            emit(folder / "rulebook.pdf", data)
     return written

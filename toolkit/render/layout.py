@@ -218,8 +218,22 @@ def _layout_template(layout: Layout) -> Template | None:
     return compiled
 
 
+class LayoutError(ValueError):
+    """A layout's template fails for a card: a syntax error, an unknown name, a bad value."""
+
+
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
-    """The elements that show for this card, with boxes and texts resolved."""
+    """The elements that show for this card, with boxes and texts resolved (raises
+    LayoutError naming the layout when one of its templates fails)."""
+    try:
+        return _resolve(layout, context, width, height)
+    except (TemplateError, TypeError, ValueError) as exc:
+        raise LayoutError(f"layout {layout.id!r}: {type(exc).__name__}: {exc}") from exc
+
+
+def _resolve(
+    layout: Layout, context: dict[str, Any], width: float, height: float
+) -> list[Resolved]:
     lang = context.get("lang", "")
     context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
     combined = _layout_template(layout)

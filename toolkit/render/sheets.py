@@ -7,6 +7,7 @@ TrimBox and BleedBox set for print services.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.cardface import draw_face, draw_underlay
 from toolkit.render.context import card_context
-from toolkit.render.layout import Layout
+from toolkit.render.layout import Layout, LayoutError
 
 BLEED_MM = 3.0
 MARGIN_MM = 5.0
@@ -152,6 +153,15 @@ def pages(slots: Sequence[CardSlot], per_page: int) -> Iterator[Sequence[CardSlo
         yield slots[start : start + per_page]
 
 
+@contextmanager
+def _naming(card: Any, lang: str) -> Iterator[None]:
+    """A layout failure becomes a SheetError that names the card and the language."""
+    try:
+        yield
+    except LayoutError as exc:
+        raise SheetError(f"{exc} (card {card.id}, {lang})") from exc
+
+
 def draw_deck(
     c: Canvas,
     game: Any,
@@ -174,7 +184,10 @@ def draw_deck(
     underlay = draw_underlay(c, f"front-{deck.id}", front, *card_mm, BLEED_MM)
     shared_back = None
     if not back_per_card:
-        shared_back = _face_form(c, f"back-{deck.id}", back, back_context, card_mm, lang, game.root)
+        with _naming(deck.cards[0], lang):
+            shared_back = _face_form(
+                c, f"back-{deck.id}", back, back_context, card_mm, lang, game.root
+            )
     for index, chunk in enumerate(pages(expand(deck.cards), geo.per_page)):
         for side in ("front", "back"):
             c.setPageSize(page)
@@ -185,9 +198,10 @@ def draw_deck(
                 x, y = geo.trim_origin(col, row)
                 if side == "front":
                     context = card_context(game, deck, slot.card, lang)
-                    draw_face(
-                        c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root, underlay
-                    )
+                    with _naming(slot.card, lang):
+                        draw_face(
+                            c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root, underlay
+                        )
                 elif shared_back:
                     c.saveState()
                     c.translate(x - BLEED_MM * mm, y - BLEED_MM * mm)
@@ -195,7 +209,8 @@ def draw_deck(
                     c.restoreState()
                 else:
                     context = card_context(game, deck, slot.card, lang)
-                    draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+                    with _naming(slot.card, lang):
+                        draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
             draw_crop_marks(c, geo)
             _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
             c.showPage()
@@ -258,7 +273,8 @@ def draw_deck_per_card(
             c.setPageSize(page)
             c.setBleedBox((0, 0, page[0], page[1]))
             c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
-            draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, game.root)
+            with _naming(slot.card, lang):
+                draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, game.root)
             c.showPage()
             count += 1
     return count
