@@ -115,3 +115,26 @@ def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "rulebook/en.md:" in done.stderr and "no_such_rule" in done.stderr
+
+
+def test_unwritable_output_and_damaged_image_are_clear_errors(run_cli, tmp_path, monkeypatch):
+    import shutil
+
+    from tests.conftest import FIXTURES
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = run_cli("build", str(FIXTURES / "base"), "--lang", "en", "--out", str(blocker))
+    assert result.exit_code == 1
+    assert "cannot write" in result.stderr and "Not a directory" in result.stderr
+
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    (game / "decks" / "bad.png").write_text("not a png")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace("    copies: 2", "    copies: 2\n    image: decks/bad.png", 1)
+    )
+    result = run_cli("build", str(game), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "cannot read image 'decks/bad.png'" in result.stderr

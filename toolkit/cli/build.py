@@ -68,6 +68,11 @@ def build(
             _say(f"{game.id}: {exc}", "red")
             failed = True
             continue
+        except OSError as exc:  # the output folder cannot be written: a file, no permission…
+            where = exc.filename or out_dir
+            _say(f"{game.id}: cannot write {where}: {exc.strerror or exc}", "red")
+            failed = True
+            continue
         elapsed = time.perf_counter() - start
         _say(f"{game.id}: {len(written)} PDF(s) in {elapsed:.1f} s", "green")
     raise typer.Exit(1 if failed else 0)

@@ -23,6 +23,7 @@ from toolkit.render.layout import (
     IconElement,
     ImageElement,
     Layout,
+    LayoutError,
     Resolved,
     TextElement,
     resolve,
@@ -141,7 +142,11 @@ def _draw(c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any) -
     elif isinstance(element, ImageElement) and root is not None and item.text:
         path = (root / item.text).resolve()
         if path.is_file() and path.is_relative_to(root.resolve()):
-            c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
+            try:
+                c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
+            except (OSError, ValueError) as exc:  # P004 in validate; here, one clear line
+                message = f"cannot read image {item.text!r} (damaged, or not an image)"
+                raise LayoutError(message) from exc
 
 
 def _draw_text(
