@@ -218,3 +218,14 @@ def test_rulebook_prose_follows_each_languages_spacing(run_cli, tmp_path):
         for d in json.loads(result.stdout)
     )
     assert found == [("T010", "fr.md", lines["fr"], 8), ("T012", "en.md", lines["en"], 11)]
+
+
+def test_import_of_a_po_file_without_a_game_is_a_usage_error(run_cli, tmp_path):
+    po = tmp_path / "bare.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "decks/x.yaml:cards[a].text"\nmsgid "a"\nmsgstr "b"\n'
+    )
+    result = run_cli("i18n", "import", str(po))
+    assert result.exit_code == 2
+    assert "names no game" in result.stderr

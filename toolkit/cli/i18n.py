@@ -116,7 +116,10 @@ def import_(
     except (OSError, ValueError) as exc:
         raise usage_error(f"cannot read {file}: {exc}") from None
     lang = po.metadata.get("Language", "")
-    loaded = _valid_game(game or po.metadata.get("Project-Id-Version", ""))
+    game = game or po.metadata.get("Project-Id-Version", "").strip()
+    if not game:
+        raise usage_error(f"{file} names no game in its Project-Id-Version header; add --game")
+    loaded = _valid_game(game)
     if lang not in loaded.manifest.languages:
         raise usage_error(f"PO language {lang!r} is not a language of {loaded.id}")
     result, texts = import_po(loaded, po, lang)
