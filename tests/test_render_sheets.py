@@ -278,3 +278,29 @@ def test_every_character_printed_in_every_bundled_pdf_has_a_glyph(tmp_path, monk
         game = load_game(path)
         build_game(game, tmp_path, BuildOptions(list(game.manifest.languages)))
     assert missing == {}
+
+
+def test_poker_cards_on_letter_lie_sideways_and_backs_register():
+    """Letter fits 6 upright poker cards (3 rows need 270 mm, it has 269.4 mm inside the
+    margins) or 8 sideways; fronts turn their top to the left, backs to the right, so after a
+    long-edge flip (columns mirrored) each back's top lies under its front's top."""
+    import io
+
+    from reportlab.lib.pagesizes import LETTER
+    from reportlab.pdfgen.canvas import Canvas
+
+    geo = sheets.geometry(LETTER, (63, 88))
+    assert geo.turned and (geo.cols, geo.rows) == (2, 4)
+    assert (geo.card_w, geo.card_h) == pytest.approx((88 * mm, 63 * mm))
+    assert not sheets.geometry(A4, (63, 88)).turned
+    canvas = Canvas(io.BytesIO(), pagesize=LETTER)
+    w, h = 63 * mm, 88 * mm
+    for back, top_side in ((False, "left"), (True, "right")):
+        x, y = geo.trim_origin(0, 0)
+        with sheets._sideways(canvas, geo, x, y, back=back):
+            corners = [canvas.absolutePosition(u, v) for u, v in ((0, 0), (w, 0), (0, h), (w, h))]
+            top = canvas.absolutePosition(w / 2, h)
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        assert (min(xs), max(xs)) == pytest.approx((x, x + geo.card_w))
+        assert (min(ys), max(ys)) == pytest.approx((y, y + geo.card_h))
+        assert top[0] == pytest.approx(x if top_side == "left" else x + geo.card_w)

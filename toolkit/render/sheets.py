@@ -47,6 +47,7 @@ class Geometry:
     rows: int
     left: float  # x of the first column's trim
     bottom: float  # y of the lowest row's trim
+    turned: bool = False  # cards lie sideways: card_w and card_h are their size on the page
 
     @property
     def per_page(self) -> int:
@@ -76,18 +77,25 @@ def _count(space: float, card: float, gutter: float, bleed: float) -> int:
 
 
 def geometry(page: tuple[float, float], card_mm: tuple[float, float]) -> Geometry:
+    """The layout that fits most cards: each with its own bleed or sharing cut lines, upright
+    or, only when that fits more (poker cards on US Letter: 8 instead of 6), sideways."""
     page_w, page_h = page
-    card_w, card_h = card_mm[0] * mm, card_mm[1] * mm
     bleed, margin = BLEED_MM * mm, MARGIN_MM * mm
     space_w, space_h = page_w - 2 * margin, page_h - 2 * margin
-    best: tuple[int, float] | None = None
-    for gutter in (2 * bleed, 0.0):
-        cols = _count(space_w, card_w, gutter, bleed)
-        rows = _count(space_h, card_h, gutter, bleed)
-        if best is None or cols * rows > best[0]:
-            best = (cols * rows, gutter)
-    assert best is not None
-    gutter = best[1]
+    best: dict[bool, tuple[int, float]] = {}
+    for turned in (False, True):
+        card_w, card_h = (card_mm[1], card_mm[0]) if turned else card_mm
+        for gutter in (2 * bleed, 0.0):
+            cols = _count(space_w, card_w * mm, gutter, bleed)
+            rows = _count(space_h, card_h * mm, gutter, bleed)
+            if turned not in best or cols * rows > best[turned][0]:
+                best[turned] = (cols * rows, gutter)
+    # Sideways cards are harder to check while cutting: only when they save a fifth of the
+    # pages or more (poker on Letter: 8 a page instead of 6; mini on A4 stays upright).
+    turned = best[True][0] * 0.8 >= best[False][0] > 0 or best[False][0] == 0
+    gutter = best[turned][1]
+    card_w, card_h = (card_mm[1], card_mm[0]) if turned else card_mm
+    card_w, card_h = card_w * mm, card_h * mm
     cols = _count(space_w, card_w, gutter, bleed)
     rows = _count(space_h, card_h, gutter, bleed)
     if cols < 1 or rows < 1:
@@ -98,7 +106,26 @@ def geometry(page: tuple[float, float], card_mm: tuple[float, float]) -> Geometr
     used_h = rows * card_h + (rows - 1) * gutter
     left = (page_w - used_w) / 2
     bottom = (page_h - used_h) / 2
-    return Geometry(page_w, page_h, card_w, card_h, bleed, gutter, cols, rows, left, bottom)
+    return Geometry(page_w, page_h, card_w, card_h, bleed, gutter, cols, rows, left, bottom, turned)
+
+
+@contextmanager
+def _sideways(c: Canvas, geo: Geometry, x: float, y: float, back: bool) -> Iterator[None]:
+    """Draw a card that lies sideways in the slot at (x, y) as if upright at (0, 0).
+
+    Fronts turn a quarter left (their top to the left edge); backs a quarter right, so that
+    after a long-edge flip each back's top lies under its front's top."""
+    c.saveState()
+    if back:
+        c.translate(x, y + geo.card_h)
+        c.rotate(-90)
+    else:
+        c.translate(x + geo.card_w, y)
+        c.rotate(90)
+    try:
+        yield
+    finally:
+        c.restoreState()
 
 
 def draw_crop_marks(c: Canvas, geo: Geometry) -> None:
@@ -196,26 +223,71 @@ def draw_deck(
                 if side == "back":
                     col = geo.cols - 1 - col  # long-edge duplex mirrors left and right
                 x, y = geo.trim_origin(col, row)
-                if side == "front":
-                    context = card_context(game, deck, slot.card, lang)
-                    with _naming(slot.card, lang):
-                        draw_face(
-                            c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root, underlay
+                if geo.turned:
+                    with _sideways(c, geo, x, y, back=side == "back"):
+                        _draw_slot(
+                            c,
+                            game,
+                            deck,
+                            slot,
+                            side,
+                            (front, back),
+                            lang,
+                            (0.0, 0.0),
+                            card_mm,
+                            underlay,
+                            shared_back,
                         )
-                elif shared_back:
-                    c.saveState()
-                    c.translate(x - BLEED_MM * mm, y - BLEED_MM * mm)
-                    c.doForm(shared_back)
-                    c.restoreState()
                 else:
-                    context = card_context(game, deck, slot.card, lang)
-                    with _naming(slot.card, lang):
-                        draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+                    _draw_slot(
+                        c,
+                        game,
+                        deck,
+                        slot,
+                        side,
+                        (front, back),
+                        lang,
+                        (x, y),
+                        card_mm,
+                        underlay,
+                        shared_back,
+                    )
             draw_crop_marks(c, geo)
             _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
             c.showPage()
             count += 1
     return count
+
+
+def _draw_slot(
+    c: Canvas,
+    game: Any,
+    deck: Any,
+    slot: CardSlot,
+    side: str,
+    layouts: tuple[Layout, Layout],
+    lang: str,
+    at: tuple[float, float],
+    card_mm: tuple[float, float],
+    underlay: str,
+    shared_back: str | None,
+) -> None:
+    """One card face with its trim's lower-left corner at `at`."""
+    x, y = at
+    front, back = layouts
+    if side == "front":
+        context = card_context(game, deck, slot.card, lang)
+        with _naming(slot.card, lang):
+            draw_face(c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root, underlay)
+    elif shared_back:
+        c.saveState()
+        c.translate(x - BLEED_MM * mm, y - BLEED_MM * mm)
+        c.doForm(shared_back)
+        c.restoreState()
+    else:
+        context = card_context(game, deck, slot.card, lang)
+        with _naming(slot.card, lang):
+            draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
 
 
 def _face_form(
