@@ -297,7 +297,8 @@ def test_poker_cards_on_letter_lie_sideways_and_backs_register():
     w, h = 63 * mm, 88 * mm
     for back, top_side in ((False, "left"), (True, "right")):
         x, y = geo.trim_origin(0, 0)
-        with sheets._sideways(canvas, geo, x, y, back=back):
+        with sheets._slot_frame(canvas, geo, x, y, back=back) as (u0, v0):
+            assert (u0, v0) == (0, 0)
             corners = [canvas.absolutePosition(u, v) for u, v in ((0, 0), (w, 0), (0, h), (w, h))]
             top = canvas.absolutePosition(w / 2, h)
         xs, ys = [p[0] for p in corners], [p[1] for p in corners]

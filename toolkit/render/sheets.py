@@ -110,11 +110,16 @@ def geometry(page: tuple[float, float], card_mm: tuple[float, float]) -> Geometr
 
 
 @contextmanager
-def _sideways(c: Canvas, geo: Geometry, x: float, y: float, back: bool) -> Iterator[None]:
-    """Draw a card that lies sideways in the slot at (x, y) as if upright at (0, 0).
-
-    Fronts turn a quarter left (their top to the left edge); backs a quarter right, so that
-    after a long-edge flip each back's top lies under its front's top."""
+def _slot_frame(
+    c: Canvas, geo: Geometry, x: float, y: float, back: bool
+) -> Iterator[tuple[float, float]]:
+    """Where to draw the card whose slot's trim starts at (x, y): there, or, for a card that
+    lies sideways, at (0, 0) of a turned frame. Fronts turn a quarter left (their top to the
+    left edge), backs a quarter right, so after a long-edge flip each back's top lies under
+    its front's top."""
+    if not geo.turned:
+        yield x, y
+        return
     c.saveState()
     if back:
         c.translate(x, y + geo.card_h)
@@ -123,7 +128,7 @@ def _sideways(c: Canvas, geo: Geometry, x: float, y: float, back: bool) -> Itera
         c.translate(x + geo.card_w, y)
         c.rotate(90)
     try:
-        yield
+        yield 0.0, 0.0
     finally:
         c.restoreState()
 
@@ -223,35 +228,9 @@ def draw_deck(
                 if side == "back":
                     col = geo.cols - 1 - col  # long-edge duplex mirrors left and right
                 x, y = geo.trim_origin(col, row)
-                if geo.turned:
-                    with _sideways(c, geo, x, y, back=side == "back"):
-                        _draw_slot(
-                            c,
-                            game,
-                            deck,
-                            slot,
-                            side,
-                            (front, back),
-                            lang,
-                            (0.0, 0.0),
-                            card_mm,
-                            underlay,
-                            shared_back,
-                        )
-                else:
-                    _draw_slot(
-                        c,
-                        game,
-                        deck,
-                        slot,
-                        side,
-                        (front, back),
-                        lang,
-                        (x, y),
-                        card_mm,
-                        underlay,
-                        shared_back,
-                    )
+                with _slot_frame(c, geo, x, y, back=side == "back") as at:
+                    faces = (front, back, underlay, shared_back)
+                    _draw_slot(c, game, deck, slot, side, faces, lang, at, card_mm)
             draw_crop_marks(c, geo)
             _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
             c.showPage()
@@ -265,16 +244,15 @@ def _draw_slot(
     deck: Any,
     slot: CardSlot,
     side: str,
-    layouts: tuple[Layout, Layout],
+    faces: tuple[Layout, Layout, str, str | None],
     lang: str,
     at: tuple[float, float],
     card_mm: tuple[float, float],
-    underlay: str,
-    shared_back: str | None,
 ) -> None:
-    """One card face with its trim's lower-left corner at `at`."""
+    """One card face with its trim's lower-left corner at `at`. `faces`: the front and back
+    layouts, the fronts' underlay form, and the deck's shared back form (None: per card)."""
     x, y = at
-    front, back = layouts
+    front, back, underlay, shared_back = faces
     if side == "front":
         context = card_context(game, deck, slot.card, lang)
         with _naming(slot.card, lang):
