@@ -13,8 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from jinja2 import StrictUndefined, Template, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import Template, TemplateError
 from pydantic import Field, TypeAdapter
 
 from toolkit.content.game import repo_root
@@ -145,17 +144,19 @@ def load_layout(name: str) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     return model, tuple(found)
 
 
-_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+@cache
+def _cached() -> CachedSandbox:
+    return CachedSandbox(keep_trailing_newline=False)
 
 
 @cache
 def template(source: str) -> Template:
-    return _ENV.from_string(source)
+    return _cached().template(source, "layout")
 
 
 @cache
 def expression(source: str) -> Any:
-    return _ENV.compile_expression(source, undefined_to_none=False)
+    return _cached().env.compile_expression(source, undefined_to_none=False)
 
 
 @dataclass(frozen=True)
@@ -183,11 +184,6 @@ def _element_sources(element: Any) -> str | None:
 _COMPILED: dict[int, tuple[Layout, Template | None]] = {}
 
 
-@cache
-def _cached() -> CachedSandbox:
-    return CachedSandbox(keep_trailing_newline=False)
-
-
 def _layout_template(layout: Layout) -> Template | None:
     """One template that evaluates every `when` and text of a layout in a single render.
 
@@ -203,12 +199,12 @@ def _layout_template(layout: Layout) -> Template | None:
         for index, element in enumerate(layout.elements):
             source = _element_sources(element)
             if element.when:
-                _ENV.parse(f"{{{{ ({element.when}) }}}}")
+                _cached().env.parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
             else:
                 parts.append("{% if true %}")
             if source is not None:
-                _ENV.parse(source)
+                _cached().env.parse(source)
                 parts.append(f"{{% set text_{index} %}}{source}{{% endset %}}")
             parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
