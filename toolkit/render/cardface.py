@@ -7,6 +7,8 @@ written. Inline icons (`:die:`) sit on the text line, one em wide.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -85,23 +87,34 @@ def fixed_lead(layout: Layout) -> int:
     return count
 
 
+@contextmanager
+def card_form(
+    c: Canvas, name: str, width_mm: float, height_mm: float, bleed_mm: float
+) -> Iterator[None]:
+    """Draw into a PDF form (XObject) the size of a card with its bleed, origin at the
+    bleed's lower-left corner; pages then place it by reference as often as needed."""
+    w, h, b = width_mm * mm, height_mm * mm, bleed_mm * mm
+    # The box reaches 1 pt past the bleed: a form clipped right at its painted edge shows a
+    # light seam where two cards meet in screen viewers.
+    c.beginForm(name, -1, -1, w + 2 * b + 1, h + 2 * b + 1)
+    yield
+    c.endForm()
+
+
 def draw_underlay(
     c: Canvas, name: str, layout: Layout, width_mm: float, height_mm: float, bleed_mm: float
 ) -> str:
     """The background and leading fixed boxes of a layout as one PDF form, drawn once and
     placed under every card of a deck (a smaller file, and less to write per card)."""
     w, h, b = width_mm * mm, height_mm * mm, bleed_mm * mm
-    # The box reaches 1 pt past the bleed: a form clipped right at its painted edge shows a
-    # light seam where two cards meet in screen viewers.
-    c.beginForm(name, -1, -1, w + 2 * b + 1, h + 2 * b + 1)
-    c.setFillColor(_colour(layout.background))
-    c.rect(0, 0, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-    top = b + h
-    for element in layout.elements[: fixed_lead(layout)]:
-        ex, ey, ew, eh = element.box.resolve(width_mm, height_mm)
-        item = Resolved(element, ex, ey, ew, eh)
-        _draw(c, item, b + ex * mm, top - (ey + eh) * mm, "", None)
-    c.endForm()
+    with card_form(c, name, width_mm, height_mm, bleed_mm):
+        c.setFillColor(_colour(layout.background))
+        c.rect(0, 0, w + 2 * b, h + 2 * b, stroke=0, fill=1)
+        top = b + h
+        for element in layout.elements[: fixed_lead(layout)]:
+            ex, ey, ew, eh = element.box.resolve(width_mm, height_mm)
+            item = Resolved(element, ex, ey, ew, eh)
+            _draw(c, item, b + ex * mm, top - (ey + eh) * mm, "", None)
     return name
 
 

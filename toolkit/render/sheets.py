@@ -14,7 +14,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.cardface import draw_face, draw_underlay
+from toolkit.render.cardface import card_form, draw_face, draw_underlay
 from toolkit.render.context import card_context
 from toolkit.render.layout import Layout, LayoutError
 
@@ -280,12 +280,8 @@ def _face_form(
     """Draw a face once as a PDF form (XObject) that pages place by reference: a deck's
     backs are all alike, so the file holds one back, not one per card."""
     bleed = BLEED_MM * mm
-    # The box reaches 1 pt past the bleed: a form clipped right at its painted edge shows a
-    # light seam where two cards meet in screen viewers.
-    w, h = card_mm[0] * mm + 2 * bleed, card_mm[1] * mm + 2 * bleed
-    c.beginForm(name, -1, -1, w + 1, h + 1)
-    draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, root)
-    c.endForm()
+    with card_form(c, name, *card_mm, BLEED_MM):
+        draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, root)
     return name
 
 
