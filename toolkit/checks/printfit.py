@@ -19,6 +19,7 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs, text_width
+from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
@@ -159,7 +160,7 @@ def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterat
         )
 
 
-_TEMPLATE_CODE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|:[a-z_]+:", re.DOTALL)
+_TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE}|:[a-z_]+:", re.DOTALL)  # icons print as shapes
 
 
 @cache

@@ -12,6 +12,7 @@ from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.rulebook_source import RulebookError, render_markdown
 
 R_RULEBOOK = rule(
@@ -38,7 +39,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 # Template code, inline code and link targets keep their punctuation as written.
-_NOT_PROSE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|`[^`\n]*`|\]\([^)\n]*\)", re.DOTALL)
+_NOT_PROSE = re.compile(rf"{TEMPLATE_CODE}|`[^`\n]*`|\]\([^)\n]*\)", re.DOTALL)
 
 
 def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:

@@ -14,6 +14,9 @@ from pathlib import Path
 from jinja2 import FileSystemBytecodeCache, FunctionLoader, StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
+TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
+"""A regular expression for Jinja expressions, statements and comments (use re.DOTALL)."""
+
 
 def cache_dir() -> Path | None:
     """`$PLAYSET_CACHE/jinja`, else `$XDG_CACHE_HOME/playset/jinja`, else
