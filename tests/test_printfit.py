@@ -102,3 +102,36 @@ def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli
     assert [(d["line"], d["col"]) for d in found] == [(line, 13)]
     assert "U+03BB" in found[0]["message"] and "U+03C2" in found[0]["message"]
     assert result.exit_code == 1
+
+
+def test_a_layout_asking_for_an_unknown_icon_is_found_at_the_card(run_cli, tmp_path, monkeypatch):
+    """An icon name no drawer knows would print nothing: P003 at the first card it fails on,
+    once per layout and name."""
+    from tests.conftest import REPO
+    from toolkit.render import layout
+
+    game = _game(tmp_path, monkeypatch)
+    layouts = tmp_path / "layouts"
+    shutil.copytree(REPO / "templates" / "cards", layouts)
+    (layouts / "odd.yaml").write_text(
+        "id: odd\n"
+        "elements:\n"
+        "  - kind: icon\n"
+        "    box: {x: 5, y: 5, w: 10, h: 10}\n"
+        "    icon: \"{{ 'die' if card.id == 'sprint' else 'dice' }}\"\n"
+    )
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker\n", "size: poker\nlayout: odd\n"))
+    monkeypatch.setattr(layout, "layout_dir", lambda: layouts)
+    for cached in (layout.layout_document, layout.load_layout):
+        cached.cache_clear()
+    try:
+        result = run_cli("validate", ".", "--format", "json")
+    finally:
+        for cached in (layout.layout_document, layout.load_layout):
+            cached.cache_clear()
+    found = [d for d in json.loads(result.stdout) if d["code"] == "P003"]
+    rest_line = deck.read_text().split("\n").index("  - id: rest") + 1
+    assert [(d["line"], d["col"]) for d in found] == [(rest_line, 9)]
+    assert "'dice'" in found[0]["message"] and "rest" in found[0]["message"]
+    assert result.exit_code == 1

@@ -19,6 +19,7 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs, text_width
+from toolkit.render.icons import ICONS
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.layout import (
     DEFAULT_BACK,
@@ -26,6 +27,7 @@ from toolkit.render.layout import (
     QUESTION_BACK,
     QUESTION_FRONT,
     BadgeElement,
+    IconElement,
     ImageElement,
     Resolved,
     TextElement,
@@ -87,6 +89,15 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     break
                 for item in elements:
                     element = item.element
+                    unknown = isinstance(element, IconElement) and item.text not in ICONS
+                    if unknown and (name, item.text) not in reported:  # it would print nothing
+                        reported.add((name, item.text))
+                        yield P_LAYOUT.at(
+                            loaded.rel,
+                            loaded.doc.span(("cards", index, "id")),
+                            f"layout {name!r} asks for icon {item.text!r} on {card.id} "
+                            f"({lang}), which does not exist; icons: " + ", ".join(sorted(ICONS)),
+                        )
                     if isinstance(element, ImageElement) and lang == game.manifest.languages[0]:
                         yield from _image(game, loaded, index, item)
                     if isinstance(element, TextElement | BadgeElement) and item.text:

@@ -64,10 +64,28 @@ def _rules(manifest: Any, lang: str) -> Any:
     return cached[1]
 
 
+_GLOSSARY: dict[tuple[int, str], tuple[Any, dict[str, str]]] = {}
+
+
+def glossary_terms(game: Any, lang: str) -> dict[str, str]:
+    """The game's glossary as term id → text in `lang` ({} without a glossary), made once per
+    glossary and language: layouts and rulebooks print a term as the translator fixed it."""
+    model = game.glossary.model if game.glossary else None
+    if model is None:
+        return {}
+    key = (id(model), lang)
+    cached = _GLOSSARY.get(key)
+    if cached is None or cached[0] is not model:
+        cached = (model, {t.id: t.text.get(lang, "") for t in model.terms})
+        _GLOSSARY[key] = cached
+    return cached[1]
+
+
 def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
     """The names a card layout can use."""
     return {
         "card": localize(card, lang),
+        "glossary": glossary_terms(game, lang),
         "deck": View(id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)),
         "game": View(id=game.id, title=game.manifest.title.get(lang, "")),
         "rules": _rules(game.manifest, lang),

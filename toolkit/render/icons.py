@@ -296,7 +296,85 @@ def _arrow(c: Canvas, s: float) -> None:
     c.drawPath(p, stroke=0, fill=1)
 
 
+def _temple(c: Canvas, s: float) -> None:
+    """A torii gate: two posts, a curved top beam and a tie beam."""
+    c.rect(0.22 * s, 0.05 * s, 0.1 * s, 0.68 * s, stroke=0, fill=1)
+    c.rect(0.68 * s, 0.05 * s, 0.1 * s, 0.68 * s, stroke=0, fill=1)
+    c.rect(0.14 * s, 0.56 * s, 0.72 * s, 0.07 * s, stroke=0, fill=1)
+    p = c.beginPath()
+    p.moveTo(0.02 * s, 0.86 * s)
+    p.curveTo(0.3 * s, 0.76 * s, 0.7 * s, 0.76 * s, 0.98 * s, 0.86 * s)
+    p.lineTo(0.96 * s, 0.76 * s)
+    p.curveTo(0.7 * s, 0.68 * s, 0.3 * s, 0.68 * s, 0.04 * s, 0.76 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _hot_spring(c: Canvas, s: float) -> None:
+    """A pool with three wisps of steam (the onsen sign)."""
+    p = c.beginPath()
+    p.moveTo(0.08 * s, 0.34 * s)
+    p.curveTo(0.08 * s, 0.02 * s, 0.92 * s, 0.02 * s, 0.92 * s, 0.34 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.saveState()
+    c.setLineWidth(0.07 * s)
+    c.setLineCap(1)
+    for x in (0.3, 0.5, 0.7):
+        w = c.beginPath()
+        w.moveTo(x * s, 0.42 * s)
+        w.curveTo((x - 0.09) * s, 0.55 * s, (x + 0.09) * s, 0.68 * s, x * s, 0.9 * s)
+        c.drawPath(w, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _plane(c: Canvas, s: float) -> None:
+    """An aeroplane seen from above, nose up."""
+    p = c.beginPath()
+    p.moveTo(0.5 * s, 0.97 * s)
+    p.curveTo(0.56 * s, 0.95 * s, 0.56 * s, 0.85 * s, 0.56 * s, 0.62 * s)
+    p.lineTo(0.95 * s, 0.42 * s)
+    p.lineTo(0.95 * s, 0.34 * s)
+    p.lineTo(0.56 * s, 0.44 * s)
+    p.lineTo(0.55 * s, 0.18 * s)
+    p.lineTo(0.7 * s, 0.08 * s)
+    p.lineTo(0.7 * s, 0.03 * s)
+    p.lineTo(0.5 * s, 0.08 * s)
+    p.lineTo(0.3 * s, 0.03 * s)
+    p.lineTo(0.3 * s, 0.08 * s)
+    p.lineTo(0.45 * s, 0.18 * s)
+    p.lineTo(0.44 * s, 0.44 * s)
+    p.lineTo(0.05 * s, 0.34 * s)
+    p.lineTo(0.05 * s, 0.42 * s)
+    p.lineTo(0.44 * s, 0.62 * s)
+    p.curveTo(0.44 * s, 0.85 * s, 0.44 * s, 0.95 * s, 0.5 * s, 0.97 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def _hat(c: Canvas, s: float) -> None:
+    """A traveller's conical straw hat (kasa) with its chin cord."""
+    p = c.beginPath()
+    p.moveTo(0.02 * s, 0.42 * s)
+    p.lineTo(0.5 * s, 0.82 * s)
+    p.lineTo(0.98 * s, 0.42 * s)
+    p.curveTo(0.7 * s, 0.34 * s, 0.3 * s, 0.34 * s, 0.02 * s, 0.42 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.saveState()
+    c.setLineWidth(0.05 * s)
+    cord = c.beginPath()
+    cord.moveTo(0.3 * s, 0.37 * s)
+    cord.curveTo(0.36 * s, 0.1 * s, 0.64 * s, 0.1 * s, 0.7 * s, 0.37 * s)
+    c.drawPath(cord, stroke=1, fill=0)
+    c.restoreState()
+
+
 ICONS: dict[str, Drawer] = {
+    "temple": _temple,
+    "hot_spring": _hot_spring,
+    "plane": _plane,
+    "hat": _hat,
     "arrow": _arrow,
     "barley": _barley,
     "yeast": _yeast,

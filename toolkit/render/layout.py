@@ -3,7 +3,8 @@
 Coordinates are from the trim's top-left corner; a negative x or y counts from the right or
 bottom edge and a negative w or h means "card size minus that much", so one layout serves
 every card size. Text fields are sandboxed Jinja over the card (`card.name`, `card.text`,
-any parameter), the deck and the language; `when` makes an element conditional.
+any parameter), the deck, the game's rules and glossary terms (`glossary.meal`) and the
+language; `when` makes an element conditional.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from toolkit.content.game import Game
-from toolkit.render.context import localize
+from toolkit.render.context import glossary_terms, localize
 from toolkit.render.jinja_cache import CachedSandbox
 
 
@@ -41,15 +41,12 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
     boards = {board.id: localize(board, lang) for board in game.valid(game.boards)}
-    glossary = {}
-    if game.glossary and game.glossary.model:
-        glossary = {t.id: t.text.get(lang, "") for t in game.glossary.model.terms}
     return {
         "game": localize(manifest, lang),
         "rules": localize(manifest.rules, lang),
         "decks": decks,
         "boards": boards,
-        "glossary": glossary,
+        "glossary": glossary_terms(game, lang),
         "lang": lang,
     }
 
