@@ -37,12 +37,21 @@ def _bottle(c: Canvas, s: float) -> None:
 
 
 def _barrel(c: Canvas, s: float) -> None:
-    c.ellipse(0.15 * s, 0.05 * s, 0.85 * s, 0.95 * s, stroke=0, fill=1)
+    """A cask standing up: flat ends, bulging staves, two hoops inside its outline."""
+    p = c.beginPath()
+    p.moveTo(0.28 * s, 0.05 * s)
+    p.lineTo(0.72 * s, 0.05 * s)
+    p.curveTo(0.92 * s, 0.3 * s, 0.92 * s, 0.7 * s, 0.72 * s, 0.95 * s)
+    p.lineTo(0.28 * s, 0.95 * s)
+    p.curveTo(0.08 * s, 0.7 * s, 0.08 * s, 0.3 * s, 0.28 * s, 0.05 * s)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
     c.saveState()
+    c.clipPath(p, stroke=0, fill=0)
     c.setStrokeColor(white)
     c.setLineWidth(0.06 * s)
-    for y in (0.28, 0.72):
-        c.line(0.18 * s, y * s, 0.82 * s, y * s)
+    for y in (0.27, 0.73):
+        c.line(0, y * s, s, y * s)
     c.restoreState()
 
 
