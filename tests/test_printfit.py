@@ -135,3 +135,22 @@ def test_a_layout_asking_for_an_unknown_icon_is_found_at_the_card(run_cli, tmp_p
     assert [(d["line"], d["col"]) for d in found] == [(rest_line, 9)]
     assert "'dice'" in found[0]["message"] and "rest" in found[0]["message"]
     assert result.exit_code == 1
+
+
+def test_a_number_no_face_prints_is_a_warning_at_its_value(run_cli, tmp_path):
+    """Heroes once printed 'add her bonus' and no number: on the plain layout, every bonus is
+    a P006 warning at the bonus itself; on the hero layout none is."""
+    from tests.conftest import REPO
+
+    game = tmp_path / "drinking-heroes"
+    shutil.copytree(REPO / "content" / "drinking-heroes", game)
+    deck = game / "decks" / "heroes.yaml"
+    lines = deck.read_text(encoding="utf-8").split("\n")
+    fire = next(i for i, line in enumerate(lines, 1) if line.strip() == "fire: 2")
+    assert run_cli("validate", str(game)).exit_code == 0
+    deck.write_text("\n".join(lines).replace("layout: dh-hero", "layout: standard"), "utf-8")
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["code"] == "P006"]
+    assert len(found) == 9  # 3 heroes with one bonus, 3 with two
+    assert (found[0]["line"], found[0]["col"]) == (fire, 13)
+    assert found[0]["severity"] == "warning" and "bonuses.fire is 2" in found[0]["message"]

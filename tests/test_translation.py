@@ -229,3 +229,19 @@ def test_import_of_a_po_file_without_a_game_is_a_usage_error(run_cli, tmp_path):
     result = run_cli("i18n", "import", str(po))
     assert result.exit_code == 2
     assert "names no game" in result.stderr
+
+
+def test_a_list_parameter_prints_as_alternatives_in_each_language():
+    """'{values}' of [3, 5] prints as the language writes alternatives (CLDR, via Babel);
+    checks that compare languages see the neutral '3/5'."""
+    from toolkit.content.models import StrictModel
+    from toolkit.content.templating import fill, parameter_values
+
+    class Swap(StrictModel):
+        values: list[int]
+
+    owner = Swap(values=[3, 5])
+    assert fill("a {values} bottle", owner, "fr") == "a 3 ou 5 bottle"
+    assert fill("a {values} bottle", owner, "es") == "a 3 o 5 bottle"
+    assert fill("a {values} bottle", owner, "en") == "a 3 or 5 bottle"
+    assert parameter_values(owner) == {"values": "3/5"}

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from jinja2 import TemplateError
+from pydantic import BaseModel
 from reportlab.lib.units import mm
 
 from toolkit.content.game import Game, LoadedFile
@@ -45,7 +46,14 @@ P_IMAGE = rule("P004", "image-missing", "A card image is missing, unreadable or 
 P_DPI = rule(
     "P005", "image-resolution", "A card image prints under 300 dpi at its size.", Severity.WARNING
 )
+P_UNPRINTED = rule(
+    "P006",
+    "unprinted-number",
+    "A number of a card's data is printed nowhere on its face.",
+    Severity.WARNING,
+)
 MIN_DPI = 300
+NOT_PRINTED = frozenset({"copies"})  # how many to print, not something a player reads
 
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 
@@ -76,6 +84,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue
         width, height = size_mm(deck.size)
         for index, card in enumerate(deck.cards):
+            numbers: set[int] = set()  # what the face shows in some language
             for lang in game.manifest.languages:
                 context = card_context(game, deck, card, lang)
                 try:
@@ -87,6 +96,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                         f"layout {name!r} fails on {card.id} ({lang}): {exc}",
                     )
                     break
+                numbers |= _printed_numbers(elements)
                 for item in elements:
                     element = item.element
                     unknown = isinstance(element, IconElement) and item.text not in ICONS
@@ -139,6 +149,56 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                             f"{element.size.min} pt but the box is {item.h:.1f} mm high "
                             f"({len(item.text)} characters; layout {name})",
                         )
+            else:  # no language failed: what no language prints, no player can read
+                yield from _unprinted(loaded, index, card, name, numbers)
+
+
+def _card_numbers(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[tuple, int]]:
+    """Every whole number in a card's data with its path (`bonuses.fire`, `effect.to.1`)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        for key in type(value).model_fields:
+            if key not in NOT_PRINTED:
+                yield from _card_numbers(getattr(value, key), (*path, key))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _card_numbers(item, (*path, key))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from _card_numbers(item, (*path, index))
+
+
+def _printed_numbers(elements: list[Resolved]) -> set[int]:
+    return {
+        int(n)
+        for item in elements
+        if isinstance(item.element, TextElement | BadgeElement)
+        for n in _DIGITS.findall(item.text)
+    }
+
+
+def _unprinted(
+    loaded: LoadedFile, index: int, card: object, layout: str, printed: set[int]
+) -> Iterator[Diagnostic]:
+    """A number the rules use but the face shows in no language (a hero's bonus once printed
+    as 'add her bonus' with no number): players could not know it. A number missing from one
+    language only is a translation finding (T006), not this."""
+    assert loaded.doc is not None
+    for path, number in _card_numbers(card, ()):
+        if abs(number) not in printed:
+            field = ".".join(str(p) for p in path)
+            yield P_UNPRINTED.at(
+                loaded.rel,
+                loaded.doc.span(("cards", index, *path)),
+                f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
+                f"layout {layout!r} print it in any language",
+            )
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterator[Diagnostic]:

@@ -7,6 +7,7 @@ the translation checks, the rulebook and the renderer alike.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,14 +20,28 @@ def _is_scalar(value: Any) -> bool:
     return isinstance(value, int | float | str) and not isinstance(value, bool)
 
 
-def _show(value: Any) -> str:
+@cache
+def _or_list(items: tuple[str, ...], lang: str) -> str:
+    """'3 ou 5', '3 o 5', '3 or 5': a list of alternatives as the language writes it (CLDR)."""
+    from babel.core import UnknownLocaleError
+    from babel.lists import format_list
+
+    try:
+        return format_list(list(items), style="or", locale=lang)
+    except (UnknownLocaleError, ValueError):
+        return "/".join(items)
+
+
+def _show(value: Any, lang: str | None) -> str:
     if isinstance(value, list):
-        return "/".join(str(v) for v in value)
+        items = tuple(str(v) for v in value)
+        return _or_list(items, lang) if lang and len(items) > 1 else "/".join(items)
     return str(value)
 
 
-def parameter_values(owner: BaseModel | None) -> dict[str, str]:
-    """Every name a text of `owner` may use, with what it prints.
+def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[str, str]:
+    """Every name a text of `owner` may use, with what it prints (in `lang`: a list prints as
+    alternatives, '3 or 5'; without a language, '3/5').
 
     Its scalar fields (`points`), those of nested effects both plain and dotted (`amount`,
     `ability.coins`), scalar dict entries dotted (`bonuses.fire`), generic `params` keys.
@@ -37,7 +52,7 @@ def parameter_values(owner: BaseModel | None) -> dict[str, str]:
         return values
 
     def add(name: str, value: Any) -> None:
-        values.setdefault(name, _show(value))
+        values.setdefault(name, _show(value, lang))
 
     def walk(model: BaseModel, prefix: str, depth: int) -> None:
         for name in type(model).model_fields:
@@ -70,9 +85,10 @@ def placeholders(text: str) -> list[str]:
     return PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
 
 
-def fill(text: str, owner: BaseModel | None) -> str:
-    """The text with every placeholder replaced by its value (unknown ones left as is)."""
-    values = parameter_values(owner)
+def fill(text: str, owner: BaseModel | None, lang: str | None = None) -> str:
+    """The text with every placeholder replaced by its value in `lang` (unknown ones left as
+    is)."""
+    values = parameter_values(owner, lang)
 
     def sub(match: re.Match[str]) -> str:
         return values.get(match.group(1), match.group(0))

@@ -45,7 +45,7 @@ def localize(value: Any, lang: str) -> Any:
         view = View({k: localize(getattr(value, k), lang) for k in type(value).model_fields})
         text = getattr(value, "text", None)
         if isinstance(text, dict) and lang in text:
-            view["text"] = fill(text[lang], value)
+            view["text"] = fill(text[lang], value, lang)
         return view
     return value
 
