@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
 from PIL import Image
 
 from tests.conftest import FIXTURES
@@ -104,36 +105,72 @@ def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli
     assert result.exit_code == 1
 
 
-def test_a_layout_asking_for_an_unknown_icon_is_found_at_the_card(run_cli, tmp_path, monkeypatch):
-    """An icon name no drawer knows would print nothing: P003 at the first card it fails on,
-    once per layout and name."""
+@pytest.fixture
+def own_layouts(tmp_path, monkeypatch):
+    """A copy of the bundled layouts the test may add to, in place of templates/cards."""
     from tests.conftest import REPO
     from toolkit.render import layout
 
-    game = _game(tmp_path, monkeypatch)
     layouts = tmp_path / "layouts"
     shutil.copytree(REPO / "templates" / "cards", layouts)
-    (layouts / "odd.yaml").write_text(
+    monkeypatch.setattr(layout, "layout_dir", lambda: layouts)
+    for cached in (layout.layout_document, layout.load_layout):
+        cached.cache_clear()
+    yield layouts
+    for cached in (layout.layout_document, layout.load_layout):
+        cached.cache_clear()
+
+
+def _use_layout(game, name: str):
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker\n", f"size: poker\nlayout: {name}\n"))
+    return deck
+
+
+def test_a_layout_asking_for_an_unknown_icon_is_found_at_the_card(
+    run_cli, tmp_path, monkeypatch, own_layouts
+):
+    """An icon name no drawer knows would print nothing: P003 at the first card it fails on,
+    once per layout and name."""
+    game = _game(tmp_path, monkeypatch)
+    (own_layouts / "odd.yaml").write_text(
         "id: odd\n"
         "elements:\n"
         "  - kind: icon\n"
         "    box: {x: 5, y: 5, w: 10, h: 10}\n"
         "    icon: \"{{ 'die' if card.id == 'sprint' else 'dice' }}\"\n"
     )
-    deck = game / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text().replace("size: poker\n", "size: poker\nlayout: odd\n"))
-    monkeypatch.setattr(layout, "layout_dir", lambda: layouts)
-    for cached in (layout.layout_document, layout.load_layout):
-        cached.cache_clear()
-    try:
-        result = run_cli("validate", ".", "--format", "json")
-    finally:
-        for cached in (layout.layout_document, layout.load_layout):
-            cached.cache_clear()
+    deck = _use_layout(game, "odd")
+    result = run_cli("validate", ".", "--format", "json")
     found = [d for d in json.loads(result.stdout) if d["code"] == "P003"]
     rest_line = deck.read_text().split("\n").index("  - id: rest") + 1
     assert [(d["line"], d["col"]) for d in found] == [(rest_line, 9)]
     assert "'dice'" in found[0]["message"] and "rest" in found[0]["message"]
+    assert result.exit_code == 1
+
+
+def test_a_layout_label_missing_a_game_language_is_found_at_the_label(
+    run_cli, tmp_path, monkeypatch, own_layouts
+):
+    """The label would print its key on the Spanish cards: T001 at the layout's label."""
+    game = _game(tmp_path, monkeypatch)
+    (own_layouts / "half.yaml").write_text(
+        "id: half\n"
+        "labels:\n"
+        "  go: {fr: Allez, en: Go}\n"
+        "elements:\n"
+        "  - kind: text\n"
+        "    box: {x: 5, y: 5, w: -5, h: 10}\n"
+        '    text: "{{ label.go }} {{ card.name }}"\n'
+        "    size: {max: 9, min: 7}\n"
+    )
+    _use_layout(game, "half")
+    result = run_cli("validate", ".", "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["code"] == "T001"]
+    assert [(d["file"], d["line"], d["col"]) for d in found] == [
+        ("templates/cards/half.yaml", 3, 7)
+    ]
+    assert "has no es" in found[0]["message"]
     assert result.exit_code == 1
 
 

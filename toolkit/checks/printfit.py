@@ -14,6 +14,7 @@ from jinja2 import TemplateError
 from pydantic import BaseModel
 from reportlab.lib.units import mm
 
+from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
@@ -71,6 +72,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         names.append((QUESTION_FRONT, QUESTION_BACK))
     for name in dict.fromkeys(n for pair in names for n in pair):
         yield from layout_glyphs(name)
+        yield from _label_languages(name, game.manifest.languages)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -258,6 +260,24 @@ def layout_glyphs(name: str) -> tuple[Diagnostic, ...]:
         if isinstance(element, TextElement | BadgeElement):
             report(("elements", index, "text"), element.text, "layout text")
     return tuple(found)
+
+
+def _label_languages(name: str, languages: list[str]) -> Iterator[Diagnostic]:
+    """T001 for a layout label that lacks a language the game prints: that face would show
+    the label's key ('draw') instead of words."""
+    layout, _ = load_layout(name)
+    doc, _ = layout_document(name)
+    if layout is None or doc is None:
+        return
+    for key, words in layout.labels.items():
+        missing = [lang for lang in languages if not words.get(lang)]
+        if missing:
+            yield T_MISSING.at(
+                layout_file(name),
+                doc.span(("labels", key)),
+                f"label {key} of layout {name!r} has no {', '.join(missing)}: cards in that "
+                "language would print its key",
+            )
 
 
 def _glyphs(facts: Facts) -> Iterator[Diagnostic]:
