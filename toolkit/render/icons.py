@@ -338,24 +338,18 @@ def _hot_spring(c: Canvas, s: float) -> None:
 
 
 def _plane(c: Canvas, s: float) -> None:
-    """An aeroplane seen from above, nose up."""
+    """An aeroplane seen from above, nose up: a rounded nose, then wings and tail as one
+    outline."""
+    outline = [
+        (0.56, 0.62), (0.95, 0.42), (0.95, 0.34), (0.56, 0.44), (0.55, 0.18), (0.7, 0.08),
+        (0.7, 0.03), (0.5, 0.08), (0.3, 0.03), (0.3, 0.08), (0.45, 0.18), (0.44, 0.44),
+        (0.05, 0.34), (0.05, 0.42), (0.44, 0.62),
+    ]  # fmt: skip
     p = c.beginPath()
     p.moveTo(0.5 * s, 0.97 * s)
     p.curveTo(0.56 * s, 0.95 * s, 0.56 * s, 0.85 * s, 0.56 * s, 0.62 * s)
-    p.lineTo(0.95 * s, 0.42 * s)
-    p.lineTo(0.95 * s, 0.34 * s)
-    p.lineTo(0.56 * s, 0.44 * s)
-    p.lineTo(0.55 * s, 0.18 * s)
-    p.lineTo(0.7 * s, 0.08 * s)
-    p.lineTo(0.7 * s, 0.03 * s)
-    p.lineTo(0.5 * s, 0.08 * s)
-    p.lineTo(0.3 * s, 0.03 * s)
-    p.lineTo(0.3 * s, 0.08 * s)
-    p.lineTo(0.45 * s, 0.18 * s)
-    p.lineTo(0.44 * s, 0.44 * s)
-    p.lineTo(0.05 * s, 0.34 * s)
-    p.lineTo(0.05 * s, 0.42 * s)
-    p.lineTo(0.44 * s, 0.62 * s)
+    for x, y in outline[1:]:
+        p.lineTo(x * s, y * s)
     p.curveTo(0.44 * s, 0.85 * s, 0.44 * s, 0.95 * s, 0.5 * s, 0.97 * s)
     p.close()
     c.drawPath(p, stroke=0, fill=1)
