@@ -54,6 +54,7 @@ P_UNPRINTED = rule(
     Severity.WARNING,
 )
 MIN_DPI = 300
+_DIGITS = re.compile(r"\d+")
 NOT_PRINTED = frozenset({"copies"})  # how many to print, not something a player reads
 
 FIELD_OF = {"card.text": "text", "card.name": "name"}
@@ -66,7 +67,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     # Characters content texts lack are reported where they are written; a layout's own
     # (computed) output is reported once per layout and character, at the first card.
     in_content = {ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v)}
-    reported: set[tuple[str, str]] = set()
+    reported: set[tuple[str, ...]] = set()
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
     if game.valid(game.questions):
         names.append((QUESTION_FRONT, QUESTION_BACK))
@@ -102,8 +103,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 for item in elements:
                     element = item.element
                     unknown = isinstance(element, IconElement) and item.text not in ICONS
-                    if unknown and (name, item.text) not in reported:  # it would print nothing
-                        reported.add((name, item.text))
+                    if unknown and ("icon", name, item.text) not in reported:  # prints nothing
+                        reported.add(("icon", name, item.text))
                         yield P_LAYOUT.at(
                             loaded.rel,
                             loaded.doc.span(("cards", index, "id")),
@@ -198,9 +199,6 @@ def _unprinted(
                 f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
                 f"layout {layout!r} print it in any language",
             )
-
-
-_DIGITS = re.compile(r"\d+")
 
 
 def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterator[Diagnostic]:

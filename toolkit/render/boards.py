@@ -12,6 +12,7 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.render import board_graph, board_road, board_track
+from toolkit.render.context import glossary_terms
 from toolkit.render.tiling import Drawing, poster_pdf, tiled_pdf
 
 Words = Callable[[str], str]
@@ -53,20 +54,15 @@ KIND_NAMES: dict[str, dict[str, str]] = {
 }
 
 
-def _glossary(game: Game) -> dict[str, dict[str, str]]:
-    model = game.glossary.model if game.glossary else None
-    return {term.id: term.text for term in model.terms} if model else {}
-
-
 def kind_words(game: Game, lang: str) -> Words:
     """Name a kind in `lang`: the game's own glossary term first, so the board speaks like the
     rulebook ("resource-space", then "resource"), then the fallback table, then the id."""
-    terms = _glossary(game)
+    terms = glossary_terms(game, lang)
 
     def word(kind: str) -> str:
         dashed = kind.replace("_", "-")
         for key in (f"{dashed}-space", kind, dashed):
-            text = terms.get(key, {}).get(lang)
+            text = terms.get(key)
             if text:
                 return text[:1].upper() + text[1:]
         names = KIND_NAMES.get(kind, {})

@@ -6,6 +6,7 @@ text in the language being printed, with its numbers filled in from its paramete
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -50,35 +51,32 @@ def localize(value: Any, lang: str) -> Any:
     return value
 
 
-_RULES: dict[tuple[int, str], tuple[Any, Any]] = {}
+_MADE: dict[tuple[str, int, str], tuple[Any, Any]] = {}
+
+
+def _once(what: str, owner: Any, lang: str, make: Callable[[], Any]) -> Any:
+    """`make()` once per owner object and language (not once per card). Keyed by the owner's
+    id, and kept only while that very object is the owner, so a reloaded game is made anew."""
+    key = (what, id(owner), lang)
+    cached = _MADE.get(key)
+    if cached is None or cached[0] is not owner:
+        cached = (owner, make())
+        _MADE[key] = cached
+    return cached[1]
 
 
 def _rules(manifest: Any, lang: str) -> Any:
-    """The game's rules as a View, made once per manifest and language (not once per card:
-    a game's rules can be a large tree)."""
-    key = (id(manifest), lang)
-    cached = _RULES.get(key)
-    if cached is None or cached[0] is not manifest:
-        cached = (manifest, localize(manifest.rules, lang))
-        _RULES[key] = cached
-    return cached[1]
-
-
-_GLOSSARY: dict[tuple[int, str], tuple[Any, dict[str, str]]] = {}
+    """The game's rules as a View (a game's rules can be a large tree)."""
+    return _once("rules", manifest, lang, lambda: localize(manifest.rules, lang))
 
 
 def glossary_terms(game: Any, lang: str) -> dict[str, str]:
-    """The game's glossary as term id → text in `lang` ({} without a glossary), made once per
-    glossary and language: layouts and rulebooks print a term as the translator fixed it."""
+    """The game's glossary as term id → text in `lang` ({} without a glossary): layouts,
+    boards and rulebooks print a term as the translator fixed it."""
     model = game.glossary.model if game.glossary else None
     if model is None:
         return {}
-    key = (id(model), lang)
-    cached = _GLOSSARY.get(key)
-    if cached is None or cached[0] is not model:
-        cached = (model, {t.id: t.text.get(lang, "") for t in model.terms})
-        _GLOSSARY[key] = cached
-    return cached[1]
+    return _once("glossary", model, lang, lambda: {t.id: t.text.get(lang, "") for t in model.terms})
 
 
 def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
