@@ -126,8 +126,8 @@ def test_graph_legend_and_title_are_localized(lang: str, words: list[str]):
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("fr", ["Plateau des Mashies", "Dock", "Château", "Mashie 6", "Pioche"]),
-        ("es", ["Tablero de Mashies", "Castillo", "Mashie 1", "jugadores"]),
+        ("fr", ["Plateau des Mashies", "Dock", "Castle", "Mashie 6", "Pioche"]),
+        ("es", ["Tablero de Mashies", "Castle", "Mashie 1", "jugadores"]),
         ("en", ["Mashie board", "Castle", "Start hole", "6 players"]),
     ],
 )

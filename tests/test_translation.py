@@ -115,6 +115,29 @@ def test_safe_fixes_only_touch_spaces():
     assert apply_fixes("a  b ", safe_fixes("en", "a  b ")) == "a b"
 
 
+def test_minus_sign_fix_touches_signs_only():
+    """A hyphen before a number or placeholder is a sign (T016); ranges and words keep it."""
+    for lang in ("fr", "es", "en", "de"):
+        text = "-1 to rolls, a -{malus} drop, 1-2 or x-1 or re-roll stay"
+        fixed = apply_fixes(text, safe_fixes(lang, text))
+        assert fixed == "\u22121 to rolls, a \u2212{malus} drop, 1-2 or x-1 or re-roll stay"
+
+
+def test_negative_parameters_print_with_a_minus_sign():
+    """Drinking Heroes' Curse has roll_modifier -1: every language prints U+2212, never '-'."""
+    from toolkit.content.game import bundled_games
+    from toolkit.content.templating import fill
+
+    game = load_game(bundled_games()["drinking-heroes"])
+    curse = next(
+        card for deck in game.valid(game.decks) for card in deck.cards if card.id == "curse"
+    )
+    for lang in ("fr", "es", "en"):
+        printed = fill(curse.text[lang], curse, lang)
+        assert "\u22121" in printed and "-1" not in printed, printed
+    assert fill("{roll_modifier}", curse) == "-1"  # data views (no language) keep the value
+
+
 def test_fix_command_rewrites_only_the_broken_scalar(whisky, run_cli, monkeypatch):
     path = whisky / SPECIALS
     before = path.read_text(encoding="utf-8")

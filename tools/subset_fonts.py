@@ -5,6 +5,10 @@ whole file on every run, so the shipped subset keeps start-up short and the repo
 P002 checks content against the shipped files, so a character cut here is reported, never
 silently dropped. Needs fontTools (`pip install -e ".[fonts]"`), a maintainer tool only.
 
+Noto Sans (2020, as in Debian 12) has no minus sign (U+2212); the subset gains one drawn as
+the plus sign's horizontal bar, which is how type designers draw a minus (same width, weight
+and height as the plus, so "+1" and "−1" line up).
+
 Usage: python tools/subset_fonts.py [SOURCE_DIR]   (default: Debian's fonts-noto-core folder)
 """
 
@@ -14,6 +18,7 @@ import sys
 from pathlib import Path
 
 from fontTools import subset
+from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTFont
 
 STYLES = ("Regular", "Bold", "Italic", "BoldItalic")
@@ -32,6 +37,35 @@ RANGES = [
     (0xFFFD, 0xFFFD),  # replacement character
 ]
 TARGET = Path(__file__).resolve().parent.parent / "templates" / "fonts"
+MINUS, PLUS = 0x2212, 0x002B
+
+
+def add_minus(font: TTFont) -> None:
+    """Give the font a minus sign: the plus sign's bar (its widest, lowest-to-highest band at
+    the outline's left edge), with the plus sign's advance and side bearing."""
+    cmap = font.getBestCmap()
+    if MINUS in cmap or PLUS not in cmap:
+        return
+    glyf, hmtx = font["glyf"], font["hmtx"]
+    plus = cmap[PLUS]
+    points = list(glyf[plus].getCoordinates(glyf)[0])
+    left = min(x for x, _ in points)
+    right = max(x for x, _ in points)
+    bar = sorted(y for x, y in points if x == left)
+    low, high = bar[0], bar[-1]
+    pen = TTGlyphPen(None)
+    for x, y in ((left, low), (left, high), (right, high), (right, low)):
+        (pen.lineTo if x != left or y != low else pen.moveTo)((x, y))
+    pen.closePath()
+    name = "uni2212"
+    order = [*font.getGlyphOrder(), name]
+    font.setGlyphOrder(order)
+    glyf.setGlyphOrder(order)
+    glyf.glyphs[name] = pen.glyph()
+    hmtx[name] = hmtx[plus]
+    for table in font["cmap"].tables:
+        if table.isUnicode():
+            table.cmap[MINUS] = name
 
 
 def main() -> None:
@@ -46,6 +80,7 @@ def main() -> None:
     options.glyph_names = False
     for style in STYLES:
         font = TTFont(source / f"NotoSans-{style}.ttf")
+        add_minus(font)
         subsetter = subset.Subsetter(options)
         subsetter.populate(unicodes=unicodes)
         subsetter.subset(font)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolkit.checks.printfit import P_GLYPH
-from toolkit.checks.translation.typography import FIXERS, RULES
+from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
@@ -43,17 +43,16 @@ _NOT_PROSE = re.compile(rf"{TEMPLATE_CODE}|`[^`\n]*`|\]\([^)\n]*\)", re.DOTALL)
 
 
 def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:
-    """The card texts' spacing rules (T010 French, T011 Spanish, T012 English) on the
-    rulebook's prose, one finding per line at the first place to fix."""
+    """The card texts' spacing rules (T010 French, T011 Spanish, T012 English) and the minus
+    sign (T016) on the rulebook's prose, one finding per rule and line at the first place."""
     fixer, lang_rule = FIXERS.get(lang), RULES.get(lang)
-    if fixer is None or lang_rule is None:
-        return
     masked = _NOT_PROSE.sub(lambda m: re.sub(r"[^\n]", "\x00", m.group(0)), source)
     for number, line in enumerate(masked.split("\n"), 1):
-        fixes = fixer(line)
-        if fixes:
-            more = f" (+{len(fixes) - 1} more on this line)" if len(fixes) > 1 else ""
-            yield lang_rule.at(display, Span(number, fixes[0].start + 1), fixes[0].why + more)
+        spacing = fixer(line) if fixer else []
+        for found, code in ((spacing, lang_rule), (minus_fixes(line), T_MINUS)):
+            if found and code is not None:
+                more = f" (+{len(found) - 1} more on this line)" if len(found) > 1 else ""
+                yield code.at(display, Span(number, found[0].start + 1), found[0].why + more)
 
 
 def _glyphs(display: str, source: str, text: str) -> Iterator[Diagnostic]:

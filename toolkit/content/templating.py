@@ -32,11 +32,19 @@ def _or_list(items: tuple[str, ...], lang: str) -> str:
         return "/".join(items)
 
 
+def _number(value: Any, lang: str | None) -> str:
+    """A value as printed: in a language, a negative number takes the minus sign (U+2212)."""
+    text = str(value)
+    if lang and isinstance(value, int | float) and text.startswith("-"):
+        return "\u2212" + text[1:]
+    return text
+
+
 def _show(value: Any, lang: str | None) -> str:
     if isinstance(value, list):
-        items = tuple(str(v) for v in value)
+        items = tuple(_number(v, lang) for v in value)
         return _or_list(items, lang) if lang and len(items) > 1 else "/".join(items)
-    return str(value)
+    return _number(value, lang)
 
 
 def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[str, str]:

@@ -24,7 +24,7 @@ FILES = {
 }
 IGNORED = {"\n", "\t", "\u00ad"}
 # Characters Noto Sans lacks that running text (rulebooks) prints as look-alikes instead.
-FALLBACKS = {"\u2192": "\u2013\u203a", "\u2190": "\u2039\u2013", "\u2212": "-"}
+FALLBACKS = {"\u2192": "\u2013\u203a", "\u2190": "\u2039\u2013"}
 
 
 def font_dir() -> Path:

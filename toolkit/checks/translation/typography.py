@@ -3,7 +3,9 @@
 French: narrow no-break space (U+202F) before ; ! ?, no-break space (U+00A0) before : and
 inside « »; no space before , and . — times (12:30) and URLs excepted. Spanish: ¿…? and
 ¡…! balanced per sentence, no space after ¿ ¡ or before ? !. English: no space before
-; : ! ?. Everywhere: doubled words, double spaces, leading or trailing spaces.
+; : ! ?. Everywhere: doubled words, double spaces, leading or trailing spaces, and a negative
+number written with the ASCII hyphen instead of the minus sign (U+2212), which is shorter, sits
+lower and may break the line after it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ T_ENGLISH = rule(
 )
 T_DOUBLED = rule("T014", "doubled-word", "A word is written twice in a row.", Severity.WARNING)
 T_SPACES = rule("T015", "spaces", "Double, leading or trailing spaces.", Severity.WARNING)
+T_MINUS = rule(
+    "T016", "minus-sign", "A negative number written with a hyphen, not U+2212.", Severity.WARNING
+)
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 URL = re.compile(r"https?://\S+|www\.\S+")
@@ -33,6 +38,10 @@ TIME = re.compile(r"\d[:.]\d")
 DOUBLED = re.compile(r"(?<!\w)(\w+)\s+\1(?!\w)", re.IGNORECASE)
 DOUBLE_OK = {"nous", "vous", "que", "had", "that", "is", "ha"}
 SPACE_RUN = re.compile(r"[ \u00a0\u202f]{2,}")
+MINUS = "\u2212"
+# A hyphen used as a sign: not inside a word or range ("x-1", "1-2"), before a digit or a
+# {placeholder} ("-1", "-{malus}").
+HYPHEN_SIGN = re.compile(r"(?<![\w\-\u2212])-(?=\d|\{[a-z_])")
 
 
 @dataclass(frozen=True)
@@ -124,13 +133,21 @@ def spacing_fixes(text: str) -> list[Fix]:
     return fixes
 
 
+def minus_fixes(text: str) -> list[Fix]:
+    """Every language: a signed number takes the minus sign (U+2212), as +1 takes '+'."""
+    return [
+        Fix(m.start(), m.end(), MINUS, "minus sign (U+2212) for a negative number")
+        for m in HYPHEN_SIGN.finditer(_masked(text))
+    ]
+
+
 FIXERS = {"fr": french_fixes, "en": english_fixes, "es": spanish_fixes}
 RULES = {"fr": T_FRENCH, "en": T_ENGLISH, "es": T_SPANISH}
 
 
 def safe_fixes(lang: str, text: str) -> list[Fix]:
-    """Fixes that change only spaces: safe to apply without a translator."""
-    found = FIXERS.get(lang, lambda _: [])(text) + spacing_fixes(text)
+    """Fixes that change only spaces and signs: safe to apply without a translator."""
+    found = FIXERS.get(lang, lambda _: [])(text) + spacing_fixes(text) + minus_fixes(text)
     found.sort(key=lambda f: (f.start, f.end))
     merged: list[Fix] = []
     for fix in found:
@@ -182,6 +199,15 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                 problem = spanish_balance(value)
                 if problem:
                     yield T_SPANISH.at(view.file, span, f"{view.label()} (es): {problem}")
+            minus = minus_fixes(value)
+            if minus:
+                near = value[max(0, minus[0].start - 12) : minus[0].end + 3]
+                yield T_MINUS.at(
+                    view.file,
+                    span,
+                    f"{view.label()} ({lang}): {near!r} has a hyphen for a minus sign (U+2212);"
+                    " `playset i18n fix` can apply this",
+                )
             spacing = spacing_fixes(value)
             if spacing:
                 yield T_SPACES.at(view.file, span, f"{view.label()} ({lang}): {spacing[0].why}")
