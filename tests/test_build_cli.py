@@ -53,7 +53,7 @@ def test_broken_content_builds_nothing(run_cli, tmp_path):
     deck.write_text(deck.read_text().replace("copies: 3", "copies: three"))
     result = run_cli("build", str(game), "--out", str(out))
     assert result.exit_code == 1
-    assert "S001" in result.stderr and not out.exists()
+    assert "S001" in result.stdout and not out.exists()
 
 
 def test_symlink_leaving_the_game_is_refused(run_cli, tmp_path, monkeypatch):
@@ -69,8 +69,8 @@ def test_symlink_leaving_the_game_is_refused(run_cli, tmp_path, monkeypatch):
 
 
 def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(tmp_path):
-    """Build does not run the checks first (that would double its time), so a template that
-    fails while drawing must still end in one clear line and exit 1."""
+    """A template that fails is refused by the validity gate (its diagnostic on stdout) or,
+    should drawing fail anyway, ends in one clear line: exit 1 either way, no traceback."""
     import os
     import shutil
     import subprocess
@@ -89,8 +89,7 @@ def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert "layout 'standard'" in done.stderr and "nme" in done.stderr
-    assert "(card sprint, en)" in done.stderr
+    assert "nme" in done.stdout and "standard" in done.stdout
 
     game = tmp_path / "tokaido"
     shutil.copytree(REPO / "content" / "tokaido", game)
@@ -114,7 +113,7 @@ def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert "rulebook/en.md:" in done.stderr and "no_such_rule" in done.stderr
+    assert "rulebook/en.md:" in done.stdout and "no_such_rule" in done.stdout
 
 
 def test_unwritable_output_and_damaged_image_are_clear_errors(run_cli, tmp_path, monkeypatch):
@@ -137,4 +136,31 @@ def test_unwritable_output_and_damaged_image_are_clear_errors(run_cli, tmp_path,
     )
     result = run_cli("build", str(game), "--lang", "en", "--out", str(tmp_path / "out"))
     assert result.exit_code == 1
-    assert "cannot read image 'decks/bad.png'" in result.stderr
+    assert "decks/bad.png" in result.stdout + result.stderr and "Traceback" not in result.output
+
+
+def test_one_validity_gate_refuses_cross_file_errors(run_cli, tmp_path, monkeypatch):
+    """An error only the cross-file checks find (a card text naming a parameter the card
+    lacks) stops build, simulate and i18n export alike: diagnostics, exit 1, nothing written."""
+    game, out = _game(tmp_path), tmp_path / "out"
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("Move {steps}", "Move {stpes}"))
+    assert run_cli("validate", str(game)).exit_code == 1
+    result = run_cli("build", str(game), "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "stpes" in result.stdout and not out.exists()
+    assert run_cli("i18n", "export", str(game), "--lang", "es").exit_code == 1
+    monkeypatch.chdir(game)
+    assert run_cli("build", "--out", str(out)).exit_code == 1 and not out.exists()
+
+
+def test_commands_act_on_the_game_folder_they_run_in(run_cli, tmp_path, monkeypatch):
+    """Inside a game folder (or below it) `build` acts on that game and writes ./output."""
+    game = _game(tmp_path)
+    monkeypatch.chdir(game / "decks")
+    result = run_cli("build", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert (game / "decks" / "output" / "fixture-game" / "en" / "cards.pdf").is_file()
+    listed = run_cli("list")
+    assert listed.exit_code == 0 and "fixture-game" in listed.stdout
+    assert "tokaido" not in listed.stdout

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, usage_error
+from toolkit.cli.common import GAME_HELP, game_folders, gated_game, usage_error
 
 
 def _say(message: str, colour: str | None = None) -> None:
@@ -27,12 +27,11 @@ def build(
     board_page: Annotated[
         str | None, typer.Option("--board-page", help="Whole board on one page: a3, a2, a1.")
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Output folder (default: output/).")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Output folder (default: ./output in the current folder).")
+    ] = None,
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf per game and language."""
-    from toolkit.content.game import load_game, work_folder
-    from toolkit.diagnostics import Severity
-    from toolkit.diagnostics.formats import render
     from toolkit.render.build import BuildError, BuildOptions, Written, build_game
     from toolkit.render.sheets import SheetError
 
@@ -42,14 +41,11 @@ def build(
         raise usage_error(f"paper must be a4 or letter, not {paper!r}")
     if board_page and board_page not in ("a3", "a2", "a1"):
         raise usage_error(f"--board-page must be a3, a2 or a1, not {board_page!r}")
-    out_dir = out or work_folder() / "output"
+    out_dir = out or Path.cwd() / "output"
     failed = False
     for folder in game_folders(games):
-        game = load_game(folder)
-        errors = [d for d in game.diagnostics if d.severity == Severity.ERROR]
-        if errors:
-            typer.echo(render(errors, "text"), err=True)
-            _say(f"{game.id}: content has errors; nothing built", "red")
+        game = gated_game(folder)
+        if game is None:
             failed = True
             continue
         langs = lang.split(",") if lang else list(game.manifest.languages)

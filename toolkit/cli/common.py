@@ -31,7 +31,10 @@ class LazyConsole:
 stdout = LazyConsole(stderr=False)
 stderr = LazyConsole(stderr=True)
 
-GAME_HELP = "A bundled game's id or the path of a game folder (default: every bundled game)."
+GAME_HELP = (
+    "A bundled game's id or the path of a game folder (default: the game folder you are in,"
+    " else every bundled game)."
+)
 
 
 def usage_error(message: str) -> typer.Exit:
@@ -40,12 +43,39 @@ def usage_error(message: str) -> typer.Exit:
 
 
 def game_folders(args: list[str] | None) -> list[Path]:
-    """Folders for GAME arguments; all bundled games when none is given; exit 2 if unknown."""
-    from toolkit.content.game import GameNotFound, bundled_games, resolve_game
+    """Folders for GAME arguments; with none, the game folder the current directory is in,
+    else every bundled game; exit 2 if unknown."""
+    from toolkit.content.game import GameNotFound, bundled_games, game_folder_around, resolve_game
 
     if not args:
-        return list(bundled_games().values())
+        around = game_folder_around(Path.cwd())
+        return [around] if around is not None else list(bundled_games().values())
     try:
         return [resolve_game(arg) for arg in args]
     except GameNotFound as exc:
         raise usage_error(str(exc)) from None
+
+
+def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
+    """The game in `folder` if it passes the validity gate; else its errors printed (stdout,
+    as `validate` prints them), a one-line reason on stderr, and None."""
+    import sys
+
+    from toolkit.content.gate import InvalidGame, valid_game
+    from toolkit.diagnostics.formats import render
+
+    try:
+        return valid_game(folder, tolerate)
+    except InvalidGame as exc:
+        if exc.errors:
+            sys.stdout.write(render(exc.errors, "text") + "\n")
+        reason = f"[red]{escape(str(exc))}[/red] (`playset validate` shows all)"
+        stderr.print(reason, soft_wrap=True)
+        return None
+
+
+def escape(text: str) -> str:
+    """User text (paths, ids) made safe to print through rich markup."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)

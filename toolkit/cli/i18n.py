@@ -9,18 +9,17 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, stderr, stdout, usage_error
+from toolkit.cli.common import GAME_HELP, game_folders, gated_game, stderr, stdout, usage_error
 
 app = typer.Typer(help="Translation workflow: fixes, status, PO files.", no_args_is_help=True)
 
 
 def _valid_game(arg: str):
-    from toolkit.content.game import load_game
-
+    """The game through the validity gate, translation errors tolerated (they are what these
+    commands repair); exit 1 with the other errors when it has any."""
     (folder,) = game_folders([arg])
-    game = load_game(folder)
-    if game.manifest is None or any(d.severity == "error" for d in game.diagnostics):
-        stderr.print(f"{arg}: content has errors; run `playset validate {arg}` first")
+    game = gated_game(folder, tolerate=("T",))
+    if game is None:
         raise typer.Exit(1)
     return game
 

@@ -8,10 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import game_folders, stderr, stdout, usage_error
+from toolkit.cli.common import game_folders, gated_game, stderr, stdout, usage_error
 from toolkit.diagnostics.formats import FORMATS
 
-GameArg = Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")]
+GameArg = Annotated[
+    str | None,
+    typer.Argument(help="A bundled game's id or a game folder (default: the folder you are in)."),
+]
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", help="Game option name=value (repeatable).")
 ]
@@ -32,7 +35,7 @@ def _progress(total: int) -> Any:
 
 
 def simulate(
-    game: GameArg,
+    game: GameArg = None,
     games: Annotated[int, typer.Option("-n", "--games", min=1, max=10_000_000)] = 1000,
     players: Annotated[int | None, typer.Option("--players", "-p")] = None,
     bots: Annotated[str, typer.Option(help="Bots per seat, cycled: greedy,random,mcts")] = "greedy",
@@ -45,19 +48,15 @@ def simulate(
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
-    from toolkit.checks import run_checks
-    from toolkit.content.game import load_game
-    from toolkit.diagnostics import Severity
-    from toolkit.diagnostics.formats import render
     from toolkit.sim.report import print_report, write_json, write_pdf
     from toolkit.sim.session import SetupError, prepare
 
-    (folder,) = game_folders([game])
-    loaded = load_game(folder)
-    errors = [d for d in run_checks(loaded) if d.severity == Severity.ERROR]
-    if errors:
-        sys.stdout.write(render(errors, "text") + "\n")
-        stderr.print("content has errors; fix them before simulating")
+    folders = game_folders([game] if game else None)
+    if len(folders) != 1:
+        raise usage_error("name the game to simulate (an id or a folder), or run it in one")
+    (folder,) = folders
+    loaded = gated_game(folder)
+    if loaded is None:
         raise typer.Exit(1)
     try:
         sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])

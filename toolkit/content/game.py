@@ -64,6 +64,16 @@ def bundled_games() -> dict[str, Path]:
     return {p.name: p for p in sorted(root.iterdir()) if (p / MANIFEST).is_file()}
 
 
+def game_folder_around(start: Path) -> Path | None:
+    """The game folder `start` is in: the nearest folder upwards holding a game.yaml (as ruff
+    finds its configuration), or None."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if (folder / MANIFEST).is_file():
+            return folder
+    return None
+
+
 class GameNotFound(Exception):
     """GAME is neither a bundled id nor a folder holding game.yaml (a usage error)."""
 
