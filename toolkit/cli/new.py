@@ -1,0 +1,31 @@
+"""`playset new`: start a game of your own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.common import escape, stderr, usage_error
+
+
+def new(
+    game_id: Annotated[str, typer.Argument(help="The new game's id, e.g. my-game.")],
+    into: Annotated[
+        Path | None, typer.Option("--into", help="Parent folder (default: the current one).")
+    ] = None,
+    lang: Annotated[str, typer.Option("--lang", help="Languages, e.g. fr,es,en.")] = "fr,es,en",
+) -> None:
+    """Write a minimal game folder that validates clean and builds at once."""
+    from toolkit.scaffold.new import ScaffoldError, new_game
+
+    folder = (into or Path.cwd()) / game_id
+    try:
+        written = new_game(folder, game_id, [code.strip() for code in lang.split(",") if code])
+    except ScaffoldError as exc:
+        raise usage_error(escape(str(exc))) from None
+    stderr.print(f"wrote {len(written)} files under {escape(str(folder))}", soft_wrap=True)
+    stderr.print(
+        f"next: cd {escape(str(folder))} && playset validate && playset build", soft_wrap=True
+    )

@@ -1,0 +1,106 @@
+"""Write a new game folder: manifest, one deck, glossary, a rulebook per language, schemas."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.schemas import render, schema_documents
+from toolkit.fileio import atomic_write_text
+from toolkit.scaffold import starter
+
+GAME_ID = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+SCHEMAS = (
+    "generic/game.schema.json",
+    "generic/deck.schema.json",
+    "glossary.schema.json",
+    "board.schema.json",
+    "questions.schema.json",
+)
+
+
+class ScaffoldError(Exception):
+    """The game cannot be started as asked (a usage error)."""
+
+
+def _only(value: Any, languages: list[str]) -> Any:
+    """The starter data with every localized text cut down to `languages`."""
+    if isinstance(value, dict):
+        if set(value) == set(starter.STARTER_LANGUAGES):
+            return {lang: value[lang] for lang in languages}
+        return {key: _only(item, languages) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_only(item, languages) for item in value]
+    return value
+
+
+def _yaml(data: dict[str, Any], schema: str) -> str:
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.default_flow_style = False
+    yaml.allow_unicode = True
+    yaml.width = 100
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    return f"# yaml-language-server: $schema={schema}\n" + buffer.getvalue()
+
+
+def _title(game_id: str) -> str:
+    words = re.split(r"[-_]", game_id)
+    return " ".join([words[0].capitalize(), *words[1:]])
+
+
+def plan(game_id: str, languages: list[str]) -> dict[str, str]:
+    """Every file of the new game by its path in the folder."""
+    if not GAME_ID.match(game_id) or len(game_id) > 64:
+        raise ScaffoldError(
+            f"{game_id!r} is not a game id: lower-case letters and digits, joined by - or _"
+        )
+    unknown = [lang for lang in languages if lang not in starter.STARTER_LANGUAGES]
+    if unknown or not languages:
+        have = ", ".join(starter.STARTER_LANGUAGES)
+        raise ScaffoldError(
+            f"no starter text in {', '.join(unknown) or 'no language'}; choose among {have}"
+            " (add other languages to game.yaml afterwards)"
+        )
+    manifest = _only(starter.manifest(game_id, _title(game_id)), languages)
+    manifest = {
+        **{k: manifest[k] for k in ("id", "title", "summary")},
+        "languages": languages,
+        "source_language": "en" if "en" in languages else languages[0],
+        **{k: manifest[k] for k in ("players", "rules", "files")},
+    }
+    manifest["files"]["rulebook"] = {lang: f"rulebook/{lang}.md" for lang in languages}
+    files = {
+        "game.yaml": _yaml(manifest, "schemas/generic/game.schema.json"),
+        "decks/cards.yaml": _yaml(
+            _only(starter.deck(), languages), "../schemas/generic/deck.schema.json"
+        ),
+        "glossary.yaml": _yaml(
+            _only(starter.glossary(_title(game_id)), languages), "schemas/glossary.schema.json"
+        ),
+    }
+    for lang in languages:
+        files[f"rulebook/{lang}.md"] = starter.RULEBOOK[lang]
+    documents = schema_documents()
+    for rel in SCHEMAS:
+        files[f"schemas/{rel}"] = render(documents[rel])
+    return files
+
+
+def new_game(folder: Path, game_id: str, languages: list[str]) -> list[Path]:
+    """Write the new game into `folder` (which must not exist, or be empty)."""
+    files = plan(game_id, languages)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ScaffoldError(f"{folder} already exists and is not an empty folder")
+    written = []
+    for rel, text in files.items():
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, text)
+        written.append(path)
+    return written
