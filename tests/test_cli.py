@@ -156,3 +156,17 @@ def test_paths_outside_the_working_folder_show_absolute(tmp_path, monkeypatch) -
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     assert display_path(inside) == str(inside)
+
+
+def test_version_exit_zero_and_completion(run_cli, tmp_path, monkeypatch) -> None:
+    """ruff and yamllint conventions: --version, --exit-zero, shell completion."""
+    from toolkit.cli import make_app
+
+    assert run_cli("--version").stdout.startswith("playset ")
+    game = build_case(FIXTURES / "broken" / "unknown-field", tmp_path / "game")
+    assert run_cli("validate", str(game)).exit_code == 1
+    assert run_cli("validate", str(game), "--exit-zero").exit_code == 0
+    from typer.testing import CliRunner
+
+    shown = CliRunner().invoke(make_app(), ["--show-completion", "bash"])
+    assert shown.exit_code == 0 and "_playset_completion" in shown.stdout

@@ -56,3 +56,19 @@ def test_installed_layout_finds_bundled_data_and_writes_to_the_current_folder(
     assert Path(folder) == work
     assert games == "drinking-heroes,muckle-stoater,tokaido,whisky-game"
     assert (Path(root) / "templates" / "fonts" / "NotoSans-Regular.ttf").is_file()
+
+
+def test_wheel_carries_the_licences(tmp_path: Path) -> None:
+    """The MIT licence pyproject declares, and the fonts' OFL, travel in the wheel."""
+    import zipfile
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(REPO), "-w", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    (wheel,) = tmp_path.glob("playset-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
+    assert any(n.endswith("licenses/templates/fonts/OFL.txt") for n in names)

@@ -33,11 +33,10 @@ def make_app(only: str | None = None) -> typer.Typer:
         name="playset",
         help="Check, simulate and print tabletop games written as YAML and Markdown.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=only is None,  # `--install-completion` for bash, zsh, fish, PowerShell
         pretty_exceptions_enable=False,
     )
-    if only is not None:
-        made.callback()(_group)  # a lone command stays a subcommand: `playset build …`
+    made.callback()(_group)  # a lone command stays a subcommand: `playset build …`
     for name, command in COMMANDS.items():
         if only in (None, name):
             made.command(name)(command)
@@ -47,7 +46,26 @@ def make_app(only: str | None = None) -> typer.Typer:
     return made
 
 
-def _group() -> None:
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"playset {version('playset')}")
+        except PackageNotFoundError:
+            typer.echo("playset (not installed)")
+        raise typer.Exit()
+
+
+def _group(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the version and exit.",
+        callback=_show_version,
+        is_eager=True,
+    ),
+) -> None:
     """Check, simulate and print tabletop games written as YAML and Markdown."""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,11 @@ class LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(stderr=self._stderr, highlight=False)
+            stream = sys.stderr if self._stderr else sys.stdout
+            # Piped or captured output is never hard-wrapped at 80 columns: a diagnostic or a
+            # path stays on one line for grep and CI logs.
+            wrap = stream.isatty()
+            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=not wrap)
         return self._console
 
     def __getattr__(self, name: str) -> Any:

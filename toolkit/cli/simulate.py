@@ -84,6 +84,9 @@ def check(
     seed: Annotated[int, typer.Option()] = 0,
     option: OptionOpt = None,
     fmt: Annotated[str, typer.Option("--format", "-f")] = "text",
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (as ruff).")
+    ] = False,
 ) -> None:
     """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
     from toolkit.checks import balance, run_checks
@@ -114,4 +117,5 @@ def check(
         sys.stdout.write(output + "\n")
     if fmt == "text":
         stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
-    raise typer.Exit(1 if any(counts_as_finding(d) for d in found) else 0)
+    findings = any(counts_as_finding(d) for d in found)
+    raise typer.Exit(1 if findings and not exit_zero else 0)

@@ -22,6 +22,9 @@ def validate(
     ignore: Annotated[
         list[str] | None, typer.Option(help="Skip these rule codes or prefixes.")
     ] = None,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (as ruff).")
+    ] = False,
 ) -> None:
     """Validate games: YAML syntax, schema, references, translations and print fit."""
     from toolkit.checks import run_checks
@@ -50,4 +53,4 @@ def validate(
             stderr.print(f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}")
         else:
             stderr.print(f"[green]clean[/green]: {len(folders)} game(s): {names}")
-    raise typer.Exit(2 if unreadable else 1 if findings else 0)
+    raise typer.Exit(2 if unreadable else 1 if findings and not exit_zero else 0)

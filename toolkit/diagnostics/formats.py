@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
+from pathlib import Path, PurePath
+from urllib.parse import quote
 
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity
-from toolkit.diagnostics.registry import REGISTRY
+from toolkit.diagnostics.registry import FAMILIES, REGISTRY
+
+SRCROOT = "%SRCROOT%"
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -30,11 +35,21 @@ def _escape_github(value: str, *, prop: bool = False) -> str:
     return value
 
 
+def _from_here(file: str) -> str:
+    """A diagnostic's file relative to the current directory, `../` included: GitHub
+    resolves annotation paths against the checkout, never as absolute paths."""
+    try:
+        return Path(os.path.relpath(file)).as_posix()
+    except ValueError:  # another drive (Windows)
+        return Path(file).as_posix()
+
+
 def format_github(diags: Sequence[Diagnostic]) -> str:
     kind = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     out = []
     for d in diags:
-        props = f"file={_escape_github(d.file, prop=True)},line={d.span.line},col={d.span.col}"
+        where = _escape_github(_from_here(d.file), prop=True)
+        props = f"file={where},line={d.span.line},col={d.span.col}"
         if d.span.end_line:
             props += f",endLine={d.span.end_line}"
         if d.span.end_col and d.span.end_line == d.span.line:
@@ -44,17 +59,49 @@ def format_github(diags: Sequence[Diagnostic]) -> str:
     return "\n".join(out)
 
 
+def _artifact(file: str) -> dict[str, str]:
+    """A SARIF artifactLocation: a percent-encoded URI relative to %SRCROOT% (the current
+    directory) for files inside it, an absolute file: URI for files elsewhere."""
+    path = PurePath(file)
+    if path.is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(path.as_posix(), safe="/"), "uriBaseId": SRCROOT}
+
+
+def _rule(code: str) -> dict[str, object]:
+    """A rule's reportingDescriptor with the descriptions code-scanning tools show."""
+    entry: dict[str, object] = {"id": code}
+    if code in REGISTRY:
+        r = REGISTRY.get(code)
+        family = FAMILIES.get(r.family, r.family)
+        entry["name"] = r.name
+        entry["shortDescription"] = {"text": r.summary}
+        entry["fullDescription"] = {
+            "text": f"{r.summary} ({family} rule, {r.severity.value} by default.)"
+        }
+        entry["help"] = {
+            "text": f"{r.code} {r.name}: {r.summary} `playset rules` lists every rule;"
+            f" `--ignore {r.code}` or `checks: ignore: [{r.code}]` in game.yaml silences it."
+        }
+        entry["defaultConfiguration"] = {"level": _LEVEL[r.severity]}
+    return entry
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("playset")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
 def format_sarif(diags: Sequence[Diagnostic]) -> str:
-    level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-    used = sorted({d.code for d in diags})
-    rules = []
-    for code in used:
-        entry: dict[str, object] = {"id": code}
-        if code in REGISTRY:
-            r = REGISTRY.get(code)
-            entry["name"] = r.name
-            entry["shortDescription"] = {"text": r.summary}
-        rules.append(entry)
+    level = _LEVEL
+    rules = [_rule(code) for code in sorted({d.code for d in diags})]
     results = []
     for d in diags:
         region: dict[str, int] = {"startLine": d.span.line, "startColumn": d.span.col}
@@ -70,7 +117,7 @@ def format_sarif(diags: Sequence[Diagnostic]) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": d.file},
+                            "artifactLocation": _artifact(d.file),
                             "region": region,
                         }
                     }
@@ -80,7 +127,13 @@ def format_sarif(diags: Sequence[Diagnostic]) -> str:
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "playset", "rules": rules}}, "results": results}],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "playset", "version": _version(), "rules": rules}},
+                "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
+                "results": results,
+            }
+        ],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
