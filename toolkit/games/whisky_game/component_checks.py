@@ -155,7 +155,7 @@ def check_lost_pile(game: Game) -> Iterator[Diagnostic]:
             G_LOST,
             deck,
             ("cards", i, "value"),
-            f"a lost bottle worth {card.value} is one more than rules.lost_values has{instead}",
+            f"a lost bottle worth {card.value}: rules.lost_values has no more of it{instead}",
         )
     short_values = missing[len(surplus) :]
     # Distilleries: each gets len(values) / len(lost) cards.
