@@ -120,3 +120,30 @@ def test_broken_component_case(case: Path, run_cli, tmp_path, monkeypatch):
     assert len(found) == 1, found
     got = {k: found[0][k] for k in ("code", "file", "line", "col")}
     assert got == {k: expect[k] for k in ("code", "file", "line", "col")}, found[0]["message"]
+
+
+def _rulebooks(game):
+    from toolkit.render.rulebook_source import render_markdown
+
+    return {
+        lang: render_markdown(game, lang, path.read_text(encoding="utf-8"))
+        for lang, path in game.rulebook.items()
+    }
+
+
+def test_rulebooks_share_one_outline_and_count_the_printed_pieces(game):
+    books = _rulebooks(game)
+    assert set(books) == {"fr", "es", "en"}
+    outlines = {
+        lang: [line.split(" ", 1)[0] for line in text.splitlines() if line.startswith("#")]
+        for lang, text in books.items()
+    }
+    assert outlines["fr"] == outlines["es"] == outlines["en"]
+    decks = {d.kind: d for d in game.valid(game.decks)}
+    totals = [sum(c.copies for c in decks[k].cards) for k in ("bottles", "lost_bottles", "tokens")]
+    prohibition = next(c for c in decks["specials"].cards if c.id == "prohibition").effect
+    for lang, text in books.items():
+        for deck in decks.values():
+            assert deck.name[lang] in text, (lang, deck.id)
+        for number in (*totals, game.manifest.rules.round_limit, prohibition.rolls):
+            assert f" {number} " in text, (lang, number)
