@@ -95,8 +95,9 @@ def test_sheet_pages_sizes_and_text(whisky_pdf, tmp_path):
     path = tmp_path / "cards.pdf"
     path.write_bytes(whisky_pdf)
     reader = PdfReader(path)
-    # 15 characters → 2 sheets; 45 specials → 5 sheets; each sheet a fronts and a backs page
-    assert len(reader.pages) == 2 * (2 + 5)
+    # 15 characters → 2 sheets; 45 specials → 5; 72 mini bottles → 5 (16 a sheet); 12 lost
+    # bottles → 1; 75 tokens → 1 (77 a sheet); each sheet a fronts and a backs page
+    assert len(reader.pages) == 2 * (2 + 5 + 5 + 1 + 1)
     for page in reader.pages:
         assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (595, 842)
     text = reader.pages[0].extract_text()
