@@ -45,6 +45,9 @@ class _Recorder:
     def line(self, x1, y1, x2, y2):
         self.lines.append((x1, y1, x2, y2))
 
+    def beginPath(self):  # noqa: N802 - reportlab's name
+        return _Recorder()
+
     def __getattr__(self, name):
         return lambda *args, **kwargs: None
 
@@ -306,3 +309,28 @@ def test_poker_cards_on_letter_lie_sideways_and_backs_register():
         assert (min(xs), max(xs)) == pytest.approx((x, x + geo.card_w))
         assert (min(ys), max(ys)) == pytest.approx((y, y + geo.card_h))
         assert top[0] == pytest.approx(x if top_side == "left" else x + geo.card_w)
+
+
+def test_cards_sharing_cut_lines_never_bleed_over_a_neighbour():
+    """Poker cards 3×3 on A4 share cut lines: each card is clipped to its trim on every side
+    that touches another card, and keeps its bleed only on the grid's outside."""
+    import re
+
+    game = load_game(bundled_games()["whisky-game"])
+    deck = next(d for d in game.valid(game.decks) if d.id == "characters")
+    pdf = _cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
+    from io import BytesIO
+
+    page = PdfReader(BytesIO(pdf)).pages[0]
+    stream = page.get_contents().get_data().decode("latin-1")
+    clips = [
+        tuple(float(v) for v in m.groups())
+        for m in re.finditer(r"n ([\d.-]+) ([\d.-]+) ([\d.-]+) ([\d.-]+) re W\*? n", stream)
+    ]
+    geo = sheets.geometry(A4, (63, 88))
+    assert geo.gutter == 0 and len(clips) == geo.per_page
+    widths = sorted(round(w / mm, 1) for _, _, w, _ in clips)
+    heights = sorted(round(h / mm, 1) for _, _, _, h in clips)
+    # edge columns/rows: trim + one bleed; the middle column/row: the trim alone
+    assert widths == [63.0] * 3 + [66.0] * 6
+    assert heights == [88.0] * 3 + [91.0] * 6

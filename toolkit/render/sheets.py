@@ -133,6 +133,39 @@ def _slot_frame(
         c.restoreState()
 
 
+def _place(geo: Geometry, index: int, back: bool) -> tuple[int, int]:
+    """(col, row) of the index-th card of a page; backs mirror left and right, so a
+    long-edge duplex flip puts each back behind its front."""
+    col, row = index % geo.cols, index // geo.cols
+    return (geo.cols - 1 - col if back else col), row
+
+
+@contextmanager
+def _bleed_clip(
+    c: Canvas, geo: Geometry, col: int, row: int, taken: set[tuple[int, int]]
+) -> Iterator[None]:
+    """Cards that share cut lines (no gutter) keep their bleed only where no card is next to
+    them: each card's bleed would otherwise paint over the last few millimetres of its
+    neighbour (its frame, its text margin). With a gutter every card keeps all its bleed."""
+    if geo.gutter:
+        yield
+        return
+    x, y = geo.trim_origin(col, row)
+    bleed = geo.bleed
+    left = x - (bleed if (col - 1, row) not in taken else 0.0)
+    right = x + geo.card_w + (bleed if (col + 1, row) not in taken else 0.0)
+    bottom = y - (bleed if (col, row + 1) not in taken else 0.0)
+    top = y + geo.card_h + (bleed if (col, row - 1) not in taken else 0.0)
+    c.saveState()
+    path = c.beginPath()
+    path.rect(left, bottom, right - left, top - bottom)
+    c.clipPath(path, stroke=0, fill=0)
+    try:
+        yield
+    finally:
+        c.restoreState()
+
+
 def draw_crop_marks(c: Canvas, geo: Geometry) -> None:
     """Short lines on every trim line, in the page margins only (never across a card)."""
     gap, length = MARK_GAP_MM * mm, MARK_LEN_MM * mm
@@ -223,12 +256,14 @@ def draw_deck(
     for index, chunk in enumerate(pages(expand(deck.cards), geo.per_page)):
         for side in ("front", "back"):
             c.setPageSize(page)
-            for slot_index, slot in enumerate(chunk):
-                col, row = slot_index % geo.cols, slot_index // geo.cols
-                if side == "back":
-                    col = geo.cols - 1 - col  # long-edge duplex mirrors left and right
+            places = [_place(geo, i, back=side == "back") for i in range(len(chunk))]
+            taken = set(places)
+            for slot, (col, row) in zip(chunk, places, strict=True):
                 x, y = geo.trim_origin(col, row)
-                with _slot_frame(c, geo, x, y, back=side == "back") as at:
+                with (
+                    _bleed_clip(c, geo, col, row, taken),
+                    _slot_frame(c, geo, x, y, back=side == "back") as at,
+                ):
                     faces = (front, back, underlay, shared_back)
                     _draw_slot(c, game, deck, slot, side, faces, lang, at, card_mm)
             draw_crop_marks(c, geo)
