@@ -147,3 +147,18 @@ def test_rulebooks_share_one_outline_and_count_the_printed_pieces(game):
             assert deck.name[lang] in text, (lang, deck.id)
         for number in (*totals, game.manifest.rules.round_limit, prohibition.rolls):
             assert f" {number} " in text, (lang, number)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("fr", "75 jetons"), ("es", "75 fichas"), ("en", "75 tokens")]
+)
+def test_component_list_calls_tokens_tokens(game, lang, words):
+    """A deck declares what its pieces are (`pieces: tokens`): the generated component list
+    counts 75 tokens, not 75 cards."""
+    from toolkit.render.markdown_flow import make_sheet
+    from toolkit.render.rulebook import components
+
+    table = components(game, lang, make_sheet(lang))[-1]
+    rows = {row[0].plain: row[1].plain for row in table.rows}
+    tokens = next(d for d in game.valid(game.decks) if d.kind == "tokens")
+    assert rows[tokens.name[lang]].startswith(words), rows

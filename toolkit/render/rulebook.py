@@ -66,6 +66,8 @@ LABELS: dict[str, dict[str, str]] = {
         "copies": "Ex.",
         "text": "Texte",
         "cards": "{n} carte|{n} cartes",
+        "tokens": "{n} jeton|{n} jetons",
+        "tiles": "{n} tuile|{n} tuiles",
         "questions": "{n} question|{n} questions",
         "spaces": "{n} case|{n} cases",
         "stops": "{n} étape|{n} étapes",
@@ -85,6 +87,8 @@ LABELS: dict[str, dict[str, str]] = {
         "copies": "Copias",
         "text": "Texto",
         "cards": "{n} carta|{n} cartas",
+        "tokens": "{n} ficha|{n} fichas",
+        "tiles": "{n} loseta|{n} losetas",
         "questions": "{n} pregunta|{n} preguntas",
         "spaces": "{n} casilla|{n} casillas",
         "stops": "{n} parada|{n} paradas",
@@ -104,6 +108,8 @@ LABELS: dict[str, dict[str, str]] = {
         "copies": "Copies",
         "text": "Text",
         "cards": "{n} card|{n} cards",
+        "tokens": "{n} token|{n} tokens",
+        "tiles": "{n} tile|{n} tiles",
         "questions": "{n} question|{n} questions",
         "spaces": "{n} space|{n} spaces",
         "stops": "{n} stop|{n} stops",
@@ -507,7 +513,7 @@ def components(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
     for deck in game.valid(game.decks):
         total = sum(card.copies for card in deck.cards)
         w, h = size_mm(deck.size)
-        amount = f"{count(lang, 'cards', total)} ({_mm(w)}\u202f×\u202f{_mm(h)} mm)"
+        amount = f"{count(lang, deck.pieces, total)} ({_mm(w)}\u202f×\u202f{_mm(h)} mm)"
         rows.append(_row(deck.name.get(lang, deck.id), amount))
     for board in game.valid(game.boards):
         rows.append(_row(board.name.get(lang, board.id), _board_size(board, lang)))

@@ -73,6 +73,10 @@ class DeckBase(StrictModel):
     size: CardSize = "poker"
     layout: Slug | None = Field(default=None, description="Front layout in templates/cards/.")
     back: Slug | None = Field(default=None, description="Back layout in templates/cards/.")
+    pieces: Literal["cards", "tokens", "tiles"] = Field(
+        default="cards",
+        description="What the printed pieces are called in the rulebook's component list.",
+    )
 
 
 class GenericDeck(DeckBase):

@@ -164,6 +164,7 @@ DECKS = {
             "size": {"width_mm": 25, "height_mm": 25},
             "layout": "wg-token",
             "back": "wg-token-back",
+            "pieces": "tokens",
         },
         "Resource tokens: copies per kind = rules.bag.",
     ),
