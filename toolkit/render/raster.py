@@ -1,0 +1,36 @@
+"""PDF pages as PNG images, for per-card images, virtual-table sheets and the live preview.
+
+Images are rasterised from the very pages `build` draws (pypdfium2, PDFium's renderer), so
+what a designer sees on screen or in Tabletop Simulator is what prints: one drawing path.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+
+def png_pages(
+    pdf: bytes, dpi: float = 150.0, first: int = 0, last: int | None = None
+) -> Iterator[bytes]:
+    """Each page of `pdf` (from `first` to `last`, inclusive, 0-based) as PNG bytes at `dpi`.
+
+    Same PDF and dpi give byte-identical PNGs: PDFium renders deterministically and the PNG
+    is written without timestamps or text chunks."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        end = len(document) - 1 if last is None else min(last, len(document) - 1)
+        for index in range(first, end + 1):
+            page = document[index]
+            try:
+                bitmap = page.render(scale=dpi / 72.0, draw_annots=False)
+                image = bitmap.to_pil()
+                out = io.BytesIO()
+                image.save(out, format="PNG", optimize=False)
+                yield out.getvalue()
+            finally:
+                page.close()
+    finally:
+        document.close()
