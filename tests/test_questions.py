@@ -8,6 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import FIXTURES, build_case, diagnostics_json
 from toolkit.checks.questions.answers import giveaway, too_long
@@ -218,3 +220,27 @@ def test_checks_are_game_agnostic_for_a_designers_game(run_cli, tmp_path, monkey
     manifest.write_text(manifest.read_text().replace("  decks:\n    - decks/cards.yaml\n", ""))
     _, found = _validate(run_cli, game, monkeypatch)
     assert [d["code"] for d in found] == ["Q003"]
+
+
+@given(st.integers(min_value=14, max_value=5000))
+def test_every_count_from_14_can_meet_the_band(count):
+    low, high = band(count)
+    assert low <= high and 4 * low <= count <= 4 * high
+
+
+@given(st.text(max_size=80))
+def test_normalise_is_idempotent(text):
+    assert normalise(normalise(text)) == normalise(text)
+
+
+def test_empty_texts_are_left_to_t002(run_cli, tmp_path, monkeypatch):
+    """Two questions empty in Spanish are not 'the same question', nor its answers alike."""
+    game = build_case(BROKEN / "duplicate-question", tmp_path / "game")
+    bank = game / BANK
+    text = bank.read_text().replace("How many faces does a COMMON die have?", "How many, then?")
+    text = text.replace("es: ¿Cuántas caras tiene un dado común?", 'es: ""')
+    text = text.replace("es: ¿Cuántos lados tiene un dado normal?", 'es: ""')
+    bank.write_text(text.replace("es: Cuatro", 'es: ""').replace("es: Ocho", 'es: ""'))
+    _, found = _validate(run_cli, game, monkeypatch)
+    codes = {d["code"] for d in found}
+    assert "T002" in codes and not codes & {"Q002", "Q005"}

@@ -66,7 +66,7 @@ def languages(game: Game) -> list[str]:
 @cache
 def normalise(text: str) -> str:
     """Case, accents, punctuation and spacing removed: what a reader would call the same."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(_NOT_WORD.sub(" ", bare).replace("_", " ").split())
 

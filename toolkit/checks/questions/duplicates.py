@@ -77,12 +77,10 @@ def check(questions: Sequence[Item], langs: Sequence[str]) -> Iterator[Diagnosti
     for item in questions:
         q = item.question
         right = q.answers[item.right_index()]
+        texts = {lang: _Text(q.question[lang], right.get(lang, "")) for lang in q.question}
+        # an empty text is T002's finding, not a duplicate of every other empty text
         prepared.append(
-            {
-                lang: _Text(q.question[lang], right.get(lang, ""))
-                for lang in langs
-                if lang in q.question
-            }
+            {lang: texts[lang] for lang in langs if texts.get(lang) and texts[lang].flat}
         )
     first_seen: dict[tuple[str, str], int] = {}
     for later, item in enumerate(questions):

@@ -3,7 +3,8 @@ safe guess. Each of A-D should be the right one for 20% to 30% of a difficulty's
 
 The rule looks only at a difficulty of at least SPREAD_FROM questions: below that one question
 moves a letter's share by more than 5 points, and small banks (a test game, a first draft)
-cannot always meet the band at all (5, 6, 7, 9, 11 and 13 questions cannot)."""
+cannot always meet the band at all (1-3, 5-7, 9, 11 or 13 questions cannot; from 14 on
+every count can)."""
 
 from __future__ import annotations
 
