@@ -48,6 +48,7 @@ def check(game: Game, questions: Sequence[Item]) -> Iterator[Diagnostic]:
     manifest = game.manifest_file
     assert manifest is not None and manifest.doc is not None
     counts = Counter(item.question.difficulty for item in questions)
+    hint = "" if game.questions else "; no question file is listed under files.questions"
     for index, difficulty in enumerate(declared):
         have = counts[difficulty]
         span = manifest.doc.span(("questions", "difficulties", index))
@@ -56,7 +57,7 @@ def check(game: Game, questions: Sequence[Item]) -> Iterator[Diagnostic]:
                 manifest.rel,
                 span,
                 f"{difficulty}: {have} question(s); the game needs at least {needs.minimum} "
-                "per difficulty (questions.minimum)",
+                f"per difficulty (questions.minimum){hint}",
             )
         elif needs.recommended is not None and have < needs.recommended:
             yield Q_UNDER_RECOMMENDED.at(
