@@ -51,6 +51,13 @@ def test_questions_about_different_names_are_not_near_duplicates():
     assert near(one, other) is None
 
 
+def test_questions_about_different_quoted_terms_are_not_near_duplicates():
+    one = _Text("Dans une distillerie, qu’est-ce qu’un « washback »\u202f?", "Une cuve")
+    other = _Text("Dans une distillerie, qu’est-ce que le « wash »\u202f?", "Un moût")
+    assert near(one, other) is None
+    assert near(one, _Text("Dans une distillerie, qu’est-ce qu’un « washback » ?", "Cuve"))
+
+
 def test_a_reworded_question_with_the_same_answer_is_a_near_duplicate():
     one = _Text("En quelle année la distillerie d’Arran a-t-elle ouvert à Lochranza\u202f?", "1995")
     other = _Text(

@@ -2,8 +2,9 @@
 (a bank drawn from for hours shows a player the same card again).
 
 Texts are compared after `normalise` (case, accents, punctuation). Two questions are *near*
-duplicates in a language when they name the same things (their capitalised words and numbers
-agree: "Which region is Laphroaig in?" and "... Lagavulin in?" ask different things) and
+duplicates in a language when they name the same things (their capitalised words, numbers and
+quoted terms agree: "Which region is Laphroaig in?" and "... Lagavulin in?" ask different
+things) and
   - their texts are close: difflib ratio >= NEAR_RATIO or word-set Jaccard >= NEAR_JACCARD, or
   - they have the same right answer and are fairly close: ratio >= SAME_ANSWER_RATIO or
     Jaccard >= SAME_ANSWER_JACCARD (a reworded question with the same answer).
@@ -29,14 +30,17 @@ Q_NEAR = rule(
 NEAR_RATIO, NEAR_JACCARD = 0.88, 0.8
 SAME_ANSWER_RATIO, SAME_ANSWER_JACCARD = 0.7, 0.6
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)?|[^\W\d_]+")
+_QUOTED = re.compile(r"[«“„\"]([^«»“”„\"]+)[»”\"]")
 
 
 def names(text: str) -> frozenset[str]:
-    """The capitalised words (past the first word) and numbers of a text: what it is about."""
+    """What a text is about: its capitalised words (past the first), numbers and quoted
+    terms ("washback" and "wash" are two questions)."""
     found = _TOKEN.findall(text)
-    return frozenset(
-        normalise(w) for i, w in enumerate(found) if w[0].isdigit() or (i and w[0].isupper())
-    )
+    named = {normalise(w) for i, w in enumerate(found) if w[0].isdigit() or (i and w[0].isupper())}
+    for quoted in _QUOTED.findall(text):
+        named.update(words(quoted))
+    return frozenset(named)
 
 
 class _Text:
