@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from toolkit.checks import printfit, references, rulebook, translation
+from toolkit.checks import printfit, questions, references, rulebook, translation
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
@@ -16,7 +16,13 @@ from toolkit.diagnostics import Diagnostic, RuleSelection
 
 Family = Callable[[Game, Facts], Iterable[Diagnostic]]
 
-FAMILIES: list[Family] = [references.check, rulebook.check, translation.check, printfit.check]
+FAMILIES: list[Family] = [
+    references.check,
+    rulebook.check,
+    translation.check,
+    printfit.check,
+    questions.check,
+]
 
 
 def game_selection(game: Game) -> RuleSelection:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from types import SimpleNamespace
+from typing import Any
 
 from jinja2 import TemplateError
 from pydantic import BaseModel
@@ -54,10 +56,13 @@ P_UNPRINTED = rule(
     Severity.WARNING,
 )
 MIN_DPI = 300
+QUESTION_SIZE = "poker"  # the size `build` prints question cards at
 _DIGITS = re.compile(r"\d+")
 NOT_PRINTED = frozenset({"copies"})  # how many to print, not something a player reads
 
 FIELD_OF = {"card.text": "text", "card.name": "name"}
+_ANSWER_AT = re.compile(r"card\.answers\[\s*(\d+)\s*\]")
+_QUESTION_FIELD = re.compile(r"card\.(question|fact)\b")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
@@ -74,6 +79,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for name in dict.fromkeys(n for pair in names for n in pair):
         yield from layout_glyphs(name)
         yield from _label_languages(name, game.manifest.languages)
+    yield from _question_fit(game)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -154,6 +160,85 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                         )
             else:  # no language failed: what no language prints, no player can read
                 yield from _unprinted(loaded, index, card, name, numbers)
+
+
+def _question_fit(game: Game) -> Iterator[Diagnostic]:
+    """P001 for question cards: the question and answers (front), the right answer and the
+    fact line (back), in every language, on the layouts and card size `build` prints."""
+    assert game.manifest is not None
+    layouts = [(n, load_layout(n)[0]) for n in (QUESTION_FRONT, QUESTION_BACK)]
+    for loaded in game.questions:
+        bank = loaded.model
+        if bank is None or loaded.doc is None:
+            continue
+        deck = SimpleNamespace(
+            id=bank.id, kind="questions", name=bank.name, size=QUESTION_SIZE, cards=bank.questions
+        )
+        for index, question in enumerate(bank.questions):
+            reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
+            for name, layout in layouts:
+                if layout is None:
+                    continue  # reported with the layout (its own S diagnostics)
+                for lang in game.manifest.languages:
+                    context = card_context(game, deck, question, lang)
+                    found = _question_face(loaded, index, question, name, layout, context)
+                    for path, diag in found:
+                        if path not in reported:
+                            reported.add(path)
+                            yield diag
+
+
+def _question_face(
+    loaded: LoadedFile, index: int, question: Any, name: str, layout: Any, context: dict
+) -> Iterator[tuple[tuple[object, ...], Diagnostic]]:
+    """Each text of one question face that does not fit, with the field path it prints."""
+    assert loaded.doc is not None
+    lang = context["lang"]
+    width, height = size_mm(QUESTION_SIZE)
+    try:
+        elements = resolve(layout, context, width, height)
+    except (TemplateError, TypeError, ValueError) as exc:
+        where = loaded.doc.span(("questions", index, "id"))
+        message = f"layout {name!r} fails on {question.id} ({lang}): {exc}"
+        yield ("layout", name, lang), P_LAYOUT.at(loaded.rel, where, message)
+        return
+    for item in elements:
+        element = item.element
+        if not isinstance(element, TextElement) or not element.fit or not item.text:
+            continue
+        fit = fit_text(
+            item.text,
+            item.w * mm,
+            item.h * mm,
+            element.size.max,
+            element.size.min,
+            element.style,
+            lang,
+        )
+        if fit.fits:
+            continue
+        field = _question_field(element.text, question)
+        path = ("questions", index, *field) + ((lang,) if field != ("id",) else ())
+        message = (
+            f"{question.id} {'.'.join(map(str, field))} ({lang}) needs {fit.height / mm:.1f} "
+            f"mm at {element.size.min} pt but the box is {item.h:.1f} mm high "
+            f"({len(item.text)} characters; layout {name})"
+        )
+        yield path, P_OVERFLOW.at(loaded.rel, loaded.doc.span(path), message)
+
+
+def _question_field(source: str, question: object) -> tuple[str | int, ...]:
+    """Which field of a question a layout text prints: `question`, `fact`, an answer by its
+    index, or the right answer (`card.answers[...card.right...]`); else the question's id."""
+    found = _ANSWER_AT.search(source)
+    if found:
+        return ("answers", int(found.group(1)))
+    if "card.answers" in source and "card.right" in source:
+        return ("answers", "abcd".index(question.right))  # type: ignore[attr-defined]
+    found = _QUESTION_FIELD.search(source)
+    if found:
+        return (found.group(1),)
+    return ("id",)
 
 
 def _card_numbers(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[tuple, int]]:

@@ -17,6 +17,7 @@ FAMILIES = {
     "R": "references",
     "T": "translation",
     "P": "print",
+    "Q": "question banks",
     "G": "game rules",
     "B": "balance",
 }

@@ -88,6 +88,44 @@ class ChecksConfig(StrictModel):
     ignore: list[str] = Field(default_factory=list, examples=[["T104"]])
 
 
+class QuestionNeeds(StrictModel):
+    """How many trivia questions the game needs in each difficulty: a game that sends players
+    to question cards cannot be played from a bank that is too small (rules Q007-Q009)."""
+
+    difficulties: list[Slug] = Field(
+        min_length=1,
+        max_length=20,
+        description="The difficulties a question may have; each needs its own pile.",
+        examples=[["easy", "normal", "hard"]],
+    )
+    minimum: int = Field(
+        ge=0, le=100_000, description="Fewer questions in a difficulty is an error.", examples=[30]
+    )
+    recommended: int | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Fewer questions in a difficulty is a warning.",
+        examples=[40],
+    )
+
+    @field_validator("difficulties")
+    @classmethod
+    def _distinct(cls, value: list[str]) -> list[str]:
+        twice = sorted({d for d in value if value.count(d) > 1})
+        if twice:
+            raise ValueError(f"difficulty {twice[0]!r} is listed twice")
+        return value
+
+    @field_validator("recommended")
+    @classmethod
+    def _at_least_minimum(cls, value: int | None, info: ValidationInfo) -> int | None:
+        low = info.data.get("minimum")
+        if value is not None and low is not None and value < low:
+            raise ValueError(f"recommended ({value}) is smaller than minimum ({low})")
+        return value
+
+
 class ManifestBase(StrictModel):
     """Fields every game.yaml has; each game's plugin fixes the type of `rules`."""
 
@@ -106,6 +144,9 @@ class ManifestBase(StrictModel):
     variants: list[Variant] = Field(default_factory=list)
     files: Files = Field(default_factory=Files)
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
+    questions: QuestionNeeds | None = Field(
+        default=None, description="How many trivia questions per difficulty the game needs."
+    )
     sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
 
     @field_validator("source_language")

@@ -35,7 +35,10 @@ class Question(StrictModel):
             raise ValueError("the 50/50 pair must name two different answers")
         right = info.data.get("right")
         if right is not None and right not in pair:
-            raise ValueError(f"the 50/50 pair must include the right answer ({right})")
+            raise ValueError(
+                f"the 50/50 pair [{pair[0]}, {pair[1]}] leaves out the right answer {right}: "
+                "one of the two answers printed in colour must be the right one"
+            )
         return pair
 
 

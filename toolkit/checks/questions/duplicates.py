@@ -1,0 +1,137 @@
+"""Q002 and Q003: the same question asked twice, word for word or nearly, in any language
+(a bank drawn from for hours shows a player the same card again).
+
+Texts are compared after `normalise` (case, accents, punctuation). Two questions are *near*
+duplicates in a language when they name the same things (their capitalised words, numbers and
+quoted terms agree: "Which region is Laphroaig in?" and "... Lagavulin in?" ask different
+things) and
+  - their texts are close: difflib ratio >= NEAR_RATIO or word-set Jaccard >= NEAR_JACCARD, or
+  - they have the same right answer and are fairly close: ratio >= SAME_ANSWER_RATIO or
+    Jaccard >= SAME_ANSWER_JACCARD (a reworded question with the same answer).
+One finding per pair, at the later question, in the first language that shows it (source
+language first)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from difflib import SequenceMatcher
+
+from toolkit.checks.questions.common import Item, normalise, words
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+Q_DUPLICATE = rule("Q002", "duplicate-question", "Two questions have the same text in a language.")
+Q_NEAR = rule(
+    "Q003",
+    "near-duplicate-question",
+    "Two questions ask nearly the same thing in a language.",
+    Severity.WARNING,
+)
+NEAR_RATIO, NEAR_JACCARD = 0.88, 0.8
+SAME_ANSWER_RATIO, SAME_ANSWER_JACCARD = 0.7, 0.6
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)?|[^\W\d_]+")
+_QUOTED = re.compile(r"[«“„\"]([^«»“”„\"]+)[»”\"]")
+
+
+def names(text: str) -> frozenset[str]:
+    """What a text is about: its capitalised words (past the first), numbers and quoted
+    terms ("washback" and "wash" are two questions)."""
+    found = _TOKEN.findall(text)
+    named = {normalise(w) for i, w in enumerate(found) if w[0].isdigit() or (i and w[0].isupper())}
+    for quoted in _QUOTED.findall(text):
+        named.update(words(quoted))
+    return frozenset(named)
+
+
+class _Text:
+    """One question's text in one language, prepared once for every comparison."""
+
+    __slots__ = ("answer", "flat", "names", "words")
+
+    def __init__(self, text: str, answer: str) -> None:
+        self.flat = normalise(text)
+        self.words = frozenset(words(text))
+        self.names = names(text)
+        self.answer = normalise(answer)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def near(a: _Text, b: _Text) -> float | None:
+    """The similarity that makes `a` and `b` near duplicates, or None."""
+    if a.names != b.names:
+        return None
+    jaccard = _jaccard(a.words, b.words)
+    same_answer = bool(a.answer) and a.answer == b.answer
+    ratio_floor = SAME_ANSWER_RATIO if same_answer else NEAR_RATIO
+    jaccard_floor = SAME_ANSWER_JACCARD if same_answer else NEAR_JACCARD
+    if jaccard >= jaccard_floor:
+        return jaccard
+    matcher = SequenceMatcher(None, a.flat, b.flat, autojunk=False)
+    if matcher.real_quick_ratio() < ratio_floor or matcher.quick_ratio() < ratio_floor:
+        return None
+    ratio = matcher.ratio()
+    return ratio if ratio >= ratio_floor else None
+
+
+def check(questions: Sequence[Item], langs: Sequence[str]) -> Iterator[Diagnostic]:
+    prepared: list[dict[str, _Text]] = []
+    for item in questions:
+        q = item.question
+        right = q.answers[item.right_index()]
+        texts = {lang: _Text(q.question[lang], right.get(lang, "")) for lang in q.question}
+        # an empty text is T002's finding, not a duplicate of every other empty text
+        prepared.append(
+            {lang: texts[lang] for lang in langs if texts.get(lang) and texts[lang].flat}
+        )
+    first_seen: dict[tuple[str, str], int] = {}
+    for later, item in enumerate(questions):
+        texts = prepared[later]
+        same = next(
+            (
+                (lang, first_seen[(lang, texts[lang].flat)])
+                for lang in langs
+                if lang in texts and (lang, texts[lang].flat) in first_seen
+            ),
+            None,
+        )
+        for lang in langs:
+            if lang in texts:
+                first_seen.setdefault((lang, texts[lang].flat), later)
+        if same is not None:
+            lang, earlier = same
+            other = questions[earlier]
+            yield Q_DUPLICATE.at(
+                item.rel,
+                item.span("question", lang),
+                f"{item.id} asks the same question as {other.id} ({other.where()}) in {lang}",
+            )
+            continue
+        yield from _near(item, later, questions, prepared, langs)
+
+
+def _near(
+    item: Item,
+    later: int,
+    questions: Sequence[Item],
+    prepared: list[dict[str, _Text]],
+    langs: Sequence[str],
+) -> Iterator[Diagnostic]:
+    texts = prepared[later]
+    for earlier in range(later):
+        for lang in langs:
+            if lang not in texts or lang not in prepared[earlier]:
+                continue
+            score = near(prepared[earlier][lang], texts[lang])
+            if score is None:
+                continue
+            other = questions[earlier]
+            yield Q_NEAR.at(
+                item.rel,
+                item.span("question", lang),
+                f"{item.id} nearly repeats {other.id} ({other.where()}) in {lang} "
+                f"(similarity {score:.2f}): {texts[lang].flat[:60]!r}",
+            )
+            break
