@@ -164,3 +164,12 @@ def test_commands_act_on_the_game_folder_they_run_in(run_cli, tmp_path, monkeypa
     listed = run_cli("list")
     assert listed.exit_code == 0 and "fixture-game" in listed.stdout
     assert "tokaido" not in listed.stdout
+
+
+def test_a_link_to_a_missing_space_is_refused_before_anything_is_written(run_cli, tmp_path):
+    """It used to end in a KeyError traceback from the board renderer, after cards.pdf."""
+    game, out = _game(tmp_path), tmp_path / "out"
+    board = game / "boards" / "map.yaml"
+    board.write_text(board.read_text().replace("b: market", "b: markett", 1))
+    result = run_cli("build", str(game), "--out", str(out))
+    assert result.exit_code == 1 and "R004" in result.stdout and not out.exists()

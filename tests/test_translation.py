@@ -113,6 +113,9 @@ def test_safe_fixes_only_touch_spaces():
     assert apply_fixes("Go !", safe_fixes("en", "Go !")) == "Go!"
     assert apply_fixes("¿ Qué ?", safe_fixes("es", "¿ Qué ?")) == "¿Qué?"
     assert apply_fixes("a  b ", safe_fixes("en", "a  b ")) == "a b"
+    # inline icons keep their colons and the spaces around them
+    assert safe_fixes("fr", "Marée :coin:") == []
+    assert safe_fixes("en", "cards :coin:") == []
 
 
 def test_minus_sign_fix_touches_signs_only():

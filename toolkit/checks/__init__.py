@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from toolkit.checks import printfit, questions, references, rulebook, translation
+from toolkit.checks import (
+    inline_icons,
+    printfit,
+    questions,
+    references,
+    rulebook,
+    translation,
+)
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
@@ -22,6 +29,7 @@ FAMILIES: list[Family] = [
     translation.check,
     printfit.check,
     questions.check,
+    inline_icons.check,
 ]
 
 

@@ -34,6 +34,7 @@ T_MINUS = rule(
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 URL = re.compile(r"https?://\S+|www\.\S+")
+ICON = re.compile(r":[a-z_]+:")  # an inline icon (`:coin:`): its colons are not punctuation
 TIME = re.compile(r"\d[:.]\d")
 DOUBLED = re.compile(r"(?<!\w)(\w+)\s+\1(?!\w)", re.IGNORECASE)
 DOUBLE_OK = {"nous", "vous", "que", "had", "that", "is", "ha"}
@@ -55,8 +56,10 @@ class Fix:
 
 
 def _masked(text: str) -> str:
-    """URLs blanked out (same length) so their colons and dots are never touched."""
-    return URL.sub(lambda m: "\x00" * len(m.group(0)), text)
+    """URLs and inline icons blanked out (same length) so their colons and dots are never
+    touched: `Marée :coin:` keeps its spaces, `cards :coin:` is not `cards:coin:`."""
+    blank = lambda m: "\x00" * len(m.group(0))  # noqa: E731
+    return ICON.sub(blank, URL.sub(blank, text))
 
 
 def french_fixes(text: str) -> list[Fix]:
