@@ -1,6 +1,7 @@
 """Tokaido: a journey along the East Sea Road from Kyoto to Edo."""
 
 from toolkit.content.plugin import GamePlugin
+from toolkit.games.tokaido.compile import compile_game
 from toolkit.games.tokaido.models import (
     AchievementCard,
     EncounterCard,
@@ -24,4 +25,5 @@ PLUGIN = GamePlugin(
         "meals": MealCard,
         "achievements": AchievementCard,
     },
+    engine=compile_game,
 )
