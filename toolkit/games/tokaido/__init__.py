@@ -1,6 +1,7 @@
 """Tokaido: a journey along the East Sea Road from Kyoto to Edo."""
 
 from toolkit.content.plugin import GamePlugin
+from toolkit.games.tokaido.bots import GreedyBot
 from toolkit.games.tokaido.compile import compile_game
 from toolkit.games.tokaido.models import (
     AchievementCard,
@@ -26,4 +27,5 @@ PLUGIN = GamePlugin(
         "achievements": AchievementCard,
     },
     engine=compile_game,
+    bots={"greedy": lambda seat: GreedyBot()},
 )

@@ -211,6 +211,8 @@ class Table:
     meal_deck: tuple[int, ...]
     card_names: tuple[str, ...]
     card_base: tuple[int, int, int, int, int]  # offsets of travellers/souvenirs/meals/enc/hot
+    mean_meal_price: float  # for bots: the mean printed price of a meal card
+    mean_souvenir_price: tuple[float, ...]  # [family] mean printed price
 
 
 def _expand(copies: tuple[int, ...]) -> tuple[int, ...]:
@@ -259,6 +261,16 @@ def build_table(c: Content, setup: GameSetup) -> Table:
     bases = [0]
     for group in (c.trav_ids, c.souv_ids, c.meal_ids, c.enc_ids):
         bases.append(bases[-1] + len(group))
+    meal_cards = sum(c.meal_copies)
+    mean_meal = sum(p * n for p, n in zip(c.meal_price, c.meal_copies, strict=True)) / meal_cards
+    mean_souv = []
+    for f in range(c.families):
+        rows = [
+            (p, n)
+            for p, n, g in zip(c.souv_price, c.souv_copies, c.souv_family, strict=True)
+            if g == f
+        ]
+        mean_souv.append(sum(p * n for p, n in rows) / max(1, sum(n for _, n in rows)))
     return Table(
         c=c,
         players=players,
@@ -294,6 +306,8 @@ def build_table(c: Content, setup: GameSetup) -> Table:
         meal_deck=_expand(c.meal_copies),
         card_names=names,
         card_base=tuple(bases),  # type: ignore[arg-type]
+        mean_meal_price=mean_meal,
+        mean_souvenir_price=tuple(mean_souv),
     )
 
 

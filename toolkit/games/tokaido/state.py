@@ -454,9 +454,7 @@ class TokaidoState(State):
         sections = self.t.pano_sections
         base = s * len(sections)
         return [
-            k
-            for k in range(len(sections))
-            if k != other_than and self.pano[base + k] < sections[k]
+            k for k in range(len(sections)) if k != other_than and self.pano[base + k] < sections[k]
         ]
 
     # ----- applying --------------------------------------------------------------------------
@@ -881,4 +879,6 @@ _BITS = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 
 
 def _bits(mask: int) -> tuple[int, ...]:
-    return _BITS[mask] if mask < 256 else tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    if mask < len(_BITS):
+        return _BITS[mask]
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)

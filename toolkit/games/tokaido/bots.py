@@ -1,0 +1,314 @@
+"""Tokaido's greedy bot: values each reachable stop by what it adds for its own traveller and
+the scoring state, then takes the best one; every follow-up decision is valued the same way.
+
+What a stop is worth: the points it gives now (the next panorama section, a souvenir's place in
+its sets, a hot spring's mean), the races it helps (a panorama achievement still free, the end
+achievements it leads or trails), minus the coins it costs, valued by how many the traveller
+still needs for the meals at the inns ahead; minus a price for every stop passed, since a long
+stride hands turns to the others. It reads only what a player sees (no deck order).
+
+The weights are the bot's taste, not rules: every rules number comes from the compiled table.
+The traveller tile is kept at random, so per-traveller win rates measure the travellers and
+not the bot's preferences.
+"""
+
+from __future__ import annotations
+
+import random
+
+from toolkit.games.tokaido.compile import (
+    AB_CARD_BONUS,
+    AB_ENCOUNTER_BONUS,
+    AB_ENCOUNTER_CHOICE,
+    AB_TEMPLE_BANK,
+    E_COINS,
+    E_PANORAMA,
+    E_POINTS,
+    E_SOUVENIR,
+    E_TEMPLE,
+    ENCOUNTER,
+    FARM,
+    HOT_SPRING,
+    INN,
+    M_ENCOUNTERS,
+    M_HOT_SPRINGS,
+    M_SOUVENIRS,
+    P_ENC_PICK,
+    P_MEAL,
+    P_MOVE,
+    P_PANO_PICK,
+    P_TEMPLE,
+    P_TRAVELLER,
+    P_VILLAGE,
+    PANORAMA,
+    TEMPLE,
+    VILLAGE,
+)
+from toolkit.games.tokaido.scoring import temple_bonuses
+from toolkit.games.tokaido.state import TokaidoState, _bits
+
+
+class GreedyBot:
+    """One-step greedy Tokaido player (see the module docstring)."""
+
+    name = "greedy"
+
+    def __init__(
+        self,
+        step_cost: float = 1.1,
+        coin_high: float = 1.6,
+        coin_low: float = 0.35,
+        race: float = 0.5,
+        momentum: float = 0.6,
+    ) -> None:
+        self.step_cost = step_cost  # points given up per stop passed
+        self.coin_high = coin_high  # value of a coin still needed for the meals ahead
+        self.coin_low = coin_low  # value of a spare coin
+        self.race = race  # share of an end achievement a card towards it is worth
+        self.momentum = momentum  # worth of a panorama section towards the later ones
+
+    # ----- coins ------------------------------------------------------------------------------
+
+    def coin_value(self, state: TokaidoState, s: int, coins: float) -> float:
+        """What one more coin is worth at `coins`: much while the meals ahead are not paid
+        for, little beyond; nothing once no inn lies ahead."""
+        t = state.t
+        inns = t.inns_after[state.pos[s]]
+        if t.kind[state.pos[s]] == INN and state.phase == P_MEAL:
+            inns += 1
+        if inns == 0:
+            return 0.0
+        need = inns * t.mean_meal_price + inns
+        if coins >= need:
+            return self.coin_low
+        return self.coin_low + (self.coin_high - self.coin_low) * (need - coins) / need
+
+    def spend_cost(self, state: TokaidoState, s: int, cost: int) -> float:
+        if cost <= 0:
+            return 0.0
+        coins = state.coins[s]
+        return cost * self.coin_value(state, s, coins - cost / 2)
+
+    # ----- values of gains ---------------------------------------------------------------------
+
+    def race_bonus(self, state: TokaidoState, s: int, measure: int) -> float:
+        """What one more card towards an end achievement is worth: a share of its points
+        while the traveller leads or is one card behind."""
+        c = state.t.c
+        values = {M_SOUVENIRS: state.souv_n, M_HOT_SPRINGS: state.hot_n, M_ENCOUNTERS: state.enc_n}
+        row = values.get(measure)
+        if row is None:
+            return 0.0
+        mine = row[s]
+        best = max((v for i, v in enumerate(row) if i != s), default=0)
+        points = sum(p for m, p in c.end_achievements if m == measure)
+        if mine + 1 >= best:
+            return self.race * points
+        return 0.0
+
+    def souvenir_gain(self, state: TokaidoState, s: int, fams: list[int], family: int) -> int:
+        c = state.t.c
+        k = fams[family] + 1
+        m = 1 + sum(1 for f, n in enumerate(fams) if f != family and n >= k)
+        pts = c.set_points
+        return pts[min(m, len(pts)) - 1]
+
+    def section_value(self, state: TokaidoState, s: int, kind: int) -> float:
+        """The next section of panorama `kind`: its points, the achievement if it completes
+        the panorama first, and a share for bringing the later sections closer."""
+        t = state.t
+        c = t.c
+        k = state.pano[s * len(t.pano_sections) + kind]
+        sections = t.pano_sections[kind]
+        if k >= sections:
+            return 0.0
+        value = float(c.pano_points[kind][k])
+        if state.pano_ach[kind] < 0:
+            if k + 1 == sections:
+                value += c.pano_achievement[kind] + _bonus(state, s, False)
+            else:
+                value += self.momentum * c.pano_achievement[kind] * (k + 1) / sections
+        if k + 1 < sections:
+            value += self.momentum * (c.pano_points[kind][k + 1] - c.pano_points[kind][k])
+        return value
+
+    def encounter_value(self, state: TokaidoState, s: int, card: int) -> float:
+        t = state.t
+        c = t.c
+        kind = c.enc_kind[card]
+        if kind == E_POINTS:
+            return float(c.enc_a[card])
+        if kind == E_COINS:
+            return c.enc_a[card] * self.coin_value(state, s, state.coins[s] + c.enc_a[card] / 2)
+        if kind == E_TEMPLE:
+            return c.enc_b[card] + self.temple_rank_gain(state, s, c.enc_a[card])
+        if kind == E_SOUVENIR:
+            fams = state.fam[s * c.families : (s + 1) * c.families]
+            gains = [self.souvenir_gain(state, s, fams, f) for f in range(c.families)]
+            return sum(gains) / len(gains) + self.race_bonus(state, s, M_SOUVENIRS)
+        if kind == E_PANORAMA:
+            view = c.enc_a[card]
+            best = self.section_value(state, s, view)
+            if best == 0.0:
+                choices = state.pano_choices(s)
+                best = max((self.section_value(state, s, k) for k in choices), default=0.0)
+            return best
+        return 0.0
+
+    def temple_rank_gain(self, state: TokaidoState, s: int, coins: int) -> float:
+        """How the end temple bonus would change with `coins` more in the zone (as if the
+        game ended now, half-weighted: the others still donate)."""
+        bonus = state.t.c.temple_bonus
+        before = temple_bonuses(state.temple, bonus)[s]
+        after_zone = state.temple[:]
+        after_zone[s] += coins
+        return 0.5 * (temple_bonuses(after_zone, bonus)[s] - before)
+
+    def temple_value(self, state: TokaidoState, s: int, donation: int) -> float:
+        c = state.t.c
+        extra = state.ab_a[s] if state.ab[s] == AB_TEMPLE_BANK else 0
+        coins = donation + extra
+        return (
+            coins * c.temple_points
+            + self.temple_rank_gain(state, s, coins)
+            - self.spend_cost(state, s, donation)
+        )
+
+    def best_temple(self, state: TokaidoState, s: int) -> float:
+        c = state.t.c
+        top = min(c.temple_max, state.coins[s])
+        return max(
+            (self.temple_value(state, s, d) for d in range(c.temple_min, top + 1)), default=0.0
+        )
+
+    def village_value(self, state: TokaidoState, s: int) -> float:
+        """Expected worth of a village visit: the best two net souvenir gains, discounted for
+        the chance the revealed cards are not of those families."""
+        c = state.t.c
+        fams = state.fam[s * c.families : (s + 1) * c.families]
+        mean_price = state.t.mean_souvenir_price
+        nets = []
+        for f in range(c.families):
+            gain = self.souvenir_gain(state, s, fams, f)
+            nets.append(gain - mean_price[f] * self.coin_value(state, s, state.coins[s]))
+        nets.sort(reverse=True)
+        value = 0.7 * max(0.0, nets[0]) + 0.35 * max(0.0, nets[1])
+        return value + 0.5 * self.race_bonus(state, s, M_SOUVENIRS)
+
+    def encounter_stop_value(self, state: TokaidoState, s: int) -> float:
+        t = state.t
+        deck = state.enc_deck
+        if not deck:
+            return 0.0
+        values = [self.encounter_value(state, s, k) for k in range(len(t.c.enc_kind))]
+        copies = t.c.enc_copies
+        mean = sum(v * n for v, n in zip(values, copies, strict=True)) / sum(copies)
+        if state.ab[s] == AB_ENCOUNTER_CHOICE:
+            mean += 0.5 * (max(values) - mean)
+        if state.ab[s] == AB_ENCOUNTER_BONUS:
+            mean += state.ab_a[s] + state.ab_b[s] * self.coin_value(state, s, state.coins[s])
+        return mean + self.race_bonus(state, s, M_ENCOUNTERS)
+
+    def hot_value(self, state: TokaidoState, s: int) -> float:
+        if not state.hot_deck:
+            return 0.0
+        t = state.t
+        points = t.c.hot_points
+        copies = t.c.hot_copies
+        mean = sum(p * n for p, n in zip(points, copies, strict=True)) / sum(copies)
+        return mean + _bonus(state, s, True) + self.race_bonus(state, s, M_HOT_SPRINGS)
+
+    def stop_values(self, state: TokaidoState, s: int) -> dict[int, float]:
+        """The worth of stopping on each kind of ordinary stop (panoramas by type, as
+        PANORAMA * 16 + type), computed once per decision."""
+        t = state.t
+        farm = t.c.farm_coins
+        out = {
+            VILLAGE: self.village_value(state, s),
+            FARM: farm * self.coin_value(state, s, state.coins[s] + farm / 2),
+            TEMPLE: self.best_temple(state, s),
+            HOT_SPRING: self.hot_value(state, s),
+            ENCOUNTER: self.encounter_stop_value(state, s),
+            INN: 0.0,
+        }
+        for k in range(len(t.pano_sections)):
+            out[PANORAMA * 16 + k] = self.section_value(state, s, k)
+        return out
+
+    def move_values(
+        self, state: TokaidoState, s: int, actions: list[int], step_cost: float
+    ) -> list[float]:
+        """Each destination's worth to seat `s`, less `step_cost` per stop passed."""
+        t = state.t
+        values = self.stop_values(state, s)
+        here = state.pos[state.mover]
+        out = []
+        for a in actions:
+            j = a - t.a_move
+            kind = t.kind[j]
+            v = values[PANORAMA * 16 + t.arg[j]] if kind == PANORAMA else values[kind]
+            out.append(v - step_cost * (j - here - 1))
+        return out
+
+    # ----- choosing -----------------------------------------------------------------------------
+
+    def choose(self, state: TokaidoState, rng: random.Random) -> int:  # type: ignore[override]
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        phase = state.phase
+        s = state.actor
+        t = state.t
+        c = t.c
+        if phase == P_TRAVELLER:
+            return actions[rng.randrange(len(actions))]
+        if phase == P_MOVE:
+            if state.mover == t.neutral:  # park the neutral on the rival's best stop
+                rival = next(x for x in range(t.players) if x != s)
+                values = self.move_values(state, rival, actions, 0.0)
+            else:
+                values = self.move_values(state, s, actions, self.step_cost)
+        elif phase == P_VILLAGE:
+            values = []
+            fams0 = state.fam[s * c.families : (s + 1) * c.families]
+            for a in actions:
+                fams = fams0[:]
+                gain = 0.0
+                cards = [state.revealed[i] for i in _bits(a - t.a_buy)]
+                for card in cards:
+                    f = c.souv_family[card]
+                    gain += self.souvenir_gain(state, s, fams, f)
+                    fams[f] += 1
+                if cards and self.race_bonus(state, s, M_SOUVENIRS) > 0:
+                    gain += 0.5 * self.race * len(cards)
+                cost = state._village_cost(s, [c.souv_price[k] for k in cards], state.coins[s])
+                values.append(gain - self.spend_cost(state, s, cost))
+        elif phase == P_TEMPLE:
+            values = [self.temple_value(state, s, a - t.a_donate) for a in actions]
+        elif phase == P_ENC_PICK:
+            values = [self.encounter_value(state, s, a - t.a_enc) for a in actions]
+        elif phase == P_PANO_PICK:
+            values = [self.section_value(state, s, a - t.a_pano) for a in actions]
+        elif phase == P_MEAL:
+            values = []
+            rival = max((v for i, v in enumerate(state.meal_sum) if i != s), default=0)
+            for a in actions:
+                if a == t.a_skip:
+                    values.append(0.0)
+                    continue
+                dish = state.meal_set[state.offer] if a == t.a_free else a - t.a_meal
+                cost = 0 if a == t.a_free else state.meal_cost(s, dish)
+                price = c.meal_price[dish]
+                gourmet = 0.15 * price if state.meal_sum[s] + price >= rival else 0.0
+                values.append(c.meal_points + gourmet - self.spend_cost(state, s, cost))
+        else:
+            return actions[0]
+        best = max(values)
+        top = [a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9]
+        return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
+
+
+def _bonus(state: TokaidoState, s: int, hot: bool) -> int:
+    if state.ab[s] != AB_CARD_BONUS:
+        return 0
+    return state.ab_a[s] if (state.ab_b[s] if hot else state.ab_c[s]) else 0
