@@ -836,14 +836,18 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
                         )
             if kind in _NAMED:
                 names = card.name
-                distinct = {names.get(lang) for lang in langs}
-                if len(distinct) > 1 or not all(ROMANIZED.match(n or "") for n in distinct):
-                    yield where.at(
-                        G_NAMES,
-                        deck,
-                        ("cards", i, "name"),
-                        f"{card.id}: a Japanese name stays one romanized word in every language",
-                    )
+                source = names.get(game.manifest.source_language) or ""
+                for lang in langs:
+                    name = names.get(lang) or ""
+                    if name != source or not ROMANIZED.match(name):
+                        yield where.at(
+                            G_NAMES,
+                            deck,
+                            ("cards", i, "name", lang),
+                            f"{card.id}: {name!r}; a Japanese name stays the romanized "
+                            f"{source!r} in every language",
+                        )
+                        break
 
 
 def _layout_text(game: Game, name: str) -> str | None:
