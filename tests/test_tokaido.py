@@ -267,18 +267,24 @@ def test_panorama_achievement_to_the_first_only(compiled):
 def test_encounter_kinds(compiled):
     s = game(compiled, ["kinko", "umegae", "satsuki"])
     c = s.t.c
-    for name, check in (
-        ("samurai", lambda: s.src[SRC["encounters"]] == 3),
-        ("kuge", lambda: s.coins[0] == coins + 3),
-        ("miko", lambda: s.temple[0] == 1 and s.src[SRC["encounters"]] == 4),
-        ("shokunin", lambda: s.souv_n[0] == 1 and s.src[SRC["souvenirs"]] == 1),
-        ("annaibito-sea", lambda: s.pano[c.pano_types.index("sea")] == 1),
-    ):
-        coins = s.coins[0]
+    sea = c.pano_types.index("sea")
+
+    def meet(name: str) -> None:
         top(s.enc_deck, card(s, "enc_ids", name))
         spread(s, [2, 30, 31])
         move(s, 3)
-        assert check(), name
+
+    meet("samurai")
+    assert s.src[SRC["encounters"]] == 3
+    coins = s.coins[0]
+    meet("kuge")
+    assert s.coins[0] == coins + 3
+    meet("miko")
+    assert s.temple[0] == 1 and s.src[SRC["encounters"]] == 4
+    meet("shokunin")
+    assert s.souv_n[0] == 1 and s.src[SRC["souvenirs"]] == 1
+    meet("annaibito-sea")
+    assert s.pano[sea] == 1 and s.src[SRC["panoramas"]] == 1
     assert s.enc_n[0] == 5 and s.invariant_errors() == []
 
 
