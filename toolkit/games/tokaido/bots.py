@@ -56,38 +56,49 @@ class GreedyBot:
     def __init__(
         self,
         step_cost: float = 1.1,
-        coin_high: float = 1.6,
+        coin_meal: float = 2.5,
+        coin_high: float = 1.2,
         coin_low: float = 0.35,
-        race: float = 0.5,
+        race: float = 0.25,
         momentum: float = 0.6,
     ) -> None:
         self.step_cost = step_cost  # points given up per stop passed
-        self.coin_high = coin_high  # value of a coin still needed for the meals ahead
+        self.coin_meal = coin_meal  # value of a coin that pays for the next meal
+        self.coin_high = coin_high  # value of a coin still needed for the later meals
         self.coin_low = coin_low  # value of a spare coin
         self.race = race  # share of an end achievement a card towards it is worth
         self.momentum = momentum  # worth of a panorama section towards the later ones
 
     # ----- coins ------------------------------------------------------------------------------
 
-    def coin_value(self, state: TokaidoState, s: int, coins: float) -> float:
-        """What one more coin is worth at `coins`: much while the meals ahead are not paid
-        for, little beyond; nothing once no inn lies ahead."""
+    def coin_value(self, state: TokaidoState, s: int, level: float) -> float:
+        """What the coin held at `level` (0 = the first coin) is worth: a lot while it pays
+        for the next meal, less while it pays for the later ones, little beyond; nothing once
+        no inn lies ahead."""
         t = state.t
         inns = t.inns_after[state.pos[s]]
-        if t.kind[state.pos[s]] == INN and state.phase == P_MEAL:
-            inns += 1
         if inns == 0:
             return 0.0
-        need = inns * t.mean_meal_price + inns
-        if coins >= need:
-            return self.coin_low
-        return self.coin_low + (self.coin_high - self.coin_low) * (need - coins) / need
+        meal = t.mean_meal_price + 0.5
+        if level < meal:
+            return self.coin_meal
+        if level < inns * meal:
+            return self.coin_high
+        return self.coin_low
+
+    def coins_worth(self, state: TokaidoState, s: int, low: int, high: int) -> float:
+        """Worth of holding the coins from `low` up to `high` (one coin at a time)."""
+        return sum(self.coin_value(state, s, level) for level in range(max(0, low), high))
 
     def spend_cost(self, state: TokaidoState, s: int, cost: int) -> float:
         if cost <= 0:
             return 0.0
         coins = state.coins[s]
-        return cost * self.coin_value(state, s, coins - cost / 2)
+        return self.coins_worth(state, s, coins - cost, coins)
+
+    def gain_worth(self, state: TokaidoState, s: int, coins: int) -> float:
+        held = state.coins[s]
+        return self.coins_worth(state, s, held, held + coins)
 
     # ----- values of gains ---------------------------------------------------------------------
 
@@ -139,7 +150,7 @@ class GreedyBot:
         if kind == E_POINTS:
             return float(c.enc_a[card])
         if kind == E_COINS:
-            return c.enc_a[card] * self.coin_value(state, s, state.coins[s] + c.enc_a[card] / 2)
+            return self.gain_worth(state, s, c.enc_a[card])
         if kind == E_TEMPLE:
             return c.enc_b[card] + self.temple_rank_gain(state, s, c.enc_a[card])
         if kind == E_SOUVENIR:
@@ -182,17 +193,38 @@ class GreedyBot:
         )
 
     def village_value(self, state: TokaidoState, s: int) -> float:
-        """Expected worth of a village visit: the best two net souvenir gains, discounted for
-        the chance the revealed cards are not of those families."""
-        c = state.t.c
+        """Expected worth of a village visit: the best net souvenir gain among the families
+        likely to be revealed (from the deck's composition, which is public: every other
+        souvenir lies face up), and a share of the second best."""
+        t = state.t
+        c = t.c
+        deck = state.souv_deck
+        if not deck:
+            return 0.0
+        in_deck = [0] * c.families
+        for card in deck:
+            in_deck[c.souv_family[card]] += 1
+        n = len(deck)
+        shown = min(c.village_reveal, n)
         fams = state.fam[s * c.families : (s + 1) * c.families]
-        mean_price = state.t.mean_souvenir_price
-        nets = []
+        mean_price = t.mean_souvenir_price
+        rows = []
         for f in range(c.families):
-            gain = self.souvenir_gain(state, s, fams, f)
-            nets.append(gain - mean_price[f] * self.coin_value(state, s, state.coins[s]))
-        nets.sort(reverse=True)
-        value = 0.7 * max(0.0, nets[0]) + 0.35 * max(0.0, nets[1])
+            if not in_deck[f]:
+                continue
+            net = self.souvenir_gain(state, s, fams, f) - self.spend_cost(
+                state, s, round(mean_price[f])
+            )
+            if net > 0:
+                rows.append((net, 1.0 - (1.0 - in_deck[f] / n) ** shown))
+        rows.sort(reverse=True)
+        value = 0.0
+        missing = 1.0
+        for net, p in rows:
+            value += net * p * missing
+            missing *= 1.0 - p
+        if len(rows) > 1:
+            value += 0.4 * rows[1][0] * rows[1][1]
         return value + 0.5 * self.race_bonus(state, s, M_SOUVENIRS)
 
     def encounter_stop_value(self, state: TokaidoState, s: int) -> float:
@@ -206,7 +238,7 @@ class GreedyBot:
         if state.ab[s] == AB_ENCOUNTER_CHOICE:
             mean += 0.5 * (max(values) - mean)
         if state.ab[s] == AB_ENCOUNTER_BONUS:
-            mean += state.ab_a[s] + state.ab_b[s] * self.coin_value(state, s, state.coins[s])
+            mean += state.ab_a[s] + self.gain_worth(state, s, state.ab_b[s])
         return mean + self.race_bonus(state, s, M_ENCOUNTERS)
 
     def hot_value(self, state: TokaidoState, s: int) -> float:
@@ -225,7 +257,7 @@ class GreedyBot:
         farm = t.c.farm_coins
         out = {
             VILLAGE: self.village_value(state, s),
-            FARM: farm * self.coin_value(state, s, state.coins[s] + farm / 2),
+            FARM: self.gain_worth(state, s, farm),
             TEMPLE: self.best_temple(state, s),
             HOT_SPRING: self.hot_value(state, s),
             ENCOUNTER: self.encounter_stop_value(state, s),
@@ -241,13 +273,12 @@ class GreedyBot:
         """Each destination's worth to seat `s`, less `step_cost` per stop passed."""
         t = state.t
         values = self.stop_values(state, s)
-        here = state.pos[state.mover]
-        out = []
-        for a in actions:
+        out: list[float] = []
+        for a in actions:  # ascending: a stop's index here = legal stops it passes
             j = a - t.a_move
             kind = t.kind[j]
             v = values[PANORAMA * 16 + t.arg[j]] if kind == PANORAMA else values[kind]
-            out.append(v - step_cost * (j - here - 1))
+            out.append(v - step_cost * len(out))
         return out
 
     # ----- choosing -----------------------------------------------------------------------------
