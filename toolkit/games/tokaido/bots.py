@@ -14,6 +14,7 @@ not the bot's preferences.
 
 from __future__ import annotations
 
+import math
 import random
 
 from toolkit.games.tokaido.compile import (
@@ -29,7 +30,6 @@ from toolkit.games.tokaido.compile import (
     ENCOUNTER,
     FARM,
     HOT_SPRING,
-    INN,
     M_ENCOUNTERS,
     M_HOT_SPRINGS,
     M_SOUVENIRS,
@@ -44,7 +44,6 @@ from toolkit.games.tokaido.compile import (
     TEMPLE,
     VILLAGE,
 )
-from toolkit.games.tokaido.scoring import temple_bonuses
 from toolkit.games.tokaido.state import TokaidoState, _bits
 
 
@@ -75,20 +74,32 @@ class GreedyBot:
         """What the coin held at `level` (0 = the first coin) is worth: a lot while it pays
         for the next meal, less while it pays for the later ones, little beyond; nothing once
         no inn lies ahead."""
+        first, later = self._bands(state, s)
+        if later == 0:
+            return 0.0
+        if level < first:
+            return self.coin_meal
+        return self.coin_high if level < later else self.coin_low
+
+    def _bands(self, state: TokaidoState, s: int) -> tuple[int, int]:
+        """Coins that pay for the next meal, and for all the meals ahead (0, 0: no inn)."""
         t = state.t
         inns = t.inns_after[state.pos[s]]
         if inns == 0:
-            return 0.0
+            return 0, 0
         meal = t.mean_meal_price + 0.5
-        if level < meal:
-            return self.coin_meal
-        if level < inns * meal:
-            return self.coin_high
-        return self.coin_low
+        return math.ceil(meal), math.ceil(inns * meal)
 
     def coins_worth(self, state: TokaidoState, s: int, low: int, high: int) -> float:
         """Worth of holding the coins from `low` up to `high` (one coin at a time)."""
-        return sum(self.coin_value(state, s, level) for level in range(max(0, low), high))
+        first, later = self._bands(state, s)
+        if later == 0 or high <= low:
+            return 0.0
+        low = max(0, low)
+        a = max(0, min(high, first) - low)
+        b = max(0, min(high, later) - max(low, first))
+        rest = (high - low) - a - b
+        return a * self.coin_meal + b * self.coin_high + rest * self.coin_low
 
     def spend_cost(self, state: TokaidoState, s: int, cost: int) -> float:
         if cost <= 0:
@@ -105,23 +116,27 @@ class GreedyBot:
     def race_bonus(self, state: TokaidoState, s: int, measure: int) -> float:
         """What one more card towards an end achievement is worth: a share of its points
         while the traveller leads or is one card behind."""
-        c = state.t.c
-        values = {M_SOUVENIRS: state.souv_n, M_HOT_SPRINGS: state.hot_n, M_ENCOUNTERS: state.enc_n}
-        row = values.get(measure)
-        if row is None:
+        if measure == M_SOUVENIRS:
+            row = state.souv_n
+        elif measure == M_HOT_SPRINGS:
+            row = state.hot_n
+        elif measure == M_ENCOUNTERS:
+            row = state.enc_n
+        else:
             return 0.0
         mine = row[s]
-        best = max((v for i, v in enumerate(row) if i != s), default=0)
-        points = sum(p for m, p in c.end_achievements if m == measure)
-        if mine + 1 >= best:
-            return self.race * points
-        return 0.0
+        for i, v in enumerate(row):
+            if i != s and v > mine + 1:
+                return 0.0
+        return self.race * state.t.end_points[measure]
 
     def souvenir_gain(self, state: TokaidoState, s: int, fams: list[int], family: int) -> int:
-        c = state.t.c
         k = fams[family] + 1
-        m = 1 + sum(1 for f, n in enumerate(fams) if f != family and n >= k)
-        pts = c.set_points
+        m = 1
+        for f, n in enumerate(fams):
+            if n >= k and f != family:
+                m += 1
+        pts = state.t.c.set_points
         return pts[min(m, len(pts)) - 1]
 
     def section_value(self, state: TokaidoState, s: int, kind: int) -> float:
@@ -170,10 +185,11 @@ class GreedyBot:
         """How the end temple bonus would change with `coins` more in the zone (as if the
         game ended now, half-weighted: the others still donate)."""
         bonus = state.t.c.temple_bonus
-        before = temple_bonuses(state.temple, bonus)[s]
-        after_zone = state.temple[:]
-        after_zone[s] += coins
-        return 0.5 * (temple_bonuses(after_zone, bonus)[s] - before)
+        zone = state.temple
+        mine = zone[s]
+        return 0.5 * (
+            _temple_bonus(zone, s, mine + coins, bonus) - _temple_bonus(zone, s, mine, bonus)
+        )
 
     def temple_value(self, state: TokaidoState, s: int, donation: int) -> float:
         c = state.t.c
@@ -250,34 +266,38 @@ class GreedyBot:
         mean = sum(p * n for p, n in zip(points, copies, strict=True)) / sum(copies)
         return mean + _bonus(state, s, True) + self.race_bonus(state, s, M_HOT_SPRINGS)
 
-    def stop_values(self, state: TokaidoState, s: int) -> dict[int, float]:
-        """The worth of stopping on each kind of ordinary stop (panoramas by type, as
-        PANORAMA * 16 + type), computed once per decision."""
-        t = state.t
-        farm = t.c.farm_coins
-        out = {
-            VILLAGE: self.village_value(state, s),
-            FARM: self.gain_worth(state, s, farm),
-            TEMPLE: self.best_temple(state, s),
-            HOT_SPRING: self.hot_value(state, s),
-            ENCOUNTER: self.encounter_stop_value(state, s),
-            INN: 0.0,
-        }
-        for k in range(len(t.pano_sections)):
-            out[PANORAMA * 16 + k] = self.section_value(state, s, k)
-        return out
+    def kind_value(self, state: TokaidoState, s: int, kind: int, arg: int) -> float:
+        """The worth of stopping on a stop of `kind` (a panorama: of type `arg`)."""
+        if kind == PANORAMA:
+            return self.section_value(state, s, arg)
+        if kind == VILLAGE:
+            return self.village_value(state, s)
+        if kind == FARM:
+            return self.gain_worth(state, s, state.t.c.farm_coins)
+        if kind == TEMPLE:
+            return self.best_temple(state, s)
+        if kind == HOT_SPRING:
+            return self.hot_value(state, s)
+        if kind == ENCOUNTER:
+            return self.encounter_stop_value(state, s)
+        return 0.0
 
     def move_values(
         self, state: TokaidoState, s: int, actions: list[int], step_cost: float
     ) -> list[float]:
-        """Each destination's worth to seat `s`, less `step_cost` per stop passed."""
+        """Each destination's worth to seat `s`, less `step_cost` per legal stop passed;
+        each kind of stop is valued once."""
         t = state.t
-        values = self.stop_values(state, s)
+        kinds = t.kind
+        args = t.arg
+        seen: dict[int, float] = {}
         out: list[float] = []
         for a in actions:  # ascending: a stop's index here = legal stops it passes
             j = a - t.a_move
-            kind = t.kind[j]
-            v = values[PANORAMA * 16 + t.arg[j]] if kind == PANORAMA else values[kind]
+            key = kinds[j] * 16 + args[j]
+            v = seen.get(key)
+            if v is None:
+                v = seen[key] = self.kind_value(state, s, kinds[j], args[j])
             out.append(v - step_cost * len(out))
         return out
 
@@ -337,6 +357,14 @@ class GreedyBot:
         best = max(values)
         top = [a for a, v in zip(actions, values, strict=True) if v >= best - 1e-9]
         return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
+
+
+def _temple_bonus(zone: list[int], s: int, mine: int, bonus: tuple[int, ...]) -> int:
+    """The temple bonus `s` would take holding `mine` coins (dense ranks, donors only)."""
+    if mine <= 0:
+        return 0
+    above = {v for i, v in enumerate(zone) if i != s and v > mine}
+    return bonus[min(len(above), len(bonus) - 1)]
 
 
 def _bonus(state: TokaidoState, s: int, hot: bool) -> int:

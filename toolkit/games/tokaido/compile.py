@@ -213,6 +213,7 @@ class Table:
     card_base: tuple[int, int, int, int, int]  # offsets of travellers/souvenirs/meals/enc/hot
     mean_meal_price: float  # for bots: the mean printed price of a meal card
     mean_souvenir_price: tuple[float, ...]  # [family] mean printed price
+    end_points: tuple[int, ...]  # [measure] points of its end achievements
 
 
 def _expand(copies: tuple[int, ...]) -> tuple[int, ...]:
@@ -308,6 +309,9 @@ def build_table(c: Content, setup: GameSetup) -> Table:
         card_base=tuple(bases),  # type: ignore[arg-type]
         mean_meal_price=mean_meal,
         mean_souvenir_price=tuple(mean_souv),
+        end_points=tuple(
+            sum(p for m, p in c.end_achievements if m == k) for k in range(len(MEASURES))
+        ),
     )
 
 
