@@ -593,3 +593,25 @@ def test_g_checks_fire_at_the_node(tmp_path, code, rel, edits, line, col):
     assert found, f"{code} did not fire"
     here = [(d.line, d.col) for d in found if d.file.endswith(Path(rel).name)]
     assert (line, col) in here, (here, [d.message for d in found])
+
+
+# ----- end to end ------------------------------------------------------------------------------
+
+
+def test_simulate_cli_reports_travellers_and_points_by_source(run_cli, tmp_path):
+    import json
+
+    out = tmp_path / "report.json"
+    result = run_cli("simulate", "tokaido", "-n", "60", "--players", "3", "--json", str(out))
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    roles = {row["role"] for row in report["roles_win"]}
+    assert roles <= set(compile_game(load_game(GAME_DIR)).content.trav_ids) and len(roles) >= 8
+    assert all("p_adjusted" in row and "lo" in row for row in report["roles_win"])
+    for name in SOURCES:
+        assert f"points_{name}" in report["figures"]
+    assert {"coins_spent", "coins_left", "points_total"} <= set(report["figures"])
+    assert report["timeouts"]["rate"] == 0.0 and report["first_player_advantage"] is not None
+    means = report["figures"]
+    total = sum(means[f"points_{name}"]["mean"] for name in SOURCES)
+    assert total == pytest.approx(means["points_total"]["mean"])
