@@ -60,6 +60,7 @@ class GreedyBot:
         coin_low: float = 0.35,
         race: float = 0.25,
         momentum: float = 0.6,
+        noise: float = 0.0,
     ) -> None:
         self.step_cost = step_cost  # points given up per stop passed
         self.coin_meal = coin_meal  # value of a coin that pays for the next meal
@@ -67,6 +68,7 @@ class GreedyBot:
         self.coin_low = coin_low  # value of a spare coin
         self.race = race  # share of an end achievement a card towards it is worth
         self.momentum = momentum  # worth of a panorama section towards the later ones
+        self.noise = noise  # spread of the bot's misjudgement of a stop's worth
 
     # ----- coins ------------------------------------------------------------------------------
 
@@ -319,6 +321,8 @@ class GreedyBot:
                 values = self.move_values(state, rival, actions, 0.0)
             else:
                 values = self.move_values(state, s, actions, self.step_cost)
+                if self.noise:
+                    values = [v + rng.gauss(0.0, self.noise) for v in values]
         elif phase == P_VILLAGE:
             values = []
             fams0 = state.fam[s * c.families : (s + 1) * c.families]
