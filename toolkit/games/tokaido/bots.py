@@ -60,7 +60,7 @@ class GreedyBot:
         coin_low: float = 0.35,
         race: float = 0.25,
         momentum: float = 0.6,
-        noise: float = 0.0,
+        noise: float = 1.0,
     ) -> None:
         self.step_cost = step_cost  # points given up per stop passed
         self.coin_meal = coin_meal  # value of a coin that pays for the next meal
