@@ -69,6 +69,9 @@ class GreedyBot:
         self.race = race  # share of an end achievement a card towards it is worth
         self.momentum = momentum  # worth of a panorama section towards the later ones
         self.noise = noise  # spread of the bot's misjudgement of a stop's worth
+        self.meal_margin = 0.5  # coins kept per inn ahead beyond a meal's mean price
+        self._band_table: object = None
+        self._band_rows: list[tuple[int, int]] = []
 
     # ----- coins ------------------------------------------------------------------------------
 
@@ -84,13 +87,16 @@ class GreedyBot:
         return self.coin_high if level < later else self.coin_low
 
     def _bands(self, state: TokaidoState, s: int) -> tuple[int, int]:
-        """Coins that pay for the next meal, and for all the meals ahead (0, 0: no inn)."""
+        """Coins that pay for the next meal, and for all the meals ahead (0, 0: no inn);
+        computed once per stop of a table."""
         t = state.t
-        inns = t.inns_after[state.pos[s]]
-        if inns == 0:
-            return 0, 0
-        meal = t.mean_meal_price + 0.5
-        return math.ceil(meal), math.ceil(inns * meal)
+        if self._band_table is not t:
+            meal = t.mean_meal_price + self.meal_margin
+            self._band_rows = [
+                (math.ceil(meal), math.ceil(n * meal)) if n else (0, 0) for n in t.inns_after
+            ]
+            self._band_table = t
+        return self._band_rows[state.pos[s]]
 
     def coins_worth(self, state: TokaidoState, s: int, low: int, high: int) -> float:
         """Worth of holding the coins from `low` up to `high` (one coin at a time)."""
