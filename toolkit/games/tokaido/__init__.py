@@ -1,6 +1,9 @@
 """Tokaido: a journey along the East Sea Road from Kyoto to Edo."""
 
 from toolkit.content.plugin import GamePlugin
+from toolkit.games.tokaido.bots import GreedyBot
+from toolkit.games.tokaido.checks import CHECKS
+from toolkit.games.tokaido.compile import compile_game
 from toolkit.games.tokaido.models import (
     AchievementCard,
     EncounterCard,
@@ -24,4 +27,7 @@ PLUGIN = GamePlugin(
         "meals": MealCard,
         "achievements": AchievementCard,
     },
+    checks=CHECKS,
+    engine=compile_game,
+    bots={"greedy": lambda seat: GreedyBot()},
 )

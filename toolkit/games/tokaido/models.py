@@ -26,6 +26,21 @@ class TokaidoRules(StrictModel):
     double_spaces_from: int = Field(ge=1, le=10, description="Player count opening 2nd slots.")
     neutral_traveller_players: list[int] = Field(description="Counts that add a neutral pawn.")
     initiation_coins: int = Field(ge=0, le=100, description="Starting coins, Initiation variant.")
+    travellers_dealt: int = Field(
+        ge=1, le=5, description="Traveller tiles dealt to each player, who keeps one."
+    )
+    neutral_temple_coins: int = Field(
+        ge=0, le=10, description="Bank coins the neutral traveller leaves at a temple."
+    )
+    neutral_meal_discard: int = Field(
+        ge=0, le=10, description="Meal cards the neutral's mover discards at an inn, unseen."
+    )
+    preparations_coins: list[Annotated[int, Field(ge=-10, le=10)]] = Field(
+        min_length=1,
+        description="Preparations: coins gained by the last to leave Kyoto, the one before, "
+        "...; the last entry applies to every earlier one (negative: paid to the bank).",
+        examples=[[2, 1, 0, -1]],
+    )
 
 
 # --- traveller abilities ----------------------------------------------------------------
