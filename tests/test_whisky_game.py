@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.whisky_game import specials as sp
 from toolkit.games.whisky_game.bots import GreedyBot
@@ -269,11 +270,16 @@ def test_six_rolls_again_and_adds(g):
 
 def test_move_value_order_jameson_truck_carriage(g):
     s = fresh(g)
-    turn(s, 0, "dublin", faces=[3], characters=["john-jameson", "alan-winchester"])
-    s.front[0] = [card(g, "truck"), card(g, "horse-drawn-carriage")]
+    turn(s, 0, "cork", faces=[1], characters=["john-jameson", "alan-winchester"])
+    s.front[0] = [card(g, "horse-drawn-carriage"), card(g, "truck")]
     s.deck = [t for t in s.deck if t not in s.front[0]]
     s.apply(ROLL)
-    assert s.opts == list(outcomes(g.content, g._paths, sid(g, "dublin"), (3 + 5) * 2 + 2, False))
+
+    def ends(steps: int) -> list:
+        return list(outcomes(g.content, g._paths, sid(g, "cork"), steps, False))
+
+    assert s.opts == ends((1 + 5) * 2 + 2)
+    assert ends((1 + 5) * 2 + 2) not in (ends((1 + 5 + 2) * 2), ends(1 * 2 + 5 + 2))
 
 
 @pytest.mark.parametrize(("face", "steps"), [(3, 1), (5, 3)])
@@ -790,3 +796,123 @@ def test_observation_hides_deck_order(g):
     s.rng = __import__("random").Random(1)
     view = s.observation(0)
     assert sorted(view.deck) == sorted(s.deck) and view.deck != s.deck
+
+
+# ----- G checks (spec §E) ----------------------------------------------------------------
+
+
+def test_bundled_content_passes_g_checks(game_dir):
+    found = [d for d in run_checks(load_game(game_dir)) if d.code.startswith("G1")]
+    assert [d for d in found if d.severity == "error"] == []
+    assert {d.code for d in found} <= {"G108"}  # link lengths of the generated map: warnings
+
+
+GAME = "game.yaml"
+MAP = "boards/map.yaml"
+SPECIALS = "decks/specials.yaml"
+NEW_REGION = """  - id: speyside
+    name:
+      fr: Speyside
+      es: Speyside
+      en: Speyside
+    colour: "#b8662e"
+"""
+# (code, edits (file, old, new), file reported, line marker, text the column points at)
+BROKEN = [
+    (
+        "G101",
+        [(GAME, "lost_values: [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]", "lost_values: [1, 2, 3, 4]")],
+        GAME,
+        "lost_values:",
+        "[1,",
+    ),
+    ("G101", [(GAME, "    hard: 5\n", "    hard: 3\n")], GAME, "bottle_values:", "bottle_values"),
+    ("G102", [(GAME, "goal_regions: 6", "goal_regions: 5")], MAP, "regions:", "regions"),
+    ("G103", [(GAME, "goal_points: 25", "goal_points: 31")], GAME, "goal_points:", "31"),
+    (
+        "G104",
+        [(MAP, "  - a: newton-stewart\n    b: bladnoch\n    km: 12\n", "")],
+        MAP,
+        "- id: bladnoch",
+        "bladnoch",
+    ),
+    (
+        "G105",
+        [(MAP, "      - oban-craignure-crossing\n", "      - salen\n")],
+        MAP,
+        "id: ferry-oban-craignure",
+        "stops",
+    ),
+    (
+        "G106",
+        [(GAME, "start_spaces: [edinburgh, dublin]", "start_spaces: [edinburgh, glasgow]")],
+        GAME,
+        "start_spaces:",
+        "start_spaces",
+    ),
+    ("G107", [(MAP, "    lat: 55.78\n", "    lat: 60.78\n")], MAP, "lat: 60.78", "60.78"),
+    (
+        "G108",
+        [(MAP, "    b: road-to-ardrossan\n    km: 25\n", "    b: road-to-ardrossan\n    km: 95\n")],
+        MAP,
+        "km: 95",
+        "95",
+    ),
+    (
+        "G109",
+        [
+            (MAP, NEW_REGION, NEW_REGION + NEW_REGION.replace("speyside", "moray-firth")),
+            (SPECIALS, "      region: highlands", "      region: moray-firth"),
+        ],
+        SPECIALS,
+        "region: moray-firth",
+        "moray-firth",
+    ),
+    (
+        "G111",
+        [(MAP, "    kind: special\n    region: islay", "    kind: path\n    region: islay")],
+        MAP,
+        "- id: islay",
+        "islay",
+    ),
+    ("G112", [(GAME, "    barley: 25", "    barley: 5")], GAME, "barley: 5", "5"),
+]
+
+
+def broken_copy(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:
+    root = game_copy(tmp_path / "whisky-game")
+    for page in (root / "rulebook").glob("*.md"):  # the rulebook renders cards; keep it neutral
+        page.write_text("# Rules\n\nPlay.\n", encoding="utf-8")
+    for rel, old, new in edits:
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, old
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(("code", "edits", "rel", "marker", "at"), BROKEN)
+def test_g_checks_fire_at_the_node_to_fix(tmp_path, code, edits, rel, marker, at):
+    root = broken_copy(tmp_path, edits)
+    rows = (root / rel).read_text(encoding="utf-8").splitlines()
+    line = next(i for i, row in enumerate(rows, 1) if marker in row)
+    if code == "G105":  # the ferry's stops: the key two lines below its id
+        line += 2
+    column = rows[line - 1].index(at) + 1
+    found = [d for d in run_checks(load_game(root)) if d.code == code]
+    assert found, f"{code} did not fire"
+    where = [(d.span.line, d.span.col) for d in found if d.file.endswith(Path(rel).name)]
+    assert (line, column) in where, (line, column, found)
+
+
+def test_g110_fires_for_an_effect_the_engine_lacks(tmp_path, monkeypatch):
+    from toolkit.games.whisky_game import checks
+
+    monkeypatch.setattr(
+        checks, "IMPLEMENTED_SPECIALS", checks.IMPLEMENTED_SPECIALS - {"fixed_move"}
+    )
+    root = broken_copy(tmp_path, [])
+    found = [d for d in run_checks(load_game(root)) if d.code == "G110"]
+    rows = (root / "decks" / "specials.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, row in enumerate(rows, 1) if "kind: fixed_move" in row)
+    assert [(d.span.line, d.span.col) for d in found] == [(line, rows[line - 1].index("fixed") + 1)]
