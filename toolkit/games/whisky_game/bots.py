@@ -13,7 +13,18 @@ from __future__ import annotations
 import random
 
 from toolkit.games.whisky_game import specials as sp
-from toolkit.games.whisky_game.compile import C_JUMP, K_LOST, S_FIXED, S_MULTTOKENS
+from toolkit.games.whisky_game.compile import (
+    C_JUMP,
+    EV_DRAWN,
+    EV_GAIN,
+    EV_RETURNED,
+    EV_SPENT,
+    EV_TLOST,
+    EV_WON,
+    K_LOST,
+    S_FIXED,
+    S_MULTTOKENS,
+)
 from toolkit.games.whisky_game.scoring import LOST, bottle_points
 from toolkit.games.whisky_game.state import (
     H_FAIL,
@@ -77,44 +88,70 @@ class GreedyBot:
 
     # ----- the map's value for the player --------------------------------------------------
 
-    def _targets(self, s: WhiskyState, p: int) -> list[tuple[int, float]]:
+    def __init__(self) -> None:
+        self._key: tuple[int, ...] = ()
+        self._cached: list[tuple[float, tuple[int, ...]]] = []
+
+    def _targets(self, s: WhiskyState, p: int) -> list[tuple[float, tuple[int, ...]]]:
+        """(weight, distance row) of every place worth going to now; the same between
+        the decisions of a turn until a bottle, a card, a token or a question changes."""
+        ev = s.events
+        key = (id(s), s.turns, p, ev[EV_WON], ev[EV_RETURNED], ev[EV_DRAWN], ev[EV_GAIN])
+        key += (ev[EV_SPENT], ev[EV_TLOST], s.last_q[p], len(s.lost_pile), s.phase == PH_CHOICE)
+        if key == self._key:
+            return self._cached
+        self._key = key
+        self._cached = self._compute_targets(s, p)
+        return self._cached
+
+    def _compute_targets(self, s: WhiskyState, p: int) -> list[tuple[float, tuple[int, ...]]]:
         c = s.c
         per = c.bottles_per_distillery
+        owned = 0
+        for b in s.bottles[p]:
+            if b < LOST:
+                owned |= 1 << (b // per)
         missing = ~s.regions(p)
-        need = c.goal_points - s.points(p)
+        need = c.goal_points - s.points(p) > 0
         skill = s.skill[p]
+        gain = [
+            skill[v] / 1e6 * (value if need else 0.5) if c.questions[v] else 0.0
+            for v, value in enumerate(c.bottle_values)
+        ]
+        region_bonus = REGION_BONUS * max(skill) / 1e6
+        values = range(len(gain))
+        avail, last, regions, dist = s.avail, s.last_q[p], c.dist_region, c.distance
         out = []
         for d, space in enumerate(c.dist_space):
-            if s.last_q[p] == d:  # a question elsewhere first (A10)
+            if owned >> d & 1 or d == last:  # one bottle each; a question elsewhere first
                 continue
-            if not s._may_own(p, d):
-                continue
+            base = d * per
             best = 0.0
-            for v, value in enumerate(c.bottle_values):
-                if s.avail[d * per + v] and c.questions[v]:
-                    best = max(best, skill[v] / 1e6 * (value if need > 0 else 0.5))
+            for v in values:
+                if avail[base + v] and gain[v] > best:
+                    best = gain[v]
             if best <= 0:
                 continue
-            if missing >> c.dist_region[d] & 1:
-                best += REGION_BONUS * max(skill) / 1e6
-            out.append((space, best))
-        if need > 0 and s.lost_pile and s._can_buy(p):
+            if missing >> regions[d] & 1:
+                best += region_bonus
+            out.append((best, dist[space]))
+        if need and s.lost_pile and s._can_buy(p):
             mean = sum(c.lost_values) / len(c.lost_values)
-            out.extend((space, mean) for space in c.lost_spaces)
+            out.extend((mean, dist[space]) for space in c.lost_spaces)
         return out
 
     def _values(self, s: WhiskyState, p: int) -> list[float]:
         targets = self._targets(s, p)
-        dist = s.c.distance
-        values = []
-        for a in range(len(s.c.kind)):
-            row = dist[a]
-            values.append(max((w - STEP_COST * row[t] for t, w in targets), default=0.0))
-        return values
+        return [self._value(s, targets, a) for a in range(len(s.c.kind))]
 
-    def _value(self, s: WhiskyState, targets: list[tuple[int, float]], a: int) -> float:
-        row = s.c.distance[a]
-        return max((w - STEP_COST * row[t] for t, w in targets), default=0.0)
+    @staticmethod
+    def _value(s: WhiskyState, targets: list[tuple[float, tuple[int, ...]]], a: int) -> float:
+        best = -1e18
+        for w, row in targets:
+            x = w - STEP_COST * row[a]
+            if x > best:
+                best = x
+        return best if targets else 0.0
 
     # ----- phases --------------------------------------------------------------------------
 
@@ -144,7 +181,7 @@ class GreedyBot:
             elif op == OP_CARD:
                 kind = c.specials[arg].kind
                 if kind == S_FIXED:
-                    far = min((c.distance[s.pos[p]][t] for t, _ in targets), default=0)
+                    far = min((row[s.pos[p]] for _, row in targets), default=0)
                     if far >= LUCK_FROM:
                         return action
                 elif kind == S_MULTTOKENS:
@@ -238,8 +275,8 @@ class GreedyBot:
         opts = s.opts
         c = s.c
         if kind in (sp.CH_START, sp.CH_PLACE):
-            values = self._values(s, p)
-            return max(range(len(opts)), key=lambda i: values[opts[i]])
+            targets = self._targets(s, p)
+            return max(range(len(opts)), key=lambda i: self._value(s, targets, opts[i]))
         if kind in (sp.CH_PROHIB, sp.CH_OFFERMAN, sp.CH_WAREHOUSE, sp.CH_CORK_SEAT):
             leader = self._leader(s, p)
             return opts.index(leader) if leader in opts else 0
