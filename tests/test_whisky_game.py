@@ -794,8 +794,12 @@ def test_figures_are_reported(g):
 def test_observation_hides_deck_order(g):
     s = fresh(g)
     s.rng = __import__("random").Random(1)
-    view = s.observation(0)
-    assert sorted(view.deck) == sorted(s.deck) and view.deck != s.deck
+    s.bottles[1] = [LOST + s.lost_pile.pop()]
+    views = [s.observation(0) for _ in range(20)]
+    assert all(sorted(v.deck) == sorted(s.deck) for v in views)
+    assert any(v.deck != s.deck for v in views)
+    assert len({v.bottles[1][0] for v in views}) > 1  # the hidden value is re-dealt
+    assert all(v.invariant_errors() == [] for v in views)
 
 
 # ----- G checks (spec §E) ----------------------------------------------------------------

@@ -101,7 +101,7 @@ class GreedyBot:
         if key == self._key:
             return self._cached
         self._key = key
-        self._cached = self._compute_targets(s, p)
+        self._cached = sorted(self._compute_targets(s, p), key=lambda t: -t[0])
         return self._cached
 
     def _compute_targets(self, s: WhiskyState, p: int) -> list[tuple[float, tuple[int, ...]]]:
@@ -147,7 +147,9 @@ class GreedyBot:
     @staticmethod
     def _value(s: WhiskyState, targets: list[tuple[float, tuple[int, ...]]], a: int) -> float:
         best = -1e18
-        for w, row in targets:
+        for w, row in targets:  # heaviest first: a lighter target at distance 0 can't win
+            if w <= best:
+                break
             x = w - STEP_COST * row[a]
             if x > best:
                 best = x

@@ -53,6 +53,26 @@ def figures(s: WhiskyState) -> dict[str, float | tuple[float, ...]]:
         out["winner_share.lost_bottles"] = lost / points if points else 0.0
         out["winner_share.bonus_cards"] = bonus_points(c, s.hand[w]) / points if points else 0.0
         out["winner_share.character"] = (charged - plain) / points if points else 0.0
+    questions, emptied, crossings = s.tally[n], s.tally[n + 1], s.tally[n + 2]
+    for d, space in enumerate(c.dist_space):
+        name = c.space_names[space]
+        out[f"questions_at.{name}"] = float(questions[d])
+        out[f"emptied.{name}"] = float(emptied[d])
+    for port, routes in enumerate(c.ferries):
+        for sea, far, _ in routes:
+            if port < far:
+                out[f"crossings.{c.space_names[sea]}"] = float(crossings[sea])
+    if s.winners:
+        times = s.tally[s.winners[0]]
+        last = max(range(len(times)), key=lambda r: times[r])
+        for r, name in enumerate(c.region_names):
+            out[f"last_region_completed.{name}"] = float(r == last)
+    if s.timeout:  # C3: the fallback ranking by regions, then points, reported apart
+        key = [(s.regions(q).bit_count(), s.points(q)) for q in range(n)]
+        best = max(key)
+        leaders = [q for q in range(n) if key[q] == best]
+        for q in range(n):
+            out[f"timeout_fallback_win.seat_{q}"] = 1.0 / len(leaders) if q in leaders else 0.0
     for t, card in enumerate(c.specials):
         if card.extended and not s.ext:
             continue

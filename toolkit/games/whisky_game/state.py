@@ -165,6 +165,7 @@ class WhiskyState(State):
         "ticket",
         "ext",
         "start_space",
+        "tally",
     )
 
     # ----- setup -------------------------------------------------------------------------
@@ -247,6 +248,10 @@ class WhiskyState(State):
         s.ticket = [-1] * n  # handed-in ticket: mode << 24 | type << 12 | airport
         s.ext = extended
         s.start_space = [c.starts[0]] * n
+        # figures only: per seat the turn each region was last completed, questions and
+        # emptyings per distillery, crossings per sea space
+        nd, nr = len(c.dist_space), len(c.region_names)
+        s.tally = [[-1] * nr for _ in range(n)] + [[0] * nd, [0] * nd, [0] * len(c.kind)]
         s.opts = list(c.starts)
         if len(s.opts) == 1:
             s._choose(0)
@@ -308,15 +313,28 @@ class WhiskyState(State):
         c.ticket = self.ticket[:]
         c.ext = self.ext
         c.start_space = self.start_space[:]
+        c.tally = [row[:] for row in self.tally]
         return c
 
     def observation(self, seat: int) -> WhiskyState:
-        """What `seat` may see: the special deck and the lost pile re-shuffled (their order
-        is hidden); other players' face-down lost bottles stay as they are."""
+        """What `seat` may see: the special deck's order, the lost pile's order and the
+        values of other players' face-down lost bottles are re-dealt at random."""
         view = self.clone()
-        view.rng.seed(self.rng.random())
-        view.rng.shuffle(view.deck)
-        view.rng.shuffle(view.lost_pile)
+        rng = view.rng
+        rng.seed(self.rng.random())
+        rng.shuffle(view.deck)
+        hidden = [
+            (q, i)
+            for q in range(self.n)
+            if q != seat
+            for i, b in enumerate(view.bottles[q])
+            if b >= LOST and b not in view.revealed
+        ]
+        pool = view.lost_pile + [view.bottles[q][i] - LOST for q, i in hidden]
+        rng.shuffle(pool)
+        for k, (q, i) in enumerate(hidden):
+            view.bottles[q][i] = LOST + pool[k]
+        view.lost_pile = pool[len(hidden) :]
         return view
 
     # ----- contract ----------------------------------------------------------------------
@@ -779,6 +797,7 @@ class WhiskyState(State):
         c, p = self.c, self.cur
         d = c.space_dist[self.pos[p]]
         self.q_diff, self.q_dist, self.q_call = v, d, call
+        self.tally[self.n][d] += 1
         self.last_q[p] = d
         self.helper_used = False
         self.stats[p][v] += 1
@@ -976,6 +995,7 @@ class WhiskyState(State):
         self.pos[p] = sea
         self.at_sea[p] = far
         self.events[EV_FERRY] += 1
+        self.tally[self.n + 2][sea] += 1
         self._end_turn()
 
     def _spill(self, q: int) -> None:
@@ -1006,9 +1026,17 @@ class WhiskyState(State):
         self.stats[p][6] += 1
 
     def take_bottle(self, p: int, code: int) -> None:
+        c = self.c
+        per = c.bottles_per_distillery
+        d = code // per
+        region = c.dist_region[d]
+        if not self.regions(p) >> region & 1:
+            self.tally[p][region] = self.turns
         self.avail[code] = 0
         self.bottles[p].append(code)
         self.events[EV_WON] += 1
+        if not any(self.avail[d * per : d * per + per]):
+            self.tally[self.n + 1][d] += 1
 
     def return_bottle(self, p: int, code: int) -> None:
         """A returned or discarded bottle goes back to its distillery, a lost one back into
