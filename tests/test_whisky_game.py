@@ -920,3 +920,14 @@ def test_g110_fires_for_an_effect_the_engine_lacks(tmp_path, monkeypatch):
     rows = (root / "decks" / "specials.yaml").read_text(encoding="utf-8").splitlines()
     line = next(i for i, row in enumerate(rows, 1) if "kind: fixed_move" in row)
     assert [(d.span.line, d.span.col) for d in found] == [(line, rows[line - 1].index("fixed") + 1)]
+
+
+def test_report_leaves_out_cards_of_the_set_not_played(game_dir):
+    from toolkit.sim.session import prepare
+
+    game = load_game(game_dir)
+    base = prepare(game, game_dir, 20, 4, ["greedy"], 0, []).run()[0]
+    names = {row["card"] for row in base.data["cards"]}
+    assert "truck" in names and "angels" not in names
+    ext = prepare(game, game_dir, 20, 4, ["greedy"], 0, ["extended=true"]).run()[0]
+    assert "angels" in {row["card"] for row in ext.data["cards"]}

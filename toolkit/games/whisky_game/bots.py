@@ -71,7 +71,7 @@ class GreedyBot:
         if phase == PH_PATH:
             return self._path(s, p, actions)
         if phase == PH_CHOICE:
-            return actions[self._choice(s, p)]
+            return actions[self._choice(s, p, rng)]
         if phase == PH_START:
             return self._start(s, p, actions)
         if phase == PH_ACT:
@@ -272,13 +272,16 @@ class GreedyBot:
                     best, key = q, k
         return best
 
-    def _choice(self, s: WhiskyState, p: int) -> int:
+    def _choice(self, s: WhiskyState, p: int, rng: random.Random) -> int:
         kind = s.choice_kind
         opts = s.opts
         c = s.c
-        if kind in (sp.CH_START, sp.CH_PLACE):
+        if kind in (sp.CH_START, sp.CH_PLACE):  # the best space; equal ones by lot
             targets = self._targets(s, p)
-            return max(range(len(opts)), key=lambda i: self._value(s, targets, opts[i]))
+            values = [self._value(s, targets, space) for space in opts]
+            top = max(values)
+            best = [i for i, v in enumerate(values) if v >= top - 1e-9]
+            return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         if kind in (sp.CH_PROHIB, sp.CH_OFFERMAN, sp.CH_WAREHOUSE, sp.CH_CORK_SEAT):
             leader = self._leader(s, p)
             return opts.index(leader) if leader in opts else 0

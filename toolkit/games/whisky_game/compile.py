@@ -462,6 +462,11 @@ class WhiskyGame(CompiledGame):
         self.max_turns = content.round_limit * content.max_players * 64
         self._paths: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
+    def cards_in_play(self, setup: GameSetup) -> tuple[bool, ...]:
+        """Extended-set cards are in play only with the `extended` option."""
+        extended = bool(setup.options.get("extended", False))
+        return tuple(extended or not s.extended for s in self.content.specials)
+
     def new_state(self, setup: GameSetup, seed: int) -> State:
         from toolkit.games.whisky_game.state import WhiskyState
 
