@@ -654,6 +654,7 @@ def test_skipped_turns_add_up_and_do_nothing(g):
     s.front[1] = []
     turn(s, 0, "edinburgh", faces=[1, 1, 1, 1, 1, 1])
     s._end_turn()
+    s.drain()
     assert s.skips[1] == 3 and s.cur == 0 and s.events[EV["skipped_turns"]] == 1
 
 

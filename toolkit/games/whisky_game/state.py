@@ -166,6 +166,7 @@ class WhiskyState(State):
         "ext",
         "start_space",
         "tally",
+        "begin_next",
     )
 
     # ----- setup -------------------------------------------------------------------------
@@ -247,6 +248,7 @@ class WhiskyState(State):
         s.stats = [[0] * 14 for _ in range(n)]
         s.ticket = [-1] * n  # handed-in ticket: mode << 24 | type << 12 | airport
         s.ext = extended
+        s.begin_next = False
         s.start_space = [c.starts[0]] * n
         # figures only: per seat the turn each region was last completed, questions and
         # emptyings per distillery, crossings per sea space
@@ -255,6 +257,7 @@ class WhiskyState(State):
         s.opts = list(c.starts)
         if len(s.opts) == 1:
             s._choose(0)
+            s.drain()
         return s
 
     def clone(self) -> WhiskyState:
@@ -312,6 +315,7 @@ class WhiskyState(State):
         c.stats = [row[:] for row in self.stats]
         c.ticket = self.ticket[:]
         c.ext = self.ext
+        c.begin_next = self.begin_next
         c.start_space = self.start_space[:]
         c.tally = [row[:] for row in self.tally]
         return c
@@ -582,6 +586,13 @@ class WhiskyState(State):
             self._end_turn()
         else:
             raise ValueError(f"unknown action {action}")
+        self.drain()
+
+    def drain(self) -> None:
+        """Start the turns that follow, as long as they need no decision."""
+        while self.begin_next and not self.over:
+            self.begin_next = False
+            self._begin_turn()
 
     # ----- turn flow ---------------------------------------------------------------------
 
@@ -748,7 +759,7 @@ class WhiskyState(State):
                 self.declarer = p
                 self.events[EV_DECL] += 1
         if not self._next_seat():
-            self._begin_turn()
+            self.begin_next = True  # started by apply's loop: no recursion turn to turn
 
     def _next_seat(self) -> bool:
         """Advance the seat; True when the game ended (reveal or timeout)."""
