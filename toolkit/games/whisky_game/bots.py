@@ -14,16 +14,23 @@ import random
 
 from toolkit.games.whisky_game import specials as sp
 from toolkit.games.whisky_game.compile import (
+    C_ADD,
     C_JUMP,
+    C_MULT,
+    C_NEWQ,
+    C_RESCUE,
     EV_DRAWN,
     EV_GAIN,
+    EV_PLAYED,
     EV_RETURNED,
     EV_SPENT,
     EV_TLOST,
     EV_WON,
     K_LOST,
+    S_FIFTY,
     S_FIXED,
     S_MULTTOKENS,
+    S_WRITER,
 )
 from toolkit.games.whisky_game.scoring import LOST, bottle_points
 from toolkit.games.whisky_game.state import (
@@ -97,7 +104,7 @@ class GreedyBot:
         the decisions of a turn until a bottle, a card, a token or a question changes."""
         ev = s.events
         key = (id(s), s.turns, p, ev[EV_WON], ev[EV_RETURNED], ev[EV_DRAWN], ev[EV_GAIN])
-        key += (ev[EV_SPENT], ev[EV_TLOST], s.last_q[p], len(s.lost_pile), s.phase == PH_CHOICE)
+        key += (ev[EV_SPENT], ev[EV_TLOST], ev[EV_PLAYED], s.last_q[p], len(s.lost_pile))
         if key == self._key:
             return self._cached
         self._key = key
@@ -113,13 +120,15 @@ class GreedyBot:
                 owned |= 1 << (b // per)
         missing = ~s.regions(p)
         need = c.goal_points - s.points(p) > 0
-        skill = s.skill[p]
+        chance = self.chances(s, p)
         gain = [
-            skill[v] / 1e6 * (value if need else 0.5) if c.questions[v] else 0.0
+            chance[v] * (value if need else 0.5) if c.questions[v] else 0.0
             for v, value in enumerate(c.bottle_values)
         ]
-        region_bonus = REGION_BONUS * max(skill) / 1e6
+        region_bonus = REGION_BONUS * max(chance)
         values = range(len(gain))
+        effects = s.char_effects(p)
+        bonus_at = {space for kind, space, _ in effects if kind in (C_ADD, C_MULT)}
         avail, last, regions, dist = s.avail, s.last_q[p], c.dist_region, c.distance
         out = []
         for d, space in enumerate(c.dist_space):
@@ -127,9 +136,15 @@ class GreedyBot:
                 continue
             base = d * per
             best = 0.0
-            for v in values:
-                if avail[base + v] and gain[v] > best:
-                    best = gain[v]
+            if space in bonus_at and need:  # the character's own bottle scores more
+                for v in values:
+                    if avail[base + v] and c.questions[v]:
+                        x = chance[v] * bottle_points(c, base + v, effects, s.triple)
+                        best = max(best, x)
+            else:
+                for v in values:
+                    if avail[base + v] and gain[v] > best:
+                        best = gain[v]
             if best <= 0:
                 continue
             if missing >> regions[d] & 1:
@@ -138,6 +153,29 @@ class GreedyBot:
         if need and s.lost_pile and s._can_buy(p):
             mean = sum(c.lost_values) / len(c.lost_values)
             out.extend((mean, dist[space]) for space in c.lost_spaces)
+        return out
+
+    @staticmethod
+    def chances(s: WhiskyState, p: int) -> list[float]:
+        """P(right) per difficulty with what the seat can call on when it doesn't know:
+        Jim McEwan's retry first, then its best helper (C21, C27)."""
+        c = s.c
+        kinds = {c.specials[t].kind for t in s.hand[p]}
+        helper = 0.0
+        rescue = s.char_arg(p, C_RESCUE)
+        if rescue is not None:
+            helper = rescue[0] / c.die_sides
+        if S_FIFTY in kinds:
+            helper = max(helper, 0.5)
+        if S_WRITER in kinds:
+            helper = 1.0
+        retry = s.char_arg(p, C_NEWQ) is not None
+        out = []
+        for x in s.skill[p]:
+            q = x / 1e6
+            if retry:
+                q += (1 - q) * 0.5 * q
+            out.append(q + (1 - q) * helper)
         return out
 
     def _values(self, s: WhiskyState, p: int) -> list[float]:
@@ -210,14 +248,18 @@ class GreedyBot:
     def _act(self, s: WhiskyState, p: int, actions: list[int]) -> int:
         c = s.c
         need = c.goal_points - s.points(p)
-        skill = s.skill[p]
+        chance = self.chances(s, p)
+        here = s.pos[p]
+        per = c.bottles_per_distillery
+        effects = s.char_effects(p)
         best, best_score = None, 0.0
         for action in actions:
             op, arg = action >> SHIFT, action & MASK
             if op == OP_DIFF:
                 v = arg & 7
-                value = c.bottle_values[v] if need > 0 else 1
-                score = skill[v] / 1e6 * value + (0.01 if arg & 8 else 0.0)
+                code = c.space_dist[here] * per + v
+                value = bottle_points(c, code, effects, s.triple) if need > 0 else 1
+                score = chance[v] * value + (0.01 if arg & 8 else 0.0)
                 if arg & 8 and not s._diffs(p, s.pos[p]):
                     score += 0.5
                 elif arg & 8:
