@@ -170,3 +170,18 @@ def test_version_exit_zero_and_completion(run_cli, tmp_path, monkeypatch) -> Non
 
     shown = CliRunner().invoke(make_app(), ["--show-completion", "bash"])
     assert shown.exit_code == 0 and "_playset_completion" in shown.stdout
+
+
+def test_a_suppression_comment_silences_one_finding_on_its_line(run_cli, tmp_path) -> None:
+    """`# playset: ignore[CODE]` at the end of the line a finding points at (as ruff's noqa)
+    silences that code there only; another code on the same line still reports."""
+    game = build_case(FIXTURES / "broken" / "unknown-inline-icon", tmp_path / "game")
+    deck = game / "decks" / "cards.yaml"
+    assert run_cli("validate", str(game)).exit_code == 1
+    text = deck.read_text()
+    line = "      en: Move {steps} spaces :lamp:."
+    deck.write_text(text.replace(line, line + "  # playset: ignore[T004]"))
+    assert run_cli("validate", str(game)).exit_code == 1  # P007 is not T004
+    deck.write_text(text.replace(line, line + "  # playset: ignore[P007] the lamp comes later"))
+    result = run_cli("validate", str(game), "--format", "json")
+    assert result.exit_code == 0, result.stdout

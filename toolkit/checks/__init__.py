@@ -20,6 +20,7 @@ from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, RuleSelection
+from toolkit.diagnostics.suppress import unsuppressed
 
 Family = Callable[[Game, Facts], Iterable[Diagnostic]]
 
@@ -50,7 +51,8 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
         for game_check in game.plugin.checks:
             found.extend(game_check(game))
     chosen = game_selection(game).merged(selection or RuleSelection())
-    return sorted((d for d in found if chosen.allows(d.code)), key=Diagnostic.sort_key)
+    kept = unsuppressed(d for d in found if chosen.allows(d.code))
+    return sorted(kept, key=Diagnostic.sort_key)
 
 
 def iter_rules() -> Iterator[str]:

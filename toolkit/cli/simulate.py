@@ -93,6 +93,7 @@ def check(
     from toolkit.content.game import load_game
     from toolkit.diagnostics import Severity
     from toolkit.diagnostics.formats import counts_as_finding, render
+    from toolkit.diagnostics.suppress import unsuppressed
     from toolkit.sim.session import SetupError, prepare
 
     if fmt not in FORMATS:
@@ -111,7 +112,7 @@ def check(
         except SetupError as exc:
             raise usage_error(str(exc)) from None
         report, _ = sim.run(1)
-        found.extend(balance.check(loaded, report))
+        found.extend(unsuppressed(balance.check(loaded, report)))
     output = render(found, fmt)
     if output:
         sys.stdout.write(output + "\n")

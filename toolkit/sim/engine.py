@@ -106,3 +106,8 @@ class CompiledGame(ABC):
 
     def seats_are_teams(self, setup: GameSetup) -> bool:
         return False
+
+    def cards_in_play(self, setup: GameSetup) -> Sequence[bool] | None:
+        """Which of `card_names` a table set up so uses (None: every one). A card left out
+        (an expansion not chosen) is not reported as dead."""
+        return None

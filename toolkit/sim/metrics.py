@@ -47,6 +47,7 @@ def build_report(
     event_names: Sequence[str],
     card_names: Sequence[str],
     coop: bool = False,
+    in_play: Sequence[bool] | None = None,
 ) -> Report:
     n = len(records)
     seats = len(records[0].returns) if records else 0
@@ -99,7 +100,7 @@ def build_report(
     d["events_per_game"] = {
         name: summary([r.events[i] for r in records]) for i, name in enumerate(event_names)
     }
-    d["cards"] = _cards(finished, card_names)
+    d["cards"] = _cards(finished, card_names, in_play)
     d["figures"] = _figures(records)
     return report
 
@@ -130,9 +131,13 @@ def _histogram(values: list[int], bins: int = 20) -> list[dict[str, float]]:
     ]
 
 
-def _cards(records: Sequence[GameRecord], names: Sequence[str]) -> list[dict[str, Any]]:
+def _cards(
+    records: Sequence[GameRecord], names: Sequence[str], in_play: Sequence[bool] | None = None
+) -> list[dict[str, Any]]:
     rows = []
     for c, name in enumerate(names):
+        if in_play is not None and not in_play[c]:
+            continue
         plays = 0
         games_played = 0
         wins_when_played = 0.0

@@ -86,6 +86,7 @@ class Simulation:
             compiled.event_names,
             compiled.card_names,
             coop=self.coop,
+            in_play=compiled.cards_in_play(self.config.setup),
         )
         return report, records
 

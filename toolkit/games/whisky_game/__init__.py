@@ -1,13 +1,22 @@
 """The Whisky Game: a trivia tour of Scottish and Irish distilleries on a map graph."""
 
 from toolkit.content.plugin import GamePlugin
+from toolkit.games.whisky_game.bots import make_greedy
+from toolkit.games.whisky_game.checks import CHECKS
+from toolkit.games.whisky_game.compile import compile_game
 from toolkit.games.whisky_game.component_checks import COMPONENT_CHECKS
-from toolkit.games.whisky_game.components import CARD_MODELS
+from toolkit.games.whisky_game.components import CARD_MODELS as COMPONENT_MODELS
 from toolkit.games.whisky_game.models import CharacterCard, SpecialCard, WhiskyRules
+
+CARD_MODELS = {"characters": CharacterCard, "specials": SpecialCard, **COMPONENT_MODELS}
+"""Card model per deck kind: the cards in play, then the printed components (bottles, lost
+bottles, tokens: components.py)."""
 
 PLUGIN = GamePlugin(
     "whisky-game",
     WhiskyRules,
-    {"characters": CharacterCard, "specials": SpecialCard, **CARD_MODELS},
-    checks=COMPONENT_CHECKS,
+    CARD_MODELS,
+    checks=(*CHECKS, *COMPONENT_CHECKS),
+    engine=compile_game,
+    bots={"greedy": make_greedy},
 )
