@@ -34,3 +34,32 @@ def png_pages(
                 page.close()
     finally:
         document.close()
+
+
+def png_selected(
+    pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False
+) -> list[bytes]:
+    """The pages at `indexes` (0-based, in that order) as PNG bytes at `dpi`; with `trim`,
+    only each page's TrimBox (a card without its bleed). Deterministic, as `png_pages`."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    out: list[bytes] = []
+    try:
+        for index in indexes:
+            page = document[index]
+            try:
+                crop = (0.0, 0.0, 0.0, 0.0)
+                if trim:
+                    left, bottom, right, top = page.get_trimbox()
+                    mleft, mbottom, mright, mtop = page.get_mediabox()
+                    crop = (left - mleft, bottom - mbottom, mright - right, mtop - top)
+                bitmap = page.render(scale=dpi / 72.0, crop=crop, draw_annots=False)
+                buffer = io.BytesIO()
+                bitmap.to_pil().save(buffer, format="PNG", optimize=False)
+                out.append(buffer.getvalue())
+            finally:
+                page.close()
+    finally:
+        document.close()
+    return out
