@@ -159,11 +159,20 @@ def test_tts_export_is_deterministic_and_takes_a_base_url(run_cli, tmp_path):
     assert entry["FaceURL"] == "https://example.org/play set/fixture-game/en/tts/cards-1.png"
 
 
-@pytest.mark.parametrize("game", ["tokaido", "drinking-heroes"])
+@pytest.mark.parametrize("game", ["tokaido", "drinking-heroes", "whisky-game"])
 def test_bundled_games_reach_the_table(run_cli, tmp_path, game):
+    from toolkit.content.game import bundled_games, load_game
+
     save, folder = _tts(run_cli, game, tmp_path / "out")
     decks = [obj for obj in save["ObjectStates"] if obj["Name"] == "Deck"]
-    assert decks
+    loaded = load_game(bundled_games()[game])
+    assert [d["Nickname"] for d in decks] == [d.name["en"] for d in loaded.valid(loaded.decks)]
+    boards = [obj["Nickname"] for obj in save["ObjectStates"] if obj["Name"] == "Custom_Board"]
+    assert boards == [b.name["en"] for b in loaded.valid(loaded.boards)]
+    if game == "whisky-game":  # 72 bottles: a full 10 × 7 sheet and a second one
+        bottles = next(d for d in decks if len(d["CustomDeck"]) == 2)
+        sizes = [(e["NumWidth"], e["NumHeight"]) for e in bottles["CustomDeck"].values()]
+        assert sizes == [(10, 7), (2, 2)]
     for deck in decks:
         slots: dict[str, set[int]] = {}
         for card in deck["ContainedObjects"]:

@@ -52,7 +52,22 @@ class _Bar:
             self.bar.stop()
 
 
-def _run(name: str, games: list[str] | None, lang: str | None, out: Path | None, **kw: Any) -> None:
+SAVED_OBJECTS = (
+    "copy each <game>-<lang>.json into Tabletop Simulator's Saved Objects folder "
+    "(Windows: Documents\\My Games\\Tabletop Simulator\\Saves\\Saved Objects; macOS: "
+    "~/Library/Tabletop Simulator/Saves/Saved Objects; Linux: ~/.local/share/Tabletop "
+    "Simulator/Saves/Saved Objects), then Objects → Saved Objects in the game"
+)
+
+
+def _run(
+    name: str,
+    games: list[str] | None,
+    lang: str | None,
+    out: Path | None,
+    hint: str | None = None,
+    **kw: Any,
+) -> None:
     from toolkit.render.build import BuildError
     from toolkit.render.exports import ExportOptions, exports
     from toolkit.render.sheets import SheetError
@@ -98,6 +113,8 @@ def _run(name: str, games: list[str] | None, lang: str | None, out: Path | None,
             f"{escape(str(where))}[/green]",
             soft_wrap=True,
         )
+    if hint and not failed:
+        stderr.print(escape(hint), soft_wrap=True)
     raise typer.Exit(1 if failed else 0)
 
 
@@ -140,4 +157,4 @@ def tts(
     images and a saved-object JSON to copy into TTS's Saves/Saved Objects folder."""
     if base_url is not None and not base_url.startswith(("https://", "http://")):
         raise usage_error(f"--base-url must start with https:// or http://, not {base_url!r}")
-    _run("tts", games, lang, out, dpi=_dpi(dpi), page_dpi=100.0, base_url=base_url)
+    _run("tts", games, lang, out, SAVED_OBJECTS, dpi=_dpi(dpi), page_dpi=100.0, base_url=base_url)

@@ -40,7 +40,10 @@ def png_selected(
     pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False
 ) -> list[bytes]:
     """The pages at `indexes` (0-based, in that order) as PNG bytes at `dpi`; with `trim`,
-    only each page's TrimBox (a card without its bleed). Deterministic, as `png_pages`."""
+    only each page's TrimBox (a card without its bleed). Deterministic, as `png_pages`.
+
+    zlib level 1: a card image is a third larger than at the default level 6 but encodes in
+    half the time, and encoding is most of the cost of hundreds of 300 dpi cards."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
@@ -56,7 +59,7 @@ def png_selected(
                     crop = (left - mleft, bottom - mbottom, mright - right, mtop - top)
                 bitmap = page.render(scale=dpi / 72.0, crop=crop, draw_annots=False)
                 buffer = io.BytesIO()
-                bitmap.to_pil().save(buffer, format="PNG", optimize=False)
+                bitmap.to_pil().save(buffer, format="PNG", optimize=False, compress_level=1)
                 out.append(buffer.getvalue())
             finally:
                 page.close()

@@ -22,20 +22,22 @@ from toolkit.render.raster import png_selected
 from toolkit.render.sheets import BLEED_MM
 
 
-def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str, bytes]]:
-    """(file stem, PNG) per board drawing, from the press board PDF (A2, bleed, TrimBox)."""
+def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str, str, bytes]]:
+    """(file stem, board name in `lang`, PNG) per board drawing, from the press board PDF
+    (A2, bleed, TrimBox)."""
     from toolkit.render.boards import render_board
 
     boards = game.valid(game.boards)
-    out: list[tuple[str, bytes]] = []
+    out: list[tuple[str, str, bytes]] = []
     for board in boards:
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
+        name = board.name.get(lang, "") or str(board.id)
         pdf = render_board(game, board, lang, "a4", None, BLEED_MM * mm)
         images = png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
         if len(images) == 1:
-            out.append((stem, images[0]))
+            out.append((stem, name, images[0]))
         else:
-            out += [(f"{stem}-{i}", image) for i, image in enumerate(images, 1)]
+            out += [(f"{stem}-{i}", f"{name} ({i})", im) for i, im in enumerate(images, 1)]
     return out
 
 
@@ -93,7 +95,7 @@ def run(
                 back = images.backs[i] if printed.trivia else images.backs[0]
                 emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
                 emit(folder / printed.id / f"{card.id}-back.png", back)
-        for stem, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
+        for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
             emit(folder / f"{stem}.png", image)
         step()
         pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)

@@ -241,11 +241,12 @@ def run(
             key += len(sheets)
             x += printed.size_mm[0] / POKER_MM[0] * 2.5 + 1.0
             step()
-        for index, (stem, image) in enumerate(board_pngs(game, lang, opts.page_dpi, False)):
+        boards = board_pngs(game, lang, opts.page_dpi, False)
+        for index, (stem, title, image) in enumerate(boards):
             path = folder / f"{stem}.png"
             emit(path, image)
             url = _url(path, out, opts.base_url)
-            objects.append(board_object(stem, url, x / 2, 12.0 + 20.0 * index, index, game.id))
+            objects.append(board_object(title, url, x / 2, 12.0 + 20.0 * index, index, game.id))
         step()
         title = game.manifest.title.get(lang, "") or game.id
         name = f"{game.id}-{lang}.json"
