@@ -13,7 +13,7 @@ from typing import Any
 
 from toolkit.content.models.deck import size_mm
 from toolkit.render.build import BuildOptions, _cards_pdf, _question_decks
-from toolkit.render.raster import png_selected
+from toolkit.render.raster import images_selected, png_bytes
 from toolkit.render.sheets import expand
 
 
@@ -61,12 +61,15 @@ def card_label(card: Any, lang: str) -> str:
 
 @dataclass(frozen=True)
 class DeckImages:
-    fronts: list[bytes]  # one per card of `cards`, in order
-    backs: list[bytes]  # one per card with trivia backs, else the deck's single back
+    fronts: list[Any]  # one per card of `cards`, in order (PNG bytes, or PIL images)
+    backs: list[Any]  # one per card with trivia backs, else the deck's single back
 
 
-def deck_images(game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: bool) -> DeckImages:
-    """PNG of every card's front and back at `dpi`, trimmed unless `bleed`."""
+def deck_images(
+    game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: bool, encode: bool = True
+) -> DeckImages:
+    """Every card's front and back at `dpi`, trimmed unless `bleed`: PNG bytes, or PIL
+    images to compose further (`encode=False`)."""
     opts = BuildOptions([lang], per_card=True)
     pdf = _cards_pdf(game, [printed.deck], lang, opts, printed.trivia)
     first: dict[int, int] = {}
@@ -74,7 +77,9 @@ def deck_images(game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: b
         first.setdefault(card, physical)
     fronts = [2 * first[i] for i in range(len(printed.cards))]
     backs = [page + 1 for page in fronts] if printed.trivia else [1]
-    images = png_selected(pdf, fronts + backs, dpi, trim=not bleed)
+    images: list[Any] = images_selected(pdf, fronts + backs, dpi, trim=not bleed)
+    if encode:
+        images = [png_bytes(image) for image in images]
     return DeckImages(images[: len(fronts)], images[len(fronts) :])
 
 

@@ -25,6 +25,7 @@ from toolkit.fileio import atomic_write_bytes, atomic_write_text
 from toolkit.render.exports import Export, ExportOptions, Progress, Report, register
 from toolkit.render.exports.faces import PrintedDeck, card_label, deck_images, printed_decks
 from toolkit.render.exports.png import board_pngs
+from toolkit.render.raster import png_bytes
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SHEET_PX = 8192  # larger textures fail to load on many graphics cards
@@ -53,18 +54,18 @@ def grid_for(count: int) -> SheetGrid:
     return SheetGrid(cols, rows)
 
 
-def sheet_png(faces: list[bytes], hidden: bytes, grid: SheetGrid) -> tuple[bytes, tuple[int, int]]:
-    """The faces in reading order and `hidden` in the last slot, as one PNG; (PNG, cell px)."""
+def sheet_png(faces: list[Any], hidden: Any, grid: SheetGrid) -> tuple[bytes, tuple[int, int]]:
+    """The faces (PIL images) in reading order and `hidden` in the last slot, as one PNG;
+    (PNG, cell px)."""
     from PIL import Image
 
-    cells = [Image.open(io.BytesIO(data)).convert("RGB") for data in faces]
-    width, height = cells[0].size
+    width, height = faces[0].size
     sheet = Image.new("RGB", (grid.cols * width, grid.rows * height), (255, 255, 255))
-    for index, cell in enumerate(cells):
+    for index, cell in enumerate(faces):
         if cell.size != (width, height):
             cell = cell.resize((width, height), Image.Resampling.LANCZOS)
         sheet.paste(cell, ((index % grid.cols) * width, (index // grid.cols) * height))
-    last = Image.open(io.BytesIO(hidden)).convert("RGB").resize((width, height))
+    last = hidden if hidden.size == (width, height) else hidden.resize((width, height))
     sheet.paste(last, ((grid.hidden % grid.cols) * width, (grid.hidden // grid.cols) * height))
     out = io.BytesIO()
     sheet.save(out, format="PNG", optimize=False)
@@ -206,13 +207,12 @@ def run(
         objects: list[dict] = []
         key, x = 1, 0.0
         for printed in decks:
-            images = deck_images(
-                game, printed, lang, sheet_dpi(opts.dpi, printed.size_mm), bleed=False
-            )
+            dpi = sheet_dpi(opts.dpi, printed.size_mm)
+            images = deck_images(game, printed, lang, dpi, bleed=False, encode=False)
             shared_back = None
             if not printed.trivia:
                 shared_back = folder / f"{printed.id}-back.png"
-                emit(shared_back, images.backs[0])
+                emit(shared_back, png_bytes(images.backs[0]))
             sheets: list[tuple[dict[str, Any], list[int]]] = []
             for n, start in enumerate(range(0, len(printed.cards), PER_SHEET), 1):
                 indexes = list(range(start, min(start + PER_SHEET, len(printed.cards))))
