@@ -21,7 +21,11 @@ def build(
     lang: Annotated[str | None, typer.Option(help="Languages, e.g. fr,es (default: all).")] = None,
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
     profile: Annotated[
-        str, typer.Option(help="home: sheets with crop marks; press: one card per page.")
+        str,
+        typer.Option(
+            help="home: sheets with crop marks; press: one card per page, one card size a file,"
+            " bleed, TrimBox and BleedBox on boards and rulebooks too."
+        ),
     ] = "home",
     per_card: Annotated[bool, typer.Option("--per-card", help="One page per card.")] = False,
     board_page: Annotated[
@@ -62,7 +66,12 @@ def build(
         if unknown:
             raise usage_error(f"{game.id} has no language {', '.join(unknown)}")
         options = BuildOptions(
-            langs, paper, per_card or profile == "press", board_page, profile == "press", shift
+            langs,
+            paper,
+            per_card=per_card or profile == "press",
+            board_page=board_page,
+            press=profile == "press",
+            back_offset=shift,
         )
         start = time.perf_counter()
 
