@@ -212,3 +212,21 @@ def test_broken_content_exports_nothing(run_cli, tmp_path):
     result = run_cli("export", "tts", str(game), "--out", str(out))
     assert result.exit_code == 1 and not out.exists()
     assert "cards.yaml:2:1: Y001" in result.output
+
+
+def test_a_card_removed_from_the_content_leaves_no_image_behind(run_cli, tmp_path):
+    game, out = _game(tmp_path), tmp_path / "out"
+    args = ["export", "png", str(game), "--lang", "en", "--dpi", "40", "--out", str(out)]
+    assert run_cli(*args).exit_code == 0
+    folder = out / "fixture-game" / "en" / "png"
+    notes = folder / "notes.txt"
+    notes.write_text("mine", encoding="utf-8")
+    cards = game / "decks" / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text[: text.index("  - id: rest")], encoding="utf-8")
+    assert run_cli(*args).exit_code == 0
+    assert sorted(p.name for p in (folder / "cards").iterdir()) == [
+        "sprint-back.png",
+        "sprint-front.png",
+    ]
+    assert notes.read_text(encoding="utf-8") == "mine"  # not an export's file: kept

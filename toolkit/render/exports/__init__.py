@@ -42,6 +42,25 @@ class Export:
 REGISTRY: dict[str, Export] = {}
 
 
+def prune(folder: Path, kept: list[Path]) -> list[Path]:
+    """Remove the images and saves in an export's own folder that this run did not write (a
+    card deleted from the content must not linger as an image a print service uploads), and
+    the folders left empty. Only .png and .json files are touched."""
+    keep = {path.resolve() for path in kept}
+    removed = []
+    if not folder.is_dir():
+        return removed
+    for path in sorted(folder.rglob("*"), reverse=True):
+        if path.is_symlink() or not path.is_file():
+            if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+                path.rmdir()
+            continue
+        if path.suffix in (".png", ".json") and path.resolve() not in keep:
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
 def register(export: Export) -> Export:
     if export.name in REGISTRY and REGISTRY[export.name] != export:
         raise ValueError(f"export {export.name!r} registered twice")

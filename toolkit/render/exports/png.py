@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 
 from toolkit.fileio import atomic_write_bytes
 from toolkit.render.build import BuildError
-from toolkit.render.exports import Export, ExportOptions, Progress, Report, register
+from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
 from toolkit.render.exports.faces import each_deck, printed_decks
 from toolkit.render.raster import png_selected
 from toolkit.render.sheets import BLEED_MM
@@ -101,6 +101,7 @@ def run(
         pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
         for number, image in enumerate(pages, 1):
             emit(folder / "rulebook" / f"page-{number:02d}.png", image)
+        prune(folder, written)
         step()
     return written
 

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from toolkit.fileio import atomic_write_bytes, atomic_write_text
-from toolkit.render.exports import Export, ExportOptions, Progress, Report, register
+from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
 from toolkit.render.exports.faces import PrintedDeck, card_label, deck_images, printed_decks
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import png_bytes
@@ -253,6 +253,7 @@ def run(
         atomic_write_text(folder / name, save_file(title, objects))
         written.append(folder / name)
         report(folder / name)
+        prune(folder, written)
     return written
 
 
