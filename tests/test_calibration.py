@@ -66,15 +66,15 @@ def _read(pdf, page_w, shift, horizontal: bool) -> float:
     return (_value(label(k - 1)) + _value(label(k + 1))) / 2  # a half-millimetre tick
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("paper, lang", [("a4", "en"), ("letter", "en"), ("a4", "fr")])
 @pytest.mark.parametrize("shift_mm", [(1.5, -0.5), (-3.0, 2.5), (0.0, 0.0), (7.5, -8.0)])
-def test_the_scales_read_the_correction_and_it_lines_them_up(paper, shift_mm):
+def test_the_scales_read_the_correction_and_it_lines_them_up(paper, lang, shift_mm):
     page_w = PAPERS[paper][0]
     sx, sy = shift_mm[0] * MM, shift_mm[1] * MM
-    pdf = calibration_pdf(paper)
+    pdf = calibration_pdf(paper, lang=lang)
     reading = (_read(pdf, page_w, sx, True), _read(pdf, page_w, sy, False))
     assert reading == (-shift_mm[0] + 0.0, -shift_mm[1] + 0.0)
-    corrected = calibration_pdf(paper, reading)
+    corrected = calibration_pdf(paper, reading, lang)
     assert (_read(corrected, page_w, sx, True), _read(corrected, page_w, sy, False)) == (0, 0)
 
 
@@ -121,6 +121,7 @@ def test_calibrate_writes_the_sheet_and_saves_printers(run_cli, tmp_path, monkey
         (["--save", "../x", "1,1"], 1, "printer name"),
         (["--printer", "nowhere"], 1, "no printer 'nowhere'"),
         (["--paper", "a3"], 2, "paper must be a4 or letter"),
+        (["--lang", "de"], 2, "--lang must be one of en, fr, es"),
     ],
 )
 def test_bad_calibrate_input_is_a_clear_error(run_cli, tmp_path, monkeypatch, args, code, message):
@@ -137,3 +138,12 @@ def test_a_broken_printers_file_names_its_line(run_cli, tmp_path, monkeypatch):
     result = run_cli("calibrate", "--printer", "office", "--out", str(tmp_path))
     assert result.exit_code == 1
     assert "printers.yaml:3:1" in result.output.replace("\n", "")
+
+
+def test_the_sheet_speaks_each_language():
+    from tests.pdf_geometry import page_text
+
+    for lang, fed in (("fr", "entré en premier"), ("es", "entró primero"), ("en", "fed first")):
+        pdf = calibration_pdf("a4", lang=lang)
+        assert fed in page_text(pdf, 1)
+        assert "playset build --back-offset X,Y" in " ".join(page_text(pdf, 1).split())

@@ -12,6 +12,7 @@ from toolkit.cli.common import escape, stderr, usage_error
 
 def calibrate(
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
+    lang: Annotated[str, typer.Option(help="Language of the sheet: en, fr or es.")] = "en",
     save: Annotated[
         tuple[str, str] | None,
         typer.Option(
@@ -38,6 +39,10 @@ def calibrate(
 
     if paper not in ("a4", "letter"):
         raise usage_error(f"paper must be a4 or letter, not {paper!r}")
+    from toolkit.render.calibration import LANGS
+
+    if lang not in LANGS:
+        raise usage_error(f"--lang must be one of {', '.join(LANGS)}, not {lang!r}")
     if printer and back_offset:
         raise usage_error("give --printer or --back-offset, not both")
     try:
@@ -58,7 +63,7 @@ def calibrate(
 
     target = (out or Path.cwd() / "output") / f"calibration-{paper}.pdf"
     try:
-        atomic_write_bytes(target, calibration_pdf(paper, offset))
+        atomic_write_bytes(target, calibration_pdf(paper, offset, lang))
     except OSError as exc:
         where = exc.filename or target
         stderr.print(f"[red]cannot write {escape(str(where))}: {escape(exc.strerror or str(exc))}")

@@ -78,42 +78,112 @@ def label(value: float) -> str:
     return f"{sign}{abs(value):g}"
 
 
-FRONT_TEXT = (
-    "Print this page and the next one double-sided, flipping on the long edge, at 100 % "
-    "(no “fit to page”), from the tray you will print cards from. Then turn to the back."
-)
-BACK_TEXT = (
-    "Hold the sheet against a light, this side facing you. Each thin line printed on the front "
-    "shows through across a scale: the number it crosses is the offset in mm (ticks every "
-    "0.5 mm). X is the horizontal scale, Y the vertical one. Then print with "
-    "`playset build --back-offset X,Y`, or save it once: `playset calibrate --save NAME X,Y` "
-    "and `playset build --printer NAME`. Tick the box at the edge that went into the printer "
-    "first: an offset holds for that feed direction and tray. If a letter seen through the "
-    "paper differs from the one printed beside it, choose “flip on long edge”."
-)
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "front_title": "Duplex calibration · front",
+        "back_title": "Duplex calibration · back",
+        "front": (
+            "Print this page and the next one double-sided, flipping on the long edge, at "
+            "100\u00a0% (no “fit to page”), from the tray you will print cards from. Then turn "
+            "to the back."
+        ),
+        "back": (
+            "Hold the sheet against a light, this side facing you. Each thin line printed on "
+            "the front shows through across a scale: the number it crosses is the offset in mm "
+            "(ticks every 0.5\u00a0mm). X is the horizontal scale, Y the vertical one. Then "
+            "print with `playset build --back-offset X,Y`, or save it once: `playset calibrate "
+            "--save NAME X,Y` and `playset build --printer NAME`. Tick the box at the edge "
+            "that went into the printer first: an offset holds for that feed direction and "
+            "tray. If a letter seen through the paper differs from the one printed beside it, "
+            "choose “flip on long edge”."
+        ),
+        "fed": "fed first",
+        "x_axis": "X (mm): + moves the backs right",
+        "y_axis": "Y (mm): + moves the backs up",
+        "ruler": "This bar measures 100\u00a0mm when printed at 100\u00a0% ({paper} paper).",
+        "checking": "Printed with back offset {x},{y}\u00a0mm: check for 0,0.",
+    },
+    "fr": {
+        "front_title": "Calibrage recto verso · recto",
+        "back_title": "Calibrage recto verso · verso",
+        "front": (
+            "Imprimez cette page et la suivante en recto verso, reliure sur le bord long, à "
+            "100\u00a0% (sans «\u00a0ajuster à la page\u00a0»), depuis le bac qui servira aux "
+            "cartes. Puis retournez la feuille."
+        ),
+        "back": (
+            "Tenez la feuille devant une lumière, cette face vers vous. Chaque trait fin du recto "
+            "apparaît par transparence sur une règle\u00a0: le nombre qu’il croise est le "
+            "décalage en mm (graduations tous les 0,5\u00a0mm). X est la règle horizontale, Y "
+            "la verticale. Imprimez ensuite avec `playset build --back-offset X,Y`, ou "
+            "enregistrez-le une fois\u00a0: `playset calibrate --save NOM X,Y` puis `playset "
+            "build --printer NOM`. Cochez la case du bord entré le premier dans l’imprimante\u00a0"
+            ": un décalage vaut pour ce sens et ce bac. Si une lettre vue par transparence "
+            "diffère de celle imprimée à côté, choisissez «\u00a0retourner sur le bord "
+            "long\u00a0»."
+        ),
+        "fed": "entré en premier",
+        "x_axis": "X (mm)\u00a0: + décale les versos à droite",
+        "y_axis": "Y (mm)\u00a0: + décale les versos vers le haut",
+        "ruler": (
+            "Cette barre mesure 100\u00a0mm si l’impression est à 100\u00a0% (papier {paper})."
+        ),
+        "checking": "Imprimé avec le décalage {x},{y}\u00a0mm\u00a0: vérifiez 0,0.",
+    },
+    "es": {
+        "front_title": "Calibración a doble cara · anverso",
+        "back_title": "Calibración a doble cara · reverso",
+        "front": (
+            "Imprime esta página y la siguiente a doble cara, volteando por el borde largo, al "
+            "100\u00a0% (sin «ajustar a la página»), desde la bandeja que usarás para las "
+            "cartas. Después da la vuelta a la hoja."
+        ),
+        "back": (
+            "Sostén la hoja a contraluz, con esta cara hacia ti. Cada línea fina del anverso se "
+            "ve a través del papel sobre una regla: el número que cruza es el desplazamiento en "
+            "mm (marcas cada 0,5\u00a0mm). X es la regla horizontal, Y la vertical. Imprime "
+            "luego con `playset build --back-offset X,Y`, o guárdalo una vez: `playset "
+            "calibrate --save NOMBRE X,Y` y `playset build --printer NOMBRE`. Marca la casilla "
+            "del borde que entró primero en la impresora: el desplazamiento vale para ese "
+            "sentido y esa bandeja. Si una letra vista a contraluz no coincide con la impresa "
+            "al lado, elige «voltear por el borde largo»."
+        ),
+        "fed": "entró primero",
+        "x_axis": "X (mm): + desplaza los reversos a la derecha",
+        "y_axis": "Y (mm): + desplaza los reversos hacia arriba",
+        "ruler": "Esta barra mide 100\u00a0mm si se imprime al 100\u00a0% (papel {paper}).",
+        "checking": "Impreso con desplazamiento {x},{y}\u00a0mm: comprueba 0,0.",
+    },
+}
+LANGS = tuple(TEXT)
 
 
-def calibration_pdf(paper: str = "a4", back_offset: tuple[float, float] = (0.0, 0.0)) -> bytes:
-    """The two-page calibration sheet; `back_offset` (mm) shifts the back as `build` does, to
-    check a saved offset (the lines then cross both zeros)."""
+def calibration_pdf(
+    paper: str = "a4", back_offset: tuple[float, float] = (0.0, 0.0), lang: str = "en"
+) -> bytes:
+    """The two-page calibration sheet in `lang`; `back_offset` (mm) shifts the back as `build`
+    does, to check a saved offset (the lines then cross both zeros)."""
     page = PAPERS[paper]
     marks = Marks(*page)
-    with pdf_canvas(page, "Playset duplex calibration") as (c, buffer):
-        _front(c, marks, paper)
+    words = TEXT[lang]
+    with pdf_canvas(page, words["front_title"].split(" · ")[0]) as (c, buffer):
+        _front(c, marks, paper, words, lang)
         c.showPage()
         c.saveState()
         c.translate(back_offset[0] * mm, back_offset[1] * mm)
-        _back(c, marks, back_offset)
+        _back(c, marks, back_offset, words, lang)
         c.restoreState()
         c.showPage()
         c.save()
         return buffer.getvalue()
 
 
-def _paragraph(c: Canvas, text: str, x: float, top: float, width: float, size: float) -> float:
+def _paragraph(
+    c: Canvas, text: str, x: float, top: float, width: float, size: float, lang: str
+) -> float:
     c.setFont(font_name("regular"), size)
     y = top
-    for line in wrap(text, width, size, "regular", "en") or [text]:
+    for line in wrap(text, width, size, "regular", lang) or [text]:
         c.drawString(x, y, line)
         y -= size * 1.35
     return y
@@ -126,7 +196,7 @@ def _heading(c: Canvas, marks: Marks, text: str) -> float:
     return marks.page_h - 33 * mm
 
 
-def _edges(c: Canvas, marks: Marks, letters: str, boxes: bool) -> None:
+def _edges(c: Canvas, marks: Marks, letters: str, fed: str | None) -> None:
     """A letter at the top, right, bottom and left edges, in that order (and on the back a
     box to tick beside each)."""
     w, h = marks.page_w, marks.page_h
@@ -136,20 +206,20 @@ def _edges(c: Canvas, marks: Marks, letters: str, boxes: bool) -> None:
     for letter, (x, y) in zip(letters, spots, strict=True):
         c.setFont(font_name("bold"), 16)
         c.drawCentredString(x, y - 5.5, letter)
-        if boxes:
+        if fed:
             c.setLineWidth(0.6)
             c.setStrokeColorRGB(*INK)
             side = 3.5 * mm
             c.rect(x - side / 2, y - 5.5 - side - 3 * mm, side, side, stroke=1, fill=0)
             c.setFont(font_name("regular"), 6)
-            c.drawCentredString(x, y - 5.5 - side - 6 * mm, "fed first")
+            c.drawCentredString(x, y - 5.5 - side - 6 * mm, fed)
 
 
-def _front(c: Canvas, marks: Marks, paper: str) -> None:
-    y = _heading(c, marks, "Duplex calibration · front")
+def _front(c: Canvas, marks: Marks, paper: str, words: dict[str, str], lang: str) -> None:
+    y = _heading(c, marks, words["front_title"])
     c.setFillColorRGB(*INK)
-    _paragraph(c, FRONT_TEXT, 20 * mm, y, marks.page_w - 40 * mm, 9)
-    _edges(c, marks, "ABCD", boxes=False)
+    _paragraph(c, words["front"], 20 * mm, y, marks.page_w - 40 * mm, 9, lang)
+    _edges(c, marks, "ABCD", None)
     half = TARGET_MM / 2 * mm
     c.setStrokeColorRGB(*TARGET)
     c.setLineWidth(0.5)
@@ -161,10 +231,11 @@ def _front(c: Canvas, marks: Marks, paper: str) -> None:
     c.setFont(font_name("regular"), 7)
     c.drawString(marks.x_target[0] + 3 * mm, marks.x_target[1] + half - 3 * mm, "X")
     c.drawString(marks.y_target[0] + half - 2 * mm, marks.y_target[1] + 2 * mm, "Y")
-    _ruler(c, marks, paper)
+    label = paper.upper() if paper.startswith("a") else paper.capitalize()
+    _ruler(c, marks, words["ruler"].format(paper=label))
 
 
-def _ruler(c: Canvas, marks: Marks, paper: str) -> None:
+def _ruler(c: Canvas, marks: Marks, note: str) -> None:
     """A 100 mm bar: a sheet printed at another scale shows it at once."""
     x0, y = (marks.page_w - 100 * mm) / 2, 32 * mm
     c.setStrokeColorRGB(*INK)
@@ -175,26 +246,27 @@ def _ruler(c: Canvas, marks: Marks, paper: str) -> None:
         c.line(x0 + i * 10 * mm, y, x0 + i * 10 * mm, y + tick)
     c.setFillColorRGB(*INK)
     c.setFont(font_name("regular"), 7)
-    note = f"This bar measures 100 mm when printed at 100 % ({paper.upper()} paper)."
     c.drawCentredString(marks.page_w / 2, y - 4 * mm, note)
 
 
-def _back(c: Canvas, marks: Marks, back_offset: tuple[float, float]) -> None:
-    y = _heading(c, marks, "Duplex calibration · back")
+def _back(
+    c: Canvas, marks: Marks, back_offset: tuple[float, float], words: dict[str, str], lang: str
+) -> None:
+    y = _heading(c, marks, words["back_title"])
     c.setFillColorRGB(*INK)
-    y = _paragraph(c, BACK_TEXT, 20 * mm, y, marks.page_w - 40 * mm, 9)
+    y = _paragraph(c, words["back"], 20 * mm, y, marks.page_w - 40 * mm, 9, lang)
     if back_offset != (0.0, 0.0):
         c.setFont(font_name("bold"), 9)
-        dx, dy = back_offset
-        c.drawString(20 * mm, y - 2, f"Printed with back offset {dx:g},{dy:g} mm: check for 0,0.")
+        dx, dy = back_offset  # in the command line's own syntax, as typed
+        c.drawString(20 * mm, y - 2, words["checking"].format(x=f"{dx:g}", y=f"{dy:g}"))
     # After a long-edge flip the front's top (A) is behind the back's top, its right edge (B)
     # behind the back's left edge: letters listed top, right, bottom, left.
-    _edges(c, marks, "ADCB", boxes=True)
-    _scale(c, *marks.x_zero, horizontal=True)
-    _scale(c, *marks.y_zero, horizontal=False)
+    _edges(c, marks, "ADCB", words["fed"])
+    _scale(c, *marks.x_zero, words["x_axis"], horizontal=True)
+    _scale(c, *marks.y_zero, words["y_axis"], horizontal=False)
 
 
-def _scale(c: Canvas, x0: float, y0: float, horizontal: bool) -> None:
+def _scale(c: Canvas, x0: float, y0: float, caption: str, horizontal: bool) -> None:
     """Ticks across the axis through (x0, y0): 0.5 mm short, 1 mm long, 0 longest; numbers
     every 1 mm, alternately on either side so they stay legible."""
     c.setStrokeColorRGB(*INK)
@@ -230,6 +302,6 @@ def _scale(c: Canvas, x0: float, y0: float, horizontal: bool) -> None:
             c.drawString(tx, y0 + at - size * 0.35, text)
     c.setFont(font_name("bold"), 7)
     if horizontal:
-        c.drawString(x0 + span + 3 * mm, y0 - 2.5, "X (mm): + moves the backs right")
+        c.drawString(x0 + span + 3 * mm, y0 - 2.5, caption)
     else:
-        c.drawString(x0 + 8 * mm, y0 + span + 2 * mm, "Y (mm): + moves the backs up")
+        c.drawString(x0 + 8 * mm, y0 + span + 2 * mm, caption)
