@@ -2,9 +2,9 @@
 
 Files go to <out>/<game>/<lang>/png/: `<deck>/<card>-front.png` and `<card>-back.png` (one per
 card, copies once; a shared back is repeated so each card has its pair, as card-upload
-services want), `board.png` (or `board-<n>.png` per drawing, `board-<id>…` per board) and
-`rulebook/page-01.png`…. Every image is a page of the PDF `build --profile press` draws,
-rasterised by pypdfium2: trimmed, or with its 3 mm bleed (`bleed`).
+services want), `board.png` (or `board-<n>.png` per drawing, `board-<id>…` per board: A2,
+upright) and `rulebook/page-01.png`…. Card and rulebook images are pages of the PDFs
+`build --profile press` draws, rasterised by pypdfium2: trimmed, or with their 3 mm bleed.
 """
 
 from __future__ import annotations
@@ -23,17 +23,19 @@ from toolkit.render.sheets import BLEED_MM
 
 
 def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str, str, bytes]]:
-    """(file stem, board name in `lang`, PNG) per board drawing, from the press board PDF
-    (A2, bleed, TrimBox)."""
+    """(file stem, board name in `lang`, PNG) per board drawing, from the whole-board PDF
+    `build --board-page a2` draws: each drawing upright on its own page (the press file turns
+    some a quarter to keep one trim size). Boards have white margins, so no bleed to keep."""
     from toolkit.render.boards import render_board
+    from toolkit.render.tiling import POSTER
 
     boards = game.valid(game.boards)
     out: list[tuple[str, str, bytes]] = []
     for board in boards:
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
         name = board.name.get(lang, "") or str(board.id)
-        pdf = render_board(game, board, lang, "a4", None, BLEED_MM * mm)
-        images = png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
+        pdf = render_board(game, board, lang, "a4", POSTER)
+        images = png_selected(pdf, list(range(_page_count(pdf))), dpi)
         if len(images) == 1:
             out.append((stem, name, images[0]))
         else:
