@@ -26,7 +26,7 @@ def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str,
     """(file stem, board name in `lang`, PNG) per board drawing, from the whole-board PDF
     `build --board-page a2` draws: each drawing upright on its own page (the press file turns
     some a quarter to keep one trim size). Boards have white margins, so no bleed to keep."""
-    from toolkit.render.boards import render_board
+    from toolkit.render.boards import build_drawings, render_board
     from toolkit.render.tiling import POSTER
 
     boards = game.valid(game.boards)
@@ -39,7 +39,11 @@ def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str,
         if len(images) == 1:
             out.append((stem, name, images[0]))
         else:
-            out += [(f"{stem}-{i}", f"{name} ({i})", im) for i, im in enumerate(images, 1)]
+            titles = [drawing.title for drawing in build_drawings(game, board, lang)]
+            if len(titles) != len(images):
+                titles = [f"{name} ({i})" for i in range(1, len(images) + 1)]
+            pairs = enumerate(zip(titles, images, strict=True), 1)
+            out += [(f"{stem}-{i}", title, image) for i, (title, image) in pairs]
     return out
 
 
