@@ -12,7 +12,18 @@ gc.set_threshold(20_000, 50, 100)
 
 import typer  # noqa: E402
 
-from toolkit.cli import build, games, i18n, new, rules, schemas, simulate, validate  # noqa: E402
+from toolkit.cli import (  # noqa: E402
+    build,
+    calibrate,
+    export,
+    games,
+    i18n,
+    new,
+    rules,
+    schemas,
+    simulate,
+    validate,
+)
 
 COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "list": games.list_games,
@@ -22,8 +33,9 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "simulate": simulate.simulate,
     "check": simulate.check,
     "new": new.new,
+    "calibrate": calibrate.calibrate,
 }
-GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app}
+GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app, "export": export.app}
 
 
 def make_app(only: str | None = None) -> typer.Typer:

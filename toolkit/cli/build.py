@@ -21,7 +21,11 @@ def build(
     lang: Annotated[str | None, typer.Option(help="Languages, e.g. fr,es (default: all).")] = None,
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
     profile: Annotated[
-        str, typer.Option(help="home: sheets with crop marks; press: one card per page.")
+        str,
+        typer.Option(
+            help="home: sheets with crop marks; press: one card per page, one card size a file,"
+            " bleed, TrimBox and BleedBox on boards and rulebooks too."
+        ),
     ] = "home",
     per_card: Annotated[bool, typer.Option("--per-card", help="One page per card.")] = False,
     board_page: Annotated[
@@ -29,6 +33,14 @@ def build(
     ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Output folder (default: ./output in the current folder).")
+    ] = None,
+    back_offset: Annotated[
+        str | None,
+        typer.Option("--back-offset", metavar="X,Y", help="Shift backs pages X mm right, Y mm up."),
+    ] = None,
+    printer: Annotated[
+        str | None,
+        typer.Option(help="Back offset of a printer saved by `playset calibrate --save`."),
     ] = None,
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf per game and language."""
@@ -41,6 +53,7 @@ def build(
         raise usage_error(f"paper must be a4 or letter, not {paper!r}")
     if board_page and board_page not in ("a3", "a2", "a1"):
         raise usage_error(f"--board-page must be a3, a2 or a1, not {board_page!r}")
+    shift = _back_offset(back_offset, printer, profile)
     out_dir = out or Path.cwd() / "output"
     failed = False
     for folder in game_folders(games):
@@ -52,7 +65,14 @@ def build(
         unknown = [code for code in langs if code not in game.manifest.languages]
         if unknown:
             raise usage_error(f"{game.id} has no language {', '.join(unknown)}")
-        options = BuildOptions(langs, paper, per_card or profile == "press", board_page)
+        options = BuildOptions(
+            langs,
+            paper,
+            per_card=per_card or profile == "press",
+            board_page=board_page,
+            press=profile == "press",
+            back_offset=shift,
+        )
         start = time.perf_counter()
 
         def show(item: Written) -> None:
@@ -72,3 +92,22 @@ def build(
         elapsed = time.perf_counter() - start
         _say(f"{game.id}: {len(written)} PDF(s) in {elapsed:.1f} s", "green")
     raise typer.Exit(1 if failed else 0)
+
+
+def _back_offset(text: str | None, printer: str | None, profile: str) -> tuple[float, float]:
+    """The duplex shift for backs pages, from --back-offset or a saved printer."""
+    from toolkit.render.printers import PrinterError, parse_offset, printer_offset
+
+    if text is None and printer is None:
+        return (0.0, 0.0)
+    if text is not None and printer is not None:
+        raise usage_error("give --back-offset or --printer, not both")
+    if profile == "press":
+        raise usage_error("--back-offset and --printer are for home duplex, not --profile press")
+    try:
+        return parse_offset(text) if text is not None else printer_offset(printer or "")
+    except PrinterError as exc:
+        if text is not None:
+            raise usage_error(str(exc)) from None
+        _say(str(exc), "red")
+        raise typer.Exit(1) from None

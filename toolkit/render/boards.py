@@ -86,14 +86,24 @@ def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:
 
 
 def render_board(
-    game: Game, board: Any, lang: str, paper: str = "a4", board_page: str | None = None
+    game: Game,
+    board: Any,
+    lang: str,
+    paper: str = "a4",
+    board_page: str | None = None,
+    bleed: float = 0.0,
 ) -> bytes:
     """A board's PDF: tiled over `paper` with an assembly page per drawing, or each drawing
-    whole on a page of `board_page`."""
+    whole on a page of `board_page`. With `bleed` (points, the press profile) the board goes
+    whole on `board_page` (A2 by default) with bleed, TrimBox and BleedBox."""
     drawings = build_drawings(game, board, lang)
     name = board.name.get(lang, "") or drawings[0].title
     game_title = game.manifest.title.get(lang, "") if game.manifest else ""
     doc_title = f"{game_title} — {name}" if game_title else name
+    if bleed:
+        from toolkit.render.tiling import POSTER
+
+        return poster_pdf(drawings, board_page or POSTER, doc_title, bleed)
     if board_page:
         return poster_pdf(drawings, board_page, doc_title)
     return tiled_pdf(drawings, paper, lang, doc_title)

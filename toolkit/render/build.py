@@ -13,6 +13,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from reportlab.lib.units import mm
+
 from toolkit.content.game import Game
 from toolkit.content.models.deck import size_mm
 from toolkit.fileio import atomic_write_bytes
@@ -25,7 +27,7 @@ from toolkit.render.layout import (
     load_layout,
 )
 from toolkit.render.pdf import PAPERS, pdf_canvas
-from toolkit.render.sheets import draw_deck, draw_deck_per_card
+from toolkit.render.sheets import BLEED_MM, draw_deck, draw_deck_per_card
 
 
 class BuildError(Exception):
@@ -38,6 +40,8 @@ class BuildOptions:
     paper: str = "a4"
     per_card: bool = False
     board_page: str | None = None
+    press: bool = False  # boards and rulebooks with bleed, TrimBox and BleedBox too
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, right and up on every backs page
 
 
 @dataclass
@@ -82,12 +86,29 @@ def _cards_pdf(game: Game, decks: list[Any], lang: str, opts: BuildOptions, triv
                 front = _layout(deck.layout or DEFAULT_FRONT)
                 back = _layout(deck.back or DEFAULT_BACK)
                 card_mm = size_mm(deck.size)
+            shift = opts.back_offset
             if opts.per_card:
-                draw_deck_per_card(canvas, game, deck, front, back, lang, card_mm, trivia)
+                draw_deck_per_card(canvas, game, deck, front, back, lang, card_mm, trivia, shift)
             else:
-                draw_deck(canvas, game, deck, front, back, lang, page, card_mm, title, trivia)
+                draw_deck(
+                    canvas, game, deck, front, back, lang, page, card_mm, title, trivia, shift
+                )
         canvas.save()
         return buffer.getvalue()
+
+
+def card_files(decks: list[Any], per_card: bool) -> list[tuple[str, list[Any]]]:
+    """Which decks go in which cards file: all in cards.pdf, except one card per page (the
+    press profile) with several card sizes, where print services want one trim size a file:
+    cards-44x63.pdf, cards-70x120.pdf (sizes in mm, first-seen order)."""
+    if not decks:
+        return []
+    groups: dict[tuple[float, float], list[Any]] = {}
+    for deck in decks:
+        groups.setdefault(size_mm(deck.size), []).append(deck)
+    if not per_card or len(groups) == 1:
+        return [("cards.pdf", list(decks))]
+    return [(f"cards-{w:g}x{h:g}.pdf", group) for (w, h), group in groups.items()]
 
 
 def build_game(
@@ -110,8 +131,8 @@ def build_game(
     for lang in opts.langs:
         folder = out / game.id / lang
         decks = game.valid(game.decks)
-        if decks:
-            emit(folder / "cards.pdf", _cards_pdf(game, decks, lang, opts, trivia=False))
+        for name, group in card_files(decks, opts.per_card):
+            emit(folder / name, _cards_pdf(game, group, lang, opts, trivia=False))
         questions = _question_decks(game)
         if questions:
             emit(folder / "questions.pdf", _cards_pdf(game, questions, lang, opts, trivia=True))
@@ -121,14 +142,16 @@ def build_game(
 
             for board in boards:
                 name = "board.pdf" if len(boards) == 1 else f"board-{board.id}.pdf"
-                emit(folder / name, render_board(game, board, lang, opts.paper, opts.board_page))
+                bleed = BLEED_MM * mm if opts.press else 0.0
+                data = render_board(game, board, lang, opts.paper, opts.board_page, bleed)
+                emit(folder / name, data)
         if lang in game.rulebook:
             from toolkit.content.game import display_path
             from toolkit.render.rulebook import render_rulebook
             from toolkit.render.rulebook_source import RulebookError
 
             try:
-                data = render_rulebook(game, lang, opts.paper)
+                data = render_rulebook(game, lang, opts.paper, BLEED_MM * mm if opts.press else 0)
             except RulebookError as exc:
                 where = f"{display_path(game.rulebook[lang])}:{exc.line}"
                 raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc

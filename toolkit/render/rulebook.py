@@ -146,8 +146,10 @@ def accent_for(game_id: str) -> str:
     return PALETTE[int.from_bytes(digest, "big") % len(PALETTE)]
 
 
-def render_rulebook(game: Game, lang: str, paper: str = "a4") -> bytes:
-    """The rulebook of `game` in `lang` as PDF bytes (deterministic)."""
+def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0) -> bytes:
+    """The rulebook of `game` in `lang` as PDF bytes (deterministic). With `bleed` (points,
+    the press profile) each page is the paper plus that bleed all round, with TrimBox and
+    BleedBox, and everything sits where it sits on the paper."""
     if game.manifest is None:
         raise ValueError(f"{game.id}: the manifest is not valid")
     if lang not in game.rulebook:
@@ -161,9 +163,9 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4") -> bytes:
     title = game.manifest.title.get(lang) or body.title or game.id
 
     buffer = io.BytesIO()
-    doc = _RulebookDoc(buffer, PAPERS[paper], title, lang, sheet)
+    doc = _RulebookDoc(buffer, PAPERS[paper], title, lang, sheet, bleed)
     sections = body.flowables + components(game, lang, sheet) + card_reference(game, lang, sheet)
-    story: list[Flowable] = cover(game, lang, title, sheet, doc.pagesize)
+    story: list[Flowable] = cover(game, lang, title, sheet, doc.trim)
     story += [NextPageTemplate("body"), PageBreak()]
     if any(isinstance(f, Heading) for f in sections):
         story += [*contents(lang, sheet), PageBreak()]
@@ -185,10 +187,19 @@ class _RulebookDoc(BaseDocTemplate):
         title: str,
         lang: str,
         sheet: Sheet,
+        bleed: float = 0.0,
     ) -> None:
+        width, height = pagesize
+        boxes = {}
+        if bleed:
+            boxes = {
+                "trimBox": (bleed, bleed, bleed + width, bleed + height),
+                "bleedBox": (0, 0, width + 2 * bleed, height + 2 * bleed),
+            }
         super().__init__(
             buffer,
-            pagesize=pagesize,
+            pagesize=(width + 2 * bleed, height + 2 * bleed),
+            **boxes,
             title=title,
             author="Playset",
             creator="Playset",
@@ -199,16 +210,22 @@ class _RulebookDoc(BaseDocTemplate):
             keepTogetherClass=KeepWithStart,
             initialFontName=font_name("regular"),  # no stray, unembedded Helvetica
             initialFontSize=10,
-            leftMargin=MARGIN,
-            rightMargin=MARGIN,
-            topMargin=MARGIN,
-            bottomMargin=MARGIN + 2 * mm,
+            leftMargin=MARGIN + bleed,
+            rightMargin=MARGIN + bleed,
+            topMargin=MARGIN + bleed,
+            bottomMargin=MARGIN + 2 * mm + bleed,
         )
         self.game_title = title
         self.sheet = sheet
-        width, height = pagesize
+        self.trim = (width, height)  # the paper; pages add `bleed` all round
+        self.bleed = bleed
         cover_frame = Frame(
-            32 * mm, 30 * mm, width - 64 * mm, height - 60 * mm, id="cover", showBoundary=0
+            32 * mm + bleed,
+            30 * mm + bleed,
+            width - 64 * mm,
+            height - 60 * mm,
+            id="cover",
+            showBoundary=0,
         )
         body_frame = Frame(
             self.leftMargin, self.bottomMargin, self.width, self.height, id="body", showBoundary=0
@@ -239,9 +256,10 @@ class _RulebookDoc(BaseDocTemplate):
         self.notify("TOCEntry", (level, markup(flowable.plain), self.page, key))
 
     def _draw_cover(self, canvas: Any, doc: BaseDocTemplate) -> None:
-        width, height = self.pagesize
+        width, height = self.trim
         accent = self.sheet.accent
         canvas.saveState()
+        canvas.translate(self.bleed, self.bleed)
         canvas.setStrokeColor(accent)
         canvas.setLineWidth(1.4)
         canvas.rect(12 * mm, 12 * mm, width - 24 * mm, height - 24 * mm)
@@ -257,9 +275,10 @@ class _RulebookDoc(BaseDocTemplate):
         canvas.restoreState()
 
     def _draw_footer(self, canvas: Any, doc: BaseDocTemplate) -> None:
-        width, _ = self.pagesize
-        left, right = self.leftMargin, width - self.rightMargin
+        width, _ = self.trim
+        left, right = MARGIN, width - MARGIN
         canvas.saveState()
+        canvas.translate(self.bleed, self.bleed)
         canvas.setStrokeColor(colors.HexColor("#c9ccd3"))
         canvas.setLineWidth(0.5)
         canvas.line(left, FOOTER + 9, right, FOOTER + 9)

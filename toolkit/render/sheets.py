@@ -238,11 +238,13 @@ def draw_deck(
     card_mm: tuple[float, float],
     footer: str,
     back_per_card: bool = False,
+    back_offset: tuple[float, float] = (0.0, 0.0),
 ) -> int:
     """Fronts and mirrored backs pages for one deck; returns the number of pages drawn.
 
     With `back_per_card` each back shows its own card (trivia answers); otherwise all backs
-    are the deck's back."""
+    are the deck's back. `back_offset` (mm, right and up on the backs page) moves everything
+    on backs pages, to undo a printer's measured duplex shift."""
     geo = geometry(page, card_mm)
     count = 0
     back_context = card_context(game, deck, deck.cards[0], lang)
@@ -256,6 +258,10 @@ def draw_deck(
     for index, chunk in enumerate(pages(expand(deck.cards), geo.per_page)):
         for side in ("front", "back"):
             c.setPageSize(page)
+            shifted = side == "back" and back_offset != (0.0, 0.0)
+            if shifted:
+                c.saveState()
+                c.translate(back_offset[0] * mm, back_offset[1] * mm)
             places = [_place(geo, i, back=side == "back") for i in range(len(chunk))]
             taken = set(places)
             for slot, (col, row) in zip(chunk, places, strict=True):
@@ -268,6 +274,8 @@ def draw_deck(
                     _draw_slot(c, game, deck, slot, side, faces, lang, at, card_mm)
             draw_crop_marks(c, geo)
             _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
+            if shifted:
+                c.restoreState()
             c.showPage()
             count += 1
     return count
@@ -339,23 +347,30 @@ def draw_deck_per_card(
     lang: str,
     card_mm: tuple[float, float],
     back_per_card: bool = False,
+    back_offset: tuple[float, float] = (0.0, 0.0),
 ) -> int:
-    """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set."""
+    """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set.
+    `back_offset` (mm) moves each back's drawing, as on sheets, for duplex at home."""
     bleed = BLEED_MM * mm
     w, h = card_mm[0] * mm, card_mm[1] * mm
     page = (w + 2 * bleed, h + 2 * bleed)
     back_context = card_context(game, deck, deck.cards[0], lang)
     count = 0
     for slot in expand(deck.cards):
-        for layout, context in (
-            (front, card_context(game, deck, slot.card, lang)),
-            (back, card_context(game, deck, slot.card, lang) if back_per_card else back_context),
+        for layout, context, shift in (
+            (front, card_context(game, deck, slot.card, lang), (0.0, 0.0)),
+            (
+                back,
+                card_context(game, deck, slot.card, lang) if back_per_card else back_context,
+                back_offset,
+            ),
         ):
             c.setPageSize(page)
             c.setBleedBox((0, 0, page[0], page[1]))
             c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
+            x, y = bleed + shift[0] * mm, bleed + shift[1] * mm
             with _naming(slot.card, lang):
-                draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, game.root)
+                draw_face(c, layout, context, x, y, *card_mm, BLEED_MM, lang, game.root)
             c.showPage()
             count += 1
     return count

@@ -354,17 +354,33 @@ def tiled_pdf(drawings: Sequence[Drawing], paper: str, lang: str, doc_title: str
     return buffer.getvalue()
 
 
-def poster_pdf(drawings: Sequence[Drawing], paper: str, doc_title: str) -> bytes:
-    """Each drawing whole on one page of `paper`, scaled to fit inside the margins."""
+def poster_pdf(
+    drawings: Sequence[Drawing], paper: str, doc_title: str, bleed: float = 0.0
+) -> bytes:
+    """Each drawing whole on one page of `paper`, scaled to fit inside the margins.
+
+    With `bleed` (points, the press profile) each page is the paper plus the bleed all round,
+    with TrimBox and BleedBox, and every page has the first drawing's orientation (a drawing
+    the other way round is turned a quarter), so the file holds one trim size."""
+    landscape_all = drawings[0].width > drawings[0].height if drawings else False
     with pdf_canvas(paper_size(paper), doc_title) as (canvas, buffer):
         for index, drawing in enumerate(drawings):
-            page = _oriented(paper_size(paper), drawing.width > drawing.height)
+            landscape = drawing.width > drawing.height
+            turned = bool(bleed) and landscape != landscape_all
+            page = _oriented(paper_size(paper), landscape_all if bleed else landscape)
             pw, ph = page
-            scale = min((pw - 2 * MARGIN) / drawing.width, (ph - 2 * MARGIN) / drawing.height)
+            dw, dh = (drawing.height, drawing.width) if turned else (drawing.width, drawing.height)
+            scale = min((pw - 2 * MARGIN) / dw, (ph - 2 * MARGIN) / dh)
             form = _define_form(canvas, drawing, index)
-            canvas.setPageSize(page)
+            canvas.setPageSize((pw + 2 * bleed, ph + 2 * bleed))
+            if bleed:
+                canvas.setTrimBox((bleed, bleed, bleed + pw, bleed + ph))
+                canvas.setBleedBox((0, 0, pw + 2 * bleed, ph + 2 * bleed))
             canvas.saveState()
-            canvas.translate((pw - drawing.width * scale) / 2, (ph - drawing.height * scale) / 2)
+            canvas.translate(bleed + (pw - dw * scale) / 2, bleed + (ph - dh * scale) / 2)
+            if turned:
+                canvas.translate(dw * scale, 0)
+                canvas.rotate(90)
             canvas.scale(scale, scale)
             canvas.doForm(form)
             canvas.restoreState()

@@ -1,0 +1,121 @@
+"""`export png`: one image per card face and back, the board and each rulebook page.
+
+Files go to <out>/<game>/<lang>/png/: `<deck>/<card>-front.png` and `<card>-back.png` (one per
+card, copies once; a shared back is repeated so each card has its pair, as card-upload
+services want), `board.png` (or `board-<n>.png` per drawing, `board-<id>…` per board: A2,
+upright) and `rulebook/page-01.png`…. Card and rulebook images are pages of the PDFs
+`build --profile press` draws, rasterised by pypdfium2: trimmed, or with their 3 mm bleed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.units import mm
+
+from toolkit.fileio import atomic_write_bytes
+from toolkit.render.build import BuildError
+from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
+from toolkit.render.exports.faces import each_deck, printed_decks
+from toolkit.render.raster import png_selected
+from toolkit.render.sheets import BLEED_MM
+
+
+def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str, str, bytes]]:
+    """(file stem, board name in `lang`, PNG) per board drawing, from the whole-board PDF
+    `build --board-page a2` draws: each drawing upright on its own page (the press file turns
+    some a quarter to keep one trim size). Boards have white margins, so no bleed to keep."""
+    from toolkit.render.boards import build_drawings, render_board
+    from toolkit.render.tiling import POSTER
+
+    boards = game.valid(game.boards)
+    out: list[tuple[str, str, bytes]] = []
+    for board in boards:
+        stem = "board" if len(boards) == 1 else f"board-{board.id}"
+        name = board.name.get(lang, "") or str(board.id)
+        pdf = render_board(game, board, lang, "a4", POSTER)
+        images = png_selected(pdf, list(range(_page_count(pdf))), dpi)
+        if len(images) == 1:
+            out.append((stem, name, images[0]))
+        else:
+            titles = [drawing.title for drawing in build_drawings(game, board, lang)]
+            if len(titles) != len(images):
+                titles = [f"{name} ({i})" for i in range(1, len(images) + 1)]
+            pairs = enumerate(zip(titles, images, strict=True), 1)
+            out += [(f"{stem}-{i}", title, image) for i, (title, image) in pairs]
+    return out
+
+
+def rulebook_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[bytes]:
+    """Each page of the press rulebook (A4 with bleed) in `lang`, or none without one."""
+    if lang not in game.rulebook:
+        return []
+    from toolkit.content.game import display_path
+    from toolkit.render.rulebook import render_rulebook
+    from toolkit.render.rulebook_source import RulebookError
+
+    try:
+        pdf = render_rulebook(game, lang, "a4", BLEED_MM * mm)
+    except RulebookError as exc:
+        where = f"{display_path(game.rulebook[lang])}:{exc.line}"
+        raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
+    return png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
+
+
+def _page_count(pdf: bytes) -> int:
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def steps(game: Any, langs: list[str]) -> int:
+    per_lang = len(printed_decks(game)) + 2  # decks, then the boards, then the rulebook
+    return per_lang * len(langs)
+
+
+def run(
+    game: Any, out: Path, opts: ExportOptions, report: Report, progress: Progress
+) -> list[Path]:
+    written: list[Path] = []
+    total, done = steps(game, opts.langs), 0
+
+    def emit(path: Path, data: bytes) -> None:
+        atomic_write_bytes(path, data)
+        written.append(path)
+        report(path)
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        progress(done, total)
+
+    for lang in opts.langs:
+        folder = out / game.id / lang / "png"
+        for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
+            for i, card in enumerate(printed.cards):
+                back = images.backs[i] if printed.trivia else images.backs[0]
+                emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
+                emit(folder / printed.id / f"{card.id}-back.png", back)
+        for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
+            emit(folder / f"{stem}.png", image)
+        step()
+        pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
+        for number, image in enumerate(pages, 1):
+            emit(folder / "rulebook" / f"page-{number:02d}.png", image)
+        prune(folder, written)
+        step()
+    return written
+
+
+PNG = register(
+    Export(
+        "png",
+        "One PNG per card face and back, the board and each rulebook page.",
+        run,
+    )
+)

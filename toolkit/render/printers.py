@@ -1,0 +1,116 @@
+"""Saved printers: each printer's measured duplex back offset, in the user's config folder.
+
+Home printers shift the back of a sheet by a few millimetres, differently per printer and
+tray. `playset calibrate` measures it once; `playset calibrate --save NAME X,Y` keeps it in
+`printers.yaml` (platformdirs' user config folder, e.g. ~/.config/playset on Linux) so that
+`playset build --printer NAME` corrects every backs page without retyping the numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+from toolkit.fileio import atomic_write_text
+
+MAX_OFFSET_MM = 20.0  # a bigger shift is a typo or a wrong duplex mode, not a printer's error
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$")
+HEADER = (
+    "# Playset printers: the duplex back offset of each, in mm (right, up on the backs page).\n"
+    "# Written by `playset calibrate --save NAME X,Y`; used by `playset build --printer NAME`.\n"
+)
+
+
+class PrinterError(ValueError):
+    """A bad offset, name or printers file: the message says what and where."""
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    """'1.5,-0.5' → (1.5, -0.5): millimetres right and up, each within ±20 mm."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(part) for part in parts)
+    except ValueError:
+        message = f"offset must be X,Y in millimetres (e.g. 1.5,-0.5), not {text!r}"
+        raise PrinterError(message) from None
+    for value in (x, y):
+        if not math.isfinite(value) or abs(value) > MAX_OFFSET_MM:
+            raise PrinterError(f"offset {text!r}: each value must be within ±{MAX_OFFSET_MM:g} mm")
+    return x + 0.0, y + 0.0  # -0.0 becomes 0.0
+
+
+def printers_file() -> Path:
+    """Where saved printers live (XDG_CONFIG_HOME is honoured on Linux)."""
+    from platformdirs import user_config_path
+
+    return user_config_path("playset", appauthor=False) / "printers.yaml"
+
+
+def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:
+    """Every saved printer's offset; a missing file is no printers, a broken one an error."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    path = path or printers_file()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PrinterError(f"{path}: cannot read: {exc}") from None
+    try:
+        data = YAML(typ="safe", pure=True).load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise PrinterError(f"{where}: not valid YAML: {exc.problem}") from None
+    except YAMLError as exc:
+        raise PrinterError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PrinterError(f"{path}: expected a mapping of printer names")
+    printers: dict[str, tuple[float, float]] = {}
+    for name, entry in data.items():
+        offset = entry.get("back_offset") if isinstance(entry, dict) else None
+        if (
+            not isinstance(offset, list)
+            or len(offset) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in offset)
+        ):
+            raise PrinterError(f"{path}: printer {name!r} needs back_offset: [X, Y] (mm)")
+        printers[str(name)] = parse_offset(f"{offset[0]},{offset[1]}")
+    return printers
+
+
+def printer_offset(name: str, path: Path | None = None) -> tuple[float, float]:
+    path = path or printers_file()
+    printers = load_printers(path)
+    if name not in printers:
+        known = ", ".join(sorted(printers)) or "none saved yet"
+        raise PrinterError(
+            f"no printer {name!r} in {path} (known: {known}); "
+            f"measure it with `playset calibrate`, then `playset calibrate --save {name} X,Y`"
+        )
+    return printers[name]
+
+
+def save_printer(name: str, offset: tuple[float, float], path: Path | None = None) -> Path:
+    """Add or replace one printer; the others are kept, the file is rewritten atomically."""
+    if not NAME.match(name):
+        raise PrinterError(
+            f"printer name {name!r}: letters, digits, space, '.', '_' or '-', at most 64"
+        )
+    path = path or printers_file()
+    printers = load_printers(path)
+    printers[name] = offset
+    lines = [HEADER]
+    for key in sorted(printers):
+        x, y = printers[key]
+        lines.append(f"{json.dumps(key)}:\n  back_offset: [{x:g}, {y:g}]\n")
+    atomic_write_text(path, "".join(lines))
+    return path
