@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ class LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(stderr=self._stderr, highlight=False)
+            # messages on stderr are never wrapped: a path cut in two cannot be copied
+            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=self._stderr)
         return self._console
 
     def __getattr__(self, name: str) -> Any:
@@ -34,8 +36,16 @@ stderr = LazyConsole(stderr=True)
 GAME_HELP = "A bundled game's id or the path of a game folder (default: every bundled game)."
 
 
+def escape(text: object) -> str:
+    """User text (names, paths, messages) made literal for rich: `[/]` in a game title or an
+    argument would otherwise raise a MarkupError, and `[bold]` would vanish."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(str(text))
+
+
 def usage_error(message: str) -> typer.Exit:
-    stderr.print(f"[red]error:[/red] {message}")
+    stderr.print(f"[red]error:[/red] {escape(message)}")
     return typer.Exit(2)
 
 
@@ -49,3 +59,28 @@ def game_folders(args: list[str] | None) -> list[Path]:
         return [resolve_game(arg) for arg in args]
     except GameNotFound as exc:
         raise usage_error(str(exc)) from None
+
+
+def refuse_output(path: Path) -> None:
+    """Exit 2 now, before any work, if `path` cannot be written as an output file."""
+    from toolkit.fileio import check_target
+
+    try:
+        check_target(path)
+    except OSError as exc:
+        from toolkit.fileio import describe
+
+        raise usage_error(describe(exc)) from None
+
+
+def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False) -> None:
+    """Run `write(path)`; a failed write (full disk, read-only) is one line and exit 1."""
+    from toolkit.fileio import describe
+
+    try:
+        write(path)
+    except OSError as exc:
+        stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
+        raise typer.Exit(1) from None
+    if not quiet:
+        stderr.print(f"wrote {escape(str(path))}")

@@ -8,7 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import game_folders, stderr, stdout, usage_error
+from toolkit.cli.common import (
+    escape,
+    game_folders,
+    refuse_output,
+    stderr,
+    stdout,
+    usage_error,
+    write_output,
+)
 from toolkit.diagnostics.formats import FORMATS
 
 GameArg = Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")]
@@ -53,6 +61,9 @@ def simulate(
     from toolkit.sim.session import SetupError, prepare
 
     (folder,) = game_folders([game])
+    for target in (json_out, pdf_out):
+        if target is not None:
+            refuse_output(target)
     loaded = load_game(folder)
     errors = [d for d in run_checks(loaded) if d.severity == Severity.ERROR]
     if errors:
@@ -67,12 +78,9 @@ def simulate(
         task = bar.add_task(f"{loaded.id}", total=games)
         report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
     print_report(report, stdout.get())
-    if json_out:
-        write_json(report, json_out)
-        stderr.print(f"wrote {json_out}")
-    if pdf_out:
-        write_pdf(report, pdf_out)
-        stderr.print(f"wrote {pdf_out}")
+    for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
+        if target is not None:
+            write_output(target, lambda path, w=writer: w(report, path))
 
 
 def check(
@@ -102,7 +110,7 @@ def check(
         found.extend(diags)
         if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
             if loaded.plugin.engine is None and fmt == "text":
-                stderr.print(f"{loaded.id}: no simulation engine yet; validated only")
+                stderr.print(f"{escape(loaded.id)}: no simulation engine yet; validated only")
             continue
         try:
             sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])

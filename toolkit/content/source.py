@@ -309,6 +309,22 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
         raw = path.read_bytes()
     except OSError as exc:
         return fail(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
+    return parse_document(path, display, raw)
+
+
+def parse_document(
+    path: Path, display: str, raw: bytes
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse YAML bytes as the content of `path` (nothing is read or written on disk: an
+    edit is verified in memory, so no probe file can be planted or followed)."""
+
+    def fail(r: Any, span: Span, message: str) -> tuple[None, list[Diagnostic]]:
+        return None, [r.at(display, span, message)]
+
+    if len(raw) > MAX_FILE_BYTES:
+        return fail(
+            Y_TOO_LARGE, Span(), f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}"
+        )
     decoded = _decode(raw)
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
@@ -350,4 +366,4 @@ def _tab_at(text: str, span: Span) -> bool:
     return "\t" in line[: max(span.col, 1) + 1] and line[: span.col - 1].strip(" \t") == ""
 
 
-__all__ = ["Document", "Severity", "load_document"]
+__all__ = ["Document", "Severity", "load_document", "parse_document"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from toolkit.checks.translation.typography import apply_fixes, safe_fixes
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.walk import collect
-from toolkit.fileio import atomic_write_text
+from toolkit.fileio import write_many
 from toolkit.i18n.yaml_edit import Edit, apply_edits
 
 
@@ -55,5 +55,5 @@ def plan_fixes(game: Game) -> list[FilePatch]:
 
 
 def write(patches: list[FilePatch]) -> None:
-    for patch in patches:
-        atomic_write_text(patch.path, patch.new_text)
+    """Replace every patched file of the game together (none if one cannot be written)."""
+    write_many([(patch.path, patch.new_text.encode("utf-8")) for patch in patches])

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.source import Document, load_document
+from toolkit.content.source import Document, parse_document
 from toolkit.diagnostics import Span
 
 PLAIN_SAFE = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*$")
@@ -103,12 +103,9 @@ def _insertion(text: str, doc: Document, starts: list[int], edit: Edit) -> tuple
 
 
 def _verify(path: Path, text: str, edits: list[Edit]) -> None:
-    probe = path.with_name(f".{path.name}.verify")
-    try:
-        probe.write_text(text, encoding="utf-8")
-        doc, diags = load_document(probe, path.name)
-    finally:
-        probe.unlink(missing_ok=True)
+    """Parse the edited text in memory: no probe file beside the content (a fixed name there
+    could be a planted symlink that the write would follow)."""
+    doc, diags = parse_document(path, path.name, text.encode("utf-8"))
     if doc is None:
         raise ValueError(f"edit would break {path}: {diags[0].message}")
     for edit in edits:
