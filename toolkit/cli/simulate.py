@@ -53,11 +53,33 @@ def simulate(
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
+    from toolkit.sim.runner import stop_on_signals
+
+    try:
+        with stop_on_signals():
+            _simulate(game, games, players, bots, seed, workers, option, json_out, pdf_out)
+    except KeyboardInterrupt as stop:  # before the games started
+        stderr.print(f"interrupted before any game finished (0 of {games})")
+        raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
+
+
+def _simulate(
+    game: str,
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    workers: int,
+    option: list[str] | None,
+    json_out: Path | None,
+    pdf_out: Path | None,
+) -> None:
     from toolkit.checks import run_checks
     from toolkit.content.game import load_game
     from toolkit.diagnostics import Severity
     from toolkit.diagnostics.formats import render
     from toolkit.sim.report import print_report, write_json, write_pdf
+    from toolkit.sim.runner import Interrupted
     from toolkit.sim.session import SetupError, prepare
 
     (folder,) = game_folders([game])
@@ -74,13 +96,34 @@ def simulate(
         sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
     except SetupError as exc:
         raise usage_error(str(exc)) from None
-    with _progress(games) as bar:
-        task = bar.add_task(f"{loaded.id}", total=games)
-        report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
+    code = 0
+    try:
+        with _progress(games) as bar:
+            task = bar.add_task(f"{loaded.id}", total=games)
+            report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
+    except Interrupted as stop:
+        code = 128 + stop.signum
+        if not stop.records:
+            stderr.print(f"interrupted before any game finished (0 of {games})")
+            _exit_now(code)
+        stderr.print(f"[yellow]interrupted[/yellow]: partial report of {len(stop.records)} game(s)")
+        report = sim.report(stop.records, partial=True)
     print_report(report, stdout.get())
     for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
         if target is not None:
             write_output(target, lambda path, w=writer: w(report, path))
+    if code:
+        _exit_now(code)
+
+
+def _exit_now(code: int) -> None:
+    """End a stopped run without the interpreter's exit hooks: the process pool's hook
+    would wake threads of workers already killed (an OSError printed at exit, Python 3.11)."""
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def check(

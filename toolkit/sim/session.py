@@ -71,15 +71,21 @@ class Simulation:
     def run(
         self, workers: int = 1, progress: Callable[[int], None] | None = None
     ) -> tuple[Report, Any]:
-        compiled = compile_game(self.config.game_dir)
         records = run(self.config, workers=workers, progress=progress)
+        return self.report(records), records
+
+    def report(self, records: list[Any], partial: bool = False) -> Report:
+        """The report of `records` (games 0..k-1); a partial one says so in its setup."""
+        compiled = compile_game(self.config.game_dir)
         setup: dict[str, Any] = {
             "players": self.config.setup.players,
             "bots": ",".join(self.config.bots),
             "seed": self.config.seed,
             **self.config.setup.options,
         }
-        report = build_report(
+        if partial:
+            setup["partial"] = f"{len(records)} of {self.config.games} games"
+        return build_report(
             self.game.id,
             setup,
             records,
@@ -87,7 +93,6 @@ class Simulation:
             compiled.card_names,
             coop=self.coop,
         )
-        return report, records
 
 
 def prepare(
