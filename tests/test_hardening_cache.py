@@ -37,7 +37,9 @@ def _evil_bucket(marker: Path, source: str, prefix: str) -> Bucket:
     """Bytecode that writes `marker` when loaded, under the key a sandbox uses for `source`."""
     env = Environment()
     name = _name(source, prefix)
-    bucket = Bucket(env, BytecodeCache().get_cache_key(name, None), "")
+    keys = getattr(jinja_cache, "SignedBytecodeCache", None)
+    keyed = keys(Path("."), b"") if keys else BytecodeCache()
+    bucket = Bucket(env, keyed.get_cache_key(name, None), "")
     bucket.checksum = BytecodeCache().get_source_checksum(source)
     bucket.code = compile(f"open({str(marker)!r}, 'w').write('ran')", "<evil>", "exec")
     return bucket

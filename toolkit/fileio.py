@@ -186,3 +186,33 @@ def output_folder(root: Path, *parts: str) -> Path:
         except OSError as exc:
             raise OutputError(current, exc.strerror or str(exc)) from None
     return folder
+
+
+class InputError(ValueError):
+    """A source file that cannot be read as text: too large, not UTF-8, unreadable."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+        self.col = col
+
+
+def read_text(path: Path, limit: int) -> str:
+    """A UTF-8 text file of at most `limit` bytes, read no further than that (a huge or
+    endless file is refused without being read whole)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise InputError(f"the file is larger than the limit of {limit:,} bytes")
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise InputError(
+            f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save as UTF-8", line, col
+        ) from None

@@ -18,14 +18,22 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
+import signal
 import stat
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from jinja2 import FunctionLoader, StrictUndefined, Template
 from jinja2.bccache import Bucket, BytecodeCache
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment, safe_range
+from jinja2.utils import generate_lorem_ipsum
 
 TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
 """A regular expression for Jinja expressions, statements and comments (use re.DOTALL)."""
@@ -107,6 +115,10 @@ class SignedBytecodeCache(BytecodeCache):
         self.folder = folder
         self.secret = key
 
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        # the environment's own code generation is part of the key (intercepted operators)
+        return super().get_cache_key(f"{name}|{CODE_VERSION}", filename)
+
     def _path(self, bucket: Bucket) -> Path:
         return self.folder / f"{bucket.key}.signed"
 
@@ -142,12 +154,122 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
+class TemplateLimitError(SecurityError):
+    """A template went past a limit (loop iterations, sequence size, output, time)."""
+
+
+CODE_VERSION = "bounded-1"
+MAX_ITERATIONS = 1_000_000  # range() items per render, nested loops included
+MAX_SEQUENCE = 1_000_000  # items or characters a `*` may build
+MAX_OUTPUT = 4_000_000  # characters a render may print
+MAX_POWER_BITS = 4_096
+MAX_SECONDS = 5.0
+MAX_WIDTH = 1_000  # widths in format specs and the width filters
+_WIDE_SPEC = re.compile(r"%[-#0 +]*\d{4,}|\{[^{}]*:[^{}]*\d{4,}[^{}]*\}")
+
+
+class _Limits:
+    """The budget of the render in progress (one at a time: rendering is single-threaded)."""
+
+    def __init__(self) -> None:
+        self.active = False
+        self.iterations = 0
+
+    def spend(self, count: int) -> None:
+        if self.active:
+            self.iterations += count
+            if self.iterations > MAX_ITERATIONS:
+                raise TemplateLimitError(
+                    f"loops run more than {MAX_ITERATIONS:,} iterations (range() items)"
+                )
+
+
+def _sized(value: Any) -> int | None:
+    return len(value) if isinstance(value, str | list | tuple) else None
+
+
+def _bounded_binop(left: Any, operator: str, right: Any) -> None:
+    if operator == "*":
+        for seq, count in ((left, right), (right, left)):
+            size = _sized(seq)
+            if size is not None and isinstance(count, int) and size * count > MAX_SEQUENCE:
+                raise TemplateLimitError(f"`*` would build more than {MAX_SEQUENCE:,} items")
+    elif operator == "**":
+        ints = isinstance(left, int) and isinstance(right, int)
+        if ints and abs(left) > 1 and right * abs(left).bit_length() > MAX_POWER_BITS:
+            raise TemplateLimitError("`**` would build a number too large to print")
+    elif operator == "%" and isinstance(left, str) and _WIDE_SPEC.search(left):
+        raise TemplateLimitError(f"a format width over {MAX_WIDTH} characters")
+
+
+class _Bounded:
+    """Mixed into a sandbox: `*`, `**` and `%` are checked before they run, range() counts
+    against the render's budget, lipsum and the width filters are capped."""
+
+    intercepted_binops = frozenset({"*", "**", "%"})
+    limits: _Limits
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        _bounded_binop(left, operator, right)
+        return super().call_binop(context, operator, left, right)  # type: ignore[misc]
+
+    def wrap_str_format(self, value: Any) -> Any:
+        wrapped = super().wrap_str_format(value)  # type: ignore[misc]
+        if wrapped is not None and _WIDE_SPEC.search(str(value.__self__)):
+            raise TemplateLimitError(f"a format width over {MAX_WIDTH} characters")
+        return wrapped
+
+
+def _install_bounds(env: Any, limits: _Limits) -> None:
+    def bounded_range(*args: int) -> range:
+        numbers = safe_range(*args)
+        limits.spend(len(numbers))
+        return numbers
+
+    def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+        if n > 20 or max > 200:
+            raise TemplateLimitError("lipsum() is limited to 20 paragraphs of 200 words")
+        return generate_lorem_ipsum(n, html, min, max)
+
+    env.globals["range"] = bounded_range
+    env.globals["lipsum"] = bounded_lipsum
+    for name in ("center", "indent", "wordwrap", "truncate"):
+        env.filters[name] = _width_capped(env.filters[name])
+
+
+def _width_capped(func: Any) -> Any:
+    def capped(*args: Any, **kwargs: Any) -> Any:
+        numbers = [a for a in (*args[1:], *kwargs.values()) if isinstance(a, int)]
+        if any(abs(n) > MAX_WIDTH for n in numbers if not isinstance(n, bool)):
+            raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+        return func(*args, **kwargs)
+
+    for attr in ("jinja_pass_arg",):
+        if hasattr(func, attr):
+            setattr(capped, attr, getattr(func, attr))
+    return capped
+
+
+class _BoundedSandbox(_Bounded, SandboxedEnvironment):
+    pass
+
+
+class _BoundedImmutableSandbox(_Bounded, ImmutableSandboxedEnvironment):
+    pass
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+
+
 class CachedSandbox:
     """A sandboxed environment that compiles sources by checksum through the bytecode cache."""
 
-    def __init__(self, keep_trailing_newline: bool) -> None:
+    def __init__(self, keep_trailing_newline: bool, immutable: bool = False) -> None:
         self._sources: dict[str, str] = {}
-        self.env = SandboxedEnvironment(
+        self.limits = _Limits()
+        kind = _BoundedImmutableSandbox if immutable else _BoundedSandbox
+        self.env = kind(
             loader=FunctionLoader(lambda name: (self._sources[name], None, lambda: True)),
             bytecode_cache=bytecode_cache(),
             undefined=StrictUndefined,
@@ -155,6 +277,54 @@ class CachedSandbox:
             keep_trailing_newline=keep_trailing_newline,
             cache_size=0,
         )
+        _install_bounds(self.env, self.limits)
+
+    @contextmanager
+    def bounded(self) -> Iterator[None]:
+        """Renders inside get a fresh loop budget and, in the main thread, a time limit
+        (raises TemplateLimitError)."""
+        outer = self.limits.active
+        self.limits.active = True
+        if not outer:
+            self.limits.iterations = 0
+        timed = (
+            not outer
+            and threading.current_thread() is threading.main_thread()
+            and signal.getitimer(signal.ITIMER_REAL)[0] == 0
+        )
+        if timed:
+            previous = signal.signal(signal.SIGALRM, _on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, MAX_SECONDS)
+        try:
+            yield
+        finally:
+            if timed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+            self.limits.active = outer
+
+    def render(self, template: Template, context: dict[str, Any]) -> str:
+        """Render within the limits, stopping as soon as the output is too long."""
+        with self.bounded():
+            parts: list[str] = []
+            size = 0
+            stream = template.root_render_func(template.new_context(context))
+            try:
+                for part in stream:
+                    size += len(part)
+                    if size > MAX_OUTPUT:
+                        break
+                    parts.append(part)
+            except Exception:
+                self.env.handle_exception()  # re-raised with the template's own lines
+            if size > MAX_OUTPUT:
+                error = TemplateLimitError(f"the output passes {MAX_OUTPUT:,} characters")
+                frame = stream.gi_frame  # where the template was printing
+                if frame is not None:
+                    error.lineno = template.get_corresponding_lineno(frame.f_lineno)
+                stream.close()
+                raise error
+            return "".join(parts)
 
     def template(self, source: str, prefix: str) -> Template:
         """The compiled template of `source` (raises jinja2.TemplateError)."""
