@@ -216,3 +216,10 @@ def read_text(path: Path, limit: int) -> str:
         raise InputError(
             f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save as UTF-8", line, col
         ) from None
+
+
+def real_path(path: Path) -> Path:
+    """The absolute path with symlinks followed, like Path.resolve(), but a symlink loop
+    gives the looping path instead of raising RuntimeError (Python 3.11): the caller's own
+    existence or containment check then refuses it with a diagnostic."""
+    return Path(os.path.realpath(path))
