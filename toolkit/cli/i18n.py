@@ -136,11 +136,14 @@ def import_(
     stderr.print(
         f"{len(result.applied)} applied, {result.unchanged} unchanged, "
         f"{len(result.stale)} refused (source changed), {len(result.unknown)} unknown"
+        + (f", {len(result.refused)} refused" if result.refused else "")
     )
+    for name, why in result.refused:
+        stderr.print(f"[yellow]refused[/yellow] {escape(name)}: {escape(why)}")
     for name in result.stale:
         stderr.print(
             f"[yellow]refused[/yellow] {escape(name)}: the source text changed since export"
         )
     for name in result.unknown:
         stderr.print(f"[yellow]unknown[/yellow] {escape(name)}")
-    raise typer.Exit(1 if result.stale or result.unknown else 0)
+    raise typer.Exit(1 if result.stale or result.unknown or result.refused else 0)

@@ -48,6 +48,9 @@ class Document:
     data: Any
     spans: dict[Path_, Span] = field(default_factory=dict)
     key_spans: dict[Path_, Span] = field(default_factory=dict)
+    shared: set[Path_] = field(default_factory=set)
+    """Paths whose value is written elsewhere: a YAML alias (`*name`) or a key brought in by
+    a merge key (`<<:`). An edit there would change another place, so editors refuse it."""
 
     def span(self, path: Path_) -> Span:
         return self.spans.get(path, Span())
@@ -138,6 +141,8 @@ class _Builder:
         self.spans: dict[Path_, Span] = {}
         self.key_spans: dict[Path_, Span] = {}
         self.count = 0
+        self.built: set[int] = set()
+        self.shared: set[Path_] = set()
 
     def build(self, node: Node, path: Path_, depth: int) -> Any:
         self.count += 1
@@ -151,6 +156,10 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise _Refusal(Y_TOO_DEEP, _span(node), f"nesting deeper than {MAX_DEPTH} levels")
         self.spans.setdefault(path, _span(node))
+        if id(node) in self.built:  # a second visit of one node is an alias
+            self.shared.add(path)
+        elif isinstance(node, ScalarNode | MappingNode | SequenceNode):
+            self.built.add(id(node))
         if isinstance(node, ScalarNode):
             return self.scalar(node)
         if isinstance(node, SequenceNode):
@@ -198,6 +207,8 @@ class _Builder:
                 if not isinstance(merged, dict):
                     raise _Refusal(Y_SYNTAX, _span(source), "a merge key needs a mapping")
                 for key, value in merged.items():
+                    if key not in result:
+                        self.shared.add((*path, key))
                     result.setdefault(key, value)
         return result
 
@@ -355,7 +366,8 @@ def parse_document(
         return fail(refusal.rule, refusal.span, refusal.message)
     except RecursionError:
         return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    return Document(path, display, data, builder.spans, builder.key_spans), []
+    doc = Document(path, display, data, builder.spans, builder.key_spans, builder.shared)
+    return doc, []
 
 
 def _tab_at(text: str, span: Span) -> bool:
