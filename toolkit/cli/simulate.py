@@ -96,6 +96,11 @@ def _simulate(
         sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
     except SetupError as exc:
         raise usage_error(str(exc)) from None
+    if "mcts" in bots.split(","):
+        stderr.print(
+            "note: mcts bots run many playouts per move (seconds to a minute per game); "
+            "Ctrl-C stops and reports the games finished"
+        )
     code = 0
     try:
         with _progress(games) as bar:

@@ -131,6 +131,15 @@ def _span(node: Node) -> Span:
 
 
 _STR = "tag:yaml.org,2002:str"
+_BOOL = "tag:yaml.org,2002:bool"
+# Characters YAML 1.2 does not allow in a stream (c-printable), found before parsing so
+# the diagnostic points at them (the parser reports some at 1:1).
+_NOT_PRINTABLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"
+)
+# YAML 1.2 has no line break but LF and CR; the parser also breaks at NEL, U+2028 and
+# U+2029, which would cut a comment in two. In a comment they are blanked (same length).
+_COMMENT_BREAK = re.compile("(?:^|(?<=[ \t]))#[^\n]*[\x85\u2028\u2029][^\n]*", re.MULTILINE)
 
 
 class _Builder:
@@ -147,6 +156,12 @@ class _Builder:
     def build(self, node: Node, path: Path_, depth: int) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
+            if not self.shared:  # no alias was expanded: the file is simply too big
+                raise _Refusal(
+                    Y_TOO_LARGE,
+                    _span(node),
+                    f"the document holds more than {MAX_NODES:,} values, the content limit",
+                )
             raise _Refusal(
                 Y_ALIAS_BOMB,
                 _span(node),
@@ -171,6 +186,9 @@ class _Builder:
     def scalar(self, node: ScalarNode) -> Any:
         if node.tag == _STR:  # most values; the constructor would return node.value too
             return node.value
+        if node.tag == _BOOL and node.value.lower() not in ("true", "false"):
+            # YAML 1.2 booleans are true and false only; `!!bool 'yes'` is no boolean
+            raise _Refusal(Y_BAD_SCALAR, _span(node), f"{node.value!r} is not true or false")
         try:
             return self.constructor.construct_object(node, deep=True)
         except (ValueError, OverflowError) as exc:
@@ -340,6 +358,15 @@ def parse_document(
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
     text = decoded
+    bad = _NOT_PRINTABLE.search(text)
+    if bad:
+        return fail(
+            Y_SYNTAX,
+            _position(text, bad.start()),
+            f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
+        )
+    if "\u2028" in text or "\u2029" in text or "\x85" in text:
+        text = _COMMENT_BREAK.sub(lambda m: re.sub("[\x85\u2028\u2029]", " ", m.group()), text)
     deep = _too_deep(text)
     if deep is not None:
         return fail(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")

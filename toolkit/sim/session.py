@@ -30,6 +30,8 @@ def parse_options(
         if not sep:
             raise SetupError(f"--option {pair!r}: expected name=value")
         option = declared.get(name)
+        if name in values:
+            raise SetupError(f"--option {name} is given twice")
         if option is None:
             known = ", ".join(declared) or "none"
             raise SetupError(f"unknown option {name!r} (this game has: {known})")
