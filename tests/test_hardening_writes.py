@@ -198,3 +198,11 @@ def test_i18n_export_to_a_folder_is_a_clear_error(run_cli, tmp_path):
     result = run_cli("i18n", "export", "drinking-heroes", "--lang", "en", "--out", str(tmp_path))
     assert result.exit_code == 1
     assert "it is a folder" in result.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_a_folder_that_takes_no_files_is_refused_before_the_simulation(run_cli):
+    result = run_cli("simulate", "drinking-heroes", "-n", "5", "--json", "/proc/report.json")
+    assert result.exit_code == 2
+    assert "cannot write /proc/report.json: no file can be created in /proc" in result.stderr
+    assert "completed" not in result.stdout  # refused before playing

@@ -52,8 +52,12 @@ def _umask_mode() -> int:
 
 
 def check_target(path: Path) -> None:
-    """Refuse early (before minutes of work) a target that `write_bytes` would refuse."""
-    _plan(Path(path))
+    """Refuse early (before minutes of work) a target that `write_many` would refuse: the
+    plan, and for a file to replace, a uniquely named probe created and removed beside it
+    (a folder can look writable and still refuse files: /proc, a read-only mount)."""
+    how, target = _plan(Path(path))
+    if how == "replace":
+        os.unlink(_stage(target, b""))
 
 
 def _plan(path: Path) -> tuple[str, Path]:
@@ -116,7 +120,8 @@ def _stage(target: Path, data: bytes) -> str:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise OutputError(target, exc.strerror or str(exc)) from None
+        reason = f"no file can be created in {target.parent} ({exc.strerror or exc})"
+        raise OutputError(target, reason) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
