@@ -206,3 +206,18 @@ def test_a_folder_that_takes_no_files_is_refused_before_the_simulation(run_cli):
     assert result.exit_code == 2
     assert "cannot write /proc/report.json: no file can be created in /proc" in result.stderr
     assert "completed" not in result.stdout  # refused before playing
+
+
+def test_reads_never_wait_on_a_fifo_or_run_on_without_end(tmp_path):
+    from toolkit.content.source import load_document
+    from toolkit.fileio import read_bounded
+
+    fifo = tmp_path / "deck.yaml"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.yaml"
+    zero.symlink_to("/dev/zero")
+    for path in (fifo, zero):
+        with pytest.raises(OSError, match="not a regular file"):
+            read_bounded(path, 1000)
+        doc, diags = load_document(path, path.name)
+        assert doc is None and diags[0].code == "Y010"

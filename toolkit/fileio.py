@@ -202,12 +202,24 @@ class InputError(ValueError):
         self.col = col
 
 
+def read_bounded(path: Path, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a regular file (a FIFO, a device or `/dev/zero` behind
+    a link is refused, not waited on or read without end); raises OSError."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(limit + 1)
+    finally:
+        os.close(fd)
+
+
 def read_text(path: Path, limit: int) -> str:
     """A UTF-8 text file of at most `limit` bytes, read no further than that (a huge or
     endless file is refused without being read whole)."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
+        raw = read_bounded(path, limit)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}") from None
     if len(raw) > limit:

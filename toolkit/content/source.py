@@ -18,6 +18,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.fileio import read_bounded
 
 Y_SYNTAX = rule("Y001", "yaml-syntax", "The file is not well-formed YAML.")
 Y_ENCODING = rule("Y002", "encoding", "The file is not valid UTF-8.")
@@ -335,7 +336,7 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
             return fail(
                 Y_TOO_LARGE, Span(), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
             )
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_FILE_BYTES)  # a file that grows or never ends stops here
     except OSError as exc:
         return fail(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
     return parse_document(path, display, raw)
