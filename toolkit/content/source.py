@@ -8,6 +8,7 @@ deep nesting, huge files, non-UTF-8 bytes. Every refusal is a Y diagnostic at th
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,6 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.fileio import read_bounded
 
 Y_SYNTAX = rule("Y001", "yaml-syntax", "The file is not well-formed YAML.")
 Y_ENCODING = rule("Y002", "encoding", "The file is not valid UTF-8.")
@@ -331,12 +331,16 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
         return None, [r.at(display, span, message)]
 
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero never end
+            return fail(Y_UNREADABLE, Span(), "cannot read file: not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
             return fail(
-                Y_TOO_LARGE, Span(), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+                Y_TOO_LARGE,
+                Span(),
+                f"file is {info.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
             )
-        raw = read_bounded(path, MAX_FILE_BYTES)  # a file that grows or never ends stops here
+        raw = path.read_bytes()
     except OSError as exc:
         return fail(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
     return parse_document(path, display, raw)
