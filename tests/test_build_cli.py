@@ -53,7 +53,7 @@ def test_broken_content_builds_nothing(run_cli, tmp_path):
     deck.write_text(deck.read_text().replace("copies: 3", "copies: three"))
     result = run_cli("build", str(game), "--out", str(out))
     assert result.exit_code == 1
-    assert "S001" in result.stdout and not out.exists()
+    assert "S001" in result.stderr and not out.exists()
 
 
 def test_symlink_leaving_the_game_is_refused(run_cli, tmp_path, monkeypatch):
@@ -89,7 +89,7 @@ def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert "nme" in done.stdout and "standard" in done.stdout
+    assert "nme" in done.stderr and "standard" in done.stderr
 
     game = tmp_path / "tokaido"
     shutil.copytree(REPO / "content" / "tokaido", game)
@@ -113,7 +113,7 @@ def test_a_failing_layout_or_rulebook_template_is_a_clear_error_not_a_traceback(
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
-    assert "rulebook/en.md:" in done.stdout and "no_such_rule" in done.stdout
+    assert "rulebook/en.md:" in done.stderr and "no_such_rule" in done.stderr
 
 
 def test_unwritable_output_and_damaged_image_are_clear_errors(run_cli, tmp_path, monkeypatch):
@@ -148,7 +148,7 @@ def test_one_validity_gate_refuses_cross_file_errors(run_cli, tmp_path, monkeypa
     assert run_cli("validate", str(game)).exit_code == 1
     result = run_cli("build", str(game), "--out", str(out))
     assert result.exit_code == 1, result.output
-    assert "stpes" in result.stdout and not out.exists()
+    assert "stpes" in result.stderr and not out.exists()
     assert run_cli("i18n", "export", str(game), "--lang", "es").exit_code == 1
     monkeypatch.chdir(game)
     assert run_cli("build", "--out", str(out)).exit_code == 1 and not out.exists()
@@ -172,4 +172,4 @@ def test_a_link_to_a_missing_space_is_refused_before_anything_is_written(run_cli
     board = game / "boards" / "map.yaml"
     board.write_text(board.read_text().replace("b: market", "b: markett", 1))
     result = run_cli("build", str(game), "--out", str(out))
-    assert result.exit_code == 1 and "R004" in result.stdout and not out.exists()
+    assert result.exit_code == 1 and "R004" in result.stderr and not out.exists()

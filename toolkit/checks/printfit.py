@@ -21,6 +21,7 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.fileio import real_path
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs, text_width
 from toolkit.render.icons import ICONS
@@ -292,8 +293,8 @@ def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterat
 
     assert loaded.doc is not None
     span = loaded.doc.span(("cards", index, "image"))
-    root = game.root.resolve()
-    path = (game.root / item.text).resolve()
+    root = real_path(game.root)
+    path = real_path(game.root / item.text)
     if not path.is_relative_to(root):
         yield P_IMAGE.at(loaded.rel, span, f"image {item.text!r} leaves the game folder")
         return
@@ -303,7 +304,7 @@ def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterat
     try:
         with Image.open(path) as image:
             pixels = image.size
-    except (UnidentifiedImageError, OSError) as exc:
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
         yield P_IMAGE.at(loaded.rel, span, f"cannot read image {item.text!r}: {exc}")
         return
     dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))

@@ -11,6 +11,7 @@ from toolkit.content.game import Game
 from toolkit.content.templating import NAME, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.fileio import real_path
 
 R_DUPLICATE_ID = rule("R003", "duplicate-id", "An id is declared twice in the same namespace.")
 R_UNKNOWN_REF = rule("R004", "unknown-reference", "A reference names an id that does not exist.")
@@ -111,7 +112,7 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
         if not base.is_dir() or folder in game.broken_lists:
             continue
         for path in sorted(base.rglob("*.yaml")) + sorted(base.rglob("*.yml")):
-            if path.resolve() not in game.listed:
+            if real_path(path) not in game.listed:
                 rel = path.relative_to(game.root).as_posix()
                 where = ("files", folder) if ("files", folder) in manifest.doc.key_spans else ()
                 yield R_UNLISTED.at(

@@ -13,7 +13,7 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.jinja_cache import TEMPLATE_CODE
-from toolkit.render.rulebook_source import RulebookError, render_markdown
+from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
 
 R_RULEBOOK = rule(
     "R010", "rulebook-template", "A rulebook expression fails (unknown content or bad syntax)."
@@ -26,13 +26,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for lang, path in game.rulebook.items():
         display = display_path(path)
         try:
-            source = path.read_text(encoding="utf-8")
+            source = read_rulebook(path)
             text = render_markdown(game, lang, source)
-        except UnicodeDecodeError:
-            yield R_RULEBOOK.at(display, Span(), "the rulebook is not valid UTF-8")
-            continue
         except RulebookError as exc:
-            yield R_RULEBOOK.at(display, Span(exc.line, 1), str(exc))
+            yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
         yield from _glyphs(display, source, text)
         yield from _typography(display, lang, source)

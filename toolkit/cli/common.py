@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,10 @@ class LazyConsole:
             from rich.console import Console
 
             stream = sys.stderr if self._stderr else sys.stdout
-            # Piped or captured output is never hard-wrapped at 80 columns: a diagnostic or a
-            # path stays on one line for grep and CI logs.
-            wrap = stream.isatty()
-            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=not wrap)
+            # Messages on stderr are never wrapped (a path cut in two cannot be copied), and
+            # piped or captured output is never hard-wrapped at 80 columns.
+            soft = self._stderr or not stream.isatty()
+            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=soft)
         return self._console
 
     def __getattr__(self, name: str) -> Any:
@@ -42,8 +43,16 @@ GAME_HELP = (
 )
 
 
+def escape(text: object) -> str:
+    """User text (names, paths, messages) made literal for rich: `[/]` in a game title or an
+    argument would otherwise raise a MarkupError, and `[bold]` would vanish."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(str(text))
+
+
 def usage_error(message: str) -> typer.Exit:
-    stderr.print(f"[red]error:[/red] {message}")
+    stderr.print(f"[red]error:[/red] {escape(message)}")
     return typer.Exit(2)
 
 
@@ -62,8 +71,8 @@ def game_folders(args: list[str] | None) -> list[Path]:
 
 
 def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
-    """The game in `folder` if it passes the validity gate; else its errors printed (stdout,
-    as `validate` prints them), a one-line reason on stderr, and None."""
+    """The game in `folder` if it passes the validity gate; else its errors and a one-line
+    reason on stderr (the command's own output, a PDF or a report, never comes), and None."""
     import sys
 
     from toolkit.content.gate import InvalidGame, valid_game
@@ -73,14 +82,32 @@ def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
         return valid_game(folder, tolerate)
     except InvalidGame as exc:
         if exc.errors:
-            sys.stdout.write(render(exc.errors, "text") + "\n")
+            sys.stderr.write(render(exc.errors, "text") + "\n")
         reason = f"[red]{escape(str(exc))}[/red] (`playset validate` shows all)"
         stderr.print(reason, soft_wrap=True)
         return None
 
 
-def escape(text: str) -> str:
-    """User text (paths, ids) made safe to print through rich markup."""
-    from rich.markup import escape as rich_escape
+def refuse_output(path: Path) -> None:
+    """Exit 2 now, before any work, if `path` cannot be written as an output file."""
+    from toolkit.fileio import check_target
 
-    return rich_escape(text)
+    try:
+        check_target(path)
+    except OSError as exc:
+        from toolkit.fileio import describe
+
+        raise usage_error(describe(exc)) from None
+
+
+def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False) -> None:
+    """Run `write(path)`; a failed write (full disk, read-only) is one line and exit 1."""
+    from toolkit.fileio import describe
+
+    try:
+        write(path)
+    except OSError as exc:
+        stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
+        raise typer.Exit(1) from None
+    if not quiet:
+        stderr.print(f"wrote {escape(str(path))}")

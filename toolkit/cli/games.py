@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, stdout
+from toolkit.cli.common import GAME_HELP, escape, game_folders, stdout
 
 
 def list_games(
@@ -28,8 +28,9 @@ def list_games(
         info = summarize(load_game(folder))
         rows = [(d.id, f"{d.cards} cards") for d in info.decks]
         rows += [(f"board {name}", detail) for name, detail in info.boards]
-        lead_rows = [(info.id, info.players, info.languages), (f"[dim]{info.title}[/dim]", "", "")]
+        lead_rows = [(info.id, info.players, info.languages), (info.title, "", "")]
         for index, (part, cards) in enumerate(rows or [("-", "")]):
             lead = lead_rows[index] if index < len(lead_rows) else ("", "", "")
-            table.add_row(*lead, part, cards, end_section=index == len(rows) - 1)
+            cells = [escape(cell) for cell in (*lead, part, cards)]
+            table.add_row(*cells, end_section=index == len(rows) - 1)
     stdout.print(table)

@@ -9,7 +9,16 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, gated_game, stderr, stdout, usage_error
+from toolkit.cli.common import (
+    GAME_HELP,
+    escape,
+    game_folders,
+    gated_game,
+    stderr,
+    stdout,
+    usage_error,
+    write_output,
+)
 
 app = typer.Typer(help="Translation workflow: fixes, status, PO files.", no_args_is_help=True)
 
@@ -40,9 +49,9 @@ def fix(
         patches = fixer.plan_fixes(game)
         total += sum(len(p.edits) for p in patches)
         if write:
-            fixer.write(patches)
+            write_output(game.root, lambda _, p=patches: fixer.write(p), quiet=True)
             for patch in patches:
-                stderr.print(f"fixed {len(patch.edits)} text(s) in {patch.file.rel}")
+                stderr.print(f"fixed {len(patch.edits)} text(s) in {escape(patch.file.rel)}")
         else:
             for patch in patches:
                 sys.stdout.write(patch.diff())
@@ -62,15 +71,14 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
         game = load_game(folder)
         from rich.table import Table
 
-        table = Table(title=f"{game.id} translation status ({display_path(game.root)})")
+        table = Table(title=escape(f"{game.id} translation status ({display_path(game.root)})"))
         for column in ("file", "lang", "texts", "coverage", "problems", "codes"):
             table.add_column(column)
         for row in game_status(game):
             codes = ", ".join(f"{c}×{n}" for c, n in sorted(row.codes.items()))
             shown = os.path.relpath(Path(row.file).absolute(), game.root)
-            table.add_row(
-                shown, row.lang, str(row.texts), f"{row.coverage:.0%}", str(row.problems), codes
-            )
+            cells = (shown, row.lang, row.texts, f"{row.coverage:.0%}", row.problems, codes)
+            table.add_row(*(escape(cell) for cell in cells))
         stdout.print(table)
 
 
@@ -92,8 +100,7 @@ def export(
         raise usage_error(f"{loaded.id} has no language {lang!r}")
     text = str(export_po(loaded, lang))
     if out:
-        atomic_write_text(out, text + "\n")
-        stderr.print(f"wrote {out}")
+        write_output(out, lambda path: atomic_write_text(path, text + "\n"))
     else:
         sys.stdout.write(text + "\n")
 
@@ -107,7 +114,7 @@ def import_(
     """Bring translations back into the YAML; entries whose source changed are refused."""
     import polib
 
-    from toolkit.fileio import atomic_write_text
+    from toolkit.fileio import write_many
     from toolkit.i18n.po import import_po
 
     try:
@@ -123,14 +130,19 @@ def import_(
         raise usage_error(f"PO language {lang!r} is not a language of {loaded.id}")
     result, texts = import_po(loaded, po, lang)
     if not dry_run:
-        for path, text in texts.items():
-            atomic_write_text(path, text)
+        files = [(path, text.encode("utf-8")) for path, text in texts.items()]
+        write_output(Path(loaded.root), lambda _: write_many(files), quiet=True)
     stderr.print(
         f"{len(result.applied)} applied, {result.unchanged} unchanged, "
         f"{len(result.stale)} refused (source changed), {len(result.unknown)} unknown"
+        + (f", {len(result.refused)} refused" if result.refused else "")
     )
+    for name, why in result.refused:
+        stderr.print(f"[yellow]refused[/yellow] {escape(name)}: {escape(why)}")
     for name in result.stale:
-        stderr.print(f"[yellow]refused[/yellow] {name}: the source text changed since export")
+        stderr.print(
+            f"[yellow]refused[/yellow] {escape(name)}: the source text changed since export"
+        )
     for name in result.unknown:
-        stderr.print(f"[yellow]unknown[/yellow] {name}")
-    raise typer.Exit(1 if result.stale or result.unknown else 0)
+        stderr.print(f"[yellow]unknown[/yellow] {escape(name)}")
+    raise typer.Exit(1 if result.stale or result.unknown or result.refused else 0)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import stderr, stdout
+from toolkit.cli.common import escape, stderr, stdout
 
 app = typer.Typer(help="JSON Schemas for editors and validators.", no_args_is_help=True)
 
@@ -22,7 +22,7 @@ def export_schemas(out: OutOption = None) -> None:
 
     folder = out or work_folder() / "schemas"
     written = export(folder)
-    stdout.print(f"wrote {len(written)} schemas under {folder}")
+    stdout.print(f"wrote {len(written)} schemas under {escape(folder)}")
 
 
 @app.command("check")
@@ -34,7 +34,7 @@ def check_schemas(out: OutOption = None) -> None:
     folder = out or repo_root() / "schemas"
     stale = drift(folder)
     for rel in stale:
-        stderr.print(f"stale: {folder / rel}")
+        stderr.print(f"stale: {escape(folder / rel)}")
     if stale:
         stderr.print("run `playset schemas export`")
         raise typer.Exit(1)

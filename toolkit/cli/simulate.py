@@ -8,7 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import game_folders, gated_game, stderr, stdout, usage_error
+from toolkit.cli.common import (
+    escape,
+    game_folders,
+    gated_game,
+    refuse_output,
+    stderr,
+    stdout,
+    usage_error,
+    write_output,
+)
 from toolkit.diagnostics.formats import FORMATS
 
 GameArg = Annotated[
@@ -48,13 +57,38 @@ def simulate(
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
+    from toolkit.sim.runner import stop_on_signals
+
+    try:
+        with stop_on_signals():
+            _simulate(game, games, players, bots, seed, workers, option, json_out, pdf_out)
+    except KeyboardInterrupt as stop:  # before the games started
+        stderr.print(f"interrupted before any game finished (0 of {games})")
+        raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
+
+
+def _simulate(
+    game: str | None,
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    workers: int,
+    option: list[str] | None,
+    json_out: Path | None,
+    pdf_out: Path | None,
+) -> None:
     from toolkit.sim.report import print_report, write_json, write_pdf
+    from toolkit.sim.runner import Interrupted
     from toolkit.sim.session import SetupError, prepare
 
     folders = game_folders([game] if game else None)
     if len(folders) != 1:
         raise usage_error("name the game to simulate (an id or a folder), or run it in one")
     (folder,) = folders
+    for target in (json_out, pdf_out):
+        if target is not None:
+            refuse_output(target)
     loaded = gated_game(folder)
     if loaded is None:
         raise typer.Exit(1)
@@ -62,16 +96,39 @@ def simulate(
         sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
     except SetupError as exc:
         raise usage_error(str(exc)) from None
-    with _progress(games) as bar:
-        task = bar.add_task(f"{loaded.id}", total=games)
-        report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
+    if "mcts" in bots.split(","):
+        stderr.print(
+            "note: mcts bots run many playouts per move (seconds to a minute per game); "
+            "Ctrl-C stops and reports the games finished"
+        )
+    code = 0
+    try:
+        with _progress(games) as bar:
+            task = bar.add_task(f"{loaded.id}", total=games)
+            report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
+    except Interrupted as stop:
+        code = 128 + stop.signum
+        if not stop.records:
+            stderr.print(f"interrupted before any game finished (0 of {games})")
+            _exit_now(code)
+        stderr.print(f"[yellow]interrupted[/yellow]: partial report of {len(stop.records)} game(s)")
+        report = sim.report(stop.records, partial=True)
     print_report(report, stdout.get())
-    if json_out:
-        write_json(report, json_out)
-        stderr.print(f"wrote {json_out}")
-    if pdf_out:
-        write_pdf(report, pdf_out)
-        stderr.print(f"wrote {pdf_out}")
+    for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
+        if target is not None:
+            write_output(target, lambda path, w=writer: w(report, path))
+    if code:
+        _exit_now(code)
+
+
+def _exit_now(code: int) -> None:
+    """End a stopped run without the interpreter's exit hooks: the process pool's hook
+    would wake threads of workers already killed (an OSError printed at exit, Python 3.11)."""
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def check(
@@ -105,7 +162,7 @@ def check(
         found.extend(diags)
         if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
             if loaded.plugin.engine is None and fmt == "text":
-                stderr.print(f"{loaded.id}: no simulation engine yet; validated only")
+                stderr.print(f"{escape(loaded.id)}: no simulation engine yet; validated only")
             continue
         try:
             sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])

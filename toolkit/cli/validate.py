@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, stderr, usage_error
+from toolkit.cli.common import GAME_HELP, escape, game_folders, stderr, usage_error
 from toolkit.diagnostics.formats import FORMATS
 
 
@@ -48,7 +48,7 @@ def validate(
     findings = sum(1 for d in diagnostics if counts_as_finding(d))
     unreadable = any(d.code == "Y010" for d in diagnostics)
     if fmt == "text":
-        names = ", ".join(f.name for f in folders)
+        names = escape(", ".join(f.name for f in folders))
         if diagnostics:
             stderr.print(f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}")
         else:

@@ -21,6 +21,7 @@ from toolkit.content.plugin import (
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.fileio import real_path
 
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
@@ -153,9 +154,9 @@ def _inside(root: Path, rel: str) -> Path | None:
     """The file `rel` names, or None if it leaves `root` (absolute, `..`, or a symlink out)."""
     if os.path.isabs(rel) or rel.startswith("~"):
         return None
-    target = (root / rel).resolve()
+    target = real_path(root / rel)
     try:
-        target.relative_to(root.resolve())
+        target.relative_to(real_path(root))
     except ValueError:
         return None
     return target

@@ -8,6 +8,7 @@ deep nesting, huge files, non-UTF-8 bytes. Every refusal is a Y diagnostic at th
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ class Document:
     data: Any
     spans: dict[Path_, Span] = field(default_factory=dict)
     key_spans: dict[Path_, Span] = field(default_factory=dict)
+    shared: set[Path_] = field(default_factory=set)
+    """Paths whose value is written elsewhere: a YAML alias (`*name`) or a key brought in by
+    a merge key (`<<:`). An edit there would change another place, so editors refuse it."""
 
     def span(self, path: Path_) -> Span:
         return self.spans.get(path, Span())
@@ -128,6 +132,15 @@ def _span(node: Node) -> Span:
 
 
 _STR = "tag:yaml.org,2002:str"
+_BOOL = "tag:yaml.org,2002:bool"
+# Characters YAML 1.2 does not allow in a stream (c-printable), found before parsing so
+# the diagnostic points at them (the parser reports some at 1:1).
+_NOT_PRINTABLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"
+)
+# YAML 1.2 has no line break but LF and CR; the parser also breaks at NEL, U+2028 and
+# U+2029, which would cut a comment in two. In a comment they are blanked (same length).
+_COMMENT_BREAK = re.compile("(?:^|(?<=[ \t]))#[^\n]*[\x85\u2028\u2029][^\n]*", re.MULTILINE)
 
 
 class _Builder:
@@ -138,10 +151,18 @@ class _Builder:
         self.spans: dict[Path_, Span] = {}
         self.key_spans: dict[Path_, Span] = {}
         self.count = 0
+        self.built: set[int] = set()
+        self.shared: set[Path_] = set()
 
     def build(self, node: Node, path: Path_, depth: int) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
+            if not self.shared:  # no alias was expanded: the file is simply too big
+                raise _Refusal(
+                    Y_TOO_LARGE,
+                    _span(node),
+                    f"the document holds more than {MAX_NODES:,} values, the content limit",
+                )
             raise _Refusal(
                 Y_ALIAS_BOMB,
                 _span(node),
@@ -151,6 +172,10 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise _Refusal(Y_TOO_DEEP, _span(node), f"nesting deeper than {MAX_DEPTH} levels")
         self.spans.setdefault(path, _span(node))
+        if id(node) in self.built:  # a second visit of one node is an alias
+            self.shared.add(path)
+        elif isinstance(node, ScalarNode | MappingNode | SequenceNode):
+            self.built.add(id(node))
         if isinstance(node, ScalarNode):
             return self.scalar(node)
         if isinstance(node, SequenceNode):
@@ -162,6 +187,9 @@ class _Builder:
     def scalar(self, node: ScalarNode) -> Any:
         if node.tag == _STR:  # most values; the constructor would return node.value too
             return node.value
+        if node.tag == _BOOL and node.value.lower() not in ("true", "false"):
+            # YAML 1.2 booleans are true and false only; `!!bool 'yes'` is no boolean
+            raise _Refusal(Y_BAD_SCALAR, _span(node), f"{node.value!r} is not true or false")
         try:
             return self.constructor.construct_object(node, deep=True)
         except (ValueError, OverflowError) as exc:
@@ -198,6 +226,8 @@ class _Builder:
                 if not isinstance(merged, dict):
                     raise _Refusal(Y_SYNTAX, _span(source), "a merge key needs a mapping")
                 for key, value in merged.items():
+                    if key not in result:
+                        self.shared.add((*path, key))
                     result.setdefault(key, value)
         return result
 
@@ -301,18 +331,47 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
         return None, [r.at(display, span, message)]
 
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero never end
+            return fail(Y_UNREADABLE, Span(), "cannot read file: not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
             return fail(
-                Y_TOO_LARGE, Span(), f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+                Y_TOO_LARGE,
+                Span(),
+                f"file is {info.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
             )
         raw = path.read_bytes()
     except OSError as exc:
         return fail(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
+    return parse_document(path, display, raw)
+
+
+def parse_document(
+    path: Path, display: str, raw: bytes
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse YAML bytes as the content of `path` (nothing is read or written on disk: an
+    edit is verified in memory, so no probe file can be planted or followed)."""
+
+    def fail(r: Any, span: Span, message: str) -> tuple[None, list[Diagnostic]]:
+        return None, [r.at(display, span, message)]
+
+    if len(raw) > MAX_FILE_BYTES:
+        return fail(
+            Y_TOO_LARGE, Span(), f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}"
+        )
     decoded = _decode(raw)
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
     text = decoded
+    bad = _NOT_PRINTABLE.search(text)
+    if bad:
+        return fail(
+            Y_SYNTAX,
+            _position(text, bad.start()),
+            f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
+        )
+    if "\u2028" in text or "\u2029" in text or "\x85" in text:
+        text = _COMMENT_BREAK.sub(lambda m: re.sub("[\x85\u2028\u2029]", " ", m.group()), text)
     deep = _too_deep(text)
     if deep is not None:
         return fail(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
@@ -339,7 +398,8 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
         return fail(refusal.rule, refusal.span, refusal.message)
     except RecursionError:
         return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    return Document(path, display, data, builder.spans, builder.key_spans), []
+    doc = Document(path, display, data, builder.spans, builder.key_spans, builder.shared)
+    return doc, []
 
 
 def _tab_at(text: str, span: Span) -> bool:
@@ -350,4 +410,4 @@ def _tab_at(text: str, span: Span) -> bool:
     return "\t" in line[: max(span.col, 1) + 1] and line[: span.col - 1].strip(" \t") == ""
 
 
-__all__ = ["Document", "Severity", "load_document"]
+__all__ = ["Document", "Severity", "load_document", "parse_document"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from toolkit.content.game import Game
 from toolkit.content.walk import Text, collect
+from toolkit.fileio import real_path
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Field:
 def field_name(game: Game, text: Text) -> str:
     doc = text.file.doc
     assert doc is not None
-    rel = text.file.doc.path.resolve().relative_to(game.root.resolve()).as_posix()
+    rel = real_path(text.file.doc.path).relative_to(real_path(game.root)).as_posix()
     parts: list[str] = []
     value: Any = doc.data
     for seg in text.path:

@@ -10,8 +10,8 @@ from pathlib import Path
 from toolkit.checks.translation.typography import apply_fixes, safe_fixes
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.walk import collect
-from toolkit.fileio import atomic_write_text
-from toolkit.i18n.yaml_edit import Edit, apply_edits
+from toolkit.fileio import write_many
+from toolkit.i18n.yaml_edit import Edit, apply_edits, refusal
 
 
 @dataclass
@@ -26,7 +26,7 @@ class FilePatch:
         return self.file.doc.path
 
     def diff(self) -> str:
-        old = self.path.read_text(encoding="utf-8")
+        old = self.path.read_bytes().decode("utf-8")
         lines = difflib.unified_diff(
             old.splitlines(keepends=True),
             self.new_text.splitlines(keepends=True),
@@ -43,10 +43,13 @@ def plan_fixes(game: Game) -> list[FilePatch]:
     for text in collect(game).texts:
         for lang, value in text.value.items():
             fixed = apply_fixes(value, safe_fixes(lang, value))
-            if fixed != value:
+            assert text.file.doc is not None
+            edit = Edit((*text.path, lang), fixed)
+            # an alias or merged copy is fixed where its text is defined
+            if fixed != value and refusal(text.file.doc, edit) is None:
                 key = id(text.file)
                 by_file[key] = (text.file, grouped[key])
-                grouped[key].append(Edit((*text.path, lang), fixed))
+                grouped[key].append(edit)
     patches = []
     for loaded, edits in by_file.values():
         assert loaded.doc is not None
@@ -55,5 +58,5 @@ def plan_fixes(game: Game) -> list[FilePatch]:
 
 
 def write(patches: list[FilePatch]) -> None:
-    for patch in patches:
-        atomic_write_text(patch.path, patch.new_text)
+    """Replace every patched file of the game together (none if one cannot be written)."""
+    write_many([(patch.path, patch.new_text.encode("utf-8")) for patch in patches])

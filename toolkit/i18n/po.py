@@ -20,7 +20,7 @@ from toolkit.content.game import Game
 from toolkit.content.models.deck import CardBase
 from toolkit.content.templating import parameter_values, placeholders
 from toolkit.i18n.fields import fields
-from toolkit.i18n.yaml_edit import Edit, apply_edits
+from toolkit.i18n.yaml_edit import Edit, apply_edits, refusal
 
 
 def export_po(game: Game, lang: str) -> polib.POFile:
@@ -94,6 +94,7 @@ class ImportResult:
     unchanged: int = 0
     stale: list[str] = field(default_factory=list)  # source changed since export
     unknown: list[str] = field(default_factory=list)  # no such field any more
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (field, why)
     written: list[Path] = field(default_factory=list)
 
 
@@ -106,9 +107,14 @@ def import_po(game: Game, po: polib.POFile, lang: str) -> tuple[ImportResult, di
     result = ImportResult()
     edits: dict[int, list[Edit]] = defaultdict(list)
     files = {}
+    seen: set[str] = set()
     for entry in po:
         if entry.obsolete or not entry.msgstr:
             continue
+        if entry.msgctxt in seen:
+            result.refused.append((entry.msgctxt, "the PO file repeats this msgctxt"))
+            continue
+        seen.add(entry.msgctxt or "")
         target = by_name.get(entry.msgctxt or "")
         if target is None:
             result.unknown.append(entry.msgctxt or entry.msgid[:40])
@@ -120,13 +126,24 @@ def import_po(game: Game, po: polib.POFile, lang: str) -> tuple[ImportResult, di
         if values.get(lang) == entry.msgstr:
             result.unchanged += 1
             continue
+        edit = Edit((*target.text.path, lang), entry.msgstr)
+        assert target.text.file.doc is not None
+        why = refusal(target.text.file.doc, edit)
+        if why is not None:
+            result.refused.append((target.name, why))
+            continue
         key = id(target.text.file)
         files[key] = target.text.file
-        edits[key].append(Edit((*target.text.path, lang), entry.msgstr))
+        edits[key].append(edit)
         result.applied.append(target.name)
     texts: dict[Path, str] = {}
     for key, file_edits in edits.items():
         loaded = files[key]
         assert loaded.doc is not None
-        texts[loaded.doc.path] = apply_edits(loaded.doc.path, loaded.doc, file_edits)
+        try:
+            texts[loaded.doc.path] = apply_edits(loaded.doc.path, loaded.doc, file_edits)
+        except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
+            names = {n for n, f in by_name.items() if f.text.file is loaded}
+            result.applied = [n for n in result.applied if n not in names]
+            result.refused.append((loaded.rel, f"no edit made in this file: {exc}"))
     return result, texts

@@ -2,7 +2,9 @@
 
 Only the bytes of the changed scalars move: comments, order, quoting and line breaks
 everywhere else stay byte-identical (a ruamel round trip would re-flow long lines and
-re-quote strings). Every edit is verified by parsing the result again.
+re-quote strings; CRLF files stay CRLF). Every edit is verified by parsing the result again.
+An edit that YAML would carry to another place (an alias, a merge key) or a value with
+control characters is refused with an `EditRefused` that says why.
 """
 
 from __future__ import annotations
@@ -13,12 +15,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.source import Document, load_document
+from toolkit.content.source import Document, parse_document
 from toolkit.diagnostics import Span
 
 PLAIN_SAFE = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*$")
 RISKY = re.compile(r":\s|\s#|:$")
 SPECIAL_WORDS = {"true", "false", "null", "~", "yes", "no", "on", "off"}
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+class EditRefused(ValueError):
+    """An edit that cannot be made honestly; the message is for the translator."""
+
+
+def check_value(value: str) -> None:
+    """Refuse characters a translation never needs and YAML cannot keep as they are (NUL,
+    CR, DEL, C1 controls such as NEL and U+009B, line separators)."""
+    bad = CONTROL.search(value)
+    if bad:
+        raise EditRefused(
+            f"the text holds control character U+{ord(bad.group()):04X} at position "
+            f"{bad.start() + 1}; remove it"
+        )
 
 
 def yaml_scalar(value: str) -> str:
@@ -58,16 +78,50 @@ def _offset(starts: list[int], line: int, col: int) -> int:
 def _scalar_end(text: str, start: int, span: Span, starts: list[int]) -> int:
     end = _offset(starts, span.end_line or span.line, span.end_col or span.col)
     # block scalars end at the next line's start; keep the newline that ends the value
-    while end > start and text[end - 1] in "\n ":
+    while end > start and text[end - 1] in "\r\n ":
         end -= 1
     return end
 
 
+def refusal(doc: Document, edit: Edit) -> str | None:
+    """Why `edit` cannot be made honestly, or None."""
+    try:
+        check_value(edit.value)
+    except EditRefused as exc:
+        return str(exc)
+    shared = _shared_prefix(doc, edit.path)
+    if shared is not None:
+        line = doc.spans.get(shared, doc.span(shared[:-1])).line
+        return (
+            f"the text is written elsewhere (a YAML alias or merge key, line {line}); "
+            "translate it where it is defined"
+        )
+    return None
+
+
+def _shared_prefix(doc: Document, path: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    for end in range(len(path), 0, -1):
+        if path[:end] in doc.shared:
+            return path[:end]
+    return None
+
+
 def apply_edits(path: Path, doc: Document, edits: list[Edit]) -> str:
-    """The file's new text with every edit applied (raises ValueError if one fails)."""
-    text = path.read_text(encoding="utf-8")
+    """The file's new text with every edit applied (raises EditRefused, or ValueError if
+    the result would not parse back to the edited values)."""
+    raw = path.read_bytes().decode("utf-8")  # no newline translation: CRLF stays CRLF
+    bom = "\ufeff" if raw.startswith("\ufeff") else ""
+    text = raw.removeprefix(bom)
     starts = _offsets(text)
     planned: list[tuple[int, int, str]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for edit in edits:
+        reason = refusal(doc, edit)
+        if reason is None and edit.path in seen:
+            reason = "it is edited twice"
+        if reason is not None:
+            raise EditRefused(f"{'.'.join(map(str, edit.path))}: {reason}")
+        seen.add(edit.path)
     for edit in edits:
         if edit.path in doc.spans:
             span = doc.spans[edit.path]
@@ -79,7 +133,7 @@ def apply_edits(path: Path, doc: Document, edits: list[Edit]) -> str:
     for start, end, new in sorted(planned, key=lambda p: p[0], reverse=True):
         text = text[:start] + new + text[end:]
     _verify(path, text, edits)
-    return text
+    return bom + text
 
 
 def _insertion(text: str, doc: Document, starts: list[int], edit: Edit) -> tuple[int, int, str]:
@@ -96,19 +150,22 @@ def _insertion(text: str, doc: Document, starts: list[int], edit: Edit) -> tuple
     last = list(mapping)[-1]
     key_span = doc.key_span((*parent, last))
     value_span = doc.span((*parent, last))
-    line_end = text.find("\n", _offset(starts, value_span.end_line or value_span.line, 1))
+    value_start = _offset(starts, value_span.line, value_span.col)
+    value_end = _scalar_end(text, value_start, value_span, starts)  # a block ends early
+    line_end = text.find("\n", value_end)
     line_end = len(text) if line_end < 0 else line_end
+    newline = "\n"
+    if line_end > 0 and text[line_end - 1] == "\r":
+        line_end -= 1
+        newline = "\r\n"
     indent = " " * (key_span.col - 1)
-    return line_end, line_end, f"\n{indent}{key}: {yaml_scalar(edit.value)}"
+    return line_end, line_end, f"{newline}{indent}{key}: {yaml_scalar(edit.value)}"
 
 
 def _verify(path: Path, text: str, edits: list[Edit]) -> None:
-    probe = path.with_name(f".{path.name}.verify")
-    try:
-        probe.write_text(text, encoding="utf-8")
-        doc, diags = load_document(probe, path.name)
-    finally:
-        probe.unlink(missing_ok=True)
+    """Parse the edited text in memory: no probe file beside the content (a fixed name there
+    could be a planted symlink that the write would follow)."""
+    doc, diags = parse_document(path, path.name, text.encode("utf-8"))
     if doc is None:
         raise ValueError(f"edit would break {path}: {diags[0].message}")
     for edit in edits:

@@ -2,7 +2,7 @@
 
 cards.pdf (all decks: fronts then mirrored backs, or one card per page for print services),
 questions.pdf (trivia), board.pdf and rulebook.pdf where the game has them. Nothing is written
-outside `out`; a failure leaves the previous files in place.
+outside `out`; a failure leaves the previous files of that language in place.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 
 from toolkit.content.game import Game
 from toolkit.content.models.deck import size_mm
-from toolkit.fileio import atomic_write_bytes
+from toolkit.fileio import output_folder, write_many
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
@@ -120,16 +120,10 @@ def build_game(
     if opts.board_page and opts.board_page not in PAPERS:
         raise BuildError(f"board page must be one of {', '.join(PAPERS)}")
     written: list[Written] = []
-
-    def emit(path: Path, data: bytes) -> None:
-        atomic_write_bytes(path, data)
-        item = Written(path)
-        written.append(item)
-        if report:
-            report(item)
-
     for lang in opts.langs:
         folder = out / game.id / lang
+        pending: list[tuple[Path, bytes]] = []
+        emit = _collect(pending)
         decks = game.valid(game.decks)
         for name, group in card_files(decks, opts.per_card):
             emit(folder / name, _cards_pdf(game, group, lang, opts, trivia=False))
@@ -156,4 +150,15 @@ def build_game(
                 where = f"{display_path(game.rulebook[lang])}:{exc.line}"
                 raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
             emit(folder / "rulebook.pdf", data)
+        # one language's files are replaced together, once all of them rendered
+        write_many([(output_folder(out, game.id, lang) / p.name, d) for p, d in pending])
+        for path, _ in pending:
+            item = Written(path)
+            written.append(item)
+            if report:
+                report(item)
     return written
+
+
+def _collect(pending: list[tuple[Path, bytes]]) -> Callable[[Path, bytes], None]:
+    return lambda path, data: pending.append((path, data))

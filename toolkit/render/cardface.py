@@ -17,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from toolkit.fileio import real_path
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.icons import ICONS, INLINE_ICON, draw_icon
 from toolkit.render.layout import (
@@ -153,11 +154,13 @@ def _draw(c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any) -
         c.drawCentredString(x + w / 2, y + h / 2 - element.size * 0.35, item.text)
         c.restoreState()
     elif isinstance(element, ImageElement) and root is not None and item.text:
-        path = (root / item.text).resolve()
-        if path.is_file() and path.is_relative_to(root.resolve()):
+        path = real_path(root / item.text)
+        if path.is_file() and path.is_relative_to(real_path(root)):
+            from PIL.Image import DecompressionBombError
+
             try:
                 c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
-            except (OSError, ValueError) as exc:  # P004 in validate; here, one clear line
+            except (OSError, ValueError, DecompressionBombError) as exc:  # P004 in validate
                 message = f"cannot read image {item.text!r} (damaged, or not an image)"
                 raise LayoutError(message) from exc
 

@@ -147,7 +147,8 @@ def load_layout(name: str) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
 
 @cache
 def _cached() -> CachedSandbox:
-    return CachedSandbox(keep_trailing_newline=False)
+    # immutable: a layout's text cannot change the views and glossary that cards share
+    return CachedSandbox(keep_trailing_newline=False, immutable=True)
 
 
 @cache
@@ -223,7 +224,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
     """The elements that show for this card, with boxes and texts resolved (raises
     LayoutError naming the layout when one of its templates fails)."""
     try:
-        return _resolve(layout, context, width, height)
+        with _cached().bounded():
+            return _resolve(layout, context, width, height)
     except (TemplateError, TypeError, ValueError) as exc:
         raise LayoutError(f"layout {layout.id!r}: {type(exc).__name__}: {exc}") from exc
 

@@ -112,5 +112,6 @@ def save_printer(name: str, offset: tuple[float, float], path: Path | None = Non
     for key in sorted(printers):
         x, y = printers[key]
         lines.append(f"{json.dumps(key)}:\n  back_offset: [{x:g}, {y:g}]\n")
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's own config folder
     atomic_write_text(path, "".join(lines))
     return path

@@ -49,7 +49,7 @@ from toolkit.render.markdown_flow import (
     mix,
 )
 from toolkit.render.pdf import PAPERS
-from toolkit.render.rulebook_source import render_markdown
+from toolkit.render.rulebook_source import read_rulebook, render_markdown
 
 LABELS: dict[str, dict[str, str]] = {
     "fr": {
@@ -158,7 +158,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
         raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     register()
     sheet = make_sheet(lang, accent_for(game.id))
-    source = game.rulebook[lang].read_text(encoding="utf-8")
+    source = read_rulebook(game.rulebook[lang])
     body = markdown_flowables(render_markdown(game, lang, source), sheet)
     title = game.manifest.title.get(lang) or body.title or game.id
 

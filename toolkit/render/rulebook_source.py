@@ -7,10 +7,13 @@ content but not call into Python.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.fileio import InputError, read_text
 from toolkit.render.context import glossary_terms, localize
 from toolkit.render.jinja_cache import CachedSandbox
 
@@ -18,9 +21,10 @@ from toolkit.render.jinja_cache import CachedSandbox
 class RulebookError(Exception):
     """A template error, with the line in the Markdown source where it happened."""
 
-    def __init__(self, message: str, line: int) -> None:
+    def __init__(self, message: str, line: int, col: int = 1) -> None:
         super().__init__(message)
         self.line = line
+        self.col = col
 
 
 def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
@@ -56,11 +60,24 @@ def _sandbox() -> CachedSandbox:
     return CachedSandbox(keep_trailing_newline=True)
 
 
+MAX_RULEBOOK_BYTES = 2 * 1024 * 1024
+
+
+def read_rulebook(path: Path) -> str:
+    """A rulebook's source, read no further than its size limit (raises RulebookError)."""
+    try:
+        return read_text(path, MAX_RULEBOOK_BYTES)
+    except InputError as exc:
+        raise RulebookError(str(exc), exc.line, exc.col) from None
+
+
 def render_markdown(game: Game, lang: str, source: str) -> str:
-    """Render a rulebook's Markdown source for `lang` (raises RulebookError)."""
+    """Render a rulebook's Markdown source for `lang` (raises RulebookError) within the
+    sandbox's limits, on its own copy of the content: a rulebook that changes what it
+    reads (`glossary.update(...)`) cannot change what card layouts see."""
     try:
         template = _sandbox().template(source, "rulebook")
-        return template.render(**rulebook_context(game, lang))
+        return _sandbox().render(template, copy.deepcopy(rulebook_context(game, lang)))
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc

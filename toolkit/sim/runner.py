@@ -8,9 +8,13 @@ the local pool: `run()` takes any `concurrent.futures.Executor`-like object.
 from __future__ import annotations
 
 import hashlib
+import os
 import random
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,15 +125,102 @@ def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
     return [table[names[seat % len(names)]](seat) for seat in range(players)]
 
 
-def _run_batch(config: SimConfig, indices: list[int]) -> list[GameRecord]:
+def _prepared(config: SimConfig) -> tuple[CompiledGame, list[Bot]]:
     key = f"{config.game_dir}|{config.bots}|{config.setup}"
     if _WORKER.get("key") != key:
         _WORKER["key"] = key
         _WORKER["compiled"] = compile_game(config.game_dir)
         _WORKER["bots"] = make_bots(config.game_dir, config.bots, config.setup.players)
-    compiled = _WORKER["compiled"]
-    bots = _WORKER["bots"]
-    return [play_one(compiled, config.setup, bots, i, config.seed) for i in indices]  # type: ignore[arg-type]
+    return _WORKER["compiled"], _WORKER["bots"]  # type: ignore[return-value]
+
+
+def _run_batch(config: SimConfig, indices: list[int]) -> list[GameRecord]:
+    compiled, bots = _prepared(config)
+    return [play_one(compiled, config.setup, bots, i, config.seed) for i in indices]
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM: `records` are the games 0..k-1 that finished
+    (a prefix, so the partial report is the first k games of the full one)."""
+
+    def __init__(self, records: list[GameRecord], signum: int) -> None:
+        super().__init__(f"stopped by signal {signum} after {len(records)} game(s)")
+        self.records = records
+        self.signum = signum
+
+
+class _Signalled(KeyboardInterrupt):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_STOP: list[int] = []  # signals received: a stop stays requested even if a library
+# swallowed the KeyboardInterrupt (the run checks it between games)
+
+
+def _raise_signal(signum: int, frame: object) -> None:
+    """The first Ctrl-C or SIGTERM raises (the run stops and reports); a second one ends
+    the process at once (workers die with it: PR_SET_PDEATHSIG)."""
+    if _STOP:
+        os._exit(128 + signum)
+    _STOP.append(signum)
+    raise _Signalled(signum)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """SIGTERM raises like Ctrl-C (its default would kill this process and leave the
+    workers orphaned), and either is remembered for `run`; the previous handlers come back
+    afterwards. The CLI holds this from start to end so no signal is lost while loading."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    outermost = previous[signal.SIGTERM] is not _raise_signal
+    if outermost:
+        _STOP.clear()
+    signal.signal(signal.SIGTERM, _raise_signal)
+    if previous[signal.SIGINT] in (signal.default_int_handler, _raise_signal):
+        signal.signal(signal.SIGINT, _raise_signal)
+    try:
+        yield
+    finally:
+        if not _STOP:  # once stopping, the handlers stay: a second signal ends it now
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def _check_stop() -> None:
+    if _STOP:
+        raise _Signalled(_STOP[0])
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the main process (which stops them) and die with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: killed if the parent dies
+    except (OSError, AttributeError):
+        pass
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and end the workers now (not after their batches)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(1.0)
+        if process.is_alive():
+            process.kill()
+            process.join(1.0)
+    pool.shutdown(wait=True)  # the pool's own thread, so nothing is left for exit time
 
 
 def _batches(n: int, size: int) -> list[list[int]]:
@@ -142,26 +233,43 @@ def run(
     executor: Executor | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[GameRecord]:
-    """Play `config.games` games; identical results for any worker count or executor."""
+    """Play `config.games` games; identical results for any worker count or executor.
+
+    Ctrl-C or SIGTERM stops the workers at once and raises `Interrupted` with the games
+    finished so far; a second signal ends the process."""
     size = config.batch or max(50, min(2000, config.games // max(1, workers * 8) or 1))
     batches = _batches(config.games, size)
     results: list[GameRecord] = []
-    if executor is None and workers <= 1:
-        for batch in batches:
-            results.extend(_run_batch(config, batch))
-            if progress:
-                progress(len(batch))
-        return results
-    own = executor is None
-    pool = executor or ProcessPoolExecutor(max_workers=workers)
+    own = executor is None and workers > 1
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) if own else executor
     try:
-        futures = [pool.submit(_run_batch, config, batch) for batch in batches]
-        for future in futures:  # in submission (= game) order
-            records = future.result()
-            results.extend(records)
-            if progress:
-                progress(len(records))
-    finally:
+        with stop_on_signals():
+            _check_stop()
+            if pool is None:
+                compiled, bots = _prepared(config)
+                for batch in batches:
+                    for index in batch:  # game by game: a stop keeps every finished one
+                        results.append(play_one(compiled, config.setup, bots, index, config.seed))
+                        _check_stop()
+                    if progress:
+                        progress(len(batch))
+                return results
+            futures = [pool.submit(_run_batch, config, batch) for batch in batches]
+            for future in futures:  # in submission (= game) order
+                records = future.result()
+                _check_stop()
+                results.extend(records)
+                if progress:
+                    progress(len(records))
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
         if own:
-            pool.shutdown()
+            assert isinstance(pool, ProcessPoolExecutor)
+            _stop_pool(pool)
+        elif pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise Interrupted(results, signum) from None
+    if own:
+        assert isinstance(pool, ProcessPoolExecutor)
+        pool.shutdown()
     return results

@@ -30,6 +30,8 @@ def parse_options(
         if not sep:
             raise SetupError(f"--option {pair!r}: expected name=value")
         option = declared.get(name)
+        if name in values:
+            raise SetupError(f"--option {name} is given twice")
         if option is None:
             known = ", ".join(declared) or "none"
             raise SetupError(f"unknown option {name!r} (this game has: {known})")
@@ -71,15 +73,21 @@ class Simulation:
     def run(
         self, workers: int = 1, progress: Callable[[int], None] | None = None
     ) -> tuple[Report, Any]:
-        compiled = compile_game(self.config.game_dir)
         records = run(self.config, workers=workers, progress=progress)
+        return self.report(records), records
+
+    def report(self, records: list[Any], partial: bool = False) -> Report:
+        """The report of `records` (games 0..k-1); a partial one says so in its setup."""
+        compiled = compile_game(self.config.game_dir)
         setup: dict[str, Any] = {
             "players": self.config.setup.players,
             "bots": ",".join(self.config.bots),
             "seed": self.config.seed,
             **self.config.setup.options,
         }
-        report = build_report(
+        if partial:
+            setup["partial"] = f"{len(records)} of {self.config.games} games"
+        return build_report(
             self.game.id,
             setup,
             records,
@@ -88,7 +96,6 @@ class Simulation:
             coop=self.coop,
             in_play=compiled.cards_in_play(self.config.setup),
         )
-        return report, records
 
 
 def prepare(

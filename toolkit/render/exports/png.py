@@ -14,7 +14,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from toolkit.fileio import atomic_write_bytes
+from toolkit.fileio import atomic_write_bytes, output_folder
 from toolkit.render.build import BuildError
 from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
 from toolkit.render.exports.faces import each_deck, printed_decks
@@ -85,6 +85,7 @@ def run(
     total, done = steps(game, opts.langs), 0
 
     def emit(path: Path, data: bytes) -> None:
+        output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
         atomic_write_bytes(path, data)
         written.append(path)
         report(path)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from toolkit.fileio import atomic_write_bytes, atomic_write_text
+from toolkit.fileio import atomic_write_bytes, atomic_write_text, output_folder
 from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
 from toolkit.render.exports.faces import PrintedDeck, card_label, deck_images, printed_decks
 from toolkit.render.exports.png import board_pngs
@@ -193,6 +193,7 @@ def run(
     total, done = (len(decks) + 1) * len(opts.langs), 0
 
     def emit(path: Path, data: bytes) -> None:
+        output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
         atomic_write_bytes(path, data)
         written.append(path)
         report(path)

@@ -1,0 +1,150 @@
+"""Hardening: i18n writes change the translation and nothing else (CRLF kept, aliases and
+merge keys refused honestly, control characters a clear message, modes kept)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import polib
+import pytest
+
+from tests.conftest import FIXTURES
+from toolkit.content.game import load_game
+from toolkit.i18n.po import export_po
+
+DECK = "decks/cards.yaml"
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    root = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", root)
+    return root
+
+
+def _po(game: Path, lang: str, changes: dict[str, str], tmp_path: Path) -> Path:
+    """A PO export of `lang` with msgstr changed for the given msgctxt suffixes."""
+    po = export_po(load_game(game), lang)
+    for entry in po:
+        for suffix, text in changes.items():
+            if entry.msgctxt.endswith(suffix):
+                entry.msgstr = text
+    path = tmp_path / f"{lang}.po"
+    path.write_text(str(po) + "\n", encoding="utf-8")
+    return path
+
+
+def _import(run_cli, po: Path, game: Path, *extra: str):
+    return run_cli("i18n", "import", str(po), "--game", str(game), *extra)
+
+
+def test_a_crlf_file_stays_crlf_and_only_one_line_changes(game, run_cli, tmp_path):
+    path = game / DECK
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    before = path.read_bytes().split(b"\r\n")
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 0, result.stderr
+    after = path.read_bytes()
+    assert b"\n" not in after.replace(b"\r\n", b"")
+    changed = [(a, b) for a, b in zip(before, after.split(b"\r\n"), strict=True) if a != b]
+    assert changed == [(b"      en: Move {steps} spaces.", b"      en: Run {steps} spaces.")]
+
+
+def test_a_missing_language_after_a_crlf_block_scalar_is_added(game, run_cli, tmp_path):
+    path = game / DECK
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        "      es: Avanza {steps} casillas.\n      en: Move {steps} spaces.\n",
+        "      es: |\n        Avanza {steps} casillas.\n",
+    )
+    path.write_bytes(text.replace("\n", "\r\n").encode())
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 0, result.stderr
+    assert "1 applied" in result.stderr
+    raw = path.read_bytes()
+    assert b"        Avanza {steps} casillas.\r\n      en: Run {steps} spaces.\r\n" in raw
+    doc = load_game(game)
+    assert not [d for d in doc.diagnostics if d.severity == "error"]
+
+
+def _aliased(game: Path) -> None:
+    path = game / DECK
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("    text:\n      fr: Avancez", "    text: &move\n      fr: Avancez", 1)
+    # the rest card gets a `steps` too, so the shared text is valid content (the gate)
+    text = text.replace(
+        "    copies: 2", "    text: *move\n    copies: 2\n    params:\n      steps: 1", 1
+    )
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_field_that_is_an_alias_is_refused_not_rewritten_elsewhere(game, run_cli, tmp_path):
+    _aliased(game)
+    before = (game / DECK).read_bytes()
+    po = _po(game, "en", {"[rest].text": "Sleep."}, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 1
+    assert "0 applied" in result.stderr and "1 refused" in result.stderr
+    assert "[rest].text" in result.stderr and "alias" in result.stderr
+    assert (game / DECK).read_bytes() == before
+
+
+def test_a_field_reached_through_a_merge_key_is_refused(game, run_cli, tmp_path):
+    path = game / DECK
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("    text:\n      fr: Avancez", "    text: &move\n      fr: Avancez", 1)
+    text = text.replace(
+        "    copies: 2",
+        "    text:\n      <<: *move\n      es: Duerme.\n    copies: 2\n    params:\n      steps: 1",
+    )
+    path.write_text(text, encoding="utf-8")
+    before = path.read_bytes()
+    po = _po(game, "en", {"[rest].text": "Sleep."}, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 1 and "merge key" in result.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("char", ["\x7f", "\x85", "\x9b", "\r", "\x00", "\u2028"])
+def test_control_characters_in_a_msgstr_are_a_clear_refusal(game, run_cli, tmp_path, char):
+    before = (game / DECK).read_bytes()
+    po_path = _po(game, "en", {"[sprint].text": f"Run{char} {{steps}} spaces."}, tmp_path)
+    po = polib.pofile(str(po_path))
+    assert any(char in e.msgstr for e in po), "polib dropped the character"
+    result = _import(run_cli, po_path, game)
+    assert result.exit_code == 1
+    assert f"U+{ord(char):04X}" in result.stderr
+    assert (game / DECK).read_bytes() == before
+
+
+def test_a_repeated_msgctxt_is_refused_and_the_first_applies(game, run_cli, tmp_path):
+    po = export_po(load_game(game), "en")
+    first = next(e for e in po if e.msgctxt.endswith("[sprint].text"))
+    first.msgstr = "Run {steps} spaces."
+    po.append(polib.POEntry(msgctxt=first.msgctxt, msgid=first.msgid, msgstr="Walk {steps}."))
+    path = tmp_path / "en.po"
+    path.write_text(str(po) + "\n", encoding="utf-8")
+    result = _import(run_cli, path, game)
+    assert result.exit_code == 1 and "repeats this msgctxt" in result.stderr
+    assert "en: Run {steps} spaces." in (game / DECK).read_text(encoding="utf-8")
+
+
+def test_fix_write_keeps_crlf_and_the_file_mode(game, run_cli):
+    path = game / DECK
+    text = path.read_text(encoding="utf-8").replace("Avancez de {steps} cases.", "Vite !")
+    path.write_bytes(text.replace("\n", "\r\n").encode())
+    path.chmod(0o640)
+    old = os.umask(0o022)
+    try:
+        result = run_cli("i18n", "fix", str(game), "--write")
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.stderr
+    raw = path.read_bytes()
+    assert "Vite\u202f!".encode() in raw and b"\n" not in raw.replace(b"\r\n", b"")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -1,0 +1,123 @@
+"""Hardening: Ctrl-C and SIGTERM stop `simulate` with workers cleanly, on a real process.
+
+The first Ctrl-C stops the workers and prints the report of the games finished so far,
+marked partial, exit 130; a second one ends at once; SIGTERM leaves no orphan worker.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+GAME = ["simulate", "muckle-stoater", "-n", "400000"]
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _start(
+    tmp_path: Path, *extra: str, wait: float = 1.0
+) -> tuple[subprocess.Popen[str], set[int]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", *GAME, *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    workers: set[int] = set()
+    deadline = time.monotonic() + 60
+    want = 2 if "--workers" in extra else 0
+    while time.monotonic() < deadline and len(workers) < want:
+        workers = _children(process.pid)
+        time.sleep(0.1)
+    assert len(workers) >= want, "the workers never started"
+    time.sleep(wait)  # some games finish
+    return process, workers
+
+
+def _finish(process: subprocess.Popen[str], workers: set[int]) -> tuple[int, str, str]:
+    try:
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        pytest.fail("the simulation did not stop")
+    time.sleep(0.2)
+    assert not [pid for pid in workers if _alive(pid)], "orphaned workers"
+    return process.returncode, out, err
+
+
+def _check_partial(code: int, out: str, err: str, expect: int) -> None:
+    assert code == expect, err
+    assert "Traceback" not in err
+    if "before any game finished" not in err:
+        assert "interrupted: partial report of" in err
+        assert "partial=" in out and "of 400000 games" in out
+
+
+def test_first_ctrl_c_stops_workers_and_prints_a_partial_report(tmp_path):
+    process, workers = _start(tmp_path, "--workers", "2", "--json", "r.json", wait=4)
+    process.send_signal(signal.SIGINT)
+    code, out, err = _finish(process, workers)
+    _check_partial(code, out, err, 130)
+    if "partial=" in out:
+        assert '"partial"' in (tmp_path / "r.json").read_text()
+
+
+def test_ctrl_c_without_workers_prints_a_partial_report(tmp_path):
+    process, workers = _start(tmp_path)
+    process.send_signal(signal.SIGINT)
+    code, out, err = _finish(process, workers)
+    _check_partial(code, out, err, 130)
+
+
+def test_sigterm_leaves_no_orphan_workers(tmp_path):
+    process, workers = _start(tmp_path, "--workers", "2")
+    process.send_signal(signal.SIGTERM)
+    code, out, err = _finish(process, workers)
+    _check_partial(code, out, err, 128 + signal.SIGTERM)
+
+
+def test_a_second_ctrl_c_ends_at_once(tmp_path):
+    process, workers = _start(tmp_path, "--workers", "2")
+    process.send_signal(signal.SIGINT)
+    process.send_signal(signal.SIGINT)
+    code, _, err = _finish(process, workers)
+    assert code == 130 and "Traceback" not in err
+
+
+def test_a_killed_main_process_takes_its_workers_with_it(tmp_path):
+    process, workers = _start(tmp_path, "--workers", "2")
+    process.kill()
+    process.communicate(timeout=30)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers if _alive(pid)], "orphaned workers"
