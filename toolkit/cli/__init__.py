@@ -12,7 +12,17 @@ gc.set_threshold(20_000, 50, 100)
 
 import typer  # noqa: E402
 
-from toolkit.cli import build, games, i18n, new, rules, schemas, simulate, validate  # noqa: E402
+from toolkit.cli import (  # noqa: E402
+    build,
+    games,
+    i18n,
+    new,
+    preview,
+    rules,
+    schemas,
+    simulate,
+    validate,
+)
 
 COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "list": games.list_games,
@@ -22,6 +32,7 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "simulate": simulate.simulate,
     "check": simulate.check,
     "new": new.new,
+    "preview": preview.preview,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app}
 

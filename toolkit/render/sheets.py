@@ -341,9 +341,6 @@ def draw_deck_per_card(
     back_per_card: bool = False,
 ) -> int:
     """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set."""
-    bleed = BLEED_MM * mm
-    w, h = card_mm[0] * mm, card_mm[1] * mm
-    page = (w + 2 * bleed, h + 2 * bleed)
     back_context = card_context(game, deck, deck.cards[0], lang)
     count = 0
     for slot in expand(deck.cards):
@@ -351,11 +348,28 @@ def draw_deck_per_card(
             (front, card_context(game, deck, slot.card, lang)),
             (back, card_context(game, deck, slot.card, lang) if back_per_card else back_context),
         ):
-            c.setPageSize(page)
-            c.setBleedBox((0, 0, page[0], page[1]))
-            c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
-            with _naming(slot.card, lang):
-                draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, game.root)
-            c.showPage()
+            draw_face_page(c, game, layout, context, slot.card, lang, card_mm)
             count += 1
     return count
+
+
+def draw_face_page(
+    c: Canvas,
+    game: Any,
+    layout: Layout,
+    context: dict[str, Any],
+    card: Any,
+    lang: str,
+    card_mm: tuple[float, float],
+) -> None:
+    """One card face on a page of its own (trim + bleed, TrimBox and BleedBox set): the press
+    profile's page, and the page the live preview rasterises, so both show what prints."""
+    bleed = BLEED_MM * mm
+    w, h = card_mm[0] * mm, card_mm[1] * mm
+    page = (w + 2 * bleed, h + 2 * bleed)
+    c.setPageSize(page)
+    c.setBleedBox((0, 0, page[0], page[1]))
+    c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
+    with _naming(card, lang):
+        draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, game.root)
+    c.showPage()

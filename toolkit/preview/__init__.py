@@ -1,0 +1,7 @@
+"""`playset preview`: a local page showing a game's cards, board and rulebook as they print,
+redrawn as files are saved, with the diagnostics of `validate` beside what they concern.
+
+deps (what is drawn and what it reads) → draw (one target to PNG pages, through build's PDF
+code and the shared rasteriser) → cache (last good pages, versions) → live (the session and
+its worker) → app (Starlette: page, images, state, events) → serve (uvicorn, watcher).
+"""

@@ -1,0 +1,77 @@
+"""The render cache: the last good PNG pages of every target, each with a version.
+
+A page's version goes up only when its bytes change, so the page in the browser reloads
+exactly the images that look different. A target that fails to draw keeps its last good
+pages and records why; drawing is serialised by one lock (PDFium is not thread-safe).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from toolkit.preview.deps import Target
+from toolkit.preview.draw import DrawError
+
+
+@dataclass(frozen=True)
+class Page:
+    png: bytes
+    version: int
+
+
+def page_key(target: Target, index: int) -> str:
+    """A face is one page named like its target; boards and rulebooks number theirs."""
+    return target.key if target.kind == "face" else f"{target.key}/{index + 1}"
+
+
+class RenderCache:
+    """Pages by key, drawn on demand or ahead, never from a path the request names."""
+
+    def __init__(self, draw: Callable[[Target], list[bytes]]) -> None:
+        self._draw = draw
+        self.lock = threading.RLock()  # held while drawing and while the game is swapped
+        self.pages: dict[str, Page] = {}
+        self.counts: dict[str, int] = {}  # target key → pages drawn
+        self._targets: dict[str, Target] = {}
+        self.errors: dict[str, str] = {}  # target key → why its last drawing failed
+
+    def has(self, target: Target) -> bool:
+        return target.key in self.counts
+
+    def render(self, target: Target) -> list[str]:
+        """Draw `target` now; the keys of pages whose image changed (new ones included)."""
+        with self.lock:
+            try:
+                pngs = self._draw(target)
+            except DrawError as exc:
+                self.errors[target.key] = str(exc)
+                self.counts.setdefault(target.key, 0)
+                self._targets.setdefault(target.key, target)
+                return []
+            self.errors.pop(target.key, None)
+            changed = []
+            for index, png in enumerate(pngs):
+                key = page_key(target, index)
+                old = self.pages.get(key)
+                if old is None or old.png != png:
+                    self.pages[key] = Page(png, old.version + 1 if old else 1)
+                    changed.append(key)
+            for index in range(len(pngs), self.counts.get(target.key, 0)):
+                self.pages.pop(page_key(target, index), None)  # a rulebook lost pages
+            self.counts[target.key] = len(pngs)
+            self._targets[target.key] = target
+            return changed
+
+    def page(self, key: str) -> Page | None:
+        return self.pages.get(key)
+
+    def forget(self, keep: set[str]) -> None:
+        """Drop the pages of targets that no longer exist (a card deleted, a deck renamed)."""
+        with self.lock:
+            for key in [k for k in self.counts if k not in keep]:
+                target = self._targets.pop(key)
+                for index in range(self.counts.pop(key)):
+                    self.pages.pop(page_key(target, index), None)
+                self.errors.pop(key, None)

@@ -1,0 +1,390 @@
+"""A live preview session: the game as shown, its diagnostics, and the work a save causes.
+
+One worker thread does all the drawing. A saved file reloads the game; the targets whose
+inputs changed (see `deps`) are drawn again — card faces at once, then the diagnostics,
+then boards and rulebooks in the background, between further saves. A file that does not
+load (YAML saved half-way, a schema error) keeps its last good models, so its images stay
+on the page beside the diagnostic that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.game import Game, LoadedFile, display_path, load_game
+from toolkit.diagnostics import Diagnostic, Severity
+from toolkit.preview.attach import place
+from toolkit.preview.cache import RenderCache, page_key
+from toolkit.preview.deps import Snapshot, Target, card_keys, deck_specs, snapshot
+from toolkit.preview.draw import draw_target
+from toolkit.render.layout import layout_dir
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+def forget_layouts() -> None:
+    """Drop every cache that holds a parsed layout, so a saved layout is read again."""
+    from toolkit.checks import printfit
+    from toolkit.render import layout
+
+    layout.load_layout.cache_clear()
+    layout.layout_document.cache_clear()
+    printfit.layout_glyphs.cache_clear()
+
+
+def keep_good(fresh: Game, last: Game | None) -> Game:
+    """`fresh` with each file that failed to load replaced by its last good version (the
+    whole last game when the manifest itself does not load)."""
+    if last is None:
+        return fresh
+    if fresh.manifest is None:
+        return last
+    old = {f.rel: f for f in last.files()}
+
+    def keep(group: list[LoadedFile]) -> list[LoadedFile]:
+        out = []
+        for loaded in group:
+            before = old.get(loaded.rel)
+            good = loaded.model is None and before is not None and before.model is not None
+            out.append(before if good else loaded)
+        return out
+
+    glossary = keep([fresh.glossary])[0] if fresh.glossary else None
+    return dataclasses.replace(
+        fresh,
+        decks=keep(fresh.decks),
+        boards=keep(fresh.boards),
+        questions=keep(fresh.questions),
+        glossary=glossary,
+    )
+
+
+def _order(targets: Iterable[Target], first_lang: str | None) -> list[Target]:
+    """Faces before boards before rulebooks; the language the page opens in first."""
+    rank = {"face": 0, "board": 1, "rulebook": 2}
+    return sorted(targets, key=lambda t: (t.lang != first_lang, rank[t.kind]))
+
+
+class Preview:
+    """The preview of one game folder; thread-safe readers, one writer (the worker)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache = RenderCache(self._draw)
+        self.shown: Game | None = None  # what the images are drawn from (last good)
+        self.on_disk: Game | None = None  # what the files say now
+        self.snap = Snapshot()
+        self.diagnostics: list[Diagnostic] = []
+        self.revision = 0
+        self.last_update: dict[str, Any] = {}
+        self._listeners: list[Listener] = []
+        self._changes: queue.Queue[set[Path]] = queue.Queue()
+        self._background: deque[str] = deque()  # target keys to draw when idle
+        self._stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
+        self._published = 0.0
+        self._dirty = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- loading and drawing ------------------------------------------------------------
+
+    def _draw(self, target: Target) -> list[bytes]:
+        assert self.shown is not None
+        return draw_target(self.shown, target)
+
+    def load(self) -> None:
+        """Read the game and its diagnostics; every drawing is queued, none made yet."""
+        self._reload()
+        self._background.extend(t.key for t in _order(self.snap.targets.values(), self.first_lang))
+
+    @property
+    def first_lang(self) -> str | None:
+        manifest = self.shown.manifest if self.shown else None
+        return manifest.languages[0] if manifest else None
+
+    def _reload(self) -> list[Target]:
+        """Load the game from disk again; the targets whose inputs changed."""
+        fresh = load_game(self.root)
+        with self.cache.lock:
+            self.on_disk = fresh
+            self.shown = keep_good(fresh, self.shown)
+            before, self.snap = self.snap, snapshot(self.shown)
+            self.cache.forget(set(self.snap.targets))
+        return self.snap.changed_since(before)
+
+    def _check(self) -> None:
+        from toolkit.checks import run_checks
+
+        game = self.on_disk
+        if game is None:
+            return
+        self.diagnostics = run_checks(game) if game.manifest is not None else game.diagnostics
+
+    def target_of(self, key: str) -> Target | None:
+        """The target a page key belongs to (None for a key the preview never made)."""
+        snap = self.snap
+        target = snap.targets.get(key)
+        if target is not None and target.kind == "face":
+            return target
+        head, _, number = key.rpartition("/")
+        target = snap.targets.get(head)
+        if target is not None and target.kind != "face" and number.isdigit():
+            return target
+        return None
+
+    def page(self, key: str) -> bytes | None:
+        """A page's PNG, drawn now if it was not drawn yet; None if there is no such page."""
+        target = self.target_of(key)
+        if target is None:
+            return None
+        if not self.cache.has(target):
+            self.cache.render(target)
+        page = self.cache.page(key)
+        return page.png if page else None
+
+    # --- changes --------------------------------------------------------------------------
+
+    def apply(self, paths: set[Path], saved_at: float | None = None) -> list[str]:
+        """React to saved files: draw what they change, check, publish; the page keys whose
+        image changed. Boards and rulebooks are queued for the background."""
+        started = time.perf_counter()
+        saved_at = saved_at or started
+        if any(_is_layout(p) for p in paths):
+            forget_layouts()
+        affected = self._reload()
+        faces = [t for t in _order(affected, self.first_lang) if t.kind == "face"]
+        later = [t for t in _order(affected, self.first_lang) if t.kind != "face"]
+        changed: list[str] = []
+        for target in faces:
+            changed += self.cache.render(target)
+        drawn = time.perf_counter()
+        self.last_update = {
+            "files": sorted(display_path(p) for p in paths),
+            "redrawn": [t.key for t in faces],
+            "changed": changed,
+            "seconds": round(drawn - saved_at, 3),
+        }
+        self.publish()
+        self._check()
+        self.publish()
+        queued = [t.key for t in later]
+        self._stale.update(queued)
+        rest = [key for key in self._background if key not in self._stale]
+        self._background = deque(queued + rest)
+        return changed
+
+    def notify(self, paths: set[Path]) -> None:
+        """Called by the watcher (any thread): files were saved."""
+        self._changes.put(paths)
+
+    def run(self) -> None:
+        """The worker: saves first, then queued drawings, until `stop`."""
+        while not self._stop.is_set():
+            try:
+                paths = self._changes.get(timeout=0.05 if self._background else 0.5)
+            except queue.Empty:
+                if self._background:
+                    self._draw_next()
+                continue
+            while True:  # a burst of saves is one reload
+                try:
+                    paths |= self._changes.get_nowait()
+                except queue.Empty:
+                    break
+            try:
+                self.apply(paths)
+            except Exception as exc:  # keep the session alive; say what broke
+                self.last_update = {"files": [str(p) for p in paths], "error": repr(exc)}
+                self.publish()
+
+    def _draw_next(self) -> None:
+        """One queued drawing (skipped if a request drew it already and it is not stale);
+        the page hears of it at most four times a second, and when the queue is empty."""
+        key = self._background.popleft()
+        target = self.snap.targets.get(key)
+        if target is not None and (key in self._stale or not self.cache.has(target)):
+            self._stale.discard(key)
+            self.cache.render(target)
+            self._dirty = True
+        if self._dirty and (not self._background or time.monotonic() - self._published > 0.25):
+            self._dirty = False
+            self.publish()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="preview-worker", daemon=True)
+        self._thread.start()
+
+    def stop_streams(self) -> None:
+        """Ask the worker and every event stream to end (from a signal handler too)."""
+        self._stop.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    # --- what the page shows ------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def publish(self) -> None:
+        self.revision += 1
+        self._published = time.monotonic()
+        state = self.state()
+        for listener in list(self._listeners):
+            listener(state)
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page needs, as JSON-ready data (image URLs carry versions)."""
+        with self.cache.lock:
+            return self._state()
+
+    def _versions(self, target: Target) -> list[int] | None:
+        count = self.cache.counts.get(target.key)
+        if count is None:
+            return None
+        return [
+            page.version if (page := self.cache.page(page_key(target, i))) else 0
+            for i in range(count)
+        ]
+
+    def _state(self) -> dict[str, Any]:
+        game = self.shown
+        if game is None or game.manifest is None:
+            placed = {"game": [{**d.to_dict(), "where": _where(d)} for d in self.diagnostics]}
+            return {"revision": self.revision, "game": None, "sections": [], "placed": placed}
+        manifest = game.manifest
+        langs = list(manifest.languages)
+        targets = self.snap.targets
+        placed = place(self.diagnostics, game, self.on_disk)
+
+        def face(key: str) -> dict[str, Any] | None:
+            target = targets.get(key)
+            if target is None:
+                return None
+            versions = self._versions(target)
+            return {
+                "key": key,
+                "version": versions[0] if versions else 0,
+                "error": self.cache.errors.get(key),
+            }
+
+        sections: list[dict[str, Any]] = []
+        for spec in deck_specs(game):
+            cards = []
+            for part, card in card_keys(spec.deck.cards):
+                base = f"card/{spec.id}/{part}"
+                cards.append(
+                    {
+                        "id": part,
+                        "place": base,
+                        "name": _localized(getattr(card, "name", None), langs) or part,
+                        "copies": getattr(card, "copies", 1),
+                        "front": {lang: face(f"{base}/{lang}/front") for lang in langs},
+                        "back": (
+                            {lang: face(f"{base}/{lang}/back") for lang in langs}
+                            if spec.per_card_back
+                            else None
+                        ),
+                    }
+                )
+            sections.append(
+                {
+                    "kind": "deck",
+                    "id": spec.id,
+                    "place": f"deck/{spec.id}",
+                    "file": spec.file,
+                    "name": _localized(spec.deck.name, langs),
+                    "layouts": sorted({spec.front, spec.back}),
+                    "size_mm": list(spec.card_mm),
+                    "back": {lang: face(f"back/{spec.id}/{lang}") for lang in langs},
+                    "cards": cards,
+                }
+            )
+        for loaded in game.boards:
+            if loaded.model is not None:
+                board = loaded.model
+                sections.append(
+                    self._document("board", f"board/{board.id}", board.id, langs, loaded.rel)
+                    | {"name": _localized(board.name, langs)}
+                )
+        if game.rulebook:
+            names = {lang: "Rulebook" for lang in langs}
+            sections.append(self._document("rulebook", "rulebook", "rulebook", langs, None))
+            sections[-1]["name"] = names
+        pending = sum(1 for t in targets.values() if not self.cache.has(t)) + len(self._stale)
+        return {
+            "revision": self.revision,
+            "game": {
+                "id": game.id,
+                "title": _localized(manifest.title, langs),
+                "languages": langs,
+                "root": game.display_root,
+            },
+            "sections": sections,
+            "placed": placed,
+            "counts": _counts(self.diagnostics),
+            "pending": pending,
+            "last_update": self.last_update,
+        }
+
+    def _document(
+        self, kind: str, base: str, ident: str, langs: list[str], file: str | None
+    ) -> dict[str, Any]:
+        pages: dict[str, Any] = {}
+        errors: dict[str, str | None] = {}
+        for lang in langs:
+            target = self.snap.targets.get(f"{base}/{lang}")
+            if target is None:
+                continue
+            pages[lang] = self._versions(target)
+            errors[lang] = self.cache.errors.get(target.key)
+        return {
+            "kind": kind,
+            "id": ident,
+            "place": base,
+            "file": file,
+            "pages": pages,
+            "errors": errors,
+        }
+
+
+def _is_layout(path: Path) -> bool:
+    try:
+        path.resolve().relative_to(layout_dir().resolve())
+    except ValueError:
+        return path.parent.name == "layouts"
+    return True
+
+
+def _localized(value: Any, langs: list[str]) -> dict[str, str]:
+    if isinstance(value, dict):
+        return {lang: str(value.get(lang, "")) for lang in langs}
+    return {}
+
+
+def _where(diag: Diagnostic) -> str:
+    return f"{diag.file}:{diag.line}:{diag.col}"
+
+
+def _counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for diag in diagnostics:
+        counts[Severity(diag.severity).value] += 1
+    return counts
