@@ -41,7 +41,8 @@ class RenderCache:
         return target.key in self.counts
 
     def render(self, target: Target) -> list[str]:
-        """Draw `target` now; the keys of pages whose image changed (new ones included)."""
+        """Draw `target` now; the keys of pages that were drawn before and now look
+        different."""
         with self.lock:
             try:
                 pngs = self._draw(target)
@@ -55,8 +56,10 @@ class RenderCache:
             for index, png in enumerate(pngs):
                 key = page_key(target, index)
                 old = self.pages.get(key)
-                if old is None or old.png != png:
-                    self.pages[key] = Page(png, old.version + 1 if old else 1)
+                if old is None:
+                    self.pages[key] = Page(png, 1)  # a first drawing is no change
+                elif old.png != png:
+                    self.pages[key] = Page(png, old.version + 1)
                     changed.append(key)
             for index in range(len(pngs), self.counts.get(target.key, 0)):
                 self.pages.pop(page_key(target, index), None)  # a rulebook lost pages

@@ -12,6 +12,7 @@ rulebooks that print it. Saving a file unchanged redraws nothing.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,6 +129,17 @@ def icon_files(game: Game) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() in ICON_SUFFIXES)
 
 
+def reads(path: Path, name: str) -> bool:
+    """Whether a layout's templates use `name` (`glossary.meal`, `card.name`); comments
+    do not count. Unreadable: assume it does."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return True
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+    return re.search(rf"\b{re.escape(name)}\b\s*[.\[]", text) is not None
+
+
 def card_keys(cards: Iterable[Any]) -> Iterator[tuple[str, Any]]:
     """(key part, card) for each card: its id, made unique if a deck repeats one."""
     seen: dict[str, int] = {}
@@ -149,16 +161,16 @@ def snapshot(game: Game) -> Snapshot:
     fp["icons"] = _digest("".join(f"{p}:{_file(p)}" for p in icon_files(game)))
     langs = list(manifest.languages)
     specs = deck_specs(game)
-    glossary_layouts: set[str] = set()
+    glossary_layouts: set[str] = set()  # layouts that print glossary terms
+    card_backs: set[str] = set()  # back layouts that print something of the card
     for spec in specs:
         for name in (spec.front, spec.back):
             path = layout_path(name)
             fp[f"layout:{name}"] = _file(path)
-            try:
-                if "glossary" in path.read_text(encoding="utf-8"):
-                    glossary_layouts.add(name)
-            except (OSError, UnicodeDecodeError):
-                pass
+            if reads(path, "glossary"):
+                glossary_layouts.add(name)
+            if reads(path, "card"):
+                card_backs.add(name)
     every_deck: list[str] = []
     for spec in specs:
         deck_input = f"deck:{spec.file}:{spec.id}"
@@ -195,12 +207,12 @@ def snapshot(game: Game) -> Snapshot:
                         "back",
                     )
             if cards and not spec.per_card_back:
-                # The shared back is drawn from the deck's first card, as `build` draws it.
+                # The shared back is drawn from the deck's first card, as `build` draws it;
+                # it depends on that card only if its layout prints some of it.
                 first = f"card:{spec.file}:{spec.id}:{cards[0][0]}"
+                inputs = face_inputs(spec.back, first if spec.back in card_backs else "")
                 key = f"back/{spec.id}/{lang}"
-                snap.targets[key] = Target(
-                    key, "face", lang, face_inputs(spec.back, first), spec.id, None, "back"
-                )
+                snap.targets[key] = Target(key, "face", lang, inputs, spec.id, None, "back")
     boards: list[str] = []
     for loaded in game.boards:
         if loaded.model is None:

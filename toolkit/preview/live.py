@@ -102,6 +102,7 @@ class Preview:
     def load(self) -> None:
         """Read the game and its diagnostics; every drawing is queued, none made yet."""
         self._reload()
+        self._check()
         self._background.extend(t.key for t in _order(self.snap.targets.values(), self.first_lang))
 
     @property
