@@ -233,6 +233,16 @@ def test_the_page_its_script_and_its_style(client) -> None:
     assert client.get("/static/style.css").status_code == 200
 
 
+def test_the_wheel_ships_the_page() -> None:
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["toolkit.preview"]
+    package = REPO / "toolkit" / "preview"
+    shipped = {p.name for pattern in patterns for p in package.glob(pattern)}
+    assert {"index.html", "app.js", "style.css"} <= shipped
+
+
 def test_the_state_lists_every_card_board_and_rulebook(client) -> None:
     state = client.get("/api/state").json()
     decks = [s for s in state["sections"] if s["kind"] == "deck"]
@@ -305,7 +315,7 @@ def test_a_saved_file_sends_an_event_with_the_new_image_version(client, session,
         session.apply({tokaido / "decks" / "travellers.yaml"})
         update = next(events)
         assert _card(update, "travellers", "chuubei")["front"]["fr"]["version"] == 2
-        assert _card(update, "travellers", "hiroshige")["front"]["fr"]["version"] == 0
+        assert _card(update, "travellers", "hiroshige")["front"]["fr"]["version"] == 1  # as is
         assert update["last_update"]["changed"] == [KEY]
         session.stop_streams()  # the stream ends within a second, as on Ctrl-C
         rest = list(events)  # (the diagnostics' own event may still come first)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from toolkit.preview.deps import Target
-from toolkit.preview.draw import DrawError
+from toolkit.preview.draw import DrawError, Result
 
 
 @dataclass(frozen=True)
@@ -29,43 +29,48 @@ def page_key(target: Target, index: int) -> str:
 class RenderCache:
     """Pages by key, drawn on demand or ahead, never from a path the request names."""
 
-    def __init__(self, draw: Callable[[Target], list[bytes]]) -> None:
+    def __init__(self, draw: Callable[[list[Target]], list[Result]]) -> None:
         self._draw = draw
         self.lock = threading.RLock()  # held while drawing and while the game is swapped
         self.pages: dict[str, Page] = {}
         self.counts: dict[str, int] = {}  # target key → pages drawn
-        self._targets: dict[str, Target] = {}
         self.errors: dict[str, str] = {}  # target key → why its last drawing failed
+        self._targets: dict[str, Target] = {}
 
     def has(self, target: Target) -> bool:
         return target.key in self.counts
 
-    def render(self, target: Target) -> list[str]:
-        """Draw `target` now; the keys of pages that were drawn before and now look
-        different."""
+    def render(self, targets: list[Target]) -> list[str]:
+        """Draw `targets` now (in one go where they allow it); the keys of pages that were
+        drawn before and now look different."""
+        if not targets:
+            return []
         with self.lock:
-            try:
-                pngs = self._draw(target)
-            except DrawError as exc:
-                self.errors[target.key] = str(exc)
-                self.counts.setdefault(target.key, 0)
-                self._targets.setdefault(target.key, target)
-                return []
-            self.errors.pop(target.key, None)
-            changed = []
-            for index, png in enumerate(pngs):
-                key = page_key(target, index)
-                old = self.pages.get(key)
-                if old is None:
-                    self.pages[key] = Page(png, 1)  # a first drawing is no change
-                elif old.png != png:
-                    self.pages[key] = Page(png, old.version + 1)
-                    changed.append(key)
-            for index in range(len(pngs), self.counts.get(target.key, 0)):
-                self.pages.pop(page_key(target, index), None)  # a rulebook lost pages
-            self.counts[target.key] = len(pngs)
-            self._targets[target.key] = target
+            changed: list[str] = []
+            for target, result in zip(targets, self._draw(targets), strict=True):
+                changed += self._store(target, result)
             return changed
+
+    def _store(self, target: Target, result: Result) -> list[str]:
+        self._targets[target.key] = target
+        if isinstance(result, DrawError):
+            self.errors[target.key] = str(result)
+            self.counts.setdefault(target.key, 0)
+            return []
+        self.errors.pop(target.key, None)
+        changed = []
+        for index, png in enumerate(result):
+            key = page_key(target, index)
+            old = self.pages.get(key)
+            if old is None:
+                self.pages[key] = Page(png, 1)  # a first drawing is no change
+            elif old.png != png:
+                self.pages[key] = Page(png, old.version + 1)
+                changed.append(key)
+        for index in range(len(result), self.counts.get(target.key, 0)):
+            self.pages.pop(page_key(target, index), None)  # a rulebook lost pages
+        self.counts[target.key] = len(result)
+        return changed
 
     def page(self, key: str) -> Page | None:
         return self.pages.get(key)

@@ -23,7 +23,7 @@ from toolkit.diagnostics import Diagnostic, Severity
 from toolkit.preview.attach import place
 from toolkit.preview.cache import RenderCache, page_key
 from toolkit.preview.deps import Snapshot, Target, card_keys, deck_specs, snapshot
-from toolkit.preview.draw import draw_target
+from toolkit.preview.draw import Result, draw_targets
 from toolkit.render.layout import layout_dir
 
 Listener = Callable[[dict[str, Any]], None]
@@ -66,6 +66,22 @@ def keep_good(fresh: Game, last: Game | None) -> Game:
     )
 
 
+CHECK = "check"  # a queued job that is not a drawing: the game's checks
+
+
+def _groups(targets: list[Target]) -> list[list[str]]:
+    """Queued jobs: the faces of one deck in one language together, the rest one by one."""
+    groups: list[list[str]] = []
+    last: tuple[str, str | None] | None = None
+    for target in targets:
+        if target.kind == "face" and last == (target.lang, target.deck):
+            groups[-1].append(target.key)
+            continue
+        groups.append([target.key])
+        last = (target.lang, target.deck) if target.kind == "face" else None
+    return groups
+
+
 def _order(targets: Iterable[Target], first_lang: str | None) -> list[Target]:
     """Faces before boards before rulebooks; the language the page opens in first."""
     rank = {"face": 0, "board": 1, "rulebook": 2}
@@ -86,7 +102,8 @@ class Preview:
         self.last_update: dict[str, Any] = {}
         self._listeners: list[Listener] = []
         self._changes: queue.Queue[set[Path]] = queue.Queue()
-        self._background: deque[str] = deque()  # target keys to draw when idle
+        self._background: deque[list[str]] = deque()  # groups of target keys to draw
+        self.checked = False
         self._stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
         self._published = 0.0
         self._dirty = False
@@ -95,15 +112,23 @@ class Preview:
 
     # --- loading and drawing ------------------------------------------------------------
 
-    def _draw(self, target: Target) -> list[bytes]:
+    def _draw(self, targets: list[Target]) -> list[Result]:
         assert self.shown is not None
-        return draw_target(self.shown, target)
+        return draw_targets(self.shown, targets)
 
-    def load(self) -> None:
-        """Read the game and its diagnostics; every drawing is queued, none made yet."""
+    def load(self, check: bool = True) -> None:
+        """Read the game (and, with `check`, its diagnostics); every drawing is queued, none
+        made yet. Without `check` the worker checks once the first language's cards are
+        drawn: the page shows its cards first, its findings a moment later."""
         self._reload()
-        self._check()
-        self._background.extend(t.key for t in _order(self.snap.targets.values(), self.first_lang))
+        if check:
+            self._check()
+        groups = _groups(_order(self.snap.targets.values(), self.first_lang))
+        if not check:
+            first = [g for g in groups if self.snap.targets[g[0]].lang == self.first_lang]
+            faces = sum(1 for g in first if self.snap.targets[g[0]].kind == "face")
+            groups.insert(faces, [CHECK])
+        self._background.extend(groups)
 
     @property
     def first_lang(self) -> str | None:
@@ -127,6 +152,7 @@ class Preview:
         if game is None:
             return
         self.diagnostics = run_checks(game) if game.manifest is not None else game.diagnostics
+        self.checked = True
 
     def target_of(self, key: str) -> Target | None:
         """The target a page key belongs to (None for a key the preview never made)."""
@@ -145,10 +171,24 @@ class Preview:
         target = self.target_of(key)
         if target is None:
             return None
-        if not self.cache.has(target):
-            self.cache.render(target)
-        page = self.cache.page(key)
+        with self.cache.lock:  # (a page asks for many images at once: draw them once)
+            if not self.cache.has(target):
+                self.cache.render(self._siblings(target))
+            page = self.cache.page(key)
         return page.png if page else None
+
+    def _siblings(self, target: Target, most: int = 60) -> list[Target]:
+        """`target` and the undrawn faces of its deck and language: a page asks for them
+        all at once, and one PDF draws them faster than one PDF each."""
+        if target.kind != "face":
+            return [target]
+        same = [
+            t
+            for t in self.snap.targets.values()
+            if t.kind == "face" and t.deck == target.deck and t.lang == target.lang
+        ]
+        rest = [t for t in same if t.key != target.key and not self.cache.has(t)]
+        return [target, *rest[: most - 1]]
 
     # --- changes --------------------------------------------------------------------------
 
@@ -162,9 +202,7 @@ class Preview:
         affected = self._reload()
         faces = [t for t in _order(affected, self.first_lang) if t.kind == "face"]
         later = [t for t in _order(affected, self.first_lang) if t.kind != "face"]
-        changed: list[str] = []
-        for target in faces:
-            changed += self.cache.render(target)
+        changed = self.cache.render(faces)
         drawn = time.perf_counter()
         self.last_update = {
             "files": sorted(display_path(p) for p in paths),
@@ -177,8 +215,7 @@ class Preview:
         self.publish()
         queued = [t.key for t in later]
         self._stale.update(queued)
-        rest = [key for key in self._background if key not in self._stale]
-        self._background = deque(queued + rest)
+        self._background.extendleft([key] for key in reversed(queued))
         return changed
 
     def notify(self, paths: set[Path]) -> None:
@@ -208,12 +245,22 @@ class Preview:
     def _draw_next(self) -> None:
         """One queued drawing (skipped if a request drew it already and it is not stale);
         the page hears of it at most four times a second, and when the queue is empty."""
-        key = self._background.popleft()
-        target = self.snap.targets.get(key)
-        if target is not None and (key in self._stale or not self.cache.has(target)):
-            self._stale.discard(key)
-            self.cache.render(target)
-            self._dirty = True
+        group = self._background.popleft()
+        if group == [CHECK]:
+            self._check()
+            self.publish()
+            return
+        with self.cache.lock:
+            targets = [
+                target
+                for key in group
+                if (target := self.snap.targets.get(key)) is not None
+                and (key in self._stale or not self.cache.has(target))
+            ]
+            if targets:
+                self._stale.difference_update(group)
+                self.cache.render(targets)
+                self._dirty = True
         if self._dirty and (not self._background or time.monotonic() - self._published > 0.25):
             self._dirty = False
             self.publish()
@@ -342,6 +389,7 @@ class Preview:
             "placed": placed,
             "counts": _counts(self.diagnostics),
             "pending": pending,
+            "checked": self.checked,
             "last_update": self.last_update,
         }
 

@@ -48,7 +48,7 @@ def serve(root: Path, sock: socket.socket, ready: Callable[[Preview], None] | No
     from toolkit.preview.app import make_app
 
     preview = Preview(root)
-    preview.load()
+    preview.load(check=False)  # the worker checks once the first cards are drawn
     watcher = Watcher(watch_roots(root, [layout_dir()]), preview.notify)
 
     class Server(uvicorn.Server):

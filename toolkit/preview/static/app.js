@@ -313,7 +313,8 @@ function update() {
 function counts() {
   const c = state.counts || { error: 0, warning: 0 };
   const button = $("counts");
-  if (!c.error && !c.warning) button.replaceChildren("✓ No problems");
+  if (!state.checked) button.replaceChildren("Checking…");
+  else if (!c.error && !c.warning) button.replaceChildren("✓ No problems");
   else button.replaceChildren(el("span", { class: "e", text: `${c.error} error${c.error === 1 ? "" : "s"}` }), "  ", el("span", { class: "w", text: `${c.warning} warning${c.warning === 1 ? "" : "s"}` }));
   const live = $("live");
   if (live.classList.contains("on") || live.classList.contains("busy")) {
