@@ -2,7 +2,7 @@
 
 A page's version goes up only when its bytes change, so the page in the browser reloads
 exactly the images that look different. A target that fails to draw keeps its last good
-pages and records why; drawing is serialised by one lock (PDFium is not thread-safe).
+pages and records why. The lock guards what is stored; drawing happens outside it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class RenderCache:
 
     def __init__(self, draw: Callable[[list[Target]], list[Result]]) -> None:
         self._draw = draw
-        self.lock = threading.RLock()  # held while drawing and while the game is swapped
+        self.lock = threading.RLock()  # held while pages are stored or read, the game swapped
         self.pages: dict[str, Page] = {}
         self.counts: dict[str, int] = {}  # target key → pages drawn
         self.errors: dict[str, str] = {}  # target key → why its last drawing failed
@@ -45,9 +45,10 @@ class RenderCache:
         drawn before and now look different."""
         if not targets:
             return []
+        results = self._draw(targets)  # outside the lock: the page stays readable meanwhile
         with self.lock:
             changed: list[str] = []
-            for target, result in zip(targets, self._draw(targets), strict=True):
+            for target, result in zip(targets, results, strict=True):
                 changed += self._store(target, result)
             return changed
 

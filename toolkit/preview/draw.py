@@ -7,6 +7,7 @@ poster PDF; a rulebook is `render_rulebook`'s PDF. Every PDF is rasterised by
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -23,6 +24,26 @@ BOARD_DPI = 60.0  # an A1 poster is about 1400 × 2000 px
 RULEBOOK_DPI = 96.0
 BOARD_PAGE = "a1"  # the board whole on one page, as `build --board-page a1` prints it
 FAST = 1  # zlib level: the images live in memory and travel over localhost
+
+
+_PDFIUM = threading.Lock()  # PDFium is not thread-safe: one rasterisation at a time
+
+
+def _png(pdf: bytes, dpi: float) -> list[bytes]:
+    """The pages of `pdf` as PNGs, holding PDFium one page at a time: a card drawn after a
+    save waits for one rulebook page, not for the whole rulebook."""
+    pages = png_pages(pdf, dpi, compress_level=FAST)
+    out: list[bytes] = []
+    try:
+        while True:
+            with _PDFIUM:
+                page = next(pages, None)
+            if page is None:
+                return out
+            out.append(page)
+    finally:
+        with _PDFIUM:
+            pages.close()
 
 
 class DrawError(Exception):
@@ -103,7 +124,7 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
             draw_face_page(canvas, game, layout, context, card, target.lang, spec.card_mm)
         canvas.save()
         pdf = buffer.getvalue()
-    return list(png_pages(pdf, CARD_DPI, compress_level=FAST))
+    return _png(pdf, CARD_DPI)
 
 
 def _board(game: Game, target: Target) -> list[bytes]:
@@ -113,11 +134,11 @@ def _board(game: Game, target: Target) -> list[bytes]:
     if board is None:
         raise DrawError(f"no board {target.board!r}")
     pdf = render_board(game, board, target.lang, "a4", BOARD_PAGE)
-    return list(png_pages(pdf, BOARD_DPI, compress_level=FAST))
+    return _png(pdf, BOARD_DPI)
 
 
 def _rulebook(game: Game, target: Target) -> list[bytes]:
     from toolkit.render.rulebook import render_rulebook
 
     pdf = render_rulebook(game, target.lang, "a4")
-    return list(png_pages(pdf, RULEBOOK_DPI, compress_level=FAST))
+    return _png(pdf, RULEBOOK_DPI)

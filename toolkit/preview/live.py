@@ -1,8 +1,9 @@
 """A live preview session: the game as shown, its diagnostics, and the work a save causes.
 
-One worker thread does all the drawing. A saved file reloads the game; the targets whose
-inputs changed (see `deps`) are drawn again — card faces at once, then the diagnostics,
-then boards and rulebooks in the background, between further saves. A file that does not
+Two threads draw. The worker reacts to saves: it reloads the game, draws again the card
+faces whose inputs changed (see `deps`) and checks the game. The document thread draws
+boards and rulebooks (a second or so each) once saves pause, so a long rulebook never
+holds up the next card. A file that does not
 load (YAML saved half-way, a schema error) keeps its last good models, so its images stay
 on the page beside the diagnostic that says what is wrong.
 """
@@ -67,6 +68,7 @@ def keep_good(fresh: Game, last: Game | None) -> Game:
 
 
 CHECK = "check"  # a queued job that is not a drawing: the game's checks
+DOCUMENT_PAUSE = 2.0  # seconds without a save before boards and rulebooks are redrawn
 
 
 def _groups(targets: list[Target]) -> list[list[str]]:
@@ -102,13 +104,20 @@ class Preview:
         self.last_update: dict[str, Any] = {}
         self._listeners: list[Listener] = []
         self._changes: queue.Queue[set[Path]] = queue.Queue()
-        self._background: deque[list[str]] = deque()  # groups of target keys to draw
+        self._background: deque[list[str]] = deque()  # groups of card faces (and CHECK)
         self.checked = False
+        self._docs: deque[str] = deque()  # boards and rulebooks to draw
         self._stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
+        self._faces = threading.Lock()  # one thread draws faces at a time (no double work)
+        self._doc_lock = threading.Lock()
+        self._publishing = threading.Lock()
+        self._wake_docs = threading.Event()
+        self._last_save = 0.0
         self._published = 0.0
         self._dirty = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._doc_thread: threading.Thread | None = None
 
     # --- loading and drawing ------------------------------------------------------------
 
@@ -123,11 +132,12 @@ class Preview:
         self._reload()
         if check:
             self._check()
-        groups = _groups(_order(self.snap.targets.values(), self.first_lang))
+        ordered = _order(self.snap.targets.values(), self.first_lang)
+        self._docs.extend(t.key for t in ordered if t.kind != "face")
+        groups = _groups([t for t in ordered if t.kind == "face"])
         if not check:
-            first = [g for g in groups if self.snap.targets[g[0]].lang == self.first_lang]
-            faces = sum(1 for g in first if self.snap.targets[g[0]].kind == "face")
-            groups.insert(faces, [CHECK])
+            first = sum(1 for g in groups if self.snap.targets[g[0]].lang == self.first_lang)
+            groups.insert(first, [CHECK])
         self._background.extend(groups)
 
     @property
@@ -171,10 +181,12 @@ class Preview:
         target = self.target_of(key)
         if target is None:
             return None
-        with self.cache.lock:  # (a page asks for many images at once: draw them once)
-            if not self.cache.has(target):
-                self.cache.render(self._siblings(target))
-            page = self.cache.page(key)
+        if not self.cache.has(target):
+            lock = self._faces if target.kind == "face" else self._doc_lock
+            with lock:  # a page asks for many images at once: draw each once
+                if not self.cache.has(target):
+                    self.cache.render(self._siblings(target))
+        page = self.cache.page(key)
         return page.png if page else None
 
     def _siblings(self, target: Target, most: int = 60) -> list[Target]:
@@ -202,7 +214,8 @@ class Preview:
         affected = self._reload()
         faces = [t for t in _order(affected, self.first_lang) if t.kind == "face"]
         later = [t for t in _order(affected, self.first_lang) if t.kind != "face"]
-        changed = self.cache.render(faces)
+        with self._faces:
+            changed = self.cache.render(faces)
         drawn = time.perf_counter()
         self.last_update = {
             "files": sorted(display_path(p) for p in paths),
@@ -215,7 +228,9 @@ class Preview:
         self.publish()
         queued = [t.key for t in later]
         self._stale.update(queued)
-        self._background.extendleft([key] for key in reversed(queued))
+        self._docs.extendleft(reversed(queued))
+        self._last_save = time.monotonic()
+        self._wake_docs.set()
         return changed
 
     def notify(self, paths: set[Path]) -> None:
@@ -250,24 +265,47 @@ class Preview:
             self._check()
             self.publish()
             return
-        with self.cache.lock:
+        with self._faces:
             targets = [
                 target
                 for key in group
-                if (target := self.snap.targets.get(key)) is not None
-                and (key in self._stale or not self.cache.has(target))
+                if (target := self.snap.targets.get(key)) is not None and not self.cache.has(target)
             ]
             if targets:
-                self._stale.difference_update(group)
                 self.cache.render(targets)
                 self._dirty = True
         if self._dirty and (not self._background or time.monotonic() - self._published > 0.25):
             self._dirty = False
             self.publish()
 
+    def run_documents(self) -> None:
+        """The document thread: boards and rulebooks, the page's language first, each
+        drawn again after a save once saves have paused for DOCUMENT_PAUSE seconds."""
+        while not self._stop.is_set():
+            if not self._docs:
+                self._wake_docs.wait(0.5)
+                self._wake_docs.clear()
+                continue
+            pause = DOCUMENT_PAUSE - (time.monotonic() - self._last_save)
+            if pause > 0:
+                self._stop.wait(min(pause, 0.5))
+                continue
+            key = self._docs.popleft()
+            target = self.snap.targets.get(key)
+            if target is None or (key not in self._stale and self.cache.has(target)):
+                continue
+            with self._doc_lock:
+                self._stale.discard(key)
+                self.cache.render([target])
+            self.publish()
+
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name="preview-worker", daemon=True)
         self._thread.start()
+        self._doc_thread = threading.Thread(
+            target=self.run_documents, name="preview-documents", daemon=True
+        )
+        self._doc_thread.start()
 
     def stop_streams(self) -> None:
         """Ask the worker and every event stream to end (from a signal handler too)."""
@@ -275,8 +313,9 @@ class Preview:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        for thread in (self._thread, self._doc_thread):
+            if thread is not None:
+                thread.join(timeout=5)
 
     @property
     def stopping(self) -> bool:
@@ -292,11 +331,12 @@ class Preview:
             self._listeners.remove(listener)
 
     def publish(self) -> None:
-        self.revision += 1
-        self._published = time.monotonic()
-        state = self.state()
-        for listener in list(self._listeners):
-            listener(state)
+        with self._publishing:
+            self.revision += 1
+            self._published = time.monotonic()
+            state = self.state()
+            for listener in list(self._listeners):
+                listener(state)
 
     def state(self) -> dict[str, Any]:
         """Everything the page needs, as JSON-ready data (image URLs carry versions)."""

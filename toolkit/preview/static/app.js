@@ -44,6 +44,13 @@ function pick(localized, code) {
   return localized[code] || localized[state.game.languages[0]] || "";
 }
 
+function shortWhere(d) {
+  // file:line:col, the file relative to the game folder when it lies inside it.
+  const root = state.game ? state.game.root.replace(/\/$/, "") + "/" : "";
+  const file = root && d.file.startsWith(root) ? d.file.slice(root.length) : d.file;
+  return `${file}:${d.line}:${d.col}`;
+}
+
 function diagList(list) {
   if (!list || !list.length) return null;
   return el(
@@ -57,8 +64,8 @@ function diagList(list) {
         d.message,
         el("span", {
           class: "where",
-          text: d.where,
-          title: "Click to copy",
+          text: shortWhere(d),
+          title: d.where + " (click to copy)",
           onclick: () => navigator.clipboard && navigator.clipboard.writeText(d.where),
         }),
       ),
@@ -165,6 +172,8 @@ function deckSection(deck) {
   }
   for (const card of deck.cards) grid.append(cardTile(card, deck));
   section.append(grid);
+  const found = state.placed[deck.place] || deck.cards.some((card) => state.placed[card.place]);
+  if (!found) section.classList.add("quiet"); // hidden under "Only problems"
   return section;
 }
 
@@ -178,6 +187,7 @@ function documentSection(doc) {
   );
   const list = diagList(state.placed[doc.place]);
   if (list) section.append(el("div", { class: "deckdiags" }, list));
+  else section.classList.add("quiet");
   for (const code of langs) {
     const versions = doc.pages[code];
     const pages = el("div", { class: "pages" });
@@ -315,7 +325,12 @@ function counts() {
   const button = $("counts");
   if (!state.checked) button.replaceChildren("Checking…");
   else if (!c.error && !c.warning) button.replaceChildren("✓ No problems");
-  else button.replaceChildren(el("span", { class: "e", text: `${c.error} error${c.error === 1 ? "" : "s"}` }), "  ", el("span", { class: "w", text: `${c.warning} warning${c.warning === 1 ? "" : "s"}` }));
+  else {
+    const parts = [];
+    if (c.error) parts.push(el("span", { class: "e", text: `${c.error} error${c.error === 1 ? "" : "s"}` }));
+    if (c.warning) parts.push(el("span", { class: "w", text: `${c.warning} warning${c.warning === 1 ? "" : "s"}` }));
+    button.replaceChildren(...parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
+  }
   const live = $("live");
   if (live.classList.contains("on") || live.classList.contains("busy")) {
     const busy = state.pending > 0;
@@ -333,7 +348,7 @@ function toast() {
   if (text === lastToast) return;
   const first = lastToast === "";
   lastToast = text;
-  if (first && !u.seconds) return;
+  if (first) return; // news of a save made before the page opened
   const box = $("toast");
   const name = u.files.map((f) => f.split("/").slice(-2).join("/")).join(", ");
   if (u.error) box.replaceChildren(el("b", { text: "Preview error " }), u.error);
