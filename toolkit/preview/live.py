@@ -113,6 +113,8 @@ class Preview:
         self._publishing = threading.Lock()
         self._wake_docs = threading.Event()
         self._last_save = 0.0
+        self._first_cards = threading.Event()  # the page's language's cards are drawn
+        self._first_documents = threading.Event()  # … and its board and rulebook
         self._published = 0.0
         self._dirty = False
         self._stop = threading.Event()
@@ -132,6 +134,7 @@ class Preview:
         self._reload()
         if check:
             self._check()
+            self._first_cards.set()
         ordered = _order(self.snap.targets.values(), self.first_lang)
         self._docs.extend(t.key for t in ordered if t.kind != "face")
         groups = _groups([t for t in ordered if t.kind == "face"])
@@ -243,7 +246,7 @@ class Preview:
             try:
                 paths = self._changes.get(timeout=0.05 if self._background else 0.5)
             except queue.Empty:
-                if self._background:
+                if self._background and self._may_draw(self._background[0]):
                     self._draw_next()
                 continue
             while True:  # a burst of saves is one reload
@@ -257,11 +260,20 @@ class Preview:
                 self.last_update = {"files": [str(p) for p in paths], "error": repr(exc)}
                 self.publish()
 
+    def _may_draw(self, group: list[str]) -> bool:
+        """The other languages wait until the page's first full view (cards, board,
+        rulebook in its language) is drawn: two threads would slow each other down."""
+        if self._first_documents.is_set() or group == [CHECK]:
+            return True
+        target = self.snap.targets.get(group[0])
+        return target is None or target.lang == self.first_lang
+
     def _draw_next(self) -> None:
         """One queued drawing (skipped if a request drew it already and it is not stale);
         the page hears of it at most four times a second, and when the queue is empty."""
         group = self._background.popleft()
         if group == [CHECK]:
+            self._first_cards.set()  # the document thread may start: the cards come first
             self._check()
             self.publish()
             return
@@ -281,6 +293,10 @@ class Preview:
     def run_documents(self) -> None:
         """The document thread: boards and rulebooks, the page's language first, each
         drawn again after a save once saves have paused for DOCUMENT_PAUSE seconds."""
+        while not self._first_cards.wait(0.5):
+            if self._stop.is_set():
+                return
+        self._note_first_documents()
         while not self._stop.is_set():
             if not self._docs:
                 self._wake_docs.wait(0.5)
@@ -297,7 +313,17 @@ class Preview:
             with self._doc_lock:
                 self._stale.discard(key)
                 self.cache.render([target])
+            self._note_first_documents()
             self.publish()
+
+    def _note_first_documents(self) -> None:
+        first = self.first_lang
+        if all(
+            self.cache.has(t)
+            for t in self.snap.targets.values()
+            if t.kind != "face" and t.lang == first
+        ):
+            self._first_documents.set()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name="preview-worker", daemon=True)
