@@ -135,6 +135,10 @@ function cardTile(card, deck) {
   const list = state.placed[card.place];
   const level = worst(list);
   if (level) tile.classList.add("has-" + level);
+  if ((list || []).some((d) => d.severity === "error" && /^[YS]/.test(d.code))) {
+    // The file does not load as saved: the images are its last good version.
+    row.append(el("div", { class: "held", text: "last good version", title: "The saved file does not load; fix it and the card is drawn again" }));
+  }
   tile.append(diagList(list) || "");
   return tile;
 }
