@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile, display_path, load_game
-from toolkit.diagnostics import Diagnostic, Severity
-from toolkit.preview.attach import place
-from toolkit.preview.cache import RenderCache, page_key
-from toolkit.preview.deps import Snapshot, Target, card_keys, deck_specs, snapshot
+from toolkit.diagnostics import Diagnostic
+from toolkit.preview.cache import RenderCache
+from toolkit.preview.deps import Snapshot, Target, snapshot
 from toolkit.preview.draw import Result, draw_targets
+from toolkit.preview.page import page_state
 from toolkit.render.layout import layout_dir
 
 Listener = Callable[[dict[str, Any]], None]
@@ -107,7 +107,7 @@ class Preview:
         self._background: deque[list[str]] = deque()  # groups of card faces (and CHECK)
         self.checked = False
         self._docs: deque[str] = deque()  # boards and rulebooks to draw
-        self._stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
+        self.stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
         self._faces = threading.Lock()  # one thread draws faces at a time (no double work)
         self._doc_lock = threading.Lock()
         self._publishing = threading.Lock()
@@ -230,7 +230,7 @@ class Preview:
         self._check()
         self.publish()
         queued = [t.key for t in later]
-        self._stale.update(queued)
+        self.stale.update(queued)
         self._docs.extendleft(reversed(queued))
         self._last_save = time.monotonic()
         self._wake_docs.set()
@@ -308,10 +308,10 @@ class Preview:
                 continue
             key = self._docs.popleft()
             target = self.snap.targets.get(key)
-            if target is None or (key not in self._stale and self.cache.has(target)):
+            if target is None or (key not in self.stale and self.cache.has(target)):
                 continue
             with self._doc_lock:
-                self._stale.discard(key)
+                self.stale.discard(key)
                 self.cache.render([target])
             self._note_first_documents()
             self.publish()
@@ -367,117 +367,7 @@ class Preview:
     def state(self) -> dict[str, Any]:
         """Everything the page needs, as JSON-ready data (image URLs carry versions)."""
         with self.cache.lock:
-            return self._state()
-
-    def _versions(self, target: Target) -> list[int] | None:
-        count = self.cache.counts.get(target.key)
-        if count is None:
-            return None
-        return [
-            page.version if (page := self.cache.page(page_key(target, i))) else 0
-            for i in range(count)
-        ]
-
-    def _state(self) -> dict[str, Any]:
-        game = self.shown
-        if game is None or game.manifest is None:
-            placed = {"game": [{**d.to_dict(), "where": _where(d)} for d in self.diagnostics]}
-            return {"revision": self.revision, "game": None, "sections": [], "placed": placed}
-        manifest = game.manifest
-        langs = list(manifest.languages)
-        targets = self.snap.targets
-        placed = place(self.diagnostics, game, self.on_disk)
-
-        def face(key: str) -> dict[str, Any] | None:
-            target = targets.get(key)
-            if target is None:
-                return None
-            versions = self._versions(target)
-            return {
-                "key": key,
-                "version": versions[0] if versions else 0,
-                "error": self.cache.errors.get(key),
-            }
-
-        sections: list[dict[str, Any]] = []
-        for spec in deck_specs(game):
-            cards = []
-            for part, card in card_keys(spec.deck.cards):
-                base = f"card/{spec.id}/{part}"
-                cards.append(
-                    {
-                        "id": part,
-                        "place": base,
-                        "name": _localized(getattr(card, "name", None), langs) or part,
-                        "copies": getattr(card, "copies", 1),
-                        "front": {lang: face(f"{base}/{lang}/front") for lang in langs},
-                        "back": (
-                            {lang: face(f"{base}/{lang}/back") for lang in langs}
-                            if spec.per_card_back
-                            else None
-                        ),
-                    }
-                )
-            sections.append(
-                {
-                    "kind": "deck",
-                    "id": spec.id,
-                    "place": f"deck/{spec.id}",
-                    "file": spec.file,
-                    "name": _localized(spec.deck.name, langs),
-                    "layouts": sorted({spec.front, spec.back}),
-                    "size_mm": list(spec.card_mm),
-                    "back": {lang: face(f"back/{spec.id}/{lang}") for lang in langs},
-                    "cards": cards,
-                }
-            )
-        for loaded in game.boards:
-            if loaded.model is not None:
-                board = loaded.model
-                sections.append(
-                    self._document("board", f"board/{board.id}", board.id, langs, loaded.rel)
-                    | {"name": _localized(board.name, langs)}
-                )
-        if game.rulebook:
-            names = {lang: "Rulebook" for lang in langs}
-            sections.append(self._document("rulebook", "rulebook", "rulebook", langs, None))
-            sections[-1]["name"] = names
-        pending = sum(1 for t in targets.values() if not self.cache.has(t)) + len(self._stale)
-        return {
-            "revision": self.revision,
-            "game": {
-                "id": game.id,
-                "title": _localized(manifest.title, langs),
-                "languages": langs,
-                "root": game.display_root,
-            },
-            "sections": sections,
-            "placed": placed,
-            "counts": _counts(self.diagnostics),
-            "pending": pending,
-            "checked": self.checked,
-            "last_update": self.last_update,
-        }
-
-    def _document(
-        self, kind: str, base: str, ident: str, langs: list[str], file: str | None
-    ) -> dict[str, Any]:
-        pages: dict[str, Any] = {}
-        errors: dict[str, str | None] = {}
-        for lang in langs:
-            target = self.snap.targets.get(f"{base}/{lang}")
-            if target is None:
-                continue
-            pages[lang] = self._versions(target)
-            errors[lang] = self.cache.errors.get(target.key)
-        return {
-            "kind": kind,
-            "id": ident,
-            "place": base,
-            "file": file,
-            "pages": pages,
-            "errors": errors,
-        }
+            return page_state(self)
 
 
 def _is_layout(path: Path) -> bool:
@@ -486,20 +376,3 @@ def _is_layout(path: Path) -> bool:
     except ValueError:
         return path.parent.name == "layouts"
     return True
-
-
-def _localized(value: Any, langs: list[str]) -> dict[str, str]:
-    if isinstance(value, dict):
-        return {lang: str(value.get(lang, "")) for lang in langs}
-    return {}
-
-
-def _where(diag: Diagnostic) -> str:
-    return f"{diag.file}:{diag.line}:{diag.col}"
-
-
-def _counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for diag in diagnostics:
-        counts[Severity(diag.severity).value] += 1
-    return counts
