@@ -386,3 +386,16 @@ def test_ctrl_c_stops_the_server_with_a_page_listening(tmp_path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_watcher_ignores_what_build_writes() -> None:
+    from watchfiles import Change
+
+    from toolkit.preview.watcher import ContentFilter
+
+    allowed = ContentFilter()
+    assert allowed(Change.modified, "/g/decks/meals.yaml")
+    assert allowed(Change.modified, "/g/rulebook/fr.md")
+    assert not allowed(Change.modified, "/g/output/tokaido/fr/cards.png")
+    assert not allowed(Change.modified, "/g/decks/.meals.yaml.swp")
+    assert not allowed(Change.modified, "/g/decks/cards.pdf")

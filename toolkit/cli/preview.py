@@ -9,6 +9,7 @@ import typer
 
 from toolkit.cli.common import escape, game_folders, stderr, usage_error
 
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 PREVIEW_GAME_HELP = (
     "A bundled game's id or the path of a game folder (default: the game folder you are in)."
 )
@@ -43,6 +44,8 @@ def preview(
 
     def ready(session: object) -> None:
         typer.echo(f"Preview of {folders[0]} at {address(sock)}  (Ctrl-C stops)", err=False)
+        if host not in LOCAL_HOSTS:
+            stderr.print(f"[yellow]warning:[/yellow] other machines can open the page ({host})")
 
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn already stopped cleanly
         serve(folders[0], sock, ready)

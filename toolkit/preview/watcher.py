@@ -1,8 +1,8 @@
 """Watch a game folder and the layouts for saved files (watchfiles, in its own thread).
 
 Only files the preview reads are reported: YAML content and layouts, Markdown rulebooks and
-icon files. Editor droppings (swap files, `~` backups) and hidden folders are ignored by
-watchfiles' default filter.
+icon files. Editor droppings (swap files, `~` backups), tool folders (.git, .venv) and
+`output/` are ignored.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ WATCHED_SUFFIXES = (".yaml", ".yml", ".md", ".svg", ".png")
 
 
 class ContentFilter(DefaultFilter):
-    """watchfiles' default filter, narrowed to the files a game is made of."""
+    """watchfiles' default filter, narrowed to the files a game is made of (and never what
+    `build` or `export` write into `output/`)."""
+
+    ignore_dirs = (*DefaultFilter.ignore_dirs, "output")
 
     def __call__(self, change: Change, path: str) -> bool:
         return path.lower().endswith(WATCHED_SUFFIXES) and super().__call__(change, path)
