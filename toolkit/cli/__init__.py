@@ -19,6 +19,7 @@ from toolkit.cli import (  # noqa: E402
     games,
     i18n,
     new,
+    preview,
     rules,
     schemas,
     simulate,
@@ -34,6 +35,7 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "check": simulate.check,
     "new": new.new,
     "calibrate": calibrate.calibrate,
+    "preview": preview.preview,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app, "export": export.app}
 

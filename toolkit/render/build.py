@@ -57,21 +57,22 @@ def _layout(name: str) -> Layout:
     return layout
 
 
+def question_deck(bank: Any) -> Any:
+    """A question bank as a deck of trivia cards (poker size, question on the front, answer
+    on the back): what questions.pdf prints and the live preview shows."""
+    return SimpleNamespace(
+        id=bank.id,
+        kind="questions",
+        name=bank.name,
+        size="poker",
+        layout=None,
+        back=None,
+        cards=bank.questions,
+    )
+
+
 def _question_decks(game: Game) -> list[Any]:
-    decks = []
-    for bank in game.valid(game.questions):
-        decks.append(
-            SimpleNamespace(
-                id=bank.id,
-                kind="questions",
-                name=bank.name,
-                size="poker",
-                layout=None,
-                back=None,
-                cards=bank.questions,
-            )
-        )
-    return decks
+    return [question_deck(bank) for bank in game.valid(game.questions)]
 
 
 def _cards_pdf(game: Game, decks: list[Any], lang: str, opts: BuildOptions, trivia: bool) -> bytes:

@@ -11,12 +11,18 @@ from collections.abc import Iterator
 
 
 def png_pages(
-    pdf: bytes, dpi: float = 150.0, first: int = 0, last: int | None = None
+    pdf: bytes,
+    dpi: float = 150.0,
+    first: int = 0,
+    last: int | None = None,
+    compress_level: int | None = None,
 ) -> Iterator[bytes]:
     """Each page of `pdf` (from `first` to `last`, inclusive, 0-based) as PNG bytes at `dpi`.
 
     Same PDF and dpi give byte-identical PNGs: PDFium renders deterministically and the PNG
-    is written without timestamps or text chunks."""
+    is written without timestamps or text chunks. `compress_level` (zlib, 0-9; default
+    zlib's own) trades size for time: the live preview, which never writes its images,
+    asks for 1."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
@@ -28,7 +34,8 @@ def png_pages(
                 bitmap = page.render(scale=dpi / 72.0, draw_annots=False)
                 image = bitmap.to_pil()
                 out = io.BytesIO()
-                image.save(out, format="PNG", optimize=False)
+                level = {} if compress_level is None else {"compress_level": compress_level}
+                image.save(out, format="PNG", optimize=False, **level)
                 yield out.getvalue()
             finally:
                 page.close()

@@ -351,9 +351,6 @@ def draw_deck_per_card(
 ) -> int:
     """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set.
     `back_offset` (mm) moves each back's drawing, as on sheets, for duplex at home."""
-    bleed = BLEED_MM * mm
-    w, h = card_mm[0] * mm, card_mm[1] * mm
-    page = (w + 2 * bleed, h + 2 * bleed)
     back_context = card_context(game, deck, deck.cards[0], lang)
     count = 0
     for slot in expand(deck.cards):
@@ -365,12 +362,31 @@ def draw_deck_per_card(
                 back_offset,
             ),
         ):
-            c.setPageSize(page)
-            c.setBleedBox((0, 0, page[0], page[1]))
-            c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
-            x, y = bleed + shift[0] * mm, bleed + shift[1] * mm
-            with _naming(slot.card, lang):
-                draw_face(c, layout, context, x, y, *card_mm, BLEED_MM, lang, game.root)
-            c.showPage()
+            draw_face_page(c, game, layout, context, slot.card, lang, card_mm, shift)
             count += 1
     return count
+
+
+def draw_face_page(
+    c: Canvas,
+    game: Any,
+    layout: Layout,
+    context: dict[str, Any],
+    card: Any,
+    lang: str,
+    card_mm: tuple[float, float],
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> None:
+    """One card face on a page of its own (trim + bleed, TrimBox and BleedBox set): the press
+    profile's page, and the page the live preview rasterises, so both show what prints.
+    `shift` (mm) moves the drawing on the page (a back's duplex offset)."""
+    bleed = BLEED_MM * mm
+    w, h = card_mm[0] * mm, card_mm[1] * mm
+    page = (w + 2 * bleed, h + 2 * bleed)
+    c.setPageSize(page)
+    c.setBleedBox((0, 0, page[0], page[1]))
+    c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
+    x, y = bleed + shift[0] * mm, bleed + shift[1] * mm
+    with _naming(card, lang):
+        draw_face(c, layout, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+    c.showPage()

@@ -1,0 +1,150 @@
+"""The live preview in a real browser (headless Chromium through Selenium and Debian's
+chromedriver), against a running `playset preview` on a copy of Tokaido: every card image
+loads; a card edited on disk changes in the page without a reload while the others stay;
+YAML saved half-way shows its diagnostic beside the card and keeps its image; Ctrl-C stops
+the server cleanly. Skips when Chromium or chromedriver is not installed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parent.parent
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and chromium-driver"
+)
+KEY = "card/travellers/chuubei/fr/front"
+PLACE = "card/travellers/chuubei"
+TEXT = "piochez une carte Rencontre et appliquez-la."
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`playset preview` on a copy of Tokaido, on a free port; its address."""
+    game = tmp_path / "tokaido"
+    shutil.copytree(REPO / "content" / "tokaido", game)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "preview", str(game), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        assert " at http://127.0.0.1:" in line, line + process.stderr.read()
+        address = line.split(" at ", 1)[1].split()[0]
+        yield process, address, game
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="playset-chromium-")
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--window-size=1400,1000",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_script_timeout(20)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(driver, script: str, timeout: float = 30.0):
+    """Run `script` until it returns something truthy; that value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for: {script}")
+
+
+ALL_LOADED = """
+const faces = [...document.querySelectorAll('img.face')];
+const cards = faces.filter(i => i.dataset.key.startsWith('card/'));
+return cards.length && faces.every(i => i.complete && i.naturalWidth > 0) ? cards.length : 0;
+"""
+VERSIONS = """
+return Object.fromEntries([...document.querySelectorAll('img.face')]
+  .filter(i => /^(card|back)\\//.test(i.dataset.key)).map(i => [i.dataset.key, i.dataset.version]));
+"""
+
+
+def test_an_edited_card_changes_in_the_browser_without_a_reload(server, browser) -> None:
+    process, address, game = server
+    browser.get(address)
+    cards = wait_for(browser, ALL_LOADED, timeout=40)
+    assert cards == 76  # every Tokaido card's front, in the page's language (fr)
+    # The board and the rulebook are drawn right after the cards, and shown when ready.
+    for section in ("rulebook", "board\\\\/road"):
+        wait_for(browser, f"return document.querySelectorAll('#{section} img').length", 40)
+    wait_for(browser, ALL_LOADED)
+    before = browser.execute_script(VERSIONS)
+    first_src = browser.execute_script(f"return document.querySelector('[data-key=\"{KEY}\"]').src")
+    browser.execute_script("window.notReloaded = true")
+
+    deck = game / "decks" / "travellers.yaml"
+    source = deck.read_text(encoding="utf-8")
+    edited = source.replace(TEXT, "piochez une carte Rencontre, puis jouez-la.")
+    deck.write_text(edited, encoding="utf-8")
+    wait_for(
+        browser,
+        f"""const i = document.querySelector('[data-key="{KEY}"]');
+        return i.dataset.version !== '{before[KEY]}' && i.complete && i.naturalWidth > 0;""",
+    )
+    after = browser.execute_script(VERSIONS)
+    assert {key for key in after if after[key] != before[key]} == {KEY}
+    assert browser.execute_script(f"return document.querySelector('[data-key=\"{KEY}\"]').src") != (
+        first_src
+    )
+    assert browser.execute_script("return window.notReloaded === true")
+
+    deck.write_text(source.replace(TEXT, "piochez: [une carte"), encoding="utf-8")  # half-saved
+    message = wait_for(
+        browser,
+        f"""const d = [...document.querySelectorAll('[data-place="{PLACE}"] .diag')];
+        const text = d.map(e => e.textContent).join(' | ');
+        return text.includes('Y001') && text;""",
+    )
+    assert "travellers.yaml:" in message
+    shown = browser.execute_script(VERSIONS)
+    assert shown[KEY] == after[KEY]  # the last good image stays
+    assert browser.execute_script(
+        f"const i = document.querySelector('[data-key=\"{KEY}\"]'); return i.naturalWidth > 0"
+    )
+    assert browser.execute_script("return window.notReloaded === true")
+
+    process.send_signal(signal.SIGINT)  # Ctrl-C
+    assert process.wait(timeout=15) == 0
+    assert "stopped" in process.stderr.read()

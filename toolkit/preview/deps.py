@@ -1,0 +1,234 @@
+"""The dependency map: what the preview can draw, and which inputs each drawing reads.
+
+A *target* is one thing drawn on its own: a card face in one language, a deck's shared back,
+a board or a rulebook in one language. Each names its *inputs* (the manifest, a deck's own
+fields, one card, a layout file, the glossary, a rulebook source, the icons); a snapshot
+fingerprints every input of a loaded game. When a file is saved, the targets to draw again
+are exactly those with an input whose fingerprint changed: one card's text → that card in
+each language; a layout → the decks that use it; the glossary → the layouts, boards and
+rulebooks that print it. Saving a file unchanged redraws nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.game import Game
+from toolkit.content.models.deck import size_mm
+from toolkit.render.build import question_deck
+from toolkit.render.layout import (
+    DEFAULT_BACK,
+    DEFAULT_FRONT,
+    QUESTION_BACK,
+    QUESTION_FRONT,
+    layout_dir,
+)
+
+ICON_SUFFIXES = (".svg", ".png")
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """A deck as the preview draws it: its layouts, trim size and whether backs differ."""
+
+    deck: Any
+    file: str  # the deck's file as diagnostics name it
+    front: str
+    back: str
+    card_mm: tuple[float, float]
+    per_card_back: bool  # trivia: each back shows its own card's answer
+
+    @property
+    def id(self) -> str:
+        return str(self.deck.id)
+
+
+def deck_specs(game: Game) -> list[DeckSpec]:
+    """Every deck and question bank, in the order `build` prints them."""
+    specs = []
+    for loaded in game.decks:
+        deck = loaded.model
+        if deck is None:
+            continue
+        front, back = deck.layout or DEFAULT_FRONT, deck.back or DEFAULT_BACK
+        specs.append(DeckSpec(deck, loaded.rel, front, back, size_mm(deck.size), False))
+    for loaded in game.questions:
+        if loaded.model is not None:
+            deck = question_deck(loaded.model)
+            specs.append(
+                DeckSpec(deck, loaded.rel, QUESTION_FRONT, QUESTION_BACK, (63.0, 88.0), True)
+            )
+    return specs
+
+
+@dataclass(frozen=True)
+class Target:
+    """One drawing. `key` names it in URLs and the render cache (never a file path)."""
+
+    key: str
+    kind: str  # "face", "board" or "rulebook"
+    lang: str
+    inputs: tuple[str, ...]
+    deck: str | None = None
+    card: str | None = None  # None for a deck's shared back
+    side: str = "front"
+    board: str | None = None
+
+
+@dataclass
+class Snapshot:
+    """A loaded game's targets in page order, and the fingerprint of every input."""
+
+    targets: dict[str, Target] = field(default_factory=dict)
+    fingerprints: dict[str, str] = field(default_factory=dict)
+
+    def changed_since(self, before: Snapshot) -> list[Target]:
+        """Targets to draw again: new ones, and those with an input that changed."""
+        moved = {
+            name
+            for name in self.fingerprints.keys() | before.fingerprints.keys()
+            if self.fingerprints.get(name) != before.fingerprints.get(name)
+        }
+        return [
+            target
+            for key, target in self.targets.items()
+            if key not in before.targets or moved.intersection(target.inputs)
+        ]
+
+
+def _digest(data: bytes | str) -> str:
+    raw = data.encode() if isinstance(data, str) else data
+    return hashlib.blake2b(raw, digest_size=12).hexdigest()
+
+
+def _model(value: Any, **kw: Any) -> str:
+    return _digest(value.model_dump_json(**kw)) if hasattr(value, "model_dump_json") else ""
+
+
+def _file(path: Path) -> str:
+    try:
+        return _digest(path.read_bytes())
+    except OSError:
+        return "missing"
+
+
+def layout_path(name: str) -> Path:
+    return layout_dir() / f"{name}.yaml"
+
+
+def icon_files(game: Game) -> list[Path]:
+    """The game's own icon files (`icons/` in its folder), sorted."""
+    folder = game.root / "icons"
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in ICON_SUFFIXES)
+
+
+def reads(path: Path, name: str) -> bool:
+    """Whether a layout's templates use `name` (`glossary.meal`, `card.name`); comments
+    do not count. Unreadable: assume it does."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return True
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+    return re.search(rf"\b{re.escape(name)}\b\s*[.\[]", text) is not None
+
+
+def card_keys(cards: Iterable[Any]) -> Iterator[tuple[str, Any]]:
+    """(key part, card) for each card: its id, made unique if a deck repeats one."""
+    seen: dict[str, int] = {}
+    for card in cards:
+        ident = str(getattr(card, "id", "card"))
+        seen[ident] = seen.get(ident, 0) + 1
+        yield (ident if seen[ident] == 1 else f"{ident}~{seen[ident]}"), card
+
+
+def snapshot(game: Game) -> Snapshot:
+    """Targets and input fingerprints of `game` (every model in it must be valid or None)."""
+    snap = Snapshot()
+    manifest = game.manifest
+    if manifest is None:
+        return snap
+    fp = snap.fingerprints
+    fp["manifest"] = _model(manifest)
+    fp["glossary"] = _model(game.glossary.model) if game.glossary else ""
+    fp["icons"] = _digest("".join(f"{p}:{_file(p)}" for p in icon_files(game)))
+    langs = list(manifest.languages)
+    specs = deck_specs(game)
+    glossary_layouts: set[str] = set()  # layouts that print glossary terms
+    card_backs: set[str] = set()  # back layouts that print something of the card
+    for spec in specs:
+        for name in (spec.front, spec.back):
+            path = layout_path(name)
+            fp[f"layout:{name}"] = _file(path)
+            if reads(path, "glossary"):
+                glossary_layouts.add(name)
+            if reads(path, "card"):
+                card_backs.add(name)
+    every_deck: list[str] = []
+    for spec in specs:
+        deck_input = f"deck:{spec.file}:{spec.id}"
+        fp[deck_input] = _model(spec.deck, exclude={"cards"})
+        every_deck.append(deck_input)
+        common = ("manifest", "icons", deck_input)
+
+        def face_inputs(
+            layout: str, card_input: str, common: tuple[str, ...] = common
+        ) -> tuple[str, ...]:
+            extra = ("glossary",) if layout in glossary_layouts else ()
+            return (*common, f"layout:{layout}", card_input, *extra)
+
+        cards = list(card_keys(spec.deck.cards))
+        for part, card in cards:
+            card_input = f"card:{spec.file}:{spec.id}:{part}"
+            fp[card_input] = _model(card)
+            every_deck.append(card_input)
+        for lang in langs:
+            for part, _card in cards:
+                card_input = f"card:{spec.file}:{spec.id}:{part}"
+                key = f"card/{spec.id}/{part}/{lang}"
+                snap.targets[f"{key}/front"] = Target(
+                    f"{key}/front", "face", lang, face_inputs(spec.front, card_input), spec.id, part
+                )
+                if spec.per_card_back:
+                    snap.targets[f"{key}/back"] = Target(
+                        f"{key}/back",
+                        "face",
+                        lang,
+                        face_inputs(spec.back, card_input),
+                        spec.id,
+                        part,
+                        "back",
+                    )
+            if cards and not spec.per_card_back:
+                # The shared back is drawn from the deck's first card, as `build` draws it;
+                # it depends on that card only if its layout prints some of it.
+                first = f"card:{spec.file}:{spec.id}:{cards[0][0]}"
+                inputs = face_inputs(spec.back, first if spec.back in card_backs else "")
+                key = f"back/{spec.id}/{lang}"
+                snap.targets[key] = Target(key, "face", lang, inputs, spec.id, None, "back")
+    boards: list[str] = []
+    for loaded in game.boards:
+        if loaded.model is None:
+            continue
+        board_input = f"board:{loaded.rel}"
+        fp[board_input] = _model(loaded.model)
+        boards.append(board_input)
+        for lang in langs:
+            key = f"board/{loaded.model.id}/{lang}"
+            inputs = ("manifest", "glossary", "icons", board_input)
+            snap.targets[key] = Target(key, "board", lang, inputs, board=loaded.model.id)
+    for lang, path in game.rulebook.items():
+        source = f"rulebook:{lang}"
+        fp[source] = _file(path)
+        # A rulebook prints facts from all the content: counts, a card reference, terms.
+        inputs = ("manifest", "glossary", "icons", source, *every_deck, *boards)
+        key = f"rulebook/{lang}"
+        snap.targets[key] = Target(key, "rulebook", lang, inputs)
+    return snap

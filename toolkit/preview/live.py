@@ -1,0 +1,378 @@
+"""A live preview session: the game as shown, its diagnostics, and the work a save causes.
+
+Two threads draw. The worker reacts to saves: it reloads the game, draws again the card
+faces whose inputs changed (see `deps`) and checks the game. The document thread draws
+boards and rulebooks (a second or so each) once saves pause, so a long rulebook never
+holds up the next card. A file that does not
+load (YAML saved half-way, a schema error) keeps its last good models, so its images stay
+on the page beside the diagnostic that says what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.game import Game, LoadedFile, display_path, load_game
+from toolkit.diagnostics import Diagnostic
+from toolkit.preview.cache import RenderCache
+from toolkit.preview.deps import Snapshot, Target, snapshot
+from toolkit.preview.draw import Result, draw_targets
+from toolkit.preview.page import page_state
+from toolkit.render.layout import layout_dir
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+def forget_layouts() -> None:
+    """Drop every cache that holds a parsed layout, so a saved layout is read again."""
+    from toolkit.checks import printfit
+    from toolkit.render import layout
+
+    layout.load_layout.cache_clear()
+    layout.layout_document.cache_clear()
+    printfit.layout_glyphs.cache_clear()
+
+
+def keep_good(fresh: Game, last: Game | None) -> Game:
+    """`fresh` with each file that failed to load replaced by its last good version (the
+    whole last game when the manifest itself does not load)."""
+    if last is None:
+        return fresh
+    if fresh.manifest is None:
+        return last
+    old = {f.rel: f for f in last.files()}
+
+    def keep(group: list[LoadedFile]) -> list[LoadedFile]:
+        out = []
+        for loaded in group:
+            before = old.get(loaded.rel)
+            good = loaded.model is None and before is not None and before.model is not None
+            out.append(before if good else loaded)
+        return out
+
+    glossary = keep([fresh.glossary])[0] if fresh.glossary else None
+    return dataclasses.replace(
+        fresh,
+        decks=keep(fresh.decks),
+        boards=keep(fresh.boards),
+        questions=keep(fresh.questions),
+        glossary=glossary,
+    )
+
+
+CHECK = "check"  # a queued job that is not a drawing: the game's checks
+DOCUMENT_PAUSE = 2.0  # seconds without a save before boards and rulebooks are redrawn
+
+
+def _groups(targets: list[Target]) -> list[list[str]]:
+    """Queued jobs: the faces of one deck in one language together, the rest one by one."""
+    groups: list[list[str]] = []
+    last: tuple[str, str | None] | None = None
+    for target in targets:
+        if target.kind == "face" and last == (target.lang, target.deck):
+            groups[-1].append(target.key)
+            continue
+        groups.append([target.key])
+        last = (target.lang, target.deck) if target.kind == "face" else None
+    return groups
+
+
+def _order(targets: Iterable[Target], first_lang: str | None) -> list[Target]:
+    """Faces before boards before rulebooks; the language the page opens in first."""
+    rank = {"face": 0, "board": 1, "rulebook": 2}
+    return sorted(targets, key=lambda t: (t.lang != first_lang, rank[t.kind]))
+
+
+class Preview:
+    """The preview of one game folder; thread-safe readers, one writer (the worker)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache = RenderCache(self._draw)
+        self.shown: Game | None = None  # what the images are drawn from (last good)
+        self.on_disk: Game | None = None  # what the files say now
+        self.snap = Snapshot()
+        self.diagnostics: list[Diagnostic] = []
+        self.revision = 0
+        self.last_update: dict[str, Any] = {}
+        self._listeners: list[Listener] = []
+        self._changes: queue.Queue[set[Path]] = queue.Queue()
+        self._background: deque[list[str]] = deque()  # groups of card faces (and CHECK)
+        self.checked = False
+        self._docs: deque[str] = deque()  # boards and rulebooks to draw
+        self.stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
+        self._faces = threading.Lock()  # one thread draws faces at a time (no double work)
+        self._doc_lock = threading.Lock()
+        self._publishing = threading.Lock()
+        self._wake_docs = threading.Event()
+        self._last_save = 0.0
+        self._first_cards = threading.Event()  # the page's language's cards are drawn
+        self._first_documents = threading.Event()  # … and its board and rulebook
+        self._published = 0.0
+        self._dirty = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._doc_thread: threading.Thread | None = None
+
+    # --- loading and drawing ------------------------------------------------------------
+
+    def _draw(self, targets: list[Target]) -> list[Result]:
+        assert self.shown is not None
+        return draw_targets(self.shown, targets)
+
+    def load(self, check: bool = True) -> None:
+        """Read the game (and, with `check`, its diagnostics); every drawing is queued, none
+        made yet. Without `check` the worker checks once the first language's cards are
+        drawn: the page shows its cards first, its findings a moment later."""
+        self._reload()
+        if check:
+            self._check()
+            self._first_cards.set()
+        ordered = _order(self.snap.targets.values(), self.first_lang)
+        self._docs.extend(t.key for t in ordered if t.kind != "face")
+        groups = _groups([t for t in ordered if t.kind == "face"])
+        if not check:
+            first = sum(1 for g in groups if self.snap.targets[g[0]].lang == self.first_lang)
+            groups.insert(first, [CHECK])
+        self._background.extend(groups)
+
+    @property
+    def first_lang(self) -> str | None:
+        manifest = self.shown.manifest if self.shown else None
+        return manifest.languages[0] if manifest else None
+
+    def _reload(self) -> list[Target]:
+        """Load the game from disk again; the targets whose inputs changed."""
+        fresh = load_game(self.root)
+        with self.cache.lock:
+            self.on_disk = fresh
+            self.shown = keep_good(fresh, self.shown)
+            before, self.snap = self.snap, snapshot(self.shown)
+            self.cache.forget(set(self.snap.targets))
+        return self.snap.changed_since(before)
+
+    def _check(self) -> None:
+        from toolkit.checks import run_checks
+
+        game = self.on_disk
+        if game is None:
+            return
+        self.diagnostics = run_checks(game) if game.manifest is not None else game.diagnostics
+        self.checked = True
+
+    def target_of(self, key: str) -> Target | None:
+        """The target a page key belongs to (None for a key the preview never made)."""
+        snap = self.snap
+        target = snap.targets.get(key)
+        if target is not None and target.kind == "face":
+            return target
+        head, _, number = key.rpartition("/")
+        target = snap.targets.get(head)
+        if target is not None and target.kind != "face" and number.isdigit():
+            return target
+        return None
+
+    def page(self, key: str) -> bytes | None:
+        """A page's PNG, drawn now if it was not drawn yet; None if there is no such page."""
+        target = self.target_of(key)
+        if target is None:
+            return None
+        if not self.cache.has(target):
+            lock = self._faces if target.kind == "face" else self._doc_lock
+            with lock:  # a page asks for many images at once: draw each once
+                if not self.cache.has(target):
+                    self.cache.render(self._siblings(target))
+        page = self.cache.page(key)
+        return page.png if page else None
+
+    def _siblings(self, target: Target, most: int = 60) -> list[Target]:
+        """`target` and the undrawn faces of its deck and language: a page asks for them
+        all at once, and one PDF draws them faster than one PDF each."""
+        if target.kind != "face":
+            return [target]
+        same = [
+            t
+            for t in self.snap.targets.values()
+            if t.kind == "face" and t.deck == target.deck and t.lang == target.lang
+        ]
+        rest = [t for t in same if t.key != target.key and not self.cache.has(t)]
+        return [target, *rest[: most - 1]]
+
+    # --- changes --------------------------------------------------------------------------
+
+    def apply(self, paths: set[Path], saved_at: float | None = None) -> list[str]:
+        """React to saved files: draw what they change, check, publish; the page keys whose
+        image changed. Boards and rulebooks are queued for the background."""
+        started = time.perf_counter()
+        saved_at = saved_at or started
+        if any(_is_layout(p) for p in paths):
+            forget_layouts()
+        affected = self._reload()
+        faces = [t for t in _order(affected, self.first_lang) if t.kind == "face"]
+        later = [t for t in _order(affected, self.first_lang) if t.kind != "face"]
+        with self._faces:
+            changed = self.cache.render(faces)
+        drawn = time.perf_counter()
+        self.last_update = {
+            "files": sorted(display_path(p) for p in paths),
+            "redrawn": [t.key for t in faces],
+            "changed": changed,
+            "seconds": round(drawn - saved_at, 3),
+        }
+        self.publish()
+        self._check()
+        self.publish()
+        queued = [t.key for t in later]
+        self.stale.update(queued)
+        self._docs.extendleft(reversed(queued))
+        self._last_save = time.monotonic()
+        self._wake_docs.set()
+        return changed
+
+    def notify(self, paths: set[Path]) -> None:
+        """Called by the watcher (any thread): files were saved."""
+        self._changes.put(paths)
+
+    def run(self) -> None:
+        """The worker: saves first, then queued drawings, until `stop`."""
+        while not self._stop.is_set():
+            try:
+                paths = self._changes.get(timeout=0.05 if self._background else 0.5)
+            except queue.Empty:
+                if self._background and self._may_draw(self._background[0]):
+                    self._draw_next()
+                continue
+            while True:  # a burst of saves is one reload
+                try:
+                    paths |= self._changes.get_nowait()
+                except queue.Empty:
+                    break
+            try:
+                self.apply(paths)
+            except Exception as exc:  # keep the session alive; say what broke
+                self.last_update = {"files": [str(p) for p in paths], "error": repr(exc)}
+                self.publish()
+
+    def _may_draw(self, group: list[str]) -> bool:
+        """The other languages wait until the page's first full view (cards, board,
+        rulebook in its language) is drawn: two threads would slow each other down."""
+        if self._first_documents.is_set() or group == [CHECK]:
+            return True
+        target = self.snap.targets.get(group[0])
+        return target is None or target.lang == self.first_lang
+
+    def _draw_next(self) -> None:
+        """One queued drawing (skipped if a request drew it already and it is not stale);
+        the page hears of it at most four times a second, and when the queue is empty."""
+        group = self._background.popleft()
+        if group == [CHECK]:
+            self._first_cards.set()  # the document thread may start: the cards come first
+            self._check()
+            self.publish()
+            return
+        with self._faces:
+            targets = [
+                target
+                for key in group
+                if (target := self.snap.targets.get(key)) is not None and not self.cache.has(target)
+            ]
+            if targets:
+                self.cache.render(targets)
+                self._dirty = True
+        if self._dirty and (not self._background or time.monotonic() - self._published > 0.25):
+            self._dirty = False
+            self.publish()
+
+    def run_documents(self) -> None:
+        """The document thread: boards and rulebooks, the page's language first, each
+        drawn again after a save once saves have paused for DOCUMENT_PAUSE seconds."""
+        while not self._first_cards.wait(0.5):
+            if self._stop.is_set():
+                return
+        self._note_first_documents()
+        while not self._stop.is_set():
+            if not self._docs:
+                self._wake_docs.wait(0.5)
+                self._wake_docs.clear()
+                continue
+            pause = DOCUMENT_PAUSE - (time.monotonic() - self._last_save)
+            if pause > 0:
+                self._stop.wait(min(pause, 0.5))
+                continue
+            key = self._docs.popleft()
+            target = self.snap.targets.get(key)
+            if target is None or (key not in self.stale and self.cache.has(target)):
+                continue
+            with self._doc_lock:
+                self.stale.discard(key)
+                self.cache.render([target])
+            self._note_first_documents()
+            self.publish()
+
+    def _note_first_documents(self) -> None:
+        first = self.first_lang
+        if all(
+            self.cache.has(t)
+            for t in self.snap.targets.values()
+            if t.kind != "face" and t.lang == first
+        ):
+            self._first_documents.set()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="preview-worker", daemon=True)
+        self._thread.start()
+        self._doc_thread = threading.Thread(
+            target=self.run_documents, name="preview-documents", daemon=True
+        )
+        self._doc_thread.start()
+
+    def stop_streams(self) -> None:
+        """Ask the worker and every event stream to end (from a signal handler too)."""
+        self._stop.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in (self._thread, self._doc_thread):
+            if thread is not None:
+                thread.join(timeout=5)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    # --- what the page shows ------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def publish(self) -> None:
+        with self._publishing:
+            self.revision += 1
+            self._published = time.monotonic()
+            state = self.state()
+            for listener in list(self._listeners):
+                listener(state)
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page needs, as JSON-ready data (image URLs carry versions)."""
+        with self.cache.lock:
+            return page_state(self)
+
+
+def _is_layout(path: Path) -> bool:
+    try:
+        path.resolve().relative_to(layout_dir().resolve())
+    except ValueError:
+        return path.parent.name == "layouts"
+    return True

@@ -1,0 +1,76 @@
+"""Run a preview: the session, its worker, the file watcher and uvicorn, stopped together.
+
+The socket is bound before anything else, so the address printed is the one that answers
+(port 0 picks a free port). Ctrl-C stops uvicorn, which ends every event stream within a
+second, then the worker and the watcher.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from toolkit.preview.live import Preview
+from toolkit.preview.watcher import Watcher, watch_roots
+from toolkit.render.layout import layout_dir
+
+
+class PortInUse(OSError):
+    """The port cannot be bound (taken, or not allowed)."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise PortInUse(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def serve(root: Path, sock: socket.socket, ready: Callable[[Preview], None] | None = None) -> None:
+    """Serve the preview of the game in `root` on `sock` until Ctrl-C (or SIGTERM)."""
+    import uvicorn
+
+    from toolkit.preview.app import make_app
+
+    preview = Preview(root)
+    preview.load(check=False)  # the worker checks once the first cards are drawn
+    watcher = Watcher(watch_roots(root, [layout_dir()]), preview.notify)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            preview.stop_streams()  # event streams end, so the shutdown does not wait
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        make_app(preview),
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=3,
+        lifespan="off",
+    )
+    server = Server(config)
+    preview.start()
+    watcher.start()
+    if ready:
+        ready(preview)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        preview.stop()
+        watcher.stop()
+        sock.close()
