@@ -19,6 +19,7 @@ from toolkit.cli import (  # noqa: E402
     games,
     i18n,
     new,
+    reference,
     rules,
     schemas,
     simulate,
@@ -34,6 +35,8 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "check": simulate.check,
     "new": new.new,
     "calibrate": calibrate.calibrate,
+    "reference": reference.reference,
+    "icons": reference.icons,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app, "export": export.app}
 
