@@ -54,12 +54,13 @@ class TypeNamer:
             return f"list[{self(items)}]" if items else "list"
         if kind == "object":
             return self._object(schema)
-        names = {"integer": "int", "number": "number", "string": "str", "boolean": "bool"}
+        names: dict[str, str] = {"integer": "int", "number": "number", "string": "str"}
+        names["boolean"] = "bool"
         if kind == "null":
             return "null"
         if isinstance(kind, list):
-            return " | ".join(names.get(k, k) for k in kind)
-        return names.get(kind, "any") if kind else "any"
+            return " | ".join(names.get(str(k), str(k)) for k in kind)
+        return names.get(str(kind), "any") if kind else "any"
 
     def _object(self, schema: Schema) -> str:
         if "patternProperties" in schema and "^[a-z]{2,3}$" in schema["patternProperties"]:

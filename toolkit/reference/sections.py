@@ -286,6 +286,10 @@ def _param_row(param: Any) -> str:
     default = param.default
     shown = "—" if default in (None, (), []) or callable(default) else literal(_plain(default))
     help_text = getattr(param, "help", None) or ""
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+    if low is not None or high is not None:
+        bounds = f"{low if low is not None else ''}–{high if high is not None else ''}"
+        help_text = f"{help_text} (range {bounds})".strip()
     return f"| {name} | {cell(kind)} | {cell(shown)} | {cell(help_text)} |"
 
 
