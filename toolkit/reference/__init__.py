@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolkit.fileio import atomic_write_text
-from toolkit.reference import sections
+from toolkit.reference import commands, sections
 
 HEADER = """# Playset reference
 
@@ -33,7 +33,7 @@ def render() -> str:
     lines += sections.template_contexts()
     lines += sections.icons()
     lines += sections.rules()
-    lines += sections.cli()
+    lines += commands.cli()
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
