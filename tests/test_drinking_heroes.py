@@ -466,6 +466,18 @@ def line_of(rel: str, needle: str, nth: int = 0) -> int:
 M, S, H = "decks/monsters.yaml", "decks/spells.yaml", "decks/heroes.yaml"
 
 
+def test_g203_fewer_heroes_than_seats(tmp_path):
+    """Six heroes, but solo play for up to seven: the heroes deck's `cards` is flagged."""
+    root = tmp_path / "drinking-heroes"
+    shutil.copytree(GAME, root)
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "solo_max_players: 6" in text
+    manifest.write_text(text.replace("solo_max_players: 6", "solo_max_players: 7"), "utf-8")
+    found = [(d.code, Path(d.file).name, d.line) for d in run_checks(load_game(root))]
+    assert [f for f in found if f[0] == "G203"] == [("G203", "heroes.yaml", line_of(H, "cards:"))]
+
+
 def test_g205_kill_target_formula(tmp_path):
     found = broken(tmp_path, M, "kill_target: 2", "kill_target: 3")
     assert found == [("G205", "monsters.yaml", line_of(M, "kill_target: 2"))]

@@ -526,6 +526,9 @@ BROKEN = [
     ),
     ("G310", "game.yaml", [("team_players: [4, 6]", "team_players: [4, 5]")], "team_players"),
     ("G312", "decks/pack.yaml", [("    copies: 2", "    copies: 3")], "copies: 3"),
+    # An entrance a whole 2-player track (4 Mashies x 18 holes) past the start is the start
+    # hole itself: G303 sees the offset outside a Mashie, G309 the seat with no way home.
+    ("G309", "boards/mashies.yaml", [("entrance_offset: 3", "entrance_offset: 80")], "entrance_of"),
 ]
 
 

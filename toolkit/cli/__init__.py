@@ -20,6 +20,7 @@ from toolkit.cli import (  # noqa: E402
     i18n,
     new,
     preview,
+    reference,
     rules,
     schemas,
     simulate,
@@ -36,6 +37,8 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "new": new.new,
     "calibrate": calibrate.calibrate,
     "preview": preview.preview,
+    "reference": reference.reference,
+    "icons": reference.icons,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app, "export": export.app}
 

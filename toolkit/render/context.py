@@ -80,7 +80,17 @@ def glossary_terms(game: Any, lang: str) -> dict[str, str]:
 
 
 def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
-    """The names a card layout can use."""
+    """The names a card layout's texts, icons, paths and `when` tests can use.
+
+    - `card`: the card's fields (`name`, `text`, `copies`, `params`, its kind's own fields)
+      with texts in `lang` and the text's {placeholders} filled
+    - `deck`: the deck's `id`, `kind`, `name` in `lang` and `size`
+    - `game`: the game's `id` and `title` in `lang`
+    - `rules`: the manifest's rules parameters
+    - `glossary`: term id → text in `lang`
+    - `label`: the layout's own `labels` in `lang`
+    - `lang`: the language code
+    """
     return {
         "card": localize(card, lang),
         "glossary": glossary_terms(game, lang),

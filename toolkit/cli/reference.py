@@ -1,0 +1,53 @@
+"""`playset reference` and `playset icons`: the generated reference and the icon sheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolkit.cli.common import stderr, stdout
+
+
+def reference(
+    out: Annotated[
+        Path | None, typer.Option("--out", help="File to write (default: docs/reference.md).")
+    ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if the file is out of date.")
+    ] = False,
+) -> None:
+    """Write the reference (fields, layouts, boards, icons, rules, templates, commands)."""
+    from toolkit.content.game import work_folder
+    from toolkit.reference import render, write
+
+    path = out or work_folder() / "docs" / "reference.md"
+    if check:
+        if not path.is_file() or path.read_text(encoding="utf-8") != render():
+            stderr.print(f"stale: {path} (run `playset reference`)")
+            raise typer.Exit(1)
+        stdout.print(f"{path} is up to date")
+        return
+    changed = write(path)
+    stdout.print(f"{'wrote' if changed else 'unchanged'} {path}")
+
+
+def icons(
+    out: Annotated[
+        Path | None, typer.Option("--out", help="PDF to write (default: output/icons.pdf).")
+    ] = None,
+    paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
+) -> None:
+    """Print every built-in icon with its name on a sheet."""
+    from toolkit.content.game import work_folder
+    from toolkit.fileio import atomic_write_bytes
+    from toolkit.reference.icon_sheet import icon_sheet
+    from toolkit.render.pdf import PAPERS
+
+    if paper not in PAPERS:
+        stderr.print(f"[red]error:[/red] unknown paper {paper!r}: {', '.join(PAPERS)}")
+        raise typer.Exit(2)
+    path = out or work_folder() / "output" / "icons.pdf"
+    atomic_write_bytes(path, icon_sheet(PAPERS[paper]))
+    stdout.print(f"wrote {path}")

@@ -1,0 +1,46 @@
+"""`docs/reference.md`, generated from the code: content fields, layouts, boards, icons,
+rules, templates and commands. A test compares the committed file with a fresh render."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolkit.fileio import atomic_write_text
+from toolkit.reference import commands, sections
+
+HEADER = """# Playset reference
+
+Generated from the code by `playset reference`; do not edit by hand (a test fails when this
+file and the code disagree).
+
+- [Content files](#content-files)
+- [Board kinds](#board-kinds)
+- [Card layouts](#card-layouts)
+- [Templates](#templates)
+- [Icons](#icons)
+- [Diagnostic rules](#diagnostic-rules)
+- [Command line](#command-line)
+"""
+
+
+def render() -> str:
+    """The whole reference as Markdown (deterministic: same code, same bytes)."""
+    tables = sections.ModelTables()
+    lines = [HEADER]
+    lines += sections.content_files(tables)
+    lines += sections.board_kinds()
+    lines += sections.layouts(tables)
+    lines += sections.template_contexts()
+    lines += sections.icons()
+    lines += sections.rules()
+    lines += commands.cli()
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def write(path: Path) -> bool:
+    """Write the reference to `path`; False if it was already up to date."""
+    text = render()
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    atomic_write_text(path, text)
+    return True

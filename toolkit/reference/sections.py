@@ -1,0 +1,273 @@
+"""The reference's sections, each read from the registry or model that defines it.
+
+Nothing here lists a field, an icon, a rule or an option by hand: each section walks what
+the code registers (content models, layout elements, `ICONS`, the rule registry, the typer
+app, the template contexts), so adding one to the code adds it to the reference.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Iterator
+from typing import Any
+
+from toolkit.reference.markdown import Schema, TypeNamer, anchor, cell, field_table
+
+Lines = list[str]
+
+FILE_PLACES = {
+    "game.schema.json": "`game.yaml`",
+    "deck.schema.json": "`decks/*.yaml`",
+    "board.schema.json": "`boards/*.yaml`",
+    "questions.schema.json": "`questions/*.yaml`",
+    "glossary.schema.json": "`glossary.yaml`",
+}
+
+
+def _refs(schema: Any) -> Iterator[str]:
+    """Names of the $defs a schema refers to, in the order they appear."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value.rsplit("/", 1)[-1]
+            elif key != "$defs":
+                yield from _refs(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from _refs(value)
+
+
+def _reachable(root: Schema, defs: dict[str, Schema]) -> list[str]:
+    """$defs names breadth-first from the root: a file's top model, then what it holds."""
+    order: list[str] = []
+    queue = list(dict.fromkeys(_refs(root)))
+    while queue:
+        name = queue.pop(0)
+        if name in order or name not in defs:
+            continue
+        order.append(name)
+        queue.extend(n for n in dict.fromkeys(_refs(defs[name])) if n not in order)
+    return order
+
+
+class ModelTables:
+    """Renders schemas as tables; a model already shown elsewhere is linked, not repeated."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, str] = {}  # canonical JSON of a model → its anchor
+
+    def document(self, section: str, schema: Schema, level: int = 4) -> Lines:
+        import json
+
+        defs: dict[str, Schema] = schema.get("$defs", {})
+        names = _reachable(schema, defs)
+        links: dict[str, str] = {}
+        fresh: list[str] = []
+        for name in names:
+            key = name + json.dumps(defs[name], sort_keys=True)
+            if key in self.shown:
+                links[name] = self.shown[key]
+            else:
+                links[name] = self.shown[key] = anchor(f"{section}-{name}")
+                fresh.append(name)
+        type_name = TypeNamer(links)
+        lines: Lines = []
+        if schema.get("properties"):
+            lines += field_table(schema, type_name)
+        variants = schema.get("oneOf") or schema.get("anyOf")
+        if variants:
+            mapping = schema.get("discriminator", {}).get("mapping", {})
+            by_ref = {ref.rsplit("/", 1)[-1]: value for value, ref in mapping.items()}
+            lines.append("One of:")
+            lines.append("")
+            for variant in variants:
+                name = type_name(variant)
+                ref = variant.get("$ref", "").rsplit("/", 1)[-1]
+                tag = f" (`kind: {by_ref[ref]}`)" if ref in by_ref else ""
+                lines.append(f"- {name}{tag}")
+            lines.append("")
+        if "$ref" in schema and not schema.get("properties"):
+            lines += [f"The file is a {type_name(schema)}.", ""]
+        hashes = "#" * level
+        for name in fresh:
+            model = defs[name]
+            lines.append(f'<a id="{links[name]}"></a>')
+            lines.append("")
+            lines.append(f"{hashes} {name}")
+            lines.append("")
+            if model.get("description"):
+                lines += [" ".join(model["description"].split()), ""]
+            lines += field_table(model, type_name)
+        return lines
+
+
+def _file_order(rel: str) -> tuple[bool, str, bool]:
+    """Generic first, then games by id; each game's manifest before its decks."""
+    return (not rel.startswith("generic/"), rel.split("/")[0], "deck" in rel)
+
+
+def content_files(tables: ModelTables) -> Lines:
+    """Every content file type: the shared ones, then the generic and each plugin's."""
+    from toolkit.content.schemas import schema_documents
+
+    docs = schema_documents()
+    lines: Lines = [
+        "## Content files",
+        "",
+        "Each file type as its JSON Schema (under `schemas/`) describes it. A game without a",
+        "plugin uses the `generic` manifest and deck; a bundled game's plugin adds its typed",
+        "rules and card kinds.",
+        "",
+    ]
+    shared = sorted(rel for rel in docs if "/" not in rel)
+    per_game = sorted(rel for rel in docs if "/" in rel)
+    per_game.sort(key=_file_order)
+    for rel in shared + per_game:
+        schema = docs[rel]
+        place = FILE_PLACES.get(rel.rsplit("/", 1)[-1], rel)
+        lines.append(f"### {schema['title']}")
+        lines.append("")
+        lines.append(f"{place} — {schema['description']} Schema: `schemas/{rel}`.")
+        lines.append("")
+        lines += tables.document(anchor(rel.removesuffix(".schema.json")), schema)
+    return lines
+
+
+def board_kinds() -> Lines:
+    """The board shapes the Board model accepts, by their `kind`."""
+    from toolkit.content.plugin import adapter
+
+    schema = adapter("board").json_schema()
+    mapping: dict[str, str] = schema.get("discriminator", {}).get("mapping", {})
+    defs = schema.get("$defs", {})
+    lines: Lines = [
+        "## Board kinds",
+        "",
+        "A board file's `kind` picks its shape; each shape's fields are under",
+        "[Content files](#content-files) (Board).",
+        "",
+        "| kind | model | description |",
+        "| --- | --- | --- |",
+    ]
+    for kind, ref in sorted(mapping.items()):
+        name = ref.rsplit("/", 1)[-1]
+        target = anchor(f"board-{name}")
+        about = cell(defs.get(name, {}).get("description", ""))
+        lines.append(f"| `{kind}` | [{name}](#{target}) | {about} |")
+    lines.append("")
+    return lines
+
+
+def layouts(tables: ModelTables) -> Lines:
+    """Card layout files and every element kind with its options."""
+    from toolkit.render import layout
+
+    schema = layout.layout_adapter().json_schema()
+    defs: dict[str, Schema] = schema.get("$defs", {})
+    kinds: list[tuple[str, str]] = []
+    for name, model in defs.items():
+        kind = model.get("properties", {}).get("kind", {})
+        if "const" in kind:
+            kinds.append((kind["const"], name))
+    lines: Lines = [
+        "## Card layouts",
+        "",
+        " ".join((inspect.getdoc(layout) or "").split()),
+        "",
+        "Element kinds (`elements[].kind`):",
+        "",
+        "| kind | model | options |",
+        "| --- | --- | --- |",
+    ]
+    for kind, name in sorted(kinds):
+        options = [p for p in defs[name].get("properties", {}) if p not in ("kind", "box", "when")]
+        shown = ", ".join(f"`{o}`" for o in options) or "—"
+        lines.append(f"| `{kind}` | [{name}](#{anchor('layout-' + name)}) | {shown} |")
+    lines += ["", "### Layout file", ""]
+    lines += tables.document("layout", schema, level=4)
+    return lines
+
+
+def _context_keys(doc: str) -> list[str]:
+    """The `- \\`name\\`` bullets of a context function's docstring."""
+    keys = []
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("- `"):
+            keys.append(stripped[3:].split("`", 1)[0])
+    return keys
+
+
+def template_contexts() -> Lines:
+    """What card layouts and rulebooks can read, and the Jinja names their sandbox offers."""
+    from toolkit.render import context, rulebook_source
+    from toolkit.render.jinja_cache import CachedSandbox
+
+    env = CachedSandbox(keep_trailing_newline=False).env
+    lines: Lines = ["## Templates", ""]
+    for title, function in (
+        ("Card layout texts", context.card_context),
+        ("Rulebooks", rulebook_source.rulebook_context),
+    ):
+        doc = inspect.getdoc(function) or ""
+        lines += [f"### {title}", ""]
+        summary, _, rest = doc.partition("\n\n")
+        lines += [" ".join(summary.split()), ""]
+        lines += [line for line in rest.splitlines() if line.strip()] + [""]
+    lines += [
+        "### Jinja filters, tests and globals",
+        "",
+        "Both run in Jinja's sandbox with strict undefined names (an unknown name is an",
+        "error, R010 in a rulebook). These are the filters, tests and globals it offers:",
+        "",
+        "- filters: " + ", ".join(f"`{name}`" for name in sorted(env.filters)),
+        "- tests: " + ", ".join(f"`{name}`" for name in sorted(env.tests)),
+        "- globals: " + ", ".join(f"`{name}`" for name in sorted(env.globals)),
+        "",
+    ]
+    return lines
+
+
+def icons() -> Lines:
+    """Every built-in icon name (`playset icons` prints them on a sheet)."""
+    from toolkit.render.icons import ICONS
+
+    names = sorted(ICONS)
+    lines: Lines = [
+        "## Icons",
+        "",
+        f"{len(names)} built-in icons, usable as an `icon` element's `icon` and inline in a",
+        "card text as `:name:`. `playset icons --out icons.pdf` draws them all.",
+        "",
+        "| icon | inline |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `{name}` | `:{name}:` |" for name in names]
+    lines.append("")
+    return lines
+
+
+def rules() -> Lines:
+    """Every registered diagnostic rule."""
+    from toolkit.checks import iter_rules
+    from toolkit.diagnostics.registry import FAMILIES, REGISTRY
+
+    for module in iter_rules():
+        importlib.import_module(module)
+    lines: Lines = [
+        "## Diagnostic rules",
+        "",
+        "Select or ignore them by code or prefix (`--select`, `--ignore`, the manifest's",
+        "`checks:`), or silence one line with `# playset: ignore[CODE]`.",
+        "",
+        "| code | name | family | severity | summary |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in REGISTRY.all():
+        lines.append(
+            f"| `{r.code}` | {r.name} | {FAMILIES[r.family]} | {r.severity.value}"
+            f" | {cell(r.summary)} |"
+        )
+    lines.append("")
+    return lines
