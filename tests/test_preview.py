@@ -77,7 +77,7 @@ def test_a_shared_back_follows_the_first_card_only_if_it_prints_it(tokaido, home
     deck = tokaido / "decks" / "travellers.yaml"
     found = redrawn_after(tokaido, lambda: edit(deck, "fr: Chuubei", "fr: Chubei"))
     assert not any(key.startswith("back/") for key in found)  # tk-back prints the deck only
-    back = home / "templates" / "cards" / "tk-back.yaml"
+    back = home / "content" / "tokaido" / "layouts" / "tk-back.yaml"
     edit(back, 'text: "{{ deck.name }}"', 'text: "{{ deck.name }} {{ card.name }}"')
     forget_layouts()
     found = redrawn_after(tokaido, lambda: edit(deck, "fr: Chubei", "fr: Chuubei"))
@@ -86,7 +86,7 @@ def test_a_shared_back_follows_the_first_card_only_if_it_prints_it(tokaido, home
 
 
 def test_a_layout_redraws_the_decks_that_use_it(tokaido, home) -> None:
-    layout = home / "templates" / "cards" / "tk-meal.yaml"
+    layout = home / "content" / "tokaido" / "layouts" / "tk-meal.yaml"
     text = layout.read_text(encoding="utf-8")
     found = redrawn_after(tokaido, lambda: layout.write_text(text + "\n# a comment\n"))
     deck = next(f.model for f in load_game(tokaido).decks if f.model.id == "meals")
@@ -181,7 +181,7 @@ def test_a_schema_error_is_placed_beside_its_card(session, tokaido) -> None:
 def test_a_broken_layout_keeps_its_decks_images_and_says_why(session, home) -> None:
     key = "card/meals/meal-dango/fr/front"
     good = session.page(key)
-    layout = home / "templates" / "cards" / "tk-meal.yaml"
+    layout = home / "content" / "tokaido" / "layouts" / "tk-meal.yaml"
     layout.write_text(layout.read_text() + "\n  - kind: [broken\n")
     session.apply({layout})
     assert session.page(key) == good

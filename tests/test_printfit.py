@@ -13,7 +13,7 @@ from tests.conftest import FIXTURES
 
 def _game(tmp_path, monkeypatch):
     game = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", game)
+    shutil.copytree(FIXTURES / "base", game, dirs_exist_ok=True)
     monkeypatch.chdir(game)
     return game
 
@@ -65,7 +65,8 @@ def test_a_glyph_missing_from_a_layout_is_found_at_its_line(tmp_path, monkeypatc
     from toolkit.checks import printfit
     from toolkit.render import layout
 
-    (tmp_path / "arrows.yaml").write_text(
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "arrows.yaml").write_text(
         "id: arrows\n"
         "labels:\n"
         "  next: {fr: 'Suite →', en: Next}\n"
@@ -75,15 +76,18 @@ def test_a_glyph_missing_from_a_layout_is_found_at_its_line(tmp_path, monkeypatc
         "    text: \"{{ card.name }} → :die: {{ '→' }}\"\n"
         "    size: {max: 9, min: 7}\n"
     )
-    monkeypatch.setattr(layout, "layout_dir", lambda: tmp_path)
+    monkeypatch.chdir(tmp_path)
     for cached in (layout.layout_document, layout.load_layout, printfit.layout_glyphs):
         cached.cache_clear()
     try:
-        found = [(d.code, d.line, d.col, d.message) for d in printfit.layout_glyphs("arrows")]
+        found = [
+            (d.file, d.line, d.col, d.message) for d in printfit.layout_glyphs("arrows", tmp_path)
+        ]
     finally:
         for cached in (layout.layout_document, layout.load_layout, printfit.layout_glyphs):
             cached.cache_clear()
-    assert [f[:3] for f in found] == [("P002", 3, 14), ("P002", 7, 11)]
+    arrows = "layouts/arrows.yaml"
+    assert [f[:3] for f in found] == [(arrows, 3, 14), (arrows, 7, 11)]
     assert "U+2192" in found[0][3] and "label next, fr" in found[0][3]
 
 
@@ -106,19 +110,11 @@ def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli
 
 
 @pytest.fixture
-def own_layouts(tmp_path, monkeypatch):
-    """A copy of the bundled layouts the test may add to, in place of templates/cards."""
-    from tests.conftest import REPO
-    from toolkit.render import layout
-
-    layouts = tmp_path / "layouts"
-    shutil.copytree(REPO / "templates" / "cards", layouts)
-    monkeypatch.setattr(layout, "layout_dir", lambda: layouts)
-    for cached in (layout.layout_document, layout.load_layout):
-        cached.cache_clear()
-    yield layouts
-    for cached in (layout.layout_document, layout.load_layout):
-        cached.cache_clear()
+def own_layouts(tmp_path):
+    """The test game's own layouts/ folder (game folder first, then the toolkit's)."""
+    layouts = tmp_path / "game" / "layouts"
+    layouts.mkdir(parents=True)
+    return layouts
 
 
 def _use_layout(game, name: str):
@@ -167,9 +163,7 @@ def test_a_layout_label_missing_a_game_language_is_found_at_the_label(
     _use_layout(game, "half")
     result = run_cli("validate", ".", "--format", "json")
     found = [d for d in json.loads(result.stdout) if d["code"] == "T001"]
-    assert [(d["file"], d["line"], d["col"]) for d in found] == [
-        ("templates/cards/half.yaml", 3, 7)
-    ]
+    assert [(d["file"], d["line"], d["col"]) for d in found] == [("layouts/half.yaml", 3, 7)]
     assert "has no es" in found[0]["message"]
     assert result.exit_code == 1
 

@@ -244,7 +244,7 @@ def test_one_render_per_card_gives_what_each_element_gives_alone() -> None:
         game = load_game(path)
         for deck in game.valid(game.decks):
             for name in (deck.layout or DEFAULT_FRONT, deck.back or "back"):
-                layout, _ = load_layout(name)
+                layout, _ = load_layout(name, game.root)
                 assert layout is not None
                 for card in deck.cards:
                     for lang in game.manifest.languages:

@@ -71,7 +71,7 @@ def test_committed_decks_are_what_the_generator_writes():
 
 
 def _faces(game, deck, layout_name, lang):
-    layout = load_layout(layout_name)[0]
+    layout = load_layout(layout_name, game.root)[0]
     out = []
     for card in deck.cards:
         items = resolve(layout, card_context(game, deck, card, lang), 44, 63)
@@ -91,7 +91,7 @@ def test_lost_backs_are_alike_and_fronts_show_the_value(game, lang):
 def test_bottle_face_prints_points_from_rules_and_region_colour(game):
     deck, board = _deck(game, "bottles"), _board(game)
     colours = {r.id: r.colour for r in board.regions}
-    layout = load_layout(deck.layout)[0]
+    layout = load_layout(deck.layout, game.root)[0]
     for card in deck.cards:
         context = card_context(game, deck, card, "en")
         items = resolve(layout, context, 44, 63)

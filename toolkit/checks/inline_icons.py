@@ -1,5 +1,6 @@
 """Inline icons in texts (`:die:`): a name the renderer has no icon for prints as written,
-colons and all, so it is a finding, not a silent literal on the card."""
+colons and all, so it is a finding, not a silent literal on the card. The game's own SVG
+icons count (toolkit.render.icons.icon_set), and one that cannot be read is a finding too."""
 
 from __future__ import annotations
 
@@ -9,21 +10,25 @@ from toolkit.checks.translation.common import views
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
-from toolkit.render.icons import ICONS, INLINE_ICON
+from toolkit.render.icons import INLINE_ICON, icon_set
 
 P_INLINE_ICON = rule(
     "P007", "unknown-inline-icon", "A text names an inline icon (:name:) that does not exist."
 )
+P_SVG = rule("P008", "icon-unreadable", "A game's SVG icon (icons/*.svg) cannot be read.")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    icons = icon_set(game.root)
+    for problem in icons.problems:
+        yield P_SVG.at(problem.file, problem.span, problem.message)
     if game.manifest is None:
         return
-    known = ", ".join(sorted(ICONS))
+    known = ", ".join(sorted(icons.names))
     for view in views(game, facts):
         for lang, value in view.values.items():
             unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
-            unknown = [name for name in unknown if name not in ICONS]
+            unknown = [name for name in unknown if name not in icons.names]
             if unknown:
                 yield P_INLINE_ICON.at(
                     view.file,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,9 +23,10 @@ from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.fileio import real_path
+from toolkit.render import assets
 from toolkit.render.context import card_context
 from toolkit.render.fonts import missing_glyphs, text_width
-from toolkit.render.icons import ICONS
+from toolkit.render.icons import icon_set
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.layout import (
     DEFAULT_BACK,
@@ -77,18 +79,20 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
     if game.valid(game.questions):
         names.append((QUESTION_FRONT, QUESTION_BACK))
-    for name in dict.fromkeys(n for pair in names for n in pair):
-        yield from layout_glyphs(name)
-        yield from _label_languages(name, game.manifest.languages)
+    own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
+    for name in dict.fromkeys([*own, *(n for pair in names for n in pair)]):
+        yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
+        yield from layout_glyphs(name, game.root)
+        yield from _label_languages(name, game.root, game.manifest.languages)
     yield from _question_fit(game)
+    icons = icon_set(game.root)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
         deck = loaded.model
         name = deck.layout or DEFAULT_FRONT
-        layout, diags = load_layout(name)
+        layout, _ = load_layout(name, game.root)
         if layout is None:
-            yield from diags
             where = ("layout",) if deck.layout else ("id",)
             yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
             continue
@@ -109,14 +113,15 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 numbers |= _printed_numbers(elements)
                 for item in elements:
                     element = item.element
-                    unknown = isinstance(element, IconElement) and item.text not in ICONS
+                    unknown = isinstance(element, IconElement) and item.text not in icons.names
                     if unknown and ("icon", name, item.text) not in reported:  # prints nothing
                         reported.add(("icon", name, item.text))
                         yield P_LAYOUT.at(
                             loaded.rel,
                             loaded.doc.span(("cards", index, "id")),
                             f"layout {name!r} asks for icon {item.text!r} on {card.id} "
-                            f"({lang}), which does not exist; icons: " + ", ".join(sorted(ICONS)),
+                            f"({lang}), which does not exist; icons: "
+                            + ", ".join(sorted(icons.names)),
                         )
                     if isinstance(element, ImageElement) and lang == game.manifest.languages[0]:
                         yield from _image(game, loaded, index, item)
@@ -142,6 +147,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                         element.size.min,
                         element.style,
                         lang,
+                        icons.names,
                     )
                     if not fit.fits:
                         field = next(
@@ -167,7 +173,8 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
     fact line (back), in every language, on the layouts and card size `build` prints."""
     assert game.manifest is not None
-    layouts = [(n, load_layout(n)[0]) for n in (QUESTION_FRONT, QUESTION_BACK)]
+    layouts = [(n, load_layout(n, game.root)[0]) for n in (QUESTION_FRONT, QUESTION_BACK)]
+    icons = icon_set(game.root).names
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
@@ -182,7 +189,7 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
                     continue  # reported with the layout (its own S diagnostics)
                 for lang in game.manifest.languages:
                     context = card_context(game, deck, question, lang)
-                    found = _question_face(loaded, index, question, name, layout, context)
+                    found = _question_face(loaded, index, question, name, layout, context, icons)
                     for path, diag in found:
                         if path not in reported:
                             reported.add(path)
@@ -190,7 +197,13 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
 
 
 def _question_face(
-    loaded: LoadedFile, index: int, question: Any, name: str, layout: Any, context: dict
+    loaded: LoadedFile,
+    index: int,
+    question: Any,
+    name: str,
+    layout: Any,
+    context: dict,
+    icons: frozenset[str],
 ) -> Iterator[tuple[tuple[object, ...], Diagnostic]]:
     """Each text of one question face that does not fit, with the field path it prints."""
     assert loaded.doc is not None
@@ -215,6 +228,7 @@ def _question_face(
             element.size.min,
             element.style,
             lang,
+            icons,
         )
         if fit.fits:
             continue
@@ -321,11 +335,11 @@ _TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE}|:[a-z_]+:", re.DOTALL)  # icons p
 
 
 @cache
-def layout_glyphs(name: str) -> tuple[Diagnostic, ...]:
+def layout_glyphs(name: str, game_root: Path | None = None) -> tuple[Diagnostic, ...]:
     """P002 for the words a layout prints itself (its labels and the literal parts of its
     texts): a glyph the font lacks there would print as a box on every card."""
-    layout, _ = load_layout(name)
-    doc, _ = layout_document(name)
+    layout, _ = load_layout(name, game_root)
+    doc, _ = layout_document(name, game_root)
     if layout is None or doc is None:
         return ()
     found: list[Diagnostic] = []
@@ -335,7 +349,7 @@ def layout_glyphs(name: str) -> tuple[Diagnostic, ...]:
         if missing:
             shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
             message = f"the font has no glyph for {shown} ({where}); use an icon such as :arrow:"
-            found.append(P_GLYPH.at(layout_file(name), doc.span(path), message))
+            found.append(P_GLYPH.at(layout_file(name, game_root), doc.span(path), message))
 
     for key, words in layout.labels.items():
         for lang, text in words.items():
@@ -346,18 +360,18 @@ def layout_glyphs(name: str) -> tuple[Diagnostic, ...]:
     return tuple(found)
 
 
-def _label_languages(name: str, languages: list[str]) -> Iterator[Diagnostic]:
+def _label_languages(name: str, game_root: Path, languages: list[str]) -> Iterator[Diagnostic]:
     """T001 for a layout label that lacks a language the game prints: that face would show
     the label's key ('draw') instead of words."""
-    layout, _ = load_layout(name)
-    doc, _ = layout_document(name)
+    layout, _ = load_layout(name, game_root)
+    doc, _ = layout_document(name, game_root)
     if layout is None or doc is None:
         return
     for key, words in layout.labels.items():
         missing = [lang for lang in languages if not words.get(lang)]
         if missing:
             yield T_MISSING.at(
-                layout_file(name),
+                layout_file(name, game_root),
                 doc.span(("labels", key)),
                 f"label {key} of layout {name!r} has no {', '.join(missing)}: cards in that "
                 "language would print its key",
@@ -389,7 +403,7 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
     for deck in game.valid(game.decks):
         if not any(c is card for c in deck.cards):
             continue
-        layout, _ = load_layout(deck.layout or DEFAULT_FRONT)
+        layout, _ = load_layout(deck.layout or DEFAULT_FRONT, game.root)
         if layout is None:
             return None
         width, height = size_mm(deck.size)

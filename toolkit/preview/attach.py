@@ -42,7 +42,7 @@ def place(
         decks[spec.file] = (starts, [f"card/{spec.id}/{part}" for part in parts])
         by_file[spec.file].append(("deck", f"deck/{spec.id}"))
         for name in {spec.front, spec.back}:
-            by_file[layout_file(name)].append(("layout", f"deck/{spec.id}"))
+            by_file[layout_file(name, shown.root)].append(("layout", f"deck/{spec.id}"))
     for loaded in shown.boards:
         if loaded.model is not None:
             by_file[loaded.rel].append(("board", f"board/{loaded.model.id}"))

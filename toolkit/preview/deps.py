@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.game import Game
+from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
+from toolkit.render import assets
 from toolkit.render.build import question_deck
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
     QUESTION_BACK,
     QUESTION_FRONT,
-    layout_dir,
 )
 
 ICON_SUFFIXES = (".svg", ".png")
@@ -117,8 +117,15 @@ def _file(path: Path) -> str:
         return "missing"
 
 
-def layout_path(name: str) -> Path:
-    return layout_dir() / f"{name}.yaml"
+def builtin_layouts() -> Path:
+    """The toolkit's own layouts folder (a game's `layouts/` is inside the watched game)."""
+    return repo_root().joinpath(*assets.LAYOUTS.builtin or ())
+
+
+def layout_path(name: str, game_root: Path | None = None) -> Path:
+    """The file a layout name is read from: the game's `layouts/` first, then the
+    toolkit's (the same lookup build uses)."""
+    return assets.expected(assets.LAYOUTS, name, game_root).path
 
 
 def icon_files(game: Game) -> list[Path]:
@@ -165,7 +172,7 @@ def snapshot(game: Game) -> Snapshot:
     card_backs: set[str] = set()  # back layouts that print something of the card
     for spec in specs:
         for name in (spec.front, spec.back):
-            path = layout_path(name)
+            path = layout_path(name, game.root)
             fp[f"layout:{name}"] = _file(path)
             if reads(path, "glossary"):
                 glossary_layouts.add(name)

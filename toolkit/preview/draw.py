@@ -116,7 +116,7 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
             if card is None:
                 raise DrawError(f"no card {target.card!r} in deck {spec.id!r}")
             name = spec.front if target.side == "front" else spec.back
-            layout, diags = load_layout(name)
+            layout, diags = load_layout(name, game.root)
             if layout is None:
                 where = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
                 raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")

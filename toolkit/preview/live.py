@@ -22,10 +22,9 @@ from typing import Any
 from toolkit.content.game import Game, LoadedFile, display_path, load_game
 from toolkit.diagnostics import Diagnostic
 from toolkit.preview.cache import RenderCache
-from toolkit.preview.deps import Snapshot, Target, snapshot
+from toolkit.preview.deps import Snapshot, Target, builtin_layouts, snapshot
 from toolkit.preview.draw import Result, draw_targets
 from toolkit.preview.page import page_state
-from toolkit.render.layout import layout_dir
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -33,8 +32,9 @@ Listener = Callable[[dict[str, Any]], None]
 def forget_layouts() -> None:
     """Drop every cache that holds a parsed layout, so a saved layout is read again."""
     from toolkit.checks import printfit
-    from toolkit.render import layout
+    from toolkit.render import icons, layout
 
+    icons.icon_set.cache_clear()  # a saved SVG of the game's icons/ is read again too
     layout.load_layout.cache_clear()
     layout.layout_document.cache_clear()
     printfit.layout_glyphs.cache_clear()
@@ -212,7 +212,7 @@ class Preview:
         image changed. Boards and rulebooks are queued for the background."""
         started = time.perf_counter()
         saved_at = saved_at or started
-        if any(_is_layout(p) for p in paths):
+        if any(_is_layout(p) or p.parent.name == "icons" for p in paths):
             forget_layouts()
         affected = self._reload()
         faces = [t for t in _order(affected, self.first_lang) if t.kind == "face"]
@@ -372,7 +372,7 @@ class Preview:
 
 def _is_layout(path: Path) -> bool:
     try:
-        path.resolve().relative_to(layout_dir().resolve())
+        path.resolve().relative_to(builtin_layouts().resolve())
     except ValueError:
         return path.parent.name == "layouts"
     return True

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from toolkit.preview.deps import builtin_layouts
 from toolkit.preview.live import Preview
 from toolkit.preview.watcher import Watcher, watch_roots
-from toolkit.render.layout import layout_dir
 
 
 class PortInUse(OSError):
@@ -49,7 +49,7 @@ def serve(root: Path, sock: socket.socket, ready: Callable[[Preview], None] | No
 
     preview = Preview(root)
     preview.load(check=False)  # the worker checks once the first cards are drawn
-    watcher = Watcher(watch_roots(root, [layout_dir()]), preview.notify)
+    watcher = Watcher(watch_roots(root, [builtin_layouts()]), preview.notify)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:

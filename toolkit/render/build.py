@@ -49,8 +49,8 @@ class Written:
     path: Path
 
 
-def _layout(name: str) -> Layout:
-    layout, diags = load_layout(name)
+def _layout(name: str, game: Game) -> Layout:
+    layout, diags = load_layout(name, game.root)
     if layout is None:
         detail = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
         raise BuildError(f"layout {name!r} is unusable: {detail or 'not found'}")
@@ -81,11 +81,11 @@ def _cards_pdf(game: Game, decks: list[Any], lang: str, opts: BuildOptions, triv
     with pdf_canvas(page, title) as (canvas, buffer):
         for deck in decks:
             if trivia:
-                front, back = _layout(QUESTION_FRONT), _layout(QUESTION_BACK)
+                front, back = _layout(QUESTION_FRONT, game), _layout(QUESTION_BACK, game)
                 card_mm = (63.0, 88.0)
             else:
-                front = _layout(deck.layout or DEFAULT_FRONT)
-                back = _layout(deck.back or DEFAULT_BACK)
+                front = _layout(deck.layout or DEFAULT_FRONT, game)
+                back = _layout(deck.back or DEFAULT_BACK, game)
                 card_mm = size_mm(deck.size)
             shift = opts.back_offset
             if opts.per_card:

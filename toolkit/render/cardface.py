@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.fileio import real_path
 from toolkit.render.fonts import font_name, text_width
-from toolkit.render.icons import ICONS, INLINE_ICON, draw_icon
+from toolkit.render.icons import BUILTIN, INLINE_ICON, IconSet, draw_icon, icon_set
 from toolkit.render.layout import (
     BadgeElement,
     BoxElement,
@@ -71,10 +71,11 @@ def draw_face(
         c.rect(x - b, y - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
     top = y + h
     fixed = layout.elements[:skip]
+    icons = icon_set(game_root)
     for item in resolve(layout, context, width_mm, height_mm):
         if any(item.element is element for element in fixed):
             continue
-        _draw(c, item, x + item.x * mm, top - (item.y + item.h) * mm, lang, game_root)
+        _draw(c, item, x + item.x * mm, top - (item.y + item.h) * mm, lang, game_root, icons)
     c.restoreState()
 
 
@@ -115,11 +116,13 @@ def draw_underlay(
         for element in layout.elements[: fixed_lead(layout)]:
             ex, ey, ew, eh = element.box.resolve(width_mm, height_mm)
             item = Resolved(element, ex, ey, ew, eh)
-            _draw(c, item, b + ex * mm, top - (ey + eh) * mm, "", None)
+            _draw(c, item, b + ex * mm, top - (ey + eh) * mm, "", None, BUILTIN)
     return name
 
 
-def _draw(c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any) -> None:
+def _draw(
+    c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any, icons: IconSet
+) -> None:
     element = item.element
     w, h = item.w * mm, item.h * mm
     if isinstance(element, BoxElement):
@@ -140,10 +143,11 @@ def _draw(c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any) -
         )
         c.restoreState()
     elif isinstance(element, TextElement):
-        _draw_text(c, item.text, element, x, y, w, h, lang)
+        _draw_text(c, item.text, element, x, y, w, h, lang, icons)
     elif isinstance(element, IconElement):
         size = min(w, h)
-        draw_icon(c, item.text, x + (w - size) / 2, y + (h - size) / 2, size, element.colour)
+        left, bottom = x + (w - size) / 2, y + (h - size) / 2
+        draw_icon(c, item.text, left, bottom, size, element.colour, icons)
     elif isinstance(element, BadgeElement):
         radius = min(w, h) / 2
         c.saveState()
@@ -166,11 +170,20 @@ def _draw(c: Canvas, item: Resolved, x: float, y: float, lang: str, root: Any) -
 
 
 def _draw_text(
-    c: Canvas, text: str, element: TextElement, x: float, y: float, w: float, h: float, lang: str
+    c: Canvas,
+    text: str,
+    element: TextElement,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    lang: str,
+    icons: IconSet,
 ) -> None:
     if not text:
         return
-    fit = fit_text(text, w, h, element.size.max, element.size.min, element.style, lang)
+    size_max, size_min, names = element.size.max, element.size.min, icons.names
+    fit = fit_text(text, w, h, size_max, size_min, element.style, lang, names)
     size = fit.size
     lines = fit.lines
     line_h = size * LEADING
@@ -190,30 +203,30 @@ def _draw_text(
     font = font_name(element.style)
     writer = c.beginText()
     writer.setFont(font, size)
-    icons: list[tuple[str, float, float]] = []
+    placed: list[tuple[str, float, float]] = []
     for index, line in enumerate(lines):
         baseline = first - index * line_h
-        width = _line_width(line, font, size, element.style)
+        width = _line_width(line, font, size, element.style, names)
         if element.align == "center":
             start = x + (w - width) / 2
         elif element.align == "right":
             start = x + w - width
         else:
             start = x
-        _place_line(writer, icons, line, start, baseline, font, size)
+        _place_line(writer, placed, line, start, baseline, font, size, names)
     c.drawText(writer)
-    for icon, left, baseline in icons:
-        draw_icon(c, icon, left, baseline - size * 0.12, size * 0.9, element.colour)
+    for icon, left, baseline in placed:
+        draw_icon(c, icon, left, baseline - size * 0.12, size * 0.9, element.colour, icons)
     c.restoreState()
 
 
-def _segments(line: str) -> list[tuple[str, bool]]:
+def _segments(line: str, names: frozenset[str]) -> list[tuple[str, bool]]:
     if ":" not in line:
         return [(line, False)] if line else []
     out: list[tuple[str, bool]] = []
     last = 0
     for match in INLINE_ICON.finditer(line):
-        if match.group(1) in ICONS:
+        if match.group(1) in names:
             out.append((line[last : match.start()], False))
             out.append((match.group(1), True))
             last = match.end()
@@ -221,8 +234,9 @@ def _segments(line: str) -> list[tuple[str, bool]]:
     return [s for s in out if s[0]]
 
 
-def _line_width(line: str, font: str, size: float, style: str) -> float:
-    return sum(size if icon else text_width(part, size, style) for part, icon in _segments(line))
+def _line_width(line: str, font: str, size: float, style: str, names: frozenset[str]) -> float:
+    parts = _segments(line, names)
+    return sum(size if icon else text_width(part, size, style, names) for part, icon in parts)
 
 
 def _place_line(
@@ -233,10 +247,11 @@ def _place_line(
     baseline: float,
     font: str,
     size: float,
+    names: frozenset[str],
 ) -> None:
     """Put a line's text in the element's one text object (one BT…ET per element, not per
     line); its inline icons are noted, to be drawn over it as vector shapes."""
-    for part, icon in _segments(line):
+    for part, icon in _segments(line, names):
         if icon:
             icons.append((part, x, baseline))
             x += size

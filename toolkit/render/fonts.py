@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from toolkit.content.game import repo_root
-from toolkit.render.icons import ICONS, INLINE_ICON
+from toolkit.render.icons import BUILTIN, INLINE_ICON
 
 FAMILY = "NotoSans"
 FILES = {
@@ -73,10 +73,13 @@ def missing_glyphs(text: str, style: str = "regular") -> list[str]:
     return seen
 
 
-def text_width(text: str, size: float, style: str = "regular") -> float:
+def text_width(
+    text: str, size: float, style: str = "regular", icons: frozenset[str] = BUILTIN.names
+) -> float:
     """Width in points; words are measured once and cached (reportlab applies no kerning,
-    so a line's width is the sum of its words' and spaces' widths)."""
-    return sum(unit_width(word, style) for word in _words(text)) * size
+    so a line's width is the sum of its words' and spaces' widths). `icons` are the names
+    that print as inline icons (a game's own with the built-ins)."""
+    return sum(unit_width(word, style, icons) for word in _words(text)) * size
 
 
 def _words(text: str) -> list[str]:
@@ -89,13 +92,13 @@ def _words(text: str) -> list[str]:
 
 
 @cache
-def unit_width(word: str, style: str) -> float:
+def unit_width(word: str, style: str, icons: frozenset[str] = BUILTIN.names) -> float:
     """Width of `word` at 1 pt, an inline icon (`:die:`) counting one em, as it is drawn
     (cached: card texts repeat the same words)."""
     if ":" in word:
         total, last = 0.0, 0
         for match in INLINE_ICON.finditer(word):
-            if match.group(1) in ICONS:
+            if match.group(1) in icons:
                 total += _plain_width(word[last : match.start()], style) + 1.0
                 last = match.end()
         return total + _plain_width(word[last:], style)

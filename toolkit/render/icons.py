@@ -1,17 +1,26 @@
 """Clean vector icons drawn with canvas primitives (we have no art, and want none to license).
 
-Each icon is drawn in a unit box: `draw_icon(canvas, name, x, y, size, colour)` puts it with
-its lower-left corner at (x, y). Names are what layouts and inline text (`:die:`) use.
+Each icon is drawn in a unit box: `draw_icon(canvas, name, x, y, size, colour, icons)` puts it
+with its lower-left corner at (x, y). Names are what layouts and inline text (`:die:`) use.
+`icon_set(game_root)` adds a game's own SVG icons (its `icons/` folder) to these built-ins,
+the game's shadowing a built-in of the same name.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.diagnostics import Span
+from toolkit.render import assets
+from toolkit.render.svg_icons import Problem, load_svg
 
 Drawer = Callable[[Canvas, float], None]
 
@@ -408,13 +417,56 @@ ICONS: dict[str, Drawer] = {
 }
 
 
+_NAME = re.compile(r"[a-z_]+")
 INLINE_ICON = re.compile(r":([a-z_]+):")
 """An icon inside a line of text (`:die:`), one em wide; unknown names print as written."""
 
 
-def draw_icon(c: Canvas, name: str, x: float, y: float, size: float, colour: str) -> bool:
+@dataclass(frozen=True, eq=False)
+class IconSet:
+    """The icons one game can print: its own SVGs over the built-ins, and why any of its
+    files gave no icon."""
+
+    drawers: Mapping[str, Drawer]
+    names: frozenset[str]
+    problems: tuple[Problem, ...] = ()
+
+
+BUILTIN = IconSet(ICONS, frozenset(ICONS))
+
+
+@cache
+def icon_set(game_root: Path | None) -> IconSet:
+    """The icons of the game in `game_root` (the built-ins alone for None or no icons/)."""
+    files = assets.in_game(assets.ICONS, game_root)
+    if not files:
+        return BUILTIN
+    drawers: dict[str, Drawer] = dict(ICONS)
+    problems: list[Problem] = []
+    for found in files:
+        if not _NAME.fullmatch(found.path.stem):
+            message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"
+            problems.append(Problem(found.display, Span(), message))
+            continue
+        icon, problem = load_svg(found.path, found.display)
+        if icon is not None:
+            drawers[found.path.stem] = icon
+        if problem is not None:
+            problems.append(problem)
+    return IconSet(drawers, frozenset(drawers), tuple(problems))
+
+
+def draw_icon(
+    c: Canvas,
+    name: str,
+    x: float,
+    y: float,
+    size: float,
+    colour: str,
+    icons: IconSet = BUILTIN,
+) -> bool:
     """Draw icon `name` in a size×size box at (x, y); False if there is no such icon."""
-    drawer = ICONS.get(name)
+    drawer = icons.drawers.get(name)
     if drawer is None:
         return False
     c.saveState()

@@ -1,4 +1,7 @@
-"""Card layouts are data: `templates/cards/<name>.yaml` places elements in millimetres.
+"""Card layouts are data: `<name>.yaml` places elements in millimetres.
+
+A layout is read from the game folder's `layouts/` first, then from the toolkit's
+`templates/cards/` (toolkit.render.assets), so a game may ship its own faces and backs.
 
 Coordinates are from the trim's top-left corner; a negative x or y counts from the right or
 bottom edge and a negative w or h means "card size minus that much", so one layout serves
@@ -17,11 +20,11 @@ from typing import Annotated, Any, Literal
 from jinja2 import Template, TemplateError
 from pydantic import Field, TypeAdapter
 
-from toolkit.content.game import repo_root
 from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic
+from toolkit.render import assets
 from toolkit.render.jinja_cache import CachedSandbox
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
@@ -119,26 +122,28 @@ DEFAULT_BACK = "back"
 QUESTION_FRONT, QUESTION_BACK = "question-front", "question-back"
 
 
-def layout_dir() -> Path:
-    return repo_root() / "templates" / "cards"
-
-
-def layout_file(name: str) -> str:
+def layout_file(name: str, game_root: Path | None = None) -> str:
     """A layout's path as diagnostics show it."""
-    return f"templates/cards/{name}.yaml"
+    return assets.expected(assets.LAYOUTS, name, game_root).display
 
 
 @cache
-def layout_document(name: str) -> tuple[Document | None, tuple[Diagnostic, ...]]:
+def layout_document(
+    name: str, game_root: Path | None = None
+) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     """A layout's YAML with the position of every value."""
-    doc, diags = load_document(layout_dir() / f"{name}.yaml", layout_file(name))
+    found = assets.expected(assets.LAYOUTS, name, game_root)
+    doc, diags = load_document(found.path, found.display)
     return doc, tuple(diags)
 
 
 @cache
-def load_layout(name: str) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
-    """A layout by name, validated like content (Y/S diagnostics at exact positions)."""
-    doc, diags = layout_document(name)
+def load_layout(
+    name: str, game_root: Path | None = None
+) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
+    """A layout by name (the game's own first), validated like content (Y/S diagnostics at
+    exact positions)."""
+    doc, diags = layout_document(name, game_root)
     if doc is None:
         return None, diags
     model, found = validate_document(doc, layout_adapter())

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from toolkit.render.fonts import text_width, unit_width
+from toolkit.render.icons import BUILTIN
 
 LEADING = 1.2  # line height as a multiple of the font size
 HYPHENATED = ("fr", "es")  # languages whose long words break at syllables
@@ -46,19 +47,26 @@ def _hyphenator(lang: str) -> Any:
         return None
 
 
-def wrap(text: str, width: float, size: float, style: str, lang: str | None) -> list[str] | None:
+def wrap(
+    text: str,
+    width: float,
+    size: float,
+    style: str,
+    lang: str | None,
+    icons: frozenset[str] = BUILTIN.names,
+) -> list[str] | None:
     """Lines of `text` within `width` at `size`, or None if a word cannot fit even split.
 
     With `lang` None, words are never hyphenated (a word wider than the box fails). A line's
     width is the running sum of its words' and spaces' widths, added in the same order as
     `text_width` adds them, so both give the same figure to the last bit."""
-    space = unit_width(" ", style)
+    space = unit_width(" ", style, icons)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         current = ""
         current_units = 0.0
         for word in paragraph.split(" "):
-            word_units = unit_width(word, style) if word else 0.0
+            word_units = unit_width(word, style, icons) if word else 0.0
             units = current_units + space + word_units if current else word_units
             if units * size <= width:
                 current = f"{current} {word}" if current else word
@@ -72,14 +80,14 @@ def wrap(text: str, width: float, size: float, style: str, lang: str | None) -> 
                 if current:
                     lines.append(current)
                 current = word
-            current_units = text_width(current, 1.0, style)
+            current_units = text_width(current, 1.0, style, icons)
             while current_units * size > width:
                 head, tail = _hyphenate(current, "", width, size, style, lang)
                 if not head:
                     return None
                 lines.append(head)
                 current = tail
-                current_units = text_width(current, 1.0, style)
+                current_units = text_width(current, 1.0, style, icons)
         lines.append(current)
     return lines
 
@@ -106,6 +114,7 @@ def fit_text(
     min_size: float,
     style: str = "regular",
     lang: str = "en",
+    icons: frozenset[str] = BUILTIN.names,
 ) -> Fit:
     """The largest size from max_size down to min_size at which `text` fits the box.
 
@@ -115,7 +124,7 @@ def fit_text(
     last: list[str] | None = None
     while size >= min_size - 1e-9:
         for hyphen_lang in (None, lang):
-            lines = wrap(text, width, size, style, hyphen_lang)
+            lines = wrap(text, width, size, style, hyphen_lang, icons)
             if lines is not None and len(lines) * size * LEADING <= height:
                 return Fit(True, size, tuple(lines))
             last = lines or last

@@ -71,8 +71,12 @@ class DeckBase(StrictModel):
     id: Annotated[Slug, Declares("deck")] = Field(description="Unique id of the deck.")
     name: LocalizedText = Field(description="Deck name, printed on backs and in the rulebook.")
     size: CardSize = "poker"
-    layout: Slug | None = Field(default=None, description="Front layout in templates/cards/.")
-    back: Slug | None = Field(default=None, description="Back layout in templates/cards/.")
+    layout: Slug | None = Field(
+        default=None, description="Front layout: the game's layouts/<name>.yaml, else a built-in."
+    )
+    back: Slug | None = Field(
+        default=None, description="Back layout: the game's layouts/<name>.yaml, else a built-in."
+    )
     pieces: Literal["cards", "tokens", "tiles"] = Field(
         default="cards",
         description="What the printed pieces are called in the rulebook's component list.",

@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.game import Game, LoadedFile, repo_root
+from toolkit.content.game import Game, LoadedFile
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
 from toolkit.games.tokaido.compile import ABILITY_KINDS, ENCOUNTER_KINDS, STOP_KINDS
+from toolkit.render import assets
 
 G_INNS = rule(
     "G401", "road-inns", "The road has 55 stops with inns exactly at 0, 14, 27, 41 and 54 (V1)."
@@ -851,11 +852,8 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
 
 
 def _layout_text(game: Game, name: str) -> str | None:
-    for folder in (Path(game.root) / "layouts", repo_root() / "templates" / "cards"):
-        path = folder / f"{name}.yaml"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    return None
+    found = assets.find(assets.LAYOUTS, name, Path(game.root))
+    return found.path.read_text(encoding="utf-8") if found else None
 
 
 def check_backs(game: Game) -> Iterator[Diagnostic]:
