@@ -20,6 +20,21 @@ OptionOpt = Annotated[
 ]
 
 
+DaskOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--dask",
+        help="Run on Dask (pip install 'playset[dask]'): local:N starts N workers here, "
+        "tcp://HOST:8786 joins a running scheduler. Same results as the local pool.",
+    ),
+]
+
+
+def executor_spec(workers: int, dask: str | None) -> str | None:
+    """The executor registry's spec for --workers/--dask (None: inline or the local pool)."""
+    return f"dask:{dask}" if dask else None
+
+
 def _progress(total: int) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -46,8 +61,10 @@ def simulate(
         Path | None, typer.Option("--json", help="Write the report as JSON.")
     ] = None,
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
+    dask: DaskOpt = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
+    from toolkit.sim.executors import ExecutorError, open_executor
     from toolkit.sim.report import print_report, write_json, write_pdf
     from toolkit.sim.session import SetupError, prepare
 
@@ -62,9 +79,12 @@ def simulate(
         sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
     except SetupError as exc:
         raise usage_error(str(exc)) from None
-    with _progress(games) as bar:
-        task = bar.add_task(f"{loaded.id}", total=games)
-        report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
+    try:
+        with open_executor(executor_spec(workers, dask), workers) as pool, _progress(games) as bar:
+            task = bar.add_task(f"{loaded.id}", total=games)
+            report = sim.run(workers, lambda k: bar.advance(task, k), pool)
+    except ExecutorError as exc:
+        raise usage_error(str(exc)) from None
     print_report(report, stdout.get())
     if json_out:
         write_json(report, json_out)
@@ -110,7 +130,7 @@ def check(
             sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
         except SetupError as exc:
             raise usage_error(str(exc)) from None
-        report, _ = sim.run(1)
+        report = sim.run(1)
         found.extend(balance.check(loaded, report))
     output = render(found, fmt)
     if output:

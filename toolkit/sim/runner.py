@@ -95,16 +95,22 @@ class SimConfig:
     games: int = 100
     batch: int = 0  # games per task; 0 picks a size that gives a few seconds of work
     extra: dict[str, object] = field(default_factory=dict)
+    rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
 
 
 _WORKER: dict[str, object] = {}
 
 
-def compile_game(game_dir: Path) -> CompiledGame:
-    """Load and compile a game folder (raises ValueError if it has no engine or is invalid)."""
+def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
+    """Load and compile a game folder (raises ValueError if it has no engine or is invalid),
+    with some rules values replaced (see toolkit.sim.variants)."""
     from toolkit.content.game import load_game
 
     game = load_game(game_dir)
+    if rules:
+        from toolkit.sim.variants import with_rules
+
+        game = with_rules(game, rules)
     if game.manifest is None or game.plugin.engine is None:
         raise ValueError(f"{game_dir}: no simulation engine for this game")
     errors = [d for d in game.diagnostics if d.severity == "error"]
@@ -121,11 +127,11 @@ def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
     return [table[names[seat % len(names)]](seat) for seat in range(players)]
 
 
-def _run_batch(config: SimConfig, indices: list[int]) -> list[GameRecord]:
-    key = f"{config.game_dir}|{config.bots}|{config.setup}"
+def _run_batch(config: SimConfig, indices: Sequence[int]) -> list[GameRecord]:
+    key = f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}"
     if _WORKER.get("key") != key:
         _WORKER["key"] = key
-        _WORKER["compiled"] = compile_game(config.game_dir)
+        _WORKER["compiled"] = compile_game(config.game_dir, config.rules)
         _WORKER["bots"] = make_bots(config.game_dir, config.bots, config.setup.players)
     compiled = _WORKER["compiled"]
     bots = _WORKER["bots"]

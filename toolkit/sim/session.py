@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.sim.aggregate import Aggregate
 from toolkit.sim.bots import GENERIC_BOTS
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.metrics import Report, build_report
-from toolkit.sim.runner import SimConfig, compile_game, run
+from toolkit.sim.executors import open_executor, stream_records
+from toolkit.sim.metrics import SimReport
+from toolkit.sim.runner import SimConfig, compile_game
 
 
 class SetupError(ValueError):
@@ -69,25 +72,28 @@ class Simulation:
     coop: bool
 
     def run(
-        self, workers: int = 1, progress: Callable[[int], None] | None = None
-    ) -> tuple[Report, Any]:
-        compiled = compile_game(self.config.game_dir)
-        records = run(self.config, workers=workers, progress=progress)
+        self,
+        workers: int = 1,
+        progress: Callable[[int], None] | None = None,
+        executor: Executor | None = None,
+    ) -> SimReport:
+        """Play the games on `executor` (default: inline for one worker, else a local pool)
+        and fold them into the report as they arrive: no per-game list is kept."""
+        compiled = compile_game(self.config.game_dir, self.config.rules)
+        aggregate = Aggregate(compiled.event_names, compiled.card_names, self.coop)
         setup: dict[str, Any] = {
             "players": self.config.setup.players,
             "bots": ",".join(self.config.bots),
             "seed": self.config.seed,
+            **dict(self.config.rules),
             **self.config.setup.options,
         }
-        report = build_report(
-            self.game.id,
-            setup,
-            records,
-            compiled.event_names,
-            compiled.card_names,
-            coop=self.coop,
-        )
-        return report, records
+        if executor is None:
+            with open_executor(None, workers) as own:
+                aggregate.add_all(stream_records(self.config, own, workers, progress))
+        else:
+            aggregate.add_all(stream_records(self.config, executor, workers, progress))
+        return aggregate.report(self.game.id, setup)
 
 
 def prepare(

@@ -1,0 +1,102 @@
+"""Fold finished games into running totals, one game at a time, in game order.
+
+Nothing per game is kept: counters, sums and `Distribution`s of whole-number values, so a
+1,000,000-game run needs the memory of a 10,000-game one. Folding in game order (the runner
+delivers batches in order) keeps every float sum identical for any batch size or worker count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolkit.sim.runner import GameRecord
+from toolkit.sim.stats import Distribution
+
+
+class Aggregate:
+    """Running totals of a simulation; `report()` turns them into the typed report."""
+
+    def __init__(self, event_names: Sequence[str], card_names: Sequence[str], coop: bool):
+        self.event_names = tuple(event_names)
+        self.card_names = tuple(card_names)
+        self.coop = coop
+        self.games = 0
+        self.finished = 0
+        self.seats = 0
+        self.shared = 0  # finished games without exactly one winner (not co-op)
+        self.team_wins = 0
+        self.turns = Distribution()
+        self.rounds = Distribution()
+        self.moves = self.decisions = self.branching = 0
+        self.decided_total = 0.0  # winners' shares summed over decided games
+        self.decided = 0
+        self.seat_wins: list[float] = []
+        self.roles: dict[str, list[float]] = {}
+        self.events = [Distribution() for _ in self.event_names]
+        self.figures: dict[str, Distribution] = {}
+        self.card_plays = [0] * len(self.card_names)
+        self.card_games = [0] * len(self.card_names)
+        self.card_wins = [0.0] * len(self.card_names)
+
+    def add(self, r: GameRecord) -> None:
+        self.games += 1
+        if not self.seats:
+            self.seats = len(r.returns)
+            self.seat_wins = [0.0] * self.seats
+        self.turns.add(r.turns)
+        self.rounds.add(r.rounds)
+        self.moves += r.moves
+        self.decisions += r.decisions
+        self.branching += r.branching
+        for dist, count in zip(self.events, r.events, strict=False):
+            dist.add(count)
+        for name, value in r.figures:
+            dist = self.figures.get(name)
+            if dist is None:
+                dist = self.figures[name] = Distribution()
+            if isinstance(value, tuple | list):
+                for v in value:
+                    dist.add(v)
+            else:
+                dist.add(value)
+        if r.timed_out:
+            return
+        self.finished += 1
+        returns = r.returns
+        total = sum(returns)
+        if total > 0:
+            self.decided_total += total
+            self.decided += 1
+        if not self.coop and sum(1 for x in returns if x > 0) != 1:
+            self.shared += 1
+        if returns and returns[0] > 0:
+            self.team_wins += 1
+        for seat in range(min(self.seats, len(returns))):
+            self.seat_wins[seat] += returns[seat]
+        for seat, role in enumerate(r.roles):
+            if seat < len(returns):
+                totals = self.roles.get(role)
+                if totals is None:
+                    totals = self.roles[role] = [0.0, 0]
+                totals[0] += returns[seat]
+                totals[1] += 1
+        ncards = len(self.card_names)
+        for seat, row in enumerate(r.card_plays):
+            won = returns[seat] if seat < len(returns) else 0.0
+            for c, count in enumerate(row[:ncards]):
+                if count:
+                    self.card_plays[c] += count
+                    self.card_games[c] += 1
+                    self.card_wins[c] += won
+
+    def add_all(self, records: Iterable[GameRecord]) -> Aggregate:
+        for record in records:
+            self.add(record)
+        return self
+
+    def report(self, game: str, setup: Mapping[str, Any]) -> Any:
+        """The typed report (see toolkit.sim.metrics)."""
+        from toolkit.sim.metrics import report_from
+
+        return report_from(self, game, setup)
