@@ -12,7 +12,17 @@ gc.set_threshold(20_000, 50, 100)
 
 import typer  # noqa: E402
 
-from toolkit.cli import build, games, i18n, new, rules, schemas, simulate, validate  # noqa: E402
+from toolkit.cli import (  # noqa: E402
+    build,
+    games,
+    i18n,
+    new,
+    rules,
+    schemas,
+    simulate,
+    sweep,
+    validate,
+)
 
 COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "list": games.list_games,
@@ -21,6 +31,8 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "build": build.build,
     "simulate": simulate.simulate,
     "check": simulate.check,
+    "sweep": sweep.sweep,
+    "tune": sweep.tune,
     "new": new.new,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app}

@@ -118,14 +118,15 @@ def _unknown(
     return B_SWEEP_PATH.at(rel, span, f"--vary {path}: no such {what} in game.yaml{hint}")
 
 
-def check_option(game: Game, name: str, value: Value, players: int) -> None:
-    """A B102 diagnostic at the option's declaration if it does not take `value`."""
+def check_option(game: Game, name: str, value: Value, players: int) -> Value:
+    """The option's value as the game types it, or a B102 diagnostic at the option's
+    declaration if it does not take `value`."""
     from toolkit.sim.session import SetupError, parse_options
 
     mf, doc = _manifest(game)
     text = str(value).lower() if isinstance(value, bool) else str(value)
     try:
-        parse_options(game, [f"{name}={text}"], players)
+        return parse_options(game, [f"{name}={text}"], players)[name]
     except SetupError as exc:
         index = next(i for i, o in enumerate(game.manifest.options) if o.id == name)
         span = doc.span(("options", index, "id"))
