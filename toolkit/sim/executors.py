@@ -94,7 +94,7 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
             n_workers=n,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # no fixed port: clusters side by side never clash
             silence_logs=50,
         )
         client = Client(cluster)

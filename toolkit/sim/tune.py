@@ -170,6 +170,13 @@ def tune(
     study = optuna.create_study(direction="minimize", sampler=sampler)
     done: list[Trial] = []
     missing: list[str] = []
+    seen: dict[tuple[tuple[str, Value], ...], Trial] = {}  # same values, same games: replay nothing
+    finite = math.prod(
+        len(s.choices) if s.choices else int(s.high - s.low) + 1  # type: ignore[operator]
+        for s in space
+        if s.choices or s.integer
+    )
+    discrete = all(s.choices or s.integer for s in space)
 
     def suggest(trial: Any, s: Space) -> Value:
         name = s.parameter.path
@@ -182,10 +189,18 @@ def tune(
     def run_trial(trial: Any) -> float:
         combo = [(s.parameter, suggest(trial, s)) for s in space]
         values = tuple((p.path, v) for p, v in combo)
+        if values in seen:
+            earlier = seen[values]
+            if discrete and len(seen) >= finite:
+                study.stop()  # every value has been played: nothing left to learn
+            if earlier.distance is None:
+                raise optuna.TrialPruned()
+            return earlier.distance
         try:
             options, rules = check_point(game, players, combo)
         except VariantError as exc:
             done.append(Trial(trial.number, values, None, None, exc.diagnostics[0].message))
+            seen[values] = done[-1]
             if on_trial:
                 on_trial(done[-1])
             raise optuna.TrialPruned() from None
@@ -199,6 +214,9 @@ def tune(
             return math.inf
         distance = abs(found.value - target)
         done.append(Trial(trial.number, values, found, distance))
+        seen[values] = done[-1]
+        if discrete and len(seen) >= finite:
+            study.stop()
         if on_trial:
             on_trial(done[-1])
         return distance
