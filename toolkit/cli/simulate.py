@@ -107,31 +107,19 @@ def check(
     exit_zero: Annotated[
         bool, typer.Option("--exit-zero", help="Exit 0 even with findings (as ruff).")
     ] = False,
+    workers: Annotated[int, typer.Option(min=1, max=256)] = 1,
+    dask: DaskOpt = None,
 ) -> None:
     """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
-    from toolkit.checks import balance, run_checks
-    from toolkit.content.game import load_game
-    from toolkit.diagnostics import Severity
     from toolkit.diagnostics.formats import counts_as_finding, render
-    from toolkit.sim.session import SetupError, prepare
+    from toolkit.sim.executors import ExecutorError
 
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    found = []
-    for folder in game_folders(games_arg):
-        loaded = load_game(folder)
-        diags = run_checks(loaded)
-        found.extend(diags)
-        if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
-            if loaded.plugin.engine is None and fmt == "text":
-                stderr.print(f"{loaded.id}: no simulation engine yet; validated only")
-            continue
-        try:
-            sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
-        except SetupError as exc:
-            raise usage_error(str(exc)) from None
-        report = sim.run(1)
-        found.extend(balance.check(loaded, report))
+    try:
+        found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
+    except ExecutorError as exc:
+        raise usage_error(str(exc)) from None
     output = render(found, fmt)
     if output:
         sys.stdout.write(output + "\n")
@@ -139,3 +127,38 @@ def check(
         stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
     findings = any(counts_as_finding(d) for d in found)
     raise typer.Exit(1 if findings and not exit_zero else 0)
+
+
+def _check_all(
+    games_arg: list[str] | None,
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    option: list[str] | None,
+    fmt: str,
+    workers: int,
+    dask: str | None,
+) -> list[Any]:
+    from toolkit.checks import balance, run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import Severity
+    from toolkit.sim.executors import open_executor
+    from toolkit.sim.session import SetupError, prepare
+
+    found: list[Any] = []
+    with open_executor(executor_spec(workers, dask), workers) as pool:
+        for folder in game_folders(games_arg):
+            loaded = load_game(folder)
+            diags = run_checks(loaded)
+            found.extend(diags)
+            if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
+                if loaded.plugin.engine is None and fmt == "text":
+                    stderr.print(f"{loaded.id}: no simulation engine yet; validated only")
+                continue
+            try:
+                sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+            except SetupError as exc:
+                raise usage_error(str(exc)) from None
+            found.extend(balance.check(loaded, sim.run(workers, executor=pool)))
+    return found

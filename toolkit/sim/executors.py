@@ -87,9 +87,9 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
         try:
             n = int(count) if count else workers
         except ValueError:
-            raise ExecutorError(f"--dask {arg}: expected local:N with N a number") from None
+            raise ExecutorError(f"--dask {arg} (expected local:N with N a number)") from None
         if n < 1:
-            raise ExecutorError(f"--dask {arg}: a cluster needs at least one worker")
+            raise ExecutorError(f"--dask {arg} (a cluster needs at least one worker)")
         cluster = LocalCluster(
             n_workers=n,
             threads_per_worker=1,
@@ -102,7 +102,7 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
         try:
             client = Client(arg, timeout=10)
         except (OSError, TimeoutError, ValueError) as exc:
-            raise ExecutorError(f"--dask {arg}: cannot reach the scheduler ({exc})") from None
+            raise ExecutorError(f"--dask {arg} (cannot reach the scheduler: {exc})") from None
     try:
         yield client.get_executor(pure=False)
     finally:
