@@ -90,6 +90,11 @@ class SimReport:
     def metric(self, key: str) -> MetricValue | None:
         return next((m for m in iter_metrics(self) if m.key == key), None)
 
+    @property
+    def data(self) -> dict[str, Any]:
+        """The JSON view, for code written against the untyped report (schema 1)."""
+        return self.to_json()
+
     def to_json(self) -> dict[str, Any]:
         """The JSON document: the keys reports have always had, plus `schema` and `metrics`."""
         return {

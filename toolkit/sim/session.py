@@ -76,6 +76,16 @@ class Simulation:
         workers: int = 1,
         progress: Callable[[int], None] | None = None,
         executor: Executor | None = None,
+    ) -> tuple[SimReport, tuple[()]]:
+        """`report()` as the list runner's callers unpack it: (report, records), where the
+        records are no longer kept (an empty tuple)."""
+        return self.report(workers, progress, executor), ()
+
+    def report(
+        self,
+        workers: int = 1,
+        progress: Callable[[int], None] | None = None,
+        executor: Executor | None = None,
     ) -> SimReport:
         """Play the games on `executor` (default: inline for one worker, else a local pool)
         and fold them into the report as they arrive: no per-game list is kept."""
