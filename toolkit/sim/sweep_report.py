@@ -95,12 +95,15 @@ def _bounds(values: list[float]) -> tuple[float, float]:
     return low - pad, high + pad
 
 
-def _tick(value: float, span: float, rate: bool) -> str:
-    """An axis label with just enough decimals to tell the ticks apart."""
-    scale = 100 if rate else 1
-    step = span * scale / 4
-    digits = max(0, min(4, math.ceil(-math.log10(step)) + 1)) if step > 0 else 0
-    return f"{value * scale:.{digits}f}" + ("%" if rate else "")
+def _ticks(low: float, high: float, count: int = 6) -> tuple[list[float], int]:
+    """Round tick values (1, 2 or 5 times a power of ten) covering low..high, and the
+    decimals that tell them apart."""
+    raw = (high - low) / count if high > low else 1.0
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    ticks = [first + i * step for i in range(int((high - first) / step + 1e-9) + 1)]
+    return ticks, max(0, -math.floor(math.log10(step)))
 
 
 def _line_chart(result: SweepResult, key: str, width: float, height: float) -> Drawing:
@@ -131,10 +134,12 @@ def _line_chart(result: SweepResult, key: str, width: float, height: float) -> D
         return bottom + (v - y_lo) / ((y_hi - y_lo) or 1.0) * (top - bottom)
 
     d.add(String(left, height - 10, _label(result, key), fontName="Helvetica-Bold", fontSize=8))
-    for i in range(5):
-        tick = y_lo + (y_hi - y_lo) * i / 4
+    scale = 100 if rate else 1
+    ticks, digits = _ticks(y_lo * scale, y_hi * scale)
+    for shown in ticks:
+        tick = shown / scale
         d.add(Line(left, y(tick), right, y(tick), strokeColor=colors.HexColor("#e3e3e3")))
-        text = _tick(tick, y_hi - y_lo, rate)
+        text = f"{shown:.{digits}f}" + ("%" if rate else "")
         d.add(String(left - 4, y(tick) - 2.5, text, fontSize=6.5, textAnchor="end"))
     band = [(x(xr), m) for xr, m in zip(xs_raw, ms, strict=True) if m and m.lo is not None]
     if len(band) > 1:
