@@ -112,3 +112,18 @@ def test_report_metrics_are_the_sweep_metrics():
 def test_callers_of_the_untyped_report_still_read_it():
     report, records = _base("drinking-heroes", 20, 3).run()
     assert records == () and report.data["cards"] == report.to_json()["cards"]
+
+
+def test_tune_cli_states_the_confirmation_against_the_target(run_cli, tmp_path):
+    pytest.importorskip("optuna")
+    out = tmp_path / "t.json"
+    result = run_cli(
+        "tune", "drinking-heroes", "--param", "coop_extra_tries=0..3", "--objective",
+        "team_win=50%", "--tolerance", "10%", "--budget", "1000", "-n", "100", "--confirm",
+        "300", "--option", "mode=cooperative", "--players", "4", "--json", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "meets the target 50% ± 10%" in result.stdout
+    doc = json.loads(out.read_text())
+    assert doc["best"]["values"] == {"coop_extra_tries": 1} and doc["confirmation"]["meets_target"]
+    assert doc["confirmation"]["metric"]["lo"] < 0.5 + 0.1

@@ -136,6 +136,13 @@ def tune(
     confirm: Annotated[
         int | None, typer.Option(min=10, help="Games of the confirmation run (fresh seeds).")
     ] = None,
+    tolerance: Annotated[
+        str | None,
+        typer.Option(
+            help="Close enough, e.g. 5% for a rate or 2 for turns (default: the "
+            "target must lie in the confirmation's 95% interval)."
+        ),
+    ] = None,
     players: Players = None,
     bots: Bots = "greedy",
     seed: Annotated[int, typer.Option()] = 0,
@@ -162,6 +169,7 @@ def tune(
     try:
         specs = [parse_param(text) for text in param]
         key, target = parse_objective(objective)
+        within = parse_objective(f"{key}={tolerance}")[1] if tolerance is not None else None
     except SetupError as exc:
         raise usage_error(str(exc)) from None
     per_trial = games or max(100, budget // 20)
@@ -183,25 +191,29 @@ def tune(
                     pool,
                     workers,
                     lambda k: bar.advance(task, k),
+                    tolerance=within,
                 )
         except VariantError as exc:
             raise _refused(exc) from None
         except (SetupError, TuneUnavailable) as exc:
             raise usage_error(str(exc)) from None
-    table = Table(title=f"{result.game}: trials toward {key} = {target:g} ({per_trial} games each)")
+    c = result.confirmation
+    shown = f"{target * 100:g}%" if c.kind == "rate" else f"{target:g}"
+    if within is not None:
+        shown += f" ± {within * 100:g}%" if c.kind == "rate" else f" ± {within:g}"
+    table = Table(title=f"{result.game}: trials toward {key} = {shown} ({per_trial} games each)")
     for col in ("trial", "values", key, "distance"):
         table.add_column(col)
     for t in result.trials:
-        shown = format_value(t.metric) if t.metric else f"[red]refused[/red] {t.refused}"
+        cell = format_value(t.metric) if t.metric else f"[red]refused[/red] {t.refused}"
         dist = "-" if t.distance is None else f"{t.distance:.4g}"
-        table.add_row(str(t.number), describe(t.values), shown, dist)
+        table.add_row(str(t.number), describe(t.values), cell, dist)
     out = stdout.get()
     out.print(table)
-    verdict = "inside" if result.meets_target else "[red]outside[/red]"
+    verdict = "[green]meets[/green]" if result.meets_target else "[red]misses[/red]"
     out.print(
         f"best: {describe(result.best.values)} — confirmation on {result.confirmation_games} "
-        f"fresh games: {key} {format_value(result.confirmation)} (target {target:g} {verdict} "
-        "the 95% interval)"
+        f"fresh games: {key} {format_value(c)}; {verdict} the target {shown}"
     )
     if json_out:
         import json

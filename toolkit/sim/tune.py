@@ -88,11 +88,20 @@ class TuneResult:
     confirmation: MetricValue
     confirmation_games: int
     confirmation_seed: int
+    tolerance: float | None = None  # "about": |value − target| within this also meets it
 
     @property
     def meets_target(self) -> bool:
+        """The target lies in the confirmation's 95% interval, or the confirmed value is
+        within the tolerance of it (a designer's "about half the time")."""
         c = self.confirmation
-        return c.lo is not None and c.hi is not None and c.lo <= self.target <= c.hi
+        if c.lo is not None and c.hi is not None and c.lo <= self.target <= c.hi:
+            return True
+        return (
+            self.tolerance is not None
+            and c.value is not None
+            and abs(c.value - self.target) <= self.tolerance
+        )
 
     def to_json(self) -> dict[str, Any]:
         def trial(t: Trial) -> dict[str, Any]:
@@ -108,13 +117,17 @@ class TuneResult:
             "schema": 1,
             "game": self.game,
             "setup": self.setup,
-            "objective": {"metric": self.objective, "target": self.target},
+            "objective": {
+                "metric": self.objective,
+                "target": self.target,
+                "tolerance": self.tolerance,
+            },
             "best": trial(self.best),
             "confirmation": {
                 "games": self.confirmation_games,
                 "seed": self.confirmation_seed,
                 "metric": self.confirmation.as_dict(),
-                "target_inside_interval": self.meets_target,
+                "meets_target": self.meets_target,
             },
             "trials": [trial(t) for t in self.trials],
         }
@@ -159,6 +172,7 @@ def tune(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     on_trial: Callable[[Trial], None] | None = None,
+    tolerance: float | None = None,
 ) -> TuneResult:
     try:
         import optuna
@@ -255,6 +269,7 @@ def tune(
         measured,
         confirm_games,
         confirm_seed,
+        tolerance,
     )
 
 
