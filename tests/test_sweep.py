@@ -26,7 +26,7 @@ def test_a_point_is_the_plain_simulation_of_its_values():
     """Common random numbers: a point plays exactly the games `simulate` plays."""
     base = _base("drinking-heroes", 60, 3, ["mode=cooperative"])
     result = run_sweep(base, [parse_vary("coop_extra_tries=1,2")], InlineExecutor())
-    direct = _base("drinking-heroes", 60, 3, ["mode=cooperative", "coop_extra_tries=2"]).report()
+    direct = _base("drinking-heroes", 60, 3, ["mode=cooperative", "coop_extra_tries=2"]).play()
     assert list(result.points[1].metrics) == point_metrics(direct)
     low, high = (p.metric("team_win").value for p in result.points)
     assert low < high
@@ -103,7 +103,7 @@ def test_tune_cli_names_an_unknown_objective(run_cli):
 
 
 def test_report_metrics_are_the_sweep_metrics():
-    report = _base("muckle-stoater", 20, 4).report()
+    report = _base("muckle-stoater", 20, 4).play()
     keys = [m.key for m in iter_metrics(report) if m.group != "card"]
     assert [m.key for m in point_metrics(report)] == keys
     assert dataclasses.is_dataclass(report) and "turns_median" in keys

@@ -82,7 +82,7 @@ def simulate(
     try:
         with open_executor(executor_spec(workers, dask), workers) as pool, _progress(games) as bar:
             task = bar.add_task(f"{loaded.id}", total=games)
-            report = sim.report(workers, lambda k: bar.advance(task, k), pool)
+            report = sim.play(workers, lambda k: bar.advance(task, k), pool)
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
     print_report(report, stdout.get())
@@ -160,5 +160,5 @@ def _check_all(
                 sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
             except SetupError as exc:
                 raise usage_error(str(exc)) from None
-            found.extend(balance.check(loaded, sim.report(workers, executor=pool)))
+            found.extend(balance.check(loaded, sim.play(workers, executor=pool)))
     return found

@@ -77,11 +77,11 @@ class Simulation:
         progress: Callable[[int], None] | None = None,
         executor: Executor | None = None,
     ) -> tuple[SimReport, tuple[()]]:
-        """`report()` as the list runner's callers unpack it: (report, records), where the
+        """`play()` as the list runner's callers unpack it: (report, records), where the
         records are no longer kept (an empty tuple)."""
-        return self.report(workers, progress, executor), ()
+        return self.play(workers, progress, executor), ()
 
-    def report(
+    def play(
         self,
         workers: int = 1,
         progress: Callable[[int], None] | None = None,

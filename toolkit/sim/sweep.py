@@ -163,7 +163,7 @@ def run_sweep(
         raise VariantError(found)
     points = []
     for combo, options, rules in plans:
-        report = point_simulation(base, options, rules).report(workers, progress, executor)
+        report = point_simulation(base, options, rules).play(workers, progress, executor)
         point = Point(tuple((p.path, v) for p, v in combo), tuple(point_metrics(report)))
         points.append(point)
         if on_point:

@@ -218,7 +218,7 @@ def tune(
             if on_trial:
                 on_trial(done[-1])
             raise optuna.TrialPruned() from None
-        report = point_simulation(base, options, rules).report(workers, progress, executor)
+        report = point_simulation(base, options, rules).play(workers, progress, executor)
         found = report.metric(objective)
         if found is None or found.value is None or math.isnan(found.value):
             from toolkit.sim.metrics import metric_keys
@@ -249,7 +249,7 @@ def tune(
     point = point_simulation(base, options, rules)
     config = dataclasses.replace(point.config, seed=confirm_seed, games=confirm_games)
     confirm = dataclasses.replace(point, config=config)
-    report = confirm.report(workers, progress, executor)
+    report = confirm.play(workers, progress, executor)
     measured = report.metric(objective)
     assert measured is not None
     setup = {
