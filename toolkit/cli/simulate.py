@@ -24,7 +24,7 @@ DaskOpt = Annotated[
     str | None,
     typer.Option(
         "--dask",
-        help="Run on Dask (pip install 'playset[dask]'): local:N starts N workers here, "
+        help="Run on Dask (pip install 'playset\\[dask]'): local:N starts N workers here, "
         "tcp://HOST:8786 joins a running scheduler. Same results as the local pool.",
     ),
 ]
