@@ -42,7 +42,7 @@ def main() -> None:
     ):
         with open_executor(spec, workers) as executor:
             start = time.perf_counter()
-            report = sim.run(workers, executor=executor)
+            report = sim.play(workers, executor=executor)
             seconds = time.perf_counter() - start
         reports.add(json.dumps(report.to_json(), sort_keys=True, default=str))
         print(f"{name:14} {workers:>7} {args.games / seconds:>9.0f} {seconds:>8.1f}")
