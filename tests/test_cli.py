@@ -133,7 +133,7 @@ def test_main_builds_only_the_command_it_runs(monkeypatch, capsys) -> None:
 
     assert [c.name for c in make_app("build").registered_commands] == ["build"]
     assert [g.name for g in make_app("i18n").registered_groups] == ["i18n"]
-    assert len(make_app().registered_commands) == 9
+    assert len(make_app().registered_commands) == 10
     monkeypatch.setattr("sys.argv", ["playset", "rules"])
     with pytest.raises(SystemExit) as done:
         main()

@@ -127,3 +127,21 @@ def test_tune_cli_states_the_confirmation_against_the_target(run_cli, tmp_path):
     doc = json.loads(out.read_text())
     assert doc["best"]["values"] == {"coop_extra_tries": 1} and doc["confirmation"]["meets_target"]
     assert doc["confirmation"]["metric"]["lo"] < 0.5 + 0.1
+
+
+def test_replay_tells_a_notable_game_and_matches_its_record(run_cli):
+    from toolkit.sim.replay import replay
+
+    sim = _base("muckle-stoater", 40, 4)
+    report = sim.play()
+    longest = next(n for n in report.notable if n.kind == "longest")
+    again = replay(sim, longest.game)
+    assert again.record.turns == longest.value and again.record.scores == longest.scores
+    assert len(again.moves) == again.record.moves and again.moves[-1].outcome
+    result = run_cli("replay", "muckle-stoater", "--game", str(longest.game), "--seed", "3",
+                     "--players", "4")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    scores = ", ".join(f"seat {s} {v:g}" for s, v in enumerate(longest.scores))
+    assert f"scores: {scores}" in result.stdout and f"{longest.value:g} turns" in result.stdout
+    bad = run_cli("replay", "drinking-heroes", "--set", "die_sides=zero")
+    assert bad.exit_code == 1 and "die_sides=zero" in bad.stdout

@@ -33,6 +33,7 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "check": simulate.check,
     "sweep": sweep.sweep,
     "tune": sweep.tune,
+    "replay": sweep.replay,
     "new": new.new,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app}

@@ -223,3 +223,54 @@ def tune(
         text = json.dumps(result.to_json(), indent=2, ensure_ascii=False, default=str)
         atomic_write_text(json_out, text + "\n")
         stderr.print(f"wrote {json_out}")
+
+
+def replay(
+    game: GameArg = None,
+    index: Annotated[int, typer.Option("--game", "-g", min=0, help="The game's index.")] = 0,
+    seed: Annotated[int, typer.Option()] = 0,
+    players: Players = None,
+    bots: Bots = "greedy",
+    option: OptionOpt = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="PATH=VALUE: a sweep point's rules value or option."),
+    ] = None,
+) -> None:
+    """Replay one game from (seed, index) and tell it move by move, with its final scores."""
+    from rich.table import Table
+
+    from toolkit.sim.replay import replay as run_replay
+    from toolkit.sim.session import SetupError
+    from toolkit.sim.sweep import check_point, parse_vary, point_simulation, value_text
+    from toolkit.sim.variants import VariantError, resolve
+
+    with _session(game, index + 1, players, bots, seed, option, 1, None) as (base, _):
+        try:
+            specs = [parse_vary(text) for text in set_ or []]
+        except SetupError as exc:
+            raise usage_error(str(exc)) from None
+        if any(len(values) != 1 for _, values in specs):
+            raise usage_error("--set takes one value (PATH=VALUE)")
+        try:
+            combo = [(resolve(base.game, path, values), values[0]) for path, values in specs]
+            options, rules = check_point(base.game, base.config.setup.players, combo)
+        except VariantError as exc:
+            raise _refused(exc) from None
+        result = run_replay(point_simulation(base, options, rules), index)
+    record = result.record
+    table = Table(title=f"{base.game.id}: game {index} of seed {seed}")
+    for col in ("move", "round", "seat", "choice", "then"):
+        table.add_column(col)
+    for m in result.moves:
+        seat = f"{m.seat} {m.role}".strip()
+        choice = m.choice if m.choices == 1 else f"{m.choice} (of {m.choices})"
+        table.add_row(str(m.number), str(m.round), seat, choice, ", ".join(m.outcome))
+    out = stdout.get()
+    out.print(table)
+    ending = "timed out (turn cap)" if record.timed_out else f"{record.turns} turns"
+    scores = ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores))
+    results = ", ".join(f"{v:g}" for v in record.returns)
+    out.print(f"{ending}, {record.rounds} rounds; scores: {scores}; results: {results}")
+    if specs:
+        out.print("with " + ", ".join(f"{p}={value_text(v[0])}" for p, v in specs))

@@ -13,6 +13,8 @@ from typing import Any
 from toolkit.sim.runner import GameRecord
 from toolkit.sim.stats import Distribution
 
+MAX_LISTED = 5  # timed-out games named in the report
+
 
 class Aggregate:
     """Running totals of a simulation; `report()` turns them into the typed report."""
@@ -38,9 +40,16 @@ class Aggregate:
         self.card_plays = [0] * len(self.card_names)
         self.card_games = [0] * len(self.card_names)
         self.card_wins = [0.0] * len(self.card_names)
+        # Notable games by index, for `playset replay`: (value, index) kept, never a list.
+        Seen = tuple[float, int, tuple[float, ...]]  # (value, index, scores)
+        self.longest: Seen | None = None
+        self.shortest: Seen | None = None
+        self.widest: Seen | None = None
+        self.timeout_games: list[Seen] = []  # the first few only
 
     def add(self, r: GameRecord) -> None:
         self.games += 1
+        self._notable(r)
         if not self.seats:
             self.seats = len(r.returns)
             self.seat_wins = [0.0] * self.seats
@@ -89,6 +98,18 @@ class Aggregate:
                     self.card_plays[c] += count
                     self.card_games[c] += 1
                     self.card_wins[c] += won
+
+    def _notable(self, r: GameRecord) -> None:
+        if self.longest is None or r.turns > self.longest[0]:
+            self.longest = (r.turns, r.index, r.scores)
+        if self.shortest is None or r.turns < self.shortest[0]:
+            self.shortest = (r.turns, r.index, r.scores)
+        if r.timed_out and len(self.timeout_games) < MAX_LISTED:
+            self.timeout_games.append((r.turns, r.index, r.scores))
+        if len(r.scores) > 1 and not r.timed_out:
+            top, second = sorted(r.scores, reverse=True)[:2]
+            if self.widest is None or top - second > self.widest[0]:
+                self.widest = (top - second, r.index, r.scores)
 
     def add_all(self, records: Iterable[GameRecord]) -> Aggregate:
         for record in records:

@@ -55,6 +55,16 @@ class Figure:
     summary: Summary
 
 
+@dataclass(frozen=True, slots=True)
+class Notable:
+    """A game worth replaying (`playset replay GAME --seed S --game INDEX`)."""
+
+    kind: str  # longest, shortest, widest_margin, timeout
+    game: int
+    value: float  # turns, or the margin in points
+    scores: tuple[float, ...] = ()  # each seat's points at the end, as the replay shows them
+
+
 @dataclass(frozen=True)
 class SimReport:
     """Everything a simulation found, as frozen typed data (JSON via `to_json()`)."""
@@ -81,6 +91,7 @@ class SimReport:
     events: tuple[Figure, ...]
     figures: tuple[Figure, ...]
     cards: tuple[CardRow, ...]
+    notable: tuple[Notable, ...] = ()
     schema: int = SCHEMA_VERSION
 
     @property
@@ -131,6 +142,10 @@ class SimReport:
                 for c in self.cards
             ],
             "figures": {f.name: f.summary.as_dict() for f in self.figures},
+            "notable_games": [
+                {"kind": n.kind, "game": n.game, "value": n.value, "scores": list(n.scores)}
+                for n in self.notable
+            ],
             "metrics": [m.as_dict() for m in iter_metrics(self)],
         }
 
@@ -367,6 +382,20 @@ def _flagged(
     ]
 
 
+def _notable(agg: Aggregate) -> tuple[Notable, ...]:
+    seen = [("timeout", t) for t in agg.timeout_games]
+    seen += [
+        (kind, t)
+        for kind, t in (
+            ("longest", agg.longest),
+            ("shortest", agg.shortest),
+            ("widest_margin", agg.widest),
+        )
+        if t is not None
+    ]
+    return tuple(Notable(kind, index, value, scores) for kind, (value, index, scores) in seen)
+
+
 def report_from(agg: Aggregate, game: str, setup: Mapping[str, Any]) -> SimReport:
     n, done = agg.games, agg.finished
     fair = _fair_share(agg)
@@ -413,6 +442,7 @@ def report_from(agg: Aggregate, game: str, setup: Mapping[str, Any]) -> SimRepor
             )
             for c, name in enumerate(agg.card_names)
         ),
+        notable=_notable(agg),
     )
 
 
@@ -436,6 +466,7 @@ __all__ = [
     "Figure",
     "Metric",
     "MetricValue",
+    "Notable",
     "Report",
     "SimReport",
     "WinRow",

@@ -81,6 +81,18 @@ def print_report(report: SimReport, console: Console) -> None:
     if cards:
         dead = [m.label for m in cards if m.flag]
         console.print(f"cards never played: {', '.join(dead) if dead else 'none'}")
+    if report.notable:
+        console.print(f"notable games (playset replay … --game N): {notable_text(report)}")
+
+
+def notable_text(report: SimReport) -> str:
+    """`longest #12 (240 turns), widest margin #3 (9), timeout #40`."""
+    units = {"longest": " turns", "shortest": " turns", "widest_margin": ""}
+    parts = []
+    for n in report.notable:
+        value = f" ({n.value:g} turns)" if n.kind == "timeout" else f" ({n.value:g}{units[n.kind]})"
+        parts.append(f"{n.kind.replace('_', ' ')} #{n.game}{value}")
+    return ", ".join(parts)
 
 
 def write_json(report: SimReport, path: Path) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolkit.sim.bots import GENERIC_BOTS, Bot
-from toolkit.sim.engine import CompiledGame, GameSetup
+from toolkit.sim.engine import CompiledGame, GameSetup, State
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,9 +45,15 @@ class GameRecord:
 
 
 def play_one(
-    compiled: CompiledGame, setup: GameSetup, bots: Sequence[Bot], index: int, seed: int
+    compiled: CompiledGame,
+    setup: GameSetup,
+    bots: Sequence[Bot],
+    index: int,
+    seed: int,
+    on_move: Callable[[State, int, int, int], None] | None = None,
 ) -> GameRecord:
-    """Play game `index` to the end (or the declared maximum length)."""
+    """Play game `index` to the end (or the declared maximum length); `on_move(state, seat,
+    action, choices)` is told each move before it is applied (replay logs)."""
     gseed = game_seed(seed, index)
     state = compiled.new_state(setup, gseed)
     bot_rng = random.Random(gseed ^ 0x5EED5EED)
@@ -62,6 +68,8 @@ def play_one(
             action = bots[seat % len(bots)].choose(state, bot_rng)
         else:
             action = actions[0]
+        if on_move is not None:
+            on_move(state, seat, action, len(actions))
         state.apply(action)
         moves += 1
     finished = state.is_terminal()
