@@ -290,7 +290,7 @@ def _rounds_median(r: SimReport) -> tuple[Any, ...]:
     return r.rounds.median, r.rounds.median_lo, r.rounds.median_hi
 
 
-@_scalar("balance", "balance (1 − largest gap)")
+@_scalar("balance", "balance (1 - largest gap)")
 def _balance(r: SimReport) -> tuple[Any, ...] | None:
     return None if r.balance is None else (r.balance, None, None)
 

@@ -165,6 +165,11 @@ def write_pdf(report: SimReport, path: Path) -> None:
         y -= 4.4 * mm
         pdf.drawString(20 * mm, y, m.label)
         pdf.drawString(75 * mm, y, format_value(m) + ("  (!)" if m.flag else ""))
+    if report.notable:
+        y -= 4.4 * mm
+        pdf.drawString(
+            20 * mm, y, f"notable games (playset replay --game N): {notable_text(report)}"[:130]
+        )
     chart_w = width - 40 * mm
     hist = _histogram_drawing([dict(b) for b in report.length_histogram], chart_w, 55 * mm)
     y -= 58 * mm
