@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from pypdf import PdfReader
 from rich.console import Console
@@ -11,10 +12,10 @@ from tests.toy_game import ToyGame
 from toolkit.sim.bots import MctsBot, RandomBot
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.metrics import build_report
+from toolkit.sim.metrics import Figure, build_report
 from toolkit.sim.report import print_report, write_json, write_pdf
 from toolkit.sim.runner import game_seed, play_one
-from toolkit.sim.stats import holm, quantile, summary, wilson
+from toolkit.sim.stats import Distribution, holm, quantile, wilson
 
 
 def test_wilson_interval_known_values():
@@ -65,7 +66,7 @@ def _report(n=300, bots=None):
 
 
 def test_report_figures_are_consistent():
-    d = _report().data
+    d = _report().to_json()
     assert d["games"] == 300 and d["completion"]["rate"] == 1.0
     total = sum(row["k"] for row in d["seats_win"])
     assert total == 300
@@ -75,7 +76,7 @@ def test_report_figures_are_consistent():
 
 
 def test_a_strong_seat_is_flagged_unfair():
-    d = _report(bots=[MctsBot(playouts=40), RandomBot()], n=120).data
+    d = _report(bots=[MctsBot(playouts=40), RandomBot()], n=120).to_json()
     assert d["seats_win"][0]["unfair"] and d["seats_win"][0]["rate"] > 0.6
 
 
@@ -94,8 +95,7 @@ def test_reports_render(tmp_path):
 
 def test_empty_figures_render(tmp_path):
     """A figure with no values (nobody drinks) still prints and saves."""
-    report = _report(n=5)
-    report.data["figures"] = {"sips": summary([])}
+    report = replace(_report(n=5), figures=(Figure("sips", Distribution().summary()),))
     console = Console(record=True, width=120)
     print_report(report, console)
     write_json(report, tmp_path / "r.json")

@@ -63,4 +63,5 @@ def iter_rules() -> Iterator[str]:
         "toolkit.content.validation",
         "toolkit.checks",
         "toolkit.checks.balance",
+        "toolkit.sim.variants",
     )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from toolkit.content.game import Game
 from toolkit.content.walk import collect
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.sim.metrics import Report
+from toolkit.sim.metrics import SimReport, iter_metrics
 
 B_TIMEOUTS = rule(
     "B001", "timeouts", "More than 1% of simulated games hit the turn cap.", Severity.WARNING
@@ -28,11 +28,14 @@ B_DEAD_CARD = rule(
     "B004", "dead-card", "A card was never played in the simulated games.", Severity.WARNING
 )
 
-TIMEOUT_LIMIT = 0.01
+# Which rule a flagged metric raises: by metric key first, then by its group.
+RULES_BY_METRIC = {"timeouts": B_TIMEOUTS}
+RULES_BY_GROUP = {"seat": B_UNFAIR_SEAT, "role": B_UNFAIR_ROLE, "card": B_DEAD_CARD}
 
 
-def check(game: Game, report: Report) -> Iterator[Diagnostic]:
-    d = report.data
+def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
+    """One diagnostic per flagged metric of the report (the metric registry decides what a
+    finding is; this module only says which rule it is and where it points)."""
     manifest = game.manifest_file
     where = manifest.rel if manifest else "game.yaml"
     declared = {(x.namespace, x.id): x for x in collect(game).declared}
@@ -43,33 +46,28 @@ def check(game: Game, report: Report) -> Iterator[Diagnostic]:
             return found.file.rel, found.file.doc.span(found.path)
         return where, Span()
 
-    setup = ", ".join(f"{k}={v}" for k, v in report.setup.items())
-    if d["timeouts"]["rate"] > TIMEOUT_LIMIT:
-        t = d["timeouts"]
-        yield B_TIMEOUTS.at(
-            where,
-            Span(),
-            f"{t['rate'] * 100:.1f}% of {d['games']} games timed out "
-            f"[{t['lo'] * 100:.1f}–{t['hi'] * 100:.1f}%] ({setup})",
-        )
-
-    def unfair(label: str, row: dict) -> str:
-        return (
-            f"{label} wins {row['rate'] * 100:.1f}% "
-            f"[{row['lo'] * 100:.1f}–{row['hi'] * 100:.1f}%], fair share "
-            f"{(d['fair_share'] or 0) * 100:.1f}% (Holm p={row['p_adjusted']:.3g}; {setup})"
-        )
-
-    for row in d["seats_win"]:
-        if row["unfair"]:
-            yield B_UNFAIR_SEAT.at(where, Span(), unfair(f"seat {row['seat']}", row))
-    for row in d["roles_win"]:
-        if row["unfair"]:
-            file, span = place("card", row["role"])
-            yield B_UNFAIR_ROLE.at(file, span, unfair(row["role"], row))
-    for card in d["cards"]:
-        if card["dead"]:
-            file, span = place("card", card["card"])
-            yield B_DEAD_CARD.at(
-                file, span, f"{card['card']} was never played in {d['games']} games ({setup})"
+    setup = report.setup_text
+    fair = (report.fair_share or 0) * 100
+    for m in iter_metrics(report):
+        found = RULES_BY_METRIC.get(m.key) or RULES_BY_GROUP.get(m.group)
+        if not m.flag or found is None:
+            continue
+        lo, hi = (m.lo or 0) * 100, (m.hi or 0) * 100
+        if m.group == "card":
+            file, span = place("card", m.label)
+            yield found.at(
+                file, span, f"{m.label} was never played in {report.games} games ({setup})"
             )
+        elif m.group in ("seat", "role"):
+            file, span = place("card", m.label) if m.group == "role" else (where, Span())
+            text = (
+                f"{m.label} wins {(m.value or 0) * 100:.1f}% [{lo:.1f}–{hi:.1f}%], fair share "
+                f"{fair:.1f}% ({m.note}; {setup})"
+            )
+            yield found.at(file, span, text)
+        else:
+            text = (
+                f"{m.label}: {(m.value or 0) * 100:.1f}% of {report.games} games "
+                f"[{lo:.1f}–{hi:.1f}%] ({setup})"
+            )
+            yield found.at(where, Span(), text)

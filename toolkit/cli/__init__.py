@@ -24,6 +24,7 @@ from toolkit.cli import (  # noqa: E402
     rules,
     schemas,
     simulate,
+    sweep,
     validate,
 )
 
@@ -34,6 +35,9 @@ COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "build": build.build,
     "simulate": simulate.simulate,
     "check": simulate.check,
+    "sweep": sweep.sweep,
+    "tune": sweep.tune,
+    "replay": sweep.replay,
     "new": new.new,
     "calibrate": calibrate.calibrate,
     "preview": preview.preview,

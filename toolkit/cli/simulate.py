@@ -29,6 +29,21 @@ OptionOpt = Annotated[
 ]
 
 
+DaskOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--dask",
+        help="Run on Dask (pip install 'playset\\[dask]'): local:N starts N workers here, "
+        "tcp://HOST:8786 joins a running scheduler. Same results as the local pool.",
+    ),
+]
+
+
+def executor_spec(workers: int, dask: str | None) -> str | None:
+    """The executor registry's spec for --workers/--dask (None: inline or the local pool)."""
+    return f"dask:{dask}" if dask else None
+
+
 def _progress(total: int) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -55,13 +70,14 @@ def simulate(
         Path | None, typer.Option("--json", help="Write the report as JSON.")
     ] = None,
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
+    dask: DaskOpt = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
     from toolkit.sim.runner import stop_on_signals
 
     try:
         with stop_on_signals():
-            _simulate(game, games, players, bots, seed, workers, option, json_out, pdf_out)
+            _simulate(game, games, players, bots, seed, workers, option, json_out, pdf_out, dask)
     except KeyboardInterrupt as stop:  # before the games started
         stderr.print(f"interrupted before any game finished (0 of {games})")
         raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
@@ -77,10 +93,11 @@ def _simulate(
     option: list[str] | None,
     json_out: Path | None,
     pdf_out: Path | None,
+    dask: str | None,
 ) -> None:
+    from toolkit.sim.executors import ExecutorError, open_executor
     from toolkit.sim.report import print_report, write_json, write_pdf
-    from toolkit.sim.runner import Interrupted
-    from toolkit.sim.session import SetupError, prepare
+    from toolkit.sim.session import SetupError, Stopped, prepare
 
     folders = game_folders([game] if game else None)
     if len(folders) != 1:
@@ -103,16 +120,18 @@ def _simulate(
         )
     code = 0
     try:
-        with _progress(games) as bar:
+        with open_executor(executor_spec(workers, dask), workers) as pool, _progress(games) as bar:
             task = bar.add_task(f"{loaded.id}", total=games)
-            report, _ = sim.run(workers, progress=lambda k: bar.advance(task, k))
-    except Interrupted as stop:
+            report = sim.play(workers, lambda k: bar.advance(task, k), pool)
+    except ExecutorError as exc:
+        raise usage_error(str(exc)) from None
+    except Stopped as stop:
         code = 128 + stop.signum
-        if not stop.records:
+        if not stop.games:
             stderr.print(f"interrupted before any game finished (0 of {games})")
             _exit_now(code)
-        stderr.print(f"[yellow]interrupted[/yellow]: partial report of {len(stop.records)} game(s)")
-        report = sim.report(stop.records, partial=True)
+        stderr.print(f"[yellow]interrupted[/yellow]: partial report of {stop.games} game(s)")
+        report = stop.report
     print_report(report, stdout.get())
     for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
         if target is not None:
@@ -144,32 +163,19 @@ def check(
     exit_zero: Annotated[
         bool, typer.Option("--exit-zero", help="Exit 0 even with findings (as ruff).")
     ] = False,
+    workers: Annotated[int, typer.Option(min=1, max=256)] = 1,
+    dask: DaskOpt = None,
 ) -> None:
     """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
-    from toolkit.checks import balance, run_checks
-    from toolkit.content.game import load_game
-    from toolkit.diagnostics import Severity
     from toolkit.diagnostics.formats import counts_as_finding, render
-    from toolkit.diagnostics.suppress import unsuppressed
-    from toolkit.sim.session import SetupError, prepare
+    from toolkit.sim.executors import ExecutorError
 
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    found = []
-    for folder in game_folders(games_arg):
-        loaded = load_game(folder)
-        diags = run_checks(loaded)
-        found.extend(diags)
-        if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
-            if loaded.plugin.engine is None and fmt == "text":
-                stderr.print(f"{escape(loaded.id)}: no simulation engine yet; validated only")
-            continue
-        try:
-            sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
-        except SetupError as exc:
-            raise usage_error(str(exc)) from None
-        report, _ = sim.run(1)
-        found.extend(unsuppressed(balance.check(loaded, report)))
+    try:
+        found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
+    except ExecutorError as exc:
+        raise usage_error(str(exc)) from None
     output = render(found, fmt)
     if output:
         sys.stdout.write(output + "\n")
@@ -177,3 +183,40 @@ def check(
         stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
     findings = any(counts_as_finding(d) for d in found)
     raise typer.Exit(1 if findings and not exit_zero else 0)
+
+
+def _check_all(
+    games_arg: list[str] | None,
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    option: list[str] | None,
+    fmt: str,
+    workers: int,
+    dask: str | None,
+) -> list[Any]:
+    from toolkit.checks import balance, run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import Severity
+    from toolkit.diagnostics.suppress import unsuppressed
+    from toolkit.sim.executors import open_executor
+    from toolkit.sim.session import SetupError, prepare
+
+    found: list[Any] = []
+    with open_executor(executor_spec(workers, dask), workers) as pool:
+        for folder in game_folders(games_arg):
+            loaded = load_game(folder)
+            diags = run_checks(loaded)
+            found.extend(diags)
+            if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
+                if loaded.plugin.engine is None and fmt == "text":
+                    stderr.print(f"{escape(loaded.id)}: no simulation engine yet; validated only")
+                continue
+            try:
+                sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+            except SetupError as exc:
+                raise usage_error(str(exc)) from None
+            report = sim.play(workers, executor=pool)
+            found.extend(unsuppressed(balance.check(loaded, report)))
+    return found

@@ -1,4 +1,8 @@
-"""Show a balance report: rich tables on the terminal, JSON, and a PDF with charts."""
+"""Show a balance report: rich tables on the terminal, JSON, and a PDF with charts.
+
+Every line of figures comes from `iter_metrics()`, the one metric registry: a metric added
+there shows up here, in the JSON, in the PDF and in sweeps without a change in this file.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import io
 import json
 import math
 from pathlib import Path
-from typing import Any
 
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
@@ -18,11 +21,10 @@ from rich.console import Console
 from rich.table import Table
 
 from toolkit.fileio import atomic_write_bytes, atomic_write_text
-from toolkit.sim.metrics import Report
+from toolkit.sim.metrics import MetricValue, SimReport, iter_metrics
 
-
-def _pct(rate: dict[str, float]) -> str:
-    return f"{rate['rate'] * 100:5.1f}% [{rate['lo'] * 100:.1f}–{rate['hi'] * 100:.1f}]"
+WIN_GROUPS = ("seat", "role")
+PER_GAME_GROUPS = ("event", "figure")
 
 
 def _num(value: float | None, digits: int = 1) -> str:
@@ -31,53 +33,71 @@ def _num(value: float | None, digits: int = 1) -> str:
     return f"{value:.{digits}f}"
 
 
-def print_report(report: Report, console: Console) -> None:
-    d = report.data
-    setup = ", ".join(f"{k}={v}" for k, v in report.setup.items())
-    head = Table(title=f"{report.game} — {d['games']} games ({setup})", show_header=False)
-    head.add_column("figure")
-    head.add_column("value")
-    head.add_row("completed", _pct(d["completion"]))
-    head.add_row("timeouts (turn cap)", _pct(d["timeouts"]))
-    head.add_row("shared win / no winner", _pct(d["shared_or_no_winner"]))
-    t, r = d["turns"], d["rounds"]
-    head.add_row(
-        "turns mean / median / p5–p95",
-        f"{_num(t['mean'])} / {_num(t['median'])} / {_num(t['p5'])}–{_num(t['p95'])}",
+def format_value(m: MetricValue, interval: bool = True) -> str:
+    """A metric as text: rates in %, numbers with two digits, the 95% interval in brackets."""
+    if m.value is None or math.isnan(m.value):
+        return "-"
+    if m.kind == "rate":
+        text = f"{m.value * 100:5.1f}%"
+        if interval and m.lo is not None and m.hi is not None:
+            text += f" [{m.lo * 100:.1f}–{m.hi * 100:.1f}]"
+        return text
+    digits = 2 if m.kind == "number" else 3
+    text = _num(m.value, digits)
+    if interval and m.lo is not None and m.hi is not None and not math.isnan(m.lo):
+        text += f" [{_num(m.lo, digits)}–{_num(m.hi, digits)}]"
+    return text
+
+
+def print_report(report: SimReport, console: Console) -> None:
+    head = Table(
+        title=f"{report.game} — {report.games} games ({report.setup_text})", show_header=False
     )
-    head.add_row("rounds mean / median", f"{_num(r['mean'])} / {_num(r['median'])}")
-    head.add_row("balance (1 − largest gap)", _num(d["balance"], 3))
-    head.add_row("first-player advantage", _num(d["first_player_advantage"], 3))
-    head.add_row("decision share", _pct(d["decision_share"]))
-    head.add_row("branching factor", _num(d["branching_factor"], 2))
-    if "team_win" in d:
-        head.add_row("co-operative win", _pct(d["team_win"]))
+    head.add_column("figure")
+    head.add_column("value [95% CI]")
+    for m in iter_metrics(report, ["headline"]):
+        head.add_row(m.label, format_value(m) + ("  [red]![/red]" if m.flag else ""))
     console.print(head)
-    fair = d["fair_share"]
+    fair = report.fair_share
     title = f"fair share {_num(fair * 100)}%" if fair else "co-operative: no fair share"
     wins = Table(title=f"Win rate ({title})")
-    for col in ("seat / role", "games", "win rate [95% CI]", "Holm p", "flag"):
+    for col in ("seat / role", "games", "win rate [95% CI]", "Holm", "flag"):
         wins.add_column(col)
-    for row in d["seats_win"] + d["roles_win"]:
-        label = f"seat {row['seat']}" if "seat" in row else row["role"]
-        flag = "[red]UNFAIR[/red]" if row["unfair"] else ""
-        wins.add_row(label, str(int(row["n"])), _pct(row), _num(row["p_adjusted"], 3), flag)
+    for m in iter_metrics(report, WIN_GROUPS):
+        flag = "[red]UNFAIR[/red]" if m.flag else ""
+        wins.add_row(m.label, str(m.n), format_value(m), m.note, flag)
     console.print(wins)
-    if d["events_per_game"] or d["figures"]:
+    per_game = list(iter_metrics(report, PER_GAME_GROUPS))
+    if per_game:
         own = Table(title="Per game")
-        for col in ("figure", "mean", "median", "p95", "max"):
+        for col in ("figure", "mean [95% CI]", "median", "p95", "max"):
             own.add_column(col)
-        for name, s in {**d["events_per_game"], **d["figures"]}.items():
-            own.add_row(name, _num(s["mean"], 2), _num(s["median"]), _num(s["p95"]), _num(s["max"]))
+        for m in per_game:
+            s = m.summary
+            assert s is not None
+            own.add_row(m.label, format_value(m), _num(s.median), _num(s.p95), _num(s.max))
         console.print(own)
-    dead = [c["card"] for c in d["cards"] if c["dead"]]
-    if d["cards"]:
+    cards = list(iter_metrics(report, ["card"]))
+    if cards:
+        dead = [m.label for m in cards if m.flag]
         console.print(f"cards never played: {', '.join(dead) if dead else 'none'}")
+    if report.notable:
+        console.print(f"notable games (playset replay … --game N): {notable_text(report)}")
 
 
-def write_json(report: Report, path: Path) -> None:
-    doc = {"game": report.game, "setup": report.setup, **report.data}
-    atomic_write_text(path, json.dumps(doc, indent=2, ensure_ascii=False, default=str) + "\n")
+def notable_text(report: SimReport) -> str:
+    """`longest #12 (240 turns), widest margin #3 (9), timeout #40`."""
+    units = {"longest": " turns", "shortest": " turns", "widest_margin": ""}
+    parts = []
+    for n in report.notable:
+        value = f" ({n.value:g} turns)" if n.kind == "timeout" else f" ({n.value:g}{units[n.kind]})"
+        parts.append(f"{n.kind.replace('_', ' ')} #{n.game}{value}")
+    return ", ".join(parts)
+
+
+def write_json(report: SimReport, path: Path) -> None:
+    text = json.dumps(report.to_json(), indent=2, ensure_ascii=False, default=str)
+    atomic_write_text(path, text + "\n")
 
 
 def _histogram_drawing(hist: list[dict[str, float]], width: float, height: float) -> Drawing:
@@ -97,14 +117,14 @@ def _histogram_drawing(hist: list[dict[str, float]], width: float, height: float
     return drawing
 
 
-def _intervals_drawing(rows: list[dict[str, Any]], fair: float | None, width: float) -> Drawing:
+def _intervals_drawing(rows: list[MetricValue], fair: float | None, width: float) -> Drawing:
     row_h = 14
     height = row_h * len(rows) + 40
     drawing = Drawing(width, height)
     left, right = 90, width - 20
     scale = right - left
-    lows = [row["lo"] for row in rows] + ([fair] if fair else [])
-    highs = [row["hi"] for row in rows] + ([fair] if fair else [])
+    lows = [row.lo or 0.0 for row in rows] + ([fair] if fair else [])
+    highs = [row.hi or 0.0 for row in rows] + ([fair] if fair else [])
     low = max(0.0, math.floor((min(lows) - 0.02) * 20) / 20) if rows else 0.0
     high = min(1.0, math.ceil((max(highs) + 0.02) * 20) / 20) if rows else 1.0
     span = max(high - low, 0.05)
@@ -120,73 +140,71 @@ def _intervals_drawing(rows: list[dict[str, Any]], fair: float | None, width: fl
         drawing.add(Line(x(fair), 20, x(fair), height - 10, strokeColor=colors.red))
     for i, row in enumerate(rows):
         y = height - 20 - i * row_h
-        label = f"seat {row['seat']}" if "seat" in row else str(row["role"])
-        drawing.add(String(left - 6, y - 3, label[:18], fontSize=7, textAnchor="end"))
-        colour = colors.HexColor("#c0392b") if row["unfair"] else colors.HexColor("#2e86c1")
-        drawing.add(Line(x(row["lo"]), y, x(row["hi"]), y, strokeColor=colour, strokeWidth=2))
-        drawing.add(Rect(x(row["rate"]) - 2, y - 2, 4, 4, fillColor=colour, strokeColor=colour))
+        drawing.add(String(left - 6, y - 3, row.label[:18], fontSize=7, textAnchor="end"))
+        colour = colors.HexColor("#c0392b") if row.flag else colors.HexColor("#2e86c1")
+        lo, hi, p = row.lo or 0.0, row.hi or 0.0, row.value or 0.0
+        drawing.add(Line(x(lo), y, x(hi), y, strokeColor=colour, strokeWidth=2))
+        drawing.add(Rect(x(p) - 2, y - 2, 4, 4, fillColor=colour, strokeColor=colour))
     return drawing
 
 
-def write_pdf(report: Report, path: Path) -> None:
+def write_pdf(report: SimReport, path: Path) -> None:
     """A one-page PDF (more if many roles): headline figures and two charts. Deterministic."""
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=A4, invariant=1)
     pdf.setTitle(f"{report.game} balance report")
     width, height = A4
-    d = report.data
     y = height - 20 * mm
     pdf.setFont("Helvetica-Bold", 14)
-    pdf.drawString(20 * mm, y, f"{report.game}: {d['games']} simulated games")
+    pdf.drawString(20 * mm, y, f"{report.game}: {report.games} simulated games")
     pdf.setFont("Helvetica", 9)
     y -= 6 * mm
-    pdf.drawString(20 * mm, y, ", ".join(f"{k}={v}" for k, v in report.setup.items()))
-    lines = [
-        f"completed {_pct(d['completion'])}   timeouts {_pct(d['timeouts'])}",
-        f"turns: mean {_num(d['turns']['mean'])}, median {_num(d['turns']['median'])}, "
-        f"p5 {_num(d['turns']['p5'])}, p95 {_num(d['turns']['p95'])}",
-        f"balance {_num(d['balance'], 3)}   first-player advantage "
-        f"{_num(d['first_player_advantage'], 3)}   branching {_num(d['branching_factor'], 2)}",
-    ]
-    if "team_win" in d:
-        lines.append(f"co-operative win {_pct(d['team_win'])}")
-    for line in lines:
-        y -= 5 * mm
-        pdf.drawString(20 * mm, y, line)
+    pdf.drawString(20 * mm, y, report.setup_text)
+    y -= 2 * mm
+    for m in iter_metrics(report, ["headline"]):
+        y -= 4.4 * mm
+        pdf.drawString(20 * mm, y, m.label)
+        pdf.drawString(75 * mm, y, format_value(m) + ("  (!)" if m.flag else ""))
+    if report.notable:
+        y -= 4.4 * mm
+        pdf.drawString(
+            20 * mm, y, f"notable games (playset replay --game N): {notable_text(report)}"[:130]
+        )
     chart_w = width - 40 * mm
-    hist = _histogram_drawing(d["length_histogram"], chart_w, 60 * mm)
-    y -= 65 * mm
+    hist = _histogram_drawing([dict(b) for b in report.length_histogram], chart_w, 55 * mm)
+    y -= 58 * mm
     hist.drawOn(pdf, 20 * mm, y)
-    rows = d["seats_win"] + d["roles_win"]
+    rows = list(iter_metrics(report, WIN_GROUPS))
     pdf.setFont("Helvetica-Bold", 10)
     y -= 8 * mm
     pdf.drawString(20 * mm, y, "Win rate with 95% interval (red line: fair share)")
     per_page = max(1, int((y - 20 * mm) // 14) - 3)
     for start in range(0, len(rows), per_page):
-        chunk = rows[start : start + per_page]
-        drawing = _intervals_drawing(chunk, d["fair_share"], chart_w)
+        drawing = _intervals_drawing(rows[start : start + per_page], report.fair_share, chart_w)
         if y - drawing.height < 15 * mm:
             pdf.showPage()
             y = height - 20 * mm
         y -= drawing.height
         drawing.drawOn(pdf, 20 * mm, y)
-    figures = {**d["events_per_game"], **d["figures"]}
-    if figures:
+    per_game = list(iter_metrics(report, PER_GAME_GROUPS))
+    if per_game:
         pdf.showPage()
         y = height - 20 * mm
         pdf.setFont("Helvetica-Bold", 10)
-        pdf.drawString(20 * mm, y, "Per game: mean / median / p95 / max")
+        pdf.drawString(20 * mm, y, "Per game: mean [95% CI] / median / p95 / max")
         pdf.setFont("Helvetica", 8)
-        for name, s in figures.items():
+        for m in per_game:
             y -= 4.2 * mm
             if y < 15 * mm:
                 pdf.showPage()
                 pdf.setFont("Helvetica", 8)
                 y = height - 20 * mm
-            pdf.drawString(20 * mm, y, name)
-            values = (s["mean"], s["median"], s["p95"], s["max"])
-            pdf.drawString(90 * mm, y, " / ".join(_num(v, 2) for v in values))
-        dead = [c["card"] for c in d["cards"] if c["dead"]]
+            s = m.summary
+            assert s is not None
+            pdf.drawString(20 * mm, y, m.label)
+            rest = " / ".join(_num(v, 2) for v in (s.median, s.p95, s.max))
+            pdf.drawString(90 * mm, y, f"{format_value(m)} / {rest}")
+        dead = [m.label for m in iter_metrics(report, ["card"]) if m.flag]
         y -= 8 * mm
         pdf.drawString(20 * mm, y, f"cards never played: {', '.join(dead) if dead else 'none'}")
     pdf.showPage()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolkit.sim.bots import GENERIC_BOTS, Bot
-from toolkit.sim.engine import CompiledGame, GameSetup
+from toolkit.sim.engine import CompiledGame, GameSetup, State
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -49,9 +49,15 @@ class GameRecord:
 
 
 def play_one(
-    compiled: CompiledGame, setup: GameSetup, bots: Sequence[Bot], index: int, seed: int
+    compiled: CompiledGame,
+    setup: GameSetup,
+    bots: Sequence[Bot],
+    index: int,
+    seed: int,
+    on_move: Callable[[State, int, int, int], None] | None = None,
 ) -> GameRecord:
-    """Play game `index` to the end (or the declared maximum length)."""
+    """Play game `index` to the end (or the declared maximum length); `on_move(state, seat,
+    action, choices)` is told each move before it is applied (replay logs)."""
     gseed = game_seed(seed, index)
     state = compiled.new_state(setup, gseed)
     bot_rng = random.Random(gseed ^ 0x5EED5EED)
@@ -66,6 +72,8 @@ def play_one(
             action = bots[seat % len(bots)].choose(state, bot_rng)
         else:
             action = actions[0]
+        if on_move is not None:
+            on_move(state, seat, action, len(actions))
         state.apply(action)
         moves += 1
     finished = state.is_terminal()
@@ -99,16 +107,22 @@ class SimConfig:
     games: int = 100
     batch: int = 0  # games per task; 0 picks a size that gives a few seconds of work
     extra: dict[str, object] = field(default_factory=dict)
+    rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
 
 
 _WORKER: dict[str, object] = {}
 
 
-def compile_game(game_dir: Path) -> CompiledGame:
-    """Load and compile a game folder (raises ValueError if it has no engine or is invalid)."""
+def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
+    """Load and compile a game folder (raises ValueError if it has no engine or is invalid),
+    with some rules values replaced (see toolkit.sim.variants)."""
     from toolkit.content.game import load_game
 
     game = load_game(game_dir)
+    if rules:
+        from toolkit.sim.variants import with_rules
+
+        game = with_rules(game, rules)
     if game.manifest is None or game.plugin.engine is None:
         raise ValueError(f"{game_dir}: no simulation engine for this game")
     errors = [d for d in game.diagnostics if d.severity == "error"]
@@ -126,15 +140,15 @@ def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
 
 
 def _prepared(config: SimConfig) -> tuple[CompiledGame, list[Bot]]:
-    key = f"{config.game_dir}|{config.bots}|{config.setup}"
+    key = f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}"
     if _WORKER.get("key") != key:
         _WORKER["key"] = key
-        _WORKER["compiled"] = compile_game(config.game_dir)
+        _WORKER["compiled"] = compile_game(config.game_dir, config.rules)
         _WORKER["bots"] = make_bots(config.game_dir, config.bots, config.setup.players)
     return _WORKER["compiled"], _WORKER["bots"]  # type: ignore[return-value]
 
 
-def _run_batch(config: SimConfig, indices: list[int]) -> list[GameRecord]:
+def _run_batch(config: SimConfig, indices: Sequence[int]) -> list[GameRecord]:
     compiled, bots = _prepared(config)
     return [play_one(compiled, config.setup, bots, i, config.seed) for i in indices]
 
@@ -191,9 +205,13 @@ def stop_on_signals() -> Iterator[None]:
                 signal.signal(sig, handler)
 
 
-def _check_stop() -> None:
+def check_stop() -> None:
+    """Raise if a stop signal arrived (for loops that play or fold games one by one)."""
     if _STOP:
         raise _Signalled(_STOP[0])
+
+
+_check_stop = check_stop
 
 
 def _worker_init() -> None:

@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.sim.aggregate import Aggregate
 from toolkit.sim.bots import GENERIC_BOTS
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.metrics import Report, build_report
-from toolkit.sim.runner import SimConfig, compile_game, run
+from toolkit.sim.executors import open_executor, stream_records
+from toolkit.sim.metrics import SimReport
+from toolkit.sim.runner import SimConfig, check_stop, compile_game, stop_on_signals
 
 
 class SetupError(ValueError):
     """Options that do not fit the game (a usage error on the CLI)."""
+
+
+class Stopped(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or SIGTERM: `report` covers the `games` finished (in game
+    order, so it is the first games of the full run), marked partial."""
+
+    def __init__(self, report: SimReport, games: int, cause: BaseException) -> None:
+        super().__init__(f"stopped after {games} game(s)")
+        self.report = report
+        self.games = games
+        self.signum = getattr(cause, "signum", 2)
+
+
+def _fold(aggregate: Aggregate, records: Iterable[Any]) -> None:
+    """Add records one by one, checking between games for a stop request."""
+    for record in records:
+        aggregate.add(record)
+        check_stop()
 
 
 def parse_options(
@@ -71,31 +92,44 @@ class Simulation:
     coop: bool
 
     def run(
-        self, workers: int = 1, progress: Callable[[int], None] | None = None
-    ) -> tuple[Report, Any]:
-        records = run(self.config, workers=workers, progress=progress)
-        return self.report(records), records
+        self,
+        workers: int = 1,
+        progress: Callable[[int], None] | None = None,
+        executor: Executor | None = None,
+    ) -> tuple[SimReport, tuple[()]]:
+        """`play()` as the list runner's callers unpack it: (report, records), where the
+        records are no longer kept (an empty tuple)."""
+        return self.play(workers, progress, executor), ()
 
-    def report(self, records: list[Any], partial: bool = False) -> Report:
-        """The report of `records` (games 0..k-1); a partial one says so in its setup."""
-        compiled = compile_game(self.config.game_dir)
+    def play(
+        self,
+        workers: int = 1,
+        progress: Callable[[int], None] | None = None,
+        executor: Executor | None = None,
+    ) -> SimReport:
+        """Play the games on `executor` (default: inline for one worker, else a local pool)
+        and fold them into the report as they arrive: no per-game list is kept."""
+        compiled = compile_game(self.config.game_dir, self.config.rules)
+        in_play = compiled.cards_in_play(self.config.setup)
+        aggregate = Aggregate(compiled.event_names, compiled.card_names, self.coop, in_play)
         setup: dict[str, Any] = {
             "players": self.config.setup.players,
             "bots": ",".join(self.config.bots),
             "seed": self.config.seed,
+            **dict(self.config.rules),
             **self.config.setup.options,
         }
-        if partial:
-            setup["partial"] = f"{len(records)} of {self.config.games} games"
-        return build_report(
-            self.game.id,
-            setup,
-            records,
-            compiled.event_names,
-            compiled.card_names,
-            coop=self.coop,
-            in_play=compiled.cards_in_play(self.config.setup),
-        )
+        try:
+            with stop_on_signals():
+                if executor is None:
+                    with open_executor(None, workers) as own:
+                        _fold(aggregate, stream_records(self.config, own, workers, progress))
+                else:
+                    _fold(aggregate, stream_records(self.config, executor, workers, progress))
+        except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the games finished so far
+            setup["partial"] = f"{aggregate.games} of {self.config.games} games"
+            raise Stopped(aggregate.report(self.game.id, setup), aggregate.games, exc) from None
+        return aggregate.report(self.game.id, setup)
 
 
 def prepare(

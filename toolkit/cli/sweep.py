@@ -1,0 +1,276 @@
+"""`playset sweep` and `playset tune`: answer "which value makes the game fair / end in time"."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from toolkit.cli.common import game_folders, gated_game, stderr, stdout, usage_error
+from toolkit.cli.simulate import DaskOpt, GameArg, OptionOpt, _progress, executor_spec
+
+JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")]
+PdfOpt = Annotated[Path | None, typer.Option("--pdf", help="Write the charts as PDF.")]
+Workers = Annotated[int, typer.Option(min=1, max=256)]
+Players = Annotated[int | None, typer.Option("--players", "-p")]
+Bots = Annotated[str, typer.Option(help="Bots per seat, cycled: greedy,random,mcts")]
+
+
+@contextlib.contextmanager
+def _session(
+    game: str | None,
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    option: list[str] | None,
+    workers: int,
+    dask: str | None,
+) -> Iterator[tuple[Any, Any]]:
+    """The gated game's base simulation and an open executor (usage errors exit 2, content
+    errors exit 1, as `simulate` does)."""
+    from toolkit.sim.executors import ExecutorError, open_executor
+    from toolkit.sim.session import SetupError, prepare
+
+    folders = game_folders([game] if game else None)
+    if len(folders) != 1:
+        raise usage_error("name one game (an id or a folder), or run it in one")
+    (folder,) = folders
+    loaded = gated_game(folder)
+    if loaded is None:
+        raise typer.Exit(1)
+    try:
+        base = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+    except SetupError as exc:
+        raise usage_error(str(exc)) from None
+    try:
+        with open_executor(executor_spec(workers, dask), workers) as pool:
+            yield base, pool
+    except ExecutorError as exc:
+        raise usage_error(str(exc)) from None
+
+
+def _refused(exc: Any) -> typer.Exit:
+    from toolkit.diagnostics.formats import render
+
+    sys.stdout.write(render(exc.diagnostics, "text") + "\n")
+    stderr.print(f"[red]{len(exc.diagnostics)} parameter problem(s); nothing played[/red]")
+    return typer.Exit(1)
+
+
+def sweep(
+    game: GameArg = None,
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=V1,V2,... or PATH=LO..HI: a rules value (dotted path in game.yaml "
+            "rules) or an option. Repeat for a grid.",
+        ),
+    ] = ...,  # type: ignore[assignment]
+    games: Annotated[int, typer.Option("-n", "--games", min=1, max=10_000_000)] = 1000,
+    players: Players = None,
+    bots: Bots = "greedy",
+    seed: Annotated[int, typer.Option()] = 0,
+    option: OptionOpt = None,
+    workers: Workers = 1,
+    dask: DaskOpt = None,
+    metric: Annotated[
+        list[str] | None,
+        typer.Option("--metric", "-m", help="Metrics to show: a key, a group or key*."),
+    ] = None,
+    json_out: JsonOpt = None,
+    pdf_out: PdfOpt = None,
+) -> None:
+    """Play GAME at every point of a grid of rules values and options, on the same games."""
+    from toolkit.sim.session import SetupError
+    from toolkit.sim.sweep import parse_vary, run_sweep
+    from toolkit.sim.sweep_report import print_sweep, select_keys, write_sweep_json, write_sweep_pdf
+    from toolkit.sim.variants import VariantError
+
+    try:
+        specs = [parse_vary(text) for text in vary]
+    except SetupError as exc:
+        raise usage_error(str(exc)) from None
+    points = 1
+    for _, values in specs:
+        points *= len(values)
+    with _session(game, games, players, bots, seed, option, workers, dask) as (base, pool):
+        try:
+            with _progress(games * points) as bar:
+                task = bar.add_task(f"{base.game.id}: {points} points", total=games * points)
+                result = run_sweep(base, specs, pool, workers, lambda k: bar.advance(task, k))
+        except VariantError as exc:
+            raise _refused(exc) from None
+    keys = select_keys(result, metric or ())
+    if metric and not keys:
+        raise usage_error(f"--metric {', '.join(metric)}: no such metric in this sweep")
+    print_sweep(result, stdout.get(), keys)
+    if json_out:
+        write_sweep_json(result, json_out)
+        stderr.print(f"wrote {json_out}")
+    if pdf_out:
+        write_sweep_pdf(result, pdf_out, keys)
+        stderr.print(f"wrote {pdf_out}")
+
+
+def tune(
+    game: GameArg = None,
+    param: Annotated[
+        list[str],
+        typer.Option("--param", help="PATH=LO..HI or PATH=A,B,C (repeatable)."),
+    ] = ...,  # type: ignore[assignment]
+    objective: Annotated[
+        str, typer.Option(help="METRIC=TARGET, e.g. team_win=50% or turns_median=40.")
+    ] = ...,  # type: ignore[assignment]
+    budget: Annotated[
+        int, typer.Option(min=1, max=100_000_000, help="Games for all trials together.")
+    ] = 20_000,
+    games: Annotated[
+        int | None, typer.Option("-n", "--games", min=10, help="Games per trial.")
+    ] = None,
+    confirm: Annotated[
+        int | None, typer.Option(min=10, help="Games of the confirmation run (fresh seeds).")
+    ] = None,
+    tolerance: Annotated[
+        str | None,
+        typer.Option(
+            help="Close enough, e.g. 5% for a rate or 2 for turns (default: the "
+            "target must lie in the confirmation's 95% interval)."
+        ),
+    ] = None,
+    players: Players = None,
+    bots: Bots = "greedy",
+    seed: Annotated[int, typer.Option()] = 0,
+    option: OptionOpt = None,
+    workers: Workers = 1,
+    dask: DaskOpt = None,
+    json_out: JsonOpt = None,
+) -> None:
+    """Search values of --param that bring a metric to its target (Optuna's TPE sampler)."""
+    from rich.table import Table
+
+    from toolkit.sim.report import format_value
+    from toolkit.sim.session import SetupError
+    from toolkit.sim.tune import (
+        TuneUnavailable,
+        describe,
+        parse_objective,
+        parse_param,
+        spaces,
+    )
+    from toolkit.sim.tune import tune as run_tune
+    from toolkit.sim.variants import VariantError
+
+    try:
+        specs = [parse_param(text) for text in param]
+        key, target = parse_objective(objective)
+        within = parse_objective(f"{key}={tolerance}")[1] if tolerance is not None else None
+    except SetupError as exc:
+        raise usage_error(str(exc)) from None
+    per_trial = games or max(100, budget // 20)
+    trials = max(1, budget // per_trial)
+    confirm_games = confirm or max(per_trial * 4, 1000)
+    total = per_trial * trials + confirm_games
+    with _session(game, per_trial, players, bots, seed, option, workers, dask) as (base, pool):
+        try:
+            space = spaces(base, specs)
+            with _progress(total) as bar:
+                task = bar.add_task(f"{base.game.id}: {trials} trials", total=total)
+                result = run_tune(
+                    base,
+                    space,
+                    key,
+                    target,
+                    trials,
+                    confirm_games,
+                    pool,
+                    workers,
+                    lambda k: bar.advance(task, k),
+                    tolerance=within,
+                )
+        except VariantError as exc:
+            raise _refused(exc) from None
+        except (SetupError, TuneUnavailable) as exc:
+            raise usage_error(str(exc)) from None
+    c = result.confirmation
+    shown = f"{target * 100:g}%" if c.kind == "rate" else f"{target:g}"
+    if within is not None:
+        shown += f" ± {within * 100:g}%" if c.kind == "rate" else f" ± {within:g}"
+    table = Table(title=f"{result.game}: trials toward {key} = {shown} ({per_trial} games each)")
+    for col in ("trial", "values", key, "distance"):
+        table.add_column(col)
+    for t in result.trials:
+        cell = format_value(t.metric) if t.metric else f"[red]refused[/red] {t.refused}"
+        dist = "-" if t.distance is None else f"{t.distance:.4g}"
+        table.add_row(str(t.number), describe(t.values), cell, dist)
+    out = stdout.get()
+    out.print(table)
+    verdict = "[green]meets[/green]" if result.meets_target else "[red]misses[/red]"
+    out.print(
+        f"best: {describe(result.best.values)} — confirmation on {result.confirmation_games} "
+        f"fresh games: {key} {format_value(c)}; {verdict} the target {shown}"
+    )
+    if json_out:
+        import json
+
+        from toolkit.fileio import atomic_write_text
+
+        text = json.dumps(result.to_json(), indent=2, ensure_ascii=False, default=str)
+        atomic_write_text(json_out, text + "\n")
+        stderr.print(f"wrote {json_out}")
+
+
+def replay(
+    game: GameArg = None,
+    index: Annotated[int, typer.Option("--game", "-g", min=0, help="The game's index.")] = 0,
+    seed: Annotated[int, typer.Option()] = 0,
+    players: Players = None,
+    bots: Bots = "greedy",
+    option: OptionOpt = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="PATH=VALUE: a sweep point's rules value or option."),
+    ] = None,
+) -> None:
+    """Replay one game from (seed, index) and tell it move by move, with its final scores."""
+    from rich.table import Table
+
+    from toolkit.sim.replay import replay as run_replay
+    from toolkit.sim.session import SetupError
+    from toolkit.sim.sweep import check_point, parse_vary, point_simulation, value_text
+    from toolkit.sim.variants import VariantError, resolve
+
+    with _session(game, index + 1, players, bots, seed, option, 1, None) as (base, _):
+        try:
+            specs = [parse_vary(text) for text in set_ or []]
+        except SetupError as exc:
+            raise usage_error(str(exc)) from None
+        if any(len(values) != 1 for _, values in specs):
+            raise usage_error("--set takes one value (PATH=VALUE)")
+        try:
+            combo = [(resolve(base.game, path, values), values[0]) for path, values in specs]
+            options, rules = check_point(base.game, base.config.setup.players, combo)
+        except VariantError as exc:
+            raise _refused(exc) from None
+        result = run_replay(point_simulation(base, options, rules), index)
+    record = result.record
+    table = Table(title=f"{base.game.id}: game {index} of seed {seed}")
+    for col in ("move", "round", "seat", "choice", "then"):
+        table.add_column(col)
+    for m in result.moves:
+        seat = f"{m.seat} {m.role}".strip()
+        choice = m.choice if m.choices == 1 else f"{m.choice} (of {m.choices})"
+        table.add_row(str(m.number), str(m.round), seat, choice, ", ".join(m.outcome))
+    out = stdout.get()
+    out.print(table)
+    ending = "timed out (turn cap)" if record.timed_out else f"{record.turns} turns"
+    scores = ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores))
+    results = ", ".join(f"{v:g}" for v in record.returns)
+    out.print(f"{ending}, {record.rounds} rounds; scores: {scores}; results: {results}")
+    if specs:
+        out.print("with " + ", ".join(f"{p}={value_text(v[0])}" for p, v in specs))

@@ -1,0 +1,169 @@
+"""Where batches of games run: a registry of `concurrent.futures`-style executors.
+
+`inline` plays in this process, `pool` is the local process pool, `dask` is Dask
+distributed's Client (an optional extra: `pip install "playset[dask]"`) through its own
+`concurrent.futures.Executor` (`Client.get_executor()`). All three take the same batches from
+the runner; `stream_records` hands back the records in game order with only a bounded window
+of batches in flight, so memory does not grow with the number of games and any executor gives
+identical results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.sim.runner import GameRecord, SimConfig, _run_batch, _stop_pool, _worker_init
+
+
+class ExecutorError(ValueError):
+    """An executor that cannot be started (unknown name, missing extra, bad address)."""
+
+
+class InlineExecutor(Executor):
+    """Runs each task at submit time in this process: the one-worker case, no pickling."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # handed to the caller by future.result()
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            future.set_exception(exc)
+        return future
+
+
+@dataclass(frozen=True)
+class ExecutorKind:
+    """A registry entry: a name, what it is, and how to open one from a spec's argument."""
+
+    name: str
+    summary: str
+    open: Callable[[str, int], contextlib.AbstractContextManager[Executor]]
+
+
+EXECUTORS: dict[str, ExecutorKind] = {}
+
+
+def executor_kind(name: str, summary: str) -> Callable[..., Any]:
+    def register(fn: Callable[[str, int], Any]) -> Callable[[str, int], Any]:
+        EXECUTORS[name] = ExecutorKind(name, summary, fn)
+        return fn
+
+    return register
+
+
+@executor_kind("inline", "this process, one game after another")
+@contextlib.contextmanager
+def _inline(arg: str, workers: int) -> Iterator[Executor]:
+    yield InlineExecutor()
+
+
+@executor_kind("pool", "a local process pool of --workers processes")
+@contextlib.contextmanager
+def _pool(arg: str, workers: int) -> Iterator[Executor]:
+    # Workers leave Ctrl-C to this process and die with it; a stop ends them at once.
+    pool = ProcessPoolExecutor(max_workers=int(arg) if arg else workers, initializer=_worker_init)
+    try:
+        yield pool
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@executor_kind("dask", "Dask distributed: local:N starts a LocalCluster, tcp://HOST:PORT joins one")
+@contextlib.contextmanager
+def _dask(arg: str, workers: int) -> Iterator[Executor]:
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ExecutorError('Dask is not installed: pip install "playset[dask]"') from None
+    cluster = None
+    if arg.startswith("local"):
+        _, _, count = arg.partition(":")
+        try:
+            n = int(count) if count else workers
+        except ValueError:
+            raise ExecutorError(f"--dask {arg} (expected local:N with N a number)") from None
+        if n < 1:
+            raise ExecutorError(f"--dask {arg} (a cluster needs at least one worker)")
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # no fixed port: clusters side by side never clash
+            silence_logs=50,
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(arg, timeout=10)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ExecutorError(f"--dask {arg} (cannot reach the scheduler: {exc})") from None
+    try:
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def open_executor(
+    spec: str | None, workers: int = 1
+) -> contextlib.AbstractContextManager[Executor]:
+    """An executor from a CLI spec: None (inline for one worker, else the pool), `pool`,
+    `pool:N`, `inline`, `dask:local:N`, `dask:tcp://host:8786`."""
+    if spec is None:
+        spec = "inline" if workers <= 1 else "pool"
+    name, _, arg = spec.partition(":")
+    kind = EXECUTORS.get(name)
+    if kind is None:
+        known = ", ".join(EXECUTORS)
+        raise ExecutorError(f"unknown executor {name!r} (choose from {known})")
+    return kind.open(arg, workers)
+
+
+def batch_size(games: int, workers: int) -> int:
+    """Games per task: a few seconds of work, at least eight tasks per worker when there are
+    enough games (the result does not depend on it)."""
+    return max(50, min(2000, games // max(1, workers * 8) or 1))
+
+
+def stream_records(
+    config: SimConfig,
+    executor: Executor,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[GameRecord]:
+    """Every game's record in game order, with at most 2 × workers + 2 batches in flight."""
+    size = config.batch or batch_size(config.games, workers)
+    window = 2 * max(1, workers) + 2
+    pending: deque[Future[list[GameRecord]]] = deque()
+    batches = (
+        range(start, min(config.games, start + size)) for start in range(0, config.games, size)
+    )
+    try:
+        for batch in batches:
+            pending.append(executor.submit(_run_batch, config, batch))
+            if len(pending) >= window:
+                yield from _take(pending.popleft(), progress)
+        while pending:
+            yield from _take(pending.popleft(), progress)
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _take(
+    future: Future[list[GameRecord]], progress: Callable[[int], None] | None
+) -> list[GameRecord]:
+    records = future.result()
+    if progress:
+        progress(len(records))
+    return records
