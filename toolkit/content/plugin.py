@@ -8,6 +8,7 @@ content package never imports a game: bundled and third-party games register thr
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib.metadata import entry_points
@@ -96,6 +97,20 @@ def adapter(kind: str) -> TypeAdapter[Any]:
 
     names = {"board": "Board", "questions": "QuestionBank", "glossary": "Glossary"}
     return TypeAdapter(getattr(models, names[kind]))
+
+
+def guarded_check(check: Callable[[Any], Iterable[Any]]) -> Callable[[Any], list[Any]]:
+    """A game's G check as the runner calls it: on valid content only, skipping quietly
+    when the manifest is missing (one wrapper for every plugin's CHECKS)."""
+
+    def run(game: Any) -> list[Any]:
+        if game.manifest is None or game.manifest_file is None:
+            return []
+        return list(check(game))
+
+    run.__name__ = getattr(check, "__name__", "check")
+    run.__doc__ = check.__doc__
+    return run
 
 
 _REGISTRY: dict[str, GamePlugin] = {}

@@ -4,10 +4,11 @@ reported at the YAML node to fix. They run after the schema checks passed, on va
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.plugin import guarded_check
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
 
 G_PACKS = rule(
@@ -393,17 +394,7 @@ def check_copies(game: Game) -> Iterator[Diagnostic]:
             )
 
 
-def _guarded(check: Callable[[Game], Iterator[Diagnostic]]) -> Callable[[Game], list[Diagnostic]]:
-    """Plugin checks run on valid content only; skip quietly when a model is missing."""
-
-    def run(game: Game) -> list[Diagnostic]:
-        if game.manifest is None or game.manifest_file is None:
-            return []
-        return list(check(game))
-
-    run.__name__ = check.__name__
-    run.__doc__ = check.__doc__
-    return run
+_guarded = guarded_check  # valid content only; no manifest, no findings
 
 
 CHECKS = tuple(

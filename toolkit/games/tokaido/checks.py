@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.plugin import guarded_check
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
 from toolkit.games.tokaido.compile import ABILITY_KINDS, ENCOUNTER_KINDS, STOP_KINDS
 from toolkit.render import assets
@@ -883,17 +884,7 @@ def check_backs(game: Game) -> Iterator[Diagnostic]:
                 )
 
 
-def _guarded(check: Callable[[Game], Iterator[Diagnostic]]) -> Callable[[Game], list[Diagnostic]]:
-    """Plugin checks run on valid content only; skip quietly when the manifest is missing."""
-
-    def run(game: Game) -> list[Diagnostic]:
-        if game.manifest is None or game.manifest_file is None:
-            return []
-        return list(check(game))
-
-    run.__name__ = check.__name__
-    run.__doc__ = check.__doc__
-    return run
+_guarded = guarded_check  # valid content only; no manifest, no findings
 
 
 CHECKS = tuple(

@@ -6,10 +6,11 @@ They run after the schema checks passed, on valid models.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.plugin import guarded_check
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
 from toolkit.games.whisky_game.compile import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
 
@@ -513,17 +514,7 @@ def check_bag(game: Game) -> Iterator[Diagnostic]:
             )
 
 
-def _guarded(check: Callable[[Game], Iterator[Diagnostic]]) -> Callable[[Game], list[Diagnostic]]:
-    """Plugin checks run on valid content only; skip quietly when a model is missing."""
-
-    def run(game: Game) -> list[Diagnostic]:
-        if game.manifest is None or game.manifest_file is None:
-            return []
-        return list(check(game))
-
-    run.__name__ = check.__name__
-    run.__doc__ = check.__doc__
-    return run
+_guarded = guarded_check  # valid content only; no manifest, no findings
 
 
 CHECKS = tuple(
