@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lxml import etree
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.diagnostics import Span
+
+if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
+    from reportlab.graphics.shapes import Drawing
 
 logging.getLogger("svglib.svglib").setLevel(logging.CRITICAL)  # failures become P008
 
@@ -37,6 +38,8 @@ class SvgIcon:
     drawing: Drawing
 
     def __call__(self, c: Canvas, size: float) -> None:
+        from reportlab.graphics import renderPDF
+
         width, height = float(self.drawing.width), float(self.drawing.height)
         scale = size / max(width, height)
         c.translate((size - width * scale) / 2, (size - height * scale) / 2)
@@ -46,6 +49,7 @@ class SvgIcon:
 
 def load_svg(path: Path, display: str) -> tuple[SvgIcon | None, Problem | None]:
     """The icon in `path`, or None and a diagnostic at the line and column that fail."""
+    from lxml import etree
     from svglib.svglib import svg2rlg
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True)
