@@ -58,8 +58,11 @@ class Fix:
 def _masked(text: str) -> str:
     """URLs and inline icons blanked out (same length) so their colons and dots are never
     touched: `Marée :coin:` keeps its spaces, `cards :coin:` is not `cards:coin:`."""
-    blank = lambda m: "\x00" * len(m.group(0))  # noqa: E731
-    return ICON.sub(blank, URL.sub(blank, text))
+    return ICON.sub(_blank, URL.sub(_blank, text))
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "\x00" * len(match.group(0))
 
 
 def french_fixes(text: str) -> list[Fix]:
