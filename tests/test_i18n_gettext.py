@@ -177,6 +177,11 @@ def test_add_language_starts_it_and_validate_asks_only_for_translations(tmp_path
     assert (out / "my-game.pot").is_file()
     found = json.loads(run_cli("validate", str(root), "--format", "json").stdout)
     assert found and {d["code"] for d in found} == {"T001"}
+    from toolkit.i18n.status import status
+
+    rows = {(Path(r.file).name, r.lang): r for r in status(load_game(root))}
+    assert rows[("fr.md", "de")].texts > 0 and rows[("fr.md", "de")].translated == 0
+    assert rows[("fr.md", "es")].coverage == 1.0
     again = run_cli("i18n", "add-language", "de", str(root), "--out", str(out))
     assert again.exit_code == 2 and "already has de" in again.stderr
     # the whole language through the PO file: texts, glossary and a new rulebook
@@ -257,6 +262,7 @@ def test_layout_labels_are_in_the_po_file_and_come_back(whisky, run_cli, tmp_pat
 MARKDOWN = """# {{ game.title }}
 
 {% set n = rules.goal -%}
+{% set how = {'a': 'le plus de cartes', 'b': 'equalto'} -%}
 ## Mise en place
 
 Un paragraphe sur
@@ -278,6 +284,7 @@ def test_markdown_is_cut_into_headings_paragraphs_items_and_cells():
     segments = segment(MARKDOWN)
     units = [(s.kind, s.text) for s in segments if s.translatable]
     assert units == [
+        ("string", "le plus de cartes"),
         ("heading", "Mise en place"),
         ("paragraph", "Un paragraphe sur\ndeux lignes avec {{ n }} points."),
         ("paragraph", "Un élément **gras**"),
@@ -291,7 +298,10 @@ def test_markdown_is_cut_into_headings_paragraphs_items_and_cells():
     new = [s.text.upper() if s.translatable else None for s in segments]
     out = rebuild(MARKDOWN, segments, new)
     assert "  QUI CONTINUE\n" in out and "| BOUTEILLE | {{ bv | join(' | ') }} |" in out
-    assert "{% set n = rules.goal -%}\n## MISE EN PLACE" in out
+    kept = "{% set how = {'a': 'LE PLUS DE CARTES', 'b': 'equalto'} -%}\n## MISE EN PLACE"
+    assert "{% set n = rules.goal -%}\n" + kept in out
+    quoted = rebuild(MARKDOWN, segments, ["l'un" if s.kind == "string" else None for s in segments])
+    assert "{'a': 'l\\'un', 'b'" in quoted
 
 
 @pytest.mark.parametrize("game_id", ["whisky-game", "drinking-heroes", "muckle-stoater", "tokaido"])
@@ -299,3 +309,29 @@ def test_every_bundled_rulebook_rebuilds_byte_for_byte(game_id):
     text = (REPO / "content" / game_id / "rulebook" / "fr.md").read_text(encoding="utf-8")
     segments = segment(text)
     assert rebuild(text, segments, [s.text for s in segments]) == text
+
+
+@pytest.mark.parametrize("game_id", ["whisky-game", "drinking-heroes", "muckle-stoater", "tokaido"])
+def test_every_bundled_spanish_rulebook_is_in_its_po_file(game_id):
+    """Each translation follows its source unit for unit (texts inside `{% set %}` too), so
+    the PO file starts with the rulebook already translated."""
+    po = export_po(load_game(REPO / "content" / game_id), "es")
+    rulebook = [e for e in po if e.msgctxt.startswith("rulebook/")]
+    assert rulebook and all(e.msgstr for e in rulebook)
+    assert len({e.msgctxt for e in po}) == len(po)
+
+
+def test_a_crlf_rulebook_stays_crlf_and_only_the_changed_unit_moves(whisky, run_cli, tmp_path):
+    es = whisky / "rulebook" / "es.md"
+    es.write_bytes(es.read_bytes().replace(b"\n", b"\r\n"))
+    before = es.read_bytes().split(b"\r\n")
+    po = export_po(load_game(whisky), "es")
+    entry = next(e for e in po if e.msgctxt == "rulebook/fr.md:mise-en-place.0")
+    entry.msgstr = "Antes de empezar"
+    path = _save(po, tmp_path / "es.po")
+    result = run_cli("i18n", "import", str(path), "--game", str(whisky))
+    assert result.exit_code == 0, result.stderr
+    after = es.read_bytes()
+    assert b"\n" not in after.replace(b"\r\n", b"")
+    changed = [(a, b) for a, b in zip(before, after.split(b"\r\n"), strict=True) if a != b]
+    assert changed == [("## Preparación".encode(), b"## Antes de empezar")]

@@ -142,7 +142,10 @@ def export(
 @app.command("add-language")
 def add_language(
     lang: Annotated[str, typer.Argument(help="The new language's ISO 639 code, e.g. de.")],
-    game: Annotated[str | None, typer.Argument(help=GAME_HELP)] = None,
+    game: Annotated[
+        str | None,
+        typer.Argument(help="A bundled game's id or a game folder (default: the one you are in)."),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Folder for the PO files (default: ./output/i18n/GAME)."),

@@ -12,6 +12,7 @@ unchanged (see `toolkit.i18n.placeholders`).
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -36,10 +37,11 @@ class Piece:
 
 @dataclass(frozen=True)
 class Segment:
-    kind: str  # heading, paragraph, cell
+    kind: str  # heading, paragraph, cell, or string (a literal inside a Jinja statement)
     text: str
     pieces: tuple[Piece, ...]
     translatable: bool
+    quote: str = ""  # a string's quote character
 
     @property
     def line(self) -> int:
@@ -88,7 +90,37 @@ def segment(text: str) -> list[Segment]:
         pieces = tuple(_original(p, columns[p.line]) for p in at)
         written = "\n".join(originals[p.line][p.start : p.end] for p in pieces)
         segments.append(Segment(kind, written, pieces, has_prose(written)))
-    return segments
+    segments += _strings(text, segments)
+    return sorted(segments, key=lambda s: (s.pieces[0].line, s.pieces[0].start))
+
+
+_STRING = re.compile(r"'((?:[^'\\\n]|\\.)*)'|\"((?:[^\"\\\n]|\\.)*)\"")
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def _strings(text: str, inline: list[Segment]) -> list[Segment]:
+    """Prose in string literals of Jinja statements outside the inline units (`{% set
+    measure = {'souvenirs': 'le plus de cartes Souvenir'} %}`): a literal with a space and
+    letters, as identifiers such as 'equalto' have neither."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    covered = {(p.line, c) for s in inline for p in s.pieces for c in range(p.start, p.end)}
+    found = []
+    for code in _CODE.finditer(text):
+        if code.group(0).startswith("{{"):
+            continue
+        for literal in _STRING.finditer(code.group(0)):
+            value = literal.group(1) if literal.group(1) is not None else literal.group(2)
+            if not value.strip() or " " not in value or not has_prose(value):
+                continue
+            begin = code.start() + literal.start() + 1
+            line = bisect.bisect_right(starts, begin) - 1
+            col = begin - starts[line]
+            if (line, col) in covered:
+                continue
+            piece = Piece(line, col, col + len(value))
+            quote = literal.group(0)[0]
+            found.append(Segment("string", _ESCAPE.sub(r"\1", value), (piece,), True, quote))
+    return found
 
 
 def mask(text: str) -> tuple[str, list[list[int]]]:
@@ -183,6 +215,8 @@ def rebuild(text: str, segments: list[Segment], replacements: list[str | None]) 
             continue
         if "\n" in new and seg.kind != "paragraph":
             raise SegmentError(f"line {seg.line}: a {seg.kind} holds a single line")
+        if seg.kind == "string":
+            new = new.replace("\\", "\\\\").replace(seg.quote, "\\" + seg.quote)
         edits.append((seg.pieces[0], list(seg.pieces[1:]), new))
     dropped: set[int] = set()
     for first, rest, new in sorted(edits, key=lambda e: (e[0].line, e[0].start), reverse=True):

@@ -2,11 +2,12 @@
 table cells (`toolkit.i18n.markdown_units`), keyed by section so that keys survive edits
 elsewhere in the book.
 
-A translated rulebook is rebuilt from the source's skeleton with every unit translated; it
-is written only once every unit has a translation (from the PO file or from the current
-translated file, when that follows the source's structure), so a half-translated PO never
-leaves a rulebook that mixes two languages. A language whose rulebook the game does not list
-yet gets `<lang>.md` beside the source's, listed in game.yaml.
+A translation that follows the source's structure is edited in place: only the changed units
+move, its own line endings and bytes elsewhere stay. Any other is rebuilt from the source's
+skeleton, and only once every unit has a translation (from the PO file or the current file),
+so a half-translated PO never leaves a rulebook that mixes two languages. A language whose
+rulebook the game does not list yet gets `<lang>.md` beside the source's, listed in
+game.yaml.
 """
 
 from __future__ import annotations
@@ -39,10 +40,14 @@ class Book:
     newline: str
     listed: bool
     aligned_note: str | None = None
+    aligned: tuple[str, list[Segment]] | None = None  # the target, when it follows the source
 
 
 def _read(path: Path) -> tuple[str, str]:
-    raw = read_rulebook(path)
+    try:
+        raw = read_rulebook(path)
+    except RulebookError as exc:  # too big, not UTF-8: one kind of error for the callers
+        raise SegmentError(f"{path.name}:{exc.line}: {exc}") from None
     newline = "\r\n" if "\r\n" in raw else "\n"
     return raw.replace("\r\n", "\n"), newline
 
@@ -67,7 +72,7 @@ def _keys(segments: list[Segment], rel: str) -> list[str | None]:
 
 def book(game: Game, lang: str) -> Book | None:
     """The source rulebook for translating into `lang`, or None when the game has none
-    (raises RulebookError or SegmentError for a file that cannot be read or cut)."""
+    (raises SegmentError for a file that cannot be read or cut)."""
     source = game.manifest.source_language
     path = game.rulebook.get(source)
     if path is None:
@@ -79,21 +84,23 @@ def book(game: Game, lang: str) -> Book | None:
     target = game.rulebook.get(lang) or real_path(path).with_name(f"{lang}{path.suffix}")
     current: list[str | None] = [None] * len(segments)
     note = None
+    aligned = None
     if lang != source and target.is_file():
         other, newline = _read(target)
         theirs = segment(other)
-        if skeleton(other, theirs) == skeleton(text, segments) and len(theirs) == len(segments):
+        same_kinds = [s.kind for s in theirs] == [s.kind for s in segments]
+        if same_kinds and skeleton(other, theirs) == skeleton(text, segments):
             current = [
                 t.text if s.translatable else None for s, t in zip(segments, theirs, strict=True)
             ]
+            aligned = (other, theirs)
         else:
             note = (
                 f"{target.name} does not follow {path.name}'s structure: its text is not in "
                 f"the PO file, and the import rebuilds it from {path.name} and the PO file"
             )
-    return Book(
-        path, rel, text, segments, _keys(segments, rel), current, target, newline, listed, note
-    )
+    keys = _keys(segments, rel)
+    return Book(path, rel, text, segments, keys, current, target, newline, listed, note, aligned)
 
 
 class RulebookUnits:
@@ -108,7 +115,8 @@ class RulebookUnits:
             if key is None:
                 continue
             jinja = bool(jinja_code(seg.text))
-            notes = [f"rulebook {seg.kind}"] + ([JINJA_NOTE] if jinja else [])
+            what = "text inside Jinja code" if seg.kind == "string" else seg.kind
+            notes = [f"rulebook {what}"] + ([JINJA_NOTE] if jinja else [])
             out.append(
                 Unit(
                     self.name,
@@ -162,7 +170,12 @@ class RulebookUnits:
             )
             return done
         try:
-            new = rebuild(found.text, found.segments, texts)
+            if found.aligned is not None:  # only the changed units move in the translation
+                changed = [by_key.get(k) if k else None for k in found.keys]
+                picked = [c.text if c in accepted else None for c in changed]
+                new = rebuild(*found.aligned, picked)
+            else:
+                new = rebuild(found.text, found.segments, texts)
         except SegmentError as exc:  # a unit cannot hold what was given
             done.held += accepted
             done.notes.append(f"{shown} not written: {exc}")
