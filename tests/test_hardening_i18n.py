@@ -86,7 +86,7 @@ def _aliased(game: Path) -> None:
 def test_a_field_that_is_an_alias_is_refused_not_rewritten_elsewhere(game, run_cli, tmp_path):
     _aliased(game)
     before = (game / DECK).read_bytes()
-    po = _po(game, "en", {"[rest].text": "Sleep."}, tmp_path)
+    po = _po(game, "en", {"[rest].text": "Sleep {steps}."}, tmp_path)
     result = _import(run_cli, po, game)
     assert result.exit_code == 1
     assert "0 applied" in result.stderr and "1 refused" in result.stderr
@@ -104,7 +104,7 @@ def test_a_field_reached_through_a_merge_key_is_refused(game, run_cli, tmp_path)
     )
     path.write_text(text, encoding="utf-8")
     before = path.read_bytes()
-    po = _po(game, "en", {"[rest].text": "Sleep."}, tmp_path)
+    po = _po(game, "en", {"[rest].text": "Sleep {steps}."}, tmp_path)
     result = _import(run_cli, po, game)
     assert result.exit_code == 1 and "merge key" in result.stderr
     assert path.read_bytes() == before

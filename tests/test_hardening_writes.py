@@ -61,7 +61,7 @@ def test_i18n_import_dry_run_never_writes_through_a_planted_link(heroes, tmp_pat
     before = (heroes / "game.yaml").read_bytes()
     result = run_cli("i18n", "import", str(po_path), "--game", str(heroes), "--dry-run")
     assert result.exit_code == 0, result.stderr
-    assert "1 applied" in result.stderr
+    assert "1 would apply" in result.stderr
     assert victim.read_text() == "precious\n"
     assert (heroes / "game.yaml").read_bytes() == before
     assert (heroes / ".game.yaml.verify").is_symlink()

@@ -82,36 +82,130 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
         stdout.print(table)
 
 
+def _game_of(project: str) -> str:
+    """The game a PO header names: the game folder the current directory is in when it has
+    that id (a designer's own game), else the bundled game of that id."""
+    from toolkit.content.game import game_folder_around
+    from toolkit.content.source import load_document
+
+    around = game_folder_around(Path.cwd())
+    if project and around is not None:
+        doc, _ = load_document(around / "game.yaml", "game.yaml")
+        if doc is not None and isinstance(doc.data, dict) and doc.data.get("id") == project:
+            return str(around)
+    return project
+
+
+def _po_text(po) -> str:
+    return str(po) + "\n"
+
+
 @app.command("export")
 def export(
     game: Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")],
-    lang: Annotated[str, typer.Option("--lang", help="Target language.")],
+    lang: Annotated[str | None, typer.Option("--lang", help="Target language (a PO file).")] = None,
+    template: Annotated[
+        bool, typer.Option("--template", help="The POT template instead (msgstr empty).")
+    ] = False,
     fmt: Annotated[str, typer.Option("--format")] = "po",
     out: Annotated[Path | None, typer.Option("--out", help="File (default: stdout).")] = None,
 ) -> None:
-    """Export one language as a PO file (msgctxt = field path, msgid = source text)."""
+    """Export a PO file for one language, or the POT template: game texts, glossary,
+    layout labels and the rulebook (msgctxt = where the text lives, msgid = source)."""
     from toolkit.fileio import atomic_write_text
-    from toolkit.i18n.po import export_po
+    from toolkit.i18n.po import SourceLanguageError, export_po, export_pot
 
     if fmt != "po":
         raise usage_error(f"unknown format {fmt!r}; only po is supported")
+    if template == (lang is not None):
+        raise usage_error("give either --lang LANG (a PO file) or --template (the POT)")
     loaded = _valid_game(game)
-    if lang not in loaded.manifest.languages:
-        raise usage_error(f"{loaded.id} has no language {lang!r}")
-    text = str(export_po(loaded, lang))
+    if lang is not None and lang not in loaded.manifest.languages:
+        raise usage_error(
+            f"{loaded.id} has no language {lang!r}; start it with "
+            f"`playset i18n add-language {lang}`"
+        )
+    try:
+        po = export_pot(loaded) if template else export_po(loaded, lang or "")
+    except SourceLanguageError as exc:
+        raise usage_error(f"{exc} (--template)") from None
+    except ValueError as exc:  # a rulebook that cannot be cut into units
+        stderr.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from None
+    text = _po_text(po)
     if out:
-        write_output(out, lambda path: atomic_write_text(path, text + "\n"))
+        write_output(out, lambda path: atomic_write_text(path, text))
     else:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(text)
+
+
+@app.command("add-language")
+def add_language(
+    lang: Annotated[str, typer.Argument(help="The new language's ISO 639 code, e.g. de.")],
+    game: Annotated[
+        str | None,
+        typer.Argument(help="A bundled game's id or a game folder (default: the one you are in)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for the PO files (default: ./output/i18n/GAME)."),
+    ] = None,
+) -> None:
+    """Start a language: add it to game.yaml and write its PO file and the POT to fill in."""
+    from toolkit.content.game import game_folder_around
+    from toolkit.fileio import output_folder, write_many
+    from toolkit.i18n.languages import LanguageError
+    from toolkit.i18n.languages import add_language as added
+    from toolkit.i18n.po import export_po, export_pot
+
+    if game is None and game_folder_around(Path.cwd()) is None:
+        raise usage_error("name the game (an id or a folder), or run this in its folder")
+    (folder,) = game_folders([game] if game else None)
+    loaded = _valid_game(str(folder))
+    try:
+        manifest_text = added(loaded, lang)
+        po_text, pot_text = _po_text(export_po(loaded, lang)), _po_text(export_pot(loaded))
+    except LanguageError as exc:
+        raise usage_error(str(exc)) from None
+    except ValueError as exc:
+        stderr.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from None
+    assert loaded.manifest_file.doc is not None
+    manifest_path = loaded.manifest_file.doc.path
+
+    def write(_: Path) -> None:
+        target = out or output_folder(Path.cwd() / "output", "i18n", loaded.id)
+        files = [
+            (target / f"{lang}.po", po_text.encode("utf-8")),
+            (target / f"{loaded.id}.pot", pot_text.encode("utf-8")),
+            (manifest_path, manifest_text.encode("utf-8")),
+        ]
+        write_many(files)
+        for path, _data in files[:2]:
+            stderr.print(f"wrote {escape(str(path))}")
+
+    write_output(Path(loaded.root), write, quiet=True)
+    import polib
+
+    entries = len(polib.pofile(po_text))
+    stderr.print(
+        f"added {escape(lang)} to the languages in {escape(loaded.manifest_file.rel)}: "
+        f"{entries} texts to translate in the PO file; `playset validate` lists the "
+        f"{escape(lang)} texts still missing until `playset i18n import` brings them in"
+    )
 
 
 @app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A PO file made by `playset i18n export`.")],
     game: Annotated[str | None, typer.Option(help="Game (default: from the PO header).")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say what would apply; write nothing.")
+    ] = False,
 ) -> None:
-    """Bring translations back into the YAML; entries whose source changed are refused."""
+    """Bring translations back: fuzzy and obsolete entries are skipped; an entry whose
+    source changed, that names no text, or whose msgstr breaks a placeholder is refused at
+    its line, and the others apply."""
     import polib
 
     from toolkit.fileio import write_many
@@ -121,28 +215,58 @@ def import_(
         po = polib.pofile(str(file))
     except (OSError, ValueError) as exc:
         raise usage_error(f"cannot read {file}: {exc}") from None
-    lang = po.metadata.get("Language", "")
-    game = game or po.metadata.get("Project-Id-Version", "").strip()
+    lang = po.metadata.get("Language", "").strip()
+    game = game or _game_of(po.metadata.get("Project-Id-Version", "").strip())
     if not game:
         raise usage_error(f"{file} names no game in its Project-Id-Version header; add --game")
     loaded = _valid_game(game)
+    if po.metadata.get("Project-Id-Version", "").strip() not in ("", loaded.id):
+        stderr.print(
+            f"[yellow]note:[/yellow] {escape(str(file))} was exported from "
+            f"{escape(po.metadata['Project-Id-Version'].strip())}, not {escape(loaded.id)}"
+        )
+    source = loaded.manifest.source_language
+    if not lang:
+        raise usage_error(
+            f"{file} has no Language header: a template (POT) is filled in a language's PO "
+            "file (`playset i18n export --lang LANG`, or msginit)"
+        )
+    if lang == source:
+        raise usage_error(f"{lang} is the source language of {loaded.id}: its texts are msgids")
     if lang not in loaded.manifest.languages:
-        raise usage_error(f"PO language {lang!r} is not a language of {loaded.id}")
+        raise usage_error(
+            f"PO language {lang!r} is not a language of {loaded.id}; start it with "
+            f"`playset i18n add-language {lang}`"
+        )
     result, texts = import_po(loaded, po, lang)
     if not dry_run:
         files = [(path, text.encode("utf-8")) for path, text in texts.items()]
         write_output(Path(loaded.root), lambda _: write_many(files), quiet=True)
-    stderr.print(
-        f"{len(result.applied)} applied, {result.unchanged} unchanged, "
-        f"{len(result.stale)} refused (source changed), {len(result.unknown)} unknown"
-        + (f", {len(result.refused)} refused" if result.refused else "")
-    )
-    for name, why in result.refused:
-        stderr.print(f"[yellow]refused[/yellow] {escape(name)}: {escape(why)}")
-    for name in result.stale:
-        stderr.print(
-            f"[yellow]refused[/yellow] {escape(name)}: the source text changed since export"
+    shown = escape(str(file))
+    verb = "would apply" if dry_run else "applied"
+    for outcome in result.outcomes:
+        if outcome.what == "applied":
+            stderr.print(f"{shown}:{outcome.line}: {verb} {escape(outcome.key)}")
+    for outcome in result.outcomes:
+        if outcome.what == "applied":
+            continue
+        label = {"fuzzy": "skipped", "obsolete": "skipped", "held": "held"}.get(
+            outcome.what, "refused"
         )
-    for name in result.unknown:
-        stderr.print(f"[yellow]unknown[/yellow] {escape(name)}")
-    raise typer.Exit(1 if result.stale or result.unknown or result.refused else 0)
+        colour = "yellow" if label != "refused" else "red"
+        stderr.print(
+            f"{shown}:{outcome.line}: [{colour}]{label}[/{colour}] {escape(outcome.key)}: "
+            f"{escape(outcome.why)}"
+        )
+    for note in result.notes:
+        stderr.print(escape(note) if not dry_run else escape(f"(dry run) {note}"))
+    for path in sorted(texts):
+        if path.suffix == ".md":
+            stderr.print(f"{'would write' if dry_run else 'wrote'} {escape(str(path))}")
+    held = f", {len(result.held)} held" if result.held else ""
+    stderr.print(
+        f"{len(result.applied)} {verb}, {result.unchanged} unchanged, "
+        f"{len(result.refused)} refused, {len(result.skipped)} skipped (fuzzy or obsolete), "
+        f"{result.untranslated} untranslated{held}"
+    )
+    raise typer.Exit(1 if result.refused else 0)

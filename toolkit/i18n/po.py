@@ -1,13 +1,24 @@
-"""PO export and import for translators (polib).
+"""PO and POT files for translators (polib), from every unit kind (`toolkit.i18n.units`).
 
-Export: one entry per localized field; msgctxt = the field's stable name, msgid = the source
-language text, msgstr = the current translation; comments carry the card's name, its
-placeholders and their values. Import: each entry goes back to its field, only if the source
-text is unchanged since export (otherwise it is reported, never applied silently).
+Export: one entry per unit; msgctxt = the unit's stable key (`decks/x.yaml:cards[id].text`,
+`layouts/x.yaml:labels.draw`, `rulebook/fr.md:setup.3`), msgid = the source text, msgstr =
+the current translation; `#.` comments carry what a translator needs (the card, its room,
+placeholder values), `#:` the source's file and line, and texts with `{placeholders}` carry
+`#, python-brace-format` so that `msgfmt -c` and PO editors check them.
+
+Import follows gettext's meaning: fuzzy and obsolete entries are not ready and are skipped;
+an entry whose source changed since export, that names no unit, or whose msgstr breaks a
+placeholder or Jinja code is refused at its PO line, and every other entry still applies.
+
+Dates are the content's: the newest modification time of the files the entries are read from
+(or SOURCE_DATE_EPOCH, as reproducible builds set it), so exporting the same content twice
+gives the same bytes and the date says how recent the texts in the file are.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,64 +26,31 @@ from pathlib import Path
 import polib
 from babel.messages.plurals import get_plural
 
-from toolkit.checks.printfit import capacity
 from toolkit.content.game import Game
-from toolkit.content.models.deck import CardBase
-from toolkit.content.templating import parameter_values, placeholders
-from toolkit.i18n.fields import fields
-from toolkit.i18n.yaml_edit import Edit, apply_edits, refusal
+from toolkit.i18n.placeholders import brace_problem, jinja_problem
+from toolkit.i18n.units import KINDS, Change, Unit, all_units
+from toolkit.i18n.yaml_edit import Edit, apply_edits
+
+BRACE_FLAG = "python-brace-format"
 
 
-def export_po(game: Game, lang: str) -> polib.POFile:
-    manifest = game.manifest
-    assert manifest is not None
-    source = manifest.source_language
-    po = polib.POFile(wrapwidth=0)
-    po.metadata = {
-        "Project-Id-Version": f"{game.id}",
-        "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
-        "Last-Translator": "",
-        "Language-Team": "",
-        "Language": lang,
-        "MIME-Version": "1.0",
-        "Content-Type": "text/plain; charset=UTF-8",
-        "Content-Transfer-Encoding": "8bit",
-        "X-Source-Language": source,
-    }
-    plural = _plural_forms(lang)
-    if plural:
-        po.metadata["Plural-Forms"] = plural
-    for entry_field in fields(game):
-        values = entry_field.text.value
-        if not values.get(source):
-            continue
-        owner = entry_field.text.owner
-        notes = []
-        name = getattr(owner, "name", None)
-        if isinstance(name, dict) and name.get(source) and entry_field.name.endswith(".text"):
-            notes.append(f"card: {name.get(source)}")
-        field = entry_field.name.rsplit(".", 1)[-1]
-        if isinstance(owner, CardBase) and field in ("text", "name"):
-            room = capacity(game, owner, field, lang)
-            if room:
-                notes.append(
-                    f"fits about {room} characters at the smallest print size "
-                    f"(source: {len(values[source])})"
-                )
-        used = placeholders(values[source])
-        if used:
-            known = parameter_values(owner)
-            notes.append("placeholders: " + ", ".join(f"{{{p}}}={known.get(p, '?')}" for p in used))
-        po.append(
-            polib.POEntry(
-                msgctxt=entry_field.name,
-                msgid=values[source],
-                msgstr=values.get(lang, ""),
-                comment="\n".join(notes),
-                occurrences=[(entry_field.rel, str(_line(entry_field)))],
-            )
-        )
-    return po
+class SourceLanguageError(ValueError):
+    """A PO file for the source language: its texts are the msgids."""
+
+
+def _date(game: Game, lang: str | None) -> str:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        stamp = int(epoch)
+    else:
+        times = [
+            path.stat().st_mtime
+            for kind in KINDS.values()
+            for path in kind.inputs(game, lang)
+            if path.is_file()
+        ]
+        stamp = int(max(times, default=0))
+    return time.strftime("%Y-%m-%d %H:%M+0000", time.gmtime(stamp))
 
 
 def _plural_forms(lang: str) -> str | None:
@@ -83,67 +61,236 @@ def _plural_forms(lang: str) -> str | None:
     return f"nplurals={count}; plural={expr};"
 
 
-def _line(entry_field) -> int:
-    doc = entry_field.text.file.doc
-    return doc.span(entry_field.text.path).line if doc else 0
+def _entry(unit: Unit, msgstr: str) -> polib.POEntry:
+    return polib.POEntry(
+        msgctxt=unit.key,
+        msgid=unit.source,
+        msgstr=msgstr,
+        comment="\n".join(unit.notes),
+        occurrences=[(unit.file, str(unit.line))],
+        flags=[BRACE_FLAG] if unit.brace_format else [],
+    )
+
+
+def export_po(game: Game, lang: str) -> polib.POFile:
+    """The PO file for translating `game` into `lang` (raises SourceLanguageError for the
+    source language: export a template instead)."""
+    manifest = game.manifest
+    assert manifest is not None
+    source = manifest.source_language
+    if lang == source:
+        raise SourceLanguageError(
+            f"{lang} is the source language of {game.id}: its texts are the msgids; export "
+            "the template (POT) instead"
+        )
+    po = polib.POFile(wrapwidth=0)
+    po.header = f"{game.id}: translation into {lang} (playset i18n export)"
+    po.metadata = {
+        "Project-Id-Version": game.id,
+        "Report-Msgid-Bugs-To": "",
+        "POT-Creation-Date": _date(game, None),
+        "PO-Revision-Date": _date(game, lang),
+        "Last-Translator": "",
+        "Language-Team": "",
+        "Language": lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+    }
+    plural = _plural_forms(lang)
+    if plural:
+        po.metadata["Plural-Forms"] = plural
+    po.metadata["X-Source-Language"] = source
+    for unit in all_units(game, lang):
+        po.append(_entry(unit, unit.target))
+    return po
+
+
+def export_pot(game: Game) -> polib.POFile:
+    """The template: every unit with an empty msgstr and the header PO tools fill in
+    (`msginit` makes a language's PO file from it)."""
+    manifest = game.manifest
+    assert manifest is not None
+    pot = polib.POFile(wrapwidth=0)
+    pot.header = f"{game.id}: translation template (playset i18n export --template)"
+    pot.metadata_is_fuzzy = ["fuzzy"]
+    pot.metadata = {
+        "Project-Id-Version": game.id,
+        "Report-Msgid-Bugs-To": "",
+        "POT-Creation-Date": _date(game, None),
+        "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
+        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+        "Language-Team": "LANGUAGE <LL@li.org>",
+        "Language": "",
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "X-Source-Language": manifest.source_language,
+    }
+    for unit in all_units(game, manifest.source_language):
+        pot.append(_entry(unit, ""))
+    return pot
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One entry's fate, at its PO line."""
+
+    line: int
+    key: str
+    what: str  # applied, fuzzy, obsolete, stale, unknown, placeholder, duplicate, refused, held
+    why: str = ""
+
+
+SKIPPED = ("fuzzy", "obsolete")
 
 
 @dataclass
 class ImportResult:
-    applied: list[str] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
     unchanged: int = 0
-    stale: list[str] = field(default_factory=list)  # source changed since export
-    unknown: list[str] = field(default_factory=list)  # no such field any more
-    refused: list[tuple[str, str]] = field(default_factory=list)  # (field, why)
-    written: list[Path] = field(default_factory=list)
+    untranslated: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def of(self, *what: str) -> list[Outcome]:
+        return [o for o in self.outcomes if o.what in what]
+
+    @property
+    def applied(self) -> list[str]:
+        return [o.key for o in self.of("applied")]
+
+    @property
+    def skipped(self) -> list[Outcome]:
+        return self.of(*SKIPPED)
+
+    @property
+    def refused(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.what not in ("applied", "held", *SKIPPED)]
+
+    @property
+    def held(self) -> list[Outcome]:
+        return self.of("held")
+
+    @property
+    def stale(self) -> list[str]:
+        return [o.key for o in self.of("stale")]
+
+    @property
+    def unknown(self) -> list[str]:
+        return [o.key for o in self.of("unknown")]
+
+
+def _msgstr_lines(po: polib.POFile) -> dict[int, int]:
+    """Entry start line → its msgstr line, read from the PO file polib parsed (a refusal is
+    shown where the translator wrote, as msgfmt shows it)."""
+    path = getattr(po, "fpath", None)
+    if not path or not Path(path).is_file():
+        return {}
+    lines = Path(path).read_text(encoding="utf-8", errors="replace").split("\n")
+    found: dict[int, int] = {}
+    for entry in po:
+        start = getattr(entry, "linenum", 0) or 0
+        for number in range(max(start, 1), len(lines) + 1):
+            text = lines[number - 1].lstrip("#~ ")
+            if text.startswith("msgstr"):
+                found[start] = number
+                break
+    return found
 
 
 def import_po(game: Game, po: polib.POFile, lang: str) -> tuple[ImportResult, dict[Path, str]]:
     """Plan the import: the new text of each file to change, and what happened per entry."""
-    manifest = game.manifest
-    assert manifest is not None
-    source = manifest.source_language
-    by_name = {f.name: f for f in fields(game)}
+    units = {unit.key: unit for unit in all_units(game, lang)}
     result = ImportResult()
-    edits: dict[int, list[Edit]] = defaultdict(list)
-    files = {}
+    where = _msgstr_lines(po)
+    changes: dict[str, list[Change]] = defaultdict(list)
     seen: set[str] = set()
+
+    def line(entry: polib.POEntry) -> int:
+        start = getattr(entry, "linenum", 0) or 0
+        return where.get(start, start)
+
     for entry in po:
-        if entry.obsolete or not entry.msgstr:
+        key = entry.msgctxt or ""
+        shown = key or entry.msgid[:40]
+        if entry.obsolete:
+            result.outcomes.append(Outcome(line(entry), shown, "obsolete", "obsolete entry (#~)"))
             continue
-        if entry.msgctxt in seen:
-            result.refused.append((entry.msgctxt, "the PO file repeats this msgctxt"))
+        if "fuzzy" in entry.flags:
+            if entry.msgstr:
+                why = "fuzzy: not ready (remove the fuzzy flag once it is checked)"
+                result.outcomes.append(Outcome(line(entry), shown, "fuzzy", why))
             continue
-        seen.add(entry.msgctxt or "")
-        target = by_name.get(entry.msgctxt or "")
-        if target is None:
-            result.unknown.append(entry.msgctxt or entry.msgid[:40])
+        if not entry.msgstr:
+            result.untranslated += 1
             continue
-        values = target.text.value
-        if values.get(source) != entry.msgid:
-            result.stale.append(target.name)
+        if key in seen:
+            why = "the PO file repeats this msgctxt"
+            result.outcomes.append(Outcome(line(entry), shown, "duplicate", why))
             continue
-        if values.get(lang) == entry.msgstr:
+        seen.add(key)
+        unit = units.get(key)
+        if unit is None:
+            why = "unknown entry: the game has no such text (renamed or removed since export?)"
+            result.outcomes.append(Outcome(line(entry), shown, "unknown", why))
+            continue
+        if entry.msgid != unit.source:
+            why = "the source text changed since export; export again and translate the new text"
+            result.outcomes.append(Outcome(line(entry), key, "stale", why))
+            continue
+        if entry.msgid_plural:
+            why = "plural forms are not used here; write the text in msgstr"
+            result.outcomes.append(Outcome(line(entry), key, "refused", why))
+            continue
+        if entry.msgstr == unit.target:
             result.unchanged += 1
             continue
-        edit = Edit((*target.text.path, lang), entry.msgstr)
-        assert target.text.file.doc is not None
-        why = refusal(target.text.file.doc, edit)
-        if why is not None:
-            result.refused.append((target.name, why))
+        # rulebook units are Jinja templates: {% … %} is code there, not a {placeholder}
+        check = jinja_problem if unit.kind == "rulebook" else brace_problem
+        problem = check(unit.source, entry.msgstr)
+        if problem is not None:
+            result.outcomes.append(Outcome(line(entry), key, "placeholder", problem))
             continue
-        key = id(target.text.file)
-        files[key] = target.text.file
-        edits[key].append(edit)
-        result.applied.append(target.name)
-    texts: dict[Path, str] = {}
-    for key, file_edits in edits.items():
-        loaded = files[key]
-        assert loaded.doc is not None
-        try:
-            texts[loaded.doc.path] = apply_edits(loaded.doc.path, loaded.doc, file_edits)
-        except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
-            names = {n for n, f in by_name.items() if f.text.file is loaded}
-            result.applied = [n for n in result.applied if n not in names]
-            result.refused.append((loaded.rel, f"no edit made in this file: {exc}"))
+        changes[unit.kind].append(Change(unit, entry.msgstr, line(entry)))
+    texts = _apply(game, lang, changes, result)
+    result.outcomes.sort(key=lambda o: o.line)
     return result, texts
+
+
+def _apply(
+    game: Game, lang: str, changes: dict[str, list[Change]], result: ImportResult
+) -> dict[Path, str]:
+    """Let each kind apply its changes; make every file's YAML edits together."""
+    texts: dict[Path, str] = {}
+    by_file: dict[Path, list[tuple[Edit, Change | None]]] = defaultdict(list)
+    docs = {}
+    applied: list[Change] = []
+    for name, kind in KINDS.items():
+        if not changes.get(name):
+            continue
+        done = kind.apply(game, lang, changes[name])
+        result.notes += done.notes
+        for change, why in done.refused:
+            result.outcomes.append(Outcome(change.po_line, change.unit.key, "refused", why))
+        for change in done.held:
+            why = "kept in the PO file until the rulebook can be written"
+            result.outcomes.append(Outcome(change.po_line, change.unit.key, "held", why))
+        for doc, edit, change in done.edits:
+            by_file[doc.path].append((edit, change))
+            docs[doc.path] = doc
+        texts.update(done.texts)
+        applied += done.applied
+    failed: set[int] = set()
+    for path, planned in by_file.items():
+        try:
+            texts[path] = apply_edits(path, docs[path], [edit for edit, _ in planned])
+        except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
+            for _, change in planned:
+                if change is not None:
+                    failed.add(id(change))
+                    why = f"no edit made in this file: {exc}"
+                    result.outcomes.append(Outcome(change.po_line, change.unit.key, "refused", why))
+    for change in applied:
+        if id(change) not in failed:
+            result.outcomes.append(Outcome(change.po_line, change.unit.key, "applied"))
+    return texts

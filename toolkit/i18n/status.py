@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from toolkit.checks import run_checks
-from toolkit.content.game import Game
+from toolkit.content.game import Game, display_path
 from toolkit.content.walk import collect
 
 
@@ -35,6 +35,7 @@ def status(game: Game) -> list[StatusRow]:
             row.texts += 1
             if text.value.get(lang, "").strip():
                 row.translated += 1
+    _unit_rows(game, rows)
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for diag in run_checks(game, None):
         if not diag.code.startswith(("T", "P")):
@@ -46,6 +47,30 @@ def status(game: Game) -> list[StatusRow]:
         row.codes = dict(codes)
         row.problems = sum(codes.values())
     return sorted(rows.values(), key=lambda r: (r.file, r.lang))
+
+
+def _unit_rows(game: Game, rows: dict[tuple[str, str], StatusRow]) -> None:
+    """Coverage of what the PO files hold besides the YAML fields: layout labels and the
+    rulebook's units (a rulebook counts as translated unit by unit where it follows the
+    source's structure)."""
+    from toolkit.i18n.markdown_units import SegmentError
+    from toolkit.i18n.units import KINDS
+
+    manifest = game.manifest
+    for name, kind in KINDS.items():
+        if name == "field":
+            continue
+        for lang in manifest.languages:
+            try:
+                units = kind.units(game, lang)
+            except SegmentError:
+                continue
+            for unit in units:
+                shown = display_path(game.root / unit.file)
+                row = rows.setdefault((shown, lang), StatusRow(shown, lang))
+                row.texts += 1
+                if lang == manifest.source_language or unit.target.strip():
+                    row.translated += 1
 
 
 def _lang_of(message: str, languages: list[str]) -> str:

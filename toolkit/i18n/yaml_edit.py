@@ -171,3 +171,38 @@ def _verify(path: Path, text: str, edits: list[Edit]) -> None:
     for edit in edits:
         if doc.get(edit.path) != edit.value:
             raise ValueError(f"edit of {'.'.join(map(str, edit.path))} did not round-trip")
+
+
+def append_item(path: Path, doc: Document, where: tuple[Any, ...], value: str) -> str:
+    """The file's new text with `value` added at the end of the sequence at `where`, in the
+    sequence's own style (`[fr, es]` or one `- item` per line); verified like `apply_edits`."""
+    items = doc.get(where)
+    if not isinstance(items, list) or not items or where in doc.shared:
+        raise EditRefused(f"{'.'.join(map(str, where))} is not a list written here")
+    check_value(value)
+    raw = path.read_bytes().decode("utf-8")
+    bom = "\ufeff" if raw.startswith("\ufeff") else ""
+    text = raw.removeprefix(bom)
+    starts = _offsets(text)
+    span = doc.span(where)
+    start = _offset(starts, span.line, span.col)
+    scalar = yaml_scalar(value)
+    if text[start] == "[":
+        close = _offset(starts, span.end_line or span.line, span.end_col or span.col) - 1
+        text = text[:close] + f", {scalar}" + text[close:]
+    else:
+        last = doc.span((*where, len(items) - 1))
+        item_start = _offset(starts, last.line, last.col)
+        line_start = starts[last.line - 1]
+        end = _scalar_end(text, item_start, last, starts)
+        line_end = text.find("\n", end)
+        line_end = len(text) if line_end < 0 else line_end
+        newline = "\n"
+        if line_end > 0 and text[line_end - 1] == "\r":
+            line_end -= 1
+            newline = "\r\n"
+        text = text[:line_end] + newline + text[line_start:item_start] + scalar + text[line_end:]
+    parsed, diags = parse_document(path, path.name, text.encode("utf-8"))
+    if parsed is None or parsed.get(where) != [*items, value]:
+        raise ValueError(f"adding {value!r} to {'.'.join(map(str, where))} did not round-trip")
+    return bom + text

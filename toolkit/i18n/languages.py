@@ -1,0 +1,46 @@
+"""Start a language: add it to game.yaml's `languages`, so that `validate` lists every text
+it still lacks (T001, at each field and label) and a PO file holds them all to fill in.
+
+Nothing else is written into the content: an empty or copied text would read as translated
+(or as an empty-text error) where it is simply not done yet, and the rulebook is written by
+`i18n import` once every unit has its translation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from babel import Locale, UnknownLocaleError
+
+from toolkit.content.game import Game
+from toolkit.i18n.yaml_edit import append_item
+
+LANG_CODE = re.compile(r"^[a-z]{2,3}$")
+
+
+class LanguageError(ValueError):
+    """A language that cannot be added (the message says why)."""
+
+
+def check_new_language(game: Game, lang: str) -> None:
+    manifest = game.manifest
+    assert manifest is not None
+    if not LANG_CODE.match(lang):
+        raise LanguageError(f"{lang!r} is not an ISO 639 language code (two or three letters)")
+    try:
+        Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        raise LanguageError(f"CLDR (Babel) knows no language {lang!r}") from None
+    if lang in manifest.languages:
+        raise LanguageError(f"{game.id} already has {lang}")
+
+
+def add_language(game: Game, lang: str) -> str:
+    """game.yaml's new text with `lang` added to `languages` (raises LanguageError)."""
+    check_new_language(game, lang)
+    loaded = game.manifest_file
+    assert loaded is not None and loaded.doc is not None
+    try:
+        return append_item(loaded.doc.path, loaded.doc, ("languages",), lang)
+    except ValueError as exc:
+        raise LanguageError(f"cannot add {lang} to {loaded.rel}: {exc}") from None

@@ -1,0 +1,87 @@
+"""What a PO file holds: translation units from every kind of source, one registry.
+
+Each kind (localized YAML fields, layout labels, rulebook Markdown) is one module here that
+registers itself: it lists its units for a language and applies accepted translations back
+to its own files. The PO export and import (`toolkit.i18n.po`) know only this interface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from toolkit.content.game import Game
+from toolkit.content.source import Document
+from toolkit.i18n.yaml_edit import Edit
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One translatable text: `key` is the msgctxt, stable across reordering."""
+
+    kind: str
+    key: str
+    source: str  # the msgid: the source language's text
+    target: str  # the current translation ("" when there is none)
+    file: str  # where the source is, relative to the game folder
+    line: int
+    notes: tuple[str, ...] = ()
+    brace_format: bool = False  # {placeholders}: python-brace-format
+    jinja: bool = False  # Jinja code that must come back unchanged
+
+
+@dataclass(frozen=True)
+class Change:
+    """An accepted PO entry: the unit and its new translation, with its PO line."""
+
+    unit: Unit
+    text: str
+    po_line: int
+
+
+@dataclass
+class Applied:
+    """What a kind makes of its changes: YAML scalar edits (made together per file by the
+    import, so two kinds can edit one file), whole new files, refusals, changes held back,
+    and notes for the translator."""
+
+    edits: list[tuple[Document, Edit, Change | None]] = field(default_factory=list)
+    texts: dict[Path, str] = field(default_factory=dict)
+    applied: list[Change] = field(default_factory=list)
+    refused: list[tuple[Change, str]] = field(default_factory=list)
+    held: list[Change] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+class UnitKind(Protocol):
+    name: str
+
+    def units(self, game: Game, lang: str) -> list[Unit]: ...
+
+    def apply(self, game: Game, lang: str, changes: list[Change]) -> Applied: ...
+
+    def inputs(self, game: Game, lang: str | None) -> list[Path]:
+        """The files its units are read from (their dates date the PO file)."""
+        ...
+
+
+KINDS: dict[str, UnitKind] = {}
+
+
+def register(kind: UnitKind) -> UnitKind:
+    KINDS[kind.name] = kind
+    return kind
+
+
+def all_units(game: Game, lang: str) -> list[Unit]:
+    return [unit for kind in KINDS.values() for unit in kind.units(game, lang)]
+
+
+def _load() -> None:
+    from toolkit.i18n.units import fields, labels, rulebook  # noqa: F401  (they register)
+
+
+_load()
+
+__all__: list[str] = ["KINDS", "Applied", "Change", "Unit", "UnitKind", "all_units", "register"]

@@ -1,0 +1,91 @@
+"""Units from the localized fields of the game's YAML (cards, decks, manifest, glossary),
+applied back in place by `yaml_edit` (only the changed scalars move)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolkit.checks.printfit import capacity
+from toolkit.content.game import Game
+from toolkit.content.models.deck import CardBase
+from toolkit.content.templating import parameter_values, placeholders
+from toolkit.i18n.fields import Field, fields
+from toolkit.i18n.units import Applied, Change, Unit, register
+from toolkit.i18n.yaml_edit import Edit, refusal
+
+
+class FieldUnits:
+    name = "field"
+
+    def units(self, game: Game, lang: str) -> list[Unit]:
+        source = game.manifest.source_language
+        out = []
+        for entry in fields(game):
+            values = entry.text.value
+            if not values.get(source):
+                continue
+            out.append(
+                Unit(
+                    self.name,
+                    entry.name,
+                    values[source],
+                    values.get(lang, "") if lang != source else "",
+                    entry.name.split(":", 1)[0],
+                    _line(entry),
+                    tuple(_notes(game, entry, lang)),
+                    brace_format=bool(placeholders(values[source])),
+                )
+            )
+        return out
+
+    def apply(self, game: Game, lang: str, changes: list[Change]) -> Applied:
+        by_name = {f.name: f for f in fields(game)}
+        done = Applied()
+        for change in changes:
+            target = by_name[change.unit.key]
+            doc = target.text.file.doc
+            assert doc is not None
+            edit = Edit((*target.text.path, lang), change.text)
+            why = refusal(doc, edit)
+            if why is not None:
+                done.refused.append((change, why))
+            else:
+                done.edits.append((doc, edit, change))
+                done.applied.append(change)
+        return done
+
+    def inputs(self, game: Game, lang: str | None) -> list[Path]:
+        return [f.doc.path for f in game.files() if f.doc is not None]
+
+
+def _line(entry: Field) -> int:
+    doc = entry.text.file.doc
+    return doc.span(entry.text.path).line if doc else 0
+
+
+def _notes(game: Game, entry: Field, lang: str) -> list[str]:
+    """What a translator needs beside the text: the card, the room on the card, the values
+    its placeholders print."""
+    source = game.manifest.source_language
+    values = entry.text.value
+    owner = entry.text.owner
+    notes = []
+    name = getattr(owner, "name", None)
+    if isinstance(name, dict) and name.get(source) and entry.name.endswith(".text"):
+        notes.append(f"card: {name.get(source)}")
+    field = entry.name.rsplit(".", 1)[-1]
+    if isinstance(owner, CardBase) and field in ("text", "name") and lang != source:
+        room = capacity(game, owner, field, lang)
+        if room:
+            notes.append(
+                f"fits about {room} characters at the smallest print size "
+                f"(source: {len(values[source])})"
+            )
+    used = placeholders(values[source])
+    if used:
+        known = parameter_values(owner)
+        notes.append("placeholders: " + ", ".join(f"{{{p}}}={known.get(p, '?')}" for p in used))
+    return notes
+
+
+register(FieldUnits())

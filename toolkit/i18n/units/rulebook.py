@@ -1,0 +1,209 @@
+"""Units from the source language's rulebook Markdown: headings, paragraphs, list items and
+table cells (`toolkit.i18n.markdown_units`), keyed by section so that keys survive edits
+elsewhere in the book.
+
+A translation that follows the source's structure is edited in place: only the changed units
+move, its own line endings and bytes elsewhere stay. Any other is rebuilt from the source's
+skeleton, and only once every unit has a translation (from the PO file or the current file),
+so a half-translated PO never leaves a rulebook that mixes two languages. A language whose
+rulebook the game does not list yet gets `<lang>.md` beside the source's, listed in
+game.yaml.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.content.game import Game
+from toolkit.fileio import real_path
+from toolkit.i18n.markdown_units import Segment, SegmentError, rebuild, segment, skeleton, slug
+from toolkit.i18n.placeholders import jinja_code
+from toolkit.i18n.units import Applied, Change, Unit, register
+from toolkit.i18n.yaml_edit import Edit, refusal
+from toolkit.render.rulebook_source import RulebookError, read_rulebook
+
+JINJA_NOTE = "keep every {{ … }} and {% … %} exactly as written: they print the game's data"
+
+
+@dataclass
+class Book:
+    """The source rulebook cut into units, and the current translation where it aligns."""
+
+    path: Path
+    rel: str
+    text: str
+    segments: list[Segment]
+    keys: list[str | None]  # per segment; None for what is not translated
+    current: list[str | None]  # the target's text per segment, when it follows the source
+    target: Path
+    newline: str
+    listed: bool
+    aligned_note: str | None = None
+    aligned: tuple[str, list[Segment]] | None = None  # the target, when it follows the source
+
+
+def _read(path: Path) -> tuple[str, str]:
+    try:
+        raw = read_rulebook(path)
+    except RulebookError as exc:  # too big, not UTF-8: one kind of error for the callers
+        raise SegmentError(f"{path.name}:{exc.line}: {exc}") from None
+    newline = "\r\n" if "\r\n" in raw else "\n"
+    return raw.replace("\r\n", "\n"), newline
+
+
+def _keys(segments: list[Segment], rel: str) -> list[str | None]:
+    keys: list[str | None] = []
+    section, index, used = "start", 0, {"start": 1}
+    for seg in segments:
+        if not seg.translatable:
+            keys.append(None)
+            continue
+        if seg.kind == "heading":
+            name = slug(seg.text) or "section"
+            used[name] = used.get(name, 0) + 1
+            section = name if used[name] == 1 else f"{name}-{used[name]}"
+            index = 0
+        else:
+            index += 1
+        keys.append(f"{rel}:{section}.{index}")
+    return keys
+
+
+def book(game: Game, lang: str) -> Book | None:
+    """The source rulebook for translating into `lang`, or None when the game has none
+    (raises SegmentError for a file that cannot be read or cut)."""
+    source = game.manifest.source_language
+    path = game.rulebook.get(source)
+    if path is None:
+        return None
+    text, newline = _read(path)
+    segments = segment(text)
+    rel = real_path(path).relative_to(real_path(game.root)).as_posix()
+    listed = lang in game.rulebook
+    target = game.rulebook.get(lang) or real_path(path).with_name(f"{lang}{path.suffix}")
+    current: list[str | None] = [None] * len(segments)
+    note = None
+    aligned = None
+    if lang != source and target.is_file():
+        other, newline = _read(target)
+        theirs = segment(other)
+        same_kinds = [s.kind for s in theirs] == [s.kind for s in segments]
+        if same_kinds and skeleton(other, theirs) == skeleton(text, segments):
+            current = [
+                t.text if s.translatable else None for s, t in zip(segments, theirs, strict=True)
+            ]
+            aligned = (other, theirs)
+        else:
+            note = (
+                f"{target.name} does not follow {path.name}'s structure: its text is not in "
+                f"the PO file, and the import rebuilds it from {path.name} and the PO file"
+            )
+    keys = _keys(segments, rel)
+    return Book(path, rel, text, segments, keys, current, target, newline, listed, note, aligned)
+
+
+class RulebookUnits:
+    name = "rulebook"
+
+    def units(self, game: Game, lang: str) -> list[Unit]:
+        found = book(game, lang)
+        if found is None:
+            return []
+        out = []
+        for seg, key, current in zip(found.segments, found.keys, found.current, strict=True):
+            if key is None:
+                continue
+            jinja = bool(jinja_code(seg.text))
+            what = "text inside Jinja code" if seg.kind == "string" else seg.kind
+            notes = [f"rulebook {what}"] + ([JINJA_NOTE] if jinja else [])
+            out.append(
+                Unit(
+                    self.name,
+                    key,
+                    seg.text,
+                    current or "",
+                    found.rel,
+                    seg.line,
+                    tuple(notes),
+                    jinja=jinja,
+                )
+            )
+        return out
+
+    def apply(self, game: Game, lang: str, changes: list[Change]) -> Applied:
+        done = Applied()
+        found = book(game, lang)
+        if found is None:
+            return done
+        by_key = {c.unit.key: c for c in changes}
+        texts: list[str | None] = []
+        missing: list[int] = []
+        accepted: list[Change] = []
+        for index, (seg, key) in enumerate(zip(found.segments, found.keys, strict=True)):
+            change = by_key.get(key) if key else None
+            if change is not None and "\n" in change.text and seg.kind != "paragraph":
+                done.refused.append((change, f"a rulebook {seg.kind} holds a single line"))
+                change = None
+            if change is not None:
+                accepted.append(change)
+            text = change.text if change is not None else found.current[index]
+            if key is not None and text is None:
+                missing.append(seg.line)
+            texts.append(text if key is not None else None)
+        if found.aligned_note:
+            done.notes.append(found.aligned_note)
+        shown = found.target.name
+        if not found.listed and found.target.exists():
+            done.held += accepted
+            done.notes.append(
+                f"{shown} not written: it exists but game.yaml does not list it as the {lang} "
+                "rulebook; list it there or move it away"
+            )
+            return done
+        if missing:
+            done.held += accepted
+            total = sum(1 for k in found.keys if k)
+            done.notes.append(
+                f"{shown} not written: {len(missing)} of {total} rulebook units have no "
+                f"translation yet (the first at {found.rel}:{missing[0]})"
+            )
+            return done
+        try:
+            if found.aligned is not None:  # only the changed units move in the translation
+                changed = [by_key.get(k) if k else None for k in found.keys]
+                picked = [c.text if c in accepted else None for c in changed]
+                new = rebuild(*found.aligned, picked)
+            else:
+                new = rebuild(found.text, found.segments, texts)
+        except SegmentError as exc:  # a unit cannot hold what was given
+            done.held += accepted
+            done.notes.append(f"{shown} not written: {exc}")
+            return done
+        new = new.replace("\n", found.newline)
+        old = found.target.read_bytes().decode("utf-8") if found.target.is_file() else None
+        if new != old:
+            done.texts[found.target] = new
+        done.applied += accepted
+        if not found.listed:
+            manifest = game.manifest_file
+            assert manifest is not None and manifest.doc is not None
+            rel_target = found.target.relative_to(real_path(game.root)).as_posix()
+            edit = Edit(("files", "rulebook", lang), rel_target)
+            why = refusal(manifest.doc, edit)
+            if why is None:
+                done.edits.append((manifest.doc, edit, None))
+                done.notes.append(f"{rel_target} listed in game.yaml as the {lang} rulebook")
+            else:
+                done.notes.append(f"add {rel_target} to game.yaml's files.rulebook: {why}")
+        return done
+
+    def inputs(self, game: Game, lang: str | None) -> list[Path]:
+        source = game.manifest.source_language
+        wanted = [source] + ([lang] if lang and lang != source else [])
+        return [game.rulebook[w] for w in wanted if w in game.rulebook]
+
+
+__all__ = ["RulebookError", "RulebookUnits", "book"]
+
+register(RulebookUnits())
