@@ -183,3 +183,30 @@ def test_every_bundled_kind_and_style_field_is_in_the_reference():
         assert f"(#board-{name.lower()})" in text
     for field in GraphBoard.model_fields["style"].annotation.model_fields:
         assert f"| `{field}` |" in text
+
+
+def test_a_style_naming_a_missing_icon_is_p015_at_its_line(tmp_path):
+    board = STYLED_BOARD.replace("icon: none}", "icon: lampp}")
+    game = load_game(_game_with_board(tmp_path, board, DESIGNER_TERMS))
+    found = [d for d in run_checks(game) if d.code == "P015"]
+    assert len(found) == 1 and "'lampp'" in found[0].message
+    line = next(i for i, text in enumerate(board.splitlines(), 1) if "lampp" in text)
+    assert found[0].file.endswith("map.yaml") and found[0].span.line == line
+    fine = load_game(_game_with_board(tmp_path / "b", board.replace("lampp", "star")))
+    assert not [d for d in run_checks(fine) if d.code == "P015"]
+
+
+@pytest.mark.parametrize("game_id", ["whisky-game", "muckle-stoater", "tokaido"])
+def test_a_board_without_a_style_draws_in_generic_looks(game_id: str):
+    from toolkit.content.models.board import BoardStyle
+
+    game = load_game(Path(__file__).parent.parent / "content" / game_id)
+    (board,) = game.valid(game.boards)
+    plain = board.model_copy(update={"style": BoardStyle()})
+    styled_pdf = render_board(game, board, "es", board_page="a3")
+    plain_pdf = render_board(game, plain, "es", board_page="a3")
+    assert plain_pdf != styled_pdf  # the style is what makes the bundled look
+    look = board_look(game, plain, "es")
+    kinds = look.kinds
+    assert len({look.space(k).colour for k in kinds}) == len(kinds)  # one colour per kind
+    assert plain.name["es"] in _text(plain_pdf)

@@ -25,7 +25,7 @@ Label = Annotated[
             "Words the board prints: a glossary term's id (the board then speaks as the "
             "rulebook does), or the text in each language."
         ),
-        examples=["lost-distillery", {"fr": "Carrefour", "es": "Cruce", "en": "Junction"}],
+        examples=["harbour", {"fr": "Phare", "es": "Faro", "en": "Lighthouse"}],
     ),
 ]
 
@@ -163,12 +163,13 @@ class Link(StrictModel):
 
 
 class Route(StrictModel):
-    """A special connection: a ferry through sea spaces or a flight between airports."""
+    """A special connection drawn as its kind's line: a ferry through the spaces of a crossing,
+    a bridge, or a flight (an arc) between two spaces."""
 
     id: Slug
     kind: Literal["ferry", "flight", "bridge"]
     stops: list[Annotated[Slug, Ref("space")]] = Field(
-        min_length=2, description="Spaces in order; a ferry is port, sea space(s), port."
+        min_length=2, description="Spaces in order, from one end to the other."
     )
 
 

@@ -208,13 +208,7 @@ class Look:
     # ------------------------------------------------------------ glyphs and icons
 
     def glyph(self, name: str) -> Glyph | None:
-        plugin = getattr(self.game, "plugin", None)
-        glyphs = getattr(plugin, "extras", {}).get(GLYPHS_EXTRA, {})
-        if isinstance(glyphs, str):  # "module:NAME", imported only when a board is drawn
-            module, _, attr = glyphs.partition(":")
-            glyphs = getattr(import_module(module), attr)
-        found: Glyph | None = glyphs.get(name)
-        return found
+        return plugin_glyphs(self.game).get(name)
 
     def draw_icon(self, c: Canvas, name: str, x: float, y: float, r: float, colour: str) -> bool:
         """A game glyph, else an icon of the game folder or the toolkit, in a space of
@@ -229,6 +223,16 @@ class Look:
             self._icons = icon_set(getattr(self.game, "root", None))
         size = r * 1.25
         return draw_icon(c, name, x - size / 2, y - size / 2, size, colour, self._icons)
+
+
+def plugin_glyphs(game: Any) -> dict[str, Glyph]:
+    """The board glyphs the game's plugin hands over, by name ({} for most games)."""
+    plugin = getattr(game, "plugin", None)
+    glyphs = getattr(plugin, "extras", {}).get(GLYPHS_EXTRA, {})
+    if isinstance(glyphs, str):  # "module:NAME", imported only when a board is drawn
+        module, _, attr = glyphs.partition(":")
+        glyphs = getattr(import_module(module), attr)
+    return dict(glyphs)
 
 
 def _capital(text: str) -> str:
