@@ -210,3 +210,18 @@ def test_a_board_without_a_style_draws_in_generic_looks(game_id: str):
     kinds = look.kinds
     assert len({look.space(k).colour for k in kinds}) == len(kinds)  # one colour per kind
     assert plain.name["es"] in _text(plain_pdf)
+
+
+def test_a_style_renames_a_drawers_phrases_in_any_language():
+    from toolkit.content.models.board import BoardStyle
+
+    game = load_game(Path(__file__).parent.parent / "content" / "tokaido")
+    (road,) = game.valid(game.boards)
+    labels = {"leg": {"en": "Day {n}", "es": "Jornada {n}"}}
+    style = road.style.model_copy(update={"labels": labels})
+    page = _text(
+        render_board(game, road.model_copy(update={"style": style}), "es", board_page="a2")
+    )
+    assert "Jornada 2" in page and "Tramo 2" not in page
+    assert "Tramo 2" in _text(render_board(game, road, "es", board_page="a2"))
+    assert BoardStyle().labels == {}

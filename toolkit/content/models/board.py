@@ -113,8 +113,9 @@ class BoardStyle(StrictModel):
     )
     labels: dict[Slug, Label] = Field(
         default_factory=dict,
-        description="Other words the board prints, by key (`start`; on a track `start-hole`, "
-        "`entrance`).",
+        description="Other words the board prints, by key: `start`; on a track `start-hole`, "
+        "`entrance` and the phrases `players`, `seats`, `title`, `count`, `or`; on a road the "
+        "phrases `leg` (`Leg {n}`) and `double`.",
     )
     piles: list[Label] = Field(
         default_factory=list, description="Track board: card piles drawn in the middle."

@@ -166,6 +166,14 @@ class Look:
         """One of the board's other words (`start`, `entrance`): style, glossary, generic."""
         return self.word(key, self.style.labels.get(key))
 
+    def phrase(self, key: str, table: dict[str, dict[str, str]]) -> str:
+        """A drawer's phrase (`Leg {n}`): the style's `labels[key]`, else the drawer's own
+        words in this language (English for a language it has no words for)."""
+        own = self.style.labels.get(key)
+        if own is not None:
+            return self.text(own)
+        return table.get(self.lang, table["en"])[key]
+
     # ------------------------------------------------------------ spaces and lines
 
     def space(self, kind: str) -> Space:

@@ -29,7 +29,7 @@ MARGIN = 12 * mm
 HEADER = 24 * mm
 FOOTER = 30 * mm
 
-TEXT = {
+TEXT = {  # the drawer's phrases; a style's `labels` (`leg`, `double`) may replace them
     "fr": {"leg": "Étape {n}", "double": "2e case\u00a0: dès {n}\u00a0joueurs"},
     "es": {"leg": "Tramo {n}", "double": "2.ª casilla: desde {n}\u00a0jugadores"},
     "en": {"leg": "Leg {n}", "double": "2nd slot: {n}+ players"},
@@ -68,10 +68,6 @@ class RoadPlan:
     def slot_centre(self, i: int) -> tuple[float, float]:
         x, y = self.centre(i)
         return x, y - self.size / 2 - 2.5 * mm - self.slot / 2
-
-
-def _text(lang: str) -> dict[str, str]:
-    return TEXT.get(lang, TEXT["en"])
 
 
 def _word(text: dict[str, str], lang: str) -> str:
@@ -201,7 +197,7 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
     stops = plan.board.stops
     stage = {s.kind: plan.look.space(s.kind).stage for s in stops}
     stages = [i for i, s in enumerate(stops) if stage[s.kind]]
-    template = _text(plan.look.lang)["leg"]
+    template = plan.look.phrase("leg", TEXT)
     for k, i in enumerate(stages, start=1):
         if i + 1 >= len(stops) or stage[stops[i + 1].kind]:
             continue
@@ -228,7 +224,8 @@ def _legend(c: Canvas, plan: RoadPlan) -> None:
     size = 9.5
     entries = [(k, plan.look.space(k).label) for k in kinds]
     if any(s.double for s in b.stops) and b.double_from_players:
-        entries.append(("double", _text(plan.look.lang)["double"].format(n=b.double_from_players)))
+        double = plan.look.phrase("double", TEXT)
+        entries.append(("double", double.format(n=b.double_from_players)))
     widths = [sw + 2.5 * mm + text_width(t, size) + 7 * mm for _, t in entries]
     total = sum(widths)
     x = (plan.width - total) / 2

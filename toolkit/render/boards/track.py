@@ -29,7 +29,7 @@ TABLE = HexColor("#fbf8f1")
 OUT = 2.7  # band depth outside the track line, in hole pitches (room for the pen)
 IN = 1.1  # band depth inside the track line
 
-TEXT = {
+TEXT = {  # the drawer's phrases; a style's `labels` (`players`, `seats`, ...) may replace them
     "fr": {
         "players": "{n}\u00a0joueurs\u00a0: {m}\u00a0×\u00a0{segment}",
         "seats": "{n}\u00a0joueurs\u00a0: places aux {segment}s {list}",
@@ -307,7 +307,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         c.setFont(font_name("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, text)
         y -= 8 * mm
-    text = TEXT.get(plan.look.lang, TEXT["en"])
+    text = _phrases(plan)
     segment = _word(b.segment_name, plan)
     lines = []
     for n in plan.players:
@@ -325,6 +325,10 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         y -= size * 1.4
 
 
+def _phrases(plan: TrackPlan) -> dict[str, str]:
+    return {key: plan.look.phrase(key, TEXT) for key in TEXT["en"]}
+
+
 def seat_segments(players: int, segments: int) -> list[int]:
     """Segments with a seat: i × (segments / players), so 2 players on 4 sit opposite."""
     step = max(segments // max(players, 1), 1)
@@ -332,7 +336,7 @@ def seat_segments(players: int, segments: int) -> list[int]:
 
 
 def title(plan: TrackPlan) -> str:
-    text = TEXT.get(plan.look.lang, TEXT["en"])
+    text = _phrases(plan)
     counts = text["or"].join(str(n) for n in plan.players)
     players = text["count"].format(n=counts)
     segment = _word(plan.board.segment_name, plan)
