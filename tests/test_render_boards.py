@@ -12,8 +12,7 @@ from pypdf import PdfReader
 
 from toolkit.content.game import Game, load_game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
-from toolkit.render import board_graph
-from toolkit.render.boards import build_drawings, kind_words, render_board
+from toolkit.render.boards import board_look, build_drawings, graph, render_board
 from toolkit.render.pdf import PAPERS
 from toolkit.render.tiling import MARGIN, OVERLAP, Drawing, Grid, plan
 
@@ -83,12 +82,12 @@ def test_board_page_is_one_large_page_per_drawing(game_id: str):
 def test_track_board_has_one_loop_per_table_arrangement():
     """2 and 4 players share the 4-Mashie square; 3, 5 and 6 have their own loops, all at the
     box loop's hole pitch; the 2-player seats are Mashies 1 and 3."""
-    from toolkit.render.board_track import arrangements, box_pitch, plan_track, seat_segments
+    from toolkit.render.boards.track import arrangements, box_pitch, plan_track, seat_segments
 
     mashies = board("muckle-stoater")
     assert arrangements(mashies) == {6: (6,), 5: (5,), 4: (2, 4), 3: (3,)}
-    words = kind_words(game("muckle-stoater"), "en")
-    plans = [plan_track(mashies, "en", words, m, ps) for m, ps in arrangements(mashies).items()]
+    look = board_look(game("muckle-stoater"), mashies, "en")
+    plans = [plan_track(mashies, look, m, ps) for m, ps in arrangements(mashies).items()]
     assert {p.pitch for p in plans} == {box_pitch(mashies)}
     assert seat_segments(2, 4) == [0, 2]
     assert seat_segments(5, 5) == [0, 1, 2, 3, 4]
@@ -201,7 +200,7 @@ def test_tiles_cover_the_drawing_with_overlap():
 def test_close_spaces_are_nudged_apart_on_paper_only():
     model = board("whisky-game")
     before = {s.id: (s.lat, s.lon) for s in model.spaces}
-    layout = board_graph.plan_graph(model, "en", kind_words(game("whisky-game"), "en"))
+    layout = graph.plan_graph(model, board_look(game("whisky-game"), model, "en"))
     spots = list(layout.spots.values())
     for i, a in enumerate(spots):
         assert a.reach <= a.x <= layout.width - a.reach
@@ -210,13 +209,15 @@ def test_close_spaces_are_nudged_apart_on_paper_only():
     assert before == {s.id: (s.lat, s.lon) for s in model.spaces}
 
 
-def test_kind_words_prefer_the_glossary():
-    words = kind_words(game("whisky-game"), "fr")
-    assert words("resource") == "Case de ressources"  # glossary term resource-space
-    assert words("lost_distillery") == "Distillerie perdue"
-    assert words("junction") == "Carrefour"  # fallback table
-    assert words("unheard_of") == "Unheard of"
-    assert kind_words(game("tokaido"), "es")("village") == "Aldea"
+def test_kind_words_prefer_the_style_then_the_glossary():
+    look = board_look(game("whisky-game"), board("whisky-game"), "fr")
+    assert look.space("resource").label == "Case de ressources"  # glossary term resource-space
+    assert look.space("lost_distillery").label == "Distillerie perdue"
+    assert look.space("junction").label == "Carrefour"  # the board's style
+    assert look.space("unheard_of").label == "Unheard of"
+    assert look.line_word("link") == "Route"  # the board's style
+    assert look.line_word("flight") == "Vol"  # the toolkit's generic route words
+    assert board_look(game("tokaido"), board("tokaido"), "es").space("village").label == "Aldea"
 
 
 def test_markup_characters_in_content_are_drawn_as_text():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from toolkit.checks import (
+    board_styles,
     inline_icons,
     printfit,
     questions,
@@ -31,6 +32,7 @@ FAMILIES: list[Family] = [
     printfit.check,
     questions.check,
     inline_icons.check,
+    board_styles.check,
 ]
 
 

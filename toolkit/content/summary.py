@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from toolkit.content.game import Game
+from toolkit.content.models.board import board_kinds
 
 
 @dataclass
@@ -41,11 +42,7 @@ def summarize(game: Game) -> GameInfo:
         total = sum(card.copies for card in deck.cards)
         info.decks.append(DeckInfo(deck.id, deck.kind, total, len(deck.cards)))
     for board in game.valid(game.boards):
-        if board.kind == "graph":
-            detail = f"{len(board.spaces)} spaces"
-        elif board.kind == "road":
-            detail = f"{len(board.stops)} stops"
-        else:
-            detail = f"{board.segments_in_box}×{board.holes_per_segment} holes"
+        entry = board_kinds().get(board.kind)
+        detail = entry.summary(board) if entry else ""
         info.boards.append((f"{board.id} ({board.kind})", detail))
     return info

@@ -135,28 +135,68 @@ def content_files(tables: ModelTables) -> Lines:
 
 
 def board_kinds() -> Lines:
-    """The board shapes the Board model accepts, by their `kind`."""
-    from toolkit.content.plugin import adapter
+    """The board shapes in the registry, by their `kind`, and the generic look."""
+    from toolkit.content.models.board import board_kinds as registered
+    from toolkit.render.boards.look import GENERIC, PALETTE
 
-    schema = adapter("board").json_schema()
-    mapping: dict[str, str] = schema.get("discriminator", {}).get("mapping", {})
-    defs = schema.get("$defs", {})
     lines: Lines = [
         "## Board kinds",
         "",
         "A board file's `kind` picks its shape; each shape's fields are under",
-        "[Content files](#content-files) (Board).",
+        "[Content files](#content-files) (Board). A package adds a shape with one module: its",
+        "model and its drawer, registered with",
+        "`toolkit.content.models.board.register_board_kind(BoardKind(kind, Model, draw))`.",
         "",
-        "| kind | model | description |",
-        "| --- | --- | --- |",
+        "| kind | model | drawn by | description |",
+        "| --- | --- | --- | --- |",
     ]
-    for kind, ref in sorted(mapping.items()):
-        name = ref.rsplit("/", 1)[-1]
+    for kind, entry in sorted(registered().items()):
+        name = entry.model.__name__
         target = anchor(f"board-{name}")
-        about = cell(defs.get(name, {}).get("description", ""))
-        lines.append(f"| `{kind}` | [{name}](#{target}) | {about} |")
+        draw = entry.draw if isinstance(entry.draw, str) else _qualname(entry.draw)
+        about = cell(" ".join((entry.model.__doc__ or "").split()))
+        lines.append(f"| `{kind}` | [{name}](#{target}) | `{draw}` | {about} |")
+    lines += [
+        "",
+        "### Board looks",
+        "",
+        "Every board may carry a `style:` block ([BoardStyle](#board-boardstyle)): per space "
+        "kind a colour, icon, size and label ([SpaceStyle](#board-spacestyle)), per link or "
+        "route kind a line ([LineStyle](#board-linestyle)), and the other words it prints. "
+        "A word is looked up in the style, then the game's glossary (`<kind>-space`, "
+        "`<kind>`), then the toolkit's generic words below, else the kind's id is written out. "
+        "A space kind without a colour takes the next of "
+        + ", ".join(f"`{c}`" for c in PALETTE)
+        + "; without an icon it shows its label's initial in the build language "
+        "(`icon: none` for a plain disc). An icon is a board glyph of the game's plugin, "
+        "else an SVG of the game's `icons/`, else a toolkit icon.",
+        "",
+        "| line kind | colour | width | dash | shape | words (fr / es / en) |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for kind, line in GENERIC.links.items():
+        words = _words(line.label)
+        dash = ", ".join(f"{d:g}" for d in line.dash or []) or "—"
+        shape = line.shape or "straight"
+        lines.append(
+            f"| `{kind}` | `{line.colour}` | {line.width:g} | {dash} | {shape} | {words} |"
+        )
+    lines += ["", "| word | fr / es / en |", "| --- | --- |"]
+    for key, label in GENERIC.labels.items():
+        lines.append(f"| `{key}` | {_words(label)} |")
     lines.append("")
     return lines
+
+
+def _words(label: Any) -> str:
+    """A label's words per language, or the glossary term it names."""
+    if isinstance(label, dict):
+        return " / ".join(cell(str(v)) for v in label.values())
+    return f"glossary `{label}`" if label else ""
+
+
+def _qualname(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}:{getattr(obj, '__qualname__', repr(obj))}"
 
 
 def layouts(tables: ModelTables) -> Lines:

@@ -1,16 +1,134 @@
-"""Boards in three shapes that cover most games: a graph, a track of loops, a road."""
+"""Boards: the shapes a board file may take, and how a board looks.
+
+Three shapes ship with the toolkit and cover most games: a graph, a track of loops, a road.
+Each is a board kind in a registry (`register_board_kind`), so a game or a package adds a
+shape with one module: its model and its drawing. A board's look is data (`style:`):
+colour, icon and label per space kind, line per link kind, the words its legend prints.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from toolkit.content.models.base import Declares, LocalizedText, Ref, Slug, StrictModel
 
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", examples=["#7b3f12"])]
+
+Label = Annotated[
+    Annotated[Slug, Ref("term")] | LocalizedText,
+    Field(
+        description=(
+            "Words the board prints: a glossary term's id (the board then speaks as the "
+            "rulebook does), or the text in each language."
+        ),
+        examples=["harbour", {"fr": "Phare", "es": "Faro", "en": "Lighthouse"}],
+    ),
+]
+
+IconName = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z][a-z0-9_]*$",
+        max_length=64,
+        description=(
+            "An icon: a board glyph of the game's plugin, else an SVG of the game's `icons/`, "
+            "else a toolkit icon (`playset icons`). Without one, a space shows its label's "
+            "initial in the build language."
+        ),
+        examples=["star"],
+    ),
+]
+
+
+class SpaceStyle(StrictModel):
+    """How one kind of space (or road stop) looks. Unset fields take generic defaults:
+    a colour of its own from the toolkit's palette, the label from the glossary."""
+
+    label: Label | None = Field(
+        default=None,
+        description="Legend name; default: the glossary term `<kind>-space` or `<kind>`, "
+        "else the kind's id in words.",
+    )
+    colour: Colour | None = Field(default=None, description="Fill colour.")
+    text_colour: Colour | None = Field(
+        default=None, description="Colour of what is drawn on the fill (icon, letter, words)."
+    )
+    outline: Colour | None = Field(default=None, description="Outline colour (default ink).")
+    icon: IconName | None = None
+    size: float | None = Field(
+        default=None, ge=0.5, le=50, description="Radius in mm of a graph space (default 3.6)."
+    )
+    font: Literal["regular", "bold", "italic", "bolditalic"] = Field(
+        default="regular", description="Font style of the space names."
+    )
+    font_size: float = Field(default=7.5, ge=3, le=40, description="Size of its names in points.")
+    name_colour: Colour | None = Field(default=None, description="Colour of the space names.")
+    named: bool = Field(default=True, description="Print the names of spaces of this kind.")
+    stage: bool = Field(
+        default=False,
+        description="Road stop that ends a leg: drawn larger, with its name and `slots`.",
+    )
+    slots: int = Field(default=0, ge=0, le=12, description="Waiting places drawn on a stage.")
+
+
+class LineStyle(StrictModel):
+    """How one kind of link or route is drawn. Unset fields keep the toolkit's line for that
+    kind, else a plain grey line."""
+
+    label: Label | None = Field(
+        default=None,
+        description="Legend name; default: the glossary term `<kind>`, else the id in words.",
+    )
+    colour: Colour | None = None
+    width: float | None = Field(default=None, ge=0.1, le=20, description="Line width (points).")
+    dash: list[Annotated[float, Field(ge=0, le=50)]] | None = Field(
+        default=None, max_length=8, description="Dash pattern in points, e.g. [5, 3]."
+    )
+    cap: Literal["butt", "round", "square", "keep"] | None = Field(
+        default=None, description="Line ends (`keep`: as the line drawn before it)."
+    )
+    inner_colour: Colour | None = Field(
+        default=None, description="A cased line: the colour of the thinner line inside."
+    )
+    inner_width: float | None = Field(default=None, ge=0.1, le=20)
+    shape: Literal["straight", "arc"] | None = Field(
+        default=None, description="`arc`: a curve bowing away from the map's centre."
+    )
+    marker: IconName | None = Field(default=None, description="An icon halfway along an arc.")
+
+
+class BoardStyle(StrictModel):
+    """A board's look. What a board leaves out comes from the toolkit's generic style."""
+
+    spaces: dict[Slug, SpaceStyle] = Field(
+        default_factory=dict,
+        description="By space (or stop) kind; the order is the legend's and the naming order.",
+    )
+    links: dict[Slug, LineStyle] = Field(
+        default_factory=dict, description="By link kind (`link` for plain links) or route kind."
+    )
+    labels: dict[Slug, Label] = Field(
+        default_factory=dict,
+        description="Other words the board prints, by key: `start`; on a track `start-hole`, "
+        "`entrance` and the phrases `players`, `seats`, `title`, `count`, `or`; on a road the "
+        "phrases `leg` (`Leg {n}`) and `double`.",
+    )
+    piles: list[Label] = Field(
+        default_factory=list, description="Track board: card piles drawn in the middle."
+    )
+    unnamed_prefix: str | None = Field(
+        default=None,
+        max_length=40,
+        description="Space names that begin with this are not printed (generated fillers).",
+    )
+
 
 class Region(StrictModel):
-    """A named area of a graph board (a whisky region, a country)."""
+    """A named area of a graph board (a region, a country)."""
 
     id: Annotated[Slug, Declares("region")]
     name: LocalizedText
@@ -22,14 +140,16 @@ class GraphSpace(StrictModel):
 
     id: Annotated[Slug, Declares("space")]
     name: str = Field(min_length=1, max_length=80, description="Place name (not translated).")
-    kind: Slug = Field(description="Space kind (distillery, port, pub, path, ...).")
+    kind: Slug = Field(description="Space kind, styled by the board's `style.spaces`.")
     region: Annotated[Slug, Ref("region")] | None = None
     country: Slug | None = None
     lat: float | None = Field(default=None, ge=-90, le=90)
     lon: float | None = Field(default=None, ge=-180, le=180)
     x: float | None = Field(default=None, ge=-10_000, le=10_000, description="Layout x in mm.")
     y: float | None = Field(default=None, ge=-10_000, le=10_000, description="Layout y in mm.")
-    tags: list[Slug] = Field(default_factory=list, description="Extra roles: start, airport, ...")
+    tags: list[Slug] = Field(
+        default_factory=list, description="Extra roles: `start` marks a start space."
+    )
 
 
 class Link(StrictModel):
@@ -38,15 +158,19 @@ class Link(StrictModel):
     a: Annotated[Slug, Ref("space")]
     b: Annotated[Slug, Ref("space")]
     km: float | None = Field(default=None, ge=0, le=20_000)
+    kind: Slug = Field(
+        default="link", description="Link kind, styled by the board's `style.links`."
+    )
 
 
 class Route(StrictModel):
-    """A special connection: a ferry through sea spaces or a flight between airports."""
+    """A special connection drawn as its kind's line: a ferry through the spaces of a crossing,
+    a bridge, or a flight (an arc) between two spaces."""
 
     id: Slug
     kind: Literal["ferry", "flight", "bridge"]
     stops: list[Annotated[Slug, Ref("space")]] = Field(
-        min_length=2, description="Spaces in order; a ferry is port, sea space(s), port."
+        min_length=2, description="Spaces in order, from one end to the other."
     )
 
 
@@ -61,19 +185,20 @@ class GraphBoard(StrictModel):
     links: list[Link] = Field(default_factory=list)
     routes: list[Route] = Field(default_factory=list)
     source: str | None = Field(default=None, description="Where the facts come from.")
+    style: BoardStyle = Field(default_factory=BoardStyle)
 
 
 class TrackBoard(StrictModel):
     """Identical segments joined into a loop; each seat has a start, an entrance and a home.
 
-    Muckle Stoater's Mashies are segments: holes numbered from the corner shared with the
-    previous segment; the start hole sits by the seat's Dock, the entrance leads home.
+    Holes are numbered from the corner a segment shares with the previous one; the start
+    hole sits by the seat's pen, the entrance leads to its home.
     """
 
     kind: Literal["track"]
     id: Slug
     name: LocalizedText
-    segment_name: LocalizedText = Field(description="What one segment is called (Mashie).")
+    segment_name: LocalizedText = Field(description="What one segment is called.")
     segments_in_box: int = Field(ge=1, le=64)
     segments_by_players: dict[int, int] = Field(
         description="Segments used for each player count.", examples=[{2: 4, 3: 3, 4: 4}]
@@ -81,10 +206,15 @@ class TrackBoard(StrictModel):
     holes_per_segment: int = Field(ge=2, le=500)
     start_offset: int = Field(ge=0, le=500)
     entrance_offset: int = Field(ge=0, le=500)
-    pen_holes: int = Field(ge=0, le=50, description="Holes of each seat's start pen (Dock).")
-    home_holes: int = Field(ge=0, le=50, description="Holes of each seat's home (Castle).")
+    pen_holes: int = Field(ge=0, le=50, description="Holes of each seat's start pen.")
+    home_holes: int = Field(ge=0, le=50, description="Holes of each seat's home.")
     pen_name: LocalizedText
     home_name: LocalizedText
+    style: BoardStyle = Field(default_factory=BoardStyle)
+
+
+def _track_summary(board: TrackBoard) -> str:
+    return f"{board.segments_in_box}×{board.holes_per_segment} holes"
 
 
 class RoadStop(StrictModel):
@@ -96,7 +226,7 @@ class RoadStop(StrictModel):
 
 
 class RoadBoard(StrictModel):
-    """A one-way road of stops (Tokaido)."""
+    """A one-way road of stops, some of them stages that end a leg."""
 
     kind: Literal["road"]
     id: Slug
@@ -105,6 +235,7 @@ class RoadBoard(StrictModel):
     double_from_players: int | None = Field(
         default=None, ge=1, le=100, description="Second slots open from this player count."
     )
+    style: BoardStyle = Field(default_factory=BoardStyle)
 
     @model_validator(mode="after")
     def _ends_are_plain(self) -> RoadBoard:
@@ -113,4 +244,83 @@ class RoadBoard(StrictModel):
         return self
 
 
-Board = Annotated[GraphBoard | TrackBoard | RoadBoard, Field(discriminator="kind")]
+# ---------------------------------------------------------------- the board kinds registry
+
+
+@dataclass(frozen=True)
+class BoardKind:
+    """One board shape: the model its files hold and how it is drawn.
+
+    `draw` is `draw(board, look) -> list[Drawing]` (see `toolkit.render.boards`), or the
+    dotted path `"module:function"` of one, so the content layer never imports rendering.
+    """
+
+    kind: str
+    model: type[StrictModel]
+    draw: str | Callable[[Any, Any], list[Any]]
+    summary: Callable[[Any], str] = field(default=lambda board: "")
+    """A few words on the board's size, for `playset list` (`12 spaces`)."""
+    space_kinds: Callable[[Any], list[str]] = field(default=lambda board: [])
+    """The kinds of space the board uses, in order: unstyled ones get palette colours."""
+
+
+_KINDS: dict[str, BoardKind] = {}
+
+
+def register_board_kind(entry: BoardKind) -> BoardKind:
+    """Add a board shape; board files with `kind: <entry.kind>` validate against its model."""
+    _KINDS[entry.kind] = entry
+    from toolkit.content.plugin import adapter
+
+    adapter.cache_clear()  # the board validator is rebuilt with the new shape
+    return entry
+
+
+def unregister_board_kind(kind: str) -> None:
+    """Remove a board shape (tests that register one undo it with this)."""
+    _KINDS.pop(kind, None)
+    from toolkit.content.plugin import adapter
+
+    adapter.cache_clear()
+
+
+def board_kinds() -> dict[str, BoardKind]:
+    """Every registered board shape by kind, the toolkit's first."""
+    return dict(_KINDS)
+
+
+def board_union() -> Any:
+    """The model a board file is validated against: one of the registered shapes."""
+    models = [entry.model for entry in _KINDS.values()]
+    union: Any = models[0]
+    for model in models[1:]:
+        union = union | model
+    return Annotated[union, Field(discriminator="kind")] if len(models) > 1 else union
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Board":
+        return board_union()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_RENDER = "toolkit.render.boards"
+register_board_kind(
+    BoardKind(
+        "graph",
+        GraphBoard,
+        f"{_RENDER}.graph:draw",
+        lambda b: f"{len(b.spaces)} spaces",
+        lambda b: list(dict.fromkeys(s.kind for s in b.spaces)),
+    )
+)
+register_board_kind(BoardKind("track", TrackBoard, f"{_RENDER}.track:draw", _track_summary))
+register_board_kind(
+    BoardKind(
+        "road",
+        RoadBoard,
+        f"{_RENDER}.road:draw",
+        lambda b: f"{len(b.stops)} stops",
+        lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
+    )
+)

@@ -19,4 +19,5 @@ PLUGIN = GamePlugin(
     checks=(*CHECKS, *COMPONENT_CHECKS),
     engine=compile_game,
     bots={"greedy": make_greedy},
+    extras={"board_glyphs": "toolkit.games.whisky_game.board_glyphs:GLYPHS"},
 )

@@ -476,11 +476,22 @@ def render(spaces: dict[str, Space], links: list[Link], routes: list[Route]) -> 
     return "\n".join(out + dump(board)) + "\n"
 
 
+STYLE_MARK = "# The board's look"
+
+
+def kept_style(text: str) -> str:
+    """The board's hand-written look (its `style:` block and the comment above it, at the end
+    of the file): the map is generated, its look is content the generator keeps."""
+    at = text.find("\n" + STYLE_MARK)
+    return text[at + 1 :] if at >= 0 else ""
+
+
 def main() -> None:
     spaces, links, routes = build()
     OUT.parent.mkdir(parents=True, exist_ok=True)
+    old = OUT.read_text(encoding="utf-8") if OUT.is_file() else ""
     tmp = OUT.with_name(OUT.name + ".tmp")
-    tmp.write_text(render(spaces, links, routes), encoding="utf-8")
+    tmp.write_text(render(spaces, links, routes) + kept_style(old), encoding="utf-8")
     os.replace(tmp, OUT)
     kinds = Counter(s.kind for s in spaces.values())
     print(f"{OUT}: {len(spaces)} spaces {dict(kinds)}, {len(links)} links, {len(routes)} routes")

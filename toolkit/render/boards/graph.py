@@ -1,70 +1,36 @@
-"""Graph boards (maps): spaces at their real places, roads, ferries, flights and a legend.
+"""Graph boards (maps): spaces at their real places, links, routes and a legend.
 
 Positions come from latitude and longitude through an equirectangular projection corrected by
 cos(latitude), scaled to an A2 poster. Spaces closer than a pawn are pushed apart on paper
 only (the data keeps real coordinates), then names are placed where they hide the least.
+Colours, icons, lines and words come from the board's look (`look.py`).
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.content.models.board import GraphBoard, GraphSpace
+from toolkit.content.models.board import GraphBoard, GraphSpace, LineStyle
+from toolkit.render.boards.look import Look, Space
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.tiling import Drawing, halo_text, poster_area
 
-Words = Callable[[str], str]
 Rect = tuple[float, float, float, float]
+Chain = tuple[str, list[str]]  # (line kind, the spaces it runs through)
 
 INSET = 14 * mm  # free border around the map inside the drawing
 GAP = 3.2 * mm  # least paper between two spaces after nudging
 START_RING = 1.7 * mm
 RING = 1.2 * mm  # width of the region-coloured ring
-ROAD = HexColor("#4d4d4d")
-SEA_LINE = HexColor("#1f5fa8")
-FLIGHT = HexColor("#6a5acd")
 INK = HexColor("#1e1e1e")
 PAPER = HexColor("#f3f7fa")
-ANONYMOUS_PREFIX = "Road to "  # names the map generator gives nameless road steps
-
-
-@dataclass(frozen=True)
-class KindStyle:
-    """How a kind of space looks: fill, size, glyph, and the weight of its name."""
-
-    fill: str
-    radius: float
-    glyph: str
-    font: str = "regular"
-    size: float = 7.5
-    labelled: bool = True
-
-
-STYLES: dict[str, KindStyle] = {
-    "distillery": KindStyle("#7b3f12", 4.4 * mm, "bottle", "bold", 8.5),
-    "lost_distillery": KindStyle("#555555", 4.4 * mm, "lost", "bolditalic", 8.5),
-    "city": KindStyle("#1d1d1b", 4.8 * mm, "star", "bold", 10),
-    "pub": KindStyle("#7a1f3d", 4.0 * mm, "mug"),
-    "port": KindStyle("#1f3f6e", 4.0 * mm, "anchor"),
-    "airport": KindStyle("#ffffff", 4.2 * mm, "plane"),
-    "junction": KindStyle("#d9d9d9", 3.3 * mm, "none"),
-    "special": KindStyle("#c0392b", 3.6 * mm, "s"),
-    "resource": KindStyle("#ead8a8", 3.6 * mm, "barrel"),
-    "path": KindStyle("#ffffff", 2.9 * mm, "none", "italic", 6.5),
-    "sea": KindStyle("#bfe0f5", 3.4 * mm, "waves", labelled=False),
-}
-DEFAULT_STYLE = KindStyle("#9e9e9e", 3.6 * mm, "letter")
-
-
-def style_of(kind: str) -> KindStyle:
-    return STYLES.get(kind, DEFAULT_STYLE)
+CAPS = {"butt": 0, "round": 1, "square": 2}
 
 
 @dataclass
@@ -74,14 +40,14 @@ class Spot:
     space: GraphSpace
     x: float
     y: float
-    style: KindStyle
+    style: Space
     ring: str | None
     start: bool
     label: tuple[float, float] | None = None  # baseline origin of the name
 
     @property
     def r(self) -> float:
-        return self.style.radius
+        return self.style.radius_mm * mm
 
     @property
     def reach(self) -> float:
@@ -93,19 +59,21 @@ class Plan:
     """Everything the draw step needs, computed once (the drawing is drawn per tile)."""
 
     board: GraphBoard
-    lang: str
-    words: Words
+    look: Look
     width: float
     height: float
     spots: dict[str, Spot]
-    links: list[tuple[str, str]]
-    ferries: list[list[str]]
-    flights: list[Arc]
-    bridges: list[list[str]]
+    links: list[Chain]  # plain links, each a chain of two
+    routes: list[Chain]  # straight routes through their stops
+    arcs: list[tuple[str, Arc]]
     km: float  # points per km on paper, for the scale bar (0 without geography)
     title_box: Rect = (0, 0, 0, 0)
     legend_box: Rect = (0, 0, 0, 0)
     legend_rows: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def lang(self) -> str:
+        return self.look.lang
 
 
 # ---------------------------------------------------------------- geometry
@@ -258,8 +226,8 @@ def _spot_box(s: Spot) -> Rect:
 
 def _segments(plan: Plan) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     pts = {k: (s.x, s.y) for k, s in plan.spots.items()}
-    segs = [(pts[a], pts[b]) for a, b in plan.links]
-    for chain in plan.ferries + plan.bridges:
+    segs = []
+    for _kind, chain in plan.links + plan.routes:
         segs += [(pts[a], pts[b]) for a, b in zip(chain, chain[1:], strict=False)]
     return segs
 
@@ -325,16 +293,16 @@ def _label_rect(s: Spot, where: str, width: float, size: float) -> tuple[Rect, t
 
 def _place_labels(plan: Plan) -> None:
     """Greedy: the most important names first, each where it covers the least."""
-    order = list(STYLES)
+    order = list(plan.look.style.spaces)
     spots = sorted(
-        (s for s in plan.spots.values() if _named(s)),
+        (s for s in plan.spots.values() if _named(s, plan.look.style.unnamed_prefix)),
         key=lambda s: (order.index(s.space.kind) if s.space.kind in order else 99, s.space.id),
     )
     all_boxes = [(k, _spot_box(s)) for k, s in plan.spots.items()]
     all_segs = _segments(plan)
     placed: list[Rect] = [plan.title_box, plan.legend_box]
     for s in spots:
-        width = text_width(s.space.name, s.style.size, s.style.font)
+        width = text_width(s.space.name, s.style.font_size, s.style.font)
         best: tuple[float, tuple[float, float], Rect] | None = None
         # Only what lies near this space can be hidden by its name.
         area = (s.x - width - 15 * mm, s.y - 15 * mm, s.x + width + 15 * mm, s.y + 15 * mm)
@@ -349,7 +317,7 @@ def _place_labels(plan: Plan) -> None:
             > 0
         ]
         for rank, where in enumerate(("e", "w", "n", "s", "ne", "nw", "se", "sw")):
-            rect, origin = _label_rect(s, where, width, s.style.size)
+            rect, origin = _label_rect(s, where, width, s.style.font_size)
             cost = rank * 0.5
             if rect[0] < 2 * mm or rect[2] > plan.width - 2 * mm:
                 cost += 1e6
@@ -367,14 +335,14 @@ def _place_labels(plan: Plan) -> None:
         placed.append(best[2])
 
 
-def _named(s: Spot) -> bool:
-    return s.style.labelled and not s.space.name.startswith(ANONYMOUS_PREFIX)
+def _named(s: Spot, prefix: str | None) -> bool:
+    return s.style.named and not (prefix and s.space.name.startswith(prefix))
 
 
 # ---------------------------------------------------------------- plan
 
 
-def plan_graph(board: GraphBoard, lang: str, words: Words) -> Plan:
+def plan_graph(board: GraphBoard, look: Look) -> Plan:
     """Project, scale, nudge and label: the whole layout, computed once."""
     coords, geographic = _project(board.spaces)
     xs = [p[0] for p in coords.values()]
@@ -390,7 +358,7 @@ def plan_graph(board: GraphBoard, lang: str, words: Words) -> Plan:
             s,
             coords[s.id][0] * scale + left,
             coords[s.id][1] * scale + bottom,
-            style_of(s.kind),
+            look.space(s.kind),
             regions.get(s.region) if s.region else None,
             "start" in s.tags,
         )
@@ -399,32 +367,18 @@ def plan_graph(board: GraphBoard, lang: str, words: Words) -> Plan:
     _spread(list(spots.values()))
     _nudge(list(spots.values()), width, height)
     routed = set()
-    ferries: list[list[str]] = []
-    bridges: list[list[str]] = []
-    flights: list[tuple[str, str]] = []
-    for route in board.routes:
+    routes: list[Chain] = []
+    arcs: list[tuple[str, str, str]] = []
+    for route in sorted(board.routes, key=lambda r: (look.line(r.kind).shape == "arc", r.kind)):
         routed |= {frozenset(p) for p in zip(route.stops, route.stops[1:], strict=False)}
-        if route.kind == "ferry":
-            ferries.append(route.stops)
-        elif route.kind == "bridge":
-            bridges.append(route.stops)
+        if look.line(route.kind).shape == "arc":
+            arcs += [(route.kind, a, b) for a, b in zip(route.stops, route.stops[1:], strict=False)]
         else:
-            flights += list(zip(route.stops, route.stops[1:], strict=False))
-    links = [(lk.a, lk.b) for lk in board.links if frozenset((lk.a, lk.b)) not in routed]
-    plan = Plan(
-        board,
-        lang,
-        words,
-        width,
-        height,
-        spots,
-        links,
-        ferries,
-        [],
-        bridges,
-        scale if geographic else 0.0,
-    )
-    plan.flights = _flights(plan, flights)
+            routes.append((route.kind, route.stops))
+    links = [(lk.kind, [lk.a, lk.b]) for lk in board.links if frozenset((lk.a, lk.b)) not in routed]
+    plan = Plan(board, look, width, height, spots, links, routes, [], scale if geographic else 0.0)
+    plan.arcs = _arcs(plan, arcs)
+    lang = look.lang
     title = board.name.get(lang, board.id)
     tw, th = text_width(title, 26, "bold") + 4 * mm, 14 * mm
     plan.title_box = _place_box(plan, tw, th, ["tl", "tr", "bl", "br"], [])
@@ -435,166 +389,51 @@ def plan_graph(board: GraphBoard, lang: str, words: Words) -> Plan:
     return plan
 
 
-# ---------------------------------------------------------------- glyphs
+# ---------------------------------------------------------------- spaces
 
 
-def _glyph(c: Canvas, glyph: str, x: float, y: float, r: float, letter: str = "") -> None:
-    """A small white (or dark) symbol inside a space, so kinds read without colour."""
-    u = r / (4.4 * mm)  # glyphs are designed for a space of radius 4.4 mm
+def _glyph(c: Canvas, look: Look, style: Space, x: float, y: float, r: float) -> None:
+    """The symbol inside a space, so kinds read without colour: its icon (a game glyph, an
+    SVG or a toolkit icon), else its label's initial in the build language."""
     c.setLineJoin(1)
     c.setLineCap(1)
-    white = HexColor("#ffffff")
-    if glyph in ("bottle", "lost"):
-        c.setFillColor(white)
-        c.setStrokeColor(white)
-        p = c.beginPath()
-        p.roundRect(x - 1.05 * mm * u, y - 2.3 * mm * u, 2.1 * mm * u, 2.9 * mm * u, 0.4 * mm * u)
-        p.rect(x - 0.42 * mm * u, y + 0.4 * mm * u, 0.84 * mm * u, 1.9 * mm * u)
-        if glyph == "bottle":
-            c.drawPath(p, stroke=0, fill=1)
-        else:
-            c.setLineWidth(0.8 * u)
-            c.drawPath(p, stroke=1, fill=0)
-            c.setFont(font_name("bold"), 5.5 * u)
-            c.drawCentredString(x, y - 1.6 * mm * u, "?")
-    elif glyph == "star":
-        c.setFillColor(white)
-        p = c.beginPath()
-        for k in range(10):
-            rad = (2.9 if k % 2 == 0 else 1.2) * mm * u
-            a = math.pi / 2 + k * math.pi / 5
-            pt = (x + rad * math.cos(a), y + rad * math.sin(a))
-            p.moveTo(*pt) if k == 0 else p.lineTo(*pt)
-        p.close()
-        c.drawPath(p, stroke=0, fill=1)
-    elif glyph == "mug":
-        c.setFillColor(white)
-        c.setStrokeColor(white)
-        c.roundRect(
-            x - 1.5 * mm * u,
-            y - 1.7 * mm * u,
-            2.3 * mm * u,
-            3.1 * mm * u,
-            0.3 * mm * u,
-            stroke=0,
-            fill=1,
-        )
-        c.setLineWidth(1.0 * u)
-        c.roundRect(
-            x + 0.5 * mm * u,
-            y - 0.9 * mm * u,
-            1.2 * mm * u,
-            1.6 * mm * u,
-            0.5 * mm * u,
-            stroke=1,
-            fill=0,
-        )
-    elif glyph == "anchor":
-        c.setStrokeColor(white)
-        c.setLineWidth(1.0 * u)
-        c.circle(x, y + 1.9 * mm * u, 0.5 * mm * u, stroke=1, fill=0)
-        c.line(x, y + 1.4 * mm * u, x, y - 2.2 * mm * u)
-        c.line(x - 1.1 * mm * u, y + 0.7 * mm * u, x + 1.1 * mm * u, y + 0.7 * mm * u)
-        c.arc(x - 2.0 * mm * u, y - 2.3 * mm * u, x + 2.0 * mm * u, y + 0.3 * mm * u, 200, 140)
-    elif glyph == "plane":
-        c.setFillColor(HexColor("#1f3f6e"))
-        s = mm * u
-        pts = [
-            (0, 2.8),
-            (0.45, 1.9),
-            (0.45, 0.6),
-            (2.8, -0.4),
-            (2.8, -0.95),
-            (0.45, -0.35),
-            (0.35, -1.9),
-            (1.1, -2.5),
-            (1.1, -2.9),
-            (0, -2.55),
-            (-1.1, -2.9),
-            (-1.1, -2.5),
-            (-0.35, -1.9),
-            (-0.45, -0.35),
-            (-2.8, -0.95),
-            (-2.8, -0.4),
-            (-0.45, 0.6),
-            (-0.45, 1.9),
-        ]
-        p = c.beginPath()
-        p.moveTo(x + pts[0][0] * s, y + pts[0][1] * s)
-        for px, py in pts[1:]:
-            p.lineTo(x + px * s, y + py * s)
-        p.close()
-        c.drawPath(p, stroke=0, fill=1)
-    elif glyph == "s":
-        c.setFillColor(white)
-        c.setFont(font_name("bold"), 11 * u)
-        c.drawCentredString(x, y - 3.9 * u, "S")
-    elif glyph == "barrel":
-        brown = HexColor("#7b3f12")
-        c.setStrokeColor(brown)
-        c.setFillColor(brown)
-        c.setLineWidth(0.7 * u)
-        w, h = 1.5 * mm * u, 2.1 * mm * u
-        p = c.beginPath()
-        p.moveTo(x - w * 0.8, y + h)
-        p.curveTo(x - w * 1.25, y + h * 0.4, x - w * 1.25, y - h * 0.4, x - w * 0.8, y - h)
-        p.lineTo(x + w * 0.8, y - h)
-        p.curveTo(x + w * 1.25, y - h * 0.4, x + w * 1.25, y + h * 0.4, x + w * 0.8, y + h)
-        p.close()
-        c.drawPath(p, stroke=1, fill=0)
-        for f in (-0.5, 0.5):
-            c.line(x - w * 1.08, y + h * f, x + w * 1.08, y + h * f)
-    elif glyph == "waves":
-        c.setStrokeColor(SEA_LINE)
-        c.setLineWidth(0.6 * u)
-        for dy in (0.7, -0.7):
-            p = c.beginPath()
-            x0, yy = x - 2.0 * mm * u, y + dy * mm * u
-            p.moveTo(x0, yy)
-            for k in range(4):
-                xa = x0 + k * mm * u
-                p.curveTo(
-                    xa + 0.25 * mm * u,
-                    yy + 0.5 * mm * u,
-                    xa + 0.75 * mm * u,
-                    yy - 0.5 * mm * u,
-                    xa + mm * u,
-                    yy,
-                )
-            c.drawPath(p, stroke=1, fill=0)
-    elif glyph == "letter" and letter:
-        c.setFillColor(white)
-        c.setFont(font_name("bold"), 8 * u)
-        c.drawCentredString(x, y - 2.9 * u, letter[:1].upper())
+    if style.icon == "none":
+        return
+    if style.icon and look.draw_icon(c, style.icon, x, y, r, style.text_colour):
+        return
+    u = r / (4.4 * mm)
+    c.setFillColor(HexColor(style.text_colour))
+    c.setFont(font_name("bold"), 8 * u)
+    c.drawCentredString(x, y - 2.9 * u, style.initial)
 
 
 def draw_space(
     c: Canvas,
+    look: Look,
     x: float,
     y: float,
-    style: KindStyle,
+    style: Space,
+    r: float,
     ring: str | None,
     start: bool = False,
-    kind: str = "",
 ) -> None:
     """One space: region ring, kind fill, symbol; a start gets an extra black ring."""
-    r = style.radius
     if start:
         c.setStrokeColor(INK)
         c.setFillColor(HexColor("#ffffff"))
         c.setLineWidth(1.4)
         c.circle(x, y, r + START_RING, stroke=1, fill=1)
     c.setLineWidth(0.5)
-    c.setStrokeColor(INK if ring or style.glyph != "waves" else SEA_LINE)
+    c.setStrokeColor(INK if ring or not style.outline else HexColor(style.outline))
     if ring:
         c.setFillColor(HexColor(ring))
         c.circle(x, y, r, stroke=1, fill=1)
-        c.setFillColor(HexColor(style.fill))
+        c.setFillColor(HexColor(style.colour))
         c.circle(x, y, r - RING, stroke=0, fill=1)
     else:
-        c.setFillColor(HexColor(style.fill))
+        c.setFillColor(HexColor(style.colour))
         c.circle(x, y, r, stroke=1, fill=1)
-    _glyph(c, style.glyph, x, y, r - (RING if ring else 0), kind)
+    _glyph(c, look, style, x, y, r - (RING if ring else 0))
 
 
 def _halo_text(
@@ -610,25 +449,26 @@ ROW = 7.0 * mm
 LEGEND_SIZE = 8.5
 PAD = 4 * mm
 SWATCH = 11 * mm
+START = Space(
+    "start", "", "#ffffff", "#ffffff", None, "none", 2.1, "regular", 7.5, None, True, False, 0
+)
 
 
 def _legend_rows(plan: Plan) -> list[tuple[str, str, str]]:
     """(what, key, label) rows: kinds present, start, line kinds, regions, scale."""
-    w = plan.words
+    look = plan.look
     kinds = {s.space.kind for s in plan.spots.values()}
-    order = list(STYLES) + sorted(kinds - set(STYLES))
-    rows = [("space", k, w(k)) for k in order if k in kinds]
+    styled = list(look.style.spaces)
+    order = styled + sorted(kinds - set(styled))
+    rows = [("space", k, look.space(k).label) for k in order if k in kinds]
     if any(s.start for s in plan.spots.values()):
-        rows.append(("start", "start", w("start")))
+        rows.append(("start", "start", look.label("start")))
     rows.append(("gap", "", ""))
-    if plan.links:
-        rows.append(("line", "link", w("link")))
-    if plan.ferries:
-        rows.append(("line", "ferry", w("ferry")))
-    if plan.bridges:
-        rows.append(("line", "bridge", w("bridge")))
-    if plan.flights:
-        rows.append(("line", "flight", w("flight")))
+    drawn = {kind for kind, _ in plan.links + plan.routes} | {kind for kind, _ in plan.arcs}
+    known = look.line_order()
+    for kind in known + sorted(drawn - set(known)):
+        if kind in drawn:
+            rows.append(("line", kind, look.line_word(kind)))
     if plan.board.regions:
         rows.append(("gap", "", ""))
         rows += [
@@ -675,13 +515,12 @@ def _draw_legend(c: Canvas, plan: Plan) -> None:
         if kind == "gap":
             continue
         if kind == "space":
-            st = style_of(key)
-            small = KindStyle(st.fill, min(st.radius, 2.8 * mm), st.glyph)
-            draw_space(c, sx, cy, small, None, kind=key)
+            st = plan.look.space(key)
+            draw_space(c, plan.look, sx, cy, st, min(st.radius_mm * mm, 2.8 * mm), None)
         elif kind == "start":
-            draw_space(c, sx, cy, KindStyle("#ffffff", 2.1 * mm, "none"), None, start=True)
+            draw_space(c, plan.look, sx, cy, START, 2.1 * mm, None, start=True)
         elif kind == "line":
-            _line_sample(c, key, sx - SWATCH / 2, cy, sx + SWATCH / 2)
+            _line_sample(c, plan.look, key, sx - SWATCH / 2, cy, sx + SWATCH / 2)
         elif kind == "region":
             c.setFillColor(HexColor(key))
             c.setStrokeColor(INK)
@@ -709,15 +548,12 @@ def _draw_legend(c: Canvas, plan: Plan) -> None:
         c.drawString(tx, cy - LEGEND_SIZE * 0.32, text)
 
 
-def _line_sample(c: Canvas, key: str, xa: float, y: float, xb: float) -> None:
-    if key == "link":
-        _road(c, [(xa, y), (xb, y)])
-    elif key == "ferry":
-        _ferry(c, [(xa, y), (xb, y)])
-    elif key == "bridge":
-        _bridge(c, [(xa, y), (xb, y)])
+def _line_sample(c: Canvas, look: Look, kind: str, xa: float, y: float, xb: float) -> None:
+    line = look.line(kind)
+    if line.shape == "arc":
+        _draw_arc(c, look, line, _arc((xa, y - 1.0 * mm), (xb, y - 1.0 * mm), 2.5 * mm))
     else:
-        _flight(c, _arc((xa, y - 1.0 * mm), (xb, y - 1.0 * mm), 2.5 * mm))
+        _stroke(c, line, [(xa, y), (xb, y)])
 
 
 # ---------------------------------------------------------------- lines
@@ -731,31 +567,24 @@ def _polyline(c: Canvas, pts: list[tuple[float, float]]) -> None:
     c.drawPath(p, stroke=1, fill=0)
 
 
-def _road(c: Canvas, pts: list[tuple[float, float]]) -> None:
-    c.setDash()
-    c.setLineCap(1)
-    c.setStrokeColor(ROAD)
-    c.setLineWidth(1.8)
+def _stroke(c: Canvas, line: LineStyle, pts: list[tuple[float, float]]) -> None:
+    """A straight line through `pts` as its style says: dashed, cased (a thinner line of
+    another colour inside), or plain."""
+    if not line.dash:
+        c.setDash()
+    if line.cap in CAPS:
+        c.setLineCap(CAPS[line.cap])
+    c.setStrokeColor(HexColor(line.colour))
+    c.setLineWidth(line.width)
+    if line.dash:
+        c.setDash(line.dash)
     _polyline(c, pts)
-
-
-def _ferry(c: Canvas, pts: list[tuple[float, float]]) -> None:
-    c.setLineCap(0)
-    c.setStrokeColor(SEA_LINE)
-    c.setLineWidth(1.6)
-    c.setDash(5, 3)
-    _polyline(c, pts)
-    c.setDash()
-
-
-def _bridge(c: Canvas, pts: list[tuple[float, float]]) -> None:
-    c.setDash()
-    c.setStrokeColor(ROAD)
-    c.setLineWidth(4.0)
-    _polyline(c, pts)
-    c.setStrokeColor(HexColor("#ffffff"))
-    c.setLineWidth(1.6)
-    _polyline(c, pts)
+    if line.inner_colour:
+        c.setStrokeColor(HexColor(line.inner_colour))
+        c.setLineWidth(line.inner_width or (line.width or 1.0) / 2.5)
+        _polyline(c, pts)
+    if line.dash:
+        c.setDash()
 
 
 @dataclass(frozen=True)
@@ -787,13 +616,13 @@ def _arc(a: tuple[float, float], b: tuple[float, float], bulge: float) -> Arc:
     return Arc(a, control, b, None, math.degrees(math.atan2(dy, dx)) - 90)
 
 
-def _flights(plan: Plan, pairs: list[tuple[str, str]]) -> list[Arc]:
+def _arcs(plan: Plan, pairs: list[tuple[str, str, str]]) -> list[tuple[str, Arc]]:
     """Arcs bowing away from the map's centre; markers on the first clear point of each."""
     pts = {k: (s.x, s.y) for k, s in plan.spots.items()}
     cx = sum(p[0] for p in pts.values()) / len(pts)
     cy = sum(p[1] for p in pts.values()) / len(pts)
     arcs = []
-    for a, b in pairs:
+    for kind, a, b in pairs:
         pa, pb = pts[a], pts[b]
         d = math.hypot(pb[0] - pa[0], pb[1] - pa[1])
         nx, ny = -(pb[1] - pa[1]), pb[0] - pa[0]
@@ -809,17 +638,19 @@ def _flights(plan: Plan, pairs: list[tuple[str, str]]) -> list[Arc]:
             if clear:
                 marker = (x, y)
                 break
-        arcs.append(Arc(arc.a, arc.control, arc.b, marker, arc.angle))
+        arcs.append((kind, Arc(arc.a, arc.control, arc.b, marker, arc.angle)))
     return arcs
 
 
-def _flight(c: Canvas, arc: Arc) -> None:
-    """A thin dotted arc: flights skip the roads, so they curve away from them."""
+def _draw_arc(c: Canvas, look: Look, line: LineStyle, arc: Arc) -> None:
+    """A curve with its marker icon: such lines skip the roads, so they curve away."""
     (ax, ay), (cx, cy), (bx, by) = arc.a, arc.control, arc.b
-    c.setStrokeColor(FLIGHT)
-    c.setLineWidth(1.0)
-    c.setLineCap(1)
-    c.setDash(0.1, 3)
+    colour = HexColor(line.colour)
+    c.setStrokeColor(colour)
+    c.setLineWidth(line.width)
+    if line.cap in CAPS:
+        c.setLineCap(CAPS[line.cap])
+    c.setDash(line.dash or [])
     p = c.beginPath()
     p.moveTo(ax, ay)
     p.curveTo(
@@ -832,15 +663,17 @@ def _flight(c: Canvas, arc: Arc) -> None:
     )
     c.drawPath(p, stroke=1, fill=0)
     c.setDash()
-    if arc.marker:
+    if arc.marker and line.marker:
         c.saveState()
         c.translate(*arc.marker)
         c.rotate(arc.angle)
         c.setFillColor(HexColor("#ffffff"))
-        c.setStrokeColor(FLIGHT)
+        c.setStrokeColor(colour)
         c.setLineWidth(0.6)
         c.circle(0, 0, 2.6 * mm, stroke=1, fill=1)
-        _glyph(c, "plane", 0, 0, 2.6 * mm)
+        c.setLineJoin(1)
+        c.setLineCap(1)
+        look.draw_icon(c, line.marker, 0, 0, 2.6 * mm, line.colour)
         c.restoreState()
 
 
@@ -864,20 +697,16 @@ def draw_graph(c: Canvas, plan: Plan) -> None:
             c.setFillColor(_tint(s.ring, 0.16))
             c.circle(s.x, s.y, s.reach + 6 * mm, stroke=0, fill=1)
     pts = {k: (s.x, s.y) for k, s in spots.items()}
-    for a, b in plan.links:
-        _road(c, [pts[a], pts[b]])
-    for chain in plan.bridges:
-        _bridge(c, [pts[k] for k in chain])
-    for chain in plan.ferries:
-        _ferry(c, [pts[k] for k in chain])
-    for arc in plan.flights:
-        _flight(c, arc)
+    for kind, chain in plan.links + plan.routes:
+        _stroke(c, plan.look.line(kind), [pts[k] for k in chain])
+    for kind, arc in plan.arcs:
+        _draw_arc(c, plan.look, plan.look.line(kind), arc)
     for s in spots.values():
-        draw_space(c, s.x, s.y, s.style, s.ring, s.start, s.space.kind)
+        draw_space(c, plan.look, s.x, s.y, s.style, s.r, s.ring, s.start)
     for s in spots.values():
         if s.label:
-            colour = HexColor("#555555") if s.space.kind == "path" else INK
-            _halo_text(c, *s.label, s.space.name, s.style.font, s.style.size, colour)
+            colour = HexColor(s.style.name_colour) if s.style.name_colour else INK
+            _halo_text(c, *s.label, s.space.name, s.style.font, s.style.font_size, colour)
     x0, y0, x1, y1 = plan.title_box
     _halo_text(
         c, x0 + 2 * mm, y0 + 4 * mm, plan.board.name.get(plan.lang, plan.board.id), "bold", 26
@@ -885,8 +714,8 @@ def draw_graph(c: Canvas, plan: Plan) -> None:
     _draw_legend(c, plan)
 
 
-def build(board: GraphBoard, lang: str, words: Words) -> Drawing:
-    plan = plan_graph(board, lang, words)
-    return Drawing(
-        plan.width, plan.height, board.name.get(lang, board.id), lambda c: draw_graph(c, plan)
-    )
+def draw(board: GraphBoard, look: Look) -> list[Drawing]:
+    """The board kind's drawer: one map."""
+    plan = plan_graph(board, look)
+    name = board.name.get(look.lang, board.id)
+    return [Drawing(plan.width, plan.height, name, lambda c: draw_graph(c, plan))]

@@ -1,7 +1,7 @@
-"""Track boards (Muckle Stoater's Mashies): segments joined into a loop around the table.
+"""Track boards: identical segments joined into a loop around the table.
 
-One drawing per table arrangement: the segments a player count uses (4 for 2 or 4 players,
-3, 5 and 6 for the others) as the sides of a regular polygon, each facing its seat. Every
+One drawing per table arrangement: the segments a player count uses (say 4 for 2 or 4
+players, 3, 5 and 6 for the others) as the sides of a regular polygon, each facing its seat. Every
 arrangement keeps the hole pitch of the largest one, so pieces printed for one fit the
 marbles of another. A segment is drawn once in a local frame (as the bottom side) and rotated
 into place, so every seat reads its own labels the right way up.
@@ -18,19 +18,18 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import TrackBoard
+from toolkit.render.boards.look import Look
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.tiling import Drawing, halo_text, poster_area
-
-Words = Callable[[str], str]
 
 SEATS = ["#d1342f", "#2b6cb0", "#2f8f46", "#e0a800", "#7b3fa0", "#e06c1a", "#1a9c9c", "#8a5a2b"]
 INK = HexColor("#1e1e1e")
 WOOD = HexColor("#f1e2c4")
 TABLE = HexColor("#fbf8f1")
-OUT = 2.7  # band depth outside the track line, in hole pitches (room for the Dock)
+OUT = 2.7  # band depth outside the track line, in hole pitches (room for the pen)
 IN = 1.1  # band depth inside the track line
 
-TEXT = {
+TEXT = {  # the drawer's phrases; a style's `labels` (`players`, `seats`, ...) may replace them
     "fr": {
         "players": "{n}\u00a0joueurs\u00a0: {m}\u00a0×\u00a0{segment}",
         "seats": "{n}\u00a0joueurs\u00a0: places aux {segment}s {list}",
@@ -60,8 +59,7 @@ class TrackPlan:
     """Sizes of the loop, computed once: polygon of `sides` sides, hole pitch in points."""
 
     board: TrackBoard
-    lang: str
-    words: Words
+    look: Look
     players: tuple[int, ...]  # the player counts that sit at this arrangement
     width: float
     height: float
@@ -82,20 +80,20 @@ def _tint(colour: str, amount: float) -> HexColor:
     return HexColor("#" + "".join(f"{round(255 - (255 - ch) * amount):02x}" for ch in rgb))
 
 
-CASTLE_CLEARANCE = 2.0  # pitches between a Castle's holes and the next segment's track
+HOME_CLEARANCE = 2.0  # pitches between a home's holes and the next segment's track
 
 
 def loop_apothem(board: TrackBoard, sides: int) -> float:
-    """Centre to track line in pitches: segments meet corner to corner, unless a Castle near
-    a corner would run into the next segment's track (a triangle of 18-hole Mashies); then
+    """Centre to track line in pitches: segments meet corner to corner, unless a home near
+    a corner would run into the next segment's track (a triangle of long segments); then
     the sides move out and plain wooden joints without holes fill the corners."""
     apothem = board.holes_per_segment / 2 / math.tan(math.pi / sides)
     phi = 2 * math.pi / sides
     x = board.holes_per_segment / 2 - (board.entrance_offset + 0.5)
     depth = board.home_holes
-    # Distance from the deepest Castle hole (x, -a + depth) to the neighbouring side's track
+    # Distance from the deepest home hole (x, -a + depth) to the neighbouring side's track
     # line is a·(1 − cos φ) − x·sin φ + depth·cos φ; solve for the clearance.
-    clear = CASTLE_CLEARANCE + x * math.sin(phi) - depth * math.cos(phi)
+    clear = HOME_CLEARANCE + x * math.sin(phi) - depth * math.cos(phi)
     needed = clear / (1 - math.cos(phi))
     return max(apothem, needed)
 
@@ -129,9 +127,7 @@ TITLE_BAND = 22 * mm  # above a smaller loop: the title
 KEY_BAND = 22 * mm  # below it: what the marks mean, who sits where
 
 
-def plan_track(
-    board: TrackBoard, lang: str, words: Words, segments: int, players: tuple[int, ...]
-) -> TrackPlan:
+def plan_track(board: TrackBoard, look: Look, segments: int, players: tuple[int, ...]) -> TrackPlan:
     """The box's loop fills the poster area; a smaller loop keeps its pitch and gets a sheet
     of its own size, with bands for the title and the key."""
     sides = max(segments, 3)
@@ -145,7 +141,7 @@ def plan_track(
         height = (y1 - y0) * pitch + 24 * mm + TITLE_BAND + KEY_BAND
         cy = 12 * mm + KEY_BAND - y0 * pitch
     cx = width / 2 - (x1 + x0) / 2 * pitch
-    return TrackPlan(board, lang, words, players, width, height, sides, pitch, cx, cy)
+    return TrackPlan(board, look, players, width, height, sides, pitch, cx, cy)
 
 
 def _hole(c: Canvas, x: float, y: float, r: float, fill: object, ring: object, lw: float) -> None:
@@ -245,7 +241,7 @@ def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
     for j in range(1, b.home_holes + 1):
         _hole(c, xe, y + j * p, r, HexColor("#ffffff"), HexColor(colour), 1.2)
     if b.home_holes:
-        # An arrowhead from the entrance into the Castle.
+        # An arrowhead from the entrance into the home.
         c.setFillColor(HexColor(colour))
         tip = y + 0.62 * p
         path = c.beginPath()
@@ -283,20 +279,20 @@ def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
 
 
 def _word(text: dict[str, str], plan: TrackPlan) -> str:
-    return text.get(plan.lang) or next(iter(text.values()), "")
+    return plan.look.text(text)
 
 
 def _legend(c: Canvas, plan: TrackPlan) -> None:
-    """Top-left: title; bottom corners: what the marks mean and Mashies per player count."""
-    b, w = plan.board, plan.words
+    """Top-left: title; bottom corners: what the marks mean and segments per player count."""
+    b, look = plan.board, plan.look
     m = 12 * mm
     halo_text(c, m, plan.height - m - 20, title(plan), font_name("bold"), 20, INK, 6)
     size = 9
     colour = SEATS[0]
     r = 0.34 * plan.pitch
     rows = [
-        ("start", w("start-hole")),
-        ("entrance", w("castle-entrance")),
+        ("start", look.label("start-hole")),
+        ("entrance", look.label("entrance")),
     ]
     y = m + 8 * mm
     x = m + r + 2
@@ -311,7 +307,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         c.setFont(font_name("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, text)
         y -= 8 * mm
-    text = TEXT.get(plan.lang, TEXT["en"])
+    text = _phrases(plan)
     segment = _word(b.segment_name, plan)
     lines = []
     for n in plan.players:
@@ -329,6 +325,10 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         y -= size * 1.4
 
 
+def _phrases(plan: TrackPlan) -> dict[str, str]:
+    return {key: plan.look.phrase(key, TEXT) for key in TEXT["en"]}
+
+
 def seat_segments(players: int, segments: int) -> list[int]:
     """Segments with a seat: i × (segments / players), so 2 players on 4 sit opposite."""
     step = max(segments // max(players, 1), 1)
@@ -336,7 +336,7 @@ def seat_segments(players: int, segments: int) -> list[int]:
 
 
 def title(plan: TrackPlan) -> str:
-    text = TEXT.get(plan.lang, TEXT["en"])
+    text = _phrases(plan)
     counts = text["or"].join(str(n) for n in plan.players)
     players = text["count"].format(n=counts)
     segment = _word(plan.board.segment_name, plan)
@@ -346,13 +346,14 @@ def title(plan: TrackPlan) -> str:
 
 
 def _centre(c: Canvas, plan: TrackPlan) -> None:
-    """The middle of the table: where the draw and discard piles go."""
+    """The middle of the table: where the style's card piles go."""
     p = plan.pitch
+    piles = plan.look.style.piles
     cw, ch = 63 * mm, 88 * mm
     scale = min(1.0, plan.apothem * 0.55 / ch)
     cw, ch = cw * scale, ch * scale
-    for i, key in enumerate(("draw-pile", "discard-pile")):
-        x = plan.cx + (i - 0.5) * (cw + 0.6 * p) - cw / 2
+    for i, label in enumerate(piles):
+        x = plan.cx + (i - (len(piles) - 1) / 2) * (cw + 0.6 * p) - cw / 2
         y = plan.cy - ch / 2
         c.setFillColor(HexColor("#ffffff"))
         c.setStrokeColor(HexColor("#8a6d3b"))
@@ -360,7 +361,7 @@ def _centre(c: Canvas, plan: TrackPlan) -> None:
         c.setDash(4, 3)
         c.roundRect(x, y, cw, ch, 3 * mm, stroke=1, fill=1)
         c.setDash()
-        _centred(c, x + cw / 2, plan.cy - 4, plan.words(key), "bold", 12)
+        _centred(c, x + cw / 2, plan.cy - 4, plan.look.text(label), "bold", 12)
 
 
 def draw_track(c: Canvas, plan: TrackPlan) -> None:
@@ -376,11 +377,11 @@ def draw_track(c: Canvas, plan: TrackPlan) -> None:
     _legend(c, plan)
 
 
-def build(board: TrackBoard, lang: str, words: Words) -> list[Drawing]:
-    """One drawing per table arrangement, the box's full loop first."""
+def draw(board: TrackBoard, look: Look) -> list[Drawing]:
+    """The board kind's drawer: one drawing per table arrangement, the box's loop first."""
     drawings = []
     for segments, players in arrangements(board).items():
-        plan = plan_track(board, lang, words, segments, players)
+        plan = plan_track(board, look, segments, players)
         drawings.append(Drawing(plan.width, plan.height, title(plan), _drawer(plan)))
     return drawings
 

@@ -1,14 +1,14 @@
-"""Road boards (Tokaido): the stops in order, in rows that turn back like a serpent.
+"""Road boards: the stops in order, in rows that turn back like a serpent.
 
-Each stop is a rounded square in its kind's print colour; a double stop gets its second slot
-just off the road; inns are larger, hold a queue of slots and carry their names. Legs (the
-stretches between inns) are numbered so players can follow the road across the rows.
+Each stop is a rounded square in its kind's colour; a double stop gets its second slot just
+off the road; stages (a style's `stage: true`) are larger, hold a queue of slots and carry
+their names. Legs (the stretches between stages) are numbered so players can follow the road
+across the rows.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
@@ -16,35 +16,20 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import RoadBoard
+from toolkit.render.boards.look import Look
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.textfit import fit_text
 from toolkit.render.tiling import Drawing, halo_text, poster_area
 
-Words = Callable[[str], str]
-
-# Print colours of the original board (tokaido.md §2): fill, text.
-COLOURS: dict[str, tuple[str, str]] = {
-    "inn": ("#e4572e", "#ffffff"),
-    "village": ("#3a3a3a", "#ffffff"),
-    "farm": ("#f2c200", "#1e1e1e"),
-    "temple": ("#c62828", "#ffffff"),
-    "hot_spring": ("#1f9a9a", "#ffffff"),
-    "encounter": ("#b0208a", "#ffffff"),
-    "paddy": ("#4c9a2a", "#ffffff"),
-    "mountain": ("#e9e9e6", "#1e1e1e"),
-    "sea": ("#1e63b5", "#ffffff"),
-}
-OTHER = ("#8d8d8d", "#ffffff")
 INK = HexColor("#1e1e1e")
 ROAD = HexColor("#e8dcc0")
 ROAD_EDGE = HexColor("#b8a57a")
 BACK = HexColor("#fbf8f1")
-INN_SLOTS = 5
 MARGIN = 12 * mm
 HEADER = 24 * mm
 FOOTER = 30 * mm
 
-TEXT = {
+TEXT = {  # the drawer's phrases; a style's `labels` (`leg`, `double`) may replace them
     "fr": {"leg": "Étape {n}", "double": "2e case\u00a0: dès {n}\u00a0joueurs"},
     "es": {"leg": "Tramo {n}", "double": "2.ª casilla: desde {n}\u00a0jugadores"},
     "en": {"leg": "Leg {n}", "double": "2nd slot: {n}+ players"},
@@ -56,8 +41,7 @@ class RoadPlan:
     """Grid of the road, computed once: columns, row and column pitch, square size."""
 
     board: RoadBoard
-    lang: str
-    words: Words
+    look: Look
     width: float
     height: float
     cols: int
@@ -86,15 +70,11 @@ class RoadPlan:
         return x, y - self.size / 2 - 2.5 * mm - self.slot / 2
 
 
-def _text(lang: str) -> dict[str, str]:
-    return TEXT.get(lang, TEXT["en"])
-
-
 def _word(text: dict[str, str], lang: str) -> str:
     return text.get(lang) or next(iter(text.values()), "")
 
 
-def plan_road(board: RoadBoard, lang: str, words: Words) -> RoadPlan:
+def plan_road(board: RoadBoard, look: Look) -> RoadPlan:
     n = len(board.stops)
     cols = max(2, round(math.sqrt(n * 2.2)))
     rows = math.ceil(n / cols)
@@ -104,7 +84,7 @@ def plan_road(board: RoadBoard, lang: str, words: Words) -> RoadPlan:
     px = (width - 2 * MARGIN - py) / cols  # room for the turns, half a row pitch each side
     left = (width - cols * px) / 2
     top = height - MARGIN - HEADER
-    return RoadPlan(board, lang, words, width, height, cols, rows, px, py, left, top)
+    return RoadPlan(board, look, width, height, cols, rows, px, py, left, top)
 
 
 def _road(c: Canvas, plan: RoadPlan) -> None:
@@ -157,30 +137,34 @@ def _label_in(
 
 def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
     stop = plan.board.stops[i]
-    fill, ink = COLOURS.get(stop.kind, OTHER)
+    style = plan.look.space(stop.kind)
+    fill, ink = style.colour, style.text_colour
     x, y = plan.centre(i)
     s = plan.size
-    inn = stop.kind == "inn"
-    w, h = (min(plan.px * 0.9, s * 1.35), s * 1.25) if inn else (s, s)
+    stage = style.stage
+    w, h = (min(plan.px * 0.9, s * 1.35), s * 1.25) if stage else (s, s)
     c.setFillColor(HexColor(fill))
     c.setStrokeColor(INK)
-    c.setLineWidth(1.2 if inn else 0.8)
+    c.setLineWidth(1.2 if stage else 0.8)
     c.roundRect(x - w / 2, y - h / 2, w, h, s * 0.14, stroke=1, fill=1)
-    word = plan.words(stop.kind)
-    if inn:
+    word = style.label
+    if stage:
         title = stop.name or word
-        _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.lang, 15)
+        _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.look.lang, 15)
         if stop.name:
-            _label_in(c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.lang, 8, "regular")
-        r = min(w * 0.82 / INN_SLOTS / 2 * 0.8, h * 0.11)
-        for k in range(INN_SLOTS):
-            cx = x - w * 0.41 + (k + 0.5) * w * 0.82 / INN_SLOTS
+            _label_in(
+                c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.look.lang, 8, "regular"
+            )
+        slots = style.slots
+        r = min(w * 0.82 / max(slots, 1) / 2 * 0.8, h * 0.11)
+        for k in range(slots):
+            cx = x - w * 0.41 + (k + 0.5) * w * 0.82 / slots
             c.setFillColor(HexColor("#ffffff"))
             c.setStrokeColor(INK)
             c.setLineWidth(0.6)
             c.circle(cx, y - h * 0.28, r, stroke=1, fill=1)
     else:
-        _label_in(c, word, x, y - s * 0.04, s * 0.86, s * 0.5, ink, plan.lang, 9.5)
+        _label_in(c, word, x, y - s * 0.04, s * 0.86, s * 0.5, ink, plan.look.lang, 9.5)
     c.setFillColor(HexColor(ink))
     c.setFont(font_name("regular"), 6.5)
     c.drawString(x - w / 2 + 1.6 * mm, y + h / 2 - 3.6 * mm, str(i))
@@ -196,17 +180,26 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
         c.setDash()
         if plan.board.double_from_players:
             _label_in(
-                c, f"{plan.board.double_from_players}+", sx, sy, t * 0.8, t * 0.6, ink, plan.lang, 8
+                c,
+                f"{plan.board.double_from_players}+",
+                sx,
+                sy,
+                t * 0.8,
+                t * 0.6,
+                ink,
+                plan.look.lang,
+                8,
             )
 
 
 def _legs(c: Canvas, plan: RoadPlan) -> None:
-    """'Leg n' tags above the first stop after each inn but the last."""
+    """'Leg n' tags above the first stop after each stage but the last."""
     stops = plan.board.stops
-    inns = [i for i, s in enumerate(stops) if s.kind == "inn"]
-    template = _text(plan.lang)["leg"]
-    for k, i in enumerate(inns, start=1):
-        if i + 1 >= len(stops) or stops[i + 1].kind == "inn":
+    stage = {s.kind: plan.look.space(s.kind).stage for s in stops}
+    stages = [i for i, s in enumerate(stops) if stage[s.kind]]
+    template = plan.look.phrase("leg", TEXT)
+    for k, i in enumerate(stages, start=1):
+        if i + 1 >= len(stops) or stage[stops[i + 1].kind]:
             continue
         x, y = plan.centre(i + 1)
         text = template.format(n=k)
@@ -214,7 +207,7 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
         w = text_width(text, size, "bold") + 4 * mm
         ty = y + plan.size / 2 + 2.2 * mm
         c.setFillColor(HexColor("#ffffff"))
-        c.setStrokeColor(HexColor(COLOURS["inn"][0]))
+        c.setStrokeColor(HexColor(plan.look.space(stops[i].kind).colour))
         c.setLineWidth(0.9)
         c.roundRect(x - w / 2, ty, w, size + 2.6 * mm, 2 * mm, stroke=1, fill=1)
         c.setFillColor(INK)
@@ -224,19 +217,21 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
 
 def _legend(c: Canvas, plan: RoadPlan) -> None:
     b = plan.board
-    kinds = [k for k in COLOURS if any(s.kind == k for s in b.stops)]
-    kinds += sorted({s.kind for s in b.stops} - set(COLOURS))
+    styled = list(plan.look.style.spaces)
+    kinds = [k for k in styled if any(s.kind == k for s in b.stops)]
+    kinds += sorted({s.kind for s in b.stops} - set(styled))
     sw = 6 * mm
     size = 9.5
-    entries = [(k, plan.words(k)) for k in kinds]
+    entries = [(k, plan.look.space(k).label) for k in kinds]
     if any(s.double for s in b.stops) and b.double_from_players:
-        entries.append(("double", _text(plan.lang)["double"].format(n=b.double_from_players)))
+        double = plan.look.phrase("double", TEXT)
+        entries.append(("double", double.format(n=b.double_from_players)))
     widths = [sw + 2.5 * mm + text_width(t, size) + 7 * mm for _, t in entries]
     total = sum(widths)
     x = (plan.width - total) / 2
     y = MARGIN + FOOTER / 2 - sw / 2
     for (kind, text), w in zip(entries, widths, strict=True):
-        fill = COLOURS.get(kind, OTHER)[0] if kind != "double" else "#ffffff"
+        fill = plan.look.space(kind).colour if kind != "double" else "#ffffff"
         c.setFillColor(HexColor(fill))
         c.setStrokeColor(INK)
         c.setLineWidth(0.7)
@@ -257,11 +252,13 @@ def draw_road(c: Canvas, plan: RoadPlan) -> None:
     for i in range(len(plan.board.stops)):
         _stop(c, plan, i)
     _legs(c, plan)
-    title = _word(plan.board.name, plan.lang)
+    title = _word(plan.board.name, plan.look.lang)
     halo_text(c, MARGIN, plan.height - MARGIN - 22, title, font_name("bold"), 26, INK, 6)
     _legend(c, plan)
 
 
-def build(board: RoadBoard, lang: str, words: Words) -> Drawing:
-    plan = plan_road(board, lang, words)
-    return Drawing(plan.width, plan.height, _word(board.name, lang), lambda c: draw_road(c, plan))
+def draw(board: RoadBoard, look: Look) -> list[Drawing]:
+    """The board kind's drawer: one road."""
+    plan = plan_road(board, look)
+    name = _word(board.name, look.lang)
+    return [Drawing(plan.width, plan.height, name, lambda c: draw_road(c, plan))]

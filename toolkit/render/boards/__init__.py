@@ -1,0 +1,69 @@
+"""Board PDFs: draw a board from its data, then tile it over sheets or put it on one page.
+
+Each board kind (graph, track, road, and any a game or package registers with
+`toolkit.content.models.board.register_board_kind`) has its own drawer; this module finds it
+in the registry, gives it the board's look in the chosen language (`look.py`) and hands the
+drawings to the tiler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+from toolkit.content.game import Game
+from toolkit.content.models.board import BoardKind, board_kinds
+from toolkit.render.boards.look import Look, look_for
+from toolkit.render.tiling import Drawing, poster_pdf, tiled_pdf
+
+Drawer = Callable[[Any, Look], list[Drawing]]
+
+
+def drawer(entry: BoardKind) -> Drawer:
+    """A board kind's drawer: the function itself, or the one its `"module:name"` names."""
+    if callable(entry.draw):
+        return entry.draw
+    module, _, name = entry.draw.partition(":")
+    found: Drawer = getattr(import_module(module), name)
+    return found
+
+
+def board_look(game: Game, board: Any, lang: str) -> Look:
+    """The look `board` is drawn with in `lang`."""
+    entry = board_kinds().get(board.kind)
+    kinds = entry.space_kinds(board) if entry else []
+    return look_for(game, board, lang, kinds)
+
+
+def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:
+    """The board's drawings in their own coordinates, at poster size: one for most boards,
+    one per table arrangement for a track of segments."""
+    entry = board_kinds().get(getattr(board, "kind", ""))
+    if entry is None:
+        raise TypeError(f"not a registered board kind: {getattr(board, 'kind', board)!r}")
+    return drawer(entry)(board, board_look(game, board, lang))
+
+
+def render_board(
+    game: Game,
+    board: Any,
+    lang: str,
+    paper: str = "a4",
+    board_page: str | None = None,
+    bleed: float = 0.0,
+) -> bytes:
+    """A board's PDF: tiled over `paper` with an assembly page per drawing, or each drawing
+    whole on a page of `board_page`. With `bleed` (points, the press profile) the board goes
+    whole on `board_page` (A2 by default) with bleed, TrimBox and BleedBox."""
+    drawings = build_drawings(game, board, lang)
+    name = board.name.get(lang, "") or drawings[0].title
+    game_title = game.manifest.title.get(lang, "") if game.manifest else ""
+    doc_title = f"{game_title} — {name}" if game_title else name
+    if bleed:
+        from toolkit.render.tiling import POSTER
+
+        return poster_pdf(drawings, board_page or POSTER, doc_title, bleed)
+    if board_page:
+        return poster_pdf(drawings, board_page, doc_title)
+    return tiled_pdf(drawings, paper, lang, doc_title)

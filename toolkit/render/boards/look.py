@@ -1,0 +1,257 @@
+"""A board's look in one language: the board's own `style:` over the toolkit's generic one.
+
+Every word a board prints goes through `Look.word`: the style's label, else the game's
+glossary (`<kind>-space`, `<kind>`), else the toolkit's generic words, else the key in words.
+A space kind the style leaves out gets a colour of its own from a palette, and its label's
+initial in the build language; a link kind gets a plain line.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.content.models.board import BoardStyle, LineStyle, SpaceStyle
+from toolkit.render.context import glossary_terms
+
+Glyph = Callable[[Canvas, float, float, float], None]
+"""A board glyph a game plugin supplies: `glyph(canvas, x, y, radius)` draws inside a space."""
+
+GLYPHS_EXTRA = "board_glyphs"
+"""The `GamePlugin.extras` key under which a game hands its board glyphs: a dict name → Glyph,
+or the `"module:NAME"` path of one (imported only when a board is drawn)."""
+
+PALETTE = (
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#b07aa1",
+    "#e15759",
+    "#76b7b2",
+    "#edc948",
+    "#9c755f",
+    "#ff9da7",
+    "#2f4b7c",
+    "#a05195",
+    "#665191",
+)
+"""Colours for the space kinds a style leaves out, one each in order of first use."""
+
+GENERIC = BoardStyle(
+    links={
+        "link": LineStyle(
+            label={"fr": "Liaison", "es": "Conexión", "en": "Link"},
+            colour="#4d4d4d",
+            width=1.8,
+            cap="round",
+        ),
+        "ferry": LineStyle(
+            label={"fr": "Ferry", "es": "Ferri", "en": "Ferry"},
+            colour="#1f5fa8",
+            width=1.6,
+            dash=[5, 3],
+            cap="butt",
+        ),
+        "bridge": LineStyle(
+            label={"fr": "Pont", "es": "Puente", "en": "Bridge"},
+            colour="#4d4d4d",
+            width=4.0,
+            cap="keep",
+            inner_colour="#ffffff",
+            inner_width=1.6,
+        ),
+        "flight": LineStyle(
+            label={"fr": "Vol", "es": "Vuelo", "en": "Flight"},
+            colour="#6a5acd",
+            width=1.0,
+            dash=[0.1, 3],
+            cap="round",
+            shape="arc",
+            marker="plane",
+        ),
+    },
+    labels={
+        "start": {"fr": "Départ", "es": "Salida", "en": "Start"},
+        "start-hole": {"fr": "Trou de départ", "es": "Agujero de salida", "en": "Start hole"},
+        "entrance": {"fr": "Entrée", "es": "Entrada", "en": "Entrance"},
+    },
+)
+"""The toolkit's own look: the route kinds every graph board may use, the start mark, and a
+track's start hole and entrance."""
+
+UNSTYLED_DASHES = ([6.0, 2.0], [2.0, 2.0], [8.0, 2.0, 2.0, 2.0], [4.0, 4.0])
+"""Dashes for the link kinds no style names (picked by the kind's name, so stable)."""
+
+PLAIN_LINE = LineStyle(colour="#4d4d4d", width=1.8, dash=[], cap="round", shape="straight")
+
+
+def merged(base: Any, over: Any) -> Any:
+    """`over`'s fields that were set, on top of `base` (same model)."""
+    return base.model_copy(update={k: getattr(over, k) for k in over.model_fields_set})
+
+
+def luminance(colour: str) -> float:
+    v = int(colour[1:], 16)
+    r, g, b = ((v >> s) & 255 for s in (16, 8, 0))
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+@dataclass(frozen=True)
+class Space:
+    """A space kind's look, every field settled."""
+
+    kind: str
+    label: str
+    colour: str
+    text_colour: str
+    outline: str | None
+    icon: str | None
+    radius_mm: float
+    font: str
+    font_size: float
+    name_colour: str | None
+    named: bool
+    stage: bool
+    slots: int
+
+    @property
+    def initial(self) -> str:
+        return self.label[:1].upper()
+
+
+@dataclass
+class Look:
+    """What a board drawer asks: words, space and line looks, glyphs and icons."""
+
+    game: Any
+    lang: str
+    style: BoardStyle
+    kinds: list[str] = field(default_factory=list)  # the board's space kinds, in order
+    default_radius_mm: float = 3.6
+
+    def __post_init__(self) -> None:
+        self.terms = glossary_terms(self.game, self.lang)
+        unstyled = [k for k in self.kinds if k not in self.style.spaces]
+        self._palette = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(unstyled)}
+        self._icons: Any = None
+
+    # ------------------------------------------------------------ words
+
+    def text(self, label: Any) -> str:
+        """A label's words: a glossary term's text, or the text in this language."""
+        if isinstance(label, str):
+            return _capital(self.terms.get(label) or label.replace("-", " ").replace("_", " "))
+        return label.get(self.lang) or next(iter(label.values()), "")
+
+    def word(self, key: str, label: Any = None) -> str:
+        """Name `key` in this language: `label`, then the glossary, then the generic words."""
+        if label is not None:
+            return self.text(label)
+        dashed = key.replace("_", "-")
+        for term in (f"{dashed}-space", key, dashed):
+            found = self.terms.get(term)
+            if found:
+                return _capital(found)
+        generic = GENERIC.labels.get(key) or _generic_line_label(key)
+        if generic is not None:
+            return self.text(generic)
+        return _capital(key.replace("_", " ").replace("-", " "))
+
+    def label(self, key: str) -> str:
+        """One of the board's other words (`start`, `entrance`): style, glossary, generic."""
+        return self.word(key, self.style.labels.get(key))
+
+    def phrase(self, key: str, table: dict[str, dict[str, str]]) -> str:
+        """A drawer's phrase (`Leg {n}`): the style's `labels[key]`, else the drawer's own
+        words in this language (English for a language it has no words for)."""
+        own = self.style.labels.get(key)
+        if own is not None:
+            return self.text(own)
+        return table.get(self.lang, table["en"])[key]
+
+    # ------------------------------------------------------------ spaces and lines
+
+    def space(self, kind: str) -> Space:
+        own = self.style.spaces.get(kind, SpaceStyle())
+        colour = own.colour or self._palette.get(kind) or PALETTE[0]
+        text_colour = own.text_colour or ("#1e1e1e" if luminance(colour) > 0.6 else "#ffffff")
+        return Space(
+            kind,
+            self.word(kind, own.label),
+            colour,
+            text_colour,
+            own.outline,
+            own.icon,
+            own.size if own.size is not None else self.default_radius_mm,
+            own.font,
+            own.font_size,
+            own.name_colour,
+            own.named,
+            own.stage,
+            own.slots,
+        )
+
+    def line(self, kind: str) -> LineStyle:
+        """A link or route kind's line, every field set: board, toolkit, plain line. A kind
+        neither styles gets a dash and colour of its own, so the legend tells it apart."""
+        base = GENERIC.links.get(kind)
+        if base is None:
+            k = zlib.crc32(kind.encode()) % len(UNSTYLED_DASHES)
+            base = LineStyle(colour=PALETTE[k], width=1.6, dash=UNSTYLED_DASHES[k], cap="butt")
+        return merged(merged(PLAIN_LINE, base), self.style.links.get(kind, LineStyle()))
+
+    def line_word(self, kind: str) -> str:
+        own = self.style.links.get(kind)
+        return self.word(kind, own.label if own is not None and own.label is not None else None)
+
+    def line_order(self) -> list[str]:
+        """Line kinds in legend order: the toolkit's, then the board's own."""
+        return list(dict.fromkeys([*GENERIC.links, *self.style.links]))
+
+    # ------------------------------------------------------------ glyphs and icons
+
+    def glyph(self, name: str) -> Glyph | None:
+        return plugin_glyphs(self.game).get(name)
+
+    def draw_icon(self, c: Canvas, name: str, x: float, y: float, r: float, colour: str) -> bool:
+        """A game glyph, else an icon of the game folder or the toolkit, in a space of
+        radius `r` centred on (x, y); False when there is no such icon."""
+        glyph = self.glyph(name)
+        if glyph is not None:
+            glyph(c, x, y, r)
+            return True
+        from toolkit.render.icons import draw_icon, icon_set
+
+        if self._icons is None:
+            self._icons = icon_set(getattr(self.game, "root", None))
+        size = r * 1.25
+        return draw_icon(c, name, x - size / 2, y - size / 2, size, colour, self._icons)
+
+
+def plugin_glyphs(game: Any) -> dict[str, Glyph]:
+    """The board glyphs the game's plugin hands over, by name ({} for most games)."""
+    plugin = getattr(game, "plugin", None)
+    glyphs = getattr(plugin, "extras", {}).get(GLYPHS_EXTRA, {})
+    if isinstance(glyphs, str):  # "module:NAME", imported only when a board is drawn
+        module, _, attr = glyphs.partition(":")
+        glyphs = getattr(import_module(module), attr)
+    return dict(glyphs)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _generic_line_label(key: str) -> Any:
+    line = GENERIC.links.get(key)
+    return line.label if line is not None else None
+
+
+def look_for(game: Any, board: Any, lang: str, kinds: Iterable[str] = ()) -> Look:
+    """The look of `board` (a model with a `style`) in `lang`."""
+    return Look(game, lang, getattr(board, "style", None) or BoardStyle(), list(kinds))
