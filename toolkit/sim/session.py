@@ -153,5 +153,9 @@ def prepare(
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
     values = parse_options(game, options, count)
     config = SimConfig(game_dir, GameSetup(count, values), tuple(bots), seed, games)
-    coop = values.get("mode") == "cooperative"
-    return Simulation(game, config, coop)
+    return Simulation(game, config, cooperative(game, values))
+
+
+def cooperative(game: Game, options: dict[str, bool | int | str]) -> bool:
+    """Whether these options make play co-operative, as the game's `cooperative:` says."""
+    return game.manifest is not None and game.manifest.is_cooperative(options)
