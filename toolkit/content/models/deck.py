@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from toolkit.content.models.base import Declares, LocalizedText, RelPath, Slug, StrictModel
 
@@ -81,6 +81,22 @@ class DeckBase(StrictModel):
         default="cards",
         description="What the printed pieces are called in the rulebook's component list.",
     )
+    labels: dict[Slug, LocalizedText] = Field(
+        default_factory=dict,
+        description="Column headings of the rulebook's card reference for this deck's card "
+        "fields, by field name (other number fields show their name).",
+        examples=[{"cost": {"fr": "Coût", "es": "Coste", "en": "Cost"}}],
+    )
+
+    @model_validator(mode="after")
+    def _labels_name_fields(self) -> DeckBase:
+        cards = getattr(self, "cards", None) or []
+        fields = set(type(cards[0]).model_fields) if cards else set()
+        for name in self.labels:
+            if cards and name not in fields:
+                known = ", ".join(sorted(fields - {"id", "name", "text", "copies"}))
+                raise ValueError(f"labels: {name!r} is not a card field (fields: {known})")
+        return self
 
 
 class GenericDeck(DeckBase):
