@@ -158,7 +158,7 @@ class ManifestBase(StrictModel):
         default=False,
         description="Whether the players win or lose together: true (always), false, or the "
         "option values that make play co-operative (every one of them set).",
-        examples=[{"mode": "cooperative"}],
+        examples=[{"play": "together"}],
     )
     variants: list[Variant] = Field(default_factory=list)
     files: Files = Field(default_factory=Files)
