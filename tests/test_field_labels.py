@@ -52,4 +52,6 @@ def test_a_label_for_no_field_is_a_diagnostic(tmp_path, run_cli):
     deck.write_text(deck.read_text(encoding="utf-8").replace("  max_tries:\n", "  max_trys:\n"))
     result = run_cli("validate", str(folder))
     assert result.exit_code == 1
-    assert "monsters.yaml" in result.output and "'max_trys' is not a card field" in result.output
+    line = deck.read_text(encoding="utf-8").splitlines().index("  max_trys:") + 1
+    assert f"monsters.yaml:{line + 1}:5: S001" in result.output  # the heading under the key
+    assert "'max_trys' is not a card field" in result.output
