@@ -320,6 +320,8 @@ def cover(
 ) -> list[Flowable]:
     """Title, ornament, summary and the box facts (players, age, minutes)."""
     manifest = game.manifest
+    if manifest is None:
+        raise ValueError(f"{game.id}: the manifest is not valid")
     accent = sheet.accent
     kicker = ParagraphStyle(
         "kicker",

@@ -81,6 +81,8 @@ def parse_options(
 
 
 def default_players(game: Game) -> int:
+    if game.manifest is None:
+        raise SetupError(f"{game.id}: the manifest is not valid")
     players = game.manifest.players
     return max(players.min, min(4, players.max))
 
