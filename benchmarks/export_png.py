@@ -18,14 +18,15 @@ from pathlib import Path
 
 from toolkit.content.game import bundled_games, load_game
 from toolkit.fileio import atomic_write_bytes
-from toolkit.render.build import BuildOptions, _cards_pdf
+from toolkit.render.artifacts.cards import cards_pdf
+from toolkit.render.build import BuildOptions
 from toolkit.render.exports.faces import each_deck, printed_decks
 
 
 def build_cards(games, lang: str, per_card: bool) -> None:
     for game in games:
         for printed in printed_decks(game):
-            _cards_pdf(
+            cards_pdf(
                 game, [printed.deck], lang, BuildOptions([lang], per_card=per_card), printed.trivia
             )
 

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from tests.conftest import FIXTURES
 from tests.pdf_geometry import MM
-from toolkit.render.build import card_files
+from toolkit.render.artifacts.cards import card_files
 
 
 def _boxes(path):

@@ -7,14 +7,15 @@ import io
 from PIL import Image
 
 from toolkit.content.game import bundled_games, load_game
-from toolkit.render.build import BuildOptions, _cards_pdf
+from toolkit.render.artifacts.cards import cards_pdf
+from toolkit.render.build import BuildOptions
 from toolkit.render.raster import png_pages
 
 
 def test_pages_render_to_identical_pngs_at_the_asked_resolution():
     game = load_game(bundled_games()["whisky-game"])
     deck = next(d for d in game.valid(game.decks) if d.id == "characters")
-    pdf = _cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
+    pdf = cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
     first = list(png_pages(pdf, dpi=36, last=0))
     again = list(png_pages(pdf, dpi=36, last=0))
     assert len(first) == 1 and first == again

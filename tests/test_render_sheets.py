@@ -15,7 +15,8 @@ from reportlab.lib.units import mm
 from tests.conftest import FIXTURES, REPO
 from toolkit.content.game import bundled_games, load_game
 from toolkit.render import sheets
-from toolkit.render.build import BuildOptions, _cards_pdf, build_game
+from toolkit.render.artifacts.cards import cards_pdf
+from toolkit.render.build import BuildOptions, build_game
 from toolkit.render.layout import load_layout
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -91,7 +92,7 @@ def test_backs_are_mirrored_for_long_edge_duplex(monkeypatch):
 @pytest.fixture(scope="module")
 def whisky_pdf() -> bytes:
     game = load_game(bundled_games()["whisky-game"])
-    return _cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
+    return cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
 
 
 def test_sheet_pages_sizes_and_text(whisky_pdf, tmp_path):
@@ -124,22 +125,20 @@ def test_every_language_prints_its_own_text():
     game = load_game(bundled_games()["tokaido"])
     decks = [d for d in game.valid(game.decks) if d.id == "travellers"]
     for lang, word in (("fr", "En arrivant"), ("es", "Al llegar"), ("en", "On arriving")):
-        data = _cards_pdf(game, decks, lang, BuildOptions([lang]), False)
+        data = cards_pdf(game, decks, lang, BuildOptions([lang]), False)
         reader = PdfReader(__import__("io").BytesIO(data))
         assert word in reader.pages[0].extract_text()
 
 
 def test_same_content_gives_identical_bytes(whisky_pdf):
     game = load_game(bundled_games()["whisky-game"])
-    again = _cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
+    again = cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
     assert again == whisky_pdf
 
 
 def test_per_card_pages_have_trim_and_bleed_boxes(tmp_path):
     game = load_game(bundled_games()["muckle-stoater"])
-    data = _cards_pdf(
-        game, game.valid(game.decks), "en", BuildOptions(["en"], per_card=True), False
-    )
+    data = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"], per_card=True), False)
     reader = PdfReader(__import__("io").BytesIO(data))
     assert len(reader.pages) == 2 * 54
     page = reader.pages[0]
@@ -160,7 +159,7 @@ def test_markup_characters_print_as_written(tmp_path, monkeypatch):
         deck.read_text().replace("en: Move {steps} spaces.", 'en: "Use <b> & <i>{steps}</i>."')
     )
     game = load_game(game_dir)
-    data = _cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]), False)
+    data = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]), False)
     text = PdfReader(__import__("io").BytesIO(data)).pages[0].extract_text()
     assert "Use <b> & <i>3</i>." in text
 
@@ -203,7 +202,7 @@ def _thumbnail(pdf: Path, tmp: Path) -> list[int]:
 def test_sheet_matches_its_snapshot(game_id, tmp_path):
     game = load_game(bundled_games()[game_id])
     pdf = tmp_path / "cards.pdf"
-    pdf.write_bytes(_cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False))
+    pdf.write_bytes(cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False))
     pixels = _thumbnail(pdf, tmp_path)
     reference = SNAPSHOTS / f"{game_id}.json"
     if not reference.exists():  # written once by a developer, then committed
@@ -222,7 +221,7 @@ def write_snapshots() -> None:  # pragma: no cover - run by hand: python -m test
         with tempfile.TemporaryDirectory() as tmp:
             pdf = Path(tmp) / "cards.pdf"
             pdf.write_bytes(
-                _cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False)
+                cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False)
             )
             (SNAPSHOTS / f"{game_id}.json").write_text(json.dumps(_thumbnail(pdf, Path(tmp))))
 
@@ -318,7 +317,7 @@ def test_cards_sharing_cut_lines_never_bleed_over_a_neighbour():
 
     game = load_game(bundled_games()["whisky-game"])
     deck = next(d for d in game.valid(game.decks) if d.id == "characters")
-    pdf = _cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
+    pdf = cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
     from io import BytesIO
 
     page = PdfReader(BytesIO(pdf)).pages[0]

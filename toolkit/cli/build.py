@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -28,8 +30,13 @@ def build(
         ),
     ] = "home",
     per_card: Annotated[bool, typer.Option("--per-card", help="One page per card.")] = False,
-    board_page: Annotated[
-        str | None, typer.Option("--board-page", help="Whole board on one page: a3, a2, a1.")
+    only: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help="Build only these artifacts, e.g. cards,rulebook (`playset reference` lists"
+            " them).",
+        ),
     ] = None,
     out: Annotated[
         Path | None, typer.Option(help="Output folder (default: ./output in the current folder).")
@@ -42,8 +49,11 @@ def build(
         str | None,
         typer.Option(help="Back offset of a printer saved by `playset calibrate --save`."),
     ] = None,
+    **settings: str | None,
 ) -> None:
-    """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf per game and language."""
+    """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
+    per game and language."""
+    from toolkit.render.artifacts import artifacts
     from toolkit.render.build import BuildError, BuildOptions, Written, build_game
     from toolkit.render.sheets import SheetError
 
@@ -51,8 +61,11 @@ def build(
         raise usage_error(f"profile must be home or press, not {profile!r}")
     if paper not in ("a4", "letter"):
         raise usage_error(f"paper must be a4 or letter, not {paper!r}")
-    if board_page and board_page not in ("a3", "a2", "a1"):
-        raise usage_error(f"--board-page must be a3, a2 or a1, not {board_page!r}")
+    names = tuple(name.strip() for name in only.split(",") if name.strip()) if only else None
+    unknown = [name for name in names or () if name not in artifacts()]
+    if unknown:
+        known = ", ".join(artifacts())
+        raise usage_error(f"--only: unknown artifact {unknown[0]!r} (known: {known})")
     shift = _back_offset(back_offset, printer, profile)
     out_dir = out or Path.cwd() / "output"
     failed = False
@@ -69,9 +82,10 @@ def build(
             langs,
             paper,
             per_card=per_card or profile == "press",
-            board_page=board_page,
             press=profile == "press",
             back_offset=shift,
+            only=names,
+            settings={name: value for name, value in settings.items() if value is not None},
         )
         start = time.perf_counter()
 
@@ -111,3 +125,43 @@ def _back_offset(text: str | None, printer: str | None, profile: str) -> tuple[f
             raise usage_error(str(exc)) from None
         _say(str(exc), "red")
         raise typer.Exit(1) from None
+
+
+def _with_settings(command: typer.models.CommandFunctionType) -> None:
+    """Give `command` one option per registered artifact setting (`--board-page`), so a new
+    artifact's settings reach the command line without editing it. Typer reads the
+    signature when the app is made: artifacts registered after this module was imported get
+    their options by calling this again (idempotent)."""
+    from toolkit.render.artifacts import settings
+
+    signature = inspect.signature(command, eval_str=True)
+    declared = settings()
+    # the command's own parameters; keyword-only ones are settings added by an earlier call
+    own = (inspect.Parameter.POSITIONAL_OR_KEYWORD,)
+    fixed = [p for p in signature.parameters.values() if p.kind in own]
+    extra = []
+    for setting in declared.values():
+        option = typer.Option(
+            setting.flag,
+            help=setting.help,
+            metavar="|".join(setting.choices),
+            callback=_one_of(setting.flag, setting.choices),
+        )
+        annotation = Annotated[str | None, option]
+        kind = inspect.Parameter.KEYWORD_ONLY
+        extra.append(inspect.Parameter(setting.name, kind, default=None, annotation=annotation))
+    new = signature.replace(parameters=[*fixed, *extra])
+    command.__signature__ = new  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in [*fixed, *extra]}
+
+
+def _one_of(flag: str, choices: tuple[str, ...]) -> Callable[[str | None], str | None]:
+    def check(value: str | None) -> str | None:
+        if value is not None and value not in choices:
+            raise typer.BadParameter(f"{flag} must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    return check
+
+
+_with_settings(build)

@@ -21,7 +21,7 @@ from typing import Any
 from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.render import assets
-from toolkit.render.build import question_deck
+from toolkit.render.artifacts.questions import question_deck
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,

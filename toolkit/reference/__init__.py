@@ -1,12 +1,13 @@
 """`docs/reference.md`, generated from the code: content fields, layouts, boards, icons,
-rules, templates and commands. A test compares the committed file with a fresh render."""
+rules, templates, build artifacts and commands. A test compares the committed file with a
+fresh render."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from toolkit.fileio import atomic_write_text
-from toolkit.reference import commands, sections
+from toolkit.reference import artifacts, commands, sections
 
 HEADER = """# Playset reference
 
@@ -19,6 +20,7 @@ file and the code disagree).
 - [Templates](#templates)
 - [Icons](#icons)
 - [Diagnostic rules](#diagnostic-rules)
+- [Build artifacts](#build-artifacts)
 - [Command line](#command-line)
 """
 
@@ -33,6 +35,7 @@ def render() -> str:
     lines += sections.template_contexts()
     lines += sections.icons()
     lines += sections.rules()
+    lines += artifacts.artifacts()
     lines += commands.cli()
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -116,15 +116,13 @@ LABELS: dict[str, dict[str, str]] = {
         "holes": "{n} × {segment}, {holes} holes each",
     },
 }
-# Column headings of the card reference for common number fields; others show their name.
+# Column headings of the card reference for the few number fields any game may have; a deck
+# names its own fields' headings in `labels:`, others show their field name.
 FIELD_LABELS: dict[str, dict[str, str]] = {
-    "fr": {"price": "Prix", "points": "Points", "coins": "Pièces", "level": "Niveau",
-           "section": "Section", "kill_target": "Tuer", "max_tries": "Essais"},
-    "es": {"price": "Precio", "points": "Puntos", "coins": "Monedas", "level": "Nivel",
-           "section": "Sección", "kill_target": "Matar", "max_tries": "Intentos"},
-    "en": {"price": "Price", "points": "Points", "coins": "Coins", "level": "Level",
-           "section": "Section", "kill_target": "Kill", "max_tries": "Tries"},
-}  # fmt: skip
+    "fr": {"price": "Prix", "points": "Points"},
+    "es": {"price": "Precio", "points": "Puntos"},
+    "en": {"price": "Price", "points": "Points"},
+}
 
 MARGIN = 20 * mm
 FOOTER = 11 * mm
@@ -322,6 +320,8 @@ def cover(
 ) -> list[Flowable]:
     """Title, ornament, summary and the box facts (players, age, minutes)."""
     manifest = game.manifest
+    if manifest is None:
+        raise ValueError(f"{game.id}: the manifest is not valid")
     accent = sheet.accent
     kicker = ParagraphStyle(
         "kicker",
@@ -575,7 +575,7 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
         if not any(card.get("text") for card in cards):
             continue
         numbers = _number_fields(deck.cards)
-        head = [names["card"], *(_field_label(f, lang) for f in numbers), names["copies"]]
+        head = [names["card"], *(_field_label(deck, f, lang) for f in numbers), names["copies"]]
         head.append(names["text"])
         rows = [[Cell(markup(h), h, True) for h in head]]
         for card in cards:
@@ -603,7 +603,12 @@ def _number_fields(cards: list[Any]) -> list[str]:
     return fields
 
 
-def _field_label(field: str, lang: str) -> str:
+def _field_label(deck: Any, field: str, lang: str) -> str:
+    """The deck's own heading for `field` (its `labels:`), else a generic word, else the
+    field's name."""
+    declared = deck.labels.get(field)
+    if declared and declared.get(lang):
+        return str(declared.get(lang))
     known = FIELD_LABELS.get(lang, FIELD_LABELS["en"])
     return known.get(field, field.replace("_", " ").capitalize())
 

@@ -81,6 +81,8 @@ def parse_options(
 
 
 def default_players(game: Game) -> int:
+    if game.manifest is None:
+        raise SetupError(f"{game.id}: the manifest is not valid")
     players = game.manifest.players
     return max(players.min, min(4, players.max))
 
@@ -153,5 +155,9 @@ def prepare(
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
     values = parse_options(game, options, count)
     config = SimConfig(game_dir, GameSetup(count, values), tuple(bots), seed, games)
-    coop = values.get("mode") == "cooperative"
-    return Simulation(game, config, coop)
+    return Simulation(game, config, cooperative(game, values))
+
+
+def cooperative(game: Game, options: dict[str, bool | int | str]) -> bool:
+    """Whether these options make play co-operative, as the game's `cooperative:` says."""
+    return game.manifest is not None and game.manifest.is_cooperative(options)

@@ -18,7 +18,7 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.metrics import MetricValue, SimReport, iter_metrics
-from toolkit.sim.session import SetupError, Simulation
+from toolkit.sim.session import SetupError, Simulation, cooperative
 from toolkit.sim.variants import Parameter, Value, VariantError, check_option, resolve, with_rules
 
 SWEEP_SCHEMA = 1
@@ -130,7 +130,8 @@ def point_simulation(
     """The base simulation with a point's values (same seed, so the same games)."""
     setup = GameSetup(base.config.setup.players, {**base.config.setup.options, **options})
     config = dataclasses.replace(base.config, setup=setup, rules=rules)
-    return dataclasses.replace(base, config=config, coop=setup.options.get("mode") == "cooperative")
+    coop = cooperative(base.game, setup.options)
+    return dataclasses.replace(base, config=config, coop=coop)
 
 
 def run_sweep(

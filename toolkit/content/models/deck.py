@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from toolkit.content.models.base import Declares, LocalizedText, RelPath, Slug, StrictModel
 
@@ -81,6 +82,32 @@ class DeckBase(StrictModel):
         default="cards",
         description="What the printed pieces are called in the rulebook's component list.",
     )
+    labels: dict[Slug, LocalizedText] = Field(
+        default_factory=dict,
+        description="Column headings of the rulebook's card reference for this deck's card "
+        "fields, by field name (other number fields show their name).",
+        examples=[{"cost": {"fr": "Coût", "es": "Coste", "en": "Cost"}}],
+    )
+
+    @model_validator(mode="after")
+    def _labels_name_fields(self) -> DeckBase:
+        """A heading for a field the cards do not have is a typo: an error at its key."""
+        cards = getattr(self, "cards", None) or []
+        fields = set(type(cards[0]).model_fields) if cards else set()
+        wrong = [name for name in self.labels if cards and name not in fields]
+        if wrong:
+            known = ", ".join(sorted(fields - {"id", "name", "text", "copies"}))
+            message = "'{name}' is not a card field (fields: {known})"
+            errors = [
+                InitErrorDetails(
+                    type=PydanticCustomError("label_field", message, {"name": n, "known": known}),
+                    loc=("labels", n),
+                    input=n,
+                )
+                for n in wrong
+            ]
+            raise ValidationError.from_exception_data(type(self).__name__, errors)
+        return self
 
 
 class GenericDeck(DeckBase):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
@@ -42,6 +43,18 @@ class Option(StrictModel):
     min: int | None = Field(default=None, ge=-1_000_000, le=1_000_000)
     max: int | None = Field(default=None, ge=-1_000_000, le=1_000_000)
     players: list[int] = Field(default_factory=list, description="Player counts it allows.")
+
+    def accepts(self, value: bool | int | str) -> bool:
+        """Whether `value` is one this option can take."""
+        if self.type == "bool":
+            return isinstance(value, bool)
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return False
+            return (self.min is None or value >= self.min) and (
+                self.max is None or value <= self.max
+            )
+        return value in self.choices
 
     @model_validator(mode="after")
     def _default_fits(self) -> Option:
@@ -141,6 +154,12 @@ class ManifestBase(StrictModel):
     minutes: int | None = Field(default=None, ge=1, le=10_000, description="Playing time.")
     age: int | None = Field(default=None, ge=0, le=99)
     options: list[Option] = Field(default_factory=list)
+    cooperative: bool | dict[Annotated[Slug, Ref("option")], bool | int | str] = Field(
+        default=False,
+        description="Whether the players win or lose together: true (always), false, or the "
+        "option values that make play co-operative (every one of them set).",
+        examples=[{"play": "together"}],
+    )
     variants: list[Variant] = Field(default_factory=list)
     files: Files = Field(default_factory=Files)
     checks: ChecksConfig = Field(default_factory=ChecksConfig)
@@ -148,6 +167,30 @@ class ManifestBase(StrictModel):
         default=None, description="How many trivia questions per difficulty the game needs."
     )
     sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
+
+    @field_validator("cooperative")
+    @classmethod
+    def _cooperative_values_fit(
+        cls, value: bool | dict[str, bool | int | str], info: ValidationInfo
+    ) -> bool | dict[str, bool | int | str]:
+        if isinstance(value, bool):
+            return value
+        if not value:
+            raise ValueError("name the option values that make play co-operative, or write true")
+        declared = {option.id: option for option in info.data.get("options") or []}
+        for name, wanted in value.items():
+            option = declared.get(name)  # an undeclared option is a reference error (R)
+            if option is not None and not option.accepts(wanted):
+                raise ValueError(f"option {name!r} cannot be {wanted!r}")
+        return value
+
+    def is_cooperative(self, options: Mapping[str, bool | int | str]) -> bool:
+        """Whether play with these option values (the others at their defaults) is
+        co-operative, as the game declares it: the simulation then scores a shared result."""
+        if isinstance(self.cooperative, bool):
+            return self.cooperative
+        chosen = {option.id: option.default for option in self.options} | dict(options)
+        return all(chosen.get(name) == value for name, value in self.cooperative.items())
 
     @field_validator("source_language")
     @classmethod

@@ -1,18 +1,20 @@
 """Exports: build artifacts that are not PDFs (card images, Tabletop Simulator saves).
 
 Each export is one module that declares itself with `register` beside the code that makes it,
-as diagnostic rules do; `exports()` imports the known modules and returns the registry, so the
-CLI lists and runs whatever is registered. Every export draws from the PDF pages `build`
-writes (one drawing path) and writes through `toolkit.fileio` (atomic, deterministic bytes).
+as build artifacts (`toolkit.render.artifacts`) and diagnostic rules do; `exports()` imports the
+known modules and returns the registry, so the CLI lists and runs whatever is registered.
+Every export draws from the PDF pages `build` writes (one drawing path) and writes through
+`toolkit.fileio` (atomic, deterministic bytes).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from toolkit.render.registry import Registry
 
 MODULES = ("toolkit.render.exports.png", "toolkit.render.exports.tts")
 
@@ -39,7 +41,8 @@ class Export:
     run: Callable[[Any, Path, ExportOptions, Report, Progress], list[Path]]
 
 
-REGISTRY: dict[str, Export] = {}
+REGISTRY: Registry[Export] = Registry("export", MODULES)
+register = REGISTRY.register
 
 
 def prune(folder: Path, kept: list[Path]) -> list[Path]:
@@ -47,7 +50,7 @@ def prune(folder: Path, kept: list[Path]) -> list[Path]:
     card deleted from the content must not linger as an image a print service uploads), and
     the folders left empty. Only .png and .json files are touched."""
     keep = {path.resolve() for path in kept}
-    removed = []
+    removed: list[Path] = []
     if not folder.is_dir():
         return removed
     for path in sorted(folder.rglob("*"), reverse=True):
@@ -61,14 +64,6 @@ def prune(folder: Path, kept: list[Path]) -> list[Path]:
     return removed
 
 
-def register(export: Export) -> Export:
-    if export.name in REGISTRY and REGISTRY[export.name] != export:
-        raise ValueError(f"export {export.name!r} registered twice")
-    REGISTRY[export.name] = export
-    return export
-
-
 def exports() -> dict[str, Export]:
-    for module in MODULES:
-        importlib.import_module(module)
-    return REGISTRY
+    """Every registered export by name."""
+    return REGISTRY.load()

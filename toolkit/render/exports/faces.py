@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.content.models.deck import size_mm
-from toolkit.render.build import BuildOptions, _cards_pdf, _question_decks
+from toolkit.render.artifacts import BuildOptions
+from toolkit.render.artifacts.cards import cards_pdf
+from toolkit.render.artifacts.questions import question_decks
 from toolkit.render.raster import images_selected, png_bytes
 from toolkit.render.sheets import expand
 
@@ -49,7 +51,7 @@ class PrintedDeck:
 def printed_decks(game: Any) -> list[PrintedDeck]:
     """Every deck `build` prints: the card decks, then the question banks."""
     decks = [PrintedDeck(deck, False) for deck in game.valid(game.decks)]
-    return decks + [PrintedDeck(bank, True) for bank in _question_decks(game)]
+    return decks + [PrintedDeck(bank, True) for bank in question_decks(game)]
 
 
 def card_label(card: Any, lang: str) -> str:
@@ -71,7 +73,7 @@ def deck_images(
     """Every card's front and back at `dpi`, trimmed unless `bleed`: PNG bytes, or PIL
     images to compose further (`encode=False`)."""
     opts = BuildOptions([lang], per_card=True)
-    pdf = _cards_pdf(game, [printed.deck], lang, opts, printed.trivia)
+    pdf = cards_pdf(game, [printed.deck], lang, opts, printed.trivia)
     first: dict[int, int] = {}
     for physical, card in enumerate(printed.copies()):
         first.setdefault(card, physical)

@@ -15,7 +15,7 @@ from typing import Any
 from reportlab.lib.units import mm
 
 from toolkit.fileio import atomic_write_bytes, output_folder
-from toolkit.render.build import BuildError
+from toolkit.render.artifacts.rulebook import rulebook_pdf
 from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
 from toolkit.render.exports.faces import each_deck, printed_decks
 from toolkit.render.raster import png_selected
@@ -51,15 +51,7 @@ def rulebook_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[bytes]:
     """Each page of the press rulebook (A4 with bleed) in `lang`, or none without one."""
     if lang not in game.rulebook:
         return []
-    from toolkit.content.game import display_path
-    from toolkit.render.rulebook import render_rulebook
-    from toolkit.render.rulebook_source import RulebookError
-
-    try:
-        pdf = render_rulebook(game, lang, "a4", BLEED_MM * mm)
-    except RulebookError as exc:
-        where = f"{display_path(game.rulebook[lang])}:{exc.line}"
-        raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
+    pdf = rulebook_pdf(game, lang, "a4", BLEED_MM * mm)
     return png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
 
 

@@ -1,0 +1,114 @@
+"""Build artifacts: the files `playset build` writes for a game in one language.
+
+Each artifact is one module that declares itself with `register` beside the code that makes
+it, as diagnostic rules do: cards, questions, board and rulebook ship with the toolkit, and
+anyone may register more (a game's plugin, a designer's package imported before the command
+runs). An artifact turns (game, language, options) into named PDF files, or none when the game
+has nothing of its kind; `build_game` writes one language's files together. An artifact's own
+settings (`--board-page`) are declared with it: the CLI offers them as options and
+`BuildOptions.settings` carries them, so a new artifact edits neither.
+
+Artifact modules import only this package at load time (the CLI lists them at start-up);
+what they draw with is imported when they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit.render.registry import Registry
+
+MODULES = (
+    "toolkit.render.artifacts.cards",
+    "toolkit.render.artifacts.questions",
+    "toolkit.render.artifacts.board",
+    "toolkit.render.artifacts.rulebook",
+)
+
+
+class BuildError(Exception):
+    """Something the user must fix (a layout, a paper name); exit 1 with this message."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """An option of one artifact: `board_page` is `--board-page` on the command line and
+    `BuildOptions.settings["board_page"]`; None (the default) leaves it unset."""
+
+    name: str
+    help: str
+    choices: tuple[str, ...]
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass
+class BuildOptions:
+    """What every artifact is printed with (languages, paper, profile, duplex shift), which
+    artifacts to build, and the artifacts' own settings by name."""
+
+    langs: list[str]
+    paper: str = "a4"
+    per_card: bool = False
+    press: bool = False  # boards and rulebooks with bleed, TrimBox and BleedBox too
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, right and up on every backs page
+    only: tuple[str, ...] | None = None  # artifact names; None: every registered artifact
+    settings: dict[str, str | None] = field(default_factory=dict)
+
+    def setting(self, name: str) -> str | None:
+        return self.settings.get(name)
+
+
+Files = list[tuple[str, bytes]]  # (file name in the language folder, PDF bytes)
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A registered artifact: `files(game, lang, options)` → its files for that language."""
+
+    name: str
+    summary: str
+    files: Callable[[Any, str, BuildOptions], Files]
+    settings: tuple[Setting, ...] = ()
+
+
+REGISTRY: Registry[Artifact] = Registry("artifact", MODULES)
+register = REGISTRY.register
+
+
+def artifacts() -> dict[str, Artifact]:
+    """Every registered artifact by name, in build order."""
+    return REGISTRY.load()
+
+
+def settings() -> dict[str, Setting]:
+    """Every artifact's settings by name (two artifacts may share one they declare alike)."""
+    out: dict[str, Setting] = {}
+    for artifact in artifacts().values():
+        for setting in artifact.settings:
+            if out.get(setting.name, setting) != setting:
+                raise ValueError(f"setting {setting.name!r} is declared twice, differently")
+            out[setting.name] = setting
+    return out
+
+
+def selected(options: BuildOptions) -> list[Artifact]:
+    """The artifacts `options` asks for, in build order; an unknown name or setting value is
+    a BuildError."""
+    known = artifacts()
+    names = options.only if options.only is not None else tuple(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise BuildError(f"unknown artifact {unknown[0]!r} (known: {', '.join(known)})")
+    declared = settings()
+    for name, value in options.settings.items():
+        setting = declared.get(name)
+        if setting is None:
+            raise BuildError(f"unknown build setting {name!r}")
+        if value is not None and value not in setting.choices:
+            raise BuildError(f"{setting.flag} must be one of {', '.join(setting.choices)}")
+    return [artifact for name, artifact in known.items() if name in names]

@@ -1,0 +1,83 @@
+"""cards.pdf: every deck, fronts then mirrored backs on sheets with crop marks, or one card
+per page (the press profile) in one file per trim size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, Files, register
+
+
+def layout(name: str, game: Any) -> Any:
+    """The layout `name` (game folder first, then the toolkit's), or a BuildError."""
+    from toolkit.render.layout import load_layout
+
+    found, diags = load_layout(name, game.root)
+    if found is None:
+        detail = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
+        raise BuildError(f"layout {name!r} is unusable: {detail or 'not found'}")
+    return found
+
+
+def cards_pdf(game: Any, decks: list[Any], lang: str, opts: BuildOptions, trivia: bool) -> bytes:
+    """One PDF of `decks` in `lang`: sheets (or one card per page with `opts.per_card`);
+    `trivia` decks are question banks (poker size, the answer on each card's back)."""
+    from toolkit.content.models.deck import size_mm
+    from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, QUESTION_BACK, QUESTION_FRONT
+    from toolkit.render.pdf import PAPERS, pdf_canvas
+    from toolkit.render.sheets import draw_deck, draw_deck_per_card
+
+    page = PAPERS[opts.paper]
+    title = f"{game.manifest.title.get(lang, game.id)}"
+    with pdf_canvas(page, title) as (canvas, buffer):
+        for deck in decks:
+            if trivia:
+                front, back = layout(QUESTION_FRONT, game), layout(QUESTION_BACK, game)
+                card_mm = (63.0, 88.0)
+            else:
+                front = layout(deck.layout or DEFAULT_FRONT, game)
+                back = layout(deck.back or DEFAULT_BACK, game)
+                card_mm = size_mm(deck.size)
+            shift = opts.back_offset
+            if opts.per_card:
+                draw_deck_per_card(canvas, game, deck, front, back, lang, card_mm, trivia, shift)
+            else:
+                draw_deck(
+                    canvas, game, deck, front, back, lang, page, card_mm, title, trivia, shift
+                )
+        canvas.save()
+        return buffer.getvalue()
+
+
+def card_files(decks: list[Any], per_card: bool) -> list[tuple[str, list[Any]]]:
+    """Which decks go in which cards file: all in cards.pdf, except one card per page (the
+    press profile) with several card sizes, where print services want one trim size a file:
+    cards-44x63.pdf, cards-70x120.pdf (sizes in mm, first-seen order)."""
+    from toolkit.content.models.deck import size_mm
+
+    if not decks:
+        return []
+    groups: dict[tuple[float, float], list[Any]] = {}
+    for deck in decks:
+        groups.setdefault(size_mm(deck.size), []).append(deck)
+    if not per_card or len(groups) == 1:
+        return [("cards.pdf", list(decks))]
+    return [(f"cards-{w:g}x{h:g}.pdf", group) for (w, h), group in groups.items()]
+
+
+def files(game: Any, lang: str, opts: BuildOptions) -> Files:
+    decks = game.valid(game.decks)
+    return [
+        (name, cards_pdf(game, group, lang, opts, trivia=False))
+        for name, group in card_files(decks, opts.per_card)
+    ]
+
+
+CARDS = register(
+    Artifact(
+        "cards",
+        "`cards.pdf`: every deck, fronts then mirrored backs (press: one card per page, "
+        "`cards-WxH.pdf` per trim size).",
+        files,
+    )
+)

@@ -1,0 +1,42 @@
+"""rulebook.pdf: the game's rulebook in the language, with cover, contents, a component list
+and a card reference generated from the decks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, Files, register
+
+
+def rulebook_pdf(game: Any, lang: str, paper: str, bleed: float) -> bytes:
+    """The rulebook PDF, or a BuildError naming the source line a template failed at."""
+    from toolkit.content.game import display_path
+    from toolkit.render.rulebook import render_rulebook
+    from toolkit.render.rulebook_source import RulebookError
+
+    try:
+        return render_rulebook(game, lang, paper, bleed)
+    except RulebookError as exc:
+        where = f"{display_path(game.rulebook[lang])}:{exc.line}"
+        raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
+
+
+def files(game: Any, lang: str, opts: BuildOptions) -> Files:
+    if lang not in game.rulebook:
+        return []
+    from reportlab.lib.units import mm
+
+    from toolkit.render.sheets import BLEED_MM
+
+    return [
+        ("rulebook.pdf", rulebook_pdf(game, lang, opts.paper, BLEED_MM * mm if opts.press else 0))
+    ]
+
+
+RULEBOOK = register(
+    Artifact(
+        "rulebook",
+        "`rulebook.pdf`: the rulebook with cover, contents, component list and card reference.",
+        files,
+    )
+)
