@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 from toolkit.content.plugin import adapter, plugin_for, plugins
 
 DECK = "decks/cards.yaml"
@@ -94,3 +94,31 @@ def test_every_number_of_every_content_model_is_strict(name):
     built.rebuild(force=True)  # content adapters defer building until first use
     assert isinstance(built.core_schema, dict)
     assert _lax_numbers(built.core_schema) == []
+
+
+def test_a_nested_float_of_a_board_takes_only_a_yaml_number(game, run_cli):
+    path = game / "boards" / "map.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    b: market\n", '    b: market\n    km: "3.5"\n', 1))
+    line = text[: text.index("    b: market\n")].count("\n") + 2
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["file"].endswith("map.yaml")]
+    assert result.exit_code == 1 and [(d["code"], d["line"], d["col"]) for d in found] == [
+        ("S001", line, 9)
+    ]
+
+
+def test_a_plugin_card_number_and_a_number_key_are_strict(tmp_path, run_cli):
+    heroes = tmp_path / "dh"
+    shutil.copytree(REPO / "content" / "drinking-heroes", heroes)
+    path = heroes / "decks" / "monsters.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("    max_tries: 3\n", "    max_tries: true\n", 1)
+    path.write_text(text.replace("sips: {1: 3,", 'sips: {"1": 3,', 1), encoding="utf-8")
+    result = run_cli("validate", str(heroes), "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["file"].endswith("monsters.yaml")]
+    lines = text.splitlines()
+    tries = next(i for i, t in enumerate(lines, 1) if t == "    max_tries: true")
+    sips = next(i for i, t in enumerate(lines, 1) if t.startswith("    sips: {1: 3,"))
+    assert result.exit_code == 1
+    assert {(d["code"], d["line"]) for d in found} == {("S001", tries), ("S001", sips)}

@@ -30,10 +30,11 @@ class StrictModel(BaseModel):
 def strict_numbers(schema: Any) -> None:
     """Mark every int and float in a core schema strict, in place.
 
-    Lax pydantic reads `" 2"`, `"٣"` (an Arabic-Indic digit) and `true` as integers and
-    `"2.5"` as a float: a count must be a YAML number. Only the number schemas turn strict:
-    the model-wide `strict=True` would also refuse a YAML list for a tuple field and a plain
-    mapping where a union expects a model instance.
+    Lax pydantic reads `" 2"`, `"2"` and `true` as the integer 2 or 1, `3.0` as 3 and `"2.5"`
+    as a float: a count must be a YAML number. Only the number schemas turn strict: the
+    model-wide `strict=True` would also refuse a YAML list for a tuple field (`fifty_fifty`)
+    and change every string, boolean and union. The walk enters nested models too: the
+    schema pydantic inlines for one is not always the one its own hook returned.
     """
     if isinstance(schema, list):
         for item in schema:
