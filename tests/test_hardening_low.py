@@ -88,6 +88,26 @@ def test_a_repeated_option_is_a_usage_error(run_cli):
     assert result.exit_code == 2 and "given twice" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "flag", "values"),
+    [
+        ("replay", "--set", ("rules.die_sides=6", "rules.die_sides=8")),
+        ("sweep", "--vary", ("rules.die_sides=6", "rules.die_sides=8")),
+        ("tune", "--param", ("rules.die_sides=4..8", "rules.die_sides=5..9")),
+    ],
+)
+def test_a_repeated_rules_path_is_a_usage_error(run_cli, command, flag, values):
+    """The later value used to replace the first silently (the label still showed both)."""
+    args = [command, "drinking-heroes"]
+    for value in values:
+        args += [flag, value]
+    if command == "tune":
+        args += ["--objective", "first_seat_win_rate=0.25"]
+    result = run_cli(*args)
+    assert result.exit_code == 2, result.output
+    assert f"{flag} rules.die_sides is given twice" in result.stderr
+
+
 def test_mcts_bots_get_a_note_before_they_start(run_cli):
     result = run_cli("simulate", "drinking-heroes", "-n", "1", "--bots", "mcts,random")
     assert result.exit_code == 0

@@ -59,3 +59,18 @@ def test_content_file_matches_schema(game_id, path):
     doc, diags = load_document(path, rel)
     assert doc is not None, diags
     jsonschema.validate(jsonable(doc.data), schema)
+
+
+def test_export_makes_a_fresh_folder_with_a_folder_per_game(tmp_path, run_cli):
+    out = tmp_path / "fresh"
+    result = run_cli("schemas", "export", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert drift(out) == []
+    assert (out / "whisky-game" / "deck.schema.json").is_file()
+
+
+def test_export_into_a_missing_parent_is_refused_without_a_traceback(tmp_path, run_cli):
+    result = run_cli("schemas", "export", "--out", str(tmp_path / "no" / "such"))
+    assert result.exit_code == 2
+    assert "does not exist" in result.stderr
+    assert not (tmp_path / "no").exists()

@@ -27,6 +27,7 @@ from toolkit.cli import (  # noqa: E402
     sweep,
     validate,
 )
+from toolkit.cli.help_types import readable_help  # noqa: E402
 
 COMMANDS: dict[str, typer.models.CommandFunctionType] = {
     "list": games.list_games,
@@ -64,7 +65,7 @@ def make_app(only: str | None = None) -> typer.Typer:
     for name, group in GROUPS.items():
         if only in (None, name):
             made.add_typer(group, name=name)
-    return made
+    return readable_help(made)
 
 
 def _show_version(value: bool) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import escape, stderr, stdout
+from toolkit.cli.common import escape, stderr, stdout, usage_error
 
 app = typer.Typer(help="JSON Schemas for editors and validators.", no_args_is_help=True)
 
@@ -19,9 +19,13 @@ def export_schemas(out: OutOption = None) -> None:
     """Write schemas/*.schema.json from the models."""
     from toolkit.content.game import work_folder
     from toolkit.content.schemas import export
+    from toolkit.fileio import describe
 
     folder = out or work_folder() / "schemas"
-    written = export(folder)
+    try:
+        written = export(folder)
+    except OSError as exc:
+        raise usage_error(describe(exc)) from None
     stdout.print(f"wrote {len(written)} schemas under {escape(folder)}")
 
 

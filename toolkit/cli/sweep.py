@@ -88,12 +88,13 @@ def sweep(
 ) -> None:
     """Play GAME at every point of a grid of rules values and options, on the same games."""
     from toolkit.sim.session import SetupError
-    from toolkit.sim.sweep import parse_vary, run_sweep
+    from toolkit.sim.sweep import once_each, parse_vary, run_sweep
     from toolkit.sim.sweep_report import print_sweep, select_keys, write_sweep_json, write_sweep_pdf
     from toolkit.sim.variants import VariantError
 
     try:
         specs = [parse_vary(text) for text in vary]
+        once_each(specs, "--vary")
     except SetupError as exc:
         raise usage_error(str(exc)) from None
     points = 1
@@ -156,6 +157,7 @@ def tune(
 
     from toolkit.sim.report import format_value
     from toolkit.sim.session import SetupError
+    from toolkit.sim.sweep import once_each
     from toolkit.sim.tune import (
         TuneUnavailable,
         describe,
@@ -168,6 +170,7 @@ def tune(
 
     try:
         specs = [parse_param(text) for text in param]
+        once_each(specs, "--param")
         key, target = parse_objective(objective)
         within = parse_objective(f"{key}={tolerance}")[1] if tolerance is not None else None
     except SetupError as exc:
@@ -242,12 +245,19 @@ def replay(
 
     from toolkit.sim.replay import replay as run_replay
     from toolkit.sim.session import SetupError
-    from toolkit.sim.sweep import check_point, parse_vary, point_simulation, value_text
+    from toolkit.sim.sweep import (
+        check_point,
+        once_each,
+        parse_vary,
+        point_simulation,
+        value_text,
+    )
     from toolkit.sim.variants import VariantError, resolve
 
     with _session(game, index + 1, players, bots, seed, option, 1, None) as (base, _):
         try:
             specs = [parse_vary(text) for text in set_ or []]
+            once_each(specs, "--set")
         except SetupError as exc:
             raise usage_error(str(exc)) from None
         if any(len(values) != 1 for _, values in specs):

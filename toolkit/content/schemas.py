@@ -18,13 +18,14 @@ from toolkit.content.plugin import (
     plugin_for,
     plugins,
 )
-from toolkit.fileio import atomic_write_text
+from toolkit.content.schema_standard import standardize
+from toolkit.fileio import atomic_write_text, output_folder
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _schema(adapter: TypeAdapter[Any], title: str, description: str) -> dict[str, Any]:
-    schema = adapter.json_schema()
+    schema = standardize(adapter.json_schema())
     schema["$schema"] = DRAFT
     schema["title"] = title
     schema["description"] = description
@@ -58,10 +59,11 @@ def render(schema: dict[str, Any]) -> str:
 
 
 def export(out: Path) -> list[Path]:
-    """Write every schema under `out`; return the paths written."""
+    """Write every schema under `out` (made if its parent exists, with a folder per game);
+    return the paths written. OSError (an `OutputError` says why) if `out` cannot hold them."""
     written = []
     for rel, schema in schema_documents().items():
-        path = out / rel
+        path = output_folder(out, *Path(rel).parent.parts) / Path(rel).name
         text = render(schema)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             atomic_write_text(path, text)

@@ -11,6 +11,8 @@ import json
 import re
 from typing import Any
 
+from toolkit.content.schema_standard import tagged_branches
+
 Schema = dict[str, Any]
 
 
@@ -43,6 +45,9 @@ class TypeNamer:
             return literal(schema["const"])
         if "enum" in schema:
             return " | ".join(literal(v) for v in schema["enum"])
+        tagged = tagged_branches(schema)
+        if tagged:
+            return " | ".join(self(branch) for _, _, branch in tagged)
         for key in ("anyOf", "oneOf"):
             if key in schema:
                 return " | ".join(self(part) for part in schema[key])
@@ -63,12 +68,12 @@ class TypeNamer:
         return names.get(str(kind), "any") if kind else "any"
 
     def _object(self, schema: Schema) -> str:
-        if "patternProperties" in schema and "^[a-z]{2,3}$" in schema["patternProperties"]:
+        names = schema.get("propertyNames")
+        if isinstance(names, dict) and names.get("pattern") == "^[a-z]{2,3}$":
             return "localized text (language → str)"
         extra = schema.get("additionalProperties")
         if isinstance(extra, dict):
             key = "str"
-            names = schema.get("propertyNames")
             if isinstance(names, dict) and "pattern" in names:
                 key = "id"
             return f"map[{key}, {self(extra)}]"

@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Iterator
 from typing import Any
 
+from toolkit.content.schema_standard import tagged_branches
 from toolkit.reference.markdown import Schema, TypeNamer, anchor, cell, field_table
 
 Lines = list[str]
@@ -73,10 +74,17 @@ class ModelTables:
                 fresh.append(name)
         type_name = TypeNamer(links)
         lines: Lines = []
-        if schema.get("properties"):
+        tagged = tagged_branches(schema)
+        if schema.get("properties") and tagged is None:
             lines += field_table(schema, type_name)
         variants = schema.get("oneOf") or schema.get("anyOf")
-        if variants:
+        if tagged:
+            lines += ["One of:", ""]
+            for tag, values, branch in tagged:
+                keys = ", ".join(f"`{tag}: {value}`" for value in values)
+                lines.append(f"- {type_name(branch)} ({keys})")
+            lines.append("")
+        elif variants:
             mapping = schema.get("discriminator", {}).get("mapping", {})
             by_ref = {ref.rsplit("/", 1)[-1]: value for value, ref in mapping.items()}
             lines.append("One of:")

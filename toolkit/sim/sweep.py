@@ -47,6 +47,15 @@ def parse_vary(text: str) -> tuple[str, tuple[Value, ...]]:
     return path, values
 
 
+def once_each(specs: Sequence[tuple[str, Any]], flag: str) -> None:
+    """SetupError if a path comes twice: the later value would silently replace the first."""
+    seen: set[str] = set()
+    for path, _ in specs:
+        if path in seen:
+            raise SetupError(f"{flag} {path} is given twice")
+        seen.add(path)
+
+
 @dataclass(frozen=True)
 class Point:
     """One point of the grid: its values and the report's metrics there."""

@@ -3,17 +3,53 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, StringConstraints
+from pydantic_core import CoreSchema
+
+NUMBER_TYPES = frozenset({"int", "float"})
+DATA_KEYS = frozenset({"metadata", "serialization", "default", "expected"})  # values, not schemas
 
 
 class StrictModel(BaseModel):
-    """A content model: unknown keys are errors, so a typo never passes silently."""
+    """A content model: unknown keys are errors, so a typo never passes silently; a number
+    field takes only a YAML number (see `strict_numbers`)."""
 
     model_config = ConfigDict(
         extra="forbid", validate_default=True, populate_by_name=False, defer_build=True
     )
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        schema = handler(source)
+        strict_numbers(schema)
+        return schema
+
+
+def strict_numbers(schema: Any) -> None:
+    """Mark every int and float in a core schema strict, in place.
+
+    Lax pydantic reads `" 2"`, `"2"` and `true` as the integer 2 or 1, `3.0` as 3 and `"2.5"`
+    as a float: a count must be a YAML number. Only the number schemas turn strict: the
+    model-wide `strict=True` would also refuse a YAML list for a tuple field (`fifty_fifty`)
+    and change every string, boolean and union. The walk enters nested models too: the
+    schema pydantic inlines for one is not always the one its own hook returned.
+    """
+    if isinstance(schema, list):
+        for item in schema:
+            strict_numbers(item)
+    elif isinstance(schema, dict):
+        kind = schema.get("type")
+        if not isinstance(kind, str):  # names to schemas: a model's fields, a union's choices
+            for value in schema.values():
+                strict_numbers(value)
+            return
+        if kind in NUMBER_TYPES:
+            schema["strict"] = True
+        for key, value in schema.items():
+            if key not in DATA_KEYS:
+                strict_numbers(value)
 
 
 Slug = Annotated[

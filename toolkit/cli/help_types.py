@@ -1,0 +1,101 @@
+"""Readable value names in `--help`: TEXT, INTEGER, PATH, nothing for a flag.
+
+typer 0.2x labels a value with its Python annotation (`<str>`, `<list[str]>`, `<int range>`)
+and gives every flag a `<bool>`. Help shows what users of ruff, yamllint and older typer
+expect instead: `TEXT`, `INTEGER`, `NUMBER`, `PATH`, a choice's values, a `metavar` as the
+option spells it (`X,Y`), and nothing after a flag. `readable_help(app)` gives every command
+and group of an app these labels, so no option has to spell its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, get_args, get_origin
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+VALUE_NAMES: tuple[tuple[type, str], ...] = (
+    (bool, "BOOLEAN"),
+    (int, "INTEGER"),
+    (float, "NUMBER"),
+    (str, "TEXT"),
+    (Path, "PATH"),
+)
+
+
+def value_name(annotation: Any) -> str:
+    """What one value of this annotation is called in help."""
+    if get_origin(annotation) is list:
+        (item,) = get_args(annotation)
+        return value_name(item)
+    if get_origin(annotation) is tuple:
+        return " ".join(value_name(arg) for arg in get_args(annotation))
+    if isinstance(annotation, type):
+        for kind, name in VALUE_NAMES:
+            if issubclass(annotation, kind):
+                return name
+    return "VALUE"
+
+
+def type_label(param: TyperOption | TyperArgument) -> str | None:
+    """The help's type column for one parameter; None for a flag."""
+    if isinstance(param, TyperOption):
+        if param.is_flag or param.count:
+            return None
+        if param.metavar is not None:
+            return param.metavar
+    descriptor = param.type_descriptor
+    if descriptor.is_choice:
+        return "[" + "|".join(str(choice) for choice in descriptor.choices or ()) + "]"
+    return value_name(descriptor.annotation)
+
+
+class ReadableOption(TyperOption):
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return type_label(self)
+
+
+class ReadableArgument(TyperArgument):
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return type_label(self)
+
+
+def _readable_params(params: list[Any]) -> list[Any]:
+    # typer makes its own parameter objects and has no hook for their labels: each one,
+    # help option included, takes the subclass that only changes the label.
+    for param in params:
+        if type(param) is TyperOption:
+            param.__class__ = ReadableOption
+        elif type(param) is TyperArgument:
+            param.__class__ = ReadableArgument
+    return params
+
+
+class ReadableCommand(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _readable_params(super().get_params(ctx))
+
+
+class ReadableGroup(TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _readable_params(super().get_params(ctx))
+
+
+def readable_help(app: typer.Typer) -> typer.Typer:
+    """`app`, its commands and its groups (recursively) made to show readable labels; a
+    command or group that names its own class keeps it."""
+    app.info.cls = _readable(app.info.cls, TyperGroup, ReadableGroup)
+    for command in app.registered_commands:
+        command.cls = _readable(command.cls, TyperCommand, ReadableCommand)
+    for group in app.registered_groups:
+        group.cls = _readable(group.cls, TyperGroup, ReadableGroup)
+        if group.typer_instance is not None:
+            readable_help(group.typer_instance)
+    return app
+
+
+def _readable(cls: Any, plain: type, readable: type) -> Any:
+    from typer.models import DefaultPlaceholder
+
+    return readable if cls is None or cls is plain or isinstance(cls, DefaultPlaceholder) else cls
