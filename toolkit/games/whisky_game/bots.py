@@ -199,7 +199,7 @@ class GreedyBot:
         targets = self._targets(s, p)
         best, best_score = actions[0], -1e9
         for action in actions:
-            end, tokens, draws = s.opts[action & MASK]
+            end, tokens, draws = s.paths[action & MASK]
             score = self._value(s, targets, end) + TOKEN_VALUE * tokens + 0.05 * draws
             if score > best_score:
                 best, best_score = action, score
