@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib.metadata import entry_points
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 
@@ -20,6 +20,7 @@ from toolkit.content.models.base import Slug
 from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
 from toolkit.content.models.manifest import ManifestBase
 
+R = TypeVar("R")
 GenericRules = dict[Slug, int | float | str | bool | list[Any] | dict[Any, Any]]
 
 
@@ -111,6 +112,15 @@ def guarded_check(check: Callable[[Any], Iterable[Any]]) -> Callable[[Any], list
     run.__name__ = getattr(check, "__name__", "check")
     run.__doc__ = check.__doc__
     return run
+
+
+def rules_of(manifest: ManifestBase | None, model: type[R]) -> R:
+    """The manifest's `rules` as the plugin's rules model validated them: `ManifestBase`
+    leaves the field to each plugin's manifest model, so the type is checked here, once."""
+    rules = getattr(manifest, "rules", None)
+    if not isinstance(rules, model):
+        raise TypeError(f"the manifest's rules are not {model.__name__}")
+    return rules
 
 
 _REGISTRY: dict[str, GamePlugin] = {}
