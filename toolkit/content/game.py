@@ -13,12 +13,12 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
 
+from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.plugin import (
     GamePlugin,
     adapter,
     plugin_for,
 )
-from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span, rule

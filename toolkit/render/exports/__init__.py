@@ -47,7 +47,7 @@ def prune(folder: Path, kept: list[Path]) -> list[Path]:
     card deleted from the content must not linger as an image a print service uploads), and
     the folders left empty. Only .png and .json files are touched."""
     keep = {path.resolve() for path in kept}
-    removed = []
+    removed: list[Path] = []
     if not folder.is_dir():
         return removed
     for path in sorted(folder.rglob("*"), reverse=True):
