@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -598,7 +598,7 @@ def draw_space(
 
 
 def _halo_text(
-    c: Canvas, x: float, y: float, text: str, font: str, size: float, colour: object = INK
+    c: Canvas, x: float, y: float, text: str, font: str, size: float, colour: Color = INK
 ) -> None:
     """Text with a white outline under it, readable across roads and tints."""
     halo_text(c, x, y, text, font_name(font), size, colour, size * 0.28)
@@ -847,7 +847,7 @@ def _flight(c: Canvas, arc: Arc) -> None:
 # ---------------------------------------------------------------- drawing
 
 
-def _tint(colour: str, amount: float) -> HexColor:
+def _tint(colour: str, amount: float) -> Color:
     """`colour` mixed with white: pale region tints behind the spaces."""
     v = int(colour[1:], 16)
     rgb = [(v >> s) & 255 for s in (16, 8, 0)]

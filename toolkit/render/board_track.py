@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -76,7 +76,7 @@ class TrackPlan:
         return loop_apothem(self.board, self.sides) * self.pitch
 
 
-def _tint(colour: str, amount: float) -> HexColor:
+def _tint(colour: str, amount: float) -> Color:
     v = int(colour[1:], 16)
     rgb = [(v >> s) & 255 for s in (16, 8, 0)]
     return HexColor("#" + "".join(f"{round(255 - (255 - ch) * amount):02x}" for ch in rgb))
@@ -148,7 +148,7 @@ def plan_track(
     return TrackPlan(board, lang, words, players, width, height, sides, pitch, cx, cy)
 
 
-def _hole(c: Canvas, x: float, y: float, r: float, fill: object, ring: object, lw: float) -> None:
+def _hole(c: Canvas, x: float, y: float, r: float, fill: Color, ring: Color, lw: float) -> None:
     c.setFillColor(fill)
     c.setStrokeColor(ring)
     c.setLineWidth(lw)
@@ -311,16 +311,16 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         c.setFont(font_name("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, text)
         y -= 8 * mm
-    text = TEXT.get(plan.lang, TEXT["en"])
+    labels = TEXT.get(plan.lang, TEXT["en"])
     segment = _word(b.segment_name, plan)
     lines = []
     for n in plan.players:
         seats = seat_segments(n, b.segments_by_players[n])
         if len(seats) < plan.sides:
             listed = ", ".join(str(m + 1) for m in seats)
-            lines.append(text["seats"].format(n=n, segment=segment, list=listed))
+            lines.append(labels["seats"].format(n=n, segment=segment, list=listed))
         else:
-            lines.append(text["players"].format(n=n, m=plan.sides, segment=segment))
+            lines.append(labels["players"].format(n=n, m=plan.sides, segment=segment))
     c.setFont(font_name("regular"), size)
     right = plan.width - m
     y = m + (len(lines) - 1) * size * 1.4

@@ -77,6 +77,7 @@ def _question_decks(game: Game) -> list[Any]:
 
 def _cards_pdf(game: Game, decks: list[Any], lang: str, opts: BuildOptions, trivia: bool) -> bytes:
     page = PAPERS[opts.paper]
+    assert game.manifest is not None, "a valid game has a manifest"
     title = f"{game.manifest.title.get(lang, game.id)}"
     with pdf_canvas(page, title) as (canvas, buffer):
         for deck in decks:

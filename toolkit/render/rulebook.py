@@ -190,7 +190,7 @@ class _RulebookDoc(BaseDocTemplate):
         bleed: float = 0.0,
     ) -> None:
         width, height = pagesize
-        boxes = {}
+        boxes: dict[str, Any] = {}
         if bleed:
             boxes = {
                 "trimBox": (bleed, bleed, bleed + width, bleed + height),
@@ -250,7 +250,8 @@ class _RulebookDoc(BaseDocTemplate):
         self._seq += 1
         level = min(flowable.toc_level, self._level + 1)  # outlines cannot skip a level
         self._level = level
-        top = self.frame._y + flowable.getSpaceAfter() + flowable.height + 8
+        # the frame's private cursor is not in the reportlab stubs
+        top = self.frame._y + flowable.getSpaceAfter() + flowable.height + 8  # type: ignore[attr-defined]
         self.canv.bookmarkPage(key, fit="XYZ", left=0, top=top)
         self.canv.addOutlineEntry(flowable.plain, key, level=level)
         self.notify("TOCEntry", (level, markup(flowable.plain), self.page, key))
@@ -322,6 +323,7 @@ def cover(
 ) -> list[Flowable]:
     """Title, ornament, summary and the box facts (players, age, minutes)."""
     manifest = game.manifest
+    assert manifest is not None, "a valid game has a manifest"
     accent = sheet.accent
     kicker = ParagraphStyle(
         "kicker",

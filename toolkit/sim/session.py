@@ -81,6 +81,7 @@ def parse_options(
 
 
 def default_players(game: Game) -> int:
+    assert game.manifest is not None, "a valid game has a manifest"
     players = game.manifest.players
     return max(players.min, min(4, players.max))
 
