@@ -437,6 +437,13 @@ class WhiskyState(State):
                 return a, b
         return None
 
+    def own_arg(self, seat: int, code: int) -> tuple[int, int]:
+        """`char_arg` of an effect the seat's character has (the action using it was legal)."""
+        found = self.char_arg(seat, code)
+        if found is None:
+            raise ValueError(f"seat {seat}'s character has no effect {code}")
+        return found
+
     def points(self, seat: int) -> int:
         c, effects = self.c, self.char_effects(seat)
         total = sum(bottle_points(c, b, effects, self.triple) for b in self.bottles[seat])
@@ -641,7 +648,7 @@ class WhiskyState(State):
             self._arrive_distillery()
         elif op == OP_JUMP:
             p = self.cur
-            self.place(p, self.char_arg(p, C_JUMP)[1])  # type: ignore[index]
+            self.place(p, self.own_arg(p, C_JUMP)[1])
             self._end_turn()
         else:
             raise ValueError(f"unknown action {action}")
@@ -901,7 +908,7 @@ class WhiskyState(State):
             return
         if h == H_NEWQ:
             self.newq_left -= 1
-            parity = self.char_arg(p, C_NEWQ)[0]  # type: ignore[index]
+            parity = self.own_arg(p, C_NEWQ)[0]
             if rng.randint(1, c.die_sides) % 2 == (1 if parity else 0):
                 self._question()
             elif len(self._help_actions()) > 1:
@@ -912,7 +919,7 @@ class WhiskyState(State):
         self.helper_used = True
         self.events[EV_HELP] += 1
         if h == H_RESCUE:
-            if rng.randint(1, c.die_sides) <= self.char_arg(p, C_RESCUE)[0]:  # type: ignore[index]
+            if rng.randint(1, c.die_sides) <= self.own_arg(p, C_RESCUE)[0]:
                 self._right()
             else:
                 self._after_question()
