@@ -185,7 +185,7 @@ def act(s: WhiskyState, op: int, arg: int = 0) -> None:
 
 def path_to(s: WhiskyState, space: str) -> int:
     target = sid(s.g, space)
-    return next(i for i, o in enumerate(s.opts) if o[0] == target)
+    return next(i for i, o in enumerate(s.paths) if o[0] == target)
 
 
 # ----- compiled content ----------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_six_rolls_again_and_adds(g):
     s = fresh(g)
     turn(s, 0, "edinburgh", faces=[6, 6, 2])
     s.apply(ROLL)
-    assert s.opts == list(outcomes(g.content, g._paths, sid(g, "edinburgh"), 14, False))
+    assert s.paths == list(outcomes(g.content, g._paths, sid(g, "edinburgh"), 14, False))
 
 
 def test_move_value_order_jameson_truck_carriage(g):
@@ -281,7 +281,7 @@ def test_move_value_order_jameson_truck_carriage(g):
     def ends(steps: int) -> list:
         return list(outcomes(g.content, g._paths, sid(g, "cork"), steps, False))
 
-    assert s.opts == ends((1 + 5) * 2 + 2)
+    assert s.paths == ends((1 + 5) * 2 + 2)
     assert ends((1 + 5) * 2 + 2) not in (ends((1 + 5 + 2) * 2), ends(1 * 2 + 5 + 2))
 
 
@@ -293,7 +293,7 @@ def test_hangover_subtracts(g, face, steps):
     s.deck.remove(card(g, "hangover"))
     s.apply(ROLL)
     want = outcomes(g.content, g._paths, sid(g, "edinburgh"), steps, False)
-    assert s.opts == list(want) or s.pos[0] in {o[0] for o in want}
+    assert s.paths == list(want) or s.pos[0] in {o[0] for o in want}
 
 
 def test_hangover_low_roll_no_move_and_six_cures(g):
@@ -334,7 +334,7 @@ def test_tokens_from_resource_spaces_and_empty_bag(g):
     s.bag = [0, 0, 0]
     s.tokens = [0] * len(s.tokens)
     turn(s, 0, "edinburgh")
-    s.opts = [move[1]]
+    s.paths = [move[1]]
     s._take_path(0)
     assert s.events[EV_EMPTY] == 1 and sum(s.tokens) == 0
 
@@ -599,7 +599,7 @@ def test_luck_of_the_irish_is_a_plain_ten_then_out(g):
     s.hand[0].append(t)
     act(s, OP_CARD, t)
     assert t in s.removed
-    assert s.phase != PH_PATH or s.opts == list(
+    assert s.phase != PH_PATH or s.paths == list(
         outcomes(g.content, g._paths, sid(g, "edinburgh"), 10, False)
     )
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Callable
+from typing import Any
 
 # A command is short-lived and most of what it allocates lives to the end (modules, classes,
 # validators, fonts): with the default thresholds the collector rescans them hundreds of times
@@ -29,7 +31,7 @@ from toolkit.cli import (  # noqa: E402
 )
 from toolkit.cli.help_types import readable_help  # noqa: E402
 
-COMMANDS: dict[str, typer.models.CommandFunctionType] = {
+COMMANDS: dict[str, Callable[..., Any]] = {
     "list": games.list_games,
     "validate": validate.validate,
     "rules": rules.list_rules,

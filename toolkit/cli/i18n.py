@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +21,9 @@ from toolkit.cli.common import (
     write_output,
 )
 
+if TYPE_CHECKING:
+    from toolkit.i18n.fix import FilePatch
+
 app = typer.Typer(help="Translation workflow: fixes, status, PO files.", no_args_is_help=True)
 
 
@@ -31,6 +35,12 @@ def _valid_game(arg: str):
     if game is None:
         raise typer.Exit(1)
     return game
+
+
+def _write_fixes(patches: list[FilePatch], _root: Path) -> None:
+    from toolkit.i18n import fix as fixer
+
+    fixer.write(patches)
 
 
 @app.command("fix")
@@ -49,7 +59,7 @@ def fix(
         patches = fixer.plan_fixes(game)
         total += sum(len(p.edits) for p in patches)
         if write:
-            write_output(game.root, lambda _, p=patches: fixer.write(p), quiet=True)
+            write_output(game.root, functools.partial(_write_fixes, patches), quiet=True)
             for patch in patches:
                 stderr.print(f"fixed {len(patch.edits)} text(s) in {escape(patch.file.rel)}")
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -135,7 +136,7 @@ def _simulate(
     print_report(report, stdout.get())
     for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
         if target is not None:
-            write_output(target, lambda path, w=writer: w(report, path))
+            write_output(target, functools.partial(writer, report))
     if code:
         _exit_now(code)
 

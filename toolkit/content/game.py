@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
 
+from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.plugin import (
     GamePlugin,
     adapter,
@@ -28,6 +29,7 @@ R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
 R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
 
 MANIFEST = "game.yaml"
+M = TypeVar("M")
 
 
 def _checkout() -> Path | None:
@@ -103,6 +105,21 @@ class LoadedFile:
 
 
 @dataclass
+class ValidFile(LoadedFile, Generic[M]):
+    """A file whose model validated, with the model's type: what a G check reads once the
+    schema checks passed (they run on valid content only)."""
+
+    model: M
+
+    @classmethod
+    def of(cls, file: LoadedFile | None, kind: type[M]) -> ValidFile[M] | None:
+        """`file` as holding a `kind` model; None when it is missing, invalid or another kind."""
+        if file is None or not isinstance(file.model, kind):
+            return None
+        return cls(file.rel, file.doc, file.model)
+
+
+@dataclass
 class Game:
     """A game folder as loaded: models where valid, and every diagnostic found on the way."""
 
@@ -120,7 +137,7 @@ class Game:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
-    def manifest(self) -> Any | None:
+    def manifest(self) -> ManifestBase | None:
         return self.manifest_file.model if self.manifest_file else None
 
     @property

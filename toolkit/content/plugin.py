@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib.metadata import entry_points
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 
@@ -20,6 +20,7 @@ from toolkit.content.models.base import Slug
 from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
 from toolkit.content.models.manifest import ManifestBase
 
+R = TypeVar("R")
 GenericRules = dict[Slug, int | float | str | bool | list[Any] | dict[Any, Any]]
 
 
@@ -60,11 +61,14 @@ class GamePlugin:
     def deck_models(self) -> dict[str, type[DeckBase]]:
         models: dict[str, type[DeckBase]] = {}
         for kind, card in self.card_models.items():
+            # types built at run time from data: a static checker sees only `Any` here
+            kind_type: Any = Literal[kind]
+            cards_type: Any = list.__class_getitem__(card)  # list[card], built at run time
             models[kind] = create_model(
                 _camel(self.game_id) + _camel(kind) + "Deck",
                 __base__=DeckBase,
-                kind=(Literal[kind], Field(description="What kind of cards this deck holds.")),
-                cards=(list[card], Field(min_length=1)),
+                kind=(kind_type, Field(description="What kind of cards this deck holds.")),
+                cards=(cards_type, Field(min_length=1)),
             )
         return models
 
@@ -75,7 +79,8 @@ class GamePlugin:
         models = tuple(self.deck_models.values())
         if len(models) == 1:
             return TypeAdapter(models[0])
-        return TypeAdapter(Annotated[_union(models), Field(discriminator="kind")])
+        union: Any = Annotated[_union(models), Field(discriminator="kind")]
+        return TypeAdapter(union)
 
     @cached_property
     def manifest_adapter(self) -> TypeAdapter[Any]:
@@ -111,6 +116,15 @@ def guarded_check(check: Callable[[Any], Iterable[Any]]) -> Callable[[Any], list
     run.__name__ = getattr(check, "__name__", "check")
     run.__doc__ = check.__doc__
     return run
+
+
+def rules_of(manifest: ManifestBase | None, model: type[R]) -> R:
+    """The manifest's `rules` as the plugin's rules model validated them: `ManifestBase`
+    leaves the field to each plugin's manifest model, so the type is checked here, once."""
+    rules = getattr(manifest, "rules", None)
+    if rules is None or not isinstance(rules, model):
+        raise TypeError(f"the manifest's rules are not {model.__name__}")
+    return rules
 
 
 _REGISTRY: dict[str, GamePlugin] = {}

@@ -6,6 +6,7 @@ import difflib
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
 
 from toolkit.content.source import Document
 from toolkit.diagnostics import Diagnostic, rule
@@ -55,7 +56,7 @@ def _field_names(adapter: TypeAdapter[Any]) -> list[str]:
     return sorted(names)
 
 
-def _message(err: dict[str, Any], adapter: TypeAdapter[Any]) -> tuple[Any, str]:
+def _message(err: ErrorDetails, adapter: TypeAdapter[Any]) -> tuple[Any, str]:
     kind = err["type"]
     loc = err["loc"]
     msg = err["msg"]

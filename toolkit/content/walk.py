@@ -59,7 +59,8 @@ class Facts:
 def _field_annotation(model: type[BaseModel], name: str) -> Any:
     info = model.model_fields[name]
     if info.metadata:
-        return Annotated[(info.annotation, *info.metadata)]  # type: ignore[valid-type]
+        annotated: Any = Annotated[(info.annotation, *info.metadata)]
+        return annotated
     return info.annotation
 
 
@@ -151,5 +152,6 @@ def collect(game: Game) -> Facts:
     """Collect declared ids, references and localized texts from every valid file."""
     facts = Facts()
     for loaded in valid_files(game):
-        _Walker(facts, loaded).model(loaded.model, ())
+        if isinstance(loaded.model, BaseModel):  # every content model is one
+            _Walker(facts, loaded).model(loaded.model, ())
     return facts

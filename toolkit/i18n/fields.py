@@ -28,7 +28,7 @@ class Field:
 def field_name(game: Game, text: Text) -> str:
     doc = text.file.doc
     assert doc is not None
-    rel = real_path(text.file.doc.path).relative_to(real_path(game.root)).as_posix()
+    rel = real_path(doc.path).relative_to(real_path(game.root)).as_posix()
     parts: list[str] = []
     value: Any = doc.data
     for seg in text.path:

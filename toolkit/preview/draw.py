@@ -58,7 +58,7 @@ def draw_targets(game: Game, targets: list[Target]) -> list[Result]:
     drawn together into one PDF (a font is embedded once, not once per card); if one fails,
     each is drawn alone so that only the faulty one loses its drawing."""
     faces = [t for t in targets if t.kind == "face"]
-    together: dict[str, list[bytes]] = {}
+    together: dict[str, bytes] = {}
     if len(faces) > 1:
         try:
             together = dict(zip((t.key for t in faces), _faces(game, faces), strict=True))

@@ -50,11 +50,13 @@ def keep_good(fresh: Game, last: Game | None) -> Game:
     old = {f.rel: f for f in last.files()}
 
     def keep(group: list[LoadedFile]) -> list[LoadedFile]:
-        out = []
+        out: list[LoadedFile] = []
         for loaded in group:
             before = old.get(loaded.rel)
-            good = loaded.model is None and before is not None and before.model is not None
-            out.append(before if good else loaded)
+            if loaded.model is None and before is not None and before.model is not None:
+                out.append(before)  # keep the last good version of a file that broke
+            else:
+                out.append(loaded)
         return out
 
     glossary = keep([fresh.glossary])[0] if fresh.glossary else None

@@ -60,6 +60,8 @@ def register() -> None:
 @cache
 def _cmap(style: str) -> frozenset[int]:
     font = pdfmetrics.getFont(font_name(style))
+    if not isinstance(font, TTFont):  # every font the toolkit registers is TrueType
+        raise TypeError(f"{font_name(style)} is not a TrueType font")
     return frozenset(font.face.charToGlyph)
 
 

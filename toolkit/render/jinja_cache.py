@@ -27,7 +27,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from types import GeneratorType
+from typing import Any, cast
 
 from jinja2 import FunctionLoader, StrictUndefined, Template
 from jinja2.bccache import Bucket, BytecodeCache
@@ -156,6 +157,8 @@ def bytecode_cache() -> SignedBytecodeCache | None:
 
 class TemplateLimitError(SecurityError):
     """A template went past a limit (loop iterations, sequence size, output, time)."""
+
+    lineno: int | None  # the template's line, when known (set where the limit was met)
 
 
 CODE_VERSION = "bounded-1"
@@ -308,7 +311,11 @@ class CachedSandbox:
         with self.bounded():
             parts: list[str] = []
             size = 0
-            stream = template.root_render_func(template.new_context(context))
+            # a compiled template renders as a generator: it is closed when cut short
+            stream = cast(
+                "GeneratorType[str, None, None]",
+                template.root_render_func(template.new_context(context)),
+            )
             try:
                 for part in stream:
                     size += len(part)

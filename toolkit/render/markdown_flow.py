@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from markdown_it import MarkdownIt
@@ -30,9 +31,14 @@ from reportlab.platypus import (
     TableStyle,
     XPreformatted,
 )
-from reportlab.platypus.flowables import _listWrapOn
+
+# reportlab's private helpers and attributes used below are not in types-reportlab
+from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
 
 from toolkit.render.fonts import FALLBACKS, font_name, missing_glyphs
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -80,7 +86,7 @@ def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> S
         bulletFontName=regular,
     )
 
-    def derive(name: str, **kw: object) -> ParagraphStyle:
+    def derive(name: str, **kw: Any) -> ParagraphStyle:
         return ParagraphStyle(name, parent=body, **kw)
 
     styles = {
@@ -278,19 +284,23 @@ class FitTable(Flowable):
         widths = fit_widths(*self._measure(), width)
         data = []
         for row in self.rows:
-            cells = []
+            cells: list[Paragraph | str] = []
             for cell in row:
                 style = self.sheet["cell_head" if cell.head else "cell"]
                 if cell.align:
                     style = ParagraphStyle(f"{style.name}-{cell.align}", parent=style)
-                    style.alignment = {"center": TA_CENTER, "right": TA_RIGHT}.get(
-                        cell.align, TA_LEFT
+                    style.alignment = (
+                        TA_CENTER
+                        if cell.align == "center"
+                        else TA_RIGHT
+                        if cell.align == "right"
+                        else TA_LEFT
                     )
                 cells.append(Paragraph(cell.markup, style))
             cells += [""] * (len(widths) - len(cells))
             data.append(cells)
         accent = self.sheet.accent
-        commands: list[tuple[object, ...]] = [
+        commands: list[tuple[Any, ...]] = [
             ("FONT", (0, 0), (-1, -1), font_name("regular")),  # else Helvetica is referenced
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), self.PAD),
@@ -331,13 +341,13 @@ class FitTable(Flowable):
             if whole <= self.KEEP_FRACTION * frame:
                 return []  # a short table moves whole to the next page
             first = (1 if self.header else 0) + self.MIN_ROWS
-            if availHeight < sum(table._rowHeights[:first]):
+            if availHeight < sum(table._rowHeights[:first]):  # type: ignore[attr-defined]
                 return []  # no lonely header and row at the foot of a page
         return table.split(availWidth, availHeight)
 
-    def drawOn(self, canvas: object, x: float, y: float, _sW: float = 0) -> None:
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
         assert self._table is not None, "drawOn before wrap"
-        self._table.drawOn(canvas, x, y, _sW)
+        self._table.drawOn(canvas, x, y, _sW)  # type: ignore[call-arg]  # the stubs lack _sW
 
     def getSpaceBefore(self) -> float:
         return 4
@@ -413,8 +423,8 @@ class Note(Flowable):
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         return self.table.split(availWidth, availHeight)
 
-    def drawOn(self, canvas: object, x: float, y: float, _sW: float = 0) -> None:
-        self.table.drawOn(canvas, x, y, _sW)
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
+        self.table.drawOn(canvas, x, y, _sW)  # type: ignore[call-arg]  # the stubs lack _sW
 
     def getSpaceBefore(self) -> float:
         return 4
@@ -500,7 +510,7 @@ class _Converter:
             inner = self.blocks(item.children, depth + 1, "item")
             items.append(ListItem(inner or [Spacer(0, 0)]))
         size = sheet["body"].fontSize
-        common = {
+        common: dict[str, Any] = {
             "bulletFontName": font_name("regular"),
             "bulletColor": sheet.accent,
             "spaceAfter": size * 0.5 if depth == 0 else 0,
@@ -508,7 +518,7 @@ class _Converter:
         if node.type == "ordered_list":
             start = int(node.attrs.get("start", 1) or 1)
             return ListFlowable(
-                items,
+                items,  # type: ignore[arg-type]  # a ListItem is no Flowable in the stubs
                 bulletType="1",
                 start=start,
                 bulletFormat="%s.",
@@ -519,7 +529,7 @@ class _Converter:
                 **{k: v for k, v in common.items() if k != "bulletFontName"},
             )
         return ListFlowable(
-            items,
+            items,  # type: ignore[arg-type]  # a ListItem is no Flowable in the stubs
             bulletType="bullet",
             start=BULLETS[min(depth, len(BULLETS) - 1)],
             bulletFontSize=size * 1.0,
@@ -631,8 +641,8 @@ class KeepWithStart(KeepTogether):
     MIN_REST = 40.0
 
     def split(self, aW: float, aH: float) -> list[Flowable]:
-        content = self._content
-        if len(content) >= 2 and aH < self._H:
+        content = self._content  # type: ignore[attr-defined]
+        if len(content) >= 2 and aH < self._H:  # type: ignore[attr-defined]
             head, last = content[:-1], content[-1]
             _, used = _listWrapOn(head, aW, self.canv)
             rest = aH - used - last.getSpaceBefore()

@@ -34,7 +34,7 @@ def pdf_canvas(pagesize: tuple[float, float], title: str) -> Iterator[tuple[Canv
         pagesize=pagesize,
         invariant=1,
         pageCompression=1,
-        initialFontName=font_name("regular"),
+        initialFontName=font_name("regular"),  # type: ignore[arg-type]  # a str, not a float
         initialFontSize=9,
     )
     canvas.setTitle(title)

@@ -7,7 +7,7 @@ what a designer sees on screen or in Tabletop Simulator is what prints: one draw
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Generator
 
 
 def png_pages(
@@ -16,7 +16,7 @@ def png_pages(
     first: int = 0,
     last: int | None = None,
     compress_level: int | None = None,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """Each page of `pdf` (from `first` to `last`, inclusive, 0-based) as PNG bytes at `dpi`.
 
     Same PDF and dpi give byte-identical PNGs: PDFium renders deterministically and the PNG

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render.context import glossary_terms, localize
 from toolkit.render.jinja_cache import CachedSandbox
@@ -47,7 +48,7 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     boards = {board.id: localize(board, lang) for board in game.valid(game.boards)}
     return {
         "game": localize(manifest, lang),
-        "rules": localize(manifest.rules, lang),
+        "rules": localize(rules_of(manifest, object), lang),
         "decks": decks,
         "boards": boards,
         "glossary": glossary_terms(game, lang),

@@ -63,7 +63,7 @@ def load_svg(path: Path, display: str) -> tuple[SvgIcon | None, Problem | None]:
         return None, Problem(display, Span(), f"cannot read file: {exc}")
     if etree.QName(root).localname != "svg":
         where = Span(root.sourceline or 1, 1)
-        return None, Problem(display, where, f"the root element is <{root.tag}>, not <svg>")
+        return None, Problem(display, where, f"the root element is <{str(root.tag)}>, not <svg>")
     try:
         drawing = svg2rlg(str(path))
     except Exception as exc:  # svglib raises what its parser meets; report, never crash

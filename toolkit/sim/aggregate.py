@@ -68,14 +68,14 @@ class Aggregate:
         for dist, count in zip(self.events, r.events, strict=False):
             dist.add(count)
         for name, value in r.figures:
-            dist = self.figures.get(name)
-            if dist is None:
-                dist = self.figures[name] = Distribution()
+            figure = self.figures.get(name)
+            if figure is None:
+                figure = self.figures[name] = Distribution()
             if isinstance(value, tuple | list):
                 for v in value:
-                    dist.add(v)
+                    figure.add(v)
             else:
-                dist.add(value)
+                figure.add(value)
         if r.timed_out:
             return
         self.finished += 1

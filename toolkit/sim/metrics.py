@@ -400,7 +400,9 @@ def report_from(agg: Aggregate, game: str, setup: Mapping[str, Any]) -> SimRepor
     n, done = agg.games, agg.finished
     fair = _fair_share(agg)
     seat_rates = [wilson(agg.seat_wins[s], done) for s in range(agg.seats)]
-    rows = [(f"seat {s}", s, None, rate) for s, rate in enumerate(seat_rates)]
+    rows: list[tuple[str, int | None, str | None, Rate]] = [
+        (f"seat {s}", s, None, rate) for s, rate in enumerate(seat_rates)
+    ]
     rows += [(role, None, role, wilson(k, int(m))) for role, (k, m) in sorted(agg.roles.items())]
     flagged = _flagged(rows, fair)
     means = [w / done for w in agg.seat_wins] if done else []

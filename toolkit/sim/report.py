@@ -103,7 +103,8 @@ def write_json(report: SimReport, path: Path) -> None:
 def _histogram_drawing(hist: list[dict[str, float]], width: float, height: float) -> Drawing:
     drawing = Drawing(width, height)
     chart = VerticalBarChart()
-    chart.x, chart.y, chart.width, chart.height = 40, 30, width - 60, height - 50
+    # types-reportlab types a chart's size as int; reportlab takes any number
+    chart.x, chart.y, chart.width, chart.height = 40, 30, width - 60, height - 50  # type: ignore[assignment]
     chart.data = [[h["games"] for h in hist] or [0]]
     chart.categoryAxis.categoryNames = [str(int(h["from"])) for h in hist] or [""]
     chart.categoryAxis.labels.fontSize = 6
@@ -144,7 +145,9 @@ def _intervals_drawing(rows: list[MetricValue], fair: float | None, width: float
         colour = colors.HexColor("#c0392b") if row.flag else colors.HexColor("#2e86c1")
         lo, hi, p = row.lo or 0.0, row.hi or 0.0, row.value or 0.0
         drawing.add(Line(x(lo), y, x(hi), y, strokeColor=colour, strokeWidth=2))
-        drawing.add(Rect(x(p) - 2, y - 2, 4, 4, fillColor=colour, strokeColor=colour))
+        # types-reportlab types Rect's **kw without Unpack: every keyword is refused
+        dot = Rect(x(p) - 2, y - 2, 4, 4, fillColor=colour, strokeColor=colour)  # type: ignore[arg-type]
+        drawing.add(dot)
     return drawing
 
 

@@ -110,7 +110,7 @@ class SimConfig:
     rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
 
 
-_WORKER: dict[str, object] = {}
+_WORKER: dict[str, tuple[CompiledGame, list[Bot]]] = {}  # one entry: the last config's
 
 
 def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
@@ -141,11 +141,11 @@ def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
 
 def _prepared(config: SimConfig) -> tuple[CompiledGame, list[Bot]]:
     key = f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}"
-    if _WORKER.get("key") != key:
-        _WORKER["key"] = key
-        _WORKER["compiled"] = compile_game(config.game_dir, config.rules)
-        _WORKER["bots"] = make_bots(config.game_dir, config.bots, config.setup.players)
-    return _WORKER["compiled"], _WORKER["bots"]  # type: ignore[return-value]
+    if key not in _WORKER:
+        _WORKER.clear()
+        compiled = compile_game(config.game_dir, config.rules)
+        _WORKER[key] = (compiled, make_bots(config.game_dir, config.bots, config.setup.players))
+    return _WORKER[key]
 
 
 def _run_batch(config: SimConfig, indices: Sequence[int]) -> list[GameRecord]:

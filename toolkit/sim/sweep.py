@@ -113,9 +113,9 @@ class SweepResult:
 
 def check_point(
     game: Game, players: int, values: Sequence[tuple[Parameter, Value]]
-) -> tuple[dict[str, Value], tuple[tuple[str, Value], ...]]:
+) -> tuple[dict[str, bool | int | str], tuple[tuple[str, Value], ...]]:
     """The options and rules overrides of one point, or VariantError with diagnostics."""
-    options: dict[str, Value] = {}
+    options: dict[str, bool | int | str] = {}
     rules: list[tuple[str, Value]] = []
     for param, value in values:
         if param.target == "option":
@@ -134,7 +134,9 @@ def grid(parameters: Sequence[Parameter]) -> list[tuple[tuple[Parameter, Value],
 
 
 def point_simulation(
-    base: Simulation, options: dict[str, Value], rules: tuple[tuple[str, Value], ...]
+    base: Simulation,
+    options: dict[str, bool | int | str],
+    rules: tuple[tuple[str, Value], ...],
 ) -> Simulation:
     """The base simulation with a point's values (same seed, so the same games)."""
     setup = GameSetup(base.config.setup.players, {**base.config.setup.options, **options})

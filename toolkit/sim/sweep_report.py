@@ -141,18 +141,22 @@ def _line_chart(result: SweepResult, key: str, width: float, height: float) -> D
         d.add(Line(left, y(tick), right, y(tick), strokeColor=colors.HexColor("#e3e3e3")))
         text = f"{shown:.{digits}f}" + ("%" if rate else "")
         d.add(String(left - 4, y(tick) - 2.5, text, fontSize=6.5, textAnchor="end"))
-    band = [(x(xr), m) for xr, m in zip(xs_raw, ms, strict=True) if m and m.lo is not None]
+    band = [
+        (x(xr), m.lo, m.hi)
+        for xr, m in zip(xs_raw, ms, strict=True)
+        if m and m.lo is not None and m.hi is not None
+    ]
     if len(band) > 1:
-        upper = [c for px, m in band for c in (px, y(m.hi))]
-        lower = [c for px, m in reversed(band) for c in (px, y(m.lo))]
+        upper = [c for px, _, hi in band for c in (px, y(hi))]
+        lower = [c for px, lo, _ in reversed(band) for c in (px, y(lo))]
         d.add(Polygon(upper + lower, fillColor=BAND, strokeColor=None, strokeWidth=0))
-    for px, m in band:  # the interval as a whisker too (one point, or uneven bands)
-        d.add(Line(px, y(m.lo), px, y(m.hi), strokeColor=LINE, strokeWidth=0.6))
-    line = [(x(xr), m) for xr, m in zip(xs_raw, ms, strict=True) if m and m.value is not None]
+    for px, lo, hi in band:  # the interval as a whisker too (one point, or uneven bands)
+        d.add(Line(px, y(lo), px, y(hi), strokeColor=LINE, strokeWidth=0.6))
+    line = [(x(xr), m.value) for xr, m in zip(xs_raw, ms, strict=True) if m and m.value is not None]
     if len(line) > 1:
-        d.add(PolyLine([c for px, m in line for c in (px, y(m.value))], strokeColor=LINE))
-    for px, m in line:
-        d.add(Circle(px, y(m.value), 1.8, fillColor=LINE, strokeColor=LINE))
+        d.add(PolyLine([c for px, value in line for c in (px, y(value))], strokeColor=LINE))
+    for px, value in line:
+        d.add(Circle(px, y(value), 1.8, fillColor=LINE, strokeColor=LINE))
     for xr, point in zip(xs_raw, points, strict=True):
         text = value_text(point.values[0][1]) if len(point.values) == 1 else point.label
         d.add(String(x(xr), bottom - 10, text[:24], fontSize=6.5, textAnchor="middle"))
@@ -187,7 +191,9 @@ def _heat_map(result: SweepResult, key: str, width: float, height: float) -> Dra
                 share = (m.value - v_lo) / (v_hi - v_lo)
             fill = colors.Color(1 - 0.65 * share, 1 - 0.45 * share, 1 - 0.2 * share)
             y0 = bottom + j * ch
-            d.add(Rect(left + i * cw, y0, cw, ch, fillColor=fill, strokeColor=colors.white))
+            # types-reportlab types Rect's **kw without Unpack: every keyword is refused
+            cell = Rect(left + i * cw, y0, cw, ch, fillColor=fill, strokeColor=colors.white)  # type: ignore[arg-type]
+            d.add(cell)
             ink = colors.white if share > 0.6 else colors.black
             cx = left + (i + 0.5) * cw
             d.add(

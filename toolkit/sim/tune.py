@@ -48,8 +48,12 @@ def parse_param(text: str) -> tuple[str, Any]:
     if ".." in raw:
         lo, _, hi = raw.partition("..")
         a, b = parse_value(lo), parse_value(hi)
-        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b))
-        if not numbers or b <= a:  # type: ignore[operator]
+        if (
+            not (isinstance(a, int | float) and isinstance(b, int | float))
+            or isinstance(a, bool)
+            or isinstance(b, bool)
+            or b <= a
+        ):
             raise SetupError(f"--param {text!r}: LO..HI takes two numbers with LO < HI")
         return path, (a, b)
     return path, tuple(parse_value(v) for v in raw.split(",") if v.strip())
@@ -139,7 +143,7 @@ def spaces(base: Simulation, specs: Sequence[tuple[str, Any]]) -> list[Space]:
     found = []
     out: list[Space] = []
     for path, spec in specs:
-        ends = spec if isinstance(spec, tuple) and len(spec) == 2 else ()
+        ends: tuple[Any, ...] = spec if isinstance(spec, tuple) and len(spec) == 2 else ()
         is_range = bool(ends) and all(
             isinstance(v, int | float) and not isinstance(v, bool) for v in ends
         )
@@ -185,11 +189,12 @@ def tune(
     done: list[Trial] = []
     missing: list[str] = []
     seen: dict[tuple[tuple[str, Value], ...], Trial] = {}  # same values, same games: replay nothing
-    finite = math.prod(
-        len(s.choices) if s.choices else int(s.high - s.low) + 1  # type: ignore[operator]
+    sizes = [
+        len(s.choices) if s.choices else int((s.high or 0) - (s.low or 0)) + 1
         for s in space
         if s.choices or s.integer
-    )
+    ]
+    finite = math.prod(sizes)
     discrete = all(s.choices or s.integer for s in space)
 
     def suggest(trial: Any, s: Space) -> Value:
@@ -197,7 +202,7 @@ def tune(
         if s.choices:
             return trial.suggest_categorical(name, list(s.choices))
         if s.integer:
-            return trial.suggest_int(name, int(s.low), int(s.high))  # type: ignore[arg-type]
+            return trial.suggest_int(name, int(s.low or 0), int(s.high or 0))
         return trial.suggest_float(name, s.low, s.high)
 
     def run_trial(trial: Any) -> float:

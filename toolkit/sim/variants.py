@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.source import Document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
@@ -71,17 +72,17 @@ def _segments(path: str) -> tuple[str | int, ...]:
     return tuple(int(p) if p.isdigit() else p for p in path.split(".") if p)
 
 
-def _manifest(game: Game) -> tuple[LoadedFile, Document]:
-    mf = game.manifest_file
-    if mf is None or mf.doc is None or game.manifest is None:
+def _manifest(game: Game) -> tuple[LoadedFile, Document, ManifestBase]:
+    mf, manifest = game.manifest_file, game.manifest
+    if mf is None or mf.doc is None or manifest is None:
         raise ValueError(f"{game.id}: no valid game.yaml")
-    return mf, mf.doc
+    return mf, mf.doc, manifest
 
 
 def resolve(game: Game, path: str, values: Iterable[Value]) -> Parameter:
     """Where `path` points (rules or option), or a B101 diagnostic at the nearest place."""
-    mf, doc = _manifest(game)
-    options = {o.id for o in game.manifest.options}
+    mf, doc, manifest = _manifest(game)
+    options = {o.id for o in manifest.options}
     values = tuple(values)
     if path.startswith("option."):
         name = path.removeprefix("option.")
@@ -99,11 +100,11 @@ def resolve(game: Game, path: str, values: Iterable[Value]) -> Parameter:
         if not isinstance(node, dict | list) or seg not in keys:
             names = [str(k) for k in keys] + ([] if where != ("rules",) else sorted(options))
             raise VariantError([_unknown(doc, mf.rel, path, where, names, "rules value")])
-        node = node[seg]
+        node = node[seg] if isinstance(node, dict) else node[int(seg)]
         where = (*where, seg)
     if isinstance(node, dict | list):
-        keys = ", ".join(map(str, node if isinstance(node, dict) else range(len(node))))
-        message = f"--vary {path}: {bare} is a group, not one value (inside it: {keys})"
+        inside = ", ".join(map(str, node if isinstance(node, dict) else range(len(node))))
+        message = f"--vary {path}: {bare} is a group, not one value (inside it: {inside})"
         raise VariantError([B_SWEEP_PATH.at(mf.rel, doc.key_span(where), message)])
     return Parameter(bare, "rules", values)
 
@@ -118,17 +119,17 @@ def _unknown(
     return B_SWEEP_PATH.at(rel, span, f"--vary {path}: no such {what} in game.yaml{hint}")
 
 
-def check_option(game: Game, name: str, value: Value, players: int) -> Value:
+def check_option(game: Game, name: str, value: Value, players: int) -> bool | int | str:
     """The option's value as the game types it, or a B102 diagnostic at the option's
     declaration if it does not take `value`."""
     from toolkit.sim.session import SetupError, parse_options
 
-    mf, doc = _manifest(game)
+    mf, doc, manifest = _manifest(game)
     text = str(value).lower() if isinstance(value, bool) else str(value)
     try:
         return parse_options(game, [f"{name}={text}"], players)[name]
     except SetupError as exc:
-        index = next(i for i, o in enumerate(game.manifest.options) if o.id == name)
+        index = next(i for i, o in enumerate(manifest.options) if o.id == name)
         span = doc.span(("options", index, "id"))
         raise VariantError(
             [B_SWEEP_VALUE.at(mf.rel, span, f"--vary {name}={text}: {exc}")]
@@ -138,7 +139,7 @@ def check_option(game: Game, name: str, value: Value, players: int) -> Value:
 def with_rules(game: Game, overrides: Sequence[tuple[str, Any]]) -> Game:
     """A copy of `game` whose rules hold these values, validated as if written in game.yaml
     (schema, then the game's G checks); errors point at the changed rule's line."""
-    mf, doc = _manifest(game)
+    mf, doc, _ = _manifest(game)
     data = copy.deepcopy(doc.data)
     for path, value in overrides:
         node = data["rules"]

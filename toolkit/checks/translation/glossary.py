@@ -76,14 +76,15 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
 
 
 def _conflicts(game: Game, terms: list, source: str) -> Iterator[Diagnostic]:
-    glossary = game.glossary
-    assert glossary is not None and glossary.doc is not None
+    glossary, manifest = game.glossary, game.manifest
+    assert glossary is not None and glossary.doc is not None and glossary.model is not None
+    assert manifest is not None
     index = {t.id: i for i, t in enumerate(glossary.model.terms)}
     by_source: dict[str, list] = defaultdict(list)
     for term in terms:
         by_source[term.text[source].casefold()].append(term)
     for same in by_source.values():
-        for lang in game.manifest.languages:
+        for lang in manifest.languages:
             translations = {t.text.get(lang, "").casefold() for t in same}
             if len(translations) > 1:
                 last = same[-1]
@@ -93,7 +94,7 @@ def _conflicts(game: Game, terms: list, source: str) -> Iterator[Diagnostic]:
                     f"{last.text[source]!r} is translated two ways in {lang}: "
                     + ", ".join(sorted(repr(t) for t in translations)),
                 )
-    for lang in game.manifest.languages:
+    for lang in manifest.languages:
         if lang == source:
             continue
         by_target: dict[str, list] = defaultdict(list)

@@ -13,10 +13,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.models.manifest import ManifestBase
+from toolkit.content.plugin import rules_of
 from toolkit.content.templating import placeholders
 from toolkit.diagnostics import Diagnostic, rule
 from toolkit.games.drinking_heroes.compile import split_teams
-from toolkit.games.drinking_heroes.models import SPELL_TARGETS
+from toolkit.games.drinking_heroes.models import SPELL_TARGETS, DrinkingRules
 
 G_HERO_TOTAL = rule("G201", "hero-bonus-total", "Heroes' bonuses do not all sum to the same total.")
 G_TYPE_BALANCE = rule(
@@ -63,6 +65,14 @@ def expected_sips(level: int, face: int) -> int:
     return math.ceil(level / SIPS_LEVEL_STEP) + max(0, SIPS_FACE_PIVOT - face)
 
 
+def _manifest(game: Game) -> tuple[ManifestBase, DrinkingRules]:
+    """The valid manifest and its typed rules (`run` calls the checks on a valid one only)."""
+    manifest = game.manifest
+    if manifest is None:
+        raise ValueError(f"{game.id}: no valid manifest")
+    return manifest, rules_of(manifest, DrinkingRules)
+
+
 def _decks(game: Game, kind: str) -> Iterator[tuple[LoadedFile, Any]]:
     for loaded in game.decks:
         if loaded.model is not None and loaded.doc is not None and loaded.model.kind == kind:
@@ -81,7 +91,7 @@ def _key_at(loaded: LoadedFile, *path: Any):  # noqa: ANN202 - a Span
 
 def check_heroes(game: Game) -> Iterator[Diagnostic]:
     """V1, V2: equal bonus totals, the same bonus multiset per type, enough heroes."""
-    rules = game.manifest.rules
+    meta, rules = _manifest(game)
     types = [t.id for t in rules.monster_types]
     heroes = [(f, i, h) for f, deck in _decks(game, "heroes") for i, h in enumerate(deck.cards)]
     if not heroes:
@@ -106,7 +116,7 @@ def check_heroes(game: Game) -> Iterator[Diagnostic]:
                 _at(manifest, "rules", "monster_types", index, "id"),
                 f"type {t!r} gets hero bonuses {shapes[t]}, the others {list(common)}",
             )
-    seats = min(game.manifest.players.max, max(rules.solo_max_players, rules.max_teams))
+    seats = min(meta.players.max, max(rules.solo_max_players, rules.max_teams))
     if len(heroes) < seats:
         f = heroes[0][0]
         yield G_HEROES.at(
@@ -116,7 +126,7 @@ def check_heroes(game: Game) -> Iterator[Diagnostic]:
 
 def check_monsters(game: Game) -> Iterator[Diagnostic]:
     """V3–V6: pairs, formulas, sip tables, killable by a roll."""
-    rules = game.manifest.rules
+    _, rules = _manifest(game)
     types = [t.id for t in rules.monster_types]
     sides, kill_face, fail_face = rules.die_sides, rules.always_kill_face, rules.always_fail_face
     failing = [f for f in range(1, sides + 1) if f != kill_face]
@@ -206,7 +216,7 @@ def _sip_table(f: LoadedFile, i: int, m: Any, failing: list[int], sides: int):  
 
 def check_spells(game: Game) -> Iterator[Diagnostic]:
     """V7–V9: targets match kinds, flags match kinds, every mode deals full hands."""
-    rules = game.manifest.rules
+    meta, rules = _manifest(game)
     spells = [(f, i, s) for f, deck in _decks(game, "spells") for i, s in enumerate(deck.cards)]
     if not spells:
         return
@@ -228,7 +238,9 @@ def check_spells(game: Game) -> Iterator[Diagnostic]:
             if getattr(s, flag) != value:
                 yield G_FLAGS.at(
                     f.rel,
-                    _at(f, *where, flag) if (*where, flag) in f.doc.spans else _at(f, *where),
+                    _at(f, *where, flag)
+                    if f.doc and (*where, flag) in f.doc.spans
+                    else _at(f, *where),
                     f"{s.id}: {flag} should be {str(value).lower()} for a {kind} spell",
                 )
         if s.competitive_only and kind not in COMPETITIVE_ONLY_KINDS:
@@ -237,7 +249,7 @@ def check_spells(game: Game) -> Iterator[Diagnostic]:
                 _at(f, *where, "competitive_only"),
                 f"{s.id}: only {', '.join(sorted(COMPETITIVE_ONLY_KINDS))} are competitive_only",
             )
-    seats = min(game.manifest.players.max, max(rules.solo_max_players, rules.max_teams))
+    seats = min(meta.players.max, max(rules.solo_max_players, rules.max_teams))
     need = rules.spells_per_seat * seats
     modes: dict[str, Callable[[Any], bool]] = {
         "cooperative": lambda s: not s.gold and not s.competitive_only,
@@ -257,8 +269,7 @@ def check_spells(game: Game) -> Iterator[Diagnostic]:
 
 def check_setup(game: Game) -> Iterator[Diagnostic]:
     """V10: every player count seats alone or in legal teams, one hero per seat."""
-    manifest = game.manifest
-    rules = manifest.rules
+    manifest, rules = _manifest(game)
     heroes = sum(len(deck.cards) for _, deck in _decks(game, "heroes"))
     mf = game.manifest_file
     assert mf is not None

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.content.plugin import rules_of
+from toolkit.games.drinking_heroes.models import DrinkingRules
 from toolkit.sim.engine import CompiledGame, GameSetup
 
 KINDS = (
@@ -161,7 +163,9 @@ class CompiledDrinking(CompiledGame):
 
     def __init__(self, game: Game) -> None:
         manifest = game.manifest
-        rules = manifest.rules
+        if manifest is None:  # the validity gate hands on valid games only
+            raise ValueError(f"{game.id}: no valid manifest")
+        rules = rules_of(manifest, DrinkingRules)
         self.min_players = manifest.players.min
         self.max_players = manifest.players.max
         self.sides: int = rules.die_sides

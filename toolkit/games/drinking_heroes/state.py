@@ -111,6 +111,39 @@ class DrinkingState(State):
 
     g: CompiledDrinking
     tb: Table
+    hero: list[int]  # hero index per seat
+    hands: list[list[int]]  # spell cards per seat
+    owned: list[list[int]]  # monsters defeated per seat
+    mark: list[int]
+    deck: list[int]  # monsters
+    sdeck: list[int]  # spells
+    pit: list[int]
+    gone: list[int]
+    spit: int
+    active: int
+    cur: int
+    phase: int
+    monster: int
+    fighter: int
+    eff_type: int
+    need: int
+    lower: int
+    tries_max: int
+    tries_used: int
+    rerolls: int
+    shields: int
+    dbl: int
+    rb_amt: int
+    rb_type: int
+    queue: list[tuple[int, int, int]]  # pending sips: (seat, amount, source)
+    resume: int
+    curse: list[int]
+    failed: int
+    last_fighter: int
+    coop_levels: list[int]
+    sips: list[int]
+    won: int
+    legal: list[int] | None  # cached legal actions of a choice phase
 
     # --- setup ---------------------------------------------------------------------------
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.content.game import Game, LoadedFile
-from toolkit.content.plugin import guarded_check
+from toolkit.content.game import Game, LoadedFile, ValidFile
+from toolkit.content.models.manifest import ManifestBase
+from toolkit.content.plugin import guarded_check, rules_of
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
+from toolkit.games.muckle_stoater.models import MuckleRules
 
 G_PACKS = rule(
     "G301",
@@ -73,9 +75,24 @@ class _Where:
     """The game's three files, and diagnostics at paths inside them."""
 
     def __init__(self, game: Game) -> None:
-        self.manifest = game.manifest_file
-        self.deck = next((f for f in game.decks if getattr(f.model, "kind", "") == "pack"), None)
-        self.board = next((f for f in game.boards if getattr(f.model, "kind", "") == "track"), None)
+        from toolkit.content.models.board import TrackBoard  # board models load on first use
+
+        manifest = ValidFile.of(game.manifest_file, ManifestBase)
+        if manifest is None:  # guarded_check runs the checks on a valid manifest only
+            raise ValueError(f"{game.id}: no valid manifest")
+        self.manifest = manifest
+        self.rules = rules_of(manifest.model, MuckleRules)
+        # deck models are built per plugin at run time (GamePlugin.deck_models): no static type
+        self.deck: ValidFile[Any] | None = next(
+            (
+                ValidFile(f.rel, f.doc, f.model)
+                for f in game.decks
+                if getattr(f.model, "kind", "") == "pack"
+            ),
+            None,
+        )
+        boards = (ValidFile.of(f, TrackBoard) for f in game.boards)
+        self.board = next((b for b in boards if b is not None), None)
 
     @staticmethod
     def at(code: Rule, file: LoadedFile, path: Path, message: str, key: bool = False) -> Diagnostic:
@@ -85,16 +102,16 @@ class _Where:
         return code.at(file.rel, span, message)
 
 
-def _counts(game: Game) -> range:
-    players = game.manifest.players
+def _counts(where: _Where) -> range:
+    players = where.manifest.model.players
     return range(players.min, players.max + 1)
 
 
 def check_packs(game: Game) -> Iterator[Diagnostic]:
     """Invariant 1: a pack count of at least 1 for every player count."""
     where = _Where(game)
-    packs = game.manifest.rules.packs_by_players
-    for p in _counts(game):
+    packs = where.rules.packs_by_players
+    for p in _counts(where):
         if p not in packs:
             yield where.at(
                 G_PACKS,
@@ -118,7 +135,7 @@ def check_mashies(game: Game) -> Iterator[Diagnostic]:
     if where.board is None:
         return
     board = where.board.model
-    for p in _counts(game):
+    for p in _counts(where):
         m = board.segments_by_players.get(p)
         if m is None:
             yield where.at(
@@ -175,7 +192,7 @@ def check_holes(game: Game) -> Iterator[Diagnostic]:
     where = _Where(game)
     if where.board is None:
         return
-    laddies = game.manifest.rules.laddies_per_player
+    laddies = where.rules.laddies_per_player
     for name, label in (("pen_holes", "Dock"), ("home_holes", "Castle")):
         value = getattr(where.board.model, name)
         if value != laddies:
@@ -187,8 +204,8 @@ def check_holes(game: Game) -> Iterator[Diagnostic]:
             )
 
 
-def _ranks(game: Game) -> list[str]:
-    pack = game.manifest.rules.pack
+def _ranks(where: _Where) -> list[str]:
+    pack = where.rules.pack
     return list(pack.ranks) + ([JOKER] if pack.jokers > 0 else [])
 
 
@@ -199,7 +216,7 @@ def check_effects(game: Game) -> Iterator[Diagnostic]:
         yield where.at(G_EFFECTS, where.manifest, ("files", "decks"), "no deck of kind 'pack'")
         return
     cards = where.deck.model.cards
-    wanted = _ranks(game)
+    wanted = _ranks(where)
     seen: dict[str, int] = {}
     for i, card in enumerate(cards):
         if card.rank not in wanted:
@@ -224,7 +241,7 @@ def check_effects(game: Game) -> Iterator[Diagnostic]:
                         ("cards", i, "effects", j, field),
                         f"{field} must be a positive number, not {value}",
                     )
-    ranks = game.manifest.rules.pack.ranks
+    ranks = where.rules.pack.ranks
     for i, rank in enumerate(ranks):
         if rank not in seen:
             yield where.at(
@@ -287,8 +304,8 @@ def check_leave(game: Game) -> Iterator[Diagnostic]:
         )
 
 
-def _total_cards(game: Game, deck: Any, players: int) -> int:
-    packs = game.manifest.rules.packs_by_players.get(players, 0)
+def _total_cards(where: _Where, deck: Any, players: int) -> int:
+    packs = where.rules.packs_by_players.get(players, 0)
     return packs * sum(card.copies for card in deck.cards)
 
 
@@ -297,9 +314,9 @@ def check_hand(game: Game) -> Iterator[Diagnostic]:
     where = _Where(game)
     if where.deck is None:
         return
-    hand = game.manifest.rules.hand_size
-    for p in _counts(game):
-        total = _total_cards(game, where.deck.model, p)
+    hand = where.rules.hand_size
+    for p in _counts(where):
+        total = _total_cards(where, where.deck.model, p)
         if total and hand * p >= total:
             yield where.at(
                 G_HAND,
@@ -318,7 +335,7 @@ def check_seats(game: Game) -> Iterator[Diagnostic]:
     holes = board.holes_per_segment
     if board.start_offset == board.entrance_offset:
         return  # G303 reports it
-    for p in _counts(game):
+    for p in _counts(where):
         m = board.segments_by_players.get(p)
         if m is None or m < p or m % p:
             continue  # G302 reports it
@@ -344,8 +361,8 @@ def check_seats(game: Game) -> Iterator[Diagnostic]:
 def check_teams(game: Game) -> Iterator[Diagnostic]:
     """Invariant 9: team counts are even and playable (partners at i and i + P/2)."""
     where = _Where(game)
-    rules = game.manifest.rules
-    low, high = game.manifest.players.min, game.manifest.players.max
+    rules = where.rules
+    low, high = where.manifest.model.players.min, where.manifest.model.players.max
 
     def bad(p: int) -> str | None:
         if p % 2:
@@ -358,7 +375,7 @@ def check_teams(game: Game) -> Iterator[Diagnostic]:
         problem = bad(p)
         if problem:
             yield where.at(G_TEAMS, where.manifest, ("rules", "team_players", i), problem)
-    for vi, variant in enumerate(game.manifest.variants):
+    for vi, variant in enumerate(where.manifest.model.variants):
         if variant.id != "teams":
             continue
         for j, p in enumerate(variant.players):
@@ -372,7 +389,7 @@ def check_teams(game: Game) -> Iterator[Diagnostic]:
 def check_rounds(game: Game) -> Iterator[Diagnostic]:
     """Invariant 10: a positive simulation cap (the engine's declared maximum length)."""
     where = _Where(game)
-    if game.manifest.rules.max_rounds < 1:
+    if where.rules.max_rounds < 1:
         yield where.at(G_ROUNDS, where.manifest, ("rules", "max_rounds"), "must be at least 1")
 
 
@@ -381,7 +398,7 @@ def check_copies(game: Game) -> Iterator[Diagnostic]:
     where = _Where(game)
     if where.deck is None:
         return
-    pack = game.manifest.rules.pack
+    pack = where.rules.pack
     for i, card in enumerate(where.deck.model.cards):
         want = pack.jokers if card.rank == JOKER else pack.suits
         if card.copies != want:

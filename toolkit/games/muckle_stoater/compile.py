@@ -182,7 +182,7 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         for o in range(players)
     )
     back_steps = [arg for _, kind, arg, _ in c.effects if kind == BACK]
-    back = [()] * (max(back_steps, default=0) + 1)
+    back: list[tuple[tuple[int, int], ...]] = [()] * (max(back_steps, default=0) + 1)
     for k in back_steps:
         back[k] = tuple(((t - k) % track, _path(track, t, k, -1)) for t in range(track))
     keys: dict[tuple[int, int, bool], int] = {}
@@ -281,7 +281,7 @@ def compile_content(game: Any) -> Content:
     for r, card in enumerate(deck.cards):
         for eff in card.effects:
             kind = KIND_OF[eff.kind]
-            arg = getattr(eff, "steps", None) or getattr(eff, "total", 0)
+            arg = getattr(eff, "steps", 0) or getattr(eff, "total", 0)
             effects.append((r, kind, arg, bool(getattr(eff, "from_dock", False))))
     return Content(
         game_id=game.id,

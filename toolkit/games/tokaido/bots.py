@@ -311,7 +311,7 @@ class GreedyBot:
 
     # ----- choosing -----------------------------------------------------------------------------
 
-    def choose(self, state: TokaidoState, rng: random.Random) -> int:  # type: ignore[override]
+    def choose(self, state: TokaidoState, rng: random.Random) -> int:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]

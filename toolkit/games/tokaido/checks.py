@@ -15,10 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.game import Game, LoadedFile
-from toolkit.content.plugin import guarded_check
+from toolkit.content.game import Game, LoadedFile, ValidFile
+from toolkit.content.models.manifest import ManifestBase
+from toolkit.content.plugin import guarded_check, rules_of
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
 from toolkit.games.tokaido.compile import ABILITY_KINDS, ENCOUNTER_KINDS, STOP_KINDS
+from toolkit.games.tokaido.models import TokaidoRules
 from toolkit.render import assets
 
 G_INNS = rule(
@@ -192,12 +194,22 @@ class _Where:
     """The game's files by role, and diagnostics at paths inside them."""
 
     def __init__(self, game: Game) -> None:
+        from toolkit.content.models.board import RoadBoard  # board models load on first use
+
+        manifest = ValidFile.of(game.manifest_file, ManifestBase)
+        if manifest is None:  # guarded_check runs the checks on a valid manifest only
+            raise ValueError(f"{game.id}: no valid manifest")
         self.game = game
-        self.manifest = game.manifest_file
-        self.decks = {getattr(f.model, "kind", ""): f for f in game.decks if f.model is not None}
-        self.road = next(
-            (f for f in game.boards if getattr(f.model, "kind", "") == "road" and f.model), None
-        )
+        self.manifest = manifest
+        self.rules = rules_of(manifest.model, TokaidoRules)
+        # deck models are built per plugin at run time (GamePlugin.deck_models): no static type
+        self.decks: dict[str, ValidFile[Any]] = {
+            getattr(f.model, "kind", ""): ValidFile(f.rel, f.doc, f.model)
+            for f in game.decks
+            if f.model is not None
+        }
+        roads = (ValidFile.of(f, RoadBoard) for f in game.boards)
+        self.road = next((r for r in roads if r is not None), None)
 
     @staticmethod
     def at(
@@ -208,7 +220,7 @@ class _Where:
         span = Span() if doc is None else doc.key_span(path) if key else doc.span(path)
         return code.at(file.rel, span, message)
 
-    def deck(self, kind: str) -> LoadedFile | None:
+    def deck(self, kind: str) -> ValidFile[Any] | None:
         return self.decks.get(kind)
 
 
@@ -340,7 +352,7 @@ def check_doubles(game: Game) -> Iterator[Diagnostic]:
                 f"on the published road it is {'double' if double else 'single'}",
             )
             break
-    rules = game.manifest.rules
+    rules = where.rules
     if board.double_from_players is not None and board.double_from_players != (
         rules.double_spaces_from
     ):
@@ -400,7 +412,7 @@ def check_panoramas(game: Game) -> Iterator[Diagnostic]:
         yield where.at(G_PANORAMAS, where.manifest, ("files", "decks"), "no panoramas deck")
         return
     cards = deck.model.cards
-    most = game.manifest.players.max
+    most = where.manifest.model.players.max
     seen: dict[str, set[int]] = {}
     for i, card in enumerate(cards):
         got = seen.setdefault(card.panorama, set())
@@ -578,7 +590,7 @@ def check_souvenirs(game: Game) -> Iterator[Diagnostic]:
                 f"{family} prices {got}; the published family has {want}",
                 key=at is None,
             )
-    points = game.manifest.rules.souvenir_set_points
+    points = where.rules.souvenir_set_points
     if points != PUBLISHED["set_points"] or len(points) != len(prices):
         yield where.at(
             G_SOUVENIRS,
@@ -626,7 +638,7 @@ def check_meals(game: Game) -> Iterator[Diagnostic]:
             f"{PUBLISHED['meal_cards']} of {PUBLISHED['meal_dishes']}",
             key=True,
         )
-    if game.manifest.rules.meal_points != PUBLISHED["meal_points"]:
+    if where.rules.meal_points != PUBLISHED["meal_points"]:
         yield where.at(
             G_MEALS,
             where.manifest,
@@ -643,7 +655,7 @@ def check_achievements(game: Game) -> Iterator[Diagnostic]:
     if deck is None:
         return
     cards = deck.model.cards
-    rules = game.manifest.rules
+    rules = where.rules
     points = PUBLISHED["achievement_points"]
     if rules.achievement_points != points:
         yield where.at(
@@ -744,7 +756,7 @@ def check_travellers(game: Game) -> Iterator[Diagnostic]:
 def check_constants(game: Game) -> Iterator[Diagnostic]:
     """V12: farm, temple, village, meal draw and encounter numbers."""
     where = _Where(game)
-    rules = game.manifest.rules
+    rules = where.rules
     for name, want in PUBLISHED["rules"].items():
         value = getattr(rules, name)
         if value != want:
@@ -779,8 +791,8 @@ def check_constants(game: Game) -> Iterator[Diagnostic]:
 def check_players(game: Game) -> Iterator[Diagnostic]:
     """V13: player counts, the neutral traveller, tiles to deal, second slots."""
     where = _Where(game)
-    manifest = game.manifest
-    rules = manifest.rules
+    manifest = where.manifest.model
+    rules = where.rules
     low, high = PUBLISHED["players"]
     if (manifest.players.min, manifest.players.max) != (low, high):
         yield where.at(
@@ -820,7 +832,7 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
     """V14: every name and text in every language; Japanese names (travellers, souvenirs,
     meals, encounters) are one romanized word the same in all languages."""
     where = _Where(game)
-    langs = list(game.manifest.languages)
+    langs = list(where.manifest.model.languages)
     for kind, deck in sorted(where.decks.items()):
         for i, card in enumerate(deck.model.cards):
             for field in ("name", "text", "title"):
@@ -838,7 +850,7 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
                         )
             if kind in _NAMED:
                 names = card.name
-                source = names.get(game.manifest.source_language) or ""
+                source = names.get(where.manifest.model.source_language) or ""
                 for lang in langs:
                     name = names.get(lang) or ""
                     if name != source or not ROMANIZED.match(name):

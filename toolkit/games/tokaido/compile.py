@@ -210,7 +210,7 @@ class Table:
     hot_deck: tuple[int, ...]
     meal_deck: tuple[int, ...]
     card_names: tuple[str, ...]
-    card_base: tuple[int, int, int, int, int]  # offsets of travellers/souvenirs/meals/enc/hot
+    card_base: tuple[int, ...]  # 5 offsets of travellers/souvenirs/meals/enc/hot
     mean_meal_price: float  # for bots: the mean printed price of a meal card
     mean_souvenir_price: tuple[float, ...]  # [family] mean printed price
     end_points: tuple[int, ...]  # [measure] points of its end achievements
@@ -306,7 +306,7 @@ def build_table(c: Content, setup: GameSetup) -> Table:
         hot_deck=_expand(c.hot_copies),
         meal_deck=_expand(c.meal_copies),
         card_names=names,
-        card_base=tuple(bases),  # type: ignore[arg-type]
+        card_base=tuple(bases),
         mean_meal_price=mean_meal,
         mean_souvenir_price=tuple(mean_souv),
         end_points=tuple(

@@ -136,6 +136,40 @@ class TokaidoState(State):
     mover: int  # traveller whose turn it is
     win: list[int]
     _acts: list[int] | None
+    # per seat: traveller tile, ability code and its numbers, coins, points, coins spent
+    trav: list[int]
+    ab: list[int]
+    ab_a: list[int]
+    ab_b: list[int]
+    ab_c: list[int]
+    coins: list[int]
+    score: list[int]
+    spent: list[int]
+    pos: list[int]  # per traveller
+    lane: list[int]  # per traveller
+    occ: list[int]  # [2 * stop + lane] traveller or -1
+    arrivals: list[int]
+    pano: list[int]  # [seat * types + type] sections held
+    pano_ach: list[int]
+    fam: list[int]  # [seat * families + family] souvenirs held
+    souv_n: list[int]
+    dishes: list[int]  # bit mask of dishes eaten
+    meals_n: list[int]
+    meal_sum: list[int]
+    hot_n: list[int]
+    enc_n: list[int]
+    ach_n: list[int]
+    temple: list[int]  # per traveller
+    src: list[int]  # [seat * N_SOURCES + source] points
+    souv_deck: list[int]
+    enc_deck: list[int]
+    hot_deck: list[int]
+    meal_deck: list[int]
+    revealed: list[int]
+    drawn: list[int]
+    meal_set: list[int]
+    offer: int
+    dealt: list[list[int]]
 
     # ----- setup ----------------------------------------------------------------------------
 

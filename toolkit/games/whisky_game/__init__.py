@@ -1,5 +1,6 @@
 """The Whisky Game: a trivia tour of Scottish and Irish distilleries on a map graph."""
 
+from toolkit.content.models.deck import CardBase
 from toolkit.content.plugin import GamePlugin
 from toolkit.games.whisky_game.bots import make_greedy
 from toolkit.games.whisky_game.checks import CHECKS
@@ -8,7 +9,11 @@ from toolkit.games.whisky_game.component_checks import COMPONENT_CHECKS
 from toolkit.games.whisky_game.components import CARD_MODELS as COMPONENT_MODELS
 from toolkit.games.whisky_game.models import CharacterCard, SpecialCard, WhiskyRules
 
-CARD_MODELS = {"characters": CharacterCard, "specials": SpecialCard, **COMPONENT_MODELS}
+CARD_MODELS: dict[str, type[CardBase]] = {
+    "characters": CharacterCard,
+    "specials": SpecialCard,
+    **COMPONENT_MODELS,
+}
 """Card model per deck kind: the cards in play, then the printed components (bottles, lost
 bottles, tokens: components.py)."""
 

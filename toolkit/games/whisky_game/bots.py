@@ -70,7 +70,7 @@ LUCK_FROM = 8  # play Luck of the Irish when the best target is at least this fa
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, state: WhiskyState, rng: random.Random) -> int:  # type: ignore[override]
+    def choose(self, state: WhiskyState, rng: random.Random) -> int:
         s = state
         actions = s.legal_actions()
         phase = s.phase
@@ -103,7 +103,15 @@ class GreedyBot:
         """(weight, distance row) of every place worth going to now; the same between
         the decisions of a turn until a bottle, a card, a token or a question changes."""
         ev = s.events
-        key = (id(s), s.turns, p, ev[EV_WON], ev[EV_RETURNED], ev[EV_DRAWN], ev[EV_GAIN])
+        key: tuple[int, ...] = (
+            id(s),
+            s.turns,
+            p,
+            ev[EV_WON],
+            ev[EV_RETURNED],
+            ev[EV_DRAWN],
+            ev[EV_GAIN],
+        )
         key += (ev[EV_SPENT], ev[EV_TLOST], ev[EV_PLAYED], s.last_q[p], len(s.lost_pile))
         if key == self._key:
             return self._cached
@@ -199,7 +207,7 @@ class GreedyBot:
         targets = self._targets(s, p)
         best, best_score = actions[0], -1e9
         for action in actions:
-            end, tokens, draws = s.opts[action & MASK]
+            end, tokens, draws = s.paths[action & MASK]
             score = self._value(s, targets, end) + TOKEN_VALUE * tokens + 0.05 * draws
             if score > best_score:
                 best, best_score = action, score
@@ -276,8 +284,8 @@ class GreedyBot:
                     return action
             elif op == OP_BOOK:
                 targets = self._targets(s, p)
-                here = self._value(s, targets, s.pos[p])
-                if self._value(s, targets, self._flight_dest(s, p, arg)) - here > 2.0:
+                stay = self._value(s, targets, s.pos[p])
+                if self._value(s, targets, self._flight_dest(s, p, arg)) - stay > 2.0:
                     return action
         if best is not None:
             return best
@@ -286,9 +294,9 @@ class GreedyBot:
         # a port between two moves: stop there if the ferry pays, else go on
         if OP_PASS << SHIFT in actions:
             targets = self._targets(s, p)
-            here = self._value(s, targets, s.pos[p])
+            stay = self._value(s, targets, s.pos[p])
             for _, far, _ in c.ferries[s.pos[p]]:
-                if self._value(s, targets, far) - here > 1.0:
+                if self._value(s, targets, far) - stay > 1.0:
                     return OP_PASS << SHIFT | 1
             return OP_PASS << SHIFT
         return actions[-1] if actions[-1] >> SHIFT == OP_PASS else actions[0]
@@ -351,7 +359,7 @@ class GreedyBot:
         def worth(i: int) -> float:
             q, j = opts[i] >> 8, opts[i] & 255
             code = s.bottles[q][j]
-            points = bottle_points(c, code, s.char_effects(q), s.triple)
+            points: float = bottle_points(c, code, s.char_effects(q), s.triple)
             if code < LOST:
                 region = c.dist_region[code // per]
                 alone = sum(

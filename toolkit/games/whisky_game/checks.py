@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolkit.content.game import Game, LoadedFile
-from toolkit.content.plugin import guarded_check
+from toolkit.content.game import Game, LoadedFile, ValidFile
+from toolkit.content.models.manifest import ManifestBase
+from toolkit.content.plugin import guarded_check, rules_of
 from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
 from toolkit.games.whisky_game.compile import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
+from toolkit.games.whisky_game.models import WhiskyRules
+
+if TYPE_CHECKING:
+    from toolkit.content.models.board import GraphBoard, GraphSpace
 
 G_BOTTLES = rule(
     "G101",
@@ -97,11 +102,22 @@ class _Where:
     """The game's files, and diagnostics at paths inside them."""
 
     def __init__(self, game: Game) -> None:
+        from toolkit.content.models.board import GraphBoard  # board models load on first use
+
+        manifest = ValidFile.of(game.manifest_file, ManifestBase)
+        if manifest is None:  # guarded_check runs the checks on a valid manifest only
+            raise ValueError(f"{game.id}: no valid manifest")
         self.game = game
-        self.manifest = game.manifest_file
-        self.rules = game.manifest.rules
-        self.board = next((f for f in game.boards if getattr(f.model, "kind", "") == "graph"), None)
-        self.decks = {getattr(f.model, "kind", ""): f for f in game.decks if f.model is not None}
+        self.manifest = manifest
+        self.rules = rules_of(manifest.model, WhiskyRules)
+        boards = (ValidFile.of(f, GraphBoard) for f in game.boards)
+        self.board = next((b for b in boards if b is not None), None)
+        # deck models are built per plugin at run time (GamePlugin.deck_models): no static type
+        self.decks: dict[str, ValidFile[Any]] = {
+            getattr(f.model, "kind", ""): ValidFile(f.rel, f.doc, f.model)
+            for f in game.decks
+            if f.model is not None
+        }
 
     @staticmethod
     def at(code: Rule, file: LoadedFile, path: Path, message: str, key: bool = False) -> Diagnostic:
@@ -109,7 +125,7 @@ class _Where:
         span = Span() if doc is None else doc.key_span(path) if key else doc.span(path)
         return code.at(file.rel, span, message)
 
-    def spaces(self) -> dict[str, Any]:
+    def spaces(self) -> dict[str, GraphSpace]:
         return {s.id: s for s in self.board.model.spaces} if self.board else {}
 
     def space_index(self) -> dict[str, int]:
@@ -148,9 +164,9 @@ def check_bottles(game: Game) -> Iterator[Diagnostic]:
         )
 
 
-def _distilleries_by_region(w: _Where) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {r.id: [] for r in w.board.model.regions}
-    for s in w.board.model.spaces:
+def _distilleries_by_region(board: GraphBoard) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {r.id: [] for r in board.regions}
+    for s in board.spaces:
         if s.kind == "distillery" and s.region:
             out.setdefault(s.region, []).append(s.id)
     return out
@@ -170,7 +186,7 @@ def check_regions(game: Game) -> Iterator[Diagnostic]:
             f"{len(regions)} regions, but goal_regions is {w.rules.goal_regions}",
             key=True,
         )
-    by_region = _distilleries_by_region(w)
+    by_region = _distilleries_by_region(w.board.model)
     counts = [len(v) for v in by_region.values()]
     usual = max(set(counts), key=counts.count) if counts else 0
     for i, r in enumerate(regions):
@@ -201,10 +217,10 @@ def check_goal_reachable(game: Game) -> Iterator[Diagnostic]:
     if w.board is None:
         return
     rules = w.rules
-    players = game.manifest.players.max
+    players = w.manifest.model.players.max
     per = rules.bottles_per_distillery
     values = list(rules.bottle_values.values())
-    by_region = _distilleries_by_region(w)
+    by_region = _distilleries_by_region(w.board.model)
     for i, r in enumerate(w.board.model.regions):
         bottles = len(by_region.get(r.id, [])) * per
         if bottles < players:
@@ -233,13 +249,13 @@ def check_goal_reachable(game: Game) -> Iterator[Diagnostic]:
         )
 
 
-def _land_graph(w: _Where) -> list[list[int]]:
+def _land_graph(w: _Where, board: GraphBoard) -> list[list[int]]:
     index = w.space_index()
     adj: list[list[int]] = [[] for _ in index]
-    for link in w.board.model.links:
+    for link in board.links:
         adj[index[link.a]].append(index[link.b])
         adj[index[link.b]].append(index[link.a])
-    for route in w.board.model.routes:
+    for route in board.routes:
         if route.kind in ("ferry", "bridge"):
             stops = [index[s] for s in route.stops]
             for a, b in zip(stops, stops[1:], strict=False):
@@ -254,7 +270,7 @@ def check_connected(game: Game) -> Iterator[Diagnostic]:
     if w.board is None:
         return
     index = w.space_index()
-    adj = _land_graph(w)
+    adj = _land_graph(w, w.board.model)
     spaces = w.board.model.spaces
     for start in w.rules.start_spaces:
         if start not in index:

@@ -339,11 +339,11 @@ def compile_content(game: Any) -> Content:
         bottles_per_distillery=rules.bottles_per_distillery,
         goal_regions=rules.goal_regions,
         goal_points=rules.goal_points,
-        lost_cost=tuple(rules.lost_cost.get(r, 0) for r in RESOURCES),  # type: ignore[arg-type]
+        lost_cost=tuple(rules.lost_cost.get(r, 0) for r in RESOURCES),
         lost_values=tuple(rules.lost_values),
         pub_in=rules.pub_in,
         pub_out=rules.pub_out,
-        bag=tuple(rules.bag.get(r, 0) for r in RESOURCES),  # type: ignore[arg-type]
+        bag=tuple(rules.bag.get(r, 0) for r in RESOURCES),
         round_limit=rules.round_limit,
         skills={
             name: tuple(round(getattr(s, d, 0.0) * 1_000_000) for d in diff_names)

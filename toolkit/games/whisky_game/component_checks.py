@@ -9,11 +9,17 @@ and a shortage). A game without one of these decks is not checked for it.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from toolkit.content.game import Game, LoadedFile
+from toolkit.content.game import Game, LoadedFile, ValidFile
+from toolkit.content.models.manifest import ManifestBase
+from toolkit.content.plugin import guarded_check, rules_of
 from toolkit.diagnostics import Diagnostic, Rule, Span, rule
+from toolkit.games.whisky_game.models import WhiskyRules
+
+if TYPE_CHECKING:
+    from toolkit.content.models.board import GraphBoard
 
 G_BOTTLES = rule(
     "G131",
@@ -42,7 +48,15 @@ def _deck(game: Game, kind: str) -> LoadedFile | None:
     return next((f for f in game.decks if getattr(f.model, "kind", "") == kind), None)
 
 
-def _board(game: Game) -> Any | None:
+def _manifest(game: Game) -> tuple[ValidFile[ManifestBase], WhiskyRules]:
+    """The valid manifest and its typed rules (the checks run on a valid one only)."""
+    manifest = ValidFile.of(game.manifest_file, ManifestBase)
+    if manifest is None:
+        raise ValueError(f"{game.id}: no valid manifest")
+    return manifest, rules_of(manifest.model, WhiskyRules)
+
+
+def _board(game: Game) -> GraphBoard | None:
     return next((b for b in game.valid(game.boards) if getattr(b, "kind", "") == "graph"), None)
 
 
@@ -57,14 +71,14 @@ def check_bottles(game: Game) -> Iterator[Diagnostic]:
     deck, board = _deck(game, "bottles"), _board(game)
     if deck is None or deck.model is None or board is None:
         return
-    rules = game.manifest.rules
+    manifest, rules = _manifest(game)
     levels = list(rules.bottle_values)
     want = rules.bottles_per_distillery
     each, extra = divmod(want, len(levels)) if levels else (0, 1)
     if extra:
         yield _at(
             G_BOTTLES,
-            game.manifest_file,
+            manifest,
             ("rules", "bottles_per_distillery"),
             f"{want} bottles cannot be shared evenly over {len(levels)} difficulties",
         )
@@ -137,7 +151,8 @@ def check_lost_pile(game: Game) -> Iterator[Diagnostic]:
     deck, board = _deck(game, "lost_bottles"), _board(game)
     if deck is None or deck.model is None or board is None:
         return
-    values = list(game.manifest.rules.lost_values)
+    manifest, rules = _manifest(game)
+    values = list(rules.lost_values)
     lost = [s for s in board.spaces if s.kind == "lost_distillery"]
     cards = [(i, c) for i, c in enumerate(deck.model.cards) for _ in range(c.copies)]
     # Values: a card worth a value the rules lack (or one too many) pairs with a missing one.
@@ -165,7 +180,7 @@ def check_lost_pile(game: Game) -> Iterator[Diagnostic]:
     if extra:
         yield _at(
             G_LOST,
-            game.manifest_file,
+            manifest,
             ("rules", "lost_values"),
             f"{len(values)} values cannot be dealt evenly to {len(lost)} lost distilleries",
         )
@@ -205,7 +220,7 @@ def check_tokens(game: Game) -> Iterator[Diagnostic]:
     deck = _deck(game, "tokens")
     if deck is None or deck.model is None:
         return
-    bag = game.manifest.rules.bag
+    bag = _manifest(game)[1].bag
     by_kind: dict[str, list[int]] = defaultdict(list)
     for i, card in enumerate(deck.model.cards):
         by_kind[card.resource].append(i)
@@ -230,19 +245,7 @@ def check_tokens(game: Game) -> Iterator[Diagnostic]:
             )
 
 
-def _guarded(check: Callable[[Game], Iterator[Diagnostic]]) -> Callable[[Game], list[Diagnostic]]:
-    """Plugin checks run on valid content only; skip quietly when the manifest is missing."""
-
-    def run(game: Game) -> list[Diagnostic]:
-        if game.manifest is None or game.manifest_file is None:
-            return []
-        return list(check(game))
-
-    run.__name__ = check.__name__
-    run.__doc__ = check.__doc__
-    return run
-
-
 COMPONENT_CHECKS = tuple(
-    _guarded(c) for c in (check_bottles, check_bottles_match_map, check_lost_pile, check_tokens)
+    guarded_check(c)
+    for c in (check_bottles, check_bottles_match_map, check_lost_pile, check_tokens)
 )

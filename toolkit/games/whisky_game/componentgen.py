@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import load_game
+from toolkit.content.models.board import GraphBoard
+from toolkit.content.plugin import rules_of
+from toolkit.games.whisky_game.models import WhiskyRules
 
 GAME = Path(__file__).resolve().parents[3] / "content" / "whisky-game"
 SCHEMA = "# yaml-language-server: $schema=../../../schemas/whisky-game/deck.schema.json"
@@ -68,7 +71,7 @@ def deck_text(head: dict[str, Any], cards: list[dict[str, Any]], comment: str) -
     return "\n".join(lines) + "\n"
 
 
-def bottle_cards(board: Any, rules: Any, langs: list[str]) -> list[dict[str, Any]]:
+def bottle_cards(board: GraphBoard, rules: WhiskyRules, langs: list[str]) -> list[dict[str, Any]]:
     """Per distillery, in map order, one bottle per difficulty (`bottles_per_distillery`
     split evenly over the difficulties, as the rules have one bottle per value)."""
     levels = list(rules.bottle_values)
@@ -94,7 +97,7 @@ def bottle_cards(board: Any, rules: Any, langs: list[str]) -> list[dict[str, Any
     return cards
 
 
-def lost_cards(board: Any, rules: Any, langs: list[str]) -> list[dict[str, Any]]:
+def lost_cards(board: GraphBoard, rules: WhiskyRules, langs: list[str]) -> list[dict[str, Any]]:
     """`lost_values` in their order, dealt in equal runs to the lost distilleries in map
     order (1-2-3 and 4-5-6 for twelve values and four distilleries)."""
     lost = [s for s in board.spaces if s.kind == "lost_distillery"]
@@ -116,7 +119,7 @@ def lost_cards(board: Any, rules: Any, langs: list[str]) -> list[dict[str, Any]]
     return cards
 
 
-def token_cards(rules: Any, glossary: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+def token_cards(rules: WhiskyRules, glossary: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
     """One card per kind in the bag, `copies` its count, named as the glossary names it."""
     cards = []
     for kind, count in rules.bag.items():
@@ -175,10 +178,15 @@ def render_all(game_dir: Path = GAME) -> dict[Path, str]:
     """The three deck files' text, keyed by path."""
     game = load_game(game_dir)
     manifest = game.manifest
-    board = next(b for b in game.valid(game.boards) if getattr(b, "kind", "") == "graph")
-    glossary = {t.id: dict(t.text) for t in game.glossary.model.terms}
+    glossary_file = game.glossary
+    if manifest is None or glossary_file is None or glossary_file.model is None:
+        raise ValueError(f"{game_dir}: needs a valid manifest and glossary")
+    board: GraphBoard = next(
+        b for b in game.valid(game.boards) if getattr(b, "kind", "") == "graph"
+    )
+    glossary = {t.id: dict(t.text) for t in glossary_file.model.terms}
     langs = list(manifest.languages)
-    rules = manifest.rules
+    rules = rules_of(manifest, WhiskyRules)
     cards = {
         "bottles": bottle_cards(board, rules, langs),
         "lost-bottles": lost_cards(board, rules, langs),

@@ -339,16 +339,15 @@ def build(seed: int = SEED) -> tuple[dict[str, Space], list[Link], list[Route]]:
         links += [(p, q, max(1, cut[i + 1] - cut[i])) for i, (p, q) in enumerate(pairwise(chain))]
 
     routes: list[Route] = []
-    for a, b in FERRIES:
-        pa, pb = spaces[a], spaces[b]
+    for port_a, port_b in FERRIES:
+        pa, pb = spaces[port_a], spaces[port_b]
         sid = slug(f"{pa.name} {pb.name} crossing")
         mid = (round((pa.lat + pb.lat) / 2, 2), round((pa.lon + pb.lon) / 2, 2))
         spaces[sid] = Space(sid, f"{pa.name}–{pb.name} crossing", "sea", None, "sea", *mid)
-        routes.append((f"ferry-{a}-{b}", "ferry", [a, sid, b]))
-    for a, b in combinations(AIRPORTS, 2):
-        routes.append(
-            (f"flight-{a.removesuffix('-airport')}-{b.removesuffix('-airport')}", "flight", [a, b])
-        )
+        routes.append((f"ferry-{port_a}-{port_b}", "ferry", [port_a, sid, port_b]))
+    for air_a, air_b in combinations(AIRPORTS, 2):
+        name_a, name_b = air_a.removesuffix("-airport"), air_b.removesuffix("-airport")
+        routes.append((f"flight-{name_a}-{name_b}", "flight", [air_a, air_b]))
     place_specials(spaces, links, random.Random(seed))
     return spaces, links, routes
 

@@ -60,7 +60,7 @@ from toolkit.games.whisky_game.compile import (
     Content,
     WhiskyGame,
 )
-from toolkit.games.whisky_game.moves import BANNED, outcomes
+from toolkit.games.whisky_game.moves import BANNED, Outcome, outcomes
 from toolkit.games.whisky_game.scoring import (
     LOST,
     bonus_points,
@@ -150,6 +150,7 @@ class WhiskyState(State):
         "q_dist",
         "q_call",
         "opts",
+        "paths",
         "choice_kind",
         "choice_seat",
         "choice_arg",
@@ -168,6 +169,62 @@ class WhiskyState(State):
         "tally",
         "begin_next",
     )
+    # The slots' types (annotations only: no class attribute, no runtime cost).
+    g: WhiskyGame
+    c: Content
+    n: int
+    char: list[int]  # character index per seat
+    skill: list[tuple[int, ...]]  # P(right) per difficulty per seat, in 1/1_000_000
+    triple: bool
+    pos: list[int]
+    tokens: list[int]  # 3 per seat: barley, water, yeast
+    bottles: list[list[int]]  # bottle codes per seat (LOST + i for lost bottles)
+    hand: list[list[int]]  # special types held per seat
+    front: list[list[int]]  # special types in play in front of each seat
+    skips: list[int]
+    last_q: list[int]
+    placed: list[bool]
+    booked: list[int]
+    returns_to: list[list[int]]
+    at_sea: list[int]
+    spilled: list[int]  # [p * n + q] bottles p spilled from q
+    revealed: list[int]
+    avail: list[int]
+    lost_pile: list[int]
+    deck: list[int]
+    discard: list[int]
+    removed: list[int]
+    bag: list[int]
+    piles: list[int]
+    cur: int
+    phase: int
+    moves_left: int
+    turn_start: bool
+    newq_left: int
+    spill_done: bool
+    helper_used: bool
+    q_diff: int
+    q_dist: int
+    q_call: bool
+    opts: list[int]  # the choice's options (start spaces, targets, bottles)
+    paths: list[Outcome]  # where the rolled move may end (phase PATH; never changed in place)
+    choice_kind: int
+    choice_seat: int
+    choice_arg: int
+    resume: int
+    pending: list[int]
+    traded: bool
+    declarer: int
+    met: list[int]
+    winners: list[int]
+    over: bool
+    timeout: bool
+    stats: list[list[int]]
+    ticket: list[int]
+    ext: bool
+    start_space: list[int]
+    tally: list[list[int]]
+    begin_next: bool
 
     # ----- setup -------------------------------------------------------------------------
 
@@ -232,6 +289,7 @@ class WhiskyState(State):
         s.q_diff = s.q_dist = -1
         s.q_call = False
         s.opts = []
+        s.paths = []
         s.choice_kind = sp.CH_START
         s.choice_seat = 0
         s.choice_arg = 0
@@ -300,6 +358,7 @@ class WhiskyState(State):
         )
         c.q_diff, c.q_dist, c.q_call = self.q_diff, self.q_dist, self.q_call
         c.opts = self.opts[:]
+        c.paths = self.paths
         c.choice_kind, c.choice_seat, c.choice_arg = (
             self.choice_kind,
             self.choice_seat,
@@ -378,6 +437,13 @@ class WhiskyState(State):
                 return a, b
         return None
 
+    def own_arg(self, seat: int, code: int) -> tuple[int, int]:
+        """`char_arg` of an effect the seat's character has (the action using it was legal)."""
+        found = self.char_arg(seat, code)
+        if found is None:
+            raise ValueError(f"seat {seat}'s character has no effect {code}")
+        return found
+
     def points(self, seat: int) -> int:
         c, effects = self.c, self.char_effects(seat)
         total = sum(bottle_points(c, b, effects, self.triple) for b in self.bottles[seat])
@@ -397,7 +463,7 @@ class WhiskyState(State):
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PH_PATH:
-            return [OP_PATH << SHIFT | i for i in range(len(self.opts))]
+            return [OP_PATH << SHIFT | i for i in range(len(self.paths))]
         if phase == PH_CHOICE:
             return [OP_CHOOSE << SHIFT | i for i in range(len(self.opts))]
         if phase == PH_START:
@@ -437,7 +503,7 @@ class WhiskyState(State):
     def _book_actions(self, p: int) -> list[int]:
         c = self.c
         here = self.pos[p]
-        out = []
+        out: list[int] = []
         seen = set()
         for t in self.hand[p]:
             if c.specials[t].kind == S_FLIGHT and t not in seen:
@@ -582,7 +648,7 @@ class WhiskyState(State):
             self._arrive_distillery()
         elif op == OP_JUMP:
             p = self.cur
-            self.place(p, self.char_arg(p, C_JUMP)[1])  # type: ignore[index]
+            self.place(p, self.own_arg(p, C_JUMP)[1])
             self._end_turn()
         else:
             raise ValueError(f"unknown action {action}")
@@ -695,14 +761,14 @@ class WhiskyState(State):
             for t in self.front[p]:
                 if c.specials[t].kind == S_CARRIAGE:
                     steps += c.specials[t].a
-        self.opts = list(outcomes(c, self.g._paths, here, steps, self._banned(p)))
-        if len(self.opts) == 1:
+        self.paths = list(outcomes(c, self.g._paths, here, steps, self._banned(p)))
+        if len(self.paths) == 1:
             self._take_path(0)
         else:
             self.phase = PH_PATH
 
     def _take_path(self, i: int) -> None:
-        end, tokens, draws = self.opts[i]
+        end, tokens, draws = self.paths[i]
         p = self.cur
         self.pos[p] = end
         self.placed[p] = False
@@ -842,7 +908,7 @@ class WhiskyState(State):
             return
         if h == H_NEWQ:
             self.newq_left -= 1
-            parity = self.char_arg(p, C_NEWQ)[0]  # type: ignore[index]
+            parity = self.own_arg(p, C_NEWQ)[0]
             if rng.randint(1, c.die_sides) % 2 == (1 if parity else 0):
                 self._question()
             elif len(self._help_actions()) > 1:
@@ -853,7 +919,7 @@ class WhiskyState(State):
         self.helper_used = True
         self.events[EV_HELP] += 1
         if h == H_RESCUE:
-            if rng.randint(1, c.die_sides) <= self.char_arg(p, C_RESCUE)[0]:  # type: ignore[index]
+            if rng.randint(1, c.die_sides) <= self.own_arg(p, C_RESCUE)[0]:
                 self._right()
             else:
                 self._after_question()
@@ -1162,8 +1228,8 @@ class WhiskyState(State):
 
     def action_label(self, action: int) -> str:
         op, arg = action >> SHIFT, action & MASK
-        names = ("roll", "path", "difficulty", "pass", "help", "buy", "pub", "book", "ferry")
-        names += ("card", "spill", "choose", "answer-here", "jump")
+        names: tuple[str, ...] = ("roll", "path", "difficulty", "pass", "help", "buy", "pub")
+        names += ("book", "ferry", "card", "spill", "choose", "answer-here", "jump")
         return f"{names[op]}:{arg}"
 
     def figures(self) -> dict[str, float | tuple[float, ...]]:

@@ -12,7 +12,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -437,7 +437,7 @@ def draw_space(
 
 
 def _halo_text(
-    c: Canvas, x: float, y: float, text: str, font: str, size: float, colour: object = INK
+    c: Canvas, x: float, y: float, text: str, font: str, size: float, colour: Color = INK
 ) -> None:
     """Text with a white outline under it, readable across roads and tints."""
     halo_text(c, x, y, text, font_name(font), size, colour, size * 0.28)
@@ -680,7 +680,7 @@ def _draw_arc(c: Canvas, look: Look, line: LineStyle, arc: Arc) -> None:
 # ---------------------------------------------------------------- drawing
 
 
-def _tint(colour: str, amount: float) -> HexColor:
+def _tint(colour: str, amount: float) -> Color:
     """`colour` mixed with white: pale region tints behind the spaces."""
     v = int(colour[1:], 16)
     rgb = [(v >> s) & 255 for s in (16, 8, 0)]
