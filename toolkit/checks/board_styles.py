@@ -26,7 +26,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     known = set(plugin_glyphs(game)) | set(icon_set(game.root).names) | {"none"}
     listed = ", ".join(sorted(known))
     for loaded in styled:
-        style = loaded.model.style
+        style = getattr(loaded.model, "style", None)
+        if style is None:
+            continue
         named = [(("style", "spaces", k, "icon"), s.icon) for k, s in style.spaces.items()]
         named += [(("style", "links", k, "marker"), s.marker) for k, s in style.links.items()]
         for path, icon in named:

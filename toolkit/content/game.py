@@ -141,6 +141,14 @@ class Game:
         return self.manifest_file.model if self.manifest_file else None
 
     @property
+    def checked_manifest(self) -> ManifestBase:
+        """The manifest of a game past the validity gate (commands that consume content only
+        ever see such games); a ValueError names the game otherwise."""
+        if self.manifest is None:
+            raise ValueError(f"{self.root.name} has no valid game.yaml")
+        return self.manifest
+
+    @property
     def id(self) -> str:
         return self.manifest.id if self.manifest else self.root.name
 

@@ -113,7 +113,7 @@ def export_pot(game: Game) -> polib.POFile:
     assert manifest is not None
     pot = polib.POFile(wrapwidth=0)
     pot.header = f"{game.id}: translation template (playset i18n export --template)"
-    pot.metadata_is_fuzzy = ["fuzzy"]
+    pot.metadata_is_fuzzy = True
     pot.metadata = {
         "Project-Id-Version": game.id,
         "Report-Msgid-Bugs-To": "",
@@ -275,8 +275,8 @@ def _apply(
         for change in done.held:
             why = "kept in the PO file until the rulebook can be written"
             result.outcomes.append(Outcome(change.po_line, change.unit.key, "held", why))
-        for doc, edit, change in done.edits:
-            by_file[doc.path].append((edit, change))
+        for doc, edit, edit_change in done.edits:
+            by_file[doc.path].append((edit, edit_change))
             docs[doc.path] = doc
         texts.update(done.texts)
         applied += done.applied
@@ -285,11 +285,11 @@ def _apply(
         try:
             texts[path] = apply_edits(path, docs[path], [edit for edit, _ in planned])
         except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
-            for _, change in planned:
-                if change is not None:
-                    failed.add(id(change))
+            for _, edited in planned:
+                if edited is not None:
+                    failed.add(id(edited))
                     why = f"no edit made in this file: {exc}"
-                    result.outcomes.append(Outcome(change.po_line, change.unit.key, "refused", why))
+                    result.outcomes.append(Outcome(edited.po_line, edited.unit.key, "refused", why))
     for change in applied:
         if id(change) not in failed:
             result.outcomes.append(Outcome(change.po_line, change.unit.key, "applied"))

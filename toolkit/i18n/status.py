@@ -56,7 +56,7 @@ def _unit_rows(game: Game, rows: dict[tuple[str, str], StatusRow]) -> None:
     from toolkit.i18n.markdown_units import SegmentError
     from toolkit.i18n.units import KINDS
 
-    manifest = game.manifest
+    manifest = game.checked_manifest
     for name, kind in KINDS.items():
         if name == "field":
             continue

@@ -188,7 +188,7 @@ class _RulebookDoc(BaseDocTemplate):
         bleed: float = 0.0,
     ) -> None:
         width, height = pagesize
-        boxes = {}
+        boxes: dict[str, Any] = {}
         if bleed:
             boxes = {
                 "trimBox": (bleed, bleed, bleed + width, bleed + height),
@@ -248,7 +248,7 @@ class _RulebookDoc(BaseDocTemplate):
         self._seq += 1
         level = min(flowable.toc_level, self._level + 1)  # outlines cannot skip a level
         self._level = level
-        top = self.frame._y + flowable.getSpaceAfter() + flowable.height + 8
+        top = self.frame._y + flowable.getSpaceAfter() + flowable.height + 8  # type: ignore[attr-defined]
         self.canv.bookmarkPage(key, fit="XYZ", left=0, top=top)
         self.canv.addOutlineEntry(flowable.plain, key, level=level)
         self.notify("TOCEntry", (level, markup(flowable.plain), self.page, key))

@@ -18,7 +18,7 @@ class FieldUnits:
     name = "field"
 
     def units(self, game: Game, lang: str) -> list[Unit]:
-        source = game.manifest.source_language
+        source = game.checked_manifest.source_language
         out = []
         for entry in fields(game):
             values = entry.text.value
@@ -66,7 +66,7 @@ def _line(entry: Field) -> int:
 def _notes(game: Game, entry: Field, lang: str) -> list[str]:
     """What a translator needs beside the text: the card, the room on the card, the values
     its placeholders print."""
-    source = game.manifest.source_language
+    source = game.checked_manifest.source_language
     values = entry.text.value
     owner = entry.text.owner
     notes = []

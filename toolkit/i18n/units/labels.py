@@ -37,7 +37,7 @@ class LabelUnits:
     name = "label"
 
     def units(self, game: Game, lang: str) -> list[Unit]:
-        source = game.manifest.source_language
+        source = game.checked_manifest.source_language
         out = []
         for rel, doc in _layouts(game):
             for key, words in _labels(doc).items():

@@ -73,7 +73,7 @@ def _keys(segments: list[Segment], rel: str) -> list[str | None]:
 def book(game: Game, lang: str) -> Book | None:
     """The source rulebook for translating into `lang`, or None when the game has none
     (raises SegmentError for a file that cannot be read or cut)."""
-    source = game.manifest.source_language
+    source = game.checked_manifest.source_language
     path = game.rulebook.get(source)
     if path is None:
         return None
@@ -199,7 +199,7 @@ class RulebookUnits:
         return done
 
     def inputs(self, game: Game, lang: str | None) -> list[Path]:
-        source = game.manifest.source_language
+        source = game.checked_manifest.source_language
         wanted = [source] + ([lang] if lang and lang != source else [])
         return [game.rulebook[w] for w in wanted if w in game.rulebook]
 

@@ -574,6 +574,7 @@ def _stroke(c: Canvas, line: LineStyle, pts: list[tuple[float, float]]) -> None:
         c.setDash()
     if line.cap in CAPS:
         c.setLineCap(CAPS[line.cap])
+    assert line.colour is not None and line.width is not None  # Look.line sets every field
     c.setStrokeColor(HexColor(line.colour))
     c.setLineWidth(line.width)
     if line.dash:
@@ -645,6 +646,7 @@ def _arcs(plan: Plan, pairs: list[tuple[str, str, str]]) -> list[tuple[str, Arc]
 def _draw_arc(c: Canvas, look: Look, line: LineStyle, arc: Arc) -> None:
     """A curve with its marker icon: such lines skip the roads, so they curve away."""
     (ax, ay), (cx, cy), (bx, by) = arc.a, arc.control, arc.b
+    assert line.colour is not None and line.width is not None  # Look.line sets every field
     colour = HexColor(line.colour)
     c.setStrokeColor(colour)
     c.setLineWidth(line.width)

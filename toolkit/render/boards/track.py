@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -74,7 +74,7 @@ class TrackPlan:
         return loop_apothem(self.board, self.sides) * self.pitch
 
 
-def _tint(colour: str, amount: float) -> HexColor:
+def _tint(colour: str, amount: float) -> Color:
     v = int(colour[1:], 16)
     rgb = [(v >> s) & 255 for s in (16, 8, 0)]
     return HexColor("#" + "".join(f"{round(255 - (255 - ch) * amount):02x}" for ch in rgb))
@@ -144,7 +144,7 @@ def plan_track(board: TrackBoard, look: Look, segments: int, players: tuple[int,
     return TrackPlan(board, look, players, width, height, sides, pitch, cx, cy)
 
 
-def _hole(c: Canvas, x: float, y: float, r: float, fill: object, ring: object, lw: float) -> None:
+def _hole(c: Canvas, x: float, y: float, r: float, fill: Color, ring: Color, lw: float) -> None:
     c.setFillColor(fill)
     c.setStrokeColor(ring)
     c.setLineWidth(lw)
@@ -296,7 +296,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
     ]
     y = m + 8 * mm
     x = m + r + 2
-    for kind, text in rows:
+    for kind, word in rows:
         if kind == "start":
             _hole(c, x, y, r * 1.12, HexColor(colour), INK, 1.0)
             c.setFillColor(HexColor("#ffffff"))
@@ -305,7 +305,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
             _hole(c, x, y, r * 1.12, HexColor("#ffffff"), HexColor(colour), 2.4)
         c.setFillColor(INK)
         c.setFont(font_name("regular"), size)
-        c.drawString(x + r + 3 * mm, y - size * 0.35, text)
+        c.drawString(x + r + 3 * mm, y - size * 0.35, word)
         y -= 8 * mm
     text = _phrases(plan)
     segment = _word(b.segment_name, plan)
