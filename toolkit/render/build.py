@@ -27,7 +27,7 @@ from toolkit.render.layout import (
     load_layout,
 )
 from toolkit.render.pdf import PAPERS, pdf_canvas
-from toolkit.render.sheets import BLEED_MM, draw_deck, draw_deck_per_card
+from toolkit.render.sheets import BLEED_MM, PrintJob, draw_deck, draw_deck_per_card
 
 
 class BuildError(Exception):
@@ -87,13 +87,13 @@ def _cards_pdf(game: Game, decks: list[Any], lang: str, opts: BuildOptions, triv
                 front = _layout(deck.layout or DEFAULT_FRONT, game)
                 back = _layout(deck.back or DEFAULT_BACK, game)
                 card_mm = size_mm(deck.size)
-            shift = opts.back_offset
+            job = PrintJob(
+                game, deck, front, back, lang, card_mm, page, title, trivia, opts.back_offset
+            )
             if opts.per_card:
-                draw_deck_per_card(canvas, game, deck, front, back, lang, card_mm, trivia, shift)
+                draw_deck_per_card(canvas, job)
             else:
-                draw_deck(
-                    canvas, game, deck, front, back, lang, page, card_mm, title, trivia, shift
-                )
+                draw_deck(canvas, job)
         canvas.save()
         return buffer.getvalue()
 

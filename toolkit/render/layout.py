@@ -7,96 +7,28 @@ Coordinates are from the trim's top-left corner; a negative x or y counts from t
 bottom edge and a negative w or h means "card size minus that much", so one layout serves
 every card size. Text fields are sandboxed Jinja over the card (`card.name`, `card.text`,
 any parameter), the deck, the game's rules and glossary terms (`glossary.meal`) and the
-language; `when` makes an element conditional.
+language; `when` makes an element conditional. Element kinds (box, text, icon, image,
+badge, and any a package registers) live in `toolkit.render.elements`, one module each.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Union
 
 from jinja2 import Template, TemplateError
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, create_model
 
 from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic
 from toolkit.render import assets
+from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
 
-Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
-
-
-class Box(StrictModel):
-    x: float = Field(ge=-500, le=500)
-    y: float = Field(ge=-500, le=500)
-    w: float = Field(ge=-500, le=500)
-    h: float = Field(ge=-500, le=500)
-
-    def resolve(self, width: float, height: float) -> tuple[float, float, float, float]:
-        """(x, y, w, h) in mm from the top-left of a card of that trim size."""
-        x = self.x if self.x >= 0 else width + self.x
-        y = self.y if self.y >= 0 else height + self.y
-        w = self.w if self.w > 0 else width + self.w - x
-        h = self.h if self.h > 0 else height + self.h - y
-        return x, y, w, h
-
-
-class Sizes(StrictModel):
-    max: float = Field(ge=3, le=96)
-    min: float = Field(ge=3, le=96)
-
-
-class Base(StrictModel):
-    box: Box
-    when: str | None = Field(default=None, description="Jinja test; the element shows if true.")
-
-
-class BoxElement(Base):
-    kind: Literal["box"]
-    fill: Colour | None = None
-    stroke: Colour | None = None
-    stroke_mm: float = Field(default=0.3, ge=0, le=10)
-    radius_mm: float = Field(default=0, ge=0, le=50)
-
-
-class TextElement(Base):
-    kind: Literal["text"]
-    text: str = Field(description="Jinja template, e.g. '{{ card.name }}'.")
-    style: Literal["regular", "bold", "italic", "bolditalic"] = "regular"
-    size: Sizes
-    align: Literal["left", "center", "right"] = "left"
-    valign: Literal["top", "middle", "bottom"] = "top"
-    colour: Colour = "#222222"
-    fit: bool = Field(default=True, description="Checked for print fit in every language.")
-
-
-class IconElement(Base):
-    kind: Literal["icon"]
-    icon: str = Field(description="Icon name or Jinja template giving one.")
-    colour: Colour = "#222222"
-
-
-class ImageElement(Base):
-    kind: Literal["image"]
-    path: str = Field(description="Jinja template giving a path inside the game folder.")
-
-
-class BadgeElement(Base):
-    kind: Literal["badge"]
-    text: str
-    fill: Colour = "#222222"
-    colour: Colour = "#ffffff"
-    size: float = Field(default=10, ge=3, le=72)
-
-
-Element = Annotated[
-    BoxElement | TextElement | IconElement | ImageElement | BadgeElement,
-    Field(discriminator="kind"),
-]
+__all__ = ["Box", "Element", "Layout", "LayoutError", "Resolved", "load_layout", "resolve"]
 
 
 class Layout(StrictModel):
@@ -112,9 +44,29 @@ class Layout(StrictModel):
     elements: list[Element] = Field(default_factory=list)
 
 
+def element_union() -> Any:
+    """Every registered element kind, told apart by `kind`."""
+    kinds = tuple(REGISTRY.kinds())
+    if len(kinds) == 1:
+        return kinds[0]
+    return Annotated[Union[kinds], Field(discriminator="kind")]  # noqa: UP007 - built at run time
+
+
+@cache
+def layout_model() -> type[Layout]:
+    """The Layout model whose elements are the kinds registered now."""
+    return create_model(
+        "Layout",
+        __base__=Layout,
+        __doc__=Layout.__doc__,
+        __module__=__name__,
+        elements=(list[element_union()], Field(default_factory=list)),  # type: ignore[misc]
+    )
+
+
 @cache
 def layout_adapter() -> TypeAdapter[Any]:
-    return TypeAdapter(Layout)
+    return TypeAdapter(layout_model())
 
 
 DEFAULT_FRONT = "standard"
@@ -142,12 +94,21 @@ def load_layout(
     name: str, game_root: Path | None = None
 ) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     """A layout by name (the game's own first), validated like content (Y/S diagnostics at
-    exact positions)."""
+    exact positions) against the registered element kinds."""
     doc, diags = layout_document(name, game_root)
     if doc is None:
         return None, diags
     model, found = validate_document(doc, layout_adapter())
     return model, tuple(found)
+
+
+def _kinds_changed() -> None:
+    """A kind came or went: layouts parse anew against the new union."""
+    for cached in (layout_model, layout_adapter, load_layout):
+        cached.cache_clear()
+
+
+REGISTRY.on_change(_kinds_changed)
 
 
 @cache
@@ -166,29 +127,12 @@ def expression(source: str) -> Any:
     return _cached().env.compile_expression(source, undefined_to_none=False)
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """An element with its box in mm and its text rendered for one card and language."""
-
-    element: Any
-    x: float
-    y: float
-    w: float
-    h: float
-    text: str = ""
-
-
-def _element_sources(element: Any) -> str | None:
-    if isinstance(element, TextElement | BadgeElement):
-        return element.text
-    if isinstance(element, IconElement):
-        return element.icon
-    if isinstance(element, ImageElement):
-        return element.path
-    return None
-
-
 _COMPILED: dict[int, tuple[Layout, Template | None]] = {}
+
+
+def _sources(element: Element) -> list[str | None]:
+    """The element's template fields' sources, in the order of its kind's `templates`."""
+    return [getattr(element, name) for name in type(element).templates]
 
 
 def _layout_template(layout: Layout) -> Template | None:
@@ -204,25 +148,21 @@ def _layout_template(layout: Layout) -> Template | None:
     compiled: Template | None
     try:
         for index, element in enumerate(layout.elements):
-            source = _element_sources(element)
             if element.when:
                 _cached().env.parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
             else:
                 parts.append("{% if true %}")
-            if source is not None:
-                _cached().env.parse(source)
-                parts.append(f"{{% set text_{index} %}}{source}{{% endset %}}")
+            for field, source in enumerate(_sources(element)):
+                if source is not None:
+                    _cached().env.parse(source)
+                    parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
             parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
     except TemplateError:
         compiled = None
     _COMPILED[id(layout)] = (layout, compiled)
     return compiled
-
-
-class LayoutError(ValueError):
-    """A layout's template fails for a card: a syntax error, an unknown name, a bad value."""
 
 
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
@@ -249,8 +189,11 @@ def _resolve(
         if f"shown_{index}" not in values:
             continue
         x, y, w, h = element.box.resolve(width, height)
-        text = str(values.get(f"text_{index}", "")).strip()
-        out.append(Resolved(element, x, y, w, h, text))
+        texts = tuple(
+            str(values.get(f"text_{index}_{field}", "")).strip()
+            for field in range(len(type(element).templates))
+        )
+        out.append(Resolved(element, x, y, w, h, texts))
     return out
 
 
@@ -262,7 +205,9 @@ def _resolve_each(
         if element.when and not expression(element.when)(**context):
             continue
         x, y, w, h = element.box.resolve(width, height)
-        source = _element_sources(element)
-        text = template(source).render(**context).strip() if source is not None else ""
-        out.append(Resolved(element, x, y, w, h, text))
+        texts = tuple(
+            template(source).render(**context).strip() if source is not None else ""
+            for source in _sources(element)
+        )
+        out.append(Resolved(element, x, y, w, h, texts))
     return out
