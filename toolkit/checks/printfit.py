@@ -270,15 +270,20 @@ def _unprinted(
     as 'add her bonus' with no number): players could not know it. A number missing from one
     language only is a translation finding (T006), not this."""
     assert loaded.doc is not None
-    for path, number in _card_numbers(card, ()):
-        if abs(number) not in printed:
-            field = ".".join(str(p) for p in path)
-            yield P_UNPRINTED.at(
-                loaded.rel,
-                loaded.doc.span(("cards", index, *path)),
-                f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
-                f"layout {layout!r} print it in any language",
-            )
+    spans = loaded.doc.spans
+    unprinted = [(p, n) for p, n in _card_numbers(card, ()) if abs(n) not in printed]
+    written = {n for p, n in unprinted if ("cards", index, *p) in spans}
+    for path, number in unprinted:
+        where = ("cards", index, *path)
+        if where not in spans and number in written:
+            continue  # a field filled from what the file says elsewhere (`params.points`)
+        field = ".".join(str(p) for p in path)
+        yield P_UNPRINTED.at(
+            loaded.rel,
+            loaded.doc.span(where),
+            f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
+            f"layout {layout!r} print it in any language",
+        )
 
 
 _TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE}|:[a-z_]+:", re.DOTALL)  # icons print as shapes

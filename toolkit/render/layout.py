@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any, Union
 
 from jinja2 import Template, TemplateError
-from pydantic import Field, TypeAdapter, create_model
+from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_validator
 
 from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.source import Document, load_document
@@ -27,6 +27,10 @@ from toolkit.diagnostics import Diagnostic
 from toolkit.render import assets
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
+
+LetName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+CONTEXT_NAMES = frozenset({"card", "deck", "game", "rules", "glossary", "label", "lang"})
+INTERNAL_PREFIXES = ("when_", "text_", "shown_")  # the combined template's own names
 
 __all__ = ["Box", "Element", "Layout", "LayoutError", "Resolved", "load_layout", "resolve"]
 
@@ -41,7 +45,22 @@ class Layout(StrictModel):
         description="Printed words by language, used in texts as {{ label.kill }}.",
         examples=[{"kill": {"fr": "Tuer", "es": "Matar", "en": "Kill"}}],
     )
+    let: dict[LetName, str] = Field(
+        default_factory=dict,
+        description="Names computed once per card from Jinja expressions, in order, for "
+        "every `when` and text of the layout to use: a test written once, and cheaper than "
+        "repeating it.",
+        examples=[{"numbered": "card.value is defined and card.value is not none"}],
+    )
     elements: list[Element] = Field(default_factory=list)
+
+    @field_validator("let")
+    @classmethod
+    def _own_names(cls, let: dict[str, str]) -> dict[str, str]:
+        for name in let:
+            if name in CONTEXT_NAMES or name.startswith(INTERNAL_PREFIXES):
+                raise ValueError(f"let name {name!r} is taken by the layout's context")
+        return let
 
 
 def element_union() -> Any:
@@ -147,17 +166,20 @@ def _layout_template(layout: Layout) -> Template | None:
     parts: list[str] = []
     compiled: Template | None
     try:
+        for name, source in layout.let.items():
+            _cached().env.parse(f"{{{{ ({source}) }}}}")
+            parts.append(f"{{% set {name} = ({source}) %}}")
         for index, element in enumerate(layout.elements):
             if element.when:
                 _cached().env.parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
-            else:
-                parts.append("{% if true %}")
             for field, source in enumerate(_sources(element)):
                 if source is not None:
                     _cached().env.parse(source)
                     parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
-            parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
+            parts.append(f"{{% set shown_{index} = true %}}")
+            if element.when:
+                parts.append("{% endif %}")
         compiled = _cached().template("".join(parts), "layout")
     except TemplateError:
         compiled = None
@@ -185,21 +207,43 @@ def _resolve(
         return _resolve_each(layout, context, width, height)
     values = combined.make_module(context).__dict__
     out: list[Resolved] = []
-    for index, element in enumerate(layout.elements):
-        if f"shown_{index}" not in values:
-            continue
-        x, y, w, h = element.box.resolve(width, height)
-        texts = tuple(
-            str(values.get(f"text_{index}_{field}", "")).strip()
-            for field in range(len(type(element).templates))
-        )
-        out.append(Resolved(element, x, y, w, h, texts))
+    for element, shown, keys, box in _plan(layout, width, height):
+        if shown in values:
+            texts = tuple(str(values.get(key, "")).strip() for key in keys)
+            out.append(Resolved(element, *box, texts))
     return out
+
+
+_PLANS: dict[tuple[int, float, float], tuple[Layout, list[Any]]] = {}
+
+
+def _plan(layout: Layout, width: float, height: float) -> list[Any]:
+    """For each element of a layout on a card of that size: the element, the names the
+    combined template gives its `shown` flag and its texts, and its box in mm; worked out
+    once per layout and size, not once per card."""
+    key = (id(layout), width, height)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    plan = [
+        (
+            element,
+            f"shown_{index}",
+            tuple(f"text_{index}_{field}" for field in range(len(type(element).templates))),
+            element.box.resolve(width, height),
+        )
+        for index, element in enumerate(layout.elements)
+    ]
+    _PLANS[key] = (layout, plan)
+    return plan
 
 
 def _resolve_each(
     layout: Layout, context: dict[str, Any], width: float, height: float
 ) -> list[Resolved]:
+    context = dict(context)
+    for name, source in layout.let.items():
+        context[name] = expression(source)(**context)
     out: list[Resolved] = []
     for element in layout.elements:
         if element.when and not expression(element.when)(**context):
