@@ -143,3 +143,25 @@ def test_a_kind_must_declare_its_kind_and_cannot_take_a_taken_name():
         register_element(Nameless)
     with pytest.raises(ValueError, match="registered twice"):
         register_element(Box2)
+
+
+def test_a_package_registers_its_kinds_through_the_entry_point_group(monkeypatch):
+    """`playset.elements` entry points are loaded the first time the kinds are asked for."""
+    from toolkit.render.elements import registry as module
+
+    class Point:
+        def load(self):
+            return StripeElement
+
+    groups: list[str] = []
+
+    def points(group: str):
+        groups.append(group)
+        return [Point()]
+
+    monkeypatch.setattr(module, "entry_points", points)
+    fresh = module.ElementRegistry()
+    assert [module.kind_of(m) for m in fresh.kinds()] == ["stripe"]
+    assert groups == ["playset.elements"]
+    fresh.kinds()
+    assert groups == ["playset.elements"]  # once per process

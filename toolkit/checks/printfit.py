@@ -299,7 +299,7 @@ def layout_glyphs(name: str, game_root: Path | None = None) -> tuple[Diagnostic,
         return ()
     found: list[Diagnostic] = []
 
-    def report(path: tuple[object, ...], text: str, where: str) -> None:
+    def report(path: tuple[str | int, ...], text: str, where: str) -> None:
         missing = missing_glyphs(_TEMPLATE_CODE.sub("", text))
         if missing:
             shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)

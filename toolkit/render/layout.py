@@ -79,7 +79,7 @@ def layout_model() -> type[Layout]:
         __base__=Layout,
         __doc__=Layout.__doc__,
         __module__=__name__,
-        elements=(list[element_union()], Field(default_factory=list)),  # type: ignore[misc]
+        elements=(list[element_union()], Field(default_factory=list)),  # type: ignore[arg-type, misc]
     )
 
 
@@ -166,9 +166,9 @@ def _layout_template(layout: Layout) -> Template | None:
     parts: list[str] = []
     compiled: Template | None
     try:
-        for name, source in layout.let.items():
-            _cached().env.parse(f"{{{{ ({source}) }}}}")
-            parts.append(f"{{% set {name} = ({source}) %}}")
+        for name, expr in layout.let.items():
+            _cached().env.parse(f"{{{{ ({expr}) }}}}")
+            parts.append(f"{{% set {name} = ({expr}) %}}")
         for index, element in enumerate(layout.elements):
             if element.when:
                 _cached().env.parse(f"{{{{ ({element.when}) }}}}")
@@ -207,10 +207,10 @@ def _resolve(
         return _resolve_each(layout, context, width, height)
     values = combined.make_module(context).__dict__
     out: list[Resolved] = []
-    for element, shown, keys, box in _plan(layout, width, height):
+    for element, shown, keys, (x, y, w, h) in _plan(layout, width, height):
         if shown in values:
             texts = tuple(str(values.get(key, "")).strip() for key in keys)
-            out.append(Resolved(element, *box, texts))
+            out.append(Resolved(element, x, y, w, h, texts))
     return out
 
 

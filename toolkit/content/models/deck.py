@@ -138,7 +138,7 @@ class GenericCard(CardBase):
 def _field_adapter(name: str) -> TypeAdapter[Any]:
     """Validates a `params` entry as the GenericCard field of that name would."""
     info = GenericCard.model_fields[name]
-    return TypeAdapter(Annotated[(info.annotation, *info.metadata, Field())])  # type: ignore[misc]
+    return TypeAdapter(Annotated[(info.annotation, *info.metadata, Field())])  # type: ignore[arg-type]
 
 
 class DeckBase(StrictModel):
