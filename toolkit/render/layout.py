@@ -177,9 +177,8 @@ def _layout_template(layout: Layout) -> Template | None:
                 if source is not None:
                     _cached().env.parse(source)
                     parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
-            parts.append(f"{{% set shown_{index} = true %}}")
-            if element.when:
-                parts.append("{% endif %}")
+            if element.when:  # an element without `when` always shows: no flag to set
+                parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
     except TemplateError:
         compiled = None
@@ -208,7 +207,7 @@ def _resolve(
     values = combined.make_module(context).__dict__
     out: list[Resolved] = []
     for element, shown, keys, (x, y, w, h) in _plan(layout, width, height):
-        if shown in values:
+        if shown is None or shown in values:
             texts = tuple(str(values.get(key, "")).strip() for key in keys)
             out.append(Resolved(element, x, y, w, h, texts))
     return out
@@ -219,8 +218,8 @@ _PLANS: dict[tuple[int, float, float], tuple[Layout, list[Any]]] = {}
 
 def _plan(layout: Layout, width: float, height: float) -> list[Any]:
     """For each element of a layout on a card of that size: the element, the names the
-    combined template gives its `shown` flag and its texts, and its box in mm; worked out
-    once per layout and size, not once per card."""
+    combined template gives its `shown` flag (None: it always shows) and its texts, and its
+    box in mm; worked out once per layout and size, not once per card."""
     key = (id(layout), width, height)
     cached = _PLANS.get(key)
     if cached is not None and cached[0] is layout:
@@ -228,7 +227,7 @@ def _plan(layout: Layout, width: float, height: float) -> list[Any]:
     plan = [
         (
             element,
-            f"shown_{index}",
+            f"shown_{index}" if element.when else None,
             tuple(f"text_{index}_{field}" for field in range(len(type(element).templates))),
             element.box.resolve(width, height),
         )
