@@ -73,12 +73,13 @@ def test_backs_are_mirrored_for_long_edge_duplex(monkeypatch):
     deck = game.valid(game.decks)[0]
     placed: list[tuple[str, str, float, float]] = []
 
-    def record(c, layout, context, x, y, *args, **kwargs):
-        placed.append((layout.id, context["card"]["id"], round(x, 2), round(y, 2)))
+    def record(c, job, layout, card, at, *args, **kwargs):
+        placed.append((layout.id, card.id, round(at[0], 2), round(at[1], 2)))
 
     monkeypatch.setattr(sheets, "draw_face", record)
     front, back = load_layout("standard")[0], load_layout("back")[0]
-    sheets.draw_deck(_Recorder(), game, deck, front, back, "en", A4, (63, 88), "t", True)
+    job = sheets.PrintJob(game, deck, front, back, "en", (63, 88), A4, "t", back_per_card=True)
+    sheets.draw_deck(_Recorder(), job)
     geo = sheets.geometry(A4, (63, 88))
     fronts = [p for p in placed if p[0] == "standard"][: geo.per_page]
     backs = [p for p in placed if p[0] == "back"][: geo.per_page]

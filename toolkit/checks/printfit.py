@@ -22,28 +22,24 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
-from toolkit.fileio import real_path
+from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render import assets
 from toolkit.render.context import card_context
-from toolkit.render.fonts import missing_glyphs, text_width
-from toolkit.render.icons import icon_set
+from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
+from toolkit.render.fonts import missing_glyphs
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
     QUESTION_BACK,
     QUESTION_FRONT,
-    BadgeElement,
-    IconElement,
-    ImageElement,
     Resolved,
-    TextElement,
     layout_document,
     layout_file,
     load_layout,
     resolve,
 )
-from toolkit.render.textfit import LEADING, fit_text
+from toolkit.render.printjob import PrintJob
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
@@ -75,7 +71,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     # Characters content texts lack are reported where they are written; a layout's own
     # (computed) output is reported once per layout and character, at the first card.
     in_content = {ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v)}
-    reported: set[tuple[str, ...]] = set()
+    reported: set[tuple[object, ...]] = set()
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
     if game.valid(game.questions):
         names.append((QUESTION_FRONT, QUESTION_BACK))
@@ -85,7 +81,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from layout_glyphs(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
     yield from _question_fit(game)
-    icons = icon_set(game.root)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -96,77 +91,81 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             where = ("layout",) if deck.layout else ("id",)
             yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
             continue
-        width, height = size_mm(deck.size)
+        card_mm = size_mm(deck.size)
+        jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in languages(game)]
         for index, card in enumerate(deck.cards):
             numbers: set[int] = set()  # what the face shows in some language
-            for lang in game.manifest.languages:
-                context = card_context(game, deck, card, lang)
+            for job in jobs:
                 try:
-                    elements = resolve(layout, context, width, height)
+                    elements = resolve(layout, job.context(card), *card_mm)
                 except (TemplateError, TypeError, ValueError) as exc:
                     yield P_LAYOUT.at(
                         loaded.rel,
                         loaded.doc.span(("cards", index, "id")),
-                        f"layout {name!r} fails on {card.id} ({lang}): {exc}",
+                        f"layout {name!r} fails on {card.id} ({job.lang}): {exc}",
                     )
                     break
                 numbers |= _printed_numbers(elements)
+                face = (name, job)
                 for item in elements:
-                    element = item.element
-                    unknown = isinstance(element, IconElement) and item.text not in icons.names
-                    if unknown and ("icon", name, item.text) not in reported:  # prints nothing
-                        reported.add(("icon", name, item.text))
-                        yield P_LAYOUT.at(
-                            loaded.rel,
-                            loaded.doc.span(("cards", index, "id")),
-                            f"layout {name!r} asks for icon {item.text!r} on {card.id} "
-                            f"({lang}), which does not exist; icons: "
-                            + ", ".join(sorted(icons.names)),
-                        )
-                    if isinstance(element, ImageElement) and lang == game.manifest.languages[0]:
-                        yield from _image(game, loaded, index, item)
-                    if isinstance(element, TextElement | BadgeElement) and item.text:
-                        printed = _TEMPLATE_CODE.sub("", item.text)
-                        for ch in missing_glyphs(printed):
-                            if ch in in_content or (name, ch) in reported:
-                                continue
-                            reported.add((name, ch))
-                            yield P_GLYPH.at(
-                                loaded.rel,
-                                loaded.doc.span(("cards", index, "id")),
-                                f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
-                                f"({lang}); the font has no glyph for it",
-                            )
-                    if not isinstance(element, TextElement) or not element.fit or not item.text:
-                        continue
-                    fit = fit_text(
-                        item.text,
-                        item.w * mm,
-                        item.h * mm,
-                        element.size.max,
-                        element.size.min,
-                        element.style,
-                        lang,
-                        icons.names,
-                    )
-                    if not fit.fits:
-                        field = next(
-                            (f for key, f in FIELD_OF.items() if key in element.text), "id"
-                        )
-                        path = (
-                            ("cards", index, field, lang)
-                            if field != "id"
-                            else ("cards", index, "id")
-                        )
-                        yield P_OVERFLOW.at(
-                            loaded.rel,
-                            loaded.doc.span(path),
-                            f"{card.id} {field} ({lang}) needs {fit.height / mm:.1f} mm at "
-                            f"{element.size.min} pt but the box is {item.h:.1f} mm high "
-                            f"({len(item.text)} characters; layout {name})",
-                        )
+                    yield from _element(loaded, index, card, face, item, in_content, reported)
             else:  # no language failed: what no language prints, no player can read
                 yield from _unprinted(loaded, index, card, name, numbers)
+
+
+def languages(game: Game) -> list[str]:
+    return list(game.manifest.languages) if game.manifest is not None else []
+
+
+def _element(
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    face: tuple[str, PrintJob],
+    item: Resolved,
+    in_content: set[str],
+    reported: set[tuple[object, ...]],
+) -> Iterator[Diagnostic]:
+    """What one element of a card's face (its layout's name and the job printing it in one
+    language) gives: its kind's own problems, characters the font lacks in what it prints,
+    and a text that does not fit (P001)."""
+    assert loaded.doc is not None
+    name, job = face
+    element, lang = item.element, job.lang
+    for problem in element.problems(item, job):
+        once = ("problem", name, problem.code, problem.once)
+        if problem.once is not None and once in reported:
+            continue
+        reported.add(once)
+        yield REGISTRY.get(problem.code).at(
+            loaded.rel,
+            loaded.doc.span(("cards", index, *problem.field)),
+            f"{card.id}, layout {name!r}: {problem.message}",
+        )
+    for field in type(element).prints:
+        printed = _TEMPLATE_CODE.sub("", item.value(field))
+        for ch in missing_glyphs(printed):
+            if ch in in_content or (name, ch) in reported:
+                continue
+            reported.add((name, ch))
+            yield P_GLYPH.at(
+                loaded.rel,
+                loaded.doc.span(("cards", index, "id")),
+                f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
+                f"({lang}); the font has no glyph for it",
+            )
+    measured = element.measure(item, job)
+    if measured is None or measured.fit.fits:
+        return
+    field = next((f for key, f in FIELD_OF.items() if key in measured.source), "id")
+    path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
+    yield P_OVERFLOW.at(
+        loaded.rel,
+        loaded.doc.span(path),
+        f"{card.id} {field} ({lang}) needs {measured.fit.height / mm:.1f} mm at "
+        f"{measured.min_size} pt but the box is {item.h:.1f} mm high "
+        f"({len(item.text)} characters; layout {name})",
+    )
 
 
 def _question_fit(game: Game) -> Iterator[Diagnostic]:
@@ -174,7 +173,6 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
     fact line (back), in every language, on the layouts and card size `build` prints."""
     assert game.manifest is not None
     layouts = [(n, load_layout(n, game.root)[0]) for n in (QUESTION_FRONT, QUESTION_BACK)]
-    icons = icon_set(game.root).names
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
@@ -188,56 +186,37 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
                 if layout is None:
                     continue  # reported with the layout (its own S diagnostics)
                 for lang in game.manifest.languages:
-                    context = card_context(game, deck, question, lang)
-                    found = _question_face(loaded, index, question, name, layout, context, icons)
-                    for path, diag in found:
+                    job = PrintJob(game, deck, layout, None, lang, size_mm(QUESTION_SIZE))
+                    for path, diag in _question_face(loaded, index, question, name, job):
                         if path not in reported:
                             reported.add(path)
                             yield diag
 
 
 def _question_face(
-    loaded: LoadedFile,
-    index: int,
-    question: Any,
-    name: str,
-    layout: Any,
-    context: dict,
-    icons: frozenset[str],
+    loaded: LoadedFile, index: int, question: Any, name: str, job: PrintJob
 ) -> Iterator[tuple[tuple[object, ...], Diagnostic]]:
-    """Each text of one question face that does not fit, with the field path it prints."""
+    """Each text of one question face (layout `name`) that does not fit, with the field path
+    it prints."""
     assert loaded.doc is not None
-    lang = context["lang"]
-    width, height = size_mm(QUESTION_SIZE)
+    lang = job.lang
     try:
-        elements = resolve(layout, context, width, height)
+        elements = resolve(job.front, job.context(question), *job.card_mm)
     except (TemplateError, TypeError, ValueError) as exc:
         where = loaded.doc.span(("questions", index, "id"))
         message = f"layout {name!r} fails on {question.id} ({lang}): {exc}"
         yield ("layout", name, lang), P_LAYOUT.at(loaded.rel, where, message)
         return
     for item in elements:
-        element = item.element
-        if not isinstance(element, TextElement) or not element.fit or not item.text:
+        measured = item.element.measure(item, job)
+        if measured is None or measured.fit.fits:
             continue
-        fit = fit_text(
-            item.text,
-            item.w * mm,
-            item.h * mm,
-            element.size.max,
-            element.size.min,
-            element.style,
-            lang,
-            icons,
-        )
-        if fit.fits:
-            continue
-        field = _question_field(element.text, question)
+        field = _question_field(measured.source, question)
         path = ("questions", index, *field) + ((lang,) if field != ("id",) else ())
         message = (
-            f"{question.id} {'.'.join(map(str, field))} ({lang}) needs {fit.height / mm:.1f} "
-            f"mm at {element.size.min} pt but the box is {item.h:.1f} mm high "
-            f"({len(item.text)} characters; layout {name})"
+            f"{question.id} {'.'.join(map(str, field))} ({lang}) needs "
+            f"{measured.fit.height / mm:.1f} mm at {measured.min_size} pt but the box is "
+            f"{item.h:.1f} mm high ({len(item.text)} characters; layout {name})"
         )
         yield path, P_OVERFLOW.at(loaded.rel, loaded.doc.span(path), message)
 
@@ -275,11 +254,12 @@ def _card_numbers(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[
 
 
 def _printed_numbers(elements: list[Resolved]) -> set[int]:
+    """The whole numbers a face prints as words (the fields its kinds print)."""
     return {
         int(n)
         for item in elements
-        if isinstance(item.element, TextElement | BadgeElement)
-        for n in _DIGITS.findall(item.text)
+        for field in type(item.element).prints
+        for n in _DIGITS.findall(item.value(field))
     }
 
 
@@ -290,44 +270,19 @@ def _unprinted(
     as 'add her bonus' with no number): players could not know it. A number missing from one
     language only is a translation finding (T006), not this."""
     assert loaded.doc is not None
-    for path, number in _card_numbers(card, ()):
-        if abs(number) not in printed:
-            field = ".".join(str(p) for p in path)
-            yield P_UNPRINTED.at(
-                loaded.rel,
-                loaded.doc.span(("cards", index, *path)),
-                f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
-                f"layout {layout!r} print it in any language",
-            )
-
-
-def _image(game: Game, loaded: LoadedFile, index: int, item: Resolved) -> Iterator[Diagnostic]:
-    """The image exists inside the game folder and has enough pixels for its printed box."""
-    from PIL import Image, UnidentifiedImageError
-
-    assert loaded.doc is not None
-    span = loaded.doc.span(("cards", index, "image"))
-    root = real_path(game.root)
-    path = real_path(game.root / item.text)
-    if not path.is_relative_to(root):
-        yield P_IMAGE.at(loaded.rel, span, f"image {item.text!r} leaves the game folder")
-        return
-    if not path.is_file():
-        yield P_IMAGE.at(loaded.rel, span, f"no image file {item.text!r}")
-        return
-    try:
-        with Image.open(path) as image:
-            pixels = image.size
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        yield P_IMAGE.at(loaded.rel, span, f"cannot read image {item.text!r}: {exc}")
-        return
-    dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
-    if dpi < MIN_DPI:
-        yield P_DPI.at(
+    spans = loaded.doc.spans
+    unprinted = [(p, n) for p, n in _card_numbers(card, ()) if abs(n) not in printed]
+    written = {n for p, n in unprinted if ("cards", index, *p) in spans}
+    for path, number in unprinted:
+        where = ("cards", index, *path)
+        if where not in spans and number in written:
+            continue  # a field filled from what the file says elsewhere (`params.points`)
+        field = ".".join(str(p) for p in path)
+        yield P_UNPRINTED.at(
             loaded.rel,
-            span,
-            f"{item.text} is {pixels[0]}×{pixels[1]} px: {dpi:.0f} dpi in its "
-            f"{item.w:.0f}×{item.h:.0f} mm box (print needs {MIN_DPI})",
+            loaded.doc.span(where),
+            f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
+            f"layout {layout!r} print it in any language",
         )
 
 
@@ -355,9 +310,12 @@ def layout_glyphs(name: str, game_root: Path | None = None) -> tuple[Diagnostic,
         for lang, text in words.items():
             report(("labels", key, lang), text, f"label {key}, {lang}")
     for index, element in enumerate(layout.elements):
-        if isinstance(element, TextElement | BadgeElement):
-            report(("elements", index, "text"), element.text, "layout text")
+        for field in type(element).prints:
+            report(("elements", index, field), getattr(element, field) or "", "layout text")
     return tuple(found)
+
+
+REGISTRY_OF_KINDS.on_change(layout_glyphs.cache_clear)
 
 
 def _label_languages(name: str, game_root: Path, languages: list[str]) -> Iterator[Diagnostic]:
@@ -411,12 +369,12 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
             elements = resolve(layout, card_context(game, deck, card, lang), width, height)
         except (TemplateError, TypeError, ValueError):
             return None
+        wanted = f"card.{field}"
         for item in elements:
             element = item.element
-            if isinstance(element, TextElement) and f"card.{field}" in element.text:
-                size = element.size.min
-                sample = item.text or "n"
-                average = text_width(sample, size, element.style) / max(1, len(sample))
-                lines = int(item.h * mm // (size * LEADING))
-                return int(lines * (item.w * mm / average) * 0.92)
+            sources = (getattr(element, t) or "" for t in type(element).templates)
+            if any(wanted in source for source in sources):
+                found = element.capacity(item)
+                if found is not None:
+                    return found
     return None

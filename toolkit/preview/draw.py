@@ -13,11 +13,10 @@ from contextlib import contextmanager
 
 from toolkit.content.game import Game
 from toolkit.preview.deps import Target, card_keys, deck_specs
-from toolkit.render.context import card_context
 from toolkit.render.layout import load_layout
 from toolkit.render.pdf import pdf_canvas
 from toolkit.render.raster import png_pages
-from toolkit.render.sheets import draw_face_page
+from toolkit.render.sheets import PrintJob, draw_face_page
 
 CARD_DPI = 150.0  # a poker card is 407 × 555 px: sharp beside an editor, quick to draw
 BOARD_DPI = 60.0  # an A1 poster is about 1400 × 2000 px
@@ -120,8 +119,8 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
             if layout is None:
                 where = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
                 raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")
-            context = card_context(game, spec.deck, card, target.lang)
-            draw_face_page(canvas, game, layout, context, card, target.lang, spec.card_mm)
+            job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm)
+            draw_face_page(canvas, job, layout, card)
         canvas.save()
         pdf = buffer.getvalue()
     return _png(pdf, CARD_DPI)

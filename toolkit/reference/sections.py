@@ -208,31 +208,45 @@ def _qualname(obj: Any) -> str:
 
 
 def layouts(tables: ModelTables) -> Lines:
-    """Card layout files and every element kind with its options."""
-    from toolkit.render import layout
+    """Card layout files and every registered element kind with its options."""
+    from toolkit.render import elements, layout
+    from toolkit.render.elements.base import Element
+    from toolkit.render.elements.registry import kind_of
 
     schema = layout.layout_adapter().json_schema()
-    defs: dict[str, Schema] = schema.get("$defs", {})
-    kinds: list[tuple[str, str]] = []
-    for name, model in defs.items():
-        kind = model.get("properties", {}).get("kind", {})
-        if "const" in kind:
-            kinds.append((kind["const"], name))
     lines: Lines = [
         "## Card layouts",
         "",
         " ".join((inspect.getdoc(layout) or "").split()),
         "",
-        "Element kinds (`elements[].kind`):",
+        "Element kinds (`elements[].kind`). *Templates* are the options read as Jinja for",
+        "each card; *fit* says whether `validate` measures the element in every language",
+        "(P001).",
         "",
-        "| kind | model | options |",
-        "| --- | --- | --- |",
+        "| kind | model | what it is | templates | fit | options |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for kind, name in sorted(kinds):
-        options = [p for p in defs[name].get("properties", {}) if p not in ("kind", "box", "when")]
+    for model in sorted(elements.REGISTRY.kinds(), key=kind_of):
+        name = model.__name__
+        options = [f for f in model.model_fields if f not in ("kind", "box", "when")]
         shown = ", ".join(f"`{o}`" for o in options) or "—"
-        lines.append(f"| `{kind}` | [{name}](#{anchor('layout-' + name)}) | {shown} |")
-    lines += ["", "### Layout file", ""]
+        templates = ", ".join(f"`{t}`" for t in model.templates) or "—"
+        fit = "measured" if model.measure is not Element.measure else "—"
+        about = cell(" ".join((inspect.getdoc(model) or "").split()))
+        target = anchor("layout-" + name)
+        lines.append(
+            f"| `{kind_of(model)}` | [{name}](#{target}) | {about} | {templates} | {fit}"
+            f" | {shown} |"
+        )
+    lines += [
+        "",
+        " ".join((inspect.getdoc(elements) or "").split()),
+        "A package outside the toolkit registers its kinds through the `playset.elements`",
+        "entry point group (an `Element` model, or a module that calls `register_element`).",
+        "",
+        "### Layout file",
+        "",
+    ]
     lines += tables.document("layout", schema, level=4)
     return lines
 

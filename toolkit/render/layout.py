@@ -7,96 +7,32 @@ Coordinates are from the trim's top-left corner; a negative x or y counts from t
 bottom edge and a negative w or h means "card size minus that much", so one layout serves
 every card size. Text fields are sandboxed Jinja over the card (`card.name`, `card.text`,
 any parameter), the deck, the game's rules and glossary terms (`glossary.meal`) and the
-language; `when` makes an element conditional.
+language; `when` makes an element conditional. Element kinds (box, text, icon, image,
+badge, and any a package registers) live in `toolkit.render.elements`, one module each.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Union
 
 from jinja2 import Template, TemplateError
-from pydantic import Field, TypeAdapter
+from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_validator
 
 from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic
 from toolkit.render import assets
+from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
 
-Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
+LetName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
+CONTEXT_NAMES = frozenset({"card", "deck", "game", "rules", "glossary", "label", "lang"})
+INTERNAL_PREFIXES = ("when_", "text_", "shown_")  # the combined template's own names
 
-
-class Box(StrictModel):
-    x: float = Field(ge=-500, le=500)
-    y: float = Field(ge=-500, le=500)
-    w: float = Field(ge=-500, le=500)
-    h: float = Field(ge=-500, le=500)
-
-    def resolve(self, width: float, height: float) -> tuple[float, float, float, float]:
-        """(x, y, w, h) in mm from the top-left of a card of that trim size."""
-        x = self.x if self.x >= 0 else width + self.x
-        y = self.y if self.y >= 0 else height + self.y
-        w = self.w if self.w > 0 else width + self.w - x
-        h = self.h if self.h > 0 else height + self.h - y
-        return x, y, w, h
-
-
-class Sizes(StrictModel):
-    max: float = Field(ge=3, le=96)
-    min: float = Field(ge=3, le=96)
-
-
-class Base(StrictModel):
-    box: Box
-    when: str | None = Field(default=None, description="Jinja test; the element shows if true.")
-
-
-class BoxElement(Base):
-    kind: Literal["box"]
-    fill: Colour | None = None
-    stroke: Colour | None = None
-    stroke_mm: float = Field(default=0.3, ge=0, le=10)
-    radius_mm: float = Field(default=0, ge=0, le=50)
-
-
-class TextElement(Base):
-    kind: Literal["text"]
-    text: str = Field(description="Jinja template, e.g. '{{ card.name }}'.")
-    style: Literal["regular", "bold", "italic", "bolditalic"] = "regular"
-    size: Sizes
-    align: Literal["left", "center", "right"] = "left"
-    valign: Literal["top", "middle", "bottom"] = "top"
-    colour: Colour = "#222222"
-    fit: bool = Field(default=True, description="Checked for print fit in every language.")
-
-
-class IconElement(Base):
-    kind: Literal["icon"]
-    icon: str = Field(description="Icon name or Jinja template giving one.")
-    colour: Colour = "#222222"
-
-
-class ImageElement(Base):
-    kind: Literal["image"]
-    path: str = Field(description="Jinja template giving a path inside the game folder.")
-
-
-class BadgeElement(Base):
-    kind: Literal["badge"]
-    text: str
-    fill: Colour = "#222222"
-    colour: Colour = "#ffffff"
-    size: float = Field(default=10, ge=3, le=72)
-
-
-Element = Annotated[
-    BoxElement | TextElement | IconElement | ImageElement | BadgeElement,
-    Field(discriminator="kind"),
-]
+__all__ = ["Box", "Element", "Layout", "LayoutError", "Resolved", "load_layout", "resolve"]
 
 
 class Layout(StrictModel):
@@ -109,12 +45,47 @@ class Layout(StrictModel):
         description="Printed words by language, used in texts as {{ label.kill }}.",
         examples=[{"kill": {"fr": "Tuer", "es": "Matar", "en": "Kill"}}],
     )
+    let: dict[LetName, str] = Field(
+        default_factory=dict,
+        description="Names computed once per card from Jinja expressions, in order, for "
+        "every `when` and text of the layout to use: a test written once, and cheaper than "
+        "repeating it.",
+        examples=[{"numbered": "card.value is defined and card.value is not none"}],
+    )
     elements: list[Element] = Field(default_factory=list)
+
+    @field_validator("let")
+    @classmethod
+    def _own_names(cls, let: dict[str, str]) -> dict[str, str]:
+        for name in let:
+            if name in CONTEXT_NAMES or name.startswith(INTERNAL_PREFIXES):
+                raise ValueError(f"let name {name!r} is taken by the layout's context")
+        return let
+
+
+def element_union() -> Any:
+    """Every registered element kind, told apart by `kind`."""
+    kinds = tuple(REGISTRY.kinds())
+    if len(kinds) == 1:
+        return kinds[0]
+    return Annotated[Union[kinds], Field(discriminator="kind")]  # noqa: UP007 - built at run time
+
+
+@cache
+def layout_model() -> type[Layout]:
+    """The Layout model whose elements are the kinds registered now."""
+    return create_model(
+        "Layout",
+        __base__=Layout,
+        __doc__=Layout.__doc__,
+        __module__=__name__,
+        elements=(list[element_union()], Field(default_factory=list)),  # type: ignore[arg-type, misc]
+    )
 
 
 @cache
 def layout_adapter() -> TypeAdapter[Any]:
-    return TypeAdapter(Layout)
+    return TypeAdapter(layout_model())
 
 
 DEFAULT_FRONT = "standard"
@@ -142,12 +113,21 @@ def load_layout(
     name: str, game_root: Path | None = None
 ) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     """A layout by name (the game's own first), validated like content (Y/S diagnostics at
-    exact positions)."""
+    exact positions) against the registered element kinds."""
     doc, diags = layout_document(name, game_root)
     if doc is None:
         return None, diags
     model, found = validate_document(doc, layout_adapter())
     return model, tuple(found)
+
+
+def _kinds_changed() -> None:
+    """A kind came or went: layouts parse anew against the new union."""
+    for cached in (layout_model, layout_adapter, load_layout):
+        cached.cache_clear()
+
+
+REGISTRY.on_change(_kinds_changed)
 
 
 @cache
@@ -166,29 +146,12 @@ def expression(source: str) -> Any:
     return _cached().env.compile_expression(source, undefined_to_none=False)
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """An element with its box in mm and its text rendered for one card and language."""
-
-    element: Any
-    x: float
-    y: float
-    w: float
-    h: float
-    text: str = ""
-
-
-def _element_sources(element: Any) -> str | None:
-    if isinstance(element, TextElement | BadgeElement):
-        return element.text
-    if isinstance(element, IconElement):
-        return element.icon
-    if isinstance(element, ImageElement):
-        return element.path
-    return None
-
-
 _COMPILED: dict[int, tuple[Layout, Template | None]] = {}
+
+
+def _sources(element: Element) -> list[str | None]:
+    """The element's template fields' sources, in the order of its kind's `templates`."""
+    return [getattr(element, name) for name in type(element).templates]
 
 
 def _layout_template(layout: Layout) -> Template | None:
@@ -203,26 +166,24 @@ def _layout_template(layout: Layout) -> Template | None:
     parts: list[str] = []
     compiled: Template | None
     try:
+        for name, expr in layout.let.items():
+            _cached().env.parse(f"{{{{ ({expr}) }}}}")
+            parts.append(f"{{% set {name} = ({expr}) %}}")
         for index, element in enumerate(layout.elements):
-            source = _element_sources(element)
             if element.when:
                 _cached().env.parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
-            else:
-                parts.append("{% if true %}")
-            if source is not None:
-                _cached().env.parse(source)
-                parts.append(f"{{% set text_{index} %}}{source}{{% endset %}}")
-            parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
+            for field, source in enumerate(_sources(element)):
+                if source is not None:
+                    _cached().env.parse(source)
+                    parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
+            if element.when:  # an element without `when` always shows: no flag to set
+                parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
     except TemplateError:
         compiled = None
     _COMPILED[id(layout)] = (layout, compiled)
     return compiled
-
-
-class LayoutError(ValueError):
-    """A layout's template fails for a card: a syntax error, an unknown name, a bad value."""
 
 
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
@@ -245,24 +206,51 @@ def _resolve(
         return _resolve_each(layout, context, width, height)
     values = combined.make_module(context).__dict__
     out: list[Resolved] = []
-    for index, element in enumerate(layout.elements):
-        if f"shown_{index}" not in values:
-            continue
-        x, y, w, h = element.box.resolve(width, height)
-        text = str(values.get(f"text_{index}", "")).strip()
-        out.append(Resolved(element, x, y, w, h, text))
+    for element, shown, keys, (x, y, w, h) in _plan(layout, width, height):
+        if shown is None or shown in values:
+            texts = tuple(str(values.get(key, "")).strip() for key in keys)
+            out.append(Resolved(element, x, y, w, h, texts))
     return out
+
+
+_PLANS: dict[tuple[int, float, float], tuple[Layout, list[Any]]] = {}
+
+
+def _plan(layout: Layout, width: float, height: float) -> list[Any]:
+    """For each element of a layout on a card of that size: the element, the names the
+    combined template gives its `shown` flag (None: it always shows) and its texts, and its
+    box in mm; worked out once per layout and size, not once per card."""
+    key = (id(layout), width, height)
+    cached = _PLANS.get(key)
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    plan = [
+        (
+            element,
+            f"shown_{index}" if element.when else None,
+            tuple(f"text_{index}_{field}" for field in range(len(type(element).templates))),
+            element.box.resolve(width, height),
+        )
+        for index, element in enumerate(layout.elements)
+    ]
+    _PLANS[key] = (layout, plan)
+    return plan
 
 
 def _resolve_each(
     layout: Layout, context: dict[str, Any], width: float, height: float
 ) -> list[Resolved]:
+    context = dict(context)
+    for name, source in layout.let.items():
+        context[name] = expression(source)(**context)
     out: list[Resolved] = []
     for element in layout.elements:
         if element.when and not expression(element.when)(**context):
             continue
         x, y, w, h = element.box.resolve(width, height)
-        source = _element_sources(element)
-        text = template(source).render(**context).strip() if source is not None else ""
-        out.append(Resolved(element, x, y, w, h, text))
+        texts = tuple(
+            template(source).render(**context).strip() if source is not None else ""
+            for source in _sources(element)
+        )
+        out.append(Resolved(element, x, y, w, h, texts))
     return out

@@ -15,10 +15,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.cardface import card_form, draw_face, draw_underlay
-from toolkit.render.context import card_context
 from toolkit.render.layout import Layout, LayoutError
+from toolkit.render.printjob import BLEED_MM, PrintJob
 
-BLEED_MM = 3.0
+__all__ = ["BLEED_MM", "PrintJob", "SheetError", "draw_deck", "draw_deck_per_card", "geometry"]
+
 MARGIN_MM = 5.0
 MARK_GAP_MM = 1.0  # crop marks start this far outside the bleed
 MARK_LEN_MM = 4.0
@@ -227,41 +228,32 @@ def _naming(card: Any, lang: str) -> Iterator[None]:
         raise SheetError(f"{exc} (card {card.id}, {lang})") from exc
 
 
-def draw_deck(
-    c: Canvas,
-    game: Any,
-    deck: Any,
-    front: Layout,
-    back: Layout,
-    lang: str,
-    page: tuple[float, float],
-    card_mm: tuple[float, float],
-    footer: str,
-    back_per_card: bool = False,
-    back_offset: tuple[float, float] = (0.0, 0.0),
-) -> int:
-    """Fronts and mirrored backs pages for one deck; returns the number of pages drawn.
+def draw_deck(c: Canvas, job: PrintJob) -> int:
+    """Fronts and mirrored backs pages for the job's deck on its paper; returns the number of
+    pages drawn.
 
-    With `back_per_card` each back shows its own card (trivia answers); otherwise all backs
-    are the deck's back. `back_offset` (mm, right and up on the backs page) moves everything
-    on backs pages, to undo a printer's measured duplex shift."""
-    geo = geometry(page, card_mm)
+    With the job's `back_per_card` each back shows its own card (trivia answers); otherwise
+    all backs are the deck's back. Its `back_offset` (mm, right and up on the backs page)
+    moves everything on backs pages, to undo a printer's measured duplex shift."""
+    if job.paper is None:
+        raise ValueError("a sheet needs the job's paper size")
+    front, back = job.faces()
+    page, deck, lang = job.paper, job.deck, job.lang
+    geo = geometry(page, job.card_mm)
     count = 0
-    back_context = card_context(game, deck, deck.cards[0], lang)
-    underlay = draw_underlay(c, f"front-{deck.id}", front, *card_mm, BLEED_MM)
+    underlay = draw_underlay(c, f"front-{deck.id}", job, front)
     shared_back = None
-    if not back_per_card:
+    if not job.back_per_card:
         with _naming(deck.cards[0], lang):
-            shared_back = _face_form(
-                c, f"back-{deck.id}", back, back_context, card_mm, lang, game.root
-            )
+            shared_back = _face_form(c, f"back-{deck.id}", job, back, deck.cards[0])
+    offset = job.back_offset
     for index, chunk in enumerate(pages(expand(deck.cards), geo.per_page)):
         for side in ("front", "back"):
             c.setPageSize(page)
-            shifted = side == "back" and back_offset != (0.0, 0.0)
+            shifted = side == "back" and offset != (0.0, 0.0)
             if shifted:
                 c.saveState()
-                c.translate(back_offset[0] * mm, back_offset[1] * mm)
+                c.translate(offset[0] * mm, offset[1] * mm)
             places = [_place(geo, i, back=side == "back") for i in range(len(chunk))]
             taken = set(places)
             for slot, (col, row) in zip(chunk, places, strict=True):
@@ -270,10 +262,12 @@ def draw_deck(
                     _bleed_clip(c, geo, col, row, taken),
                     _slot_frame(c, geo, x, y, back=side == "back") as at,
                 ):
-                    faces = (front, back, underlay, shared_back)
-                    _draw_slot(c, game, deck, slot, side, faces, lang, at, card_mm)
+                    if side == "front":
+                        _draw_front(c, job, slot, at, underlay)
+                    else:
+                        _draw_back(c, job, slot, at, shared_back)
             draw_crop_marks(c, geo)
-            _footer(c, geo, f"{footer} · {deck.id} · {index + 1} · {side}")
+            _footer(c, geo, f"{job.footer} · {deck.id} · {index + 1} · {side}")
             if shifted:
                 c.restoreState()
             c.showPage()
@@ -281,50 +275,37 @@ def draw_deck(
     return count
 
 
-def _draw_slot(
-    c: Canvas,
-    game: Any,
-    deck: Any,
-    slot: CardSlot,
-    side: str,
-    faces: tuple[Layout, Layout, str, str | None],
-    lang: str,
-    at: tuple[float, float],
-    card_mm: tuple[float, float],
+def _draw_front(
+    c: Canvas, job: PrintJob, slot: CardSlot, at: tuple[float, float], underlay: str
 ) -> None:
-    """One card face with its trim's lower-left corner at `at`. `faces`: the front and back
-    layouts, the fronts' underlay form, and the deck's shared back form (None: per card)."""
+    """A card's front with its trim's lower-left corner at `at`, over the deck's underlay."""
+    with _naming(slot.card, job.lang):
+        draw_face(c, job, job.front, slot.card, at, underlay)
+
+
+def _draw_back(
+    c: Canvas, job: PrintJob, slot: CardSlot, at: tuple[float, float], shared: str | None
+) -> None:
+    """A card's back at `at`: the deck's shared back form, or (None) its own back."""
     x, y = at
-    front, back, underlay, shared_back = faces
-    if side == "front":
-        context = card_context(game, deck, slot.card, lang)
-        with _naming(slot.card, lang):
-            draw_face(c, front, context, x, y, *card_mm, BLEED_MM, lang, game.root, underlay)
-    elif shared_back:
+    if shared:
+        bleed = job.bleed_mm * mm
         c.saveState()
-        c.translate(x - BLEED_MM * mm, y - BLEED_MM * mm)
-        c.doForm(shared_back)
+        c.translate(x - bleed, y - bleed)
+        c.doForm(shared)
         c.restoreState()
     else:
-        context = card_context(game, deck, slot.card, lang)
-        with _naming(slot.card, lang):
-            draw_face(c, back, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+        _, back = job.faces()
+        with _naming(slot.card, job.lang):
+            draw_face(c, job, back, slot.card, at)
 
 
-def _face_form(
-    c: Canvas,
-    name: str,
-    layout: Layout,
-    context: dict[str, Any],
-    card_mm: tuple[float, float],
-    lang: str,
-    root: Any,
-) -> str:
+def _face_form(c: Canvas, name: str, job: PrintJob, layout: Layout, card: Any) -> str:
     """Draw a face once as a PDF form (XObject) that pages place by reference: a deck's
     backs are all alike, so the file holds one back, not one per card."""
-    bleed = BLEED_MM * mm
-    with card_form(c, name, *card_mm, BLEED_MM):
-        draw_face(c, layout, context, bleed, bleed, *card_mm, BLEED_MM, lang, root)
+    bleed = job.bleed_mm * mm
+    with card_form(c, name, job):
+        draw_face(c, job, layout, card, (bleed, bleed))
     return name
 
 
@@ -338,55 +319,35 @@ def _footer(c: Canvas, geo: Geometry, text: str) -> None:
     c.restoreState()
 
 
-def draw_deck_per_card(
-    c: Canvas,
-    game: Any,
-    deck: Any,
-    front: Layout,
-    back: Layout,
-    lang: str,
-    card_mm: tuple[float, float],
-    back_per_card: bool = False,
-    back_offset: tuple[float, float] = (0.0, 0.0),
-) -> int:
+def draw_deck_per_card(c: Canvas, job: PrintJob) -> int:
     """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set.
-    `back_offset` (mm) moves each back's drawing, as on sheets, for duplex at home."""
-    back_context = card_context(game, deck, deck.cards[0], lang)
+    The job's `back_offset` (mm) moves each back's drawing, as on sheets, for duplex at home."""
+    front, back = job.faces()
+    first = job.deck.cards[0]
     count = 0
-    for slot in expand(deck.cards):
-        for layout, context, shift in (
-            (front, card_context(game, deck, slot.card, lang), (0.0, 0.0)),
-            (
-                back,
-                card_context(game, deck, slot.card, lang) if back_per_card else back_context,
-                back_offset,
-            ),
-        ):
-            draw_face_page(c, game, layout, context, slot.card, lang, card_mm, shift)
-            count += 1
+    for slot in expand(job.deck.cards):
+        draw_face_page(c, job, front, slot.card)
+        draw_face_page(c, job, back, slot.card if job.back_per_card else first, job.back_offset)
+        count += 2
     return count
 
 
 def draw_face_page(
     c: Canvas,
-    game: Any,
+    job: PrintJob,
     layout: Layout,
-    context: dict[str, Any],
     card: Any,
-    lang: str,
-    card_mm: tuple[float, float],
     shift: tuple[float, float] = (0.0, 0.0),
 ) -> None:
     """One card face on a page of its own (trim + bleed, TrimBox and BleedBox set): the press
     profile's page, and the page the live preview rasterises, so both show what prints.
     `shift` (mm) moves the drawing on the page (a back's duplex offset)."""
-    bleed = BLEED_MM * mm
-    w, h = card_mm[0] * mm, card_mm[1] * mm
+    bleed = job.bleed_mm * mm
+    w, h = job.card_mm[0] * mm, job.card_mm[1] * mm
     page = (w + 2 * bleed, h + 2 * bleed)
     c.setPageSize(page)
     c.setBleedBox((0, 0, page[0], page[1]))
     c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
-    x, y = bleed + shift[0] * mm, bleed + shift[1] * mm
-    with _naming(card, lang):
-        draw_face(c, layout, context, x, y, *card_mm, BLEED_MM, lang, game.root)
+    with _naming(card, job.lang):
+        draw_face(c, job, layout, card, (bleed + shift[0] * mm, bleed + shift[1] * mm))
     c.showPage()

@@ -106,21 +106,27 @@ def _hyphenate(
     return "", word
 
 
-def fit_text(
-    text: str,
-    width: float,
-    height: float,
-    max_size: float,
-    min_size: float,
-    style: str = "regular",
-    lang: str = "en",
-    icons: frozenset[str] = BUILTIN.names,
-) -> Fit:
-    """The largest size from max_size down to min_size at which `text` fits the box.
+@dataclass(frozen=True)
+class Setting:
+    """How a text is set: the sizes it may take (points), its style, the language that
+    decides hyphenation, and the inline icon names that print as icons."""
+
+    max_size: float
+    min_size: float
+    style: str = "regular"
+    lang: str = "en"
+    icons: frozenset[str] = BUILTIN.names
+
+
+def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
+    """The largest size from the setting's max down to its min at which `text` fits a box of
+    `width` × `height` points.
 
     At each size plain word wrapping is tried first; hyphenation only when it is what makes
     the text fit, so hyphens appear where they save space and nowhere else."""
-    size = max_size
+    style, lang, icons = setting.style, setting.lang, setting.icons
+    min_size = setting.min_size
+    size = setting.max_size
     last: list[str] | None = None
     while size >= min_size - 1e-9:
         for hyphen_lang in (None, lang):
@@ -132,3 +138,18 @@ def fit_text(
                 break
         size = round(size - STEP, 2)
     return Fit(False, min_size, tuple(last or (text,)))
+
+
+def fit_text(
+    text: str,
+    width: float,
+    height: float,
+    max_size: float,
+    min_size: float,
+    style: str = "regular",
+    lang: str = "en",
+    icons: frozenset[str] = BUILTIN.names,
+) -> Fit:
+    """`fit` with the setting spelled out, for texts that are not layout elements (board
+    labels)."""
+    return fit(text, width, height, Setting(max_size, min_size, style, lang, icons))

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from functools import cache
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import (
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from toolkit.content.models.base import Declares, LocalizedText, RelPath, Slug, StrictModel
@@ -55,15 +64,82 @@ class CardBase(StrictModel):
 Scalar = int | float | bool | str
 
 
-class GenericCard(CardBase):
-    """A card of a game without a plugin: free parameters for its text and layout."""
+CardValue = Annotated[
+    Annotated[int, Field(ge=-99, le=999)]
+    | Annotated[str, StringConstraints(min_length=1, max_length=3)],
+    Field(description="A number, or a short symbol such as 'A'.", examples=[7, "A"]),
+]
+EXPECTED = {
+    "value": "a whole number from -99 to 999, or a symbol of 1 to 3 characters",
+    "points": "a whole number from -999 to 999",
+    "price": "a whole number from 0 to 99999",
+}
+PRINTED_PARAMS = tuple(EXPECTED)  # a `params` entry of one of these names fills that field
 
+
+class GenericCard(CardBase):
+    """A card of a game without a plugin: the fields the plain `standard` layout prints, and
+    free parameters for its text and the game's own layouts."""
+
+    subtitle: LocalizedText | None = Field(
+        default=None,
+        description="A line under the name (a type, a family), in every language.",
+        examples=[{"fr": "Sortilège", "es": "Hechizo", "en": "Spell"}],
+    )
+    value: CardValue | None = Field(
+        default=None,
+        description="The card's number: printed large on the face and as an index in both "
+        "top corners, as on playing cards.",
+    )
+    points: int | None = Field(
+        default=None, ge=-999, le=999, description="Points, printed in a badge (lower left)."
+    )
+    price: int | None = Field(
+        default=None,
+        ge=0,
+        le=99999,
+        description="What the card costs, printed with a coin (lower right).",
+    )
     params: dict[Slug, Scalar] = Field(
         default_factory=dict,
-        description="Named values the text's {placeholders} and the layout can use.",
+        description="Named values the text's {placeholders} and the layout can use "
+        "(`card.params.cost`); `value`, `points` and `price` here fill those fields.",
         examples=[{"cost": 3, "suit": "cups"}],
     )
     tags: list[Slug] = Field(default_factory=list, description="Free labels for layouts.")
+
+    @field_validator("params")
+    @classmethod
+    def _printable_params(cls, params: dict[str, Scalar], info: ValidationInfo) -> dict:
+        """A `params` entry named like a printed field must be a value that field takes, and
+        agree with the field when both are given."""
+        for name in PRINTED_PARAMS:
+            if name not in params:
+                continue
+            try:
+                _field_adapter(name).validate_python(params[name], strict=True)
+            except ValidationError:
+                message = f"params.{name} prints as the card's {name}: use {EXPECTED[name]}"
+                raise ValueError(message) from None
+            given = info.data.get(name)
+            if given is not None and given != params[name]:
+                raise ValueError(f"{name} is {given} but params.{name} is {params[name]}: keep one")
+        return params
+
+    @model_validator(mode="after")
+    def _printed_params(self) -> GenericCard:
+        """`params: {points: 3}` prints like `points: 3`: the plain layout reads the fields."""
+        for name in PRINTED_PARAMS:
+            if name in self.params and getattr(self, name) is None:
+                setattr(self, name, self.params[name])
+        return self
+
+
+@cache
+def _field_adapter(name: str) -> TypeAdapter[Any]:
+    """Validates a `params` entry as the GenericCard field of that name would."""
+    info = GenericCard.model_fields[name]
+    return TypeAdapter(Annotated[(info.annotation, *info.metadata, Field())])  # type: ignore[arg-type]
 
 
 class DeckBase(StrictModel):

@@ -25,7 +25,7 @@ def cards_pdf(game: Any, decks: list[Any], lang: str, opts: BuildOptions, trivia
     from toolkit.content.models.deck import size_mm
     from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, QUESTION_BACK, QUESTION_FRONT
     from toolkit.render.pdf import PAPERS, pdf_canvas
-    from toolkit.render.sheets import draw_deck, draw_deck_per_card
+    from toolkit.render.sheets import PrintJob, draw_deck, draw_deck_per_card
 
     page = PAPERS[opts.paper]
     title = f"{game.manifest.title.get(lang, game.id)}"
@@ -38,13 +38,13 @@ def cards_pdf(game: Any, decks: list[Any], lang: str, opts: BuildOptions, trivia
                 front = layout(deck.layout or DEFAULT_FRONT, game)
                 back = layout(deck.back or DEFAULT_BACK, game)
                 card_mm = size_mm(deck.size)
-            shift = opts.back_offset
+            job = PrintJob(
+                game, deck, front, back, lang, card_mm, page, title, trivia, opts.back_offset
+            )
             if opts.per_card:
-                draw_deck_per_card(canvas, game, deck, front, back, lang, card_mm, trivia, shift)
+                draw_deck_per_card(canvas, job)
             else:
-                draw_deck(
-                    canvas, game, deck, front, back, lang, page, card_mm, title, trivia, shift
-                )
+                draw_deck(canvas, job)
         canvas.save()
         return buffer.getvalue()
 

@@ -1,0 +1,44 @@
+"""Layout element kinds: one module per kind, collected in a registry.
+
+Each kind is a pydantic model (`kind: Literal[...]`, subclassing `Element`) that says which
+of its fields are Jinja templates, how it draws on a reportlab canvas and how `validate`
+measures it for print fit. The `Layout` model's element union is built from the registry, and
+drawing, the P checks and the reference iterate it, so a new kind is one module plus
+`register_element`.
+"""
+
+# the built-in kinds register as they are imported, in this order (the order S002 lists them)
+from toolkit.render.elements import box, text, icon, image, badge  # noqa: I001
+from toolkit.render.elements.base import (
+    Box,
+    Colour,
+    Element,
+    LayoutError,
+    Measure,
+    Problem,
+    Resolved,
+    colour,
+)
+from toolkit.render.elements.registry import REGISTRY, register_element
+
+BUILT_IN = (
+    box.BoxElement,
+    text.TextElement,
+    icon.IconElement,
+    image.ImageElement,
+    badge.BadgeElement,
+)
+
+__all__ = [
+    "BUILT_IN",
+    "REGISTRY",
+    "Box",
+    "Colour",
+    "Element",
+    "LayoutError",
+    "Measure",
+    "Problem",
+    "Resolved",
+    "colour",
+    "register_element",
+]

@@ -1,0 +1,43 @@
+"""`badge`: a short text (a value, points) in bold on a disc. Its text is a template, printed
+as words (checked for glyphs and numbers) but not measured for fit: it is centred on one line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+from reportlab.lib.units import mm
+
+from toolkit.render.elements.base import Colour, Element, Resolved, colour
+from toolkit.render.elements.registry import register_element
+from toolkit.render.fonts import font_name
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.printjob import PrintJob
+
+
+@register_element
+class BadgeElement(Element):
+    """A disc with a short text on it."""
+
+    kind: Literal["badge"]
+    text: str = Field(description="Jinja template, e.g. '{{ card.points }}'.")
+    fill: Colour = "#222222"
+    colour: Colour = "#ffffff"
+    size: float = Field(default=10, ge=3, le=72)
+
+    templates = ("text",)
+    prints = ("text",)
+
+    def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
+        w, h = item.w * mm, item.h * mm
+        radius = min(w, h) / 2
+        c.saveState()
+        c.setFillColor(colour(self.fill))
+        c.circle(x + w / 2, y + h / 2, radius, stroke=0, fill=1)
+        c.setFillColor(colour(self.colour))
+        c.setFont(font_name("bold"), self.size)
+        c.drawCentredString(x + w / 2, y + h / 2 - self.size * 0.35, item.text)
+        c.restoreState()

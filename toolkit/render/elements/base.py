@@ -1,0 +1,127 @@
+"""What every layout element kind shares: its box, its `when`, and the four things a kind
+says about itself (which fields are templates, how it draws, how it is measured for fit, what
+`validate` should report about it).
+
+A kind is a pydantic model with `kind: Literal["name"]` that subclasses `Element`; it is
+registered in `toolkit.render.elements.registry`, and the `Layout` model accepts it from then on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+
+from pydantic import Field
+
+from toolkit.content.models.base import StrictModel
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.printjob import PrintJob
+    from toolkit.render.textfit import Fit
+
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
+
+
+@cache
+def colour(value: str) -> Any:
+    """A layout colour as reportlab takes it: `#rrggbb`, or a named colour as written."""
+    from reportlab.lib.colors import HexColor
+
+    return HexColor(value) if value.startswith("#") else value
+
+
+class Box(StrictModel):
+    x: float = Field(ge=-500, le=500)
+    y: float = Field(ge=-500, le=500)
+    w: float = Field(ge=-500, le=500)
+    h: float = Field(ge=-500, le=500)
+
+    def resolve(self, width: float, height: float) -> tuple[float, float, float, float]:
+        """(x, y, w, h) in mm from the top-left of a card of that trim size."""
+        x = self.x if self.x >= 0 else width + self.x
+        y = self.y if self.y >= 0 else height + self.y
+        w = self.w if self.w > 0 else width + self.w - x
+        h = self.h if self.h > 0 else height + self.h - y
+        return x, y, w, h
+
+
+class LayoutError(ValueError):
+    """A layout's template fails for a card: a syntax error, an unknown name, a bad value."""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An element with its box in mm and its templates rendered for one card and language
+    (`values`, in the order of the kind's `templates`)."""
+
+    element: Any
+    x: float
+    y: float
+    w: float
+    h: float
+    values: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The first template's value ("" for a kind without templates)."""
+        return self.values[0] if self.values else ""
+
+    def value(self, field: str) -> str:
+        """The rendered value of one of the kind's template fields."""
+        return self.values[type(self.element).templates.index(field)]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """How a measured element's text fits its box at the sizes it allows."""
+
+    fit: Fit
+    source: str  # the template measured: which card field a P001 points at
+    min_size: float  # points
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something `validate` reports about one element on one card: a P rule's code, the
+    message's end (the check puts the layout, card and language before it), the card field it
+    points at, and a key under which it is reported only once per layout (None: every time)."""
+
+    code: str
+    message: str
+    field: tuple[str | int, ...] = ("id",)
+    once: Hashable | None = None
+
+
+class Element(StrictModel):
+    """Fields every element has. A kind adds `kind: Literal[...]` and its options."""
+
+    box: Box
+    when: str | None = Field(default=None, description="Jinja test; the element shows if true.")
+
+    templates: ClassVar[tuple[str, ...]] = ()
+    """Its fields that are Jinja templates, rendered for each card (what it reads)."""
+    prints: ClassVar[tuple[str, ...]] = ()
+    """Of those, the ones printed as words: checked for glyphs (P002) and numbers (P006)."""
+    constant: ClassVar[bool] = False
+    """It draws the same on every card (without `when`): drawn once into the deck's underlay."""
+
+    def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
+        """Draw on the canvas with the box's lower-left corner at (x, y) points."""
+        raise NotImplementedError
+
+    def measure(self, item: Resolved, job: PrintJob) -> Measure | None:
+        """How its text fits, checked in every language (None: not measured for fit)."""
+        return None
+
+    def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
+        """What `validate` should report about it on this card, besides fit."""
+        return iter(())
+
+    def capacity(self, item: Resolved) -> int | None:
+        """About how many characters its box holds at its smallest size (None: no text box),
+        for translators' PO comments."""
+        return None

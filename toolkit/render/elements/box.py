@@ -1,0 +1,48 @@
+"""`box`: a filled and/or stroked rectangle, square or rounded. It reads no template, so a box
+without `when` is the same on every card and goes into the deck's underlay."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+from reportlab.lib.units import mm
+
+from toolkit.render.elements.base import Colour, Element, Resolved, colour
+from toolkit.render.elements.registry import register_element
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.printjob import PrintJob
+
+
+@register_element
+class BoxElement(Element):
+    """A rectangle: background bands, frames, separators."""
+
+    kind: Literal["box"]
+    fill: Colour | None = None
+    stroke: Colour | None = None
+    stroke_mm: float = Field(default=0.3, ge=0, le=10)
+    radius_mm: float = Field(default=0, ge=0, le=50)
+
+    constant = True
+
+    def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
+        c.saveState()
+        c.setLineWidth(self.stroke_mm * mm)
+        if self.fill:
+            c.setFillColor(colour(self.fill))
+        if self.stroke:
+            c.setStrokeColor(colour(self.stroke))
+        c.roundRect(
+            x,
+            y,
+            item.w * mm,
+            item.h * mm,
+            self.radius_mm * mm,
+            stroke=1 if self.stroke else 0,
+            fill=1 if self.fill else 0,
+        )
+        c.restoreState()

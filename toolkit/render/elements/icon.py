@@ -1,0 +1,42 @@
+"""`icon`: one icon (built-in, or the game's own SVG) centred in its box. The icon's name is a
+template; a name the game has no icon for is a P003 finding (it would print nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+from reportlab.lib.units import mm
+
+from toolkit.render.elements.base import Colour, Element, Problem, Resolved
+from toolkit.render.elements.registry import register_element
+from toolkit.render.icons import draw_icon
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.printjob import PrintJob
+
+
+@register_element
+class IconElement(Element):
+    """An icon by name."""
+
+    kind: Literal["icon"]
+    icon: str = Field(description="Icon name or Jinja template giving one.")
+    colour: Colour = "#222222"
+
+    templates = ("icon",)
+
+    def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
+        w, h = item.w * mm, item.h * mm
+        size = min(w, h)
+        left, bottom = x + (w - size) / 2, y + (h - size) / 2
+        draw_icon(c, item.text, left, bottom, size, self.colour, job.icons)
+
+    def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
+        names = job.icons.names
+        if item.text not in names:
+            message = f"asks for icon {item.text!r}, which does not exist; icons: "
+            yield Problem("P003", message + ", ".join(sorted(names)), once=("icon", item.text))

@@ -1,0 +1,86 @@
+"""`image`: artwork from the game folder, scaled into its box keeping its proportions. The path
+is a template; `validate` checks the file is inside the game, readable and sharp enough."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from toolkit.render.elements.base import Element, LayoutError, Problem, Resolved
+from toolkit.render.elements.registry import register_element
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.printjob import PrintJob
+
+MIN_DPI = 300
+
+
+@register_element
+class ImageElement(Element):
+    """A picture file (PNG, JPEG) inside the game folder."""
+
+    kind: Literal["image"]
+    path: str = Field(description="Jinja template giving a path inside the game folder.")
+
+    templates = ("path",)
+
+    def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
+        from reportlab.lib.units import mm
+
+        from toolkit.fileio import real_path
+
+        root = job.root
+        if root is None or not item.text:
+            return
+        path = real_path(root / item.text)
+        if path.is_file() and path.is_relative_to(real_path(root)):
+            from PIL.Image import DecompressionBombError
+
+            w, h = item.w * mm, item.h * mm
+            try:
+                c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
+            except (OSError, ValueError, DecompressionBombError) as exc:  # P004 in validate
+                message = f"cannot read image {item.text!r} (damaged, or not an image)"
+                raise LayoutError(message) from exc
+
+    def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
+        """P004 and P005, once per card (in the game's first language)."""
+        manifest = job.game.manifest
+        if manifest is None or job.lang != manifest.languages[0]:
+            return
+        yield from _file_problems(job, item)
+
+
+def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
+    """The image exists inside the game folder and has enough pixels for its printed box."""
+    from PIL import Image, UnidentifiedImageError
+
+    from toolkit.fileio import real_path
+
+    where = ("image",)
+    root = real_path(job.root)
+    path = real_path(job.root / item.text)
+    if not path.is_relative_to(root):
+        yield Problem("P004", f"image {item.text!r} leaves the game folder", where)
+        return
+    if not path.is_file():
+        yield Problem("P004", f"no image file {item.text!r}", where)
+        return
+    try:
+        with Image.open(path) as image:
+            pixels = image.size
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
+        yield Problem("P004", f"cannot read image {item.text!r}: {exc}", where)
+        return
+    dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
+    if dpi < MIN_DPI:
+        yield Problem(
+            "P005",
+            f"{item.text} is {pixels[0]}×{pixels[1]} px: {dpi:.0f} dpi in its "
+            f"{item.w:.0f}×{item.h:.0f} mm box (print needs {MIN_DPI})",
+            where,
+        )

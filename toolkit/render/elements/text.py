@@ -1,0 +1,149 @@
+"""`text`: a template's text, wrapped, hyphenated (fr, es) and shrunk between two sizes to fit
+its box, with inline icons (`:die:`) on the line. It is measured for print fit in every
+language (P001) unless `fit: false`, with the very fit it is drawn with, so what `validate`
+accepts is what prints; content text never goes through reportlab markup."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from toolkit.content.models.base import StrictModel
+from toolkit.render.elements.base import Colour, Element, Measure, Resolved, colour
+from toolkit.render.elements.registry import register_element
+from toolkit.render.fonts import font_name, text_width
+from toolkit.render.icons import INLINE_ICON, draw_icon
+from toolkit.render.textfit import LEADING, Fit, Setting, fit
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.printjob import PrintJob
+
+
+class Sizes(StrictModel):
+    max: float = Field(ge=3, le=96)
+    min: float = Field(ge=3, le=96)
+
+
+@register_element
+class TextElement(Element):
+    """A block of text that fits its box."""
+
+    kind: Literal["text"]
+    text: str = Field(description="Jinja template, e.g. '{{ card.name }}'.")
+    style: Literal["regular", "bold", "italic", "bolditalic"] = "regular"
+    size: Sizes
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    colour: Colour = "#222222"
+    fit: bool = Field(default=True, description="Checked for print fit in every language.")
+
+    templates = ("text",)
+    prints = ("text",)
+
+    def setting(self, job: PrintJob) -> Setting:
+        """How this element sets text in the job's language and with the game's icons."""
+        return Setting(self.size.max, self.size.min, self.style, job.lang, job.icons.names)
+
+    def fitted(self, item: Resolved, job: PrintJob) -> Fit:
+        return fit(item.text, item.w * mm, item.h * mm, self.setting(job))
+
+    def measure(self, item: Resolved, job: PrintJob) -> Measure | None:
+        if not self.fit or not item.text:
+            return None
+        return Measure(self.fitted(item, job), self.text, self.size.min)
+
+    def capacity(self, item: Resolved) -> int | None:
+        size = self.size.min
+        sample = item.text or "n"
+        average = text_width(sample, size, self.style) / max(1, len(sample))
+        lines = int(item.h * mm // (size * LEADING))
+        return int(lines * (item.w * mm / average) * 0.92)
+
+    def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
+        if not item.text:
+            return
+
+        w, h = item.w * mm, item.h * mm
+        names = job.icons.names
+        found = self.fitted(item, job)
+        size = found.size
+        lines = found.lines
+        line_h = size * LEADING
+        block = len(lines) * line_h
+        if self.valign == "middle":
+            first = y + (h + block) / 2 - size
+        elif self.valign == "bottom":
+            first = y + block - size + (line_h - size) * 0.5
+        else:
+            first = y + h - size
+        c.saveState()
+        if not found.fits:  # an overflowing text (a P001 finding) stays inside its box
+            path = c.beginPath()
+            path.rect(x - 1, y - 1, w + 2, h + 2)
+            c.clipPath(path, stroke=0, fill=0)
+        c.setFillColor(colour(self.colour))
+        font = font_name(self.style)
+        writer = c.beginText()
+        writer.setFont(font, size)
+        placed: list[tuple[str, float, float]] = []
+        for index, line in enumerate(lines):
+            baseline = first - index * line_h
+            width = _line_width(line, size, self.style, names)
+            if self.align == "center":
+                start = x + (w - width) / 2
+            elif self.align == "right":
+                start = x + w - width
+            else:
+                start = x
+            _place_line(writer, placed, line, start, baseline, font, size, names)
+        c.drawText(writer)
+        for icon, left, baseline in placed:
+            draw_icon(c, icon, left, baseline - size * 0.12, size * 0.9, self.colour, job.icons)
+        c.restoreState()
+
+
+def _segments(line: str, names: frozenset[str]) -> list[tuple[str, bool]]:
+    """A line cut into plain text and the inline icons the game has (`:die:`)."""
+    if ":" not in line:
+        return [(line, False)] if line else []
+    out: list[tuple[str, bool]] = []
+    last = 0
+    for match in INLINE_ICON.finditer(line):
+        if match.group(1) in names:
+            out.append((line[last : match.start()], False))
+            out.append((match.group(1), True))
+            last = match.end()
+    out.append((line[last:], False))
+    return [s for s in out if s[0]]
+
+
+def _line_width(line: str, size: float, style: str, names: frozenset[str]) -> float:
+    parts = _segments(line, names)
+    return sum(size if icon else text_width(part, size, style, names) for part, icon in parts)
+
+
+def _place_line(
+    writer: Any,
+    icons: list[tuple[str, float, float]],
+    line: str,
+    x: float,
+    baseline: float,
+    font: str,
+    size: float,
+    names: frozenset[str],
+) -> None:
+    """Put a line's text in the element's one text object (one BT…ET per element, not per
+    line); its inline icons are noted, to be drawn over it as vector shapes."""
+    for part, icon in _segments(line, names):
+        if icon:
+            icons.append((part, x, baseline))
+            x += size
+        else:
+            writer.setTextOrigin(x, baseline)
+            writer.textOut(part)
+            x += stringWidth(part, font, size)

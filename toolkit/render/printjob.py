@@ -1,0 +1,65 @@
+"""One deck on its way from YAML to the page: the print job every step of printing reads.
+
+`build` makes one per deck and language; sheets, card faces, element kinds and text fitting
+take it whole instead of passing the game, deck, layouts, language, paper, card size and
+options along one by one, and `validate` measures print fit with a job of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolkit.content.game import Game
+    from toolkit.render.icons import IconSet
+    from toolkit.render.layout import Layout
+
+BLEED_MM = 3.0  # every card is drawn with this much bleed around its trim
+
+
+@dataclass(frozen=True, eq=False)
+class PrintJob:
+    """A deck printed in one language: what it is, on what, and how.
+
+    `paper` is the sheet size in points (None when each card gets a page of its own);
+    `footer` is printed under each sheet; `back_per_card` gives each card its own back (trivia
+    answers) instead of the deck's one back; `back_offset` (mm, right and up) moves every back
+    to undo a printer's measured duplex shift."""
+
+    game: Game
+    deck: Any
+    front: Layout
+    back: Layout | None
+    lang: str
+    card_mm: tuple[float, float]
+    paper: tuple[float, float] | None = None
+    footer: str = ""
+    back_per_card: bool = False
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    bleed_mm: float = BLEED_MM
+
+    @property
+    def root(self) -> Path:
+        return self.game.root
+
+    @cached_property
+    def icons(self) -> IconSet:
+        """The game's icons (its own `icons/` first, then the built-ins)."""
+        from toolkit.render.icons import icon_set
+
+        return icon_set(self.game.root)
+
+    def context(self, card: Any) -> dict[str, Any]:
+        """What the layouts' templates see for `card` in this job's language."""
+        from toolkit.render.context import card_context
+
+        return card_context(self.game, self.deck, card, self.lang)
+
+    def faces(self) -> tuple[Layout, Layout]:
+        """(front, back): a sheet needs both."""
+        if self.back is None:
+            raise ValueError(f"print job for deck {self.deck.id!r} has no back layout")
+        return self.front, self.back
