@@ -35,6 +35,7 @@ GENERIC = {
     "tokens",  # a deck's generic `pieces: tokens`
     "points", "price",  # generic card reference headings
     "cooperative",  # the manifest's own `cooperative:` declaration
+    "measure",  # an element kind measuring its text for print fit
     "link",  # a link between spaces (the default link kind), a hard link, a Markdown link
 }  # fmt: skip
 
