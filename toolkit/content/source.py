@@ -383,6 +383,9 @@ def parse_document(
         problem = exc.problem or exc.context or "syntax error"
         if "\\t" in problem or "\t" in problem or _tab_at(text, span):
             return fail(Y_TABS, span, "tab character in indentation; YAML indents with spaces")
+        plain = _plain_words(text, span, problem)
+        if plain:
+            return fail(Y_SYNTAX, *plain)
         context = f" ({exc.context})" if exc.context and exc.problem else ""
         return fail(Y_SYNTAX, span, f"{problem}{context}")
     except RecursionError:
@@ -400,6 +403,32 @@ def parse_document(
         return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
     doc = Document(path, display, data, builder.spans, builder.key_spans, builder.shared)
     return doc, []
+
+
+def _plain_words(text: str, span: Span, problem: str) -> tuple[Span, str] | None:
+    """The parser's words for the two slips designers make most, said in theirs: a line
+    whose indentation fits no mapping or list above it, and a `key: value` where a value
+    already stands (a line indented too far, or a text holding ': ')."""
+    lines = text.splitlines()
+    line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    start = Span(span.line, len(line) - len(line.lstrip(" ")) + 1)
+    if problem.startswith("expected <block end>, but found"):
+        return start, (
+            f"this line, indented to column {start.col}, does not fit the nesting above it:"
+            " is it mis-indented? The keys of one mapping, and the items (- ) of one list,"
+            " start in the same column"
+        )
+    if problem == "mapping values are not allowed here":
+        if ": " in line[: max(span.col - 1, 0)]:
+            return span, (
+                "a second ': ' on this line: a text holding ': ' needs quotes"
+                " (en: 'Note: draw a card.')"
+            )
+        return start, (
+            "a `key: value` cannot stand here: the line above already has a value, so this"
+            " line cannot be indented under it; is it indented too far?"
+        )
+    return None
 
 
 def _tab_at(text: str, span: Span) -> bool:

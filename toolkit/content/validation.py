@@ -55,10 +55,42 @@ def _field_names(adapter: TypeAdapter[Any]) -> list[str]:
     return sorted(names)
 
 
+# What a designer is told a pattern asks for (the patterns of toolkit.content.models.base).
+PATTERN_WORDS = {
+    r"^[a-z]{2,3}$": "a language code such as fr, es or en",
+    r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$": "an id (lowercase letters and digits, joined by - or _)",
+}
+
+
+def _wanted(err: dict[str, Any]) -> str:
+    pattern = str(err.get("ctx", {}).get("pattern", ""))
+    return PATTERN_WORDS.get(pattern, f"a text matching {pattern}")
+
+
+def _key_message(err: dict[str, Any], doc: Document) -> str:
+    """A mapping key that fails its pattern is most often a key indented one level too far
+    (`copies:` under `name:` becomes a language of the name): say so, and where it goes."""
+    key = doc.resolve(tuple(err["loc"][:-1]))
+    name = key[-1] if key else err.get("input")
+    holder = key[:-1]
+    if not holder or not isinstance(holder[-1], str) or holder not in doc.key_spans:
+        return f"key {name!r} is not {_wanted(err)}; is it mis-indented?"
+    column = doc.key_spans[holder].col
+    return (
+        f"{name!r} is not {_wanted(err)}, so it cannot be a key of `{holder[-1]}`: is it"
+        f" indented too far? A field of the same entry starts in the column of"
+        f" `{holder[-1]}:` (column {column})"
+    )
+
+
 def _message(err: dict[str, Any], adapter: TypeAdapter[Any]) -> tuple[Any, str]:
     kind = err["type"]
     loc = err["loc"]
     msg = err["msg"]
+    if kind == "string_pattern_mismatch" and str(err.get("ctx", {}).get("pattern")) in (
+        PATTERN_WORDS
+    ):
+        return S_BAD_VALUE, f"{err.get('input')!r} is not {_wanted(err)}"
     if kind == "missing":
         return S_MISSING_FIELD, f"missing required field {loc[-1]!r}"
     if kind == "extra_forbidden":
@@ -99,6 +131,9 @@ def validate_document(
     for err in errors:
         diag_rule, message = _message(err, adapter)
         loc = tuple(err["loc"])
+        is_key = bool(loc) and loc[-1] == "[key]"
+        if is_key and err["type"] == "string_pattern_mismatch":
+            message = _key_message(err, doc)
         if err["type"] == "union_tag_invalid":
             loc = (*loc, "kind")
         missing = err["type"] in ("missing", "union_tag_not_found")
@@ -107,7 +142,9 @@ def validate_document(
         if key in seen:
             continue
         seen.add(key)
-        span = doc.locate(loc, missing_key=missing, unknown_key=err["type"] == "extra_forbidden")
+        span = doc.locate(
+            loc, missing_key=missing, unknown_key=is_key or err["type"] == "extra_forbidden"
+        )
         diags.append(diag_rule.at(doc.display, span, message))
     return None, diags
 

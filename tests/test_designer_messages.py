@@ -1,0 +1,98 @@
+"""Messages a designer can act on: each finding on a `playset new` game names the place in
+the designer's words (a card by its id, a key that looks mis-indented, a template name that
+does not exist) at the line and column to edit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def game(run_cli, tmp_path) -> Path:
+    """A fresh `playset new` game (validates clean)."""
+    assert run_cli("new", "lanterns", "--into", str(tmp_path)).exit_code == 0
+    return tmp_path / "lanterns"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def place(path: Path, needle: str, nth: int = 1) -> tuple[int, int]:
+    """Line and column (1-based) of the nth occurrence of `needle` in the file."""
+    text = path.read_text(encoding="utf-8")
+    at = -1
+    for _ in range(nth):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def validate(run_cli, folder: Path) -> tuple[int, list[dict]]:
+    result = run_cli("validate", str(folder), "--format", "json")
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else []
+
+
+def only(found: list[dict]) -> dict:
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_missing_language_names_the_card_by_id(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "      es: Tesoro\n", "")
+    code, found = validate(run_cli, game)
+    diag = only(found)
+    assert code == 1 and diag["code"] == "T001"
+    assert diag["message"] == "cards/treasure/name has no es text"
+    # the third `name:` (the deck's, advance's, then treasure's)
+    assert (diag["line"], diag["col"]) == place(deck, "name:", 3)
+
+
+def test_a_key_indented_into_a_text_says_it_looks_mis_indented(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "      en: Treasure\n", "      en: Treasure\n      copies: 4\n")
+    code, found = validate(run_cli, game)
+    diag = only(found)
+    assert code == 1 and diag["code"] == "S004"
+    assert (diag["line"], diag["col"]) == place(deck, "copies: 4")
+    assert "'copies' is not a language code" in diag["message"]
+    assert "indented too far" in diag["message"] and "column 5" in diag["message"]
+    assert "should match pattern" not in diag["message"]
+
+
+def test_a_bad_id_says_what_an_id_is(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "- id: rest", "- id: Rest")
+    diag = only(validate(run_cli, game)[1])
+    assert diag["code"] == "S004" and (diag["line"], diag["col"]) == place(deck, "Rest")
+    assert diag["message"].startswith("'Rest' is not an id (lowercase letters and digits")
+
+
+def test_an_outdented_key_says_it_looks_mis_indented(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "    copies: 2\n", "  copies: 2\n")
+    diag = only(validate(run_cli, game)[1])
+    assert diag["code"] == "Y001" and (diag["line"], diag["col"]) == place(deck, "copies: 2")
+    assert "mis-indented" in diag["message"] and "<block end>" not in diag["message"]
+
+
+def test_a_key_under_a_value_says_it_is_indented_too_far(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "    copies: 3\n", "    copies: 3\n      extra: 1\n")
+    diag = only(validate(run_cli, game)[1])
+    assert diag["code"] == "Y001" and (diag["line"], diag["col"]) == place(deck, "extra")
+    assert "indented too far" in diag["message"]
+
+
+def test_a_colon_in_a_plain_text_asks_for_quotes(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "en: Draw a card.", "en: Note: draw a card.")
+    diag = only(validate(run_cli, game)[1])
+    assert diag["code"] == "Y001" and (diag["line"], diag["col"]) == place(deck, ": draw")
+    assert "needs quotes" in diag["message"]
