@@ -96,3 +96,41 @@ def test_a_colon_in_a_plain_text_asks_for_quotes(run_cli, game):
     diag = only(validate(run_cli, game)[1])
     assert diag["code"] == "Y001" and (diag["line"], diag["col"]) == place(deck, ": draw")
     assert "needs quotes" in diag["message"]
+
+
+@pytest.mark.parametrize(
+    ("expression", "words"),
+    [
+        (
+            "decks.cards.cards[0].nmae",
+            "card 'advance' has no field 'nmae'; did you mean 'name'? It has: copies, id,",
+        ),
+        ("rules.hand_sise", "`rules` has no field 'hand_sise'; did you mean 'hand_size'?"),
+        ("game.titel", "the game has no field 'titel'; did you mean 'title'?"),
+        ("decks.card.total", "`decks` has no deck 'card'; did you mean 'cards'? It has: cards"),
+        ("foo", "'foo' is not defined; a rulebook can use boards, decks, game, glossary,"),
+    ],
+)
+def test_rulebook_names_the_missing_field_in_the_designers_words(run_cli, game, expression, words):
+    rulebook = game / "rulebook" / "en.md"
+    edit(rulebook, "## Goal", f"First: {{{{ {expression} }}}}.\n\n## Goal")
+    diag = only(validate(run_cli, game)[1])
+    assert diag["code"] == "R010"
+    shown = expression.removesuffix(".total")
+    assert diag["message"].startswith(f"`{shown}`: {words}"), diag["message"]
+    assert "toolkit" not in diag["message"] and "View object" not in diag["message"]
+    assert (diag["line"], diag["col"]) == place(rulebook, expression)
+
+
+def test_layout_names_the_missing_card_field(run_cli, game):
+    layouts = game / "layouts"
+    layouts.mkdir()
+    source = (Path(__file__).parent.parent / "templates" / "cards" / "standard.yaml").read_text()
+    (layouts / "mine.yaml").write_text(
+        source.replace("{{ card.name }}", "{{ card.nmae }}").replace("id: standard", "id: mine")
+    )
+    edit(game / "decks" / "cards.yaml", "size: poker\n", "size: poker\nlayout: mine\n")
+    found = validate(run_cli, game)[1]
+    assert {d["code"] for d in found} == {"P003"}
+    assert "card 'advance' has no field 'nmae'; did you mean 'name'?" in found[0]["message"]
+    assert "View object" not in found[0]["message"]
