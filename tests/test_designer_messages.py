@@ -134,3 +134,20 @@ def test_layout_names_the_missing_card_field(run_cli, game):
     assert {d["code"] for d in found} == {"P003"}
     assert "card 'advance' has no field 'nmae'; did you mean 'name'?" in found[0]["message"]
     assert "View object" not in found[0]["message"]
+
+
+def test_an_unknown_layout_is_one_finding_at_the_decks_layout_value(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "size: poker\n", "size: poker\nlayout: standrd\nback: nope\n")
+    code, found = validate(run_cli, game)
+    assert code == 1, found
+    assert [(d["code"], d["line"], d["col"]) for d in found] == [
+        ("P003", *place(deck, "standrd")),
+        ("P003", *place(deck, "nope")),
+    ]
+    assert found[0]["message"].startswith("no layout 'standrd' in the game's layouts/ folder")
+    assert found[0]["message"].endswith("did you mean 'standard'?")
+    assert "templates/" not in found[0]["message"]
+    assert "the toolkit has back," in found[1]["message"]
+    built = run_cli("build", str(game))
+    assert built.exit_code == 1 and "standrd" in built.output
