@@ -151,3 +151,11 @@ def test_an_unknown_layout_is_one_finding_at_the_decks_layout_value(run_cli, gam
     assert "the toolkit has back," in found[1]["message"]
     built = run_cli("build", str(game))
     assert built.exit_code == 1 and "standrd" in built.output
+
+
+def test_french_spacing_points_at_the_mark_itself(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "fr: Avancez de {steps} cases.", "fr: Avancez de {steps} cases !")
+    edit(deck, "fr: Marquez {points} points.", "fr: >-\n        Marquez {points}\n        points !")
+    found = [d for d in validate(run_cli, game)[1] if d["code"] == "T010"]
+    assert [(d["line"], d["col"]) for d in found] == [place(deck, "!"), place(deck, "!", 2)]

@@ -243,7 +243,8 @@ def test_rulebook_prose_follows_each_languages_spacing(run_cli, tmp_path):
         (d["code"], d["file"].rsplit("/", 1)[-1], d["line"], d["col"])
         for d in json.loads(result.stdout)
     )
-    assert found == [("T010", "fr.md", lines["fr"], 8), ("T012", "en.md", lines["en"], 11)]
+    # at the mark itself: the ';' after "Avancez " and after "Move ahead "
+    assert found == [("T010", "fr.md", lines["fr"], 9), ("T012", "en.md", lines["en"], 12)]
 
 
 def test_import_of_a_po_file_without_a_game_is_a_usage_error(run_cli, tmp_path):

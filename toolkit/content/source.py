@@ -52,6 +52,57 @@ class Document:
     shared: set[Path_] = field(default_factory=set)
     """Paths whose value is written elsewhere: a YAML alias (`*name`) or a key brought in by
     a merge key (`<<:`). An edit there would change another place, so editors refuse it."""
+    text: str = ""
+    styles: dict[Path_, str | None] = field(default_factory=dict)
+    """Each string scalar's style: None (plain), `'`, `"`, `|` or `>`."""
+
+    def position_in(self, path: Path_, offset: int) -> Span:
+        """Where character `offset` of the string at `path` is written in the file: the
+        column of a punctuation mark inside a text, not the text's start. Exact for plain,
+        single-quoted and block scalars, over several lines too; a double-quoted scalar
+        with escapes (and anything not found) falls back to the value's start."""
+        span = self.span(path)
+        value = self.data
+        for seg in path:
+            value = value[seg] if isinstance(value, dict | list) else None
+        if (
+            not isinstance(value, str)
+            or not 0 <= offset < len(value)
+            or path not in self.styles
+            or path in self.shared
+            or span.end_line is None
+        ):
+            return span
+        style = self.styles[path]
+        lines = self.text.split("\n")[span.line - 1 : span.end_line]
+        if not lines:
+            return span
+        lines[-1] = lines[-1][: (span.end_col or 1) - 1] if len(lines) > 1 else lines[-1]
+        raw = "\n".join(lines)[span.col - 1 :]
+        if len(lines) == 1:
+            raw = raw[: (span.end_col or 1) - span.col]
+        start = {None: 0, "'": 1, '"': 1}.get(style)
+        if start is None:  # a block scalar: its text starts on the line after `|` or `>`
+            start = raw.find("\n") + 1
+            if start == 0:
+                return span
+        target = value[offset]
+        if style == '"' and "\\" in raw or style == "'" and target == "'":
+            return span
+        if raw[start : start + len(value)] == value:  # written as read: one line, no folding
+            at = start + offset
+        elif target.isspace():
+            return span
+        else:  # folded or indented: the nth such mark of the value is the nth of the source
+            at, nth = start - 1, value.count(target, 0, offset)
+            for _ in range(nth + 1):
+                at = raw.find(target, at + 1)
+                if at < 0:
+                    return span
+        line = span.line + raw.count("\n", 0, at)
+        before = raw.rfind("\n", 0, at)
+        col = (span.col + at) if before < 0 else at - before
+        return Span(line, col)
 
     def span(self, path: Path_) -> Span:
         return self.spans.get(path, Span())
@@ -153,6 +204,7 @@ class _Builder:
         self.count = 0
         self.built: set[int] = set()
         self.shared: set[Path_] = set()
+        self.styles: dict[Path_, str | None] = {}
 
     def build(self, node: Node, path: Path_, depth: int) -> Any:
         self.count += 1
@@ -177,6 +229,8 @@ class _Builder:
         elif isinstance(node, ScalarNode | MappingNode | SequenceNode):
             self.built.add(id(node))
         if isinstance(node, ScalarNode):
+            if node.tag == _STR:
+                self.styles.setdefault(path, node.style or None)
             return self.scalar(node)
         if isinstance(node, SequenceNode):
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
@@ -401,7 +455,9 @@ def parse_document(
         return fail(refusal.rule, refusal.span, refusal.message)
     except RecursionError:
         return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    doc = Document(path, display, data, builder.spans, builder.key_spans, builder.shared)
+    doc = Document(
+        path, display, data, builder.spans, builder.key_spans, builder.shared, text, builder.styles
+    )
     return doc, []
 
 

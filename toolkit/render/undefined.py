@@ -20,7 +20,9 @@ def _choices(name: str, names: list[str]) -> str:
     close = difflib.get_close_matches(name, names, n=1)
     tip = f"; did you mean {close[0]!r}?" if close else ""
     shown = ", ".join(names[:MAX_LISTED]) + (", …" if len(names) > MAX_LISTED else "")
-    return f"{tip} {'It has' if tip else '; it has'}: {shown}" if names else tip
+    if not names:
+        return tip
+    return f"{tip} It has: {shown}" if tip else f"; it has: {shown}"
 
 
 def missing_words(obj: Any, name: Any) -> str:

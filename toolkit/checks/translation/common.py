@@ -48,6 +48,12 @@ class TextView:
         assert doc is not None
         return doc.span((*self.text.path, lang))
 
+    def position(self, lang: str, offset: int) -> Span:
+        """Where character `offset` of the `lang` text is written (else the text's start)."""
+        doc = self.text.file.doc
+        assert doc is not None
+        return doc.position_in((*self.text.path, lang), offset)
+
     def label(self) -> str:
         return entry_label(self.text.file, self.text.path)
 
