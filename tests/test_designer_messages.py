@@ -159,3 +159,34 @@ def test_french_spacing_points_at_the_mark_itself(run_cli, game):
     edit(deck, "fr: Marquez {points} points.", "fr: >-\n        Marquez {points}\n        points !")
     found = [d for d in validate(run_cli, game)[1] if d["code"] == "T010"]
     assert [(d["line"], d["col"]) for d in found] == [place(deck, "!"), place(deck, "!", 2)]
+
+
+def test_a_schema_error_in_one_card_leaves_the_other_cards_checked(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    edit(deck, "    copies: 3\n", "    copies: lots\n")  # advance: S001
+    edit(deck, "es: Gana {points} puntos.", "es: Gana {pionts} puntos.")  # treasure: R006
+    edit(deck, "      es: Descanso\n", "")  # rest: T001
+    found = validate(run_cli, game)[1]
+    assert [(d["code"], d["line"], d["col"]) for d in found] == [
+        ("S001", *place(deck, "lots")),
+        ("R006", *place(deck, "Gana {pionts}")),
+        ("T001", *place(deck, "name:", 4)),
+    ]
+    assert found[2]["message"] == "cards/rest/name has no es text"
+
+
+def test_references_to_an_entry_with_a_schema_error_are_not_unknown(run_cli, tmp_path):
+    from tests.conftest import FIXTURES, build_case
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    board = game / "boards" / "map.yaml"
+    edit(board, "    kind: port\n", "    kind: port\n    size: huge\n")  # harbour: S002
+    edit(board, "    kind: city\n    region: north", "    kind: city\n    region: nort")
+    edit(board, "    b: market\n", "    b: market\n  - a: harbour\n    b: nowhere\n")
+    found = validate(run_cli, game)[1]
+    assert [(d["code"], d["line"], d["col"]) for d in found] == [
+        ("S002", *place(board, "size")),
+        ("R004", *place(board, "nort\n")),
+        ("R004", *place(board, "nowhere")),
+    ]
+    assert "'harbour'" not in found[1]["message"] + found[2]["message"]

@@ -62,6 +62,8 @@ def _references(facts: Facts) -> Iterator[Diagnostic]:
         assert doc is not None
         span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
         known = ids.get(ref.namespace, {})
+        if ref.id not in known and ref.id in facts.withheld:
+            continue  # its entry has a schema error of its own
         if ref.id not in known:
             pool = [i for i, k in known.items() if ref.kind is None or k == ref.kind]
             close = difflib.get_close_matches(ref.id, pool, n=1)
