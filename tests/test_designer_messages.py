@@ -190,3 +190,30 @@ def test_references_to_an_entry_with_a_schema_error_are_not_unknown(run_cli, tmp
         ("R004", *place(board, "nowhere")),
     ]
     assert "'harbour'" not in found[1]["message"] + found[2]["message"]
+
+
+def test_modelines_naming_missing_schemas_are_one_warning_per_game(run_cli, game):
+    assert validate(run_cli, game) == (0, [])
+    (game / "schemas").rename(game / "elsewhere")
+    code, found = validate(run_cli, game)
+    diag = only(found)
+    assert code == 1 and (diag["code"], diag["severity"]) == ("R009", "warning")
+    assert diag["file"].endswith("lanterns/game.yaml") and (diag["line"], diag["col"]) == (1, 33)
+    assert diag["message"].startswith(
+        "the editor modeline names 'schemas/generic/game.schema.json', which does not exist;"
+        " so do 2 more file(s) of this game"
+    )
+    assert "playset schemas export --into" in diag["message"]
+    built = run_cli("build", str(game))
+    assert built.exit_code == 0, built.output  # a warning: the gate lets the game through
+
+
+def test_modelines_that_resolve_or_name_a_url_are_clean(run_cli, game):
+    manifest = game / "game.yaml"
+    edit(manifest, "$schema=schemas/", "$schema=https://example.org/schemas/")
+    assert validate(run_cli, game) == (0, [])
+
+
+def test_bundled_games_modelines_resolve_in_place(run_cli):
+    result = run_cli("validate", "--select", "R009", "--format", "json")
+    assert result.exit_code == 0 and json.loads(result.stdout or "[]") == []
