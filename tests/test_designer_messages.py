@@ -134,6 +134,9 @@ def test_layout_names_the_missing_card_field(run_cli, game):
     assert {d["code"] for d in found} == {"P003"}
     assert "card 'advance' has no field 'nmae'; did you mean 'name'?" in found[0]["message"]
     assert "View object" not in found[0]["message"]
+    assert found[0]["message"].startswith(
+        "layout 'mine' fails on advance (fr): layout 'mine': card 'advance' has no field"
+    )
 
 
 def test_an_unknown_layout_is_one_finding_at_the_decks_layout_value(run_cli, game):

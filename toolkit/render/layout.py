@@ -26,6 +26,7 @@ from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic
 from toolkit.render import assets
 from toolkit.render.jinja_cache import CachedSandbox
+from toolkit.render.undefined import MissingName
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$|^[a-z_]+$")]
 
@@ -232,7 +233,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
         with _cached().bounded():
             return _resolve(layout, context, width, height)
     except (TemplateError, TypeError, ValueError) as exc:
-        raise LayoutError(f"layout {layout.id!r}: {type(exc).__name__}: {exc}") from exc
+        kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
+        raise LayoutError(f"layout {layout.id!r}: {kind}{exc}") from exc
 
 
 def _resolve(
