@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -25,6 +26,39 @@ def run_cli():
     return run
 
 
+MODELINE = re.compile(r"(# yaml-language-server: \$schema=)\S*?schemas/(\S+)")
+
+
+def relink_modelines(folder: Path) -> Path:
+    """Point the editor modelines of a game copied out of the checkout at the checkout's
+    schemas (same lines, so positions do not move): a copy in a temporary folder has no
+    schemas beside it, and `validate` warns about modelines that name missing schemas
+    (R009)."""
+    for path in folder.rglob("*.y*ml"):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        relinked = MODELINE.sub(
+            lambda m: (
+                m.group(1) + (REPO / "schemas" / m.group(2)).as_posix()
+                if (REPO / "schemas" / m.group(2)).is_file()
+                else m.group(0)
+            ),
+            text,
+            count=1,
+        )
+        if relinked != text:
+            path.write_text(relinked, encoding="utf-8")
+    return folder
+
+
+def copy_game(source: Path, target: Path) -> Path:
+    """Copy a game folder (a bundled game, a fixture) with its modelines relinked."""
+    shutil.copytree(source, target)
+    return relink_modelines(target)
+
+
 def build_case(case_dir: Path, target: Path) -> Path:
     """Copy the base fixture game to `target` and overlay a broken case's files."""
     shutil.copytree(FIXTURES / "base", target)
@@ -33,7 +67,7 @@ def build_case(case_dir: Path, target: Path) -> Path:
             dest = target / path.relative_to(case_dir)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, dest)
-    return target
+    return relink_modelines(target)
 
 
 def diagnostics_json(output: str) -> list[dict]:

@@ -32,6 +32,7 @@ def home(tmp_path, monkeypatch):
     root = tmp_path / "home"
     shutil.copytree(REPO / "templates", root / "templates")
     shutil.copytree(REPO / "content" / "tokaido", root / "content" / "tokaido")
+    shutil.copytree(REPO / "schemas", root / "schemas")  # where the modelines point
     monkeypatch.setenv("PLAYSET_HOME", str(root))
     forget_layouts()
     yield root

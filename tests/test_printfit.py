@@ -8,12 +8,13 @@ import shutil
 import pytest
 from PIL import Image
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, copy_game, relink_modelines
 
 
 def _game(tmp_path, monkeypatch):
     game = tmp_path / "game"
     shutil.copytree(FIXTURES / "base", game, dirs_exist_ok=True)
+    relink_modelines(game)
     monkeypatch.chdir(game)
     return game
 
@@ -97,7 +98,7 @@ def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli
     from tests.conftest import REPO
 
     game = tmp_path / "tokaido"
-    shutil.copytree(REPO / "content" / "tokaido", game)
+    copy_game(REPO / "content" / "tokaido", game)
     rulebook = game / "rulebook" / "fr.md"
     text = rulebook.read_text(encoding="utf-8")
     rulebook.write_text(text + "\nAllez à Kyoto → Edo.\n\nLe mot grec λόγος.\n", encoding="utf-8")
@@ -174,7 +175,7 @@ def test_a_number_no_face_prints_is_a_warning_at_its_value(run_cli, tmp_path):
     from tests.conftest import REPO
 
     game = tmp_path / "drinking-heroes"
-    shutil.copytree(REPO / "content" / "drinking-heroes", game)
+    copy_game(REPO / "content" / "drinking-heroes", game)
     deck = game / "decks" / "heroes.yaml"
     lines = deck.read_text(encoding="utf-8").split("\n")
     fire = next(i for i, line in enumerate(lines, 1) if line.strip() == "fire: 2")

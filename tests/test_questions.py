@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import FIXTURES, build_case, diagnostics_json
+from tests.conftest import FIXTURES, build_case, diagnostics_json, relink_modelines
 from toolkit.checks.questions.answers import giveaway, too_long
 from toolkit.checks.questions.common import normalise
 from toolkit.checks.questions.duplicates import _Text, near
@@ -137,9 +137,11 @@ def _spread_bank(keep: int) -> str:
 def test_letter_spread_is_left_alone_in_a_small_difficulty(run_cli, tmp_path, monkeypatch):
     game = build_case(FIXTURES / "base", tmp_path / "game")
     (game / BANK).write_text(_spread_bank(SPREAD_FROM - 1))
+    relink_modelines(game)
     code, found = _validate(run_cli, game, monkeypatch)
     assert (code, found) == (0, [])
     (game / BANK).write_text(_spread_bank(SPREAD_FROM))
+    relink_modelines(game)
     code, found = _validate(run_cli, game, monkeypatch)
     assert [d["code"] for d in found] == ["Q001"]
 

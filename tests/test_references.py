@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_game
 
 
 def _copy_whisky(tmp_path, monkeypatch):
     game = tmp_path / "whisky"
-    shutil.copytree(REPO / "content" / "whisky-game", game)
+    copy_game(REPO / "content" / "whisky-game", game)
     monkeypatch.chdir(game)
     return game
 

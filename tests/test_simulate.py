@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import shutil
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, copy_game
 from toolkit.content.game import bundled_games, load_game
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.runner import SimConfig, run
@@ -59,7 +58,7 @@ def test_check_reports_balance_findings_as_b_diagnostics(run_cli):
 
 
 def test_game_without_engine_is_validated_only(run_cli, tmp_path):
-    folder = shutil.copytree(FIXTURES / "base", tmp_path / "game")  # a game with no plugin
+    folder = copy_game(FIXTURES / "base", tmp_path / "game")  # a game with no plugin
     result = run_cli("check", str(folder), "-n", "10")
     assert result.exit_code == 0
     assert "no simulation engine" in result.stderr

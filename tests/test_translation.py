@@ -9,7 +9,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_game
 from toolkit.checks import run_checks
 from toolkit.checks.translation.typography import apply_fixes, safe_fixes
 from toolkit.content.game import load_game
@@ -21,7 +21,7 @@ SPECIALS = "decks/specials.yaml"
 @pytest.fixture
 def whisky(tmp_path: Path) -> Path:
     root = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", root)
+    copy_game(REPO / "content" / "whisky-game", root)
     return root
 
 
@@ -224,10 +224,10 @@ def test_rulebook_prose_follows_each_languages_spacing(run_cli, tmp_path):
     link targets keep their punctuation."""
     import json
 
-    from tests.conftest import REPO
+    from tests.conftest import REPO, copy_game
 
     game = tmp_path / "tokaido"
-    shutil.copytree(REPO / "content" / "tokaido", game)
+    copy_game(REPO / "content" / "tokaido", game)
     added = {
         "fr": "\nAvancez ; puis piochez ! Voir `a:b`, [lien](http://x.y:80), {{ game.id }}: ok.\n",
         "en": "\nMove ahead ; then draw.\n",
@@ -243,7 +243,8 @@ def test_rulebook_prose_follows_each_languages_spacing(run_cli, tmp_path):
         (d["code"], d["file"].rsplit("/", 1)[-1], d["line"], d["col"])
         for d in json.loads(result.stdout)
     )
-    assert found == [("T010", "fr.md", lines["fr"], 8), ("T012", "en.md", lines["en"], 11)]
+    # at the mark itself: the ';' after "Avancez " and after "Move ahead "
+    assert found == [("T010", "fr.md", lines["fr"], 9), ("T012", "en.md", lines["en"], 12)]
 
 
 def test_import_of_a_po_file_without_a_game_is_a_usage_error(run_cli, tmp_path):

@@ -4,10 +4,9 @@ G311 cannot be produced (listed as unreachable in test_rule_coverage)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-from tests.conftest import FIXTURES, build_case, diagnostics_json
+from tests.conftest import FIXTURES, build_case, copy_game, diagnostics_json
 from toolkit.checks import run_checks
 from toolkit.content.game import bundled_games, load_game
 from toolkit.content.source import MAX_FILE_BYTES
@@ -15,7 +14,7 @@ from toolkit.content.source import MAX_FILE_BYTES
 
 def test_g311_is_caught_by_the_schema_first(tmp_path):
     root = tmp_path / "muckle-stoater"
-    shutil.copytree(bundled_games()["muckle-stoater"], root)
+    copy_game(bundled_games()["muckle-stoater"], root)
     manifest = root / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     assert "max_rounds: 1000" in text

@@ -6,6 +6,7 @@ It uses the renderer's own measure (toolkit.render.textfit) with the real font a
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -18,7 +19,7 @@ from pydantic import BaseModel
 from reportlab.lib.units import mm
 
 from toolkit.checks.translation.presence import T_MISSING
-from toolkit.content.game import Game, LoadedFile
+from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -77,6 +78,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         names.append((QUESTION_FRONT, QUESTION_BACK))
     own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
     for name in dict.fromkeys([*own, *(n for pair in names for n in pair)]):
+        if assets.find(assets.LAYOUTS, name, game.root) is None:
+            continue  # no such layout: said at the deck that names it
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
         yield from layout_glyphs(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
@@ -85,6 +88,14 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         if loaded.model is None or loaded.doc is None:
             continue
         deck = loaded.model
+        unknown = [(f, n) for f, n in (("layout", deck.layout), ("back", deck.back)) if n]
+        unknown = [(f, n) for f, n in unknown if not assets.find(assets.LAYOUTS, n, game.root)]
+        for field, missing in unknown:
+            yield P_LAYOUT.at(
+                loaded.rel, loaded.doc.span((field,)), unknown_layout(missing, game.root)
+            )
+        if unknown:
+            continue
         name = deck.layout or DEFAULT_FRONT
         layout, _ = load_layout(name, game.root)
         if layout is None:
@@ -165,6 +176,20 @@ def _element(
         f"{card.id} {field} ({lang}) needs {measured.fit.height / mm:.1f} mm at "
         f"{measured.min_size} pt but the box is {item.h:.1f} mm high "
         f"({len(item.text)} characters; layout {name})",
+    )
+
+
+def unknown_layout(name: str, game_root: Path) -> str:
+    """No layout has this name: say where layouts come from and which there are."""
+    own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game_root)]
+    builtin_dir = repo_root().joinpath(*(assets.LAYOUTS.builtin or ()))
+    builtin = sorted(p.stem for p in builtin_dir.glob("*.yaml")) if builtin_dir.is_dir() else []
+    close = difflib.get_close_matches(name, own + builtin, n=1)
+    tip = f"; did you mean {close[0]!r}?" if close else ""
+    mine = ", ".join(own) or "none"
+    return (
+        f"no layout {name!r} in the game's layouts/ folder or the toolkit's (the game has"
+        f" {mine}; the toolkit has {', '.join(builtin) or 'none'}){tip}"
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.content.templating import NAME, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import real_path
 
 R_DUPLICATE_ID = rule("R003", "duplicate-id", "An id is declared twice in the same namespace.")
@@ -26,6 +27,15 @@ R_UNLISTED = rule(
     Severity.WARNING,
 )
 
+R_MISSING_SCHEMA = rule(
+    "R009",
+    "missing-schema",
+    "An editor modeline (`# yaml-language-server: $schema=…`) names a schema file that does"
+    " not exist (one finding per game).",
+    Severity.WARNING,
+)
+MODELINE = re.compile(r"^[ \t]*#[ \t]*yaml-language-server:[ \t]*\$schema=(\S+)", re.MULTILINE)
+
 CONTENT_DIRS = {"decks": "decks", "boards": "boards", "questions": "questions"}
 
 
@@ -34,6 +44,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _references(facts)
     yield from _placeholders(facts)
     yield from _unlisted(game)
+    yield from _modelines(game)
 
 
 def _duplicates(facts: Facts) -> Iterator[Diagnostic]:
@@ -62,6 +73,8 @@ def _references(facts: Facts) -> Iterator[Diagnostic]:
         assert doc is not None
         span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
         known = ids.get(ref.namespace, {})
+        if ref.id not in known and ref.id in facts.withheld:
+            continue  # its entry has a schema error of its own
         if ref.id not in known:
             pool = [i for i, k in known.items() if ref.kind is None or k == ref.kind]
             close = difflib.get_close_matches(ref.id, pool, n=1)
@@ -120,3 +133,31 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
                     manifest.doc.key_span(where or ("files",)),
                     f"{rel} is not listed under files.{folder} in game.yaml",
                 )
+
+
+def _modelines(game: Game) -> Iterator[Diagnostic]:
+    """One warning per game when editor modelines point at schema files that are not there
+    (a game folder moved away from its schemas, or a file copied from a bundled game):
+    completion and checks in the editor silently stop. URLs are not followed."""
+    broken: list[tuple[str, Span, str]] = []
+    for loaded in game.files():
+        doc = loaded.doc
+        found = MODELINE.search(doc.text) if doc is not None else None
+        if doc is None or found is None or "://" in found.group(1):
+            continue
+        target = found.group(1)
+        if not (doc.path.parent / target).is_file():
+            line = doc.text.count("\n", 0, found.start(1)) + 1
+            col = found.start(1) - (doc.text.rfind("\n", 0, found.start(1)) + 1) + 1
+            broken.append((loaded.rel, Span(line, col, line, col + len(target)), target))
+    if not broken:
+        return
+    rel, span, target = broken[0]
+    more = f"; so do {len(broken) - 1} more file(s) of this game" if len(broken) > 1 else ""
+    yield R_MISSING_SCHEMA.at(
+        rel,
+        span,
+        f"the editor modeline names {target!r}, which does not exist{more}: the editor"
+        " cannot check or complete them. `playset schemas export --into DIR` writes the"
+        " schemas (beside the game, as `playset new` does); point the modelines at them",
+    )

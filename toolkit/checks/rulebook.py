@@ -49,7 +49,7 @@ def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:
         for found, code in ((spacing, lang_rule), (minus_fixes(line), T_MINUS)):
             if found and code is not None:
                 more = f" (+{len(found) - 1} more on this line)" if len(found) > 1 else ""
-                yield code.at(display, Span(number, found[0].start + 1), found[0].why + more)
+                yield code.at(display, Span(number, found[0].mark + 1), found[0].why + more)
 
 
 def _glyphs(display: str, source: str, text: str) -> Iterator[Diagnostic]:

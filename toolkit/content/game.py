@@ -20,7 +20,7 @@ from toolkit.content.plugin import (
     plugin_for,
 )
 from toolkit.content.source import Document, load_document
-from toolkit.content.validation import validate_document
+from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import real_path
 
@@ -97,11 +97,14 @@ def resolve_game(arg: str) -> Path:
 
 @dataclass
 class LoadedFile:
-    """A content file, parsed and validated: `model` is None when validation failed."""
+    """A content file, parsed and validated: `model` is None when validation failed, and
+    then `partial` holds the entries that did validate, if the errors lie in some entries
+    only (the reference and translation rules check those)."""
 
     rel: str
     doc: Document | None
     model: Any | None
+    partial: Partial | None = None
 
 
 @dataclass
@@ -263,9 +266,11 @@ def _load_group(
         display = display_path(target)
         doc, diags = load_document(target, display)
         game.diagnostics += diags
-        model = None
+        model = partial = None
         if doc is not None:
             model, diags = validate_document(doc, adapter)
             game.diagnostics += diags
-        loaded.append(LoadedFile(display, doc, model))
+            if model is None:
+                partial = validate_entries(doc, adapter)
+        loaded.append(LoadedFile(display, doc, model, partial))
     return loaded

@@ -52,6 +52,62 @@ class Document:
     shared: set[Path_] = field(default_factory=set)
     """Paths whose value is written elsewhere: a YAML alias (`*name`) or a key brought in by
     a merge key (`<<:`). An edit there would change another place, so editors refuse it."""
+    text: str = ""
+    styles: dict[Path_, str | None] = field(default_factory=dict)
+    """Each string scalar's style: None (plain), `'`, `"`, `|` or `>`."""
+
+    def position_in(self, path: Path_, offset: int) -> Span:
+        """Where character `offset` of the string at `path` is written in the file: the
+        column of a punctuation mark inside a text, not the text's start. Exact for plain,
+        single-quoted and block scalars, over several lines too; a double-quoted scalar
+        with escapes (and anything not found) falls back to the value's start."""
+        span = self.span(path)
+        value = self.data
+        for seg in path:
+            if isinstance(value, dict):
+                value = value.get(seg)
+            elif isinstance(value, list) and isinstance(seg, int) and 0 <= seg < len(value):
+                value = value[seg]
+            else:
+                value = None
+        if (
+            not isinstance(value, str)
+            or not 0 <= offset < len(value)
+            or path not in self.styles
+            or path in self.shared
+            or span.end_line is None
+        ):
+            return span
+        style = self.styles[path]
+        lines = self.text.split("\n")[span.line - 1 : span.end_line]
+        if not lines:
+            return span
+        lines[-1] = lines[-1][: (span.end_col or 1) - 1] if len(lines) > 1 else lines[-1]
+        raw = "\n".join(lines)[span.col - 1 :]
+        if len(lines) == 1:
+            raw = raw[: (span.end_col or 1) - span.col]
+        start = {None: 0, "'": 1, '"': 1}.get(style)
+        if start is None:  # a block scalar: its text starts on the line after `|` or `>`
+            start = raw.find("\n") + 1
+            if start == 0:
+                return span
+        target = value[offset]
+        if style == '"' and "\\" in raw or style == "'" and target == "'":
+            return span
+        if raw[start : start + len(value)] == value:  # written as read: one line, no folding
+            at = start + offset
+        elif target.isspace():
+            return span
+        else:  # folded or indented: the nth such mark of the value is the nth of the source
+            at, nth = start - 1, value.count(target, 0, offset)
+            for _ in range(nth + 1):
+                at = raw.find(target, at + 1)
+                if at < 0:
+                    return span
+        line = span.line + raw.count("\n", 0, at)
+        before = raw.rfind("\n", 0, at)
+        col = (span.col + at) if before < 0 else at - before
+        return Span(line, col)
 
     def span(self, path: Path_) -> Span:
         return self.spans.get(path, Span())
@@ -153,6 +209,7 @@ class _Builder:
         self.count = 0
         self.built: set[int] = set()
         self.shared: set[Path_] = set()
+        self.styles: dict[Path_, str | None] = {}
 
     def build(self, node: Node, path: Path_, depth: int) -> Any:
         self.count += 1
@@ -177,6 +234,8 @@ class _Builder:
         elif isinstance(node, ScalarNode | MappingNode | SequenceNode):
             self.built.add(id(node))
         if isinstance(node, ScalarNode):
+            if node.tag == _STR:
+                self.styles.setdefault(path, node.style or None)
             return self.scalar(node)
         if isinstance(node, SequenceNode):
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
@@ -383,6 +442,9 @@ def parse_document(
         problem = exc.problem or exc.context or "syntax error"
         if "\\t" in problem or "\t" in problem or _tab_at(text, span):
             return fail(Y_TABS, span, "tab character in indentation; YAML indents with spaces")
+        plain = _plain_words(text, span, problem)
+        if plain:
+            return fail(Y_SYNTAX, *plain)
         context = f" ({exc.context})" if exc.context and exc.problem else ""
         return fail(Y_SYNTAX, span, f"{problem}{context}")
     except RecursionError:
@@ -398,8 +460,36 @@ def parse_document(
         return fail(refusal.rule, refusal.span, refusal.message)
     except RecursionError:
         return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    doc = Document(path, display, data, builder.spans, builder.key_spans, builder.shared)
+    doc = Document(
+        path, display, data, builder.spans, builder.key_spans, builder.shared, text, builder.styles
+    )
     return doc, []
+
+
+def _plain_words(text: str, span: Span, problem: str) -> tuple[Span, str] | None:
+    """The parser's words for the two slips designers make most, said in theirs: a line
+    whose indentation fits no mapping or list above it, and a `key: value` where a value
+    already stands (a line indented too far, or a text holding ': ')."""
+    lines = text.splitlines()
+    line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    start = Span(span.line, len(line) - len(line.lstrip(" ")) + 1)
+    if problem.startswith("expected <block end>, but found"):
+        return start, (
+            f"this line, indented to column {start.col}, does not fit the nesting above it:"
+            " is it mis-indented? The keys of one mapping, and the items (- ) of one list,"
+            " start in the same column"
+        )
+    if problem == "mapping values are not allowed here":
+        if ": " in line[: max(span.col - 1, 0)]:
+            return span, (
+                "a second ': ' on this line: a text holding ': ' needs quotes"
+                " (en: 'Note: draw a card.')"
+            )
+        return start, (
+            "a `key: value` cannot stand here: the line above already has a value, so this"
+            " line cannot be indented under it; is it indented too far?"
+        )
+    return None
 
 
 def _tab_at(text: str, span: Span) -> bool:

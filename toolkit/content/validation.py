@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -56,10 +57,42 @@ def _field_names(adapter: TypeAdapter[Any]) -> list[str]:
     return sorted(names)
 
 
+# What a designer is told a pattern asks for (the patterns of toolkit.content.models.base).
+PATTERN_WORDS = {
+    r"^[a-z]{2,3}$": "a language code such as fr, es or en",
+    r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$": "an id (lowercase letters and digits, joined by - or _)",
+}
+
+
+def _wanted(err: ErrorDetails) -> str:
+    pattern = str(err.get("ctx", {}).get("pattern", ""))
+    return PATTERN_WORDS.get(pattern, f"a text matching {pattern}")
+
+
+def _key_message(err: ErrorDetails, doc: Document) -> str:
+    """A mapping key that fails its pattern is most often a key indented one level too far
+    (`copies:` under `name:` becomes a language of the name): say so, and where it goes."""
+    key = doc.resolve(tuple(err["loc"][:-1]))
+    name = key[-1] if key else err.get("input")
+    holder = key[:-1]
+    if not holder or not isinstance(holder[-1], str) or holder not in doc.key_spans:
+        return f"key {name!r} is not {_wanted(err)}; is it mis-indented?"
+    column = doc.key_spans[holder].col
+    return (
+        f"{name!r} is not {_wanted(err)}, so it cannot be a key of `{holder[-1]}`: is it"
+        f" indented too far? A field of the same entry starts in the column of"
+        f" `{holder[-1]}:` (column {column})"
+    )
+
+
 def _message(err: ErrorDetails, adapter: TypeAdapter[Any]) -> tuple[Any, str]:
     kind = err["type"]
     loc = err["loc"]
     msg = err["msg"]
+    if kind == "string_pattern_mismatch" and str(err.get("ctx", {}).get("pattern")) in (
+        PATTERN_WORDS
+    ):
+        return S_BAD_VALUE, f"{err.get('input')!r} is not {_wanted(err)}"
     if kind == "missing":
         return S_MISSING_FIELD, f"missing required field {loc[-1]!r}"
     if kind == "extra_forbidden":
@@ -100,6 +133,9 @@ def validate_document(
     for err in errors:
         diag_rule, message = _message(err, adapter)
         loc = tuple(err["loc"])
+        is_key = bool(loc) and loc[-1] == "[key]"
+        if is_key and err["type"] == "string_pattern_mismatch":
+            message = _key_message(err, doc)
         if err["type"] == "union_tag_invalid":
             loc = (*loc, "kind")
         missing = err["type"] in ("missing", "union_tag_not_found")
@@ -108,7 +144,9 @@ def validate_document(
         if key in seen:
             continue
         seen.add(key)
-        span = doc.locate(loc, missing_key=missing, unknown_key=err["type"] == "extra_forbidden")
+        span = doc.locate(
+            loc, missing_key=missing, unknown_key=is_key or err["type"] == "extra_forbidden"
+        )
         diags.append(diag_rule.at(doc.display, span, message))
     return None, diags
 
@@ -127,3 +165,80 @@ def _drop_renamed(errors: list[Any]) -> list[Any]:
                 continue
         kept.append(err)
     return kept
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A file that failed validation, validated again without its faulty entries, so that
+    reference and translation rules still check the entries that are fine.
+
+    `kept[list_path]` gives, for each entry of that list in `model`, its index in the file;
+    `withheld` holds the ids of the entries left out (a reference to one is not reported as
+    unknown: its entry has its own schema error)."""
+
+    model: Any
+    kept: dict[tuple[Any, ...], tuple[int, ...]] = field(default_factory=dict)
+    withheld: frozenset[str] = frozenset()
+
+    def file_path(self, path: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The path in the file of a path in `model`."""
+        for where, indexes in self.kept.items():
+            n = len(where)
+            if path[:n] == where and len(path) > n and isinstance(path[n], int):
+                return (*where, indexes[path[n]], *path[n + 1 :])
+        return path
+
+
+def _faulty_entry(doc: Document, loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], int] | None:
+    """The outermost list entry an error lies in: (the list's path, the entry's index)."""
+    path = doc.resolve(loc)
+    value = doc.data
+    for depth, seg in enumerate(path):
+        if isinstance(value, list) and isinstance(seg, int):
+            return tuple(path[:depth]), seg
+        value = value[seg]
+    return None
+
+
+def validate_entries(doc: Document, adapter: TypeAdapter[Any]) -> Partial | None:
+    """The file's model without the list entries that have errors, or None when an error
+    lies outside every list entry (the file's own fields) or the rest does not validate."""
+    try:
+        adapter.validate_python(doc.data)
+        return None  # nothing to leave out
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+    faulty: dict[tuple[Any, ...], set[int]] = {}
+    for err in errors:
+        found = _faulty_entry(doc, tuple(err["loc"]))
+        if found is None:
+            return None
+        faulty.setdefault(found[0], set()).add(found[1])
+    if len(faulty) > 1 and any(a != b and b[: len(a)] == a for a in faulty for b in faulty):
+        return None  # lists inside lists: not worth the bookkeeping
+    data = doc.data
+    kept: dict[tuple[Any, ...], tuple[int, ...]] = {}
+    withheld: set[str] = set()
+    for where, bad in faulty.items():
+        items = doc.get(where)
+        kept[where] = tuple(i for i in range(len(items)) if i not in bad)
+        for i in bad:
+            ident = items[i].get("id") if isinstance(items[i], dict) else None
+            if isinstance(ident, str):
+                withheld.add(ident)
+        data = _replaced(data, where, [items[i] for i in kept[where]])
+    try:
+        model = adapter.validate_python(data)
+    except ValidationError:
+        return None
+    return Partial(model, kept, frozenset(withheld))
+
+
+def _replaced(data: Any, where: tuple[Any, ...], value: Any) -> Any:
+    """`data` with the value at `where` replaced (copies along the path only)."""
+    if not where:
+        return value
+    head, rest = where[0], where[1:]
+    copy: Any = dict(data) if isinstance(data, dict) else list(data)
+    copy[head] = _replaced(data[head], rest, value)
+    return copy

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
@@ -54,6 +54,8 @@ class Facts:
     declared: list[Declared] = field(default_factory=list)
     refs: list[Reference] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
+    withheld: set[str] = field(default_factory=set)
+    """Ids of entries left out for their schema errors: not unknown, only unchecked."""
 
 
 def _field_annotation(model: type[BaseModel], name: str) -> Any:
@@ -149,9 +151,20 @@ def valid_files(game: Game) -> Iterator[LoadedFile]:
 
 
 def collect(game: Game) -> Facts:
-    """Collect declared ids, references and localized texts from every valid file."""
+    """Collect declared ids, references and localized texts from every valid file, and
+    from the entries of a faulty file that validated on their own (at their file paths)."""
     facts = Facts()
-    for loaded in valid_files(game):
+    for loaded in game.files():
+        if loaded.doc is None:
+            continue
         if isinstance(loaded.model, BaseModel):  # every content model is one
             _Walker(facts, loaded).model(loaded.model, ())
+        elif loaded.partial is not None:
+            part = Facts()
+            _Walker(part, loaded).model(loaded.partial.model, ())
+            where = loaded.partial.file_path
+            facts.declared += [replace(d, path=where(d.path)) for d in part.declared]
+            facts.refs += [replace(r, path=where(r.path)) for r in part.refs]
+            facts.texts += [replace(t, path=where(t.path)) for t in part.texts]
+            facts.withheld |= loaded.partial.withheld
     return facts

@@ -6,6 +6,7 @@ text in the language being printed, with its numbers filled in from its paramete
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,13 +16,48 @@ from toolkit.content.templating import fill
 
 
 class View(dict):
-    """A dict whose keys also read as attributes (`card.name`), as Jinja users expect."""
+    """A dict whose keys also read as attributes (`card.name`), as Jinja users expect.
+
+    `_what` says what it stands for (`card 'advance'`, `the rules`), so that a template
+    naming a field it lacks is told so in those words (toolkit.render.undefined); templates
+    cannot read it (the sandbox refuses names that start with '_')."""
+
+    _what = ""
+    _item = "field"
 
     def __getattr__(self, name: str) -> Any:
         try:
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
+
+    def named(self, what: str, item: str = "field") -> View:
+        """This view, saying what it stands for and what its keys are."""
+        self._what, self._item = what, item
+        return self
+
+
+def named(value: Any, what: str) -> Any:
+    """`value` saying what it stands for, if it is a View."""
+    return value.named(what) if isinstance(value, View) else value
+
+
+def describe(model: BaseModel) -> str:
+    """What a model is, as a designer says it: its kind of thing and its id
+    (`card 'advance'`, `deck 'cards'`, `the game`)."""
+    from toolkit.content.models.deck import CardBase, DeckBase
+    from toolkit.content.models.manifest import ManifestBase
+
+    if isinstance(model, ManifestBase):
+        return "the game"
+    if isinstance(model, CardBase):
+        noun = "card"
+    elif isinstance(model, DeckBase):
+        noun = "deck"
+    else:
+        noun = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", type(model).__name__).lower()
+    ident = getattr(model, "id", None)
+    return f"{noun} {ident!r}" if isinstance(ident, str) else f"the {noun}"
 
 
 def _is_localized(value: dict[Any, Any]) -> bool:
@@ -44,6 +80,7 @@ def localize(value: Any, lang: str) -> Any:
         return [localize(v, lang) for v in value]
     if isinstance(value, BaseModel):
         view = View({k: localize(getattr(value, k), lang) for k in type(value).model_fields})
+        view.named(describe(value))
         text = getattr(value, "text", None)
         if isinstance(text, dict) and lang in text:
             view["text"] = fill(text[lang], value, lang)
@@ -67,7 +104,7 @@ def _once(what: str, owner: Any, lang: str, make: Callable[[], Any]) -> Any:
 
 def _rules(manifest: Any, lang: str) -> Any:
     """The game's rules as a View (a game's rules can be a large tree)."""
-    return _once("rules", manifest, lang, lambda: localize(manifest.rules, lang))
+    return _once("rules", manifest, lang, lambda: named(localize(manifest.rules, lang), "`rules`"))
 
 
 def glossary_terms(game: Any, lang: str) -> dict[str, str]:
@@ -94,8 +131,10 @@ def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
     return {
         "card": localize(card, lang),
         "glossary": glossary_terms(game, lang),
-        "deck": View(id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)),
-        "game": View(id=game.id, title=game.manifest.title.get(lang, "")),
+        "deck": View(
+            id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)
+        ).named(f"deck {deck.id!r}"),
+        "game": View(id=game.id, title=game.manifest.title.get(lang, "")).named("the game"),
         "rules": _rules(game.manifest, lang),
         "lang": lang,
     }

@@ -30,11 +30,13 @@ from pathlib import Path
 from types import GeneratorType
 from typing import Any, cast
 
-from jinja2 import FunctionLoader, StrictUndefined, Template
+from jinja2 import FunctionLoader, Template
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
+
+from toolkit.render.undefined import DesignerUndefined
 
 TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
 """A regular expression for Jinja expressions, statements and comments (use re.DOTALL)."""
@@ -275,7 +277,7 @@ class CachedSandbox:
         self.env = kind(
             loader=FunctionLoader(lambda name: (self._sources[name], None, lambda: True)),
             bytecode_cache=bytecode_cache(),
-            undefined=StrictUndefined,
+            undefined=DesignerUndefined,
             autoescape=False,
             keep_trailing_newline=keep_trailing_newline,
             cache_size=0,

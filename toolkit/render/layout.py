@@ -27,6 +27,7 @@ from toolkit.diagnostics import Diagnostic
 from toolkit.render import assets
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
+from toolkit.render.undefined import MissingName
 
 LetName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 CONTEXT_NAMES = frozenset({"card", "deck", "game", "rules", "glossary", "label", "lang"})
@@ -193,7 +194,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
         with _cached().bounded():
             return _resolve(layout, context, width, height)
     except (TemplateError, TypeError, ValueError) as exc:
-        raise LayoutError(f"layout {layout.id!r}: {type(exc).__name__}: {exc}") from exc
+        kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
+        raise LayoutError(f"layout {layout.id!r}: {kind}{exc}") from exc
 
 
 def _resolve(

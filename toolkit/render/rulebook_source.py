@@ -8,6 +8,7 @@ content but not call into Python.
 from __future__ import annotations
 
 import copy
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
-from toolkit.render.context import glossary_terms, localize
-from toolkit.render.jinja_cache import CachedSandbox
+from toolkit.render.context import View, glossary_terms, localize, named
+from toolkit.render.jinja_cache import TEMPLATE_CODE, CachedSandbox
+from toolkit.render.undefined import MissingName
 
 
 class RulebookError(Exception):
@@ -48,9 +50,9 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     boards = {board.id: localize(board, lang) for board in game.valid(game.boards)}
     return {
         "game": localize(manifest, lang),
-        "rules": localize(rules_of(manifest, object), lang),
-        "decks": decks,
-        "boards": boards,
+        "rules": named(localize(rules_of(manifest, object), lang), "`rules`"),
+        "decks": View(decks).named("`decks`", "deck"),
+        "boards": View(boards).named("`boards`", "board"),
         "glossary": glossary_terms(game, lang),
         "lang": lang,
     }
@@ -79,9 +81,39 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     try:
         template = _sandbox().template(source, "rulebook")
         return _sandbox().render(template, copy.deepcopy(rulebook_context(game, lang)))
+    except MissingName as exc:  # said in the designer's words, at the expression
+        line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
+        expression, col = _expression_naming(source, line, exc.name)
+        shown = f"`{expression}`: " if expression else ""
+        known = ""
+        if exc.top_level:
+            known = "; a rulebook can use " + ", ".join(sorted(rulebook_context(game, lang)))
+        raise RulebookError(f"{shown}{exc}{known}", line, col) from exc
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc
+
+
+_CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
+
+
+def _expression_naming(source: str, line: int, name: object) -> tuple[str, int]:
+    """The dotted expression on `line` that ends in the missing `name`, and the column
+    where it starts (`decks.cards.cards[0].nmae`, 16); ('', 1) if it cannot be found."""
+    lines = source.split("\n")
+    if not 0 < line <= len(lines) or name is None:
+        return "", 1
+    text = lines[line - 1]
+    word = re.escape(str(name))
+    chain = re.compile(
+        rf"[A-Za-z_][\w.]*(?:\[[^\]\n]*\][\w.]*)*?(?:\.{word}\b|\[\s*['\"]?{word}['\"]?\s*\])"
+    )
+    bare = re.compile(rf"(?<![\w.]){word}\b")
+    for code in _CODE.finditer(text):
+        found = chain.search(code.group()) or bare.search(code.group())
+        if found:
+            return found.group(), code.start() + found.start() + 1
+    return "", 1
 
 
 def _traceback_line(exc: BaseException) -> int | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from toolkit.content.game import Game
+from toolkit.content.game import MANIFEST, Game, LoadedFile
 from toolkit.content.models.deck import CardBase
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Span
@@ -48,10 +48,44 @@ class TextView:
         assert doc is not None
         return doc.span((*self.text.path, lang))
 
+    def position(self, lang: str, offset: int) -> Span:
+        """Where character `offset` of the `lang` text is written (else the text's start)."""
+        doc = self.text.file.doc
+        assert doc is not None
+        return doc.position_in((*self.text.path, lang), offset)
+
     def label(self) -> str:
-        ident = getattr(self.owner, "id", None)
-        where = ".".join(str(p) for p in self.text.path)
-        return f"{ident}.{self.field}" if isinstance(ident, str) else where
+        return entry_label(self.text.file, self.text.path)
+
+
+def entry_label(loaded: LoadedFile, path: tuple[object, ...]) -> str:
+    """A place in a content file as a designer names it: each entry by its id, then the
+    field (`cards/treasure/name` for the name of card `treasure` in deck `cards`), not by
+    its position in a list (`cards.8.name`). The manifest's own id is left out: its fields
+    are the game's."""
+    doc = loaded.doc
+    value = doc.data if doc is not None else None
+    parts: list[str] = []
+    root_id = value.get("id") if isinstance(value, dict) else None
+    if isinstance(root_id, str) and doc is not None and doc.path.name != MANIFEST:
+        parts.append(root_id)
+    fields: list[str] = []
+    for seg in path:
+        if isinstance(value, dict) and seg in value:
+            value = value[seg]
+        elif isinstance(value, list) and isinstance(seg, int) and 0 <= seg < len(value):
+            value = value[seg]
+            ident = value.get("id") if isinstance(value, dict) else None
+            if isinstance(ident, str):  # the entry's id stands for `cards.8`
+                parts.append(ident)
+                fields = []
+                continue
+        else:
+            value = None
+        fields.append(str(seg))
+    if fields:
+        parts.append(".".join(fields))
+    return "/".join(parts)
 
 
 def views(game: Game, facts: Facts) -> list[TextView]:

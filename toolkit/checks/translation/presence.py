@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from toolkit.checks.translation.common import entry_label
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -39,7 +40,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         assert doc is not None
         missing = [lang for lang in languages if lang not in text.value]
         if missing:
-            field = ".".join(str(p) for p in text.path)
+            field = entry_label(text.file, text.path)
             yield T_MISSING.at(
                 text.file.rel,
                 doc.key_span(text.path),

@@ -53,6 +53,12 @@ class Fix:
     end: int
     new: str
     why: str
+    at: int = -1
+    """Where the mark the fix is about stands (the '!' of a missing space before it)."""
+
+    @property
+    def mark(self) -> int:
+        return self.at if self.at >= 0 else self.start
 
 
 def _masked(text: str) -> str:
@@ -84,25 +90,25 @@ def french_fixes(text: str) -> list[Fix]:
             if prev in "\x00" or prev == "(":
                 continue
             if text[j:i] != want:
-                fixes.append(Fix(j, i, want, f"{_name(want)} before {ch!r}"))
+                fixes.append(Fix(j, i, want, f"{_name(want)} before {ch!r}", i))
         elif ch == "«":
             k = i + 1
             while k < len(t) and t[k] in " \u00a0\u202f":
                 k += 1
             if text[i + 1 : k] not in (NBSP, NNBSP):
-                fixes.append(Fix(i + 1, k, NBSP, "no-break space after «"))
+                fixes.append(Fix(i + 1, k, NBSP, "no-break space after «", i))
         elif ch == "»":
             j = i
             while j > 0 and t[j - 1] in " \u00a0\u202f":
                 j -= 1
             if text[j:i] not in (NBSP, NNBSP):
-                fixes.append(Fix(j, i, NBSP, "no-break space before »"))
+                fixes.append(Fix(j, i, NBSP, "no-break space before »", i))
         elif ch in ",." and i > 0 and t[i - 1] in " \u00a0\u202f":
             j = i
             while j > 0 and t[j - 1] in " \u00a0\u202f":
                 j -= 1
             if j > 0:
-                fixes.append(Fix(j, i, "", f"no space before {ch!r}"))
+                fixes.append(Fix(j, i, "", f"no space before {ch!r}", i))
     return fixes
 
 
@@ -110,16 +116,19 @@ def english_fixes(text: str) -> list[Fix]:
     fixes = []
     t = _masked(text)
     for match in re.finditer(r"[ \u00a0\u202f]+([;:!?])", t):
-        fixes.append(Fix(match.start(), match.start(1), "", f"no space before {match.group(1)!r}"))
+        why = f"no space before {match.group(1)!r}"
+        fixes.append(Fix(match.start(), match.start(1), "", why, match.start(1)))
     return fixes
 
 
 def spanish_fixes(text: str) -> list[Fix]:
     fixes = []
     for match in re.finditer(r"([¿¡])[ \u00a0\u202f]+", text):
-        fixes.append(Fix(match.start(1) + 1, match.end(), "", f"no space after {match.group(1)}"))
+        why = f"no space after {match.group(1)}"
+        fixes.append(Fix(match.start(1) + 1, match.end(), "", why, match.start(1)))
     for match in re.finditer(r"[ \u00a0\u202f]+([?!])", text):
-        fixes.append(Fix(match.start(), match.start(1), "", f"no space before {match.group(1)}"))
+        why = f"no space before {match.group(1)}"
+        fixes.append(Fix(match.start(), match.start(1), "", why, match.start(1)))
     return fixes
 
 
@@ -196,7 +205,7 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                 if fixes:
                     yield lang_rule.at(
                         view.file,
-                        span,
+                        view.position(lang, fixes[0].mark),
                         f"{view.label()} ({lang}): {fixes[0].why}"
                         + (f" (+{len(fixes) - 1} more)" if len(fixes) > 1 else "")
                         + "; `playset i18n fix` can apply this",
@@ -210,13 +219,17 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                 near = value[max(0, minus[0].start - 12) : minus[0].end + 3]
                 yield T_MINUS.at(
                     view.file,
-                    span,
+                    view.position(lang, minus[0].mark),
                     f"{view.label()} ({lang}): {near!r} has a hyphen for a minus sign (U+2212);"
                     " `playset i18n fix` can apply this",
                 )
             spacing = spacing_fixes(value)
             if spacing:
-                yield T_SPACES.at(view.file, span, f"{view.label()} ({lang}): {spacing[0].why}")
+                yield T_SPACES.at(
+                    view.file,
+                    view.position(lang, spacing[0].mark),
+                    f"{view.label()} ({lang}): {spacing[0].why}",
+                )
             for match in DOUBLED.finditer(value):
                 if match.group(1).lower() not in DOUBLE_OK and not match.group(1).isdigit():
                     yield T_DOUBLED.at(
