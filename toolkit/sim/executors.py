@@ -135,13 +135,28 @@ def batch_size(games: int, workers: int) -> int:
     return max(50, min(2000, games // max(1, workers * 8) or 1))
 
 
+def executor_workers(executor: Executor) -> int:
+    """How many tasks the executor runs at once (0 when it cannot tell): a Dask cluster's
+    worker threads, a pool's processes. `--dask local:2` sizes batches for two workers
+    even when `--workers` is left at 1."""
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return int(sum(client.nthreads().values()))
+        except Exception:  # a scheduler that does not answer: the caller's count stands
+            return 0
+    return int(getattr(executor, "_max_workers", 0) or 0)
+
+
 def stream_records(
     config: SimConfig,
     executor: Executor,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[GameRecord]:
-    """Every game's record in game order, with at most 2 × workers + 2 batches in flight."""
+    """Every game's record in game order, with at most 2 × workers + 2 batches in flight
+    (workers: the caller's count, or the executor's own when it runs more at once)."""
+    workers = max(workers, executor_workers(executor))
     size = config.batch or batch_size(config.games, workers)
     window = 2 * max(1, workers) + 2
     pending: deque[Future[list[GameRecord]]] = deque()

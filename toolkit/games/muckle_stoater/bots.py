@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import cast
 
 from toolkit.games.muckle_stoater.compile import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
 from toolkit.games.muckle_stoater.state import MuckleState
@@ -47,6 +46,9 @@ class Plan:
     keep: tuple[float, ...]  # static value of keeping each rank
     has_leave: tuple[bool, ...]
     rival_colours: tuple[tuple[int, ...], ...]  # [colour] colours of the other teams
+    rival_starts: tuple[tuple[tuple[int, int], ...], ...]  # [colour] (rival, its start bit)
+    keep_cost: tuple[float, ...]  # [effect] keep value of its rank
+    leave_cost: tuple[tuple[float, ...], tuple[float, ...]]  # [docked][effect] exit-card value
 
 
 def make_plan(t: Table) -> Plan:
@@ -83,6 +85,7 @@ def make_plan(t: Table) -> Plan:
     rival_colours = tuple(
         tuple(q for q in range(t.players) if t.team[q] != t.team[o]) for o in range(t.players)
     )
+    effects = range(t.n_effects)
     return Plan(
         togo,
         dock_togo,
@@ -91,6 +94,12 @@ def make_plan(t: Table) -> Plan:
         tuple(keep),
         tuple(has_leave),
         rival_colours,
+        tuple(tuple((q, 1 << t.start[q]) for q in rivals) for rivals in rival_colours),
+        tuple(keep[t.eff_rank[e]] for e in effects),
+        (
+            tuple(0.0 for _ in effects),
+            tuple(KEEP_LEAVE if has_leave[t.eff_rank[e]] else 0.0 for e in effects),
+        ),
     )
 
 
@@ -104,25 +113,25 @@ class GreedyBot:
         self._plan: Plan | None = None
 
     def choose(self, state: State, rng: random.Random) -> int:
-        state = cast(MuckleState, state)
-        acts = state.legal_actions()
+        ms: MuckleState = state  # type: ignore[assignment]  # this game's bot: its own state
+        acts = ms.legal_actions()
         if len(acts) == 1:
             return acts[0]
-        t = state.t
+        t = ms.t
         plan = self._plan
         if t is not self._table or plan is None:
             plan = self._plan = make_plan(t)
             self._table = t
         n_eff = t.n_effects
-        eff_rank = t.eff_rank
-        keep = plan.keep
-        has_leave = plan.has_leave
-        o = state.seat
-        if t.teams and state.home[o] == t.laddies:
+        o = ms.seat
+        if t.teams and ms.home[o] == t.laddies:
             o = t.partner[o]  # a finished team player moves the partner's Laddies
-        docked = state.dock[o] > 0
-        groups = state._groups
+        docked = ms.dock[o] > 0
+        groups = ms._groups
         if not groups:  # only discards: drop the card worth least
+            eff_rank = t.eff_rank
+            keep = plan.keep
+            has_leave = plan.has_leave
             return min(
                 acts,
                 key=lambda a: (
@@ -134,7 +143,7 @@ class GreedyBot:
         track = t.track
         team = t.team
         mine = team[o]
-        board = state.board
+        board = ms.board
         togo = plan.togo
         dock_togo = plan.dock_togo
         most = plan.most
@@ -142,45 +151,19 @@ class GreedyBot:
         entrance = t.entrance
         # a hole is in danger when a rival Laddie can reach it with one card, or when it is
         # a rival's start hole and that rival still has Laddies in its Dock
-        dock = state.dock
-        masks = state.mask
+        dock = ms.dock
+        masks = ms.mask
         rivals = 0
         exits = 0
-        for q in plan.rival_colours[o]:
+        for q, start_bit in plan.rival_starts[o]:
             rivals |= masks[q]
             if dock[q]:
-                exits |= 1 << t.start[q]
-
-        def step(lid: int, frm: int, dest: int) -> float:
-            """Value of one Laddie's move from `frm` (-1: Dock) to `dest`."""
-            q = lid // n
-            row = togo[q]
-            before = row[frm] if frm >= 0 else dock_togo[q]
-            after = row[dest]
-            score = before - after + before * BEHIND
-            if frm < 0:
-                score += LEAVE_BONUS
-            elif frm < track and (rivals & sources[frm] or exits >> frm & 1):
-                score += ESCAPE + (most - before) * RISK_PROGRESS
-            if dest >= track:
-                if frm < track:
-                    score += HOME_BONUS
-                return score
-            if rivals & sources[dest] or exits >> dest & 1:
-                score -= RISK + (most - after) * RISK_PROGRESS
-            occ = board[dest]
-            if occ >= 0 and occ != lid:
-                oq = occ // n
-                there = togo[oq][dest]
-                if team[oq] != mine:
-                    score += CAPTURE + (most - there) * CAPTURE_PROGRESS
-                else:
-                    score += (there - togo[oq][entrance[oq]]) * PARTNER
-            return score
-
+                exits |= start_bit
+        keep_cost = plan.keep_cost
+        leave_cost = plan.leave_cost[docked]
+        eff_key = t.eff_key
         best = acts[0]
         best_score = -1e18
-        eff_key = t.eff_key
         tops: list[tuple[float, int] | None] = [None] * t.n_keys  # best move per shared list
         for e, moves in groups:
             key = eff_key[e]
@@ -188,14 +171,41 @@ class GreedyBot:
             if top is None:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, lid2, frm2, dest2 in moves:
-                    score = step(lid, frm, dest)
-                    if lid2 >= 0 and dest2 != frm2:  # second part of a 7 split
-                        score += step(lid2, frm2, dest2)
+                    # the value of one Laddie's move from `frm` (-1: Dock) to `dest`, then of
+                    # the second part of a 7 split (inline: this loop is the bot's hot spot)
+                    score = 0.0
+                    while True:
+                        q = lid // n
+                        row = togo[q]
+                        before = row[frm] if frm >= 0 else dock_togo[q]
+                        after = row[dest]
+                        part = before - after + before * BEHIND
+                        if frm < 0:
+                            part += LEAVE_BONUS
+                        elif frm < track and (rivals & sources[frm] or exits >> frm & 1):
+                            part += ESCAPE + (most - before) * RISK_PROGRESS
+                        if dest >= track:
+                            if frm < track:
+                                part += HOME_BONUS
+                        else:
+                            if rivals & sources[dest] or exits >> dest & 1:
+                                part -= RISK + (most - after) * RISK_PROGRESS
+                            occ = board[dest]
+                            if occ >= 0 and occ != lid:
+                                oq = occ // n
+                                there = togo[oq][dest]
+                                if team[oq] != mine:
+                                    part += CAPTURE + (most - there) * CAPTURE_PROGRESS
+                                else:
+                                    part += (there - togo[oq][entrance[oq]]) * PARTNER
+                        score += part
+                        if lid2 < 0 or dest2 == frm2:  # no second part (a Bonnie's target)
+                            break
+                        lid, frm, dest, lid2 = lid2, frm2, dest2, -1
                     if score > top_score:
                         top_score, top_v = score, v
                 top = tops[key] = (top_score, top_v)
-            r = eff_rank[e]
-            score = top[0] - keep[r] - (KEEP_LEAVE if docked and has_leave[r] else 0.0)
+            score = top[0] - keep_cost[e] - leave_cost[e]
             if score > best_score:
                 best, best_score = top[1] * n_eff + e, score
         return best

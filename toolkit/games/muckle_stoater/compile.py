@@ -12,6 +12,15 @@ from typing import Any
 
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 
+Move = tuple[int, int, int, int, int, int, int]
+"""A legal use of one effect: (variant, laddie, from, to, second laddie, its from, its to);
+-1 = unused, from -1 = the Dock. A 7 split lists the part played first first. For a Bonnie
+Fechter the second laddie is the target (its from = its to = its hole). The action is
+`variant * E + effect`."""
+
+SplitOption = tuple[int, int, int, int]  # (option 0 track / 1 Castle, dest, path mask, dest bit)
+SplitShares = tuple[tuple[tuple[SplitOption, ...], ...], int, int]
+
 # Effect kinds (also the kind codes of move descriptors; DISCARD is the forced discard).
 DISCARD, FWD, LEAVE, BACK, BONNIE, SPLIT = 0, 1, 2, 3, 4, 5
 KIND_OF = {
@@ -99,6 +108,13 @@ class Table:
     positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
     """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
+    fmoves: tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]
+    """fmoves[k][laddie][position]: `fwd` as ready-made moves, (path mask, move); the move
+    generator appends the move when the path meets none of the colour's own Laddies."""
+    shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
+    """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
+    f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest
+    total-f has options)."""
     back: tuple[tuple[tuple[int, int], ...], ...]  # back[k][hole] = (dest, path mask)
     rivals: tuple[tuple[int, ...], ...]  # [colour] Laddie ids of the other teams
     eff_rank: tuple[int, ...]
@@ -177,6 +193,32 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         )
         for per_k in fwd
     )
+    fmoves = ((),) + tuple(
+        tuple(
+            tuple(
+                tuple(
+                    (path, (vo + lid % n, lid, p, dest, -1, -1, -1))
+                    for vo, dest, path in fwd[lid // n][k][p]
+                )
+                for p in range(track + cast)
+            )
+            for lid in range(players * n)
+        )
+        for k in range(1, kmax + 1)
+    )
+    shares: list[tuple[tuple[SplitShares, ...], ...]] = []
+    split_totals = {arg for _, kind, arg, _ in c.effects if kind == SPLIT}
+    for total in range(max(split_totals, default=0) + 1):
+        per_colour = []
+        for o in range(players if total in split_totals else 0):
+            per_pos = []
+            for p in range(track + cast):
+                row = tuple(sfwd[o][f][p] for f in range(1, total))
+                live = sum(1 << (f - 1) for f in range(1, total) if row[f - 1])
+                rest = sum(1 << (f - 1) for f in range(1, total) if row[total - f - 1])
+                per_pos.append((row, live, rest))
+            per_colour.append(tuple(per_pos))
+        shares.append(tuple(per_colour))
     rivals = tuple(
         tuple(lid for lid in range(players * n) if team[lid // n] != team[o])
         for o in range(players)
@@ -212,6 +254,8 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         dist=dist,
         fwd=tuple(fwd),
         sfwd=sfwd,
+        fmoves=fmoves,
+        shares=tuple(shares),
         back=tuple(back),
         rivals=rivals,
         eff_rank=tuple(e[0] for e in c.effects),

@@ -9,6 +9,7 @@ passes), then plays one action. Actions are `variant * E + effect` (see `Table`)
 from __future__ import annotations
 
 import random
+from itertools import compress
 
 from toolkit.games.muckle_stoater.compile import (
     BACK,
@@ -27,15 +28,11 @@ from toolkit.games.muckle_stoater.compile import (
     FWD,
     LEAVE,
     SPLIT,
+    Move,
     Table,
 )
 from toolkit.sim.engine import TERMINAL, State
 
-Move = tuple[int, int, int, int, int, int, int]
-"""A legal use of one effect: (variant, laddie, from, to, second laddie, its from, its to);
--1 = unused, from -1 = the Dock. A 7 split lists the part played first first. For a Bonnie
-Fechter the second laddie is the target (its from = its to = its hole). The action is
-`variant * E + effect`."""
 Moves = list[Move]
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
 
@@ -250,54 +247,34 @@ class MuckleState(State):
             o = t.partner[seat]
         hb = seat * t.ranks
         hand = self.hands[hb : hb + t.ranks]
-        fwd = t.fwd[o]
         pos = self.pos
         lo = o * n
         own = self.mask[o]
+        track = t.track
         # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
-        end = t.track + t.castle - 1
+        end = track + t.castle - 1
         movers = [
             (lid, p)
-            for lid, p in zip(range(lo, lo + n), pos[lo : lo + n], strict=True)
-            if 0 <= p < end and not (p >= t.track and own >> (p + 1) & 1)
+            for lid, p in enumerate(pos[lo : lo + n], lo)
+            if 0 <= p < end and (p < track or not own >> (p + 1) & 1)
         ]
-        base = -lo  # variant = option base + (lid - lo)
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
-        for held, plan in zip(hand, t.rank_plan, strict=True):
-            if not held:
-                continue
+        for plan in compress(t.rank_plan, hand):  # the ranks held, in rank order
             for e, key, kind, arg in plan:
                 found = cache[key]
                 if found is None:
-                    out: Moves = []
                     if kind == FWD:
-                        opts = fwd[arg]
-                        for lid, p in movers:
-                            for vo, dest, path in opts[p]:
-                                if not own & path:
-                                    out.append((vo + lid + base, lid, p, dest, -1, -1, -1))
-                    elif kind == LEAVE:
-                        start = t.start[o]
-                        if self.dock[o] and not own >> start & 1:
-                            out.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
-                    elif kind == BACK:
-                        table = t.back[arg]
-                        track = t.track
-                        for lid, p in movers:
-                            if p < track:
-                                dest, path = table[p]
-                                if not own & path:
-                                    out.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-                    elif kind == BONNIE:
-                        self._bonnie_moves(e, o, out)
-                    elif kind == SPLIT:
-                        # a Castle Laddie blocked by its neighbour may move once that one has
-                        # moved first: every Laddie short of the Castle's dead end can take part
-                        both = [(lid, pos[lid]) for lid in range(lo, lo + n) if 0 <= pos[lid] < end]
-                        if len(both) > 1 or (t.teams and both):
-                            self._split_moves(arg, o, both, out)
-                    found = cache[key] = out
+                        table = t.fmoves[arg]
+                        found = [
+                            move
+                            for lid, p in movers
+                            for path, move in table[lid][p]
+                            if not own & path
+                        ]
+                    else:
+                        found = self._other_moves(e, kind, arg, o, own, movers)
+                    cache[key] = found
                 if found:
                     groups.append((e, found))
         n_eff = t.n_effects
@@ -310,6 +287,38 @@ class MuckleState(State):
                 acts.append(0)
         self._acts = acts
         self._groups = groups
+
+    def _other_moves(
+        self, e: int, kind: int, arg: int, o: int, own: int, movers: list[tuple[int, int]]
+    ) -> Moves:
+        """The moves of an effect other than a plain forward move (rarer, so out of line)."""
+        t = self.t
+        pos = self.pos
+        n = t.laddies
+        lo = o * n
+        out: Moves = []
+        if kind == LEAVE:
+            start = t.start[o]
+            if self.dock[o] and not own >> start & 1:
+                out.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
+        elif kind == BACK:
+            table = t.back[arg]
+            track = t.track
+            for lid, p in movers:
+                if p < track:
+                    dest, path = table[p]
+                    if not own & path:
+                        out.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
+        elif kind == BONNIE:
+            self._bonnie_moves(e, o, out)
+        elif kind == SPLIT:
+            # a Castle Laddie blocked by its neighbour may move once that one has moved
+            # first: every Laddie short of the Castle's dead end can take part
+            end = t.track + t.castle - 1
+            both = [(lid, pos[lid]) for lid in range(lo, lo + n) if 0 <= pos[lid] < end]
+            if len(both) > 1 or (t.teams and both):
+                self._split_moves(arg, o, both, out)
+        return out
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
         """R9/R10: an own Laddie (track, or Dock) takes a rival's track hole."""
@@ -352,20 +361,29 @@ class MuckleState(State):
                         for _, dest, path, _ in sfwd[f][pa]:
                             if dest >= track and not own & path:
                                 self._finishing_split(la, dest, total - f, la - lo, f, out)
+        # a pair with no share f that one Laddie can take f of and the other the rest of is
+        # skipped at once (Castle Laddies, mostly)
+        shares = t.shares[total][o]
+        rows = [shares[p] for _, p in movers]
         for i, (la, pa) in enumerate(movers):
             ka = la - lo
             va = 1 << pa
-            for lb, pb in movers[i + 1 :]:
+            row_a, live_a, _ = rows[i]
+            for j in range(i + 1, len(movers)):
+                row_b, _, rlive_b = rows[j]
+                if not live_a & rlive_b:
+                    continue
+                lb, pb = movers[j]
                 kb = lb - lo
                 vb = 1 << pb
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
                 ba = (kb * n + ka) * parts - 1
                 for f in range(1, total):
                     g = total - f
-                    opts_b = sfwd[g][pb]
+                    opts_b = row_b[g - 1]
                     if not opts_b:
                         continue
-                    for oa, da, pka, bit_a in sfwd[f][pa]:
+                    for oa, da, pka, bit_a in row_a[f - 1]:
                         a_ok = not own & pka and not (fin and pa < track <= da)
                         after_a = (own ^ va) | bit_a
                         for ob, db, pkb, bit_b in opts_b:
