@@ -5,7 +5,6 @@ print in the build language, in colours of their own."""
 from __future__ import annotations
 
 import io
-import shutil
 from pathlib import Path
 from typing import Literal
 
@@ -14,7 +13,7 @@ from pydantic import Field
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, copy_game
 from toolkit import reference
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
@@ -58,7 +57,7 @@ def hexes():
 
 def _game_with_board(tmp_path: Path, board_yaml: str, glossary: str = "") -> Path:
     game = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", game)
+    copy_game(FIXTURES / "base", game)
     (game / "boards" / "map.yaml").write_text(board_yaml, encoding="utf-8")
     if glossary:
         path = game / "glossary.yaml"

@@ -4,12 +4,11 @@ setting, and shares the all-or-nothing write of a language's files."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, copy_game
 from toolkit.cli import build as build_cli
 from toolkit.render.artifacts import (
     REGISTRY,
@@ -26,7 +25,7 @@ SHIPPED = ["cards", "questions", "board", "rulebook"]
 
 def _game(tmp_path):
     game = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", game)
+    copy_game(FIXTURES / "base", game)
     return game
 
 

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from tests.conftest import copy_game
 from toolkit.content.game import bundled_games, load_game
 from toolkit.content.gate import valid_game
 from toolkit.sim.session import prepare
@@ -15,7 +14,7 @@ from toolkit.sim.sweep import point_simulation
 
 def _copy(tmp_path, game_id="drinking-heroes"):
     folder = tmp_path / game_id
-    shutil.copytree(bundled_games()[game_id], folder)
+    copy_game(bundled_games()[game_id], folder)
     return folder
 
 

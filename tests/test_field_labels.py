@@ -3,10 +3,9 @@ card fields in each language; the toolkit only knows a few generic words."""
 
 from __future__ import annotations
 
-import shutil
-
 from pypdf import PdfReader
 
+from tests.conftest import copy_game
 from toolkit.content.game import bundled_games, load_game
 from toolkit.render.rulebook import FIELD_LABELS, _field_label
 
@@ -35,7 +34,7 @@ def test_generic_words_and_the_field_name_otherwise():
 
 def test_the_rulebook_prints_the_declared_heading(tmp_path, run_cli):
     folder = tmp_path / "tokaido"
-    shutil.copytree(bundled_games()["tokaido"], folder)
+    copy_game(bundled_games()["tokaido"], folder)
     deck = folder / "decks" / "travellers.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("fr: Pièces", "fr: Ryōs"))
     out = tmp_path / "out"
@@ -47,7 +46,7 @@ def test_the_rulebook_prints_the_declared_heading(tmp_path, run_cli):
 
 def test_a_label_for_no_field_is_a_diagnostic(tmp_path, run_cli):
     folder = tmp_path / "drinking-heroes"
-    shutil.copytree(bundled_games()["drinking-heroes"], folder)
+    copy_game(bundled_games()["drinking-heroes"], folder)
     deck = folder / "decks" / "monsters.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("  max_tries:\n", "  max_trys:\n"))
     result = run_cli("validate", str(folder))

@@ -12,7 +12,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from tests.conftest import FIXTURES, REPO
+from tests.conftest import FIXTURES, REPO, copy_game
 from toolkit.content.game import load_game
 from toolkit.i18n.markdown_units import rebuild, segment
 from toolkit.i18n.po import export_po, export_pot, import_po
@@ -24,14 +24,14 @@ SPRINT = "decks/cards.yaml:cards[sprint].text"
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     root = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", root)
+    copy_game(FIXTURES / "base", root)
     return root
 
 
 @pytest.fixture
 def whisky(tmp_path: Path) -> Path:
     root = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", root)
+    copy_game(REPO / "content" / "whisky-game", root)
     return root
 
 

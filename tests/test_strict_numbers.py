@@ -4,13 +4,12 @@ a boolean or (for a count) a float is refused where it stands, not read as a num
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES, REPO
+from tests.conftest import FIXTURES, REPO, copy_game
 from toolkit.content.plugin import adapter, plugin_for, plugins
 
 DECK = "decks/cards.yaml"
@@ -19,7 +18,7 @@ DECK = "decks/cards.yaml"
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     root = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", root)
+    copy_game(FIXTURES / "base", root)
     return root
 
 
@@ -110,7 +109,7 @@ def test_a_nested_float_of_a_board_takes_only_a_yaml_number(game, run_cli):
 
 def test_a_plugin_card_number_and_a_number_key_are_strict(tmp_path, run_cli):
     heroes = tmp_path / "dh"
-    shutil.copytree(REPO / "content" / "drinking-heroes", heroes)
+    copy_game(REPO / "content" / "drinking-heroes", heroes)
     path = heroes / "decks" / "monsters.yaml"
     text = path.read_text(encoding="utf-8")
     text = text.replace("    max_tries: 3\n", "    max_tries: true\n", 1)
