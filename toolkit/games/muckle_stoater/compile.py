@@ -209,15 +209,15 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
     shares: list[tuple[tuple[SplitShares, ...], ...]] = []
     split_totals = {arg for _, kind, arg, _ in c.effects if kind == SPLIT}
     for total in range(max(split_totals, default=0) + 1):
-        per_colour = []
+        per_colour: list[tuple[SplitShares, ...]] = []
         for o in range(players if total in split_totals else 0):
-            per_pos = []
+            by_pos: list[SplitShares] = []
             for p in range(track + cast):
                 row = tuple(sfwd[o][f][p] for f in range(1, total))
                 live = sum(1 << (f - 1) for f in range(1, total) if row[f - 1])
                 rest = sum(1 << (f - 1) for f in range(1, total) if row[total - f - 1])
-                per_pos.append((row, live, rest))
-            per_colour.append(tuple(per_pos))
+                by_pos.append((row, live, rest))
+            per_colour.append(tuple(by_pos))
         shares.append(tuple(per_colour))
     rivals = tuple(
         tuple(lid for lid in range(players * n) if team[lid // n] != team[o])
