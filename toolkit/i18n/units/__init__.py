@@ -13,7 +13,7 @@ from typing import Protocol
 
 from toolkit.content.game import Game
 from toolkit.content.source import Document
-from toolkit.i18n.yaml_edit import Edit
+from toolkit.i18n.yaml_edit import Edit, refusal
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,16 @@ class Applied:
     refused: list[tuple[Change, str]] = field(default_factory=list)
     held: list[Change] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def edit(self, doc: Document, edit: Edit, change: Change) -> None:
+        """Plan one scalar edit for `change`, or refuse it when YAML could not keep it (an
+        alias, a merge key, a character the file cannot hold)."""
+        why = refusal(doc, edit)
+        if why is not None:
+            self.refused.append((change, why))
+        else:
+            self.edits.append((doc, edit, change))
+            self.applied.append(change)
 
 
 class UnitKind(Protocol):

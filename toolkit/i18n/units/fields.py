@@ -11,7 +11,7 @@ from toolkit.content.models.deck import CardBase
 from toolkit.content.templating import parameter_values, placeholders
 from toolkit.i18n.fields import Field, fields
 from toolkit.i18n.units import Applied, Change, Unit, register
-from toolkit.i18n.yaml_edit import Edit, refusal
+from toolkit.i18n.yaml_edit import Edit
 
 
 class FieldUnits:
@@ -46,12 +46,7 @@ class FieldUnits:
             doc = target.text.file.doc
             assert doc is not None
             edit = Edit((*target.text.path, lang), change.text)
-            why = refusal(doc, edit)
-            if why is not None:
-                done.refused.append((change, why))
-            else:
-                done.edits.append((doc, edit, change))
-                done.applied.append(change)
+            done.edit(doc, edit, change)
         return done
 
     def inputs(self, game: Game, lang: str | None) -> list[Path]:

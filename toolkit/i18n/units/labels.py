@@ -11,7 +11,7 @@ from toolkit.content.game import Game
 from toolkit.content.source import Document, load_document
 from toolkit.fileio import real_path
 from toolkit.i18n.units import Applied, Change, Unit, register
-from toolkit.i18n.yaml_edit import Edit, refusal
+from toolkit.i18n.yaml_edit import Edit
 from toolkit.render import assets
 
 
@@ -66,12 +66,7 @@ class LabelUnits:
         for change in changes:
             doc, key = where[change.unit.key]
             edit = Edit(("labels", key, lang), change.text)
-            why = refusal(doc, edit)
-            if why is not None:
-                done.refused.append((change, why))
-            else:
-                done.edits.append((doc, edit, change))
-                done.applied.append(change)
+            done.edit(doc, edit, change)
         return done
 
     def inputs(self, game: Game, lang: str | None) -> list[Path]:
