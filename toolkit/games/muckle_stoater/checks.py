@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.content.game import Game, LoadedFile, ValidFile
-from toolkit.content.models.manifest import ManifestBase
-from toolkit.content.plugin import guarded_check, rules_of
-from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
+from toolkit.content.checked import CheckedGame
+from toolkit.content.game import Game, ValidFile
+from toolkit.content.plugin import guarded_check
+from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.games.muckle_stoater.models import MuckleRules
 
 G_PACKS = rule(
@@ -71,17 +71,13 @@ JOKER = "JOKER"
 Path = tuple[str | int, ...]
 
 
-class _Where:
+class _Where(CheckedGame[MuckleRules]):
     """The game's three files, and diagnostics at paths inside them."""
 
     def __init__(self, game: Game) -> None:
         from toolkit.content.models.board import TrackBoard  # board models load on first use
 
-        manifest = ValidFile.of(game.manifest_file, ManifestBase)
-        if manifest is None:  # guarded_check runs the checks on a valid manifest only
-            raise ValueError(f"{game.id}: no valid manifest")
-        self.manifest = manifest
-        self.rules = rules_of(manifest.model, MuckleRules)
+        super().__init__(game, MuckleRules)
         # deck models are built per plugin at run time (GamePlugin.deck_models): no static type
         self.deck: ValidFile[Any] | None = next(
             (
@@ -93,13 +89,6 @@ class _Where:
         )
         boards = (ValidFile.of(f, TrackBoard) for f in game.boards)
         self.board = next((b for b in boards if b is not None), None)
-
-    @staticmethod
-    def at(code: Rule, file: LoadedFile, path: Path, message: str, key: bool = False) -> Diagnostic:
-        """A diagnostic at the value of `path` (or at its key, for whole-list findings)."""
-        doc = file.doc
-        span = Span() if doc is None else doc.key_span(path) if key else doc.span(path)
-        return code.at(file.rel, span, message)
 
 
 def _counts(where: _Where) -> range:

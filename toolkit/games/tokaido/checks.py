@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.game import Game, LoadedFile, ValidFile
-from toolkit.content.models.manifest import ManifestBase
-from toolkit.content.plugin import guarded_check, rules_of
-from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
+from toolkit.content.checked import CheckedGame
+from toolkit.content.game import Game, ValidFile
+from toolkit.content.plugin import guarded_check
+from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.games.tokaido.compile import ABILITY_KINDS, ENCOUNTER_KINDS, STOP_KINDS
 from toolkit.games.tokaido.models import TokaidoRules
 from toolkit.render import assets
@@ -190,18 +190,13 @@ Path_ = tuple[str | int, ...]
 ROMANIZED = re.compile(r"^[A-Z][a-z]+(?:[- ][A-Za-z][a-z]+)*$")
 
 
-class _Where:
+class _Where(CheckedGame[TokaidoRules]):
     """The game's files by role, and diagnostics at paths inside them."""
 
     def __init__(self, game: Game) -> None:
         from toolkit.content.models.board import RoadBoard  # board models load on first use
 
-        manifest = ValidFile.of(game.manifest_file, ManifestBase)
-        if manifest is None:  # guarded_check runs the checks on a valid manifest only
-            raise ValueError(f"{game.id}: no valid manifest")
-        self.game = game
-        self.manifest = manifest
-        self.rules = rules_of(manifest.model, TokaidoRules)
+        super().__init__(game, TokaidoRules)
         # deck models are built per plugin at run time (GamePlugin.deck_models): no static type
         self.decks: dict[str, ValidFile[Any]] = {
             getattr(f.model, "kind", ""): ValidFile(f.rel, f.doc, f.model)
@@ -210,15 +205,6 @@ class _Where:
         }
         roads = (ValidFile.of(f, RoadBoard) for f in game.boards)
         self.road = next((r for r in roads if r is not None), None)
-
-    @staticmethod
-    def at(
-        code: Rule, file: LoadedFile, path: Path_, message: str, key: bool = False
-    ) -> Diagnostic:
-        """A diagnostic at the value of `path` (or at its key, for whole-list findings)."""
-        doc = file.doc
-        span = Span() if doc is None else doc.key_span(path) if key else doc.span(path)
-        return code.at(file.rel, span, message)
 
     def deck(self, kind: str) -> ValidFile[Any] | None:
         return self.decks.get(kind)

@@ -9,10 +9,10 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from toolkit.content.game import Game, LoadedFile, ValidFile
-from toolkit.content.models.manifest import ManifestBase
-from toolkit.content.plugin import guarded_check, rules_of
-from toolkit.diagnostics import Diagnostic, Rule, Severity, Span, rule
+from toolkit.content.checked import CheckedGame
+from toolkit.content.game import Game, ValidFile
+from toolkit.content.plugin import guarded_check
+from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.games.whisky_game.compile import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
 from toolkit.games.whisky_game.models import WhiskyRules
 
@@ -98,18 +98,13 @@ NOT_ISLANDS = frozenset(("start", "bridge"))
 Path = tuple[str | int, ...]
 
 
-class _Where:
+class _Where(CheckedGame[WhiskyRules]):
     """The game's files, and diagnostics at paths inside them."""
 
     def __init__(self, game: Game) -> None:
         from toolkit.content.models.board import GraphBoard  # board models load on first use
 
-        manifest = ValidFile.of(game.manifest_file, ManifestBase)
-        if manifest is None:  # guarded_check runs the checks on a valid manifest only
-            raise ValueError(f"{game.id}: no valid manifest")
-        self.game = game
-        self.manifest = manifest
-        self.rules = rules_of(manifest.model, WhiskyRules)
+        super().__init__(game, WhiskyRules)
         boards = (ValidFile.of(f, GraphBoard) for f in game.boards)
         self.board = next((b for b in boards if b is not None), None)
         # deck models are built per plugin at run time (GamePlugin.deck_models): no static type
@@ -118,12 +113,6 @@ class _Where:
             for f in game.decks
             if f.model is not None
         }
-
-    @staticmethod
-    def at(code: Rule, file: LoadedFile, path: Path, message: str, key: bool = False) -> Diagnostic:
-        doc = file.doc
-        span = Span() if doc is None else doc.key_span(path) if key else doc.span(path)
-        return code.at(file.rel, span, message)
 
     def spaces(self) -> dict[str, GraphSpace]:
         return {s.id: s for s in self.board.model.spaces} if self.board else {}
