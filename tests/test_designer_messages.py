@@ -152,7 +152,7 @@ def test_an_unknown_layout_is_one_finding_at_the_decks_layout_value(run_cli, gam
     assert found[0]["message"].endswith("did you mean 'standard'?")
     assert "templates/" not in found[0]["message"]
     assert "the toolkit has back," in found[1]["message"]
-    built = run_cli("build", str(game))
+    built = run_cli("build", str(game), "--out", str(game.parent / "out"))
     assert built.exit_code == 1 and "standrd" in built.output
 
 
@@ -207,7 +207,7 @@ def test_modelines_naming_missing_schemas_are_one_warning_per_game(run_cli, game
         " so do 2 more file(s) of this game"
     )
     assert "playset schemas export --into" in diag["message"]
-    built = run_cli("build", str(game))
+    built = run_cli("build", str(game), "--out", str(game.parent / "out"))
     assert built.exit_code == 0, built.output  # a warning: the gate lets the game through
 
 
