@@ -272,3 +272,92 @@ def test_a_few_uses_are_fine(lantern, run_cli):
     _icon(lantern, _use_bomb(2, 4))
     assert run_cli("validate").exit_code == 0
     assert os.path.getsize(lantern / "icons" / "lantern.svg") < 1000
+
+
+# --- High 6: nothing written through a link planted in the output tree ------------------
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch, run_cli) -> Path:
+    """A `playset new` game (the current folder) and, outside it, a file of the user's."""
+    assert run_cli("new", "fresh", "--into", str(tmp_path)).exit_code == 0
+    (tmp_path / "victim.txt").write_text("precious\n")
+    monkeypatch.chdir(tmp_path / "fresh")
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "fresh"
+
+
+def _plant(link: Path, target: Path) -> None:
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+
+
+@pytest.mark.parametrize(
+    ("command", "planted"),
+    [
+        (("build", "--lang", "en", "--only", "cards"), "cards.pdf"),
+        (
+            ("export", "png", "--lang", "en", "--dpi", "60", "--page-dpi", "30"),
+            "png/cards/advance-front.png",
+        ),
+        (("export", "tts", "--lang", "en", "--dpi", "60"), "tts/fresh-en.json"),
+    ],
+)
+def test_a_link_planted_at_an_output_file_is_refused_not_followed(fresh, run_cli, command, planted):
+    victim = fresh.parent / "victim.txt"
+    link = fresh / "output" / "fresh" / "en" / planted
+    _plant(link, victim)
+    result = run_cli(*command)
+    assert result.exit_code == 1
+    assert "symbolic link" in result.stderr and str(link) in result.stderr
+    assert victim.read_text() == "precious\n"
+    assert link.is_symlink() and os.readlink(link) == str(victim)
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", [("build", "--lang", "en", "--only", "cards")])
+def test_a_linked_folder_inside_output_is_refused_even_to_inside(fresh, run_cli, command):
+    out = fresh / "output"
+    (out / "elsewhere").mkdir(parents=True)
+    _plant(out / "fresh" / "en", Path("..") / "elsewhere")
+    result = run_cli(*command)
+    assert result.exit_code == 1 and "symbolic link" in result.stderr
+    assert list((out / "elsewhere").iterdir()) == []
+
+
+def test_calibrate_refuses_a_link_at_its_sheet(fresh, run_cli):
+    victim = fresh.parent / "victim.txt"
+    _plant(fresh / "output" / "calibration-a4.pdf", victim)
+    result = run_cli("calibrate")
+    assert result.exit_code == 1 and "symbolic link" in result.stderr
+    assert victim.read_text() == "precious\n"
+
+
+def test_inside_an_output_folder_no_link_is_followed(tmp_path):
+    """The writer itself: a link at the file or at a folder below `inside` is refused
+    (the folder named as `inside` may be a link: the user chose it); the old files stay."""
+    from toolkit.fileio import OutputError, atomic_write_bytes, write_many
+
+    real = tmp_path / "real-out"
+    (real / "game").mkdir(parents=True)
+    out = tmp_path / "out"
+    out.symlink_to(real)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (real / "game" / "kept.pdf").write_bytes(b"old")
+    (real / "game" / "cards.pdf").symlink_to(victim)
+    with pytest.raises(OutputError, match="symbolic link"):
+        write_many(
+            [(out / "game" / "kept.pdf", b"new"), (out / "game" / "cards.pdf", b"x")],
+            inside=out,
+        )
+    assert (
+        victim.read_text() == "precious\n" and (real / "game" / "kept.pdf").read_bytes() == b"old"
+    )
+    (real / "linked").symlink_to(real / "game")
+    with pytest.raises(OutputError, match="symbolic link"):
+        atomic_write_bytes(out / "linked" / "new.pdf", b"x", inside=out)
+    assert not (real / "game" / "new.pdf").exists()
+    atomic_write_bytes(out / "game" / "new.pdf", b"ok", inside=out)
+    assert (real / "game" / "new.pdf").read_bytes() == b"ok"
+    assert sorted(p.name for p in (real / "game").iterdir()) == ["cards.pdf", "kept.pdf", "new.pdf"]

@@ -66,7 +66,7 @@ def export(out: Path) -> list[Path]:
         path = output_folder(out, *Path(rel).parent.parts) / Path(rel).name
         text = render(schema)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            atomic_write_text(path, text)
+            atomic_write_text(path, text, inside=out)
         written.append(path)
     return written
 
