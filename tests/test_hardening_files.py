@@ -361,3 +361,19 @@ def test_inside_an_output_folder_no_link_is_followed(tmp_path):
     atomic_write_bytes(out / "game" / "new.pdf", b"ok", inside=out)
     assert (real / "game" / "new.pdf").read_bytes() == b"ok"
     assert sorted(p.name for p in (real / "game").iterdir()) == ["cards.pdf", "kept.pdf", "new.pdf"]
+
+
+def test_schemas_export_neither_reads_nor_writes_through_a_planted_link(tmp_path):
+    from toolkit.content.schemas import export, schema_documents
+    from toolkit.fileio import OutputError
+
+    out = tmp_path / "schemas"
+    export(out)
+    rel = sorted(schema_documents())[0]
+    victim = tmp_path / "victim.json"
+    victim.write_text((out / rel).read_text())  # the same text: a compare would skip it
+    (out / rel).unlink()
+    (out / rel).symlink_to(victim)
+    with pytest.raises(OutputError, match="symbolic link"):
+        export(out)
+    assert (out / rel).is_symlink() and victim.read_text() == (out / rel).read_text()
