@@ -118,6 +118,8 @@ def _open_inside(root: Path, path: Path) -> int:
     parts = Path(os.path.abspath(path)).parent.relative_to(os.path.abspath(root)).parts
     try:
         fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise OutputError(path, f"folder {root} does not exist") from None
     except OSError as exc:
         raise OutputError(root, exc.strerror or str(exc)) from None
     current = Path(root)
