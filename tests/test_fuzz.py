@@ -1,18 +1,20 @@
 """Property test: random bytes, random YAML and random PO files fed to `validate` and
 `i18n import` never end in a traceback, exit 0, 1 or 2, and touch nothing outside the game
-folder. Bounded (few examples, no deadline) so it runs in seconds in CI."""
+folder; random `href`s in an icon SVG open nothing outside the game's icons/. Bounded (few
+examples, no deadline) so it runs in seconds in CI."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import polib
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
@@ -178,3 +180,104 @@ def _export(game: Path) -> str:
     from toolkit.i18n.po import export_po
 
     return str(export_po(load_game(game), "en"))
+
+
+# --- SVG references: an icon reaches nothing outside the game's icons/ -----------------
+
+_OPENED: list[str] | None = None
+"""Paths opened while an SVG is read (an audit hook records Python's opens; svglib's lxml
+parses are recorded by wrapping its loader)."""
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if _OPENED is not None and event == "open" and args and isinstance(args[0], str | bytes):
+        _OPENED.append(os.fsdecode(args[0]))
+
+
+sys.addaudithook(_audit)
+
+_PATHS = st.builds(
+    lambda prefix, up, ups, middle, name, fragment: (
+        prefix + "/".join([*[up] * ups, *middle, name]) + fragment
+    ),
+    st.sampled_from(["", "./", "/", "~/", "file://", "file:", "FILE:///", "\\"]),
+    st.sampled_from(["..", "%2e%2e", "../.", ".//.."]),
+    st.integers(min_value=0, max_value=3),
+    st.lists(st.sampled_from(["icons", "game", ".", "x"]), max_size=2),
+    st.sampled_from(["secret.svg", "secret.png", "inner.svg", "linked.svg"]),
+    st.sampled_from(["", "#s", "#inner"]),
+)
+_HREFS = st.one_of(_PATHS, _PATHS, _PATHS, st.text(max_size=40))  # mostly paths
+_SECRET_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+    '<g id="s"><text x="1" y="8">{word}</text></g></svg>\n'
+)
+
+
+@contextmanager
+def _recording() -> Iterator[list[str]]:
+    global _OPENED
+    import svglib.svglib as svglib_module
+
+    opened: list[str] = []
+    loader = svglib_module.load_svg_file
+
+    def load(path: object, *args: object, **kwargs: object) -> object:
+        if isinstance(path, str | bytes | os.PathLike):
+            opened.append(os.fsdecode(path))
+        return loader(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    svglib_module.load_svg_file = load  # type: ignore[assignment]
+    _OPENED = opened
+    try:
+        yield opened
+    finally:
+        _OPENED = None
+        svglib_module.load_svg_file = loader
+
+
+def _words(node: object) -> str:
+    own = getattr(node, "text", "")
+    return own + "".join(_words(child) for child in getattr(node, "contents", []))
+
+
+@settings(FUZZ, max_examples=60)
+@given(st.sampled_from(["use", "image"]), _HREFS)
+@example("use", "../../secret.svg#s")  # the issue's own cases, always tried
+@example("image", "../secret.png")
+@example("use", "linked.svg#s")
+def test_an_svg_reference_never_reaches_a_file_outside_icons(tag: str, href: str) -> None:
+    from xml.sax.saxutils import quoteattr
+
+    from PIL import Image
+
+    from toolkit.render.svg_icons import load_svg
+
+    scratch = Path(tempfile.mkdtemp(prefix="playset-fuzz-svg-"))
+    try:
+        game = scratch / "game"
+        icons = game / "icons"
+        icons.mkdir(parents=True)
+        for folder in (scratch, game):
+            (folder / "secret.svg").write_text(_SECRET_SVG.format(word="OUTSIDEWORD"))
+            Image.new("RGB", (7, 13), "red").save(folder / "secret.png")
+        (icons / "inner.svg").write_text(_SECRET_SVG.format(word="INSIDEWORD"))
+        (icons / "linked.svg").symlink_to(scratch / "secret.svg")
+        path = icons / "x.svg"
+        path.write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+            f' width="10" height="10"><rect width="2" height="2"/><{tag} width="5" height="5"'
+            f" xlink:href={quoteattr(href)}/></svg>\n",
+            encoding="utf-8",
+        )
+        with _recording() as opened:
+            icon, _ = load_svg(path, "icons/x.svg", icons)
+        allowed, private = os.path.realpath(icons), os.path.realpath(scratch)
+        for name in opened:
+            real = os.path.realpath(os.path.abspath(name))
+            inside = real == allowed or real.startswith(allowed + os.sep)
+            assert inside or not real.startswith(private + os.sep), (href, name)
+        if icon is not None:
+            assert "OUTSIDEWORD" not in _words(icon.drawing), href
+    finally:
+        shutil.rmtree(scratch)

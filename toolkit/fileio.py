@@ -11,18 +11,27 @@ target decides how it is written (design.md, "Rendering"):
   replaced; a FIFO with no reader is refused instead of blocking;
 - a folder, a block device, a socket, a dangling link: refused with a clear message.
 
+Inside an output folder the toolkit fills (`inside=`: `output/`, `--out`), no link is
+followed that the toolkit did not make: a symlink where a file or a folder below that
+folder would be (`output/<game>/en/cards.pdf -> ~/notes`) is refused, not written through;
+the folders are opened one by one without following links (O_NOFOLLOW) and the file is
+staged and renamed by name in the open folder, so a folder swapped for a link after the
+checks is not followed either.
+
 Parent folders are never created here: callers that own an output folder make it
 (`output_folder`), so a path like `/nonexistent/dir/x.pdf` is refused, not created.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
+import secrets
 import stat
-import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -55,12 +64,116 @@ def check_target(path: Path) -> None:
     """Refuse early (before minutes of work) a target that `write_many` would refuse: the
     plan, and for a file to replace, a uniquely named probe created and removed beside it
     (a folder can look writable and still refuse files: /proc, a read-only mount)."""
-    how, target = _plan(Path(path))
-    if how == "replace":
-        os.unlink(_stage(target, b""))
+    plan = _plan(Path(path), None)
+    try:
+        if plan.how == "replace":
+            os.unlink(_stage(plan, b""), dir_fd=plan.folder)
+    finally:
+        os.close(plan.folder)
 
 
-def _plan(path: Path) -> tuple[str, Path]:
+@dataclass(frozen=True)
+class _Plan:
+    """How one file is written: 'replace' (stage beside it, then rename over `name`) or
+    'into' (open and write into it), by name in an open folder, so a folder swapped for a
+    link after the checks is not followed."""
+
+    how: str
+    folder: int  # an open file descriptor on the folder that holds `name`
+    name: str
+    path: Path  # as the messages name it
+
+
+def _plan(path: Path, inside: Path | None) -> _Plan:
+    """The plan for `path`; the caller closes `.folder`. Under `inside` (an output folder
+    the toolkit fills) no link is followed: not the file, not a folder between the two."""
+    if inside is not None and _is_under(path, inside):
+        folder = _open_inside(inside, path)
+        try:
+            return _plan_inside(folder, path)
+        except BaseException:
+            os.close(folder)
+            raise
+    how, target = _plan_path(path)
+    try:
+        folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise OutputError(path, exc.strerror or str(exc)) from None
+    return _Plan(how, folder, target.name, path)
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    return Path(os.path.abspath(path)).is_relative_to(os.path.abspath(root))
+
+
+LINK_REFUSED = (
+    "it is a symbolic link inside the output folder; the toolkit writes no file through a"
+    " link it did not make (remove the link)"
+)
+
+
+def _open_inside(root: Path, path: Path) -> int:
+    """An open descriptor on `path`'s folder, reached from `root` one folder at a time
+    without following a link (`root` itself may be one: the user named it)."""
+    parts = Path(os.path.abspath(path)).parent.relative_to(os.path.abspath(root)).parts
+    try:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise OutputError(path, f"folder {root} does not exist") from None
+    except OSError as exc:
+        raise OutputError(root, exc.strerror or str(exc)) from None
+    current = Path(root)
+    try:
+        for part in parts:
+            current = current / part
+            if part == "..":
+                raise OutputError(path, f"it is not inside {root}")
+            try:
+                info = os.stat(part, dir_fd=fd, follow_symlinks=False)
+                if stat.S_ISLNK(info.st_mode):
+                    raise OutputError(current, LINK_REFUSED)
+                flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+                child = os.open(part, flags, dir_fd=fd)
+            except FileNotFoundError:
+                raise OutputError(path, f"folder {current} does not exist") from None
+            except OSError as exc:
+                if isinstance(exc, OutputError):
+                    raise
+                reason = LINK_REFUSED if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+                raise OutputError(current, reason) from None
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _plan_inside(folder: int, path: Path) -> _Plan:
+    try:
+        info = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return _Plan("replace", folder, path.name, path)
+    except OSError as exc:
+        raise OutputError(path, exc.strerror or str(exc)) from None
+    mode = info.st_mode
+    if stat.S_ISLNK(mode):
+        raise OutputError(path, LINK_REFUSED)
+    if stat.S_ISREG(mode):
+        return _Plan("replace", folder, path.name, path)
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return _Plan("into", folder, path.name, path)
+    raise OutputError(path, _not_regular(mode))
+
+
+def _not_regular(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "it is a folder"
+    kind = "block device" if stat.S_ISBLK(mode) else "socket" if stat.S_ISSOCK(mode) else "file"
+    return f"it is a {kind}, not a regular file"
+
+
+def _plan_path(path: Path) -> tuple[str, Path]:
     """('replace', file to replace or create) or ('into', path to open and write into)."""
     try:
         link = os.lstat(path)
@@ -85,88 +198,119 @@ def _plan(path: Path) -> tuple[str, Path]:
         return "replace", real
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return "into", path
-    if stat.S_ISDIR(mode):
-        raise OutputError(path, "it is a folder")
-    kind = "block device" if stat.S_ISBLK(mode) else "socket" if stat.S_ISSOCK(mode) else "file"
-    raise OutputError(path, f"it is a {kind}, not a regular file")
+    raise OutputError(path, _not_regular(mode))
 
 
-def _write_into(path: Path, data: bytes) -> None:
+def _write_into(plan: _Plan, data: bytes) -> None:
     """Write into a device or FIFO without creating, truncating or replacing it."""
+    path = plan.path
+    flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        fd = os.open(plan.name, flags, dir_fd=plan.folder)
     except OSError as exc:
         if exc.errno == errno.ENXIO:
             raise OutputError(path, "it is a FIFO with no reader") from None
         raise
     try:
+        if not (stat.S_ISCHR(os.fstat(fd).st_mode) or stat.S_ISFIFO(os.fstat(fd).st_mode)):
+            raise OutputError(path, "it changed while being written")
         flags = fcntl.fcntl(fd, fcntl.F_GETFL)
         fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
     except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
         raise OutputError(path, exc.strerror or str(exc)) from None
     finally:
         os.close(fd)
 
 
-def _stage(target: Path, data: bytes) -> str:
-    """A unique temporary file beside `target` holding `data`, with the final mode."""
+def _stage(plan: _Plan, data: bytes) -> str:
+    """A unique temporary file beside the target (in its open folder) holding `data`, with
+    the final mode; its name, relative to `plan.folder`."""
+    target = plan.path
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
+        mode = stat.S_IMODE(os.stat(plan.name, dir_fd=plan.folder).st_mode)
+    except OSError:
         mode = _umask_mode()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        reason = f"no file can be created in {target.parent} ({exc.strerror or exc})"
-        raise OutputError(target, reason) from None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):
+        tmp = f".{plan.name}.{secrets.token_hex(4)}.tmp"
+        try:
+            fd = os.open(tmp, flags, 0o600, dir_fd=plan.folder)
+            break
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            folder = Path(target).parent
+            reason = f"no file can be created in {folder} ({exc.strerror or exc})"
+            raise OutputError(target, reason) from None
+    else:
+        raise OutputError(target, "no unique temporary name beside it")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
+        _unlink(plan.folder, tmp)
         raise OutputError(target, exc.strerror or str(exc)) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _unlink(plan.folder, tmp)
         raise
     return tmp
 
 
-def write_many(files: Sequence[tuple[Path, bytes]]) -> None:
+def _unlink(folder: int, name: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name, dir_fd=folder)
+
+
+def write_many(files: Sequence[tuple[Path, bytes]], *, inside: Path | None = None) -> None:
     """Write several files together: every one is staged before any is replaced, so a
-    refusal or a full disk leaves all the old ones (one game-language's PDFs, say)."""
-    planned = [(_plan(Path(path)), data) for path, data in files]
-    staged: list[tuple[str, Path]] = []
+    refusal or a full disk leaves all the old ones (one game-language's PDFs, say).
+
+    A file under `inside` (the output folder the toolkit fills: `output/`, `--out`) is
+    written without following a link: a symlink in its place, or in place of a folder
+    between `inside` and it, is refused (OutputError), never written through."""
+    plans: list[tuple[_Plan, bytes]] = []
+    staged: list[tuple[_Plan, str]] = []
     try:
-        for (how, target), data in planned:
-            if how == "replace":
-                staged.append((_stage(target, data), target))
-    except BaseException:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for tmp, target in staged:
-        os.replace(tmp, target)
-    for (how, target), data in planned:
-        if how == "into":
-            _write_into(target, data)
+        for path, data in files:
+            plans.append((_plan(Path(path), inside), data))
+        try:
+            for plan, data in plans:
+                if plan.how == "replace":
+                    staged.append((plan, _stage(plan, data)))
+        except BaseException:
+            for plan, tmp in staged:
+                _unlink(plan.folder, tmp)
+            raise
+        for plan, tmp in staged:
+            os.replace(tmp, plan.name, src_dir_fd=plan.folder, dst_dir_fd=plan.folder)
+        for plan, data in plans:
+            if plan.how == "into":
+                _write_into(plan, data)
+    finally:
+        for plan, _ in plans:
+            os.close(plan.folder)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    write_many([(Path(path), data)])
+def atomic_write_bytes(path: Path, data: bytes, *, inside: Path | None = None) -> None:
+    write_many([(Path(path), data)], inside=inside)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path, text: str, *, inside: Path | None = None) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), inside=inside)
 
 
 def output_folder(root: Path, *parts: str) -> Path:
     """`root/parts…`, made if missing: `root` only when its own parent exists (no folders
-    are made outside it), the parts inside it; refused if a part leads outside `root`."""
+    are made outside it), the parts inside it; a part that is a link (even to a folder
+    inside `root`) or not a folder is refused: the toolkit follows no link it did not make
+    below an output folder (`root` itself may be one: the user named it)."""
     root = Path(root)
     if not root.is_dir():
         if root.exists() or root.is_symlink():
@@ -178,18 +322,21 @@ def output_folder(root: Path, *parts: str) -> Path:
         except OSError as exc:
             raise OutputError(root, exc.strerror or str(exc)) from None
     folder = root.joinpath(*parts)
-    base = root.resolve()
     current = root
     for part in parts:
         current = current / part
-        if current.is_symlink() or (current.exists() and not current.is_dir()):
-            real = current.resolve()
-            if not current.is_dir() or not real.is_relative_to(base):
-                raise OutputError(current, f"it is not a folder inside {root}")
+        if part in ("", ".", "..") or os.sep in part:
+            raise OutputError(current, f"it is not a folder inside {root}")
+        if current.is_symlink():
+            raise OutputError(current, LINK_REFUSED)
+        if current.exists() and not current.is_dir():
+            raise OutputError(current, f"it is not a folder inside {root}")
         try:
             current.mkdir(exist_ok=True)
         except OSError as exc:
             raise OutputError(current, exc.strerror or str(exc)) from None
+    if current.is_symlink():  # made a link between the check and mkdir
+        raise OutputError(current, LINK_REFUSED)
     return folder
 
 

@@ -77,6 +77,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.valid(game.questions):
         names.append((QUESTION_FRONT, QUESTION_BACK))
     own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
+    own += [f.path.stem for f in assets.refused(assets.LAYOUTS, game.root) if f.path.suffix]
     for name in dict.fromkeys([*own, *(n for pair in names for n in pair)]):
         if assets.find(assets.LAYOUTS, name, game.root) is None:
             continue  # no such layout: said at the deck that names it

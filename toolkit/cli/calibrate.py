@@ -61,9 +61,10 @@ def calibrate(
         raise typer.Exit(1) from None
     from toolkit.render.calibration import calibration_pdf
 
-    target = (out or Path.cwd() / "output") / f"calibration-{paper}.pdf"
+    folder = out or Path.cwd() / "output"
+    target = folder / f"calibration-{paper}.pdf"
     try:
-        atomic_write_bytes(target, calibration_pdf(paper, offset, lang))
+        atomic_write_bytes(target, calibration_pdf(paper, offset, lang), inside=folder)
     except OSError as exc:
         where = exc.filename or target
         stderr.print(f"[red]cannot write {escape(str(where))}: {escape(exc.strerror or str(exc))}")

@@ -190,7 +190,7 @@ def add_language(
             (target / f"{loaded.id}.pot", pot_text.encode("utf-8")),
             (manifest_path, manifest_text.encode("utf-8")),
         ]
-        write_many(files)
+        write_many(files, inside=out or Path.cwd() / "output")
         for path, _data in files[:2]:
             stderr.print(f"wrote {escape(str(path))}")
 

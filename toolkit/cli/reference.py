@@ -49,5 +49,6 @@ def icons(
         stderr.print(f"[red]error:[/red] unknown paper {paper!r}: {', '.join(PAPERS)}")
         raise typer.Exit(2)
     path = out or work_folder() / "output" / "icons.pdf"
-    atomic_write_bytes(path, icon_sheet(PAPERS[paper]))
+    inside = None if out else path.parent  # the user's own path is theirs to link
+    atomic_write_bytes(path, icon_sheet(PAPERS[paper]), inside=inside)
     stdout.print(f"wrote {path}")

@@ -65,8 +65,9 @@ def export(out: Path) -> list[Path]:
     for rel, schema in schema_documents().items():
         path = output_folder(out, *Path(rel).parent.parts) / Path(rel).name
         text = render(schema)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            atomic_write_text(path, text)
+        # a planted link is not read to compare: the write refuses it
+        if path.is_symlink() or not path.is_file() or path.read_text(encoding="utf-8") != text:
+            atomic_write_text(path, text, inside=out)
         written.append(path)
     return written
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
+from toolkit.fileio import real_path
 from toolkit.render import assets
 from toolkit.render.artifacts.questions import question_deck
 from toolkit.render.layout import (
@@ -122,18 +123,18 @@ def builtin_layouts() -> Path:
     return repo_root().joinpath(*assets.LAYOUTS.builtin or ())
 
 
-def layout_path(name: str, game_root: Path | None = None) -> Path:
-    """The file a layout name is read from: the game's `layouts/` first, then the
-    toolkit's (the same lookup build uses)."""
-    return assets.expected(assets.LAYOUTS, name, game_root).path
-
-
 def icon_files(game: Game) -> list[Path]:
-    """The game's own icon files (`icons/` in its folder), sorted."""
+    """The game's own icon files (`icons/` in its folder), sorted: none that leads outside
+    the game folder (nor any when `icons/` does), as the icons themselves are read."""
     folder = game.root / "icons"
-    if not folder.is_dir():
+    if not folder.is_dir() or assets.folder_outside(assets.ICONS, game.root):
         return []
-    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in ICON_SUFFIXES)
+    root = real_path(game.root)
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.suffix.lower() in ICON_SUFFIXES and real_path(p).is_relative_to(root)
+    )
 
 
 def reads(path: Path, name: str) -> bool:
@@ -172,11 +173,14 @@ def snapshot(game: Game) -> Snapshot:
     card_backs: set[str] = set()  # back layouts that print something of the card
     for spec in specs:
         for name in (spec.front, spec.back):
-            path = layout_path(name, game.root)
-            fp[f"layout:{name}"] = _file(path)
-            if reads(path, "glossary"):
+            found = assets.expected(assets.LAYOUTS, name, game.root)
+            if found.outside:  # never read; validate reports it
+                fp[f"layout:{name}"] = "outside"
+                continue
+            fp[f"layout:{name}"] = _file(found.path)
+            if reads(found.path, "glossary"):
                 glossary_layouts.add(name)
-            if reads(path, "card"):
+            if reads(found.path, "card"):
                 card_backs.add(name)
     every_deck: list[str] = []
     for spec in specs:

@@ -3,6 +3,11 @@
 The one lookup every layout and icon name goes through (build, validate, the checks and the
 preview), so that a designer's `layouts/` and `icons/` reach everything a built-in does and a
 game file of the same name shadows the built-in one.
+
+A game's file is read only if it resolves inside the game folder, as decks and rulebooks
+are: a `layouts/x.yaml` or `icons/x.svg` symlinked outside, or a `layouts/` or `icons/`
+folder that is itself a link outside, is found but marked `outside` and never opened, and
+its reader reports it (the built-ins under the toolkit's own `templates/` are trusted).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolkit.content.game import display_path, repo_root
+from toolkit.fileio import real_path
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,9 @@ class Found:
     path: Path
     display: str  # as diagnostics show it
     in_game: bool
+    outside: str = ""
+    """Why the game's file must not be read (it or its folder links outside the game
+    folder), as a diagnostic says it; empty for a file that may be read."""
 
 
 def _folders(kind: Kind, game_root: Path | None) -> list[tuple[Path, bool]]:
@@ -48,11 +57,41 @@ def _display(kind: Kind, path: Path, in_game: bool) -> str:
     return "/".join((*kind.builtin, path.name))
 
 
+def _leaves(path: Path, game_root: Path) -> bool:
+    return not real_path(path).is_relative_to(real_path(game_root))
+
+
+def folder_outside(kind: Kind, game_root: Path | None) -> str:
+    """Why the game's folder of that kind is refused as a whole ('' if it is not): a link
+    (or a path through one) that leads outside the game folder."""
+    if game_root is None:
+        return ""
+    folder = game_root / kind.folder
+    if not (folder.is_dir() or folder.is_symlink()) or not _leaves(folder, game_root):
+        return ""
+    return f"the {kind.folder}/ folder links outside the game folder, so it is not read"
+
+
+def _outside(kind: Kind, path: Path, game_root: Path) -> str:
+    """Why a game file is refused ('' if it may be read)."""
+    refused = folder_outside(kind, game_root)
+    if refused:
+        return refused
+    if (path.is_symlink() or path.exists()) and _leaves(path, game_root):
+        return f"{kind.folder}/{path.name} links outside the game folder, so it is not read"
+    return ""
+
+
 def find(kind: Kind, name: str, game_root: Path | None = None) -> Found | None:
     """The file for `name`: the game folder's if it has one, else the toolkit's; None if
-    neither has it."""
+    neither has it. A game file (or folder) that leads outside is found, marked `outside`:
+    it shadows the built-in of that name, so the refusal is reported, never bypassed."""
     for folder, in_game in _folders(kind, game_root):
         path = folder / f"{name}{kind.suffix}"
+        if in_game and game_root is not None:
+            refused = _outside(kind, path, game_root)
+            if refused:
+                return Found(path, _display(kind, path, in_game), in_game, refused)
         if path.is_file():
             return Found(path, _display(kind, path, in_game), in_game)
     return None
@@ -70,11 +109,29 @@ def expected(kind: Kind, name: str, game_root: Path | None = None) -> Found:
 
 
 def in_game(kind: Kind, game_root: Path | None) -> list[Found]:
-    """Every file of that kind the game folder holds, by name."""
-    if game_root is None:
+    """Every file of that kind the game folder holds, by name, those that may be read
+    (see `refused` for the others)."""
+    return [found for found in _listed(kind, game_root) if not found.outside]
+
+
+def refused(kind: Kind, game_root: Path | None) -> list[Found]:
+    """The game's files of that kind that lead outside the game folder, or the folder
+    itself (one entry) when it does: what `in_game` leaves out, for a diagnostic."""
+    if game_root is not None and folder_outside(kind, game_root):
+        folder = game_root / kind.folder
+        return [Found(folder, display_path(folder), True, folder_outside(kind, game_root))]
+    return [found for found in _listed(kind, game_root) if found.outside]
+
+
+def _listed(kind: Kind, game_root: Path | None) -> list[Found]:
+    if game_root is None or folder_outside(kind, game_root):
         return []
     folder = game_root / kind.folder
     if not folder.is_dir():
         return []
-    files = sorted(p for p in folder.iterdir() if p.suffix == kind.suffix and p.is_file())
-    return [Found(p, display_path(p), True) for p in files]
+    files = sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix == kind.suffix and (p.is_file() or _leaves(p, game_root))
+    )
+    return [Found(p, display_path(p), True, _outside(kind, p, game_root)) for p in files]

@@ -44,7 +44,7 @@ def build_game(
                 pending[name] = data
         # one language's files are replaced together, once all of them rendered
         folder = output_folder(out, game.id, lang)
-        write_many([(folder / name, data) for name, data in pending.items()])
+        write_many([(folder / name, data) for name, data in pending.items()], inside=out)
         for name in pending:
             item = Written(out / game.id / lang / name)
             written.append(item)

@@ -439,16 +439,17 @@ BUILTIN = IconSet(ICONS, frozenset(ICONS))
 def icon_set(game_root: Path | None) -> IconSet:
     """The icons of the game in `game_root` (the built-ins alone for None or no icons/)."""
     files = assets.in_game(assets.ICONS, game_root)
-    if not files:
+    refused = assets.refused(assets.ICONS, game_root)
+    if not files and not refused:
         return BUILTIN
     drawers: dict[str, Drawer] = dict(ICONS)
-    problems: list[Problem] = []
+    problems = [Problem(found.display, Span(), found.outside) for found in refused]
     for found in files:
         if not _NAME.fullmatch(found.path.stem):
             message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"
             problems.append(Problem(found.display, Span(), message))
             continue
-        icon, problem = load_svg(found.path, found.display)
+        icon, problem = load_svg(found.path, found.display, found.path.parent)
         if icon is not None:
             drawers[found.path.stem] = icon
         if problem is not None:

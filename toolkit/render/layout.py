@@ -20,10 +20,11 @@ from typing import Annotated, Any, Union
 from jinja2 import Template, TemplateError
 from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_validator
 
+from toolkit.content.game import R_OUTSIDE
 from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
-from toolkit.diagnostics import Diagnostic
+from toolkit.diagnostics import Diagnostic, Span
 from toolkit.render import assets
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
@@ -103,8 +104,11 @@ def layout_file(name: str, game_root: Path | None = None) -> str:
 def layout_document(
     name: str, game_root: Path | None = None
 ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
-    """A layout's YAML with the position of every value."""
+    """A layout's YAML with the position of every value (none, and R002, for a game's
+    layout that links outside the game folder: it is never opened)."""
     found = assets.expected(assets.LAYOUTS, name, game_root)
+    if found.outside:
+        return None, (R_OUTSIDE.at(found.display, Span(), found.outside),)
     doc, diags = load_document(found.path, found.display)
     return doc, tuple(diags)
 

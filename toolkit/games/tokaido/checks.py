@@ -852,7 +852,7 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
 
 def _layout_text(game: Game, name: str) -> str | None:
     found = assets.find(assets.LAYOUTS, name, Path(game.root))
-    return found.path.read_text(encoding="utf-8") if found else None
+    return found.path.read_text(encoding="utf-8") if found and not found.outside else None
 
 
 def check_backs(game: Game) -> Iterator[Diagnostic]:

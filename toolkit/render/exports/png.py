@@ -78,7 +78,7 @@ def run(
 
     def emit(path: Path, data: bytes) -> None:
         output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(path, data, inside=out)
         written.append(path)
         report(path)
 

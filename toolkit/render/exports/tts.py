@@ -194,7 +194,7 @@ def run(
 
     def emit(path: Path, data: bytes) -> None:
         output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(path, data, inside=out)
         written.append(path)
         report(path)
 
@@ -251,7 +251,8 @@ def run(
         step()
         title = game.manifest.title.get(lang, "") or game.id
         name = f"{game.id}-{lang}.json"
-        atomic_write_text(folder / name, save_file(title, objects))
+        output_folder(out, *(folder / name).relative_to(out).parent.parts)
+        atomic_write_text(folder / name, save_file(title, objects), inside=out)
         written.append(folder / name)
         report(folder / name)
         prune(folder, written)

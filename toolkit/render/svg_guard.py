@@ -1,0 +1,220 @@
+"""What a game's SVG icon may reach and cost, checked before svglib draws it.
+
+svglib follows `href`s to other files (`<image href="x.png">`, `<use href="y.svg#s">`) and
+expands `<use>` without a bound on the work; an SVG comes from a game folder, which may be
+someone else's. So an icon is read only if it is a regular file of at most `MAX_BYTES`, every
+file it references (and every file those reference) resolves inside the game's `icons/`
+folder, and its `<use>` elements expand to at most `MAX_EXPANDED` elements. A data: URI and
+a same-document `#id` are fine. Each refusal is positioned at the element (line, column).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from toolkit.fileio import read_bounded, real_path
+
+if TYPE_CHECKING:
+    from lxml.etree import _Element
+
+MAX_BYTES = 2 * 1024 * 1024
+"""A drawn icon is a few kB; 2 MB leaves room for a detailed one (a 50 MB SVG took 3 GB)."""
+MAX_EXPANDED = 10_000
+"""Elements an icon draws once every <use> is expanded (a 1.6 kB file of nested <use>
+otherwise costs seconds: svglib takes about a millisecond per element)."""
+MAX_USES = 500
+"""<use> elements drawn once expanded: svglib's cost grows faster than their number
+(1,000 uses of one rectangle take seconds)."""
+MAX_FILES = 64
+"""Files one icon may pull in, itself included."""
+
+Cost = tuple[int, int]
+"""Elements drawn and <use> elements expanded."""
+
+HREFS = ("{http://www.w3.org/1999/xlink}href", "href")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an SVG is not drawn, at which file, line and column."""
+
+    path: Path
+    line: int
+    col: int
+    message: str
+
+
+def parse(data: bytes) -> _Element:
+    """The root element: no entities resolved, no network, no DTD (raises XMLSyntaxError)."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    return etree.fromstring(data, parser=parser)
+
+
+def read(path: Path) -> bytes:
+    """The file's bytes; raises OSError for a file that is not regular, ValueError for one
+    over `MAX_BYTES`."""
+    data = read_bounded(path, MAX_BYTES)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"the file is larger than the limit of {MAX_BYTES:,} bytes for an SVG")
+    return data
+
+
+def column(text: str, element: _Element) -> tuple[int, int]:
+    """Line and column of the element's start tag (lxml knows only the line)."""
+    from lxml import etree
+
+    line = element.sourceline or 1
+    name = etree.QName(element).localname
+    tag = f"{element.prefix}:{name}" if element.prefix else name
+    same = [
+        e
+        for e in element.getroottree().iter()
+        if e.tag == element.tag and e.sourceline == line and e is not element
+    ]
+    before = sum(1 for e in same if _precedes(e, element))
+    lines = text.split("\n")
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    at = -1
+    for _ in range(before + 1):
+        found = re.compile(rf"<{re.escape(tag)}(?=[\s/>])").search(source, at + 1)
+        if found is None:
+            return line, 1
+        at = found.start()
+    return line, at + 1
+
+
+def _precedes(a: _Element, b: _Element) -> bool:
+    for element in b.getroottree().iter():
+        if element is a:
+            return True
+        if element is b:
+            return False
+    return False
+
+
+def href(element: _Element) -> str | None:
+    for name in HREFS:
+        value = element.get(name)
+        if value is not None:
+            return value.strip()
+    return None
+
+
+def _target(value: str, base: Path, icons: Path) -> tuple[Path | None, str]:
+    """The file an href names (None for a data: URI or a `#id`), or why it is refused."""
+    if not value or value.startswith("#") or value.lower().startswith("data:"):
+        return None, ""
+    iri = value.split("#", 1)[0]
+    if _SCHEME.match(iri) or iri.startswith(("/", "\\", "~")) or os.path.isabs(iri):
+        return None, f"href {value!r} is not a file in the icons/ folder"
+    for written in dict.fromkeys((iri, unquote(iri))):  # svglib joins it as written
+        path = Path(os.path.normpath(os.path.join(base.parent, written)))
+        if not real_path(path).is_relative_to(icons):
+            return None, f"href {value!r} leads outside the icons/ folder"
+    return Path(os.path.normpath(os.path.join(base.parent, iri))), ""
+
+
+def check(path: Path, icons: Path) -> Refusal | None:
+    """The first reason the SVG in `path`, or a file it references, may not be drawn."""
+    icons = real_path(icons)
+    seen: dict[Path, Cost] = {}
+    return _check(path, icons, seen)
+
+
+def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
+    """Check one file (and, depth first, the SVGs it references); `seen` gets each file's
+    expanded cost, so a file referenced twice is read once."""
+    from lxml import etree
+
+    seen[real_path(path)] = (0, 0)  # a reference cycle costs nothing; svglib skips it
+    try:
+        data = read(path)
+        root = parse(data)
+    except (OSError, ValueError, etree.XMLSyntaxError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return Refusal(path, 1, 1, f"cannot read it: {reason}")
+    text = data.decode("utf-8", "replace")
+    external: dict[etree._Element, Cost] = {}
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        value = href(element)
+        if value is None:
+            continue
+        target, reason = _target(value, path, icons)
+        if reason:
+            return Refusal(path, *column(text, element), reason)
+        if target is None or target.suffix.lower() != ".svg" or not target.is_file():
+            continue
+        real = real_path(target)
+        if real not in seen:
+            if len(seen) >= MAX_FILES:
+                message = f"it references more than {MAX_FILES} SVG files"
+                return Refusal(path, *column(text, element), message)
+            refusal = _check(target, icons, seen)
+            if refusal is not None:
+                return refusal
+        external[element] = seen[real]
+    total, heavy = _expanded(root, external)
+    seen[real_path(path)] = total
+    if _over(total):
+        where = column(text, heavy) if heavy is not None else (root.sourceline or 1, 1)
+        message = (
+            f"it draws more than {MAX_EXPANDED:,} elements or {MAX_USES:,} <use> once each"
+            " <use> is expanded; draw the shapes once instead of nesting <use>"
+        )
+        return Refusal(path, *where, message)
+    return None
+
+
+def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:
+    """What the drawing costs once each `<use href="#id">` is replaced by its target (and
+    each reference to another file by that file's cost), each count capped just above its
+    limit; and the first <use> that alone goes past a limit (else the first <use>)."""
+    ids = {e.get("id"): e for e in root.iter() if isinstance(e.tag, str) and e.get("id")}
+    weight: dict[_Element, Cost] = {}
+    open_: set[_Element] = set()
+
+    def parts(element: _Element) -> Iterator[_Element]:
+        yield from (child for child in element if isinstance(child.tag, str))
+        value = href(element) or ""
+        if value.startswith("#") and value[1:] in ids:
+            yield ids[value[1:]]
+
+    stack: list[tuple[_Element, bool]] = [(root, False)]
+    while stack:
+        element, done = stack.pop()
+        if done:
+            open_.discard(element)
+            elements, uses = external.get(element, (0, 0))
+            elements, uses = elements + 1, uses + _is_use(element)
+            for part in parts(element):
+                more = weight.get(part, (0, 0))
+                elements, uses = elements + more[0], uses + more[1]
+            weight[element] = (min(elements, MAX_EXPANDED + 1), min(uses, MAX_USES + 1))
+            continue
+        if element in weight or element in open_:
+            continue  # computed, or a cycle (svglib refuses those itself)
+        open_.add(element)
+        stack.append((element, True))
+        stack.extend((p, False) for p in parts(element) if p not in weight and p not in open_)
+    found = [e for e in root.iter() if _is_use(e)]
+    heavy = next((e for e in found if _over(weight.get(e, (0, 0)))), found[0] if found else None)
+    return weight[root], heavy
+
+
+def _over(cost: Cost) -> bool:
+    return cost[0] > MAX_EXPANDED or cost[1] > MAX_USES
+
+
+def _is_use(element: _Element) -> bool:
+    return isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "use"
