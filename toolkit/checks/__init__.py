@@ -66,4 +66,6 @@ def iter_rules() -> Iterator[str]:
         "toolkit.checks",
         "toolkit.checks.balance",
         "toolkit.sim.variants",
+        "toolkit.sim.engines",
+        "toolkit.content.plugin",
     )

@@ -136,7 +136,10 @@ class GreedyBot:
         if len(actions) == 1:
             return actions[0]
         seat = state.current_player()
-        root = state.observation(seat)
+        # what the seat may see; with the default observation (a plain copy) the state itself
+        # serves, since every move is tried on a clone anyway
+        hidden = type(state).observation is not State.observation
+        root = state.observation(seat) if hidden else state
         if not callable(getattr(root, GREEDY_HOOK, None)):
             raise MissingHook(greedy_hook_missing(root))
         best: list[int] = []
