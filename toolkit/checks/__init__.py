@@ -67,5 +67,6 @@ def iter_rules() -> Iterator[str]:
         "toolkit.checks.balance",
         "toolkit.sim.variants",
         "toolkit.sim.engines",
+        "toolkit.sim.contract_run",
         "toolkit.content.plugin",
     )

@@ -198,6 +198,15 @@ def check(
     ] = False,
     workers: Annotated[int, typer.Option(min=1, max=256)] = 1,
     dask: DaskOpt = None,
+    contract: Annotated[
+        bool,
+        typer.Option(
+            "--contract",
+            help="Instead of the balance run: check the engine's contract with random play "
+            "at every player count (legal moves, termination, cloning, seeds, invariants, "
+            "scores); -n/30 games per player count (at least 2), every count or -p's.",
+        ),
+    ] = False,
 ) -> None:
     """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
     from toolkit.diagnostics.formats import counts_as_finding, render
@@ -206,7 +215,10 @@ def check(
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     try:
-        found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
+        if contract:
+            found = _check_contracts(games_arg, max(2, games // 30), players, seed, fmt)
+        else:
+            found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
     output = render(found, fmt)
@@ -216,6 +228,36 @@ def check(
         stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
     findings = any(counts_as_finding(d) for d in found)
     raise typer.Exit(1 if findings and not exit_zero else 0)
+
+
+def _check_contracts(
+    games_arg: list[str] | None, games: int, players: int | None, seed: int, fmt: str
+) -> list[Any]:
+    """Validate each game, then run the random-play contract on its engine (at every
+    player count, or only at `players`)."""
+    from toolkit.checks import run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import Severity
+    from toolkit.sim.contract_run import contract_findings
+    from toolkit.sim.engines import EngineError, has_engine, no_engine_message
+
+    found: list[Any] = []
+    for folder in game_folders(games_arg):
+        loaded = load_game(folder)
+        diags = run_checks(loaded)
+        found.extend(diags)
+        if any(d.severity == Severity.ERROR for d in diags):
+            continue
+        if not has_engine(loaded):
+            if fmt == "text":
+                message = no_engine_message(loaded.id).replace(" has no", ": no", 1)
+                stderr.print(f"{escape(message)}; validated only", soft_wrap=True)
+            continue
+        try:
+            found.extend(contract_findings(loaded, games, seed, players))
+        except EngineError as exc:
+            found.append(exc.diagnostic)
+    return found
 
 
 def _check_all(
