@@ -238,3 +238,19 @@ def test_a_broken_installed_plugin_is_a_finding_not_a_traceback(run_cli, tmp_pat
     assert re.search(rf"game\.yaml:{line}:\d+: E007 .*ModuleNotFoundError", result.stdout), (
         result.output
     )
+
+
+def test_replay_shows_the_failed_game_up_to_its_mistake(run_cli, tmp_path):
+    text = edited(
+        "        seat, game = self.seat, self.game\n",
+        "        seat, game = self.seat, self.game\n"
+        "        if self.turns == 4:\n"
+        "            raise RuntimeError('turn four')\n",
+    )
+    folder = game_with(tmp_path, text)
+    result = run_cli("replay", str(folder), "--seed", "3", "-g", "2")
+    no_traceback(result)
+    assert result.exit_code == 1
+    line = line_of(text, "raise RuntimeError")
+    assert f"engine.py:{line}:1: E004 [error] game 2 (--seed 3," in result.stdout, result.stdout
+    assert "move 4: raised RuntimeError: turn four" in result.stdout

@@ -10,13 +10,21 @@ docs/engines.md for a tutorial.
 - Bots: the `Bot` protocol and the generic `RandomBot`, `MctsBot` and `GreedyBot` (the last
   plays any engine whose State has `score_estimate(seat) -> float`).
 - The content view an engine compiles from: `GameContent` (cards with their fields, copies
-  and params; rules values; boards; questions; the players range; options), `Card`, `Deck`.
+  and params; rules values; boards; questions; the players range; options), `Card`, `Deck`,
+  and `load_content(folder)` to build it from a game folder (to try an engine from Python).
 """
 
 from __future__ import annotations
 
 from toolkit.sim.bots import Bot, GreedyBot, MctsBot, RandomBot
-from toolkit.sim.content_view import Card, ContentError, Deck, GameContent, OptionInfo
+from toolkit.sim.content_view import (
+    Card,
+    ContentError,
+    Deck,
+    GameContent,
+    OptionInfo,
+    load_content,
+)
 from toolkit.sim.engine import CHANCE, TERMINAL, CompiledGame, GameSetup, State
 
 __all__ = [
@@ -34,4 +42,5 @@ __all__ = [
     "OptionInfo",
     "RandomBot",
     "State",
+    "load_content",
 ]

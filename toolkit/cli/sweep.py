@@ -294,6 +294,9 @@ def replay(
         table.add_row(str(m.number), str(m.round), seat, choice, ", ".join(m.outcome))
     out = stdout.get()
     out.print(table)
+    if record.failure is not None:  # the engine's mistake this replay was asked to show
+        base.failed, base.failures = 1, [record.failure]
+        raise engine_findings(base.failure_diagnostics(), f"game {index} failed")
     ending = "timed out (turn cap)" if record.timed_out else f"{record.turns} turns"
     scores = ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores))
     results = ", ".join(f"{v:g}" for v in record.returns)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -154,3 +155,15 @@ def content_view(game: Any) -> GameContent:
         options=options,
         cooperative=manifest.cooperative is True,
     )
+
+
+def load_content(folder: str | Path) -> GameContent:
+    """The content view of a game folder, for trying an engine from Python (its own tests, a
+    notebook); a ValueError if the content has errors (`playset validate` shows them)."""
+    from toolkit.content.game import load_game
+
+    game = load_game(Path(folder))
+    errors = [d for d in game.diagnostics if d.severity == "error"]
+    if errors or game.manifest is None:
+        raise ValueError(f"{folder}: content has {len(errors)} error(s); run playset validate")
+    return content_view(game)
