@@ -254,3 +254,19 @@ def test_replay_shows_the_failed_game_up_to_its_mistake(run_cli, tmp_path):
     line = line_of(text, "raise RuntimeError")
     assert f"engine.py:{line}:1: E004 [error] game 2 (--seed 3," in result.stdout, result.stdout
     assert "move 4: raised RuntimeError: turn four" in result.stdout
+
+
+def test_a_sweep_point_whose_games_all_fail(run_cli, tmp_path):
+    text = edited(
+        "        seat, game = self.seat, self.game\n",
+        "        seat, game = self.seat, self.game\n"
+        "        if game.target == 12:\n"
+        "            raise ValueError('twelve')\n",
+    )
+    folder = game_with(tmp_path, text)
+    result = run_cli("sweep", str(folder), "--vary", "target_points=8,12", "-n", "20")
+    no_traceback(result)
+    assert result.exit_code == 1
+    assert "20 of 40 game(s) failed" in result.output
+    assert "E004 [error] game 0 (--seed 0," in result.stdout
+    assert "ValueError: twelve" in result.stdout

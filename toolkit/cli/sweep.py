@@ -242,6 +242,9 @@ def tune(
         text = json.dumps(result.to_json(), indent=2, ensure_ascii=False, default=str)
         atomic_write_text(json_out, text + "\n")
         stderr.print(f"wrote {json_out}")
+    failures = failed_games(base, total)
+    if failures:
+        raise engine_findings(failures, f"{base.failed} game(s) failed; see the findings above")
 
 
 def replay(

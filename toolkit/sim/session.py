@@ -95,6 +95,12 @@ class Simulation:
     failed: int = 0  # games of the last play() stopped by an engine mistake
     failures: list[Any] = field(default_factory=list)  # the first few, as GameFailures
 
+    def absorb(self, other: Simulation) -> None:
+        """Count another run's failed games as this one's (a sweep's points, tune's trials),
+        keeping the first few findings."""
+        self.failed += other.failed
+        self.failures += other.failures[: max(0, 10 - len(self.failures))]
+
     def failure_diagnostics(self) -> list[Any]:
         """The last play()'s failed games as diagnostics at the engine's lines (E003–E005)."""
         from toolkit.diagnostics import REGISTRY, Span

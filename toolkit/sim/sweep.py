@@ -178,8 +178,7 @@ def run_sweep(
     for combo, options, rules in plans:
         sim = point_simulation(base, options, rules)
         report = sim.play(workers, progress, executor)
-        base.failed += sim.failed  # engine mistakes at any point, told after the table
-        base.failures += sim.failures[: max(0, 10 - len(base.failures))]
+        base.absorb(sim)  # engine mistakes at any point, told after the table
         point = Point(tuple((p.path, v) for p, v in combo), tuple(point_metrics(report)))
         points.append(point)
         if on_point:
