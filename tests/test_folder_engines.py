@@ -270,3 +270,21 @@ def test_a_sweep_point_whose_games_all_fail(run_cli, tmp_path):
     assert "20 of 40 game(s) failed" in result.output
     assert "E004 [error] game 0 (--seed 0," in result.stdout
     assert "ValueError: twelve" in result.stdout
+
+
+def test_an_engine_package_folder_with_relative_imports(run_cli, tmp_path):
+    folder = game_with(tmp_path)
+    (folder / "engine.py").unlink()
+    package = folder / "rules"
+    package.mkdir()
+    (package / "play.py").write_text(STARTER)
+    (package / "__init__.py").write_text("from .play import compile_game\n\nBOTS = {}\n")
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("engine: engine.py", "engine: rules"))
+    assert run_cli("validate", str(folder)).exit_code == 0
+    result = run_cli("simulate", str(folder), "-n", "50")
+    assert result.exit_code == 0, result.output
+    assert "tiny-run — 50 games" in result.stdout
+    (package / "__init__.py").unlink()
+    result = run_cli("simulate", str(folder), "-n", "5")
+    assert result.exit_code == 1 and "engine folder 'rules' has no __init__.py" in result.stdout
