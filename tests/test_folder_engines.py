@@ -288,3 +288,16 @@ def test_an_engine_package_folder_with_relative_imports(run_cli, tmp_path):
     (package / "__init__.py").unlink()
     result = run_cli("simulate", str(folder), "-n", "5")
     assert result.exit_code == 1 and "engine folder 'rules' has no __init__.py" in result.stdout
+
+
+def test_a_game_without_engine_is_told_how_to_add_one(run_cli, tmp_path):
+    folder = tmp_path / "no-engine"
+    new_game(folder, "no-engine", ["en"])
+    simulated = run_cli("simulate", str(folder), "-n", "5")
+    assert simulated.exit_code == 2
+    checked = run_cli("check", str(folder))
+    assert checked.exit_code == 0
+    for said in (simulated.output, checked.output):
+        flat = " ".join(said.split())
+        assert "no simulation engine" in flat and "docs/engines.md" in flat, said
+        assert "playset new GAME --engine" in flat and "engine: engine.py" in flat, said
