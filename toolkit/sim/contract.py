@@ -41,8 +41,13 @@ def _fingerprint(state: State) -> tuple[object, ...]:
 
 def _seen(state: State) -> tuple[object, ...]:
     """What a clone must reproduce when it plays the same moves: the fingerprint and the
-    scores (chance drawn from a copied RNG shows in them a move or two later)."""
-    return (*_fingerprint(state), tuple(state.score_values()))
+    scores (chance drawn from a copied RNG shows in them a move or two later; an engine whose
+    scores exist only at the end is compared on the rest)."""
+    try:
+        scores: object = tuple(state.score_values())
+    except Exception:  # noqa: BLE001 - mid-game scores are optional
+        scores = None
+    return (*_fingerprint(state), scores)
 
 
 TWIN_MOVES = 3  # moves a clone made at a probe follows the original
