@@ -5,10 +5,12 @@ test for that fault goes red."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.toy_game import ToyGame, ToyState
-from toolkit.sim.contract import random_play_check
+from toolkit.sim.contract import contract_problems, random_play_check
 from toolkit.sim.engine import GameSetup
 
 SETUP = GameSetup(2)
@@ -172,3 +174,90 @@ def test_returns_with_the_wrong_number_of_entries():
 def test_a_broken_engine_stops_being_played_after_twenty_problems(state_class):
     found = problems(state_class, games=500)
     assert 20 < len(found) <= 22
+
+
+# --- the seed, clone and score rules (`check --contract` runs these with seeds=True) -------
+
+
+def seed_problems_of(game: ToyGame, games: int = 5) -> list[str]:
+    return [p.message for p in contract_problems(game, SETUP, games, seeds=True)]
+
+
+class IgnoresItsSeed(ToyGame):
+    """Every game starts from the same RNG, whatever seed the runner gives."""
+
+    def new_state(self, setup: GameSetup, seed: int) -> ToyState:
+        return super().new_state(setup, 42)
+
+
+class ChanceFromOutside(Faulty):
+    """Rolls the die with the process-wide RNG: the same seed gives another game."""
+
+    __slots__ = ()
+
+    def apply(self, action: int) -> None:
+        super().apply(action)
+        self.roll = _OUTSIDE.randint(1, 6)
+
+
+_OUTSIDE = random.Random(1)
+
+
+class ClonesForgetTheDice(Faulty):
+    """A clone gets a fresh RNG: independent, but it does not play like its original."""
+
+    __slots__ = ()
+
+    def clone(self) -> ToyState:
+        other = super().clone()
+        other.rng = random.Random(other.turns + 1000)
+        return other
+
+
+class ScoresOneSeat(Faulty):
+    __slots__ = ()
+
+    def score_values(self) -> list[float]:
+        return [float(self.pos[0])]
+
+
+class BreaksItsInvariantOnlyInPlay(Faulty):
+    """Wrong after real moves past the tenth (never on the probes' clones of move 0)."""
+
+    __slots__ = ()
+
+    def invariant_errors(self) -> list[str]:
+        return ["too long"] if self.turns > 10 and not self.is_terminal() else []
+
+
+def test_the_healthy_toy_passes_the_seed_checks():
+    assert seed_problems_of(ToyGame()) == []
+
+
+def test_an_engine_that_ignores_its_seed():
+    assert seed_problems_of(IgnoresItsSeed()) == [
+        "5 different seeds gave the same game, move for move: new_state(setup, seed) must "
+        "seed the state's RNG from `seed`"
+    ]
+
+
+def test_chance_that_does_not_come_from_the_seed():
+    found = seed_problems_of(engine(ChanceFromOutside))
+    assert "game 0: the same seed gave a different game (chance not from state.rng?)" in found
+
+
+def test_a_clone_that_does_not_play_like_its_original():
+    found = problems(ClonesForgetTheDice, games=1, probe_every=1)
+    assert found, "a clone with its own dice went unnoticed"
+    assert all(p.endswith(": a clone played the same move differently") for p in found)
+
+
+def test_scores_for_every_seat():
+    assert problems(ScoresOneSeat, games=2) == [
+        f"game {i}: score_values has 1 entries" for i in range(2)
+    ]
+
+
+def test_invariants_are_checked_after_every_move_not_only_on_probes():
+    found = problems(BreaksItsInvariantOnlyInPlay, games=1, probe_every=1000)
+    assert found[0] == "game 0 move 10: after the move: too long"

@@ -67,6 +67,11 @@ class ToyState(State):
     def roles(self) -> list[str]:
         return [f"seat-{i}" for i in range(len(self.pos))]
 
+    def score_estimate(self, seat: int) -> float:
+        """The greedy bot's hook: my lead over the best other player."""
+        others = [p for i, p in enumerate(self.pos) if i != seat]
+        return self.pos[seat] - max(others, default=0)
+
 
 class ToyGame(CompiledGame):
     game_id = "toy"

@@ -66,4 +66,7 @@ def iter_rules() -> Iterator[str]:
         "toolkit.checks",
         "toolkit.checks.balance",
         "toolkit.sim.variants",
+        "toolkit.sim.engines",
+        "toolkit.sim.contract_run",
+        "toolkit.content.plugin",
     )

@@ -16,16 +16,22 @@ def new(
         Path | None, typer.Option("--into", help="Parent folder (default: the current one).")
     ] = None,
     lang: Annotated[str, typer.Option("--lang", help="Languages, e.g. fr,es,en.")] = "fr,es,en",
+    engine: Annotated[
+        bool,
+        typer.Option(
+            "--engine", help="Also write engine.py, a working engine for simulate and check."
+        ),
+    ] = False,
 ) -> None:
     """Write a minimal game folder that validates clean and builds at once."""
     from toolkit.scaffold.new import ScaffoldError, new_game
 
     folder = (into or Path.cwd()) / game_id
     try:
-        written = new_game(folder, game_id, [code.strip() for code in lang.split(",") if code])
+        languages = [code.strip() for code in lang.split(",") if code]
+        written = new_game(folder, game_id, languages, engine)
     except ScaffoldError as exc:
         raise usage_error(escape(str(exc))) from None
     stderr.print(f"wrote {len(written)} files under {escape(str(folder))}", soft_wrap=True)
-    stderr.print(
-        f"next: cd {escape(str(folder))} && playset validate && playset build", soft_wrap=True
-    )
+    then = "playset simulate && playset check" if engine else "playset build"
+    stderr.print(f"next: cd {escape(str(folder))} && playset validate && {then}", soft_wrap=True)

@@ -45,6 +45,29 @@ def executor_spec(workers: int, dask: str | None) -> str | None:
     return f"dask:{dask}" if dask else None
 
 
+def engine_findings(diagnostics: list[Any], summary: str) -> typer.Exit:
+    """Print engine mistakes as positioned findings (never a traceback); exit 1."""
+    from toolkit.diagnostics.formats import render
+
+    sys.stdout.write(render(diagnostics, "text") + "\n")
+    stderr.print(f"[red]{escape(summary)}[/red]")
+    return typer.Exit(1)
+
+
+def failed_games(sim: Any, total: int | None = None) -> list[Any]:
+    """The failed games of a played simulation, told on stderr (count) and as findings."""
+    if not sim.failed:
+        return []
+    shown = sim.failure_diagnostics()
+    total = total or sim.config.games
+    more = f" (the first {len(shown)} shown)" if len(shown) < sim.failed else ""
+    stderr.print(
+        f"[red]{sim.failed} of {total} game(s) failed on an engine mistake{more}[/red]; "
+        "the report covers the others"
+    )
+    return shown
+
+
 def _progress(total: int) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -96,6 +119,7 @@ def _simulate(
     pdf_out: Path | None,
     dask: str | None,
 ) -> None:
+    from toolkit.sim.engines import EngineError
     from toolkit.sim.executors import ExecutorError, open_executor
     from toolkit.sim.report import print_report, write_json, write_pdf
     from toolkit.sim.session import SetupError, Stopped, prepare
@@ -114,6 +138,8 @@ def _simulate(
         sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
     except SetupError as exc:
         raise usage_error(str(exc)) from None
+    except EngineError as exc:
+        raise engine_findings([exc.diagnostic], "the engine cannot play; nothing played") from None
     if "mcts" in bots.split(","):
         stderr.print(
             "note: mcts bots run many playouts per move (seconds to a minute per game); "
@@ -126,6 +152,8 @@ def _simulate(
             report = sim.play(workers, lambda k: bar.advance(task, k), pool)
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
+    except EngineError as exc:
+        raise engine_findings([exc.diagnostic], "the engine cannot play; nothing played") from None
     except Stopped as stop:
         code = 128 + stop.signum
         if not stop.games:
@@ -133,12 +161,16 @@ def _simulate(
             _exit_now(code)
         stderr.print(f"[yellow]interrupted[/yellow]: partial report of {stop.games} game(s)")
         report = stop.report
-    print_report(report, stdout.get())
-    for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
-        if target is not None:
-            write_output(target, functools.partial(writer, report))
+    failures = failed_games(sim)
+    if report.games:
+        print_report(report, stdout.get())
+        for target, writer in ((json_out, write_json), (pdf_out, write_pdf)):
+            if target is not None:
+                write_output(target, functools.partial(writer, report))
     if code:
         _exit_now(code)
+    if failures:
+        raise engine_findings(failures, f"{sim.failed} game(s) failed; see the findings above")
 
 
 def _exit_now(code: int) -> None:
@@ -166,6 +198,15 @@ def check(
     ] = False,
     workers: Annotated[int, typer.Option(min=1, max=256)] = 1,
     dask: DaskOpt = None,
+    contract: Annotated[
+        bool,
+        typer.Option(
+            "--contract",
+            help="Instead of the balance run: check the engine's contract with random play "
+            "at every player count (legal moves, termination, cloning, seeds, invariants, "
+            "scores); -n/30 games per player count (at least 2), every count or -p's.",
+        ),
+    ] = False,
 ) -> None:
     """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
     from toolkit.diagnostics.formats import counts_as_finding, render
@@ -174,7 +215,10 @@ def check(
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     try:
-        found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
+        if contract:
+            found = _check_contracts(games_arg, max(2, games // 30), players, seed, fmt)
+        else:
+            found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
     output = render(found, fmt)
@@ -184,6 +228,36 @@ def check(
         stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
     findings = any(counts_as_finding(d) for d in found)
     raise typer.Exit(1 if findings and not exit_zero else 0)
+
+
+def _check_contracts(
+    games_arg: list[str] | None, games: int, players: int | None, seed: int, fmt: str
+) -> list[Any]:
+    """Validate each game, then run the random-play contract on its engine (at every
+    player count, or only at `players`)."""
+    from toolkit.checks import run_checks
+    from toolkit.content.game import load_game
+    from toolkit.diagnostics import Severity
+    from toolkit.sim.contract_run import contract_findings
+    from toolkit.sim.engines import EngineError, has_engine, no_engine_message
+
+    found: list[Any] = []
+    for folder in game_folders(games_arg):
+        loaded = load_game(folder)
+        diags = run_checks(loaded)
+        found.extend(diags)
+        if any(d.severity == Severity.ERROR for d in diags):
+            continue
+        if not has_engine(loaded):
+            if fmt == "text":
+                message = no_engine_message(loaded.id).replace(" has no", ": no", 1)
+                stderr.print(f"{escape(message)}; validated only", soft_wrap=True)
+            continue
+        try:
+            found.extend(contract_findings(loaded, games, seed, players))
+        except EngineError as exc:
+            found.append(exc.diagnostic)
+    return found
 
 
 def _check_all(
@@ -201,6 +275,7 @@ def _check_all(
     from toolkit.content.game import load_game
     from toolkit.diagnostics import Severity
     from toolkit.diagnostics.suppress import unsuppressed
+    from toolkit.sim.engines import EngineError, has_engine, no_engine_message
     from toolkit.sim.executors import open_executor
     from toolkit.sim.session import SetupError, prepare
 
@@ -210,14 +285,20 @@ def _check_all(
             loaded = load_game(folder)
             diags = run_checks(loaded)
             found.extend(diags)
-            if any(d.severity == Severity.ERROR for d in diags) or loaded.plugin.engine is None:
-                if loaded.plugin.engine is None and fmt == "text":
-                    stderr.print(f"{escape(loaded.id)}: no simulation engine yet; validated only")
+            if any(d.severity == Severity.ERROR for d in diags) or not has_engine(loaded):
+                if not has_engine(loaded) and fmt == "text":
+                    message = no_engine_message(loaded.id).replace(" has no", ": no", 1)
+                    stderr.print(f"{escape(message)}; validated only", soft_wrap=True)
                 continue
             try:
                 sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+                report = sim.play(workers, executor=pool)
             except SetupError as exc:
                 raise usage_error(str(exc)) from None
-            report = sim.play(workers, executor=pool)
-            found.extend(unsuppressed(balance.check(loaded, report)))
+            except EngineError as exc:
+                found.append(exc.diagnostic)
+                continue
+            found.extend(failed_games(sim) if fmt == "text" else sim.failure_diagnostics())
+            if report.games:
+                found.extend(unsuppressed(balance.check(loaded, report)))
     return found

@@ -11,7 +11,15 @@ from typing import Annotated, Any
 import typer
 
 from toolkit.cli.common import game_folders, gated_game, stderr, stdout, usage_error
-from toolkit.cli.simulate import DaskOpt, GameArg, OptionOpt, _progress, executor_spec
+from toolkit.cli.simulate import (
+    DaskOpt,
+    GameArg,
+    OptionOpt,
+    _progress,
+    engine_findings,
+    executor_spec,
+    failed_games,
+)
 
 JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")]
 PdfOpt = Annotated[Path | None, typer.Option("--pdf", help="Write the charts as PDF.")]
@@ -33,6 +41,7 @@ def _session(
 ) -> Iterator[tuple[Any, Any]]:
     """The gated game's base simulation and an open executor (usage errors exit 2, content
     errors exit 1, as `simulate` does)."""
+    from toolkit.sim.engines import EngineError
     from toolkit.sim.executors import ExecutorError, open_executor
     from toolkit.sim.session import SetupError, prepare
 
@@ -47,11 +56,15 @@ def _session(
         base = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
     except SetupError as exc:
         raise usage_error(str(exc)) from None
+    except EngineError as exc:
+        raise engine_findings([exc.diagnostic], "the engine cannot play; nothing played") from None
     try:
         with open_executor(executor_spec(workers, dask), workers) as pool:
             yield base, pool
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
+    except EngineError as exc:
+        raise engine_findings([exc.diagnostic], "the engine cannot play") from None
 
 
 def _refused(exc: Any) -> typer.Exit:
@@ -117,6 +130,9 @@ def sweep(
     if pdf_out:
         write_sweep_pdf(result, pdf_out, keys)
         stderr.print(f"wrote {pdf_out}")
+    failures = failed_games(base, games * points)
+    if failures:
+        raise engine_findings(failures, f"{base.failed} game(s) failed; see the findings above")
 
 
 def tune(
@@ -226,6 +242,9 @@ def tune(
         text = json.dumps(result.to_json(), indent=2, ensure_ascii=False, default=str)
         atomic_write_text(json_out, text + "\n")
         stderr.print(f"wrote {json_out}")
+    failures = failed_games(base, total)
+    if failures:
+        raise engine_findings(failures, f"{base.failed} game(s) failed; see the findings above")
 
 
 def replay(
@@ -278,6 +297,9 @@ def replay(
         table.add_row(str(m.number), str(m.round), seat, choice, ", ".join(m.outcome))
     out = stdout.get()
     out.print(table)
+    if record.failure is not None:  # the engine's mistake this replay was asked to show
+        base.failed, base.failures = 1, [record.failure]
+        raise engine_findings(base.failure_diagnostics(), f"game {index} failed")
     ending = "timed out (turn cap)" if record.timed_out else f"{record.turns} turns"
     scores = ", ".join(f"seat {s} {v:g}" for s, v in enumerate(record.scores))
     results = ", ".join(f"{v:g}" for v in record.returns)

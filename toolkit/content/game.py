@@ -15,8 +15,10 @@ from pydantic import TypeAdapter
 
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.plugin import (
+    E_PLUGIN,
     GamePlugin,
     adapter,
+    broken_plugin,
     plugin_for,
 )
 from toolkit.content.source import Document, load_document
@@ -210,6 +212,11 @@ def load_game(root: Path) -> Game:
     game.diagnostics += diags
     if doc is None:
         return game
+    why = broken_plugin(raw_id) if isinstance(raw_id, str) else None
+    if why is not None:
+        key = "plugin" if isinstance(doc.data, dict) and doc.data.get("plugin") else "id"
+        message = f"the installed plugin {raw_id!r} cannot be imported ({why})"
+        game.diagnostics.append(E_PLUGIN.at(manifest_display, doc.span((key,)), message))
     manifest, diags = validate_document(doc, plugin.manifest_adapter)
     game.diagnostics += diags
     game.manifest_file = LoadedFile(manifest_display, doc, manifest)

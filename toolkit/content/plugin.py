@@ -19,6 +19,9 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from toolkit.content.models.base import Slug
 from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
 from toolkit.content.models.manifest import ManifestBase
+from toolkit.diagnostics import rule
+
+E_PLUGIN = rule("E007", "plugin-import", "The game's installed plugin cannot be imported.")
 
 R = TypeVar("R")
 GenericRules = dict[Slug, int | float | str | bool | list[Any] | dict[Any, Any]]
@@ -129,6 +132,20 @@ def rules_of(manifest: ManifestBase | None, model: type[R]) -> R:
 
 _REGISTRY: dict[str, GamePlugin] = {}
 _LOADED = False
+BROKEN: dict[str, str] = {}
+"""Installed plugins that failed to import, by entry point name: why (the game then loads
+with the generic plugin and `load_game` reports E007 instead of a traceback)."""
+
+
+def _load(ep: Any) -> GamePlugin | None:
+    """An entry point's plugin, or None (the failure noted in BROKEN) if importing it fails."""
+    try:
+        plugin = ep.load()
+    except Exception as exc:  # a third party's ImportError must not crash validate
+        text = str(exc)
+        BROKEN[ep.name] = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        return None
+    return plugin if isinstance(plugin, GamePlugin) else None
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
@@ -143,9 +160,14 @@ def _load_entry_points() -> None:
         return
     _LOADED = True
     for ep in entry_points(group="playset.games"):
-        plugin = ep.load()
-        if isinstance(plugin, GamePlugin):
+        plugin = _load(ep)
+        if plugin is not None:
             _REGISTRY.setdefault(plugin.game_id, plugin)
+
+
+def broken_plugin(game_id: str) -> str | None:
+    """Why the installed plugin of `game_id` failed to import, if it did."""
+    return BROKEN.get(game_id) if game_id not in _REGISTRY else None
 
 
 def plugins() -> dict[str, GamePlugin]:
@@ -160,8 +182,8 @@ def plugin_for(game_id: str | None) -> GamePlugin:
     Only that game's entry point is imported, so loading one game stays cheap."""
     if game_id and game_id not in _REGISTRY and not _LOADED:
         for ep in entry_points(group="playset.games", name=game_id):
-            plugin = ep.load()
-            if isinstance(plugin, GamePlugin):
+            plugin = _load(ep)
+            if plugin is not None:
                 _REGISTRY.setdefault(plugin.game_id, plugin)
     found = _REGISTRY.get(game_id or "")
     return found if found is not None else GamePlugin(game_id or "generic")

@@ -20,6 +20,7 @@ FAMILIES = {
     "Q": "question banks",
     "G": "game rules",
     "B": "balance",
+    "E": "engine",
 }
 
 

@@ -54,8 +54,20 @@ def _title(game_id: str) -> str:
     return " ".join([words[0].capitalize(), *words[1:]])
 
 
-def plan(game_id: str, languages: list[str]) -> dict[str, str]:
-    """Every file of the new game by its path in the folder."""
+ENGINE_FILE = "engine.py"
+
+
+def engine_source() -> str:
+    """The starter engine's text: the module toolkit/scaffold/starter_engine.py itself, so
+    the engine a new game gets is the one the tests play."""
+    from importlib.resources import files
+
+    return files("toolkit.scaffold").joinpath("starter_engine.py").read_text(encoding="utf-8")
+
+
+def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, str]:
+    """Every file of the new game by its path in the folder (with `engine`: a working
+    engine.py beside the content, named in game.yaml)."""
     if not GAME_ID.match(game_id) or len(game_id) > 64:
         raise ScaffoldError(
             f"{game_id!r} is not a game id: lower-case letters and digits, joined by - or _"
@@ -72,7 +84,9 @@ def plan(game_id: str, languages: list[str]) -> dict[str, str]:
         **{k: manifest[k] for k in ("id", "title", "summary")},
         "languages": languages,
         "source_language": "en" if "en" in languages else languages[0],
-        **{k: manifest[k] for k in ("players", "rules", "files")},
+        "players": manifest["players"],
+        **({"engine": ENGINE_FILE} if engine else {}),
+        **{k: manifest[k] for k in ("rules", "files")},
     }
     manifest["files"]["rulebook"] = {lang: f"rulebook/{lang}.md" for lang in languages}
     files = {
@@ -86,15 +100,17 @@ def plan(game_id: str, languages: list[str]) -> dict[str, str]:
     }
     for lang in languages:
         files[f"rulebook/{lang}.md"] = starter.RULEBOOK[lang]
+    if engine:
+        files[ENGINE_FILE] = engine_source()
     documents = schema_documents()
     for rel in SCHEMAS:
         files[f"schemas/{rel}"] = render(documents[rel])
     return files
 
 
-def new_game(folder: Path, game_id: str, languages: list[str]) -> list[Path]:
+def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = False) -> list[Path]:
     """Write the new game into `folder` (which must not exist, or be empty)."""
-    files = plan(game_id, languages)
+    files = plan(game_id, languages, engine)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not an empty folder")
     written = []

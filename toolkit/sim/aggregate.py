@@ -14,6 +14,7 @@ from toolkit.sim.runner import GameRecord
 from toolkit.sim.stats import Distribution
 
 MAX_LISTED = 5  # timed-out games named in the report
+MAX_FAILURES = 10  # failed games whose finding is shown (all are counted)
 
 
 class Aggregate:
@@ -53,8 +54,15 @@ class Aggregate:
         self.shortest: Seen | None = None
         self.widest: Seen | None = None
         self.timeout_games: list[Seen] = []  # the first few only
+        self.failed = 0  # games stopped by an engine mistake (not folded into the totals)
+        self.failures: list[Any] = []  # the first few GameFailures, in game order
 
     def add(self, r: GameRecord) -> None:
+        if r.failure is not None:
+            self.failed += 1
+            if len(self.failures) < MAX_FAILURES:
+                self.failures.append(r.failure)
+            return
         self.games += 1
         self._notable(r)
         if not self.seats:

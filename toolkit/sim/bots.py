@@ -1,4 +1,8 @@
-"""Bots: random, and a generic open-loop MCTS any engine gets; games add their own greedy.
+"""Bots: random, a generic open-loop MCTS and a one-ply greedy any engine gets.
+
+The greedy bot needs one hook from the engine: `State.score_estimate(seat) -> float`, how
+good the position is for `seat` (higher is better). A game may replace it with its own
+`greedy` bot (as the bundled games do, for speed or finer play).
 
 A bot sees the state only through `state.observation(seat)` (engines with hidden
 information re-sample what the seat cannot see) and draws chance from its own RNG.
@@ -102,7 +106,57 @@ def _estimate(state: State) -> list[float]:
     return [1.0 / len(leaders) if i in leaders else 0.0 for i in range(len(scores))]
 
 
+class MissingHook(TypeError):
+    """The engine lacks a hook a bot needs (the message says which and how to add it)."""
+
+
+GREEDY_HOOK = "score_estimate"
+
+
+def greedy_hook_missing(state: State) -> str | None:
+    """Why the generic greedy bot cannot play this engine's states, or None if it can."""
+    if callable(getattr(state, GREEDY_HOOK, None)):
+        return None
+    return (
+        f"the greedy bot needs {type(state).__name__}.{GREEDY_HOOK}(seat) -> float "
+        "(how good the position is for that seat; see docs/engines.md): add it, or choose "
+        "--bots random or --bots mcts"
+    )
+
+
+class GreedyBot:
+    """One-ply lookahead: play each legal action on a copy of what the seat sees and keep
+    the one whose `score_estimate(seat)` is highest; ties are broken by the bot's RNG (so a
+    table of greedy bots does not always pick the first of equal moves)."""
+
+    name = "greedy"
+
+    def choose(self, state: State, rng: random.Random) -> int:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.current_player()
+        # what the seat may see; with the default observation (a plain copy) the state itself
+        # serves, since every move is tried on a clone anyway
+        hidden = type(state).observation is not State.observation
+        root = state.observation(seat) if hidden else state
+        if not callable(getattr(root, GREEDY_HOOK, None)):
+            raise MissingHook(greedy_hook_missing(root))
+        best: list[int] = []
+        best_value = -math.inf
+        for action in actions:
+            child = root.clone()
+            child.apply(action)
+            value = child.score_estimate(seat)  # type: ignore[attr-defined]
+            if value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
 GENERIC_BOTS: dict[str, Callable[[int], Bot]] = {
     "random": lambda seat: RandomBot(),
     "mcts": lambda seat: MctsBot(),
+    "greedy": lambda seat: GreedyBot(),
 }

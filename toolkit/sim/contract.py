@@ -3,15 +3,26 @@
 Plays random games and checks the contract: legal actions never empty before the end, every
 legal action applies, a clone is independent of its original, the length stays within the
 declared maximum, and the engine's own invariants hold (`state.invariant_errors()`: cards
-conserved, scores consistent with events).
+conserved, scores consistent with events). `playset check --contract` runs it, with the seed
+checks (same seed → same game, different seeds → different games), on any game's engine.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.runner import game_seed
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One contract violation: which part of the contract (the State or CompiledGame method
+    it concerns, so `check --contract` can point at that method's line) and what happened."""
+
+    method: str
+    message: str
 
 
 def _invariants(state: State) -> list[str]:
@@ -28,6 +39,20 @@ def _fingerprint(state: State) -> tuple[object, ...]:
     )
 
 
+def _seen(state: State) -> tuple[object, ...]:
+    """What a clone must reproduce when it plays the same moves: the fingerprint and the
+    scores (chance drawn from a copied RNG shows in them a move or two later; an engine whose
+    scores exist only at the end is compared on the rest)."""
+    try:
+        scores: object = tuple(state.score_values())
+    except Exception:  # noqa: BLE001 - mid-game scores are optional
+        scores = None
+    return (*_fingerprint(state), scores)
+
+
+TWIN_MOVES = 3  # moves a clone made at a probe follows the original
+
+
 def random_play_check(
     compiled: CompiledGame,
     setup: GameSetup,
@@ -36,38 +61,137 @@ def random_play_check(
     probe_every: int = 7,
 ) -> list[str]:
     """Play `games` random games; return contract violations (empty when all is well)."""
-    problems: list[str] = []
+    return [p.message for p in contract_problems(compiled, setup, games, seed, probe_every)]
+
+
+def contract_problems(
+    compiled: CompiledGame,
+    setup: GameSetup,
+    games: int,
+    seed: int = 0,
+    probe_every: int = 7,
+    seeds: bool = False,
+) -> list[Problem]:
+    """The random-play contract: random games checked move by move (legal actions never
+    empty before the end, every legal action applies on a clone, a clone is independent of
+    its original and plays like it, invariants hold after every move, the game ends within
+    `max_turns`, results and scores for every seat); with `seeds`, also that the same seed
+    gives the same game and different seeds different games."""
+    problems: list[Problem] = []
+    teams = compiled.seats_are_teams(setup)
     for index in range(games):
-        rng = random.Random(index)
-        state = compiled.new_state(setup, game_seed(seed, index))
-        moves = 0
-        while not state.is_terminal():
-            actions = state.legal_actions()
-            where = f"game {index} move {moves}"
-            if not actions:
-                problems.append(f"{where}: no legal action before the end")
-                break
-            if moves % probe_every == 0:
-                before = _fingerprint(state)
-                for action in actions:  # every legal action applies to a clone
-                    probe = state.clone()
-                    try:
-                        probe.apply(action)
-                    except Exception as exc:  # noqa: BLE001 - report, don't crash the test
-                        problems.append(f"{where}: action {action} raised {exc!r}")
-                    problems.extend(f"{where}: after {action}: {e}" for e in _invariants(probe))
-                if _fingerprint(state) != before:
-                    problems.append(f"{where}: playing on a clone changed the original")
-            state.apply(actions[rng.randrange(len(actions))])
-            moves += 1
-            if moves > compiled.max_turns:
-                problems.append(f"game {index}: longer than max_turns={compiled.max_turns}")
-                break
-        problems.extend(f"game {index} end: {e}" for e in _invariants(state))
-        if state.is_terminal():
-            result = state.returns()
-            if len(result) != setup.players and not compiled.seats_are_teams(setup):
-                problems.append(f"game {index}: returns has {len(result)} entries")
+        problems += _play(compiled, setup, index, seed, probe_every, teams)
         if len(problems) > 20:
+            return problems
+    if seeds:
+        problems += seed_problems(compiled, setup, min(games, 5), seed)
+    return problems
+
+
+def _play(
+    compiled: CompiledGame, setup: GameSetup, index: int, seed: int, probe_every: int, teams: bool
+) -> list[Problem]:
+    problems: list[Problem] = []
+    rng = random.Random(index)
+    state = compiled.new_state(setup, game_seed(seed, index))
+    moves = twin_moves = 0
+    twin: State | None = None
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        where = f"game {index} move {moves}"
+        if not actions:
+            problems.append(Problem("legal_actions", f"{where}: no legal action before the end"))
             break
+        action = actions[rng.randrange(len(actions))]
+        if moves % probe_every == 0:
+            before = _fingerprint(state)
+            for other in actions:  # every legal action applies to a clone
+                probe = state.clone()
+                try:
+                    probe.apply(other)
+                except Exception as exc:  # noqa: BLE001 - report, don't crash the test
+                    problems.append(Problem("apply", f"{where}: action {other} raised {exc!r}"))
+                problems += [
+                    Problem("invariant_errors", f"{where}: after {other}: {e}")
+                    for e in _invariants(probe)
+                ]
+            if _fingerprint(state) != before:
+                problems.append(
+                    Problem("clone", f"{where}: playing on a clone changed the original")
+                )
+            if twin is None:
+                twin, twin_moves = state.clone(), 0
+        state.apply(action)
+        moves += 1
+        if twin is not None:  # the clone plays the same moves: it must see the same game
+            try:
+                twin.apply(action)
+                same = _seen(twin) == _seen(state)
+            except Exception:  # noqa: BLE001 - a clone that cannot play is not a copy
+                same = False
+            twin_moves += 1
+            if not same:
+                problems.append(
+                    Problem("clone", f"{where}: a clone played the same move differently")
+                )
+            if not same or twin_moves >= TWIN_MOVES or state.is_terminal():
+                twin = None
+        if not state.is_terminal():  # the end is checked below, once
+            problems += [
+                Problem("invariant_errors", f"{where}: after the move: {e}")
+                for e in _invariants(state)
+            ]
+        if moves > compiled.max_turns:
+            message = f"game {index}: longer than max_turns={compiled.max_turns}"
+            problems.append(Problem("is_terminal", message))
+            break
+    problems += [Problem("invariant_errors", f"game {index} end: {e}") for e in _invariants(state)]
+    if state.is_terminal():
+        result = state.returns()
+        if len(result) != setup.players and not teams:
+            problems.append(Problem("returns", f"game {index}: returns has {len(result)} entries"))
+        scores = state.score_values()
+        if len(scores) != setup.players and not teams:
+            message = f"game {index}: score_values has {len(scores)} entries"
+            problems.append(Problem("score_values", message))
+    return problems
+
+
+def _trajectory(compiled: CompiledGame, setup: GameSetup, gseed: int) -> list[object]:
+    """A game played with fixed random choices, as what can be seen after each move."""
+    rng = random.Random(0)
+    state = compiled.new_state(setup, gseed)
+    seen: list[object] = [_fingerprint(state)]
+    for _ in range(compiled.max_turns):
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+        seen.append(_fingerprint(state))
+    if state.is_terminal():
+        seen.append((tuple(state.returns()), tuple(state.score_values())))
+    return seen
+
+
+def seed_problems(compiled: CompiledGame, setup: GameSetup, games: int, seed: int) -> list[Problem]:
+    """The same seed gives the same game (chance only from the state's own seeded RNG); a
+    different seed gives a different game in at least one of `games` pairs (the seed is
+    used at all)."""
+    problems = []
+    seen = []
+    for index in range(max(2, games)):
+        gseed = game_seed(seed, index)
+        first = _trajectory(compiled, setup, gseed)
+        if _trajectory(compiled, setup, gseed) != first:
+            message = (
+                f"game {index}: the same seed gave a different game (chance not from state.rng?)"
+            )
+            problems.append(Problem("new_state", message))
+        seen.append(first)
+    if all(other == seen[0] for other in seen[1:]):
+        message = (
+            f"{len(seen)} different seeds gave the same game, move for move: "
+            "new_state(setup, seed) must seed the state's RNG from `seed`"
+        )
+        problems.append(Problem("new_state", message))
     return problems

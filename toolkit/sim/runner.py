@@ -29,6 +29,18 @@ def game_seed(seed: int, index: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class GameFailure:
+    """Why one game stopped before its end: an engine mistake (E003–E005) at a line of the
+    engine's own code, as plain values (it crosses process boundaries)."""
+
+    code: str
+    message: str
+    file: str
+    line: int
+    move: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """Everything metrics need from one finished game, as plain values."""
 
@@ -46,6 +58,7 @@ class GameRecord:
     events: tuple[int, ...]
     card_plays: tuple[tuple[int, ...], ...]
     figures: tuple[tuple[str, float | tuple[float, ...]], ...] = ()
+    failure: GameFailure | None = None  # set when the game stopped on an engine mistake
 
 
 def play_one(
@@ -56,44 +69,94 @@ def play_one(
     seed: int,
     on_move: Callable[[State, int, int, int], None] | None = None,
 ) -> GameRecord:
-    """Play game `index` to the end (or the declared maximum length); `on_move(state, seat,
-    action, choices)` is told each move before it is applied (replay logs)."""
+    """Play game `index` to the end; `on_move(state, seat, action, choices)` is told each
+    move before it is applied (replay logs). An engine mistake (a move that is not legal,
+    an exception, no end within the declared `max_turns`) stops this game only: its record
+    then carries the failure, positioned in the engine's code."""
     gseed = game_seed(seed, index)
-    state = compiled.new_state(setup, gseed)
-    bot_rng = random.Random(gseed ^ 0x5EED5EED)
-    decisions = branching = moves = 0
-    limit = compiled.max_turns
-    while not state.is_terminal() and moves < limit:
-        seat = state.current_player()
-        actions = state.legal_actions()
-        if len(actions) > 1:
-            decisions += 1
-            branching += len(actions)
-            action = bots[seat % len(bots)].choose(state, bot_rng)
-        else:
-            action = actions[0]
-        if on_move is not None:
-            on_move(state, seat, action, len(actions))
-        state.apply(action)
-        moves += 1
-    finished = state.is_terminal()
-    scores = tuple(state.score_values())
-    return GameRecord(
-        index=index,
-        seed=gseed,
-        returns=tuple(state.returns()) if finished else tuple(0.0 for _ in scores),
-        scores=scores,
-        turns=state.turns,
-        rounds=state.rounds,
-        timed_out=state.timed_out or not finished,
-        roles=tuple(state.roles()),
-        moves=moves,
-        decisions=decisions,
-        branching=branching,
-        events=tuple(state.events),
-        card_plays=tuple(tuple(row) for row in state.card_plays),
-        figures=tuple(sorted(state.figures().items())),
+    moves = 0
+    state: State | None = None
+    try:
+        state = compiled.new_state(setup, gseed)
+        bot_rng = random.Random(gseed ^ 0x5EED5EED)
+        decisions = branching = 0
+        limit = compiled.max_turns
+        while not state.is_terminal() and moves < limit:
+            seat = state.current_player()
+            actions = state.legal_actions()
+            if len(actions) > 1:
+                decisions += 1
+                branching += len(actions)
+                bot = bots[seat % len(bots)]
+                action = bot.choose(state, bot_rng)
+                if action not in actions:
+                    what = (
+                        f"bot {getattr(bot, 'name', type(bot).__name__)} (seat {seat}) chose "
+                        f"{action!r}, not one of the legal actions {_few(actions)}"
+                    )
+                    return _failed(compiled, index, seed, gseed, moves, "E003", what, bot.choose)
+            elif actions:
+                action = actions[0]
+            else:
+                what = "no legal action, though the game is not over"
+                at: object = type(state).legal_actions
+                return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
+            if on_move is not None:
+                on_move(state, seat, action, len(actions))
+            state.apply(action)
+            moves += 1
+        if not state.is_terminal():
+            what = f"the game did not end within max_turns={limit} moves"
+            at = type(state).is_terminal
+            return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
+        scores = tuple(state.score_values())
+        return GameRecord(
+            index=index,
+            seed=gseed,
+            returns=tuple(state.returns()),
+            scores=scores,
+            turns=state.turns,
+            rounds=state.rounds,
+            timed_out=state.timed_out,
+            roles=tuple(state.roles()),
+            moves=moves,
+            decisions=decisions,
+            branching=branching,
+            events=tuple(state.events),
+            card_plays=tuple(tuple(row) for row in state.card_plays),
+            figures=tuple(sorted(state.figures().items())),
+        )
+    except Exception as exc:  # the engine's or a bot's mistake: this game stops, not the run
+        where = type(state).apply if state is not None else type(compiled).new_state
+        what = f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}"
+        return _failed(compiled, index, seed, gseed, moves, "E004", what, where, exc)
+
+
+def _few(actions: Sequence[int]) -> str:
+    shown = ", ".join(map(str, actions[:8]))
+    return f"[{shown}{', …' if len(actions) > 8 else ''}]"
+
+
+def _failed(
+    compiled: CompiledGame,
+    index: int,
+    seed: int,
+    gseed: int,
+    move: int,
+    code: str,
+    what: str,
+    fallback: object,
+    exc: BaseException | None = None,
+) -> GameRecord:
+    from toolkit.sim.engines import failure_at
+
+    file, line = failure_at(compiled, fallback, exc)
+    message = (
+        f"game {index} (--seed {seed}, game seed {gseed}), move {move}: {what}; "
+        f"replay it: playset replay --seed {seed} -g {index}"
     )
+    failure = GameFailure(code, message, file, line, move)
+    return GameRecord(index, gseed, (), (), 0, 0, False, (), move, 0, 0, (), (), (), failure)
 
 
 @dataclass
@@ -114,28 +177,32 @@ _WORKER: dict[str, tuple[CompiledGame, list[Bot]]] = {}  # one entry: the last c
 
 
 def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
-    """Load and compile a game folder (raises ValueError if it has no engine or is invalid),
-    with some rules values replaced (see toolkit.sim.variants)."""
+    """Load and compile a game folder (raises ValueError if it has no engine or is invalid,
+    EngineError if its engine cannot be loaded), with some rules values replaced (see
+    toolkit.sim.variants)."""
     from toolkit.content.game import load_game
+    from toolkit.sim.engines import compile_checked, engine_of, no_engine_message
 
     game = load_game(game_dir)
     if rules:
         from toolkit.sim.variants import with_rules
 
         game = with_rules(game, rules)
-    if game.manifest is None or game.plugin.engine is None:
-        raise ValueError(f"{game_dir}: no simulation engine for this game")
     errors = [d for d in game.diagnostics if d.severity == "error"]
     if errors:
         raise ValueError(f"{game_dir}: content has {len(errors)} error(s); run playset validate")
-    return game.plugin.engine(game)
+    engine = engine_of(game) if game.manifest is not None else None
+    if engine is None:
+        raise ValueError(no_engine_message(game.id))
+    return compile_checked(engine, game)
 
 
 def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
     from toolkit.content.game import load_game
+    from toolkit.sim.engines import engine_of
 
-    plugin = load_game(game_dir).plugin
-    table: dict[str, Callable[[int], Bot]] = {**GENERIC_BOTS, **plugin.bots}
+    engine = engine_of(load_game(game_dir))
+    table: dict[str, Callable[[int], Bot]] = {**GENERIC_BOTS, **(engine.bots if engine else {})}
     return [table[names[seat % len(names)]](seat) for seat in range(players)]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,20 @@ class Simulation:
     game: Game
     config: SimConfig
     coop: bool
+    failed: int = 0  # games of the last play() stopped by an engine mistake
+    failures: list[Any] = field(default_factory=list)  # the first few, as GameFailures
+
+    def absorb(self, other: Simulation) -> None:
+        """Count another run's failed games as this one's (a sweep's points, tune's trials),
+        keeping the first few findings."""
+        self.failed += other.failed
+        self.failures += other.failures[: max(0, 10 - len(self.failures))]
+
+    def failure_diagnostics(self) -> list[Any]:
+        """The last play()'s failed games as diagnostics at the engine's lines (E003–E005)."""
+        from toolkit.diagnostics import REGISTRY, Span
+
+        return [REGISTRY.get(f.code).at(f.file, Span(f.line, 1), f.message) for f in self.failures]
 
     def run(
         self,
@@ -130,8 +144,15 @@ class Simulation:
                     _fold(aggregate, stream_records(self.config, executor, workers, progress))
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the games finished so far
             setup["partial"] = f"{aggregate.games} of {self.config.games} games"
+            self._note_failures(aggregate, setup)
             raise Stopped(aggregate.report(self.game.id, setup), aggregate.games, exc) from None
+        self._note_failures(aggregate, setup)
         return aggregate.report(self.game.id, setup)
+
+    def _note_failures(self, aggregate: Aggregate, setup: dict[str, Any]) -> None:
+        self.failed, self.failures = aggregate.failed, list(aggregate.failures)
+        if aggregate.failed:
+            setup["failed"] = f"{aggregate.failed} of {aggregate.failed + aggregate.games} games"
 
 
 def prepare(
@@ -143,19 +164,41 @@ def prepare(
     seed: int,
     options: Sequence[str],
 ) -> Simulation:
-    if game.manifest is None or game.plugin.engine is None:
-        raise SetupError(f"{game.id} has no simulation engine")
+    """The simulation the CLI asked for, checked before any game is played: the engine
+    loads (an EngineError otherwise), the player count, bots and options fit the game."""
+    from toolkit.sim.engines import engine_of, no_engine_message
+
+    engine = engine_of(game) if game.manifest is not None else None
+    if game.manifest is None or engine is None:
+        raise SetupError(no_engine_message(game.id))
     count = players or default_players(game)
     low, high = game.manifest.players.min, game.manifest.players.max
     if not low <= count <= high:
         raise SetupError(f"{game.id} plays with {low}–{high} players, not {count}")
-    known = {**GENERIC_BOTS, **game.plugin.bots}
+    known = {**GENERIC_BOTS, **engine.bots}
     for name in bots:
         if name not in known:
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
     values = parse_options(game, options, count)
     config = SimConfig(game_dir, GameSetup(count, values), tuple(bots), seed, games)
+    if "greedy" in bots and "greedy" not in engine.bots:
+        _greedy_fits(engine, game, config.setup)
     return Simulation(game, config, cooperative(game, values))
+
+
+def _greedy_fits(engine: Any, game: Game, setup: GameSetup) -> None:
+    """The generic greedy bot needs the State's score_estimate hook: say so before playing."""
+    from toolkit.sim.bots import greedy_hook_missing
+    from toolkit.sim.engines import compile_checked
+
+    compiled = compile_checked(engine, game)
+    try:
+        state = compiled.new_state(setup, 0)
+    except Exception:  # the run itself reports a new_state that raises, at its line
+        return
+    missing = greedy_hook_missing(state)
+    if missing:
+        raise SetupError(f"{game.id}: {missing}")
 
 
 def cooperative(game: Game, options: dict[str, bool | int | str]) -> bool:

@@ -174,8 +174,11 @@ def run_sweep(
     if found:
         raise VariantError(found)
     points = []
+    base.failed, base.failures = 0, []
     for combo, options, rules in plans:
-        report = point_simulation(base, options, rules).play(workers, progress, executor)
+        sim = point_simulation(base, options, rules)
+        report = sim.play(workers, progress, executor)
+        base.absorb(sim)  # engine mistakes at any point, told after the table
         point = Point(tuple((p.path, v) for p, v in combo), tuple(point_metrics(report)))
         points.append(point)
         if on_point:

@@ -223,7 +223,9 @@ def tune(
             if on_trial:
                 on_trial(done[-1])
             raise optuna.TrialPruned() from None
-        report = point_simulation(base, options, rules).play(workers, progress, executor)
+        sim = point_simulation(base, options, rules)
+        report = sim.play(workers, progress, executor)
+        base.absorb(sim)  # engine mistakes in any trial, told after the result
         found = report.metric(objective)
         if found is None or found.value is None or math.isnan(found.value):
             from toolkit.sim.metrics import metric_keys
@@ -255,6 +257,7 @@ def tune(
     config = dataclasses.replace(point.config, seed=confirm_seed, games=confirm_games)
     confirm = dataclasses.replace(point, config=config)
     report = confirm.play(workers, progress, executor)
+    base.absorb(confirm)
     measured = report.metric(objective)
     assert measured is not None
     setup = {

@@ -151,6 +151,13 @@ class ManifestBase(StrictModel):
     languages: list[LangCode] = Field(min_length=1, max_length=20)
     source_language: LangCode = Field(description="The language translators translate from.")
     players: Players
+    engine: RelPath | None = Field(
+        default=None,
+        description="The game's simulation engine: a Python file (engine.py) or package "
+        "folder inside the game folder, exposing compile_game(content). Only the commands "
+        "that play (simulate, check, sweep, tune, replay) import it; see docs/engines.md.",
+        examples=["engine.py"],
+    )
     minutes: int | None = Field(default=None, ge=1, le=10_000, description="Playing time.")
     age: int | None = Field(default=None, ge=0, le=99)
     options: list[Option] = Field(default_factory=list)

@@ -11,10 +11,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.api import CompiledGame, GameSetup
 from toolkit.content.game import Game
 from toolkit.content.plugin import rules_of
 from toolkit.games.drinking_heroes.models import DrinkingRules
-from toolkit.sim.engine import CompiledGame, GameSetup
 
 KINDS = (
     "lower_target",

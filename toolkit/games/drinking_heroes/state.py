@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from toolkit.api import TERMINAL, State
 from toolkit.games.drinking_heroes.compile import (
     E_BANISHED,
     E_COOP_ATTEMPTS,
@@ -56,7 +57,6 @@ from toolkit.games.drinking_heroes.compile import (
     CompiledDrinking,
     Table,
 )
-from toolkit.sim.engine import TERMINAL, State
 
 PH_SPELL, PH_DECIDE, PH_GO, PH_SIPS, PH_CHOOSE, PH_END = range(6)
 A_NONE, A_FIGHT, A_REFUSE, A_CONTINUE, A_GIVE_UP, A_DRINK = range(6)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from toolkit.api import State
 from toolkit.games.muckle_stoater.compile import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
 from toolkit.games.muckle_stoater.state import MuckleState
-from toolkit.sim.engine import State
 
 HOME_BONUS = 40.0  # entering the Castle
 LEAVE_STEPS = 0  # a Laddie in the Dock counts this many steps behind its start hole

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.sim.engine import CompiledGame, GameSetup, State
+from toolkit.api import CompiledGame, GameSetup, State
 
 Move = tuple[int, int, int, int, int, int, int]
 """A legal use of one effect: (variant, laddie, from, to, second laddie, its from, its to);

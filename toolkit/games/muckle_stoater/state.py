@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from itertools import compress
 
+from toolkit.api import TERMINAL, State
 from toolkit.games.muckle_stoater.compile import (
     BACK,
     BONNIE,
@@ -31,7 +32,6 @@ from toolkit.games.muckle_stoater.compile import (
     Move,
     Table,
 )
-from toolkit.sim.engine import TERMINAL, State
 
 Moves = list[Move]
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.sim.engine import CompiledGame, GameSetup, State
+from toolkit.api import CompiledGame, GameSetup, State
 
 # --- registries: content kind name -> engine code ------------------------------------------
 

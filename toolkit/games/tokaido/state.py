@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from toolkit.api import TERMINAL, State
 from toolkit.games.tokaido.compile import (
     AB_CARD_BONUS,
     AB_CHEAPEST_FREE,
@@ -75,7 +76,6 @@ from toolkit.games.tokaido.compile import (
     Table,
 )
 from toolkit.games.tokaido.scoring import end_winners, temple_bonuses, winners
-from toolkit.sim.engine import TERMINAL, State
 
 N_SOURCES = len(SOURCES)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.sim.engine import CompiledGame, GameSetup, State
+from toolkit.api import CompiledGame, GameSetup, State
 
 # Space kinds (codes); destinations are where a move may stop early (rule A5).
 K_OTHER, K_DIST, K_LOST, K_PORT, K_AIR, K_PUB, K_RES, K_SPEC, K_SEA = range(9)

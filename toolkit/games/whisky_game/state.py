@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from toolkit.api import TERMINAL, GameSetup, State
 from toolkit.games.whisky_game import specials as sp
 from toolkit.games.whisky_game.compile import (
     C_BONUS,
@@ -68,7 +69,6 @@ from toolkit.games.whisky_game.scoring import (
     printed_value,
     regions_mask,
 )
-from toolkit.sim.engine import TERMINAL, GameSetup, State
 
 PH_START, PH_PATH, PH_ACT, PH_HELP, PH_JUMP, PH_CHOICE, PH_OVER = range(7)
 (

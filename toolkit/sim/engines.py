@@ -1,0 +1,298 @@
+"""Find and load a game's engine: an `engine:` beside the game, else its installed plugin's.
+
+A game folder may name `engine: engine.py` (or a package folder) in game.yaml. The module
+exposes `compile_game(content) -> CompiledGame` (content: toolkit.api.GameContent) and
+optionally `BOTS = {name: make(seat) -> Bot}`. Only the commands that play call `engine_of`:
+validate, build, preview, export and i18n never run a game folder's code.
+
+Every mistake while loading (no file, a syntax or import error, no `compile_game`, a
+`compile_game` that raises or returns something else, a State missing a contract method) is
+an `EngineError` holding one diagnostic at the engine file's line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.sim.engine import CompiledGame, GameSetup
+
+E_LOAD = rule(
+    "E001",
+    "engine-load",
+    "The game's engine cannot be loaded: no such file, a syntax or import error, no "
+    "compile_game(content), or compile_game raised.",
+)
+E_CONTRACT = rule(
+    "E002",
+    "engine-contract",
+    "The engine breaks the engine contract: a missing method, or compile_game returned "
+    "something that is not a CompiledGame.",
+)
+E_ILLEGAL = rule(
+    "E003", "illegal-move", "A bot chose a move that is not among the state's legal actions."
+)
+E_RAISED = rule("E004", "engine-raised", "The engine or a bot raised an exception mid-game.")
+E_ENDLESS = rule(
+    "E005",
+    "endless-game",
+    "A game went past the engine's declared max_turns moves without ending, or offered no "
+    "legal action before the end.",
+)
+
+DOCS = "docs/engines.md"
+CONTRACT_METHODS = ("current_player", "legal_actions", "apply", "is_terminal", "returns", "clone")
+STATE_FIELDS = ("rng", "turns", "rounds", "events", "card_plays")
+
+
+class EngineError(Exception):
+    """The engine cannot be used; `diagnostic` says where and why."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic)  # the args pickle: a worker's error reaches the CLI whole
+        self.diagnostic = diagnostic
+
+    def __str__(self) -> str:
+        return self.diagnostic.message
+
+
+@dataclass
+class Engine:
+    """A loaded engine: how to compile the game, its own bots, and where its code lives
+    (findings point at lines under `root`)."""
+
+    compile: Callable[[Any], CompiledGame]
+    bots: dict[str, Callable[[int], Any]] = field(default_factory=dict)
+    root: Path | None = None
+    source: Path | None = None  # the file named in game.yaml (findings without a frame)
+
+
+def display(path: Path) -> str:
+    from toolkit.content.game import display_path
+
+    return display_path(path)
+
+
+def own_frame(tb: Any, root: Path | None) -> tuple[Path, int] | None:
+    """The innermost traceback frame in a file under `root` (the engine's own code)."""
+    if root is None:
+        return None
+    found = None
+    for frame in traceback.extract_tb(tb):
+        path = Path(frame.filename)
+        if path.is_relative_to(root) and frame.lineno:
+            found = (path, frame.lineno)
+    return found
+
+
+def where_defined(obj: Any, root: Path | None) -> tuple[Path, int] | None:
+    """The file and line where a function or class is defined, if under `root`."""
+    if root is None:
+        return None
+    try:
+        target = inspect.unwrap(obj)
+        file = inspect.getsourcefile(target)
+        line = inspect.getsourcelines(target)[1]
+    except (TypeError, OSError):
+        return None
+    if file is None or not Path(file).resolve().is_relative_to(root):
+        return None
+    return Path(file).resolve(), max(1, line)
+
+
+def describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def declared_engine(game: Any) -> str | None:
+    """The `engine:` game.yaml names, if any (read without importing anything)."""
+    manifest = getattr(game, "manifest", None)
+    return getattr(manifest, "engine", None) if manifest is not None else None
+
+
+def has_engine(game: Any) -> bool:
+    """Whether the game declares an engine (beside it, or by its plugin); imports nothing."""
+    return declared_engine(game) is not None or game.plugin.engine is not None
+
+
+def no_engine_message(game_id: str) -> str:
+    return (
+        f"{game_id} has no simulation engine; add one with `playset new GAME --engine` "
+        f"(a working engine.py to edit) or `engine: engine.py` in game.yaml (see {DOCS})"
+    )
+
+
+def engine_of(game: Any) -> Engine | None:
+    """The game's engine (the folder's own, else its plugin's), or None if it has none."""
+    rel = declared_engine(game)
+    if rel is not None:
+        return _folder_engine(game, rel)
+    if game.plugin.engine is None:
+        return None
+    module = sys.modules.get(getattr(game.plugin.engine, "__module__", ""), None)
+    file = getattr(module, "__file__", None)
+    root = Path(file).resolve().parent if file else None
+    return Engine(game.plugin.engine, dict(game.plugin.bots), root, None)
+
+
+def _manifest_at(game: Any, message: str, rule_: Any = E_LOAD) -> EngineError:
+    file = game.manifest_file
+    span = file.doc.span(("engine",)) if file is not None and file.doc is not None else Span()
+    return EngineError(rule_.at(file.rel if file else "game.yaml", span, message))
+
+
+_MODULES: dict[Path, ModuleType] = {}
+
+
+def _folder_engine(game: Any, rel: str) -> Engine:
+    from toolkit.content.game import _inside
+
+    target = _inside(game.root, rel)
+    if target is None:
+        raise _manifest_at(game, f"engine {rel!r} leaves the game folder")
+    if target.is_dir():
+        entry = target / "__init__.py"
+        if not entry.is_file():
+            raise _manifest_at(game, f"engine folder {rel!r} has no __init__.py")
+    elif target.is_file():
+        if target.suffix != ".py":
+            raise _manifest_at(game, f"engine {rel!r} is not a Python file (.py)")
+        entry = target
+    else:
+        raise _manifest_at(game, f"no engine file {rel!r} (see {DOCS})")
+    module = _import(entry, target if target.is_dir() else None)
+    make = getattr(module, "compile_game", None)
+    if not callable(make):
+        raise EngineError(
+            E_LOAD.at(
+                display(entry),
+                Span(1, 1),
+                f"{rel} has no compile_game(content) -> CompiledGame (see {DOCS})",
+            )
+        )
+    bots = getattr(module, "BOTS", {}) or {}
+    if not isinstance(bots, dict):
+        raise EngineError(
+            E_CONTRACT.at(display(entry), Span(1, 1), f"{rel}: BOTS must map names to make(seat)")
+        )
+    root = target.resolve() if target.is_dir() else entry.resolve().parent
+    return Engine(_with_view(make), dict(bots), root, entry.resolve())
+
+
+def _with_view(make: Callable[[Any], CompiledGame]) -> Callable[[Any], CompiledGame]:
+    """A folder engine compiles from the read-only content view, not the loader's models."""
+
+    def compile_from(game: Any) -> CompiledGame:
+        from toolkit.sim.content_view import content_view
+
+        return make(content_view(game))
+
+    compile_from.__wrapped__ = make  # type: ignore[attr-defined]
+    return compile_from
+
+
+def _import(entry: Path, package: Path | None) -> ModuleType:
+    """Import the engine file (once per process and file); errors become diagnostics."""
+    key = entry.resolve()
+    stamp = key.stat().st_mtime_ns
+    cached = _MODULES.get(key)
+    if cached is not None and getattr(cached, "__playset_stamp__", None) == stamp:
+        return cached
+    name = "playset_engine_" + hashlib.blake2b(str(key).encode(), digest_size=6).hexdigest()
+    locations = [str(package.resolve())] if package is not None else None
+    spec = importlib.util.spec_from_file_location(name, key, submodule_search_locations=locations)
+    if spec is None or spec.loader is None:
+        raise EngineError(E_LOAD.at(display(entry), Span(), "cannot load this file as Python"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        sys.modules.pop(name, None)
+        file = Path(exc.filename).resolve() if exc.filename else key
+        span = Span(exc.lineno or 1, max(1, exc.offset or 1))
+        raise EngineError(E_LOAD.at(display(file), span, f"syntax error: {exc.msg}")) from None
+    except Exception as exc:  # an import error, or anything the module raises at import
+        sys.modules.pop(name, None)
+        root = package.resolve() if package is not None else key.parent
+        at = own_frame(exc.__traceback__, root) or (key, 1)
+        message = f"importing the engine raised {describe(exc)}"
+        raise EngineError(E_LOAD.at(display(at[0]), Span(at[1], 1), message)) from None
+    module.__playset_stamp__ = stamp  # type: ignore[attr-defined]
+    _MODULES[key] = module
+    return module
+
+
+def compile_checked(engine: Engine, game: Any) -> CompiledGame:
+    """Compile the game and make one state, checking the contract's shape: a positioned
+    E001/E002 when compile_game raises, returns the wrong thing, or its states lack a
+    method or field the runner reads."""
+    try:
+        compiled = engine.compile(game)
+    except Exception as exc:
+        raise _raised(engine, exc, "compile_game raised") from None
+    make = inspect.unwrap(engine.compile)
+    if not isinstance(compiled, CompiledGame):
+        at = where_defined(make, engine.root) or _source_at(engine)
+        message = (
+            f"compile_game returned {type(compiled).__name__}, not a CompiledGame "
+            f"(subclass toolkit.api.CompiledGame; see {DOCS})"
+        )
+        raise EngineError(E_CONTRACT.at(display(at[0]), Span(at[1], 1), message))
+    missing = [
+        name
+        for name in ("game_id", "max_turns", "min_players", "max_players")
+        if not hasattr(compiled, name)
+    ]
+    if missing:
+        at = where_defined(type(compiled), engine.root) or _source_at(engine)
+        message = f"{type(compiled).__name__} does not set {', '.join(missing)}"
+        raise EngineError(E_CONTRACT.at(display(at[0]), Span(at[1], 1), message))
+    players = getattr(game.manifest.players, "min", 2) if game.manifest else 2
+    try:
+        state = compiled.new_state(GameSetup(players), 0)
+    except Exception as exc:
+        raise _raised(engine, exc, "new_state raised", E_CONTRACT) from None
+    lacking = [m for m in CONTRACT_METHODS if not callable(getattr(state, m, None))]
+    lacking += [f for f in STATE_FIELDS if not hasattr(state, f)]
+    if lacking:
+        at = where_defined(type(state), engine.root) or _source_at(engine)
+        message = (
+            f"{type(state).__name__} lacks {', '.join(lacking)} of the engine contract "
+            f"(subclass toolkit.api.State; see {DOCS})"
+        )
+        raise EngineError(E_CONTRACT.at(display(at[0]), Span(at[1], 1), message))
+    return compiled
+
+
+def _source_at(engine: Engine) -> tuple[Path, int]:
+    return (engine.source or Path("game.yaml"), 1)
+
+
+def _raised(engine: Engine, exc: Exception, what: str, rule_: Any = E_LOAD) -> EngineError:
+    at = own_frame(exc.__traceback__, engine.root) or _source_at(engine)
+    return EngineError(rule_.at(display(at[0]), Span(at[1], 1), f"{what} {describe(exc)}"))
+
+
+def failure_at(compiled: Any, fallback: Any, exc: BaseException | None) -> tuple[str, int]:
+    """Where a mid-game failure points: the innermost frame in the engine's own files (the
+    folder its CompiledGame class comes from), else where `fallback` (the method or bot
+    at fault) is defined, else the CompiledGame class."""
+    module = sys.modules.get(type(compiled).__module__)
+    file = getattr(module, "__file__", None)
+    root = Path(file).resolve().parent if file else None
+    at = own_frame(exc.__traceback__, root) if exc is not None else None
+    at = at or where_defined(fallback, root) or where_defined(type(compiled), root)
+    if at is None:
+        return (display(Path(file)) if file else "game.yaml", 1)
+    return display(at[0]), at[1]
