@@ -106,7 +106,9 @@ RULEBOOK = _t(
 
 ## But du jeu
 
-Le premier joueur à {{ rules.target_points }} points gagne.
+Dès qu’un joueur atteint {{ rules.target_points }} points, finissez le tour de table, pour que
+chacun ait joué autant de fois. Le plus de points gagne ; des joueurs à égalité se partagent la
+victoire.
 
 ## Tour de jeu
 
@@ -126,7 +128,8 @@ appliquez son texte, puis piochez.
 
 ## Objetivo
 
-Gana el primer jugador que llegue a {{ rules.target_points }} puntos.
+Cuando un jugador llega a {{ rules.target_points }} puntos, se termina la ronda, para que todos
+hayan jugado las mismas veces. Gana quien tenga más puntos; los empatados comparten la victoria.
 
 ## Turno
 
@@ -145,7 +148,8 @@ aplica su texto y roba.
 
 ## Goal
 
-The first player to reach {{ rules.target_points }} points wins.
+When a player reaches {{ rules.target_points }} points, finish the round so that everyone has
+played as many turns. The most points wins; tied players share the win.
 
 ## A turn
 
