@@ -41,9 +41,13 @@ def compiled() -> TokaidoGame:
 def game(
     compiled: TokaidoGame, travellers: list[str], options: dict | None = None, seed: int = 1
 ) -> TokaidoState:
-    """A new game where seat i keeps traveller travellers[i]."""
+    """A new game where seat i keeps traveller travellers[i], the seats queued in Kyoto in
+    a known order: seat 0 at the back (it leaves first), the neutral pawn where it was dealt."""
     state = compiled.new_state(GameSetup(len(travellers), options or {}), seed)
     assert isinstance(state, TokaidoState)
+    places = sorted((state.lane[s] for s in range(len(travellers))), reverse=True)
+    state.lane[: len(travellers)] = places
+    state.kyoto = places[:]
     ids = state.t.c.trav_ids
     for seat, name in enumerate(travellers):
         state.dealt[seat] = [ids.index(name)]
@@ -499,7 +503,24 @@ def test_variants_play(compiled, options):
 
 def test_preparations_coins_by_departure(compiled):
     s = compiled.new_state(GameSetup(4, {"preparations": True, "initiation": True}), 3)
-    assert s.coins == [6, 7, 8, 9]  # seat 0 leaves first, seat 3 last
+    assert isinstance(s, TokaidoState)
+    leaving = sorted(range(4), key=lambda seat: -s.kyoto[seat])  # the back of the queue first
+    assert [s.coins[seat] for seat in leaving] == [6, 7, 8, 9]
+
+
+@pytest.mark.parametrize("players, neutral", [(3, False), (5, False), (2, True)])
+def test_kyoto_queue_is_random_and_its_back_plays_first(compiled, players, neutral):
+    """§3.7: the pawns queue in Kyoto in random order (not seat 0 first); the first seat to
+    move is the report's first player."""
+    firsts = set()
+    for seed in range(40):
+        s = compiled.new_state(GameSetup(players, {"initiation": True}), seed)
+        assert isinstance(s, TokaidoState)
+        assert sorted(s.lane) == list(range(s.t.travellers))  # one place each, neutral too
+        if s.mover != s.t.neutral:  # a neutral pawn at the back moves before any seat
+            assert s.current_player() == s.first_player() == s.mover
+        firsts.add(s.first_player())
+    assert firsts == set(range(players))
 
 
 # ----- G checks ----------------------------------------------------------------------------------

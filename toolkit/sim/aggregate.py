@@ -42,6 +42,7 @@ class Aggregate:
         self.decided_total = 0.0  # winners' shares summed over decided games
         self.decided = 0
         self.seat_wins: list[float] = []
+        self.first_wins = 0.0  # the results of the seat that took the first turn, summed
         self.roles: dict[str, list[float]] = {}
         self.events = [Distribution() for _ in self.event_names]
         self.figures: dict[str, Distribution] = {}
@@ -98,6 +99,8 @@ class Aggregate:
             self.team_wins += 1
         for seat in range(min(self.seats, len(returns))):
             self.seat_wins[seat] += returns[seat]
+        if 0 <= r.first < len(returns):
+            self.first_wins += returns[r.first]
         for seat, role in enumerate(r.roles):
             if seat < len(returns):
                 totals = self.roles.get(role)

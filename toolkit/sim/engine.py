@@ -84,6 +84,11 @@ class State(ABC):
     def action_label(self, action: int) -> str:
         return str(action)
 
+    def first_player(self) -> int:
+        """The seat that takes the first turn of play, for the report's first-player
+        advantage. Seat 0 unless the rules seat the players at random (read it at the end)."""
+        return 0
+
     def observation(self, seat: int) -> State:
         """What `seat` may see, for bots. Engines with hidden information override this to
         return a clone whose hidden parts (other hands, deck order) are re-sampled."""

@@ -87,7 +87,7 @@ class SimReport:
     seats_win: tuple[WinRow, ...]
     roles_win: tuple[WinRow, ...]
     balance: float | None
-    first_player_advantage: Rate | None  # seat 0's rate minus the fair share, with interval
+    first_player_advantage: Rate | None  # the first mover's rate minus the fair share
     events: tuple[Figure, ...]
     figures: tuple[Figure, ...]
     cards: tuple[CardRow, ...]
@@ -408,7 +408,7 @@ def report_from(agg: Aggregate, game: str, setup: Mapping[str, Any]) -> SimRepor
     means = [w / done for w in agg.seat_wins] if done else []
     first = None
     if seat_rates and fair:
-        s0 = seat_rates[0]
+        s0 = wilson(agg.first_wins, done)  # seat 0's unless the engine seats players at random
         first = Rate(s0.k, s0.n, s0.p - fair, s0.lo - fair, s0.hi - fair)
     return SimReport(
         game=game,

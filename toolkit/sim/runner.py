@@ -59,6 +59,7 @@ class GameRecord:
     card_plays: tuple[tuple[int, ...], ...]
     figures: tuple[tuple[str, float | tuple[float, ...]], ...] = ()
     failure: GameFailure | None = None  # set when the game stopped on an engine mistake
+    first: int = 0  # the seat that took the first turn (State.first_player)
 
 
 def play_one(
@@ -125,6 +126,7 @@ def play_one(
             events=tuple(state.events),
             card_plays=tuple(tuple(row) for row in state.card_plays),
             figures=tuple(sorted(state.figures().items())),
+            first=state.first_player(),
         )
     except Exception as exc:  # the engine's or a bot's mistake: this game stops, not the run
         where = type(state).apply if state is not None else type(compiled).new_state

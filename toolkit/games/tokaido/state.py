@@ -99,6 +99,7 @@ class TokaidoState(State):
         "spent",
         "pos",
         "lane",
+        "kyoto",
         "occ",
         "arrivals",
         "pano",
@@ -147,6 +148,7 @@ class TokaidoState(State):
     spent: list[int]
     pos: list[int]  # per traveller
     lane: list[int]  # per traveller
+    kyoto: list[int]  # per seat: its place in the Kyoto queue as dealt
     occ: list[int]  # [2 * stop + lane] traveller or -1
     arrivals: list[int]
     pano: list[int]  # [seat * types + type] sections held
@@ -222,14 +224,14 @@ class TokaidoState(State):
         s.card_plays = [[0] * len(t.card_names) for _ in range(p)]
         s.win = []
         s._acts = None
-        # Kyoto queue, first arrival (lane 0) next to the road: seat 0 at the back leaves
-        # first, seat P-1 last; a neutral pawn takes a random place in the queue (§10)
-        queue = list(range(p - 1, -1, -1))
-        if t.neutral >= 0:
-            queue.insert(rng.randrange(n_t), t.neutral)
+        # Kyoto queue (§3.7): every pawn, the neutral one too (§10), in random order; lane 0
+        # stands next to the road, so the pawn at the back (highest lane) leaves first
+        queue = list(range(n_t))
+        rng.shuffle(queue)
         s.lane = [0] * n_t
         for order, traveller in enumerate(queue):
             s.lane[traveller] = order
+        s.kyoto = s.lane[:p]  # each seat's place in the queue as dealt (never changed)
         s.mover = -1
         if t.initiation:
             s.coins = [c.initiation_coins] * p
@@ -281,6 +283,10 @@ class TokaidoState(State):
     def score_values(self) -> list[float]:
         return [float(v) for v in self.score]
 
+    def first_player(self) -> int:
+        """The seat that left Kyoto first: the back of the queue, past a neutral pawn."""
+        return max(range(self.t.players), key=self.kyoto.__getitem__)
+
     def roles(self) -> list[str]:
         """The traveller each seat plays (none in the Initiation variant)."""
         ids = self.t.c.trav_ids
@@ -316,6 +322,7 @@ class TokaidoState(State):
         c.phase = self.phase
         c.actor = self.actor
         c.mover = self.mover
+        c.kyoto = self.kyoto  # read only
         c.trav = self.trav[:]
         c.ab = self.ab[:]
         c.ab_a = self.ab_a[:]
