@@ -32,6 +32,7 @@ from toolkit.games.whisky_game.compile import (
 from toolkit.games.whisky_game.moves import outcomes
 from toolkit.games.whisky_game.scoring import LOST
 from toolkit.games.whisky_game.state import (
+    END_NOW,
     H_FIFTY,
     H_NEWQ,
     H_RESCUE,
@@ -50,6 +51,7 @@ from toolkit.games.whisky_game.state import (
     OP_SPILL,
     PH_ACT,
     PH_CHOICE,
+    PH_END,
     PH_HELP,
     PH_JUMP,
     PH_PATH,
@@ -259,6 +261,29 @@ def test_prohibition_never_ends_on_distillery_or_pub(g):
     for steps in range(1, 10):
         for end, _, _ in outcomes(c, cache, sid(g, "edinburgh"), steps, True):
             assert c.kind[end] not in (K_DIST, K_LOST, K_PUB)
+
+
+@pytest.mark.parametrize("start", ["edinburgh", "glasgow", "inverness", "aberdeen"])
+def test_prohibition_never_passes_through_a_distillery_or_pub(g, start):
+    """The rules texts forbid entering one ("il ne doit PAS entrer"), not only ending there:
+    every end is reachable within the roll on the map with those spaces taken out."""
+    c = g.content
+    cache: dict = {}
+    banned = {i for i, k in enumerate(c.kind) if k in (K_DIST, K_LOST, K_PUB)}
+    origin = sid(g, start)
+    distance = {origin: 0}
+    frontier = [origin]
+    while frontier:
+        nxt = []
+        for space in frontier:
+            for n in c.adj[space]:
+                if n not in distance and n not in banned:
+                    distance[n] = distance[space] + 1
+                    nxt.append(n)
+        frontier = nxt
+    for steps in range(1, 13):
+        for end, _, _ in outcomes(c, cache, origin, steps, True):
+            assert distance.get(end, 99) <= steps, (steps, end)
 
 
 # ----- moves and rolls (C10, C11) ------------------------------------------------------
@@ -637,6 +662,37 @@ def test_angels_and_gordon_macphail_swap_values(g):
     act(s, OP_CARD, card(g, "gordon-macphail"))
     act(s, OP_CHOOSE, s.opts.index(0 << 4 | 2))
     assert s.bottles[0] == [5]
+
+
+def test_a_held_card_is_played_after_the_moves_too(g):
+    """Rules A15 ("any time in your own turn"): Gordon & MacPhail after the moves, before the
+    turn passes (it used to be playable only at a move's start); a card kept stays held."""
+    s = extended(g)
+    turn(s, 0, "edinburgh")
+    s.bottles[0] = [3]  # distillery 1, the 1
+    s.avail[3] = 0
+    t = card(g, "gordon-macphail")
+    s.deck.remove(t)
+    s.hand[0].append(t)
+    s._end_turn()
+    assert s.phase == PH_END and s.cur == 0
+    assert s.legal_actions() == [OP_PASS << SHIFT | END_NOW, OP_CARD << SHIFT | t]
+    act(s, OP_CARD, t)
+    act(s, OP_CHOOSE, s.opts.index(0 << 4 | 2))
+    assert s.bottles[0] == [5] and s.cur == 1  # then the turn ended: no card left to play
+
+
+def test_a_held_card_may_be_kept_at_the_end_of_the_turn(g):
+    s = extended(g)
+    turn(s, 0, "edinburgh")
+    s.bottles[0] = [3]
+    s.avail[3] = 0
+    t = card(g, "gordon-macphail")
+    s.deck.remove(t)
+    s.hand[0].append(t)
+    s._end_turn()
+    act(s, OP_PASS, END_NOW)
+    assert s.hand[0] == [t] and s.cur == 1
 
 
 def test_nick_offerman_sends_to_lagavulin_and_skips(g):

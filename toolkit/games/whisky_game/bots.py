@@ -52,6 +52,7 @@ from toolkit.games.whisky_game.state import (
     OP_SPILL,
     PH_ACT,
     PH_CHOICE,
+    PH_END,
     PH_HELP,
     PH_JUMP,
     PH_PATH,
@@ -85,6 +86,8 @@ class GreedyBot:
             return self._act(s, p, actions)
         if phase == PH_HELP:
             return self._help(s, actions)
+        if phase == PH_END:
+            return self._end(s, p, actions)
         if phase == PH_JUMP:
             values = self._values(s, p)
             jump = s.char_arg(p, C_JUMP)
@@ -247,6 +250,14 @@ class GreedyBot:
                 if gain > best_gain + 1.0:
                     best_move, best_gain = action, gain
         return best_move if best_move is not None else ROLL
+
+    def _end(self, s: WhiskyState, p: int, actions: list[int]) -> int:
+        """After the moves: a held card the start policy would play now, else end the turn."""
+        for action in actions[1:]:
+            kind = s.c.specials[action & MASK].kind
+            if kind != S_MULTTOKENS or sum(s.tokens[3 * p : 3 * p + 3]) >= 3:
+                return action
+        return actions[0]
 
     def _flight_dest(self, s: WhiskyState, p: int, arg: int) -> int:
         if arg & (1 << 11):

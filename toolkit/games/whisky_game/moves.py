@@ -3,7 +3,8 @@
 A move walks a simple path (never entering a space twice), may stop early only on a
 destination, ends on a dead end when no step remains, collects a token per resource space
 entered and draws a special card only on an exact landing on an S space. Under Prohibition
-it may not end on a distillery, lost distillery or pub (unless every way does). Each
+it may not enter a distillery, lost distillery or pub at all (the rules texts: "il ne doit
+PAS entrer", "NO puede entrar"), so a path that would is cut there, as at a dead end. Each
 outcome is `(end space, tokens collected, draws)`; identical outcomes are merged, so the
 choice a player faces is only between results that differ.
 """
@@ -51,7 +52,7 @@ def outcomes(
             return
         moved = False
         for nxt in adj[space]:
-            if visited[nxt]:
+            if visited[nxt] or (banned and kind[nxt] in BANNED):
                 continue
             moved = True
             visited[nxt] = True

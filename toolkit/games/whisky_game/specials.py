@@ -233,8 +233,16 @@ def playable_now(s: WhiskyState, p: int) -> list[int]:
     return out
 
 
-def play(s: WhiskyState, p: int, t: int) -> None:
-    """Play held card `t` (its target is the next choice); back to the move's start."""
+def playable_late(s: WhiskyState, p: int) -> list[int]:
+    """Held card types that can still be played once the turn's moves are done: all but
+    Luck of the Irish, which is a move of its own."""
+    specials = s.c.specials
+    return [t for t in playable_now(s, p) if specials[t].kind != S_FIXED]
+
+
+def play(s: WhiskyState, p: int, t: int, resume: int) -> None:
+    """Play held card `t` (its target is the next choice), then go on at `resume`: the
+    move's start, or the end of the turn when played after the moves."""
     from toolkit.games.whisky_game.state import R_START
 
     c = s.c
@@ -257,7 +265,10 @@ def play(s: WhiskyState, p: int, t: int) -> None:
             s.bag[k] -= got
             s.events[EV_GAIN] += got
             s.stats[p][6] += got
-        s._start_move()
+        if resume == R_START:
+            s._start_move()
+        else:
+            s.resume_after(resume)
         return
     choice = {
         S_TAKEBACK: CH_RETURN_ANY,
@@ -270,7 +281,7 @@ def play(s: WhiskyState, p: int, t: int) -> None:
         S_LOSE: CH_WAREHOUSE,
     }[kind]
     count = card.a if kind == S_TAKEBACK else 1
-    s.ask_choice(choice, p, targets, R_START, t << 8 | count)
+    s.ask_choice(choice, p, targets, resume, t << 8 | count)
 
 
 # ----- choices ---------------------------------------------------------------------------

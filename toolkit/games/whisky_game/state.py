@@ -70,7 +70,8 @@ from toolkit.games.whisky_game.scoring import (
     regions_mask,
 )
 
-PH_START, PH_PATH, PH_ACT, PH_HELP, PH_JUMP, PH_CHOICE, PH_OVER = range(7)
+PH_START, PH_PATH, PH_ACT, PH_HELP, PH_JUMP, PH_CHOICE, PH_OVER, PH_END = range(8)
+END_NOW = 2  # OP_PASS's argument at PH_END: the turn ends, no more held card played
 (
     OP_ROLL,
     OP_PATH,
@@ -93,7 +94,7 @@ ROLL = OP_ROLL << SHIFT
 # helper args
 H_FAIL, H_FIFTY, H_WRITER, H_RESCUE, H_NEWQ = range(5)
 # what a finished choice resumes
-R_START, R_END_MOVE, R_AFTER_Q, R_SETUP = range(4)
+R_START, R_END_MOVE, R_AFTER_Q, R_SETUP, R_END_TURN = range(5)
 
 
 def _skill(c: Content, options: dict[str, bool | int | str], seat: int) -> tuple[int, ...]:
@@ -474,6 +475,9 @@ class WhiskyState(State):
             return self._help_actions()
         if phase == PH_JUMP:
             return [OP_JUMP << SHIFT, OP_PASS << SHIFT | 1]
+        if phase == PH_END:
+            late = sp.playable_late(self, self.cur)
+            return [OP_PASS << SHIFT | END_NOW, *(OP_CARD << SHIFT | t for t in late)]
         return []
 
     def _start_actions(self) -> list[int]:
@@ -625,7 +629,9 @@ class WhiskyState(State):
         elif op == OP_DIFF:
             self._ask(arg & 7, bool(arg & 8))
         elif op == OP_PASS:
-            if arg == 1 or self.traded:
+            if arg == END_NOW:
+                self._finish_turn()
+            elif arg == 1 or self.traded:
                 self._end_turn()
             else:
                 self._end_move()
@@ -640,7 +646,7 @@ class WhiskyState(State):
         elif op == OP_FERRY:
             self._ferry(arg)
         elif op == OP_CARD:
-            sp.play(self, self.cur, arg)
+            sp.play(self, self.cur, arg, R_END_TURN if self.phase == PH_END else R_START)
         elif op == OP_SPILL:
             self._spill(arg)
         elif op == OP_HERE:
@@ -817,6 +823,15 @@ class WhiskyState(State):
             self._end_turn()
 
     def _end_turn(self) -> None:
+        """Before the turn ends, held cards may still be played ("any time in your own turn":
+        after an arrival or a question too); then the turn is over."""
+        p = self.cur
+        if self.hand[p] and not self.over and sp.playable_late(self, p):
+            self.phase = PH_END
+            return
+        self._finish_turn()
+
+    def _finish_turn(self) -> None:
         """Declare if the goal is met (C1); then the next seat, or the reveal."""
         p = self.cur
         if self.meets_goal(p) and p not in self.met:
@@ -1187,6 +1202,8 @@ class WhiskyState(State):
             self._end_move()
         elif resume == R_AFTER_Q:
             self._after_question()
+        elif resume == R_END_TURN:
+            self._end_turn()
 
     # ----- checks, labels, figures -------------------------------------------------------
 
