@@ -148,3 +148,48 @@ def test_fix_write_keeps_crlf_and_the_file_mode(game, run_cli):
     raw = path.read_bytes()
     assert "Vite\u202f!".encode() in raw and b"\n" not in raw.replace(b"\r\n", b"")
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def _with_header(po_path: Path, project: str) -> Path:
+    po = polib.pofile(str(po_path))
+    po.metadata["Project-Id-Version"] = project
+    po.save(str(po_path))
+    return po_path
+
+
+def test_a_po_header_cannot_name_a_folder_to_edit(game, run_cli, tmp_path, monkeypatch):
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    before = (game / DECK).read_bytes()
+    _with_header(po, str(game))
+    monkeypatch.chdir(tmp_path)  # no game folder around: the header alone named the game
+    result = run_cli("i18n", "import", str(po))
+    assert result.exit_code == 2 and "cannot name a folder" in result.stderr
+    result = run_cli("i18n", "import", str(po), "--game", str(game))
+    assert result.exit_code == 2 and "cannot name a folder" in result.stderr
+    assert (game / DECK).read_bytes() == before
+
+
+def test_a_po_header_naming_a_bundled_id_does_not_pick_that_game(run_cli, tmp_path, monkeypatch):
+    po = tmp_path / "en.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Project-Id-Version: drinking-heroes\\n"\n"Language: en\\n"\n\n'
+        'msgctxt "decks/x.yaml:cards[a].text"\nmsgid "a"\nmsgstr "b"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("i18n", "import", str(po), "--dry-run")
+    assert result.exit_code == 2 and "which game does" in result.stderr
+
+
+def test_a_po_header_must_name_the_game_in_effect(game, run_cli, tmp_path, monkeypatch):
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    _with_header(po, "another-game")
+    before = (game / DECK).read_bytes()
+    monkeypatch.chdir(game)
+    result = run_cli("i18n", "import", str(po))
+    assert result.exit_code == 2 and "not 'fixture-game'" in result.stderr.replace("\n", " ")
+    assert (game / DECK).read_bytes() == before
+    _with_header(po, "fixture-game")
+    result = run_cli("i18n", "import", str(po))  # the game folder it is run in
+    assert result.exit_code == 0, result.stderr
+    assert "Run {steps} spaces." in (game / DECK).read_text(encoding="utf-8")
