@@ -11,7 +11,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO, copy_game
 from toolkit.content.game import load_game
 from toolkit.i18n.po import export_po
 
@@ -193,3 +193,38 @@ def test_a_po_header_must_name_the_game_in_effect(game, run_cli, tmp_path, monke
     result = run_cli("i18n", "import", str(po))  # the game folder it is run in
     assert result.exit_code == 0, result.stderr
     assert "Run {steps} spaces." in (game / DECK).read_text(encoding="utf-8")
+
+
+def _plain_paragraphs(po: polib.POFile) -> list[polib.POEntry]:
+    return [
+        e
+        for e in po
+        if e.msgctxt.startswith("rulebook/") and "{" not in e.msgid + e.msgstr and e.msgstr
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        (" {{ 'a' * ", "10**9 }} ", "make Jinja code no entry holds: {{ 'a' *"),
+        (" {% if true ", " %} ", "make Jinja code no entry holds: {% if true"),
+        (" {# ", " ", "break the template"),
+    ],
+)
+def test_jinja_split_over_two_po_entries_never_reaches_the_rulebook(
+    run_cli, tmp_path, first, second, why
+):
+    root = copy_game(REPO / "content" / "drinking-heroes", tmp_path / "dh")
+    po = export_po(load_game(root), "en")
+    a, b = _plain_paragraphs(po)[3:5]
+    a.msgstr += first  # each half alone holds no Jinja code: the entry check lets it pass
+    b.msgstr = second + b.msgstr
+    path = tmp_path / "en.po"
+    path.write_text(str(po) + "\n", encoding="utf-8")
+    book = root / "rulebook" / "en.md"
+    before = book.read_bytes()
+    result = run_cli("i18n", "import", str(path), "--game", str(root))
+    assert result.exit_code == 1
+    assert why in result.stderr.replace("\n", "")
+    assert "rulebook/en.md:" in result.stderr and "en.md not written" in result.stderr
+    assert book.read_bytes() == before

@@ -267,6 +267,11 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
 
 
+def parse_check(source: str) -> None:
+    """Parse `source` as a sandboxed template would (raises jinja2.TemplateSyntaxError)."""
+    _BoundedSandbox().parse(source)
+
+
 class CachedSandbox:
     """A sandboxed environment that compiles sources by checksum through the bytecode cache."""
 
