@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polib
 import pytest
+from ruamel.yaml import YAML
 
 from tests.conftest import FIXTURES, REPO, copy_game
 from toolkit.content.game import load_game
@@ -228,3 +229,48 @@ def test_jinja_split_over_two_po_entries_never_reaches_the_rulebook(
     assert why in result.stderr.replace("\n", "")
     assert "rulebook/en.md:" in result.stderr and "en.md not written" in result.stderr
     assert book.read_bytes() == before
+
+
+FLOW = (
+    '    text: {fr: "Avancez de {steps} cases.", es: "Avanza {steps} casillas.", '
+    'en: "Move {steps} spaces."}\n'
+)
+
+
+def _flow_deck(game: Path, with_en: bool = True) -> Path:
+    path = game / DECK
+    text = path.read_text(encoding="utf-8")
+    block = (
+        "    text:\n      fr: Avancez de {steps} cases.\n      es: Avanza {steps} casillas.\n"
+        "      en: Move {steps} spaces.\n"
+    )
+    flow = FLOW if with_en else FLOW.replace(', en: "Move {steps} spaces."', "")
+    path.write_text(text.replace(block, flow), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("with_en", [True, False])
+def test_a_msgstr_with_a_comma_or_brace_imports_into_a_flow_mapping(
+    game, run_cli, tmp_path, with_en
+):
+    path = _flow_deck(game, with_en)
+    wanted = {"[sprint].text": "Run {steps}, then rest}.", "[rest].name": "Nap, [short]"}
+    po = _po(game, "en", wanted, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 0, result.stderr
+    assert "2 applied" in result.stderr
+    loaded = load_game(game)
+    assert not [d for d in loaded.diagnostics if d.severity == "error"]
+    data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    cards = {card["id"]: card for card in data["cards"]}
+    assert cards["sprint"]["text"]["en"] == "Run {steps}, then rest}."
+    assert cards["rest"]["name"]["en"] == "Nap, [short]"
+
+
+def test_a_tab_in_a_msgstr_is_written_quoted(game, run_cli, tmp_path):
+    po = _po(game, "en", {"[sprint].text": "Run\t{steps} spaces."}, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 0, result.stderr
+    raw = (game / DECK).read_text(encoding="utf-8")
+    assert '      en: "Run\\t{steps} spaces."\n' in raw
+    assert "\t" not in raw
