@@ -274,3 +274,47 @@ def test_a_tab_in_a_msgstr_is_written_quoted(game, run_cli, tmp_path):
     raw = (game / DECK).read_text(encoding="utf-8")
     assert '      en: "Run\\t{steps} spaces."\n' in raw
     assert "\t" not in raw
+
+
+class _Killed(BaseException):
+    """kill -9 as the test can stage it: the process stops where it is, nothing runs on."""
+
+
+def test_an_import_killed_between_renames_is_finished_by_the_next_run(
+    game, run_cli, tmp_path, monkeypatch
+):
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces.", "[rest].name": "Nap"}, tmp_path)
+    export = export_po(load_game(game), "en")
+    glossary = next(e for e in export if e.msgctxt.startswith("glossary.yaml:"))
+    edited = polib.pofile(str(po))
+    next(e for e in edited if e.msgctxt == glossary.msgctxt).msgstr = "Renamed term"
+    edited.save(str(po))
+    stale = game / "decks" / ".cards.yaml.abcd1234.tmp"
+    stale.write_text("left by a killed run\n")
+    os.utime(stale, (1, 1))
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def replace(src, dst, **fds):
+        calls.append(str(dst))
+        if len(calls) == 3:  # the journal, the first file, then killed
+            raise _Killed
+        real_replace(src, dst, **fds)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(_Killed):
+        _import(run_cli, po, game)
+    monkeypatch.setattr(os, "replace", real_replace)
+    deck, terms = (game / DECK).read_text(), (game / "glossary.yaml").read_text()
+    assert ("Run {steps} spaces." in deck) != ("Renamed term" in terms)  # half done
+    empty = tmp_path / "none.po"
+    empty.write_text(
+        'msgid ""\nmsgstr ""\n"Project-Id-Version: fixture-game\\n"\n"Language: en\\n"\n',
+        encoding="utf-8",
+    )
+    result = _import(run_cli, empty, game)
+    assert result.exit_code == 0, result.stderr
+    assert "finished an interrupted write" in result.stderr
+    assert "Run {steps} spaces." in (game / DECK).read_text()
+    assert "Renamed term" in (game / "glossary.yaml").read_text()
+    assert not [p.name for p in game.rglob("*") if p.name.startswith(".")]

@@ -247,8 +247,8 @@ def import_(
     its line, and the others apply."""
     import polib
 
-    from toolkit.fileio import write_many
     from toolkit.i18n.po import import_po
+    from toolkit.journal import recover, write_journaled
 
     try:
         po = polib.pofile(str(file))
@@ -256,7 +256,11 @@ def import_(
         raise usage_error(f"cannot read {file}: {exc}") from None
     lang = po.metadata.get("Language", "").strip()
     project = po.metadata.get("Project-Id-Version", "").strip()
-    loaded = _valid_game(_game_of(file, project, game))
+    (folder,) = game_folders([_game_of(file, project, game)])
+    if not dry_run:
+        for note in recover(folder):  # a write a killed run left half done
+            stderr.print(escape(note))
+    loaded = _valid_game(str(folder))
     _same_game(file, project, loaded.id)
     source = loaded.manifest.source_language
     if not lang:
@@ -274,7 +278,8 @@ def import_(
     result, texts = import_po(loaded, po, lang)
     if not dry_run:
         files = [(path, text.encode("utf-8")) for path, text in texts.items()]
-        write_output(Path(loaded.root), lambda _: write_many(files), quiet=True)
+        root = Path(loaded.root)
+        write_output(root, lambda _: write_journaled(root, files), quiet=True)
     shown = escape(str(file))
     verb = "would apply" if dry_run else "applied"
     for outcome in result.outcomes:
