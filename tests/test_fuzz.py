@@ -5,6 +5,7 @@ examples, no deadline) so it runs in seconds in CI."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
 from toolkit.cli import app
 
 FUZZ = settings(
@@ -281,3 +282,53 @@ def test_an_svg_reference_never_reaches_a_file_outside_icons(tag: str, href: str
             assert "OUTSIDEWORD" not in _words(icon.drawing), href
     finally:
         shutil.rmtree(scratch)
+
+
+_DELIMITERS = st.sampled_from([("{{", "}}"), ("{%", "%}"), ("{#", "#}"), ("{{-", "-}}")])
+_BODIES = st.one_of(
+    st.sampled_from([" 'a' * 10**9 ", " if true ", " raw ", " 'x'.ljust(99) ", " x "]),
+    st.text(alphabet="ab '\"*()-|", max_size=12),
+)
+
+
+@functools.cache
+def _heroes_po() -> str:
+    """The English PO file of Drinking Heroes (the same for every copy of the game)."""
+    return _export(REPO / "content" / "drinking-heroes")
+
+
+@settings(FUZZ, max_examples=6)
+@given(_DELIMITERS, _BODIES, st.integers(1, 40))
+def test_jinja_split_over_po_entries_never_reaches_the_rulebook(
+    delimiters: tuple[str, str], body: str, cut: int
+) -> None:
+    """Two entries that each pass the per-entry check and hold one expression between them:
+    the rulebook keeps exactly the code it had, or is not written."""
+    from collections import Counter
+
+    from toolkit.i18n.placeholders import jinja_code
+    from toolkit.render.jinja_cache import parse_check
+
+    code = delimiters[0] + body + delimiters[1]
+    cut = min(cut, len(code) - 1)  # each half alone holds no Jinja code
+    with _sandbox() as (_, scratch):
+        game = scratch / "game" / "dh"
+        shutil.copytree(REPO / "content" / "drinking-heroes", game)
+        po = polib.pofile(_heroes_po())
+        plain = [
+            e
+            for e in po
+            if e.msgctxt.startswith("rulebook/") and e.msgstr and "{" not in e.msgid + e.msgstr
+        ]
+        first, second = plain[3], plain[4]
+        first.msgstr += code[:cut]
+        second.msgstr = code[cut:] + second.msgstr
+        path = scratch / "cwd" / "en.po"
+        path.write_text(str(po) + "\n", encoding="utf-8")
+        book = game / "rulebook" / "en.md"
+        before = book.read_text(encoding="utf-8")
+        _run("i18n", "import", str(path), "--game", str(game))
+        after = book.read_text(encoding="utf-8")
+        assert Counter(jinja_code(after)) == Counter(jinja_code(before))
+        parse_check(after)
+        path.unlink()

@@ -92,6 +92,6 @@ def test_rich_markup_in_a_po_context_is_printed_literally(run_cli, tmp_path):
     po.append(polib.POEntry(msgctxt="[/]decks/x.yaml:[bold]y", msgid="a", msgstr="b"))
     path = tmp_path / "en.po"
     po.save(str(path))
-    result = run_cli("i18n", "import", str(path), "--dry-run")
+    result = run_cli("i18n", "import", str(path), "--game", "drinking-heroes", "--dry-run")
     assert result.exit_code == 1
     assert "[/]decks/x.yaml:[bold]y" in result.stderr

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import polib
 import pytest
+from ruamel.yaml import YAML
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO, copy_game
 from toolkit.content.game import load_game
 from toolkit.i18n.po import export_po
 
@@ -148,3 +149,172 @@ def test_fix_write_keeps_crlf_and_the_file_mode(game, run_cli):
     raw = path.read_bytes()
     assert "Vite\u202f!".encode() in raw and b"\n" not in raw.replace(b"\r\n", b"")
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def _with_header(po_path: Path, project: str) -> Path:
+    po = polib.pofile(str(po_path))
+    po.metadata["Project-Id-Version"] = project
+    po.save(str(po_path))
+    return po_path
+
+
+def test_a_po_header_cannot_name_a_folder_to_edit(game, run_cli, tmp_path, monkeypatch):
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    before = (game / DECK).read_bytes()
+    _with_header(po, str(game))
+    monkeypatch.chdir(tmp_path)  # no game folder around: the header alone named the game
+    result = run_cli("i18n", "import", str(po))
+    assert result.exit_code == 2 and "cannot name a folder" in result.stderr
+    result = run_cli("i18n", "import", str(po), "--game", str(game))
+    assert result.exit_code == 2 and "cannot name a folder" in result.stderr
+    assert (game / DECK).read_bytes() == before
+
+
+def test_a_po_header_naming_a_bundled_id_does_not_pick_that_game(run_cli, tmp_path, monkeypatch):
+    po = tmp_path / "en.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Project-Id-Version: drinking-heroes\\n"\n"Language: en\\n"\n\n'
+        'msgctxt "decks/x.yaml:cards[a].text"\nmsgid "a"\nmsgstr "b"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("i18n", "import", str(po), "--dry-run")
+    assert result.exit_code == 2 and "which game does" in result.stderr
+
+
+def test_a_po_header_must_name_the_game_in_effect(game, run_cli, tmp_path, monkeypatch):
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    _with_header(po, "another-game")
+    before = (game / DECK).read_bytes()
+    monkeypatch.chdir(game)
+    result = run_cli("i18n", "import", str(po))
+    assert result.exit_code == 2 and "not 'fixture-game'" in result.stderr.replace("\n", " ")
+    assert (game / DECK).read_bytes() == before
+    _with_header(po, "fixture-game")
+    result = run_cli("i18n", "import", str(po))  # the game folder it is run in
+    assert result.exit_code == 0, result.stderr
+    assert "Run {steps} spaces." in (game / DECK).read_text(encoding="utf-8")
+
+
+def _plain_paragraphs(po: polib.POFile) -> list[polib.POEntry]:
+    return [
+        e
+        for e in po
+        if e.msgctxt.startswith("rulebook/") and "{" not in e.msgid + e.msgstr and e.msgstr
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "why"),
+    [
+        (" {{ 'a' * ", "10**9 }} ", "make Jinja code no entry holds: {{ 'a' *"),
+        (" {% if true ", " %} ", "make Jinja code no entry holds: {% if true"),
+        (" {# ", " ", "break the template"),
+    ],
+)
+def test_jinja_split_over_two_po_entries_never_reaches_the_rulebook(
+    run_cli, tmp_path, first, second, why
+):
+    root = copy_game(REPO / "content" / "drinking-heroes", tmp_path / "dh")
+    po = export_po(load_game(root), "en")
+    a, b = _plain_paragraphs(po)[3:5]
+    a.msgstr += first  # each half alone holds no Jinja code: the entry check lets it pass
+    b.msgstr = second + b.msgstr
+    path = tmp_path / "en.po"
+    path.write_text(str(po) + "\n", encoding="utf-8")
+    book = root / "rulebook" / "en.md"
+    before = book.read_bytes()
+    result = run_cli("i18n", "import", str(path), "--game", str(root))
+    assert result.exit_code == 1
+    assert why in result.stderr.replace("\n", "")
+    assert "rulebook/en.md:" in result.stderr and "en.md not written" in result.stderr
+    assert book.read_bytes() == before
+
+
+FLOW = (
+    '    text: {fr: "Avancez de {steps} cases.", es: "Avanza {steps} casillas.", '
+    'en: "Move {steps} spaces."}\n'
+)
+
+
+def _flow_deck(game: Path, with_en: bool = True) -> Path:
+    path = game / DECK
+    text = path.read_text(encoding="utf-8")
+    block = (
+        "    text:\n      fr: Avancez de {steps} cases.\n      es: Avanza {steps} casillas.\n"
+        "      en: Move {steps} spaces.\n"
+    )
+    flow = FLOW if with_en else FLOW.replace(', en: "Move {steps} spaces."', "")
+    path.write_text(text.replace(block, flow), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("with_en", [True, False])
+def test_a_msgstr_with_a_comma_or_brace_imports_into_a_flow_mapping(
+    game, run_cli, tmp_path, with_en
+):
+    path = _flow_deck(game, with_en)
+    wanted = {"[sprint].text": "Run {steps}, then rest}.", "[rest].name": "Nap, [short]"}
+    po = _po(game, "en", wanted, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 0, result.stderr
+    assert "2 applied" in result.stderr
+    loaded = load_game(game)
+    assert not [d for d in loaded.diagnostics if d.severity == "error"]
+    data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    cards = {card["id"]: card for card in data["cards"]}
+    assert cards["sprint"]["text"]["en"] == "Run {steps}, then rest}."
+    assert cards["rest"]["name"]["en"] == "Nap, [short]"
+
+
+def test_a_tab_in_a_msgstr_is_written_quoted(game, run_cli, tmp_path):
+    po = _po(game, "en", {"[sprint].text": "Run\t{steps} spaces."}, tmp_path)
+    result = _import(run_cli, po, game)
+    assert result.exit_code == 0, result.stderr
+    raw = (game / DECK).read_text(encoding="utf-8")
+    assert '      en: "Run\\t{steps} spaces."\n' in raw
+    assert "\t" not in raw
+
+
+class _Killed(BaseException):
+    """kill -9 as the test can stage it: the process stops where it is, nothing runs on."""
+
+
+def test_an_import_killed_between_renames_is_finished_by_the_next_run(
+    game, run_cli, tmp_path, monkeypatch
+):
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces.", "[rest].name": "Nap"}, tmp_path)
+    export = export_po(load_game(game), "en")
+    glossary = next(e for e in export if e.msgctxt.startswith("glossary.yaml:"))
+    edited = polib.pofile(str(po))
+    next(e for e in edited if e.msgctxt == glossary.msgctxt).msgstr = "Renamed term"
+    edited.save(str(po))
+    stale = game / "decks" / ".cards.yaml.abcd1234.tmp"
+    stale.write_text("left by a killed run\n")
+    os.utime(stale, (1, 1))
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def replace(src, dst, **fds):
+        calls.append(str(dst))
+        if len(calls) == 3:  # the journal, the first file, then killed
+            raise _Killed
+        real_replace(src, dst, **fds)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(_Killed):
+        _import(run_cli, po, game)
+    monkeypatch.setattr(os, "replace", real_replace)
+    deck, terms = (game / DECK).read_text(), (game / "glossary.yaml").read_text()
+    assert ("Run {steps} spaces." in deck) != ("Renamed term" in terms)  # half done
+    empty = tmp_path / "none.po"
+    empty.write_text(
+        'msgid ""\nmsgstr ""\n"Project-Id-Version: fixture-game\\n"\n"Language: en\\n"\n',
+        encoding="utf-8",
+    )
+    result = _import(run_cli, empty, game)
+    assert result.exit_code == 0, result.stderr
+    assert "finished an interrupted write" in result.stderr
+    assert "Run {steps} spaces." in (game / DECK).read_text()
+    assert "Renamed term" in (game / "glossary.yaml").read_text()
+    assert not [p.name for p in game.rglob("*") if p.name.startswith(".")]

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
 from jinja2.exceptions import SecurityError
 
 from tests.conftest import REPO
-from toolkit.render import jinja_cache
+from toolkit.render import jinja_cache, template_bounds
 
 
 @pytest.fixture
@@ -50,6 +51,39 @@ HOSTILE = [
     ("{{ '%999999999s' % 'a' }}", "width"),
     ("{{ '{:999999999}'.format('a') }}", "width"),
     ("{% for i in range(90000) %}{{ '0123456789' * 10 }}{% endfor %}", "output passes"),
+    ("{{ 'x'.ljust(2000000000) }}", "ljust() would build"),
+    ("{{ 'x'.rjust(2000000000) }}", "rjust() would build"),
+    ("{{ 'x'.center(2000000000) }}", "center() would build"),
+    ("{{ 'x'.zfill(2000000000) }}", "zfill() would build"),
+    ("{{ 'a\tb'.expandtabs(2000000000) }}", "expandtabs() would build"),
+    ("{{ '%*d' % (2000000000, 1) }}", "taken from an argument"),
+    ("{{ '%.99999999f' % 1.0 }}", "precision over"),
+    ("{{ '{:{}}'.format('a', 2000000000) }}", "taken from an argument"),
+    ("{{ ('{0}' * 300000).format('x' * 999) }}", "would build more than"),
+    (
+        "{% set ns = namespace(s='ab') %}{% for i in range(40) %}"
+        "{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+        "`~` would build more than",
+    ),
+    (
+        "{% set ns = namespace(s=[1]) %}{% for i in range(40) %}"
+        "{% set ns.s = ns.s + ns.s %}{% endfor %}",
+        "`+` would build more than",
+    ),
+    ("{% set l = [1] %}{% for i in range(40) %}{{ l.extend(l) }}{% endfor %}", "items"),
+    ("{{ ('x' * 999999)|replace('x', 'xxxxxxxxxx')|length }}", "replace() would build"),
+    ("{{ (['x' * 999999] * 999)|join|length }}", "join would build"),
+    ("{{ 'abc'|batch(10**9, 'x')|list|length }}", "a count over"),
+    (
+        "{% set a = ['x' * 1000] * 1000 %}{% set b = [a, a, a, a, a, a, a, a, a, a] %}"
+        "{{ [b, b, b, b, b, b, b, b, b, b] }}",
+        "prints more than",
+    ),
+    (
+        "{% set x %}{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}{% endset %}",
+        "in all",
+    ),
+    ("{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% endfor %}", "loops"),
 ]
 
 
@@ -62,12 +96,38 @@ def test_hostile_rulebook_templates_are_positioned_r010(heroes, run_cli, source,
     assert why in found[0]["message"]
 
 
+SLOW = "{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% endfor %}"
+
+
 def test_a_slow_rulebook_template_hits_the_time_limit(heroes, run_cli, monkeypatch):
-    monkeypatch.setattr(jinja_cache, "MAX_SECONDS", 0.3)
-    source = "{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% endfor %}"
-    line = _append(heroes, source)
+    monkeypatch.setattr(template_bounds, "MAX_SECONDS", 0.3)
+    monkeypatch.setattr(template_bounds, "MAX_ITERATIONS", 10**12)
+    line = _append(heroes, SLOW)
     found = _r010(run_cli, heroes)
     assert found[0]["line"] == line and "longer than 0.3 s" in found[0]["message"]
+
+
+@pytest.mark.parametrize("immutable", [False, True])
+def test_the_time_limit_holds_in_a_thread(monkeypatch, immutable):
+    """The preview renders in threads, where no SIGALRM is delivered."""
+    monkeypatch.setattr(template_bounds, "MAX_SECONDS", 0.3)
+    monkeypatch.setattr(template_bounds, "MAX_ITERATIONS", 10**12)
+    sandbox = jinja_cache.CachedSandbox(keep_trailing_newline=False, immutable=immutable)
+    template = sandbox.template(SLOW, "t")
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            sandbox.render(template, {})
+        except Exception as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive(), "the template ran on past its time limit"
+    assert isinstance(raised[0], jinja_cache.TemplateLimitError)
+    assert "longer than 0.3 s" in str(raised[0])
 
 
 def test_build_reports_a_hostile_rulebook_and_keeps_the_language_unbuilt(heroes, run_cli, tmp_path):
@@ -129,3 +189,58 @@ def test_a_non_utf8_rulebook_is_a_clear_message_in_validate_and_build(heroes, ru
     assert result.exit_code == 1 and "not valid UTF-8" in result.stderr
     assert "Traceback" not in result.output
     assert os.path.exists(path)
+
+
+LAYOUT_FAILURES = [
+    ("{{ 1/0 }}", "ZeroDivisionError"),
+    ("{{ 10.0**400 }}", "OverflowError"),
+    ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(1) }}", "call themselves too deep"),
+    ("{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}", "in all"),
+    ("{% for i in range(90) %}{{ 'x' * 99999 }}{% endfor %}", "output passes"),
+    ("{{ 'x'.ljust(2000000000) }}", "ljust() would build"),
+]
+
+
+@pytest.mark.parametrize(("text", "why"), LAYOUT_FAILURES)
+def test_a_failing_layout_text_is_a_positioned_diagnostic(
+    heroes, run_cli, tmp_path, monkeypatch, text, why
+):
+    monkeypatch.setattr(template_bounds, "MAX_OUTPUT", 4_000_000)
+    layout = heroes / "layouts" / "dh-spell.yaml"
+    source = layout.read_text(encoding="utf-8")
+    layout.write_text(source.replace('"{{ card.text }}"', json.dumps(text)), encoding="utf-8")
+    result = run_cli("validate", str(heroes), "--format", "json", "--select", "P003")
+    assert result.exit_code == 1, result.output
+    found = json.loads(result.stdout)
+    assert found and all(d["file"].endswith("decks/spells.yaml") for d in found)
+    assert found[0]["line"] > 1 and why in found[0]["message"]
+    result = run_cli("build", str(heroes), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1 and why in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_memory_error_in_a_layout_is_a_layout_error(monkeypatch):
+    from toolkit.render import layout as layouts
+    from toolkit.render.elements import LayoutError
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    loaded, _ = layouts.load_layout("standard")
+    assert loaded is not None
+    monkeypatch.setattr(layouts, "_resolve", exhausted)
+    with pytest.raises(LayoutError, match="ran out of memory"):
+        layouts.resolve(loaded, {}, 63.0, 88.0)
+
+
+def test_a_huge_text_is_not_fitted(heroes, run_cli):
+    """Fitting a 3M-character text took 57 s: past a length it is a P001 at once (card
+    texts are at most 4,000 characters; a layout's template can print more)."""
+    layout = heroes / "layouts" / "dh-spell.yaml"
+    source = layout.read_text(encoding="utf-8")
+    huge = json.dumps("{{ card.text }} {{ 'word ' * 3000 }}")
+    layout.write_text(source.replace('"{{ card.text }}"', huge), encoding="utf-8")
+    result = run_cli("validate", str(heroes), "--format", "json", "--select", "P001")
+    found = json.loads(result.stdout)
+    assert found and all(d["file"].endswith("decks/spells.yaml") for d in found)
+    assert all("more than any box holds" in d["message"] for d in found), result.stdout

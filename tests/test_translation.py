@@ -255,7 +255,7 @@ def test_import_of_a_po_file_without_a_game_is_a_usage_error(run_cli, tmp_path):
     )
     result = run_cli("i18n", "import", str(po))
     assert result.exit_code == 2
-    assert "names no game" in result.stderr
+    assert "which game does" in result.stderr
 
 
 def test_a_list_parameter_prints_as_alternatives_in_each_language():

@@ -30,7 +30,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -268,9 +268,16 @@ def _unlink(folder: int, name: str) -> None:
         os.unlink(name, dir_fd=folder)
 
 
-def write_many(files: Sequence[tuple[Path, bytes]], *, inside: Path | None = None) -> None:
+def write_many(
+    files: Sequence[tuple[Path, bytes]],
+    *,
+    inside: Path | None = None,
+    on_staged: Callable[[list[tuple[Path, Path]]], None] | None = None,
+) -> None:
     """Write several files together: every one is staged before any is replaced, so a
     refusal or a full disk leaves all the old ones (one game-language's PDFs, say).
+    `on_staged` is told each (temporary file, target) once all are staged, before the
+    first rename (`toolkit.journal` records them).
 
     A file under `inside` (the output folder the toolkit fills: `output/`, `--out`) is
     written without following a link: a symlink in its place, or in place of a folder
@@ -284,6 +291,8 @@ def write_many(files: Sequence[tuple[Path, bytes]], *, inside: Path | None = Non
             for plan, data in plans:
                 if plan.how == "replace":
                     staged.append((plan, _stage(plan, data)))
+            if on_staged is not None:
+                on_staged([_staged_paths(plan, tmp) for plan, tmp in staged])
         except BaseException:
             for plan, tmp in staged:
                 _unlink(plan.folder, tmp)
@@ -296,6 +305,12 @@ def write_many(files: Sequence[tuple[Path, bytes]], *, inside: Path | None = Non
     finally:
         for plan, _ in plans:
             os.close(plan.folder)
+
+
+def _staged_paths(plan: _Plan, tmp: str) -> tuple[Path, Path]:
+    """A staged file and its target as absolute paths (a link's target, as it is replaced)."""
+    real = Path(os.path.realpath(plan.path))
+    return real.parent / tmp, real.parent / plan.name
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, inside: Path | None = None) -> None:

@@ -41,6 +41,7 @@ from toolkit.render.layout import (
     resolve,
 )
 from toolkit.render.printjob import PrintJob
+from toolkit.render.textfit import MAX_FIT_CHARS
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
@@ -171,6 +172,14 @@ def _element(
         return
     field = next((f for key, f in FIELD_OF.items() if key in measured.source), "id")
     path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
+    if len(item.text) > MAX_FIT_CHARS:
+        yield P_OVERFLOW.at(
+            loaded.rel,
+            loaded.doc.span(path),
+            f"{card.id} {field} ({lang}) prints {len(item.text):,} characters, more than "
+            f"any box holds (a text over {MAX_FIT_CHARS:,} is not fitted; layout {name})",
+        )
+        return
     yield P_OVERFLOW.at(
         loaded.rel,
         loaded.doc.span(path),

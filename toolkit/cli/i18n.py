@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -92,18 +93,41 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
         stdout.print(table)
 
 
-def _game_of(project: str) -> str:
-    """The game a PO header names: the game folder the current directory is in when it has
-    that id (a designer's own game), else the bundled game of that id."""
-    from toolkit.content.game import game_folder_around
-    from toolkit.content.source import load_document
+GAME_ID = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
+
+def _game_of(file: Path, project: str, given: str | None) -> str:
+    """The game to import into: `--game`, else the game folder the current directory is in.
+
+    The PO header only confirms it: a header is data from whoever sent the file, so it may
+    name the id of the game in effect and nothing else (a path there, or another game's id,
+    would let a PO file choose which folder is edited)."""
+    from toolkit.content.game import game_folder_around
+
+    if project and not GAME_ID.match(project):
+        raise usage_error(
+            f"{file}'s Project-Id-Version header is {project!r}, not a game id: a PO file "
+            "cannot name a folder; set the header to the game's id"
+        )
+    if given:
+        return given
     around = game_folder_around(Path.cwd())
-    if project and around is not None:
-        doc, _ = load_document(around / "game.yaml", "game.yaml")
-        if doc is not None and isinstance(doc.data, dict) and doc.data.get("id") == project:
-            return str(around)
-    return project
+    if around is None:
+        named = f" (its header names {project!r})" if project else ""
+        raise usage_error(
+            f"which game does {file} translate{named}? Run the import in the game's folder "
+            "or name the game with --game"
+        )
+    return str(around)
+
+
+def _same_game(file: Path, project: str, game_id: str) -> None:
+    """Refuse a PO file whose header names another game than the one it is imported into."""
+    if project and project != game_id:
+        raise usage_error(
+            f"{file} was exported from {project!r}, not {game_id!r}; import it into its own "
+            f"game (--game), or set its Project-Id-Version header to {game_id!r}"
+        )
 
 
 def _po_text(po) -> str:
@@ -208,7 +232,12 @@ def add_language(
 @app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A PO file made by `playset i18n export`.")],
-    game: Annotated[str | None, typer.Option(help="Game (default: from the PO header).")] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            help="Game (default: the game folder you are in); the PO header must name its id."
+        ),
+    ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Say what would apply; write nothing.")
     ] = False,
@@ -218,23 +247,21 @@ def import_(
     its line, and the others apply."""
     import polib
 
-    from toolkit.fileio import write_many
     from toolkit.i18n.po import import_po
+    from toolkit.journal import recover, write_journaled
 
     try:
         po = polib.pofile(str(file))
     except (OSError, ValueError) as exc:
         raise usage_error(f"cannot read {file}: {exc}") from None
     lang = po.metadata.get("Language", "").strip()
-    game = game or _game_of(po.metadata.get("Project-Id-Version", "").strip())
-    if not game:
-        raise usage_error(f"{file} names no game in its Project-Id-Version header; add --game")
-    loaded = _valid_game(game)
-    if po.metadata.get("Project-Id-Version", "").strip() not in ("", loaded.id):
-        stderr.print(
-            f"[yellow]note:[/yellow] {escape(str(file))} was exported from "
-            f"{escape(po.metadata['Project-Id-Version'].strip())}, not {escape(loaded.id)}"
-        )
+    project = po.metadata.get("Project-Id-Version", "").strip()
+    (folder,) = game_folders([_game_of(file, project, game)])
+    if not dry_run:
+        for note in recover(folder):  # a write a killed run left half done
+            stderr.print(escape(note))
+    loaded = _valid_game(str(folder))
+    _same_game(file, project, loaded.id)
     source = loaded.manifest.source_language
     if not lang:
         raise usage_error(
@@ -251,7 +278,8 @@ def import_(
     result, texts = import_po(loaded, po, lang)
     if not dry_run:
         files = [(path, text.encode("utf-8")) for path, text in texts.items()]
-        write_output(Path(loaded.root), lambda _: write_many(files), quiet=True)
+        root = Path(loaded.root)
+        write_output(root, lambda _: write_journaled(root, files), quiet=True)
     shown = escape(str(file))
     verb = "would apply" if dry_run else "applied"
     for outcome in result.outcomes:

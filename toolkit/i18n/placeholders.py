@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
+
+from jinja2 import TemplateSyntaxError
 
 from toolkit.content.templating import placeholders
-from toolkit.render.jinja_cache import TEMPLATE_CODE
+from toolkit.render.jinja_cache import TEMPLATE_CODE, parse_check
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
 _SPACES = re.compile(r"\s+")
@@ -48,4 +51,39 @@ def jinja_problem(source: str, translation: str) -> str | None:
     statements = [c for c in want if not c.startswith("{{")]
     if statements != [c for c in have if not c.startswith("{{")]:
         return "the msgstr reorders Jinja statements ({% … %}); keep them in the msgid's order"
+    return None
+
+
+def code_problem(
+    base: str, replaced: Iterable[tuple[str | None, str | None]], new: str
+) -> tuple[int, str] | None:
+    """Where and why a rebuilt rulebook holds other Jinja code than its units do, or None.
+
+    Each entry of a PO file is checked on its own (`jinja_problem`), but the code of a whole
+    file is more than its units' code: half an expression at the end of one paragraph and
+    the rest at the start of the next make an expression no entry holds. `base` is the file
+    the units were replaced in and `replaced` its (old, new) unit texts (None: kept); the new
+    file must hold exactly the base's code with the old units' code swapped for the new,
+    and parse as a template when the base does."""
+    expected = Counter(jinja_code(base))
+    for old, text in replaced:
+        if text is not None and old is not None:
+            expected.subtract(jinja_code(old))
+            expected.update(jinja_code(text))
+    have: Counter[str] = Counter()
+    for match in _CODE.finditer(new):
+        code = _SPACES.sub(" ", match.group(0))
+        have[code] += 1
+        if have[code] > expected[code]:
+            line = new.count("\n", 0, match.start()) + 1
+            shown = code if len(code) <= 60 else code[:57] + "…"
+            return line, f"the entries together make Jinja code no entry holds: {shown}"
+    try:
+        parse_check(base)
+    except TemplateSyntaxError:
+        return None  # broken before the import: validate says where, not the import
+    try:
+        parse_check(new)
+    except TemplateSyntaxError as exc:
+        return exc.lineno or 1, f"the entries together break the template: {exc.message}"
     return None

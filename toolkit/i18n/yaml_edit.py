@@ -41,12 +41,20 @@ def check_value(value: str) -> None:
         )
 
 
-def yaml_scalar(value: str) -> str:
-    """The text of a YAML scalar for `value`: plain when that is unambiguous, else quoted."""
+FLOW_INDICATORS = re.compile(r"[,\[\]{}]")
+
+
+def yaml_scalar(value: str, flow: bool = False) -> str:
+    """The text of a YAML scalar for `value`: plain when that is unambiguous, else quoted.
+
+    Inside a flow collection (`{fr: …, es: …}`) a `,`, `[`, `]`, `{` or `}` ends a plain
+    scalar, and a tab in a plain scalar is refused by some YAML readers: both are quoted."""
     if (
         value
         and PLAIN_SAFE.match(value)
         and not RISKY.search(value)
+        and "\t" not in value
+        and not (flow and FLOW_INDICATORS.search(value))
         and value == value.strip()
         and value.lower() not in SPECIAL_WORDS
         and not re.fullmatch(r"[-+]?[\d.][\d._eE+-]*", value)
@@ -127,13 +135,26 @@ def apply_edits(path: Path, doc: Document, edits: list[Edit]) -> str:
             span = doc.spans[edit.path]
             start = _offset(starts, span.line, span.col)
             end = _scalar_end(text, start, span, starts)
-            planned.append((start, end, yaml_scalar(edit.value)))
+            flow = _in_flow(text, doc, starts, edit.path)
+            planned.append((start, end, yaml_scalar(edit.value, flow)))
         else:
             planned.append(_insertion(text, doc, starts, edit))
     for start, end, new in sorted(planned, key=lambda p: p[0], reverse=True):
         text = text[:start] + new + text[end:]
     _verify(path, text, edits)
     return bom + text
+
+
+def _in_flow(text: str, doc: Document, starts: list[int], path: tuple[Any, ...]) -> bool:
+    """Whether the value at `path` sits inside a flow collection (`{…}` or `[…]`)."""
+    for end in range(len(path) - 1, -1, -1):
+        if path[:end] not in doc.spans:
+            continue
+        span = doc.spans[path[:end]]
+        start = _offset(starts, span.line, span.col)
+        if start < len(text) and text[start] in "{[":
+            return True
+    return False
 
 
 def _insertion(text: str, doc: Document, starts: list[int], edit: Edit) -> tuple[int, int, str]:
@@ -146,7 +167,7 @@ def _insertion(text: str, doc: Document, starts: list[int], edit: Edit) -> tuple
     start = _offset(starts, span.line, span.col)
     if text[start] == "{":
         close = _offset(starts, span.end_line or span.line, span.end_col or span.col) - 1
-        return close, close, f", {key}: {yaml_scalar(edit.value)}"
+        return close, close, f", {key}: {yaml_scalar(edit.value, flow=True)}"
     last = list(mapping)[-1]
     key_span = doc.key_span((*parent, last))
     value_span = doc.span((*parent, last))
@@ -186,7 +207,7 @@ def append_item(path: Path, doc: Document, where: tuple[Any, ...], value: str) -
     starts = _offsets(text)
     span = doc.span(where)
     start = _offset(starts, span.line, span.col)
-    scalar = yaml_scalar(value)
+    scalar = yaml_scalar(value, flow=_in_flow(text, doc, starts, (*where, 0)))
     if text[start] == "[":
         close = _offset(starts, span.end_line or span.line, span.end_col or span.col) - 1
         text = text[:close] + f", {scalar}" + text[close:]

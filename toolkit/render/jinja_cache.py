@@ -18,12 +18,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import re
 import secrets
-import signal
 import stat
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,10 +29,13 @@ from typing import Any, cast
 
 from jinja2 import FunctionLoader, Template
 from jinja2.bccache import Bucket, BytecodeCache
-from jinja2.exceptions import SecurityError
+from jinja2.compiler import CodeGenerator
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
 
+from toolkit.render import template_bounds as bounds
+from toolkit.render.template_bounds import TemplateLimitError
 from toolkit.render.undefined import DesignerUndefined
 
 TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
@@ -157,78 +157,62 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-class TemplateLimitError(SecurityError):
-    """A template went past a limit (loop iterations, sequence size, output, time)."""
-
-    lineno: int | None  # the template's line, when known (set where the limit was met)
-
-
-CODE_VERSION = "bounded-1"
-MAX_ITERATIONS = 1_000_000  # range() items per render, nested loops included
-MAX_SEQUENCE = 1_000_000  # items or characters a `*` may build
-MAX_OUTPUT = 4_000_000  # characters a render may print
-MAX_POWER_BITS = 4_096
-MAX_SECONDS = 5.0
-MAX_WIDTH = 1_000  # widths in format specs and the width filters
-_WIDE_SPEC = re.compile(r"%[-#0 +]*\d{4,}|\{[^{}]*:[^{}]*\d{4,}[^{}]*\}")
-
-
-class _Limits:
-    """The budget of the render in progress (one at a time: rendering is single-threaded)."""
-
-    def __init__(self) -> None:
-        self.active = False
-        self.iterations = 0
-
-    def spend(self, count: int) -> None:
-        if self.active:
-            self.iterations += count
-            if self.iterations > MAX_ITERATIONS:
-                raise TemplateLimitError(
-                    f"loops run more than {MAX_ITERATIONS:,} iterations (range() items)"
-                )
-
-
-def _sized(value: Any) -> int | None:
-    return len(value) if isinstance(value, str | list | tuple) else None
-
-
-def _bounded_binop(left: Any, operator: str, right: Any) -> None:
-    if operator == "*":
-        for seq, count in ((left, right), (right, left)):
-            size = _sized(seq)
-            if size is not None and isinstance(count, int) and size * count > MAX_SEQUENCE:
-                raise TemplateLimitError(f"`*` would build more than {MAX_SEQUENCE:,} items")
-    elif operator == "**":
-        ints = isinstance(left, int) and isinstance(right, int)
-        if ints and abs(left) > 1 and right * abs(left).bit_length() > MAX_POWER_BITS:
-            raise TemplateLimitError("`**` would build a number too large to print")
-    elif operator == "%" and isinstance(left, str) and _WIDE_SPEC.search(left):
-        raise TemplateLimitError(f"a format width over {MAX_WIDTH} characters")
+CODE_VERSION = "bounded-2"
 
 
 class _Bounded:
-    """Mixed into a sandbox: `*`, `**` and `%` are checked before they run, range() counts
-    against the render's budget, lipsum and the width filters are capped."""
+    """Mixed into a sandbox: the operators that build values (`*`, `**`, `%`, `+`), every
+    call, `~`, loops, blocks and printed values go through the guards of
+    `toolkit.render.template_bounds`; range(), lipsum() and every filter are bounded."""
 
-    intercepted_binops = frozenset({"*", "**", "%"})
-    limits: _Limits
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class: type[CodeGenerator] = bounds.BoundedCodeGenerator
+    guard_join = staticmethod(bounds.guard_join)
+    guard_iter = staticmethod(bounds.guard_iter)
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
+        return bounds.guard_loops(super()._parse(source, name, filename))  # type: ignore[misc]
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        _bounded_binop(left, operator, right)
-        return super().call_binop(context, operator, left, right)  # type: ignore[misc]
+        bounds.check_binop(left, operator, right)
+        result = super().call_binop(context, operator, left, right)  # type: ignore[misc]
+        return bounds.check_result(result)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        bounds.check_call(__obj, args, kwargs)
+        result = super().call(__context, __obj, *args, **kwargs)  # type: ignore[misc]
+        return bounds.check_result(result)
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        bounds.tick()
+        return super().getattr(obj, attribute)  # type: ignore[misc]
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        bounds.tick()
+        return super().getitem(obj, argument)  # type: ignore[misc]
 
     def wrap_str_format(self, value: Any) -> Any:
         wrapped = super().wrap_str_format(value)  # type: ignore[misc]
-        if wrapped is not None and _WIDE_SPEC.search(str(value.__self__)):
-            raise TemplateLimitError(f"a format width over {MAX_WIDTH} characters")
-        return wrapped
+        if wrapped is None:
+            return None
+        template = str(value.__self__)
+        by_name = value.__name__ == "format_map"
+
+        def bounded_format(*args: Any, **kwargs: Any) -> Any:
+            values = list(args[0].values()) if by_name and args else [*args, *kwargs.values()]
+            bounds.check_brace_format(template, values)
+            return bounds.check_result(wrapped(*args, **kwargs))
+
+        return bounded_format
 
 
-def _install_bounds(env: Any, limits: _Limits) -> None:
+def _install_bounds(env: Any) -> None:
     def bounded_range(*args: int) -> range:
         numbers = safe_range(*args)
-        limits.spend(len(numbers))
+        if len(numbers) > bounds.MAX_ITERATIONS:
+            raise TemplateLimitError(
+                f"range() of more than {bounds.MAX_ITERATIONS:,} numbers (loop iterations)"
+            )
         return numbers
 
     def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
@@ -238,21 +222,9 @@ def _install_bounds(env: Any, limits: _Limits) -> None:
 
     env.globals["range"] = bounded_range
     env.globals["lipsum"] = bounded_lipsum
-    for name in ("center", "indent", "wordwrap", "truncate"):
-        env.filters[name] = _width_capped(env.filters[name])
-
-
-def _width_capped(func: Any) -> Any:
-    def capped(*args: Any, **kwargs: Any) -> Any:
-        numbers = [a for a in (*args[1:], *kwargs.values()) if isinstance(a, int)]
-        if any(abs(n) > MAX_WIDTH for n in numbers if not isinstance(n, bool)):
-            raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
-        return func(*args, **kwargs)
-
-    for attr in ("jinja_pass_arg",):
-        if hasattr(func, attr):
-            setattr(capped, attr, getattr(func, attr))
-    return capped
+    env.concat = bounds.guard_concat
+    for name, func in list(env.filters.items()):
+        env.filters[name] = bounds.guard_filter(name, func)
 
 
 class _BoundedSandbox(_Bounded, SandboxedEnvironment):
@@ -263,8 +235,9 @@ class _BoundedImmutableSandbox(_Bounded, ImmutableSandboxedEnvironment):
     pass
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
-    raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+def parse_check(source: str) -> None:
+    """Parse `source` as a sandboxed template would (raises jinja2.TemplateSyntaxError)."""
+    _BoundedSandbox().parse(source)
 
 
 class CachedSandbox:
@@ -272,7 +245,6 @@ class CachedSandbox:
 
     def __init__(self, keep_trailing_newline: bool, immutable: bool = False) -> None:
         self._sources: dict[str, str] = {}
-        self.limits = _Limits()
         kind = _BoundedImmutableSandbox if immutable else _BoundedSandbox
         self.env = kind(
             loader=FunctionLoader(lambda name: (self._sources[name], None, lambda: True)),
@@ -281,62 +253,62 @@ class CachedSandbox:
             autoescape=False,
             keep_trailing_newline=keep_trailing_newline,
             cache_size=0,
+            finalize=bounds.guard_finalize,
         )
-        _install_bounds(self.env, self.limits)
+        _install_bounds(self.env)
 
     @contextmanager
     def bounded(self) -> Iterator[None]:
-        """Renders inside get a fresh loop budget and, in the main thread, a time limit
-        (raises TemplateLimitError)."""
-        outer = self.limits.active
-        self.limits.active = True
-        if not outer:
-            self.limits.iterations = 0
-        timed = (
-            not outer
-            and threading.current_thread() is threading.main_thread()
-            and signal.getitimer(signal.ITIMER_REAL)[0] == 0
-        )
-        if timed:
-            previous = signal.signal(signal.SIGALRM, _on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, MAX_SECONDS)
+        """Renders inside share one budget and deadline (a fresh one unless this thread is
+        already rendering); a limit raises TemplateLimitError, in any thread."""
+        outer = bounds.enter()
         try:
             yield
         finally:
-            if timed:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-            self.limits.active = outer
+            bounds.leave(outer)
+
+    def _stream(self, template: Template, context: Context) -> str:
+        """Run the template's body within the output limit, stopping as soon as it is too
+        long; what it printed."""
+        parts: list[str] = []
+        size = 0
+        # a compiled template renders as a generator: it is closed when cut short
+        stream = cast("GeneratorType[str, None, None]", template.root_render_func(context))
+        try:
+            for part in stream:
+                size += len(part)
+                if size > bounds.MAX_OUTPUT:
+                    break
+                parts.append(part)
+        except Exception:
+            self.env.handle_exception()  # re-raised with the template's own lines
+        if size > bounds.MAX_OUTPUT:
+            error = TemplateLimitError(f"the output passes {bounds.MAX_OUTPUT:,} characters")
+            frame = stream.gi_frame  # where the template was printing
+            if frame is not None:
+                error.lineno = template.get_corresponding_lineno(frame.f_lineno)
+            stream.close()
+            raise error
+        return "".join(parts)
 
     def render(self, template: Template, context: dict[str, Any]) -> str:
-        """Render within the limits, stopping as soon as the output is too long."""
+        """Render within the limits."""
         with self.bounded():
-            parts: list[str] = []
-            size = 0
-            # a compiled template renders as a generator: it is closed when cut short
-            stream = cast(
-                "GeneratorType[str, None, None]",
-                template.root_render_func(template.new_context(context)),
-            )
-            try:
-                for part in stream:
-                    size += len(part)
-                    if size > MAX_OUTPUT:
-                        break
-                    parts.append(part)
-            except Exception:
-                self.env.handle_exception()  # re-raised with the template's own lines
-            if size > MAX_OUTPUT:
-                error = TemplateLimitError(f"the output passes {MAX_OUTPUT:,} characters")
-                frame = stream.gi_frame  # where the template was printing
-                if frame is not None:
-                    error.lineno = template.get_corresponding_lineno(frame.f_lineno)
-                stream.close()
-                raise error
-            return "".join(parts)
+            return self._stream(template, template.new_context(context))
+
+    def module(self, template: Template, context: dict[str, Any]) -> dict[str, Any]:
+        """The names a template sets at its top level (`{% set %}`), evaluated within the
+        limits (Template.make_module, whose output has no limit)."""
+        with self.bounded():
+            new = template.new_context(context)
+            self._stream(template, new)
+            return new.get_exported()
 
     def template(self, source: str, prefix: str) -> Template:
         """The compiled template of `source` (raises jinja2.TemplateError)."""
         name = f"{prefix}-{hashlib.sha256(source.encode()).hexdigest()[:32]}"
         self._sources[name] = source
         return self.env.get_template(name)
+
+
+__all__ = ["TEMPLATE_CODE", "CachedSandbox", "TemplateLimitError", "bytecode_cache", "parse_check"]

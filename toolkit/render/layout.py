@@ -197,7 +197,13 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
     try:
         with _cached().bounded():
             return _resolve(layout, context, width, height)
-    except (TemplateError, TypeError, ValueError) as exc:
+    except LayoutError:
+        raise
+    except RecursionError:  # a macro that calls itself
+        raise LayoutError(f"layout {layout.id!r}: templates call themselves too deep") from None
+    except MemoryError:
+        raise LayoutError(f"layout {layout.id!r}: a template ran out of memory") from None
+    except Exception as exc:  # 1/0, 10.0**400, a limit: Jinja raises many kinds
         kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
         raise LayoutError(f"layout {layout.id!r}: {kind}{exc}") from exc
 
@@ -210,7 +216,7 @@ def _resolve(
     combined = _layout_template(layout)
     if combined is None:
         return _resolve_each(layout, context, width, height)
-    values = combined.make_module(context).__dict__
+    values = _cached().module(combined, context)
     out: list[Resolved] = []
     for element, shown, keys, (x, y, w, h) in _plan(layout, width, height):
         if shown is None or shown in values:
@@ -255,7 +261,7 @@ def _resolve_each(
             continue
         x, y, w, h = element.box.resolve(width, height)
         texts = tuple(
-            template(source).render(**context).strip() if source is not None else ""
+            _cached().render(template(source), context).strip() if source is not None else ""
             for source in _sources(element)
         )
         out.append(Resolved(element, x, y, w, h, texts))

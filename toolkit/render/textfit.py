@@ -17,6 +17,7 @@ LEADING = 1.2  # line height as a multiple of the font size
 HYPHENATED = ("fr", "es")  # languages whose long words break at syllables
 STEP = 0.25  # points between tried sizes
 BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
+MAX_FIT_CHARS = 10_000  # far more than any box holds at any size; longer is not fitted
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,8 @@ def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
     the text fit, so hyphens appear where they save space and nowhere else."""
     style, lang, icons = setting.style, setting.lang, setting.icons
     min_size = setting.min_size
+    if len(text) > MAX_FIT_CHARS:  # wrapping it at every size took minutes (a 3M text)
+        return Fit(False, min_size, (text[:MAX_FIT_CHARS],))
     size = setting.max_size
     last: list[str] | None = None
     while size >= min_size - 1e-9:

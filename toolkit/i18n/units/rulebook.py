@@ -18,7 +18,7 @@ from pathlib import Path
 from toolkit.content.game import Game
 from toolkit.fileio import real_path
 from toolkit.i18n.markdown_units import Segment, SegmentError, rebuild, segment, skeleton, slug
-from toolkit.i18n.placeholders import jinja_code
+from toolkit.i18n.placeholders import code_problem, jinja_code
 from toolkit.i18n.units import Applied, Change, Unit, register
 from toolkit.i18n.yaml_edit import Edit, refusal
 from toolkit.render.rulebook_source import RulebookError, read_rulebook
@@ -173,12 +173,23 @@ class RulebookUnits:
             if found.aligned is not None:  # only the changed units move in the translation
                 changed = [by_key.get(k) if k else None for k in found.keys]
                 picked = [c.text if c in accepted else None for c in changed]
+                base, replaced = found.aligned[0], list(zip(found.current, picked, strict=True))
                 new = rebuild(*found.aligned, picked)
             else:
+                pairs = zip(found.segments, found.keys, strict=True)
+                sources = [seg.text if key else None for seg, key in pairs]
+                base, replaced = found.text, list(zip(sources, texts, strict=True))
                 new = rebuild(found.text, found.segments, texts)
         except SegmentError as exc:  # a unit cannot hold what was given
             done.held += accepted
             done.notes.append(f"{shown} not written: {exc}")
+            return done
+        problem = code_problem(base, replaced, new)
+        if problem is not None:  # entries that pass one by one made code together
+            line, reason = problem
+            where = real_path(found.target).relative_to(real_path(game.root)).as_posix()
+            for change in accepted:
+                done.refused.append((change, f"{where}:{line}: {reason}; {shown} not written"))
             return done
         new = new.replace("\n", found.newline)
         old = found.target.read_bytes().decode("utf-8") if found.target.is_file() else None

@@ -1,0 +1,99 @@
+"""Write several files of a game as one change: all of them or none, even after kill -9.
+
+`fileio.write_many` stages every file before it replaces any, but a process killed between
+two renames leaves half the files new and half old. Here the staged files are listed in a
+journal in the game folder before the first rename; the renames follow and the journal goes.
+The next run that writes the game (`recover`) finishes the renames of a journal it finds, so
+the change lands whole, and removes temporary files an interrupted run left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolkit.fileio import atomic_write_bytes, write_many
+
+JOURNAL = ".playset-journal.json"
+STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
+_TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")  # the temporary files fileio stages
+
+
+def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
+    """Write `files` (paths inside the game folder `root`) as one change."""
+    journal = Path(root) / JOURNAL
+
+    def record(staged: list[tuple[Path, Path]]) -> None:
+        if len(staged) > 1:
+            entries = [[str(tmp), str(target)] for tmp, target in staged]
+            atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"))
+
+    write_many(files, on_staged=record)
+    journal.unlink(missing_ok=True)
+
+
+def recover(root: Path) -> list[str]:
+    """Finish a change a killed run left half done and remove its stale temporary files;
+    what was done, for the user."""
+    notes: list[str] = []
+    root = Path(root)
+    journal = root / JOURNAL
+    if journal.is_file() and not journal.is_symlink():
+        notes += _finish(root, journal)
+    cutoff = time.time() - STALE_SECONDS
+    removed = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "output"]
+        for name in names:
+            path = Path(folder) / name
+            if not _TEMPORARY.match(name) or path.is_symlink():
+                continue
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+                    removed += 1
+            except OSError:
+                continue
+    if removed:
+        notes.append(f"removed {removed} temporary file(s) an interrupted run left")
+    return notes
+
+
+def _finish(root: Path, journal: Path) -> list[str]:
+    base = os.path.realpath(root)
+    try:
+        entries = json.loads(journal.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        entries = None
+    if not isinstance(entries, list):
+        journal.unlink(missing_ok=True)
+        return [f"removed an unreadable {JOURNAL}"]
+    done = 0
+    for entry in entries:
+        pair = entry if isinstance(entry, list) and len(entry) == 2 else None
+        if pair is None or not all(isinstance(e, str) for e in pair):
+            continue
+        tmp, target = Path(pair[0]), Path(pair[1])
+        if _ours(base, tmp, target):
+            os.replace(tmp, target)
+            done += 1
+    journal.unlink(missing_ok=True)
+    return [f"finished an interrupted write: {done} file(s) of it put in place"]
+
+
+def _ours(base: str, tmp: Path, target: Path) -> bool:
+    """A journal entry this module wrote: a temporary file of ours beside its target, both
+    inside the game folder (a journal is data in the game folder, so it is checked)."""
+    folder = os.path.realpath(target.parent)
+    return (
+        tmp.parent == target.parent
+        and (folder == base or folder.startswith(base + os.sep))
+        and bool(_TEMPORARY.match(tmp.name))
+        and tmp.is_file()
+        and not tmp.is_symlink()
+        and not target.is_symlink()
+    )

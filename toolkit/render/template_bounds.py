@@ -1,0 +1,424 @@
+"""The limits of a sandboxed template: how much it may build, print and loop, and for how long.
+
+Rulebooks and card layouts come from the game folder, so a template is input: it must not be
+able to allocate gigabytes (`'x'.ljust(2000000000)`, `~` doubling, a list `+` in a loop) or
+run for ever. Every way a template makes a bigger value goes through a guard here: the
+operators the sandbox intercepts (`*`, `**`, `%`, `+`), `~` (the code generator calls
+`guard_join`), every method call, every filter, what a block or macro collects (the
+environment's `concat`) and what `{{ … }}` prints (`finalize`). A guard refuses before the
+work when it can tell the size beforehand (a width, a repeat count, a join), and checks the
+size after it otherwise; every result is charged to the render's budget.
+
+Time is a deadline checked by those guards and by every loop iteration (the code generator
+wraps a `for`'s iterable in `guard_iter`), so it holds in any thread (the preview renders in
+threads, where no signal reaches) and leaves Ctrl-C alone. The budget is per thread: two
+renders in two threads do not share it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.exceptions import SecurityError
+
+
+class TemplateLimitError(SecurityError):
+    """A template went past a limit (loop iterations, sequence size, output, time)."""
+
+    lineno: int | None  # the template's line, when known (set where the limit was met)
+
+
+MAX_ITERATIONS = 1_000_000  # loop iterations per render, nested loops included
+MAX_STRING = 1_000_000  # characters of one string a template builds
+MAX_ITEMS = 100_000  # items of one list, tuple or dict a template builds
+MAX_SEQUENCE = MAX_STRING  # kept for callers that name it
+MAX_OUTPUT = 4_000_000  # characters a render may print (a block or macro included)
+MAX_CREATED = 64_000_000  # characters and items all guarded results of a render add up to
+MAX_POWER_BITS = 4_096
+MAX_SECONDS = 5.0
+MAX_WIDTH = 1_000  # widths and precisions in format specs and the width filters
+
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
+_BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
+_NUMBER = re.compile(r"\d+")
+
+
+class Budget:
+    """What one render (and the renders nested in it) has spent, and its deadline."""
+
+    __slots__ = ("created", "deadline", "iterations", "ticks")
+
+    def __init__(self) -> None:
+        self.created = 0
+        self.iterations = 0
+        self.ticks = 0
+        self.deadline = time.monotonic() + MAX_SECONDS
+
+    def tick(self) -> None:
+        """A step of the template: look at the clock now and then."""
+        self.ticks += 1
+        if not self.ticks & 63 and time.monotonic() > self.deadline:
+            raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+
+    def charge(self, size: int) -> None:
+        self.created += size
+        if self.created > MAX_CREATED:
+            raise TemplateLimitError(
+                f"the template builds more than {MAX_CREATED:,} characters and items in all"
+            )
+        self.tick()
+
+    def iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
+        for item in iterable:
+            self.iterations += 1
+            if self.iterations > MAX_ITERATIONS:
+                raise TemplateLimitError(f"loops run more than {MAX_ITERATIONS:,} iterations")
+            if not self.iterations & 255 and time.monotonic() > self.deadline:
+                raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+            yield item
+
+
+_local = threading.local()
+
+
+def current() -> Budget | None:
+    """The budget of the render in progress in this thread, or None outside one."""
+    return getattr(_local, "budget", None)
+
+
+def enter() -> Budget | None:
+    """Start a budget for this thread unless a render is already in progress; returns the
+    outer budget (None: this call owns the new one and must `leave(None)`)."""
+    outer = current()
+    if outer is None:
+        _local.budget = Budget()
+    return outer
+
+
+def leave(outer: Budget | None) -> None:
+    if outer is None:
+        _local.budget = None
+
+
+def tick() -> None:
+    budget = current()
+    if budget is not None:
+        budget.tick()
+
+
+def size_of(value: Any) -> int:
+    """Characters of a string, items of a container, 0 otherwise."""
+    if isinstance(value, str | bytes | list | tuple | dict | set | frozenset):
+        return len(value)
+    return 0
+
+
+def check_result(value: Any) -> Any:
+    """Refuse a string or container past its size limit; charge it to the budget."""
+    if isinstance(value, str | bytes):
+        if len(value) > MAX_STRING:
+            raise TemplateLimitError(f"a text longer than {MAX_STRING:,} characters")
+        size = len(value)
+    elif isinstance(value, list | tuple | dict | set | frozenset):
+        if len(value) > MAX_ITEMS:
+            raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+        size = len(value)
+    else:
+        return value
+    budget = current()
+    if budget is not None:
+        budget.charge(size)
+    return value
+
+
+def weigh(value: Any, limit: int = MAX_STRING) -> int:
+    """About how many characters `str(value)` has, counted no further than past `limit`
+    (a list that holds one big list a thousand times prints a thousand times its size)."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str | bytes):
+            total += len(item) + 2
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, list | tuple | set | frozenset):
+            total += 2 + 2 * len(item)
+            if total <= limit:
+                stack.extend(item)
+        elif isinstance(item, Mapping):
+            total += 2 + 4 * len(item)
+            if total <= limit:
+                stack.extend(item.keys())
+                stack.extend(item.values())
+        else:
+            total += 24
+        if total > limit:
+            return total
+    return total
+
+
+def _refuse_wide(number: str | None, what: str) -> None:
+    if number == "*":
+        raise TemplateLimitError(f"a {what} taken from an argument (`*`) in a format")
+    if number and len(number) > 3:
+        raise TemplateLimitError(f"a format {what} over {MAX_WIDTH} characters")
+
+
+def check_percent(template: str, args: Any) -> None:
+    """`template % args` within the limits: no `*` widths, no width or precision of 1000
+    or more, and arguments that do not print more than a string may hold."""
+    fields = 0
+    for match in _PERCENT.finditer(template):
+        _refuse_wide(match.group(1), "width")
+        _refuse_wide(match.group(2), "precision")
+        fields += 1
+    if fields and len(template) + fields * 2 * MAX_WIDTH + weigh(args) > MAX_STRING:
+        raise TemplateLimitError(f"`%` would build more than {MAX_STRING:,} characters")
+
+
+def check_brace_format(template: str, args: Iterable[Any]) -> None:
+    """`template.format(...)` within the limits: no width from an argument, no width or
+    precision of 1000 or more, and the fields cannot print more than a string may hold."""
+    for match in _BRACE_SPEC.finditer(template):
+        if match.group(2):
+            raise TemplateLimitError("a format width taken from an argument (`{:{}}`)")
+        for number in _NUMBER.findall(match.group(1)):
+            _refuse_wide(number, "width")
+    fields = template.count("{")
+    if fields:
+        heaviest = max((weigh(arg) for arg in args), default=0)
+        if len(template) + fields * (heaviest + MAX_WIDTH) > MAX_STRING:
+            raise TemplateLimitError(f"the format would build more than {MAX_STRING:,} characters")
+
+
+def _too_big(kind: str, limit: int, what: str) -> TemplateLimitError:
+    return TemplateLimitError(f"`{kind}` would build more than {limit:,} {what}")
+
+
+def check_binop(left: Any, operator: str, right: Any) -> None:
+    """Refuse `left operator right` before it runs when its result would be too big."""
+    texts = str | bytes
+    if operator == "*":
+        for seq, count in ((left, right), (right, left)):
+            if isinstance(seq, texts | list | tuple) and isinstance(count, int):
+                text = isinstance(seq, texts)
+                limit = MAX_STRING if text else MAX_ITEMS
+                if len(seq) * count > limit:
+                    raise _too_big("*", limit, "characters" if text else "items")
+                return
+        ints = isinstance(left, int) and isinstance(right, int)
+        if ints and left.bit_length() + right.bit_length() > MAX_POWER_BITS:
+            raise TemplateLimitError("`*` would build a number too large to print")
+    elif operator == "+":
+        if isinstance(left, texts) and isinstance(right, texts):
+            limit, what = MAX_STRING, "characters"
+        elif isinstance(left, list | tuple) and isinstance(right, list | tuple):
+            limit, what = MAX_ITEMS, "items"
+        else:
+            return
+        if len(left) + len(right) > limit:
+            raise _too_big("+", limit, what)
+    elif operator == "**":
+        ints = isinstance(left, int) and isinstance(right, int)
+        if ints and abs(left) > 1 and right * abs(left).bit_length() > MAX_POWER_BITS:
+            raise TemplateLimitError("`**` would build a number too large to print")
+    elif operator == "%" and isinstance(left, str):
+        check_percent(left, right)
+
+
+def guard_join(parts: Iterable[Any]) -> str:
+    """`a ~ b ~ c`: the parts' printed size is known before they are joined."""
+    total = 0
+    for part in parts:
+        total += len(part) if isinstance(part, str) else weigh(part)
+        if total > MAX_STRING:
+            raise TemplateLimitError(f"`~` would build more than {MAX_STRING:,} characters")
+    return check_result("".join(map(str, parts)))
+
+
+def guard_concat(parts: Iterable[str]) -> str:
+    """What a block, a macro or a `{% set %}…{% endset %}` collected, joined within the
+    output limit (the environment's `concat`)."""
+    if not isinstance(parts, list):
+        parts = list(parts)
+    size = sum(map(len, parts))
+    if size > MAX_OUTPUT:
+        raise TemplateLimitError(f"the output passes {MAX_OUTPUT:,} characters")
+    budget = current()
+    if budget is not None:
+        budget.charge(size)
+    return "".join(parts)
+
+
+def guard_finalize(value: Any) -> Any:
+    """What `{{ … }}` prints: a value whose text would be too long is refused before
+    `str()` builds it (a list that holds one big list many times)."""
+    if value.__class__ is str:
+        return value
+    if isinstance(value, list | tuple | dict | set | frozenset | Mapping) and (
+        weigh(value) > MAX_STRING
+    ):
+        raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
+    return value
+
+
+_WIDTH_METHODS = frozenset({"ljust", "rjust", "center", "zfill"})
+
+
+def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Refuse a method call a template makes when its result would be too big."""
+    owner: Any = getattr(obj, "__self__", None)
+    name = getattr(obj, "__name__", "")
+    if isinstance(owner, str | bytes):
+        if name in _WIDTH_METHODS and args and isinstance(args[0], int) and args[0] > MAX_STRING:
+            raise TemplateLimitError(f"{name}() would build more than {MAX_STRING:,} characters")
+        if name == "expandtabs":
+            size = args[0] if args else kwargs.get("tabsize", 8)
+            text: Any = owner
+            tabs = text.count("\t" if isinstance(owner, str) else b"\t")
+            if isinstance(size, int) and len(owner) + tabs * size > MAX_STRING:
+                raise TemplateLimitError(f"expandtabs() would build more than {MAX_STRING:,}")
+        if name == "replace" and len(args) >= 2:
+            old, new = args[0], args[1]
+            if isinstance(old, type(owner)) and isinstance(new, type(owner)):
+                whole: Any = owner
+                count = whole.count(old) if old else len(owner) + 1
+                if len(owner) + count * max(len(new) - len(old), 0) > MAX_STRING:
+                    raise TemplateLimitError(
+                        f"replace() would build more than {MAX_STRING:,} characters"
+                    )
+        if name == "join" and args:
+            items = args[0]
+            total = len(owner) * (len(items) if isinstance(items, list | tuple) else 0)
+            if total + weigh(items) > MAX_STRING:
+                raise TemplateLimitError(f"join() would build more than {MAX_STRING:,}")
+        if name == "translate" and args and isinstance(args[0], Mapping):
+            longest = max((size_of(v) for v in args[0].values()), default=1)
+            if len(owner) * max(longest, 1) > MAX_STRING:
+                raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
+    elif isinstance(owner, list):
+        if name == "extend" and args and len(owner) + size_of(args[0]) > MAX_ITEMS:
+            raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+        if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
+            raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+
+
+def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    numbers = [a for a in (*args, *kwargs.values()) if isinstance(a, int)]
+    if any(abs(n) > MAX_WIDTH for n in numbers if not isinstance(n, bool)):
+        raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+
+
+def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    numbers = [a for a in (*args[:1], *kwargs.values()) if isinstance(a, int)]
+    if any(n > MAX_ITEMS for n in numbers):
+        raise TemplateLimitError(f"a count over {MAX_ITEMS:,}")
+
+
+def _weighed_value(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    if weigh(value) > MAX_STRING:
+        raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
+
+
+def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    separator = args[0] if args else kwargs.get("d", "")
+    items = value if isinstance(value, list | tuple) else ()
+    if len(str(separator)) * len(items) + weigh(items) > MAX_STRING:
+        raise TemplateLimitError(f"join would build more than {MAX_STRING:,} characters")
+
+
+def _replaced(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    if len(args) >= 2:
+        check_call(str(value).replace, args[:2], {})
+
+
+def _formatted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    check_percent(str(value), kwargs or args)
+
+
+def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    if isinstance(value, list | tuple) and weigh(value) > MAX_STRING:
+        raise TemplateLimitError(f"sum over more than {MAX_STRING:,} items")
+
+
+FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]] = {
+    "center": lambda v, a, k: _width_args(a, k),
+    "indent": lambda v, a, k: _width_args(a, k),
+    "wordwrap": lambda v, a, k: _width_args(a, k),
+    "truncate": lambda v, a, k: _width_args(a, k),
+    "batch": lambda v, a, k: _count_arg(a, k),
+    "slice": lambda v, a, k: _count_arg(a, k),
+    "join": _joined,
+    "replace": _replaced,
+    "format": _formatted,
+    "sum": _summed,
+    "string": _weighed_value,
+    "tojson": _weighed_value,
+    "pprint": _weighed_value,
+    "e": _weighed_value,
+    "escape": _weighed_value,
+    "forceescape": _weighed_value,
+    "urlencode": _weighed_value,
+    "xmlattr": _weighed_value,
+}
+
+
+def guard_filter(name: str, func: Any) -> Any:
+    """`func` (a filter) with its size checks before it runs and its result's after."""
+    check = FILTER_CHECKS.get(name)
+    pass_arg = getattr(func, "jinja_pass_arg", None)
+    leading = 1 if pass_arg is not None else 0  # context, eval context or environment
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        budget = current()
+        if budget is not None:
+            budget.tick()
+        if check is not None and len(args) > leading:
+            check(args[leading], args[leading + 1 :], kwargs)
+        return check_result(func(*args, **kwargs))
+
+    if pass_arg is not None:
+        guarded.jinja_pass_arg = pass_arg  # type: ignore[attr-defined]
+    guarded.__name__ = getattr(func, "__name__", name)
+    guarded.__doc__ = func.__doc__
+    return guarded
+
+
+class BoundedCodeGenerator(CodeGenerator):
+    """Jinja's code generator, with `~` routed through `guard_join`."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.guard_join((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
+
+def _is_guarded(node: nodes.Node) -> bool:
+    target = getattr(node, "node", None)
+    return isinstance(target, nodes.EnvironmentAttribute) and target.name == "guard_iter"
+
+
+def guard_loops(tree: nodes.Template) -> nodes.Template:
+    """Wrap every `for` loop's iterable in a call of `environment.guard_iter` (at parse
+    time, so that the symbol analysis and the code generator see the same tree; Jinja
+    allows no node types of one's own)."""
+    for loop in tree.find_all(nodes.For):
+        if not _is_guarded(loop.iter):
+            line = loop.iter.lineno
+            guard = nodes.EnvironmentAttribute("guard_iter", lineno=line)
+            loop.iter = nodes.Call(guard, [loop.iter], [], None, None, lineno=line)
+    return tree
+
+
+def guard_iter(iterable: Iterable[Any]) -> Iterable[Any]:
+    budget = current()
+    return iterable if budget is None else budget.iterate(iterable)
