@@ -34,6 +34,7 @@ from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import size_mm
 from toolkit.render.context import localize
 from toolkit.render.fonts import font_name, register
+from toolkit.render.icons import icon_set
 from toolkit.render.markdown_flow import (
     INK,
     MUTED,
@@ -41,6 +42,7 @@ from toolkit.render.markdown_flow import (
     Cell,
     FitTable,
     Heading,
+    IconCanvas,
     KeepWithStart,
     Sheet,
     keep_with_next,
@@ -157,6 +159,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
         raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     register()
     sheet = make_sheet(lang, accent_for(game.id))
+    sheet.icons = icon_set(game.root)  # `:name:` in prose, tables and the card reference
     source = read_rulebook(game.rulebook[lang])
     body = markdown_flowables(render_markdown(game, lang, source), sheet)
     title = game.manifest.title.get(lang) or body.title or game.id
@@ -169,7 +172,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     if any(isinstance(f, Heading) for f in sections):
         story += [*contents(lang, sheet), PageBreak()]
     story += keep_with_next(sections)
-    doc.multiBuild(story)
+    doc.multiBuild(story, canvasmaker=IconCanvas)
     return buffer.getvalue()
 
 
@@ -583,10 +586,10 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
             row = [_name_cell(card)]
             for column in columns:
                 value = column.value(card)
-                row.append(Cell(markup(value), value, align="center"))
+                row.append(Cell(sheet.markup(value), value, align="center"))
             row.append(Cell(str(card.copies), str(card.copies), align="center"))
             text = str(card.get("text") or "")
-            row.append(Cell(markup(text).replace("\n", "<br/>"), text))
+            row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
             rows.append(row)
         heading = Heading(deck.name.get(lang, deck.id), 1, sheet["h3"], None)
         out += [heading, FitTable(rows, sheet)]
