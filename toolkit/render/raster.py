@@ -7,7 +7,9 @@ what a designer sees on screen or in Tabletop Simulator is what prints: one draw
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Generator
+from zlib import Z_RLE
 
 
 def png_pages(
@@ -103,17 +105,36 @@ def png_bytes(image) -> bytes:
     pHYs chunk at the image's `dpi` if it has one (print services and editors read 72 dpi
     without it).
 
-    zlib level 1: a card image is a third larger than at the default level 6 but encodes in
-    half the time, and encoding is most of the cost of hundreds of 300 dpi cards."""
+    zlib level 1 with run-length matching (Z_RLE): a card image is a third larger than at the
+    default level 6 but encodes in half the time, and encoding is most of the cost of
+    hundreds of 300 dpi cards; RLE is a tenth faster again and smaller (flat areas)."""
     buffer = io.BytesIO()
     dpi = image.info.get("dpi")
     extra = {"dpi": dpi} if dpi else {}
-    image.save(buffer, format="PNG", optimize=False, compress_level=1, **extra)
+    image.save(buffer, format="PNG", optimize=False, compress_level=1, compress_type=Z_RLE, **extra)
     return buffer.getvalue()
+
+
+def png_all(images: list) -> list[bytes]:
+    """`png_bytes` of each image, in order. Encoding is most of an export's time and Pillow
+    lets go of the GIL while it compresses, so a few threads share it: the same bytes, in
+    the same order, sooner on a machine with more than one core."""
+    if len(images) < 2:
+        return [png_bytes(image) for image in images]
+    from concurrent.futures import ThreadPoolExecutor
+
+    workers = min(ENCODERS, len(images), os.cpu_count() or 1)
+    if workers < 2:
+        return [png_bytes(image) for image in images]
+    with ThreadPoolExecutor(workers, thread_name_prefix="png") as pool:
+        return list(pool.map(png_bytes, images))
+
+
+ENCODERS = 4  # threads encoding PNGs at most (fewer on a machine with fewer cores)
 
 
 def png_selected(
     pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False
 ) -> list[bytes]:
     """`images_selected` as PNG bytes (see `png_bytes`)."""
-    return [png_bytes(image) for image in images_selected(pdf, indexes, dpi, trim)]
+    return png_all(images_selected(pdf, indexes, dpi, trim))

@@ -82,9 +82,7 @@ def sheet_png(faces: list[Any], hidden: Any, grid: SheetGrid) -> tuple[bytes, tu
         sheet.paste(cell, ((index % grid.cols) * width, (index // grid.cols) * height))
     last = hidden if hidden.size == (width, height) else hidden.resize((width, height))
     sheet.paste(last, ((grid.hidden % grid.cols) * width, (grid.hidden // grid.cols) * height))
-    out = io.BytesIO()
-    sheet.save(out, format="PNG", optimize=False)
-    return out.getvalue(), (width, height)
+    return png_bytes(sheet), (width, height)
 
 
 def sheet_dpi(dpi: float, card_mm: tuple[float, float]) -> float:
