@@ -19,11 +19,11 @@ def export_schemas(out: OutOption = None) -> None:
     """Write schemas/*.schema.json from the models."""
     from toolkit.content.game import work_folder
     from toolkit.content.schemas import export
-    from toolkit.fileio import describe, make_output_root
+    from toolkit.fileio import describe
 
     folder = out or work_folder() / "schemas"
     try:
-        written = export(make_output_root(folder))
+        written = export(folder)
     except OSError as exc:
         raise usage_error(describe(exc)) from None
     stdout.print(f"wrote {len(written)} schemas under {escape(folder)}")
