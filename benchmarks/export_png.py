@@ -1,11 +1,12 @@
-"""`export png` of every card of the four bundled games at 300 dpi in one language, against
-`build` of the same cards (their cards and questions PDFs, home and press profiles).
+"""`export png` of the four bundled games in one language against `build` (home profile) of the
+same games and language: the whole of each (cards, questions, boards, rulebook), and the cards
+alone (cards and questions: build's sheets against export's 300 dpi images).
 
 Both are timed in one process, after a warm-up (fonts, layouts and templates loaded), as the
-median of several runs; the PNG side includes drawing the press PDF it rasterises and writing
-the files.
+median wall and CPU time of several runs; the PNG side includes drawing the press PDFs it
+rasterises and writing the files.
 
-Usage: python benchmarks/export_png.py [--runs N] [--dpi 300] [--lang en]
+Usage: python benchmarks/export_png.py [--runs N] [--dpi 300] [--page-dpi 150] [--lang en]
 """
 
 from __future__ import annotations
@@ -17,61 +18,84 @@ import time
 from pathlib import Path
 
 from toolkit.content.game import bundled_games, load_game
-from toolkit.fileio import atomic_write_bytes
-from toolkit.render.artifacts.cards import cards_pdf
-from toolkit.render.build import BuildOptions
-from toolkit.render.exports.faces import each_deck, printed_decks
+from toolkit.render.build import BuildOptions, build_game
+from toolkit.render.exports import ExportOptions, exports
 
 
-def build_cards(games, lang: str, per_card: bool) -> None:
+def build(games, lang: str, out: Path, only: tuple[str, ...] | None = None) -> None:
     for game in games:
-        for printed in printed_decks(game):
-            cards_pdf(
-                game, [printed.deck], lang, BuildOptions([lang], per_card=per_card), printed.trivia
-            )
+        build_game(game, out, BuildOptions([lang], only=only))
 
 
-def export_cards(games, lang: str, dpi: float, out: Path) -> int:
+def export(games, lang: str, dpi: float, page_dpi: float, out: Path) -> int:
+    run = exports()["png"].run
     count = 0
     for game in games:
-        for printed, images in each_deck(game, lang, dpi, bleed=False):
-            for i, card in enumerate(printed.cards):
-                back = images.backs[i] if printed.trivia else images.backs[0]
-                atomic_write_bytes(
-                    out / game.id / printed.id / f"{card.id}-front.png", images.fronts[i]
-                )
-                atomic_write_bytes(out / game.id / printed.id / f"{card.id}-back.png", back)
-                count += 2
+        options = ExportOptions([lang], dpi=dpi, page_dpi=page_dpi)
+        count += len(run(game, out, options, lambda path: None, lambda done, total: None))
     return count
 
 
-def timed(fn, runs: int) -> float:
-    times = []
+def export_cards(games, lang: str, dpi: float, out: Path) -> None:
+    """Only the card images (what `export png` writes for the decks and question banks)."""
+    from toolkit.fileio import atomic_write_bytes, output_folder
+    from toolkit.render.exports.faces import each_deck
+
+    for game in games:
+        for printed, images in each_deck(game, lang, dpi, bleed=False):
+            folder = output_folder(out, game.id, printed.id)
+            for i, card in enumerate(printed.cards):
+                back = images.backs[i] if printed.trivia else images.backs[0]
+                atomic_write_bytes(folder / f"{card.id}-front.png", images.fronts[i])
+                atomic_write_bytes(folder / f"{card.id}-back.png", back)
+
+
+def timed(fn, runs: int) -> tuple[float, float]:
+    """The median wall time and CPU time (this process's, all its threads) of `fn`: on a
+    shared machine the wall time measures the neighbours as much as the work, the CPU time
+    does not (but counts the PNG threads' work even when they run side by side)."""
+    walls, cpus = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def ratio(name: str, png: tuple[float, float], build: tuple[float, float]) -> str:
+    return (
+        f"{name}: build {build[0]:.2f} s wall, {build[1]:.2f} s CPU; export png "
+        f"{png[0]:.2f} s wall, {png[1]:.2f} s CPU = {png[0] / build[0]:.1f}× wall, "
+        f"{png[1] / build[1]:.1f}× CPU"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dpi", type=float, default=300.0)
+    parser.add_argument("--page-dpi", type=float, default=150.0)
     parser.add_argument("--lang", default="en")
     args = parser.parse_args()
     games = [load_game(folder) for folder in bundled_games().values()]
-    build_cards(games, args.lang, False)  # warm-up
-    home = timed(lambda: build_cards(games, args.lang, False), args.runs)
-    press = timed(lambda: build_cards(games, args.lang, True), args.runs)
-    with tempfile.TemporaryDirectory() as out:
-        count = export_cards(games, args.lang, args.dpi, Path(out))
-        png = timed(lambda: export_cards(games, args.lang, args.dpi, Path(out)), args.runs)
+    cards = ("cards", "questions")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        build(games, args.lang, out / "warm")  # warm-up
+        whole = timed(lambda: build(games, args.lang, out / "build"), args.runs)
+        sheets = timed(lambda: build(games, args.lang, out / "cards", cards), args.runs)
+        count = export(games, args.lang, args.dpi, args.page_dpi, out / "png")
+        png = timed(
+            lambda: export(games, args.lang, args.dpi, args.page_dpi, out / "png"), args.runs
+        )
+        images = timed(lambda: export_cards(games, args.lang, args.dpi, out / "img"), args.runs)
     print(
-        f"cards of 4 games, {args.lang}: build home {home:.2f} s, build press {press:.2f} s; "
-        f"export png at {args.dpi:g} dpi {png:.2f} s for {count} images "
-        f"({png / home:.1f}× home build, {png / press:.1f}× press build; median of {args.runs})"
+        f"4 games, {args.lang}, {args.dpi:g} dpi cards, {args.page_dpi:g} dpi pages, "
+        f"{count} files, median of {args.runs}:"
     )
+    print(ratio("everything", png, whole))
+    print(ratio("cards alone", images, sheets))
 
 
 if __name__ == "__main__":

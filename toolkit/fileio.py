@@ -18,8 +18,10 @@ the folders are opened one by one without following links (O_NOFOLLOW) and the f
 staged and renamed by name in the open folder, so a folder swapped for a link after the
 checks is not followed either.
 
-Parent folders are never created here: callers that own an output folder make it
-(`output_folder`), so a path like `/nonexistent/dir/x.pdf` is refused, not created.
+Parent folders are never created by a write: callers that own an output folder make it
+(`output_folder`, `make_output_root` for the folder a user names, `make_parents` for the
+folders above a file inside the current folder), so a path like `/nonexistent/dir/x.pdf` is
+refused, not created.
 """
 
 from __future__ import annotations
@@ -60,11 +62,15 @@ def _umask_mode() -> int:
     return 0o666 & ~mask
 
 
-def check_target(path: Path) -> None:
+def check_target(path: Path, base: Path | None = None) -> None:
     """Refuse early (before minutes of work) a target that `write_many` would refuse: the
     plan, and for a file to replace, a uniquely named probe created and removed beside it
-    (a folder can look writable and still refuse files: /proc, a read-only mount)."""
-    plan = _plan(Path(path), None)
+    (a folder can look writable and still refuse files: /proc, a read-only mount). With
+    `base`, missing folders that `make_parents(path, base)` would make are no refusal."""
+    path = Path(path)
+    if base is not None and _missing_inside(path.parent, base):
+        return
+    plan = _plan(path, None)
     try:
         if plan.how == "replace":
             os.unlink(_stage(plan, b""), dir_fd=plan.folder)
@@ -319,6 +325,51 @@ def atomic_write_bytes(path: Path, data: bytes, *, inside: Path | None = None) -
 
 def atomic_write_text(path: Path, text: str, *, inside: Path | None = None) -> None:
     atomic_write_bytes(path, text.encode("utf-8"), inside=inside)
+
+
+def _missing_inside(folder: Path, base: Path) -> list[Path] | None:
+    """The missing folders of `folder`, outermost first, if there are some and they would all
+    be made inside `base` (its deepest existing folder is in `base` once links are followed,
+    and no missing part is `..`); else None."""
+    folder = Path(folder) if Path(folder).is_absolute() else Path.cwd() / folder
+    missing: list[Path] = []
+    current = folder
+    while not current.exists() and not current.is_symlink():
+        if current.name in ("", "..") or current.parent == current:
+            return None
+        missing.insert(0, current)
+        current = current.parent
+    if not missing or not current.is_dir():
+        return None
+    if not real_path(current).is_relative_to(real_path(Path(base))):
+        return None
+    return missing
+
+
+def make_parents(path: Path, base: Path) -> None:
+    """Make the missing folders above output file `path` when they all lie inside `base`
+    (the current folder: `--json runs/today/x.json` makes `runs/today`); elsewhere nothing
+    is made, and the write refuses the path as before."""
+    for folder in _missing_inside(Path(path).parent, base) or []:
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise OutputError(folder, exc.strerror or str(exc)) from None
+
+
+def make_output_root(root: Path) -> Path:
+    """The output folder a user named (`--out`, or `./output`), made with its parents when
+    missing; what is made below it goes through `output_folder`."""
+    root = Path(root)
+    if root.is_dir():
+        return root
+    if root.exists() or root.is_symlink():
+        raise OutputError(root, os.strerror(errno.ENOTDIR))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(exc.filename or root, exc.strerror or str(exc)) from None
+    return root
 
 
 def output_folder(root: Path, *parts: str) -> Path:

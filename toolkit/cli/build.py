@@ -53,6 +53,7 @@ def build(
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
     per game and language."""
+    from toolkit.fileio import make_output_root
     from toolkit.render.artifacts import artifacts
     from toolkit.render.build import BuildError, BuildOptions, Written, build_game
     from toolkit.render.sheets import SheetError
@@ -93,6 +94,7 @@ def build(
             _say(f"wrote {item.path}")
 
         try:
+            make_output_root(out_dir)
             written = build_game(game, out_dir, options, show)
         except (BuildError, SheetError) as exc:
             _say(f"{game.id}: {exc}", "red")

@@ -34,7 +34,7 @@ def calibrate(
     ] = None,
 ) -> None:
     """Write a two-sided sheet that measures your printer's duplex shift (or --save it)."""
-    from toolkit.fileio import atomic_write_bytes
+    from toolkit.fileio import atomic_write_bytes, make_output_root
     from toolkit.render.printers import PrinterError, parse_offset, printer_offset, save_printer
 
     if paper not in ("a4", "letter"):
@@ -64,6 +64,7 @@ def calibrate(
     folder = out or Path.cwd() / "output"
     target = folder / f"calibration-{paper}.pdf"
     try:
+        make_output_root(folder)
         atomic_write_bytes(target, calibration_pdf(paper, offset, lang), inside=folder)
     except OSError as exc:
         where = exc.filename or target

@@ -87,11 +87,12 @@ def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
 
 
 def refuse_output(path: Path) -> None:
-    """Exit 2 now, before any work, if `path` cannot be written as an output file."""
+    """Exit 2 now, before any work, if `path` cannot be written as an output file (missing
+    folders inside the current folder are no refusal: `write_output` makes them)."""
     from toolkit.fileio import check_target
 
     try:
-        check_target(path)
+        check_target(path, Path.cwd())
     except OSError as exc:
         from toolkit.fileio import describe
 
@@ -99,10 +100,12 @@ def refuse_output(path: Path) -> None:
 
 
 def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False) -> None:
-    """Run `write(path)`; a failed write (full disk, read-only) is one line and exit 1."""
-    from toolkit.fileio import describe
+    """Run `write(path)`, its missing folders made first if they lie inside the current
+    folder; a failed write (full disk, read-only) is one line and exit 1."""
+    from toolkit.fileio import describe, make_parents
 
     try:
+        make_parents(path, Path.cwd())
         write(path)
     except OSError as exc:
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")

@@ -68,6 +68,7 @@ def _run(
     hint: str | None = None,
     **kw: Any,
 ) -> None:
+    from toolkit.fileio import make_output_root
     from toolkit.render.build import BuildError
     from toolkit.render.exports import ExportOptions, exports
     from toolkit.render.sheets import SheetError
@@ -93,6 +94,7 @@ def _run(
         bar = _Bar(f"{game.id}: {name}")
         start = time.perf_counter()
         try:
+            make_output_root(out_dir)
             export.run(game, out_dir, ExportOptions(langs, **kw), report, bar)
         except (BuildError, SheetError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)

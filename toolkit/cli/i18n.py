@@ -187,7 +187,7 @@ def add_language(
 ) -> None:
     """Start a language: add it to game.yaml and write its PO file and the POT to fill in."""
     from toolkit.content.game import game_folder_around
-    from toolkit.fileio import output_folder, write_many
+    from toolkit.fileio import make_output_root, output_folder, write_many
     from toolkit.i18n.languages import LanguageError
     from toolkit.i18n.languages import add_language as added
     from toolkit.i18n.po import export_po, export_pot
@@ -208,7 +208,11 @@ def add_language(
     manifest_path = loaded.manifest_file.doc.path
 
     def write(_: Path) -> None:
-        target = out or output_folder(Path.cwd() / "output", "i18n", loaded.id)
+        target = (
+            make_output_root(out)
+            if out
+            else output_folder(Path.cwd() / "output", "i18n", loaded.id)
+        )
         files = [
             (target / f"{lang}.po", po_text.encode("utf-8")),
             (target / f"{loaded.id}.pot", pot_text.encode("utf-8")),

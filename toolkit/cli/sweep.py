@@ -10,7 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import game_folders, gated_game, stderr, stdout, usage_error
+from toolkit.cli.common import (
+    game_folders,
+    gated_game,
+    stderr,
+    stdout,
+    usage_error,
+    write_output,
+)
 from toolkit.cli.simulate import (
     DaskOpt,
     GameArg,
@@ -125,11 +132,9 @@ def sweep(
         raise usage_error(f"--metric {', '.join(metric)}: no such metric in this sweep")
     print_sweep(result, stdout.get(), keys)
     if json_out:
-        write_sweep_json(result, json_out)
-        stderr.print(f"wrote {json_out}")
+        write_output(json_out, lambda path: write_sweep_json(result, path))
     if pdf_out:
-        write_sweep_pdf(result, pdf_out, keys)
-        stderr.print(f"wrote {pdf_out}")
+        write_output(pdf_out, lambda path: write_sweep_pdf(result, path, keys))
     failures = failed_games(base, games * points)
     if failures:
         raise engine_findings(failures, f"{base.failed} game(s) failed; see the findings above")
@@ -240,8 +245,7 @@ def tune(
         from toolkit.fileio import atomic_write_text
 
         text = json.dumps(result.to_json(), indent=2, ensure_ascii=False, default=str)
-        atomic_write_text(json_out, text + "\n")
-        stderr.print(f"wrote {json_out}")
+        write_output(json_out, lambda path: atomic_write_text(path, text + "\n"))
     failures = failed_games(base, total)
     if failures:
         raise engine_findings(failures, f"{base.failed} game(s) failed; see the findings above")

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.diagnostics import Span
 from toolkit.render import assets
-from toolkit.render.svg_icons import Problem, load_svg
+from toolkit.render.svg_icons import Problem, SvgIcon, load_svg
 
 Drawer = Callable[[Canvas, float], None]
 
@@ -476,6 +476,9 @@ def draw_icon(
     c.setFillColor(colour_value)
     c.setStrokeColor(colour_value)
     c.setLineWidth(max(0.4, size * 0.06))
-    drawer(c, size)
+    if isinstance(drawer, SvgIcon):
+        drawer(c, size, colour_value)  # its currentColor parts in this colour
+    else:
+        drawer(c, size)
     c.restoreState()
     return True

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from markdown_it import MarkdownIt
@@ -19,6 +19,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     ActionFlowable,
     Flowable,
@@ -36,9 +37,7 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
 
 from toolkit.render.fonts import FALLBACKS, font_name, missing_glyphs
-
-if TYPE_CHECKING:
-    from reportlab.pdfgen.canvas import Canvas
+from toolkit.render.icons import INLINE_ICON, IconSet, draw_icon
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -64,6 +63,11 @@ class Sheet:
     lang: str
     accent: colors.Color
     styles: dict[str, ParagraphStyle] = field(default_factory=dict)
+    icons: IconSet | None = None  # the inline icons (`:die:`) that print as icons
+
+    def markup(self, text: str) -> str:
+        """`markup` with this sheet's inline icons."""
+        return markup(text, self.icons)
 
     def __getitem__(self, name: str) -> ParagraphStyle:
         return self.styles[name]
@@ -155,33 +159,101 @@ def _fallbacks() -> dict[str, str]:
     return {ch: sub for ch, sub in FALLBACKS.items() if missing_glyphs(ch)}
 
 
-def markup(text: str) -> str:
-    """Plain content text as safe reportlab markup (escaped, no-break spaces kept)."""
+def markup(text: str, icons: IconSet | None = None) -> str:
+    """Plain content text as safe reportlab markup (escaped, no-break spaces kept); with
+    `icons`, each `:name:` it has an icon for becomes that icon (see `paragraph`)."""
     for ch, sub in _fallbacks().items():
         text = text.replace(ch, sub)
-    return escape(text).replace("\u202f", NARROW_NBSP)
+    safe = escape(text).replace("\u202f", NARROW_NBSP)
+    if icons is None or ":" not in safe:
+        return safe
+    return INLINE_ICON.sub(lambda m: _icon_tag(m, icons), safe)
 
 
-def inline_markup(node: SyntaxTreeNode) -> str:
-    """The reportlab markup of an inline node's children (bold, italic, code, links)."""
+ICON_TAG = "playset_icon"  # an `<onDraw>` name that `paragraph` turns into an inline icon
+
+
+def _icon_tag(match: re.Match[str], icons: IconSet) -> str:
+    name = match.group(1)
+    return f'<onDraw name="{ICON_TAG}" label="{name}"/>' if name in icons.names else match[0]
+
+
+def measured(plain: str, icons: IconSet | None) -> str:
+    """`plain` as wide as it prints: an inline icon is about an em (an `M`)."""
+    if icons is None or ":" not in plain:
+        return plain
+    return INLINE_ICON.sub(lambda m: "M" if m.group(1) in icons.names else m[0], plain)
+
+
+class InlineIcon:
+    """An icon on a line of text, one em wide, in the text's colour: reportlab lays it out
+    as an inline image, and `IconCanvas` draws it as vectors."""
+
+    def __init__(self, name: str, colour: colors.Color, icons: IconSet) -> None:
+        self.name, self.colour, self.icons = name, colour, icons
+
+    def draw(self, canvas: Any, x: float, y: float, size: float) -> None:
+        colour = "#" + self.colour.hexval()[2:8]
+        draw_icon(canvas, self.name, x, y, size, colour, self.icons)
+
+
+class IconParagraph(Paragraph):
+    """A paragraph whose icon tags (`markup` with icons) are icons sized to their text,
+    sitting on the baseline as on a card (toolkit.render.elements.text)."""
+
+    def __init__(self, *args: Any, icons: IconSet | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for frag in self.frags:
+            spec = getattr(frag, "cbDefn", None)
+            if spec is None or spec.kind != "onDraw" or spec.name != ICON_TAG or icons is None:
+                continue
+            size = frag.fontSize
+            spec.kind = "img"
+            spec.width, spec.height, spec.valign = size, 0.9 * size, -0.12 * size
+            spec.image = InlineIcon(spec.label, frag.textColor, icons)
+
+
+def paragraph(text: str, style: ParagraphStyle, icons: IconSet | None = None) -> Paragraph:
+    """A Paragraph of `text`, an IconParagraph if it holds icon tags."""
+    if icons is not None and ICON_TAG in text:
+        return IconParagraph(text, style, icons=icons)
+    return Paragraph(text, style)
+
+
+class IconCanvas(Canvas):
+    """A canvas that draws an `InlineIcon` where reportlab draws an inline image."""
+
+    def drawImage(self, image: Any, x: float, y: float, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(image, InlineIcon):
+            width = args[0] if args else kwargs.get("width", 0)
+            height = args[1] if len(args) > 1 else kwargs.get("height", width)
+            side = min(width, height)
+            image.draw(self, x + (width - side) / 2, y, side)  # centred in its em
+            return (width, height)
+        return super().drawImage(image, x, y, *args, **kwargs)
+
+
+def inline_markup(node: SyntaxTreeNode, icons: IconSet | None = None) -> str:
+    """The reportlab markup of an inline node's children (bold, italic, code, links), with
+    `icons` inline where a text names one."""
     out: list[str] = []
     for child in node.children:
         kind = child.type
         if kind == "text":
-            out.append(markup(child.content))
+            out.append(markup(child.content, icons))
         elif kind in ("softbreak",):
             out.append(" ")
         elif kind == "hardbreak":
             out.append("<br/>")
         elif kind == "strong":
-            out.append(f"<b>{inline_markup(child)}</b>")
+            out.append(f"<b>{inline_markup(child, icons)}</b>")
         elif kind == "em":
-            out.append(f"<i>{inline_markup(child)}</i>")
+            out.append(f"<i>{inline_markup(child, icons)}</i>")
         elif kind == "code_inline":
             out.append(f'<font backColor="#e9ebef">{markup(child.content)}</font>')
         elif kind == "link":
             href = str(child.attrs.get("href", ""))
-            inner = inline_markup(child)
+            inner = inline_markup(child, icons)
             if href.startswith(("http://", "https://", "mailto:")):
                 out.append(f"<u><a href={quoteattr(href)}>{inner}</a></u>")
             else:
@@ -271,9 +343,10 @@ class FitTable(Flowable):
                 style = self.sheet["cell_head" if cell.head else "cell"]
                 font = font_name("bold") if cell.bold else style.fontName
                 size = style.fontSize
-                words = re.split(r"[ \n\t]+", cell.plain.strip()) or [""]
+                plain = measured(cell.plain, self.sheet.icons)
+                words = re.split(r"[ \n\t]+", plain.strip()) or [""]
                 longest = max(stringWidth(w, font, size) for w in words)
-                full = max(stringWidth(line, font, size) for line in cell.plain.split("\n"))
+                full = max(stringWidth(line, font, size) for line in plain.split("\n"))
                 mins[i] = max(mins[i], longest + 2 * self.PAD + 1)
                 maxs[i] = max(maxs[i], full + 2 * self.PAD + 1)
         return mins, maxs
@@ -296,7 +369,7 @@ class FitTable(Flowable):
                         if cell.align == "right"
                         else TA_LEFT
                     )
-                cells.append(Paragraph(cell.markup, style))
+                cells.append(paragraph(cell.markup, style, self.sheet.icons))
             cells += [""] * (len(widths) - len(cells))
             data.append(cells)
         accent = self.sheet.accent
@@ -471,12 +544,12 @@ class _Converter:
             return self.heading(node)
         if kind == "paragraph":
             inline = node.children[0] if node.children else None
-            text = inline_markup(inline) if inline else ""
+            text = inline_markup(inline, sheet.icons) if inline else ""
             if not text.strip():
                 return []
             if style == "body" and inline and _leads(inline):
                 style = "lead"
-            return [Paragraph(text, sheet[style])]
+            return [paragraph(text, sheet[style], sheet.icons)]
         if kind in ("bullet_list", "ordered_list"):
             return [self.list(node, depth)]
         if kind == "blockquote":
@@ -550,7 +623,7 @@ class _Converter:
                     align = style.removeprefix("text-align:") if style else ""
                     row.append(
                         Cell(
-                            inline_markup(inline) if inline else "",
+                            inline_markup(inline, self.sheet.icons) if inline else "",
                             plain_text(cell),
                             head=cell.type == "th",
                             align=align,

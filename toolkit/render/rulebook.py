@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib import colors
@@ -33,6 +34,7 @@ from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import size_mm
 from toolkit.render.context import localize
 from toolkit.render.fonts import font_name, register
+from toolkit.render.icons import icon_set
 from toolkit.render.markdown_flow import (
     INK,
     MUTED,
@@ -40,6 +42,7 @@ from toolkit.render.markdown_flow import (
     Cell,
     FitTable,
     Heading,
+    IconCanvas,
     KeepWithStart,
     Sheet,
     keep_with_next,
@@ -156,6 +159,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
         raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     register()
     sheet = make_sheet(lang, accent_for(game.id))
+    sheet.icons = icon_set(game.root)  # `:name:` in prose, tables and the card reference
     source = read_rulebook(game.rulebook[lang])
     body = markdown_flowables(render_markdown(game, lang, source), sheet)
     title = game.manifest.title.get(lang) or body.title or game.id
@@ -168,7 +172,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     if any(isinstance(f, Heading) for f in sections):
         story += [*contents(lang, sheet), PageBreak()]
     story += keep_with_next(sections)
-    doc.multiBuild(story)
+    doc.multiBuild(story, canvasmaker=IconCanvas)
     return buffer.getvalue()
 
 
@@ -567,23 +571,25 @@ def _board_size(board: Any, lang: str) -> str:
 
 
 def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
-    """Per deck with card texts: name, number fields, copies and the filled text."""
+    """Per deck with card texts: name, the deck's columns, copies and the filled text."""
     names = labels(lang)
     out: list[Flowable] = []
     for deck in game.valid(game.decks):
         cards = [localize(card, lang) for card in deck.cards]
         if not any(card.get("text") for card in cards):
             continue
-        numbers = _number_fields(deck.cards)
-        head = [names["card"], *(_field_label(deck, f, lang) for f in numbers), names["copies"]]
-        head.append(names["text"])
+        columns = reference_columns(deck)
+        head = [names["card"], *(_field_label(deck, c.name, lang) for c in columns)]
+        head += [names["copies"], names["text"]]
         rows = [[Cell(markup(h), h, True) for h in head]]
         for card in cards:
             row = [_name_cell(card)]
-            row += [Cell(str(card[f]), str(card[f]), align="center") for f in numbers]
+            for column in columns:
+                value = column.value(card)
+                row.append(Cell(sheet.markup(value), value, align="center"))
             row.append(Cell(str(card.copies), str(card.copies), align="center"))
             text = str(card.get("text") or "")
-            row.append(Cell(markup(text).replace("\n", "<br/>"), text))
+            row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
             rows.append(row)
         heading = Heading(deck.name.get(lang, deck.id), 1, sheet["h3"], None)
         out += [heading, FitTable(rows, sheet)]
@@ -592,15 +598,52 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
     return [Heading(names["card_reference"], 0, sheet["h2"], sheet.accent), *out]
 
 
-def _number_fields(cards: list[Any]) -> list[str]:
-    """The card's own whole-number fields (not copies), in model order."""
-    first = cards[0]
-    fields = []
-    for name in type(first).model_fields:
-        value = getattr(first, name)
-        if name != "copies" and isinstance(value, int) and not isinstance(value, bool):
-            fields.append(name)
-    return fields
+@dataclass(frozen=True)
+class Column:
+    """A card reference column: a card field, or (`param`) an entry of the cards' `params`."""
+
+    name: str
+    param: bool = False
+
+    def value(self, card: dict[str, Any]) -> str:
+        """What the cell prints for `card` (a localized view): empty where it has none."""
+        source = (card.get("params") or {}) if self.param else card
+        value = source.get(self.name)
+        if value is None or isinstance(value, dict | list):
+            return ""
+        return str(value)
+
+
+def reference_columns(deck: Any) -> list[Column]:
+    """The deck's columns: every whole-number field (not copies) that any of its cards has,
+    and every field or `params` entry the deck's `labels:` names, in model order, then the
+    labelled params in `labels:` order."""
+    columns: list[Column] = []
+    seen: set[str] = set()
+    for card in deck.cards:
+        for name in type(card).model_fields:
+            if name in seen or name in _NOT_COLUMNS:
+                continue
+            value = getattr(card, name)
+            number = isinstance(value, int) and not isinstance(value, bool)
+            if number or (name in deck.labels and value is not None):
+                seen.add(name)
+                columns.append(Column(name))
+    fields = {name for card in deck.cards for name in type(card).model_fields}
+    for name in deck.labels:
+        if name in fields:
+            continue
+        if any(name in (getattr(card, "params", None) or {}) for card in deck.cards):
+            columns.append(Column(name, param=True))
+    order: dict[str, int] = {}
+    for card in deck.cards:
+        for name in type(card).model_fields:
+            order.setdefault(name, len(order))
+    fixed = sorted((c for c in columns if not c.param), key=lambda c: order[c.name])
+    return fixed + [c for c in columns if c.param]
+
+
+_NOT_COLUMNS = frozenset({"id", "name", "text", "copies", "params"})
 
 
 def _field_label(deck: Any, field: str, lang: str) -> str:

@@ -319,16 +319,22 @@ def _footer(c: Canvas, geo: Geometry, text: str) -> None:
     c.restoreState()
 
 
-def draw_deck_per_card(c: Canvas, job: PrintJob) -> int:
+def draw_deck_per_card(c: Canvas, job: PrintJob, each_once: bool = False) -> int:
     """Press profile: one page per card face, page = trim + bleed, TrimBox and BleedBox set.
-    The job's `back_offset` (mm) moves each back's drawing, as on sheets, for duplex at home."""
+    The job's `back_offset` (mm) moves each back's drawing, as on sheets, for duplex at home.
+    With `each_once` (card images), each card once, not once per copy, and a back shared by
+    the deck only after the first card: the same pages, none twice."""
     front, back = job.faces()
     first = job.deck.cards[0]
+    slots = [CardSlot(card, 0) for card in job.deck.cards] if each_once else expand(job.deck.cards)
     count = 0
-    for slot in expand(job.deck.cards):
+    for slot in slots:
         draw_face_page(c, job, front, slot.card)
+        count += 1
+        if each_once and not job.back_per_card and slot.card is not first:
+            continue
         draw_face_page(c, job, back, slot.card if job.back_per_card else first, job.back_offset)
-        count += 2
+        count += 1
     return count
 
 

@@ -1,17 +1,22 @@
 """A game's own icons: SVG files in its `icons/` folder, drawn as vectors (svglib turns each
 into a reportlab Drawing once; pages draw it scaled into the icon's box).
 
-An SVG keeps its own colours: the designer drew it. A file svglib cannot read is no icon and
-a positioned problem, which `validate` reports (P008), never a traceback.
+An SVG keeps its own colours: the designer drew it. Where it says `currentColor` (a fill or a
+stroke), that part takes the colour it is printed in (a layout's `colour:`, the text's colour),
+as the built-in icons do and as a browser does for an inline SVG, so one file serves every
+colour. A file svglib cannot read is no icon and a positioned problem, which `validate`
+reports (P008), never a traceback.
 """
 
 from __future__ import annotations
 
+import copy
 import io
 import logging
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -39,20 +44,62 @@ class Problem:
     message: str
 
 
+# What `currentColor` resolves to while svglib reads the file (the `color` it inherits from
+# outside the SVG); parts drawn in it are recoloured when the icon is drawn.
+CURRENT = "#fd01fe"
+USES_CURRENT = re.compile(rb"currentcolor", re.IGNORECASE)
+OWN_COLOR = re.compile(r"(?:^|;)\s*color\s*:")  # the SVG root's own `color` in its style
+
+
 @dataclass(frozen=True)
 class SvgIcon:
-    """One SVG drawn in a unit square, its aspect ratio kept and centred."""
+    """One SVG drawn in a unit square, its aspect ratio kept and centred; with `tinted`, its
+    `currentColor` parts in the colour it is drawn in."""
 
     drawing: Drawing
+    tinted: bool = False
+    _by_colour: dict[str, Drawing] = field(default_factory=dict, compare=False, repr=False)
 
-    def __call__(self, c: Canvas, size: float) -> None:
+    def __call__(self, c: Canvas, size: float, colour: Any = None) -> None:
         from reportlab.graphics import renderPDF
 
-        width, height = float(self.drawing.width), float(self.drawing.height)
+        drawing = self.drawing if colour is None or not self.tinted else self.coloured(colour)
+        width, height = float(drawing.width), float(drawing.height)
         scale = size / max(width, height)
         c.translate((size - width * scale) / 2, (size - height * scale) / 2)
         c.scale(scale, scale)
-        renderPDF.draw(self.drawing, c, 0, 0)
+        renderPDF.draw(drawing, c, 0, 0)
+
+    def coloured(self, colour: Any) -> Drawing:
+        """The drawing with its `currentColor` fills and strokes in `colour` (made once per
+        colour; alpha from the SVG's own opacity kept)."""
+        from reportlab.lib.colors import Color, toColor
+
+        paint = toColor(colour)
+        key = paint.hexval()
+        made = self._by_colour.get(key)
+        if made is None:
+            made = copy.deepcopy(self.drawing)
+            for shape in _shapes(made):
+                for attr in ("fillColor", "strokeColor"):
+                    value = getattr(shape, attr, None)
+                    if isinstance(value, Color) and _is_current(value):
+                        alpha = getattr(value, "alpha", 1)
+                        setattr(shape, attr, Color(paint.red, paint.green, paint.blue, alpha))
+            self._by_colour[key] = made
+        return made
+
+
+def _is_current(value: Any) -> bool:
+    return bool(value.hexval()[:8] == "0x" + CURRENT[1:])
+
+
+def _shapes(node: Any) -> list[Any]:
+    """Every shape of a drawing or group, nested groups included."""
+    out = [node]
+    for child in getattr(node, "contents", None) or []:
+        out += _shapes(child)
+    return out
 
 
 def load_svg(
@@ -65,7 +112,6 @@ def load_svg(
     drawn once into a throwaway page, so a size or value reportlab cannot write (1e308) is
     a finding in validate, not a traceback in build."""
     from lxml import etree
-    from svglib.svglib import svg2rlg
 
     try:
         data = svg_guard.read(path)
@@ -89,7 +135,7 @@ def load_svg(
         shown = display if refusal.path == path else display_path(refusal.path)
         return None, Problem(shown, Span(refusal.line, refusal.col), refusal.message)
     try:
-        drawing = svg2rlg(str(path), external_reference_root=str(real_path(icons)))
+        drawing, tinted = _read(path, icons)
     except Exception as exc:  # svglib raises what its parser meets; report, never crash
         return None, Problem(display, Span(), f"svglib cannot draw it: {exc}")
     if drawing is None or not drawing.width or not drawing.height:
@@ -102,7 +148,7 @@ def load_svg(
             f" {MIN_SIZE:g} to {MAX_SIZE:,.0f}"
         )
         return None, Problem(display, where, message)
-    icon = SvgIcon(drawing)
+    icon = SvgIcon(drawing, tinted)
     try:
         icon(Canvas(io.BytesIO()), 10.0)
     except Exception as exc:  # reportlab refuses a value it cannot write (1e308, nan)
@@ -110,3 +156,23 @@ def load_svg(
         message = f"it cannot be printed: a size or coordinate is out of range ({reason})"
         return None, Problem(display, where, message)
     return icon, None
+
+
+def _read(path: Path, icons: Path) -> tuple[Drawing | None, bool]:
+    """svglib's drawing of `path` (references only inside `icons`), and whether it uses
+    `currentColor` (read then in CURRENT, unless the SVG itself gives its root a `color`)."""
+    from svglib.svglib import SvgRenderer, load_svg_file
+
+    root = load_svg_file(str(path))
+    if root is None:
+        return None, False
+    tinted = bool(USES_CURRENT.search(path.read_bytes()))
+    if tinted:
+        for element in root.iter():
+            for name, value in element.attrib.items():
+                if "currentcolor" in value.lower():
+                    element.set(name, re.sub("(?i)currentcolor", "currentColor", value))
+        if not root.get("color") and not OWN_COLOR.search(root.get("style") or ""):
+            root.set("color", CURRENT)
+    renderer = SvgRenderer(str(path), external_reference_root=str(real_path(icons)))
+    return renderer.render(root), tinted

@@ -160,20 +160,24 @@ class DeckBase(StrictModel):
     )
     labels: dict[Slug, LocalizedText] = Field(
         default_factory=dict,
-        description="Column headings of the rulebook's card reference for this deck's card "
-        "fields, by field name (other number fields show their name).",
+        description="Column headings of the rulebook's card reference, by card field or "
+        "`params` entry: a labelled field or param gets a column (number fields get one "
+        "anyway, headed by their name).",
         examples=[{"cost": {"fr": "Coût", "es": "Coste", "en": "Cost"}}],
     )
 
     @model_validator(mode="after")
     def _labels_name_fields(self) -> DeckBase:
-        """A heading for a field the cards do not have is a typo: an error at its key."""
+        """A heading for a field or `params` entry no card has is a typo: an error at its key."""
         cards = getattr(self, "cards", None) or []
-        fields = set(type(cards[0]).model_fields) if cards else set()
-        wrong = [name for name in self.labels if cards and name not in fields]
+        fields = {name for card in cards for name in type(card).model_fields}
+        params = {name for card in cards for name in getattr(card, "params", None) or {}}
+        wrong = [name for name in self.labels if cards and name not in fields | params]
         if wrong:
-            known = ", ".join(sorted(fields - {"id", "name", "text", "copies"}))
-            message = "'{name}' is not a card field (fields: {known})"
+            known = ", ".join(sorted(fields - {"id", "name", "text", "copies", "params"}))
+            if params:
+                known += "; params: " + ", ".join(sorted(params))
+            message = "'{name}' is not a card field or param (fields: {known})"
             errors = [
                 InitErrorDetails(
                     type=PydanticCustomError("label_field", message, {"name": n, "known": known}),

@@ -19,9 +19,17 @@ def layout(name: str, game: Any) -> Any:
     return found
 
 
-def cards_pdf(game: Any, decks: list[Any], lang: str, opts: BuildOptions, trivia: bool) -> bytes:
-    """One PDF of `decks` in `lang`: sheets (or one card per page with `opts.per_card`);
-    `trivia` decks are question banks (poker size, the answer on each card's back)."""
+def cards_pdf(
+    game: Any,
+    decks: list[Any],
+    lang: str,
+    opts: BuildOptions,
+    trivia: bool,
+    each_once: bool = False,
+) -> bytes:
+    """One PDF of `decks` in `lang`: sheets (or one card per page with `opts.per_card`, each
+    card once with `each_once`: see draw_deck_per_card); `trivia` decks are question banks
+    (poker size, the answer on each card's back)."""
     from toolkit.content.models.deck import size_mm
     from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, QUESTION_BACK, QUESTION_FRONT
     from toolkit.render.pdf import PAPERS, pdf_canvas
@@ -42,7 +50,7 @@ def cards_pdf(game: Any, decks: list[Any], lang: str, opts: BuildOptions, trivia
                 game, deck, front, back, lang, card_mm, page, title, trivia, opts.back_offset
             )
             if opts.per_card:
-                draw_deck_per_card(canvas, job)
+                draw_deck_per_card(canvas, job, each_once)
             else:
                 draw_deck(canvas, job)
         canvas.save()

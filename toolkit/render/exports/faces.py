@@ -15,7 +15,7 @@ from toolkit.content.models.deck import size_mm
 from toolkit.render.artifacts import BuildOptions
 from toolkit.render.artifacts.cards import cards_pdf
 from toolkit.render.artifacts.questions import question_decks
-from toolkit.render.raster import images_selected, png_bytes
+from toolkit.render.raster import images_selected, png_all
 from toolkit.render.sheets import expand
 
 
@@ -73,15 +73,15 @@ def deck_images(
     """Every card's front and back at `dpi`, trimmed unless `bleed`: PNG bytes, or PIL
     images to compose further (`encode=False`)."""
     opts = BuildOptions([lang], per_card=True)
-    pdf = cards_pdf(game, [printed.deck], lang, opts, printed.trivia)
-    first: dict[int, int] = {}
-    for physical, card in enumerate(printed.copies()):
-        first.setdefault(card, physical)
-    fronts = [2 * first[i] for i in range(len(printed.cards))]
-    backs = [page + 1 for page in fronts] if printed.trivia else [1]
+    pdf = cards_pdf(game, [printed.deck], lang, opts, printed.trivia, each_once=True)
+    count = len(printed.cards)
+    if printed.trivia:  # front, back of each card
+        fronts, backs = [2 * i for i in range(count)], [2 * i + 1 for i in range(count)]
+    else:  # the first card's front, the deck's back, then the other fronts
+        fronts, backs = [0, *range(2, count + 1)], [1]
     images: list[Any] = images_selected(pdf, fronts + backs, dpi, trim=not bleed)
     if encode:
-        images = [png_bytes(image) for image in images]
+        images = png_all(images)
     return DeckImages(images[: len(fronts)], images[len(fronts) :])
 
 

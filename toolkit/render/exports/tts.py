@@ -1,13 +1,19 @@
 """`export tts`: a game on Tabletop Simulator's table, as a saved object and its images.
 
-Tabletop Simulator takes a custom deck as sheets of at most 10 × 7 card faces whose last slot
-is the image shown for a hidden card, plus one back image (or a sheet of backs when each card
-has its own, as trivia answers do). Files go to <out>/<game>/<lang>/tts/: `<deck>-<n>.png`
-face sheets, `<deck>-back.png` (or `<deck>-backs-<n>.png`), `board….png`, and
-`<game>-<lang>.json`, a saved object in TTS's save format (ObjectStates: a Deck per deck with
-CustomDeck, DeckIDs and ContainedObjects, a Custom_Board per board picture). Copy the JSON
-into TTS's "Saves/Saved Objects" folder; images are referenced by file:// URLs (or under
-`--base-url` once hosted), so the PNGs stay where they were written.
+Tabletop Simulator takes a custom deck as sheets of at most 10 × 7 card faces plus one back
+image (or a sheet of backs when each card has its own, as trivia answers do). What a hidden
+card (in another player's hand) shows is, per TTS's API reference, the last slot of the face
+sheet unless `BackIsHidden` is set, when it is the back: so decks here set it false and put in
+that slot the deck's shared back, or for decks with unique backs (whose back is the answer) a
+neutral card with the deck's name, so a hidden card never shows a face or an answer. Sheets
+stay within 4096 px a side (TTS's advice) at any dpi: fewer cards a sheet, more sheets.
+
+Files go to <out>/<game>/<lang>/tts/: `<deck>-<n>.png` face sheets, `<deck>-back.png` (or
+`<deck>-backs-<n>.png`), `board….png`, and `<game>-<lang>.json`, a saved object in TTS's save
+format (ObjectStates: a Deck per deck with CustomDeck, DeckIDs and ContainedObjects, a
+Custom_Board per board picture). Copy the JSON into TTS's "Saves/Saved Objects" folder; images
+are referenced by file:// URLs (or under `--base-url` once hosted, percent-encoded), so the
+PNGs stay where they were written.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from toolkit.fileio import atomic_write_bytes, atomic_write_text, output_folder
 from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
@@ -28,7 +34,7 @@ from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import png_bytes
 
 MAX_COLS, MAX_ROWS = 10, 7
-MAX_SHEET_PX = 8192  # larger textures fail to load on many graphics cards
+MAX_SHEET_PX = 4096  # TTS's advice: larger textures fail to load on many graphics cards
 PER_SHEET = MAX_COLS * MAX_ROWS - 1  # the last slot holds the hidden face
 POKER_MM = (63.5, 88.9)  # the size of a TTS card at scale 1
 
@@ -44,13 +50,22 @@ class SheetGrid:
         return self.cols * self.rows - 1
 
 
-def grid_for(count: int) -> SheetGrid:
+def grid_for(count: int, limit: SheetGrid = SheetGrid(MAX_COLS, MAX_ROWS)) -> SheetGrid:
     """The smallest grid of at least 2 × 2 (TTS's minimum) holding `count` faces and the
-    hidden slot, rows filled first up to 10 columns."""
-    if not 1 <= count <= PER_SHEET:
-        raise ValueError(f"a sheet holds 1 to {PER_SHEET} faces, not {count}")
-    rows = max(2, math.ceil((count + 1) / MAX_COLS))
+    hidden slot, rows filled first up to `limit`'s columns."""
+    most = limit.cols * limit.rows - 1
+    if not 1 <= count <= most:
+        raise ValueError(f"a sheet holds 1 to {most} faces, not {count}")
+    rows = max(2, math.ceil((count + 1) / limit.cols))
     cols = max(2, math.ceil((count + 1) / rows))
+    return SheetGrid(cols, rows)
+
+
+def grid_limit(cell: tuple[int, int]) -> SheetGrid:
+    """The largest grid of cells of `cell` px that stays within MAX_SHEET_PX a side (and
+    TTS's 10 × 7); at least 2 × 2, which `sheet_dpi` keeps within the limit."""
+    cols = max(2, min(MAX_COLS, MAX_SHEET_PX // cell[0]))
+    rows = max(2, min(MAX_ROWS, MAX_SHEET_PX // cell[1]))
     return SheetGrid(cols, rows)
 
 
@@ -67,22 +82,29 @@ def sheet_png(faces: list[Any], hidden: Any, grid: SheetGrid) -> tuple[bytes, tu
         sheet.paste(cell, ((index % grid.cols) * width, (index // grid.cols) * height))
     last = hidden if hidden.size == (width, height) else hidden.resize((width, height))
     sheet.paste(last, ((grid.hidden % grid.cols) * width, (grid.hidden // grid.cols) * height))
-    out = io.BytesIO()
-    sheet.save(out, format="PNG", optimize=False)
-    return out.getvalue(), (width, height)
+    return png_bytes(sheet), (width, height)
 
 
 def sheet_dpi(dpi: float, card_mm: tuple[float, float]) -> float:
-    """`dpi`, lowered if a full 10 × 7 sheet of this card would exceed MAX_SHEET_PX."""
+    """`dpi`, lowered only if even a 2 × 2 sheet of this card would exceed MAX_SHEET_PX (a
+    large card at a high dpi); otherwise sheets hold fewer cards instead."""
     w_in, h_in = card_mm[0] / 25.4, card_mm[1] / 25.4
-    return min(dpi, MAX_SHEET_PX / (MAX_COLS * w_in), MAX_SHEET_PX / (MAX_ROWS * h_in))
+    cell = MAX_SHEET_PX // 2 - 1  # a pixel short of half, whatever rounding does
+    return min(dpi, cell / w_in, cell / h_in)
 
 
 def _url(path: Path, root: Path, base_url: str | None) -> str:
+    """The image's URL: under `base_url`, percent-encoded (a space is %20, an existing
+    %XX escape is kept), else a file:// URL."""
     if base_url:
+        parts = urlsplit(base_url)
+        base = urlunsplit(parts._replace(path=quote(parts.path, safe=URL_SAFE)))
         rel = path.relative_to(root).as_posix()
-        return base_url.rstrip("/") + "/" + quote(rel)
+        return base.rstrip("/") + "/" + quote(rel)
     return path.resolve().as_uri()
+
+
+URL_SAFE = "/%:@!$&'()*+,;=~"  # a URL path's reserved characters and escapes stay as they are
 
 
 def _guid(*parts: object) -> str:
@@ -124,6 +146,7 @@ def deck_object(
         for slot, index in enumerate(indexes):
             where[index] = (key, slot)
     cards = []
+    names = nicknames(printed, lang)
     for copy, index in enumerate(printed.copies()):
         key, slot = where[index]
         card = printed.cards[index]
@@ -131,8 +154,8 @@ def deck_object(
             {
                 "GUID": _guid(game_id, lang, printed.id, copy),
                 "Name": "Card",
-                "Nickname": card_label(card, lang),
-                "Description": "",
+                "Nickname": names[index],
+                "Description": description(card, lang),
                 "CardID": key * 100 + slot,
                 "CustomDeck": {str(key): custom[str(key)]},
                 "Transform": _transform(x, 0.0, scale, True),
@@ -152,6 +175,52 @@ def deck_object(
     }
 
 
+def nicknames(printed: PrintedDeck, lang: str) -> list[str]:
+    """Each card's name in `lang`, told apart where cards of the deck share one (panorama
+    sections, numbered cards): by the first number field that differs among them, with its
+    rulebook heading ("Paddy (Section 2)"), else by their order ("Paddy (2)")."""
+    from toolkit.render.rulebook import _field_label
+
+    labels = [card_label(card, lang) for card in printed.cards]
+    groups: dict[str, list[int]] = {}
+    for index, label in enumerate(labels):
+        groups.setdefault(label, []).append(index)
+    out = list(labels)
+    for label, indexes in groups.items():
+        if len(indexes) < 2:
+            continue
+        cards = [printed.cards[i] for i in indexes]
+        field = _telling_field(cards)
+        for order, (index, card) in enumerate(zip(indexes, cards, strict=True), 1):
+            if field is None:
+                out[index] = f"{label} ({order})"
+            else:
+                heading = _field_label(printed.deck, field, lang)
+                out[index] = f"{label} ({heading} {getattr(card, field)})"
+    return out
+
+
+def _telling_field(cards: list[Any]) -> str | None:
+    """The first whole-number field, in model order, whose values tell `cards` apart."""
+    for name in getattr(type(cards[0]), "model_fields", {}):
+        values = [getattr(card, name, None) for card in cards]
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        if numbers and name != "copies" and len(set(values)) == len(values):
+            return name
+    return None
+
+
+def description(card: Any, lang: str) -> str:
+    """A card's text in `lang`, its numbers filled in (TTS shows it under the name); empty
+    for a card without one (a trivia card's back, its answer, is never described)."""
+    from toolkit.render.context import localize
+
+    text = getattr(card, "text", None)
+    if not isinstance(text, dict) or not text.get(lang):
+        return ""
+    return str(localize(card, lang).get("text") or "").strip()
+
+
 def board_object(name: str, url: str, x: float, z: float, index: int, game_id: str) -> dict:
     return {
         "GUID": _guid(game_id, "board", name, index),
@@ -161,6 +230,36 @@ def board_object(name: str, url: str, x: float, z: float, index: int, game_id: s
         "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "WidthScale": 0.0},
         "Transform": _transform(x, z, (1.0, 1.0), False),
     }
+
+
+def hidden_card(printed: PrintedDeck, lang: str, dpi: float) -> Any:
+    """A neutral card, the deck's name on a plain ground, at the size and `dpi` of its faces:
+    what a hidden card shows when its back is an answer. Drawn as a PDF page, as every card
+    image is, then rasterised."""
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.fonts import font_name, register
+    from toolkit.render.raster import images_selected
+
+    register()
+    width, height = printed.size_mm[0] * mm, printed.size_mm[1] * mm
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=1)
+    canvas.setFillColorRGB(0.93, 0.93, 0.94)
+    canvas.rect(0, 0, width, height, stroke=0, fill=1)
+    canvas.setStrokeColorRGB(0.55, 0.56, 0.6)
+    canvas.setLineWidth(1.2)
+    canvas.roundRect(3 * mm, 3 * mm, width - 6 * mm, height - 6 * mm, 3 * mm, stroke=1, fill=0)
+    canvas.setFillColorRGB(0.3, 0.31, 0.35)
+    name, size = printed.name(lang), 14.0
+    while size > 6 and canvas.stringWidth(name, font_name("bold"), size) > width - 10 * mm:
+        size -= 0.5
+    canvas.setFont(font_name("bold"), size)
+    canvas.drawCentredString(width / 2, height / 2 - size / 3, name)
+    canvas.showPage()
+    canvas.save()
+    return images_selected(buffer.getvalue(), [0], dpi)[0]
 
 
 def save_file(name: str, objects: list[dict]) -> str:
@@ -214,12 +313,16 @@ def run(
             if not printed.trivia:
                 shared_back = folder / f"{printed.id}-back.png"
                 emit(shared_back, png_bytes(images.backs[0]))
-            sheets: list[tuple[dict[str, Any], list[int]]] = []
-            for n, start in enumerate(range(0, len(printed.cards), PER_SHEET), 1):
-                indexes = list(range(start, min(start + PER_SHEET, len(printed.cards))))
-                grid = grid_for(len(indexes))
-                faces = [images.fronts[i] for i in indexes]
                 hidden = images.backs[0]
+            else:  # each back is an answer: a hidden card shows neither it nor a question
+                hidden = hidden_card(printed, lang, dpi)
+            limit = grid_limit(images.fronts[0].size)
+            per_sheet = limit.cols * limit.rows - 1
+            sheets: list[tuple[dict[str, Any], list[int]]] = []
+            for n, start in enumerate(range(0, len(printed.cards), per_sheet), 1):
+                indexes = list(range(start, min(start + per_sheet, len(printed.cards))))
+                grid = grid_for(len(indexes), limit)
+                faces = [images.fronts[i] for i in indexes]
                 face_path = folder / f"{printed.id}-{n}.png"
                 emit(face_path, sheet_png(faces, hidden, grid)[0])
                 if shared_back is None:
@@ -233,7 +336,7 @@ def run(
                     "BackURL": _url(back_path, out, opts.base_url),
                     "NumWidth": grid.cols,
                     "NumHeight": grid.rows,
-                    "BackIsHidden": True,
+                    "BackIsHidden": False,  # hidden cards show the face sheet's last slot
                     "UniqueBack": shared_back is None,
                     "Type": 0,
                 }
