@@ -4,7 +4,7 @@ scripts and common symbols.
 The full family covers more scripts (Vietnamese, IPA...) in ~520 KB a style; reportlab parses the
 whole file on every run, so the shipped subset keeps start-up short and the repository small.
 P002 checks content against the shipped files, so a character cut here is reported, never
-silently dropped. Needs fontTools (`pip install -e ".[fonts]"`), a maintainer tool only.
+silently dropped. fontTools is a dependency (it reads games' own fonts too).
 
 Noto Sans (2020, as in Debian 12) has no minus sign (U+2212); the subset gains one drawn as
 the plus sign's horizontal bar, which is how type designers draw a minus (same width, weight

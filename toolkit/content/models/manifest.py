@@ -139,6 +139,46 @@ class QuestionNeeds(StrictModel):
         return value
 
 
+FontFamily = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=100,
+        description="A font family as its file names itself (a font menu's name): one of the "
+        "game's `fonts/` files, or the toolkit's `Noto Sans`.",
+        examples=["Noto Sans", "Gentium Book Plus"],
+    ),
+]
+
+
+class GameStyle(StrictModel):
+    """How the game's printed matter looks beyond its card layouts: its font, and the
+    rulebook's accent colour, heading font and cover picture."""
+
+    font: FontFamily | None = Field(
+        default=None,
+        description="The family everything prints in where no layout or board names one: "
+        "cards, boards, the rulebook's text (default: the toolkit's Noto Sans).",
+    )
+    heading_font: FontFamily | None = Field(
+        default=None,
+        description="The rulebook's title and headings, in its bold style (default: `font`).",
+    )
+    accent: str | None = Field(
+        default=None,
+        pattern=r"^#[0-9a-fA-F]{6}$",
+        description="The rulebook's accent colour: headings, rules, table heads, cover frame "
+        "(default: one of the toolkit's, picked from the game's id).",
+        examples=["#7b3f12"],
+    )
+    cover: RelPath | None = Field(
+        default=None,
+        description="A picture (PNG or JPEG inside the game folder) printed on the rulebook's "
+        "cover, under the title.",
+        examples=["images/cover.png"],
+    )
+
+
 class ManifestBase(StrictModel):
     """Fields every game.yaml has; each game's plugin fixes the type of `rules`."""
 
@@ -174,6 +214,10 @@ class ManifestBase(StrictModel):
         default=None, description="How many trivia questions per difficulty the game needs."
     )
     sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
+    style: GameStyle = Field(
+        default_factory=GameStyle,
+        description="The game's font and its rulebook's look (accent colour, heading font, cover).",
+    )
 
     @field_validator("cooperative")
     @classmethod
