@@ -75,5 +75,6 @@ def game_fonts(game: Game) -> FontSet:
     """The fonts of `game`, with game.yaml's `style.font` as the family nothing else names."""
     from toolkit.render.game_fonts import font_set
 
-    main = game.manifest.style.font if game.manifest is not None else None
-    return font_set(game.root, main)
+    manifest = getattr(game, "manifest", None)  # a board may be drawn without a whole game
+    main = manifest.style.font if manifest is not None else None
+    return font_set(getattr(game, "root", None), main)

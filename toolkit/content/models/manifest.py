@@ -9,6 +9,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from toolkit.content.models.base import (
     Declares,
+    FontFamily,
     LangCode,
     LocalizedText,
     Ref,
@@ -137,18 +138,6 @@ class QuestionNeeds(StrictModel):
         if value is not None and low is not None and value < low:
             raise ValueError(f"recommended ({value}) is smaller than minimum ({low})")
         return value
-
-
-FontFamily = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=100,
-        description="A font family as its file names itself (a font menu's name): one of the "
-        "game's `fonts/` files, or the toolkit's `Noto Sans`.",
-        examples=["Noto Sans", "Gentium Book Plus"],
-    ),
-]
 
 
 class GameStyle(StrictModel):

@@ -22,11 +22,16 @@ Drawer = Callable[[Any, Look], list[Drawing]]
 
 def drawer(entry: BoardKind) -> Drawer:
     """A board kind's drawer: the function itself, or the one its `"module:name"` names."""
-    if callable(entry.draw):
-        return entry.draw
-    module, _, name = entry.draw.partition(":")
-    found: Drawer = getattr(import_module(module), name)
+    found: Drawer = resolved(entry.draw)
     return found
+
+
+def resolved(hook: Any) -> Any:
+    """A board kind's hook: the function itself, or the one its `"module:name"` names."""
+    if callable(hook) or hook is None:
+        return hook
+    module, _, name = hook.partition(":")
+    return getattr(import_module(module), name)
 
 
 def board_look(game: Game, board: Any, lang: str) -> Look:

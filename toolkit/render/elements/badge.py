@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 from reportlab.lib.units import mm
 
-from toolkit.content.models.manifest import FontFamily
+from toolkit.content.models.base import FontFamily
 from toolkit.render.elements.base import Colour, Element, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name

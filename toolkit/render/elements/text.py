@@ -11,8 +11,7 @@ from pydantic import Field
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from toolkit.content.models.base import StrictModel
-from toolkit.content.models.manifest import FontFamily
+from toolkit.content.models.base import FontFamily, StrictModel
 from toolkit.render.elements.base import Colour, Element, Measure, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name, text_width
