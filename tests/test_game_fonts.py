@@ -237,3 +237,20 @@ def test_a_font_is_read_as_the_style_it_declares(tmp_path, style):
 def write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def test_a_board_prints_in_the_family_its_style_names(run_cli, tmp_path):
+    from tests.test_score_track import SCORE, score_game
+
+    game = score_game(tmp_path, SCORE + "style: {font: Test Serif}\n")
+    for style in ("regular", "bold"):
+        make_font(game / "fonts" / f"TestSerif-{style}.ttf", "Test Serif", style, LATIN + "–")
+    assert [d for d in findings(run_cli, game) if d["code"].startswith("P")] == []
+    out = tmp_path / "out"
+    assert run_cli("build", str(game), "--out", str(out), "--only", "board").exit_code == 0
+    fonts = base_fonts(out / "fixture-game" / "en" / "board.pdf")
+    assert {f.rsplit("-", 1)[0] for f in fonts} == {"TestSerif-Regular", "TestSerif-Bold"}
+    (game / "fonts" / "TestSerif-bold.ttf").unlink()
+    found = [d for d in findings(run_cli, game) if d["code"] == "P010"]
+    assert [(d["file"], d["line"]) for d in found] == [("boards/map.yaml", 6)]
+    assert "no bold style" in found[0]["message"]

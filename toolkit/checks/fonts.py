@@ -27,6 +27,22 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _manifest(game, fonts)
     for name in used_layouts(game):
         yield from _layout(game, name, fonts)
+    yield from _boards(game, fonts)
+
+
+def _boards(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
+    """A board's `style.font` in the styles it prints: regular, bold and its spaces' own."""
+    for loaded in game.boards:
+        style = getattr(loaded.model, "style", None)
+        family = getattr(style, "font", None)
+        if style is None or family is None or loaded.doc is None:
+            continue
+        wanted = ["regular", "bold", *(s.font for s in style.spaces.values())]
+        lacking = [s for s in dict.fromkeys(wanted) if fonts.missing(family, s)]
+        if lacking:
+            why = fonts.missing(family) or fonts.missing(family, lacking[0])
+            assert why is not None
+            yield P_FONT.at(loaded.rel, loaded.doc.span(("style", "font")), f"board: {why}")
 
 
 def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
