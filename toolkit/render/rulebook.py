@@ -366,7 +366,7 @@ def cover(
     picture = cover_picture(game, pagesize)
     if picture is not None:
         story += [Spacer(0, 10), picture]
-    story.append(Spacer(0, 36))
+    story.append(Spacer(0, 36 if picture is None else 14))
     story.append(Facts(_facts(manifest, lang), accent, (sheet.font("bold"), sheet.font("regular"))))
     return story
 
@@ -385,7 +385,7 @@ def cover_picture(game: Game, pagesize: tuple[float, float]) -> Flowable | None:
         picture = Image(str(path))
     except (OSError, ValueError):
         return None
-    width, height = pagesize[0] - 64 * mm, pagesize[1] * 0.28
+    width, height = pagesize[0] - 64 * mm, pagesize[1] * 0.2
     scale = min(width / picture.imageWidth, height / picture.imageHeight)
     picture.drawWidth = picture.imageWidth * scale
     picture.drawHeight = picture.imageHeight * scale
