@@ -3,8 +3,8 @@
 Layouts (`font:` on a text or badge), boards (`style.font`) and the rulebook (`style:` in
 game.yaml) name a family as the font file calls itself (its name table's family, as a font
 menu shows it) and a style (regular, bold, italic, bolditalic, read from the file's own bits).
-Each file is read with fontTools (what it is, its family and style), then registered with
-reportlab, which embeds the subset of glyphs a PDF uses. A file that is no font, a font with
+Each file is read and registered with reportlab, which embeds the subset of glyphs a PDF
+uses; a file it refuses is examined with fontTools to say why. A file that is no font, a font with
 PostScript (CFF) outlines, or a file outside the game folder gives no face and a problem that
 `validate` reports (P009); a family or style nobody ships is reported where it is named.
 """
@@ -12,10 +12,12 @@ PostScript (CFF) outlines, or a file outside the game folder gives no face and a
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from toolkit.content.game import display_path
 from toolkit.fileio import read_bounded, real_path
@@ -38,7 +40,8 @@ class FontProblem:
 
 @dataclass(frozen=True, eq=False)  # one object per game folder's files (cached): hashed by id
 class FontSet:
-    """The faces a game can print with: its own files' by (family, style), then Noto Sans.
+    """The faces a game can print with: its own files' by (family, style), then Noto Sans (a
+    game's own file of that family name wins, as a game's layouts and icons do).
 
     `main` is the family the game prints with where nothing names one (game.yaml
     `style.font`; None: the toolkit's Noto Sans)."""
@@ -53,16 +56,18 @@ class FontSet:
         """The face that prints `style` of `family` (None: the game's main family). A family
         or style the game lacks prints in Noto Sans; `validate` reports it (`missing`)."""
         family = family or self.main
-        if family is None or _is_default(family):
+        if family is None:
             return style
-        return self.faces.get((family.casefold(), style), style)
+        return self.faces.get((family.casefold(), style), style)  # else Noto Sans's own
 
     def missing(self, family: str | None, style: str = "regular") -> str | None:
         """Why `family` in `style` cannot print (None when it can)."""
         family = family or self.main
-        if family is None or _is_default(family):
+        if family is None:
             return None
         folded = family.casefold()
+        if folded not in self.families and _is_default(family):
+            return None  # the toolkit's own, unless the game brings a font of that name
         if folded not in self.families:
             have = ", ".join(sorted(self.families.values())) or "none"
             unread = f"; {len(self.problems)} file(s) cannot be read" if self.problems else ""
@@ -134,7 +139,11 @@ def _read_set(root: Path, stamp: tuple[tuple[str, int, int], ...], main: str | N
 
 
 def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
-    """(family, style, registered key) of one font file, or why it gives no face."""
+    """(family, style, registered key) of one font file, or why it gives no face.
+
+    reportlab reads it (the glyphs and the character map it prints with are the ones P002
+    checks), its own tables give the family and style; a file it refuses is looked at with
+    fontTools, to say what it is instead (PostScript outlines, a web font, no font)."""
     real = real_path(path)
     if not real.is_relative_to(root):
         return "the font file leaves the game folder (a link to elsewhere); copy it in"
@@ -144,58 +153,57 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
         return f"cannot read the font file: {exc.strerror or exc}"
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
-    described = _describe(data)
-    if isinstance(described, str):
-        return described
-    family, style = described
     digest = hashlib.sha256(data).hexdigest()[:12]
-    key = f"{family}-{style}@{digest}"
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
     try:
-        font = TTFont(key, str(real))
-        # reportlab shares one font among files of the same PostScript name (a designer's
-        # own full Noto Sans would print as the toolkit's subset, a changed file as the old
-        # one): the file's digest in its PDF name keeps every file its own glyphs
-        font.face.name += f"-{digest[:8]}".encode()  # bytes, as reportlab keeps it
-        register_face(key, font)
-    except (TTFError, ValueError, KeyError, IndexError, OSError) as exc:
-        return f"reportlab cannot embed this font: {exc}"
+        font = TTFont(digest, str(real))
+        family, style = _family_and_style(font.face)
+    except (TTFError, ValueError, KeyError, IndexError, OSError, struct.error) as exc:
+        return diagnose(data, exc)
+    key = f"{family}-{style}@{digest}"
+    font.fontName = key
+    # reportlab shares one font among files of the same PostScript name (a designer's own
+    # full Noto Sans would print as the toolkit's subset, a changed file as the old one):
+    # the file's digest in its PDF name keeps every file its own glyphs
+    font.face.name += f"-{digest[:8]}".encode()  # bytes, as reportlab keeps it
+    register_face(key, font)
     return family, style, key
 
 
-def _describe(data: bytes) -> tuple[str, str] | str:
-    """(family, style) from a font's own tables, or why it cannot print."""
+def _family_and_style(face: Any) -> tuple[str, str]:
+    """The family as a font menu shows it (name ID 1) and the style its bits declare: OS/2
+    fsSelection (bold 0x20, italic 0x01), else head macStyle (bold 0x01, italic 0x02)."""
+    family = getattr(face.familyName, "ustr", None) or bytes(face.familyName).decode("latin-1")
+    try:
+        selection = struct.unpack(">H", face.get_table("OS/2")[62:64])[0]
+        bold, italic = bool(selection & 0x20), bool(selection & 0x01)
+    except (KeyError, struct.error):
+        mac = struct.unpack(">H", face.get_table("head")[44:46])[0]
+        bold, italic = bool(mac & 0x01), bool(mac & 0x02)
+    return str(family), ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+
+
+def diagnose(data: bytes, error: Exception) -> str:
+    """Why reportlab cannot embed a file, in the designer's words (fontTools tells what the
+    file is)."""
     import io
-    import struct
 
     from fontTools.ttLib import TTFont, TTLibError  # type: ignore[import-untyped]
 
     try:
         font = TTFont(io.BytesIO(data), lazy=True)
-        tags = set(font.keys())
-        if "CFF " in tags or "CFF2" in tags:
-            return (
-                "an OpenType font with PostScript (CFF) outlines, which reportlab cannot "
-                "embed: use the family's TrueType (.ttf) files, or convert this one to "
-                "TrueType outlines (e.g. FontForge, or fontTools' otf2ttf)"
-            )
-        if "glyf" not in tags or "cmap" not in tags:
-            return "not a TrueType font (no glyf or cmap table)"
-        family = font["name"].getDebugName(1)
-        if not family:
-            return "the font names no family (name table, ID 1)"
-        bold, italic = _bits(font)
+        tags = set(font.reader.keys())
     except (TTLibError, struct.error, KeyError, ValueError, AssertionError, EOFError) as exc:
         return f"not a font file fontTools can read ({type(exc).__name__}: {exc})"
-    return family, ("bold" if bold else "") + ("italic" if italic else "") or "regular"
-
-
-def _bits(font: object) -> tuple[bool, bool]:
-    """(bold, italic) as the font declares them: OS/2 fsSelection, else head macStyle."""
-    tables = font  # a fontTools TTFont
-    if "OS/2" in tables:  # type: ignore[operator]
-        selection = tables["OS/2"].fsSelection  # type: ignore[index]
-        return bool(selection & 0x20), bool(selection & 0x01)
-    mac = tables["head"].macStyle  # type: ignore[index]
-    return bool(mac & 0x01), bool(mac & 0x02)
+    if "CFF " in tags or "CFF2" in tags:
+        return (
+            "an OpenType font with PostScript (CFF) outlines, which reportlab cannot "
+            "embed: use the family's TrueType (.ttf) files, or convert this one to "
+            "TrueType outlines (e.g. FontForge, or fontTools' otf2ttf)"
+        )
+    if font.reader.flavor in ("woff", "woff2"):
+        return f"a web font ({font.reader.flavor}): use the family's .ttf files"
+    if "glyf" not in tags:
+        return "not a TrueType font (no glyf table)"
+    return f"reportlab cannot embed this font: {error}"
