@@ -215,12 +215,21 @@ def test_game_yaml_style_names_fonts_the_game_has(run_cli, tmp_path):
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text() + "style:\n  font: Test Serif\n  heading_font: Nope\n")
     found = findings(run_cli, game)
-    assert [(d["code"], d["file"], d["line"]) for d in found] == [
-        ("P010", "game.yaml", 10),
-        ("P010", "game.yaml", 11),
-    ]
-    assert "no italic, bolditalic style" in found[0]["message"]
-    assert "no font family 'Nope'" in found[1]["message"]
+    assert [(d["code"], d["file"], d["line"]) for d in found] == [("P010", "game.yaml", 11)]
+    assert "no font family 'Nope'" in found[0]["message"] and "Test Serif" in found[0]["message"]
+
+
+def test_a_style_the_game_font_lacks_prints_in_its_nearest(run_cli, tmp_path):
+    """Test Serif has regular and bold only (as most CJK fonts): italics print upright in it,
+    never in another family, and no finding asks for an italic the designer cannot get."""
+    game = themed_game(tmp_path)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + "style:\n  font: Test Serif\n")
+    assert findings(run_cli, game) == []
+    out = tmp_path / "out"
+    assert run_cli("build", str(game), "--out", str(out), "--only", "cards").exit_code == 0
+    fonts = {f.rsplit("-", 1)[0] for f in base_fonts(out / "game" / "en" / "cards.pdf")}
+    assert fonts == {"TestSerif-Regular", "TestSerif-Bold"}
 
 
 @pytest.mark.parametrize("style", ["regular", "bold", "italic", "bolditalic"])
@@ -250,7 +259,7 @@ def test_a_board_prints_in_the_family_its_style_names(run_cli, tmp_path):
     assert run_cli("build", str(game), "--out", str(out), "--only", "board").exit_code == 0
     fonts = base_fonts(out / "fixture-game" / "en" / "board.pdf")
     assert {f.rsplit("-", 1)[0] for f in fonts} == {"TestSerif-Regular", "TestSerif-Bold"}
-    (game / "fonts" / "TestSerif-bold.ttf").unlink()
+    (game / "boards" / "map.yaml").write_text(SCORE + "style: {font: Test Sans}\n")
     found = [d for d in findings(run_cli, game) if d["code"] == "P010"]
     assert [(d["file"], d["line"]) for d in found] == [("boards/map.yaml", 6)]
-    assert "no bold style" in found[0]["message"]
+    assert "no font family 'Test Sans'" in found[0]["message"]

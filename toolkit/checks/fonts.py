@@ -10,7 +10,7 @@ from toolkit.checks.printfit import P_IMAGE, used_layouts
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
-from toolkit.render.game_fonts import STYLES, FontSet
+from toolkit.render.game_fonts import FontSet
 from toolkit.render.layout import layout_document, layout_file, load_layout
 from toolkit.render.printjob import game_fonts
 
@@ -31,42 +31,30 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 def _boards(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
-    """A board's `style.font` in the styles it prints: regular, bold and its spaces' own."""
+    """A board's `style.font`: a family the game has (its styles stand in for each other)."""
     for loaded in game.boards:
         style = getattr(loaded.model, "style", None)
         family = getattr(style, "font", None)
-        if style is None or family is None or loaded.doc is None:
+        if family is None or loaded.doc is None:
             continue
-        wanted = ["regular", "bold", *(s.font for s in style.spaces.values())]
-        lacking = [s for s in dict.fromkeys(wanted) if fonts.missing(family, s)]
-        if lacking:
-            why = fonts.missing(family) or fonts.missing(family, lacking[0])
-            assert why is not None
+        why = fonts.missing(family, None)
+        if why:
             yield P_FONT.at(loaded.rel, loaded.doc.span(("style", "font")), f"board: {why}")
 
 
 def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
-    """game.yaml's `style.font` (its four styles) and `style.heading_font` (bold), and the
-    cover picture."""
+    """game.yaml's `style.font` and `style.heading_font` (families the game has; a style a
+    family lacks prints in its nearest), and the cover picture."""
     assert game.manifest is not None and game.manifest_file is not None
     style, loaded = game.manifest.style, game.manifest_file
     doc = loaded.doc
     if doc is None:
         return
-    if style.font is not None:
-        unknown = fonts.missing(style.font)
-        lacking = [s for s in STYLES if fonts.missing(style.font, s)]
-        if unknown or lacking:
-            why: str = unknown or (
-                f"font family {style.font!r} has no {', '.join(lacking)} style: the game's "
-                "font prints every style (name a family with fewer styles on a layout's "
-                "`font:` or as `heading_font`)"
-            )
-            yield P_FONT.at(loaded.rel, doc.span(("style", "font")), why)
-    if style.heading_font is not None:
-        heading = fonts.missing(style.heading_font, "bold")
-        if heading:
-            yield P_FONT.at(loaded.rel, doc.span(("style", "heading_font")), heading)
+    for field in ("font", "heading_font"):
+        family = getattr(style, field)
+        why = fonts.missing(family, None) if family is not None else None
+        if why:
+            yield P_FONT.at(loaded.rel, doc.span(("style", field)), why)
     if style.cover is not None:
         from toolkit.render.rulebook_style import cover_path
 
@@ -79,8 +67,8 @@ def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
 
 
 def _layout(game: Game, name: str, fonts: FontSet) -> Iterator[Diagnostic]:
-    """Each element's own family in its style, at its `font:`. An element without a family
-    prints in the game's (checked at game.yaml, all four styles)."""
+    """Each element's own family in the very style it asks, at its `font:`. An element
+    without a family prints in the game's, in its nearest style (checked at game.yaml)."""
     layout, _ = load_layout(name, game.root)
     doc, _ = layout_document(name, game.root)
     if layout is None or doc is None:

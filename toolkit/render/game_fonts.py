@@ -28,6 +28,12 @@ SUFFIXES = (".ttf", ".otf")
 MAX_BYTES = 64 * 1024 * 1024  # a CJK font with every ideograph is ~20 MB
 DEFAULT = "Noto Sans"  # the toolkit's own family (templates/fonts)
 STYLES = tuple(FILES)  # regular, bold, italic, bolditalic
+NEAREST = {  # a style, then the family's styles that stand in for it, nearest first
+    "regular": ("regular", "bold", "italic", "bolditalic"),
+    "bold": ("bold", "regular", "bolditalic", "italic"),
+    "italic": ("italic", "regular", "bolditalic", "bold"),
+    "bolditalic": ("bolditalic", "bold", "italic", "regular"),
+}
 
 
 @dataclass(frozen=True)
@@ -53,15 +59,22 @@ class FontSet:
     main: str | None = None
 
     def face(self, family: str | None, style: str = "regular") -> str:
-        """The face that prints `style` of `family` (None: the game's main family). A family
-        or style the game lacks prints in Noto Sans; `validate` reports it (`missing`)."""
+        """The face that prints `style` of `family` (None: the game's main family). A style
+        the family lacks prints in its nearest one (most CJK fonts have no italic: the
+        rulebook's italics print upright); a family the game lacks prints in Noto Sans, and
+        `validate` reports it (`missing`)."""
         family = family or self.main
         if family is None:
             return style
-        return self.faces.get((family.casefold(), style), style)  # else Noto Sans's own
+        folded = family.casefold()
+        for nearest in NEAREST[style]:
+            found = self.faces.get((folded, nearest))
+            if found is not None:
+                return found
+        return style  # Noto Sans's own
 
-    def missing(self, family: str | None, style: str = "regular") -> str | None:
-        """Why `family` in `style` cannot print (None when it can)."""
+    def missing(self, family: str | None, style: str | None = "regular") -> str | None:
+        """Why `family` in `style` cannot print (None when it can; style None: any style)."""
         family = family or self.main
         if family is None:
             return None
@@ -75,7 +88,7 @@ class FontSet:
                 f"no font family {family!r} in the game's {FOLDER}/ folder (it has: {have}"
                 f"{unread}); the toolkit's own is {DEFAULT!r}"
             )
-        if (folded, style) not in self.faces:
+        if style is not None and (folded, style) not in self.faces:
             have = ", ".join(s for s in STYLES if (folded, s) in self.faces)
             return f"font family {self.families[folded]!r} has no {style} style (it has: {have})"
         return None
