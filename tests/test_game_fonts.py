@@ -263,3 +263,10 @@ def test_a_board_prints_in_the_family_its_style_names(run_cli, tmp_path):
     found = [d for d in findings(run_cli, game) if d["code"] == "P010"]
     assert [(d["file"], d["line"]) for d in found] == [("boards/map.yaml", 6)]
     assert "no font family 'Test Sans'" in found[0]["message"]
+
+
+def test_a_dangling_font_link_is_a_finding_not_a_silent_gap(run_cli, tmp_path):
+    game = themed_game(tmp_path)
+    (game / "fonts" / "Gone.ttf").symlink_to(game / "fonts" / "nowhere.ttf")
+    found = findings(run_cli, game)
+    assert [(d["code"], d["file"]) for d in found] == [("P009", "fonts/Gone.ttf")]

@@ -4,9 +4,10 @@ Layouts (`font:` on a text or badge), boards (`style.font`) and the rulebook (`s
 game.yaml) name a family as the font file calls itself (its name table's family, as a font
 menu shows it) and a style (regular, bold, italic, bolditalic, read from the file's own bits).
 Each file is read and registered with reportlab, which embeds the subset of glyphs a PDF
-uses; a file it refuses is examined with fontTools to say why. A file that is no font, a font with
-PostScript (CFF) outlines, or a file outside the game folder gives no face and a problem that
-`validate` reports (P009); a family or style nobody ships is reported where it is named.
+uses; a file it refuses is examined with fontTools to say why. A file that is no font, a
+font with PostScript (CFF) outlines, or a file outside the game folder gives no face and a
+problem that `validate` reports (P009); a family or style nobody ships is reported where it
+is named (P010).
 """
 
 from __future__ import annotations
@@ -111,28 +112,35 @@ def _is_default(family: str) -> bool:
 def font_set(game_root: Path | None, main: str | None = None) -> FontSet:
     """The fonts of the game in `game_root` (read once while its files stay as they are)."""
     if game_root is None:
-        return FontSet(main=main)
+        return _read_set(None, (), main)
     folder = game_root / FOLDER
-    if not folder.is_dir():
-        return FontSet(main=main)
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
+    files = (
+        sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
+        if folder.is_dir()
+        else []
+    )
     stamp = []
     for path in files:
         try:
             info = path.stat()
-        except OSError:
+        except OSError:  # a dangling link: read_face says so
+            stamp.append((path.name, -1, -1))
             continue
         stamp.append((path.name, info.st_size, info.st_mtime_ns))
     return _read_set(real_path(game_root), tuple(stamp), main)
 
 
 @cache
-def _read_set(root: Path, stamp: tuple[tuple[str, int, int], ...], main: str | None) -> FontSet:
+def _read_set(
+    root: Path | None, stamp: tuple[tuple[str, int, int], ...], main: str | None
+) -> FontSet:
+    """One FontSet per game folder's font files as they are (the checks' caches key on it)."""
     faces: dict[tuple[str, str], str] = {}
     families: dict[str, str] = {}
     shown: dict[str, str] = {}
     problems: list[FontProblem] = []
     for name, _size, _mtime in stamp:
+        assert root is not None  # a stamp lists files of a game folder
         path = root / FOLDER / name
         display = display_path(path)
         read = read_face(path, root)
