@@ -1,7 +1,11 @@
 """100 text-only poker cards (title + body in three languages) on A4 3×3 with crop marks:
 time the whole process of making the PDF (load, fit, draw, save), median of several runs.
 
-Usage: python benchmarks/cards_100.py [--runs N]
+With `--game-font DIR`, the game brings the TrueType files of DIR in its `fonts/` and names
+their family in game.yaml's `style.font`, so every card prints in a game font: compare with
+the same run without it (the shipped Noto Sans subset).
+
+Usage: python benchmarks/cards_100.py [--runs N] [--game-font DIR]
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,6 +30,22 @@ BODY = {
     "en": "Move {steps} spaces, then draw a card; if you pass a pub, trade two tokens for one "
     "token of your choice.",
 }
+
+
+def add_game_font(game: Path, folder: Path) -> str:
+    """Copy `folder`'s .ttf files into the game's fonts/ and make their family the game's."""
+    from fontTools.ttLib import TTFont
+
+    files = sorted(folder.glob("*.ttf"))
+    if not files:
+        raise SystemExit(f"no .ttf files in {folder}")
+    (game / "fonts").mkdir()
+    for path in files:
+        shutil.copyfile(path, game / "fonts" / path.name)
+    family = TTFont(files[0], lazy=True)["name"].getDebugName(1)
+    with (game / "game.yaml").open("a") as manifest:
+        manifest.write(f"style:\n  font: {family}\n")
+    return family
 
 
 def make_game(root: Path) -> Path:
@@ -97,10 +118,17 @@ def main() -> None:
         help="interpreter of the install to time (default: this one; e.g. a venv where "
         "playset was installed from a wheel rather than in editable mode)",
     )
+    parser.add_argument(
+        "--game-font",
+        type=Path,
+        help="a folder of one family's four .ttf styles, copied into the game's fonts/",
+    )
     args = parser.parse_args()
     python = args.python
     with tempfile.TemporaryDirectory() as tmp:
         game = make_game(Path(tmp))
+        if args.game_font is not None:
+            print(f"game font: {add_game_font(game, args.game_font)}")
         out = Path(tmp) / "out"
         cli = [python, "-m", "toolkit", "build", str(game), "--lang", "fr", "--out"]
         code = (

@@ -124,7 +124,7 @@ def test_rulebook_names_the_missing_field_in_the_designers_words(run_cli, game, 
 
 def test_layout_names_the_missing_card_field(run_cli, game):
     layouts = game / "layouts"
-    layouts.mkdir()
+    layouts.mkdir(exist_ok=True)  # `playset new` gives it the standard layout to edit
     source = (Path(__file__).parent.parent / "templates" / "cards" / "standard.yaml").read_text()
     (layouts / "mine.yaml").write_text(
         source.replace("{{ card.name }}", "{{ card.nmae }}").replace("id: standard", "id: mine")

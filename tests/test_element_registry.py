@@ -75,7 +75,7 @@ def stripe() -> Iterator[type[Element]]:
 def striped_game(tmp_path, run_cli, monkeypatch):
     assert run_cli("new", "striped", "--into", str(tmp_path)).exit_code == 0
     game = tmp_path / "striped"
-    (game / "layouts").mkdir()
+    (game / "layouts").mkdir(exist_ok=True)
     (game / "layouts" / "striped.yaml").write_text(LAYOUT, encoding="utf-8")
     deck = game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8").replace(

@@ -23,7 +23,7 @@ def lantern(tmp_path, monkeypatch, run_cli) -> Path:
     and inline in every language's text; the current folder is the game's."""
     assert run_cli("new", "lantern", "--into", str(tmp_path)).exit_code == 0
     game = tmp_path / "lantern"
-    shutil.copytree(OWN_LOOK / "layouts", game / "layouts")
+    shutil.copytree(OWN_LOOK / "layouts", game / "layouts", dirs_exist_ok=True)
     shutil.copytree(OWN_LOOK / "icons", game / "icons")
     deck = game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8").replace(

@@ -29,7 +29,7 @@ def lantern(tmp_path, monkeypatch, run_cli) -> Path:
     beside it, outside the game folder, a private folder of files it must never read."""
     assert run_cli("new", "lantern", "--into", str(tmp_path)).exit_code == 0
     game = tmp_path / "lantern"
-    shutil.copytree(OWN_LOOK / "layouts", game / "layouts")
+    shutil.copytree(OWN_LOOK / "layouts", game / "layouts", dirs_exist_ok=True)
     shutil.copytree(OWN_LOOK / "icons", game / "icons")
     deck = game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8")

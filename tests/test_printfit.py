@@ -101,12 +101,12 @@ def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli
     copy_game(REPO / "content" / "tokaido", game)
     rulebook = game / "rulebook" / "fr.md"
     text = rulebook.read_text(encoding="utf-8")
-    rulebook.write_text(text + "\nAllez à Kyoto → Edo.\n\nLe mot grec λόγος.\n", encoding="utf-8")
+    rulebook.write_text(text + "\nAllez à Kyoto → Edo.\n\nLe mot hébreu שלום.\n", encoding="utf-8")
     line = text.count("\n") + 4
     result = run_cli("validate", str(game), "--format", "json")
     found = [d for d in json.loads(result.stdout) if d["code"] == "P002"]
-    assert [(d["line"], d["col"]) for d in found] == [(line, 13)]
-    assert "U+03BB" in found[0]["message"] and "U+03C2" in found[0]["message"]
+    assert [(d["line"], d["col"]) for d in found] == [(line, 15)]
+    assert "U+05E9" in found[0]["message"] and "U+05DD" in found[0]["message"]
     assert result.exit_code == 1
 
 

@@ -17,14 +17,10 @@ SCHEMAS = REPO / "schemas"
 
 
 def content_files() -> list[tuple[str, Path]]:
-    """Content files, not the games' card layouts (layouts/: validated against the Layout
-    model when loaded, with no JSON Schema of their own yet)."""
-    files = []
-    for game_id, root in bundled_games().items():
-        for path in sorted(root.rglob("*.yaml")):
-            if path.relative_to(root).parts[0] != "layouts":
-                files.append((game_id, path))
-    return files
+    """Every YAML file of the bundled games, their card layouts (layouts/) included."""
+    return [
+        (g, path) for g, root in bundled_games().items() for path in sorted(root.rglob("*.yaml"))
+    ]
 
 
 def jsonable(value):

@@ -131,7 +131,7 @@ def test_a_param_that_cannot_print_as_its_field_is_a_schema_error_at_params(game
 def test_a_number_from_params_is_reported_once_where_it_is_written(game, run_cli):
     """A layout that prints no points: params.points is one P006, not a second one for the
     `points` field it filled."""
-    (game / "layouts").mkdir()
+    (game / "layouts").mkdir(exist_ok=True)
     (game / "layouts" / "bare.yaml").write_text(
         "id: bare\nelements:\n  - kind: text\n    box: {x: 4, y: 4, w: -4, h: -4}\n"
         '    text: "{{ card.name }}"\n    size: {max: 10, min: 6}\n',
@@ -167,7 +167,7 @@ def test_let_names_resolve_alike_in_one_render_and_element_by_element(game):
 
 
 def test_a_let_name_may_not_hide_a_context_name(game, run_cli):
-    (game / "layouts").mkdir()
+    (game / "layouts").mkdir(exist_ok=True)
     (game / "layouts" / "standard.yaml").write_text(
         "id: standard\nlet:\n  card: 'true'\nelements: []\n", encoding="utf-8"
     )

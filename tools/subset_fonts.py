@@ -1,9 +1,10 @@
-"""Make the shipped fonts: Noto Sans (OFL) cut down to the Latin script and common symbols.
+"""Make the shipped fonts: Noto Sans (OFL) cut down to the Latin, Greek and Cyrillic
+scripts and common symbols.
 
-The full family covers Greek, Cyrillic and more in ~520 KB per style; reportlab parses the
+The full family covers more scripts (Vietnamese, IPA...) in ~520 KB a style; reportlab parses the
 whole file on every run, so the shipped subset keeps start-up short and the repository small.
 P002 checks content against the shipped files, so a character cut here is reported, never
-silently dropped. Needs fontTools (`pip install -e ".[fonts]"`), a maintainer tool only.
+silently dropped. fontTools is a dependency (it reads games' own fonts too).
 
 Noto Sans (2020, as in Debian 12) has no minus sign (U+2212); the subset gains one drawn as
 the plus sign's horizontal bar, which is how type designers draw a minus (same width, weight
@@ -28,6 +29,9 @@ RANGES = [
     (0x0218, 0x021B),  # Romanian S and T with comma below
     (0x02C6, 0x02DD),  # spacing accents
     (0x0300, 0x036F),  # combining diacritics
+    (0x0370, 0x03FF),  # Greek and Coptic
+    (0x0400, 0x052F),  # Cyrillic, Cyrillic Supplement
+    (0x1F00, 0x1FFF),  # Greek Extended (polytonic)
     (0x1E80, 0x1E85),  # Welsh W with grave, acute, diaeresis
     (0x1EF2, 0x1EF3),  # Welsh Y with grave
     (0x2000, 0x20CF),  # punctuation (incl. U+202F), super/subscripts, currency

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from toolkit.checks import (
     board_styles,
+    fonts,
     inline_icons,
     printfit,
     questions,
@@ -33,6 +34,7 @@ FAMILIES: list[Family] = [
     questions.check,
     inline_icons.check,
     board_styles.check,
+    fonts.check,
 ]
 
 

@@ -1,6 +1,7 @@
 """Board styles: an icon a style names must exist, or the space would quietly show a letter
-and the flight its bare arc. The game's plugin glyphs, its SVG icons and the toolkit's icons
-count, as they do when the board is drawn (toolkit.render.boards.look)."""
+and the flight its bare arc (the game's plugin glyphs, its SVG icons and the toolkit's icons
+count, as they do when the board is drawn: toolkit.render.boards.look); and a board kind's
+data must fit its page (P016)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from toolkit.diagnostics import Diagnostic, rule
 P_BOARD_ICON = rule(
     "P015", "unknown-board-icon", "A board style names an icon that does not exist."
 )
+P_BOARD_FIT = rule("P016", "board-fit", "A board's data cannot be drawn on its page.")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    yield from _fit(game)
     styled = [f for f in game.boards if f.model is not None and f.doc is not None]
     styled = [f for f in styled if getattr(f.model, "style", None) is not None]
     if not styled:
@@ -29,12 +32,31 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         style = getattr(loaded.model, "style", None)
         if style is None:
             continue
-        named = [(("style", "spaces", k, "icon"), s.icon) for k, s in style.spaces.items()]
+        named: list[tuple[tuple[str | int, ...], str | None]] = [
+            (("style", "spaces", k, "icon"), s.icon) for k, s in style.spaces.items()
+        ]
         named += [(("style", "links", k, "marker"), s.marker) for k, s in style.links.items()]
+        icons = getattr(loaded.model, "icons", None)  # icons on numbered squares (score track)
+        if isinstance(icons, dict):
+            named += [(("icons", number), icon) for number, icon in icons.items()]
         for path, icon in named:
             if icon is not None and icon not in known and loaded.doc is not None:
                 yield P_BOARD_ICON.at(
                     loaded.rel,
                     loaded.doc.span(path),
-                    f"{'.'.join(path)}: no icon {icon!r}; icons: {listed}",
+                    f"{'.'.join(map(str, path))}: no icon {icon!r}; icons: {listed}",
                 )
+
+
+def _fit(game: Game) -> Iterator[Diagnostic]:
+    """P016: what a board kind says cannot be drawn (a score track's count past its page)."""
+    from toolkit.content.models.board import board_kinds
+    from toolkit.render.boards import resolved
+
+    for loaded in game.boards:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        entry = board_kinds().get(getattr(loaded.model, "kind", ""))
+        hook = resolved(entry.problems) if entry is not None else None
+        for path, message in hook(loaded.model) if hook is not None else []:
+            yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)

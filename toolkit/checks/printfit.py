@@ -27,7 +27,8 @@ from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render import assets
 from toolkit.render.context import card_context
 from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
-from toolkit.render.fonts import missing_glyphs
+from toolkit.render.fonts import FILES, missing_glyphs
+from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.layout import (
     DEFAULT_BACK,
@@ -40,7 +41,7 @@ from toolkit.render.layout import (
     load_layout,
     resolve,
 )
-from toolkit.render.printjob import PrintJob
+from toolkit.render.printjob import PrintJob, game_fonts
 from toolkit.render.textfit import MAX_FIT_CHARS
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
@@ -67,23 +68,21 @@ _QUESTION_FIELD = re.compile(r"card\.(question|fact)\b")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
-    yield from _glyphs(facts)
+    fonts = game_fonts(game)
+    main = fonts.face(None)
+    yield from _glyphs(facts, main, fonts)
     if game.manifest is None:
         return
-    # Characters content texts lack are reported where they are written; a layout's own
-    # (computed) output is reported once per layout and character, at the first card.
-    in_content = {ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v)}
+    # Characters content texts lack in the game's main face are reported where they are
+    # written; a layout's own (computed) output, or a text printed in another face, is
+    # reported once per layout and character, at the card.
+    in_content = {
+        ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v, main)
+    }
     reported: set[tuple[object, ...]] = set()
-    names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
-    if game.valid(game.questions):
-        names.append((QUESTION_FRONT, QUESTION_BACK))
-    own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
-    own += [f.path.stem for f in assets.refused(assets.LAYOUTS, game.root) if f.path.suffix]
-    for name in dict.fromkeys([*own, *(n for pair in names for n in pair)]):
-        if assets.find(assets.LAYOUTS, name, game.root) is None:
-            continue  # no such layout: said at the deck that names it
+    for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
-        yield from layout_glyphs(name, game.root)
+        yield from layout_glyphs(name, game.root, fonts)
         yield from _label_languages(name, game.root, game.manifest.languages)
     yield from _question_fit(game)
     for loaded in game.decks:
@@ -126,6 +125,17 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 yield from _unprinted(loaded, index, card, name, numbers)
 
 
+def used_layouts(game: Game) -> list[str]:
+    """The layouts the game prints with (and its own, used or not) that exist."""
+    names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
+    if game.valid(game.questions):
+        names.append((QUESTION_FRONT, QUESTION_BACK))
+    own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
+    own += [f.path.stem for f in assets.refused(assets.LAYOUTS, game.root) if f.path.suffix]
+    every = dict.fromkeys([*own, *(n for pair in names for n in pair)])
+    return [n for n in every if assets.find(assets.LAYOUTS, n, game.root) is not None]
+
+
 def languages(game: Game) -> list[str]:
     return list(game.manifest.languages) if game.manifest is not None else []
 
@@ -155,17 +165,25 @@ def _element(
             loaded.doc.span(("cards", index, *problem.field)),
             f"{card.id}, layout {name!r}: {problem.message}",
         )
+    prints_in = element.face(job)
+    main = prints_in == job.fonts.face(None)  # content texts were checked against this face
     for field in type(element).prints:
+        source = getattr(element, field) or ""
         printed = _TEMPLATE_CODE.sub("", item.value(field))
-        for ch in missing_glyphs(printed):
-            if ch in in_content or (name, ch) in reported:
+        for ch in missing_glyphs(printed, prints_in):
+            if (main and ch in in_content) or (name, prints_in, ch) in reported:
                 continue
-            reported.add((name, ch))
+            reported.add((name, prints_in, ch))
+            # in a face of its own, a content text's letter is at fault where it is written
+            written = None if main else next((f for k, f in FIELD_OF.items() if k in source), None)
+            where = ("cards", index, written, lang) if written else ("cards", index, "id")
+            if where not in loaded.doc.spans:
+                where = ("cards", index, "id")
             yield P_GLYPH.at(
                 loaded.rel,
-                loaded.doc.span(("cards", index, "id")),
+                loaded.doc.span(where),
                 f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
-                f"({lang}); the font has no glyph for it",
+                f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
             )
     measured = element.measure(item, job)
     if measured is None or measured.fit.fits:
@@ -325,28 +343,40 @@ _TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE}|:[a-z_]+:", re.DOTALL)  # icons p
 
 
 @cache
-def layout_glyphs(name: str, game_root: Path | None = None) -> tuple[Diagnostic, ...]:
+def layout_glyphs(
+    name: str, game_root: Path | None = None, fonts: FontSet = NO_FONTS
+) -> tuple[Diagnostic, ...]:
     """P002 for the words a layout prints itself (its labels and the literal parts of its
-    texts): a glyph the font lacks there would print as a box on every card."""
+    texts), each in the face it prints in: a glyph the font lacks there would print as a box
+    on every card. A label is checked against every face the layout prints words in."""
     layout, _ = load_layout(name, game_root)
     doc, _ = layout_document(name, game_root)
     if layout is None or doc is None:
         return ()
     found: list[Diagnostic] = []
 
-    def report(path: tuple[str | int, ...], text: str, where: str) -> None:
-        missing = missing_glyphs(_TEMPLATE_CODE.sub("", text))
+    def report(path: tuple[str | int, ...], text: str, where: str, face: str) -> None:
+        missing = missing_glyphs(_TEMPLATE_CODE.sub("", text), face)
         if missing:
             shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
-            message = f"the font has no glyph for {shown} ({where}); use an icon such as :arrow:"
+            message = (
+                f"the font has no glyph for {shown} ({where}; {fonts.describe(face)}); "
+                "use an icon such as :arrow:"
+            )
             found.append(P_GLYPH.at(layout_file(name, game_root), doc.span(path), message))
 
+    faces = []
+    for element in layout.elements:
+        asked = element.font_asked()
+        faces.append(fonts.face(*asked) if asked else fonts.face(None))
     for key, words in layout.labels.items():
         for lang, text in words.items():
-            report(("labels", key, lang), text, f"label {key}, {lang}")
+            for face in dict.fromkeys(faces or [fonts.face(None)]):
+                report(("labels", key, lang), text, f"label {key}, {lang}", face)
     for index, element in enumerate(layout.elements):
         for field in type(element).prints:
-            report(("elements", index, field), getattr(element, field) or "", "layout text")
+            text = getattr(element, field) or ""
+            report(("elements", index, field), text, "layout text", faces[index])
     return tuple(found)
 
 
@@ -371,19 +401,22 @@ def _label_languages(name: str, game_root: Path, languages: list[str]) -> Iterat
             )
 
 
-def _glyphs(facts: Facts) -> Iterator[Diagnostic]:
+def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
+    """P002 for content texts against the game's main face (the rulebook, components list
+    and any layout text without a font of its own print them in it)."""
+    named = "" if face in FILES else f"; {fonts.describe(face)}"
     for text in facts.texts:
         doc = text.file.doc
         if doc is None:
             continue
         for lang, value in text.value.items():
-            missing = missing_glyphs(value)
+            missing = missing_glyphs(value, face)
             if missing:
                 shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
                 yield P_GLYPH.at(
                     text.file.rel,
                     doc.span((*text.path, lang)),
-                    f"the font has no glyph for {shown} ({lang})",
+                    f"the font has no glyph for {shown} ({lang}{named})",
                 )
 
 

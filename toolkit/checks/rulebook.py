@@ -14,6 +14,7 @@ from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
+from toolkit.render.rulebook_style import Faces, rulebook_faces
 
 R_RULEBOOK = rule(
     "R010", "rulebook-template", "A rulebook expression fails (unknown content or bad syntax)."
@@ -23,6 +24,7 @@ R_RULEBOOK = rule(
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.manifest is None or any(f.model is None for f in game.files()):
         return
+    faces = rulebook_faces(game)
     for lang, path in game.rulebook.items():
         display = display_path(path)
         try:
@@ -31,7 +33,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         except RulebookError as exc:
             yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
-        yield from _glyphs(display, source, text)
+        yield from _glyphs(display, source, text, faces)
         yield from _typography(display, lang, source)
 
 
@@ -52,12 +54,17 @@ def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:
                 yield code.at(display, Span(number, found[0].mark + 1), found[0].why + more)
 
 
-def _glyphs(display: str, source: str, text: str) -> Iterator[Diagnostic]:
-    """P002 for characters the rulebook would print that the font lacks (the renderer's own
-    stand-ins, such as '–›' for an arrow, are not findings): one finding per source line, at
-    the first such character, or at line 1 for characters printed from the game's data."""
+def _glyphs(display: str, source: str, text: str, faces: Faces) -> Iterator[Diagnostic]:
+    """P002 for characters the rulebook would print that its fonts lack (the body face, and
+    the heading face on heading lines; the renderer's own stand-ins, such as '–›' for an
+    arrow, are not findings): one finding per source line, at the first such character, or
+    at line 1 for characters printed from the game's data."""
     by_place: dict[int, tuple[Span, list[str]]] = {}
-    for ch in missing_glyphs(text):
+    lacking = missing_glyphs(text, faces.body)
+    if faces.heading != faces.body:
+        headings = "\n".join(line for line in text.split("\n") if line.startswith("#"))
+        lacking += [ch for ch in missing_glyphs(headings, faces.heading) if ch not in lacking]
+    for ch in lacking:
         if ch in FALLBACKS:
             continue
         at = source.find(ch)

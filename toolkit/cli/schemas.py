@@ -17,6 +17,7 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Folder (default: 
 @app.command("export")
 def export_schemas(out: OutOption = None) -> None:
     """Write schemas/*.schema.json from the models."""
+    import toolkit.render.layout  # noqa: F401 - registers the layout schema
     from toolkit.content.game import work_folder
     from toolkit.content.schemas import export
     from toolkit.fileio import describe
@@ -32,6 +33,7 @@ def export_schemas(out: OutOption = None) -> None:
 @app.command("check")
 def check_schemas(out: OutOption = None) -> None:
     """Exit 1 if the committed schemas differ from the models."""
+    import toolkit.render.layout  # noqa: F401 - registers the layout schema
     from toolkit.content.game import repo_root
     from toolkit.content.schemas import drift
 

@@ -8,6 +8,7 @@ plugin. Output is deterministic (sorted keys), so a test can catch drift from th
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,17 @@ from toolkit.content.schema_standard import standardize
 from toolkit.fileio import atomic_write_text, output_folder
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+# Schemas of files that are not content, registered by the layer that reads them (card
+# layouts: toolkit.render.layout), so this module never imports rendering.
+_REGISTERED: dict[str, tuple[Callable[[], TypeAdapter[Any]], str, str]] = {}
+
+
+def register_schema(
+    rel: str, adapter: Callable[[], TypeAdapter[Any]], title: str, description: str
+) -> None:
+    """Export `adapter()`'s schema as `schemas/<rel>` with the others."""
+    _REGISTERED[rel] = (adapter, title, description)
 
 
 def _schema(adapter: TypeAdapter[Any], title: str, description: str) -> dict[str, Any]:
@@ -43,6 +55,8 @@ def schema_documents() -> dict[str, dict[str, Any]]:
             adapter("glossary"), "Glossary", "A game's terms in each language."
         ),
     }
+    for rel, (made, title, description) in sorted(_REGISTERED.items()):
+        docs[rel] = _schema(made(), title, description)
     games = {"generic": plugin_for(None), **plugins()}
     for game_id, plugin in sorted(games.items()):
         docs[f"{game_id}/game.schema.json"] = _schema(
@@ -91,5 +105,6 @@ def schema_for(rel_in_game: str, game_id: str) -> str | None:
     if parts == ("glossary.yaml",):
         return "glossary.schema.json"
     folder = {"decks": f"{gid}/deck.schema.json", "boards": "board.schema.json"}
+    folder["layouts"] = "layout.schema.json"
     folder["questions"] = "questions.schema.json"
     return folder.get(parts[0]) if len(parts) > 1 else None

@@ -136,8 +136,10 @@ class Document:
         """The longest data path that a pydantic location walks through."""
         value = self.data
         path: list[str | int] = []
-        for seg in loc:
+        for index, seg in enumerate(loc):
             if isinstance(value, dict):
+                if seg == value.get("kind") and index + 1 < len(loc):
+                    continue  # a union's tag, not a key: `kind: text` has a `text` field too
                 key = _match_key(value, seg)
                 if key is not _NO_KEY:
                     path.append(key)

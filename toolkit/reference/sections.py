@@ -117,6 +117,7 @@ def _file_order(rel: str) -> tuple[bool, str, bool]:
 
 def content_files(tables: ModelTables) -> Lines:
     """Every content file type: the shared ones, then the generic and each plugin's."""
+    import toolkit.render.layout  # noqa: F401 - registers the layout schema
     from toolkit.content.schemas import schema_documents
 
     docs = schema_documents()

@@ -2,6 +2,10 @@
 
 reportlab's TTFont reads TrueType outlines and embeds a subset of each font used, so PDFs
 carry their fonts. `missing_glyphs` is the check `validate` and `build` share.
+
+A face is named by a string: the shipped Noto Sans by its style (`regular`, `bold`, ...), a
+game's own font (toolkit.render.game_fonts) by the key it was registered under; every
+function here takes either, so measuring, drawing and checking use the face that prints.
 """
 
 from __future__ import annotations
@@ -38,9 +42,22 @@ def font_name(style: str = "regular") -> str:
 
 @cache
 def _registered(style: str) -> str:
+    if style in _GAME_FACES:
+        return style
     name = f"{FAMILY}-{style}"
     pdfmetrics.registerFont(TTFont(name, str(font_dir() / FILES[style])))
     return name
+
+
+_GAME_FACES: set[str] = set()
+
+
+def register_face(key: str, font: TTFont) -> str:
+    """Register a game's font under `key` (unique to its file's bytes), once."""
+    if key not in _GAME_FACES:
+        pdfmetrics.registerFont(font)
+        _GAME_FACES.add(key)
+    return key
 
 
 @cache

@@ -22,6 +22,7 @@ from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_
 
 from toolkit.content.game import R_OUTSIDE
 from toolkit.content.models.base import Slug, StrictModel
+from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span
@@ -133,6 +134,12 @@ def _kinds_changed() -> None:
 
 
 REGISTRY.on_change(_kinds_changed)
+register_schema(
+    "layout.schema.json",
+    layout_adapter,
+    "Card layout",
+    "A card face (layouts/*.yaml): elements placed in mm, texts as Jinja templates.",
+)
 
 
 @cache

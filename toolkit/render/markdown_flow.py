@@ -36,8 +36,9 @@ from reportlab.platypus import (
 # reportlab's private helpers and attributes used below are not in types-reportlab
 from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
 
-from toolkit.render.fonts import FALLBACKS, font_name, missing_glyphs
+from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.icons import INLINE_ICON, IconSet, draw_icon
+from toolkit.render.rulebook_style import Faces, register_faces
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -63,6 +64,7 @@ class Sheet:
     lang: str
     accent: colors.Color
     styles: dict[str, ParagraphStyle] = field(default_factory=dict)
+    faces: Faces = field(default_factory=Faces)
     icons: IconSet | None = None  # the inline icons (`:die:`) that print as icons
 
     def markup(self, text: str) -> str:
@@ -72,11 +74,19 @@ class Sheet:
     def __getitem__(self, name: str) -> ParagraphStyle:
         return self.styles[name]
 
+    def font(self, style: str) -> str:
+        """The reportlab name of one of its faces (`regular`, `bold`, ..., `heading`)."""
+        return self.faces.font(style)
 
-def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> Sheet:
-    """Paragraph styles for a rulebook in `lang`, in the Noto Sans family."""
+
+def make_sheet(
+    lang: str, accent_hex: str = PALETTE[0], size: float = 10.0, faces: Faces | None = None
+) -> Sheet:
+    """Paragraph styles for a rulebook in `lang`, in `faces` (default: Noto Sans)."""
+    faces = faces or Faces()
+    register_faces(faces)
     accent = colors.HexColor(accent_hex)
-    regular, bold = font_name("regular"), font_name("bold")
+    regular, bold, heading = faces.font("regular"), faces.font("bold"), faces.font("heading")
     hyph = HYPHENATION.get(lang, "")
     body = ParagraphStyle(
         "body",
@@ -101,7 +111,7 @@ def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> S
         "code": derive("code", fontSize=size * 0.9, leading=size * 1.25, alignment=TA_LEFT),
         "h2": derive(
             "h2",
-            fontName=bold,
+            fontName=heading,
             fontSize=size * 1.6,
             leading=size * 2.0,
             textColor=accent,
@@ -113,7 +123,7 @@ def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> S
         ),
         "h3": derive(
             "h3",
-            fontName=bold,
+            fontName=heading,
             fontSize=size * 1.2,
             leading=size * 1.5,
             alignment=TA_LEFT,
@@ -148,7 +158,7 @@ def make_sheet(lang: str, accent_hex: str = PALETTE[0], size: float = 10.0) -> S
             hyphenationLang="",
         ),
     }
-    return Sheet(lang, accent, styles)
+    return Sheet(lang, accent, styles, faces)
 
 
 # --- inline text ------------------------------------------------------------------------
@@ -341,7 +351,7 @@ class FitTable(Flowable):
         for row in self.rows:
             for i, cell in enumerate(row):
                 style = self.sheet["cell_head" if cell.head else "cell"]
-                font = font_name("bold") if cell.bold else style.fontName
+                font = self.sheet.font("bold") if cell.bold else style.fontName
                 size = style.fontSize
                 plain = measured(cell.plain, self.sheet.icons)
                 words = re.split(r"[ \n\t]+", plain.strip()) or [""]
@@ -374,7 +384,7 @@ class FitTable(Flowable):
             data.append(cells)
         accent = self.sheet.accent
         commands: list[tuple[Any, ...]] = [
-            ("FONT", (0, 0), (-1, -1), font_name("regular")),  # else Helvetica is referenced
+            ("FONT", (0, 0), (-1, -1), self.sheet.font("regular")),  # else Helvetica is used
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), self.PAD),
             ("RIGHTPADDING", (0, 0), (-1, -1), self.PAD),
@@ -477,7 +487,7 @@ class Note(Flowable):
             colWidths=["100%"],
             style=TableStyle(
                 [
-                    ("FONT", (0, 0), (-1, -1), font_name("regular")),
+                    ("FONT", (0, 0), (-1, -1), sheet.font("regular")),
                     ("BACKGROUND", (0, 0), (-1, -1), mix(sheet.accent, 0.09)),
                     ("LINEBEFORE", (0, 0), (0, -1), 3, sheet.accent),
                     ("LEFTPADDING", (0, 0), (-1, -1), 10),
@@ -584,7 +594,7 @@ class _Converter:
             items.append(ListItem(inner or [Spacer(0, 0)]))
         size = sheet["body"].fontSize
         common: dict[str, Any] = {
-            "bulletFontName": font_name("regular"),
+            "bulletFontName": sheet.font("regular"),
             "bulletColor": sheet.accent,
             "spaceAfter": size * 0.5 if depth == 0 else 0,
         }
@@ -595,7 +605,7 @@ class _Converter:
                 bulletType="1",
                 start=start,
                 bulletFormat="%s.",
-                bulletFontName=font_name("bold"),
+                bulletFontName=sheet.font("bold"),
                 bulletFontSize=size,
                 leftIndent=size * 1.8,
                 bulletDedent=size * 1.8,

@@ -26,15 +26,18 @@ PAPERS: dict[str, tuple[float, float]] = {
 
 
 @contextmanager
-def pdf_canvas(pagesize: tuple[float, float], title: str) -> Iterator[tuple[Canvas, io.BytesIO]]:
-    """A canvas writing into memory; the caller saves it and takes the bytes."""
+def pdf_canvas(
+    pagesize: tuple[float, float], title: str, face: str = "regular"
+) -> Iterator[tuple[Canvas, io.BytesIO]]:
+    """A canvas writing into memory; the caller saves it and takes the bytes. `face`
+    (toolkit.render.fonts) is its initial font: the game's, so no other font is embedded."""
     buffer = io.BytesIO()
     canvas = Canvas(
         buffer,
         pagesize=pagesize,
         invariant=1,
         pageCompression=1,
-        initialFontName=font_name("regular"),  # type: ignore[arg-type]  # a str, not a float
+        initialFontName=font_name(face),  # type: ignore[arg-type]  # a str, not a float
         initialFontSize=9,
     )
     canvas.setTitle(title)

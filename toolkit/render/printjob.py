@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolkit.content.game import Game
+    from toolkit.render.game_fonts import FontSet
     from toolkit.render.icons import IconSet
     from toolkit.render.layout import Layout
 
@@ -52,6 +53,11 @@ class PrintJob:
 
         return icon_set(self.game.root)
 
+    @cached_property
+    def fonts(self) -> FontSet:
+        """The game's fonts (its own `fonts/`, then Noto Sans) and its main family."""
+        return game_fonts(self.game)
+
     def context(self, card: Any) -> dict[str, Any]:
         """What the layouts' templates see for `card` in this job's language."""
         from toolkit.render.context import card_context
@@ -63,3 +69,12 @@ class PrintJob:
         if self.back is None:
             raise ValueError(f"print job for deck {self.deck.id!r} has no back layout")
         return self.front, self.back
+
+
+def game_fonts(game: Game) -> FontSet:
+    """The fonts of `game`, with game.yaml's `style.font` as the family nothing else names."""
+    from toolkit.render.game_fonts import font_set
+
+    manifest = getattr(game, "manifest", None)  # a board may be drawn without a whole game
+    main = manifest.style.font if manifest is not None else None
+    return font_set(getattr(game, "root", None), main)

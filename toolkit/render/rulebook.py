@@ -33,7 +33,7 @@ from toolkit.content.game import Game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import size_mm
 from toolkit.render.context import localize
-from toolkit.render.fonts import font_name, register
+from toolkit.render.fonts import register
 from toolkit.render.icons import icon_set
 from toolkit.render.markdown_flow import (
     INK,
@@ -53,6 +53,7 @@ from toolkit.render.markdown_flow import (
 )
 from toolkit.render.pdf import PAPERS
 from toolkit.render.rulebook_source import read_rulebook, render_markdown
+from toolkit.render.rulebook_style import rulebook_faces
 
 LABELS: dict[str, dict[str, str]] = {
     "fr": {
@@ -158,7 +159,8 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     register()
-    sheet = make_sheet(lang, accent_for(game.id))
+    style = game.manifest.style
+    sheet = make_sheet(lang, style.accent or accent_for(game.id), faces=rulebook_faces(game))
     sheet.icons = icon_set(game.root)  # `:name:` in prose, tables and the card reference
     source = read_rulebook(game.rulebook[lang])
     body = markdown_flowables(render_markdown(game, lang, source), sheet)
@@ -210,7 +212,7 @@ class _RulebookDoc(BaseDocTemplate):
             invariant=1,
             pageCompression=1,
             keepTogetherClass=KeepWithStart,
-            initialFontName=font_name("regular"),  # no stray, unembedded Helvetica
+            initialFontName=sheet.font("regular"),  # no stray, unembedded Helvetica
             initialFontSize=10,
             leftMargin=MARGIN + bleed,
             rightMargin=MARGIN + bleed,
@@ -284,10 +286,10 @@ class _RulebookDoc(BaseDocTemplate):
         canvas.setStrokeColor(colors.HexColor("#c9ccd3"))
         canvas.setLineWidth(0.5)
         canvas.line(left, FOOTER + 9, right, FOOTER + 9)
-        canvas.setFont(font_name("italic"), 8.5)
+        canvas.setFont(self.sheet.font("italic"), 8.5)
         canvas.setFillColor(MUTED)
         canvas.drawString(left, FOOTER, self.game_title)
-        canvas.setFont(font_name("bold"), 9)
+        canvas.setFont(self.sheet.font("bold"), 9)
         canvas.setFillColor(self.sheet.accent)
         canvas.drawRightString(right, FOOTER, str(doc.page))
         canvas.restoreState()
@@ -329,7 +331,7 @@ def cover(
     accent = sheet.accent
     kicker = ParagraphStyle(
         "kicker",
-        fontName=font_name("bold"),
+        fontName=sheet.font("heading"),
         fontSize=11,
         leading=14,
         textColor=accent,
@@ -337,7 +339,7 @@ def cover(
     )
     big = ParagraphStyle(
         "cover_title",
-        fontName=font_name("bold"),
+        fontName=sheet.font("heading"),
         fontSize=40,
         leading=46,
         textColor=INK,
@@ -347,7 +349,7 @@ def cover(
     )
     summary_style = ParagraphStyle(
         "cover_summary",
-        fontName=font_name("italic"),
+        fontName=sheet.font("italic"),
         fontSize=12.5,
         leading=18,
         textColor=INK,
@@ -365,9 +367,33 @@ def cover(
     summary = (manifest.summary or {}).get(lang)
     if summary:
         story.append(Paragraph(markup(summary.strip()), summary_style))
-    story.append(Spacer(0, 36))
-    story.append(Facts(_facts(manifest, lang), accent))
+    picture = cover_picture(game, pagesize)
+    if picture is not None:
+        story += [Spacer(0, 10), picture]
+    story.append(Spacer(0, 36 if picture is None else 14))
+    story.append(Facts(_facts(manifest, lang), accent, (sheet.font("bold"), sheet.font("regular"))))
     return story
+
+
+def cover_picture(game: Game, pagesize: tuple[float, float]) -> Flowable | None:
+    """game.yaml's `style.cover`, scaled into the cover's free band (None without one, or
+    for a file that is missing, outside the game or unreadable: `validate` says so)."""
+    from toolkit.render.rulebook_style import cover_path
+
+    path = cover_path(game)
+    if path is None:
+        return None
+    from reportlab.platypus import Image
+
+    try:
+        picture = Image(str(path))
+    except (OSError, ValueError):
+        return None
+    width, height = pagesize[0] - 64 * mm, pagesize[1] * 0.2
+    scale = min(width / picture.imageWidth, height / picture.imageHeight)
+    picture.drawWidth = picture.imageWidth * scale
+    picture.drawHeight = picture.imageHeight * scale
+    return picture
 
 
 def _facts(manifest: Any, lang: str) -> list[tuple[str, str, str]]:
@@ -387,7 +413,7 @@ def contents(lang: str, sheet: Sheet) -> list[Flowable]:
     toc = TableOfContents(dotsMinLevel=0)
     toc.tableStyle = TableStyle(
         [
-            ("FONT", (0, 0), (-1, -1), font_name("regular")),
+            ("FONT", (0, 0), (-1, -1), sheet.font("regular")),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (-1, -1), 0),
             ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -398,7 +424,7 @@ def contents(lang: str, sheet: Sheet) -> list[Flowable]:
         ParagraphStyle(
             "toc0",
             parent=base,
-            fontName=font_name("bold"),
+            fontName=sheet.font("bold"),
             fontSize=11,
             leading=15,
             spaceBefore=7,
@@ -460,10 +486,13 @@ class Facts(Flowable):
     BADGE = 96.0
     RADIUS = 19.0
 
-    def __init__(self, facts: list[tuple[str, str, str]], colour: colors.Color) -> None:
+    def __init__(
+        self, facts: list[tuple[str, str, str]], colour: colors.Color, fonts: tuple[str, str]
+    ) -> None:
         super().__init__()
         self.facts = facts
         self.colour = colour
+        self.fonts = fonts  # (value, label)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width = availWidth
@@ -483,10 +512,10 @@ class Facts(Flowable):
             c.setStrokeColor(colors.white)
             _ICONS[icon](c, cx, cy)
             c.setFillColor(INK)
-            c.setFont(font_name("bold"), 15)
+            c.setFont(self.fonts[0], 15)
             c.drawCentredString(cx, 22, value)
             c.setFillColor(MUTED)
-            c.setFont(font_name("regular"), 9)
+            c.setFont(self.fonts[1], 9)
             c.drawCentredString(cx, 9, label)
             c.restoreState()
 
@@ -557,6 +586,13 @@ def _row(name: str, amount: str) -> list[Cell]:
 
 
 def _board_size(board: Any, lang: str) -> str:
+    from toolkit.content.models.board import board_kinds
+    from toolkit.render.boards import resolved
+
+    entry = board_kinds().get(board.kind)
+    phrase = resolved(entry.phrase) if entry is not None else None
+    if phrase is not None:
+        return str(phrase(board, lang))
     if isinstance(board, GraphBoard):
         return count(lang, "spaces", len(board.spaces))
     if isinstance(board, RoadBoard):

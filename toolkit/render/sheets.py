@@ -267,7 +267,7 @@ def draw_deck(c: Canvas, job: PrintJob) -> int:
                     else:
                         _draw_back(c, job, slot, at, shared_back)
             draw_crop_marks(c, geo)
-            _footer(c, geo, f"{job.footer} · {deck.id} · {index + 1} · {side}")
+            _footer(c, geo, f"{job.footer} · {deck.id} · {index + 1} · {side}", job)
             if shifted:
                 c.restoreState()
             c.showPage()
@@ -309,11 +309,13 @@ def _face_form(c: Canvas, name: str, job: PrintJob, layout: Layout, card: Any) -
     return name
 
 
-def _footer(c: Canvas, geo: Geometry, text: str) -> None:
+def _footer(c: Canvas, geo: Geometry, text: str, job: PrintJob) -> None:
+    """The sheet's label (game, deck, page, side), in the game's font: its title may be in
+    any script."""
     from toolkit.render.fonts import font_name
 
     c.saveState()
-    c.setFont(font_name("regular"), 6)
+    c.setFont(font_name(job.fonts.face(None)), 6)
     c.setFillColorRGB(0.45, 0.45, 0.45)
     c.drawCentredString(geo.page_w / 2, 2.2 * mm, text)
     c.restoreState()

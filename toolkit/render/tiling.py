@@ -21,6 +21,7 @@ from toolkit.render.fonts import font_name, text_width
 from toolkit.render.pdf import PAPERS, pdf_canvas
 from toolkit.render.textfit import wrap
 
+Faces = tuple[str, str]  # (regular, bold) faces: toolkit.render.fonts
 MARGIN = 10 * mm  # unprinted border of every sheet; home printers cannot print to the edge
 OVERLAP = 15 * mm
 MIN_SCALE = 0.85  # a board may shrink this far to save sheets
@@ -234,25 +235,35 @@ def _text(lang: str) -> dict[str, str]:
     return TEXT.get(lang, TEXT["en"])
 
 
-def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str, form: str) -> None:
-    """First page: the board scaled down with the tile grid and how to assemble it."""
+def _overview(
+    canvas: Canvas,
+    grid: Grid,
+    lang: str,
+    heading: str,
+    paper: str,
+    form: str,
+    faces: Faces = ("regular", "bold"),
+) -> None:
+    """First page: the board scaled down with the tile grid and how to assemble it, in the
+    game's faces (regular, bold)."""
+    regular, bold = faces
     drawing = grid.drawing
     page = _oriented(paper_size(paper), drawing.width > drawing.height)
     canvas.setPageSize(page)
     pw, ph = page
     width = pw - 2 * MARGIN
     canvas.setFillColorRGB(*INK)
-    canvas.setFont(font_name("bold"), 15)
+    canvas.setFont(font_name(bold), 15)
     canvas.drawString(MARGIN, ph - MARGIN - 12, heading)
     text = _text(lang)
     n = grid.rows * grid.cols
-    lines = wrap(
-        text["assembly"].format(n=n, ov=round(OVERLAP / mm)), width, 9, "regular", lang
-    ) or [text["assembly"]]
+    lines = wrap(text["assembly"].format(n=n, ov=round(OVERLAP / mm)), width, 9, regular, lang) or [
+        text["assembly"]
+    ]
     lines.append(text["grid"].format(cols=grid.cols, rows=grid.rows, paper=paper_label(paper)))
     if grid.scale < 0.995:
         lines[-1] += " " + text["scale"].format(pc=round(grid.scale * 100))
-    canvas.setFont(font_name("regular"), 9)
+    canvas.setFont(font_name(regular), 9)
     y = ph - MARGIN - 30
     for line in lines:
         canvas.drawString(MARGIN, y, line)
@@ -295,10 +306,10 @@ def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str, f
             tx, ty = x0 + ww / 2, y0 + wh / 2 - size * 0.35
             halo_text(
                 canvas,
-                tx - text_width(label, size, "bold") / 2,
+                tx - text_width(label, size, bold) / 2,
                 ty,
                 label,
-                font_name("bold"),
+                font_name(bold),
                 size,
                 BLUE,
                 size * 0.12,
@@ -307,7 +318,16 @@ def _overview(canvas: Canvas, grid: Grid, lang: str, heading: str, paper: str, f
     canvas.showPage()
 
 
-def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str, form: str) -> None:
+def _tile_page(
+    canvas: Canvas,
+    grid: Grid,
+    row: int,
+    col: int,
+    footer: str,
+    form: str,
+    faces: Faces = ("regular", "bold"),
+) -> None:
+    regular, bold = faces
     canvas.setPageSize(grid.page)
     (w, h) = grid.window
     x0, y0 = grid.tile(row, col)
@@ -329,33 +349,43 @@ def _tile_page(canvas: Canvas, grid: Grid, row: int, col: int, footer: str, form
     canvas.rect(MARGIN, MARGIN, w, h, stroke=1, fill=0)
     name = Grid.name(row, col)
     canvas.setFillColorRGB(*INK)
-    canvas.setFont(font_name("bold"), 9)
+    canvas.setFont(font_name(bold), 9)
     canvas.drawString(MARGIN, MARGIN - 6.5 * mm, name)
-    canvas.setFont(font_name("regular"), 7)
-    canvas.drawString(MARGIN + text_width(name, 9, "bold") + 6, MARGIN - 6.5 * mm, footer)
+    canvas.setFont(font_name(regular), 7)
+    canvas.drawString(MARGIN + text_width(name, 9, bold) + 6, MARGIN - 6.5 * mm, footer)
     canvas.showPage()
 
 
-def tiled_pdf(drawings: Sequence[Drawing], paper: str, lang: str, doc_title: str) -> bytes:
+def tiled_pdf(
+    drawings: Sequence[Drawing],
+    paper: str,
+    lang: str,
+    doc_title: str,
+    faces: Faces = ("regular", "bold"),
+) -> bytes:
     """For each drawing an overview page, then the drawing cut into overlapping sheets of
-    `paper` (footers count the sheets of that drawing)."""
+    `paper` (footers count the sheets of that drawing), its words in `faces`."""
     grids = [plan(drawing, paper_size(paper)) for drawing in drawings]
-    with pdf_canvas(grids[0].page, doc_title) as (canvas, buffer):
+    with pdf_canvas(grids[0].page, doc_title, faces[0]) as (canvas, buffer):
         for index, (drawing, grid) in enumerate(zip(drawings, grids, strict=True)):
             form = _define_form(canvas, drawing, index)
             n = grid.rows * grid.cols
-            _overview(canvas, grid, lang, drawing.title, paper, form)
+            _overview(canvas, grid, lang, drawing.title, paper, form, faces)
             for row in range(grid.rows):
                 for col in range(grid.cols):
                     sheet = 1 + row * grid.cols + col
                     footer = f"{drawing.title}  ·  {sheet}/{n}"
-                    _tile_page(canvas, grid, row, col, footer, form)
+                    _tile_page(canvas, grid, row, col, footer, form, faces)
         canvas.save()
     return buffer.getvalue()
 
 
 def poster_pdf(
-    drawings: Sequence[Drawing], paper: str, doc_title: str, bleed: float = 0.0
+    drawings: Sequence[Drawing],
+    paper: str,
+    doc_title: str,
+    bleed: float = 0.0,
+    face: str = "regular",
 ) -> bytes:
     """Each drawing whole on one page of `paper`, scaled to fit inside the margins.
 
@@ -363,7 +393,7 @@ def poster_pdf(
     with TrimBox and BleedBox, and every page has the first drawing's orientation (a drawing
     the other way round is turned a quarter), so the file holds one trim size."""
     landscape_all = drawings[0].width > drawings[0].height if drawings else False
-    with pdf_canvas(paper_size(paper), doc_title) as (canvas, buffer):
+    with pdf_canvas(paper_size(paper), doc_title, face) as (canvas, buffer):
         for index, drawing in enumerate(drawings):
             landscape = drawing.width > drawing.height
             turned = bool(bleed) and landscape != landscape_all

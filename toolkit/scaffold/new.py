@@ -1,4 +1,5 @@
-"""Write a new game folder: manifest, one deck, glossary, a rulebook per language, schemas."""
+"""Write a new game folder: manifest, one deck, glossary, a rulebook per language, the
+toolkit's standard card layout to edit (layouts/standard.yaml shadows the built-in), schemas."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from toolkit.content.game import repo_root
 from toolkit.content.schemas import render, schema_documents
 from toolkit.fileio import atomic_write_text
 from toolkit.scaffold import starter
@@ -18,7 +20,9 @@ SCHEMAS = (
     "glossary.schema.json",
     "board.schema.json",
     "questions.schema.json",
+    "layout.schema.json",
 )
+BUILTIN_MODELINE = "$schema=../../schemas/layout.schema.json"
 
 
 class ScaffoldError(Exception):
@@ -102,6 +106,13 @@ def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, 
         files[f"rulebook/{lang}.md"] = starter.RULEBOOK[lang]
     if engine:
         files[ENGINE_FILE] = engine_source()
+    standard = repo_root() / "templates" / "cards" / "standard.yaml"
+    text = standard.read_text(encoding="utf-8")
+    files["layouts/standard.yaml"] = text.replace(
+        BUILTIN_MODELINE, "$schema=../schemas/layout.schema.json", 1
+    )
+    import toolkit.render.layout  # noqa: F401 - registers the layout schema
+
     documents = schema_documents()
     for rel in SCHEMAS:
         files[f"schemas/{rel}"] = render(documents[rel])

@@ -100,6 +100,18 @@ RelPath = Annotated[
     ),
 ]
 
+FontFamily = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=100,
+        description="A font family as its file names itself (a font menu's name): one of the "
+        "game's `fonts/` files, or the toolkit's `Noto Sans`.",
+        examples=["Noto Sans", "Gentium Book Plus"],
+    ),
+]
+
+
 Count = Annotated[int, Field(ge=0, le=10_000)]
 SmallInt = Annotated[int, Field(ge=-1000, le=1000)]
 

@@ -14,7 +14,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from toolkit.content.models.base import Declares, LocalizedText, Ref, Slug, StrictModel
+from toolkit.content.models.base import (
+    Declares,
+    FontFamily,
+    LocalizedText,
+    Ref,
+    Slug,
+    StrictModel,
+)
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", examples=["#7b3f12"])]
 
@@ -119,6 +126,11 @@ class BoardStyle(StrictModel):
     )
     piles: list[Label] = Field(
         default_factory=list, description="Track board: card piles drawn in the middle."
+    )
+    font: FontFamily | None = Field(
+        default=None,
+        description="The family the board's words print in (default: game.yaml's "
+        "`style.font`, else Noto Sans).",
     )
     unnamed_prefix: str | None = Field(
         default=None,
@@ -262,6 +274,12 @@ class BoardKind:
     """A few words on the board's size, for `playset list` (`12 spaces`)."""
     space_kinds: Callable[[Any], list[str]] = field(default=lambda board: [])
     """The kinds of space the board uses, in order: unstyled ones get palette colours."""
+    phrase: str | Callable[[Any, str], str] | None = None
+    """`phrase(board, lang)`: what the rulebook's component list says of it ("a score track
+    0–40"), or the `"module:function"` of one; None: the list says its size its own way."""
+    problems: str | Callable[[Any], list[tuple[tuple[str | int, ...], str]]] | None = None
+    """`problems(board)`: (field path, message) for data that cannot be drawn (a count that
+    does not fit the page), reported by `validate` (P016); or its `"module:function"`."""
 
 
 _KINDS: dict[str, BoardKind] = {}
@@ -324,3 +342,5 @@ register_board_kind(
         lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
     )
 )
+
+import toolkit.content.models.score_track  # noqa: E402, F401 - registers itself, after these

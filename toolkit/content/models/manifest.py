@@ -9,6 +9,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from toolkit.content.models.base import (
     Declares,
+    FontFamily,
     LangCode,
     LocalizedText,
     Ref,
@@ -139,6 +140,34 @@ class QuestionNeeds(StrictModel):
         return value
 
 
+class GameStyle(StrictModel):
+    """How the game's printed matter looks beyond its card layouts: its font, and the
+    rulebook's accent colour, heading font and cover picture."""
+
+    font: FontFamily | None = Field(
+        default=None,
+        description="The family everything prints in where no layout or board names one: "
+        "cards, boards, the rulebook's text (default: the toolkit's Noto Sans).",
+    )
+    heading_font: FontFamily | None = Field(
+        default=None,
+        description="The rulebook's title and headings, in its bold style (default: `font`).",
+    )
+    accent: str | None = Field(
+        default=None,
+        pattern=r"^#[0-9a-fA-F]{6}$",
+        description="The rulebook's accent colour: headings, rules, table heads, cover frame "
+        "(default: one of the toolkit's, picked from the game's id).",
+        examples=["#7b3f12"],
+    )
+    cover: RelPath | None = Field(
+        default=None,
+        description="A picture (PNG or JPEG inside the game folder) printed on the rulebook's "
+        "cover, under the title.",
+        examples=["images/cover.png"],
+    )
+
+
 class ManifestBase(StrictModel):
     """Fields every game.yaml has; each game's plugin fixes the type of `rules`."""
 
@@ -174,6 +203,10 @@ class ManifestBase(StrictModel):
         default=None, description="How many trivia questions per difficulty the game needs."
     )
     sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
+    style: GameStyle = Field(
+        default_factory=GameStyle,
+        description="The game's font and its rulebook's look (accent colour, heading font, cover).",
+    )
 
     @field_validator("cooperative")
     @classmethod

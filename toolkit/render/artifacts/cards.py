@@ -37,7 +37,9 @@ def cards_pdf(
 
     page = PAPERS[opts.paper]
     title = f"{game.manifest.title.get(lang, game.id)}"
-    with pdf_canvas(page, title) as (canvas, buffer):
+    from toolkit.render.printjob import game_fonts
+
+    with pdf_canvas(page, title, game_fonts(game).face(None)) as (canvas, buffer):
         for deck in decks:
             if trivia:
                 front, back = layout(QUESTION_FRONT, game), layout(QUESTION_BACK, game)

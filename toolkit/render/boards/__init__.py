@@ -22,11 +22,16 @@ Drawer = Callable[[Any, Look], list[Drawing]]
 
 def drawer(entry: BoardKind) -> Drawer:
     """A board kind's drawer: the function itself, or the one its `"module:name"` names."""
-    if callable(entry.draw):
-        return entry.draw
-    module, _, name = entry.draw.partition(":")
-    found: Drawer = getattr(import_module(module), name)
+    found: Drawer = resolved(entry.draw)
     return found
+
+
+def resolved(hook: Any) -> Any:
+    """A board kind's hook: the function itself, or the one its `"module:name"` names."""
+    if callable(hook) or hook is None:
+        return hook
+    module, _, name = hook.partition(":")
+    return getattr(import_module(module), name)
 
 
 def board_look(game: Game, board: Any, lang: str) -> Look:
@@ -57,13 +62,15 @@ def render_board(
     whole on a page of `board_page`. With `bleed` (points, the press profile) the board goes
     whole on `board_page` (A2 by default) with bleed, TrimBox and BleedBox."""
     drawings = build_drawings(game, board, lang)
+    look = board_look(game, board, lang)
+    faces = (look.face("regular"), look.face("bold"))
     name = board.name.get(lang, "") or drawings[0].title
     game_title = game.manifest.title.get(lang, "") if game.manifest else ""
     doc_title = f"{game_title} — {name}" if game_title else name
     if bleed:
         from toolkit.render.tiling import POSTER
 
-        return poster_pdf(drawings, board_page or POSTER, doc_title, bleed)
+        return poster_pdf(drawings, board_page or POSTER, doc_title, bleed, faces[0])
     if board_page:
-        return poster_pdf(drawings, board_page, doc_title)
-    return tiled_pdf(drawings, paper, lang, doc_title)
+        return poster_pdf(drawings, board_page, doc_title, face=faces[0])
+    return tiled_pdf(drawings, paper, lang, doc_title, faces)

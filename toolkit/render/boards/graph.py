@@ -302,7 +302,7 @@ def _place_labels(plan: Plan) -> None:
     all_segs = _segments(plan)
     placed: list[Rect] = [plan.title_box, plan.legend_box]
     for s in spots:
-        width = text_width(s.space.name, s.style.font_size, s.style.font)
+        width = text_width(s.space.name, s.style.font_size, plan.look.face(s.style.font))
         best: tuple[float, tuple[float, float], Rect] | None = None
         # Only what lies near this space can be hidden by its name.
         area = (s.x - width - 15 * mm, s.y - 15 * mm, s.x + width + 15 * mm, s.y + 15 * mm)
@@ -380,7 +380,7 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
     plan.arcs = _arcs(plan, arcs)
     lang = look.lang
     title = board.name.get(lang, board.id)
-    tw, th = text_width(title, 26, "bold") + 4 * mm, 14 * mm
+    tw, th = text_width(title, 26, look.face("bold")) + 4 * mm, 14 * mm
     plan.title_box = _place_box(plan, tw, th, ["tl", "tr", "bl", "br"], [])
     plan.legend_rows = _legend_rows(plan)
     lw, lh = _legend_size(plan)
@@ -403,7 +403,7 @@ def _glyph(c: Canvas, look: Look, style: Space, x: float, y: float, r: float) ->
         return
     u = r / (4.4 * mm)
     c.setFillColor(HexColor(style.text_colour))
-    c.setFont(font_name("bold"), 8 * u)
+    c.setFont(look.font("bold"), 8 * u)
     c.drawCentredString(x, y - 2.9 * u, style.initial)
 
 
@@ -439,7 +439,8 @@ def draw_space(
 def _halo_text(
     c: Canvas, x: float, y: float, text: str, font: str, size: float, colour: Color = INK
 ) -> None:
-    """Text with a white outline under it, readable across roads and tints."""
+    """Text with a white outline under it, readable across roads and tints (`font` is a
+    face: toolkit.render.fonts)."""
     halo_text(c, x, y, text, font_name(font), size, colour, size * 0.28)
 
 
@@ -486,7 +487,8 @@ def _row_height(kind: str) -> float:
 
 
 def _legend_size(plan: Plan) -> tuple[float, float]:
-    widest = max(text_width(t, LEGEND_SIZE) for _, _, t in plan.legend_rows)
+    face = plan.look.face("regular")
+    widest = max(text_width(t, LEGEND_SIZE, face) for _, _, t in plan.legend_rows)
     height = sum(_row_height(k) for k, _, _ in plan.legend_rows)
     return max(2 * PAD + SWATCH + 3 * mm + widest, 50 * mm), height + 2 * PAD
 
@@ -540,11 +542,11 @@ def _draw_legend(c: Canvas, plan: Plan) -> None:
             text = f"{km}\u00a0km"
             tx_scale = left + length + 2.5 * mm
             c.setFillColor(INK)
-            c.setFont(font_name("regular"), LEGEND_SIZE)
+            c.setFont(plan.look.font("regular"), LEGEND_SIZE)
             c.drawString(tx_scale, cy - LEGEND_SIZE * 0.32, text)
             continue
         c.setFillColor(INK)
-        c.setFont(font_name("regular"), LEGEND_SIZE)
+        c.setFont(plan.look.font("regular"), LEGEND_SIZE)
         c.drawString(tx, cy - LEGEND_SIZE * 0.32, text)
 
 
@@ -708,10 +710,16 @@ def draw_graph(c: Canvas, plan: Plan) -> None:
     for s in spots.values():
         if s.label:
             colour = HexColor(s.style.name_colour) if s.style.name_colour else INK
-            _halo_text(c, *s.label, s.space.name, s.style.font, s.style.font_size, colour)
+            face = plan.look.face(s.style.font)
+            _halo_text(c, *s.label, s.space.name, face, s.style.font_size, colour)
     x0, y0, x1, y1 = plan.title_box
     _halo_text(
-        c, x0 + 2 * mm, y0 + 4 * mm, plan.board.name.get(plan.lang, plan.board.id), "bold", 26
+        c,
+        x0 + 2 * mm,
+        y0 + 4 * mm,
+        plan.board.name.get(plan.lang, plan.board.id),
+        plan.look.face("bold"),
+        26,
     )
     _draw_legend(c, plan)
 

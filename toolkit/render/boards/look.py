@@ -213,7 +213,20 @@ class Look:
         """Line kinds in legend order: the toolkit's, then the board's own."""
         return list(dict.fromkeys([*GENERIC.links, *self.style.links]))
 
-    # ------------------------------------------------------------ glyphs and icons
+    # ------------------------------------------------------------ fonts, glyphs and icons
+
+    def face(self, style: str = "regular") -> str:
+        """The face (toolkit.render.fonts) the board's words print in, in `style`: the
+        style's `font`, else the game's."""
+        from toolkit.render.printjob import game_fonts
+
+        return game_fonts(self.game).face(self.style.font, style)
+
+    def font(self, style: str = "regular") -> str:
+        """The reportlab name of `face(style)`."""
+        from toolkit.render.fonts import font_name
+
+        return font_name(self.face(style))
 
     def glyph(self, name: str) -> Glyph | None:
         return plugin_glyphs(self.game).get(name)

@@ -119,14 +119,15 @@ def _label_in(
     w: float,
     h: float,
     colour: str,
-    lang: str,
+    look: Look,
     max_size: float,
     style: str = "bold",
 ) -> None:
-    """Text centred in a box, wrapped and shrunk to fit."""
+    """Text centred in a box, wrapped and shrunk to fit, in the board's font."""
+    style = look.face(style)
     fit = fit_text(text, w, h, max_size, 7, style, "none")  # whole words if they fit
     if not fit.fits:
-        fit = fit_text(text, w, h, max_size, 5, style, lang)
+        fit = fit_text(text, w, h, max_size, 5, style, look.lang)
     c.setFillColor(HexColor(colour))
     c.setFont(font_name(style), fit.size)
     lead = fit.size * 1.2
@@ -150,11 +151,9 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
     word = style.label
     if stage:
         title = stop.name or word
-        _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.look.lang, 15)
+        _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.look, 15)
         if stop.name:
-            _label_in(
-                c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.look.lang, 8, "regular"
-            )
+            _label_in(c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.look, 8, "regular")
         slots = style.slots
         r = min(w * 0.82 / max(slots, 1) / 2 * 0.8, h * 0.11)
         for k in range(slots):
@@ -164,9 +163,9 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
             c.setLineWidth(0.6)
             c.circle(cx, y - h * 0.28, r, stroke=1, fill=1)
     else:
-        _label_in(c, word, x, y - s * 0.04, s * 0.86, s * 0.5, ink, plan.look.lang, 9.5)
+        _label_in(c, word, x, y - s * 0.04, s * 0.86, s * 0.5, ink, plan.look, 9.5)
     c.setFillColor(HexColor(ink))
-    c.setFont(font_name("regular"), 6.5)
+    c.setFont(plan.look.font("regular"), 6.5)
     c.drawString(x - w / 2 + 1.6 * mm, y + h / 2 - 3.6 * mm, str(i))
     if stop.double:
         sx, sy = plan.slot_centre(i)
@@ -187,7 +186,7 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
                 t * 0.8,
                 t * 0.6,
                 ink,
-                plan.look.lang,
+                plan.look,
                 8,
             )
 
@@ -204,14 +203,14 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
         x, y = plan.centre(i + 1)
         text = template.format(n=k)
         size = 8.5
-        w = text_width(text, size, "bold") + 4 * mm
+        w = text_width(text, size, plan.look.face("bold")) + 4 * mm
         ty = y + plan.size / 2 + 2.2 * mm
         c.setFillColor(HexColor("#ffffff"))
         c.setStrokeColor(HexColor(plan.look.space(stops[i].kind).colour))
         c.setLineWidth(0.9)
         c.roundRect(x - w / 2, ty, w, size + 2.6 * mm, 2 * mm, stroke=1, fill=1)
         c.setFillColor(INK)
-        c.setFont(font_name("bold"), size)
+        c.setFont(plan.look.font("bold"), size)
         c.drawString(x - w / 2 + 2 * mm, ty + 1.35 * mm + size * 0.18, text)
 
 
@@ -226,7 +225,8 @@ def _legend(c: Canvas, plan: RoadPlan) -> None:
     if any(s.double for s in b.stops) and b.double_from_players:
         double = plan.look.phrase("double", TEXT)
         entries.append(("double", double.format(n=b.double_from_players)))
-    widths = [sw + 2.5 * mm + text_width(t, size) + 7 * mm for _, t in entries]
+    face = plan.look.face("regular")
+    widths = [sw + 2.5 * mm + text_width(t, size, face) + 7 * mm for _, t in entries]
     total = sum(widths)
     x = (plan.width - total) / 2
     y = MARGIN + FOOTER / 2 - sw / 2
@@ -240,7 +240,7 @@ def _legend(c: Canvas, plan: RoadPlan) -> None:
         c.roundRect(x, y, sw, sw, 1.2 * mm, stroke=1, fill=1)
         c.setDash()
         c.setFillColor(INK)
-        c.setFont(font_name("regular"), size)
+        c.setFont(font_name(face), size)
         c.drawString(x + sw + 2.5 * mm, y + sw / 2 - size * 0.35, text)
         x += w
 
@@ -253,7 +253,7 @@ def draw_road(c: Canvas, plan: RoadPlan) -> None:
         _stop(c, plan, i)
     _legs(c, plan)
     title = _word(plan.board.name, plan.look.lang)
-    halo_text(c, MARGIN, plan.height - MARGIN - 22, title, font_name("bold"), 26, INK, 6)
+    halo_text(c, MARGIN, plan.height - MARGIN - 22, title, plan.look.font("bold"), 26, INK, 6)
     _legend(c, plan)
 
 

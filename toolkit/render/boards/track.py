@@ -152,6 +152,7 @@ def _hole(c: Canvas, x: float, y: float, r: float, fill: Color, ring: Color, lw:
 
 
 def _centred(c: Canvas, x: float, y: float, text: str, style: str, size: float) -> None:
+    """`text` centred on x; `style` is a face (toolkit.render.fonts): the board's."""
     c.setFillColor(INK)
     c.setFont(font_name(style), size)
     c.drawString(x - text_width(text, size, style) / 2, y, text)
@@ -226,7 +227,7 @@ def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
         c.setDash()
         size = min(0.42 * p, 12)
         c.setFillColor(INK)
-        c.setFont(font_name("bold"), size)
+        c.setFont(plan.look.font("bold"), size)
         c.drawString(xs + width / 2 + 0.35 * p, dock_y - size * 0.35, _word(b.pen_name, plan))
     for k in range(b.holes_per_segment):
         x = hole_x(k)
@@ -256,7 +257,7 @@ def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
         c.saveState()
         c.translate(lx, y + (b.home_holes + 1) * p / 2)
         c.rotate(90)
-        _centred(c, 0, -size * 0.35, label, "bold", size)
+        _centred(c, 0, -size * 0.35, label, plan.look.face("bold"), size)
         c.restoreState()
     # Travel direction: an arrow beside the track, pointing clockwise (right to left here).
     c.setStrokeColor(HexColor("#8a6d3b"))
@@ -275,7 +276,7 @@ def _segment(c: Canvas, plan: TrackPlan, m: int) -> None:
     size = min(0.5 * p, 14)
     far = hole_x(b.holes_per_segment - 1) + 0.5 * p
     label_x = (far + xs - b.pen_holes * p / 2) / 2
-    _centred(c, label_x, y - 1.95 * p, name, "bold", size)
+    _centred(c, label_x, y - 1.95 * p, name, plan.look.face("bold"), size)
 
 
 def _word(text: dict[str, str], plan: TrackPlan) -> str:
@@ -286,7 +287,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
     """Top-left: title; bottom corners: what the marks mean and segments per player count."""
     b, look = plan.board, plan.look
     m = 12 * mm
-    halo_text(c, m, plan.height - m - 20, title(plan), font_name("bold"), 20, INK, 6)
+    halo_text(c, m, plan.height - m - 20, title(plan), look.font("bold"), 20, INK, 6)
     size = 9
     colour = SEATS[0]
     r = 0.34 * plan.pitch
@@ -304,7 +305,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         else:
             _hole(c, x, y, r * 1.12, HexColor("#ffffff"), HexColor(colour), 2.4)
         c.setFillColor(INK)
-        c.setFont(font_name("regular"), size)
+        c.setFont(look.font("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, word)
         y -= 8 * mm
     text = _phrases(plan)
@@ -317,7 +318,7 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
             lines.append(text["seats"].format(n=n, segment=segment, list=listed))
         else:
             lines.append(text["players"].format(n=n, m=plan.sides, segment=segment))
-    c.setFont(font_name("regular"), size)
+    c.setFont(look.font("regular"), size)
     right = plan.width - m
     y = m + (len(lines) - 1) * size * 1.4
     for line in lines:
@@ -361,7 +362,7 @@ def _centre(c: Canvas, plan: TrackPlan) -> None:
         c.setDash(4, 3)
         c.roundRect(x, y, cw, ch, 3 * mm, stroke=1, fill=1)
         c.setDash()
-        _centred(c, x + cw / 2, plan.cy - 4, plan.look.text(label), "bold", 12)
+        _centred(c, x + cw / 2, plan.cy - 4, plan.look.text(label), plan.look.face("bold"), 12)
 
 
 def draw_track(c: Canvas, plan: TrackPlan) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 from reportlab.lib.units import mm
 
+from toolkit.content.models.base import FontFamily
 from toolkit.render.elements.base import Colour, Element, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name
@@ -27,9 +28,18 @@ class BadgeElement(Element):
     fill: Colour = "#222222"
     colour: Colour = "#ffffff"
     size: float = Field(default=10, ge=3, le=72)
+    font: FontFamily | None = Field(
+        default=None,
+        description="Font family (its bold style), as its file names itself: one of the "
+        "game's `fonts/`, or `Noto Sans` (default: game.yaml's `style.font`, else Noto Sans).",
+        examples=["Noto Sans"],
+    )
 
     templates = ("text",)
     prints = ("text",)
+
+    def font_asked(self) -> tuple[str | None, str]:
+        return self.font, "bold"
 
     def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
         w, h = item.w * mm, item.h * mm
@@ -38,6 +48,6 @@ class BadgeElement(Element):
         c.setFillColor(colour(self.fill))
         c.circle(x + w / 2, y + h / 2, radius, stroke=0, fill=1)
         c.setFillColor(colour(self.colour))
-        c.setFont(font_name("bold"), self.size)
+        c.setFont(font_name(self.face(job)), self.size)
         c.drawCentredString(x + w / 2, y + h / 2 - self.size * 0.35, item.text)
         c.restoreState()

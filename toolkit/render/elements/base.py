@@ -109,6 +109,16 @@ class Element(StrictModel):
     constant: ClassVar[bool] = False
     """It draws the same on every card (without `when`): drawn once into the deck's underlay."""
 
+    def font_asked(self) -> tuple[str | None, str] | None:
+        """(family, style) its `prints` fields print in (family None: the game's main
+        family), or None for a kind that prints no words."""
+        return (None, "regular") if type(self).prints else None
+
+    def face(self, job: PrintJob) -> str:
+        """The face (toolkit.render.fonts) its words print in for this job's game."""
+        family, style = self.font_asked() or (None, "regular")
+        return job.fonts.face(family, style)
+
     def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
         """Draw on the canvas with the box's lower-left corner at (x, y) points."""
         raise NotImplementedError

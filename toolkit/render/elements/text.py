@@ -11,7 +11,7 @@ from pydantic import Field
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from toolkit.content.models.base import StrictModel
+from toolkit.content.models.base import FontFamily, StrictModel
 from toolkit.render.elements.base import Colour, Element, Measure, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name, text_width
@@ -36,6 +36,12 @@ class TextElement(Element):
     kind: Literal["text"]
     text: str = Field(description="Jinja template, e.g. '{{ card.name }}'.")
     style: Literal["regular", "bold", "italic", "bolditalic"] = "regular"
+    font: FontFamily | None = Field(
+        default=None,
+        description="Font family, as its file names itself: one of the game's `fonts/`, or "
+        "`Noto Sans` (default: game.yaml's `style.font`, else Noto Sans).",
+        examples=["Noto Sans"],
+    )
     size: Sizes
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
@@ -47,7 +53,10 @@ class TextElement(Element):
 
     def setting(self, job: PrintJob) -> Setting:
         """How this element sets text in the job's language and with the game's icons."""
-        return Setting(self.size.max, self.size.min, self.style, job.lang, job.icons.names)
+        return Setting(self.size.max, self.size.min, self.face(job), job.lang, job.icons.names)
+
+    def font_asked(self) -> tuple[str | None, str]:
+        return self.font, self.style
 
     def fitted(self, item: Resolved, job: PrintJob) -> Fit:
         return fit(item.text, item.w * mm, item.h * mm, self.setting(job))
@@ -87,13 +96,14 @@ class TextElement(Element):
             path.rect(x - 1, y - 1, w + 2, h + 2)
             c.clipPath(path, stroke=0, fill=0)
         c.setFillColor(colour(self.colour))
-        font = font_name(self.style)
+        face = self.face(job)
+        font = font_name(face)
         writer = c.beginText()
         writer.setFont(font, size)
         placed: list[tuple[str, float, float]] = []
         for index, line in enumerate(lines):
             baseline = first - index * line_h
-            width = _line_width(line, size, self.style, names)
+            width = _line_width(line, size, face, names)
             if self.align == "center":
                 start = x + (w - width) / 2
             elif self.align == "right":

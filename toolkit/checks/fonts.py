@@ -1,0 +1,83 @@
+"""Fonts: a game's font files that give no face (P009), and a family or style that a
+layout, board or game.yaml's `style:` names but no file provides (P010), at the place that
+names it. Missing glyphs are P002 (toolkit.checks.printfit), in the face that prints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.checks.printfit import P_IMAGE, used_layouts
+from toolkit.content.game import Game
+from toolkit.content.walk import Facts
+from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.render.game_fonts import FontSet
+from toolkit.render.layout import layout_document, layout_file, load_layout
+from toolkit.render.printjob import game_fonts
+
+P_FONT_FILE = rule("P009", "font-unreadable", "A game's font file (fonts/*) cannot be used.")
+P_FONT = rule("P010", "unknown-font", "A font family or style is named that no font file provides.")
+
+
+def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    fonts = game_fonts(game)
+    for problem in fonts.problems:
+        yield P_FONT_FILE.at(problem.file, Span(), problem.message)
+    if game.manifest is None or game.manifest_file is None:
+        return
+    yield from _manifest(game, fonts)
+    for name in used_layouts(game):
+        yield from _layout(game, name, fonts)
+    yield from _boards(game, fonts)
+
+
+def _boards(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
+    """A board's `style.font`: a family the game has (its styles stand in for each other)."""
+    for loaded in game.boards:
+        style = getattr(loaded.model, "style", None)
+        family = getattr(style, "font", None)
+        if family is None or loaded.doc is None:
+            continue
+        why = fonts.missing(family, None)
+        if why:
+            yield P_FONT.at(loaded.rel, loaded.doc.span(("style", "font")), f"board: {why}")
+
+
+def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
+    """game.yaml's `style.font` and `style.heading_font` (families the game has; a style a
+    family lacks prints in its nearest), and the cover picture."""
+    assert game.manifest is not None and game.manifest_file is not None
+    style, loaded = game.manifest.style, game.manifest_file
+    doc = loaded.doc
+    if doc is None:
+        return
+    for field in ("font", "heading_font"):
+        family = getattr(style, field)
+        why = fonts.missing(family, None) if family is not None else None
+        if why:
+            yield P_FONT.at(loaded.rel, doc.span(("style", field)), why)
+    if style.cover is not None:
+        from toolkit.render.rulebook_style import cover_path
+
+        if cover_path(game) is None:
+            yield P_IMAGE.at(
+                loaded.rel,
+                doc.span(("style", "cover")),
+                f"cover picture {style.cover!r} is missing or outside the game folder",
+            )
+
+
+def _layout(game: Game, name: str, fonts: FontSet) -> Iterator[Diagnostic]:
+    """Each element's own family in the very style it asks, at its `font:`. An element
+    without a family prints in the game's, in its nearest style (checked at game.yaml)."""
+    layout, _ = load_layout(name, game.root)
+    doc, _ = layout_document(name, game.root)
+    if layout is None or doc is None:
+        return
+    for index, element in enumerate(layout.elements):
+        asked = element.font_asked()
+        if asked is None or asked[0] is None:
+            continue
+        why = fonts.missing(*asked)
+        if why is not None:
+            where = doc.span(("elements", index, "font"))
+            yield P_FONT.at(layout_file(name, game.root), where, f"layout {name!r}: {why}")

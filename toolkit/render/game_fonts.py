@@ -1,0 +1,230 @@
+"""A game's own fonts: TrueType files in its `fonts/` folder, named by family and style.
+
+Layouts (`font:` on a text or badge), boards (`style.font`) and the rulebook (`style:` in
+game.yaml) name a family as the font file calls itself (its name table's family, as a font
+menu shows it) and a style (regular, bold, italic, bolditalic, read from the file's own bits).
+Each file is read and registered with reportlab, which embeds the subset of glyphs a PDF
+uses; a file it refuses is examined with fontTools to say why. A file that is no font, a
+font with PostScript (CFF) outlines, or a file outside the game folder gives no face and a
+problem that `validate` reports (P009); a family or style nobody ships is reported where it
+is named (P010).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.game import display_path
+from toolkit.fileio import read_bounded, real_path
+from toolkit.render.fonts import FILES, register_face
+
+FOLDER = "fonts"
+SUFFIXES = (".ttf", ".otf")
+MAX_BYTES = 64 * 1024 * 1024  # a CJK font with every ideograph is ~20 MB
+DEFAULT = "Noto Sans"  # the toolkit's own family (templates/fonts)
+STYLES = tuple(FILES)  # regular, bold, italic, bolditalic
+NEAREST = {  # a style, then the family's styles that stand in for it, nearest first
+    "regular": ("regular", "bold", "italic", "bolditalic"),
+    "bold": ("bold", "regular", "bolditalic", "italic"),
+    "italic": ("italic", "regular", "bolditalic", "bold"),
+    "bolditalic": ("bolditalic", "bold", "italic", "regular"),
+}
+
+
+@dataclass(frozen=True)
+class FontProblem:
+    """Why a font file gives no face."""
+
+    file: str
+    message: str
+
+
+@dataclass(frozen=True, eq=False)  # one object per game folder's files (cached): hashed by id
+class FontSet:
+    """The faces a game can print with: its own files' by (family, style), then Noto Sans (a
+    game's own file of that family name wins, as a game's layouts and icons do).
+
+    `main` is the family the game prints with where nothing names one (game.yaml
+    `style.font`; None: the toolkit's Noto Sans)."""
+
+    faces: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    families: Mapping[str, str] = field(default_factory=dict)  # casefolded -> as written
+    files: Mapping[str, str] = field(default_factory=dict)  # face key -> display path
+    problems: tuple[FontProblem, ...] = ()
+    main: str | None = None
+
+    def face(self, family: str | None, style: str = "regular") -> str:
+        """The face that prints `style` of `family` (None: the game's main family). A style
+        the family lacks prints in its nearest one (most CJK fonts have no italic: the
+        rulebook's italics print upright); a family the game lacks prints in Noto Sans, and
+        `validate` reports it (`missing`)."""
+        family = family or self.main
+        if family is None:
+            return style
+        folded = family.casefold()
+        for nearest in NEAREST[style]:
+            found = self.faces.get((folded, nearest))
+            if found is not None:
+                return found
+        return style  # Noto Sans's own
+
+    def missing(self, family: str | None, style: str | None = "regular") -> str | None:
+        """Why `family` in `style` cannot print (None when it can; style None: any style)."""
+        family = family or self.main
+        if family is None:
+            return None
+        folded = family.casefold()
+        if folded not in self.families and _is_default(family):
+            return None  # the toolkit's own, unless the game brings a font of that name
+        if folded not in self.families:
+            have = ", ".join(sorted(self.families.values())) or "none"
+            unread = f"; {len(self.problems)} file(s) cannot be read" if self.problems else ""
+            return (
+                f"no font family {family!r} in the game's {FOLDER}/ folder (it has: {have}"
+                f"{unread}); the toolkit's own is {DEFAULT!r}"
+            )
+        if style is not None and (folded, style) not in self.faces:
+            have = ", ".join(s for s in STYLES if (folded, s) in self.faces)
+            return f"font family {self.families[folded]!r} has no {style} style (it has: {have})"
+        return None
+
+    def describe(self, face: str) -> str:
+        """How a finding names a face: family and style, and its file for a game's own."""
+        if face in FILES:
+            return f"{DEFAULT} {face}"
+        family, style = face.rsplit("@", 1)[0].rsplit("-", 1)
+        return f"{family} {style} ({self.files.get(face, FOLDER)})"
+
+
+NO_FONTS = FontSet()
+
+
+def _is_default(family: str) -> bool:
+    return family.casefold() in (DEFAULT.casefold(), DEFAULT.replace(" ", "").casefold())
+
+
+def font_set(game_root: Path | None, main: str | None = None) -> FontSet:
+    """The fonts of the game in `game_root` (read once while its files stay as they are)."""
+    if game_root is None:
+        return _read_set(None, (), main)
+    folder = game_root / FOLDER
+    files = (
+        sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
+        if folder.is_dir()
+        else []
+    )
+    stamp = []
+    for path in files:
+        try:
+            info = path.stat()
+        except OSError:  # a dangling link: read_face says so
+            stamp.append((path.name, -1, -1))
+            continue
+        stamp.append((path.name, info.st_size, info.st_mtime_ns))
+    return _read_set(real_path(game_root), tuple(stamp), main)
+
+
+@cache
+def _read_set(
+    root: Path | None, stamp: tuple[tuple[str, int, int], ...], main: str | None
+) -> FontSet:
+    """One FontSet per game folder's font files as they are (the checks' caches key on it)."""
+    faces: dict[tuple[str, str], str] = {}
+    families: dict[str, str] = {}
+    shown: dict[str, str] = {}
+    problems: list[FontProblem] = []
+    for name, _size, _mtime in stamp:
+        assert root is not None  # a stamp lists files of a game folder
+        path = root / FOLDER / name
+        display = display_path(path)
+        read = read_face(path, root)
+        if isinstance(read, str):
+            problems.append(FontProblem(display, read))
+            continue
+        family, style, key = read
+        slot = (family.casefold(), style)
+        if slot in faces:
+            first = shown[faces[slot]]
+            problems.append(FontProblem(display, f"{family} {style} is also {first}; one is used"))
+            continue
+        faces[slot] = key
+        families.setdefault(family.casefold(), family)
+        shown[key] = display
+    return FontSet(faces, families, shown, tuple(problems), main)
+
+
+def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
+    """(family, style, registered key) of one font file, or why it gives no face.
+
+    reportlab reads it (the glyphs and the character map it prints with are the ones P002
+    checks), its own tables give the family and style; a file it refuses is looked at with
+    fontTools, to say what it is instead (PostScript outlines, a web font, no font)."""
+    real = real_path(path)
+    if not real.is_relative_to(root):
+        return "the font file leaves the game folder (a link to elsewhere); copy it in"
+    try:
+        data = read_bounded(real, MAX_BYTES)
+    except OSError as exc:
+        return f"cannot read the font file: {exc.strerror or exc}"
+    if len(data) > MAX_BYTES:
+        return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
+    digest = hashlib.sha256(data).hexdigest()[:12]
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    try:
+        font = TTFont(digest, str(real))
+        family, style = _family_and_style(font.face)
+    except (TTFError, ValueError, KeyError, IndexError, OSError, struct.error) as exc:
+        return diagnose(data, exc)
+    key = f"{family}-{style}@{digest}"
+    font.fontName = key
+    # reportlab shares one font among files of the same PostScript name (a designer's own
+    # full Noto Sans would print as the toolkit's subset, a changed file as the old one):
+    # the file's digest in its PDF name keeps every file its own glyphs
+    font.face.name += f"-{digest[:8]}".encode()  # bytes, as reportlab keeps it
+    register_face(key, font)
+    return family, style, key
+
+
+def _family_and_style(face: Any) -> tuple[str, str]:
+    """The family as a font menu shows it (name ID 1) and the style its bits declare: OS/2
+    fsSelection (bold 0x20, italic 0x01), else head macStyle (bold 0x01, italic 0x02)."""
+    family = getattr(face.familyName, "ustr", None) or bytes(face.familyName).decode("latin-1")
+    try:
+        selection = struct.unpack(">H", face.get_table("OS/2")[62:64])[0]
+        bold, italic = bool(selection & 0x20), bool(selection & 0x01)
+    except (KeyError, struct.error):
+        mac = struct.unpack(">H", face.get_table("head")[44:46])[0]
+        bold, italic = bool(mac & 0x01), bool(mac & 0x02)
+    return str(family), ("bold" if bold else "") + ("italic" if italic else "") or "regular"
+
+
+def diagnose(data: bytes, error: Exception) -> str:
+    """Why reportlab cannot embed a file, in the designer's words (fontTools tells what the
+    file is)."""
+    import io
+
+    from fontTools.ttLib import TTFont, TTLibError  # type: ignore[import-untyped]
+
+    try:
+        font = TTFont(io.BytesIO(data), lazy=True)
+        tags = set(font.reader.keys())
+    except (TTLibError, struct.error, KeyError, ValueError, AssertionError, EOFError) as exc:
+        return f"not a font file fontTools can read ({type(exc).__name__}: {exc})"
+    if "CFF " in tags or "CFF2" in tags:
+        return (
+            "an OpenType font with PostScript (CFF) outlines, which reportlab cannot "
+            "embed: use the family's TrueType (.ttf) files, or convert this one to "
+            "TrueType outlines (e.g. FontForge, or fontTools' otf2ttf)"
+        )
+    if font.reader.flavor in ("woff", "woff2"):
+        return f"a web font ({font.reader.flavor}): use the family's .ttf files"
+    if "glyf" not in tags:
+        return "not a TrueType font (no glyf table)"
+    return f"reportlab cannot embed this font: {error}"
