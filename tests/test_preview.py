@@ -18,6 +18,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from toolkit.content.game import load_game  # noqa: E402
 from toolkit.preview.app import make_app  # noqa: E402
 from toolkit.preview.deps import snapshot  # noqa: E402
+from toolkit.preview.hosts import AllowedHosts  # noqa: E402
 from toolkit.preview.live import Preview, forget_layouts  # noqa: E402
 
 REPO = Path(__file__).parent.parent
@@ -220,7 +221,8 @@ def test_the_watcher_and_worker_redraw_a_saved_card(session, tokaido) -> None:
 
 @pytest.fixture
 def client(session):
-    with TestClient(make_app(session)) as client:
+    allowed = AllowedHosts.for_server("127.0.0.1", None)
+    with TestClient(make_app(session, allowed), base_url="http://127.0.0.1:8765") as client:
         yield client
 
 

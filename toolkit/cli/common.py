@@ -25,9 +25,12 @@ class LazyConsole:
 
             stream = sys.stderr if self._stderr else sys.stdout
             # Messages on stderr are never wrapped (a path cut in two cannot be copied), and
-            # piped or captured output is never hard-wrapped at 80 columns.
+            # piped or captured output is never hard-wrapped at 80 columns. No emoji codes:
+            # `game.yaml:id:` in a message must not print as `game.yaml🆔`.
             soft = self._stderr or not stream.isatty()
-            self._console = Console(stderr=self._stderr, highlight=False, soft_wrap=soft)
+            self._console = Console(
+                stderr=self._stderr, highlight=False, soft_wrap=soft, emoji=False
+            )
         return self._console
 
     def __getattr__(self, name: str) -> Any:

@@ -24,6 +24,7 @@ def new(
     ] = False,
 ) -> None:
     """Write a minimal game folder that validates clean and builds at once."""
+    from toolkit.fileio import describe
     from toolkit.scaffold.new import ScaffoldError, new_game
 
     folder = (into or Path.cwd()) / game_id
@@ -31,7 +32,10 @@ def new(
         languages = [code.strip() for code in lang.split(",") if code]
         written = new_game(folder, game_id, languages, engine)
     except ScaffoldError as exc:
-        raise usage_error(escape(str(exc))) from None
+        raise usage_error(str(exc)) from None
+    except OSError as exc:  # a full disk, a read-only folder: nothing of the game is left
+        stderr.print(f"[red]error:[/red] {escape(describe(exc))}; no game written", soft_wrap=True)
+        raise typer.Exit(1) from None
     stderr.print(f"wrote {len(written)} files under {escape(str(folder))}", soft_wrap=True)
     then = "playset simulate && playset check" if engine else "playset build"
     stderr.print(f"next: cd {escape(str(folder))} && playset validate && {then}", soft_wrap=True)

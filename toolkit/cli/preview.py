@@ -45,8 +45,10 @@ def preview(
     def ready(session: object) -> None:
         typer.echo(f"Preview of {folders[0]} at {address(sock)}  (Ctrl-C stops)", err=False)
         if host not in LOCAL_HOSTS:
-            stderr.print(f"[yellow]warning:[/yellow] other machines can open the page ({host})")
+            stderr.print(
+                f"[yellow]warning:[/yellow] other machines can open the page ({escape(host)})"
+            )
 
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn already stopped cleanly
-        serve(folders[0], sock, ready)
+        serve(folders[0], sock, ready, host)
     typer.echo("preview stopped", err=True)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import stderr, stdout
+from toolkit.cli.common import escape, stderr, stdout, write_output
 
 
 def reference(
@@ -25,12 +25,13 @@ def reference(
     path = out or work_folder() / "docs" / "reference.md"
     if check:
         if not path.is_file() or path.read_text(encoding="utf-8") != render():
-            stderr.print(f"stale: {path} (run `playset reference`)")
+            stderr.print(f"stale: {escape(path)} (run `playset reference`)")
             raise typer.Exit(1)
-        stdout.print(f"{path} is up to date")
+        stdout.print(f"{escape(path)} is up to date")
         return
-    changed = write(path)
-    stdout.print(f"{'wrote' if changed else 'unchanged'} {path}")
+    changed: list[bool] = []
+    write_output(path, lambda target: changed.append(write(target)), quiet=True)
+    stdout.print(f"{'wrote' if changed[0] else 'unchanged'} {escape(path)}")
 
 
 def icons(
@@ -46,9 +47,10 @@ def icons(
     from toolkit.render.pdf import PAPERS
 
     if paper not in PAPERS:
-        stderr.print(f"[red]error:[/red] unknown paper {paper!r}: {', '.join(PAPERS)}")
+        stderr.print(f"[red]error:[/red] unknown paper {escape(repr(paper))}: {', '.join(PAPERS)}")
         raise typer.Exit(2)
     path = out or work_folder() / "output" / "icons.pdf"
     inside = None if out else path.parent  # the user's own path is theirs to link
-    atomic_write_bytes(path, icon_sheet(PAPERS[paper]), inside=inside)
-    stdout.print(f"wrote {path}")
+    sheet = icon_sheet(PAPERS[paper])
+    write_output(path, lambda target: atomic_write_bytes(target, sheet, inside=inside), quiet=True)
+    stdout.print(f"wrote {escape(path)}")

@@ -41,8 +41,15 @@ DaskOpt = Annotated[
 
 
 def executor_spec(workers: int, dask: str | None) -> str | None:
-    """The executor registry's spec for --workers/--dask (None: inline or the local pool)."""
-    return f"dask:{dask}" if dask else None
+    """The executor registry's spec for --workers/--dask (None: inline or the local pool);
+    an empty --dask is refused, not taken as "no Dask"."""
+    from toolkit.sim.executors import ExecutorError
+
+    if dask is None:
+        return None
+    if not dask.strip():
+        raise ExecutorError("--dask needs local:N or tcp://HOST:PORT, not an empty value")
+    return f"dask:{dask}"
 
 
 def engine_findings(diagnostics: list[Any], summary: str) -> typer.Exit:

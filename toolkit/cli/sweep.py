@@ -11,8 +11,10 @@ from typing import Annotated, Any
 import typer
 
 from toolkit.cli.common import (
+    escape,
     game_folders,
     gated_game,
+    refuse_output,
     stderr,
     stdout,
     usage_error,
@@ -33,6 +35,23 @@ PdfOpt = Annotated[Path | None, typer.Option("--pdf", help="Write the charts as 
 Workers = Annotated[int, typer.Option(min=1, max=256)]
 Players = Annotated[int | None, typer.Option("--players", "-p")]
 Bots = Annotated[str, typer.Option(help="Bots per seat, cycled: greedy,random,mcts")]
+MAX_POINTS = 10_000  # a grid's points unless --max-points says more
+MAX_TRIALS = 1_000  # Optuna's sampler slows with every trial it has seen
+MAX_GAMES = 10_000_000  # as simulate -n
+
+
+@contextlib.contextmanager
+def _stoppable(what: str) -> Iterator[None]:
+    """Ctrl-C or SIGTERM ends the command with one line (a sweep or a tuning reports only
+    once complete), exit 128 + the signal, never a traceback."""
+    from toolkit.sim.runner import stop_on_signals
+
+    try:
+        with stop_on_signals():
+            yield
+    except KeyboardInterrupt as stop:
+        stderr.print(f"[yellow]interrupted[/yellow]: {what}")
+        raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
 
 
 @contextlib.contextmanager
@@ -92,7 +111,7 @@ def sweep(
             "rules) or an option. Repeat for a grid.",
         ),
     ] = ...,  # type: ignore[assignment]
-    games: Annotated[int, typer.Option("-n", "--games", min=1, max=10_000_000)] = 1000,
+    games: Annotated[int, typer.Option("-n", "--games", min=1, max=MAX_GAMES)] = 1000,
     players: Players = None,
     bots: Bots = "greedy",
     seed: Annotated[int, typer.Option()] = 0,
@@ -105,8 +124,47 @@ def sweep(
     ] = None,
     json_out: JsonOpt = None,
     pdf_out: PdfOpt = None,
+    max_points: Annotated[
+        int,
+        typer.Option(
+            "--max-points", min=1, max=1_000_000, help="Refuse a grid of more points than this."
+        ),
+    ] = MAX_POINTS,
 ) -> None:
     """Play GAME at every point of a grid of rules values and options, on the same games."""
+    with _stoppable("the sweep reports once every point is played; nothing reported"):
+        _sweep(
+            game,
+            vary,
+            games,
+            players,
+            bots,
+            seed,
+            option,
+            workers,
+            dask,
+            metric,
+            json_out,
+            pdf_out,
+            max_points,
+        )
+
+
+def _sweep(
+    game: str | None,
+    vary: list[str],
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    option: list[str] | None,
+    workers: int,
+    dask: str | None,
+    metric: list[str] | None,
+    json_out: Path | None,
+    pdf_out: Path | None,
+    max_points: int,
+) -> None:
     from toolkit.sim.session import SetupError
     from toolkit.sim.sweep import once_each, parse_vary, run_sweep
     from toolkit.sim.sweep_report import print_sweep, select_keys, write_sweep_json, write_sweep_pdf
@@ -120,6 +178,15 @@ def sweep(
     points = 1
     for _, values in specs:
         points *= len(values)
+    if points > max_points:
+        sizes = " × ".join(str(len(values)) for _, values in specs)
+        raise usage_error(
+            f"the grid has {points:,} points ({sizes}); at most {max_points:,}"
+            " (fewer --vary values, or --max-points to allow more)"
+        )
+    for target in (json_out, pdf_out):
+        if target is not None:
+            refuse_output(target)
     with _session(game, games, players, bots, seed, option, workers, dask) as (base, pool):
         try:
             with _progress(games * points) as bar:
@@ -153,10 +220,11 @@ def tune(
         int, typer.Option(min=1, max=100_000_000, help="Games for all trials together.")
     ] = 20_000,
     games: Annotated[
-        int | None, typer.Option("-n", "--games", min=10, help="Games per trial.")
+        int | None, typer.Option("-n", "--games", min=10, max=MAX_GAMES, help="Games per trial.")
     ] = None,
     confirm: Annotated[
-        int | None, typer.Option(min=10, help="Games of the confirmation run (fresh seeds).")
+        int | None,
+        typer.Option(min=10, max=MAX_GAMES, help="Games of the confirmation run (fresh seeds)."),
     ] = None,
     tolerance: Annotated[
         str | None,
@@ -174,16 +242,53 @@ def tune(
     json_out: JsonOpt = None,
 ) -> None:
     """Search values of --param that bring a metric to its target (Optuna's TPE sampler)."""
+    with _stoppable("the tuning reports once its confirmation run is played; nothing reported"):
+        _tune(
+            game,
+            param,
+            objective,
+            budget,
+            games,
+            confirm,
+            tolerance,
+            players,
+            bots,
+            seed,
+            option,
+            workers,
+            dask,
+            json_out,
+        )
+
+
+def _tune(
+    game: str | None,
+    param: list[str],
+    objective: str,
+    budget: int,
+    games: int | None,
+    confirm: int | None,
+    tolerance: str | None,
+    players: int | None,
+    bots: str,
+    seed: int,
+    option: list[str] | None,
+    workers: int,
+    dask: str | None,
+    json_out: Path | None,
+) -> None:
     from rich.table import Table
 
     from toolkit.sim.report import format_value
     from toolkit.sim.session import SetupError
     from toolkit.sim.sweep import once_each
     from toolkit.sim.tune import (
+        TuneStopped,
         TuneUnavailable,
         describe,
         parse_objective,
         parse_param,
+        parse_tolerance,
         spaces,
     )
     from toolkit.sim.tune import tune as run_tune
@@ -193,11 +298,18 @@ def tune(
         specs = [parse_param(text) for text in param]
         once_each(specs, "--param")
         key, target = parse_objective(objective)
-        within = parse_objective(f"{key}={tolerance}")[1] if tolerance is not None else None
+        within = parse_tolerance(key, tolerance) if tolerance is not None else None
     except SetupError as exc:
         raise usage_error(str(exc)) from None
     per_trial = games or max(100, budget // 20)
     trials = max(1, budget // per_trial)
+    if trials > MAX_TRIALS:
+        raise usage_error(
+            f"--budget {budget} at {per_trial} games per trial makes {trials:,} trials;"
+            f" at most {MAX_TRIALS:,} (raise -n or lower --budget)"
+        )
+    if json_out is not None:
+        refuse_output(json_out)
     confirm_games = confirm or max(per_trial * 4, 1000)
     total = per_trial * trials + confirm_games
     with _session(game, per_trial, players, bots, seed, option, workers, dask) as (base, pool):
@@ -221,23 +333,28 @@ def tune(
             raise _refused(exc) from None
         except (SetupError, TuneUnavailable) as exc:
             raise usage_error(str(exc)) from None
+        except TuneStopped as stop:
+            stderr.print(f"interrupted after {stop.trials} of {trials} trial(s)")
+            raise
     c = result.confirmation
     shown = f"{target * 100:g}%" if c.kind == "rate" else f"{target:g}"
     if within is not None:
         shown += f" ± {within * 100:g}%" if c.kind == "rate" else f" ± {within:g}"
-    table = Table(title=f"{result.game}: trials toward {key} = {shown} ({per_trial} games each)")
+    title = f"{result.game}: trials toward {key} = {shown} ({per_trial} games each)"
+    table = Table(title=escape(title))
     for col in ("trial", "values", key, "distance"):
         table.add_column(col)
     for t in result.trials:
-        cell = format_value(t.metric) if t.metric else f"[red]refused[/red] {t.refused}"
+        cell = format_value(t.metric) if t.metric else f"[red]refused[/red] {escape(t.refused)}"
         dist = "-" if t.distance is None else f"{t.distance:.4g}"
-        table.add_row(str(t.number), describe(t.values), cell, dist)
+        table.add_row(str(t.number), escape(describe(t.values)), cell, dist)
     out = stdout.get()
     out.print(table)
     verdict = "[green]meets[/green]" if result.meets_target else "[red]misses[/red]"
     out.print(
-        f"best: {describe(result.best.values)} — confirmation on {result.confirmation_games} "
-        f"fresh games: {key} {format_value(c)}; {verdict} the target {shown}"
+        f"best: {escape(describe(result.best.values))} — confirmation on"
+        f" {result.confirmation_games} fresh games: {escape(key)} {format_value(c)}; {verdict}"
+        f" the target {shown}"
     )
     if json_out:
         import json
@@ -253,7 +370,9 @@ def tune(
 
 def replay(
     game: GameArg = None,
-    index: Annotated[int, typer.Option("--game", "-g", min=0, help="The game's index.")] = 0,
+    index: Annotated[
+        int, typer.Option("--game", "-g", min=0, max=MAX_GAMES - 1, help="The game's index.")
+    ] = 0,
     seed: Annotated[int, typer.Option()] = 0,
     players: Players = None,
     bots: Bots = "greedy",
@@ -298,7 +417,8 @@ def replay(
     for m in result.moves:
         seat = f"{m.seat} {m.role}".strip()
         choice = m.choice if m.choices == 1 else f"{m.choice} (of {m.choices})"
-        table.add_row(str(m.number), str(m.round), seat, choice, ", ".join(m.outcome))
+        cells = (seat, choice, ", ".join(m.outcome))
+        table.add_row(str(m.number), str(m.round), *(escape(cell) for cell in cells))
     out = stdout.get()
     out.print(table)
     if record.failure is not None:  # the engine's mistake this replay was asked to show
@@ -309,4 +429,4 @@ def replay(
     results = ", ".join(f"{v:g}" for v in record.returns)
     out.print(f"{ending}, {record.rounds} rounds; scores: {scores}; results: {results}")
     if specs:
-        out.print("with " + ", ".join(f"{p}={value_text(v[0])}" for p, v in specs))
+        out.print(escape("with " + ", ".join(f"{p}={value_text(v[0])}" for p, v in specs)))

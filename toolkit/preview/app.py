@@ -3,7 +3,8 @@ as JSON and a stream of server-sent events.
 
 Safe by construction: static files come from a fixed list shipped in the package, images
 from the render cache by key; no request names a path on disk. Only GET (and HEAD) exist,
-so nothing can be written through it.
+so nothing can be written through it. Only requests to the preview's own address are
+answered (`hosts.HostGuard`), so a web page cannot read it by DNS rebinding.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from importlib.resources import files
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from toolkit.preview.hosts import AllowedHosts, HostGuard
 from toolkit.preview.live import Preview
 
 STATIC = {  # URL name → (file in toolkit/preview/static, media type)
@@ -40,8 +43,9 @@ def _static(name: str) -> bytes:
     return files("toolkit.preview").joinpath("static", name).read_bytes()
 
 
-def make_app(preview: Preview) -> Starlette:
-    """The app serving `preview`; the caller runs the preview's worker and watcher."""
+def make_app(preview: Preview, allowed: AllowedHosts) -> Starlette:
+    """The app serving `preview` to requests for the `allowed` hosts; the caller runs the
+    preview's worker and watcher."""
 
     async def index(request: Request) -> Response:
         body = _static("index.html")
@@ -98,7 +102,7 @@ def make_app(preview: Preview) -> Starlette:
         Route("/img/{key:path}", image, methods=["GET"]),
         Route("/events", events, methods=["GET"]),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(HostGuard, allowed=allowed)])
 
 
 def _event(data: dict[str, Any]) -> str:

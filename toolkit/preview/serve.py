@@ -41,29 +41,29 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(root: Path, sock: socket.socket, ready: Callable[[Preview], None] | None = None) -> None:
-    """Serve the preview of the game in `root` on `sock` until Ctrl-C (or SIGTERM)."""
-    import uvicorn
-
+def serve(
+    root: Path,
+    sock: socket.socket,
+    ready: Callable[[Preview], None] | None = None,
+    host: str = "127.0.0.1",
+) -> None:
+    """Serve the preview of the game in `root` on `sock` (bound to `host`, as `--host` gave
+    it) until Ctrl-C (or SIGTERM)."""
     from toolkit.preview.app import make_app
+    from toolkit.preview.connections import PreviewServer, server_config
+    from toolkit.preview.hosts import AllowedHosts
 
     preview = Preview(root)
     preview.load(check=False)  # the worker checks once the first cards are drawn
     watcher = Watcher(watch_roots(root, [builtin_layouts()]), preview.notify)
 
-    class Server(uvicorn.Server):
+    class Server(PreviewServer):
         def handle_exit(self, sig: int, frame: Any) -> None:
             preview.stop_streams()  # event streams end, so the shutdown does not wait
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(
-        make_app(preview),
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=3,
-        lifespan="off",
-    )
-    server = Server(config)
+    allowed = AllowedHosts.for_server(host, sock.getsockname()[1])
+    server = Server(server_config(make_app(preview, allowed)))
     preview.start()
     watcher.start()
     if ready:

@@ -13,10 +13,14 @@ import math
 import re
 from pathlib import Path
 
-from toolkit.fileio import atomic_write_text
+from toolkit.fileio import atomic_write_text, describe, read_bounded
 
 MAX_OFFSET_MM = 20.0  # a bigger shift is a typo or a wrong duplex mode, not a printer's error
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$")
+MAX_FILE_BYTES = 1_000_000  # thousands of printers; a bigger file is not ours
+# ASCII only, matched whole: `\Z`, not `$` (which also matches before a final newline).
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}\Z", re.ASCII)
+# Plain decimals only: float() would also take `1_5` (15), `１.５` (fullwidth) and `inf`.
+MILLIMETRES = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\Z", re.ASCII)
 HEADER = (
     "# Playset printers: the duplex back offset of each, in mm (right, up on the backs page).\n"
     "# Written by `playset calibrate --save NAME X,Y`; used by `playset build --printer NAME`.\n"
@@ -30,13 +34,15 @@ class PrinterError(ValueError):
 def parse_offset(text: str) -> tuple[float, float]:
     """'1.5,-0.5' → (1.5, -0.5): millimetres right and up, each within ±20 mm."""
     parts = text.replace(" ", "").split(",")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        x, y = (float(part) for part in parts)
-    except ValueError:
+    if len(parts) != 2 or not all(MILLIMETRES.match(part) for part in parts):
         message = f"offset must be X,Y in millimetres (e.g. 1.5,-0.5), not {text!r}"
-        raise PrinterError(message) from None
+        raise PrinterError(message)
+    x, y = (float(part) for part in parts)
+    return within_bounds(x, y, text)
+
+
+def within_bounds(x: float, y: float, text: str) -> tuple[float, float]:
+    """(x, y) if each is within ±20 mm; `text` is how the user wrote it, for the message."""
     for value in (x, y):
         if not math.isfinite(value) or abs(value) > MAX_OFFSET_MM:
             raise PrinterError(f"offset {text!r}: each value must be within ±{MAX_OFFSET_MM:g} mm")
@@ -57,11 +63,17 @@ def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:
 
     path = path or printers_file()
     try:
-        text = path.read_text(encoding="utf-8")
+        # Not Path.read_text: a FIFO there would block for ever and /dev/zero never end.
+        raw = read_bounded(path, MAX_FILE_BYTES)
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PrinterError(f"{path}: cannot read: {exc}") from None
+    except OSError as exc:
+        raise PrinterError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PrinterError(f"{path}: cannot read: not UTF-8 text") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise PrinterError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes; not a printers file")
     try:
         data = YAML(typ="safe", pure=True).load(text)
     except MarkedYAMLError as exc:
@@ -83,7 +95,11 @@ def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:
             or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in offset)
         ):
             raise PrinterError(f"{path}: printer {name!r} needs back_offset: [X, Y] (mm)")
-        printers[str(name)] = parse_offset(f"{offset[0]},{offset[1]}")
+        try:
+            x, y = (float(v) for v in offset)
+        except OverflowError:  # an integer with hundreds of digits
+            x = y = math.inf
+        printers[str(name)] = within_bounds(x, y, f"{offset[0]},{offset[1]}")
     return printers
 
 
@@ -101,7 +117,7 @@ def printer_offset(name: str, path: Path | None = None) -> tuple[float, float]:
 
 def save_printer(name: str, offset: tuple[float, float], path: Path | None = None) -> Path:
     """Add or replace one printer; the others are kept, the file is rewritten atomically."""
-    if not NAME.match(name):
+    if not NAME.match(name):  # a newline, a fullwidth letter or a control character
         raise PrinterError(
             f"printer name {name!r}: letters, digits, space, '.', '_' or '-', at most 64"
         )
@@ -112,6 +128,9 @@ def save_printer(name: str, offset: tuple[float, float], path: Path | None = Non
     for key in sorted(printers):
         x, y = printers[key]
         lines.append(f"{json.dumps(key)}:\n  back_offset: [{x:g}, {y:g}]\n")
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's own config folder
-    atomic_write_text(path, "".join(lines))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's config folder
+        atomic_write_text(path, "".join(lines))
+    except OSError as exc:  # a dangling link, a device, a full disk, a read-only folder
+        raise PrinterError(f"printer {name!r} not saved: {describe(exc)}") from None
     return path

@@ -3,6 +3,7 @@ toolkit's standard card layout to edit (layouts/standard.yaml shadows the built-
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from pathlib import Path
@@ -76,6 +77,9 @@ def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, 
         raise ScaffoldError(
             f"{game_id!r} is not a game id: lower-case letters and digits, joined by - or _"
         )
+    twice = sorted({lang for lang in languages if languages.count(lang) > 1})
+    if twice:
+        raise ScaffoldError(f"--lang names {', '.join(twice)} twice; give each language once")
     unknown = [lang for lang in languages if lang not in starter.STARTER_LANGUAGES]
     if unknown or not languages:
         have = ", ".join(starter.STARTER_LANGUAGES)
@@ -120,14 +124,29 @@ def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, 
 
 
 def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = False) -> list[Path]:
-    """Write the new game into `folder` (which must not exist, or be empty)."""
+    """Write the new game into `folder` (which must not exist, or be empty); on an
+    OSError (a full disk), nothing of it is left and the error is raised."""
     files = plan(game_id, languages, engine)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not an empty folder")
-    written = []
-    for rel, text in files.items():
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, text)
-        written.append(path)
+    made: list[Path] = []  # folders this call created, parents first
+    written: list[Path] = []
+    try:
+        for rel, text in files.items():
+            path = folder / rel
+            missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+            for parent in reversed(missing):
+                parent.mkdir()
+                made.append(parent)
+            atomic_write_text(path, text)
+            written.append(path)
+    except OSError:
+        # A full disk or a read-only folder half-way: take back what was written, so a
+        # second try does not meet a half-made game ("already exists").
+        for path in written:
+            path.unlink(missing_ok=True)
+        for parent in reversed(made):
+            with contextlib.suppress(OSError):
+                parent.rmdir()
+        raise
     return written

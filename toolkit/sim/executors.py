@@ -11,6 +11,7 @@ identical results.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -18,6 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.sim.runner import GameRecord, SimConfig, _run_batch, _stop_pool, _worker_init
+
+PROBE_SECONDS = 10.0  # a scheduler answers in milliseconds; anything else is refused by then
+LOCAL_WORKERS_PER_CPU = 4
+MAX_LOCAL_WORKERS = 256  # as --workers
 
 
 class ExecutorError(ValueError):
@@ -85,7 +90,7 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
     except ImportError:
         raise ExecutorError('Dask is not installed: pip install "playset[dask]"') from None
     cluster = None
-    if arg.startswith("local"):
+    if arg == "local" or arg.startswith("local:"):
         _, _, count = arg.partition(":")
         try:
             n = int(count) if count else workers
@@ -93,6 +98,11 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
             raise ExecutorError(f"--dask {arg} (expected local:N with N a number)") from None
         if n < 1:
             raise ExecutorError(f"--dask {arg} (a cluster needs at least one worker)")
+        if n > max_local_workers():
+            raise ExecutorError(
+                f"--dask {arg}: at most {max_local_workers()} local workers on this machine"
+                f" ({LOCAL_WORKERS_PER_CPU} per CPU core, {MAX_LOCAL_WORKERS} in all)"
+            )
         cluster = LocalCluster(
             n_workers=n,
             threads_per_worker=1,
@@ -102,8 +112,9 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
         )
         client = Client(cluster)
     else:
+        probe_scheduler(arg)
         try:
-            client = Client(arg, timeout=10)
+            client = Client(arg, timeout=PROBE_SECONDS)
         except (OSError, TimeoutError, ValueError) as exc:
             raise ExecutorError(f"--dask {arg} (cannot reach the scheduler: {exc})") from None
     try:
@@ -112,6 +123,44 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def max_local_workers() -> int:
+    """How many workers `--dask local:N` may start: each is a process of its own."""
+    return min(MAX_LOCAL_WORKERS, LOCAL_WORKERS_PER_CPU * (os.cpu_count() or 1))
+
+
+def probe_scheduler(address: str) -> None:
+    """Ask the server at `address` what it is before Dask's Client connects: a server that
+    is not a Dask scheduler makes the Client wait for ever (one that never answers) or try to
+    allocate exabytes (its reply read as a frame length). Bounded by PROBE_SECONDS."""
+    import asyncio
+
+    from distributed.core import rpc
+
+    async def identity() -> Any:
+        async with rpc(address) as remote:
+            return await remote.identity()
+
+    try:
+        info = asyncio.run(asyncio.wait_for(identity(), PROBE_SECONDS))
+    except TimeoutError:
+        raise ExecutorError(
+            f"--dask {address}: no Dask scheduler answered within {PROBE_SECONDS:g} s"
+        ) from None
+    except OSError as exc:
+        raise ExecutorError(f"--dask {address} (cannot reach the scheduler: {exc})") from None
+    except ValueError as exc:
+        raise ExecutorError(
+            f"--dask {address}: {exc} (expected local:N or tcp://HOST:PORT)"
+        ) from None
+    except (Exception, MemoryError) as exc:  # a reply in another protocol, a bad address
+        raise ExecutorError(
+            f"--dask {address}: not a Dask scheduler ({type(exc).__name__} on its reply)"
+        ) from None
+    if not isinstance(info, dict) or info.get("type") != "Scheduler":
+        kind = info.get("type") if isinstance(info, dict) else None
+        raise ExecutorError(f"--dask {address}: not a Dask scheduler (it is a {kind or 'server'})")
 
 
 def open_executor(

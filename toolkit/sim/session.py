@@ -171,7 +171,7 @@ def prepare(
     engine = engine_of(game) if game.manifest is not None else None
     if game.manifest is None or engine is None:
         raise SetupError(no_engine_message(game.id))
-    count = players or default_players(game)
+    count = default_players(game) if players is None else players  # -p 0 is refused below
     low, high = game.manifest.players.min, game.manifest.players.max
     if not low <= count <= high:
         raise SetupError(f"{game.id} plays with {low}–{high} players, not {count}")

@@ -28,6 +28,15 @@ class TuneUnavailable(RuntimeError):
     """Optuna is not installed."""
 
 
+class TuneStopped(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM during the search or the confirmation: `trials` were played."""
+
+    def __init__(self, trials: int, cause: BaseException) -> None:
+        super().__init__(f"stopped after {trials} trial(s)")
+        self.trials = trials
+        self.signum = getattr(cause, "signum", 2)
+
+
 @dataclass(frozen=True)
 class Space:
     """Where one parameter may go: LO..HI (whole numbers or decimals) or a list of choices."""
@@ -57,6 +66,14 @@ def parse_param(text: str) -> tuple[str, Any]:
             raise SetupError(f"--param {text!r}: LO..HI takes two numbers with LO < HI")
         return path, (a, b)
     return path, tuple(parse_value(v) for v in raw.split(",") if v.strip())
+
+
+def parse_tolerance(key: str, text: str) -> float:
+    """`--tolerance 5%` (a rate, 0.05) or `2`: zero or more, as the target is written."""
+    within = parse_objective(f"{key}={text}")[1]
+    if within < 0:
+        raise SetupError(f"--tolerance {text}: a tolerance is zero or more")
+    return within
 
 
 def parse_objective(text: str) -> tuple[str, float]:
@@ -188,6 +205,7 @@ def tune(
     study = optuna.create_study(direction="minimize", sampler=sampler)
     done: list[Trial] = []
     missing: list[str] = []
+    stopped: list[BaseException] = []
     seen: dict[tuple[tuple[str, Value], ...], Trial] = {}  # same values, same games: replay nothing
     sizes = [
         len(s.choices) if s.choices else int((s.high or 0) - (s.low or 0)) + 1
@@ -224,7 +242,14 @@ def tune(
                 on_trial(done[-1])
             raise optuna.TrialPruned() from None
         sim = point_simulation(base, options, rules)
-        report = sim.play(workers, progress, executor)
+        try:
+            report = sim.play(workers, progress, executor)
+        except KeyboardInterrupt as exc:
+            # Raised through Optuna, a stop would be logged as a failed trial with its
+            # traceback: the search is ended instead and the stop raised after it.
+            stopped.append(exc)
+            study.stop()
+            raise optuna.TrialPruned() from None
         base.absorb(sim)  # engine mistakes in any trial, told after the result
         found = report.metric(objective)
         if found is None or found.value is None or math.isnan(found.value):
@@ -243,6 +268,8 @@ def tune(
         return distance
 
     study.optimize(run_trial, n_trials=trials)
+    if stopped:
+        raise TuneStopped(len(done), stopped[0])
     if missing:
         known = ", ".join(k for k in missing if not k.startswith(("card.", "event.")))
         raise SetupError(f"--objective {objective}: no such metric here (metrics: {known})")
@@ -256,7 +283,10 @@ def tune(
     point = point_simulation(base, options, rules)
     config = dataclasses.replace(point.config, seed=confirm_seed, games=confirm_games)
     confirm = dataclasses.replace(point, config=config)
-    report = confirm.play(workers, progress, executor)
+    try:
+        report = confirm.play(workers, progress, executor)
+    except KeyboardInterrupt as exc:
+        raise TuneStopped(len(done), exc) from None
     base.absorb(confirm)
     measured = report.metric(objective)
     assert measured is not None

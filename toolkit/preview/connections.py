@@ -1,0 +1,115 @@
+"""The preview's connections: each request must arrive whole in time, and few are held.
+
+uvicorn times out only a kept-alive connection between two requests: a connection that
+sends half a request head (or nothing) is held for ever, so a few thousand of them exhaust
+the process's file descriptors, and asyncio then logs a traceback for every accept that
+fails. Here a request (head and body) must be complete within `head_seconds` of the
+connection or of the previous response, connections beyond `max_connections` are closed as
+they arrive, and a failing accept is one warning a minute, not a traceback a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import sys
+import time
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+REQUEST_SECONDS = 10.0  # a browser sends a request head in one packet
+KEEP_ALIVE_SECONDS = 5  # uvicorn's: an idle kept-alive connection is closed after this
+MAX_CONNECTIONS = 100  # a browser opens about 6 per host; a page with its stream 2 or 3
+MAX_HEAD_BYTES = 64 * 1024  # request line and headers (h11's own default is 16 kB)
+OUT_OF_FDS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+WARN_EVERY_SECONDS = 60.0
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for every request and a connection cap."""
+
+    head_seconds = REQUEST_SECONDS
+    max_connections = MAX_CONNECTIONS
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            transport.close()  # the fd is given back now, not after a timeout
+            return
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+            self._disarm()  # the whole request is in: the response may take its time
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state in (h11.IDLE, h11.SEND_BODY):
+            self._arm()  # the next request on a kept-alive connection has its deadline too
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._deadline is None:
+            self._deadline = self.loop.call_later(self.head_seconds, self._expire)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expire(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """Out of file descriptors, asyncio logs a traceback for each failed accept (and retries
+    every second): one line a minute instead; any other error is logged as before."""
+    last = [-WARN_EVERY_SECONDS]
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in OUT_OF_FDS:
+            now = time.monotonic()
+            if now - last[0] >= WARN_EVERY_SECONDS:
+                last[0] = now
+                sys.stderr.write(
+                    f"warning: the preview cannot take more connections ({exc.strerror});"
+                    " new ones wait until others close\n"
+                )
+            return
+        loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handler)
+
+
+class PreviewServer(uvicorn.Server):
+    """uvicorn's server with the guarded protocol's loop handler installed."""
+
+    async def serve(self, sockets: Any = None) -> None:
+        quiet_accept_errors(asyncio.get_running_loop())
+        await super().serve(sockets)
+
+
+def server_config(app: Any) -> uvicorn.Config:
+    """uvicorn's settings for the preview: the guarded protocol, bounded heads and counts."""
+    return uvicorn.Config(
+        app,
+        http=GuardedH11Protocol,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=3,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=MAX_CONNECTIONS,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        lifespan="off",
+    )
