@@ -37,6 +37,8 @@ GENERIC = {
     "cooperative",  # the manifest's own `cooperative:` declaration
     "measure",  # an element kind measuring its text for print fit
     "link",  # a link between spaces (the default link kind), a hard link, a Markdown link
+    "characters",  # a text's length (template bounds), not a deck of characters
+    "teams",  # the engine contract's seats_are_teams, not one game's option
 }  # fmt: skip
 
 # Vocabulary the toolkit itself offers every game, allowed only in the file that defines it: a
