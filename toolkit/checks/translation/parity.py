@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 
 from toolkit.checks.translation.common import TextView
-from toolkit.content.templating import parameter_values, placeholders
+from toolkit.content.templating import placeholders
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_PLACEHOLDERS = rule("T005", "placeholder-parity", "A translation lacks or adds a {placeholder}.")
@@ -128,7 +128,7 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
 
 def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
     """Parity of bound placeholders; a language with an unbound one is left to R006."""
-    allowed = set(parameter_values(view.owner))
+    allowed = set(view.parameters)
     want = Counter(placeholders(source_text))
     if any(name not in allowed for name in want):
         return
@@ -164,7 +164,7 @@ def _numbers(view: TextView, source_text: str) -> Iterator[Diagnostic]:
 
 
 def _literals(view: TextView) -> Iterator[Diagnostic]:
-    values = parameter_values(view.owner)
+    values = view.parameters
     for lang, value in view.values.items():
         found = numbers(value)
         words = number_words(lang, value)
