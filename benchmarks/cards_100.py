@@ -5,7 +5,11 @@ With `--game-font DIR`, the game brings the TrueType files of DIR in its `fonts/
 their family in game.yaml's `style.font`, so every card prints in a game font: compare with
 the same run without it (the shipped Noto Sans subset).
 
-Usage: python benchmarks/cards_100.py [--runs N] [--game-font DIR]
+Usage: python benchmarks/cards_100.py [--runs N] [--game-font DIR] [--floor PATH/raw_cards.py]
+
+`--floor` names a script that draws the same 100 cards straight with reportlab (no layout
+engine, no validation: `raw_cards.py OUT.pdf FONT.ttf`); it is timed in the same run and each
+figure is also printed as a ratio of it, the yardstick that cancels the machine's speed.
 """
 
 from __future__ import annotations
@@ -123,6 +127,7 @@ def main() -> None:
         type=Path,
         help="a folder of one family's four .ttf styles, copied into the game's fonts/",
     )
+    parser.add_argument("--floor", type=Path, help="raw reportlab script to time beside")
     args = parser.parse_args()
     python = args.python
     with tempfile.TemporaryDirectory() as tmp:
@@ -151,6 +156,11 @@ def main() -> None:
         floor = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ruamel.yaml"
         floor_walls, floor_cpus, _ = _timed([python, "-c", floor], env, args.runs)
         bare_walls, bare_cpus, _ = _timed([python, "-c", "pass"], env, args.runs)
+        raw: tuple[list[float], list[float], list[str]] | None = None
+        if args.floor is not None:
+            font = Path(__file__).resolve().parent.parent / "templates" / "fonts"
+            raw_cmd = [python, str(args.floor), str(Path(tmp) / "raw.pdf")]
+            raw = _timed([*raw_cmd, str(font / "NotoSans-Regular.ttf")], env, args.runs)
         imports = [float(o.split()[0]) for o in outputs]
         inproc = [float(o.split()[1]) for o in outputs]
         pdf = out / "bench" / "fr" / "cards.pdf"
@@ -169,6 +179,12 @@ def main() -> None:
                 floor_cpus,
             )
         )
+        if raw is not None:
+            floor_wall = statistics.median(raw[0])
+            print(_line("  the floor: the same cards drawn straight with reportlab", *raw[:2]))
+            for label, times in (("one language", walls), ("three languages", all_walls)):
+                ratio = statistics.median(times) / floor_wall
+                print(f"`playset build`, {label}: {ratio:.2f}× the floor (median wall)")
 
 
 if __name__ == "__main__":

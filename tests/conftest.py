@@ -8,9 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
 from toolkit.cli import app
+
+# The suite runs on every core at once (`pytest -n auto`), often beside other work: a slow
+# example or a slow draw then says how busy the machine is, not that the test is wrong.
+settings.register_profile("playset", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("playset")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent

@@ -32,6 +32,8 @@ def test_stopping_a_stream_cancels_what_is_queued():
         assert first.index == 0
 
 
+# Slow by nature (seconds each): a Dask LocalCluster starts worker processes and a scheduler.
+# One cluster serves the module's tests; the CLI test below starts its own two on purpose.
 @pytest.fixture(scope="module")
 def dask_executor():
     pytest.importorskip("dask.distributed")
@@ -63,6 +65,8 @@ def test_a_dead_dask_worker_changes_nothing(dask_executor):
 
 
 def test_cli_json_is_byte_identical_on_every_executor(run_cli, tmp_path):
+    # The slowest test of the suite, and it stays so: what it checks is the command line's
+    # own `--dask local:N`, which starts (and stops) a cluster of N worker processes each time.
     pytest.importorskip("dask.distributed")
     outputs = []
     for extra in ([], ["--workers", "2"], ["--dask", "local:1"], ["--dask", "local:2"]):

@@ -186,3 +186,44 @@ def test_a_number_no_face_prints_is_a_warning_at_its_value(run_cli, tmp_path):
     assert len(found) == 9  # 3 heroes with one bonus, 3 with two
     assert (found[0]["line"], found[0]["col"]) == (fire, 13)
     assert found[0]["severity"] == "warning" and "bonuses.fire is 2" in found[0]["message"]
+
+
+def test_build_draws_the_faces_and_fits_the_gate_measured(run_cli, tmp_path, monkeypatch):
+    """Measure once, use twice: `build` runs the validity gate, which resolves every card
+    front and question face and fits its texts in every language; the build then draws from
+    those very results. Nothing the gate worked out is resolved or measured again (only
+    what it does not look at, as deck backs, is worked out by the build)."""
+    from toolkit.render import build, layout, textfit
+    from toolkit.render.elements import text
+
+    _game(tmp_path, monkeypatch)  # the fixture game, as the working folder
+    phase = ["gate"]
+    faces: dict[str, list[tuple[object, ...]]] = {"gate": [], "build": []}
+    fits: dict[str, list[tuple[object, ...]]] = {"gate": [], "build": []}
+    real_resolve, real_build, real_fit = layout._resolve, build.build_game, text.fit
+
+    def resolve(lay, context, width, height):
+        card = (context["deck"]["id"], context["card"]["id"])
+        faces[phase[0]].append((lay.id, card, context["lang"]))
+        return real_resolve(lay, context, width, height)
+
+    def fit(*args):
+        before = textfit.fit.cache_info().misses
+        found = real_fit(*args)
+        if textfit.fit.cache_info().misses > before:  # worked out now, not kept
+            fits[phase[0]].append(args)
+        return found
+
+    def build_game(*args, **kwargs):
+        phase[0] = "build"
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(layout, "_resolve", resolve)
+    monkeypatch.setattr(text, "fit", fit)
+    monkeypatch.setattr(build, "build_game", build_game)
+    textfit.fit.cache_clear()
+    result = run_cli("build", ".", "--out", str(tmp_path / "out"), "--only", "cards,questions")
+    assert result.exit_code == 0, result.output
+    assert phase == ["build"] and faces["gate"] and fits["gate"] and faces["build"]
+    assert not set(faces["gate"]) & set(faces["build"]), "a face resolved twice"
+    assert not set(fits["gate"]) & set(fits["build"]), "a text measured twice"

@@ -220,3 +220,26 @@ def test_fit_widths() -> None:
     assert sum(squeezed) == pytest.approx(240)
     roomy = fit_widths([10, 10], [20, 60], 400)
     assert sum(roomy) == pytest.approx(400) and roomy[1] > roomy[0]
+
+
+def test_build_prints_the_rulebook_the_gate_rendered(run_cli, tmp_path, monkeypatch):
+    """The validity gate renders each language's rulebook template (R010, its glyphs); the
+    build prints that very text instead of running the template a second time."""
+    from toolkit.render import rulebook_source
+
+    rendered: list[str] = []
+    real = rulebook_source.rulebook_context
+
+    def counting(game, lang):
+        rendered.append(lang)
+        return real(game, lang)
+
+    monkeypatch.setattr(rulebook_source, "rulebook_context", counting)
+    out = tmp_path / "out"
+    result = run_cli(
+        "build", "muckle-stoater", "--only", "rulebook", "--lang", "en", "--out", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    assert (out / "muckle-stoater" / "en" / "rulebook.pdf").is_file()
+    game = load_game(bundled_games()["muckle-stoater"])
+    assert sorted(rendered) == sorted(game.rulebook)  # each language once: the gate's

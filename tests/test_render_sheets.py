@@ -258,7 +258,27 @@ def test_one_render_per_card_gives_what_each_element_gives_alone() -> None:
     assert compared > 500
 
 
-def test_every_character_printed_in_every_bundled_pdf_has_a_glyph(tmp_path, monkeypatch):
+def _bundled_languages() -> list[tuple[str, str]]:
+    """(game, language) for every bundled game, from the manifests alone (collection stays
+    quick: no game is loaded to name the tests)."""
+    from ruamel.yaml import YAML
+
+    from toolkit.content.game import bundled_games
+
+    yaml = YAML(typ="safe")
+    return [
+        (game_id, lang)
+        for game_id, path in sorted(bundled_games().items())
+        for lang in yaml.load((path / "game.yaml").read_text(encoding="utf-8"))["languages"]
+    ]
+
+
+# One game and language a test (every bundled PDF in all): the whole build in one test took
+# longer than any other test, and parallel workers can share its parts.
+@pytest.mark.parametrize(("game_id", "lang"), _bundled_languages())
+def test_every_character_printed_in_every_bundled_pdf_has_a_glyph(
+    game_id, lang, tmp_path, monkeypatch
+):
     """What the PDFs draw, not only what content holds: a layout's own words and computed
     values once printed as boxes (U+2192, U+2605) while every content check was clean."""
     from reportlab.pdfbase import ttfonts
@@ -278,10 +298,9 @@ def test_every_character_printed_in_every_bundled_pdf_has_a_glyph(tmp_path, monk
         return original(self, text, doc, encoding)
 
     monkeypatch.setattr(ttfonts.TTFont, "splitString", spy)
-    for path in bundled_games().values():
-        game = load_game(path)
-        build_game(game, tmp_path, BuildOptions(list(game.manifest.languages)))
-    assert missing == {}
+    game = load_game(bundled_games()[game_id])
+    written = build_game(game, tmp_path, BuildOptions([lang]))
+    assert written and missing == {}
 
 
 def test_poker_cards_on_letter_lie_sideways_and_backs_register():

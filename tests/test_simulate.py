@@ -63,3 +63,42 @@ def test_game_without_engine_is_validated_only(run_cli, tmp_path):
     assert result.exit_code == 0
     assert "no simulation engine" in result.stderr
     assert load_game(folder).plugin.engine is None
+
+
+def _manifest_reads(monkeypatch) -> list[str]:
+    """The game.yaml files read from here on: one per loading of a game folder."""
+    import toolkit.content.game as game_module
+
+    reads: list[str] = []
+    read = game_module.load_document
+
+    def counting(path, *args, **kwargs):
+        if path.name == "game.yaml":
+            reads.append(str(path))
+        return read(path, *args, **kwargs)
+
+    monkeypatch.setattr(game_module, "load_document", counting)
+    return reads
+
+
+def test_simulate_loads_the_game_once(run_cli, tmp_path, monkeypatch):
+    reads = _manifest_reads(monkeypatch)
+    out = tmp_path / "r.json"
+    result = run_cli("simulate", "muckle-stoater", "-n", "4", "--json", str(out))
+    assert result.exit_code == 0, result.output
+    assert len(reads) == 1, reads  # the gate's load; compiled from it, not from the folder
+
+
+def test_workers_play_the_shipped_game_without_loading_it(tmp_path, monkeypatch):
+    from toolkit.sim import runner
+    from toolkit.sim.session import prepare
+
+    folder = bundled_games()["muckle-stoater"]
+    sim = prepare(load_game(folder), folder, 6, 3, ["greedy", "random"], 5, [])
+    (_, _), shipped = runner.prepare_loaded(sim.config, sim.game)
+    assert shipped is not None
+    here = runner._run_batch(sim.config, range(6), shipped)
+    runner._WORKER.clear()  # a fresh worker: nothing kept from this process
+    reads = _manifest_reads(monkeypatch)
+    there = runner._run_batch(sim.config, range(6), shipped)
+    assert reads == [] and there == here

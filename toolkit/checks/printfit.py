@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from jinja2 import TemplateError
@@ -109,7 +108,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             numbers: set[int] = set()  # what the face shows in some language
             for job in jobs:
                 try:
-                    elements = resolve(layout, job.context(card), *card_mm)
+                    elements = job.resolved(layout, card)
                 except (TemplateError, TypeError, ValueError) as exc:
                     yield P_LAYOUT.at(
                         loaded.rel,
@@ -225,14 +224,15 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
     fact line (back), in every language, on the layouts and card size `build` prints."""
     assert game.manifest is not None
+    from toolkit.render.artifacts.questions import question_decks
+
     layouts = [(n, load_layout(n, game.root)[0]) for n in (QUESTION_FRONT, QUESTION_BACK)]
+    decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
-        deck = SimpleNamespace(
-            id=bank.id, kind="questions", name=bank.name, size=QUESTION_SIZE, cards=bank.questions
-        )
+        deck = decks[id(bank.questions)]
         for index, question in enumerate(bank.questions):
             reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
             for name, layout in layouts:
@@ -254,7 +254,7 @@ def _question_face(
     assert loaded.doc is not None
     lang = job.lang
     try:
-        elements = resolve(job.front, job.context(question), *job.card_mm)
+        elements = job.resolved(job.front, question)
     except (TemplateError, TypeError, ValueError) as exc:
         where = loaded.doc.span(("questions", index, "id"))
         message = f"layout {name!r} fails on {question.id} ({lang}): {exc}"

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, escape, game_folders, stderr, usage_error
+from toolkit.cli.common import GAME_HELP, game_folders, usage_error
 from toolkit.diagnostics.formats import FORMATS
 
 
@@ -47,10 +47,13 @@ def validate(
         sys.stdout.write(output + "\n")
     findings = sum(1 for d in diagnostics if counts_as_finding(d))
     unreadable = any(d.code == "Y010" for d in diagnostics)
-    if fmt == "text":
-        names = escape(", ".join(f.name for f in folders))
+    if fmt == "text":  # click's echo: rich is not worth its start-up for one line
+        names = ", ".join(f.name for f in folders)
         if diagnostics:
-            stderr.print(f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}")
+            typer.echo(
+                f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}", err=True
+            )
         else:
-            stderr.print(f"[green]clean[/green]: {len(folders)} game(s): {names}")
+            typer.secho("clean", fg="green", nl=False, err=True)
+            typer.echo(f": {len(folders)} game(s): {names}", err=True)
     raise typer.Exit(2 if unreadable else 1 if findings and not exit_zero else 0)

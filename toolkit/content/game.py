@@ -140,6 +140,14 @@ class Game:
     listed: set[Path] = field(default_factory=set)
     broken_lists: set[str] = field(default_factory=set)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # What printing works out for this loaded game, kept with it: card faces resolved, the
+    # question banks as decks, rulebooks rendered. The validity gate's checks work each out
+    # once and the build that follows prints the same (toolkit.render.printjob,
+    # rulebook_source). Not an init field: a variant (`dataclasses.replace`, other rules)
+    # starts with none.
+    print_memo: dict[tuple[object, ...], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def manifest(self) -> ManifestBase | None:

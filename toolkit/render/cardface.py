@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.elements import Resolved, colour
-from toolkit.render.layout import Layout, resolve
+from toolkit.render.layout import Layout
 from toolkit.render.printjob import PrintJob
 
 
@@ -49,7 +49,7 @@ def draw_face(
         c.rect(x - b, y - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
     top = y + h
     fixed = layout.elements[:skip]
-    for item in resolve(layout, job.context(card), width_mm, height_mm):
+    for item in job.resolved(layout, card):
         element = item.element
         if any(element is done for done in fixed):
             continue

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolkit.content.game import Game
+    from toolkit.render.elements import Resolved
     from toolkit.render.game_fonts import FontSet
     from toolkit.render.icons import IconSet
     from toolkit.render.layout import Layout
@@ -63,6 +64,21 @@ class PrintJob:
         from toolkit.render.context import card_context
 
         return card_context(self.game, self.deck, card, self.lang)
+
+    def resolved(self, layout: Layout, card: Any) -> list[Resolved]:
+        """`layout` resolved for `card` in this job's language and card size, once per loaded
+        game: `validate`'s print-fit check and the build after the gate draw the very same
+        elements and texts, measured once (a template error raises, and is not kept)."""
+        from toolkit.render.layout import resolve
+
+        key = (id(layout), id(self.deck), id(card), self.lang, self.card_mm)
+        kept = self.game.print_memo.get(key)
+        # the objects are kept with the result: an id is never taken by another object
+        if kept is not None and kept[0] is layout and kept[1] is self.deck and kept[2] is card:
+            return list(kept[3])
+        elements = resolve(layout, self.context(card), *self.card_mm)
+        self.game.print_memo[key] = (layout, self.deck, card, tuple(elements))
+        return elements
 
     def faces(self) -> tuple[Layout, Layout]:
         """(front, back): a sheet needs both."""

@@ -77,10 +77,17 @@ def read_rulebook(path: Path) -> str:
 def render_markdown(game: Game, lang: str, source: str) -> str:
     """Render a rulebook's Markdown source for `lang` (raises RulebookError) within the
     sandbox's limits, on its own copy of the content: a rulebook that changes what it
-    reads (`glossary.update(...)`) cannot change what card layouts see."""
+    reads (`glossary.update(...)`) cannot change what card layouts see.
+
+    Rendered once per loaded game, language and source: the validity gate's rulebook check
+    renders it, and the build that follows prints that same text."""
+    key = ("rulebook", lang, source)
+    kept = game.print_memo.get(key)
+    if kept is not None:
+        return str(kept)
     try:
         template = _sandbox().template(source, "rulebook")
-        return _sandbox().render(template, copy.deepcopy(rulebook_context(game, lang)))
+        text = _sandbox().render(template, copy.deepcopy(rulebook_context(game, lang)))
     except MissingName as exc:  # said in the designer's words, at the expression
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         expression, col = _expression_naming(source, line, exc.name)
@@ -92,6 +99,8 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc
+    game.print_memo[key] = text
+    return text
 
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)

@@ -7,7 +7,7 @@ checker says fits is the text that prints.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from toolkit.render.fonts import text_width, unit_width
@@ -119,12 +119,16 @@ class Setting:
     icons: frozenset[str] = BUILTIN.names
 
 
+@lru_cache(maxsize=16_384)
 def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
     """The largest size from the setting's max down to its min at which `text` fits a box of
     `width` × `height` points.
 
     At each size plain word wrapping is tried first; hyphenation only when it is what makes
-    the text fit, so hyphens appear where they save space and nowhere else."""
+    the text fit, so hyphens appear where they save space and nowhere else. Kept per text,
+    box and setting (a pure function of them: a face's key names one font file's contents,
+    toolkit.render.game_fonts): the gate's print-fit check measures each text once and the
+    build draws with that measure."""
     style, lang, icons = setting.style, setting.lang, setting.icons
     min_size = setting.min_size
     if len(text) > MAX_FIT_CHARS:  # wrapping it at every size took minutes (a 3M text)

@@ -202,9 +202,12 @@ def stream_records(
     executor: Executor,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    shipped: bytes | None = None,
 ) -> Iterator[GameRecord]:
     """Every game's record in game order, with at most 2 × workers + 2 batches in flight
-    (workers: the caller's count, or the executor's own when it runs more at once)."""
+    (workers: the caller's count, or the executor's own when it runs more at once).
+    `shipped` is the compiled game and bots pickled (`prepare_loaded`): each worker
+    unpickles it once instead of loading the game folder again."""
     workers = max(workers, executor_workers(executor))
     size = config.batch or batch_size(config.games, workers)
     window = 2 * max(1, workers) + 2
@@ -214,7 +217,7 @@ def stream_records(
     )
     try:
         for batch in batches:
-            pending.append(executor.submit(_run_batch, config, batch))
+            pending.append(executor.submit(_run_batch, config, batch, shipped))
             if len(pending) >= window:
                 yield from _take(pending.popleft(), progress)
         while pending:

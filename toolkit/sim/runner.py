@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import random
 import signal
 import threading
@@ -17,9 +18,13 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit.sim.bots import GENERIC_BOTS, Bot
 from toolkit.sim.engine import CompiledGame, GameSetup, State
+
+if TYPE_CHECKING:
+    from toolkit.content.game import Game
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -175,7 +180,10 @@ class SimConfig:
     rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
 
 
-_WORKER: dict[str, tuple[CompiledGame, list[Bot]]] = {}  # one entry: the last config's
+Prepared = tuple[CompiledGame, list[Bot]]
+"""A compiled game and one bot per seat: what playing a config's games needs."""
+
+_WORKER: dict[str, Prepared] = {}  # one entry: the last config's
 
 
 def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
@@ -183,16 +191,21 @@ def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> 
     EngineError if its engine cannot be loaded), with some rules values replaced (see
     toolkit.sim.variants)."""
     from toolkit.content.game import load_game
+
+    return compile_loaded(load_game(game_dir), rules)
+
+
+def compile_loaded(game: Game, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
+    """`compile_game` for a game already loaded (the CLI's gated game): no file read again."""
     from toolkit.sim.engines import compile_checked, engine_of, no_engine_message
 
-    game = load_game(game_dir)
     if rules:
         from toolkit.sim.variants import with_rules
 
         game = with_rules(game, rules)
     errors = [d for d in game.diagnostics if d.severity == "error"]
     if errors:
-        raise ValueError(f"{game_dir}: content has {len(errors)} error(s); run playset validate")
+        raise ValueError(f"{game.root}: content has {len(errors)} error(s); run playset validate")
     engine = engine_of(game) if game.manifest is not None else None
     if engine is None:
         raise ValueError(no_engine_message(game.id))
@@ -201,24 +214,72 @@ def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> 
 
 def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
     from toolkit.content.game import load_game
+
+    return seat_bots(load_game(game_dir), names, players)
+
+
+def seat_bots(game: Game, names: Sequence[str], players: int) -> list[Bot]:
+    """One bot per seat, the names cycled, from the generic bots and the game engine's own."""
     from toolkit.sim.engines import engine_of
 
-    engine = engine_of(load_game(game_dir))
+    engine = engine_of(game)
     table: dict[str, Callable[[int], Bot]] = {**GENERIC_BOTS, **(engine.bots if engine else {})}
     return [table[names[seat % len(names)]](seat) for seat in range(players)]
 
 
-def _prepared(config: SimConfig) -> tuple[CompiledGame, list[Bot]]:
-    key = f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}"
+def _key(config: SimConfig, shipped: bytes | None = None) -> str:
+    """What a process's kept game is known by: the config, and the shipped game's digest
+    (a long-lived worker, as Dask's, then never plays an edited game's stale copy)."""
+    digest = hashlib.blake2b(shipped, digest_size=16).hexdigest() if shipped else ""
+    return f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}|{digest}"
+
+
+def prepare_loaded(config: SimConfig, game: Game) -> tuple[Prepared, bytes | None]:
+    """Compile `config`'s game from the loaded `game` once and keep it for this process's
+    batches; also return it pickled for the workers of a pool or a cluster (None if the
+    engine's objects do not pickle: each worker then loads and compiles the game itself)."""
+    bots = seat_bots(game, config.bots, config.setup.players)
+    prepared = (compile_loaded(game, config.rules), bots)
+    try:
+        shipped: bytes | None = pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        shipped = None
+    _WORKER.clear()
+    _WORKER[_key(config, shipped)] = prepared
+    return prepared, shipped
+
+
+def _prepared(config: SimConfig, shipped: bytes | None = None) -> Prepared:
+    """This process's compiled game and bots for `config`: kept from an earlier batch,
+    unpickled from what the main process shipped, else loaded and compiled here."""
+    key = _key(config, shipped)
     if key not in _WORKER:
         _WORKER.clear()
-        compiled = compile_game(config.game_dir, config.rules)
-        _WORKER[key] = (compiled, make_bots(config.game_dir, config.bots, config.setup.players))
+        kept = _unpickled(shipped)
+        if kept is None:
+            compiled = compile_game(config.game_dir, config.rules)
+            kept = (compiled, make_bots(config.game_dir, config.bots, config.setup.players))
+        _WORKER[key] = kept
     return _WORKER[key]
 
 
-def _run_batch(config: SimConfig, indices: Sequence[int]) -> list[GameRecord]:
-    compiled, bots = _prepared(config)
+def _unpickled(shipped: bytes | None) -> Prepared | None:
+    """The shipped game, or None when this process cannot rebuild it (a game folder's own
+    engine module, imported by name in the main process only, on a spawned or remote
+    worker): the worker then loads the folder itself."""
+    if shipped is None:
+        return None
+    try:
+        found: Prepared = pickle.loads(shipped)
+    except Exception:  # ModuleNotFoundError, AttributeError…: whatever unpickling raises
+        return None
+    return found
+
+
+def _run_batch(
+    config: SimConfig, indices: Sequence[int], shipped: bytes | None = None
+) -> list[GameRecord]:
+    compiled, bots = _prepared(config, shipped)
     return [play_one(compiled, config.setup, bots, i, config.seed) for i in indices]
 
 

@@ -14,7 +14,7 @@ from toolkit.sim.bots import GENERIC_BOTS
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.executors import open_executor, stream_records
 from toolkit.sim.metrics import SimReport
-from toolkit.sim.runner import SimConfig, check_stop, compile_game, stop_on_signals
+from toolkit.sim.runner import SimConfig, check_stop, prepare_loaded, stop_on_signals
 
 
 class SetupError(ValueError):
@@ -125,7 +125,8 @@ class Simulation:
     ) -> SimReport:
         """Play the games on `executor` (default: inline for one worker, else a local pool)
         and fold them into the report as they arrive: no per-game list is kept."""
-        compiled = compile_game(self.config.game_dir, self.config.rules)
+        # the caller's loaded game, compiled once here and shipped to the workers
+        (compiled, _), shipped = prepare_loaded(self.config, self.game)
         in_play = compiled.cards_in_play(self.config.setup)
         aggregate = Aggregate(compiled.event_names, compiled.card_names, self.coop, in_play)
         setup: dict[str, Any] = {
@@ -139,9 +140,11 @@ class Simulation:
             with stop_on_signals():
                 if executor is None:
                     with open_executor(None, workers) as own:
-                        _fold(aggregate, stream_records(self.config, own, workers, progress))
+                        records = stream_records(self.config, own, workers, progress, shipped)
+                        _fold(aggregate, records)
                 else:
-                    _fold(aggregate, stream_records(self.config, executor, workers, progress))
+                    records = stream_records(self.config, executor, workers, progress, shipped)
+                    _fold(aggregate, records)
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the games finished so far
             setup["partial"] = f"{aggregate.games} of {self.config.games} games"
             self._note_failures(aggregate, setup)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from pydantic import BaseModel
 
@@ -33,6 +34,14 @@ class TextView:
     @property
     def owner(self) -> BaseModel | None:
         return self.text.owner
+
+    @cached_property
+    def parameters(self) -> dict[str, str]:
+        """The names the text may use and what they print (`parameter_values` of its owner),
+        worked out once for the checks that all ask (parity, plurals). Read only."""
+        from toolkit.content.templating import parameter_values
+
+        return parameter_values(self.owner)
 
     @property
     def is_card_text(self) -> bool:

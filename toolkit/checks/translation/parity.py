@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from toolkit.checks.translation.common import TextView
-from toolkit.content.templating import parameter_values, placeholders
+from toolkit.content.templating import placeholders
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_PLACEHOLDERS = rule("T005", "placeholder-parity", "A translation lacks or adds a {placeholder}.")
@@ -87,6 +88,27 @@ def numbers(text: str) -> list[str]:
     return [n.replace(",", ".") for n in NUMBER.findall(bare)]
 
 
+@cache
+def _number_word_pattern(lang: str) -> re.Pattern[str] | None:
+    """One pattern for all of a language's number words (a whole word each, any case); the
+    group that matched names the word."""
+    words = NUMBER_WORDS.get(lang, ())
+    if not words:
+        return None
+    either = "|".join(f"(?P<w{i}>{re.escape(w)})" for i, w in enumerate(words))
+    return re.compile(rf"(?<![\w-])(?:{either})(?![\w-])", re.I)
+
+
+def number_words(lang: str, text: str) -> list[str]:
+    """The language's number words that `text` writes outside its {placeholders}, in the
+    order of NUMBER_WORDS (one pass over the text, not one search per word)."""
+    pattern = _number_word_pattern(lang)
+    if pattern is None:
+        return []
+    seen = {int(str(m.lastgroup)[1:]) for m in pattern.finditer(PLACEHOLDER_TEXT.sub(" ", text))}
+    return [w for i, w in enumerate(NUMBER_WORDS[lang]) if i in seen]
+
+
 def ending(text: str) -> str:
     stripped = text.rstrip().rstrip('»"”’)').rstrip("\u202f\u00a0 ")
     return ENDINGS.get(stripped[-1:], "") if stripped else ""
@@ -106,7 +128,7 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
 
 def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
     """Parity of bound placeholders; a language with an unbound one is left to R006."""
-    allowed = set(parameter_values(view.owner))
+    allowed = set(view.parameters)
     want = Counter(placeholders(source_text))
     if any(name not in allowed for name in want):
         return
@@ -142,14 +164,10 @@ def _numbers(view: TextView, source_text: str) -> Iterator[Diagnostic]:
 
 
 def _literals(view: TextView) -> Iterator[Diagnostic]:
-    values = parameter_values(view.owner)
+    values = view.parameters
     for lang, value in view.values.items():
         found = numbers(value)
-        words = [
-            w
-            for w in NUMBER_WORDS.get(lang, ())
-            if re.search(rf"(?<![\w-]){w}(?![\w-])", PLACEHOLDER_TEXT.sub(" ", value), re.I)
-        ]
+        words = number_words(lang, value)
         if not found and not words:
             continue
         literal = (found or words)[0]

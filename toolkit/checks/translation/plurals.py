@@ -10,7 +10,6 @@ from functools import cache
 from babel import Locale
 
 from toolkit.checks.translation.common import TextView
-from toolkit.content.templating import parameter_values
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_PLURAL = rule(
@@ -65,7 +64,7 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     for view in texts:
         if not view.is_card_text:
             continue
-        values = parameter_values(view.owner)
+        values = view.parameters
         for lang, value in view.values.items():
             for match in COUNTED.finditer(value):
                 shown = values.get(match.group(1), "")

@@ -24,7 +24,14 @@ def question_deck(bank: Any) -> Any:
 
 
 def question_decks(game: Any) -> list[Any]:
-    return [question_deck(bank) for bank in game.valid(game.questions)]
+    """The game's banks as decks, the same deck objects for the loaded game each time: the
+    gate's print-fit check and the build then share each face's resolution."""
+    banks = game.valid(game.questions)
+    kept = game.print_memo.get(("question decks",))
+    if kept is None or [d.cards for d in kept] != [b.questions for b in banks]:
+        kept = [question_deck(bank) for bank in banks]
+        game.print_memo[("question decks",)] = kept
+    return list(kept)
 
 
 def files(game: Any, lang: str, opts: BuildOptions) -> Files:
