@@ -27,6 +27,8 @@ def test_the_page_has_console_python_and_yaml_blocks():
     assert {kind for kind in kinds} <= {"console", "python", "yaml", "sh"}
 
 
+# Slow (about 10-20 s): the tutorial's own commands play a few thousand games; fewer would
+# no longer be the commands a reader types, which is what this test proves.
 def test_every_code_block_runs(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(REPO)}

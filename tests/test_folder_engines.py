@@ -41,6 +41,8 @@ def no_traceback(result) -> None:
 # --- the tutorial's first steps, exactly as a new user types them -------------------------
 
 
+# Slow (about 10-20 s): issue 25's literal chain (simulate -n 2000, check, sweep) is what a
+# new user runs; a smaller -n would test another command.
 def test_new_engine_then_simulate_check_and_sweep(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert run_cli("new", "my-game", "--engine").exit_code == 0
