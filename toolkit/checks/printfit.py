@@ -97,8 +97,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         if unknown:
             continue
         name = deck.layout or DEFAULT_FRONT
-        layout, own = load_layout(name, game.root)
-        if layout is None and own:
+        layout, said = load_layout(name, game.root)
+        if layout is None and said:
             continue  # its Y/S findings, at the layout's lines, say why
         if layout is None:
             where = ("layout",) if deck.layout else ("id",)
