@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO, copy_game
+
 DOUBLOON_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">\n'
     '  <circle cx="50" cy="50" r="40" fill="currentColor"/>\n'
@@ -129,3 +131,20 @@ def test_a_broken_svg_is_one_finding_at_the_svg(run_cli, harbour):
     )
     (diag,) = findings(run_cli, harbour)
     assert diag["code"] == "P008" and diag["file"].endswith("icons/doubloon.svg")
+
+
+@pytest.mark.parametrize("indent", ["     en: ", "    en: "])
+def test_one_bad_glossary_line_is_its_own_finding_and_hides_no_other(run_cli, tmp_path, indent):
+    """Tokaido's layouts print glossary terms and its names stay untranslated by the
+    glossary's say-so: with a mis-indented glossary line (a YAML error, or a key pushed into
+    a text: a schema error) those cannot be judged, so they wait (no knock-on T004, P003 or
+    R004), and a placeholder typo elsewhere is still reported."""
+    game = copy_game(REPO / "content" / "tokaido", tmp_path / "tokaido")
+    glossary = game / "glossary.yaml"
+    edit(glossary, "      en: traveller\n", indent + "traveller\n")
+    deck = game / "decks" / "achievements.yaml"
+    edit(deck, "Arrozal: {points} puntos", "Arrozal: {pionts} puntos")
+    found = sorted((d["file"].rsplit("/", 1)[-1], d["code"]) for d in findings(run_cli, game))
+    assert found[0] == ("achievements.yaml", "R006")
+    assert found[1][0] == "glossary.yaml" and found[1][1][0] in "YS"
+    assert len(found) == 2, found

@@ -112,6 +112,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 try:
                     elements = job.resolved(layout, card)
                 except (TemplateError, TypeError, ValueError) as exc:
+                    if game.glossary_failed:
+                        break  # the layout may print a term of the glossary: said there
                     yield P_LAYOUT.at(
                         loaded.rel,
                         loaded.doc.span(("cards", index, "id")),

@@ -58,6 +58,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             elif (
                 lang != source
                 and not is_glossary
+                and not game.glossary_failed  # which names stay is the glossary's to say
                 and value == text.value.get(source)
                 and not _may_stay(value, kept)
             ):
