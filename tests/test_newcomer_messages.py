@@ -148,3 +148,36 @@ def test_one_bad_glossary_line_is_its_own_finding_and_hides_no_other(run_cli, tm
     assert found[0] == ("achievements.yaml", "R006")
     assert found[1][0] == "glossary.yaml" and found[1][1][0] in "YS"
     assert len(found) == 2, found
+
+
+def test_a_schema_error_in_a_deck_hides_no_rulebook_finding(run_cli, harbour):
+    """The deck with an S002 is unchecked content: what the rulebook reads of it prints
+    nothing (no knock-on R010), and a typo elsewhere in the rulebook is still an R010."""
+    deck = harbour / "decks" / "cards.yaml"
+    edit(deck, "    copies: 3\n", "    copies: 3\n    colour: red\n")
+    rulebook = harbour / "rulebook" / "en.md"
+    edit(rulebook, "{{ rules.hand_size }}", "{{ rules.hand_sise }}")
+    found = findings(run_cli, harbour)
+    assert [d["code"] for d in found] == ["S002", "R010"], found
+    assert "did you mean 'hand_size'?" in found[1]["message"]
+    assert (found[1]["line"], found[1]["col"]) == place(rulebook, "rules.hand_sise")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        (
+            "    copies: 3\n",
+            '    copies: 3\n    price: "3"\n',
+            "price should be a whole number, not a text: write 3 without quotes",
+        ),
+        ("    copies: 1\n", "    copies: 1.5\n", "copies should be a whole number, not 1.5"),
+        ("      points: 3\n", '      points: "3"\n', "(write 3 without quotes)"),
+    ],
+)
+def test_a_quoted_number_says_the_field_and_to_drop_the_quotes(run_cli, harbour, old, new, words):
+    deck = harbour / "decks" / "cards.yaml"
+    edit(deck, old, new)
+    (diag,) = findings(run_cli, harbour)
+    assert diag["code"] in ("S001", "S005") and words in diag["message"], diag
+    assert diag["line"] == place(deck, new.strip().split("\n")[-1].strip())[0]

@@ -22,8 +22,8 @@ R_RULEBOOK = rule(
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
-    if game.manifest is None or any(f.model is None for f in game.files()):
-        return
+    if game.manifest is None:
+        return  # a rulebook reads the manifest: its own finding comes first
     faces = rulebook_faces(game)
     for lang, path in game.rulebook.items():
         display = display_path(path)
