@@ -181,3 +181,11 @@ def test_a_quoted_number_says_the_field_and_to_drop_the_quotes(run_cli, harbour,
     (diag,) = findings(run_cli, harbour)
     assert diag["code"] in ("S001", "S005") and words in diag["message"], diag
     assert diag["line"] == place(deck, new.strip().split("\n")[-1].strip())[0]
+
+
+def test_i18n_export_in_a_game_folder_exports_that_game(run_cli, harbour, monkeypatch):
+    monkeypatch.chdir(harbour / "decks")
+    result = run_cli("i18n", "export", "--lang", "fr")
+    assert result.exit_code == 0, result.output
+    assert '"Project-Id-Version: harbour-market\\n"' in result.stdout
+    assert 'msgid "Draw a card and take a :doubloon:."' in result.stdout
