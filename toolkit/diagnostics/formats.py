@@ -106,7 +106,7 @@ def _information_uri() -> str:
     try:
         meta = metadata("playset")
         urls = [u.split(",", 1)[-1].strip() for u in meta.get_all("Project-URL") or []]
-        home = meta.get("Home-page")
+        home = meta["Home-page"] if "Home-page" in meta else None
     except PackageNotFoundError:
         urls, home = [], None
     for url in [*urls, home]:
