@@ -106,11 +106,11 @@ def _information_uri() -> str:
     try:
         meta = metadata("playset")
         urls = [u.split(",", 1)[-1].strip() for u in meta.get_all("Project-URL") or []]
-        home = meta["Home-page"] if "Home-page" in meta else None
+        urls += meta.get_all("Home-page") or []
     except PackageNotFoundError:
-        urls, home = [], None
-    for url in [*urls, home]:
-        if url and "://" in url:
+        urls = []
+    for url in urls:
+        if "://" in url:
             return url
     return (repo_root() / "README.md").resolve().as_uri()
 
@@ -209,5 +209,18 @@ def render(diags: Sequence[Diagnostic], fmt: str) -> str:
 
 
 def counts_as_finding(diag: Diagnostic) -> bool:
-    """Errors and warnings make the exit code 1; info notes do not."""
+    """Errors and warnings are findings (shown and counted); info notes are not."""
     return diag.severity in (Severity.ERROR, Severity.WARNING)
+
+
+def fails(
+    diags: Sequence[Diagnostic], strict: bool = False, max_warnings: int | None = None
+) -> bool:
+    """Whether findings make the exit code 1, as yamllint and ESLint decide: any error does;
+    warnings do only with `strict` (any warning) or beyond `max_warnings`."""
+    warnings = sum(1 for d in diags if d.severity == Severity.WARNING)
+    if any(d.severity == Severity.ERROR for d in diags):
+        return True
+    if strict:
+        return warnings > 0
+    return max_warnings is not None and warnings > max_warnings
