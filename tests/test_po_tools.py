@@ -54,7 +54,7 @@ def test_exported_po_files_pass_msgfmt_check(game_id, tmp_path: Path):
 def test_exported_po_files_compile_with_babel(game_id):
     """Babel reads each file and writes its MO; its checks pass on every entry but those
     marked `no-python-format`, where Babel (2.19) still takes a percent sign for a %-format
-    against the flag (python-babel/babel#35): `30 % du` and `30% of`."""
+    against the flag (python-babel/babel#35): `30 % de la`, `30 % du` and `30% of`."""
     for lang, text in _exports(game_id):
         catalog = read_po(io.StringIO(text), locale=lang)
         write_mo(io.BytesIO(), catalog)
@@ -73,5 +73,5 @@ def test_percent_texts_are_marked_no_python_format():
     (en,) = [text for lang, text in _exports("whisky-game") if lang == "en"]
     entries = polib.pofile(en)
     marked = [e for e in entries if NO_PYTHON_FLAG in e.flags]
-    assert any("du moût d’un whiskey irlandais" in e.msgid for e in marked)
+    assert any("de la maische d’un whiskey irlandais" in e.msgid for e in marked)
     assert all(PYTHON_FORMAT.search(e.msgid) or PYTHON_FORMAT.search(e.msgstr) for e in marked)
