@@ -24,7 +24,7 @@ def lantern(tmp_path, monkeypatch, run_cli) -> Path:
     assert run_cli("new", "lantern", "--into", str(tmp_path)).exit_code == 0
     game = tmp_path / "lantern"
     shutil.copytree(OWN_LOOK / "layouts", game / "layouts", dirs_exist_ok=True)
-    shutil.copytree(OWN_LOOK / "icons", game / "icons")
+    shutil.copytree(OWN_LOOK / "icons", game / "icons", dirs_exist_ok=True)
     deck = game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8").replace(
         "size: poker\n", "size: poker\nlayout: lantern-card\n"

@@ -64,7 +64,7 @@ def _designer_game(run_cli, tmp_path: Path) -> Path:
     result = run_cli("new", "doubloons", "--into", str(tmp_path), "--lang", "en")
     assert result.exit_code == 0, result.output
     game = tmp_path / "doubloons"
-    (game / "icons").mkdir()
+    (game / "icons").mkdir(exist_ok=True)  # `playset new` gives an example icon
     (game / "icons" / "doubloon.svg").write_text(DOUBLOON, encoding="utf-8")
     deck = game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8")

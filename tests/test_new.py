@@ -43,3 +43,27 @@ def test_new_refuses_bad_ids_languages_and_existing_folders(run_cli, tmp_path):
     assert run_cli("new", "taken", "--into", str(tmp_path)).exit_code == 2
     assert (tmp_path / "taken" / "notes.txt").read_text() == "mine"
     assert not (tmp_path / "taken" / "game.yaml").exists()
+
+
+def test_new_game_has_a_title_a_gitignore_and_an_example_layout_and_icon(
+    run_cli, tmp_path, monkeypatch
+):
+    """`harbour-market` is titled as a name is written; output/ is ignored by git; the
+    example layout (with the example SVG icon, drawn from currentColor) validates and builds
+    clean once a deck names it."""
+    assert run_cli("new", "harbour-market", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "harbour-market"
+    assert "  en: Harbour Market\n" in (game / "game.yaml").read_text()
+    assert "output/" in (game / ".gitignore").read_text().splitlines()
+    assert 'fill="currentColor"' in (game / "icons" / "token.svg").read_text()
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace("size: poker\n", "size: poker\nlayout: example-card\n")
+    )
+    monkeypatch.chdir(game)
+    checked = run_cli("validate", "--format", "json")
+    assert checked.exit_code == 0 and checked.stdout.strip() in ("", "[]"), checked.output
+    built = run_cli("build", "--lang", "en")
+    assert built.exit_code == 0, built.output
+    page = PdfReader(game / "output" / "harbour-market" / "en" / "cards.pdf").pages[0]
+    assert "Move 2 spaces" in page.extract_text()

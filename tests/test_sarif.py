@@ -83,3 +83,58 @@ def test_github_annotations_name_files_relative_to_the_current_folder(
     monkeypatch.chdir(tmp_path / "work")
     result = run_cli("validate", "../game", "--format", "github")
     assert result.stdout.startswith("::error file=../game/decks/cards.yaml,line="), result.stdout
+
+
+AZURE = {
+    "TF_BUILD": "True",
+    "SYSTEM_COLLECTIONURI": "https://dev.azure.com/acme/",
+    "SYSTEM_TEAMPROJECT": "games",
+    "SYSTEM_DEFINITIONID": "12",
+    "BUILD_DEFINITIONNAME": "playset-ci",
+    "SYSTEM_PHASEID": "3f1c5b8e-2d4a-4c7e-9b1a-6e2f0d9c8a71",
+    "SYSTEM_PHASENAME": "Job",
+    "BUILD_SOURCEBRANCH": "refs/heads/main",
+    "BUILD_BUILDID": "345",
+}
+
+
+def test_the_driver_says_where_to_learn_about_it_and_the_run_its_category(
+    tmp_path, run_cli, monkeypatch
+):
+    monkeypatch.delenv("TF_BUILD", raising=False)
+    run = json.loads(_cases(tmp_path, run_cli, monkeypatch)["relative with a space"])["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["fullName"].startswith("Playset ") and driver["version"] in driver["fullName"]
+    assert "://" in driver["informationUri"]
+    assert run["automationDetails"] == {"id": "playset/"}
+    for key, value in AZURE.items():
+        monkeypatch.setenv(key, value)
+    run = json.loads(_sarif(run_cli, Path("sp ace"), tmp_path, monkeypatch))["runs"][0]
+    details = run["automationDetails"]
+    assert details["id"] == (
+        "azuredevops/pipeline/build/acme/games/12/3f1c5b8e-2d4a-4c7e-9b1a-6e2f0d9c8a71/"
+        "refs/heads/main/345"
+    )
+    assert details["properties"]["azuredevops/pipeline/build/buildDefinitionName"] == "playset-ci"
+
+
+@pytest.mark.skipif(MULTITOOL is None, reason="SARIF Multitool not installed (see .ci/run)")
+def test_the_validator_with_azure_devops_rules_finds_nothing(tmp_path, run_cli, monkeypatch):
+    """No error or warning from the SARIF, GitHub and GitHub Advanced Security for Azure
+    DevOps rules (SARIF2005 informationUri, GHAzDO1014 automationDetails, GHAzDO1018
+    fullName), in an Azure Pipelines run."""
+    for key, value in AZURE.items():
+        monkeypatch.setenv(key, value)
+    path = tmp_path / "run.sarif"
+    path.write_text(_cases(tmp_path, run_cli, monkeypatch)["relative with a space"])
+    done = subprocess.run(
+        [MULTITOOL, "validate", str(path), "--rule-kind", "Sarif;Gh;Ado"]
+        + ["-o", str(tmp_path / "out.sarif"), "--log", "ForceOverwrite"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    found = [
+        line for line in done.stdout.splitlines() if ": error " in line or ": warning " in line
+    ]
+    assert done.returncode == 0 and found == [], done.stdout

@@ -54,7 +54,7 @@ def test_a_number_field_takes_only_a_yaml_number(game, run_cli, file, old, new):
     assert result.exit_code == 1, result.output
     found = [d for d in json.loads(result.stdout) if d["file"].endswith(file)]
     assert [(d["code"], d["line"], d["col"]) for d in found] == [("S001", line, col)], found
-    assert "integer" in found[0]["message"]
+    assert "should be a whole number" in found[0]["message"]
 
 
 def test_a_plain_yaml_int_still_passes(game, run_cli):

@@ -4,6 +4,7 @@ icons count (toolkit.render.icons.icon_set), and one that cannot be read is a fi
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 
 from toolkit.checks.translation.common import views
@@ -28,11 +29,13 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for view in views(game, facts):
         for lang, value in view.values.items():
             unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
-            unknown = [name for name in unknown if name not in icons.names]
+            unknown = [n for n in unknown if n not in icons.names and n not in icons.broken]
             if unknown:
+                close = difflib.get_close_matches(unknown[0], sorted(icons.names), n=1)
+                tip = f"did you mean ':{close[0]}:'? " if close else ""
                 yield P_INLINE_ICON.at(
                     view.file,
                     view.span(lang),
                     f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
-                    f" would print as written; icons: {known}",
+                    f" would print as written; {tip}icons: {known}",
                 )

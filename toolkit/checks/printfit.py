@@ -21,7 +21,7 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render import assets
 from toolkit.render.context import card_context
@@ -97,7 +97,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         if unknown:
             continue
         name = deck.layout or DEFAULT_FRONT
-        layout, _ = load_layout(name, game.root)
+        layout, said = load_layout(name, game.root)
+        if layout is None and said:
+            continue  # its Y/S findings, at the layout's lines, say why
         if layout is None:
             where = ("layout",) if deck.layout else ("id",)
             yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
@@ -110,6 +112,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 try:
                     elements = job.resolved(layout, card)
                 except (TemplateError, TypeError, ValueError) as exc:
+                    if game.glossary_failed:
+                        break  # the layout may print a term of the glossary: said there
                     yield P_LAYOUT.at(
                         loaded.rel,
                         loaded.doc.span(("cards", index, "id")),
@@ -159,6 +163,10 @@ def _element(
         if problem.once is not None and once in reported:
             continue
         reported.add(once)
+        at_layout = _layout_place(name, job, element, problem)
+        if at_layout is not None:
+            yield REGISTRY.get(problem.code).at(*at_layout, f"layout {name!r} {problem.message}")
+            continue
         yield REGISTRY.get(problem.code).at(
             loaded.rel,
             loaded.doc.span(("cards", index, *problem.field)),
@@ -204,6 +212,18 @@ def _element(
         f"{measured.min_size} pt but the box is {item.h:.1f} mm high "
         f"({len(item.text)} characters; layout {name})",
     )
+
+
+def _layout_place(name: str, job: PrintJob, element: Any, problem: Any) -> tuple[str, Span] | None:
+    """Where in the layout file a problem of the layout itself lies (its element's field),
+    or None when the card's data is at fault (or the layout has no file to point into)."""
+    if problem.in_layout is None:
+        return None
+    doc, _ = layout_document(name, job.root)
+    index = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    if doc is None or index is None:
+        return None
+    return layout_file(name, job.root), doc.span(("elements", index, *problem.in_layout))
 
 
 def unknown_layout(name: str, game_root: Path) -> str:

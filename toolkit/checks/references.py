@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.content.models.base import Declares
+from toolkit.content.models.glossary import GlossaryTerm
 from toolkit.content.templating import NAME, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
@@ -36,12 +38,15 @@ R_MISSING_SCHEMA = rule(
 )
 MODELINE = re.compile(r"^[ \t]*#[ \t]*yaml-language-server:[ \t]*\$schema=(\S+)", re.MULTILINE)
 
+TERMS = tuple(
+    m.namespace for m in GlossaryTerm.model_fields["id"].metadata if isinstance(m, Declares)
+)
 CONTENT_DIRS = {"decks": "decks", "boards": "boards", "questions": "questions"}
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _duplicates(facts)
-    yield from _references(facts)
+    yield from _references(facts, _unread(game))
     yield from _placeholders(facts)
     yield from _unlisted(game)
     yield from _modelines(game)
@@ -64,7 +69,16 @@ def _duplicates(facts: Facts) -> Iterator[Diagnostic]:
             first[key] = decl
 
 
-def _references(facts: Facts) -> Iterator[Diagnostic]:
+def _unread(game: Game) -> frozenset[str]:
+    """Namespaces whose ids are unknown because the file declaring them could not be read at
+    all (a glossary with a YAML error): a reference into one is not reported as unknown."""
+    glossary = game.glossary
+    if glossary is None or glossary.model is not None or glossary.partial is not None:
+        return frozenset()
+    return frozenset(TERMS)
+
+
+def _references(facts: Facts, unread: frozenset[str] = frozenset()) -> Iterator[Diagnostic]:
     ids: dict[str, dict[str, str | None]] = defaultdict(dict)
     for decl in facts.declared:
         ids[decl.namespace].setdefault(decl.id, decl.kind)
@@ -73,8 +87,8 @@ def _references(facts: Facts) -> Iterator[Diagnostic]:
         assert doc is not None
         span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
         known = ids.get(ref.namespace, {})
-        if ref.id not in known and ref.id in facts.withheld:
-            continue  # its entry has a schema error of its own
+        if ref.id not in known and (ref.id in facts.withheld or ref.namespace in unread):
+            continue  # its entry has a schema error of its own, or its file a YAML error
         if ref.id not in known:
             pool = [i for i, k in known.items() if ref.kind is None or k == ref.kind]
             close = difflib.get_close_matches(ref.id, pool, n=1)

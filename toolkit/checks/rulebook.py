@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from jinja2 import TemplateSyntaxError
+
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
@@ -15,6 +17,7 @@ from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
 from toolkit.render.rulebook_style import Faces, rulebook_faces
+from toolkit.render.undefined import MissingName
 
 R_RULEBOOK = rule(
     "R010", "rulebook-template", "A rulebook expression fails (unknown content or bad syntax)."
@@ -22,8 +25,8 @@ R_RULEBOOK = rule(
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
-    if game.manifest is None or any(f.model is None for f in game.files()):
-        return
+    if game.manifest is None:
+        return  # a rulebook reads the manifest: its own finding comes first
     faces = rulebook_faces(game)
     for lang, path in game.rulebook.items():
         display = display_path(path)
@@ -31,10 +34,23 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             source = read_rulebook(path)
             text = render_markdown(game, lang, source)
         except RulebookError as exc:
-            yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
+            if _own_fault(game, exc):
+                yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
         yield from _glyphs(display, source, text, faces)
         yield from _typography(display, lang, source)
+
+
+def _own_fault(game: Game, exc: RulebookError) -> bool:
+    """Whether a rulebook error is the rulebook's own. With every file valid, it is. Beside
+    content that failed its own checks (read as empty), only a syntax error or a name that
+    does not exist surely is; a filter or a test failing on the empty content (`first` of
+    no card) is the content's finding, already reported."""
+    if all(f.model is not None for f in game.files()):
+        return True
+    cause = exc.__cause__
+    named = isinstance(cause, MissingName) and cause.name is not None
+    return named or isinstance(cause, TemplateSyntaxError)
 
 
 # Template code, inline code and link targets keep their punctuation as written.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -115,3 +115,17 @@ def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False)
         raise typer.Exit(1) from None
     if not quiet:
         stderr.print(f"wrote {escape(str(path))}")
+
+
+StrictOpt = Annotated[
+    bool,
+    typer.Option("--strict", help="Exit 1 on warnings too (by default only errors do)."),
+]
+MaxWarningsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-warnings",
+        min=0,
+        help="Exit 1 when there are more warnings than this (as ESLint).",
+    ),
+]

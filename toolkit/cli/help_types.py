@@ -1,4 +1,5 @@
-"""Readable value names in `--help`: TEXT, INTEGER, PATH, nothing for a flag.
+"""Readable value names in `--help`: TEXT, INTEGER, PATH, nothing for a flag; and shell
+completion of values (toolkit.cli.complete) on the same parameter classes.
 
 typer 0.2x labels a value with its Python annotation (`<str>`, `<list[str]>`, `<int range>`)
 and gives every flag a `<bool>`. Help shows what users of ruff, yamllint and older typer
@@ -51,14 +52,32 @@ def type_label(param: TyperOption | TyperArgument) -> str | None:
     return value_name(descriptor.annotation)
 
 
+def _completions(param: Any, ctx: Any, incomplete: str) -> list[Any] | None:
+    """The values toolkit.cli.complete suggests for this parameter (None: click's own)."""
+    from click.shell_completion import CompletionItem
+
+    from toolkit.cli.complete import values
+
+    found = values(param.name, ctx, incomplete)
+    return None if found is None else [CompletionItem(value) for value in found]
+
+
 class ReadableOption(TyperOption):
     def display_type_rich(self, ctx: Any) -> str | None:
         return type_label(self)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        found = _completions(self, ctx, incomplete)
+        return super().shell_complete(ctx, incomplete) if found is None else found
 
 
 class ReadableArgument(TyperArgument):
     def display_type_rich(self, ctx: Any) -> str | None:
         return type_label(self)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        found = _completions(self, ctx, incomplete)
+        return super().shell_complete(ctx, incomplete) if found is None else found
 
 
 def _readable_params(params: list[Any]) -> list[Any]:

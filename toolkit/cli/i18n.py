@@ -136,7 +136,10 @@ def _po_text(po) -> str:
 
 @app.command("export")
 def export(
-    game: Annotated[str, typer.Argument(help="A bundled game's id or a game folder.")],
+    game: Annotated[
+        str | None,
+        typer.Argument(help="A bundled game's id or a game folder (default: the one you are in)."),
+    ] = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Target language (a PO file).")] = None,
     template: Annotated[
         bool, typer.Option("--template", help="The POT template instead (msgstr empty).")
@@ -153,7 +156,7 @@ def export(
         raise usage_error(f"unknown format {fmt!r}; only po is supported")
     if template == (lang is not None):
         raise usage_error("give either --lang LANG (a PO file) or --template (the POT)")
-    loaded = _valid_game(game)
+    loaded = _valid_game(str(_one_game(game)))
     if lang is not None and lang not in loaded.manifest.languages:
         raise usage_error(
             f"{loaded.id} has no language {lang!r}; start it with "
@@ -173,6 +176,17 @@ def export(
         sys.stdout.write(text)
 
 
+def _one_game(game: str | None) -> Path:
+    """The game a one-game command works on: the one named, else the game folder the
+    current directory is in (as every other command); a usage error with neither."""
+    from toolkit.content.game import game_folder_around
+
+    if game is None and game_folder_around(Path.cwd()) is None:
+        raise usage_error("name the game (an id or a folder), or run this in its folder")
+    (folder,) = game_folders([game] if game else None)
+    return folder
+
+
 @app.command("add-language")
 def add_language(
     lang: Annotated[str, typer.Argument(help="The new language's ISO 639 code, e.g. de.")],
@@ -186,16 +200,12 @@ def add_language(
     ] = None,
 ) -> None:
     """Start a language: add it to game.yaml and write its PO file and the POT to fill in."""
-    from toolkit.content.game import game_folder_around
     from toolkit.fileio import make_output_root, output_folder, write_many
     from toolkit.i18n.languages import LanguageError
     from toolkit.i18n.languages import add_language as added
     from toolkit.i18n.po import export_po, export_pot
 
-    if game is None and game_folder_around(Path.cwd()) is None:
-        raise usage_error("name the game (an id or a folder), or run this in its folder")
-    (folder,) = game_folders([game] if game else None)
-    loaded = _valid_game(str(folder))
+    loaded = _valid_game(str(_one_game(game)))
     try:
         manifest_text = added(loaded, lang)
         po_text, pot_text = _po_text(export_po(loaded, lang)), _po_text(export_pot(loaded))

@@ -10,6 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from toolkit.cli.common import (
+    MaxWarningsOpt,
+    StrictOpt,
     escape,
     game_folders,
     gated_game,
@@ -38,6 +40,30 @@ DaskOpt = Annotated[
         "tcp://HOST:8786 joins a running scheduler. Same results as the local pool.",
     ),
 ]
+
+
+DaskIdleOpt = Annotated[
+    str,
+    typer.Option(
+        "--dask-idle",
+        help="When a Dask cluster has no worker left: wait[:SECONDS] says so after SECONDS "
+        "(30) and waits for one to join; stop[:SECONDS] ends the run then, with the reason.",
+    ),
+]
+
+
+def idle_policy(text: str) -> Any:
+    """The executors' Idle policy for --dask-idle (`wait`, `stop`, `wait:60`, `stop:10`)."""
+    from toolkit.sim.executors import Idle
+
+    mode, _, seconds = text.partition(":")
+    try:
+        after = float(seconds) if seconds else 30.0
+    except ValueError:
+        after = -1.0
+    if mode not in ("wait", "stop") or not after >= 0:
+        raise usage_error(f"--dask-idle {text} (expected wait or stop, then :SECONDS if wanted)")
+    return Idle(after, mode == "stop", lambda words: stderr.print(escape(words)))
 
 
 def executor_spec(workers: int, dask: str | None) -> str | None:
@@ -102,13 +128,17 @@ def simulate(
     ] = None,
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
     dask: DaskOpt = None,
+    dask_idle: DaskIdleOpt = "wait",
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
     from toolkit.sim.runner import stop_on_signals
 
+    idle = idle_policy(dask_idle)
     try:
         with stop_on_signals():
-            _simulate(game, games, players, bots, seed, workers, option, json_out, pdf_out, dask)
+            _simulate(
+                game, games, players, bots, seed, workers, option, json_out, pdf_out, dask, idle
+            )
     except KeyboardInterrupt as stop:  # before the games started
         stderr.print(f"interrupted before any game finished (0 of {games})")
         raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
@@ -125,6 +155,7 @@ def _simulate(
     json_out: Path | None,
     pdf_out: Path | None,
     dask: str | None,
+    idle: Any = None,
 ) -> None:
     from toolkit.sim.engines import EngineError
     from toolkit.sim.executors import ExecutorError, open_executor
@@ -154,7 +185,8 @@ def _simulate(
         )
     code = 0
     try:
-        with open_executor(executor_spec(workers, dask), workers) as pool, _progress(games) as bar:
+        spec = executor_spec(workers, dask)
+        with open_executor(spec, workers, idle) as pool, _progress(games) as bar:
             task = bar.add_task(f"{loaded.id}", total=games)
             report = sim.play(workers, lambda k: bar.advance(task, k), pool)
     except ExecutorError as exc:
@@ -201,7 +233,7 @@ def check(
     option: OptionOpt = None,
     fmt: Annotated[str, typer.Option("--format", "-f")] = "text",
     exit_zero: Annotated[
-        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (as ruff).")
+        bool, typer.Option("--exit-zero", help="Exit 0 even with errors (as ruff).")
     ] = False,
     workers: Annotated[int, typer.Option(min=1, max=256)] = 1,
     dask: DaskOpt = None,
@@ -214,9 +246,13 @@ def check(
             "scores); -n/30 games per player count (at least 2), every count or -p's.",
         ),
     ] = False,
+    dask_idle: DaskIdleOpt = "wait",
+    strict: StrictOpt = False,
+    max_warnings: MaxWarningsOpt = None,
 ) -> None:
-    """Validate, then simulate a few hundred games; balance findings become B diagnostics."""
-    from toolkit.diagnostics.formats import counts_as_finding, render
+    """Validate, then simulate a few hundred games; balance findings become B diagnostics.
+    Exit 1 on errors; warnings exit 0 unless --strict or --max-warnings N."""
+    from toolkit.diagnostics.formats import fails, render
     from toolkit.sim.executors import ExecutorError
 
     if fmt not in FORMATS:
@@ -225,7 +261,10 @@ def check(
         if contract:
             found = _check_contracts(games_arg, max(2, games // 30), players, seed, fmt)
         else:
-            found = _check_all(games_arg, games, players, bots, seed, option, fmt, workers, dask)
+            idle = idle_policy(dask_idle)
+            found = _check_all(
+                games_arg, games, players, bots, seed, option, fmt, workers, dask, idle
+            )
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
     output = render(found, fmt)
@@ -233,7 +272,7 @@ def check(
         sys.stdout.write(output + "\n")
     if fmt == "text":
         stderr.print(f"{len(found)} finding(s)" if found else "[green]clean[/green]")
-    findings = any(counts_as_finding(d) for d in found)
+    findings = fails(found, strict, max_warnings)
     raise typer.Exit(1 if findings and not exit_zero else 0)
 
 
@@ -277,6 +316,7 @@ def _check_all(
     fmt: str,
     workers: int,
     dask: str | None,
+    idle: Any = None,
 ) -> list[Any]:
     from toolkit.checks import balance, run_checks
     from toolkit.content.game import load_game
@@ -287,7 +327,7 @@ def _check_all(
     from toolkit.sim.session import SetupError, prepare
 
     found: list[Any] = []
-    with open_executor(executor_spec(workers, dask), workers) as pool:
+    with open_executor(executor_spec(workers, dask), workers, idle) as pool:
         for folder in game_folders(games_arg):
             loaded = load_game(folder)
             diags = run_checks(loaded)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, usage_error
+from toolkit.cli.common import GAME_HELP, MaxWarningsOpt, StrictOpt, game_folders, usage_error
 from toolkit.diagnostics.formats import FORMATS
 
 
@@ -23,14 +23,17 @@ def validate(
         list[str] | None, typer.Option(help="Skip these rule codes or prefixes.")
     ] = None,
     exit_zero: Annotated[
-        bool, typer.Option("--exit-zero", help="Exit 0 even with findings (as ruff).")
+        bool, typer.Option("--exit-zero", help="Exit 0 even with errors (as ruff).")
     ] = False,
+    strict: StrictOpt = False,
+    max_warnings: MaxWarningsOpt = None,
 ) -> None:
-    """Validate games: YAML syntax, schema, references, translations and print fit."""
+    """Validate games: YAML syntax, schema, references, translations and print fit. Exit 1
+    on errors; warnings are shown but exit 0 unless --strict or --max-warnings N."""
     from toolkit.checks import run_checks
     from toolkit.content.game import load_game
     from toolkit.diagnostics import RuleSelection
-    from toolkit.diagnostics.formats import counts_as_finding, render
+    from toolkit.diagnostics.formats import fails, render
 
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -45,7 +48,7 @@ def validate(
     output = render(diagnostics, fmt)
     if output:
         sys.stdout.write(output + "\n")
-    findings = sum(1 for d in diagnostics if counts_as_finding(d))
+    findings = fails(diagnostics, strict, max_warnings)
     unreadable = any(d.code == "Y010" for d in diagnostics)
     if fmt == "text":  # click's echo: rich is not worth its start-up for one line
         names = ", ".join(f.name for f in folders)

@@ -165,6 +165,14 @@ class Game:
     def id(self) -> str:
         return self.manifest.id if self.manifest else self.root.name
 
+    @property
+    def glossary_failed(self) -> bool:
+        """The game lists a glossary that did not validate: what depends on its terms (names
+        kept untranslated, terms a layout prints, references to terms) cannot be judged, so
+        those checks wait for the glossary's own Y/S finding to be fixed instead of flooding
+        the designer with its consequences."""
+        return self.glossary is not None and self.glossary.model is None
+
     def files(self) -> list[LoadedFile]:
         out = [self.manifest_file] if self.manifest_file else []
         out += self.decks + self.boards + self.questions

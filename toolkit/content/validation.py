@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,7 +117,60 @@ def _message(err: ErrorDetails, adapter: TypeAdapter[Any]) -> tuple[Any, str]:
         return S_BAD_VALUE, f"{msg} (got {shown})"
     if kind in ("value_error", "assertion_error"):
         return S_RULE, msg.removeprefix("Value error, ")
+    if kind in TYPE_WORDS:
+        return S_TYPE, _type_message(err)
     return S_TYPE, msg
+
+
+# What a designer is told a value should be, by pydantic's error type.
+TYPE_WORDS = {
+    "int_type": "a whole number",
+    "int_from_float": "a whole number",
+    "int_parsing": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "string_type": "a text",
+    "list_type": "a list (one `- item` per line)",
+    "dict_type": "a mapping (`key: value` lines)",
+    "model_type": "a mapping (`key: value` lines)",
+    "model_attributes_type": "a mapping (`key: value` lines)",
+}
+
+
+def _type_message(err: ErrorDetails) -> str:
+    """`price should be a whole number: write 3 without quotes` rather than pydantic's
+    `Input should be a valid integer`: the field, what it takes, and how to write it."""
+    names: list[str] = []
+    for seg in reversed(err["loc"]):  # the field's own path, after its entry's index
+        if not isinstance(seg, str):
+            break
+        names.insert(0, seg)
+    field = ".".join(names) or "this value"
+    wanted = TYPE_WORDS[err["type"]]
+    got = err.get("input")
+    if isinstance(got, str) and wanted in ("a whole number", "a number", "true or false"):
+        bare = got.strip()
+        if _reads_as(bare, wanted):
+            return f"{field} should be {wanted}, not a text: write {bare} without quotes"
+    if isinstance(got, dict):
+        shown = "a mapping"
+    elif isinstance(got, list):
+        shown = "a list"
+    elif isinstance(got, bool) or got is None:
+        shown = {True: "true", False: "false", None: "nothing"}[got]
+    else:
+        shown = repr(got) if len(repr(got)) <= 60 else repr(got)[:57] + "..."
+    return f"{field} should be {wanted}, not {shown}"
+
+
+def _reads_as(text: str, wanted: str) -> bool:
+    """Whether `text`, unquoted, would be read as what the field wants (`3`, `2.5`, `true`)."""
+    if wanted == "true or false":
+        return text in ("true", "false")
+    pattern = r"[+-]?[0-9]+" if wanted == "a whole number" else r"[+-]?[0-9]+(?:\.[0-9]+)?"
+    return re.fullmatch(pattern, text) is not None
 
 
 def validate_document(

@@ -96,6 +96,57 @@ def _version() -> str:
         return "0+unknown"
 
 
+def _information_uri() -> str:
+    """Where to learn about the tool: the distribution's declared home page, else its README
+    (a file: URI; the rules are listed by `playset rules`)."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    from toolkit.content.game import repo_root
+
+    try:
+        meta = metadata("playset")
+        urls = [u.split(",", 1)[-1].strip() for u in meta.get_all("Project-URL") or []]
+        urls += meta.get_all("Home-page") or []
+    except PackageNotFoundError:
+        urls = []
+    for url in urls:
+        if "://" in url:
+            return url
+    return (repo_root() / "README.md").resolve().as_uri()
+
+
+AUTOMATION_ID = "playset/"
+"""runs[].automationDetails.id: the category `playset` (code-scanning services keep one set of
+alerts per category; the trailing slash says the run has no id of its own)."""
+_ADO = "azuredevops/pipeline/build/"
+_ADO_PROPERTIES = {
+    "buildDefinitionId": "SYSTEM_DEFINITIONID",
+    "buildDefinitionName": "BUILD_DEFINITIONNAME",
+    "phaseId": "SYSTEM_PHASEID",
+    "phaseName": "SYSTEM_PHASENAME",
+}
+
+
+def _automation() -> dict[str, object]:
+    """runs[].automationDetails: in an Azure Pipelines run (TF_BUILD set), the pipeline, phase,
+    branch and build that GitHub Advanced Security for Azure DevOps files the alerts under,
+    from the pipeline's predefined variables; elsewhere the `playset` category."""
+    env = os.environ
+    if not env.get("TF_BUILD"):
+        return {"id": AUTOMATION_ID}
+    org = env.get("SYSTEM_COLLECTIONURI", "").rstrip("/").rsplit("/", 1)[-1]
+    parts = [
+        org,
+        env.get("SYSTEM_TEAMPROJECT", ""),
+        env.get("SYSTEM_DEFINITIONID", ""),
+        env.get("SYSTEM_PHASEID", ""),
+        env.get("BUILD_SOURCEBRANCH", ""),
+        env.get("BUILD_BUILDID", ""),
+    ]
+    properties = {_ADO + key: env.get(var, "") for key, var in _ADO_PROPERTIES.items()}
+    return {"id": _ADO + "/".join(parts), "properties": properties}
+
+
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -129,7 +180,16 @@ def format_sarif(diags: Sequence[Diagnostic]) -> str:
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "playset", "version": _version(), "rules": rules}},
+                "tool": {
+                    "driver": {
+                        "name": "playset",
+                        "fullName": f"Playset {_version()} (tabletop game content checks)",
+                        "version": _version(),
+                        "informationUri": _information_uri(),
+                        "rules": rules,
+                    }
+                },
+                "automationDetails": _automation(),
                 "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
                 "results": results,
             }
@@ -149,5 +209,18 @@ def render(diags: Sequence[Diagnostic], fmt: str) -> str:
 
 
 def counts_as_finding(diag: Diagnostic) -> bool:
-    """Errors and warnings make the exit code 1; info notes do not."""
+    """Errors and warnings are findings (shown and counted); info notes are not."""
     return diag.severity in (Severity.ERROR, Severity.WARNING)
+
+
+def fails(
+    diags: Sequence[Diagnostic], strict: bool = False, max_warnings: int | None = None
+) -> bool:
+    """Whether findings make the exit code 1, as yamllint and ESLint decide: any error does;
+    warnings do only with `strict` (any warning) or beyond `max_warnings`."""
+    warnings = sum(1 for d in diags if d.severity == Severity.WARNING)
+    if any(d.severity == Severity.ERROR for d in diags):
+        return True
+    if strict:
+        return warnings > 0
+    return max_warnings is not None and warnings > max_warnings

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polib
+from babel.messages.catalog import PYTHON_FORMAT
 from babel.messages.plurals import get_plural
 
 from toolkit.content.game import Game
@@ -32,6 +33,7 @@ from toolkit.i18n.units import KINDS, Change, Unit, all_units
 from toolkit.i18n.yaml_edit import Edit, apply_edits
 
 BRACE_FLAG = "python-brace-format"
+NO_PYTHON_FLAG = "no-python-format"
 
 
 class SourceLanguageError(ValueError):
@@ -61,6 +63,17 @@ def _plural_forms(lang: str) -> str | None:
     return f"nplurals={count}; plural={expr};"
 
 
+def _flags(unit: Unit, msgstr: str) -> list[str]:
+    """`python-brace-format` for texts with {placeholders}; `no-python-format` for texts a
+    percent sign makes look like C/Python %-formats (`30 % du`, `30% of`): game texts never
+    are, and the flag stops tools that guess (xgettext, msgmerge, PO editors) from checking
+    them as such. (Babel 2.19 still guesses over the flag: python-babel/babel#35.)"""
+    flags = [BRACE_FLAG] if unit.brace_format else []
+    if any(PYTHON_FORMAT.search(text) for text in (unit.source, msgstr)):
+        flags.append(NO_PYTHON_FLAG)
+    return flags
+
+
 def _entry(unit: Unit, msgstr: str) -> polib.POEntry:
     return polib.POEntry(
         msgctxt=unit.key,
@@ -68,7 +81,7 @@ def _entry(unit: Unit, msgstr: str) -> polib.POEntry:
         msgstr=msgstr,
         comment="\n".join(unit.notes),
         occurrences=[(unit.file, str(unit.line))],
-        flags=[BRACE_FLAG] if unit.brace_format else [],
+        flags=_flags(unit, msgstr),
     )
 
 

@@ -18,6 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from toolkit.content.game import repo_root
 from toolkit.render.icons import BUILTIN, INLINE_ICON
+from toolkit.render.subset_tags import TaggedTTFont
 
 FAMILY = "NotoSans"
 FILES = {
@@ -45,7 +46,7 @@ def _registered(style: str) -> str:
     if style in _GAME_FACES:
         return style
     name = f"{FAMILY}-{style}"
-    pdfmetrics.registerFont(TTFont(name, str(font_dir() / FILES[style])))
+    pdfmetrics.registerFont(TaggedTTFont(name, str(font_dir() / FILES[style])))
     return name
 
 

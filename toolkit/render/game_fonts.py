@@ -175,10 +175,12 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
     digest = hashlib.sha256(data).hexdigest()[:12]
-    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+    from reportlab.pdfbase.ttfonts import TTFError
+
+    from toolkit.render.subset_tags import TaggedTTFont
 
     try:
-        font = TTFont(digest, str(real))
+        font = TaggedTTFont(digest, str(real))
         family, style = _family_and_style(font.face)
     except (TTFError, ValueError, KeyError, IndexError, OSError, struct.error) as exc:
         return diagnose(data, exc)

@@ -430,6 +430,9 @@ class IconSet:
     drawers: Mapping[str, Drawer]
     names: frozenset[str]
     problems: tuple[Problem, ...] = ()
+    broken: frozenset[str] = frozenset()
+    """Names of the game's SVG files that could not be read: their problem is said once, at
+    the file, not again at every text or layout that names them."""
 
 
 BUILTIN = IconSet(ICONS, frozenset(ICONS))
@@ -444,6 +447,7 @@ def icon_set(game_root: Path | None) -> IconSet:
         return BUILTIN
     drawers: dict[str, Drawer] = dict(ICONS)
     problems = [Problem(found.display, Span(), found.outside) for found in refused]
+    broken: set[str] = set()
     for found in files:
         if not _NAME.fullmatch(found.path.stem):
             message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"
@@ -454,7 +458,9 @@ def icon_set(game_root: Path | None) -> IconSet:
             drawers[found.path.stem] = icon
         if problem is not None:
             problems.append(problem)
-    return IconSet(drawers, frozenset(drawers), tuple(problems))
+            if icon is None:
+                broken.add(found.path.stem)
+    return IconSet(drawers, frozenset(drawers), tuple(problems), frozenset(broken - set(drawers)))
 
 
 def draw_icon(

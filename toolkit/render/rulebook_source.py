@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.game import Game
+from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render.context import View, glossary_terms, localize, named
@@ -42,20 +43,78 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     - `lang`: the language code
     """
     manifest = game.manifest
-    decks = {}
+    decks: dict[str, Any] = _unchecked(game.decks)
     for deck in game.valid(game.decks):
         view = localize(deck, lang)
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
-    boards = {board.id: localize(board, lang) for board in game.valid(game.boards)}
+    boards: dict[str, Any] = _unchecked(game.boards)
+    boards |= {board.id: localize(board, lang) for board in game.valid(game.boards)}
     return {
         "game": localize(manifest, lang),
         "rules": named(localize(rules_of(manifest, object), lang), "`rules`"),
-        "decks": View(decks).named("`decks`", "deck"),
-        "boards": View(boards).named("`boards`", "board"),
-        "glossary": glossary_terms(game, lang),
+        "decks": _group(game.decks, decks).named("`decks`", "deck"),
+        "boards": _group(game.boards, boards).named("`boards`", "board"),
+        "glossary": Unchecked() if game.glossary_failed else glossary_terms(game, lang),
         "lang": lang,
     }
+
+
+class Unchecked:
+    """Content that failed its own Y/S checks, as a rulebook sees it: whatever it reads of it
+    prints nothing and fails nothing, so an S error in a deck does not hide (or add to) the
+    rulebook's own findings about the content that is fine. `build` never sees one: the
+    validity gate refuses such content first."""
+
+    def __getattr__(self, name: str) -> Unchecked:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self
+
+    def __getitem__(self, key: object) -> Unchecked:
+        return self
+
+    def __call__(self, *args: object, **kwargs: object) -> Unchecked:
+        return self
+
+    def __str__(self) -> str:
+        return ""
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __add__(self, other: object) -> Unchecked:
+        return self
+
+    __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __floordiv__ = __add__
+    __mod__ = __neg__ = __pos__ = __add__
+
+
+class _Unreadable(View):
+    """Decks or boards of which one file could not even be parsed (a YAML error): its id is
+    unknown, so any name may be it."""
+
+    def __missing__(self, key: object) -> Unchecked:
+        return Unchecked()
+
+
+def _group(files: list[LoadedFile], views: dict[str, Any]) -> View:
+    return (_Unreadable if any(f.doc is None for f in files) else View)(views)
+
+
+def _unchecked(files: list[LoadedFile]) -> dict[str, Any]:
+    """The ids of the files that failed validation (when the file says its id), each as
+    Unchecked content."""
+    ids = {}
+    for loaded in files:
+        data = loaded.doc.data if loaded.model is None and loaded.doc is not None else None
+        ident = data.get("id") if isinstance(data, dict) else None
+        if isinstance(ident, str):
+            ids[ident] = Unchecked()
+    return ids
 
 
 @cache

@@ -1,5 +1,6 @@
 """Write a new game folder: manifest, one deck, glossary, a rulebook per language, the
-toolkit's standard card layout to edit (layouts/standard.yaml shadows the built-in), schemas."""
+toolkit's standard card layout to edit (layouts/standard.yaml shadows the built-in), an
+example layout and icon, schemas, and a .gitignore for output/."""
 
 from __future__ import annotations
 
@@ -55,8 +56,8 @@ def _yaml(data: dict[str, Any], schema: str) -> str:
 
 
 def _title(game_id: str) -> str:
-    words = re.split(r"[-_]", game_id)
-    return " ".join([words[0].capitalize(), *words[1:]])
+    """A title from the id, as a game's name is written: `harbour-market` → Harbour Market."""
+    return " ".join(word.capitalize() for word in re.split(r"[-_]", game_id))
 
 
 ENGINE_FILE = "engine.py"
@@ -115,6 +116,9 @@ def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, 
     files["layouts/standard.yaml"] = text.replace(
         BUILTIN_MODELINE, "$schema=../schemas/layout.schema.json", 1
     )
+    files["layouts/example-card.yaml"] = starter.EXAMPLE_LAYOUT
+    files["icons/token.svg"] = starter.EXAMPLE_ICON
+    files[".gitignore"] = starter.GITIGNORE
     import toolkit.render.layout  # noqa: F401 - registers the layout schema
 
     documents = schema_documents()

@@ -157,3 +157,53 @@ Each player holds {{ rules.hand_size }} cards. On your turn, play a card, do wha
 draw.
 """,
 )
+
+
+GITIGNORE = """# What `playset build`, `export` and `simulate` write: generated, never committed.
+output/
+"""
+
+EXAMPLE_LAYOUT = """# yaml-language-server: $schema=../schemas/layout.schema.json
+# An example card face, to copy and change: a deck uses it with
+# `layout: example-card` (beside `size:` in decks/cards.yaml). Boxes are in mm from the
+# card's top-left corner; negative values count from the right or bottom edge. Texts are
+# Jinja over the card.
+id: example-card
+background: "#fbf6ea"
+elements:
+  - kind: box
+    box: {x: 3, y: 3, w: -3, h: -3}
+    stroke: "#2f4858"
+    stroke_mm: 0.6
+    radius_mm: 3
+  - kind: text
+    box: {x: 5, y: 5, w: -5, h: 10}
+    text: "{{ card.name }}"
+    style: bold
+    size: {max: 13, min: 8}
+    align: center
+    valign: middle
+    colour: "#2f4858"
+  # the game's own icon, drawn from icons/token.svg (its currentColor parts in `colour`)
+  - kind: icon
+    box: {x: 20, y: 18, w: 23, h: 23}
+    icon: token
+    colour: "#2f4858"
+  - kind: text
+    box: {x: 6, y: 46, w: -6, h: -8}
+    text: "{{ card.text or '' }}"
+    size: {max: 10, min: 6.5}
+    align: center
+    valign: middle
+"""
+
+EXAMPLE_ICON = """<?xml version="1.0" encoding="UTF-8"?>
+<!-- An example icon, to copy and change: `icon: token` in a layout, `:token:` in a text.
+     Shapes are drawn as vectors; currentColor parts take the colour the layout gives. -->
+<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+  <circle cx="50" cy="50" r="42" fill="currentColor"/>
+  <circle cx="50" cy="50" r="30" fill="#e8b931"/>
+  <path d="M50 30 L56 45 L72 45 L59 55 L64 71 L50 61 L36 71 L41 55 L28 45 L44 45 Z"
+        fill="currentColor"/>
+</svg>
+"""

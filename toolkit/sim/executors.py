@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.sim.runner import GameRecord, SimConfig, _run_batch, _stop_pool, _worker_init
@@ -26,7 +29,19 @@ MAX_LOCAL_WORKERS = 256  # as --workers
 
 
 class ExecutorError(ValueError):
-    """An executor that cannot be started (unknown name, missing extra, bad address)."""
+    """An executor that cannot be started (unknown name, missing extra, bad address), or a
+    cluster left without workers when the user chose to stop then."""
+
+
+@dataclass(frozen=True)
+class Idle:
+    """What to do when a cluster has no worker while games wait: after `after` seconds say
+    so (on stderr, through `say`) and keep waiting for one to join, or, with `stop`, end the
+    run with an ExecutorError that says why."""
+
+    after: float = 30.0
+    stop: bool = False
+    say: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr))
 
 
 class InlineExecutor(Executor):
@@ -49,14 +64,14 @@ class ExecutorKind:
 
     name: str
     summary: str
-    open: Callable[[str, int], contextlib.AbstractContextManager[Executor]]
+    open: Callable[[str, int, Idle], contextlib.AbstractContextManager[Executor]]
 
 
 EXECUTORS: dict[str, ExecutorKind] = {}
 
 
 def executor_kind(name: str, summary: str) -> Callable[..., Any]:
-    def register(fn: Callable[[str, int], Any]) -> Callable[[str, int], Any]:
+    def register(fn: Callable[[str, int, Idle], Any]) -> Callable[[str, int, Idle], Any]:
         EXECUTORS[name] = ExecutorKind(name, summary, fn)
         return fn
 
@@ -65,13 +80,13 @@ def executor_kind(name: str, summary: str) -> Callable[..., Any]:
 
 @executor_kind("inline", "this process, one game after another")
 @contextlib.contextmanager
-def _inline(arg: str, workers: int) -> Iterator[Executor]:
+def _inline(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     yield InlineExecutor()
 
 
 @executor_kind("pool", "a local process pool of --workers processes")
 @contextlib.contextmanager
-def _pool(arg: str, workers: int) -> Iterator[Executor]:
+def _pool(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     # Workers leave Ctrl-C to this process and die with it; a stop ends them at once.
     pool = ProcessPoolExecutor(max_workers=int(arg) if arg else workers, initializer=_worker_init)
     try:
@@ -84,7 +99,7 @@ def _pool(arg: str, workers: int) -> Iterator[Executor]:
 
 @executor_kind("dask", "Dask distributed: local:N starts a LocalCluster, tcp://HOST:PORT joins one")
 @contextlib.contextmanager
-def _dask(arg: str, workers: int) -> Iterator[Executor]:
+def _dask(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
@@ -118,7 +133,7 @@ def _dask(arg: str, workers: int) -> Iterator[Executor]:
         except (OSError, TimeoutError, ValueError) as exc:
             raise ExecutorError(f"--dask {arg} (cannot reach the scheduler: {exc})") from None
     try:
-        yield client.get_executor(pure=False)
+        yield Watched(client.get_executor(pure=False), client, idle)
     finally:
         client.close()
         if cluster is not None:
@@ -163,11 +178,58 @@ def probe_scheduler(address: str) -> None:
         raise ExecutorError(f"--dask {address}: not a Dask scheduler (it is a {kind or 'server'})")
 
 
+class Watched(Executor):
+    """A cluster's executor that notices when no worker is left: `stream_records` calls
+    `idle_check` while it waits for a batch, and a cluster whose workers are all gone says so
+    after a while (Dask itself would wait in silence for one to join)."""
+
+    def __init__(self, inner: Executor, client: Any, idle: Idle) -> None:
+        self._inner, self._client, self._idle = inner, client, idle
+        self._since: float | None = None  # when the cluster was first seen without workers
+        self._said = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    def idle_check(self, now: float | None = None) -> None:
+        """Say (once per outage) or stop when the cluster has had no worker for idle.after s."""
+        now = time.monotonic() if now is None else now
+        try:
+            workers = len(self._client.nthreads())
+        except Exception:  # a scheduler that does not answer is no news of its workers
+            return
+        if workers:
+            if self._said:
+                self._idle.say(f"Dask: {workers} worker(s) connected again; going on")
+            self._since, self._said = None, False
+            return
+        if self._since is None:
+            self._since = now
+        waited = now - self._since
+        if waited < self._idle.after or self._said:
+            return
+        where = getattr(self._client.scheduler, "address", "the scheduler")
+        if self._idle.stop:
+            raise ExecutorError(
+                f"Dask: no worker connected to {where} for {waited:.0f} s; stopped "
+                "(start workers with `dask worker ADDRESS`; --dask-idle wait keeps waiting)"
+            )
+        self._said = True
+        self._idle.say(
+            f"Dask: no worker connected to {where} for {waited:.0f} s; waiting for one to "
+            "join (`dask worker ADDRESS`), Ctrl-C to stop"
+        )
+
+
 def open_executor(
-    spec: str | None, workers: int = 1
+    spec: str | None, workers: int = 1, idle: Idle | None = None
 ) -> contextlib.AbstractContextManager[Executor]:
     """An executor from a CLI spec: None (inline for one worker, else the pool), `pool`,
-    `pool:N`, `inline`, `dask:local:N`, `dask:tcp://host:8786`."""
+    `pool:N`, `inline`, `dask:local:N`, `dask:tcp://host:8786`; `idle` says what a cluster
+    left without workers does."""
     if spec is None:
         spec = "inline" if workers <= 1 else "pool"
     name, _, arg = spec.partition(":")
@@ -175,7 +237,7 @@ def open_executor(
     if kind is None:
         known = ", ".join(EXECUTORS)
         raise ExecutorError(f"unknown executor {name!r} (choose from {known})")
-    return kind.open(arg, workers)
+    return kind.open(arg, workers, idle or Idle())
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -219,18 +281,31 @@ def stream_records(
         for batch in batches:
             pending.append(executor.submit(_run_batch, config, batch, shipped))
             if len(pending) >= window:
-                yield from _take(pending.popleft(), progress)
+                yield from _take(pending.popleft(), progress, executor)
         while pending:
-            yield from _take(pending.popleft(), progress)
+            yield from _take(pending.popleft(), progress, executor)
     finally:
         for future in pending:
             future.cancel()
 
 
+POLL_SECONDS = 1.0
+"""How often a wait for a batch looks at the executor (a cluster may have lost its workers)."""
+
+
 def _take(
-    future: Future[list[GameRecord]], progress: Callable[[int], None] | None
+    future: Future[list[GameRecord]],
+    progress: Callable[[int], None] | None,
+    executor: Executor | None = None,
 ) -> list[GameRecord]:
-    records = future.result()
+    check = getattr(executor, "idle_check", None)
+    while True:
+        try:
+            records = future.result(timeout=POLL_SECONDS if check else None)
+            break
+        except FutureTimeout:
+            assert check is not None
+            check()
     if progress:
         progress(len(records))
     return records

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -9,6 +10,7 @@ from pydantic import BaseModel
 
 from toolkit.content.game import MANIFEST, Game, LoadedFile
 from toolkit.content.models.deck import CardBase
+from toolkit.content.templating import PLACEHOLDER
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Span
 
@@ -65,6 +67,17 @@ class TextView:
 
     def label(self) -> str:
         return entry_label(self.text.file, self.text.path)
+
+
+_NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|:[a-z_]+:")
+
+
+def prose(text: str) -> str:
+    """The words a reader reads in a text: `{placeholders}` and inline icons (`:doubloon:`)
+    are names for the machine, not words of any language, so they are blanked out (a
+    translation keeps them as they are, and an icon named like a glossary term is no use
+    of the term)."""
+    return _NOT_WORDS.sub(" ", text)
 
 
 def entry_label(loaded: LoadedFile, path: tuple[object, ...]) -> str:

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from toolkit.checks.translation.common import TextView
+from toolkit.checks.translation.common import TextView, prose
 from toolkit.content.game import Game
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -53,11 +53,12 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
         return
     source = game.manifest.source_language
     terms = [t for t in game.glossary.model.terms if not t.keep and t.text.get(source)]
+    names = [t.text[source] for t in game.glossary.model.terms if t.keep and t.text.get(source)]
     yield from _conflicts(game, terms, source)
     for view in texts:
         if view.file == game.glossary.rel:
             continue
-        src = view.values.get(source, "")
+        src = _without(prose(view.values.get(source, "")), names)
         for term in terms:
             if not uses(src, term.text[source], term.forms.get(source, ())):
                 continue
@@ -65,7 +66,7 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                 want = term.text.get(lang)
                 if lang == source or not want or not value:
                     continue
-                if uses(value, want, term.forms.get(lang, ())):
+                if uses(prose(value), want, term.forms.get(lang, ())):
                     continue
                 yield T_TERM.at(
                     view.file,
@@ -73,6 +74,14 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                     f"{view.label()} ({lang}): {source} uses {term.text[source]!r}; "
                     f"the glossary's {lang} term is {want!r}",
                 )
+
+
+def _without(text: str, names: Sequence[str]) -> str:
+    """The text with the glossary's kept names (`keep: true`, a title such as 'Harbour
+    Market') blanked out: a word inside a name that stays as it is uses no term."""
+    for name in sorted(names, key=len, reverse=True):
+        text = term_pattern(name).sub(" ", text)
+    return text
 
 
 def _conflicts(game: Game, terms: list, source: str) -> Iterator[Diagnostic]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolkit.checks.translation.common import entry_label
+from toolkit.checks.translation.common import entry_label, prose
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -58,6 +58,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             elif (
                 lang != source
                 and not is_glossary
+                and not game.glossary_failed  # which names stay is the glossary's to say
                 and value == text.value.get(source)
                 and not _may_stay(value, kept)
             ):
@@ -83,8 +84,9 @@ def _kept_names(game: Game) -> set[str]:
 
 
 def _may_stay(value: str, kept: set[str]) -> bool:
-    """Short tokens, numbers and glossary names may read the same in every language."""
-    bare = value.strip()
+    """Short tokens, numbers, glossary names, placeholders and inline icons may read the same
+    in every language (`+{coins} :doubloon:` has no word to translate)."""
+    bare = prose(value).strip()
     if len(bare) <= 3 or not any(ch.isalpha() for ch in bare) or bare.casefold() in kept:
         return True
     rest = bare.casefold()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -120,6 +121,9 @@ class GenericCard(CardBase):
                 _field_adapter(name).validate_python(params[name], strict=True)
             except ValidationError:
                 message = f"params.{name} prints as the card's {name}: use {EXPECTED[name]}"
+                written = params[name]
+                if isinstance(written, str) and re.fullmatch(r"[+-]?[0-9]+", written.strip()):
+                    message += f" (write {written.strip()} without quotes)"
                 raise ValueError(message) from None
             given = info.data.get(name)
             if given is not None and given != params[name]:

@@ -94,6 +94,9 @@ class Problem:
     message: str
     field: tuple[str | int, ...] = ("id",)
     once: Hashable | None = None
+    in_layout: tuple[str | int, ...] | None = None
+    """The element's own field at fault when the layout itself is wrong (a literal icon
+    name that does not exist): reported once at the layout's line, not at a card."""
 
 
 class Element(StrictModel):

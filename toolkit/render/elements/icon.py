@@ -3,6 +3,8 @@ template; a name the game has no icon for is a P003 finding (it would print noth
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
@@ -12,6 +14,7 @@ from reportlab.lib.units import mm
 from toolkit.render.elements.base import Colour, Element, Problem, Resolved
 from toolkit.render.elements.registry import register_element
 from toolkit.render.icons import draw_icon
+from toolkit.render.jinja_cache import TEMPLATE_CODE
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -36,7 +39,16 @@ class IconElement(Element):
         draw_icon(c, item.text, left, bottom, size, self.colour, job.icons)
 
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
-        names = job.icons.names
-        if item.text not in names:
-            message = f"asks for icon {item.text!r}, which does not exist; icons: "
-            yield Problem("P003", message + ", ".join(sorted(names)), once=("icon", item.text))
+        icons = job.icons
+        if item.text in icons.names or item.text in icons.broken:
+            return  # a broken SVG is one finding, at the file (P008)
+        close = difflib.get_close_matches(item.text, sorted(icons.names), n=1)
+        tip = f"did you mean {close[0]!r}? " if close else ""
+        message = f"asks for icon {item.text!r}, which does not exist; {tip}icons: "
+        literal = not re.search(TEMPLATE_CODE, self.icon, re.DOTALL)
+        yield Problem(
+            "P003",
+            message + ", ".join(sorted(icons.names)),
+            once=("icon", item.text),
+            in_layout=("icon",) if literal else None,
+        )
