@@ -83,10 +83,14 @@ def test_content_commands_never_import_the_engine(run_cli, tmp_path):
     from starlette.testclient import TestClient
 
     from toolkit.preview.app import make_app
+    from toolkit.preview.hosts import AllowedHosts
 
     session = preview.Preview(folder)
     session.load()
-    with TestClient(make_app(session)) as client:
+    with TestClient(
+        make_app(session, AllowedHosts.for_server("127.0.0.1", None)),
+        base_url="http://127.0.0.1:8765",
+    ) as client:
         assert client.get("/").status_code == 200
     assert not marker.exists()
     # the plant does run when a command plays

@@ -164,12 +164,16 @@ def _state_text(game: Path) -> str:
     from starlette.testclient import TestClient
 
     from toolkit.preview.app import make_app
+    from toolkit.preview.hosts import AllowedHosts
     from toolkit.preview.live import Preview, forget_layouts
 
     forget_layouts()
     session = Preview(game)
     session.load()
-    with TestClient(make_app(session)) as client:
+    with TestClient(
+        make_app(session, AllowedHosts.for_server("127.0.0.1", None)),
+        base_url="http://127.0.0.1:8765",
+    ) as client:
         return client.get("/api/state").text
 
 
