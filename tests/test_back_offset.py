@@ -77,7 +77,7 @@ def test_build_takes_an_offset_or_a_saved_printer(run_cli, tmp_path, monkeypatch
     "args, code, message",
     [
         (["--back-offset", "1.5"], 2, "offset must be X,Y"),
-        (["--back-offset", "nan,0"], 2, "within ±20 mm"),
+        (["--back-offset", "nan,0"], 2, "offset must be X,Y in millimetres"),  # plain decimals only
         (["--back-offset", "1,1", "--printer", "x"], 2, "not both"),
         (["--back-offset", "1,1", "--profile", "press"], 2, "not --profile press"),
         (["--printer", "nowhere"], 1, "no printer 'nowhere'"),
