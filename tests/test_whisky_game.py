@@ -682,6 +682,24 @@ def test_a_held_card_is_played_after_the_moves_too(g):
     assert s.bottles[0] == [5] and s.cur == 1  # then the turn ended: no card left to play
 
 
+def test_aeneas_coffey_on_arrival_at_a_lost_distillery_pays_for_the_bottle(g):
+    """A held card on arrival, before acting: Coffey doubles the tokens, then the lost
+    bottle can be bought (before, held cards waited for the next move's start)."""
+    s = extended(g)
+    turn(s, 0, "edinburgh")
+    s.pos[0] = g.content.lost_spaces[0]
+    s.tokens[0:3] = [1, 1, 1]  # half the cost of a lost bottle
+    t = card(g, "aeneas-coffey")
+    s.deck.remove(t)
+    s.hand[0].append(t)
+    s._arrive()
+    assert s.phase == PH_ACT and OP_BUY << SHIFT not in s.legal_actions()
+    act(s, OP_CARD, t)
+    assert s.phase == PH_ACT and s.tokens[0:3] == [2, 2, 2]
+    act(s, OP_BUY)
+    assert s.bottles[0] and s.bottles[0][-1] >= LOST
+
+
 def test_a_held_card_may_be_kept_at_the_end_of_the_turn(g):
     s = extended(g)
     turn(s, 0, "edinburgh")

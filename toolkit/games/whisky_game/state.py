@@ -94,7 +94,7 @@ ROLL = OP_ROLL << SHIFT
 # helper args
 H_FAIL, H_FIFTY, H_WRITER, H_RESCUE, H_NEWQ = range(5)
 # what a finished choice resumes
-R_START, R_END_MOVE, R_AFTER_Q, R_SETUP, R_END_TURN = range(5)
+R_START, R_END_MOVE, R_AFTER_Q, R_SETUP, R_END_TURN, R_ACT = range(6)
 
 
 def _skill(c: Content, options: dict[str, bool | int | str], seat: int) -> tuple[int, ...]:
@@ -532,6 +532,8 @@ class WhiskyState(State):
             out = self._pub_actions(p)
         elif kind == K_AIR:
             out = self._book_actions(p)
+        if self.hand[p]:  # a held card on arrival, before acting (Coffey before buying)
+            out.extend(OP_CARD << SHIFT | t for t in sp.playable_late(self, p))
         out.append(OP_PASS << SHIFT | 1)
         if self.moves_left > 1 and not self.traded:
             out.append(OP_PASS << SHIFT)
@@ -646,7 +648,8 @@ class WhiskyState(State):
         elif op == OP_FERRY:
             self._ferry(arg)
         elif op == OP_CARD:
-            sp.play(self, self.cur, arg, R_END_TURN if self.phase == PH_END else R_START)
+            resume = {PH_END: R_END_TURN, PH_ACT: R_ACT}.get(self.phase, R_START)
+            sp.play(self, self.cur, arg, resume)
         elif op == OP_SPILL:
             self._spill(arg)
         elif op == OP_HERE:
@@ -1204,6 +1207,8 @@ class WhiskyState(State):
             self._after_question()
         elif resume == R_END_TURN:
             self._end_turn()
+        elif resume == R_ACT:
+            self.phase = PH_ACT
 
     # ----- checks, labels, figures -------------------------------------------------------
 
