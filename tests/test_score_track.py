@@ -92,6 +92,8 @@ def test_a_score_track_builds_with_its_numbers_icons_and_component_phrase(tmp_pa
     sheet = text_of(folder / "fr" / "board.pdf")
     assert "Piste de score" in sheet and "0–40" in sheet
     assert all(f"{n}" in sheet for n in (1, 17, 39, 40))
+    pages = PdfReader(folder / "fr" / "board.pdf").pages  # one sheet: no assembly map
+    assert len(pages) == 1 and "Assemblage" not in sheet
     phrases = {
         "fr": "une piste de score 0–40",
         "es": "un marcador de puntos 0–40",

@@ -363,14 +363,16 @@ def tiled_pdf(
     doc_title: str,
     faces: Faces = ("regular", "bold"),
 ) -> bytes:
-    """For each drawing an overview page, then the drawing cut into overlapping sheets of
-    `paper` (footers count the sheets of that drawing), its words in `faces`."""
+    """For each drawing an overview page (unless it fits one sheet), then the drawing cut
+    into overlapping sheets of `paper` (footers count the sheets of that drawing), its words
+    in `faces`."""
     grids = [plan(drawing, paper_size(paper)) for drawing in drawings]
     with pdf_canvas(grids[0].page, doc_title, faces[0]) as (canvas, buffer):
         for index, (drawing, grid) in enumerate(zip(drawings, grids, strict=True)):
             form = _define_form(canvas, drawing, index)
             n = grid.rows * grid.cols
-            _overview(canvas, grid, lang, drawing.title, paper, form, faces)
+            if n > 1:  # one sheet needs no assembly map: it is the board itself
+                _overview(canvas, grid, lang, drawing.title, paper, form, faces)
             for row in range(grid.rows):
                 for col in range(grid.cols):
                     sheet = 1 + row * grid.cols + col
