@@ -130,6 +130,38 @@ def test_the_time_limit_holds_in_a_thread(monkeypatch, immutable):
     assert "longer than 0.3 s" in str(raised[0])
 
 
+DEEP = (
+    "{% set ns = namespace(a=[0], b=[0]) %}{% for i in range(10) %}"
+    "{% set ns.a = [ns.a] * 10 %}{% set ns.b = [ns.b] * 10 %}{% endfor %}"
+    "{{ ns.a == ns.b }}"
+)
+
+
+@pytest.mark.parametrize("immutable", [False, True])
+def test_a_deep_comparison_is_refused_before_it_runs(immutable):
+    """`==` between two nested lists that share their parts runs inside C (10**10 steps
+    here), where no deadline is checked: its operands are weighed first."""
+    sandbox = jinja_cache.CachedSandbox(keep_trailing_newline=False, immutable=immutable)
+    template = sandbox.template(DEEP, "t")
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            sandbox.render(template, {})
+        except Exception as exc:
+            raised.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive(), "the comparison ran on"
+    assert isinstance(raised[0], jinja_cache.TemplateLimitError)
+    assert "compare" in str(raised[0])
+    plain = "{{ [1, [2, 3]] == [1, [2, 3]] }} {{ 2 in [1, 2] }} {{ 1 < 2 < 3 }}"
+    plain = sandbox.template(plain, "u")
+    assert sandbox.render(plain, {}) == "True True True"
+
+
 def test_build_reports_a_hostile_rulebook_and_keeps_the_language_unbuilt(heroes, run_cli, tmp_path):
     _append(heroes, "{{ 'a' * 10**8 }}")
     out = tmp_path / "out"

@@ -157,7 +157,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-2"
+CODE_VERSION = "bounded-3"
 
 
 class _Bounded:
@@ -169,6 +169,7 @@ class _Bounded:
     code_generator_class: type[CodeGenerator] = bounds.BoundedCodeGenerator
     guard_join = staticmethod(bounds.guard_join)
     guard_iter = staticmethod(bounds.guard_iter)
+    guard_compared = staticmethod(bounds.guard_compared)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
         return bounds.guard_loops(super()._parse(source, name, filename))  # type: ignore[misc]

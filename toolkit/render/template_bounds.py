@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from jinja2 import nodes
-from jinja2.compiler import CodeGenerator, Frame
+from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
 
 
@@ -391,8 +391,37 @@ def guard_filter(name: str, func: Any) -> Any:
     return guarded
 
 
+def guard_compared(value: Any) -> Any:
+    """An operand of `==`, `<`, `in`…: a comparison of nested lists runs inside C, out of
+    the deadline's reach, and costs as many steps as the operand has items counted through
+    every shared part, so that count is bounded before it runs."""
+    if not isinstance(value, list | tuple | dict | set | frozenset):
+        return value
+    seen = 0
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        seen += len(children)
+        if seen > MAX_ITEMS:
+            raise TemplateLimitError(f"cannot compare values of more than {MAX_ITEMS:,} items")
+        stack.extend(c for c in children if isinstance(c, list | tuple | dict | set | frozenset))
+    return value
+
+
 class BoundedCodeGenerator(CodeGenerator):
-    """Jinja's code generator, with `~` routed through `guard_join`."""
+    """Jinja's code generator, with `~` routed through `guard_join` and the operands of
+    every comparison through `guard_compared`."""
+
+    def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
+        self.write("(environment.guard_compared(")
+        self.visit(node.expr, frame)
+        self.write(")")
+        for op in node.ops:
+            self.write(f" {operators[op.op]} environment.guard_compared(")
+            self.visit(op.expr, frame)
+            self.write(")")
+        self.write(")")
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.guard_join((")
