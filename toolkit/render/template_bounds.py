@@ -367,6 +367,11 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]]
     "forceescape": _weighed_value,
     "urlencode": _weighed_value,
     "xmlattr": _weighed_value,
+    # filters that compare items with each other, inside C like `==`
+    **dict.fromkeys(
+        ("sort", "unique", "min", "max", "dictsort", "groupby"),
+        lambda v, a, k: guard_compared(v),
+    ),
 }
 
 
