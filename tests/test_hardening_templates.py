@@ -157,6 +157,9 @@ def test_a_deep_comparison_is_refused_before_it_runs(immutable):
     assert not thread.is_alive(), "the comparison ran on"
     assert isinstance(raised[0], jinja_cache.TemplateLimitError)
     assert "compare" in str(raised[0])
+    tested = DEEP.replace("ns.a == ns.b", "ns.a is eq ns.b")  # a test that compares
+    with pytest.raises(jinja_cache.TemplateLimitError, match="compare"):
+        sandbox.render(sandbox.template(tested, "eq"), {})
     for name in ("sort", "unique", "max"):  # filters that compare inside C too
         sorting = DEEP.replace("ns.a == ns.b", f"[ns.a, ns.b] | {name}")
         with pytest.raises(jinja_cache.TemplateLimitError, match="compare"):

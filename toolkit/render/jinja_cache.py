@@ -226,6 +226,9 @@ def _install_bounds(env: Any) -> None:
     env.concat = bounds.guard_concat
     for name, func in list(env.filters.items()):
         env.filters[name] = bounds.guard_filter(name, func)
+    for name, func in list(env.tests.items()):
+        if name in bounds.COMPARING_TESTS:  # `x is eq y`, `x is in y`: `==` and `in` in C
+            env.tests[name] = bounds.guard_comparing_test(func)
 
 
 class _BoundedSandbox(_Bounded, SandboxedEnvironment):

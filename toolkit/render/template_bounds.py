@@ -414,6 +414,21 @@ def guard_compared(value: Any) -> Any:
     return value
 
 
+COMPARING_TESTS = frozenset(
+    ("eq", "equalto", "==", "ne", "!=", "lt", "<", "lessthan", "le", "<=")
+    + ("gt", ">", "greaterthan", "ge", ">=", "in")
+)
+
+
+def guard_comparing_test(test: Callable[..., bool]) -> Callable[..., bool]:
+    """A Jinja test that compares (`is eq`, `is in`…), its operands weighed first."""
+
+    def guarded(value: Any, *args: Any) -> bool:
+        return test(guard_compared(value), *map(guard_compared, args))
+
+    return guarded
+
+
 class BoundedCodeGenerator(CodeGenerator):
     """Jinja's code generator, with `~` routed through `guard_join` and the operands of
     every comparison through `guard_compared`."""
