@@ -123,6 +123,12 @@ def _sandbox() -> CachedSandbox:
 
 
 MAX_RULEBOOK_BYTES = 2 * 1024 * 1024
+MAX_WORD = 1_000
+"""Characters of one word (a run without a space) a rendered rulebook may hold: reportlab
+re-hyphenates the rest of a word at every line it breaks, so laying one out costs the square
+of its length (200,000 characters took 36 s; the 4,000,000 a template may print, hours). The
+longest word of the bundled rulebooks is 92 characters, a long URL a few hundred."""
+_LONG_WORD = re.compile(rf"(?<!\S)\S{{{MAX_WORD + 1}}}")
 
 
 def read_rulebook(path: Path) -> str:
@@ -158,8 +164,28 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc
+    _refuse_long_word(text)
     game.print_memo[key] = text
     return text
+
+
+def _refuse_long_word(text: str) -> None:
+    """Raise RulebookError at the first word over `MAX_WORD` characters (its line and
+    column in the rendered text, which are the source's unless an expression printed a
+    line break before it)."""
+    found = _LONG_WORD.search(text)
+    if found is None:
+        return
+    start = found.start()
+    length = len(text[start:].split(None, 1)[0])
+    line = text.count("\n", 0, start) + 1
+    col = start - text.rfind("\n", 0, start)
+    raise RulebookError(
+        f"a word of {length:,} characters without a space: the rulebook cannot lay out a word"
+        f" over {MAX_WORD:,} characters (it costs minutes); break it with spaces",
+        line,
+        col,
+    )
 
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
