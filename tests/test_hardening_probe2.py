@@ -21,3 +21,16 @@ def test_a_rulebook_word_too_long_to_lay_out_is_refused_at_its_line():
     assert "5,000 characters" in str(caught.value)
     ordinary = "# Title\n\nSee https://example.com/" + "a" * 200 + " here.\n"
     assert "example.com" in render_markdown(game, "en", ordinary)
+
+
+def test_wordwrap_of_a_huge_text_is_refused_before_the_work():
+    # one wordwrap call runs without looking at the clock: 1,000,000 characters at width 1
+    # took 22 s, far past the 5 s a render may take (and for ever in a preview thread)
+    from toolkit.render import template_bounds
+    from toolkit.render.jinja_cache import CachedSandbox
+
+    sandbox = CachedSandbox(keep_trailing_newline=False)
+    with pytest.raises(template_bounds.TemplateLimitError, match="wordwrap"):
+        sandbox.render(sandbox.template("{{ ('x' * 999999)|wordwrap(1) }}", "t"), {})
+    wrapped = sandbox.render(sandbox.template("{{ 'ab cd ef'|wordwrap(5) }}", "t"), {})
+    assert wrapped == "ab cd\nef"
