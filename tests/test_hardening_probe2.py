@@ -34,3 +34,22 @@ def test_wordwrap_of_a_huge_text_is_refused_before_the_work():
         sandbox.render(sandbox.template("{{ ('x' * 999999)|wordwrap(1) }}", "t"), {})
     wrapped = sandbox.render(sandbox.template("{{ 'ab cd ef'|wordwrap(5) }}", "t"), {})
     assert wrapped == "ab cd\nef"
+
+
+def test_an_empty_xlink_href_does_not_hide_the_plain_href_svglib_follows(tmp_path):
+    # svglib reads `xlink:href or href`: an empty xlink:href made the guard look at "" (fine)
+    # while svglib followed the plain href; the guard now reads the same attribute
+    from toolkit.render import svg_guard
+
+    icons = tmp_path / "game" / "icons"
+    icons.mkdir(parents=True)
+    (tmp_path / "secret.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>')
+    icon = icons / "x.svg"
+    icon.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        ' width="10" height="10">\n'
+        '  <use xlink:href="" href="../../secret.svg#s"/>\n</svg>\n'
+    )
+    refusal = svg_guard.check(icon, icons)
+    assert refusal is not None and (refusal.line, refusal.col) == (2, 3)
+    assert "leads outside the icons/ folder" in refusal.message
