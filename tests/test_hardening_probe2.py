@@ -53,3 +53,18 @@ def test_an_empty_xlink_href_does_not_hide_the_plain_href_svglib_follows(tmp_pat
     refusal = svg_guard.check(icon, icons)
     assert refusal is not None and (refusal.line, refusal.col) == (2, 3)
     assert "leads outside the icons/ folder" in refusal.message
+
+
+def test_a_journal_entry_that_cannot_be_renamed_is_a_note_not_a_traceback(tmp_path):
+    # the journal is data in the game folder: an entry whose target is a folder made
+    # `i18n import` end in IsADirectoryError before it read the PO file
+    from toolkit import journal
+
+    (tmp_path / "decks").mkdir()
+    staged = tmp_path / ".x.abcdefgh.tmp"
+    staged.write_text("x")
+    entries = f'[["{staged}", "{tmp_path / "decks"}"]]'
+    (tmp_path / journal.JOURNAL).write_text(entries)
+    notes = journal.recover(tmp_path)
+    assert (tmp_path / "decks").is_dir() and not (tmp_path / journal.JOURNAL).exists()
+    assert any("could not be put in place" in note and "decks" in note for note in notes)

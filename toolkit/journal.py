@@ -73,16 +73,24 @@ def _finish(root: Path, journal: Path) -> list[str]:
         journal.unlink(missing_ok=True)
         return [f"removed an unreadable {JOURNAL}"]
     done = 0
+    failed: list[str] = []
     for entry in entries:
         pair = entry if isinstance(entry, list) and len(entry) == 2 else None
         if pair is None or not all(isinstance(e, str) for e in pair):
             continue
         tmp, target = Path(pair[0]), Path(pair[1])
         if _ours(base, tmp, target):
-            os.replace(tmp, target)
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:  # e.g. a target that is a folder: the journal is data
+                failed.append(f"{target} ({exc.strerror or exc})")
+                continue
             done += 1
     journal.unlink(missing_ok=True)
-    return [f"finished an interrupted write: {done} file(s) of it put in place"]
+    notes = [f"finished an interrupted write: {done} file(s) of it put in place"]
+    if failed:
+        notes.append(f"{len(failed)} file(s) of it could not be put in place: {', '.join(failed)}")
+    return notes
 
 
 def _ours(base: str, tmp: Path, target: Path) -> bool:
