@@ -68,3 +68,15 @@ def test_a_journal_entry_that_cannot_be_renamed_is_a_note_not_a_traceback(tmp_pa
     notes = journal.recover(tmp_path)
     assert (tmp_path / "decks").is_dir() and not (tmp_path / journal.JOURNAL).exists()
     assert any("could not be put in place" in note and "decks" in note for note in notes)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, "[]" + " " * 2_000_000])
+def test_a_deeply_nested_or_huge_journal_is_removed_not_a_traceback(tmp_path, text):
+    # json.loads raised RecursionError on a nested journal (not caught) and a journal of any
+    # size was read whole: both before i18n import read the PO file
+    from toolkit import journal
+
+    (tmp_path / journal.JOURNAL).write_text(text)
+    notes = journal.recover(tmp_path)
+    assert notes == [f"removed an unreadable {journal.JOURNAL}"]
+    assert not (tmp_path / journal.JOURNAL).exists()
