@@ -80,3 +80,22 @@ def test_a_deeply_nested_or_huge_journal_is_removed_not_a_traceback(tmp_path, te
     notes = journal.recover(tmp_path)
     assert notes == [f"removed an unreadable {journal.JOURNAL}"]
     assert not (tmp_path / journal.JOURNAL).exists()
+
+
+def test_a_rulebook_paragraph_or_text_too_long_to_lay_out_is_refused():
+    # reportlab re-wraps the rest of a paragraph at every page it splits: 150,000 characters
+    # in one paragraph took 4 s, 1,000,000 (within the 4,000,000 a template may print) > 40 s
+    from toolkit.content.game import load_game
+    from toolkit.render import rulebook_source
+    from toolkit.render.rulebook_source import RulebookError, render_markdown
+
+    game = load_game(REPO / "content" / "drinking-heroes")
+    source = "# Title\n\nShort.\n\n{{ 'word ' * 20000 }}\n\nAfter.\n"
+    with pytest.raises(RulebookError) as caught:
+        render_markdown(game, "en", source)
+    assert (caught.value.line, caught.value.col) == (5, 1)
+    assert "paragraph of 100,000 characters" in str(caught.value)
+    many = "# Title\n\n{% for i in range(30) %}{{ 'word ' * 9000 }}\n\n{% endfor %}"
+    with pytest.raises(RulebookError, match="prints 1,350,069 characters, more than the 1,000,000"):
+        render_markdown(game, "en", many)
+    assert rulebook_source.MAX_PARAGRAPH < 100_000 < rulebook_source.MAX_RENDERED

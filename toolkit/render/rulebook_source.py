@@ -129,6 +129,14 @@ re-hyphenates the rest of a word at every line it breaks, so laying one out cost
 of its length (200,000 characters took 36 s; the 4,000,000 a template may print, hours). The
 longest word of the bundled rulebooks is 92 characters, a long URL a few hundred."""
 _LONG_WORD = re.compile(rf"(?<!\S)\S{{{MAX_WORD + 1}}}")
+MAX_PARAGRAPH = 50_000
+"""Characters of one paragraph (lines between blank lines): reportlab re-wraps the rest of a
+paragraph at every page it splits (50,000 characters took 0.7 s, 150,000 4 s, 1,000,000 over
+40 s). A bundled rulebook's longest paragraph is under 2,000."""
+MAX_RENDERED = 1_000_000
+"""Characters of a rendered rulebook (the bundled ones are under 20,000): many paragraphs
+just under `MAX_PARAGRAPH` still cost seconds each."""
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def read_rulebook(path: Path) -> str:
@@ -165,6 +173,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc
     _refuse_long_word(text)
+    _refuse_too_long(text)
     game.print_memo[key] = text
     return text
 
@@ -186,6 +195,27 @@ def _refuse_long_word(text: str) -> None:
         line,
         col,
     )
+
+
+def _refuse_too_long(text: str) -> None:
+    """Raise RulebookError at the first paragraph over `MAX_PARAGRAPH` characters, or at the
+    line where the text passes `MAX_RENDERED` (lines of the rendered text)."""
+    start = 0
+    for gap in (*_BLANK_LINE.finditer(text), None):
+        end = gap.start() if gap is not None else len(text)
+        if end - start > MAX_PARAGRAPH:
+            raise RulebookError(
+                f"a paragraph of {end - start:,} characters: the rulebook cannot lay out one"
+                f" over {MAX_PARAGRAPH:,} (it costs minutes); split it with blank lines",
+                text.count("\n", 0, start) + 1,
+            )
+        start = gap.end() if gap is not None else end
+    if len(text) > MAX_RENDERED:
+        raise RulebookError(
+            f"the rulebook prints {len(text):,} characters, more than the {MAX_RENDERED:,}"
+            " it can lay out in reasonable time",
+            text.count("\n", 0, MAX_RENDERED) + 1,
+        )
 
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
