@@ -16,9 +16,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolkit.fileio import atomic_write_bytes, write_many
+from toolkit.fileio import atomic_write_bytes, read_bounded, write_many
 
 JOURNAL = ".playset-journal.json"
+MAX_JOURNAL_BYTES = 1024 * 1024  # a journal lists a game's files: a few kB
 STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
 _TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")  # the temporary files fileio stages
 
@@ -66,23 +67,32 @@ def recover(root: Path) -> list[str]:
 def _finish(root: Path, journal: Path) -> list[str]:
     base = os.path.realpath(root)
     try:
-        entries = json.loads(journal.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_bounded(journal, MAX_JOURNAL_BYTES)
+        entries = json.loads(data.decode("utf-8")) if len(data) <= MAX_JOURNAL_BYTES else None
+    except (OSError, ValueError, RecursionError):  # it is data in the game folder
         entries = None
     if not isinstance(entries, list):
         journal.unlink(missing_ok=True)
         return [f"removed an unreadable {JOURNAL}"]
     done = 0
+    failed: list[str] = []
     for entry in entries:
         pair = entry if isinstance(entry, list) and len(entry) == 2 else None
         if pair is None or not all(isinstance(e, str) for e in pair):
             continue
         tmp, target = Path(pair[0]), Path(pair[1])
         if _ours(base, tmp, target):
-            os.replace(tmp, target)
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:  # e.g. a target that is a folder: the journal is data
+                failed.append(f"{target} ({exc.strerror or exc})")
+                continue
             done += 1
     journal.unlink(missing_ok=True)
-    return [f"finished an interrupted write: {done} file(s) of it put in place"]
+    notes = [f"finished an interrupted write: {done} file(s) of it put in place"]
+    if failed:
+        notes.append(f"{len(failed)} file(s) of it could not be put in place: {', '.join(failed)}")
+    return notes
 
 
 def _ours(base: str, tmp: Path, target: Path) -> bool:

@@ -123,6 +123,20 @@ def _sandbox() -> CachedSandbox:
 
 
 MAX_RULEBOOK_BYTES = 2 * 1024 * 1024
+MAX_WORD = 1_000
+"""Characters of one word (a run without a space) a rendered rulebook may hold: reportlab
+re-hyphenates the rest of a word at every line it breaks, so laying one out costs the square
+of its length (200,000 characters took 36 s; the 4,000,000 a template may print, hours). The
+longest word of the bundled rulebooks is 92 characters, a long URL a few hundred."""
+_LONG_WORD = re.compile(rf"(?<!\S)\S{{{MAX_WORD + 1}}}")
+MAX_PARAGRAPH = 50_000
+"""Characters of one paragraph (lines between blank lines): reportlab re-wraps the rest of a
+paragraph at every page it splits (50,000 characters took 0.7 s, 150,000 4 s, 1,000,000 over
+40 s). A bundled rulebook's longest paragraph is under 2,000."""
+MAX_RENDERED = 1_000_000
+"""Characters of a rendered rulebook (the bundled ones are under 20,000): many paragraphs
+just under `MAX_PARAGRAPH` still cost seconds each."""
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def read_rulebook(path: Path) -> str:
@@ -158,8 +172,50 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc
+    _refuse_long_word(text)
+    _refuse_too_long(text)
     game.print_memo[key] = text
     return text
+
+
+def _refuse_long_word(text: str) -> None:
+    """Raise RulebookError at the first word over `MAX_WORD` characters (its line and
+    column in the rendered text, which are the source's unless an expression printed a
+    line break before it)."""
+    found = _LONG_WORD.search(text)
+    if found is None:
+        return
+    start = found.start()
+    length = len(text[start:].split(None, 1)[0])
+    line = text.count("\n", 0, start) + 1
+    col = start - text.rfind("\n", 0, start)
+    raise RulebookError(
+        f"a word of {length:,} characters without a space: the rulebook cannot lay out a word"
+        f" over {MAX_WORD:,} characters (it costs minutes); break it with spaces",
+        line,
+        col,
+    )
+
+
+def _refuse_too_long(text: str) -> None:
+    """Raise RulebookError at the first paragraph over `MAX_PARAGRAPH` characters, or at the
+    line where the text passes `MAX_RENDERED` (lines of the rendered text)."""
+    start = 0
+    for gap in (*_BLANK_LINE.finditer(text), None):
+        end = gap.start() if gap is not None else len(text)
+        if end - start > MAX_PARAGRAPH:
+            raise RulebookError(
+                f"a paragraph of {end - start:,} characters: the rulebook cannot lay out one"
+                f" over {MAX_PARAGRAPH:,} (it costs minutes); split it with blank lines",
+                text.count("\n", 0, start) + 1,
+            )
+        start = gap.end() if gap is not None else end
+    if len(text) > MAX_RENDERED:
+        raise RulebookError(
+            f"the rulebook prints {len(text):,} characters, more than the {MAX_RENDERED:,}"
+            " it can lay out in reasonable time",
+            text.count("\n", 0, MAX_RENDERED) + 1,
+        )
 
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)

@@ -102,9 +102,11 @@ def _precedes(a: _Element, b: _Element) -> bool:
 
 
 def href(element: _Element) -> str | None:
+    """The reference svglib follows: `xlink:href`, or `href` when that is missing or empty
+    (svglib reads `xlink:href or href`, so an empty one must not hide the other)."""
     for name in HREFS:
         value = element.get(name)
-        if value is not None:
+        if value:
             return value.strip()
     return None
 

@@ -43,6 +43,10 @@ MAX_CREATED = 64_000_000  # characters and items all guarded results of a render
 MAX_POWER_BITS = 4_096
 MAX_SECONDS = 5.0
 MAX_WIDTH = 1_000  # widths and precisions in format specs and the width filters
+MAX_WRAPPED = 100_000
+"""Characters `wordwrap` may wrap: textwrap copies the rest of a long word at every line it
+breaks, so one call costs the square of a word's length over the width and never looks at
+the clock (1,000,000 characters at width 1 took 22 s, past `MAX_SECONDS`)."""
 
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
@@ -316,6 +320,12 @@ def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
 
 
+def _wrapped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    _width_args(args, kwargs)
+    if isinstance(value, str) and len(value) > MAX_WRAPPED:
+        raise TemplateLimitError(f"wordwrap over a text of more than {MAX_WRAPPED:,} characters")
+
+
 def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     numbers = [a for a in (*args[:1], *kwargs.values()) if isinstance(a, int)]
     if any(n > MAX_ITEMS for n in numbers):
@@ -351,7 +361,7 @@ def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]] = {
     "center": lambda v, a, k: _width_args(a, k),
     "indent": lambda v, a, k: _width_args(a, k),
-    "wordwrap": lambda v, a, k: _width_args(a, k),
+    "wordwrap": _wrapped,
     "truncate": lambda v, a, k: _width_args(a, k),
     "batch": lambda v, a, k: _count_arg(a, k),
     "slice": lambda v, a, k: _count_arg(a, k),
