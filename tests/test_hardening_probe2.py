@@ -99,3 +99,21 @@ def test_a_rulebook_paragraph_or_text_too_long_to_lay_out_is_refused():
     with pytest.raises(RulebookError, match="prints 1,350,069 characters, more than the 1,000,000"):
         render_markdown(game, "en", many)
     assert rulebook_source.MAX_PARAGRAPH < 100_000 < rulebook_source.MAX_RENDERED
+
+
+def test_an_output_link_a_game_folder_brings_is_not_followed(tmp_path, run_cli, monkeypatch):
+    """`./output` as a link came with the folder, not from the user: build, export and
+    calibrate write nothing through it; an `--out` naming it is the user's choice."""
+    assert run_cli("new", "linked", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "linked"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (game / "output").symlink_to(elsewhere)
+    monkeypatch.chdir(game)
+    for args in (["build"], ["export", "png"], ["calibrate"]):
+        result = run_cli(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "symbolic link" in " ".join(result.output.split())
+    assert list(elsewhere.iterdir()) == []
+    assert run_cli("calibrate", "--out", "output").exit_code == 0
+    assert [p.name for p in elsewhere.iterdir()] == ["calibration-a4.pdf"]

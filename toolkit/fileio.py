@@ -357,10 +357,13 @@ def make_parents(path: Path, base: Path) -> None:
             raise OutputError(folder, exc.strerror or str(exc)) from None
 
 
-def make_output_root(root: Path) -> Path:
-    """The output folder a user named (`--out`, or `./output`), made with its parents when
-    missing; what is made below it goes through `output_folder`."""
+def make_output_root(root: Path, named: bool = True) -> Path:
+    """The output folder (`--out`, or `./output`), made with its parents when missing; what
+    is made below it goes through `output_folder`. A link is followed only when the user
+    named it: `./output` as a link may come with a game folder from someone else."""
     root = Path(root)
+    if not named and root.is_symlink():
+        raise OutputError(root, "it is a symbolic link no --out named (a game may bring one)")
     if root.is_dir():
         return root
     if root.exists() or root.is_symlink():

@@ -94,7 +94,7 @@ def build(
             _say(f"wrote {item.path}")
 
         try:
-            make_output_root(out_dir)
+            make_output_root(out_dir, named=out is not None)
             written = build_game(game, out_dir, options, show)
         except (BuildError, SheetError) as exc:
             _say(f"{game.id}: {exc}", "red")

@@ -64,7 +64,7 @@ def calibrate(
     folder = out or Path.cwd() / "output"
     target = folder / f"calibration-{paper}.pdf"
     try:
-        make_output_root(folder)
+        make_output_root(folder, named=out is not None)
         atomic_write_bytes(target, calibration_pdf(paper, offset, lang), inside=folder)
     except OSError as exc:
         where = exc.filename or target

@@ -94,7 +94,7 @@ def _run(
         bar = _Bar(f"{game.id}: {name}")
         start = time.perf_counter()
         try:
-            make_output_root(out_dir)
+            make_output_root(out_dir, named=out is not None)
             export.run(game, out_dir, ExportOptions(langs, **kw), report, bar)
         except (BuildError, SheetError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)

@@ -221,7 +221,7 @@ def add_language(
         target = (
             make_output_root(out)
             if out
-            else output_folder(Path.cwd() / "output", "i18n", loaded.id)
+            else output_folder(make_output_root(Path.cwd() / "output", False), "i18n", loaded.id)
         )
         files = [
             (target / f"{lang}.po", po_text.encode("utf-8")),
