@@ -12,6 +12,7 @@ from toolkit.checks import (
     board_styles,
     fonts,
     inline_icons,
+    legibility,
     printfit,
     questions,
     references,
@@ -35,6 +36,7 @@ FAMILIES: list[Family] = [
     inline_icons.check,
     board_styles.check,
     fonts.check,
+    legibility.check,
 ]
 
 

@@ -21,6 +21,7 @@ FAMILIES = {
     "G": "game rules",
     "B": "balance",
     "E": "engine",
+    "A": "legibility",
 }
 
 

@@ -95,11 +95,44 @@ class Files(StrictModel):
     rulebook: dict[LangCode, RelPath] = Field(default_factory=dict)
 
 
+class Legibility(StrictModel):
+    """The thresholds of the A rules (legibility): WCAG 2.2 contrast, differences between
+    colours that carry meaning, and the smallest size a text may print at after fitting."""
+
+    contrast: float = Field(
+        default=4.5, ge=1, le=21, description="Contrast ratio a text needs (WCAG 2.2 AA)."
+    )
+    contrast_large: float = Field(
+        default=3.0,
+        ge=1,
+        le=21,
+        description="Contrast ratio large text needs: 18 pt, or 14 pt bold (WCAG 2.2 AA).",
+    )
+    min_text_pt: float = Field(
+        default=6.0, ge=3, le=30, description="No text prints smaller (points, after fitting)."
+    )
+    vision_delta_e: float = Field(
+        default=10.0,
+        ge=0,
+        le=100,
+        description="CIEDE2000 difference two meaning colours keep under protanopia, "
+        "deuteranopia and tritanopia simulation.",
+    )
+    grey_delta_l: float = Field(
+        default=10.0,
+        ge=0,
+        le=100,
+        description="Difference of lightness (CIE L*) two meaning colours keep in greyscale.",
+    )
+
+
 class ChecksConfig(StrictModel):
-    """Rule codes or prefixes to select or ignore for this game (as in ruff)."""
+    """Rule codes or prefixes to select or ignore for this game (as in ruff), and the
+    legibility thresholds."""
 
     select: list[str] = Field(default_factory=list, examples=[["S", "R"]])
     ignore: list[str] = Field(default_factory=list, examples=[["T104"]])
+    legibility: Legibility = Field(default_factory=Legibility)
 
 
 class QuestionNeeds(StrictModel):

@@ -49,12 +49,12 @@ def road(a: str, b: str, km: int, *via: str) -> Road:
 IE, LC, HI = "ireland", "lowlands-campbeltown", "highlands"
 IS, IY, SP = "islands", "islay", "speyside"
 REGIONS = (  # id, fr, es, en, colour
-    (IE, "Irlande", "Irlanda", "Ireland", "#3f8f5a"),
-    (LC, "Lowlands & Campbeltown", "Lowlands y Campbeltown", "Lowlands & Campbeltown", "#c9a13b"),
+    (IE, "Irlande", "Irlanda", "Ireland", "#398252"),
+    (LC, "Lowlands & Campbeltown", "Lowlands y Campbeltown", "Lowlands & Campbeltown", "#8d7129"),
     (HI, "Highlands", "Highlands", "Highlands", "#8a5a9e"),
-    (IS, "Îles", "Islas", "Islands", "#3d7ab8"),
+    (IS, "Îles", "Islas", "Islands", "#3b75b1"),
     (IY, "Islay", "Islay", "Islay", "#5f6b73"),
-    (SP, "Speyside", "Speyside", "Speyside", "#b8662e"),
+    (SP, "Speyside", "Speyside", "Speyside", "#af612c"),
 )
 D, LD, C, A, P, B, J = "distillery", "lost_distillery", "city", "airport", "port", "pub", "junction"
 ANCHORS = (  # name, kind, region, lat, lon (spec §D1-D4; the id is the slug of the name)
@@ -472,7 +472,17 @@ def render(spaces: dict[str, Space], links: list[Link], routes: list[Route]) -> 
         "links": [{"a": a, "b": b, "km": km} for a, b, km in links],
         "routes": [{"id": r, "kind": kind, "stops": stops} for r, kind, stops in routes],
     }
-    return "\n".join(out + dump(board)) + "\n"
+    lines = dump(board)
+    colours = {f'colour: "{r[4]}"' for r in REGIONS}
+    lines = [f"{x}  {REGION_NOTE}" if x.strip() in colours else x for x in lines]
+    return "\n".join(out + lines) + "\n"
+
+
+REGION_NOTE = (
+    "# playset: ignore[A002,A003] six regions cannot all stay apart in grey or for every "
+    "colour vision; a region is also where it lies on the map, and each bottle card prints "
+    "its region's name"
+)
 
 
 STYLE_MARK = "# The board's look"

@@ -3,13 +3,14 @@ as words (checked for glyphs and numbers) but not measured for fit: it is centre
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
 
 from toolkit.content.models.base import FontFamily
-from toolkit.render.elements.base import Colour, Element, Resolved, colour
+from toolkit.render.elements.base import Colour, Element, Ink, Paint, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name
 
@@ -51,3 +52,16 @@ class BadgeElement(Element):
         c.setFont(font_name(self.face(job)), self.size)
         c.drawCentredString(x + w / 2, y + h / 2 - self.size * 0.35, item.text)
         c.restoreState()
+
+    def _disc(self, item: Resolved) -> tuple[float, float, float, float]:
+        """The disc's square (x, y, side) in mm, centred in the box."""
+        side = min(item.w, item.h)
+        return item.x + (item.w - side) / 2, item.y + (item.h - side) / 2, side, side
+
+    def paints(self, item: Resolved, job: PrintJob) -> Iterator[Paint]:
+        yield Paint(self.fill, *self._disc(item), round=True)
+
+    def inks(self, item: Resolved, job: PrintJob) -> Iterator[Ink]:
+        if item.text:  # its one line, in the middle half of the disc
+            x, y, side, _ = self._disc(item)
+            yield Ink(self.colour, x + side / 4, y + side / 4, side / 2, side / 2, self.size, True)

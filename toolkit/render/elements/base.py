@@ -85,6 +85,46 @@ class Measure:
 
 
 @dataclass(frozen=True)
+class Paint:
+    """A colour an element lays down (a box's fill, a badge's disc, an image's average), for the
+    legibility checks to find what lies under a text. `field` is the element's field that sets
+    it; `round` marks an ellipse inscribed in the box."""
+
+    colour: str
+    x: float
+    y: float
+    w: float
+    h: float
+    field: str = "fill"
+    round: bool = False
+
+    def covers(self, px: float, py: float) -> bool:
+        if self.round:
+            rx, ry = self.w / 2, self.h / 2
+            if rx <= 0 or ry <= 0:
+                return False
+            dx, dy = (px - self.x - rx) / rx, (py - self.y - ry) / ry
+            return dx * dx + dy * dy <= 1
+        return self.x <= px <= self.x + self.w and self.y <= py <= self.y + self.h
+
+
+@dataclass(frozen=True)
+class Ink:
+    """Words an element prints, as the legibility checks read them: their colour, the area
+    they print in (mm), the size they print at on this card (points, after fitting) and
+    whether the face is bold. `colour_field` is the element's field that sets the colour."""
+
+    colour: str
+    x: float
+    y: float
+    w: float
+    h: float
+    size: float
+    bold: bool
+    colour_field: str = "colour"
+
+
+@dataclass(frozen=True)
 class Problem:
     """Something `validate` reports about one element on one card: a P rule's code, the
     message's end (the check puts the layout, card and language before it), the card field it
@@ -132,6 +172,14 @@ class Element(StrictModel):
 
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
         """What `validate` should report about it on this card, besides fit."""
+        return iter(())
+
+    def paints(self, item: Resolved, job: PrintJob) -> Iterator[Paint]:
+        """The colours it lays down under what is drawn after it (none by default)."""
+        return iter(())
+
+    def inks(self, item: Resolved, job: PrintJob) -> Iterator[Ink]:
+        """The words it prints, with colour and printed size (none by default)."""
         return iter(())
 
     def capacity(self, item: Resolved) -> int | None:

@@ -3,12 +3,13 @@ without `when` is the same on every card and goes into the deck's underlay."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
 
-from toolkit.render.elements.base import Colour, Element, Resolved, colour
+from toolkit.render.elements.base import Colour, Element, Paint, Resolved, colour
 from toolkit.render.elements.registry import register_element
 
 if TYPE_CHECKING:
@@ -46,3 +47,7 @@ class BoxElement(Element):
             fill=1 if self.fill else 0,
         )
         c.restoreState()
+
+    def paints(self, item: Resolved, job: PrintJob) -> Iterator[Paint]:
+        if self.fill:
+            yield Paint(self.fill, item.x, item.y, item.w, item.h)

@@ -4,11 +4,12 @@ is a template; `validate` checks the file is inside the game, readable and sharp
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from toolkit.render.elements.base import Element, LayoutError, Problem, Resolved
+from toolkit.render.elements.base import Element, LayoutError, Paint, Problem, Resolved
 from toolkit.render.elements.registry import register_element
 
 if TYPE_CHECKING:
@@ -47,6 +48,26 @@ class ImageElement(Element):
                 message = f"cannot read image {item.text!r} (damaged, or not an image)"
                 raise LayoutError(message) from exc
 
+    def paints(self, item: Resolved, job: PrintJob) -> Iterator[Paint]:
+        """The picture's average colour over the area it is drawn in (its proportions kept,
+        centred in the box), for the contrast of a text printed over it."""
+        if not item.text:
+            return
+        from toolkit.fileio import real_path
+
+        root = real_path(job.root)
+        path = real_path(job.root / item.text)
+        if not path.is_relative_to(root) or not path.is_file():
+            return  # P004 says so
+        stat = path.stat()
+        seen = _average(str(path), stat.st_mtime_ns, stat.st_size)
+        if seen is None:
+            return
+        colour, (pw, ph) = seen
+        scale = min(item.w / pw, item.h / ph)
+        w, h = pw * scale, ph * scale
+        yield Paint(colour, item.x + (item.w - w) / 2, item.y + (item.h - h) / 2, w, h, "path")
+
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
         """P004 and P005, once per card (in the game's first language)."""
         manifest = job.game.manifest
@@ -84,3 +105,23 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
             f"{item.w:.0f}×{item.h:.0f} mm box (print needs {MIN_DPI})",
             where,
         )
+
+
+@lru_cache(maxsize=256)
+def _average(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[int, int]] | None:
+    """A picture's mean colour over white (`#rrggbb`) and its pixel size, or None when it
+    cannot be read (P004). Keyed by the file's time and size, so an edited picture is read
+    again."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as image:
+            pixels = image.size
+            image.thumbnail((64, 64))  # reduced while decoding, never whole in memory
+            small = image.convert("RGBA")
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        return None
+    flat = Image.new("RGBA", small.size, "white")
+    flat.alpha_composite(small)
+    r, g, b = flat.convert("RGB").resize((1, 1), Image.Resampling.BOX).getpixel((0, 0))  # type: ignore[misc]
+    return f"#{r:02x}{g:02x}{b:02x}", pixels

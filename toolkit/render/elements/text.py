@@ -5,6 +5,7 @@ accepts is what prints; content text never goes through reportlab markup."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -12,7 +13,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from toolkit.content.models.base import FontFamily, StrictModel
-from toolkit.render.elements.base import Colour, Element, Measure, Resolved, colour
+from toolkit.render.elements.base import Colour, Element, Ink, Measure, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.icons import INLINE_ICON, draw_icon
@@ -65,6 +66,12 @@ class TextElement(Element):
         if not self.fit or not item.text:
             return None
         return Measure(self.fitted(item, job), self.text, self.size.min)
+
+    def inks(self, item: Resolved, job: PrintJob) -> Iterator[Ink]:
+        if item.text:
+            size = self.fitted(item, job).size
+            bold = self.style in ("bold", "bolditalic")
+            yield Ink(self.colour, item.x, item.y, item.w, item.h, size, bold)
 
     def capacity(self, item: Resolved) -> int | None:
         size = self.size.min

@@ -1,0 +1,200 @@
+"""A001 and A004 on card faces: every text of every card, in every language, against what
+lies under it and the smallest size the game allows.
+
+The faces are resolved through the print job, so the texts, boxes and fitted sizes are the
+ones the build draws (and the print-fit check has already resolved and measured them: the
+game's print memo and the fit cache make this a second, cheap pass). What lies under a text
+is sampled at points across its box: the topmost colour an earlier element lays there, else
+the layout's background; the worst of them counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import TemplateError
+
+from toolkit.checks.legibility.colours import contrast, rgb
+from toolkit.checks.legibility.rules import A_CONTRAST, A_SMALL
+from toolkit.checks.legibility.settings import legibility, required
+from toolkit.content.game import Game, LoadedFile
+from toolkit.content.models.deck import size_mm
+from toolkit.diagnostics import Diagnostic, Span
+from toolkit.render import assets
+from toolkit.render.elements import Ink, Paint
+from toolkit.render.layout import (
+    DEFAULT_BACK,
+    DEFAULT_FRONT,
+    layout_document,
+    layout_file,
+    load_layout,
+)
+from toolkit.render.printjob import PrintJob
+
+FIELD_OF = {"card.text": "text", "card.name": "name"}
+SAMPLES = (0.1, 0.3, 0.5, 0.7, 0.9)
+"""Where across (and down) a text's box what lies under it is sampled."""
+
+
+@dataclass
+class Under:
+    """One text of a layout over one colour: the worst seen, and on which cards."""
+
+    ratio: float
+    needed: float
+    size: float
+    source: str  # what lays the colour: "background" or "element N (when …)"
+    cards: list[str] = field(default_factory=list)
+
+
+def check(game: Game) -> Iterator[Diagnostic]:
+    if game.manifest is None:
+        return
+    settings = legibility(game)
+    low: dict[tuple[str, int, str, str], Under] = {}
+    small: list[Diagnostic] = []
+    for loaded in game.decks:
+        deck = loaded.model
+        if deck is None or loaded.doc is None:
+            continue
+        names = [(deck.layout or DEFAULT_FRONT, True), (deck.back or DEFAULT_BACK, False)]
+        for name, front in names:
+            if assets.find(assets.LAYOUTS, name, game.root) is None:
+                continue  # P003 says so
+            layout = load_layout(name, game.root)[0]
+            if layout is None:
+                continue
+            index_of = {id(e): i for i, e in enumerate(layout.elements)}
+            card_mm = size_mm(deck.size)
+            jobs = [
+                PrintJob(game, deck, layout, None, lang, card_mm)
+                for lang in game.manifest.languages
+            ]
+            cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
+            for index, card in enumerate(cards):
+                for job in jobs:
+                    try:
+                        elements = job.resolved(layout, card)
+                    except (TemplateError, TypeError, ValueError):
+                        break  # P003 says so
+                    paints: list[tuple[int, Paint]] = []
+                    for item in elements:
+                        at = index_of[id(item.element)]
+                        # its own colours first: a badge's words are on its own disc
+                        paints += [(at, p) for p in item.element.paints(item, job)]
+                        for ink in item.element.inks(item, job):
+                            _contrast(low, (name, at), layout, paints, ink, card.id, settings)
+                            if front:
+                                small.extend(
+                                    _small(loaded, index, card, name, item, job, ink, settings)
+                                )
+    yield from small
+    for (name, at, _ink, _under), under in low.items():
+        yield _low_finding(game, name, at, under)
+
+
+def _contrast(
+    low: dict[tuple[str, int, str, str], Under],
+    where: tuple[str, int],
+    layout: Any,
+    paints: list[tuple[int, Paint]],
+    ink: Ink,
+    card: str,
+    settings: Any,
+) -> None:
+    """Note the worst contrast of one printed text against each colour under it."""
+    text = rgb(ink.colour)
+    if text is None:
+        return
+    needed = required(settings, ink.size, ink.bold)
+    for source, colour in _under(layout, paints, ink).items():
+        ratio = contrast(text, colour)
+        if ratio >= needed:
+            continue
+        key = (*where, ink.colour, source)
+        seen = low.get(key)
+        if seen is None:
+            seen = low[key] = Under(ratio, needed, ink.size, source)
+        elif needed > seen.needed:
+            seen.needed, seen.size = needed, ink.size
+        seen.ratio = min(seen.ratio, ratio)
+        if card not in seen.cards:
+            seen.cards.append(card)
+
+
+def _under(
+    layout: Any, paints: list[tuple[int, Paint]], ink: Ink
+) -> dict[str, tuple[float, float, float]]:
+    """The colours under a text's box, by what lays them."""
+    found: dict[str, tuple[float, float, float]] = {}
+    for fx in SAMPLES:
+        for fy in SAMPLES:
+            px, py = ink.x + fx * ink.w, ink.y + fy * ink.h
+            top = next(((i, p) for i, p in reversed(paints) if p.covers(px, py)), None)
+            if top is None:
+                source, colour = "background", rgb(layout.background)
+            else:
+                i, paint = top
+                source, colour = f"{i}:{paint.field}:{paint.colour}", rgb(paint.colour)
+            if colour is not None:
+                found.setdefault(source, colour)
+    return found
+
+
+def _low_finding(game: Game, name: str, at: int, under: Under) -> Diagnostic:
+    doc, _ = layout_document(name, game.root)
+    path: tuple[str | int, ...] = ("elements", at, "colour")
+    span = doc.span(path) if doc is not None and path in doc.spans else Span()
+    if doc is not None and path not in doc.spans:
+        span = doc.span(("elements", at))
+    layout = load_layout(name, game.root)[0]
+    if under.source == "background":
+        on = f"the background {layout.background if layout else ''}"
+    else:
+        index, what, colour = under.source.split(":", 2)
+        element = layout.elements[int(index)] if layout else None
+        when = f", shown when {element.when}" if element is not None and element.when else ""
+        on = f"{colour} (the {what} of element {index}{when})"
+    ink = layout.elements[at] if layout else None
+    colour = getattr(ink, "colour", "?")
+    many = len(under.cards)
+    cards = ", ".join(under.cards[:3]) + (f" and {many - 3} more" if many > 3 else "")
+    return A_CONTRAST.at(
+        layout_file(name, game.root),
+        span,
+        f"layout {name!r} element {at}: text {colour} on {on} has contrast "
+        f"{under.ratio:.2f}:1, under the {under.needed:g}:1 a {under.size:g} pt text needs "
+        f"(WCAG 2.2); on {many} card{'s' if many != 1 else ''} ({cards})",
+    )
+
+
+def _small(
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    name: str,
+    item: Any,
+    job: PrintJob,
+    ink: Ink,
+    settings: Any,
+) -> Iterator[Diagnostic]:
+    """A004: a text fitted below the game's minimum size (a text that does not fit at all is
+    P001's)."""
+    if ink.size >= settings.min_text_pt - 1e-9 or loaded.doc is None:
+        return
+    measured = item.element.measure(item, job)
+    if measured is not None and not measured.fit.fits:
+        return
+    source = measured.source if measured is not None else ""
+    field_name = next((f for key, f in FIELD_OF.items() if key in source), "id")
+    path = ("cards", index, field_name, job.lang) if field_name != "id" else ("cards", index, "id")
+    if path not in loaded.doc.spans:
+        path = ("cards", index, "id")
+    yield A_SMALL.at(
+        loaded.rel,
+        loaded.doc.span(path),
+        f"{card.id} {field_name} ({job.lang}) prints at {ink.size:g} pt after fitting, under "
+        f"the game's minimum of {settings.min_text_pt:g} pt (layout {name})",
+    )
