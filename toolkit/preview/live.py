@@ -35,8 +35,7 @@ def forget_layouts() -> None:
     from toolkit.render import icons, layout
 
     icons.icon_set.cache_clear()  # a saved SVG of the game's icons/ is read again too
-    layout.load_layout.cache_clear()
-    layout.layout_document.cache_clear()
+    layout.clear_layouts()
     printfit.layout_glyphs.cache_clear()
 
 

@@ -13,6 +13,7 @@ badge, and any a package registers) live in `toolkit.render.elements`, one modul
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Union
@@ -101,12 +102,38 @@ def layout_file(name: str, game_root: Path | None = None) -> str:
     return assets.expected(assets.LAYOUTS, name, game_root).display
 
 
-@cache
 def layout_document(
     name: str, game_root: Path | None = None
 ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     """A layout's YAML with the position of every value (none, and R002, for a game's
     layout that links outside the game folder: it is never opened)."""
+    return _layout_document(name, game_root, _stamp(name, game_root))
+
+
+def load_layout(
+    name: str, game_root: Path | None = None
+) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
+    """A layout by name (the game's own first), validated like content (Y/S diagnostics at
+    exact positions) against the registered element kinds."""
+    return _load_layout(name, game_root, _stamp(name, game_root))
+
+
+def _stamp(name: str, game_root: Path | None) -> tuple[str, int, int]:
+    """Which file a layout name reads, and its version: a cached layout is kept while it is
+    that very file unchanged (one process may see several games at the same relative root,
+    or a saved layout)."""
+    path = assets.expected(assets.LAYOUTS, name, game_root).path
+    try:
+        stat = path.stat()
+    except OSError:
+        return os.path.abspath(path), -1, -1
+    return os.path.abspath(path), stat.st_mtime_ns, stat.st_size
+
+
+@cache
+def _layout_document(
+    name: str, game_root: Path | None, stamp: tuple[str, int, int]
+) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     found = assets.expected(assets.LAYOUTS, name, game_root)
     if found.outside:
         return None, (R_OUTSIDE.at(found.display, Span(), found.outside),)
@@ -115,21 +142,25 @@ def layout_document(
 
 
 @cache
-def load_layout(
-    name: str, game_root: Path | None = None
+def _load_layout(
+    name: str, game_root: Path | None, stamp: tuple[str, int, int]
 ) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
-    """A layout by name (the game's own first), validated like content (Y/S diagnostics at
-    exact positions) against the registered element kinds."""
-    doc, diags = layout_document(name, game_root)
+    doc, diags = _layout_document(name, game_root, stamp)
     if doc is None:
         return None, diags
     model, found = validate_document(doc, layout_adapter())
     return model, tuple(found)
 
 
+def clear_layouts() -> None:
+    """Forget every layout read (the preview, after a save)."""
+    _layout_document.cache_clear()
+    _load_layout.cache_clear()
+
+
 def _kinds_changed() -> None:
     """A kind came or went: layouts parse anew against the new union."""
-    for cached in (layout_model, layout_adapter, load_layout):
+    for cached in (layout_model, layout_adapter, _load_layout):
         cached.cache_clear()
 
 

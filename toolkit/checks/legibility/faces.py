@@ -49,50 +49,70 @@ class Under:
     cards: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Findings:
+    """What the faces of a game give, gathered card by card and said once at the end."""
+
+    low: dict[tuple[str, int, str, str], Under] = field(default_factory=dict)
+    small: list[Diagnostic] = field(default_factory=list)
+    told: set[tuple[object, ...]] = field(default_factory=set)  # layout texts, once per language
+
+
 def check(game: Game) -> Iterator[Diagnostic]:
     if game.manifest is None:
         return
     settings = legibility(game)
-    low: dict[tuple[str, int, str, str], Under] = {}
-    small: list[Diagnostic] = []
+    found = Findings()
     for loaded in game.decks:
         deck = loaded.model
         if deck is None or loaded.doc is None:
             continue
-        names = [(deck.layout or DEFAULT_FRONT, True), (deck.back or DEFAULT_BACK, False)]
-        for name, front in names:
+        for name, front in (
+            (deck.layout or DEFAULT_FRONT, True),
+            (deck.back or DEFAULT_BACK, False),
+        ):
             if assets.find(assets.LAYOUTS, name, game.root) is None:
                 continue  # P003 says so
             layout = load_layout(name, game.root)[0]
-            if layout is None:
-                continue
-            index_of = {id(e): i for i, e in enumerate(layout.elements)}
-            card_mm = size_mm(deck.size)
-            jobs = [
-                PrintJob(game, deck, layout, None, lang, card_mm)
-                for lang in game.manifest.languages
-            ]
-            cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
-            for index, card in enumerate(cards):
-                for job in jobs:
-                    try:
-                        elements = job.resolved(layout, card)
-                    except (TemplateError, TypeError, ValueError):
-                        break  # P003 says so
-                    paints: list[tuple[int, Paint]] = []
-                    for item in elements:
-                        at = index_of[id(item.element)]
-                        # its own colours first: a badge's words are on its own disc
-                        paints += [(at, p) for p in item.element.paints(item, job)]
-                        for ink in item.element.inks(item, job):
-                            _contrast(low, (name, at), layout, paints, ink, card.id, settings)
-                            if front:
-                                small.extend(
-                                    _small(loaded, index, card, name, item, job, ink, settings)
-                                )
-    yield from small
-    for (name, at, _ink, _under), under in low.items():
+            if layout is not None:
+                _layout(game, loaded, name, layout, front, settings, found)
+    yield from found.small
+    for (name, at, _ink, _under), under in found.low.items():
         yield _low_finding(game, name, at, under)
+
+
+def _layout(
+    game: Game,
+    loaded: LoadedFile,
+    name: str,
+    layout: Any,
+    front: bool,
+    settings: Any,
+    found: Findings,
+) -> None:
+    """Every text of one face of a deck's cards, in every language."""
+    assert game.manifest is not None
+    deck: Any = loaded.model
+    index_of = {id(e): i for i, e in enumerate(layout.elements)}
+    card_mm = size_mm(deck.size)
+    jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in game.manifest.languages]
+    cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
+    for index, card in enumerate(cards):
+        for job in jobs:
+            try:
+                elements = job.resolved(layout, card)
+            except (TemplateError, TypeError, ValueError):
+                break  # P003 says so
+            paints: list[tuple[int, Paint]] = []
+            for item in elements:
+                at = index_of[id(item.element)]
+                # its own colours first: a badge's words are on its own disc
+                paints += [(at, p) for p in item.element.paints(item, job)]
+                for ink in item.element.inks(item, job):
+                    _contrast(found.low, (name, at), layout, paints, ink, card.id, settings)
+                    if front:
+                        place = (loaded, index, card, (name, at))
+                        found.small.extend(_small(place, item, job, ink, settings, found.told))
 
 
 def _contrast(
@@ -171,27 +191,38 @@ def _low_finding(game: Game, name: str, at: int, under: Under) -> Diagnostic:
 
 
 def _small(
-    loaded: LoadedFile,
-    index: int,
-    card: Any,
-    name: str,
+    place: tuple[LoadedFile, int, Any, tuple[str, int]],
     item: Any,
     job: PrintJob,
     ink: Ink,
     settings: Any,
+    told: set[tuple[object, ...]],
 ) -> Iterator[Diagnostic]:
     """A004: a text fitted below the game's minimum size (a text that does not fit at all is
-    P001's)."""
+    P001's). A card's field is at fault at the card; the layout's own words (a footer, a
+    badge) at the layout's element, once per language."""
+    loaded, index, card, (name, at) = place
     if ink.size >= settings.min_text_pt - 1e-9 or loaded.doc is None:
         return
     measured = item.element.measure(item, job)
     if measured is not None and not measured.fit.fits:
         return
-    source = measured.source if measured is not None else ""
-    field_name = next((f for key, f in FIELD_OF.items() if key in source), "id")
-    path = ("cards", index, field_name, job.lang) if field_name != "id" else ("cards", index, "id")
-    if path not in loaded.doc.spans:
-        path = ("cards", index, "id")
+    source = getattr(item.element, "text", "") or ""
+    field_name = next((f for key, f in FIELD_OF.items() if key in source), None)
+    path: tuple[str | int, ...] = ("cards", index, field_name or "", job.lang)
+    if field_name is None or path not in loaded.doc.spans:
+        if (name, at, job.lang) in told:
+            return
+        told.add((name, at, job.lang))
+        doc, _ = layout_document(name, job.root)
+        size = ("elements", at, "size")
+        yield A_SMALL.at(
+            layout_file(name, job.root),
+            doc.span(size) if doc is not None and size in doc.spans else Span(),
+            f"layout {name!r} element {at} prints at {ink.size:g} pt ({job.lang}, first on "
+            f"{card.id}), under the game's minimum of {settings.min_text_pt:g} pt",
+        )
+        return
     yield A_SMALL.at(
         loaded.rel,
         loaded.doc.span(path),

@@ -103,7 +103,7 @@ def _board_groups(game: Game) -> Iterator[list[tuple[Meaning, Any]]]:
             space = look.space(kind)
             span = _at(doc, ("style", "spaces", kind, "colour"), ("style", "spaces", kind))
             size = round(math.log(space.radius_mm, 1.25))  # a quarter larger tells apart
-            mark = (space.icon or ("letter", initials.get(kind)), size)
+            mark: Any = (space.icon or ("letter", initials.get(kind)), size)
             spaces.append(
                 (Meaning(f"space kind {kind!r}", space.colour, loaded.rel, span, span.line), mark)
             )
@@ -185,7 +185,9 @@ def _layout_groups(game: Game) -> Iterator[list[tuple[Meaning, Any]]]:
                 value = getattr(element, field, None)
                 if isinstance(value, str):
                     box = tuple(element.box.model_dump().values())
-                    groups.setdefault((element.kind, box, field), []).append((i, element, value))
+                    groups.setdefault((type(element).__name__, box, field), []).append(
+                        (i, element, value)
+                    )
         for (_kind, _box, field), members in groups.items():
             if len(members) < 2:
                 continue
