@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import TemplateError
@@ -148,13 +149,23 @@ def _under(
     layout: Any, paints: list[tuple[int, Paint]], ink: Ink
 ) -> dict[str, tuple[float, float, float]]:
     """The colours under a text's box, by what lays them."""
+    return _sampled(layout.background, tuple(paints), (ink.x, ink.y, ink.w, ink.h))
+
+
+@lru_cache(maxsize=4096)
+def _sampled(
+    background: str, paints: tuple[tuple[int, Paint], ...], box: tuple[float, float, float, float]
+) -> dict[str, tuple[float, float, float]]:
+    """`_under` for one background, set of colours laid down and box: cards that show the same
+    elements ask the same (a deck of 60 cards has a handful of such faces)."""
+    x, y, w, h = box
     found: dict[str, tuple[float, float, float]] = {}
     for fx in SAMPLES:
         for fy in SAMPLES:
-            px, py = ink.x + fx * ink.w, ink.y + fy * ink.h
+            px, py = x + fx * w, y + fy * h
             top = next(((i, p) for i, p in reversed(paints) if p.covers(px, py)), None)
             if top is None:
-                source, colour = "background", rgb(layout.background)
+                source, colour = "background", rgb(background)
             else:
                 i, paint = top
                 source, colour = f"{i}:{paint.field}:{paint.colour}", rgb(paint.colour)
