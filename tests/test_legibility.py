@@ -59,8 +59,10 @@ def test_vision_and_difference_match_coloraide():
 
 def test_vision_difference_tells_which_vision():
     red, green = rgb("#d81860"), rgb("#18a860")
-    assert vision_difference(red, green, "deuteranopia") < 10 < vision_difference(
-        red, green, "tritanopia"
+    assert (
+        vision_difference(red, green, "deuteranopia")
+        < 10
+        < vision_difference(red, green, "tritanopia")
     )
     assert {v: vision_difference(red, red, v) for v in VISIONS} == dict.fromkeys(VISIONS, 0.0)
     assert grey_difference(rgb("#2f6fd0"), rgb("#d04020")) < 1

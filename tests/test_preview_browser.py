@@ -110,6 +110,7 @@ def test_an_edited_card_changes_in_the_browser_without_a_reload(server, browser)
     for section in ("rulebook", "board\\\\/road"):
         wait_for(browser, f"return document.querySelectorAll('#{section} img').length", 40)
     wait_for(browser, ALL_LOADED)
+    _vision_modes(browser)
     before = browser.execute_script(VERSIONS)
     first_src = browser.execute_script(f"return document.querySelector('[data-key=\"{KEY}\"]').src")
     browser.execute_script("window.notReloaded = true")
@@ -148,3 +149,50 @@ def test_an_edited_card_changes_in_the_browser_without_a_reload(server, browser)
     process.send_signal(signal.SIGINT)  # Ctrl-C
     assert process.wait(timeout=15) == 0
     assert "stopped" in process.stderr.read()
+
+
+VISION_OF_IMAGES = """
+const i = document.querySelector('#main img.face');
+return getComputedStyle(i).filter;
+"""
+PIXEL = """
+const i = document.querySelector('[data-key="%s"]');
+const r = i.getBoundingClientRect();
+return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];
+"""
+
+
+def _vision_modes(browser) -> None:
+    """Each colour-vision view filters the page's own images with its simulation; the
+    screenshot changes where the card has colour, and 'as printed' undoes it."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    def shot():
+        return Image.open(BytesIO(browser.get_screenshot_as_png())).convert("RGB")
+
+    browser.execute_script(
+        f"document.querySelector('[data-key=\"{KEY}\"]').scrollIntoView({{block: 'center'}})"
+    )
+    x, y = browser.execute_script(PIXEL % KEY)
+    plain = shot()
+    assert browser.execute_script(VISION_OF_IMAGES) == "none"
+    seen = {}
+    for mode in ("protanopia", "deuteranopia", "tritanopia", "greyscale"):
+        browser.execute_script(
+            "const s = document.getElementById('vision'); s.value = arguments[0];"
+            "s.dispatchEvent(new Event('change'));",
+            mode,
+        )
+        assert f"#vision-{mode}" in browser.execute_script(VISION_OF_IMAGES)
+        seen[mode] = shot()
+    grey = seen["greyscale"].crop((x - 40, y - 10, x + 40, y + 10))
+    colours = grey.getcolors(maxcolors=1_000_000) or []
+    assert all(max(c) - min(c) <= 2 for _, c in colours)  # every pixel of the card grey
+    assert any(seen[m].getpixel((x, y)) != plain.getpixel((x, y)) for m in seen)
+    browser.execute_script(
+        "const s = document.getElementById('vision'); s.value = '';"
+        "s.dispatchEvent(new Event('change'));"
+    )
+    assert browser.execute_script(VISION_OF_IMAGES) == "none"

@@ -388,6 +388,13 @@ function setZoom(value) {
 }
 
 window.addEventListener("DOMContentLoaded", () => {
+  const vision = store.getItem("playset.vision") || "";
+  $("vision").value = vision;
+  document.body.dataset.vision = vision;
+  $("vision").addEventListener("change", (e) => {
+    document.body.dataset.vision = e.target.value;
+    store.setItem("playset.vision", e.target.value);
+  });
   const zoom = store.getItem("playset.zoom");
   if (zoom) $("zoom").value = zoom;
   setZoom($("zoom").value);
