@@ -29,6 +29,7 @@ from toolkit.games.whisky_game.compile import (
     WhiskyGame,
     compile_game,
 )
+from toolkit.games.whisky_game.mapgen import REGION_NOTE
 from toolkit.games.whisky_game.moves import outcomes
 from toolkit.games.whisky_game.scoring import LOST
 from toolkit.games.whisky_game.state import (
@@ -891,12 +892,12 @@ def test_bundled_content_passes_g_checks(game_dir):
 GAME = "game.yaml"
 MAP = "boards/map.yaml"
 SPECIALS = "decks/specials.yaml"
-NEW_REGION = """  - id: speyside
+NEW_REGION = f"""  - id: speyside
     name:
       fr: Speyside
       es: Speyside
       en: Speyside
-    colour: "#b8662e"
+    colour: "#af612c"  {REGION_NOTE}
 """
 # (code, edits (file, old, new), file reported, line marker, text the column points at)
 BROKEN = [
