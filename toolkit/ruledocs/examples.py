@@ -1,0 +1,139 @@
+"""The rule examples' format: `examples/<CODE>.yaml`, read and checked into typed objects.
+
+```yaml
+explain: |            # what the rule checks and why (Markdown)
+base: fixture         # the shared base game (`base/`), or a bundled game's id
+command: validate     # the command whose findings prove the example (validate, check, ...)
+at: decks/cards.yaml:18   # where the failing example reports the code (file:line)
+also: []              # other codes the failing example may report with it (rare)
+edits:                # the failing and passing examples, as edits of the base
+  - file: decks/cards.yaml
+    find: "en: Move {steps} spaces."     # text of the base, found exactly once
+    fail: "en: Move {stpes} spaces."     # replaces it in the failing example
+    pass: "en: Move {steps} spaces."     # replaces it in the passing one (default: find)
+```
+
+An edit without `find` sets the whole file: `fail`/`pass` is its text, null removes it, and an
+absent `pass` leaves the base's file as it is. `repeat: N` writes the failing text N times;
+`encoding: latin-1` writes the failing file in another encoding.
+`unreachable: why` documents a rule no content can produce (a test proves it still cannot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+EXAMPLES_DIR = Path(__file__).parent / "examples"
+BASE_DIR = Path(__file__).parent / "base"
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One change of one file, in the failing and in the passing example."""
+
+    file: str
+    find: str | None
+    fail: str | None
+    passing: str | None
+    pass_given: bool = False
+    repeat: int = 1
+    encoding: str = "utf-8"
+
+    def text(self, variant: str) -> str | None:
+        """What this edit puts in place of `find` (or as the file) in a variant."""
+        if variant == "fail":
+            return None if self.fail is None else self.fail * self.repeat
+        if self.pass_given:
+            return self.passing
+        return self.find
+
+
+@dataclass(frozen=True, slots=True)
+class RuleExample:
+    """A rule's explanation and its failing and passing examples."""
+
+    code: str
+    explain: str
+    base: str = "fixture"
+    command: tuple[str, ...] = ("validate",)
+    at_file: str = ""
+    at_line: int = 0
+    also: tuple[str, ...] = ()
+    edits: tuple[Edit, ...] = field(default_factory=tuple)
+    unreachable: str | None = None
+
+
+class ExampleError(ValueError):
+    """An example file that does not follow the format."""
+
+
+def example_codes() -> list[str]:
+    """Every rule code that has an example file, sorted."""
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
+
+
+def _edit(raw: Any, where: str) -> Edit:
+    if not isinstance(raw, dict) or not isinstance(raw.get("file"), str):
+        raise ExampleError(f"{where}: an edit is a mapping with a `file`")
+    unknown = set(raw) - {"file", "find", "fail", "pass", "repeat", "encoding"}
+    if unknown:
+        raise ExampleError(f"{where}: unknown edit keys {sorted(unknown)}")
+    for key in ("find", "fail", "pass"):
+        if raw.get(key) is not None and not isinstance(raw[key], str):
+            raise ExampleError(f"{where}: `{key}` is text")
+    if raw.get("find") is not None and "fail" not in raw:
+        raise ExampleError(f"{where}: an edit with `find` needs `fail`")
+    repeat = raw.get("repeat", 1)
+    if not isinstance(repeat, int) or repeat < 1:
+        raise ExampleError(f"{where}: `repeat` is a positive whole number")
+    return Edit(
+        file=raw["file"],
+        find=raw.get("find"),
+        fail=raw.get("fail"),
+        passing=raw.get("pass"),
+        pass_given="pass" in raw,
+        repeat=repeat,
+        encoding=str(raw.get("encoding", "utf-8")),
+    )
+
+
+def load_example(code: str) -> RuleExample:
+    """The example of one rule code; KeyError when it has none."""
+    path = EXAMPLES_DIR / f"{code}.yaml"
+    if not path.is_file():
+        raise KeyError(code)
+    raw = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    if not isinstance(raw, dict) or not isinstance(raw.get("explain"), str):
+        raise ExampleError(f"{path.name}: needs an `explain` text")
+    unknown = set(raw) - {"explain", "base", "command", "at", "also", "edits", "unreachable"}
+    if unknown:
+        raise ExampleError(f"{path.name}: unknown keys {sorted(unknown)}")
+    unreachable = raw.get("unreachable")
+    at_file, at_line = "", 0
+    if unreachable is None:
+        at = str(raw.get("at", ""))
+        file, _, line = at.rpartition(":")
+        if not file or not line.isdigit():
+            raise ExampleError(f"{path.name}: `at` is file:line")
+        at_file, at_line = file, int(line)
+        if not raw.get("edits"):
+            raise ExampleError(f"{path.name}: needs `edits`")
+    command = raw.get("command", "validate")
+    return RuleExample(
+        code=code,
+        explain=raw["explain"].strip(),
+        base=str(raw.get("base", "fixture")),
+        command=tuple(str(command).split()),
+        at_file=at_file,
+        at_line=at_line,
+        also=tuple(raw.get("also") or ()),
+        edits=tuple(
+            _edit(e, f"{path.name} edit {i}") for i, e in enumerate(raw.get("edits") or [])
+        ),
+        unreachable=unreachable,
+    )
