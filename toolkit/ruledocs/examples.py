@@ -15,8 +15,10 @@ edits:                # the failing and passing examples, as edits of the base
 
 An edit without `find` sets the whole file: `fail`/`pass` is its text, null removes it, and an
 absent `pass` leaves the base's file as it is. `repeat: N` writes the failing text N times;
-`encoding: latin-1` writes the failing file in another encoding.
-`unreachable: why` documents a rule no content can produce (a test proves it still cannot).
+`encoding: latin-1` writes the failing file in another encoding; `encoding: base64` gives a
+binary file (an image) as base64 text, in both examples.
+`unreachable: why` with `proof: tests/test_x.py::test_name` documents a rule no edit of a game's
+files can produce; the named test produces (or proves unreachable) it another way.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ class RuleExample:
     also: tuple[str, ...] = ()
     edits: tuple[Edit, ...] = field(default_factory=tuple)
     unreachable: str | None = None
+    proof: str | None = None
 
 
 class ExampleError(ValueError):
@@ -110,11 +113,14 @@ def load_example(code: str) -> RuleExample:
     raw = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     if not isinstance(raw, dict) or not isinstance(raw.get("explain"), str):
         raise ExampleError(f"{path.name}: needs an `explain` text")
-    unknown = set(raw) - {"explain", "base", "command", "at", "also", "edits", "unreachable"}
+    known = {"explain", "base", "command", "at", "also", "edits", "unreachable", "proof"}
+    unknown = set(raw) - known
     if unknown:
         raise ExampleError(f"{path.name}: unknown keys {sorted(unknown)}")
     unreachable = raw.get("unreachable")
     at_file, at_line = "", 0
+    if unreachable is not None and not str(raw.get("proof", "")).startswith("tests/"):
+        raise ExampleError(f"{path.name}: an unreachable rule names its `proof` test")
     if unreachable is None:
         at = str(raw.get("at", ""))
         file, _, line = at.rpartition(":")
@@ -136,4 +142,5 @@ def load_example(code: str) -> RuleExample:
             _edit(e, f"{path.name} edit {i}") for i, e in enumerate(raw.get("edits") or [])
         ),
         unreachable=unreachable,
+        proof=raw.get("proof"),
     )

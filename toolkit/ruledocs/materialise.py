@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 from pathlib import Path
@@ -51,6 +52,11 @@ def materialise(example: RuleExample, variant: str, target: Path) -> Path:
     for edit in example.edits:
         path = target / edit.file
         new = edit.text(variant)
+        if edit.encoding == "base64":  # a binary file (an image), in both examples
+            if new is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(base64.b64decode(new))
+            continue
         encoding = edit.encoding if variant == "fail" else "utf-8"
         if edit.find is None:
             if variant == "pass" and not edit.pass_given:

@@ -12,6 +12,7 @@ from toolkit.ruledocs.examples import Edit, RuleExample
 from toolkit.ruledocs.materialise import base_folder
 
 _WIDEST = 160  # a snippet's line is cut here: a 5,000-digit number shows its start
+_LONGEST = 40  # and a snippet after so many lines: a 20-question bank shows its start
 
 
 def _lexer(file: str) -> str:
@@ -20,6 +21,8 @@ def _lexer(file: str) -> str:
 
 def _shown(text: str, repeat: int) -> str:
     lines = [line if len(line) <= _WIDEST else line[:_WIDEST] + "…" for line in text.splitlines()]
+    if len(lines) > _LONGEST:
+        lines = lines[:_LONGEST] + [f"… ({len(lines) - _LONGEST} more lines)"]
     shown = "\n".join(lines)
     return shown + (f"\n… (the lines above {repeat} times)" if repeat > 1 else "")
 
@@ -32,6 +35,8 @@ def _snippet(example: RuleExample, edit: Edit, variant: str) -> RenderableType:
     header = Text(edit.file, style="bold")
     if text is None:
         return Group(header, Text("(file removed)", style="italic"))
+    if edit.encoding == "base64":
+        return Group(header, Text(f"(binary, {len(text) * 3 // 4:,} bytes)", style="italic"))
     if edit.encoding != "utf-8" and variant == "fail":
         header.append(f" (saved as {edit.encoding})", style="italic")
     body = _shown(text, edit.repeat if variant == "fail" else 1)
@@ -51,7 +56,7 @@ def rule_page(rule: Rule, example: RuleExample | None) -> RenderableType:
         return Group(*parts)
     parts += [Markdown(example.explain), Text()]
     if example.unreachable:
-        parts.append(Text(f"No content can produce it: {example.unreachable}", style="italic"))
+        parts.append(Text(f"No edit of a game's files produces it: {example.unreachable}"))
         return Group(*parts)
     base = "a minimal game" if example.base == "fixture" else f"the bundled game {example.base}"
     command = " ".join(example.command)
