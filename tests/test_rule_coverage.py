@@ -27,11 +27,7 @@ CODES = registered_codes()
 # may only shrink: a rule gets its example file and leaves it. Until then a test must at least
 # name the code (the old, weaker coverage).
 _PENDING = """
-    B001 B002 B003 B004 B101 B102 E001 E002 E003 E004 E005 E006 E007
-    G101 G102 G103 G104 G105 G106 G107 G108 G109 G110 G111 G112 G131 G132 G133 G134
-    G201 G202 G203 G204 G205 G206 G207 G208 G209 G210 G211 G212
-    G301 G302 G303 G304 G305 G306 G307 G308 G309 G310 G312
-    G401 G402 G403 G404 G405 G406 G407 G408 G409 G410 G411 G412 G413 G414 G415
+    B003 B101 B102
 """
 PENDING = frozenset(_PENDING.split())
 
@@ -79,13 +75,27 @@ def test_rule_has_a_proven_failing_example(code, run_cli, tmp_path, monkeypatch)
     assert others == set(), f"the failing example of {code} also reports {sorted(others)}"
 
 
+_BASE_FINDINGS: dict[tuple[str, tuple[str, ...]], list[dict]] = {}
+
+
+def _is_the_base(example) -> bool:
+    """The passing example is the base game itself: every edit puts back what it found."""
+    return all(e.find is not None and not e.pass_given for e in example.edits)
+
+
 @pytest.mark.parametrize("code", [c for c in CODES if c not in PENDING])
 def test_rule_has_a_passing_example(code, run_cli, tmp_path, monkeypatch):
     example = load_example(code)
     if example.unreachable:
         return
-    folder = materialise(example, "pass", tmp_path / "pass")
-    found = findings(run_cli, folder, example.command, monkeypatch)
+    key = (example.base, example.command)
+    if _is_the_base(example) and key in _BASE_FINDINGS:  # the same game: run once a session
+        found = _BASE_FINDINGS[key]
+    else:
+        folder = materialise(example, "pass", tmp_path / "pass")
+        found = findings(run_cli, folder, example.command, monkeypatch)
+        if _is_the_base(example):
+            _BASE_FINDINGS[key] = found
     assert [d for d in found if d["code"] == code] == []
     if example.command == ("validate",):
         assert found == [], "a passing example is a clean game"

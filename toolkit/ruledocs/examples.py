@@ -2,7 +2,8 @@
 
 ```yaml
 explain: |            # what the rule checks and why (Markdown)
-base: fixture         # the shared base game (`base/`), or a bundled game's id
+base: fixture         # the shared base game (`base/`), a bundled game's id, or new-engine
+                      # (the game `playset new example-game --lang en --engine` writes)
 command: validate     # the command whose findings prove the example (validate, check, ...)
 at: decks/cards.yaml:18   # where the failing example reports the code (file:line)
 also: []              # other codes the failing example may report with it (rare)

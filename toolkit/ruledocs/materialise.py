@@ -14,9 +14,12 @@ VARIANTS = ("fail", "pass")
 _MODELINE = re.compile(r"(# yaml-language-server: \$schema=)\S*?schemas/(\S+)")
 
 
+SCAFFOLD = "new-engine"  # the game `playset new example-game --lang en --engine` writes
+
+
 def base_folder(example: RuleExample) -> Path:
     """The game the example edits: the shared base, or a bundled game."""
-    if example.base == "fixture":
+    if example.base in ("fixture", SCAFFOLD):
         return BASE_DIR
     games = bundled_games()
     if example.base not in games:
@@ -47,8 +50,13 @@ def materialise(example: RuleExample, variant: str, target: Path) -> Path:
     """The example's game folder for `variant` ("fail" or "pass"), written at `target`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant is one of {VARIANTS}")
-    shutil.copytree(base_folder(example), target)
-    _relink(target)
+    if example.base == SCAFFOLD:
+        from toolkit.scaffold.new import new_game
+
+        new_game(target, "example-game", ["en"], engine=True)
+    else:
+        shutil.copytree(base_folder(example), target)
+        _relink(target)
     for edit in example.edits:
         path = target / edit.file
         new = edit.text(variant)

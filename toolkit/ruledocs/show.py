@@ -9,7 +9,7 @@ from rich.text import Text
 
 from toolkit.diagnostics.registry import FAMILIES, Rule
 from toolkit.ruledocs.examples import Edit, RuleExample
-from toolkit.ruledocs.materialise import base_folder
+from toolkit.ruledocs.materialise import SCAFFOLD, base_folder
 
 _WIDEST = 160  # a snippet's line is cut here: a 5,000-digit number shows its start
 _LONGEST = 40  # and a snippet after so many lines: a 20-question bank shows its start
@@ -30,7 +30,7 @@ def _shown(text: str, repeat: int) -> str:
 def _snippet(example: RuleExample, edit: Edit, variant: str) -> RenderableType:
     text = edit.text(variant)
     if edit.find is None and variant == "pass" and not edit.pass_given:
-        present = (base_folder(example) / edit.file).exists()
+        present = example.base == SCAFFOLD or (base_folder(example) / edit.file).exists()
         return Text(f"{edit.file}: {'as in the base game' if present else 'no such file'}")
     header = Text(edit.file, style="bold")
     if text is None:
@@ -58,7 +58,9 @@ def rule_page(rule: Rule, example: RuleExample | None) -> RenderableType:
     if example.unreachable:
         parts.append(Text(f"No edit of a game's files produces it: {example.unreachable}"))
         return Group(*parts)
-    base = "a minimal game" if example.base == "fixture" else f"the bundled game {example.base}"
+    base = {"fixture": "a minimal game", SCAFFOLD: "the game `playset new --engine` writes"}.get(
+        example.base, f"the bundled game {example.base}"
+    )
     command = " ".join(example.command)
     parts.append(
         Text(
