@@ -4,7 +4,8 @@
 explain: |            # what the rule checks and why (Markdown)
 base: fixture         # the shared base game (`base/`), a bundled game's id, or new-engine
                       # (the game `playset new example-game --lang en --engine` writes)
-command: validate     # the command whose findings prove the example (validate, check, ...)
+command: validate     # the command whose findings prove the example (validate, check, ...);
+                      # {fail: …, pass: …} when the rule is about the command line itself
 at: decks/cards.yaml:18   # where the failing example reports the code (file:line)
 also: []              # other codes the failing example may report with it (rare)
 edits:                # the failing and passing examples, as edits of the base
@@ -64,6 +65,7 @@ class RuleExample:
     explain: str
     base: str = "fixture"
     command: tuple[str, ...] = ("validate",)
+    pass_command: tuple[str, ...] | None = None  # the passing example's, when it differs
     at_file: str = ""
     at_line: int = 0
     also: tuple[str, ...] = ()
@@ -128,14 +130,20 @@ def load_example(code: str) -> RuleExample:
         if not file or not line.isdigit():
             raise ExampleError(f"{path.name}: `at` is file:line")
         at_file, at_line = file, int(line)
-        if not raw.get("edits"):
-            raise ExampleError(f"{path.name}: needs `edits`")
     command = raw.get("command", "validate")
+    pass_command = None
+    if isinstance(command, dict):
+        if set(command) != {"fail", "pass"}:
+            raise ExampleError(f"{path.name}: `command` is text or {{fail: …, pass: …}}")
+        command, pass_command = command["fail"], tuple(str(command["pass"]).split())
+    if unreachable is None and not raw.get("edits") and pass_command is None:
+        raise ExampleError(f"{path.name}: needs `edits` (or a failing and a passing command)")
     return RuleExample(
         code=code,
         explain=raw["explain"].strip(),
         base=str(raw.get("base", "fixture")),
         command=tuple(str(command).split()),
+        pass_command=pass_command,
         at_file=at_file,
         at_line=at_line,
         also=tuple(raw.get("also") or ()),

@@ -64,12 +64,16 @@ def rule_page(rule: Rule, example: RuleExample | None) -> RenderableType:
     command = " ".join(example.command)
     parts.append(
         Text(
-            f"Fails (edits of {base}): `playset {command}` reports {rule.code} at "
+            f"Fails ({'edits of ' if example.edits else ''}{base}): `playset {command}` reports "
+            f"{rule.code} at "
             f"{example.at_file}:{example.at_line}",
             style="bold red",
         )
     )
     parts += [_snippet(example, e, "fail") for e in example.edits]
-    parts += [Text(), Text(f"Passes: no {rule.code}", style="bold green")]
+    passing = f"Passes: no {rule.code}"
+    if example.pass_command is not None:
+        passing += f" from `playset {' '.join(example.pass_command)}`"
+    parts += [Text(), Text(passing, style="bold green")]
     parts += [_snippet(example, e, "pass") for e in example.edits]
     return Group(*parts)
