@@ -1,6 +1,7 @@
 """Every registered rule is documented by examples that prove it (as `ruff rule`): a failing
 example reports exactly that code at the stated line, a passing example never reports it.
-The examples are `toolkit/ruledocs/examples/<CODE>.yaml`, printed by `playset rules CODE`."""
+The examples are `toolkit/ruledocs/examples/<CODE>.yaml` (a game's own rules:
+`toolkit/games/<id>/rule_examples/`), printed by `playset rules CODE`."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def test_every_example_names_a_registered_rule():
 
 @pytest.mark.parametrize("code", CODES)
 def test_rule_has_a_proven_failing_example(code, run_cli, tmp_path, monkeypatch):
-    assert code in example_codes(), f"{code} has no toolkit/ruledocs/examples/{code}.yaml"
+    assert code in example_codes(), f"{code} has no examples (toolkit/ruledocs/examples/)"
     example = load_example(code)
     if example.unreachable:
         # No edit of a game's files produces it: the named test does it another way.

@@ -1,8 +1,9 @@
 """Rule documentation proven by examples, as `ruff rule`: one YAML per rule code.
 
-Each `examples/<CODE>.yaml` says what the rule checks and why, and describes a failing and a
-passing example as text edits over a shared base game (`base/`, or a bundled game): the failing
-example reports the code at `at:`, the passing example never reports it. `playset rules CODE`
+Each `examples/<CODE>.yaml` (a game's own rules: `toolkit/games/<id>/rule_examples/`) says what
+the rule checks and why, and describes a failing and a passing example as text edits over a
+base game (`base/`, a bundled game, or the scaffold): the failing example reports the code at
+`at:`, the passing example never reports it. `playset rules CODE`
 prints them; tests/test_rule_coverage.py runs every one.
 """
 

@@ -1,4 +1,5 @@
-"""The rule examples' format: `examples/<CODE>.yaml`, read and checked into typed objects.
+"""The rule examples' format: `examples/<CODE>.yaml` (a game's own rules:
+`toolkit/games/<id>/rule_examples/<CODE>.yaml`), read and checked into typed objects.
 
 ```yaml
 explain: |            # what the rule checks and why (Markdown)
@@ -32,7 +33,16 @@ from typing import Any
 from ruamel.yaml import YAML
 
 EXAMPLES_DIR = Path(__file__).parent / "examples"
+GAMES_DIR = Path(__file__).parent.parent / "games"  # a game's own rules: <id>/rule_examples/
 BASE_DIR = Path(__file__).parent / "base"
+
+
+def _example_files() -> dict[str, Path]:
+    """Every example file by code: the toolkit's rules here, each game's beside its plugin."""
+    paths = [*EXAMPLES_DIR.glob("*.yaml"), *GAMES_DIR.glob("*/rule_examples/*.yaml")]
+    return {p.stem: p for p in sorted(paths)}
+
+
 _MISSING: Any = object()
 
 
@@ -80,7 +90,7 @@ class ExampleError(ValueError):
 
 def example_codes() -> list[str]:
     """Every rule code that has an example file, sorted."""
-    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.yaml"))
+    return sorted(_example_files())
 
 
 def _edit(raw: Any, where: str) -> Edit:
@@ -110,8 +120,8 @@ def _edit(raw: Any, where: str) -> Edit:
 
 def load_example(code: str) -> RuleExample:
     """The example of one rule code; KeyError when it has none."""
-    path = EXAMPLES_DIR / f"{code}.yaml"
-    if not path.is_file():
+    path = _example_files().get(code)
+    if path is None:
         raise KeyError(code)
     raw = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     if not isinstance(raw, dict) or not isinstance(raw.get("explain"), str):
