@@ -27,3 +27,27 @@ def test_rules_without_code_lists_every_rule(run_cli):
     result = run_cli("rules")
     assert result.exit_code == 0
     assert "R006" in result.stdout and "Y001" in result.stdout and "G101" in result.stdout
+
+
+def test_the_wheel_ships_every_example_and_the_base_game():
+    """`playset rules CODE` works from an installed wheel: its data is package data."""
+    import tomllib
+
+    from tests.conftest import REPO
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    data = config["tool"]["setuptools"]["package-data"]
+    shipped = {
+        path
+        for package, patterns in data.items()
+        for pattern in patterns
+        for path in (REPO / package.replace(".", "/")).glob(pattern)
+        if path.is_file()
+    }
+    needed = [
+        *(REPO / "toolkit" / "ruledocs" / "examples").glob("*.yaml"),
+        *(REPO / "toolkit" / "games").glob("*/rule_examples/*.yaml"),
+        *(p for p in (REPO / "toolkit" / "ruledocs" / "base").rglob("*") if p.is_file()),
+    ]
+    assert len(needed) > 130
+    assert [p for p in needed if p not in shipped] == []
