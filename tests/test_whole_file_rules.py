@@ -1,5 +1,5 @@
 """Rules about a whole file or folder (R007 no manifest, Y006 size limit), and proof that
-G311 cannot be produced (listed as unreachable in test_rule_coverage)."""
+G311 cannot be produced (documented as unreachable in toolkit/ruledocs/examples/G311.yaml)."""
 
 from __future__ import annotations
 

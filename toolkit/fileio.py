@@ -1,7 +1,7 @@
 """Write output files safely: a temporary file beside the target, then a rename.
 
 A crash or a refusal half-way never leaves a half-written file where a good one was. The
-target decides how it is written (design.md, "Rendering"):
+target decides how it is written (docs/architecture.md, the `fileio.py` room):
 
 - a missing path or a regular file: a uniquely named temporary file (O_EXCL, so never a
   planted one) in the same folder, then a rename; a new file gets the umask's mode, a

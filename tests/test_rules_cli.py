@@ -1,0 +1,53 @@
+"""`playset rules CODE` prints a rule's page with its proven examples (as `ruff rule`)."""
+
+from __future__ import annotations
+
+from toolkit.ruledocs import load_example
+
+
+def test_rule_page_shows_explanation_and_both_examples(run_cli):
+    result = run_cli("rules", "r006")
+    assert result.exit_code == 0, result.output
+    example = load_example("R006")
+    out = result.stdout
+    assert "R006 unbound-placeholder" in out
+    assert "Move {stpes} spaces." in out and "Move {steps} spaces." in out
+    fails, passes = out.index("Fails"), out.index("Passes")
+    assert fails < out.index("Move {stpes} spaces.") < passes < out.rindex("Move {steps} spaces.")
+    assert example.explain.split()[0] in out
+    assert "decks/cards.yaml:18" in out
+
+
+def test_unknown_rule_is_a_usage_error(run_cli):
+    result = run_cli("rules", "X999")
+    assert result.exit_code == 2
+
+
+def test_rules_without_code_lists_every_rule(run_cli):
+    result = run_cli("rules")
+    assert result.exit_code == 0
+    assert "R006" in result.stdout and "Y001" in result.stdout and "G101" in result.stdout
+
+
+def test_the_wheel_ships_every_example_and_the_base_game():
+    """`playset rules CODE` works from an installed wheel: its data is package data."""
+    import tomllib
+
+    from tests.conftest import REPO
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    data = config["tool"]["setuptools"]["package-data"]
+    shipped = {
+        path
+        for package, patterns in data.items()
+        for pattern in patterns
+        for path in (REPO / package.replace(".", "/")).glob(pattern)
+        if path.is_file()
+    }
+    needed = [
+        *(REPO / "toolkit" / "ruledocs" / "examples").glob("*.yaml"),
+        *(REPO / "toolkit" / "games").glob("*/rule_examples/*.yaml"),
+        *(p for p in (REPO / "toolkit" / "ruledocs" / "base").rglob("*") if p.is_file()),
+    ]
+    assert len(needed) > 130
+    assert [p for p in needed if p not in shipped] == []
