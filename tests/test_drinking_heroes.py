@@ -43,7 +43,8 @@ from toolkit.games.drinking_heroes.state import (
 )
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import compile_game, play_one
+from toolkit.sim.prepared import compile_game
+from toolkit.sim.runner import play_one
 
 GAME = REPO / "content" / "drinking-heroes"
 

@@ -10,8 +10,9 @@ import pytest
 
 from toolkit.content.game import bundled_games
 from toolkit.content.gate import valid_game
-from toolkit.sim.executors import InlineExecutor
+from toolkit.sim.executors.inline import InlineExecutor
 from toolkit.sim.metrics import iter_metrics
+from toolkit.sim.request import SimRequest
 from toolkit.sim.session import prepare
 from toolkit.sim.sweep import parse_vary, point_metrics, run_sweep
 from toolkit.sim.variants import VariantError, resolve, with_rules
@@ -19,7 +20,8 @@ from toolkit.sim.variants import VariantError, resolve, with_rules
 
 def _base(game_id, games, players, options=()):
     folder = bundled_games()[game_id]
-    return prepare(valid_game(folder), folder, games, players, ["greedy"], 3, list(options))
+    request = SimRequest(games, players, ("greedy",), 3, tuple(options))
+    return prepare(valid_game(folder), folder, request)
 
 
 def test_a_point_is_the_plain_simulation_of_its_values():
@@ -107,11 +109,6 @@ def test_report_metrics_are_the_sweep_metrics():
     keys = [m.key for m in iter_metrics(report) if m.group != "card"]
     assert [m.key for m in point_metrics(report)] == keys
     assert dataclasses.is_dataclass(report) and "turns_median" in keys
-
-
-def test_callers_of_the_untyped_report_still_read_it():
-    report, records = _base("drinking-heroes", 20, 3).run()
-    assert records == () and report.data["cards"] == report.to_json()["cards"]
 
 
 def test_tune_cli_states_the_confirmation_against_the_target(run_cli, tmp_path):

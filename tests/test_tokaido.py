@@ -27,7 +27,9 @@ from toolkit.games.tokaido.state import TokaidoState
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import SimConfig, play_one, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
+from toolkit.sim.runner import play_one
 
 GAME_DIR = Path(__file__).parent.parent / "content" / "tokaido"
 SRC = {name: i for i, name in enumerate(SOURCES)}

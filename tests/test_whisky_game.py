@@ -63,7 +63,9 @@ from toolkit.games.whisky_game.state import (
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import SimConfig, play_one, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
+from toolkit.sim.runner import play_one
 
 GAME_DIR = REPO / "content" / "whisky-game"
 EV = {name: i for i, name in enumerate(EVENT_NAMES)}
@@ -1003,11 +1005,13 @@ def test_g110_fires_for_an_effect_the_engine_lacks(tmp_path, monkeypatch):
 
 
 def test_report_leaves_out_cards_of_the_set_not_played(game_dir):
+    from toolkit.sim.request import SimRequest
     from toolkit.sim.session import prepare
 
     game = load_game(game_dir)
-    base = prepare(game, game_dir, 20, 4, ["greedy"], 0, []).run()[0]
-    names = {row["card"] for row in base.data["cards"]}
+    base = prepare(game, game_dir, SimRequest(20, 4, ("greedy",), 0)).play().to_json()
+    names = {row["card"] for row in base["cards"]}
     assert "truck" in names and "angels" not in names
-    ext = prepare(game, game_dir, 20, 4, ["greedy"], 0, ["extended=true"]).run()[0]
-    assert "angels" in {row["card"] for row in ext.data["cards"]}
+    ext = prepare(game, game_dir, SimRequest(20, 4, ("greedy",), 0, ("extended=true",))).play()
+    ext = ext.to_json()
+    assert "angels" in {row["card"] for row in ext["cards"]}
