@@ -12,7 +12,8 @@ from tests.conftest import REPO
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.drinking_heroes.bots import BraveBot, CarefulBot
-from toolkit.games.drinking_heroes.compile import (
+from toolkit.games.drinking_heroes.compile import CompiledDrinking
+from toolkit.games.drinking_heroes.constants import (
     E_KILLED,
     E_SACRIFICED,
     E_SIPS,
@@ -23,8 +24,6 @@ from toolkit.games.drinking_heroes.compile import (
     K_GIVE,
     K_SHIELD,
     K_STEAL_M,
-    CompiledDrinking,
-    split_teams,
 )
 from toolkit.games.drinking_heroes.state import (
     A_CONTINUE,
@@ -41,6 +40,7 @@ from toolkit.games.drinking_heroes.state import (
     PH_SPELL,
     DrinkingState,
 )
+from toolkit.games.drinking_heroes.tables import split_teams
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.prepared import compile_game

@@ -10,7 +10,8 @@ import pytest
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.tokaido.bots import GreedyBot
-from toolkit.games.tokaido.compile import (
+from toolkit.games.tokaido.compile import TokaidoGame, compile_game
+from toolkit.games.tokaido.constants import (
     INN,
     P_ENC_PICK,
     P_MEAL,
@@ -19,8 +20,6 @@ from toolkit.games.tokaido.compile import (
     P_TEMPLE,
     P_VILLAGE,
     SOURCES,
-    TokaidoGame,
-    compile_game,
 )
 from toolkit.games.tokaido.scoring import end_winners, temple_bonuses, winners
 from toolkit.games.tokaido.state import TokaidoState

@@ -12,12 +12,18 @@ from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.whisky_game import specials as sp
 from toolkit.games.whisky_game.bots import GreedyBot
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.compile import WhiskyGame, compile_game
+from toolkit.games.whisky_game.constants import (
+    END_NOW,
     EV_DECL,
     EV_EMPTY,
     EV_QRESHUF,
     EV_VOID,
     EVENT_NAMES,
+    H_FIFTY,
+    H_NEWQ,
+    H_RESCUE,
+    H_WRITER,
     K_AIR,
     K_DIST,
     K_LOST,
@@ -26,17 +32,6 @@ from toolkit.games.whisky_game.compile import (
     K_RES,
     K_SEA,
     K_SPEC,
-    WhiskyGame,
-    compile_game,
-)
-from toolkit.games.whisky_game.moves import outcomes
-from toolkit.games.whisky_game.scoring import LOST
-from toolkit.games.whisky_game.state import (
-    END_NOW,
-    H_FIFTY,
-    H_NEWQ,
-    H_RESCUE,
-    H_WRITER,
     OP_BOOK,
     OP_BUY,
     OP_CARD,
@@ -58,8 +53,10 @@ from toolkit.games.whisky_game.state import (
     PH_START,
     ROLL,
     SHIFT,
-    WhiskyState,
 )
+from toolkit.games.whisky_game.moves import outcomes
+from toolkit.games.whisky_game.scoring import LOST
+from toolkit.games.whisky_game.state import WhiskyState
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup

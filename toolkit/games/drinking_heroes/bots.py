@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from toolkit.games.drinking_heroes.compile import (
+from toolkit.games.drinking_heroes.constants import (
     K_BANISH,
     K_CURSE,
     K_DOUBLE,

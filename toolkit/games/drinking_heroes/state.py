@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from toolkit.api import TERMINAL, State
-from toolkit.games.drinking_heroes.compile import (
+from toolkit.games.drinking_heroes.constants import (
     E_BANISHED,
     E_COOP_ATTEMPTS,
     E_COOP_LOST,
@@ -54,9 +54,9 @@ from toolkit.games.drinking_heroes.compile import (
     K_SHIELD,
     K_STEAL_M,
     K_STEAL_S,
-    CompiledDrinking,
     Table,
 )
+from toolkit.games.drinking_heroes.tables import DrinkingTables
 
 PH_SPELL, PH_DECIDE, PH_GO, PH_SIPS, PH_CHOOSE, PH_END = range(6)
 A_NONE, A_FIGHT, A_REFUSE, A_CONTINUE, A_GIVE_UP, A_DRINK = range(6)
@@ -109,7 +109,7 @@ class DrinkingState(State):
         "legal",
     )
 
-    g: CompiledDrinking
+    g: DrinkingTables
     tb: Table
     hero: list[int]  # hero index per seat
     hands: list[list[int]]  # spell cards per seat
@@ -148,7 +148,7 @@ class DrinkingState(State):
     # --- setup ---------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, g: CompiledDrinking, tb: Table, seed: int) -> DrinkingState:
+    def new(cls, g: DrinkingTables, tb: Table, seed: int) -> DrinkingState:
         s = cls.__new__(cls)
         rng = random.Random(seed)
         n = tb.seats

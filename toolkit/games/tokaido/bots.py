@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 
-from toolkit.games.tokaido.compile import (
+from toolkit.games.tokaido.constants import (
     AB_CARD_BONUS,
     AB_ENCOUNTER_BONUS,
     AB_ENCOUNTER_CHOICE,

@@ -19,7 +19,7 @@ from toolkit.content.checked import CheckedGame
 from toolkit.content.game import Game, ValidFile
 from toolkit.content.plugin import guarded_check
 from toolkit.diagnostics import Diagnostic, Severity, rule
-from toolkit.games.tokaido.compile import ABILITY_KINDS, ENCOUNTER_KINDS, STOP_KINDS
+from toolkit.games.tokaido.constants import ABILITY_KINDS, ENCOUNTER_KINDS, STOP_KINDS
 from toolkit.games.tokaido.models import TokaidoRules
 from toolkit.render import assets
 

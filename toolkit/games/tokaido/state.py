@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from toolkit.api import TERMINAL, State
-from toolkit.games.tokaido.compile import (
+from toolkit.games.tokaido.constants import (
     AB_CARD_BONUS,
     AB_CHEAPEST_FREE,
     AB_ENCOUNTER_BONUS,

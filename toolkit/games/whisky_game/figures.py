@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolkit.games.whisky_game.compile import S_BONUS
+from toolkit.games.whisky_game.constants import S_BONUS
 from toolkit.games.whisky_game.scoring import LOST, bonus_points, bottle_points
 
 if TYPE_CHECKING:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.constants import (
     EV_DRAWN,
     EV_GAIN,
     EV_PLAYED,
     EV_RETURNED,
     EV_SRESHUF,
     EV_TLOST,
+    R_START,
     S_BONUS,
     S_CARRIAGE,
     S_DISCARD,
@@ -243,8 +244,6 @@ def playable_late(s: WhiskyState, p: int) -> list[int]:
 def play(s: WhiskyState, p: int, t: int, resume: int) -> None:
     """Play held card `t` (its target is the next choice), then go on at `resume`: the
     move's start, or the end of the turn when played after the moves."""
-    from toolkit.games.whisky_game.state import R_START
-
     c = s.c
     card = c.specials[t]
     targets = _targets(s, p, t)

@@ -17,7 +17,7 @@ import random
 
 from toolkit.api import TERMINAL, GameSetup, State
 from toolkit.games.whisky_game import specials as sp
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.constants import (
     C_BONUS,
     C_EXTRA,
     C_JUMP,
@@ -25,6 +25,7 @@ from toolkit.games.whisky_game.compile import (
     C_RESCUE,
     C_SPILL,
     C_WILD,
+    END_NOW,
     EV_DECL,
     EV_EMPTY,
     EV_FERRY,
@@ -45,11 +46,46 @@ from toolkit.games.whisky_game.compile import (
     EV_VOID,
     EV_WON,
     EVENT_NAMES,
+    H_FAIL,
+    H_FIFTY,
+    H_NEWQ,
+    H_RESCUE,
+    H_WRITER,
     K_AIR,
     K_DIST,
     K_LOST,
     K_PORT,
     K_PUB,
+    MASK,
+    OP_BOOK,
+    OP_BUY,
+    OP_CARD,
+    OP_CHOOSE,
+    OP_DIFF,
+    OP_FERRY,
+    OP_HELP,
+    OP_HERE,
+    OP_JUMP,
+    OP_PASS,
+    OP_PATH,
+    OP_PUB,
+    OP_ROLL,
+    OP_SPILL,
+    PH_ACT,
+    PH_CHOICE,
+    PH_END,
+    PH_HELP,
+    PH_JUMP,
+    PH_OVER,
+    PH_PATH,
+    PH_START,
+    R_ACT,
+    R_AFTER_Q,
+    R_END_MOVE,
+    R_END_TURN,
+    R_SETUP,
+    R_START,
+    ROLL,
     S_CALL,
     S_CARRIAGE,
     S_FIFTY,
@@ -58,8 +94,8 @@ from toolkit.games.whisky_game.compile import (
     S_PROHIBITION,
     S_TRUCK,
     S_WRITER,
+    SHIFT,
     Content,
-    WhiskyGame,
 )
 from toolkit.games.whisky_game.moves import BANNED, Outcome, outcomes
 from toolkit.games.whisky_game.scoring import (
@@ -69,32 +105,7 @@ from toolkit.games.whisky_game.scoring import (
     printed_value,
     regions_mask,
 )
-
-PH_START, PH_PATH, PH_ACT, PH_HELP, PH_JUMP, PH_CHOICE, PH_OVER, PH_END = range(8)
-END_NOW = 2  # OP_PASS's argument at PH_END: the turn ends, no more held card played
-(
-    OP_ROLL,
-    OP_PATH,
-    OP_DIFF,
-    OP_PASS,
-    OP_HELP,
-    OP_BUY,
-    OP_PUB,
-    OP_BOOK,
-    OP_FERRY,
-    OP_CARD,
-    OP_SPILL,
-    OP_CHOOSE,
-    OP_HERE,
-    OP_JUMP,
-) = range(14)
-SHIFT = 12
-MASK = (1 << SHIFT) - 1
-ROLL = OP_ROLL << SHIFT
-# helper args
-H_FAIL, H_FIFTY, H_WRITER, H_RESCUE, H_NEWQ = range(5)
-# what a finished choice resumes
-R_START, R_END_MOVE, R_AFTER_Q, R_SETUP, R_END_TURN, R_ACT = range(6)
+from toolkit.games.whisky_game.tables import WhiskyTables
 
 
 def _skill(c: Content, options: dict[str, bool | int | str], seat: int) -> tuple[int, ...]:
@@ -171,7 +182,7 @@ class WhiskyState(State):
         "begin_next",
     )
     # The slots' types (annotations only: no class attribute, no runtime cost).
-    g: WhiskyGame
+    g: WhiskyTables
     c: Content
     n: int
     char: list[int]  # character index per seat
@@ -230,7 +241,7 @@ class WhiskyState(State):
     # ----- setup -------------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, g: WhiskyGame, setup: GameSetup, seed: int) -> WhiskyState:
+    def deal(cls, g: WhiskyTables, setup: GameSetup, seed: int) -> WhiskyState:
         c = g.content
         n = setup.players
         if not c.min_players <= n <= c.max_players:
