@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from toolkit.checks.gate import valid_game
 from toolkit.content.game import bundled_games
-from toolkit.content.gate import valid_game
 from toolkit.sim.executors import open_executor
 from toolkit.sim.report import write_json
 from toolkit.sim.request import SimRequest

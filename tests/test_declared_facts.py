@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import copy_game
+from toolkit.checks.gate import valid_game
 from toolkit.content.game import bundled_games, load_game
-from toolkit.content.gate import valid_game
 from toolkit.sim.request import SimRequest
 from toolkit.sim.session import prepare
 from toolkit.sim.sweep import point_simulation

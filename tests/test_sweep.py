@@ -8,8 +8,8 @@ import json
 
 import pytest
 
+from toolkit.checks.gate import valid_game
 from toolkit.content.game import bundled_games
-from toolkit.content.gate import valid_game
 from toolkit.sim.executors.inline import InlineExecutor
 from toolkit.sim.metrics import iter_metrics
 from toolkit.sim.request import SimRequest
