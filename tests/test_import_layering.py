@@ -50,7 +50,7 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
     # untyped `extras`; they need the renderer's font. Goes with typed plugin extras.
     ("toolkit.games.whisky_game.board_glyphs", "toolkit.render.fonts"): "plugin extras",
     # V15 reads a back layout's text, found where the renderer finds layouts.
-    ("toolkit.games.tokaido.checks", "toolkit.render.assets"): "layout lookup",
+    ("toolkit.games.tokaido.checks.cards", "toolkit.render.assets"): "layout lookup",
 }
 KNOWN_CYCLES: dict[tuple[str, str], str] = {
     # Registries whose package imports each entry module while each entry imports the
