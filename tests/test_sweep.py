@@ -142,3 +142,17 @@ def test_replay_tells_a_notable_game_and_matches_its_record(run_cli):
     assert f"scores: {scores}" in result.stdout and f"{longest.value:g} turns" in result.stdout
     bad = run_cli("replay", "drinking-heroes", "--set", "die_sides=zero")
     assert bad.exit_code == 1 and "die_sides=zero" in bad.stdout
+
+
+def test_a_sweep_over_options_compiles_the_game_once(monkeypatch):
+    """Options change only the setup a state is dealt with: the points share one compile
+    (a rules value, which the engine compiles in, is compiled per point)."""
+    from tests.test_simulate import _compiles
+
+    compiled = _compiles(monkeypatch)
+    base = _base("drinking-heroes", 10, 3, ["mode=cooperative"])
+    run_sweep(base, [parse_vary("coop_extra_tries=1,2,3")], InlineExecutor())
+    assert compiled == ["drinking-heroes"]
+    compiled.clear()
+    run_sweep(_base("muckle-stoater", 5, 3), [parse_vary("hand_size=4,5")], InlineExecutor())
+    assert compiled == ["muckle-stoater"] * 2

@@ -85,17 +85,20 @@ def _key(config: SimConfig, shipped: bytes | None = None) -> str:
     return f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}|{digest}"
 
 
-def prepare(config: SimConfig, game: Game | None = None) -> tuple[Prepared, bytes | None]:
+def prepare(
+    config: SimConfig, game: Game | None = None, compiled: CompiledGame | None = None
+) -> tuple[Prepared, bytes | None]:
     """Compile `config`'s game once (from the loaded `game`, else its folder read once) and
     keep it for this process's batches; also return it pickled for the workers of a pool or
     a cluster (None if the engine's objects do not pickle: each worker then loads and
-    compiles the game itself)."""
+    compiles the game itself). `compiled`: the game already compiled with `config.rules`
+    (a sweep's points that differ only in options share it)."""
     if game is None:
         from toolkit.content.game import load_game
 
         game = load_game(config.game_dir)
     bots = seat_bots(game, config.bots, config.setup.players)
-    prepared = (compile_loaded(game, config.rules), bots)
+    prepared = (compiled or compile_loaded(game, config.rules), bots)
     try:
         shipped: bytes | None = pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):

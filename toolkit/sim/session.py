@@ -13,7 +13,7 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.sim.aggregate import Aggregate
 from toolkit.sim.bots import GENERIC_BOTS
-from toolkit.sim.engine import GameSetup
+from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.engines import engine_of, no_engine_message
 from toolkit.sim.metrics import SimReport, report_from
 from toolkit.sim.options import SetupError, cooperative, default_players, parse_options
@@ -46,6 +46,12 @@ class Simulation:
     _kept: tuple[SimConfig, Prepared, bytes | None] | None = field(
         default=None, repr=False, compare=False
     )
+    # the last compiled game by its rules values, shared with the points made from this
+    # simulation (dataclasses.replace keeps the same list): points that differ only in
+    # options compile once
+    _compiled: list[tuple[str, CompiledGame]] = field(
+        default_factory=list, repr=False, compare=False
+    )
 
     def absorb(self, other: Simulation) -> None:
         """Count another run's failed games as this one's (a sweep's points, tune's trials),
@@ -60,12 +66,17 @@ class Simulation:
         return [REGISTRY.get(f.code).at(f.file, Span(f.line, 1), f.message) for f in self.failures]
 
     def prepared(self) -> tuple[Prepared, bytes | None]:
-        """The loaded game compiled once for this config (a sweep's point has its own), with
-        its bots, and pickled for the workers."""
-        if self._kept is None or self._kept[0] != self.config:
-            prepared, shipped = prepare_config(self.config, self.game)
-            self._kept = (self.config, prepared, shipped)
-        return self._kept[1], self._kept[2]
+        """The loaded game compiled once (again only for a sweep's point with other rules
+        values), with its bots, pickled for the workers."""
+        kept = self._kept
+        if kept is None or kept[0] != self.config:
+            # options only change the setup a state is dealt with: same rules, same compile
+            rules = repr(self.config.rules)
+            compiled = next((c for key, c in self._compiled if key == rules), None)
+            prepared, shipped = prepare_config(self.config, self.game, compiled)
+            self._compiled[:] = [(rules, prepared[0])]
+            self._kept = kept = (self.config, prepared, shipped)
+        return kept[1], kept[2]
 
     def play(
         self,
