@@ -14,6 +14,12 @@ from toolkit.content.game import load_game
 from toolkit.games.drinking_heroes.bots import BraveBot, CarefulBot
 from toolkit.games.drinking_heroes.compile import CompiledDrinking
 from toolkit.games.drinking_heroes.constants import (
+    A_CONTINUE,
+    A_DRINK,
+    A_FIGHT,
+    A_GIVE_UP,
+    A_NONE,
+    A_REFUSE,
     E_KILLED,
     E_SACRIFICED,
     E_SIPS,
@@ -24,22 +30,14 @@ from toolkit.games.drinking_heroes.constants import (
     K_GIVE,
     K_SHIELD,
     K_STEAL_M,
-)
-from toolkit.games.drinking_heroes.state import (
-    A_CONTINUE,
-    A_DRINK,
-    A_FIGHT,
-    A_GIVE_UP,
-    A_NONE,
-    A_REFUSE,
     PH_CHOOSE,
     PH_DECIDE,
     PH_END,
     PH_GO,
     PH_SIPS,
     PH_SPELL,
-    DrinkingState,
 )
+from toolkit.games.drinking_heroes.state import DrinkingState
 from toolkit.games.drinking_heroes.tables import split_teams
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup

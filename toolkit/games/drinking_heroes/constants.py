@@ -131,3 +131,12 @@ class Table:
     short: bool
     spells: tuple[int, ...]  # spell card index per spell instance in this setup's deck
     monsters: int  # monster instances in play
+
+
+# --- play: phases and actions (state) ----------------------------------------------------
+
+PH_SPELL, PH_DECIDE, PH_GO, PH_SIPS, PH_CHOOSE, PH_END = range(6)
+A_NONE, A_FIGHT, A_REFUSE, A_CONTINUE, A_GIVE_UP, A_DRINK = range(6)
+# Where play resumes once pending sips are settled.
+AFTER_SPELL, AFTER_TRY = 0, 1
+SRC_TRY, SRC_SPELL = 0, 1
