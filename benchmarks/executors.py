@@ -24,10 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from toolkit.checks.gate import valid_game
 from toolkit.content.game import bundled_games
-from toolkit.content.gate import valid_game
 from toolkit.sim.executors import open_executor
 from toolkit.sim.report import write_json
+from toolkit.sim.request import SimRequest
 from toolkit.sim.session import Simulation, prepare
 
 RUNS = (("pool", "pool:1", 1), ("pool", "pool:2", 2), ("dask", "dask:local:1", 1))
@@ -39,7 +40,7 @@ def timed(sim: Simulation, spec: str, workers: int, out: Path) -> tuple[float, f
     start = time.perf_counter()
     with open_executor(spec, workers) as executor:
         ready = time.perf_counter()
-        report = sim.play(workers, executor=executor)
+        report = sim.play(executor=executor)
         done = time.perf_counter()
     write_json(report, out)
     return ready - start, done - ready, out.read_bytes()
@@ -56,7 +57,8 @@ def main() -> None:
     args = parser.parse_args()
     folder = bundled_games()[args.game]
     game = valid_game(folder)
-    sim = prepare(game, folder, args.games, args.players, args.bots.split(","), args.seed, [])
+    request = SimRequest(args.games, args.players, tuple(args.bots.split(",")), args.seed)
+    sim = prepare(game, folder, request)
     rates: dict[tuple[str, int], list[float]] = {(name, w): [] for name, _, w in RUNS}
     starts: dict[tuple[str, int], list[float]] = {(name, w): [] for name, _, w in RUNS}
     outputs: set[bytes] = set()

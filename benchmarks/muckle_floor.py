@@ -24,7 +24,8 @@ from typing import Any
 
 from toolkit.content.game import bundled_games
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import compile_game, make_bots, play_one
+from toolkit.sim.prepared import compile_game, make_bots
+from toolkit.sim.runner import play_one
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,8 @@ import time
 
 from toolkit.content.game import bundled_games, load_game
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import SimConfig, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
 
 
 def measure(game_id: str, bots: str, workers: int, games: int, runs: int, players: int) -> float:

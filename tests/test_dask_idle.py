@@ -8,14 +8,10 @@ from types import SimpleNamespace
 import pytest
 
 from tests.test_executors import _config
-from toolkit.sim.executors import (
-    ExecutorError,
-    Idle,
-    InlineExecutor,
-    Watched,
-    open_executor,
-    stream_records,
-)
+from toolkit.sim.executors import ExecutorError, Idle, open_executor
+from toolkit.sim.executors.dask import Watched
+from toolkit.sim.executors.inline import InlineExecutor
+from toolkit.sim.play import stream_records
 
 
 class FakeClient:

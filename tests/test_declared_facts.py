@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import copy_game
+from toolkit.checks.gate import valid_game
 from toolkit.content.game import bundled_games, load_game
-from toolkit.content.gate import valid_game
+from toolkit.sim.request import SimRequest
 from toolkit.sim.session import prepare
 from toolkit.sim.sweep import point_simulation
 
@@ -44,9 +45,11 @@ def test_the_declaration_decides_not_the_option_name(tmp_path):
     folder = _copy(tmp_path)
     _declare(folder, "cooperative:\n  mode: cooperative\n", "cooperative:\n  mode: no_drinking\n")
     game = valid_game(folder)
-    sim = prepare(game, folder, 2, 3, ["random"], 1, ["mode=cooperative"])
+    sim = prepare(game, folder, SimRequest(2, 3, ("random",), 1, ("mode=cooperative",)))
     assert sim.coop is False
-    assert prepare(game, folder, 2, 3, ["random"], 1, ["mode=no_drinking"]).coop is True
+    assert (
+        prepare(game, folder, SimRequest(2, 3, ("random",), 1, ("mode=no_drinking",))).coop is True
+    )
     point = point_simulation(sim, {"mode": "no_drinking"}, ())
     assert point.coop is True
     assert point_simulation(sim, {"mode": "competitive"}, ()).coop is False
@@ -57,7 +60,7 @@ def test_defaults_count_and_true_means_always(tmp_path):
     choices = "choices: [competitive, cooperative, no_drinking]\n    default: "
     _declare(folder, choices + "competitive", choices + "cooperative")
     game = valid_game(folder)
-    assert prepare(game, folder, 2, 3, ["random"], 1, []).coop is True
+    assert prepare(game, folder, SimRequest(2, 3, ("random",), 1)).coop is True
     assert game.manifest.model_copy(update={"cooperative": True}).is_cooperative({"mode": "x"})
 
 

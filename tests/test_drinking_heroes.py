@@ -12,7 +12,14 @@ from tests.conftest import REPO
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.drinking_heroes.bots import BraveBot, CarefulBot
-from toolkit.games.drinking_heroes.compile import (
+from toolkit.games.drinking_heroes.compile import CompiledDrinking
+from toolkit.games.drinking_heroes.constants import (
+    A_CONTINUE,
+    A_DRINK,
+    A_FIGHT,
+    A_GIVE_UP,
+    A_NONE,
+    A_REFUSE,
     E_KILLED,
     E_SACRIFICED,
     E_SIPS,
@@ -23,27 +30,19 @@ from toolkit.games.drinking_heroes.compile import (
     K_GIVE,
     K_SHIELD,
     K_STEAL_M,
-    CompiledDrinking,
-    split_teams,
-)
-from toolkit.games.drinking_heroes.state import (
-    A_CONTINUE,
-    A_DRINK,
-    A_FIGHT,
-    A_GIVE_UP,
-    A_NONE,
-    A_REFUSE,
     PH_CHOOSE,
     PH_DECIDE,
     PH_END,
     PH_GO,
     PH_SIPS,
     PH_SPELL,
-    DrinkingState,
 )
+from toolkit.games.drinking_heroes.state import DrinkingState
+from toolkit.games.drinking_heroes.tables import split_teams
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import compile_game, play_one
+from toolkit.sim.prepared import compile_game
+from toolkit.sim.runner import play_one
 
 GAME = REPO / "content" / "drinking-heroes"
 

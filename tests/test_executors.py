@@ -10,8 +10,10 @@ import pytest
 
 from toolkit.content.game import bundled_games
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.executors import ExecutorError, InlineExecutor, open_executor, stream_records
-from toolkit.sim.runner import SimConfig
+from toolkit.sim.executors import ExecutorError, open_executor
+from toolkit.sim.executors.inline import InlineExecutor
+from toolkit.sim.play import stream_records
+from toolkit.sim.prepared import SimConfig
 
 
 def _config(games=120):
@@ -76,3 +78,61 @@ def test_cli_json_is_byte_identical_on_every_executor(run_cli, tmp_path):
         assert result.exit_code == 0, result.output
         outputs.append(out.read_bytes())
     assert len(set(outputs)) == 1
+
+
+def test_the_registry_lists_each_module_of_the_package_in_order():
+    from toolkit.sim.executors import executors
+
+    assert [k.name for k in executors()] == ["inline", "pool", "dask"]
+    with pytest.raises(ExecutorError, match=r"choose from inline, pool, dask"), open_executor("x"):
+        pass
+
+
+def test_an_executor_is_one_module_added_to_the_package(tmp_path, monkeypatch, run_cli):
+    """A module dropped into the package (here: a folder added to its path) is an executor
+    the CLI's --executor reaches, with nothing else edited; it plays the same games."""
+    from toolkit.sim import executors
+
+    (tmp_path / "counted.py").write_text(
+        "import contextlib\n"
+        "from toolkit.sim.executors.base import ExecutorKind\n"
+        "from toolkit.sim.executors.inline import InlineExecutor\n"
+        "OPENED = []\n"
+        "@contextlib.contextmanager\n"
+        "def _open(arg, workers, idle):\n"
+        "    OPENED.append(arg)\n"
+        "    yield InlineExecutor()\n"
+        "EXECUTOR = ExecutorKind('counted', 'inline, counted', _open, order=15)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(executors, "__path__", [*executors.__path__, str(tmp_path)])
+    executors.executors.cache_clear()
+    try:
+        assert [k.name for k in executors.executors()] == ["inline", "counted", "pool", "dask"]
+        outs = [tmp_path / "a.json", tmp_path / "b.json"]
+        argv = ["simulate", "muckle-stoater", "-n", "6", "-p", "3", "--seed", "3"]
+        result = run_cli(*argv, "--executor", "counted:here", "--json", str(outs[0]))
+        assert result.exit_code == 0, result.output
+        import toolkit.sim.executors.counted as counted  # type: ignore[import-not-found]
+
+        assert counted.OPENED == ["here"]
+        assert run_cli(*argv, "--json", str(outs[1])).exit_code == 0
+        assert outs[0].read_bytes() == outs[1].read_bytes()
+    finally:
+        executors.executors.cache_clear()
+        import sys
+
+        sys.modules.pop("toolkit.sim.executors.counted", None)
+
+
+def test_executor_option_and_its_shorthands(run_cli, tmp_path):
+    argv = ["simulate", "muckle-stoater", "-n", "8", "-p", "3", "--seed", "5", "--json"]
+    outs = [tmp_path / f"{i}.json" for i in range(3)]
+    assert run_cli(*argv, str(outs[0])).exit_code == 0
+    assert run_cli(*argv, str(outs[1]), "--executor", "pool:2").exit_code == 0
+    assert run_cli(*argv, str(outs[2]), "--workers", "2").exit_code == 0  # = pool of 2
+    assert outs[0].read_bytes() == outs[1].read_bytes() == outs[2].read_bytes()
+    both = run_cli(*argv, str(outs[0]), "--executor", "pool", "--dask", "local:1")
+    assert both.exit_code == 2 and "choose one" in both.stderr
+    bad = run_cli(*argv, str(outs[0]), "--executor", "pool:lots")
+    assert bad.exit_code == 2 and "pool:N with N a number" in bad.stderr

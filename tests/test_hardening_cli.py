@@ -342,9 +342,9 @@ def test_dask_at_a_server_that_is_no_scheduler_is_a_clear_error(run_cli, http_se
 
 def test_dask_at_a_server_that_never_answers_gives_up(run_cli, monkeypatch):
     pytest.importorskip("distributed")
-    from toolkit.sim import executors
+    from toolkit.sim.executors import dask
 
-    monkeypatch.setattr(executors, "PROBE_SECONDS", 1.0)
+    monkeypatch.setattr(dask, "PROBE_SECONDS", 1.0)
     with socket.socket() as silent:  # listens, never accepts, never answers
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)

@@ -11,13 +11,8 @@ import pytest
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.muckle_stoater.bots import GreedyBot
-from toolkit.games.muckle_stoater.compile import (
-    BONNIE,
-    EVENT_NAMES,
-    SPLIT,
-    MuckleGame,
-    compile_game,
-)
+from toolkit.games.muckle_stoater.compile import MuckleGame, compile_game
+from toolkit.games.muckle_stoater.constants import BONNIE, EVENT_NAMES, SPLIT
 from toolkit.games.muckle_stoater.state import Move, MuckleState
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.contract import random_play_check

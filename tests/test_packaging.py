@@ -43,7 +43,8 @@ def test_installed_layout_finds_bundled_data_and_writes_to_the_current_folder(
     work = tmp_path / "work"
     work.mkdir()
     code = (
-        "from toolkit.content.game import repo_root, work_folder, bundled_games;"
+        "from toolkit.content.game import bundled_games;"
+        "from toolkit.home import repo_root, work_folder;"
         "print(repo_root()); print(work_folder()); print(','.join(bundled_games()))"
     )
     env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}

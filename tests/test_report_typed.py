@@ -13,10 +13,13 @@ from tests.toy_game import ToyGame
 from toolkit.sim import metrics
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.executors import InlineExecutor, open_executor, stream_records
+from toolkit.sim.executors import open_executor
+from toolkit.sim.executors.inline import InlineExecutor
 from toolkit.sim.metrics import METRICS, Metric, MetricValue, build_report, iter_metrics
+from toolkit.sim.play import run, stream_records
+from toolkit.sim.prepared import SimConfig
 from toolkit.sim.report import print_report, write_json
-from toolkit.sim.runner import SimConfig, play_one, run
+from toolkit.sim.runner import play_one
 from toolkit.sim.stats import MAX_DISTINCT, Distribution, quantile, summary
 
 LEGACY_KEYS = {

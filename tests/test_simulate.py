@@ -7,7 +7,8 @@ import json
 from tests.conftest import FIXTURES, copy_game
 from toolkit.content.game import bundled_games, load_game
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import SimConfig, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
 
 
 def test_results_identical_with_one_and_two_workers():
@@ -90,15 +91,71 @@ def test_simulate_loads_the_game_once(run_cli, tmp_path, monkeypatch):
 
 
 def test_workers_play_the_shipped_game_without_loading_it(tmp_path, monkeypatch):
-    from toolkit.sim import runner
+    from toolkit.sim import prepared
+    from toolkit.sim.request import SimRequest
     from toolkit.sim.session import prepare
 
     folder = bundled_games()["muckle-stoater"]
-    sim = prepare(load_game(folder), folder, 6, 3, ["greedy", "random"], 5, [])
-    (_, _), shipped = runner.prepare_loaded(sim.config, sim.game)
+    request = SimRequest(games=6, players=3, bots=("greedy", "random"), seed=5)
+    sim = prepare(load_game(folder), folder, request)
+    (_, _), shipped = prepared.prepare(sim.config, sim.game)
     assert shipped is not None
-    here = runner._run_batch(sim.config, range(6), shipped)
-    runner._WORKER.clear()  # a fresh worker: nothing kept from this process
+    here = prepared.run_batch(sim.config, range(6), shipped)
+    prepared.forget()  # a fresh worker: nothing kept from this process
     reads = _manifest_reads(monkeypatch)
-    there = runner._run_batch(sim.config, range(6), shipped)
+    there = prepared.run_batch(sim.config, range(6), shipped)
     assert reads == [] and there == here
+
+
+def _compiles(monkeypatch) -> list[str]:
+    """The games compiled from here on (each a call of the engine's compile_game)."""
+    from toolkit.sim import prepared
+
+    compiled: list[str] = []
+    compile_checked = prepared.compile_checked
+
+    def counting(engine, game):
+        compiled.append(game.id)
+        return compile_checked(engine, game)
+
+    monkeypatch.setattr(prepared, "compile_checked", counting)
+    return compiled
+
+
+def test_simulate_compiles_the_game_once_even_when_the_greedy_hook_is_checked(
+    run_cli, tmp_path, monkeypatch
+):
+    from tests.test_folder_engines import game_with
+
+    folder = game_with(tmp_path)  # the starter engine: the generic greedy bot, its hook checked
+    compiled = _compiles(monkeypatch)
+    result = run_cli("simulate", str(folder), "-n", "4", "--bots", "greedy")
+    assert result.exit_code == 0, result.output
+    assert len(compiled) == 1, compiled
+
+
+def test_run_reads_and_compiles_the_game_once(monkeypatch):
+    reads, compiled = _manifest_reads(monkeypatch), _compiles(monkeypatch)
+    folder = bundled_games()["muckle-stoater"]
+    run(SimConfig(folder, GameSetup(3), ("random",), seed=2, games=3))
+    assert len(reads) == 1 and compiled == ["muckle-stoater"]
+
+
+def test_tests_benchmarks_and_the_cli_play_the_same_games(run_cli, tmp_path):
+    """One simulation path: `run` (tests, benchmarks) and `simulate` (the CLI's session)
+    fold the same records into the same report."""
+    from toolkit.sim.metrics import build_report
+    from toolkit.sim.prepared import compile_game
+
+    folder = bundled_games()["tokaido"]
+    config = SimConfig(folder, GameSetup(3), ("greedy", "random"), seed=4, games=12)
+    compiled = compile_game(folder)
+    setup = {"players": 3, "bots": "greedy,random", "seed": 4}
+    names = (compiled.event_names, compiled.card_names)
+    listed = build_report("tokaido", setup, run(config), *names, False, None)
+    out = tmp_path / "r.json"
+    argv = ["simulate", "tokaido", "-n", "12", "-p", "3", "--bots", "greedy,random"]
+    result = run_cli(*argv, "--seed", "4", "--json", str(out))
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["seats_win"] == listed.to_json()["seats_win"]
+    assert json.loads(out.read_text())["turns"] == listed.to_json()["turns"]

@@ -8,10 +8,11 @@ import json
 
 import pytest
 
+from toolkit.checks.gate import valid_game
 from toolkit.content.game import bundled_games
-from toolkit.content.gate import valid_game
-from toolkit.sim.executors import InlineExecutor
+from toolkit.sim.executors.inline import InlineExecutor
 from toolkit.sim.metrics import iter_metrics
+from toolkit.sim.request import SimRequest
 from toolkit.sim.session import prepare
 from toolkit.sim.sweep import parse_vary, point_metrics, run_sweep
 from toolkit.sim.variants import VariantError, resolve, with_rules
@@ -19,7 +20,8 @@ from toolkit.sim.variants import VariantError, resolve, with_rules
 
 def _base(game_id, games, players, options=()):
     folder = bundled_games()[game_id]
-    return prepare(valid_game(folder), folder, games, players, ["greedy"], 3, list(options))
+    request = SimRequest(games, players, ("greedy",), 3, tuple(options))
+    return prepare(valid_game(folder), folder, request)
 
 
 def test_a_point_is_the_plain_simulation_of_its_values():
@@ -109,11 +111,6 @@ def test_report_metrics_are_the_sweep_metrics():
     assert dataclasses.is_dataclass(report) and "turns_median" in keys
 
 
-def test_callers_of_the_untyped_report_still_read_it():
-    report, records = _base("drinking-heroes", 20, 3).run()
-    assert records == () and report.data["cards"] == report.to_json()["cards"]
-
-
 def test_tune_cli_states_the_confirmation_against_the_target(run_cli, tmp_path):
     pytest.importorskip("optuna")
     out = tmp_path / "t.json"
@@ -145,3 +142,17 @@ def test_replay_tells_a_notable_game_and_matches_its_record(run_cli):
     assert f"scores: {scores}" in result.stdout and f"{longest.value:g} turns" in result.stdout
     bad = run_cli("replay", "drinking-heroes", "--set", "die_sides=zero")
     assert bad.exit_code == 1 and "die_sides=zero" in bad.stdout
+
+
+def test_a_sweep_over_options_compiles_the_game_once(monkeypatch):
+    """Options change only the setup a state is dealt with: the points share one compile
+    (a rules value, which the engine compiles in, is compiled per point)."""
+    from tests.test_simulate import _compiles
+
+    compiled = _compiles(monkeypatch)
+    base = _base("drinking-heroes", 10, 3, ["mode=cooperative"])
+    run_sweep(base, [parse_vary("coop_extra_tries=1,2,3")], InlineExecutor())
+    assert compiled == ["drinking-heroes"]
+    compiled.clear()
+    run_sweep(_base("muckle-stoater", 5, 3), [parse_vary("hand_size=4,5")], InlineExecutor())
+    assert compiled == ["muckle-stoater"] * 2

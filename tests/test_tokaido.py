@@ -10,7 +10,8 @@ import pytest
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.tokaido.bots import GreedyBot
-from toolkit.games.tokaido.compile import (
+from toolkit.games.tokaido.compile import TokaidoGame, compile_game
+from toolkit.games.tokaido.constants import (
     INN,
     P_ENC_PICK,
     P_MEAL,
@@ -19,15 +20,15 @@ from toolkit.games.tokaido.compile import (
     P_TEMPLE,
     P_VILLAGE,
     SOURCES,
-    TokaidoGame,
-    compile_game,
 )
 from toolkit.games.tokaido.scoring import end_winners, temple_bonuses, winners
 from toolkit.games.tokaido.state import TokaidoState
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import SimConfig, play_one, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
+from toolkit.sim.runner import play_one
 
 GAME_DIR = Path(__file__).parent.parent / "content" / "tokaido"
 SRC = {name: i for i, name in enumerate(SOURCES)}

@@ -12,12 +12,18 @@ from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.games.whisky_game import specials as sp
 from toolkit.games.whisky_game.bots import GreedyBot
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.compile import WhiskyGame, compile_game
+from toolkit.games.whisky_game.constants import (
+    END_NOW,
     EV_DECL,
     EV_EMPTY,
     EV_QRESHUF,
     EV_VOID,
     EVENT_NAMES,
+    H_FIFTY,
+    H_NEWQ,
+    H_RESCUE,
+    H_WRITER,
     K_AIR,
     K_DIST,
     K_LOST,
@@ -26,18 +32,6 @@ from toolkit.games.whisky_game.compile import (
     K_RES,
     K_SEA,
     K_SPEC,
-    WhiskyGame,
-    compile_game,
-)
-from toolkit.games.whisky_game.mapgen import REGION_NOTE
-from toolkit.games.whisky_game.moves import outcomes
-from toolkit.games.whisky_game.scoring import LOST
-from toolkit.games.whisky_game.state import (
-    END_NOW,
-    H_FIFTY,
-    H_NEWQ,
-    H_RESCUE,
-    H_WRITER,
     OP_BOOK,
     OP_BUY,
     OP_CARD,
@@ -59,12 +53,17 @@ from toolkit.games.whisky_game.state import (
     PH_START,
     ROLL,
     SHIFT,
-    WhiskyState,
 )
+from toolkit.games.whisky_game.mapgen import REGION_NOTE
+from toolkit.games.whisky_game.moves import outcomes
+from toolkit.games.whisky_game.scoring import LOST
+from toolkit.games.whisky_game.state import WhiskyState
 from toolkit.sim.bots import RandomBot
 from toolkit.sim.contract import random_play_check
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.runner import SimConfig, play_one, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
+from toolkit.sim.runner import play_one
 
 GAME_DIR = REPO / "content" / "whisky-game"
 EV = {name: i for i, name in enumerate(EVENT_NAMES)}
@@ -1004,11 +1003,13 @@ def test_g110_fires_for_an_effect_the_engine_lacks(tmp_path, monkeypatch):
 
 
 def test_report_leaves_out_cards_of_the_set_not_played(game_dir):
+    from toolkit.sim.request import SimRequest
     from toolkit.sim.session import prepare
 
     game = load_game(game_dir)
-    base = prepare(game, game_dir, 20, 4, ["greedy"], 0, []).run()[0]
-    names = {row["card"] for row in base.data["cards"]}
+    base = prepare(game, game_dir, SimRequest(20, 4, ("greedy",), 0)).play().to_json()
+    names = {row["card"] for row in base["cards"]}
     assert "truck" in names and "angels" not in names
-    ext = prepare(game, game_dir, 20, 4, ["greedy"], 0, ["extended=true"]).run()[0]
-    assert "angels" in {row["card"] for row in ext.data["cards"]}
+    ext = prepare(game, game_dir, SimRequest(20, 4, ("greedy",), 0, ("extended=true",))).play()
+    ext = ext.to_json()
+    assert "angels" in {row["card"] for row in ext["cards"]}

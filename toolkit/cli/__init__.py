@@ -96,9 +96,15 @@ def _group(
 app = make_app()
 
 
+WHOLE = frozenset({"reference"})
+"""Commands that read the whole command line from their context (the reference documents
+every command), so they run in the full app, not one built for them alone."""
+
+
 def main() -> None:
     first = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
-    chosen = make_app(first) if first in COMMANDS or first in GROUPS else app
+    alone = (first in COMMANDS or first in GROUPS) and first not in WHOLE
+    chosen = make_app(first) if alone else app
     try:
         chosen()
     finally:

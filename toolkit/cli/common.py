@@ -76,7 +76,7 @@ def game_folders(args: list[str] | None) -> list[Path]:
 def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
     """The game in `folder` if it passes the validity gate; else its errors and a one-line
     reason on stderr (the command's own output, a PDF or a report, never comes), and None."""
-    from toolkit.content.gate import InvalidGame, valid_game
+    from toolkit.checks.gate import InvalidGame, valid_game
     from toolkit.diagnostics.formats import render
 
     try:

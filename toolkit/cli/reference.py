@@ -11,6 +11,7 @@ from toolkit.cli.common import escape, stderr, stdout, write_output
 
 
 def reference(
+    ctx: typer.Context,
     out: Annotated[
         Path | None, typer.Option("--out", help="File to write (default: docs/reference.md).")
     ] = None,
@@ -19,18 +20,19 @@ def reference(
     ] = False,
 ) -> None:
     """Write the reference (fields, layouts, boards, icons, rules, templates, commands)."""
-    from toolkit.content.game import work_folder
+    from toolkit.home import work_folder
     from toolkit.reference import render, write
 
+    cli = ctx.find_root().command  # the whole command line
     path = out or work_folder() / "docs" / "reference.md"
     if check:
-        if not path.is_file() or path.read_text(encoding="utf-8") != render():
+        if not path.is_file() or path.read_text(encoding="utf-8") != render(cli):
             stderr.print(f"stale: {escape(path)} (run `playset reference`)")
             raise typer.Exit(1)
         stdout.print(f"{escape(path)} is up to date")
         return
     changed: list[bool] = []
-    write_output(path, lambda target: changed.append(write(target)), quiet=True)
+    write_output(path, lambda target: changed.append(write(target, cli)), quiet=True)
     stdout.print(f"{'wrote' if changed[0] else 'unchanged'} {escape(path)}")
 
 
@@ -41,8 +43,8 @@ def icons(
     paper: Annotated[str, typer.Option("--paper", help="a4 or letter.")] = "a4",
 ) -> None:
     """Print every built-in icon with its name on a sheet."""
-    from toolkit.content.game import work_folder
     from toolkit.fileio import atomic_write_bytes
+    from toolkit.home import work_folder
     from toolkit.reference.icon_sheet import icon_sheet
     from toolkit.render.pdf import PAPERS
 

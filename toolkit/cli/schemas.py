@@ -18,9 +18,9 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Folder (default: 
 def export_schemas(out: OutOption = None) -> None:
     """Write schemas/*.schema.json from the models."""
     import toolkit.render.layout  # noqa: F401 - registers the layout schema
-    from toolkit.content.game import work_folder
     from toolkit.content.schemas import export
     from toolkit.fileio import describe
+    from toolkit.home import work_folder
 
     folder = out or work_folder() / "schemas"
     try:

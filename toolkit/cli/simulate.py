@@ -66,16 +66,63 @@ def idle_policy(text: str) -> Any:
     return Idle(after, mode == "stop", lambda words: stderr.print(escape(words)))
 
 
-def executor_spec(workers: int, dask: str | None) -> str | None:
-    """The executor registry's spec for --workers/--dask (None: inline or the local pool);
-    an empty --dask is refused, not taken as "no Dask"."""
+ExecutorOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--executor",
+        help="Where the games run, from the executor registry: inline, pool (pool:N for N "
+        "processes), dask:local:N, dask:tcp://HOST:PORT. Default: inline for one worker, "
+        "else pool; --dask X is dask:X.",
+    ),
+]
+
+
+def executor_spec(executor: str | None, dask: str | None) -> str | None:
+    """The executor registry's spec from --executor or its --dask shorthand (None: inline
+    for one worker, else the local pool of --workers); an empty --dask is refused, not
+    taken as "no Dask", and so is --dask with --executor."""
     from toolkit.sim.executors import ExecutorError
 
     if dask is None:
-        return None
+        return executor
+    if executor is not None:
+        raise ExecutorError(f"--dask {dask} and --executor {executor}: choose one")
     if not dask.strip():
         raise ExecutorError("--dask needs local:N or tcp://HOST:PORT, not an empty value")
     return f"dask:{dask}"
+
+
+def sim_request(
+    *,
+    games: int,
+    players: int | None,
+    bots: str,
+    seed: int,
+    option: list[str] | None,
+    workers: int = 1,
+    executor: str | None = None,
+    dask: str | None = None,
+    dask_idle: str = "wait",
+) -> Any:
+    """The one typed request every simulation command builds from its options (a bad
+    --dask-idle, or --dask with --executor, is a usage error)."""
+    from toolkit.sim.executors import ExecutorError
+    from toolkit.sim.request import SimRequest
+
+    try:
+        spec = executor_spec(executor, dask)
+    except ExecutorError as exc:
+        raise usage_error(str(exc)) from None
+    return SimRequest(
+        games=games,
+        players=players,
+        bots=tuple(bots.split(",")),
+        seed=seed,
+        options=tuple(option or ()),
+        workers=workers,
+        executor=spec,
+        idle=idle_policy(dask_idle),
+    )
 
 
 def engine_findings(diagnostics: list[Any], summary: str) -> typer.Exit:
@@ -129,38 +176,36 @@ def simulate(
     pdf_out: Annotated[Path | None, typer.Option("--pdf", help="Write the report as PDF.")] = None,
     dask: DaskOpt = None,
     dask_idle: DaskIdleOpt = "wait",
+    executor: ExecutorOpt = None,
 ) -> None:
     """Play GAME many times with bots and report completion, length and fairness."""
-    from toolkit.sim.runner import stop_on_signals
+    from toolkit.sim.signals import stop_on_signals
 
-    idle = idle_policy(dask_idle)
+    request = sim_request(
+        games=games,
+        players=players,
+        bots=bots,
+        seed=seed,
+        option=option,
+        workers=workers,
+        executor=executor,
+        dask=dask,
+        dask_idle=dask_idle,
+    )
     try:
         with stop_on_signals():
-            _simulate(
-                game, games, players, bots, seed, workers, option, json_out, pdf_out, dask, idle
-            )
+            _simulate(game, request, json_out, pdf_out)
     except KeyboardInterrupt as stop:  # before the games started
         stderr.print(f"interrupted before any game finished (0 of {games})")
         raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
 
 
-def _simulate(
-    game: str | None,
-    games: int,
-    players: int | None,
-    bots: str,
-    seed: int,
-    workers: int,
-    option: list[str] | None,
-    json_out: Path | None,
-    pdf_out: Path | None,
-    dask: str | None,
-    idle: Any = None,
-) -> None:
+def _simulate(game: str | None, request: Any, json_out: Path | None, pdf_out: Path | None) -> None:
     from toolkit.sim.engines import EngineError
-    from toolkit.sim.executors import ExecutorError, open_executor
+    from toolkit.sim.executors import ExecutorError
+    from toolkit.sim.options import SetupError
     from toolkit.sim.report import print_report, write_json, write_pdf
-    from toolkit.sim.session import SetupError, Stopped, prepare
+    from toolkit.sim.session import Stopped, prepare
 
     folders = game_folders([game] if game else None)
     if len(folders) != 1:
@@ -173,22 +218,22 @@ def _simulate(
     if loaded is None:
         raise typer.Exit(1)
     try:
-        sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+        sim = prepare(loaded, folder, request)
     except SetupError as exc:
         raise usage_error(str(exc)) from None
     except EngineError as exc:
         raise engine_findings([exc.diagnostic], "the engine cannot play; nothing played") from None
-    if "mcts" in bots.split(","):
+    if "mcts" in request.bots:
         stderr.print(
             "note: mcts bots run many playouts per move (seconds to a minute per game); "
             "Ctrl-C stops and reports the games finished"
         )
     code = 0
+    games = request.games
     try:
-        spec = executor_spec(workers, dask)
-        with open_executor(spec, workers, idle) as pool, _progress(games) as bar:
+        with request.open() as pool, _progress(games) as bar:
             task = bar.add_task(f"{loaded.id}", total=games)
-            report = sim.play(workers, lambda k: bar.advance(task, k), pool)
+            report = sim.play(lambda k: bar.advance(task, k), pool)
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
     except EngineError as exc:
@@ -247,6 +292,7 @@ def check(
         ),
     ] = False,
     dask_idle: DaskIdleOpt = "wait",
+    executor: ExecutorOpt = None,
     strict: StrictOpt = False,
     max_warnings: MaxWarningsOpt = None,
 ) -> None:
@@ -261,10 +307,18 @@ def check(
         if contract:
             found = _check_contracts(games_arg, max(2, games // 30), players, seed, fmt)
         else:
-            idle = idle_policy(dask_idle)
-            found = _check_all(
-                games_arg, games, players, bots, seed, option, fmt, workers, dask, idle
+            request = sim_request(
+                games=games,
+                players=players,
+                bots=bots,
+                seed=seed,
+                option=option,
+                workers=workers,
+                executor=executor,
+                dask=dask,
+                dask_idle=dask_idle,
             )
+            found = _check_all(games_arg, request, fmt)
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
     output = render(found, fmt)
@@ -306,28 +360,17 @@ def _check_contracts(
     return found
 
 
-def _check_all(
-    games_arg: list[str] | None,
-    games: int,
-    players: int | None,
-    bots: str,
-    seed: int,
-    option: list[str] | None,
-    fmt: str,
-    workers: int,
-    dask: str | None,
-    idle: Any = None,
-) -> list[Any]:
+def _check_all(games_arg: list[str] | None, request: Any, fmt: str) -> list[Any]:
     from toolkit.checks import balance, run_checks
     from toolkit.content.game import load_game
     from toolkit.diagnostics import Severity
     from toolkit.diagnostics.suppress import unsuppressed
     from toolkit.sim.engines import EngineError, has_engine, no_engine_message
-    from toolkit.sim.executors import open_executor
-    from toolkit.sim.session import SetupError, prepare
+    from toolkit.sim.options import SetupError
+    from toolkit.sim.session import prepare
 
     found: list[Any] = []
-    with open_executor(executor_spec(workers, dask), workers, idle) as pool:
+    with request.open() as pool:
         for folder in game_folders(games_arg):
             loaded = load_game(folder)
             diags = run_checks(loaded)
@@ -338,8 +381,8 @@ def _check_all(
                     stderr.print(f"{escape(message)}; validated only", soft_wrap=True)
                 continue
             try:
-                sim = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
-                report = sim.play(workers, executor=pool)
+                sim = prepare(loaded, folder, request)
+                report = sim.play(executor=pool)
             except SetupError as exc:
                 raise usage_error(str(exc)) from None
             except EngineError as exc:

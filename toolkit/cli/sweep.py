@@ -21,13 +21,15 @@ from toolkit.cli.common import (
     write_output,
 )
 from toolkit.cli.simulate import (
+    DaskIdleOpt,
     DaskOpt,
+    ExecutorOpt,
     GameArg,
     OptionOpt,
     _progress,
     engine_findings,
-    executor_spec,
     failed_games,
+    sim_request,
 )
 
 JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the result as JSON.")]
@@ -44,7 +46,7 @@ MAX_GAMES = 10_000_000  # as simulate -n
 def _stoppable(what: str) -> Iterator[None]:
     """Ctrl-C or SIGTERM ends the command with one line (a sweep or a tuning reports only
     once complete), exit 128 + the signal, never a traceback."""
-    from toolkit.sim.runner import stop_on_signals
+    from toolkit.sim.signals import stop_on_signals
 
     try:
         with stop_on_signals():
@@ -55,21 +57,13 @@ def _stoppable(what: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _session(
-    game: str | None,
-    games: int,
-    players: int | None,
-    bots: str,
-    seed: int,
-    option: list[str] | None,
-    workers: int,
-    dask: str | None,
-) -> Iterator[tuple[Any, Any]]:
-    """The gated game's base simulation and an open executor (usage errors exit 2, content
-    errors exit 1, as `simulate` does)."""
+def _session(game: str | None, request: Any) -> Iterator[tuple[Any, Any]]:
+    """The gated game's base simulation and the request's open executor (usage errors exit
+    2, content errors exit 1, as `simulate` does)."""
     from toolkit.sim.engines import EngineError
-    from toolkit.sim.executors import ExecutorError, open_executor
-    from toolkit.sim.session import SetupError, prepare
+    from toolkit.sim.executors import ExecutorError
+    from toolkit.sim.options import SetupError
+    from toolkit.sim.session import prepare
 
     folders = game_folders([game] if game else None)
     if len(folders) != 1:
@@ -79,13 +73,13 @@ def _session(
     if loaded is None:
         raise typer.Exit(1)
     try:
-        base = prepare(loaded, folder, games, players, bots.split(","), seed, option or [])
+        base = prepare(loaded, folder, request)
     except SetupError as exc:
         raise usage_error(str(exc)) from None
     except EngineError as exc:
         raise engine_findings([exc.diagnostic], "the engine cannot play; nothing played") from None
     try:
-        with open_executor(executor_spec(workers, dask), workers) as pool:
+        with request.open() as pool:
             yield base, pool
     except ExecutorError as exc:
         raise usage_error(str(exc)) from None
@@ -118,6 +112,8 @@ def sweep(
     option: OptionOpt = None,
     workers: Workers = 1,
     dask: DaskOpt = None,
+    dask_idle: DaskIdleOpt = "wait",
+    executor: ExecutorOpt = None,
     metric: Annotated[
         list[str] | None,
         typer.Option("--metric", "-m", help="Metrics to show: a key, a group or key*."),
@@ -132,40 +128,31 @@ def sweep(
     ] = MAX_POINTS,
 ) -> None:
     """Play GAME at every point of a grid of rules values and options, on the same games."""
+    request = sim_request(
+        games=games,
+        players=players,
+        bots=bots,
+        seed=seed,
+        option=option,
+        workers=workers,
+        executor=executor,
+        dask=dask,
+        dask_idle=dask_idle,
+    )
     with _stoppable("the sweep reports once every point is played; nothing reported"):
-        _sweep(
-            game,
-            vary,
-            games,
-            players,
-            bots,
-            seed,
-            option,
-            workers,
-            dask,
-            metric,
-            json_out,
-            pdf_out,
-            max_points,
-        )
+        _sweep(game, vary, request, metric, json_out, pdf_out, max_points)
 
 
 def _sweep(
     game: str | None,
     vary: list[str],
-    games: int,
-    players: int | None,
-    bots: str,
-    seed: int,
-    option: list[str] | None,
-    workers: int,
-    dask: str | None,
+    request: Any,
     metric: list[str] | None,
     json_out: Path | None,
     pdf_out: Path | None,
     max_points: int,
 ) -> None:
-    from toolkit.sim.session import SetupError
+    from toolkit.sim.options import SetupError
     from toolkit.sim.sweep import once_each, parse_vary, run_sweep
     from toolkit.sim.sweep_report import print_sweep, select_keys, write_sweep_json, write_sweep_pdf
     from toolkit.sim.variants import VariantError
@@ -187,11 +174,12 @@ def _sweep(
     for target in (json_out, pdf_out):
         if target is not None:
             refuse_output(target)
-    with _session(game, games, players, bots, seed, option, workers, dask) as (base, pool):
+    games = request.games
+    with _session(game, request) as (base, pool):
         try:
             with _progress(games * points) as bar:
                 task = bar.add_task(f"{base.game.id}: {points} points", total=games * points)
-                result = run_sweep(base, specs, pool, workers, lambda k: bar.advance(task, k))
+                result = run_sweep(base, specs, pool, lambda k: bar.advance(task, k))
         except VariantError as exc:
             raise _refused(exc) from None
     keys = select_keys(result, metric or ())
@@ -239,26 +227,25 @@ def tune(
     option: OptionOpt = None,
     workers: Workers = 1,
     dask: DaskOpt = None,
+    dask_idle: DaskIdleOpt = "wait",
+    executor: ExecutorOpt = None,
     json_out: JsonOpt = None,
 ) -> None:
     """Search values of --param that bring a metric to its target (Optuna's TPE sampler)."""
+    per_trial = games or max(100, budget // 20)
+    request = sim_request(
+        games=per_trial,
+        players=players,
+        bots=bots,
+        seed=seed,
+        option=option,
+        workers=workers,
+        executor=executor,
+        dask=dask,
+        dask_idle=dask_idle,
+    )
     with _stoppable("the tuning reports once its confirmation run is played; nothing reported"):
-        _tune(
-            game,
-            param,
-            objective,
-            budget,
-            games,
-            confirm,
-            tolerance,
-            players,
-            bots,
-            seed,
-            option,
-            workers,
-            dask,
-            json_out,
-        )
+        _tune(game, param, objective, budget, confirm, tolerance, request, json_out)
 
 
 def _tune(
@@ -266,21 +253,15 @@ def _tune(
     param: list[str],
     objective: str,
     budget: int,
-    games: int | None,
     confirm: int | None,
     tolerance: str | None,
-    players: int | None,
-    bots: str,
-    seed: int,
-    option: list[str] | None,
-    workers: int,
-    dask: str | None,
+    request: Any,
     json_out: Path | None,
 ) -> None:
     from rich.table import Table
 
+    from toolkit.sim.options import SetupError
     from toolkit.sim.report import format_value
-    from toolkit.sim.session import SetupError
     from toolkit.sim.sweep import once_each
     from toolkit.sim.tune import (
         TuneStopped,
@@ -301,7 +282,7 @@ def _tune(
         within = parse_tolerance(key, tolerance) if tolerance is not None else None
     except SetupError as exc:
         raise usage_error(str(exc)) from None
-    per_trial = games or max(100, budget // 20)
+    per_trial = request.games
     trials = max(1, budget // per_trial)
     if trials > MAX_TRIALS:
         raise usage_error(
@@ -312,7 +293,7 @@ def _tune(
         refuse_output(json_out)
     confirm_games = confirm or max(per_trial * 4, 1000)
     total = per_trial * trials + confirm_games
-    with _session(game, per_trial, players, bots, seed, option, workers, dask) as (base, pool):
+    with _session(game, request) as (base, pool):
         try:
             space = spaces(base, specs)
             with _progress(total) as bar:
@@ -325,7 +306,6 @@ def _tune(
                     trials,
                     confirm_games,
                     pool,
-                    workers,
                     lambda k: bar.advance(task, k),
                     tolerance=within,
                 )
@@ -385,8 +365,8 @@ def replay(
     """Replay one game from (seed, index) and tell it move by move, with its final scores."""
     from rich.table import Table
 
+    from toolkit.sim.options import SetupError
     from toolkit.sim.replay import replay as run_replay
-    from toolkit.sim.session import SetupError
     from toolkit.sim.sweep import (
         check_point,
         once_each,
@@ -396,7 +376,8 @@ def replay(
     )
     from toolkit.sim.variants import VariantError, resolve
 
-    with _session(game, index + 1, players, bots, seed, option, 1, None) as (base, _):
+    request = sim_request(games=index + 1, players=players, bots=bots, seed=seed, option=option)
+    with _session(game, request) as (base, _):
         try:
             specs = [parse_vary(text) for text in set_ or []]
             once_each(specs, "--set")

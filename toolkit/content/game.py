@@ -25,6 +25,7 @@ from toolkit.content.source import Document, load_document
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import real_path
+from toolkit.home import repo_root
 
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
@@ -32,33 +33,6 @@ R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
 
 MANIFEST = "game.yaml"
 M = TypeVar("M")
-
-
-def _checkout() -> Path | None:
-    """The source checkout the package runs from, if it runs from one."""
-    checkout = Path(__file__).resolve().parents[2]
-    if (checkout / "templates").is_dir() and (checkout / "pyproject.toml").is_file():
-        return checkout
-    return None
-
-
-def repo_root() -> Path:
-    """The folder holding `content/`, `templates/` and `schemas/`: `$PLAYSET_HOME`, else the
-    checkout the package runs from, else the copy a wheel carries in `toolkit/bundled`."""
-    env = os.environ.get("PLAYSET_HOME")
-    if env:
-        return Path(env)
-    return _checkout() or Path(__file__).resolve().parents[1] / "bundled"
-
-
-def work_folder() -> Path:
-    """Where commands write by default (`output/`, `schemas/`): the checkout (or
-    `$PLAYSET_HOME`) when there is one, else the current folder, never inside an installed
-    package."""
-    env = os.environ.get("PLAYSET_HOME")
-    if env:
-        return Path(env)
-    return _checkout() or Path.cwd()
 
 
 def bundled_games() -> dict[str, Path]:

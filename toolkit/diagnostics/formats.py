@@ -101,7 +101,7 @@ def _information_uri() -> str:
     (a file: URI; the rules are listed by `playset rules`)."""
     from importlib.metadata import PackageNotFoundError, metadata
 
-    from toolkit.content.game import repo_root
+    from toolkit.home import repo_root
 
     try:
         meta = metadata("playset")

@@ -5,6 +5,7 @@ fresh render."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from toolkit.fileio import atomic_write_text
 from toolkit.reference import artifacts, commands, sections
@@ -25,8 +26,9 @@ file and the code disagree).
 """
 
 
-def render() -> str:
-    """The whole reference as Markdown (deterministic: same code, same bytes)."""
+def render(cli: Any) -> str:
+    """The whole reference as Markdown (deterministic: same code, same bytes); `cli` is the
+    command line's root click command."""
     tables = sections.ModelTables()
     lines = [HEADER]
     lines += sections.content_files(tables)
@@ -36,13 +38,13 @@ def render() -> str:
     lines += sections.icons()
     lines += sections.rules()
     lines += artifacts.artifacts()
-    lines += commands.cli()
+    lines += commands.cli(cli)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def write(path: Path) -> bool:
+def write(path: Path, cli: Any) -> bool:
     """Write the reference to `path`; False if it was already up to date."""
-    text = render()
+    text = render(cli)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
     atomic_write_text(path, text)

@@ -57,13 +57,10 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def cli() -> Lines:
-    """Every command and its options, from the typer app itself."""
-    import typer
-
-    from toolkit.cli import make_app
-
-    root = typer.main.get_command(make_app())
+def cli(root: Any) -> Lines:
+    """Every command and its options, from the command line itself (`root`: its click
+    command, which the `reference` command takes from its own context: the reference
+    never imports the CLI that runs it)."""
     lines: Lines = ["## Command line", ""]
 
     def walk(command: Any, path: str) -> None:

@@ -7,7 +7,7 @@ delivers batches in order) keeps every float sum identical for any batch size or
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from toolkit.sim.runner import GameRecord
@@ -133,9 +133,3 @@ class Aggregate:
         for record in records:
             self.add(record)
         return self
-
-    def report(self, game: str, setup: Mapping[str, Any]) -> Any:
-        """The typed report (see toolkit.sim.metrics)."""
-        from toolkit.sim.metrics import report_from
-
-        return report_from(self, game, setup)

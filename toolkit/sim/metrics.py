@@ -101,11 +101,6 @@ class SimReport:
     def metric(self, key: str) -> MetricValue | None:
         return next((m for m in iter_metrics(self) if m.key == key), None)
 
-    @property
-    def data(self) -> dict[str, Any]:
-        """The JSON view, for code written against the untyped report (schema 1)."""
-        return self.to_json()
-
     def to_json(self) -> dict[str, Any]:
         """The JSON document: the keys reports have always had, plus `schema` and `metrics`."""
         return {
@@ -460,10 +455,8 @@ def build_report(
 ) -> SimReport:
     """The report of already-played games (any iterable: a generator keeps memory flat)."""
     aggregate = Aggregate(event_names, card_names, coop, in_play)
-    return aggregate.add_all(records).report(game, setup)
+    return report_from(aggregate.add_all(records), game, setup)
 
-
-Report = SimReport  # the name callers used before the report was typed
 
 __all__ = [
     "METRICS",
@@ -472,7 +465,6 @@ __all__ = [
     "Metric",
     "MetricValue",
     "Notable",
-    "Report",
     "SimReport",
     "WinRow",
     "build_report",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolkit.sim.engine import State
-from toolkit.sim.runner import GameRecord, play_one, prepare_loaded
+from toolkit.sim.runner import GameRecord, play_one
 from toolkit.sim.session import Simulation
 
 
@@ -52,7 +52,7 @@ def _delta(
 def replay(sim: Simulation, index: int) -> Replay:
     """Play game `index` of `sim` again, recording every move and its outcome."""
     config = sim.config
-    (compiled, bots), _ = prepare_loaded(config, sim.game)  # the game loaded once, by the CLI
+    (compiled, bots), _ = sim.prepared()  # the game loaded once, by the CLI
     names = tuple(compiled.event_names)
     moves: list[Move] = []
     pending: list[Move] = []  # the move being played; its outcome shows at the next one

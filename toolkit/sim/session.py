@@ -1,8 +1,10 @@
-"""Set up a simulation from a game folder and CLI-style options; run it; build the report."""
+"""A simulation set up from a loaded game and a request (toolkit.sim.request), checked before
+any game is played; played through the one simulation path (toolkit.sim.play) and folded
+into the report as the records arrive."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,14 +13,14 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.sim.aggregate import Aggregate
 from toolkit.sim.bots import GENERIC_BOTS
-from toolkit.sim.engine import GameSetup
-from toolkit.sim.executors import open_executor, stream_records
-from toolkit.sim.metrics import SimReport
-from toolkit.sim.runner import SimConfig, check_stop, prepare_loaded, stop_on_signals
-
-
-class SetupError(ValueError):
-    """Options that do not fit the game (a usage error on the CLI)."""
+from toolkit.sim.engine import CompiledGame, GameSetup
+from toolkit.sim.engines import engine_of, no_engine_message
+from toolkit.sim.metrics import SimReport, report_from
+from toolkit.sim.options import SetupError, cooperative, default_players, parse_options
+from toolkit.sim.play import play_games
+from toolkit.sim.prepared import Prepared, SimConfig
+from toolkit.sim.prepared import prepare as prepare_config
+from toolkit.sim.request import SimRequest
 
 
 class Stopped(KeyboardInterrupt):
@@ -32,68 +34,24 @@ class Stopped(KeyboardInterrupt):
         self.signum = getattr(cause, "signum", 2)
 
 
-def _fold(aggregate: Aggregate, records: Iterable[Any]) -> None:
-    """Add records one by one, checking between games for a stop request."""
-    for record in records:
-        aggregate.add(record)
-        check_stop()
-
-
-def parse_options(
-    game: Game, pairs: Sequence[str], players: int | None = None
-) -> dict[str, bool | int | str]:
-    """`name=value` pairs checked against the manifest's declared options (and the player
-    counts an option allows)."""
-    declared = {o.id: o for o in game.manifest.options} if game.manifest else {}
-    values: dict[str, bool | int | str] = {}
-    for pair in pairs:
-        name, sep, raw = pair.partition("=")
-        if not sep:
-            raise SetupError(f"--option {pair!r}: expected name=value")
-        option = declared.get(name)
-        if name in values:
-            raise SetupError(f"--option {name} is given twice")
-        if option is None:
-            known = ", ".join(declared) or "none"
-            raise SetupError(f"unknown option {name!r} (this game has: {known})")
-        if option.players and players is not None and players not in option.players:
-            allowed = ", ".join(map(str, option.players))
-            raise SetupError(f"option {name} needs {allowed} players, not {players}")
-        if option.type == "bool":
-            if raw.lower() not in ("true", "false", "yes", "no", "1", "0"):
-                raise SetupError(f"option {name} takes true or false, not {raw!r}")
-            values[name] = raw.lower() in ("true", "yes", "1")
-        elif option.type == "int":
-            try:
-                number = int(raw)
-            except ValueError:
-                raise SetupError(f"option {name} takes a whole number, not {raw!r}") from None
-            if (option.min is not None and number < option.min) or (
-                option.max is not None and number > option.max
-            ):
-                raise SetupError(f"option {name}={number} is outside {option.min}..{option.max}")
-            values[name] = number
-        else:
-            if raw not in option.choices:
-                raise SetupError(f"option {name} takes one of {', '.join(option.choices)}")
-            values[name] = raw
-    return values
-
-
-def default_players(game: Game) -> int:
-    if game.manifest is None:
-        raise SetupError(f"{game.id}: the manifest is not valid")
-    players = game.manifest.players
-    return max(players.min, min(4, players.max))
-
-
 @dataclass
 class Simulation:
     game: Game
     config: SimConfig
     coop: bool
+    request: SimRequest = field(default_factory=SimRequest)
     failed: int = 0  # games of the last play() stopped by an engine mistake
     failures: list[Any] = field(default_factory=list)  # the first few, as GameFailures
+    # the compiled game, its bots and their pickle, for the config they were built for
+    _kept: tuple[SimConfig, Prepared, bytes | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+    # the last compiled game by its rules values, shared with the points made from this
+    # simulation (dataclasses.replace keeps the same list): points that differ only in
+    # options compile once
+    _compiled: list[tuple[str, CompiledGame]] = field(
+        default_factory=list, repr=False, compare=False
+    )
 
     def absorb(self, other: Simulation) -> None:
         """Count another run's failed games as this one's (a sweep's points, tune's trials),
@@ -107,26 +65,27 @@ class Simulation:
 
         return [REGISTRY.get(f.code).at(f.file, Span(f.line, 1), f.message) for f in self.failures]
 
-    def run(
-        self,
-        workers: int = 1,
-        progress: Callable[[int], None] | None = None,
-        executor: Executor | None = None,
-    ) -> tuple[SimReport, tuple[()]]:
-        """`play()` as the list runner's callers unpack it: (report, records), where the
-        records are no longer kept (an empty tuple)."""
-        return self.play(workers, progress, executor), ()
+    def prepared(self) -> tuple[Prepared, bytes | None]:
+        """The loaded game compiled once (again only for a sweep's point with other rules
+        values), with its bots, pickled for the workers."""
+        kept = self._kept
+        if kept is None or kept[0] != self.config:
+            # options only change the setup a state is dealt with: same rules, same compile
+            rules = repr(self.config.rules)
+            compiled = next((c for key, c in self._compiled if key == rules), None)
+            prepared, shipped = prepare_config(self.config, self.game, compiled)
+            self._compiled[:] = [(rules, prepared[0])]
+            self._kept = kept = (self.config, prepared, shipped)
+        return kept[1], kept[2]
 
     def play(
         self,
-        workers: int = 1,
         progress: Callable[[int], None] | None = None,
         executor: Executor | None = None,
     ) -> SimReport:
-        """Play the games on `executor` (default: inline for one worker, else a local pool)
+        """Play the games on `executor` (default: the request's, inline for one worker)
         and fold them into the report as they arrive: no per-game list is kept."""
-        # the caller's loaded game, compiled once here and shipped to the workers
-        (compiled, _), shipped = prepare_loaded(self.config, self.game)
+        (compiled, _), shipped = self.prepared()
         in_play = compiled.cards_in_play(self.config.setup)
         aggregate = Aggregate(compiled.event_names, compiled.card_names, self.coop, in_play)
         setup: dict[str, Any] = {
@@ -136,21 +95,20 @@ class Simulation:
             **dict(self.config.rules),
             **self.config.setup.options,
         }
+        workers = self.request.workers
         try:
-            with stop_on_signals():
-                if executor is None:
-                    with open_executor(None, workers) as own:
-                        records = stream_records(self.config, own, workers, progress, shipped)
-                        _fold(aggregate, records)
-                else:
-                    records = stream_records(self.config, executor, workers, progress, shipped)
-                    _fold(aggregate, records)
+            if executor is None:
+                with self.request.open() as own:
+                    play_games(self.config, aggregate.add, workers, own, progress, shipped)
+            else:
+                play_games(self.config, aggregate.add, workers, executor, progress, shipped)
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the games finished so far
             setup["partial"] = f"{aggregate.games} of {self.config.games} games"
             self._note_failures(aggregate, setup)
-            raise Stopped(aggregate.report(self.game.id, setup), aggregate.games, exc) from None
+            report = report_from(aggregate, self.game.id, setup)
+            raise Stopped(report, aggregate.games, exc) from None
         self._note_failures(aggregate, setup)
-        return aggregate.report(self.game.id, setup)
+        return report_from(aggregate, self.game.id, setup)
 
     def _note_failures(self, aggregate: Aggregate, setup: dict[str, Any]) -> None:
         self.failed, self.failures = aggregate.failed, list(aggregate.failures)
@@ -158,52 +116,40 @@ class Simulation:
             setup["failed"] = f"{aggregate.failed} of {aggregate.failed + aggregate.games} games"
 
 
-def prepare(
-    game: Game,
-    game_dir: Path,
-    games: int,
-    players: int | None,
-    bots: Sequence[str],
-    seed: int,
-    options: Sequence[str],
-) -> Simulation:
-    """The simulation the CLI asked for, checked before any game is played: the engine
+def prepare(game: Game, game_dir: Path, request: SimRequest) -> Simulation:
+    """The simulation the request asks for, checked before any game is played: the engine
     loads (an EngineError otherwise), the player count, bots and options fit the game."""
-    from toolkit.sim.engines import engine_of, no_engine_message
-
     engine = engine_of(game) if game.manifest is not None else None
     if game.manifest is None or engine is None:
         raise SetupError(no_engine_message(game.id))
+    players = request.players
     count = default_players(game) if players is None else players  # -p 0 is refused below
     low, high = game.manifest.players.min, game.manifest.players.max
     if not low <= count <= high:
         raise SetupError(f"{game.id} plays with {low}–{high} players, not {count}")
     known = {**GENERIC_BOTS, **engine.bots}
-    for name in bots:
+    for name in request.bots:
         if name not in known:
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
-    values = parse_options(game, options, count)
-    config = SimConfig(game_dir, GameSetup(count, values), tuple(bots), seed, games)
-    if "greedy" in bots and "greedy" not in engine.bots:
-        _greedy_fits(engine, game, config.setup)
-    return Simulation(game, config, cooperative(game, values))
+    values = parse_options(game, request.options, count)
+    setup = GameSetup(count, values)
+    config = SimConfig(game_dir, setup, request.bots, request.seed, request.games)
+    sim = Simulation(game, config, cooperative(game, values), request)
+    if "greedy" in request.bots and "greedy" not in engine.bots:
+        _greedy_fits(sim)
+    return sim
 
 
-def _greedy_fits(engine: Any, game: Game, setup: GameSetup) -> None:
-    """The generic greedy bot needs the State's score_estimate hook: say so before playing."""
+def _greedy_fits(sim: Simulation) -> None:
+    """The generic greedy bot needs the State's score_estimate hook: say so before playing
+    (on the compiled game the run then plays: compiled once)."""
     from toolkit.sim.bots import greedy_hook_missing
-    from toolkit.sim.engines import compile_checked
 
-    compiled = compile_checked(engine, game)
+    (compiled, _), _ = sim.prepared()
     try:
-        state = compiled.new_state(setup, 0)
+        state = compiled.new_state(sim.config.setup, 0)
     except Exception:  # the run itself reports a new_state that raises, at its line
         return
     missing = greedy_hook_missing(state)
     if missing:
-        raise SetupError(f"{game.id}: {missing}")
-
-
-def cooperative(game: Game, options: dict[str, bool | int | str]) -> bool:
-    """Whether these options make play co-operative, as the game's `cooperative:` says."""
-    return game.manifest is not None and game.manifest.is_cooperative(options)
+        raise SetupError(f"{sim.game.id}: {missing}")

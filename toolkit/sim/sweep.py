@@ -18,7 +18,8 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.metrics import MetricValue, SimReport, iter_metrics
-from toolkit.sim.session import SetupError, Simulation, cooperative
+from toolkit.sim.options import SetupError, cooperative
+from toolkit.sim.session import Simulation
 from toolkit.sim.variants import Parameter, Value, VariantError, check_option, resolve, with_rules
 
 SWEEP_SCHEMA = 1
@@ -149,7 +150,6 @@ def run_sweep(
     base: Simulation,
     specs: Sequence[tuple[str, tuple[Value, ...]]],
     executor: Executor,
-    workers: int = 1,
     progress: Callable[[int], None] | None = None,
     on_point: Callable[[Point], None] | None = None,
 ) -> SweepResult:
@@ -177,7 +177,7 @@ def run_sweep(
     base.failed, base.failures = 0, []
     for combo, options, rules in plans:
         sim = point_simulation(base, options, rules)
-        report = sim.play(workers, progress, executor)
+        report = sim.play(progress, executor)
         base.absorb(sim)  # engine mistakes at any point, told after the table
         point = Point(tuple((p.path, v) for p, v in combo), tuple(point_metrics(report)))
         points.append(point)

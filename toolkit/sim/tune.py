@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.sim.metrics import MetricValue
-from toolkit.sim.session import SetupError, Simulation
+from toolkit.sim.options import SetupError
+from toolkit.sim.session import Simulation
 from toolkit.sim.sweep import check_point, point_simulation, value_text
 from toolkit.sim.variants import Parameter, Value, VariantError, parse_value, resolve
 
@@ -190,7 +191,6 @@ def tune(
     trials: int,
     confirm_games: int,
     executor: Executor,
-    workers: int = 1,
     progress: Callable[[int], None] | None = None,
     on_trial: Callable[[Trial], None] | None = None,
     tolerance: float | None = None,
@@ -243,7 +243,7 @@ def tune(
             raise optuna.TrialPruned() from None
         sim = point_simulation(base, options, rules)
         try:
-            report = sim.play(workers, progress, executor)
+            report = sim.play(progress, executor)
         except KeyboardInterrupt as exc:
             # Raised through Optuna, a stop would be logged as a failed trial with its
             # traceback: the search is ended instead and the stop raised after it.
@@ -284,7 +284,7 @@ def tune(
     config = dataclasses.replace(point.config, seed=confirm_seed, games=confirm_games)
     confirm = dataclasses.replace(point, config=config)
     try:
-        report = confirm.play(workers, progress, executor)
+        report = confirm.play(progress, executor)
     except KeyboardInterrupt as exc:
         raise TuneStopped(len(done), exc) from None
     base.absorb(confirm)

@@ -21,6 +21,7 @@ from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.source import Document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.sim.options import SetupError, parse_options
 
 B_SWEEP_PATH = rule(
     "B101",
@@ -122,8 +123,6 @@ def _unknown(
 def check_option(game: Game, name: str, value: Value, players: int) -> bool | int | str:
     """The option's value as the game types it, or a B102 diagnostic at the option's
     declaration if it does not take `value`."""
-    from toolkit.sim.session import SetupError, parse_options
-
     mf, doc, manifest = _manifest(game)
     text = str(value).lower() if isinstance(value, bool) else str(value)
     try:

@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import random
 
-from toolkit.games.drinking_heroes.compile import (
+from toolkit.games.drinking_heroes.constants import (
+    A_CONTINUE,
+    A_DRINK,
+    A_FIGHT,
+    A_GIVE_UP,
+    A_NONE,
+    A_REFUSE,
     K_BANISH,
     K_CURSE,
     K_DOUBLE,
@@ -26,21 +32,13 @@ from toolkit.games.drinking_heroes.compile import (
     K_SHIELD,
     K_STEAL_M,
     K_STEAL_S,
-)
-from toolkit.games.drinking_heroes.state import (
-    A_CONTINUE,
-    A_DRINK,
-    A_FIGHT,
-    A_GIVE_UP,
-    A_NONE,
-    A_REFUSE,
     PH_CHOOSE,
     PH_DECIDE,
     PH_GO,
     PH_SIPS,
     PH_SPELL,
-    DrinkingState,
 )
+from toolkit.games.drinking_heroes.state import DrinkingState
 
 FIGHT_KINDS = frozenset((K_LOWER, K_SET_TYPE, K_EXTRA, K_DOUBLE, K_ROLL, K_REROLL, K_SHIELD))
 # Hostile spells in the order a bot prefers them (ties inside a kind: larger parameter first).

@@ -17,8 +17,8 @@ from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.plugin import rules_of
 from toolkit.content.templating import placeholders
 from toolkit.diagnostics import Diagnostic, rule
-from toolkit.games.drinking_heroes.compile import split_teams
 from toolkit.games.drinking_heroes.models import SPELL_TARGETS, DrinkingRules
+from toolkit.games.drinking_heroes.tables import split_teams
 
 G_HERO_TOTAL = rule("G201", "hero-bonus-total", "Heroes' bonuses do not all sum to the same total.")
 G_TYPE_BALANCE = rule(

@@ -11,144 +11,44 @@ from __future__ import annotations
 
 import random
 
-from toolkit.api import TERMINAL, State
-from toolkit.games.drinking_heroes.compile import (
-    E_BANISHED,
-    E_COOP_ATTEMPTS,
-    E_COOP_LOST,
-    E_COOP_WON,
-    E_DOUBLE_SCORED,
-    E_FAILED_MAX,
+from toolkit.api import TERMINAL
+from toolkit.games.drinking_heroes.constants import (
+    A_CONTINUE,
+    A_DRINK,
+    A_FIGHT,
+    A_GIVE_UP,
+    A_NONE,
+    A_REFUSE,
+    AFTER_SPELL,
     E_FIGHTS,
     E_GIVEN_UP,
     E_KILLED,
-    E_LEVELS,
-    E_REFUSED,
-    E_REROLLS,
-    E_SACRIFICED,
-    E_SACRIFICED_LEVELS,
-    E_SEAT_TURNS,
-    E_SHARED_WINS,
     E_SIPS,
-    E_SIPS_PEOPLE,
-    E_SIPS_REFUSED,
-    E_SIPS_SHIELDED,
-    E_SIPS_SPELLS,
-    E_SIPS_TRIES,
-    E_SPELLS_DRAWN,
-    E_SPELLS_PLAYED,
-    E_STEALS,
-    E_STOLEN_LEVELS,
-    E_TIE_BREAKS,
-    E_TRIES,
-    K_BANISH,
-    K_CURSE,
-    K_DOUBLE,
-    K_EXTRA,
-    K_GIVE,
-    K_GIVE_ALL,
-    K_LOWER,
-    K_REROLL,
-    K_ROLL,
-    K_SET_TYPE,
-    K_SHIELD,
-    K_STEAL_M,
-    K_STEAL_S,
-    CompiledDrinking,
+    PH_CHOOSE,
+    PH_DECIDE,
+    PH_END,
+    PH_GO,
+    PH_SIPS,
+    PH_SPELL,
     Table,
 )
+from toolkit.games.drinking_heroes.legal import LegalSpells
+from toolkit.games.drinking_heroes.sips import Sips
+from toolkit.games.drinking_heroes.spells import Spells
+from toolkit.games.drinking_heroes.tables import DrinkingTables
+from toolkit.games.drinking_heroes.turns import TurnFlow
 
-PH_SPELL, PH_DECIDE, PH_GO, PH_SIPS, PH_CHOOSE, PH_END = range(6)
-A_NONE, A_FIGHT, A_REFUSE, A_CONTINUE, A_GIVE_UP, A_DRINK = range(6)
-# Where play resumes once pending sips are settled.
-AFTER_SPELL, AFTER_TRY = 0, 1
-SRC_TRY, SRC_SPELL = 0, 1
 
+class DrinkingState(LegalSpells, TurnFlow, Spells, Sips):
+    """One Drinking Heroes game in progress: setup, the engine contract, the per-seat figures
+    and the invariants; each part of a turn comes from its mixin (legal, turns, spells, sips)."""
 
-class DrinkingState(State):
-    __slots__ = (
-        "g",
-        "tb",
-        "rng",
-        "turns",
-        "rounds",
-        "events",
-        "card_plays",
-        "hero",
-        "hands",
-        "owned",
-        "mark",
-        "deck",
-        "sdeck",
-        "pit",
-        "gone",
-        "spit",
-        "active",
-        "cur",
-        "phase",
-        "monster",
-        "fighter",
-        "eff_type",
-        "need",
-        "lower",
-        "tries_max",
-        "tries_used",
-        "rerolls",
-        "shields",
-        "dbl",
-        "rb_amt",
-        "rb_type",
-        "queue",
-        "resume",
-        "curse",
-        "failed",
-        "last_fighter",
-        "coop_levels",
-        "sips",
-        "won",
-        "legal",
-    )
-
-    g: CompiledDrinking
-    tb: Table
-    hero: list[int]  # hero index per seat
-    hands: list[list[int]]  # spell cards per seat
-    owned: list[list[int]]  # monsters defeated per seat
-    mark: list[int]
-    deck: list[int]  # monsters
-    sdeck: list[int]  # spells
-    pit: list[int]
-    gone: list[int]
-    spit: int
-    active: int
-    cur: int
-    phase: int
-    monster: int
-    fighter: int
-    eff_type: int
-    need: int
-    lower: int
-    tries_max: int
-    tries_used: int
-    rerolls: int
-    shields: int
-    dbl: int
-    rb_amt: int
-    rb_type: int
-    queue: list[tuple[int, int, int]]  # pending sips: (seat, amount, source)
-    resume: int
-    curse: list[int]
-    failed: int
-    last_fighter: int
-    coop_levels: list[int]
-    sips: list[int]
-    won: int
-    legal: list[int] | None  # cached legal actions of a choice phase
+    __slots__ = ()
 
     # --- setup ---------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, g: CompiledDrinking, tb: Table, seed: int) -> DrinkingState:
+    def new(cls, g: DrinkingTables, tb: Table, seed: int) -> DrinkingState:
         s = cls.__new__(cls)
         rng = random.Random(seed)
         n = tb.seats
@@ -370,344 +270,6 @@ class DrinkingState(State):
         for m in self.owned[seat]:
             counts[g.m_level[m]] += 1
         return (self.score(seat), *counts[::-1])
-
-    # --- legal spells (R8, R9) -----------------------------------------------------------
-
-    def spell_actions(self, seat: int) -> list[int]:
-        """Every (spell, target) the seat may play now; a spell with no legal target is out."""
-        g, tb = self.g, self.tb
-        base, tw = g.a_spell, g.tw
-        out: list[int] = []
-        seen = 0
-        for card in self.hands[seat]:
-            if seen >> card & 1:
-                continue
-            seen |= 1 << card
-            kind = g.s_kind[card]
-            code = base + card * tw
-            if kind == K_SET_TYPE:
-                out += [code + t for t in range(len(g.type_ids)) if t != self.eff_type]
-            elif kind == K_BANISH:
-                if self.deck:
-                    out.append(code)
-            elif kind == K_CURSE:
-                out += [code + s for s in range(tb.seats) if s != seat]
-            elif kind == K_GIVE:
-                out += [code + s for s in range(tb.seats) if s != seat and tb.drinking[s]]
-            elif kind == K_GIVE_ALL:
-                if any(tb.drinking[s] for s in range(tb.seats) if s != seat):
-                    out.append(code)
-            elif kind == K_STEAL_M:
-                cap, level = g.s_param[card], g.m_level
-                for s in range(tb.seats):
-                    if s != seat:
-                        out += [code + m for m in self.owned[s] if level[m] <= cap]
-            elif kind == K_STEAL_S:
-                out += [code + s for s in range(tb.seats) if s != seat and self.hands[s]]
-            else:
-                out.append(code)
-        return out
-
-    def eligible(self) -> list[int]:
-        """Co-op heroes who have not failed or given up on the current monster (R15)."""
-        return [s for s in range(self.tb.seats) if not self.failed >> s & 1]
-
-    # --- turn flow -----------------------------------------------------------------------
-
-    def _start_turn(self) -> None:
-        """Draw the next monster (F8); competitive: the active seat's spell phase."""
-        m = self.deck.pop()
-        self.monster = m
-        self.events[E_SEAT_TURNS] += 1
-        if self.tb.coop:
-            self.failed = 0
-            self._choose_or_start()
-        else:
-            self._start_combat(self.active)
-
-    def _choose_or_start(self) -> None:
-        free = self.eligible()
-        if len(free) == 1:
-            self._start_combat(free[0])
-        else:
-            self.phase = PH_CHOOSE
-            self.cur = (self.last_fighter + 1) % self.tb.seats
-
-    def _start_combat(self, seat: int) -> None:
-        """Fresh combat numbers for `seat` against the current monster, then its spell phase."""
-        g, tb, m = self.g, self.tb, self.monster
-        self.fighter = self.cur = seat
-        self.eff_type = g.m_type[m]
-        self.lower = self.rerolls = self.shields = self.rb_amt = self.tries_used = 0
-        self.rb_type = -1
-        self.dbl = 1
-        tries = g.m_tries[m]
-        if not tb.drinking[seat]:
-            tries = min(tries, g.nd_cap)  # R18: the cap, before the extras
-        self.tries_max = tries + tb.coop_extra
-        if tb.coop:
-            self.last_fighter = seat
-            self.events[E_COOP_ATTEMPTS] += 1
-        self._set_need()
-        playable = self.spell_actions(seat) if self.hands[seat] else None
-        if playable:
-            self.phase = PH_SPELL
-            self.legal = [A_NONE, *playable]  # apply() reset the cache before this point
-        else:
-            self._after_spell_phase()
-
-    def _set_need(self) -> None:
-        """The smallest face that kills now (R2): target minus every modifier."""
-        g, f = self.g, self.fighter
-        t = self.eff_type
-        need = g.m_kill[self.monster] - self.lower - g.bonus[self.hero[f]][t] - self.curse[f]
-        if self.rb_type == t:
-            need -= self.rb_amt
-        self.need = need
-
-    def _after_spell_phase(self) -> None:
-        if self.tb.coop:
-            self.events[E_FIGHTS] += 1
-            self._try()
-        else:
-            self.phase = PH_DECIDE
-            self.cur = self.active
-
-    def _refuse(self) -> None:
-        m = self.monster
-        self.events[E_REFUSED] += 1
-        self.events[E_LEVELS + 3 * self.g.level_index[self.g.m_level[m]] + 1] += 1
-        self.pit.append(m)
-        self._end_turn()
-
-    def _try(self) -> None:
-        """One roll (R5): kill, or sips for the natural face, settled before continuing."""
-        g = self.g
-        rng = self.rng
-        self.tries_used += 1
-        self.events[E_TRIES] += 1
-        sides, need, kf, ff = g.sides, self.need, g.kill_face, g.fail_face
-        face = int(rng.random() * sides) + 1
-        if face != kf and (face == ff or face < need) and self.rerolls > 0:
-            self.rerolls -= 1
-            self.events[E_REROLLS] += 1
-            face = int(rng.random() * sides) + 1
-        if face == kf or (face != ff and face >= need):
-            self._kill()
-            return
-        seat = self.fighter
-        amount = g.m_sips[self.monster][face]
-        if amount and self.tb.drinking[seat]:
-            if self.shields > 0:
-                self.shields -= 1
-                self.events[E_SIPS_SHIELDED] += amount
-            elif self._can_sacrifice(seat):
-                self.queue.append((seat, amount, SRC_TRY))
-                self.resume = AFTER_TRY
-                self._next_pending()
-                return
-            else:
-                self._drink(seat, amount, SRC_TRY)
-        self._after_try()
-
-    def _after_try(self) -> None:
-        if self.tries_used < self.tries_max:
-            self.phase = PH_GO
-            self.cur = self.fighter
-        else:
-            self.events[E_FAILED_MAX] += 1
-            self._combat_lost()
-
-    def _kill(self) -> None:
-        g, m, seat = self.g, self.monster, self.fighter
-        level = g.m_level[m]
-        self.events[E_KILLED] += 1
-        self.events[E_LEVELS + 3 * g.level_index[level]] += 1
-        if self.tb.coop:
-            self.pit.append(m)  # F16: shared kills go to the Pit
-            self.coop_levels[seat] += level
-        else:
-            self.owned[seat].append(m)
-            if self.dbl > 1:
-                self.mark[m] = self.dbl
-        for _ in range(g.spells_per_kill):  # F12, R10
-            if self.sdeck:
-                self.hands[seat].append(self.sdeck.pop())
-                self.events[E_SPELLS_DRAWN] += 1
-        self._end_turn()
-
-    def _combat_lost(self) -> None:
-        """Gave up or failed every try (F13); co-op: another hero may try (F16)."""
-        m = self.monster
-        if self.tb.coop:
-            self.failed |= 1 << self.fighter
-            if self.eligible():
-                self._choose_or_start()
-                return
-            self.events[E_LEVELS + 3 * self.g.level_index[self.g.m_level[m]] + 2] += 1
-            self.events[E_COOP_LOST] += 1
-            self.pit.append(m)
-            self.monster = -1
-            self.won = 0
-            self.phase = PH_END
-            return
-        self.pit.append(m)
-        self._end_turn()
-
-    def _end_turn(self) -> None:
-        """R11: the game ends once the turn that drew the last monster is over."""
-        self.curse[self.active] = 0  # a curse lasts until the end of its target's next turn
-        self.monster = self.fighter = -1
-        n = self.tb.seats
-        if not self.deck:
-            self.phase = PH_END
-            self.rounds = self.events[E_SEAT_TURNS] // n
-            self._finish()
-            return
-        self.active = (self.active + 1) % n
-        if self.active == 0:
-            self.rounds += 1
-        self._start_turn()
-
-    def _finish(self) -> None:
-        if self.tb.coop:
-            self.won = 1
-            self.events[E_COOP_WON] += 1
-            return
-        n = self.tb.seats
-        for s in range(n):
-            for m in self.owned[s]:
-                if self.mark[m] > 1:
-                    self.events[E_DOUBLE_SCORED] += 1
-        scores = [self.score(s) for s in range(n)]
-        top = max(scores)
-        keys = [self._rank_key(s) for s in range(n) if scores[s] == top]
-        if len(keys) > 1:
-            if keys.count(max(keys)) > 1:
-                self.events[E_SHARED_WINS] += 1
-            else:
-                self.events[E_TIE_BREAKS] += 1
-
-    # --- spells --------------------------------------------------------------------------
-
-    def _play_spell(self, action: int) -> None:
-        g, tb = self.g, self.tb
-        seat = self.cur
-        card, target = divmod(action - g.a_spell, g.tw)
-        if action not in self.spell_actions(seat):
-            raise ValueError(f"illegal action {action}")
-        self.hands[seat].remove(card)
-        self.spit += 1
-        self.events[E_SPELLS_PLAYED] += 1
-        self.card_plays[seat][card] += 1
-        kind, p = g.s_kind[card], g.s_param[card]
-        if kind == K_LOWER:
-            self.lower += p
-        elif kind == K_SET_TYPE:
-            self.eff_type = target
-        elif kind == K_EXTRA:
-            self.tries_max += p
-        elif kind == K_BANISH:
-            self.deck.insert(0, self.monster)  # under the deck; draw the next one
-            self.monster = self.deck.pop()
-            self.events[E_BANISHED] += 1
-            if tb.coop:
-                self.failed = 0
-            self._start_combat_numbers_after_banish()
-        elif kind == K_DOUBLE:
-            self.dbl = p
-        elif kind == K_ROLL:
-            self.rb_amt, self.rb_type = p, g.s_type[card]
-        elif kind == K_REROLL:
-            self.rerolls += p
-        elif kind == K_SHIELD:
-            if tb.drinking[seat]:
-                self.shields += p
-            else:
-                self.tries_max += p  # R18: a non-drinker's shield is an extra try
-        elif kind == K_CURSE:
-            self.curse[target] += p
-        elif kind == K_GIVE:
-            self.queue.append((target, p, SRC_SPELL))
-        elif kind == K_GIVE_ALL:
-            n = tb.seats
-            for k in range(1, n):
-                s = (seat + k) % n
-                if tb.drinking[s]:
-                    self.queue.append((s, p, SRC_SPELL))
-        elif kind == K_STEAL_M:
-            for s in range(tb.seats):
-                if target in self.owned[s]:
-                    self.owned[s].remove(target)
-                    break
-            self.owned[seat].append(target)
-            self.events[E_STEALS] += 1
-            self.events[E_STOLEN_LEVELS] += g.m_level[target]
-        elif kind == K_STEAL_S:
-            victim = self.hands[target]
-            for _ in range(p):
-                if victim:
-                    self.hands[seat].append(victim.pop(self.rng.randrange(len(victim))))
-                    self.events[E_STEALS] += 1
-        self._set_need()
-        if self.queue:
-            self.resume = AFTER_SPELL
-            self._next_pending()
-        else:
-            self._after_spell_phase()
-
-    def _start_combat_numbers_after_banish(self) -> None:
-        """The drawn replacement is fought with fresh printed numbers (no second spell)."""
-        g, tb, m = self.g, self.tb, self.monster
-        self.eff_type = g.m_type[m]
-        tries = g.m_tries[m]
-        if not tb.drinking[self.fighter]:
-            tries = min(tries, g.nd_cap)
-        self.tries_max = tries + tb.coop_extra
-
-    # --- sips (F14, R6, R7) --------------------------------------------------------------
-
-    def _can_sacrifice(self, seat: int) -> bool:
-        return not self.tb.coop and bool(self.owned[seat])
-
-    def _drink(self, seat: int, amount: int, src: int) -> None:
-        self.sips[seat] += amount
-        ev = self.events
-        ev[E_SIPS] += amount
-        ev[E_SIPS_PEOPLE] += amount * self.tb.drinkers[seat]
-        ev[E_SIPS_TRIES if src == SRC_TRY else E_SIPS_SPELLS] += amount
-
-    def _next_pending(self) -> None:
-        """Settle queued sips in order; stop at the first seat that has a choice."""
-        while self.queue:
-            seat, amount, src = self.queue[0]
-            if self._can_sacrifice(seat):
-                self.phase = PH_SIPS
-                self.cur = seat
-                return
-            self.queue.pop(0)
-            self._drink(seat, amount, src)
-        if self.resume == AFTER_TRY:
-            self._after_try()
-        else:
-            self._after_spell_phase()
-
-    def _settle(self, action: int) -> None:
-        seat, amount, src = self.queue.pop(0)
-        if action == A_DRINK:
-            self._drink(seat, amount, src)
-        else:
-            m = action - self.g.a_sacrifice
-            if m not in self.owned[seat]:
-                raise ValueError(f"illegal action {action}")
-            self.owned[seat].remove(m)
-            self.mark[m] = 1  # R7: out of the game, its mark lost
-            self.gone.append(m)
-            ev = self.events
-            ev[E_SACRIFICED] += 1
-            ev[E_SACRIFICED_LEVELS] += self.g.m_level[m]
-            ev[E_SIPS_REFUSED] += amount
-        self._next_pending()
 
     # --- invariants (random-play test) ---------------------------------------------------
 

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from toolkit.api import State
-from toolkit.games.muckle_stoater.compile import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
+from toolkit.games.muckle_stoater.constants import BACK, BONNIE, FWD, LEAVE, SPLIT, Table
 from toolkit.games.muckle_stoater.state import MuckleState
 
 HOME_BONUS = 40.0  # entering the Castle

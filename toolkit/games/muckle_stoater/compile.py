@@ -7,127 +7,20 @@ bitmasks of each forward/backward move, and the action encoding. Nothing here ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from toolkit.api import CompiledGame, GameSetup, State
-
-Move = tuple[int, int, int, int, int, int, int]
-"""A legal use of one effect: (variant, laddie, from, to, second laddie, its from, its to);
--1 = unused, from -1 = the Dock. A 7 split lists the part played first first. For a Bonnie
-Fechter the second laddie is the target (its from = its to = its hole). The action is
-`variant * E + effect`."""
-
-SplitOption = tuple[int, int, int, int]  # (option 0 track / 1 Castle, dest, path mask, dest bit)
-SplitShares = tuple[tuple[tuple[SplitOption, ...], ...], int, int]
-
-# Effect kinds (also the kind codes of move descriptors; DISCARD is the forced discard).
-DISCARD, FWD, LEAVE, BACK, BONNIE, SPLIT = 0, 1, 2, 3, 4, 5
-KIND_OF = {
-    "move_steps": FWD,
-    "leave_dock": LEAVE,
-    "move_back": BACK,
-    "bonnie_fechter": BONNIE,
-    "split_steps": SPLIT,
-}
-
-EVENT_NAMES = (
-    "captures",
-    "turns_passed",
-    "laddies_home",
-    "bonnie_fechter_swaps",
-    "backward_moves",
-    "splits",
-    "reshuffles",
-    "partner_bumps",
-    "dock_exits",
+from toolkit.games.muckle_stoater.constants import (
+    BACK,
+    EVENT_NAMES,
+    FWD,
+    KIND_OF,
+    SPLIT,
+    Content,
+    SplitShares,
+    Table,
 )
-(
-    EV_CAPTURE,
-    EV_PASS,
-    EV_HOME,
-    EV_SWAP,
-    EV_BACK,
-    EV_SPLIT,
-    EV_RESHUFFLE,
-    EV_PARTNER,
-    EV_EXIT,
-) = range(len(EVENT_NAMES))
-
-
-@dataclass(frozen=True, slots=True)
-class Content:
-    """Everything the rules use, as plain values (no pydantic in the engine)."""
-
-    game_id: str
-    min_players: int
-    max_players: int
-    laddies: int
-    hand_size: int
-    draw_count: int
-    max_rounds: int
-    team_players: frozenset[int]
-    packs_by_players: dict[int, int]
-    card_names: tuple[str, ...]
-    copies: tuple[int, ...]  # per pack, per rank index
-    effects: tuple[tuple[int, int, int, bool], ...]  # (rank, kind, arg, from_dock)
-    segments_by_players: dict[int, int]
-    holes_per_segment: int
-    start_offset: int
-    entrance_offset: int
-    castle: int
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """One table's geometry and encodings: built once per (players, teams), shared by states.
-
-    Positions: -1 = Dock, 0..L-1 = track hole, L + c - 1 = Castle hole c (1..C).
-    Laddie ids: colour * N + k. Colour = seat. Actions: `variant * E + effect`.
-    """
-
-    players: int
-    laddies: int
-    teams: bool
-    track: int  # L
-    castle: int  # C
-    ranks: int  # R
-    n_effects: int  # E
-    hand_size: int
-    draw_count: int
-    max_rounds: int
-    deck: tuple[int, ...]
-    start: tuple[int, ...]
-    entrance: tuple[int, ...]
-    partner: tuple[int, ...]  # partner colour, or -1
-    team: tuple[int, ...]  # team id per colour (the colour itself without teams)
-    dist: tuple[tuple[int, ...], ...]  # [colour][hole] steps to the colour's entrance
-    fwd: tuple[tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...], ...]
-    """fwd[colour][k][position]: forward options (variant base: 2 track / 2+N Castle, dest,
-    path mask); legal when the path mask meets none of the colour's own Laddies. Bits are
-    positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
-    sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
-    """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
-    fmoves: tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]
-    """fmoves[k][laddie][position]: `fwd` as ready-made moves, (path mask, move); the move
-    generator appends the move when the path meets none of the colour's own Laddies."""
-    shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
-    """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
-    f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest
-    total-f has options)."""
-    back: tuple[tuple[tuple[int, int], ...], ...]  # back[k][hole] = (dest, path mask)
-    rivals: tuple[tuple[int, ...], ...]  # [colour] Laddie ids of the other teams
-    eff_rank: tuple[int, ...]
-    eff_kind: tuple[int, ...]
-    eff_arg: tuple[int, ...]
-    eff_from_dock: tuple[bool, ...]
-    eff_key: tuple[int, ...]  # same (kind, arg) → same key: moves computed once per turn
-    rank_plan: tuple[tuple[tuple[int, int, int, int], ...], ...]  # [rank] (e, key, kind, arg)
-    n_keys: int
-    rank_effs: tuple[tuple[int, ...], ...]
-    rank_first: tuple[int, ...]  # discard action of each rank (variant 0, first effect)
-    card_names: tuple[str, ...]
-    total_cards: int
+from toolkit.games.muckle_stoater.state import MuckleState
 
 
 def _path(track: int, hole: int, steps: int, sign: int) -> int:
@@ -297,8 +190,6 @@ class MuckleGame(CompiledGame):
         return found
 
     def new_state(self, setup: GameSetup, seed: int) -> State:
-        from toolkit.games.muckle_stoater.state import MuckleState
-
         return MuckleState.deal(self.table(setup), seed)
 
 

@@ -12,7 +12,7 @@ import random
 from itertools import compress
 
 from toolkit.api import TERMINAL, State
-from toolkit.games.muckle_stoater.compile import (
+from toolkit.games.muckle_stoater.constants import (
     BACK,
     BONNIE,
     DISCARD,

@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import random
 
-from toolkit.games.tokaido.compile import (
+from toolkit.games.tokaido.base import bits
+from toolkit.games.tokaido.constants import (
     AB_CARD_BONUS,
     AB_ENCOUNTER_BONUS,
     AB_ENCOUNTER_CHOICE,
@@ -44,7 +45,7 @@ from toolkit.games.tokaido.compile import (
     TEMPLE,
     VILLAGE,
 )
-from toolkit.games.tokaido.state import TokaidoState, _bits
+from toolkit.games.tokaido.state import TokaidoState
 
 
 class GreedyBot:
@@ -335,7 +336,7 @@ class GreedyBot:
             for a in actions:
                 fams = fams0[:]
                 gain = 0.0
-                cards = [state.revealed[i] for i in _bits(a - t.a_buy)]
+                cards = [state.revealed[i] for i in bits(a - t.a_buy)]
                 for card in cards:
                     f = c.souv_family[card]
                     gain += self.souvenir_gain(state, s, fams, f)

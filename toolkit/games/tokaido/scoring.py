@@ -1,22 +1,11 @@
-"""Tokaido's scoring rules as small pure functions over ints: souvenir sets, the temple
-ranking with dense ranks (spec §9.1), end achievements shared on ties (§7.6) and the winner
-with its tie-breaks (§9.3). The state calls them; tests and the greedy bot call them too."""
+"""Tokaido's scoring rules as small pure functions over ints: the temple ranking with dense
+ranks (spec §9.1), end achievements shared on ties (§7.6) and the winner with its
+tie-breaks (§9.3). The state calls them; tests call them too. (Souvenir sets are scored by
+the state as each card is bought.)"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-
-def souvenir_points(counts: Sequence[int], family: int, set_points: Sequence[int]) -> int:
-    """Points of one more souvenir of `family` given the family counts before it: the k-th
-    card of a family joins set k and scores set_points[m - 1], m = families with >= k cards
-    once it is added (so the total is the sum over sets of their running values)."""
-    k = counts[family] + 1
-    m = 1
-    for f, n in enumerate(counts):
-        if f != family and n >= k:
-            m += 1
-    return set_points[min(m, len(set_points)) - 1]
 
 
 def temple_bonuses(coins: Sequence[int], bonus: Sequence[int]) -> list[int]:

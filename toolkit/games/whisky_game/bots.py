@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from toolkit.games.whisky_game import specials as sp
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.constants import (
     C_ADD,
     C_JUMP,
     C_MULT,
@@ -26,19 +26,12 @@ from toolkit.games.whisky_game.compile import (
     EV_SPENT,
     EV_TLOST,
     EV_WON,
-    K_LOST,
-    S_FIFTY,
-    S_FIXED,
-    S_MULTTOKENS,
-    S_WRITER,
-)
-from toolkit.games.whisky_game.scoring import LOST, bottle_points
-from toolkit.games.whisky_game.state import (
     H_FAIL,
     H_FIFTY,
     H_NEWQ,
     H_RESCUE,
     H_WRITER,
+    K_LOST,
     MASK,
     OP_BOOK,
     OP_BUY,
@@ -58,9 +51,14 @@ from toolkit.games.whisky_game.state import (
     PH_PATH,
     PH_START,
     ROLL,
+    S_FIFTY,
+    S_FIXED,
+    S_MULTTOKENS,
+    S_WRITER,
     SHIFT,
-    WhiskyState,
 )
+from toolkit.games.whisky_game.scoring import LOST, bottle_points
+from toolkit.games.whisky_game.state import WhiskyState
 
 REGION_BONUS = 6.0  # a missing region is worth this many points to the bot
 STEP_COST = 0.3  # points given up per step of distance

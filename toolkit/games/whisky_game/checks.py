@@ -13,7 +13,7 @@ from toolkit.content.checked import CheckedGame
 from toolkit.content.game import Game, ValidFile
 from toolkit.content.plugin import guarded_check
 from toolkit.diagnostics import Diagnostic, Severity, rule
-from toolkit.games.whisky_game.compile import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
+from toolkit.games.whisky_game.constants import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
 from toolkit.games.whisky_game.models import WhiskyRules
 
 if TYPE_CHECKING:

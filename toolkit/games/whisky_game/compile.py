@@ -7,224 +7,52 @@ counts; it turns every id into an index and computes the shortest distances on t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from toolkit.api import CompiledGame, GameSetup, State
-
-# Space kinds (codes); destinations are where a move may stop early (rule A5).
-K_OTHER, K_DIST, K_LOST, K_PORT, K_AIR, K_PUB, K_RES, K_SPEC, K_SEA = range(9)
-KIND_CODE = {
-    "distillery": K_DIST,
-    "lost_distillery": K_LOST,
-    "port": K_PORT,
-    "airport": K_AIR,
-    "pub": K_PUB,
-    "resource": K_RES,
-    "special": K_SPEC,
-    "sea": K_SEA,
-}
-DESTINATIONS = frozenset((K_DIST, K_LOST, K_PORT, K_AIR, K_PUB))
-COUNTRY_CODE = {"scotland": 0, "ireland": 1}
-SEA_COUNTRY = 2
-RESOURCES = ("barley", "water", "yeast")
-
-# Character effect codes.
-(
+from toolkit.api import GameSetup, State
+from toolkit.games.whisky_game.constants import (
     C_ADD,
-    C_MULT,
-    C_RESCUE,
-    C_NEWQ,
-    C_EXTRA,
     C_BONUS,
+    C_EXTRA,
     C_JUMP,
+    C_MULT,
+    C_NEWQ,
+    C_RESCUE,
     C_SPILL,
-    C_WILD,
-) = range(9)
-CHAR_CODE = {
-    "add_points": C_ADD,
-    "multiply_points": C_MULT,
-    "rescue_roll": C_RESCUE,
-    "new_question_roll": C_NEWQ,
-    "extra_moves": C_EXTRA,
-    "move_bonus": C_BONUS,
-    "jump_after_visit": C_JUMP,
-    "spill_bottle": C_SPILL,
-    "wild_tokens": C_WILD,
-}
-
-# Special effect codes.
-SPECIAL_KINDS = (
-    "fifty_fifty",
-    "bonus_bottle",
-    "win_anyway",
-    "return_bottle",
-    "take_back_bottle",
-    "move_to_region",
-    "flight_ticket",
-    "roll_penalty",
-    "move_add",
-    "move_multiply",
-    "lose_tokens",
-    "reveal_lost",
-    "fixed_move",
-    "prohibition",
-    "call_bottle",
-    "skip_turns",
-    "multiply_tokens",
-    "downgrade_bottle",
-    "upgrade_bottle",
-    "discard_bottles",
-    "take_region_bottle",
-)
-(
-    S_FIFTY,
+    CHAR_CODE,
+    COUNTRY_CODE,
+    K_AIR,
+    K_DIST,
+    K_LOST,
+    K_OTHER,
+    K_SEA,
+    KIND_CODE,
+    RESOURCES,
     S_BONUS,
-    S_WRITER,
-    S_RETURN,
-    S_TAKEBACK,
-    S_MOVEREGION,
+    S_CARRIAGE,
+    S_DISCARD,
+    S_DOWNGRADE,
+    S_FIXED,
     S_FLIGHT,
     S_HANGOVER,
-    S_CARRIAGE,
-    S_TRUCK,
     S_LOSE,
-    S_REVEAL,
-    S_FIXED,
-    S_PROHIBITION,
-    S_CALL,
-    S_SKIP,
+    S_MOVEREGION,
     S_MULTTOKENS,
-    S_DOWNGRADE,
-    S_UPGRADE,
-    S_DISCARD,
+    S_PROHIBITION,
+    S_RETURN,
+    S_SKIP,
+    S_TAKEBACK,
     S_TAKEREGION,
-) = range(len(SPECIAL_KINDS))
-IMPLEMENTED_SPECIALS = frozenset(SPECIAL_KINDS)
-IMPLEMENTED_CHARACTERS = frozenset(CHAR_CODE)
-
-EVENT_NAMES = (
-    "questions",
-    "right_answers",
-    "bottles_won",
-    "bottles_returned",
-    "lost_bought",
-    "tokens_gained",
-    "tokens_spent",
-    "tokens_lost",
-    "empty_bag",
-    "pub_trades",
-    "specials_drawn",
-    "specials_played",
-    "declarations",
-    "voided_declarations",
-    "question_reshuffles",
-    "special_reshuffles",
-    "flights",
-    "ferry_crossings",
-    "turns_at_sea",
-    "skipped_turns",
-    "hangover_turns",
-    "prohibition_turns",
-    "helpers_used",
-    "spills",
+    S_TRUCK,
+    S_UPGRADE,
+    SEA_COUNTRY,
+    SPECIAL_KINDS,
+    Character,
+    Content,
+    Special,
 )
-(
-    EV_Q,
-    EV_RIGHT,
-    EV_WON,
-    EV_RETURNED,
-    EV_LOST,
-    EV_GAIN,
-    EV_SPENT,
-    EV_TLOST,
-    EV_EMPTY,
-    EV_PUB,
-    EV_DRAWN,
-    EV_PLAYED,
-    EV_DECL,
-    EV_VOID,
-    EV_QRESHUF,
-    EV_SRESHUF,
-    EV_FLIGHT,
-    EV_FERRY,
-    EV_SEA,
-    EV_SKIP,
-    EV_HANG,
-    EV_PROHIB,
-    EV_HELP,
-    EV_SPILL,
-) = range(len(EVENT_NAMES))
-
-
-@dataclass(frozen=True, slots=True)
-class Character:
-    """One character as plain values: (effect code, a, b) triples."""
-
-    name: str
-    extended: bool
-    effects: tuple[tuple[int, int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Special:
-    """One special card type: effect code, parameters, timing, copies."""
-
-    name: str
-    extended: bool
-    kind: int
-    hold: bool
-    stays: bool
-    copies: int
-    a: int  # main number (amount, points, steps, turns, factor, count, region, rolls, ...)
-    b: int  # second number (target: 0 self / 1 opponent; cure face; return trip; to)
-    c: int  # third number (no-move max; send-to distillery space or -1)
-    values: tuple[int, ...]  # Angels' values / G&M's targets
-
-
-@dataclass(frozen=True, slots=True)
-class Content:
-    """Everything the rules use, as plain values (no pydantic in the engine)."""
-
-    game_id: str
-    min_players: int
-    max_players: int
-    # rules
-    die_sides: int
-    reroll_face: int
-    starts: tuple[int, ...]  # space indexes
-    diff_names: tuple[str, ...]
-    bottle_values: tuple[int, ...]  # per difficulty
-    bottles_per_distillery: int
-    goal_regions: int
-    goal_points: int
-    lost_cost: tuple[int, int, int]
-    lost_values: tuple[int, ...]
-    pub_in: int
-    pub_out: int
-    bag: tuple[int, int, int]
-    round_limit: int
-    skills: dict[str, tuple[int, ...]]  # name -> P(right) per difficulty, in 1/1_000_000
-    questions: tuple[int, ...]  # cards per difficulty
-    # map
-    space_names: tuple[str, ...]
-    kind: tuple[int, ...]
-    region: tuple[int, ...]  # -1 for none
-    country: tuple[int, ...]
-    adj: tuple[tuple[int, ...], ...]  # land links (sea spaces never entered by a move)
-    ferries: tuple[tuple[tuple[int, int, int], ...], ...]  # [port] (sea, far port, leaves)
-    airports: tuple[int, ...]
-    flights: tuple[tuple[int, ...], ...]  # [space] airports reachable by a flight
-    region_names: tuple[str, ...]
-    region_spaces: tuple[tuple[int, ...], ...]  # land spaces per region
-    dist_space: tuple[int, ...]  # distillery index -> space
-    dist_region: tuple[int, ...]
-    space_dist: tuple[int, ...]  # space -> distillery index or -1
-    lost_spaces: tuple[int, ...]
-    distance: tuple[tuple[int, ...], ...]  # [a][b] steps by land and ferry (ferry = a turn)
-    # decks
-    characters: tuple[Character, ...]
-    specials: tuple[Special, ...]
+from toolkit.games.whisky_game.state import WhiskyState
+from toolkit.games.whisky_game.tables import WhiskyTables
 
 
 def _die_mean(sides: int, reroll: int) -> float:
@@ -447,29 +275,10 @@ def _special(card: Any, index: dict[str, int], rindex: dict[str, int]) -> Specia
     )
 
 
-class WhiskyGame(CompiledGame):
-    """The compiled game: makes states; tables per option set are cached."""
-
-    event_names = EVENT_NAMES
-
-    def __init__(self, content: Content) -> None:
-        self.content = content
-        self.game_id = content.game_id
-        self.min_players = content.min_players
-        self.max_players = content.max_players
-        self.card_names = tuple(s.name for s in content.specials)
-        # every decision of a turn is a move; a turn has at most a few dozen of them
-        self.max_turns = content.round_limit * content.max_players * 64
-        self._paths: dict[int, tuple[tuple[int, int, int], ...]] = {}
-
-    def cards_in_play(self, setup: GameSetup) -> tuple[bool, ...]:
-        """Extended-set cards are in play only with the `extended` option."""
-        extended = bool(setup.options.get("extended", False))
-        return tuple(extended or not s.extended for s in self.content.specials)
+class WhiskyGame(WhiskyTables):
+    """The compiled game: its tables, and states dealt from them."""
 
     def new_state(self, setup: GameSetup, seed: int) -> State:
-        from toolkit.games.whisky_game.state import WhiskyState
-
         return WhiskyState.deal(self, setup, seed)
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolkit.games.whisky_game.compile import S_BONUS
+from toolkit.games.whisky_game.constants import S_BONUS
 from toolkit.games.whisky_game.scoring import LOST, bonus_points, bottle_points
 
 if TYPE_CHECKING:
-    from toolkit.games.whisky_game.state import WhiskyState
+    from toolkit.games.whisky_game.base import WhiskyBase
 
 
-def figures(s: WhiskyState) -> dict[str, float | tuple[float, ...]]:
+def figures(s: WhiskyBase) -> dict[str, float | tuple[float, ...]]:
     c = s.c
     n = s.n
     result = s.returns()

@@ -11,7 +11,7 @@ choice a player faces is only between results that differ.
 
 from __future__ import annotations
 
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.constants import (
     DESTINATIONS,
     K_DIST,
     K_LOST,

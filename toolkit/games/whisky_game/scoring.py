@@ -7,7 +7,7 @@ points but no region; character bonuses apply to the bottles held when scored.
 
 from __future__ import annotations
 
-from toolkit.games.whisky_game.compile import C_ADD, C_MULT, S_BONUS, Content
+from toolkit.games.whisky_game.constants import C_ADD, C_MULT, S_BONUS, Content
 
 LOST = 1 << 16
 

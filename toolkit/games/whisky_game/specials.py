@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from toolkit.games.whisky_game.compile import (
+from toolkit.games.whisky_game.constants import (
     EV_DRAWN,
     EV_GAIN,
     EV_PLAYED,
     EV_RETURNED,
     EV_SRESHUF,
     EV_TLOST,
+    R_START,
     S_BONUS,
     S_CARRIAGE,
     S_DISCARD,
@@ -37,7 +38,7 @@ from toolkit.games.whisky_game.compile import (
 from toolkit.games.whisky_game.scoring import LOST
 
 if TYPE_CHECKING:
-    from toolkit.games.whisky_game.state import WhiskyState
+    from toolkit.games.whisky_game.base import WhiskyBase
 
 (
     CH_START,
@@ -70,11 +71,11 @@ PLAYABLE = frozenset(
 )
 
 
-def note_play(s: WhiskyState) -> None:
+def note_play(s: WhiskyBase) -> None:
     s.events[EV_PLAYED] += 1
 
 
-def note_return(s: WhiskyState) -> None:
+def note_return(s: WhiskyBase) -> None:
     s.events[EV_RETURNED] += 1
 
 
@@ -82,18 +83,18 @@ def _pair(seat: int, index: int) -> int:
     return seat << 8 | index
 
 
-def bottles_of(s: WhiskyState, seats: list[int]) -> list[int]:
+def bottles_of(s: WhiskyBase, seats: list[int]) -> list[int]:
     return [_pair(q, i) for q in seats for i in range(len(s.bottles[q]))]
 
 
-def opponents(s: WhiskyState, p: int) -> list[int]:
+def opponents(s: WhiskyBase, p: int) -> list[int]:
     return [q for q in range(s.n) if q != p]
 
 
 # ----- drawing ---------------------------------------------------------------------------
 
 
-def draw(s: WhiskyState, p: int, resume: int) -> bool:
+def draw(s: WhiskyBase, p: int, resume: int) -> bool:
     """Draw a special card on an exact S landing; True if a choice took over the flow."""
     if not s.deck:
         if not s.discard:
@@ -148,7 +149,7 @@ def draw(s: WhiskyState, p: int, resume: int) -> bool:
     return False
 
 
-def lose_tokens(s: WhiskyState, q: int, amount: int) -> None:
+def lose_tokens(s: WhiskyBase, q: int, amount: int) -> None:
     """Tokens removed blind (Leaking Barrel, Warehouse Collapse) go back into the bag."""
     base = 3 * q
     tok = s.tokens
@@ -167,7 +168,7 @@ def lose_tokens(s: WhiskyState, q: int, amount: int) -> None:
 # ----- held cards ------------------------------------------------------------------------
 
 
-def _targets(s: WhiskyState, p: int, t: int) -> list[int]:
+def _targets(s: WhiskyBase, p: int, t: int) -> list[int]:
     """Who or what a held card can be played on now (empty: not playable)."""
     c = s.c
     card = c.specials[t]
@@ -223,7 +224,7 @@ def _targets(s: WhiskyState, p: int, t: int) -> list[int]:
     return []
 
 
-def playable_now(s: WhiskyState, p: int) -> list[int]:
+def playable_now(s: WhiskyBase, p: int) -> list[int]:
     """Card types in hand that can be played before a move."""
     specials = s.c.specials
     out = []
@@ -233,18 +234,16 @@ def playable_now(s: WhiskyState, p: int) -> list[int]:
     return out
 
 
-def playable_late(s: WhiskyState, p: int) -> list[int]:
+def playable_late(s: WhiskyBase, p: int) -> list[int]:
     """Held card types that can still be played once the turn's moves are done: all but
     Luck of the Irish, which is a move of its own."""
     specials = s.c.specials
     return [t for t in playable_now(s, p) if specials[t].kind != S_FIXED]
 
 
-def play(s: WhiskyState, p: int, t: int, resume: int) -> None:
+def play(s: WhiskyBase, p: int, t: int, resume: int) -> None:
     """Play held card `t` (its target is the next choice), then go on at `resume`: the
     move's start, or the end of the turn when played after the moves."""
-    from toolkit.games.whisky_game.state import R_START
-
     c = s.c
     card = c.specials[t]
     targets = _targets(s, p, t)
@@ -287,7 +286,7 @@ def play(s: WhiskyState, p: int, t: int, resume: int) -> None:
 # ----- choices ---------------------------------------------------------------------------
 
 
-def resolve_choice(s: WhiskyState, kind: int, value: int) -> bool:
+def resolve_choice(s: WhiskyBase, kind: int, value: int) -> bool:
     """Finish the effect waiting on a choice; True if a further choice took over."""
     c = s.c
     p = s.cur

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolkit.checks import run_checks
 from toolkit.content.game import Game, load_game
 from toolkit.diagnostics import Diagnostic, Severity
 
@@ -32,8 +33,6 @@ def valid_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Game:
     commands. `tolerate` names code families a command exists to repair: the translation
     commands take a game whose only errors are translation ones (T), since a missing
     translation is what a translator exports and imports."""
-    from toolkit.checks import run_checks
-
     game = load_game(folder)
     errors = [
         d

@@ -1,0 +1,153 @@
+"""What playing a config's games needs, built once per run: the game loaded and compiled
+once in the main process, pickled for the workers, kept by each process between batches.
+
+`SimConfig` is the picklable description a worker receives; `run_batch` is the one task
+every executor runs (toolkit.sim.executors), whatever process or machine it lands on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolkit.sim.bots import GENERIC_BOTS, Bot
+from toolkit.sim.engine import CompiledGame, GameSetup
+from toolkit.sim.engines import compile_checked, engine_of, no_engine_message
+from toolkit.sim.runner import GameRecord, play_one
+from toolkit.sim.variants import with_rules
+
+if TYPE_CHECKING:
+    from toolkit.content.game import Game
+
+
+@dataclass
+class SimConfig:
+    """What to simulate; picklable, so each worker rebuilds the compiled game itself."""
+
+    game_dir: Path
+    setup: GameSetup
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 0
+    games: int = 100
+    batch: int = 0  # games per task; 0 picks a size that gives a few seconds of work
+    rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
+
+
+Prepared = tuple[CompiledGame, list[Bot]]
+"""A compiled game and one bot per seat: what playing a config's games needs."""
+
+_WORKER: dict[str, Prepared] = {}  # one entry: the last config's
+
+
+def compile_game(game_dir: Path, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
+    """Load and compile a game folder (raises ValueError if it has no engine or is invalid,
+    EngineError if its engine cannot be loaded), with some rules values replaced (see
+    toolkit.sim.variants)."""
+    from toolkit.content.game import load_game
+
+    return compile_loaded(load_game(game_dir), rules)
+
+
+def compile_loaded(game: Game, rules: tuple[tuple[str, object], ...] = ()) -> CompiledGame:
+    """`compile_game` for a game already loaded (the CLI's gated game): no file read again."""
+    if rules:
+        game = with_rules(game, rules)
+    errors = [d for d in game.diagnostics if d.severity == "error"]
+    if errors:
+        raise ValueError(f"{game.root}: content has {len(errors)} error(s); run playset validate")
+    engine = engine_of(game) if game.manifest is not None else None
+    if engine is None:
+        raise ValueError(no_engine_message(game.id))
+    return compile_checked(engine, game)
+
+
+def make_bots(game_dir: Path, names: Sequence[str], players: int) -> list[Bot]:
+    from toolkit.content.game import load_game
+
+    return seat_bots(load_game(game_dir), names, players)
+
+
+def seat_bots(game: Game, names: Sequence[str], players: int) -> list[Bot]:
+    """One bot per seat, the names cycled, from the generic bots and the game engine's own."""
+    engine = engine_of(game)
+    table: dict[str, Callable[[int], Bot]] = {**GENERIC_BOTS, **(engine.bots if engine else {})}
+    return [table[names[seat % len(names)]](seat) for seat in range(players)]
+
+
+def _key(config: SimConfig, shipped: bytes | None = None) -> str:
+    """What a process's kept game is known by: the config, and the shipped game's digest
+    (a long-lived worker, as Dask's, then never plays an edited game's stale copy)."""
+    digest = hashlib.blake2b(shipped, digest_size=16).hexdigest() if shipped else ""
+    return f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}|{digest}"
+
+
+def prepare(
+    config: SimConfig, game: Game | None = None, compiled: CompiledGame | None = None
+) -> tuple[Prepared, bytes | None]:
+    """Compile `config`'s game once (from the loaded `game`, else its folder read once) and
+    keep it for this process's batches; also return it pickled for the workers of a pool or
+    a cluster (None if the engine's objects do not pickle: each worker then loads and
+    compiles the game itself). `compiled`: the game already compiled with `config.rules`
+    (a sweep's points that differ only in options share it)."""
+    if game is None:
+        from toolkit.content.game import load_game
+
+        game = load_game(config.game_dir)
+    bots = seat_bots(game, config.bots, config.setup.players)
+    prepared = (compiled or compile_loaded(game, config.rules), bots)
+    try:
+        shipped: bytes | None = pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        shipped = None
+    forget()
+    _WORKER[_key(config, shipped)] = prepared
+    return prepared, shipped
+
+
+def forget() -> None:
+    """Drop this process's kept game (a fresh worker keeps nothing)."""
+    _WORKER.clear()
+
+
+def _prepared(config: SimConfig, shipped: bytes | None = None) -> Prepared:
+    """This process's compiled game and bots for `config`: kept from an earlier batch,
+    unpickled from what the main process shipped, else loaded and compiled here."""
+    key = _key(config, shipped)
+    if key not in _WORKER:
+        forget()
+        kept = _unpickled(shipped)
+        if kept is None:
+            from toolkit.content.game import load_game
+
+            game = load_game(config.game_dir)
+            kept = (
+                compile_loaded(game, config.rules),
+                seat_bots(game, config.bots, config.setup.players),
+            )
+        _WORKER[key] = kept
+    return _WORKER[key]
+
+
+def _unpickled(shipped: bytes | None) -> Prepared | None:
+    """The shipped game, or None when this process cannot rebuild it (a game folder's own
+    engine module, imported by name in the main process only, on a spawned or remote
+    worker): the worker then loads the folder itself."""
+    if shipped is None:
+        return None
+    try:
+        found: Prepared = pickle.loads(shipped)
+    except Exception:  # ModuleNotFoundError, AttributeError…: whatever unpickling raises
+        return None
+    return found
+
+
+def run_batch(
+    config: SimConfig, indices: Sequence[int], shipped: bytes | None = None
+) -> list[GameRecord]:
+    """The task every executor runs: games `indices` of `config`, in order."""
+    compiled, bots = _prepared(config, shipped)
+    return [play_one(compiled, config.setup, bots, i, config.seed) for i in indices]
