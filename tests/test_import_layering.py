@@ -36,9 +36,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "preview": frozenset({"checks", "content", "diagnostics", "fileio", "home", "render"}),
     "reference": frozenset({"checks", "content", "diagnostics", "fileio", "home", "render"}),
     "scaffold": frozenset({"api", "content", "fileio", "home", "render"}),
+    # rule pages: examples over a base game (one of them the scaffold's)
+    "ruledocs": frozenset({"content", "diagnostics", "fileio", "home", "scaffold"}),
     "cli": frozenset(
         {"api", "checks", "content", "diagnostics", "fileio", "home", "i18n", "journal"}
-        | {"preview", "reference", "render", "scaffold", "sim"}
+        | {"preview", "reference", "render", "ruledocs", "scaffold", "sim"}
     ),
     "__main__": frozenset({"cli"}),
 }
