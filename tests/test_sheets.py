@@ -521,3 +521,69 @@ def test_libreoffice_round_trip(tmp_path):
 def _write(path: Path, fmt: str, headers, rows) -> Path:
     path.write_bytes(sheet_bytes(fmt, "travellers", headers, rows))
     return path
+
+
+# --- PO export and import on sheet-backed content ----------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_po_import_writes_the_cell_and_nothing_else(run_cli, tmp_path, fmt):
+    import polib
+
+    from toolkit.content.sheets.load import read_grid
+
+    game = sheet_game(tmp_path, fmt)
+    sheet = game / "decks" / "souvenirs.xlsx".replace("xlsx", fmt)
+    keys = keys_file(sheet)
+    po_path = tmp_path / "es.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "es", "--out", str(po_path)).exit_code == 0
+    )
+    po = polib.pofile(str(po_path))
+    wanted = {
+        "decks/souvenirs.FMT:cards[souvenir-gofu].name": 'Gofu; "ES", 3',
+        "decks/souvenirs.FMT:name": "Recuerdos de viaje",
+    }
+    wanted = {k.replace("FMT", fmt): v for k, v in wanted.items()}
+    occurrences = {}
+    for entry in po:
+        if entry.msgctxt in wanted:
+            entry.msgstr = wanted[entry.msgctxt]
+            occurrences[entry.msgctxt] = entry.occurrences[0][0]
+    assert occurrences == {
+        f"decks/souvenirs.{fmt}:cards[souvenir-gofu].name": f"decks/souvenirs.{fmt}",
+        f"decks/souvenirs.{fmt}:name": "decks/souvenirs.deck.yaml",  # the keys file's text
+    }
+    po.save(str(po_path))
+    before_grid = read_grid(sheet, "s")
+    before_keys = keys.read_text(encoding="utf-8")
+    members = _members(sheet) if fmt != "csv" else {}
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game))
+    assert result.exit_code == 0, result.output
+    assert "2 applied" in result.output
+    after_grid = read_grid(sheet, "s")
+    changed = {
+        (r, c)
+        for r, row in enumerate(after_grid.rows, start=1)
+        for c, value in enumerate(row, start=1)
+        if (before_grid.rows[r - 1][c - 1] if c <= len(before_grid.rows[r - 1]) else None) != value
+    }
+    headers = deck_rows(TOKAIDO, "souvenirs")[0]
+    assert changed == {(3, column(headers, "name.es"))}
+    assert after_grid.rows[2][column(headers, "name.es") - 1] == 'Gofu; "ES", 3'
+    assert keys.read_text(encoding="utf-8") == before_keys.replace(
+        "es: Recuerdos", "es: Recuerdos de viaje"
+    )
+    if members:
+        after = _members(sheet)
+        assert {m for m in members if members[m] != after[m]} <= {
+            "xl/worksheets/sheet1.xml",
+            "content.xml",
+        }
+    code, found = findings(run_cli, game)  # the file reads as before: no Y or S finding
+    assert [d for d in found if d["code"][0] in "YS"] == []
+
+
+def _members(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as archive:
+        return {m: archive.read(m) for m in archive.namelist()}

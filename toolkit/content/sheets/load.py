@@ -27,6 +27,23 @@ class SheetDocument(Document):
     """A sheet deck's Document, with the field names its unknown headers seem typos of."""
 
     near: set[str] = field(default_factory=set)
+    keys: Document | None = None
+    """The keys file beside the sheet (id, kind, name…), as read."""
+    rows_key: str = "cards"
+    card_rows: list[int] = field(default_factory=list)
+    """The sheet row of each card."""
+    columns: dict[tuple[str | int, ...], int] = field(default_factory=dict)
+    """The column of each header, by the path it names inside a card."""
+
+    def cell_of(self, path: tuple[Any, ...]) -> tuple[int, int] | None:
+        """The (row, column) holding the value at `path`, filled or empty; None when the
+        path is no card field or the sheet has no column for it."""
+        if len(path) < 3 or path[0] != self.rows_key or not isinstance(path[1], int):
+            return None
+        if not 0 <= path[1] < len(self.card_rows):
+            return None
+        col = self.columns.get(tuple(path[2:]))
+        return (self.card_rows[path[1]], col) if col is not None else None
 
     def quiet(self, diags: list[Diagnostic]) -> list[Diagnostic]:
         """The validation findings less each card's "missing field" for a field whose header
@@ -94,6 +111,8 @@ def load_sheet(
     note_sheet(display, table.sheet, table.notes)
     doc = _document(path, display, side, table, rows_key)
     doc.near = check.near if check is not None else set()
+    doc.keys, doc.rows_key, doc.card_rows = side, rows_key, table.rows
+    doc.columns = {c.data_path: c.col for c in table.columns}
     return doc, table.diagnostics
 
 
