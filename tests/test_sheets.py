@@ -587,3 +587,17 @@ def test_po_import_writes_the_cell_and_nothing_else(run_cli, tmp_path, fmt):
 def _members(path: Path) -> dict[str, bytes]:
     with zipfile.ZipFile(path) as archive:
         return {m: archive.read(m) for m in archive.namelist()}
+
+
+def test_the_preview_puts_a_sheet_finding_beside_its_card(tmp_path):
+    from toolkit.checks import run_checks
+    from toolkit.content.game import load_game
+    from toolkit.preview.attach import place
+
+    game = sheet_game(tmp_path, "xlsx", mutate=_set(5, "id", "souvenir-koma"))
+    loaded = load_game(game)
+    placed = place(run_checks(loaded), loaded)
+    cards = [key for key, records in placed.items() if any(r["code"] == "R003" for r in records)]
+    assert cards == ["card/souvenirs/souvenir-koma~2"], placed.keys()
+    (record,) = placed[cards[0]]
+    assert record["where"].endswith("souvenirs.xlsx:souvenirs!A7")
