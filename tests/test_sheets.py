@@ -360,10 +360,11 @@ def test_a_file_that_is_no_spreadsheet_or_is_protected(run_cli, tmp_path):
 def test_a_password_protected_ods_is_refused(run_cli, tmp_path):
     game = sheet_game(tmp_path, "ods")
     sheet = game / "decks" / "souvenirs.ods"
-    with zipfile.ZipFile(sheet, "a") as archive:
-        archive.writestr(
-            "META-INF/manifest.xml", b'<manifest:encryption-data manifest:checksum="x"/>'
-        )
+    members = _members(sheet)
+    members["META-INF/manifest.xml"] = b'<manifest:encryption-data manifest:checksum="x"/>'
+    with zipfile.ZipFile(sheet, "w") as archive:
+        for member, data in members.items():
+            archive.writestr(member, data)
     codes, _ = _codes(run_cli, game)
     assert {c for c, _, _ in codes} == {"Y012"}
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_MEMBERS = 10_000
-MAX_UNPACKED = 96 * 1024 * 1024
-"""Bytes all members unpack to: a 20,000-card sheet's XML is a few megabytes."""
+MAX_UNPACKED = 64 * 1024 * 1024
+"""Bytes all members unpack to: a 20,000-card sheet of 30 columns is about 25 MB of XML."""
 MAX_RATIO = 200
 """How much one member may shrink when zipped; XML cells of a real sheet stay well under
 this, a bomb of repeated bytes reaches a thousand and more."""

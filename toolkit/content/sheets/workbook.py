@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 import stat
+import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,28 @@ def _first_sheet_member(path: Path) -> str | None:
             target = attrs.get(b"Target", b"").decode("utf-8", "replace")
             return target.lstrip("/") if target.startswith("/") else "xl/" + target
     return None
+
+
+_NAME = re.compile(rb'\bname="([^"]*)"')
+_TABLE_NAME = re.compile(rb'<table:table(?=[\s>])[^>]*?\btable:name="([^"]*)"')
+
+
+def _unescape(raw: bytes) -> str:
+    from xml.sax.saxutils import unescape
+
+    return unescape(raw.decode("utf-8", "replace"), {"&quot;": '"', "&apos;": "'"})
+
+
+def _first_sheet_name(book: bytes) -> str:
+    """The first worksheet's name from xl/workbook.xml (for a place before calamine reads)."""
+    sheet = _SHEET_TAG.search(book)
+    found = _NAME.search(sheet.group(1)) if sheet else None
+    return _unescape(found.group(1)) if found else "Sheet1"
+
+
+def _first_table_name(content: bytes) -> str:
+    found = _TABLE_NAME.search(content)
+    return _unescape(found.group(1)) if found else "Sheet1"
 
 
 def _cell(value: Any) -> Any:
@@ -85,10 +109,22 @@ def read_workbook(path: Path, display: str) -> Grid | Refused:
             if xml is None:
                 return refuse(Y_NOT_SHEET, Span(), "not an XLSX workbook: it has no worksheet")
             scan = prescan.scan_xlsx(xml)
+            first = _first_sheet_name(archive.read_member(path, "xl/workbook.xml") or b"")
         else:
-            scan = prescan.scan_ods(archive.read_member(path, "content.xml") or b"")
+            content = archive.read_member(path, "content.xml") or b""
+            scan = prescan.scan_ods(content)
+            first = _first_table_name(content)
     except OSError as exc:
         return refuse(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
+    except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError) as exc:
+        return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
+    if scan.too_large is not None:  # refused before calamine builds the table in memory
+        row, col, why = scan.too_large
+        return refuse(
+            Y_SHEET_SIZE,
+            Span(row, col, sheet=first),
+            f"{why}, the content limit for a card sheet (empty formatted rows count: delete them)",
+        )
     import python_calamine as calamine
 
     try:
@@ -98,14 +134,6 @@ def read_workbook(path: Path, display: str) -> Grid | Refused:
             return refuse(Y_NOT_SHEET, Span(), "the workbook has no sheet")
         sheet = book.get_sheet_by_index(0)
         name = str(sheet.name)
-        if scan.too_large is not None:
-            row, col, why = scan.too_large
-            return refuse(
-                Y_SHEET_SIZE,
-                Span(row, col, sheet=name),
-                f"{why}, the content limit for a card sheet (empty formatted rows count:"
-                " delete them)",
-            )
         end_row, end_col = sheet.end or (0, 0)
         if end_row >= MAX_ROWS or end_col >= MAX_COLUMNS:
             row, col = min(end_row + 1, MAX_ROWS + 1), min(end_col + 1, MAX_COLUMNS + 1)
