@@ -602,3 +602,22 @@ def test_the_preview_puts_a_sheet_finding_beside_its_card(tmp_path):
     assert cards == ["card/souvenirs/souvenir-koma~2"], placed.keys()
     (record,) = placed[cards[0]]
     assert record["where"].endswith("souvenirs.xlsx:souvenirs!A7")
+
+
+def test_merged_header_cells_in_an_ods(run_cli, tmp_path):
+    """calamine reports no ODS merges: the sheet's XML is read for them."""
+    game = sheet_game(tmp_path, "ods")
+    sheet = game / "decks" / "souvenirs.ods"
+    members = _members(sheet)
+    header = b'table:style-name="ce1"><text:p>name.fr</text:p>'
+    assert header in members["content.xml"]
+    members["content.xml"] = members["content.xml"].replace(
+        header,
+        b'table:style-name="ce1" table:number-columns-spanned="2"><text:p>name.fr</text:p>',
+        1,
+    )
+    with zipfile.ZipFile(sheet, "w") as archive:
+        for member, data in members.items():
+            archive.writestr(member, data)
+    codes, found = _codes(run_cli, game)
+    assert ("Y014", 1, 2) in codes and "B1:C1" in str(found), found

@@ -20,6 +20,8 @@ class Scan:
     the limits (and why)."""
 
     no_value: list[tuple[int, int]] = field(default_factory=list)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    """Merged ranges of an ODS sheet (calamine reports XLSX ones only)."""
     too_large: tuple[int, int, str] | None = None
 
 
@@ -69,6 +71,8 @@ _ODS_CELL = re.compile(
 )
 _ROWS_REPEATED = re.compile(rb'table:number-rows-repeated="(\d+)"')
 _COLUMNS_REPEATED = re.compile(rb'table:number-columns-repeated="(\d+)"')
+_COLUMNS_SPANNED = re.compile(rb'table:number-columns-spanned="(\d+)"')
+_ROWS_SPANNED = re.compile(rb'table:number-rows-spanned="(\d+)"')
 
 
 def _repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
@@ -104,6 +108,10 @@ def scan_ods(xml: bytes) -> Scan:
                     f"the sheet has values in more than {MAX_COLUMNS:,} columns",
                 )
                 return scan
+            wide = _repeat(_COLUMNS_SPANNED, attrs)
+            tall = _repeat(_ROWS_SPANNED, attrs)
+            if wide > 1 or tall > 1:
+                scan.merged.append((row, col, row + tall - 1, col + wide - 1))
             if b"table:formula=" in attrs and b"office:value-type" not in attrs:
                 scan.no_value.append((row, col))
             col += cols
