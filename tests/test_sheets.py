@@ -621,3 +621,23 @@ def test_merged_header_cells_in_an_ods(run_cli, tmp_path):
             archive.writestr(member, data)
     codes, found = _codes(run_cli, game)
     assert ("Y014", 1, 2) in codes and "B1:C1" in str(found), found
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_cell_types_survive_every_format(tmp_path, fmt):
+    """Texts that look like numbers, formulas or apostrophes stay texts; lines, spaces,
+    yes/no and decimals come back as written."""
+    from toolkit.content.sheets.load import read_grid
+
+    headers = ["id", "t", "n", "b", "f"]
+    rows = [
+        {"id": "a", "t": "line one\nline two", "n": 3, "b": True, "f": 0.25},
+        {"id": "=x", "t": "  spaced ", "n": -2, "b": False, "f": 1e-7},
+        {"id": "3", "t": "'quoted", "n": 0, "b": False, "f": 2.5},
+        {"id": "true", "t": "1,5", "n": 10**12, "b": True, "f": -0.5},
+    ]
+    path = tmp_path / f"types.{fmt}"
+    path.write_bytes(sheet_bytes(fmt, "types", headers, rows))
+    grid = read_grid(path, path.name)
+    assert grid.rows[0] == headers
+    assert [dict(zip(headers, row, strict=True)) for row in grid.rows[1:]] == rows
