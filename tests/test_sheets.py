@@ -641,3 +641,14 @@ def test_cell_types_survive_every_format(tmp_path, fmt):
     grid = read_grid(path, path.name)
     assert grid.rows[0] == headers
     assert [dict(zip(headers, row, strict=True)) for row in grid.rows[1:]] == rows
+
+
+def test_the_preview_watches_sheets_and_not_office_lock_files(tmp_path):
+    from watchfiles import Change
+
+    from toolkit.preview.watcher import ContentFilter
+
+    watched = ContentFilter()
+    for name in ("market.xlsx", "market.ods", "market.csv", "market.deck.yaml"):
+        assert watched(Change.modified, str(tmp_path / "decks" / name)), name
+    assert not watched(Change.modified, str(tmp_path / "decks" / ".~lock.market.xlsx#"))

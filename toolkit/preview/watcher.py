@@ -1,9 +1,8 @@
 """Watch a game folder and the layouts for saved files (watchfiles, in its own thread).
 
 Only files the preview reads are reported: YAML content and layouts, sheet decks (CSV, XLSX,
-ODS), Markdown rulebooks and
-icon files. Editor droppings (swap files, `~` backups), tool folders (.git, .venv) and
-`output/` are ignored.
+ODS), Markdown rulebooks and icon files. Editor droppings (swap files, `~` backups, an office
+program's `.~lock` files), tool folders (.git, .venv) and `output/` are ignored.
 """
 
 from __future__ import annotations
