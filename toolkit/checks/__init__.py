@@ -66,6 +66,7 @@ def iter_rules() -> Iterator[str]:
     plugins()
     yield from (
         "toolkit.content.source",
+        "toolkit.content.sheets.rules",
         "toolkit.content.validation",
         "toolkit.checks",
         "toolkit.checks.balance",

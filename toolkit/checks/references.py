@@ -59,7 +59,8 @@ def _duplicates(facts: Facts) -> Iterator[Diagnostic]:
         if key in first:
             prev = first[key]
             assert decl.file.doc is not None and prev.file.doc is not None
-            line = prev.file.doc.span(prev.path).line
+            first_at = prev.file.doc.span(prev.path)
+            line = first_at.cell or first_at.line  # a sheet's cell, `souvenirs!A2`
             yield R_DUPLICATE_ID.at(
                 decl.file.rel,
                 decl.file.doc.span(decl.path),

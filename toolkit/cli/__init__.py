@@ -17,6 +17,7 @@ import typer  # noqa: E402
 from toolkit.cli import (  # noqa: E402
     build,
     calibrate,
+    convert,
     export,
     games,
     i18n,
@@ -46,6 +47,7 @@ COMMANDS: dict[str, Callable[..., Any]] = {
     "preview": preview.preview,
     "reference": reference.reference,
     "icons": reference.icons,
+    "convert": convert.convert,
 }
 GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app, "export": export.app}
 

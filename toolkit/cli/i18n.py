@@ -291,7 +291,10 @@ def import_(
         )
     result, texts = import_po(loaded, po, lang)
     if not dry_run:
-        files = [(path, text.encode("utf-8")) for path, text in texts.items()]
+        files = [
+            (path, text if isinstance(text, bytes) else text.encode("utf-8"))
+            for path, text in texts.items()
+        ]
         root = Path(loaded.root)
         write_output(root, lambda _: write_journaled(root, files), quiet=True)
     shown = escape(str(file))

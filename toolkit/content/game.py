@@ -21,6 +21,8 @@ from toolkit.content.plugin import (
     broken_plugin,
     plugin_for,
 )
+from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
+from toolkit.content.sheets.load import load_sheet, quiet
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
@@ -261,12 +263,16 @@ def _load_group(
         if target is None:
             continue
         display = display_path(target)
-        doc, diags = load_document(target, display)
+        if is_sheet(target) and where[-1] in ROWS_KEY:
+            game.listed.add(keys_file(target))
+            doc, diags = load_sheet(target, display, ROWS_KEY[str(where[-1])], adapter)
+        else:
+            doc, diags = load_document(target, display)
         game.diagnostics += diags
         model = partial = None
         if doc is not None:
             model, diags = validate_document(doc, adapter)
-            game.diagnostics += diags
+            game.diagnostics += quiet(doc, diags)
             if model is None:
                 partial = validate_entries(doc, adapter)
         loaded.append(LoadedFile(display, doc, model, partial))

@@ -16,12 +16,46 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """A 1-based line/column range in a file (end is inclusive-exclusive like an editor)."""
+    """A 1-based line/column range in a file (end is inclusive-exclusive like an editor).
+
+    In a spreadsheet the line is the row and the column the column number: `sheet` then names
+    the worksheet ("" for a CSV file, which has one), and the place is shown as a cell,
+    `Market!C7`. `file` is set when a value of a document comes from another file than the
+    document's own (a sheet deck's keys live in a YAML file beside the sheet)."""
 
     line: int = 1
     col: int = 1
     end_line: int | None = None
     end_col: int | None = None
+    sheet: str | None = None
+    file: str | None = None
+
+    @property
+    def cell(self) -> str | None:
+        """The spreadsheet cell, `Market!C7` (`C7` in a CSV file), or None outside a sheet."""
+        if self.sheet is None:
+            return None
+        name = cell_name(self.line, self.col)
+        if not self.sheet:
+            return name
+        sheet = self.sheet
+        if not sheet.replace("_", "").isalnum():  # as spreadsheets quote such names
+            sheet = "'" + sheet.replace("'", "''") + "'"
+        return f"{sheet}!{name}"
+
+
+def column_letters(col: int) -> str:
+    """Spreadsheet column letters of a 1-based column number: 1 → A, 27 → AA."""
+    letters = ""
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters or "A"
+
+
+def cell_name(row: int, col: int) -> str:
+    """A cell's A1 name from its 1-based row and column: (7, 3) → C7."""
+    return f"{column_letters(col)}{row}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +79,16 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.file, self.span.line, self.span.col, self.code)
 
+    @property
+    def place(self) -> str:
+        """Where, as text output shows it: `path:line:col`, or `path:Market!C7` in a sheet."""
+        cell = self.span.cell
+        if cell is not None:
+            return f"{self.file}:{cell}"
+        return f"{self.file}:{self.span.line}:{self.span.col}"
+
     def to_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "file": self.file,
             "line": self.span.line,
             "col": self.span.col,
@@ -56,3 +98,7 @@ class Diagnostic:
             "severity": self.severity.value,
             "message": self.message,
         }
+        if self.span.sheet is not None:  # line is the row, col the column
+            out["sheet"] = self.span.sheet
+            out["cell"] = self.span.cell
+        return out

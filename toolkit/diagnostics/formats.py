@@ -17,10 +17,7 @@ FORMATS = ("text", "json", "github", "sarif")
 
 
 def format_text(diags: Sequence[Diagnostic]) -> str:
-    lines = [
-        f"{d.file}:{d.span.line}:{d.span.col}: {d.code} [{d.severity.value}] {d.message}"
-        for d in diags
-    ]
+    lines = [f"{d.place}: {d.code} [{d.severity.value}] {d.message}" for d in diags]
     return "\n".join(lines)
 
 
@@ -55,8 +52,15 @@ def format_github(diags: Sequence[Diagnostic]) -> str:
         if d.span.end_col and d.span.end_line == d.span.line:
             props += f",endColumn={d.span.end_col}"
         props += f",title={_escape_github(d.code, prop=True)}"
-        out.append(f"::{kind[d.severity]} {props}::{_escape_github(d.message)}")
+        out.append(f"::{kind[d.severity]} {props}::{_escape_github(_with_cell(d))}")
     return "\n".join(out)
+
+
+def _with_cell(d: Diagnostic) -> str:
+    """The message, led by the cell when the finding is in a spreadsheet: line and column are
+    then its row and column, and only the message can name the sheet."""
+    cell = d.span.cell
+    return f"{cell}: {d.message}" if cell is not None else d.message
 
 
 def _artifact(file: str) -> dict[str, str]:
@@ -164,7 +168,7 @@ def format_sarif(diags: Sequence[Diagnostic]) -> str:
             {
                 "ruleId": d.code,
                 "level": level[d.severity],
-                "message": {"text": d.message},
+                "message": {"text": _with_cell(d)},
                 "locations": [
                     {
                         "physicalLocation": {

@@ -42,7 +42,7 @@ class Rule:
         self, file: str, span: Span, message: str, severity: Severity | None = None
     ) -> Diagnostic:
         """Make a diagnostic of this rule at a place."""
-        return Diagnostic(file, self.code, message, severity or self.severity, span)
+        return Diagnostic(span.file or file, self.code, message, severity or self.severity, span)
 
 
 class Registry:

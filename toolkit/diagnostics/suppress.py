@@ -1,6 +1,9 @@
 """Per-line suppression comments, as ruff's `noqa`: `# playset: ignore[T004]` (or several
 codes, `ignore[T004,B003]`, or prefixes, `ignore[T]`) at the end of the line a diagnostic
-points at silences just that finding there, with the reason written beside it."""
+points at silences just that finding there, with the reason written beside it.
+
+In a spreadsheet deck the note is written in a notes column (a header starting with `#`) of
+the row a finding points at; the sheet's loader records the notes it read (`note_sheet`)."""
 
 from __future__ import annotations
 
@@ -37,11 +40,23 @@ def _codes_on(file: str, line: int) -> tuple[str, ...]:
     return tuple(code.strip() for code in match.group(1).split(",") if code.strip())
 
 
+_SHEET_NOTES: dict[str, dict[tuple[str, int], tuple[str, ...]]] = {}
+
+
+def note_sheet(file: str, sheet: str, notes: dict[int, tuple[str, ...]]) -> None:
+    """Record the `playset: ignore[...]` notes of a sheet file by row, as its loader read
+    them (a sheet is no text file whose lines can be read again here)."""
+    _SHEET_NOTES[file] = {(sheet, row): codes for row, codes in notes.items()}
+
+
 def unsuppressed(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The diagnostics no `# playset: ignore[...]` comment on their line silences."""
     kept = []
     for d in diagnostics:
-        codes = _codes_on(d.file, d.span.line) if d.span.line else ()
+        if d.span.sheet is not None:
+            codes = _SHEET_NOTES.get(d.file, {}).get((d.span.sheet, d.span.line), ())
+        else:
+            codes = _codes_on(d.file, d.span.line) if d.span.line else ()
         if not any(d.code.startswith(code) for code in codes):
             kept.append(d)
     return kept

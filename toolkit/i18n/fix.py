@@ -9,6 +9,7 @@ from pathlib import Path
 
 from toolkit.checks.translation.typography import apply_fixes, safe_fixes
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.sheets import is_sheet
 from toolkit.content.walk import collect
 from toolkit.fileio import write_many
 from toolkit.i18n.yaml_edit import Edit, apply_edits, refusal
@@ -46,7 +47,8 @@ def plan_fixes(game: Game) -> list[FilePatch]:
             assert text.file.doc is not None
             edit = Edit((*text.path, lang), fixed)
             # an alias or merged copy is fixed where its text is defined
-            if fixed != value and refusal(text.file.doc, edit) is None:
+            in_sheet = is_sheet(text.file.doc.path)  # a sheet's cells: fixed in the sheet
+            if fixed != value and not in_sheet and refusal(text.file.doc, edit) is None:
                 key = id(text.file)
                 by_file[key] = (text.file, grouped[key])
                 grouped[key].append(edit)

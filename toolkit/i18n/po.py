@@ -28,7 +28,9 @@ from babel.messages.catalog import PYTHON_FORMAT
 from babel.messages.plurals import get_plural
 
 from toolkit.content.game import Game
+from toolkit.content.sheets.load import SheetDocument
 from toolkit.i18n.placeholders import brace_problem, jinja_problem
+from toolkit.i18n.sheet_edit import apply_sheet_edits
 from toolkit.i18n.units import KINDS, Change, Unit, all_units
 from toolkit.i18n.yaml_edit import Edit, apply_edits
 
@@ -211,7 +213,9 @@ def _msgstr_lines(po: polib.POFile) -> dict[int, int]:
     return found
 
 
-def import_po(game: Game, po: polib.POFile, lang: str) -> tuple[ImportResult, dict[Path, str]]:
+def import_po(
+    game: Game, po: polib.POFile, lang: str
+) -> tuple[ImportResult, dict[Path, str | bytes]]:
     """Plan the import: the new text of each file to change, and what happened per entry."""
     units = {unit.key: unit for unit in all_units(game, lang)}
     result = ImportResult()
@@ -272,9 +276,9 @@ def import_po(game: Game, po: polib.POFile, lang: str) -> tuple[ImportResult, di
 
 def _apply(
     game: Game, lang: str, changes: dict[str, list[Change]], result: ImportResult
-) -> dict[Path, str]:
+) -> dict[Path, str | bytes]:
     """Let each kind apply its changes; make every file's YAML edits together."""
-    texts: dict[Path, str] = {}
+    texts: dict[Path, str | bytes] = {}
     by_file: dict[Path, list[tuple[Edit, Change | None]]] = defaultdict(list)
     docs = {}
     applied: list[Change] = []
@@ -296,7 +300,11 @@ def _apply(
     failed: set[int] = set()
     for path, planned in by_file.items():
         try:
-            texts[path] = apply_edits(path, docs[path], [edit for edit, _ in planned])
+            doc = docs[path]
+            if isinstance(doc, SheetDocument):  # cells of a sheet, keys beside it
+                texts.update(apply_sheet_edits(doc, [edit for edit, _ in planned]))
+            else:
+                texts[path] = apply_edits(path, doc, [edit for edit, _ in planned])
         except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
             for _, edited in planned:
                 if edited is not None:

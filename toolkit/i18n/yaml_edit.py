@@ -97,6 +97,11 @@ def refusal(doc: Document, edit: Edit) -> str | None:
         check_value(edit.value)
     except EditRefused as exc:
         return str(exc)
+    from toolkit.i18n.sheet_edit import sheet_refusal
+
+    in_sheet = sheet_refusal(doc, edit.path)
+    if in_sheet is not None:
+        return in_sheet
     shared = _shared_prefix(doc, edit.path)
     if shared is not None:
         line = doc.spans.get(shared, doc.span(shared[:-1])).line

@@ -50,7 +50,7 @@ def place(
         by_file[display_path(path)].append(("rulebook", "rulebook"))
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for diag in diagnostics:
-        record = {**diag.to_dict(), "where": f"{diag.file}:{diag.line}:{diag.col}"}
+        record = {**diag.to_dict(), "where": diag.place}  # a sheet's: `market.xlsx:Market!C7`
         places = by_file.get(diag.file)
         if not places:
             out["game"].append(record)

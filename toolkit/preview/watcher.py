@@ -1,8 +1,8 @@
 """Watch a game folder and the layouts for saved files (watchfiles, in its own thread).
 
-Only files the preview reads are reported: YAML content and layouts, Markdown rulebooks and
-icon files. Editor droppings (swap files, `~` backups), tool folders (.git, .venv) and
-`output/` are ignored.
+Only files the preview reads are reported: YAML content and layouts, sheet decks (CSV, XLSX,
+ODS), Markdown rulebooks and icon files. Editor droppings (swap files, `~` backups, an office
+program's `.~lock` files), tool folders (.git, .venv) and `output/` are ignored.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
 
-WATCHED_SUFFIXES = (".yaml", ".yml", ".md", ".svg", ".png")
+WATCHED_SUFFIXES = (".yaml", ".yml", ".md", ".svg", ".png", ".csv", ".xlsx", ".ods")
 
 
 class ContentFilter(DefaultFilter):

@@ -30,7 +30,7 @@ class FieldUnits:
                     entry.name,
                     values[source],
                     values.get(lang, "") if lang != source else "",
-                    entry.name.split(":", 1)[0],
+                    _file(entry),
                     _line(entry),
                     tuple(_notes(game, entry, lang)),
                     brace_format=bool(placeholders(values[source])),
@@ -51,6 +51,15 @@ class FieldUnits:
 
     def inputs(self, game: Game, lang: str | None) -> list[Path]:
         return [f.doc.path for f in game.files() if f.doc is not None]
+
+
+def _file(entry: Field) -> str:
+    """The file the text is written in, relative to the game folder: for a sheet deck's own
+    keys (its name), the keys file beside the sheet."""
+    rel = entry.name.split(":", 1)[0]
+    doc = entry.text.file.doc
+    beside = doc.span(entry.text.path).file if doc else None
+    return (Path(rel).parent / Path(beside).name).as_posix() if beside else rel
 
 
 def _line(entry: Field) -> int:

@@ -1,0 +1,97 @@
+"""XLSX and ODS files are zip archives: look at their members before anything unpacks them,
+so a zip bomb or a password-protected workbook is refused by its sizes and flags, in
+milliseconds and without memory, before the spreadsheet reader opens it."""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_MEMBERS = 10_000
+MAX_UNPACKED = 64 * 1024 * 1024
+"""Bytes all members unpack to: a 20,000-card sheet of 30 columns is about 25 MB of XML."""
+MAX_RATIO = 200
+"""How much one member may shrink when zipped; XML cells of a real sheet stay well under
+this, a bomb of repeated bytes reaches a thousand and more."""
+RATIO_FLOOR = 1024 * 1024
+"""Members smaller than this unpacked are not held to MAX_RATIO (an empty sheet zips well)."""
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a file is refused: `protected` tells a password from any other damage."""
+
+    message: str
+    protected: bool = False
+    too_large: bool = False
+
+
+def inspect(path: Path, suffix: str) -> Problem | None:
+    """None when `path` is a zip whose members are safe to unpack, else the problem."""
+    with path.open("rb") as handle:
+        head = handle.read(8)
+    if head == OLE_MAGIC:
+        if suffix == ".xlsx":  # an encrypted OOXML package is an OLE file, not a zip
+            return Problem(
+                "the workbook is password-protected (or an old .xls saved as .xlsx):"
+                " save it as .xlsx without a password",
+                protected=True,
+            )
+        return Problem("this is an old binary office file, not " + suffix)
+    if not head.startswith(b"PK"):
+        return Problem(f"not a {suffix} file: it is not a zip archive as {suffix} files are")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            if len(members) > MAX_MEMBERS:
+                return Problem(f"the archive holds {len(members):,} files", too_large=True)
+            total = 0
+            for member in members:
+                if member.flag_bits & 0x1:
+                    return Problem(
+                        "the file is password-protected: save it without a password",
+                        protected=True,
+                    )
+                total += member.file_size
+                ratio = member.file_size / max(member.compress_size, 1)
+                if member.file_size > RATIO_FLOOR and ratio > MAX_RATIO:
+                    return Problem(
+                        f"{member.filename} unpacks {ratio:,.0f} times larger than it is"
+                        f" stored (over {MAX_RATIO}): refused as a zip bomb",
+                        too_large=True,
+                    )
+            if total > MAX_UNPACKED:
+                return Problem(
+                    f"the file unpacks to {total:,} bytes; the limit is {MAX_UNPACKED:,}",
+                    too_large=True,
+                )
+            if suffix == ".ods":
+                return _ods_problem(archive)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        return Problem(f"not a readable {suffix} file: {exc}")
+    return None
+
+
+def _ods_problem(archive: zipfile.ZipFile) -> Problem | None:
+    names = set(archive.namelist())
+    if "content.xml" not in names:
+        return Problem("not an OpenDocument spreadsheet: it has no content.xml")
+    if "META-INF/manifest.xml" in names:
+        manifest = archive.read("META-INF/manifest.xml")
+        if b"encryption-data" in manifest:
+            return Problem(
+                "the spreadsheet is password-protected: save it without a password",
+                protected=True,
+            )
+    return None
+
+
+def read_member(path: Path, name: str) -> bytes | None:
+    """One member's bytes (already checked by `inspect`), or None when there is none."""
+    with zipfile.ZipFile(path) as archive:
+        try:
+            return archive.read(name)
+        except KeyError:
+            return None

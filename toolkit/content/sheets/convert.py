@@ -1,0 +1,131 @@
+"""`playset convert`: a YAML deck or question bank to a sheet (XLSX, ODS, CSV) and its keys
+file, a sheet back to YAML, or a sheet to another sheet format. Converting back gives the
+same data as the YAML started with; comments in the cards are not carried (a sheet has no
+place for them), the deck keys' comments stay in the keys file."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.sheets import ROWS_KEY, SUFFIXES, is_sheet, keys_file
+from toolkit.content.sheets.flatten import NotTabular, flatten
+from toolkit.content.sheets.write import write_csv, write_ods, write_xlsx
+from toolkit.diagnostics import Diagnostic
+
+FORMATS = ("xlsx", "ods", "csv", "yaml")
+MODELINE = "# yaml-language-server:"
+
+
+@dataclass
+class Plan:
+    """What a conversion writes (every file, so all are written together or none), or why
+    it cannot."""
+
+    files: list[tuple[Path, bytes]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    error: str | None = None
+
+
+def rows_key_of(sheet: Path) -> str:
+    """`questions` when the game around `sheet` lists it (or the YAML file of the same name
+    beside it, the one it was converted from) as a question bank, else `cards`."""
+    from toolkit.content.game import MANIFEST, game_folder_around
+    from toolkit.content.source import load_document
+
+    folder = game_folder_around(sheet.parent)
+    if folder is None:
+        return "cards"
+    doc, _ = load_document(folder / MANIFEST, MANIFEST)
+    files = doc.data.get("files") if doc is not None and isinstance(doc.data, dict) else None
+    listed = files.get("questions") if isinstance(files, dict) else None
+    names = {sheet.resolve(), sheet.with_suffix(".yaml").resolve()}
+    if isinstance(listed, list):
+        for rel in listed:
+            if isinstance(rel, str) and (folder / rel).resolve() in names:
+                return ROWS_KEY["questions"]
+    return ROWS_KEY["decks"]
+
+
+def _dump(data: Any) -> str:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.width = 4096
+    yaml.allow_unicode = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
+
+
+def _keys_text(text: str, rows_key: str) -> str:
+    """The YAML deck's text without its rows: the deck's own keys, their comments kept (but
+    an editor modeline: the deck schema would ask for the rows this file no longer has)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    data = yaml.load(text)
+    data.pop(rows_key, None)
+    lines = _dump(data).splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith(MODELINE))
+
+
+def _sheet_bytes(fmt: str, name: str, cards: list[Any]) -> bytes:
+    headers, rows = flatten(cards)
+    if fmt == "csv":
+        return write_csv(headers, rows)
+    if fmt == "ods":
+        return write_ods(name, headers, rows)
+    return write_xlsx(name, headers, rows)
+
+
+def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:
+    """The files converting `src` to `fmt` writes (beside it, or at `out`)."""
+    from toolkit.content.sheets.load import load_sheet
+    from toolkit.content.source import load_document
+
+    result = Plan()
+    source_is_sheet = is_sheet(src)
+    if not source_is_sheet and src.suffix.lower() not in (".yaml", ".yml"):
+        result.error = f"{display}: convert reads a .yaml deck or a {', '.join(SUFFIXES)} sheet"
+        return result
+    target = out or src.with_suffix("." + fmt)
+    if target.resolve() == src.resolve():
+        result.error = f"{display} is already {fmt}"
+        return result
+    if source_is_sheet:
+        rows_key = rows_key_of(src)
+        doc, diags = load_sheet(src, display, rows_key)
+        if doc is None or any(d.code.startswith("Y") for d in diags):
+            result.diagnostics = diags
+            return result
+        keys_text = keys_file(src).read_text(encoding="utf-8")
+    else:
+        doc, diags = load_document(src, display)
+        if doc is None:
+            result.diagnostics = diags
+            return result
+        data = doc.data if isinstance(doc.data, dict) else {}
+        rows_key = next((k for k in ("cards", "questions") if k in data), "")
+        if not rows_key or not isinstance(data.get(rows_key), list):
+            result.error = f"{display} holds no `cards` or `questions` list: it is no deck"
+            return result
+        keys_text = _keys_text(doc.text, rows_key)
+    cards = doc.data[rows_key]
+    if fmt == "yaml":
+        body = _dump({rows_key: cards})
+        text = keys_text if keys_text.endswith("\n") or not keys_text else keys_text + "\n"
+        result.files.append((target, (text + body).encode("utf-8")))
+        return result
+    try:
+        sheet = _sheet_bytes(fmt, str(doc.data.get("id", src.stem)), cards)
+    except NotTabular as exc:
+        result.error = f"{display}: {exc}"
+        return result
+    result.files.append((target, sheet))
+    if not source_is_sheet or keys_file(target) != keys_file(src):
+        result.files.append((keys_file(target), keys_text.encode("utf-8")))
+    return result

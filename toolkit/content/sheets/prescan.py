@@ -1,0 +1,119 @@
+"""A look at the card sheet's XML before the spreadsheet reader builds its table: how many
+rows and columns hold something (a repeated row or cell would be built out in memory, a
+million times over), and which formulas were saved without their value (the reader shows
+those as empty cells, and an empty cell is an absent field: the card would change silently).
+
+Regular expressions over bytes, so a sheet of a few megabytes is scanned in milliseconds;
+the archive's sizes were checked before (`archive.inspect`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS
+
+
+@dataclass
+class Scan:
+    """What a scan found: cells whose formula has no saved value, or the first place past
+    the limits (and why)."""
+
+    no_value: list[tuple[int, int]] = field(default_factory=list)
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    """Merged ranges of an ODS sheet (calamine reports XLSX ones only)."""
+    too_large: tuple[int, int, str] | None = None
+
+
+_XLSX_ROW = re.compile(rb"<(?:\w+:)?row\b([^>]*)>")
+_XLSX_R = re.compile(rb'\br="(\d+)"')
+_XLSX_CELL = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.DOTALL)
+_XLSX_REF = re.compile(rb'\br="([A-Z]{1,3})(\d+)"')
+_XLSX_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]|<(?:\w+:)?is>")
+
+
+def _column(letters: bytes) -> int:
+    col = 0
+    for ch in letters:
+        col = col * 26 + ch - 64
+    return col
+
+
+def scan_xlsx(xml: bytes) -> Scan:
+    scan = Scan()
+    for count, match in enumerate(_XLSX_ROW.finditer(xml), start=1):
+        if count > MAX_ROWS:
+            number = _XLSX_R.search(match.group(1))
+            row = int(number.group(1)) if number else count
+            scan.too_large = (row, 1, f"the sheet has more than {MAX_ROWS:,} rows")
+            return scan
+    if b"<f" not in xml and b":f" not in xml:
+        return scan
+    for cell in _XLSX_CELL.finditer(xml):
+        body = cell.group(2) or b""
+        if b"<f" not in body and b":f" not in body:
+            continue
+        if _XLSX_VALUE.search(body):
+            continue
+        ref = _XLSX_REF.search(cell.group(1))
+        if ref:
+            scan.no_value.append((int(ref.group(2)), _column(ref.group(1))))
+    return scan
+
+
+_ODS_TABLE = re.compile(rb"<table:table(?=[\s>])[^>]*>(.*?)</table:table>", re.DOTALL)
+_ODS_ROW = re.compile(
+    rb"<table:table-row(?=[\s/>])([^>]*?)(?:/>|>(.*?)</table:table-row>)", re.DOTALL
+)
+_ODS_CELL = re.compile(
+    rb"<table:(?:covered-)?table-cell(?=[\s/>])([^>]*?)(?:/>|>(.*?)</table:(?:covered-)?table-cell>)",
+    re.DOTALL,
+)
+_ROWS_REPEATED = re.compile(rb'table:number-rows-repeated="(\d+)"')
+_COLUMNS_REPEATED = re.compile(rb'table:number-columns-repeated="(\d+)"')
+_COLUMNS_SPANNED = re.compile(rb'table:number-columns-spanned="(\d+)"')
+_ROWS_SPANNED = re.compile(rb'table:number-rows-spanned="(\d+)"')
+
+
+def _repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
+    found = pattern.search(attrs)
+    return min(int(found.group(1)), 10**9) if found else 1
+
+
+def scan_ods(xml: bytes) -> Scan:
+    """Scan the first table of an ODS content.xml: calamine reads the first sheet too."""
+    scan = Scan()
+    table = _ODS_TABLE.search(xml)
+    if table is None:
+        return scan
+    row = 1
+    for found in _ODS_ROW.finditer(table.group(1)):
+        rows = _repeat(_ROWS_REPEATED, found.group(1))
+        col = 1
+        for cell in _ODS_CELL.finditer(found.group(2) or b""):
+            attrs, body = cell.group(1), cell.group(2) or b""
+            cols = _repeat(_COLUMNS_REPEATED, attrs)
+            filled = b"office:value-type" in attrs or b"<text:p" in body
+            if filled and row + rows - 1 > MAX_ROWS:
+                scan.too_large = (
+                    MAX_ROWS + 1 if row <= MAX_ROWS else row,
+                    col,
+                    f"the sheet has values in more than {MAX_ROWS:,} rows",
+                )
+                return scan
+            if filled and col + cols - 1 > MAX_COLUMNS:
+                scan.too_large = (
+                    row,
+                    max(col, MAX_COLUMNS + 1),
+                    f"the sheet has values in more than {MAX_COLUMNS:,} columns",
+                )
+                return scan
+            wide = _repeat(_COLUMNS_SPANNED, attrs)
+            tall = _repeat(_ROWS_SPANNED, attrs)
+            if wide > 1 or tall > 1:
+                scan.merged.append((row, col, row + tall - 1, col + wide - 1))
+            if b"table:formula=" in attrs and b"office:value-type" not in attrs:
+                scan.no_value.append((row, col))
+            col += cols
+        row += rows
+    return scan

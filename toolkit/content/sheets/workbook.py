@@ -1,0 +1,166 @@
+"""XLSX and ODS card sheets, read with python-calamine (one Rust reader for both formats):
+the first worksheet holds the cards. Before calamine opens a file its zip members are
+checked (`archive`) and its sheet XML scanned (`prescan`), so no file can make it unpack or
+build more than the content limits allow."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import stat
+import zipfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.sheets import archive, prescan
+from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
+from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
+from toolkit.content.source import Y_UNREADABLE
+from toolkit.diagnostics import Span
+
+_SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\s([^>]*)>")
+_REL_ID = re.compile(rb'\b(?:\w+:)?id="([^"]+)"')
+_RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^>]*)>")
+_ATTR = re.compile(rb'(\w+)="([^"]*)"')
+
+
+def _first_sheet_member(path: Path) -> str | None:
+    """The zip member of an XLSX file's first worksheet (the one calamine reads first)."""
+    book = archive.read_member(path, "xl/workbook.xml") or b""
+    rels = archive.read_member(path, "xl/_rels/workbook.xml.rels") or b""
+    sheet = _SHEET_TAG.search(book)
+    rid = _REL_ID.search(sheet.group(1)) if sheet else None
+    if rid is None:
+        return None
+    for rel in _RELATIONSHIP.finditer(rels):
+        attrs = dict(_ATTR.findall(rel.group(1)))
+        if attrs.get(b"Id") == rid.group(1):
+            target = attrs.get(b"Target", b"").decode("utf-8", "replace")
+            return target.lstrip("/") if target.startswith("/") else "xl/" + target
+    return None
+
+
+_NAME = re.compile(rb'\bname="([^"]*)"')
+_TABLE_NAME = re.compile(rb'<table:table(?=[\s>])[^>]*?\btable:name="([^"]*)"')
+
+
+def _unescape(raw: bytes) -> str:
+    from xml.sax.saxutils import unescape
+
+    return unescape(raw.decode("utf-8", "replace"), {"&quot;": '"', "&apos;": "'"})
+
+
+def _first_sheet_name(book: bytes) -> str:
+    """The first worksheet's name from xl/workbook.xml (for a place before calamine reads)."""
+    sheet = _SHEET_TAG.search(book)
+    found = _NAME.search(sheet.group(1)) if sheet else None
+    return _unescape(found.group(1)) if found else "Sheet1"
+
+
+def _first_table_name(content: bytes) -> str:
+    found = _TABLE_NAME.search(content)
+    return _unescape(found.group(1)) if found else "Sheet1"
+
+
+def _cell(value: Any) -> Any:
+    """A calamine value as content holds it: whole numbers as int (a spreadsheet stores
+    every number as a float), dates as ISO text, empty as None."""
+    if value == "" or value is None:
+        return None
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    return value
+
+
+def read_workbook(path: Path, display: str) -> Grid | Refused:
+    suffix = path.suffix.lower()
+
+    def refuse(r: Any, span: Span, message: str) -> Refused:
+        return Refused(r.at(display, span, message))
+
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return refuse(Y_UNREADABLE, Span(), "cannot read file: not a regular file")
+        if info.st_size > MAX_SHEET_BYTES:
+            return refuse(
+                Y_SHEET_SIZE,
+                Span(),
+                f"file is {info.st_size:,} bytes; the limit is {MAX_SHEET_BYTES:,}",
+            )
+        problem = archive.inspect(path, suffix)
+        if problem is not None:
+            r = (
+                Y_PROTECTED
+                if problem.protected
+                else Y_SHEET_SIZE
+                if problem.too_large
+                else Y_NOT_SHEET
+            )
+            return refuse(r, Span(), problem.message)
+        if suffix == ".xlsx":
+            member = _first_sheet_member(path)
+            xml = archive.read_member(path, member) if member else None
+            if xml is None:
+                return refuse(Y_NOT_SHEET, Span(), "not an XLSX workbook: it has no worksheet")
+            scan = prescan.scan_xlsx(xml)
+            first = _first_sheet_name(archive.read_member(path, "xl/workbook.xml") or b"")
+        else:
+            content = archive.read_member(path, "content.xml") or b""
+            scan = prescan.scan_ods(content)
+            first = _first_table_name(content)
+    except OSError as exc:
+        return refuse(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
+    except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, EOFError) as exc:
+        return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
+    if scan.too_large is not None:  # refused before calamine builds the table in memory
+        row, col, why = scan.too_large
+        return refuse(
+            Y_SHEET_SIZE,
+            Span(row, col, sheet=first),
+            f"{why}, the content limit for a card sheet (empty formatted rows count: delete them)",
+        )
+    import python_calamine as calamine
+
+    try:
+        book = calamine.CalamineWorkbook.from_path(str(path))
+        names = book.sheet_names
+        if not names:
+            return refuse(Y_NOT_SHEET, Span(), "the workbook has no sheet")
+        sheet = book.get_sheet_by_index(0)
+        name = str(sheet.name)
+        end_row, end_col = sheet.end or (0, 0)
+        if end_row >= MAX_ROWS or end_col >= MAX_COLUMNS:
+            row, col = min(end_row + 1, MAX_ROWS + 1), min(end_col + 1, MAX_COLUMNS + 1)
+            return refuse(
+                Y_SHEET_SIZE,
+                Span(row, col, sheet=name),
+                f"the sheet reaches row {end_row + 1:,}, column {end_col + 1:,}; the limits"
+                f" are {MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns",
+            )
+        raw = sheet.to_python(skip_empty_area=False)
+        merged = [
+            (r1 + 1, c1 + 1, r2 + 1, c2 + 1)
+            for (r1, c1), (r2, c2) in (sheet.merged_cell_ranges or [])
+        ]
+        book.close()
+    except calamine.PasswordError:
+        return refuse(Y_PROTECTED, Span(), "the file is password-protected: save it without one")
+    except Exception as exc:  # calamine's errors name no common base but Exception
+        return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
+    except BaseException as exc:  # a panic in the Rust reader: pyo3's PanicException
+        if type(exc).__name__ != "PanicException":
+            raise
+        return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
+    rows = [[_cell(value) for value in row] for row in raw]
+    return Grid(name, rows, merged or scan.merged, scan.no_value)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__

@@ -1,0 +1,49 @@
+"""Translations into a sheet deck: a card's text is written into its cell (the one under
+`name.es` in the card's row), a deck key's into the keys file beside the sheet, as YAML edits
+are; nothing else of either file changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from toolkit.content.sheets.edit import CellEditRefused, edit_cells
+from toolkit.content.sheets.header import render
+from toolkit.content.sheets.load import SheetDocument
+from toolkit.content.source import Document
+
+
+def sheet_refusal(doc: Document, path: tuple[Any, ...]) -> str | None:
+    """Why the text at `path` of a sheet deck has no cell to go to, or None."""
+    if not isinstance(doc, SheetDocument) or not path or path[0] != doc.rows_key:
+        return None
+    if doc.cell_of(path) is None:
+        inside = tuple(path[2:])
+        named = render(inside, tuple(False for _ in inside))
+        return f"the sheet {doc.path.name} has no {named} column: add one, then import again"
+    return None
+
+
+def apply_sheet_edits(doc: SheetDocument, edits: list[Any]) -> dict[Path, str | bytes]:
+    """The new bytes of the sheet and the new text of its keys file, as the edits ask."""
+    from toolkit.i18n.yaml_edit import apply_edits
+
+    cells: dict[tuple[int, int], str] = {}
+    keys_edits = []
+    for edit in edits:
+        cell = doc.cell_of(edit.path)
+        if cell is not None:
+            cells[cell] = edit.value
+        elif edit.path and edit.path[0] == doc.rows_key or doc.keys is None:
+            raise ValueError(sheet_refusal(doc, edit.path) or "no cell for this text")
+        else:
+            keys_edits.append(edit)
+    out: dict[Path, str | bytes] = {}
+    if cells:
+        try:
+            out[doc.path] = edit_cells(doc.path, cells)
+        except (CellEditRefused, UnicodeDecodeError, KeyError) as exc:
+            raise ValueError(str(exc)) from None
+    if keys_edits and doc.keys is not None:
+        out[doc.keys.path] = apply_edits(doc.keys.path, doc.keys, keys_edits)
+    return out
