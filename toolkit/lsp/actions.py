@@ -1,0 +1,108 @@
+"""Code actions: the safe typography fixes of a file, a diagnostic's "did you mean", and a
+`# playset: ignore[CODE]` for the line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+
+DID_YOU_MEAN = re.compile(r"did you mean \{?'?([^'?}]+)'?\}?\?")
+IGNORE = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
+
+
+def actions(
+    state: Any, uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic]
+) -> list[lsp.CodeAction]:
+    lines = text.splitlines()
+    out: list[lsp.CodeAction | None] = []
+    for diag in diagnostics:
+        code = str(diag.code or "")
+        suggestion = DID_YOU_MEAN.search(diag.message)
+        if suggestion is not None:
+            out.append(_replace(uri, lines, diag, suggestion.group(1)))
+        if code and diag.range.start.line < len(lines):
+            out.append(_ignore(uri, lines, diag, code))
+    fixed = _typography(state, uri, text)
+    if fixed is not None:
+        out.append(fixed)
+    return [a for a in out if a is not None]
+
+
+def _replace(uri: str, lines: list[str], diag: lsp.Diagnostic, new: str) -> lsp.CodeAction | None:
+    """Replace the word the diagnostic points at with the suggested one."""
+    line = diag.range.start.line
+    if line >= len(lines):
+        return None
+    text = lines[line]
+    start = diag.range.start.character
+    end = diag.range.end.character if diag.range.end.line == line else len(text)
+    if end <= start:  # a point: the word there
+        match = re.compile(r"[\w.-]+").match(text, start)
+        end = match.end() if match else start
+    old = text[start:end].strip("'\"{}")
+    if not old or old == new:
+        return None
+    at = text.find(old, start)
+    edit = lsp.TextEdit(
+        range=lsp.Range(lsp.Position(line, at), lsp.Position(line, at + len(old))), new_text=new
+    )
+    return lsp.CodeAction(
+        title=f"Replace {old!r} with {new!r}",
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diag],
+        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+        is_preferred=True,
+    )
+
+
+def _ignore(uri: str, lines: list[str], diag: lsp.Diagnostic, code: str) -> lsp.CodeAction:
+    """Add the code to the line's suppression comment (or write one)."""
+    line = diag.range.start.line
+    text = lines[line]
+    found = IGNORE.search(text)
+    if found is not None:
+        codes = [c.strip() for c in found.group(1).split(",") if c.strip()]
+        new = text[: found.start(1)] + ",".join([*codes, code]) + text[found.end(1) :]
+    else:
+        comment = "  # " if "#" not in text else "  "
+        new = f"{text}{comment}playset: ignore[{code}] (why)"
+        if "#" in text:  # a comment already there: a second one would be part of it
+            new = f"{text} — playset: ignore[{code}] (why)"
+    edit = lsp.TextEdit(
+        range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, len(text))), new_text=new
+    )
+    return lsp.CodeAction(
+        title=f"Ignore {code} on this line (write why)",
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diag],
+        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+    )
+
+
+def _typography(state: Any, uri: str, text: str) -> lsp.CodeAction | None:
+    """The file's safe typography fixes (spaces only), as `playset i18n fix` applies them."""
+    from urllib.parse import unquote, urlparse
+
+    from toolkit.i18n.fix import plan_fixes
+
+    if state.game is None:
+        return None
+    path = unquote(urlparse(uri).path)
+    for patch in plan_fixes(state.game):
+        if state.mirror.rel_of_mirrored(patch.path) == state.mirror.rel(Path(path)):
+            if patch.new_text == text:
+                return None
+            end = text.count("\n") + 1
+            edit = lsp.TextEdit(
+                range=lsp.Range(lsp.Position(0, 0), lsp.Position(end, 0)), new_text=patch.new_text
+            )
+            return lsp.CodeAction(
+                title=f"Fix typography ({len(patch.edits)} spaces)",
+                kind=lsp.CodeActionKind.QuickFix,
+                edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+            )
+    return None

@@ -1,0 +1,115 @@
+"""A private mirror of a game folder that the editor's unsaved buffers are written into, so
+that `validate` reads what the designer sees without a byte of the real folder changing.
+
+Files are hard-linked into the mirror (no copy); a buffer replaces its file's link with its
+text by a rename, so the real file is never written through. Before each check the mirror is
+brought up to date with the folder (a file saved, added or removed outside the editor).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+SKIPPED = frozenset({"output", "build", "node_modules", "__pycache__"})
+"""Folders a game's checks never read: what builds write, and caches."""
+MAX_FILES = 20_000
+
+
+class Mirror:
+    """One game folder's mirror, in a private temporary folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self._base = Path(tempfile.mkdtemp(prefix="playset-lsp-"))
+        os.chmod(self._base, 0o700)
+        self.path = self._base / self.root.name
+        self.path.mkdir()
+        self._seen: dict[str, tuple[int, int, int]] = {}  # rel → the real file's identity
+        self._buffers: dict[str, str] = {}  # rel → unsaved text
+
+    def close(self) -> None:
+        shutil.rmtree(self._base, ignore_errors=True)
+
+    def rel(self, real: Path) -> str | None:
+        """A real path's place in the game folder (None: outside it)."""
+        try:
+            return real.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    def rel_of_mirrored(self, mirrored: Path) -> str | None:
+        """A mirrored file's place in the game folder."""
+        try:
+            return Path(mirrored).absolute().relative_to(self.path).as_posix()
+        except ValueError:
+            return None
+
+    def real(self, mirrored: str) -> str:
+        """A path a diagnostic names in the mirror, as the real file's path."""
+        prefix = str(self.path)
+        if mirrored == prefix or mirrored.startswith(prefix + os.sep):
+            return str(self.root) + mirrored[len(prefix) :]
+        return mirrored
+
+    def set_buffer(self, rel: str, text: str | None) -> None:
+        """An open document's text (None when it is closed: the file on disk counts again)."""
+        if text is None:
+            self._buffers.pop(rel, None)
+            self._seen.pop(rel, None)  # relinked at the next sync
+        else:
+            self._buffers[rel] = text
+
+    def sync(self) -> None:
+        """Bring the mirror up to date: every file of the folder linked (or its buffer
+        written), every file gone from the folder gone from the mirror."""
+        present: set[str] = set()
+        for real in self._files():
+            rel = real.relative_to(self.root).as_posix()
+            present.add(rel)
+            if rel in self._buffers:
+                continue
+            try:
+                info = real.lstat()
+            except OSError:
+                continue
+            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+            if self._seen.get(rel) == identity:
+                continue
+            self._link(real, self.path / rel, info)
+            self._seen[rel] = identity
+        for rel, text in self._buffers.items():
+            self._write(self.path / rel, text)
+            present.add(rel)
+        for rel in [r for r in self._seen if r not in present]:
+            (self.path / rel).unlink(missing_ok=True)
+            del self._seen[rel]
+
+    def _files(self) -> list[Path]:
+        found: list[Path] = []
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED and not d.startswith("."))
+            found += [Path(folder) / f for f in sorted(files) if not f.startswith(".")]
+            if len(found) > MAX_FILES:
+                break
+        return found[:MAX_FILES]
+
+    def _link(self, real: Path, target: Path, info: os.stat_result) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.unlink(missing_ok=True)
+        if stat.S_ISLNK(info.st_mode):  # as it is: the checks refuse one that leads outside
+            os.symlink(os.readlink(real), target)
+            return
+        try:
+            os.link(real, target)
+        except OSError:  # another file system: a copy
+            shutil.copyfile(real, target)
+
+    def _write(self, target: Path, text: str) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fresh = target.with_name(f".{target.name}.playset-lsp")
+        fresh.write_text(text, encoding="utf-8")
+        os.replace(fresh, target)  # the link to the real file is replaced, never written

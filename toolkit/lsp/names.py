@@ -1,0 +1,264 @@
+"""The game's own names where the editor asks for them: what to complete at the cursor,
+what an id under the cursor is (hover) and where it is declared (definition).
+
+Names come from the last game loaded (toolkit.content.walk's facts: every id declared and
+every reference, by namespace), so a half-typed file still completes from what was valid."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit.diagnostics import Span
+
+ICON_AFTER_COLON = re.compile(r"(?:^|[\s(\"'])(:)([a-z0-9_]*)$")
+KEY_VALUE = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*[\"']?([\w.-]*)$")
+LIST_ITEM = re.compile(r"^(\s*)-\s+[\"']?([\w-]*)$")
+RULES = re.compile(r"rules\.([\w.]*)$")
+GLOSSARY = re.compile(r"glossary(?:\.|\[\s*[\"'])([\w-]*)$")
+CARD_ID = re.compile(r"card\.id\s*(?:==|!=)\s*[\"']([\w-]*)$")
+DECKS = re.compile(r"decks\.([\w-]*)$")
+PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)?$")
+WORD = re.compile(r"[A-Za-z0-9_-]+")
+LAYOUT_KEYS = frozenset({"layout", "back"})
+ICON_KEYS = frozenset({"icon", "marker"})
+
+
+@dataclass(frozen=True)
+class Item:
+    """One completion: the text to insert, its kind and a line about it."""
+
+    label: str
+    kind: str  # "id", "icon", "layout", "rule", "term", "placeholder"
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A declaration: the real file and where in it."""
+
+    file: str
+    span: Span
+
+
+def rule_paths(rules: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Every dotted path of the game's `rules:` with its value."""
+    if isinstance(rules, dict):
+        for key, value in rules.items():
+            path = f"{prefix}{key}"
+            yield path, value
+            yield from rule_paths(value, path + ".")
+
+
+def completions(state: Any, file: Path, lines: list[str], line: int, col: int) -> list[Item]:
+    """What may be written at the cursor (0-based line and column)."""
+    game = state.game
+    if game is None or line >= len(lines):
+        return []
+    before = lines[line][:col]
+    found = RULES.search(before)
+    if found and game.manifest is not None:
+        rules = getattr(game.manifest, "rules", {}) or {}
+        return [
+            Item(p, "rule", repr(v)[:60])
+            for p, v in rule_paths(rules)
+            if p.startswith(found.group(1))
+        ]
+    if CARD_ID.search(before):
+        return [Item(i, "id", "card") for i in _declared(state, "card")]
+    if DECKS.search(before):
+        return [Item(i, "id", "deck") for i in _declared(state, "deck")]
+    if GLOSSARY.search(before):
+        return [Item(i, "term", t) for i, t in _terms(game).items()]
+    key_value = KEY_VALUE.match(before)
+    key = key_value.group(1) if key_value else _list_key(lines, line, before)
+    if key in LAYOUT_KEYS:
+        return [Item(n, "layout") for n in _layouts(game)]
+    if key in ICON_KEYS:
+        return [Item(n, "icon") for n in _icons(game)]
+    if key is not None:
+        namespace = _namespaces(state).get(key)
+        if namespace is not None:
+            return [Item(i, "id", f"{namespace}") for i in _declared(state, namespace)]
+    if ICON_AFTER_COLON.search(before) and (file.suffix == ".md" or ": " in before):
+        return [Item(n, "icon") for n in _icons(game)]
+    if PLACEHOLDER.search(before):
+        return [Item(p, "placeholder", "card parameter") for p in _params_at(state, file, line)]
+    return []
+
+
+def _list_key(lines: list[str], line: int, before: str) -> str | None:
+    """For a list item being written (`  - sta`), the key the list belongs to."""
+    item = LIST_ITEM.match(before)
+    if item is None:
+        return None
+    indent = len(item.group(1))
+    for previous in reversed(lines[:line]):
+        stripped = previous.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if len(previous) - len(previous.lstrip()) < indent or not previous.lstrip().startswith("-"):
+            match = re.match(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*$", previous)
+            return match.group(1) if match else None
+    return None
+
+
+def _namespaces(state: Any) -> dict[str, str]:
+    """Which namespace a key's value refers to, learned from the game's own references
+    (`region:` → regions, `stops:` → spaces)."""
+    out: dict[str, str] = {}
+    for ref in state.facts.refs if state.facts is not None else ():
+        key = next((p for p in reversed(ref.path) if isinstance(p, str)), None)
+        if key is not None and not ref.is_key:
+            out.setdefault(key, ref.namespace)
+    return out
+
+
+def _declared(state: Any, namespace: str) -> list[str]:
+    return sorted({d.id for d in state.facts.declared if d.namespace == namespace})
+
+
+def _terms(game: Any) -> dict[str, str]:
+    from toolkit.render.context import glossary_terms
+
+    lang = game.manifest.languages[0] if game.manifest is not None else "en"
+    return glossary_terms(game, lang)
+
+
+def _icons(game: Any) -> list[str]:
+    from toolkit.render.icons import icon_set
+
+    return sorted(icon_set(game.root).names)
+
+
+def _layouts(game: Any) -> list[str]:
+    from toolkit.render import assets
+
+    own = [f.path.stem for f in assets.in_game(assets.LAYOUTS, game.root)]
+    builtin = [f.path.stem for f in assets.in_game(assets.LAYOUTS, None)]
+    return sorted(set(own) | set(builtin))
+
+
+def _params_at(state: Any, file: Path, line: int) -> list[str]:
+    """The parameters of the card whose entry holds `line` (0-based)."""
+    loaded = _loaded(state, file)
+    if loaded is None or loaded.doc is None:
+        return []
+    cards = loaded.doc.get(("cards",)) or []
+    chosen: dict[str, Any] = {}
+    for index, card in enumerate(cards):
+        if loaded.doc.span(("cards", index, "id")).line - 1 <= line and isinstance(card, dict):
+            chosen = card
+    params = chosen.get("params") or {}
+    return sorted(params) if isinstance(params, dict) else []
+
+
+def _loaded(state: Any, file: Path) -> Any:
+    """The loaded file (of the mirrored game) that is this real file."""
+    rel = state.mirror.rel(file)
+    if rel is None or state.game is None:
+        return None
+    for loaded in state.game.files():
+        if loaded.doc is not None and state.mirror.rel_of_mirrored(loaded.doc.path) == rel:
+            return loaded
+    return None
+
+
+def _contains(span: Span, line: int, col: int) -> bool:
+    """A span holds a 1-based position (a span without an end holds its first line)."""
+    end_line = span.end_line or span.line
+    end_col = span.end_col if span.end_col is not None else 10**9
+    if not span.line <= line <= end_line:
+        return False
+    if line == span.line and col < span.col:
+        return False
+    return not (line == end_line and col > end_col)
+
+
+def name_at(state: Any, file: Path, line: int, col: int) -> tuple[Any, Any] | None:
+    """The (reference or declaration, declaration) under a 0-based position."""
+    if state.facts is None:
+        return None
+    rel = state.mirror.rel(file)
+    here = (line + 1, col + 1)
+    for ref in state.facts.refs:
+        doc = ref.file.doc
+        if doc is None or state.mirror.rel_of_mirrored(doc.path) != rel:
+            continue
+        span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
+        if _contains(span, *here):
+            target = next(
+                (
+                    d
+                    for d in state.facts.declared
+                    if d.namespace == ref.namespace and d.id == ref.id
+                ),
+                None,
+            )
+            return ref, target
+    for declared in state.facts.declared:
+        doc = declared.file.doc
+        mine = doc is not None and state.mirror.rel_of_mirrored(doc.path) == rel
+        if mine and _contains(doc.span(declared.path), *here):
+            return declared, declared
+    return None
+
+
+def definition(state: Any, file: Path, line: int, col: int) -> Place | None:
+    found = name_at(state, file, line, col)
+    if found is None or found[1] is None:
+        return None
+    declared = found[1]
+    doc = declared.file.doc
+    return Place(state.mirror.real(str(doc.path)), doc.span(declared.path))
+
+
+def describe(state: Any, declared: Any) -> str:
+    """Markdown about a declared entry: its names in every language and where it is."""
+    doc = declared.file.doc
+    entry = doc.get(declared.path[:-1]) if declared.path and declared.path[-1] == "id" else None
+    lines = [f"**{declared.id}** ({declared.namespace})"]
+    if isinstance(entry, dict):
+        for field in ("name", "text"):
+            value = entry.get(field)
+            if isinstance(value, dict):
+                lines += [f"- {field} {lang}: {text}" for lang, text in value.items()]
+            elif isinstance(value, str):
+                lines.append(f"- {field}: {value}")
+    span = doc.span(declared.path)
+    where = Path(state.mirror.real(str(doc.path)))
+    if where.is_relative_to(state.mirror.root):
+        where = where.relative_to(state.mirror.root)
+    lines.append(f"\n{where}:{span.line}")
+    return "\n".join(lines)
+
+
+def word_at(text: str, col: int) -> str:
+    for match in WORD.finditer(text):
+        if match.start() <= col <= match.end():
+            return match.group(0)
+    return ""
+
+
+TERM_AT = re.compile(r"glossary(?:\.([A-Za-z_][\w]*)|\[\s*[\"']([\w-]+)[\"']\s*\])")
+
+
+def term_at(state: Any, text: str, col: int) -> str | None:
+    """Markdown about the glossary term a template names under the cursor
+    (`glossary.meal`, `glossary['fifty-fifty']`): its text in every language."""
+    game = state.game
+    if game is None or game.glossary is None or game.glossary.model is None:
+        return None
+    for match in TERM_AT.finditer(text):
+        if match.start() <= col <= match.end():
+            term = match.group(1) or match.group(2)
+            found = next((t for t in game.glossary.model.terms if t.id == term), None)
+            if found is None:
+                return f"**{term}**: no such term in the glossary"
+            lines = [f"**{term}** (term)"]
+            lines += [f"- {lang}: {words}" for lang, words in found.text.items()]
+            return "\n".join(lines)
+    return None

@@ -1,0 +1,273 @@
+"""The language server: documents in, diagnostics out; completion, hover, definition and
+code actions from the last check of the document's game.
+
+A change is checked after a short pause (the last of a burst of keystrokes wins); a check
+runs in a worker thread with the game's own lock, so a slow check never blocks the editor's
+other requests, and a failure is logged, never the end of the session."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from toolkit.diagnostics import Diagnostic, Severity
+from toolkit.lsp import actions, names
+from toolkit.lsp.mirror import Mirror
+from toolkit.lsp.workspace import GameState, game_root
+
+DEBOUNCE_SECONDS = 0.15
+DOCS = "https://github.com/playset/playset/blob/main/docs/reference.md#rules"
+log = logging.getLogger("playset.lsp")
+SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+}
+
+
+def path_of(uri: str) -> Path:
+    return Path(unquote(urlparse(uri).path))
+
+
+def uri_of(path: str) -> str:
+    return Path(path).absolute().as_uri()
+
+
+class PlaysetServer(LanguageServer):
+    """A LanguageServer that keeps one GameState per game folder."""
+
+    def __init__(self) -> None:
+        super().__init__("playset", "1")
+        self.games: dict[Path, GameState] = {}
+        self.locks: dict[Path, threading.Lock] = {}
+        self.timers: dict[Path, threading.Timer] = {}
+
+    def state_for(self, uri: str) -> GameState | None:
+        root = game_root(path_of(uri))
+        if root is None:
+            return None
+        root = root.resolve()
+        if root not in self.games:
+            self.games[root] = GameState(Mirror(root))
+            self.locks[root] = threading.Lock()
+        return self.games[root]
+
+    def buffer(self, uri: str) -> None:
+        """Put an open document's text in its game's mirror, and check soon."""
+        state = self.state_for(uri)
+        if state is None:
+            return
+        rel = state.mirror.rel(path_of(uri))
+        if rel is not None:
+            state.mirror.set_buffer(rel, self.workspace.get_text_document(uri).source)
+        self.schedule(state)
+
+    def schedule(self, state: GameState, delay: float = DEBOUNCE_SECONDS) -> None:
+        root = state.mirror.root
+        if root in self.timers:
+            self.timers[root].cancel()
+        timer = threading.Timer(delay, self.check, args=(state,))
+        timer.daemon = True
+        self.timers[root] = timer
+        timer.start()
+
+    def check(self, state: GameState) -> None:
+        """Check the game and publish every file's findings (none for a file fixed)."""
+        with self.locks[state.mirror.root]:
+            try:
+                by_file = state.check()
+            except Exception:  # a check that fails must not end the session
+                log.exception("check of %s failed", state.mirror.root)
+                return
+        for uri in self.workspace.text_documents:  # an open file is told it is clean
+            path = str(path_of(uri))
+            if game_root(Path(path)) is not None and state.mirror.rel(Path(path)) is not None:
+                by_file.setdefault(path, [])
+        for path, found in by_file.items():
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(
+                    uri=uri_of(path), diagnostics=[to_lsp(d) for d in found]
+                )
+            )
+
+    def close(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        for state in self.games.values():
+            state.mirror.close()
+
+
+def to_lsp(d: Diagnostic) -> lsp.Diagnostic:
+    start = lsp.Position(max(0, d.span.line - 1), max(0, d.span.col - 1))
+    if d.span.end_line is not None and d.span.end_col is not None:
+        end = lsp.Position(max(0, d.span.end_line - 1), max(0, d.span.end_col - 1))
+    else:
+        end = lsp.Position(start.line, start.character + 1)
+    return lsp.Diagnostic(
+        range=lsp.Range(start, end),
+        message=d.message,
+        severity=SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Information),
+        code=d.code,
+        code_description=lsp.CodeDescription(href=f"{DOCS}-{d.code.lower()}"),
+        source="playset",
+    )
+
+
+def make_server() -> PlaysetServer:
+    server = PlaysetServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PlaysetServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.buffer(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PlaysetServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.buffer(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PlaysetServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        ls.buffer(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: PlaysetServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        state = ls.state_for(params.text_document.uri)
+        if state is not None:
+            rel = state.mirror.rel(path_of(params.text_document.uri))
+            if rel is not None:
+                state.mirror.set_buffer(rel, None)
+            ls.schedule(state)
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.CompletionOptions(trigger_characters=[":", "{", ".", " ", "["]),
+    )
+    def completion(ls: PlaysetServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        state = ls.state_for(params.text_document.uri)
+        if state is None:
+            return lsp.CompletionList(is_incomplete=False, items=[])
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        with ls.locks[state.mirror.root]:
+            items = names.completions(
+                state,
+                path_of(params.text_document.uri),
+                doc.source.splitlines(),
+                params.position.line,
+                params.position.character,
+            )
+        kinds = {
+            "icon": lsp.CompletionItemKind.Constant,
+            "layout": lsp.CompletionItemKind.File,
+            "rule": lsp.CompletionItemKind.Property,
+            "term": lsp.CompletionItemKind.Text,
+            "placeholder": lsp.CompletionItemKind.Variable,
+        }
+        return lsp.CompletionList(
+            is_incomplete=False,
+            items=[
+                lsp.CompletionItem(
+                    label=i.label,
+                    kind=kinds.get(i.kind, lsp.CompletionItemKind.Reference),
+                    detail=i.detail or i.kind,
+                )
+                for i in items
+            ],
+        )
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: PlaysetServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        state = ls.state_for(params.text_document.uri)
+        if state is None:
+            return None
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        line = params.position.line
+        text = doc.source.splitlines()[line] if line < len(doc.source.splitlines()) else ""
+        word = names.word_at(text, params.position.character)
+        if "playset:" in text and _is_code(word):
+            return _markdown(rule_help(word))
+        with ls.locks[state.mirror.root]:
+            term = names.term_at(state, text, params.position.character)
+            if term is not None:
+                return _markdown(term)
+            found = names.name_at(
+                state, path_of(params.text_document.uri), line, params.position.character
+            )
+            if found is None or found[1] is None:
+                return None
+            return _markdown(names.describe(state, found[1]))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: PlaysetServer, params: lsp.DefinitionParams) -> lsp.Location | None:
+        state = ls.state_for(params.text_document.uri)
+        if state is None:
+            return None
+        with ls.locks[state.mirror.root]:
+            place = names.definition(
+                state,
+                path_of(params.text_document.uri),
+                params.position.line,
+                params.position.character,
+            )
+        if place is None:
+            return None
+        at = lsp.Position(max(0, place.span.line - 1), max(0, place.span.col - 1))
+        return lsp.Location(uri=uri_of(place.file), range=lsp.Range(at, at))
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: PlaysetServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        state = ls.state_for(params.text_document.uri)
+        if state is None:
+            return []
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        with ls.locks[state.mirror.root]:
+            return actions.actions(
+                state, params.text_document.uri, doc.source, params.context.diagnostics
+            )
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: PlaysetServer, params: Any) -> None:
+        ls.close()
+
+    return server
+
+
+def _is_code(word: str) -> bool:
+    return len(word) == 4 and word[0].isupper() and word[1:].isdigit()
+
+
+def rule_help(code: str) -> str:
+    """A rule's explanation, as `playset rules CODE` gives it."""
+    import importlib
+
+    from toolkit.checks import iter_rules
+    from toolkit.diagnostics import REGISTRY
+
+    for module in iter_rules():
+        importlib.import_module(module)
+    if code not in REGISTRY:
+        return f"{code}: no such rule (see `playset rules`)"
+    rule = REGISTRY.get(code)
+    about = getattr(rule, "explanation", "") or ""
+    return (
+        f"**{rule.code}** {rule.name} ({rule.severity.value})\n\n{rule.summary}\n\n{about}".strip()
+    )
+
+
+def _markdown(text: str) -> lsp.Hover:
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
+
+
+def serve() -> None:
+    """Serve over stdin and stdout until the client disconnects."""
+    server = make_server()
+    try:
+        server.start_io()
+    finally:
+        server.close()

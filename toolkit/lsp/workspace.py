@@ -1,0 +1,53 @@
+"""What the server knows of one game folder: its mirror, the last loaded game (for names,
+hover and definitions) and the findings of the last check, by real file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolkit.diagnostics import Diagnostic
+from toolkit.lsp.mirror import Mirror
+
+
+def game_root(path: Path) -> Path | None:
+    """The game folder a file belongs to: the nearest folder up with a game.yaml."""
+    for folder in [path.parent, *path.parents]:
+        if (folder / "game.yaml").is_file():
+            return folder
+    return None
+
+
+@dataclass
+class GameState:
+    """One game folder open in the editor."""
+
+    mirror: Mirror
+    game: Any = None  # the last game loaded from the mirror
+    facts: Any = None  # its names, references and texts (toolkit.content.walk)
+    findings: dict[str, list[Diagnostic]] = field(default_factory=dict)  # real path → findings
+
+    def check(self) -> dict[str, list[Diagnostic]]:
+        """Validate the mirror as it is now; the findings by real file path (every file that
+        had findings before is in the result, with none when it has none now)."""
+        from toolkit.checks import run_checks
+        from toolkit.content.game import load_game
+        from toolkit.content.walk import collect
+
+        self.mirror.sync()
+        game = load_game(self.mirror.path)
+        found = run_checks(game)
+        self.game, self.facts = game, collect(game)
+        by_file: dict[str, list[Diagnostic]] = {path: [] for path in self.findings}
+        for d in found:
+            real = self.mirror.real(str(self._absolute(d.file)))
+            by_file.setdefault(real, []).append(d)
+        self.findings = {k: v for k, v in by_file.items() if v}
+        return by_file
+
+    def _absolute(self, shown: str) -> Path:
+        """A diagnostic's file as an absolute path (it is shown relative to the working
+        folder when it lies under it)."""
+        path = Path(shown)
+        return path if path.is_absolute() else (Path.cwd() / path)
