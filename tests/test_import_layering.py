@@ -38,9 +38,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "scaffold": frozenset({"api", "content", "fileio", "home", "render"}),
     # rule pages: examples over a base game (one of them the scaffold's)
     "ruledocs": frozenset({"content", "diagnostics", "fileio", "home", "scaffold"}),
+    # the editor's server: the checks' findings, the game's names, the typography fixes
+    "lsp": frozenset({"checks", "content", "diagnostics", "i18n", "render", "ruledocs"}),
     "cli": frozenset(
         {"api", "checks", "content", "diagnostics", "fileio", "home", "i18n", "journal"}
-        | {"preview", "reference", "render", "ruledocs", "scaffold", "sim"}
+        | {"lsp", "preview", "reference", "render", "ruledocs", "scaffold", "sim"}
     ),
     "__main__": frozenset({"cli"}),
 }

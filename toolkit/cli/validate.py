@@ -27,6 +27,14 @@ def validate(
     ] = False,
     strict: StrictOpt = False,
     max_warnings: MaxWarningsOpt = None,
+    changed: Annotated[
+        bool,
+        typer.Option(
+            "--changed",
+            help="The games git's staged files belong to (every game under the current "
+            "folder when nothing is staged): what the pre-commit hook runs.",
+        ),
+    ] = False,
 ) -> None:
     """Validate games: YAML syntax, schema, references, translations and print fit. Exit 1
     on errors; warnings are shown but exit 0 unless --strict or --max-warnings N."""
@@ -41,7 +49,19 @@ def validate(
     unknown = selection.unknown_prefixes()
     if unknown:
         raise usage_error(f"no rule matches {', '.join(unknown)} (see `playset rules`)")
-    folders = game_folders(games)
+    if changed and games:
+        raise usage_error("--changed finds the games itself: give no GAME with it")
+    if changed:
+        from pathlib import Path
+
+        from toolkit.content.changed import changed_games
+
+        folders = changed_games(Path.cwd())
+        if not folders:
+            typer.echo("no game changed", err=True)
+            raise typer.Exit(0)
+    else:
+        folders = game_folders(games)
     diagnostics = []
     for folder in folders:
         diagnostics.extend(run_checks(load_game(folder), selection))

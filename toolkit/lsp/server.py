@@ -243,21 +243,22 @@ def _is_code(word: str) -> bool:
 
 
 def rule_help(code: str) -> str:
-    """A rule's explanation, as `playset rules CODE` gives it."""
+    """A rule's explanation, as `playset rules CODE` gives it: what it checks and why, and
+    where its failing example reports it."""
     import importlib
 
     from toolkit.checks import iter_rules
     from toolkit.diagnostics import REGISTRY
+    from toolkit.ruledocs.examples import example_codes, load_example
 
     for module in iter_rules():
         importlib.import_module(module)
     if code not in REGISTRY:
         return f"{code}: no such rule (see `playset rules`)"
     rule = REGISTRY.get(code)
-    about = getattr(rule, "explanation", "") or ""
-    return (
-        f"**{rule.code}** {rule.name} ({rule.severity.value})\n\n{rule.summary}\n\n{about}".strip()
-    )
+    about = load_example(code).explain if code in example_codes() else ""
+    head = f"**{rule.code}** {rule.name} ({rule.severity.value})\n\n{rule.summary}"
+    return f"{head}\n\n{about}\n\n`playset rules {rule.code}` shows its examples.".strip()
 
 
 def _markdown(text: str) -> lsp.Hover:
