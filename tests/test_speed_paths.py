@@ -1,0 +1,46 @@
+"""The hot paths of `validate` and `build` take their short cuts without changing a result:
+each test here fails when its short cut is gone, and checks the answer stays Jinja's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.render.context import View
+from toolkit.render.jinja_cache import CachedSandbox
+
+
+class _Counting(View):
+    """A View that counts its attribute lookups (Jinja's slow path goes through them)."""
+
+    looked_up: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        _Counting.looked_up.append(name)
+        return super().__getattr__(name)
+
+
+def _render(source: str, **context: Any) -> str:
+    sandbox = CachedSandbox(keep_trailing_newline=False, immutable=True)
+    return sandbox.render(sandbox.template(source, "test"), context)
+
+
+def test_a_views_item_is_read_without_the_attribute_probe() -> None:
+    _Counting.looked_up.clear()
+    card = _Counting(name="Sprint", text="Move 2")
+    assert _render("{{ card.name }}/{{ card.text }}", card=card) == "Sprint/Move 2"
+    assert _Counting.looked_up == []
+
+
+def test_the_short_cut_answers_as_jinja_does() -> None:
+    card = View(name="Sprint", items="own", _secret="x")
+    glossary = {"meal": "repas", "keys": "k"}
+    assert _render("{{ g.meal }} {{ card.name }}", g=glossary, card=card) == "repas Sprint"
+    # a dict method wins over an item of that name, as in Jinja; a mutating one is refused
+    assert _render("{{ card.items is callable }}", card=card) == "True"
+    assert _render("{{ g.keys is callable }}", g=glossary) == "True"
+    assert _render("{{ card.pop is defined }}", card=card) == "False"
+    # a name starting with '_' stays unreadable; a missing one is undefined
+    assert _render("{{ card._secret is defined }}", card=card) == "False"
+    assert _render("{{ card.cost is defined }}", card=card) == "False"
+    # str.format read from an item stays the sandbox's bounded format
+    assert _render("{{ v.f(1, 2) }}", v=View(f="{0}-{1}".format)) == "1-2"
