@@ -44,3 +44,24 @@ def test_the_short_cut_answers_as_jinja_does() -> None:
     assert _render("{{ card.cost is defined }}", card=card) == "False"
     # str.format read from an item stays the sandbox's bounded format
     assert _render("{{ v.f(1, 2) }}", v=View(f="{0}-{1}".format)) == "1-2"
+
+
+def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypatch) -> None:
+    """The print-fit check of a question bank makes one print job per face and language,
+    not one per question: each job reads the game's fonts folder."""
+    from toolkit.checks import printfit
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.render import printjob
+
+    game = load_game(bundled_games()["whisky-game"])
+    calls: list[object] = []
+    real = printjob.game_fonts
+
+    def counting(of: Any) -> Any:
+        calls.append(of)
+        return real(of)
+
+    monkeypatch.setattr(printjob, "game_fonts", counting)
+    assert list(printfit._question_fit(game)) == []
+    faces, languages = 2, len(game.manifest.languages)
+    assert 0 < len(calls) <= faces * languages * len(game.questions)
