@@ -65,3 +65,27 @@ def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypa
     assert list(printfit._question_fit(game)) == []
     faces, languages = 2, len(game.manifest.languages)
     assert 0 < len(calls) <= faces * languages * len(game.questions)
+
+
+def test_rulebook_paragraphs_share_one_hyphenation_dictionary(monkeypatch) -> None:
+    """reportlab given a language name makes a pyphen.Pyphen per paragraph it wraps; the
+    rulebook's styles hand it one hyphenator, which splits words as pyphen does."""
+    import pyphen
+    from reportlab.platypus import Paragraph
+
+    from toolkit.render.markdown_flow import make_sheet
+
+    made: list[str] = []
+    real = pyphen.Pyphen.__init__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(str(kwargs.get("lang")))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pyphen.Pyphen, "__init__", counting)
+    body = make_sheet("fr")["body"]
+    word = "anticonstitutionnellement"
+    for _ in range(5):
+        Paragraph(f"Les distilleries {word} {word}", body).wrap(60, 500)
+    assert len(made) <= 1
+    assert list(body.hyphenationLang(word)) == list(pyphen.Pyphen(lang="fr").iterate(word))
