@@ -120,7 +120,7 @@ def make_sheet(
         textColor=INK,
         alignment=TA_JUSTIFY,
         spaceAfter=size * 0.6,
-        hyphenationLang=hyph,
+        hyphenationLang=hyph,  # type: ignore[arg-type]  # reportlab takes a callable too
         bulletFontName=regular,
     )
 
