@@ -89,3 +89,26 @@ def test_rulebook_paragraphs_share_one_hyphenation_dictionary(monkeypatch) -> No
         Paragraph(f"Les distilleries {word} {word}", body).wrap(60, 500)
     assert len(made) <= 1
     assert list(body.hyphenationLang(word)) == list(pyphen.Pyphen(lang="fr").iterate(word))
+
+
+def test_a_plain_scalars_tag_is_resolved_once_per_distinct_text(monkeypatch, tmp_path) -> None:
+    """YAML 1.2 gives a plain scalar the same tag wherever its text appears: worked out once,
+    with the very types ruamel's own resolution gives."""
+    from ruamel.yaml.resolver import VersionedResolver
+
+    from toolkit.content.source import parse_document
+
+    seen: list[str] = []
+    real = VersionedResolver.resolve
+
+    def counting(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
+        seen.append(value)
+        return real(self, kind, value, implicit)
+
+    monkeypatch.setattr(VersionedResolver, "resolve", counting)
+    lines = [f"- {{n: {i % 3}, ok: yes, on: true, f: 1.5, z: null, o: 0o7}}" for i in range(50)]
+    doc, found = parse_document(tmp_path / "x.yaml", "x.yaml", "\n".join(lines).encode())
+    assert found == [] and doc is not None
+    assert doc.data[7] == {"n": 1, "ok": "yes", "on": True, "f": 1.5, "z": None, "o": 7}
+    texts = [v for v in seen if v not in ("", None)]
+    assert len(texts) == len(set(texts))  # no text resolved twice
