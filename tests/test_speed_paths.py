@@ -112,3 +112,29 @@ def test_a_plain_scalars_tag_is_resolved_once_per_distinct_text(monkeypatch, tmp
     assert doc.data[7] == {"n": 1, "ok": "yes", "on": True, "f": 1.5, "z": None, "o": 7}
     texts = [v for v in seen if v not in ("", None)]
     assert len(texts) == len(set(texts))  # no text resolved twice
+
+
+def test_placeholder_parity_reads_a_cards_parameters_only_when_a_text_uses_one(
+    monkeypatch,
+) -> None:
+    """Parity of placeholders needs the card's parameters only for a text with a
+    `{placeholder}` in some language: the others never walk the card."""
+    from toolkit.checks.translation import parity, views
+    from toolkit.content import templating
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.content.walk import collect
+
+    game = load_game(bundled_games()["whisky-game"])
+    texts = views(game, collect(game))
+    using = [v for v in texts if any(templating.placeholders(t) for t in v.values.values())]
+    walked: list[object] = []
+    real = templating.parameter_values
+
+    def counting(owner: Any, lang: str | None = None) -> Any:
+        walked.append(owner)
+        return real(owner, lang)
+
+    monkeypatch.setattr(templating, "parameter_values", counting)
+    for view in texts:
+        list(parity._placeholders(view, view.values.get(view.source, "")))
+    assert len(walked) == len(using) < len(texts)
