@@ -138,3 +138,32 @@ def test_placeholder_parity_reads_a_cards_parameters_only_when_a_text_uses_one(
     for view in texts:
         list(parity._placeholders(view, view.values.get(view.source, "")))
     assert len(walked) == len(using) < len(texts)
+
+
+def test_validating_muckle_stoater_imports_no_engine_or_bot() -> None:
+    """`validate` needs a game's models and checks; the engine and bots load on the first
+    simulation (the plugin's entries import them when called)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import bundled_games, load_game;"
+        "run_checks(load_game(bundled_games()['muckle-stoater']));"
+        "print(sorted(m for m in sys.modules if m.endswith(('.compile', '.bots', 'toolkit.api'))"
+        " and m.startswith('toolkit.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_lazy_engines_and_bots_are_the_games_own() -> None:
+    from toolkit.content.game import bundled_games, load_game
+
+    for folder in bundled_games().values():
+        plugin = load_game(folder).plugin
+        assert plugin.engine is not None and plugin.bots
+        for make in plugin.bots.values():
+            bot = make(0)
+            assert type(bot).__module__.endswith(".bots")
