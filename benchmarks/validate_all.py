@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,12 +35,19 @@ def _env(tree: Path | None) -> dict[str, str]:
     return env
 
 
-def _once(command: list[str], env: dict[str, str]) -> float:
+def _once(command: list[str], env: dict[str, str], cpu: list[float] | None = None) -> float:
+    """Wall seconds of one run; its CPU seconds appended to `cpu` (a shared machine's wall
+    time says more about the others' load than about this code)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, check=False, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(done.stderr.decode())
-    return time.perf_counter() - start
+    if cpu is not None:
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall
 
 
 def in_process(runs: int) -> list[float]:
@@ -76,17 +84,31 @@ def main() -> None:
     now: list[float] = []
     then: list[float] = []
     yardstick: list[float] = []
+    cpu: dict[str, list[float]] = {"now": [], "then": [], "yardstick": []}
     for _ in range(args.runs):  # interleaved, so both see the same machine
-        now.append(_once(cli, here))
+        now.append(_once(cli, here, cpu["now"]))
         if before is not None:
-            then.append(_once(cli, before))
-        yardstick.append(_once([sys.executable, "-c", YARDSTICK], here))
+            then.append(_once(cli, before, cpu["then"]))
+        yardstick.append(_once([sys.executable, "-c", YARDSTICK], here, cpu["yardstick"]))
     floor = statistics.median(yardstick)
-    print(_line("validate, whole process", now) + f" = {statistics.median(now) / floor:.2f}×")
+    cpu_floor = statistics.median(cpu["yardstick"])
+    print(
+        _line("validate, whole process", now)
+        + f" = {statistics.median(now) / floor:.2f}× the yardstick; CPU median "
+        f"{statistics.median(cpu['now']):.3f} s = {statistics.median(cpu['now']) / cpu_floor:.2f}×"
+    )
     if then:
         ratio = statistics.median(now) / statistics.median(then)
-        print(_line(f"the same, {args.before}", then) + f"; after/before {ratio:.2f}×")
-    print(_line("  yardstick: importing typer, pydantic, reportlab, jinja2, ruamel", yardstick))
+        cpu_ratio = statistics.median(cpu["now"]) / statistics.median(cpu["then"])
+        print(
+            _line(f"the same, {args.before}", then)
+            + f"; CPU median {statistics.median(cpu['then']):.3f} s; after/before "
+            f"{ratio:.2f}× wall, {cpu_ratio:.2f}× CPU"
+        )
+    print(
+        _line("  yardstick: importing typer, pydantic, reportlab, jinja2, ruamel", yardstick)
+        + f"; CPU median {cpu_floor:.3f} s"
+    )
     print(_line("load + checks, in process", in_process(args.runs)))
 
 
