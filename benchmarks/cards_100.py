@@ -6,10 +6,13 @@ their family in game.yaml's `style.font`, so every card prints in a game font: c
 the same run without it (the shipped Noto Sans subset).
 
 Usage: python benchmarks/cards_100.py [--runs N] [--game-font DIR] [--floor PATH/raw_cards.py]
+                                      [--before TREE]
 
 `--floor` names a script that draws the same 100 cards straight with reportlab (no layout
 engine, no validation: `raw_cards.py OUT.pdf FONT.ttf`); it is timed in the same run and each
 figure is also printed as a ratio of it, the yardstick that cancels the machine's speed.
+`--before TREE` times the same two builds with another checkout's toolkit (its folder first on
+PYTHONPATH) in the same run, with their ratios to the same floor.
 """
 
 from __future__ import annotations
@@ -128,6 +131,7 @@ def main() -> None:
         help="a folder of one family's four .ttf styles, copied into the game's fonts/",
     )
     parser.add_argument("--floor", type=Path, help="raw reportlab script to time beside")
+    parser.add_argument("--before", type=Path, help="another checkout to time beside")
     args = parser.parse_args()
     python = args.python
     with tempfile.TemporaryDirectory() as tmp:
@@ -161,6 +165,13 @@ def main() -> None:
             font = Path(__file__).resolve().parent.parent / "templates" / "fonts"
             raw_cmd = [python, str(args.floor), str(Path(tmp) / "raw.pdf")]
             raw = _timed([*raw_cmd, str(font / "NotoSans-Regular.ttf")], env, args.runs)
+        then: list[tuple[list[float], list[float], list[str]]] = []
+        if args.before is not None:
+            path = os.pathsep.join([str(args.before), env.get("PYTHONPATH", "")])
+            old = dict(env, PYTHONPATH=path.rstrip(os.pathsep))
+            subprocess.run([*cli, str(out)], env=old, capture_output=True, check=True)
+            then.append(_timed([*cli, str(out)], old, args.runs))
+            then.append(_timed([*cli[:-3], "--out", str(out)], old, max(3, args.runs // 3)))
         imports = [float(o.split()[0]) for o in outputs]
         inproc = [float(o.split()[1]) for o in outputs]
         pdf = out / "bench" / "fr" / "cards.pdf"
@@ -185,6 +196,14 @@ def main() -> None:
             for label, times in (("one language", walls), ("three languages", all_walls)):
                 ratio = statistics.median(times) / floor_wall
                 print(f"`playset build`, {label}: {ratio:.2f}× the floor (median wall)")
+            for label, (times, cpu_times, _) in zip(
+                ("one language", "three languages"), then, strict=False
+            ):
+                ratio = statistics.median(times) / floor_wall
+                print(
+                    _line(f"before ({args.before}), {label}", times, cpu_times)
+                    + f" = {ratio:.2f}× the floor"
+                )
 
 
 if __name__ == "__main__":

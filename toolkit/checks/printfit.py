@@ -253,17 +253,21 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
         if bank is None or loaded.doc is None:
             continue
         deck = decks[id(bank.questions)]
+        # one job per face and language for the whole bank: a job reads the game's fonts
+        # and icons once (the layout's absent ones are reported with its S diagnostics)
+        jobs = [
+            (name, PrintJob(game, deck, layout, None, lang, size_mm(QUESTION_SIZE)))
+            for name, layout in layouts
+            if layout is not None
+            for lang in game.manifest.languages
+        ]
         for index, question in enumerate(bank.questions):
             reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
-            for name, layout in layouts:
-                if layout is None:
-                    continue  # reported with the layout (its own S diagnostics)
-                for lang in game.manifest.languages:
-                    job = PrintJob(game, deck, layout, None, lang, size_mm(QUESTION_SIZE))
-                    for path, diag in _question_face(loaded, index, question, name, job):
-                        if path not in reported:
-                            reported.add(path)
-                            yield diag
+            for name, job in jobs:
+                for path, diag in _question_face(loaded, index, question, name, job):
+                    if path not in reported:
+                        reported.add(path)
+                        yield diag
 
 
 def _question_face(

@@ -365,6 +365,22 @@ class _Resolver12(VersionedResolver):
             table = self.__dict__["_table_12"] = super().versioned_resolver
         return table
 
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        """A plain scalar's tag, worked out once per distinct text: it depends on the text
+        alone (YAML 1.2's table, no path resolvers), and content repeats its words."""
+        if kind is not ScalarNode or not implicit[0] or self.yaml_path_resolvers:
+            return super().resolve(kind, value, implicit)
+        tag = _SCALAR_TAGS.get(value)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(value) <= 200 and len(_SCALAR_TAGS) < MAX_SCALAR_TAGS:  # bounded memory
+                _SCALAR_TAGS[value] = tag
+        return tag
+
+
+_SCALAR_TAGS: dict[str, Any] = {}
+MAX_SCALAR_TAGS = 20_000
+
 
 def _yaml(pure: bool) -> YAML:
     """A YAML 1.2 composer; the C parser (ruamel.yaml.clib) when available is ~6x faster."""

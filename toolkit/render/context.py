@@ -24,6 +24,7 @@ class View(dict):
 
     _what = ""
     _item = "field"
+    _items_as_attributes = True  # the sandbox reads `card.name` as the item (jinja_cache)
 
     def __getattr__(self, name: str) -> Any:
         try:

@@ -86,11 +86,8 @@ def _cmap(style: str) -> frozenset[int]:
 def missing_glyphs(text: str, style: str = "regular") -> list[str]:
     """Characters of `text` the font cannot draw (each once, in order)."""
     cmap = _cmap(style)
-    seen: list[str] = []
-    for ch in text:
-        if ch not in IGNORED and ord(ch) not in cmap and ch not in seen:
-            seen.append(ch)
-    return seen
+    # each distinct character once, in order of first use (a text repeats its letters)
+    return [ch for ch in dict.fromkeys(text) if ch not in IGNORED and ord(ch) not in cmap]
 
 
 def text_width(

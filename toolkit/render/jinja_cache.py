@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import GeneratorType
+from types import BuiltinMethodType, GeneratorType, MethodType
 from typing import Any, cast
 
 from jinja2 import FunctionLoader, Template
@@ -160,6 +160,28 @@ def bytecode_cache() -> SignedBytecodeCache | None:
 CODE_VERSION = "bounded-3"
 
 
+_ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
+
+
+def _item_is_attribute(cls: type, attribute: str) -> bool:
+    """Whether Jinja's `obj.attribute` on an instance of `cls` is `obj[attribute]` when the
+    key is there: a plain dict, or a mapping that says its items read as attributes
+    (`_items_as_attributes`, toolkit.render.context.View), and a public name that is no
+    attribute of the class (`items`, `pop`: Jinja gives the method, or refuses it)."""
+    key = (cls, attribute)
+    known = _ITEM_ATTRIBUTES.get(key)
+    if known is None:
+        known = (
+            (cls is dict or bool(getattr(cls, "_items_as_attributes", False)))
+            and isinstance(attribute, str)
+            and not attribute.startswith("_")
+            and not hasattr(cls, attribute)
+        )
+        if len(_ITEM_ATTRIBUTES) < 4096:  # `attr(name)` may ask for any number of names
+            _ITEM_ATTRIBUTES[key] = known
+    return known
+
+
 class _Bounded:
     """Mixed into a sandbox: the operators that build values (`*`, `**`, `%`, `+`), every
     call, `~`, loops, blocks and printed values go through the guards of
@@ -186,6 +208,12 @@ class _Bounded:
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         bounds.tick()
+        # `card.name` on a plain dict or a View: the item, as Jinja's own lookup gives it,
+        # without its attribute probe, exception and safety tests (most of a card's render)
+        if _item_is_attribute(type(obj), attribute) and attribute in obj:
+            value = obj[attribute]
+            if not isinstance(value, MethodType | BuiltinMethodType):  # str.format: sandboxed
+                return value
         return super().getattr(obj, attribute)  # type: ignore[misc]
 
     def getitem(self, obj: Any, argument: Any) -> Any:

@@ -52,6 +52,30 @@ BULLETS = ("\u2022", "\u2013", "\u00b7")
 HYPHENATION = {"fr": "fr", "es": "es", "en": "en_GB", "de": "de", "it": "it"}
 
 
+@dataclass(frozen=True)
+class Hyphenator:
+    """reportlab's `hyphenationLang` as a callable: given a language name, reportlab makes a
+    new pyphen.Pyphen (a search of pyphen's languages) for every paragraph it wraps; this
+    reads the same dictionary once, on the first word it is asked to split."""
+
+    lang: str
+
+    def __call__(self, word: str) -> Any:
+        return _pyphen(self.lang).iterate(word)
+
+
+@cache
+def _pyphen(lang: str) -> Any:
+    import pyphen
+
+    return pyphen.Pyphen(lang=lang)  # reportlab's own call (left=2, right=2)
+
+
+def hyphenator(lang: str) -> Hyphenator | str:
+    """The hyphenator of a language reportlab knows ("" for none, as reportlab takes it)."""
+    return Hyphenator(lang) if lang else ""
+
+
 def mix(colour: colors.Color, amount: float) -> colors.Color:
     """`colour` blended with white: `amount` 1 keeps it, 0 gives white (for tints)."""
     return colors.Color(*(1 - amount + amount * c for c in colour.rgb()))
@@ -87,7 +111,7 @@ def make_sheet(
     register_faces(faces)
     accent = colors.HexColor(accent_hex)
     regular, bold, heading = faces.font("regular"), faces.font("bold"), faces.font("heading")
-    hyph = HYPHENATION.get(lang, "")
+    hyph = hyphenator(HYPHENATION.get(lang, ""))
     body = ParagraphStyle(
         "body",
         fontName=regular,
@@ -96,7 +120,7 @@ def make_sheet(
         textColor=INK,
         alignment=TA_JUSTIFY,
         spaceAfter=size * 0.6,
-        hyphenationLang=hyph,
+        hyphenationLang=hyph,  # type: ignore[arg-type]  # reportlab takes a callable too
         bulletFontName=regular,
     )
 

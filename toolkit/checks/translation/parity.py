@@ -128,15 +128,18 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
 
 def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
     """Parity of bound placeholders; a language with an unbound one is left to R006."""
-    allowed = set(view.parameters)
     want = Counter(placeholders(source_text))
-    if any(name not in allowed for name in want):
+    # the card's parameters are worked out only for a text that uses a placeholder
+    allowed: set[str] | None = set(view.parameters) if want else None
+    if allowed is not None and any(name not in allowed for name in want):
         return
     for lang, value in view.values.items():
         if lang == view.source:
             continue
         got = Counter(placeholders(value))
-        if any(name not in allowed for name in got):
+        if got and allowed is None:
+            allowed = set(view.parameters)
+        if allowed is not None and any(name not in allowed for name in got):
             continue
         if got != want:
             lacks = ", ".join("{" + p + "}" for p in want - got)

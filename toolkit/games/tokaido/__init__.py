@@ -1,9 +1,9 @@
 """Tokaido: a journey along the East Sea Road from Kyoto to Edo."""
 
+from typing import Any
+
 from toolkit.content.plugin import GamePlugin
-from toolkit.games.tokaido.bots import GreedyBot
 from toolkit.games.tokaido.checks import CHECKS
-from toolkit.games.tokaido.compile import compile_game
 from toolkit.games.tokaido.models import (
     AchievementCard,
     EncounterCard,
@@ -14,6 +14,20 @@ from toolkit.games.tokaido.models import (
     TokaidoRules,
     TravellerCard,
 )
+
+
+def compile_game(game: Any) -> Any:
+    """The engine, imported on the first simulation: validate and build never load it."""
+    from toolkit.games.tokaido.compile import compile_game as compile_
+
+    return compile_(game)
+
+
+def _greedy(seat: int) -> Any:
+    from toolkit.games.tokaido.bots import GreedyBot
+
+    return GreedyBot()
+
 
 PLUGIN = GamePlugin(
     "tokaido",
@@ -29,5 +43,5 @@ PLUGIN = GamePlugin(
     },
     checks=CHECKS,
     engine=compile_game,
-    bots={"greedy": lambda seat: GreedyBot()},
+    bots={"greedy": _greedy},
 )

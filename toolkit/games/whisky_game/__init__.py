@@ -1,10 +1,10 @@
 """The Whisky Game: a trivia tour of Scottish and Irish distilleries on a map graph."""
 
+from typing import Any
+
 from toolkit.content.models.deck import CardBase
 from toolkit.content.plugin import GamePlugin
-from toolkit.games.whisky_game.bots import make_greedy
 from toolkit.games.whisky_game.checks import CHECKS
-from toolkit.games.whisky_game.compile import compile_game
 from toolkit.games.whisky_game.component_checks import COMPONENT_CHECKS
 from toolkit.games.whisky_game.components import CARD_MODELS as COMPONENT_MODELS
 from toolkit.games.whisky_game.models import CharacterCard, SpecialCard, WhiskyRules
@@ -16,6 +16,21 @@ CARD_MODELS: dict[str, type[CardBase]] = {
 }
 """Card model per deck kind: the cards in play, then the printed components (bottles, lost
 bottles, tokens: components.py)."""
+
+
+def compile_game(game: Any) -> Any:
+    """The engine, imported on the first simulation: validate and build never load it."""
+    from toolkit.games.whisky_game.compile import compile_game as compile_
+
+    return compile_(game)
+
+
+def make_greedy(seat: int) -> Any:
+    """The greedy bot (its module imported on first use, with the engine's)."""
+    from toolkit.games.whisky_game.bots import make_greedy as make
+
+    return make(seat)
+
 
 PLUGIN = GamePlugin(
     "whisky-game",

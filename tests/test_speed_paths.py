@@ -1,0 +1,169 @@
+"""The hot paths of `validate` and `build` take their short cuts without changing a result:
+each test here fails when its short cut is gone, and checks the answer stays Jinja's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.render.context import View
+from toolkit.render.jinja_cache import CachedSandbox
+
+
+class _Counting(View):
+    """A View that counts its attribute lookups (Jinja's slow path goes through them)."""
+
+    looked_up: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        _Counting.looked_up.append(name)
+        return super().__getattr__(name)
+
+
+def _render(source: str, **context: Any) -> str:
+    sandbox = CachedSandbox(keep_trailing_newline=False, immutable=True)
+    return sandbox.render(sandbox.template(source, "test"), context)
+
+
+def test_a_views_item_is_read_without_the_attribute_probe() -> None:
+    _Counting.looked_up.clear()
+    card = _Counting(name="Sprint", text="Move 2")
+    assert _render("{{ card.name }}/{{ card.text }}", card=card) == "Sprint/Move 2"
+    assert _Counting.looked_up == []
+
+
+def test_the_short_cut_answers_as_jinja_does() -> None:
+    card = View(name="Sprint", items="own", _secret="x")
+    glossary = {"meal": "repas", "keys": "k"}
+    assert _render("{{ g.meal }} {{ card.name }}", g=glossary, card=card) == "repas Sprint"
+    # a dict method wins over an item of that name, as in Jinja; a mutating one is refused
+    assert _render("{{ card.items is callable }}", card=card) == "True"
+    assert _render("{{ g.keys is callable }}", g=glossary) == "True"
+    assert _render("{{ card.pop is defined }}", card=card) == "False"
+    # a name starting with '_' stays unreadable; a missing one is undefined
+    assert _render("{{ card._secret is defined }}", card=card) == "False"
+    assert _render("{{ card.cost is defined }}", card=card) == "False"
+    # str.format read from an item stays the sandbox's bounded format
+    assert _render("{{ v.f(1, 2) }}", v=View(f="{0}-{1}".format)) == "1-2"
+
+
+def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypatch) -> None:
+    """The print-fit check of a question bank makes one print job per face and language,
+    not one per question: each job reads the game's fonts folder."""
+    from toolkit.checks import printfit
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.render import printjob
+
+    game = load_game(bundled_games()["whisky-game"])
+    calls: list[object] = []
+    real = printjob.game_fonts
+
+    def counting(of: Any) -> Any:
+        calls.append(of)
+        return real(of)
+
+    monkeypatch.setattr(printjob, "game_fonts", counting)
+    assert list(printfit._question_fit(game)) == []
+    faces, languages = 2, len(game.manifest.languages)
+    assert 0 < len(calls) <= faces * languages * len(game.questions)
+
+
+def test_rulebook_paragraphs_share_one_hyphenation_dictionary(monkeypatch) -> None:
+    """reportlab given a language name makes a pyphen.Pyphen per paragraph it wraps; the
+    rulebook's styles hand it one hyphenator, which splits words as pyphen does."""
+    import pyphen
+    from reportlab.platypus import Paragraph
+
+    from toolkit.render.markdown_flow import make_sheet
+
+    made: list[str] = []
+    real = pyphen.Pyphen.__init__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(str(kwargs.get("lang")))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pyphen.Pyphen, "__init__", counting)
+    body = make_sheet("fr")["body"]
+    word = "anticonstitutionnellement"
+    for _ in range(5):
+        Paragraph(f"Les distilleries {word} {word}", body).wrap(60, 500)
+    assert len(made) <= 1
+    assert list(body.hyphenationLang(word)) == list(pyphen.Pyphen(lang="fr").iterate(word))
+
+
+def test_a_plain_scalars_tag_is_resolved_once_per_distinct_text(monkeypatch, tmp_path) -> None:
+    """YAML 1.2 gives a plain scalar the same tag wherever its text appears: worked out once,
+    with the very types ruamel's own resolution gives."""
+    from ruamel.yaml.resolver import VersionedResolver
+
+    from toolkit.content.source import parse_document
+
+    seen: list[str] = []
+    real = VersionedResolver.resolve
+
+    def counting(self: Any, kind: Any, value: Any, implicit: Any) -> Any:
+        seen.append(value)
+        return real(self, kind, value, implicit)
+
+    monkeypatch.setattr(VersionedResolver, "resolve", counting)
+    lines = [f"- {{n: {i % 3}, ok: yes, on: true, f: 1.5, z: null, o: 0o7}}" for i in range(50)]
+    doc, found = parse_document(tmp_path / "x.yaml", "x.yaml", "\n".join(lines).encode())
+    assert found == [] and doc is not None
+    assert doc.data[7] == {"n": 1, "ok": "yes", "on": True, "f": 1.5, "z": None, "o": 7}
+    texts = [v for v in seen if v not in ("", None)]
+    assert len(texts) == len(set(texts))  # no text resolved twice
+
+
+def test_placeholder_parity_reads_a_cards_parameters_only_when_a_text_uses_one(
+    monkeypatch,
+) -> None:
+    """Parity of placeholders needs the card's parameters only for a text with a
+    `{placeholder}` in some language: the others never walk the card."""
+    from toolkit.checks.translation import parity, views
+    from toolkit.content import templating
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.content.walk import collect
+
+    game = load_game(bundled_games()["whisky-game"])
+    texts = views(game, collect(game))
+    using = [v for v in texts if any(templating.placeholders(t) for t in v.values.values())]
+    walked: list[object] = []
+    real = templating.parameter_values
+
+    def counting(owner: Any, lang: str | None = None) -> Any:
+        walked.append(owner)
+        return real(owner, lang)
+
+    monkeypatch.setattr(templating, "parameter_values", counting)
+    for view in texts:
+        list(parity._placeholders(view, view.values.get(view.source, "")))
+    assert len(walked) == len(using) < len(texts)
+
+
+def test_validating_muckle_stoater_imports_no_engine_or_bot() -> None:
+    """`validate` needs a game's models and checks; the engine and bots load on the first
+    simulation (the plugin's entries import them when called)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import bundled_games, load_game;"
+        "run_checks(load_game(bundled_games()['muckle-stoater']));"
+        "print(sorted(m for m in sys.modules if m.endswith(('.compile', '.bots', 'toolkit.api'))"
+        " and m.startswith('toolkit.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_lazy_engines_and_bots_are_the_games_own() -> None:
+    from toolkit.content.game import bundled_games, load_game
+
+    for folder in bundled_games().values():
+        plugin = load_game(folder).plugin
+        assert plugin.engine is not None and plugin.bots
+        for make in plugin.bots.values():
+            bot = make(0)
+            assert type(bot).__module__.endswith(".bots")
