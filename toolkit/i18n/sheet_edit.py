@@ -8,26 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.sheets.edit import CellEditRefused, edit_cells
-from toolkit.content.sheets.header import render
 from toolkit.content.sheets.load import SheetDocument
-from toolkit.content.source import Document
-
-
-def sheet_refusal(doc: Document, path: tuple[Any, ...]) -> str | None:
-    """Why the text at `path` of a sheet deck has no cell to go to, or None."""
-    if not isinstance(doc, SheetDocument) or not path or path[0] != doc.rows_key:
-        return None
-    if doc.cell_of(path) is None:
-        inside = tuple(path[2:])
-        named = render(inside, tuple(False for _ in inside))
-        return f"the sheet {doc.path.name} has no {named} column: add one, then import again"
-    return None
+from toolkit.i18n.sheet_refusal import sheet_refusal
+from toolkit.i18n.yaml_edit import apply_edits
 
 
 def apply_sheet_edits(doc: SheetDocument, edits: list[Any]) -> dict[Path, str | bytes]:
     """The new bytes of the sheet and the new text of its keys file, as the edits ask."""
-    from toolkit.i18n.yaml_edit import apply_edits
-
     cells: dict[tuple[int, int], str] = {}
     keys_edits = []
     for edit in edits:

@@ -17,6 +17,7 @@ from typing import Any
 
 from toolkit.content.source import Document, parse_document
 from toolkit.diagnostics import Span
+from toolkit.i18n.sheet_refusal import sheet_refusal
 
 PLAIN_SAFE = re.compile(r"^[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*$")
 RISKY = re.compile(r":\s|\s#|:$")
@@ -97,8 +98,6 @@ def refusal(doc: Document, edit: Edit) -> str | None:
         check_value(edit.value)
     except EditRefused as exc:
         return str(exc)
-    from toolkit.i18n.sheet_edit import sheet_refusal
-
     in_sheet = sheet_refusal(doc, edit.path)
     if in_sheet is not None:
         return in_sheet
