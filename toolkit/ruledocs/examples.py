@@ -7,7 +7,8 @@ base: fixture         # the shared base game (`base/`), a bundled game's id, or 
                       # (the game `playset new example-game --lang en --engine` writes)
 command: validate     # the command whose findings prove the example (validate, check, ...);
                       # {fail: …, pass: …} when the rule is about the command line itself
-at: decks/cards.yaml:18   # where the failing example reports the code (file:line)
+at: decks/cards.yaml:18   # where the failing example reports the code (file:line; in a
+                          # sheet deck, .csv/.xlsx/.ods, the line is the cell's row)
 also: []              # other codes the failing example may report with it (rare)
 edits:                # the failing and passing examples, as edits of the base
   - file: decks/cards.yaml
