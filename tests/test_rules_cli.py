@@ -51,3 +51,12 @@ def test_the_wheel_ships_every_example_and_the_base_game():
     ]
     assert len(needed) > 130
     assert [p for p in needed if p not in shipped] == []
+
+
+def test_a_repeated_failing_text_is_shown_once_with_its_count(run_cli):
+    """A padding line written 20,000 times is shown once and counted, not 40 times over."""
+    result = run_cli("rules", "Y013")
+    assert result.exit_code == 0, result.output
+    fails = result.stdout[result.stdout.index("Fails") : result.stdout.index("Passes")]
+    assert fails.count("rest,Repos,Descanso,Rest,2") == 2  # the sheet, then the repeated line
+    assert "(the lines above 20000 times)" in fails and "more lines" not in fails

@@ -16,7 +16,9 @@ _LONGEST = 40  # and a snippet after so many lines: a 20-question bank shows its
 
 
 def _lexer(file: str) -> str:
-    return {"md": "markdown", "py": "python", "svg": "xml"}.get(file.rpartition(".")[2], "yaml")
+    return {"csv": "text", "md": "markdown", "py": "python", "svg": "xml"}.get(
+        file.rpartition(".")[2], "yaml"
+    )
 
 
 def _shown(text: str, repeat: int) -> str:
@@ -39,6 +41,8 @@ def _snippet(example: RuleExample, edit: Edit, variant: str) -> RenderableType:
         return Group(header, Text(f"(binary, {len(text) * 3 // 4:,} bytes)", style="italic"))
     if edit.encoding != "utf-8" and variant == "fail":
         header.append(f" (saved as {edit.encoding})", style="italic")
+    if variant == "fail" and edit.repeat > 1 and edit.fail is not None:
+        text = edit.fail  # shown once, then how many times it is written
     body = _shown(text, edit.repeat if variant == "fail" else 1)
     return Group(header, Syntax(body or "(empty)", _lexer(edit.file), word_wrap=True))
 
