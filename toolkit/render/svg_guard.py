@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,11 +34,15 @@ MAX_USES = 500
 (1,000 uses of one rectangle take seconds)."""
 MAX_FILES = 64
 """Files one icon may pull in, itself included."""
+MAX_PIXELS = 16_000_000
+"""Pixels of one picture an icon embeds (a data: URI or a PNG/JPEG in icons/), 4000×4000:
+a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read."""
 
 Cost = tuple[int, int]
 """Elements drawn and <use> elements expanded."""
 
 HREFS = ("{http://www.w3.org/1999/xlink}href", "href")
+_DATA_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64")  # what svglib decodes
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -153,6 +158,8 @@ def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
         if value is None:
             continue
         target, reason = _target(value, path, icons)
+        if not reason:
+            reason = _picture_too_large(element, target)
         if reason:
             return Refusal(path, *column(text, element), reason)
         if target is None or target.suffix.lower() != ".svg" or not target.is_file():
@@ -176,6 +183,41 @@ def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
         )
         return Refusal(path, *where, message)
     return None
+
+
+def _picture_too_large(element: _Element, target: Path | None) -> str:
+    """Why the picture an element embeds is refused: more than `MAX_PIXELS` (svglib decodes
+    a data: URI's PNG or JPEG, and reportlab a referenced file's, whole); '' otherwise."""
+    import base64
+    import binascii
+    import io
+
+    from PIL import Image
+
+    raw = element.get(HREFS[0]) or element.get(HREFS[1]) or ""
+    found = _DATA_IMAGE.match(raw)
+    if found:
+        try:
+            source: Path | io.BytesIO = io.BytesIO(
+                base64.decodebytes(raw[found.end() + 1 :].encode("ascii"))
+            )
+        except (ValueError, binascii.Error):
+            return ""  # svglib cannot decode it either, and draws nothing
+    elif target is not None and target.suffix.lower() != ".svg" and target.is_file():
+        source = target
+    else:
+        return ""
+    too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(source) as picture:
+                width, height = picture.size
+    except Image.DecompressionBombError:
+        return too_large
+    except (OSError, ValueError):
+        return ""  # not a picture PIL reads: svglib skips it
+    return too_large + f" ({width}×{height})" if width * height > MAX_PIXELS else ""
 
 
 def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:

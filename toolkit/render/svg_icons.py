@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
 from toolkit.fileio import real_path
-from toolkit.render import svg_guard
+from toolkit.render import svg_fonts, svg_guard
 
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
     from reportlab.graphics.shapes import Drawing
@@ -174,5 +174,7 @@ def _read(path: Path, icons: Path) -> tuple[Drawing | None, bool]:
                     element.set(name, re.sub("(?i)currentcolor", "currentColor", value))
         if not root.get("color") and not OWN_COLOR.search(root.get("style") or ""):
             root.set("color", CURRENT)
-    renderer = SvgRenderer(str(path), external_reference_root=str(real_path(icons)))
+    renderer = SvgRenderer(
+        str(path), font_map=svg_fonts.confined(), external_reference_root=str(real_path(icons))
+    )
     return renderer.render(root), tinted

@@ -1,0 +1,96 @@
+"""Third probe of issue 33's surfaces: what the first two rounds' fixes still let through."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+SVG_OPEN = (
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+    ' width="100" height="100">\n'
+)
+
+
+def _icons(tmp_path: Path) -> Path:
+    icons = tmp_path / "game" / "icons"
+    icons.mkdir(parents=True)
+    return icons
+
+
+def _strings(node: object) -> list[object]:
+    """Every reportlab String a drawing holds, its groups walked."""
+    own = [node] if hasattr(node, "fontName") and hasattr(node, "text") else []
+    return own + [s for child in getattr(node, "contents", []) for s in _strings(child)]
+
+
+def test_an_icon_font_family_reads_no_font_file_and_runs_no_program(tmp_path, monkeypatch):
+    # svglib looked an unknown family up as `<family>.ttf` (any absolute path), then with
+    # fc-match, and embedded the font it found: an SVG read a .ttf from outside the game
+    import svglib.fonts
+    from reportlab.pdfbase import pdfmetrics
+
+    from toolkit.render.svg_icons import load_svg
+
+    private = tmp_path / "private"
+    private.mkdir()
+    shutil.copy(REPO / "templates" / "fonts" / "NotoSans-Bold.ttf", private / "secret.ttf")
+    ran: list[object] = []
+    monkeypatch.setattr(svglib.fonts.subprocess, "Popen", lambda *a, **k: ran.append(a))
+    icons = _icons(tmp_path)
+    text = '<text x="5" y="50" font-size="9" font-family="{}">Hi</text>'
+    (icons / "parts.svg").write_text(
+        f'{SVG_OPEN}<g id="p">{text.format("Some Installed Font")}</g></svg>\n'
+    )
+    icon_path = icons / "x.svg"
+    icon_path.write_text(
+        f"{SVG_OPEN}{text.format(private / 'secret')}\n"
+        f'{text.format("serif")}<use xlink:href="parts.svg#p"/></svg>\n'
+    )
+    icon, problem = load_svg(icon_path, "icons/x.svg", icons)
+    assert problem is None and icon is not None
+    fonts = [s.fontName for s in _strings(icon.drawing)]  # type: ignore[attr-defined]
+    assert fonts == ["Helvetica", "Times-Roman", "Helvetica"]
+    assert str(private / "secret") not in pdfmetrics.getRegisteredFontNames()
+    assert ran == []
+
+
+def _png(size: tuple[int, int], mode: str = "P") -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new(mode, size, 0).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("how", ["data", "file"])
+def test_an_icon_picture_of_too_many_pixels_is_refused_undecoded(tmp_path, monkeypatch, how):
+    # a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read
+    # (svglib converts it to RGBA whole); a PNG file in icons/ is decoded whole by reportlab
+    import base64
+
+    from toolkit.render import svg_guard
+    from toolkit.render.svg_icons import load_svg
+
+    monkeypatch.setattr(svg_guard, "MAX_PIXELS", 100 * 100)
+    icons = _icons(tmp_path)
+    for name, size in (("big", (101, 100)), ("small", (100, 100))):
+        if how == "data":
+            href = "data:image/png;base64," + base64.b64encode(_png(size)).decode()
+        else:
+            (icons / f"{name}.png").write_bytes(_png(size))
+            href = f"{name}.png"
+        (icons / f"{name}.svg").write_text(
+            f'{SVG_OPEN}  <image width="9" height="9" xlink:href="{href}"/>\n</svg>\n'
+        )
+    icon, problem = load_svg(icons / "big.svg", "icons/big.svg", icons)
+    assert icon is None and problem is not None
+    assert (problem.span.line, problem.span.col) == (2, 3)
+    assert "more than the 10,000 pixels an icon may hold (101×100)" in problem.message
+    icon, problem = load_svg(icons / "small.svg", "icons/small.svg", icons)
+    assert problem is None and icon is not None
