@@ -94,3 +94,28 @@ def test_an_icon_picture_of_too_many_pixels_is_refused_undecoded(tmp_path, monke
     assert "more than the 10,000 pixels an icon may hold (101×100)" in problem.message
     icon, problem = load_svg(icons / "small.svg", "icons/small.svg", icons)
     assert problem is None and icon is not None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ ('x\\n' * 499999)|indent(1000)|length }}",
+        "{{ ('x\\n' * 499999)|indent('y' * 1000)|length }}",
+        "{{ ('\\n' * 999999)|indent(width=1000, blank=true)|length }}",
+    ],
+)
+def test_indent_of_many_lines_is_refused_before_the_work(source):
+    # indent adds its width to every line: 500,000 lines at 1,000 built 500,000,000
+    # characters (1 to 2 GB) before the result was found too long
+    from toolkit.render import template_bounds
+    from toolkit.render.jinja_cache import CachedSandbox
+
+    sandbox = CachedSandbox(keep_trailing_newline=False)
+    built: list[int] = []
+    check = template_bounds.check_result
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(template_bounds, "check_result", lambda v: built.append(len(v)) or check(v))
+        with pytest.raises(template_bounds.TemplateLimitError, match="indent would build"):
+            sandbox.render(sandbox.template(source, "t"), {})
+    assert all(size <= template_bounds.MAX_STRING for size in built)
+    assert sandbox.render(sandbox.template("{{ 'a\\nb'|indent(2, true) }}", "t"), {}) == "  a\n  b"
