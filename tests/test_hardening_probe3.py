@@ -119,3 +119,69 @@ def test_indent_of_many_lines_is_refused_before_the_work(source):
             sandbox.render(sandbox.template(source, "t"), {})
     assert all(size <= template_bounds.MAX_STRING for size in built)
     assert sandbox.render(sandbox.template("{{ 'a\\nb'|indent(2, true) }}", "t"), {}) == "  a\n  b"
+
+
+@pytest.fixture
+def odd_server():
+    """A server that answers every connection with a well-framed Dask message whose
+    msgpack header claims an array of 4,294,967,295 items."""
+    import socket
+    import struct
+    import threading
+
+    frame = b"\xdd\xff\xff\xff\xff"
+    body = struct.pack("QQ", 1, len(frame)) + frame
+    reply = struct.pack("Q", len(body)) + body
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.sendall(reply)
+            held.append(conn)
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    listener.close()
+    for conn in held:
+        conn.close()
+
+
+def test_dask_at_a_server_whose_reply_dask_cannot_decode_is_a_clear_error(
+    run_cli, odd_server, capfd
+):
+    # the reply's ValueError ("4294967295 exceeds max_array_len(5)") was shown as if the
+    # address were wrong ("… (expected local:N or tcp://HOST:PORT)"), after the traceback
+    # Dask's protocol logger printed
+    pytest.importorskip("distributed")
+    result = run_cli("simulate", "muckle-stoater", "-n", "10", "--dask", odd_server)
+    printed = result.stderr + capfd.readouterr().err
+    assert result.exit_code == 2
+    assert "not a Dask scheduler, or one of another Dask version" in printed
+    assert "max_array_len" not in printed and "Traceback" not in printed
+    assert "expected local:N" not in printed
+
+
+@pytest.mark.parametrize(
+    ("dask", "message"),
+    [
+        ("tcp://127.0.0.1:99999", "port 99999 is not a port (1 to 65535)"),
+        ("foo://x", "(expected local:N or tcp://HOST:PORT)"),
+    ],
+)
+def test_a_dask_address_that_cannot_be_is_refused_at_once(run_cli, dask, message):
+    # port 99999 waited the whole probe (10 s) for an answer it could never get
+    pytest.importorskip("distributed")
+    from toolkit.sim.executors import dask as dask_kind
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dask_kind, "PROBE_SECONDS", 1.0)
+        result = run_cli("simulate", "muckle-stoater", "-n", "10", "--dask", dask)
+    assert result.exit_code == 2 and message in " ".join(result.stderr.split())
+    assert "answered within" not in result.stderr
