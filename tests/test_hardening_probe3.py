@@ -185,3 +185,64 @@ def test_a_dask_address_that_cannot_be_is_refused_at_once(run_cli, dask, message
         result = run_cli("simulate", "muckle-stoater", "-n", "10", "--dask", dask)
     assert result.exit_code == 2 and message in " ".join(result.stderr.split())
     assert "answered within" not in result.stderr
+
+
+# --- read-side race: a link switched between the containment check and the open -----
+
+
+@pytest.fixture
+def switched(tmp_path, run_cli, monkeypatch) -> Path:
+    """A `playset new` game whose layout and icon are links outside, and a private folder
+    beside it; each test makes the containment check pass (as if the link were switched
+    just after it) and the read must still refuse what it opened."""
+    assert run_cli("new", "racy", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "racy"
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "standard.yaml").write_text("id: standard\nsecretword_key: 1\n")
+    (private / "token.svg").write_text(f'{SVG_OPEN}<text x="1" y="9">SECRETWORD</text></svg>\n')
+    for name in ("layouts/standard.yaml", "icons/token.svg"):
+        (game / name).unlink()
+        (game / name).symlink_to(private / Path(name).name)
+    monkeypatch.chdir(game)
+    return game
+
+
+def test_a_layout_or_icon_switched_to_a_link_after_the_check_is_not_read(
+    switched, run_cli, monkeypatch
+):
+    import json
+
+    from toolkit.render import assets, icons, layout
+
+    monkeypatch.setattr(assets, "_leaves", lambda path, game_root: False)  # the check passed
+    layout.clear_layouts()
+    icons.icon_set.cache_clear()
+    result = run_cli("validate", "--format", "json")
+    layout.clear_layouts()
+    icons.icon_set.cache_clear()
+    assert "secretword" not in result.stdout.lower()
+    found = {(d["file"], d["code"]): d["message"] for d in json.loads(result.stdout)}
+    assert "leads outside the game folder" in found["layouts/standard.yaml", "Y010"]
+    assert "leads outside the game folder" in found["icons/token.svg", "P008"]
+
+
+def test_a_deck_or_font_switched_to_a_link_after_the_check_is_not_read(tmp_path):
+    from toolkit.content import source
+    from toolkit.fileio import LEADS_OUTSIDE, read_bounded
+    from toolkit.render import game_fonts
+
+    root = tmp_path / "game"
+    root.mkdir()
+    (tmp_path / "secret.yaml").write_text("secretword: 1\n")
+    shutil.copy(REPO / "templates" / "fonts" / "NotoSans-Bold.ttf", tmp_path / "secret.ttf")
+    (root / "deck.yaml").symlink_to(tmp_path / "secret.yaml")
+    (root / "font.ttf").symlink_to(tmp_path / "secret.ttf")
+    doc, diags = source.load_document(root / "deck.yaml", "deck.yaml", inside=root)
+    assert doc is None and LEADS_OUTSIDE in diags[0].message
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game_fonts, "real_path", lambda path: path)  # the check passed
+        assert LEADS_OUTSIDE in str(game_fonts.read_face(root / "font.ttf", root))
+    (root / "inside.yaml").write_text("a: 1\n")
+    (root / "link.yaml").symlink_to(root / "inside.yaml")
+    assert read_bounded(root / "link.yaml", 100, inside=root) == b"a: 1\n"

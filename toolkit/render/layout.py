@@ -137,7 +137,8 @@ def _layout_document(
     found = assets.expected(assets.LAYOUTS, name, game_root)
     if found.outside:
         return None, (R_OUTSIDE.at(found.display, Span(), found.outside),)
-    doc, diags = load_document(found.path, found.display)
+    inside = game_root if found.in_game else None
+    doc, diags = load_document(found.path, found.display, inside=inside)
     return doc, tuple(diags)
 
 

@@ -64,10 +64,10 @@ def parse(data: bytes) -> _Element:
     return etree.fromstring(data, parser=parser)
 
 
-def read(path: Path) -> bytes:
-    """The file's bytes; raises OSError for a file that is not regular, ValueError for one
-    over `MAX_BYTES`."""
-    data = read_bounded(path, MAX_BYTES)
+def read(path: Path, icons: Path | None = None) -> bytes:
+    """The file's bytes; raises OSError for a file that is not regular (or, with `icons`,
+    not inside that folder once opened), ValueError for one over `MAX_BYTES`."""
+    data = read_bounded(path, MAX_BYTES, inside=icons)
     if len(data) > MAX_BYTES:
         raise ValueError(f"the file is larger than the limit of {MAX_BYTES:,} bytes for an SVG")
     return data
@@ -130,21 +130,24 @@ def _target(value: str, base: Path, icons: Path) -> tuple[Path | None, str]:
     return Path(os.path.normpath(os.path.join(base.parent, iri))), ""
 
 
-def check(path: Path, icons: Path) -> Refusal | None:
-    """The first reason the SVG in `path`, or a file it references, may not be drawn."""
+def check(path: Path, icons: Path, data: bytes | None = None) -> Refusal | None:
+    """The first reason the SVG in `path` (its bytes `data` if read already: what is
+    checked is then what is drawn), or a file it references, may not be drawn."""
     icons = real_path(icons)
     seen: dict[Path, Cost] = {}
-    return _check(path, icons, seen)
+    return _check(path, icons, seen, data)
 
 
-def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
+def _check(
+    path: Path, icons: Path, seen: dict[Path, Cost], data: bytes | None = None
+) -> Refusal | None:
     """Check one file (and, depth first, the SVGs it references); `seen` gets each file's
     expanded cost, so a file referenced twice is read once."""
     from lxml import etree
 
     seen[real_path(path)] = (0, 0)  # a reference cycle costs nothing; svglib skips it
     try:
-        data = read(path)
+        data = read(path, icons) if data is None else data
         root = parse(data)
     except (OSError, ValueError, etree.XMLSyntaxError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
