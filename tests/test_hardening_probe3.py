@@ -246,3 +246,69 @@ def test_a_deck_or_font_switched_to_a_link_after_the_check_is_not_read(tmp_path)
     (root / "inside.yaml").write_text("a: 1\n")
     (root / "link.yaml").symlink_to(root / "inside.yaml")
     assert read_bounded(root / "link.yaml", 100, inside=root) == b"a: 1\n"
+
+
+# --- PO import: a file too large to parse in bounded time ------------------------------
+
+PO_HEAD = (
+    'msgid ""\nmsgstr ""\n"Project-Id-Version: pofile\\n"\n"Language: fr\\n"\n'
+    '"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+)
+
+
+@pytest.fixture
+def po_game(tmp_path, run_cli, monkeypatch) -> Path:
+    assert run_cli("new", "pofile", "--into", str(tmp_path)).exit_code == 0
+    monkeypatch.chdir(tmp_path / "pofile")
+    return tmp_path / "pofile"
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        ("".join(f'msgid "x{i}"\nmsgstr "y"\n\n' for i in range(6)), 19, "more than 5 entries"),
+        ('msgid "x"\nmsgstr ""\n' + '"y"\n' * 11, 8, "more than 10 lines or 1,000 bytes"),
+        ('msgid "x"\nmsgstr ""\n' + f'"{"y" * 600}"\n' * 2, 8, "more than 10 lines or 1,000"),
+        ('#~ msgid "x"\n#~ msgstr ""\n' + '#~ "y"\n' * 11, 8, "more than 10 lines"),
+        ("#" * 5000, 1, "larger than the limit of 4,096 bytes"),
+    ],
+)
+def test_a_po_file_too_large_to_parse_in_bounded_time_is_refused_unparsed(
+    po_game, run_cli, monkeypatch, tmp_path, body, line, message
+):
+    # polib appends each continuation line to the text so far: a 5 MB msgstr of 5,000
+    # lines took 41 s to parse, 50 MB ran for minutes; 30,000 entries took 25 s to report
+    import polib
+
+    from toolkit.i18n import po_bounds
+
+    monkeypatch.setattr(po_bounds, "MAX_BYTES", 4096)
+    monkeypatch.setattr(po_bounds, "MAX_ENTRIES", 5)
+    monkeypatch.setattr(po_bounds, "MAX_ENTRY_LINES", 10)
+    monkeypatch.setattr(po_bounds, "MAX_ENTRY_BYTES", 1000)
+    parsed: list[object] = []
+    real = polib.pofile
+    monkeypatch.setattr(polib, "pofile", lambda *a, **k: parsed.append(a) or real(*a, **k))
+    po = tmp_path / "fr.po"
+    po.write_text(PO_HEAD + body, encoding="utf-8")
+    result = run_cli("i18n", "import", str(po), "--dry-run")
+    assert result.exit_code == 2, result.output
+    assert f"{po}:{line}: " in result.stderr and message in result.stderr
+    assert parsed == []
+    po.write_text(PO_HEAD + 'msgid "x"\nmsgstr ""\n' + '"y"\n' * 10, encoding="utf-8")
+    assert run_cli("i18n", "import", str(po), "--dry-run").exit_code == 1  # parsed: unknown
+    assert parsed
+
+
+def test_an_import_of_many_entries_prints_a_bounded_number_of_lines(po_game, run_cli, tmp_path):
+    from toolkit.cli import i18n
+
+    po = tmp_path / "fr.po"
+    po.write_text(PO_HEAD + "".join(f'msgid "x{i}"\nmsgstr "y"\n\n' for i in range(5)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(i18n, "MAX_SHOWN", 2)
+        result = run_cli("i18n", "import", str(po), "--dry-run")
+    assert result.exit_code == 1
+    assert result.stderr.count("refused x") == 2
+    assert "… and 3 more entries (the totals below count them)" in result.stderr
+    assert "5 refused" in result.stderr
