@@ -312,3 +312,54 @@ def test_an_import_of_many_entries_prints_a_bounded_number_of_lines(po_game, run
     assert result.stderr.count("refused x") == 2
     assert "… and 3 more entries (the totals below count them)" in result.stderr
     assert "5 refused" in result.stderr
+
+
+# --- SVG cost: what svglib's time grows with, bounded before it runs -------------------
+
+
+def _svg_problem(tmp_path: Path, body: str) -> object:
+    from toolkit.render.svg_icons import load_svg
+
+    icons = tmp_path / "game" / "icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    (icons / "x.svg").write_text(f"{SVG_OPEN}{body}\n</svg>\n")
+    icon, problem = load_svg(icons / "x.svg", "icons/x.svg", icons)
+    assert (icon is None) == (problem is not None)
+    return problem
+
+
+def test_an_icon_with_too_many_path_numbers_is_refused_at_the_shape(tmp_path, monkeypatch):
+    # a 2 MB path of 400,000 segments took 18 s to read, a polyline of as many points 10 s
+    from toolkit.render import svg_guard
+
+    monkeypatch.setattr(svg_guard, "MAX_NUMBERS", 10)
+    problem = _svg_problem(tmp_path, '<path d="M0 0 L1 1 2 2"/>\n<polyline points="1,1 2,2 3"/>')
+    assert problem is not None and "more than 10 numbers" in problem.message  # type: ignore[attr-defined]
+    assert (problem.span.line, problem.span.col) == (3, 1)  # type: ignore[attr-defined]
+    assert _svg_problem(tmp_path, '<path d="M0 0 L1 1 2 2"/><polyline points="1,1 2,2"/>') is None
+
+
+def test_an_icon_whose_css_takes_too_long_to_match_is_refused(tmp_path, monkeypatch):
+    # svglib matches every selector on every element: 1,000 rules on 2,000 rectangles took
+    # 19 s; two selectors of 24 descendant parts in 100 nested groups ran over 2 minutes
+    from toolkit.render import svg_guard
+
+    monkeypatch.setattr(svg_guard, "MAX_MATCHING", 50)
+    nested = '<g><g><g><rect class="a" width="5" height="5"/></g></g></g>'  # 5 deep, 5 in all
+    assert _svg_problem(tmp_path, f"<style>.a {{ fill: red }}</style>\n{nested}") is None
+    problem = _svg_problem(tmp_path, f"<style>g g rect {{ fill: red }}</style>\n{nested}")
+    assert problem is not None and "more than 50 steps to match" in problem.message  # type: ignore[attr-defined]
+    assert (problem.span.line, problem.span.col) == (2, 1)  # type: ignore[attr-defined]
+    many = "".join(f".c{i}, .d{i} {{ fill: red }}" for i in range(6))  # 12 selectors × 5
+    assert _svg_problem(tmp_path, f"<style>{many}</style>\n{nested}") is not None
+    monkeypatch.setattr(svg_guard, "MAX_STYLE", 10)
+    problem = _svg_problem(tmp_path, "<style>.a { fill: red }</style>")
+    assert problem is not None and "more than 10 characters of CSS" in problem.message  # type: ignore[attr-defined]
+
+
+def test_an_icon_of_more_elements_than_a_page_draws_in_time_is_refused(tmp_path):
+    # svglib takes one to two ms an element, and each card draws it again: 9,000 rectangles
+    # (within the old bound of 10,000) took 14 s to read
+    body = '<rect width="1" height="1"/>' * 2_001
+    problem = _svg_problem(tmp_path, body)
+    assert problem is not None and "more than 2,000 elements" in problem.message  # type: ignore[attr-defined]
