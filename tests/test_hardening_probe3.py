@@ -363,3 +363,24 @@ def test_an_icon_of_more_elements_than_a_page_draws_in_time_is_refused(tmp_path)
     body = '<rect width="1" height="1"/>' * 2_001
     problem = _svg_problem(tmp_path, body)
     assert problem is not None and "more than 2,000 elements" in problem.message  # type: ignore[attr-defined]
+
+
+def test_an_error_quoting_a_huge_template_value_is_said_short(monkeypatch):
+    # `{{ ('x' * 999999)|filesizeformat }}` in a layout printed a 1 MB diagnostic line
+    # (Python's ValueError quotes the whole string), once per card and language
+    from toolkit.content.game import load_game
+    from toolkit.render import layout as layouts
+    from toolkit.render.elements import LayoutError
+    from toolkit.render.rulebook_source import RulebookError, render_markdown
+
+    loaded, _ = layouts.load_layout("standard")
+    assert loaded is not None
+    monkeypatch.setattr(layouts, "_resolve", lambda *a: float("y" * 999_999))
+    with pytest.raises(LayoutError) as caught:
+        layouts.resolve(loaded, {}, 63.0, 88.0)
+    assert len(str(caught.value)) < 500 and "(1,000,036 characters)" in str(caught.value)
+    game = load_game(REPO / "content" / "drinking-heroes")
+    with pytest.raises(RulebookError) as failed:
+        render_markdown(game, "en", "# T\n\n{{ ('x' * 999999)|filesizeformat }}\n")
+    assert len(str(failed.value)) < 500 and failed.value.line == 3
+    assert "could not convert string to float: 'xxx" in str(failed.value)

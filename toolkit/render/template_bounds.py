@@ -396,6 +396,19 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]]
 }
 
 
+MAX_SAID = 300
+"""Characters of an error's own text a diagnostic repeats: Python's messages quote the value
+(`could not convert string to float: 'xxx…'`), which a template may make a megabyte long."""
+
+
+def said(exc: BaseException) -> str:
+    """The error's text for a diagnostic, cut to `MAX_SAID` characters."""
+    text = str(exc)
+    if len(text) <= MAX_SAID:
+        return text
+    return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
+
+
 def guard_filter(name: str, func: Any) -> Any:
     """`func` (a filter) with its size checks before it runs and its result's after."""
     check = FILTER_CHECKS.get(name)
