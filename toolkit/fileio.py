@@ -418,24 +418,50 @@ class InputError(ValueError):
         self.col = col
 
 
-def read_bounded(path: Path, limit: int) -> bytes:
+LEADS_OUTSIDE = "it leads outside the game folder"
+
+
+def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes:
     """At most `limit` + 1 bytes of a regular file (a FIFO, a device or `/dev/zero` behind
-    a link is refused, not waited on or read without end); raises OSError."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    a link is refused, not waited on or read without end); raises OSError.
+
+    With `inside`, the file is read only if the file opened lies inside that folder: the
+    path of what was opened is checked, after the open, so a link switched between a
+    caller's own check and the open cannot lead the read elsewhere (OSError EXDEV)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if inside is not None and not _opened_inside(fd, opened, path, real_path(inside)):
+            raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
         with os.fdopen(os.dup(fd), "rb") as handle:
             return handle.read(limit + 1)
     finally:
         os.close(fd)
 
 
-def read_text(path: Path, limit: int) -> str:
-    """A UTF-8 text file of at most `limit` bytes, read no further than that (a huge or
-    endless file is refused without being read whole)."""
+def _opened_inside(fd: int, opened: os.stat_result, path: Path, root: Path) -> bool:
+    """Whether the file open as `fd` lies inside `root`: where the kernel says it is
+    (/proc/self/fd on Linux), else the real path of `path` if that is the same file."""
     try:
-        raw = read_bounded(path, limit)
+        where = Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        where = real_path(path)
+        try:
+            now = os.stat(where, follow_symlinks=False)
+        except OSError:
+            return False
+        if (now.st_dev, now.st_ino) != (opened.st_dev, opened.st_ino):
+            return False
+    return where.is_relative_to(root)
+
+
+def read_text(path: Path, limit: int, *, inside: Path | None = None) -> str:
+    """A UTF-8 text file of at most `limit` bytes, read no further than that (a huge or
+    endless file is refused without being read whole); `inside` as for read_bounded."""
+    try:
+        raw = read_bounded(path, limit, inside=inside)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}") from None
     if len(raw) > limit:

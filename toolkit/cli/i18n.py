@@ -94,6 +94,8 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
 
 
 GAME_ID = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+MAX_SHOWN = 1_000
+"""Entry lines `i18n import` prints; more say how many (a PO file may hold 20,000)."""
 
 
 def _game_of(file: Path, project: str, given: str | None) -> str:
@@ -261,9 +263,15 @@ def import_(
     its line, and the others apply."""
     import polib
 
+    from toolkit.fileio import InputError
     from toolkit.i18n.po import import_po
+    from toolkit.i18n.po_bounds import check_po_file
     from toolkit.journal import recover, write_journaled
 
+    try:
+        check_po_file(file)
+    except InputError as exc:
+        raise usage_error(f"{file}:{exc.line}: {exc}") from None
     try:
         po = polib.pofile(str(file))
     except (OSError, ValueError) as exc:
@@ -299,9 +307,10 @@ def import_(
         write_output(root, lambda _: write_journaled(root, files), quiet=True)
     shown = escape(str(file))
     verb = "would apply" if dry_run else "applied"
+    lines: list[str] = []
     for outcome in result.outcomes:
         if outcome.what == "applied":
-            stderr.print(f"{shown}:{outcome.line}: {verb} {escape(outcome.key)}")
+            lines.append(f"{shown}:{outcome.line}: {verb} {escape(outcome.key)}")
     for outcome in result.outcomes:
         if outcome.what == "applied":
             continue
@@ -309,10 +318,15 @@ def import_(
             outcome.what, "refused"
         )
         colour = "yellow" if label != "refused" else "red"
-        stderr.print(
+        lines.append(
             f"{shown}:{outcome.line}: [{colour}]{label}[/{colour}] {escape(outcome.key)}: "
             f"{escape(outcome.why)}"
         )
+    if len(lines) > MAX_SHOWN:  # each line costs the console about a millisecond
+        more = len(lines) - MAX_SHOWN
+        lines[MAX_SHOWN:] = [f"… and {more:,} more entries (the totals below count them)"]
+    if lines:
+        stderr.print("\n".join(lines))
     for note in result.notes:
         stderr.print(escape(note) if not dry_run else escape(f"(dry run) {note}"))
     for path in sorted(texts):

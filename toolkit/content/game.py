@@ -267,7 +267,7 @@ def _load_group(
             game.listed.add(keys_file(target))
             doc, diags = load_sheet(target, display, ROWS_KEY[str(where[-1])], adapter)
         else:
-            doc, diags = load_document(target, display)
+            doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
         model = partial = None
         if doc is not None:

@@ -19,6 +19,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.fileio import read_bounded
 
 Y_SYNTAX = rule("Y001", "yaml-syntax", "The file is not well-formed YAML.")
 Y_ENCODING = rule("Y002", "encoding", "The file is not valid UTF-8.")
@@ -401,8 +402,11 @@ def _compose(text: str) -> tuple[YAML, Node | None]:
         return slow, slow.compose(text)
 
 
-def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagnostic]]:
-    """Parse one YAML file; on refusal return None and exactly one Y diagnostic."""
+def load_document(
+    path: Path, display: str, *, inside: Path | None = None
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse one YAML file; on refusal return None and exactly one Y diagnostic. With
+    `inside` (the game folder), the file opened must lie inside it (see read_bounded)."""
 
     def fail(r: Any, span: Span, message: str) -> tuple[None, list[Diagnostic]]:
         return None, [r.at(display, span, message)]
@@ -417,9 +421,11 @@ def load_document(path: Path, display: str) -> tuple[Document | None, list[Diagn
                 Span(),
                 f"file is {info.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
             )
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_FILE_BYTES, inside=inside)
     except OSError as exc:
         return fail(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
+    if len(raw) > MAX_FILE_BYTES:  # it grew after the stat
+        return fail(Y_TOO_LARGE, Span(), f"file is over the limit of {MAX_FILE_BYTES:,} bytes")
     return parse_document(path, display, raw)
 
 

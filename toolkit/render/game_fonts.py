@@ -13,6 +13,7 @@ is named (P010).
 from __future__ import annotations
 
 import hashlib
+import io
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -169,7 +170,7 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     if not real.is_relative_to(root):
         return "the font file leaves the game folder (a link to elsewhere); copy it in"
     try:
-        data = read_bounded(real, MAX_BYTES)
+        data = read_bounded(real, MAX_BYTES, inside=root)
     except OSError as exc:
         return f"cannot read the font file: {exc.strerror or exc}"
     if len(data) > MAX_BYTES:
@@ -180,7 +181,7 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     from toolkit.render.subset_tags import TaggedTTFont
 
     try:
-        font = TaggedTTFont(digest, str(real))
+        font = TaggedTTFont(digest, io.BytesIO(data))  # the bytes checked, not a reopen
         family, style = _family_and_style(font.face)
     except (TTFError, ValueError, KeyError, IndexError, OSError, struct.error) as exc:
         return diagnose(data, exc)

@@ -453,7 +453,7 @@ def icon_set(game_root: Path | None) -> IconSet:
             message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"
             problems.append(Problem(found.display, Span(), message))
             continue
-        icon, problem = load_svg(found.path, found.display, found.path.parent)
+        icon, problem = load_svg(found.path, found.display, found.path.parent, game_root)
         if icon is not None:
             drawers[found.path.stem] = icon
         if problem is not None:

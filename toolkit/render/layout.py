@@ -27,7 +27,7 @@ from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render import assets
+from toolkit.render import assets, template_bounds
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
 from toolkit.render.undefined import MissingName
@@ -137,7 +137,8 @@ def _layout_document(
     found = assets.expected(assets.LAYOUTS, name, game_root)
     if found.outside:
         return None, (R_OUTSIDE.at(found.display, Span(), found.outside),)
-    doc, diags = load_document(found.path, found.display)
+    inside = game_root if found.in_game else None
+    doc, diags = load_document(found.path, found.display, inside=inside)
     return doc, tuple(diags)
 
 
@@ -243,7 +244,7 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
         raise LayoutError(f"layout {layout.id!r}: a template ran out of memory") from None
     except Exception as exc:  # 1/0, 10.0**400, a limit: Jinja raises many kinds
         kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
-        raise LayoutError(f"layout {layout.id!r}: {kind}{exc}") from exc
+        raise LayoutError(f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}") from exc
 
 
 def _resolve(

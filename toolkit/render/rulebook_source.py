@@ -17,6 +17,7 @@ from typing import Any
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
+from toolkit.render import template_bounds
 from toolkit.render.context import View, glossary_terms, localize, named
 from toolkit.render.jinja_cache import TEMPLATE_CODE, CachedSandbox
 from toolkit.render.undefined import MissingName
@@ -171,7 +172,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         raise RulebookError(f"{shown}{exc}{known}", line, col) from exc
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
-        raise RulebookError(f"{type(exc).__name__}: {exc}", line) from exc
+        raise RulebookError(f"{type(exc).__name__}: {template_bounds.said(exc)}", line) from exc
     _refuse_long_word(text)
     _refuse_too_long(text)
     game.print_memo[key] = text

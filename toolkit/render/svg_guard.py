@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,19 +26,38 @@ if TYPE_CHECKING:
 
 MAX_BYTES = 2 * 1024 * 1024
 """A drawn icon is a few kB; 2 MB leaves room for a detailed one (a 50 MB SVG took 3 GB)."""
-MAX_EXPANDED = 10_000
+MAX_EXPANDED = 2_000
 """Elements an icon draws once every <use> is expanded (a 1.6 kB file of nested <use>
-otherwise costs seconds: svglib takes about a millisecond per element)."""
+otherwise costs seconds: svglib takes one to two milliseconds per element, and drawing the
+icon on each card a quarter of that again: 9,000 rectangles took 14 s to read)."""
 MAX_USES = 500
 """<use> elements drawn once expanded: svglib's cost grows faster than their number
 (1,000 uses of one rectangle take seconds)."""
 MAX_FILES = 64
 """Files one icon may pull in, itself included."""
+MAX_NUMBERS = 50_000
+"""Numbers in the `d` and `points` of an icon's paths and polygons, its files together (a
+2 MB path of 400,000 segments took 18 s to read)."""
+MAX_STYLE = 20_000
+"""Characters of CSS in an icon's <style> elements, its files together (90,000 rules took
+34 s to read)."""
+MAX_MATCHING = 100_000
+"""Selector steps times elements in one file: svglib matches every selector against every
+element, 10 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s). A selector of k
+combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
+that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
+groups ran past 2 minutes."""
+_DECLARATIONS = re.compile(r"\{[^}]*\}?")
+_SELECTOR_PART = re.compile(r"[^\s{}>+~,]+")
+MAX_PIXELS = 16_000_000
+"""Pixels of one picture an icon embeds (a data: URI or a PNG/JPEG in icons/), 4000×4000:
+a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read."""
 
 Cost = tuple[int, int]
 """Elements drawn and <use> elements expanded."""
 
 HREFS = ("{http://www.w3.org/1999/xlink}href", "href")
+_DATA_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64")  # what svglib decodes
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
@@ -59,10 +79,10 @@ def parse(data: bytes) -> _Element:
     return etree.fromstring(data, parser=parser)
 
 
-def read(path: Path) -> bytes:
-    """The file's bytes; raises OSError for a file that is not regular, ValueError for one
-    over `MAX_BYTES`."""
-    data = read_bounded(path, MAX_BYTES)
+def read(path: Path, icons: Path | None = None) -> bytes:
+    """The file's bytes; raises OSError for a file that is not regular (or, with `icons`,
+    not inside that folder once opened), ValueError for one over `MAX_BYTES`."""
+    data = read_bounded(path, MAX_BYTES, inside=icons)
     if len(data) > MAX_BYTES:
         raise ValueError(f"the file is larger than the limit of {MAX_BYTES:,} bytes for an SVG")
     return data
@@ -125,26 +145,105 @@ def _target(value: str, base: Path, icons: Path) -> tuple[Path | None, str]:
     return Path(os.path.normpath(os.path.join(base.parent, iri))), ""
 
 
-def check(path: Path, icons: Path) -> Refusal | None:
-    """The first reason the SVG in `path`, or a file it references, may not be drawn."""
+@dataclass
+class _Spent:
+    """What an icon's files hold, together: numbers of shapes and characters of CSS."""
+
+    numbers: int = 0
+    style: int = 0
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
+_SHAPE_DATA = ("d", "points")
+
+
+def check(path: Path, icons: Path, data: bytes | None = None) -> Refusal | None:
+    """The first reason the SVG in `path` (its bytes `data` if read already: what is
+    checked is then what is drawn), or a file it references, may not be drawn."""
     icons = real_path(icons)
     seen: dict[Path, Cost] = {}
-    return _check(path, icons, seen)
+    return _check(path, icons, seen, data, _Spent())
 
 
-def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
+def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | None:
+    """A refusal at the element that takes the icon's numbers or CSS past its limit."""
+    elements = sum(1 for e in root.iter() if isinstance(e.tag, str))
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        name = element.tag.rsplit("}", 1)[-1]
+        if name == "style":
+            css = element.text or ""
+            spent.style += len(css)
+            if _matching(css, _depth(root)) * elements > MAX_MATCHING:
+                message = (
+                    f"its <style> rules on its {elements:,} elements take more than"
+                    f" {MAX_MATCHING:,} steps to match; use fewer rules, simpler selectors"
+                    " (.class) or fewer nested groups"
+                )
+                return Refusal(path, *column(text, element), message)
+        for attribute in _SHAPE_DATA:
+            value = element.get(attribute)
+            if value:
+                spent.numbers += len(_NUMBER.findall(value))
+        if spent.numbers > MAX_NUMBERS:
+            message = (
+                f"its paths and polygons hold more than {MAX_NUMBERS:,} numbers; simplify"
+                " the drawing (fewer nodes)"
+            )
+            return Refusal(path, *column(text, element), message)
+        if spent.style > MAX_STYLE:
+            message = f"its <style> holds more than {MAX_STYLE:,} characters of CSS"
+            return Refusal(path, *column(text, element), message)
+    return None
+
+
+def _depth(root: _Element) -> int:
+    """How deep the elements nest (the root is 1)."""
+    depth = {root: 1}
+    for element in root.iter():
+        parent = element.getparent()
+        if parent is not None:
+            depth[element] = depth.get(parent, 1) + 1
+    return max(depth.values())
+
+
+def _matching(css: str, depth: int) -> int:
+    """Steps one element's match against every selector of `css` may take, at most (capped
+    just above the limit): a selector of k combinators counts depth**k."""
+    steps = 0
+    for group in _DECLARATIONS.split(css):
+        for selector in group.split(","):
+            parts = len(_SELECTOR_PART.findall(selector))
+            if parts:
+                steps += depth ** min(parts - 1, 8)
+            if steps > MAX_MATCHING:
+                return MAX_MATCHING + 1
+    return steps
+
+
+def _check(
+    path: Path,
+    icons: Path,
+    seen: dict[Path, Cost],
+    data: bytes | None,
+    spent: _Spent,
+) -> Refusal | None:
     """Check one file (and, depth first, the SVGs it references); `seen` gets each file's
     expanded cost, so a file referenced twice is read once."""
     from lxml import etree
 
     seen[real_path(path)] = (0, 0)  # a reference cycle costs nothing; svglib skips it
     try:
-        data = read(path)
+        data = read(path, icons) if data is None else data
         root = parse(data)
     except (OSError, ValueError, etree.XMLSyntaxError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return Refusal(path, 1, 1, f"cannot read it: {reason}")
     text = data.decode("utf-8", "replace")
+    refusal = _heavy(root, text, path, spent)
+    if refusal is not None:
+        return refusal
     external: dict[etree._Element, Cost] = {}
     for element in root.iter():
         if not isinstance(element.tag, str):
@@ -153,6 +252,8 @@ def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
         if value is None:
             continue
         target, reason = _target(value, path, icons)
+        if not reason:
+            reason = _picture_too_large(element, target)
         if reason:
             return Refusal(path, *column(text, element), reason)
         if target is None or target.suffix.lower() != ".svg" or not target.is_file():
@@ -162,7 +263,7 @@ def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
             if len(seen) >= MAX_FILES:
                 message = f"it references more than {MAX_FILES} SVG files"
                 return Refusal(path, *column(text, element), message)
-            refusal = _check(target, icons, seen)
+            refusal = _check(target, icons, seen, None, spent)
             if refusal is not None:
                 return refusal
         external[element] = seen[real]
@@ -176,6 +277,41 @@ def _check(path: Path, icons: Path, seen: dict[Path, Cost]) -> Refusal | None:
         )
         return Refusal(path, *where, message)
     return None
+
+
+def _picture_too_large(element: _Element, target: Path | None) -> str:
+    """Why the picture an element embeds is refused: more than `MAX_PIXELS` (svglib decodes
+    a data: URI's PNG or JPEG, and reportlab a referenced file's, whole); '' otherwise."""
+    import base64
+    import binascii
+    import io
+
+    from PIL import Image
+
+    raw = element.get(HREFS[0]) or element.get(HREFS[1]) or ""
+    found = _DATA_IMAGE.match(raw)
+    if found:
+        try:
+            source: Path | io.BytesIO = io.BytesIO(
+                base64.decodebytes(raw[found.end() + 1 :].encode("ascii"))
+            )
+        except (ValueError, binascii.Error):
+            return ""  # svglib cannot decode it either, and draws nothing
+    elif target is not None and target.suffix.lower() != ".svg" and target.is_file():
+        source = target
+    else:
+        return ""
+    too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(source) as picture:
+                width, height = picture.size
+    except Image.DecompressionBombError:
+        return too_large
+    except (OSError, ValueError):
+        return ""  # not a picture PIL reads: svglib skips it
+    return too_large + f" ({width}×{height})" if width * height > MAX_PIXELS else ""
 
 
 def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
 from toolkit.fileio import real_path
-from toolkit.render import svg_guard
+from toolkit.render import svg_fonts, svg_guard
 
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
     from reportlab.graphics.shapes import Drawing
@@ -103,18 +103,23 @@ def _shapes(node: Any) -> list[Any]:
 
 
 def load_svg(
-    path: Path, display: str, icons: Path | None = None
+    path: Path, display: str, icons: Path | None = None, game: Path | None = None
 ) -> tuple[SvgIcon | None, Problem | None]:
     """The icon in `path`, or None and a diagnostic at the line and column that fail.
 
     Checked first (svg_guard): its size, what its hrefs reach (only files inside `icons`,
     the game's icons/ folder; `path`'s own folder if None) and its <use> expansion. Then
     drawn once into a throwaway page, so a size or value reportlab cannot write (1e308) is
-    a finding in validate, not a traceback in build."""
+    a finding in validate, not a traceback in build.
+
+    The file itself is read once, and only if the file opened lies inside `game` (the game
+    folder; `icons`' parent if None), so a link switched after the caller's check is not
+    followed out; svglib draws those same bytes."""
     from lxml import etree
 
+    icons = icons if icons is not None else path.parent
     try:
-        data = svg_guard.read(path)
+        data = svg_guard.read(path, game if game is not None else icons.parent)
     except ValueError as exc:
         return None, Problem(display, Span(), str(exc))
     except OSError as exc:
@@ -129,13 +134,12 @@ def load_svg(
     where = Span(*svg_guard.column(text, root))
     if etree.QName(root).localname != "svg":
         return None, Problem(display, where, f"the root element is <{str(root.tag)}>, not <svg>")
-    icons = icons if icons is not None else path.parent
-    refusal = svg_guard.check(path, icons)
+    refusal = svg_guard.check(path, icons, data)
     if refusal is not None:
         shown = display if refusal.path == path else display_path(refusal.path)
         return None, Problem(shown, Span(refusal.line, refusal.col), refusal.message)
     try:
-        drawing, tinted = _read(path, icons)
+        drawing, tinted = _read(path, icons, data)
     except Exception as exc:  # svglib raises what its parser meets; report, never crash
         return None, Problem(display, Span(), f"svglib cannot draw it: {exc}")
     if drawing is None or not drawing.width or not drawing.height:
@@ -158,15 +162,16 @@ def load_svg(
     return icon, None
 
 
-def _read(path: Path, icons: Path) -> tuple[Drawing | None, bool]:
-    """svglib's drawing of `path` (references only inside `icons`), and whether it uses
-    `currentColor` (read then in CURRENT, unless the SVG itself gives its root a `color`)."""
+def _read(path: Path, icons: Path, data: bytes) -> tuple[Drawing | None, bool]:
+    """svglib's drawing of `path`, whose bytes are `data` (the ones checked: the file is not
+    opened again), with references only inside `icons`; and whether it uses `currentColor`
+    (read then in CURRENT, unless the SVG itself gives its root a `color`)."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    root = load_svg_file(str(path))
+    root = load_svg_file(io.BytesIO(data))
     if root is None:
         return None, False
-    tinted = bool(USES_CURRENT.search(path.read_bytes()))
+    tinted = bool(USES_CURRENT.search(data))
     if tinted:
         for element in root.iter():
             for name, value in element.attrib.items():
@@ -174,5 +179,7 @@ def _read(path: Path, icons: Path) -> tuple[Drawing | None, bool]:
                     element.set(name, re.sub("(?i)currentcolor", "currentColor", value))
         if not root.get("color") and not OWN_COLOR.search(root.get("style") or ""):
             root.set("color", CURRENT)
-    renderer = SvgRenderer(str(path), external_reference_root=str(real_path(icons)))
+    renderer = SvgRenderer(
+        str(path), font_map=svg_fonts.confined(), external_reference_root=str(real_path(icons))
+    )
     return renderer.render(root), tinted

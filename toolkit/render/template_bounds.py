@@ -326,6 +326,17 @@ def _wrapped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         raise TemplateLimitError(f"wordwrap over a text of more than {MAX_WRAPPED:,} characters")
 
 
+def _indented(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`indent` adds its width (a number of spaces, or a string) to every line: 500,000
+    lines at width 1,000 built 500,000,000 characters (1 GB) before the result's check."""
+    _width_args(args, kwargs)
+    width = args[0] if args else kwargs.get("width", 4)
+    step = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+    text = str(value)
+    if len(text) + (text.count("\n") + 1) * max(step, 0) > MAX_STRING:
+        raise TemplateLimitError(f"indent would build more than {MAX_STRING:,} characters")
+
+
 def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     numbers = [a for a in (*args[:1], *kwargs.values()) if isinstance(a, int)]
     if any(n > MAX_ITEMS for n in numbers):
@@ -360,7 +371,7 @@ def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]] = {
     "center": lambda v, a, k: _width_args(a, k),
-    "indent": lambda v, a, k: _width_args(a, k),
+    "indent": _indented,
     "wordwrap": _wrapped,
     "truncate": lambda v, a, k: _width_args(a, k),
     "batch": lambda v, a, k: _count_arg(a, k),
@@ -383,6 +394,19 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]]
         lambda v, a, k: guard_compared(v),
     ),
 }
+
+
+MAX_SAID = 300
+"""Characters of an error's own text a diagnostic repeats: Python's messages quote the value
+(`could not convert string to float: 'xxx…'`), which a template may make a megabyte long."""
+
+
+def said(exc: BaseException) -> str:
+    """The error's text for a diagnostic, cut to `MAX_SAID` characters."""
+    text = str(exc)
+    if len(text) <= MAX_SAID:
+        return text
+    return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
 
 
 def guard_filter(name: str, func: Any) -> Any:

@@ -67,15 +67,34 @@ def max_local_workers() -> int:
 def probe_scheduler(address: str) -> None:
     """Ask the server at `address` what it is before Dask's Client connects: a server that
     is not a Dask scheduler makes the Client wait for ever (one that never answers) or try to
-    allocate exabytes (its reply read as a frame length). Bounded by PROBE_SECONDS."""
-    import asyncio
+    allocate exabytes (its reply read as a frame length). Bounded by PROBE_SECONDS.
 
+    The address is checked first, so that what goes wrong after is the server's reply (a
+    reply Dask cannot decode raised ValueErrors such as "4294967295 exceeds max_array_len",
+    once shown as if the address were wrong, after Dask's own logged traceback)."""
+    import asyncio
+    import logging
+
+    from distributed.comm.addressing import get_address_host_port, parse_address
     from distributed.core import rpc
+
+    try:
+        scheme, _ = parse_address(address)
+        port = None if scheme == "inproc" else get_address_host_port(address)[1]
+    except ValueError as exc:
+        raise ExecutorError(
+            f"--dask {address}: {exc} (expected local:N or tcp://HOST:PORT)"
+        ) from None
+    if port is not None and not 0 < port < 65536:
+        raise ExecutorError(f"--dask {address}: port {port} is not a port (1 to 65535)")
 
     async def identity() -> Any:
         async with rpc(address) as remote:
             return await remote.identity()
 
+    protocol = logging.getLogger("distributed.protocol")
+    level = protocol.level
+    protocol.setLevel(logging.CRITICAL + 1)  # it logs a traceback for a reply it cannot read
     try:
         info = asyncio.run(asyncio.wait_for(identity(), PROBE_SECONDS))
     except TimeoutError:
@@ -84,14 +103,13 @@ def probe_scheduler(address: str) -> None:
         ) from None
     except OSError as exc:
         raise ExecutorError(f"--dask {address} (cannot reach the scheduler: {exc})") from None
-    except ValueError as exc:
+    except (Exception, MemoryError):  # a reply in another protocol, or another Dask version
         raise ExecutorError(
-            f"--dask {address}: {exc} (expected local:N or tcp://HOST:PORT)"
+            f"--dask {address}: not a Dask scheduler, or one of another Dask version"
+            " (its reply is not the Dask protocol this machine speaks)"
         ) from None
-    except (Exception, MemoryError) as exc:  # a reply in another protocol, a bad address
-        raise ExecutorError(
-            f"--dask {address}: not a Dask scheduler ({type(exc).__name__} on its reply)"
-        ) from None
+    finally:
+        protocol.setLevel(level)
     if not isinstance(info, dict) or info.get("type") != "Scheduler":
         kind = info.get("type") if isinstance(info, dict) else None
         raise ExecutorError(f"--dask {address}: not a Dask scheduler (it is a {kind or 'server'})")
