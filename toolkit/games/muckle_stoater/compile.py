@@ -112,6 +112,10 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
                 by_pos.append((row, live, rest))
             per_colour.append(tuple(by_pos))
         shares.append(tuple(per_colour))
+    width = max(split_totals, default=1) - 1
+    share_fs = tuple(
+        tuple(f for f in range(1, width + 1) if bits >> (f - 1) & 1) for bits in range(1 << width)
+    )
     rivals = tuple(
         tuple(lid for lid in range(players * n) if team[lid // n] != team[o])
         for o in range(players)
@@ -149,6 +153,7 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         sfwd=sfwd,
         fmoves=fmoves,
         shares=tuple(shares),
+        share_fs=share_fs,
         back=tuple(back),
         rivals=rivals,
         eff_rank=tuple(e[0] for e in c.effects),

@@ -109,6 +109,9 @@ class Table:
     """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
     f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest
     total-f has options)."""
+    share_fs: tuple[tuple[int, ...], ...]
+    """share_fs[bits]: the shares f (ascending) whose bit f-1 is set, so a split pair walks
+    only the shares both Laddies can take instead of every f."""
     back: tuple[tuple[tuple[int, int], ...], ...]  # back[k][hole] = (dest, path mask)
     rivals: tuple[tuple[int, ...], ...]  # [colour] Laddie ids of the other teams
     eff_rank: tuple[int, ...]

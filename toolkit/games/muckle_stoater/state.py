@@ -364,6 +364,7 @@ class MuckleState(State):
         # a pair with no share f that one Laddie can take f of and the other the rest of is
         # skipped at once (Castle Laddies, mostly)
         shares = t.shares[total][o]
+        share_fs = t.share_fs
         rows = [shares[p] for _, p in movers]
         for i, (la, pa) in enumerate(movers):
             ka = la - lo
@@ -371,18 +372,17 @@ class MuckleState(State):
             row_a, live_a, _ = rows[i]
             for j in range(i + 1, len(movers)):
                 row_b, _, rlive_b = rows[j]
-                if not live_a & rlive_b:
+                both = live_a & rlive_b  # the shares f a can take and b the rest of
+                if not both:
                     continue
                 lb, pb = movers[j]
                 kb = lb - lo
                 vb = 1 << pb
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
                 ba = (kb * n + ka) * parts - 1
-                for f in range(1, total):
+                for f in share_fs[both]:
                     g = total - f
                     opts_b = row_b[g - 1]
-                    if not opts_b:
-                        continue
                     for oa, da, pka, bit_a in row_a[f - 1]:
                         a_ok = not own & pka and not (fin and pa < track <= da)
                         after_a = (own ^ va) | bit_a
