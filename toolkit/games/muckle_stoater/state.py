@@ -260,18 +260,34 @@ class MuckleState(State):
         ]
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
+        fmoves = t.fmoves
         for plan in compress(t.rank_plan, hand):  # the ranks held, in rank order
             for e, key, kind, arg in plan:
                 found = cache[key]
                 if found is None:
+                    # the common kinds inline (a call per effect costs more than they do)
                     if kind == FWD:
-                        table = t.fmoves[arg]
+                        table = fmoves[arg]
                         found = [
                             move
                             for lid, p in movers
                             for path, move in table[lid][p]
                             if not own & path
                         ]
+                    elif kind == LEAVE:
+                        start = t.start[o]
+                        if self.dock[o] and not own >> start & 1:
+                            found = [(1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1)]
+                        else:
+                            found = []
+                    elif kind == BACK:
+                        table_back = t.back[arg]
+                        found = []
+                        for lid, p in movers:
+                            if p < track:
+                                dest, path = table_back[p]
+                                if not own & path:
+                                    found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
                     else:
                         found = self._other_moves(e, kind, arg, o, own, movers)
                     cache[key] = found
@@ -291,25 +307,13 @@ class MuckleState(State):
     def _other_moves(
         self, e: int, kind: int, arg: int, o: int, own: int, movers: list[tuple[int, int]]
     ) -> Moves:
-        """The moves of an effect other than a plain forward move (rarer, so out of line)."""
+        """The moves of a Bonnie Fechter or a 7 split (rarer, so out of line)."""
         t = self.t
         pos = self.pos
         n = t.laddies
         lo = o * n
         out: Moves = []
-        if kind == LEAVE:
-            start = t.start[o]
-            if self.dock[o] and not own >> start & 1:
-                out.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
-        elif kind == BACK:
-            table = t.back[arg]
-            track = t.track
-            for lid, p in movers:
-                if p < track:
-                    dest, path = table[p]
-                    if not own & path:
-                        out.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-        elif kind == BONNIE:
+        if kind == BONNIE:
             self._bonnie_moves(e, o, out)
         elif kind == SPLIT:
             # a Castle Laddie blocked by its neighbour may move once that one has moved
