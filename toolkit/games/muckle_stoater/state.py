@@ -452,9 +452,20 @@ class MuckleState(State):
                 if v >= n:  # Castle option, or a move inside the Castle
                     lid = lo + v - n
                     self._move(lid, self._dest(o, lid, t.eff_arg[e], 1))
-                else:
+                else:  # the commonest move, inline: track hole to track hole
                     lid = lo + v
-                    self._move(lid, (self.pos[lid] + t.eff_arg[e]) % t.track)
+                    pos = self.pos
+                    board = self.board
+                    p = pos[lid]
+                    dest = (p + t.eff_arg[e]) % t.track
+                    board[p] = -1
+                    if board[dest] < 0:
+                        board[dest] = lid
+                        pos[lid] = dest
+                        self.mask[o] ^= (1 << p) | (1 << dest)
+                    else:
+                        self.mask[o] ^= 1 << p
+                        self._land(lid, o, dest)
             elif kind == LEAVE:
                 lid = self.pos.index(-1, lo, lo + n)
                 self.dock[o] -= 1
