@@ -49,6 +49,15 @@ class Plan:
     rival_starts: tuple[tuple[tuple[int, int], ...], ...]  # [colour] (rival, its start bit)
     keep_cost: tuple[float, ...]  # [effect] keep value of its rank
     leave_cost: tuple[tuple[float, ...], tuple[float, ...]]  # [docked][effect] exit-card value
+    # The scores of a plain move (forward, out of the Dock, 8 back), as the scoring loop
+    # would compute them, looked up by Laddie id (rows shared by a colour's Laddies):
+    gain: tuple[tuple[tuple[float, ...], ...], ...]
+    """gain[laddie][from][to]: progress plus the lag bonus (from -1, the last row: the Dock,
+    with LEAVE_BONUS)."""
+    escape: tuple[tuple[float, ...], ...]  # [laddie][from] bonus for leaving a hole in danger
+    risk: tuple[tuple[float, ...], ...]  # [laddie][to] penalty for landing in danger
+    capture: tuple[tuple[float, ...], ...]  # [captured laddie][hole] bonus for taking it
+    simple: tuple[bool, ...]  # [effect] one Laddie, one part (scored by the short loop)
 
 
 def make_plan(t: Table) -> Plan:
@@ -86,6 +95,19 @@ def make_plan(t: Table) -> Plan:
         tuple(q for q in range(t.players) if t.team[q] != t.team[o]) for o in range(t.players)
     )
     effects = range(t.n_effects)
+    most = max(dock_togo)
+    # same operations in the same order as the scoring loop computes them: same floats
+    gain, escape, risk, capture = [], [], [], []
+    for o in range(t.players):
+        row = togo[o]
+        rows = [tuple(b - a + b * BEHIND for a in row) for b in row]
+        b = dock_togo[o]
+        rows.append(tuple(b - a + b * BEHIND + LEAVE_BONUS for a in row))
+        gain.append(tuple(rows))
+        escape.append(tuple(ESCAPE + (most - b) * RISK_PROGRESS for b in row))
+        risk.append(tuple(RISK + (most - a) * RISK_PROGRESS for a in row))
+        capture.append(tuple(CAPTURE + (most - there) * CAPTURE_PROGRESS for there in row))
+    by_laddie = [lid // t.laddies for lid in range(t.players * t.laddies)]
     return Plan(
         togo,
         dock_togo,
@@ -100,7 +122,26 @@ def make_plan(t: Table) -> Plan:
             tuple(0.0 for _ in effects),
             tuple(KEEP_LEAVE if has_leave[t.eff_rank[e]] else 0.0 for e in effects),
         ),
+        tuple(gain[q] for q in by_laddie),
+        tuple(escape[q] for q in by_laddie),
+        tuple(risk[q] for q in by_laddie),
+        tuple(capture[q] for q in by_laddie),
+        tuple(t.eff_kind[e] in (FWD, LEAVE, BACK) for e in effects),
     )
+
+
+_PLANS: dict[int, tuple[Table, Plan]] = {}  # id(table) → (table, plan): one per table
+# for every bot of the process (a 6-player plan is some 100,000 floats)
+
+
+def plan_for(t: Table) -> Plan:
+    """The table's plan, built once per process and shared by the bots at it."""
+    found = _PLANS.get(id(t))
+    if found is None or found[0] is not t:
+        if len(_PLANS) >= 8:
+            _PLANS.clear()
+        found = _PLANS[id(t)] = (t, make_plan(t))
+    return found[1]
 
 
 class GreedyBot:
@@ -120,7 +161,7 @@ class GreedyBot:
         t = ms.t
         plan = self._plan
         if t is not self._table or plan is None:
-            plan = self._plan = make_plan(t)
+            plan = self._plan = plan_for(t)
             self._table = t
         n_eff = t.n_effects
         o = ms.seat
@@ -162,13 +203,41 @@ class GreedyBot:
         keep_cost = plan.keep_cost
         leave_cost = plan.leave_cost[docked]
         eff_key = t.eff_key
+        simple = plan.simple
+        gain = plan.gain
+        escape = plan.escape
+        risk = plan.risk
+        capture = plan.capture
         best = acts[0]
         best_score = -1e18
         tops: list[tuple[float, int] | None] = [None] * t.n_keys  # best move per shared list
         for e, moves in groups:
             key = eff_key[e]
             top = tops[key]
-            if top is None:
+            if top is None and simple[e]:
+                # the loop below for one-part moves, its sums looked up (same floats)
+                top_score, top_v = -1e18, 0
+                for v, lid, frm, dest, _, _, _ in moves:
+                    score = gain[lid][frm][dest]
+                    if 0 <= frm < track and (rivals & sources[frm] or exits >> frm & 1):
+                        score += escape[lid][frm]
+                    if dest >= track:
+                        if frm < track:
+                            score += HOME_BONUS
+                    else:
+                        if rivals & sources[dest] or exits >> dest & 1:
+                            score -= risk[lid][dest]
+                        occ = board[dest]
+                        if occ >= 0 and occ != lid:
+                            oq = occ // n
+                            if team[oq] != mine:
+                                score += capture[occ][dest]
+                            else:
+                                score += (togo[oq][dest] - togo[oq][entrance[oq]]) * PARTNER
+                    if score > top_score:
+                        top_score, top_v = score, v
+                top = tops[key] = (top_score, top_v)
+            elif top is None:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, lid2, frm2, dest2 in moves:
                     # the value of one Laddie's move from `frm` (-1: Dock) to `dest`, then of
