@@ -238,7 +238,8 @@ class MuckleState(State):
     def _generate(self) -> None:
         """Legal actions, grouped by effect: ranks sharing an effect (10, J, Q, K move 10)
         share one computed move list, so bots score each distinct move once. Identical cards
-        of one rank give one action."""
+        of one rank give one action. Plain loops, not comprehensions: each comprehension is a
+        function call, dearer than the few items it builds here."""
         t = self.t
         seat = self.seat
         n = t.laddies
@@ -253,48 +254,48 @@ class MuckleState(State):
         track = t.track
         # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
         end = track + t.castle - 1
-        movers = [
-            (lid, p)
-            for lid, p in enumerate(pos[lo : lo + n], lo)
-            if 0 <= p < end and (p < track or not own >> (p + 1) & 1)
-        ]
+        movers = []
+        for lid in range(lo, lo + n):
+            p = pos[lid]
+            if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
+                movers.append((lid, p))
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
+        acts: list[int] = []
+        n_eff = t.n_effects
         fmoves = t.fmoves
         for plan in compress(t.rank_plan, hand):  # the ranks held, in rank order
             for e, key, kind, arg in plan:
                 found = cache[key]
                 if found is None:
                     # the common kinds inline (a call per effect costs more than they do)
+                    found = []
                     if kind == FWD:
                         table = fmoves[arg]
-                        found = [
-                            move
-                            for lid, p in movers
-                            for path, move in table[lid][p]
-                            if not own & path
-                        ]
+                        for lid, p in movers:
+                            for path, move in table[lid][p]:
+                                if not own & path:
+                                    found.append(move)
                     elif kind == LEAVE:
                         start = t.start[o]
                         if self.dock[o] and not own >> start & 1:
-                            found = [(1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1)]
-                        else:
-                            found = []
+                            found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
                     elif kind == BACK:
                         table_back = t.back[arg]
-                        found = []
                         for lid, p in movers:
                             if p < track:
                                 dest, path = table_back[p]
                                 if not own & path:
                                     found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-                    else:
-                        found = self._other_moves(e, kind, arg, o, own, movers)
+                    elif kind == SPLIT:
+                        self._split_moves(arg, o, found)
+                    elif kind == BONNIE:
+                        self._bonnie_moves(e, o, found)
                     cache[key] = found
                 if found:
                     groups.append((e, found))
-        n_eff = t.n_effects
-        acts = [m[0] * n_eff + e for e, found in groups for m in found]
+                    for m in found:
+                        acts.append(m[0] * n_eff + e)
         if not acts:  # R11/R14: no legal move at all → discard any one card and pass
             for r in range(t.ranks):
                 if hand[r]:
@@ -303,26 +304,6 @@ class MuckleState(State):
                 acts.append(0)
         self._acts = acts
         self._groups = groups
-
-    def _other_moves(
-        self, e: int, kind: int, arg: int, o: int, own: int, movers: list[tuple[int, int]]
-    ) -> Moves:
-        """The moves of a Bonnie Fechter or a 7 split (rarer, so out of line)."""
-        t = self.t
-        pos = self.pos
-        n = t.laddies
-        lo = o * n
-        out: Moves = []
-        if kind == BONNIE:
-            self._bonnie_moves(e, o, out)
-        elif kind == SPLIT:
-            # a Castle Laddie blocked by its neighbour may move once that one has moved
-            # first: every Laddie short of the Castle's dead end can take part
-            end = t.track + t.castle - 1
-            both = [(lid, pos[lid]) for lid in range(lo, lo + n) if 0 <= pos[lid] < end]
-            if len(both) > 1 or (t.teams and both):
-                self._split_moves(arg, o, both, out)
-        return out
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
         """R9/R10: an own Laddie (track, or Dock) takes a rival's track hole."""
@@ -343,7 +324,7 @@ class MuckleState(State):
             for tid, hole in targets:
                 out.append((base + tid, lid, p, hole, tid, hole, hole))
 
-    def _split_moves(self, total: int, o: int, movers: list[tuple[int, int]], out: Moves) -> None:
+    def _split_moves(self, total: int, o: int, out: Moves) -> None:
         """R3/R4/R5: two different Laddies, the first part fully resolved, all steps used.
 
         Each pair and share is listed once: lower Laddie first when that order is legal, else
@@ -352,14 +333,26 @@ class MuckleState(State):
         n = t.laddies
         track = t.track
         lo = o * n
+        pos = self.pos
         own = self.mask[o]
-        sfwd = t.sfwd[o]
         parts = total - 1
+        # a Castle Laddie blocked by its neighbour may move once that one has moved first:
+        # every Laddie short of the Castle's dead end can take part
+        end = track + t.castle - 1
+        shares = t.shares[total][o]
+        movers = []  # (lid, position, (options per share, live bits, rest-live bits))
+        for lid in range(lo, lo + n):
+            p = pos[lid]
+            if 0 <= p < end:
+                movers.append((lid, p, shares[p]))
+        if len(movers) < 2 and not (t.teams and movers):
+            return
         # R5: in teams, a first part that brings the player's last Laddie home hands the rest
         # of the 7 to a partner's Laddie; such orders are listed by _finishing_split
         fin = t.teams and o == self.seat and self.home[o] == n - 1
         if fin:
-            for la, pa in movers:
+            sfwd = t.sfwd[o]
+            for la, pa, _ in movers:
                 if pa < track:
                     for f in range(1, total):
                         for _, dest, path, _ in sfwd[f][pa]:
@@ -367,19 +360,19 @@ class MuckleState(State):
                                 self._finishing_split(la, dest, total - f, la - lo, f, out)
         # a pair with no share f that one Laddie can take f of and the other the rest of is
         # skipped at once (Castle Laddies, mostly)
-        shares = t.shares[total][o]
         share_fs = t.share_fs
-        rows = [shares[p] for _, p in movers]
-        for i, (la, pa) in enumerate(movers):
+        last = len(movers)
+        for i in range(last - 1):
+            la, pa, (row_a, live_a, _) = movers[i]
+            if not live_a:
+                continue
             ka = la - lo
             va = 1 << pa
-            row_a, live_a, _ = rows[i]
-            for j in range(i + 1, len(movers)):
-                row_b, _, rlive_b = rows[j]
+            for j in range(i + 1, last):
+                lb, pb, (row_b, _, rlive_b) = movers[j]
                 both = live_a & rlive_b  # the shares f a can take and b the rest of
                 if not both:
                     continue
-                lb, pb = movers[j]
                 kb = lb - lo
                 vb = 1 << pb
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
