@@ -214,7 +214,9 @@ class GreedyBot:
         for e, moves in groups:
             key = eff_key[e]
             top = tops[key]
-            if top is None and simple[e]:
+            if top is not None:  # a list shared with an effect already scored
+                top_score, top_v = top
+            elif simple[e]:
                 # the loop below for one-part moves, its sums looked up (same floats)
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, _, _, _ in moves:
@@ -236,8 +238,8 @@ class GreedyBot:
                                 score += (togo[oq][dest] - togo[oq][entrance[oq]]) * PARTNER
                     if score > top_score:
                         top_score, top_v = score, v
-                top = tops[key] = (top_score, top_v)
-            elif top is None:
+                tops[key] = (top_score, top_v)
+            else:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, lid2, frm2, dest2 in moves:
                     # the value of one Laddie's move from `frm` (-1: Dock) to `dest`, then of
@@ -273,8 +275,8 @@ class GreedyBot:
                         lid, frm, dest, lid2 = lid2, frm2, dest2, -1
                     if score > top_score:
                         top_score, top_v = score, v
-                top = tops[key] = (top_score, top_v)
-            score = top[0] - keep_cost[e] - leave_cost[e]
+                tops[key] = (top_score, top_v)
+            score = top_score - keep_cost[e] - leave_cost[e]
             if score > best_score:
-                best, best_score = top[1] * n_eff + e, score
+                best, best_score = top_v * n_eff + e, score
         return best
