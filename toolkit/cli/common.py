@@ -62,7 +62,12 @@ def usage_error(message: str) -> typer.Exit:
 def game_folders(args: list[str] | None) -> list[Path]:
     """Folders for GAME arguments; with none, the game folder the current directory is in,
     else every bundled game; exit 2 if unknown."""
-    from toolkit.content.game import GameNotFound, bundled_games, game_folder_around, resolve_game
+    from toolkit.content.folders import (
+        GameNotFound,
+        bundled_games,
+        game_folder_around,
+        resolve_game,
+    )
 
     if not args:
         around = game_folder_around(Path.cwd())
