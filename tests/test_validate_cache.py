@@ -145,7 +145,9 @@ def test_editing_one_card_brings_and_takes_a_finding(cache, tmp_path, monkeypatc
     clean = deck.read_text(encoding="utf-8")
     assert _run(".") == (0, "clean: 1 game(s): \n")
     assert "unchanged" in _run(".", "-v")[1]
-    deck.write_text(clean.replace("Move {steps} spaces.", "Move  {steps} spaces."), "utf-8")
+    same_size = clean.replace("Move {steps} spaces.", "Move  {steps}spaces.")  # T015
+    assert len(same_size) == len(clean)
+    deck.write_text(same_size, "utf-8")
     edited = _run(".")
     assert "T015" in edited[1]
     assert edited == _run(".", "--no-cache")
