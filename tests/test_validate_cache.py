@@ -172,10 +172,14 @@ def test_editing_the_glossary_or_a_layout_is_seen(cache, tmp_path, monkeypatch, 
     shutil.copy(REPO / "templates" / "cards" / "standard.yaml", layouts / "standard.yaml")
     assert _run(".") == _run(".", "--no-cache")
     (layouts / "standard.yaml").write_text("elements: [\n", encoding="utf-8")
-    for memo in (layout_document, load_layout):  # one process per run outside tests
-        memo.cache_clear()
-    broken = _run(".")
-    assert broken[0] != 0 and broken == _run(".", "--no-cache")
+    try:
+        for memo in (layout_document, load_layout):  # one process per run outside tests
+            memo.cache_clear()
+        broken = _run(".")
+        assert broken[0] != 0 and broken == _run(".", "--no-cache")
+    finally:  # the next test's game is `.` too
+        for memo in (layout_document, load_layout):
+            memo.cache_clear()
 
 
 def test_a_schema_a_modeline_names_going_away_is_seen(cache, tmp_path, monkeypatch):
@@ -234,3 +238,42 @@ def test_entries_hold_no_code(cache, tmp_path, monkeypatch):
     (entry,) = _entries(cache)
     entry_json = json.loads(entry.read_bytes()[32:])
     assert entry_json["findings"][0][1] == "T015"
+
+
+def _pdfs(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.pdf")}
+
+
+def test_build_after_validate_skips_the_checks_and_prints_the_same(cache, tmp_path, monkeypatch):
+    import toolkit.checks.gate
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    validated = _run(".")
+    assert validated[0] == 0, validated
+
+    def no_checks(*args, **kwargs):
+        raise AssertionError("checked again although validate kept the findings")
+
+    runner = CliRunner()
+    with monkeypatch.context() as patched:
+        patched.setattr(toolkit.checks.gate, "run_checks", no_checks)
+        cached = runner.invoke(app, ["build", ".", "--lang", "en", "--out", str(tmp_path / "a")])
+    assert cached.exit_code == 0, cached.output
+    fresh = runner.invoke(
+        app, ["build", ".", "--lang", "en", "--no-cache", "--out", str(tmp_path / "b")]
+    )
+    assert fresh.exit_code == 0, fresh.output
+    made = _pdfs(tmp_path / "a")
+    assert made and made == _pdfs(tmp_path / "b")
+
+
+def test_build_of_a_game_with_errors_is_refused_from_the_cache_too(cache, tmp_path, monkeypatch):
+    game = build_case(FIXTURES / "broken" / "missing-field", tmp_path / "game")
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 1
+    runner = CliRunner()
+    refused = runner.invoke(app, ["build", ".", "--out", str(tmp_path / "a")])
+    assert refused.exit_code == 1
+    assert refused.output == runner.invoke(app, ["build", ".", "--no-cache"]).output
+    assert not (tmp_path / "a").exists()

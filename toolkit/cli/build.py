@@ -49,6 +49,15 @@ def build(
         str | None,
         typer.Option(help="Back offset of a printer saved by `playset calibrate --save`."),
     ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            envvar="PLAYSET_NO_CACHE",
+            help="Check the game afresh even when `validate` kept its findings"
+            " (or PLAYSET_NO_CACHE=1).",
+        ),
+    ] = False,
     **settings: str | None,
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
@@ -71,7 +80,7 @@ def build(
     out_dir = out or Path.cwd() / "output"
     failed = False
     for folder in game_folders(games):
-        game = gated_game(folder)
+        game = gated_game(folder, use_cache=not no_cache)
         if game is None:
             failed = True
             continue

@@ -40,7 +40,8 @@ def validate(
         typer.Option(
             "--no-cache",
             envvar="PLAYSET_NO_CACHE",
-            help="Check every file afresh; neither read nor write the cache (or PLAYSET_NO_CACHE=1).",
+            help="Check every file afresh; neither read nor write the cache"
+            " (or PLAYSET_NO_CACHE=1).",
         ),
     ] = False,
     verbose: Annotated[

@@ -424,3 +424,10 @@ class FindingsCache:
         payload = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the entry for {folder}")
+
+
+def cached_findings(folder: Path) -> list[Diagnostic] | None:
+    """The findings `playset validate` (no options, run from here) kept for the game in
+    `folder` as it is now, or None: what lets the validity gate skip the checks."""
+    cache = FindingsCache.open(lambda text: None)
+    return cache.lookup(folder, ("select", "ignore")) if cache else None
