@@ -6,6 +6,7 @@ off; an edit to a card, a layout, a glossary, a schema or the code is seen."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -277,3 +278,37 @@ def test_build_of_a_game_with_errors_is_refused_from_the_cache_too(cache, tmp_pa
     assert refused.exit_code == 1
     assert refused.output == runner.invoke(app, ["build", ".", "--no-cache"]).output
     assert not (tmp_path / "a").exists()
+
+
+def _build(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["build", ".", "--lang", "en,fr", *args])
+    return result.exit_code, re.sub(r" in \d+\.\d s|/(a|b|c|d|e)/", "", result.output)
+
+
+def test_an_unchanged_game_is_not_drawn_again(cache, tmp_path, monkeypatch, trusted_stamps):
+    import toolkit.render.build
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    out = tmp_path / "out"  # outside the game: files written there are no input of it
+    cold = _build("--out", str(out / "a"))
+    assert cold[0] == 0 and "wrote" in cold[1]
+    made = _pdfs(out / "a")
+    (out / "a" / "fixture-game" / "en" / "cards.pdf").write_bytes(b"spoilt")
+    with monkeypatch.context() as patched:
+        patched.setattr(toolkit.render.build, "build_game", None)  # drawing would fail
+        warm = _build("--out", str(out / "a"))
+    assert warm == cold and _pdfs(out / "a") == made  # the spoilt file written again
+    assert _build("--out", str(out / "b"), "--no-cache")[0] == 0
+    assert _pdfs(out / "b") == made
+    # one card edited: drawn again, as without the cache
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    assert _build("--out", str(out / "a"))[0] == 0
+    assert _build("--out", str(out / "c"), "--no-cache")[0] == 0
+    assert _pdfs(out / "a") == _pdfs(out / "c") != made
+    # other options are another entry
+    assert _build("--out", str(out / "d"), "--paper", "letter") == _build(
+        "--out", str(out / "e"), "--paper", "letter"
+    )
+    assert _pdfs(out / "d") == _pdfs(out / "e") != _pdfs(out / "c")

@@ -331,37 +331,61 @@ def _from_record(r: list[object]) -> Diagnostic:
     return Diagnostic(file, code, message, Severity(severity), span)  # type: ignore[arg-type]
 
 
+STATS = "stats"
+MAX_STATS = 100_000
+
+
+def load_stats(store: SignedStore, note: Note) -> StatCache:
+    """The file stamps a store kept (none when they are missing or unreadable)."""
+    payload = store.read(STATS)
+    try:
+        known = json.loads(payload) if payload else {}
+    except ValueError:
+        known = None
+    if not isinstance(known, dict):
+        note("cache: the file stamps are unreadable; every file is read")
+        known = {}
+    return StatCache(known)
+
+
+def save_stats(store: SignedStore, stats: StatCache) -> None:
+    """Keep the file stamps learnt in this run, if any (for the next run to read less)."""
+    if not stats.changed:
+        return
+    kept = {**stats.known, **stats.seen}
+    if len(kept) > MAX_STATS:
+        kept = stats.seen
+    store.write(STATS, json.dumps(kept, separators=(",", ":")).encode())
+
+
+def module_record() -> dict[str, object]:
+    """The modules loaded from outside the hashed trees, with the digest of their source."""
+    modules = _outside_modules()
+    return {"modules": modules, "modules_digest": _files_digest(modules)}
+
+
+def modules_unchanged(entry: dict[str, object]) -> bool:
+    """Whether the modules an entry recorded are as they were."""
+    modules = entry["modules"]
+    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+        raise ValueError("not a module list")
+    return _files_digest(modules) == entry["modules_digest"]
+
+
 class FindingsCache:
     """Findings of whole games by the digest of their inputs."""
 
-    STATS = "stats"
-    MAX_STATS = 100_000
+    STATS = STATS
 
     def __init__(self, store: SignedStore, note: Note) -> None:
         self.store = store
         self.note = note
         self._pending: dict[str, str | None] = {}
-        self.stats = StatCache(self._known_stats())
-
-    def _known_stats(self) -> dict[str, list[object]]:
-        payload = self.store.read(self.STATS)
-        try:
-            known = json.loads(payload) if payload else {}
-        except ValueError:
-            known = None
-        if not isinstance(known, dict):
-            self.note("cache: the file stamps are unreadable; every file is read")
-            return {}
-        return known
+        self.stats = load_stats(store, note)
 
     def close(self) -> None:
         """Keep the file stamps learnt in this run (for the next one to read less)."""
-        if not self.stats.changed:
-            return
-        kept = {**self.stats.known, **self.stats.seen}
-        if len(kept) > self.MAX_STATS:
-            kept = self.stats.seen
-        self.store.write(self.STATS, json.dumps(kept, separators=(",", ":")).encode())
+        save_stats(self.store, self.stats)
 
     @classmethod
     def open(cls, note: Note) -> FindingsCache | None:
@@ -396,8 +420,7 @@ class FindingsCache:
             if entry["format"] != FORMAT or entry["inputs"] != inputs:
                 self.note(f"cache: {folder} changed since its entry")
                 return None
-            extra = entry["modules"]
-            if _files_digest(extra) != entry["modules_digest"]:
+            if not modules_unchanged(entry):
                 self.note(f"cache: a module the checks loaded changed ({folder})")
                 return None
             found = [_from_record(r) for r in entry["findings"]]
@@ -413,12 +436,10 @@ class FindingsCache:
         inputs = self._pending.pop(slot, None)
         if inputs is None or inputs_digest(folder, options, self.stats) != inputs:
             return  # too large, or edited while it was being checked
-        modules = _outside_modules()
         entry = {
             "format": FORMAT,
             "inputs": inputs,
-            "modules": modules,
-            "modules_digest": _files_digest(modules),
+            **module_record(),
             "findings": [_to_record(d) for d in found],
         }
         payload = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()
