@@ -15,7 +15,7 @@ What a game's findings depend on (the dependency rule). Each run hashes, without
 - where and how the command runs: the current folder (paths in findings are relative to
   it), the GAME argument as given, the repository root (`$PLAYSET_HOME`) and the
   `--select`/`--ignore` options;
-- whether each schema an editor modeline names exists (R008 warns when one does not);
+- whether each schema an editor modeline names exists (R009 warns when one does not);
 - the source of every module the checks loaded from outside the standard library and the
   installed packages (an editable plugin): recorded in the entry, hashed again on lookup.
 
@@ -296,7 +296,6 @@ def _outside_modules() -> list[str]:
     roots = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
     roots |= set(site.getsitepackages()) | {site.getusersitepackages()}
     roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    roots.add(str(repo_root()))
     real_roots = tuple(os.path.realpath(r) + os.sep for r in roots if r)
     found = set()
     for module in list(sys.modules.values()):
