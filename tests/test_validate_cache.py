@@ -6,6 +6,7 @@ off; an edit to a card, a layout, a glossary, a schema or the code is seen."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -18,6 +19,7 @@ from toolkit.cli import app
 from toolkit.content import validate_cache
 from toolkit.content.game import bundled_games
 from toolkit.content.validate_cache import FindingsCache
+from toolkit.diagnostics import Diagnostic, Severity
 from toolkit.render.layout import layout_document, load_layout
 from toolkit.usercache import SignedStore
 
@@ -312,3 +314,16 @@ def test_an_unchanged_game_is_not_drawn_again(cache, tmp_path, monkeypatch, trus
         "--out", str(out / "e"), "--paper", "letter"
     )
     assert _pdfs(out / "d") == _pdfs(out / "e") != _pdfs(out / "c")
+
+
+def test_a_file_name_that_is_not_utf8_is_kept_too(cache, tmp_path):
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    name = os.fsdecode(b"\xff-extra.yaml")
+    (game / "decks" / name).write_text("id: x\n", encoding="utf-8")
+    found = [Diagnostic(f"decks/{name}", "R004", f"{name} is not listed", Severity.WARNING)]
+    kept = FindingsCache.open(lambda text: None)
+    assert kept is not None and kept.lookup(game, OPTIONS) is None
+    kept.save(game, OPTIONS, found)
+    assert _entries(cache)
+    again = FindingsCache.open(lambda text: None)
+    assert again is not None and again.lookup(game, OPTIONS) == found

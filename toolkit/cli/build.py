@@ -64,9 +64,7 @@ def build(
     per game and language."""
     from toolkit.fileio import make_output_root
     from toolkit.render.artifacts import artifacts
-    from toolkit.render.build import BuildError, BuildOptions, Written, build_game
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
-    from toolkit.render.sheets import SheetError
 
     if profile not in ("home", "press"):
         raise usage_error(f"profile must be home or press, not {profile!r}")
@@ -100,6 +98,10 @@ def build(
             elapsed = time.perf_counter() - start
             _say(f"{kept.game_id}: {count} PDF(s) in {elapsed:.1f} s", "green")
             continue
+        # drawing needs these; files written from the cache do not
+        from toolkit.render.build import BuildError, BuildOptions, Written, build_game
+        from toolkit.render.sheets import SheetError
+
         game = gated_game(folder, use_cache=not no_cache)
         if game is None:
             failed = True

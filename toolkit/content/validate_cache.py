@@ -441,7 +441,7 @@ class FindingsCache:
             **module_record(),
             "findings": [_to_record(d) for d in found],
         }
-        payload = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()
+        payload = json.dumps(entry, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the entry for {folder}")
 

@@ -106,7 +106,7 @@ class BuildCache:
             "languages": kept.languages,
             "files": [[lang, n, hashlib.sha256(d).hexdigest(), len(d)] for lang, n, d in files],
         }
-        header = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode()
+        header = json.dumps(head, separators=(",", ":")).encode()
         payload = len(header).to_bytes(HEADER, "big") + header + b"".join(d for *_, d in files)
         self.store.write(slot, payload)
 
