@@ -141,7 +141,7 @@ class StatCache:
             return FileFacts(f"K{stat.S_IFMT(info.st_mode):o}")
         budget.spend(info.st_size)
         stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
-        known = self.known.get(path)
+        known = self.seen.get(path) or self.known.get(path)
         if known is not None and known[:5] == stamp:
             self.seen[path] = known
             try:
