@@ -327,3 +327,19 @@ def test_a_file_name_that_is_not_utf8_is_kept_too(cache, tmp_path):
     assert _entries(cache)
     again = FindingsCache.open(lambda text: None)
     assert again is not None and again.lookup(game, OPTIONS) == found
+
+
+def test_a_build_inside_the_game_folder_is_no_change_to_the_game(cache, tmp_path, monkeypatch):
+    """`playset new` games build into their own output/, which their .gitignore names."""
+    import toolkit.render.build
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    (game / ".gitignore").write_text("output/\n", encoding="utf-8")
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 0
+    cold = _build()
+    assert cold[0] == 0 and (game / "output").is_dir()
+    assert "unchanged" in _run(".", "-v")[1]
+    with monkeypatch.context() as patched:
+        patched.setattr(toolkit.render.build, "build_game", None)  # drawing would fail
+        assert _build() == cold

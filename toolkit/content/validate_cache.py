@@ -7,7 +7,8 @@ What a game's findings depend on (the dependency rule). Each run hashes, without
   fonts, images, an `engine.py`): names, link targets and bytes, with the folder's listing
   (an unlisted or missing file is a finding). Skipped: version-control and tool folders
   (`SKIP`), and a top-level `output/` folder when no file of the game names `output` (a
-  build made inside the game folder writes there; nothing reads it back);
+  build made inside the game folder writes there; nothing reads it back; a `.gitignore`
+  naming it does not count);
 - every file of the toolkit package (the checks, the schemas, which are pydantic models,
   bundled data) and of the shared templates (`<repo>/templates`: layouts, fonts, icons);
 - the interpreter and the installed packages: each site-packages folder's modification
@@ -67,6 +68,9 @@ SKIP = frozenset(
     }
 )
 OUTPUT = "output"
+IGNORE_LISTS = frozenset({".gitignore", ".gitattributes", ".hgignore", ".dockerignore"})
+"""Version-control lists the toolkit never reads: naming `output/` there (as `playset new`'s
+.gitignore does) reads nothing from it."""
 MODELINE_MARK = b"yaml-language-server"
 # Looser than toolkit.checks.references.MODELINE (any position, any line): every schema
 # the check may look for is among these.
@@ -178,7 +182,9 @@ class _Walk:
         self.mentions_output = False
         self.modelines: list[tuple[str, str]] = []
 
-    def folder(self, root: str, digest: hashlib._Hash, watch: bool = False) -> None:
+    def folder(
+        self, root: str, digest: hashlib._Hash, watch: bool = False, omit: str | None = None
+    ) -> None:
         try:
             info = os.stat(root)
             with os.scandir(root) as listing:
@@ -191,7 +197,7 @@ class _Walk:
             return
         self.seen.add((info.st_dev, info.st_ino))
         for entry in entries:
-            if entry.name in SKIP:
+            if entry.name in SKIP or entry.name == omit:
                 continue
             digest.update(entry.name.encode("utf-8", "surrogateescape") + b"\0")
             linked = entry.is_symlink()
@@ -214,24 +220,25 @@ class _Walk:
             facts = self.stats.facts(entry.path, self.budget)
             digest.update(facts.tag.encode() + b"\0")
             if watch:
-                self.mentions_output |= facts.mentions_output
+                self.mentions_output |= facts.mentions_output and entry.name not in IGNORE_LISTS
                 real = os.path.realpath(entry.path) if linked else entry.path
                 self.modelines += [(real, m) for m in facts.modelines]
 
     def game(self, root: str, digest: hashlib._Hash) -> None:
         """The game folder, its top-level `output/` counted only if some file names it."""
-        output = os.path.join(root, OUTPUT)
-        inner = hashlib.sha256()
-        has_output = os.path.isdir(output)
-        if has_output:
-            here = os.stat(output)
-            self.seen.add((here.st_dev, here.st_ino))  # walked below, on its own
-        self.folder(root, digest, watch=True)
-        if has_output:
-            self.seen.discard((here.st_dev, here.st_ino))
-            self.folder(output, inner)
-            if self.mentions_output:
-                digest.update(b"output\0" + inner.digest())
+        self.folder(root, digest, watch=True, omit=OUTPUT)
+        if self.mentions_output:
+            output = os.path.join(root, OUTPUT)
+            digest.update(b"output\0")
+            if os.path.islink(output):
+                try:
+                    digest.update(b"L" + os.fsencode(os.readlink(output)) + b"\0")
+                except OSError:
+                    digest.update(b"L?\0")
+            if os.path.isdir(output):
+                self.folder(output, digest)
+            elif os.path.lexists(output):
+                digest.update(self.stats.facts(output, self.budget).tag.encode() + b"\0")
         for path, target in sorted(set(self.modelines)):
             if "://" in target:
                 continue
