@@ -20,7 +20,7 @@ from toolkit.content import validate_cache
 from toolkit.content.game import bundled_games
 from toolkit.content.validate_cache import FindingsCache
 from toolkit.diagnostics import Diagnostic, Severity
-from toolkit.render.layout import layout_document, load_layout
+from toolkit.render.layout import clear_layouts
 from toolkit.usercache import SignedStore
 
 BROKEN = sorted(p for p in (FIXTURES / "broken").iterdir() if p.is_dir())
@@ -176,13 +176,11 @@ def test_editing_the_glossary_or_a_layout_is_seen(cache, tmp_path, monkeypatch, 
     assert _run(".") == _run(".", "--no-cache")
     (layouts / "standard.yaml").write_text("elements: [\n", encoding="utf-8")
     try:
-        for memo in (layout_document, load_layout):  # one process per run outside tests
-            memo.cache_clear()
+        clear_layouts()  # one process per run outside tests
         broken = _run(".")
         assert broken[0] != 0 and broken == _run(".", "--no-cache")
     finally:  # the next test's game is `.` too
-        for memo in (layout_document, load_layout):
-            memo.cache_clear()
+        clear_layouts()
 
 
 def test_a_schema_a_modeline_names_going_away_is_seen(cache, tmp_path, monkeypatch):
