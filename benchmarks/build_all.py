@@ -23,7 +23,9 @@ YARDSTICK = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ru
 
 
 def _env(tree: Path | None) -> dict[str, str]:
+    """No build cache: every run checks and draws (benchmarks/validate_warm.py times it)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PLAYSET_NO_CACHE"] = "1"
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(
             os.pathsep

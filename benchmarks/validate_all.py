@@ -26,8 +26,10 @@ YARDSTICK = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ru
 
 
 def _env(tree: Path | None) -> dict[str, str]:
-    """This process's environment, compiled modules cached, `tree` first on the path."""
+    """This process's environment, compiled modules cached, `tree` first on the path, and
+    no findings cache (every check, every run: benchmarks/validate_warm.py times the cache)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PLAYSET_NO_CACHE"] = "1"
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]).rstrip(
             os.pathsep

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -17,6 +18,11 @@ from toolkit.cli import app
 # example or a slow draw then says how busy the machine is, not that the test is wrong.
 settings.register_profile("playset", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("playset")
+
+# Tests change the code under test (monkeypatch) between runs of `validate` on one game, and
+# a findings cache keyed on files would answer for the code as it was: off unless a test
+# turns it on (tests/test_validate_cache.py).
+os.environ.setdefault("PLAYSET_NO_CACHE", "1")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent

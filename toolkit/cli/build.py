@@ -6,7 +6,7 @@ import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -49,14 +49,22 @@ def build(
         str | None,
         typer.Option(help="Back offset of a printer saved by `playset calibrate --save`."),
     ] = None,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            envvar="PLAYSET_NO_CACHE",
+            help="Check and draw every file afresh, even when the game and the options are"
+            " unchanged or `validate` kept its findings (or PLAYSET_NO_CACHE=1).",
+        ),
+    ] = False,
     **settings: str | None,
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
     per game and language."""
     from toolkit.fileio import make_output_root
     from toolkit.render.artifacts import artifacts
-    from toolkit.render.build import BuildError, BuildOptions, Written, build_game
-    from toolkit.render.sheets import SheetError
+    from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
     if profile not in ("home", "press"):
         raise usage_error(f"profile must be home or press, not {profile!r}")
@@ -70,8 +78,31 @@ def build(
     shift = _back_offset(back_offset, printer, profile)
     out_dir = out or Path.cwd() / "output"
     failed = False
+    chosen: dict[str, str | None] = {k: v for k, v in settings.items() if v is not None}
+    key: tuple[str, ...] = (lang or "", paper, profile, str(per_card), ",".join(names or ()))
+    key += (repr(shift), *(f"{name}={value}" for name, value in sorted(chosen.items())))
+    cache = None if no_cache else BuildCache.open(lambda text: None)
     for folder in game_folders(games):
-        game = gated_game(folder)
+        kept = cache.lookup(folder, key) if cache else None
+        if kept is not None:
+            langs = lang.split(",") if lang else kept.languages
+            start = time.perf_counter()
+            try:
+                make_output_root(out_dir, named=out is not None)
+                count = write_kept(kept, langs, out_dir, lambda path: _say(f"wrote {path}"))
+            except OSError as exc:
+                where = exc.filename or out_dir
+                _say(f"{kept.game_id}: cannot write {where}: {exc.strerror or exc}", "red")
+                failed = True
+                continue
+            elapsed = time.perf_counter() - start
+            _say(f"{kept.game_id}: {count} PDF(s) in {elapsed:.1f} s", "green")
+            continue
+        # drawing needs these; files written from the cache do not
+        from toolkit.render.build import BuildError, BuildOptions, Written, build_game
+        from toolkit.render.sheets import SheetError
+
+        game = gated_game(folder, use_cache=not no_cache)
         if game is None:
             failed = True
             continue
@@ -86,8 +117,13 @@ def build(
             press=profile == "press",
             back_offset=shift,
             only=names,
-            settings={name: value for name, value in settings.items() if value is not None},
+            settings=chosen,
         )
+        made = Kept(game.id, list(game.manifest.languages))
+
+        def keep(code: str, name: str, data: bytes, files: dict[str, Any] = made.files) -> None:
+            files.setdefault(code, []).append((name, data))
+
         start = time.perf_counter()
 
         def show(item: Written) -> None:
@@ -95,7 +131,13 @@ def build(
 
         try:
             make_output_root(out_dir, named=out is not None)
-            written = build_game(game, out_dir, options, show)
+            written = build_game(
+                game,
+                out_dir,
+                options,
+                show,
+                keep,
+            )
         except (BuildError, SheetError) as exc:
             _say(f"{game.id}: {exc}", "red")
             failed = True
@@ -107,6 +149,10 @@ def build(
             continue
         elapsed = time.perf_counter() - start
         _say(f"{game.id}: {len(written)} PDF(s) in {elapsed:.1f} s", "green")
+        if cache:
+            cache.save(folder, key, made)
+    if cache:
+        cache.close()
     raise typer.Exit(1 if failed else 0)
 
 

@@ -62,7 +62,12 @@ def usage_error(message: str) -> typer.Exit:
 def game_folders(args: list[str] | None) -> list[Path]:
     """Folders for GAME arguments; with none, the game folder the current directory is in,
     else every bundled game; exit 2 if unknown."""
-    from toolkit.content.game import GameNotFound, bundled_games, game_folder_around, resolve_game
+    from toolkit.content.folders import (
+        GameNotFound,
+        bundled_games,
+        game_folder_around,
+        resolve_game,
+    )
 
     if not args:
         around = game_folder_around(Path.cwd())
@@ -73,12 +78,20 @@ def game_folders(args: list[str] | None) -> list[Path]:
         raise usage_error(str(exc)) from None
 
 
-def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
+def gated_game(folder: Path, tolerate: tuple[str, ...] = (), use_cache: bool = False) -> Any | None:
     """The game in `folder` if it passes the validity gate; else its errors and a one-line
-    reason on stderr (the command's own output, a PDF or a report, never comes), and None."""
+    reason on stderr (the command's own output, a PDF or a report, never comes), and None.
+
+    With `use_cache`, a game whose findings `validate` kept (toolkit.content.validate_cache)
+    and found free of errors is only loaded, not checked again (a `build` after `validate`);
+    anything else goes through the gate."""
     from toolkit.checks.gate import InvalidGame, valid_game
     from toolkit.diagnostics.formats import render
 
+    if use_cache:
+        game = _cleared_game(folder, tolerate)
+        if game is not None:
+            return game
     try:
         return valid_game(folder, tolerate)
     except InvalidGame as exc:
@@ -87,6 +100,23 @@ def gated_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Any | None:
         reason = f"[red]{escape(str(exc))}[/red] (`playset validate` shows all)"
         stderr.print(reason, soft_wrap=True)
         return None
+
+
+def _cleared_game(folder: Path, tolerate: tuple[str, ...]) -> Any | None:
+    """The loaded game when the findings cache says it passes the gate; else None."""
+    from toolkit.content.validate_cache import cached_findings
+    from toolkit.diagnostics import Severity
+
+    found = cached_findings(folder)
+    if found is None:
+        return None
+    tolerated = tolerate or ("\0",)
+    if any(d.severity == Severity.ERROR and not d.code.startswith(tolerated) for d in found):
+        return None  # the gate says which, as it always does
+    from toolkit.content.game import load_game
+
+    game = load_game(folder)
+    return game if game.manifest is not None else None
 
 
 def refuse_output(path: Path) -> None:

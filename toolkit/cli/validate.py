@@ -35,16 +35,32 @@ def validate(
             "folder when nothing is staged): what the pre-commit hook runs.",
         ),
     ] = False,
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            envvar="PLAYSET_NO_CACHE",
+            help="Check every file afresh; neither read nor write the cache"
+            " (or PLAYSET_NO_CACHE=1).",
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Say on stderr how the cache was used.")
+    ] = False,
 ) -> None:
     """Validate games: YAML syntax, schema, references, translations and print fit. Exit 1
-    on errors; warnings are shown but exit 0 unless --strict or --max-warnings N."""
-    from toolkit.checks import run_checks
-    from toolkit.content.game import load_game
+    on errors; warnings are shown but exit 0 unless --strict or --max-warnings N. Findings
+    are kept in the user cache folder: an unchanged game is not checked again."""
+    from toolkit.content.validate_cache import FindingsCache
     from toolkit.diagnostics import RuleSelection
     from toolkit.diagnostics.formats import fails, render
 
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if select or ignore:
+        import toolkit.checks  # noqa: F401 (declares the rules the prefixes are matched to)
+    if fmt == "sarif":
+        _register_rules()  # SARIF describes each rule found, from the cache too
     selection = RuleSelection.parse(select or (), ignore or ())
     unknown = selection.unknown_prefixes()
     if unknown:
@@ -62,9 +78,22 @@ def validate(
             raise typer.Exit(0)
     else:
         folders = game_folders(games)
+    note = (lambda text: typer.echo(text, err=True)) if verbose else (lambda text: None)
+    cache = None if no_cache else FindingsCache.open(note)
+    options = ("select", *(select or ()), "ignore", *(ignore or ()))
     diagnostics = []
     for folder in folders:
-        diagnostics.extend(run_checks(load_game(folder), selection))
+        found = cache.lookup(folder, options) if cache else None
+        if found is None:
+            from toolkit.checks import run_checks
+            from toolkit.content.game import load_game
+
+            found = run_checks(load_game(folder), selection)
+            if cache:
+                cache.save(folder, options, found)
+        diagnostics.extend(found)
+    if cache:
+        cache.close()
     output = render(diagnostics, fmt)
     if output:
         sys.stdout.write(output + "\n")
@@ -80,3 +109,13 @@ def validate(
             typer.secho("clean", fg="green", nl=False, err=True)
             typer.echo(f": {len(folders)} game(s): {names}", err=True)
     raise typer.Exit(2 if unreadable else 1 if findings and not exit_zero else 0)
+
+
+def _register_rules() -> None:
+    """Import every module that declares rules, as a run that checks a game does."""
+    import importlib
+
+    from toolkit.checks import iter_rules
+
+    for module in iter_rules():
+        importlib.import_module(module)

@@ -13,6 +13,14 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
 
+from toolkit.content.folders import (  # noqa: F401 (re-exported: where callers look)
+    MANIFEST,
+    GameNotFound,
+    bundled_games,
+    display_path,
+    game_folder_around,
+    resolve_game,
+)
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.plugin import (
     E_PLUGIN,
@@ -27,50 +35,13 @@ from toolkit.content.source import Document, load_document
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import real_path
-from toolkit.home import repo_root
+from toolkit.home import repo_root  # noqa: F401 (re-exported)
 
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
 R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
 
-MANIFEST = "game.yaml"
 M = TypeVar("M")
-
-
-def bundled_games() -> dict[str, Path]:
-    """Bundled game ids and their folders, sorted."""
-    root = repo_root() / "content"
-    if not root.is_dir():
-        return {}
-    return {p.name: p for p in sorted(root.iterdir()) if (p / MANIFEST).is_file()}
-
-
-def game_folder_around(start: Path) -> Path | None:
-    """The game folder `start` is in: the nearest folder upwards holding a game.yaml (as ruff
-    finds its configuration), or None."""
-    here = start.resolve()
-    for folder in (here, *here.parents):
-        if (folder / MANIFEST).is_file():
-            return folder
-    return None
-
-
-class GameNotFound(Exception):
-    """GAME is neither a bundled id nor a folder holding game.yaml (a usage error)."""
-
-
-def resolve_game(arg: str) -> Path:
-    """Turn a CLI GAME argument (bundled id or folder path) into a game folder."""
-    games = bundled_games()
-    if arg in games:
-        return games[arg]
-    path = Path(arg)
-    if path.is_file() and path.name == MANIFEST:
-        path = path.parent
-    if path.is_dir():
-        return path
-    known = ", ".join(games) or "none"
-    raise GameNotFound(f"no bundled game or folder {arg!r} (bundled: {known})")
 
 
 @dataclass
@@ -158,18 +129,6 @@ class Game:
 
     def valid(self, group: list[LoadedFile]) -> list[Any]:
         return [f.model for f in group if f.model is not None]
-
-
-def display_path(path: Path) -> str:
-    """How a path is shown in diagnostics: relative to the working directory when it lies
-    inside it, else absolute (an installed game is not shown as ../../usr/lib/…)."""
-    try:
-        relative = os.path.relpath(path, Path.cwd())
-    except ValueError:
-        return str(path)
-    if relative == ".." or relative.startswith(".." + os.sep):
-        return str(Path(path).absolute())
-    return relative
 
 
 def _inside(root: Path, rel: str) -> Path | None:

@@ -26,9 +26,14 @@ class Written:
 
 
 def build_game(
-    game: Game, out: Path, opts: BuildOptions, report: Callable[[Written], None] | None = None
+    game: Game,
+    out: Path,
+    opts: BuildOptions,
+    report: Callable[[Written], None] | None = None,
+    keep: Callable[[str, str, bytes], None] | None = None,
 ) -> list[Written]:
-    """Write the chosen artifacts of `game` for each language under out/<game>/<lang>/."""
+    """Write the chosen artifacts of `game` for each language under out/<game>/<lang>/;
+    `keep(lang, name, data)` sees each file written (the build cache keeps them)."""
     if opts.paper not in ("a4", "letter"):
         raise BuildError(f"paper must be a4 or letter, not {opts.paper!r}")
     chosen = selected(opts)
@@ -46,6 +51,8 @@ def build_game(
         folder = output_folder(out, game.id, lang)
         write_many([(folder / name, data) for name, data in pending.items()], inside=out)
         for name in pending:
+            if keep:
+                keep(lang, name, pending[name])
             item = Written(out / game.id / lang / name)
             written.append(item)
             if report:

@@ -16,11 +16,6 @@ results, compiled afresh.
 from __future__ import annotations
 
 import hashlib
-import hmac
-import os
-import secrets
-import stat
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,126 +29,49 @@ from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
 
+from toolkit import usercache
 from toolkit.render import template_bounds as bounds
 from toolkit.render.template_bounds import TemplateLimitError
 from toolkit.render.undefined import DesignerUndefined
+from toolkit.usercache import KEY_FILE as KEY_FILE
 
 TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
 """A regular expression for Jinja expressions, statements and comments (use re.DOTALL)."""
 
-KEY_FILE = "hmac.key"
-KEY_BYTES = 32
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
-
-
-def _private(info: os.stat_result) -> bool:
-    """Owned by this user and writable by no one else."""
-    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
-def _read_private(path: Path, limit: int) -> bytes | None:
-    """The bytes of a regular file of ours that no one else may write, read without
-    following a symlink; None otherwise."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or not _private(info) or info.st_size > limit:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(limit + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def _key(folder: Path) -> bytes | None:
-    """The folder's HMAC key, made on first use (O_EXCL, mode 0600); None if the file is
-    not ours, is readable by others or is not a key."""
-    path = folder / KEY_FILE
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    else:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(KEY_BYTES))
-    key = _read_private(path, KEY_BYTES)
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return None
-    if key is None or len(key) != KEY_BYTES or mode & (stat.S_IRWXG | stat.S_IRWXO):
-        return None
-    return key
 
 
 def cache_dir() -> Path | None:
     """`$PLAYSET_CACHE/playset/jinja`, else `$XDG_CACHE_HOME/playset/jinja`, else
     `~/.cache/playset/jinja`; None when it cannot be written or is not private to the user
     (no cache, same results)."""
-    base = os.environ.get("PLAYSET_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    folder = Path(base) / "playset" if base else Path.home() / ".cache" / "playset"
-    folder = folder / "jinja"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = os.lstat(folder)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(info.st_mode) or not _private(info):
-        return None
-    return folder if os.access(folder, os.W_OK) else None
+    return usercache.cache_dir("jinja")
 
 
 class SignedBytecodeCache(BytecodeCache):
-    """Jinja bytecode on disk, each entry `HMAC || bytecode`, loaded only if the HMAC of
-    its key and bytes checks out."""
+    """Jinja bytecode on disk, each entry `HMAC || bytecode` (toolkit.usercache), loaded
+    only if the HMAC of its name and bytes checks out."""
 
     def __init__(self, folder: Path, key: bytes) -> None:
-        self.folder = folder
-        self.secret = key
+        self.store = usercache.SignedStore(folder, key, MAX_ENTRY_BYTES)
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         # the environment's own code generation is part of the key (intercepted operators)
         return super().get_cache_key(f"{name}|{CODE_VERSION}", filename)
 
-    def _path(self, bucket: Bucket) -> Path:
-        return self.folder / f"{bucket.key}.signed"
-
-    def _mac(self, bucket: Bucket, payload: bytes) -> bytes:
-        return hmac.new(self.secret, bucket.key.encode() + b"\0" + payload, "sha256").digest()
-
     def load_bytecode(self, bucket: Bucket) -> None:
-        data = _read_private(self._path(bucket), MAX_ENTRY_BYTES)
-        if data is None or len(data) <= 32:
-            return
-        mac, payload = data[:32], data[32:]
-        if hmac.compare_digest(mac, self._mac(bucket, payload)):
+        payload = self.store.read(f"{bucket.key}.signed")
+        if payload:
             bucket.bytecode_from_string(payload)
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        payload = bucket.bytecode_to_string()
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=".entry.", dir=self.folder)
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(self._mac(bucket, payload) + payload)
-            os.replace(tmp, self._path(bucket))
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
+        self.store.write(f"{bucket.key}.signed", bucket.bytecode_to_string())
 
 
 def bytecode_cache() -> SignedBytecodeCache | None:
     """The user's signed cache, or None when its folder or key cannot be trusted."""
     folder = cache_dir()
-    key = _key(folder) if folder else None
+    key = usercache.folder_key(folder) if folder else None
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 

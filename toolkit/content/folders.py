@@ -1,0 +1,63 @@
+"""Where games are: the repository's bundled games, a GAME argument, the game folder around
+the current directory, and how a path is shown in diagnostics.
+
+Kept apart from the game loader (and free of pydantic and ruamel) so that a command that
+only needs to find games, such as a `validate` answered from its cache, starts quickly.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from toolkit.home import repo_root
+
+MANIFEST = "game.yaml"
+
+
+def bundled_games() -> dict[str, Path]:
+    """Bundled game ids and their folders, sorted."""
+    root = repo_root() / "content"
+    if not root.is_dir():
+        return {}
+    return {p.name: p for p in sorted(root.iterdir()) if (p / MANIFEST).is_file()}
+
+
+def game_folder_around(start: Path) -> Path | None:
+    """The game folder `start` is in: the nearest folder upwards holding a game.yaml (as ruff
+    finds its configuration), or None."""
+    here = start.resolve()
+    for folder in (here, *here.parents):
+        if (folder / MANIFEST).is_file():
+            return folder
+    return None
+
+
+class GameNotFound(Exception):
+    """GAME is neither a bundled id nor a folder holding game.yaml (a usage error)."""
+
+
+def resolve_game(arg: str) -> Path:
+    """Turn a CLI GAME argument (bundled id or folder path) into a game folder."""
+    games = bundled_games()
+    if arg in games:
+        return games[arg]
+    path = Path(arg)
+    if path.is_file() and path.name == MANIFEST:
+        path = path.parent
+    if path.is_dir():
+        return path
+    known = ", ".join(games) or "none"
+    raise GameNotFound(f"no bundled game or folder {arg!r} (bundled: {known})")
+
+
+def display_path(path: Path) -> str:
+    """How a path is shown in diagnostics: relative to the working directory when it lies
+    inside it, else absolute (an installed game is not shown as ../../usr/lib/…)."""
+    try:
+        relative = os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+    if relative == ".." or relative.startswith(".." + os.sep):
+        return str(Path(path).absolute())
+    return relative

@@ -1,0 +1,460 @@
+"""`playset validate`'s findings kept between runs, as ruff keeps its own: a warm run of an
+unchanged game reads no YAML, imports no checker and runs no check.
+
+What a game's findings depend on (the dependency rule). Each run hashes, without parsing:
+
+- every file under the game folder, whatever its kind (YAML, Markdown, spreadsheets,
+  fonts, images, an `engine.py`): names, link targets and bytes, with the folder's listing
+  (an unlisted or missing file is a finding). Skipped: version-control and tool folders
+  (`SKIP`), and a top-level `output/` folder when no file of the game names `output` (a
+  build made inside the game folder writes there; nothing reads it back; a `.gitignore`
+  naming it does not count);
+- every file of the toolkit package (the checks, the schemas, which are pydantic models,
+  bundled data) and of the shared templates (`<repo>/templates`: layouts, fonts, icons);
+- the interpreter and the installed packages: each site-packages folder's modification
+  time changes when a package is installed, upgraded or removed;
+- where and how the command runs: the current folder (paths in findings are relative to
+  it), the GAME argument as given, the repository root (`$PLAYSET_HOME`) and the
+  `--select`/`--ignore` options;
+- whether each schema an editor modeline names exists (R009 warns when one does not);
+- the source of every module the checks loaded from outside the standard library and the
+  installed packages (an editable plugin): recorded in the entry, hashed again on lookup.
+
+A change to any of them is a new key, so the game is checked afresh; the cache never changes
+a finding, only skips work. The granularity is the whole game: one card edit re-checks the
+game, since the cross-file checks (references, translations, the rulebook that prints data
+from every deck) read every file.
+
+Entries live in the user cache folder (`toolkit.usercache`: a private folder, signed
+entries), one per game, current folder and options, replaced as the game changes. A corrupt,
+foreign or tampered entry is ignored (worked out afresh) and said only with `--verbose`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.content.folders import repo_root
+from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
+from toolkit.usercache import SignedStore
+
+FORMAT = "playset-findings-1"
+STORE = "validate"
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+MAX_FILES = 20_000
+MAX_BYTES = 512 * 1024 * 1024
+"""A game folder larger than this is not cached (hashing it would cost what it saves)."""
+SKIP = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".jj",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".venv",
+        "node_modules",
+    }
+)
+OUTPUT = "output"
+IGNORE_LISTS = frozenset({".gitignore", ".gitattributes", ".hgignore", ".dockerignore"})
+"""Version-control lists the toolkit never reads: naming `output/` there (as `playset new`'s
+.gitignore does) reads nothing from it."""
+MODELINE_MARK = b"yaml-language-server"
+# Looser than toolkit.checks.references.MODELINE (any position, any line): every schema
+# the check may look for is among these.
+MODELINE_TARGET = re.compile(r"yaml-language-server:[ \t]*\$schema=(\S+)")
+
+Note = Callable[[str], None]
+
+
+class TooBig(Exception):
+    """The folder holds more than MAX_FILES files or MAX_BYTES bytes."""
+
+
+@dataclass
+class _Budget:
+    files: int = 0
+    bytes: int = 0
+
+    def spend(self, size: int) -> None:
+        self.files += 1
+        self.bytes += size
+        if self.files > MAX_FILES or self.bytes > MAX_BYTES:
+            raise TooBig
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """What a file is (`tag`: its bytes' digest, or its kind) and what the game may name
+    in it: the word `output`, the schemas of editor modelines."""
+
+    tag: str
+    mentions_output: bool = False
+    modelines: tuple[str, ...] = ()
+
+
+def _read(fd: int, size: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, max(size, 65536)):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _facts(data: bytes) -> FileFacts:
+    modelines: tuple[str, ...] = ()
+    if MODELINE_MARK in data:
+        text = data.decode("utf-8", "replace")
+        modelines = tuple(m.group(1) for m in MODELINE_TARGET.finditer(text))
+    tag = "F" + hashlib.sha256(data).hexdigest()
+    return FileFacts(tag, OUTPUT.encode() in data, modelines)
+
+
+class StatCache:
+    """File facts by path, trusted while the file's device, inode, size, modification and
+    change times are the same (as git's index): an unchanged tree is stat()ed, not read.
+    A file changed in the last seconds is not remembered (its times may not move on a
+    second write within the file system's clock tick)."""
+
+    RACY_NS = 3_000_000_000
+
+    def __init__(self, known: dict[str, list[object]] | None = None) -> None:
+        self.known = known or {}
+        self.seen: dict[str, list[object]] = {}
+        self.changed = False
+
+    def facts(self, path: str, budget: _Budget) -> FileFacts:
+        """The facts of `path`; never blocks on a FIFO or a device."""
+        path = os.path.abspath(path)
+        try:
+            info = os.stat(path)
+        except OSError as exc:
+            return FileFacts(f"E{exc.errno}")
+        if not stat.S_ISREG(info.st_mode):
+            return FileFacts(f"K{stat.S_IFMT(info.st_mode):o}")
+        budget.spend(info.st_size)
+        stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+        known = self.seen.get(path) or self.known.get(path)
+        if known is not None and known[:5] == stamp:
+            self.seen[path] = known
+            try:
+                return FileFacts(str(known[5]), bool(known[6]), tuple(map(str, known[7])))  # type: ignore[call-overload]
+            except (IndexError, TypeError):
+                pass
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        except OSError as exc:
+            return FileFacts(f"E{exc.errno}")
+        try:
+            info = os.fstat(fd)  # what is read: the stamp of this very file
+            if not stat.S_ISREG(info.st_mode):
+                return FileFacts(f"K{stat.S_IFMT(info.st_mode):o}")
+            facts = _facts(_read(fd, info.st_size))
+        except OSError as exc:
+            return FileFacts(f"E{exc.errno}")
+        finally:
+            os.close(fd)
+        stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+        if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > self.RACY_NS:
+            self.seen[path] = [*stamp, facts.tag, facts.mentions_output, list(facts.modelines)]
+            self.changed = True
+        return facts
+
+
+class _Walk:
+    """The digest of folders, every entry in name order, links followed once."""
+
+    def __init__(self, stats: StatCache) -> None:
+        self.stats = stats
+        self.budget = _Budget()
+        self.seen: set[tuple[int, int]] = set()
+        self.mentions_output = False
+        self.modelines: list[tuple[str, str]] = []
+
+    def folder(
+        self, root: str, digest: hashlib._Hash, watch: bool = False, omit: str | None = None
+    ) -> None:
+        try:
+            info = os.stat(root)
+            with os.scandir(root) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            digest.update(f"unlistable {exc.errno}\0".encode())
+            return
+        if (info.st_dev, info.st_ino) in self.seen:
+            digest.update(b"cycle\0")
+            return
+        self.seen.add((info.st_dev, info.st_ino))
+        for entry in entries:
+            if entry.name in SKIP or entry.name == omit:
+                continue
+            digest.update(entry.name.encode("utf-8", "surrogateescape") + b"\0")
+            linked = entry.is_symlink()
+            if linked:
+                try:
+                    link = os.readlink(entry.path).encode("utf-8", "surrogateescape")
+                except OSError:
+                    link = b"?"
+                digest.update(b"L" + link + b"\0")
+                self.mentions_output |= watch and OUTPUT.encode() in link
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                digest.update(b"D\0")
+                self.folder(entry.path, digest, watch)
+                digest.update(b"/D\0")
+                continue
+            facts = self.stats.facts(entry.path, self.budget)
+            digest.update(facts.tag.encode() + b"\0")
+            if watch:
+                self.mentions_output |= facts.mentions_output and entry.name not in IGNORE_LISTS
+                real = os.path.realpath(entry.path) if linked else entry.path
+                self.modelines += [(real, m) for m in facts.modelines]
+
+    def game(self, root: str, digest: hashlib._Hash) -> None:
+        """The game folder, its top-level `output/` counted only if some file names it."""
+        self.folder(root, digest, watch=True, omit=OUTPUT)
+        if self.mentions_output:
+            output = os.path.join(root, OUTPUT)
+            digest.update(b"output\0")
+            if os.path.islink(output):
+                try:
+                    digest.update(b"L" + os.fsencode(os.readlink(output)) + b"\0")
+                except OSError:
+                    digest.update(b"L?\0")
+            if os.path.isdir(output):
+                self.folder(output, digest)
+            elif os.path.lexists(output):
+                digest.update(self.stats.facts(output, self.budget).tag.encode() + b"\0")
+        for path, target in sorted(set(self.modelines)):
+            if "://" in target:
+                continue
+            there = os.path.isfile(os.path.join(os.path.dirname(path), target))
+            digest.update(f"modeline {path}\0{target}\0{there}\0".encode("utf-8", "replace"))
+
+
+def _site_stamps() -> list[str]:
+    """Each installed-packages folder on the path with its modification time."""
+    stamps = []
+    for entry in sys.path:
+        if os.path.basename(entry) in ("site-packages", "dist-packages"):
+            try:
+                stamps.append(f"{entry}\0{os.stat(entry).st_mtime_ns}")
+            except OSError:
+                stamps.append(f"{entry}\0-")
+    return stamps
+
+
+def shared_trees() -> list[tuple[str, str]]:
+    """The folders every game's findings depend on: the toolkit package (checks, schemas,
+    bundled data) and the shared templates (layouts, fonts, icons)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [("toolkit", package), ("templates", str(repo_root() / "templates"))]
+
+
+def inputs_digest(folder: Path, options: Sequence[str], stats: StatCache) -> str | None:
+    """The hash of everything the findings of the game in `folder` depend on (the
+    module's dependency rule); None when the game is too large to cache."""
+    digest = hashlib.sha256()
+    head = [
+        FORMAT,
+        sys.version,
+        sys.executable,
+        os.getcwd(),
+        str(folder),
+        os.path.abspath(folder),
+        str(repo_root()),
+        *_site_stamps(),
+        "options",
+        *options,
+    ]
+    digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
+    walk = _Walk(stats)
+    try:
+        for label, tree in shared_trees():
+            digest.update(f"\0tree {label}\0".encode())
+            walk.folder(tree, digest)
+        digest.update(b"\0game\0")
+        walk.game(str(folder), digest)
+    except TooBig:
+        return None
+    return digest.hexdigest()
+
+
+def _outside_modules() -> list[str]:
+    """Source files of loaded modules that no hashed tree, standard library or installed
+    package holds (an editable plugin, say)."""
+    import site
+    import sysconfig
+
+    roots = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots |= set(site.getsitepackages()) | {site.getusersitepackages()}
+    roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    real_roots = tuple(os.path.realpath(r) + os.sep for r in roots if r)
+    found = set()
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__file__", None)
+        if isinstance(name, str) and not os.path.realpath(name).startswith(real_roots):
+            found.add(os.path.realpath(name))
+    return sorted(found)
+
+
+def _files_digest(files: Sequence[str]) -> str:
+    digest = hashlib.sha256()
+    for name in files:
+        tag = StatCache().facts(name, _Budget()).tag
+        digest.update(f"{name}\0{tag}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _to_record(d: Diagnostic) -> list[object]:
+    s = d.span
+    return [d.file, d.code, d.message, d.severity.value, s.line, s.col, s.end_line, s.end_col]
+
+
+def _from_record(r: list[object]) -> Diagnostic:
+    file, code, message, severity, line, col, end_line, end_col = r
+    if not all(isinstance(v, str) for v in (file, code, message, severity)):
+        raise ValueError("not a finding")
+    if not all(isinstance(v, int) for v in (line, col)):
+        raise ValueError("not a finding")
+    if not all(v is None or isinstance(v, int) for v in (end_line, end_col)):
+        raise ValueError("not a finding")
+    span = Span(line, col, end_line, end_col)  # type: ignore[arg-type]
+    return Diagnostic(file, code, message, Severity(severity), span)  # type: ignore[arg-type]
+
+
+STATS = "stats"
+MAX_STATS = 100_000
+
+
+def load_stats(store: SignedStore, note: Note) -> StatCache:
+    """The file stamps a store kept (none when they are missing or unreadable)."""
+    payload = store.read(STATS)
+    try:
+        known = json.loads(payload) if payload else {}
+    except ValueError:
+        known = None
+    if not isinstance(known, dict):
+        note("cache: the file stamps are unreadable; every file is read")
+        known = {}
+    return StatCache(known)
+
+
+def save_stats(store: SignedStore, stats: StatCache) -> None:
+    """Keep the file stamps learnt in this run, if any (for the next run to read less)."""
+    if not stats.changed:
+        return
+    kept = {**stats.known, **stats.seen}
+    if len(kept) > MAX_STATS:
+        kept = stats.seen
+    store.write(STATS, json.dumps(kept, separators=(",", ":")).encode())
+
+
+def module_record() -> dict[str, object]:
+    """The modules loaded from outside the hashed trees, with the digest of their source."""
+    modules = _outside_modules()
+    return {"modules": modules, "modules_digest": _files_digest(modules)}
+
+
+def modules_unchanged(entry: dict[str, object]) -> bool:
+    """Whether the modules an entry recorded are as they were."""
+    modules = entry["modules"]
+    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+        raise ValueError("not a module list")
+    return _files_digest(modules) == entry["modules_digest"]
+
+
+class FindingsCache:
+    """Findings of whole games by the digest of their inputs."""
+
+    STATS = STATS
+
+    def __init__(self, store: SignedStore, note: Note) -> None:
+        self.store = store
+        self.note = note
+        self._pending: dict[str, str | None] = {}
+        self.stats = load_stats(store, note)
+
+    def close(self) -> None:
+        """Keep the file stamps learnt in this run (for the next one to read less)."""
+        save_stats(self.store, self.stats)
+
+    @classmethod
+    def open(cls, note: Note) -> FindingsCache | None:
+        """The user's findings cache, or None (said through `note`) when its folder is not
+        private to the user or cannot be written."""
+        store = SignedStore.open(STORE, MAX_ENTRY_BYTES)
+        if store is None:
+            note("cache: off (the cache folder is not private to you or cannot be written)")
+            return None
+        return cls(store, note)
+
+    @staticmethod
+    def _slot(folder: Path, options: Sequence[str]) -> str:
+        """The entry's name: one per game folder, current folder and options."""
+        where = "\0".join([FORMAT, os.getcwd(), str(folder), *options])
+        return hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+
+    def lookup(self, folder: Path, options: Sequence[str]) -> list[Diagnostic] | None:
+        """The findings stored for this game as it is now, or None."""
+        inputs = inputs_digest(folder, options, self.stats)
+        slot = self._slot(folder, options)
+        self._pending[slot] = inputs
+        if inputs is None:
+            self.note(f"cache: {folder} is too large to cache")
+            return None
+        payload = self.store.read(slot)
+        if payload is None:
+            self.note(f"cache: no usable entry for {folder}")
+            return None
+        try:
+            entry = json.loads(payload)
+            if entry["format"] != FORMAT or entry["inputs"] != inputs:
+                self.note(f"cache: {folder} changed since its entry")
+                return None
+            if not modules_unchanged(entry):
+                self.note(f"cache: a module the checks loaded changed ({folder})")
+                return None
+            found = [_from_record(r) for r in entry["findings"]]
+        except (ValueError, KeyError, TypeError):
+            self.note(f"cache: the entry for {folder} is unreadable; ignored")
+            return None
+        self.note(f"cache: {folder} unchanged; findings from the cache")
+        return found
+
+    def save(self, folder: Path, options: Sequence[str], found: Sequence[Diagnostic]) -> None:
+        """Keep the findings worked out for this game (after a `lookup` of it)."""
+        slot = self._slot(folder, options)
+        inputs = self._pending.pop(slot, None)
+        if inputs is None or inputs_digest(folder, options, self.stats) != inputs:
+            return  # too large, or edited while it was being checked
+        entry = {
+            "format": FORMAT,
+            "inputs": inputs,
+            **module_record(),
+            "findings": [_to_record(d) for d in found],
+        }
+        payload = json.dumps(entry, separators=(",", ":")).encode()
+        if not self.store.write(slot, payload):
+            self.note(f"cache: could not write the entry for {folder}")
+
+
+def cached_findings(folder: Path) -> list[Diagnostic] | None:
+    """The findings `playset validate` (no options, run from here) kept for the game in
+    `folder` as it is now, or None: what lets the validity gate skip the checks."""
+    cache = FindingsCache.open(lambda text: None)
+    return cache.lookup(folder, ("select", "ignore")) if cache else None

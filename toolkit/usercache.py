@@ -1,0 +1,139 @@
+"""The user's cache folder and its signed entries, shared by every cache Playset keeps.
+
+A cache is only a shortcut: deleting it is always safe, and anything in it that is not
+plainly ours is ignored. A cache folder is used only when it belongs to the user and no one
+else may write to it; every entry carries an HMAC-SHA256, under a per-user key kept in a 0600
+file in the folder, over its name and its bytes, checked before anything in it is used.
+Anything else (a folder others may write, a key others may read, a linked, truncated or
+forged entry) means no cache: the same results, worked out afresh.
+
+Light on purpose (no third-party import): a command answered from a cache starts quickly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import stat
+import tempfile
+from pathlib import Path
+
+KEY_FILE = "hmac.key"
+KEY_BYTES = 32
+MAC_BYTES = 32
+
+
+def private(info: os.stat_result) -> bool:
+    """Owned by this user and writable by no one else."""
+    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def read_private(path: Path, limit: int) -> bytes | None:
+    """The bytes of a regular file of ours that no one else may write, read without
+    following a symlink; None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or not private(info) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def folder_key(folder: Path) -> bytes | None:
+    """The folder's HMAC key, made on first use (O_EXCL, mode 0600); None if the file is
+    not ours, is readable by others or is not a key."""
+    path = folder / KEY_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    else:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(KEY_BYTES))
+    key = read_private(path, KEY_BYTES)
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if key is None or len(key) != KEY_BYTES or mode & (stat.S_IRWXG | stat.S_IRWXO):
+        return None
+    return key
+
+
+def cache_root() -> Path:
+    """`$PLAYSET_CACHE/playset`, else `$XDG_CACHE_HOME/playset`, else `~/.cache/playset`."""
+    base = os.environ.get("PLAYSET_CACHE") or os.environ.get("XDG_CACHE_HOME")
+    return Path(base) / "playset" if base else Path.home() / ".cache" / "playset"
+
+
+def cache_dir(name: str) -> Path | None:
+    """The cache folder `name` under `cache_root()`, made if missing; None when it cannot be
+    written or is not private to the user (no cache, same results)."""
+    folder = cache_root() / name
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or not private(info):
+        return None
+    return folder if os.access(folder, os.W_OK) else None
+
+
+class SignedStore:
+    """Entries `HMAC(name || payload) || payload` in a private folder, read back only when
+    the HMAC checks out; writes go to a temporary file renamed into place (a reader sees a
+    whole entry or none)."""
+
+    def __init__(self, folder: Path, key: bytes, max_bytes: int) -> None:
+        self.folder = folder
+        self.secret = key
+        self.max_bytes = max_bytes
+
+    @classmethod
+    def open(cls, name: str, max_bytes: int) -> SignedStore | None:
+        """The user's store `name`, or None when its folder or key cannot be trusted."""
+        folder = cache_dir(name)
+        key = folder_key(folder) if folder else None
+        return cls(folder, key, max_bytes) if folder and key else None
+
+    def _mac(self, name: str, payload: bytes) -> bytes:
+        return hmac.new(self.secret, name.encode() + b"\0" + payload, hashlib.sha256).digest()
+
+    def read(self, name: str) -> bytes | None:
+        """The payload of entry `name`; None when absent, not ours or not signed by us."""
+        data = read_private(self.folder / name, self.max_bytes + MAC_BYTES)
+        if data is None or len(data) < MAC_BYTES:
+            return None
+        mac, payload = data[:MAC_BYTES], data[MAC_BYTES:]
+        return payload if hmac.compare_digest(mac, self._mac(name, payload)) else None
+
+    def write(self, name: str, payload: bytes) -> bool:
+        """Sign and store `payload` as entry `name`; False (and nothing left behind) when the
+        folder cannot be written or the payload is too large to keep."""
+        if len(payload) > self.max_bytes:
+            return False
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".entry.", dir=self.folder)
+        except OSError:
+            return False
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(self._mac(name, payload) + payload)
+            os.replace(tmp, self.folder / name)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            return False
+        return True
