@@ -109,15 +109,17 @@ def test_variant_must_set_a_declared_option(run_cli, tmp_path, monkeypatch):
 def test_unreadable_file_exits_2(run_cli, tmp_path, monkeypatch):
     from pathlib import Path
 
+    from toolkit.content import source
+
     game = _broken(tmp_path, monkeypatch, "unknown-field")
-    real = Path.read_bytes
+    real = source.read_bounded
 
-    def refuse(self):
-        if self.name == "cards.yaml":
+    def refuse(path, limit, **kwargs):
+        if Path(path).name == "cards.yaml":
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(path, limit, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(source, "read_bounded", refuse)
     result = run_cli("validate", str(game), "--format", "json")
     assert result.exit_code == 2
     found = json.loads(result.stdout)

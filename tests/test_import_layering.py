@@ -25,9 +25,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "home": frozenset(),  # where the toolkit's own files live
     "fileio": frozenset(),  # safe writes, containment
     "journal": frozenset({"fileio"}),
+    "usercache": frozenset(),  # the private, signed user cache folder
     "diagnostics": frozenset({"fileio", "home"}),
-    "content": frozenset({"diagnostics", "fileio", "home"}),  # never checks/render/sim/cli
-    "render": frozenset({"content", "diagnostics", "fileio", "home"}),  # never sim/checks/cli
+    "content": frozenset({"diagnostics", "fileio", "home", "usercache"}),  # never checks/render/sim/cli
+    "render": frozenset({"content", "diagnostics", "fileio", "home", "usercache"}),  # never sim/checks/cli
     "sim": frozenset({"content", "diagnostics", "fileio", "home"}),  # never render/checks/cli
     "api": frozenset({"sim"}),  # the engines' one import
     "games": frozenset({"api", "content", "diagnostics"}),  # never render, sim, checks, cli
