@@ -17,7 +17,8 @@ from toolkit.diagnostics.suppress import unsuppressed
 from toolkit.render.textfit import Setting, fit, text_width
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.metrics import _flagged
-from toolkit.sim.runner import SimConfig, run
+from toolkit.sim.play import run
+from toolkit.sim.prepared import SimConfig
 from toolkit.sim.stats import holm, proportion_p_value, wilson
 
 # --- the unfairness flag uses Holm-adjusted p, not raw p ----------------------------------
