@@ -89,5 +89,6 @@ CARDS = register(
         "`cards.pdf`: every deck, fronts then mirrored backs (press: one card per page, "
         "`cards-WxH.pdf` per trim size).",
         files,
+        order=10,
     )
 )

@@ -46,5 +46,6 @@ QUESTIONS = register(
         "questions",
         "`questions.pdf`: the trivia questions as cards, the answer on each back.",
         files,
+        order=20,
     )
 )

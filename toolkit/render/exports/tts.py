@@ -28,7 +28,16 @@ from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from toolkit.fileio import atomic_write_bytes, atomic_write_text, output_folder
-from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
+from toolkit.render.exports import (
+    Export,
+    ExportOptions,
+    Progress,
+    Report,
+    check_dpi,
+    option,
+    prune,
+    register,
+)
 from toolkit.render.exports.faces import PrintedDeck, card_label, deck_images, printed_decks
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import png_bytes
@@ -284,9 +293,30 @@ def save_file(name: str, objects: list[dict]) -> str:
     return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
 
 
-def run(
-    game: Any, out: Path, opts: ExportOptions, report: Report, progress: Progress
-) -> list[Path]:
+SAVED_OBJECTS = (
+    "copy each <game>-<lang>.json into Tabletop Simulator's Saved Objects folder "
+    "(Windows: Documents\\My Games\\Tabletop Simulator\\Saves\\Saved Objects; macOS: "
+    "~/Library/Tabletop Simulator/Saves/Saved Objects; Linux: ~/.local/share/Tabletop "
+    "Simulator/Saves/Saved Objects), then Objects → Saved Objects in the game"
+)
+
+
+@dataclass(frozen=True)
+class TtsOptions(ExportOptions):
+    dpi: float = option(150.0, "Card resolution on the sheets.")
+    base_url: str | None = option(
+        None, "Where the images will be hosted (default: file:// URLs).", flag="--base-url"
+    )
+    page_dpi: float = 100.0  # board images (not an option)
+
+    def __post_init__(self) -> None:
+        url = self.base_url
+        if url is not None and not url.startswith(("https://", "http://")):
+            raise ValueError(f"--base-url must start with https:// or http://, not {url!r}")
+        check_dpi("dpi", self.dpi)
+
+
+def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progress) -> list[Path]:
     written: list[Path] = []
     decks = printed_decks(game)
     total, done = (len(decks) + 1) * len(opts.langs), 0
@@ -367,5 +397,9 @@ TTS = register(
         "tts",
         "Tabletop Simulator: deck sheets (10 × 7 at most), board images, a saved-object JSON.",
         run,
+        TtsOptions,
+        "Tabletop Simulator: deck sheets (at most 10 × 7, last slot the hidden face), board "
+        "images and a saved-object JSON to copy into TTS's Saves/Saved Objects folder.",
+        SAVED_OBJECTS,
     )
 )

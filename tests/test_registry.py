@@ -1,0 +1,60 @@
+"""The one registry shape (`toolkit.registry.Registry`): names, order, discovery from a
+package and from an entry-point group, a broken entry point noted rather than fatal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from tests.outside import installed
+from toolkit.registry import Registry, package_modules
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    order: int = 100
+
+
+def test_entries_come_by_rank_then_in_the_order_registered():
+    made: Registry[Entry] = Registry("thing", rank=lambda e: e.order)
+    made.register(Entry("late"))
+    made.register(Entry("first", 1))
+    made.register(Entry("later"))
+    assert list(made.load()) == ["first", "late", "later"]
+    assert made.register(Entry("late")) == Entry("late")  # the same entry again: kept
+    with pytest.raises(ValueError, match="thing 'late' registered twice"):
+        made.register(Entry("late", 5))
+    made.unregister("late")
+    assert "late" not in made and len(made) == 2
+
+
+def test_the_package_is_imported_module_by_module_in_name_order():
+    made: Registry[object] = Registry("artifact", package="toolkit.render.artifacts")
+    made.load()
+    assert package_modules("toolkit.render.artifacts") == [
+        "toolkit.render.artifacts.board",
+        "toolkit.render.artifacts.cards",
+        "toolkit.render.artifacts.questions",
+        "toolkit.render.artifacts.rulebook",
+    ]
+
+
+def test_an_entry_point_gives_an_entry_or_a_module_that_registers_and_a_broken_one_is_noted(
+    tmp_path,
+):
+    made: Registry[Entry] = Registry(
+        "thing", group="playset.test-things", accepts=lambda obj: isinstance(obj, Entry)
+    )
+    source = """
+        from tests.test_registry import Entry
+        ENTRY = Entry("pointed")
+        raise_me = None
+        """
+    points = {"pointed": "outside_things:ENTRY", "broken": "outside_things_missing:X"}
+    with installed(tmp_path, "outside_things", source, "playset.test-things", points, made):
+        assert list(made.load()) == ["pointed"]
+        assert made.origin("pointed") == "outside_things"
+        assert "ModuleNotFoundError" in made.broken["broken"]
+    assert list(made.load()) == []

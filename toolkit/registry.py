@@ -1,0 +1,220 @@
+"""One registry shape for every extension point: named entries, in order, found in a package
+and in one entry-point group.
+
+Rules, check families, element kinds, board kinds, artifacts, exports, metrics, i18n unit kinds
+and game plugins are each a `Registry`. An entry is declared by its own module with
+`register` (as ruff's and yamllint's rules are); `load()` imports every module of the
+registry's package (so adding one is adding a module, and nothing else) and loads the
+registry's entry-point group (`playset.<what>s`), where a package outside the toolkit names an
+entry or a module that registers its own. Entries come out by their rank, then in the order
+their modules were found (the package's in name order, then the entry points by name), then
+in the order they registered.
+
+This module sits below every room of the toolkit: it imports nothing of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+EntryPoints = Callable[[str], Iterable[EntryPoint]]
+
+
+def _entry_points(group: str) -> Iterable[EntryPoint]:
+    return entry_points(group=group)
+
+
+class Registry(Generic[T]):
+    """Named entries of one extension point.
+
+    `key` names an entry (default: its `name`); `rank` orders it before discovery order (a
+    built-in that must come first); `accepts` says whether an object an entry point loads is
+    an entry (else it is a module that registered its entries itself); `check` refuses a
+    malformed entry with an exception."""
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        package: str | None = None,
+        group: str | None = None,
+        key: Callable[[T], str] | None = None,
+        rank: Callable[[T], float] | None = None,
+        accepts: Callable[[Any], bool] | None = None,
+        check: Callable[[T], None] | None = None,
+        same: Callable[[T, T], bool] | None = None,
+    ) -> None:
+        self.what = what  # "artifact", "export": for messages
+        self.package = package
+        self.group = group
+        self._key = key or (lambda entry: str(getattr(entry, "name")))  # noqa: B009
+        self._rank = rank
+        self._accepts = accepts
+        self._check = check
+        self._same = same or (lambda a, b: a == b)
+        self._entries: dict[str, T] = {}
+        self._origin: dict[str, tuple[str, ...]] = {}  # entry name → the modules registering it
+        self._seq: dict[str, int] = {}
+        self._counter = 0
+        self._modules: list[str] = []  # discovery order of the modules found
+        self._found = False
+        self._listeners: list[Callable[[], None]] = []
+        self.broken: dict[str, str] = {}
+        """Entry points that failed to load, by name: why (their entries are missing)."""
+        self.entry_points: EntryPoints = _entry_points
+
+    # ---------------------------------------------------------------- declaring entries
+
+    def register(self, entry: T) -> T:
+        """Add `entry` (usable as a decorator); the same name twice is a programming error
+        unless it is the same entry (a module imported again)."""
+        return self._add(entry, _caller_modules())
+
+    def _add(self, entry: T, origin: tuple[str, ...]) -> T:
+        if self._check is not None:
+            self._check(entry)
+        name = self._key(entry)
+        known = self._entries.get(name)
+        if known is not None:
+            if not self._same(known, entry):
+                raise ValueError(f"{self.what} {name!r} registered twice")
+            return known
+        self._entries[name] = entry
+        self._origin[name] = origin
+        self._seq[name] = self._counter
+        self._counter += 1
+        self._changed()
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Remove an entry (a test that registered its own)."""
+        if self._entries.pop(name, None) is not None:
+            self._origin.pop(name, None)
+            self._seq.pop(name, None)
+            self._changed()
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener` whenever an entry comes or goes (caches built from the entries)."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener()
+
+    # ---------------------------------------------------------------- finding entries
+
+    def load(self) -> dict[str, T]:
+        """Every entry by name, in order: the package's modules and the entry points are
+        imported the first time."""
+        self.discover()
+        return self.registered()
+
+    def registered(self) -> dict[str, T]:
+        """The entries registered so far, in order, without importing anything."""
+        where = {module: i for i, module in enumerate(self._modules)}
+        last = len(where)
+
+        def order(name: str) -> tuple[float, int, int]:
+            rank = self._rank(self._entries[name]) if self._rank is not None else 0.0
+            found = (where[m] for m in self._origin[name] if m in where)
+            return (rank, next(found, last), self._seq[name])
+
+        return {name: self._entries[name] for name in sorted(self._entries, key=order)}
+
+    def discover(self) -> None:
+        """Import the package's modules (in name order) and the entry-point group, once."""
+        if self._found:
+            return
+        self._found = True
+        if self.package is not None:
+            for module in package_modules(self.package):
+                self._modules.append(module)
+                importlib.import_module(module)
+        if self.group is not None:
+            for point in sorted(self.entry_points(self.group), key=lambda p: p.name):
+                self._load_point(point)
+
+    def rediscover(self) -> None:
+        """Look at the entry points again (a package installed since, in tests)."""
+        self._found = False
+        self._modules.clear()
+        self.broken.clear()
+        self.discover()
+
+    def load_point(self, name: str) -> None:
+        """Load only the entry point called `name` (a game's plugin, without the others)."""
+        if self.group is None or self._found:
+            return
+        for point in self.entry_points(self.group):
+            if point.name == name:
+                self._load_point(point)
+
+    def _load_point(self, point: EntryPoint) -> None:
+        self._modules.append(point.module)
+        try:
+            loaded = point.load()
+        except Exception as exc:  # a third party's broken import must not crash a command
+            text = str(exc)
+            self.broken[point.name] = (
+                f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+            )
+            return
+        if self._accepts is not None and self._accepts(loaded):
+            self._add(loaded, (point.module,))
+
+    # ---------------------------------------------------------------- reading entries
+
+    def __getitem__(self, name: str) -> T:
+        return self.load()[name]
+
+    def get(self, name: str) -> T | None:
+        return self.load().get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.load()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.load())
+
+    def __len__(self) -> int:
+        return len(self.load())
+
+    def values(self) -> list[T]:
+        return list(self.load().values())
+
+    def origin(self, name: str) -> str:
+        """The module that registered `name`."""
+        return self._origin[name][0] if self._origin[name] else ""
+
+
+def package_modules(package: str) -> list[str]:
+    """The modules and subpackages of `package`, in name order (private ones, `_x`, left
+    out)."""
+    found = importlib.import_module(package)
+    paths = getattr(found, "__path__", None)
+    if paths is None:
+        return []
+    names = sorted(
+        info.name for info in pkgutil.iter_modules(paths) if not info.name.startswith("_")
+    )
+    return [f"{package}.{name}" for name in names]
+
+
+def _caller_modules() -> tuple[str, ...]:
+    """The modules on the stack of a `register` call, innermost first (the entry's own
+    module may be a few frames up, behind a helper such as `rule()` or a decorator)."""
+    names: list[str] = []
+    frame = sys._getframe(1)
+    while frame is not None and len(names) < 12:
+        name = str(frame.f_globals.get("__name__", ""))
+        if name != __name__ and (not names or names[-1] != name):
+            names.append(name)
+        frame = frame.f_back  # type: ignore[assignment]
+    return tuple(names)
