@@ -189,6 +189,9 @@ class Registry(Generic[T]):
     def values(self) -> list[T]:
         return list(self.load().values())
 
+    def items(self) -> list[tuple[str, T]]:
+        return list(self.load().items())
+
     def origin(self, name: str) -> str:
         """The module that registered `name`."""
         return self._origin[name][0] if self._origin[name] else ""

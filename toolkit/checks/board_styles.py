@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
@@ -60,3 +61,6 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
         hook = resolved(entry.problems) if entry is not None else None
         for path, message in hook(loaded.model) if hook is not None else []:
             yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
+
+
+register(CheckFamily("board-styles", "Board looks: styled kinds the board uses.", check))

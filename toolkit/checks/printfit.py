@@ -17,6 +17,7 @@ from jinja2 import TemplateError
 from pydantic import BaseModel
 from reportlab.lib.units import mm
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
@@ -470,3 +471,6 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
                 if found is not None:
                     return found
     return None
+
+
+register(CheckFamily("print-fit", "Card layouts: what is printed fits the card.", check))
