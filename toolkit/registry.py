@@ -69,13 +69,14 @@ class Registry(Generic[T]):
         self.broken: dict[str, str] = {}
         """Entry points that failed to load, by name: why (their entries are missing)."""
         self.entry_points: EntryPoints = _entry_points
+        self._home = _caller_modules()[:1]  # where the registry is made: not an entry's origin
 
     # ---------------------------------------------------------------- declaring entries
 
     def register(self, entry: T) -> T:
         """Add `entry` (usable as a decorator); the same name twice is a programming error
         unless it is the same entry (a module imported again)."""
-        return self._add(entry, _caller_modules())
+        return self._add(entry, tuple(m for m in _caller_modules() if m not in self._home))
 
     def _add(self, entry: T, origin: tuple[str, ...]) -> T:
         if self._check is not None:
@@ -138,7 +139,7 @@ class Registry(Generic[T]):
                 self._modules.append(module)
                 importlib.import_module(module)
         if self.group is not None:
-            for point in sorted(self.entry_points(self.group), key=lambda p: p.name):
+            for point in sorted(self.entry_points(self.group), key=_point_name):
                 self._load_point(point)
 
     def rediscover(self) -> None:
@@ -153,21 +154,22 @@ class Registry(Generic[T]):
         if self.group is None or self._found:
             return
         for point in self.entry_points(self.group):
-            if point.name == name:
+            if _point_name(point) == name:
                 self._load_point(point)
 
     def _load_point(self, point: EntryPoint) -> None:
-        self._modules.append(point.module)
+        module = str(getattr(point, "module", ""))
+        self._modules.append(module)
         try:
             loaded = point.load()
         except Exception as exc:  # a third party's broken import must not crash a command
             text = str(exc)
-            self.broken[point.name] = (
+            self.broken[_point_name(point)] = (
                 f"{type(exc).__name__}: {text}" if text else type(exc).__name__
             )
             return
         if self._accepts is not None and self._accepts(loaded):
-            self._add(loaded, (point.module,))
+            self._add(loaded, (module,))
 
     # ---------------------------------------------------------------- reading entries
 
@@ -195,6 +197,10 @@ class Registry(Generic[T]):
     def origin(self, name: str) -> str:
         """The module that registered `name`."""
         return self._origin[name][0] if self._origin[name] else ""
+
+
+def _point_name(point: EntryPoint) -> str:
+    return str(getattr(point, "name", ""))
 
 
 def package_modules(package: str) -> list[str]:
