@@ -90,4 +90,5 @@ register = KINDS.register
 def all_units(game: Game, lang: str) -> list[Unit]:
     return [unit for kind in KINDS.values() for unit in kind.units(game, lang)]
 
+
 __all__: list[str] = ["KINDS", "Applied", "Change", "Unit", "UnitKind", "all_units", "register"]
