@@ -50,6 +50,7 @@ class Registry(Generic[T]):
         accepts: Callable[[Any], bool] | None = None,
         check: Callable[[T], None] | None = None,
         same: Callable[[T, T], bool] | None = None,
+        attribute: str | None = None,
     ) -> None:
         self.what = what  # "artifact", "export": for messages
         self.package = package
@@ -59,6 +60,7 @@ class Registry(Generic[T]):
         self._accepts = accepts
         self._check = check
         self._same = same or (lambda a, b: a == b)
+        self._attribute = attribute  # a package module's entry, when it does not register
         self._entries: dict[str, T] = {}
         self._origin: dict[str, tuple[str, ...]] = {}  # entry name → the modules registering it
         self._seq: dict[str, int] = {}
@@ -136,8 +138,7 @@ class Registry(Generic[T]):
         self._found = True
         if self.package is not None:
             for module in package_modules(self.package):
-                self._modules.append(module)
-                importlib.import_module(module)
+                self._import(module)
         if self.group is not None:
             for point in sorted(self.entry_points(self.group), key=_point_name):
                 self._load_point(point)
@@ -149,13 +150,28 @@ class Registry(Generic[T]):
         self.broken.clear()
         self.discover()
 
-    def load_point(self, name: str) -> None:
-        """Load only the entry point called `name` (a game's plugin, without the others)."""
-        if self.group is None or self._found:
+    def discover_one(self, name: str) -> None:
+        """Look only for the entry called `name`: its entry point, else the package's module
+        of that name (`-` read as `_`), if there is one (a game's plugin, without the
+        others)."""
+        if self._found:
             return
-        for point in self.entry_points(self.group):
-            if _point_name(point) == name:
-                self._load_point(point)
+        if self.group is not None:
+            for point in self.entry_points(self.group):
+                if _point_name(point) == name:
+                    self._load_point(point)
+        if name not in self._entries and self.package is not None:
+            module = f"{self.package}.{name.replace('-', '_')}"
+            if module.rpartition(".")[2].isidentifier() and module in package_modules(self.package):
+                self._import(module)
+
+    def _import(self, module: str) -> None:
+        if module not in self._modules:
+            self._modules.append(module)
+        found = importlib.import_module(module)
+        entry = getattr(found, self._attribute, None) if self._attribute else None
+        if entry is not None and self._accepts is not None and self._accepts(entry):
+            self._add(entry, (module,))
 
     def _load_point(self, point: EntryPoint) -> None:
         module = str(getattr(point, "module", ""))
