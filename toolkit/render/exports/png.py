@@ -111,7 +111,7 @@ def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progre
         folder = out / game.id / lang / "png"
         for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
             for i, card in enumerate(printed.cards):
-                back = images.backs[i] if printed.trivia else images.backs[0]
+                back = images.backs[i] if printed.back_per_card else images.backs[0]
                 emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
                 emit(folder / printed.id / f"{card.id}-back.png", back)
         for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):

@@ -1,7 +1,7 @@
 """`export tts`: a game on Tabletop Simulator's table, as a saved object and its images.
 
 Tabletop Simulator takes a custom deck as sheets of at most 10 × 7 card faces plus one back
-image (or a sheet of backs when each card has its own, as trivia answers do). What a hidden
+image (or a sheet of backs when each card has its own, as questions' answers do). What a hidden
 card (in another player's hand) shows is, per TTS's API reference, the last slot of the face
 sheet unless `BackIsHidden` is set, when it is the back: so decks here set it false and put in
 that slot the deck's shared back, or for decks with unique backs (whose back is the answer) a
@@ -221,7 +221,7 @@ def _telling_field(cards: list[Any]) -> str | None:
 
 def description(card: Any, lang: str) -> str:
     """A card's text in `lang`, its numbers filled in (TTS shows it under the name); empty
-    for a card without one (a trivia card's back, its answer, is never described)."""
+    for a card without one (a question's back, its answer, is never described)."""
     from toolkit.render.context import localize
 
     text = getattr(card, "text", None)
@@ -340,7 +340,7 @@ def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progre
             dpi = sheet_dpi(opts.dpi, printed.size_mm)
             images = deck_images(game, printed, lang, dpi, bleed=False, encode=False)
             shared_back = None
-            if not printed.trivia:
+            if not printed.back_per_card:
                 shared_back = folder / f"{printed.id}-back.png"
                 emit(shared_back, png_bytes(images.backs[0]))
                 hidden = images.backs[0]
