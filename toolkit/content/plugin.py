@@ -8,7 +8,7 @@ content package never imports a game: bundled and third-party games register thr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Annotated, Any, Literal, TypeVar
@@ -45,7 +45,10 @@ class GamePlugin:
     """Simulation: a callable `compile(game) -> CompiledGame` (see toolkit.sim.engine)."""
     bots: dict[str, Any] = field(default_factory=dict)
     """Game-specific bots by name (`greedy`, ...): callables `make(seat) -> Bot`."""
-    extras: dict[str, Any] = field(default_factory=dict)
+    board_glyphs: Callable[[], Mapping[str, Callable[..., None]]] | None = None
+    """The game's own board glyphs by name (`glyph(canvas, x, y, radius)`, see
+    toolkit.render.boards.look): a function returning them, called when a board is drawn, so
+    loading the game imports no drawing code."""
 
     @property
     def generic(self) -> bool:
