@@ -14,10 +14,11 @@ from typing import Any
 
 @contextmanager
 def installed(
-    root: Path, module: str, source: str, group: str, points: dict[str, str], registry: Any
+    root: Path, module: str, source: str, group: str, points: dict[str, str], *registries: Any
 ) -> Iterator[None]:
     """`module` (its `source`) installed under `root` with `points` (name → `module:attr` or
-    `module`) in `group`; `registry` looks again on entry and on exit."""
+    `module`) in `group`; the first registry looks again on entry, and on exit each forgets
+    what the package registered in it (its rules, say) and the first looks again."""
     site = root / "site-packages"
     site.mkdir(parents=True, exist_ok=True)
     (site / f"{module}.py").write_text(dedent(source), encoding="utf-8")
@@ -27,13 +28,24 @@ def installed(
     lines = "".join(f"{name} = {target}\n" for name, target in points.items())
     (dist / "entry_points.txt").write_text(f"[{group}]\n{lines}", encoding="utf-8")
     sys.path.insert(0, str(site))
-    before = set(registry.registered())
+    before = [set(registry.registered()) for registry in registries]
     try:
-        registry.rediscover()
+        registries[0].rediscover()
         yield
     finally:
         sys.path.remove(str(site))
         sys.modules.pop(module, None)
-        for name in set(registry.registered()) - before:
-            registry.unregister(name)
-        registry.rediscover()
+        for registry, known in zip(registries, before, strict=True):
+            for name in set(registry.registered()) - known:
+                registry.unregister(name)
+        registries[0].rediscover()
+
+
+def reference_text() -> str:
+    """`playset reference` as the command line renders it (its own commands included)."""
+    import typer
+
+    from toolkit import reference
+    from toolkit.cli import make_app
+
+    return reference.render(typer.main.get_command(make_app()))
