@@ -159,8 +159,8 @@ def test_a_package_registers_its_kinds_through_the_entry_point_group(monkeypatch
         groups.append(group)
         return [Point()]
 
-    monkeypatch.setattr(module, "entry_points", points)
     fresh = module.ElementRegistry()
+    fresh.entry_points = points
     assert [module.kind_of(m) for m in fresh.kinds()] == ["stripe"]
     assert groups == ["playset.elements"]
     fresh.kinds()

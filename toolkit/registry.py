@@ -27,8 +27,15 @@ T = TypeVar("T")
 EntryPoints = Callable[[str], Iterable[EntryPoint]]
 
 
+_ALL_POINTS: list[Any] = []  # every installed entry point, read once per process
+
+
 def _entry_points(group: str) -> Iterable[EntryPoint]:
-    return entry_points(group=group)
+    """The entry points of `group`: the installed distributions are read once for every
+    registry (each read is ~20 ms, and a command consults most registries)."""
+    if not _ALL_POINTS:
+        _ALL_POINTS.append(entry_points())
+    return list(_ALL_POINTS[0].select(group=group))
 
 
 class Registry(Generic[T]):
@@ -145,6 +152,7 @@ class Registry(Generic[T]):
 
     def rediscover(self) -> None:
         """Look at the entry points again (a package installed since, in tests)."""
+        _ALL_POINTS.clear()
         self._found = False
         self._modules.clear()
         self.broken.clear()

@@ -9,7 +9,6 @@ first time the kinds are asked for; a package outside the toolkit registers its 
 from __future__ import annotations
 
 import typing
-from importlib.metadata import entry_points
 
 from toolkit.registry import Registry
 from toolkit.render.elements.base import Element
@@ -41,7 +40,6 @@ class ElementRegistry(Registry[type[Element]]):
             check=_is_element,
             same=lambda a, b: a is b,
         )
-        self.entry_points = lambda group: entry_points(group=group)
 
     def add(self, model: type[Element]) -> type[Element]:
         return self.register(model)
