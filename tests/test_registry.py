@@ -3,6 +3,7 @@ package and from an entry-point group, a broken entry point noted rather than fa
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import pytest
@@ -30,15 +31,27 @@ def test_entries_come_by_rank_then_in_the_order_registered():
     assert "late" not in made and len(made) == 2
 
 
-def test_the_package_is_imported_module_by_module_in_name_order():
-    made: Registry[object] = Registry("artifact", package="toolkit.render.artifacts")
-    made.load()
-    assert package_modules("toolkit.render.artifacts") == [
-        "toolkit.render.artifacts.board",
-        "toolkit.render.artifacts.cards",
-        "toolkit.render.artifacts.questions",
-        "toolkit.render.artifacts.rulebook",
-    ]
+def test_the_package_is_imported_module_by_module_in_name_order(tmp_path, monkeypatch):
+    package = tmp_path / "made_things"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from tests.test_registry import Entry\n"
+        "from toolkit.registry import Registry\n"
+        "THINGS = Registry('thing', package=__name__)\n"
+    )
+    for name in ("beta", "alpha", "_private"):
+        (package / f"{name}.py").write_text(
+            f"from made_things import THINGS, Entry\nTHINGS.register(Entry({name!r}))\n"
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        from made_things import THINGS  # type: ignore[import-not-found]
+
+        assert package_modules("made_things") == ["made_things.alpha", "made_things.beta"]
+        assert list(THINGS.load()) == ["alpha", "beta"]  # found, in name order
+    finally:
+        for name in ("made_things", "made_things.alpha", "made_things.beta"):
+            sys.modules.pop(name, None)
 
 
 def test_an_entry_point_gives_an_entry_or_a_module_that_registers_and_a_broken_one_is_noted(
