@@ -52,7 +52,6 @@ class _Exports(ReadableGroup):
 app = typer.Typer(
     help="Images and virtual-table files drawn from the printed pages.",
     cls=_Exports,
-    no_args_is_help=True,
 )
 
 GamesArg = Annotated[list[str] | None, typer.Argument(help=GAME_HELP)]
