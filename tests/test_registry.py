@@ -71,3 +71,28 @@ def test_an_entry_point_gives_an_entry_or_a_module_that_registers_and_a_broken_o
         assert made.origin("pointed") == "outside_things"
         assert "ModuleNotFoundError" in made.broken["broken"]
     assert list(made.load()) == []
+
+
+def test_a_bundled_game_is_found_in_its_package_without_an_entry_point():
+    """A new game under toolkit/games is one package exposing PLUGIN: no pyproject line."""
+    from toolkit.content.game import bundled_games
+    from toolkit.content.plugin import REGISTRY, GamePlugin
+
+    made: Registry[GamePlugin] = Registry(
+        "game plugin",
+        package=REGISTRY.package,
+        key=lambda plugin: plugin.game_id,
+        accepts=lambda obj: isinstance(obj, GamePlugin),
+        attribute="PLUGIN",
+    )
+    made.entry_points = lambda group: []
+    assert sorted(made.load()) == sorted(bundled_games())
+    one: Registry[GamePlugin] = Registry(
+        "game plugin",
+        package=REGISTRY.package,
+        key=lambda plugin: plugin.game_id,
+        accepts=lambda obj: isinstance(obj, GamePlugin),
+        attribute="PLUGIN",
+    )
+    one.discover_one("muckle-stoater")
+    assert list(one.registered()) == ["muckle-stoater"]
