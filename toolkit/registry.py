@@ -4,9 +4,10 @@ and in one entry-point group.
 Rules, check families, element kinds, board kinds, artifacts, exports, metrics, i18n unit kinds
 and game plugins are each a `Registry`. An entry is declared by its own module with
 `register` (as ruff's and yamllint's rules are); `load()` imports every module of the
-registry's package (so adding one is adding a module, and nothing else) and loads the
-registry's entry-point group (`playset.<what>s`), where a package outside the toolkit names an
-entry or a module that registers its own. Entries come out by their rank, then in the order
+registry's package (so adding one is adding a module, and nothing else; a module that does not
+register may expose its entry as `attribute`, as a game's package exposes PLUGIN) and loads the
+registry's entry-point group (`playset.exports`, …), where a package outside the toolkit names
+an entry or a module that registers its own. Entries come out by their rank, then in the order
 their modules were found (the package's in name order, then the entry points by name), then
 in the order they registered.
 
