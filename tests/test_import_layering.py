@@ -26,9 +26,12 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "home": frozenset(),  # where the toolkit's own files live
     "fileio": frozenset(),  # safe writes, containment
     "journal": frozenset({"fileio"}),
+    "usercache": frozenset(),  # the private, signed user cache folder
     "diagnostics": frozenset({"fileio", "home", "registry"}),
-    "content": frozenset({"diagnostics", "fileio", "home", "registry"}),  # no checks/render/…
-    "render": frozenset({"content", "diagnostics", "fileio", "home", "registry"}),  # no sim/…
+    # content never imports checks, render, sim or cli
+    "content": frozenset({"diagnostics", "fileio", "home", "registry", "usercache"}),
+    # render never imports sim, checks or cli
+    "render": frozenset({"content", "diagnostics", "fileio", "home", "registry", "usercache"}),
     "sim": frozenset({"content", "diagnostics", "fileio", "home", "registry"}),  # no render/…
     "api": frozenset({"sim"}),  # the engines' one import
     "games": frozenset({"api", "content", "diagnostics"}),  # never render, sim, checks, cli
