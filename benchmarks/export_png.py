@@ -19,7 +19,7 @@ from pathlib import Path
 
 from toolkit.content.game import bundled_games, load_game
 from toolkit.render.build import BuildOptions, build_game
-from toolkit.render.exports import ExportOptions, exports
+from toolkit.render.exports import exports
 
 
 def build(games, lang: str, out: Path, only: tuple[str, ...] | None = None) -> None:
@@ -31,7 +31,7 @@ def export(games, lang: str, dpi: float, page_dpi: float, out: Path) -> int:
     run = exports()["png"].run
     count = 0
     for game in games:
-        options = ExportOptions([lang], dpi=dpi, page_dpi=page_dpi)
+        options = exports()["png"].options([lang], dpi=dpi, page_dpi=page_dpi)
         count += len(run(game, out, options, lambda path: None, lambda done, total: None))
     return count
 

@@ -33,9 +33,9 @@ def _moves(before: bytes, after: bytes) -> list[set[tuple[float, float]]]:
 def test_every_backs_page_moves_by_the_offset_and_fronts_stay(per_card):
     game = load_game(FIXTURES / "base")
     decks = game.valid(game.decks)
-    plain = cards_pdf(game, decks, "en", BuildOptions(["en"], per_card=per_card), False)
+    plain = cards_pdf(game, decks, "en", BuildOptions(["en"], per_card=per_card))
     shifted_opts = BuildOptions(["en"], per_card=per_card, back_offset=(1.5, -0.5))
-    shifted = cards_pdf(game, decks, "en", shifted_opts, False)
+    shifted = cards_pdf(game, decks, "en", shifted_opts)
     expected = (round(1.5 * MM, 3), round(-0.5 * MM, 3))
     moves = _moves(plain, shifted)
     backs = 0

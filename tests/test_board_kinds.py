@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from tests.conftest import FIXTURES, copy_game
-from toolkit import reference
+from tests.outside import reference_text
 from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.content.models.base import LocalizedText, Slug, StrictModel
@@ -89,7 +89,7 @@ def test_a_board_kind_registered_from_outside_validates_builds_and_is_documented
     result = run_cli("build", str(game), "--out", str(out), "--lang", "en")
     assert result.exit_code == 0, result.output
     assert "Hexagons: 3 rings" in _text((out / "fixture-game" / "en" / "board.pdf").read_bytes())
-    assert "| `hexes` | [HexBoard](#board-hexboard) |" in reference.render()
+    assert "| `hexes` | [HexBoard](#board-hexboard) |" in reference_text()
 
 
 def test_an_unregistered_board_kind_is_a_schema_error(tmp_path):
@@ -175,7 +175,7 @@ def test_a_style_naming_a_missing_glossary_term_is_a_reference_error(tmp_path):
 
 
 def test_every_bundled_kind_and_style_field_is_in_the_reference():
-    text = reference.render()
+    text = reference_text()
     for kind in ("graph", "track", "road"):
         assert f"| `{kind}` | [" in text
     for name in ("BoardStyle", "SpaceStyle", "LineStyle"):

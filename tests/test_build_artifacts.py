@@ -9,7 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from tests.conftest import FIXTURES, copy_game
+from tests.outside import reference_text
 from toolkit.cli import build as build_cli
+from toolkit.registry import package_modules
 from toolkit.render.artifacts import (
     REGISTRY,
     Artifact,
@@ -19,8 +21,6 @@ from toolkit.render.artifacts import (
     artifacts,
     register,
 )
-
-SHIPPED = ["cards", "questions", "board", "rulebook"]
 
 
 def _game(tmp_path):
@@ -49,8 +49,16 @@ def extra() -> Iterator[list[tuple[str, BuildOptions]]]:
     build_cli._with_settings(build_cli.build)
 
 
-def test_shipped_artifacts_in_build_order():
-    assert list(artifacts()) == SHIPPED
+def test_every_module_of_the_package_is_an_artifact_in_build_order():
+    """No list to keep: each module of `toolkit.render.artifacts` registers what it makes,
+    and they are built in the order they declare (cards before the rulebook that lists
+    them)."""
+    found = artifacts()
+    assert {REGISTRY.origin(name) for name in found} == set(
+        package_modules("toolkit.render.artifacts")
+    )
+    assert list(found) == sorted(found, key=lambda name: found[name].order)
+    assert list(found).index("cards") < list(found).index("rulebook")
 
 
 def test_an_outside_artifact_is_built_with_the_others(run_cli, tmp_path, extra):
@@ -81,7 +89,8 @@ def test_unknown_artifact_or_setting_value_is_a_usage_error(run_cli, tmp_path, e
     game = _game(tmp_path)
     result = run_cli("build", str(game), "--only", "cards,poster")
     assert result.exit_code == 2
-    assert "poster" in result.output and "cards, questions, board, rulebook, notes" in result.output
+    assert "poster" in result.output and ", ".join(artifacts()) in result.output
+    assert ", ".join(artifacts()).endswith(", notes")
     assert run_cli("build", str(game), "--notes-style", "loud").exit_code == 2
 
 
@@ -126,11 +135,11 @@ def test_the_same_name_registered_twice_is_refused():
 
 
 def test_the_reference_lists_every_artifact_and_export(extra):
-    from toolkit import reference
     from toolkit.render.exports import exports
 
-    text = reference.render()
-    for name in [*SHIPPED, "notes"]:
+    text = reference_text()
+    assert "notes" in artifacts()
+    for name in artifacts():
         assert f"| `{name}` | {artifacts()[name].summary}" in text
     assert "| `board` | " in text and "`--board-page` (a3/a2/a1)" in text
     assert "`--notes-style` (plain/fancy/broken)" in text

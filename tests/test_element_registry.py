@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from toolkit import reference
+from tests.outside import reference_text
 from toolkit.render.elements import REGISTRY, Element, Measure, Problem, register_element
 from toolkit.render.textfit import Fit
 
@@ -119,7 +119,7 @@ def test_the_registered_kind_is_measured_and_checked_by_validate(stripe, striped
 
 
 def test_the_reference_lists_the_registered_kind(stripe):
-    text = reference.render()
+    text = reference_text()
     row = next(line for line in text.splitlines() if line.startswith("| `stripe` |"))
     assert "[StripeElement](#layout-stripeelement)" in row
     assert "`label`" in row and "measured" in row and "A band of colour" in row
@@ -129,7 +129,7 @@ def test_the_reference_lists_the_registered_kind(stripe):
 def test_without_registration_the_layout_is_a_schema_error(striped_game, run_cli):
     assert "stripe" not in [m.model_fields["kind"].annotation.__args__[0] for m in REGISTRY.kinds()]
     assert "S" in {code[0] for code in _codes(run_cli)}
-    assert "stripe" not in reference.render()
+    assert "stripe" not in reference_text()
 
 
 def test_a_kind_must_declare_its_kind_and_cannot_take_a_taken_name():
@@ -159,8 +159,8 @@ def test_a_package_registers_its_kinds_through_the_entry_point_group(monkeypatch
         groups.append(group)
         return [Point()]
 
-    monkeypatch.setattr(module, "entry_points", points)
     fresh = module.ElementRegistry()
+    fresh.entry_points = points
     assert [module.kind_of(m) for m in fresh.kinds()] == ["stripe"]
     assert groups == ["playset.elements"]
     fresh.kinds()

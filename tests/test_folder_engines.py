@@ -234,9 +234,9 @@ def test_a_broken_installed_plugin_is_a_finding_not_a_traceback(run_cli, tmp_pat
 
     folder = game_with(tmp_path, name="broken-plugin")
     broken = EntryPoint("broken-plugin", "no_such_plugin_module:PLUGIN", "playset.games")
-    monkeypatch.setattr(plugin, "entry_points", lambda **kw: [broken])
-    monkeypatch.setattr(plugin, "_LOADED", False)
-    monkeypatch.setattr(plugin, "BROKEN", {})
+    monkeypatch.setattr(plugin.REGISTRY, "entry_points", lambda group: [broken])
+    monkeypatch.setattr(plugin.REGISTRY, "_found", False)
+    monkeypatch.setattr(plugin.REGISTRY, "broken", {})
     result = run_cli("validate", str(folder))
     no_traceback(result)
     assert result.exit_code == 1

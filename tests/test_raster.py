@@ -15,7 +15,7 @@ from toolkit.render.raster import png_pages
 def test_pages_render_to_identical_pngs_at_the_asked_resolution():
     game = load_game(bundled_games()["whisky-game"])
     deck = next(d for d in game.valid(game.decks) if d.id == "characters")
-    pdf = cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
+    pdf = cards_pdf(game, [deck], "en", BuildOptions(["en"]))
     first = list(png_pages(pdf, dpi=36, last=0))
     again = list(png_pages(pdf, dpi=36, last=0))
     assert len(first) == 1 and first == again

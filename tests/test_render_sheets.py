@@ -93,7 +93,7 @@ def test_backs_are_mirrored_for_long_edge_duplex(monkeypatch):
 @pytest.fixture(scope="module")
 def whisky_pdf() -> bytes:
     game = load_game(bundled_games()["whisky-game"])
-    return cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
+    return cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]))
 
 
 def test_sheet_pages_sizes_and_text(whisky_pdf, tmp_path):
@@ -126,20 +126,20 @@ def test_every_language_prints_its_own_text():
     game = load_game(bundled_games()["tokaido"])
     decks = [d for d in game.valid(game.decks) if d.id == "travellers"]
     for lang, word in (("fr", "En arrivant"), ("es", "Al llegar"), ("en", "On arriving")):
-        data = cards_pdf(game, decks, lang, BuildOptions([lang]), False)
+        data = cards_pdf(game, decks, lang, BuildOptions([lang]))
         reader = PdfReader(__import__("io").BytesIO(data))
         assert word in reader.pages[0].extract_text()
 
 
 def test_same_content_gives_identical_bytes(whisky_pdf):
     game = load_game(bundled_games()["whisky-game"])
-    again = cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]), False)
+    again = cards_pdf(game, game.valid(game.decks), "es", BuildOptions(["es"]))
     assert again == whisky_pdf
 
 
 def test_per_card_pages_have_trim_and_bleed_boxes(tmp_path):
     game = load_game(bundled_games()["muckle-stoater"])
-    data = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"], per_card=True), False)
+    data = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"], per_card=True))
     reader = PdfReader(__import__("io").BytesIO(data))
     assert len(reader.pages) == 2 * 54
     page = reader.pages[0]
@@ -160,7 +160,7 @@ def test_markup_characters_print_as_written(tmp_path, monkeypatch):
         deck.read_text().replace("en: Move {steps} spaces.", 'en: "Use <b> & <i>{steps}</i>."')
     )
     game = load_game(game_dir)
-    data = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]), False)
+    data = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]))
     text = PdfReader(__import__("io").BytesIO(data)).pages[0].extract_text()
     assert "Use <b> & <i>3</i>." in text
 
@@ -203,7 +203,7 @@ def _thumbnail(pdf: Path, tmp: Path) -> list[int]:
 def test_sheet_matches_its_snapshot(game_id, tmp_path):
     game = load_game(bundled_games()[game_id])
     pdf = tmp_path / "cards.pdf"
-    pdf.write_bytes(cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False))
+    pdf.write_bytes(cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"])))
     pixels = _thumbnail(pdf, tmp_path)
     reference = SNAPSHOTS / f"{game_id}.json"
     if not reference.exists():  # written once by a developer, then committed
@@ -221,9 +221,7 @@ def write_snapshots() -> None:  # pragma: no cover - run by hand: python -m test
         game = load_game(folder)
         with tempfile.TemporaryDirectory() as tmp:
             pdf = Path(tmp) / "cards.pdf"
-            pdf.write_bytes(
-                cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"]), False)
-            )
+            pdf.write_bytes(cards_pdf(game, game.valid(game.decks)[:1], "en", BuildOptions(["en"])))
             (SNAPSHOTS / f"{game_id}.json").write_text(json.dumps(_thumbnail(pdf, Path(tmp))))
 
 
@@ -337,7 +335,7 @@ def test_cards_sharing_cut_lines_never_bleed_over_a_neighbour():
 
     game = load_game(bundled_games()["whisky-game"])
     deck = next(d for d in game.valid(game.decks) if d.id == "characters")
-    pdf = cards_pdf(game, [deck], "en", BuildOptions(["en"]), False)
+    pdf = cards_pdf(game, [deck], "en", BuildOptions(["en"]))
     from io import BytesIO
 
     page = PdfReader(BytesIO(pdf)).pages[0]

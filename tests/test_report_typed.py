@@ -76,7 +76,7 @@ def test_every_output_iterates_the_registry(tmp_path):
     def longest(r):
         yield MetricValue("longest_game", "longest game", "headline", "count", r.turns.max)
 
-    METRICS.append(Metric("longest_game", "longest game", "headline", longest))
+    METRICS.register(Metric("longest_game", "longest game", "headline", longest))
     try:
         console = Console(record=True, width=120)
         print_report(report, console)
@@ -85,7 +85,7 @@ def test_every_output_iterates_the_registry(tmp_path):
         keys = [m["key"] for m in json.loads((tmp_path / "r.json").read_text())["metrics"]]
         assert "longest_game" in keys
     finally:
-        METRICS.pop()
+        METRICS.unregister("longest_game")
     assert report.metric("longest_game") is None
     assert [m.key for m in iter_metrics(report, ["seat"])] == ["seat.0", "seat.1"]
 

@@ -1,43 +1,43 @@
 """Rule families and the runner that applies them to a loaded game.
 
-Each family is a module with a `check(game, facts)` generator; its rules are declared beside
-it. Y and S rules are emitted while loading (toolkit.content).
+Each family is a module of this package with a `check(game, facts)` generator that it
+registers (`register(CheckFamily(...))`); its rules are declared beside it. A package outside
+the toolkit adds a family through the `playset.checks` entry point group. Y and S rules are
+emitted while loading (toolkit.content).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
-from toolkit.checks import (
-    board_styles,
-    fonts,
-    inline_icons,
-    legibility,
-    printfit,
-    questions,
-    references,
-    rulebook,
-    translation,
-)
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, RuleSelection
 from toolkit.diagnostics.suppress import unsuppressed
+from toolkit.registry import Registry
 
 Family = Callable[[Game, Facts], Iterable[Diagnostic]]
 
-FAMILIES: list[Family] = [
-    references.check,
-    rulebook.check,
-    translation.check,
-    printfit.check,
-    questions.check,
-    inline_icons.check,
-    board_styles.check,
-    fonts.check,
-    legibility.check,
-]
+
+@dataclass(frozen=True)
+class CheckFamily:
+    """A registered family of cross-file checks: `check(game, facts)` yields diagnostics of
+    the rules its module declares."""
+
+    name: str
+    summary: str
+    check: Family
+
+
+FAMILIES: Registry[CheckFamily] = Registry(
+    "check family",
+    package=__name__,
+    group="playset.checks",
+    accepts=lambda obj: isinstance(obj, CheckFamily),
+)
+register = FAMILIES.register
 
 
 def game_selection(game: Game) -> RuleSelection:
@@ -51,8 +51,8 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
     """Every diagnostic of the game (load-time and cross-file), filtered and sorted."""
     found: list[Diagnostic] = list(game.diagnostics)
     facts = collect(game)
-    for family in FAMILIES:
-        found.extend(family(game, facts))
+    for family in FAMILIES.values():
+        found.extend(family.check(game, facts))
     if not any(d.severity == "error" for d in found):
         for game_check in game.plugin.checks:
             found.extend(game_check(game))
@@ -62,8 +62,13 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
 
 
 def iter_rules() -> Iterator[str]:
-    """Import every module that declares rules (for `playset rules`); plugins load theirs."""
+    """Import every module that declares rules (for `playset rules`); plugins, check families
+    and the `playset.rules` entry points load theirs."""
+    from toolkit.diagnostics import REGISTRY
+
     plugins()
+    FAMILIES.load()
+    REGISTRY.load()
     yield from (
         "toolkit.content.source",
         "toolkit.content.sheets.rules",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game
 from toolkit.content.walk import collect
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.sim.metrics import SimReport, iter_metrics
+
+if TYPE_CHECKING:  # the simulation is imported when a report is checked, not by `validate`
+    from toolkit.sim.metrics import SimReport
 
 B_TIMEOUTS = rule(
     "B001", "timeouts", "More than 1% of simulated games hit the turn cap.", Severity.WARNING
@@ -36,6 +39,8 @@ RULES_BY_GROUP = {"seat": B_UNFAIR_SEAT, "role": B_UNFAIR_ROLE, "card": B_DEAD_C
 def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
     """One diagnostic per flagged metric of the report (the metric registry decides what a
     finding is; this module only says which rule it is and where it points)."""
+    from toolkit.sim.metrics import iter_metrics
+
     manifest = game.manifest_file
     where = manifest.rel if manifest else "game.yaml"
     declared = {(x.namespace, x.id): x for x in collect(game).declared}

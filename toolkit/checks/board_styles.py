@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
@@ -51,12 +52,14 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 def _fit(game: Game) -> Iterator[Diagnostic]:
     """P016: what a board kind says cannot be drawn (a score track's count past its page)."""
     from toolkit.content.models.board import board_kinds
-    from toolkit.render.boards import resolved
 
     for loaded in game.boards:
         if loaded.model is None or loaded.doc is None:
             continue
         entry = board_kinds().get(getattr(loaded.model, "kind", ""))
-        hook = resolved(entry.problems) if entry is not None else None
+        hook = entry.problems if entry is not None else None
         for path, message in hook(loaded.model) if hook is not None else []:
             yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
+
+
+register(CheckFamily("board-styles", "Board looks: styled kinds the board uses.", check))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.printfit import P_IMAGE, used_layouts
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
@@ -81,3 +82,6 @@ def _layout(game: Game, name: str, fonts: FontSet) -> Iterator[Diagnostic]:
         if why is not None:
             where = doc.span(("elements", index, "font"))
             yield P_FONT.at(layout_file(name, game.root), where, f"layout {name!r}: {why}")
+
+
+register(CheckFamily("fonts", "Fonts a game names: files present, glyphs covered.", check))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.translation.common import views
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
@@ -39,3 +40,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
                     f" would print as written; {tip}icons: {known}",
                 )
+
+
+register(CheckFamily("inline-icons", "Inline icons in texts: known names.", check))

@@ -17,6 +17,7 @@ from jinja2 import TemplateError
 from pydantic import BaseModel
 from reportlab.lib.units import mm
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
@@ -32,8 +33,6 @@ from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
-    QUESTION_BACK,
-    QUESTION_FRONT,
     Resolved,
     layout_document,
     layout_file,
@@ -57,7 +56,6 @@ P_UNPRINTED = rule(
     Severity.WARNING,
 )
 MIN_DPI = 300
-QUESTION_SIZE = "poker"  # the size `build` prints question cards at
 _DIGITS = re.compile(r"\d+")
 NOT_PRINTED = frozenset({"copies"})  # how many to print, not something a player reads
 
@@ -131,8 +129,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 def used_layouts(game: Game) -> list[str]:
     """The layouts the game prints with (and its own, used or not) that exist."""
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
-    if game.valid(game.questions):
-        names.append((QUESTION_FRONT, QUESTION_BACK))
+    names += [(bank.layout, bank.back) for bank in game.valid(game.questions)]
     own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
     own += [f.path.stem for f in assets.refused(assets.LAYOUTS, game.root) if f.path.suffix]
     every = dict.fromkeys([*own, *(n for pair in names for n in pair)])
@@ -246,17 +243,17 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
     assert game.manifest is not None
     from toolkit.render.artifacts.questions import question_decks
 
-    layouts = [(n, load_layout(n, game.root)[0]) for n in (QUESTION_FRONT, QUESTION_BACK)]
     decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
         deck = decks[id(bank.questions)]
+        layouts = [(n, _layout_of(n, game)) for n in (deck.layout, deck.back)]
         # one job per face and language for the whole bank: a job reads the game's fonts
         # and icons once (the layout's absent ones are reported with its S diagnostics)
         jobs = [
-            (name, PrintJob(game, deck, layout, None, lang, size_mm(QUESTION_SIZE)))
+            (name, PrintJob(game, deck, layout, None, lang, size_mm(deck.size)))
             for name, layout in layouts
             if layout is not None
             for lang in game.manifest.languages
@@ -268,6 +265,11 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
                     if path not in reported:
                         reported.add(path)
                         yield diag
+
+
+def _layout_of(name: str, game: Game) -> Any:
+    """The layout `name` as the game finds it, or None (reported with the layout)."""
+    return load_layout(name, game.root)[0]
 
 
 def _question_face(
@@ -470,3 +472,6 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
                 if found is not None:
                     return found
     return None
+
+
+register(CheckFamily("print-fit", "Card layouts: what is printed fits the card.", check))

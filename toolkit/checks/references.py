@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
+from toolkit.checks import CheckFamily, register
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.models.glossary import GlossaryTerm
@@ -176,3 +177,8 @@ def _modelines(game: Game) -> Iterator[Diagnostic]:
         " cannot check or complete them. `playset schemas export --into DIR` writes the"
         " schemas (beside the game, as `playset new` does); point the modelines at them",
     )
+
+
+register(
+    CheckFamily("references", "Ids, terms and placeholders name something that exists.", check)
+)

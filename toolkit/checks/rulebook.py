@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from jinja2 import TemplateSyntaxError
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
@@ -93,3 +94,6 @@ def _glyphs(display: str, source: str, text: str, faces: Faces) -> Iterator[Diag
         shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in chars)
         origin = " (printed from the game's data)" if line == 0 else ""
         yield P_GLYPH.at(display, where, f"the font has no glyph for {shown}{origin}")
+
+
+register(CheckFamily("rulebook", "Rulebooks: templates, glyphs and typography.", check))

@@ -1,17 +1,58 @@
-"""`playset export png|tts`: card images and Tabletop Simulator saves, from build's pages."""
+"""`playset export <name>`: one command per registered export (card images, Tabletop
+Simulator saves, …), drawn from build's pages.
+
+The commands and their options are made from the export registry
+(`toolkit.render.exports`) when the group runs: importing the exports brings in the drawing
+code, too slow for every command's start.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import sys
 import time
+import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from toolkit.cli.common import GAME_HELP, escape, game_folders, gated_game, stderr, usage_error
+from toolkit.cli.help_types import ReadableGroup, readable_help
 
-app = typer.Typer(help="Images and virtual-table files drawn from the printed pages.")
+
+class _Exports(ReadableGroup):
+    """The `export` group: its commands come from the registry the first time it is asked
+    for them (each run of the command line makes a new group, so a new export shows)."""
+
+    def _fill(self) -> None:
+        if getattr(self, "_filled", False):
+            return
+        self._filled = True
+        from toolkit.render.exports import exports
+
+        made = typer.Typer()
+        for export in exports().values():
+            made.command(export.name, help=export.help or export.summary)(_command(export))
+        group = typer.main.get_group(readable_help(made))
+        for name, command in group.commands.items():
+            self.commands.setdefault(name, command)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        self._fill()
+        return sorted(self.commands)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        self._fill()
+        return super().get_command(ctx, cmd_name)
+
+
+app = typer.Typer(
+    help="Images and virtual-table files drawn from the printed pages.",
+    cls=_Exports,
+)
 
 GamesArg = Annotated[list[str] | None, typer.Argument(help=GAME_HELP)]
 LangOpt = Annotated[str | None, typer.Option(help="Languages, e.g. fr,es (default: all).")]
@@ -52,28 +93,60 @@ class _Bar:
             self.bar.stop()
 
 
-SAVED_OBJECTS = (
-    "copy each <game>-<lang>.json into Tabletop Simulator's Saved Objects folder "
-    "(Windows: Documents\\My Games\\Tabletop Simulator\\Saves\\Saved Objects; macOS: "
-    "~/Library/Tabletop Simulator/Saves/Saved Objects; Linux: ~/.local/share/Tabletop "
-    "Simulator/Saves/Saved Objects), then Objects → Saved Objects in the game"
-)
+def _command(export: Any) -> Callable[..., None]:
+    """The command of one export: games, --lang, the export's own options, --out."""
+    fixed = inspect.signature(_template, eval_str=True).parameters
+
+    def command(**values: Any) -> None:
+        games, lang, out = values.pop("games"), values.pop("lang"), values.pop("out")
+        _run(export, games, lang, out, values)
+
+    own = [
+        _parameter(f, hints)
+        for hints in [typing.get_type_hints(export.options)]
+        for f in dataclasses.fields(export.options)
+        if f.metadata.get("help")
+    ]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    params = [p.replace(kind=keyword) for p in fixed.values()]
+    ordered = [*params[:2], *own, params[2]]
+    signature = inspect.Signature(ordered, return_annotation=None)
+    command.__signature__ = signature  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in ordered}
+    command.__doc__ = export.help or export.summary
+    return command
+
+
+def _template(games: GamesArg = None, lang: LangOpt = None, out: OutOpt = None) -> None:
+    """The parameters every export command has (their annotations are read from here)."""
+
+
+def _parameter(spec: dataclasses.Field[Any], hints: dict[str, Any]) -> inspect.Parameter:
+    """A command-line option for one field of an export's options."""
+    flag = spec.metadata.get("flag") or "--" + spec.name.replace("_", "-")
+    value_type: Any = hints[spec.name]
+    annotation: Any = Annotated[value_type, typer.Option(flag, help=spec.metadata["help"])]
+    kind = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Parameter(spec.name, kind, default=spec.default, annotation=annotation)
 
 
 def _run(
-    name: str,
+    export: Any,
     games: list[str] | None,
     lang: str | None,
     out: Path | None,
-    hint: str | None = None,
-    **kw: Any,
+    values: dict[str, Any],
 ) -> None:
     from toolkit.fileio import make_output_root
     from toolkit.render.build import BuildError
-    from toolkit.render.exports import ExportOptions, exports
     from toolkit.render.sheets import SheetError
 
-    export = exports()[name]
+    name = export.name
+    try:
+        checked = export.options([], **values)
+    except ValueError as exc:
+        raise usage_error(str(exc)) from None
+    hint = export.hint
     out_dir = out or Path.cwd() / "output"
     failed = False
     for folder in game_folders(games):
@@ -95,7 +168,7 @@ def _run(
         start = time.perf_counter()
         try:
             make_output_root(out_dir, named=out is not None)
-            export.run(game, out_dir, ExportOptions(langs, **kw), report, bar)
+            export.run(game, out_dir, dataclasses.replace(checked, langs=langs), report, bar)
         except (BuildError, SheetError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)
             failed = True
@@ -118,45 +191,3 @@ def _run(
     if hint and not failed:
         stderr.print(escape(hint), soft_wrap=True)
     raise typer.Exit(1 if failed else 0)
-
-
-def _dpi(value: float) -> float:
-    if not 30 <= value <= 1200:
-        raise usage_error(f"--dpi must be between 30 and 1200, not {value:g}")
-    return value
-
-
-@app.command("png")
-def png(
-    games: GamesArg = None,
-    lang: LangOpt = None,
-    dpi: Annotated[float, typer.Option(help="Card images' resolution.")] = 300.0,
-    page_dpi: Annotated[
-        float, typer.Option("--page-dpi", help="Board and rulebook pages' resolution.")
-    ] = 150.0,
-    bleed: Annotated[
-        bool, typer.Option("--bleed/--no-bleed", help="Keep the 3 mm bleed around each card.")
-    ] = False,
-    out: OutOpt = None,
-) -> None:
-    """One PNG per card face and back (<deck>/<card>-front.png), the board, each rulebook
-    page: rasterised from the pages `build --profile press` draws."""
-    _run("png", games, lang, out, dpi=_dpi(dpi), page_dpi=_dpi(page_dpi), bleed=bleed)
-
-
-@app.command("tts")
-def tts(
-    games: GamesArg = None,
-    lang: LangOpt = None,
-    dpi: Annotated[float, typer.Option(help="Card resolution on the sheets.")] = 150.0,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="Where the images will be hosted (default: file:// URLs)."),
-    ] = None,
-    out: OutOpt = None,
-) -> None:
-    """Tabletop Simulator: deck sheets (at most 10 × 7, last slot the hidden face), board
-    images and a saved-object JSON to copy into TTS's Saves/Saved Objects folder."""
-    if base_url is not None and not base_url.startswith(("https://", "http://")):
-        raise usage_error(f"--base-url must start with https:// or http://, not {base_url!r}")
-    _run("tts", games, lang, out, SAVED_OBJECTS, dpi=_dpi(dpi), page_dpi=100.0, base_url=base_url)

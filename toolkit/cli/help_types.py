@@ -108,7 +108,8 @@ def readable_help(app: typer.Typer) -> typer.Typer:
     for command in app.registered_commands:
         command.cls = _readable(command.cls, TyperCommand, ReadableCommand)
     for group in app.registered_groups:
-        group.cls = _readable(group.cls, TyperGroup, ReadableGroup)
+        own = group.typer_instance.info.cls if group.typer_instance is not None else None
+        group.cls = _readable(group.cls, TyperGroup, _readable(own, TyperGroup, ReadableGroup))
         if group.typer_instance is not None:
             readable_help(group.typer_instance)
     return app

@@ -8,10 +8,9 @@ content package never imports a game: bundled and third-party games register thr
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib.metadata import entry_points
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
@@ -20,6 +19,7 @@ from toolkit.content.models.base import Slug
 from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.diagnostics import rule
+from toolkit.registry import Registry
 
 E_PLUGIN = rule("E007", "plugin-import", "The game's installed plugin cannot be imported.")
 
@@ -45,7 +45,10 @@ class GamePlugin:
     """Simulation: a callable `compile(game) -> CompiledGame` (see toolkit.sim.engine)."""
     bots: dict[str, Any] = field(default_factory=dict)
     """Game-specific bots by name (`greedy`, ...): callables `make(seat) -> Bot`."""
-    extras: dict[str, Any] = field(default_factory=dict)
+    board_glyphs: Callable[[], Mapping[str, Callable[..., None]]] | None = None
+    """The game's own board glyphs by name (`glyph(canvas, x, y, radius)`, see
+    toolkit.render.boards.look): a function returning them, called when a board is drawn, so
+    loading the game imports no drawing code."""
 
     @property
     def generic(self) -> bool:
@@ -130,60 +133,43 @@ def rules_of(manifest: ManifestBase | None, model: type[R]) -> R:
     return rules
 
 
-_REGISTRY: dict[str, GamePlugin] = {}
-_LOADED = False
-BROKEN: dict[str, str] = {}
-"""Installed plugins that failed to import, by entry point name: why (the game then loads
-with the generic plugin and `load_game` reports E007 instead of a traceback)."""
-
-
-def _load(ep: Any) -> GamePlugin | None:
-    """An entry point's plugin, or None (the failure noted in BROKEN) if importing it fails."""
-    try:
-        plugin = ep.load()
-    except Exception as exc:  # a third party's ImportError must not crash validate
-        text = str(exc)
-        BROKEN[ep.name] = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-        return None
-    return plugin if isinstance(plugin, GamePlugin) else None
+REGISTRY: Registry[GamePlugin] = Registry(
+    "game plugin",
+    package="toolkit.games",
+    group="playset.games",
+    key=lambda plugin: plugin.game_id,
+    accepts=lambda obj: isinstance(obj, GamePlugin),
+    same=lambda known, new: known.game_id == new.game_id,  # the first one found stays
+    attribute="PLUGIN",
+)
+"""Every game plugin: the bundled games' packages (`toolkit.games.<id>`, their `PLUGIN`) and
+the `playset.games` entry points. An installed plugin that fails to import is noted in
+`REGISTRY.broken` (the game then loads with the generic plugin and `load_game` reports E007
+instead of a traceback)."""
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
-    """Add a plugin to the registry (games call this, or expose PLUGIN via an entry point)."""
-    _REGISTRY[plugin.game_id] = plugin
-    return plugin
-
-
-def _load_entry_points() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for ep in entry_points(group="playset.games"):
-        plugin = _load(ep)
-        if plugin is not None:
-            _REGISTRY.setdefault(plugin.game_id, plugin)
+    """Add a plugin to the registry, replacing one of the same game id (games call this, or
+    expose PLUGIN in their package or through an entry point)."""
+    REGISTRY.unregister(plugin.game_id)
+    return REGISTRY.register(plugin)
 
 
 def broken_plugin(game_id: str) -> str | None:
     """Why the installed plugin of `game_id` failed to import, if it did."""
-    return BROKEN.get(game_id) if game_id not in _REGISTRY else None
+    return REGISTRY.broken.get(game_id) if game_id not in REGISTRY.registered() else None
 
 
 def plugins() -> dict[str, GamePlugin]:
     """Every registered plugin by game id."""
-    _load_entry_points()
-    return dict(_REGISTRY)
+    return REGISTRY.load()
 
 
 def plugin_for(game_id: str | None) -> GamePlugin:
     """The plugin of a game id, or the generic plugin for a game without one.
 
-    Only that game's entry point is imported, so loading one game stays cheap."""
-    if game_id and game_id not in _REGISTRY and not _LOADED:
-        for ep in entry_points(group="playset.games", name=game_id):
-            plugin = _load(ep)
-            if plugin is not None:
-                _REGISTRY.setdefault(plugin.game_id, plugin)
-    found = _REGISTRY.get(game_id or "")
+    Only that game's plugin is imported, so loading one game stays cheap."""
+    if game_id and game_id not in REGISTRY.registered():
+        REGISTRY.discover_one(game_id)
+    found = REGISTRY.registered().get(game_id or "")
     return found if found is not None else GamePlugin(game_id or "generic")

@@ -1,7 +1,9 @@
 """Rule registry: every diagnostic code is declared once, beside the code that emits it.
 
 As in yamllint and ruff, a rule has a code, a default severity and a one-line summary, and a
-run can select or ignore rules by code or prefix (`S`, `R003`).
+run can select or ignore rules by code or prefix (`S`, `R003`). The rules are a
+`toolkit.registry.Registry` keyed by code: a package outside the toolkit declares its own in a
+module named in the `playset.rules` entry point group (or beside its check family).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
+from toolkit.registry import Registry as _Registry
 
 FAMILIES = {
     "Y": "YAML syntax",
@@ -45,29 +48,36 @@ class Rule:
         return Diagnostic(span.file or file, self.code, message, severity or self.severity, span)
 
 
-class Registry:
+def _known_family(new: Rule) -> None:
+    if new.code[0] not in FAMILIES:
+        raise ValueError(f"unknown rule family in {new.code}")
+
+
+class Registry(_Registry[Rule]):
     """All rules known to this process, by code."""
 
     def __init__(self) -> None:
-        self._rules: dict[str, Rule] = {}
+        super().__init__(
+            "rule code",
+            group="playset.rules",
+            key=lambda r: r.code,
+            accepts=lambda obj: isinstance(obj, Rule),
+            check=_known_family,
+        )
 
     def add(self, new: Rule) -> Rule:
-        if new.code[0] not in FAMILIES:
-            raise ValueError(f"unknown rule family in {new.code}")
-        existing = self._rules.get(new.code)
-        if existing is not None and existing != new:
-            raise ValueError(f"rule code {new.code} declared twice")
-        self._rules[new.code] = new
-        return new
+        try:
+            return self.register(new)
+        except ValueError as exc:
+            if "registered twice" in str(exc):
+                raise ValueError(f"rule code {new.code} declared twice") from None
+            raise
 
-    def get(self, code: str) -> Rule:
-        return self._rules[code]
-
-    def __contains__(self, code: str) -> bool:
-        return code in self._rules
+    def get(self, code: str) -> Rule:  # a code, else KeyError
+        return self.load()[code]
 
     def all(self) -> list[Rule]:
-        return sorted(self._rules.values(), key=lambda r: r.code)
+        return sorted(self.load().values(), key=lambda r: r.code)
 
 
 REGISTRY = Registry()

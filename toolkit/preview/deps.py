@@ -23,12 +23,7 @@ from toolkit.content.models.deck import size_mm
 from toolkit.fileio import real_path
 from toolkit.render import assets
 from toolkit.render.artifacts.questions import question_deck
-from toolkit.render.layout import (
-    DEFAULT_BACK,
-    DEFAULT_FRONT,
-    QUESTION_BACK,
-    QUESTION_FRONT,
-)
+from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
 
 ICON_SUFFIXES = (".svg", ".png")
 
@@ -42,7 +37,7 @@ class DeckSpec:
     front: str
     back: str
     card_mm: tuple[float, float]
-    per_card_back: bool  # trivia: each back shows its own card's answer
+    per_card_back: bool  # each back shows its own card (a question bank's answers)
 
     @property
     def id(self) -> str:
@@ -52,18 +47,14 @@ class DeckSpec:
 def deck_specs(game: Game) -> list[DeckSpec]:
     """Every deck and question bank, in the order `build` prints them."""
     specs = []
-    for loaded in game.decks:
-        deck = loaded.model
+    printed = [(loaded, loaded.model) for loaded in game.decks]
+    printed += [(loaded, loaded.model and question_deck(loaded.model)) for loaded in game.questions]
+    for loaded, deck in printed:
         if deck is None:
             continue
         front, back = deck.layout or DEFAULT_FRONT, deck.back or DEFAULT_BACK
-        specs.append(DeckSpec(deck, loaded.rel, front, back, size_mm(deck.size), False))
-    for loaded in game.questions:
-        if loaded.model is not None:
-            deck = question_deck(loaded.model)
-            specs.append(
-                DeckSpec(deck, loaded.rel, QUESTION_FRONT, QUESTION_BACK, (63.0, 88.0), True)
-            )
+        size = size_mm(deck.size)
+        specs.append(DeckSpec(deck, loaded.rel, front, back, size, deck.back_per_card))
     return specs
 
 

@@ -1,6 +1,6 @@
 """`docs/reference.md`, generated from the code: content fields, layouts, boards, icons,
-rules, templates, build artifacts and commands. A test compares the committed file with a
-fresh render."""
+rules, templates, build artifacts, extension points and commands. A test compares the
+committed file with a fresh render."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.fileio import atomic_write_text
-from toolkit.reference import artifacts, commands, sections
+from toolkit.reference import artifacts, commands, extensions, sections
 
 HEADER = """# Playset reference
 
@@ -22,6 +22,7 @@ file and the code disagree).
 - [Icons](#icons)
 - [Diagnostic rules](#diagnostic-rules)
 - [Build artifacts](#build-artifacts)
+- [Extension points](#extension-points)
 - [Command line](#command-line)
 """
 
@@ -38,6 +39,7 @@ def render(cli: Any) -> str:
     lines += sections.icons()
     lines += sections.rules()
     lines += artifacts.artifacts()
+    lines += extensions.extensions()
     lines += commands.cli(cli)
     return "\n".join(lines).rstrip("\n") + "\n"
 

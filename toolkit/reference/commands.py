@@ -65,8 +65,8 @@ def cli(root: Any) -> Lines:
 
     def walk(command: Any, path: str) -> None:
         if hasattr(command, "commands"):  # a group (typer vendors click: duck typing)
-            for name in sorted(command.commands):
-                walk(command.commands[name], f"{path} {name}")
+            for name in sorted(command.list_commands(None)):  # a group may make its own
+                walk(command.get_command(None, name), f"{path} {name}")
             return
         params = [
             p

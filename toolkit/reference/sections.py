@@ -152,9 +152,11 @@ def board_kinds() -> Lines:
         "## Board kinds",
         "",
         "A board file's `kind` picks its shape; each shape's fields are under",
-        "[Content files](#content-files) (Board). A package adds a shape with one module: its",
-        "model and its drawer, registered with",
-        "`toolkit.content.models.board.register_board_kind(BoardKind(kind, Model, draw))`.",
+        "[Content files](#content-files) (Board). A shape is one module: its model and its",
+        "drawer, registered with",
+        "`toolkit.content.models.board.register_board_kind(BoardKind(kind, Model, draw))`",
+        "(in `toolkit.boards`, or a package's module named in the `playset.boards` entry point",
+        "group).",
         "",
         "| kind | model | drawn by | description |",
         "| --- | --- | --- | --- |",
@@ -162,7 +164,7 @@ def board_kinds() -> Lines:
     for kind, entry in sorted(registered().items()):
         name = entry.model.__name__
         target = anchor(f"board-{name}")
-        draw = entry.draw if isinstance(entry.draw, str) else _qualname(entry.draw)
+        draw = _qualname(entry.draw)
         about = cell(" ".join((entry.model.__doc__ or "").split()))
         lines.append(f"| `{kind}` | [{name}](#{target}) | `{draw}` | {about} |")
     lines += [

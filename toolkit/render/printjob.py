@@ -27,9 +27,9 @@ class PrintJob:
     """A deck printed in one language: what it is, on what, and how.
 
     `paper` is the sheet size in points (None when each card gets a page of its own);
-    `footer` is printed under each sheet; `back_per_card` gives each card its own back (trivia
-    answers) instead of the deck's one back; `back_offset` (mm, right and up) moves every back
-    to undo a printer's measured duplex shift."""
+    `footer` is printed under each sheet; `back_per_card` gives each card its own back (the
+    answers of a question bank) instead of the deck's one back; `back_offset` (mm, right and
+    up) moves every back to undo a printer's measured duplex shift."""
 
     game: Game
     deck: Any

@@ -587,10 +587,9 @@ def _row(name: str, amount: str) -> list[Cell]:
 
 def _board_size(board: Any, lang: str) -> str:
     from toolkit.content.models.board import board_kinds
-    from toolkit.render.boards import resolved
 
     entry = board_kinds().get(board.kind)
-    phrase = resolved(entry.phrase) if entry is not None else None
+    phrase = entry.phrase if entry is not None else None
     if phrase is not None:
         return str(phrase(board, lang))
     if isinstance(board, GraphBoard):

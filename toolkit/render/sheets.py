@@ -232,7 +232,7 @@ def draw_deck(c: Canvas, job: PrintJob) -> int:
     """Fronts and mirrored backs pages for the job's deck on its paper; returns the number of
     pages drawn.
 
-    With the job's `back_per_card` each back shows its own card (trivia answers); otherwise
+    With the job's `back_per_card` each back shows its own card (questions' answers); otherwise
     all backs are the deck's back. Its `back_offset` (mm, right and up on the backs page)
     moves everything on backs pages, to undo a printer's measured duplex shift."""
     if job.paper is None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolkit.registry import Registry
 from toolkit.sim.aggregate import Aggregate
 from toolkit.sim.runner import GameRecord
 from toolkit.sim.stats import Rate, Summary, holm, proportion_p_value, wilson
@@ -195,12 +196,19 @@ class Metric:
     values: Callable[[SimReport], Iterable[MetricValue]]
 
 
-METRICS: list[Metric] = []
+METRICS: Registry[Metric] = Registry(
+    "metric",
+    group="playset.metrics",
+    key=lambda metric: metric.key,
+    accepts=lambda obj: isinstance(obj, Metric),
+)
+"""The metrics below register here, in this order; a package outside the toolkit adds one
+through the `playset.metrics` entry point group (a `Metric`, or a module that registers)."""
 
 
 def iter_metrics(report: SimReport, groups: Sequence[str] | None = None) -> Iterator[MetricValue]:
     """Every metric value of the report, in registry order (optionally only some groups)."""
-    for entry in METRICS:
+    for entry in METRICS.values():
         if groups is None or entry.group in groups:
             yield from entry.values(report)
 
@@ -222,7 +230,7 @@ def _scalar(key: str, label: str, kind: Kind = "number") -> Callable[..., Any]:
                     key, label, "headline", kind, value, lo, hi, finding, n=report.games
                 )
 
-        METRICS.append(Metric(key, label, "headline", values))
+        METRICS.register(Metric(key, label, "headline", values))
         return fn
 
     return register
@@ -230,7 +238,7 @@ def _scalar(key: str, label: str, kind: Kind = "number") -> Callable[..., Any]:
 
 def _family(key: str, label: str, group: str) -> Callable[..., Any]:
     def register(fn: Callable[[SimReport], Iterable[MetricValue]]) -> Callable[..., Any]:
-        METRICS.append(Metric(key, label, group, fn))
+        METRICS.register(Metric(key, label, group, fn))
         return fn
 
     return register

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.legibility import faces, meaning, printed
 from toolkit.checks.legibility.rules import A_CONTRAST, A_GREY, A_SMALL, A_VISION
 from toolkit.content.game import Game
@@ -19,3 +20,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from faces.check(game)
     yield from meaning.check(game)
     yield from printed.check(game)
+
+
+register(CheckFamily("legibility", "Texts that are hard to read, colours that mean.", check))

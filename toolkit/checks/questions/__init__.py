@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.questions import answers, counts, duplicates, spread
 from toolkit.checks.questions.common import items, languages
 from toolkit.content.game import Game
@@ -24,3 +25,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from spread.check(questions)
     yield from duplicates.check(questions, langs)
     yield from answers.check(questions, langs)
+
+
+register(CheckFamily("questions", "Question banks: counts, answers, duplicates, spread.", check))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks import CheckFamily, register
 from toolkit.checks.translation import glossary, parity, plurals, presence, typography
 from toolkit.checks.translation.common import TextView, views
 from toolkit.content.game import Game
@@ -24,3 +25,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for module in (parity, typography, plurals):
         yield from module.check(texts)
     yield from glossary.check(game, texts)
+
+
+register(CheckFamily("translation", "Every text in every language, consistently.", check))

@@ -1,8 +1,9 @@
 """Boards: the shapes a board file may take, and how a board looks.
 
-Three shapes ship with the toolkit and cover most games: a graph, a track of loops, a road.
-Each is a board kind in a registry (`register_board_kind`), so a game or a package adds a
-shape with one module: its model and its drawing. A board's look is data (`style:`):
+Four shapes ship with the toolkit and cover most games: a graph, a track of loops, a road, a
+score track. Each is a board kind in a registry: one module of `toolkit.boards` (or of a
+package, through the `playset.boards` entry point group) registers its model and its drawing
+(`register_board_kind`), and nothing else changes. A board's look is data (`style:`):
 colour, icon and label per space kind, line per link kind, the words its legend prints.
 """
 
@@ -22,6 +23,7 @@ from toolkit.content.models.base import (
     Slug,
     StrictModel,
 )
+from toolkit.registry import Registry
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", examples=["#7b3f12"])]
 
@@ -225,10 +227,6 @@ class TrackBoard(StrictModel):
     style: BoardStyle = Field(default_factory=BoardStyle)
 
 
-def _track_summary(board: TrackBoard) -> str:
-    return f"{board.segments_in_box}×{board.holes_per_segment} holes"
-
-
 class RoadStop(StrictModel):
     """One stop of a road, in order from the start."""
 
@@ -263,53 +261,65 @@ class RoadBoard(StrictModel):
 class BoardKind:
     """One board shape: the model its files hold and how it is drawn.
 
-    `draw` is `draw(board, look) -> list[Drawing]` (see `toolkit.render.boards`), or the
-    dotted path `"module:function"` of one, so the content layer never imports rendering.
+    `draw` is `draw(board, look) -> list[Drawing]` (see `toolkit.render.boards`). The kind
+    modules (`toolkit.boards`) sit above rendering, so the content layer never imports it;
+    they import their drawing code when they draw.
     """
 
     kind: str
     model: type[StrictModel]
-    draw: str | Callable[[Any, Any], list[Any]]
+    draw: Callable[[Any, Any], list[Any]]
     summary: Callable[[Any], str] = field(default=lambda board: "")
     """A few words on the board's size, for `playset list` (`12 spaces`)."""
     space_kinds: Callable[[Any], list[str]] = field(default=lambda board: [])
     """The kinds of space the board uses, in order: unstyled ones get palette colours."""
-    phrase: str | Callable[[Any, str], str] | None = None
+    phrase: Callable[[Any, str], str] | None = None
     """`phrase(board, lang)`: what the rulebook's component list says of it ("a score track
-    0–40"), or the `"module:function"` of one; None: the list says its size its own way."""
-    problems: str | Callable[[Any], list[tuple[tuple[str | int, ...], str]]] | None = None
+    0–40"); None: the list says its size its own way."""
+    problems: Callable[[Any], list[tuple[tuple[str | int, ...], str]]] | None = None
     """`problems(board)`: (field path, message) for data that cannot be drawn (a count that
-    does not fit the page), reported by `validate` (P016); or its `"module:function"`."""
+    does not fit the page), reported by `validate` (P016)."""
+    order: int = 100
+    """Where it is listed among the others (lower first; the built-ins' order)."""
 
 
-_KINDS: dict[str, BoardKind] = {}
+BOARD_KINDS: Registry[BoardKind] = Registry(
+    "board kind",
+    package="toolkit.boards",
+    group="playset.boards",
+    key=lambda entry: entry.kind,
+    rank=lambda entry: entry.order,
+    accepts=lambda obj: isinstance(obj, BoardKind),
+)
+
+
+def _validators_changed() -> None:
+    from toolkit.content.plugin import adapter
+
+    adapter.cache_clear()  # the board validator is rebuilt with the new shape
+
+
+BOARD_KINDS.on_change(_validators_changed)
 
 
 def register_board_kind(entry: BoardKind) -> BoardKind:
     """Add a board shape; board files with `kind: <entry.kind>` validate against its model."""
-    _KINDS[entry.kind] = entry
-    from toolkit.content.plugin import adapter
-
-    adapter.cache_clear()  # the board validator is rebuilt with the new shape
-    return entry
+    return BOARD_KINDS.register(entry)
 
 
 def unregister_board_kind(kind: str) -> None:
     """Remove a board shape (tests that register one undo it with this)."""
-    _KINDS.pop(kind, None)
-    from toolkit.content.plugin import adapter
-
-    adapter.cache_clear()
+    BOARD_KINDS.unregister(kind)
 
 
 def board_kinds() -> dict[str, BoardKind]:
     """Every registered board shape by kind, the toolkit's first."""
-    return dict(_KINDS)
+    return BOARD_KINDS.load()
 
 
 def board_union() -> Any:
     """The model a board file is validated against: one of the registered shapes."""
-    models = [entry.model for entry in _KINDS.values()]
+    models = [entry.model for entry in board_kinds().values()]
     union: Any = models[0]
     for model in models[1:]:
         union = union | model
@@ -320,27 +330,3 @@ def __getattr__(name: str) -> Any:
     if name == "Board":
         return board_union()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_RENDER = "toolkit.render.boards"
-register_board_kind(
-    BoardKind(
-        "graph",
-        GraphBoard,
-        f"{_RENDER}.graph:draw",
-        lambda b: f"{len(b.spaces)} spaces",
-        lambda b: list(dict.fromkeys(s.kind for s in b.spaces)),
-    )
-)
-register_board_kind(BoardKind("track", TrackBoard, f"{_RENDER}.track:draw", _track_summary))
-register_board_kind(
-    BoardKind(
-        "road",
-        RoadBoard,
-        f"{_RENDER}.road:draw",
-        lambda b: f"{len(b.stops)} stops",
-        lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
-    )
-)
-
-import toolkit.content.models.score_track  # noqa: E402, F401 - registers itself, after these

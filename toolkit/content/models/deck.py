@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     Field,
@@ -148,6 +148,9 @@ def _field_adapter(name: str) -> TypeAdapter[Any]:
 
 class DeckBase(StrictModel):
     """A deck: one kind of card, one size, one back. Games fix `kind` and the card model."""
+
+    back_per_card: ClassVar[bool] = False
+    """Each card has a back of its own (a question bank's answers); a deck has one back."""
 
     id: Annotated[Slug, Declares("deck")] = Field(description="Unique id of the deck.")
     name: LocalizedText = Field(description="Deck name, printed on backs and in the rulebook.")

@@ -1,4 +1,5 @@
-"""Trivia question banks."""
+"""Question banks: four-answer questions, printed as a deck like any other (its size, front
+layout and back layout are the bank's data; each card's back shows its own answer)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from toolkit.content.models.base import Declares, LocalizedText, Slug, StrictModel
+from toolkit.content.models.deck import CardSize
 
 Letter = Literal["a", "b", "c", "d"]
 
@@ -48,3 +50,14 @@ class QuestionBank(StrictModel):
     id: Slug
     name: LocalizedText
     questions: list[Question] = Field(min_length=1)
+    size: CardSize = "poker"
+    layout: Slug = Field(
+        default="question-front",
+        description="Front layout (the question, its answers): the game's layouts/<name>.yaml, "
+        "else a built-in.",
+    )
+    back: Slug = Field(
+        default="question-back",
+        description="Back layout, printed behind each question (its answer): the game's "
+        "layouts/<name>.yaml, else a built-in.",
+    )

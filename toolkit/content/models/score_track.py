@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from toolkit.content.models.base import LocalizedText, Slug, StrictModel
-from toolkit.content.models.board import BoardKind, BoardStyle, register_board_kind
+from toolkit.content.models.board import BoardStyle
 
 
 class ScoreTrackBoard(StrictModel):
@@ -60,16 +60,3 @@ class ScoreTrackBoard(StrictModel):
                     f"{number} is not a square of the track ({start}–{last} by {step})"
                 )
         return icons
-
-
-register_board_kind(
-    BoardKind(
-        "score_track",
-        ScoreTrackBoard,
-        "toolkit.render.boards.score_track:draw",
-        lambda b: f"{b.count} squares, {b.start}–{b.last}",
-        lambda b: ["square", "fifth"],
-        "toolkit.render.boards.score_track:phrase",
-        "toolkit.render.boards.score_track:problems",
-    )
-)

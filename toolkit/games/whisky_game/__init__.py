@@ -32,6 +32,13 @@ def make_greedy(seat: int) -> Any:
     return make(seat)
 
 
+def board_glyphs() -> dict[str, Any]:
+    """The map's glyphs (distillery, harbour…), imported when a board is drawn."""
+    from toolkit.games.whisky_game.board_glyphs import GLYPHS
+
+    return GLYPHS
+
+
 PLUGIN = GamePlugin(
     "whisky-game",
     WhiskyRules,
@@ -39,5 +46,5 @@ PLUGIN = GamePlugin(
     checks=(*CHECKS, *COMPONENT_CHECKS),
     engine=compile_game,
     bots={"greedy": make_greedy},
-    extras={"board_glyphs": "toolkit.games.whisky_game.board_glyphs:GLYPHS"},
+    board_glyphs=board_glyphs,
 )

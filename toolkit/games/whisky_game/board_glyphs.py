@@ -2,7 +2,7 @@
 
 They are drawing code, not data, so they live with the game; the map's style
 (content/whisky-game/boards/map.yaml) names them as icons, and the plugin hands them to the
-board renderer under `extras["board_glyphs"]`. Each is designed for a space of radius 4.4 mm
+board renderer as `GamePlugin.board_glyphs`. Each is designed for a space of radius 4.4 mm
 and scaled to the space it is drawn in.
 """
 

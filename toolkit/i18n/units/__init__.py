@@ -1,7 +1,8 @@
 """What a PO file holds: translation units from every kind of source, one registry.
 
 Each kind (localized YAML fields, layout labels, rulebook Markdown) is one module here that
-registers itself: it lists its units for a language and applies accepted translations back
+registers itself (a package outside the toolkit adds one through the `playset.i18n_units`
+entry point group): it lists its units for a language and applies accepted translations back
 to its own files. The PO export and import (`toolkit.i18n.po`) know only this interface.
 """
 
@@ -14,6 +15,7 @@ from typing import Protocol
 from toolkit.content.game import Game
 from toolkit.content.source import Document
 from toolkit.i18n.yaml_edit import Edit, refusal
+from toolkit.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -76,22 +78,17 @@ class UnitKind(Protocol):
         ...
 
 
-KINDS: dict[str, UnitKind] = {}
-
-
-def register(kind: UnitKind) -> UnitKind:
-    KINDS[kind.name] = kind
-    return kind
+KINDS: Registry[UnitKind] = Registry(
+    "i18n unit kind",
+    package=__name__,
+    group="playset.i18n_units",
+    accepts=lambda obj: callable(getattr(obj, "units", None)) and hasattr(obj, "name"),
+)
+register = KINDS.register
 
 
 def all_units(game: Game, lang: str) -> list[Unit]:
     return [unit for kind in KINDS.values() for unit in kind.units(game, lang)]
 
-
-def _load() -> None:
-    from toolkit.i18n.units import fields, labels, rulebook  # noqa: F401  (they register)
-
-
-_load()
 
 __all__: list[str] = ["KINDS", "Applied", "Change", "Unit", "UnitKind", "all_units", "register"]

@@ -1,9 +1,10 @@
 """Build artifacts: the files `playset build` writes for a game in one language.
 
-Each artifact is one module that declares itself with `register` beside the code that makes
-it, as diagnostic rules do: cards, questions, board and rulebook ship with the toolkit, and
-anyone may register more (a game's plugin, a designer's package imported before the command
-runs). An artifact turns (game, language, options) into named PDF files, or none when the game
+Each artifact is one module of this package that declares itself with `register` beside the
+code that makes it, as diagnostic rules do: cards, questions, board and rulebook ship with the
+toolkit, and a package outside it adds one through the `playset.artifacts` entry point group
+(or by registering before the command runs); the registry finds both (`toolkit.registry`).
+An artifact turns (game, language, options) into named PDF files, or none when the game
 has nothing of its kind; `build_game` writes one language's files together. An artifact's own
 settings (`--board-page`) are declared with it: the CLI offers them as options and
 `BuildOptions.settings` carries them, so a new artifact edits neither.
@@ -18,14 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.render.registry import Registry
-
-MODULES = (
-    "toolkit.render.artifacts.cards",
-    "toolkit.render.artifacts.questions",
-    "toolkit.render.artifacts.board",
-    "toolkit.render.artifacts.rulebook",
-)
+from toolkit.registry import Registry
 
 
 class BuildError(Exception):
@@ -74,9 +68,17 @@ class Artifact:
     summary: str
     files: Callable[[Any, str, BuildOptions], Files]
     settings: tuple[Setting, ...] = ()
+    order: int = 100
+    """Where it is built among the others (lower first); ties go in the order found."""
 
 
-REGISTRY: Registry[Artifact] = Registry("artifact", MODULES)
+REGISTRY: Registry[Artifact] = Registry(
+    "artifact",
+    package=__name__,
+    group="playset.artifacts",
+    rank=lambda artifact: artifact.order,
+    accepts=lambda obj: isinstance(obj, Artifact),
+)
 register = REGISTRY.register
 
 

@@ -34,5 +34,6 @@ BOARD = register(
         "`board.pdf` (`board-<id>.pdf` per board): tiled over the paper, or on one large page.",
         files,
         (BOARD_PAGE,),
+        order=30,
     )
 )

@@ -24,14 +24,13 @@ def cards_pdf(
     decks: list[Any],
     lang: str,
     opts: BuildOptions,
-    trivia: bool,
     each_once: bool = False,
 ) -> bytes:
     """One PDF of `decks` in `lang`: sheets (or one card per page with `opts.per_card`, each
-    card once with `each_once`: see draw_deck_per_card); `trivia` decks are question banks
-    (poker size, the answer on each card's back)."""
+    card once with `each_once`: see draw_deck_per_card). Each deck says its size, layouts
+    and whether each card has a back of its own (a question bank's answers)."""
     from toolkit.content.models.deck import size_mm
-    from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT, QUESTION_BACK, QUESTION_FRONT
+    from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
     from toolkit.render.pdf import PAPERS, pdf_canvas
     from toolkit.render.sheets import PrintJob, draw_deck, draw_deck_per_card
 
@@ -41,15 +40,12 @@ def cards_pdf(
 
     with pdf_canvas(page, title, game_fonts(game).face(None)) as (canvas, buffer):
         for deck in decks:
-            if trivia:
-                front, back = layout(QUESTION_FRONT, game), layout(QUESTION_BACK, game)
-                card_mm = (63.0, 88.0)
-            else:
-                front = layout(deck.layout or DEFAULT_FRONT, game)
-                back = layout(deck.back or DEFAULT_BACK, game)
-                card_mm = size_mm(deck.size)
+            front = layout(deck.layout or DEFAULT_FRONT, game)
+            back = layout(deck.back or DEFAULT_BACK, game)
+            card_mm = size_mm(deck.size)
+            own_backs = deck.back_per_card
             job = PrintJob(
-                game, deck, front, back, lang, card_mm, page, title, trivia, opts.back_offset
+                game, deck, front, back, lang, card_mm, page, title, own_backs, opts.back_offset
             )
             if opts.per_card:
                 draw_deck_per_card(canvas, job, each_once)
@@ -78,7 +74,7 @@ def card_files(decks: list[Any], per_card: bool) -> list[tuple[str, list[Any]]]:
 def files(game: Any, lang: str, opts: BuildOptions) -> Files:
     decks = game.valid(game.decks)
     return [
-        (name, cards_pdf(game, group, lang, opts, trivia=False))
+        (name, cards_pdf(game, group, lang, opts))
         for name, group in card_files(decks, opts.per_card)
     ]
 
@@ -89,5 +85,6 @@ CARDS = register(
         "`cards.pdf`: every deck, fronts then mirrored backs (press: one card per page, "
         "`cards-WxH.pdf` per trim size).",
         files,
+        order=10,
     )
 )

@@ -1,26 +1,33 @@
-"""`questions.pdf`: the trivia question banks as poker-size cards, the question on the front
-and its answer on the back."""
+"""`questions.pdf`: the question banks as decks of cards, the question on the front and its
+answer on the back, at the size and on the layouts each bank names (poker, `question-front`,
+`question-back` unless it says otherwise)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from toolkit.render.artifacts import Artifact, BuildOptions, Files, register
 
 
-def question_deck(bank: Any) -> Any:
-    """A question bank as a deck of trivia cards (poker size, question on the front, answer
-    on the back): what questions.pdf prints and the live preview shows."""
-    return SimpleNamespace(
-        id=bank.id,
-        kind="questions",
-        name=bank.name,
-        size="poker",
-        layout=None,
-        back=None,
-        cards=bank.questions,
-    )
+@dataclass(frozen=True, eq=False)
+class QuestionDeck:
+    """A question bank as the deck questions.pdf prints and the live preview shows: a deck
+    like any other (id, name, size, layout, back, cards) whose backs differ card by card."""
+
+    id: str
+    name: Any  # LocalizedText
+    size: Any  # CardSize
+    layout: str
+    back: str
+    cards: list[Any]  # the bank's questions
+    kind: ClassVar[str] = "questions"
+    back_per_card: ClassVar[bool] = True  # each back shows its own question's answer
+
+
+def question_deck(bank: Any) -> QuestionDeck:
+    """The deck a question bank prints as."""
+    return QuestionDeck(bank.id, bank.name, bank.size, bank.layout, bank.back, bank.questions)
 
 
 def question_decks(game: Any) -> list[Any]:
@@ -38,13 +45,14 @@ def files(game: Any, lang: str, opts: BuildOptions) -> Files:
     from toolkit.render.artifacts.cards import cards_pdf
 
     decks = question_decks(game)
-    return [("questions.pdf", cards_pdf(game, decks, lang, opts, trivia=True))] if decks else []
+    return [("questions.pdf", cards_pdf(game, decks, lang, opts))] if decks else []
 
 
 QUESTIONS = register(
     Artifact(
         "questions",
-        "`questions.pdf`: the trivia questions as cards, the answer on each back.",
+        "`questions.pdf`: the question banks as cards, the answer on each back.",
         files,
+        order=20,
     )
 )

@@ -38,5 +38,6 @@ RULEBOOK = register(
         "rulebook",
         "`rulebook.pdf`: the rulebook with cover, contents, component list and card reference.",
         files,
+        order=40,
     )
 )

@@ -1,37 +1,21 @@
 """Board PDFs: draw a board from its data, then tile it over sheets or put it on one page.
 
-Each board kind (graph, track, road, and any a game or package registers with
-`toolkit.content.models.board.register_board_kind`) has its own drawer; this module finds it
-in the registry, gives it the board's look in the chosen language (`look.py`) and hands the
-drawings to the tiler.
+Each board kind (graph, track, road, score track: `toolkit.boards`, and any a package
+registers) has its own drawer; this module finds it in the registry, gives it the board's look
+in the chosen language (`look.py`) and hands the drawings to the tiler.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from typing import Any
 
 from toolkit.content.game import Game
-from toolkit.content.models.board import BoardKind, board_kinds
+from toolkit.content.models.board import board_kinds
 from toolkit.render.boards.look import Look, look_for
 from toolkit.render.tiling import Drawing, poster_pdf, tiled_pdf
 
 Drawer = Callable[[Any, Look], list[Drawing]]
-
-
-def drawer(entry: BoardKind) -> Drawer:
-    """A board kind's drawer: the function itself, or the one its `"module:name"` names."""
-    found: Drawer = resolved(entry.draw)
-    return found
-
-
-def resolved(hook: Any) -> Any:
-    """A board kind's hook: the function itself, or the one its `"module:name"` names."""
-    if callable(hook) or hook is None:
-        return hook
-    module, _, name = hook.partition(":")
-    return getattr(import_module(module), name)
 
 
 def board_look(game: Game, board: Any, lang: str) -> Look:
@@ -47,7 +31,7 @@ def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:
     entry = board_kinds().get(getattr(board, "kind", ""))
     if entry is None:
         raise TypeError(f"not a registered board kind: {getattr(board, 'kind', board)!r}")
-    return drawer(entry)(board, board_look(game, board, lang))
+    return entry.draw(board, board_look(game, board, lang))
 
 
 def render_board(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
@@ -22,9 +21,6 @@ from toolkit.render.context import glossary_terms
 Glyph = Callable[[Canvas, float, float, float], None]
 """A board glyph a game plugin supplies: `glyph(canvas, x, y, radius)` draws inside a space."""
 
-GLYPHS_EXTRA = "board_glyphs"
-"""The `GamePlugin.extras` key under which a game hands its board glyphs: a dict name → Glyph,
-or the `"module:NAME"` path of one (imported only when a board is drawn)."""
 
 PALETTE = (
     "#4e79a7",
@@ -248,12 +244,8 @@ class Look:
 
 def plugin_glyphs(game: Any) -> dict[str, Glyph]:
     """The board glyphs the game's plugin hands over, by name ({} for most games)."""
-    plugin = getattr(game, "plugin", None)
-    glyphs = getattr(plugin, "extras", {}).get(GLYPHS_EXTRA, {})
-    if isinstance(glyphs, str):  # "module:NAME", imported only when a board is drawn
-        module, _, attr = glyphs.partition(":")
-        glyphs = getattr(import_module(module), attr)
-    return dict(glyphs)
+    hand_over = getattr(getattr(game, "plugin", None), "board_glyphs", None)
+    return dict(hand_over()) if hand_over is not None else {}
 
 
 def _capital(text: str) -> str:

@@ -3,12 +3,10 @@
 Each kind is a pydantic model (`kind: Literal[...]`, subclassing `Element`) that says which
 of its fields are Jinja templates, how it draws on a reportlab canvas and how `validate`
 measures it for print fit. The `Layout` model's element union is built from the registry, and
-drawing, the P checks and the reference iterate it, so a new kind is one module plus
-`register_element`.
+drawing, the P checks and the reference iterate it, so a new kind is one module here (found by
+the registry, listed after the built-ins by its `order`) that calls `register_element`.
 """
 
-# the built-in kinds register as they are imported, in this order (the order S002 lists them)
-from toolkit.render.elements import box, text, icon, image, badge  # noqa: I001
 from toolkit.render.elements.base import (
     Box,
     Colour,
@@ -23,16 +21,7 @@ from toolkit.render.elements.base import (
 )
 from toolkit.render.elements.registry import REGISTRY, register_element
 
-BUILT_IN = (
-    box.BoxElement,
-    text.TextElement,
-    icon.IconElement,
-    image.ImageElement,
-    badge.BadgeElement,
-)
-
 __all__ = [
-    "BUILT_IN",
     "REGISTRY",
     "Box",
     "Colour",

@@ -4,7 +4,7 @@ as words (checked for glyphs and numbers) but not measured for fit: it is centre
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 @register_element
 class BadgeElement(Element):
     """A disc with a short text on it."""
+
+    order: ClassVar[int] = 50
 
     kind: Literal["badge"]
     text: str = Field(description="Jinja template, e.g. '{{ card.points }}'.")

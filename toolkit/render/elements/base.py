@@ -151,6 +151,8 @@ class Element(StrictModel):
     """Of those, the ones printed as words: checked for glyphs (P002) and numbers (P006)."""
     constant: ClassVar[bool] = False
     """It draws the same on every card (without `when`): drawn once into the deck's underlay."""
+    order: ClassVar[int] = 100
+    """Where the kind is listed among the others (lower first; the built-ins' order)."""
 
     def font_asked(self) -> tuple[str | None, str] | None:
         """(family, style) its `prints` fields print in (family None: the game's main

@@ -4,7 +4,7 @@ without `when` is the same on every card and goes into the deck's underlay."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 @register_element
 class BoxElement(Element):
     """A rectangle: background bands, frames, separators."""
+
+    order: ClassVar[int] = 10
 
     kind: Literal["box"]
     fill: Colour | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 @register_element
 class IconElement(Element):
     """An icon by name."""
+
+    order: ClassVar[int] = 30
 
     kind: Literal["icon"]
     icon: str = Field(description="Icon name or Jinja template giving one.")

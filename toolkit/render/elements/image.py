@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
@@ -23,6 +23,8 @@ MIN_DPI = 300
 @register_element
 class ImageElement(Element):
     """A picture file (PNG, JPEG) inside the game folder."""
+
+    order: ClassVar[int] = 40
 
     kind: Literal["image"]
     path: str = Field(description="Jinja template giving a path inside the game folder.")

@@ -1,17 +1,16 @@
 """The registry of layout element kinds, one entry per module, as diagnostic rules are.
 
-The built-in kinds register when `toolkit.render.elements` is imported; a package outside the
-toolkit registers its kinds with `register_element` (from its own import, or through the
-`playset.elements` entry point group, loaded the first time the kinds are asked for). The
+Each built-in kind is a module of `toolkit.render.elements` that registers itself, found the
+first time the kinds are asked for; a package outside the toolkit registers its kinds with
+`register_element` (from its own import, or through the `playset.elements` entry point group). The
 `Layout` model's element union, drawing, print-fit checks and the reference all read it.
 """
 
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
-from importlib.metadata import entry_points
 
+from toolkit.registry import Registry
 from toolkit.render.elements.base import Element
 
 ENTRY_POINTS = "playset.elements"
@@ -26,56 +25,41 @@ def kind_of(model: type[Element]) -> str:
     return args[0]
 
 
-class ElementRegistry:
-    """Every element kind known to this process, by its `kind` name."""
+class ElementRegistry(Registry[type[Element]]):
+    """Every element kind known to this process, by its `kind` name: the built-in modules of
+    `toolkit.render.elements` (found, not listed) and the `playset.elements` entry points."""
 
     def __init__(self) -> None:
-        self._kinds: dict[str, type[Element]] = {}
-        self._plugins_loaded = False
-        self._listeners: list[Callable[[], None]] = []
-
-    def on_change(self, listener: Callable[[], None]) -> None:
-        """Call `listener` whenever a kind comes or goes (caches of parsed layouts)."""
-        self._listeners.append(listener)
-
-    def _changed(self) -> None:
-        for listener in self._listeners:
-            listener()
+        super().__init__(
+            "element kind",
+            package="toolkit.render.elements",
+            group=ENTRY_POINTS,
+            key=kind_of,
+            rank=lambda model: model.order,
+            accepts=lambda obj: isinstance(obj, type) and issubclass(obj, Element),
+            check=_is_element,
+            same=lambda a, b: a is b,
+        )
 
     def add(self, model: type[Element]) -> type[Element]:
-        if not (isinstance(model, type) and issubclass(model, Element)):
-            raise TypeError(f"{model!r} is not an Element model")
-        kind = kind_of(model)
-        existing = self._kinds.get(kind)
-        if existing is not None and existing is not model:
-            raise ValueError(f"element kind {kind!r} registered twice")
-        if existing is None:
-            self._kinds[kind] = model
-            self._changed()
-        return model
+        return self.register(model)
 
     def remove(self, kind: str) -> None:
         """Forget a kind (for tests that register one of their own)."""
-        if self._kinds.pop(kind, None) is not None:
-            self._changed()
+        self.unregister(kind)
 
     def kinds(self) -> list[type[Element]]:
-        """The kinds in registration order (built-ins first)."""
-        self._load_plugins()
-        return list(self._kinds.values())
+        """The kinds in order (built-ins first)."""
+        return self.values()
 
-    def get(self, kind: str) -> type[Element]:
-        self._load_plugins()
-        return self._kinds[kind]
+    def get(self, kind: str) -> type[Element]:  # a kind, else KeyError
+        return self.load()[kind]
 
-    def _load_plugins(self) -> None:
-        if self._plugins_loaded:
-            return
-        self._plugins_loaded = True
-        for point in entry_points(group=ENTRY_POINTS):
-            loaded = point.load()  # a model, or a module that registers its kinds itself
-            if isinstance(loaded, type) and issubclass(loaded, Element):
-                self.add(loaded)
+
+def _is_element(model: type[Element]) -> None:
+    if not (isinstance(model, type) and issubclass(model, Element)):
+        raise TypeError(f"{model!r} is not an Element model")
+    kind_of(model)
 
 
 REGISTRY = ElementRegistry()

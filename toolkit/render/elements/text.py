@@ -6,7 +6,7 @@ accepts is what prints; content text never goes through reportlab markup."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
@@ -33,6 +33,8 @@ class Sizes(StrictModel):
 @register_element
 class TextElement(Element):
     """A block of text that fits its box."""
+
+    order: ClassVar[int] = 20
 
     kind: Literal["text"]
     text: str = Field(description="Jinja template, e.g. '{{ card.name }}'.")

@@ -1,8 +1,11 @@
 """Exports: build artifacts that are not PDFs (card images, Tabletop Simulator saves).
 
-Each export is one module that declares itself with `register` beside the code that makes it,
-as build artifacts (`toolkit.render.artifacts`) and diagnostic rules do; `exports()` imports the
-known modules and returns the registry, so the CLI lists and runs whatever is registered.
+Each export is one module of this package that declares itself with `register` beside the code
+that makes it, as build artifacts (`toolkit.render.artifacts`) and diagnostic rules do; a package
+outside the toolkit adds one through the `playset.exports` entry point group. An export's
+options are a dataclass of its own (a subclass of `ExportOptions`): each field with a `help`
+(`option(...)`) is a command-line option of its `playset export <name>` command, which the CLI
+makes from the registry, so a new export edits no other file.
 Every export draws from the PDF pages `build` writes (one drawing path) and writes through
 `toolkit.fileio` (atomic, deterministic bytes).
 """
@@ -10,22 +13,31 @@ Every export draws from the PDF pages `build` writes (one drawing path) and writ
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolkit.render.registry import Registry
-
-MODULES = ("toolkit.render.exports.png", "toolkit.render.exports.tts")
+from toolkit.registry import Registry
 
 
 @dataclass(frozen=True)
 class ExportOptions:
+    """What every export is run with; an export's own options subclass this. A value that
+    cannot be used raises ValueError in `__post_init__` (the CLI's usage error)."""
+
     langs: list[str]
-    dpi: float = 300.0  # card images
-    page_dpi: float = 150.0  # boards and rulebook pages (an A2 board at 300 dpi is 35 Mpx)
-    bleed: bool = False  # card images with their bleed (print services) or trimmed
-    base_url: str | None = None  # Tabletop Simulator: hosted images instead of file:// URLs
+
+
+def option(default: Any, help: str, flag: str | None = None) -> Any:
+    """A field of an export's options that the command line offers (`--page-dpi` for
+    `page_dpi`, or `flag` as given, e.g. `--bleed/--no-bleed`)."""
+    return field(default=default, metadata={"help": help, "flag": flag})
+
+
+def check_dpi(name: str, value: float) -> None:
+    """Refuse a resolution no printer or screen wants (and that would exhaust memory)."""
+    if not 30 <= value <= 1200:
+        raise ValueError(f"--{name.replace('_', '-')} must be between 30 and 1200, not {value:g}")
 
 
 Progress = Callable[[int, int], None]  # (done, total) steps, for a progress bar
@@ -34,14 +46,24 @@ Report = Callable[[Path], None]  # each file written
 
 @dataclass(frozen=True)
 class Export:
-    """A registered export: `run(game, out, options, report, progress)` → files written."""
+    """A registered export: `run(game, out, options, report, progress)` → files written, with
+    `options` an instance of `options` (its own dataclass); `help` is its command's help and
+    `hint` a line said after a run that wrote everything."""
 
     name: str
     summary: str
-    run: Callable[[Any, Path, ExportOptions, Report, Progress], list[Path]]
+    run: Callable[[Any, Path, Any, Report, Progress], list[Path]]
+    options: type[ExportOptions] = ExportOptions
+    help: str = ""
+    hint: str | None = None
 
 
-REGISTRY: Registry[Export] = Registry("export", MODULES)
+REGISTRY: Registry[Export] = Registry(
+    "export",
+    package=__name__,
+    group="playset.exports",
+    accepts=lambda obj: isinstance(obj, Export),
+)
 register = REGISTRY.register
 
 

@@ -22,10 +22,13 @@ from toolkit.render.sheets import expand
 @dataclass(frozen=True)
 class PrintedDeck:
     """A deck as printed: cards in print order, its trim size, and whether each card has its
-    own back (trivia: the answers)."""
+    own back (a question bank: the answers)."""
 
     deck: Any
-    trivia: bool
+
+    @property
+    def back_per_card(self) -> bool:
+        return bool(self.deck.back_per_card)
 
     @property
     def id(self) -> str:
@@ -37,7 +40,7 @@ class PrintedDeck:
 
     @property
     def size_mm(self) -> tuple[float, float]:
-        return (63.0, 88.0) if self.trivia else size_mm(self.deck.size)
+        return size_mm(self.deck.size)
 
     def name(self, lang: str) -> str:
         return self.deck.name.get(lang, "") or self.id
@@ -50,12 +53,12 @@ class PrintedDeck:
 
 def printed_decks(game: Any) -> list[PrintedDeck]:
     """Every deck `build` prints: the card decks, then the question banks."""
-    decks = [PrintedDeck(deck, False) for deck in game.valid(game.decks)]
-    return decks + [PrintedDeck(bank, True) for bank in question_decks(game)]
+    decks = [PrintedDeck(deck) for deck in game.valid(game.decks)]
+    return decks + [PrintedDeck(bank) for bank in question_decks(game)]
 
 
 def card_label(card: Any, lang: str) -> str:
-    """A card's name in `lang` (a question's text for trivia), for file lists and TTS."""
+    """A card's name in `lang` (a question's text), for file lists and TTS."""
     name = getattr(card, "name", None) or getattr(card, "question", None) or {}
     text = name.get(lang, "") if hasattr(name, "get") else str(name)
     return " ".join(str(text).split()) or str(card.id)
@@ -64,7 +67,7 @@ def card_label(card: Any, lang: str) -> str:
 @dataclass(frozen=True)
 class DeckImages:
     fronts: list[Any]  # one per card of `cards`, in order (PNG bytes, or PIL images)
-    backs: list[Any]  # one per card with trivia backs, else the deck's single back
+    backs: list[Any]  # one per card when each has its own back, else the deck's single back
 
 
 def deck_images(
@@ -73,9 +76,9 @@ def deck_images(
     """Every card's front and back at `dpi`, trimmed unless `bleed`: PNG bytes, or PIL
     images to compose further (`encode=False`)."""
     opts = BuildOptions([lang], per_card=True)
-    pdf = cards_pdf(game, [printed.deck], lang, opts, printed.trivia, each_once=True)
+    pdf = cards_pdf(game, [printed.deck], lang, opts, each_once=True)
     count = len(printed.cards)
-    if printed.trivia:  # front, back of each card
+    if printed.back_per_card:  # front, back of each card
         fronts, backs = [2 * i for i in range(count)], [2 * i + 1 for i in range(count)]
     else:  # the first card's front, the deck's back, then the other fronts
         fronts, backs = [0, *range(2, count + 1)], [1]

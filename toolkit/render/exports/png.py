@@ -9,6 +9,7 @@ upright) and `rulebook/page-01.png`…. Card and rulebook images are pages of th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,16 @@ from reportlab.lib.units import mm
 
 from toolkit.fileio import atomic_write_bytes, output_folder
 from toolkit.render.artifacts.rulebook import rulebook_pdf
-from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
+from toolkit.render.exports import (
+    Export,
+    ExportOptions,
+    Progress,
+    Report,
+    check_dpi,
+    option,
+    prune,
+    register,
+)
 from toolkit.render.exports.faces import each_deck, printed_decks
 from toolkit.render.raster import png_selected
 from toolkit.render.sheets import BLEED_MM
@@ -70,9 +80,19 @@ def steps(game: Any, langs: list[str]) -> int:
     return per_lang * len(langs)
 
 
-def run(
-    game: Any, out: Path, opts: ExportOptions, report: Report, progress: Progress
-) -> list[Path]:
+@dataclass(frozen=True)
+class PngOptions(ExportOptions):
+    dpi: float = option(300.0, "Card images' resolution.")
+    page_dpi: float = option(150.0, "Board and rulebook pages' resolution.")
+    # (an A2 board at 300 dpi is 35 Mpx)
+    bleed: bool = option(False, "Keep the 3 mm bleed around each card.", flag="--bleed/--no-bleed")
+
+    def __post_init__(self) -> None:
+        check_dpi("dpi", self.dpi)
+        check_dpi("page_dpi", self.page_dpi)
+
+
+def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progress) -> list[Path]:
     written: list[Path] = []
     total, done = steps(game, opts.langs), 0
 
@@ -91,7 +111,7 @@ def run(
         folder = out / game.id / lang / "png"
         for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
             for i, card in enumerate(printed.cards):
-                back = images.backs[i] if printed.trivia else images.backs[0]
+                back = images.backs[i] if printed.back_per_card else images.backs[0]
                 emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
                 emit(folder / printed.id / f"{card.id}-back.png", back)
         for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
@@ -110,5 +130,8 @@ PNG = register(
         "png",
         "One PNG per card face and back, the board and each rulebook page.",
         run,
+        PngOptions,
+        "One PNG per card face and back (<deck>/<card>-front.png), the board, each rulebook "
+        "page: rasterised from the pages `build --profile press` draws.",
     )
 )

@@ -1,7 +1,7 @@
 """`export tts`: a game on Tabletop Simulator's table, as a saved object and its images.
 
 Tabletop Simulator takes a custom deck as sheets of at most 10 × 7 card faces plus one back
-image (or a sheet of backs when each card has its own, as trivia answers do). What a hidden
+image (or a sheet of backs when each card has its own, as questions' answers do). What a hidden
 card (in another player's hand) shows is, per TTS's API reference, the last slot of the face
 sheet unless `BackIsHidden` is set, when it is the back: so decks here set it false and put in
 that slot the deck's shared back, or for decks with unique backs (whose back is the answer) a
@@ -28,7 +28,16 @@ from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from toolkit.fileio import atomic_write_bytes, atomic_write_text, output_folder
-from toolkit.render.exports import Export, ExportOptions, Progress, Report, prune, register
+from toolkit.render.exports import (
+    Export,
+    ExportOptions,
+    Progress,
+    Report,
+    check_dpi,
+    option,
+    prune,
+    register,
+)
 from toolkit.render.exports.faces import PrintedDeck, card_label, deck_images, printed_decks
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import png_bytes
@@ -212,7 +221,7 @@ def _telling_field(cards: list[Any]) -> str | None:
 
 def description(card: Any, lang: str) -> str:
     """A card's text in `lang`, its numbers filled in (TTS shows it under the name); empty
-    for a card without one (a trivia card's back, its answer, is never described)."""
+    for a card without one (a question's back, its answer, is never described)."""
     from toolkit.render.context import localize
 
     text = getattr(card, "text", None)
@@ -284,9 +293,30 @@ def save_file(name: str, objects: list[dict]) -> str:
     return json.dumps(save, indent=2, ensure_ascii=False) + "\n"
 
 
-def run(
-    game: Any, out: Path, opts: ExportOptions, report: Report, progress: Progress
-) -> list[Path]:
+SAVED_OBJECTS = (
+    "copy each <game>-<lang>.json into Tabletop Simulator's Saved Objects folder "
+    "(Windows: Documents\\My Games\\Tabletop Simulator\\Saves\\Saved Objects; macOS: "
+    "~/Library/Tabletop Simulator/Saves/Saved Objects; Linux: ~/.local/share/Tabletop "
+    "Simulator/Saves/Saved Objects), then Objects → Saved Objects in the game"
+)
+
+
+@dataclass(frozen=True)
+class TtsOptions(ExportOptions):
+    dpi: float = option(150.0, "Card resolution on the sheets.")
+    base_url: str | None = option(
+        None, "Where the images will be hosted (default: file:// URLs).", flag="--base-url"
+    )
+    page_dpi: float = 100.0  # board images (not an option)
+
+    def __post_init__(self) -> None:
+        url = self.base_url
+        if url is not None and not url.startswith(("https://", "http://")):
+            raise ValueError(f"--base-url must start with https:// or http://, not {url!r}")
+        check_dpi("dpi", self.dpi)
+
+
+def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progress) -> list[Path]:
     written: list[Path] = []
     decks = printed_decks(game)
     total, done = (len(decks) + 1) * len(opts.langs), 0
@@ -310,7 +340,7 @@ def run(
             dpi = sheet_dpi(opts.dpi, printed.size_mm)
             images = deck_images(game, printed, lang, dpi, bleed=False, encode=False)
             shared_back = None
-            if not printed.trivia:
+            if not printed.back_per_card:
                 shared_back = folder / f"{printed.id}-back.png"
                 emit(shared_back, png_bytes(images.backs[0]))
                 hidden = images.backs[0]
@@ -367,5 +397,9 @@ TTS = register(
         "tts",
         "Tabletop Simulator: deck sheets (10 × 7 at most), board images, a saved-object JSON.",
         run,
+        TtsOptions,
+        "Tabletop Simulator: deck sheets (at most 10 × 7, last slot the hidden face), board "
+        "images and a saved-object JSON to copy into TTS's Saves/Saved Objects folder.",
+        SAVED_OBJECTS,
     )
 )

@@ -1,0 +1,98 @@
+"""The one registry shape (`toolkit.registry.Registry`): names, order, discovery from a
+package and from an entry-point group, a broken entry point noted rather than fatal."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from tests.outside import installed
+from toolkit.registry import Registry, package_modules
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    order: int = 100
+
+
+def test_entries_come_by_rank_then_in_the_order_registered():
+    made: Registry[Entry] = Registry("thing", rank=lambda e: e.order)
+    made.register(Entry("late"))
+    made.register(Entry("first", 1))
+    made.register(Entry("later"))
+    assert list(made.load()) == ["first", "late", "later"]
+    assert made.register(Entry("late")) == Entry("late")  # the same entry again: kept
+    with pytest.raises(ValueError, match="thing 'late' registered twice"):
+        made.register(Entry("late", 5))
+    made.unregister("late")
+    assert "late" not in made and len(made) == 2
+
+
+def test_the_package_is_imported_module_by_module_in_name_order(tmp_path, monkeypatch):
+    package = tmp_path / "made_things"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from tests.test_registry import Entry\n"
+        "from toolkit.registry import Registry\n"
+        "THINGS = Registry('thing', package=__name__)\n"
+    )
+    for name in ("beta", "alpha", "_private"):
+        (package / f"{name}.py").write_text(
+            f"from made_things import THINGS, Entry\nTHINGS.register(Entry({name!r}))\n"
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        from made_things import THINGS  # type: ignore[import-not-found]
+
+        assert package_modules("made_things") == ["made_things.alpha", "made_things.beta"]
+        assert list(THINGS.load()) == ["alpha", "beta"]  # found, in name order
+    finally:
+        for name in ("made_things", "made_things.alpha", "made_things.beta"):
+            sys.modules.pop(name, None)
+
+
+def test_an_entry_point_gives_an_entry_or_a_module_that_registers_and_a_broken_one_is_noted(
+    tmp_path,
+):
+    made: Registry[Entry] = Registry(
+        "thing", group="playset.test-things", accepts=lambda obj: isinstance(obj, Entry)
+    )
+    source = """
+        from tests.test_registry import Entry
+        ENTRY = Entry("pointed")
+        raise_me = None
+        """
+    points = {"pointed": "outside_things:ENTRY", "broken": "outside_things_missing:X"}
+    with installed(tmp_path, "outside_things", source, "playset.test-things", points, made):
+        assert list(made.load()) == ["pointed"]
+        assert made.origin("pointed") == "outside_things"
+        assert "ModuleNotFoundError" in made.broken["broken"]
+    assert list(made.load()) == []
+
+
+def test_a_bundled_game_is_found_in_its_package_without_an_entry_point():
+    """A new game under toolkit/games is one package exposing PLUGIN: no pyproject line."""
+    from toolkit.content.game import bundled_games
+    from toolkit.content.plugin import REGISTRY, GamePlugin
+
+    made: Registry[GamePlugin] = Registry(
+        "game plugin",
+        package=REGISTRY.package,
+        key=lambda plugin: plugin.game_id,
+        accepts=lambda obj: isinstance(obj, GamePlugin),
+        attribute="PLUGIN",
+    )
+    made.entry_points = lambda group: []
+    assert sorted(made.load()) == sorted(bundled_games())
+    one: Registry[GamePlugin] = Registry(
+        "game plugin",
+        package=REGISTRY.package,
+        key=lambda plugin: plugin.game_id,
+        accepts=lambda obj: isinstance(obj, GamePlugin),
+        attribute="PLUGIN",
+    )
+    one.discover_one("muckle-stoater")
+    assert list(one.registered()) == ["muckle-stoater"]

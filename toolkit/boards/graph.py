@@ -1,0 +1,25 @@
+"""The graph board: named spaces joined by links, drawn as a map."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.content.models.board import BoardKind, GraphBoard, register_board_kind
+
+
+def draw(board: GraphBoard, look: Any) -> list[Any]:
+    from toolkit.render.boards import graph
+
+    return graph.draw(board, look)
+
+
+GRAPH = register_board_kind(
+    BoardKind(
+        "graph",
+        GraphBoard,
+        draw,
+        lambda b: f"{len(b.spaces)} spaces",
+        lambda b: list(dict.fromkeys(s.kind for s in b.spaces)),
+        order=10,
+    )
+)

@@ -1,0 +1,25 @@
+"""The road board: a one-way road of stops, some of them stages that end a leg."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.content.models.board import BoardKind, RoadBoard, register_board_kind
+
+
+def draw(board: RoadBoard, look: Any) -> list[Any]:
+    from toolkit.render.boards import road
+
+    return road.draw(board, look)
+
+
+ROAD = register_board_kind(
+    BoardKind(
+        "road",
+        RoadBoard,
+        draw,
+        lambda b: f"{len(b.stops)} stops",
+        lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
+        order=30,
+    )
+)
