@@ -62,13 +62,7 @@ KNOWN_UPWARD: dict[tuple[str, str], str] = {
     # V15 reads a back layout's text, found where the renderer finds layouts.
     ("toolkit.games.tokaido.checks.cards", "toolkit.render.assets"): "layout lookup",
 }
-KNOWN_CYCLES: dict[tuple[str, str], str] = {
-    # Registries whose package imports each entry module while each entry imports the
-    # registry back: to be replaced by registries discovered from their package (issue 31,
-    # item 1, another branch's work), which removes these edges.
-    # A print job resolves layouts (layout -> elements -> each element -> printjob).
-    ("toolkit.render.printjob", "toolkit.render.layout"): "element registry",
-}
+KNOWN_CYCLES: dict[tuple[str, str], str] = {}
 
 
 def _modules() -> dict[str, Path]:
