@@ -39,7 +39,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "boards": frozenset({"content", "render"}),
     "checks": frozenset({"content", "diagnostics", "fileio", "home", "registry", "render", "sim"}),
     "i18n": frozenset({"checks", "content", "diagnostics", "fileio", "home", "registry", "render"}),
-    "preview": frozenset({"checks", "content", "diagnostics", "fileio", "home", "render"}),
+    "preview": frozenset(
+        {"checks", "content", "diagnostics", "fileio", "home", "render", "usercache"}
+    ),
     "reference": frozenset({"checks", "content", "diagnostics", "fileio", "home", "render"}),
     "scaffold": frozenset({"api", "content", "fileio", "home", "render"}),
     # rule pages: examples over a base game (one of them the scaffold's)

@@ -23,8 +23,9 @@ from toolkit.content.game import Game, LoadedFile, display_path, load_game
 from toolkit.diagnostics import Diagnostic
 from toolkit.preview.cache import RenderCache
 from toolkit.preview.deps import Snapshot, Target, builtin_layouts, snapshot
-from toolkit.preview.draw import Result, draw_targets
+from toolkit.preview.draw import DrawError, Result, draw_targets
 from toolkit.preview.page import page_state
+from toolkit.preview.store import ImageStore, open_store
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -97,6 +98,7 @@ class Preview:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.cache = RenderCache(self._draw)
+        self.store: ImageStore | None = None  # drawings kept between starts (set by load)
         self.shown: Game | None = None  # what the images are drawn from (last good)
         self.on_disk: Game | None = None  # what the files say now
         self.snap = Snapshot()
@@ -125,14 +127,35 @@ class Preview:
     # --- loading and drawing ------------------------------------------------------------
 
     def _draw(self, targets: list[Target]) -> list[Result]:
-        assert self.shown is not None
-        return draw_targets(self.shown, targets)
+        """Each target's pages: from the image store when the same inputs drew them
+        before (this start or an earlier one), else drawn now and stored."""
+        with self.cache.lock:  # the game and its fingerprints as one pair
+            game, fingerprints = self.shown, self.snap.fingerprints
+        assert game is not None
+        store = self.store
+        if store is None:
+            return draw_targets(game, targets)
+        names = [store.name(target, fingerprints) for target in targets]
+        found = [store.get(name) for name in names]
+        missing = [t for t, pages in zip(targets, found, strict=True) if pages is None]
+        drawn = iter(draw_targets(game, missing) if missing else [])
+        out: list[Result] = []
+        for name, pages in zip(names, found, strict=True):
+            if pages is not None:
+                out.append(pages)
+                continue
+            result = next(drawn)
+            if not isinstance(result, DrawError):
+                store.put(name, result)
+            out.append(result)
+        return out
 
     def load(self, check: bool = True) -> None:
         """Read the game (and, with `check`, its diagnostics); every drawing is queued, none
         made yet. Without `check` the worker checks once the first language's cards are
         drawn: the page shows its cards first, its findings a moment later."""
         self._reload()
+        self.store = open_store(self.root)
         if check:
             self._check()
             self._first_cards.set()

@@ -1,0 +1,106 @@
+"""The preview's drawings kept on disk: a second start serves them without drawing, an
+edited card (or a changed file beside the content) is drawn again, a tampered entry is
+never served."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from toolkit.preview import live  # noqa: E402
+from toolkit.preview.live import Preview, forget_layouts  # noqa: E402
+
+REPO = Path(__file__).parent.parent
+KEY = "card/travellers/chuubei/fr/front"
+OTHER = "card/travellers/hiroshige/fr/front"
+CHUUBEI_FR = "piochez une carte Rencontre et appliquez-la."
+
+
+@pytest.fixture
+def tokaido(tmp_path, monkeypatch) -> Path:
+    """A copy of Tokaido in a private PLAYSET_HOME, with its own cache folder."""
+    root = tmp_path / "home"
+    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(REPO / "content" / "tokaido", root / "content" / "tokaido")
+    monkeypatch.setenv("PLAYSET_HOME", str(root))
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)  # conftest turns caches off
+    forget_layouts()
+    yield root / "content" / "tokaido"
+    forget_layouts()
+
+
+def count_draws(monkeypatch) -> list[str]:
+    """The keys of every target actually drawn (not read from the store) from now on."""
+    keys: list[str] = []
+    real = live.draw_targets
+
+    def counting(game, targets):
+        keys.extend(t.key for t in targets)
+        return real(game, targets)
+
+    monkeypatch.setattr(live, "draw_targets", counting)
+    return keys
+
+
+def start(root: Path) -> Preview:
+    preview = Preview(root)
+    preview.load(check=False)
+    return preview
+
+
+def test_a_second_start_serves_the_stored_images_without_drawing(tokaido, monkeypatch) -> None:
+    first = start(tokaido)
+    before = {key: first.page(key) for key in (KEY, OTHER, "rulebook/en/1")}
+    drawn = count_draws(monkeypatch)
+    second = start(tokaido)
+    assert {key: second.page(key) for key in before} == before
+    assert drawn == []
+
+
+def test_an_edited_card_is_drawn_again_and_only_it(tokaido, monkeypatch) -> None:
+    first = start(tokaido)
+    before, other = first.page(KEY), first.page(OTHER)
+    deck = tokaido / "decks" / "travellers.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace(CHUUBEI_FR, "piochez deux cartes.", 1), encoding="utf-8")
+    drawn = count_draws(monkeypatch)
+    second = start(tokaido)
+    assert second.page(KEY) != before
+    assert second.page(OTHER) == other
+    assert drawn == [KEY]
+
+
+def test_a_new_file_beside_the_content_draws_everything_again(tokaido, monkeypatch) -> None:
+    start(tokaido).page(KEY)
+    (tokaido / "art.png").write_bytes(b"\x89PNG\r\n\x1a\n")  # art a layout may print
+    drawn = count_draws(monkeypatch)
+    start(tokaido).page(KEY)
+    assert KEY in drawn
+
+
+def test_a_tampered_entry_is_drawn_again(tokaido, monkeypatch) -> None:
+    first = start(tokaido)
+    good = first.page(KEY)
+    assert first.store is not None
+    for entry in first.store.folder.glob("*.pages"):
+        data = bytearray(entry.read_bytes())
+        data[-1] ^= 1
+        entry.write_bytes(bytes(data))
+    drawn = count_draws(monkeypatch)
+    assert start(tokaido).page(KEY) == good
+    assert KEY in drawn
+
+
+def test_playset_no_cache_draws_everything(tokaido, monkeypatch) -> None:
+    start(tokaido).page(KEY)
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
+    drawn = count_draws(monkeypatch)
+    again = start(tokaido)
+    assert again.store is None
+    again.page(KEY)
+    assert KEY in drawn
