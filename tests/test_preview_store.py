@@ -4,6 +4,7 @@ never served."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -104,3 +105,19 @@ def test_playset_no_cache_draws_everything(tokaido, monkeypatch) -> None:
     assert again.store is None
     again.page(KEY)
     assert KEY in drawn
+
+
+def test_prune_deletes_the_entries_used_longest_ago(tokaido) -> None:
+    first = start(tokaido)
+    first.page(KEY)  # the travellers deck in French: several entries
+    store = first.store
+    assert store is not None
+    used = store.name(first.snap.targets[KEY], first.snap.fingerprints)
+    others = sorted(p for p in store.folder.glob("*.pages") if p.name != used)
+    assert len(others) > 2
+    for age, entry in enumerate([store.folder / used, *others]):  # `used` the oldest
+        os.utime(entry, ns=(age * 10**9, age * 10**9))
+    assert store.get(used) is not None  # a hit: used now
+    newest = others[-1]
+    store.prune(limit=newest.stat().st_size + (store.folder / used).stat().st_size)
+    assert sorted(p.name for p in store.folder.glob("*.pages")) == sorted([newest.name, used])

@@ -366,6 +366,8 @@ class Preview:
         for thread in (self._thread, self._doc_thread):
             if thread is not None:
                 thread.join(timeout=5)
+        if self.store is not None:
+            self.store.prune()
 
     @property
     def stopping(self) -> bool:

@@ -13,6 +13,7 @@ not check out is drawn afresh. PLAYSET_NO_CACHE=1 turns it off, as for `validate
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import struct
@@ -25,6 +26,7 @@ from toolkit.usercache import SignedStore
 
 STORE = "preview"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a long rulebook's pages
+MAX_STORE_BYTES = 256 * 1024 * 1024  # pruned down to this when a preview stops
 CONTENT_SUFFIXES = {".yaml", ".yml", ".md"}  # fingerprinted by content in the snapshot
 LIBRARIES = ("pypdfium2", "reportlab", "pillow", "jinja2")
 SKIPPED_DIRS = {"__pycache__", "output"}  # bytecode; what `build` and `export` write
@@ -80,9 +82,30 @@ class ImageStore:
         return hashlib.blake2b(raw, digest_size=24).hexdigest() + ".pages"
 
     def get(self, name: str) -> list[bytes] | None:
-        """The pages stored under `name`, or None (missing, not ours, tampered with)."""
+        """The pages stored under `name`, or None (missing, not ours, tampered with). A
+        hit is marked used now, so `prune` keeps it."""
         payload = self.store.read(name)
-        return _unpack(payload) if payload is not None else None
+        if payload is None:
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(self.folder / name)
+        return _unpack(payload)
+
+    def prune(self, limit: int = MAX_STORE_BYTES) -> None:
+        """Delete the entries used longest ago until the store holds at most `limit` bytes:
+        every edit of the toolkit or of a game's art leaves a whole set of old drawings."""
+        entries = []
+        for path in self.folder.glob("*.pages"):
+            with contextlib.suppress(OSError):
+                info = path.lstat()
+                entries.append((info.st_mtime_ns, info.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= limit:
+                return
+            with contextlib.suppress(OSError):
+                path.unlink()
+            total -= size
 
     def put(self, name: str, pages: list[bytes]) -> None:
         self.store.write(name, _pack(pages))  # best effort: no entry, same images
