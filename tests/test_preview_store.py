@@ -56,9 +56,11 @@ def start(root: Path) -> Preview:
 
 def test_a_second_start_serves_the_stored_images_without_drawing(tokaido, monkeypatch) -> None:
     first = start(tokaido)
-    before = {key: first.page(key) for key in (KEY, OTHER, "rulebook/en/1")}
+    before = {key: first.page(key) for key in (KEY, OTHER, "rulebook/fr/1")}
     drawn = count_draws(monkeypatch)
     second = start(tokaido)
+    # before any request: the first language's stored pages are in memory already
+    assert second.cache.has(second.snap.targets["rulebook/fr"])
     assert {key: second.page(key) for key in before} == before
     assert drawn == []
 

@@ -52,6 +52,11 @@ class RenderCache:
                 changed += self._store(target, result)
             return changed
 
+    def keep(self, target: Target, pages: list[bytes]) -> None:
+        """Store pages drawn earlier (the image store of a previous start)."""
+        with self.lock:
+            self._store(target, pages)
+
     def _store(self, target: Target, result: Result) -> list[str]:
         self._targets[target.key] = target
         if isinstance(result, DrawError):
