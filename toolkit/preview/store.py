@@ -89,7 +89,7 @@ class ImageStore:
             return None
         with contextlib.suppress(OSError):
             os.utime(self.folder / name)
-        return _unpack(payload)
+        return _unbundle(payload)
 
     def prune(self, limit: int = MAX_STORE_BYTES) -> None:
         """Delete the entries used longest ago until the store holds at most `limit` bytes:
@@ -108,15 +108,15 @@ class ImageStore:
             total -= size
 
     def put(self, name: str, pages: list[bytes]) -> None:
-        self.store.write(name, _pack(pages))  # best effort: no entry, same images
+        self.store.write(name, _bundle(pages))  # best effort: no entry, same images
 
 
-def _pack(pages: list[bytes]) -> bytes:
+def _bundle(pages: list[bytes]) -> bytes:
     head = struct.pack(f">I{len(pages)}I", len(pages), *(len(p) for p in pages))
     return head + b"".join(pages)
 
 
-def _unpack(payload: bytes) -> list[bytes] | None:
+def _unbundle(payload: bytes) -> list[bytes] | None:
     if len(payload) < 4:
         return None
     (count,) = struct.unpack_from(">I", payload)
