@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import struct
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -112,17 +111,18 @@ class ImageStore:
 
 
 def _bundle(pages: list[bytes]) -> bytes:
-    head = struct.pack(f">I{len(pages)}I", len(pages), *(len(p) for p in pages))
+    """The pages as one payload: their count and sizes (4 bytes each, big-endian), then them."""
+    head = b"".join(n.to_bytes(4, "big") for n in (len(pages), *(len(p) for p in pages)))
     return head + b"".join(pages)
 
 
 def _unbundle(payload: bytes) -> list[bytes] | None:
     if len(payload) < 4:
         return None
-    (count,) = struct.unpack_from(">I", payload)
+    count = int.from_bytes(payload[:4], "big")
     if 4 + 4 * count > len(payload):
         return None
-    sizes = struct.unpack_from(f">{count}I", payload, 4)
+    sizes = [int.from_bytes(payload[4 + 4 * i : 8 + 4 * i], "big") for i in range(count)]
     at = 4 + 4 * count
     if at + sum(sizes) != len(payload):
         return None
