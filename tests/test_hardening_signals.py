@@ -39,6 +39,14 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _as_in_a_terminal() -> None:
+    """The child hears Ctrl-C as a command run in a terminal does. A job a non-interactive
+    shell starts in the background (`.ci/run &`) inherits SIGINT ignored, and the simulation
+    rightly leaves an ignored SIGINT ignored (as nohup asks)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _start(
     tmp_path: Path, *extra: str, wait: float = 1.0
 ) -> tuple[subprocess.Popen[str], set[int]]:
@@ -48,6 +56,7 @@ def _start(
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        preexec_fn=_as_in_a_terminal,
     )
     workers: set[int] = set()
     deadline = time.monotonic() + 60
