@@ -11,11 +11,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
+from toolkit.content.sheets import files
+from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, Grid, Refused
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_SHEET_SIZE
 from toolkit.content.source import Y_ENCODING, Y_UNREADABLE
 from toolkit.diagnostics import Span
@@ -68,15 +68,9 @@ def read_csv(path: Path, display: str) -> Grid | Refused:
         return Refused(r.at(display, span, message))
 
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return refuse(Y_UNREADABLE, Span(), "cannot read file: not a regular file")
-        if info.st_size > MAX_SHEET_BYTES:
-            return refuse(
-                Y_SHEET_SIZE,
-                Span(),
-                f"file is {info.st_size:,} bytes; the limit is {MAX_SHEET_BYTES:,}",
-            )
+        refused = files.unreadable(path, display)
+        if refused is not None:
+            return refused
         raw = path.read_bytes()
     except OSError as exc:
         return refuse(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")

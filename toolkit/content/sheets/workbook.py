@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import stat
 import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.sheets import archive, prescan
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
+from toolkit.content.sheets import archive, files, prescan
+from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, Grid, Refused
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
 from toolkit.content.source import Y_UNREADABLE
 from toolkit.diagnostics import Span
@@ -84,15 +83,9 @@ def read_workbook(path: Path, display: str) -> Grid | Refused:
         return Refused(r.at(display, span, message))
 
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            return refuse(Y_UNREADABLE, Span(), "cannot read file: not a regular file")
-        if info.st_size > MAX_SHEET_BYTES:
-            return refuse(
-                Y_SHEET_SIZE,
-                Span(),
-                f"file is {info.st_size:,} bytes; the limit is {MAX_SHEET_BYTES:,}",
-            )
+        refused = files.unreadable(path, display)
+        if refused is not None:
+            return refused
         problem = archive.inspect(path, suffix)
         if problem is not None:
             r = (
