@@ -187,3 +187,11 @@ def test_a_suppression_comment_silences_one_finding_on_its_line(run_cli, tmp_pat
     deck.write_text(text.replace(line, line + "  # playset: ignore[P007] the lamp comes later"))
     result = run_cli("validate", str(game), "--format", "json")
     assert result.exit_code == 0, result.stdout
+
+
+def test_the_summary_names_a_game_given_as_dot_or_dot_dot(run_cli, tmp_path, monkeypatch):
+    game = build_case(FIXTURES / "base", tmp_path / "moon-market")
+    monkeypatch.chdir(game)
+    assert run_cli("validate", ".").stderr == "clean: 1 game(s): moon-market\n"
+    monkeypatch.chdir(game / "decks")
+    assert run_cli("validate", "..").stderr == "clean: 1 game(s): moon-market\n"

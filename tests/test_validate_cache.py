@@ -146,7 +146,7 @@ def test_editing_one_card_brings_and_takes_a_finding(cache, tmp_path, monkeypatc
     monkeypatch.chdir(game)
     deck = game / "decks" / "cards.yaml"
     clean = deck.read_text(encoding="utf-8")
-    assert _run(".") == (0, "clean: 1 game(s): \n")
+    assert _run(".") == (0, "clean: 1 game(s): game\n")
     assert "unchanged" in _run(".", "-v")[1]
     same_size = clean.replace("Move {steps} spaces.", "Move  {steps}spaces.")  # T015
     assert len(same_size) == len(clean)
@@ -155,7 +155,7 @@ def test_editing_one_card_brings_and_takes_a_finding(cache, tmp_path, monkeypatc
     assert "T015" in edited[1]
     assert edited == _run(".", "--no-cache")
     deck.write_text(clean, encoding="utf-8")
-    assert _run(".") == (0, "clean: 1 game(s): \n")
+    assert _run(".") == (0, "clean: 1 game(s): game\n")
 
 
 def test_editing_the_glossary_or_a_layout_is_seen(cache, tmp_path, monkeypatch, trusted_stamps):

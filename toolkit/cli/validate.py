@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -100,7 +101,8 @@ def validate(
     findings = fails(diagnostics, strict, max_warnings)
     unreadable = any(d.code == "Y010" for d in diagnostics)
     if fmt == "text":  # click's echo: rich is not worth its start-up for one line
-        names = ", ".join(f.name for f in folders)
+        # "." and ".." have no name of their own: name the folder they stand for
+        names = ", ".join(os.path.basename(os.path.abspath(f)) for f in folders)
         if diagnostics:
             typer.echo(
                 f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}", err=True
