@@ -213,7 +213,8 @@ def test_a_layout_or_icon_switched_to_a_link_after_the_check_is_not_read(
 ):
     import json
 
-    from toolkit.render import assets, icons, layout
+    from toolkit.content import assets
+    from toolkit.render import icons, layout
 
     monkeypatch.setattr(assets, "_leaves", lambda path, game_root: False)  # the check passed
     layout.clear_layouts()

@@ -57,13 +57,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 
 # Known exceptions, each an edge (importer, imported) with its reason. Keep this short: an
 # entry is a debt, reported when added, removed when paid.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
-    # The board glyphs are drawing code handed to the board renderer through the plugin's
-    # untyped `extras`; they need the renderer's font. Goes with typed plugin extras.
-    ("toolkit.games.whisky_game.board_glyphs", "toolkit.render.fonts"): "plugin extras",
-    # V15 reads a back layout's text, found where the renderer finds layouts.
-    ("toolkit.games.tokaido.checks.cards", "toolkit.render.assets"): "layout lookup",
-}
+KNOWN_UPWARD: dict[tuple[str, str], str] = {}
 KNOWN_CYCLES: dict[tuple[str, str], str] = {}
 
 

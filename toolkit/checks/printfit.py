@@ -19,12 +19,12 @@ from reportlab.lib.units import mm
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.translation.presence import T_MISSING
+from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.registry import REGISTRY
-from toolkit.render import assets
 from toolkit.render.context import card_context
 from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
 from toolkit.render.fonts import FILES, missing_glyphs

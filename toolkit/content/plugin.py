@@ -45,10 +45,12 @@ class GamePlugin:
     """Simulation: a callable `compile(game) -> CompiledGame` (see toolkit.sim.engine)."""
     bots: dict[str, Any] = field(default_factory=dict)
     """Game-specific bots by name (`greedy`, ...): callables `make(seat) -> Bot`."""
-    board_glyphs: Callable[[], Mapping[str, Callable[..., None]]] | None = None
+    board_glyphs: Callable[[Callable[[str], str]], Mapping[str, Callable[..., None]]] | None = None
     """The game's own board glyphs by name (`glyph(canvas, x, y, radius)`, see
     toolkit.render.boards.look): a function returning them, called when a board is drawn, so
-    loading the game imports no drawing code."""
+    loading the game imports no drawing code. The renderer calls it with its font lookup
+    (`font(style)` → the reportlab font name), so a glyph that draws letters never imports
+    the renderer."""
 
     @property
     def generic(self) -> bool:

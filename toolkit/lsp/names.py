@@ -135,7 +135,7 @@ def _icons(game: Any) -> list[str]:
 
 
 def _layouts(game: Any) -> list[str]:
-    from toolkit.render import assets
+    from toolkit.content import assets
 
     own = [f.path.stem for f in assets.in_game(assets.LAYOUTS, game.root)]
     builtin = [f.path.stem for f in assets.in_game(assets.LAYOUTS, None)]

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolkit.content import assets
 from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.fileio import real_path
-from toolkit.render import assets
 from toolkit.render.artifacts.questions import question_deck
 from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from toolkit.content import assets
 from toolkit.diagnostics import Span
-from toolkit.render import assets
 from toolkit.render.svg_icons import Problem, SvgIcon, load_svg
 
 Drawer = Callable[[Canvas, float], None]

@@ -1,7 +1,7 @@
 """Card layouts are data: `<name>.yaml` places elements in millimetres.
 
 A layout is read from the game folder's `layouts/` first, then from the toolkit's
-`templates/cards/` (toolkit.render.assets), so a game may ship its own faces and backs.
+`templates/cards/` (toolkit.content.assets), so a game may ship its own faces and backs.
 
 Coordinates are from the trim's top-left corner; a negative x or y counts from the right or
 bottom edge and a negative w or h means "card size minus that much", so one layout serves
@@ -21,13 +21,14 @@ from typing import Annotated, Any, Union
 from jinja2 import Template, TemplateError
 from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_validator
 
+from toolkit.content import assets
 from toolkit.content.game import R_OUTSIDE
 from toolkit.content.models.base import Slug, StrictModel
 from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render import assets, template_bounds
+from toolkit.render import template_bounds
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
 from toolkit.render.undefined import MissingName

@@ -20,10 +20,10 @@ from jinja2 import TemplateError
 from toolkit.checks.legibility.colours import contrast, rgb
 from toolkit.checks.legibility.rules import A_CONTRAST, A_SMALL
 from toolkit.checks.legibility.settings import legibility, required
+from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render import assets
 from toolkit.render.elements import Ink, Paint
 from toolkit.render.layout import (
     DEFAULT_BACK,

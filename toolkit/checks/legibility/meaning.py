@@ -25,10 +25,10 @@ from typing import Any
 from toolkit.checks.legibility.colours import VISIONS, grey_difference, rgb, vision_difference
 from toolkit.checks.legibility.rules import A_GREY, A_VISION
 from toolkit.checks.legibility.settings import legibility
+from toolkit.content import assets
 from toolkit.content.game import Game
 from toolkit.content.models.manifest import Legibility
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render import assets
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,

@@ -32,11 +32,12 @@ def make_greedy(seat: int) -> Any:
     return make(seat)
 
 
-def board_glyphs() -> dict[str, Any]:
-    """The map's glyphs (distillery, harbour…), imported when a board is drawn."""
-    from toolkit.games.whisky_game.board_glyphs import GLYPHS
+def board_glyphs(font: Any) -> dict[str, Any]:
+    """The map's glyphs (distillery, harbour…), imported when a board is drawn; `font` is
+    the renderer's font lookup (style → reportlab name), handed in by the renderer."""
+    from toolkit.games.whisky_game.board_glyphs import glyphs
 
-    return GLYPHS
+    return glyphs(font)
 
 
 PLUGIN = GamePlugin(

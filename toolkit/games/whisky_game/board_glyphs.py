@@ -3,11 +3,13 @@
 They are drawing code, not data, so they live with the game; the map's style
 (content/whisky-game/boards/map.yaml) names them as icons, and the plugin hands them to the
 board renderer as `GamePlugin.board_glyphs`. Each is designed for a space of radius 4.4 mm
-and scaled to the space it is drawn in.
+and scaled to the space it is drawn in. The renderer passes in its font lookup (`font`:
+style → the reportlab font name), so the game draws letters without importing the renderer.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +18,9 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.fonts import font_name
+Font = Callable[[str], str]
+"""The renderer's font lookup: a style (`bold`) → the reportlab name to draw with."""
+Glyph = Callable[[Canvas, float, float, float], None]
 
 SEA = HexColor("#1f5fa8")
 
@@ -36,13 +40,13 @@ def _bottle(c: Canvas, x: float, y: float, r: float) -> None:
     c.drawPath(_bottle_path(c, x, y, r / (4.4 * mm)), stroke=0, fill=1)
 
 
-def _lost(c: Canvas, x: float, y: float, r: float) -> None:
+def _lost(c: Canvas, x: float, y: float, r: float, font: Font) -> None:
     """A lost distillery: an empty bottle with a question mark."""
     u = r / (4.4 * mm)
     path = _bottle_path(c, x, y, u)
     c.setLineWidth(0.8 * u)
     c.drawPath(path, stroke=1, fill=0)
-    c.setFont(font_name("bold"), 5.5 * u)
+    c.setFont(font("bold"), 5.5 * u)
     c.drawCentredString(x, y - 1.6 * mm * u, "?")
 
 
@@ -129,11 +133,11 @@ def _plane(c: Canvas, x: float, y: float, r: float) -> None:
     c.drawPath(p, stroke=0, fill=1)
 
 
-def _letter_s(c: Canvas, x: float, y: float, r: float) -> None:
+def _letter_s(c: Canvas, x: float, y: float, r: float, font: Font) -> None:
     u = r / (4.4 * mm)
     white = HexColor("#ffffff")
     c.setFillColor(white)
-    c.setFont(font_name("bold"), 11 * u)
+    c.setFont(font("bold"), 11 * u)
     c.drawCentredString(x, y - 3.9 * u, "S")
 
 
@@ -176,14 +180,16 @@ def _waves(c: Canvas, x: float, y: float, r: float) -> None:
         c.drawPath(p, stroke=1, fill=0)
 
 
-GLYPHS: dict[str, Callable[[Canvas, float, float, float], None]] = {
-    "bottle": _bottle,
-    "lost": _lost,
-    "star": _star,
-    "mug": _mug,
-    "anchor": _anchor,
-    "plane": _plane,
-    "s": _letter_s,
-    "barrel": _barrel,
-    "waves": _waves,
-}
+def glyphs(font: Font) -> dict[str, Glyph]:
+    """The map's glyphs by icon name; `font` is the renderer's, asked when a letter is drawn."""
+    return {
+        "bottle": _bottle,
+        "lost": functools.partial(_lost, font=font),
+        "star": _star,
+        "mug": _mug,
+        "anchor": _anchor,
+        "plane": _plane,
+        "s": functools.partial(_letter_s, font=font),
+        "barrel": _barrel,
+        "waves": _waves,
+    }

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from toolkit.content import assets
 from toolkit.content.game import Game
 from toolkit.content.source import Document, load_document
 from toolkit.fileio import real_path
 from toolkit.i18n.units import Applied, Change, Unit, register
 from toolkit.i18n.yaml_edit import Edit
-from toolkit.render import assets
 
 
 def _layouts(game: Game) -> list[tuple[str, Document]]:

@@ -245,7 +245,11 @@ class Look:
 def plugin_glyphs(game: Any) -> dict[str, Glyph]:
     """The board glyphs the game's plugin hands over, by name ({} for most games)."""
     hand_over = getattr(getattr(game, "plugin", None), "board_glyphs", None)
-    return dict(hand_over()) if hand_over is not None else {}
+    if hand_over is None:
+        return {}
+    from toolkit.render.fonts import font_name
+
+    return dict(hand_over(font_name))  # the renderer's fonts, so the game imports no render
 
 
 def _capital(text: str) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from toolkit.content import assets
 from toolkit.content.game import Game
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.games.tokaido.checks.base import ROMANIZED, _Where, check
-from toolkit.render import assets
 
 G_NAMES = rule(
     "G414",
