@@ -990,11 +990,9 @@ def test_g_checks_fire_at_the_node_to_fix(tmp_path, code, edits, rel, marker, at
 
 
 def test_g110_fires_for_an_effect_the_engine_lacks(tmp_path, monkeypatch):
-    from toolkit.games.whisky_game import checks
+    from toolkit.games.whisky_game.checks import cards
 
-    monkeypatch.setattr(
-        checks, "IMPLEMENTED_SPECIALS", checks.IMPLEMENTED_SPECIALS - {"fixed_move"}
-    )
+    monkeypatch.setattr(cards, "IMPLEMENTED_SPECIALS", cards.IMPLEMENTED_SPECIALS - {"fixed_move"})
     root = broken_copy(tmp_path, [])
     found = [d for d in run_checks(load_game(root)) if d.code == "G110"]
     rows = (root / "decks" / "specials.yaml").read_text(encoding="utf-8").splitlines()

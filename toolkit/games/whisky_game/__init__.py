@@ -5,7 +5,6 @@ from typing import Any
 from toolkit.content.models.deck import CardBase
 from toolkit.content.plugin import GamePlugin
 from toolkit.games.whisky_game.checks import CHECKS
-from toolkit.games.whisky_game.component_checks import COMPONENT_CHECKS
 from toolkit.games.whisky_game.components import CARD_MODELS as COMPONENT_MODELS
 from toolkit.games.whisky_game.models import CharacterCard, SpecialCard, WhiskyRules
 
@@ -44,7 +43,7 @@ PLUGIN = GamePlugin(
     "whisky-game",
     WhiskyRules,
     CARD_MODELS,
-    checks=(*CHECKS, *COMPONENT_CHECKS),
+    checks=CHECKS,
     engine=compile_game,
     bots={"greedy": make_greedy},
     board_glyphs=board_glyphs,

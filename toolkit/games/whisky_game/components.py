@@ -3,7 +3,7 @@ lost-distillery bottles and the resource tokens.
 
 They are decks like any other so that `playset build` prints them and the rulebook's
 component list counts them; their counts are checked against the rules parameters and the
-map (component_checks.py), so the box cannot hold a different game than the engine plays.
+map (checks/components.py), so the box cannot hold a different game than the engine plays.
 A bottle names its difficulty, not its points: the face prints `rules.bottle_values`, so
 the number on the card is the number the engine scores.
 """

@@ -13,12 +13,6 @@ the checks in rule-code order.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+from toolkit.games.tokaido.checks.base import CHECKS_BY_RULE
 
-from toolkit.games.tokaido.checks.base import registered
-
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_module}")
-
-CHECKS = registered()
+CHECKS = CHECKS_BY_RULE.collect(__name__)

@@ -5,36 +5,21 @@ every module's checks; they run in rule-code order)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolkit.content.checked import CheckedGame
 from toolkit.content.game import Game, ValidFile
-from toolkit.content.plugin import guarded_check
-from toolkit.diagnostics import Diagnostic, Rule
+from toolkit.content.game_checks import GameChecks
 from toolkit.games.tokaido.models import TokaidoRules
 
 Path_ = tuple[str | int, ...]
 ROMANIZED = re.compile(r"^[A-Z][a-z]+(?:[- ][A-Za-z][a-z]+)*$")
 
-Check = Callable[[Game], Iterator[Diagnostic]]
-_REGISTERED: dict[str, Check] = {}
-
-
-def check(reported: Rule) -> Callable[[Check], Check]:
-    """Register a G check under the rule it reports (one check per rule)."""
-
-    def register(fn: Check) -> Check:
-        if _REGISTERED.setdefault(reported.code, fn) is not fn:
-            raise ValueError(f"two checks report {reported.code}")
-        return fn
-
-    return register
-
-
-def registered() -> tuple[Callable[[Any], list[Any]], ...]:
-    """Every registered check, guarded (valid content only), in rule-code order."""
-    return tuple(guarded_check(_REGISTERED[code]) for code in sorted(_REGISTERED))
+CHECKS_BY_RULE = GameChecks()
+check = CHECKS_BY_RULE.check
+"""Register a G check under the rule it reports (one check per rule)."""
+registered = CHECKS_BY_RULE.registered
+_REGISTERED = CHECKS_BY_RULE.by_code
 
 
 class _Where(CheckedGame[TokaidoRules]):

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game, LoadedFile, ValidFile
 from toolkit.content.models.manifest import ManifestBase
-from toolkit.content.plugin import guarded_check, rules_of
+from toolkit.content.plugin import rules_of
 from toolkit.diagnostics import Diagnostic, Rule, Span, rule
+from toolkit.games.whisky_game.checks.base import check
 from toolkit.games.whisky_game.models import WhiskyRules
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ def _at(code: Rule, file: LoadedFile, path: Path, message: str, key: bool = Fals
     return code.at(file.rel, span, message)
 
 
+@check(G_BOTTLES)
 def check_bottles(game: Game) -> Iterator[Diagnostic]:
     """Bottles per distillery and per difficulty (spec §A11, invariant E1)."""
     deck, board = _deck(game, "bottles"), _board(game)
@@ -119,6 +121,7 @@ def check_bottles(game: Game) -> Iterator[Diagnostic]:
             )
 
 
+@check(G_BOTTLE_MAP)
 def check_bottles_match_map(game: Game) -> Iterator[Diagnostic]:
     """The face prints the card's name and region: they must be the map's."""
     deck, board = _deck(game, "bottles"), _board(game)
@@ -146,6 +149,7 @@ def check_bottles_match_map(game: Game) -> Iterator[Diagnostic]:
             )
 
 
+@check(G_LOST)
 def check_lost_pile(game: Game) -> Iterator[Diagnostic]:
     """The lost pile's values and its even split over the lost distilleries (§C5)."""
     deck, board = _deck(game, "lost_bottles"), _board(game)
@@ -215,6 +219,7 @@ def check_lost_pile(game: Game) -> Iterator[Diagnostic]:
         )
 
 
+@check(G_TOKENS)
 def check_tokens(game: Game) -> Iterator[Diagnostic]:
     """Token copies per kind are the bag's counts (§C9)."""
     deck = _deck(game, "tokens")
@@ -243,9 +248,3 @@ def check_tokens(game: Game) -> Iterator[Diagnostic]:
             yield _at(
                 G_TOKENS, deck, ("cards",), f"no {kind} token, rules.bag has {count}", key=True
             )
-
-
-COMPONENT_CHECKS = tuple(
-    guarded_check(c)
-    for c in (check_bottles, check_bottles_match_map, check_lost_pile, check_tokens)
-)
