@@ -106,7 +106,7 @@ def test_an_executor_is_one_module_added_to_the_package(tmp_path, monkeypatch, r
         encoding="utf-8",
     )
     monkeypatch.setattr(executors, "__path__", [*executors.__path__, str(tmp_path)])
-    executors.executors.cache_clear()
+    executors.EXECUTORS.rediscover()
     try:
         assert [k.name for k in executors.executors()] == ["inline", "counted", "pool", "dask"]
         outs = [tmp_path / "a.json", tmp_path / "b.json"]
@@ -119,9 +119,11 @@ def test_an_executor_is_one_module_added_to_the_package(tmp_path, monkeypatch, r
         assert run_cli(*argv, "--json", str(outs[1])).exit_code == 0
         assert outs[0].read_bytes() == outs[1].read_bytes()
     finally:
-        executors.executors.cache_clear()
         import sys
 
+        monkeypatch.undo()
+        executors.EXECUTORS.unregister("counted")
+        executors.EXECUTORS.rediscover()
         sys.modules.pop("toolkit.sim.executors.counted", None)
 
 

@@ -256,6 +256,42 @@ def test_an_outside_metric(tmp_path, run_cli):
     assert "longest_game" not in METRICS.registered()
 
 
+EXECUTOR = """
+import contextlib
+from toolkit.sim.executors import ExecutorKind
+from toolkit.sim.executors.inline import InlineExecutor
+
+OPENED = []
+
+@contextlib.contextmanager
+def _open(arg, workers, idle):
+    OPENED.append(arg)
+    yield InlineExecutor()
+
+BACKROOM = ExecutorKind("backroom", "an outside package's executor, in this process", _open)
+"""
+
+
+def test_an_outside_executor(tmp_path, run_cli):
+    from toolkit.sim.executors import EXECUTORS
+
+    argv = ["simulate", "muckle-stoater", "-n", "6", "-p", "3", "--seed", "3", "--json"]
+    outs = [tmp_path / "backroom.json", tmp_path / "inline.json"]
+    with installed(tmp_path, "backroom_executor", EXECUTOR, "playset.executors",
+                   {"backroom": "backroom_executor:BACKROOM"}, EXECUTORS):  # fmt: skip
+        assert "backroom:" in run_cli("simulate", "--help").output
+        assert "`backroom`" in reference_text()
+        result = run_cli(*argv, str(outs[0]), "--executor", "backroom:here")
+        assert result.exit_code == 0, result.output
+        import backroom_executor  # type: ignore[import-not-found]
+
+        assert backroom_executor.OPENED == ["here"]
+    assert run_cli(*argv, str(outs[1])).exit_code == 0
+    assert outs[0].read_bytes() == outs[1].read_bytes()  # the same games, played elsewhere
+    assert "backroom" not in run_cli("simulate", "--help").output
+    assert run_cli(*argv, str(outs[1]), "--executor", "backroom").exit_code == 2
+
+
 UNITS = """
 from toolkit.i18n.units import Applied, Unit, register
 

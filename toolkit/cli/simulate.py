@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.models import OptionInfo
 
 from toolkit.cli.common import (
     MaxWarningsOpt,
@@ -66,15 +68,35 @@ def idle_policy(text: str) -> Any:
     return Idle(after, mode == "stop", lambda words: stderr.print(escape(words)))
 
 
-ExecutorOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--executor",
-        help="Where the games run, from the executor registry: inline, pool (pool:N for N "
-        "processes), dask:local:N, dask:tcp://HOST:PORT. Default: inline for one worker, "
-        "else pool; --dask X is dask:X.",
-    ),
-]
+class _RegistryHelp(OptionInfo):
+    """An option whose help is written each time the command line is built, from a
+    registry: an executor an installed package adds is listed with the built-in ones."""
+
+    def __init__(self, make_help: Callable[[], str], *param_decls: str) -> None:
+        self._make_help = make_help
+        super().__init__(default=..., param_decls=param_decls)
+
+    @property
+    def help(self) -> str:
+        return self._make_help()
+
+    @help.setter
+    def help(self, value: object) -> None:
+        """Typer's constructor sets the help; this option's is always the registry's."""
+
+
+def executor_help() -> str:
+    """--executor's help: each executor of the registry, as `NAME[:ARG]` picks it."""
+    from toolkit.sim.executors import executors
+
+    listed = "; ".join(f"{kind.name}: {kind.summary}" for kind in executors())
+    return escape(
+        f"Where the games run, NAME or NAME:ARG from the executor registry ({listed}). "
+        "Default: inline for one worker, else pool; --dask X is dask:X."
+    )
+
+
+ExecutorOpt = Annotated[str | None, _RegistryHelp(executor_help, "--executor")]
 
 
 def executor_spec(executor: str | None, dask: str | None) -> str | None:

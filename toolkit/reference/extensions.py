@@ -18,6 +18,7 @@ POINTS: tuple[tuple[str, str, str], ...] = (
     ("Board kinds", "toolkit.content.models.board", "BOARD_KINDS"),
     ("Build artifacts", "toolkit.render.artifacts", "REGISTRY"),
     ("Exports", "toolkit.render.exports", "REGISTRY"),
+    ("Executors", "toolkit.sim.executors", "EXECUTORS"),
     ("Metrics", "toolkit.sim.metrics", "METRICS"),
     ("i18n unit kinds", "toolkit.i18n.units", "KINDS"),
     ("Game plugins", "toolkit.content.plugin", "REGISTRY"),

@@ -1,6 +1,7 @@
-"""Where batches of games run: a registry of `concurrent.futures`-style executors, one
+"""Where batches of games run: the executor registry (`EXECUTORS`, a `Registry`), one
 module per entry in this package (each defines `EXECUTOR`, an ExecutorKind), found by
-listing the package: adding an executor is adding a module.
+listing the package, and any package outside the toolkit naming one in the
+`playset.executors` entry point group: adding an executor is adding a module.
 
 `inline` plays in this process, `pool` is the local process pool, `dask` is Dask
 distributed's Client. All take the same batches (toolkit.sim.prepared.run_batch) from the
@@ -10,25 +11,27 @@ one simulation path (toolkit.sim.play), so any executor gives identical results.
 from __future__ import annotations
 
 import contextlib
-import functools
-import importlib
-import pkgutil
 from concurrent.futures import Executor
 
+from toolkit.registry import Registry
 from toolkit.sim.executors.base import ExecutorError, ExecutorKind, Idle
 
+EXECUTORS: Registry[ExecutorKind] = Registry(
+    "executor",
+    package=__name__,
+    group="playset.executors",
+    rank=lambda kind: kind.order,
+    accepts=lambda obj: isinstance(obj, ExecutorKind),
+    attribute="EXECUTOR",
+)
+"""The executors by name, in listing order (`order`, then where their modules were found);
+an outside package names its ExecutorKind (`name = "module:ENTRY"`), or a module that
+registers one (`EXECUTORS.register(...)`), in the `playset.executors` entry point group."""
 
-@functools.cache
+
 def executors() -> tuple[ExecutorKind, ...]:
-    """Every executor of this package, in listing order (`order`, then name)."""
-    found: dict[str, ExecutorKind] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name == "base":
-            continue
-        kind = getattr(importlib.import_module(f"{__name__}.{info.name}"), "EXECUTOR", None)
-        if isinstance(kind, ExecutorKind):
-            found.setdefault(kind.name, kind)
-    return tuple(sorted(found.values(), key=lambda k: (k.order, k.name)))
+    """Every executor of the registry, in listing order."""
+    return tuple(EXECUTORS.values())
 
 
 def default_spec(workers: int) -> str:
@@ -43,7 +46,7 @@ def open_executor(
     `pool:N`, `inline`, `dask:local:N`, `dask:tcp://host:8786`; `idle` says what a cluster
     left without workers does."""
     name, _, arg = (spec or default_spec(workers)).partition(":")
-    kind = next((k for k in executors() if k.name == name), None)
+    kind = EXECUTORS.get(name)
     if kind is None:
         known = ", ".join(k.name for k in executors())
         raise ExecutorError(f"unknown executor {name!r} (choose from {known})")
@@ -70,6 +73,7 @@ def executor_workers(executor: Executor) -> int:
 
 
 __all__ = [
+    "EXECUTORS",
     "ExecutorError",
     "ExecutorKind",
     "Idle",

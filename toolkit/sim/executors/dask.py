@@ -162,5 +162,9 @@ class Watched(Executor):
 
 
 EXECUTOR = ExecutorKind(
-    "dask", "Dask distributed: local:N starts a LocalCluster, tcp://HOST:PORT joins one", _open, 30
+    "dask",
+    "Dask distributed, dask:local:N starts a LocalCluster of N workers here, "
+    "dask:tcp://HOST:PORT joins a running scheduler",
+    _open,
+    30,
 )

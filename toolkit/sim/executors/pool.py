@@ -29,5 +29,5 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
 
 
 EXECUTOR = ExecutorKind(
-    "pool", "a local process pool of --workers processes (pool:N: N)", _open, 20
+    "pool", "a local process pool of --workers processes, or of N with pool:N", _open, 20
 )
