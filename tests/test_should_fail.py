@@ -16,7 +16,7 @@ from toolkit.diagnostics.diagnostic import Severity, Span
 from toolkit.diagnostics.suppress import unsuppressed
 from toolkit.render.textfit import Setting, fit, text_width
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.metrics import _flagged
+from toolkit.sim.metrics.report import _flagged
 from toolkit.sim.play import run
 from toolkit.sim.prepared import SimConfig
 from toolkit.sim.stats import holm, proportion_p_value, wilson

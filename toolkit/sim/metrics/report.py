@@ -1,10 +1,6 @@
-"""The typed simulation report and the one list of metrics every output iterates.
-
-`SimReport` is frozen data: rates carry their 95% Wilson interval, per-game quantities a
-`Summary` with intervals for mean and median. `METRICS` is the registry: one entry per metric
-(or per family of metrics: a value per seat, role, event, game figure, card), declared here
-beside how it is read from the report. The terminal table, the JSON, the PDF, the B
-diagnostics, sweeps and tuning all call `iter_metrics()`, so a new metric is one entry.
+"""The typed simulation report: `SimReport`, frozen data built from the aggregate of the
+games played. Rates carry their 95% Wilson interval, per-game quantities a `Summary` with
+intervals for mean and median.
 
 Seats and roles are tested against the fair share (1 / seats) and the p-values Holm-corrected
 together, so a flag means "significantly unfair after accounting for how many things we looked
@@ -13,17 +9,16 @@ at".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from toolkit.registry import Registry
 from toolkit.sim.aggregate import Aggregate
+from toolkit.sim.metrics.base import MetricValue, iter_metrics
 from toolkit.sim.runner import GameRecord
 from toolkit.sim.stats import Rate, Summary, holm, proportion_p_value, wilson
 
 ALPHA = 0.05
-TIMEOUT_LIMIT = 0.01  # more than 1% of games at the turn cap is a finding
 SCHEMA_VERSION = 2  # 1: the untyped dict report; 2: adds "schema", n and intervals, "metrics"
 
 
@@ -151,216 +146,6 @@ def _row_json(row: WinRow) -> dict[str, Any]:
     return {**head, **row.rate.as_dict(), "p_adjusted": row.p_adjusted, "unfair": row.unfair}
 
 
-# --- the metric registry ----------------------------------------------------------------
-
-Kind = Literal["rate", "number", "count"]
-
-
-@dataclass(frozen=True, slots=True)
-class MetricValue:
-    """One metric's value with its 95% interval (None where no interval is defined)."""
-
-    key: str
-    label: str
-    group: str  # headline, seat, role, event, figure, card
-    kind: Kind  # rate: a proportion (shown as %); number: a mean/median; count: plain
-    value: float | None
-    lo: float | None = None
-    hi: float | None = None
-    flag: bool = False  # a finding (timeouts over the limit, unfair seat, dead card)
-    note: str = ""
-    n: int | None = None  # games (or seat-games) behind the value
-    summary: Summary | None = None  # the distribution, for per-game quantities
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "label": self.label,
-            "group": self.group,
-            "kind": self.kind,
-            "value": self.value,
-            "lo": self.lo,
-            "hi": self.hi,
-            "flag": self.flag,
-            "n": self.n,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Metric:
-    """A registry entry: how to read one metric (or one family) from a report."""
-
-    key: str
-    label: str
-    group: str
-    values: Callable[[SimReport], Iterable[MetricValue]]
-
-
-METRICS: Registry[Metric] = Registry(
-    "metric",
-    group="playset.metrics",
-    key=lambda metric: metric.key,
-    accepts=lambda obj: isinstance(obj, Metric),
-)
-"""The metrics below register here, in this order; a package outside the toolkit adds one
-through the `playset.metrics` entry point group (a `Metric`, or a module that registers)."""
-
-
-def iter_metrics(report: SimReport, groups: Sequence[str] | None = None) -> Iterator[MetricValue]:
-    """Every metric value of the report, in registry order (optionally only some groups)."""
-    for entry in METRICS.values():
-        if groups is None or entry.group in groups:
-            yield from entry.values(report)
-
-
-def metric_keys(report: SimReport) -> list[str]:
-    return [m.key for m in iter_metrics(report)]
-
-
-def _scalar(key: str, label: str, kind: Kind = "number") -> Callable[..., Any]:
-    """Register fn(report) -> (value, lo, hi[, flag]) or None as a headline metric."""
-
-    def register(fn: Callable[[SimReport], tuple[Any, ...] | None]) -> Callable[..., Any]:
-        def values(report: SimReport) -> Iterator[MetricValue]:
-            got = fn(report)
-            if got is not None:
-                value, lo, hi, *flag = got
-                finding = bool(flag and flag[0])
-                yield MetricValue(
-                    key, label, "headline", kind, value, lo, hi, finding, n=report.games
-                )
-
-        METRICS.register(Metric(key, label, "headline", values))
-        return fn
-
-    return register
-
-
-def _family(key: str, label: str, group: str) -> Callable[..., Any]:
-    def register(fn: Callable[[SimReport], Iterable[MetricValue]]) -> Callable[..., Any]:
-        METRICS.register(Metric(key, label, group, fn))
-        return fn
-
-    return register
-
-
-def _rate(r: Rate) -> tuple[float, float, float]:
-    return r.p, r.lo, r.hi
-
-
-@_scalar("completion", "completed", "rate")
-def _completion(r: SimReport) -> tuple[Any, ...]:
-    return _rate(r.completion)
-
-
-@_scalar("timeouts", "timeouts (turn cap)", "rate")
-def _timeouts(r: SimReport) -> tuple[Any, ...]:
-    return (*_rate(r.timeouts), r.timeouts.p > TIMEOUT_LIMIT)
-
-
-@_scalar("shared_or_no_winner", "shared win / no winner", "rate")
-def _shared(r: SimReport) -> tuple[Any, ...] | None:
-    return None if r.coop else _rate(r.shared_or_no_winner)
-
-
-@_scalar("team_win", "co-operative win", "rate")
-def _team(r: SimReport) -> tuple[Any, ...] | None:
-    return _rate(r.team_win) if r.team_win else None
-
-
-@_scalar("turns_mean", "turns, mean")
-def _turns_mean(r: SimReport) -> tuple[Any, ...]:
-    return r.turns.mean, r.turns.mean_lo, r.turns.mean_hi
-
-
-@_scalar("turns_median", "turns, median")
-def _turns_median(r: SimReport) -> tuple[Any, ...]:
-    return r.turns.median, r.turns.median_lo, r.turns.median_hi
-
-
-@_scalar("turns_p95", "turns, 95th percentile")
-def _turns_p95(r: SimReport) -> tuple[Any, ...]:
-    return r.turns.p95, None, None
-
-
-@_scalar("rounds_mean", "rounds, mean")
-def _rounds_mean(r: SimReport) -> tuple[Any, ...]:
-    return r.rounds.mean, r.rounds.mean_lo, r.rounds.mean_hi
-
-
-@_scalar("rounds_median", "rounds, median")
-def _rounds_median(r: SimReport) -> tuple[Any, ...]:
-    return r.rounds.median, r.rounds.median_lo, r.rounds.median_hi
-
-
-@_scalar("balance", "balance (1 - largest gap)")
-def _balance(r: SimReport) -> tuple[Any, ...] | None:
-    return None if r.balance is None else (r.balance, None, None)
-
-
-@_scalar("first_player_advantage", "first-player advantage")
-def _first(r: SimReport) -> tuple[Any, ...] | None:
-    return _rate(r.first_player_advantage) if r.first_player_advantage else None
-
-
-@_scalar("decision_share", "decision share", "rate")
-def _decisions(r: SimReport) -> tuple[Any, ...]:
-    return _rate(r.decision_share)
-
-
-@_scalar("branching_factor", "branching factor")
-def _branching(r: SimReport) -> tuple[Any, ...]:
-    return r.branching_factor, None, None
-
-
-def _win_value(row: WinRow, key: str, group: str) -> MetricValue:
-    note = "" if row.p_adjusted is None else f"Holm p={row.p_adjusted:.3g}"
-    return MetricValue(
-        key, row.label, group, "rate", *_rate(row.rate), row.unfair, note, n=row.rate.n
-    )
-
-
-@_family("seat", "win rate per seat", "seat")
-def _seats(r: SimReport) -> Iterator[MetricValue]:
-    for row in r.seats_win:
-        yield _win_value(row, f"seat.{row.seat}", "seat")
-
-
-@_family("role", "win rate per role", "role")
-def _roles(r: SimReport) -> Iterator[MetricValue]:
-    for row in r.roles_win:
-        yield _win_value(row, f"role.{row.role}", "role")
-
-
-def _figure_value(f: Figure, group: str) -> MetricValue:
-    s = f.summary
-    key = f"{group}.{f.name}"
-    return MetricValue(key, f.name, group, "number", s.mean, s.mean_lo, s.mean_hi, n=s.n, summary=s)
-
-
-@_family("event", "events per game (mean)", "event")
-def _events(r: SimReport) -> Iterator[MetricValue]:
-    for f in r.events:
-        yield _figure_value(f, "event")
-
-
-@_family("figure", "the game's own figures (mean)", "figure")
-def _figures(r: SimReport) -> Iterator[MetricValue]:
-    for f in r.figures:
-        yield _figure_value(f, "figure")
-
-
-@_family("card", "plays per game per card", "card")
-def _cards(r: SimReport) -> Iterator[MetricValue]:
-    for c in r.cards:
-        yield MetricValue(
-            f"card.{c.card}", c.card, "card", "count", c.plays_per_game, flag=c.dead, n=r.games
-        )
-
-
-# --- building the report -----------------------------------------------------------------
-
-
 def _fair_share(agg: Aggregate) -> float | None:
     """What a seat would win if seats were equal: the share of winners per game.
 
@@ -464,17 +249,3 @@ def build_report(
     """The report of already-played games (any iterable: a generator keeps memory flat)."""
     aggregate = Aggregate(event_names, card_names, coop, in_play)
     return report_from(aggregate.add_all(records), game, setup)
-
-
-__all__ = [
-    "METRICS",
-    "CardRow",
-    "Figure",
-    "Metric",
-    "MetricValue",
-    "Notable",
-    "SimReport",
-    "WinRow",
-    "build_report",
-    "iter_metrics",
-]
