@@ -224,7 +224,8 @@ def _load_group(
         display = display_path(target)
         if is_sheet(target) and where[-1] in ROWS_KEY:
             game.listed.add(keys_file(target))
-            doc, diags = load_sheet(target, display, ROWS_KEY[str(where[-1])], adapter)
+            rows_key = ROWS_KEY[str(where[-1])]
+            doc, diags = load_sheet(target, display, rows_key, adapter, inside=game.root)
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
