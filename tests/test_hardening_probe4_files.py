@@ -113,3 +113,141 @@ def test_convert_writes_through_no_link_beside_the_deck_and_waits_on_no_fifo(
     result = run_cli("convert", "cards.yaml", "--to", "csv", "--force")
     assert result.exit_code == 1 and "FIFO with no reader" in result.output
     assert not (decks / "cards.deck.yaml").exists()  # refused before any file was replaced
+
+
+# --- FIFOs where a file is expected: never opened to wait for a writer ---------------------
+
+
+class _Writer:
+    """A thread that opens a FIFO for writing (which waits for a reader) and writes `text`:
+    code that opens the FIFO to read gets the text; `close` frees the thread either way."""
+
+    def __init__(self, fifo: Path, text: str) -> None:
+        import threading
+
+        self.fifo = fifo
+        self.thread = threading.Thread(target=self._write, args=(text,), daemon=True)
+        self.thread.start()
+
+    def _write(self, text: str) -> None:
+        with open(self.fifo, "w") as handle:
+            handle.write(text)
+
+    def close(self) -> None:
+        import os
+
+        fd = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)  # the reader it waits for
+        self.thread.join(10)
+        os.close(fd)
+
+
+def test_a_finding_on_a_fifo_reads_no_suppression_comment_from_it(tmp_path):
+    # a game.yaml that is a FIFO hung validate and build for ever: the finding's line was
+    # read for a `# playset: ignore[...]` comment with a blocking open of the FIFO
+    import os
+
+    from toolkit.content.game import R_NO_MANIFEST
+    from toolkit.diagnostics import Span
+    from toolkit.diagnostics.suppress import unsuppressed
+
+    fifo = tmp_path / "game.yaml"
+    os.mkfifo(fifo)
+    finding = R_NO_MANIFEST.at(str(fifo), Span(1, 1), "no game.yaml in this folder")
+    writer = _Writer(fifo, "id: x  # playset: ignore[R]\n")
+    try:
+        assert unsuppressed([finding]) == [finding]
+    finally:
+        writer.close()
+
+
+def test_the_preview_fingerprints_no_fifo_and_no_huge_file_by_reading_it(tmp_path):
+    # an icon that is a FIFO hung the preview's start (its fingerprint read it); a 3 GB
+    # sparse icon was read whole (a MemoryError under a 2.5 GB limit)
+    import os
+
+    from toolkit.preview import deps
+
+    fifo = tmp_path / "evil.svg"
+    os.mkfifo(fifo)
+    writer = _Writer(fifo, "<svg/>")
+    try:
+        assert deps._file(fifo) == "missing"
+        assert deps.reads(fifo, "card") is True  # unreadable: assume it does
+    finally:
+        writer.close()
+    big = tmp_path / "big.svg"
+    with open(big, "wb") as handle:
+        handle.truncate(deps.MAX_READ_BYTES + 1)  # sparse: nothing on disk
+    assert deps._file(big).startswith("large:")
+    os.truncate(big, deps.MAX_READ_BYTES + 2)
+    assert deps._file(big) != deps._file(fifo)
+
+
+# --- game.yaml and the import journal, linked where the game folder does not reach -------
+
+
+def test_a_game_yaml_linked_outside_the_game_is_not_read(tmp_path, run_cli, monkeypatch):
+    assert run_cli("new", "linked", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "linked"
+    outside = tmp_path / "private.yaml"
+    outside.write_text((game / "game.yaml").read_text() + "secretword_key: 1\n")
+    (game / "game.yaml").unlink()
+    (game / "game.yaml").symlink_to(outside)
+    monkeypatch.chdir(game)
+    result = run_cli("validate", "--format", "json")
+    assert result.exit_code == 2
+    assert "secretword" not in result.stdout
+    assert "leads outside the game folder" in result.stdout
+
+
+def _two_file_po(run_cli, game: Path, tmp_path: Path) -> Path:
+    """A French PO file that changes a deck text and a rulebook heading of `game`."""
+    import polib
+
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    po = polib.pofile(str(po_path))
+    changed = set()
+    for entry in po:
+        where = entry.msgctxt.split(":", 1)[0]
+        if where not in changed and where in ("decks/cards.yaml", "rulebook/en.md"):
+            entry.msgstr = "NOUVEAU " + entry.msgstr
+            changed.add(where)
+    assert len(changed) == 2
+    po.save(str(po_path))
+    return po_path
+
+
+def test_an_import_journal_linked_to_a_users_file_is_not_written_through(tmp_path, run_cli):
+    # the journal (written when an import changes two files or more) followed a link the
+    # game brought: the user's file was replaced by the list of staged files
+    assert run_cli("new", "journal", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "journal"
+    po_path = _two_file_po(run_cli, game, tmp_path)
+    mine = tmp_path / "notes.txt"
+    mine.write_text("mine\n")
+    (game / ".playset-journal.json").symlink_to(mine)
+    before = {p: p.read_bytes() for p in (game / "decks").iterdir()}
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game))
+    assert result.exit_code == 1 and "symbolic link" in result.output
+    assert mine.read_text() == "mine\n"
+    assert {p: p.read_bytes() for p in (game / "decks").iterdir()} == before  # none applied
+
+
+def test_an_import_beside_a_journal_folder_says_what_it_did(tmp_path, run_cli):
+    # a folder named as the journal: a one-file import was applied, then said
+    # "error: cannot write .playset-journal.json: Is a directory" and exited 1
+    assert run_cli("new", "jfolder", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "jfolder"
+    (game / ".playset-journal.json").mkdir()
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    po_path.write_text(po_path.read_text().replace('msgstr "Matériel"', 'msgstr "Le matériel"'))
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game))
+    assert result.exit_code == 0, result.output
+    assert "Le matériel" in (game / "rulebook" / "fr.md").read_text()
+    assert (game / ".playset-journal.json").is_dir()

@@ -154,7 +154,7 @@ def load_game(root: Path) -> Game:
             R_NO_MANIFEST.at(manifest_display, Span(), "no game.yaml in this folder")
         )
         return game
-    doc, diags = load_document(manifest_path, manifest_display)
+    doc, diags = load_document(manifest_path, manifest_display, inside=root)
     raw_id = None
     if doc is not None and isinstance(doc.data, dict):
         raw_id = doc.data.get("plugin") or doc.data.get("id")
