@@ -251,3 +251,49 @@ def test_an_import_beside_a_journal_folder_says_what_it_did(tmp_path, run_cli):
     assert result.exit_code == 0, result.output
     assert "Le matériel" in (game / "rulebook" / "fr.md").read_text()
     assert (game / ".playset-journal.json").is_dir()
+
+
+# --- raster pictures: their pixels bounded before anything decodes them --------------------
+
+
+def _png_header(path: Path, width: int, height: int) -> None:
+    """A PNG that claims `width`×`height` pixels (only its header is read before the limit)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0"))
+    )
+
+
+def test_card_art_and_a_cover_of_too_many_pixels_are_refused_undecoded(tmp_path, run_cli):
+    # a 530 kB PNG of 13,000 × 13,000 took 1.7 GB and 23 s per build (reportlab decodes it
+    # whole) and validate 0.7 GB, with PIL's DecompressionBombWarning printed raw
+    import shutil
+
+    from tests.conftest import FIXTURES
+
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    _png_header(game / "art.png", 12_000, 12_000)  # 144 M pixels: PIL only warns
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace("    copies: 2", "    copies: 2\n    image: art.png", 1)
+    )
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + "style:\n  cover: art.png\n")
+    result = run_cli("validate", str(game))
+    assert result.exit_code == 1
+    limit = "'art.png': it is 12000×12000 px, more than the limit of 50,000,000 pixels"
+    assert f"cannot read image {limit}" in result.stdout
+    assert f"cannot read cover picture {limit}" in result.stdout
+    assert "DecompressionBomb" not in result.output
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook import cover_picture
+
+    assert cover_picture(load_game(game), (595.0, 842.0)) is None
