@@ -297,3 +297,37 @@ def test_card_art_and_a_cover_of_too_many_pixels_are_refused_undecoded(tmp_path,
     from toolkit.render.rulebook import cover_picture
 
     assert cover_picture(load_game(game), (595.0, 842.0)) is None
+
+
+# --- the editor's mirror of a game folder on another file system --------------------------
+
+
+def test_the_lsp_mirror_copies_no_fifo_and_no_huge_file_across_file_systems(tmp_path, monkeypatch):
+    # hard links fail across file systems (a /tmp in memory, the game on disk): every file
+    # was copied, a FIFO raised shutil's SpecialFileError (the check of every edit failed)
+    # and a 1 GB sparse file became 1 GB in the /tmp in memory, in 9 s
+    import errno
+    import os
+
+    from toolkit.lsp import mirror
+
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: x\n")
+    os.mkfifo(game / "pipe.yaml")
+    with open(game / "big.bin", "wb") as handle:
+        handle.truncate(65 * 1024 * 1024)  # over any file a check reads (a font: 64 MB)
+
+    def cross_device(src: object, dst: object) -> None:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(mirror.os, "link", cross_device)
+    copy = mirror.Mirror(game)
+    try:
+        copy.sync()
+        assert (copy.path / "game.yaml").read_text() == "id: x\n"
+        assert (copy.path / "pipe.yaml").is_fifo()
+        big = (copy.path / "big.bin").stat()
+        assert big.st_size == 65 * 1024 * 1024 and big.st_blocks * 512 < 1024 * 1024
+    finally:
+        copy.close()
