@@ -331,3 +331,29 @@ def test_the_lsp_mirror_copies_no_fifo_and_no_huge_file_across_file_systems(tmp_
         assert big.st_size == 65 * 1024 * 1024 and big.st_blocks * 512 < 1024 * 1024
     finally:
         copy.close()
+
+
+def test_an_unlisted_translation_too_large_or_linked_out_is_left_unread(tmp_path, run_cli):
+    # a rulebook/fr.md game.yaml does not list was read to align it: over the size limit a
+    # SegmentError traceback, through a link the outside file was read
+    assert run_cli("new", "unlisted", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "unlisted"
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("    fr: rulebook/fr.md\n", ""))
+    target = game / "rulebook" / "fr.md"
+    with open(target, "wb") as handle:
+        handle.truncate(3 * 1024 * 1024)  # sparse, over the 2 MB limit of a rulebook
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game))
+    assert "fr.md is not read (fr.md:1: the file is larger than the limit" in result.output
+    assert target.stat().st_size == 3 * 1024 * 1024
+    target.unlink()
+    outside = tmp_path / "notes.md"
+    outside.write_text("# Notes\n")
+    target.symlink_to(outside)
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game))
+    assert "fr.md is not read (fr.md: it leads outside the game folder)" in result.output
+    assert outside.read_text() == "# Notes\n"
