@@ -207,16 +207,22 @@ def _plan_path(path: Path) -> tuple[str, Path]:
     raise OutputError(path, _not_regular(mode))
 
 
-def _write_into(plan: _Plan, data: bytes) -> None:
-    """Write into a device or FIFO without creating, truncating or replacing it."""
-    path = plan.path
+def _open_into(plan: _Plan) -> int:
+    """Open a device or FIFO to write into (before any file is replaced, so a FIFO with no
+    reader refuses the whole write, not only its own part)."""
     flags = os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(plan.name, flags, dir_fd=plan.folder)
+        return os.open(plan.name, flags, dir_fd=plan.folder)
     except OSError as exc:
         if exc.errno == errno.ENXIO:
-            raise OutputError(path, "it is a FIFO with no reader") from None
-        raise
+            raise OutputError(plan.path, "it is a FIFO with no reader") from None
+        raise OutputError(plan.path, exc.strerror or str(exc)) from None
+
+
+def _write_into(plan: _Plan, fd: int, data: bytes) -> None:
+    """Write into a device or FIFO without creating, truncating or replacing it; closes
+    `fd`."""
+    path = plan.path
     try:
         if not (stat.S_ISCHR(os.fstat(fd).st_mode) or stat.S_ISFIFO(os.fstat(fd).st_mode)):
             raise OutputError(path, "it changed while being written")
@@ -290,6 +296,7 @@ def write_many(
     between `inside` and it, is refused (OutputError), never written through."""
     plans: list[tuple[_Plan, bytes]] = []
     staged: list[tuple[_Plan, str]] = []
+    into: list[tuple[_Plan, int, bytes]] = []
     try:
         for path, data in files:
             plans.append((_plan(Path(path), inside), data))
@@ -297,6 +304,8 @@ def write_many(
             for plan, data in plans:
                 if plan.how == "replace":
                     staged.append((plan, _stage(plan, data)))
+                else:
+                    into.append((plan, _open_into(plan), data))
             if on_staged is not None:
                 on_staged([_staged_paths(plan, tmp) for plan, tmp in staged])
         except BaseException:
@@ -305,10 +314,12 @@ def write_many(
             raise
         for plan, tmp in staged:
             os.replace(tmp, plan.name, src_dir_fd=plan.folder, dst_dir_fd=plan.folder)
-        for plan, data in plans:
-            if plan.how == "into":
-                _write_into(plan, data)
+        while into:
+            plan, fd, data = into.pop(0)
+            _write_into(plan, fd, data)
     finally:
+        for _, fd, _ in into:
+            os.close(fd)
         for plan, _ in plans:
             os.close(plan.folder)
 

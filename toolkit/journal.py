@@ -27,14 +27,20 @@ _TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")  # the temporary files fil
 def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
     """Write `files` (paths inside the game folder `root`) as one change."""
     journal = Path(root) / JOURNAL
+    written = False
 
     def record(staged: list[tuple[Path, Path]]) -> None:
+        nonlocal written
         if len(staged) > 1:
             entries = [[str(tmp), str(target)] for tmp, target in staged]
-            atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"))
+            # the game folder may come from someone else: a journal linked to a file of
+            # the user's is refused, never written through (inside=)
+            atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=root)
+            written = True
 
     write_many(files, on_staged=record)
-    journal.unlink(missing_ok=True)
+    if written:  # only ours: a folder of that name the game brought is no journal to remove
+        journal.unlink(missing_ok=True)
 
 
 def recover(root: Path) -> list[str]:

@@ -57,14 +57,20 @@ def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
         if why:
             yield P_FONT.at(loaded.rel, doc.span(("style", field)), why)
     if style.cover is not None:
+        from toolkit.render.pictures import Unfit, picture_size
         from toolkit.render.rulebook_style import cover_path
 
-        if cover_path(game) is None:
+        path = cover_path(game)
+        size = picture_size(path) if path is not None else None
+        if path is None:
             yield P_IMAGE.at(
                 loaded.rel,
                 doc.span(("style", "cover")),
                 f"cover picture {style.cover!r} is missing or outside the game folder",
             )
+        elif isinstance(size, Unfit):
+            message = f"cannot read cover picture {style.cover!r}: {size.message}"
+            yield P_IMAGE.at(loaded.rel, doc.span(("style", "cover")), message)
 
 
 def _layout(game: Game, name: str, fonts: FontSet) -> Iterator[Diagnostic]:

@@ -11,6 +11,8 @@ import typer
 
 from toolkit.cli.common import escape, stderr, usage_error
 
+LINKED = "it is a symbolic link: convert writes through no link it was not named (remove it)"
+
 
 def convert(
     source: Annotated[Path, typer.Argument(help="A deck: decks/market.yaml, or a sheet.")],
@@ -31,7 +33,7 @@ def convert(
     from toolkit.content.game import display_path
     from toolkit.content.sheets.convert import FORMATS, plan
     from toolkit.diagnostics.formats import render
-    from toolkit.fileio import describe, make_parents, write_many
+    from toolkit.fileio import OutputError, describe, make_parents, write_many
 
     fmt = to.lower().lstrip(".")
     if fmt not in FORMATS:
@@ -46,7 +48,7 @@ def convert(
     if made.error:
         stderr.print(f"[red]error:[/red] {escape(made.error)}")
         raise typer.Exit(1)
-    existing = [path for path, data in made.files if path.exists() and path.read_bytes() != data]
+    existing = [path for path, data in made.files if _differs(path, data)]
     if existing and not force:
         names = ", ".join(str(p) for p in existing)
         stderr.print(f"[red]error:[/red] {escape(names)} already exists: --force replaces it")
@@ -55,9 +57,27 @@ def convert(
         for path, _ in made.files:
             if not path.parent.is_dir():
                 make_parents(path, Path.cwd())
-        write_many(made.files)
+        # no link is followed that the user did not name: a deck's folder may come from
+        # someone else (decks/x.deck.yaml -> ~/.bashrc); a --out named may be a link
+        for path, _ in made.files:
+            if path != out and path.is_symlink():
+                raise OutputError(path, LINKED)
+        write_many(made.files, inside=None if out else source.parent)
     except OSError as exc:
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
         raise typer.Exit(1) from None
     for path, _ in made.files:
         stderr.print(f"wrote {escape(str(path))}")
+
+
+def _differs(path: Path, data: bytes) -> bool:
+    """Whether something other than `data` is at `path` (a FIFO or a device there is not
+    waited on or read without end: it differs)."""
+    from toolkit.fileio import read_bounded
+
+    if not path.exists() and not path.is_symlink():
+        return False
+    try:
+        return read_bounded(path, len(data)) != data
+    except OSError:
+        return True

@@ -154,7 +154,7 @@ def load_game(root: Path) -> Game:
             R_NO_MANIFEST.at(manifest_display, Span(), "no game.yaml in this folder")
         )
         return game
-    doc, diags = load_document(manifest_path, manifest_display)
+    doc, diags = load_document(manifest_path, manifest_display, inside=root)
     raw_id = None
     if doc is not None and isinstance(doc.data, dict):
         raw_id = doc.data.get("plugin") or doc.data.get("id")
@@ -224,7 +224,8 @@ def _load_group(
         display = display_path(target)
         if is_sheet(target) and where[-1] in ROWS_KEY:
             game.listed.add(keys_file(target))
-            doc, diags = load_sheet(target, display, ROWS_KEY[str(where[-1])], adapter)
+            rows_key = ROWS_KEY[str(where[-1])]
+            doc, diags = load_sheet(target, display, rows_key, adapter, inside=game.root)
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags

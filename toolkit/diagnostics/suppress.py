@@ -19,11 +19,13 @@ COMMENT = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 @lru_cache(maxsize=256)
 def _lines(path: str, stamp: float) -> tuple[str, ...]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return tuple(handle.read(4_000_000).splitlines())
+    from toolkit.fileio import read_bounded
+
+    try:  # a regular file only: a FIFO a finding names (game.yaml) would block the open
+        raw = read_bounded(Path(path), 4_000_000)
     except OSError:
         return ()
+    return tuple(raw[:4_000_000].decode("utf-8", "replace").splitlines())
 
 
 def _codes_on(file: str, line: int) -> tuple[str, ...]:

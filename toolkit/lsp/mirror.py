@@ -14,6 +14,9 @@ import stat
 import tempfile
 from pathlib import Path
 
+MAX_COPY_BYTES = 64 * 1024 * 1024
+"""The largest file any check reads whole (a game's font); a larger one is mirrored as a
+sparse file of its size, which the checks refuse by size as they refuse the real one."""
 SKIPPED = frozenset({"output", "build", "node_modules", "__pycache__"})
 """Folders a game's checks never read: what builds write, and caches."""
 MAX_FILES = 20_000
@@ -105,11 +108,36 @@ class Mirror:
             return
         try:
             os.link(real, target)
-        except OSError:  # another file system: a copy
-            shutil.copyfile(real, target)
+        except OSError:  # another file system (a /tmp in memory): a copy
+            _copy(real, target, info)
 
     def _write(self, target: Path, text: str) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         fresh = target.with_name(f".{target.name}.playset-lsp")
         fresh.write_text(text, encoding="utf-8")
         os.replace(fresh, target)  # the link to the real file is replaced, never written
+
+
+def _copy(real: Path, target: Path, info: os.stat_result) -> None:
+    """Mirror one file by a copy, bounded: a FIFO as a FIFO (a copy would wait for a writer;
+    shutil refused it and the check failed), a device or socket not at all (no check reads
+    one), a file over MAX_COPY_BYTES as a sparse file of its size (a 1 GB sparse file in the
+    game became 1 GB of memory in a /tmp in RAM)."""
+    mode = info.st_mode
+    if stat.S_ISFIFO(mode):
+        os.mkfifo(target, 0o600)
+        return
+    if not stat.S_ISREG(mode):
+        return
+    if info.st_size > MAX_COPY_BYTES:
+        with open(target, "wb") as handle:
+            handle.truncate(info.st_size)
+        return
+    fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # switched since the listing
+            return
+        with os.fdopen(os.dup(fd), "rb") as source, open(target, "wb") as copy:
+            copy.write(source.read(MAX_COPY_BYTES + 1))
+    finally:
+        os.close(fd)

@@ -21,7 +21,7 @@ from typing import Any
 from toolkit.content import assets
 from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
-from toolkit.fileio import real_path
+from toolkit.fileio import InputError, read_bounded, read_text, real_path
 from toolkit.render.artifacts.questions import question_deck
 from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
 
@@ -102,11 +102,21 @@ def _model(value: Any, **kw: Any) -> str:
     return _digest(value.model_dump_json(**kw)) if hasattr(value, "model_dump_json") else ""
 
 
+MAX_READ_BYTES = 8 * 1024 * 1024
+"""Beyond every input's own limit (a layout 4 MB, an SVG or a rulebook 2 MB): a larger file
+is refused when drawn, so its size and time stand for it (a 3 GB sparse icon was read whole)."""
+
+
 def _file(path: Path) -> str:
+    """The fingerprint of one input file; never blocks on a FIFO or reads without bound."""
     try:
-        return _digest(path.read_bytes())
+        data = read_bounded(path, MAX_READ_BYTES)
+        if len(data) > MAX_READ_BYTES:
+            info = path.stat()
+            return f"large:{info.st_size}:{info.st_mtime_ns}"
     except OSError:
         return "missing"
+    return _digest(data)
 
 
 def builtin_layouts() -> Path:
@@ -132,8 +142,8 @@ def reads(path: Path, name: str) -> bool:
     """Whether a layout's templates use `name` (`glossary.meal`, `card.name`); comments
     do not count. Unreadable: assume it does."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_text(path, MAX_READ_BYTES).splitlines()
+    except InputError:
         return True
     text = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
     return re.search(rf"\b{re.escape(name)}\b\s*[.\[]", text) is not None

@@ -385,6 +385,11 @@ def cover_picture(game: Game, pagesize: tuple[float, float]) -> Flowable | None:
         return None
     from reportlab.platypus import Image
 
+    from toolkit.render.pictures import Unfit, picture_size
+
+    if isinstance(picture_size(path), Unfit):  # P004 in validate: never decoded whole
+        return None
+
     try:
         picture = Image(str(path))
     except (OSError, ValueError):

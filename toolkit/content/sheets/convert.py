@@ -84,7 +84,7 @@ def _sheet_bytes(fmt: str, name: str, cards: list[Any]) -> bytes:
 
 def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:
     """The files converting `src` to `fmt` writes (beside it, or at `out`)."""
-    from toolkit.content.sheets.load import load_sheet
+    from toolkit.content.sheets.load import SheetDocument, load_sheet
     from toolkit.content.source import load_document
 
     result = Plan()
@@ -98,11 +98,14 @@ def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:
         return result
     if source_is_sheet:
         rows_key = rows_key_of(src)
-        doc, diags = load_sheet(src, display, rows_key)
-        if doc is None or any(d.code.startswith("Y") for d in diags):
+        doc, diags = load_sheet(src, display, rows_key, inside=src.parent)
+        keys = doc.keys if isinstance(doc, SheetDocument) else None
+        if doc is None or keys is None or any(d.code.startswith("Y") for d in diags):
             result.diagnostics = diags
             return result
-        keys_text = keys_file(src).read_text(encoding="utf-8")
+        # the keys file as read and checked (beside the sheet, never through a link out of
+        # its folder), its line ends as a text read gives them
+        keys_text = keys.text.replace("\r\n", "\n").replace("\r", "\n")
     else:
         doc, diags = load_document(src, display)
         if doc is None:

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.sheets import files
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, Grid, Refused
+from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_SHEET_SIZE
 from toolkit.content.source import Y_ENCODING, Y_UNREADABLE
 from toolkit.diagnostics import Span
+from toolkit.fileio import read_bounded
 
 _INT = re.compile(r"[-+]?[0-9]{1,18}")
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
@@ -63,7 +64,7 @@ def delimiter(header: str) -> str:
     return best if counts[best] else ","
 
 
-def read_csv(path: Path, display: str) -> Grid | Refused:
+def read_csv(path: Path, display: str, inside: Path | None = None) -> Grid | Refused:
     def refuse(r: Any, span: Span, message: str) -> Refused:
         return Refused(r.at(display, span, message))
 
@@ -71,9 +72,11 @@ def read_csv(path: Path, display: str) -> Grid | Refused:
         refused = files.unreadable(path, display)
         if refused is not None:
             return refused
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_SHEET_BYTES, inside=inside)
     except OSError as exc:
         return refuse(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
+    if len(raw) > MAX_SHEET_BYTES:  # it grew after the check
+        return refuse(Y_SHEET_SIZE, Span(), f"file is over the limit of {MAX_SHEET_BYTES:,} bytes")
     if raw.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")):
         return refuse(
             Y_NOT_SHEET, Span(), "this is a spreadsheet file, not CSV text: name it .xlsx or .ods"

@@ -12,6 +12,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from toolkit.content.sheets.csv_reader import as_text, delimiter
+from toolkit.content.sheets.prescan import element_body
 from toolkit.content.sheets.workbook import _first_sheet_member
 from toolkit.diagnostics.diagnostic import cell_name
 
@@ -134,7 +135,11 @@ def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
     for (row, col), value in values.items():
         ref = cell_name(row, col)
         cell = re.compile(
-            rb'<c\s[^>]*?\br="' + ref.encode() + rb'"[^>]*?(?:/>|>.*?</c>)', re.DOTALL
+            rb'<c\s[^<>]*?\br="'
+            + ref.encode()
+            + rb'"[^<>]*?(?:/>|>'
+            + element_body(rb"c\b")
+            + rb")"
         )
         found = cell.search(xml)
         if found is not None:
@@ -142,7 +147,7 @@ def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
             new = _xlsx_cell(ref, value, b' s="' + style.group(1) + b'"' if style else b"")
             xml = xml[: found.start()] + new + xml[found.end() :]
             continue
-        line = re.compile(rb'<row\s[^>]*?\br="' + str(row).encode() + rb'"[^>]*?(/?)>', re.DOTALL)
+        line = re.compile(rb'<row\s[^<>]*?\br="' + str(row).encode() + rb'"[^<>]*?(/?)>')
         head = line.search(xml)
         if head is None:
             raise CellEditRefused(f"row {row} is not in the sheet")
@@ -153,7 +158,7 @@ def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
             continue
         close = xml.index(b"</row>", head.end())
         at = close
-        for other in re.finditer(rb'<c\s[^>]*?\br="([A-Z]+)\d+"', xml[head.end() : close]):
+        for other in re.finditer(rb'<c\s[^<>]*?\br="([A-Z]+)\d+"', xml[head.end() : close]):
             if _letters_col(other.group(1)) > col:
                 at = head.end() + other.start()
                 break
@@ -171,12 +176,18 @@ def _letters_col(letters: bytes) -> int:
 # --- ODS -------------------------------------------------------------------------------------
 
 
-_ROW = re.compile(rb"<table:table-row(?=[\s/>])([^>]*?)(?:/>|>(.*?)</table:table-row>)", re.DOTALL)
-_CELL = re.compile(
-    rb"<table:(?:covered-)?table-cell(?=[\s/>])([^>]*?)(?:/>|>(.*?)</table:(?:covered-)?table-cell>)",
-    re.DOTALL,
+# Linear in the XML's size whatever it holds: no part runs past a `<` (see element_body).
+_ROW = re.compile(
+    rb"<table:table-row(?=[\s/>])([^<>]*?)(?:/>|>"
+    + element_body(rb"table:table-row(?=[\s/>])")
+    + rb")"
 )
-_TABLE = re.compile(rb"<table:table(?=[\s>])[^>]*>(.*?)</table:table>", re.DOTALL)
+_CELL = re.compile(
+    rb"<table:(?:covered-)?table-cell(?=[\s/>])([^<>]*?)(?:/>|>"
+    + element_body(rb"table:(?:covered-)?table-cell(?=[\s/>])")
+    + rb")"
+)
+_TABLE = re.compile(rb"<table:table(?=[\s>])[^<>]*>" + element_body(rb"table:table(?=[\s>])"))
 _ROWS_REPEATED = re.compile(rb'\s*table:number-rows-repeated="(\d+)"')
 _COLUMNS_REPEATED = re.compile(rb'\s*table:number-columns-repeated="(\d+)"')
 _ODS_STYLE = re.compile(rb'\stable:style-name="[^"]*"')

@@ -75,17 +75,24 @@ def quiet(doc: Document | None, diags: list[Diagnostic]) -> list[Diagnostic]:
     return doc.quiet(diags) if isinstance(doc, SheetDocument) else diags
 
 
-def read_grid(path: Path, display: str) -> Grid | Refused:
-    """The card sheet of a CSV, XLSX or ODS file."""
+def read_grid(path: Path, display: str, inside: Path | None = None) -> Grid | Refused:
+    """The card sheet of a CSV, XLSX or ODS file (with `inside`, one that lies inside that
+    folder once opened: see fileio.read_bounded)."""
     if path.suffix.lower() == ".csv":
-        return read_csv(path, display)
+        return read_csv(path, display, inside)
     return read_workbook(path, display)
 
 
 def load_sheet(
-    path: Path, display: str, rows_key: str, adapter: TypeAdapter[Any] | None = None
+    path: Path,
+    display: str,
+    rows_key: str,
+    adapter: TypeAdapter[Any] | None = None,
+    inside: Path | None = None,
 ) -> tuple[Document | None, list[Diagnostic]]:
-    """Read a sheet deck and its keys file; None and the reasons when it cannot be read."""
+    """Read a sheet deck and its keys file; None and the reasons when it cannot be read.
+    With `inside` (the game folder), neither is read from outside it: a keys file linked
+    elsewhere is refused as a linked deck is (its keys were printed on every card)."""
     keys = keys_file(path)
     keys_display = str(Path(display).with_name(keys.name))
     if not keys.is_file():
@@ -94,7 +101,7 @@ def load_sheet(
             f" {keys.name} the deck's own keys (id, kind, name, size, layout)"
         )
         return None, [Y_KEYS_FILE.at(display, Span(), message)]
-    side, diags = load_document(keys, keys_display)
+    side, diags = load_document(keys, keys_display, inside=inside)
     if side is None:
         return None, diags
     if not isinstance(side.data, dict):
@@ -103,7 +110,7 @@ def load_sheet(
     if rows_key in side.data:
         message = f"{rows_key!r} is the sheet {path.name}, one per row: remove it from this file"
         return None, [Y_KEYS_FILE.at(keys_display, side.key_span((rows_key,)), message)]
-    grid = read_grid(path, display)
+    grid = read_grid(path, display, inside)
     if isinstance(grid, Refused):
         return None, [grid.diagnostic]
     check = HeaderCheck(adapter, side.data, rows_key) if adapter is not None else None

@@ -18,9 +18,9 @@ from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
 from toolkit.content.source import Y_UNREADABLE
 from toolkit.diagnostics import Span
 
-_SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\s([^>]*)>")
+_SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\s([^<>]*)>")
 _REL_ID = re.compile(rb'\b(?:\w+:)?id="([^"]+)"')
-_RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^>]*)>")
+_RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^<>]*)>")
 _ATTR = re.compile(rb'(\w+)="([^"]*)"')
 
 
@@ -41,7 +41,7 @@ def _first_sheet_member(path: Path) -> str | None:
 
 
 _NAME = re.compile(rb'\bname="([^"]*)"')
-_TABLE_NAME = re.compile(rb'<table:table(?=[\s>])[^>]*?\btable:name="([^"]*)"')
+_TABLE_NAME = re.compile(rb'<table:table(?=[\s>])[^<>]*?\btable:name="([^"]*)"')
 
 
 def _unescape(raw: bytes) -> str:

@@ -52,6 +52,21 @@ def _read(path: Path) -> tuple[str, str]:
     return raw.replace("\r\n", "\n"), newline
 
 
+def _unlisted(target: Path, root: Path) -> tuple[str, str] | SegmentError | None:
+    """A translation game.yaml does not list, read as `_read` does (None: no file there);
+    one that cannot be read is a reason, not an error (the import writes nothing over an
+    unlisted file: a 3 GB file there was a SegmentError traceback), and one that leads
+    outside the game folder is not read."""
+    if not target.is_file():
+        return None
+    if not real_path(target).is_relative_to(real_path(root)):
+        return SegmentError(f"{target.name}: it leads outside the game folder")
+    try:
+        return _read(target)
+    except SegmentError as exc:
+        return exc
+
+
 def _keys(segments: list[Segment], rel: str) -> list[str | None]:
     keys: list[str | None] = []
     section, index, used = "start", 0, {"start": 1}
@@ -85,8 +100,14 @@ def book(game: Game, lang: str) -> Book | None:
     current: list[str | None] = [None] * len(segments)
     note = None
     aligned = None
-    if lang != source and target.is_file():
-        other, newline = _read(target)
+    read: tuple[str, str] | SegmentError | None = None
+    if lang != source:
+        listed_file = listed and target.is_file()
+        read = _read(target) if listed_file else None if listed else _unlisted(target, game.root)
+    if isinstance(read, SegmentError):  # the import will not write over it either
+        note = f"{target.name} is not read ({read}); the import leaves it as it is"
+    elif read is not None:
+        other, newline = read
         theirs = segment(other)
         same_kinds = [s.kind for s in theirs] == [s.kind for s in segments]
         if same_kinds and skeleton(other, theirs) == skeleton(text, segments):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
@@ -43,6 +44,11 @@ class ImageElement(Element):
         if path.is_file() and path.is_relative_to(real_path(root)):
             from PIL.Image import DecompressionBombError
 
+            from toolkit.render.pictures import Unfit, picture_size
+
+            size = picture_size(path)  # P004 in validate: never decoded whole
+            if isinstance(size, Unfit):
+                raise LayoutError(f"cannot read image {item.text!r}: {size.message}")
             w, h = item.w * mm, item.h * mm
             try:
                 c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
@@ -80,9 +86,8 @@ class ImageElement(Element):
 
 def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     """The image exists inside the game folder and has enough pixels for its printed box."""
-    from PIL import Image, UnidentifiedImageError
-
     from toolkit.fileio import real_path
+    from toolkit.render.pictures import Unfit, picture_size
 
     where = ("image",)
     root = real_path(job.root)
@@ -93,11 +98,9 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     if not path.is_file():
         yield Problem("P004", f"no image file {item.text!r}", where)
         return
-    try:
-        with Image.open(path) as image:
-            pixels = image.size
-    except (UnidentifiedImageError, OSError, Image.DecompressionBombError) as exc:
-        yield Problem("P004", f"cannot read image {item.text!r}: {exc}", where)
+    pixels = picture_size(path)
+    if isinstance(pixels, Unfit):
+        yield Problem("P004", f"cannot read image {item.text!r}: {pixels.message}", where)
         return
     dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
     if dpi < MIN_DPI:
@@ -116,6 +119,10 @@ def _average(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[int, int]]
     again."""
     from PIL import Image, UnidentifiedImageError
 
+    from toolkit.render.pictures import Unfit, picture_size
+
+    if isinstance(picture_size(Path(path)), Unfit):  # P004: not decoded whole here either
+        return None
     try:
         with Image.open(path) as image:
             pixels = image.size
