@@ -141,3 +141,32 @@ def _new_game(tmp_path: Path, run_cli: Callable[..., object]) -> Path:
     result = run_cli("new", "probe", "--into", str(tmp_path))
     assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
     return tmp_path / "probe"
+
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        '<g transform="matrix(nan 0 0 nan 0 0)"><rect width="10" height="10"/></g>',
+        '<g transform="scale(nan)"><rect width="10" height="10"/></g>',
+        '<g transform="rotate(nan)"><rect width="10" height="10"/></g>',
+    ],
+)
+def test_an_icon_that_would_print_nan_is_refused(tmp_path: Path, shape: str):
+    # F6: reportlab writes a NaN as `nan` (`nan nan nan nan 0 0 cm`) without complaint:
+    # validate was clean and the built PDF had a page no reader draws
+    from toolkit.render.svg_icons import load_svg
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    path = icons / "x.svg"
+    path.write_text(f"{SVG_OPEN}{shape}</svg>\n")
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert icon is None and problem is not None
+    assert "not a number" in problem.message
+    # a text that says "inf" or "nan" is no number
+    path.write_text(f'{SVG_OPEN}<text x="1" y="20">inf nan (inf) info</text></svg>\n')
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert problem is None and icon is not None
