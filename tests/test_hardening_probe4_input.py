@@ -170,3 +170,71 @@ def test_an_icon_that_would_print_nan_is_refused(tmp_path: Path, shape: str):
     path.write_text(f'{SVG_OPEN}<text x="1" y="20">inf nan (inf) info</text></svg>\n')
     icon, problem = load_svg(path, "icons/x.svg", icons)
     assert problem is None and icon is not None
+
+
+def _png(path: Path, size: tuple[int, int], cut: bool = False) -> None:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.effect_noise(size, 60).save(out, "PNG")
+    data = out.getvalue()
+    path.write_bytes(data[: len(data) // 2] if cut else data)
+
+
+def _with_picture(tmp_path: Path, run_cli: Callable[..., object]) -> Path:
+    """A new game whose card layout prints images/art.png and whose cover is cover.png."""
+    root = _new_game(tmp_path, run_cli)
+    (root / "images").mkdir()
+    deck = root / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nlayout: example-card"))
+    layout = root / "layouts" / "example-card.yaml"
+    image = '  - kind: image\n    box: {x: 5, y: 50, w: 20, h: 20}\n    path: "images/art.png"\n'
+    layout.write_text(layout.read_text() + image)
+    manifest = root / "game.yaml"
+    manifest.write_text(manifest.read_text() + "style:\n  cover: images/cover.png\n")
+    return root
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_a_picture_too_large_or_cut_short_is_p004_in_validate(tmp_path, run_cli, monkeypatch, cut):
+    # F7: a 20 kB PNG of 13000×13000 pixels took 1.9 GB and 34 s to build (layout image) or
+    # 67 s (cover), validate clean; F8: a cover cut short or past Pillow's own limit was a
+    # traceback or "cannot write …/output" in build, validate clean
+    from toolkit.render import pictures
+
+    monkeypatch.setattr(pictures, "MAX_PIXELS", 100 * 100)
+    root = _with_picture(tmp_path, run_cli)
+    size = (80, 80) if cut else (120, 120)
+    for name in ("art.png", "cover.png"):
+        _png(root / "images" / name, size, cut)
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1, result.output
+    said = "damaged, or not a picture" if cut else "120×120 px is more than the 10,000 pixels"
+    assert f"game.yaml:31:10: P004 [error] cover picture 'images/cover.png': {said}" in (
+        result.output
+    )
+    assert f"cannot read image 'images/art.png': {said}" in result.output
+    result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert not list((tmp_path / "o").rglob("*.pdf"))
+
+
+def test_a_picture_within_the_limits_prints(tmp_path, run_cli, monkeypatch):
+    from toolkit.render import pictures
+
+    monkeypatch.setattr(pictures, "MAX_PIXELS", 100 * 100)
+    root = _with_picture(tmp_path, run_cli)
+    for name in ("art.png", "cover.png"):
+        _png(root / "images" / name, (100, 100))
+    out = tmp_path / "o"
+    result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.rglob("*.pdf")} == {"cards.pdf", "rulebook.pdf"}
+    assert pictures.pixels(root / "images" / "art.png") == (100, 100)
+    monkeypatch.setattr(pictures, "MAX_PIXELS", 99 * 100)
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook import cover_picture
+
+    assert cover_picture(load_game(root), (595.0, 842.0)) is None  # never decoded

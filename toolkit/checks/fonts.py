@@ -57,13 +57,16 @@ def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
         if why:
             yield P_FONT.at(loaded.rel, doc.span(("style", field)), why)
     if style.cover is not None:
+        from toolkit.render import pictures
         from toolkit.render.rulebook_style import cover_path
 
-        if cover_path(game) is None:
+        path = cover_path(game)
+        why = " is missing or outside the game folder" if path is None else None
+        if path is not None and (problem := pictures.problem(path)[1]):
+            why = f": {problem}"
+        if why:
             yield P_IMAGE.at(
-                loaded.rel,
-                doc.span(("style", "cover")),
-                f"cover picture {style.cover!r} is missing or outside the game folder",
+                loaded.rel, doc.span(("style", "cover")), f"cover picture {style.cover!r}{why}"
             )
 
 
