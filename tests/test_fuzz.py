@@ -5,16 +5,19 @@ examples, no deadline) so it runs in seconds in CI."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import polib
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -205,7 +208,9 @@ _PATHS = st.builds(
     st.sampled_from(["..", "%2e%2e", "../.", ".//.."]),
     st.integers(min_value=0, max_value=3),
     st.lists(st.sampled_from(["icons", "game", ".", "x"]), max_size=2),
-    st.sampled_from(["secret.svg", "secret.png", "inner.svg", "linked.svg"]),
+    st.sampled_from(
+        ["secret.svg", "secret.png", "inner.svg", "linked.svg", "pipe.svg", "pipe.png"]
+    ),
     st.sampled_from(["", "#s", "#inner"]),
 )
 _HREFS = st.one_of(_PATHS, _PATHS, _PATHS, st.text(max_size=40))  # mostly paths
@@ -247,6 +252,8 @@ def _words(node: object) -> str:
 @example("use", "../../secret.svg#s")  # the issue's own cases, always tried
 @example("image", "../secret.png")
 @example("use", "linked.svg#s")
+@example("use", "pipe.svg#s")  # a FIFO in icons/: svglib blocked reading it (probe 4)
+@example("image", "pipe.png")
 def test_an_svg_reference_never_reaches_a_file_outside_icons(tag: str, href: str) -> None:
     from xml.sax.saxutils import quoteattr
 
@@ -264,6 +271,9 @@ def test_an_svg_reference_never_reaches_a_file_outside_icons(tag: str, href: str
             Image.new("RGB", (7, 13), "red").save(folder / "secret.png")
         (icons / "inner.svg").write_text(_SECRET_SVG.format(word="INSIDEWORD"))
         (icons / "linked.svg").symlink_to(scratch / "secret.svg")
+        pipes = [icons / "pipe.svg", icons / "pipe.png"]
+        for pipe in pipes:
+            os.mkfifo(pipe)
         path = icons / "x.svg"
         path.write_text(
             '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
@@ -272,7 +282,7 @@ def test_an_svg_reference_never_reaches_a_file_outside_icons(tag: str, href: str
             encoding="utf-8",
         )
         with _recording() as opened:
-            icon, _ = load_svg(path, "icons/x.svg", icons)
+            icon = _loaded_in_time(lambda: load_svg(path, "icons/x.svg", icons)[0], pipes)
         allowed, private = os.path.realpath(icons), os.path.realpath(scratch)
         for name in opened:
             real = os.path.realpath(os.path.abspath(name))
@@ -282,6 +292,32 @@ def test_an_svg_reference_never_reaches_a_file_outside_icons(tag: str, href: str
             assert "OUTSIDEWORD" not in _words(icon.drawing), href
     finally:
         shutil.rmtree(scratch)
+
+
+def _loaded_in_time(load: Callable[[], object], pipes: list[Path]) -> object:
+    """`load()` in a thread; fails if it has not returned within 30 s (blocked reading a
+    FIFO, which is then opened for writing and closed, so the thread ends)."""
+    done: list[object] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(load())
+        except BaseException as exc:  # re-raised in the test's own thread
+            failed.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():
+        for pipe in pipes:
+            with contextlib.suppress(OSError):
+                os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(10)
+        pytest.fail("reading the icon blocked on a FIFO it references")
+    if failed:
+        raise failed[0]
+    return done[0]
 
 
 _DELIMITERS = st.sampled_from([("{{", "}}"), ("{%", "%}"), ("{#", "#}"), ("{{-", "-}}")])

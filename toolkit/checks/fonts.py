@@ -57,20 +57,17 @@ def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
         if why:
             yield P_FONT.at(loaded.rel, doc.span(("style", field)), why)
     if style.cover is not None:
-        from toolkit.render.pictures import Unfit, picture_size
+        from toolkit.render import pictures
         from toolkit.render.rulebook_style import cover_path
 
         path = cover_path(game)
-        size = picture_size(path) if path is not None else None
-        if path is None:
+        why = " is missing or outside the game folder" if path is None else None
+        if path is not None and (problem := pictures.problem(path)[1]):
+            why = f": {problem}"
+        if why:
             yield P_IMAGE.at(
-                loaded.rel,
-                doc.span(("style", "cover")),
-                f"cover picture {style.cover!r} is missing or outside the game folder",
+                loaded.rel, doc.span(("style", "cover")), f"cover picture {style.cover!r}{why}"
             )
-        elif isinstance(size, Unfit):
-            message = f"cannot read cover picture {style.cover!r}: {size.message}"
-            yield P_IMAGE.at(loaded.rel, doc.span(("style", "cover")), message)
 
 
 def _layout(game: Game, name: str, fonts: FontSet) -> Iterator[Diagnostic]:

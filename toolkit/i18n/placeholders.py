@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from jinja2 import TemplateSyntaxError
 
 from toolkit.content.templating import placeholders
-from toolkit.render.jinja_cache import TEMPLATE_CODE, parse_check
+from toolkit.render.jinja_cache import TEMPLATE_CODE, TemplateLimitError, parse_check
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
 _SPACES = re.compile(r"\s+")
@@ -80,10 +80,11 @@ def code_problem(
             return line, f"the entries together make Jinja code no entry holds: {shown}"
     try:
         parse_check(base)
-    except TemplateSyntaxError:
+    except (TemplateSyntaxError, TemplateLimitError):
         return None  # broken before the import: validate says where, not the import
     try:
         parse_check(new)
-    except TemplateSyntaxError as exc:
-        return exc.lineno or 1, f"the entries together break the template: {exc.message}"
+    except (TemplateSyntaxError, TemplateLimitError) as exc:
+        line = getattr(exc, "lineno", None) or 1
+        return line, f"the entries together break the template: {exc.message}"
     return None

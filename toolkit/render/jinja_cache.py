@@ -75,7 +75,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-3"
+CODE_VERSION = "bounded-4"
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -110,6 +110,7 @@ class _Bounded:
     guard_join = staticmethod(bounds.guard_join)
     guard_iter = staticmethod(bounds.guard_iter)
     guard_compared = staticmethod(bounds.guard_compared)
+    guard_tuple = staticmethod(bounds.guard_tuple)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
         return bounds.guard_loops(super()._parse(source, name, filename))  # type: ignore[misc]
@@ -120,8 +121,10 @@ class _Bounded:
         return bounds.check_result(result)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        args = bounds.call_args(__obj, args)
         bounds.check_call(__obj, args, kwargs)
         result = super().call(__context, __obj, *args, **kwargs)  # type: ignore[misc]
+        bounds.check_grown(__obj)
         return bounds.check_result(result)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
@@ -186,8 +189,11 @@ class _BoundedImmutableSandbox(_Bounded, ImmutableSandboxedEnvironment):
 
 
 def parse_check(source: str) -> None:
-    """Parse `source` as a sandboxed template would (raises jinja2.TemplateSyntaxError)."""
-    _BoundedSandbox().parse(source)
+    """Parse `source` as a sandboxed template would (raises jinja2.TemplateSyntaxError, or
+    TemplateLimitError for one too long to compile)."""
+    env = _BoundedSandbox()
+    bounds.check_source(env, source)
+    env.parse(source)
 
 
 class CachedSandbox:
@@ -256,6 +262,7 @@ class CachedSandbox:
 
     def template(self, source: str, prefix: str) -> Template:
         """The compiled template of `source` (raises jinja2.TemplateError)."""
+        bounds.check_source(self.env, source)
         name = f"{prefix}-{hashlib.sha256(source.encode()).hexdigest()[:32]}"
         self._sources[name] = source
         return self.env.get_template(name)

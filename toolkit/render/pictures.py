@@ -1,44 +1,63 @@
-"""Raster pictures a game brings (card art, the rulebook cover): their size in pixels, read
-from the file's header and bounded before anything decodes them whole.
+"""What a game's artwork (a layout's `image`, the rulebook cover) may cost to print.
 
-A picture is drawn whole in memory (reportlab embeds every pixel; the contrast check
-averages it): a 530 kB PNG of 13,000 × 13,000 pixels took 1.7 GB and 23 s per build, so a
-picture above `MAX_PIXELS` is refused (P004) instead of drawn."""
+reportlab decodes a PNG whole, and copies it again to embed it: a 20 kB PNG of 13000×13000
+one-bit pixels took 1.9 GB and half a minute per build, and Pillow refuses a picture only past
+179 million pixels (printing its `DecompressionBombWarning` below that). So a picture is read
+only if it has at most `MAX_PIXELS` pixels, and checked whole (`verify`, which decodes
+nothing) so that a damaged file is a finding in validate, not an error half-way through a
+build. Icons embed pictures under their own, smaller limit (toolkit.render.svg_guard).
+"""
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 
-MAX_PIXELS = 50_000_000
-"""About 200 MB as RGBA: an A2 board at 300 dpi is 35 million pixels, a card at 600 dpi 3."""
+MAX_PIXELS = 40_000_000
+"""Pixels of one picture: an A2 board printed at 300 dpi is 35 million; the bundled games
+have none."""
 
 
-@dataclass(frozen=True)
-class Unfit:
-    """Why a picture is not drawn: `message` follows "cannot read image 'x.png': "."""
+def _too_many(width: int, height: int) -> str:
+    return (
+        f"{width}×{height} px is more than the {MAX_PIXELS:,} pixels a picture may have"
+        " (it is decoded whole to print); scale it down"
+    )
 
-    message: str
 
+def pixels(path: Path) -> tuple[int, int]:
+    """The picture's size in pixels, read from its header (raises ValueError for one of
+    more than `MAX_PIXELS`, OSError for a file that is no picture Pillow reads)."""
+    from PIL import Image
 
-def picture_size(path: Path) -> tuple[int, int] | Unfit:
-    """(width, height) of the picture at `path`, from its header only; Unfit when it cannot
-    be read or holds more than MAX_PIXELS pixels."""
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        with warnings.catch_warnings():  # PIL's own warning, printed raw, says no more
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
             with Image.open(path) as image:
                 width, height = image.size
-    except Image.DecompressionBombError:
-        return Unfit(f"it holds more than the limit of {MAX_PIXELS:,} pixels; scale it down")
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
-        return Unfit(str(exc))
+        except Image.DecompressionBombError as exc:
+            raise ValueError(
+                f"it has more than the {MAX_PIXELS:,} pixels a picture may have (it is decoded"
+                " whole to print); scale it down"
+            ) from exc
     if width * height > MAX_PIXELS:
-        return Unfit(
-            f"it is {width}×{height} px, more than the limit of {MAX_PIXELS:,} pixels;"
-            " scale it down"
-        )
+        raise ValueError(_too_many(width, height))
     return width, height
+
+
+def problem(path: Path) -> tuple[tuple[int, int] | None, str | None]:
+    """The picture's size and why it cannot be printed (None: it can): not a picture,
+    damaged or cut short, or too many pixels."""
+    from PIL import Image
+
+    try:
+        size = pixels(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                image.verify()  # reads every chunk, decodes nothing
+    except ValueError as exc:
+        return None, str(exc)
+    except (OSError, SyntaxError, Image.DecompressionBombError) as exc:
+        return None, f"damaged, or not a picture ({exc})"
+    return size, None

@@ -385,12 +385,10 @@ def cover_picture(game: Game, pagesize: tuple[float, float]) -> Flowable | None:
         return None
     from reportlab.platypus import Image
 
-    from toolkit.render.pictures import Unfit, picture_size
-
-    if isinstance(picture_size(path), Unfit):  # P004 in validate: never decoded whole
-        return None
+    from toolkit.render import pictures
 
     try:
+        pictures.pixels(path)  # a picture of too many pixels is not decoded (P004)
         picture = Image(str(path))
     except (OSError, ValueError):
         return None

@@ -252,6 +252,9 @@ def _check(
         if value is None:
             continue
         target, reason = _target(value, path, icons)
+        if not reason and target is not None and target.exists() and not target.is_file():
+            # svglib opens whatever it can access: a FIFO blocks it for ever
+            reason = f"href {value!r} is not a regular file"
         if not reason:
             reason = _picture_too_large(element, target)
         if reason:

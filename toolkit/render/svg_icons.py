@@ -49,6 +49,10 @@ class Problem:
 CURRENT = "#fd01fe"
 USES_CURRENT = re.compile(rb"currentcolor", re.IGNORECASE)
 OWN_COLOR = re.compile(r"(?:^|;)\s*color\s*:")  # the SVG root's own `color` in its style
+PDF_STRING = re.compile(r"\((?:\\.|[^\\)])*\)")
+NOT_A_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:nan|inf)(?!\w)", re.IGNORECASE)
+"""What reportlab writes for a NaN or infinite number, without complaint (`nan nan nan nan 0
+0 cm` from `transform="matrix(nan 0 0 nan 0 0)"`): no PDF reader draws that page."""
 
 
 @dataclass(frozen=True)
@@ -153,13 +157,26 @@ def load_svg(
         )
         return None, Problem(display, where, message)
     icon = SvgIcon(drawing, tinted)
+    page = Canvas(io.BytesIO())
     try:
-        icon(Canvas(io.BytesIO()), 10.0)
+        icon(page, 10.0)
     except Exception as exc:  # reportlab refuses a value it cannot write (1e308, nan)
         reason = str(exc).splitlines()[-1].strip() if str(exc).strip() else type(exc).__name__
         message = f"it cannot be printed: a size or coordinate is out of range ({reason})"
         return None, Problem(display, where, message)
+    if _not_a_number(page):
+        message = (
+            "it cannot be printed: a size, coordinate or transform is not a number (NaN or"
+            " infinity)"
+        )
+        return None, Problem(display, where, message)
     return icon, None
+
+
+def _not_a_number(page: Canvas) -> bool:
+    """Whether the page's drawing operators hold a NaN or an infinity (its texts aside)."""
+    code = "\n".join(page._code)  # type: ignore[attr-defined]  # the page's operators
+    return bool(NOT_A_NUMBER.search(PDF_STRING.sub("()", code)))
 
 
 def _read(path: Path, icons: Path, data: bytes) -> tuple[Drawing | None, bool]:

@@ -17,6 +17,7 @@ renders in two threads do not share it.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import time
@@ -48,6 +49,15 @@ MAX_WRAPPED = 100_000
 breaks, so one call costs the square of a word's length over the width and never looks at
 the clock (1,000,000 characters at width 1 took 22 s, past `MAX_SECONDS`)."""
 
+MAX_TOKENS = 30_000
+"""Tokens (names, operators, literals, the texts between tags) of one template: compiling
+costs about 140 µs and 10 kB a token before any render's deadline runs (340,000 `{{a}}`, a
+1.7 MB rulebook, took 47 s and 3.4 GB). The largest bundled template has 1,822."""
+MAX_NESTING = 100
+"""Tuples a template may nest in one another: hashing a tuple recurses in C without
+Python's recursion check, so one nested 250,000 deep (a 130-byte loop) crashed the process
+when used as a dict key."""
+
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
@@ -56,13 +66,14 @@ _NUMBER = re.compile(r"\d+")
 class Budget:
     """What one render (and the renders nested in it) has spent, and its deadline."""
 
-    __slots__ = ("created", "deadline", "iterations", "ticks")
+    __slots__ = ("created", "deadline", "iterations", "ticks", "tuples")
 
     def __init__(self) -> None:
         self.created = 0
         self.iterations = 0
         self.ticks = 0
         self.deadline = time.monotonic() + MAX_SECONDS
+        self.tuples: dict[int, tuple[tuple[Any, ...], int]] = {}  # id → (tuple, nesting)
 
     def tick(self) -> None:
         """A step of the template: look at the clock now and then."""
@@ -299,7 +310,7 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
                         f"replace() would build more than {MAX_STRING:,} characters"
                     )
         if name == "join" and args:
-            items = args[0]
+            items = args[0]  # a list already: `call_args` lists an iterator's items
             total = len(owner) * (len(items) if isinstance(items, list | tuple) else 0)
             if total + weigh(items) > MAX_STRING:
                 raise TemplateLimitError(f"join() would build more than {MAX_STRING:,}")
@@ -308,10 +319,57 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             if len(owner) * max(longest, 1) > MAX_STRING:
                 raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
     elif isinstance(owner, list):
-        if name == "extend" and args and len(owner) + size_of(args[0]) > MAX_ITEMS:
+        if name == "extend" and args and len(owner) + _length(args[0]) > MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+
+
+def _length(value: Any) -> int:
+    """How many items `value` holds when it says so (a range, a dict view), else 0."""
+    try:
+        return len(value)
+    except TypeError:
+        return 0
+
+
+def listed(value: Any) -> Any:
+    """An iterator's items as a list, no more than `MAX_ITEMS` of them, so that what is built
+    from all of them (`join`, `sum`) can be sized before it is built; anything else as it is."""
+    if isinstance(value, str | bytes | list | tuple):
+        return value
+    try:
+        items = list(itertools.islice(iter(value), MAX_ITEMS + 1))
+    except TypeError:
+        return value  # not iterable: the callee says so
+    if len(items) > MAX_ITEMS:
+        raise TemplateLimitError(f"more than {MAX_ITEMS:,} items to join or add up")
+    return items
+
+
+def call_args(obj: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The arguments of a method call, an iterator given to `str.join` or `list.extend`
+    listed first (`"x"*999999).join(range(1500)|map("string"))` built 1.5 GB unsized)."""
+    owner: Any = getattr(obj, "__self__", None)
+    name = getattr(obj, "__name__", "")
+    if args and (
+        (isinstance(owner, str | bytes) and name == "join")
+        or (isinstance(owner, list) and name == "extend")
+    ):
+        return (listed(args[0]), *args[1:])
+    return args
+
+
+GROWING = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "fromkeys"})
+
+
+def check_grown(obj: Any) -> None:
+    """After a method call: a list, dict or set the template grew in place stays within
+    `MAX_ITEMS` (`d.update(d.fromkeys(range(a, b)))` in a loop adds 100,000 keys a turn)."""
+    owner: Any = getattr(obj, "__self__", None)
+    grows = getattr(obj, "__name__", "") in GROWING
+    if grows and isinstance(owner, list | dict | set) and len(owner) > MAX_ITEMS:
+        raise TemplateLimitError(f"a list or dict of more than {MAX_ITEMS:,} items")
 
 
 def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -321,9 +379,16 @@ def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 
 
 def _wrapped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`wordwrap`: a width, a text no longer than `MAX_WRAPPED`, and a `wrapstring` that,
+    put between every two lines (at most a line per character), stays within the limit
+    (50,000 lines joined with a 1,000,000-character wrapstring asked for 50 GB)."""
     _width_args(args, kwargs)
     if isinstance(value, str) and len(value) > MAX_WRAPPED:
         raise TemplateLimitError(f"wordwrap over a text of more than {MAX_WRAPPED:,} characters")
+    between = args[2] if len(args) > 2 else kwargs.get("wrapstring")
+    lines = len(value) + 1 if isinstance(value, str) else 0  # a line a character at most
+    if isinstance(between, str) and lines + lines * len(between) > MAX_STRING:
+        raise TemplateLimitError(f"wordwrap would build more than {MAX_STRING:,} characters")
 
 
 def _indented(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -345,6 +410,35 @@ def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 
 def _weighed_value(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     if weigh(value) > MAX_STRING:
+        raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
+
+
+def _shape(value: Any) -> tuple[int, int]:
+    """`weigh(value)` and how deep its lists and mappings nest, both counted no further than
+    just past the limit."""
+    total, deepest = 0, 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack and total <= MAX_STRING:
+        item, depth = stack.pop()
+        if isinstance(item, list | tuple | set | frozenset | Mapping):
+            deepest = max(deepest, depth)
+            children = [*item.keys(), *item.values()] if isinstance(item, Mapping) else item
+            total += 2 + 4 * len(children)
+            stack.extend((child, depth + 1) for child in children)
+        else:
+            total += weigh(item)
+    return total, deepest
+
+
+def _json_indented(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`tojson(indent=…)` puts the indent once per level before every item: an indent of
+    100,000,000 spaces on a ten-item list built 2 GB before the result's check."""
+    indent = args[0] if args else kwargs.get("indent")
+    step = len(indent) if isinstance(indent, str) else indent if isinstance(indent, int) else 0
+    if step > MAX_WIDTH:
+        raise TemplateLimitError(f"a tojson indent over {MAX_WIDTH} characters")
+    total, depth = _shape(value)
+    if total * (1 + max(step, 0) * depth) > MAX_STRING:
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
 
 
@@ -381,7 +475,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]]
     "format": _formatted,
     "sum": _summed,
     "string": _weighed_value,
-    "tojson": _weighed_value,
+    "tojson": _json_indented,
     "pprint": _weighed_value,
     "e": _weighed_value,
     "escape": _weighed_value,
@@ -409,16 +503,24 @@ def said(exc: BaseException) -> str:
     return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
 
 
+LISTED_FILTERS = frozenset({"join", "sum"})
+"""Filters that build one value out of all the items of what they are given: an iterator
+(`map`, `select`, a dict view) is listed first so that its size is known."""
+
+
 def guard_filter(name: str, func: Any) -> Any:
     """`func` (a filter) with its size checks before it runs and its result's after."""
     check = FILTER_CHECKS.get(name)
     pass_arg = getattr(func, "jinja_pass_arg", None)
     leading = 1 if pass_arg is not None else 0  # context, eval context or environment
+    listing = name in LISTED_FILTERS
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         budget = current()
         if budget is not None:
             budget.tick()
+        if listing and len(args) > leading:
+            args = (*args[:leading], listed(args[leading]), *args[leading + 1 :])
         if check is not None and len(args) > leading:
             check(args[leading], args[leading + 1 :], kwargs)
         return check_result(func(*args, **kwargs))
@@ -477,6 +579,14 @@ class BoundedCodeGenerator(CodeGenerator):
             self.write(")")
         self.write(")")
 
+    def visit_Tuple(self, node: nodes.Tuple, frame: Frame) -> None:
+        if node.ctx != "load":  # an assignment's target (`{% for a, b in … %}`)
+            super().visit_Tuple(node, frame)
+            return
+        self.write("environment.guard_tuple(")
+        super().visit_Tuple(node, frame)
+        self.write(")")
+
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.guard_join((")
         for arg in node.nodes:
@@ -500,6 +610,53 @@ def guard_loops(tree: nodes.Template) -> nodes.Template:
             guard = nodes.EnvironmentAttribute("guard_iter", lineno=line)
             loop.iter = nodes.Call(guard, [loop.iter], [], None, None, lineno=line)
     return tree
+
+
+def _nesting(value: tuple[Any, ...], budget: Budget | None) -> int:
+    """How deep tuples nest in `value` (1: none inside), counted no further than just past
+    `MAX_NESTING`; a tuple a literal made is looked up, not walked again."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        known = budget.tuples.get(id(item)) if budget is not None else None
+        if known is not None and known[0] is item:
+            depth += known[1] - 1
+            deepest = max(deepest, depth)
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_NESTING:
+            break
+        stack.extend((child, depth + 1) for child in item if isinstance(child, tuple))
+    return deepest
+
+
+def guard_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A tuple a template writes (`(a, b)`), refused when tuples nest past `MAX_NESTING`."""
+    budget = current()
+    inner = (_nesting(item, budget) for item in value if isinstance(item, tuple))
+    depth = 1 + max(inner, default=0)
+    if depth > MAX_NESTING:
+        raise TemplateLimitError(f"tuples nested more than {MAX_NESTING} deep")
+    if budget is not None and depth > 1:
+        budget.tuples[id(value)] = (value, depth)  # kept alive, so the id stays its own
+    return value
+
+
+def check_source(env: Any, source: str) -> None:
+    """Refuse a template of more than `MAX_TOKENS` tokens before it is compiled (raises
+    TemplateLimitError at the line of the first token past the limit); Jinja's lexer is
+    run only as far as the limit, and not at all on a source shorter than it."""
+    if len(source) <= MAX_TOKENS:
+        return
+    for count, (lineno, _, _) in enumerate(env.lex(source), 1):
+        if count > MAX_TOKENS:
+            error = TemplateLimitError(
+                f"the template has more than {MAX_TOKENS:,} tokens (names, operators, values"
+                " and the texts between tags): split it, or compute less in it"
+            )
+            error.lineno = lineno
+            raise error
 
 
 def guard_iter(iterable: Iterable[Any]) -> Iterable[Any]:

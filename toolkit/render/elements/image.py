@@ -44,11 +44,12 @@ class ImageElement(Element):
         if path.is_file() and path.is_relative_to(real_path(root)):
             from PIL.Image import DecompressionBombError
 
-            from toolkit.render.pictures import Unfit, picture_size
+            from toolkit.render import pictures
 
-            size = picture_size(path)  # P004 in validate: never decoded whole
-            if isinstance(size, Unfit):
-                raise LayoutError(f"cannot read image {item.text!r}: {size.message}")
+            try:
+                pictures.pixels(path)  # a picture of too many pixels is not decoded
+            except (OSError, ValueError) as exc:  # P004 in validate
+                raise LayoutError(f"cannot print image {item.text!r}: {exc}") from exc
             w, h = item.w * mm, item.h * mm
             try:
                 c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
@@ -85,9 +86,10 @@ class ImageElement(Element):
 
 
 def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
-    """The image exists inside the game folder and has enough pixels for its printed box."""
+    """The image exists inside the game folder, is a whole picture of no more pixels than
+    can be printed (toolkit.render.pictures) and has enough for its printed box."""
     from toolkit.fileio import real_path
-    from toolkit.render.pictures import Unfit, picture_size
+    from toolkit.render import pictures
 
     where = ("image",)
     root = real_path(job.root)
@@ -98,9 +100,9 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     if not path.is_file():
         yield Problem("P004", f"no image file {item.text!r}", where)
         return
-    pixels = picture_size(path)
-    if isinstance(pixels, Unfit):
-        yield Problem("P004", f"cannot read image {item.text!r}: {pixels.message}", where)
+    pixels, why = pictures.problem(path)
+    if pixels is None:
+        yield Problem("P004", f"cannot read image {item.text!r}: {why}", where)
         return
     dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
     if dpi < MIN_DPI:
@@ -119,11 +121,10 @@ def _average(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[int, int]]
     again."""
     from PIL import Image, UnidentifiedImageError
 
-    from toolkit.render.pictures import Unfit, picture_size
+    from toolkit.render import pictures
 
-    if isinstance(picture_size(Path(path)), Unfit):  # P004: not decoded whole here either
-        return None
     try:
+        pictures.pixels(Path(path))  # not decoded past the limit (P004 says so)
         with Image.open(path) as image:
             pixels = image.size
             image.thumbnail((64, 64))  # reduced while decoding, never whole in memory
