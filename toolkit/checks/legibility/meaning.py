@@ -86,8 +86,10 @@ def _collisions(group: list[tuple[Meaning, Any]], settings: Legibility) -> Itera
 
 def _board_groups(game: Game) -> Iterator[list[tuple[Meaning, Any]]]:
     """Space kinds, link kinds and regions of each board, with what else marks each."""
-    if game.manifest is None:
+    if game.manifest is None or not game.boards:
         return
+    # a game without boards does not pay for importing the board renderer (~20 ms: its
+    # module and its style models' schemas)
     from toolkit.render.boards import board_look
 
     lang = game.manifest.languages[0]

@@ -53,8 +53,8 @@ def _rulebook(game: Game) -> Iterator[Diagnostic]:
 
 def _boards(game: Game) -> Iterator[Diagnostic]:
     """What a board prints on a space's fill and beside it, for the kinds its style sets."""
-    if game.manifest is None:
-        return
+    if game.manifest is None or not game.boards:
+        return  # without a board, no import of the board renderer and its style schemas
     from toolkit.render.boards import board_look
 
     settings = legibility(game)
