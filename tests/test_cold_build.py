@@ -25,3 +25,33 @@ def test_checking_a_game_without_boards_imports_no_board_renderer() -> None:
     models' schemas) only for a game that has a board."""
     assert _modules_after_checks("drinking-heroes", ("toolkit.render.boards",)) == []
     assert "toolkit.render.boards" in _modules_after_checks("tokaido", ("toolkit.render.boards",))
+
+
+def test_plural_categories_come_without_loading_whole_locales() -> None:
+    """The plural check reads each language's CLDR rule alone, not Babel's whole merged
+    locale (whose unpickling imports babel.dates and babel.numbers)."""
+    code = (
+        "import sys; from toolkit.checks.translation.plurals import _category;"
+        "print([_category(l, n) for l in ('fr', 'es', 'en') for n in (0, 1, 2)]);"
+        "print(sorted(m for m in sys.modules if m in ('babel.dates', 'babel.numbers')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    categories, loaded = done.stdout.splitlines()
+    fr, es, en = ["one", "one", "other"], ["other", "one", "other"], ["other", "one", "other"]
+    assert categories == repr(fr + es + en)
+    assert loaded == "[]"
+
+
+def test_plural_rules_answer_as_babels_locales() -> None:
+    from babel import Locale
+
+    from toolkit.checks.translation.plural_rules import plural_rule
+
+    languages = ("fr", "es", "en", "de", "pt", "ru", "pl", "ar", "cy", "ga", "gd", "he", "lt")
+    languages += ("sl", "mt", "br", "ja", "zh", "no", "kw", "is", "mk")
+    for lang in languages:
+        theirs = Locale.parse(lang).plural_form
+        ours = plural_rule(lang)
+        for value in [*range(0, 130), 1000, 1001, 10**6]:
+            assert ours(value) == theirs(value), (lang, value)

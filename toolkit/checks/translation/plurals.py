@@ -7,9 +7,8 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from babel import Locale
-
 from toolkit.checks.translation.common import TextView
+from toolkit.checks.translation.plural_rules import plural_rule
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_PLURAL = rule(
@@ -48,7 +47,7 @@ NOT_PLURAL = {
 @cache
 def _category(lang: str, value: int) -> str:
     try:
-        return Locale.parse(lang).plural_form(value)
+        return str(plural_rule(lang)(value))
     except Exception:  # unknown locale: no opinion
         return "other"
 
