@@ -27,6 +27,14 @@ def test_checking_a_game_without_boards_imports_no_board_renderer() -> None:
     assert "toolkit.render.boards" in _modules_after_checks("tokaido", ("toolkit.render.boards",))
 
 
+def test_loading_a_game_without_boards_builds_no_board_validator() -> None:
+    """The validators of boards and question banks are made for the files that need them:
+    a game without boards never imports the board models."""
+    board_models = ("toolkit.content.models.board",)
+    assert _modules_after_checks("drinking-heroes", board_models) == []
+    assert _modules_after_checks("tokaido", board_models) == list(board_models)
+
+
 def test_plural_categories_come_without_loading_whole_locales() -> None:
     """The plural check reads each language's CLDR rule alone, not Babel's whole merged
     locale (whose unpickling imports babel.dates and babel.numbers)."""
