@@ -63,3 +63,8 @@ def test_plural_rules_answer_as_babels_locales() -> None:
         ours = plural_rule(lang)
         for value in [*range(0, 130), 1000, 1001, 10**6]:
             assert ours(value) == theirs(value), (lang, value)
+
+
+def test_a_game_without_spreadsheets_loads_without_the_sheet_readers() -> None:
+    """The CSV, XLSX and ODS readers are imported with the first deck kept in a sheet."""
+    assert _modules_after_checks("drinking-heroes", ("toolkit.content.sheets.load",)) == []

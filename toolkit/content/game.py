@@ -31,7 +31,6 @@ from toolkit.content.plugin import (
     plugin_for,
 )
 from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
-from toolkit.content.sheets.load import load_sheet, quiet
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
@@ -231,7 +230,11 @@ def _load_group(
             continue
         adapter = kind_adapter()
         display = display_path(target)
-        if is_sheet(target) and where[-1] in ROWS_KEY:
+        sheet = is_sheet(target) and where[-1] in ROWS_KEY
+        if sheet:
+            # the spreadsheet readers load with the first sheet (~20 ms: most games have none)
+            from toolkit.content.sheets.load import load_sheet
+
             game.listed.add(keys_file(target))
             rows_key = ROWS_KEY[str(where[-1])]
             doc, diags = load_sheet(target, display, rows_key, adapter, inside=game.root)
@@ -241,7 +244,11 @@ def _load_group(
         model = partial = None
         if doc is not None:
             model, diags = validate_document(doc, adapter)
-            game.diagnostics += quiet(doc, diags)
+            if sheet:
+                from toolkit.content.sheets.load import quiet
+
+                diags = quiet(doc, diags)
+            game.diagnostics += diags
             if model is None:
                 partial = validate_entries(doc, adapter)
         loaded.append(LoadedFile(display, doc, model, partial))
