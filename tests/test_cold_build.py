@@ -68,3 +68,31 @@ def test_plural_rules_answer_as_babels_locales() -> None:
 def test_a_game_without_spreadsheets_loads_without_the_sheet_readers() -> None:
     """The CSV, XLSX and ODS readers are imported with the first deck kept in a sheet."""
     assert _modules_after_checks("drinking-heroes", ("toolkit.content.sheets.load",)) == []
+
+
+def test_suppression_comments_look_at_each_file_once_per_run(monkeypatch, tmp_path) -> None:
+    """A check gives hundreds of findings in one file (a warning per card): the file's
+    version is read once for all of them, and each finding's line still decides."""
+    from toolkit.diagnostics import Diagnostic, Span, suppress
+
+    deck = tmp_path / "cards.yaml"
+    deck.write_text("a: 1\nb: 2  # playset: ignore[T007]\nc: 3\n")
+    looked: list[str] = []
+    real = suppress.Path
+
+    class Counting:
+        def __init__(self, file: str) -> None:
+            self.path = real(file)
+
+        def stat(self) -> object:
+            looked.append(str(self.path))
+            return self.path.stat()
+
+        def __fspath__(self) -> str:  # the lines are read through it too
+            return str(self.path)
+
+    monkeypatch.setattr(suppress, "Path", Counting)
+    found = [Diagnostic(str(deck), "T007", "x", span=Span(line % 3 + 1, 1)) for line in range(60)]
+    kept = suppress.unsuppressed(found)
+    assert [d.span.line for d in kept] == [d.span.line for d in found if d.span.line != 2]
+    assert looked == [str(deck)]

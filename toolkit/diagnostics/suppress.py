@@ -28,10 +28,16 @@ def _lines(path: str, stamp: float) -> tuple[str, ...]:
     return tuple(raw[:4_000_000].decode("utf-8", "replace").splitlines())
 
 
-def _codes_on(file: str, line: int) -> tuple[str, ...]:
-    try:
-        stamp = Path(file).stat().st_mtime
-    except OSError:
+def _codes_on(file: str, line: int, stamps: dict[str, float | None]) -> tuple[str, ...]:
+    if file in stamps:  # each file is looked at once per call (a check gives hundreds)
+        stamp = stamps[file]
+    else:
+        try:
+            stamp = Path(file).stat().st_mtime
+        except OSError:
+            stamp = None
+        stamps[file] = stamp
+    if stamp is None:
         return ()
     lines = _lines(file, stamp)
     if not 0 < line <= len(lines) or "playset:" not in lines[line - 1]:
@@ -54,11 +60,12 @@ def note_sheet(file: str, sheet: str, notes: dict[int, tuple[str, ...]]) -> None
 def unsuppressed(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The diagnostics no `# playset: ignore[...]` comment on their line silences."""
     kept = []
+    stamps: dict[str, float | None] = {}
     for d in diagnostics:
         if d.span.sheet is not None:
             codes = _SHEET_NOTES.get(d.file, {}).get((d.span.sheet, d.span.line), ())
         else:
-            codes = _codes_on(d.file, d.span.line) if d.span.line else ()
+            codes = _codes_on(d.file, d.span.line, stamps) if d.span.line else ()
         if not any(d.code.startswith(code) for code in codes):
             kept.append(d)
     return kept
