@@ -96,3 +96,23 @@ def test_suppression_comments_look_at_each_file_once_per_run(monkeypatch, tmp_pa
     kept = suppress.unsuppressed(found)
     assert [d.span.line for d in kept] == [d.span.line for d in found if d.span.line != 2]
     assert looked == [str(deck)]
+
+
+def test_a_cold_validate_of_a_small_game_makes_no_cyclic_collection() -> None:
+    """What a command loads lives to its end: the collector walking it is work for nothing,
+    so a command on a small game (Drinking Heroes, 3 languages) runs without a collection."""
+    code = """
+import gc, sys
+import toolkit.cli as cli
+runs = []
+gc.callbacks.append(lambda phase, info: runs.append(phase) if phase == "stop" else None)
+sys.argv = ["playset", "validate", "drinking-heroes", "--no-cache"]
+try:
+    cli.main()
+except SystemExit:
+    pass
+print(len(runs))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "0"
