@@ -71,10 +71,14 @@ def _blank(match: re.Match[str]) -> str:
     return "\x00" * len(match.group(0))
 
 
+_FRENCH_MARKS = re.compile("[;!?:«»,.]")
+
+
 def french_fixes(text: str) -> list[Fix]:
     fixes: list[Fix] = []
     t = _masked(text)
-    for i, ch in enumerate(t):
+    for found in _FRENCH_MARKS.finditer(t):  # the few characters that matter, not every one
+        i, ch = found.start(), found.group()
         if ch in ";!?:":
             if ch == ":" and (TIME.match(t, max(0, i - 1)) and i > 0 and t[i - 1].isdigit()):
                 continue
@@ -198,7 +202,6 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
         for lang, value in view.values.items():
             if not value:
                 continue
-            span = view.span(lang)
             lang_rule = RULES.get(lang)
             if lang_rule is not None:
                 fixes = FIXERS[lang](value)
@@ -213,7 +216,9 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
             if lang == "es":
                 problem = spanish_balance(value)
                 if problem:
-                    yield T_SPANISH.at(view.file, span, f"{view.label()} (es): {problem}")
+                    yield T_SPANISH.at(
+                        view.file, view.span(lang), f"{view.label()} (es): {problem}"
+                    )
             minus = minus_fixes(value)
             if minus:
                 near = value[max(0, minus[0].start - 12) : minus[0].end + 3]
@@ -233,6 +238,6 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
             for match in DOUBLED.finditer(value):
                 if match.group(1).lower() not in DOUBLE_OK and not match.group(1).isdigit():
                     yield T_DOUBLED.at(
-                        view.file, span, f"{view.label()} ({lang}): {match.group(0)!r}"
+                        view.file, view.span(lang), f"{view.label()} ({lang}): {match.group(0)!r}"
                     )
                     break
