@@ -116,3 +116,25 @@ print(len(runs))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "0"
+
+
+def test_a_manifests_default_sections_are_made_without_validators_of_their_own() -> None:
+    """game.yaml without `checks:` or `style:` gets their defaults without building a
+    validator for each default model (the manifest's own validator checks them), and those
+    defaults are what validating an empty section gives."""
+    code = """
+from pydantic._internal._mock_val_ser import MockValSer
+from toolkit.content.game import bundled_games, load_game
+from toolkit.content.models.manifest import ChecksConfig, GameStyle, Legibility
+game = load_game(bundled_games()["drinking-heroes"])
+models = (ChecksConfig, GameStyle, Legibility)
+print([isinstance(m.__pydantic_validator__, MockValSer) for m in models])
+made = (game.manifest.checks, game.manifest.style, game.manifest.checks.legibility)
+same = [
+    m.model_validate({}) == got and got.model_fields_set == set() for m, got in zip(models, made)
+]
+print(same)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["[True, True, True]", "[True, True, True]"]

@@ -6,11 +6,10 @@ from __future__ import annotations
 from toolkit.content.game import Game
 from toolkit.content.models.manifest import Legibility
 
-DEFAULT = Legibility()
-
 
 def legibility(game: Game) -> Legibility:
-    return game.manifest.checks.legibility if game.manifest is not None else DEFAULT
+    """The game's thresholds (WCAG's defaults for a game without a valid game.yaml)."""
+    return game.manifest.checks.legibility if game.manifest is not None else Legibility()
 
 
 def large(size: float, bold: bool) -> bool:

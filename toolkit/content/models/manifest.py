@@ -132,7 +132,9 @@ class ChecksConfig(StrictModel):
 
     select: list[str] = Field(default_factory=list, examples=[["S", "R"]])
     ignore: list[str] = Field(default_factory=list, examples=[["T104"]])
-    legibility: Legibility = Field(default_factory=Legibility)
+    # made without a validator of its own (defaults only; the enclosing model validates it):
+    # building one for each default nested model cost ~7 ms of every command
+    legibility: Legibility = Field(default_factory=Legibility.model_construct)
 
 
 class QuestionNeeds(StrictModel):
@@ -231,13 +233,13 @@ class ManifestBase(StrictModel):
     )
     variants: list[Variant] = Field(default_factory=list)
     files: Files = Field(default_factory=Files)
-    checks: ChecksConfig = Field(default_factory=ChecksConfig)
+    checks: ChecksConfig = Field(default_factory=ChecksConfig.model_construct)
     questions: QuestionNeeds | None = Field(
         default=None, description="How many trivia questions per difficulty the game needs."
     )
     sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
     style: GameStyle = Field(
-        default_factory=GameStyle,
+        default_factory=GameStyle.model_construct,
         description="The game's font and its rulebook's look (accent colour, heading font, cover).",
     )
 
