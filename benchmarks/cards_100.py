@@ -95,22 +95,28 @@ def make_game(root: Path) -> Path:
     return game
 
 
-def _timed(
-    command: list[str], env: dict[str, str], runs: int
-) -> tuple[list[float], list[float], list[str]]:
-    """Wall and CPU seconds of `runs` runs of a command, and each run's stdout."""
-    walls, cpus, outputs = [], [], []
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(command, env=env, capture_output=True, text=True)
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        if done.returncode:
-            raise SystemExit(done.stderr)
-        outputs.append(done.stdout)
-    return walls, cpus, outputs
+Timing = tuple[list[float], list[float], list[str]]
+
+
+def _timed(jobs: list[tuple[list[str], dict[str, str], int]]) -> list[Timing]:
+    """Wall and CPU seconds of each job's runs of its command, and each run's stdout. The
+    jobs take turns, one run each per round: on a machine others share, a change of load
+    falls on every figure alike instead of on whichever was timed at that moment."""
+    results: list[Timing] = [([], [], []) for _ in jobs]
+    for turn in range(max(runs for _, _, runs in jobs)):
+        for (command, env, runs), (walls, cpus, outputs) in zip(jobs, results, strict=True):
+            if turn >= runs:
+                continue
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            done = subprocess.run(command, env=env, capture_output=True, text=True)
+            walls.append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            if done.returncode:
+                raise SystemExit(done.stderr)
+            outputs.append(done.stdout)
+    return results
 
 
 def _line(label: str, walls: list[float], cpus: list[float]) -> str:
@@ -170,24 +176,30 @@ def main() -> None:
             env["PLAYSET_CACHE"] = str(Path(tmp) / "no-cache" / "x")
         print(f"caches: {args.caches}")
         subprocess.run([*cli, str(out)], env=env, capture_output=True, check=True)
-        walls, cpus, _ = _timed([*cli, str(out)], env, args.runs)
-        all_walls, all_cpus, _ = _timed([*cli[:-3], "--out", str(out)], env, max(3, args.runs // 3))
-        lib_walls, lib_cpus, outputs = _timed([python, "-c", code], env, args.runs)
+        few = max(3, args.runs // 3)
         floor = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ruamel.yaml"
-        floor_walls, floor_cpus, _ = _timed([python, "-c", floor], env, args.runs)
-        bare_walls, bare_cpus, _ = _timed([python, "-c", "pass"], env, args.runs)
-        raw: tuple[list[float], list[float], list[str]] | None = None
+        jobs = [
+            ([*cli, str(out)], env, args.runs),
+            ([*cli[:-3], "--out", str(out)], env, few),
+            ([python, "-c", code], env, args.runs),
+            ([python, "-c", floor], env, args.runs),
+            ([python, "-c", "pass"], env, args.runs),
+        ]
         if args.floor is not None:
             font = Path(__file__).resolve().parent.parent / "templates" / "fonts"
             raw_cmd = [python, str(args.floor), str(Path(tmp) / "raw.pdf")]
-            raw = _timed([*raw_cmd, str(font / "NotoSans-Regular.ttf")], env, args.runs)
-        then: list[tuple[list[float], list[float], list[str]]] = []
+            jobs.append(([*raw_cmd, str(font / "NotoSans-Regular.ttf")], env, args.runs))
         if args.before is not None:
             path = os.pathsep.join([str(args.before), env.get("PYTHONPATH", "")])
             old = dict(env, PYTHONPATH=path.rstrip(os.pathsep))
             subprocess.run([*cli, str(out)], env=old, capture_output=True, check=True)
-            then.append(_timed([*cli, str(out)], old, args.runs))
-            then.append(_timed([*cli[:-3], "--out", str(out)], old, max(3, args.runs // 3)))
+            jobs.append(([*cli, str(out)], old, args.runs))
+            jobs.append(([*cli[:-3], "--out", str(out)], old, few))
+        timed = _timed(jobs)
+        (walls, cpus, _), (all_walls, all_cpus, _), (lib_walls, lib_cpus, outputs) = timed[:3]
+        (floor_walls, floor_cpus, _), (bare_walls, bare_cpus, _) = timed[3:5]
+        raw: Timing | None = timed[5] if args.floor is not None else None
+        then = timed[6:] if args.floor is not None else timed[5:]
         imports = [float(o.split()[0]) for o in outputs]
         inproc = [float(o.split()[1]) for o in outputs]
         pdf = out / "bench" / "fr" / "cards.pdf"
