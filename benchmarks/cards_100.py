@@ -98,7 +98,7 @@ def make_game(root: Path) -> Path:
 Timing = tuple[list[float], list[float], list[str]]
 
 
-def _timed(jobs: list[tuple[list[str], dict[str, str], int]]) -> list[Timing]:
+def _timed(jobs: list[tuple[list[str], dict[str, str], int]], cwd: Path) -> list[Timing]:
     """Wall and CPU seconds of each job's runs of its command, and each run's stdout. The
     jobs take turns, one run each per round: on a machine others share, a change of load
     falls on every figure alike instead of on whichever was timed at that moment."""
@@ -109,7 +109,7 @@ def _timed(jobs: list[tuple[list[str], dict[str, str], int]]) -> list[Timing]:
                 continue
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            done = subprocess.run(command, env=env, capture_output=True, text=True)
+            done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
             walls.append(time.perf_counter() - start)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
@@ -117,6 +117,13 @@ def _timed(jobs: list[tuple[list[str], dict[str, str], int]]) -> list[Timing]:
                 raise SystemExit(done.stderr)
             outputs.append(done.stdout)
     return results
+
+
+def _toolkit_at(python: str, env: dict[str, str], cwd: Path) -> str:
+    """The folder of the toolkit a command run with `env` imports."""
+    code = "import toolkit, os; print(os.path.dirname(toolkit.__file__))"
+    done = subprocess.run([python, "-c", code], env=env, cwd=cwd, capture_output=True, text=True)
+    return done.stdout.strip() or done.stderr.strip()
 
 
 def _line(label: str, walls: list[float], cpus: list[float]) -> str:
@@ -149,7 +156,7 @@ def main() -> None:
         help="what a run may reuse (default: compiled templates only, a cold build)",
     )
     args = parser.parse_args()
-    python = args.python
+    python = os.path.abspath(args.python) if os.sep in args.python else args.python
     with tempfile.TemporaryDirectory() as tmp:
         game = make_game(Path(tmp))
         if args.game_font is not None:
@@ -169,13 +176,21 @@ def main() -> None:
         # Python's default: compiled modules are cached (a sandbox that sets
         # PYTHONDONTWRITEBYTECODE would recompile the toolkit on every run); one warm-up run.
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        # Every command runs in the temporary folder: `python -m toolkit` puts its working
+        # folder first on sys.path, so run from a checkout it would import that checkout's
+        # toolkit whatever PYTHONPATH or --before say. Relative paths are made absolute first.
+        here = Path(tmp)
+        search = [os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        if search:
+            env["PYTHONPATH"] = os.pathsep.join(search)
         if args.caches != "all":
             env["PLAYSET_NO_CACHE"] = "1"
         if args.caches == "none":  # a cache folder inside a file cannot be made: no cache
             (Path(tmp) / "no-cache").write_text("")
             env["PLAYSET_CACHE"] = str(Path(tmp) / "no-cache" / "x")
         print(f"caches: {args.caches}")
-        subprocess.run([*cli, str(out)], env=env, capture_output=True, check=True)
+        print(f"toolkit timed: {_toolkit_at(python, env, here)}")
+        subprocess.run([*cli, str(out)], env=env, cwd=here, capture_output=True, check=True)
         few = max(3, args.runs // 3)
         floor = "import typer, pydantic, reportlab.pdfgen.canvas, jinja2.sandbox, ruamel.yaml"
         jobs = [
@@ -187,15 +202,16 @@ def main() -> None:
         ]
         if args.floor is not None:
             font = Path(__file__).resolve().parent.parent / "templates" / "fonts"
-            raw_cmd = [python, str(args.floor), str(Path(tmp) / "raw.pdf")]
+            raw_cmd = [python, str(args.floor.resolve()), str(Path(tmp) / "raw.pdf")]
             jobs.append(([*raw_cmd, str(font / "NotoSans-Regular.ttf")], env, args.runs))
         if args.before is not None:
-            path = os.pathsep.join([str(args.before), env.get("PYTHONPATH", "")])
+            path = os.pathsep.join([str(args.before.resolve()), env.get("PYTHONPATH", "")])
             old = dict(env, PYTHONPATH=path.rstrip(os.pathsep))
-            subprocess.run([*cli, str(out)], env=old, capture_output=True, check=True)
+            subprocess.run([*cli, str(out)], env=old, cwd=here, capture_output=True, check=True)
+            print(f"toolkit before: {_toolkit_at(python, old, here)}")
             jobs.append(([*cli, str(out)], old, args.runs))
             jobs.append(([*cli[:-3], "--out", str(out)], old, few))
-        timed = _timed(jobs)
+        timed = _timed(jobs, here)
         (walls, cpus, _), (all_walls, all_cpus, _), (lib_walls, lib_cpus, outputs) = timed[:3]
         (floor_walls, floor_cpus, _), (bare_walls, bare_cpus, _) = timed[3:5]
         raw: Timing | None = timed[5] if args.floor is not None else None
