@@ -7,6 +7,7 @@ bitmasks of each forward/backward move, and the action encoding. Nothing here ru
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from toolkit.api import CompiledGame, GameSetup, State
@@ -17,6 +18,8 @@ from toolkit.games.muckle_stoater.constants import (
     KIND_OF,
     SPLIT,
     Content,
+    Move,
+    SplitOption,
     SplitShares,
     Table,
 )
@@ -28,6 +31,55 @@ def _path(track: int, hole: int, steps: int, sign: int) -> int:
     for j in range(1, steps + 1):
         mask |= 1 << ((hole + sign * j) % track)
     return mask
+
+
+FwdTable = Sequence[tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]]
+
+
+def _split_options(fwd: FwdTable) -> tuple[tuple[tuple[tuple[SplitOption, ...], ...], ...], ...]:
+    """`fwd` for 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit). Plain loops,
+    not nested generator expressions: a table is built on every simulation's first game, and
+    a generator per row made that the larger part of the run's start-up."""
+    per_colour = []
+    for per_k in fwd:
+        ks = []
+        for per_pos in per_k:
+            rows = []
+            for opts in per_pos:
+                row = []
+                for vo, dest, path in opts:
+                    row.append((1 if vo > 2 else 0, dest, path, 1 << dest))
+                rows.append(tuple(row))
+            ks.append(tuple(rows))
+        per_colour.append(tuple(ks))
+    return tuple(per_colour)
+
+
+def _ready_moves(
+    fwd: FwdTable, n: int, steps: set[int]
+) -> tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]:
+    """fmoves[k][laddie][position]: `fwd` as ready-made (path mask, move) pairs, for the
+    forward moves of the cards, k in `steps` (empty for any other k: a split's share uses
+    `sfwd`). Plain loops for the reason given in `_split_options`."""
+    players = len(fwd)
+    kmax = len(fwd[0]) - 1 if fwd else 0
+    fmoves: list[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]] = [()]
+    for k in range(1, kmax + 1):
+        per_laddie: list[tuple[tuple[tuple[int, Move], ...], ...]] = []
+        if k not in steps:
+            fmoves.append(())
+            continue
+        for lid in range(players * n):
+            slot = lid % n
+            rows = []
+            for p, opts in enumerate(fwd[lid // n][k]):
+                row = []
+                for vo, dest, path in opts:
+                    row.append((path, (vo + slot, lid, p, dest, -1, -1, -1)))
+                rows.append(tuple(row))
+            per_laddie.append(tuple(rows))
+        fmoves.append(tuple(per_laddie))
+    return tuple(fmoves)
 
 
 def build_table(content: Content, players: int, teams: bool) -> Table:
@@ -76,29 +128,8 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
                     per_pos.append(())
             per_k.append(tuple(per_pos))
         fwd.append(tuple(per_k))
-    sfwd = tuple(
-        tuple(
-            tuple(
-                tuple((1 if vo > 2 else 0, dest, path, 1 << dest) for vo, dest, path in opts)
-                for opts in per_pos
-            )
-            for per_pos in per_k
-        )
-        for per_k in fwd
-    )
-    fmoves = ((),) + tuple(
-        tuple(
-            tuple(
-                tuple(
-                    (path, (vo + lid % n, lid, p, dest, -1, -1, -1))
-                    for vo, dest, path in fwd[lid // n][k][p]
-                )
-                for p in range(track + cast)
-            )
-            for lid in range(players * n)
-        )
-        for k in range(1, kmax + 1)
-    )
+    sfwd = _split_options(fwd)
+    fmoves = _ready_moves(fwd, n, {arg for _, kind, arg, _ in c.effects if kind == FWD})
     shares: list[tuple[tuple[SplitShares, ...], ...]] = []
     split_totals = {arg for _, kind, arg, _ in c.effects if kind == SPLIT}
     for total in range(max(split_totals, default=0) + 1):

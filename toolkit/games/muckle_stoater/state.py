@@ -367,33 +367,44 @@ class MuckleState(State):
             if not live_a:
                 continue
             ka = la - lo
-            va = 1 << pa
+            own_a = own ^ (1 << pa)  # the colour's Laddies with a lifted off
             for j in range(i + 1, last):
                 lb, pb, (row_b, _, rlive_b) = movers[j]
                 both = live_a & rlive_b  # the shares f a can take and b the rest of
                 if not both:
                     continue
                 kb = lb - lo
-                vb = 1 << pb
+                own_b = own ^ (1 << pb)
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
                 ba = (kb * n + ka) * parts - 1
                 for f in share_fs[both]:
                     g = total - f
                     opts_b = row_b[g - 1]
                     for oa, da, pka, bit_a in row_a[f - 1]:
-                        a_ok = not own & pka and not (fin and pa < track <= da)
-                        after_a = (own ^ va) | bit_a
-                        for ob, db, pkb, bit_b in opts_b:
-                            if a_ok and not after_a & pkb:  # a first, then b
-                                v = ((ab + f) << 2) + (oa << 1) + ob + 2
-                                out.append((v, la, pa, da, lb, pb, db))
-                            elif (
-                                not own & pkb
-                                and not (fin and pb < track <= db)
-                                and not ((own ^ vb) | bit_b) & pka
-                            ):  # b first, then a
-                                v = ((ba + g) << 2) + (ob << 1) + oa + 2
-                                out.append((v, lb, pb, db, la, pa, da))
+                        if not own & pka and not (fin and pa < track <= da):
+                            # a may go first; b first then needs only a's path clear of b's
+                            # landing hole (a's path already meets no Laddie of the colour)
+                            after_a = own_a | bit_a
+                            for ob, db, pkb, bit_b in opts_b:
+                                if not after_a & pkb:  # a first, then b
+                                    v = ((ab + f) << 2) + (oa << 1) + ob + 2
+                                    out.append((v, la, pa, da, lb, pb, db))
+                                elif (
+                                    not own & pkb
+                                    and not (fin and pb < track <= db)
+                                    and not bit_b & pka
+                                ):  # b first, then a
+                                    v = ((ba + g) << 2) + (ob << 1) + oa + 2
+                                    out.append((v, lb, pb, db, la, pa, da))
+                        elif not own_b & pka:  # only b first, then a, can be legal
+                            for ob, db, pkb, bit_b in opts_b:
+                                if (
+                                    not own & pkb
+                                    and not (fin and pb < track <= db)
+                                    and not bit_b & pka
+                                ):
+                                    v = ((ba + g) << 2) + (ob << 1) + oa + 2
+                                    out.append((v, lb, pb, db, la, pa, da))
 
     def _finishing_split(self, la: int, dest: int, rest: int, ka: int, f: int, out: Moves) -> None:
         """R5: the first part brings the player's last Laddie home; the rest moves a partner's
