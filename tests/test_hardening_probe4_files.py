@@ -357,3 +357,30 @@ def test_an_unlisted_translation_too_large_or_linked_out_is_left_unread(tmp_path
     result = run_cli("i18n", "import", str(po_path), "--game", str(game))
     assert "fr.md is not read (fr.md: it leads outside the game folder)" in result.output
     assert outside.read_text() == "# Notes\n"
+
+
+def test_a_workbook_switched_to_a_link_after_the_check_is_not_read(tmp_path, run_cli, monkeypatch):
+    # an XLSX or ODS deck was opened by path five times (zip check, members, calamine):
+    # a link switched after the containment check was read; now it is read once, inside
+    import json
+
+    from toolkit.content import game as game_module
+
+    game = _sheet_game(tmp_path, run_cli)
+    decks = game / "decks"
+    for fmt in ("xlsx", "ods"):
+        sheet = decks / f"cards.{fmt}"
+        assert run_cli("convert", str(decks / "cards.csv"), "--to", fmt).exit_code == 0
+        outside = tmp_path / f"private.{fmt}"
+        sheet.rename(outside)
+        sheet.symlink_to(outside)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("decks/cards.csv", "decks/cards.xlsx"))
+    monkeypatch.setattr(game_module, "_inside", lambda root, rel: root / rel)  # check passed
+    monkeypatch.chdir(game)
+    for fmt in ("xlsx", "ods"):
+        text = manifest.read_text().replace("cards.xlsx", f"cards.{fmt}")
+        manifest.write_text(text.replace("cards.ods", f"cards.{fmt}"))
+        result = run_cli("validate", "--format", "json")
+        found = {(d["file"], d["code"]): d["message"] for d in json.loads(result.stdout)}
+        assert "leads outside the game folder" in found[f"decks/cards.{fmt}", "Y010"]
