@@ -384,3 +384,60 @@ def test_a_workbook_switched_to_a_link_after_the_check_is_not_read(tmp_path, run
         result = run_cli("validate", "--format", "json")
         found = {(d["file"], d["code"]): d["message"] for d in json.loads(result.stdout)}
         assert "leads outside the game folder" in found[f"decks/cards.{fmt}", "Y010"]
+
+
+# --- a game folder holding deeply nested folders -------------------------------------------
+
+
+def _nest(folder: Path, depth: int) -> Path:
+    """`depth` folders one inside the other under `folder` (made one at a time: os.makedirs
+    recurses too); the deepest."""
+    for _ in range(depth):
+        folder = folder / "a"
+        folder.mkdir()
+    return folder
+
+
+def _unnest(deepest: Path, depth: int) -> None:
+    for _ in range(depth):  # rmdir from the bottom: shutil.rmtree recurses once per level
+        deepest.rmdir()
+        deepest = deepest.parent
+
+
+def test_deeply_nested_folders_in_a_game_end_no_command_in_a_recursion_error(
+    tmp_path, run_cli, monkeypatch
+):
+    # 1,400 nested folders (a path still under 4 kB) ended validate and build (the cache's
+    # walk), validate --no-cache (the unlisted-file check's rglob), i18n import (the
+    # journal's os.walk), the preview's icon list and the editor's mirror in RecursionError
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.preview import deps
+
+    assert run_cli("new", "deep", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "deep"
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    depth = 1400
+    nests = [_nest(game / "decks", depth), _nest(game / "icons", depth)]
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "0")
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    try:
+        assert run_cli("validate", str(game)).exit_code == 0
+        assert run_cli("validate", str(game), "--no-cache").exit_code == 0
+        out = tmp_path / "out"
+        assert run_cli("build", str(game), "--lang", "en", "--out", str(out)).exit_code == 0
+        assert run_cli("i18n", "import", str(po_path), "--game", str(game)).exit_code == 0
+        from toolkit.content.game import load_game
+
+        assert [p.name for p in deps.icon_files(load_game(game))] == ["token.svg"]
+        mirror = Mirror(game)
+        try:
+            mirror.sync()
+            assert (mirror.path / "game.yaml").is_file()
+        finally:
+            mirror.close()
+    finally:
+        for deepest in nests:
+            _unnest(deepest, depth)
