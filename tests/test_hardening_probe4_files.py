@@ -441,3 +441,15 @@ def test_deeply_nested_folders_in_a_game_end_no_command_in_a_recursion_error(
     finally:
         for deepest in nests:
             _unnest(deepest, depth)
+
+
+def test_a_keys_file_linked_inside_the_game_is_no_unlisted_file(tmp_path, run_cli):
+    # the keys file was recorded as listed by its path, the unlisted-file check compared
+    # real paths: a keys file linked to a shared folder of the game was an R008 warning
+    game = _sheet_game(tmp_path, run_cli)
+    (game / "shared").mkdir()
+    keys = game / "decks" / "cards.deck.yaml"
+    keys.rename(game / "shared" / "cards.deck.yaml")
+    keys.symlink_to(Path("..") / "shared" / "cards.deck.yaml")
+    result = run_cli("validate", str(game))
+    assert result.exit_code == 0 and "R008" not in result.stdout, result.output

@@ -223,7 +223,7 @@ def _load_group(
             continue
         display = display_path(target)
         if is_sheet(target) and where[-1] in ROWS_KEY:
-            game.listed.add(keys_file(target))
+            game.listed.add(real_path(keys_file(target)))  # as R008 compares it
             rows_key = ROWS_KEY[str(where[-1])]
             doc, diags = load_sheet(target, display, rows_key, adapter, inside=game.root)
         else:
