@@ -453,3 +453,15 @@ def test_a_keys_file_linked_inside_the_game_is_no_unlisted_file(tmp_path, run_cl
     keys.symlink_to(Path("..") / "shared" / "cards.deck.yaml")
     result = run_cli("validate", str(game))
     assert result.exit_code == 0 and "R008" not in result.stdout, result.output
+
+
+def test_an_include_in_a_rulebook_is_refused_with_a_clear_reason(tmp_path, run_cli):
+    # refused before too (the sandbox knows only its own sources), as "KeyError: '/etc/x'"
+    assert run_cli("new", "incl", "--into", str(tmp_path)).exit_code == 0
+    rulebook = tmp_path / "incl" / "rulebook" / "en.md"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRETWORD\n")
+    rulebook.write_text(rulebook.read_text() + f'\n{{% include "{secret}" %}}\n')
+    result = run_cli("validate", str(tmp_path / "incl"))
+    assert result.exit_code == 1 and "SECRETWORD" not in result.output
+    assert "a text cannot include, import or extend another file" in result.stdout
