@@ -465,3 +465,11 @@ def test_an_include_in_a_rulebook_is_refused_with_a_clear_reason(tmp_path, run_c
     result = run_cli("validate", str(tmp_path / "incl"))
     assert result.exit_code == 1 and "SECRETWORD" not in result.output
     assert "a text cannot include, import or extend another file" in result.stdout
+
+
+def test_new_into_a_dangling_link_says_so(tmp_path, run_cli):
+    # it said "cannot write …: File exists; no game written"
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    result = run_cli("new", "gone", "--into", str(tmp_path))
+    assert result.exit_code == 2 and "is a link to nothing" in result.output  # as "exists"
+    assert not (tmp_path / "nowhere").exists()
