@@ -473,3 +473,17 @@ def test_new_into_a_dangling_link_says_so(tmp_path, run_cli):
     result = run_cli("new", "gone", "--into", str(tmp_path))
     assert result.exit_code == 2 and "is a link to nothing" in result.output  # as "exists"
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_game_layout_that_is_no_regular_file_is_reported_not_replaced(tmp_path, run_cli):
+    # a FIFO (or a folder, or a dangling link) named layouts/standard.yaml was passed over
+    # for the toolkit's own standard layout without a word: the game's file is the one named
+    import os
+
+    assert run_cli("new", "fifo", "--into", str(tmp_path)).exit_code == 0
+    layout = tmp_path / "fifo" / "layouts" / "standard.yaml"
+    for make in (os.mkfifo, os.mkdir, lambda path: os.symlink("nowhere.yaml", path)):
+        layout.unlink() if not layout.is_dir() or layout.is_symlink() else layout.rmdir()
+        make(layout)
+        result = run_cli("validate", str(tmp_path / "fifo"))
+        assert result.exit_code == 2 and "layouts/standard.yaml:1:1: Y010" in result.stdout
