@@ -357,3 +357,133 @@ def test_an_unlisted_translation_too_large_or_linked_out_is_left_unread(tmp_path
     result = run_cli("i18n", "import", str(po_path), "--game", str(game))
     assert "fr.md is not read (fr.md: it leads outside the game folder)" in result.output
     assert outside.read_text() == "# Notes\n"
+
+
+def test_a_workbook_switched_to_a_link_after_the_check_is_not_read(tmp_path, run_cli, monkeypatch):
+    # an XLSX or ODS deck was opened by path five times (zip check, members, calamine):
+    # a link switched after the containment check was read; now it is read once, inside
+    import json
+
+    from toolkit.content import game as game_module
+
+    game = _sheet_game(tmp_path, run_cli)
+    decks = game / "decks"
+    for fmt in ("xlsx", "ods"):
+        sheet = decks / f"cards.{fmt}"
+        assert run_cli("convert", str(decks / "cards.csv"), "--to", fmt).exit_code == 0
+        outside = tmp_path / f"private.{fmt}"
+        sheet.rename(outside)
+        sheet.symlink_to(outside)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("decks/cards.csv", "decks/cards.xlsx"))
+    monkeypatch.setattr(game_module, "_inside", lambda root, rel: root / rel)  # check passed
+    monkeypatch.chdir(game)
+    for fmt in ("xlsx", "ods"):
+        text = manifest.read_text().replace("cards.xlsx", f"cards.{fmt}")
+        manifest.write_text(text.replace("cards.ods", f"cards.{fmt}"))
+        result = run_cli("validate", "--format", "json")
+        found = {(d["file"], d["code"]): d["message"] for d in json.loads(result.stdout)}
+        assert "leads outside the game folder" in found[f"decks/cards.{fmt}", "Y010"]
+
+
+# --- a game folder holding deeply nested folders -------------------------------------------
+
+
+def _nest(folder: Path, depth: int) -> Path:
+    """`depth` folders one inside the other under `folder` (made one at a time: os.makedirs
+    recurses too); the deepest."""
+    for _ in range(depth):
+        folder = folder / "a"
+        folder.mkdir()
+    return folder
+
+
+def _unnest(deepest: Path, depth: int) -> None:
+    for _ in range(depth):  # rmdir from the bottom: shutil.rmtree recurses once per level
+        deepest.rmdir()
+        deepest = deepest.parent
+
+
+def test_deeply_nested_folders_in_a_game_end_no_command_in_a_recursion_error(
+    tmp_path, run_cli, monkeypatch
+):
+    # 1,400 nested folders (a path still under 4 kB) ended validate and build (the cache's
+    # walk), validate --no-cache (the unlisted-file check's rglob), i18n import (the
+    # journal's os.walk), the preview's icon list and the editor's mirror in RecursionError
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.preview import deps
+
+    assert run_cli("new", "deep", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "deep"
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    depth = 1400
+    nests = [_nest(game / "decks", depth), _nest(game / "icons", depth)]
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "0")
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    try:
+        assert run_cli("validate", str(game)).exit_code == 0
+        assert run_cli("validate", str(game), "--no-cache").exit_code == 0
+        out = tmp_path / "out"
+        assert run_cli("build", str(game), "--lang", "en", "--out", str(out)).exit_code == 0
+        assert run_cli("i18n", "import", str(po_path), "--game", str(game)).exit_code == 0
+        from toolkit.content.game import load_game
+
+        assert [p.name for p in deps.icon_files(load_game(game))] == ["token.svg"]
+        mirror = Mirror(game)
+        try:
+            mirror.sync()
+            assert (mirror.path / "game.yaml").is_file()
+        finally:
+            mirror.close()
+    finally:
+        for deepest in nests:
+            _unnest(deepest, depth)
+
+
+def test_a_keys_file_linked_inside_the_game_is_no_unlisted_file(tmp_path, run_cli):
+    # the keys file was recorded as listed by its path, the unlisted-file check compared
+    # real paths: a keys file linked to a shared folder of the game was an R008 warning
+    game = _sheet_game(tmp_path, run_cli)
+    (game / "shared").mkdir()
+    keys = game / "decks" / "cards.deck.yaml"
+    keys.rename(game / "shared" / "cards.deck.yaml")
+    keys.symlink_to(Path("..") / "shared" / "cards.deck.yaml")
+    result = run_cli("validate", str(game))
+    assert result.exit_code == 0 and "R008" not in result.stdout, result.output
+
+
+def test_an_include_in_a_rulebook_is_refused_with_a_clear_reason(tmp_path, run_cli):
+    # refused before too (the sandbox knows only its own sources), as "KeyError: '/etc/x'"
+    assert run_cli("new", "incl", "--into", str(tmp_path)).exit_code == 0
+    rulebook = tmp_path / "incl" / "rulebook" / "en.md"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRETWORD\n")
+    rulebook.write_text(rulebook.read_text() + f'\n{{% include "{secret}" %}}\n')
+    result = run_cli("validate", str(tmp_path / "incl"))
+    assert result.exit_code == 1 and "SECRETWORD" not in result.output
+    assert "a text cannot include, import or extend another file" in result.stdout
+
+
+def test_new_into_a_dangling_link_says_so(tmp_path, run_cli):
+    # it said "cannot write …: File exists; no game written"
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    result = run_cli("new", "gone", "--into", str(tmp_path))
+    assert result.exit_code == 2 and "is a link to nothing" in result.output  # as "exists"
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_game_layout_that_is_no_regular_file_is_reported_not_replaced(tmp_path, run_cli):
+    # a FIFO (or a folder, or a dangling link) named layouts/standard.yaml was passed over
+    # for the toolkit's own standard layout without a word: the game's file is the one named
+    import os
+
+    assert run_cli("new", "fifo", "--into", str(tmp_path)).exit_code == 0
+    layout = tmp_path / "fifo" / "layouts" / "standard.yaml"
+    for make in (os.mkfifo, os.mkdir, lambda path: os.symlink("nowhere.yaml", path)):
+        layout.unlink() if not layout.is_dir() or layout.is_symlink() else layout.rmdir()
+        make(layout)
+        result = run_cli("validate", str(tmp_path / "fifo"))
+        assert result.exit_code == 2 and "layouts/standard.yaml:1:1: Y010" in result.stdout

@@ -47,7 +47,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # rule pages: examples over a base game (one of them the scaffold's)
     "ruledocs": frozenset({"content", "diagnostics", "fileio", "home", "scaffold"}),
     # the editor's server: the checks' findings, the game's names, the typography fixes
-    "lsp": frozenset({"checks", "content", "diagnostics", "i18n", "render", "ruledocs"}),
+    "lsp": frozenset({"checks", "content", "diagnostics", "fileio", "i18n", "render", "ruledocs"}),
     "cli": frozenset(
         {"api", "checks", "content", "diagnostics", "fileio", "home", "i18n", "journal"}
         | {"lsp", "preview", "reference", "render", "ruledocs", "scaffold", "sim"}

@@ -32,7 +32,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -493,3 +493,26 @@ def real_path(path: Path) -> Path:
     gives the looping path instead of raising RuntimeError (Python 3.11): the caller's own
     existence or containment check then refuses it with a diagnostic."""
     return Path(os.path.realpath(path))
+
+
+MAX_DEPTH = 64
+"""Folders below a walked root (a game, an output folder) deeper than this are not walked:
+os.walk and Path.rglob recurse once per level, and a game holding 1,400 nested folders (a
+path still under 4 kB) ended validate, build and import in a RecursionError."""
+
+
+def walk(root: Path | str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk(root) (top-down, links to folders listed but not followed), going no deeper
+    than MAX_DEPTH folders below `root`; the caller may prune `dirs` as with os.walk."""
+    base = os.fspath(root)
+    for folder, dirs, files in os.walk(base):
+        if os.path.relpath(folder, base).count(os.sep) + 1 >= MAX_DEPTH:
+            dirs[:] = []
+        yield folder, dirs, files
+
+
+def files_under(root: Path) -> Iterator[Path]:
+    """Every entry below `root` that is not a folder (links included), as
+    `root.rglob("*")` lists them, within MAX_DEPTH."""
+    for folder, _, files in walk(root):
+        yield from (Path(folder, name) for name in files)

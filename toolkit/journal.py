@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolkit.fileio import atomic_write_bytes, read_bounded, write_many
+from toolkit.fileio import atomic_write_bytes, read_bounded, walk, write_many
 
 JOURNAL = ".playset-journal.json"
 MAX_JOURNAL_BYTES = 1024 * 1024  # a journal lists a game's files: a few kB
@@ -53,7 +53,7 @@ def recover(root: Path) -> list[str]:
         notes += _finish(root, journal)
     cutoff = time.time() - STALE_SECONDS
     removed = 0
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "output"]
         for name in names:
             path = Path(folder) / name

@@ -15,7 +15,7 @@ from toolkit.content.models.glossary import GlossaryTerm
 from toolkit.content.templating import NAME, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.fileio import real_path
+from toolkit.fileio import files_under, real_path
 
 R_DUPLICATE_ID = rule("R003", "duplicate-id", "An id is declared twice in the same namespace.")
 R_UNKNOWN_REF = rule("R004", "unknown-reference", "A reference names an id that does not exist.")
@@ -140,7 +140,11 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
         base = game.root / folder
         if not base.is_dir() or folder in game.broken_lists:
             continue
-        for path in sorted(base.rglob("*.yaml")) + sorted(base.rglob("*.yml")):
+        found = list(files_under(base))  # bounded in depth, as rglob was not
+        for path in [
+            *sorted(p for p in found if p.suffix == ".yaml"),
+            *sorted(p for p in found if p.suffix == ".yml"),
+        ]:
             if real_path(path) not in game.listed:
                 rel = path.relative_to(game.root).as_posix()
                 where = ("files", folder) if ("files", folder) in manifest.doc.key_spans else ()

@@ -92,7 +92,9 @@ def find(kind: Kind, name: str, game_root: Path | None = None) -> Found | None:
             refused = _outside(kind, path, game_root)
             if refused:
                 return Found(path, _display(kind, path, in_game), in_game, refused)
-        if path.is_file():
+        # the game's own of that name shadows the built-in even when it cannot be read (a
+        # FIFO, a folder, a dangling link): its reader says why, nothing falls back silently
+        if path.is_file() or (in_game and (path.exists() or path.is_symlink())):
             return Found(path, _display(kind, path, in_game), in_game)
     return None
 

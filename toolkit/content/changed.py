@@ -4,11 +4,11 @@ the nearest folder with a game.yaml above each file git has staged; with nothing
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 from toolkit.content.game import MANIFEST, game_folder_around
+from toolkit.fileio import walk
 
 SKIPPED = frozenset({"output", "node_modules", "__pycache__"})
 
@@ -34,7 +34,7 @@ def staged_files(cwd: Path) -> list[Path]:
 def games_under(root: Path, limit: int = 500) -> list[Path]:
     """Every game folder under `root` (hidden and output folders skipped)."""
     found: list[Path] = []
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, files in walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED and not d.startswith("."))
         if MANIFEST in files:
             found.append(Path(folder))

@@ -235,7 +235,7 @@ def _load_group(
             # the spreadsheet readers load with the first sheet (~20 ms: most games have none)
             from toolkit.content.sheets.load import load_sheet
 
-            game.listed.add(keys_file(target))
+            game.listed.add(real_path(keys_file(target)))  # as R008 compares it
             rows_key = ROWS_KEY[str(where[-1])]
             doc, diags = load_sheet(target, display, rows_key, adapter, inside=game.root)
         else:

@@ -45,6 +45,7 @@ from pathlib import Path
 
 from toolkit.content.folders import repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
+from toolkit.fileio import MAX_DEPTH
 from toolkit.usercache import SignedStore
 
 FORMAT = "playset-findings-1"
@@ -183,8 +184,15 @@ class _Walk:
         self.modelines: list[tuple[str, str]] = []
 
     def folder(
-        self, root: str, digest: hashlib._Hash, watch: bool = False, omit: str | None = None
+        self,
+        root: str,
+        digest: hashlib._Hash,
+        watch: bool = False,
+        omit: str | None = None,
+        depth: int = 0,
     ) -> None:
+        if depth >= MAX_DEPTH:  # no key, no cache: the same findings, worked out afresh
+            raise TooBig
         try:
             info = os.stat(root)
             with os.scandir(root) as listing:
@@ -214,7 +222,7 @@ class _Walk:
                 is_dir = False
             if is_dir:
                 digest.update(b"D\0")
-                self.folder(entry.path, digest, watch)
+                self.folder(entry.path, digest, watch, depth=depth + 1)
                 digest.update(b"/D\0")
                 continue
             facts = self.stats.facts(entry.path, self.budget)

@@ -14,6 +14,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from toolkit.fileio import walk
+
 MAX_COPY_BYTES = 64 * 1024 * 1024
 """The largest file any check reads whole (a game's font); a larger one is mirrored as a
 sparse file of its size, which the checks refuse by size as they refuse the real one."""
@@ -93,7 +95,7 @@ class Mirror:
 
     def _files(self) -> list[Path]:
         found: list[Path] = []
-        for folder, dirs, files in os.walk(self.root):
+        for folder, dirs, files in walk(self.root):
             dirs[:] = sorted(d for d in dirs if d not in SKIPPED and not d.startswith("."))
             found += [Path(folder) / f for f in sorted(files) if not f.startswith(".")]
             if len(found) > MAX_FILES:

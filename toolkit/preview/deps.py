@@ -21,7 +21,7 @@ from typing import Any
 from toolkit.content import assets
 from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
-from toolkit.fileio import InputError, read_bounded, read_text, real_path
+from toolkit.fileio import InputError, files_under, read_bounded, read_text, real_path
 from toolkit.render.artifacts.questions import question_deck
 from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
 
@@ -133,7 +133,7 @@ def icon_files(game: Game) -> list[Path]:
     root = real_path(game.root)
     return sorted(
         p
-        for p in folder.rglob("*")
+        for p in files_under(folder)
         if p.suffix.lower() in ICON_SUFFIXES and real_path(p).is_relative_to(root)
     )
 

@@ -20,6 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from toolkit.content.validate_cache import shared_trees
+from toolkit.fileio import walk
 from toolkit.preview.deps import Target
 from toolkit.usercache import SignedStore
 
@@ -34,7 +35,7 @@ SKIPPED_DIRS = {"__pycache__", "output"}  # bytecode; what `build` and `export` 
 def _stats(root: Path, skip: set[str] | None = None) -> list[str]:
     """`path size mtime` of each file under `root` (hidden folders and caches skipped)."""
     out = []
-    for folder, dirs, names in os.walk(root):
+    for folder, dirs, names in walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
         for name in sorted(names):
             path = Path(folder, name)

@@ -16,13 +16,13 @@ results, compiled afresh.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import BuiltinMethodType, GeneratorType, MethodType
 from typing import Any, cast
 
-from jinja2 import FunctionLoader, Template
+from jinja2 import FunctionLoader, Template, TemplateNotFound
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.compiler import CodeGenerator
 from jinja2.runtime import Context
@@ -203,7 +203,7 @@ class CachedSandbox:
         self._sources: dict[str, str] = {}
         kind = _BoundedImmutableSandbox if immutable else _BoundedSandbox
         self.env = kind(
-            loader=FunctionLoader(lambda name: (self._sources[name], None, lambda: True)),
+            loader=FunctionLoader(self._source),
             bytecode_cache=bytecode_cache(),
             undefined=DesignerUndefined,
             autoescape=False,
@@ -212,6 +212,15 @@ class CachedSandbox:
             finalize=bounds.guard_finalize,
         )
         _install_bounds(self.env)
+
+    def _source(self, name: str) -> tuple[str, None, Callable[[], bool]]:
+        """A source this sandbox compiled itself; any other name (an `{% include %}`,
+        `{% import %}` or `{% extends %}` in a designer's text) is refused, never read."""
+        source = self._sources.get(name)
+        if source is None:
+            message = f"{name!r}: a text cannot include, import or extend another file"
+            raise TemplateNotFound(name, message=message)
+        return source, None, lambda: True
 
     @contextmanager
     def bounded(self) -> Iterator[None]:

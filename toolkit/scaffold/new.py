@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,8 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
     files = plan(game_id, languages, engine)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not an empty folder")
+    if folder.is_symlink() and not folder.exists():
+        raise ScaffoldError(f"{folder} is a link to nothing ({os.readlink(folder)}): remove it")
     made: list[Path] = []  # folders this call created, parents first
     written: list[Path] = []
     try:

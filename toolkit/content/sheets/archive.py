@@ -4,6 +4,7 @@ milliseconds and without memory, before the spreadsheet reader opens it."""
 
 from __future__ import annotations
 
+import io
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +29,18 @@ class Problem:
     too_large: bool = False
 
 
-def inspect(path: Path, suffix: str) -> Problem | None:
-    """None when `path` is a zip whose members are safe to unpack, else the problem."""
-    with path.open("rb") as handle:
-        head = handle.read(8)
+def _zip(source: Path | bytes) -> zipfile.ZipFile:
+    return zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source)
+
+
+def inspect(source: Path | bytes, suffix: str) -> Problem | None:
+    """None when `source` (a file, or its bytes as read once) is a zip whose members are
+    safe to unpack, else the problem."""
+    if isinstance(source, bytes):
+        head = source[:8]
+    else:
+        with source.open("rb") as handle:
+            head = handle.read(8)
     if head == OLE_MAGIC:
         if suffix == ".xlsx":  # an encrypted OOXML package is an OLE file, not a zip
             return Problem(
@@ -43,7 +52,7 @@ def inspect(path: Path, suffix: str) -> Problem | None:
     if not head.startswith(b"PK"):
         return Problem(f"not a {suffix} file: it is not a zip archive as {suffix} files are")
     try:
-        with zipfile.ZipFile(path) as archive:
+        with _zip(source) as archive:
             members = archive.infolist()
             if len(members) > MAX_MEMBERS:
                 return Problem(f"the archive holds {len(members):,} files", too_large=True)
@@ -88,9 +97,9 @@ def _ods_problem(archive: zipfile.ZipFile) -> Problem | None:
     return None
 
 
-def read_member(path: Path, name: str) -> bytes | None:
+def read_member(source: Path | bytes, name: str) -> bytes | None:
     """One member's bytes (already checked by `inspect`), or None when there is none."""
-    with zipfile.ZipFile(path) as archive:
+    with _zip(source) as archive:
         try:
             return archive.read(name)
         except KeyError:

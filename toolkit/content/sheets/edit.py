@@ -12,9 +12,11 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from toolkit.content.sheets.csv_reader import as_text, delimiter
+from toolkit.content.sheets.grid import MAX_SHEET_BYTES
 from toolkit.content.sheets.prescan import element_body
 from toolkit.content.sheets.workbook import _first_sheet_member
 from toolkit.diagnostics.diagnostic import cell_name
+from toolkit.fileio import read_bounded
 
 Cell = tuple[int, int]
 """(row, column), 1-based."""
@@ -27,11 +29,16 @@ class CellEditRefused(ValueError):
 def edit_cells(path: Path, values: dict[Cell, str]) -> bytes:
     """The file's new bytes with each cell holding its new text."""
     suffix = path.suffix.lower()
-    data = path.read_bytes()
+    try:
+        data = read_bounded(path, MAX_SHEET_BYTES)  # a regular file, as validated just before
+    except OSError as exc:
+        raise CellEditRefused(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > MAX_SHEET_BYTES:
+        raise CellEditRefused(f"the file is over the limit of {MAX_SHEET_BYTES:,} bytes")
     if suffix == ".csv":
         return _edit_csv(data, values)
     if suffix == ".xlsx":
-        member = _first_sheet_member(path)
+        member = _first_sheet_member(data)
         if member is None:
             raise CellEditRefused("the workbook has no worksheet")
         return _rezip(data, member, lambda xml: _edit_xlsx(xml, values))

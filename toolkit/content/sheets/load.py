@@ -80,7 +80,7 @@ def read_grid(path: Path, display: str, inside: Path | None = None) -> Grid | Re
     folder once opened: see fileio.read_bounded)."""
     if path.suffix.lower() == ".csv":
         return read_csv(path, display, inside)
-    return read_workbook(path, display)
+    return read_workbook(path, display, inside)
 
 
 def load_sheet(

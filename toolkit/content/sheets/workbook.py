@@ -6,6 +6,7 @@ build more than the content limits allow."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 import zipfile
 import zlib
@@ -13,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.sheets import archive, files, prescan
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, Grid, Refused
+from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
 from toolkit.content.source import Y_UNREADABLE
 from toolkit.diagnostics import Span
+from toolkit.fileio import read_bounded
 
 _SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\s([^<>]*)>")
 _REL_ID = re.compile(rb'\b(?:\w+:)?id="([^"]+)"')
@@ -24,10 +26,10 @@ _RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^<>]*)>")
 _ATTR = re.compile(rb'(\w+)="([^"]*)"')
 
 
-def _first_sheet_member(path: Path) -> str | None:
+def _first_sheet_member(source: Path | bytes) -> str | None:
     """The zip member of an XLSX file's first worksheet (the one calamine reads first)."""
-    book = archive.read_member(path, "xl/workbook.xml") or b""
-    rels = archive.read_member(path, "xl/_rels/workbook.xml.rels") or b""
+    book = archive.read_member(source, "xl/workbook.xml") or b""
+    rels = archive.read_member(source, "xl/_rels/workbook.xml.rels") or b""
     sheet = _SHEET_TAG.search(book)
     rid = _REL_ID.search(sheet.group(1)) if sheet else None
     if rid is None:
@@ -76,7 +78,9 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def read_workbook(path: Path, display: str) -> Grid | Refused:
+def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid | Refused:
+    """The first worksheet of an XLSX or ODS file, read once (every look below is at the
+    bytes checked; with `inside`, a file opened outside that folder is refused)."""
     suffix = path.suffix.lower()
 
     def refuse(r: Any, span: Span, message: str) -> Refused:
@@ -86,7 +90,11 @@ def read_workbook(path: Path, display: str) -> Grid | Refused:
         refused = files.unreadable(path, display)
         if refused is not None:
             return refused
-        problem = archive.inspect(path, suffix)
+        data = read_bounded(path, MAX_SHEET_BYTES, inside=inside)
+        if len(data) > MAX_SHEET_BYTES:  # it grew after the check
+            message = f"file is over the limit of {MAX_SHEET_BYTES:,} bytes"
+            return refuse(Y_SHEET_SIZE, Span(), message)
+        problem = archive.inspect(data, suffix)
         if problem is not None:
             r = (
                 Y_PROTECTED
@@ -97,14 +105,14 @@ def read_workbook(path: Path, display: str) -> Grid | Refused:
             )
             return refuse(r, Span(), problem.message)
         if suffix == ".xlsx":
-            member = _first_sheet_member(path)
-            xml = archive.read_member(path, member) if member else None
+            member = _first_sheet_member(data)
+            xml = archive.read_member(data, member) if member else None
             if xml is None:
                 return refuse(Y_NOT_SHEET, Span(), "not an XLSX workbook: it has no worksheet")
             scan = prescan.scan_xlsx(xml)
-            first = _first_sheet_name(archive.read_member(path, "xl/workbook.xml") or b"")
+            first = _first_sheet_name(archive.read_member(data, "xl/workbook.xml") or b"")
         else:
-            content = archive.read_member(path, "content.xml") or b""
+            content = archive.read_member(data, "content.xml") or b""
             scan = prescan.scan_ods(content)
             first = _first_table_name(content)
     except OSError as exc:
@@ -121,7 +129,7 @@ def read_workbook(path: Path, display: str) -> Grid | Refused:
     import python_calamine as calamine
 
     try:
-        book = calamine.CalamineWorkbook.from_path(str(path))
+        book = calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
         names = book.sheet_names
         if not names:
             return refuse(Y_NOT_SHEET, Span(), "the workbook has no sheet")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolkit.fileio import walk
 from toolkit.registry import Registry
 
 
@@ -75,7 +76,8 @@ def prune(folder: Path, kept: list[Path]) -> list[Path]:
     removed: list[Path] = []
     if not folder.is_dir():
         return removed
-    for path in sorted(folder.rglob("*"), reverse=True):
+    listed = [Path(at, name) for at, dirs, files in walk(folder) for name in dirs + files]
+    for path in sorted(listed, reverse=True):
         if path.is_symlink() or not path.is_file():
             if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
                 path.rmdir()

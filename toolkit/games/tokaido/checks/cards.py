@@ -67,7 +67,9 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
 
 def _layout_text(game: Game, name: str) -> str | None:
     found = assets.find(assets.LAYOUTS, name, Path(game.root))
-    return found.path.read_text(encoding="utf-8") if found and not found.outside else None
+    if found is None or found.outside or not found.path.is_file():  # a FIFO would block
+        return None
+    return found.path.read_text(encoding="utf-8")
 
 
 @check(G_BACKS)
