@@ -238,3 +238,114 @@ def test_a_picture_within_the_limits_prints(tmp_path, run_cli, monkeypatch):
     from toolkit.render.rulebook import cover_picture
 
     assert cover_picture(load_game(root), (595.0, 842.0)) is None  # never decoded
+
+
+def _import(tmp_path: Path, run_cli, root: Path, msgstrs: dict[str, str]):
+    """Export the French PO file of `root`, set the given msgstrs, import it."""
+    import polib
+
+    po_path = tmp_path / "fr.po"
+    result = run_cli("i18n", "export", str(root), "--lang", "fr", "--out", str(po_path))
+    assert result.exit_code == 0, result.output
+    po = polib.pofile(str(po_path))
+    for entry in po:
+        if entry.msgctxt in msgstrs:
+            entry.msgstr = msgstrs[entry.msgctxt]
+    po.save(str(po_path))
+    return run_cli("i18n", "import", str(po_path), "--game", str(root))
+
+
+@pytest.mark.parametrize("value", ["0x10", "0o7", ".inf", ".NaN", "=", "<<", "2026-01-01"])
+def test_a_msgstr_yaml_reads_as_another_type_is_written_quoted(tmp_path, run_cli, value):
+    # F9: written plain, it read back as a number, a date or a special key: the edit did
+    # not round-trip and every entry of the same file was refused with it
+    from toolkit.content.game import load_game
+
+    root = _new_game(tmp_path, run_cli)
+    result = _import(
+        tmp_path,
+        run_cli,
+        root,
+        {
+            "decks/cards.yaml:cards[treasure].name": value,
+            "decks/cards.yaml:cards[rest].name": "Pause",
+        },
+    )
+    assert result.exit_code == 0, result.output
+    assert "refused" not in result.output.replace("0 refused", "")
+    cards = {c.id: c for c in load_game(root).decks[0].model.cards}  # type: ignore[union-attr]
+    assert cards["treasure"].name["fr"] == value
+    assert cards["rest"].name["fr"] == "Pause"
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ["\n\n```\ncode", "\n\n## Nouvelle partie", "\n\n- une liste", "\n\n| a | b |\n|---|---|"],
+)
+def test_a_rulebook_msgstr_cannot_change_the_rulebooks_structure(tmp_path, run_cli, tail):
+    # F10: a blank line and an unclosed fence in one paragraph's msgstr turned the rest of
+    # fr.md into code, silently; the translation then dropped out of every later PO file
+    root = _new_game(tmp_path, run_cli)
+    fr = root / "rulebook" / "fr.md"
+    before = fr.read_bytes()
+    source = "{{ decks.cards.total }} cartes. De {{ game.players.min }} à {{ game.players.max }}."
+    result = _import(tmp_path, run_cli, root, {"rulebook/en.md:components.1": source + tail})
+    assert "refused rulebook/en.md:components.1: rulebook/fr.md:" in result.output
+    assert "change the rulebook's structure" in result.output
+    assert fr.read_bytes() == before
+    # the same text on one line more applies
+    result = _import(tmp_path, run_cli, root, {"rulebook/en.md:components.1": source + "\nFin."})
+    assert "applied rulebook/en.md:components.1" in result.output, result.output
+    assert "Fin." in fr.read_text()
+
+
+def _sheet_game(tmp_path: Path, run_cli, suffix: str) -> Path:
+    """A new game whose deck is a sheet (converted from its YAML)."""
+    root = _new_game(tmp_path, run_cli)
+    deck = root / "decks" / "cards.yaml"
+    result = run_cli("convert", str(deck), "--to", suffix)
+    assert result.exit_code == 0, result.output
+    deck.unlink()
+    manifest = root / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("decks/cards.yaml", f"decks/cards.{suffix}"))
+    return root
+
+
+def test_an_xlsx_error_cell_is_reported_not_read_as_empty(tmp_path, run_cli):
+    # F12: a `copies` cell holding #DIV/0! (what a spreadsheet saves for =A/0) read as an
+    # empty cell: validate clean, the card printed once
+    import openpyxl
+
+    root = _sheet_game(tmp_path, run_cli, "xlsx")
+    book_path = root / "decks" / "cards.xlsx"
+    book = openpyxl.load_workbook(book_path)
+    book.active["H2"] = "#DIV/0!"  # openpyxl writes an error code as an error cell (t="e")
+    book.save(book_path)
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1, result.output
+    assert "cards.xlsx:cards!H2: Y015 [error] this cell holds the spreadsheet error #DIV/0!" in (
+        result.output
+    )
+
+
+def test_an_ods_error_cell_is_reported_not_read_as_empty(tmp_path, run_cli):
+    import zipfile
+
+    root = _sheet_game(tmp_path, run_cli, "ods")
+    path = root / "decks" / "cards.ods"
+    with zipfile.ZipFile(path) as source:
+        members = [(info, source.read(info)) for info in source.infolist()]
+    cell = b'<table:table-cell office:value-type="float" office:value="3"><text:p>3</text:p>'
+    error = (
+        b'<table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0"'
+        b' calcext:value-type="error"><text:p>#DIV/0!</text:p>'
+    )
+    with zipfile.ZipFile(path, "w") as target:
+        for info, data in members:
+            if info.filename == "content.xml":
+                assert cell in data
+                data = data.replace(cell, error, 1)
+            target.writestr(info, data)
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1, result.output
+    assert "Y015 [error] this cell holds the spreadsheet error #DIV/0!" in result.output
