@@ -349,3 +349,26 @@ def test_an_ods_error_cell_is_reported_not_read_as_empty(tmp_path, run_cli):
     result = run_cli("validate", str(root), "--no-cache")
     assert result.exit_code == 1, result.output
     assert "Y015 [error] this cell holds the spreadsheet error #DIV/0!" in result.output
+
+
+def _table(columns: int) -> str:
+    head = "| " + " | ".join(f"c{i}" for i in range(columns)) + " |"
+    rule = "|" + "|".join(":---:" if i % 2 else " - " for i in range(columns)) + "|"
+    return f"{head}\n{rule}\n| " + " | ".join("v" for _ in range(columns)) + " |\n"
+
+
+def test_a_table_too_wide_for_the_page_is_r010_not_a_traceback(tmp_path, run_cli):
+    # F13: 40 columns and more made reportlab's "negative availWidth" traceback in build,
+    # after the other languages' PDFs were written; validate was clean
+    root = _new_game(tmp_path, run_cli)
+    book = root / "rulebook" / "en.md"
+    book.write_text(book.read_text() + "\n## Table\n\n" + _table(40))
+    line = book.read_text().split("\n").index("|" + _table(40).split("\n|", 2)[1]) + 1
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1
+    assert f"rulebook/en.md:{line}:1: R010 [error] a table of 40 columns" in result.output
+    result = run_cli("build", str(root), "--no-cache", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    book.write_text(book.read_text().replace(_table(40), _table(20)))
+    result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
