@@ -372,3 +372,24 @@ def test_a_table_too_wide_for_the_page_is_r010_not_a_traceback(tmp_path, run_cli
     book.write_text(book.read_text().replace(_table(40), _table(20)))
     result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--out", str(tmp_path / "o"))
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("field", ["when", "let"])
+def test_a_layout_expression_of_too_many_tokens_is_refused(tmp_path, run_cli, monkeypatch, field):
+    # F15: a `when:` of 400,000 list items (an 800 kB layout) was compiled as an expression
+    # with no token count: validate took 79 s and 400 MB, and was clean
+    monkeypatch.setattr(template_bounds, "MAX_TOKENS", 1000)
+    root = _new_game(tmp_path, run_cli)
+    deck = root / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nlayout: example-card"))
+    layout = root / "layouts" / "example-card.yaml"
+    big = "[" + ",".join(["1"] * 2000) + "]"
+    text = layout.read_text()
+    if field == "when":
+        text = text.replace("  - kind: box\n", f'  - kind: box\n    when: "{big}"\n', 1)
+    else:
+        text = text.replace("elements:\n", f'let:\n  many: "{big}"\nelements:\n', 1)
+    layout.write_text(text)
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1, result.output
+    assert "P003" in result.output and "more than 1,000 tokens" in result.output

@@ -260,6 +260,17 @@ class CachedSandbox:
             self._stream(template, new)
             return new.get_exported()
 
+    def parse(self, source: str) -> Any:
+        """The parsed tree of `source` (raises jinja2.TemplateError, TemplateLimitError for
+        one of too many tokens: parsing is most of compiling's cost)."""
+        bounds.check_source(self.env, source)
+        return self.env.parse(source)
+
+    def expression(self, source: str) -> Any:
+        """`source` compiled as an expression (`when:`, `let:`), within the token limit."""
+        bounds.check_source(self.env, f"{{{{ {source} }}}}")  # lexed as the expression it is
+        return self.env.compile_expression(source, undefined_to_none=False)
+
     def template(self, source: str, prefix: str) -> Template:
         """The compiled template of `source` (raises jinja2.TemplateError)."""
         bounds.check_source(self.env, source)

@@ -188,7 +188,7 @@ def template(source: str) -> Template:
 
 @cache
 def expression(source: str) -> Any:
-    return _cached().env.compile_expression(source, undefined_to_none=False)
+    return _cached().expression(source)
 
 
 _COMPILED: dict[int, tuple[Layout, Template | None]] = {}
@@ -212,15 +212,15 @@ def _layout_template(layout: Layout) -> Template | None:
     compiled: Template | None
     try:
         for name, expr in layout.let.items():
-            _cached().env.parse(f"{{{{ ({expr}) }}}}")
+            _cached().parse(f"{{{{ ({expr}) }}}}")
             parts.append(f"{{% set {name} = ({expr}) %}}")
         for index, element in enumerate(layout.elements):
             if element.when:
-                _cached().env.parse(f"{{{{ ({element.when}) }}}}")
+                _cached().parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
             for field, source in enumerate(_sources(element)):
                 if source is not None:
-                    _cached().env.parse(source)
+                    _cached().parse(source)
                     parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
             if element.when:  # an element without `when` always shows: no flag to set
                 parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
