@@ -393,3 +393,30 @@ def test_a_layout_expression_of_too_many_tokens_is_refused(tmp_path, run_cli, mo
     result = run_cli("validate", str(root), "--no-cache")
     assert result.exit_code == 1, result.output
     assert "P003" in result.output and "more than 1,000 tokens" in result.output
+
+
+def test_a_layout_that_runs_out_of_time_is_not_rendered_for_every_card(
+    tmp_path, run_cli, monkeypatch
+):
+    # F16: each card and language got its own 5 s deadline: a one-line loop made validate of
+    # a three-card game take 33 s (5 s a card and language; minutes for a real deck)
+    monkeypatch.setattr(template_bounds, "MAX_SECONDS", 0.3)
+    monkeypatch.setattr(template_bounds, "MAX_ITERATIONS", 10**12)
+    root = _new_game(tmp_path, run_cli)
+    deck = root / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nlayout: example-card"))
+    layout = root / "layouts" / "example-card.yaml"
+    slow = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+    layout.write_text(layout.read_text().replace("{{ card.text or '' }}", slow))
+    timed: list[str] = []
+    real = template_bounds.TemplateTimeError.__init__
+
+    def counted(self: Exception, *args: object) -> None:
+        timed.append("x")
+        real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(template_bounds.TemplateTimeError, "__init__", counted)
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1
+    assert result.output.count("took longer than 0.3 s on a card already") == 3, result.output
+    assert len(timed) == 1  # one render ran to the deadline, not one per card and language

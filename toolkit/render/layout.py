@@ -231,9 +231,21 @@ def _layout_template(layout: Layout) -> Template | None:
     return compiled
 
 
+_TIMED_OUT: dict[int, Layout] = {}
+"""Layouts whose templates ran past the time limit on a card: every other card would spend
+as long (a one-line loop made validate take 5 s a card and language, minutes for a deck), so
+they fail at once until the layout is read again (an edit, a new run)."""
+
+
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
     """The elements that show for this card, with boxes and texts resolved (raises
     LayoutError naming the layout when one of its templates fails)."""
+    if _TIMED_OUT.get(id(layout)) is layout:
+        raise LayoutError(
+            f"layout {layout.id!r}: its templates took longer than"
+            f" {template_bounds.MAX_SECONDS:g} s on a card already; it is not rendered again"
+            " until it changes"
+        )
     try:
         with _cached().bounded():
             return _resolve(layout, context, width, height)
@@ -244,6 +256,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
     except MemoryError:
         raise LayoutError(f"layout {layout.id!r}: a template ran out of memory") from None
     except Exception as exc:  # 1/0, 10.0**400, a limit: Jinja raises many kinds
+        if isinstance(exc, template_bounds.TemplateTimeError):
+            _TIMED_OUT[id(layout)] = layout
         kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
         raise LayoutError(f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}") from exc
 

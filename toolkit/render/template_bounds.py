@@ -35,6 +35,10 @@ class TemplateLimitError(SecurityError):
     lineno: int | None  # the template's line, when known (set where the limit was met)
 
 
+class TemplateTimeError(TemplateLimitError):
+    """A render ran past `MAX_SECONDS`."""
+
+
 MAX_ITERATIONS = 1_000_000  # loop iterations per render, nested loops included
 MAX_STRING = 1_000_000  # characters of one string a template builds
 MAX_ITEMS = 100_000  # items of one list, tuple or dict a template builds
@@ -79,7 +83,7 @@ class Budget:
         """A step of the template: look at the clock now and then."""
         self.ticks += 1
         if not self.ticks & 63 and time.monotonic() > self.deadline:
-            raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+            raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
 
     def charge(self, size: int) -> None:
         self.created += size
@@ -95,7 +99,7 @@ class Budget:
             if self.iterations > MAX_ITERATIONS:
                 raise TemplateLimitError(f"loops run more than {MAX_ITERATIONS:,} iterations")
             if not self.iterations & 255 and time.monotonic() > self.deadline:
-                raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+                raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
             yield item
 
 
