@@ -420,3 +420,12 @@ def test_a_layout_that_runs_out_of_time_is_not_rendered_for_every_card(
     assert result.exit_code == 1
     assert result.output.count("took longer than 0.3 s on a card already") == 3, result.output
     assert len(timed) == 1  # one render ran to the deadline, not one per card and language
+
+
+def test_an_inline_executor_with_a_count_is_refused(run_cli):
+    # L1: `--executor inline:5` ran one game after another and ignored the 5, silently
+    result = run_cli("simulate", "drinking-heroes", "-n", "2", "--executor", "inline:5")
+    assert result.exit_code != 0
+    assert "--executor inline:5 (inline plays in this process: no count)" in result.output
+    result = run_cli("simulate", "drinking-heroes", "-n", "2", "--executor", "inline")
+    assert result.exit_code == 0, result.output
