@@ -91,8 +91,9 @@ DEEP_TUPLE = (
 
 @pytest.mark.parametrize("immutable", [False, True])
 def test_tuples_nest_no_deeper_than_the_limit(immutable):
-    # F11: hashing a tuple nested 250,000 deep (a dict key) crashed the process (SIGSEGV);
-    # 150 here is harmless but past the limit
+    # F11: hashing a tuple nested 250,000 deep (a dict key) crashed the process (SIGSEGV),
+    # made by literals or by `{"a": t}.items()|first` in a loop; 150 here is harmless but
+    # past the limit
     sandbox = _sandbox(immutable)
     with pytest.raises(LIMIT, match="nested more than 100 deep"):
         sandbox.render(sandbox.template(DEEP_TUPLE, "deep"), {})
@@ -100,6 +101,21 @@ def test_tuples_nest_no_deeper_than_the_limit(immutable):
     via_items = DEEP_TUPLE.replace("(ns.t,)", "({'k': ns.t}.items()|first,)")
     with pytest.raises(LIMIT, match="nested more than"):
         sandbox.render(sandbox.template(via_items, "items"), {})
+    # and tuples no literal makes: a filter's result, a loop's item, an item read
+    for made in (
+        "{'k': ns.t}.items()|first",
+        "({'k': ns.t}.items()|list)[0]",
+        "{'k': ns.t}.items()|list|last",
+    ):
+        source = DEEP_TUPLE.replace("(ns.t,)", made)
+        with pytest.raises(LIMIT, match="nested more than"):
+            sandbox.render(sandbox.template(source, "made"), {})
+    looped = DEEP_TUPLE.replace(
+        "{% set ns.t = (ns.t,) %}",
+        "{% for t in {'k': ns.t}.items() %}{% set ns.t = t %}{% endfor %}",
+    )
+    with pytest.raises(LIMIT, match="nested more than"):
+        sandbox.render(sandbox.template(looped, "looped"), {})
     plain = (
         "{% for a, b in [(1, 2), (3, 4)] %}{{ a + b }}{% endfor %} {{ ((1, 2), (3,))|length }}"
         " {% set x, y = 5, 6 %}{{ x * y }}"

@@ -75,7 +75,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-4"
+CODE_VERSION = "bounded-5"
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -134,12 +134,14 @@ class _Bounded:
         if _item_is_attribute(type(obj), attribute) and attribute in obj:
             value = obj[attribute]
             if not isinstance(value, MethodType | BuiltinMethodType):  # str.format: sandboxed
-                return value
-        return super().getattr(obj, attribute)  # type: ignore[misc]
+                return bounds.guard_tuple(value) if isinstance(value, tuple) else value
+        value = super().getattr(obj, attribute)  # type: ignore[misc]
+        return bounds.guard_tuple(value) if isinstance(value, tuple) else value
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         bounds.tick()
-        return super().getitem(obj, argument)  # type: ignore[misc]
+        value = super().getitem(obj, argument)  # type: ignore[misc]
+        return bounds.guard_tuple(value) if isinstance(value, tuple) else value
 
     def wrap_str_format(self, value: Any) -> Any:
         wrapped = super().wrap_str_format(value)  # type: ignore[misc]

@@ -100,6 +100,8 @@ class Budget:
                 raise TemplateLimitError(f"loops run more than {MAX_ITERATIONS:,} iterations")
             if not self.iterations & 255 and time.monotonic() > self.deadline:
                 raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
+            if isinstance(item, tuple):  # `for t in d.items()`: a tuple no literal made
+                guard_tuple(item)
             yield item
 
 
@@ -153,6 +155,8 @@ def check_result(value: Any) -> Any:
     budget = current()
     if budget is not None:
         budget.charge(size)
+    if isinstance(value, tuple):
+        guard_tuple(value)
     return value
 
 
@@ -636,7 +640,9 @@ def _nesting(value: tuple[Any, ...], budget: Budget | None) -> int:
 
 
 def guard_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
-    """A tuple a template writes (`(a, b)`), refused when tuples nest past `MAX_NESTING`."""
+    """A tuple a template writes (`(a, b)`) or gets (from a filter, a call, a loop, an item
+    or attribute: `{"a": t}.items()|first` nests one deeper), refused when tuples nest past
+    `MAX_NESTING`."""
     budget = current()
     inner = (_nesting(item, budget) for item in value if isinstance(item, tuple))
     depth = 1 + max(inner, default=0)
