@@ -445,3 +445,25 @@ def test_an_inline_executor_with_a_count_is_refused(run_cli):
     assert "--executor inline:5 (inline plays in this process: no count)" in result.output
     result = run_cli("simulate", "drinking-heroes", "-n", "2", "--executor", "inline")
     assert result.exit_code == 0, result.output
+
+
+def test_a_layout_whose_texts_pass_the_token_limit_together_is_refused(
+    tmp_path, run_cli, monkeypatch
+):
+    # each text under the limit, compiled one by one when the combined template was refused:
+    # sixty such texts in a 4 MB layout cost over a minute
+    monkeypatch.setattr(template_bounds, "MAX_TOKENS", 1000)
+    root = _new_game(tmp_path, run_cli)
+    deck = root / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nlayout: example-card"))
+    layout = root / "layouts" / "example-card.yaml"
+    text = "{{ card.name }} " * 100  # about 600 tokens
+    extra = "".join(
+        f'  - kind: text\n    box: {{x: 5, y: {60 + i}, w: -5, h: 5}}\n    text: "{text}"\n'
+        "    size: {max: 8, min: 6}\n"
+        for i in range(3)
+    )
+    layout.write_text(layout.read_text() + extra)
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1, result.output
+    assert "P003" in result.output and "more than 1,000 tokens" in result.output

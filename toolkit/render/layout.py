@@ -225,10 +225,18 @@ def _layout_template(layout: Layout) -> Template | None:
             if element.when:  # an element without `when` always shows: no flag to set
                 parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
+    except template_bounds.TemplateLimitError as exc:  # too many tokens: none compiled alone
+        compiled = None
+        _TOO_LONG[id(layout)] = (layout, str(exc))
     except TemplateError:
         compiled = None
     _COMPILED[id(layout)] = (layout, compiled)
     return compiled
+
+
+_TOO_LONG: dict[int, tuple[Layout, str]] = {}
+"""Layouts whose templates have more tokens together than one template may: compiled piece by
+piece instead, sixty pieces just under the limit in a 4 MB layout cost over a minute."""
 
 
 _TIMED_OUT: dict[int, Layout] = {}
@@ -268,6 +276,9 @@ def _resolve(
     lang = context.get("lang", "")
     context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
     combined = _layout_template(layout)
+    too_long = _TOO_LONG.get(id(layout))
+    if too_long is not None and too_long[0] is layout:
+        raise template_bounds.TemplateLimitError(too_long[1])
     if combined is None:
         return _resolve_each(layout, context, width, height)
     values = _cached().module(combined, context)
