@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +60,27 @@ def yaml_scalar(value: str, flow: bool = False) -> str:
         and value == value.strip()
         and value.lower() not in SPECIAL_WORDS
         and not re.fullmatch(r"[-+]?[\d.][\d._eE+-]*", value)
+        and _reads_as_text(value)
     ):
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+def _reads_as_text(value: str) -> bool:
+    """Whether YAML 1.2 reads `value`, written plain, as that text: not a number in another
+    base (`0x10`, `0o7`), an infinity, a date, null, a merge key (`<<`) or the value key
+    (`=`); any of those refused the whole file's edits as 'did not round-trip'."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    tag = _resolver().resolve(ScalarNode, value, (True, False))
+    return bool(tag == "tag:yaml.org,2002:str")
+
+
+@cache
+def _resolver() -> Any:
+    from ruamel.yaml.resolver import VersionedResolver
+
+    return VersionedResolver(version=(1, 2))
 
 
 def _offsets(text: str) -> list[int]:

@@ -75,7 +75,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-4"
+CODE_VERSION = "bounded-5"
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -134,12 +134,14 @@ class _Bounded:
         if _item_is_attribute(type(obj), attribute) and attribute in obj:
             value = obj[attribute]
             if not isinstance(value, MethodType | BuiltinMethodType):  # str.format: sandboxed
-                return value
-        return super().getattr(obj, attribute)  # type: ignore[misc]
+                return bounds.guard_tuple(value) if isinstance(value, tuple) else value
+        value = super().getattr(obj, attribute)  # type: ignore[misc]
+        return bounds.guard_tuple(value) if isinstance(value, tuple) else value
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         bounds.tick()
-        return super().getitem(obj, argument)  # type: ignore[misc]
+        value = super().getitem(obj, argument)  # type: ignore[misc]
+        return bounds.guard_tuple(value) if isinstance(value, tuple) else value
 
     def wrap_str_format(self, value: Any) -> Any:
         wrapped = super().wrap_str_format(value)  # type: ignore[misc]
@@ -268,6 +270,17 @@ class CachedSandbox:
             new = template.new_context(context)
             self._stream(template, new)
             return new.get_exported()
+
+    def parse(self, source: str) -> Any:
+        """The parsed tree of `source` (raises jinja2.TemplateError, TemplateLimitError for
+        one of too many tokens: parsing is most of compiling's cost)."""
+        bounds.check_source(self.env, source)
+        return self.env.parse(source)
+
+    def expression(self, source: str) -> Any:
+        """`source` compiled as an expression (`when:`, `let:`), within the token limit."""
+        bounds.check_source(self.env, f"{{{{ {source} }}}}")  # lexed as the expression it is
+        return self.env.compile_expression(source, undefined_to_none=False)
 
     def template(self, source: str, prefix: str) -> Template:
         """The compiled template of `source` (raises jinja2.TemplateError)."""

@@ -188,7 +188,7 @@ def template(source: str) -> Template:
 
 @cache
 def expression(source: str) -> Any:
-    return _cached().env.compile_expression(source, undefined_to_none=False)
+    return _cached().expression(source)
 
 
 _COMPILED: dict[int, tuple[Layout, Template | None]] = {}
@@ -212,28 +212,48 @@ def _layout_template(layout: Layout) -> Template | None:
     compiled: Template | None
     try:
         for name, expr in layout.let.items():
-            _cached().env.parse(f"{{{{ ({expr}) }}}}")
+            _cached().parse(f"{{{{ ({expr}) }}}}")
             parts.append(f"{{% set {name} = ({expr}) %}}")
         for index, element in enumerate(layout.elements):
             if element.when:
-                _cached().env.parse(f"{{{{ ({element.when}) }}}}")
+                _cached().parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
             for field, source in enumerate(_sources(element)):
                 if source is not None:
-                    _cached().env.parse(source)
+                    _cached().parse(source)
                     parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
             if element.when:  # an element without `when` always shows: no flag to set
                 parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
+    except template_bounds.TemplateLimitError as exc:  # too many tokens: none compiled alone
+        compiled = None
+        _TOO_LONG[id(layout)] = (layout, str(exc))
     except TemplateError:
         compiled = None
     _COMPILED[id(layout)] = (layout, compiled)
     return compiled
 
 
+_TOO_LONG: dict[int, tuple[Layout, str]] = {}
+"""Layouts whose templates have more tokens together than one template may: compiled piece by
+piece instead, sixty pieces just under the limit in a 4 MB layout cost over a minute."""
+
+
+_TIMED_OUT: dict[int, Layout] = {}
+"""Layouts whose templates ran past the time limit on a card: every other card would spend
+as long (a one-line loop made validate take 5 s a card and language, minutes for a deck), so
+they fail at once until the layout is read again (an edit, a new run)."""
+
+
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
     """The elements that show for this card, with boxes and texts resolved (raises
     LayoutError naming the layout when one of its templates fails)."""
+    if _TIMED_OUT.get(id(layout)) is layout:
+        raise LayoutError(
+            f"layout {layout.id!r}: its templates took longer than"
+            f" {template_bounds.MAX_SECONDS:g} s on a card already; it is not rendered again"
+            " until it changes"
+        )
     try:
         with _cached().bounded():
             return _resolve(layout, context, width, height)
@@ -244,6 +264,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
     except MemoryError:
         raise LayoutError(f"layout {layout.id!r}: a template ran out of memory") from None
     except Exception as exc:  # 1/0, 10.0**400, a limit: Jinja raises many kinds
+        if isinstance(exc, template_bounds.TemplateTimeError):
+            _TIMED_OUT[id(layout)] = layout
         kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
         raise LayoutError(f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}") from exc
 
@@ -254,6 +276,9 @@ def _resolve(
     lang = context.get("lang", "")
     context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
     combined = _layout_template(layout)
+    too_long = _TOO_LONG.get(id(layout))
+    if too_long is not None and too_long[0] is layout:
+        raise template_bounds.TemplateLimitError(too_long[1])
     if combined is None:
         return _resolve_each(layout, context, width, height)
     values = _cached().module(combined, context)

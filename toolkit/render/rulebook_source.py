@@ -138,6 +138,12 @@ MAX_RENDERED = 1_000_000
 """Characters of a rendered rulebook (the bundled ones are under 20,000): many paragraphs
 just under `MAX_PARAGRAPH` still cost seconds each."""
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+MAX_TABLE_COLUMNS = 20
+"""Columns of one Markdown table: the page gives each its share of the width, and past about
+40 on A4 a column is narrower than its own padding (reportlab's negative availWidth, a
+traceback in build); the bundled rulebooks' widest table has 6."""
+_TABLE_RULE = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.M)
+_TABLE_CELL = re.compile(r":?-+:?")
 
 
 def read_rulebook(path: Path) -> str:
@@ -175,6 +181,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         raise RulebookError(f"{type(exc).__name__}: {template_bounds.said(exc)}", line) from exc
     _refuse_long_word(text)
     _refuse_too_long(text)
+    _refuse_wide_table(text)
     game.print_memo[key] = text
     return text
 
@@ -217,6 +224,19 @@ def _refuse_too_long(text: str) -> None:
             " it can lay out in reasonable time",
             text.count("\n", 0, MAX_RENDERED) + 1,
         )
+
+
+def _refuse_wide_table(text: str) -> None:
+    """Raise RulebookError at the first table (its `| --- |` row) of more than
+    `MAX_TABLE_COLUMNS` columns."""
+    for rule in _TABLE_RULE.finditer(text):
+        columns = len(_TABLE_CELL.findall(rule.group()))
+        if columns > MAX_TABLE_COLUMNS:
+            raise RulebookError(
+                f"a table of {columns:,} columns: a page holds at most {MAX_TABLE_COLUMNS};"
+                " split it, or turn it (one row per column)",
+                text.count("\n", 0, rule.start()) + 1,
+            )
 
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)

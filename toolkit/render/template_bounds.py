@@ -35,6 +35,10 @@ class TemplateLimitError(SecurityError):
     lineno: int | None  # the template's line, when known (set where the limit was met)
 
 
+class TemplateTimeError(TemplateLimitError):
+    """A render ran past `MAX_SECONDS`."""
+
+
 MAX_ITERATIONS = 1_000_000  # loop iterations per render, nested loops included
 MAX_STRING = 1_000_000  # characters of one string a template builds
 MAX_ITEMS = 100_000  # items of one list, tuple or dict a template builds
@@ -79,7 +83,7 @@ class Budget:
         """A step of the template: look at the clock now and then."""
         self.ticks += 1
         if not self.ticks & 63 and time.monotonic() > self.deadline:
-            raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+            raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
 
     def charge(self, size: int) -> None:
         self.created += size
@@ -95,7 +99,9 @@ class Budget:
             if self.iterations > MAX_ITERATIONS:
                 raise TemplateLimitError(f"loops run more than {MAX_ITERATIONS:,} iterations")
             if not self.iterations & 255 and time.monotonic() > self.deadline:
-                raise TemplateLimitError(f"rendering took longer than {MAX_SECONDS:g} s")
+                raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
+            if isinstance(item, tuple):  # `for t in d.items()`: a tuple no literal made
+                guard_tuple(item)
             yield item
 
 
@@ -149,6 +155,8 @@ def check_result(value: Any) -> Any:
     budget = current()
     if budget is not None:
         budget.charge(size)
+    if isinstance(value, tuple):
+        guard_tuple(value)
     return value
 
 
@@ -632,7 +640,9 @@ def _nesting(value: tuple[Any, ...], budget: Budget | None) -> int:
 
 
 def guard_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
-    """A tuple a template writes (`(a, b)`), refused when tuples nest past `MAX_NESTING`."""
+    """A tuple a template writes (`(a, b)`) or gets (from a filter, a call, a loop, an item
+    or attribute: `{"a": t}.items()|first` nests one deeper), refused when tuples nest past
+    `MAX_NESTING`."""
     budget = current()
     inner = (_nesting(item, budget) for item in value if isinstance(item, tuple))
     depth = 1 + max(inner, default=0)

@@ -27,6 +27,9 @@ class Grid:
     """Merged ranges, 1-based and inclusive: (first row, first column, last row, last column)."""
     no_value: list[tuple[int, int]] = field(default_factory=list)
     """(row, column) of formula cells saved without a computed value."""
+    errors: list[tuple[int, int, str]] = field(default_factory=list)
+    """(row, column, error) of cells that hold a spreadsheet error (`#DIV/0!`): the reader
+    shows them empty."""
 
 
 @dataclass

@@ -21,6 +21,9 @@ class Scan:
     the limits (and why)."""
 
     no_value: list[tuple[int, int]] = field(default_factory=list)
+    errors: list[tuple[int, int, str]] = field(default_factory=list)
+    """Cells holding a spreadsheet error (`#DIV/0!`, `Err:502`): the reader shows them empty,
+    so a card would lose that field silently."""
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     """Merged ranges of an ODS sheet (calamine reports XLSX ones only)."""
     too_large: tuple[int, int, str] | None = None
@@ -42,6 +45,15 @@ _XLSX_REF = re.compile(rb'\br="([A-Z]{1,3})(\d+)"')
 _XLSX_VALUE = re.compile(rb"<(?:\w+:)?v>[^<]|<(?:\w+:)?is>")
 
 
+_XLSX_ERROR = re.compile(rb'\bt="e"')
+_XLSX_SHOWN = re.compile(rb"<(?:\w+:)?v>([^<]{1,40})<")
+_ODS_SHOWN = re.compile(rb"<text:p[^>]*>([^<]{1,40})<")
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace").replace("&amp;", "&").strip() or "an error"
+
+
 def _column(letters: bytes) -> int:
     col = 0
     for ch in letters:
@@ -57,10 +69,18 @@ def scan_xlsx(xml: bytes) -> Scan:
             row = int(number.group(1)) if number else count
             scan.too_large = (row, 1, f"the sheet has more than {MAX_ROWS:,} rows")
             return scan
-    if b"<f" not in xml and b":f" not in xml:
+    errors = b't="e"' in xml
+    if b"<f" not in xml and b":f" not in xml and not errors:
         return scan
     for cell in _XLSX_CELL.finditer(xml):
         body = cell.group(2) or b""
+        if errors and _XLSX_ERROR.search(cell.group(1)):
+            ref = _XLSX_REF.search(cell.group(1))
+            shown = _XLSX_SHOWN.search(body)
+            if ref:
+                what = _text(shown.group(1)) if shown else "an error"
+                scan.errors.append((int(ref.group(2)), _column(ref.group(1)), what))
+            continue
         if b"<f" not in body and b":f" not in body:
             continue
         if _XLSX_VALUE.search(body):
@@ -126,7 +146,10 @@ def scan_ods(xml: bytes) -> Scan:
             tall = _repeat(_ROWS_SPANNED, attrs)
             if wide > 1 or tall > 1:
                 scan.merged.append((row, col, row + tall - 1, col + wide - 1))
-            if b"table:formula=" in attrs and b"office:value-type" not in attrs:
+            if b'calcext:value-type="error"' in attrs:
+                shown = _ODS_SHOWN.search(body)
+                scan.errors.append((row, col, _text(shown.group(1)) if shown else "an error"))
+            elif b"table:formula=" in attrs and b"office:value-type" not in attrs:
                 scan.no_value.append((row, col))
             col += cols
         row += rows

@@ -79,6 +79,14 @@ def build(grid: Grid, display: str, check: Callable[[Column], str | None] | None
             "this formula has no saved value to read: open the file in a spreadsheet program"
             " and save it, so each formula's result is stored with it",
         )
+    for row, col, error in grid.errors:
+        report(
+            Y_FORMULA,
+            row,
+            col,
+            f"this cell holds the spreadsheet error {error}, which reads as an empty cell (an"
+            " absent field): fix its formula, or clear the cell",
+        )
     top = next((i for i, row in enumerate(rows) if any(v is not None for v in row)), None)
     if top is None:
         report(Y_HEADER, 1, 1, "the sheet is empty: row 1 names the fields, one card per row below")

@@ -159,7 +159,7 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             raise
         return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
     rows = [[_cell(value) for value in row] for row in raw]
-    return Grid(name, rows, merged or scan.merged, scan.no_value)
+    return Grid(name, rows, merged or scan.merged, scan.no_value, scan.errors)
 
 
 def _first_line(exc: BaseException) -> str:

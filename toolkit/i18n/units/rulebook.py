@@ -124,6 +124,29 @@ def book(game: Game, lang: str) -> Book | None:
     return Book(path, rel, text, segments, keys, current, target, newline, listed, note, aligned)
 
 
+def _structure_problem(found: Book, new: str) -> tuple[int, str] | None:
+    """Where the rebuilt translation stops following the source's structure, or None: a
+    msgstr with a blank line, a heading, a list, a table row or a code fence adds blocks (an
+    unclosed fence turned the rest of a rulebook into code), and a translation that no
+    longer follows its source drops out of every later PO file."""
+    try:
+        theirs = segment(new)
+        same = [s.kind for s in theirs] == [s.kind for s in found.segments] and skeleton(
+            new, theirs
+        ) == skeleton(found.text, found.segments)
+    except SegmentError:
+        theirs, same = [], False
+    if same:
+        return None
+    pairs = zip(theirs, found.segments, strict=False)
+    first = next((t for t, s in pairs if t.kind != s.kind), theirs[-1] if theirs else None)
+    line = first.line if first is not None else 1
+    return line, (
+        "the entries together change the rulebook's structure (a msgstr holds a blank line,"
+        " a heading, a list, a table row or a code fence)"
+    )
+
+
 class RulebookUnits:
     name = "rulebook"
 
@@ -205,7 +228,7 @@ class RulebookUnits:
             done.held += accepted
             done.notes.append(f"{shown} not written: {exc}")
             return done
-        problem = code_problem(base, replaced, new)
+        problem = code_problem(base, replaced, new) or _structure_problem(found, new)
         if problem is not None:  # entries that pass one by one made code together
             line, reason = problem
             where = real_path(found.target).relative_to(real_path(game.root)).as_posix()

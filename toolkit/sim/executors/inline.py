@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from typing import Any
 
-from toolkit.sim.executors.base import ExecutorKind, Idle
+from toolkit.sim.executors.base import ExecutorError, ExecutorKind, Idle
 
 
 class InlineExecutor(Executor):
@@ -26,6 +26,8 @@ class InlineExecutor(Executor):
 
 @contextlib.contextmanager
 def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
+    if arg:  # `inline:5` read as five workers would be a silent one
+        raise ExecutorError(f"--executor inline:{arg} (inline plays in this process: no count)")
     yield InlineExecutor()
 
 
