@@ -46,12 +46,15 @@ GAME_HELP = (
 )
 
 
-def escape(text: object) -> str:
+def escape(text: object, keep: str = "\n") -> str:
     """User text (names, paths, messages) made literal for rich: `[/]` in a game title or an
-    argument would otherwise raise a MarkupError, and `[bold]` would vanish."""
+    argument would otherwise raise a MarkupError, and `[bold]` would vanish; its control
+    characters but `keep` are shown escaped (ESC would reach the terminal)."""
     from rich.markup import escape as rich_escape
 
-    return rich_escape(str(text))
+    from toolkit.diagnostics.printable import printable
+
+    return rich_escape(printable(str(text), keep))
 
 
 def usage_error(message: str) -> typer.Exit:
@@ -144,7 +147,7 @@ def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False)
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
         raise typer.Exit(1) from None
     if not quiet:
-        stderr.print(f"wrote {escape(str(path))}")
+        stderr.print(f"wrote {escape(str(path), keep='')}")
 
 
 StrictOpt = Annotated[
