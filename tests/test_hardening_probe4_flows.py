@@ -28,3 +28,47 @@ def test_a_hostile_file_name_stays_one_escaped_line_in_text_and_github_output(tm
         assert "\x1b" not in result.stdout, fmt
         assert any("INJ" in line for line in lines), fmt
     assert "tok\\n::error::INJ\\x1b[31m" in run_cli("validate", str(game)).stdout
+
+
+def _engine_edit(game: Path, old: str, new: str) -> None:
+    path = game / "engine.py"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+APPLY = "    def apply(self, action: int) -> None:\n"
+
+
+def test_an_engine_calling_sys_exit_is_a_finding_not_a_silent_exit(tmp_path, run_cli):
+    # SystemExit is no Exception: sys.exit(0) at import ended `check` with 0 and no output
+    # (a CI pass), sys.exit(3) in apply ended simulate with 3 and no output
+    at_import = _new_game(tmp_path / "a", engine=True)
+    _engine_edit(at_import, "import random\n", "import random\nimport sys\n\nsys.exit(0)\n")
+    result = run_cli("simulate", str(at_import), "-n", "3")
+    assert result.exit_code == 1 and "E001" in result.output
+    assert "importing the engine raised SystemExit" in result.output
+    in_apply = _new_game(tmp_path / "b", engine=True)
+    _engine_edit(in_apply, APPLY, APPLY + "        raise SystemExit(3)\n")
+    result = run_cli("simulate", str(in_apply), "-n", "3")
+    assert result.exit_code == 1 and "E004" in result.output
+    assert "raised SystemExit: 3" in result.output
+
+
+def test_an_installed_plugin_calling_sys_exit_is_a_finding(tmp_path, run_cli, monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import toolkit.content.plugin as plugin
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "exiting_plugin.py").write_text("import sys\nsys.exit(0)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(site))
+    game = _new_game(tmp_path)
+    point = EntryPoint("demo", "exiting_plugin:PLUGIN", "playset.games")
+    monkeypatch.setattr(plugin.REGISTRY, "entry_points", lambda group: [point])
+    monkeypatch.setattr(plugin.REGISTRY, "_found", False)
+    monkeypatch.setattr(plugin.REGISTRY, "broken", {})
+    result = run_cli("validate", str(game))
+    assert result.exit_code == 1
+    assert "E007" in result.stdout and "SystemExit" in result.stdout

@@ -109,7 +109,7 @@ def _play(
                 probe = state.clone()
                 try:
                     probe.apply(other)
-                except Exception as exc:  # noqa: BLE001 - report, don't crash the test
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - report, don't crash
                     problems.append(Problem("apply", f"{where}: action {other} raised {exc!r}"))
                 problems += [
                     Problem("invariant_errors", f"{where}: after {other}: {e}")
@@ -127,7 +127,7 @@ def _play(
             try:
                 twin.apply(action)
                 same = _seen(twin) == _seen(state)
-            except Exception:  # noqa: BLE001 - a clone that cannot play is not a copy
+            except (Exception, SystemExit):  # noqa: BLE001 - a clone that cannot play
                 same = False
             twin_moves += 1
             if not same:

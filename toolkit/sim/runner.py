@@ -122,7 +122,8 @@ def play_one(
             figures=tuple(sorted(state.figures().items())),
             first=state.first_player(),
         )
-    except Exception as exc:  # the engine's or a bot's mistake: this game stops, not the run
+    except (Exception, SystemExit) as exc:  # the engine's or a bot's mistake (sys.exit()
+        # included: the run would end silently with the engine's code): this game stops
         where = type(state).apply if state is not None else type(compiled).new_state
         what = f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}"
         return _failed(compiled, index, seed, gseed, moves, "E004", what, where, exc)
