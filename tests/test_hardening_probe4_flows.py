@@ -72,3 +72,27 @@ def test_an_installed_plugin_calling_sys_exit_is_a_finding(tmp_path, run_cli, mo
     result = run_cli("validate", str(game))
     assert result.exit_code == 1
     assert "E007" in result.stdout and "SystemExit" in result.stdout
+
+
+def test_a_report_or_po_file_never_replaces_one_of_the_games_own_files(
+    tmp_path, run_cli, monkeypatch
+):
+    # `simulate --json game.yaml` wrote the report over the manifest (the game was gone);
+    # the same for --pdf over a deck, sweep's --json and `i18n export --out`
+    game = _new_game(tmp_path, engine=True)
+    monkeypatch.chdir(game)
+    before = {p: p.read_bytes() for p in game.rglob("*") if p.is_file()}
+    runs = [
+        ("simulate", ".", "-n", "3", "--json", "game.yaml"),
+        ("simulate", ".", "-n", "3", "--pdf", "decks/cards.yaml"),
+        ("simulate", ".", "-n", "3", "--json", str(game / "engine.py")),
+        ("sweep", ".", "--vary", "hand_size=2,3", "-n", "3", "--json", "rulebook/en.md"),
+        ("i18n", "export", ".", "--template", "--out", "glossary.yaml"),
+    ]
+    for args in runs:
+        result = run_cli(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "the game's own file" in result.output, args
+    assert {p: p.read_bytes() for p in game.rglob("*") if p.is_file()} == before
+    assert run_cli("simulate", ".", "-n", "3", "--json", "report.json").exit_code == 0
+    assert (game / "report.json").is_file()

@@ -122,17 +122,49 @@ def _cleared_game(folder: Path, tolerate: tuple[str, ...]) -> Any | None:
     return game if game.manifest is not None else None
 
 
-def refuse_output(path: Path) -> None:
+# what a game folder's own files end with: a report, PO or chart never replaces one
+GAME_FILE_SUFFIXES = frozenset(
+    {".yaml", ".yml", ".md", ".py", ".csv", ".tsv", ".xlsx", ".ods"}
+    | {".svg", ".png", ".jpg", ".jpeg", ".webp", ".ttf", ".otf"}
+)
+
+
+def refuse_output(path: Path, game: str | Path | None = None) -> None:
     """Exit 2 now, before any work, if `path` cannot be written as an output file (missing
-    folders inside the current folder are no refusal: `write_output` makes them)."""
+    folders inside the current folder are no refusal: `write_output` makes them), or, with
+    `game` (an id or folder, as the command was given it), if it is one of that game's own
+    files: `--json game.yaml` replaced the manifest with the report."""
     from toolkit.fileio import check_target
 
+    if game is not None:
+        refuse_game_file(path, game)
     try:
         check_target(path, Path.cwd())
     except OSError as exc:
         from toolkit.fileio import describe
 
         raise usage_error(describe(exc)) from None
+
+
+def refuse_game_file(path: Path, game: str | Path) -> None:
+    """Exit 2 if `path` is an existing file of the game folder `game` names that the game
+    reads (by its suffix: content, rulebooks, engine, art, fonts), links resolved."""
+    import os
+
+    from toolkit.content.folders import GameNotFound, resolve_game
+
+    try:
+        root = os.path.realpath(resolve_game(str(game)))
+    except (GameNotFound, OSError, ValueError):
+        return  # the command itself says so when it resolves the game
+    target = os.path.realpath(path)
+    own = Path(target).suffix.lower() in GAME_FILE_SUFFIXES and os.path.isfile(target)
+    if own and os.path.commonpath([root, target]) == root:
+        shown = os.path.relpath(target, root)
+        raise usage_error(
+            f"{path} is the game's own file {shown}: writing there would replace it; "
+            "name another file"
+        )
 
 
 def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False) -> None:

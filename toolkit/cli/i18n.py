@@ -16,6 +16,7 @@ from toolkit.cli.common import (
     escape,
     game_folders,
     gated_game,
+    refuse_game_file,
     stderr,
     stdout,
     usage_error,
@@ -173,6 +174,7 @@ def export(
         raise typer.Exit(1) from None
     text = _po_text(po)
     if out:
+        refuse_game_file(out, loaded.root)
         write_output(out, lambda path: atomic_write_text(path, text))
     else:
         sys.stdout.write(text)
