@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from toolkit.scaffold.new import new_game
 
 INJECTED = "tok\n::error::INJ\x1b[31m"
@@ -96,3 +98,33 @@ def test_a_report_or_po_file_never_replaces_one_of_the_games_own_files(
     assert {p: p.read_bytes() for p in game.rglob("*") if p.is_file()} == before
     assert run_cli("simulate", ".", "-n", "3", "--json", "report.json").exit_code == 0
     assert (game / "report.json").is_file()
+
+
+RETURNS = (
+    "        return [1.0 / len(winners) if s in winners else 0.0"
+    " for s in range(len(self.points))]\n"
+)
+FIGURES = '        return {"winning_margin": float(ranked[0] - ranked[1])}\n'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (RETURNS, '        return ["a"] * len(self.points)\n', "returns() holds str 'a'"),
+        (FIGURES, '        return {"margin": object()}\n', "figures()['margin'] is object"),
+        (FIGURES, "        return [1.0]\n", "figures() returned list"),
+    ],
+)
+def test_an_engine_result_of_the_wrong_type_is_a_finding_at_its_method(
+    tmp_path, run_cli, old, new, said
+):
+    # a str among returns() or an object as a figure: a TypeError traceback in the report
+    game = _new_game(tmp_path, engine=True)
+    _engine_edit(game, old, new)
+    result = run_cli("simulate", str(game), "-n", "3")
+    assert result.exit_code == 1, result.output
+    assert "E004" in result.output and said in result.output
+    line = (game / "engine.py").read_text().splitlines().index(new.rstrip("\n"))
+    method = (game / "engine.py").read_text().splitlines()[: line + 1]
+    defs = [i + 1 for i, text in enumerate(method) if text.lstrip().startswith("def ")]
+    assert f"engine.py:{defs[-1]}:1: E004" in result.output

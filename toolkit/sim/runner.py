@@ -11,6 +11,7 @@ import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolkit.sim.bots import Bot
 from toolkit.sim.engine import CompiledGame, GameSetup, State
@@ -104,11 +105,13 @@ def play_one(
             what = f"the game did not end within max_turns={limit} moves"
             at = type(state).is_terminal
             return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
-        scores = tuple(state.score_values())
+        scores = _numbers(state.score_values(), "score_values")
+        returns = _numbers(state.returns(), "returns")
+        figures = _figures(state.figures())
         return GameRecord(
             index=index,
             seed=gseed,
-            returns=tuple(state.returns()),
+            returns=returns,
             scores=scores,
             turns=state.turns,
             rounds=state.rounds,
@@ -119,14 +122,64 @@ def play_one(
             branching=branching,
             events=tuple(state.events),
             card_plays=tuple(tuple(row) for row in state.card_plays),
-            figures=tuple(sorted(state.figures().items())),
+            figures=figures,
             first=state.first_player(),
         )
+    except WrongResult as exc:  # a result the report cannot count: at the method's line
+        at = getattr(type(state), exc.method, type(state))
+        return _failed(compiled, index, seed, gseed, moves, "E004", str(exc), at)
     except (Exception, SystemExit) as exc:  # the engine's or a bot's mistake (sys.exit()
         # included: the run would end silently with the engine's code): this game stops
         where = type(state).apply if state is not None else type(compiled).new_state
         what = f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}"
         return _failed(compiled, index, seed, gseed, moves, "E004", what, where, exc)
+
+
+class WrongResult(Exception):
+    """A game's end result of a type the metrics cannot count (a string among the returns,
+    an object as a figure): the game's finding, not a traceback in the report."""
+
+    def __init__(self, method: str, message: str) -> None:
+        super().__init__(message)
+        self.method = method
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _numbers(values: Any, method: str) -> tuple[float, ...]:
+    """`values` as a tuple, each a number (kept as given: ints stay ints in the report)."""
+    try:
+        out: tuple[Any, ...] = tuple(values)
+    except TypeError:
+        raise WrongResult(method, f"{method}() returned {_shown(values)}, not a list") from None
+    for value in out:
+        if not _is_number(value):
+            raise WrongResult(method, f"{method}() holds {_shown(value)}, not a number")
+    return out
+
+
+def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]:
+    """figures() as sorted (name, number or tuple of numbers) pairs."""
+    items = getattr(found, "items", None)
+    if not callable(items):
+        raise WrongResult("figures", f"figures() returned {_shown(found)}, not a dict")
+    pairs = []
+    for name, value in items():
+        if not isinstance(name, str):
+            raise WrongResult("figures", f"figures() names a figure {_shown(name)}, not a str")
+        many = isinstance(value, tuple | list)
+        if not (_is_number(value) or (many and all(_is_number(v) for v in value))):
+            what = f"figures()[{name!r}] is {_shown(value)}, not a number or a tuple of numbers"
+            raise WrongResult("figures", what)
+        pairs.append((name, value))
+    return tuple(sorted(pairs))
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
 
 
 def _few(actions: Sequence[int]) -> str:
