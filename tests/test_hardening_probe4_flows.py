@@ -128,3 +128,13 @@ def test_an_engine_result_of_the_wrong_type_is_a_finding_at_its_method(
     method = (game / "engine.py").read_text().splitlines()[: line + 1]
     defs = [i + 1 for i, text in enumerate(method) if text.lstrip().startswith("def ")]
     assert f"engine.py:{defs[-1]}:1: E004" in result.output
+
+
+def test_a_pool_worker_ended_by_the_engine_is_a_finding_not_a_traceback(tmp_path, run_cli):
+    # os._exit() in apply under --workers 2: BrokenProcessPool's traceback, no word of where
+    game = _new_game(tmp_path, engine=True)
+    _engine_edit(game, APPLY, APPLY + "        import os\n\n        os._exit(0)\n")
+    result = run_cli("simulate", str(game), "-n", "4", "--workers", "2")
+    assert result.exit_code == 1, result.output
+    assert "game.yaml:1:1: E004" in result.output
+    assert "a worker process ended abruptly" in result.output
