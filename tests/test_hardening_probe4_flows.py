@@ -138,3 +138,27 @@ def test_a_pool_worker_ended_by_the_engine_is_a_finding_not_a_traceback(tmp_path
     assert result.exit_code == 1, result.output
     assert "game.yaml:1:1: E004" in result.output
     assert "a worker process ended abruptly" in result.output
+
+
+LEGAL = '        """An action is the index (in card_names) of a card in the hand to play."""\n'
+
+
+def test_an_engine_that_loops_for_ever_is_stopped_with_a_finding_at_its_line(
+    tmp_path, run_cli, monkeypatch
+):
+    # `while True: pass` in legal_actions hung simulate, check and replay for ever: max_turns
+    # bounds the moves, nothing bounded one move
+    import toolkit.sim.deadline as deadline
+
+    monkeypatch.setattr(deadline, "GAME_SECONDS", 0.5)
+    game = _new_game(tmp_path, engine=True)
+    _engine_edit(game, LEGAL, LEGAL + "        while True:\n            pass\n")
+    loop = (game / "engine.py").read_text().splitlines().index("            pass") + 1
+    for args in (("simulate", "-n", "3"), ("replay",), ("check", "-n", "10")):
+        result = run_cli(*args[:1], str(game), *args[1:])
+        assert result.exit_code == 1, (args, result.output)
+        at = (f"engine.py:{loop - 1}:1: E005", f"engine.py:{loop}:1: E005")  # while or pass
+        assert any(place in result.output for place in at), (args, result.output)
+        assert "still not over after 0.5 s" in result.output
+    result = run_cli("check", str(game), "--contract", "-n", "60")
+    assert result.exit_code == 1 and "still not over after 0.5 s" in result.output

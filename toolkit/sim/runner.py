@@ -13,7 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
+from toolkit.sim.deadline import GameTimeout, check_deadline, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 
 
@@ -68,7 +70,34 @@ def play_one(
     """Play game `index` to the end; `on_move(state, seat, action, choices)` is told each
     move before it is applied (replay logs). An engine mistake (a move that is not legal,
     an exception, no end within the declared `max_turns`) stops this game only: its record
-    then carries the failure, positioned in the engine's code."""
+    then carries the failure, positioned in the engine's code. A game still running after
+    `deadline.GAME_SECONDS` (a hook that loops for ever) stops the whole run: an
+    EngineError (E005) at the line it was running, as every later game would hang too."""
+    try:
+        with game_deadline() as end:
+            return _play(compiled, setup, bots, index, seed, on_move, end)
+    except GameTimeout as exc:
+        from toolkit.diagnostics import Span
+        from toolkit.sim.engines import E_ENDLESS, EngineError, failure_at
+
+        file, line = failure_at(compiled, type(compiled).new_state, exc)
+        message = (
+            f"game {index} (--seed {seed}) still not over after {deadline.GAME_SECONDS:g} s: "
+            f"it was running this line (a loop without end?); "
+            f"replay it: playset replay --seed {seed} -g {index}"
+        )
+        raise EngineError(E_ENDLESS.at(file, Span(line, 1), message)) from None
+
+
+def _play(
+    compiled: CompiledGame,
+    setup: GameSetup,
+    bots: Sequence[Bot],
+    index: int,
+    seed: int,
+    on_move: Callable[[State, int, int, int], None] | None,
+    end: float,
+) -> GameRecord:
     gseed = game_seed(seed, index)
     moves = 0
     state: State | None = None
@@ -78,6 +107,7 @@ def play_one(
         decisions = branching = 0
         limit = compiled.max_turns
         while not state.is_terminal() and moves < limit:
+            check_deadline(end)
             seat = state.current_player()
             actions = state.legal_actions()
             if len(actions) > 1:
