@@ -162,3 +162,25 @@ def test_an_engine_that_loops_for_ever_is_stopped_with_a_finding_at_its_line(
         assert "still not over after 0.5 s" in result.output
     result = run_cli("check", str(game), "--contract", "-n", "60")
     assert result.exit_code == 1 and "still not over after 0.5 s" in result.output
+
+
+def test_export_png_refuses_a_page_of_too_many_pixels_before_drawing_it(
+    tmp_path, run_cli, monkeypatch
+):
+    # --page-dpi 1200 (within 30–1200) on the Whisky Game's A2 board: 557 M pixels, 3.9 GB,
+    # then a MemoryError traceback after 107 s; here the bound is lowered to the new game's
+    # rulebook page at 600 dpi (36 M pixels) to meet it in a second
+    import toolkit.render.exports.png as png
+
+    monkeypatch.setattr(png, "MAX_PAGE_PIXELS", 20_000_000, raising=False)
+    drawn: list[float] = []
+    monkeypatch.setattr(png, "png_selected", lambda pdf, i, dpi, **k: drawn.append(dpi) or [])
+    game = _new_game(tmp_path)
+    out = tmp_path / "out"
+    result = run_cli(
+        "export", "png", str(game), "--dpi", "30", "--page-dpi", "600", "--out", str(out)
+    )
+    assert result.exit_code == 1, result.output
+    assert "the rulebook at --page-dpi 600 would be" in result.output
+    assert "use --page-dpi" in result.output
+    assert 600 not in drawn
