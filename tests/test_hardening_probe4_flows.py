@@ -90,6 +90,7 @@ def test_a_report_or_po_file_never_replaces_one_of_the_games_own_files(
         ("simulate", ".", "-n", "3", "--json", str(game / "engine.py")),
         ("sweep", ".", "--vary", "hand_size=2,3", "-n", "3", "--json", "rulebook/en.md"),
         ("i18n", "export", ".", "--template", "--out", "glossary.yaml"),
+        ("reference", "--out", "rulebook/en.md"),
     ]
     for args in runs:
         result = run_cli(*args)

@@ -146,14 +146,20 @@ def refuse_output(path: Path, game: str | Path | None = None) -> None:
         raise usage_error(describe(exc)) from None
 
 
-def refuse_game_file(path: Path, game: str | Path) -> None:
-    """Exit 2 if `path` is an existing file of the game folder `game` names that the game
-    reads (by its suffix: content, rulebooks, engine, art, fonts), links resolved."""
+def refuse_game_file(path: Path, game: str | Path | None = None) -> None:
+    """Exit 2 if `path` is an existing file of the game folder `game` names (default: the
+    game folder the file is in, if any) that the game reads (by its suffix: content,
+    rulebooks, engine, art, fonts), links resolved."""
     import os
 
-    from toolkit.content.folders import GameNotFound, resolve_game
+    from toolkit.content.folders import GameNotFound, game_folder_around, resolve_game
 
     try:
+        if game is None:
+            around = game_folder_around(Path(os.path.realpath(path)).parent)
+            if around is None:
+                return
+            game = around
         root = os.path.realpath(resolve_game(str(game)))
     except (GameNotFound, OSError, ValueError):
         return  # the command itself says so when it resolves the game
