@@ -187,7 +187,8 @@ class Registry(Generic[T]):
         self._modules.append(module)
         try:
             loaded = point.load()
-        except Exception as exc:  # a third party's broken import must not crash a command
+        except (Exception, SystemExit) as exc:  # a third party's broken import (or its
+            # sys.exit(), which would end the command silently) must not crash a command
             text = str(exc)
             self.broken[_point_name(point)] = (
                 f"{type(exc).__name__}: {text}" if text else type(exc).__name__

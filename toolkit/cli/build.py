@@ -14,8 +14,11 @@ from toolkit.cli.common import GAME_HELP, game_folders, gated_game, usage_error
 
 
 def _say(message: str, colour: str | None = None) -> None:
-    """One line on stderr (click's echo: rich is not worth its start-up for these lines)."""
-    typer.secho(message, fg=colour, err=True)
+    """One line on stderr (click's echo: rich is not worth its start-up for these lines); a
+    path's control characters shown escaped, so the line stays one line."""
+    from toolkit.diagnostics.printable import printable
+
+    typer.secho(printable(message), fg=colour, err=True)
 
 
 def build(

@@ -49,7 +49,7 @@ def calibrate(
         if save is not None:
             name, value = save
             path = save_printer(name, parse_offset(value))
-            stderr.print(f"saved printer {escape(name)} in {escape(str(path))}")
+            stderr.print(f"saved printer {escape(name)} in {escape(str(path), keep='')}")
             raise typer.Exit(0)
         offset = (0.0, 0.0)
         if printer:
@@ -71,7 +71,8 @@ def calibrate(
         stderr.print(f"[red]cannot write {escape(str(where))}: {escape(exc.strerror or str(exc))}")
         raise typer.Exit(1) from None
     stderr.print(
-        f"wrote {escape(str(target))}: print it double-sided (long edge) at 100 %, read X and Y "
+        f"wrote {escape(str(target), keep='')}: print it double-sided (long edge) at 100 %, "
+        "read X and Y "
         "on the back, then `playset calibrate --save NAME X,Y`",
         soft_wrap=True,
     )

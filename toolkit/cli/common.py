@@ -46,12 +46,15 @@ GAME_HELP = (
 )
 
 
-def escape(text: object) -> str:
+def escape(text: object, keep: str = "\n") -> str:
     """User text (names, paths, messages) made literal for rich: `[/]` in a game title or an
-    argument would otherwise raise a MarkupError, and `[bold]` would vanish."""
+    argument would otherwise raise a MarkupError, and `[bold]` would vanish; its control
+    characters but `keep` are shown escaped (ESC would reach the terminal)."""
     from rich.markup import escape as rich_escape
 
-    return rich_escape(str(text))
+    from toolkit.diagnostics.printable import printable
+
+    return rich_escape(printable(str(text), keep))
 
 
 def usage_error(message: str) -> typer.Exit:
@@ -119,17 +122,55 @@ def _cleared_game(folder: Path, tolerate: tuple[str, ...]) -> Any | None:
     return game if game.manifest is not None else None
 
 
-def refuse_output(path: Path) -> None:
+# what a game folder's own files end with: a report, PO or chart never replaces one
+GAME_FILE_SUFFIXES = frozenset(
+    {".yaml", ".yml", ".md", ".py", ".csv", ".tsv", ".xlsx", ".ods"}
+    | {".svg", ".png", ".jpg", ".jpeg", ".webp", ".ttf", ".otf"}
+)
+
+
+def refuse_output(path: Path, game: str | Path | None = None) -> None:
     """Exit 2 now, before any work, if `path` cannot be written as an output file (missing
-    folders inside the current folder are no refusal: `write_output` makes them)."""
+    folders inside the current folder are no refusal: `write_output` makes them), or, with
+    `game` (an id or folder, as the command was given it), if it is one of that game's own
+    files: `--json game.yaml` replaced the manifest with the report."""
     from toolkit.fileio import check_target
 
+    if game is not None:
+        refuse_game_file(path, game)
     try:
         check_target(path, Path.cwd())
     except OSError as exc:
         from toolkit.fileio import describe
 
         raise usage_error(describe(exc)) from None
+
+
+def refuse_game_file(path: Path, game: str | Path | None = None) -> None:
+    """Exit 2 if `path` is an existing file of the game folder `game` names (default: the
+    game folder the file is in, if any) that the game reads (by its suffix: content,
+    rulebooks, engine, art, fonts), links resolved."""
+    import os
+
+    from toolkit.content.folders import GameNotFound, game_folder_around, resolve_game
+
+    try:
+        if game is None:
+            around = game_folder_around(Path(os.path.realpath(path)).parent)
+            if around is None:
+                return
+            game = around
+        root = os.path.realpath(resolve_game(str(game)))
+    except (GameNotFound, OSError, ValueError):
+        return  # the command itself says so when it resolves the game
+    target = os.path.realpath(path)
+    own = Path(target).suffix.lower() in GAME_FILE_SUFFIXES and os.path.isfile(target)
+    if own and os.path.commonpath([root, target]) == root:
+        shown = os.path.relpath(target, root)
+        raise usage_error(
+            f"{path} is the game's own file {shown}: writing there would replace it; "
+            "name another file"
+        )
 
 
 def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False) -> None:
@@ -144,7 +185,7 @@ def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False)
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
         raise typer.Exit(1) from None
     if not quiet:
-        stderr.print(f"wrote {escape(str(path))}")
+        stderr.print(f"wrote {escape(str(path), keep='')}")
 
 
 StrictOpt = Annotated[

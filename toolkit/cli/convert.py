@@ -67,7 +67,7 @@ def convert(
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
         raise typer.Exit(1) from None
     for path, _ in made.files:
-        stderr.print(f"wrote {escape(str(path))}")
+        stderr.print(f"wrote {escape(str(path), keep='')}")
 
 
 def _differs(path: Path, data: bytes) -> bool:

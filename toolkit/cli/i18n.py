@@ -16,6 +16,7 @@ from toolkit.cli.common import (
     escape,
     game_folders,
     gated_game,
+    refuse_game_file,
     stderr,
     stdout,
     usage_error,
@@ -173,6 +174,7 @@ def export(
         raise typer.Exit(1) from None
     text = _po_text(po)
     if out:
+        refuse_game_file(out, loaded.root)
         write_output(out, lambda path: atomic_write_text(path, text))
     else:
         sys.stdout.write(text)
@@ -232,7 +234,7 @@ def add_language(
         ]
         write_many(files, inside=out or Path.cwd() / "output")
         for path, _data in files[:2]:
-            stderr.print(f"wrote {escape(str(path))}")
+            stderr.print(f"wrote {escape(str(path), keep='')}")
 
     write_output(Path(loaded.root), write, quiet=True)
     import polib
@@ -331,7 +333,7 @@ def import_(
         stderr.print(escape(note) if not dry_run else escape(f"(dry run) {note}"))
     for path in sorted(texts):
         if path.suffix == ".md":
-            stderr.print(f"{'would write' if dry_run else 'wrote'} {escape(str(path))}")
+            stderr.print(f"{'would write' if dry_run else 'wrote'} {escape(str(path), keep='')}")
     held = f", {len(result.held)} held" if result.held else ""
     stderr.print(
         f"{len(result.applied)} {verb}, {result.unchanged} unchanged, "

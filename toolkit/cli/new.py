@@ -36,6 +36,7 @@ def new(
     except OSError as exc:  # a full disk, a read-only folder: nothing of the game is left
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}; no game written", soft_wrap=True)
         raise typer.Exit(1) from None
-    stderr.print(f"wrote {len(written)} files under {escape(str(folder))}", soft_wrap=True)
+    stderr.print(f"wrote {len(written)} files under {escape(str(folder), keep='')}", soft_wrap=True)
     then = "playset simulate && playset check" if engine else "playset build"
-    stderr.print(f"next: cd {escape(str(folder))} && playset validate && {then}", soft_wrap=True)
+    shown = escape(str(folder), keep="")
+    stderr.print(f"next: cd {shown} && playset validate && {then}", soft_wrap=True)

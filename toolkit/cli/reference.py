@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import escape, stderr, stdout, write_output
+from toolkit.cli.common import escape, refuse_game_file, stderr, stdout, write_output
 
 
 def reference(
@@ -27,13 +27,14 @@ def reference(
     path = out or work_folder() / "docs" / "reference.md"
     if check:
         if not path.is_file() or path.read_text(encoding="utf-8") != render(cli):
-            stderr.print(f"stale: {escape(path)} (run `playset reference`)")
+            stderr.print(f"stale: {escape(path, keep='')} (run `playset reference`)")
             raise typer.Exit(1)
-        stdout.print(f"{escape(path)} is up to date")
+        stdout.print(f"{escape(path, keep='')} is up to date")
         return
     changed: list[bool] = []
+    refuse_game_file(path)  # `--out rulebook/en.md` in a game folder replaced the rulebook
     write_output(path, lambda target: changed.append(write(target, cli)), quiet=True)
-    stdout.print(f"{'wrote' if changed[0] else 'unchanged'} {escape(path)}")
+    stdout.print(f"{'wrote' if changed[0] else 'unchanged'} {escape(path, keep='')}")
 
 
 def icons(
@@ -53,6 +54,7 @@ def icons(
         raise typer.Exit(2)
     path = out or work_folder() / "output" / "icons.pdf"
     inside = None if out else path.parent  # the user's own path is theirs to link
+    refuse_game_file(path)
     sheet = icon_sheet(PAPERS[paper])
     write_output(path, lambda target: atomic_write_bytes(target, sheet, inside=inside), quiet=True)
-    stdout.print(f"wrote {escape(path)}")
+    stdout.print(f"wrote {escape(path, keep='')}")

@@ -27,7 +27,7 @@ def export_schemas(out: OutOption = None) -> None:
         written = export(folder)
     except OSError as exc:
         raise usage_error(describe(exc)) from None
-    stdout.print(f"wrote {len(written)} schemas under {escape(folder)}")
+    stdout.print(f"wrote {len(written)} schemas under {escape(folder, keep='')}")
 
 
 @app.command("check")

@@ -235,7 +235,7 @@ def _simulate(game: str | None, request: Any, json_out: Path | None, pdf_out: Pa
     (folder,) = folders
     for target in (json_out, pdf_out):
         if target is not None:
-            refuse_output(target)
+            refuse_output(target, folder)
     loaded = gated_game(folder)
     if loaded is None:
         raise typer.Exit(1)

@@ -56,6 +56,19 @@ def _stoppable(what: str) -> Iterator[None]:
         raise typer.Exit(128 + getattr(stop, "signum", 2)) from None
 
 
+def _game_folder(game: str | None) -> Path | None:
+    """The one game folder GAME names (or the one around the current folder), else None
+    (`_session` then says what is wrong)."""
+    from toolkit.content.folders import GameNotFound, game_folder_around, resolve_game
+
+    if not game:
+        return game_folder_around(Path.cwd())
+    try:
+        return resolve_game(game)
+    except GameNotFound:
+        return None
+
+
 @contextlib.contextmanager
 def _session(game: str | None, request: Any) -> Iterator[tuple[Any, Any]]:
     """The gated game's base simulation and the request's open executor (usage errors exit
@@ -173,7 +186,7 @@ def _sweep(
         )
     for target in (json_out, pdf_out):
         if target is not None:
-            refuse_output(target)
+            refuse_output(target, _game_folder(game))
     games = request.games
     with _session(game, request) as (base, pool):
         try:
@@ -290,7 +303,7 @@ def _tune(
             f" at most {MAX_TRIALS:,} (raise -n or lower --budget)"
         )
     if json_out is not None:
-        refuse_output(json_out)
+        refuse_output(json_out, _game_folder(game))
     confirm_games = confirm or max(per_trial * 4, 1000)
     total = per_trial * trials + confirm_games
     with _session(game, request) as (base, pool):

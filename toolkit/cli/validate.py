@@ -102,7 +102,9 @@ def validate(
     unreadable = any(d.code == "Y010" for d in diagnostics)
     if fmt == "text":  # click's echo: rich is not worth its start-up for one line
         # "." and ".." have no name of their own: name the folder they stand for
-        names = ", ".join(os.path.basename(os.path.abspath(f)) for f in folders)
+        from toolkit.diagnostics.printable import printable
+
+        names = printable(", ".join(os.path.basename(os.path.abspath(f)) for f in folders))
         if diagnostics:
             typer.echo(
                 f"{len(diagnostics)} finding(s) in {len(folders)} game(s): {names}", err=True

@@ -9,6 +9,7 @@ from pathlib import Path, PurePath
 from urllib.parse import quote
 
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity
+from toolkit.diagnostics.printable import printable
 from toolkit.diagnostics.registry import FAMILIES, REGISTRY
 
 SRCROOT = "%SRCROOT%"
@@ -17,8 +18,10 @@ FORMATS = ("text", "json", "github", "sarif")
 
 
 def format_text(diags: Sequence[Diagnostic]) -> str:
+    """One line per finding: a file name or message holding a newline or ESC is shown
+    escaped (a line of its own could be a CI workflow command, ESC a terminal sequence)."""
     lines = [f"{d.place}: {d.code} [{d.severity.value}] {d.message}" for d in diags]
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def format_json(diags: Sequence[Diagnostic]) -> str:
@@ -27,6 +30,7 @@ def format_json(diags: Sequence[Diagnostic]) -> str:
 
 def _escape_github(value: str, *, prop: bool = False) -> str:
     value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    value = printable(value)  # ESC and the other controls: the log shows them escaped
     if prop:
         value = value.replace(":", "%3A").replace(",", "%2C")
     return value

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from toolkit.sim import deadline
+from toolkit.sim.deadline import GameTimeout, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.runner import game_seed
 
@@ -80,12 +82,26 @@ def contract_problems(
     problems: list[Problem] = []
     teams = compiled.seats_are_teams(setup)
     for index in range(games):
-        problems += _play(compiled, setup, index, seed, probe_every, teams)
+        try:
+            with game_deadline():
+                problems += _play(compiled, setup, index, seed, probe_every, teams)
+        except GameTimeout:  # a hook that loops for ever: every later game would too
+            return [*problems, _too_long(f"game {index}")]
         if len(problems) > 20:
             return problems
     if seeds:
-        problems += seed_problems(compiled, setup, min(games, 5), seed)
+        try:
+            with game_deadline():
+                problems += seed_problems(compiled, setup, min(games, 5), seed)
+        except GameTimeout:
+            problems.append(_too_long("replaying a game from its seed"))
     return problems
+
+
+def _too_long(what: str) -> Problem:
+    seconds = deadline.GAME_SECONDS
+    message = f"{what}: still not over after {seconds:g} s (a loop without end?)"
+    return Problem("is_terminal", message)
 
 
 def _play(
@@ -109,7 +125,7 @@ def _play(
                 probe = state.clone()
                 try:
                     probe.apply(other)
-                except Exception as exc:  # noqa: BLE001 - report, don't crash the test
+                except (Exception, SystemExit) as exc:  # noqa: BLE001 - report, don't crash
                     problems.append(Problem("apply", f"{where}: action {other} raised {exc!r}"))
                 problems += [
                     Problem("invariant_errors", f"{where}: after {other}: {e}")
@@ -127,7 +143,7 @@ def _play(
             try:
                 twin.apply(action)
                 same = _seen(twin) == _seen(state)
-            except Exception:  # noqa: BLE001 - a clone that cannot play is not a copy
+            except (Exception, SystemExit):  # noqa: BLE001 - a clone that cannot play
                 same = False
             twin_moves += 1
             if not same:

@@ -41,7 +41,7 @@ def contract_findings(
         try:
             problems = contract_problems(compiled, setup, games, seed, seeds=True)
             state_type: Any = type(compiled.new_state(setup, 0))
-        except Exception as exc:  # raised outside a probe: the move being played
+        except (Exception, SystemExit) as exc:  # raised outside a probe: the move played
             file, line = failure_at(compiled, None, exc)
             what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             message = f"{count} players, random play: raised {what}"

@@ -222,7 +222,7 @@ def _import(entry: Path, package: Path | None) -> ModuleType:
         file = Path(exc.filename).resolve() if exc.filename else key
         span = Span(exc.lineno or 1, max(1, exc.offset or 1))
         raise EngineError(E_LOAD.at(display(file), span, f"syntax error: {exc.msg}")) from None
-    except Exception as exc:  # an import error, or anything the module raises at import
+    except (Exception, SystemExit) as exc:  # an import error, anything raised, sys.exit()
         sys.modules.pop(name, None)
         root = package.resolve() if package is not None else key.parent
         at = own_frame(exc.__traceback__, root) or (key, 1)
@@ -239,7 +239,7 @@ def compile_checked(engine: Engine, game: Any) -> CompiledGame:
     method or field the runner reads."""
     try:
         compiled = engine.compile(game)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() too: never a silent exit
         raise _raised(engine, exc, "compile_game raised") from None
     make = inspect.unwrap(engine.compile)
     if not isinstance(compiled, CompiledGame):
@@ -261,7 +261,7 @@ def compile_checked(engine: Engine, game: Any) -> CompiledGame:
     players = getattr(game.manifest.players, "min", 2) if game.manifest else 2
     try:
         state = compiled.new_state(GameSetup(players), 0)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise _raised(engine, exc, "new_state raised", E_CONTRACT) from None
     lacking = [m for m in CONTRACT_METHODS if not callable(getattr(state, m, None))]
     lacking += [f for f in STATE_FIELDS if not hasattr(state, f)]
@@ -279,7 +279,7 @@ def _source_at(engine: Engine) -> tuple[Path, int]:
     return (engine.source or Path("game.yaml"), 1)
 
 
-def _raised(engine: Engine, exc: Exception, what: str, rule_: Any = E_LOAD) -> EngineError:
+def _raised(engine: Engine, exc: BaseException, what: str, rule_: Any = E_LOAD) -> EngineError:
     at = own_frame(exc.__traceback__, engine.root) or _source_at(engine)
     return EngineError(rule_.at(display(at[0]), Span(at[1], 1), f"{what} {describe(exc)}"))
 

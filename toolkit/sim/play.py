@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable, Generator
 from concurrent.futures import Executor, Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from toolkit.sim.executors import batch_size, executor_workers, open_executor
@@ -105,9 +106,28 @@ def stream_records(
                 yield from _take(pending.popleft(), progress, executor)
         while pending:
             yield from _take(pending.popleft(), progress, executor)
+    except BrokenProcessPool:
+        raise _worker_died(config) from None
     finally:
         for future in pending:
             future.cancel()
+
+
+def _worker_died(config: SimConfig) -> Exception:
+    """A pool worker that ended without a word (the engine's os._exit(), a crash of the
+    interpreter, the system killing it for memory) as the engine's finding: a traceback of
+    BrokenProcessPool said nothing of where to look."""
+    from toolkit.content.game import display_path
+    from toolkit.diagnostics import Span
+    from toolkit.sim.engines import E_RAISED, EngineError
+
+    message = (
+        "a worker process ended abruptly while playing (the engine called os._exit(), "
+        "crashed the interpreter, or the system stopped it for lack of memory); "
+        "`--workers 1` plays the games here, one after another"
+    )
+    where = display_path(config.game_dir / "game.yaml")
+    return EngineError(E_RAISED.at(where, Span(), message))
 
 
 POLL_SECONDS = 1.0

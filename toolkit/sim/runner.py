@@ -11,8 +11,11 @@ import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
+from toolkit.sim.deadline import GameTimeout, check_deadline, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 
 
@@ -67,7 +70,34 @@ def play_one(
     """Play game `index` to the end; `on_move(state, seat, action, choices)` is told each
     move before it is applied (replay logs). An engine mistake (a move that is not legal,
     an exception, no end within the declared `max_turns`) stops this game only: its record
-    then carries the failure, positioned in the engine's code."""
+    then carries the failure, positioned in the engine's code. A game still running after
+    `deadline.GAME_SECONDS` (a hook that loops for ever) stops the whole run: an
+    EngineError (E005) at the line it was running, as every later game would hang too."""
+    try:
+        with game_deadline() as end:
+            return _play(compiled, setup, bots, index, seed, on_move, end)
+    except GameTimeout as exc:
+        from toolkit.diagnostics import Span
+        from toolkit.sim.engines import E_ENDLESS, EngineError, failure_at
+
+        file, line = failure_at(compiled, type(compiled).new_state, exc)
+        message = (
+            f"game {index} (--seed {seed}) still not over after {deadline.GAME_SECONDS:g} s: "
+            f"it was running this line (a loop without end?); "
+            f"replay it: playset replay --seed {seed} -g {index}"
+        )
+        raise EngineError(E_ENDLESS.at(file, Span(line, 1), message)) from None
+
+
+def _play(
+    compiled: CompiledGame,
+    setup: GameSetup,
+    bots: Sequence[Bot],
+    index: int,
+    seed: int,
+    on_move: Callable[[State, int, int, int], None] | None,
+    end: float,
+) -> GameRecord:
     gseed = game_seed(seed, index)
     moves = 0
     state: State | None = None
@@ -77,6 +107,7 @@ def play_one(
         decisions = branching = 0
         limit = compiled.max_turns
         while not state.is_terminal() and moves < limit:
+            check_deadline(end)
             seat = state.current_player()
             actions = state.legal_actions()
             if len(actions) > 1:
@@ -104,11 +135,13 @@ def play_one(
             what = f"the game did not end within max_turns={limit} moves"
             at = type(state).is_terminal
             return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
-        scores = tuple(state.score_values())
+        scores = _numbers(state.score_values(), "score_values")
+        returns = _numbers(state.returns(), "returns")
+        figures = _figures(state.figures())
         return GameRecord(
             index=index,
             seed=gseed,
-            returns=tuple(state.returns()),
+            returns=returns,
             scores=scores,
             turns=state.turns,
             rounds=state.rounds,
@@ -119,13 +152,64 @@ def play_one(
             branching=branching,
             events=tuple(state.events),
             card_plays=tuple(tuple(row) for row in state.card_plays),
-            figures=tuple(sorted(state.figures().items())),
+            figures=figures,
             first=state.first_player(),
         )
-    except Exception as exc:  # the engine's or a bot's mistake: this game stops, not the run
+    except WrongResult as exc:  # a result the report cannot count: at the method's line
+        at = getattr(type(state), exc.method, type(state))
+        return _failed(compiled, index, seed, gseed, moves, "E004", str(exc), at)
+    except (Exception, SystemExit) as exc:  # the engine's or a bot's mistake (sys.exit()
+        # included: the run would end silently with the engine's code): this game stops
         where = type(state).apply if state is not None else type(compiled).new_state
         what = f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}"
         return _failed(compiled, index, seed, gseed, moves, "E004", what, where, exc)
+
+
+class WrongResult(Exception):
+    """A game's end result of a type the metrics cannot count (a string among the returns,
+    an object as a figure): the game's finding, not a traceback in the report."""
+
+    def __init__(self, method: str, message: str) -> None:
+        super().__init__(message)
+        self.method = method
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _numbers(values: Any, method: str) -> tuple[float, ...]:
+    """`values` as a tuple, each a number (kept as given: ints stay ints in the report)."""
+    try:
+        out: tuple[Any, ...] = tuple(values)
+    except TypeError:
+        raise WrongResult(method, f"{method}() returned {_shown(values)}, not a list") from None
+    for value in out:
+        if not _is_number(value):
+            raise WrongResult(method, f"{method}() holds {_shown(value)}, not a number")
+    return out
+
+
+def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]:
+    """figures() as sorted (name, number or tuple of numbers) pairs."""
+    items = getattr(found, "items", None)
+    if not callable(items):
+        raise WrongResult("figures", f"figures() returned {_shown(found)}, not a dict")
+    pairs = []
+    for name, value in items():
+        if not isinstance(name, str):
+            raise WrongResult("figures", f"figures() names a figure {_shown(name)}, not a str")
+        many = isinstance(value, tuple | list)
+        if not (_is_number(value) or (many and all(_is_number(v) for v in value))):
+            what = f"figures()[{name!r}] is {_shown(value)}, not a number or a tuple of numbers"
+            raise WrongResult("figures", what)
+        pairs.append((name, value))
+    return tuple(sorted(pairs))
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
 
 
 def _few(actions: Sequence[int]) -> str:

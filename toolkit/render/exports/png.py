@@ -45,6 +45,7 @@ def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str,
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
         name = board.name.get(lang, "") or str(board.id)
         pdf = render_board(game, board, lang, "a4", POSTER)
+        _within_pixels(pdf, dpi, f"board {name}")
         images = png_selected(pdf, list(range(_page_count(pdf))), dpi)
         if len(images) == 1:
             out.append((stem, name, images[0]))
@@ -62,7 +63,35 @@ def rulebook_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[bytes]:
     if lang not in game.rulebook:
         return []
     pdf = rulebook_pdf(game, lang, "a4", BLEED_MM * mm)
+    _within_pixels(pdf, dpi, "the rulebook")
     return png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
+
+
+MAX_PAGE_PIXELS = 150_000_000
+"""Pixels of one board or rulebook image (an A2 board at 600 dpi is 139 M): at 1200 dpi the
+A2 board was 557 M pixels, 3.9 GB and a MemoryError after 107 s."""
+
+
+def _within_pixels(pdf: bytes, dpi: float, what: str) -> None:
+    """Refuse, before drawing any, pages that would be too many pixels at `dpi`."""
+    import pypdfium2 as pdfium
+
+    from toolkit.render.artifacts import BuildError
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        sizes = [document.get_page_size(i) for i in range(len(document))]
+    finally:
+        document.close()
+    for width, height in sizes:
+        px_w, px_h = round(width / 72 * dpi), round(height / 72 * dpi)
+        if px_w * px_h > MAX_PAGE_PIXELS:
+            most = int((MAX_PAGE_PIXELS / (width * height)) ** 0.5 * 72)
+            raise BuildError(
+                f"{what} at --page-dpi {dpi:g} would be {px_w} × {px_h} pixels "
+                f"({px_w * px_h / 1e6:.0f} M, at most {MAX_PAGE_PIXELS / 1e6:.0f} M); "
+                f"use --page-dpi {most} or less"
+            )
 
 
 def _page_count(pdf: bytes) -> int:
