@@ -20,7 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from toolkit.content.validate_cache import shared_trees
-from toolkit.preview.deps import Target
+from toolkit.render.deps import Target
 from toolkit.usercache import SignedStore
 
 STORE = "preview"
