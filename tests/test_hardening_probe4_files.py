@@ -165,7 +165,7 @@ def test_the_preview_fingerprints_no_fifo_and_no_huge_file_by_reading_it(tmp_pat
     # sparse icon was read whole (a MemoryError under a 2.5 GB limit)
     import os
 
-    from toolkit.preview import deps
+    from toolkit.render import deps
 
     fifo = tmp_path / "evil.svg"
     os.mkfifo(fifo)
@@ -411,7 +411,7 @@ def test_deeply_nested_folders_in_a_game_end_no_command_in_a_recursion_error(
     # walk), validate --no-cache (the unlisted-file check's rglob), i18n import (the
     # journal's os.walk), the preview's icon list and the editor's mirror in RecursionError
     from toolkit.lsp.mirror import Mirror
-    from toolkit.preview import deps
+    from toolkit.render import deps
 
     assert run_cli("new", "deep", "--into", str(tmp_path)).exit_code == 0
     game = tmp_path / "deep"

@@ -17,9 +17,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from toolkit.content.game import load_game  # noqa: E402
 from toolkit.preview.app import make_app  # noqa: E402
-from toolkit.preview.deps import snapshot  # noqa: E402
 from toolkit.preview.hosts import AllowedHosts  # noqa: E402
 from toolkit.preview.live import Preview, forget_layouts  # noqa: E402
+from toolkit.render.deps import snapshot  # noqa: E402
 
 REPO = Path(__file__).parent.parent
 LANGS = ("fr", "es", "en")

@@ -8,7 +8,7 @@ import pypdf
 
 from tests.conftest import FIXTURES, copy_game
 from toolkit.content.game import load_game
-from toolkit.preview.deps import deck_specs
+from toolkit.render.deps import deck_specs
 from toolkit.render.exports.faces import printed_decks
 
 MM = 72 / 25.4

@@ -61,6 +61,12 @@ def build(
             " unchanged or `validate` kept its findings (or PLAYSET_NO_CACHE=1).",
         ),
     ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Say which files were written as the cache kept them."
+        ),
+    ] = False,
     **settings: str | None,
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
@@ -84,7 +90,8 @@ def build(
     chosen: dict[str, str | None] = {k: v for k, v in settings.items() if v is not None}
     key: tuple[str, ...] = (lang or "", paper, profile, str(per_card), ",".join(names or ()))
     key += (repr(shift), *(f"{name}={value}" for name, value in sorted(chosen.items())))
-    cache = None if no_cache else BuildCache.open(lambda text: None)
+    cache = None if no_cache else BuildCache.open(_say if verbose else lambda text: None)
+    from_cache = " (unchanged: kept in the cache)" if verbose else ""
     for folder in game_folders(games):
         kept = cache.lookup(folder, key) if cache else None
         if kept is not None:
@@ -92,7 +99,9 @@ def build(
             start = time.perf_counter()
             try:
                 make_output_root(out_dir, named=out is not None)
-                count = write_kept(kept, langs, out_dir, lambda path: _say(f"wrote {path}"))
+                count = write_kept(
+                    kept, langs, out_dir, lambda path: _say(f"wrote {path}{from_cache}")
+                )
             except OSError as exc:
                 where = exc.filename or out_dir
                 _say(f"{kept.game_id}: cannot write {where}: {exc.strerror or exc}", "red")
@@ -130,17 +139,12 @@ def build(
         start = time.perf_counter()
 
         def show(item: Written) -> None:
-            _say(f"wrote {item.path}")
+            _say(f"wrote {item.path}{'' if item.drawn else from_cache}")
 
+        reuse = cache.reuse(folder, key, game) if cache else None
         try:
             make_output_root(out_dir, named=out is not None)
-            written = build_game(
-                game,
-                out_dir,
-                options,
-                show,
-                keep,
-            )
+            written = build_game(game, out_dir, options, show, keep, reuse)
         except (BuildError, SheetError) as exc:
             _say(f"{game.id}: {exc}", "red")
             failed = True
@@ -153,7 +157,7 @@ def build(
         elapsed = time.perf_counter() - start
         _say(f"{game.id}: {len(written)} PDF(s) in {elapsed:.1f} s", "green")
         if cache:
-            cache.save(folder, key, made)
+            cache.save(folder, key, made, reuse)
     if cache:
         cache.close()
     raise typer.Exit(1 if failed else 0)

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.content.game import Game, LoadedFile, display_path
 from toolkit.diagnostics import Diagnostic
-from toolkit.preview.deps import card_keys, deck_specs
+from toolkit.render.deps import card_keys, deck_specs
 from toolkit.render.layout import layout_file
 
 

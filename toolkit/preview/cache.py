@@ -11,8 +11,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolkit.preview.deps import Target
 from toolkit.preview.draw import DrawError, Result
+from toolkit.render.deps import Target
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from toolkit.content.game import Game
-from toolkit.preview.deps import Target, card_keys, deck_specs
+from toolkit.render.deps import Target, card_keys, deck_specs
 from toolkit.render.layout import load_layout
 from toolkit.render.pdf import pdf_canvas
 from toolkit.render.raster import png_pages

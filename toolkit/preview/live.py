@@ -22,10 +22,10 @@ from typing import Any
 from toolkit.content.game import Game, LoadedFile, display_path, load_game
 from toolkit.diagnostics import Diagnostic
 from toolkit.preview.cache import RenderCache
-from toolkit.preview.deps import Snapshot, Target, builtin_layouts, snapshot
 from toolkit.preview.draw import DrawError, Result, draw_targets
 from toolkit.preview.page import page_state
 from toolkit.preview.store import ImageStore, open_store
+from toolkit.render.deps import Snapshot, Target, builtin_layouts, snapshot
 
 Listener = Callable[[dict[str, Any]], None]
 

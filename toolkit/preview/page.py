@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.diagnostics import Diagnostic, Severity
 from toolkit.preview.attach import place
 from toolkit.preview.cache import page_key
-from toolkit.preview.deps import Target, card_keys, deck_specs
+from toolkit.render.deps import Target, card_keys, deck_specs
 
 if TYPE_CHECKING:
     from toolkit.preview.live import Preview

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolkit.preview.deps import builtin_layouts
 from toolkit.preview.live import Preview
 from toolkit.preview.watcher import Watcher, watch_roots
+from toolkit.render.deps import builtin_layouts
 
 
 class PortInUse(OSError):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from toolkit.content.validate_cache import shared_trees
 from toolkit.fileio import walk
-from toolkit.preview.deps import Target
+from toolkit.render.deps import Target
 from toolkit.usercache import SignedStore
 
 STORE = "preview"

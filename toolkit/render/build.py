@@ -9,13 +9,17 @@ failure leaves the previous files of that language in place.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game
 from toolkit.fileio import output_folder, write_many
-from toolkit.render.artifacts import BuildError, BuildOptions, selected
+from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, selected
+
+if TYPE_CHECKING:
+    from toolkit.render.build_cache import Reuse
 
 __all__ = ["BuildError", "BuildOptions", "Written", "build_game"]
 
@@ -23,6 +27,7 @@ __all__ = ["BuildError", "BuildOptions", "Written", "build_game"]
 @dataclass
 class Written:
     path: Path
+    drawn: bool = True  # False: written as the build cache kept it
 
 
 def build_game(
@@ -31,30 +36,48 @@ def build_game(
     opts: BuildOptions,
     report: Callable[[Written], None] | None = None,
     keep: Callable[[str, str, bytes], None] | None = None,
+    reuse: Reuse | None = None,
 ) -> list[Written]:
     """Write the chosen artifacts of `game` for each language under out/<game>/<lang>/;
-    `keep(lang, name, data)` sees each file written (the build cache keeps them)."""
+    `keep(lang, name, data)` sees each file written; `reuse` (the build cache) gives the
+    files whose inputs are unchanged, which are then not drawn, and hears of each file."""
     if opts.paper not in ("a4", "letter"):
         raise BuildError(f"paper must be a4 or letter, not {opts.paper!r}")
     chosen = selected(opts)
     written: list[Written] = []
     for lang in opts.langs:
-        pending: dict[str, bytes] = {}
+        pending: dict[str, tuple[bytes, bool]] = {}
         for artifact in chosen:
-            for name, data in artifact.files(game, lang, opts):
+            for name, data, drawn in _files(artifact, game, lang, opts, reuse):
                 if Path(name).name != name or name in (".", ".."):
                     raise BuildError(f"artifact {artifact.name!r}: {name!r} is not a file name")
                 if name in pending:
                     raise BuildError(f"artifact {artifact.name!r}: {name} is written twice")
-                pending[name] = data
+                pending[name] = (data, drawn)
+                if reuse is not None:
+                    reuse.made_file(lang, artifact.name, name, drawn)
         # one language's files are replaced together, once all of them rendered
         folder = output_folder(out, game.id, lang)
-        write_many([(folder / name, data) for name, data in pending.items()], inside=out)
-        for name in pending:
+        write_many([(folder / name, data) for name, (data, _) in pending.items()], inside=out)
+        for name, (data, drawn) in pending.items():
             if keep:
-                keep(lang, name, pending[name])
-            item = Written(out / game.id / lang / name)
+                keep(lang, name, data)
+            item = Written(out / game.id / lang / name, drawn)
             written.append(item)
             if report:
                 report(item)
     return written
+
+
+def _files(
+    artifact: Artifact, game: Game, lang: str, opts: BuildOptions, reuse: Reuse | None
+) -> Iterator[tuple[str, bytes, bool]]:
+    """(name, bytes, drawn) of each file of `artifact` in `lang`: those the cache kept for
+    their inputs as they are now are not drawn again."""
+    if reuse is None or artifact.parts is None:
+        for name, data in artifact.files(game, lang, opts):
+            yield name, data, True
+        return
+    for part in artifact.parts(game, lang, opts):
+        kept = reuse.kept(lang, artifact.name, part.name, part.shows)
+        yield (part.name, kept, False) if kept is not None else (part.name, part.draw(), True)

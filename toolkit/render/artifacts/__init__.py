@@ -61,6 +61,31 @@ Files = list[tuple[str, bytes]]  # (file name in the language folder, PDF bytes)
 
 
 @dataclass(frozen=True)
+class Shows:
+    """What a built file prints of the game, besides the manifest, glossary and icons: decks
+    (as they are printed: a question bank's deck too), a board, the rulebook in its language.
+    The build cache turns it into the files it reads (toolkit.render.build_reads)."""
+
+    decks: tuple[Any, ...] = ()
+    board: Any = None
+    rulebook: bool = False
+
+
+@dataclass(frozen=True)
+class Part:
+    """One file of an artifact in one language, named but not drawn yet (`draw()` is called
+    only when needed): `build` keeps each file by what it reads and draws again only those
+    whose inputs changed. `shows` None: the file may print anything in the game."""
+
+    name: str
+    draw: Callable[[], bytes]
+    shows: Shows | None = None
+
+
+Parts = list[Part]
+
+
+@dataclass(frozen=True)
 class Artifact:
     """A registered artifact: `files(game, lang, options)` → its files for that language."""
 
@@ -70,6 +95,20 @@ class Artifact:
     settings: tuple[Setting, ...] = ()
     order: int = 100
     """Where it is built among the others (lower first); ties go in the order found."""
+    parts: Callable[[Any, str, BuildOptions], Parts] | None = None
+    """Its files one by one, each with what it reads (see Part); without it, `build` keeps
+    the artifact's files as one, read from anything in the game."""
+
+
+def drawn(
+    parts: Callable[[Any, str, BuildOptions], Parts],
+) -> Callable[[Any, str, BuildOptions], Files]:
+    """An artifact's `files` from its `parts`: each part drawn, in order."""
+
+    def files(game: Any, lang: str, opts: BuildOptions) -> Files:
+        return [(part.name, part.draw()) for part in parts(game, lang, opts)]
+
+    return files
 
 
 REGISTRY: Registry[Artifact] = Registry(

@@ -5,35 +5,56 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.render.artifacts import Artifact, BuildOptions, Files, Setting, register
+from toolkit.render.artifacts import (
+    Artifact,
+    BuildOptions,
+    Part,
+    Parts,
+    Setting,
+    Shows,
+    drawn,
+    register,
+)
 
 BOARD_PAGE = Setting("board_page", "Whole board on one page: a3, a2, a1.", ("a3", "a2", "a1"))
 
 
-def files(game: Any, lang: str, opts: BuildOptions) -> Files:
+def parts(game: Any, lang: str, opts: BuildOptions) -> Parts:
     boards = game.valid(game.boards)
     if not boards:
         return []
+
+    def part(name: str, board: Any) -> Part:
+        return Part(
+            name,
+            lambda: _board_pdf(game, board, lang, opts),
+            Shows(board=board),
+        )
+
+    return [
+        part("board.pdf" if len(boards) == 1 else f"board-{board.id}.pdf", board)
+        for board in boards
+    ]
+
+
+def _board_pdf(game: Any, board: Any, lang: str, opts: BuildOptions) -> bytes:
     from reportlab.lib.units import mm
 
     from toolkit.render.boards import render_board
     from toolkit.render.sheets import BLEED_MM
 
     bleed = BLEED_MM * mm if opts.press else 0.0
-    out: Files = []
-    for board in boards:
-        name = "board.pdf" if len(boards) == 1 else f"board-{board.id}.pdf"
-        page = opts.setting(BOARD_PAGE.name)
-        out.append((name, render_board(game, board, lang, opts.paper, page, bleed)))
-    return out
+    page = opts.setting(BOARD_PAGE.name)
+    return render_board(game, board, lang, opts.paper, page, bleed)
 
 
 BOARD = register(
     Artifact(
         "board",
         "`board.pdf` (`board-<id>.pdf` per board): tiled over the paper, or on one large page.",
-        files,
+        drawn(parts),
         (BOARD_PAGE,),
         order=30,
+        parts=parts,
     )
 )

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, Files, register
+from toolkit.render.artifacts import (
+    Artifact,
+    BuildError,
+    BuildOptions,
+    Part,
+    Parts,
+    Shows,
+    drawn,
+    register,
+)
 
 
 def layout(name: str, game: Any) -> Any:
@@ -71,12 +80,19 @@ def card_files(decks: list[Any], per_card: bool) -> list[tuple[str, list[Any]]]:
     return [(f"cards-{w:g}x{h:g}.pdf", group) for (w, h), group in groups.items()]
 
 
-def files(game: Any, lang: str, opts: BuildOptions) -> Files:
-    decks = game.valid(game.decks)
-    return [
-        (name, cards_pdf(game, group, lang, opts))
-        for name, group in card_files(decks, opts.per_card)
-    ]
+def deck_parts(
+    game: Any, files: list[tuple[str, list[Any]]], lang: str, opts: BuildOptions
+) -> Parts:
+    """Each cards file of `files` (name, decks) as a part: what it prints, how to draw it."""
+
+    def part(name: str, group: list[Any]) -> Part:
+        return Part(name, lambda: cards_pdf(game, group, lang, opts), Shows(tuple(group)))
+
+    return [part(name, group) for name, group in files]
+
+
+def parts(game: Any, lang: str, opts: BuildOptions) -> Parts:
+    return deck_parts(game, card_files(game.valid(game.decks), opts.per_card), lang, opts)
 
 
 CARDS = register(
@@ -84,7 +100,8 @@ CARDS = register(
         "cards",
         "`cards.pdf`: every deck, fronts then mirrored backs (press: one card per page, "
         "`cards-WxH.pdf` per trim size).",
-        files,
+        drawn(parts),
         order=10,
+        parts=parts,
     )
 )

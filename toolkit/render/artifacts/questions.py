@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from toolkit.render.artifacts import Artifact, BuildOptions, Files, register
+from toolkit.render.artifacts import Artifact, BuildOptions, Parts, drawn, register
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,18 +41,19 @@ def question_decks(game: Any) -> list[Any]:
     return list(kept)
 
 
-def files(game: Any, lang: str, opts: BuildOptions) -> Files:
-    from toolkit.render.artifacts.cards import cards_pdf
+def parts(game: Any, lang: str, opts: BuildOptions) -> Parts:
+    from toolkit.render.artifacts.cards import deck_parts
 
     decks = question_decks(game)
-    return [("questions.pdf", cards_pdf(game, decks, lang, opts))] if decks else []
+    return deck_parts(game, [("questions.pdf", decks)], lang, opts) if decks else []
 
 
 QUESTIONS = register(
     Artifact(
         "questions",
         "`questions.pdf`: the question banks as cards, the answer on each back.",
-        files,
+        drawn(parts),
         order=20,
+        parts=parts,
     )
 )

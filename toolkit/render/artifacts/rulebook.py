@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, Files, register
+from toolkit.render.artifacts import (
+    Artifact,
+    BuildError,
+    BuildOptions,
+    Part,
+    Parts,
+    Shows,
+    drawn,
+    register,
+)
 
 
 def rulebook_pdf(game: Any, lang: str, paper: str, bleed: float) -> bytes:
@@ -21,23 +30,26 @@ def rulebook_pdf(game: Any, lang: str, paper: str, bleed: float) -> bytes:
         raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
 
 
-def files(game: Any, lang: str, opts: BuildOptions) -> Files:
+def parts(game: Any, lang: str, opts: BuildOptions) -> Parts:
     if lang not in game.rulebook:
         return []
-    from reportlab.lib.units import mm
 
-    from toolkit.render.sheets import BLEED_MM
+    def draw() -> bytes:
+        from reportlab.lib.units import mm
 
-    return [
-        ("rulebook.pdf", rulebook_pdf(game, lang, opts.paper, BLEED_MM * mm if opts.press else 0))
-    ]
+        from toolkit.render.sheets import BLEED_MM
+
+        return rulebook_pdf(game, lang, opts.paper, BLEED_MM * mm if opts.press else 0)
+
+    return [Part("rulebook.pdf", draw, Shows(rulebook=True))]
 
 
 RULEBOOK = register(
     Artifact(
         "rulebook",
         "`rulebook.pdf`: the rulebook with cover, contents, component list and card reference.",
-        files,
+        drawn(parts),
         order=40,
+        parts=parts,
     )
 )

@@ -1,4 +1,5 @@
-"""The dependency map: what the preview can draw, and which inputs each drawing reads.
+"""The dependency map: what the preview can draw, and which inputs each drawing reads (and
+from which files: `build` keeps each file it writes by them, toolkit.render.build_reads).
 
 A *target* is one thing drawn on its own: a card face in one language, a deck's shared back,
 a board or a rulebook in one language. Each names its *inputs* (the manifest, a deck's own
@@ -38,10 +39,26 @@ class DeckSpec:
     back: str
     card_mm: tuple[float, float]
     per_card_back: bool  # each back shows its own card (a question bank's answers)
+    paths: tuple[Path, ...] = ()  # the files the deck is read from (a sheet and its keys)
 
     @property
     def id(self) -> str:
         return str(self.deck.id)
+
+    @property
+    def input(self) -> str:
+        """The name of the deck's own fields among the snapshot's inputs."""
+        return f"deck:{self.file}:{self.id}"
+
+
+def source_files(loaded: Any) -> tuple[Path, ...]:
+    """The files a loaded content file was read from: the file, and a sheet's keys file."""
+    from toolkit.content.sheets import is_sheet, keys_file
+
+    path = loaded.doc.path if loaded.doc is not None else None
+    if path is None:
+        return ()
+    return (path, keys_file(path)) if is_sheet(path) else (path,)
 
 
 def deck_specs(game: Game) -> list[DeckSpec]:
@@ -54,7 +71,8 @@ def deck_specs(game: Game) -> list[DeckSpec]:
             continue
         front, back = deck.layout or DEFAULT_FRONT, deck.back or DEFAULT_BACK
         size = size_mm(deck.size)
-        specs.append(DeckSpec(deck, loaded.rel, front, back, size, deck.back_per_card))
+        paths = source_files(loaded)
+        specs.append(DeckSpec(deck, loaded.rel, front, back, size, deck.back_per_card, paths))
     return specs
 
 
@@ -74,10 +92,12 @@ class Target:
 
 @dataclass
 class Snapshot:
-    """A loaded game's targets in page order, and the fingerprint of every input."""
+    """A loaded game's targets in page order, the fingerprint of every input, and the files
+    each input is read from (what `build` keys each file it keeps by)."""
 
     targets: dict[str, Target] = field(default_factory=dict)
     fingerprints: dict[str, str] = field(default_factory=dict)
+    files: dict[str, tuple[Path, ...]] = field(default_factory=dict)
 
     def changed_since(self, before: Snapshot) -> list[Target]:
         """Targets to draw again: new ones, and those with an input that changed."""
@@ -98,7 +118,11 @@ def _digest(data: bytes | str) -> str:
     return hashlib.blake2b(raw, digest_size=12).hexdigest()
 
 
-def _model(value: Any, **kw: Any) -> str:
+def _no_digest(value: Any, **kw: Any) -> str:
+    return ""
+
+
+def _model_digest(value: Any, **kw: Any) -> str:
     return _digest(value.model_dump_json(**kw)) if hasattr(value, "model_dump_json") else ""
 
 
@@ -158,16 +182,23 @@ def card_keys(cards: Iterable[Any]) -> Iterator[tuple[str, Any]]:
         yield (ident if seen[ident] == 1 else f"{ident}~{seen[ident]}"), card
 
 
-def snapshot(game: Game) -> Snapshot:
-    """Targets and input fingerprints of `game` (every model in it must be valid or None)."""
+def snapshot(game: Game, fingerprint: bool = True) -> Snapshot:
+    """Targets and input fingerprints of `game` (every model in it must be valid or None);
+    without `fingerprint`, the models' fingerprints are left empty (what `build` asks: the
+    targets, their inputs and the files they are read from)."""
     snap = Snapshot()
+    _model = _model_digest if fingerprint else _no_digest
     manifest = game.manifest
     if manifest is None:
         return snap
-    fp = snap.fingerprints
+    fp, files = snap.fingerprints, snap.files
     fp["manifest"] = _model(manifest)
+    files["manifest"] = source_files(game.manifest_file)
     fp["glossary"] = _model(game.glossary.model) if game.glossary else ""
-    fp["icons"] = _digest("".join(f"{p}:{_file(p)}" for p in icon_files(game)))
+    files["glossary"] = source_files(game.glossary) if game.glossary else ()
+    icons = icon_files(game)
+    fp["icons"] = _digest("".join(f"{p}:{_file(p)}" for p in icons))
+    files["icons"] = tuple(icons)
     langs = list(manifest.languages)
     specs = deck_specs(game)
     glossary_layouts: set[str] = set()  # layouts that print glossary terms
@@ -179,14 +210,16 @@ def snapshot(game: Game) -> Snapshot:
                 fp[f"layout:{name}"] = "outside"
                 continue
             fp[f"layout:{name}"] = _file(found.path)
+            files[f"layout:{name}"] = (found.path,)
             if reads(found.path, "glossary"):
                 glossary_layouts.add(name)
             if reads(found.path, "card"):
                 card_backs.add(name)
     every_deck: list[str] = []
     for spec in specs:
-        deck_input = f"deck:{spec.file}:{spec.id}"
+        deck_input = spec.input
         fp[deck_input] = _model(spec.deck, exclude={"cards"})
+        files[deck_input] = spec.paths
         every_deck.append(deck_input)
         common = ("manifest", "icons", deck_input)
 
@@ -200,6 +233,7 @@ def snapshot(game: Game) -> Snapshot:
         for part, card in cards:
             card_input = f"card:{spec.file}:{spec.id}:{part}"
             fp[card_input] = _model(card)
+            files[card_input] = spec.paths
             every_deck.append(card_input)
         for lang in langs:
             for part, _card in cards:
@@ -231,6 +265,7 @@ def snapshot(game: Game) -> Snapshot:
             continue
         board_input = f"board:{loaded.rel}"
         fp[board_input] = _model(loaded.model)
+        files[board_input] = source_files(loaded)
         boards.append(board_input)
         for lang in langs:
             key = f"board/{loaded.model.id}/{lang}"
@@ -239,6 +274,7 @@ def snapshot(game: Game) -> Snapshot:
     for lang, path in game.rulebook.items():
         source = f"rulebook:{lang}"
         fp[source] = _file(path)
+        files[source] = (path,)
         # A rulebook prints facts from all the content: counts, a card reference, terms.
         inputs = ("manifest", "glossary", "icons", source, *every_deck, *boards)
         key = f"rulebook/{lang}"
