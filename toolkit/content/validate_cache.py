@@ -39,7 +39,8 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -265,30 +266,49 @@ def shared_trees() -> list[tuple[str, str]]:
     return [("toolkit", package), ("templates", str(repo_root() / "templates"))]
 
 
+def _code_part(walk: _Walk) -> str:
+    """The hash of what every game's results depend on: the interpreter, the installed
+    packages, the repository root, the toolkit's files and the shared templates."""
+    digest = hashlib.sha256()
+    head = [FORMAT, sys.version, sys.executable, str(repo_root()), *_site_stamps()]
+    digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
+    for label, tree in shared_trees():
+        digest.update(f"\0tree {label}\0".encode())
+        walk.folder(tree, digest)
+    return digest.hexdigest()
+
+
 def inputs_digest(folder: Path, options: Sequence[str], stats: StatCache) -> str | None:
     """The hash of everything the findings of the game in `folder` depend on (the
     module's dependency rule); None when the game is too large to cache."""
     digest = hashlib.sha256()
     head = [
         FORMAT,
-        sys.version,
-        sys.executable,
         os.getcwd(),
         str(folder),
         os.path.abspath(folder),
-        str(repo_root()),
-        *_site_stamps(),
         "options",
         *options,
     ]
     digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
     walk = _Walk(stats)
     try:
-        for label, tree in shared_trees():
-            digest.update(f"\0tree {label}\0".encode())
-            walk.folder(tree, digest)
-        digest.update(b"\0game\0")
+        digest.update(f"\0code {_code_part(walk)}\0game\0".encode())
         walk.game(str(folder), digest)
+    except TooBig:
+        return None
+    return digest.hexdigest()
+
+
+def units_digest(folder: Path, stats: StatCache) -> str | None:
+    """The hash of what every unit result of the game in `folder` depends on besides its
+    own arguments (toolkit.content.unit_cache): the code part, and the game's `fonts/`
+    folder (a face is named by a short digest of its file); None when too large."""
+    digest = hashlib.sha256(f"{FORMAT}\0units\0".encode())
+    walk = _Walk(stats)
+    try:
+        digest.update(f"code {_code_part(walk)}\0fonts\0".encode())
+        walk.folder(os.path.join(os.path.abspath(folder), "fonts"), digest)
     except TooBig:
         return None
     return digest.hexdigest()
@@ -339,6 +359,8 @@ def _from_record(r: list[object]) -> Diagnostic:
 
 STATS = "stats"
 MAX_STATS = 100_000
+UNITS_FORMAT = "playset-units-1"
+MAX_UNITS = 500_000
 
 
 def load_stats(store: SignedStore, note: Note) -> StatCache:
@@ -451,6 +473,49 @@ class FindingsCache:
         payload = json.dumps(entry, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the entry for {folder}")
+
+    @contextmanager
+    def units(self, folder: Path) -> Iterator[None]:
+        """While the block checks the game in `folder`, its unit results (toolkit.content.
+        unit_cache) are read from and kept in its entry (one per game folder, whatever the
+        current folder and options: no unit names a path or an option)."""
+        from toolkit.content.unit_cache import Units, activated
+
+        head = units_digest(folder, self.stats)
+        if head is None:
+            yield
+            return
+        where = "\0".join([UNITS_FORMAT, os.path.abspath(folder)])
+        slot = "units-" + hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+        units = Units(self._known_units(slot, head, folder))
+        with activated(units):
+            yield
+        if not units.changed() or len(units.used) > MAX_UNITS:
+            return
+        if units_digest(folder, self.stats) != head:
+            return  # the code or the fonts changed while the game was checked
+        entry = {"format": UNITS_FORMAT, "head": head, "units": units.used}
+        payload = json.dumps(entry, separators=(",", ":")).encode()
+        if not self.store.write(slot, payload):
+            self.note(f"cache: could not write the units of {folder}")
+
+    def _known_units(self, slot: str, head: str, folder: Path) -> dict[str, object]:
+        payload = self.store.read(slot)
+        if payload is None:
+            return {}
+        try:
+            entry = json.loads(payload)
+            if entry["format"] != UNITS_FORMAT or entry["head"] != head:
+                self.note(f"cache: the code or fonts changed since the units of {folder}")
+                return {}
+            known = entry["units"]
+            if not isinstance(known, dict):
+                raise ValueError("not units")
+        except (ValueError, KeyError, TypeError):
+            self.note(f"cache: the units of {folder} are unreadable; ignored")
+            return {}
+        self.note(f"cache: {len(known)} unit result(s) kept for {folder}")
+        return known
 
 
 def cached_findings(folder: Path) -> list[Diagnostic] | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from toolkit.content.unit_cache import cached
 from toolkit.render.fonts import text_width, unit_width
 from toolkit.render.icons import BUILTIN
 
@@ -121,6 +122,37 @@ class Setting:
 
 @lru_cache(maxsize=16_384)
 def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
+    """`_fit`, kept between `validate` runs when the findings cache is on
+    (toolkit.content.unit_cache): after a card edit only that card's texts are fitted."""
+    args = [
+        text,
+        width,
+        height,
+        setting.max_size,
+        setting.min_size,
+        setting.style,
+        setting.lang,
+        sorted(setting.icons),
+    ]
+    return cached("fit", args, lambda: _fit(text, width, height, setting), _stored, _read)
+
+
+def _stored(found: Fit) -> list[Any]:
+    return [found.fits, found.size, list(found.lines)]
+
+
+def _read(value: Any) -> Fit:
+    fits, size, lines = value
+    if not isinstance(fits, bool) or isinstance(size, bool) or not isinstance(lines, list):
+        raise ValueError("not a fit")
+    if not isinstance(size, int | float):
+        raise ValueError("not a fit")
+    if not all(isinstance(line, str) for line in lines):
+        raise ValueError("not a fit")
+    return Fit(fits, size, tuple(lines))
+
+
+def _fit(text: str, width: float, height: float, setting: Setting) -> Fit:
     """The largest size from the setting's max down to its min at which `text` fits a box of
     `width` × `height` points.
 
