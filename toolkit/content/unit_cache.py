@@ -67,6 +67,13 @@ class Units:
 
 
 _ACTIVE: list[Units] = []
+_AFTER: list[Callable[[], None]] = []
+
+
+def after_each_run(forget: Callable[[], None]) -> None:
+    """Call `forget` when a game's units are put away (a memo that holds the run's objects
+    to name its units, say: the next game's are other objects)."""
+    _AFTER.append(forget)
 
 
 def active() -> Units | None:
@@ -82,6 +89,8 @@ def activated(units: Units) -> Iterator[Units]:
         yield units
     finally:
         _ACTIVE.remove(units)
+        for forget in _AFTER:
+            forget()
 
 
 def cached(

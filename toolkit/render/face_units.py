@@ -15,13 +15,14 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolkit.content.unit_cache import active, cached
+from toolkit.content.unit_cache import active, after_each_run, cached
 
 if TYPE_CHECKING:
     from toolkit.render.elements import Resolved
     from toolkit.render.layout import Layout
 
 _DIGESTS: dict[tuple[str, int], tuple[Any, str]] = {}
+after_each_run(_DIGESTS.clear)
 
 
 def _once(what: str, owner: Any, make: Callable[[], Any]) -> str:
@@ -77,7 +78,7 @@ def resolved_face(
             _once("manifest", game.manifest, lambda: _model(game.manifest)),
             _once("glossary", glossary, lambda: _model(glossary)) if glossary else None,
             [deck.id, deck.kind, deck.name, str(deck.size)],
-            _model(card),
+            _once("card", card, lambda: _model(card)),  # once for all its languages
             lang,
             list(card_mm),
         ]
