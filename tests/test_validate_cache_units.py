@@ -226,3 +226,18 @@ def test_a_fit_is_kept_for_its_own_setting():
         assert [textfit.fit(*a) for a in args] == truth
     assert second.worked_out == 0
     textfit.fit.cache_clear()
+
+
+def test_a_change_to_the_code_drops_the_units(cache, tmp_path, monkeypatch):
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "rule.py").write_text("LIMIT = 1\n", encoding="utf-8")
+    monkeypatch.setattr(validate_cache, "shared_trees", lambda: [("toolkit", str(code))])
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 0
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    assert "unit result(s) kept" in _run(".", "-v")[1]
+    (code / "rule.py").write_text("LIMIT = 2\n", encoding="utf-8")
+    assert "the code or fonts changed since the units" in _run(".", "-v")[1]

@@ -21,13 +21,26 @@ What a game's findings depend on (the dependency rule). Each run hashes, without
   installed packages (an editable plugin): recorded in the entry, hashed again on lookup.
 
 A change to any of them is a new key, so the game is checked afresh; the cache never changes
-a finding, only skips work. The granularity is the whole game: one card edit re-checks the
-game, since the cross-file checks (references, translations, the rulebook that prints data
-from every deck) read every file.
+a finding, only skips work. The findings' granularity is the whole game: one card edit
+re-checks the game, since the cross-file checks (references, translations, the rulebook that
+prints data from every deck) read every file.
+
+Within that run, what the checks work out per unit is read back from the game's last run
+(`units`, toolkit.content.unit_cache): each text fit (toolkit.render.textfit), each card face
+resolved through its layout (toolkit.render.face_units) and each text's glossary uses
+(toolkit.checks.translation.glossary), named by a digest of every argument it is computed
+from. What they all depend on besides (the code part above: interpreter, packages,
+repository root, toolkit and templates; and the game's `fonts/` folder, whose faces a fit
+names by a short digest) is the units entry's head, with the modules the checks loaded from
+outside those trees, as for findings: a change to any of them drops every unit. So after one
+card edit only that card's faces are resolved and its texts fitted and searched for glossary
+terms; the rest of the checks run over the whole game as without the cache.
 
 Entries live in the user cache folder (`toolkit.usercache`: a private folder, signed
-entries), one per game, current folder and options, replaced as the game changes. A corrupt,
-foreign or tampered entry is ignored (worked out afresh) and said only with `--verbose`.
+entries): findings one per game, current folder and options, units one per game folder,
+each replaced as the game changes (units: those the last run used). A corrupt, foreign or
+tampered entry, or a unit value of another shape than its kind stores, is ignored (worked
+out afresh) and said only with `--verbose`.
 """
 
 from __future__ import annotations
@@ -494,7 +507,7 @@ class FindingsCache:
             return
         if units_digest(folder, self.stats) != head:
             return  # the code or the fonts changed while the game was checked
-        entry = {"format": UNITS_FORMAT, "head": head, "units": units.used}
+        entry = {"format": UNITS_FORMAT, "head": head, **module_record(), "units": units.used}
         payload = json.dumps(entry, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the units of {folder}")
@@ -507,6 +520,9 @@ class FindingsCache:
             entry = json.loads(payload)
             if entry["format"] != UNITS_FORMAT or entry["head"] != head:
                 self.note(f"cache: the code or fonts changed since the units of {folder}")
+                return {}
+            if not modules_unchanged(entry):
+                self.note(f"cache: a module the checks loaded changed (units of {folder})")
                 return {}
             known = entry["units"]
             if not isinstance(known, dict):
