@@ -29,6 +29,10 @@ Reader = Callable[[Any], T]
 when the value is not what its kind stores."""
 
 
+to_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""JSON as `json.dumps` writes it, without making an encoder per call (units are many)."""
+
+
 class Units:
     """Unit results by name: those an earlier run kept (`known`) and those this run used or
     worked out (`used`, what is kept for the next run)."""
@@ -41,7 +45,7 @@ class Units:
     @staticmethod
     def name(kind: str, args: list[Any]) -> str:
         """The unit's name: a digest of its kind and arguments (JSON, floats exact)."""
-        text = json.dumps([kind, *args], separators=(",", ":"), check_circular=False)
+        text = to_json([kind, *args])
         return hashlib.sha256(text.encode()).hexdigest()[:40]
 
     def get(self, name: str, read: Reader[T]) -> T | None:

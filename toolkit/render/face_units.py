@@ -11,11 +11,10 @@ turns them into a face is in the units' head. A template error is raised, never 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolkit.content.unit_cache import active, after_each_run, cached
+from toolkit.content.unit_cache import active, after_each_run, cached, to_json
 
 if TYPE_CHECKING:
     from toolkit.render.elements import Resolved
@@ -31,7 +30,7 @@ def _once(what: str, owner: Any, make: Callable[[], Any]) -> str:
     kept = _DIGESTS.get((what, id(owner)))
     if kept is not None and kept[0] is owner:
         return kept[1]
-    text = json.dumps(make(), separators=(",", ":"), check_circular=False)
+    text = to_json(make())
     digest = hashlib.sha256(text.encode()).hexdigest()
     _DIGESTS[(what, id(owner))] = (owner, digest)
     return digest
@@ -82,7 +81,7 @@ def resolved_face(
             lang,
             list(card_mm),
         ]
-        json.dumps(args[3])  # a deck of another shape is worked out, not named
+        to_json(args[3])  # a deck of another shape is worked out, not named
     except (TypeError, ValueError):
         return work()
     index_of = {id(e): i for i, e in enumerate(layout.elements)}
