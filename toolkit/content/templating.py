@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from toolkit.content.unit_cache import cached
+from toolkit.content.unit_cache import cached, fresh_each_run
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
@@ -28,6 +28,9 @@ def _or_list(items: tuple[str, ...], lang: str) -> str:
     kept between `validate` runs (toolkit.content.unit_cache): babel's locale data is then
     not read at all."""
     return cached("or-list", [list(items), lang], lambda: _cldr_or_list(items, lang), str, _text)
+
+
+fresh_each_run(_or_list.cache_clear)
 
 
 def _text(value: Any) -> str:

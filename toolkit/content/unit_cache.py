@@ -71,13 +71,15 @@ class Units:
 
 
 _ACTIVE: list[Units] = []
-_AFTER: list[Callable[[], None]] = []
+_FRESH: list[Callable[[], None]] = []
 
 
-def after_each_run(forget: Callable[[], None]) -> None:
-    """Call `forget` when a game's units are put away (a memo that holds the run's objects
-    to name its units, say: the next game's are other objects)."""
-    _AFTER.append(forget)
+def fresh_each_run(forget: Callable[[], None]) -> None:
+    """Call `forget` when a game's units are taken out and when they are put away: an
+    in-process memo in front of a unit (an lru_cache) would answer without the unit being
+    used, so it would not be kept for the next run; a memo holding the run's objects to
+    name its units is of no use to the next game."""
+    _FRESH.append(forget)
 
 
 def active() -> Units | None:
@@ -88,12 +90,14 @@ def active() -> Units | None:
 @contextmanager
 def activated(units: Units) -> Iterator[Units]:
     """Make `units` what the checks consult while the block runs."""
+    for forget in _FRESH:
+        forget()
     _ACTIVE.append(units)
     try:
         yield units
     finally:
         _ACTIVE.remove(units)
-        for forget in _AFTER:
+        for forget in _FRESH:
             forget()
 
 

@@ -14,14 +14,14 @@ import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolkit.content.unit_cache import active, after_each_run, cached, to_json
+from toolkit.content.unit_cache import active, cached, fresh_each_run, to_json
 
 if TYPE_CHECKING:
     from toolkit.render.elements import Resolved
     from toolkit.render.layout import Layout
 
 _DIGESTS: dict[tuple[str, int], tuple[Any, str]] = {}
-after_each_run(_DIGESTS.clear)
+fresh_each_run(_DIGESTS.clear)
 
 
 def _once(what: str, owner: Any, make: Callable[[], Any]) -> str:

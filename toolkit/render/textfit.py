@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from toolkit.content.unit_cache import cached
+from toolkit.content.unit_cache import cached, fresh_each_run
 from toolkit.render.fonts import text_width, unit_width
 from toolkit.render.icons import BUILTIN
 
@@ -135,6 +135,9 @@ def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
         sorted(setting.icons),
     ]
     return cached("fit", args, lambda: _fit(text, width, height, setting), _stored, _read)
+
+
+fresh_each_run(fit.cache_clear)
 
 
 def _stored(found: Fit) -> list[Any]:
