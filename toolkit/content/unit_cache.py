@@ -1,15 +1,19 @@
 """Results of the checks' pure computations, kept between `validate` runs of one game: after
-one card edit only what that card touches is worked out again (its texts fitted, ...),
-every other result is read back.
+one card edit only what that card touches is worked out again (its faces resolved, its texts
+fitted and searched for glossary terms), every other result is read back.
 
 A unit is one call of a pure function (`kind`) with its arguments, named by the SHA-256 of
-the kind and the arguments written out as JSON (every argument the result depends on:
-toolkit.render.textfit names the text, box, sizes, face, language and icon names of a fit).
-What every unit of the game depends on besides (the toolkit's code, the templates and
-fonts it ships, the interpreter and installed packages, and the game's `fonts/` folder) is
-the entry's head (toolkit.content.validate_cache.FindingsCache.units): a change to any of
-them drops every unit. A value read back is checked for its shape by the kind's reader; one
-that is not what the kind stores is worked out afresh, as a missing one is.
+the kind and the arguments written out as JSON: every argument the result depends on. The
+kinds: `fit` (toolkit.render.textfit: text, box, sizes, face, language, icon names), `face`
+(toolkit.render.face_units: card, deck, manifest, glossary, layout, language, card size),
+`glossary` (toolkit.checks.translation.glossary: a text's values and the glossary's terms)
+and `or-list` (toolkit.content.templating: the items and the language). What every unit of
+the game depends on besides (the toolkit's code, the templates and fonts it ships, the
+interpreter and installed packages, the game's `fonts/` folder and the modules the checks
+loaded from elsewhere) is the entry's head (toolkit.content.validate_cache.FindingsCache.
+units): a change to any of them drops every unit. A value read back is checked for its shape
+by the kind's reader; one that is not what the kind stores is worked out afresh, as a
+missing one is.
 
 Only `validate` turns units on (`active()` is None otherwise, and with `--no-cache`): a
 unit changes no result, it only skips work. Light on purpose: no third-party import.
