@@ -241,3 +241,17 @@ def test_a_change_to_the_code_drops_the_units(cache, tmp_path, monkeypatch):
     assert "unit result(s) kept" in _run(".", "-v")[1]
     (code / "rule.py").write_text("LIMIT = 2\n", encoding="utf-8")
     assert "the code or fonts changed since the units" in _run(".", "-v")[1]
+
+
+def test_a_face_names_an_infinity_a_nan_and_nothing_apart():
+    """Three cards that print 'inf', 'nan' and 'None' are three faces (pydantic's JSON mode
+    writes all three values as null)."""
+    from pydantic import BaseModel
+
+    from toolkit.render.face_units import _model
+
+    class Card(BaseModel):
+        points: float | None
+
+    named = {unit_cache.to_json(_model(Card(points=v))) for v in (float("inf"), float("nan"), None)}
+    assert len(named) == 3

@@ -37,22 +37,21 @@ def _once(what: str, owner: Any, make: Callable[[], Any]) -> str:
 
 
 def _model(model: Any) -> list[Any]:
-    """A model as JSON, with its class (two kinds may hold the same fields)."""
+    """A model's fields with its class (two kinds may hold the same fields): Python values,
+    so that JSON tells an infinity, a NaN and a None apart (pydantic's JSON mode writes all
+    three as null); a value JSON cannot write raises TypeError (the face is then worked
+    out, not kept)."""
     if model is None:
         return [None]
     kind = type(model)
-    return [
-        kind.__module__,
-        kind.__qualname__,
-        model.model_dump(mode="json", serialize_as_any=True),
-    ]
+    return [kind.__module__, kind.__qualname__, model.model_dump(serialize_as_any=True)]
 
 
 def _layout(layout: Layout) -> list[Any]:
     return [
         _model(layout),
         [
-            [type(e).__module__, type(e).__qualname__, e.model_dump(mode="json")]
+            [type(e).__module__, type(e).__qualname__, e.model_dump(serialize_as_any=True)]
             for e in layout.elements
         ],
     ]
