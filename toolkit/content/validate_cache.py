@@ -422,6 +422,7 @@ class FindingsCache:
         self.store = store
         self.note = note
         self._pending: dict[str, str | None] = {}
+        self._modules: dict[str, object] | None = None
         self.stats = load_stats(store, note)
 
     def close(self) -> None:
@@ -477,10 +478,11 @@ class FindingsCache:
         inputs = self._pending.pop(slot, None)
         if inputs is None or inputs_digest(folder, options, self.stats) != inputs:
             return  # too large, or edited while it was being checked
+        modules, self._modules = self._modules or module_record(), None  # the units' if just taken
         entry = {
             "format": FORMAT,
             "inputs": inputs,
-            **module_record(),
+            **modules,
             "findings": [_to_record(d) for d in found],
         }
         payload = json.dumps(entry, separators=(",", ":")).encode()
@@ -505,9 +507,10 @@ class FindingsCache:
             yield
         if not units.changed() or len(units.used) > MAX_UNITS:
             return
-        if units_digest(folder, self.stats) != head:
-            return  # the code or the fonts changed while the game was checked
-        entry = {"format": UNITS_FORMAT, "head": head, **module_record(), "units": units.used}
+        # kept under the head taken before the checks: code or fonts changed while they ran
+        # are read under a head this one is not, so the next run drops these units
+        self._modules = module_record()
+        entry = {"format": UNITS_FORMAT, "head": head, **self._modules, "units": units.used}
         payload = json.dumps(entry, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the units of {folder}")
