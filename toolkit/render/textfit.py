@@ -6,11 +6,12 @@ checker says fits is the text that prints.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from toolkit.content.unit_cache import cached, fresh_each_run
+from toolkit.content.unit_cache import cached, fresh_each_run, to_json
 from toolkit.render.fonts import text_width, unit_width
 from toolkit.render.icons import BUILTIN
 
@@ -132,12 +133,18 @@ def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
         setting.min_size,
         setting.style,
         setting.lang,
-        sorted(setting.icons),
+        _icon_names(setting.icons),
     ]
     return cached("fit", args, lambda: _fit(text, width, height, setting), _stored, _read)
 
 
 fresh_each_run(fit.cache_clear)
+
+
+@cache
+def _icon_names(icons: frozenset[str]) -> str:
+    """The digest of a set of inline icon names, once per set (every fit names its set)."""
+    return hashlib.sha256(to_json(sorted(icons)).encode()).hexdigest()
 
 
 def _stored(found: Fit) -> list[Any]:
