@@ -89,9 +89,12 @@ def validate(
             from toolkit.checks import run_checks
             from toolkit.content.game import load_game
 
-            found = run_checks(load_game(folder), selection)
             if cache:
+                with cache.units(folder):  # what this game's last run worked out, reused
+                    found = run_checks(load_game(folder), selection)
                 cache.save(folder, options, found)
+            else:
+                found = run_checks(load_game(folder), selection)
         diagnostics.extend(found)
     if cache:
         cache.close()

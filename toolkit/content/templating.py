@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from toolkit.content.unit_cache import cached, fresh_each_run
+
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
 
@@ -22,7 +24,22 @@ def _is_scalar(value: Any) -> bool:
 
 @cache
 def _or_list(items: tuple[str, ...], lang: str) -> str:
-    """'3 ou 5', '3 o 5', '3 or 5': a list of alternatives as the language writes it (CLDR)."""
+    """'3 ou 5', '3 o 5', '3 or 5': a list of alternatives as the language writes it (CLDR);
+    kept between `validate` runs (toolkit.content.unit_cache): babel's locale data is then
+    not read at all."""
+    return cached("or-list", [list(items), lang], lambda: _cldr_or_list(items, lang), str, _text)
+
+
+fresh_each_run(_or_list.cache_clear)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a text")
+    return value
+
+
+def _cldr_or_list(items: tuple[str, ...], lang: str) -> str:
     from babel.core import UnknownLocaleError
     from babel.lists import format_list
 

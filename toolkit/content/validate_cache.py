@@ -21,13 +21,26 @@ What a game's findings depend on (the dependency rule). Each run hashes, without
   installed packages (an editable plugin): recorded in the entry, hashed again on lookup.
 
 A change to any of them is a new key, so the game is checked afresh; the cache never changes
-a finding, only skips work. The granularity is the whole game: one card edit re-checks the
-game, since the cross-file checks (references, translations, the rulebook that prints data
-from every deck) read every file.
+a finding, only skips work. The findings' granularity is the whole game: one card edit
+re-checks the game, since the cross-file checks (references, translations, the rulebook that
+prints data from every deck) read every file.
+
+Within that run, what the checks work out per unit is read back from the game's last run
+(`units`, toolkit.content.unit_cache): each text fit (toolkit.render.textfit), each card face
+resolved through its layout (toolkit.render.face_units) and each text's glossary uses
+(toolkit.checks.translation.glossary), named by a digest of every argument it is computed
+from. What they all depend on besides (the code part above: interpreter, packages,
+repository root, toolkit and templates; and the game's `fonts/` folder, whose faces a fit
+names by a short digest) is the units entry's head, with the modules the checks loaded from
+outside those trees, as for findings: a change to any of them drops every unit. So after one
+card edit only that card's faces are resolved and its texts fitted and searched for glossary
+terms; the rest of the checks run over the whole game as without the cache.
 
 Entries live in the user cache folder (`toolkit.usercache`: a private folder, signed
-entries), one per game, current folder and options, replaced as the game changes. A corrupt,
-foreign or tampered entry is ignored (worked out afresh) and said only with `--verbose`.
+entries): findings one per game, current folder and options, units one per game folder,
+each replaced as the game changes (units: those the last run used). A corrupt, foreign or
+tampered entry, or a unit value of another shape than its kind stores, is ignored (worked
+out afresh) and said only with `--verbose`.
 """
 
 from __future__ import annotations
@@ -39,7 +52,8 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -273,30 +287,49 @@ def shared_trees() -> list[tuple[str, str]]:
     return [("toolkit", package), ("templates", str(repo_root() / "templates"))]
 
 
+def _code_part(walk: _Walk) -> str:
+    """The hash of what every game's results depend on: the interpreter, the installed
+    packages, the repository root, the toolkit's files and the shared templates."""
+    digest = hashlib.sha256()
+    head = [FORMAT, sys.version, sys.executable, str(repo_root()), *_site_stamps()]
+    digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
+    for label, tree in shared_trees():
+        digest.update(f"\0tree {label}\0".encode())
+        walk.folder(tree, digest)
+    return digest.hexdigest()
+
+
 def inputs_digest(folder: Path, options: Sequence[str], stats: StatCache) -> str | None:
     """The hash of everything the findings of the game in `folder` depend on (the
     module's dependency rule); None when the game is too large to cache."""
     digest = hashlib.sha256()
     head = [
         FORMAT,
-        sys.version,
-        sys.executable,
         os.getcwd(),
         str(folder),
         os.path.abspath(folder),
-        str(repo_root()),
-        *_site_stamps(),
         "options",
         *options,
     ]
     digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
     walk = _Walk(stats)
     try:
-        for label, tree in shared_trees():
-            digest.update(f"\0tree {label}\0".encode())
-            walk.folder(tree, digest)
-        digest.update(b"\0game\0")
+        digest.update(f"\0code {_code_part(walk)}\0game\0".encode())
         walk.game(str(folder), digest)
+    except TooBig:
+        return None
+    return digest.hexdigest()
+
+
+def units_digest(folder: Path, stats: StatCache) -> str | None:
+    """The hash of what every unit result of the game in `folder` depends on besides its
+    own arguments (toolkit.content.unit_cache): the code part, and the game's `fonts/`
+    folder (a face is named by a short digest of its file); None when too large."""
+    digest = hashlib.sha256(f"{FORMAT}\0units\0".encode())
+    walk = _Walk(stats)
+    try:
+        digest.update(f"code {_code_part(walk)}\0fonts\0".encode())
+        walk.folder(os.path.join(os.path.abspath(folder), "fonts"), digest)
     except TooBig:
         return None
     return digest.hexdigest()
@@ -347,6 +380,8 @@ def _from_record(r: list[object]) -> Diagnostic:
 
 STATS = "stats"
 MAX_STATS = 100_000
+UNITS_FORMAT = "playset-units-1"
+MAX_UNITS = 500_000
 
 
 def load_stats(store: SignedStore, note: Note) -> StatCache:
@@ -395,6 +430,7 @@ class FindingsCache:
         self.store = store
         self.note = note
         self._pending: dict[str, str | None] = {}
+        self._modules: dict[str, object] | None = None
         self.stats = load_stats(store, note)
 
     def close(self) -> None:
@@ -450,15 +486,63 @@ class FindingsCache:
         inputs = self._pending.pop(slot, None)
         if inputs is None or inputs_digest(folder, options, self.stats) != inputs:
             return  # too large, or edited while it was being checked
+        modules, self._modules = self._modules or module_record(), None  # the units' if just taken
         entry = {
             "format": FORMAT,
             "inputs": inputs,
-            **module_record(),
+            **modules,
             "findings": [_to_record(d) for d in found],
         }
         payload = json.dumps(entry, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the entry for {folder}")
+
+    @contextmanager
+    def units(self, folder: Path) -> Iterator[None]:
+        """While the block checks the game in `folder`, its unit results (toolkit.content.
+        unit_cache) are read from and kept in its entry (one per game folder, whatever the
+        current folder and options: no unit names a path or an option)."""
+        from toolkit.content.unit_cache import Units, activated
+
+        head = units_digest(folder, self.stats)
+        if head is None:
+            yield
+            return
+        where = "\0".join([UNITS_FORMAT, os.path.abspath(folder)])
+        slot = "units-" + hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+        units = Units(self._known_units(slot, head, folder))
+        with activated(units):
+            yield
+        if not units.changed() or len(units.used) > MAX_UNITS:
+            return
+        # kept under the head taken before the checks: code or fonts changed while they ran
+        # are read under a head this one is not, so the next run drops these units
+        self._modules = module_record()
+        entry = {"format": UNITS_FORMAT, "head": head, **self._modules, "units": units.used}
+        payload = json.dumps(entry, separators=(",", ":")).encode()
+        if not self.store.write(slot, payload):
+            self.note(f"cache: could not write the units of {folder}")
+
+    def _known_units(self, slot: str, head: str, folder: Path) -> dict[str, object]:
+        payload = self.store.read(slot)
+        if payload is None:
+            return {}
+        try:
+            entry = json.loads(payload)
+            if entry["format"] != UNITS_FORMAT or entry["head"] != head:
+                self.note(f"cache: the code or fonts changed since the units of {folder}")
+                return {}
+            if not modules_unchanged(entry):
+                self.note(f"cache: a module the checks loaded changed (units of {folder})")
+                return {}
+            known = entry["units"]
+            if not isinstance(known, dict):
+                raise ValueError("not units")
+        except (ValueError, KeyError, TypeError):
+            self.note(f"cache: the units of {folder} are unreadable; ignored")
+            return {}
+        self.note(f"cache: {len(known)} unit result(s) kept for {folder}")
+        return known
 
 
 def cached_findings(folder: Path) -> list[Diagnostic] | None:

@@ -69,6 +69,7 @@ class PrintJob:
         """`layout` resolved for `card` in this job's language and card size, once per loaded
         game: `validate`'s print-fit check and the build after the gate draw the very same
         elements and texts, measured once (a template error raises, and is not kept)."""
+        from toolkit.render.face_units import resolved_face
         from toolkit.render.layout import resolve
 
         key = (id(layout), id(self.deck), id(card), self.lang, self.card_mm)
@@ -76,7 +77,15 @@ class PrintJob:
         # the objects are kept with the result: an id is never taken by another object
         if kept is not None and kept[0] is layout and kept[1] is self.deck and kept[2] is card:
             return list(kept[3])
-        elements = resolve(layout, self.context(card), *self.card_mm)
+        elements = resolved_face(
+            self.game,
+            self.deck,
+            layout,
+            card,
+            self.lang,
+            self.card_mm,
+            lambda: resolve(layout, self.context(card), *self.card_mm),
+        )
         self.game.print_memo[key] = (layout, self.deck, card, tuple(elements))
         return elements
 

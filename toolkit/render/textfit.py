@@ -6,10 +6,12 @@ checker says fits is the text that prints.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from toolkit.content.unit_cache import cached, fresh_each_run, to_json
 from toolkit.render.fonts import text_width, unit_width
 from toolkit.render.icons import BUILTIN
 
@@ -121,6 +123,46 @@ class Setting:
 
 @lru_cache(maxsize=16_384)
 def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
+    """`_fit`, kept between `validate` runs when the findings cache is on
+    (toolkit.content.unit_cache): after a card edit only that card's texts are fitted."""
+    args = [
+        text,
+        width,
+        height,
+        setting.max_size,
+        setting.min_size,
+        setting.style,
+        setting.lang,
+        _icon_names(setting.icons),
+    ]
+    return cached("fit", args, lambda: _fit(text, width, height, setting), _stored, _read)
+
+
+fresh_each_run(fit.cache_clear)
+
+
+@cache
+def _icon_names(icons: frozenset[str]) -> str:
+    """The digest of a set of inline icon names, once per set (every fit names its set)."""
+    return hashlib.sha256(to_json(sorted(icons)).encode()).hexdigest()
+
+
+def _stored(found: Fit) -> list[Any]:
+    return [found.fits, found.size, list(found.lines)]
+
+
+def _read(value: Any) -> Fit:
+    fits, size, lines = value
+    if not isinstance(fits, bool) or isinstance(size, bool) or not isinstance(lines, list):
+        raise ValueError("not a fit")
+    if not isinstance(size, int | float):
+        raise ValueError("not a fit")
+    if not all(isinstance(line, str) for line in lines):
+        raise ValueError("not a fit")
+    return Fit(fits, size, tuple(lines))
+
+
+def _fit(text: str, width: float, height: float, setting: Setting) -> Fit:
     """The largest size from the setting's max down to its min at which `text` fits a box of
     `width` × `height` points.
 

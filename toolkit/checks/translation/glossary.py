@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from functools import cache
+from functools import cache, partial
+from typing import Any
 
 from toolkit.checks.translation.common import TextView, prose
 from toolkit.content.game import Game
+from toolkit.content.unit_cache import Units, cached
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_TERM = rule(
@@ -55,25 +57,56 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     terms = [t for t in game.glossary.model.terms if not t.keep and t.text.get(source)]
     names = [t.text[source] for t in game.glossary.model.terms if t.keep and t.text.get(source)]
     yield from _conflicts(game, terms, source)
+    table = [(t.text, {lang: list(f) for lang, f in t.forms.items()}) for t in terms]
+    every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     for view in texts:
         if view.file == game.glossary.rel:
             continue
-        src = _without(prose(view.values.get(source, "")), names)
-        for term in terms:
-            if not uses(src, term.text[source], term.forms.get(source, ())):
+        unmet = cached(
+            "glossary",
+            [every, view.values],
+            partial(_unmet, view.values, terms, names, source),
+            lambda found: [list(pair) for pair in found],
+            lambda kept: [_pair(pair, terms) for pair in kept],
+        )
+        for lang, at in unmet:
+            term = terms[at]
+            want = term.text[lang]
+            yield T_TERM.at(
+                view.file,
+                view.span(lang),
+                f"{view.label()} ({lang}): {source} uses {term.text[source]!r}; "
+                f"the glossary's {lang} term is {want!r}",
+            )
+
+
+def _unmet(
+    values: dict[str, str], terms: Sequence[Any], names: Sequence[str], source: str
+) -> list[tuple[str, int]]:
+    """(language, index of the term) for each term the source text uses that a translation
+    does not: a pure function of the values and the glossary (kept as a unit, toolkit.
+    content.unit_cache)."""
+    src = _without(prose(values.get(source, "")), names)
+    found = []
+    for at, term in enumerate(terms):
+        if not uses(src, term.text[source], term.forms.get(source, ())):
+            continue
+        for lang, value in values.items():
+            want = term.text.get(lang)
+            if lang == source or not want or not value:
                 continue
-            for lang, value in view.values.items():
-                want = term.text.get(lang)
-                if lang == source or not want or not value:
-                    continue
-                if uses(prose(value), want, term.forms.get(lang, ())):
-                    continue
-                yield T_TERM.at(
-                    view.file,
-                    view.span(lang),
-                    f"{view.label()} ({lang}): {source} uses {term.text[source]!r}; "
-                    f"the glossary's {lang} term is {want!r}",
-                )
+            if uses(prose(value), want, term.forms.get(lang, ())):
+                continue
+            found.append((lang, at))
+    return found
+
+
+def _pair(kept: Any, terms: Sequence[Any]) -> tuple[str, int]:
+    """A kept (language, term index), checked to name a translation of a term."""
+    lang, at = kept
+    if not isinstance(at, int) or not 0 <= at < len(terms) or lang not in terms[at].text:
+        raise ValueError("not a term")
+    return lang, at
 
 
 def _without(text: str, names: Sequence[str]) -> str:

@@ -1,0 +1,257 @@
+"""The unit results `validate` keeps per game (toolkit.content.unit_cache) never change a
+finding: after one file of a game is edited, the findings are those of a run without the
+cache, while only what the edit touches is worked out again; a kept value that is not what
+its kind stores is worked out afresh; a change to the game's fonts drops every unit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import FIXTURES, REPO, build_case
+from toolkit.cli import app
+from toolkit.content import unit_cache, validate_cache
+from toolkit.content.game import bundled_games
+from toolkit.content.unit_cache import Units
+from toolkit.render import textfit
+from toolkit.usercache import SignedStore
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["validate", *args], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The findings cache on, in a folder of this test's own; stamps of files written a
+    moment ago trusted (an edit must be seen through its new stamp)."""
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
+    return tmp_path / "cache" / "playset" / validate_cache.STORE
+
+
+def _units(folder: Path) -> list[Path]:
+    return sorted(folder.glob("units-*"))
+
+
+def _edit_first_text(game: Path) -> Path:
+    """Add a word to the first plain English text of the game's first deck (a card edit)."""
+    for deck in sorted((game / "decks").glob("*.yaml")):
+        lines = deck.read_text(encoding="utf-8").split("\n")
+        for at, line in enumerate(lines):
+            if line.strip().startswith("en: ") and line.rstrip()[-1] not in "'\"|>":
+                lines[at] = line.rstrip() + " once more"
+                deck.write_text("\n".join(lines), encoding="utf-8")
+                return deck
+    raise AssertionError(f"{game.name}: no English text to edit")
+
+
+@pytest.mark.parametrize("game", sorted(bundled_games()))
+def test_one_card_edited_same_findings_as_without_the_cache(game, cache, tmp_path):
+    """A bundled game's copy: checked (units kept), one card edited, checked again from the
+    units: the very output of a run without the cache. Three runs: ~5 s for the Whisky Game
+    on a quiet machine (the game benchmarks/validate_warm.py edits, so it is kept)."""
+    copy = tmp_path / game
+    shutil.copytree(REPO / "content" / game, copy)
+    assert _run(str(copy), "-f", "json")[0] in (0, 1)
+    assert _units(cache), "the first run kept no unit"
+    _edit_first_text(copy)
+    code, said = _run(str(copy), "-f", "json", "-v")
+    assert "unit result(s) kept" in said
+    edited = (
+        code,
+        "".join(line for line in said.splitlines(True) if not line.startswith("cache: ")),
+    )
+    assert edited == _run(str(copy), "-f", "json", "--no-cache")
+
+
+def _count(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count the calls of `module.name` (what a unit works out when it is not kept)."""
+    calls = [0]
+    real = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_an_edit_works_out_again_only_what_it_touches(cache, tmp_path, monkeypatch):
+    import toolkit.checks.translation.glossary as glossary
+    import toolkit.render.layout as layout
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    fits = _count(monkeypatch, textfit, "_fit")
+    faces = _count(monkeypatch, layout, "resolve")
+    texts = _count(monkeypatch, glossary, "_unmet")
+    textfit.fit.cache_clear()  # one process per run outside tests
+    cold = _run(".")
+    cold_counts = (fits[0], faces[0], texts[0])
+    assert all(cold_counts), cold_counts
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    fits[0] = faces[0] = texts[0] = 0
+    textfit.fit.cache_clear()
+    edited = _run(".")
+    assert 0 < fits[0] < cold_counts[0] / 2, (fits[0], cold_counts)
+    # the edited card's front in its three languages, and its back (the first card's back
+    # stands for the deck's: legibility checks it)
+    assert faces[0] == 6, faces
+    assert texts[0] == 1, "only the edited text is looked at for glossary terms"
+    assert edited == _run(".", "--no-cache")
+    assert edited[0] == cold[0]
+
+
+def test_a_glossary_edit_is_seen_by_the_kept_units(cache, tmp_path, monkeypatch):
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text("utf-8")
+        .replace("Move {steps} spaces.", "Draw a card, move {steps} spaces.")
+        .replace("Avancez de {steps} cases.", "Piochez une carte, avancez de {steps} cases.")
+        .replace("Avanza {steps} casillas.", "Roba un naipe, avanza {steps} casillas."),
+        "utf-8",
+    )
+    first = _run(".")
+    assert "T008" in first[1] and "'carta'" in first[1], first  # es says naipe, not carta
+    glossary = game / "glossary.yaml"
+    glossary.write_text(glossary.read_text("utf-8").replace("es: carta", "es: naipe"), "utf-8")
+    fixed = _run(".")
+    assert fixed == _run(".", "--no-cache")
+    assert "T008" not in fixed[1]
+
+
+def _rewrite_units(cache: Path, change) -> None:
+    """Sign the game's units entry again after `change(units)` (as only we can)."""
+    (entry,) = _units(cache)
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    assert store is not None
+    payload = store.read(entry.name)
+    assert payload is not None
+    kept = json.loads(payload)
+    change(kept["units"])
+    assert store.write(entry.name, json.dumps(kept).encode())
+
+
+@pytest.mark.parametrize(
+    "bad", [None, "x", [True], [[-1, 0, 0, 1, 1, []]], [["en", 99]], [9, 1.5, ["a"]]]
+)
+def test_a_kept_value_of_another_shape_is_worked_out_afresh(cache, tmp_path, monkeypatch, bad):
+    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
+    monkeypatch.chdir(game)
+    expected = _run(".", "--no-cache")
+    assert expected[0] == 1 and "P001" in expected[1]
+    assert _run(".") == expected
+
+    def spoil(units: dict) -> None:
+        for name in units:
+            units[name] = bad
+
+    _rewrite_units(cache, spoil)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    textfit.fit.cache_clear()
+    assert _run(".") == expected
+
+
+def test_a_tampered_units_entry_is_ignored(cache, tmp_path, monkeypatch):
+    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
+    monkeypatch.chdir(game)
+    expected = _run(".", "--no-cache")
+    assert _run(".") == expected
+    (entry,) = _units(cache)
+    entry.write_bytes(entry.read_bytes().replace(b"true", b"fals"))  # MAC kept
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    textfit.fit.cache_clear()
+    assert _run(".") == expected
+
+
+def test_a_font_of_the_game_changing_drops_its_units(cache, tmp_path, monkeypatch):
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    (game / "fonts").mkdir()
+    font = game / "fonts" / "Extra.ttf"
+    shutil.copy(REPO / "templates" / "fonts" / "NotoSans-Regular.ttf", font)
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 0
+    shutil.copy(REPO / "templates" / "fonts" / "NotoSans-Bold.ttf", font)
+    said = _run(".", "-v")[1]
+    assert "the code or fonts changed since the units" in said
+
+
+def test_a_unit_is_named_by_every_argument():
+    base = ["text", 10.0, 20.0, 9.0, 6.0, "regular", "en", ["die"]]
+    names = {Units.name("fit", base)}
+    for at, other in enumerate(["texts", 10.5, 20.5, 9.5, 6.5, "bold", "fr", ["coin"]]):
+        changed = list(base)
+        changed[at] = other
+        names.add(Units.name("fit", changed))
+    names.add(Units.name("face", base))
+    assert len(names) == 10
+
+
+def test_units_are_off_without_the_cache(tmp_path, monkeypatch):
+    """conftest turns the cache off: no unit is consulted or kept."""
+    seen = []
+    monkeypatch.setattr(unit_cache.Units, "get", lambda self, *a: seen.append(a))
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 0
+    assert seen == [] and unit_cache.active() is None
+
+
+def test_a_fit_is_kept_for_its_own_setting():
+    """Two fits that differ only in the language (French hyphenates, English does not) are
+    two units: the second run reads back each its own."""
+    word = "anticonstitutionnellement"
+    settings = [textfit.Setting(9.0, 9.0, "regular", lang) for lang in ("fr", "en")]
+    args = [(word, 60.0, 40.0, s) for s in settings]
+    truth = [textfit._fit(*a) for a in args]
+    assert truth[0] != truth[1]
+    first = Units()
+    with unit_cache.activated(first):
+        textfit.fit.cache_clear()
+        assert [textfit.fit(*a) for a in args] == truth
+    second = Units(json.loads(json.dumps(first.used)))
+    with unit_cache.activated(second):
+        textfit.fit.cache_clear()
+        assert [textfit.fit(*a) for a in args] == truth
+    assert second.worked_out == 0
+    textfit.fit.cache_clear()
+
+
+def test_a_change_to_the_code_drops_the_units(cache, tmp_path, monkeypatch):
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "rule.py").write_text("LIMIT = 1\n", encoding="utf-8")
+    monkeypatch.setattr(validate_cache, "shared_trees", lambda: [("toolkit", str(code))])
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 0
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    assert "unit result(s) kept" in _run(".", "-v")[1]
+    (code / "rule.py").write_text("LIMIT = 2\n", encoding="utf-8")
+    assert "the code or fonts changed since the units" in _run(".", "-v")[1]
+
+
+def test_a_face_names_an_infinity_a_nan_and_nothing_apart():
+    """Three cards that print 'inf', 'nan' and 'None' are three faces (pydantic's JSON mode
+    writes all three values as null)."""
+    from pydantic import BaseModel
+
+    from toolkit.render.face_units import _model
+
+    class Card(BaseModel):
+        points: float | None
+
+    named = {unit_cache.to_json(_model(Card(points=v))) for v in (float("inf"), float("nan"), None)}
+    assert len(named) == 3

@@ -1,0 +1,124 @@
+"""Results of the checks' pure computations, kept between `validate` runs of one game: after
+one card edit only what that card touches is worked out again (its faces resolved, its texts
+fitted and searched for glossary terms), every other result is read back.
+
+A unit is one call of a pure function (`kind`) with its arguments, named by the SHA-256 of
+the kind and the arguments written out as JSON: every argument the result depends on. The
+kinds: `fit` (toolkit.render.textfit: text, box, sizes, face, language, icon names), `face`
+(toolkit.render.face_units: card, deck, manifest, glossary, layout, language, card size),
+`glossary` (toolkit.checks.translation.glossary: a text's values and the glossary's terms)
+and `or-list` (toolkit.content.templating: the items and the language). What every unit of
+the game depends on besides (the toolkit's code, the templates and fonts it ships, the
+interpreter and installed packages, the game's `fonts/` folder and the modules the checks
+loaded from elsewhere) is the entry's head (toolkit.content.validate_cache.FindingsCache.
+units): a change to any of them drops every unit. A value read back is checked for its shape
+by the kind's reader; one that is not what the kind stores is worked out afresh, as a
+missing one is.
+
+Only `validate` turns units on (`active()` is None otherwise, and with `--no-cache`): a
+unit changes no result, it only skips work. Light on purpose: no third-party import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Reader = Callable[[Any], T]
+"""Turns a stored value back into the result; raises ValueError (or TypeError, KeyError)
+when the value is not what its kind stores."""
+
+
+to_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""JSON as `json.dumps` writes it, without making an encoder per call (units are many)."""
+
+
+class Units:
+    """Unit results by name: those an earlier run kept (`known`) and those this run used or
+    worked out (`used`, what is kept for the next run)."""
+
+    def __init__(self, known: dict[str, Any] | None = None) -> None:
+        self.known = known or {}
+        self.used: dict[str, Any] = {}
+        self.worked_out = 0
+
+    @staticmethod
+    def name(kind: str, args: list[Any]) -> str:
+        """The unit's name: a digest of its kind and arguments (JSON, floats exact)."""
+        text = to_json([kind, *args])
+        return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+    def get(self, name: str, read: Reader[T]) -> T | None:
+        """The result kept under `name`, or None (missing, or not what `read` accepts)."""
+        if name not in self.known:
+            return None
+        value = self.known[name]
+        try:
+            result = read(value)
+        except (ValueError, TypeError, KeyError, IndexError):
+            return None
+        self.used[name] = value
+        return result
+
+    def put(self, name: str, value: Any) -> None:
+        """Keep a result worked out in this run (a JSON value)."""
+        self.used[name] = value
+        self.worked_out += 1
+
+    def changed(self) -> bool:
+        """Whether the next run would read anything other than what this one read."""
+        return self.worked_out > 0 or len(self.used) != len(self.known)
+
+
+_ACTIVE: list[Units] = []
+_FRESH: list[Callable[[], None]] = []
+
+
+def fresh_each_run(forget: Callable[[], None]) -> None:
+    """Call `forget` when a game's units are taken out and when they are put away: an
+    in-process memo in front of a unit (an lru_cache) would answer without the unit being
+    used, so it would not be kept for the next run; a memo holding the run's objects to
+    name its units is of no use to the next game."""
+    _FRESH.append(forget)
+
+
+def active() -> Units | None:
+    """The units of the game being checked, or None (no cache: work everything out)."""
+    return _ACTIVE[-1] if _ACTIVE else None
+
+
+@contextmanager
+def activated(units: Units) -> Iterator[Units]:
+    """Make `units` what the checks consult while the block runs."""
+    for forget in _FRESH:
+        forget()
+    _ACTIVE.append(units)
+    try:
+        yield units
+    finally:
+        _ACTIVE.remove(units)
+        for forget in _FRESH:
+            forget()
+
+
+def cached(
+    kind: str, args: list[Any], work: Callable[[], T], store: Callable[[T], Any], read: Reader[T]
+) -> T:
+    """`work()`, or its result kept under (`kind`, `args`) when units are active."""
+    units = active()
+    if units is None:
+        return work()
+    try:
+        name = Units.name(kind, args)
+    except (TypeError, ValueError):  # an argument JSON cannot write: worked out, not kept
+        return work()
+    kept = units.get(name, read)
+    if kept is not None:
+        return kept
+    result = work()
+    units.put(name, store(result))
+    return result
