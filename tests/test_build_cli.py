@@ -39,6 +39,17 @@ def test_one_language_and_a_large_board_page(run_cli, tmp_path):
     assert sorted((round(float(box.width)), round(float(box.height)))) == [1191, 1684]  # A2
 
 
+def test_a_language_named_twice_or_an_empty_one_is_drawn_once(run_cli, tmp_path):
+    game, out = _game(tmp_path), tmp_path / "out"
+    result = run_cli("build", str(game), "--out", str(out), "--lang", "es,es,", "--only", "board")
+    assert result.exit_code == 0, result.output
+    assert "1 PDF(s)" in result.stderr  # "es,es" drew Spanish twice and counted two
+    for lang in (",", " , "):
+        refused = run_cli("build", str(game), "--out", str(out), "--lang", lang)
+        assert refused.exit_code == 2
+        assert "names no language" in refused.stderr
+
+
 def test_usage_errors_exit_2(run_cli, tmp_path):
     game = _game(tmp_path)
     assert run_cli("build", str(game), "--paper", "a5").exit_code == 2

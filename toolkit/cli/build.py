@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, gated_game, usage_error
+from toolkit.cli.common import GAME_HELP, game_folders, gated_game, language_list, usage_error
 
 
 def _say(message: str, colour: str | None = None) -> None:
@@ -75,6 +75,7 @@ def build(
     from toolkit.render.artifacts import artifacts
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
+    lang = language_list(lang)
     if profile not in ("home", "press"):
         raise usage_error(f"profile must be home or press, not {profile!r}")
     if paper not in ("a4", "letter"):

@@ -62,6 +62,17 @@ def usage_error(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def language_list(lang: str | None) -> str | None:
+    """`--lang` as one comma-separated list, each code once and in the order given (`en,en`
+    drew English twice; `en,` named an empty language); exit 2 if it names none."""
+    if lang is None:
+        return None
+    codes = list(dict.fromkeys(code.strip() for code in lang.split(",") if code.strip()))
+    if not codes:
+        raise usage_error(f"--lang {lang!r} names no language")
+    return ",".join(codes)
+
+
 def game_folders(args: list[str] | None) -> list[Path]:
     """Folders for GAME arguments; with none, the game folder the current directory is in,
     else every bundled game; exit 2 if unknown."""

@@ -19,7 +19,15 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, escape, game_folders, gated_game, stderr, usage_error
+from toolkit.cli.common import (
+    GAME_HELP,
+    escape,
+    game_folders,
+    gated_game,
+    language_list,
+    stderr,
+    usage_error,
+)
 from toolkit.cli.help_types import ReadableGroup, readable_help
 
 
@@ -142,6 +150,7 @@ def _run(
     from toolkit.render.sheets import SheetError
 
     name = export.name
+    lang = language_list(lang)
     try:
         checked = export.options([], **values)
     except ValueError as exc:
