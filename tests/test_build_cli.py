@@ -184,3 +184,12 @@ def test_a_link_to_a_missing_space_is_refused_before_anything_is_written(run_cli
     board.write_text(board.read_text().replace("b: market", "b: markett", 1))
     result = run_cli("build", str(game), "--out", str(out))
     assert result.exit_code == 1 and "R004" in result.stderr and not out.exists()
+
+
+def test_a_game_given_as_dot_with_a_broken_manifest_is_named(run_cli, tmp_path, monkeypatch):
+    game = _game(tmp_path)
+    (game / "game.yaml").write_text("id: [\n", encoding="utf-8")
+    monkeypatch.chdir(game)
+    result = run_cli("build", ".", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1
+    assert "game: content has 1 error" in result.stderr  # was ": content has …"

@@ -110,7 +110,10 @@ class Game:
 
     @property
     def id(self) -> str:
-        return self.manifest.id if self.manifest else self.root.name
+        if self.manifest:
+            return self.manifest.id
+        # a game given as "." or ".." is named after the folder they stand for
+        return os.path.basename(os.path.abspath(self.root))
 
     @property
     def glossary_failed(self) -> bool:
