@@ -53,8 +53,11 @@ MAX_PIXELS = 16_000_000
 """Pixels of one picture an icon embeds (a data: URI or a PNG/JPEG in icons/), 4000×4000:
 a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read."""
 
-Cost = tuple[int, int]
-"""Elements drawn and <use> elements expanded."""
+Cost = tuple[int, int, int]
+"""Elements drawn, <use> elements expanded and pixels of the pictures embedded: svglib and
+reportlab decode a picture again at every <image> and every <use> of one (a 2 kB PNG of
+16 M pixels drawn 200 times from a 13 kB icon took minutes to read), so the pixels of all
+the pictures one icon draws, once expanded, stay within `MAX_PIXELS` together."""
 
 HREFS = ("{http://www.w3.org/1999/xlink}href", "href")
 _DATA_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64")  # what svglib decodes
@@ -233,7 +236,7 @@ def _check(
     expanded cost, so a file referenced twice is read once."""
     from lxml import etree
 
-    seen[real_path(path)] = (0, 0)  # a reference cycle costs nothing; svglib skips it
+    seen[real_path(path)] = (0, 0, 0)  # a reference cycle costs nothing; svglib skips it
     try:
         data = read(path, icons) if data is None else data
         root = parse(data)
@@ -255,10 +258,13 @@ def _check(
         if not reason and target is not None and target.exists() and not target.is_file():
             # svglib opens whatever it can access: a FIFO blocks it for ever
             reason = f"href {value!r} is not a regular file"
+        pixels = 0
         if not reason:
-            reason = _picture_too_large(element, target)
+            reason, pixels = _picture_too_large(element, target)
         if reason:
             return Refusal(path, *column(text, element), reason)
+        if pixels:
+            external[element] = (0, 0, pixels)
         if target is None or target.suffix.lower() != ".svg" or not target.is_file():
             continue
         real = real_path(target)
@@ -272,6 +278,13 @@ def _check(
         external[element] = seen[real]
     total, heavy = _expanded(root, external)
     seen[real_path(path)] = total
+    if total[2] > MAX_PIXELS:
+        where = column(text, heavy) if heavy is not None else (root.sourceline or 1, 1)
+        message = (
+            f"the pictures it draws (each <image> and each <use> of one counted) hold more"
+            f" than {MAX_PIXELS:,} pixels together; embed a smaller picture, or fewer"
+        )
+        return Refusal(path, *where, message)
     if _over(total):
         where = column(text, heavy) if heavy is not None else (root.sourceline or 1, 1)
         message = (
@@ -282,9 +295,10 @@ def _check(
     return None
 
 
-def _picture_too_large(element: _Element, target: Path | None) -> str:
+def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int]:
     """Why the picture an element embeds is refused: more than `MAX_PIXELS` (svglib decodes
-    a data: URI's PNG or JPEG, and reportlab a referenced file's, whole); '' otherwise."""
+    a data: URI's PNG or JPEG, and reportlab a referenced file's, whole); '' otherwise; and
+    its pixels (0 when it embeds none)."""
     import base64
     import binascii
     import io
@@ -299,11 +313,11 @@ def _picture_too_large(element: _Element, target: Path | None) -> str:
                 base64.decodebytes(raw[found.end() + 1 :].encode("ascii"))
             )
         except (ValueError, binascii.Error):
-            return ""  # svglib cannot decode it either, and draws nothing
+            return "", 0  # svglib cannot decode it either, and draws nothing
     elif target is not None and target.suffix.lower() != ".svg" and target.is_file():
         source = target
     else:
-        return ""
+        return "", 0
     too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
     try:
         with warnings.catch_warnings():
@@ -311,10 +325,12 @@ def _picture_too_large(element: _Element, target: Path | None) -> str:
             with Image.open(source) as picture:
                 width, height = picture.size
     except Image.DecompressionBombError:
-        return too_large
+        return too_large, 0
     except (OSError, ValueError):
-        return ""  # not a picture PIL reads: svglib skips it
-    return too_large + f" ({width}×{height})" if width * height > MAX_PIXELS else ""
+        return "", 0  # not a picture PIL reads: svglib skips it
+    if width * height > MAX_PIXELS:
+        return too_large + f" ({width}×{height})", 0
+    return "", width * height
 
 
 def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:
@@ -336,12 +352,16 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
         element, done = stack.pop()
         if done:
             open_.discard(element)
-            elements, uses = external.get(element, (0, 0))
+            elements, uses, pixels = external.get(element, (0, 0, 0))
             elements, uses = elements + 1, uses + _is_use(element)
             for part in parts(element):
-                more = weight.get(part, (0, 0))
-                elements, uses = elements + more[0], uses + more[1]
-            weight[element] = (min(elements, MAX_EXPANDED + 1), min(uses, MAX_USES + 1))
+                more = weight.get(part, (0, 0, 0))
+                elements, uses, pixels = elements + more[0], uses + more[1], pixels + more[2]
+            weight[element] = (
+                min(elements, MAX_EXPANDED + 1),
+                min(uses, MAX_USES + 1),
+                min(pixels, MAX_PIXELS + 1),
+            )
             continue
         if element in weight or element in open_:
             continue  # computed, or a cycle (svglib refuses those itself)
@@ -349,12 +369,15 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
         stack.append((element, True))
         stack.extend((p, False) for p in parts(element) if p not in weight and p not in open_)
     found = [e for e in root.iter() if _is_use(e)]
-    heavy = next((e for e in found if _over(weight.get(e, (0, 0)))), found[0] if found else None)
+    heavy = next((e for e in found if _over(weight.get(e, (0, 0, 0)))), None)
+    if heavy is None:  # else the first element that takes the pictures past their limit
+        pictures = (e for e in root.iter() if weight.get(e, (0, 0, 0))[2] > MAX_PIXELS)
+        heavy = next((e for e in pictures if e is not root), found[0] if found else None)
     return weight[root], heavy
 
 
 def _over(cost: Cost) -> bool:
-    return cost[0] > MAX_EXPANDED or cost[1] > MAX_USES
+    return cost[0] > MAX_EXPANDED or cost[1] > MAX_USES or cost[2] > MAX_PIXELS
 
 
 def _is_use(element: _Element) -> bool:
