@@ -53,3 +53,26 @@ def test_the_pictures_an_icon_draws_are_bounded_together_not_each(
     # one of them (a <defs> picture counts as drawn, as svglib may) stays within it
     icon.write_text(f"{SVG_OPEN}{prefix}{each}</svg>\n")
     assert svg_guard.check(icon, icons) is None
+
+
+@pytest.mark.parametrize(
+    "compare",
+    ["t in a", "a == b", "a.count(t)", "a.index(s)", "a|sort|length"],
+)
+def test_a_comparison_of_lists_of_long_texts_is_bounded_by_their_characters(compare: str):
+    # P6: a comparison of lists runs in C, out of the deadline's reach, and was bounded by
+    # items only: `t in a` over 99,999 references to a 1,000,000-character text took 3.4 s,
+    # ten of them in one list literal 25 s (the 5 s deadline never looked). Here 20 such
+    # references (20,000,000 characters): refused before the comparison runs.
+    from toolkit.render import jinja_cache
+    from toolkit.render.template_bounds import TemplateLimitError
+
+    sandbox = jinja_cache.CachedSandbox(keep_trailing_newline=False, immutable=False)
+    source = (
+        '{% set s = "x"*999999 %}{% set t = ("x"*999998) ~ "y" %}{% set a = [s]*20 %}'
+        '{% set b = [("x"*999998) ~ "x"]*20 %}{{ ' + compare + " }}"
+    )
+    with pytest.raises(TemplateLimitError, match="16,000,000 characters"):
+        sandbox.render(sandbox.template(source, "probe5"), {})
+    small = source.replace("*20 %}", "*3 %}")  # 3,000,000 characters: compared as before
+    assert sandbox.render(sandbox.template(small, "probe5"), {}) != ""

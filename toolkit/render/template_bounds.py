@@ -57,6 +57,11 @@ MAX_TOKENS = 30_000
 """Tokens (names, operators, literals, the texts between tags) of one template: compiling
 costs about 140 µs and 10 kB a token before any render's deadline runs (340,000 `{{a}}`, a
 1.7 MB rulebook, took 47 s and 3.4 GB). The largest bundled template has 1,822."""
+MAX_COMPARED = 16_000_000
+"""Characters of the texts an operand of a comparison holds: comparing two lists compares
+their texts in C, out of the deadline's reach (`t in a`, `a` 99,999 references to one
+1,000,000-character text equal to `t` but the last character, took 3.4 s, and ten of them in
+one list literal 25 s)."""
 MAX_NESTING = 100
 """Tuples a template may nest in one another: hashing a tuple recurses in C without
 Python's recursion check, so one nested 250,000 deep (a 130-byte loop) crashed the process
@@ -326,7 +331,9 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             longest = max((size_of(v) for v in args[0].values()), default=1)
             if len(owner) * max(longest, 1) > MAX_STRING:
                 raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
-    elif isinstance(owner, list):
+    if isinstance(owner, list | tuple) and name in ("count", "index", "remove"):
+        guard_compared(owner)  # compares every item with the argument, like `in`
+    if isinstance(owner, list):
         if name == "extend" and args and len(owner) + _length(args[0]) > MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
@@ -543,10 +550,13 @@ def guard_filter(name: str, func: Any) -> Any:
 def guard_compared(value: Any) -> Any:
     """An operand of `==`, `<`, `in`…: a comparison of nested lists runs inside C, out of
     the deadline's reach, and costs as many steps as the operand has items counted through
-    every shared part, so that count is bounded before it runs."""
+    every shared part, and as many as the characters of the texts in it, so both are
+    bounded before it runs (and the clock looked at between two comparisons)."""
+    tick()
     if not isinstance(value, list | tuple | dict | set | frozenset):
         return value
     seen = 0
+    chars = 0
     stack: list[Any] = [value]
     while stack:
         item = stack.pop()
@@ -554,7 +564,15 @@ def guard_compared(value: Any) -> Any:
         seen += len(children)
         if seen > MAX_ITEMS:
             raise TemplateLimitError(f"cannot compare values of more than {MAX_ITEMS:,} items")
-        stack.extend(c for c in children if isinstance(c, list | tuple | dict | set | frozenset))
+        for child in children:
+            if isinstance(child, list | tuple | dict | set | frozenset):
+                stack.append(child)
+            elif isinstance(child, str | bytes):
+                chars += len(child)
+        if chars > MAX_COMPARED:
+            raise TemplateLimitError(
+                f"cannot compare values holding more than {MAX_COMPARED:,} characters"
+            )
     return value
 
 
