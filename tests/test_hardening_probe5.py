@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,25 @@ def test_a_comparison_of_lists_of_long_texts_is_bounded_by_their_characters(comp
         sandbox.render(sandbox.template(source, "probe5"), {})
     small = source.replace("*20 %}", "*3 %}")  # 3,000,000 characters: compared as before
     assert sandbox.render(sandbox.template(small, "probe5"), {}) != ""
+
+
+def test_select_and_ignore_know_every_rule_in_a_fresh_process():
+    # P7: `validate --select R010` (or P008, T012…) said "no rule matches R010" and exited 2:
+    # only `toolkit.checks` was imported before the prefixes were matched, and it declares
+    # none of the rulebook, print or translation rules (in one pytest process an earlier
+    # test had imported them, so only a fresh process shows it)
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    for option in ("--select", "--ignore"):
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit", "validate", "muckle-stoater", option, "R010,P008"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            timeout=120,
+        )
+        assert "no rule matches" not in done.stderr + done.stdout
+        assert done.returncode == 0, done.stderr

@@ -58,10 +58,11 @@ def validate(
 
     if fmt not in FORMATS:
         raise usage_error(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    if select or ignore:
-        import toolkit.checks  # noqa: F401 (declares the rules the prefixes are matched to)
-    if fmt == "sarif":
-        _register_rules()  # SARIF describes each rule found, from the cache too
+    if select or ignore or fmt == "sarif":
+        # the prefixes are matched to every declared rule (`toolkit.checks` alone declares
+        # none of R…, P…, T…: `--select R010` was "no rule matches"); SARIF describes each
+        # rule found, from the cache too
+        _register_rules()
     selection = RuleSelection.parse(select or (), ignore or ())
     unknown = selection.unknown_prefixes()
     if unknown:
