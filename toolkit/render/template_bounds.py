@@ -331,8 +331,8 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             longest = max((size_of(v) for v in args[0].values()), default=1)
             if len(owner) * max(longest, 1) > MAX_STRING:
                 raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
-    if isinstance(owner, list | tuple) and name in ("count", "index", "remove"):
-        guard_compared(owner)  # compares every item with the argument, like `in`
+    if isinstance(owner, list | tuple) and name in ("count", "index", "remove", "sort"):
+        guard_compared(owner)  # compares the items (with the argument), like `in`
     if isinstance(owner, list):
         if name == "extend" and args and len(owner) + _length(args[0]) > MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
