@@ -226,8 +226,8 @@ LAYOUT_FAILURES = [
     ("{{ 1/0 }}", "ZeroDivisionError"),
     ("{{ 10.0**400 }}", "OverflowError"),
     ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(1) }}", "call themselves too deep"),
-    # ~10 s on 2 shared cores: every spell card, in validate (3 languages) and build, builds
-    # the 4 MB the bound allows before it is refused; fewer cards would not test "in all"
+    # ~10 s on 2 shared cores: every spell card, in validate (3 languages) and in build,
+    # builds the 4 MB the bound allows before the text is refused
     ("{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}", "in all"),
     ("{% for i in range(90) %}{{ 'x' * 99999 }}{% endfor %}", "output passes"),
     ("{{ 'x'.ljust(2000000000) }}", "ljust() would build"),
