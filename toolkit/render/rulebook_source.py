@@ -162,6 +162,13 @@ MAX_INLINE_ICONS = 200
 """Inline icons (`:die:`) in a rendered rulebook: reportlab wraps a paragraph again for each
 picture it holds, so an icon costs a hundred times a word (499 in one paragraph took 8 s);
 the bundled rulebooks hold none."""
+MAX_BLOCKS = 3_000
+"""Blocks of a rendered rulebook: paragraphs, headings, list items and table rows (a line
+after a blank line, a line that starts a list item, a line with a `|`). Each is a flowable
+that reportlab wraps and splits on its own, a list or a table again as a whole at every page:
+a 50 kB list of 12,400 items took 44 s, 10,000 one-word paragraphs 4 s. The bundled
+rulebooks hold about 100."""
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 MAX_HARD_BREAKS = 200
 """Hard line breaks in one paragraph (lines between blank lines): each starts a line of the
 same paragraph, and reportlab re-wraps the rest of a paragraph at every page it splits
@@ -205,6 +212,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     _refuse_too_long(text)
     _refuse_wide_table(text)
     _refuse_much_markup(text)
+    _refuse_many_blocks(text)
     game.print_memo[key] = text
     return text
 
@@ -289,6 +297,25 @@ def _refuse_much_markup(text: str) -> None:
         else:
             continue
         raise RulebookError(f"{why} (this is the first one over)", *_place(text, found.start()))
+
+
+def _refuse_many_blocks(text: str) -> None:
+    """Raise RulebookError at the line that starts the block past `MAX_BLOCKS`."""
+    blocks, blank = 0, True
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            blank = True
+            continue
+        if blank or "|" in line or _LIST_ITEM.match(line):
+            blocks += 1
+            if blocks > MAX_BLOCKS:
+                raise RulebookError(
+                    f"more than {MAX_BLOCKS:,} paragraphs, list items and table rows: each is"
+                    " laid out on its own, so many cost minutes; this is the first one over",
+                    number,
+                    len(line) - len(line.lstrip()) + 1,
+                )
+        blank = False
 
 
 def _place(text: str, offset: int) -> tuple[int, int]:
