@@ -20,9 +20,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content import assets
 from toolkit.diagnostics import Span
-from toolkit.render.svg_icons import Problem, SvgIcon, load_svg
+from toolkit.render.svg_icons import Problem, SvgIcon, load_svg, pictures
 
 Drawer = Callable[[Canvas, float], None]
+MAX_PICTURE_PIXELS = 48_000_000
+"""Pixels of the pictures a game's icons embed, each different picture counted once (a
+picture is decoded once per process and embedded once per PDF, however many icons and cards
+draw it): three at the bound of one icon's (toolkit.render.svg_guard.MAX_PIXELS). Each costs
+about a second per 16 million pixels in every PDF that draws it."""
 
 
 def _die(c: Canvas, s: float) -> None:
@@ -448,12 +453,24 @@ def icon_set(game_root: Path | None) -> IconSet:
     drawers: dict[str, Drawer] = dict(ICONS)
     problems = [Problem(found.display, Span(), found.outside) for found in refused]
     broken: set[str] = set()
+    drawn: dict[object, int] = {}  # the pictures of the icons kept, by picture: their pixels
     for found in files:
         if not _NAME.fullmatch(found.path.stem):
             message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"
             problems.append(Problem(found.display, Span(), message))
             continue
         icon, problem = load_svg(found.path, found.display, found.path.parent, game_root)
+        if icon is not None:
+            more = {key: n for key, n in pictures(icon).items() if key not in drawn}
+            if sum(drawn.values()) + sum(more.values()) > MAX_PICTURE_PIXELS:
+                message = (
+                    f"the pictures the game's icons embed hold more than {MAX_PICTURE_PIXELS:,}"
+                    " pixels together with this one's (each is embedded in every PDF that"
+                    " draws it); embed smaller pictures, or fewer"
+                )
+                icon, problem = None, Problem(found.display, Span(), message)
+            else:
+                drawn |= more
         if icon is not None:
             drawers[found.path.stem] = icon
         if problem is not None:

@@ -18,6 +18,13 @@ MAX_PIXELS = 40_000_000
 have none."""
 
 
+MAX_GAME_PIXELS = 200_000_000
+"""Pixels of all the different pictures a game's layouts print, together: each is decoded
+and embedded once per PDF, about a second per 40 million pixels in every language (many
+pictures each just under `MAX_PIXELS` cost that many seconds per language). 250 card
+illustrations at 300 dpi hold 200 million."""
+
+
 def _too_many(width: int, height: int) -> str:
     return (
         f"{width}×{height} px is more than the {MAX_PIXELS:,} pixels a picture may have"

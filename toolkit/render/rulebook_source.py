@@ -144,6 +144,35 @@ MAX_TABLE_COLUMNS = 20
 traceback in build); the bundled rulebooks' widest table has 6."""
 _TABLE_RULE = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.M)
 _TABLE_CELL = re.compile(r":?-+:?")
+MAX_INLINE_MARKUP = 5_000
+"""Pieces of inline markup a rendered rulebook may hold: emphasis marks (`*`, `_` runs that
+touch a word), code marks, links (`[`), autolinks, inline icons (`:die:`), hard line breaks
+and narrow no-break spaces. Each becomes a styled fragment that reportlab's line breaking
+handles one by one, at about ten times the cost of a word, and again for the rest of a
+paragraph at every page it splits: 20 paragraphs of 2,000 spans (988 kB) took over 100 s and
+1 GB. The bundled rulebooks hold at most 160; at this bound a build takes seconds."""
+_INLINE_MARK = re.compile(
+    r"(?P<icon>:[a-z_]+:)"  # an inline icon (toolkit.render.icons.INLINE_ICON)
+    r"|(?P<break>\\\n| {2,}\n)"  # a hard line break
+    r"|(?<=\S)[*_]+|[*_]+(?=\S)"  # emphasis: a run of * or _ touching a word
+    r"|`+|!?\[|<[A-Za-z]"  # code, a link or an image, an autolink
+    "|\u202f"  # a narrow no-break space (printed in a font of its own)
+)
+MAX_INLINE_ICONS = 200
+"""Inline icons (`:die:`) in a rendered rulebook: reportlab wraps a paragraph again for each
+picture it holds, so an icon costs a hundred times a word (499 in one paragraph took 8 s);
+the bundled rulebooks hold none."""
+MAX_BLOCKS = 3_000
+"""Blocks of a rendered rulebook: paragraphs, headings, list items and table rows (a line
+after a blank line, a line that starts a list item, a line with a `|`). Each is a flowable
+that reportlab wraps and splits on its own, a list or a table again as a whole at every page:
+a 50 kB list of 12,400 items took 44 s, 10,000 one-word paragraphs 4 s. The bundled
+rulebooks hold about 100."""
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+MAX_HARD_BREAKS = 200
+"""Hard line breaks in one paragraph (lines between blank lines): each starts a line of the
+same paragraph, and reportlab re-wraps the rest of a paragraph at every page it splits
+(3,000 hard breaks in a 9 kB paragraph took 3.4 s, the cost growing with their square)."""
 
 
 def read_rulebook(path: Path) -> str:
@@ -182,6 +211,8 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     _refuse_long_word(text)
     _refuse_too_long(text)
     _refuse_wide_table(text)
+    _refuse_much_markup(text)
+    _refuse_many_blocks(text)
     game.print_memo[key] = text
     return text
 
@@ -237,6 +268,59 @@ def _refuse_wide_table(text: str) -> None:
                 " split it, or turn it (one row per column)",
                 text.count("\n", 0, rule.start()) + 1,
             )
+
+
+def _refuse_much_markup(text: str) -> None:
+    """Raise RulebookError at the piece of inline markup that passes `MAX_INLINE_MARKUP`, the
+    icon that passes `MAX_INLINE_ICONS`, or the hard line break that passes `MAX_HARD_BREAKS`
+    in one paragraph (their line and column in the rendered text)."""
+    icons = breaks = 0
+    last = -1  # where the hard break counted last ends
+    for count, found in enumerate(_INLINE_MARK.finditer(text), 1):
+        if count > MAX_INLINE_MARKUP:
+            why = (
+                f"more than {MAX_INLINE_MARKUP:,} pieces of inline markup (bold, italics, code,"
+                " links, icons, line breaks): each is laid out on its own, so many cost minutes"
+            )
+        elif found.group("icon") is not None and (icons := icons + 1) > MAX_INLINE_ICONS:
+            why = f"more than {MAX_INLINE_ICONS:,} inline icons: each costs a paragraph's layout"
+        elif found.group("break") is not None:
+            if last < 0 or _BLANK_LINE.search(text, last - 1, found.start() + 1):
+                breaks = 0  # the first in its paragraph
+            breaks, last = breaks + 1, found.end()
+            if breaks <= MAX_HARD_BREAKS:
+                continue
+            why = (
+                f"more than {MAX_HARD_BREAKS:,} hard line breaks in one paragraph: it cannot be"
+                " laid out in reasonable time; split it with blank lines"
+            )
+        else:
+            continue
+        raise RulebookError(f"{why} (this is the first one over)", *_place(text, found.start()))
+
+
+def _refuse_many_blocks(text: str) -> None:
+    """Raise RulebookError at the line that starts the block past `MAX_BLOCKS`."""
+    blocks, blank = 0, True
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            blank = True
+            continue
+        if blank or "|" in line or _LIST_ITEM.match(line):
+            blocks += 1
+            if blocks > MAX_BLOCKS:
+                raise RulebookError(
+                    f"more than {MAX_BLOCKS:,} paragraphs, list items and table rows: each is"
+                    " laid out on its own, so many cost minutes; this is the first one over",
+                    number,
+                    len(line) - len(line.lstrip()) + 1,
+                )
+        blank = False
+
+
+def _place(text: str, offset: int) -> tuple[int, int]:
+    """The line and column of `offset` in `text` (1-based)."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
 _CODE = re.compile(TEMPLATE_CODE, re.DOTALL)

@@ -11,10 +11,14 @@ reports (P008), never a traceback.
 from __future__ import annotations
 
 import copy
+import hashlib
 import io
 import logging
+import os
 import re
+import warnings
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
-from toolkit.fileio import real_path
+from toolkit.fileio import read_bounded, real_path
 from toolkit.render import svg_fonts, svg_guard
 
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
@@ -65,14 +69,14 @@ class SvgIcon:
     _by_colour: dict[str, Drawing] = field(default_factory=dict, compare=False, repr=False)
 
     def __call__(self, c: Canvas, size: float, colour: Any = None) -> None:
-        from reportlab.graphics import renderPDF
+        from reportlab.graphics.renderbase import renderScaledDrawing
 
         drawing = self.drawing if colour is None or not self.tinted else self.coloured(colour)
         width, height = float(drawing.width), float(drawing.height)
         scale = size / max(width, height)
         c.translate((size - width * scale) / 2, (size - height * scale) / 2)
         c.scale(scale, scale)
-        renderPDF.draw(drawing, c, 0, 0)
+        _picture_renderer()().draw(renderScaledDrawing(drawing), c, 0, 0)
 
     def coloured(self, colour: Any) -> Drawing:
         """The drawing with its `currentColor` fills and strokes in `colour` (made once per
@@ -157,7 +161,7 @@ def load_svg(
         )
         return None, Problem(display, where, message)
     icon = SvgIcon(drawing, tinted)
-    page = Canvas(io.BytesIO())
+    page = _Probe(io.BytesIO())
     try:
         icon(page, 10.0)
     except Exception as exc:  # reportlab refuses a value it cannot write (1e308, nan)
@@ -173,6 +177,22 @@ def load_svg(
     return icon, None
 
 
+def pictures(icon: SvgIcon) -> dict[object, int]:
+    """The pictures an icon draws: their pixels, by picture (the same file, the same key)."""
+    from reportlab.graphics.shapes import Image as ImageShape
+
+    return {
+        shape.path.key: shape.path.pixels
+        for shape in _shapes(icon.drawing)
+        if isinstance(shape, ImageShape) and isinstance(shape.path, Picture)
+    }
+
+
+class _Probe(Canvas):
+    """The throwaway page an icon is drawn on once when it is read: its pictures are placed,
+    not embedded (compressing a 16 M-pixel picture takes a second)."""
+
+
 def _not_a_number(page: Canvas) -> bool:
     """Whether the page's drawing operators hold a NaN or an infinity (its texts aside)."""
     code = "\n".join(page._code)  # type: ignore[attr-defined]  # the page's operators
@@ -183,7 +203,7 @@ def _read(path: Path, icons: Path, data: bytes) -> tuple[Drawing | None, bool]:
     """svglib's drawing of `path`, whose bytes are `data` (the ones checked: the file is not
     opened again), with references only inside `icons`; and whether it uses `currentColor`
     (read then in CURRENT, unless the SVG itself gives its root a `color`)."""
-    from svglib.svglib import SvgRenderer, load_svg_file
+    from svglib.svglib import load_svg_file
 
     root = load_svg_file(io.BytesIO(data))
     if root is None:
@@ -196,7 +216,157 @@ def _read(path: Path, icons: Path, data: bytes) -> tuple[Drawing | None, bool]:
                     element.set(name, re.sub("(?i)currentcolor", "currentColor", value))
         if not root.get("color") and not OWN_COLOR.search(root.get("style") or ""):
             root.set("color", CURRENT)
-    renderer = SvgRenderer(
+    renderer = _icon_renderer()(
         str(path), font_map=svg_fonts.confined(), external_reference_root=str(real_path(icons))
     )
-    return renderer.render(root), tinted
+    drawing = renderer.render(root)
+    _own_pictures(drawing)
+    return drawing, tinted
+
+
+@cache
+def _icon_renderer() -> type:
+    """svglib's renderer, given the files an icon references as the bytes it reads itself,
+    only if the file opened lies inside `external_reference_root` (the icons/ folder):
+    svglib opens a referenced file by its name after svg_guard's check, a picture again at
+    every draw. A picture becomes a `Picture` (decoded once per process: svglib decoded it
+    for each <image>, then reportlab at every draw)."""
+    from svglib.svglib import ExternalSVG, SvgRenderer, load_svg_file
+
+    class IconRenderer(SvgRenderer):
+        def xlink_href_target(self, node: Any, group: Any = None) -> Any:
+            value = node.attrib.get(svg_guard.HREFS[0]) or node.attrib.get("href") or ""
+            iri = value.strip().split("#", 1)[0]
+            base, inside = self.source_path, self.external_reference_root
+            if not iri or iri.lower().startswith("data:") or not isinstance(base, str):
+                return super().xlink_href_target(node, group)
+            if os.path.isabs(iri) or inside is None:
+                return None
+            path = os.path.normpath(os.path.join(os.path.dirname(base), iri))
+            if not path.endswith(".svg"):  # a picture: svglib would return its name
+                return _read_picture(Path(path), Path(inside))
+            if path != base and path not in self._external_svgs:
+                try:
+                    data = svg_guard.read(Path(path), Path(inside))
+                except (OSError, ValueError):
+                    return None
+                external = ExternalSVG.__new__(ExternalSVG)  # as svglib's, on these bytes
+                external.root_node = load_svg_file(io.BytesIO(data))
+                external.renderer = IconRenderer(
+                    path,
+                    parent_svgs=[*self._parent_chain, str(base)],
+                    external_reference_root=inside,
+                )
+                external.renderer._use_expansions = self._use_expansions
+                external.rendered = False
+                self._external_svgs[path] = external
+            return super().xlink_href_target(node, group)
+
+    return IconRenderer
+
+
+def _read_picture(path: Path, icons: Path) -> Picture | None:
+    try:
+        data = read_bounded(path, MAX_PICTURE_BYTES, inside=icons)
+    except OSError:
+        return None
+    if len(data) > MAX_PICTURE_BYTES:
+        return None
+    from PIL.Image import DecompressionBombError
+
+    try:
+        return _picture(data)
+    except (OSError, ValueError, DecompressionBombError):
+        return None  # no picture PIL reads: svglib skips it too
+
+
+MAX_PICTURE_BYTES = 64 * 1024 * 1024
+"""Bytes of one picture file an icon embeds (its pixels are bounded by svg_guard)."""
+
+
+class Picture:
+    """A picture an icon draws: decoded once, embedded once per PDF (an XObject) however
+    many icons, cards and pages draw it. svglib gives the path of a referenced picture, and
+    reportlab's renderer decodes and embeds it again (inline) at every draw: 20 icons of one
+    16 M-pixel PNG took minutes to check and to print."""
+
+    def __init__(self, image: Any, key: object = None) -> None:
+        from reportlab.lib.utils import ImageReader
+
+        self.key = key if key is not None else id(self)  # the same picture, the same key
+        self.pixels = image.size[0] * image.size[1]
+        self.reader = ImageReader(image)
+        self.size = self.reader.getSize()  # as svglib reads a PIL image's
+        self._digest: str | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Picture:
+        return self  # shared by an icon's drawings in each colour (SvgIcon.coloured)
+
+    def draw(self, c: Canvas, x: float, y: float, width: float, height: float) -> None:
+        """As reportlab's `drawImage` (no mask, as its inline images), the picture's digest
+        computed once, not at every draw."""
+        from reportlab.pdfgen.canvas import _digester  # type: ignore[attr-defined]
+
+        if isinstance(c, _Probe):  # where and how large, not the pixels
+            c.saveState()
+            c.translate(x, y)
+            c.scale(width, height)
+            c.restoreState()
+            return
+        if self._digest is None:
+            self._digest = _digester(self.reader.getRGBData() + b"None")
+        doc = c._doc  # type: ignore[attr-defined]
+        name = doc.getXObjectName(self._digest)
+        if doc.idToObject.get(name) is None:  # first in this PDF: reportlab embeds it
+            c.drawImage(self.reader, x, y, width, height)
+            return
+        c.saveState()
+        c.translate(x, y)
+        c.scale(width, height)
+        c._code.append(f"/{name} Do")  # type: ignore[attr-defined]
+        c.restoreState()
+        c._formsinuse.append(self._digest)  # type: ignore[attr-defined]
+        c._currentPageHasImages = 1  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=8)
+def _picture(data: bytes) -> Picture:
+    """The picture of a file's bytes, decoded once per process (by content, so an edited
+    file is a new picture)."""
+    from PIL import Image
+
+    with warnings.catch_warnings():  # its pixels are bounded by svg_guard
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        picture = Image.open(io.BytesIO(data))
+        width, height = picture.size
+        if width * height > svg_guard.MAX_PIXELS:  # the file svg_guard saw was another
+            raise ValueError("too many pixels")
+        picture.load()
+    return Picture(picture, hashlib.sha256(data).digest())
+
+
+def _own_pictures(drawing: Any) -> None:
+    """Give each picture of `drawing` as a `Picture`: a data: URI's picture as svglib
+    decoded it (a referenced file's is one already); anything else is not drawn."""
+    from reportlab.graphics.shapes import Image as ImageShape
+
+    for shape in _shapes(drawing):
+        if isinstance(shape, ImageShape) and not isinstance(shape.path, Picture):
+            shape.path = Picture(shape.path) if hasattr(shape.path, "mode") else None
+
+
+@cache
+def _picture_renderer() -> type:
+    """reportlab's PDF renderer, drawing an icon's pictures as `Picture`s (made on first
+    use: reportlab.graphics loads only for a game with SVG icons)."""
+    from reportlab.graphics.renderPDF import _PDFRenderer
+
+    class PictureRenderer(_PDFRenderer):
+        def drawImage(self, image: Any) -> None:
+            if isinstance(image.path, Picture):
+                canvas = self._canvas  # type: ignore[attr-defined]
+                image.path.draw(canvas, image.x, image.y, image.width, image.height)
+            elif image.path is not None:
+                super().drawImage(image)
+
+    return PictureRenderer

@@ -68,6 +68,13 @@ class ImageElement(Element):
         path = real_path(job.root / item.text)
         if not path.is_relative_to(root) or not path.is_file():
             return  # P004 says so
+        from toolkit.render import pictures
+
+        try:
+            if _past_game_pixels(job, path, pictures.pixels(path)):
+                return  # not decoded: P004 says so
+        except (OSError, ValueError):
+            return  # P004 says so
         stat = path.stat()
         seen = _average(str(path), stat.st_mtime_ns, stat.st_size)
         if seen is None:
@@ -104,6 +111,15 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     if pixels is None:
         yield Problem("P004", f"cannot read image {item.text!r}: {why}", where)
         return
+    if _past_game_pixels(job, path, pixels):
+        yield Problem(
+            "P004",
+            f"image {item.text!r} takes the pictures the game's layouts print past"
+            f" {pictures.MAX_GAME_PIXELS:,} pixels together (each is embedded in every PDF);"
+            " scale them down, or use fewer",
+            where,
+            once=("game pixels", path),
+        )
     dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
     if dpi < MIN_DPI:
         yield Problem(
@@ -112,6 +128,18 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
             f"{item.w:.0f}×{item.h:.0f} mm box (print needs {MIN_DPI})",
             where,
         )
+
+
+def _past_game_pixels(job: PrintJob, path: Path, pixels: tuple[int, int]) -> bool:
+    """Whether the picture in `path` is one that takes the different pictures the game's
+    layouts print (counted in the order validate meets them) past `MAX_GAME_PIXELS`."""
+    from toolkit.render import pictures
+
+    counted: dict[Path, tuple[int, bool]] = job.game.print_memo.setdefault(("pictures",), {})
+    if path not in counted:
+        total = sum(n for n, _ in counted.values()) + pixels[0] * pixels[1]
+        counted[path] = (pixels[0] * pixels[1], total > pictures.MAX_GAME_PIXELS)
+    return counted[path][1]
 
 
 @lru_cache(maxsize=256)
