@@ -135,6 +135,8 @@ def test_every_reader_refuses_a_half_written_game_and_writes_nothing_into_it(
     assert result.exit_code == 1 and "R011" in result.output
     result = run_cli("simulate", str(game), "-n", "10")
     assert result.exit_code == 1 and "R011" in result.output
+    result = run_cli("i18n", "status", str(game))  # an empty table, exit 0
+    assert result.exit_code == 1 and "R011" in result.output
     preview = Preview(game)
     preview.load()
     assert [d.code for d in preview.diagnostics] == ["R011"]

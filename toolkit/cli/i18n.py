@@ -81,6 +81,11 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
 
     for folder in game_folders(games):
         game = load_game(folder)
+        if game.manifest is None:  # no game to count (R011: a write left half done)
+            from toolkit.diagnostics.formats import render
+
+            sys.stdout.write(render(game.diagnostics, "text") + "\n")
+            raise typer.Exit(1)
         from rich.table import Table
 
         table = Table(title=escape(f"{game.id} translation status ({display_path(game.root)})"))
