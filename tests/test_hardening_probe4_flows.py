@@ -132,9 +132,14 @@ def test_an_engine_result_of_the_wrong_type_is_a_finding_at_its_method(
 
 
 def test_a_pool_worker_ended_by_the_engine_is_a_finding_not_a_traceback(tmp_path, run_cli):
-    # os._exit() in apply under --workers 2: BrokenProcessPool's traceback, no word of where
+    # os._exit() in apply under --workers 2: BrokenProcessPool's traceback, no word of where.
+    # os._exit() is now a finding of its own (toolkit.sim.exits, probe 6); a worker killed
+    # outright still meets the dead-worker path
     game = _new_game(tmp_path, engine=True)
-    _engine_edit(game, APPLY, APPLY + "        import os\n\n        os._exit(0)\n")
+    kill = (
+        "        import os\n        import signal\n\n        os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    _engine_edit(game, APPLY, APPLY + kill)
     result = run_cli("simulate", str(game), "-n", "4", "--workers", "2")
     assert result.exit_code == 1, result.output
     assert "game.yaml:1:1: E004" in result.output

@@ -29,7 +29,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "usercache": frozenset(),  # the private, signed user cache folder
     "diagnostics": frozenset({"fileio", "home", "registry"}),
     # content never imports checks, render, sim or cli
-    "content": frozenset({"diagnostics", "fileio", "home", "registry", "usercache"}),
+    # content: journal, to refuse a game a killed write left half changed
+    "content": frozenset({"diagnostics", "fileio", "home", "journal", "registry", "usercache"}),
     # render never imports sim, checks or cli
     "render": frozenset({"content", "diagnostics", "fileio", "home", "registry", "usercache"}),
     "sim": frozenset({"content", "diagnostics", "fileio", "home", "registry"}),  # no render/…

@@ -5,6 +5,12 @@ two renames leaves half the files new and half old. Here the staged files are li
 journal in the game folder before the first rename; the renames follow and the journal goes.
 The next run that writes the game (`recover`) finishes the renames of a journal it finds, so
 the change lands whole, and removes temporary files an interrupted run left behind.
+
+A run that only reads the game (validate, build, export, preview, the language server,
+simulate) asks `pending` and refuses the game while a change is half done, naming the
+command that finishes it (`playset i18n recover`): it never writes into the game folder
+itself (a folder may be read-only, under version control, or being written by the import
+that left the journal a millisecond ago), and it never reads the mixed state as the game.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,23 +77,51 @@ def recover(root: Path) -> list[str]:
     return notes
 
 
-def _finish(root: Path, journal: Path) -> list[str]:
-    base = os.path.realpath(root)
+def pending(root: Path) -> list[Path] | None:
+    """The files a change a killed run left half done would still put in place (their
+    targets), read only: None when the game folder holds no journal of ours. A journal that
+    is a link, unreadable, or whose entries are not ours (another folder's, files gone)
+    leaves nothing pending, as `recover` would then put nothing in place."""
+    journal = Path(root) / JOURNAL
     try:
-        data = read_bounded(journal, MAX_JOURNAL_BYTES)
+        if not stat.S_ISREG(os.lstat(journal).st_mode):
+            return None  # a link or a folder the game brought: never ours (see recover)
+    except OSError:
+        return None
+    entries = _entries(Path(root), journal)
+    if entries is None:
+        return []
+    base = os.path.realpath(root)
+    return [target for tmp, target in entries if _ours(base, tmp, target)]
+
+
+def _entries(root: Path, journal: Path) -> list[tuple[Path, Path]] | None:
+    """The (temporary file, target) pairs a journal lists; None if it cannot be read."""
+    try:
+        # inside=: a journal switched to a link after the caller's check is not read
+        data = read_bounded(journal, MAX_JOURNAL_BYTES, inside=root)
         entries = json.loads(data.decode("utf-8")) if len(data) <= MAX_JOURNAL_BYTES else None
     except (OSError, ValueError, RecursionError):  # it is data in the game folder
         entries = None
     if not isinstance(entries, list):
+        return None
+    pairs: list[tuple[Path, Path]] = []
+    for entry in entries:
+        pair = entry if isinstance(entry, list) and len(entry) == 2 else None
+        if pair is not None and all(isinstance(e, str) for e in pair):
+            pairs.append((Path(pair[0]), Path(pair[1])))
+    return pairs
+
+
+def _finish(root: Path, journal: Path) -> list[str]:
+    base = os.path.realpath(root)
+    entries = _entries(root, journal)
+    if entries is None:
         journal.unlink(missing_ok=True)
         return [f"removed an unreadable {JOURNAL}"]
     done = 0
     failed: list[str] = []
-    for entry in entries:
-        pair = entry if isinstance(entry, list) and len(entry) == 2 else None
-        if pair is None or not all(isinstance(e, str) for e in pair):
-            continue
-        tmp, target = Path(pair[0]), Path(pair[1])
+    for tmp, target in entries:
         if _ours(base, tmp, target):
             try:
                 os.replace(tmp, target)

@@ -81,6 +81,11 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
 
     for folder in game_folders(games):
         game = load_game(folder)
+        if game.manifest is None:  # no game to count (R011: a write left half done)
+            from toolkit.diagnostics.formats import render
+
+            sys.stdout.write(render(game.diagnostics, "text") + "\n")
+            raise typer.Exit(1)
         from rich.table import Table
 
         table = Table(title=escape(f"{game.id} translation status ({display_path(game.root)})"))
@@ -92,6 +97,39 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
             cells = (shown, row.lang, row.texts, f"{row.coverage:.0%}", row.problems, codes)
             table.add_row(*(escape(cell) for cell in cells))
         stdout.print(table)
+
+
+@app.command("recover")
+def recover_(
+    game: Annotated[
+        str | None,
+        typer.Argument(help="A game folder or bundled id (default: the game folder you are in)."),
+    ] = None,
+) -> None:
+    """Finish a change an interrupted `i18n import` left half done (each file put in place
+    as the import staged it), and remove its stale temporary files. The next import does
+    this too; the commands that only read a game refuse it until then (R011)."""
+    from toolkit.content.game import game_folder_around
+    from toolkit.journal import recover
+
+    if game:
+        (folder,) = game_folders([game])
+    else:
+        around = game_folder_around(Path.cwd())
+        if around is None:
+            raise usage_error("no game folder around the current folder: name the game")
+        folder = around
+    try:
+        notes = recover(folder)
+    except OSError as exc:
+        from toolkit.fileio import describe
+
+        stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
+        raise typer.Exit(1) from None
+    for note in notes:
+        stderr.print(escape(note))
+    if not notes:
+        stderr.print(f"[green]nothing to recover[/green] in {escape(str(folder))}")
 
 
 GAME_ID = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")

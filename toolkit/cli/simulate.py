@@ -282,11 +282,11 @@ def _simulate(game: str | None, request: Any, json_out: Path | None, pdf_out: Pa
 def _exit_now(code: int) -> None:
     """End a stopped run without the interpreter's exit hooks: the process pool's hook
     would wake threads of workers already killed (an OSError printed at exit, Python 3.11)."""
-    import os
+    from toolkit.sim.exits import hard_exit
 
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(code)
+    hard_exit(code)
 
 
 def check(

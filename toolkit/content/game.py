@@ -7,6 +7,7 @@ A bundled game is found by id under the repository's `content/`; any other folde
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,11 @@ from toolkit.home import repo_root  # noqa: F401 (re-exported)
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
 R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
+R_HALF_WRITTEN = rule(
+    "R011",
+    "interrupted-write",
+    "A killed `playset i18n import` left the game half changed (`playset i18n recover` ends it).",
+)
 
 M = TypeVar("M")
 
@@ -146,9 +152,16 @@ def _inside(root: Path, rel: str) -> Path | None:
     return target
 
 
-def load_game(root: Path) -> Game:
-    """Load and validate every file of the game in `root`."""
+def load_game(root: Path, written: Path | None = None) -> Game:
+    """Load and validate every file of the game in `root`. `written`: the folder whose
+    interrupted writes count (R011), when `root` is a copy of it (the language server's
+    mirror); by default `root` itself."""
     display_root = display_path(root)
+    half = _half_written(written or root)
+    if half is not None:
+        game = Game(root, display_root, plugin_for(None))
+        game.diagnostics.append(half)
+        return game
     manifest_path = root / MANIFEST
     manifest_display = display_path(manifest_path)
     if not manifest_path.is_file():
@@ -196,6 +209,34 @@ def load_game(root: Path) -> Game:
         if target is not None:
             game.rulebook[lang] = target
     return game
+
+
+def _half_written(root: Path) -> Diagnostic | None:
+    """R011 when a killed run left a change of the game's files half done (the journal of
+    toolkit.journal names files still to put in place). Its mix of old and new files is no
+    state of the game anyone wrote, so nothing else is read: the finding says what to run.
+    A command that only reads never finishes the change itself (see toolkit.journal)."""
+    from toolkit.journal import JOURNAL, pending
+
+    left = pending(root)
+    if not left:
+        return None
+    shown = ", ".join(sorted(_relative(root, target) for target in left)[:3])
+    more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+    message = (
+        f"an interrupted write (a killed `playset i18n import`) left this game half changed: "
+        f"{len(left)} file(s) ({shown}{more}) still hold their old text, the others the new; "
+        f"run `playset i18n recover {shlex.quote(display_path(root))}` to finish it "
+        "(nothing else is read until then)"
+    )
+    return R_HALF_WRITTEN.at(display_path(root / JOURNAL), Span(), message)
+
+
+def _relative(root: Path, target: Path) -> str:
+    try:
+        return os.path.relpath(target, os.path.realpath(root))
+    except ValueError:
+        return str(target)
 
 
 def _check_path(game: Game, doc: Document, where: tuple[Any, ...], rel: str) -> Path | None:

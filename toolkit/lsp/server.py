@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from toolkit.diagnostics import Diagnostic, Severity
 from toolkit.lsp import actions, names
@@ -38,11 +39,61 @@ def uri_of(path: str) -> str:
     return Path(path).absolute().as_uri()
 
 
+class _Refused:
+    """A message whose params do not fit its method's types (a position of line -1): a
+    request is answered with InvalidParams, a notification dropped, each said in one log
+    line (pygls logged two tracebacks and left the request unanswered)."""
+
+    jsonrpc = "2.0"
+
+    def __init__(self, data: dict[str, Any], exc: Exception) -> None:
+        self.id = data.get("id")
+        self.method = str(data.get("method", ""))
+        self.why = _first_line(exc)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The innermost reason of a structuring error (cattrs nests them in groups)."""
+    while True:
+        inner = getattr(exc, "exceptions", None)
+        if not inner:
+            break
+        exc = inner[0]
+    if isinstance(exc, KeyError):
+        return f"missing {exc}"
+    text = str(exc).splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+class _Protocol(LanguageServerProtocol):
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        if "jsonrpc" not in data or "method" not in data or "error" in data:
+            return super().structure_message(data)
+        kind = self.get_message_type(data["method"])
+        if kind is None:  # a method without a type of its own: pygls's generic message
+            return super().structure_message(data)
+        try:
+            return self._converter.structure(data, kind)
+        except Exception as exc:  # cattrs's validation errors, a missing key…
+            return _Refused(data, exc)
+
+    def handle_message(self, message: Any) -> None:
+        if not isinstance(message, _Refused):
+            super().handle_message(message)
+            return
+        log.warning("refused %s: %s", message.method, message.why)
+        if message.id is not None:  # a request: the editor waits for an answer
+            error = lsp.ResponseError(
+                code=lsp.ErrorCodes.InvalidParams, message=f"invalid params: {message.why}"
+            )
+            self._send_response(message.id, None, error)
+
+
 class PlaysetServer(LanguageServer):
     """A LanguageServer that keeps one GameState per game folder."""
 
     def __init__(self) -> None:
-        super().__init__("playset", "1")
+        super().__init__("playset", "1", protocol_cls=_Protocol)
         self.games: dict[Path, GameState] = {}
         self.locks: dict[Path, threading.Lock] = {}
         self.timers: dict[Path, threading.Timer] = {}

@@ -36,7 +36,8 @@ class GameState:
         from toolkit.content.walk import collect
 
         self.mirror.sync()
-        game = load_game(self.mirror.path)
+        # the mirror holds no dot files: a journal of the real folder is looked for there
+        game = load_game(self.mirror.path, written=self.mirror.root)
         found = run_checks(game)
         self.game, self.facts = game, collect(game)
         by_file: dict[str, list[Diagnostic]] = {path: [] for path in self.findings}

@@ -13,6 +13,7 @@ from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.sim.contract import contract_problems
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.engines import E_RAISED, compile_checked, engine_of, failure_at, no_engine_message
+from toolkit.sim.exits import refuse_exit
 
 E_BROKEN = rule(
     "E006",
@@ -31,7 +32,13 @@ def contract_findings(
     engine = engine_of(game)
     if engine is None:
         raise ValueError(no_engine_message(game.id))
-    compiled = compile_checked(engine, game)
+    with refuse_exit():  # os._exit() in the engine's code: a finding, not the run's end
+        return _findings(game, compile_checked(engine, game), games, seed, only)
+
+
+def _findings(
+    game: Any, compiled: Any, games: int, seed: int, only: int | None
+) -> list[Diagnostic]:
     players = game.checked_manifest.players
     found: list[Diagnostic] = []
     for count in range(players.min, players.max + 1):

@@ -3,9 +3,13 @@ ever (or grows its state at every move) stops with a finding at the line it was 
 instead of hanging simulate, check, sweep, tune or replay.
 
 Moves are bounded by the engine's own `max_turns`; nothing bounded one move. The bound is a
-timer signal (SIGALRM) in the thread that plays, the main thread of this process or of a
-pool worker; a game played in another thread (a Dask worker) is checked between moves only.
-Only a broken engine meets it, so results of working engines never depend on time.
+timer signal (SIGALRM) in the main thread of this process or of a pool worker. A game
+played in another thread (a Dask worker runs its tasks in a thread pool) gets GameTimeout
+raised in that thread by a timer thread (CPython's PyThreadState_SetAsyncExc), and is
+checked between moves too. Either lands at the next Python line the engine runs: a loop
+inside one C call (a huge `sum(range(...))`, a regular expression that backtracks) is
+interrupted in the main thread only, since a thread cannot be stopped inside C code.
+Only a broken engine meets the bound, so results of working engines never depend on time.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 GAME_SECONDS = 600.0
 """How long one game may run: an MCTS bot takes seconds to a minute per game."""
@@ -36,7 +41,8 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     limit = GAME_SECONDS if seconds is None else seconds
     end = time.monotonic() + limit
     if threading.current_thread() is not threading.main_thread():
-        yield end
+        with _raise_in_thread_after(limit):
+            yield end
         return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
@@ -45,6 +51,41 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@contextmanager
+def _raise_in_thread_after(seconds: float) -> Iterator[None]:
+    """Raise GameTimeout in this thread if the block runs past `seconds`."""
+    import ctypes
+
+    target = threading.get_ident()
+    lock = threading.Lock()
+    state = {"done": False, "fired": False}
+
+    def fire() -> None:
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                _async_raise(ctypes, target, GameTimeout)
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+            if state["fired"]:  # raised already, or about to be: never after this block
+                _async_raise(ctypes, target, None)
+        timer.cancel()
+
+
+def _async_raise(ctypes: Any, thread: int, exc: type[BaseException] | None) -> None:
+    """Ask CPython to raise `exc` in `thread` at its next line (None: take back a pending
+    one)."""
+    arg = ctypes.py_object(exc) if exc is not None else None
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), arg)
 
 
 def check_deadline(end: float) -> None:

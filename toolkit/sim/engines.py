@@ -25,6 +25,7 @@ from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.sim.engine import CompiledGame, GameSetup
+from toolkit.sim.exits import refuse_exit
 
 E_LOAD = rule(
     "E001",
@@ -216,7 +217,8 @@ def _import(entry: Path, package: Path | None) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        with refuse_exit():
+            spec.loader.exec_module(module)
     except SyntaxError as exc:
         sys.modules.pop(name, None)
         file = Path(exc.filename).resolve() if exc.filename else key
@@ -237,6 +239,11 @@ def compile_checked(engine: Engine, game: Any) -> CompiledGame:
     """Compile the game and make one state, checking the contract's shape: a positioned
     E001/E002 when compile_game raises, returns the wrong thing, or its states lack a
     method or field the runner reads."""
+    with refuse_exit():
+        return _compile_checked(engine, game)
+
+
+def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
     try:
         compiled = engine.compile(game)
     except (Exception, SystemExit) as exc:  # sys.exit() too: never a silent exit

@@ -49,40 +49,51 @@ def format_value(m: MetricValue, interval: bool = True) -> str:
     return text
 
 
+def shown(text: object) -> str:
+    """A name from the game or its engine (a figure, an event, a role, a card) as literal
+    text for rich: `[bold red]` in a figure's name is printed, not applied, and its control
+    characters (ESC) are shown escaped instead of reaching the terminal."""
+    from rich.markup import escape
+
+    from toolkit.diagnostics.printable import printable
+
+    return escape(printable(str(text), ""))
+
+
 def print_report(report: SimReport, console: Console) -> None:
-    head = Table(
-        title=f"{report.game} — {report.games} games ({report.setup_text})", show_header=False
-    )
+    title = f"{report.game} — {report.games} games ({report.setup_text})"
+    head = Table(title=shown(title), show_header=False)
     head.add_column("figure")
-    head.add_column("value [95% CI]")
+    head.add_column(shown("value [95% CI]"))
     for m in iter_metrics(report, ["headline"]):
-        head.add_row(m.label, format_value(m) + ("  [red]![/red]" if m.flag else ""))
+        head.add_row(shown(m.label), format_value(m) + ("  [red]![/red]" if m.flag else ""))
     console.print(head)
     fair = report.fair_share
     title = f"fair share {_num(fair * 100)}%" if fair else "co-operative: no fair share"
     wins = Table(title=f"Win rate ({title})")
     for col in ("seat / role", "games", "win rate [95% CI]", "Holm", "flag"):
-        wins.add_column(col)
+        wins.add_column(shown(col))
     for m in iter_metrics(report, WIN_GROUPS):
         flag = "[red]UNFAIR[/red]" if m.flag else ""
-        wins.add_row(m.label, str(m.n), format_value(m), m.note, flag)
+        wins.add_row(shown(m.label), str(m.n), shown(format_value(m)), shown(m.note), flag)
     console.print(wins)
     per_game = list(iter_metrics(report, PER_GAME_GROUPS))
     if per_game:
         own = Table(title="Per game")
         for col in ("figure", "mean [95% CI]", "median", "p95", "max"):
-            own.add_column(col)
+            own.add_column(shown(col))
         for m in per_game:
             s = m.summary
             assert s is not None
-            own.add_row(m.label, format_value(m), _num(s.median), _num(s.p95), _num(s.max))
+            cells = (m.label, format_value(m), _num(s.median), _num(s.p95), _num(s.max))
+            own.add_row(*(shown(cell) for cell in cells))
         console.print(own)
     cards = list(iter_metrics(report, ["card"]))
     if cards:
         dead = [m.label for m in cards if m.flag]
-        console.print(f"cards never played: {', '.join(dead) if dead else 'none'}")
+        console.print(shown(f"cards never played: {', '.join(dead) if dead else 'none'}"))
     if report.notable:
-        console.print(f"notable games (playset replay … --game N): {notable_text(report)}")
+        console.print(shown(f"notable games (playset replay … --game N): {notable_text(report)}"))
 
 
 def notable_text(report: SimReport) -> str:

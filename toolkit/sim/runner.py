@@ -17,6 +17,7 @@ from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
 from toolkit.sim.deadline import GameTimeout, check_deadline, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
+from toolkit.sim.exits import refuse_exit
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -74,7 +75,7 @@ def play_one(
     `deadline.GAME_SECONDS` (a hook that loops for ever) stops the whole run: an
     EngineError (E005) at the line it was running, as every later game would hang too."""
     try:
-        with game_deadline() as end:
+        with refuse_exit(), game_deadline() as end:
             return _play(compiled, setup, bots, index, seed, on_move, end)
     except GameTimeout as exc:
         from toolkit.diagnostics import Span

@@ -6,12 +6,13 @@ the same whichever way the games are played."""
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+
+from toolkit.sim.exits import hard_exit
 
 
 class _Signalled(KeyboardInterrupt):
@@ -28,7 +29,7 @@ def _raise_signal(signum: int, frame: object) -> None:
     """The first Ctrl-C or SIGTERM raises (the run stops and reports); a second one ends
     the process at once (workers die with it: PR_SET_PDEATHSIG)."""
     if _STOP:
-        os._exit(128 + signum)
+        hard_exit(128 + signum)
     _STOP.append(signum)
     raise _Signalled(signum)
 

@@ -24,6 +24,7 @@ from rich.table import Table
 from toolkit.fileio import atomic_write_bytes, atomic_write_text
 from toolkit.sim.metrics import MetricValue
 from toolkit.sim.report import format_value
+from toolkit.sim.report import shown as literal
 from toolkit.sim.sweep import DEFAULT_GROUPS, Point, SweepResult, value_text
 
 BAND = colors.Color(0.31, 0.49, 0.67, alpha=0.25)
@@ -54,18 +55,19 @@ def print_sweep(result: SweepResult, console: Console, keys: Sequence[str]) -> N
     setup = ", ".join(f"{k}={v}" for k, v in result.setup.items())
     names = ", ".join(p.path for p in result.parameters)
     table = Table(
-        title=f"{result.game}: {names} — {setup}",
-        caption="value [95% interval]; the same games at every point; ! marks a finding",
+        title=literal(f"{result.game}: {names} — {setup}"),
+        caption=literal("value [95% interval]; the same games at every point; ! marks a finding"),
     )
-    table.add_column(names if len(result.parameters) > 1 else "metric")
+    table.add_column(literal(names if len(result.parameters) > 1 else "metric"))
     for point in result.points:
-        table.add_column(", ".join(value_text(v) for _, v in point.values), justify="right")
+        heading = ", ".join(value_text(v) for _, v in point.values)
+        table.add_column(literal(heading), justify="right")
     for key in keys:
         cells = []
         for point in result.points:
             m = point.metric(key)
             cells.append("-" if m is None else format_value(m) + (" !" if m.flag else ""))
-        table.add_row(_label(result, key), *cells)
+        table.add_row(literal(_label(result, key)), *(literal(cell) for cell in cells))
     # A terminal wraps what does not fit; piped output (a file, CI logs) gets the full width.
     wide = 34 + 24 * len(result.points)
     if not console.is_terminal and console.width < wide:
