@@ -10,11 +10,12 @@ Only a broken engine meets it, so results of working engines never depend on tim
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 GAME_SECONDS = 600.0
 """How long one game may run: an MCTS bot takes seconds to a minute per game."""
@@ -35,19 +36,42 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     which `check_deadline` raises (for threads where no timer signal can interrupt)."""
     limit = GAME_SECONDS if seconds is None else seconds
     end = time.monotonic() + limit
-    if threading.current_thread() is not threading.main_thread():
-        yield end
+    if threading.current_thread() is not threading.main_thread() or _ACTIVE:
+        yield end  # another thread, or inside a bound already: the outer timer holds
         return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
+    _ACTIVE.append(end)
     try:
         yield end
     finally:
+        _ACTIVE.pop()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+_ACTIVE: list[float] = []  # the bound the main thread runs within, if any
 
 
 def check_deadline(end: float) -> None:
     """Raise GameTimeout if the game is past `end` (between moves, in any thread)."""
     if time.monotonic() > end:
         raise GameTimeout
+
+
+@contextmanager
+def same_folder() -> Iterator[None]:
+    """Run engine code and come back to the working folder it may leave: an engine's
+    os.chdir() moved a relative `--json rep.json` into its own folder (replacing a file
+    there) and made a sweep's next compile miss the game folder."""
+    try:
+        here = os.getcwd()
+    except OSError:  # the working folder is gone already: nothing to come back to
+        yield
+        return
+    try:
+        yield
+    finally:
+        with suppress(OSError):  # a folder since removed stays left
+            if os.getcwd() != here:
+                os.chdir(here)
