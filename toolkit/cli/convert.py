@@ -40,6 +40,8 @@ def convert(
         raise usage_error(f"--to {to}: choose one of {', '.join(FORMATS)}")
     if not source.is_file():
         raise usage_error(f"no file {source}")
+    if out is not None and out.name in ("", ".", ".."):  # '', '.', '/': a folder, no file
+        raise usage_error(f"--out {str(out)!r} names no file; name the file to write")
     made = plan(source, display_path(source), fmt, out)
     if made.diagnostics:
         sys.stdout.write(render(made.diagnostics, "text") + "\n")

@@ -223,7 +223,7 @@ def _one_game(game: str | None) -> Path:
     current directory is in (as every other command); a usage error with neither."""
     from toolkit.content.game import game_folder_around
 
-    if game is None and game_folder_around(Path.cwd()) is None:
+    if not game and game_folder_around(Path.cwd()) is None:
         raise usage_error("name the game (an id or a folder), or run this in its folder")
     (folder,) = game_folders([game] if game else None)
     return folder

@@ -28,6 +28,11 @@ def new(
     from toolkit.scaffold.new import ScaffoldError, new_game
 
     folder = (into or Path.cwd()) / game_id
+    if _installed(game_id):  # its plugin's rules schema would apply: 16 errors at once
+        raise usage_error(
+            f"{game_id!r} is the id of an installed game: its rules would apply to the new "
+            "game, which would not validate; choose another id"
+        )
     try:
         languages = [code.strip() for code in lang.split(",") if code]
         written = new_game(folder, game_id, languages, engine)
@@ -40,3 +45,11 @@ def new(
     then = "playset simulate && playset check" if engine else "playset build"
     shown = escape(str(folder), keep="")
     stderr.print(f"next: cd {shown} && playset validate && {then}", soft_wrap=True)
+
+
+def _installed(game_id: str) -> bool:
+    """Whether an installed game plugin (a bundled game's included) has this id."""
+    from toolkit.content.plugin import REGISTRY, broken_plugin, plugin_for
+
+    plugin_for(game_id)
+    return game_id in REGISTRY.registered() or broken_plugin(game_id) is not None

@@ -43,10 +43,13 @@ def resolve_game(arg: str) -> Path:
     if arg in games:
         return games[arg]
     path = Path(arg)
-    if path.is_file() and path.name == MANIFEST:
-        path = path.parent
-    if path.is_dir():
-        return path
+    try:
+        if path.is_file() and path.name == MANIFEST:
+            path = path.parent
+        if arg and path.is_dir():
+            return path
+    except OSError:  # a name too long for the file system, a folder we may not search
+        pass
     known = ", ".join(games) or "none"
     raise GameNotFound(f"no bundled game or folder {arg!r} (bundled: {known})")
 

@@ -8,9 +8,12 @@ tray. `playset calibrate` measures it once; `playset calibrate --save NAME X,Y` 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from toolkit.fileio import atomic_write_text, describe, read_bounded
@@ -122,15 +125,35 @@ def save_printer(name: str, offset: tuple[float, float], path: Path | None = Non
             f"printer name {name!r}: letters, digits, space, '.', '_' or '-', at most 64"
         )
     path = path or printers_file()
-    printers = load_printers(path)
-    printers[name] = offset
-    lines = [HEADER]
-    for key in sorted(printers):
-        x, y = printers[key]
-        lines.append(f"{json.dumps(key)}:\n  back_offset: [{x:g}, {y:g}]\n")
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's config folder
-        atomic_write_text(path, "".join(lines))
+        # read, add and write under a lock: two saves at once each kept the file as they read
+        # it, and one printer was lost though both said "saved"
+        with _locked(path.parent / ".printers.lock"):
+            printers = load_printers(path)
+            printers[name] = offset
+            lines = [HEADER]
+            for key in sorted(printers):
+                x, y = printers[key]
+                lines.append(f"{json.dumps(key)}:\n  back_offset: [{x:g}, {y:g}]\n")
+            atomic_write_text(path, "".join(lines))
     except OSError as exc:  # a dangling link, a device, a full disk, a read-only folder
         raise PrinterError(f"printer {name!r} not saved: {describe(exc)}") from None
     return path
+
+
+@contextlib.contextmanager
+def _locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock on `lock` (a file of ours, made if missing, no link followed),
+    held while the block runs; where locks do not exist (Windows) the block runs as before."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
+from toolkit.sim.engines import MAX_MESSAGE, describe
 from toolkit.sim.runner import game_seed
 
 
@@ -80,11 +81,13 @@ def contract_problems(
     `max_turns`, results and scores for every seat); with `seeds`, also that the same seed
     gives the same game and different seeds different games."""
     problems: list[Problem] = []
-    teams = compiled.seats_are_teams(setup)
+    teams: bool | None = None
     for index in range(games):
         try:
             with game_deadline():
-                problems += _play(compiled, setup, index, seed, probe_every, teams)
+                if teams is None:  # the engine's hook, within the first game's bound
+                    teams = bool(compiled.seats_are_teams(setup))
+                problems += _play(compiled, setup, index, seed, probe_every, bool(teams))
         except GameTimeout:  # a hook that loops for ever: every later game would too
             return [*problems, _too_long(f"game {index}")]
         if len(problems) > 20:
@@ -96,6 +99,16 @@ def contract_problems(
         except GameTimeout:
             problems.append(_too_long("replaying a game from its seed"))
     return problems
+
+
+def _shown(exc: BaseException) -> str:
+    """repr(exc), cut to MAX_MESSAGE characters (an engine's 20 MB message was kept whole);
+    its description when its repr itself raises."""
+    try:
+        text = repr(exc)
+    except Exception:  # noqa: BLE001 - the engine's own __repr__ failed
+        return describe(exc)
+    return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
 
 
 def _too_long(what: str) -> Problem:
@@ -126,7 +139,8 @@ def _play(
                 try:
                     probe.apply(other)
                 except (Exception, SystemExit) as exc:  # noqa: BLE001 - report, don't crash
-                    problems.append(Problem("apply", f"{where}: action {other} raised {exc!r}"))
+                    what = _shown(exc)
+                    problems.append(Problem("apply", f"{where}: action {other} raised {what}"))
                 problems += [
                     Problem("invariant_errors", f"{where}: after {other}: {e}")
                     for e in _invariants(probe)

@@ -7,12 +7,21 @@ file, so a designer's engine.py gets file:line findings like their content does.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.sim.contract import contract_problems
 from toolkit.sim.engine import GameSetup
-from toolkit.sim.engines import E_RAISED, compile_checked, engine_of, failure_at, no_engine_message
+from toolkit.sim.engines import (
+    E_RAISED,
+    compile_checked,
+    describe,
+    engine_of,
+    failure_at,
+    no_engine_message,
+)
 from toolkit.sim.exits import refuse_exit
 
 E_BROKEN = rule(
@@ -33,11 +42,13 @@ def contract_findings(
     if engine is None:
         raise ValueError(no_engine_message(game.id))
     with refuse_exit():  # os._exit() in the engine's code: a finding, not the run's end
-        return _findings(game, compile_checked(engine, game), games, seed, only)
+        compiled = compile_checked(engine, game)
+        with contextlib.redirect_stdout(sys.stderr):  # the engine's print()s: not in the report
+            return _findings(compiled, game, games, seed, only)
 
 
 def _findings(
-    game: Any, compiled: Any, games: int, seed: int, only: int | None
+    compiled: Any, game: Any, games: int, seed: int, only: int | None
 ) -> list[Diagnostic]:
     players = game.checked_manifest.players
     found: list[Diagnostic] = []
@@ -50,8 +61,7 @@ def _findings(
             state_type: Any = type(compiled.new_state(setup, 0))
         except (Exception, SystemExit) as exc:  # raised outside a probe: the move played
             file, line = failure_at(compiled, None, exc)
-            what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            message = f"{count} players, random play: raised {what}"
+            message = f"{count} players, random play: raised {describe(exc)}"
             found.append(E_RAISED.at(file, Span(line, 1), message))
             continue
         for problem in problems[:PER_TABLE]:

@@ -14,11 +14,12 @@ Only a broken engine meets the bound, so results of working engines never depend
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 GAME_SECONDS = 600.0
@@ -44,11 +45,16 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         with _raise_in_thread_after(limit):
             yield end
         return
+    if _ACTIVE:
+        yield end  # inside a bound already: the outer timer holds
+        return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
+    _ACTIVE.append(end)
     try:
         yield end
     finally:
+        _ACTIVE.pop()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
@@ -88,7 +94,28 @@ def _async_raise(ctypes: Any, thread: int, exc: type[BaseException] | None) -> N
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), arg)
 
 
+_ACTIVE: list[float] = []  # the bound the main thread runs within, if any
+
+
 def check_deadline(end: float) -> None:
     """Raise GameTimeout if the game is past `end` (between moves, in any thread)."""
     if time.monotonic() > end:
         raise GameTimeout
+
+
+@contextmanager
+def same_folder() -> Iterator[None]:
+    """Run engine code and come back to the working folder it may leave: an engine's
+    os.chdir() moved a relative `--json rep.json` into its own folder (replacing a file
+    there) and made a sweep's next compile miss the game folder."""
+    try:
+        here = os.getcwd()
+    except OSError:  # the working folder is gone already: nothing to come back to
+        yield
+        return
+    try:
+        yield
+    finally:
+        with suppress(OSError):  # a folder since removed stays left
+            if os.getcwd() != here:
+                os.chdir(here)

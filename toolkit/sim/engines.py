@@ -12,18 +12,21 @@ an `EngineError` holding one diagnostic at the engine file's line, never a trace
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import inspect
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.sim import deadline
+from toolkit.sim.deadline import GameTimeout, game_deadline, same_folder
 from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.exits import refuse_exit
 
@@ -110,9 +113,45 @@ def where_defined(obj: Any, root: Path | None) -> tuple[Path, int] | None:
     return Path(file).resolve(), max(1, line)
 
 
+MAX_MESSAGE = 500
+"""Characters of an engine exception's message kept in a finding (a 20 MB message was kept
+and printed whole, ten findings at a time: 4 GB and 200 MB of output)."""
+
+
 def describe(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    """`Type: message`, the message cut to MAX_MESSAGE characters; an exception whose
+    str() itself raises is named without it (never a traceback from the report)."""
+    name = type(exc).__name__[:MAX_MESSAGE]
+    try:
+        text = str(exc)
+    except BaseException as inner:  # noqa: BLE001 - the engine's own __str__ failed
+        if isinstance(inner, KeyboardInterrupt):
+            raise
+        text = f"(its message cannot be shown: str() raised {type(inner).__name__})"
+    if not isinstance(text, str):
+        text = ""
+    if len(text) > MAX_MESSAGE:
+        text = f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
+    return f"{name}: {text}" if text else name
+
+
+def engine_fault(exc: BaseException) -> bool:
+    """Whether `exc`, raised in engine code, is the engine's own mistake: anything (sys.exit()
+    and other BaseExceptions too) but a stop signal or the time bound, which go on up."""
+    return not isinstance(exc, KeyboardInterrupt | GameTimeout)
+
+
+@contextlib.contextmanager
+def engine_code() -> Iterator[None]:
+    """Run engine code outside a game (its import, compile_game, the setup hooks): its
+    print()s go to stderr, never into a report on stdout (`check --format sarif`), and it
+    is bounded in time as one game is (a loop at import hung every command for ever)."""
+    with contextlib.redirect_stdout(sys.stderr), same_folder(), game_deadline():
+        yield
+
+
+def _looping(what: str) -> str:
+    return f"{what} still running after {deadline.GAME_SECONDS:g} s (a loop without end?)"
 
 
 def declared_engine(game: Any) -> str | None:
@@ -217,18 +256,23 @@ def _import(entry: Path, package: Path | None) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        with refuse_exit():
+        with refuse_exit(), engine_code():
             spec.loader.exec_module(module)
     except SyntaxError as exc:
         sys.modules.pop(name, None)
         file = Path(exc.filename).resolve() if exc.filename else key
         span = Span(exc.lineno or 1, max(1, exc.offset or 1))
         raise EngineError(E_LOAD.at(display(file), span, f"syntax error: {exc.msg}")) from None
-    except (Exception, SystemExit) as exc:  # an import error, anything raised, sys.exit()
+    except BaseException as exc:  # an import error, anything raised, sys.exit(), a loop
         sys.modules.pop(name, None)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         root = package.resolve() if package is not None else key.parent
         at = own_frame(exc.__traceback__, root) or (key, 1)
-        message = f"importing the engine raised {describe(exc)}"
+        if isinstance(exc, GameTimeout):
+            message = _looping("importing the engine:")
+        else:
+            message = f"importing the engine raised {describe(exc)}"
         raise EngineError(E_LOAD.at(display(at[0]), Span(at[1], 1), message)) from None
     module.__playset_stamp__ = stamp  # type: ignore[attr-defined]
     _MODULES[key] = module
@@ -245,8 +289,11 @@ def compile_checked(engine: Engine, game: Any) -> CompiledGame:
 
 def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
     try:
-        compiled = engine.compile(game)
-    except (Exception, SystemExit) as exc:  # sys.exit() too: never a silent exit
+        with engine_code():
+            compiled = engine.compile(game)
+    except BaseException as exc:  # sys.exit() too: never a silent exit
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise _raised(engine, exc, "compile_game raised") from None
     make = inspect.unwrap(engine.compile)
     if not isinstance(compiled, CompiledGame):
@@ -267,8 +314,11 @@ def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
         raise EngineError(E_CONTRACT.at(display(at[0]), Span(at[1], 1), message))
     players = getattr(game.manifest.players, "min", 2) if game.manifest else 2
     try:
-        state = compiled.new_state(GameSetup(players), 0)
-    except (Exception, SystemExit) as exc:
+        with engine_code():
+            state = compiled.new_state(GameSetup(players), 0)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise _raised(engine, exc, "new_state raised", E_CONTRACT) from None
     lacking = [m for m in CONTRACT_METHODS if not callable(getattr(state, m, None))]
     lacking += [f for f in STATE_FIELDS if not hasattr(state, f)]
@@ -288,7 +338,58 @@ def _source_at(engine: Engine) -> tuple[Path, int]:
 
 def _raised(engine: Engine, exc: BaseException, what: str, rule_: Any = E_LOAD) -> EngineError:
     at = own_frame(exc.__traceback__, engine.root) or _source_at(engine)
-    return EngineError(rule_.at(display(at[0]), Span(at[1], 1), f"{what} {describe(exc)}"))
+    if isinstance(exc, GameTimeout):
+        message = _looping(what.removesuffix(" raised") + ":")
+    else:
+        message = f"{what} {describe(exc)}"
+    return EngineError(rule_.at(display(at[0]), Span(at[1], 1), message))
+
+
+def setup_facts(
+    compiled: CompiledGame, setup: GameSetup
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...] | None]:
+    """The game's event and card names and the cards a table so set up uses, read once
+    before a run: an engine hook that raises, loops or gives the wrong types is an E002 at
+    its line (it was a traceback, or a hang, before any game was played)."""
+    hook: Any = type(compiled).cards_in_play
+    try:
+        with engine_code():
+            events = _names(compiled.event_names, "event_names")
+            cards = _names(compiled.card_names, "card_names")
+            found = compiled.cards_in_play(setup)
+            in_play = None if found is None else tuple(found)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        file, line = failure_at(compiled, hook, exc)
+        if isinstance(exc, _WrongNames):
+            message = str(exc)
+        elif isinstance(exc, GameTimeout):
+            message = _looping("cards_in_play(setup):")
+        else:
+            message = f"reading the game's names and cards_in_play(setup) raised {describe(exc)}"
+        raise EngineError(E_CONTRACT.at(file, Span(line, 1), message)) from None
+    if in_play is not None and (
+        len(in_play) != len(cards) or not all(isinstance(v, bool) for v in in_play)
+    ):
+        file, line = failure_at(compiled, hook, None)
+        message = f"cards_in_play(setup) must give one True/False per card ({len(cards)})"
+        raise EngineError(E_CONTRACT.at(file, Span(line, 1), message))
+    return events, cards, in_play
+
+
+class _WrongNames(TypeError):
+    pass
+
+
+def _names(found: Any, what: str) -> tuple[str, ...]:
+    try:
+        names: tuple[Any, ...] = tuple(found)
+    except TypeError:
+        raise _WrongNames(f"{what} must be a list of names, not {type(found).__name__}") from None
+    if not all(isinstance(name, str) for name in names):
+        raise _WrongNames(f"{what} must be a list of names (str)")
+    return names
 
 
 def failure_at(compiled: Any, fallback: Any, exc: BaseException | None) -> tuple[str, int]:

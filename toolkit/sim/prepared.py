@@ -14,9 +14,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolkit.diagnostics import Span
 from toolkit.sim.bots import GENERIC_BOTS, Bot
+from toolkit.sim.deadline import GameTimeout
 from toolkit.sim.engine import CompiledGame, GameSetup
-from toolkit.sim.engines import compile_checked, engine_of, no_engine_message
+from toolkit.sim.engines import (
+    E_LOAD,
+    Engine,
+    EngineError,
+    compile_checked,
+    describe,
+    display,
+    engine_code,
+    engine_of,
+    no_engine_message,
+    own_frame,
+    where_defined,
+)
 from toolkit.sim.runner import GameRecord, play_one
 from toolkit.sim.variants import with_rules
 
@@ -75,7 +89,25 @@ def seat_bots(game: Game, names: Sequence[str], players: int) -> list[Bot]:
     """One bot per seat, the names cycled, from the generic bots and the game engine's own."""
     engine = engine_of(game)
     table: dict[str, Callable[[int], Bot]] = {**GENERIC_BOTS, **(engine.bots if engine else {})}
-    return [table[names[seat % len(names)]](seat) for seat in range(players)]
+    return [_bot(table[names[seat % len(names)]], seat, engine) for seat in range(players)]
+
+
+def _bot(make: Callable[[int], Bot], seat: int, engine: Engine | None) -> Bot:
+    """make(seat), the engine's own bot maker included: what it raises (or a loop) is an
+    E001 at its line, not a traceback."""
+    try:
+        with engine_code():
+            return make(seat)
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt) or engine is None:
+            raise
+        at = own_frame(exc.__traceback__, engine.root) or where_defined(make, engine.root)
+        at = at or (engine.source or Path("game.yaml"), 1)
+        if isinstance(exc, GameTimeout):
+            message = f"BOTS: making the bot of seat {seat} ran past the time bound (a loop?)"
+        else:
+            message = f"BOTS: making the bot of seat {seat} raised {describe(exc)}"
+        raise EngineError(E_LOAD.at(display(at[0]), Span(at[1], 1), message)) from None
 
 
 def _key(config: SimConfig, shipped: bytes | None = None) -> str:

@@ -7,15 +7,18 @@ Many games are played by toolkit.sim.play, the one simulation path.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
-from toolkit.sim.deadline import GameTimeout, check_deadline, game_deadline
+from toolkit.sim.deadline import GameTimeout, check_deadline, game_deadline, same_folder
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
 
@@ -75,7 +78,13 @@ def play_one(
     `deadline.GAME_SECONDS` (a hook that loops for ever) stops the whole run: an
     EngineError (E005) at the line it was running, as every later game would hang too."""
     try:
-        with refuse_exit(), game_deadline() as end:
+        # the engine's print()s go to stderr: stdout holds the report (`check -f sarif`)
+        with (
+            refuse_exit(),
+            game_deadline() as end,
+            contextlib.redirect_stdout(sys.stderr),
+            same_folder(),
+        ):
             return _play(compiled, setup, bots, index, seed, on_move, end)
     except GameTimeout as exc:
         from toolkit.diagnostics import Span
@@ -138,31 +147,43 @@ def _play(
             return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
         scores = _numbers(state.score_values(), "score_values")
         returns = _numbers(state.returns(), "returns")
+        if not compiled.seats_are_teams(setup):  # a team game counts per team
+            _per_seat(returns, "returns", setup.players)
+            _per_seat(scores, "score_values", setup.players)
+        bad = next((v for v in returns if not 0 <= v <= 1), None)
+        if bad is not None:
+            what = f"returns() holds {bad!r}: a seat's result is 1/k for k winners, else 0"
+            raise WrongResult("returns", what)
         figures = _figures(state.figures())
         return GameRecord(
             index=index,
             seed=gseed,
             returns=returns,
             scores=scores,
-            turns=state.turns,
-            rounds=state.rounds,
-            timed_out=state.timed_out,
-            roles=tuple(state.roles()),
+            turns=_count(state.turns, "turns"),
+            rounds=_count(state.rounds, "rounds"),
+            timed_out=bool(state.timed_out),
+            roles=_roles(state.roles()),
             moves=moves,
             decisions=decisions,
             branching=branching,
-            events=tuple(state.events),
-            card_plays=tuple(tuple(row) for row in state.card_plays),
+            events=_counts(state.events, "events"),
+            card_plays=tuple(_counts(row, "card_plays") for row in _rows(state.card_plays)),
             figures=figures,
-            first=state.first_player(),
+            first=_count(state.first_player(), "first_player", "first_player"),
         )
     except WrongResult as exc:  # a result the report cannot count: at the method's line
         at = getattr(type(state), exc.method, type(state))
         return _failed(compiled, index, seed, gseed, moves, "E004", str(exc), at)
-    except (Exception, SystemExit) as exc:  # the engine's or a bot's mistake (sys.exit()
-        # included: the run would end silently with the engine's code): this game stops
+    except BaseException as exc:  # the engine's or a bot's mistake (sys.exit() and any
+        # BaseException included: the run would end with the engine's code): this game
+        # stops; a stop signal and the time bound go on up
+        if isinstance(exc, KeyboardInterrupt | GameTimeout):
+            raise
+        from toolkit.sim.engines import describe
+
         where = type(state).apply if state is not None else type(compiled).new_state
-        what = f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {type(exc).__name__}"
+        what = f"raised {describe(exc)}"
         return _failed(compiled, index, seed, gseed, moves, "E004", what, where, exc)
 
 
@@ -176,7 +197,14 @@ class WrongResult(Exception):
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """A finite int or float the report can add up (no bool, NaN, infinity or an int past
+    the float range: they made nonsense rates, a traceback, or JSON others cannot read)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 def _numbers(values: Any, method: str) -> tuple[float, ...]:
@@ -188,6 +216,46 @@ def _numbers(values: Any, method: str) -> tuple[float, ...]:
     for value in out:
         if not _is_number(value):
             raise WrongResult(method, f"{method}() holds {_shown(value)}, not a number")
+    return out
+
+
+def _per_seat(values: tuple[float, ...], method: str, players: int) -> None:
+    if len(values) != players:
+        what = f"{method}() has {len(values)} entries for {players} players (one per seat)"
+        raise WrongResult(method, what)
+
+
+def _count(value: object, name: str, method: str = "apply") -> int:
+    """A whole number the engine keeps (turns, rounds, a counter), as an int."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WrongResult(method, f"state.{name} is {_shown(value)}, not a whole number")
+    return value
+
+
+def _counts(values: Any, name: str) -> tuple[int, ...]:
+    try:
+        out: tuple[Any, ...] = tuple(values)
+    except TypeError:
+        raise WrongResult("apply", f"state.{name} is {_shown(values)}, not a list") from None
+    return tuple(_count(v, name) for v in out)
+
+
+def _rows(values: Any) -> tuple[object, ...]:
+    try:
+        return tuple(values)
+    except TypeError:
+        what = f"state.card_plays is {_shown(values)}, not a list of lists"
+        raise WrongResult("apply", what) from None
+
+
+def _roles(values: Any) -> tuple[str, ...]:
+    try:
+        out: tuple[Any, ...] = tuple(values)
+    except TypeError:
+        raise WrongResult("roles", f"roles() returned {_shown(values)}, not a list") from None
+    for value in out:
+        if not isinstance(value, str):
+            raise WrongResult("roles", f"roles() holds {_shown(value)}, not a str")
     return out
 
 

@@ -14,7 +14,7 @@ from toolkit.content.game import Game
 from toolkit.sim.aggregate import Aggregate
 from toolkit.sim.bots import GENERIC_BOTS
 from toolkit.sim.engine import CompiledGame, GameSetup
-from toolkit.sim.engines import engine_of, no_engine_message
+from toolkit.sim.engines import engine_of, no_engine_message, setup_facts
 from toolkit.sim.metrics import SimReport, report_from
 from toolkit.sim.options import SetupError, cooperative, default_players, parse_options
 from toolkit.sim.play import play_games
@@ -86,8 +86,8 @@ class Simulation:
         """Play the games on `executor` (default: the request's, inline for one worker)
         and fold them into the report as they arrive: no per-game list is kept."""
         (compiled, _), shipped = self.prepared()
-        in_play = compiled.cards_in_play(self.config.setup)
-        aggregate = Aggregate(compiled.event_names, compiled.card_names, self.coop, in_play)
+        events, cards, in_play = setup_facts(compiled, self.config.setup)
+        aggregate = Aggregate(events, cards, self.coop, in_play)
         setup: dict[str, Any] = {
             "players": self.config.setup.players,
             "bots": ",".join(self.config.bots),

@@ -97,7 +97,14 @@ def resolve(game: Game, path: str, values: Iterable[Value]) -> Parameter:
     node: Any = doc.data.get("rules") if isinstance(doc.data, dict) else None
     where: tuple[str | int, ...] = ("rules",)
     for seg in segs:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node or [])))
+        # below a number or a text lies nothing (len() of an int was a traceback)
+        keys: list[Any] = (
+            list(node)
+            if isinstance(node, dict)
+            else list(range(len(node)))
+            if isinstance(node, list)
+            else []
+        )
         if not isinstance(node, dict | list) or seg not in keys:
             names = [str(k) for k in keys] + ([] if where != ("rules",) else sorted(options))
             raise VariantError([_unknown(doc, mf.rel, path, where, names, "rules value")])

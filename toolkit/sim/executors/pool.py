@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -25,7 +26,24 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     except BaseException:
         stop_pool(pool)
         raise
-    pool.shutdown(wait=True, cancel_futures=True)
+    _close(pool)
+
+
+CLOSE_SECONDS = 5.0
+"""How long idle workers may take to end: one whose engine left a thread running never
+does (the interpreter waits for it at exit), and the run hung after its report."""
+
+
+def _close(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    end = time.monotonic() + CLOSE_SECONDS
+    for process in processes:
+        process.join(max(0.0, end - time.monotonic()))
+    if any(process.is_alive() for process in processes):
+        stop_pool(pool)
+    else:
+        pool.shutdown(wait=True)
 
 
 EXECUTOR = ExecutorKind(
