@@ -356,3 +356,29 @@ def test_a_build_inside_the_game_folder_is_no_change_to_the_game(cache, tmp_path
     with monkeypatch.context() as patched:
         patched.setattr(toolkit.render.build, "build_game", None)  # drawing would fail
         assert _build() == cold
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_the_code_part_taken_once_gives_the_key_taken_afresh(tmp_path, monkeypatch, inside):
+    """A lookup hashes the code part once for its key and the units' head: the keys are
+    those of walks that hash it again, also for a game inside a code tree (walked once)
+    and when the file budget is reached by the code and the game together."""
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "rule.py").write_text("LIMIT = 1\n", encoding="utf-8")
+    game = build_case(FIXTURES / "base", (code if inside else tmp_path) / "game")
+    monkeypatch.setattr(validate_cache, "shared_trees", lambda: [("toolkit", str(code))])
+    stats = validate_cache.StatCache()
+    part = validate_cache.code_part(stats)
+    assert part is not None
+    assert validate_cache.inputs_digest(game, OPTIONS, stats, part) == (
+        validate_cache.inputs_digest(game, OPTIONS, stats)
+    )
+    assert validate_cache.units_digest(game, stats, part) == (
+        validate_cache.units_digest(game, stats)
+    )
+    files = sum(1 for p in tmp_path.rglob("*") if p.is_file() and "cache" not in p.parts)
+    monkeypatch.setattr(validate_cache, "MAX_FILES", files - 1)
+    part = validate_cache.code_part(stats)
+    assert validate_cache.inputs_digest(game, OPTIONS, stats, part) is None
+    assert validate_cache.inputs_digest(game, OPTIONS, stats) is None

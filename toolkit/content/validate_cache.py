@@ -299,9 +299,43 @@ def _code_part(walk: _Walk) -> str:
     return digest.hexdigest()
 
 
-def inputs_digest(folder: Path, options: Sequence[str], stats: StatCache) -> str | None:
+@dataclass(frozen=True)
+class CodePart:
+    """The code part as one walk found it, with what that walk had counted and seen: a game
+    walked after it is counted and hashed as in one walk of both."""
+
+    digest: str
+    files: int
+    bytes: int
+    seen: frozenset[tuple[int, int]]
+
+
+def code_part(stats: StatCache) -> CodePart | None:
+    """The code part hashed now; None when the trees are too large to cache."""
+    walk = _Walk(stats)
+    try:
+        digest = _code_part(walk)
+    except TooBig:
+        return None
+    return CodePart(digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen))
+
+
+def _walk_after(stats: StatCache, code: CodePart | None) -> tuple[_Walk, str]:
+    """A walk that has hashed the code part (`code` as taken earlier, else now)."""
+    walk = _Walk(stats)
+    if code is None:
+        return walk, _code_part(walk)
+    walk.budget.files, walk.budget.bytes = code.files, code.bytes
+    walk.seen |= code.seen
+    return walk, code.digest
+
+
+def inputs_digest(
+    folder: Path, options: Sequence[str], stats: StatCache, code: CodePart | None = None
+) -> str | None:
     """The hash of everything the findings of the game in `folder` depend on (the
-    module's dependency rule); None when the game is too large to cache."""
+    module's dependency rule); None when the game is too large to cache. `code`: the code
+    part as taken a moment ago, with no check run since (hashed again otherwise)."""
     digest = hashlib.sha256()
     head = [
         FORMAT,
@@ -312,27 +346,32 @@ def inputs_digest(folder: Path, options: Sequence[str], stats: StatCache) -> str
         *options,
     ]
     digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
-    walk = _Walk(stats)
     try:
-        digest.update(f"\0code {_code_part(walk)}\0game\0".encode())
+        walk, part = _walk_after(stats, code)
+        digest.update(f"\0code {part}\0game\0".encode())
         walk.game(str(folder), digest)
     except TooBig:
         return None
     return digest.hexdigest()
 
 
-def units_digest(folder: Path, stats: StatCache) -> str | None:
+def units_digest(folder: Path, stats: StatCache, code: CodePart | None = None) -> str | None:
     """The hash of what every unit result of the game in `folder` depends on besides its
     own arguments (toolkit.content.unit_cache): the code part, and the game's `fonts/`
     folder (a face is named by a short digest of its file); None when too large."""
     digest = hashlib.sha256(f"{FORMAT}\0units\0".encode())
-    walk = _Walk(stats)
     try:
-        digest.update(f"code {_code_part(walk)}\0fonts\0".encode())
+        walk, part = _walk_after(stats, code)
+        digest.update(f"code {part}\0fonts\0".encode())
         walk.folder(os.path.join(os.path.abspath(folder), "fonts"), digest)
     except TooBig:
         return None
     return digest.hexdigest()
+
+
+_REAL: dict[str, str] = {}
+"""The real path of each module file named so far in this process (a module file is not
+moved under a running process; resolving ~1,500 of them took ~40 ms per game)."""
 
 
 def _outside_modules() -> list[str]:
@@ -348,8 +387,13 @@ def _outside_modules() -> list[str]:
     found = set()
     for module in list(sys.modules.values()):
         name = getattr(module, "__file__", None)
-        if isinstance(name, str) and not os.path.realpath(name).startswith(real_roots):
-            found.add(os.path.realpath(name))
+        if not isinstance(name, str):
+            continue
+        real = _REAL.get(name)
+        if real is None:
+            real = _REAL[name] = os.path.realpath(name)
+        if not real.startswith(real_roots):
+            found.add(real)
     return sorted(found)
 
 
@@ -431,6 +475,7 @@ class FindingsCache:
         self.note = note
         self._pending: dict[str, str | None] = {}
         self._modules: dict[str, object] | None = None
+        self._code: tuple[str, CodePart | None] | None = None  # (folder, its lookup's)
         self.stats = load_stats(store, note)
 
     def close(self) -> None:
@@ -454,8 +499,12 @@ class FindingsCache:
         return hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
 
     def lookup(self, folder: Path, options: Sequence[str]) -> list[Diagnostic] | None:
-        """The findings stored for this game as it is now, or None."""
-        inputs = inputs_digest(folder, options, self.stats)
+        """The findings stored for this game as it is now, or None. The code part hashed
+        here is also the head of the game's units, taken right after (no check runs
+        between them); a save hashes it afresh."""
+        code = code_part(self.stats)
+        self._code = (os.path.abspath(folder), code)
+        inputs = inputs_digest(folder, options, self.stats, code)
         slot = self._slot(folder, options)
         self._pending[slot] = inputs
         if inputs is None:
@@ -504,7 +553,10 @@ class FindingsCache:
         current folder and options: no unit names a path or an option)."""
         from toolkit.content.unit_cache import Units, activated
 
-        head = units_digest(folder, self.stats)
+        # the code part of this game's lookup, if it was the last thing done (else afresh)
+        kept, self._code = self._code, None
+        code = kept[1] if kept is not None and kept[0] == os.path.abspath(folder) else None
+        head = units_digest(folder, self.stats, code)
         if head is None:
             yield
             return
