@@ -268,3 +268,11 @@ def test_ctrl_c_while_the_command_loads_is_no_traceback(tmp_path):
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130
+
+
+def test_an_empty_preview_host_is_a_usage_error_not_every_address(tmp_path, run_cli):
+    # `preview --host ''` listened on every address (the socket layer reads '' so), with only
+    # a warning naming an empty host
+    game = _game(tmp_path)
+    result = run_cli("preview", str(game), "--host", " ", "--port", "0")
+    assert result.exit_code == 2 and "--host is empty" in result.output, result.output

@@ -34,6 +34,8 @@ def preview(
     if len(folders) != 1:
         names = ", ".join(folder.name for folder in folders)
         raise usage_error(f"name the game to preview (bundled: {names})")
+    if not host.strip():  # the socket layer reads '' as every address: say it plainly
+        raise usage_error("--host is empty; give 0.0.0.0 to listen on every address")
     if not 0 <= port <= 65535:
         raise usage_error(f"--port must be between 0 and 65535, not {port}")
     try:
