@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 # --- F1: the caches' walk of the game folder ------------------------------------------------
 
 
@@ -88,3 +90,164 @@ def test_a_link_that_stays_inside_the_game_is_still_read(tmp_path):
     before = validate_cache.inputs_digest(game, (), validate_cache.StatCache())
     (game / "decks" / "a.yaml").write_text("two")
     assert validate_cache.inputs_digest(game, (), validate_cache.StatCache()) != before
+
+
+# --- F3: a picture that is PostScript --------------------------------------------------------
+
+EPS = (
+    b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 100 100\n"
+    b"newpath 0 0 moveto 100 100 lineto stroke\nshowpage\n"
+)
+
+
+@pytest.fixture
+def ghostscript(tmp_path, monkeypatch) -> Path:
+    """A stand-in `gs` first on PATH that notes each call in the file returned (Pillow runs
+    the Ghostscript it finds to decode an EPS file)."""
+    from PIL import EpsImagePlugin
+
+    folder, calls = tmp_path / "bin", tmp_path / "gs-calls"
+    folder.mkdir()
+    script = folder / "gs"
+    script.write_text(
+        f'#!/bin/sh\necho "$*" >> {calls}\n'
+        'case "$1" in --version) echo 10.02.1; exit 0;; esac\nexit 1\n'
+    )
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(EpsImagePlugin, "gs_binary", None)  # looked up again, on this PATH
+    return calls
+
+
+def _with_eps(tmp_path: Path, run_cli, where: str) -> Path:
+    assert run_cli("new", "eps", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "eps"
+    if where == "card art":
+        (game / "art.png").write_bytes(EPS)
+        deck = game / "decks" / "cards.yaml"
+        deck.write_text(
+            deck.read_text().replace("    copies: 3\n", "    copies: 3\n    image: art.png\n", 1)
+        )
+    elif where == "cover":
+        (game / "cover.png").write_bytes(EPS)
+        with (game / "game.yaml").open("a") as manifest:
+            manifest.write("style:\n  cover: cover.png\n")
+    else:
+        import base64
+
+        if where == "icon file":
+            (game / "icons" / "pic.png").write_bytes(EPS)
+            href = "pic.png"
+        else:
+            href = "data:image/png;base64," + base64.b64encode(EPS).decode()
+        (game / "icons" / "token.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+            f' width="10" height="10"><image xlink:href="{href}" width="10" height="10"/></svg>\n'
+        )
+    return game
+
+
+@pytest.mark.parametrize("where", ["card art", "cover", "icon file", "icon data"])
+def test_a_picture_that_is_postscript_runs_no_ghostscript(
+    tmp_path, run_cli, monkeypatch, ghostscript, where
+):
+    # Pillow knows a picture by its bytes: an EPS named art.png made validate run the gs on
+    # PATH over the game's PostScript program (and end in a CalledProcessError traceback)
+    game = _with_eps(tmp_path, run_cli, where)
+    monkeypatch.chdir(game)
+    result = run_cli("validate")
+    assert not ghostscript.exists(), f"gs ran: {ghostscript.read_text()}"
+    assert result.exit_code == 1
+    assert "not a PNG, JPEG, GIF or WebP picture" in result.output
+
+
+def test_the_pictures_a_game_prints_still_open(tmp_path):
+    from PIL import Image
+
+    from toolkit.render import pictures
+
+    for name, kind in [("a.png", "PNG"), ("b.jpg", "JPEG"), ("c.gif", "GIF"), ("d.webp", "WEBP")]:
+        Image.new("RGB", (30, 20), "red").save(tmp_path / name, kind)
+        assert pictures.problem(tmp_path / name) == ((30, 20), None)
+    (tmp_path / "e.png").write_bytes(EPS)
+    assert pictures.problem(tmp_path / "e.png") == (None, "not a PNG, JPEG, GIF or WebP picture")
+
+
+# --- F5: a font whose character map names billions of code points ---------------------------
+
+
+def _sfnt(subtable: bytes) -> bytes:
+    """A font file holding one table, a cmap of one (3, 1) subtable."""
+    import struct
+
+    cmap = struct.pack(">HHHHL", 0, 1, 3, 1, 12) + subtable
+    head = struct.pack(">4sHHHH", b"\x00\x01\x00\x00", 1, 16, 0, 0)
+    return head + struct.pack(">4sLLL", b"cmap", 0, 28, len(cmap)) + cmap
+
+
+def _format_12(*groups: tuple[int, int]) -> bytes:
+    import struct
+
+    body = b"".join(struct.pack(">LLL", start, end, 1) for start, end in groups)
+    return struct.pack(">HHLLL", 12, 0, 16 + len(body), 0, len(groups)) + body
+
+
+def _format_4(*segments: tuple[int, int]) -> bytes:
+    import struct
+
+    n = len(segments)
+    ends = struct.pack(f">{n}H", *(end for _, end in segments))
+    starts = struct.pack(f">{n}H", *(start for start, _ in segments))
+    rest = ends + b"\0\0" + starts + bytes(4 * n)
+    return struct.pack(">7H", 4, 14 + len(rest), 0, 2 * n, 0, 0, 0) + rest
+
+
+@pytest.mark.parametrize(
+    ("subtable", "refused"),
+    [
+        (_format_12((0x1F000, 0xFFFFFFF0)), True),
+        (_format_12(*[(0, 0xFFFF)] * 20), True),
+        (_format_4(*[(0, 0xFFFF)] * 40), True),
+        (_format_12((0x20, 0x7E), (0x1F600, 0x1F64F)), False),
+        (_format_12((0, 0x10FFFF)), False),  # a last-resort font maps every code point
+        (_format_4((0x20, 0x7E), (0xFFFF, 0xFFFF)), False),
+    ],
+    ids=["one-group", "many-groups", "format-4", "small", "all-unicode", "small-format-4"],
+)
+def test_a_character_map_of_more_than_unicode_is_refused_unread(subtable, refused):
+    # reportlab makes a dict entry per code point a cmap subtable maps: one 12-byte group
+    # of 4 billion took a 158 kB font in fonts/ to 4 GB in 24 s, then a MemoryError
+    from toolkit.render.game_fonts import cmap_problem
+
+    problem = cmap_problem(_sfnt(subtable))
+    assert (problem is not None) == refused
+    if refused:
+        assert "maps more than 1,114,112 code points" in problem
+
+
+def test_a_font_file_with_such_a_map_gives_a_finding_in_no_time(tmp_path):
+    import struct
+    import time
+
+    from fontTools.ttLib import TTFont
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    from toolkit.home import repo_root
+    from toolkit.render.game_fonts import read_face
+
+    font = TTFont(repo_root() / "templates" / "fonts" / "NotoSans-Regular.ttf")
+    extra = CmapSubtable.newSubtable(12)
+    extra.platformID, extra.platEncID, extra.language = 3, 10, 0  # reportlab reads this one
+    extra.cmap = {0x1F000: font.getGlyphOrder()[1]}
+    font["cmap"].tables.append(extra)
+    (tmp_path / "fonts").mkdir()
+    path = tmp_path / "fonts" / "bomb.ttf"
+    font.save(path)
+    data = bytearray(path.read_bytes())
+    at = data.find(struct.pack(">LLL", 0x1F000, 0x1F000, 1))
+    data[at + 4 : at + 8] = struct.pack(">L", 0xFFFFFFF0)
+    path.write_bytes(bytes(data))
+    started = time.perf_counter()
+    said = read_face(path, tmp_path.resolve())
+    assert isinstance(said, str) and "character map" in said
+    assert time.perf_counter() - started < 2
