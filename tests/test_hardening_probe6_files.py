@@ -4,6 +4,7 @@ game folder could still make Playset read, run or hold, each with its test."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -251,3 +252,32 @@ def test_a_font_file_with_such_a_map_gives_a_finding_in_no_time(tmp_path):
     said = read_face(path, tmp_path.resolve())
     assert isinstance(said, str) and "character map" in said
     assert time.perf_counter() - started < 2
+
+
+# --- F2: validate --changed and the repository's own commands --------------------------------
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_changed_runs_no_command_the_repository_config_names(tmp_path):
+    # `git diff --cached` runs core.fsmonitor, a shell command .git/config names: a game
+    # folder unpacked with its .git/ made `playset validate --changed` run it
+    import subprocess
+
+    from toolkit.content.changed import staged_files
+
+    marker = tmp_path / "ran"
+    repo = tmp_path / "game"
+    repo.mkdir()
+    (repo / "game.yaml").write_text("id: x\n")
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x")
+    (repo / "game.yaml").write_text("id: y\n")
+    git("add", "game.yaml")
+    git("config", "core.fsmonitor", f"touch {marker}; false")
+    assert staged_files(repo) == [repo / "game.yaml"]
+    assert not marker.exists()
