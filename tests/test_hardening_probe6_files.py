@@ -281,3 +281,48 @@ def test_changed_runs_no_command_the_repository_config_names(tmp_path):
     git("config", "core.fsmonitor", f"touch {marker}; false")
     assert staged_files(repo) == [repo / "game.yaml"]
     assert not marker.exists()
+
+
+# --- F4: the preview's watcher ---------------------------------------------------------------
+
+
+def test_the_watcher_watches_no_folder_a_link_leads_to(tmp_path):
+    # watchfiles' recursive watch follows links: a link to /usr in a game had its 15,000
+    # folders watched, and one to / ended the watcher thread in a PermissionError
+    import threading
+    import time
+
+    from toolkit.preview.watcher import Watcher, watched_folders
+
+    game, private = _linked_out(tmp_path)
+    (private / "deep" / "er").mkdir(parents=True)
+    (game / "decks").mkdir()
+    (game / "output" / "x").mkdir(parents=True)
+    folders = watched_folders([game])
+    assert sorted(folders) == sorted([game, game / "decks", game / "fonts"])
+
+    heard: list[set[Path]] = []
+    told = threading.Event()
+
+    def on_change(paths: set[Path]) -> None:
+        heard.append(paths)
+        told.set()
+
+    watcher = Watcher([game], on_change)
+    watcher.start()
+    try:
+        assert watcher.ready.wait(5)
+        (private / "deep" / "x.yaml").write_text("a: 1\n")  # through the link: not ours
+        (game / "decks" / "a.yaml").write_text("a: 1\n")
+        assert told.wait(5)
+        assert set().union(*heard) == {game / "decks" / "a.yaml"}
+        told.clear()
+        (game / "boards").mkdir()  # a folder made while it runs is watched
+        time.sleep(0.3)
+        (game / "boards" / "b.yaml").write_text("b: 1\n")
+        deadline = time.monotonic() + 5
+        while game / "boards" / "b.yaml" not in set().union(*heard):
+            assert told.wait(max(0.0, deadline - time.monotonic()))
+            told.clear()
+    finally:
+        watcher.stop()
