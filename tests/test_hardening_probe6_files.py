@@ -326,3 +326,71 @@ def test_the_watcher_watches_no_folder_a_link_leads_to(tmp_path):
             told.clear()
     finally:
         watcher.stop()
+
+
+# --- F6: schemas export beside a game ---------------------------------------------------------
+
+
+def test_schemas_export_reads_no_more_of_a_file_than_the_schema_it_compares(tmp_path, monkeypatch):
+    # a sparse 3 GB schema file in a game's schemas/ took `schemas export` 37 s and 6.3 GB:
+    # the file was read whole to compare it
+    from toolkit import fileio
+    from toolkit.content import schemas
+
+    schemas.export(tmp_path)
+    target = tmp_path / "generic" / "game.schema.json"
+    kept = target.read_bytes()
+    os.truncate(target, 3 * 1024**3)
+    read: list[int] = []
+    real = fileio.read_bounded
+
+    def spy(path, limit, **kwargs):
+        read.append(limit)
+        return real(path, limit, **kwargs)
+
+    monkeypatch.setattr(schemas, "read_bounded", spy, raising=False)
+    monkeypatch.setattr(Path, "read_text", lambda *a, **k: pytest.fail("read whole"))
+    schemas.export(tmp_path)
+    assert target.read_bytes() == kept
+    assert max(read, default=0) < 1024**2
+    assert schemas.drift(tmp_path) == []
+
+
+# --- F7: a game.yaml planted above the current folder -----------------------------------------
+
+
+def test_a_game_yaml_another_user_left_in_a_shared_folder_above_is_passed_over(
+    tmp_path, monkeypatch
+):
+    # `playset simulate` in /tmp/mine found a /tmp/game.yaml another user had put there and
+    # imported the engine.py beside it
+    from toolkit.content.folders import game_folder_around
+
+    shared = tmp_path / "tmp"
+    (shared / "mine" / "work").mkdir(parents=True)
+    (shared / "game.yaml").write_text("id: planted\nengine: engine.py\n")
+    shared.chmod(0o1777)
+    here = shared / "mine" / "work"
+    assert game_folder_around(here) == shared.resolve()  # our own file: found
+    owner = os.stat(shared / "game.yaml").st_uid
+    monkeypatch.setattr(os, "geteuid", lambda: owner + 1)
+    assert game_folder_around(here) is None
+    assert game_folder_around(shared) == shared.resolve()  # named, or run in it: found
+    shared.chmod(0o755)  # a folder only its owner writes: their game, found as before
+    assert game_folder_around(here) == shared.resolve()
+
+
+def test_a_plugin_check_reads_a_layout_no_further_than_the_loader(tmp_path, monkeypatch):
+    # a game check read a layout with read_text(): a sparse 3 GB layouts/x.yaml whole
+    from types import SimpleNamespace
+
+    from toolkit.games.tokaido.checks.cards import _layout_text
+
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "small.yaml").write_text("front: []\n")
+    (tmp_path / "layouts" / "huge.yaml").write_text("front: []\n")
+    os.truncate(tmp_path / "layouts" / "huge.yaml", 3 * 1024**3)  # sparse
+    monkeypatch.setattr(Path, "read_text", lambda *a, **k: pytest.fail("read whole"))
+    game = SimpleNamespace(root=tmp_path)
+    assert _layout_text(game, "huge") is None
+    assert _layout_text(game, "small") == "front: []\n"
