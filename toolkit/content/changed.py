@@ -15,10 +15,12 @@ SKIPPED = frozenset({"output", "node_modules", "__pycache__"})
 
 def staged_files(cwd: Path) -> list[Path]:
     """Files git has staged (added, changed, renamed or deleted), as paths; [] outside a
-    repository or without git."""
+    repository or without git. The repository's `core.fsmonitor` is not run: it is a command
+    `.git/config` names, and a game folder unpacked with its `.git/` would bring its own."""
     try:
         done = subprocess.run(
-            ["git", "diff", "--cached", "--name-only", "-z", "--relative"],
+            ["git", "-c", "core.fsmonitor=false", "diff", "--cached", "--name-only", "-z"]
+            + ["--relative"],
             cwd=cwd,
             capture_output=True,
             timeout=30,

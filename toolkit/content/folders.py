@@ -25,12 +25,26 @@ def bundled_games() -> dict[str, Path]:
 
 def game_folder_around(start: Path) -> Path | None:
     """The game folder `start` is in: the nearest folder upwards holding a game.yaml (as ruff
-    finds its configuration), or None."""
+    finds its configuration), or None.
+
+    Above `start`, a game.yaml another user owns in a folder anyone may write to (/tmp) is
+    passed over: anyone could have put it there, and `playset simulate` run in /tmp/mine
+    would have imported the engine.py beside a planted /tmp/game.yaml (as git ignores a
+    repository another user owns)."""
     here = start.resolve()
     for folder in (here, *here.parents):
-        if (folder / MANIFEST).is_file():
+        if (folder / MANIFEST).is_file() and (folder == here or not _planted(folder)):
             return folder
     return None
+
+
+def _planted(folder: Path) -> bool:
+    """Whether anyone may write to `folder` and its game.yaml is another user's."""
+    try:
+        shared = os.stat(folder).st_mode & 0o002
+        return bool(shared) and os.stat(folder / MANIFEST).st_uid != os.geteuid()
+    except OSError:
+        return True
 
 
 class GameNotFound(Exception):

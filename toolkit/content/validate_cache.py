@@ -49,6 +49,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import stat
 import sys
 import time
@@ -120,11 +121,39 @@ class FileFacts:
     modelines: tuple[str, ...] = ()
 
 
-def _read(fd: int, size: int) -> bytes:
+def _read(fd: int, size: int) -> bytes | None:
+    """The file's bytes, reading no further than its size says (and one byte past it): None
+    for a file that gives more than its size, a `/proc` file (size 0) or one growing while
+    read: `/proc/self/pagemap`, linked into a game, gave 6.6 GB in 30 s and read on."""
     chunks = []
-    while chunk := os.read(fd, max(size, 65536)):
+    left = size + 1
+    while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
         chunks.append(chunk)
-    return b"".join(chunks)
+        left -= len(chunk)
+    return None if left <= 0 else b"".join(chunks)
+
+
+def volatile() -> FileFacts:
+    """The facts of a file whose bytes cannot be pinned (it gives more than its size): a tag
+    no other run gives, so no key that holds it is ever found again, nor kept."""
+    return FileFacts("V" + secrets.token_hex(16))
+
+
+def leads_outside(path: str, inside: str | None) -> bool:
+    """Whether the link at `path` leads outside the folder `inside` (a real path; None: no
+    bound, for the toolkit's own trees)."""
+    if inside is None:
+        return False
+    real = os.path.realpath(path)
+    return not (real == inside or real.startswith(inside.rstrip(os.sep) + os.sep))
+
+
+def kind_of(path: str) -> str:
+    """What a path is, from a stat alone (never read): its file type, or the error."""
+    try:
+        return f"K{stat.S_IFMT(os.stat(path).st_mode):o}"
+    except OSError as exc:
+        return f"E{exc.errno}"
 
 
 def _facts(data: bytes) -> FileFacts:
@@ -175,7 +204,10 @@ class StatCache:
             info = os.fstat(fd)  # what is read: the stamp of this very file
             if not stat.S_ISREG(info.st_mode):
                 return FileFacts(f"K{stat.S_IFMT(info.st_mode):o}")
-            facts = _facts(_read(fd, info.st_size))
+            data = _read(fd, info.st_size)
+            if data is None:
+                return volatile()
+            facts = _facts(data)
         except OSError as exc:
             return FileFacts(f"E{exc.errno}")
         finally:
@@ -188,10 +220,14 @@ class StatCache:
 
 
 class _Walk:
-    """The digest of folders, every entry in name order, links followed once."""
+    """The digest of folders, every entry in name order, links followed once; with `inside`
+    (the game folder's real path), a link that leads outside it is hashed as its target's
+    path and kind only, never followed nor read: the checks refuse such a file unread, and a
+    link to `~` or `/` would read the user's files (up to the budget) on every run."""
 
-    def __init__(self, stats: StatCache) -> None:
+    def __init__(self, stats: StatCache, inside: str | None = None) -> None:
         self.stats = stats
+        self.inside = inside
         self.budget = _Budget()
         self.seen: set[tuple[int, int]] = set()
         self.mentions_output = False
@@ -230,6 +266,9 @@ class _Walk:
                     link = b"?"
                 digest.update(b"L" + link + b"\0")
                 self.mentions_output |= watch and OUTPUT.encode() in link
+                if leads_outside(entry.path, self.inside):
+                    digest.update(f"outside {kind_of(entry.path)}\0".encode())
+                    continue
             try:
                 is_dir = entry.is_dir()
             except OSError:
@@ -248,6 +287,7 @@ class _Walk:
 
     def game(self, root: str, digest: hashlib._Hash) -> None:
         """The game folder, its top-level `output/` counted only if some file names it."""
+        self.inside = os.path.realpath(root)
         self.folder(root, digest, watch=True, omit=OUTPUT)
         if self.mentions_output:
             output = os.path.join(root, OUTPUT)
@@ -257,7 +297,9 @@ class _Walk:
                     digest.update(b"L" + os.fsencode(os.readlink(output)) + b"\0")
                 except OSError:
                     digest.update(b"L?\0")
-            if os.path.isdir(output):
+            if leads_outside(output, self.inside):
+                digest.update(f"outside {kind_of(output)}\0".encode())
+            elif os.path.isdir(output):
                 self.folder(output, digest)
             elif os.path.lexists(output):
                 digest.update(self.stats.facts(output, self.budget).tag.encode() + b"\0")
@@ -363,7 +405,12 @@ def units_digest(folder: Path, stats: StatCache, code: CodePart | None = None) -
     try:
         walk, part = _walk_after(stats, code)
         digest.update(f"code {part}\0fonts\0".encode())
-        walk.folder(os.path.join(os.path.abspath(folder), "fonts"), digest)
+        walk.inside = os.path.realpath(folder)  # a font linked outside is refused unread
+        fonts = os.path.join(os.path.abspath(folder), "fonts")
+        if leads_outside(fonts, walk.inside):
+            digest.update(f"outside {kind_of(fonts)}\0".encode())
+        else:
+            walk.folder(fonts, digest)
     except TooBig:
         return None
     return digest.hexdigest()

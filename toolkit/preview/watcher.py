@@ -3,15 +3,23 @@
 Only files the preview reads are reported: YAML content and layouts, sheet decks (CSV, XLSX,
 ODS), Markdown rulebooks and icon files. Editor droppings (swap files, `~` backups, an office
 program's `.~lock` files), tool folders (.git, .venv) and `output/` are ignored.
+
+Each folder is watched on its own, as a walk that follows no link finds it: watchfiles'
+recursive watch follows links, so a game holding a link to `/usr` had all 15,000 of its
+folders watched (inotify watches are a per-user budget editors share), and one to `/` ended
+the watcher in a PermissionError. A folder made while the preview runs is watched from then.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from watchfiles import Change, DefaultFilter, watch
+
+from toolkit.fileio import walk
 
 WATCHED_SUFFIXES = (".yaml", ".yml", ".md", ".svg", ".png", ".csv", ".xlsx", ".ods")
 
@@ -23,7 +31,29 @@ class ContentFilter(DefaultFilter):
     ignore_dirs = (*DefaultFilter.ignore_dirs, "output")
 
     def __call__(self, change: Change, path: str) -> bool:
-        return path.lower().endswith(WATCHED_SUFFIXES) and super().__call__(change, path)
+        wanted = path.lower().endswith(WATCHED_SUFFIXES) or _new_folder(change, path)
+        return wanted and super().__call__(change, path)
+
+
+def _new_folder(change: Change, path: str) -> bool:
+    return change == Change.added and os.path.isdir(path) and not os.path.islink(path)
+
+
+def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]]:
+    """fileio.walk of each root, following no link, tool and output folders left out."""
+    skipped = set(ContentFilter.ignore_dirs)
+    for root in roots:
+        for folder, dirs, files in walk(root):
+            dirs[:] = sorted(
+                d for d in dirs if d not in skipped and not os.path.islink(os.path.join(folder, d))
+            )
+            yield folder, dirs, files
+
+
+def watched_folders(roots: Iterable[Path]) -> list[Path]:
+    """Every folder under `roots` the preview may read from: found by a walk that follows no
+    link (nor goes deeper than fileio.MAX_DEPTH), tool and output folders left out."""
+    return [Path(folder) for folder, _, _ in walk_all(roots)]
 
 
 def watch_roots(game_root: Path, extra: Iterable[Path]) -> list[Path]:
@@ -50,20 +80,38 @@ class Watcher:
         self._thread.start()
 
     def _run(self) -> None:
-        changes = watch(
-            *self.roots,
-            watch_filter=ContentFilter(),
-            stop_event=self._stop,
-            debounce=400,  # a burst of saves (an editor writing, then renaming) is one
-            step=20,  # ms without further events before a burst is reported
-            yield_on_timeout=True,
-            rust_timeout=200,
-            raise_interrupt=False,
-        )
-        for batch in changes:
-            self.ready.set()
-            if batch:
-                self._on_change({Path(path) for _, path in batch})
+        while not self._stop.is_set():
+            changes = watch(
+                *watched_folders(self.roots),
+                watch_filter=ContentFilter(),
+                stop_event=self._stop,
+                debounce=400,  # a burst of saves (an editor writing, then renaming) is one
+                step=20,  # ms without further events before a burst is reported
+                yield_on_timeout=True,
+                rust_timeout=200,
+                raise_interrupt=False,
+                recursive=False,  # each folder on its own: a recursive watch follows links
+                ignore_permission_denied=True,
+            )
+            made: list[Path] = []
+            for batch in changes:
+                self.ready.set()
+                made = [Path(path) for change, path in batch if _new_folder(change, path)]
+                files = {Path(path) for _, path in batch} - set(made)
+                if files:
+                    self._on_change(files)
+                if made:  # a folder was made: watch it too, from now
+                    changes.close()
+                    break
+            # what was saved in a new folder before it was watched counts as a change
+            saved = {
+                Path(folder, name)
+                for folder, _, names in walk_all(made)
+                for name in names
+                if name.lower().endswith(WATCHED_SUFFIXES)
+            }
+            if saved:
+                self._on_change(saved)
 
     def stop(self) -> None:
         self._stop.set()

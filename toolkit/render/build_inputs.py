@@ -51,10 +51,14 @@ def _tag(path: str) -> tuple[str, bool]:
             return f"K{stat.S_IFMT(info.st_mode):o}", False
         digest = hashlib.sha256()
         mentions = False
+        left = info.st_size + 1  # no further than its size says: a /proc file reads on
         with os.fdopen(os.dup(fd), "rb") as handle:
-            while chunk := handle.read(1 << 20):
+            while left > 0 and (chunk := handle.read(min(left, 1 << 20))):
                 digest.update(chunk)
                 mentions |= validate_cache.OUTPUT.encode() in chunk
+                left -= len(chunk)
+        if left <= 0:  # more than its size: no key holding it is found again
+            return validate_cache.volatile().tag, False
         return "F" + digest.hexdigest(), mentions
     except OSError as exc:
         return f"E{exc.errno}", False
@@ -65,10 +69,13 @@ def _tag(path: str) -> tuple[str, bool]:
 def game_files(root: Path) -> dict[str, tuple[str, str]]:
     """Every file of the game folder by its path from the folder: (real path, tag). Skipped
     as the findings cache skips them: tool folders, and the top-level `output/` unless a file
-    of the game names `output`. Linked folders are followed once."""
+    of the game names `output`. Linked folders are followed once, and only inside the game
+    folder: a link leading outside is its target's path and kind, never followed nor read
+    (as the findings cache hashes it)."""
     found: dict[str, tuple[str, str]] = {}
     seen: set[str] = set()
     mentioned = False
+    inside = os.path.realpath(root)
 
     def walk(folder: str, rel: str, top: bool) -> None:
         nonlocal mentioned
@@ -94,6 +101,10 @@ def game_files(root: Path) -> dict[str, tuple[str, str]]:
                 except OSError:
                     link = "?"
                 mentioned |= validate_cache.OUTPUT in link
+                if validate_cache.leads_outside(entry.path, inside):
+                    real = os.path.realpath(entry.path)
+                    found[name] = (real, f"L{link}\0outside {validate_cache.kind_of(entry.path)}")
+                    continue
             try:
                 is_dir = entry.is_dir()
             except OSError:
@@ -110,7 +121,9 @@ def game_files(root: Path) -> dict[str, tuple[str, str]]:
     walk(str(root), "", True)
     output = root / validate_cache.OUTPUT
     if mentioned and os.path.lexists(output):
-        if output.is_dir():
+        if validate_cache.leads_outside(str(output), inside):
+            found[validate_cache.OUTPUT] = (os.path.realpath(output), "outside")
+        elif output.is_dir():
             walk(str(output), validate_cache.OUTPUT, False)
         else:
             found[validate_cache.OUTPUT] = (os.path.realpath(output), _tag(str(output))[0])

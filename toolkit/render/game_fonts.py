@@ -175,6 +175,9 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
         return f"cannot read the font file: {exc.strerror or exc}"
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
+    too_many = cmap_problem(data)
+    if too_many is not None:
+        return too_many
     digest = hashlib.sha256(data).hexdigest()[:12]
     from reportlab.pdfbase.ttfonts import TTFError
 
@@ -193,6 +196,73 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     font.face.name += f"-{digest[:8]}".encode()  # bytes, as reportlab keeps it
     register_face(key, font)
     return family, style, key
+
+
+MAX_CODES = 0x110000
+"""Code points one character map (cmap subtable) may map: all of Unicode. reportlab makes a
+dict entry per code point a subtable maps, and a 12-byte format-12 group can name four
+billion (a 158 kB font in fonts/ took 4 GB in 24 s, then MemoryError)."""
+
+
+def cmap_problem(data: bytes) -> str | None:
+    """Why the font's character map cannot be read in bounded time and memory (a subtable
+    mapping more than `MAX_CODES` code points), read from the table bytes alone; None for
+    every real font (and for one too damaged to tell: reportlab then says what it finds)."""
+    try:
+        start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
+        tables = struct.unpack_from(">H", data, start + 4)[0]
+        cmap = None
+        for i in range(tables):
+            tag, _, offset, _ = struct.unpack_from(">4sLLL", data, start + 12 + 16 * i)
+            if tag == b"cmap":
+                cmap = offset
+        if cmap is None:
+            return None
+        subtables = struct.unpack_from(">H", data, cmap + 2)[0]
+        for i in range(subtables):
+            offset = struct.unpack_from(">L", data, cmap + 4 + 8 * i + 4)[0]
+            codes = _codes(data, cmap + offset)
+            if codes > MAX_CODES:
+                return (
+                    f"its character map (cmap) maps more than {MAX_CODES:,} code points (all"
+                    " of Unicode): a damaged or hostile font, not read"
+                )
+    except struct.error:
+        return None
+    return None
+
+
+def _codes(data: bytes, at: int) -> int:
+    """How many code points the cmap subtable at `at` maps (as reportlab loops over them),
+    counted no further than just past `MAX_CODES`."""
+    fmt = struct.unpack_from(">H", data, at)[0]
+    if fmt == 2:
+        keys = struct.unpack_from(">256H", data, at + 6)
+        heads = max(keys) // 8 + 1
+        return sum(
+            struct.unpack_from(">H", data, at + 6 + 512 + 8 * i + 2)[0] for i in range(heads)
+        )
+    if fmt == 4:
+        segments = struct.unpack_from(">H", data, at + 6)[0] // 2
+        ends = struct.unpack_from(f">{segments}H", data, at + 14)
+        starts = struct.unpack_from(f">{segments}H", data, at + 16 + 2 * segments)
+        return sum(max(0, end - begin + 1) for begin, end in zip(starts, ends, strict=True))
+    if fmt == 6:
+        return int(struct.unpack_from(">H", data, at + 8)[0])
+    if fmt == 10:
+        return int(struct.unpack_from(">L", data, at + 16)[0])
+    if fmt in (12, 13):
+        groups = struct.unpack_from(">L", data, at + 12)[0]
+        if groups > MAX_CODES:
+            return groups
+        total = 0
+        for i in range(groups):
+            begin, end = struct.unpack_from(">LL", data, at + 16 + 12 * i)
+            total += max(0, end - begin + 1)
+            if total > MAX_CODES:
+                break
+        return total
+    return 0  # 0 maps at most 256; reportlab reads no other format
 
 
 def _family_and_style(face: Any) -> tuple[str, str]:

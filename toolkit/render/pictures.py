@@ -16,6 +16,20 @@ from pathlib import Path
 MAX_PIXELS = 40_000_000
 """Pixels of one picture: an A2 board printed at 300 dpi is 35 million; the bundled games
 have none."""
+FORMATS = ("PNG", "JPEG", "GIF", "WEBP")
+"""The picture formats Pillow may open for the toolkit, each decoded in the process. Pillow
+recognises a file by its bytes, not its name, and decodes an EPS file by running the
+Ghostscript found on PATH: an EPS named `art.png` in a game made `validate` and `build` run
+`gs` on the game's PostScript program."""
+
+
+def confine() -> None:
+    """Let Pillow open only `FORMATS`, for every caller in this process (reportlab and
+    svglib open pictures through Pillow with no list of formats). Idempotent."""
+    from PIL import Image
+
+    Image.init()  # every plugin registered now, so none is added back by a later open
+    Image.ID[:] = [name for name in Image.ID if name in FORMATS]
 
 
 MAX_GAME_PIXELS = 200_000_000
@@ -37,10 +51,11 @@ def pixels(path: Path) -> tuple[int, int]:
     more than `MAX_PIXELS`, OSError for a file that is no picture Pillow reads)."""
     from PIL import Image
 
+    confine()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         try:
-            with Image.open(path) as image:
+            with Image.open(path, formats=FORMATS) as image:
                 width, height = image.size
         except Image.DecompressionBombError as exc:
             raise ValueError(
@@ -55,16 +70,18 @@ def pixels(path: Path) -> tuple[int, int]:
 def problem(path: Path) -> tuple[tuple[int, int] | None, str | None]:
     """The picture's size and why it cannot be printed (None: it can): not a picture,
     damaged or cut short, or too many pixels."""
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
     try:
         size = pixels(path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
+            with Image.open(path, formats=FORMATS) as image:
                 image.verify()  # reads every chunk, decodes nothing
     except ValueError as exc:
         return None, str(exc)
+    except UnidentifiedImageError:
+        return None, "not a PNG, JPEG, GIF or WebP picture"
     except (OSError, SyntaxError, Image.DecompressionBombError) as exc:
         return None, f"damaged, or not a picture ({exc})"
     return size, None

@@ -305,6 +305,9 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
 
     from PIL import Image
 
+    from toolkit.render import pictures
+
+    pictures.confine()  # svglib hands the picture to Pillow: never to Ghostscript (EPS)
     raw = element.get(HREFS[0]) or element.get(HREFS[1]) or ""
     found = _DATA_IMAGE.match(raw)
     if found:
@@ -322,12 +325,13 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(source) as picture:
+            with Image.open(source, formats=pictures.FORMATS) as picture:
                 width, height = picture.size
     except Image.DecompressionBombError:
         return too_large, 0
     except (OSError, ValueError):
-        return "", 0  # not a picture PIL reads: svglib skips it
+        # Pillow, as svglib calls it, cannot read it either: say so at the element
+        return "the picture it embeds is not a PNG, JPEG, GIF or WebP picture", 0
     if width * height > MAX_PIXELS:
         return too_large + f" ({width}×{height})", 0
     return "", width * height

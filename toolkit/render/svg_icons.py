@@ -205,6 +205,9 @@ def _read(path: Path, icons: Path, data: bytes) -> tuple[Drawing | None, bool]:
     (read then in CURRENT, unless the SVG itself gives its root a `color`)."""
     from svglib.svglib import load_svg_file
 
+    from toolkit.render import pictures
+
+    pictures.confine()  # the pictures it draws go to Pillow: never to Ghostscript (EPS)
     root = load_svg_file(io.BytesIO(data))
     if root is None:
         return None, False

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from toolkit.content import assets
 from toolkit.content.game import Game
+from toolkit.content.source import MAX_FILE_BYTES
 from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.fileio import InputError, read_text
 from toolkit.games.tokaido.checks.base import ROMANIZED, _Where, check
 
 G_NAMES = rule(
@@ -66,10 +68,16 @@ def check_names(game: Game) -> Iterator[Diagnostic]:
 
 
 def _layout_text(game: Game, name: str) -> str | None:
+    """The layout's text, read as the loader reads it (None for one it refuses: outside the
+    game, over its size limit, not UTF-8; a sparse 3 GB layout was read whole here)."""
     found = assets.find(assets.LAYOUTS, name, Path(game.root))
     if found is None or found.outside or not found.path.is_file():  # a FIFO would block
         return None
-    return found.path.read_text(encoding="utf-8")
+    inside = Path(game.root) if found.in_game else None
+    try:
+        return read_text(found.path, MAX_FILE_BYTES, inside=inside)
+    except InputError:
+        return None
 
 
 @check(G_BACKS)
