@@ -216,3 +216,18 @@ def test_a_table_of_too_many_rows_is_r010_at_its_rule(run_cli, tmp_path):
     game = _rulebook_game(run_cli, tmp_path / "fine", book(MAX_TABLE_ROWS))
     result = run_cli("validate", str(game), "--no-cache", "--select", "R010")
     assert "R010" not in result.output, result.output
+
+
+def test_translate_with_a_list_table_is_sized_before_it_builds():
+    # a list (not a mapping) as the table was not sized: each character of the text became
+    # an entry of up to 1,000,000 characters ("abc"*300000 with one such entry was killed
+    # by the OOM killer)
+    tracemalloc.start()
+    try:
+        with pytest.raises(LIMIT, match="translate"):
+            _render('{{ ("abc"*20).translate(["x"*999999]*120)|length }}')
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * MB, f"{peak / MB:.0f} MB held before the refusal"
+    assert _render('{{ "ab".translate(["x"]*120) }}') == "xx"

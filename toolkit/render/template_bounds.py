@@ -341,8 +341,9 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             total = len(owner) * (len(items) if isinstance(items, list | tuple) else 0)
             if total + weigh(items) > MAX_STRING:
                 raise TemplateLimitError(f"join() would build more than {MAX_STRING:,}")
-        if name == "translate" and args and isinstance(args[0], Mapping):
-            longest = max((size_of(v) for v in args[0].values()), default=1)
+        if name == "translate" and args and isinstance(args[0], Mapping | list | tuple):
+            table = args[0].values() if isinstance(args[0], Mapping) else args[0]
+            longest = max((size_of(v) for v in table), default=1)  # a list: by code point
             if len(owner) * max(longest, 1) > MAX_STRING:
                 raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
         if name in ("encode", "decode"):
