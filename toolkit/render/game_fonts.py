@@ -179,14 +179,13 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     if too_many is not None:
         return too_many
     digest = hashlib.sha256(data).hexdigest()[:12]
-    from reportlab.pdfbase.ttfonts import TTFError
-
     from toolkit.render.subset_tags import TaggedTTFont
 
     try:
         font = TaggedTTFont(digest, io.BytesIO(data))  # the bytes checked, not a reopen
         family, style = _family_and_style(font.face)
-    except (TTFError, ValueError, KeyError, IndexError, OSError, struct.error) as exc:
+        _subsets(font.face)
+    except Exception as exc:  # reportlab meets a damaged file with any error (its own bugs)
         return diagnose(data, exc)
     key = f"{family}-{style}@{digest}"
     font.fontName = key
@@ -263,6 +262,19 @@ def _codes(data: bytes, at: int) -> int:
                 break
         return total
     return 0  # 0 maps at most 256; reportlab reads no other format
+
+
+SUBSET = 256  # characters of one embedded subset, as reportlab makes them
+
+
+def _subsets(face: Any) -> None:
+    """Make the subsets of every character the font maps, as `build` embeds them, so that a
+    font whose character map names glyphs its outlines lack (reportlab's IndexError, or a
+    TTFError reading past its glyphs) is found by `validate`, not by a traceback in `build`
+    (40 µs a character: 0.23 s for DejaVu Sans's 5,918)."""
+    characters = sorted(face.charToGlyph)
+    for start in range(0, len(characters), SUBSET):
+        face.makeSubset(characters[start : start + SUBSET])
 
 
 def _family_and_style(face: Any) -> tuple[str, str]:

@@ -138,11 +138,17 @@ MAX_RENDERED = 1_000_000
 """Characters of a rendered rulebook (the bundled ones are under 20,000): many paragraphs
 just under `MAX_PARAGRAPH` still cost seconds each."""
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+MAX_TABLE_ROWS = 500
+"""Rows of one Markdown table: reportlab re-wraps every remaining row at each page a table
+splits, so a long table costs the square of its rows (16,000 one-cell rows took 128 s;
+500 take a fraction of a second, 3,000 about 10 s); the bundled rulebooks' longest has 6."""
 MAX_TABLE_COLUMNS = 20
 """Columns of one Markdown table: the page gives each its share of the width, and past about
 40 on A4 a column is narrower than its own padding (reportlab's negative availWidth, a
 traceback in build); the bundled rulebooks' widest table has 6."""
-_TABLE_RULE = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.M)
+_TABLE_RULE = re.compile(
+    r"^ {0,3}(?=[^\n]*\|)\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$", re.M
+)  # a table's `|---|---|` row (one column too: `|-|`)
 _TABLE_CELL = re.compile(r":?-+:?")
 MAX_INLINE_MARKUP = 5_000
 """Pieces of inline markup a rendered rulebook may hold: emphasis marks (`*`, `_` runs that
@@ -259,8 +265,16 @@ def _refuse_too_long(text: str) -> None:
 
 def _refuse_wide_table(text: str) -> None:
     """Raise RulebookError at the first table (its `| --- |` row) of more than
-    `MAX_TABLE_COLUMNS` columns."""
+    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows (the lines up to a blank one)."""
     for rule in _TABLE_RULE.finditer(text):
+        end = _BLANK_LINE.search(text, rule.end())
+        rows = text.count("\n", rule.end(), end.start() if end is not None else len(text))
+        if rows > MAX_TABLE_ROWS:
+            raise RulebookError(
+                f"a table of {rows:,} rows: a table may have at most {MAX_TABLE_ROWS:,}"
+                " (a long one costs minutes to lay out); split it into several",
+                text.count("\n", 0, rule.start()) + 1,
+            )
         columns = len(_TABLE_CELL.findall(rule.group()))
         if columns > MAX_TABLE_COLUMNS:
             raise RulebookError(

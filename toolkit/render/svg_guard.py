@@ -47,6 +47,16 @@ element, 10 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s). A sele
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
+MAX_TRANSFORM = 1_000
+"""Characters of one `transform` (or gradient or pattern transform): svglib rebuilds the
+whole text at every `(…)` it parses, so a long one costs the square of its length (100,000
+`rotate(1)`, 1 MB, took 106 s to read). A real one is a `matrix(…)` or a few steps."""
+CLIP_SQUARE = 50
+"""A `clip-path` reference costs its clip path's elements, and their square over this: svglib
+merges the shapes one at a time into a point list reportlab validates whole at each step
+(200 shapes cost 1.2 s a reference, 1,900 about 100 s), so that 300 shapes used once, or
+100 used four times, reach `MAX_EXPANDED`."""
+_CLIP_URL = re.compile(r"url\(#([^)]*)\)")  # as svglib reads a clip-path
 _DECLARATIONS = re.compile(r"\{[^}]*\}?")
 _SELECTOR_PART = re.compile(r"[^\s{}>+~,]+")
 MAX_PIXELS = 16_000_000
@@ -185,6 +195,13 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                     " (.class) or fewer nested groups"
                 )
                 return Refusal(path, *column(text, element), message)
+        for attribute, steps in element.attrib.items():
+            if str(attribute).lower().endswith("transform") and len(steps) > MAX_TRANSFORM:
+                message = (
+                    f"a transform of {len(steps):,} characters (more than {MAX_TRANSFORM:,});"
+                    " combine its steps into one matrix(…)"
+                )
+                return Refusal(path, *column(text, element), message)
         for attribute in _SHAPE_DATA:
             value = element.get(attribute)
             if value:
@@ -291,6 +308,12 @@ def _check(
             f"it draws more than {MAX_EXPANDED:,} elements or {MAX_USES:,} <use> once each"
             " <use> is expanded; draw the shapes once instead of nesting <use>"
         )
+        if heavy is not None and not _is_use(heavy):
+            message = (
+                f"its clip-path references cost more than drawing {MAX_EXPANDED:,} elements"
+                " (a clip path's shapes are merged again for each, at a cost that grows with"
+                " their square); clip with fewer shapes, or clip a group once"
+            )
         return Refusal(path, *where, message)
     return None
 
@@ -345,11 +368,18 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
     weight: dict[_Element, Cost] = {}
     open_: set[_Element] = set()
 
+    def clip(element: _Element) -> _Element | None:
+        found = _CLIP_URL.match(element.get("clip-path") or "")
+        return ids.get(found.group(1)) if found else None
+
     def parts(element: _Element) -> Iterator[_Element]:
         yield from (child for child in element if isinstance(child.tag, str))
         value = href(element) or ""
         if value.startswith("#") and value[1:] in ids:
             yield ids[value[1:]]
+        clipping = clip(element)
+        if clipping is not None:
+            yield clipping
 
     stack: list[tuple[_Element, bool]] = [(root, False)]
     while stack:
@@ -361,6 +391,10 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
             for part in parts(element):
                 more = weight.get(part, (0, 0, 0))
                 elements, uses, pixels = elements + more[0], uses + more[1], pixels + more[2]
+            clipping = clip(element)
+            if clipping is not None:
+                shapes = weight.get(clipping, (0, 0, 0))[0]
+                elements += shapes * shapes // CLIP_SQUARE
             weight[element] = (
                 min(elements, MAX_EXPANDED + 1),
                 min(uses, MAX_USES + 1),
@@ -372,7 +406,7 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
         open_.add(element)
         stack.append((element, True))
         stack.extend((p, False) for p in parts(element) if p not in weight and p not in open_)
-    found = [e for e in root.iter() if _is_use(e)]
+    found = [e for e in root.iter() if _is_use(e) or clip(e) is not None]
     heavy = next((e for e in found if _over(weight.get(e, (0, 0, 0)))), None)
     if heavy is None:  # else the first element that takes the pictures past their limit
         pictures = (e for e in root.iter() if weight.get(e, (0, 0, 0))[2] > MAX_PIXELS)

@@ -17,6 +17,7 @@ renders in two threads do not share it.
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import re
 import threading
@@ -46,6 +47,15 @@ MAX_SEQUENCE = MAX_STRING  # kept for callers that name it
 MAX_OUTPUT = 4_000_000  # characters a render may print (a block or macro included)
 MAX_CREATED = 64_000_000  # characters and items all guarded results of a render add up to
 MAX_POWER_BITS = 4_096
+"""Bits of an integer a template computes (`*`, `**`, `|int`, a method's result): `//` and
+`%` of two 5,000,000-bit integers (`("v"*999999)|int(base=32)`) took ~20 s each in C, out of
+the deadline's reach; six of them in a rulebook ran 119 s."""
+PLAIN_CODECS = frozenset(
+    ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le")
+    + ("utf-32-be", "ascii", "latin-1", "iso8859-1", "iso8859-15", "cp1252")
+)
+"""Codecs `encode` and `decode` may use: C codecs, linear in the text. punycode (and idna,
+which runs it) is pure Python and quadratic: 10,000 distinct characters took 45 s."""
 MAX_SECONDS = 5.0
 MAX_WIDTH = 1_000  # widths and precisions in format specs and the width filters
 MAX_WRAPPED = 100_000
@@ -155,6 +165,10 @@ def check_result(value: Any) -> Any:
         if len(value) > MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         size = len(value)
+    elif isinstance(value, int):
+        if value.bit_length() > MAX_POWER_BITS:
+            raise TemplateLimitError(f"a number of more than {MAX_POWER_BITS:,} bits")
+        return value
     else:
         return value
     budget = current()
@@ -327,10 +341,17 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             total = len(owner) * (len(items) if isinstance(items, list | tuple) else 0)
             if total + weigh(items) > MAX_STRING:
                 raise TemplateLimitError(f"join() would build more than {MAX_STRING:,}")
-        if name == "translate" and args and isinstance(args[0], Mapping):
-            longest = max((size_of(v) for v in args[0].values()), default=1)
+        if name == "translate" and args and isinstance(args[0], Mapping | list | tuple):
+            table = args[0].values() if isinstance(args[0], Mapping) else args[0]
+            longest = max((size_of(v) for v in table), default=1)  # a list: by code point
             if len(owner) * max(longest, 1) > MAX_STRING:
                 raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
+        if name in ("encode", "decode"):
+            _check_codec(args[0] if args else kwargs.get("encoding", "utf-8"))
+    if isinstance(owner, int) and name == "to_bytes":
+        length = args[0] if args else kwargs.get("length", 1)
+        if isinstance(length, int) and length > MAX_STRING:
+            raise TemplateLimitError(f"to_bytes() would build more than {MAX_STRING:,} bytes")
     if isinstance(owner, list | tuple) and name in ("count", "index", "remove", "sort"):
         guard_compared(owner)  # compares the items (with the argument), like `in`
     if isinstance(owner, list):
@@ -338,6 +359,19 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+
+
+def _check_codec(encoding: Any) -> None:
+    """Refuse a codec that is not one of `PLAIN_CODECS` (by its canonical name)."""
+    try:
+        name = codecs.lookup(encoding).name if isinstance(encoding, str) else ""
+    except LookupError:
+        name = ""
+    if name not in PLAIN_CODECS:
+        raise TemplateLimitError(
+            f"the codec {str(encoding)[:40]!r} is not allowed; use utf-8, utf-16, utf-32,"
+            " ascii or latin-1"
+        )
 
 
 def _length(value: Any) -> int:
