@@ -138,3 +138,60 @@ print(same)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[True, True, True]", "[True, True, True]"]
+
+
+def _run(code: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()
+
+
+def test_a_command_imports_its_own_module_only() -> None:
+    """`playset build` imports toolkit.cli.build, not the modules of the other commands
+    (simulate, sweep, i18n…); the whole command line is made only when asked for."""
+    code = """
+import sys
+import toolkit.cli as cli
+sys.argv = ["playset", "build", "--help"]
+try:
+    cli.main()
+except SystemExit:
+    pass
+print(sorted(m for m in sys.modules if m.startswith("toolkit.cli.")))
+"""
+    loaded = eval(_run(code)[-1])  # noqa: S307 - a list of module names we printed
+    assert "toolkit.cli.build" in loaded
+    assert not {"toolkit.cli.simulate", "toolkit.cli.sweep", "toolkit.cli.i18n"} & set(loaded)
+    from toolkit.cli import COMMANDS, app
+
+    assert len(app.registered_commands) == len(COMMANDS)
+
+
+def test_installed_entry_points_are_read_once_per_run() -> None:
+    """The registries and pydantic's plugin lookup share one read of the installed
+    distributions (each read is ~15 ms): loading and checking a game reads them once."""
+    code = """
+import importlib.metadata as metadata
+reads = []
+real = metadata.distributions
+metadata.distributions = lambda *a, **k: reads.append(1) or real(*a, **k)
+from toolkit.checks import run_checks
+from toolkit.content.game import bundled_games, load_game
+run_checks(load_game(bundled_games()["drinking-heroes"]))
+from pydantic.plugin._loader import get_plugins
+print(len(reads), list(get_plugins()))
+"""
+    assert _run(code)[-1] == "1 []"
+
+
+def test_missing_glyphs_answers_as_the_font_s_character_map() -> None:
+    """missing_glyphs (with its one-pass short cut for a text the font draws whole) gives
+    each character the font lacks once, in order of first use, tabs and newlines aside."""
+    from toolkit.render.fonts import IGNORED, _cmap, missing_glyphs
+
+    cmap = _cmap("regular")
+    texts = ["", "Avancez de 3 cases\u202f!", "a\u4e00b\u4e00\U0001f600\n\t\u00ad", "\u4e01" * 3]
+    for text in texts:
+        expected = [c for c in dict.fromkeys(text) if c not in IGNORED and ord(c) not in cmap]
+        assert missing_glyphs(text) == expected
+    assert missing_glyphs("a\u4e00b\u4e00") == ["\u4e00"]

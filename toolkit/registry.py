@@ -39,6 +39,19 @@ def _entry_points(group: str) -> Iterable[EntryPoint]:
     return list(_ALL_POINTS[0].select(group=group))
 
 
+def spare_pydantic_scan() -> None:
+    """pydantic finds its plugins by reading every installed distribution's entry points
+    again (~15 ms), the first time it makes a validator. The registries read them all once
+    already: with none in pydantic's group, pydantic is told it has no plugins, which is what
+    its own scan would find; with some, pydantic scans and loads them as ever."""
+    if any(True for _ in _entry_points("pydantic")):
+        return
+    from pydantic.plugin import _loader
+
+    if getattr(_loader, "_plugins", {}) is None and not getattr(_loader, "_loading_plugins", True):
+        _loader._plugins = {}
+
+
 class Registry(Generic[T]):
     """Named entries of one extension point.
 

@@ -6,7 +6,6 @@ import gc
 import os
 import signal
 import sys
-from collections.abc import Callable
 from typing import Any
 
 
@@ -33,46 +32,37 @@ if _COMMAND in ("playset", "playset.exe", "__main__.py") and (
 # Cyclic garbage waiting for a collection stays bounded by the threshold.
 gc.set_threshold(200_000, 50, 100)
 
+import importlib  # noqa: E402
+
 import typer  # noqa: E402
 
-from toolkit.cli import (  # noqa: E402
-    build,
-    calibrate,
-    convert,
-    export,
-    games,
-    i18n,
-    lsp,
-    new,
-    preview,
-    reference,
-    rules,
-    schemas,
-    simulate,
-    sweep,
-    validate,
-)
-from toolkit.cli.help_types import readable_help  # noqa: E402
-
-COMMANDS: dict[str, Callable[..., Any]] = {
-    "list": games.list_games,
-    "validate": validate.validate,
-    "rules": rules.list_rules,
-    "build": build.build,
-    "simulate": simulate.simulate,
-    "check": simulate.check,
-    "sweep": sweep.sweep,
-    "tune": sweep.tune,
-    "replay": sweep.replay,
-    "new": new.new,
-    "calibrate": calibrate.calibrate,
-    "preview": preview.preview,
-    "lsp": lsp.lsp,
-    "reference": reference.reference,
-    "icons": reference.icons,
-    "convert": convert.convert,
+COMMANDS: dict[str, str] = {
+    "list": "games:list_games",
+    "validate": "validate:validate",
+    "rules": "rules:list_rules",
+    "build": "build:build",
+    "simulate": "simulate:simulate",
+    "check": "simulate:check",
+    "sweep": "sweep:sweep",
+    "tune": "sweep:tune",
+    "replay": "sweep:replay",
+    "new": "new:new",
+    "calibrate": "calibrate:calibrate",
+    "preview": "preview:preview",
+    "lsp": "lsp:lsp",
+    "reference": "reference:reference",
+    "icons": "reference:icons",
+    "convert": "convert:convert",
 }
-GROUPS: dict[str, typer.Typer] = {"schemas": schemas.app, "i18n": i18n.app, "export": export.app}
+"""Each command by name: `module:function` of toolkit.cli, imported only when the app made
+holds that command (a run imports the module of the one command it runs, not all of them)."""
+GROUPS: dict[str, str] = {"schemas": "schemas:app", "i18n": "i18n:app", "export": "export:app"}
+"""Each command group by name: `module:attribute` of its typer.Typer, as COMMANDS."""
+
+
+def _load(spec: str) -> Any:
+    module, _, attribute = spec.partition(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
 
 
 def make_app(only: str | None = None) -> typer.Typer:
@@ -88,10 +78,12 @@ def make_app(only: str | None = None) -> typer.Typer:
     made.callback()(_group)  # a lone command stays a subcommand: `playset build …`
     for name, command in COMMANDS.items():
         if only in (None, name):
-            made.command(name)(command)
+            made.command(name)(_load(command))
     for name, group in GROUPS.items():
         if only in (None, name):
-            made.add_typer(group, name=name)
+            made.add_typer(_load(group), name=name)
+    from toolkit.cli.help_types import readable_help
+
     return readable_help(made)
 
 
@@ -118,7 +110,13 @@ def _group(
     """Check, simulate and print tabletop games written as YAML and Markdown."""
 
 
-app = make_app()
+def __getattr__(name: str) -> Any:
+    """`app`, the whole command line, is made on first use (tests, `reference`): a run of
+    one command makes only that command's."""
+    if name == "app":
+        made = globals()["app"] = make_app()
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 WHOLE = frozenset({"reference"})
@@ -129,7 +127,7 @@ every command), so they run in the full app, not one built for them alone."""
 def main() -> None:
     first = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
     alone = (first in COMMANDS or first in GROUPS) and first not in WHOLE
-    chosen = make_app(first) if alone else app
+    chosen = make_app(first) if alone else make_app()
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

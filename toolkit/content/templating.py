@@ -18,8 +18,11 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
 
 
+_SCALARS = (int, float, str)
+
+
 def _is_scalar(value: Any) -> bool:
-    return isinstance(value, int | float | str) and not isinstance(value, bool)
+    return isinstance(value, _SCALARS) and not isinstance(value, bool)
 
 
 @cache
@@ -52,7 +55,7 @@ def _cldr_or_list(items: tuple[str, ...], lang: str) -> str:
 def _number(value: Any, lang: str | None) -> str:
     """A value as printed: in a language, a negative number takes the minus sign (U+2212)."""
     text = str(value)
-    if lang and isinstance(value, int | float) and text.startswith("-"):
+    if lang and isinstance(value, (int, float)) and text.startswith("-"):
         return "\u2212" + text[1:]
     return text
 
@@ -76,8 +79,10 @@ def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[s
     if owner is None:
         return values
 
-    def add(name: str, value: Any) -> None:
-        values.setdefault(name, _show(value, lang))
+    def add(names: tuple[str, ...], value: Any) -> None:
+        shown = _show(value, lang)  # once for all its names: the first name given keeps it
+        for name in names:
+            values.setdefault(name, shown)
 
     def walk(model: BaseModel, prefix: str, depth: int) -> None:
         for name in type(model).model_fields:
@@ -86,14 +91,12 @@ def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[s
             if _is_scalar(value) or (
                 isinstance(value, list) and value and all(_is_scalar(v) for v in value)
             ):
-                add(dotted, value)
-                add(name, value)
+                add((dotted, name), value)
             elif isinstance(value, dict):
                 for key, item in value.items():
                     if _is_scalar(item):
-                        add(f"{dotted}.{key}", item)
-                        if name == "params":
-                            add(str(key), item)
+                        both = name == "params"
+                        add((f"{dotted}.{key}", str(key)) if both else (f"{dotted}.{key}",), item)
             elif depth < 2 and isinstance(value, BaseModel):
                 walk(value, dotted + ".", depth + 1)
             elif depth < 2 and isinstance(value, list):

@@ -83,11 +83,19 @@ def _cmap(style: str) -> frozenset[int]:
     return frozenset(font.face.charToGlyph)
 
 
+@cache
+def _drawn(style: str) -> frozenset[str]:
+    """The characters the font draws, as characters (`_cmap` holds their code points)."""
+    return frozenset(map(chr, _cmap(style)))
+
+
 def missing_glyphs(text: str, style: str = "regular") -> list[str]:
     """Characters of `text` the font cannot draw (each once, in order)."""
-    cmap = _cmap(style)
+    drawn = _drawn(style)
+    if drawn.issuperset(text):  # nearly every text: one pass in C, no list made
+        return []
     # each distinct character once, in order of first use (a text repeats its letters)
-    return [ch for ch in dict.fromkeys(text) if ch not in IGNORED and ord(ch) not in cmap]
+    return [ch for ch in dict.fromkeys(text) if ch not in IGNORED and ch not in drawn]
 
 
 def text_width(

@@ -8,6 +8,10 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, StringConstraints
 from pydantic_core import CoreSchema
 
+from toolkit.registry import spare_pydantic_scan
+
+spare_pydantic_scan()  # before the first validator: one scan of the entry points per run
+
 NUMBER_TYPES = frozenset({"int", "float"})
 DATA_KEYS = frozenset({"metadata", "serialization", "default", "expected"})  # values, not schemas
 
