@@ -253,6 +253,8 @@ def test_ctrl_c_while_the_command_loads_is_no_traceback(tmp_path):
     # KeyboardInterrupt traceback; here it arrives as typer starts to import
     script = (
         "import os, signal, sys\n"
+        # as in a terminal: a process started in the background (CI's job) ignores SIGINT
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "sys.argv = ['playset', 'list']\n"
         "class Hook:\n"
         "    def find_spec(self, name, path=None, target=None):\n"

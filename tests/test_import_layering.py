@@ -35,7 +35,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "render": frozenset({"content", "diagnostics", "fileio", "home", "registry", "usercache"}),
     "sim": frozenset({"content", "diagnostics", "fileio", "home", "registry"}),  # no render/…
     "api": frozenset({"sim"}),  # the engines' one import
-    "games": frozenset({"api", "content", "diagnostics"}),  # never render, sim, checks, cli
+    # never render, sim, checks, cli; fileio: a game's own check reads a file bounded, inside
+    "games": frozenset({"api", "content", "diagnostics", "fileio"}),
     # board kinds: a model and its drawer (content finds them through its registry)
     "boards": frozenset({"content", "render"}),
     "checks": frozenset({"content", "diagnostics", "fileio", "home", "registry", "render", "sim"}),
