@@ -11,7 +11,13 @@ build. Icons embed pictures under their own, smaller limit (toolkit.render.svg_g
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PilImage
 
 MAX_PIXELS = 40_000_000
 """Pixels of one picture: an A2 board printed at 300 dpi is 35 million; the bundled games
@@ -39,6 +45,19 @@ pictures each just under `MAX_PIXELS` cost that many seconds per language). 250 
 illustrations at 300 dpi hold 200 million."""
 
 
+@contextmanager
+def opened(source: Path | IO[bytes]) -> Iterator[PilImage]:
+    """The picture in `source`, opened as one of `FORMATS` only, without Pillow's
+    `DecompressionBombWarning` (the toolkit bounds pixels itself, below Pillow's limit)."""
+    from PIL import Image
+
+    confine()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        with Image.open(source, formats=FORMATS) as image:
+            yield image
+
+
 def _too_many(width: int, height: int) -> str:
     return (
         f"{width}×{height} px is more than the {MAX_PIXELS:,} pixels a picture may have"
@@ -51,17 +70,14 @@ def pixels(path: Path) -> tuple[int, int]:
     more than `MAX_PIXELS`, OSError for a file that is no picture Pillow reads)."""
     from PIL import Image
 
-    confine()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        try:
-            with Image.open(path, formats=FORMATS) as image:
-                width, height = image.size
-        except Image.DecompressionBombError as exc:
-            raise ValueError(
-                f"it has more than the {MAX_PIXELS:,} pixels a picture may have (it is decoded"
-                " whole to print); scale it down"
-            ) from exc
+    try:
+        with opened(path) as image:
+            width, height = image.size
+    except Image.DecompressionBombError as exc:
+        raise ValueError(
+            f"it has more than the {MAX_PIXELS:,} pixels a picture may have (it is decoded"
+            " whole to print); scale it down"
+        ) from exc
     if width * height > MAX_PIXELS:
         raise ValueError(_too_many(width, height))
     return width, height
@@ -74,10 +90,8 @@ def problem(path: Path) -> tuple[tuple[int, int] | None, str | None]:
 
     try:
         size = pixels(path)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path, formats=FORMATS) as image:
-                image.verify()  # reads every chunk, decodes nothing
+        with opened(path) as image:
+            image.verify()  # reads every chunk, decodes nothing
     except ValueError as exc:
         return None, str(exc)
     except UnidentifiedImageError:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -346,10 +345,8 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
         return "", 0
     too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(source, formats=pictures.FORMATS) as picture:
-                width, height = picture.size
+        with pictures.opened(source) as picture:
+            width, height = picture.size
     except Image.DecompressionBombError:
         return too_large, 0
     except (OSError, ValueError):

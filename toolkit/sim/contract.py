@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
-from toolkit.sim.engines import MAX_MESSAGE, describe
+from toolkit.sim.engines import describe, shortened
 from toolkit.sim.runner import game_seed
 
 
@@ -108,7 +108,7 @@ def _shown(exc: BaseException) -> str:
         text = repr(exc)
     except Exception:  # noqa: BLE001 - the engine's own __repr__ failed
         return describe(exc)
-    return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
+    return shortened(text)
 
 
 def _too_long(what: str) -> Problem:

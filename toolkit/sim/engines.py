@@ -128,17 +128,13 @@ def describe(exc: BaseException) -> str:
         if isinstance(inner, KeyboardInterrupt):
             raise
         text = f"(its message cannot be shown: str() raised {type(inner).__name__})"
-    if not isinstance(text, str):
-        text = ""
-    if len(text) > MAX_MESSAGE:
-        text = f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
+    text = shortened(text) if isinstance(text, str) else ""
     return f"{name}: {text}" if text else name
 
 
-def engine_fault(exc: BaseException) -> bool:
-    """Whether `exc`, raised in engine code, is the engine's own mistake: anything (sys.exit()
-    and other BaseExceptions too) but a stop signal or the time bound, which go on up."""
-    return not isinstance(exc, KeyboardInterrupt | GameTimeout)
+def shortened(text: str) -> str:
+    """`text` cut to MAX_MESSAGE characters, saying how long it was."""
+    return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
 
 
 @contextlib.contextmanager

@@ -153,7 +153,7 @@ def _average(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[int, int]]
 
     try:
         pictures.pixels(Path(path))  # not decoded past the limit (P004 says so)
-        with Image.open(path, formats=pictures.FORMATS) as image:
+        with pictures.opened(Path(path)) as image:
             pixels = image.size
             image.thumbnail((64, 64))  # reduced while decoding, never whole in memory
             small = image.convert("RGBA")
