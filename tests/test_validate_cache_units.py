@@ -376,3 +376,19 @@ def test_a_question_edit_works_its_findings_out_again(cache, tmp_path, monkeypat
     assert short == _run(".", "--no-cache")
     bank.write_text(text, "utf-8")
     assert _run(".") == _run(".", "--no-cache")
+
+
+@pytest.mark.parametrize(
+    "case", ["question-overflow", "answer-overflow", "fact-overflow", "text-overflow"]
+)
+def test_lines_shifted_in_every_file_same_findings_as_without_the_cache(case, cache, tmp_path):
+    """Checked once (units kept), then every YAML file of the game gets two lines at its
+    top: the findings read back from units are placed where a run without the cache puts
+    them."""
+    game = build_case(FIXTURES / "broken" / case, tmp_path / "game")
+    assert _run(str(game), "-f", "json")[0] == 1
+    for path in sorted(game.rglob("*.yaml")):
+        path.write_text("# shifted\n# down\n" + path.read_text("utf-8"), "utf-8")
+    shifted = _run(str(game), "-f", "json")
+    assert shifted == _run(str(game), "-f", "json", "--no-cache")
+    assert any(d["code"] == "P001" for d in json.loads(shifted[1]))
