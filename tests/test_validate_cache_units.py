@@ -331,3 +331,64 @@ def test_naming_a_face_builds_no_serializer():
     built = type(Card.__pydantic_serializer__).__name__
     _model(deck.cards[0])
     assert type(Card.__pydantic_serializer__).__name__ == built == "MockValSer"
+
+
+def _question_overflow(tmp_path: Path) -> tuple[Path, Path]:
+    game = build_case(FIXTURES / "broken" / "question-overflow", tmp_path / "game")
+    return game, game / "questions" / "bank.yaml"
+
+
+def test_a_question_s_findings_are_placed_again_where_its_fields_now_are(
+    cache, tmp_path, monkeypatch
+):
+    """A question's print-fit findings are kept as the data paths they point at: lines
+    added above it move them, without its faces being resolved or fitted again."""
+    import toolkit.checks.printfit as printfit
+
+    game, bank = _question_overflow(tmp_path)
+    monkeypatch.chdir(game)
+    faces = _count(monkeypatch, printfit, "_question_face")
+    cold = _run(".", "-f", "json")
+    assert [(d["code"], d["line"]) for d in json.loads(cold[1])] == [("P001", 12)]
+    assert faces[0] > 0
+    text = bank.read_text("utf-8")
+    bank.write_text(text.replace("id: bank\n", "id: bank\n# two lines\n# more\n"), "utf-8")
+    faces[0] = 0
+    moved = _run(".", "-f", "json")
+    assert faces[0] == 0, "the question's findings were worked out again"
+    assert [(d["code"], d["line"]) for d in json.loads(moved[1])] == [("P001", 14)]
+    assert moved == _run(".", "-f", "json", "--no-cache")
+
+
+def test_a_question_edit_works_its_findings_out_again(cache, tmp_path, monkeypatch):
+    """The kept findings are named by the question itself (and what its faces read): a
+    question shortened to fit has no finding left, a layout's box made smaller brings
+    one back; each as a run without the cache says."""
+    game, bank = _question_overflow(tmp_path)
+    monkeypatch.chdir(game)
+    assert "P001" in _run(".")[1]
+    text = bank.read_text("utf-8")
+    start = text.index("      es: ¿Cuántas")
+    end = text.index("\n", start)
+    bank.write_text(text[:start] + "      es: ¿Cuántas caras?" + text[end:], "utf-8")
+    short = _run(".")
+    assert "P001" not in short[1], short
+    assert short == _run(".", "--no-cache")
+    bank.write_text(text, "utf-8")
+    assert _run(".") == _run(".", "--no-cache")
+
+
+@pytest.mark.parametrize(
+    "case", ["question-overflow", "answer-overflow", "fact-overflow", "text-overflow"]
+)
+def test_lines_shifted_in_every_file_same_findings_as_without_the_cache(case, cache, tmp_path):
+    """Checked once (units kept), then every YAML file of the game gets two lines at its
+    top: the findings read back from units are placed where a run without the cache puts
+    them."""
+    game = build_case(FIXTURES / "broken" / case, tmp_path / "game")
+    assert _run(str(game), "-f", "json")[0] == 1
+    for path in sorted(game.rglob("*.yaml")):
+        path.write_text("# shifted\n# down\n" + path.read_text("utf-8"), "utf-8")
+    shifted = _run(str(game), "-f", "json")
+    assert shifted == _run(str(game), "-f", "json", "--no-cache")
+    assert any(d["code"] == "P001" for d in json.loads(shifted[1]))

@@ -22,11 +22,13 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
+from toolkit.content.unit_cache import NotKept, active, cached
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
 from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
+from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.jinja_cache import TEMPLATE_CODE
@@ -40,7 +42,7 @@ from toolkit.render.layout import (
     resolve,
 )
 from toolkit.render.printjob import PrintJob, game_fonts
-from toolkit.render.textfit import MAX_FIT_CHARS
+from toolkit.render.textfit import MAX_FIT_CHARS, icon_names
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
@@ -259,12 +261,84 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
             for lang in game.manifest.languages
         ]
         for index, question in enumerate(bank.questions):
-            reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
-            for name, job in jobs:
-                for path, diag in _question_face(loaded, index, question, name, job):
-                    if path not in reported:
-                        reported.add(path)
-                        yield diag
+            yield from _question_findings(loaded, index, question, jobs)
+
+
+def _question_findings(
+    loaded: LoadedFile, index: int, question: Any, jobs: list[tuple[str, PrintJob]]
+) -> list[Diagnostic]:
+    """The P001 (and P003) findings of one question on every face and language, kept as a
+    unit between `validate` runs (toolkit.content.unit_cache): named by what its faces are
+    resolved from (toolkit.render.face_units) and the inline icon names its texts are set
+    with, kept as the data paths they point at, and placed again at those paths' lines on
+    reuse, so an edit elsewhere in the file (lines shifted) or of another card reuses them."""
+
+    def work() -> list[tuple[tuple[object, ...], Diagnostic]]:
+        reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
+        found = []
+        for name, job in jobs:
+            for path, diag in _question_face(loaded, index, question, name, job):
+                if path not in reported:
+                    reported.add(path)
+                    found.append((path, diag))
+        return found
+
+    args = _question_args(question, jobs) if active() is not None else None
+    if args is None:
+        return [diag for _, diag in work()]
+    assert loaded.doc is not None
+    doc, head = loaded.doc, ("questions", index)
+
+    def placed(path: tuple[object, ...], code: str, message: str, severity: str) -> Diagnostic:
+        span = doc.span(path)  # type: ignore[arg-type]
+        return Diagnostic(span.file or loaded.rel, code, message, Severity(severity), span)
+
+    def store(found: list[tuple[tuple[object, ...], Diagnostic]]) -> list[Any]:
+        kept = []
+        for path, diag in found:
+            if path[:2] != head or diag.code != P_OVERFLOW.code:
+                raise NotKept  # a template error: worked out again, as a face's is
+            if placed(path, diag.code, diag.message, diag.severity.value) != diag:
+                raise NotKept  # not placed by its path alone
+            kept.append([list(path[2:]), diag.code, diag.message, diag.severity.value])
+        return kept
+
+    def read(kept: Any) -> list[tuple[tuple[object, ...], Diagnostic]]:
+        found = []
+        for rest, code, message, severity in kept:
+            if not isinstance(rest, list) or not all(
+                isinstance(p, str | int) and not isinstance(p, bool) for p in rest
+            ):
+                raise ValueError("not a path")
+            if code != P_OVERFLOW.code or not isinstance(message, str):
+                raise ValueError("not a print-fit finding")
+            path = (*head, *rest)
+            found.append((path, placed(path, code, message, Severity(severity))))
+        return found
+
+    return [diag for _, diag in cached("question-fit", args, work, store, read)]
+
+
+def _question_args(question: Any, jobs: list[tuple[str, PrintJob]]) -> list[Any] | None:
+    """What one question's print-fit findings are worked out from, or None when something
+    cannot be named (or a layout holds an element kind measured by code outside the
+    toolkit): each face's layout name and unit inputs, and the inline icon names."""
+    args: list[Any] = []
+    for name, job in jobs:
+        if any(_foreign_measure(element) for element in job.front.elements):
+            return None
+        try:
+            face = face_args(job.game, job.deck, job.front, question, job.lang, job.card_mm)
+        except (TypeError, ValueError):
+            return None
+        args.append([name, face, icon_names(job.icons.names)])
+    return args
+
+
+def _foreign_measure(element: Any) -> bool:
+    """Whether an element's kind measures its text with code of its own, not the toolkit's
+    (whose fit depends on the face, the language and the icon names alone)."""
+    return not type(element).measure.__module__.startswith("toolkit.render.elements.")
 
 
 def _layout_of(name: str, game: Game) -> Any:

@@ -6,8 +6,12 @@ A unit is one call of a pure function (`kind`) with its arguments, named by the 
 the kind and the arguments written out as JSON: every argument the result depends on. The
 kinds: `fit` (toolkit.render.textfit: text, box, sizes, face, language, icon names), `face`
 (toolkit.render.face_units: card, deck, manifest, glossary, layout, language, card size),
-`glossary` (toolkit.checks.translation.glossary: a text's values and the glossary's terms)
-and `or-list` (toolkit.content.templating: the items and the language). What every unit of
+`glossary` (toolkit.checks.translation.glossary: a text's values and the glossary's terms),
+`or-list` (toolkit.content.templating: the items and the language) and `question-fit`
+(toolkit.checks.printfit: one question's print-fit findings, named by its faces' inputs and
+the icon names, kept as the data paths they point at and placed at their lines again when
+read back, so lines shifted by an edit elsewhere do not make them stale). A kind's `store`
+raises NotKept for a result it cannot keep. What every unit of
 the game depends on besides (the toolkit's code, the templates and fonts it ships, the
 interpreter and installed packages, the game's `fonts/` folder and the modules the checks
 loaded from elsewhere) is the entry's head (toolkit.content.validate_cache.FindingsCache.
@@ -24,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -35,6 +39,10 @@ when the value is not what its kind stores."""
 
 to_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 """JSON as `json.dumps` writes it, without making an encoder per call (units are many)."""
+
+
+class NotKept(Exception):
+    """Raised by a kind's `store` for a result it cannot keep (worked out again next run)."""
 
 
 class Units:
@@ -120,5 +128,6 @@ def cached(
     if kept is not None:
         return kept
     result = work()
-    units.put(name, store(result))
+    with suppress(NotKept):
+        units.put(name, store(result))
     return result

@@ -39,6 +39,7 @@ def _once(what: str, owner: Any, make: Callable[[], Any]) -> str:
     return digest
 
 
+_NUMBER = (int, float)
 MAX_NESTING = 200
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -87,6 +88,25 @@ def _layout(layout: Layout) -> Any:
     return _plain(layout)  # its elements are fields of it, each with its own class
 
 
+def face_args(
+    game: Any, deck: Any, layout: Layout, card: Any, lang: str, card_mm: tuple[float, float]
+) -> list[Any]:
+    """What a face's unit is named by (raises TypeError or ValueError for an input that
+    cannot be named: the face is then worked out, not kept)."""
+    glossary = game.glossary.model if game.glossary else None
+    args = [
+        _once("layout", layout, lambda: _layout(layout)),
+        _once("manifest", game.manifest, lambda: _model(game.manifest)),
+        _once("glossary", glossary, lambda: _model(glossary)) if glossary else None,
+        [deck.id, deck.kind, deck.name, str(deck.size)],
+        _once("card", card, lambda: _model(card)),  # once for all its languages
+        lang,
+        list(card_mm),
+    ]
+    to_json(args[3])  # a deck of another shape is worked out, not named
+    return args
+
+
 def resolved_face(
     game: Any,
     deck: Any,
@@ -99,18 +119,8 @@ def resolved_face(
     """`work()` (the face resolved), or the face kept for the same inputs."""
     if active() is None:
         return work()
-    glossary = game.glossary.model if game.glossary else None
     try:
-        args = [
-            _once("layout", layout, lambda: _layout(layout)),
-            _once("manifest", game.manifest, lambda: _model(game.manifest)),
-            _once("glossary", glossary, lambda: _model(glossary)) if glossary else None,
-            [deck.id, deck.kind, deck.name, str(deck.size)],
-            _once("card", card, lambda: _model(card)),  # once for all its languages
-            lang,
-            list(card_mm),
-        ]
-        to_json(args[3])  # a deck of another shape is worked out, not named
+        args = face_args(game, deck, layout, card, lang, card_mm)
     except (TypeError, ValueError):
         return work()
     index_of = {id(e): i for i, e in enumerate(layout.elements)}
@@ -122,15 +132,15 @@ def resolved_face(
         from toolkit.render.elements import Resolved
 
         out = []
-        for index, x, y, w, h, values in kept:
-            if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        for index, x, y, w, h, values in kept:  # JSON's own types: no subclass to allow
+            if type(index) is not int or index < 0:
                 raise ValueError("not an element")
             element = layout.elements[index]
-            if not all(
-                isinstance(v, int | float) and not isinstance(v, bool) for v in (x, y, w, h)
-            ):
+            if not (type(x) in _NUMBER and type(y) in _NUMBER):
                 raise ValueError("not a box")
-            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            if not (type(w) in _NUMBER and type(h) in _NUMBER):
+                raise ValueError("not a box")
+            if type(values) is not list or not all(type(v) is str for v in values):
                 raise ValueError("not texts")
             if len(values) != len(type(element).templates):
                 raise ValueError("not this kind's texts")

@@ -133,7 +133,7 @@ def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
         setting.min_size,
         setting.style,
         setting.lang,
-        _icon_names(setting.icons),
+        icon_names(setting.icons),
     ]
     return cached("fit", args, lambda: _fit(text, width, height, setting), _stored, _read)
 
@@ -142,7 +142,7 @@ fresh_each_run(fit.cache_clear)
 
 
 @cache
-def _icon_names(icons: frozenset[str]) -> str:
+def icon_names(icons: frozenset[str]) -> str:
     """The digest of a set of inline icon names, once per set (every fit names its set)."""
     return hashlib.sha256(to_json(sorted(icons)).encode()).hexdigest()
 
