@@ -238,3 +238,9 @@ def test_no_content_model_takes_a_builtin_default_factory() -> None:
                 continue
             builtin = inspect.isbuiltin(factory) or getattr(factory, "__module__", "") == "builtins"
             assert not builtin, f"{cls.__qualname__}.{name}: default_factory={factory!r}"
+
+
+def test_a_game_without_svg_icons_is_checked_without_the_logging_module() -> None:
+    """svglib's logger is silenced when svglib is first used, not when the icon module is
+    imported: checking a game without SVG icons never imports `logging`."""
+    assert _modules_after_checks("drinking-heroes", ("logging",)) == []
