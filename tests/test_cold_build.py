@@ -244,3 +244,18 @@ def test_a_game_without_svg_icons_is_checked_without_the_logging_module() -> Non
     """svglib's logger is silenced when svglib is first used, not when the icon module is
     imported: checking a game without SVG icons never imports `logging`."""
     assert _modules_after_checks("drinking-heroes", ("logging",)) == []
+
+
+def test_a_colour_s_luminance_is_worked_out_once_per_run() -> None:
+    """The legibility check asks the contrast of the same few colours for each text of each
+    card and language: each colour's luminance is worked out once."""
+    code = (
+        "from toolkit.checks import run_checks;"
+        "from toolkit.content.game import bundled_games, load_game;"
+        "from toolkit.checks.legibility.colours import luminance;"
+        "run_checks(load_game(bundled_games()['drinking-heroes']));"
+        "info = luminance.cache_info(); print(info.hits > 10 * info.misses > 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
