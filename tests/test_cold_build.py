@@ -195,3 +195,67 @@ def test_missing_glyphs_answers_as_the_font_s_character_map() -> None:
         expected = [c for c in dict.fromkeys(text) if c not in IGNORED and ord(c) not in cmap]
         assert missing_glyphs(text) == expected
     assert missing_glyphs("a\u4e00b\u4e00") == ["\u4e00"]
+
+
+def test_checking_every_bundled_game_never_tokenizes_a_signature() -> None:
+    """pydantic reads the signature of each field's default factory; a builtin's (`list`)
+    is parsed from its text with the tokenizer, whose first use compiles its large pattern.
+    Content models name a Python function instead (`new_list`), so loading and checking a
+    game never starts the tokenizer."""
+    code = (
+        "import tokenize; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import bundled_games, load_game;"
+        "[run_checks(load_game(folder)) for folder in bundled_games().values()];"
+        "print(tokenize._compile.cache_info().currsize)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"
+
+
+def test_no_content_model_takes_a_builtin_default_factory() -> None:
+    """Every field of every content and layout model (and a game's) has a default factory
+    whose signature is read without the tokenizer: not a builtin type or function."""
+    import inspect
+
+    from toolkit.content.game import bundled_games, load_game
+    from toolkit.content.models.base import StrictModel
+    from toolkit.render.layout import layout_model
+
+    for folder in bundled_games().values():
+        load_game(folder)  # a game's own models, defined by its plugin
+    layout_model()
+    classes, seen = [StrictModel], []
+    while classes:
+        cls = classes.pop()
+        seen.append(cls)
+        classes.extend(cls.__subclasses__())
+    assert len(seen) > 30
+    for cls in seen:
+        for name, field in cls.model_fields.items():
+            factory = field.default_factory
+            if factory is None or factory is dict:  # dict's signature fails fast: no text
+                continue
+            builtin = inspect.isbuiltin(factory) or getattr(factory, "__module__", "") == "builtins"
+            assert not builtin, f"{cls.__qualname__}.{name}: default_factory={factory!r}"
+
+
+def test_a_game_without_svg_icons_is_checked_without_the_logging_module() -> None:
+    """svglib's logger is silenced when svglib is first used, not when the icon module is
+    imported: checking a game without SVG icons never imports `logging`."""
+    assert _modules_after_checks("drinking-heroes", ("logging",)) == []
+
+
+def test_a_colour_s_luminance_is_worked_out_once_per_run() -> None:
+    """The legibility check asks the contrast of the same few colours for each text of each
+    card and language: each colour's luminance is worked out once."""
+    code = (
+        "from toolkit.checks import run_checks;"
+        "from toolkit.content.game import bundled_games, load_game;"
+        "from toolkit.checks.legibility.colours import luminance;"
+        "run_checks(load_game(bundled_games()['drinking-heroes']));"
+        "info = luminance.cache_info(); print(info.hits > 10 * info.misses > 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"

@@ -23,7 +23,7 @@ from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_
 
 from toolkit.content import assets
 from toolkit.content.game import R_OUTSIDE
-from toolkit.content.models.base import Slug, StrictModel
+from toolkit.content.models.base import Slug, StrictModel, new_list
 from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
@@ -57,7 +57,7 @@ class Layout(StrictModel):
         "repeating it.",
         examples=[{"numbered": "card.value is defined and card.value is not none"}],
     )
-    elements: list[Element] = Field(default_factory=list)
+    elements: list[Element] = Field(default_factory=new_list)
 
     @field_validator("let")
     @classmethod
@@ -84,7 +84,7 @@ def layout_model() -> type[Layout]:
         __base__=Layout,
         __doc__=Layout.__doc__,
         __module__=__name__,
-        elements=(list[element_union()], Field(default_factory=list)),  # type: ignore[arg-type, misc]
+        elements=(list[element_union()], Field(default_factory=new_list)),  # type: ignore[arg-type, misc]
     )
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import io
-import logging
 import os
 import re
 import warnings
@@ -32,7 +31,15 @@ from toolkit.render import svg_fonts, svg_guard
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
     from reportlab.graphics.shapes import Drawing
 
-logging.getLogger("svglib.svglib").setLevel(logging.CRITICAL)  # failures become P008
+
+@cache
+def _quiet_svglib() -> None:
+    """svglib logs what it cannot draw: those failures become P008, so its logger is silenced
+    before svglib is first used (logging itself is imported only for a game with SVG icons)."""
+    import logging
+
+    logging.getLogger("svglib.svglib").setLevel(logging.CRITICAL)
+
 
 MIN_SIZE, MAX_SIZE = 0.01, 1_000_000.0
 """An icon's own width and height (user units): it is scaled into its box, but reportlab
@@ -203,6 +210,7 @@ def _read(path: Path, icons: Path, data: bytes) -> tuple[Drawing | None, bool]:
     """svglib's drawing of `path`, whose bytes are `data` (the ones checked: the file is not
     opened again), with references only inside `icons`; and whether it uses `currentColor`
     (read then in CURRENT, unless the SVG itself gives its root a `color`)."""
+    _quiet_svglib()
     from svglib.svglib import load_svg_file
 
     from toolkit.render import pictures
@@ -234,6 +242,7 @@ def _icon_renderer() -> type:
     svglib opens a referenced file by its name after svg_guard's check, a picture again at
     every draw. A picture becomes a `Picture` (decoded once per process: svglib decoded it
     for each <image>, then reportlab at every draw)."""
+    _quiet_svglib()
     from svglib.svglib import ExternalSVG, SvgRenderer, load_svg_file
 
     class IconRenderer(SvgRenderer):

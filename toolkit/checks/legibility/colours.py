@@ -39,8 +39,10 @@ def _linear(channel: float) -> float:
     return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
 
 
+@cache
 def luminance(colour: RGB) -> float:
-    """WCAG relative luminance (0 black, 1 white)."""
+    """WCAG relative luminance (0 black, 1 white); once per colour (a deck's faces ask the
+    contrast of the same few colours for every text of every card and language)."""
     r, g, b = (_linear(c) for c in colour)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 

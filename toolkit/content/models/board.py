@@ -22,6 +22,7 @@ from toolkit.content.models.base import (
     Ref,
     Slug,
     StrictModel,
+    new_list,
 )
 from toolkit.registry import Registry
 
@@ -127,7 +128,7 @@ class BoardStyle(StrictModel):
         "phrases `leg` (`Leg {n}`) and `double`.",
     )
     piles: list[Label] = Field(
-        default_factory=list, description="Track board: card piles drawn in the middle."
+        default_factory=new_list, description="Track board: card piles drawn in the middle."
     )
     font: FontFamily | None = Field(
         default=None,
@@ -162,7 +163,7 @@ class GraphSpace(StrictModel):
     x: float | None = Field(default=None, ge=-10_000, le=10_000, description="Layout x in mm.")
     y: float | None = Field(default=None, ge=-10_000, le=10_000, description="Layout y in mm.")
     tags: list[Slug] = Field(
-        default_factory=list, description="Extra roles: `start` marks a start space."
+        default_factory=new_list, description="Extra roles: `start` marks a start space."
     )
 
 
@@ -194,10 +195,10 @@ class GraphBoard(StrictModel):
     kind: Literal["graph"]
     id: Slug
     name: LocalizedText
-    regions: list[Region] = Field(default_factory=list)
+    regions: list[Region] = Field(default_factory=new_list)
     spaces: list[GraphSpace] = Field(min_length=1)
-    links: list[Link] = Field(default_factory=list)
-    routes: list[Route] = Field(default_factory=list)
+    links: list[Link] = Field(default_factory=new_list)
+    routes: list[Route] = Field(default_factory=new_list)
     source: str | None = Field(default=None, description="Where the facts come from.")
     style: BoardStyle = Field(default_factory=BoardStyle)
 

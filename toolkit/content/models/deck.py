@@ -17,7 +17,14 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from toolkit.content.models.base import Declares, LocalizedText, RelPath, Slug, StrictModel
+from toolkit.content.models.base import (
+    Declares,
+    LocalizedText,
+    RelPath,
+    Slug,
+    StrictModel,
+    new_list,
+)
 
 NAMED_SIZES_MM: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
@@ -107,7 +114,7 @@ class GenericCard(CardBase):
         "(`card.params.cost`); `value`, `points` and `price` here fill those fields.",
         examples=[{"cost": 3, "suit": "cups"}],
     )
-    tags: list[Slug] = Field(default_factory=list, description="Free labels for layouts.")
+    tags: list[Slug] = Field(default_factory=new_list, description="Free labels for layouts.")
 
     @field_validator("params")
     @classmethod

@@ -16,6 +16,7 @@ from toolkit.content.models.base import (
     RelPath,
     Slug,
     StrictModel,
+    new_list,
 )
 
 
@@ -40,10 +41,10 @@ class Option(StrictModel):
     description: LocalizedText | None = None
     type: Literal["bool", "int", "choice"] = "bool"
     default: bool | int | str = False
-    choices: list[Slug] = Field(default_factory=list)
+    choices: list[Slug] = Field(default_factory=new_list)
     min: int | None = Field(default=None, ge=-1_000_000, le=1_000_000)
     max: int | None = Field(default=None, ge=-1_000_000, le=1_000_000)
-    players: list[int] = Field(default_factory=list, description="Player counts it allows.")
+    players: list[int] = Field(default_factory=new_list, description="Player counts it allows.")
 
     def accepts(self, value: bool | int | str) -> bool:
         """Whether `value` is one this option can take."""
@@ -79,7 +80,7 @@ class Variant(StrictModel):
     id: Slug
     name: LocalizedText
     description: LocalizedText | None = None
-    players: list[int] = Field(default_factory=list, description="Player counts it allows.")
+    players: list[int] = Field(default_factory=new_list, description="Player counts it allows.")
     options: dict[Annotated[Slug, Ref("option")], bool | int | str] = Field(
         default_factory=dict, description="Option values this variant sets."
     )
@@ -88,9 +89,9 @@ class Variant(StrictModel):
 class Files(StrictModel):
     """Every content file of the game, relative to the game folder."""
 
-    decks: list[RelPath] = Field(default_factory=list)
-    boards: list[RelPath] = Field(default_factory=list)
-    questions: list[RelPath] = Field(default_factory=list)
+    decks: list[RelPath] = Field(default_factory=new_list)
+    boards: list[RelPath] = Field(default_factory=new_list)
+    questions: list[RelPath] = Field(default_factory=new_list)
     glossary: RelPath | None = None
     rulebook: dict[LangCode, RelPath] = Field(default_factory=dict)
 
@@ -130,8 +131,8 @@ class ChecksConfig(StrictModel):
     """Rule codes or prefixes to select or ignore for this game (as in ruff), and the
     legibility thresholds."""
 
-    select: list[str] = Field(default_factory=list, examples=[["S", "R"]])
-    ignore: list[str] = Field(default_factory=list, examples=[["T104"]])
+    select: list[str] = Field(default_factory=new_list, examples=[["S", "R"]])
+    ignore: list[str] = Field(default_factory=new_list, examples=[["T104"]])
     # made without a validator of its own (defaults only; the enclosing model validates it):
     # building one for each default nested model cost ~7 ms of every command
     legibility: Legibility = Field(default_factory=Legibility.model_construct)
@@ -224,20 +225,20 @@ class ManifestBase(StrictModel):
     )
     minutes: int | None = Field(default=None, ge=1, le=10_000, description="Playing time.")
     age: int | None = Field(default=None, ge=0, le=99)
-    options: list[Option] = Field(default_factory=list)
+    options: list[Option] = Field(default_factory=new_list)
     cooperative: bool | dict[Annotated[Slug, Ref("option")], bool | int | str] = Field(
         default=False,
         description="Whether the players win or lose together: true (always), false, or the "
         "option values that make play co-operative (every one of them set).",
         examples=[{"play": "together"}],
     )
-    variants: list[Variant] = Field(default_factory=list)
+    variants: list[Variant] = Field(default_factory=new_list)
     files: Files = Field(default_factory=Files)
     checks: ChecksConfig = Field(default_factory=ChecksConfig.model_construct)
     questions: QuestionNeeds | None = Field(
         default=None, description="How many trivia questions per difficulty the game needs."
     )
-    sources: list[str] = Field(default_factory=list, description="Source notes for the facts.")
+    sources: list[str] = Field(default_factory=new_list, description="Source notes for the facts.")
     style: GameStyle = Field(
         default_factory=GameStyle.model_construct,
         description="The game's font and its rulebook's look (accent colour, heading font, cover).",

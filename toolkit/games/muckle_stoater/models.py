@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from toolkit.content.models import CardBase, StrictModel
+from toolkit.content.models.base import new_list
 
 
 class Pack(StrictModel):
@@ -23,7 +24,7 @@ class MuckleRules(StrictModel):
     pack: Pack
     hand_size: int = Field(ge=1, le=20)
     draw_per_turn: int = Field(ge=0, le=5)
-    team_players: list[int] = Field(default_factory=list, description="Counts allowing teams.")
+    team_players: list[int] = Field(default_factory=new_list, description="Counts allowing teams.")
     max_rounds: int = Field(ge=1, le=100_000, description="Simulation cap; reaching it is a draw.")
 
 

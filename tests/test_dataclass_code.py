@@ -1,0 +1,117 @@
+"""The compiled dataclass methods a command keeps between runs (toolkit.dataclass_code): a
+second run compiles none of them, and a class made from kept code is the class `dataclasses`
+makes."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit import dataclass_code
+
+RUN = (
+    "import sys; sys.argv = ['playset', 'list'];"
+    "import toolkit.dataclass_code as kept; counted = [0]; real = compile\n"
+    "def counting(*args, **kwargs):\n"
+    "    counted[0] += 1\n"
+    "    return real(*args, **kwargs)\n"
+    "kept.compile = counting\n"
+    "import toolkit.cli as cli\n"
+    "try:\n"
+    "    cli.main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print('compiled', counted[0], file=sys.stderr)\n"
+)
+
+
+def _compiled(cache: Path) -> int:
+    """How many dataclass method sources a run of `playset list` compiled."""
+    env = dict(os.environ, PLAYSET_CACHE=str(cache))
+    done = subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    line = [row for row in done.stderr.splitlines() if row.startswith("compiled ")][-1]
+    return int(line.split()[1])
+
+
+def test_a_second_run_compiles_no_dataclass_method(tmp_path: Path) -> None:
+    first = _compiled(tmp_path)
+    assert first > 50  # typer's, pydantic's and the toolkit's dataclasses
+    assert _compiled(tmp_path) == 0
+    # a tampered entry is not ours: ignored, every method compiled afresh, then kept again
+    entry = next((tmp_path / "playset" / "code").glob("dataclass-code-*"))
+    data = bytearray(entry.read_bytes())
+    data[-1] ^= 1
+    entry.write_bytes(bytes(data))
+    assert _compiled(tmp_path) == first
+    assert _compiled(tmp_path) == 0
+
+
+def test_a_cache_folder_that_is_a_file_means_no_cache(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    assert _compiled(tmp_path / "file") > 50
+    assert _compiled(tmp_path / "file") > 50
+
+
+def _classes() -> list[type]:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Point:
+        """A point."""
+
+        x: int
+        y: float = 0.5
+        tags: list[str] = dataclasses.field(default_factory=list, compare=False)
+
+    @dataclasses.dataclass(order=True)
+    class Plain:
+        name: str
+        count: int = 0
+
+    @dataclasses.dataclass(frozen=True, eq=False)
+    class ById:
+        key: str
+
+    return [Point, Plain, ById]
+
+
+def test_a_class_made_from_kept_code_is_the_class_dataclasses_makes(monkeypatch) -> None:
+    plain = _classes()
+    monkeypatch.setattr(dataclass_code, "_KEPT", {})
+    monkeypatch.setattr(dataclass_code, "_USED", set())
+    monkeypatch.setattr(dataclass_code, "_STATE", {"store": None, "new": 0})
+    monkeypatch.setattr(dataclasses, "exec", dataclass_code._exec, raising=False)
+    compiled = _classes()  # compiled through the hook, kept
+    # a third making compiles nothing
+    monkeypatch.setattr(dataclass_code, "compile", None, raising=False)
+    reused = _classes()
+    for ours, kept_ones in zip(plain, zip(compiled, reused, strict=True), strict=True):
+        for theirs in kept_ones:
+            assert theirs.__doc__ == ours.__doc__
+            assert str(inspect.signature(theirs)) == str(inspect.signature(ours))
+            assert [f.name for f in dataclasses.fields(theirs)] == [
+                f.name for f in dataclasses.fields(ours)
+            ]
+            assert getattr(theirs, "__slots__", None) == getattr(ours, "__slots__", None)
+            assert theirs.__match_args__ == ours.__match_args__
+            for method in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__lt__"):
+                mine, original = getattr(theirs, method, None), getattr(ours, method, None)
+                assert (mine is None) == (original is None), method
+                code, base = getattr(mine, "__code__", None), getattr(original, "__code__", None)
+                if base is not None:
+                    assert code is not None and code.co_code == base.co_code, method
+                    assert code.co_filename == base.co_filename, method
+    point, plain_point = reused[0](1), plain[0](1)
+    assert repr(point).replace(reused[0].__qualname__, "") == repr(plain_point).replace(
+        plain[0].__qualname__, ""
+    )
+    assert point == reused[0](1, tags=["a"]) and hash(point) == hash(reused[0](1))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 2  # type: ignore[misc]
+    assert reused[1]("a") < reused[1]("b")
+    assert reused[2]("k") != reused[2]("k")
