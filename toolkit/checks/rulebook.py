@@ -13,7 +13,7 @@ from toolkit.checks.printfit import P_GLYPH
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
-from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.jinja_cache import TEMPLATE_CODE
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
@@ -22,6 +22,12 @@ from toolkit.render.undefined import MissingName
 
 R_RULEBOOK = rule(
     "R010", "rulebook-template", "A rulebook expression fails (unknown content or bad syntax)."
+)
+R_IMAGE = rule(
+    "R012",
+    "rulebook-image",
+    "A rulebook's Markdown image prints only its text: a picture goes on the cover or a card.",
+    Severity.WARNING,
 )
 
 
@@ -40,6 +46,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue
         yield from _glyphs(display, source, text, faces)
         yield from _typography(display, lang, source)
+        yield from _images(display, source)
 
 
 def _own_fault(game: Game, exc: RulebookError) -> bool:
@@ -69,6 +76,38 @@ def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:
             if found and code is not None:
                 more = f" (+{len(found) - 1} more on this line)" if len(found) > 1 else ""
                 yield code.at(display, Span(number, found[0].mark + 1), found[0].why + more)
+
+
+# `![alt](path "title")`, outside template code and inline code (masked), fences apart
+_IMAGE = re.compile(r"!\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?[^)\n]*\)")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CODE = re.compile(rf"{TEMPLATE_CODE}|`[^`\n]*`", re.DOTALL)
+
+
+def _images(display: str, source: str) -> Iterator[Diagnostic]:
+    """R012 at each Markdown image: a rulebook prints its alt text, never the picture (the
+    cover's picture is game.yaml's `style.cover`; cards place pictures in their layouts)."""
+    masked = _CODE.sub(lambda m: re.sub(r"[^\n]", "\x00", m.group(0)), source)
+    fence = ""
+    lines = zip(masked.split("\n"), source.split("\n"), strict=True)  # masking keeps lines
+    for number, (line, written) in enumerate(lines, 1):
+        opened = _FENCE.match(written)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        for found in _IMAGE.finditer(line):
+            alt, path = found.group(1).strip(), found.group(2)
+            yield R_IMAGE.at(
+                display,
+                Span(number, found.start() + 1),
+                f"a rulebook prints no pictures: `![{alt}]({path})` prints only its text"
+                f" {alt!r}; put a picture on the cover (game.yaml `style: cover: {path}`)"
+                " or on cards (an image box in a layout)",
+            )
 
 
 def _glyphs(display: str, source: str, text: str, faces: Faces) -> Iterator[Diagnostic]:

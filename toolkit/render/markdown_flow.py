@@ -354,9 +354,16 @@ class FitTable(Flowable):
 
     Short columns get their natural width; the rest share what is left in proportion to
     their content, never below their longest word (unless even those cannot fit).
+
+    reportlab splits a table by making a new table of every row left, which it measures and
+    styles again at the next page: a long table cost the square of its rows. Here reportlab
+    only ever sees the rows a page can hold (`_Rows.table`); a split keeps the rest as a
+    `TableRest` with the same column widths, row shading and accent line under the very last
+    row, and the pages are the ones reportlab's split of the whole table draws, byte for byte.
     """
 
     PAD = 5.0
+    TOP, BOTTOM = 3.0, 4.0  # cell padding: no row is lower than the two
     KEEP_FRACTION = 0.4  # tables up to this part of a page move rather than split
     MIN_ROWS = 3  # rows a split table leaves on the first page, at least
 
@@ -365,11 +372,13 @@ class FitTable(Flowable):
         self.rows = rows
         self.sheet = sheet
         self.header = header
-        self._table: Table | None = None
-        self._for_width = -1.0
+        self._rows = _Rows(rows, sheet, header)
+        self._measured: tuple[list[float], list[float]] | None = None
+        self._widths: tuple[float, list[float]] = (-1.0, [])
+        self._table: Table | None = None  # the table `wrap` measured last: `drawOn` draws it
 
     def _measure(self) -> tuple[list[float], list[float]]:
-        columns = max(len(r) for r in self.rows)
+        columns = self._rows.columns
         mins = [0.0] * columns
         maxs = [0.0] * columns
         for row in self.rows:
@@ -385,72 +394,29 @@ class FitTable(Flowable):
                 maxs[i] = max(maxs[i], full + 2 * self.PAD + 1)
         return mins, maxs
 
-    def _build(self, width: float) -> Table:
-        if self._table is not None and abs(self._for_width - width) < 0.01:
-            return self._table
-        widths = fit_widths(*self._measure(), width)
-        data = []
-        for row in self.rows:
-            cells: list[Paragraph | str] = []
-            for cell in row:
-                style = self.sheet["cell_head" if cell.head else "cell"]
-                if cell.align:
-                    style = ParagraphStyle(f"{style.name}-{cell.align}", parent=style)
-                    style.alignment = (
-                        TA_CENTER
-                        if cell.align == "center"
-                        else TA_RIGHT
-                        if cell.align == "right"
-                        else TA_LEFT
-                    )
-                cells.append(paragraph(cell.markup, style, self.sheet.icons))
-            cells += [""] * (len(widths) - len(cells))
-            data.append(cells)
-        accent = self.sheet.accent
-        commands: list[tuple[Any, ...]] = [
-            ("FONT", (0, 0), (-1, -1), self.sheet.font("regular")),  # else Helvetica is used
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), self.PAD),
-            ("RIGHTPADDING", (0, 0), (-1, -1), self.PAD),
-            ("TOPPADDING", (0, 0), (-1, -1), 3),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-            ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE),
-            ("LINEBELOW", (0, -1), (-1, -1), 0.8, accent),
-        ]
-        first = 0
-        if self.header:
-            first = 1
-            commands += [
-                ("BACKGROUND", (0, 0), (-1, 0), accent),
-                ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
-            ]
-        for r in range(first + 1, len(data), 2):
-            commands.append(("BACKGROUND", (0, r), (-1, r), mix(accent, 0.07)))
-        table = Table(
-            data,
-            colWidths=widths,
-            repeatRows=first,
-            style=TableStyle(commands),
-            hAlign="LEFT",
-            splitByRow=1,
-        )
-        self._table, self._for_width = table, width
-        return table
+    def _build(self, width: float, height: float) -> Table:
+        if self._measured is None:
+            self._measured = self._measure()
+        if abs(self._widths[0] - width) >= 0.01:
+            self._widths = (width, fit_widths(*self._measured, width))
+        self._table = self._rows.table(self._widths[1], 0, height)
+        return self._table
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        return self._build(availWidth).wrap(availWidth, availHeight)
+        return self._build(availWidth, availHeight).wrap(availWidth, availHeight)
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
-        table = self._build(availWidth)
-        _, whole = table.wrap(availWidth, availHeight)
         frame = getattr(getattr(self, "_frame", None), "_height", None) or 600.0
+        # rows past the keep fraction too: if it holds them all, `whole` is all the table's
+        table = self._build(availWidth, max(availHeight, self.KEEP_FRACTION * frame))
+        _, whole = table.wrap(availWidth, availHeight)
         if availHeight < 0.9 * frame:  # not at the top of a page: may move to the next one
             if whole <= self.KEEP_FRACTION * frame:
                 return []  # a short table moves whole to the next page
             first = (1 if self.header else 0) + self.MIN_ROWS
             if availHeight < sum(table._rowHeights[:first]):  # type: ignore[attr-defined]
                 return []  # no lonely header and row at the foot of a page
-        return table.split(availWidth, availHeight)
+        return self._rows.rest(table.split(availWidth, availHeight), self._widths[1], 0)
 
     def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
         assert self._table is not None, "drawOn before wrap"
@@ -461,6 +427,174 @@ class FitTable(Flowable):
 
     def getSpaceAfter(self) -> float:
         return 10
+
+
+class TableRest(Flowable):
+    """The body rows a page split of a FitTable left, from `start`, under its header: what
+    reportlab's split leaves (a plain table: the same column widths, no space around it, no
+    rule against splitting at the foot of a page), of which reportlab sees one page's rows.
+
+    `lines`: the line commands reportlab's split gave the rest, in its rows (they may name
+    rows past the page's; reportlab's split of the page's table drops or clips those)."""
+
+    def __init__(self, rows: _Rows, widths: list[float], start: int, lines: list) -> None:
+        super().__init__()
+        self.rows, self.widths, self.start, self.lines = rows, widths, start, lines
+        self._table: Table | None = None
+
+    def _build(self, height: float) -> Table:
+        self._table = self.rows.table(self.widths, self.start, height, self.lines)
+        return self._table
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self._build(availHeight).wrap(availWidth, availHeight)
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        table = self._build(availHeight)
+        parts = table.split(availWidth, availHeight)
+        if parts == [table]:
+            return [self]
+        return self.rows.rest(parts, self.widths, self.start)
+
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
+        assert self._table is not None, "drawOn before wrap"
+        self._table.drawOn(canvas, x, y, _sW)  # type: ignore[call-arg]  # the stubs lack _sW
+
+
+class _Rows:
+    """A FitTable's rows: their cell paragraphs (made once, when a page first holds them)
+    and the reportlab tables of the rows a page can hold, for the table and its rests."""
+
+    MEASURE = 200  # rows measured in one table
+    KEPT = 4  # tables kept: a table is wrapped, split and drawn, on every pass of a build
+
+    def __init__(self, rows: list[list[Cell]], sheet: Sheet, header: bool) -> None:
+        self.cells = rows
+        self.sheet = sheet
+        self.header = header
+        self.first = 1 if header else 0  # the header rows, repeated on every page
+        self.columns = max(len(r) for r in rows)
+        self._made: list[list[Paragraph | str] | None] = [None] * len(rows)
+        self._heights: dict[tuple[float, ...], list[float]] = {}  # by column widths
+        self._tables: dict[tuple[Any, ...], tuple[Any, Table]] = {}  # the last few made
+
+    def data(self, index: int) -> list[Paragraph | str]:
+        """The cells of row `index` as reportlab takes them (a new list: reportlab edits it)."""
+        made = self._made[index]
+        if made is None:
+            made = []
+            for cell in self.cells[index]:
+                style = self.sheet["cell_head" if cell.head else "cell"]
+                if cell.align:
+                    style = ParagraphStyle(f"{style.name}-{cell.align}", parent=style)
+                    style.alignment = (
+                        TA_CENTER
+                        if cell.align == "center"
+                        else TA_RIGHT
+                        if cell.align == "right"
+                        else TA_LEFT
+                    )
+                made.append(paragraph(cell.markup, style, self.sheet.icons))
+            made += [""] * (self.columns - len(made))
+            self._made[index] = made
+        return list(made)
+
+    def heights(self, widths: list[float], upto: int) -> list[float]:
+        """The heights of the rows before `upto` (at least), as reportlab measures them: in a
+        table of the rows not measured yet, each row once for these column widths."""
+        heights = self._heights.setdefault(tuple(widths), [])
+        while len(heights) < upto:  # a few hundred rows at a time: reportlab looks for the
+            rows = range(len(heights), min(upto, len(heights) + self.MEASURE))  # next row to
+            table = Table(  # measure from the first, which costs the square of a table's rows
+                [self.data(i) for i in rows],
+                colWidths=widths,
+                style=TableStyle(self.commands()),
+            )
+            table.wrap(sum(widths), 0x7FFFFFFF)
+            heights += table._rowHeights  # type: ignore[attr-defined]
+        return heights
+
+    def commands(self) -> list[tuple[Any, ...]]:
+        """The style commands every cell takes (the lines and backgrounds are `table`'s)."""
+        return [
+            ("FONT", (0, 0), (-1, -1), self.sheet.font("regular")),  # else Helvetica is used
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), FitTable.PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), FitTable.PAD),
+            ("TOPPADDING", (0, 0), (-1, -1), FitTable.TOP),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), FitTable.BOTTOM),
+        ]
+
+    def table(
+        self, widths: list[float], start: int, height: float, lines: list | None = None
+    ) -> Table:
+        """The header and the body rows from `start` that fill `height`, the first that does
+        not fit and one more, with their heights: reportlab measures and splits this table as
+        it would every row left (the rows past the first that does not fit never matter), and
+        measures no row again.
+
+        reportlab draws a table's lines and backgrounds in the order of their commands: these
+        are the commands of the table as made (`lines` None; its last row named -1) or of the
+        rest reportlab's split leaves (its lines given, its backgrounds shifted up).
+        """
+        body = len(self.cells) - self.first
+        step = max(FitTable.MIN_ROWS + 2, int(min(height, 1e7) / (FitTable.TOP + FitTable.BOTTOM)))
+        heights = self.heights(widths, min(len(self.cells), self.first + start + step))
+        used = sum(heights[: self.first])
+        end = start
+        while end < body and used <= height:
+            row = self.first + end
+            if row >= len(heights):  # every row is at least its padding high: `step` more
+                heights = self.heights(widths, min(len(self.cells), row + step))
+            used += heights[row]
+            end += 1
+        end = min(body, max(end + 1, start + FitTable.MIN_ROWS + 1))
+        key = (tuple(widths), start, end, id(lines))  # kept with `lines`: the id stays its
+        if key in self._tables:
+            return self._tables[key][1]
+        data = [self.data(i) for i in range(self.first)]
+        data += [self.data(self.first + i) for i in range(start, end)]
+        rows = heights[: self.first] + heights[self.first + start : self.first + end]
+        accent = self.sheet.accent
+        commands = self.commands()
+        if lines is None:
+            # the last row of all, as the whole table's -1 is when reportlab splits it
+            last = -1 if end == body else len(self.cells) - 1
+            lines = [
+                ("LINEBELOW", (0, 0), (-1, last), 0.4, RULE),
+                ("LINEBELOW", (0, last), (-1, last), 0.8, accent),
+            ]
+        commands += lines
+        if self.header:
+            commands += [
+                ("BACKGROUND", (0, 0), (-1, 0), accent),
+                ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+            ]
+        for r in range(self.first, len(data)):
+            if (start + r - self.first) % 2:  # every second body row, counted across pages
+                commands.append(("BACKGROUND", (0, r), (-1, r), mix(accent, 0.07)))
+        table = Table(
+            data,
+            colWidths=widths,
+            rowHeights=rows,
+            repeatRows=self.first,
+            style=TableStyle(commands),
+            hAlign="LEFT",
+            splitByRow=1,
+        )
+        if len(self._tables) >= self.KEPT:
+            del self._tables[next(iter(self._tables))]
+        self._tables[key] = (lines, table)
+        return table
+
+    def rest(self, parts: list[Flowable], widths: list[float], start: int) -> list[Flowable]:
+        """reportlab's split of a page's table: its first part, then the rows left as a rest
+        with the lines reportlab's split gave them."""
+        if len(parts) != 2:
+            return parts  # [] (no row fits) or the table (all fit)
+        placed = parts[0]._nrows - self.first  # type: ignore[attr-defined]
+        lines = list(parts[1]._linecmds)  # type: ignore[attr-defined]
+        return [parts[0], TableRest(self, widths, start + placed, lines)]
 
 
 def fit_widths(mins: list[float], maxs: list[float], total: float) -> list[float]:
