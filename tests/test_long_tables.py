@@ -104,7 +104,14 @@ def _whole_table_split(monkeypatch: pytest.MonkeyPatch) -> None:
     (every page makes a new table of all the rows left)."""
     build = FitTable._build
     monkeypatch.setattr(FitTable, "_build", lambda self, w, h: build(self, w, 1e9))
-    monkeypatch.setattr(markdown_flow._Rows, "rest", lambda self, parts, *_: parts)
+    monkeypatch.setattr(markdown_flow._Rows, "rest", lambda self, parts, *_: _spaced(parts))
+
+
+def _spaced(parts: list) -> list:
+    """reportlab's split, but the table's space after it kept under its last rows (the
+    split drops it: text after a split table stood on its last line)."""
+    parts[-1].spaceAfter = 10
+    return parts
 
 
 @pytest.mark.parametrize(

@@ -432,7 +432,8 @@ class FitTable(Flowable):
 class TableRest(Flowable):
     """The body rows a page split of a FitTable left, from `start`, under its header: what
     reportlab's split leaves (a plain table: the same column widths, no space around it, no
-    rule against splitting at the foot of a page), of which reportlab sees one page's rows.
+    rule against splitting at the foot of a page), of which reportlab sees one page's rows; but
+with the whole table's space after it, which reportlab's split drops.
 
     `lines`: the line commands reportlab's split gave the rest, in its rows (they may name
     rows past the page's; reportlab's split of the page's table drops or clips those)."""
@@ -455,6 +456,9 @@ class TableRest(Flowable):
         if parts == [table]:
             return [self]
         return self.rows.rest(parts, self.widths, self.start)
+
+    def getSpaceAfter(self) -> float:
+        return 10  # the whole table's: text after a split table's last rows stood on them
 
     def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
         assert self._table is not None, "drawOn before wrap"
