@@ -122,3 +122,51 @@ def test_a_few_ampersands_and_quotes_are_fine(run_cli, tmp_path):
     game = _rulebook_game(run_cli, tmp_path, text)
     result = run_cli("validate", str(game), "--no-cache", "--select", "R010")
     assert result.exit_code == 0, result.output
+
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">'
+
+
+def _icon(tmp_path, body: str):
+    icons = tmp_path / "icons"
+    icons.mkdir(exist_ok=True)
+    icon = icons / "x.svg"
+    icon.write_text(f"{SVG_OPEN}\n{body}</svg>\n")
+    return icon, icons
+
+
+@pytest.mark.parametrize("position", ['x="0 1"', 'y="1,2"', 'dx="1 1 1"', 'dy="0 0"'])
+def test_a_text_placed_character_by_character_is_counted_by_its_characters(tmp_path, position):
+    # G4: a position holding a list makes svglib draw (and style) a shape per character:
+    # 80,000 characters took 43 s to read, a 1 MB icon would take minutes and 1.5 GB
+    from toolkit.render import svg_guard
+
+    icon, icons = _icon(tmp_path, f"<text {position}>{'a' * 5000}</text>")
+    refusal = svg_guard.check(icon, icons)
+    assert refusal is not None and "5,000 pieces" in refusal.message
+    assert (refusal.line, refusal.col) == (2, 1)
+    inner = f'<text x="0" y="50">{"a" * 5000}<tspan {position}>b</tspan></text>'
+    icon, icons = _icon(tmp_path, inner)
+    assert svg_guard.check(icon, icons) is not None
+
+
+def test_many_tspans_count_as_the_pieces_they_draw(tmp_path):
+    # probe 6, L5: 1,990 `<tspan dx="1">` (under the element bound) took 5.4 s to read
+    from toolkit.render import svg_guard
+
+    spans = '<tspan dx="1">a</tspan>' * 1990
+    icon, icons = _icon(tmp_path, f'<rect width="1" height="1"/>\n<text y="50">{spans}</text>')
+    refusal = svg_guard.check(icon, icons)
+    assert refusal is not None and "pieces of text" in refusal.message
+    assert (refusal.line, refusal.col) == (3, 1)
+
+
+def test_ordinary_texts_in_icons_are_fine(tmp_path):
+    from toolkit.render import svg_guard
+
+    body = (
+        '<text x="0 10 20" y="50">abc</text>'
+        f'<text x="5" y="9">{"long text " * 500}<tspan dx="2">world</tspan> !</text>'
+    )
+    icon, icons = _icon(tmp_path, body)
+    assert svg_guard.check(icon, icons) is None
