@@ -170,3 +170,32 @@ def test_ordinary_texts_in_icons_are_fine(tmp_path):
     )
     icon, icons = _icon(tmp_path, body)
     assert svg_guard.check(icon, icons) is None
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing", "depth"),
+    [
+        ("{% for a in [1] %}", "{% endfor %}", template_bounds.MAX_LOOPS_NESTED),
+        ("{% if true %}", "{% endif %}", template_bounds.MAX_BLOCKS_NESTED),
+        ("{% with %}", "{% endwith %}", template_bounds.MAX_BLOCKS_NESTED),
+    ],
+)
+def test_tags_nested_deeper_than_python_compiles_are_a_limit_at_their_line(opening, closing, depth):
+    # probe 6, L2: 25 nested `for` were a SyntaxError, 200 nested `if` an IndentationError,
+    # at a line of the generated Python code
+    def nested(n: int) -> str:
+        return "\n".join([opening] * n) + "x" + closing * n
+
+    assert _render(nested(depth)) == "\n" * (depth - 1) + "x"
+    for n in (depth + 1, 200):
+        with pytest.raises(LIMIT, match="nested too deep") as caught:
+            _render(nested(n))
+        assert caught.value.lineno == depth + 1
+
+
+def test_a_rulebook_nesting_too_deep_is_r010_at_its_line(run_cli, tmp_path):
+    loops = "\n".join(["{% for a in [1] %}"] * 25) + "x" + "{% endfor %}" * 25
+    game = _rulebook_game(run_cli, tmp_path, f"# T\n\n{loops}\n")
+    result = run_cli("validate", str(game), "--no-cache", "--select", "R010")
+    assert result.exit_code == 1
+    assert "rulebook/en.md:19:1: R010" in result.output and "nested too deep" in result.output

@@ -113,7 +113,9 @@ class _Bounded:
     guard_tuple = staticmethod(bounds.guard_tuple)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
-        return bounds.guard_loops(super()._parse(source, name, filename))  # type: ignore[misc]
+        tree = super()._parse(source, name, filename)  # type: ignore[misc]
+        bounds.check_nesting(tree)
+        return bounds.guard_loops(tree)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "-":  # `d.keys() - other`: a set of the keys, each of other's looked up

@@ -776,6 +776,36 @@ def guard_loops(tree: nodes.Template) -> nodes.Template:
     return tree
 
 
+MAX_LOOPS_NESTED = 16
+"""`{% for %}` loops one inside another: each is a Python loop, and Python compiles no more
+than 20 blocks nested in one function (25 nested loops were a SyntaxError at a line of the
+generated code)."""
+MAX_BLOCKS_NESTED = 48
+"""Tags with a body (`if`, `for`, `with`, `macro`, `call`, `filter`, `set`…`endset`) one inside
+another: Python refuses more than 100 levels of indentation (200 nested `if` were an
+IndentationError at a line of the generated code)."""
+_BODIES = (nodes.For, nodes.If, nodes.With, nodes.Macro, nodes.CallBlock, nodes.FilterBlock)
+_BODIES += (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
+
+
+def check_nesting(tree: nodes.Template) -> None:
+    """Refuse a template whose tags nest deeper than Python can compile (raises
+    TemplateLimitError at the line of the first tag too deep)."""
+    stack: list[tuple[nodes.Node, int, int]] = [(tree, 0, 0)]
+    while stack:
+        node, loops, blocks = stack.pop()
+        if isinstance(node, _BODIES):
+            loops, blocks = loops + isinstance(node, nodes.For), blocks + 1
+            if loops > MAX_LOOPS_NESTED or blocks > MAX_BLOCKS_NESTED:
+                error = TemplateLimitError(
+                    f"tags nested too deep: at most {MAX_LOOPS_NESTED} `for` loops and"
+                    f" {MAX_BLOCKS_NESTED} tags with a body, one inside another"
+                )
+                error.lineno = node.lineno
+                raise error
+        stack.extend((child, loops, blocks) for child in node.iter_child_nodes())
+
+
 def _nesting(value: tuple[Any, ...], budget: Budget | None) -> int:
     """How deep tuples nest in `value` (1: none inside), counted no further than just past
     `MAX_NESTING`; a tuple a literal made is looked up, not walked again."""
