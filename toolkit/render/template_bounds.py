@@ -784,8 +784,10 @@ MAX_BLOCKS_NESTED = 48
 """Tags with a body (`if`, `for`, `with`, `macro`, `call`, `filter`, `set`…`endset`) one inside
 another: Python refuses more than 100 levels of indentation (200 nested `if` were an
 IndentationError at a line of the generated code)."""
-_BODIES = (nodes.For, nodes.If, nodes.With, nodes.Macro, nodes.CallBlock, nodes.FilterBlock)
-_BODIES += (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
+_BODIES: tuple[type[nodes.Node], ...] = (
+    (nodes.For, nodes.If, nodes.With, nodes.Macro, nodes.CallBlock, nodes.FilterBlock)
+    + (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
+)
 
 
 def check_nesting(tree: nodes.Template) -> None:
