@@ -785,9 +785,13 @@ MAX_BLOCKS_NESTED = 48
 another: Python refuses more than 100 levels of indentation (200 nested `if` were an
 IndentationError at a line of the generated code)."""
 _BODIES: tuple[type[nodes.Node], ...] = (
-    (nodes.For, nodes.If, nodes.With, nodes.Macro, nodes.CallBlock, nodes.FilterBlock)
-    + (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
-)
+    nodes.For,
+    nodes.If,
+    nodes.With,
+    nodes.Macro,
+    nodes.CallBlock,
+    nodes.FilterBlock,
+) + (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
 
 
 def check_nesting(tree: nodes.Template) -> None:
