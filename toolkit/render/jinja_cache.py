@@ -75,7 +75,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-5"
+CODE_VERSION = "bounded-6"
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
