@@ -75,7 +75,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-5"
+CODE_VERSION = "bounded-6"
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -105,7 +105,7 @@ class _Bounded:
     call, `~`, loops, blocks and printed values go through the guards of
     `toolkit.render.template_bounds`; range(), lipsum() and every filter are bounded."""
 
-    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    intercepted_binops = frozenset({"*", "**", "%", "+", "-"})
     code_generator_class: type[CodeGenerator] = bounds.BoundedCodeGenerator
     guard_join = staticmethod(bounds.guard_join)
     guard_iter = staticmethod(bounds.guard_iter)
@@ -113,9 +113,16 @@ class _Bounded:
     guard_tuple = staticmethod(bounds.guard_tuple)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
-        return bounds.guard_loops(super()._parse(source, name, filename))  # type: ignore[misc]
+        tree = super()._parse(source, name, filename)  # type: ignore[misc]
+        bounds.check_nesting(tree)
+        return bounds.guard_loops(tree)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "-":  # `d.keys() - other`: a set of the keys, each of other's looked up
+            if not bounds.hashes(left):
+                return left - right
+            right = bounds.listed(right)
+            bounds.guard_hashed([*left, *right] if isinstance(right, list | tuple) else left)
         bounds.check_binop(left, operator, right)
         result = super().call_binop(context, operator, left, right)  # type: ignore[misc]
         return bounds.check_result(result)

@@ -152,16 +152,19 @@ _TABLE_RULE = re.compile(
 _TABLE_CELL = re.compile(r":?-+:?")
 MAX_INLINE_MARKUP = 5_000
 """Pieces of inline markup a rendered rulebook may hold: emphasis marks (`*`, `_` runs that
-touch a word), code marks, links (`[`), autolinks, inline icons (`:die:`), hard line breaks
-and narrow no-break spaces. Each becomes a styled fragment that reportlab's line breaking
-handles one by one, at about ten times the cost of a word, and again for the rest of a
+touch a word), code marks, links (`[`), autolinks, inline icons (`:die:`), hard line breaks,
+narrow no-break spaces, and the characters `&`, `<` and `>` (escaped for reportlab, whose
+parser starts a fragment at each: 20 paragraphs of 12,000 `&#x ` took over 88 s of CPU and
+983 MB, the same text without `&` 16 s). Each becomes a styled fragment that reportlab's line
+breaking handles one by one, at about ten times the cost of a word, and again for the rest of a
 paragraph at every page it splits: 20 paragraphs of 2,000 spans (988 kB) took over 100 s and
 1 GB. The bundled rulebooks hold at most 160; at this bound a build takes seconds."""
 _INLINE_MARK = re.compile(
     r"(?P<icon>:[a-z_]+:)"  # an inline icon (toolkit.render.icons.INLINE_ICON)
     r"|(?P<break>\\\n| {2,}\n)"  # a hard line break
     r"|(?<=\S)[*_]+|[*_]+(?=\S)"  # emphasis: a run of * or _ touching a word
-    r"|`+|!?\[|<[A-Za-z]"  # code, a link or an image, an autolink
+    r"|`+|!?\[|<"  # code, a link or an image, an autolink or a `<` printed
+    r"|&|(?<=[^\s>])>|(?<=\S )>"  # `&` and `>` printed (not a quote's `>` at a line start)
     "|\u202f"  # a narrow no-break space (printed in a font of its own)
 )
 MAX_INLINE_ICONS = 200
@@ -294,7 +297,8 @@ def _refuse_much_markup(text: str) -> None:
         if count > MAX_INLINE_MARKUP:
             why = (
                 f"more than {MAX_INLINE_MARKUP:,} pieces of inline markup (bold, italics, code,"
-                " links, icons, line breaks): each is laid out on its own, so many cost minutes"
+                " links, icons, line breaks, &, < and >): each is laid out on its own, so many"
+                " cost minutes"
             )
         elif found.group("icon") is not None and (icons := icons + 1) > MAX_INLINE_ICONS:
             why = f"more than {MAX_INLINE_ICONS:,} inline icons: each costs a paragraph's layout"

@@ -55,6 +55,10 @@ CLIP_SQUARE = 50
 merges the shapes one at a time into a point list reportlab validates whole at each step
 (200 shapes cost 1.2 s a reference, 1,900 about 100 s), so that 300 shapes used once, or
 100 used four times, reach `MAX_EXPANDED`."""
+POSITIONS = ("x", "y", "dx", "dy")
+"""A `<text>` or `<tspan>` attribute that, holding more than one number, makes svglib draw its
+text one character at a time: a shape per character, styled on its own (a 1 MB `<text
+x="0 1">` would take ~9 minutes and ~1.5 GB to read; 80,000 characters took 43 s)."""
 _CLIP_URL = re.compile(r"url\(#([^)]*)\)")  # as svglib reads a clip-path
 _DECLARATIONS = re.compile(r"\{[^}]*\}?")
 _SELECTOR_PART = re.compile(r"[^\s{}>+~,]+")
@@ -292,6 +296,18 @@ def _check(
             if refusal is not None:
                 return refusal
         external[element] = seen[real]
+    first_text, pieces = None, 0
+    for element, strings in _texts(root):
+        first_text, pieces = first_text if first_text is not None else element, pieces + strings
+        if strings > MAX_EXPANDED:
+            message = (
+                f"its text draws {strings:,} pieces (more than {MAX_EXPANDED:,}): each"
+                " <tspan>, and each character of a text placed by a list of x, y, dx or dy,"
+                " is drawn on its own; use fewer pieces, or convert the text to paths"
+            )
+            return Refusal(path, *column(text, element), message)
+        known = external.get(element, (0, 0, 0))
+        external[element] = (known[0] + strings, known[1], known[2])
     total, heavy = _expanded(root, external)
     seen[real_path(path)] = total
     if total[2] > MAX_PIXELS:
@@ -307,6 +323,13 @@ def _check(
             f"it draws more than {MAX_EXPANDED:,} elements or {MAX_USES:,} <use> once each"
             " <use> is expanded; draw the shapes once instead of nesting <use>"
         )
+        if heavy is None and first_text is not None and pieces:
+            where = column(text, first_text)
+            message = (
+                f"it draws more than {MAX_EXPANDED:,} elements, its {pieces:,} pieces of text"
+                " counted (each <tspan>, and each character of a text placed by a list of x,"
+                " y, dx or dy, is drawn on its own); use fewer, or convert the text to paths"
+            )
         if heavy is not None and not _is_use(heavy):
             message = (
                 f"its clip-path references cost more than drawing {MAX_EXPANDED:,} elements"
@@ -315,6 +338,25 @@ def _check(
             )
         return Refusal(path, *where, message)
     return None
+
+
+def _texts(root: _Element) -> Iterator[tuple[_Element, int]]:
+    """Each `<text>` and how many shapes svglib makes of it: one per piece of text (its own,
+    and each `<tspan>`'s text and tail), or one per character once a position holds a list
+    (svglib keeps the last list it read for the pieces that follow)."""
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.tag.rsplit("}", 1)[-1] != "text":
+            continue
+        pieces = [element.text or ""]
+        listed = False
+        for inner in element.iter():
+            if not isinstance(inner.tag, str):
+                continue
+            if inner is not element:
+                pieces += [inner.text or "", inner.tail or ""]
+            for name in POSITIONS:
+                listed = listed or len(_NUMBER.findall(inner.get(name) or "")) > 1
+        yield element, sum(len(p) for p in pieces) if listed else sum(1 for p in pieces if p)
 
 
 def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int]:

@@ -22,7 +22,7 @@ import itertools
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping
 from typing import Any
 
 from jinja2 import nodes
@@ -72,6 +72,19 @@ MAX_COMPARED = 16_000_000
 their texts in C, out of the deadline's reach (`t in a`, `a` 99,999 references to one
 1,000,000-character text equal to `t` but the last character, took 3.4 s, and ten of them in
 one list literal 25 s)."""
+MAX_SCANNED = 20_000_000
+"""A text's length times the length of the characters or needle one call compares it with,
+for the calls that compare them in C without a linear bound: `strip(chars)` looks every
+character up in `chars` (a 1,000,000-character text and set took 64 s), and the reverse
+searches (`rfind`, `rindex`, `rsplit`, `rpartition`) have no two-way fallback, so a needle
+that matches but for its second character costs its length at every place (400,000 and
+200,000 characters took 1:42). Forward searches (`find`, `count`, `in`, `split`) are linear."""
+_SCANNING = frozenset(("strip", "lstrip", "rstrip", "rfind", "rindex", "rsplit", "rpartition"))
+MAX_SAME_HASH = 32
+"""Different values with one hash a set or dict a template fills in one call may hold:
+Python hashes an integer as its value modulo 2**61 - 1, so multiples of that number all
+collide and n of them cost n² comparisons in C (`range(0, 20000*M, M)|unique` took 98 s,
+`{}.fromkeys` of it 19 s; the 100,000 items a list may hold, minutes)."""
 MAX_NESTING = 100
 """Tuples a template may nest in one another: hashing a tuple recurses in C without
 Python's recursion check, so one nested 250,000 deep (a 130-byte loop) crashed the process
@@ -348,6 +361,10 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
                 raise TemplateLimitError(f"translate() would build more than {MAX_STRING:,}")
         if name in ("encode", "decode"):
             _check_codec(args[0] if args else kwargs.get("encoding", "utf-8"))
+        if name in _SCANNING:
+            _check_scanned(owner, args[0] if args else kwargs.get("sep"), name)
+    if args and _fills_dict(obj):
+        guard_hashed(args[0] if name == "fromkeys" else _pair_keys(args[0]))
     if isinstance(owner, int) and name == "to_bytes":
         length = args[0] if args else kwargs.get("length", 1)
         if isinstance(length, int) and length > MAX_STRING:
@@ -359,6 +376,78 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+
+
+def _check_scanned(text: Any, other: Any, name: str) -> None:
+    """`text.name(other)` compares each place of `text` with all of `other`: refuse it past
+    `MAX_SCANNED` (see there)."""
+    if isinstance(other, str | bytes) and len(text) * len(other) > MAX_SCANNED:
+        raise TemplateLimitError(
+            f"{name}() of a {len(text):,}-character text by {len(other):,} characters costs"
+            f" more than {MAX_SCANNED:,} steps"
+        )
+
+
+def guard_hashed(keys: Iterable[Any]) -> None:
+    """Refuse keys that a set or dict would hash alike while they differ, more than
+    `MAX_SAME_HASH` of them (see there); `keys` is a list, or a mapping's keys."""
+    same: dict[int, list[Any]] = {}
+    for key in keys:
+        try:
+            value = hash(key)
+        except TypeError:
+            continue  # unhashable: the call itself says so
+        kept = same.setdefault(value, [])
+        if len(kept) < MAX_SAME_HASH + 1 and key not in kept:
+            kept.append(key)
+            if len(kept) > MAX_SAME_HASH:
+                raise TemplateLimitError(
+                    f"more than {MAX_SAME_HASH} different values with one hash (integers"
+                    " that differ by multiples of 2**61 - 1) in one set or dict: each costs"
+                    " as many comparisons as there are"
+                )
+
+
+def hashes(value: Any) -> bool:
+    """Whether `value - other` builds a set of `value`'s items (a dict's keys or items)."""
+    return isinstance(value, KeysView | ItemsView | set | frozenset)
+
+
+def _pair_keys(items: Any) -> Iterable[Any]:
+    """The keys `dict(items)` or `d.update(items)` would insert: a mapping's keys, or the
+    first item of each pair."""
+    if isinstance(items, Mapping):
+        return items.keys()
+    if isinstance(items, list | tuple):
+        return [pair[0] for pair in items if isinstance(pair, list | tuple) and pair]
+    return ()
+
+
+_ENV: list[Any] = []
+
+
+def _attribute_env() -> Any:
+    """A sandbox to read an item's attribute with, as `unique(attribute=…)` does."""
+    if not _ENV:
+        from jinja2.sandbox import SandboxedEnvironment
+
+        _ENV.append(SandboxedEnvironment())
+    return _ENV[0]
+
+
+def _unique_checked(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`unique` compares its items (or their `attribute`) with `==` and keeps them in a set."""
+    guard_compared(value)
+    attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
+    if not isinstance(value, list | tuple):
+        return
+    if attribute is None:
+        guard_hashed(value)
+    else:
+        from jinja2.filters import make_attrgetter
+
+        getter = make_attrgetter(_attribute_env(), attribute)
+        guard_hashed([getter(item) for item in value])
 
 
 def _check_codec(encoding: Any) -> None:
@@ -404,9 +493,20 @@ def call_args(obj: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
     if args and (
         (isinstance(owner, str | bytes) and name == "join")
         or (isinstance(owner, list) and name == "extend")
+        or (_fills_dict(obj) and not isinstance(args[0], Mapping))
     ):
         return (listed(args[0]), *args[1:])
     return args
+
+
+def _fills_dict(obj: Any) -> bool:
+    """`dict(…)`, `{}.fromkeys(…)` or `d.update(…)`: a call that hashes all of its argument."""
+    if obj is dict:
+        return True
+    owner: Any = getattr(obj, "__self__", None)
+    name = getattr(obj, "__name__", "")
+    is_dict = isinstance(owner, dict) or (isinstance(owner, type) and issubclass(owner, dict))
+    return is_dict and name in ("fromkeys", "update")
 
 
 GROWING = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "fromkeys"})
@@ -523,6 +623,10 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]]
     "replace": _replaced,
     "format": _formatted,
     "sum": _summed,
+    "trim": lambda v, a, k: _check_scanned(
+        v if isinstance(v, str) else "", a[0] if a else k.get("chars"), "trim"
+    ),
+    "unique": lambda v, a, k: _unique_checked(v, a, k),
     "string": _weighed_value,
     "tojson": _json_indented,
     "pprint": _weighed_value,
@@ -533,7 +637,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]]
     "xmlattr": _weighed_value,
     # filters that compare items with each other, inside C like `==`
     **dict.fromkeys(
-        ("sort", "unique", "min", "max", "dictsort", "groupby"),
+        ("sort", "min", "max", "dictsort", "groupby"),
         lambda v, a, k: guard_compared(v),
     ),
 }
@@ -552,7 +656,7 @@ def said(exc: BaseException) -> str:
     return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
 
 
-LISTED_FILTERS = frozenset({"join", "sum"})
+LISTED_FILTERS = frozenset({"join", "sum", "unique"})
 """Filters that build one value out of all the items of what they are given: an iterator
 (`map`, `select`, a dict view) is listed first so that its size is known."""
 
@@ -670,6 +774,42 @@ def guard_loops(tree: nodes.Template) -> nodes.Template:
             guard = nodes.EnvironmentAttribute("guard_iter", lineno=line)
             loop.iter = nodes.Call(guard, [loop.iter], [], None, None, lineno=line)
     return tree
+
+
+MAX_LOOPS_NESTED = 16
+"""`{% for %}` loops one inside another: each is a Python loop, and Python compiles no more
+than 20 blocks nested in one function (25 nested loops were a SyntaxError at a line of the
+generated code)."""
+MAX_BLOCKS_NESTED = 48
+"""Tags with a body (`if`, `for`, `with`, `macro`, `call`, `filter`, `set`…`endset`) one inside
+another: Python refuses more than 100 levels of indentation (200 nested `if` were an
+IndentationError at a line of the generated code)."""
+_BODIES: tuple[type[nodes.Node], ...] = (
+    nodes.For,
+    nodes.If,
+    nodes.With,
+    nodes.Macro,
+    nodes.CallBlock,
+    nodes.FilterBlock,
+) + (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
+
+
+def check_nesting(tree: nodes.Template) -> None:
+    """Refuse a template whose tags nest deeper than Python can compile (raises
+    TemplateLimitError at the line of the first tag too deep)."""
+    stack: list[tuple[nodes.Node, int, int]] = [(tree, 0, 0)]
+    while stack:
+        node, loops, blocks = stack.pop()
+        if isinstance(node, _BODIES):
+            loops, blocks = loops + isinstance(node, nodes.For), blocks + 1
+            if loops > MAX_LOOPS_NESTED or blocks > MAX_BLOCKS_NESTED:
+                error = TemplateLimitError(
+                    f"tags nested too deep: at most {MAX_LOOPS_NESTED} `for` loops and"
+                    f" {MAX_BLOCKS_NESTED} tags with a body, one inside another"
+                )
+                error.lineno = node.lineno
+                raise error
+        stack.extend((child, loops, blocks) for child in node.iter_child_nodes())
 
 
 def _nesting(value: tuple[Any, ...], budget: Budget | None) -> int:
