@@ -29,7 +29,8 @@ class Problem:
     message: str
 
 
-MAX_PROBLEMS = 20  # a run stops once it holds more problems than this
+MAX_PROBLEMS = 20  # a run stops after the game that takes it past this many problems
+MAX_GAME_PROBLEMS = 1000  # and a game stops at once past this many (20 are reported)
 MAX_INVARIANTS = 20
 """Entries of one `invariant_errors()` call kept (the contract reports 20 problems at most:
 an engine listing a million made a game of checks take minutes and gigabytes)."""
@@ -164,7 +165,7 @@ def _play(
                     Problem("invariant_errors", f"{where}: after {other}: {e}")
                     for e in _invariants(probe)
                 ]
-                if len(problems) > MAX_PROBLEMS:  # more than are reported
+                if len(problems) > MAX_GAME_PROBLEMS:
                     return problems
             if _fingerprint(state) != before:
                 problems.append(
@@ -196,7 +197,7 @@ def _play(
             message = f"game {index}: longer than max_turns={compiled.max_turns}"
             problems.append(Problem("is_terminal", message))
             break
-        if len(problems) > MAX_PROBLEMS:  # more than are reported
+        if len(problems) > MAX_GAME_PROBLEMS:
             return problems
     problems += [Problem("invariant_errors", f"game {index} end: {e}") for e in _invariants(state)]
     if state.is_terminal():
