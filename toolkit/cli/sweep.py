@@ -215,7 +215,8 @@ def tune(
         typer.Option("--param", help="PATH=LO..HI or PATH=A,B,C (repeatable)."),
     ] = ...,  # type: ignore[assignment]
     objective: Annotated[
-        str, typer.Option(help="METRIC=TARGET, e.g. team_win=50% or turns_median=40.")
+        list[str],
+        typer.Option(help="METRIC=TARGET, e.g. team_win=50% or turns_median=40 (once)."),
     ] = ...,  # type: ignore[assignment]
     budget: Annotated[
         int, typer.Option(min=1, max=100_000_000, help="Games for all trials together.")
@@ -245,6 +246,11 @@ def tune(
     json_out: JsonOpt = None,
 ) -> None:
     """Search values of --param that bring a metric to its target (Optuna's TPE sampler)."""
+    if len(objective) > 1:  # a repeated option kept the last one, silently
+        raise usage_error(
+            f"--objective is given {len(objective)} times: tune brings one metric to its "
+            "target (run it once per objective)"
+        )
     per_trial = games or max(100, budget // 20)
     request = sim_request(
         games=per_trial,
@@ -258,7 +264,7 @@ def tune(
         dask_idle=dask_idle,
     )
     with _stoppable("the tuning reports once its confirmation run is played; nothing reported"):
-        _tune(game, param, objective, budget, confirm, tolerance, request, json_out)
+        _tune(game, param, objective[0], budget, confirm, tolerance, request, json_out)
 
 
 def _tune(

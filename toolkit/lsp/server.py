@@ -8,9 +8,10 @@ other requests, and a failure is logged, never the end of the session."""
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -316,10 +317,39 @@ def _markdown(text: str) -> lsp.Hover:
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
 
 
-def serve() -> None:
+MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+"""The largest message body read: a document of the largest file a check reads whole
+(64 MB), escaped as JSON. pygls allocated whatever `Content-Length` said at once: 10¹¹
+bytes was a MemoryError traceback and the end of the session."""
+MAX_HEADER_BYTES = 64 * 1024
+
+
+class _BoundedInput:
+    """The client's stream as pygls reads it, with each header line and body bounded: a
+    body over MAX_MESSAGE_BYTES ends the session with one log line (the client's framing
+    is broken: nothing after it can be read as messages)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+
+    def readline(self) -> bytes:
+        return self._stream.readline(MAX_HEADER_BYTES)
+
+    def read(self, size: int) -> bytes:
+        if size > MAX_MESSAGE_BYTES:
+            log.error(
+                "a message of %d bytes is over the %d-byte bound: the session ends",
+                size,
+                MAX_MESSAGE_BYTES,
+            )
+            return b""
+        return self._stream.read(size)
+
+
+def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
     """Serve over stdin and stdout until the client disconnects."""
     server = make_server()
     try:
-        server.start_io()
+        server.start_io(_BoundedInput(stdin or sys.stdin.buffer), stdout)  # type: ignore[arg-type]
     finally:
         server.close()

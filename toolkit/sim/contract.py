@@ -9,6 +9,7 @@ checks (same seed → same game, different seeds → different games), on any ga
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
@@ -28,9 +29,28 @@ class Problem:
     message: str
 
 
+MAX_PROBLEMS = 20  # a run stops after the game that takes it past this many problems
+MAX_GAME_PROBLEMS = 1000  # and a game stops at once past this many (20 are reported)
+MAX_INVARIANTS = 20
+"""Entries of one `invariant_errors()` call kept (the contract reports 20 problems at most:
+an engine listing a million made a game of checks take minutes and gigabytes)."""
+
+
 def _invariants(state: State) -> list[str]:
+    """The engine's own invariant messages: at most MAX_INVARIANTS, each as text cut to
+    engines.MAX_MESSAGE characters (a 10 MB message was printed whole, five times over)."""
     check = getattr(state, "invariant_errors", None)
-    return list(check()) if check else []
+    if not check:
+        return []
+    return [_text(e) for e in itertools.islice(check(), MAX_INVARIANTS)]
+
+
+def _text(entry: object) -> str:
+    try:
+        text = entry if isinstance(entry, str) else str(entry)
+    except Exception:  # noqa: BLE001 - the engine's own __str__ failed
+        return shortened(f"({type(entry).__name__} that cannot be shown)")
+    return shortened(text)
 
 
 def _fingerprint(state: State) -> tuple[object, ...]:
@@ -90,7 +110,7 @@ def contract_problems(
                 problems += _play(compiled, setup, index, seed, probe_every, bool(teams))
         except GameTimeout:  # a hook that loops for ever: every later game would too
             return [*problems, _too_long(f"game {index}")]
-        if len(problems) > 20:
+        if len(problems) > MAX_PROBLEMS:
             return problems
     if seeds:
         try:
@@ -145,6 +165,8 @@ def _play(
                     Problem("invariant_errors", f"{where}: after {other}: {e}")
                     for e in _invariants(probe)
                 ]
+                if len(problems) > MAX_GAME_PROBLEMS:
+                    return problems
             if _fingerprint(state) != before:
                 problems.append(
                     Problem("clone", f"{where}: playing on a clone changed the original")
@@ -175,6 +197,8 @@ def _play(
             message = f"game {index}: longer than max_turns={compiled.max_turns}"
             problems.append(Problem("is_terminal", message))
             break
+        if len(problems) > MAX_GAME_PROBLEMS:
+            return problems
     problems += [Problem("invariant_errors", f"game {index} end: {e}") for e in _invariants(state)]
     if state.is_terminal():
         result = state.returns()

@@ -119,3 +119,24 @@ def same_folder() -> Iterator[None]:
         with suppress(OSError):  # a folder since removed stays left
             if os.getcwd() != here:
                 os.chdir(here)
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def same_signals() -> Iterator[None]:
+    """Run engine code and put back the Ctrl-C and SIGTERM handlers it may change: an
+    engine's `signal.signal(SIGINT, SIG_IGN)` switched Ctrl-C off for the whole run (only
+    the main thread can set handlers, so elsewhere this does nothing)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = [(number, signal.getsignal(number)) for number in STOP_SIGNALS]
+    try:
+        yield
+    finally:
+        for number, handler in before:
+            if handler is not None and signal.getsignal(number) is not handler:
+                with suppress(ValueError, OSError):
+                    signal.signal(number, handler)

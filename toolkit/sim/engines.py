@@ -17,6 +17,7 @@ import hashlib
 import importlib.util
 import inspect
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.sim import deadline
-from toolkit.sim.deadline import GameTimeout, game_deadline, same_folder
+from toolkit.sim.deadline import GameTimeout, game_deadline, same_folder, same_signals
 from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.exits import refuse_exit
 
@@ -137,12 +138,50 @@ def shortened(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
 
 
+class _MainThreadStdout:
+    """sys.stdout once engine code has run in this process: the main thread writes through
+    (the report, `check --format sarif`), any other thread to stderr. A thread an engine
+    starts prints whenever it likes, also while no redirect is in place (between hooks,
+    while the report is written), and its lines made the JSON and SARIF unreadable."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _target(self) -> Any:
+        if threading.current_thread() is threading.main_thread():
+            return self._stream
+        return sys.stderr
+
+    def write(self, text: str) -> int:
+        return int(self._target().write(text))
+
+    def writelines(self, lines: Any) -> None:
+        self._target().writelines(lines)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _threads_to_stderr() -> None:
+    """Wrap sys.stdout (once per stream) so that only the main thread writes to it."""
+    if not isinstance(sys.stdout, _MainThreadStdout):
+        sys.stdout = _MainThreadStdout(sys.stdout)
+
+
 @contextlib.contextmanager
 def engine_code() -> Iterator[None]:
     """Run engine code outside a game (its import, compile_game, the setup hooks): its
-    print()s go to stderr, never into a report on stdout (`check --format sarif`), and it
-    is bounded in time as one game is (a loop at import hung every command for ever)."""
-    with contextlib.redirect_stdout(sys.stderr), same_folder(), game_deadline():
+    print()s go to stderr, never into a report on stdout (`check --format sarif`), and so do
+    those of any thread it starts, then and later; it comes back to the working folder and
+    the signal handlers it found, and is bounded in time as one game is (a loop at import
+    hung every command for ever)."""
+    _threads_to_stderr()
+    with (
+        contextlib.redirect_stdout(sys.stderr),
+        same_folder(),
+        same_signals(),
+        game_deadline(),
+    ):
         yield
 
 

@@ -18,7 +18,13 @@ from typing import Any
 
 from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
-from toolkit.sim.deadline import GameTimeout, check_deadline, game_deadline, same_folder
+from toolkit.sim.deadline import (
+    GameTimeout,
+    check_deadline,
+    game_deadline,
+    same_folder,
+    same_signals,
+)
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
 
@@ -84,6 +90,7 @@ def play_one(
             game_deadline() as end,
             contextlib.redirect_stdout(sys.stderr),
             same_folder(),
+            same_signals(),
         ):
             return _play(compiled, setup, bots, index, seed, on_move, end)
     except GameTimeout as exc:

@@ -206,6 +206,7 @@ def tune(
     done: list[Trial] = []
     missing: list[str] = []
     stopped: list[BaseException] = []
+    failed: list[BaseException] = []  # what ended a trial: raised once the study is over
     seen: dict[tuple[tuple[str, Value], ...], Trial] = {}  # same values, same games: replay nothing
     sizes = [
         len(s.choices) if s.choices else int((s.high or 0) - (s.low or 0)) + 1
@@ -224,6 +225,18 @@ def tune(
         return trial.suggest_float(name, s.low, s.high)
 
     def run_trial(trial: Any) -> float:
+        """One trial; an error ends the search and is raised after it (through Optuna,
+        an engine's finding was logged as a failed trial with Optuna's traceback)."""
+        try:
+            return trial_distance(trial)
+        except optuna.TrialPruned:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - raised again once the study is over
+            failed.append(exc)
+            study.stop()
+            raise optuna.TrialPruned() from None
+
+    def trial_distance(trial: Any) -> float:
         combo = [(s.parameter, suggest(trial, s)) for s in space]
         values = tuple((p.path, v) for p, v in combo)
         if values in seen:
@@ -270,6 +283,8 @@ def tune(
     study.optimize(run_trial, n_trials=trials)
     if stopped:
         raise TuneStopped(len(done), stopped[0])
+    if failed:
+        raise failed[0]
     if missing:
         known = ", ".join(k for k in missing if not k.startswith(("card.", "event.")))
         raise SetupError(f"--objective {objective}: no such metric here (metrics: {known})")
