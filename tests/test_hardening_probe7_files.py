@@ -8,6 +8,8 @@ import py_compile
 import sys
 from pathlib import Path
 
+import pytest
+
 # --- G1, G2: an engine is imported from its source, never from __pycache__ -----------------
 
 
@@ -69,3 +71,85 @@ def test_importing_an_engine_writes_no_bytecode_through_a_pycache_link(tmp_path,
     assert _import(game / "engine.py", None).X == 1
     assert _import(package / "__init__.py", package).sub.Y == 2
     assert list(outside.iterdir()) == []
+
+
+# --- G3, G4, G5: `reference` and `icons` in a game folder, the toolkit installed ----------
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """The current folder is a game folder, and the toolkit runs as installed from a wheel
+    (no checkout): `reference` and `icons` write below the current folder by default."""
+    from toolkit import home, reference
+    from toolkit.reference import icon_sheet
+
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "game.yaml").write_text("id: x\n")
+    monkeypatch.chdir(game)
+    monkeypatch.setattr(home, "_checkout", lambda: None)
+    monkeypatch.delenv("PLAYSET_HOME", raising=False)
+    # the files' contents do not matter here, only where they go (and the test stays fast)
+    monkeypatch.setattr(reference, "render", lambda cli: "# reference\n")
+    monkeypatch.setattr(icon_sheet, "icon_sheet", lambda paper: b"%PDF-1.4 sheet\n")
+    return game
+
+
+def test_reference_writes_through_no_link_a_game_folder_brought(installed, run_cli, tmp_path):
+    mine = tmp_path / "bashrc"
+    mine.write_text("mine\n")
+    (installed / "docs").mkdir()
+    (installed / "docs" / "reference.md").symlink_to(mine)
+    result = run_cli("reference")
+    assert result.exit_code == 1
+    assert "symbolic link" in result.output
+    assert mine.read_text() == "mine\n"
+
+
+def test_reference_follows_no_docs_folder_link_a_game_folder_brought(installed, run_cli, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (installed / "docs").symlink_to(elsewhere)
+    assert run_cli("reference").exit_code == 1
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_reference_still_writes_its_default_file(installed, run_cli):
+    (installed / "docs").mkdir()
+    assert run_cli("reference").exit_code == 0
+    assert (installed / "docs" / "reference.md").read_text() == "# reference\n"
+    assert run_cli("reference", "--check").exit_code == 0
+
+
+def test_icons_follow_no_output_link_a_game_folder_brought(installed, run_cli, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (installed / "output").symlink_to(elsewhere)
+    result = run_cli("icons")
+    assert result.exit_code == 1
+    assert list(elsewhere.iterdir()) == []
+    (installed / "output").unlink()
+    assert run_cli("icons").exit_code == 0
+    assert (installed / "output" / "icons.pdf").read_bytes() == b"%PDF-1.4 sheet\n"
+
+
+def test_reference_check_reads_a_sparse_file_no_further_than_the_reference(
+    installed, run_cli, monkeypatch
+):
+    # a 3 GB sparse docs/reference.md (a few bytes in a tar) cost `reference --check` 85 s
+    # and 6.3 GB; it is compared by size first, then read no further than the reference
+    (installed / "docs").mkdir()
+    with open(installed / "docs" / "reference.md", "wb") as handle:
+        handle.truncate(3 * 1024**3)
+    read: list[int] = []
+    real_read = Path.read_bytes
+
+    def spy(self):
+        read.append(self.stat().st_size)
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: spy(self).decode())
+    monkeypatch.setattr(Path, "read_bytes", spy)
+    assert run_cli("reference", "--check").exit_code == 1
+    run_cli("reference")
+    assert not [size for size in read if size > 1024**2]
