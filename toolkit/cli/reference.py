@@ -20,10 +20,9 @@ def reference(
     ] = False,
 ) -> None:
     """Write the reference (fields, layouts, boards, icons, rules, templates, commands)."""
+    from toolkit.fileio import holds
     from toolkit.home import work_folder
     from toolkit.reference import render, write
-
-    from toolkit.fileio import holds
 
     cli = ctx.find_root().command  # the whole command line
     path = out or work_folder() / "docs" / "reference.md"
