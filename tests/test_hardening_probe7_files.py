@@ -153,3 +153,21 @@ def test_reference_check_reads_a_sparse_file_no_further_than_the_reference(
     assert run_cli("reference", "--check").exit_code == 1
     run_cli("reference")
     assert not [size for size in read if size > 1024**2]
+
+
+# --- G8: two images of one export under one name ---------------------------------------------
+
+
+def test_an_export_refuses_two_images_under_one_name(tmp_path, run_cli):
+    # the deck `bank-backs` has its face sheet named as the question bank `bank`'s backs:
+    # `bank-backs-1.png` was written twice, the bank's answers lost and the save naming the
+    # deck's faces as their backs
+    from tests.conftest import FIXTURES, copy_game
+
+    game = copy_game(FIXTURES / "base", tmp_path / "game")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("\nid: cards\n", "\nid: bank-backs\n"))
+    out = tmp_path / "out"
+    result = run_cli("export", "tts", str(game), "--lang", "en", "--out", str(out))
+    assert result.exit_code == 1
+    assert "two files of this export are named bank-backs-1.png" in result.output
