@@ -171,3 +171,36 @@ def test_an_export_refuses_two_images_under_one_name(tmp_path, run_cli):
     result = run_cli("export", "tts", str(game), "--lang", "en", "--out", str(out))
     assert result.exit_code == 1
     assert "two files of this export are named bank-backs-1.png" in result.output
+
+
+# --- Lows from probe 6: `new --into` a linked empty folder, `--out ''` ------------------------
+
+
+def test_new_writes_no_game_through_a_link_to_an_empty_folder(tmp_path, run_cli):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "parent").mkdir()
+    (tmp_path / "parent" / "demo").symlink_to(elsewhere)
+    result = run_cli("new", "demo", "--into", str(tmp_path / "parent"))
+    assert result.exit_code != 0
+    assert "symbolic link" in result.output
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["build"],
+        ["export", "png"],
+        ["calibrate"],
+        ["schemas", "export"],
+        ["i18n", "add-language", "de"],
+    ],
+)
+def test_an_empty_out_folder_is_a_usage_error(tmp_path, run_cli, monkeypatch, command):
+    # `build --out ''` wrote the game's PDFs into the current folder (Path('') is '.')
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*command, "--out", "")
+    assert result.exit_code == 2
+    assert "names no folder" in result.output
+    assert list(tmp_path.iterdir()) == []
