@@ -204,3 +204,30 @@ def test_an_empty_out_folder_is_a_usage_error(tmp_path, run_cli, monkeypatch, co
     assert result.exit_code == 2
     assert "names no folder" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+# --- R009 (Low from probe 6): no word of whether a path outside the game exists -------------
+
+
+def test_a_modeline_outside_the_game_says_nothing_of_whether_its_path_exists(tmp_path, run_cli):
+    import json
+
+    from toolkit.scaffold.new import new_game
+
+    game = tmp_path / "demo"
+    new_game(game, "demo", ["en"])
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "there.json").write_text("{}")
+    glossary = game / "glossary.yaml"
+    text = glossary.read_text()
+    outputs = []
+    for target in (mine / "there.json", mine / "missing.json", "../mine/missing.json"):
+        glossary.write_text(text.replace("schemas/glossary.schema.json", str(target), 1))
+        result = run_cli("validate", str(game), "--format", "json")
+        outputs.append([d["code"] for d in json.loads(result.stdout or "[]")])
+    assert outputs == [[], [], []]
+    # inside the game folder a missing schema is still a warning
+    glossary.write_text(text.replace("schemas/glossary.schema.json", "schemas/nope.json", 1))
+    result = run_cli("validate", str(game), "--format", "json")
+    assert [d["code"] for d in json.loads(result.stdout)] == ["R009"]
