@@ -200,7 +200,9 @@ def test_editing_the_glossary_or_a_layout_is_seen(cache, tmp_path, monkeypatch, 
 
 def test_a_schema_a_modeline_names_going_away_is_seen(cache, tmp_path, monkeypatch):
     game = build_case(FIXTURES / "base", tmp_path / "game")
-    schema = tmp_path / "schemas" / "deck.schema.json"
+    # inside the game: of a path outside it R009 says nothing (whether it exists is the
+    # user's, not the game's to learn)
+    schema = game / "myschemas" / "deck.schema.json"
     schema.parent.mkdir()
     shutil.copy(REPO / "schemas" / "generic" / "deck.schema.json", schema)
     deck = game / "decks" / "cards.yaml"

@@ -452,6 +452,19 @@ def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes
         os.close(fd)
 
 
+def holds(path: Path, data: bytes) -> bool:
+    """Whether the regular file (not a link) at `path` holds exactly `data`, read no further
+    than its length: a file a command compares before replacing it may be a sparse file of
+    gigabytes a game folder brought (a 3 GB one cost a whole read, 37 s and 6.3 GB, to
+    compare)."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != len(data):
+            return False
+        return read_bounded(path, len(data)) == data
+    except OSError:
+        return False
+
+
 def _opened_inside(fd: int, opened: os.stat_result, path: Path, root: Path) -> bool:
     """Whether the file open as `fd` lies inside `root`: where the kernel says it is
     (/proc/self/fd on Linux), else the real path of `path` if that is the same file."""

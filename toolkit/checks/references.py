@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
+from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.models.glossary import GlossaryTerm
@@ -158,7 +159,8 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
 def _modelines(game: Game) -> Iterator[Diagnostic]:
     """One warning per game when editor modelines point at schema files that are not there
     (a game folder moved away from its schemas, or a file copied from a bundled game):
-    completion and checks in the editor silently stop. URLs are not followed."""
+    completion and checks in the editor silently stop. URLs are not followed, nor paths
+    outside the game folder and the toolkit's schemas (whether they exist is not told)."""
     broken: list[tuple[str, Span, str]] = []
     for loaded in game.files():
         doc = loaded.doc
@@ -166,7 +168,7 @@ def _modelines(game: Game) -> Iterator[Diagnostic]:
         if doc is None or found is None or "://" in found.group(1):
             continue
         target = found.group(1)
-        if not (doc.path.parent / target).is_file():
+        if modeline_schema_exists(doc.path, target, game.root) is False:
             line = doc.text.count("\n", 0, found.start(1)) + 1
             col = found.start(1) - (doc.text.rfind("\n", 0, found.start(1)) + 1) + 1
             broken.append((loaded.rel, Span(line, col, line, col + len(target)), target))

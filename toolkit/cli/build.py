@@ -10,7 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from toolkit.cli.common import GAME_HELP, game_folders, gated_game, language_list, usage_error
+from toolkit.cli.common import (
+    GAME_HELP,
+    folder_option,
+    game_folders,
+    gated_game,
+    language_list,
+    usage_error,
+)
 
 
 def _say(message: str, colour: str | None = None) -> None:
@@ -42,7 +49,10 @@ def build(
         ),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Output folder (default: ./output in the current folder).")
+        Path | None,
+        typer.Option(
+            help="Output folder (default: ./output in the current folder).", parser=folder_option
+        ),
     ] = None,
     back_offset: Annotated[
         str | None,

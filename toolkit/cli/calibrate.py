@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import escape, stderr, usage_error
+from toolkit.cli.common import escape, folder_option, stderr, usage_error
 
 
 def calibrate(
@@ -30,7 +30,10 @@ def calibrate(
         typer.Option("--back-offset", metavar="X,Y", help="Print the sheet with this offset."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option(help="Output folder (default: ./output in the current folder).")
+        Path | None,
+        typer.Option(
+            help="Output folder (default: ./output in the current folder).", parser=folder_option
+        ),
     ] = None,
 ) -> None:
     """Write a two-sided sheet that measures your printer's duplex shift (or --save it)."""

@@ -62,6 +62,15 @@ def usage_error(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def folder_option(value: str) -> Path:
+    """The value of an option naming an output folder (`--out`): an empty one names none
+    (its Path is ".", so `build --out ''` wrote into the current folder): a usage error, as
+    `convert --out ''` is; `.` names the current folder."""
+    if value == "":
+        raise typer.BadParameter("'' names no folder; name one (`.` for the current folder)")
+    return Path(value)
+
+
 def language_list(lang: str | None) -> str | None:
     """`--lang` as one comma-separated list, each code once and in the order given (`en,en`
     drew English twice; `en,` named an empty language); exit 2 if it names none."""

@@ -22,6 +22,7 @@ import typer
 from toolkit.cli.common import (
     GAME_HELP,
     escape,
+    folder_option,
     game_folders,
     gated_game,
     language_list,
@@ -65,7 +66,10 @@ app = typer.Typer(
 GamesArg = Annotated[list[str] | None, typer.Argument(help=GAME_HELP)]
 LangOpt = Annotated[str | None, typer.Option(help="Languages, e.g. fr,es (default: all).")]
 OutOpt = Annotated[
-    Path | None, typer.Option(help="Output folder (default: ./output in the current folder).")
+    Path | None,
+    typer.Option(
+        help="Output folder (default: ./output in the current folder).", parser=folder_option
+    ),
 ]
 
 

@@ -14,6 +14,7 @@ import typer
 from toolkit.cli.common import (
     GAME_HELP,
     escape,
+    folder_option,
     game_folders,
     gated_game,
     refuse_game_file,
@@ -238,7 +239,11 @@ def add_language(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Folder for the PO files (default: ./output/i18n/GAME)."),
+        typer.Option(
+            "--out",
+            help="Folder for the PO files (default: ./output/i18n/GAME).",
+            parser=folder_option,
+        ),
     ] = None,
 ) -> None:
     """Start a language: add it to game.yaml and write its PO file and the POT to fill in."""

@@ -20,20 +20,25 @@ def reference(
     ] = False,
 ) -> None:
     """Write the reference (fields, layouts, boards, icons, rules, templates, commands)."""
+    from toolkit.fileio import holds
     from toolkit.home import work_folder
     from toolkit.reference import render, write
 
     cli = ctx.find_root().command  # the whole command line
     path = out or work_folder() / "docs" / "reference.md"
+    # the default is below the current folder when the toolkit is installed (no checkout):
+    # a game folder run in may bring `docs/` or `docs/reference.md` as a link to a file of
+    # the user's, which is neither read whole nor written through
+    inside = None if out else work_folder()
     if check:
-        if not path.is_file() or path.read_text(encoding="utf-8") != render(cli):
+        if not holds(path, render(cli).encode("utf-8")):
             stderr.print(f"stale: {escape(path, keep='')} (run `playset reference`)")
             raise typer.Exit(1)
         stdout.print(f"{escape(path, keep='')} is up to date")
         return
     changed: list[bool] = []
     refuse_game_file(path)  # `--out rulebook/en.md` in a game folder replaced the rulebook
-    write_output(path, lambda target: changed.append(write(target, cli)), quiet=True)
+    write_output(path, lambda target: changed.append(write(target, cli, inside)), quiet=True)
     stdout.print(f"{'wrote' if changed[0] else 'unchanged'} {escape(path, keep='')}")
 
 
@@ -53,7 +58,9 @@ def icons(
         stderr.print(f"[red]error:[/red] unknown paper {escape(repr(paper))}: {', '.join(PAPERS)}")
         raise typer.Exit(2)
     path = out or work_folder() / "output" / "icons.pdf"
-    inside = None if out else path.parent  # the user's own path is theirs to link
+    # the user's own path is theirs to link; the default `output/` may be a link a game
+    # folder brought (the current folder, when the toolkit is installed): not followed
+    inside = None if out else work_folder()
     refuse_game_file(path)
     sheet = icon_sheet(PAPERS[paper])
     write_output(path, lambda target: atomic_write_bytes(target, sheet, inside=inside), quiet=True)

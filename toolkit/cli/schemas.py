@@ -7,11 +7,14 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import escape, stderr, stdout, usage_error
+from toolkit.cli.common import escape, folder_option, stderr, stdout, usage_error
 
 app = typer.Typer(help="JSON Schemas for editors and validators.", no_args_is_help=True)
 
-OutOption = Annotated[Path | None, typer.Option("--out", help="Folder (default: schemas/).")]
+OutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Folder (default: schemas/).", parser=folder_option),
+]
 
 
 @app.command("export")

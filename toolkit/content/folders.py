@@ -78,3 +78,16 @@ def display_path(path: Path) -> str:
     if relative == ".." or relative.startswith(".." + os.sep):
         return str(Path(path).absolute())
     return relative
+
+
+def modeline_schema_exists(file: str | Path, target: str, game_root: str | Path) -> bool | None:
+    """Whether the schema an editor modeline in `file` names is a file (R009); None when it
+    is not looked at: a target outside both the game folder and the toolkit's own schemas,
+    where a finding would tell whoever runs `validate` whether a path of theirs exists (a
+    game folder may come from someone else)."""
+    where = os.path.realpath(os.path.join(os.path.dirname(file), target))
+    for root in (game_root, repo_root() / "schemas"):
+        base = os.path.realpath(root)
+        if where == base or where.startswith(base.rstrip(os.sep) + os.sep):
+            return os.path.isfile(where)
+    return None

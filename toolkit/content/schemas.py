@@ -20,7 +20,7 @@ from toolkit.content.plugin import (
     plugins,
 )
 from toolkit.content.schema_standard import standardize
-from toolkit.fileio import atomic_write_text, output_folder, read_bounded
+from toolkit.fileio import atomic_write_text, holds, output_folder
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -97,16 +97,9 @@ def drift(out: Path) -> list[str]:
 
 
 def same_text(path: Path, text: str) -> bool:
-    """Whether the regular file (not a link) at `path` holds `text`, read no further than
-    its length: a game folder's `schemas/` may hold a sparse file of gigabytes (a 3 GB one
-    took `schemas export` 37 s and 6.3 GB to compare)."""
-    data = text.encode("utf-8")
-    try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size != len(data):
-            return False
-        return read_bounded(path, len(data)) == data
-    except OSError:
-        return False
+    """Whether the regular file (not a link) at `path` holds `text` (`fileio.holds`: read no
+    further than its length, a game folder's `schemas/` may hold a sparse file of GBs)."""
+    return holds(path, text.encode("utf-8"))
 
 
 def schema_for(rel_in_game: str, game_id: str) -> str | None:

@@ -58,7 +58,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from toolkit.content.folders import repo_root
+from toolkit.content.folders import modeline_schema_exists, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
 from toolkit.fileio import MAX_DEPTH
 from toolkit.usercache import SignedStore
@@ -306,7 +306,7 @@ class _Walk:
         for path, target in sorted(set(self.modelines)):
             if "://" in target:
                 continue
-            there = os.path.isfile(os.path.join(os.path.dirname(path), target))
+            there = modeline_schema_exists(path, target, self.inside or path)
             digest.update(f"modeline {path}\0{target}\0{there}\0".encode("utf-8", "replace"))
 
 

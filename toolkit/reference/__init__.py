@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from toolkit.fileio import atomic_write_text
+from toolkit.fileio import atomic_write_text, holds
 from toolkit.reference import artifacts, commands, extensions, sections
 
 HEADER = """# Playset reference
@@ -44,10 +44,11 @@ def render(cli: Any) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def write(path: Path, cli: Any) -> bool:
-    """Write the reference to `path`; False if it was already up to date."""
+def write(path: Path, cli: Any, inside: Path | None = None) -> bool:
+    """Write the reference to `path` (no link followed below `inside`, as
+    `fileio.atomic_write_text`); False if it was already up to date."""
     text = render(cli)
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
+    if holds(path, text.encode("utf-8")):  # compared no further than its length
         return False
-    atomic_write_text(path, text)
+    atomic_write_text(path, text, inside=inside)
     return True

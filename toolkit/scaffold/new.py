@@ -136,6 +136,10 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
         raise ScaffoldError(f"{folder} already exists and is not an empty folder")
     if folder.is_symlink() and not folder.exists():
         raise ScaffoldError(f"{folder} is a link to nothing ({os.readlink(folder)}): remove it")
+    if folder.is_symlink():  # an empty folder elsewhere: the game would be written there
+        raise ScaffoldError(
+            f"{folder} is a symbolic link (to {os.readlink(folder)}): name the folder itself"
+        )
     made: list[Path] = []  # folders this call created, parents first
     written: list[Path] = []
     try:
@@ -145,7 +149,7 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
             for parent in reversed(missing):
                 parent.mkdir()
                 made.append(parent)
-            atomic_write_text(path, text)
+            atomic_write_text(path, text, inside=folder)  # no link followed below it
             written.append(path)
     except OSError:
         # A full disk or a read-only folder half-way: take back what was written, so a

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import inspect
 import sys
@@ -276,6 +278,46 @@ def _with_view(make: Callable[[Any], CompiledGame]) -> Callable[[Any], CompiledG
     return compile_from
 
 
+class _SourceLoader(importlib.machinery.SourceFileLoader):
+    """Loads an engine's module from its `.py` source, and only from it: Python's own
+    loader runs a `__pycache__/<name>.cpython-3x.pyc` beside the source instead of it (an
+    "unchecked-hash" one without looking at the source at all, so a game folder could ship
+    code that is not in the engine.py a user reads) and writes one there (through a
+    `__pycache__` link the game brought, outside the game folder)."""
+
+    def get_code(self, fullname: str) -> Any:
+        path = self.get_filename(fullname)
+        return compile(self.get_data(path), path, "exec", dont_inherit=True)
+
+
+class _EngineFinder(importlib.abc.MetaPathFinder):
+    """Finds the modules of a folder engine's package (`from . import bots`) as sources
+    loaded by `_SourceLoader`; anything else is left to Python's finders."""
+
+    packages: set[str] = set()
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if path is None or fullname.split(".", 1)[0] not in self.packages:
+            return None
+        last = fullname.rpartition(".")[2]
+        for folder in path:
+            package = Path(folder) / last / "__init__.py"
+            if package.is_file():
+                loader = _SourceLoader(fullname, str(package))
+                locations = [str(package.parent)]
+                return importlib.util.spec_from_file_location(
+                    fullname, package, loader=loader, submodule_search_locations=locations
+                )
+            module = Path(folder) / f"{last}.py"
+            if module.is_file():
+                loader = _SourceLoader(fullname, str(module))
+                return importlib.util.spec_from_file_location(fullname, module, loader=loader)
+        return None
+
+
+_FINDER = _EngineFinder()
+
+
 def _import(entry: Path, package: Path | None) -> ModuleType:
     """Import the engine file (once per process and file); errors become diagnostics."""
     key = entry.resolve()
@@ -285,7 +327,13 @@ def _import(entry: Path, package: Path | None) -> ModuleType:
         return cached
     name = "playset_engine_" + hashlib.blake2b(str(key).encode(), digest_size=6).hexdigest()
     locations = [str(package.resolve())] if package is not None else None
-    spec = importlib.util.spec_from_file_location(name, key, submodule_search_locations=locations)
+    if locations is not None:
+        _EngineFinder.packages.add(name)
+        if _FINDER not in sys.meta_path:
+            sys.meta_path.insert(0, _FINDER)
+    spec = importlib.util.spec_from_file_location(
+        name, key, loader=_SourceLoader(name, str(key)), submodule_search_locations=locations
+    )
     if spec is None or spec.loader is None:
         raise EngineError(E_LOAD.at(display(entry), Span(), "cannot load this file as Python"))
     module = importlib.util.module_from_spec(spec)

@@ -68,6 +68,20 @@ REGISTRY: Registry[Export] = Registry(
 register = REGISTRY.register
 
 
+def once(written: list[Path], path: Path) -> None:
+    """Refuse (BuildError) a file an export has already written in this run: its names are
+    made of ids (`<deck>-<n>.png`, `<bank>-backs-<n>.png`, `board-<id>-<n>.png`), and a deck
+    named `easy-backs` beside a question bank `easy` would put two images in one file, the
+    first lost and the save naming the second for both."""
+    if path in written:
+        from toolkit.render.artifacts import BuildError
+
+        raise BuildError(
+            f"two files of this export are named {path.name} (one id followed by -1, -back,"
+            " -backs-1… is another's file name); rename a deck, question bank or board"
+        )
+
+
 def prune(folder: Path, kept: list[Path]) -> list[Path]:
     """Remove the images and saves in an export's own folder that this run did not write (a
     card deleted from the content must not linger as an image a print service uploads), and

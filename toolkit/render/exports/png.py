@@ -23,6 +23,7 @@ from toolkit.render.exports import (
     Progress,
     Report,
     check_dpi,
+    once,
     option,
     prune,
     register,
@@ -126,6 +127,7 @@ def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progre
     total, done = steps(game, opts.langs), 0
 
     def emit(path: Path, data: bytes) -> None:
+        once(written, path)
         output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
         atomic_write_bytes(path, data, inside=out)
         written.append(path)

@@ -34,6 +34,7 @@ from toolkit.render.exports import (
     Progress,
     Report,
     check_dpi,
+    once,
     option,
     prune,
     register,
@@ -322,6 +323,7 @@ def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progre
     total, done = (len(decks) + 1) * len(opts.langs), 0
 
     def emit(path: Path, data: bytes) -> None:
+        once(written, path)
         output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
         atomic_write_bytes(path, data, inside=out)
         written.append(path)
