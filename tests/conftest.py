@@ -41,6 +41,13 @@ def run_cli():
 MODELINE = re.compile(r"(# yaml-language-server: \$schema=)\S*?schemas/(\S+)")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, the rest in their usual order: under `-n auto` each worker
+    takes the long ones while there is still other work to share, rather than one worker
+    finishing the run alone on the last of them."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def relink_modelines(folder: Path) -> Path:
     """Point the editor modelines of a game copied out of the checkout at the checkout's
     schemas (same lines, so positions do not move): a copy in a temporary folder has no

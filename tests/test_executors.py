@@ -66,6 +66,7 @@ def test_a_dead_dask_worker_changes_nothing(dask_executor):
     assert killed and got == expected
 
 
+@pytest.mark.slow
 def test_cli_json_is_byte_identical_on_every_executor(run_cli, tmp_path):
     # The slowest test of the suite, and it stays so: what it checks is the command line's
     # own `--dask local:N`, which starts (and stops) a cluster of N worker processes each time.

@@ -45,6 +45,7 @@ def no_traceback(result) -> None:
 # a new user runs; a smaller simulate -n would test another command. The issue names no count
 # for sweep: 200 games a point show the swept value reaching the engine (medians 16 and 24
 # turns, as with the default 1,000), at a quarter of the cost.
+@pytest.mark.slow
 def test_new_engine_then_simulate_check_and_sweep(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert run_cli("new", "my-game", "--engine").exit_code == 0

@@ -152,6 +152,9 @@ def test_random_bytes_as_a_po_file(data: bytes) -> None:
         po.unlink()
 
 
+# Slow (10-14 s): each of the 25 examples exports a catalogue, imports it and validates the
+# game, as a translator's round trip does.
+@pytest.mark.slow
 @FUZZ
 @given(
     st.sampled_from(["fr", "es", "en", "de", ""]),

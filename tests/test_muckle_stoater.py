@@ -530,6 +530,10 @@ def test_same_seed_same_records(compiled):
     assert len({r.turns for r in first}) > 1
 
 
+# Slow (the seven cases: about 60 s of CPU together, the longest 10-15 s): issue 4 asks for at
+# least 1,000 random games per engine in CI, at every player count; split by count so that
+# they run side by side.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "teams", "games"),
     [(2, False, 420), (3, False, 250), (4, False, 100), (5, False, 60), (6, False, 50)]
