@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
-from toolkit.cli import app
+from toolkit.cli import app_for
 
 # The suite runs on every core at once (`pytest -n auto`), often beside other work: a slow
 # example or a slow draw then says how busy the machine is, not that the test is wrong.
@@ -30,15 +30,24 @@ REPO = Path(__file__).parent.parent
 
 @pytest.fixture
 def run_cli():
+    """`playset ARGS` in this process, through the app `playset` itself would run (the one
+    command named: the whole command line costs typer ~60 ms of CPU to convert on each run)."""
     runner = CliRunner()
 
     def run(*args: str):
-        return runner.invoke(app, list(args), catch_exceptions=False)
+        return runner.invoke(app_for(list(args)), list(args), catch_exceptions=False)
 
     return run
 
 
 MODELINE = re.compile(r"(# yaml-language-server: \$schema=)\S*?schemas/(\S+)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, the rest in their usual order: under `-n auto` each worker
+    takes the long ones while there is still other work to share, rather than one worker
+    finishing the run alone on the last of them."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def relink_modelines(folder: Path) -> Path:

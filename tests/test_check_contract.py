@@ -20,6 +20,7 @@ from tests.test_folder_engines import edited, game_with, line_of, no_traceback
         ("tokaido",),
     ],
 )
+@pytest.mark.slow
 def test_the_bundled_engines_keep_the_contract(run_cli, args):
     result = run_cli("check", "--contract", "-n", "10", *args)
     assert result.exit_code == 0, result.output

@@ -131,11 +131,16 @@ def test_main_builds_only_the_command_it_runs(monkeypatch, capsys) -> None:
     so typos still get click's suggestions."""
     import pytest
 
-    from toolkit.cli import COMMANDS, main, make_app
+    from toolkit.cli import COMMANDS, app_for, main, make_app
 
     assert [c.name for c in make_app("build").registered_commands] == ["build"]
     assert [g.name for g in make_app("i18n").registered_groups] == ["i18n"]
     assert len(make_app().registered_commands) == len(COMMANDS)
+    # the choice main makes, which the tests' run_cli makes too (tests/conftest.py)
+    assert [c.name for c in app_for(["-v", "validate", "x"]).registered_commands] == ["validate"]
+    assert [g.name for g in app_for(["i18n", "status"]).registered_groups] == ["i18n"]
+    for whole in (["--version"], ["reference"], ["buidl"], []):
+        assert len(app_for(whole).registered_commands) == len(COMMANDS), whole
     monkeypatch.setattr("sys.argv", ["playset", "rules"])
     with pytest.raises(SystemExit) as done:
         main()

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
 
 DOC = REPO / "docs" / "engines.md"
@@ -29,6 +31,7 @@ def test_the_page_has_console_python_and_yaml_blocks():
 
 # Slow (about 10-20 s): the tutorial's own commands play a few thousand games; fewer would
 # no longer be the commands a reader types, which is what this test proves.
+@pytest.mark.slow
 def test_every_code_block_runs(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(REPO)}

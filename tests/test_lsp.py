@@ -73,6 +73,7 @@ async def _complete(client: LanguageClient, uri: str, line: int, col: int) -> se
     return {i.label for i in items}
 
 
+@pytest.mark.slow
 async def test_an_editing_session(client: LanguageClient, tmp_path: Path):
     """One session on the largest bundled game, as an editor would run it: each edit is a
     check of the whole game (about 1 s on a quiet machine; the test runs ten of them, so it

@@ -101,6 +101,9 @@ return Object.fromEntries([...document.querySelectorAll('img.face')]
 """
 
 
+# Slow (10-15 s): Chromium starts, and the page draws all 76 Tokaido cards, its board and its
+# rulebook before the edits; one browser session proves the whole round trip.
+@pytest.mark.slow
 def test_an_edited_card_changes_in_the_browser_without_a_reload(server, browser) -> None:
     process, address, game = server
     browser.get(address)

@@ -131,10 +131,16 @@ WHOLE = frozenset({"reference"})
 every command), so they run in the full app, not one built for them alone."""
 
 
-def main() -> None:
-    first = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+def app_for(args: list[str]) -> typer.Typer:
+    """The app that runs `playset ARGS`: only the command or group named first (typer turns
+    every command it holds into click's on each run), the whole one for anything else."""
+    first = next((arg for arg in args if not arg.startswith("-")), None)
     alone = (first in COMMANDS or first in GROUPS) and first not in WHOLE
-    chosen = make_app(first) if alone else make_app()
+    return make_app(first) if alone else make_app()
+
+
+def main() -> None:
+    chosen = app_for(sys.argv[1:])
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

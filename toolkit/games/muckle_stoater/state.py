@@ -641,6 +641,42 @@ class MuckleState(State):
 
     def invariant_errors(self) -> list[str]:
         """Cards conserved; N Laddies per colour; board, masks and counts agree."""
+        return [] if self._consistent() else self._inconsistencies()
+
+    def _consistent(self) -> bool:
+        """True only when `_inconsistencies()` finds nothing: its conditions in fewer Python
+        steps (no walk over every hole of the board), as the random-play contract asks after
+        every move. Anything unusual answers False, and the full check then says what."""
+        t = self.t
+        hands, pos, board = self.hands, self.pos, self.board
+        if sum(hands) + len(self.draw) + len(self.discard) != t.total_cards or min(hands) < 0:
+            return False
+        n, track = t.laddies, t.track
+        if len(pos) != t.players * n or min(pos) < -1 or max(pos) >= track + t.castle:
+            return False
+        on_track = 0
+        for o in range(t.players):
+            first = o * n
+            mine = pos[first : first + n]
+            castle = [p for p in mine if p >= track]
+            if mine.count(-1) != self.dock[o] or len(castle) != self.home[o]:
+                return False
+            if len(set(castle)) != len(castle):
+                return False
+            mask = 0
+            for lid, p in enumerate(mine, first):
+                if p >= 0:
+                    mask |= 1 << p
+                    if p < track:  # its hole names it: no two Laddies share a hole
+                        if board[p] != lid:
+                            return False
+                        on_track += 1
+            if mask != self.mask[o]:
+                return False
+        # every other hole empty: no hole names a Laddie standing elsewhere
+        return len(board) - board.count(-1) == on_track
+
+    def _inconsistencies(self) -> list[str]:
         t = self.t
         errors: list[str] = []
         cards = sum(self.hands) + len(self.draw) + len(self.discard)
