@@ -431,12 +431,12 @@ class FitTable(Flowable):
 
 class TableRest(Flowable):
     """The body rows a page split of a FitTable left, from `start`, under its header: what
-    reportlab's split leaves (a plain table: the same column widths, no space around it, no
-    rule against splitting at the foot of a page), of which reportlab sees one page's rows; but
-with the whole table's space after it, which reportlab's split drops.
+        reportlab's split leaves (a plain table: the same column widths, no space around it, no
+        rule against splitting at the foot of a page), of which reportlab sees one page's rows; but
+    with the whole table's space after it, which reportlab's split drops.
 
-    `lines`: the line commands reportlab's split gave the rest, in its rows (they may name
-    rows past the page's; reportlab's split of the page's table drops or clips those)."""
+        `lines`: the line commands reportlab's split gave the rest, in its rows (they may name
+        rows past the page's; reportlab's split of the page's table drops or clips those)."""
 
     def __init__(self, rows: _Rows, widths: list[float], start: int, lines: list) -> None:
         super().__init__()
