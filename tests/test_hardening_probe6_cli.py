@@ -12,34 +12,12 @@ import sys
 import time
 from pathlib import Path
 
-from toolkit.scaffold.new import new_game
+from tests.starter_games import engine_game as _game
 
 RETURNS = (
     "        return [1.0 / len(winners) if s in winners else 0.0 "
     "for s in range(len(self.points))]\n"
 )
-
-
-_STARTER: dict[str, str] = {}
-
-
-def _game(tmp_path: Path, extra: str = "", old: str = "", new: str = "") -> Path:
-    """The game under tmp_path (made once), its engine the starter's with `old` replaced
-    by `new` and `extra` appended: one game per test, its engine.py swapped (a new
-    modification time, so the engine is imported again)."""
-    folder = tmp_path / "demo"
-    engine = folder / "engine.py"
-    if not folder.exists():
-        new_game(folder, "demo", ["en"], engine=True)
-        _STARTER["text"] = engine.read_text(encoding="utf-8")
-    text = _STARTER["text"]
-    if old:
-        assert old in text
-        text = text.replace(old, new, 1)
-    before = engine.stat().st_mtime_ns
-    engine.write_text(text + "\n" + extra + "\n", encoding="utf-8")
-    os.utime(engine, ns=(before + 1_000_000_000, before + 1_000_000_000))
-    return folder
 
 
 def test_returns_of_the_wrong_length_or_range_are_findings_not_a_balanced_report(tmp_path, run_cli):

@@ -10,6 +10,7 @@ import tracemalloc
 
 import pytest
 
+from tests.starter_games import rulebook_game as _rulebook_game
 from toolkit.render import jinja_cache
 
 LIMIT = jinja_cache.TemplateLimitError
@@ -188,16 +189,6 @@ def test_a_transform_too_long_to_parse_is_refused_at_its_element(tmp_path):
     assert (refusal.line, refusal.col) == (2, 29)
     icon.write_text(f'{SVG_OPEN}<g transform="translate(5, 5) rotate(45) scale(2)"/></svg>')
     assert svg_guard.check(icon, icons) is None
-
-
-def _rulebook_game(run_cli, tmp_path, text: str):
-    tmp_path.mkdir(exist_ok=True)
-    result = run_cli("new", "probe", "--into", str(tmp_path))
-    assert result.exit_code == 0, result.output
-    game = tmp_path / "probe"
-    for book in (game / "rulebook").glob("*.md"):
-        book.write_text(text, encoding="utf-8")
-    return game
 
 
 def test_a_table_of_too_many_rows_is_r010_at_its_rule(run_cli, tmp_path):

@@ -10,30 +10,10 @@ import logging
 import os
 import signal
 import threading
-from pathlib import Path
 
-from toolkit.scaffold.new import new_game
+from tests.starter_games import engine_game as _game
 
 INVARIANTS = "        total = len(self.game.deck)\n"
-_STARTER: dict[str, str] = {}
-
-
-def _game(tmp_path: Path, extra: str = "", old: str = "", new: str = "") -> Path:
-    """The starter game under tmp_path (made once), its engine.py the starter's with `old`
-    replaced by `new` and `extra` appended (a new modification time: imported again)."""
-    folder = tmp_path / "demo"
-    engine = folder / "engine.py"
-    if not folder.exists():
-        new_game(folder, "demo", ["en"], engine=True)
-        _STARTER["text"] = engine.read_text(encoding="utf-8")
-    text = _STARTER["text"]
-    if old:
-        assert old in text
-        text = text.replace(old, new, 1)
-    before = engine.stat().st_mtime_ns
-    engine.write_text(text + "\n" + extra + "\n", encoding="utf-8")
-    os.utime(engine, ns=(before + 1_000_000_000, before + 1_000_000_000))
-    return folder
 
 
 def test_an_engine_threads_prints_stay_out_of_the_machine_readable_report(tmp_path, run_cli):

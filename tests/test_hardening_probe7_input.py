@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.starter_games import rulebook_game as _rulebook_game
 from toolkit.render import jinja_cache, template_bounds
 
 LIMIT = jinja_cache.TemplateLimitError
@@ -93,16 +94,6 @@ def test_the_hash_guard_counts_different_values_only():
     template_bounds.guard_hashed([M] * 1000 + [0] * 1000)  # equal values: found at once
     with pytest.raises(LIMIT):
         template_bounds.guard_hashed([k * M for k in range(template_bounds.MAX_SAME_HASH + 1)])
-
-
-def _rulebook_game(run_cli, tmp_path, text: str):
-    tmp_path.mkdir(exist_ok=True)
-    result = run_cli("new", "probe", "--into", str(tmp_path))
-    assert result.exit_code == 0, result.output
-    game = tmp_path / "probe"
-    for book in (game / "rulebook").glob("*.md"):
-        book.write_text(text, encoding="utf-8")
-    return game
 
 
 @pytest.mark.parametrize("sign", ["&", "< ", "a >"])

@@ -7,6 +7,8 @@ import json
 
 from pypdf import PdfReader
 
+from tests.starter_games import rulebook_game
+
 BOOK = """# Rules
 
 Some text, then a picture: ![The board](images/board.png "Board").
@@ -22,12 +24,7 @@ Some text, then a picture: ![The board](images/board.png "Board").
 
 
 def _game(run_cli, tmp_path):
-    result = run_cli("new", "pics", "--into", str(tmp_path))
-    assert result.exit_code == 0, result.output
-    game = tmp_path / "pics"
-    for book in (game / "rulebook").glob("*.md"):
-        book.write_text(BOOK, encoding="utf-8")
-    return game
+    return rulebook_game(run_cli, tmp_path, BOOK, "pics")
 
 
 def test_a_rulebook_image_is_r012_at_the_image(run_cli, tmp_path):
