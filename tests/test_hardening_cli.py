@@ -270,10 +270,10 @@ def test_new_on_a_full_disk_is_a_clear_error_and_leaves_nothing(run_cli, tmp_pat
     written = []
     real = scaffold.atomic_write_text
 
-    def fills_up(path, text):
+    def fills_up(path, text, **options):
         if len(written) == 3:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
-        real(path, text)
+        real(path, text, **options)
         written.append(path)
 
     monkeypatch.setattr(scaffold, "atomic_write_text", fills_up)

@@ -130,12 +130,18 @@ def test_an_engine_that_switches_ctrl_c_off_gets_it_back(tmp_path, run_cli):
     )
     game = _game(tmp_path, extra)
     assert threading.current_thread() is threading.main_thread()
-    before = signal.getsignal(signal.SIGINT)
-    result = run_cli("simulate", str(game), "-n", "2", "-p", "2")
+    # live, as in a terminal: a job started in the background (CI) inherits SIGINT ignored,
+    # and putting back what was there then puts back SIG_IGN
+    live = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        before = signal.getsignal(signal.SIGINT)
+        result = run_cli("simulate", str(game), "-n", "2", "-p", "2")
+    finally:
+        after = signal.signal(signal.SIGINT, live)
     assert result.exit_code == 0, result.output
     noted = record.read_text().split()
     assert noted and set(noted) == {"False"}, set(noted)
-    assert signal.getsignal(signal.SIGINT) is before
+    assert after is before  # the run put back the handler it found
 
 
 def test_a_language_server_message_of_a_huge_length_ends_the_session_quietly(monkeypatch):

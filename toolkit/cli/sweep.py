@@ -216,7 +216,9 @@ def tune(
     ] = ...,  # type: ignore[assignment]
     objective: Annotated[
         list[str],
-        typer.Option(help="METRIC=TARGET, e.g. team_win=50% or turns_median=40 (once)."),
+        typer.Option(
+            help="METRIC=TARGET, e.g. team_win=50% or turns_median=40; one only (a second is refused)."
+        ),
     ] = ...,  # type: ignore[assignment]
     budget: Annotated[
         int, typer.Option(min=1, max=100_000_000, help="Games for all trials together.")
