@@ -42,3 +42,11 @@ def rulebook_game(
     for book in (game / "rulebook").glob("*.md"):
         book.write_text(text, encoding="utf-8")
     return game
+
+
+def edit_engine(game: Path, old: str, new: str) -> None:
+    """Replace `old` (which must be there) by `new` once in the game's engine.py."""
+    path = game / "engine.py"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.starter_games import edit_engine as _engine_edit
 from toolkit.scaffold.new import new_game
 
 INJECTED = "tok\n::error::INJ\x1b[31m"
@@ -30,13 +31,6 @@ def test_a_hostile_file_name_stays_one_escaped_line_in_text_and_github_output(tm
         assert "\x1b" not in result.stdout, fmt
         assert any("INJ" in line for line in lines), fmt
     assert "tok\\n::error::INJ\\x1b[31m" in run_cli("validate", str(game)).stdout
-
-
-def _engine_edit(game: Path, old: str, new: str) -> None:
-    path = game / "engine.py"
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 APPLY = "    def apply(self, action: int) -> None:\n"

@@ -16,6 +16,7 @@ import polib
 import pytest
 
 from tests.conftest import REPO
+from tests.starter_games import edit_engine as _engine_edit
 from toolkit.journal import JOURNAL
 from toolkit.scaffold.new import new_game
 
@@ -173,13 +174,6 @@ def test_a_journal_a_game_folder_brings_changes_nothing_outside_it(tmp_path, run
     assert run_cli("i18n", "recover", str(game)).exit_code == 0
     assert outside.read_text(encoding="utf-8") == "mine\n" and staged.exists()
     assert not (game / JOURNAL).exists()
-
-
-def _engine_edit(game: Path, old: str, new: str) -> None:
-    path = game / "engine.py"
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 FIGURES = '        return {"winning_margin": float(ranked[0] - ranked[1])}\n'
