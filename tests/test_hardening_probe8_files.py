@@ -164,3 +164,20 @@ def test_suppression_comments_are_not_read_through_a_link_out_of_the_game(tmp_pa
     assert "evil.yaml" in result.output and "R002" in result.output  # not silenced
     assert opened == []
     opened.append("done")  # later tests' opens of other paths never match `outside`
+
+
+# --- G9 of probe 7: two game folders of one id built together -------------------------------
+
+
+def test_two_games_of_one_id_built_together_do_not_replace_each_others_pdfs(tmp_path, run_cli):
+    first, second = _game(tmp_path, "a"), _game(tmp_path, "b")
+    rulebook = second / "rulebook" / "en.md"
+    rulebook.write_text(rulebook.read_text() + "\nThe second game.\n")
+    out = tmp_path / "out"
+    result = run_cli("build", str(first), str(second), "--lang", "en", "--out", str(out))
+    assert result.exit_code == 1
+    assert "has the same id" in result.output
+    alone = tmp_path / "alone"
+    assert run_cli("build", str(first), "--lang", "en", "--out", str(alone)).exit_code == 0
+    built = (out / "demo" / "en" / "rulebook.pdf").read_bytes()
+    assert built == (alone / "demo" / "en" / "rulebook.pdf").read_bytes()
