@@ -181,3 +181,31 @@ def test_two_games_of_one_id_built_together_do_not_replace_each_others_pdfs(tmp_
     assert run_cli("build", str(first), "--lang", "en", "--out", str(alone)).exit_code == 0
     built = (out / "demo" / "en" / "rulebook.pdf").read_bytes()
     assert built == (alone / "demo" / "en" / "rulebook.pdf").read_bytes()
+
+
+# --- L4: a file the loader refuses as leading outside is not even opened -------------------
+
+
+def test_a_read_inside_the_game_opens_no_file_a_link_leads_to_outside(tmp_path):
+    import sys
+
+    from toolkit.fileio import read_bounded
+
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("x: 1\n")
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "keys.deck.yaml").symlink_to(outside)
+    opened: list[str] = []
+
+    def hook(event: str, args: tuple) -> None:
+        named = args[0] if event == "open" and args else None
+        if isinstance(named, (str, os.PathLike)) and os.path.realpath(named) == str(outside):
+            opened.append(os.fspath(named))
+
+    sys.addaudithook(hook)
+    with pytest.raises(OSError, match="leads outside the game folder"):
+        read_bounded(game / "keys.deck.yaml", 100, inside=game)
+    assert opened == []
+    assert read_bounded(outside, 100) == b"x: 1\n"  # the hook sees opens
+    assert opened == [str(outside)]

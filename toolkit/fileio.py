@@ -456,7 +456,10 @@ def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes
 
     With `inside`, the file is read only if the file opened lies inside that folder: the
     path of what was opened is checked, after the open, so a link switched between a
-    caller's own check and the open cannot lead the read elsewhere (OSError EXDEV)."""
+    caller's own check and the open cannot lead the read elsewhere (OSError EXDEV); one
+    whose path leads outside already is not opened at all (opening a device has effects)."""
+    if inside is not None and not real_path(path).is_relative_to(real_path(inside)):
+        raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         opened = os.fstat(fd)
