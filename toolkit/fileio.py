@@ -167,15 +167,18 @@ def _plan_inside(folder: int, path: Path) -> _Plan:
         raise OutputError(path, LINK_REFUSED)
     if stat.S_ISREG(mode):
         return _Plan("replace", folder, path.name, path)
-    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
-        return _Plan("into", folder, path.name, path)
+    # A device or FIFO is written into only where the user names it (`--json /dev/stdout`):
+    # below an output folder one can only have come with a game folder unpacked as root,
+    # and would lead the write to a terminal, a log or a disk.
     raise OutputError(path, _not_regular(mode))
 
 
 def _not_regular(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "it is a folder"
-    kind = "block device" if stat.S_ISBLK(mode) else "socket" if stat.S_ISSOCK(mode) else "file"
+    kinds = {stat.S_ISBLK: "block device", stat.S_ISCHR: "character device"}
+    kinds |= {stat.S_ISFIFO: "FIFO", stat.S_ISSOCK: "socket"}
+    kind = next((name for test, name in kinds.items() if test(mode)), "file")
     return f"it is a {kind}, not a regular file"
 
 
@@ -386,6 +389,21 @@ def make_output_root(root: Path, named: bool = True) -> Path:
     return root
 
 
+def refuse_links_below(root: Path, path: Path) -> None:
+    """Refuse (OutputError) `path` when it, or a folder between the output folder `root`
+    and it, is a symbolic link (`root` itself may be one: the user named it); a missing part
+    ends the check (nothing below it exists to follow)."""
+    current = Path(root)
+    for part in Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).parts:
+        current = current / part
+        if part == "..":
+            raise OutputError(path, f"it is not inside {root}")
+        if current.is_symlink():
+            raise OutputError(current, LINK_REFUSED)
+        if not current.exists():
+            return
+
+
 def output_folder(root: Path, *parts: str) -> Path:
     """`root/parts…`, made if missing: `root` only when its own parent exists (no folders
     are made outside it), the parts inside it; a part that is a link (even to a folder
@@ -438,7 +456,10 @@ def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes
 
     With `inside`, the file is read only if the file opened lies inside that folder: the
     path of what was opened is checked, after the open, so a link switched between a
-    caller's own check and the open cannot lead the read elsewhere (OSError EXDEV)."""
+    caller's own check and the open cannot lead the read elsewhere (OSError EXDEV); one
+    whose path leads outside already is not opened at all (opening a device has effects)."""
+    if inside is not None and not real_path(path).is_relative_to(real_path(inside)):
+        raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         opened = os.fstat(fd)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
@@ -57,7 +58,7 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
         for game_check in game.plugin.checks:
             found.extend(game_check(game))
     chosen = game_selection(game).merged(selection or RuleSelection())
-    kept = unsuppressed(d for d in found if chosen.allows(d.code))
+    kept = unsuppressed((d for d in found if chosen.allows(d.code)), inside=[Path(game.root)])
     return sorted(kept, key=Diagnostic.sort_key)
 
 

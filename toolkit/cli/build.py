@@ -81,7 +81,7 @@ def build(
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
     per game and language."""
-    from toolkit.fileio import make_output_root
+    from toolkit.fileio import make_output_root, real_path
     from toolkit.render.artifacts import artifacts
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
@@ -103,8 +103,24 @@ def build(
     key += (repr(shift), *(f"{name}={value}" for name, value in sorted(chosen.items())))
     cache = None if no_cache else BuildCache.open(_say if verbose else lambda text: None)
     from_cache = " (unchanged: kept in the cache)" if verbose else ""
+    written_ids: dict[str, Path] = {}  # one output folder per game id in a run
+
+    def twice(game_id: str, folder: Path) -> bool:
+        first = written_ids.setdefault(game_id, folder)
+        if real_path(first) == real_path(folder):  # one game named twice: built once more
+            return False
+        _say(
+            f"{game_id}: {folder} not built: {first} has the same id and was just written to "
+            f"{out_dir / game_id} (build them one at a time, each with its own --out)",
+            "red",
+        )
+        return True
+
     for folder in game_folders(games):
         kept = cache.lookup(folder, key) if cache else None
+        if kept is not None and twice(kept.game_id, folder):
+            failed = True
+            continue
         if kept is not None:
             langs = lang.split(",") if lang else kept.languages
             start = time.perf_counter()
@@ -127,6 +143,9 @@ def build(
 
         game = gated_game(folder, use_cache=not no_cache)
         if game is None:
+            failed = True
+            continue
+        if twice(game.id, folder):
             failed = True
             continue
         langs = lang.split(",") if lang else list(game.manifest.languages)

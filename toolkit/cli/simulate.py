@@ -412,5 +412,6 @@ def _check_all(games_arg: list[str] | None, request: Any, fmt: str) -> list[Any]
                 continue
             found.extend(failed_games(sim) if fmt == "text" else sim.failure_diagnostics())
             if report.games:
-                found.extend(unsuppressed(balance.check(loaded, report)))
+                findings = balance.check(loaded, report)
+                found.extend(unsuppressed(findings, inside=[Path(loaded.root)]))
     return found

@@ -18,17 +18,25 @@ COMMENT = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 
 @lru_cache(maxsize=256)
-def _lines(path: str, stamp: float) -> tuple[str, ...]:
-    from toolkit.fileio import read_bounded
+def _lines(path: str, stamp: float, inside: tuple[Path, ...]) -> tuple[str, ...]:
+    from toolkit.fileio import read_bounded, real_path
 
+    # Only a file inside the game (or the toolkit): a finding may name a link the game
+    # brought ("links outside the game folder, so it is not read"), and its line is no
+    # game's to read.
+    root = next((r for r in inside if real_path(Path(path)).is_relative_to(r)), None)
+    if root is None:
+        return ()
     try:  # a regular file only: a FIFO a finding names (game.yaml) would block the open
-        raw = read_bounded(Path(path), 4_000_000)
+        raw = read_bounded(Path(path), 4_000_000, inside=root)
     except OSError:
         return ()
     return tuple(raw[:4_000_000].decode("utf-8", "replace").splitlines())
 
 
-def _codes_on(file: str, line: int, stamps: dict[str, float | None]) -> tuple[str, ...]:
+def _codes_on(
+    file: str, line: int, stamps: dict[str, float | None], inside: tuple[Path, ...]
+) -> tuple[str, ...]:
     if file in stamps:  # each file is looked at once per call (a check gives hundreds)
         stamp = stamps[file]
     else:
@@ -39,7 +47,7 @@ def _codes_on(file: str, line: int, stamps: dict[str, float | None]) -> tuple[st
         stamps[file] = stamp
     if stamp is None:
         return ()
-    lines = _lines(file, stamp)
+    lines = _lines(file, stamp, inside)
     if not 0 < line <= len(lines) or "playset:" not in lines[line - 1]:
         return ()
     match = COMMENT.search(lines[line - 1])
@@ -57,15 +65,20 @@ def note_sheet(file: str, sheet: str, notes: dict[int, tuple[str, ...]]) -> None
     _SHEET_NOTES[file] = {(sheet, row): codes for row, codes in notes.items()}
 
 
-def unsuppressed(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """The diagnostics no `# playset: ignore[...]` comment on their line silences."""
+def unsuppressed(diagnostics: Iterable[Diagnostic], *, inside: Iterable[Path]) -> list[Diagnostic]:
+    """The diagnostics no `# playset: ignore[...]` comment on their line silences; comments
+    are read only in files inside the folders `inside` (the game's, the toolkit's)."""
+    from toolkit.fileio import real_path
+    from toolkit.home import repo_root
+
+    roots = tuple(real_path(Path(r)) for r in (*inside, repo_root()))
     kept = []
     stamps: dict[str, float | None] = {}
     for d in diagnostics:
         if d.span.sheet is not None:
             codes = _SHEET_NOTES.get(d.file, {}).get((d.span.sheet, d.span.line), ())
         else:
-            codes = _codes_on(d.file, d.span.line, stamps) if d.span.line else ()
+            codes = _codes_on(d.file, d.span.line, stamps, roots) if d.span.line else ()
         if not any(d.code.startswith(code) for code in codes):
             kept.append(d)
     return kept

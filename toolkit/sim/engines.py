@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from toolkit.diagnostics import Diagnostic, Span, rule
+from toolkit.fileio import real_path
 from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, game_deadline, same_folder, same_signals
 from toolkit.sim.engine import CompiledGame, GameSetup
@@ -241,13 +242,15 @@ def _folder_engine(game: Any, rel: str) -> Engine:
         entry = target / "__init__.py"
         if not entry.is_file():
             raise _manifest_at(game, f"engine folder {rel!r} has no __init__.py")
+        if not real_path(entry).is_relative_to(real_path(Path(game.root))):
+            raise _manifest_at(game, f"engine {rel!r}: its __init__.py leaves the game folder")
     elif target.is_file():
         if target.suffix != ".py":
             raise _manifest_at(game, f"engine {rel!r} is not a Python file (.py)")
         entry = target
     else:
         raise _manifest_at(game, f"no engine file {rel!r} (see {DOCS})")
-    module = _import(entry, target if target.is_dir() else None)
+    module = _import(entry, target if target.is_dir() else None, Path(game.root))
     make = getattr(module, "compile_game", None)
     if not callable(make):
         raise EngineError(
@@ -294,13 +297,19 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
     """Finds the modules of a folder engine's package (`from . import bots`) as sources
     loaded by `_SourceLoader`; anything else is left to Python's finders."""
 
-    packages: set[str] = set()
+    packages: dict[str, Path] = {}  # an engine package's name → its game folder (real path)
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if path is None or fullname.split(".", 1)[0] not in self.packages:
+        root = self.packages.get(fullname.split(".", 1)[0])
+        if path is None or root is None:
             return None
         last = fullname.rpartition(".")[2]
         for folder in path:
+            for candidate in (Path(folder) / last, Path(folder) / f"{last}.py"):
+                if candidate.exists() and not real_path(candidate).is_relative_to(root):
+                    # a link the game brought to code elsewhere: the user read the game
+                    # folder's Python, not that
+                    raise ImportError(f"{candidate.name} leaves the game folder (a link)")
             package = Path(folder) / last / "__init__.py"
             if package.is_file():
                 loader = _SourceLoader(fullname, str(package))
@@ -318,8 +327,10 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
 _FINDER = _EngineFinder()
 
 
-def _import(entry: Path, package: Path | None) -> ModuleType:
-    """Import the engine file (once per process and file); errors become diagnostics."""
+def _import(entry: Path, package: Path | None, root: Path | None = None) -> ModuleType:
+    """Import the engine file (once per process and file); errors become diagnostics. A
+    package's modules are imported only from files inside `root` (the game folder; by
+    default the package's own folder)."""
     key = entry.resolve()
     stamp = key.stat().st_mtime_ns
     cached = _MODULES.get(key)
@@ -328,7 +339,8 @@ def _import(entry: Path, package: Path | None) -> ModuleType:
     name = "playset_engine_" + hashlib.blake2b(str(key).encode(), digest_size=6).hexdigest()
     locations = [str(package.resolve())] if package is not None else None
     if locations is not None:
-        _EngineFinder.packages.add(name)
+        assert package is not None
+        _EngineFinder.packages[name] = real_path(root if root is not None else package)
         if _FINDER not in sys.meta_path:
             sys.meta_path.insert(0, _FINDER)
     spec = importlib.util.spec_from_file_location(

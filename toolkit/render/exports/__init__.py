@@ -82,10 +82,18 @@ def once(written: list[Path], path: Path) -> None:
         )
 
 
-def prune(folder: Path, kept: list[Path]) -> list[Path]:
+def prune(folder: Path, kept: list[Path], out: Path) -> list[Path]:
     """Remove the images and saves in an export's own folder that this run did not write (a
     card deleted from the content must not linger as an image a print service uploads), and
-    the folders left empty. Only .png and .json files are touched."""
+    the folders left empty. Only .png and .json files are touched.
+
+    `folder` lies below the output folder `out`; a link in its place or between the two is
+    refused (OutputError), never walked: a run that writes no image there (a game drawing
+    nothing in a language) meets no write to refuse it first, and a game folder may bring
+    `output/<game>/<lang>/png` as a link to a folder of the user's pictures."""
+    from toolkit.fileio import refuse_links_below
+
+    refuse_links_below(out, folder)
     keep = {path.resolve() for path in kept}
     removed: list[Path] = []
     if not folder.is_dir():

@@ -151,7 +151,7 @@ def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progre
         pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
         for number, image in enumerate(pages, 1):
             emit(folder / "rulebook" / f"page-{number:02d}.png", image)
-        prune(folder, written)
+        prune(folder, written, out)
         step()
     return written
 

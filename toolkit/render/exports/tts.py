@@ -390,7 +390,7 @@ def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progre
         atomic_write_text(folder / name, save_file(title, objects), inside=out)
         written.append(folder / name)
         report(folder / name)
-        prune(folder, written)
+        prune(folder, written, out)
     return written
 
 
