@@ -35,8 +35,10 @@ from toolkit.render.template_bounds import TemplateLimitError
 from toolkit.render.undefined import DesignerUndefined
 from toolkit.usercache import KEY_FILE as KEY_FILE
 
-TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
-"""A regular expression for Jinja expressions, statements and comments (use re.DOTALL)."""
+TEMPLATE_CODE = r"\{\{(?:(?!\{\{).)*?\}\}|\{%(?:(?!\{%).)*?%\}|\{#(?:(?!\{#).)*?#\}"
+"""A regular expression for Jinja expressions, statements and comments (use re.DOTALL).
+Each stops at the next opener of its kind: `.*?` alone scanned from every unclosed `{{` to
+the end of the text (15,000 of them, a 45 kB rulebook, took 47 s to check)."""
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 
