@@ -90,10 +90,11 @@ MAX_NESTING = 100
 """Tuples a template may nest in one another: hashing a tuple recurses in C without
 Python's recursion check, so one nested 250,000 deep (a 130-byte loop) crashed the process
 when used as a dict key."""
-MAX_TUPLE_ITEMS = MAX_ITEMS
+MAX_TUPLE_ITEMS = 10_000
 """Items of a tuple counted through every tuple nested in it, a shared one at each place:
 Python does not keep a tuple's hash, so a dict key, `d.get(t)` or `d[t]` walks them all in C
-(`((1,)*100000,)*100000` is 10¹⁰ items: `hash()` of a thousandth of it took 1.45 s)."""
+(`((1,)*100000,)*100000` is 10¹⁰ items: `hash()` of a thousandth of it took 1.45 s), and a
+dict literal may name one thousands of times (1,000 keys of a 100,000-item tuple: 9 s)."""
 MAX_HASHED = MAX_SCANNED
 """Items of tuples one call hashes in all (`{}.fromkeys([t]*100000)` hashes `t` 100,000 times)."""
 
@@ -916,6 +917,8 @@ def guard_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
         if kept is not None and kept[0] is value:
             return value
     if not any(isinstance(item, tuple) for item in value):
+        if len(value) > MAX_TUPLE_ITEMS:
+            raise TemplateLimitError(f"a tuple of more than {MAX_TUPLE_ITEMS:,} items")
         if len(value) > 64 and budget is not None:
             budget.tuples[id(value)] = (value, 1, len(value))
         return value
