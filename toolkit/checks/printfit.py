@@ -31,7 +31,7 @@ from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs
 from toolkit.render.game_fonts import NO_FONTS, FontSet
-from toolkit.render.jinja_cache import TEMPLATE_CODE
+from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
@@ -439,7 +439,7 @@ def _unprinted(
         )
 
 
-_TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE}|:[a-z_]+:", re.DOTALL)  # icons print as shapes
+_TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE_MASK}|:[a-z_]+:", re.DOTALL)  # icons print as shapes
 
 
 @cache

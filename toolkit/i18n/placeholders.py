@@ -10,15 +10,14 @@ from collections.abc import Iterable
 from jinja2 import TemplateSyntaxError
 
 from toolkit.content.templating import placeholders
-from toolkit.render.jinja_cache import TEMPLATE_CODE, TemplateLimitError, parse_check
+from toolkit.render.jinja_cache import TemplateLimitError, parse_check, template_code
 
-_CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
 _SPACES = re.compile(r"\s+")
 
 
 def jinja_code(text: str) -> list[str]:
     """The Jinja expressions, statements and comments of `text`, spacing normalised."""
-    return [_SPACES.sub(" ", m.group(0)) for m in _CODE.finditer(text)]
+    return [_SPACES.sub(" ", text[start:end]) for start, end in template_code(text)]
 
 
 def brace_problem(source: str, translation: str) -> str | None:
@@ -71,11 +70,11 @@ def code_problem(
             expected.subtract(jinja_code(old))
             expected.update(jinja_code(text))
     have: Counter[str] = Counter()
-    for match in _CODE.finditer(new):
-        code = _SPACES.sub(" ", match.group(0))
+    for start, end in template_code(new):
+        code = _SPACES.sub(" ", new[start:end])
         have[code] += 1
         if have[code] > expected[code]:
-            line = new.count("\n", 0, match.start()) + 1
+            line = new.count("\n", 0, start) + 1
             shown = code if len(code) <= 60 else code[:57] + "…"
             return line, f"the entries together make Jinja code no entry holds: {shown}"
     try:

@@ -16,6 +16,7 @@ results, compiled afresh.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,7 +37,40 @@ from toolkit.render.undefined import DesignerUndefined
 from toolkit.usercache import KEY_FILE as KEY_FILE
 
 TEMPLATE_CODE = r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}"
-"""A regular expression for Jinja expressions, statements and comments (use re.DOTALL)."""
+"""A regular expression for Jinja expressions, statements and comments (use re.DOTALL).
+It scans from every unclosed opener to the end of the text (15,000 unclosed `{{`, a 45 kB
+rulebook, took 47 s to check): find the spans with `template_code`, or mask with
+`TEMPLATE_CODE_MASK`."""
+
+TEMPLATE_CODE_MASK = r"\{\{(?:(?!\{\{).)*?\}\}|\{%(?:(?!\{%).)*?%\}|\{#(?:(?!\{#).)*?#\}"
+"""`TEMPLATE_CODE` with each kind stopping at the next opener of its kind: linear, for
+checks that mask code out of prose (it differs only on a tag holding its own opener,
+`{{ "{{" }}`, where it finds the inner one); never for what decides which code a text holds."""
+
+_OPENER = re.compile(r"\{[{%#]")
+_CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}
+
+
+def template_code(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each match of `TEMPLATE_CODE` (re.DOTALL) in `text`, the same ones
+    `finditer` finds, in linear time: an opener with no closer of its kind after it means
+    none of the later ones of that kind has one either."""
+    spans: list[tuple[int, int]] = []
+    closed = set(_CLOSERS)
+    pos = 0
+    while True:
+        opener = _OPENER.search(text, pos)
+        if opener is None:
+            return spans
+        start, kind = opener.start(), text[opener.start() + 1]
+        end = text.find(_CLOSERS[kind], start + 2) if kind in closed else -1
+        if end < 0:
+            closed.discard(kind)
+            pos = start + 1
+            continue
+        spans.append((start, end + 2))
+        pos = end + 2
+
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 

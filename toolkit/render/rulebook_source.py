@@ -19,7 +19,7 @@ from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render import template_bounds
 from toolkit.render.context import View, glossary_terms, localize, named
-from toolkit.render.jinja_cache import TEMPLATE_CODE, CachedSandbox
+from toolkit.render.jinja_cache import CachedSandbox, template_code
 from toolkit.render.undefined import MissingName
 
 
@@ -341,9 +341,6 @@ def _place(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
-_CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
-
-
 def _expression_naming(source: str, line: int, name: object) -> tuple[str, int]:
     """The dotted expression on `line` that ends in the missing `name`, and the column
     where it starts (`decks.cards.cards[0].nmae`, 16); ('', 1) if it cannot be found."""
@@ -356,10 +353,11 @@ def _expression_naming(source: str, line: int, name: object) -> tuple[str, int]:
         rf"[A-Za-z_][\w.]*(?:\[[^\]\n]*\][\w.]*)*?(?:\.{word}\b|\[\s*['\"]?{word}['\"]?\s*\])"
     )
     bare = re.compile(rf"(?<![\w.]){word}\b")
-    for code in _CODE.finditer(text):
-        found = chain.search(code.group()) or bare.search(code.group())
+    for start, end in template_code(text):
+        code = text[start:end]
+        found = chain.search(code) or bare.search(code)
         if found:
-            return found.group(), code.start() + found.start() + 1
+            return found.group(), start + found.start() + 1
     return "", 1
 
 

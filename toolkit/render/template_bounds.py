@@ -28,6 +28,7 @@ from typing import Any
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import LoopContext
 
 
 class TemplateLimitError(SecurityError):
@@ -89,6 +90,13 @@ MAX_NESTING = 100
 """Tuples a template may nest in one another: hashing a tuple recurses in C without
 Python's recursion check, so one nested 250,000 deep (a 130-byte loop) crashed the process
 when used as a dict key."""
+MAX_TUPLE_ITEMS = 10_000
+"""Items of a tuple counted through every tuple nested in it, a shared one at each place:
+Python does not keep a tuple's hash, so a dict key, `d.get(t)` or `d[t]` walks them all in C
+(`((1,)*100000,)*100000` is 10¹⁰ items: `hash()` of a thousandth of it took 1.45 s), and a
+dict literal may name one thousands of times (1,000 keys of a 100,000-item tuple: 9 s)."""
+MAX_HASHED = MAX_SCANNED
+"""Items of tuples one call hashes in all (`{}.fromkeys([t]*100000)` hashes `t` 100,000 times)."""
 
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
@@ -105,7 +113,8 @@ class Budget:
         self.iterations = 0
         self.ticks = 0
         self.deadline = time.monotonic() + MAX_SECONDS
-        self.tuples: dict[int, tuple[tuple[Any, ...], int]] = {}  # id → (tuple, nesting)
+        # id → (tuple, nesting, items counted through the tuples in it)
+        self.tuples: dict[int, tuple[tuple[Any, ...], int, int]] = {}
 
     def tick(self) -> None:
         """A step of the template: look at the clock now and then."""
@@ -363,8 +372,17 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             _check_codec(args[0] if args else kwargs.get("encoding", "utf-8"))
         if name in _SCANNING:
             _check_scanned(owner, args[0] if args else kwargs.get("sep"), name)
+        if name in ("startswith", "endswith") and args and isinstance(args[0], tuple):
+            # each prefix whose ends match costs a comparison of its length
+            steps = sum(min(size_of(p), len(owner)) for p in args[0])
+            if steps > MAX_SCANNED:
+                raise TemplateLimitError(
+                    f"{name}() of {len(args[0]):,} prefixes costs more than {MAX_SCANNED:,} steps"
+                )
     if args and _fills_dict(obj):
         guard_hashed(args[0] if name == "fromkeys" else _pair_keys(args[0]))
+    if name == "changed" and isinstance(owner, LoopContext):
+        guard_compared(args)  # compared with the last value given, `!=` in C
     if isinstance(owner, int) and name == "to_bytes":
         length = args[0] if args else kwargs.get("length", 1)
         if isinstance(length, int) and length > MAX_STRING:
@@ -392,7 +410,14 @@ def guard_hashed(keys: Iterable[Any]) -> None:
     """Refuse keys that a set or dict would hash alike while they differ, more than
     `MAX_SAME_HASH` of them (see there); `keys` is a list, or a mapping's keys."""
     same: dict[int, list[Any]] = {}
+    budget = current()
+    walked = 0
     for key in keys:
+        walked += _hashed_items(key, budget)
+        if walked > MAX_HASHED:
+            raise TemplateLimitError(
+                f"the keys of one set or dict hash more than {MAX_HASHED:,} items in all"
+            )
         try:
             value = hash(key)
         except TypeError:
@@ -608,8 +633,29 @@ def _formatted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Non
 
 
 def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`sum` adds up with `+`: over lists or tuples (`start=[]`) it makes a new one at every
+    item, copying all it holds so far (100,000 one-item lists copied 5·10⁹ references in C,
+    80 s), so those copies are counted before it runs."""
     if isinstance(value, list | tuple) and weigh(value) > MAX_STRING:
         raise TemplateLimitError(f"sum over more than {MAX_STRING:,} items")
+    start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+    if not isinstance(start, list | tuple) or not isinstance(value, list | tuple):
+        return
+    attribute = args[0] if args else kwargs.get("attribute")
+    if attribute is not None:
+        from jinja2.filters import make_attrgetter
+
+        getter = make_attrgetter(_attribute_env(), attribute)
+        value = [getter(item) for item in value]
+    held, copied = len(start), 0
+    for item in value:
+        held += size_of(item)
+        copied += held
+        if copied > MAX_SCANNED:
+            raise TemplateLimitError(
+                f"sum of lists would copy more than {MAX_SCANNED:,} items (each `+` copies"
+                " all so far): join them with a loop and `extend`"
+            )
 
 
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]] = {
@@ -812,37 +858,79 @@ def check_nesting(tree: nodes.Template) -> None:
         stack.extend((child, loops, blocks) for child in node.iter_child_nodes())
 
 
-def _nesting(value: tuple[Any, ...], budget: Budget | None) -> int:
-    """How deep tuples nest in `value` (1: none inside), counted no further than just past
-    `MAX_NESTING`; a tuple a literal made is looked up, not walked again."""
-    deepest = 0
-    stack = [(value, 1)]
+def _measured(value: tuple[Any, ...], budget: Budget | None) -> tuple[int, int]:
+    """How deep tuples nest in `value` (1: none inside) and how many items it holds counted
+    through every tuple in it, each distinct tuple walked once (a tuple the budget knows is
+    looked up, not walked again); raises TemplateLimitError past `MAX_NESTING` or
+    `MAX_TUPLE_ITEMS`."""
+    seen: dict[int, tuple[int, int]] = {}
+
+    def known(item: tuple[Any, ...]) -> tuple[int, int] | None:
+        found = seen.get(id(item))
+        if found is None and budget is not None:
+            kept = budget.tuples.get(id(item))
+            if kept is not None and kept[0] is item:
+                found = (kept[1], kept[2])
+        return found
+
+    stack: list[tuple[tuple[Any, ...], int, bool]] = [(value, 1, False)]
     while stack:
-        item, depth = stack.pop()
-        known = budget.tuples.get(id(item)) if budget is not None else None
-        if known is not None and known[0] is item:
-            depth += known[1] - 1
-            deepest = max(deepest, depth)
+        item, level, walked = stack.pop()
+        if not walked:
+            if known(item) is not None:
+                continue
+            if level > MAX_NESTING:
+                raise TemplateLimitError(f"tuples nested more than {MAX_NESTING} deep")
+            stack.append((item, level, True))
+            stack.extend(
+                (child, level + 1, False)
+                for child in item
+                if isinstance(child, tuple) and known(child) is None
+            )
             continue
-        deepest = max(deepest, depth)
-        if deepest > MAX_NESTING:
-            break
-        stack.extend((child, depth + 1) for child in item if isinstance(child, tuple))
-    return deepest
+        if id(item) in seen:
+            continue
+        depth, items = 1, len(item)
+        for child in item:
+            if isinstance(child, tuple):
+                inner = known(child)
+                if inner is not None:  # a child too deep or too big raised already
+                    depth, items = max(depth, inner[0] + 1), items + inner[1]
+        if depth > MAX_NESTING:
+            raise TemplateLimitError(f"tuples nested more than {MAX_NESTING} deep")
+        if items > MAX_TUPLE_ITEMS:
+            raise TemplateLimitError(
+                f"a tuple of more than {MAX_TUPLE_ITEMS:,} items counted through the tuples"
+                " in it (hashing it walks them all)"
+            )
+        seen[id(item)] = (depth, items)
+    return seen.get(id(value)) or known(value) or (1, len(value))
 
 
 def guard_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
     """A tuple a template writes (`(a, b)`) or gets (from a filter, a call, a loop, an item
     or attribute: `{"a": t}.items()|first` nests one deeper), refused when tuples nest past
-    `MAX_NESTING`."""
+    `MAX_NESTING` or it holds more than `MAX_TUPLE_ITEMS` through them."""
     budget = current()
-    inner = (_nesting(item, budget) for item in value if isinstance(item, tuple))
-    depth = 1 + max(inner, default=0)
-    if depth > MAX_NESTING:
-        raise TemplateLimitError(f"tuples nested more than {MAX_NESTING} deep")
-    if budget is not None and depth > 1:
-        budget.tuples[id(value)] = (value, depth)  # kept alive, so the id stays its own
+    if budget is not None:
+        kept = budget.tuples.get(id(value))
+        if kept is not None and kept[0] is value:
+            return value
+    if not any(isinstance(item, tuple) for item in value):
+        if len(value) > MAX_TUPLE_ITEMS:
+            raise TemplateLimitError(f"a tuple of more than {MAX_TUPLE_ITEMS:,} items")
+        if len(value) > 64 and budget is not None:
+            budget.tuples[id(value)] = (value, 1, len(value))
+        return value
+    depth, items = _measured(value, budget)
+    if budget is not None and (depth > 1 or items > 64):
+        budget.tuples[id(value)] = (value, depth, items)  # kept alive, so the id stays its own
     return value
+
+
+def _hashed_items(key: Any, budget: Budget | None) -> int:
+    """Items `hash(key)` walks: a tuple's through the tuples in it, 1 otherwise."""
+    return _measured(key, budget)[1] if isinstance(key, tuple) else 1
 
 
 def check_source(env: Any, source: str) -> None:

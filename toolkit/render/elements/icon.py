@@ -4,7 +4,6 @@ template; a name the game has no icon for is a P003 finding (it would print noth
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -14,7 +13,7 @@ from reportlab.lib.units import mm
 from toolkit.render.elements.base import Colour, Element, Problem, Resolved
 from toolkit.render.elements.registry import register_element
 from toolkit.render.icons import draw_icon
-from toolkit.render.jinja_cache import TEMPLATE_CODE
+from toolkit.render.jinja_cache import template_code
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -47,7 +46,7 @@ class IconElement(Element):
         close = difflib.get_close_matches(item.text, sorted(icons.names), n=1)
         tip = f"did you mean {close[0]!r}? " if close else ""
         message = f"asks for icon {item.text!r}, which does not exist; {tip}icons: "
-        literal = not re.search(TEMPLATE_CODE, self.icon, re.DOTALL)
+        literal = not template_code(self.icon)
         yield Problem(
             "P003",
             message + ", ".join(sorted(icons.names)),
