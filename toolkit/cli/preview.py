@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
+import signal
+import sys
 from typing import Annotated
 
 import typer
@@ -46,11 +47,17 @@ def preview(
 
     def ready(session: object) -> None:
         typer.echo(f"Preview of {folders[0]} at {address(sock)}  (Ctrl-C stops)", err=False)
+        sys.stdout.flush()  # a program reading the address (--port 0) gets it now
         if host not in LOCAL_HOSTS:
             stderr.print(
                 f"[yellow]warning:[/yellow] other machines can open the page ({escape(host)})"
             )
 
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn already stopped cleanly
-        serve(folders[0], sock, ready, host)
+    stopped_by: int | None = None
+    try:
+        stopped_by = serve(folders[0], sock, ready, host)
+    except KeyboardInterrupt:  # uvicorn already stopped cleanly
+        stopped_by = signal.SIGINT
     typer.echo("preview stopped", err=True)
+    if stopped_by:  # as every command stopped by Ctrl-C (130) or SIGTERM (143)
+        raise typer.Exit(128 + int(stopped_by))

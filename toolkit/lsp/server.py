@@ -8,6 +8,7 @@ other requests, and a failure is logged, never the end of the session."""
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import threading
 from pathlib import Path
@@ -324,6 +325,9 @@ bytes was a MemoryError traceback and the end of the session."""
 MAX_HEADER_BYTES = 64 * 1024
 
 
+_CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")  # pygls's own pattern
+
+
 class _BoundedInput:
     """The client's stream as pygls reads it, with each header line and body bounded: a
     body over MAX_MESSAGE_BYTES ends the session with one log line (the client's framing
@@ -331,9 +335,22 @@ class _BoundedInput:
 
     def __init__(self, stream: BinaryIO) -> None:
         self._stream = stream
+        self._length = False  # a Content-Length of this message was handed on
 
     def readline(self) -> bytes:
-        return self._stream.readline(MAX_HEADER_BYTES)
+        """The next header line pygls acts on: its first Content-Length, then the blank line
+        ending the head. The lines pygls would skip are skipped here, in one call: it read
+        each through its thread pool, ~0.4 ms a line (200,000 lines of 1.2 MB took 80 s)."""
+        while True:
+            line = self._stream.readline(MAX_HEADER_BYTES)
+            if not line:
+                return line
+            if not self._length and _CONTENT_LENGTH.fullmatch(line):
+                self._length = True
+                return line
+            if self._length and not line.strip():
+                self._length = False
+                return line
 
     def read(self, size: int) -> bytes:
         if size > MAX_MESSAGE_BYTES:

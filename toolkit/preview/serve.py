@@ -46,9 +46,9 @@ def serve(
     sock: socket.socket,
     ready: Callable[[Preview], None] | None = None,
     host: str = "127.0.0.1",
-) -> None:
+) -> int | None:
     """Serve the preview of the game in `root` on `sock` (bound to `host`, as `--host` gave
-    it) until Ctrl-C (or SIGTERM)."""
+    it) until Ctrl-C (or SIGTERM); the signal that stopped it."""
     from toolkit.preview.app import make_app
     from toolkit.preview.connections import PreviewServer, server_config
     from toolkit.preview.hosts import AllowedHosts
@@ -57,10 +57,18 @@ def serve(
     preview.load(check=False)  # the worker checks once the first cards are drawn
     watcher = Watcher(watch_roots(root, [builtin_layouts()]), preview.notify)
 
+    stopped: list[int] = []
+
     class Server(PreviewServer):
         def handle_exit(self, sig: int, frame: Any) -> None:
             preview.stop_streams()  # event streams end, so the shutdown does not wait
+            stopped.append(sig)
             super().handle_exit(sig, frame)
+            # uvicorn raises the signal again once stopped: SIGINT then ended the command
+            # with 0, SIGTERM killed it before the preview's worker stopped
+            captured = getattr(self, "_captured_signals", None)
+            if isinstance(captured, list):
+                captured.clear()
 
     allowed = AllowedHosts.for_server(host, sock.getsockname()[1])
     server = Server(server_config(make_app(preview, allowed)))
@@ -74,3 +82,4 @@ def serve(
         preview.stop()
         watcher.stop()
         sock.close()
+    return stopped[0] if stopped else None

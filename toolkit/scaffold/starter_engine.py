@@ -38,6 +38,8 @@ class Game(CompiledGame):
         # what a card is worth: its steps (a space is a point) plus its points
         self.gain = tuple(card.param("steps", 0) + card.param("points", 0) for card in cards)
         self.deck = tuple(i for i, card in enumerate(cards) for _ in range(card.copies))
+        if not 0 <= self.hand_size <= len(self.deck):  # `--set hand_size=1e308` drew for ever
+            raise ValueError(f"hand_size {self.hand_size}: from 0 to the deck's {len(self.deck)}")
 
     def new_state(self, setup: GameSetup, seed: int) -> PlayState:
         return PlayState(self, setup.players, seed)

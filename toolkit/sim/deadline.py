@@ -26,6 +26,11 @@ GAME_SECONDS = 600.0
 """How long one game may run: an MCTS bot takes seconds to a minute per game."""
 
 
+WATCH_GRACE = 5.0
+"""Seconds past the bound after which a game in the main thread is stopped by the watch
+thread, should the timer signal not have stopped it (an engine changed SIGALRM)."""
+
+
 class GameTimeout(BaseException):
     """Raised in the engine's code when its game ran past the bound (a BaseException, so an
     engine's own `except Exception` does not swallow it)."""
@@ -51,12 +56,15 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
     _ACTIVE.append(end)
-    try:
-        yield end
-    finally:
-        _ACTIVE.pop()
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
+    # cancelled timer): a watch thread raises in the main thread a little later if so
+    with _raise_in_thread_after(limit + WATCH_GRACE):
+        try:
+            yield end
+        finally:
+            _ACTIVE.pop()
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager

@@ -18,6 +18,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import inspect
+import os
 import sys
 import threading
 import traceback
@@ -143,15 +144,18 @@ def shortened(text: str) -> str:
 
 class _MainThreadStdout:
     """sys.stdout once engine code has run in this process: the main thread writes through
-    (the report, `check --format sarif`), any other thread to stderr. A thread an engine
-    starts prints whenever it likes, also while no redirect is in place (between hooks,
-    while the report is written), and its lines made the JSON and SARIF unreadable."""
+    (the report, `check --format sarif`), any other thread to stderr, and so does everyone
+    once the command is done (`report_done`: an engine's atexit handler or `__del__` printed
+    after the report). A thread an engine starts prints whenever it likes, also while no
+    redirect is in place (between hooks, while the report is written), and its lines made
+    the JSON and SARIF unreadable."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self.done = False
 
     def _target(self) -> Any:
-        if threading.current_thread() is threading.main_thread():
+        if not self.done and threading.current_thread() is threading.main_thread():
             return self._stream
         return sys.stderr
 
@@ -162,13 +166,51 @@ class _MainThreadStdout:
         self._target().writelines(lines)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
+        return getattr(self._target(), name)
+
+
+def _report_stream(stream: Any) -> Any:
+    """The stream the report goes on, with file descriptor 1 itself given to stderr: what an
+    engine writes to the process's stdout by another path than print() (`os.write(1, …)`,
+    `sys.__stdout__`, a child process it starts, C code) went into `check -f json` as well.
+    Only the process's own stdout is moved (not a test's captured stream)."""
+    original: Any = sys.__stdout__
+    try:
+        if stream is not original or stream.fileno() != 1:
+            return stream
+        stream.flush()
+        saved = os.dup(1)
+    except (AttributeError, OSError, ValueError):
+        return stream
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        os.close(saved)
+        return stream
+    import io
+
+    return io.TextIOWrapper(
+        open(saved, "wb", closefd=True),  # noqa: SIM115 - the report's, for the whole run
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+    )
 
 
 def _threads_to_stderr() -> None:
-    """Wrap sys.stdout (once per stream) so that only the main thread writes to it."""
+    """Wrap sys.stdout (once per stream) so that only the main thread writes to it, and
+    only through a file descriptor of its own (fd 1 then writes to stderr)."""
     if not isinstance(sys.stdout, _MainThreadStdout):
-        sys.stdout = _MainThreadStdout(sys.stdout)
+        sys.stdout = _MainThreadStdout(_report_stream(sys.stdout))
+
+
+def report_done() -> None:
+    """The command's output is written: what engine code prints from now on (atexit
+    handlers, `__del__` at exit) goes to stderr."""
+    if isinstance(sys.stdout, _MainThreadStdout):
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        sys.stdout.done = True
 
 
 @contextlib.contextmanager
@@ -449,7 +491,7 @@ def setup_facts(
     hook: Any = type(compiled).cards_in_play
     try:
         with engine_code():
-            events = _names(compiled.event_names, "event_names")
+            events = _names(compiled.event_names, "event_names", MAX_EVENT_NAMES)
             cards = _names(compiled.card_names, "card_names")
             found = compiled.cards_in_play(setup)
             in_play = None if found is None else tuple(found)
@@ -477,14 +519,40 @@ class _WrongNames(TypeError):
     pass
 
 
-def _names(found: Any, what: str) -> tuple[str, ...]:
+MAX_EVENT_NAMES = 200
+"""Event names an engine may declare (each is a row of every report)."""
+MAX_NAME = 200
+"""Characters in an engine's event, card or figure name."""
+
+
+def _names(found: Any, what: str, most: int | None = None) -> tuple[str, ...]:
     try:
         names: tuple[Any, ...] = tuple(found)
     except TypeError:
         raise _WrongNames(f"{what} must be a list of names, not {type(found).__name__}") from None
+    if most is not None and len(names) > most:
+        raise _WrongNames(f"{what} holds {len(names):,} names (at most {most})")
     if not all(isinstance(name, str) for name in names):
         raise _WrongNames(f"{what} must be a list of names (str)")
+    bad = next((name for name in names if not name_ok(name)), None)
+    if bad is not None:
+        raise _WrongNames(f"{what} holds {bad[:40]!r}: {name_problem(bad)}")
     return names
+
+
+def name_ok(name: str) -> bool:
+    """A name the report can print and write as UTF-8 JSON, of a readable length."""
+    return not name_problem(name)
+
+
+def name_problem(name: str) -> str:
+    if len(name) > MAX_NAME:
+        return f"a name of {len(name):,} characters (at most {MAX_NAME})"
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "not writable as UTF-8 (a lone surrogate)"
+    return ""
 
 
 def failure_at(compiled: Any, fallback: Any, exc: BaseException | None) -> tuple[str, int]:

@@ -266,16 +266,33 @@ def _roles(values: Any) -> tuple[str, ...]:
     return out
 
 
+MAX_FIGURES = 100
+"""Figures one game may report (each is a row of the report, kept for every game)."""
+MAX_FIGURE_VALUES = 1000
+"""Values in one tuple figure (a million-value figure over 200 games took 2.7 GB)."""
+
+
 def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]:
     """figures() as sorted (name, number or tuple of numbers) pairs."""
     items = getattr(found, "items", None)
     if not callable(items):
         raise WrongResult("figures", f"figures() returned {_shown(found)}, not a dict")
-    pairs = []
+    pairs: list[tuple[str, Any]] = []
     for name, value in items():
+        if len(pairs) >= MAX_FIGURES:
+            what = f"figures() holds more than {MAX_FIGURES} figures"
+            raise WrongResult("figures", what)
         if not isinstance(name, str):
             raise WrongResult("figures", f"figures() names a figure {_shown(name)}, not a str")
+        from toolkit.sim.engines import name_problem
+
+        problem = name_problem(name)
+        if problem:
+            raise WrongResult("figures", f"figures() names a figure {_shown(name)}: {problem}")
         many = isinstance(value, tuple | list)
+        if many and len(value) > MAX_FIGURE_VALUES:
+            what = f"figures()[{name!r}] holds {len(value):,} values (at most {MAX_FIGURE_VALUES})"
+            raise WrongResult("figures", what)
         if not (_is_number(value) or (many and all(_is_number(v) for v in value))):
             what = f"figures()[{name!r}] is {_shown(value)}, not a number or a tuple of numbers"
             raise WrongResult("figures", what)

@@ -10,7 +10,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from toolkit.sim.exits import hard_exit
 
@@ -64,7 +64,15 @@ def check_stop() -> None:
 
 
 def worker_init() -> None:
-    """Workers leave Ctrl-C to the main process (which stops them) and die with it."""
+    """Workers leave Ctrl-C to the main process (which stops them) and die with it. A
+    worker has no output of its own: whatever its engine writes to stdout (print, the file
+    descriptor, a child process) goes to stderr, never into the main process's report."""
+    import os
+    import sys
+
+    with suppress(OSError):
+        os.dup2(2, 1)
+    sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:

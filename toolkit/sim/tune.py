@@ -62,11 +62,20 @@ def parse_param(text: str) -> tuple[str, Any]:
             not (isinstance(a, int | float) and isinstance(b, int | float))
             or isinstance(a, bool)
             or isinstance(b, bool)
-            or b <= a
+            or not _finite_span(a, b)
         ):
             raise SetupError(f"--param {text!r}: LO..HI takes two numbers with LO < HI")
         return path, (a, b)
     return path, tuple(parse_value(v) for v in raw.split(",") if v.strip())
+
+
+def _finite_span(a: float, b: float) -> bool:
+    """LO < HI, both finite and HI − LO within the float range (the sampler draws in it)."""
+    try:
+        low, high = float(a), float(b)
+    except OverflowError:  # an int past the float range
+        return False
+    return math.isfinite(low) and math.isfinite(high) and math.isfinite(high - low) and low < high
 
 
 def parse_tolerance(key: str, text: str) -> float:
