@@ -183,7 +183,9 @@ class GreedyBot:
 
     def choose(self, state: State, rng: random.Random) -> int:
         ms: MuckleState = state  # type: ignore[assignment]  # this game's bot: its own state
-        acts = ms.legal_actions()
+        acts = ms._acts  # computed already when the runner asked for the legal actions
+        if acts is None or ms.over:
+            acts = ms.legal_actions()
         if len(acts) == 1:
             return acts[0]
         t = ms.t
