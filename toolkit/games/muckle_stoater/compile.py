@@ -56,41 +56,28 @@ def _split_options(fwd: FwdTable) -> tuple[tuple[tuple[tuple[SplitOption, ...], 
 
 
 def _ready_moves(
-    fwd: FwdTable, n: int, effects: Sequence[tuple[int, int, int, bool]]
-) -> tuple[tuple[tuple[tuple[tuple[int, Move, int], ...], ...], ...], ...]:
-    """fmoves[effect][laddie][position]: `fwd` as ready-made (path mask, move, action) triples
-    for each forward-move effect (empty for any other effect). The move list of a step count
-    is built once and shared by the effects moving that many steps; only the action (variant
-    * E + effect) differs. Plain loops for the reason given in `_split_options`."""
+    fwd: FwdTable, n: int, steps: set[int]
+) -> tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]:
+    """fmoves[k][laddie][position]: `fwd` as ready-made (path mask, move) pairs, for the
+    forward moves of the cards, k in `steps` (empty for any other k: a split's share uses
+    `sfwd`). Plain loops for the reason given in `_split_options`."""
     players = len(fwd)
-    n_eff = len(effects)
-    by_steps: dict[int, list[list[tuple[tuple[int, Move], ...]]]] = {}  # k → [laddie][pos]
-    fmoves: list[tuple[tuple[tuple[tuple[int, Move, int], ...], ...], ...]] = []
-    for e, (_, kind, k, _) in enumerate(effects):
-        if kind != FWD:
+    kmax = len(fwd[0]) - 1 if fwd else 0
+    fmoves: list[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]] = [()]
+    for k in range(1, kmax + 1):
+        per_laddie: list[tuple[tuple[tuple[int, Move], ...], ...]] = []
+        if k not in steps:
             fmoves.append(())
             continue
-        ready = by_steps.get(k)
-        if ready is None:
-            ready = by_steps[k] = []
-            for lid in range(players * n):
-                slot = lid % n
-                rows = []
-                for p, opts in enumerate(fwd[lid // n][k]):
-                    row = []
-                    for vo, dest, path in opts:
-                        row.append((path, (vo + slot, lid, p, dest, -1, -1, -1)))
-                    rows.append(tuple(row))
-                ready.append(rows)
-        per_laddie = []
-        for rows in ready:
-            acted = []
-            for pairs in rows:
-                triples = []
-                for path, move in pairs:
-                    triples.append((path, move, move[0] * n_eff + e))
-                acted.append(tuple(triples))
-            per_laddie.append(tuple(acted))
+        for lid in range(players * n):
+            slot = lid % n
+            rows = []
+            for p, opts in enumerate(fwd[lid // n][k]):
+                row = []
+                for vo, dest, path in opts:
+                    row.append((path, (vo + slot, lid, p, dest, -1, -1, -1)))
+                rows.append(tuple(row))
+            per_laddie.append(tuple(rows))
         fmoves.append(tuple(per_laddie))
     return tuple(fmoves)
 
@@ -142,7 +129,7 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
             per_k.append(tuple(per_pos))
         fwd.append(tuple(per_k))
     sfwd = _split_options(fwd)
-    fmoves = _ready_moves(fwd, n, c.effects)
+    fmoves = _ready_moves(fwd, n, {arg for _, kind, arg, _ in c.effects if kind == FWD})
     shares: list[tuple[tuple[SplitShares, ...], ...]] = []
     split_totals = {arg for _, kind, arg, _ in c.effects if kind == SPLIT}
     for total in range(max(split_totals, default=0) + 1):

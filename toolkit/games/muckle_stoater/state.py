@@ -273,12 +273,12 @@ class MuckleState(State):
                     # their actions appended as their moves are found
                     found = cache[key] = []
                     if kind == FWD:
-                        table = fmoves[e]
+                        table = fmoves[arg]
                         for lid, p in movers:
-                            for path, move, action in table[lid][p]:
+                            for path, move in table[lid][p]:
                                 if not own & path:
                                     found.append(move)
-                                    acts.append(action)
+                                    acts.append(move[0] * n_eff + e)
                         if found:
                             groups.append((e, found))
                         continue
