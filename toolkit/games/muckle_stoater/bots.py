@@ -165,7 +165,7 @@ class GreedyBot:
             t.track,
             t.team,
             t.entrance,
-            t.eff_key,
+            tuple(k if t.eff_key.count(k) > 1 else -1 for k in t.eff_key),  # shared keys
             plan.togo,
             plan.dock_togo,
             plan.most,
@@ -183,7 +183,9 @@ class GreedyBot:
 
     def choose(self, state: State, rng: random.Random) -> int:
         ms: MuckleState = state  # type: ignore[assignment]  # this game's bot: its own state
-        acts = ms.legal_actions()
+        acts = ms._acts  # computed already when the runner asked for the legal actions
+        if acts is None or ms.over:
+            acts = ms.legal_actions()
         if len(acts) == 1:
             return acts[0]
         t = ms.t
@@ -212,7 +214,7 @@ class GreedyBot:
             track,
             team,
             entrance,
-            eff_key,
+            shared_key,
             togo,
             dock_togo,
             most,
@@ -243,10 +245,9 @@ class GreedyBot:
         best_score = -1e18
         tops: list[tuple[float, int] | None] = [None] * t.n_keys  # best move per shared list
         for e, moves in groups:
-            key = eff_key[e]
-            top = tops[key]
-            if top is not None:  # a list shared with an effect already scored
-                top_score, top_v = top
+            key = shared_key[e]  # -1: no other effect lists the same moves
+            if key >= 0 and tops[key] is not None:  # a list shared with one already scored
+                top_score, top_v = tops[key]
             elif simple[e]:
                 # the loop below for one-part moves, its sums looked up (same floats)
                 top_score, top_v = -1e18, 0
@@ -269,7 +270,8 @@ class GreedyBot:
                                 score += (togo[oq][dest] - togo[oq][entrance[oq]]) * PARTNER
                     if score > top_score:
                         top_score, top_v = score, v
-                tops[key] = (top_score, top_v)
+                if key >= 0:
+                    tops[key] = (top_score, top_v)
             else:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, lid2, frm2, dest2 in moves:
@@ -306,7 +308,8 @@ class GreedyBot:
                         lid, frm, dest, lid2 = lid2, frm2, dest2, -1
                     if score > top_score:
                         top_score, top_v = score, v
-                tops[key] = (top_score, top_v)
+                if key >= 0:
+                    tops[key] = (top_score, top_v)
             score = top_score - keep_cost[e] - leave_cost[e]
             if score > best_score:
                 best, best_score = top_v * n_eff + e, score

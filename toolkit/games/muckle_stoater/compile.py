@@ -161,6 +161,9 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
     rank_effs = tuple(
         tuple(e for e, eff in enumerate(c.effects) if eff[0] == r) for r in range(ranks)
     )
+    rank_plan = tuple(
+        tuple((e, eff_key[e], c.effects[e][1], c.effects[e][2]) for e in effs) for effs in rank_effs
+    )
     packs = c.packs_by_players[players]
     deck = tuple(r for r in range(ranks) for _ in range(c.copies[r] * packs))
     return Table(
@@ -192,9 +195,9 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         eff_arg=tuple(e[2] for e in c.effects),
         eff_from_dock=tuple(e[3] for e in c.effects),
         eff_key=eff_key,
-        rank_plan=tuple(
-            tuple((e, eff_key[e], c.effects[e][1], c.effects[e][2]) for e in effs)
-            for effs in rank_effs
+        rank_plan=rank_plan,
+        rank_plan_docked=tuple(
+            tuple(step for step in plan if step[2] not in (FWD, BACK)) for plan in rank_plan
         ),
         n_keys=len(keys),
         rank_effs=rank_effs,

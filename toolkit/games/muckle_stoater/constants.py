@@ -120,6 +120,9 @@ class Table:
     eff_from_dock: tuple[bool, ...]
     eff_key: tuple[int, ...]  # same (kind, arg) → same key: moves computed once per turn
     rank_plan: tuple[tuple[tuple[int, int, int, int], ...], ...]  # [rank] (e, key, kind, arg)
+    rank_plan_docked: tuple[tuple[tuple[int, int, int, int], ...], ...]
+    """`rank_plan` without the forward and backward moves: the plan when no Laddie of the
+    colour can move forward (they give no move then)."""
     n_keys: int
     rank_effs: tuple[tuple[int, ...], ...]
     rank_first: tuple[int, ...]  # discard action of each rank (variant 0, first effect)

@@ -255,8 +255,7 @@ class MuckleState(State):
         # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
         end = track + t.castle - 1
         movers = []
-        for lid in range(lo, lo + n):
-            p = pos[lid]
+        for lid, p in enumerate(pos[lo : lo + n], lo):
             if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
                 movers.append((lid, p))
         cache: list[Moves | None] = [None] * t.n_keys
@@ -264,35 +263,48 @@ class MuckleState(State):
         acts: list[int] = []
         n_eff = t.n_effects
         fmoves = t.fmoves
-        for plan in compress(t.rank_plan, hand):  # the ranks held, in rank order
+        # with no Laddie to move forward, the forward and backward effects give nothing
+        plans = t.rank_plan if movers else t.rank_plan_docked
+        for plan in compress(plans, hand):  # the ranks held, in rank order
             for e, key, kind, arg in plan:
                 found = cache[key]
                 if found is None:
-                    # the common kinds inline (a call per effect costs more than they do)
-                    found = []
+                    # the common kinds inline (a call per effect costs more than they do),
+                    # their actions appended as their moves are found
+                    found = cache[key] = []
                     if kind == FWD:
                         table = fmoves[arg]
                         for lid, p in movers:
                             for path, move in table[lid][p]:
                                 if not own & path:
                                     found.append(move)
-                    elif kind == LEAVE:
+                                    acts.append(move[0] * n_eff + e)
+                        if found:
+                            groups.append((e, found))
+                        continue
+                    if kind == LEAVE:
                         start = t.start[o]
                         if self.dock[o] and not own >> start & 1:
                             found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
-                    elif kind == BACK:
+                            acts.append(n_eff + e)
+                            groups.append((e, found))
+                        continue
+                    if kind == BACK:
                         table_back = t.back[arg]
                         for lid, p in movers:
                             if p < track:
                                 dest, path = table_back[p]
                                 if not own & path:
                                     found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-                    elif kind == SPLIT:
+                                    acts.append((2 + lid - lo) * n_eff + e)
+                        if found:
+                            groups.append((e, found))
+                        continue
+                    if kind == SPLIT:
                         self._split_moves(arg, o, found)
                     elif kind == BONNIE:
                         self._bonnie_moves(e, o, found)
-                    cache[key] = found
-                if found:
+                if found:  # a split or a Bonnie Fechter, or moves shared with an effect before
                     groups.append((e, found))
                     for m in found:
                         acts.append(m[0] * n_eff + e)
@@ -339,10 +351,11 @@ class MuckleState(State):
         # a Castle Laddie blocked by its neighbour may move once that one has moved first:
         # every Laddie short of the Castle's dead end can take part
         end = track + t.castle - 1
+        if n - self.dock[o] < (1 if t.teams else 2):  # too few Laddies out of the Dock
+            return
         shares = t.shares[total][o]
         movers = []  # (lid, position, (options per share, live bits, rest-live bits))
-        for lid in range(lo, lo + n):
-            p = pos[lid]
+        for lid, p in enumerate(pos[lo : lo + n], lo):
             if 0 <= p < end:
                 movers.append((lid, p, shares[p]))
         if len(movers) < 2 and not (t.teams and movers):
@@ -507,6 +520,9 @@ class MuckleState(State):
         self.seat = seat
         draw = self.draw
         base = seat * t.ranks
+        if draw and t.draw_count == 1:  # the usual draw, without a loop
+            hands[base + draw.pop()] += 1
+            return
         for _ in range(t.draw_count):
             if not draw:
                 if not self.discard:
