@@ -40,7 +40,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "games": frozenset({"api", "content", "diagnostics", "fileio"}),
     # board kinds: a model and its drawer (content finds them through its registry)
     "boards": frozenset({"content", "render"}),
-    "checks": frozenset({"content", "diagnostics", "fileio", "home", "registry", "render", "sim"}),
+    "checks": frozenset(
+        {"content", "diagnostics", "fileio", "home", "registry", "render", "sim", "usercache"}
+    ),  # usercache: the plural rules' texts kept between runs
     "i18n": frozenset({"checks", "content", "diagnostics", "fileio", "home", "registry", "render"}),
     "preview": frozenset(
         {"checks", "content", "diagnostics", "fileio", "home", "render", "usercache"}

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from toolkit.content.templating import fill
+from toolkit.content.templating import field_names, fill
 
 
 class View(dict):
@@ -46,29 +46,48 @@ def named(value: Any, what: str) -> Any:
 def describe(model: BaseModel) -> str:
     """What a model is, as a designer says it: its kind of thing and its id
     (`card 'advance'`, `deck 'cards'`, `the game`)."""
-    from toolkit.content.models.deck import CardBase, DeckBase
-    from toolkit.content.models.manifest import ManifestBase
-
-    if isinstance(model, ManifestBase):
+    noun = _NOUNS.get(type(model))
+    if noun is None:
+        noun = _NOUNS[type(model)] = _noun(type(model))
+    if not noun:
         return "the game"
-    if isinstance(model, CardBase):
-        noun = "card"
-    elif isinstance(model, DeckBase):
-        noun = "deck"
-    else:
-        noun = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", type(model).__name__).lower()
     ident = getattr(model, "id", None)
     return f"{noun} {ident!r}" if isinstance(ident, str) else f"the {noun}"
 
 
+_NOUNS: dict[type, str] = {}
+"""A model class → the noun `describe` says for it ("" for the game's manifest): worked out
+once per class, not once per card and language."""
+
+
+def _noun(kind: type) -> str:
+    from toolkit.content.models.deck import CardBase, DeckBase
+    from toolkit.content.models.manifest import ManifestBase
+
+    if issubclass(kind, ManifestBase):
+        return ""
+    if issubclass(kind, CardBase):
+        return "card"
+    if issubclass(kind, DeckBase):
+        return "deck"
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind.__name__).lower()
+
+
 def _is_localized(value: dict[Any, Any]) -> bool:
-    return (
-        bool(value)
-        and all(
-            isinstance(k, str) and len(k) in (2, 3) and k.isalpha() and k.islower() for k in value
-        )
-        and all(isinstance(v, str) for v in value.values())
-    )
+    """A dict of texts by language code ({"fr": …, "en": …}): one plain loop, this runs for
+    every dict field of every card in every language."""
+    if not value:
+        return False
+    for key, text in value.items():
+        if not (
+            isinstance(key, str)
+            and isinstance(text, str)
+            and len(key) in (2, 3)
+            and key.isalpha()
+            and key.islower()
+        ):
+            return False
+    return True
 
 
 def localize(value: Any, lang: str) -> Any:
@@ -80,7 +99,7 @@ def localize(value: Any, lang: str) -> Any:
     if isinstance(value, list | tuple):
         return [localize(v, lang) for v in value]
     if isinstance(value, BaseModel):
-        view = View({k: localize(getattr(value, k), lang) for k in type(value).model_fields})
+        view = View({k: localize(getattr(value, k), lang) for k in field_names(value)})
         view.named(describe(value))
         text = getattr(value, "text", None)
         if isinstance(text, dict) and lang in text:
