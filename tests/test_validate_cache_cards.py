@@ -64,7 +64,8 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[int]]:
     return _count(monkeypatch, printfit, "_card_work"), _count(monkeypatch, faces, "_card_work")
 
 
-def test_lines_shifted_everywhere_reuse_every_card(cache, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")
+def test_lines_shifted_everywhere_reuse_every_card(tmp_path, monkeypatch):
     """Two lines added at the top of every YAML file (the deck's and the layout's): every
     card's findings are read back and placed again two lines down, none worked out."""
     game, _ = _game(tmp_path)
@@ -83,7 +84,8 @@ def test_lines_shifted_everywhere_reuse_every_card(cache, tmp_path, monkeypatch)
     assert shifted == _run(".", "-f", "json", "--no-cache")
 
 
-def test_a_finding_said_once_moves_when_its_first_card_is_edited(cache, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")
+def test_a_finding_said_once_moves_when_its_first_card_is_edited(tmp_path, monkeypatch):
     """The missing icon is said once, at the first card that prints it: that card edited
     not to print it, the finding moves to the next card (read back from its unit), as a run
     without the cache says; only the edited card is worked out again."""
@@ -104,7 +106,8 @@ def test_a_finding_said_once_moves_when_its_first_card_is_edited(cache, tmp_path
     assert _run(".", "-f", "json") == first
 
 
-def test_a_card_edit_brings_and_takes_away_its_own_findings(cache, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")
+def test_a_card_edit_brings_and_takes_away_its_own_findings(tmp_path, monkeypatch):
     """A card's English text made long enough to be fitted under the minimum size gives an
     A004 at that card; made short again, none: each as a run without the cache says."""
     game, deck = _game(tmp_path)
