@@ -123,3 +123,37 @@ def test_a_card_edit_brings_and_takes_away_its_own_findings(tmp_path, monkeypatc
     assert edited == _run(".", "-f", "json", "--no-cache")
     deck.write_text(text, "utf-8")
     assert _run(".", "-f", "json") == first == _run(".", "-f", "json", "--no-cache")
+
+
+def test_what_a_card_asked_of_its_file_is_asked_again_on_reuse():
+    """A card's unit keeps whether the paths the check looked for were written in the file
+    (a number filled from elsewhere is not said unprinted): a file written otherwise makes
+    the kept share unusable (worked out again), one written alike does not."""
+    from types import SimpleNamespace
+
+    from toolkit.checks.card_units import Shape, same_shape
+    from toolkit.diagnostics import Span
+
+    def loaded(*paths: tuple) -> SimpleNamespace:
+        return SimpleNamespace(doc=SimpleNamespace(spans={p: Span() for p in paths}))
+
+    before = loaded(("cards", 3, "id"), ("cards", 3, "params", "steps"))
+    shape = Shape(before, 3)
+    assert shape.has(("cards", 3, "params", "steps"))
+    assert not shape.has(("cards", 3, "points"))
+    shape.check()
+    same_shape(loaded(("cards", 5, "params", "steps")), 5, shape.asked)  # moved, same shape
+    with pytest.raises(ValueError):
+        same_shape(loaded(("cards", 3, "id")), 3, shape.asked)  # steps no longer written
+    with pytest.raises(ValueError):
+        same_shape(loaded(("cards", 3, "params", "steps"), ("cards", 3, "points")), 3, shape.asked)
+
+
+def test_a_key_said_once_is_kept_only_when_json_gives_it_back():
+    from toolkit.checks.card_units import read_key, stored_key
+    from toolkit.content.unit_cache import NotKept
+
+    key = ("problem", "plain", "P003", ("icon", "nosuch"))
+    assert read_key(json.loads(json.dumps(stored_key(key)))) == key
+    with pytest.raises(NotKept):
+        stored_key(("game pixels", Path("art.png")))
