@@ -42,20 +42,23 @@ Path_ = tuple[str | int, ...]
 
 def card_args(jobs: list[PrintJob], layout: Any, card: Any) -> list[Any] | None:
     """What one card's faces on `layout` are worked out from, in every job's language, or
-    None (a kind of another module in the layout, or an input that cannot be named)."""
-    if any(type(element).__module__ not in PURE_KINDS for element in layout.elements):
+    None (a kind of another module in the layout, or an input that cannot be named). The
+    jobs of one deck share the game, the deck and the card size: their face inputs are
+    named once, with each job's language and icons."""
+    if not jobs or any(type(e).__module__ not in PURE_KINDS for e in layout.elements):
+        return None
+    first = jobs[0]
+    if any(j.game is not first.game or j.deck is not first.deck for j in jobs) or any(
+        j.card_mm != first.card_mm for j in jobs
+    ):
         return None
     try:
-        return [
-            [
-                face_args(job.game, job.deck, layout, card, job.lang, job.card_mm),
-                icon_names(job.icons.names),
-                sorted(job.icons.broken),
-            ]
-            for job in jobs
-        ]
+        face = face_args(first.game, first.deck, layout, card, first.lang, first.card_mm)
     except (TypeError, ValueError):
         return None
+    assert face[5] == first.lang
+    face[5] = [job.lang for job in jobs]  # every job's language, not the first's alone
+    return [face, [[icon_names(j.icons.names), sorted(j.icons.broken)] for j in jobs]]
 
 
 class Shape:
