@@ -18,13 +18,22 @@ from pydantic import BaseModel
 from reportlab.lib.units import mm
 
 from toolkit.checks import CheckFamily, register
+from toolkit.checks.card_units import (
+    Shape,
+    card_args,
+    placed,
+    read_key,
+    same_shape,
+    stored_finding,
+    stored_key,
+)
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.unit_cache import NotKept, active, cached
 from toolkit.content.walk import Facts
-from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
 from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
@@ -107,25 +116,16 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         card_mm = size_mm(deck.size)
         jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in languages(game)]
         for index, card in enumerate(deck.cards):
-            numbers: set[int] = set()  # what the face shows in some language
-            for job in jobs:
-                try:
-                    elements = job.resolved(layout, card)
-                except (TemplateError, TypeError, ValueError) as exc:
-                    if game.glossary_failed:
-                        break  # the layout may print a term of the glossary: said there
-                    yield P_LAYOUT.at(
-                        loaded.rel,
-                        loaded.doc.span(("cards", index, "id")),
-                        f"layout {name!r} fails on {card.id} ({job.lang}): {exc}",
-                    )
-                    break
-                numbers |= _printed_numbers(elements)
-                face = (name, job)
-                for item in elements:
-                    yield from _element(loaded, index, card, face, item, in_content, reported)
-            else:  # no language failed: what no language prints, no player can read
-                yield from _unprinted(loaded, index, card, name, numbers)
+            # each card's findings in the order met; what is said once (per layout and
+            # character, per layout and problem) is decided here, in card order
+            for diag, key, glyph in _card_findings(loaded, index, card, name, layout, jobs):
+                if key is not None:
+                    if glyph is not None and glyph[1] and glyph[0] in in_content:
+                        continue  # reported where the content text is written
+                    if key in reported:
+                        continue
+                    reported.add(key)
+                yield diag
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -142,15 +142,99 @@ def languages(game: Game) -> list[str]:
     return list(game.manifest.languages) if game.manifest is not None else []
 
 
+Event = tuple[Diagnostic, Any, Any, Any]
+"""A finding of one card, as met: (finding, the key under which it is said once or None,
+(character, printed in the main face) for a missing glyph or None, where it is kept)."""
+
+
+def _card_findings(
+    loaded: LoadedFile, index: int, card: Any, name: str, layout: Any, jobs: list[PrintJob]
+) -> list[tuple[Diagnostic, Any, Any]]:
+    """One card's print-fit findings on every language's face, before what is said once is
+    left out, kept as a unit between `validate` runs (toolkit.checks.card_units)."""
+    game = jobs[0].game if jobs else None
+    shape = Shape(loaded, index)
+
+    def work() -> tuple[list[Event], bool]:
+        return _card_work(loaded, index, card, (name, layout), jobs, shape)
+
+    args = card_args(jobs, layout, card) if active() is not None and game else None
+    if args is None or game is None:
+        return [event[:3] for event in work()[0]]
+    root = game.root
+
+    def store(result: tuple[list[Event], bool]) -> list[Any]:
+        events, failed = result
+        if failed:
+            raise NotKept  # a template error is worked out again, as a face's is
+        shape.check()
+        kept = []
+        for diag, key, glyph, place in events:
+            found = stored_finding(loaded, index, root, place, diag)
+            kept.append([*found, stored_key(key), list(glyph) if glyph else None])
+        return [shape.asked, kept]
+
+    def read(kept: Any) -> tuple[list[Event], bool]:
+        asked, found = kept
+        same_shape(loaded, index, asked)
+        events: list[Event] = []
+        for place, code, message, severity, key, glyph in found:
+            if not isinstance(code, str) or not code.startswith("P"):
+                raise ValueError("not a print-fit finding")
+            diag = placed(loaded, index, root, place, [code, message, severity])
+            if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
+                raise ValueError("not a glyph")
+            events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
+        return events, False
+
+    args = [name, game.glossary_failed, *args]
+    return [event[:3] for event in cached("card-print-fit", args, work, store, read)[0]]
+
+
+def _card_work(
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    face: tuple[str, Any],
+    jobs: list[PrintJob],
+    shape: Shape,
+) -> tuple[list[Event], bool]:
+    """What one card gives on every language's face, and whether a face failed."""
+    assert loaded.doc is not None
+    name, layout = face
+    events: list[Event] = []
+    numbers: set[int] = set()  # what the face shows in some language
+    for job in jobs:
+        try:
+            elements = job.resolved(layout, card)
+        except (TemplateError, TypeError, ValueError) as exc:
+            if job.game.glossary_failed:
+                return events, True  # the layout may print a term of the glossary: said there
+            diag = P_LAYOUT.at(
+                loaded.rel,
+                loaded.doc.span(("cards", index, "id")),
+                f"layout {name!r} fails on {card.id} ({job.lang}): {exc}",
+            )
+            events.append((diag, None, None, None))
+            return events, True
+        numbers |= _printed_numbers(elements)
+        for item in elements:
+            events.extend(_element(loaded, index, card, (name, job), item, shape))
+    # no language failed: what no language prints, no player can read
+    events.extend(
+        (d, None, None, p) for d, p in _unprinted(loaded, index, card, name, numbers, shape)
+    )
+    return events, False
+
+
 def _element(
     loaded: LoadedFile,
     index: int,
     card: Any,
     face: tuple[str, PrintJob],
     item: Resolved,
-    in_content: set[str],
-    reported: set[tuple[object, ...]],
-) -> Iterator[Diagnostic]:
+    shape: Shape,
+) -> Iterator[Event]:
     """What one element of a card's face (its layout's name and the job printing it in one
     language) gives: its kind's own problems, characters the font lacks in what it prints,
     and a text that does not fit (P001)."""
@@ -158,62 +242,70 @@ def _element(
     name, job = face
     element, lang = item.element, job.lang
     for problem in element.problems(item, job):
-        once = ("problem", name, problem.code, problem.once)
-        if problem.once is not None and once in reported:
+        once = ("problem", name, problem.code, problem.once) if problem.once is not None else None
+        in_layout = _layout_path(name, job, element, problem)
+        if in_layout is not None:
+            doc, _ = layout_document(name, job.root)
+            assert doc is not None
+            diag = REGISTRY.get(problem.code).at(
+                layout_file(name, job.root),
+                doc.span(in_layout),
+                f"layout {name!r} {problem.message}",
+            )
+            yield diag, once, None, ["layout", name, list(in_layout)]
             continue
-        reported.add(once)
-        at_layout = _layout_place(name, job, element, problem)
-        if at_layout is not None:
-            yield REGISTRY.get(problem.code).at(*at_layout, f"layout {name!r} {problem.message}")
-            continue
-        yield REGISTRY.get(problem.code).at(
+        diag = REGISTRY.get(problem.code).at(
             loaded.rel,
             loaded.doc.span(("cards", index, *problem.field)),
             f"{card.id}, layout {name!r}: {problem.message}",
         )
+        yield diag, once, None, ["card", list(problem.field)]
     prints_in = element.face(job)
     main = prints_in == job.fonts.face(None)  # content texts were checked against this face
     for field in type(element).prints:
         source = getattr(element, field) or ""
         printed = _TEMPLATE_CODE.sub("", item.value(field))
         for ch in missing_glyphs(printed, prints_in):
-            if (main and ch in in_content) or (name, prints_in, ch) in reported:
-                continue
-            reported.add((name, prints_in, ch))
             # in a face of its own, a content text's letter is at fault where it is written
             written = None if main else next((f for k, f in FIELD_OF.items() if k in source), None)
             where = ("cards", index, written, lang) if written else ("cards", index, "id")
-            if where not in loaded.doc.spans:
+            if not shape.has(where):
                 where = ("cards", index, "id")
-            yield P_GLYPH.at(
+            diag = P_GLYPH.at(
                 loaded.rel,
                 loaded.doc.span(where),
                 f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
                 f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
             )
+            yield diag, (name, prints_in, ch), (ch, main), ["card", list(where[2:])]
     measured = element.measure(item, job)
     if measured is None or measured.fit.fits:
         return
     field = next((f for key, f in FIELD_OF.items() if key in measured.source), "id")
     path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
+    place = ["card", list(path[2:])]
     if len(item.text) > MAX_FIT_CHARS:
-        yield P_OVERFLOW.at(
+        diag = P_OVERFLOW.at(
             loaded.rel,
             loaded.doc.span(path),
             f"{card.id} {field} ({lang}) prints {len(item.text):,} characters, more than "
             f"any box holds (a text over {MAX_FIT_CHARS:,} is not fitted; layout {name})",
         )
+        yield diag, None, None, place
         return
-    yield P_OVERFLOW.at(
+    diag = P_OVERFLOW.at(
         loaded.rel,
         loaded.doc.span(path),
         f"{card.id} {field} ({lang}) needs {measured.fit.height / mm:.1f} mm at "
         f"{measured.min_size} pt but the box is {item.h:.1f} mm high "
         f"({len(item.text)} characters; layout {name})",
     )
+    yield diag, None, None, place
 
 
-def _layout_place(name: str, job: PrintJob, element: Any, problem: Any) -> tuple[str, Span] | None:
+def _layout_path(
+    name: str, job: PrintJob, element: Any, problem: Any
+) -> tuple[str | int, ...] | None:
     """Where in the layout file a problem of the layout itself lies (its element's field),
     or None when the card's data is at fault (or the layout has no file to point into)."""
     if problem.in_layout is None:
@@ -222,7 +314,7 @@ def _layout_place(name: str, job: PrintJob, element: Any, problem: Any) -> tuple
     index = next((i for i, e in enumerate(job.front.elements) if e is element), None)
     if doc is None or index is None:
         return None
-    return layout_file(name, job.root), doc.span(("elements", index, *problem.in_layout))
+    return ("elements", index, *problem.in_layout)
 
 
 def unknown_layout(name: str, game_root: Path) -> str:
@@ -417,26 +509,27 @@ def _printed_numbers(elements: list[Resolved]) -> set[int]:
 
 
 def _unprinted(
-    loaded: LoadedFile, index: int, card: object, layout: str, printed: set[int]
-) -> Iterator[Diagnostic]:
+    loaded: LoadedFile, index: int, card: object, layout: str, printed: set[int], shape: Shape
+) -> Iterator[tuple[Diagnostic, list[Any]]]:
     """A number the rules use but the face shows in no language (a hero's bonus once printed
     as 'add her bonus' with no number): players could not know it. A number missing from one
     language only is a translation finding (T006), not this."""
     assert loaded.doc is not None
-    spans = loaded.doc.spans
     unprinted = [(p, n) for p, n in _card_numbers(card, ()) if abs(n) not in printed]
-    written = {n for p, n in unprinted if ("cards", index, *p) in spans}
+    written = {p: shape.has(("cards", index, *p)) for p, _ in unprinted}
+    numbers = {n for p, n in unprinted if written[p]}
     for path, number in unprinted:
         where = ("cards", index, *path)
-        if where not in spans and number in written:
+        if not written[path] and number in numbers:
             continue  # a field filled from what the file says elsewhere (`params.points`)
         field = ".".join(str(p) for p in path)
-        yield P_UNPRINTED.at(
+        diag = P_UNPRINTED.at(
             loaded.rel,
             loaded.doc.span(where),
             f"{getattr(card, 'id', '?')}: {field} is {number}, but neither its texts nor "
             f"layout {layout!r} print it in any language",
         )
+        yield diag, ["card", list(path)]
 
 
 _TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE_MASK}|:[a-z_]+:", re.DOTALL)  # icons print as shapes

@@ -17,12 +17,22 @@ from typing import Any
 
 from jinja2 import TemplateError
 
+from toolkit.checks.card_units import (
+    Shape,
+    card_args,
+    placed,
+    read_key,
+    same_shape,
+    stored_finding,
+    stored_key,
+)
 from toolkit.checks.legibility.colours import contrast, rgb
 from toolkit.checks.legibility.rules import A_CONTRAST, A_SMALL
 from toolkit.checks.legibility.settings import legibility, required
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
+from toolkit.content.unit_cache import NotKept, active, cached
 from toolkit.diagnostics import Diagnostic, Span
 from toolkit.render.elements import Ink, Paint
 from toolkit.render.layout import (
@@ -91,58 +101,154 @@ def _layout(
     settings: Any,
     found: Findings,
 ) -> None:
-    """Every text of one face of a deck's cards, in every language."""
+    """Every text of one face of a deck's cards, in every language: each card's share
+    merged in card order."""
     assert game.manifest is not None
     deck: Any = loaded.model
-    index_of = {id(e): i for i, e in enumerate(layout.elements)}
     card_mm = size_mm(deck.size)
     jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in game.manifest.languages]
     cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
     for index, card in enumerate(cards):
-        for job in jobs:
-            try:
-                elements = job.resolved(layout, card)
-            except (TemplateError, TypeError, ValueError):
-                break  # P003 says so
-            paints: list[tuple[int, Paint]] = []
-            for item in elements:
-                at = index_of[id(item.element)]
-                # its own colours first: a badge's words are on its own disc
-                paints += [(at, p) for p in item.element.paints(item, job)]
-                for ink in item.element.inks(item, job):
-                    _contrast(found.low, (name, at), layout, paints, ink, card.id, settings)
-                    if front:
-                        place = (loaded, index, card, (name, at))
-                        found.small.extend(_small(place, item, job, ink, settings, found.told))
+        for event in _card(loaded, index, card, (name, layout, front), jobs, settings):
+            if event[0] == "low":
+                _, at, colour, source, ratio, needed, size = event
+                _note(found.low, (name, at, colour, source), ratio, needed, size, card.id)
+                continue
+            _, told, diag, _place = event
+            if told is not None:
+                if told in found.told:
+                    continue
+                found.told.add(told)
+            found.small.append(diag)
+
+
+def _note(
+    low: dict[tuple[str, int, str, str], Under],
+    key: tuple[str, int, str, str],
+    ratio: float,
+    needed: float,
+    size: float,
+    card: str,
+) -> None:
+    """Keep the worst contrast of one text of a layout over one colour, and the card."""
+    seen = low.get(key)
+    if seen is None:
+        seen = low[key] = Under(ratio, needed, size, key[3])
+    elif needed > seen.needed:
+        seen.needed, seen.size = needed, size
+    seen.ratio = min(seen.ratio, ratio)
+    if card not in seen.cards:
+        seen.cards.append(card)
+
+
+def _card(
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    face: tuple[str, Any, bool],
+    jobs: list[PrintJob],
+    settings: Any,
+) -> list[tuple[Any, ...]]:
+    """One card's share on one face in every language, as met: contrasts under what is
+    needed ("low", element, colour, what lays the colour, ratio, needed, size) and small
+    texts ("small", key said once under or None, finding, where it is kept); kept as a unit
+    between `validate` runs (toolkit.checks.card_units)."""
+    name, layout, front = face
+    shape = Shape(loaded, index)
+
+    def work() -> tuple[list[tuple[Any, ...]], bool]:
+        return _card_work(loaded, index, card, face, jobs, settings, shape)
+
+    args = card_args(jobs, layout, card) if active() is not None and jobs else None
+    if args is None:
+        return work()[0]
+    root = jobs[0].root
+
+    def store(result: tuple[list[tuple[Any, ...]], bool]) -> list[Any]:
+        events, failed = result
+        if failed:
+            raise NotKept  # a template error is worked out again, as a face's is
+        shape.check()
+        kept: list[Any] = []
+        for event in events:
+            if event[0] == "low":
+                kept.append(list(event))
+                continue
+            _, told, diag, place = event
+            kept.append(
+                ["small", stored_key(told), *stored_finding(loaded, index, root, place, diag)]
+            )
+        return [shape.asked, kept]
+
+    def read(kept: Any) -> tuple[list[tuple[Any, ...]], bool]:
+        asked, stored = kept
+        same_shape(loaded, index, asked)
+        events: list[tuple[Any, ...]] = []
+        for event in stored:
+            if event[0] == "low":
+                _, at, colour, source, ratio, needed, size = event
+                if type(at) is not int or type(colour) is not str or type(source) is not str:
+                    raise ValueError("not a contrast")
+                if not all(type(v) in (int, float) for v in (ratio, needed, size)):
+                    raise ValueError("not a contrast")
+                events.append(tuple(event))
+                continue
+            _, told, place, code, message, severity = event
+            if code != A_SMALL.code:
+                raise ValueError("not a small text")
+            diag = placed(loaded, index, root, place, [code, message, severity])
+            events.append(("small", read_key(told), diag, place))
+        return events, False
+
+    args = [name, front, *args]
+    return cached("card-legibility", args, work, store, read)[0]
+
+
+def _card_work(
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    face: tuple[str, Any, bool],
+    jobs: list[PrintJob],
+    settings: Any,
+    shape: Shape,
+) -> tuple[list[tuple[Any, ...]], bool]:
+    """What one card gives on one face in every language, and whether a face failed."""
+    name, layout, front = face
+    index_of = {id(e): i for i, e in enumerate(layout.elements)}
+    events: list[tuple[Any, ...]] = []
+    for job in jobs:
+        try:
+            elements = job.resolved(layout, card)
+        except (TemplateError, TypeError, ValueError):
+            return events, True  # P003 says so
+        paints: list[tuple[int, Paint]] = []
+        for item in elements:
+            at = index_of[id(item.element)]
+            # its own colours first: a badge's words are on its own disc
+            paints += [(at, p) for p in item.element.paints(item, job)]
+            for ink in item.element.inks(item, job):
+                for source, ratio, needed in _contrast(layout, paints, ink, settings):
+                    events.append(("low", at, ink.colour, source, ratio, needed, ink.size))
+                if front:
+                    place = (loaded, index, card, (name, at))
+                    events += _small(place, item, job, ink, settings, shape)
+    return events, False
 
 
 def _contrast(
-    low: dict[tuple[str, int, str, str], Under],
-    where: tuple[str, int],
-    layout: Any,
-    paints: list[tuple[int, Paint]],
-    ink: Ink,
-    card: str,
-    settings: Any,
-) -> None:
-    """Note the worst contrast of one printed text against each colour under it."""
+    layout: Any, paints: list[tuple[int, Paint]], ink: Ink, settings: Any
+) -> Iterator[tuple[str, float, float]]:
+    """Each colour under one printed text that it does not stand out enough from: (what
+    lays it, the contrast, the contrast needed)."""
     text = rgb(ink.colour)
     if text is None:
         return
     needed = required(settings, ink.size, ink.bold)
     for source, colour in _under(layout, paints, ink).items():
         ratio = contrast(text, colour)
-        if ratio >= needed:
-            continue
-        key = (*where, ink.colour, source)
-        seen = low.get(key)
-        if seen is None:
-            seen = low[key] = Under(ratio, needed, ink.size, source)
-        elif needed > seen.needed:
-            seen.needed, seen.size = needed, ink.size
-        seen.ratio = min(seen.ratio, ratio)
-        if card not in seen.cards:
-            seen.cards.append(card)
+        if ratio < needed:
+            yield source, ratio, needed
 
 
 def _under(
@@ -207,11 +313,11 @@ def _small(
     job: PrintJob,
     ink: Ink,
     settings: Any,
-    told: set[tuple[object, ...]],
-) -> Iterator[Diagnostic]:
+    shape: Shape,
+) -> Iterator[tuple[Any, ...]]:
     """A004: a text fitted below the game's minimum size (a text that does not fit at all is
     P001's). A card's field is at fault at the card; the layout's own words (a footer, a
-    badge) at the layout's element, once per language."""
+    badge) at the layout's element, once per language (the key it is said once under)."""
     loaded, index, card, (name, at) = place
     if ink.size >= settings.min_text_pt - 1e-9 or loaded.doc is None:
         return
@@ -221,22 +327,22 @@ def _small(
     source = getattr(item.element, "text", "") or ""
     field_name = next((f for key, f in FIELD_OF.items() if key in source), None)
     path: tuple[str | int, ...] = ("cards", index, field_name or "", job.lang)
-    if field_name is None or path not in loaded.doc.spans:
-        if (name, at, job.lang) in told:
-            return
-        told.add((name, at, job.lang))
+    if field_name is None or not shape.has(path):
         doc, _ = layout_document(name, job.root)
         size = ("elements", at, "size")
-        yield A_SMALL.at(
+        diag = A_SMALL.at(
             layout_file(name, job.root),
             doc.span(size) if doc is not None and size in doc.spans else Span(),
             f"layout {name!r} element {at} prints at {ink.size:g} pt ({job.lang}, first on "
             f"{card.id}), under the game's minimum of {settings.min_text_pt:g} pt",
         )
+        where = ["layout", name, list(size)] if doc is not None else None
+        yield "small", (name, at, job.lang), diag, where
         return
-    yield A_SMALL.at(
+    diag = A_SMALL.at(
         loaded.rel,
         loaded.doc.span(path),
         f"{card.id} {field_name} ({job.lang}) prints at {ink.size:g} pt after fitting, under "
         f"the game's minimum of {settings.min_text_pt:g} pt (layout {name})",
     )
+    yield "small", None, diag, ["card", list(path[2:])]

@@ -1,0 +1,167 @@
+"""One card's share of a check's findings, kept as a unit between `validate` runs
+(toolkit.content.unit_cache), for the checks that go through a deck card by card (print fit,
+legibility): after one card edit only that card's faces are worked out again.
+
+A card's share is a list of events in the order the check meets them: a finding with the key
+under which the check says it once (None: every time), or, for legibility, a contrast seen.
+The check merges the events of every card in card order, so what is said once across cards
+(a missing glyph once per layout and character, a layout's small text once per language) is
+decided after reading back, exactly as without units.
+
+The unit is named by what each of the card's faces is resolved from (toolkit.render.
+face_units.face_args, one per language), the inline icon names (and those whose file is
+broken) and what the check adds. A layout holding a kind that is not one of the toolkit's own
+pure kinds (text, icon, box, badge: an image reads its file, a plugin's kind runs its own
+code) gets no name: worked out each run. A finding is kept as the place it points at (a path
+under the card, or a path in the layout's file) and placed again on reuse, so lines shifted
+by an edit elsewhere reuse it; a finding the same place does not rebuild exactly is not kept.
+What the check asked of the card file's shape (whether a path is written in it) is kept with
+the answers and asked again on reuse: a different answer works the card out again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.content.game import LoadedFile
+from toolkit.content.unit_cache import NotKept
+from toolkit.diagnostics import Diagnostic, Severity, Span
+from toolkit.render.face_units import face_args
+from toolkit.render.layout import layout_document, layout_file
+from toolkit.render.printjob import PrintJob
+from toolkit.render.textfit import icon_names
+
+PURE_KINDS = frozenset(
+    f"toolkit.render.elements.{name}" for name in ("text", "icon", "box", "badge")
+)
+"""The modules of the element kinds whose checks read nothing but the face, the language,
+the fonts and the icon names (an image's reads its picture file)."""
+
+Path_ = tuple[str | int, ...]
+
+
+def card_args(jobs: list[PrintJob], layout: Any, card: Any) -> list[Any] | None:
+    """What one card's faces on `layout` are worked out from, in every job's language, or
+    None (a kind of another module in the layout, or an input that cannot be named). The
+    jobs of one deck share the game, the deck and the card size: their face inputs are
+    named once, with each job's language and icons."""
+    if not jobs or any(type(e).__module__ not in PURE_KINDS for e in layout.elements):
+        return None
+    first = jobs[0]
+    if any(j.game is not first.game or j.deck is not first.deck for j in jobs) or any(
+        j.card_mm != first.card_mm for j in jobs
+    ):
+        return None
+    try:
+        face = face_args(first.game, first.deck, layout, card, first.lang, first.card_mm)
+    except (TypeError, ValueError):
+        return None
+    assert face[5] == first.lang
+    face[5] = [job.lang for job in jobs]  # every job's language, not the first's alone
+    return [face, [[icon_names(j.icons.names), sorted(j.icons.broken)] for j in jobs]]
+
+
+class Shape:
+    """Whether paths under one card are written in its file, as the check asks: the
+    questions and answers are kept with the card's unit and asked again on reuse."""
+
+    def __init__(self, loaded: LoadedFile, index: int) -> None:
+        assert loaded.doc is not None
+        self.spans = loaded.doc.spans
+        self.head: Path_ = ("cards", index)
+        self.asked: list[list[Any]] = []
+
+    def has(self, path: Path_) -> bool:
+        """Whether `path` (which starts with the card's own) is written in the file."""
+        found = path in self.spans
+        if path[:2] == self.head:
+            self.asked.append([list(path[2:]), found])
+        else:
+            self.asked.append([None, found])  # not about the card: never reused
+        return found
+
+    def check(self) -> None:
+        """NotKept unless every question asked is about the card and can be kept."""
+        for rest, _ in self.asked:
+            if rest is None:
+                raise NotKept  # a path outside the card: not asked again on reuse
+            try:
+                path_of(rest)
+            except ValueError as exc:
+                raise NotKept from exc
+
+
+def same_shape(loaded: LoadedFile, index: int, asked: Any) -> None:
+    """Raise ValueError unless the file answers every question as it did when kept."""
+    assert loaded.doc is not None
+    if not isinstance(asked, list):
+        raise ValueError("not a list of questions")
+    for rest, found in asked:
+        if not isinstance(rest, list) or type(found) is not bool:
+            raise ValueError("not a question")
+        if ((("cards", index, *path_of(rest))) in loaded.doc.spans) != found:
+            raise ValueError("the card's file is written otherwise")
+
+
+def path_of(value: Any) -> Path_:
+    """A stored path back as a tuple (ValueError for anything but strings and ints)."""
+    if not isinstance(value, list) or not all(type(p) is str or type(p) is int for p in value):
+        raise ValueError("not a path")
+    return tuple(value)
+
+
+def placed(
+    loaded: LoadedFile, index: int, root: Any, place: list[Any], found: list[Any]
+) -> Diagnostic:
+    """A finding (`found`: code, message, severity) at `place`: ["card", path under the
+    card] or ["layout", layout name, path in its file]."""
+    code, message, severity = found
+    if type(code) is not str or type(message) is not str:
+        raise ValueError("not a finding")
+    if place[0] == "card" and len(place) == 2:
+        assert loaded.doc is not None
+        span = loaded.doc.span(("cards", index, *path_of(place[1])))
+        return Diagnostic(span.file or loaded.rel, code, message, Severity(severity), span)
+    if place[0] == "layout" and len(place) == 3 and type(place[1]) is str:
+        doc, _ = layout_document(place[1], root)
+        if doc is None:
+            raise ValueError("the layout has no file now")
+        span = doc.span(path_of(place[2])) if place[2] is not None else Span()
+        file = layout_file(place[1], root)
+        return Diagnostic(span.file or file, code, message, Severity(severity), span)
+    raise ValueError("not a place")
+
+
+def stored_finding(
+    loaded: LoadedFile, index: int, root: Any, place: list[Any] | None, diag: Diagnostic
+) -> list[Any]:
+    """[place, code, message, severity] for a finding the place rebuilds exactly (NotKept
+    otherwise)."""
+    if place is None:
+        raise NotKept
+    found = [diag.code, diag.message, diag.severity.value]
+    try:
+        again = placed(loaded, index, root, place, found)
+    except (ValueError, TypeError) as exc:
+        raise NotKept from exc
+    if again != diag:
+        raise NotKept  # not placed by its path alone
+    return [place, *found]
+
+
+def stored_key(key: Any) -> Any:
+    """A dedup key as JSON (tuples as lists), or NotKept for one JSON cannot give back."""
+    if key is None or type(key) in (str, int, float, bool):
+        return key
+    if type(key) is tuple:
+        return [stored_key(k) for k in key]
+    raise NotKept
+
+
+def read_key(value: Any) -> Any:
+    """A stored dedup key back (lists as tuples)."""
+    if isinstance(value, list):
+        return tuple(read_key(v) for v in value)
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    raise ValueError("not a key")
