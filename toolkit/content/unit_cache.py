@@ -10,7 +10,8 @@ kinds: `fit` (toolkit.render.textfit: text, box, sizes, face, language, icon nam
 `or-list` (toolkit.content.templating: the items and the language) and `question-fit`
 (toolkit.checks.printfit: one question's print-fit findings, named by its faces' inputs and
 the icon names, kept as the data paths they point at and placed at their lines again when
-read back, so lines shifted by an edit elsewhere do not make them stale). A kind's `store`
+read back, so lines shifted by an edit elsewhere do not make them stale) and `parse`
+(toolkit.content.parse_units: a YAML file's data and spans, named by its bytes). A kind's `store`
 raises NotKept for a result it cannot keep. What every unit of
 the game depends on besides (the toolkit's code, the templates and fonts it ships, the
 interpreter and installed packages, the game's `fonts/` folder and the modules the checks
