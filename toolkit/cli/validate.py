@@ -85,7 +85,8 @@ def validate(
     options = ("select", *(select or ()), "ignore", *(ignore or ()))
     diagnostics = []
     for folder in folders:
-        found = cache.lookup(folder, options) if cache else None
+        # one game after another: each lookup starts from the code part the last hashed
+        found = cache.lookup(folder, options, chained=True) if cache else None
         if found is None:
             from toolkit.checks import run_checks
             from toolkit.content.game import load_game

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,13 +49,13 @@ class Document:
     path: Path
     display: str
     data: Any
-    spans: dict[Path_, Span] = field(default_factory=dict)
-    key_spans: dict[Path_, Span] = field(default_factory=dict)
+    spans: Mapping[Path_, Span] = field(default_factory=dict)
+    key_spans: Mapping[Path_, Span] = field(default_factory=dict)
     shared: set[Path_] = field(default_factory=set)
     """Paths whose value is written elsewhere: a YAML alias (`*name`) or a key brought in by
     a merge key (`<<:`). An edit there would change another place, so editors refuse it."""
     text: str = ""
-    styles: dict[Path_, str | None] = field(default_factory=dict)
+    styles: Mapping[Path_, str | None] = field(default_factory=dict)
     """Each string scalar's style: None (plain), `'`, `"`, `|` or `>`."""
 
     def position_in(self, path: Path_, offset: int) -> Span:
@@ -458,6 +459,23 @@ def parse_document(
     deep = _too_deep(text)
     if deep is not None:
         return fail(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
+    from toolkit.content.parse_units import parsed
+
+    built = parsed(raw, lambda: _build(text))
+    if isinstance(built, _Refusal):
+        return fail(built.rule, built.span, built.message)
+    data, spans, key_spans, shared, styles = built
+    return Document(path, display, data, spans, key_spans, shared, text, styles), []
+
+
+Built = tuple[
+    Any, Mapping[Path_, Span], Mapping[Path_, Span], set[Path_], Mapping[Path_, str | None]
+]
+"""A document's data, the spans of its values and keys, its shared paths and its styles."""
+
+
+def _build(text: str) -> Built | _Refusal:
+    """Compose `text` and build its data: what a parse unit keeps (a refusal is not kept)."""
     try:
         yaml, node = _compose(text)
     except MarkedYAMLError as exc:
@@ -465,29 +483,26 @@ def parse_document(
         span = Span(mark.line + 1, mark.column + 1) if mark else Span()
         problem = exc.problem or exc.context or "syntax error"
         if "\\t" in problem or "\t" in problem or _tab_at(text, span):
-            return fail(Y_TABS, span, "tab character in indentation; YAML indents with spaces")
+            return _Refusal(Y_TABS, span, "tab character in indentation; YAML indents with spaces")
         plain = _plain_words(text, span, problem)
         if plain:
-            return fail(Y_SYNTAX, *plain)
+            return _Refusal(Y_SYNTAX, *plain)
         context = f" ({exc.context})" if exc.context and exc.problem else ""
-        return fail(Y_SYNTAX, span, f"{problem}{context}")
+        return _Refusal(Y_SYNTAX, span, f"{problem}{context}")
     except RecursionError:
-        return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
+        return _Refusal(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
     except YAMLError as exc:
-        return fail(Y_SYNTAX, Span(), str(exc).splitlines()[0])
+        return _Refusal(Y_SYNTAX, Span(), str(exc).splitlines()[0])
     if node is None:
-        return fail(Y_EMPTY, Span(), "the file is empty; it must hold one YAML mapping")
+        return _Refusal(Y_EMPTY, Span(), "the file is empty; it must hold one YAML mapping")
     builder = _Builder(yaml)
     try:
         data = builder.build(node, (), 0)
     except _Refusal as refusal:
-        return fail(refusal.rule, refusal.span, refusal.message)
+        return refusal
     except RecursionError:
-        return fail(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    doc = Document(
-        path, display, data, builder.spans, builder.key_spans, builder.shared, text, builder.styles
-    )
-    return doc, []
+        return _Refusal(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
+    return data, builder.spans, builder.key_spans, builder.shared, builder.styles
 
 
 def _plain_words(text: str, span: Span, problem: str) -> tuple[Span, str] | None:

@@ -523,6 +523,9 @@ class FindingsCache:
         self._pending: dict[str, str | None] = {}
         self._modules: dict[str, object] | None = None
         self._code: tuple[str, CodePart | None] | None = None  # (folder, its lookup's)
+        self._idle: tuple[CodePart | None] | None = None
+        """The code part as the last save or answered lookup hashed it, no check run since
+        (what the next lookup starts from: it is still the code part then)."""
         self.stats = load_stats(store, note)
 
     def close(self) -> None:
@@ -545,11 +548,17 @@ class FindingsCache:
         where = "\0".join([FORMAT, os.getcwd(), str(folder), *options])
         return hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
 
-    def lookup(self, folder: Path, options: Sequence[str]) -> list[Diagnostic] | None:
+    def lookup(
+        self, folder: Path, options: Sequence[str], *, chained: bool = False
+    ) -> list[Diagnostic] | None:
         """The findings stored for this game as it is now, or None. The code part hashed
         here is also the head of the game's units, taken right after (no check runs
-        between them); a save hashes it afresh."""
-        code = code_part(self.stats)
+        between them); a save hashes it afresh. `chained`: called right after this cache's
+        last save or answered lookup, nothing run between them (`validate`'s loop over
+        its games): the code part those hashed is the code part still, so it is not hashed
+        again."""
+        idle, self._idle = self._idle, None
+        code = idle[0] if idle is not None and chained else code_part(self.stats)
         self._code = (os.path.abspath(folder), code)
         inputs = inputs_digest(folder, options, self.stats, code)
         slot = self._slot(folder, options)
@@ -574,14 +583,19 @@ class FindingsCache:
             self.note(f"cache: the entry for {folder} is unreadable; ignored")
             return None
         self.note(f"cache: {folder} unchanged; findings from the cache")
+        self._idle = (code,)
         return found
 
     def save(self, folder: Path, options: Sequence[str], found: Sequence[Diagnostic]) -> None:
         """Keep the findings worked out for this game (after a `lookup` of it)."""
         slot = self._slot(folder, options)
         inputs = self._pending.pop(slot, None)
-        if inputs is None or inputs_digest(folder, options, self.stats) != inputs:
-            return  # too large, or edited while it was being checked
+        if inputs is None:
+            return  # too large
+        code = code_part(self.stats)
+        self._idle = (code,)
+        if inputs_digest(folder, options, self.stats, code) != inputs:
+            return  # edited while it was being checked
         modules, self._modules = self._modules or module_record(), None  # the units' if just taken
         entry = {
             "format": FORMAT,
