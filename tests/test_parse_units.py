@@ -7,33 +7,19 @@ from __future__ import annotations
 
 import datetime
 import json
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from tests.conftest import FIXTURES, build_case
-from toolkit.cli import app
-from toolkit.content import parse_units, source, validate_cache
+from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
+from toolkit.content import parse_units, source
 from toolkit.content.parse_units import LazySpans, NotKept
 from toolkit.diagnostics.diagnostic import Span
 from toolkit.render import textfit
 
 
-def _run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, ["validate", *args], catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
-    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
-    return tmp_path / "cache"
-
-
-def test_an_edit_composes_again_only_the_edited_file(cache, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")
+def test_an_edit_composes_again_only_the_edited_file(tmp_path, monkeypatch):
     game = build_case(FIXTURES / "base", tmp_path / "game")
     monkeypatch.chdir(game)
     built = []
@@ -150,7 +136,8 @@ def test_a_kept_parse_of_another_shape_is_refused(bad):
         parse_units.read(bad)
 
 
-def test_a_date_is_still_read_as_a_date_with_the_cache(cache, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")
+def test_a_date_is_still_read_as_a_date_with_the_cache(tmp_path, monkeypatch):
     """A file holding a timestamp is parsed each run (not kept), with the same findings."""
     game = build_case(FIXTURES / "base", tmp_path / "game")
     monkeypatch.chdir(game)

@@ -8,27 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from tests.conftest import FIXTURES, build_case
-from toolkit.cli import app
+from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.content import validate_cache
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
-    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
-    return tmp_path / "cache"
-
-
-def _run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, ["validate", *args], catch_exceptions=False)
-    return result.exit_code, result.output
-
-
-def test_the_code_part_is_hashed_once_per_game_and_after_its_checks(cache, tmp_path, monkeypatch):
+@pytest.mark.usefixtures("cache")
+def test_the_code_part_is_hashed_once_per_game_and_after_its_checks(tmp_path, monkeypatch):
     games = [
         str(build_case(FIXTURES / "base", tmp_path / "one")),
         str(build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "two")),

@@ -274,6 +274,8 @@ MAX_FIGURE_VALUES = 1000
 
 def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]:
     """figures() as sorted (name, number or tuple of numbers) pairs."""
+    from toolkit.sim.engines import name_problem  # the same rule as event and card names
+
     items = getattr(found, "items", None)
     if not callable(items):
         raise WrongResult("figures", f"figures() returned {_shown(found)}, not a dict")
@@ -284,8 +286,6 @@ def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]
             raise WrongResult("figures", what)
         if not isinstance(name, str):
             raise WrongResult("figures", f"figures() names a figure {_shown(name)}, not a str")
-        from toolkit.sim.engines import name_problem
-
         problem = name_problem(name)
         if problem:
             raise WrongResult("figures", f"figures() names a figure {_shown(name)}: {problem}")
