@@ -8,7 +8,7 @@ import shutil
 import pytest
 from PIL import Image
 
-from tests.conftest import FIXTURES, copy_game, relink_modelines
+from tests.conftest import FIXTURES, build_case, copy_game, relink_modelines
 
 
 def _game(tmp_path, monkeypatch):
@@ -228,3 +228,21 @@ def test_build_draws_the_faces_and_fits_the_gate_measured(run_cli, tmp_path, mon
     assert {f[0] for f in faces["gate"]} >= {"standard", "back"}  # fronts and backs
     assert not set(faces["gate"]) & set(faces["build"]), "a face resolved twice"
     assert not set(fits["gate"]) & set(fits["build"]), "a text measured twice"
+
+
+def test_an_overflow_says_whether_height_or_one_word_s_width_is_short(
+    run_cli, tmp_path, monkeypatch
+):
+    """A long text lacks height; one word wider than its box at the minimum size lacks
+    width, and the message says so (it spoke of a height the box had to spare)."""
+    game = _game(tmp_path, monkeypatch)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("Move {steps} spaces.", "W" * 200, 1))
+    found = json.loads(run_cli("validate", ".", "--format", "json").stdout)
+    message = next(d["message"] for d in found if d["code"] == "P001")
+    assert "holds a word wider than the box's" in message, message
+    assert "mm high" not in message
+    long_text = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "long")
+    long = json.loads(run_cli("validate", str(long_text), "-f", "json").stdout)
+    message = next(d["message"] for d in long if d["code"] == "P001")
+    assert "mm high" in message and "wider" not in message, message

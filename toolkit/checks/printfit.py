@@ -296,11 +296,19 @@ def _element(
     diag = P_OVERFLOW.at(
         loaded.rel,
         loaded.doc.span(path),
-        f"{card.id} {field} ({lang}) needs {measured.fit.height / mm:.1f} mm at "
-        f"{measured.min_size} pt but the box is {item.h:.1f} mm high "
+        f"{card.id} {field} ({lang}) {_short_of(measured, item)} "
         f"({len(item.text)} characters; layout {name})",
     )
     yield diag, None, None, place
+
+
+def _short_of(measured: Any, item: Any) -> str:
+    """What a text that does not fit lacks: height, or (its lines fitting the box's height)
+    width, as one word wider than the box even at the minimum size."""
+    needed = measured.fit.height / mm
+    if needed <= item.h:
+        return f"holds a word wider than the box's {item.w:.1f} mm even at {measured.min_size} pt"
+    return f"needs {needed:.1f} mm at {measured.min_size} pt but the box is {item.h:.1f} mm high"
 
 
 def _layout_path(
@@ -459,9 +467,8 @@ def _question_face(
         field = _question_field(measured.source, question)
         path = ("questions", index, *field) + ((lang,) if field != ("id",) else ())
         message = (
-            f"{question.id} {'.'.join(map(str, field))} ({lang}) needs "
-            f"{measured.fit.height / mm:.1f} mm at {measured.min_size} pt but the box is "
-            f"{item.h:.1f} mm high ({len(item.text)} characters; layout {name})"
+            f"{question.id} {'.'.join(map(str, field))} ({lang}) {_short_of(measured, item)} "
+            f"({len(item.text)} characters; layout {name})"
         )
         yield path, P_OVERFLOW.at(loaded.rel, loaded.doc.span(path), message)
 
