@@ -519,7 +519,7 @@ class _WrongNames(TypeError):
     pass
 
 
-MAX_EVENT_NAMES = 200
+MAX_EVENT_NAMES = 1000
 """Event names an engine may declare (each is a row of every report)."""
 MAX_NAME = 200
 """Characters in an engine's event, card or figure name."""

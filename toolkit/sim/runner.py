@@ -266,7 +266,7 @@ def _roles(values: Any) -> tuple[str, ...]:
     return out
 
 
-MAX_FIGURES = 100
+MAX_FIGURES = 1000
 """Figures one game may report (each is a row of the report, kept for every game)."""
 MAX_FIGURE_VALUES = 1000
 """Values in one tuple figure (a million-value figure over 200 games took 2.7 GB)."""
