@@ -402,3 +402,11 @@ def test_the_watcher_ignores_what_build_writes() -> None:
     assert not allowed(Change.modified, "/g/output/tokaido/fr/cards.png")
     assert not allowed(Change.modified, "/g/decks/.meals.yaml.swp")
     assert not allowed(Change.modified, "/g/decks/cards.pdf")
+
+
+def test_the_header_names_the_game_folder_when_started_inside_it(tmp_path) -> None:
+    from toolkit.preview.page import _folder_shown
+
+    game = tmp_path / "lantern-keepers"
+    assert _folder_shown(".", game) == "lantern-keepers/"
+    assert _folder_shown("games/lantern-keepers", game) == "games/lantern-keepers"

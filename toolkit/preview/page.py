@@ -5,6 +5,7 @@ counts, and what the last save did. The page builds itself from it and from each
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.diagnostics import Diagnostic, Severity
@@ -99,6 +100,7 @@ def page_state(preview: Preview) -> dict[str, Any]:
             "title": _localized(manifest.title, langs),
             "languages": langs,
             "root": game.display_root,
+            "folder": _folder_shown(game.display_root, game.root),
         },
         "sections": sections,
         "placed": placed,
@@ -128,6 +130,11 @@ def _document(
         "pages": pages,
         "errors": errors,
     }
+
+
+def _folder_shown(display_root: str, root: Path) -> str:
+    """The folder named under the title: "." (a preview started inside the game) says nothing."""
+    return display_root if display_root not in ("", ".") else f"{root.resolve().name}/"
 
 
 def _localized(value: Any, langs: list[str]) -> dict[str, str]:

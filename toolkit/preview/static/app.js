@@ -275,7 +275,7 @@ function build(force) {
   const scroll = window.scrollY;
   document.title = `${pick(state.game.title, shownLangs()[0])} · Playset preview`;
   $("title").textContent = pick(state.game.title, shownLangs()[0]) || state.game.id;
-  $("root").textContent = state.game.root;
+  $("root").textContent = state.game.folder || state.game.root;
   langButtons();
   faces.clear();
   const parts = [];
