@@ -4,6 +4,7 @@ spreadsheets, PO files, YAML and rulebooks (/work/notes/probe9c.md)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -66,3 +67,103 @@ def test_ordinary_gradients_are_drawn(tmp_path):
     icon, icons = _icon(tmp_path, body)
     drawn, problem = svg_icons.load_svg(icon, "icons/x.svg", icons, tmp_path)
     assert problem is None and drawn is not None
+
+
+NOTO = "templates/fonts/NotoSans-Regular.ttf"
+
+
+def _font(tmp_path, codes: int = 0, fpgm: int = 0, step: int = 1):
+    """Noto Sans renamed, with `codes` more code points mapped (a format-12 subtable,
+    spread over every `step`th glyph) and an `fpgm` table of `fpgm` bytes."""
+    from fontTools.ttLib import TTFont, newTable
+    from fontTools.ttLib.tables import ttProgram
+    from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
+
+    font = TTFont(NOTO)
+    order = font.getGlyphOrder()
+    for record in font["name"].names:
+        if record.nameID in (1, 4, 16):
+            record.string = "Probe Sans"
+        if record.nameID == 6:
+            record.string = "ProbeSans-Regular"
+    if codes:
+        sub = CmapSubtable.newSubtable(12)
+        sub.platformID, sub.platEncID, sub.language = 3, 10, 0
+        first = 0x20000
+        glyphs = order[step::step]
+        sub.cmap = {first + i: glyphs[i % len(glyphs)] for i in range(codes)}
+        font["cmap"].tables.append(sub)
+    if fpgm:
+        table = newTable("fpgm")
+        table.program = ttProgram.Program()
+        table.program.fromBytecode(b"\x00" * fpgm)
+        font["fpgm"] = table
+    root = tmp_path.resolve()
+    (root / "fonts").mkdir(exist_ok=True)
+    path = root / "fonts" / "font.ttf"
+    font.save(str(path))
+    return path, root
+
+
+def test_a_font_mapping_all_of_unicode_is_checked_once_per_glyph(tmp_path):
+    # C2: validate made a subset of every 256 characters a font maps, each copying its
+    # glyphs: a 167 kB font mapping 1.1 M code points onto Noto Sans's glyphs took 14 s
+    from toolkit.render import game_fonts
+
+    path, root = _font(tmp_path, codes=1_000_000)
+    start = time.process_time()
+    read = game_fonts.read_face(path, root)
+    assert read[0] == "Probe Sans"
+    assert time.process_time() - start < 4.0
+
+
+def test_a_font_whose_copied_tables_are_huge_is_refused(tmp_path):
+    # C2: reportlab copies the name, OS/2, cvt, fpgm and prep tables whole into every subset
+    # (and every PDF embeds each subset it uses): a 20 MB fpgm with the map above ran past
+    # 90 s in validate
+    from toolkit.render import game_fonts
+
+    path, root = _font(tmp_path, codes=20_000, fpgm=2_000_000)
+    read = game_fonts.read_face(path, root)
+    assert isinstance(read, str) and "fpgm" in read and "2,0" in read
+
+
+def _patch_loca(path, broken):
+    """Rewrite the font's loca table with `broken(offsets)` (long offsets kept as they are)."""
+    import struct
+
+    data = bytearray(path.read_bytes())
+    tables = struct.unpack_from(">H", data, 4)[0]
+    found = {}
+    for i in range(tables):
+        tag, _, offset, length = struct.unpack_from(">4sLLL", data, 12 + 16 * i)
+        found[tag] = (offset, length)
+    long_format = struct.unpack_from(">h", data, found[b"head"][0] + 50)[0] == 1
+    offset, length = found[b"loca"]
+    kind, size = (">L", 4) if long_format else (">H", 2)
+    offsets = [struct.unpack_from(kind, data, offset + size * i)[0] for i in range(length // size)]
+    for i, value in enumerate(broken(offsets)):
+        struct.pack_into(kind, data, offset + size * i, value)
+    path.write_bytes(bytes(data))
+
+
+def test_a_font_whose_glyphs_overlap_is_refused(tmp_path):
+    # C2: glyph locations that go back let every glyph name the same big run of glyf bytes:
+    # each subset then copies that run once per glyph
+    from toolkit.render import game_fonts
+
+    path, root = _font(tmp_path, codes=1000, step=2)  # only glyphs of 35 kB each
+    _patch_loca(path, lambda offsets: [offsets[-1] * (i % 2) for i in range(len(offsets))])
+    read = game_fonts.read_face(path, root)
+    assert isinstance(read, str) and "loca" in read
+
+
+def test_ordinary_fonts_are_still_read(tmp_path):
+    from toolkit.render import game_fonts
+
+    path, root = _font(tmp_path)
+    assert game_fonts.read_face(path, root)[0] == "Probe Sans"
+    for name in ("NotoSans-Bold.ttf", "NotoSans-Italic.ttf"):
+        bundled = root / "fonts" / name
+        bundled.write_bytes((Path("templates/fonts") / name).read_bytes())
+        assert game_fonts.read_face(bundled, root)[0] == "Noto Sans"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -175,7 +176,7 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
         return f"cannot read the font file: {exc.strerror or exc}"
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
-    too_many = cmap_problem(data)
+    too_many = cmap_problem(data) or subset_problem(data)
     if too_many is not None:
         return too_many
     digest = hashlib.sha256(data).hexdigest()[:12]
@@ -201,6 +202,59 @@ MAX_CODES = 0x110000
 """Code points one character map (cmap subtable) may map: all of Unicode. reportlab makes a
 dict entry per code point a subtable maps, and a 12-byte format-12 group can name four
 billion (a 158 kB font in fonts/ took 4 GB in 24 s, then MemoryError)."""
+
+
+def _tables(data: bytes) -> dict[bytes, tuple[int, int]]:
+    """The offset and length of each table, by tag (raises struct.error past the data)."""
+    start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
+    count = struct.unpack_from(">H", data, start + 4)[0]
+    tables: dict[bytes, tuple[int, int]] = {}
+    for i in range(count):
+        tag, _, offset, length = struct.unpack_from(">4sLLL", data, start + 12 + 16 * i)
+        tables.setdefault(tag, (offset, length))
+    return tables
+
+
+MAX_COPIED = 1024 * 1024
+"""Bytes of the tables reportlab copies whole into every subset of a font it embeds (name,
+OS/2 and the hinting tables cvt, fpgm and prep): a real font's are a few kB to a few hundred;
+a 20 MB fpgm was copied into each of the 4,300 subsets `validate` checks (past 90 s), and
+into each subset a PDF embeds."""
+COPIED = (b"name", b"OS/2", b"cvt ", b"fpgm", b"prep")
+
+
+def subset_problem(data: bytes) -> str | None:
+    """Why every subset of the font would copy far more than its own glyphs, read from the
+    table bytes alone: tables copied whole into each subset past `MAX_COPIED`, or glyph
+    locations (loca) that go back or past the glyf table, so that many glyphs name the same
+    bytes (a 170 kB font made 35 MB subsets). None for every real font (and for one too
+    damaged to tell: reportlab then says what it finds)."""
+    try:
+        tables = _tables(data)
+        copied = {tag: tables[tag][1] for tag in COPIED if tag in tables}
+        if sum(copied.values()) > MAX_COPIED:
+            sizes = ", ".join(f"{tag.decode().strip()} {size:,}" for tag, size in copied.items())
+            return (
+                f"the tables every embedded subset copies whole hold more than {MAX_COPIED:,}"
+                f" bytes ({sizes}): a damaged or hostile font, not read"
+            )
+        if not {b"head", b"maxp", b"loca", b"glyf"} <= tables.keys():
+            return None
+        long_format = struct.unpack_from(">h", data, tables[b"head"][0] + 50)[0] == 1
+        glyphs = struct.unpack_from(">H", data, tables[b"maxp"][0] + 4)[0]
+        at = tables[b"loca"][0]
+        if long_format:
+            offsets = struct.unpack_from(f">{glyphs + 1}L", data, at)
+        else:
+            offsets = tuple(2 * o for o in struct.unpack_from(f">{glyphs + 1}H", data, at))
+    except struct.error:
+        return None
+    if any(b < a for a, b in itertools.pairwise(offsets)) or offsets[-1] > tables[b"glyf"][1]:
+        return (
+            "its glyph locations (loca) go back or past the glyf table, so that glyphs share"
+            " their outlines' bytes: a damaged or hostile font, not read"
+        )
+    return None
 
 
 def cmap_problem(data: bytes) -> str | None:
@@ -268,11 +322,16 @@ SUBSET = 256  # characters of one embedded subset, as reportlab makes them
 
 
 def _subsets(face: Any) -> None:
-    """Make the subsets of every character the font maps, as `build` embeds them, so that a
-    font whose character map names glyphs its outlines lack (reportlab's IndexError, or a
-    TTFError reading past its glyphs) is found by `validate`, not by a traceback in `build`
-    (40 µs a character: 0.23 s for DejaVu Sans's 5,918)."""
-    characters = sorted(face.charToGlyph)
+    """Make subsets holding every glyph the font's characters map to, as `build` embeds
+    them, so that a font whose character map names glyphs its outlines lack (reportlab's
+    IndexError, or a TTFError reading past its glyphs) is found by `validate`, not by a
+    traceback in `build` (40 µs a glyph: 0.23 s for DejaVu Sans's 5,918 characters). One
+    character per glyph: a character fails only through its glyph, and a font may map all
+    of Unicode onto a few glyphs (1.1 M code points took 14 s, one subset each 256)."""
+    first: dict[int, int] = {}  # each glyph once: a subset's cost is its glyphs'
+    for character in sorted(face.charToGlyph):
+        first.setdefault(face.charToGlyph[character], character)
+    characters = sorted(first.values())
     for start in range(0, len(characters), SUBSET):
         face.makeSubset(characters[start : start + SUBSET])
 
