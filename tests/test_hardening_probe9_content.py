@@ -3,6 +3,7 @@ spreadsheets, PO files, YAML and rulebooks (/work/notes/probe9c.md)."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -167,3 +168,70 @@ def test_ordinary_fonts_are_still_read(tmp_path):
         bundled = root / "fonts" / name
         bundled.write_bytes((Path("templates/fonts") / name).read_bytes())
         assert game_fonts.read_face(bundled, root)[0] == "Noto Sans"
+
+
+def _composite_font(tmp_path, count: int, every: int):
+    """A font of `count` square glyphs mapped from U+4E00 on, where one glyph in `every` is a
+    composite naming the one before it, and the first names every simple glyph."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
+
+    names = [".notdef"] + [f"g{i}" for i in range(1, count)]
+    composites = names[1::every]
+    simple = [n for n in names if n not in set(composites)]
+
+    def composite(parts):
+        glyph = Glyph()
+        glyph.numberOfContours, glyph.components = -1, []
+        for part in parts:
+            component = GlyphComponent()
+            component.glyphName, component.x, component.y, component.flags = part, 0, 0, 0
+            glyph.components.append(component)
+        return glyph
+
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, 0))
+    pen.lineTo((500, 0))
+    pen.lineTo((500, 500))
+    pen.closePath()
+    square = pen.glyph()
+    glyphs = dict.fromkeys(simple, square)
+    glyphs[composites[0]] = composite(simple[1:])
+    for before, after in itertools.pairwise(composites):
+        glyphs[after] = composite([before])
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder(names)
+    builder.setupCharacterMap({0x4E00 + i: names[i] for i in range(1, count)})
+    builder.setupGlyf(glyphs)
+    builder.setupHorizontalMetrics(dict.fromkeys(names, (500, 0)))
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Probe Sans", "styleName": "Regular"})
+    builder.setupOS2()
+    builder.setupPost(keepGlyphNames=False)
+    builder.font.recalcBBoxes = False
+    root = tmp_path.resolve()
+    (root / "fonts").mkdir(exist_ok=True)
+    path = root / "fonts" / "font.ttf"
+    builder.save(str(path))
+    return path, root
+
+
+def test_a_font_whose_composites_name_every_glyph_is_refused(tmp_path):
+    # C3: reportlab copies a composite glyph with every glyph it names into each subset:
+    # a 2 MB font of 65,535 glyphs, one composite in each 256 naming all the others, ran
+    # validate past 90 s (256 subsets of every glyph)
+    from toolkit.render import game_fonts
+
+    path, root = _composite_font(tmp_path, 20_000, 256)
+    start = time.process_time()
+    read = game_fonts.read_face(path, root)
+    assert isinstance(read, str) and "composite" in read
+    assert time.process_time() - start < 2.0
+
+
+def test_fonts_with_ordinary_composites_are_read(tmp_path):
+    from toolkit.render import game_fonts
+
+    path, root = _composite_font(tmp_path, 600, 2)  # a chain of 300: each subset holds it
+    assert game_fonts.read_face(path, root)[0] == "Probe Sans"
