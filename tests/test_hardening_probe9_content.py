@@ -235,3 +235,99 @@ def test_fonts_with_ordinary_composites_are_read(tmp_path):
 
     path, root = _composite_font(tmp_path, 600, 2)  # a chain of 300: each subset holds it
     assert game_fonts.read_face(path, root)[0] == "Probe Sans"
+
+
+def _xlsx(cells: str) -> bytes:
+    """A minimal XLSX whose first sheet holds a header row, then `cells` (rows of XML)."""
+    import io
+    import zipfile
+
+    sheet = (
+        '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        '<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>id</t></is></c></row>'
+        f"{cells}</sheetData></worksheet>"
+    )
+    members = {
+        "[Content_Types].xml": (
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+            'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxml'
+            'formats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/'
+            'worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-office'
+            'document.spreadsheetml.worksheet+xml"/></Types>'
+        ),
+        "_rels/.rels": (
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+            'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.'
+            'org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/>'
+            "</Relationships>"
+        ),
+        "xl/workbook.xml": (
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+            'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            '<sheets><sheet name="cards" sheetId="1" r:id="rId1"/></sheets></workbook>'
+        ),
+        "xl/_rels/workbook.xml.rels": (
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+            'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.'
+            'org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>'
+            "</Relationships>"
+        ),
+        "xl/worksheets/sheet1.xml": sheet,
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("cells", "where"),
+    [
+        # one cell far out: calamine allocates every cell up to it before it says how far
+        # its sheet reaches (XFD1048576: a 550 GB allocation, the process aborted; XFD20000:
+        # 9.5 GB and past 60 s)
+        ('<row r="20000"><c r="XFD20000"><v>1</v></c></row>', (20000, 16384)),
+        ('<row r="2"><c r="A1048576" t="inlineStr"><is><t>x</t></is></c></row>', (1048576, 1)),
+        ('<row r="2000000"><c><v>1</v></c></row>', (2000000, 1)),
+        # cells without a reference follow one another: 5,000 of them took 3 GB and 10 s
+        ("<row>" + "<c><v>1</v></c>" * 1001 + "</row>", (2, 1001)),
+    ],
+)
+def test_a_sheet_cell_past_the_limits_is_refused_before_calamine_reads_it(tmp_path, cells, where):
+    import resource
+
+    from toolkit.content.sheets import grid, prescan, workbook
+
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(_xlsx(cells))
+    scan = prescan.scan_xlsx(_member(path))
+    assert scan.too_large is not None and scan.too_large[:2] == where
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    read = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # kB
+
+
+def _member(path) -> bytes:
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        return archive.read("xl/worksheets/sheet1.xml")
+
+
+def test_sheet_cells_within_the_limits_are_read(tmp_path):
+    from toolkit.content.sheets import grid, workbook
+
+    cells = (
+        '<row r="3"><c r="ALL3"><v>7</v></c><c r="B3" s="1"/></row><row><c><v>1</v></c>'
+        '<c r="C4"><v>2</v></c><c><v>3</v></c></row><row r="20000"><c r="A20000" s="2"/></row>'
+        '<row r="30000"><c r="XFD30000" s="2"/></row>'
+    )
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(_xlsx(cells))
+    read = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(read, grid.Grid), read
+    assert read.rows[2][999] == 7 and read.rows[3][:4] == [1, None, 2, 3]
