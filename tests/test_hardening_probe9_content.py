@@ -4,6 +4,7 @@ spreadsheets, PO files, YAML and rulebooks (/work/notes/probe9c.md)."""
 from __future__ import annotations
 
 import itertools
+import resource
 import time
 from pathlib import Path
 
@@ -331,3 +332,70 @@ def test_sheet_cells_within_the_limits_are_read(tmp_path):
     read = workbook.read_workbook(path, "decks/cards.xlsx")
     assert isinstance(read, grid.Grid), read
     assert read.rows[2][999] == 7 and read.rows[3][:4] == [1, None, 2, 3]
+
+
+def _two_sheets(tmp_path, sheet_tag: str, relationships: str):
+    """An XLSX whose workbook.xml lists `sheet_tag` and whose relationships are
+    `relationships`, sheet1.xml a header only, sheet2.xml a cell at XFD20000."""
+    import io
+    import zipfile
+
+    far = '<row r="20000"><c r="XFD20000"><v>1</v></c></row>'
+    base = zipfile.ZipFile(io.BytesIO(_xlsx("")))
+    book = (
+        '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
+        f'xmlns:xr="urn:x"><sheets>{sheet_tag}</sheets></workbook>'
+    )
+    rels = (
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        f"{relationships}</Relationships>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name in base.namelist():
+            data = base.read(name)
+            data = {
+                "xl/workbook.xml": book.encode(),
+                "xl/_rels/workbook.xml.rels": rels.encode(),
+            }.get(name, data)
+            archive.writestr(name, data)
+        sheet = (
+            base.read("xl/worksheets/sheet1.xml")
+            .decode()
+            .replace("</sheetData>", far + "</sheetData>")
+        )
+        archive.writestr("xl/worksheets/sheet2.xml", sheet)
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(out.getvalue())
+    return path
+
+
+WORKSHEET = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
+
+
+@pytest.mark.parametrize(
+    ("sheet_tag", "targets"),
+    [
+        # calamine reads the sheet of `r:id`, the scan took the first `…:id`
+        ('<sheet name="cards" sheetId="1" xr:id="rId1" r:id="rId2"/>', ("rId1", "rId2")),
+        # two relationships of one Id: calamine keeps the last, the scan took the first
+        ('<sheet name="cards" sheetId="1" r:id="rId1"/>', ("rId1", "rId1")),
+    ],
+)
+def test_the_sheet_calamine_reads_is_the_one_scanned(tmp_path, sheet_tag, targets):
+    # C4: a benign first sheet for the scan, a cell at XFD20000 in the one calamine reads:
+    # 9.5 GB (XFD1048576 aborted the process)
+    from toolkit.content.sheets import grid, workbook
+
+    first, second = targets
+    relationships = (
+        f'<Relationship Id="{first}" Type="{WORKSHEET}" Target="worksheets/sheet1.xml"/>'
+        f'<Relationship Id="{second}" Type="{WORKSHEET}" Target="worksheets/sheet2.xml"/>'
+    )
+    path = _two_sheets(tmp_path, sheet_tag, relationships)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    read = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013"
+    assert "sheet2.xml" in read.diagnostic.message
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # kB

@@ -110,7 +110,9 @@ def _xlsx_places(xml: bytes, scan: Scan) -> None:
             return
 
 
-def scan_xlsx(xml: bytes) -> Scan:
+def scan_xlsx(xml: bytes, values: bool = True) -> Scan:
+    """What the sheet XML holds past the limits, and (with `values`) its formulas saved
+    without a value and its error cells."""
     scan = Scan()
     for count, match in enumerate(_XLSX_ROW.finditer(xml), start=1):
         if count > MAX_ROWS:
@@ -119,7 +121,7 @@ def scan_xlsx(xml: bytes) -> Scan:
             scan.too_large = (row, 1, f"the sheet has more than {MAX_ROWS:,} rows")
             return scan
     _xlsx_places(xml, scan)
-    if scan.too_large is not None:
+    if scan.too_large is not None or not values:
         return scan
     errors = b't="e"' in xml
     if b"<f" not in xml and b":f" not in xml and not errors:
