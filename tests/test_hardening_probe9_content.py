@@ -399,3 +399,41 @@ def test_the_sheet_calamine_reads_is_the_one_scanned(tmp_path, sheet_tag, target
     assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013"
     assert "sheet2.xml" in read.diagnostic.message
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # kB
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{{ "' + "a" * 20_000 + '" }} {{ nosuch }}',
+        '{{ "' + "a" * 20_000 + '" ~ nosuch }}',
+        "{{ " + "1." * 5_000 + "x.nosuch }}",
+    ],
+)
+def test_the_expression_naming_a_missing_name_is_found_in_linear_time(line):
+    # C5 (the known Low, worse than known): the pattern that finds the expression naming a
+    # missing name tried every start on the line and ran each to its end: a 20 kB string
+    # literal before `{{ nosuch }}` took 26 s in validate, 40 kB past 90 s
+    from toolkit.render.rulebook_source import _expression_naming
+
+    start = time.process_time()
+    expression, col = _expression_naming("# Title\n" + line, 2, "nosuch")
+    assert expression in ("nosuch", "x.nosuch") and line[col - 1 :].startswith(expression)
+    assert time.process_time() - start < 1.0
+
+
+@pytest.mark.parametrize(
+    ("line", "expression"),
+    [
+        ("x {{ decks.cards.cards[0].nmae }}", "decks.cards.cards[0].nmae"),
+        ("{{ a.b['nmae'] }}", "a.b['nmae']"),
+        ("{{ 9.x.nmae.y }}", "x.nmae"),
+        ("{{ f(nmae) }}", "nmae"),
+        ("{{ x.nmaex }}", ""),
+    ],
+)
+def test_the_expression_naming_a_missing_name_is_the_one_it_was(line, expression):
+    from toolkit.render.rulebook_source import _expression_naming
+
+    found, col = _expression_naming(line, 1, "nmae")
+    assert found == expression
+    assert not found or line[col - 1 :].startswith(found)
