@@ -359,9 +359,9 @@ def _expression_naming(source: str, line: int, name: object) -> tuple[str, int]:
                 return code[begin : found.end()], start + begin + 1
             if tried > 100:
                 break
-        found = bare.search(code)
-        if found:
-            return found.group(), start + found.start() + 1
+        named = bare.search(code)
+        if named:
+            return named.group(), start + named.start() + 1
     return "", 1
 
 
