@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -175,7 +176,7 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
         return f"cannot read the font file: {exc.strerror or exc}"
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
-    too_many = cmap_problem(data)
+    too_many = cmap_problem(data) or subset_problem(data)
     if too_many is not None:
         return too_many
     digest = hashlib.sha256(data).hexdigest()[:12]
@@ -184,7 +185,9 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     try:
         font = TaggedTTFont(digest, io.BytesIO(data))  # the bytes checked, not a reopen
         family, style = _family_and_style(font.face)
-        _subsets(font.face)
+        _subsets(font.face, data)
+    except _CostlyFont as exc:
+        return str(exc)
     except Exception as exc:  # reportlab meets a damaged file with any error (its own bugs)
         return diagnose(data, exc)
     key = f"{family}-{style}@{digest}"
@@ -201,6 +204,138 @@ MAX_CODES = 0x110000
 """Code points one character map (cmap subtable) may map: all of Unicode. reportlab makes a
 dict entry per code point a subtable maps, and a 12-byte format-12 group can name four
 billion (a 158 kB font in fonts/ took 4 GB in 24 s, then MemoryError)."""
+
+
+def _tables(data: bytes) -> dict[bytes, tuple[int, int]]:
+    """The offset and length of each table, by tag (raises struct.error past the data)."""
+    start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
+    count = struct.unpack_from(">H", data, start + 4)[0]
+    tables: dict[bytes, tuple[int, int]] = {}
+    for i in range(count):
+        tag, _, offset, length = struct.unpack_from(">4sLLL", data, start + 12 + 16 * i)
+        tables.setdefault(tag, (offset, length))
+    return tables
+
+
+MAX_COPIED = 1024 * 1024
+"""Bytes of the tables reportlab copies whole into every subset of a font it embeds (name,
+OS/2 and the hinting tables cvt, fpgm and prep): a real font's are a few kB to a few hundred;
+a 20 MB fpgm was copied into each of the 4,300 subsets `validate` checks (past 90 s), and
+into each subset a PDF embeds."""
+COPIED = (b"name", b"OS/2", b"cvt ", b"fpgm", b"prep")
+
+
+def subset_problem(data: bytes) -> str | None:
+    """Why every subset of the font would copy far more than its own glyphs, read from the
+    table bytes alone: tables copied whole into each subset past `MAX_COPIED`, or glyph
+    locations (loca) that go back or past the glyf table, so that many glyphs name the same
+    bytes (a 170 kB font made 35 MB subsets). None for every real font (and for one too
+    damaged to tell: reportlab then says what it finds)."""
+    try:
+        tables = _tables(data)
+        copied = {tag: tables[tag][1] for tag in COPIED if tag in tables}
+        if sum(copied.values()) > MAX_COPIED:
+            sizes = ", ".join(f"{tag.decode().strip()} {size:,}" for tag, size in copied.items())
+            return (
+                f"the tables every embedded subset copies whole hold more than {MAX_COPIED:,}"
+                f" bytes ({sizes}): a damaged or hostile font, not read"
+            )
+        offsets = _glyph_offsets(data, tables)
+    except struct.error:
+        return None
+    if offsets is None:
+        return None
+    if any(b < a for a, b in itertools.pairwise(offsets)) or offsets[-1] > tables[b"glyf"][1]:
+        return (
+            "its glyph locations (loca) go back or past the glyf table, so that glyphs share"
+            " their outlines' bytes: a damaged or hostile font, not read"
+        )
+    return None
+
+
+def _glyph_offsets(data: bytes, tables: dict[bytes, tuple[int, int]]) -> tuple[int, ...] | None:
+    """Where each glyph's outline starts in the glyf table, and where the last ends (the
+    loca table, numGlyphs + 1 offsets as reportlab reads them); None without those tables
+    (raises struct.error past the data)."""
+    if not {b"head", b"maxp", b"loca", b"glyf"} <= tables.keys():
+        return None
+    long_format = struct.unpack_from(">h", data, tables[b"head"][0] + 50)[0] == 1
+    glyphs = struct.unpack_from(">H", data, tables[b"maxp"][0] + 4)[0]
+    at = tables[b"loca"][0]
+    if long_format:
+        return tuple(struct.unpack_from(f">{glyphs + 1}L", data, at))
+    return tuple(2 * o for o in struct.unpack_from(f">{glyphs + 1}H", data, at))
+
+
+MAX_COMPONENTS = 500_000
+"""Component references of a font's composite glyphs (an accented letter names two or three;
+a CJK font tens of thousands in all)."""
+MAX_SUBSET_GLYPHS = 1_000_000
+"""Glyphs the subsets `validate` makes of a font may hold, each composite's components
+counted: reportlab copies a subset's composite glyphs with every glyph they name, and their
+components, at some 8 µs a glyph. A 2 MB font of 65,535 glyphs where one composite in each
+256 named all the others made 256 subsets of every glyph (past 90 s)."""
+
+
+class _CostlyFont(Exception):
+    """The font's subsets would cost far more than its glyphs (the message says why)."""
+
+
+def _components(data: bytes) -> dict[int, list[int]]:
+    """The glyphs each composite glyph names, by glyph index (empty for a damaged file:
+    reportlab then says what it finds); raises _CostlyFont past `MAX_COMPONENTS`."""
+    try:
+        tables = _tables(data)
+        offsets = _glyph_offsets(data, tables)
+    except struct.error:
+        return {}
+    if offsets is None:
+        return {}
+    glyf = tables[b"glyf"][0]
+    named: dict[int, list[int]] = {}
+    total = 0
+    try:
+        for glyph, (start, end) in enumerate(itertools.pairwise(offsets)):
+            if end - start < 10 or struct.unpack_from(">h", data, glyf + start)[0] >= 0:
+                continue
+            at, flags, parts = glyf + start + 10, 0x20, []
+            while flags & 0x20 and at < glyf + end:  # MORE_COMPONENTS
+                flags, part = struct.unpack_from(">HH", data, at)
+                parts.append(part)
+                at += 4 + (4 if flags & 0x01 else 2)  # ARG_1_AND_2_ARE_WORDS
+                at += 2 if flags & 0x08 else 4 if flags & 0x40 else 8 if flags & 0x80 else 0
+            named[glyph] = parts
+            total += len(parts)
+            if total > MAX_COMPONENTS:
+                raise _CostlyFont(
+                    f"its composite glyphs name more than {MAX_COMPONENTS:,} components:"
+                    " a damaged or hostile font, not read"
+                )
+    except struct.error:
+        return {}
+    return named
+
+
+def _closures(named: dict[int, list[int]], cap: int) -> dict[int, int]:
+    """For each composite glyph, how many glyphs it brings into a subset at most (itself and
+    its components', counted again where shared, capped at `cap`)."""
+    size: dict[int, int] = {}
+    open_: set[int] = set()  # a cycle back to one of them counts once (reportlab stops there)
+    for top in named:
+        stack = [(top, False)]
+        while stack:
+            glyph, done = stack.pop()
+            if done:
+                open_.discard(glyph)
+                parts = [p for p in named[glyph] if p not in open_]
+                size[glyph] = min(cap, 1 + sum(size.get(p, 1) for p in parts))
+                continue
+            if glyph in size or glyph in open_:
+                continue
+            open_.add(glyph)
+            stack.append((glyph, True))
+            stack.extend((p, False) for p in named[glyph] if p in named and p not in size)
+    return size
 
 
 def cmap_problem(data: bytes) -> str | None:
@@ -267,12 +402,29 @@ def _codes(data: bytes, at: int) -> int:
 SUBSET = 256  # characters of one embedded subset, as reportlab makes them
 
 
-def _subsets(face: Any) -> None:
-    """Make the subsets of every character the font maps, as `build` embeds them, so that a
-    font whose character map names glyphs its outlines lack (reportlab's IndexError, or a
-    TTFError reading past its glyphs) is found by `validate`, not by a traceback in `build`
-    (40 µs a character: 0.23 s for DejaVu Sans's 5,918)."""
-    characters = sorted(face.charToGlyph)
+def _subsets(face: Any, data: bytes) -> None:
+    """Make subsets holding every glyph the font's characters map to, as `build` embeds
+    them, so that a font whose character map names glyphs its outlines lack (reportlab's
+    IndexError, or a TTFError reading past its glyphs) is found by `validate`, not by a
+    traceback in `build` (40 µs a glyph: 0.23 s for DejaVu Sans's 5,918 characters). One
+    character per glyph: a character fails only through its glyph, and a font may map all
+    of Unicode onto a few glyphs (1.1 M code points took 14 s, one subset each 256)."""
+    first: dict[int, int] = {}  # each glyph once: a subset's cost is its glyphs'
+    for character in sorted(face.charToGlyph):
+        first.setdefault(face.charToGlyph[character], character)
+    characters = sorted(first.values())
+    glyphs = len(face.hmetrics)
+    closure = _closures(_components(data), glyphs)
+    cost = 0
+    for start in range(0, len(characters), SUBSET):
+        chunk = characters[start : start + SUBSET]
+        cost += min(glyphs, sum(closure.get(face.charToGlyph[c], 1) for c in chunk))
+    if cost > MAX_SUBSET_GLYPHS:
+        raise _CostlyFont(
+            f"its subsets would copy more than {MAX_SUBSET_GLYPHS:,} glyphs, its composite"
+            " glyphs' components counted (each names many others): a damaged or hostile"
+            " font, not read"
+        )
     for start in range(0, len(characters), SUBSET):
         face.makeSubset(characters[start : start + SUBSET])
 

@@ -349,16 +349,49 @@ def _expression_naming(source: str, line: int, name: object) -> tuple[str, int]:
         return "", 1
     text = lines[line - 1]
     word = re.escape(str(name))
-    chain = re.compile(
-        rf"[A-Za-z_][\w.]*(?:\[[^\]\n]*\][\w.]*)*?(?:\.{word}\b|\[\s*['\"]?{word}['\"]?\s*\])"
-    )
+    tail = re.compile(rf"\.{word}\b|\[\s*['\"]?{word}['\"]?\s*\]")
     bare = re.compile(rf"(?<![\w.]){word}\b")
     for start, end in template_code(text):
         code = text[start:end]
-        found = chain.search(code) or bare.search(code)
-        if found:
-            return found.group(), start + found.start() + 1
+        for tried, found in enumerate(tail.finditer(code)):
+            begin = _chain_start(code, found.start())
+            if begin is not None:
+                return code[begin : found.end()], start + begin + 1
+            if tried > 100:
+                break
+        named = bare.search(code)
+        if named:
+            return named.group(), start + named.start() + 1
     return "", 1
+
+
+_FIRST = re.compile(r"[A-Za-z_]")
+
+
+def _chain_start(code: str, at: int) -> int | None:
+    """Where the dotted chain (`a.b[0].c`: a name, then names, dots and `[…]`) that runs up
+    to `at` starts, or None when no name starts it. Walked back from `at`: a pattern that
+    looked for the chain forwards tried every start on the line and ran each to its end (a
+    20 kB string literal before the expression took 26 s)."""
+    i = at
+    while i > 0:
+        before = code[i - 1]
+        if before.isalnum() or before in "._":
+            i -= 1
+        elif before == "]":
+            opening = code.rfind("[", 0, i - 1)
+            inner = code[opening + 1 : i - 1] if opening >= 0 else "]"
+            if "]" in inner or "\n" in inner:
+                break
+            i = opening
+        else:
+            break
+    while i < at and code[i] == "[":  # a chain starts with a name, not a subscript
+        i = code.find("]", i) + 1
+    first = _FIRST.search(code, i, at)
+    if first is None or "[" in code[i : first.start()]:
+        return None
+    return first.start()
 
 
 def _traceback_line(exc: BaseException) -> int | None:

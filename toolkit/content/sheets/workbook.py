@@ -42,6 +42,24 @@ def _first_sheet_member(source: Path | bytes) -> str | None:
     return None
 
 
+def _other_sheets_too_large(data: bytes, first: str | None) -> tuple[int, int, str] | None:
+    """Where any other worksheet of the file holds something past the limits: which sheet
+    calamine reads first is its own reading of workbook.xml and its relationships (an
+    `xr:id` before the `r:id`, or two relationships of one Id, made it read another sheet
+    than the one scanned: 9.5 GB), so every member that holds sheet data is scanned."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        names = [m.filename for m in book.infolist() if m.filename != first]
+    for name in names:
+        xml = archive.read_member(data, name) or b""
+        if b"sheetData" not in xml:
+            continue
+        found = prescan.scan_xlsx(xml, values=False).too_large
+        if found is not None:
+            row, col, why = found
+            return row, col, f"{why} (in {name})"
+    return None
+
+
 _NAME = re.compile(rb'\bname="([^"]*)"')
 _TABLE_NAME = re.compile(rb'<table:table(?=[\s>])[^<>]*?\btable:name="([^"]*)"')
 
@@ -111,6 +129,8 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
                 return refuse(Y_NOT_SHEET, Span(), "not an XLSX workbook: it has no worksheet")
             scan = prescan.scan_xlsx(xml)
             first = _first_sheet_name(archive.read_member(data, "xl/workbook.xml") or b"")
+            if scan.too_large is None:
+                scan.too_large = _other_sheets_too_large(data, member)
         else:
             content = archive.read_member(data, "content.xml") or b""
             scan = prescan.scan_ods(content)
