@@ -3,6 +3,9 @@ range, and the language server's exit code and its log of messages it cannot rea
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from tests.starter_games import engine_game as _game
 
 APPLY = "        seat, game = self.seat, self.game\n"
@@ -23,3 +26,44 @@ def test_counters_past_the_float_range_are_findings_not_tracebacks(tmp_path, run
         assert result.exit_code == 1, (name, result.output[-800:])
         assert "E004" in result.output and f"state.{name}" in result.output, name
         assert "too large" in result.output, (name, result.output[-800:])
+
+
+def _message(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _lsp(data: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", "lsp"], input=data, capture_output=True, timeout=60
+    )
+
+
+INITIALIZE = _message(
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+)
+SHUTDOWN = _message(b'{"jsonrpc":"2.0","id":2,"method":"shutdown"}')
+EXIT = _message(b'{"jsonrpc":"2.0","method":"exit"}')
+
+
+def test_the_language_server_exits_1_on_exit_without_shutdown():
+    # the LSP specification: exit code 0 after a shutdown request, 1 otherwise (pygls's
+    # SystemExit(1) was swallowed: always 0)
+    assert _lsp(INITIALIZE + EXIT).returncode == 1
+    done = _lsp(INITIALIZE + SHUTDOWN + EXIT)
+    assert done.returncode == 0, done.stderr
+    assert b'"id": 2' in done.stdout
+
+
+def test_a_message_the_server_cannot_read_is_one_log_line_and_the_next_is_read():
+    # a body without its Content-Length glued the next message's header to it: that message
+    # was lost too, and every one after it; JSON nested 100,000 deep, not JSON, or an id
+    # that is a list logged a traceback each
+    lost = b'{"jsonrpc":"2.0","id":5,"method":"shutdown"}'
+    deep = _message(b"[" * 100_000 + b"]" * 100_000)
+    noise = _message(b"\xff not json") + _message(b"[]")
+    noise += _message(b'{"jsonrpc":"2.0","id":[1],"method":"shutdown"}')  # an id pygls cannot key
+    done = _lsp(INITIALIZE + b"\r\n" + lost + deep + noise + SHUTDOWN + EXIT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert b'"id": 2, "jsonrpc": "2.0", "result": null' in done.stdout
+    assert b"Traceback" not in done.stderr, done.stderr[-2000:]
+    assert 1 <= done.stderr.count(b"\n") <= 8, done.stderr
