@@ -67,3 +67,27 @@ def test_a_message_the_server_cannot_read_is_one_log_line_and_the_next_is_read()
     assert b'"id": 2, "jsonrpc": "2.0", "result": null' in done.stdout
     assert b"Traceback" not in done.stderr, done.stderr[-2000:]
     assert 1 <= done.stderr.count(b"\n") <= 8, done.stderr
+
+
+def test_another_sites_page_cannot_load_the_previews_images():
+    # an <img> on any other site's page loaded /img/<key> (no Origin header on an image):
+    # onload or onerror told which card ids, languages and rulebook pages exist, and
+    # naturalWidth their size (shown in headless Chromium from another origin)
+    from tests.test_hardening_cli import _client
+
+    client = _client("127.0.0.1")
+    for site in ("cross-site", "same-site"):
+        for url in ("/api/state", "/events", "/img/card/cards/advance/en/front"):
+            headers = {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors"}
+            response = client.get(url, headers=headers)
+            assert response.status_code == 403, (site, url)
+            assert "secret" not in response.text
+    for site in ("same-origin", "none"):  # the page's own requests; an address typed
+        response = client.get("/api/state", headers={"Sec-Fetch-Site": site})
+        assert response.status_code == 200 and response.json()["secret"], site
+    # a link from another site opens the page (which then loads only its own data)
+    link = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+    assert client.get("/", headers=link).status_code == 200
+    # a browser that sends no Sec-Fetch-Site is told not to hand the answers to other sites
+    response = client.get("/api/state")
+    assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin"
