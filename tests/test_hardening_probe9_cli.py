@@ -91,3 +91,25 @@ def test_another_sites_page_cannot_load_the_previews_images():
     # a browser that sends no Sec-Fetch-Site is told not to hand the answers to other sites
     response = client.get("/api/state")
     assert response.headers["Cross-Origin-Resource-Policy"] == "same-origin"
+
+
+def test_a_relative_cache_folder_is_no_cache(tmp_path, monkeypatch):
+    # XDG_CACHE_HOME=rel/dir (or PLAYSET_CACHE, or a relative HOME) put the cache under the
+    # current folder: a game folder unpacked from an archive could bring its own signed
+    # store (its key beside it) and `playset validate` in it ran that store's code (a
+    # tampered dataclass-code entry ran os.system). The XDG specification: ignore it.
+    from toolkit.usercache import SignedStore, cache_dir
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PLAYSET_CACHE", raising=False)
+    for variable, value in (("XDG_CACHE_HOME", "rel/dir"), ("PLAYSET_CACHE", "here")):
+        monkeypatch.setenv(variable, value)
+        folder = cache_dir("code")
+        assert folder is None or folder.is_absolute(), (variable, folder)
+        assert SignedStore.open("code", 1024) is None or folder is not None
+        monkeypatch.delenv(variable)
+    monkeypatch.setenv("XDG_CACHE_HOME", "rel/dir")
+    monkeypatch.setenv("HOME", "relhome")
+    assert cache_dir("code") is None
+    assert SignedStore.open("code", 1024) is None
+    assert list(tmp_path.iterdir()) == []  # nothing made in the current folder
