@@ -113,3 +113,23 @@ def test_a_relative_cache_folder_is_no_cache(tmp_path, monkeypatch):
     assert cache_dir("code") is None
     assert SignedStore.open("code", 1024) is None
     assert list(tmp_path.iterdir()) == []  # nothing made in the current folder
+
+
+def test_an_open_document_that_names_a_folder_does_not_stop_every_check(tmp_path, run_cli):
+    # didOpen of a folder's URI (the game folder, decks/) or of a path below a file put a
+    # buffer the mirror could not write: every check of the game failed from then on, each
+    # with a traceback in the log, until the client closed that "document"
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.lsp.workspace import GameState
+
+    assert run_cli("new", "demo", "--into", str(tmp_path), "--lang", "en").exit_code == 0
+    game = tmp_path / "demo"
+    state = GameState(Mirror(game))
+    try:
+        for rel in (".", "decks", "game.yaml/below"):
+            state.mirror.set_buffer(rel, "x: 1\n")
+        state.mirror.set_buffer("glossary.yaml", "terms: [")  # a real edit, still checked
+        found = state.check()
+        assert any(d.code.startswith("Y") for d in found[str(game / "glossary.yaml")])
+    finally:
+        state.mirror.close()
