@@ -48,10 +48,8 @@ EXIT = _message(b'{"jsonrpc":"2.0","method":"exit"}')
 def test_the_language_server_exits_1_on_exit_without_shutdown():
     # the LSP specification: exit code 0 after a shutdown request, 1 otherwise (pygls's
     # SystemExit(1) was swallowed: always 0)
+    # (0 after a shutdown: the next test's session ends so)
     assert _lsp(INITIALIZE + EXIT).returncode == 1
-    done = _lsp(INITIALIZE + SHUTDOWN + EXIT)
-    assert done.returncode == 0, done.stderr
-    assert b'"id": 2' in done.stdout
 
 
 def test_a_message_the_server_cannot_read_is_one_log_line_and_the_next_is_read():
