@@ -73,15 +73,23 @@ def folder_key(folder: Path) -> bytes | None:
 
 
 def cache_root() -> Path:
-    """`$PLAYSET_CACHE/playset`, else `$XDG_CACHE_HOME/playset`, else `~/.cache/playset`."""
-    base = os.environ.get("PLAYSET_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    return Path(base) / "playset" if base else Path.home() / ".cache" / "playset"
+    """`$PLAYSET_CACHE/playset`, else `$XDG_CACHE_HOME/playset`, else `~/.cache/playset`. A
+    relative value is ignored, as the XDG specification says: it named a folder under the
+    current one, and a game folder unpacked there could bring a store of its own (its key
+    beside it) whose code the next command ran."""
+    for variable in ("PLAYSET_CACHE", "XDG_CACHE_HOME"):
+        base = os.environ.get(variable, "")
+        if os.path.isabs(base):
+            return Path(base) / "playset"
+    return Path.home() / ".cache" / "playset"
 
 
 def cache_dir(name: str) -> Path | None:
     """The cache folder `name` under `cache_root()`, made if missing; None when it cannot be
     written or is not private to the user (no cache, same results)."""
     folder = cache_root() / name
+    if not folder.is_absolute():  # a relative HOME: no cache rather than one under here
+        return None
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(folder)

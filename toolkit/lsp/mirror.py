@@ -8,6 +8,8 @@ brought up to date with the folder (a file saved, added or removed outside the e
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import shutil
 import stat
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from toolkit.fileio import walk
 
+log = logging.getLogger("playset.lsp")
 MAX_COPY_BYTES = 64 * 1024 * 1024
 """The largest file any check reads whole (a game's font); a larger one is mirrored as a
 sparse file of its size, which the checks refuse by size as they refuse the real one."""
@@ -86,8 +89,17 @@ class Mirror:
                 continue
             self._link(real, self.path / rel, info)
             self._seen[rel] = identity
-        for rel, text in self._buffers.items():
-            self._write(self.path / rel, text)
+        for rel, text in list(self._buffers.items()):
+            try:
+                self._write(self.path / rel, text)
+            except OSError as exc:  # a "document" that is a folder, or below a file: the
+                # checks read no such file (it stopped every check while it stayed open)
+                log.warning("%s cannot be a document of the game: %s", rel, exc.strerror)
+                del self._buffers[rel]
+                with contextlib.suppress(OSError):
+                    target = self.path / rel
+                    target.with_name(f".{target.name}.playset-lsp").unlink(missing_ok=True)
+                continue
             present.add(rel)
         for rel in [r for r in self._seen if r not in present]:
             (self.path / rel).unlink(missing_ok=True)

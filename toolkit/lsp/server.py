@@ -99,6 +99,8 @@ class PlaysetServer(LanguageServer):
         self.games: dict[Path, GameState] = {}
         self.locks: dict[Path, threading.Lock] = {}
         self.timers: dict[Path, threading.Timer] = {}
+        self.shut_down = False  # a shutdown request came: `exit` then ends with 0
+        self.exit_code: int | None = None  # set by the exit notification
 
     def state_for(self, uri: str) -> GameState | None:
         root = game_root(path_of(uri))
@@ -286,7 +288,14 @@ def make_server() -> PlaysetServer:
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: PlaysetServer, params: Any) -> None:
+        ls.shut_down = True
         ls.close()
+
+    @server.feature(lsp.EXIT)
+    def exit_(ls: PlaysetServer, params: Any) -> None:
+        # the specification: 0 after a shutdown request, else 1 (pygls's own SystemExit(1)
+        # ends in its start_io, which returns as if all went well)
+        ls.exit_code = 0 if ls.shut_down else 1
 
     return server
 
@@ -326,6 +335,7 @@ MAX_HEADER_BYTES = 64 * 1024
 
 
 _CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")  # pygls's own pattern
+_GLUED_LENGTH = re.compile(rb"Content-Length: \d+\r\n\Z")
 
 
 class _BoundedInput:
@@ -348,6 +358,12 @@ class _BoundedInput:
             if not self._length and _CONTENT_LENGTH.fullmatch(line):
                 self._length = True
                 return line
+            glued = None if self._length else _GLUED_LENGTH.search(line)
+            if glued:  # the header after a body sent without one: that body is skipped,
+                # this message read (the whole line was skipped, and every message after it)
+                log.warning("skipped %d bytes sent without a Content-Length", glued.start())
+                self._length = True
+                return line[glued.start() :]
             if self._length and not line.strip():
                 self._length = False
                 return line
@@ -363,10 +379,37 @@ class _BoundedInput:
         return self._stream.read(size)
 
 
-def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-    """Serve over stdin and stdout until the client disconnects."""
+class _OneLine(logging.Filter):
+    """pygls logs a message it cannot read (not JSON, JSON nested 100,000 deep, not a
+    JSON-RPC message, an id that is a list) with a traceback of its own code: one line
+    saying what was skipped, and why."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info:
+            exc = record.exc_info[1]
+            why = _first_line(exc) if exc is not None else "unknown"
+            said = record.getMessage()
+            if said == "Unable to handle message":
+                said = "skipped a message that cannot be read"
+            record.msg, record.args = "%s: %s", (said, why)
+            record.exc_info = record.exc_text = None
+        return True
+
+
+PYGLS_LOGS = ("pygls.server", "pygls.protocol.json_rpc")
+
+
+def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+    """Serve over stdin and stdout until the client disconnects or sends `exit`; the exit
+    code (1 for an `exit` without a shutdown request before it)."""
     server = make_server()
+    quiet = _OneLine()
+    for name in PYGLS_LOGS:
+        logging.getLogger(name).addFilter(quiet)
     try:
         server.start_io(_BoundedInput(stdin or sys.stdin.buffer), stdout)  # type: ignore[arg-type]
     finally:
+        for name in PYGLS_LOGS:
+            logging.getLogger(name).removeFilter(quiet)
         server.close()
+    return server.exit_code or 0

@@ -8,6 +8,13 @@ stream. So the preview answers only a `Host` that names it: 127.0.0.1, localhost
 address and this machine's name are accepted too: other machines reach it by those, and no
 DNS answer can rebind an IP address. A request whose `Origin` is another site is refused
 as well (the page's own requests carry none, or its own).
+
+An image needs no rebinding: any site's page could load `/img/<key>` in an `<img>` (a
+browser sends no `Origin` with it) and learn from onload, onerror and the image's size which
+card ids, languages and rulebook pages exist. So a request a browser marks as made by another
+site's page (`Sec-Fetch-Site` other than same-origin or none) is refused, but for a link
+followed to the page; and every answer says `Cross-Origin-Resource-Policy: same-origin`,
+which browsers that send no `Sec-Fetch-Site` heed.
 """
 
 from __future__ import annotations
@@ -72,8 +79,22 @@ class AllowedHosts:
         return parts.scheme == "http" and not parts.path and self.allows(parts.netloc)
 
 
+OWN_SITES = ("same-origin", "none")  # `Sec-Fetch-Site` of the page's requests, a typed address
+CORP = (b"cross-origin-resource-policy", b"same-origin")
+
+
+def from_another_site(headers: Headers) -> bool:
+    """Whether a browser says another site's page made this request (a link followed to
+    the page excepted: what it opens loads only its own data)."""
+    site = headers.get("sec-fetch-site")
+    if site is None or site.strip().lower() in OWN_SITES:
+        return False
+    return headers.get("sec-fetch-mode", "").strip().lower() != "navigate"
+
+
 class HostGuard:
-    """ASGI middleware: 421 for a `Host` that is not ours, 403 for another site's `Origin`."""
+    """ASGI middleware: 421 for a `Host` that is not ours, 403 for another site's `Origin`
+    or request; every answer marked for this origin only."""
 
     def __init__(self, app: Any, allowed: AllowedHosts) -> None:
         self.app = app
@@ -91,9 +112,22 @@ class HostGuard:
                 "this preview answers only at its own address (127.0.0.1 or localhost)",
                 status_code=421,
             )
-        elif origin is not None and not self.allowed.allows_origin(origin):
+        elif (origin is not None and not self.allowed.allows_origin(origin)) or (
+            from_another_site(headers)
+        ):
             refusal = PlainTextResponse("requests from other sites are refused", status_code=403)
         else:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, _same_origin_only(send))
             return
-        await refusal(scope, receive, send)
+        await refusal(scope, receive, _same_origin_only(send))
+
+
+def _same_origin_only(send: Any) -> Any:
+    """`send` with the Cross-Origin-Resource-Policy header added to the response's head."""
+
+    async def sender(message: Any) -> None:
+        if message.get("type") == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), CORP]}
+        await send(message)
+
+    return sender

@@ -232,10 +232,17 @@ def _per_seat(values: tuple[float, ...], method: str, players: int) -> None:
         raise WrongResult(method, what)
 
 
+MAX_COUNT = 2**53
+"""The largest counter the report adds up exactly (a float's whole numbers): 10**5000 turns
+or events was an OverflowError traceback from the report's running totals."""
+
+
 def _count(value: object, name: str, method: str = "apply") -> int:
     """A whole number the engine keeps (turns, rounds, a counter), as an int."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise WrongResult(method, f"state.{name} is {_shown(value)}, not a whole number")
+    if abs(value) > MAX_COUNT:
+        raise WrongResult(method, f"state.{name} is {_shown(value)}: too large to count")
     return value
 
 
@@ -301,6 +308,8 @@ def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]
 
 
 def _shown(value: object) -> str:
+    if isinstance(value, int) and value.bit_length() > 128:  # repr() refuses 4,300 digits
+        return f"{type(value).__name__} of {value.bit_length()} bits"
     text = repr(value)
     return f"{type(value).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
 
