@@ -1,0 +1,122 @@
+"""Findings of the ninth hostile probe of the file system (issue #33): what a game folder
+(or the folder it is unpacked in) could still make Playset do, each with its test."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from toolkit.scaffold.new import new_game
+
+NOT_UTF8 = os.fsdecode(b"jeux-\xe9t\xe9")  # "jeux-été" as Latin-1 bytes: no UTF-8 name
+
+
+def _game(folder: Path, engine: bool = False) -> Path:
+    new_game(folder, "demo", ["en"], engine=engine)
+    return folder
+
+
+# --- M1: a path that is not UTF-8 (the game's folder, or a file in it) ---------------------
+# Linux file names are bytes; Python shows the bytes that are no UTF-8 as lone surrogates,
+# which str.encode() refuses: every command that hashed or quoted such a path ended in a
+# UnicodeEncodeError traceback.
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "10"], ["check", "-n", "10"]])
+def test_an_engine_in_a_folder_not_named_in_utf8_plays(tmp_path, run_cli, command):
+    game = _game(tmp_path / NOT_UTF8 / "game", engine=True)
+    result = run_cli(*command, str(game))
+    assert result.exit_code == 0, result.output
+
+
+def test_build_with_its_cache_in_a_folder_not_named_in_utf8(tmp_path, run_cli, monkeypatch):
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    game = _game(tmp_path / NOT_UTF8 / "game")
+    out = tmp_path / "out"
+    for _ in range(2):  # drawn, then written from the cache
+        result = run_cli("build", str(game), "--lang", "en", "--out", str(out))
+        assert result.exit_code == 0, result.output
+    assert (out / "demo" / "en" / "cards.pdf").is_file()
+
+
+def test_the_preview_fingerprints_a_file_not_named_in_utf8(tmp_path):
+    from toolkit.preview.store import stamp
+
+    game = _game(tmp_path / "game")
+    notes = game / "notes"
+    notes.mkdir()
+    (notes / NOT_UTF8).write_text("x")
+    before = stamp(game)
+    (notes / NOT_UTF8).write_text("changed")
+    assert stamp(game) != before
+
+
+def test_sarif_names_a_file_not_named_in_utf8(tmp_path, run_cli, monkeypatch):
+    game = _game(tmp_path / "game")
+    (game / "icons" / f"{NOT_UTF8}.svg").write_bytes((game / "icons" / "token.svg").read_bytes())
+    monkeypatch.chdir(game)  # paths relative to the game: a SARIF uri relative to %SRCROOT%
+    result = run_cli("validate", "-f", "sarif")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    uris = [
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for run in report["runs"]
+        for found in run["results"]
+        for loc in found["locations"]
+    ]
+    assert "icons/jeux-%E9t%E9.svg" in uris
+
+
+def test_the_preview_watcher_survives_a_folder_not_named_in_utf8(tmp_path, monkeypatch):
+    # watchfiles takes folder names as UTF-8 text: a game folder (or a folder in it) named
+    # in Latin-1 ended the watcher thread in a UnicodeEncodeError, and saves went unseen
+    import threading
+
+    from toolkit.preview.watcher import Watcher
+
+    raised: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    game = _game(tmp_path / "game")
+    (game / NOT_UTF8).mkdir()
+    heard: list[set[Path]] = []
+    told = threading.Event()
+    warned: list[str] = []
+
+    def on_change(paths: set[Path]) -> None:
+        heard.append(paths)
+        told.set()
+
+    watcher = Watcher([game], on_change, warn=warned.append)
+    watcher.start()
+    try:
+        assert watcher.ready.wait(5), raised
+        (game / "decks" / "more.yaml").write_text("a: 1\n")
+        assert told.wait(5), raised
+        assert game / "decks" / "more.yaml" in set().union(*heard)
+    finally:
+        watcher.stop()
+    assert not raised
+    assert len(warned) == 1 and "not named in UTF-8" in warned[0]
+
+
+def test_a_game_folder_not_named_in_utf8_is_served_unwatched(tmp_path, monkeypatch):
+    import threading
+
+    from toolkit.preview.watcher import Watcher
+
+    raised: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    game = _game(tmp_path / NOT_UTF8 / "game")
+    warned: list[str] = []
+    watcher = Watcher([game], lambda paths: None, warn=warned.append)
+    watcher.start()
+    try:
+        assert watcher.ready.wait(5), raised
+    finally:
+        watcher.stop()
+    assert not raised
+    assert warned and "saved files are not seen" in warned[0]
