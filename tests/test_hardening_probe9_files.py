@@ -120,3 +120,45 @@ def test_a_game_folder_not_named_in_utf8_is_served_unwatched(tmp_path, monkeypat
         watcher.stop()
     assert not raised
     assert warned and "saved files are not seen" in warned[0]
+
+
+# --- H1: a rulebook switched to a link after the game was loaded ----------------------------
+# The loader checks that game.yaml's rulebook lies inside the game folder; the readers then
+# opened the path again, following whatever was there by then: a rulebook replaced by a link
+# to a file of the user's between the two (a synced or shared folder, a `git pull`) printed
+# that file in the rulebook PDF.
+
+
+def _swap_rulebook(tmp_path: Path):
+    from toolkit.content.game import load_game
+
+    game_folder = _game(tmp_path / "game")
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Private\n\nSECRET-WORDS of the user\n")
+    game = load_game(game_folder)
+    assert not [d for d in game.diagnostics if d.severity.name == "ERROR"]
+    source = game.rulebook["en"]
+    source.unlink()
+    source.symlink_to(secret)
+    return game
+
+
+def test_a_rulebook_switched_to_a_link_after_loading_is_not_printed(tmp_path):
+    from toolkit.render.rulebook import render_rulebook
+    from toolkit.render.rulebook_source import RulebookError
+
+    game = _swap_rulebook(tmp_path)
+    with pytest.raises(RulebookError, match="outside the game folder"):
+        render_rulebook(game, "en")
+
+
+def test_a_rulebook_switched_to_a_link_after_loading_is_not_checked_or_translated(tmp_path):
+    from toolkit.checks.rulebook import check
+    from toolkit.i18n.units.rulebook import SegmentError, book
+
+    game = _swap_rulebook(tmp_path)
+    found = list(check(game, None))
+    assert found and all("SECRET" not in d.message for d in found)
+    assert "outside the game folder" in found[0].message
+    with pytest.raises(SegmentError, match="outside the game folder"):
+        book(game, "fr")

@@ -162,7 +162,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     style = game.manifest.style
     sheet = make_sheet(lang, style.accent or accent_for(game.id), faces=rulebook_faces(game))
     sheet.icons = icon_set(game.root)  # `:name:` in prose, tables and the card reference
-    source = read_rulebook(game.rulebook[lang])
+    source = read_rulebook(game.rulebook[lang], game.root)
     body = markdown_flowables(render_markdown(game, lang, source), sheet)
     title = game.manifest.title.get(lang) or body.title or game.id
 
