@@ -162,3 +162,88 @@ def test_a_rulebook_switched_to_a_link_after_loading_is_not_checked_or_translate
     assert "outside the game folder" in found[0].message
     with pytest.raises(SegmentError, match="outside the game folder"):
         book(game, "fr")
+
+
+# --- H2: a game file switched to a link between the plan and the write of `i18n fix` -------
+# The game's files were read from inside the game folder, but the write followed a link it
+# met at the path (replacing the link's target): a game.yaml switched to a link to a file of
+# the user's while `i18n fix --write` or `i18n import` ran had that file replaced.
+
+
+def _french_game(tmp_path: Path) -> Path:
+    folder = tmp_path / "game"
+    new_game(folder, "demo", ["fr", "en"])
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("ce résumé.", "ce résumé !", 1))
+    return folder
+
+
+def test_i18n_fix_writes_through_no_link_planted_after_its_plan(tmp_path):
+    from toolkit.content.game import load_game
+    from toolkit.fileio import OutputError
+    from toolkit.i18n import fix as fixer
+
+    folder = _french_game(tmp_path)
+    patches = fixer.plan_fixes(load_game(folder))
+    assert [p.path.name for p in patches] == ["game.yaml"]
+    victim = tmp_path / "notes.yaml"
+    victim.write_text("precious\n")
+    (folder / "game.yaml").unlink()
+    (folder / "game.yaml").symlink_to(victim)
+    with pytest.raises(OutputError, match="outside the game folder"):
+        fixer.write(patches, folder)
+    assert victim.read_text() == "precious\n"
+
+
+def test_a_journaled_write_goes_through_no_link_out_of_the_game(tmp_path):
+    from toolkit.fileio import OutputError
+    from toolkit.journal import write_journaled
+
+    folder = _game(tmp_path / "game")
+    victim = tmp_path / "notes.md"
+    victim.write_text("precious\n")
+    (folder / "rulebook" / "fr.md").symlink_to(victim)
+    files = [(folder / "rulebook" / "fr.md", b"new"), (folder / "game.yaml", b"id: x\n")]
+    with pytest.raises(OutputError, match="outside the game folder"):
+        write_journaled(folder, files)
+    assert victim.read_text() == "precious\n"
+    assert "id: demo" in (folder / "game.yaml").read_text()  # all or nothing
+
+
+def test_i18n_fix_still_writes_a_game_file_linked_inside_the_game(tmp_path):
+    from toolkit.content.game import load_game
+    from toolkit.i18n import fix as fixer
+
+    folder = _french_game(tmp_path)
+    (folder / "base").mkdir()
+    (folder / "game.yaml").rename(folder / "base" / "game.yaml")
+    (folder / "game.yaml").symlink_to(Path("base") / "game.yaml")
+    fixer.write(fixer.plan_fixes(load_game(folder)), folder)
+    assert (folder / "game.yaml").is_symlink()
+    assert "résumé\u202f!" in (folder / "base" / "game.yaml").read_text()
+
+
+def test_add_language_writes_game_yaml_through_no_link_out_of_the_game(tmp_path, monkeypatch):
+    from toolkit.cli import i18n as i18n_cli
+    from toolkit.fileio import write_many
+
+    folder = _game(tmp_path / "game")
+    victim = tmp_path / "notes.yaml"
+    victim.write_text("precious\n")
+    seen = []
+
+    def switched(files, **kw):  # game.yaml becomes a link after the game was read
+        seen.append(kw)
+        (folder / "game.yaml").unlink()
+        (folder / "game.yaml").symlink_to(victim)
+        return write_many(files, **kw)
+
+    monkeypatch.setattr("toolkit.fileio.write_many", switched)
+    monkeypatch.chdir(tmp_path)
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(i18n_cli.app, ["add-language", "de", str(folder)])
+    assert seen and result.exit_code == 1, result.output
+    assert "outside the game folder" in result.output
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "output" / "i18n" / "demo" / "de.po").exists()

@@ -45,7 +45,7 @@ def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
             atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=root)
             written = True
 
-    write_many(files, on_staged=record)
+    write_many(files, on_staged=record, within=root)  # never through a link out of the game
     if written:  # only ours: a folder of that name the game brought is no journal to remove
         journal.unlink(missing_ok=True)
 
