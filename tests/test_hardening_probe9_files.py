@@ -247,3 +247,75 @@ def test_add_language_writes_game_yaml_through_no_link_out_of_the_game(tmp_path,
     assert "outside the game folder" in result.output
     assert victim.read_text() == "precious\n"
     assert not (tmp_path / "output" / "i18n" / "demo" / "de.po").exists()
+
+
+# --- H3: a picture switched to a link between its check and reportlab's read ---------------
+# The image element and the cover check that the picture lies inside the game folder, then
+# reportlab opened it again by name (the cover once more when the page is drawn): a picture
+# switched to a link meanwhile printed a picture of the user's on the cards or the cover.
+
+
+def _png(path: Path, size: tuple[int, int], colour: str) -> None:
+    from PIL import Image
+
+    Image.new("RGB", size, colour).save(path, "PNG")
+
+
+def _pictured(tmp_path: Path) -> tuple[Path, Path]:
+    folder = _game(tmp_path / "game")
+    (folder / "images").mkdir()
+    _png(folder / "images" / "art.png", (30, 30), "red")
+    _png(folder / "images" / "cover.png", (30, 30), "red")
+    deck = folder / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: poker\nlayout: example-card"))
+    layout = folder / "layouts" / "example-card.yaml"
+    image = '  - kind: image\n    box: {x: 5, y: 50, w: 20, h: 20}\n    path: "images/art.png"\n'
+    layout.write_text(layout.read_text() + image)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text() + "style:\n  cover: images/cover.png\n")
+    secret = tmp_path / "secret.png"
+    _png(secret, (37, 41), "green")  # its size names it in a PDF: /Width 37 … /Height 41
+    return folder, secret
+
+
+def _switch_after_check(monkeypatch, picture: Path, secret: Path) -> None:
+    """`picture` becomes a link to `secret` right after a picture's size was checked."""
+    from toolkit.render import pictures
+
+    checked = pictures.pixels
+
+    def pixels(path):
+        size = checked(path)
+        if not picture.is_symlink():
+            picture.unlink()
+            picture.symlink_to(secret)
+        return size
+
+    monkeypatch.setattr(pictures, "pixels", pixels)
+
+
+def test_card_art_switched_to_a_link_after_its_check_is_not_printed(tmp_path, monkeypatch):
+    from toolkit.content.game import load_game
+    from toolkit.render.artifacts.cards import cards_pdf
+    from toolkit.render.build import BuildOptions
+
+    folder, secret = _pictured(tmp_path)
+    game = load_game(folder)
+    _switch_after_check(monkeypatch, folder / "images" / "art.png", secret)
+    pdf = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]))
+    assert (folder / "images" / "art.png").is_symlink()  # switched while it was drawn
+    assert b"/Width 37" not in pdf
+    assert b"/Width 30" in pdf  # the game's own picture, read once
+
+
+def test_a_cover_switched_to_a_link_after_its_check_is_not_printed(tmp_path, monkeypatch):
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook import render_rulebook
+
+    folder, secret = _pictured(tmp_path)
+    game = load_game(folder)
+    _switch_after_check(monkeypatch, folder / "images" / "cover.png", secret)
+    pdf = render_rulebook(game, "en")
+    assert (folder / "images" / "cover.png").is_symlink()
+    assert b"/Width 37" not in pdf
+    assert b"/Width 30" in pdf

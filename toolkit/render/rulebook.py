@@ -385,11 +385,14 @@ def cover_picture(game: Game, pagesize: tuple[float, float]) -> Flowable | None:
         return None
     from reportlab.platypus import Image
 
+    from toolkit.fileio import real_path
     from toolkit.render import pictures
 
     try:
-        pictures.pixels(path)  # a picture of too many pixels is not decoded (P004)
-        picture = Image(str(path))
+        # read once from inside the game: the page drawn later opens the file by name
+        copy = pictures.private_copy(path, real_path(game.root))
+        pictures.pixels(copy.path)  # a picture of too many pixels is not decoded (P004)
+        picture = Image(copy)
     except (OSError, ValueError):
         return None
     width, height = pagesize[0] - 64 * mm, pagesize[1] * 0.2
