@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import secrets
 import shutil
 import tempfile
 import warnings
@@ -146,7 +147,7 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
     digest = hashlib.sha256(data).hexdigest()[:32]
     copy = _folder() / f"{digest}{path.suffix.lower()}"
     if not copy.is_file():
-        staged = copy.with_name(f".{copy.name}.tmp")
+        staged = copy.with_name(f".{copy.name}.{secrets.token_hex(4)}")  # threads: the preview
         with open(staged, "wb") as handle:
             handle.write(data)
         os.replace(staged, copy)
