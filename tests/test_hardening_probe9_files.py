@@ -319,3 +319,25 @@ def test_a_cover_switched_to_a_link_after_its_check_is_not_printed(tmp_path, mon
     assert (folder / "images" / "cover.png").is_symlink()
     assert b"/Width 37" not in pdf
     assert b"/Width 30" in pdf
+
+
+# --- M2: Ctrl-C while `playset new` writes leaves half a game ------------------------------
+
+
+def test_new_interrupted_half_way_leaves_no_half_made_game(tmp_path, monkeypatch):
+    from toolkit.scaffold import new
+
+    written = []
+    real = new.atomic_write_text
+
+    def interrupted(path, text, **kw):
+        if len(written) == 5:
+            raise KeyboardInterrupt
+        real(path, text, **kw)
+        written.append(path)
+
+    monkeypatch.setattr(new, "atomic_write_text", interrupted)
+    folder = tmp_path / "game"
+    with pytest.raises(KeyboardInterrupt):
+        new.new_game(folder, "demo", ["en"])
+    assert written and not folder.exists()  # a second `playset new` meets no half game
