@@ -341,3 +341,15 @@ def test_new_interrupted_half_way_leaves_no_half_made_game(tmp_path, monkeypatch
     with pytest.raises(KeyboardInterrupt):
         new.new_game(folder, "demo", ["en"])
     assert written and not folder.exists()  # a second `playset new` meets no half game
+
+
+# --- L: `simulate --json -` wrote a file named "-" -----------------------------------------
+
+
+def test_a_report_to_dash_is_a_usage_error_not_a_file_named_dash(tmp_path, run_cli, monkeypatch):
+    game = _game(tmp_path / "game", engine=True)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("simulate", "-n", "10", str(game), "--json", "-")
+    assert result.exit_code == 2
+    assert "- names no output here" in result.output
+    assert not (tmp_path / "-").exists()
