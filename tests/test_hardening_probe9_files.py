@@ -353,3 +353,34 @@ def test_a_report_to_dash_is_a_usage_error_not_a_file_named_dash(tmp_path, run_c
     assert result.exit_code == 2
     assert "- names no output here" in result.output
     assert not (tmp_path / "-").exists()
+
+
+# --- L: the build cache was never pruned -----------------------------------------------------
+
+
+def test_the_build_cache_keeps_the_files_used_last_within_its_bound(tmp_path, run_cli, monkeypatch):
+    import time
+
+    from toolkit.render import build_cache
+
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    store = tmp_path / "cache" / "playset" / build_cache.STORE
+    sizes = []
+    for name in ("one", "two"):  # each folder keeps its own PDFs
+        game = _game(tmp_path / name)
+        result = run_cli("build", str(game), "--lang", "en", "--out", str(tmp_path / "out"))
+        assert result.exit_code == 0, result.output
+        kept = [p for p in store.iterdir() if p.name.startswith(("build-", "part-"))]
+        sizes.append(sum(p.stat().st_size for p in kept))
+        time.sleep(0.02)  # the second game's files are the newer
+    assert sizes[1] > sizes[0]
+    monkeypatch.setattr(build_cache, "MAX_STORE_BYTES", sizes[1] - sizes[0])
+    assert (
+        "kept in the cache"
+        in run_cli(
+            "build", str(tmp_path / "two"), "--lang", "en", "--out", str(tmp_path / "o"), "-v"
+        ).output
+    )
+    kept = [p for p in store.iterdir() if p.name.startswith(("build-", "part-"))]
+    assert sum(p.stat().st_size for p in kept) <= sizes[1] - sizes[0]
