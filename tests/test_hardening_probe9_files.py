@@ -384,3 +384,24 @@ def test_the_build_cache_keeps_the_files_used_last_within_its_bound(tmp_path, ru
     )
     kept = [p for p in store.iterdir() if p.name.startswith(("build-", "part-"))]
     assert sum(p.stat().st_size for p in kept) <= sizes[1] - sizes[0]
+
+
+# --- L: a build killed between two renames left its temporary files for ever ----------------
+
+
+def test_a_build_removes_the_stale_temporary_files_a_killed_build_left(tmp_path, run_cli):
+    game = _game(tmp_path / "game")
+    folder = tmp_path / "out" / "demo" / "en"
+    folder.mkdir(parents=True)
+    stale, fresh = folder / ".cards.pdf.0a1b2c3d.tmp", folder / ".rulebook.pdf.4e5f6a7b.tmp"
+    linked = folder / ".board.pdf.8c9d0e1f.tmp"
+    for path in (stale, fresh):
+        path.write_bytes(b"half")
+    linked.symlink_to(tmp_path / "elsewhere")
+    hour_ago = os.stat(stale).st_mtime - 3600
+    os.utime(stale, (hour_ago, hour_ago))
+    os.utime(linked, (hour_ago, hour_ago), follow_symlinks=False)
+    result = run_cli("build", str(game), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert not stale.exists()
+    assert fresh.exists() and linked.is_symlink()  # a run in progress's; not ours to touch

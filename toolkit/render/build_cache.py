@@ -262,12 +262,13 @@ class BuildCache:
 def write_kept(kept: Kept, langs: Sequence[str], out: Path, report: Callable[[Path], None]) -> int:
     """Write the kept files of `langs` under out/<game>/<lang>/ as `build_game` writes them;
     how many were written."""
-    from toolkit.fileio import output_folder, write_many
+    from toolkit.fileio import output_folder, remove_stale_temporaries, write_many
 
     count = 0
     for lang in langs:
         items = kept.files.get(lang, [])
         folder = output_folder(out, kept.game_id, lang)
+        remove_stale_temporaries(folder)  # what a build killed between two renames left
         write_many([(folder / name, data) for name, data in items], inside=out)
         for name, _ in items:
             report(out / kept.game_id / lang / name)
