@@ -79,7 +79,7 @@ def test_the_bundled_rulebooks_are_well_within_the_markup_bounds(game_id, lang):
     from toolkit.render import rulebook_source as rs
 
     game = load_game(REPO / "content" / game_id)
-    text = rs.render_markdown(game, lang, rs.read_rulebook(game.rulebook[lang]))
+    text = rs.render_markdown(game, lang, rs.read_rulebook(game.rulebook[lang], game.root))
     marks = list(rs._INLINE_MARK.finditer(text))
     assert len(marks) < rs.MAX_INLINE_MARKUP / 10
     assert sum(m.group("icon") is not None for m in marks) < rs.MAX_INLINE_ICONS / 10

@@ -30,8 +30,10 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import secrets
 import stat
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,9 +92,12 @@ class _Plan:
     path: Path  # as the messages name it
 
 
-def _plan(path: Path, inside: Path | None) -> _Plan:
+def _plan(path: Path, inside: Path | None, within: Path | None = None) -> _Plan:
     """The plan for `path`; the caller closes `.folder`. Under `inside` (an output folder
-    the toolkit fills) no link is followed: not the file, not a folder between the two."""
+    the toolkit fills) no link is followed: not the file, not a folder between the two.
+    With `within` (the game folder a command edits), the folder the file is written in must
+    lie inside it, as the kernel names the folder opened: a game file switched to a link
+    out of the game after it was read is refused, not written through."""
     if inside is not None and _is_under(path, inside):
         folder = _open_inside(inside, path)
         try:
@@ -105,7 +110,20 @@ def _plan(path: Path, inside: Path | None) -> _Plan:
         folder = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise OutputError(path, exc.strerror or str(exc)) from None
+    if within is not None and not _folder_inside(folder, target.parent, real_path(within)):
+        os.close(folder)
+        raise OutputError(path, LEADS_OUTSIDE + " (a link): it is not written through")
     return _Plan(how, folder, target.name, path)
+
+
+def _folder_inside(fd: int, folder: Path, root: Path) -> bool:
+    """Whether the folder open as `fd` lies inside `root` (the folder the file is renamed
+    in, by name: what is at the name itself is replaced, never followed)."""
+    try:
+        where = Path(os.readlink(f"/proc/self/fd/{fd}"))
+    except OSError:
+        where = real_path(folder)
+    return where.is_relative_to(root)
 
 
 def _is_under(path: Path, root: Path) -> bool:
@@ -288,6 +306,7 @@ def write_many(
     *,
     inside: Path | None = None,
     on_staged: Callable[[list[tuple[Path, Path]]], None] | None = None,
+    within: Path | None = None,
 ) -> None:
     """Write several files together: every one is staged before any is replaced, so a
     refusal or a full disk leaves all the old ones (one game-language's PDFs, say).
@@ -296,13 +315,15 @@ def write_many(
 
     A file under `inside` (the output folder the toolkit fills: `output/`, `--out`) is
     written without following a link: a symlink in its place, or in place of a folder
-    between `inside` and it, is refused (OutputError), never written through."""
+    between `inside` and it, is refused (OutputError), never written through. With `within`
+    (a game folder the command edits) every file is written in a folder inside it: a link
+    that leads out of the game is refused, one that stays inside is written through."""
     plans: list[tuple[_Plan, bytes]] = []
     staged: list[tuple[_Plan, str]] = []
     into: list[tuple[_Plan, int, bytes]] = []
     try:
         for path, data in files:
-            plans.append((_plan(Path(path), inside), data))
+            plans.append((_plan(Path(path), inside, within), data))
         try:
             for plan, data in plans:
                 if plan.how == "replace":
@@ -550,3 +571,32 @@ def files_under(root: Path) -> Iterator[Path]:
     `root.rglob("*")` lists them, within MAX_DEPTH."""
     for folder, _, files in walk(root):
         yield from (Path(folder, name) for name in files)
+
+
+TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+"""The names of the temporary files `_stage` makes (`.<name>.<8 hex>.tmp`)."""
+STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
+
+
+def remove_stale_temporaries(folder: Path) -> int:
+    """Remove the temporary files a killed run staged in `folder` (not below it) and left:
+    regular files of fileio's temporary names older than STALE_SECONDS (a run in progress
+    stages for seconds); how many. A build killed between two renames left them in
+    output/<game>/<lang>/ for ever."""
+    cutoff = time.time() - STALE_SECONDS
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not TEMPORARY.match(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

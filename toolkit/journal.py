@@ -17,18 +17,23 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolkit.fileio import atomic_write_bytes, read_bounded, walk, write_many
+from toolkit.fileio import (
+    STALE_SECONDS,
+    TEMPORARY,
+    atomic_write_bytes,
+    read_bounded,
+    walk,
+    write_many,
+)
 
 JOURNAL = ".playset-journal.json"
 MAX_JOURNAL_BYTES = 1024 * 1024  # a journal lists a game's files: a few kB
-STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
-_TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")  # the temporary files fileio stages
+_TEMPORARY = TEMPORARY  # the temporary files fileio stages
 
 
 def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
@@ -45,7 +50,7 @@ def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
             atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=root)
             written = True
 
-    write_many(files, on_staged=record)
+    write_many(files, on_staged=record, within=root)  # never through a link out of the game
     if written:  # only ours: a folder of that name the game brought is no journal to remove
         journal.unlink(missing_ok=True)
 

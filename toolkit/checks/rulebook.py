@@ -38,7 +38,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for lang, path in game.rulebook.items():
         display = display_path(path)
         try:
-            source = read_rulebook(path)
+            source = read_rulebook(path, game.root)
             text = render_markdown(game, lang, source)
         except RulebookError as exc:
             if _own_fault(game, exc):

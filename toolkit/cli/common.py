@@ -156,6 +156,11 @@ def refuse_output(path: Path, game: str | Path | None = None) -> None:
     files: `--json game.yaml` replaced the manifest with the report."""
     from toolkit.fileio import check_target
 
+    if str(path) == "-":  # not stdout: the text report is printed there already
+        raise usage_error(
+            "- names no output here (the report is printed on stdout already): name a file,"
+            " e.g. report.json, or /dev/stdout for this output alone on stdout"
+        )
     if game is not None:
         refuse_game_file(path, game)
     try:

@@ -40,10 +40,10 @@ def _valid_game(arg: str):
     return game
 
 
-def _write_fixes(patches: list[FilePatch], _root: Path) -> None:
+def _write_fixes(patches: list[FilePatch], root: Path) -> None:
     from toolkit.i18n import fix as fixer
 
-    fixer.write(patches)
+    fixer.write(patches, root)
 
 
 @app.command("fix")
@@ -275,7 +275,8 @@ def add_language(
             (target / f"{loaded.id}.pot", pot_text.encode("utf-8")),
             (manifest_path, manifest_text.encode("utf-8")),
         ]
-        write_many(files, inside=out or Path.cwd() / "output")
+        # game.yaml is written in the game folder only, never through a link out of it
+        write_many(files, inside=out or Path.cwd() / "output", within=Path(loaded.root))
         for path, _data in files[:2]:
             stderr.print(f"wrote {escape(str(path), keep='')}")
 

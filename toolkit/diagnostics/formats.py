@@ -73,7 +73,9 @@ def _artifact(file: str) -> dict[str, str]:
     path = PurePath(file)
     if path.is_absolute():
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(path.as_posix(), safe="/"), "uriBaseId": SRCROOT}
+    # a name that is no UTF-8 (Latin-1 bytes: surrogates in Python) keeps its own bytes
+    uri = quote(path.as_posix(), safe="/", errors="surrogateescape")
+    return {"uri": uri, "uriBaseId": SRCROOT}
 
 
 def _rule(code: str) -> dict[str, object]:

@@ -59,6 +59,7 @@ def plan_fixes(game: Game) -> list[FilePatch]:
     return sorted(patches, key=lambda p: p.file.rel)
 
 
-def write(patches: list[FilePatch]) -> None:
-    """Replace every patched file of the game together (none if one cannot be written)."""
-    write_many([(patch.path, patch.new_text.encode("utf-8")) for patch in patches])
+def write(patches: list[FilePatch], root: Path) -> None:
+    """Replace every patched file of the game in `root` together (none if one cannot be
+    written), never through a link out of the game (one met since the files were read)."""
+    write_many([(p.path, p.new_text.encode("utf-8")) for p in patches], within=root)

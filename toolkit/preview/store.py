@@ -65,7 +65,8 @@ def stamp(game_root: Path) -> bytes:
     code, fonts and built-in layouts, the libraries, the game's files other than content."""
     parts = [line for _, tree in shared_trees() for line in _stats(Path(tree))]
     parts += [*_versions(), "--", *_stats(game_root, CONTENT_SUFFIXES)]
-    return hashlib.blake2b("\n".join(parts).encode(), digest_size=32).digest()
+    text = "\n".join(parts).encode("utf-8", "surrogateescape")  # names may be no UTF-8
+    return hashlib.blake2b(text, digest_size=32).digest()
 
 
 class ImageStore:

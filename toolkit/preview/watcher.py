@@ -13,6 +13,7 @@ the watcher in a PermissionError. A folder made while the preview runs is watche
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -66,12 +67,31 @@ def watch_roots(game_root: Path, extra: Iterable[Path]) -> list[Path]:
     return roots
 
 
+def _utf8(path: Path) -> bool:
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _to_stderr(text: str) -> None:
+    print(f"warning: {text}", file=sys.stderr, flush=True)
+
+
 class Watcher:
     """Calls `on_change(paths)` from its thread for each burst of saves, until `stop`."""
 
-    def __init__(self, roots: list[Path], on_change: Callable[[set[Path]], None]) -> None:
+    def __init__(
+        self,
+        roots: list[Path],
+        on_change: Callable[[set[Path]], None],
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
         self.roots = roots
         self._on_change = on_change
+        self._warn = warn or _to_stderr
+        self._warned = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="preview-watcher", daemon=True)
         self.ready = threading.Event()
@@ -79,10 +99,39 @@ class Watcher:
     def start(self) -> None:
         self._thread.start()
 
+    def _folders(self) -> list[Path]:
+        """The folders to watch: those watchfiles can name (it takes a folder's path as UTF-8
+        text, and one named in other bytes, Latin-1 say, ended the watcher thread in a
+        UnicodeEncodeError); the others are said once, and left unwatched."""
+        folders: list[Path] = []
+        unnamed: list[Path] = []
+        for folder in watched_folders(self.roots):
+            (folders if _utf8(folder) else unnamed).append(folder)
+        if unnamed and not self._warned:
+            self._warned = True
+            shown = os.fsencode(unnamed[0]).decode("utf-8", "backslashreplace")
+            if not _utf8(self.roots[0]):
+                self._warn(
+                    f"the game folder {shown} is not named in UTF-8: saved files are not seen"
+                    " (rename it, or restart the preview after a change)"
+                )
+            else:
+                more = f" and {len(unnamed) - 1} more" if len(unnamed) > 1 else ""
+                self._warn(
+                    f"folder {shown}{more} is not named in UTF-8: what is saved in it is not"
+                    " seen (rename it)"
+                )
+        return folders
+
     def _run(self) -> None:
         while not self._stop.is_set():
+            folders = self._folders()
+            if not folders:  # nothing watchfiles can watch: served as it is until stopped
+                self.ready.set()
+                self._stop.wait()
+                return
             changes = watch(
-                *watched_folders(self.roots),
+                *folders,
                 watch_filter=ContentFilter(),
                 stop_event=self._stop,
                 debounce=400,  # a burst of saves (an editor writing, then renaming) is one

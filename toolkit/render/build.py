@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game
-from toolkit.fileio import output_folder, write_many
+from toolkit.fileio import output_folder, remove_stale_temporaries, write_many
 from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, selected
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def build_game(
                     reuse.made_file(lang, artifact.name, name, drawn)
         # one language's files are replaced together, once all of them rendered
         folder = output_folder(out, game.id, lang)
+        remove_stale_temporaries(folder)  # what a build killed between two renames left
         write_many([(folder / name, data) for name, (data, _) in pending.items()], inside=out)
         for name, (data, drawn) in pending.items():
             if keep:

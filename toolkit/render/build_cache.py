@@ -42,6 +42,10 @@ FORMAT = "playset-build-2"
 STORE = "build"
 EMPTY = "no-game"  # an empty folder in the store: the key of a game with no files
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
+MAX_STORE_BYTES = 1024 * 1024 * 1024
+"""Bytes of built files the store keeps: each game folder, option set and language keeps its
+own PDFs (a game built from many folders, or with many --printer or --profile values, kept
+every set for ever); past this the ones used longest ago go when a build ends."""
 HEADER = 8  # bytes of the header's length, big-endian, before the header and the file
 
 
@@ -99,6 +103,35 @@ class BuildCache:
 
     def close(self) -> None:
         validate_cache.save_stats(self.store, self.stats)
+        self.prune()
+
+    def prune(self, limit: int | None = None) -> None:
+        """Delete the kept files used longest ago until the store holds at most `limit`
+        bytes of them (MAX_STORE_BYTES; a hit marks its entries used: `_used`)."""
+        import contextlib
+        import os
+
+        limit = MAX_STORE_BYTES if limit is None else limit
+        entries = []
+        for path in self.store.folder.iterdir():
+            if path.name.startswith(("build-", "part-")):
+                with contextlib.suppress(OSError):
+                    info = path.lstat()
+                    entries.append((info.st_mtime_ns, info.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= limit:
+                return
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            total -= size
+
+    def _used(self, name: str) -> None:
+        import contextlib
+        import os
+
+        with contextlib.suppress(OSError):
+            os.utime(self.store.folder / name)
 
     @staticmethod
     def _slot(folder: Path, options: Sequence[str]) -> str:
@@ -117,6 +150,7 @@ class BuildCache:
         payload = self.store.read(slot) if inputs is not None else None
         if payload is None:
             return None
+        self._used(slot)
         try:
             head = json.loads(payload)
             if head["format"] != FORMAT or head["inputs"] != inputs:
@@ -157,9 +191,11 @@ class BuildCache:
     def _read_part(
         self, folder: Path, options: Sequence[str], lang: str, name: str, key: str
     ) -> bytes | None:
-        payload = self.store.read(self._part_slot(folder, options, lang, name))
+        part = self._part_slot(folder, options, lang, name)
+        payload = self.store.read(part)
         if payload is None:
             return None
+        self._used(part)
         try:
             size = int.from_bytes(payload[:HEADER], "big")
             head = json.loads(payload[HEADER : HEADER + size])
@@ -226,12 +262,13 @@ class BuildCache:
 def write_kept(kept: Kept, langs: Sequence[str], out: Path, report: Callable[[Path], None]) -> int:
     """Write the kept files of `langs` under out/<game>/<lang>/ as `build_game` writes them;
     how many were written."""
-    from toolkit.fileio import output_folder, write_many
+    from toolkit.fileio import output_folder, remove_stale_temporaries, write_many
 
     count = 0
     for lang in langs:
         items = kept.files.get(lang, [])
         folder = output_folder(out, kept.game_id, lang)
+        remove_stale_temporaries(folder)  # what a build killed between two renames left
         write_many([(folder / name, data) for name, data in items], inside=out)
         for name, _ in items:
             report(out / kept.game_id / lang / name)

@@ -114,7 +114,8 @@ class Snapshot:
 
 
 def _digest(data: bytes | str) -> str:
-    raw = data.encode() if isinstance(data, str) else data
+    # surrogateescape: the paths fingerprinted may be named in bytes that are no UTF-8
+    raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
     return hashlib.blake2b(raw, digest_size=12).hexdigest()
 
 

@@ -10,6 +10,12 @@ build. Icons embed pictures under their own, smaller limit (toolkit.render.svg_g
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import os
+import secrets
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -99,3 +105,63 @@ def problem(path: Path) -> tuple[tuple[int, int] | None, str | None]:
     except (OSError, SyntaxError, Image.DecompressionBombError) as exc:
         return None, f"damaged, or not a picture ({exc})"
     return size, None
+
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""Bytes of one picture file a game prints: `MAX_PIXELS` of 8-bit RGBA is 160 MB unpacked,
+and a picture file holds them packed."""
+_COPIES: dict[tuple[str, int, int, int, int], PictureCopy] = {}
+_FOLDER: list[Path] = []
+
+
+class PictureCopy(str):
+    """A private copy's path, for reportlab to open; reportlab names a picture given by name
+    in the PDF by that name (`'%s' % name`), so `str()` of it is the picture's digest: the
+    PDF stays the same from run to run, and the same picture is embedded once."""
+
+    digest: str
+    path: Path  # the copy, as a Path (Path(copy) would take `str()` of it)
+
+    def __str__(self) -> str:
+        return f"picture:{self.digest}"
+
+
+def private_copy(path: Path, root: Path) -> PictureCopy:
+    """The picture at `path` as a private copy that reportlab may open by name (raises
+    OSError, or ValueError for a file over `MAX_FILE_BYTES`).
+
+    The copy is read once, only from inside the game folder `root` (the file opened is
+    checked): reportlab opens a picture by name, again when the page is drawn, and a picture
+    switched to a link between a check and that open printed a picture of the user's. One
+    copy per picture and version, named by its digest, so reportlab embeds it once per PDF."""
+    from toolkit.fileio import read_bounded
+
+    info = os.stat(path)
+    key = (str(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+    kept = _COPIES.get(key)
+    if kept is not None and kept.path.is_file():
+        return kept
+    data = read_bounded(path, MAX_FILE_BYTES, inside=root)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"the file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
+    digest = hashlib.sha256(data).hexdigest()[:32]
+    copy = _folder() / f"{digest}{path.suffix.lower()}"
+    if not copy.is_file():
+        staged = copy.with_name(f".{copy.name}.{secrets.token_hex(4)}")  # threads: the preview
+        with open(staged, "wb") as handle:
+            handle.write(data)
+        os.replace(staged, copy)
+    named = PictureCopy(os.fspath(copy))
+    named.digest = digest
+    named.path = copy
+    _COPIES[key] = named
+    return named
+
+
+def _folder() -> Path:
+    """This process's private folder of picture copies, removed at exit."""
+    if not _FOLDER or not _FOLDER[0].is_dir():
+        folder = Path(tempfile.mkdtemp(prefix="playset-pictures-"))  # mode 0700
+        _FOLDER[:] = [folder]
+        atexit.register(shutil.rmtree, folder, True)
+    return _FOLDER[0]

@@ -162,7 +162,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     style = game.manifest.style
     sheet = make_sheet(lang, style.accent or accent_for(game.id), faces=rulebook_faces(game))
     sheet.icons = icon_set(game.root)  # `:name:` in prose, tables and the card reference
-    source = read_rulebook(game.rulebook[lang])
+    source = read_rulebook(game.rulebook[lang], game.root)
     body = markdown_flowables(render_markdown(game, lang, source), sheet)
     title = game.manifest.title.get(lang) or body.title or game.id
 
@@ -385,11 +385,14 @@ def cover_picture(game: Game, pagesize: tuple[float, float]) -> Flowable | None:
         return None
     from reportlab.platypus import Image
 
+    from toolkit.fileio import real_path
     from toolkit.render import pictures
 
     try:
-        pictures.pixels(path)  # a picture of too many pixels is not decoded (P004)
-        picture = Image(str(path))
+        # read once from inside the game: the page drawn later opens the file by name
+        copy = pictures.private_copy(path, real_path(game.root))
+        pictures.pixels(copy.path)  # a picture of too many pixels is not decoded (P004)
+        picture = Image(copy)
     except (OSError, ValueError):
         return None
     width, height = pagesize[0] - 64 * mm, pagesize[1] * 0.2

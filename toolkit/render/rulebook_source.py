@@ -184,10 +184,13 @@ same paragraph, and reportlab re-wraps the rest of a paragraph at every page it 
 (3,000 hard breaks in a 9 kB paragraph took 3.4 s, the cost growing with their square)."""
 
 
-def read_rulebook(path: Path) -> str:
-    """A rulebook's source, read no further than its size limit (raises RulebookError)."""
+def read_rulebook(path: Path, inside: Path) -> str:
+    """A rulebook's source, read no further than its size limit (raises RulebookError), and
+    only from a file inside the game folder `inside`: the loader checked the path, but a
+    rulebook switched to a link between that check and this read was followed (a file of
+    the user's printed in the rulebook PDF)."""
     try:
-        return read_text(path, MAX_RULEBOOK_BYTES)
+        return read_text(path, MAX_RULEBOOK_BYTES, inside=inside)
     except InputError as exc:
         raise RulebookError(str(exc), exc.line, exc.col) from None
 

@@ -130,7 +130,7 @@ def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, 
 
 def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = False) -> list[Path]:
     """Write the new game into `folder` (which must not exist, or be empty); on an
-    OSError (a full disk), nothing of it is left and the error is raised."""
+    OSError (a full disk) or Ctrl-C, nothing of it is left and the error is raised."""
     files = plan(game_id, languages, engine)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not an empty folder")
@@ -151,9 +151,9 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
                 made.append(parent)
             atomic_write_text(path, text, inside=folder)  # no link followed below it
             written.append(path)
-    except OSError:
-        # A full disk or a read-only folder half-way: take back what was written, so a
-        # second try does not meet a half-made game ("already exists").
+    except BaseException:
+        # A full disk, a read-only folder or Ctrl-C half-way: take back what was written,
+        # so a second try does not meet a half-made game ("already exists").
         for path in written:
             path.unlink(missing_ok=True)
         for parent in reversed(made):

@@ -378,7 +378,8 @@ def _import(entry: Path, package: Path | None, root: Path | None = None) -> Modu
     cached = _MODULES.get(key)
     if cached is not None and getattr(cached, "__playset_stamp__", None) == stamp:
         return cached
-    name = "playset_engine_" + hashlib.blake2b(str(key).encode(), digest_size=6).hexdigest()
+    # os.fsencode: a folder named in Latin-1 bytes is no UTF-8 (str.encode raised)
+    name = "playset_engine_" + hashlib.blake2b(os.fsencode(key), digest_size=6).hexdigest()
     locations = [str(package.resolve())] if package is not None else None
     if locations is not None:
         assert package is not None

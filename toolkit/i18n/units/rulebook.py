@@ -43,9 +43,9 @@ class Book:
     aligned: tuple[str, list[Segment]] | None = None  # the target, when it follows the source
 
 
-def _read(path: Path) -> tuple[str, str]:
+def _read(path: Path, root: Path) -> tuple[str, str]:
     try:
-        raw = read_rulebook(path)
+        raw = read_rulebook(path, root)
     except RulebookError as exc:  # too big, not UTF-8: one kind of error for the callers
         raise SegmentError(f"{path.name}:{exc.line}: {exc}") from None
     newline = "\r\n" if "\r\n" in raw else "\n"
@@ -62,7 +62,7 @@ def _unlisted(target: Path, root: Path) -> tuple[str, str] | SegmentError | None
     if not real_path(target).is_relative_to(real_path(root)):
         return SegmentError(f"{target.name}: it leads outside the game folder")
     try:
-        return _read(target)
+        return _read(target, root)
     except SegmentError as exc:
         return exc
 
@@ -92,7 +92,7 @@ def book(game: Game, lang: str) -> Book | None:
     path = game.rulebook.get(source)
     if path is None:
         return None
-    text, newline = _read(path)
+    text, newline = _read(path, game.root)
     segments = segment(text)
     rel = real_path(path).relative_to(real_path(game.root)).as_posix()
     listed = lang in game.rulebook
@@ -103,7 +103,10 @@ def book(game: Game, lang: str) -> Book | None:
     read: tuple[str, str] | SegmentError | None = None
     if lang != source:
         listed_file = listed and target.is_file()
-        read = _read(target) if listed_file else None if listed else _unlisted(target, game.root)
+        if listed_file:
+            read = _read(target, game.root)
+        else:
+            read = None if listed else _unlisted(target, game.root)
     if isinstance(read, SegmentError):  # the import will not write over it either
         note = f"{target.name} is not read ({read}); the import leaves it as it is"
     elif read is not None:

@@ -47,12 +47,14 @@ class ImageElement(Element):
             from toolkit.render import pictures
 
             try:
-                pictures.pixels(path)  # a picture of too many pixels is not decoded
+                # read once from inside the game: reportlab opens what it is given by name
+                copy = pictures.private_copy(path, real_path(root))
+                pictures.pixels(copy.path)  # a picture of too many pixels is not decoded
             except (OSError, ValueError) as exc:  # P004 in validate
                 raise LayoutError(f"cannot print image {item.text!r}: {exc}") from exc
             w, h = item.w * mm, item.h * mm
             try:
-                c.drawImage(str(path), x, y, w, h, preserveAspectRatio=True, mask="auto")
+                c.drawImage(copy, x, y, w, h, preserveAspectRatio=True, mask="auto")
             except (OSError, ValueError, DecompressionBombError) as exc:  # P004 in validate
                 message = f"cannot read image {item.text!r} (damaged, or not an image)"
                 raise LayoutError(message) from exc
