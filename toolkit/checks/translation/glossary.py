@@ -46,8 +46,39 @@ def term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"[\s\u00a0\u202f'’-]+".join(words) + r"(?!\w)", re.IGNORECASE)
 
 
-def uses(text: str, term: str, forms: Sequence[str] = ()) -> bool:
-    return any(bool(t) and term_pattern(t).search(text) for t in (term, *forms))
+_ASCII_WORD = re.compile(r"[0-9A-Za-z_]*")
+_ASCII_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+"""The characters other than ASCII that a case-blind pattern matches to an ASCII letter
+(İ ı to i, ſ to s, the Kelvin sign to k: every one, tests/test_glossary_lead.py finds them)."""
+
+
+def folded(text: str) -> str:
+    """`text` with every character that a case-blind ASCII letter, digit or `_` of a pattern
+    matches written as that character in lower case (others may change too): a text that
+    `term_pattern(term)` matches holds `lead(term)` in `folded(text)`."""
+    return text.translate(_ASCII_FOLD).lower()
+
+
+@cache
+def lead(term: str) -> str:
+    """What any match of `term_pattern(term)` holds, folded (`folded`): the lower-case ASCII
+    word characters its first word starts with, before any ending a plural may change (a
+    word ending in y loses it: `ies`); "" when the word starts otherwise."""
+    words = term.split()
+    if not words:
+        return ""
+    first = words[0]
+    stem = first[:-1] if len(first) > 2 and first.endswith("y") else first
+    found = _ASCII_WORD.match(stem)
+    return found.group().lower() if found else ""
+
+
+def uses(text: str, term: str, forms: Sequence[str] = (), fold: str | None = None) -> bool:
+    """Whether `text` uses the term or one of its forms; `fold` (`folded(text)`, when the
+    caller has it) spares compiling and searching the patterns of the words it lacks."""
+    if fold is None:
+        fold = folded(text)
+    return any(bool(t) and lead(t) in fold and term_pattern(t).search(text) for t in (term, *forms))
 
 
 def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
@@ -87,15 +118,20 @@ def _unmet(
     does not: a pure function of the values and the glossary (kept as a unit, toolkit.
     content.unit_cache)."""
     src = _without(prose(values.get(source, "")), names)
+    src_fold = folded(src)
+    read: dict[str, tuple[str, str]] = {}  # each translation's prose and its fold, once
     found = []
     for at, term in enumerate(terms):
-        if not uses(src, term.text[source], term.forms.get(source, ())):
+        if not uses(src, term.text[source], term.forms.get(source, ()), src_fold):
             continue
         for lang, value in values.items():
             want = term.text.get(lang)
             if lang == source or not want or not value:
                 continue
-            if uses(prose(value), want, term.forms.get(lang, ())):
+            if lang not in read:
+                read[lang] = (prose(value), folded(prose(value)))
+            words, fold = read[lang]
+            if uses(words, want, term.forms.get(lang, ()), fold):
                 continue
             found.append((lang, at))
     return found
@@ -112,8 +148,10 @@ def _pair(kept: Any, terms: Sequence[Any]) -> tuple[str, int]:
 def _without(text: str, names: Sequence[str]) -> str:
     """The text with the glossary's kept names (`keep: true`, a title such as 'Harbour
     Market') blanked out: a word inside a name that stays as it is uses no term."""
+    fold = folded(text)  # blanking a name out (by a space) makes no new word start
     for name in sorted(names, key=len, reverse=True):
-        text = term_pattern(name).sub(" ", text)
+        if lead(name) in fold:
+            text = term_pattern(name).sub(" ", text)
     return text
 
 

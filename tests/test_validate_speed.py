@@ -1,0 +1,118 @@
+"""Short cuts of `validate`'s checks (issue #27): each test fails when its short cut is gone,
+and checks that the answer stays the one the long way gives."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from toolkit.checks.translation import glossary
+from toolkit.checks.translation.glossary import folded, lead, term_pattern, uses
+from toolkit.content.game import bundled_games, load_game
+from toolkit.content.walk import collect
+
+
+def _naive(text: str, term: str, forms: tuple[str, ...] = ()) -> bool:
+    return any(bool(t) and term_pattern(t).search(text) for t in (term, *forms))
+
+
+def test_the_fold_covers_every_character_a_case_blind_ascii_pattern_matches() -> None:
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    for ch in set(re.findall(r"(?i)[0-9a-z_]", every)):
+        assert len(folded(ch)) == 1, ch
+        assert re.fullmatch(folded(ch), ch, re.IGNORECASE), ch
+
+
+def test_a_term_whose_first_word_a_text_lacks_compiles_no_pattern() -> None:
+    term_pattern.cache_clear()
+    assert not uses("A dram of Talisker on the ferry.", "harbour market", ("harbours",))
+    assert term_pattern.cache_info().misses == 0
+    assert uses("Two HARBOUR  Markets", "harbour market")
+    assert term_pattern.cache_info().misses == 1
+
+
+def test_uses_answers_as_every_pattern_searched() -> None:
+    texts = [
+        "WHİSKY and whisky",  # İ: a case-blind i
+        "distilleries, a distillery",
+        "ſpirits",  # ſ: a case-blind s
+        "\u212aeg of ale",  # the Kelvin sign: a case-blind k
+        "Épée d'or, l'eau-de-vie",
+        "",
+        "bottle_s bottles bottled",
+    ]
+    terms = [
+        "whisky",
+        "distillery",
+        "spirit",
+        "keg",
+        "épée",
+        "eau-de-vie",
+        "l'eau-de-vie",
+        "bottle",
+        "a",
+        "ys",
+        "_x",
+        "  ",
+    ]
+    for folder in bundled_games().values():
+        game = load_game(folder)
+        facts = collect(game)
+        texts += [value for text in facts.texts for value in text.value.values()][:400]
+        if game.glossary and game.glossary.model:
+            for term in game.glossary.model.terms:
+                terms += [*term.text.values(), *(f for fs in term.forms.values() for f in fs)]
+    for text in texts:
+        for term in terms:
+            assert uses(text, term) == bool(_naive(text, term)), (text, term)
+            assert lead(term) in folded(text) or not _naive(text, term), (text, term)
+
+
+def test_a_kept_name_is_blanked_out_as_before() -> None:
+    names = ["Harbour Market", "Ye Olde Inn", "Île"]
+    text = "The harbour markets sell at Ye Olde Inn and on the Île."
+    expected = text
+    for name in sorted(names, key=len, reverse=True):
+        expected = term_pattern(name).sub(" ", expected)
+    assert glossary._without(text, names) == expected
+
+
+def _same(made: object, want: object) -> None:
+    assert type(made) is type(want)
+    if isinstance(want, dict):
+        assert list(made.items()) == list(want.items())  # type: ignore[attr-defined]
+        assert getattr(made, "__dict__", None) == getattr(want, "__dict__", None)
+        for key in want:
+            _same(made[key], want[key])  # type: ignore[index]
+    elif isinstance(want, list):
+        assert len(made) == len(want)  # type: ignore[arg-type]
+        for one, other in zip(made, want, strict=True):  # type: ignore[call-overload]
+            _same(one, other)
+
+
+def test_a_rulebooks_context_is_copied_without_deepcopy_walking_its_views(monkeypatch) -> None:
+    import copy
+
+    from toolkit.render import rulebook_source
+    from toolkit.render.context import View
+    from toolkit.render.rulebook_source import render_markdown, rulebook_context
+
+    game = load_game(bundled_games()["whisky-game"])
+    context = rulebook_context(game, "en")
+    context["shared"] = [context["game"], context["game"], {1, 2}]
+    made = rulebook_source._own_copy(context, {})
+    _same(made, copy.deepcopy(context))
+    assert made["shared"][0] is made["shared"][1] is not context["game"]
+    assert made["shared"][2] == {1, 2} and made["shared"][2] is not context["shared"][2]
+    assert made["glossary"] is not context["glossary"]
+
+    copied: list[type] = []
+    real = copy.deepcopy
+
+    def counting(value: object, memo: object = None) -> object:
+        copied.append(type(value))
+        return real(value, memo)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(copy, "deepcopy", counting)
+    assert render_markdown(game, "en", "{{ decks.characters.total }} {{ rules.goal_points }}")
+    assert not [kind for kind in copied if issubclass(kind, dict | list | View)]
