@@ -116,3 +116,42 @@ def test_a_rulebooks_context_is_copied_without_deepcopy_walking_its_views(monkey
     monkeypatch.setattr(copy, "deepcopy", counting)
     assert render_markdown(game, "en", "{{ decks.characters.total }} {{ rules.goal_points }}")
     assert not [kind for kind in copied if issubclass(kind, dict | list | View)]
+
+
+def test_the_question_checks_are_read_back_while_their_files_are_unchanged(
+    tmp_path, monkeypatch
+) -> None:
+    import json
+
+    from tests.conftest import FIXTURES, build_case
+    from toolkit.checks import questions
+    from toolkit.content import unit_cache
+    from toolkit.content.unit_cache import Units
+
+    folder = build_case(FIXTURES / "broken" / "duplicate-question", tmp_path / "game")
+    calls = [0]
+    real = questions.duplicates.check
+
+    def counted(*args: object) -> object:
+        calls[0] += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(questions.duplicates, "check", counted)
+
+    def found(units: Units) -> list[object]:
+        game = load_game(folder)
+        with unit_cache.activated(units):
+            return list(questions.check(game, collect(game)))
+
+    without = list(questions.check(load_game(folder), collect(load_game(folder))))
+    assert [d.code for d in without] == ["Q002"], "the fixture finds its duplicate"
+    first = Units()
+    assert found(first) == without
+    calls[0] = 0
+    second = Units(json.loads(json.dumps(first.used)))
+    assert found(second) == without
+    assert calls[0] == 0, "read back, not worked out"
+    bank = next((folder / "questions").glob("*.yaml"))
+    bank.write_text(bank.read_text("utf-8") + "\n", "utf-8")  # its lines: same, its text not
+    assert found(Units(json.loads(json.dumps(first.used)))) == without
+    assert calls[0] == 1, "a bank's edit works the findings out again"
