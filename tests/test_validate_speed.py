@@ -172,3 +172,46 @@ def test_the_question_checks_are_read_back_while_their_files_are_unchanged(
     bank.write_text(bank.read_text("utf-8") + "\n", "utf-8")  # its lines: same, its text not
     assert found(Units(json.loads(json.dumps(first.used)))) == without
     assert calls[0] == 1, "a bank's edit works the findings out again"
+
+
+def test_a_module_file_s_real_path_is_its_real_folder_s_entry(tmp_path, monkeypatch) -> None:
+    import os
+
+    from toolkit.content import validate_cache
+
+    real, other = tmp_path / "real", tmp_path / "other"
+    real.mkdir()
+    other.mkdir()
+    (real / "a.py").write_text("")
+    (other / "b.py").write_text("")
+    (real / "linked.py").symlink_to(other / "b.py")
+    (tmp_path / "through").symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    names = [
+        str(real / "a.py"),
+        str(tmp_path / "through" / "a.py"),
+        str(tmp_path / "through" / "linked.py"),
+        str(real / "linked.py"),
+        "through/a.py",
+        "a.py",
+        str(real / "missing.py"),
+    ]
+    for name in names:
+        assert validate_cache._real_module_path(name) == os.path.realpath(name), name
+
+    # resolving the loaded modules: once per folder, not once per file
+    monkeypatch.setattr(validate_cache, "_REAL", {})
+    monkeypatch.setattr(validate_cache, "_REAL_FOLDERS", {}, raising=False)
+    calls = [0]
+    resolve = os.path.realpath
+
+    def counted(path: object) -> str:
+        calls[0] += 1
+        return resolve(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os.path, "realpath", counted)
+    validate_cache._outside_modules()
+    modules = [
+        m for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)
+    ]
+    assert calls[0] < len(modules) / 3
