@@ -215,3 +215,25 @@ def test_a_module_file_s_real_path_is_its_real_folder_s_entry(tmp_path, monkeypa
         m for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)
     ]
     assert calls[0] < len(modules) / 3
+
+
+def test_the_walk_asks_typing_about_each_annotation_once(monkeypatch) -> None:
+    from toolkit.content import walk
+
+    game = load_game(bundled_games()["whisky-game"])
+    first = collect(game)
+    asked = [0]
+    real = walk.get_origin
+
+    def counted(ann: object) -> object:
+        asked[0] += 1
+        return real(ann)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(walk, "get_origin", counted)
+    again = collect(game)
+    assert asked[0] == 0, "the second walk of the same classes asks typing nothing"
+    assert again == first
+    monkeypatch.setattr(walk, "_FIELDS", {})
+    monkeypatch.setattr(walk, "_SHAPES", {})
+    assert collect(game) == first
+    assert asked[0] > 0
