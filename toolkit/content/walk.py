@@ -70,7 +70,7 @@ _FIELDS: dict[type[BaseModel], tuple[Any, list[tuple[str, Any]]]] = {}
 _SHAPES: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}
 """What the walk asks of a model class (its fields with their annotations) and of an
 annotation (its origin and arguments), worked out once per process, not once per value:
-typing's introspection was most of a walk (18,000 values in the Whisky Game). Each entry
+typing's introspection was most of a walk (18,000 values in a bundled game's). Each entry
 holds what it was worked out from (the class's `model_fields`, the annotation), so it is
 used only while that is what it meets."""
 
