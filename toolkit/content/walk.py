@@ -66,6 +66,32 @@ def _field_annotation(model: type[BaseModel], name: str) -> Any:
     return info.annotation
 
 
+_FIELDS: dict[type[BaseModel], tuple[Any, list[tuple[str, Any]]]] = {}
+_SHAPES: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}
+"""What the walk asks of a model class (its fields with their annotations) and of an
+annotation (its origin and arguments), worked out once per process, not once per value:
+typing's introspection was most of a walk (18,000 values in a bundled game's). Each entry
+holds what it was worked out from (the class's `model_fields`, the annotation), so it is
+used only while that is what it meets."""
+
+
+def _fields(cls: type[BaseModel]) -> list[tuple[str, Any]]:
+    """Each field of a model class with its annotation (markers included)."""
+    fields = cls.model_fields
+    kept = _FIELDS.get(cls)
+    if kept is None or kept[0] is not fields:
+        kept = _FIELDS[cls] = (fields, [(name, _field_annotation(cls, name)) for name in fields])
+    return kept[1]
+
+
+def _shape(ann: Any) -> tuple[Any, tuple[Any, ...]]:
+    """`get_origin(ann)` and `get_args(ann)`."""
+    kept = _SHAPES.get(id(ann))
+    if kept is None or kept[0] is not ann:
+        kept = _SHAPES[id(ann)] = (ann, get_origin(ann), get_args(ann))
+    return kept[1], kept[2]
+
+
 class _Walker:
     def __init__(self, facts: Facts, file: LoadedFile) -> None:
         self.facts = facts
@@ -73,16 +99,15 @@ class _Walker:
         self.seen: set[tuple[str, DataPath]] = set()
 
     def model(self, value: BaseModel, path: DataPath) -> None:
-        cls = type(value)
-        for name in cls.model_fields:
-            self.value(getattr(value, name), _field_annotation(cls, name), (*path, name), value)
+        for name, ann in _fields(type(value)):
+            self.value(getattr(value, name), ann, (*path, name), value)
 
     def value(self, value: Any, ann: Any, path: DataPath, owner: BaseModel | None) -> None:
         if value is None:
             return
-        origin = get_origin(ann)
+        origin, args = _shape(ann)
         if origin is Annotated:
-            base, *meta = get_args(ann)
+            base, *meta = args
             for marker in meta:
                 self.marker(marker, value, path, owner)
             self.value(value, base, path, owner)
@@ -90,15 +115,14 @@ class _Walker:
             if isinstance(value, BaseModel):
                 self.model(value, path)
                 return
-            for arg in get_args(ann):
+            for arg in args:
                 if arg is not type(None):
                     self.value(value, arg, path, owner)
         elif origin is list and isinstance(value, list):
-            (item,) = get_args(ann) or (Any,)
+            (item,) = args or (Any,)
             for i, element in enumerate(value):
                 self.value(element, item, (*path, i), owner)
         elif origin is tuple and isinstance(value, tuple):
-            args = get_args(ann)
             for i, element in enumerate(value):
                 arg = (
                     args[0]
@@ -107,7 +131,7 @@ class _Walker:
                 )
                 self.value(element, arg, (*path, i), owner)
         elif origin is dict and isinstance(value, dict):
-            key_ann, value_ann = get_args(ann) or (Any, Any)
+            key_ann, value_ann = args or (Any, Any)
             for key, element in value.items():
                 self.key(key, key_ann, (*path, key))
                 self.value(element, value_ann, (*path, key), owner)
@@ -115,8 +139,9 @@ class _Walker:
             self.model(value, path)
 
     def key(self, key: Any, ann: Any, path: DataPath) -> None:
-        if get_origin(ann) is Annotated:
-            for marker in get_args(ann)[1:]:
+        origin, args = _shape(ann)
+        if origin is Annotated:
+            for marker in args[1:]:
                 if isinstance(marker, Ref) and isinstance(key, str):
                     self.facts.refs.append(
                         Reference(marker.namespace, marker.kind, key, self.file, path, True)

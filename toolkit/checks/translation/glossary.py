@@ -46,8 +46,57 @@ def term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + r"[\s\u00a0\u202f'’-]+".join(words) + r"(?!\w)", re.IGNORECASE)
 
 
-def uses(text: str, term: str, forms: Sequence[str] = ()) -> bool:
-    return any(bool(t) and term_pattern(t).search(text) for t in (term, *forms))
+_LEAD = re.compile("[0-9A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]*")
+"""Characters a term's lead is made of: ASCII letters, digits and `_`, and the Latin-1 and
+Latin Extended-A letters (à, é, ñ, œ...): every character a case-blind pattern matches to
+one of them is written as one same character by `folded` (tests/test_validate_speed.py
+checks each against every character there is)."""
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+"""The characters whose lower case is not what a case-blind pattern matches them to: İ and ı
+(i), ſ (s), the Kelvin sign (k)."""
+
+
+def folded(text: str) -> str:
+    """`text` with each character that a case-blind lead character (`_LEAD`) of a pattern
+    matches written as that character's own fold (others may change too): a text that
+    `term_pattern(term)` matches holds `lead(term)` in `folded(text)`."""
+    return text.translate(_FOLD).lower()
+
+
+@cache
+def lead(term: str) -> str:
+    """What any match of `term_pattern(term)` holds, folded (`folded`): the longest run of
+    lead characters one of its words starts with, before any ending a plural may change (a
+    word ending in y loses it: `ies`); "" when no word starts so."""
+    best = ""
+    for word in term.split():
+        stem = word[:-1] if len(word) > 2 and word.endswith("y") else word
+        found = _LEAD.match(stem)
+        if found is not None and len(found.group()) > len(best):
+            best = found.group()
+    return folded(best)
+
+
+@cache
+def _leads(term: str, forms: tuple[str, ...]) -> tuple[str, ...]:
+    """The leads of a term and its forms (the empty ones left out, as `uses` leaves them)."""
+    return tuple(lead(t) for t in (term, *forms) if t)
+
+
+def uses(text: str, term: str, forms: Sequence[str] = (), fold: str | None = None) -> bool:
+    """Whether `text` uses the term or one of its forms; `fold` (`folded(text)`, when the
+    caller has it) spares compiling and searching the patterns of the words it lacks."""
+    if fold is None:
+        fold = folded(text)
+    for said in (term, *forms):
+        if said and lead(said) in fold and term_pattern(said).search(text):
+            return True
+    return False
+
+
+def _may_use(fold: str, term: str, forms: Sequence[str]) -> bool:
+    """Whether a text (folded) may use the term or a form: it holds one's lead."""
+    return any(found in fold for found in _leads(term, tuple(forms)))
 
 
 def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
@@ -87,15 +136,21 @@ def _unmet(
     does not: a pure function of the values and the glossary (kept as a unit, toolkit.
     content.unit_cache)."""
     src = _without(prose(values.get(source, "")), names)
+    src_fold = folded(src)
+    read: dict[str, tuple[str, str]] = {}  # each translation's prose and its fold, once
     found = []
     for at, term in enumerate(terms):
-        if not uses(src, term.text[source], term.forms.get(source, ())):
+        said, forms = term.text[source], term.forms.get(source, ())
+        if not _may_use(src_fold, said, forms) or not uses(src, said, forms, src_fold):
             continue
         for lang, value in values.items():
             want = term.text.get(lang)
             if lang == source or not want or not value:
                 continue
-            if uses(prose(value), want, term.forms.get(lang, ())):
+            if lang not in read:
+                read[lang] = (prose(value), folded(prose(value)))
+            words, fold = read[lang]
+            if uses(words, want, term.forms.get(lang, ()), fold):
                 continue
             found.append((lang, at))
     return found
@@ -112,8 +167,10 @@ def _pair(kept: Any, terms: Sequence[Any]) -> tuple[str, int]:
 def _without(text: str, names: Sequence[str]) -> str:
     """The text with the glossary's kept names (`keep: true`, a title such as 'Harbour
     Market') blanked out: a word inside a name that stays as it is uses no term."""
+    fold = folded(text)  # blanking a name out (by a space) makes no new word start
     for name in sorted(names, key=len, reverse=True):
-        text = term_pattern(name).sub(" ", text)
+        if lead(name) in fold:
+            text = term_pattern(name).sub(" ", text)
     return text
 
 
