@@ -880,6 +880,46 @@ def test_observation_hides_deck_order(g):
     assert all(v.invariant_errors() == [] for v in views)
 
 
+def test_invariant_errors_name_each_broken_count(g):
+    """Each conservation rule the random-play contract asks after every move, broken alone on
+    a fresh 3-seat game, gives its own message (the check counts in one pass per list)."""
+    c = fresh(g, 3).c
+    per = c.bottles_per_distillery
+    specials = sum(card.copies for card in c.specials if not card.extended)
+
+    def broken(change) -> list[str]:
+        s = fresh(g, 3)
+        assert s.invariant_errors() == []
+        change(s)
+        return s.invariant_errors()
+
+    def owned_twice(s):
+        s.avail[0] = 0
+        s.bottles[0].append(0)
+        s.bottles[2].append(0)
+
+    def two_of_a_distillery(s):
+        s.avail[per] = s.avail[per + 1] = 0
+        s.bottles[1] += [per, per + 1]
+
+    assert broken(lambda s: s.deck.pop()) == [
+        f"special cards: {specials - 1} in play, {specials} expected"
+    ]
+    assert broken(owned_twice) == ["a bottle is owned twice", "bottle 0 counted 2 times"]
+    assert broken(lambda s: s.avail.__setitem__(per + 2, 0)) == [
+        f"bottle {per + 2} counted 0 times"
+    ]
+    assert broken(lambda s: s.lost_pile.pop()) == [
+        f"lost bottles: {len(c.lost_values) - 1}, expected {len(c.lost_values)}"
+    ]
+    assert broken(two_of_a_distillery) == ["seat 1 owns two bottles of distillery 1"]
+    assert broken(lambda s: s.tokens.__setitem__(3 * 2 + 1, s.tokens[3 * 2 + 1] + 1)) == [
+        f"tokens of kind 1: {c.bag[1] + 1}, bag holds {c.bag[1]}"
+    ]
+    assert broken(lambda s: setattr(s, "over", True)) == ["a finished game needs one winner"]
+    assert broken(lambda s: s.winners.append(2)) == ["winner 2 does not meet the goal"]
+
+
 # ----- G checks (spec §E) ----------------------------------------------------------------
 
 

@@ -438,6 +438,10 @@ class WhiskyState(LegalActions, TurnFlow, Destinations):
     # ----- checks, labels, figures -------------------------------------------------------
 
     def invariant_errors(self) -> list[str]:
+        """Cards, bottles and tokens conserved; one bottle per distillery per seat; a finished
+        game's winner meets the goal. Asked after every move by the random-play contract: each
+        count is one pass over its list (a `count()` per bottle code and a scan per seat and
+        distillery made it three quarters of a random game's time)."""
         c = self.c
         errors = []
         held = sum(len(h) for h in self.hand) + sum(len(f) for f in self.front)
@@ -448,19 +452,29 @@ class WhiskyState(LegalActions, TurnFlow, Destinations):
             errors.append(f"special cards: {cards} in play, {expected} expected")
         per = c.bottles_per_distillery
         owned = [b for bs in self.bottles for b in bs]
-        if len(set(owned)) != len(owned):
+        times: dict[int, int] = {}
+        for b in owned:
+            times[b] = times.get(b, 0) + 1
+        if len(times) != len(owned):
             errors.append("a bottle is owned twice")
-        for code in range(len(self.avail)):
-            count = self.avail[code] + owned.count(code)
+        for code, there in enumerate(self.avail):
+            count = there + times.get(code, 0)
             if count != 1:
                 errors.append(f"bottle {code} counted {count} times")
                 break
         lost = len(self.lost_pile) + sum(1 for b in owned if b >= LOST)
         if lost != len(c.lost_values):
             errors.append(f"lost bottles: {lost}, expected {len(c.lost_values)}")
+        distilleries = len(c.dist_space)
         for p in range(self.n):
-            for d in range(len(c.dist_space)):
-                if sum(1 for b in self.bottles[p] if b < LOST and b // per == d) > 1:
+            seen: set[int] = set()
+            twice: set[int] = set()
+            for b in self.bottles[p]:
+                if b < LOST:
+                    d = b // per
+                    (twice if d in seen else seen).add(d)
+            for d in sorted(twice):
+                if 0 <= d < distilleries:
                     errors.append(f"seat {p} owns two bottles of distillery {d}")
         for k in range(3):
             total = self.bag[k] + sum(self.tokens[3 * p + k] for p in range(self.n))
