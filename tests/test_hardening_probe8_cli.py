@@ -187,10 +187,10 @@ def test_preview_says_its_address_at_once_and_exits_130_on_ctrl_c(tmp_path):
     reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()))
     reader.start()
     try:
-        reader.join(20)
+        reader.join(60)  # generous: at load 12 on 2 cores the start alone took seconds
         assert lines and "Preview of" in lines[0], lines
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=20)
+        _, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
@@ -203,8 +203,8 @@ def test_preview_says_its_address_at_once_and_exits_130_on_ctrl_c(tmp_path):
 def test_a_starter_engine_refuses_a_hand_size_past_its_deck(tmp_path, run_cli):
     # `--vary hand_size=1e308` made the starter engine draw until the 600 s game bound
     game = _game(tmp_path)
-    started = time.monotonic()
+    started = time.process_time()  # CPU, not wall: the machine may be loaded
     result = run_cli("replay", str(game), "-p", "2", "--set", "hand_size=1e308")
     assert result.exit_code == 1, result.output
     assert "hand_size" in result.output and "E001" in result.output
-    assert time.monotonic() - started < 5
+    assert time.process_time() - started < 5
