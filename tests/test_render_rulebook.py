@@ -243,3 +243,29 @@ def test_build_prints_the_rulebook_the_gate_rendered(run_cli, tmp_path, monkeypa
     assert (out / "muckle-stoater" / "en" / "rulebook.pdf").is_file()
     game = load_game(bundled_games()["muckle-stoater"])
     assert sorted(rendered) == sorted(game.rulebook)  # each language once: the gate's
+
+
+def test_a_paragraph_breaks_its_lines_once_per_width(monkeypatch) -> None:
+    """A rulebook's paragraph is wrapped about three times at one width (its keep-with-next
+    group, its frame, the second pass of multiBuild): its lines are broken once, and a wrap
+    at another width breaks them for that width."""
+    from reportlab.platypus.paragraph import Paragraph as Plain
+
+    sheet = make_sheet("fr", "#8a2c2c")
+    body = markdown_flowables("Une règle assez longue pour tenir sur plusieurs lignes. " * 8, sheet)
+    para = body.flowables[0]
+    broken: list[list[float]] = []
+    real = Plain.breakLines
+
+    def counting(self, widths):
+        broken.append(list(widths))
+        return real(self, widths)
+
+    monkeypatch.setattr(Plain, "breakLines", counting)
+    first = para.wrap(300, 800)
+    lines = len(para.blPara.lines)
+    assert para.wrap(300, 500) == first and len(broken) == 1
+    narrow = para.wrap(150, 800)
+    assert narrow[1] > first[1] and len(broken) == 2
+    assert para.wrap(300, 800) == first and len(para.blPara.lines) == lines
+    assert para.wrap(0, 800) == (0, 0x7FFFFFFF)  # too narrow to try, as reportlab says

@@ -26,7 +26,6 @@ from reportlab.platypus import (
     KeepTogether,
     ListFlowable,
     ListItem,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -35,6 +34,7 @@ from reportlab.platypus import (
 
 # reportlab's private helpers and attributes used below are not in types-reportlab
 from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
+from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.icons import INLINE_ICON, IconSet, draw_icon
@@ -50,6 +50,41 @@ PALETTE = ("#8a2c2c", "#1f5f6b", "#2f3e7a", "#2e5e3a", "#87561b", "#5e2e5e", "#3
 NARROW_NBSP = '<font size="-3.6">\u00a0</font>'
 BULLETS = ("\u2022", "\u2013", "\u00b7")
 HYPHENATION = {"fr": "fr", "es": "es", "en": "en_GB", "de": "de", "it": "it"}
+
+
+class Paragraph(_Paragraph):
+    """reportlab's Paragraph, its lines broken once per width: a rulebook's paragraph is
+    wrapped about three times at the same width (a keep-with-next group measures it, its
+    frame measures it again, and `multiBuild` lays the whole book out twice for the
+    contents' page numbers), and breaking lines is most of a rulebook's time. The lines
+    depend on the width, the style and the fragments only, so a wrap at the width of the
+    last one gives back that one's lines instead of breaking them again: the same lines,
+    the same PDF."""
+
+    _lines: tuple[Any, ...] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        kept = self._lines
+        if (
+            kept is not None
+            and kept[0] == availWidth
+            and kept[1] is self.style
+            and kept[2] is self.frags
+        ):
+            _, _, _, self._wrapWidths, self.blPara, self.height = kept
+            self.width = availWidth
+            return availWidth, self.height
+        size = super().wrap(availWidth, availHeight)
+        if hasattr(self, "blPara"):  # not when the width was too narrow to try
+            self._lines = (
+                availWidth,
+                self.style,
+                self.frags,
+                self._wrapWidths,
+                self.blPara,
+                self.height,
+            )
+        return size
 
 
 @dataclass(frozen=True)

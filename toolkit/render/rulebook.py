@@ -23,7 +23,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     TableStyle,
 )
@@ -44,6 +43,7 @@ from toolkit.render.markdown_flow import (
     Heading,
     IconCanvas,
     KeepWithStart,
+    Paragraph,
     Sheet,
     keep_with_next,
     make_sheet,
