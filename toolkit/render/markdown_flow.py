@@ -86,6 +86,10 @@ class Paragraph(_Paragraph):
             )
         return size
 
+    def draw(self) -> None:
+        if not getattr(self.canv, "sketch", False):  # see SketchCanvas
+            super().draw()
+
 
 @dataclass(frozen=True)
 class Hyphenator:
@@ -302,6 +306,22 @@ class IconCanvas(Canvas):
         return super().drawImage(image, x, y, *args, **kwargs)
 
 
+class SketchSaved(Exception):
+    """A sketch was about to be saved as the document (its first pass was its last)."""
+
+
+class SketchCanvas(IconCanvas):
+    """The canvas of a rulebook's first pass, which only finds the pages its headings fall
+    on for the contents (the second pass draws the book): on it, paragraphs take their
+    place without drawing their text, about a tenth of a rulebook's time. Saving it raises
+    SketchSaved, so a sketch never becomes the PDF."""
+
+    sketch = True
+
+    def save(self) -> None:
+        raise SketchSaved
+
+
 def inline_markup(node: SyntaxTreeNode, icons: IconSet | None = None) -> str:
     """The reportlab markup of an inline node's children (bold, italic, code, links), with
     `icons` inline where a text names one."""
@@ -364,6 +384,8 @@ class Heading(Paragraph):
         self.rule = rule
 
     def draw(self) -> None:
+        if getattr(self.canv, "sketch", False):  # see SketchCanvas
+            return
         super().draw()
         if self.rule is not None:
             self.canv.saveState()
