@@ -123,3 +123,83 @@ def test_prune_deletes_the_entries_used_longest_ago(tokaido) -> None:
     newest = others[-1]
     store.prune(limit=newest.stat().st_size + (store.folder / used).stat().st_size)
     assert sorted(p.name for p in store.folder.glob("*.pages")) == sorted([newest.name, used])
+
+
+def count_checks(monkeypatch) -> list[str]:
+    """The root of every game checked (not answered from the findings cache) from now on."""
+    import toolkit.checks
+
+    roots: list[str] = []
+    real = toolkit.checks.run_checks
+
+    def counting(game, *args, **kwargs):
+        roots.append(str(game.root))
+        return real(game, *args, **kwargs)
+
+    monkeypatch.setattr(toolkit.checks, "run_checks", counting)
+    return roots
+
+
+def test_a_second_start_takes_the_findings_kept_without_checking(tokaido, monkeypatch) -> None:
+    first = Preview(tokaido)
+    first.load(check=True)  # checks, and keeps what it found for the next start
+    checked = count_checks(monkeypatch)
+    second = Preview(tokaido)
+    second.load(check=True)
+    assert checked == []
+    assert second.checked and second.diagnostics == first.diagnostics
+
+
+def test_findings_are_not_taken_for_a_game_saved_since(tokaido, monkeypatch) -> None:
+    Preview(tokaido).load(check=True)
+    deck = tokaido / "decks" / "travellers.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace(CHUUBEI_FR, "", 1), encoding="utf-8")  # a blank text: T…
+    checked = count_checks(monkeypatch)
+    second = Preview(tokaido)
+    second.load(check=True)
+    assert checked == [str(tokaido)]
+    codes = {d.code for d in second.diagnostics}
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
+    third = Preview(tokaido)
+    third.load(check=True)
+    assert {d.code for d in third.diagnostics} == codes  # as a check afresh finds them
+
+
+def test_other_languages_wait_until_the_page_asked_for_its_first_view(tokaido) -> None:
+    start(tokaido).page(KEY)  # drawn and stored: the next start is warm for it
+    preview = start(tokaido)
+    preview._first_documents.set()  # the first language's board and rulebook are drawn
+    first = preview.first_lang
+    spanish = next(t for t in preview.snap.targets.values() if t.lang != first)
+    assert not preview._may_draw([spanish.key])  # the page has asked for nothing yet
+    for target in list(preview.snap.targets.values()):
+        if target.lang == first:
+            preview._unserved.discard(target.key)  # as `page` does for each image asked for
+    assert preview._may_draw([spanish.key])
+    again = start(tokaido)
+    again._first_documents.set()
+    again._last_request -= live.PAGE_QUIET + 1  # no image asked for since: no page open
+    assert again._may_draw([spanish.key])
+
+
+def test_the_preview_serves_stored_images_without_the_drawing_libraries(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from toolkit.content.game import bundled_games\n"
+        "import toolkit.preview.serve, toolkit.preview.app, toolkit.preview.connections\n"
+        "from toolkit.preview.live import Preview\n"
+        "p = Preview(bundled_games()['muckle-stoater'])\n"
+        "p.load(check=False)\n"
+        "p.state()\n"
+        "print(sorted({'reportlab', 'jinja2', 'pypdfium2', 'PIL', 'wsproto', 'websockets'}"
+        " & {m.split('.')[0] for m in sys.modules}))\n"
+    )
+    env = {**os.environ, "PLAYSET_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "[]"

@@ -260,3 +260,22 @@ def test_a_board_without_coordinates_still_draws():
     page = text(render_board(game("whisky-game"), graph, "en", board_page="a4"))
     for word in ("Tiny", "Alpha", "Beta", "Gamma", "Ferry", "Start space"):
         assert word in page
+
+
+def test_a_boards_look_reads_the_games_fonts_once(monkeypatch) -> None:
+    """A board asks its look for a face for every word it prints (a map: over a hundred);
+    the game's fonts are looked up (a folder listed, each file's stat) once per look."""
+    from toolkit.render import printjob
+
+    calls: list[object] = []
+    real = printjob.game_fonts
+
+    def counting(game_):
+        calls.append(game_)
+        return real(game_)
+
+    monkeypatch.setattr(printjob, "game_fonts", counting)
+    look = board_look(game("whisky-game"), board("whisky-game"), "fr")
+    faces = {look.face("regular"), look.face("bold"), look.face("regular")}
+    build_drawings(game("whisky-game"), board("whisky-game"), "fr")
+    assert len(faces) == 2 and len(calls) <= 3  # this look once; the drawings' look once

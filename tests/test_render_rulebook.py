@@ -243,3 +243,65 @@ def test_build_prints_the_rulebook_the_gate_rendered(run_cli, tmp_path, monkeypa
     assert (out / "muckle-stoater" / "en" / "rulebook.pdf").is_file()
     game = load_game(bundled_games()["muckle-stoater"])
     assert sorted(rendered) == sorted(game.rulebook)  # each language once: the gate's
+
+
+def test_a_paragraph_breaks_its_lines_once_per_width(monkeypatch) -> None:
+    """A rulebook's paragraph is wrapped about three times at one width (its keep-with-next
+    group, its frame, the second pass of multiBuild): its lines are broken once, and a wrap
+    at another width breaks them for that width."""
+    from reportlab.platypus.paragraph import Paragraph as Plain
+
+    sheet = make_sheet("fr", "#8a2c2c")
+    body = markdown_flowables("Une règle assez longue pour tenir sur plusieurs lignes. " * 8, sheet)
+    para = body.flowables[0]
+    broken: list[list[float]] = []
+    real = Plain.breakLines
+
+    def counting(self, widths):
+        broken.append(list(widths))
+        return real(self, widths)
+
+    monkeypatch.setattr(Plain, "breakLines", counting)
+    first = para.wrap(300, 800)
+    lines = len(para.blPara.lines)
+    assert para.wrap(300, 500) == first and len(broken) == 1
+    narrow = para.wrap(150, 800)
+    assert narrow[1] > first[1] and len(broken) == 2
+    assert para.wrap(300, 800) == first and len(para.blPara.lines) == lines
+    assert para.wrap(0, 800) == (0, 0x7FFFFFFF)  # too narrow to try, as reportlab says
+
+
+def test_the_first_pass_lays_paragraphs_out_without_drawing_them(fixture_game, monkeypatch):
+    """multiBuild's first pass only finds the contents' page numbers: its paragraphs are
+    not drawn, and the PDF is byte for byte the one drawn on both passes."""
+    from reportlab.platypus.paragraph import Paragraph as Plain
+
+    from toolkit.render import markdown_flow
+
+    drawn: list[bool] = []  # for each paragraph of the book drawn: whether on a sketch
+    real = Plain.drawPara
+
+    def counting(self, *args, **kwargs):
+        if isinstance(self, markdown_flow.Paragraph):  # not the contents' own entries
+            drawn.append(bool(getattr(self.canv, "sketch", False)))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Plain, "drawPara", counting)
+    sketched = render_rulebook(fixture_game, "fr")
+    once = len(drawn)
+    assert not any(drawn)  # nothing drawn on a sketch
+    monkeypatch.setattr(markdown_flow.SketchCanvas, "sketch", False)  # draw on both passes
+    drawn.clear()
+    assert render_rulebook(fixture_game, "fr") == sketched
+    assert len(drawn) == 2 * once and not any(drawn)
+
+
+def test_a_first_pass_that_settles_the_contents_is_drawn_in_full(fixture_game, monkeypatch):
+    """Were the contents settled after the sketch, the book is laid out again and drawn: a
+    sketch never becomes the PDF."""
+    from toolkit.render import rulebook
+
+    monkeypatch.setattr(rulebook._RulebookDoc, "_allSatisfied", lambda self: True)
+    pdf = PdfReader(io.BytesIO(render_rulebook(fixture_game, "fr")))
+    text = "".join(page.extract_text() for page in pdf.pages)
+    assert "Présentation" in text and "Texte final" in text

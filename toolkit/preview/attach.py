@@ -15,7 +15,7 @@ from typing import Any
 from toolkit.content.game import Game, LoadedFile, display_path
 from toolkit.diagnostics import Diagnostic
 from toolkit.render.deps import card_keys, deck_specs
-from toolkit.render.layout import layout_file
+from toolkit.render.layout_names import layout_file
 
 
 def _card_starts(loaded: LoadedFile | None, cards: list[Any]) -> list[int]:

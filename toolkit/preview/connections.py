@@ -112,4 +112,5 @@ def server_config(app: Any) -> uvicorn.Config:
         limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         lifespan="off",
+        ws="none",  # the page hears of changes by server-sent events: no websocket library
     )

@@ -13,10 +13,9 @@ from contextlib import contextmanager
 
 from toolkit.content.game import Game
 from toolkit.render.deps import Target, card_keys, deck_specs
-from toolkit.render.layout import load_layout
-from toolkit.render.pdf import pdf_canvas
-from toolkit.render.raster import png_pages
-from toolkit.render.sheets import PrintJob, draw_face_page
+
+# The drawing libraries (reportlab, jinja2, pypdfium2) are imported by the first drawing,
+# not with the preview: a warm start serves its first page from the image store alone.
 
 CARD_DPI = 150.0  # a poker card is 407 × 555 px: sharp beside an editor, quick to draw
 BOARD_DPI = 60.0  # an A1 poster is about 1400 × 2000 px
@@ -31,6 +30,8 @@ _PDFIUM = threading.Lock()  # PDFium is not thread-safe: one rasterisation at a 
 def _png(pdf: bytes, dpi: float) -> list[bytes]:
     """The pages of `pdf` as PNGs, holding PDFium one page at a time: a card drawn after a
     save waits for one rulebook page, not for the whole rulebook."""
+    from toolkit.render.raster import png_pages
+
     pages = png_pages(pdf, dpi, compress_level=FAST)
     out: list[bytes] = []
     try:
@@ -102,6 +103,10 @@ def _reasons() -> Iterator[None]:
 
 def _faces(game: Game, targets: list[Target]) -> list[bytes]:
     """Card faces as the press profile prints them, one page each, one PDF for all."""
+    from toolkit.render.layout import load_layout
+    from toolkit.render.pdf import pdf_canvas
+    from toolkit.render.sheets import PrintJob, draw_face_page
+
     specs = {spec.id: spec for spec in deck_specs(game)}
     cards: dict[str, dict[str, object]] = {}
     with _reasons(), pdf_canvas((100, 100), game.id) as (canvas, buffer):

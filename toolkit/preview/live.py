@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.content.game import Game, LoadedFile, display_path, load_game
 from toolkit.diagnostics import Diagnostic
@@ -26,6 +26,9 @@ from toolkit.preview.draw import DrawError, Result, draw_targets
 from toolkit.preview.page import page_state
 from toolkit.preview.store import ImageStore, open_store
 from toolkit.render.deps import Snapshot, Target, builtin_layouts, snapshot
+
+if TYPE_CHECKING:
+    from toolkit.content.validate_cache import FindingsCache
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -70,7 +73,9 @@ def keep_good(fresh: Game, last: Game | None) -> Game:
 
 
 CHECK = "check"  # a queued job that is not a drawing: the game's checks
+FINDINGS_OPTIONS = ("select", "ignore")  # `playset validate`'s own entry: no rule chosen
 DOCUMENT_PAUSE = 2.0  # seconds without a save before boards and rulebooks are redrawn
+PAGE_QUIET = 1.0  # seconds without an image request: the page has what it asked for
 
 
 def _groups(targets: list[Target]) -> list[list[str]]:
@@ -109,6 +114,11 @@ class Preview:
         self._changes: queue.Queue[set[Path]] = queue.Queue()
         self._background: deque[list[str]] = deque()  # groups of card faces (and CHECK)
         self.checked = False
+        self._findings: FindingsCache | None = None  # open from `load` to the first check
+        self._recalled: list[Diagnostic] | None = None  # the findings kept for that game
+        self._loaded: Game | None = None  # the game `load` read
+        self._unserved: set[str] = set()  # the first language's targets not asked for yet
+        self._last_request = 0.0  # when an image was last asked for (or `load` ended)
         self._docs: deque[str] = deque()  # boards and rulebooks to draw
         self.stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
         self._faces = threading.Lock()  # one thread draws faces at a time (no double work)
@@ -153,8 +163,13 @@ class Preview:
     def load(self, check: bool = True) -> None:
         """Read the game (and, with `check`, its diagnostics); every drawing is queued, none
         made yet. Without `check` the worker checks once the first language's cards are
-        drawn: the page shows its cards first, its findings a moment later."""
+        drawn: the page shows its cards first, its findings a moment later. The findings
+        `validate` (or an earlier preview) kept for the game as it is on disk are taken
+        instead of checking it again (looked up before the game is read, so they are never
+        older than what is shown; toolkit.content.validate_cache)."""
+        self._recalled = self._recall_findings()
         self._reload()
+        self._loaded = self.on_disk
         self.store = open_store(self.root)
         self._recall(t for t in self.snap.targets.values() if t.lang == self.first_lang)
         if check:
@@ -167,6 +182,8 @@ class Preview:
             first = sum(1 for g in groups if self.snap.targets[g[0]].lang == self.first_lang)
             groups.insert(first, [CHECK])
         self._background.extend(groups)
+        self._unserved = {t.key for t in self.snap.targets.values() if t.lang == self.first_lang}
+        self._last_request = time.monotonic()
 
     def _recall(self, targets: Iterable[Target]) -> None:
         """The targets the image store holds, into the render cache now (a few tens of
@@ -197,13 +214,36 @@ class Preview:
             self.cache.forget(set(self.snap.targets))
         return self.snap.changed_since(before)
 
+    def _recall_findings(self) -> list[Diagnostic] | None:
+        """The findings kept for the game in its folder as it is now (None: check it), with
+        the findings cache kept open to save what the first check finds."""
+        from toolkit.content.validate_cache import FindingsCache
+        from toolkit.preview.store import cache_off
+
+        self._findings = None if cache_off() else FindingsCache.open(lambda text: None)
+        if self._findings is None:
+            return None
+        return self._findings.lookup(self.root, FINDINGS_OPTIONS)
+
     def _check(self) -> None:
         from toolkit.checks import run_checks
 
         game = self.on_disk
         if game is None:
             return
-        self.diagnostics = run_checks(game) if game.manifest is not None else game.diagnostics
+        cache, self._findings = self._findings, None  # only the game as `load` read it
+        recalled, self._recalled = self._recalled, None
+        if cache is not None and game is not self._loaded:
+            cache = recalled = None  # saved since: what `load` looked up is not this game
+        if recalled is not None:
+            self.diagnostics = recalled
+        elif game.manifest is not None:
+            self.diagnostics = run_checks(game)
+            if cache is not None:  # kept only if no file changed since the lookup
+                cache.save(self.root, FINDINGS_OPTIONS, self.diagnostics)
+                cache.close()
+        else:
+            self.diagnostics = game.diagnostics
         self.checked = True
 
     def target_of(self, key: str) -> Target | None:
@@ -223,6 +263,8 @@ class Preview:
         target = self.target_of(key)
         if target is None:
             return None
+        self._last_request = time.monotonic()
+        self._unserved.discard(target.key)
         if not self.cache.has(target):
             lock = self._faces if target.kind == "face" else self._doc_lock
             with lock:  # a page asks for many images at once: draw each once
@@ -301,11 +343,20 @@ class Preview:
 
     def _may_draw(self, group: list[str]) -> bool:
         """The other languages wait until the page's first full view (cards, board,
-        rulebook in its language) is drawn: two threads would slow each other down."""
-        if self._first_documents.is_set() or group == [CHECK]:
+        rulebook in its language) is drawn and served: two threads would slow each other
+        down, and a warm start, whose first view is in the image store, would draw the
+        languages the store lacks while the page is asking for its images."""
+        if group == [CHECK]:
             return True
         target = self.snap.targets.get(group[0])
-        return target is None or target.lang == self.first_lang
+        if target is None or target.lang == self.first_lang:
+            return True
+        return self._first_documents.is_set() and self._first_view_served()
+
+    def _first_view_served(self) -> bool:
+        """The page asked for every image of its first language, or for none for a while
+        (no page is open, or it shows only some)."""
+        return not self._unserved or time.monotonic() - self._last_request > PAGE_QUIET
 
     def _draw_next(self) -> None:
         """One queued drawing (skipped if a request drew it already and it is not stale);
@@ -344,6 +395,14 @@ class Preview:
             pause = DOCUMENT_PAUSE - (time.monotonic() - self._last_save)
             if pause > 0:
                 self._stop.wait(min(pause, 0.5))
+                continue
+            target = self.snap.targets.get(self._docs[0])
+            if (
+                target is not None
+                and target.lang != self.first_lang
+                and not self._first_view_served()
+            ):
+                self._stop.wait(0.1)  # the page's own images first (see `_may_draw`)
                 continue
             key = self._docs.popleft()
             target = self.snap.targets.get(key)

@@ -135,10 +135,15 @@ def _unbundle(payload: bytes) -> list[bytes] | None:
     return pages
 
 
+def cache_off() -> bool:
+    """PLAYSET_NO_CACHE is set: neither drawings nor findings are read or kept."""
+    return os.environ.get("PLAYSET_NO_CACHE", "").lower() not in ("", "0", "false", "no")
+
+
 def open_store(game_root: Path) -> ImageStore | None:
     """The user's image store for `game_root`, or None when PLAYSET_NO_CACHE is set or the
     cache folder or its key cannot be trusted (the preview then draws everything)."""
-    if os.environ.get("PLAYSET_NO_CACHE", "").lower() not in ("", "0", "false", "no"):
+    if cache_off():
         return None
     store = SignedStore.open(STORE, MAX_ENTRY_BYTES)
     return ImageStore(store, stamp(game_root)) if store is not None else None

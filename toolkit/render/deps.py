@@ -24,7 +24,7 @@ from toolkit.content.game import Game, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.fileio import InputError, files_under, read_bounded, read_text, real_path
 from toolkit.render.artifacts.questions import question_deck
-from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
+from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
 
 ICON_SUFFIXES = (".svg", ".png")
 

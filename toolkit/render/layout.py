@@ -31,6 +31,7 @@ from toolkit.diagnostics import Diagnostic, Span
 from toolkit.render import template_bounds
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
+from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT, layout_file  # noqa: F401
 from toolkit.render.undefined import MissingName
 
 LetName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
@@ -93,14 +94,7 @@ def layout_adapter() -> TypeAdapter[Any]:
     return TypeAdapter(layout_model())
 
 
-DEFAULT_FRONT = "standard"
-DEFAULT_BACK = "back"
 QUESTION_FRONT, QUESTION_BACK = "question-front", "question-back"
-
-
-def layout_file(name: str, game_root: Path | None = None) -> str:
-    """A layout's path as diagnostics show it."""
-    return assets.expected(assets.LAYOUTS, name, game_root).display
 
 
 def layout_document(

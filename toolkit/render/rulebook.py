@@ -23,7 +23,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     TableStyle,
 )
@@ -44,7 +43,10 @@ from toolkit.render.markdown_flow import (
     Heading,
     IconCanvas,
     KeepWithStart,
+    Paragraph,
     Sheet,
+    SketchCanvas,
+    SketchSaved,
     keep_with_next,
     make_sheet,
     markdown_flowables,
@@ -159,6 +161,17 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     register()
+    try:
+        return _render(game, lang, paper, bleed, sketch=True)
+    except SketchSaved:  # the contents settled on the first pass: the book drawn in full
+        return _render(game, lang, paper, bleed, sketch=False)
+
+
+def _render(game: Game, lang: str, paper: str, bleed: float, sketch: bool) -> bytes:
+    """The rulebook's PDF; with `sketch`, multiBuild's first pass (a contents' page numbers
+    to find) is laid out on a SketchCanvas. Every flowable is made here: a pass leaves
+    marks on the story's flowables that only multiBuild's next pass clears."""
+    assert game.manifest is not None
     style = game.manifest.style
     sheet = make_sheet(lang, style.accent or accent_for(game.id), faces=rulebook_faces(game))
     sheet.icons = icon_set(game.root)  # `:name:` in prose, tables and the card reference
@@ -174,6 +187,7 @@ def render_rulebook(game: Game, lang: str, paper: str = "a4", bleed: float = 0.0
     if any(isinstance(f, Heading) for f in sections):
         story += [*contents(lang, sheet), PageBreak()]
     story += keep_with_next(sections)
+    doc.sketch_first = sketch and any(f.isIndexing() for f in story)
     doc.multiBuild(story, canvasmaker=IconCanvas)
     return buffer.getvalue()
 
@@ -242,6 +256,12 @@ class _RulebookDoc(BaseDocTemplate):
         )
         self._seq = 0
         self._level = -1
+        self.sketch_first = False  # the first pass on a SketchCanvas (a contents to settle)
+
+    def _makeCanvas(self, filename: Any = None, canvasmaker: Any = IconCanvas) -> Any:
+        if self.sketch_first:
+            self.sketch_first, canvasmaker = False, SketchCanvas
+        return super()._makeCanvas(filename=filename, canvasmaker=canvasmaker)  # type: ignore[misc]
 
     def beforeDocument(self) -> None:
         self._seq = 0

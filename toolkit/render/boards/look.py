@@ -135,6 +135,7 @@ class Look:
         unstyled = [k for k in self.kinds if k not in self.style.spaces]
         self._palette = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(unstyled)}
         self._icons: Any = None
+        self._fonts: Any = None
 
     # ------------------------------------------------------------ words
 
@@ -214,9 +215,11 @@ class Look:
     def face(self, style: str = "regular") -> str:
         """The face (toolkit.render.fonts) the board's words print in, in `style`: the
         style's `font`, else the game's."""
-        from toolkit.render.printjob import game_fonts
+        if self._fonts is None:  # read once per look: a board asks for a face per word
+            from toolkit.render.printjob import game_fonts
 
-        return game_fonts(self.game).face(self.style.font, style)
+            self._fonts = game_fonts(self.game)
+        return self._fonts.face(self.style.font, style)
 
     def font(self, style: str = "regular") -> str:
         """The reportlab name of `face(style)`."""
