@@ -39,7 +39,10 @@ def _build(env: dict[str, str]) -> tuple[float, float]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "toolkit", "build", "--out", out], capture_output=True, env=env
+            [sys.executable, "-m", "toolkit", "build", "--out", out],
+            capture_output=True,
+            env=env,
+            cwd=out,  # not the checkout: `-m toolkit` puts the current folder first on sys.path
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -16,6 +16,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,7 +43,11 @@ def _once(command: list[str], env: dict[str, str], cpu: list[float] | None = Non
     time says more about the others' load than about this code)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, check=False, env=env)
+    # run from a neutral folder: `-m toolkit` puts the current folder first on sys.path, so
+    # from inside a checkout `--before` timed that checkout twice
+    done = subprocess.run(
+        command, capture_output=True, check=False, env=env, cwd=tempfile.gettempdir()
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
