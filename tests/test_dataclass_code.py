@@ -175,3 +175,20 @@ def test_a_forward_reference_from_kept_code_is_the_one_typing_makes(monkeypatch)
             assert theirs.__forward_code__.co_flags == ours.__forward_code__.co_flags
     scope = {"typing": typing, "Point": int}
     assert eval(reused[0].__forward_code__, scope) == (dict[str, int] | None)
+
+
+def test_each_command_keeps_the_code_it_uses_apart(tmp_path: Path) -> None:
+    """A store of what every command compiled cost each run its whole size to check and
+    unmarshal: a command reads its own entry, of the code it uses."""
+    assert _compiled(tmp_path) > 50
+    entries = sorted(p.name for p in (tmp_path / "playset" / "code").glob("dataclass-code-*"))
+    assert len(entries) == 1 and entries[0].endswith("-list"), entries
+    # another command's first run compiles its own, and keeps them apart
+    env = dict(os.environ, PLAYSET_CACHE=str(tmp_path))
+    run = RUN.replace("'list'", "'rules'")
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stderr.split("compiled ")[-1].split()[0]) > 50
+    entries = sorted(p.name for p in (tmp_path / "playset" / "code").glob("dataclass-code-*"))
+    assert [name.rsplit("-", 1)[1] for name in entries] == ["list", "rules"], entries
+    assert _compiled(tmp_path) == 0
