@@ -115,3 +115,80 @@ def test_a_class_made_from_kept_code_is_the_class_dataclasses_makes(monkeypatch)
         point.x = 2  # type: ignore[misc]
     assert reused[1]("a") < reused[1]("b")
     assert reused[2]("k") != reused[2]("k")
+
+
+FORWARD_RUN = (
+    "import sys; sys.argv = ['playset', 'list'];"
+    "import typing; counted = [0]\n"
+    "def hook(event, args):\n"
+    "    if event == 'compile':\n"
+    "        caller = sys._getframe(1).f_code\n"
+    "        if caller is typing.ForwardRef.__init__.__code__ or caller.co_name == '_compile':\n"
+    "            counted[0] += 1\n"
+    "sys.addaudithook(hook)\n"
+    "import toolkit.cli as cli\n"
+    "try:\n"
+    "    cli.main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "print('compiled', counted[0], file=sys.stderr)\n"
+)
+
+
+def _forward_refs_compiled(cache: Path) -> int:
+    """How many forward references (string annotations) a run of `playset list` compiled."""
+    env = dict(os.environ, PLAYSET_CACHE=str(cache))
+    done = subprocess.run(
+        [sys.executable, "-c", FORWARD_RUN], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    line = [row for row in done.stderr.splitlines() if row.startswith("compiled ")][-1]
+    return int(line.split()[1])
+
+
+def test_a_second_run_compiles_no_forward_reference(tmp_path: Path) -> None:
+    # pydantic's core schema alone makes hundreds (~0.9 G instructions of a cold build)
+    assert _forward_refs_compiled(tmp_path) > 100
+    assert _forward_refs_compiled(tmp_path) == 0
+
+
+def test_a_forward_reference_from_kept_code_is_the_one_typing_makes(monkeypatch) -> None:
+    import typing
+
+    monkeypatch.setattr(dataclass_code, "_KEPT", {})
+    monkeypatch.setattr(dataclass_code, "_USED", set())
+    monkeypatch.setattr(dataclass_code, "_STATE", {"store": None, "new": 0})
+    texts = ["dict[str, int] | None", "list['Point']", "*tuple[int, str]", "typing.Any"]
+    plain = [typing.ForwardRef(text) for text in texts]
+    monkeypatch.setattr(typing, "compile", dataclass_code._compile, raising=False)
+    compiled = [typing.ForwardRef(text) for text in texts]
+    assert dataclass_code._STATE["new"] == len(texts)
+    with pytest.raises(SyntaxError, match="Forward reference must be an expression"):
+        typing.ForwardRef("not valid(")  # as without the kept code
+    monkeypatch.setattr(dataclass_code, "compile", None, raising=False)  # nothing compiled now
+    reused = [typing.ForwardRef(text) for text in texts]
+    for ours, *kept in zip(plain, compiled, reused, strict=True):
+        for theirs in kept:
+            assert theirs == ours and hash(theirs) == hash(ours)
+            assert theirs.__forward_code__.co_code == ours.__forward_code__.co_code
+            assert theirs.__forward_code__.co_filename == "<string>"
+            assert theirs.__forward_code__.co_flags == ours.__forward_code__.co_flags
+    scope = {"typing": typing, "Point": int}
+    assert eval(reused[0].__forward_code__, scope) == (dict[str, int] | None)
+
+
+def test_each_command_keeps_the_code_it_uses_apart(tmp_path: Path) -> None:
+    """A store of what every command compiled cost each run its whole size to check and
+    unmarshal: a command reads its own entry, of the code it uses."""
+    assert _compiled(tmp_path) > 50
+    entries = sorted(p.name for p in (tmp_path / "playset" / "code").glob("dataclass-code-*"))
+    assert len(entries) == 1 and entries[0].endswith("-list"), entries
+    # another command's first run compiles its own, and keeps them apart
+    env = dict(os.environ, PLAYSET_CACHE=str(tmp_path))
+    run = RUN.replace("'list'", "'rules'")
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stderr.split("compiled ")[-1].split()[0]) > 50
+    entries = sorted(p.name for p in (tmp_path / "playset" / "code").glob("dataclass-code-*"))
+    assert [name.rsplit("-", 1)[1] for name in entries] == ["list", "rules"], entries
+    assert _compiled(tmp_path) == 0

@@ -27,6 +27,7 @@ from toolkit.checks.card_units import (
     stored_finding,
     stored_key,
 )
+from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
@@ -507,12 +508,9 @@ def _card_numbers(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[
 
 def _printed_numbers(elements: list[Resolved]) -> set[int]:
     """The whole numbers a face prints as words (the fields its kinds print)."""
-    return {
-        int(n)
-        for item in elements
-        for field in type(item.element).prints
-        for n in _DIGITS.findall(item.value(field))
-    }
+    values = (item.value(field) for item in elements for field in type(item.element).prints)
+    # a text without a digit is not searched for numbers (most are not): see ANY_DIGIT
+    return {int(n) for v in values if ANY_DIGIT.search(v) for n in _DIGITS.findall(v)}
 
 
 def _unprinted(

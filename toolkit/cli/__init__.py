@@ -32,17 +32,6 @@ if _COMMAND in ("playset", "playset.exe", "__main__.py") and (
 # Cyclic garbage waiting for a collection stays bounded by the threshold.
 gc.set_threshold(200_000, 50, 100)
 
-if _COMMAND in ("playset", "playset.exe", "__main__.py"):
-    # ~110 dataclasses are made on a cold build, their methods compiled from the same sources
-    # every run: their code is kept between runs (toolkit.dataclass_code), from typer's on
-    from toolkit import dataclass_code
-
-    dataclass_code.install()
-
-import importlib  # noqa: E402
-
-import typer  # noqa: E402
-
 COMMANDS: dict[str, str] = {
     "list": "games:list_games",
     "validate": "validate:validate",
@@ -65,6 +54,19 @@ COMMANDS: dict[str, str] = {
 holds that command (a run imports the module of the one command it runs, not all of them)."""
 GROUPS: dict[str, str] = {"schemas": "schemas:app", "i18n": "i18n:app", "export": "export:app"}
 """Each command group by name: `module:attribute` of its typer.Typer, as COMMANDS."""
+
+if _COMMAND in ("playset", "playset.exe", "__main__.py"):
+    # ~110 dataclasses are made on a cold build, their methods compiled from the same sources
+    # every run: their code is kept between runs (toolkit.dataclass_code), from typer's on,
+    # each command's apart (a command reads only the code it uses)
+    from toolkit import dataclass_code
+
+    _FIRST = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), "")
+    dataclass_code.install(_FIRST if _FIRST in COMMANDS or _FIRST in GROUPS else "")
+
+import importlib  # noqa: E402
+
+import typer  # noqa: E402
 
 
 def _load(spec: str) -> Any:

@@ -83,8 +83,15 @@ NUMBER_WORDS = {
 ENDINGS = {".": ".", "!": "!", "?": "?", ":": ":", "…": "…", ";": ";"}
 
 
+ANY_DIGIT = re.compile(r"\d")
+"""What NUMBER cannot match without: one pass over a text, a third of NUMBER's time; most
+texts have no digit."""
+
+
 def numbers(text: str) -> list[str]:
-    bare = PLACEHOLDER_TEXT.sub(" ", text)
+    if ANY_DIGIT.search(text) is None:
+        return []
+    bare = PLACEHOLDER_TEXT.sub(" ", text) if "{" in text else text
     return [n.replace(",", ".") for n in NUMBER.findall(bare)]
 
 
