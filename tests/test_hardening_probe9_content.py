@@ -10,15 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">'
-
-
-def _icon(tmp_path, body: str):
-    icons = tmp_path / "icons"
-    icons.mkdir(exist_ok=True)
-    icon = icons / "x.svg"
-    icon.write_text(f"{SVG_OPEN}\n{body}</svg>\n")
-    return icon, icons
+from tests.test_hardening_probe7_input import _icon
 
 
 def _stops(count: int) -> str:

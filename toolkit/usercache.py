@@ -12,12 +12,14 @@ Light on purpose (no third-party import): a command answered from a cache starts
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import os
 import secrets
 import stat
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 KEY_FILE = "hmac.key"
@@ -70,6 +72,23 @@ def folder_key(folder: Path) -> bytes | None:
     if key is None or len(key) != KEY_BYTES or mode & (stat.S_IRWXG | stat.S_IRWXO):
         return None
     return key
+
+
+def prune_least_used(paths: Iterable[Path], limit: int) -> None:
+    """Delete the files used longest ago (their mtime: a hit touches its entry) until those
+    left hold at most `limit` bytes; caches that keep whole drawings grow with every edit."""
+    entries = []
+    for path in paths:
+        with contextlib.suppress(OSError):
+            info = path.lstat()
+            entries.append((info.st_mtime_ns, info.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            return
+        with contextlib.suppress(OSError):
+            path.unlink()
+        total -= size
 
 
 def cache_root() -> Path:

@@ -22,7 +22,7 @@ from pathlib import Path
 from toolkit.content.validate_cache import shared_trees
 from toolkit.fileio import walk
 from toolkit.render.deps import Target
-from toolkit.usercache import SignedStore
+from toolkit.usercache import SignedStore, prune_least_used
 
 STORE = "preview"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a long rulebook's pages
@@ -95,18 +95,7 @@ class ImageStore:
     def prune(self, limit: int = MAX_STORE_BYTES) -> None:
         """Delete the entries used longest ago until the store holds at most `limit` bytes:
         every edit of the toolkit or of a game's art leaves a whole set of old drawings."""
-        entries = []
-        for path in self.folder.glob("*.pages"):
-            with contextlib.suppress(OSError):
-                info = path.lstat()
-                entries.append((info.st_mtime_ns, info.st_size, path))
-        total = sum(size for _, size, _ in entries)
-        for _, size, path in sorted(entries):
-            if total <= limit:
-                return
-            with contextlib.suppress(OSError):
-                path.unlink()
-            total -= size
+        prune_least_used(self.folder.glob("*.pages"), limit)
 
     def put(self, name: str, pages: list[bytes]) -> None:
         self.store.write(name, _bundle(pages))  # best effort: no entry, same images

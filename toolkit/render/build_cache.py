@@ -108,23 +108,13 @@ class BuildCache:
     def prune(self, limit: int | None = None) -> None:
         """Delete the kept files used longest ago until the store holds at most `limit`
         bytes of them (MAX_STORE_BYTES; a hit marks its entries used: `_used`)."""
-        import contextlib
-        import os
+        from toolkit.usercache import prune_least_used
 
         limit = MAX_STORE_BYTES if limit is None else limit
-        entries = []
-        for path in self.store.folder.iterdir():
-            if path.name.startswith(("build-", "part-")):
-                with contextlib.suppress(OSError):
-                    info = path.lstat()
-                    entries.append((info.st_mtime_ns, info.st_size, path))
-        total = sum(size for _, size, _ in entries)
-        for _, size, path in sorted(entries):
-            if total <= limit:
-                return
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-            total -= size
+        names = ("build-", "part-")
+        prune_least_used(
+            (p for p in self.store.folder.iterdir() if p.name.startswith(names)), limit
+        )
 
     def _used(self, name: str) -> None:
         import contextlib
