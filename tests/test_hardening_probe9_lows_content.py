@@ -1,0 +1,125 @@
+"""The Lows of the ninth hostile-input probe of content (issue #33, /work/notes/probe9c.md):
+a valid file refused, a template limit reported at 1:1 in Python's words, a huge number
+printed in full."""
+
+from __future__ import annotations
+
+import io
+import resource
+import zipfile
+
+import pytest
+
+from tests.test_hardening_probe9_content import _xlsx
+
+
+def _rewritten(tmp_path, **edits):
+    """The minimal XLSX of probe 9's tests (a header, then a 5 in A2) with members rewritten
+    by `edits` (member name → function of its text)."""
+    base = zipfile.ZipFile(io.BytesIO(_xlsx('<row r="2"><c r="A2"><v>5</v></c></row>')))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in base.namelist():
+            text = base.read(name).decode()
+            archive.writestr(name, edits.get(name, lambda t: t)(text))
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(out.getvalue())
+    return path
+
+
+BOOK, RELS, SHEET = "xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/worksheets/sheet1.xml"
+
+
+def _single(text: str) -> str:
+    return text.replace('"', "'")
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        # L3: calamine reads these; the scan knew only `attr="…"` and refused the file as
+        # "not an XLSX workbook: it has no worksheet"
+        {BOOK: _single},
+        {RELS: _single},
+        {BOOK: _single, RELS: _single, SHEET: _single},
+        {BOOK: lambda t: t.replace('r:id="rId1"', "r:id = 'rId1'")},
+        {RELS: lambda t: t.replace('Target="worksheets/', 'Target="/xl/worksheets/')},
+    ],
+)
+def test_a_workbook_written_with_single_quotes_is_read(tmp_path, edits):
+    import openpyxl
+
+    from toolkit.content.sheets import grid, workbook
+
+    path = _rewritten(tmp_path, **edits)
+    assert openpyxl.load_workbook(path).worksheets[0]["A2"].value == 5  # a valid XLSX
+    read = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(read, grid.Grid), read
+    assert read.sheet == "cards" and read.rows == [["id"], [5]]
+
+
+@pytest.mark.parametrize(
+    "far",
+    [
+        "<row r='20000'><c r='XFD20000'><v>1</v></c></row>",
+        '<row r = "20000"><c r = "XFD20000"><v>1</v></c></row>',
+        "<row r='2'><c r='a1048576'><v>1</v></c></row>",
+    ],
+)
+def test_a_far_cell_written_with_single_quotes_is_refused_before_calamine(tmp_path, far):
+    # L3, the other side: calamine reads `r='XFD20000'` as it reads `r="XFD20000"`, and
+    # the scan did not see it (9.5 GB allocated before calamine said how far its sheet
+    # reaches); it must hold whatever the quotes
+    from toolkit.content.sheets import grid, prescan, workbook
+
+    path = _rewritten(
+        tmp_path, **{SHEET: lambda t: t.replace("</sheetData>", far + "</sheetData>")}
+    )
+    with zipfile.ZipFile(path) as archive:
+        assert prescan.scan_xlsx(archive.read(SHEET)).too_large is not None
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    read = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # kB
+
+
+def test_a_single_quoted_formula_without_value_is_still_found():
+    from toolkit.content.sheets import prescan
+
+    xml = (
+        b"<sheetData><row r='2'><c r='b2'><f>1+1</f></c>"
+        b"<c r='C2' t='e'><v>#N/A</v></c></row></sheetData>"
+    )
+    scan = prescan.scan_xlsx(xml)
+    assert scan.no_value == [(2, 2)] and scan.errors == [(2, 3, "#N/A")]
+
+
+@pytest.mark.parametrize("quote", ["'", '"'])
+def test_an_ods_repeat_written_with_single_quotes_is_refused_before_calamine(tmp_path, quote):
+    # L3 in ODS: `table:number-rows-repeated='1000000'` is a repeat to calamine, and the
+    # scan saw none (calamine built the rows, then the sheet was refused for its size)
+    from toolkit.content.sheets import grid, prescan, workbook
+    from toolkit.content.sheets.write import write_ods
+
+    q = quote
+    with zipfile.ZipFile(io.BytesIO(write_ods("cards", ["id"], [{"id": "a"}]))) as base:
+        members = {name: base.read(name) for name in base.namelist()}
+    repeated = (
+        f"<table:table-row table:number-rows-repeated = {q}30000{q}><table:table-cell"
+        f" office:value-type={q}string{q}><text:p>x</text:p></table:table-cell></table:table-row>"
+    ).encode()
+    members["content.xml"] = members["content.xml"].replace(
+        b"</table:table>", repeated + b"</table:table>"
+    )
+    assert prescan.scan_ods(members["content.xml"]).too_large == (
+        20_001,
+        1,
+        "the sheet has values in more than 20,000 rows",
+    )
+    path = tmp_path / "cards.ods"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    read = workbook.read_workbook(path, "decks/cards.ods")
+    assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013"
+    assert (read.diagnostic.span.line, read.diagnostic.span.col) == (20_001, 1)
