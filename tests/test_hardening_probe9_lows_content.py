@@ -123,3 +123,65 @@ def test_an_ods_repeat_written_with_single_quotes_is_refused_before_calamine(tmp
     read = workbook.read_workbook(path, "decks/cards.ods")
     assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013"
     assert (read.diagnostic.span.line, read.diagnostic.span.col) == (20_001, 1)
+
+
+def _render(source: str) -> str:
+    from toolkit.render import jinja_cache
+
+    sandbox = jinja_cache.CachedSandbox(keep_trailing_newline=False)
+    return sandbox.render(sandbox.template(source, "probe9-lows"), {})
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "game." + "a." * 5_000 + "a",  # L1: RecursionError at 1:1
+        "game." + "a." * 250 + "a",  # a SyntaxError at a line of the generated code
+        "(" * 500 + "1" + ")" * 500,  # Jinja's parser recurses
+        "[" * 500 + "]" * 500,
+        "1" + "|abs" * 400,
+        "-" * 1_000 + "1",
+    ],
+)
+def test_an_expression_nested_too_deep_is_a_limit_at_its_line(expression):
+    from toolkit.render import template_bounds
+
+    with pytest.raises(template_bounds.TemplateLimitError, match="nests too deep") as caught:
+        _render(f"a\n\nb {{{{ {expression} }}}}")
+    assert caught.value.lineno == 3
+
+
+def test_expressions_nested_within_the_limit_render():
+    from toolkit.render import template_bounds
+
+    depth = template_bounds.MAX_EXPRESSION_DEPTH - 5
+    assert _render("{{ " + "(" * 40 + "1" + ")" * 40 + " }}") == "1"
+    assert _render("{{ " + "1 + " * depth + "1 }}") == str(depth + 1)
+    assert _render("{{ -1" + "|abs" * depth + " }}") == "1"
+
+
+@pytest.mark.parametrize("expression", ["(1e308*10)|int", "10.0**400", "(1e308*10)|round|int"])
+def test_a_number_too_large_is_a_limit_in_the_templates_words(expression):
+    # L5: an OverflowError, said as Python's "cannot convert float infinity to integer"
+    from toolkit.render import template_bounds
+    from toolkit.render.rulebook_source import _traceback_line
+
+    with pytest.raises(template_bounds.TemplateLimitError, match="number too large") as caught:
+        _render(f"a\n\n{{{{ {expression} }}}}")
+    assert _traceback_line(caught.value) == 3
+
+
+@pytest.mark.parametrize(
+    ("expression", "words"),
+    [("game." + "a." * 5_000 + "a", "nests too deep"), ("(1e308*10)|int", "number too large")],
+)
+def test_a_rulebook_expression_past_a_limit_is_r010_at_its_line(
+    run_cli, tmp_path, expression, words
+):
+    from tests.starter_games import rulebook_game
+
+    game = rulebook_game(run_cli, tmp_path, f"# T\n\nSome text.\n\n{{{{ {expression} }}}}\n")
+    result = run_cli("validate", str(game), "--no-cache", "--select", "R010")
+    assert result.exit_code == 1
+    assert "rulebook/en.md:5:1: R010" in result.output and words in result.output
+    assert "Error:" not in result.output.replace("TemplateLimitError:", "")
