@@ -185,3 +185,28 @@ def test_a_rulebook_expression_past_a_limit_is_r010_at_its_line(
     assert result.exit_code == 1
     assert "rulebook/en.md:5:1: R010" in result.output and words in result.output
     assert "Error:" not in result.output.replace("TemplateLimitError:", "")
+
+
+def test_an_engine_message_shows_a_huge_number_shortened():
+    # L2: the starter engine's E001 for `hand_size: 1e308` printed int(1e308), 309 digits
+    from toolkit.sim.engines import describe
+
+    said = describe(ValueError(f"hand_size {int(1e308)}: from 0 to the deck's 30"))
+    assert said == "ValueError: hand_size 1e+308 (309 digits): from 0 to the deck's 30"
+    assert describe(ValueError("2" + "5" * 49)) == "ValueError: 2.55e+49 (50 digits)"
+    seed = "seed 18446744073709551616, card 7"  # numbers a designer reads stay whole
+    assert describe(ValueError(seed)) == f"ValueError: {seed}"
+
+
+def test_a_starter_game_with_a_huge_hand_size_says_it_shortened(tmp_path, run_cli):
+    from tests.starter_games import engine_game
+
+    game = engine_game(tmp_path)
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "hand_size: 3" in text
+    manifest.write_text(text.replace("hand_size: 3", "hand_size: 1e308"), encoding="utf-8")
+    result = run_cli("check", str(game), "--games", "10")
+    assert result.exit_code == 1 and "E001" in result.output, result.output
+    assert "hand_size 1e+308 (309 digits)" in result.output
+    assert "0" * 40 not in result.output
