@@ -210,3 +210,33 @@ def test_a_starter_game_with_a_huge_hand_size_says_it_shortened(tmp_path, run_cl
     assert result.exit_code == 1 and "E001" in result.output, result.output
     assert "hand_size 1e+308 (309 digits)" in result.output
     assert "0" * 40 not in result.output
+
+
+def _chain(links: int, shapes: int) -> str:
+    first = (
+        '<linearGradient id="g0"><stop offset="0" stop-color="red"/>'
+        '<stop offset="1" stop-color="blue"/></linearGradient>'
+    )
+    chain = "".join(f'<linearGradient id="g{i}" href="#g{i - 1}"/>' for i in range(1, links))
+    fill = f'<rect width="10" height="10" fill="url(#g{links - 1})"/>' * shapes
+    return f"<defs>{first}{chain}</defs>{fill}"
+
+
+def test_a_gradient_chain_is_counted_once_per_gradient(tmp_path):
+    # L4: each link of an `href` chain counted the whole chain before it again: 100
+    # gradients counted ~5,000 elements and the icon was refused ("more than 2,000")
+    from tests.test_hardening_probe7_input import _icon
+    from toolkit.render import svg_icons
+
+    icon, icons = _icon(tmp_path, _chain(400, 20))
+    drawn, problem = svg_icons.load_svg(icon, "icons/x.svg", icons, tmp_path)
+    assert problem is None and drawn is not None
+
+
+def test_a_gradient_chain_still_counts_its_elements(tmp_path):
+    from tests.test_hardening_probe7_input import _icon
+    from toolkit.render import svg_icons
+
+    icon, icons = _icon(tmp_path, _chain(2_100, 1))
+    drawn, problem = svg_icons.load_svg(icon, "icons/x.svg", icons, tmp_path)
+    assert drawn is None and problem is not None and "2,000 elements" in problem.message
