@@ -26,6 +26,7 @@ from typing import Any, cast
 from jinja2 import FunctionLoader, Template, TemplateNotFound
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.compiler import CodeGenerator
+from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
@@ -109,7 +110,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
-CODE_VERSION = "bounded-6"
+CODE_VERSION = "bounded-7"  # 7: expressions nested past MAX_EXPRESSION_DEPTH refused
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -147,7 +148,11 @@ class _Bounded:
     guard_tuple = staticmethod(bounds.guard_tuple)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
-        tree = super()._parse(source, name, filename)  # type: ignore[misc]
+        parser = Parser(cast(Any, self), source, name, filename)
+        try:
+            tree = parser.parse()
+        except RecursionError:  # Jinja parses `((((…))))` and `[[[[…]]]]` recursively
+            raise bounds.too_deep(parser.stream.current.lineno) from None
         bounds.check_nesting(tree)
         return bounds.guard_loops(tree)
 
@@ -288,6 +293,13 @@ class CachedSandbox:
                 if size > bounds.MAX_OUTPUT:
                     break
                 parts.append(part)
+        except OverflowError as exc:  # `(1e308*10)|int`, `10.0**400`: said as a limit
+            why = exc.args[-1] if exc.args and isinstance(exc.args[-1], str) else str(exc)
+            error = TemplateLimitError(f"a number too large to compute ({why})")
+            try:
+                raise error.with_traceback(exc.__traceback__) from None
+            except TemplateLimitError:
+                self.env.handle_exception()  # re-raised with the template's own lines
         except Exception:
             self.env.handle_exception()  # re-raised with the template's own lines
         if size > bounds.MAX_OUTPUT:

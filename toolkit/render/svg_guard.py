@@ -414,7 +414,7 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
     def parts(element: _Element) -> Iterator[_Element]:
         yield from (child for child in element if isinstance(child.tag, str))
         value = href(element) or ""
-        if value.startswith("#") and value[1:] in ids:
+        if value.startswith("#") and value[1:] in ids and not _is_gradient(element):
             yield ids[value[1:]]
         clipping = clip(element)
         if clipping is not None:
@@ -455,6 +455,17 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
 
 def _over(cost: Cost) -> bool:
     return cost[0] > MAX_EXPANDED or cost[1] > MAX_USES or cost[2] > MAX_PIXELS
+
+
+def _is_gradient(element: _Element) -> bool:
+    """A gradient's `href` names the gradient it takes its stops and settings from: nothing
+    is drawn again, so the one it names is counted once, where it is (a chain of 60
+    gradients counted each link's whole chain again, ~1,800 elements, and was refused). The
+    stops a chain passes on are counted on the drawing, per shape filled (svg_icons)."""
+    return isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] in _GRADIENTS
+
+
+_GRADIENTS = frozenset(("linearGradient", "radialGradient"))
 
 
 def _is_use(element: _Element) -> bool:

@@ -840,12 +840,32 @@ _BODIES: tuple[type[nodes.Node], ...] = (
 ) + (nodes.AssignBlock, nodes.Block, nodes.Scope, nodes.ScopedEvalContextModifier)
 
 
+MAX_EXPRESSION_DEPTH = 100
+"""Operations, attributes, filters and calls one inside another in an expression: Jinja
+walks and compiles an expression recursively, and Python compiles no more than 200
+parentheses nested (`game.a.a.a…` 5,000 long was R010 "RecursionError: maximum recursion
+depth exceeded" at 1:1; 250 long, a SyntaxError at a line of the generated code)."""
+
+
+def too_deep(line: int) -> TemplateLimitError:
+    """The error of an expression nested past `MAX_EXPRESSION_DEPTH`, at its line."""
+    error = TemplateLimitError(
+        f"the expression nests too deep: at most {MAX_EXPRESSION_DEPTH} operations,"
+        " attributes, filters, calls or brackets one inside another"
+    )
+    error.lineno = line
+    return error
+
+
 def check_nesting(tree: nodes.Template) -> None:
-    """Refuse a template whose tags nest deeper than Python can compile (raises
-    TemplateLimitError at the line of the first tag too deep)."""
-    stack: list[tuple[nodes.Node, int, int]] = [(tree, 0, 0)]
+    """Refuse a template whose tags or expressions nest deeper than Python can compile
+    (raises TemplateLimitError at the line of the first tag or expression too deep)."""
+    stack: list[tuple[nodes.Node, int, int, int]] = [(tree, 0, 0, 0)]
     while stack:
-        node, loops, blocks = stack.pop()
+        node, loops, blocks, depth = stack.pop()
+        depth = depth + 1 if isinstance(node, nodes.Expr) else 0
+        if depth > MAX_EXPRESSION_DEPTH:
+            raise too_deep(node.lineno)
         if isinstance(node, _BODIES):
             loops, blocks = loops + isinstance(node, nodes.For), blocks + 1
             if loops > MAX_LOOPS_NESTED or blocks > MAX_BLOCKS_NESTED:
@@ -855,7 +875,7 @@ def check_nesting(tree: nodes.Template) -> None:
                 )
                 error.lineno = node.lineno
                 raise error
-        stack.extend((child, loops, blocks) for child in node.iter_child_nodes())
+        stack.extend((child, loops, blocks, depth) for child in node.iter_child_nodes())
 
 
 def _measured(value: tuple[Any, ...], budget: Budget | None) -> tuple[int, int]:

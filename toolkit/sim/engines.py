@@ -19,6 +19,7 @@ import importlib.machinery
 import importlib.util
 import inspect
 import os
+import re
 import sys
 import threading
 import traceback
@@ -137,9 +138,24 @@ def describe(exc: BaseException) -> str:
     return f"{name}: {text}" if text else name
 
 
+_HUGE_NUMBER = re.compile(r"(?<![\w.])\d{40,}(?![\w.])")
+"""A whole number of 40 digits or more in a message: no seed or count is that long, and
+`hand_size: 1e308` was printed as the engine's int(), 309 digits."""
+
+
+def _scientific(found: re.Match[str]) -> str:
+    digits = found.group()
+    mantissa = f"{digits[0]}.{digits[1:3]}".rstrip("0").rstrip(".")
+    return f"{mantissa}e+{len(digits) - 1} ({len(digits)} digits)"
+
+
 def shortened(text: str) -> str:
-    """`text` cut to MAX_MESSAGE characters, saying how long it was."""
-    return text if len(text) <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}… ({len(text):,} characters)"
+    """`text` cut to MAX_MESSAGE characters, saying how long it was; a huge whole number in
+    it shown as `1e+308 (309 digits)`."""
+    size = len(text)
+    if size >= 40:  # only the part that may be kept is looked at
+        text = _HUGE_NUMBER.sub(_scientific, text[: 2 * MAX_MESSAGE])
+    return text if size <= MAX_MESSAGE else f"{text[:MAX_MESSAGE]}… ({size:,} characters)"
 
 
 class _MainThreadStdout:

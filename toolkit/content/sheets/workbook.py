@@ -21,9 +21,17 @@ from toolkit.diagnostics import Span
 from toolkit.fileio import read_bounded
 
 _SHEET_TAG = re.compile(rb"<(?:\w+:)?sheet\s([^<>]*)>")
-_REL_ID = re.compile(rb'\b(?:\w+:)?id="([^"]+)"')
+_VALUE = rb"""\s*=\s*(?:"([^"]*)"|'([^']*)')"""
+"""An attribute's value as XML allows it: either quote, spaces around `=` (calamine reads a
+workbook.xml written with single quotes: it was refused as having no worksheet)."""
+_REL_ID = re.compile(rb"\b(?:\w+:)?id" + _VALUE)
 _RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^<>]*)>")
-_ATTR = re.compile(rb'(\w+)="([^"]*)"')
+_ATTR = re.compile(rb"([\w:]+)" + _VALUE)
+
+
+def _value(found: re.Match[bytes]) -> bytes:
+    """The value of an attribute matched with `_VALUE` (whichever quote it used)."""
+    return found.group(found.lastindex or 1) or b""
 
 
 def _first_sheet_member(source: Path | bytes) -> str | None:
@@ -35,8 +43,8 @@ def _first_sheet_member(source: Path | bytes) -> str | None:
     if rid is None:
         return None
     for rel in _RELATIONSHIP.finditer(rels):
-        attrs = dict(_ATTR.findall(rel.group(1)))
-        if attrs.get(b"Id") == rid.group(1):
+        attrs = {found.group(1): _value(found) for found in _ATTR.finditer(rel.group(1))}
+        if attrs.get(b"Id") == _value(rid):
             target = attrs.get(b"Target", b"").decode("utf-8", "replace")
             return target.lstrip("/") if target.startswith("/") else "xl/" + target
     return None
@@ -60,8 +68,8 @@ def _other_sheets_too_large(data: bytes, first: str | None) -> tuple[int, int, s
     return None
 
 
-_NAME = re.compile(rb'\bname="([^"]*)"')
-_TABLE_NAME = re.compile(rb'<table:table(?=[\s>])[^<>]*?\btable:name="([^"]*)"')
+_NAME = re.compile(rb"\bname" + _VALUE)
+_TABLE_NAME = re.compile(rb"<table:table(?=[\s>])[^<>]*?\btable:name" + _VALUE)
 
 
 def _unescape(raw: bytes) -> str:
@@ -74,12 +82,12 @@ def _first_sheet_name(book: bytes) -> str:
     """The first worksheet's name from xl/workbook.xml (for a place before calamine reads)."""
     sheet = _SHEET_TAG.search(book)
     found = _NAME.search(sheet.group(1)) if sheet else None
-    return _unescape(found.group(1)) if found else "Sheet1"
+    return _unescape(_value(found)) if found else "Sheet1"
 
 
 def _first_table_name(content: bytes) -> str:
     found = _TABLE_NAME.search(content)
-    return _unescape(found.group(1)) if found else "Sheet1"
+    return _unescape(_value(found)) if found else "Sheet1"
 
 
 def _cell(value: Any) -> Any:
