@@ -311,15 +311,15 @@ def import_(
 
     from toolkit.fileio import InputError
     from toolkit.i18n.po import import_po
-    from toolkit.i18n.po_bounds import check_po_file
+    from toolkit.i18n.po_bounds import read_po_file
     from toolkit.journal import recover, write_journaled
 
     try:
-        check_po_file(file)
+        text = read_po_file(file)  # read once: parsed from this text, never again by name
     except InputError as exc:
         raise usage_error(f"{file}:{exc.line}: {exc}") from None
     try:
-        po = polib.pofile(str(file))
+        po = polib.pofile(text)
     except (OSError, ValueError) as exc:
         raise usage_error(f"cannot read {file}: {exc}") from None
     lang = po.metadata.get("Language", "").strip()
@@ -343,7 +343,7 @@ def import_(
             f"PO language {lang!r} is not a language of {loaded.id}; start it with "
             f"`playset i18n add-language {lang}`"
         )
-    result, texts = import_po(loaded, po, lang)
+    result, texts = import_po(loaded, po, lang, text)
     if not dry_run:
         files = [
             (path, text if isinstance(text, bytes) else text.encode("utf-8"))
