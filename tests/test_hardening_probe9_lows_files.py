@@ -81,3 +81,78 @@ def test_a_po_text_naming_a_file_is_not_read_as_that_file(game, run_cli, tmp_pat
     result = run_cli("i18n", "import", str(named), "--game", str(game))
     assert result.exit_code == 2
     assert "Run" not in (game / DECK).read_text(encoding="utf-8")
+
+
+# --- 2: a game file edited is read again bounded, and only from inside the game ----------
+
+
+def _fixable(game: Path) -> Path:
+    """The deck with a typography fix to make (`Vite !` wants U+202F before the `!`)."""
+    path = game / DECK
+    text = path.read_text(encoding="utf-8").replace("Avancez de {steps} cases.", "Vite !")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _switch_to_outside(path: Path, tmp_path: Path) -> Path:
+    """`path` becomes a link to a copy outside the game, holding a secret line."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(path.read_text(encoding="utf-8") + "# SECRET\n", encoding="utf-8")
+    path.unlink()
+    path.symlink_to(outside)
+    return outside
+
+
+def test_fix_diff_does_not_read_a_file_switched_to_a_link_out_of_the_game(game, tmp_path):
+    from toolkit.i18n.fix import plan_fixes
+
+    path = _fixable(game)
+    (patch,) = plan_fixes(load_game(game))
+    _switch_to_outside(path, tmp_path)
+    with pytest.raises(OSError, match="outside the game"):
+        patch.diff()
+
+
+def test_an_edit_does_not_read_a_file_switched_to_a_link_out_of_the_game(game, tmp_path):
+    from toolkit.i18n.fix import plan_fixes
+
+    path = _fixable(game)
+    loaded = load_game(game)
+    _switch_to_outside(path, tmp_path)  # after it was loaded, before it is edited
+    with pytest.raises(OSError, match="outside the game"):
+        plan_fixes(loaded)
+
+
+def test_an_edit_does_not_read_a_file_grown_past_the_content_limit(game, monkeypatch):
+    from toolkit.content import source
+    from toolkit.i18n import yaml_edit
+    from toolkit.i18n.fix import plan_fixes
+
+    path = _fixable(game)
+    (patch,) = plan_fixes(load_game(game))
+    limit = path.stat().st_size
+    monkeypatch.setattr(source, "MAX_FILE_BYTES", limit)
+    monkeypatch.setattr(yaml_edit, "MAX_FILE_BYTES", limit, raising=False)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("# grown\n" * 10)
+    with pytest.raises(ValueError, match="larger than the limit"):
+        patch.diff()
+
+
+def test_i18n_fix_says_so_when_a_file_changed_to_a_link_out_of_the_game(
+    game, run_cli, tmp_path, monkeypatch
+):
+    from toolkit.i18n import fix
+
+    path = _fixable(game)
+    planned = fix.plan_fixes
+
+    def plan_then_switch(loaded):
+        patches = planned(loaded)
+        _switch_to_outside(path, tmp_path)
+        return patches
+
+    monkeypatch.setattr(fix, "plan_fixes", plan_then_switch)
+    result = run_cli("i18n", "fix", str(game))
+    assert result.exit_code == 1
+    assert "SECRET" not in result.stdout and "outside the game" in result.stderr

@@ -59,15 +59,22 @@ def fix(
     total = 0
     for folder in game_folders(games):
         game = _valid_game(str(folder))
-        patches = fixer.plan_fixes(game)
+        try:  # a file changed since it was loaded (grown, switched to a link out of the game)
+            patches = fixer.plan_fixes(game)
+            diffs = [] if write else [patch.diff() for patch in patches]
+        except (OSError, ValueError) as exc:
+            why = str(exc)
+            if isinstance(exc, OSError):
+                why = f"cannot read {exc.filename or 'a file'}: {exc.strerror or exc}"
+            stderr.print(f"[red]error:[/red] {escape(why)}; nothing written")
+            raise typer.Exit(1) from None
         total += sum(len(p.edits) for p in patches)
         if write:
             write_output(game.root, functools.partial(_write_fixes, patches), quiet=True)
             for patch in patches:
                 stderr.print(f"fixed {len(patch.edits)} text(s) in {escape(patch.file.rel)}")
         else:
-            for patch in patches:
-                sys.stdout.write(patch.diff())
+            sys.stdout.write("".join(diffs))
     if not write and total:
         stderr.print(f"{total} text(s) to fix (⍽ = U+202F, · = U+00A0); run with --write")
     elif not total:

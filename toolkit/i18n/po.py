@@ -302,9 +302,9 @@ def _apply(
         try:
             doc = docs[path]
             if isinstance(doc, SheetDocument):  # cells of a sheet, keys beside it
-                texts.update(apply_sheet_edits(doc, [edit for edit, _ in planned]))
+                texts.update(apply_sheet_edits(doc, [e for e, _ in planned], inside=game.root))
             else:
-                texts[path] = apply_edits(path, doc, [edit for edit, _ in planned])
+                texts[path] = apply_edits(path, doc, [e for e, _ in planned], inside=game.root)
         except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
             for _, edited in planned:
                 if edited is not None:

@@ -55,11 +55,27 @@ def read_po_file(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(f"byte 0x{data[exc.start]:02x} is not valid {charset}", line) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as a file read as text is
     if not text.endswith("\n"):
         text += "\n"
     if _names_a_file(text):  # polib would read that file instead of parsing the text
         raise InputError("it holds no PO entries")
-    return text
+    return PoText(text)
+
+
+class PoText(str):
+    """A PO file's text that polib cuts into lines where the file has them: polib cuts the
+    text it is given with `str.splitlines`, which also breaks at U+0085, U+2028 and the
+    other separators a msgstr may hold (reading the file by name, it broke at newlines
+    only, and `i18n import` refused such a character by its code point)."""
+
+    __slots__ = ()
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        lines = str(self).split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return [line + "\n" for line in lines] if keepends else lines
 
 
 def _names_a_file(text: str) -> bool:
