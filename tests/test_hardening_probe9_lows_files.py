@@ -5,6 +5,7 @@ file a Ctrl-C left."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -156,3 +157,54 @@ def test_i18n_fix_says_so_when_a_file_changed_to_a_link_out_of_the_game(
     result = run_cli("i18n", "fix", str(game))
     assert result.exit_code == 1
     assert "SECRET" not in result.stdout and "outside the game" in result.stderr
+
+
+# --- 3: P004 and the contrast estimate open a picture once, from inside the game --------
+
+
+def test_validate_opens_no_picture_by_name_in_the_game_folder(tmp_path, run_cli, monkeypatch):
+    """P004 (`pictures.problem`) and the contrast estimate (`_average`) read the picture
+    through the private copy the build prints (read once, the opened file checked inside the
+    game): a picture switched to a link after the containment check is not opened."""
+    from tests.test_hardening_probe9_files import _pictured
+    from toolkit.render import pictures
+    from toolkit.render.elements import image
+
+    folder, _ = _pictured(tmp_path)
+    image._average.cache_clear()
+    sources: list[Path] = []
+    real = pictures.opened
+
+    def opened(source):
+        sources.append(Path(source))
+        return real(source)
+
+    monkeypatch.setattr(pictures, "opened", opened)
+    result = run_cli("validate", str(folder))
+    assert result.exit_code == 0, result.output
+    assert sources  # the pictures were checked
+    game = folder.resolve()
+    assert [s for s in sources if s.resolve().is_relative_to(game)] == []
+
+
+# --- 4: a picture file too large to print is a finding in validate ------------------------
+
+
+def test_validate_refuses_a_picture_file_too_large_to_print(tmp_path, run_cli, monkeypatch):
+    from tests.test_hardening_probe9_files import _pictured
+    from toolkit.render import pictures
+
+    folder, _ = _pictured(tmp_path)
+    art = folder / "images" / "art.png"
+    monkeypatch.setattr(pictures, "MAX_FILE_BYTES", art.stat().st_size - 1)
+    result = run_cli("validate", str(folder), "--format", "json")
+    assert result.exit_code == 1, result.output
+    found = [(d["code"], d["file"], d["line"], d["message"]) for d in json.loads(result.stdout)]
+    too_large = f"the file is {art.stat().st_size:,} bytes, more than the"
+    assert [(code, Path(file).name, line) for code, file, line, message in found] == [
+        ("P004", "cards.yaml", 9),  # each card's line
+        ("P004", "cards.yaml", 17),
+        ("P004", "cards.yaml", 25),
+        ("P004", "game.yaml", 23),  # the cover's
+    ]
+    assert all(too_large in message for *_, message in found)
