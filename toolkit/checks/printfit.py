@@ -255,10 +255,10 @@ def _element(
             )
             yield diag, once, None, ["layout", name, list(in_layout)]
             continue
-        field = ("cards", index, *problem.field)  # a field the layout reads: the card's line
+        read = ("cards", index, *problem.field)  # a field the layout reads, else the card
         diag = REGISTRY.get(problem.code).at(
             loaded.rel,
-            loaded.doc.spans.get(field) or loaded.doc.span(("cards", index)),
+            loaded.doc.spans.get(read) or loaded.doc.span(("cards", index)),
             f"{card.id}, layout {name!r}: {problem.message}",
         )
         yield diag, once, None, ["card", list(problem.field)]
