@@ -208,3 +208,46 @@ def test_validate_refuses_a_picture_file_too_large_to_print(tmp_path, run_cli, m
         ("P004", "game.yaml", 23),  # the cover's
     ]
     assert all(too_large in message for *_, message in found)
+
+
+# --- 5: a cache entry's temporary file is not left by Ctrl-C --------------------------------
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    from toolkit.usercache import SignedStore
+
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    opened = SignedStore.open("probe", 1000)
+    assert opened is not None
+    return opened
+
+
+def test_ctrl_c_while_a_cache_entry_is_written_leaves_no_temporary_file(store, monkeypatch):
+    import os
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        store.write("entry", b"payload")
+    assert sorted(p.name for p in store.folder.iterdir()) == ["hmac.key"]
+
+
+def test_a_store_removes_the_stale_temporary_files_a_killed_write_left(store):
+    import os
+
+    from toolkit.usercache import SignedStore
+
+    old, new = store.folder / ".entry.abcd1234", store.folder / ".entry.efgh5678"
+    old.write_bytes(b"half")
+    new.write_bytes(b"half")  # a write in progress in another command
+    os.utime(old, (1_000_000_000, 1_000_000_000))
+    linked = store.folder / ".entry.link"
+    linked.symlink_to(old)
+    os.utime(linked, (1_000_000_000, 1_000_000_000), follow_symlinks=False)
+    assert store.write("entry", b"payload")
+    SignedStore.open("probe", 1000)
+    names = sorted(p.name for p in store.folder.iterdir())
+    assert names == [".entry.efgh5678", ".entry.link", "entry", "hmac.key"]
