@@ -169,9 +169,10 @@ def test_the_pictures_a_game_prints_still_open(tmp_path):
 
     for name, kind in [("a.png", "PNG"), ("b.jpg", "JPEG"), ("c.gif", "GIF"), ("d.webp", "WEBP")]:
         Image.new("RGB", (30, 20), "red").save(tmp_path / name, kind)
-        assert pictures.problem(tmp_path / name) == ((30, 20), None)
+        assert pictures.problem(tmp_path / name, tmp_path) == ((30, 20), None)
     (tmp_path / "e.png").write_bytes(EPS)
-    assert pictures.problem(tmp_path / "e.png") == (None, "not a PNG, JPEG, GIF or WebP picture")
+    not_one = (None, "not a PNG, JPEG, GIF or WebP picture")
+    assert pictures.problem(tmp_path / "e.png", tmp_path) == not_one
 
 
 # --- F5: a font whose character map names billions of code points ---------------------------

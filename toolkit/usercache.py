@@ -19,6 +19,7 @@ import os
 import secrets
 import stat
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -128,6 +129,7 @@ class SignedStore:
         self.folder = folder
         self.secret = key
         self.max_bytes = max_bytes
+        remove_stale_entries(folder)
 
     @classmethod
     def open(cls, name: str, max_bytes: int) -> SignedStore | None:
@@ -160,7 +162,36 @@ class SignedStore:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(self._mac(name, payload) + payload)
             os.replace(tmp, self.folder / name)
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
-            return False
+        except BaseException as exc:  # Ctrl-C too: the temporary file is not left behind
+            with contextlib.suppress(OSError):
+                Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                return False
+            raise
         return True
+
+
+TEMPORARY = ".entry."  # the prefix of SignedStore.write's temporary files
+STALE_SECONDS = 600  # one this old belongs to no write in progress (as fileio's)
+
+
+def remove_stale_entries(folder: Path) -> int:
+    """Remove the temporary files a killed write left in the store `folder` (regular files
+    named `.entry.*` older than STALE_SECONDS; a write takes milliseconds); how many."""
+    cutoff = time.time() - STALE_SECONDS
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(TEMPORARY):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

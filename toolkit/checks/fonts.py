@@ -62,7 +62,7 @@ def _manifest(game: Game, fonts: FontSet) -> Iterator[Diagnostic]:
 
         path = cover_path(game)
         why = " is missing or outside the game folder" if path is None else None
-        if path is not None and (problem := pictures.problem(path)[1]):
+        if path is not None and (problem := pictures.problem(path, game.root)[1]):
             why = f": {problem}"
         if why:
             yield P_IMAGE.at(

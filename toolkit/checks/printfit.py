@@ -255,9 +255,10 @@ def _element(
             )
             yield diag, once, None, ["layout", name, list(in_layout)]
             continue
+        read = ("cards", index, *problem.field)  # a field the layout reads, else the card
         diag = REGISTRY.get(problem.code).at(
             loaded.rel,
-            loaded.doc.span(("cards", index, *problem.field)),
+            loaded.doc.spans.get(read) or loaded.doc.span(("cards", index)),
             f"{card.id}, layout {name!r}: {problem.message}",
         )
         yield diag, once, None, ["card", list(problem.field)]

@@ -59,15 +59,22 @@ def fix(
     total = 0
     for folder in game_folders(games):
         game = _valid_game(str(folder))
-        patches = fixer.plan_fixes(game)
+        try:  # a file changed since it was loaded (grown, switched to a link out of the game)
+            patches = fixer.plan_fixes(game)
+            diffs = [] if write else [patch.diff() for patch in patches]
+        except (OSError, ValueError) as exc:
+            why = str(exc)
+            if isinstance(exc, OSError):
+                why = f"cannot read {exc.filename or 'a file'}: {exc.strerror or exc}"
+            stderr.print(f"[red]error:[/red] {escape(why)}; nothing written")
+            raise typer.Exit(1) from None
         total += sum(len(p.edits) for p in patches)
         if write:
             write_output(game.root, functools.partial(_write_fixes, patches), quiet=True)
             for patch in patches:
                 stderr.print(f"fixed {len(patch.edits)} text(s) in {escape(patch.file.rel)}")
         else:
-            for patch in patches:
-                sys.stdout.write(patch.diff())
+            sys.stdout.write("".join(diffs))
     if not write and total:
         stderr.print(f"{total} text(s) to fix (⍽ = U+202F, · = U+00A0); run with --write")
     elif not total:
@@ -311,15 +318,15 @@ def import_(
 
     from toolkit.fileio import InputError
     from toolkit.i18n.po import import_po
-    from toolkit.i18n.po_bounds import check_po_file
+    from toolkit.i18n.po_bounds import read_po_file
     from toolkit.journal import recover, write_journaled
 
     try:
-        check_po_file(file)
+        text = read_po_file(file)  # read once: parsed from this text, never again by name
     except InputError as exc:
         raise usage_error(f"{file}:{exc.line}: {exc}") from None
     try:
-        po = polib.pofile(str(file))
+        po = polib.pofile(text)
     except (OSError, ValueError) as exc:
         raise usage_error(f"cannot read {file}: {exc}") from None
     lang = po.metadata.get("Language", "").strip()
@@ -343,7 +350,7 @@ def import_(
             f"PO language {lang!r} is not a language of {loaded.id}; start it with "
             f"`playset i18n add-language {lang}`"
         )
-    result, texts = import_po(loaded, po, lang)
+    result, texts = import_po(loaded, po, lang, text)
     if not dry_run:
         files = [
             (path, text if isinstance(text, bytes) else text.encode("utf-8"))

@@ -12,7 +12,7 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.sheets import is_sheet
 from toolkit.content.walk import collect
 from toolkit.fileio import write_many
-from toolkit.i18n.yaml_edit import Edit, apply_edits, refusal
+from toolkit.i18n.yaml_edit import Edit, apply_edits, read_source, refusal
 
 
 @dataclass
@@ -20,6 +20,8 @@ class FilePatch:
     file: LoadedFile
     edits: list[Edit]
     new_text: str
+    root: Path
+    """The game folder the file is read from (and only from)."""
 
     @property
     def path(self) -> Path:
@@ -27,7 +29,7 @@ class FilePatch:
         return self.file.doc.path
 
     def diff(self) -> str:
-        old = self.path.read_bytes().decode("utf-8")
+        old = read_source(self.path, self.root)
         lines = difflib.unified_diff(
             old.splitlines(keepends=True),
             self.new_text.splitlines(keepends=True),
@@ -55,7 +57,8 @@ def plan_fixes(game: Game) -> list[FilePatch]:
     patches = []
     for loaded, edits in by_file.values():
         assert loaded.doc is not None
-        patches.append(FilePatch(loaded, edits, apply_edits(loaded.doc.path, loaded.doc, edits)))
+        new = apply_edits(loaded.doc.path, loaded.doc, edits, inside=game.root)
+        patches.append(FilePatch(loaded, edits, new, game.root))
     return sorted(patches, key=lambda p: p.file.rel)
 
 

@@ -41,6 +41,6 @@ def add_language(game: Game, lang: str) -> str:
     loaded = game.manifest_file
     assert loaded is not None and loaded.doc is not None
     try:
-        return append_item(loaded.doc.path, loaded.doc, ("languages",), lang)
+        return append_item(loaded.doc.path, loaded.doc, ("languages",), lang, inside=game.root)
     except ValueError as exc:
         raise LanguageError(f"cannot add {lang} to {loaded.rel}: {exc}") from None

@@ -195,13 +195,12 @@ class ImportResult:
         return [o.key for o in self.of("unknown")]
 
 
-def _msgstr_lines(po: polib.POFile) -> dict[int, int]:
-    """Entry start line → its msgstr line, read from the PO file polib parsed (a refusal is
-    shown where the translator wrote, as msgfmt shows it)."""
-    path = getattr(po, "fpath", None)
-    if not path or not Path(path).is_file():
+def _msgstr_lines(po: polib.POFile, text: str | None) -> dict[int, int]:
+    """Entry start line → its msgstr line, found in the PO text polib parsed (a refusal is
+    shown where the translator wrote, as msgfmt shows it); none without the text."""
+    if text is None:
         return {}
-    lines = Path(path).read_text(encoding="utf-8", errors="replace").split("\n")
+    lines = text.split("\n")
     found: dict[int, int] = {}
     for entry in po:
         start = getattr(entry, "linenum", 0) or 0
@@ -214,12 +213,13 @@ def _msgstr_lines(po: polib.POFile) -> dict[int, int]:
 
 
 def import_po(
-    game: Game, po: polib.POFile, lang: str
+    game: Game, po: polib.POFile, lang: str, text: str | None = None
 ) -> tuple[ImportResult, dict[Path, str | bytes]]:
-    """Plan the import: the new text of each file to change, and what happened per entry."""
+    """Plan the import: the new text of each file to change, and what happened per entry
+    (`text`: the PO text `po` was parsed from, for the lines of refusals)."""
     units = {unit.key: unit for unit in all_units(game, lang)}
     result = ImportResult()
-    where = _msgstr_lines(po)
+    where = _msgstr_lines(po, text)
     changes: dict[str, list[Change]] = defaultdict(list)
     seen: set[str] = set()
 
@@ -302,9 +302,9 @@ def _apply(
         try:
             doc = docs[path]
             if isinstance(doc, SheetDocument):  # cells of a sheet, keys beside it
-                texts.update(apply_sheet_edits(doc, [edit for edit, _ in planned]))
+                texts.update(apply_sheet_edits(doc, [e for e, _ in planned], inside=game.root))
             else:
-                texts[path] = apply_edits(path, doc, [edit for edit, _ in planned])
+                texts[path] = apply_edits(path, doc, [e for e, _ in planned], inside=game.root)
         except (ValueError, OSError) as exc:  # the file changed, or YAML would not keep it
             for _, edited in planned:
                 if edited is not None:

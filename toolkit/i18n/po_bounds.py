@@ -10,6 +10,8 @@ so the limits below leave a game many times larger than that room.
 
 from __future__ import annotations
 
+import codecs
+import os
 import re
 from pathlib import Path
 
@@ -26,14 +28,65 @@ _ENTRY = re.compile(rb"^(?:#~\s*)?msgid\s")
 _CONTINUED = re.compile(rb'^(?:#[~|]\s*)*"')
 
 
-def check_po_file(path: Path) -> None:
-    """Raise InputError (with the line) for a PO file too large to parse in bounded time."""
+_CHARSET = re.compile(rb'"?Content-Type:.+? charset=([\w_\-:\.]+)')  # as polib finds it
+
+
+def read_po_file(path: Path) -> str:
+    """The text of the PO file at `path`, read once and bounded (raises InputError, with the
+    line, for one too large to parse in bounded time or not in its charset). The caller
+    parses this text (`polib.pofile(text)`), never the file again by name: a file swapped
+    after this read (a FIFO, a huge one) is not read."""
     try:
         data = read_bounded(path, MAX_BYTES)
     except OSError as exc:
         raise InputError(f"cannot read it: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
         raise InputError(f"it is larger than the limit of {MAX_BYTES:,} bytes for a PO file")
+    _check(data)
+    charset = "utf-8"
+    found = _CHARSET.search(data)
+    if found:
+        try:
+            charset = codecs.lookup(found.group(1).strip().decode("ascii")).name
+        except (LookupError, UnicodeDecodeError):
+            charset = "utf-8"  # polib's default for a charset it does not know
+    try:
+        text = data.decode(charset).removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"byte 0x{data[exc.start]:02x} is not valid {charset}", line) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as a file read as text is
+    if not text.endswith("\n"):
+        text += "\n"
+    if _names_a_file(text):  # polib would read that file instead of parsing the text
+        raise InputError("it holds no PO entries")
+    return PoText(text)
+
+
+class PoText(str):
+    """A PO file's text that polib cuts into lines where the file has them: polib cuts the
+    text it is given with `str.splitlines`, which also breaks at U+0085, U+2028 and the
+    other separators a msgstr may hold (reading the file by name, it broke at newlines
+    only, and `i18n import` refused such a character by its code point)."""
+
+    __slots__ = ()
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        lines = str(self).split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        return [line + "\n" for line in lines] if keepends else lines
+
+
+def _names_a_file(text: str) -> bool:
+    try:
+        return os.path.lexists(text)
+    except (ValueError, UnicodeEncodeError):
+        return False
+
+
+def _check(data: bytes) -> None:
+    """Raise InputError (with the line) for PO text too large to parse in bounded time."""
     entries = 0
     run_start = run_lines = run_bytes = 0
     for number, line in enumerate(data.split(b"\n"), start=1):

@@ -13,8 +13,11 @@ from toolkit.i18n.sheet_refusal import sheet_refusal
 from toolkit.i18n.yaml_edit import apply_edits
 
 
-def apply_sheet_edits(doc: SheetDocument, edits: list[Any]) -> dict[Path, str | bytes]:
-    """The new bytes of the sheet and the new text of its keys file, as the edits ask."""
+def apply_sheet_edits(
+    doc: SheetDocument, edits: list[Any], *, inside: Path | None
+) -> dict[Path, str | bytes]:
+    """The new bytes of the sheet and the new text of its keys file, as the edits ask
+    (`inside`: the game folder the keys file is read from)."""
     cells: dict[tuple[int, int], str] = {}
     keys_edits = []
     for edit in edits:
@@ -32,5 +35,5 @@ def apply_sheet_edits(doc: SheetDocument, edits: list[Any]) -> dict[Path, str | 
         except (CellEditRefused, UnicodeDecodeError, KeyError) as exc:
             raise ValueError(str(exc)) from None
     if keys_edits and doc.keys is not None:
-        out[doc.keys.path] = apply_edits(doc.keys.path, doc.keys, keys_edits)
+        out[doc.keys.path] = apply_edits(doc.keys.path, doc.keys, keys_edits, inside=inside)
     return out

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.source import Document, parse_document
+from toolkit.content.source import MAX_FILE_BYTES, Document, parse_document
 from toolkit.diagnostics import Span
 from toolkit.i18n.sheet_refusal import sheet_refusal
 
@@ -137,10 +137,26 @@ def _shared_prefix(doc: Document, path: tuple[Any, ...]) -> tuple[Any, ...] | No
     return None
 
 
-def apply_edits(path: Path, doc: Document, edits: list[Edit]) -> str:
+def read_source(path: Path, inside: Path | None) -> str:
+    """The text of the game file at `path` as written (no newline translation: CRLF stays
+    CRLF), read no further than the content limit and only from inside the game folder
+    `inside` (the file opened is checked; see fileio.read_bounded): it was read so when
+    loaded, and is read again to be edited (raises EditRefused, or OSError)."""
+    from toolkit.fileio import read_bounded
+
+    raw = read_bounded(path, MAX_FILE_BYTES, inside=inside)
+    if len(raw) > MAX_FILE_BYTES:
+        raise EditRefused(f"{path.name} is now larger than the limit of {MAX_FILE_BYTES:,} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise EditRefused(f"{path.name} is no longer UTF-8 text") from None
+
+
+def apply_edits(path: Path, doc: Document, edits: list[Edit], *, inside: Path | None) -> str:
     """The file's new text with every edit applied (raises EditRefused, or ValueError if
-    the result would not parse back to the edited values)."""
-    raw = path.read_bytes().decode("utf-8")  # no newline translation: CRLF stays CRLF
+    the result would not parse back to the edited values); `inside` as for read_source."""
+    raw = read_source(path, inside)
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     text = raw.removeprefix(bom)
     starts = _offsets(text)
@@ -217,14 +233,16 @@ def _verify(path: Path, text: str, edits: list[Edit]) -> None:
             raise ValueError(f"edit of {'.'.join(map(str, edit.path))} did not round-trip")
 
 
-def append_item(path: Path, doc: Document, where: tuple[Any, ...], value: str) -> str:
+def append_item(
+    path: Path, doc: Document, where: tuple[Any, ...], value: str, *, inside: Path | None
+) -> str:
     """The file's new text with `value` added at the end of the sequence at `where`, in the
     sequence's own style (`[fr, es]` or one `- item` per line); verified like `apply_edits`."""
     items = doc.get(where)
     if not isinstance(items, list) or not items or where in doc.shared:
         raise EditRefused(f"{'.'.join(map(str, where))} is not a list written here")
     check_value(value)
-    raw = path.read_bytes().decode("utf-8")
+    raw = read_source(path, inside)
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     text = raw.removeprefix(bom)
     starts = _offsets(text)

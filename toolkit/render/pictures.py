@@ -89,14 +89,18 @@ def pixels(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def problem(path: Path) -> tuple[tuple[int, int] | None, str | None]:
+def problem(path: Path, root: Path) -> tuple[tuple[int, int] | None, str | None]:
     """The picture's size and why it cannot be printed (None: it can): not a picture,
-    damaged or cut short, or too many pixels."""
+    damaged or cut short, too many pixels, or a file larger than `MAX_FILE_BYTES`. It is
+    read once, from inside the game folder `root`, into the private copy the build prints
+    (`private_copy`), and checked there: a file switched after the caller's check is not
+    opened by name."""
     from PIL import Image, UnidentifiedImageError
 
     try:
-        size = pixels(path)
-        with opened(path) as image:
+        copy = private_copy(path, root).path
+        size = pixels(copy)
+        with opened(copy) as image:
             image.verify()  # reads every chunk, decodes nothing
     except ValueError as exc:
         return None, str(exc)
@@ -141,9 +145,11 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
     kept = _COPIES.get(key)
     if kept is not None and kept.path.is_file():
         return kept
+    if info.st_size > MAX_FILE_BYTES:  # not read at all
+        raise ValueError(_too_large(info.st_size))
     data = read_bounded(path, MAX_FILE_BYTES, inside=root)
-    if len(data) > MAX_FILE_BYTES:
-        raise ValueError(f"the file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
+    if len(data) > MAX_FILE_BYTES:  # it grew after the stat
+        raise ValueError(_too_large(len(data)))
     digest = hashlib.sha256(data).hexdigest()[:32]
     copy = _folder() / f"{digest}{path.suffix.lower()}"
     if not copy.is_file():
@@ -156,6 +162,13 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
     named.path = copy
     _COPIES[key] = named
     return named
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"the file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} a picture file may"
+        " have; save it smaller (compressed)"
+    )
 
 
 def _folder() -> Path:

@@ -3,6 +3,7 @@ is a template; `validate` checks the file is inside the game, readable and sharp
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -72,13 +73,13 @@ class ImageElement(Element):
             return  # P004 says so
         from toolkit.render import pictures
 
-        try:
-            if _past_game_pixels(job, path, pictures.pixels(path)):
+        try:  # read once from inside the game, into the copy the build prints
+            copy = pictures.private_copy(path, root)
+            if _past_game_pixels(job, path, pictures.pixels(copy.path)):
                 return  # not decoded: P004 says so
         except (OSError, ValueError):
             return  # P004 says so
-        stat = path.stat()
-        seen = _average(str(path), stat.st_mtime_ns, stat.st_size)
+        seen = _average(os.fspath(copy.path))
         if seen is None:
             return
         colour, (pw, ph) = seen
@@ -109,7 +110,7 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     if not path.is_file():
         yield Problem("P004", f"no image file {item.text!r}", where)
         return
-    pixels, why = pictures.problem(path)
+    pixels, why = pictures.problem(path, root)
     if pixels is None:
         yield Problem("P004", f"cannot read image {item.text!r}: {why}", where)
         return
@@ -145,10 +146,10 @@ def _past_game_pixels(job: PrintJob, path: Path, pixels: tuple[int, int]) -> boo
 
 
 @lru_cache(maxsize=256)
-def _average(path: str, mtime_ns: int, size: int) -> tuple[str, tuple[int, int]] | None:
+def _average(path: str) -> tuple[str, tuple[int, int]] | None:
     """A picture's mean colour over white (`#rrggbb`) and its pixel size, or None when it
-    cannot be read (P004). Keyed by the file's time and size, so an edited picture is read
-    again."""
+    cannot be read (P004). `path` is the picture's private copy (pictures.private_copy),
+    named by its digest: an edited picture is another copy, read again."""
     from PIL import Image, UnidentifiedImageError
 
     from toolkit.render import pictures
