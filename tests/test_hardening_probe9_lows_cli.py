@@ -46,3 +46,59 @@ def test_a_bad_tolerance_is_named_as_the_tolerance(tmp_path, run_cli, tolerance)
     )
     assert result.exit_code == 2, result.output[-800:]
     assert "--tolerance" in result.output and "--objective" not in result.output, result.output
+
+
+APPLY_TURNS = "        self.turns += 1\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "what"),
+    [
+        (APPLY_TURNS, APPLY_TURNS + "        self.events[0] = 10**5000\n", "state.events"),
+        (
+            "        return [float(p) for p in self.points]\n",
+            "        return [10**5000 for p in self.points]\n",
+            "score_values",
+        ),
+    ],
+)
+def test_the_contract_reports_the_e004_simulate_reports(tmp_path, run_cli, old, new, what):
+    # check --contract said "clean" for counts and scores simulate's report cannot count
+    game = _game(tmp_path, old=old, new=new)
+    simulated = run_cli("simulate", str(game), "-n", "3", "-p", "2")
+    assert simulated.exit_code == 1 and "E004" in simulated.output, simulated.output[-800:]
+    checked = run_cli("check", "--contract", "-n", "10", "-p", "2", str(game))
+    assert checked.exit_code == 1, checked.output[-800:]
+    assert "E004" in checked.output and what in checked.output, checked.output[-800:]
+    assert "engine.py:" in checked.output, checked.output[-800:]
+
+
+TIMED_OUT = "        return self.rounds >= ROUND_CAP and max(self.points) < self.game.target\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "what"),
+    [
+        (
+            '    event_names = ("reshuffles", "extra_draws")\n',
+            '    event_names = "abc"\n',
+            "E002",
+            "not the str 'abc'",
+        ),
+        (
+            '    event_names = ("reshuffles", "extra_draws")\n',
+            '    event_names = ("reshuffles", "reshuffles")\n',
+            "E002",
+            "'reshuffles' twice",
+        ),
+        (TIMED_OUT, '        return "no"\n', "E004", "state.timed_out is str 'no'"),
+    ],
+)
+def test_engine_api_oddities_are_findings(tmp_path, run_cli, old, new, code, what):
+    # a string of event names was taken as one name per letter, a name given twice made two
+    # rows of one name, and timed_out "no" (truthy) made every game a timeout
+    game = _game(tmp_path, old=old, new=new)
+    result = run_cli("simulate", str(game), "-n", "3", "-p", "2")
+    assert result.exit_code == 1, result.output[-800:]
+    assert code in result.output and what in result.output, result.output[-800:]
+    assert "engine.py:" in result.output, result.output[-800:]
