@@ -102,3 +102,65 @@ def test_engine_api_oddities_are_findings(tmp_path, run_cli, old, new, code, wha
     assert result.exit_code == 1, result.output[-800:]
     assert code in result.output and what in result.output, result.output[-800:]
     assert "engine.py:" in result.output, result.output[-800:]
+
+
+def test_an_empty_list_is_a_usage_error(tmp_path, run_cli):
+    # `build --only ''` built everything; `validate --select ''` reported every rule clean
+    game = _game(tmp_path)
+    built = run_cli("build", str(game), "--only", " , ", "--out", str(tmp_path / "out"))
+    assert built.exit_code == 2 and "--only" in built.output, built.output
+    assert not (tmp_path / "out").exists()
+    checked = run_cli("validate", str(game), "--select", "")
+    assert checked.exit_code == 2 and "--select" in checked.output, checked.output
+
+
+def test_list_says_a_folder_without_game_yaml_is_not_a_game(tmp_path, run_cli):
+    # `list /etc` listed /etc as a game, all dashes, exit 0
+    (tmp_path / "notes").mkdir()
+    result = run_cli("list", str(tmp_path / "notes"))
+    assert result.exit_code == 1, result.output
+    assert "not a game folder" in result.output and "game.yaml" in result.output
+    assert "Playset games" not in result.output
+
+
+def test_converting_onto_the_source_names_the_out_option(tmp_path, run_cli):
+    # `convert cards.yaml --to csv --out cards.yaml --force` said "is already csv"
+    deck = _game(tmp_path) / "decks" / "cards.yaml"
+    before = deck.read_bytes()
+    result = run_cli("convert", str(deck), "--to", "csv", "--out", str(deck), "--force")
+    assert result.exit_code == 1, result.output
+    assert "already" not in result.output and "--out" in result.output, result.output
+    assert deck.read_bytes() == before
+    same = run_cli("convert", str(deck), "--to", "yaml")
+    assert same.exit_code == 1 and "is already yaml" in same.output, same.output
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1 ", "256.1.1.1"])
+def test_a_host_not_of_this_machine_is_named_not_the_port(tmp_path, run_cli, host):
+    # "cannot listen …: Name or service not known (try --port 0)" blamed the port
+    game = _game(tmp_path)
+    result = run_cli("preview", str(game), "--host", host, "--port", "0")
+    assert result.exit_code == 2, result.output
+    assert "not an address of this machine" in result.output, result.output
+    assert "--port 0" not in result.output, result.output
+
+
+def test_playset_no_cache_has_one_reader(tmp_path, run_cli, monkeypatch):
+    # `PLAYSET_NO_CACHE=maybe` was a usage error for validate and build, "on" for the
+    # preview's image store
+    import click
+
+    from toolkit.preview.store import cache_off
+    from toolkit.usercache import SWITCH_STATES, no_cache_env
+
+    assert click.types.BoolParamType.bool_states == SWITCH_STATES  # click reads it for validate
+    game = _game(tmp_path)
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "maybe")
+    assert run_cli("validate", str(game)).exit_code == 2
+    result = run_cli("preview", str(game), "--port", "0")
+    assert result.exit_code == 2 and "PLAYSET_NO_CACHE='maybe'" in result.output, result.output
+    with pytest.raises(ValueError):
+        no_cache_env()
+    for value, off in (("Off", False), (" yes ", True), ("0", False), ("", False)):
+        monkeypatch.setenv("PLAYSET_NO_CACHE", value)
+        assert no_cache_env() is off and cache_off() is off, value

@@ -125,8 +125,14 @@ def _unbundle(payload: bytes) -> list[bytes] | None:
 
 
 def cache_off() -> bool:
-    """PLAYSET_NO_CACHE is set: neither drawings nor findings are read or kept."""
-    return os.environ.get("PLAYSET_NO_CACHE", "").lower() not in ("", "0", "false", "no")
+    """PLAYSET_NO_CACHE is on: neither drawings nor findings are read or kept (a value that
+    says neither is refused by `playset preview` before it starts; here, off is safe)."""
+    from toolkit.usercache import no_cache_env
+
+    try:
+        return no_cache_env()
+    except ValueError:
+        return True
 
 
 def open_store(game_root: Path) -> ImageStore | None:
