@@ -164,3 +164,69 @@ def test_playset_no_cache_has_one_reader(tmp_path, run_cli, monkeypatch):
     for value, off in (("Off", False), (" yes ", True), ("0", False), ("", False)):
         monkeypatch.setenv("PLAYSET_NO_CACHE", value)
         assert no_cache_env() is off and cache_off() is off, value
+
+
+@pytest.mark.parametrize(("signum", "code"), [(2, 130), (15, 143)])
+def test_the_language_server_stopped_by_a_signal_exits_128_plus_it_and_leaves_no_mirror(
+    tmp_path, signum, code
+):
+    # Ctrl-C ended `playset lsp` with 0 (pygls swallows KeyboardInterrupt); SIGTERM killed
+    # it and left its /tmp/playset-lsp-* mirror behind
+    import json
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from tests.starter_games import new_game
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    uri = (game / "game.yaml").as_uri()
+    opened = {
+        "jsonrpc": "2.0",
+        "method": "textDocument/didOpen",
+        "params": {
+            "textDocument": {
+                "uri": uri,
+                "languageId": "yaml",
+                "version": 1,
+                "text": (game / "game.yaml").read_text(encoding="utf-8"),
+            }
+        },
+    }
+    initialized = {"jsonrpc": "2.0", "method": "initialized", "params": {}}
+    data = INITIALIZE + _message(json.dumps(initialized).encode())
+    data += _message(json.dumps(opened).encode())
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "lsp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
+    )
+    try:
+        assert server.stdin is not None
+        server.stdin.write(data)
+        server.stdin.flush()
+        end = time.monotonic() + 20
+        while not list(temp.glob("playset-lsp-*")) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert list(temp.glob("playset-lsp-*")), "no mirror made"
+        server.send_signal(signum)
+        assert server.wait(timeout=20) == code, server.stderr.read() if server.stderr else ""
+    finally:
+        server.kill()
+        server.wait()
+    assert not list(temp.glob("playset-lsp-*"))
+
+
+def _message(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+INITIALIZE = _message(
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+)
