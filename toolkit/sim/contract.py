@@ -209,7 +209,8 @@ def _play(
         if len(scores) != setup.players and not teams:
             message = f"game {index}: score_values has {len(scores)} entries"
             problems.append(Problem("score_values", message))
-        else:  # the result as simulate's report reads it: the same E004 if it cannot
+        if teams or len(result) == len(scores) == setup.players:
+            # the result as simulate's report reads it: the same E004 if it cannot
             try:
                 end_values(compiled, setup, state)
             except WrongResult as exc:
