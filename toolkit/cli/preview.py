@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from toolkit.cli.common import escape, game_folders, stderr, usage_error
-from toolkit.usercache import no_cache_env
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 PREVIEW_GAME_HELP = (
@@ -36,6 +35,8 @@ def preview(
     if len(folders) != 1:
         names = ", ".join(folder.name for folder in folders)
         raise usage_error(f"name the game to preview (bundled: {names})")
+    from toolkit.preview.store import no_cache_env
+
     try:  # the image store's reader, as validate and build read it (`maybe` was "on")
         no_cache_env()
     except ValueError as exc:

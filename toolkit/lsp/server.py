@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import signal
 import sys
@@ -26,7 +27,6 @@ from toolkit.diagnostics import Diagnostic, Severity
 from toolkit.lsp import actions, names
 from toolkit.lsp.mirror import Mirror
 from toolkit.lsp.workspace import GameState, game_root
-from toolkit.sim.exits import hard_exit
 
 DEBOUNCE_SECONDS = 0.15
 DOCS = "https://github.com/playset/playset/blob/main/docs/reference.md#rules"
@@ -435,7 +435,7 @@ def _stopped_by_signals(server: PlaysetServer) -> Iterator[None]:
             server.close()
         with contextlib.suppress(Exception):
             sys.stderr.flush()
-        hard_exit(128 + signum)
+        os._exit(128 + signum)  # no engine runs here: nothing guards os._exit
 
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     for sig in previous:
