@@ -28,6 +28,27 @@ KEY_BYTES = 32
 MAC_BYTES = 32
 
 
+NO_CACHE_ENV = "PLAYSET_NO_CACHE"
+SWITCH_STATES = {
+    **dict.fromkeys(("1", "true", "t", "yes", "y", "on"), True),
+    **dict.fromkeys(("", "0", "false", "f", "no", "n", "off"), False),
+}
+"""What PLAYSET_NO_CACHE may say: click's boolean words (validate's and build's --no-cache
+read the variable through click; a test keeps the two tables the same)."""
+
+
+def no_cache_env() -> bool:
+    """Whether PLAYSET_NO_CACHE turns the caches off; ValueError for a value that says
+    neither (`maybe` was a usage error for validate and build, "on" for the preview)."""
+    raw = os.environ.get(NO_CACHE_ENV, "")
+    state = SWITCH_STATES.get(raw.strip().lower())
+    if state is None:
+        raise ValueError(
+            f"{NO_CACHE_ENV}={raw[:40]!r} is neither on (1, true, yes) nor off (0, false, no)"
+        )
+    return state
+
+
 def private(info: os.stat_result) -> bool:
     """Owned by this user and writable by no one else."""
     return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)

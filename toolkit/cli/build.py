@@ -90,7 +90,9 @@ def build(
         raise usage_error(f"profile must be home or press, not {profile!r}")
     if paper not in ("a4", "letter"):
         raise usage_error(f"paper must be a4 or letter, not {paper!r}")
-    names = tuple(name.strip() for name in only.split(",") if name.strip()) if only else None
+    names = None if only is None else tuple(n.strip() for n in only.split(",") if n.strip())
+    if names == ():  # `--only ''` built everything
+        raise usage_error("--only names no artifact (e.g. --only cards,rulebook)")
     unknown = [name for name in names or () if name not in artifacts()]
     if unknown:
         known = ", ".join(artifacts())

@@ -27,7 +27,7 @@ def preview(
     """Serve a live preview: every card front and back, the board and the rulebook, redrawn
     when a file is saved, with the diagnostics beside the cards. Ctrl-C stops it."""
     try:
-        from toolkit.preview.serve import PortInUse, address, bind, serve
+        from toolkit.preview.serve import HostNotHere, PortInUse, address, bind, serve
     except ImportError as exc:  # the optional extra is not installed
         raise usage_error(f"the preview needs {exc.name}: pip install 'playset[preview]'") from None
 
@@ -35,6 +35,12 @@ def preview(
     if len(folders) != 1:
         names = ", ".join(folder.name for folder in folders)
         raise usage_error(f"name the game to preview (bundled: {names})")
+    from toolkit.preview.store import no_cache_env
+
+    try:  # the image store's reader, as validate and build read it (`maybe` was "on")
+        no_cache_env()
+    except ValueError as exc:
+        raise usage_error(str(exc)) from None
     if not host.strip():  # the socket layer reads '' as every address: say it plainly
         raise usage_error("--host is empty; give 0.0.0.0 to listen on every address")
     if not 0 <= port <= 65535:
@@ -42,7 +48,12 @@ def preview(
     try:
         sock = bind(host, port)
     except PortInUse as exc:
-        stderr.print(f"[red]error:[/red] {escape(str(exc))} (try --port 0)")
+        hint = (
+            "--host 127.0.0.1, or 0.0.0.0 for every address"
+            if isinstance(exc, HostNotHere)
+            else "--port 0"
+        )
+        stderr.print(f"[red]error:[/red] {escape(str(exc))} (try {hint})")
         raise typer.Exit(2) from None
 
     def ready(session: object) -> None:

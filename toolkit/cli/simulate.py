@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -63,7 +64,7 @@ def idle_policy(text: str) -> Any:
         after = float(seconds) if seconds else 30.0
     except ValueError:
         after = -1.0
-    if mode not in ("wait", "stop") or not after >= 0:
+    if mode not in ("wait", "stop") or not 0 <= after < math.inf:  # NaN fails both
         raise usage_error(f"--dask-idle {text} (expected wait or stop, then :SECONDS if wanted)")
     return Idle(after, mode == "stop", lambda words: stderr.print(escape(words)))
 

@@ -399,14 +399,14 @@ def replay(
     from toolkit.sim.variants import VariantError, resolve
 
     request = sim_request(games=index + 1, players=players, bots=bots, seed=seed, option=option)
+    try:
+        specs = [parse_vary(text, "--set") for text in set_ or []]
+        once_each(specs, "--set")
+    except SetupError as exc:
+        raise usage_error(str(exc)) from None
+    if any(len(values) != 1 for _, values in specs):
+        raise usage_error("--set takes one value (PATH=VALUE)")
     with _session(game, request) as (base, _):
-        try:
-            specs = [parse_vary(text) for text in set_ or []]
-            once_each(specs, "--set")
-        except SetupError as exc:
-            raise usage_error(str(exc)) from None
-        if any(len(values) != 1 for _, values in specs):
-            raise usage_error("--set takes one value (PATH=VALUE)")
         try:
             combo = [(resolve(base.game, path, values), values[0]) for path, values in specs]
             options, rules = check_point(base.game, base.config.setup.players, combo)

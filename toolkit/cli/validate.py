@@ -64,6 +64,8 @@ def validate(
         # rule found, from the cache too
         _register_rules()
     selection = RuleSelection.parse(select or (), ignore or ())
+    if select and not selection.select:  # `--select ''` selected every rule: "clean"
+        raise usage_error("--select names no rule code or prefix (e.g. --select S,R003)")
     unknown = selection.unknown_prefixes()
     if unknown:
         raise usage_error(f"no rule matches {', '.join(unknown)} (see `playset rules`)")

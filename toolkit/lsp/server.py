@@ -7,10 +7,14 @@ other requests, and a failure is logged, never the end of the session."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import re
+import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import unquote, urlparse
@@ -401,15 +405,43 @@ PYGLS_LOGS = ("pygls.server", "pygls.protocol.json_rpc")
 
 def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Serve over stdin and stdout until the client disconnects or sends `exit`; the exit
-    code (1 for an `exit` without a shutdown request before it)."""
+    code (1 for an `exit` without a shutdown request before it; 128 + the signal for Ctrl-C
+    or SIGTERM, as every command: pygls swallowed Ctrl-C, exit 0, and SIGTERM killed the
+    server with its mirror left in /tmp)."""
     server = make_server()
     quiet = _OneLine()
     for name in PYGLS_LOGS:
         logging.getLogger(name).addFilter(quiet)
     try:
-        server.start_io(_BoundedInput(stdin or sys.stdin.buffer), stdout)  # type: ignore[arg-type]
+        with _stopped_by_signals(server):
+            server.start_io(_BoundedInput(stdin or sys.stdin.buffer), stdout)  # type: ignore[arg-type]
     finally:
         for name in PYGLS_LOGS:
             logging.getLogger(name).removeFilter(quiet)
         server.close()
     return server.exit_code or 0
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(server: PlaysetServer) -> Iterator[None]:
+    """Ctrl-C or SIGTERM: the mirrors removed, then exit 128 + the signal at once (pygls
+    would wait for its reader thread, blocked on the editor's open stdin)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        with contextlib.suppress(Exception):
+            server.close()
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os._exit(128 + signum)  # no engine runs here: nothing guards os._exit
+
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

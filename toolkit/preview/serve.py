@@ -7,6 +7,7 @@ second, then the worker and the watcher.
 
 from __future__ import annotations
 
+import errno
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,10 @@ class PortInUse(OSError):
     """The port cannot be bound (taken, or not allowed)."""
 
 
+class HostNotHere(PortInUse):
+    """The host is no address of this machine (a name that does not resolve, a typo)."""
+
+
 def bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -29,6 +34,10 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
+        if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL:
+            # '127.0.0.1 ' or 256.1.1.1 said "Name or service not known (try --port 0)"
+            what = f"{host!r} is not an address of this machine ({exc.strerror or exc})"
+            raise HostNotHere(f"cannot listen on {what}") from None
         raise PortInUse(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.listen(128)
     sock.set_inheritable(True)

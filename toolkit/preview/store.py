@@ -22,7 +22,7 @@ from pathlib import Path
 from toolkit.content.validate_cache import shared_trees
 from toolkit.fileio import walk
 from toolkit.render.deps import Target
-from toolkit.usercache import SignedStore, prune_least_used
+from toolkit.usercache import SignedStore, no_cache_env, prune_least_used
 
 STORE = "preview"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a long rulebook's pages
@@ -125,8 +125,12 @@ def _unbundle(payload: bytes) -> list[bytes] | None:
 
 
 def cache_off() -> bool:
-    """PLAYSET_NO_CACHE is set: neither drawings nor findings are read or kept."""
-    return os.environ.get("PLAYSET_NO_CACHE", "").lower() not in ("", "0", "false", "no")
+    """PLAYSET_NO_CACHE is on: neither drawings nor findings are read or kept (a value that
+    says neither is refused by `playset preview` before it starts; here, off is safe)."""
+    try:
+        return no_cache_env()
+    except ValueError:
+        return True
 
 
 def open_store(game_root: Path) -> ImageStore | None:

@@ -17,7 +17,7 @@ from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.engines import describe, shortened
-from toolkit.sim.runner import game_seed
+from toolkit.sim.runner import WrongResult, end_values, game_seed
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class Problem:
 
     method: str
     message: str
+    code: str = "E006"  # E004: a result simulate's report cannot count (its finding too)
 
 
 MAX_PROBLEMS = 20  # a run stops after the game that takes it past this many problems
@@ -208,6 +209,12 @@ def _play(
         if len(scores) != setup.players and not teams:
             message = f"game {index}: score_values has {len(scores)} entries"
             problems.append(Problem("score_values", message))
+        if teams or len(result) == len(scores) == setup.players:
+            # the result as simulate's report reads it: the same E004 if it cannot
+            try:
+                end_values(compiled, setup, state)
+            except WrongResult as exc:
+                problems.append(Problem(exc.method, f"game {index} end: {exc}", "E004"))
     return problems
 
 

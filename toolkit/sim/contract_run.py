@@ -68,5 +68,6 @@ def _findings(
             owner = type(compiled) if problem.method == "new_state" else state_type
             file, line = failure_at(compiled, getattr(owner, problem.method, owner), None)
             message = f"{count} players ({problem.method}): {problem.message}"
-            found.append(E_BROKEN.at(file, Span(line, 1), message))
+            broken = E_RAISED if problem.code == E_RAISED.code else E_BROKEN
+            found.append(broken.at(file, Span(line, 1), message))
     return found

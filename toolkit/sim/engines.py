@@ -108,6 +108,8 @@ def where_defined(obj: Any, root: Path | None) -> tuple[Path, int] | None:
     """The file and line where a function or class is defined, if under `root`."""
     if root is None:
         return None
+    if isinstance(obj, property) and obj.fget is not None:  # `timed_out`: its getter's line
+        obj = obj.fget
     try:
         target = inspect.unwrap(obj)
         file = inspect.getsourcefile(target)
@@ -543,6 +545,9 @@ MAX_NAME = 200
 
 
 def _names(found: Any, what: str, most: int | None = None) -> tuple[str, ...]:
+    if isinstance(found, str | bytes):  # "abc" was taken as three names, a, b and c
+        shown = f"{found[:40]!r}"
+        raise _WrongNames(f"{what} must be a list of names, not the {type(found).__name__} {shown}")
     try:
         names: tuple[Any, ...] = tuple(found)
     except TypeError:
@@ -554,6 +559,9 @@ def _names(found: Any, what: str, most: int | None = None) -> tuple[str, ...]:
     bad = next((name for name in names if not name_ok(name)), None)
     if bad is not None:
         raise _WrongNames(f"{what} holds {bad[:40]!r}: {name_problem(bad)}")
+    if what == "event_names" and len(set(names)) != len(names):  # two rows of one name
+        twice = next(name for i, name in enumerate(names) if name in names[:i])
+        raise _WrongNames(f"{what} holds {twice[:40]!r} twice (a name counts one event)")
     return names
 
 

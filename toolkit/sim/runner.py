@@ -152,32 +152,13 @@ def _play(
             what = f"the game did not end within max_turns={limit} moves"
             at = type(state).is_terminal
             return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
-        scores = _numbers(state.score_values(), "score_values")
-        returns = _numbers(state.returns(), "returns")
-        if not compiled.seats_are_teams(setup):  # a team game counts per team
-            _per_seat(returns, "returns", setup.players)
-            _per_seat(scores, "score_values", setup.players)
-        bad = next((v for v in returns if not 0 <= v <= 1), None)
-        if bad is not None:
-            what = f"returns() holds {bad!r}: a seat's result is 1/k for k winners, else 0"
-            raise WrongResult("returns", what)
-        figures = _figures(state.figures())
         return GameRecord(
             index=index,
             seed=gseed,
-            returns=returns,
-            scores=scores,
-            turns=_count(state.turns, "turns"),
-            rounds=_count(state.rounds, "rounds"),
-            timed_out=bool(state.timed_out),
-            roles=_roles(state.roles()),
             moves=moves,
             decisions=decisions,
             branching=branching,
-            events=_counts(state.events, "events"),
-            card_plays=tuple(_counts(row, "card_plays") for row in _rows(state.card_plays)),
-            figures=figures,
-            first=_count(state.first_player(), "first_player", "first_player"),
+            **end_values(compiled, setup, state),
         )
     except WrongResult as exc:  # a result the report cannot count: at the method's line
         at = getattr(type(state), exc.method, type(state))
@@ -192,6 +173,40 @@ def _play(
         where = type(state).apply if state is not None else type(compiled).new_state
         what = f"raised {describe(exc)}"
         return _failed(compiled, index, seed, gseed, moves, "E004", what, where, exc)
+
+
+def end_values(compiled: CompiledGame, setup: GameSetup, state: State) -> dict[str, Any]:
+    """What a finished game leaves for the report (GameRecord's fields but the game's
+    index, seed and move counts), each checked: WrongResult names the method and what the
+    report cannot count (`check --contract` reports the same, as simulate's E004)."""
+    scores = _numbers(state.score_values(), "score_values")
+    returns = _numbers(state.returns(), "returns")
+    if not compiled.seats_are_teams(setup):  # a team game counts per team
+        _per_seat(returns, "returns", setup.players)
+        _per_seat(scores, "score_values", setup.players)
+    bad = next((v for v in returns if not 0 <= v <= 1), None)
+    if bad is not None:
+        what = f"returns() holds {bad!r}: a seat's result is 1/k for k winners, else 0"
+        raise WrongResult("returns", what)
+    return {
+        "returns": returns,
+        "scores": scores,
+        "turns": _count(state.turns, "turns"),
+        "rounds": _count(state.rounds, "rounds"),
+        "timed_out": _flag(state.timed_out, "timed_out"),
+        "roles": _roles(state.roles()),
+        "events": _counts(state.events, "events"),
+        "card_plays": tuple(_counts(row, "card_plays") for row in _rows(state.card_plays)),
+        "figures": _figures(state.figures()),
+        "first": _count(state.first_player(), "first_player", "first_player"),
+    }
+
+
+def _flag(value: object, name: str) -> bool:
+    """A yes/no the engine keeps: a bool (`"no"` was truthy: every game a timeout)."""
+    if not isinstance(value, bool):
+        raise WrongResult(name, f"state.{name} is {_shown(value)}, not True or False")
+    return value
 
 
 class WrongResult(Exception):

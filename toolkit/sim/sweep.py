@@ -26,25 +26,28 @@ SWEEP_SCHEMA = 1
 DEFAULT_GROUPS = ("headline", "seat", "figure")  # what the table and PDF show by default
 
 
-def parse_vary(text: str) -> tuple[str, tuple[Value, ...]]:
-    """`PATH=V1,V2,…` or `PATH=LO..HI` (whole numbers, both ends included)."""
-    from toolkit.sim.variants import parse_value
+def parse_vary(text: str, flag: str = "--vary") -> tuple[str, tuple[Value, ...]]:
+    """`PATH=V1,V2,…` or `PATH=LO..HI` (whole numbers, both ends included); FLAG names the
+    option in the messages (`replay --set` reads the same form)."""
+    from toolkit.sim.variants import finite_values, parse_value
 
     path, sep, raw = text.partition("=")
     path = path.strip()
     if not sep or not path or not raw.strip():
-        raise SetupError(f"--vary {text!r}: expected PATH=V1,V2,... or PATH=LO..HI")
+        raise SetupError(f"{flag} {text!r}: expected PATH=V1,V2,... or PATH=LO..HI")
     if ".." in raw and "," not in raw:
         lo, _, hi = raw.partition("..")
         a, b = parse_value(lo), parse_value(hi)
         if not (isinstance(a, int) and isinstance(b, int)) or isinstance(a, bool) or b < a:
-            raise SetupError(f"--vary {text!r}: a range LO..HI takes whole numbers, LO <= HI")
+            raise SetupError(f"{flag} {text!r}: a range LO..HI takes whole numbers, LO <= HI")
         if b - a > 1000:
-            raise SetupError(f"--vary {text!r}: more than 1000 values")
+            raise SetupError(f"{flag} {text!r}: more than 1000 values")
         return path, tuple(range(a, b + 1))
-    values = tuple(parse_value(v) for v in raw.split(",") if v.strip())
+    values = finite_values(
+        tuple(parse_value(v) for v in raw.split(",") if v.strip()), f"{flag} {text!r}"
+    )
     if len(set(map(repr, values))) != len(values):
-        raise SetupError(f"--vary {text!r}: a value is given twice")
+        raise SetupError(f"{flag} {text!r}: a value is given twice")
     return path, values
 
 

@@ -20,7 +20,14 @@ from toolkit.sim.metrics import MetricValue
 from toolkit.sim.options import SetupError
 from toolkit.sim.session import Simulation
 from toolkit.sim.sweep import check_point, point_simulation, value_text
-from toolkit.sim.variants import Parameter, Value, VariantError, parse_value, resolve
+from toolkit.sim.variants import (
+    Parameter,
+    Value,
+    VariantError,
+    finite_values,
+    parse_value,
+    resolve,
+)
 
 CONFIRM_SEED_OFFSET = 1_000_003  # confirmation games are other games than the trials'
 
@@ -66,7 +73,9 @@ def parse_param(text: str) -> tuple[str, Any]:
         ):
             raise SetupError(f"--param {text!r}: LO..HI takes two numbers with LO < HI")
         return path, (a, b)
-    return path, tuple(parse_value(v) for v in raw.split(",") if v.strip())
+    return path, finite_values(
+        tuple(parse_value(v) for v in raw.split(",") if v.strip()), f"--param {text!r}"
+    )
 
 
 def _finite_span(a: float, b: float) -> bool:
@@ -80,7 +89,10 @@ def _finite_span(a: float, b: float) -> bool:
 
 def parse_tolerance(key: str, text: str) -> float:
     """`--tolerance 5%` (a rate, 0.05) or `2`: zero or more, as the target is written."""
-    within = parse_objective(f"{key}={text}")[1]
+    try:
+        within = parse_objective(f"{key}={text}")[1]
+    except SetupError:
+        raise SetupError(f"--tolerance {text!r}: expected a finite number, e.g. 5% or 2") from None
     if within < 0:
         raise SetupError(f"--tolerance {text}: a tolerance is zero or more")
     return within

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -67,6 +68,15 @@ def parse_value(raw: str) -> Value:
         except ValueError:
             pass
     return text
+
+
+def finite_values(values: tuple[Value, ...], where: str) -> tuple[Value, ...]:
+    """VALUES, or a SetupError naming WHERE (the option and its text) if one is a number
+    past the float range or not a number at all (`nan`, `inf`, `1e400` read as floats)."""
+    for value in values:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise SetupError(f"{where}: {value} is not a finite number")
+    return values
 
 
 def _segments(path: str) -> tuple[str | int, ...]:

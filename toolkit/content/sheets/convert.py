@@ -94,7 +94,11 @@ def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:
         return result
     target = out or src.with_suffix("." + fmt)
     if target.resolve() == src.resolve():
-        result.error = f"{display} is already {fmt}"
+        suffix = src.suffix.lower().lstrip(".")
+        if suffix == fmt or (fmt == "yaml" and suffix == "yml"):
+            result.error = f"{display} is already {fmt}"
+        else:  # `cards.yaml --to csv --out cards.yaml` said "is already csv"
+            result.error = f"--out {out} is {display} itself: name another file to write"
         return result
     if source_is_sheet:
         rows_key = rows_key_of(src)
