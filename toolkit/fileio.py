@@ -578,11 +578,11 @@ TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
 
 
-def remove_stale_temporaries(folder: Path, named: Callable[[str], object] = TEMPORARY.match) -> int:
+def remove_stale_temporaries(folder: Path) -> int:
     """Remove the temporary files a killed run staged in `folder` (not below it) and left:
-    regular files `named` so (fileio's temporary names unless told) older than STALE_SECONDS
-    (a run in progress stages for seconds); how many. A build killed between two renames
-    left them in output/<game>/<lang>/ for ever."""
+    regular files of fileio's temporary names older than STALE_SECONDS (a run in progress
+    stages for seconds); how many. A build killed between two renames left them in
+    output/<game>/<lang>/ for ever."""
     cutoff = time.time() - STALE_SECONDS
     removed = 0
     try:
@@ -590,7 +590,7 @@ def remove_stale_temporaries(folder: Path, named: Callable[[str], object] = TEMP
     except OSError:
         return 0
     for entry in entries:
-        if not named(entry.name):
+        if not TEMPORARY.match(entry.name):
             continue
         try:
             info = entry.stat(follow_symlinks=False)
