@@ -15,13 +15,7 @@ import pytest
 
 from toolkit import dataclass_code
 
-RUN = (
-    "import sys; sys.argv = ['playset', 'list'];"
-    "import toolkit.dataclass_code as kept; counted = [0]; real = compile\n"
-    "def counting(*args, **kwargs):\n"
-    "    counted[0] += 1\n"
-    "    return real(*args, **kwargs)\n"
-    "kept.compile = counting\n"
+LIST_AND_COUNT = (
     "import toolkit.cli as cli\n"
     "try:\n"
     "    cli.main()\n"
@@ -29,12 +23,23 @@ RUN = (
     "    pass\n"
     "print('compiled', counted[0], file=sys.stderr)\n"
 )
+"""`playset list`, then how many compilations the counter above it saw (on stderr)."""
+
+RUN = (
+    "import sys; sys.argv = ['playset', 'list'];"
+    "import toolkit.dataclass_code as kept; counted = [0]; real = compile\n"
+    "def counting(*args, **kwargs):\n"
+    "    counted[0] += 1\n"
+    "    return real(*args, **kwargs)\n"
+    "kept.compile = counting\n" + LIST_AND_COUNT
+)
 
 
-def _compiled(cache: Path) -> int:
-    """How many dataclass method sources a run of `playset list` compiled."""
+def _compiled(cache: Path, script: str = RUN) -> int:
+    """How many dataclass method sources (or, with FORWARD_RUN, forward references) a run of
+    `playset list` compiled."""
     env = dict(os.environ, PLAYSET_CACHE=str(cache))
-    done = subprocess.run([sys.executable, "-c", RUN], capture_output=True, text=True, env=env)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     line = [row for row in done.stderr.splitlines() if row.startswith("compiled ")][-1]
     return int(line.split()[1])
@@ -125,31 +130,14 @@ FORWARD_RUN = (
     "        caller = sys._getframe(1).f_code\n"
     "        if caller is typing.ForwardRef.__init__.__code__ or caller.co_name == '_compile':\n"
     "            counted[0] += 1\n"
-    "sys.addaudithook(hook)\n"
-    "import toolkit.cli as cli\n"
-    "try:\n"
-    "    cli.main()\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "print('compiled', counted[0], file=sys.stderr)\n"
+    "sys.addaudithook(hook)\n" + LIST_AND_COUNT
 )
-
-
-def _forward_refs_compiled(cache: Path) -> int:
-    """How many forward references (string annotations) a run of `playset list` compiled."""
-    env = dict(os.environ, PLAYSET_CACHE=str(cache))
-    done = subprocess.run(
-        [sys.executable, "-c", FORWARD_RUN], capture_output=True, text=True, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    line = [row for row in done.stderr.splitlines() if row.startswith("compiled ")][-1]
-    return int(line.split()[1])
 
 
 def test_a_second_run_compiles_no_forward_reference(tmp_path: Path) -> None:
     # pydantic's core schema alone makes hundreds (~0.9 G instructions of a cold build)
-    assert _forward_refs_compiled(tmp_path) > 100
-    assert _forward_refs_compiled(tmp_path) == 0
+    assert _compiled(tmp_path, FORWARD_RUN) > 100
+    assert _compiled(tmp_path, FORWARD_RUN) == 0
 
 
 def test_a_forward_reference_from_kept_code_is_the_one_typing_makes(monkeypatch) -> None:
