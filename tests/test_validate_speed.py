@@ -237,3 +237,82 @@ def test_the_walk_asks_typing_about_each_annotation_once(monkeypatch) -> None:
     monkeypatch.setattr(walk, "_SHAPES", {})
     assert collect(game) == first
     assert asked[0] > 0
+
+
+def test_a_layout_is_found_resolving_the_game_folder_once(tmp_path, monkeypatch) -> None:
+    import os
+
+    from toolkit.content import assets
+
+    outside, real_game = tmp_path / "outside", tmp_path / "real-game"
+    (real_game / "layouts").mkdir(parents=True)
+    (real_game / "icons").mkdir()
+    outside.mkdir()
+    (outside / "secret.yaml").write_text("a: 1\n")
+    (real_game / "layouts" / "plain.yaml").write_text("a: 1\n")
+    (real_game / "layouts" / "leaves.yaml").symlink_to(outside / "secret.yaml")
+    (real_game / "layouts" / "stays.yaml").symlink_to(real_game / "layouts" / "plain.yaml")
+    (tmp_path / "game").symlink_to(real_game)  # the game reached through a link
+    (real_game / "icons" / "x.svg").symlink_to(outside / "secret.yaml")
+    linked = tmp_path / "linked-game"  # a game whose layouts/ folder is a link outside
+    linked.mkdir()
+    (linked / "layouts").symlink_to(outside)
+    for root in (real_game, tmp_path / "game", linked):
+        for path in (
+            root,
+            root / "layouts",
+            root / "icons",
+            root / "layouts" / "plain.yaml",
+            root / "layouts" / "leaves.yaml",
+            root / "layouts" / "stays.yaml",
+            root / "layouts" / "missing.yaml",
+            root / "layouts" / "secret.yaml",
+            root / "icons" / "x.svg",
+        ):
+            real_root = assets.real_path(root)
+            assert str(assets._real(path, root, real_root)) == os.path.realpath(path), path
+    found = {n: assets.find(assets.LAYOUTS, n, real_game) for n in ("plain", "leaves", "stays")}
+    assert found["plain"] is not None and not found["plain"].outside
+    assert found["stays"] is not None and not found["stays"].outside
+    assert found["leaves"] is not None and "links outside" in found["leaves"].outside
+    linked_found = assets.find(assets.LAYOUTS, "secret", linked)
+    assert linked_found is not None and "folder links outside" in linked_found.outside
+
+    calls = [0]
+    resolve = os.path.realpath
+
+    def counted(path: object, **options: bool) -> str:
+        calls[0] += 1
+        return resolve(path, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os.path, "realpath", counted)
+    assert assets.find(assets.LAYOUTS, "plain", tmp_path / "game") is not None
+    assert calls[0] == 1  # the game folder; its layouts/ folder and file are no links
+
+
+def test_a_yaml_node_s_tag_is_read_once(monkeypatch) -> None:
+    from pathlib import Path
+
+    from ruamel.yaml.nodes import Node
+
+    from toolkit.content.source import parse_document
+
+    raw = b"id: deck\nname: {en: Deck, fr: Paquet}\ncards:\n  - {id: a, copies: 2, on: true}\n"
+    reads = [0]
+    tag = Node.tag
+
+    def counted(node: Node) -> str | None:
+        reads[0] += 1
+        return tag.fget(node)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Node, "tag", property(counted, tag.fset))  # type: ignore[attr-defined]
+    doc, diags = parse_document(Path("deck.yaml"), "deck.yaml", raw)
+    assert not diags and doc is not None
+    assert doc.data == {
+        "id": "deck",
+        "name": {"en": "Deck", "fr": "Paquet"},
+        "cards": [{"id": "a", "copies": 2, "on": True}],
+    }
+    # 14 scalars (8 keys, 6 values): each tag read once here, and once more by ruamel's
+    # constructor for the 2 values that are no strings (was 32: 3 reads per key)
+    assert reads[0] <= 14 + 2
