@@ -30,12 +30,42 @@ def test_the_fold_covers_every_character_a_case_blind_lead_character_matches() -
                 assert folded(ch) == folded(p), (p, ch)
 
 
-def test_a_term_whose_first_word_a_text_lacks_compiles_no_pattern() -> None:
+def test_a_plain_term_is_found_as_its_pattern_finds_it_character_by_character() -> None:
+    """What `glossary._search` relies on to find a term without its pattern, checked against
+    `re` for every character: a character matches a lead character case-blind exactly when
+    it folds to the same single character; `\\w` is `_word_char`; the separator class is
+    white space or `_BETWEEN`; folding a text keeps its length."""
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    assert len(folded(every)) == len(every)
+    words = set(re.findall(r"\w", every))
+    between = set(re.findall("(?i)[\\s\u00a0\u202f'’-]", every))
+    for ch in every:
+        assert (ch in words) == glossary._word_char(ch), ch
+        assert (ch in between) == (ch.isspace() or ch in glossary._BETWEEN), ch
+    leads = {folded(chr(c)): chr(c) for c in range(0x250) if glossary._LEAD.fullmatch(chr(c))}
+    for ch in every:
+        fold = folded(ch)
+        if fold in leads:  # folds to a lead character's fold: the pattern matches it
+            one = re.compile(re.escape(leads[fold]), re.IGNORECASE)
+            assert one.fullmatch(ch), (leads[fold], ch)
+
+
+def test_a_plain_term_is_found_without_compiling_its_pattern() -> None:
     term_pattern.cache_clear()
-    assert not uses("A dram of Talisker on the ferry.", "harbour market", ("harbours",))
-    assert not uses("Le marché du port", "harbour market")
+    assert uses("Two HARBOUR\u00a0Markets and a ſpirit", "harbour market")
+    assert uses("whiskies", "whisky") and not uses("whiskys", "whisky")
+    assert not uses("harbour_market", "harbour market")
     assert term_pattern.cache_info().misses == 0
-    assert uses("Two HARBOUR  Markets", "harbour market")
+    assert uses("l'eau-de-vie", "eau-de-vie")  # a hyphen in the term: its pattern
+    assert term_pattern.cache_info().misses == 1
+
+
+def test_a_term_whose_first_word_a_text_lacks_compiles_no_pattern() -> None:
+    term_pattern.cache_clear()  # terms with a hyphen: found by their patterns
+    assert not uses("A dram of Talisker on the ferry.", "harbour-market", ("harbour's",))
+    assert not uses("Le marché du port", "harbour-market")
+    assert term_pattern.cache_info().misses == 0
+    assert uses("Two HARBOUR-Markets", "harbour-market")
     assert term_pattern.cache_info().misses == 1
 
 
@@ -50,6 +80,11 @@ def test_uses_answers_as_every_pattern_searched() -> None:
         "Straße STRASSE straẞe",
         "",
         "bottle_s bottles bottled",
+        "Bottle's bottle-market, bottle\u00a0market bottle\u2028market bottle__market",
+        "Ye  Olde\tInns, ye-olde'inn, YE OLDE INNES, whiskies WHISKYS whiskyes",
+        "harbourmarket harbour market_ harbour marketsx harbour  marketes",
+        "xbottle bottlex bottlexs 2bottles bottles2 ·bottles· «bottles»",
+        "DISTILLERY DISTILLERIES distilleryies ¹bottle bottle²",
     ]
     terms = [
         "whisky",
@@ -66,6 +101,9 @@ def test_uses_answers_as_every_pattern_searched() -> None:
         "Île",
         "l'eau-de-vie",
         "bottle",
+        "harbour market",
+        "ye olde inn",
+        "Distillery",
         "a",
         "ys",
         "_x",
@@ -86,12 +124,24 @@ def test_uses_answers_as_every_pattern_searched() -> None:
 
 
 def test_a_kept_name_is_blanked_out_as_before() -> None:
-    names = ["Harbour Market", "Ye Olde Inn", "Île"]
-    text = "The harbour markets sell at Ye Olde Inn and on the Île."
-    expected = text
-    for name in sorted(names, key=len, reverse=True):
-        expected = term_pattern(name).sub(" ", expected)
-    assert glossary._without(text, names) == expected
+    names = ["Harbour Market", "Ye Olde Inn", "Île", "Harbour", "Abbey", "Inn"]
+    texts = [
+        "The harbour markets sell at Ye Olde Inn and on the Île.",
+        "Harbour  Market-harbours, HARBOURMARKET, harbour_market, ye olde innes.",
+        "abbeys abbies ABBEY's Abbeyx inns Innx inn-inn inninn ÎLES île_ Île2 xÎle",
+        "Ye Olde Inn Ye Olde Inn harbour harbour market market",
+        "",
+    ]
+
+    def before(text: str) -> str:
+        for name in sorted(names, key=len, reverse=True):
+            text = term_pattern(name).sub(" ", text)
+        return text
+
+    expected = [before(text) for text in texts]
+    term_pattern.cache_clear()
+    assert [glossary._without(text, names) for text in texts] == expected
+    assert term_pattern.cache_info().misses == 0  # plain names: blanked without patterns
 
 
 def _same(made: object, want: object) -> None:
@@ -316,3 +366,75 @@ def test_a_yaml_node_s_tag_is_read_once(monkeypatch) -> None:
     # 14 scalars (8 keys, 6 values): each tag read once here, and once more by ruamel's
     # constructor for the 2 values that are no strings (was 32: 3 reads per key)
     assert reads[0] <= 14 + 2
+
+
+def test_a_rulebook_with_little_markup_is_not_scanned_for_it(monkeypatch) -> None:
+    from toolkit.render import rulebook_source as rs
+
+    class Counted:
+        def __init__(self) -> None:
+            self.scans = 0
+
+        def finditer(self, text: str):  # type: ignore[no-untyped-def]
+            self.scans += 1
+            return real.finditer(text)
+
+    real, counted = rs._INLINE_MARK, Counted()
+    monkeypatch.setattr(rs, "_INLINE_MARK", counted)
+    game = load_game(bundled_games()["whisky-game"])
+    for lang, path in game.rulebook.items():
+        rs._refuse_much_markup(rs.render_markdown(game, lang, rs.read_rulebook(path, game.root)))
+    assert counted.scans == 0
+    # with or without the count first, the same answer: texts at and past the limits
+    monkeypatch.setattr(rs, "_INLINE_MARK", real)
+    edge = [
+        ":a: " * 200 + ":b:",
+        ":a::b:" * 100 + " :c:",
+        "x  \n" * 200 + "x\\\n",
+        "x  \n" * 150 + "x\\\n" * 51,
+        "**a** [b](https://x) `c` &<> *d* _e_\u202f!" * 400,
+        "*" * 4999 + " x" + "_ y" * 2,
+        "a > b" * 2600,
+    ]
+
+    def outcome(text: str) -> tuple[str, int, int] | None:
+        try:
+            rs._refuse_much_markup(text)
+        except rs.RulebookError as exc:
+            return str(exc), exc.line, exc.col
+        return None
+
+    counted_first = [outcome(text) for text in edge]
+    monkeypatch.setattr(rs, "_may_hold_much_markup", lambda text: True)
+    assert counted_first == [outcome(text) for text in edge]
+    assert sum(found is not None for found in counted_first) >= 4
+
+
+def test_a_rulebook_s_template_code_is_masked_without_a_pattern_per_piece(monkeypatch) -> None:
+    from toolkit.checks import rulebook
+    from toolkit.render import rulebook_source as rs
+
+    for piece in ["", "\n", "{{ a }}", "{% if x %}\r\n  y\n\n{% endif %}", "`a`\x00\u2028é"]:
+        found = re.match(".*", piece, re.DOTALL)
+        assert found is not None
+        assert rulebook._blanked(found) == re.sub(r"[^\n]", "\x00", piece)
+    game = load_game(bundled_games()["whisky-game"])
+    sources = [(lang, rs.read_rulebook(path, game.root)) for lang, path in game.rulebook.items()]
+    before = [
+        (list(rulebook._typography("r.md", lang, s)), list(rulebook._images("r.md", s)))
+        for lang, s in sources
+    ]
+    subs = [0]
+    sub = re.sub
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        subs[0] += 1
+        return sub(*args, **kwargs)
+
+    monkeypatch.setattr(re, "sub", counted)
+    after = [
+        (list(rulebook._typography("r.md", lang, s)), list(rulebook._images("r.md", s)))
+        for lang, s in sources
+    ]
+    assert after == before
+    assert subs[0] == 0
