@@ -289,6 +289,32 @@ def test_the_walk_asks_typing_about_each_annotation_once(monkeypatch) -> None:
     assert asked[0] > 0
 
 
+def test_the_walk_skips_a_scalar_field_it_finds_nothing_in(monkeypatch) -> None:
+    from pathlib import Path
+
+    from toolkit.content import walk
+
+    folders = [*bundled_games().values()]
+    folders += sorted(Path("tests/fixtures/broken").iterdir())[::6]  # partial models too
+    games = [load_game(folder) for folder in folders if folder.is_dir()]
+    calls = [0]
+    value = walk._Walker.value
+
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return value(self, *args)
+
+    monkeypatch.setattr(walk._Walker, "value", counted)
+    skipping = [collect(game) for game in games]
+    skipped = calls[0]
+    monkeypatch.setattr(walk, "_FIELDS", {})
+    monkeypatch.setattr(walk, "_inert", lambda ann: False)  # every field walked
+    calls[0] = 0
+    assert [collect(game) for game in games] == skipping
+    assert sum(len(f.texts) + len(f.refs) + len(f.declared) for f in skipping) > 1000
+    assert skipped < calls[0] * 0.8  # 19,700 calls instead of 27,200
+
+
 def test_a_layout_is_found_resolving_the_game_folder_once(tmp_path, monkeypatch) -> None:
     import os
 
@@ -438,3 +464,22 @@ def test_a_rulebook_s_template_code_is_masked_without_a_pattern_per_piece(monkey
     ]
     assert after == before
     assert subs[0] == 0
+
+
+def test_a_spanish_text_without_question_or_exclamation_marks_is_not_split(monkeypatch) -> None:
+    from toolkit.checks.translation import typography
+
+    texts = ["Coge dos cartas. Luego descarta una.", "¿Qué? ¡Sí!", "Qué? Sí.", "¡Hola. Adiós!"]
+    before = [typography.spanish_balance(text) for text in texts]
+    assert before[0] is None and before[1] is None and before[2] and before[3]
+    splits = [0]
+    split = re.split
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        splits[0] += 1
+        return split(*args, **kwargs)
+
+    monkeypatch.setattr(re, "split", counted)
+    assert typography.spanish_balance(texts[0]) is None
+    assert splits[0] == 0
+    assert [typography.spanish_balance(text) for text in texts] == before
