@@ -112,7 +112,8 @@ def _blank_out(term: str, text: str, fold: str) -> str:
     words = _plain(term)
     if words is None or len(fold) != len(text):
         return term_pattern(term).sub(" ", text)
-    kept, last = [], 0
+    kept: list[str] = []
+    last = 0
     for start, end in _matches(words, text, fold):
         kept += (text[last:start], " ")
         last = end
