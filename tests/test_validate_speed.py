@@ -483,3 +483,43 @@ def test_a_spanish_text_without_question_or_exclamation_marks_is_not_split(monke
     assert typography.spanish_balance(texts[0]) is None
     assert splits[0] == 0
     assert [typography.spanish_balance(text) for text in texts] == before
+
+
+def test_a_card_s_context_is_made_once_per_language(monkeypatch) -> None:
+    from toolkit.render import context
+
+    game = load_game(bundled_games()["whisky-game"])
+    assert game.manifest is not None
+    deck = game.valid(game.decks)[0]
+    card = deck.cards[0]
+    made = [0]
+    localize = context.localize
+
+    def counted(value, lang):  # type: ignore[no-untyped-def]
+        made[0] += value is card
+        return localize(value, lang)
+
+    monkeypatch.setattr(context, "localize", counted)
+    first = context.card_context(game, deck, card, "fr")
+    again = context.card_context(game, deck, card, "fr")
+    assert again is first and made[0] == 1
+    assert context.card_context(game, deck, card, "en") is not first and made[0] == 2
+    fresh = load_game(bundled_games()["whisky-game"])  # another loaded game: made anew
+    fresh_deck = fresh.valid(fresh.decks)[0]
+    assert context.card_context(fresh, fresh_deck, fresh_deck.cards[0], "fr") == first
+    assert made[0] == 2  # (counted only for the first game's card)
+
+
+def test_a_rulebook_reads_the_card_views_the_faces_read() -> None:
+    from toolkit.render import context, rulebook_source
+
+    game = load_game(bundled_games()["whisky-game"])
+    deck = game.valid(game.decks)[0]
+    face = context.card_context(game, deck, deck.cards[1], "es")
+    read = rulebook_source.rulebook_context(game, "es")
+    assert read["decks"][deck.id]["cards"][1] is face["card"]
+    plain = context.localize(deck, "es")
+    plain["total"] = sum(card.copies for card in deck.cards)
+    _same(read["decks"][deck.id], plain)
+    other = load_game(bundled_games()["whisky-game"])  # as a fresh game reads it
+    _same(rulebook_source.rulebook_context(other, "es")["decks"], read["decks"])

@@ -18,7 +18,7 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render import template_bounds
-from toolkit.render.context import View, glossary_terms, localize, named
+from toolkit.render.context import View, glossary_terms, localize, localized_deck, named
 from toolkit.render.jinja_cache import CachedSandbox, template_code
 from toolkit.render.undefined import MissingName
 
@@ -46,7 +46,7 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     manifest = game.manifest
     decks: dict[str, Any] = _unchecked(game.decks)
     for deck in game.valid(game.decks):
-        view = localize(deck, lang)
+        view = localized_deck(game, deck, lang)  # its cards' views shared with their faces
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
     boards: dict[str, Any] = _unchecked(game.boards)
