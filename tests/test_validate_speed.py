@@ -523,3 +523,22 @@ def test_a_rulebook_reads_the_card_views_the_faces_read() -> None:
     _same(read["decks"][deck.id], plain)
     other = load_game(bundled_games()["whisky-game"])  # as a fresh game reads it
     _same(rulebook_source.rulebook_context(other, "es")["decks"], read["decks"])
+
+
+def test_a_text_left_as_its_source_looks_only_for_the_kept_names_it_holds(monkeypatch) -> None:
+    from toolkit.checks.translation import presence
+
+    kept = {"harbour market", "ye olde inn", "île", "glenlivet", "x"}
+    texts = ["Glenlivet", "Ye Olde Inns and the Harbour Market", "Île: 3 :coin:", "Le Port", "ok"]
+    before = [presence._may_stay(text, kept) for text in texts]
+    assert before == [True, False, True, False, True]
+    subs = [0]
+    sub = re.sub
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        subs[0] += 1
+        return sub(*args, **kwargs)
+
+    monkeypatch.setattr(re, "sub", counted)
+    assert [presence._may_stay(text, kept) for text in texts] == before
+    assert subs[0] <= 3  # the names each text holds, not every name for every text
