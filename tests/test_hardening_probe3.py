@@ -216,7 +216,7 @@ def test_a_layout_or_icon_switched_to_a_link_after_the_check_is_not_read(
     from toolkit.content import assets
     from toolkit.render import icons, layout
 
-    monkeypatch.setattr(assets, "_leaves", lambda path, game_root: False)  # the check passed
+    monkeypatch.setattr(assets, "_leaves", lambda path, game_root, *real: False)  # the check passed
     layout.clear_layouts()
     icons.icon_set.cache_clear()
     result = run_cli("validate", "--format", "json")

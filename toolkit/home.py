@@ -5,12 +5,20 @@ commands ask the same question the same way."""
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
+
+
+@cache
+def _package() -> Path:
+    """This package's folder, links followed: resolved once (`repo_root` is asked at every
+    layout looked up, and a loaded module's file does not move)."""
+    return Path(__file__).resolve().parent
 
 
 def _checkout() -> Path | None:
     """The source checkout the package runs from, if it runs from one."""
-    checkout = Path(__file__).resolve().parents[1]
+    checkout = _package().parent
     if (checkout / "templates").is_dir() and (checkout / "pyproject.toml").is_file():
         return checkout
     return None
@@ -22,7 +30,7 @@ def repo_root() -> Path:
     env = os.environ.get("PLAYSET_HOME")
     if env:
         return Path(env)
-    return _checkout() or Path(__file__).resolve().parent / "bundled"
+    return _checkout() or _package() / "bundled"
 
 
 def work_folder() -> Path:

@@ -67,11 +67,18 @@ def _own_fault(game: Game, exc: RulebookError) -> bool:
 _NOT_PROSE = re.compile(rf"{TEMPLATE_CODE_MASK}|`[^`\n]*`|\]\((?:(?!\]\()[^)\n])*\)", re.DOTALL)
 
 
+def _blanked(found: re.Match[str]) -> str:
+    """What a match is masked with: each character but a newline made NUL (as
+    `re.sub(r"[^\\n]", "\\x00", ...)`, without a pattern lookup at each of the thousands
+    of pieces of template code a rulebook holds)."""
+    return "\n".join("\x00" * len(line) for line in found.group(0).split("\n"))
+
+
 def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:
     """The card texts' spacing rules (T010 French, T011 Spanish, T012 English) and the minus
     sign (T016) on the rulebook's prose, one finding per rule and line at the first place."""
     fixer, lang_rule = FIXERS.get(lang), RULES.get(lang)
-    masked = _NOT_PROSE.sub(lambda m: re.sub(r"[^\n]", "\x00", m.group(0)), source)
+    masked = _NOT_PROSE.sub(_blanked, source)
     for number, line in enumerate(masked.split("\n"), 1):
         spacing = fixer(line) if fixer else []
         for found, code in ((spacing, lang_rule), (minus_fixes(line), T_MINUS)):
@@ -92,7 +99,9 @@ _CODE = re.compile(rf"{TEMPLATE_CODE_MASK}|`[^`\n]*`", re.DOTALL)
 def _images(display: str, source: str) -> Iterator[Diagnostic]:
     """R012 at each Markdown image: a rulebook prints its alt text, never the picture (the
     cover's picture is game.yaml's `style.cover`; cards place pictures in their layouts)."""
-    masked = _CODE.sub(lambda m: re.sub(r"[^\n]", "\x00", m.group(0)), source)
+    masked = _CODE.sub(_blanked, source)
+    if "![" not in masked:  # every image starts so (`_IMAGE`): none to find line by line
+        return
     fence = ""
     lines = zip(masked.split("\n"), source.split("\n"), strict=True)  # masking keeps lines
     for number, (line, written) in enumerate(lines, 1):

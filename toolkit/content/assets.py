@@ -57,27 +57,44 @@ def _display(kind: Kind, path: Path, in_game: bool) -> str:
     return "/".join((*kind.builtin, path.name))
 
 
-def _leaves(path: Path, game_root: Path) -> bool:
-    return not real_path(path).is_relative_to(real_path(game_root))
+def _leaves(path: Path, game_root: Path, real_root: Path | None = None) -> bool:
+    """Whether `path` resolves outside the game folder. `real_root` is the game folder's real
+    path when the caller has it: then a path that is no link, directly in the game folder or
+    in one of its kinds' folders, resolves as its folder's real path and its name (what
+    os.path.realpath gives, without resolving every folder above it again)."""
+    if real_root is None:
+        return not real_path(path).is_relative_to(real_path(game_root))
+    return not _real(path, game_root, real_root).is_relative_to(real_root)
 
 
-def folder_outside(kind: Kind, game_root: Path | None) -> str:
+def _real(path: Path, game_root: Path, real_root: Path) -> Path:
+    """`real_path(path)` for a path within two levels of `game_root` (real path
+    `real_root`): each level that is no link adds its name to its folder's real path."""
+    if path == game_root:
+        return real_root
+    near = path.parent == game_root or path.parent.parent == game_root
+    if near and not path.is_symlink():
+        return _real(path.parent, game_root, real_root) / path.name
+    return real_path(path)
+
+
+def folder_outside(kind: Kind, game_root: Path | None, real_root: Path | None = None) -> str:
     """Why the game's folder of that kind is refused as a whole ('' if it is not): a link
-    (or a path through one) that leads outside the game folder."""
+    (or a path through one) that leads outside the game folder (`real_root`: as `_leaves`)."""
     if game_root is None:
         return ""
     folder = game_root / kind.folder
-    if not (folder.is_dir() or folder.is_symlink()) or not _leaves(folder, game_root):
+    if not (folder.is_dir() or folder.is_symlink()) or not _leaves(folder, game_root, real_root):
         return ""
     return f"the {kind.folder}/ folder links outside the game folder, so it is not read"
 
 
-def _outside(kind: Kind, path: Path, game_root: Path) -> str:
-    """Why a game file is refused ('' if it may be read)."""
-    refused = folder_outside(kind, game_root)
+def _outside(kind: Kind, path: Path, game_root: Path, real_root: Path | None = None) -> str:
+    """Why a game file is refused ('' if it may be read; `real_root`: as `_leaves`)."""
+    refused = folder_outside(kind, game_root, real_root)
     if refused:
         return refused
-    if (path.is_symlink() or path.exists()) and _leaves(path, game_root):
+    if (path.is_symlink() or path.exists()) and _leaves(path, game_root, real_root):
         return f"{kind.folder}/{path.name} links outside the game folder, so it is not read"
     return ""
 
@@ -86,10 +103,12 @@ def find(kind: Kind, name: str, game_root: Path | None = None) -> Found | None:
     """The file for `name`: the game folder's if it has one, else the toolkit's; None if
     neither has it. A game file (or folder) that leads outside is found, marked `outside`:
     it shadows the built-in of that name, so the refusal is reported, never bypassed."""
+    # the game folder resolved once, not at each test (a layout is looked up at every face)
+    real_root = real_path(game_root) if game_root is not None else None
     for folder, in_game in _folders(kind, game_root):
         path = folder / f"{name}{kind.suffix}"
         if in_game and game_root is not None:
-            refused = _outside(kind, path, game_root)
+            refused = _outside(kind, path, game_root, real_root)
             if refused:
                 return Found(path, _display(kind, path, in_game), in_game, refused)
         # the game's own of that name shadows the built-in even when it cannot be read (a

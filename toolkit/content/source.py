@@ -238,19 +238,21 @@ class _Builder:
         elif isinstance(node, ScalarNode | MappingNode | SequenceNode):
             self.built.add(id(node))
         if isinstance(node, ScalarNode):
-            if node.tag == _STR:
+            tag = node.tag  # worked out by ruamel at each reading: read once
+            if tag == _STR:
                 self.styles.setdefault(path, node.style or None)
-            return self.scalar(node)
+            return self.scalar(node, tag)
         if isinstance(node, SequenceNode):
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
         if isinstance(node, MappingNode):
             return self.mapping(node, path, depth)
         raise _Refusal(Y_SYNTAX, _span(node), "unsupported YAML node")
 
-    def scalar(self, node: ScalarNode) -> Any:
-        if node.tag == _STR:  # most values; the constructor would return node.value too
+    def scalar(self, node: ScalarNode, tag: str | None) -> Any:
+        """The value of a scalar node whose tag (`node.tag`) is `tag`."""
+        if tag == _STR:  # most values; the constructor would return node.value too
             return node.value
-        if node.tag == _BOOL and node.value.lower() not in ("true", "false"):
+        if tag == _BOOL and node.value.lower() not in ("true", "false"):
             # YAML 1.2 booleans are true and false only; `!!bool 'yes'` is no boolean
             raise _Refusal(Y_BAD_SCALAR, _span(node), f"{node.value!r} is not true or false")
         try:
@@ -265,12 +267,13 @@ class _Builder:
         result: dict[Any, Any] = {}
         merges: list[Node] = []
         for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
+            key_tag = key_node.tag
+            if key_tag == "tag:yaml.org,2002:merge":
                 merges.append(value_node)
                 continue
             if not isinstance(key_node, ScalarNode):
                 raise _Refusal(Y_BAD_SCALAR, _span(key_node), "a mapping key must be a scalar")
-            key = self.scalar(key_node)
+            key = self.scalar(key_node, key_tag)
             if isinstance(key, float | bool) or key is None or not isinstance(key, str | int):
                 key = key_node.value
             if key in result:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -66,7 +66,7 @@ def _field_annotation(model: type[BaseModel], name: str) -> Any:
     return info.annotation
 
 
-_FIELDS: dict[type[BaseModel], tuple[Any, list[tuple[str, Any]]]] = {}
+_FIELDS: dict[type[BaseModel], tuple[Any, list[tuple[str, Any, bool]]]] = {}
 _SHAPES: dict[int, tuple[Any, Any, tuple[Any, ...]]] = {}
 """What the walk asks of a model class (its fields with their annotations) and of an
 annotation (its origin and arguments), worked out once per process, not once per value:
@@ -75,13 +75,41 @@ holds what it was worked out from (the class's `model_fields`, the annotation), 
 used only while that is what it meets."""
 
 
-def _fields(cls: type[BaseModel]) -> list[tuple[str, Any]]:
-    """Each field of a model class with its annotation (markers included)."""
+def _fields(cls: type[BaseModel]) -> list[tuple[str, Any, bool]]:
+    """Each field of a model class with its annotation (markers included) and whether it
+    is `_inert`."""
     fields = cls.model_fields
     kept = _FIELDS.get(cls)
     if kept is None or kept[0] is not fields:
-        kept = _FIELDS[cls] = (fields, [(name, _field_annotation(cls, name)) for name in fields])
+        annotated = [(name, _field_annotation(cls, name)) for name in fields]
+        kept = _FIELDS[cls] = (fields, [(name, ann, _inert(ann)) for name, ann in annotated])
     return kept[1]
+
+
+_SCALARS = (str, int, float, bool, type(None))
+_MARKERS = (Declares, Ref, Localized)
+_MARKER_NAMES = frozenset(kind.__name__ for kind in _MARKERS)
+
+
+def _inert(ann: Any) -> bool:
+    """Whether the walk finds nothing in a scalar value (`_SCALARS`) under `ann`: a scalar
+    type, a Literal, a union of such, or one annotated with no marker (nor anything named
+    like one, which the walk's `seen` could mistake for one). A model's field of such an
+    annotation holding a scalar is not walked: most of a game's values are such."""
+    if any(ann is kind for kind in _SCALARS):
+        return True
+    origin, args = _shape(ann)
+    if origin is Literal:
+        return True
+    if origin is Annotated:
+        base, *meta = args
+        plain = all(
+            not isinstance(m, _MARKERS) and type(m).__name__ not in _MARKER_NAMES for m in meta
+        )
+        return plain and _inert(base)
+    if origin in (Union, types.UnionType):
+        return all(_inert(arg) for arg in args)
+    return False
 
 
 def _shape(ann: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -99,8 +127,11 @@ class _Walker:
         self.seen: set[tuple[str, DataPath]] = set()
 
     def model(self, value: BaseModel, path: DataPath) -> None:
-        for name, ann in _fields(type(value)):
-            self.value(getattr(value, name), ann, (*path, name), value)
+        for name, ann, inert in _fields(type(value)):
+            field_value = getattr(value, name)
+            if inert and type(field_value) in _SCALARS:
+                continue  # nothing to find in it (`_inert`)
+            self.value(field_value, ann, (*path, name), value)
 
     def value(self, value: Any, ann: Any, path: DataPath, owner: BaseModel | None) -> None:
         if value is None:

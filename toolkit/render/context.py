@@ -99,13 +99,47 @@ def localize(value: Any, lang: str) -> Any:
     if isinstance(value, list | tuple):
         return [localize(v, lang) for v in value]
     if isinstance(value, BaseModel):
-        view = View({k: localize(getattr(value, k), lang) for k in field_names(value)})
-        view.named(describe(value))
-        text = getattr(value, "text", None)
-        if isinstance(text, dict) and lang in text:
-            view["text"] = fill(text[lang], value, lang)
-        return view
+        return _model_view(value, lang, {})
     return value
+
+
+def _model_view(value: BaseModel, lang: str, given: dict[str, Any]) -> View:
+    """`localize` of a model, with the views of the fields in `given` as they are given."""
+    view = View(
+        {
+            k: given[k] if k in given else localize(getattr(value, k), lang)
+            for k in field_names(value)
+        }
+    )
+    view.named(describe(value))
+    text = getattr(value, "text", None)
+    if isinstance(text, dict) and lang in text:
+        view["text"] = fill(text[lang], value, lang)
+    return view
+
+
+def localized_card(game: Any, card: Any, lang: str) -> Any:
+    """`localize(card, lang)`, made once per loaded game, card and language
+    (`game.print_memo`): a card's context and the rulebook's deck read the same view (each
+    reader leaves it as it is: `resolve` and the rulebook copy what they add to)."""
+    memo = getattr(game, "print_memo", None)
+    key = ("card-view", id(card), lang)
+    kept = memo.get(key) if memo is not None else None
+    # the card is kept with its view: an id is never taken by another object
+    if kept is not None and kept[0] is card:
+        return kept[1]
+    view = localize(card, lang)
+    if memo is not None:
+        memo[key] = (card, view)
+    return view
+
+
+def localized_deck(game: Any, deck: Any, lang: str) -> View:
+    """`localize(deck, lang)`, its cards' views those of `localized_card`."""
+    cards = getattr(deck, "cards", None)
+    if not isinstance(cards, list) or not all(isinstance(c, BaseModel) for c in cards):
+        return localize(deck, lang)
+    return _model_view(deck, lang, {"cards": [localized_card(game, c, lang) for c in cards]})
 
 
 _MADE: dict[tuple[str, int, str], tuple[Any, Any]] = {}
@@ -148,8 +182,24 @@ def card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
     - `label`: the layout's own `labels` in `lang`
     - `lang`: the language code
     """
+    # made once per loaded game, deck, card and language (`game.print_memo`): a card's front
+    # and back, and the checks that resolve them, read the same context (`resolve` copies it
+    # before adding to it, and layouts are rendered in the immutable sandbox)
+    memo = getattr(game, "print_memo", None)
+    key = ("card-context", id(deck), id(card), lang)
+    kept = memo.get(key) if memo is not None else None
+    # the objects are kept with the context: an id is never taken by another object
+    if kept is not None and kept[0] is deck and kept[1] is card:
+        return kept[2]
+    context = _card_context(game, deck, card, lang)
+    if memo is not None:
+        memo[key] = (deck, card, context)
+    return context
+
+
+def _card_context(game: Any, deck: Any, card: Any, lang: str) -> dict[str, Any]:
     return {
-        "card": localize(card, lang),
+        "card": localized_card(game, card, lang),
         "glossary": glossary_terms(game, lang),
         "deck": View(
             id=deck.id, kind=deck.kind, name=deck.name.get(lang, ""), size=str(deck.size)

@@ -18,7 +18,7 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render import template_bounds
-from toolkit.render.context import View, glossary_terms, localize, named
+from toolkit.render.context import View, glossary_terms, localize, localized_deck, named
 from toolkit.render.jinja_cache import CachedSandbox, template_code
 from toolkit.render.undefined import MissingName
 
@@ -46,7 +46,7 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     manifest = game.manifest
     decks: dict[str, Any] = _unchecked(game.decks)
     for deck in game.valid(game.decks):
-        view = localize(deck, lang)
+        view = localized_deck(game, deck, lang)  # its cards' views shared with their faces
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
     boards: dict[str, Any] = _unchecked(game.boards)
@@ -323,6 +323,8 @@ def _refuse_much_markup(text: str) -> None:
     """Raise RulebookError at the piece of inline markup that passes `MAX_INLINE_MARKUP`, the
     icon that passes `MAX_INLINE_ICONS`, or the hard line break that passes `MAX_HARD_BREAKS`
     in one paragraph (their line and column in the rendered text)."""
+    if not _may_hold_much_markup(text):
+        return
     icons = breaks = 0
     last = -1  # where the hard break counted last ends
     for count, found in enumerate(_INLINE_MARK.finditer(text), 1):
@@ -347,6 +349,26 @@ def _refuse_much_markup(text: str) -> None:
         else:
             continue
         raise RulebookError(f"{why} (this is the first one over)", *_place(text, found.start()))
+
+
+_MARK_STARTS = ":\\*_`![<&>\u202f"
+"""The characters a piece of inline markup (`_INLINE_MARK`) starts with, a space aside (a
+space starts only a hard line break, which holds a newline after two spaces)."""
+
+
+def _may_hold_much_markup(text: str) -> bool:
+    """Whether `_INLINE_MARK` could find too much in `text`, by counting characters (most of
+    scanning it with the pattern's look-behinds: a few ms a rulebook). Pieces do not overlap
+    and each starts with one of `_MARK_STARTS` or is a hard break (`\\` or two spaces, then
+    a newline), so there are no more pieces than such characters and breaks; an icon takes
+    two colons."""
+    breaks = text.count("\\\n") + text.count("  \n")
+    pieces = sum(text.count(ch) for ch in _MARK_STARTS) + text.count("  \n")
+    return (
+        pieces > MAX_INLINE_MARKUP
+        or text.count(":") // 2 > MAX_INLINE_ICONS
+        or breaks > MAX_HARD_BREAKS
+    )
 
 
 def _refuse_many_blocks(text: str) -> None:

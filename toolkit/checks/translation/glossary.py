@@ -88,15 +88,112 @@ def uses(text: str, term: str, forms: Sequence[str] = (), fold: str | None = Non
     caller has it) spares compiling and searching the patterns of the words it lacks."""
     if fold is None:
         fold = folded(text)
-    for said in (term, *forms):
-        if said and lead(said) in fold and term_pattern(said).search(text):
-            return True
-    return False
+    return any(
+        bool(said) and lead(said) in fold and _search(said, text, fold) for said in (term, *forms)
+    )
 
 
-def _may_use(fold: str, term: str, forms: Sequence[str]) -> bool:
-    """Whether a text (folded) may use the term or a form: it holds one's lead."""
-    return any(found in fold for found in _leads(term, tuple(forms)))
+def _search(term: str, text: str, fold: str) -> bool:
+    """Whether `term_pattern(term)` finds the term in `text` (folded: `fold`). A term made of
+    lead characters only is looked for in the fold, as the pattern matches it, without
+    compiling a pattern (compiling one per term was 8 % of a cold `validate`): a character
+    matches a lead character case-blind exactly when it folds to that character's fold, and
+    folding keeps every character at its place (tests/test_validate_speed.py checks both
+    against every character there is)."""
+    words = _plain(term)
+    if words is None or len(fold) != len(text):
+        return term_pattern(term).search(text) is not None
+    return next(_matches(words, text, fold), None) is not None
+
+
+def _blank_out(term: str, text: str, fold: str) -> str:
+    """`term_pattern(term).sub(" ", text)` (`fold`: `folded(text)`), found as `_search`
+    finds it for a term made of lead characters."""
+    words = _plain(term)
+    if words is None or len(fold) != len(text):
+        return term_pattern(term).sub(" ", text)
+    kept: list[str] = []
+    last = 0
+    for start, end in _matches(words, text, fold):
+        kept += (text[last:start], " ")
+        last = end
+    return "".join(kept) + text[last:] if kept else text
+
+
+def _matches(words: tuple[Word, ...], text: str, fold: str) -> Iterator[tuple[int, int]]:
+    """Where the pattern of the term (`words`) matches in `text`, as its `finditer` finds
+    them: the leftmost match first, each match's end as the pattern chooses it, the next
+    searched from there (matches are never empty)."""
+    first = words[0][0]
+    at = fold.find(first)
+    while at >= 0:
+        end = -1
+        if at == 0 or not _word_char(text[at - 1]):
+            end = _end(words, 0, at, text, fold)
+        if end >= 0:
+            yield at, end
+            at = fold.find(first, end)
+        else:
+            at = fold.find(first, at + 1)
+
+
+Word = tuple[str, tuple[str, ...]]
+
+
+@cache
+def _plain(term: str) -> tuple[Word, ...] | None:
+    """Each word of `term` as `_inflected` writes it: its folded stem and its endings in the
+    order the pattern tries them (`(?:s|x|es)?`: s, x, es, then none; `(?:y|ies)`); None
+    for a term with a character that is not a lead character (`_LEAD`), or with no word,
+    which only the pattern finds as it does."""
+    words: list[Word] = []
+    for word in term.split():
+        if not _LEAD.fullmatch(word):
+            return None
+        if len(word) > 2 and word.endswith("y"):
+            words.append((folded(word[:-1]), ("y", "ies")))
+        else:
+            words.append((folded(word), ("s", "x", "es", "")))
+    return tuple(words) or None
+
+
+def _word_char(ch: str) -> bool:
+    """Whether `ch` is what a pattern's `\\w` matches in a text (str)."""
+    return ch.isalnum() or ch == "_"
+
+
+_BETWEEN = "\u00a0\u202f'’-"
+"""Besides white space, what may stand between two words of a term (`term_pattern`)."""
+
+
+def _end(words: tuple[Word, ...], index: int, at: int, text: str, fold: str) -> int:
+    """Where the pattern's match of the term's words from `index` on, started at `at`, ends
+    (-1: none): the stem, the first of its endings (in the pattern's order) with which the
+    rest is found, then at least one separator and the next word, or after the last word a
+    character that is not a word character (or the text's end)."""
+    stem, endings = words[index]
+    if not fold.startswith(stem, at):
+        return -1
+    after = at + len(stem)
+    last = index + 1 == len(words)
+    for ending in endings:
+        if ending and not fold.startswith(ending, after):
+            continue
+        end = after + len(ending)
+        if last:
+            if end == len(text) or not _word_char(text[end]):
+                return end
+            continue
+        # a word starts with a word character, which is no separator: the run of
+        # separators is taken whole, as the pattern's `+` ends up taking it
+        start = end
+        while start < len(text) and (text[start].isspace() or text[start] in _BETWEEN):
+            start += 1
+        if start > end:
+            found = _end(words, index + 1, start, text, fold)
+            if found >= 0:
+                return found
+    return -1
 
 
 def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
@@ -108,13 +205,14 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     yield from _conflicts(game, terms, source)
     table = [(t.text, {lang: list(f) for lang, f in t.forms.items()}) for t in terms]
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
+    leads = [_leads(t.text[source], tuple(t.forms.get(source, ()))) for t in terms]
     for view in texts:
         if view.file == game.glossary.rel:
             continue
         unmet = cached(
             "glossary",
             [every, view.values],
-            partial(_unmet, view.values, terms, names, source),
+            partial(_unmet, view.values, terms, names, source, leads),
             lambda found: [list(pair) for pair in found],
             lambda kept: [_pair(pair, terms) for pair in kept],
         )
@@ -130,18 +228,25 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
 
 
 def _unmet(
-    values: dict[str, str], terms: Sequence[Any], names: Sequence[str], source: str
+    values: dict[str, str],
+    terms: Sequence[Any],
+    names: Sequence[str],
+    source: str,
+    leads: Sequence[tuple[str, ...]],
 ) -> list[tuple[str, int]]:
     """(language, index of the term) for each term the source text uses that a translation
     does not: a pure function of the values and the glossary (kept as a unit, toolkit.
-    content.unit_cache)."""
+    content.unit_cache); `leads[i]`: `_leads` of term i and its source forms, worked out
+    once for every text."""
     src = _without(prose(values.get(source, "")), names)
     src_fold = folded(src)
     read: dict[str, tuple[str, str]] = {}  # each translation's prose and its fold, once
     found = []
     for at, term in enumerate(terms):
+        if not any(found in src_fold for found in leads[at]):  # it may use the term
+            continue
         said, forms = term.text[source], term.forms.get(source, ())
-        if not _may_use(src_fold, said, forms) or not uses(src, said, forms, src_fold):
+        if not uses(src, said, forms, src_fold):
             continue
         for lang, value in values.items():
             want = term.text.get(lang)
@@ -170,7 +275,9 @@ def _without(text: str, names: Sequence[str]) -> str:
     fold = folded(text)  # blanking a name out (by a space) makes no new word start
     for name in sorted(names, key=len, reverse=True):
         if lead(name) in fold:
-            text = term_pattern(name).sub(" ", text)
+            blanked = _blank_out(name, text, fold)
+            if blanked != text:
+                text, fold = blanked, folded(blanked)
     return text
 
 

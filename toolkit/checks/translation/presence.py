@@ -91,5 +91,6 @@ def _may_stay(value: str, kept: set[str]) -> bool:
         return True
     rest = bare.casefold()
     for name in sorted(kept, key=len, reverse=True):
-        rest = re.sub(rf"(?<!\w){re.escape(name)}s?(?!\w)", " ", rest)
+        if name in rest:  # the pattern matches the name as written, nowhere else
+            rest = re.sub(rf"(?<!\w){re.escape(name)}s?(?!\w)", " ", rest)
     return not any(ch.isalpha() for ch in rest)

@@ -205,6 +205,8 @@ def _name(space: str) -> str:
 
 def spanish_balance(text: str) -> str | None:
     """The first imbalance of ¿? or ¡! in a sentence, or None."""
+    if not any(mark in text for mark in "¿?¡!"):  # none in any sentence: all balanced
+        return None
     for sentence in re.split(r"(?<=[.?!…])\s+", text):
         for opener, closer in (("¿", "?"), ("¡", "!")):
             if sentence.count(opener) != sentence.count(closer):
