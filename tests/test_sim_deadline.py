@@ -72,3 +72,41 @@ def test_the_bound_holds_in_a_forked_worker():
 
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("POSIX bounds")
+
+
+def _toy_game():
+    from tests.toy_game import ToyGame
+    from toolkit.sim.bots import RandomBot
+    from toolkit.sim.engine import GameSetup
+
+    return ToyGame(), GameSetup(2), [RandomBot(), RandomBot()]
+
+
+def test_a_game_in_the_main_thread_reads_no_clock_between_moves(monkeypatch):
+    # the timer signal and the watch thread bound it: a clock read per move was a Python
+    # call each move for nothing
+    from toolkit.sim import runner
+
+    def clock_read(end: float) -> None:
+        raise AssertionError("check_deadline called in the main thread")
+
+    monkeypatch.setattr(runner, "check_deadline", clock_read)
+    compiled, setup, bots = _toy_game()
+    record = runner.play_one(compiled, setup, bots, 0, 0)
+    assert record.failure is None and record.moves > 0
+
+
+def test_a_game_in_a_thread_is_still_checked_between_moves(monkeypatch):
+    from toolkit.sim import runner
+
+    checks: list[float] = []
+    monkeypatch.setattr(runner, "check_deadline", checks.append)
+    compiled, setup, bots = _toy_game()
+    records: list[object] = []
+    worker = threading.Thread(
+        target=lambda: records.append(runner.play_one(compiled, setup, bots, 0, 0))
+    )
+    worker.start()
+    worker.join(10)
+    (record,) = records
+    assert len(checks) == record.moves > 0  # type: ignore[attr-defined]
