@@ -5,10 +5,11 @@ instead of hanging simulate, check, sweep, tune or replay.
 Moves are bounded by the engine's own `max_turns`; nothing bounded one move. The bound is a
 timer signal (SIGALRM) in the main thread of this process or of a pool worker. A game
 played in another thread (a Dask worker runs its tasks in a thread pool) gets GameTimeout
-raised in that thread by a timer thread (CPython's PyThreadState_SetAsyncExc), and is
-checked between moves too. Either lands at the next Python line the engine runs: a loop
-inside one C call (a huge `sum(range(...))`, a regular expression that backtracks) is
-interrupted in the main thread only, since a thread cannot be stopped inside C code.
+raised in that thread by the process's one watch thread (CPython's
+PyThreadState_SetAsyncExc), and is checked between moves too. Either lands at the next
+Python line the engine runs: a loop inside one C call (a huge `sum(range(...))`, a regular
+expression that backtracks) is interrupted in the main thread only, since a thread cannot
+be stopped inside C code.
 Only a broken engine meets the bound, so results of working engines never depend on time.
 """
 
