@@ -49,26 +49,35 @@ def load_floor(path: Path) -> dict[str, Any]:
     return namespace
 
 
-def time_floor(floor: dict[str, Any], bots: str, games: int, first: int) -> float:
+Rates = tuple[float, float]
+"""Games per second of wall time, and per second of this process's CPU time (the steadier
+figure on a shared machine: another process's work does not count)."""
+
+
+def _rates(games: int, wall: float, cpu: float) -> Rates:
+    return games / wall, games / cpu
+
+
+def time_floor(floor: dict[str, Any], bots: str, games: int, first: int) -> Rates:
     """Games per second of the floor engine, seeds first..first+games-1."""
     play: Callable[..., int] = floor["play"]
     bot = floor["greedy" if bots == "greedy" else "rnd"]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(first, first + games):
         play(i, bot)
-    return games / (time.perf_counter() - start)
+    return _rates(games, time.perf_counter() - start, time.process_time() - cpu)
 
 
-def time_playset(bots: str, games: int, first: int, players: int) -> float:
+def time_playset(bots: str, games: int, first: int, players: int) -> Rates:
     """Games per second of Playset's Muckle Stoater engine, games first..first+games-1."""
     folder = bundled_games()["muckle-stoater"]
     compiled = compile_game(folder)
     seats = make_bots(folder, (bots,), players)
     setup = GameSetup(players)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(first, first + games):
         play_one(compiled, setup, seats, i, 0)
-    return games / (time.perf_counter() - start)
+    return _rates(games, time.perf_counter() - start, time.process_time() - cpu)
 
 
 def main() -> None:
@@ -82,12 +91,21 @@ def main() -> None:
     players = 4  # the floor plays 4-player games
     time_floor(floor, args.bots, 20, 10**6)  # warm up both sides
     time_playset(args.bots, 20, 10**6, players)
-    floors, ours = [], []
+    floors, ours, floors_cpu, ours_cpu = [], [], [], []
     for run in range(args.runs):
         first = run * args.games
-        floors.append(time_floor(floor, args.bots, args.games, first))
-        ours.append(time_playset(args.bots, args.games, first, players))
-        print(f"round {run + 1}: floor {floors[-1]:6.0f} games/s, playset {ours[-1]:6.0f} games/s")
+        (fw, fc), (pw, pc) = (
+            time_floor(floor, args.bots, args.games, first),
+            time_playset(args.bots, args.games, first, players),
+        )
+        floors.append(fw)
+        ours.append(pw)
+        floors_cpu.append(fc)
+        ours_cpu.append(pc)
+        print(
+            f"round {run + 1}: floor {fw:6.0f} games/s, playset {pw:6.0f} games/s "
+            f"(per CPU second: {fc:6.0f}, {pc:6.0f})"
+        )
     f, p = statistics.median(floors), statistics.median(ours)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
@@ -103,6 +121,8 @@ def main() -> None:
     # each round times both engines back to back, so the round's own ratio cancels the
     # machine's speed at that moment: the steadier figure when the machine is shared
     print(f"ratio per round, median: {paired:.2f}×")
+    cpu = statistics.median(o / fl for o, fl in zip(ours_cpu, floors_cpu, strict=True))
+    print(f"ratio per round of CPU time, median: {cpu:.2f}× (other processes' load left out)")
 
 
 if __name__ == "__main__":

@@ -591,3 +591,31 @@ def test_g_checks_fire_on_broken_copy(tmp_path, code, rel, edits, marker):
     found = [d for d in run_checks(load_game(root)) if d.code == code]
     assert found, f"{code} did not fire"
     assert any(d.file.endswith(Path(rel).name) and d.line == line for d in found), found
+
+
+def test_building_a_table_and_the_bot_plan_runs_no_garbage_collection(compiled):
+    # their 100,000 tuples and floats set off collections that walked the whole heap: a
+    # table took 30-50 ms of CPU instead of 10 in a process with the content loaded
+    import gc
+
+    from toolkit.games.muckle_stoater.bots import plan_for
+
+    game = MuckleGame(compiled.content)  # no table built yet
+    collections: list[int] = []
+    thresholds = gc.get_threshold()  # the CLI's are high; a library user's the default
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    gc.set_threshold(700, 10, 10)
+    try:
+        plan_for(game.table(GameSetup(3)))
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.callbacks.remove(seen)
+    # at most the one young collection the allocations made while paused are due once the
+    # collector is back (before: one every 700 tuples, some of them over the whole heap)
+    assert len(collections) <= 1, collections
+    assert gc.isenabled()

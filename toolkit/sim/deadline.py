@@ -5,10 +5,11 @@ instead of hanging simulate, check, sweep, tune or replay.
 Moves are bounded by the engine's own `max_turns`; nothing bounded one move. The bound is a
 timer signal (SIGALRM) in the main thread of this process or of a pool worker. A game
 played in another thread (a Dask worker runs its tasks in a thread pool) gets GameTimeout
-raised in that thread by a timer thread (CPython's PyThreadState_SetAsyncExc), and is
-checked between moves too. Either lands at the next Python line the engine runs: a loop
-inside one C call (a huge `sum(range(...))`, a regular expression that backtracks) is
-interrupted in the main thread only, since a thread cannot be stopped inside C code.
+raised in that thread by the process's one watch thread (CPython's
+PyThreadState_SetAsyncExc), and is checked between moves too. Either lands at the next
+Python line the engine runs: a loop inside one C call (a huge `sum(range(...))`, a regular
+expression that backtracks) is interrupted in the main thread only, since a thread cannot
+be stopped inside C code.
 Only a broken engine meets the bound, so results of working engines never depend on time.
 """
 
@@ -67,37 +68,87 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
             signal.signal(signal.SIGALRM, previous)
 
 
+class _Watch:
+    """One watch thread per process for every bound of `_raise_in_thread_after`: a game
+    registers its thread and end time, and takes them back when it ends. A `threading.Timer`
+    per game started a thread each game, and `Thread.start()` waits until the new thread has
+    run: on a loaded machine that wait was a sixth of a fast engine's games. The thread
+    sleeps until the earliest end it knows of; a later end (every next game's, with one
+    bound) needs no wake-up, as the thread looks again when it wakes."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition(threading.Lock())
+        self.bounds: dict[int, list[Any]] = {}  # id(entry) → [end, thread id, fired]
+        self.wakes_at = float("inf")  # when the thread wakes next (inf: not started or idle)
+        self.thread: threading.Thread | None = None
+
+    def add(self, entry: list[Any]) -> None:
+        with self.cond:
+            self.bounds[id(entry)] = entry
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="game-bound", daemon=True)
+                self.thread.start()
+            elif entry[0] < self.wakes_at:
+                self.cond.notify()
+
+    def remove(self, entry: list[Any]) -> None:
+        with self.cond:
+            self.bounds.pop(id(entry), None)
+            if entry[2]:  # raised already, or about to be: never after this block
+                _async_raise(entry[1], None)
+
+    def _run(self) -> None:
+        cond = self.cond
+        with cond:
+            while True:
+                now = time.monotonic()
+                wake = float("inf")
+                for entry in self.bounds.values():
+                    if entry[2]:
+                        continue
+                    if entry[0] <= now:
+                        entry[2] = True
+                        _async_raise(entry[1], GameTimeout)
+                    elif entry[0] < wake:
+                        wake = entry[0]
+                self.wakes_at = wake
+                cond.wait(None if wake == float("inf") else wake - now)
+
+    def forked(self) -> None:
+        """In a forked child: a fresh lock (the parent's was held for the fork), no watch
+        thread yet (threads do not survive a fork), and only the bounds of the thread that
+        forked (the others are not running here)."""
+        me = threading.get_ident()
+        kept = {key: entry for key, entry in self.bounds.items() if entry[1] == me}
+        self.__init__()  # type: ignore[misc]
+        self.bounds.update(kept)
+
+
+_WATCH = _Watch()
+if hasattr(os, "register_at_fork"):  # the lock held over a fork: whole bounds in the child
+    os.register_at_fork(
+        before=lambda: _WATCH.cond.acquire(),
+        after_in_parent=lambda: _WATCH.cond.release(),
+        after_in_child=lambda: _WATCH.forked(),
+    )
+
+
 @contextmanager
 def _raise_in_thread_after(seconds: float) -> Iterator[None]:
     """Raise GameTimeout in this thread if the block runs past `seconds`."""
-    import ctypes
-
-    target = threading.get_ident()
-    lock = threading.Lock()
-    state = {"done": False, "fired": False}
-
-    def fire() -> None:
-        with lock:
-            if not state["done"]:
-                state["fired"] = True
-                _async_raise(ctypes, target, GameTimeout)
-
-    timer = threading.Timer(seconds, fire)
-    timer.daemon = True
-    timer.start()
+    entry = [time.monotonic() + seconds, threading.get_ident(), False]
+    _WATCH.add(entry)
     try:
         yield
     finally:
-        with lock:
-            state["done"] = True
-            if state["fired"]:  # raised already, or about to be: never after this block
-                _async_raise(ctypes, target, None)
-        timer.cancel()
+        _WATCH.remove(entry)
 
 
-def _async_raise(ctypes: Any, thread: int, exc: type[BaseException] | None) -> None:
+def _async_raise(thread: int, exc: type[BaseException] | None) -> None:
     """Ask CPython to raise `exc` in `thread` at its next line (None: take back a pending
     one)."""
+    import ctypes
+
     arg = ctypes.py_object(exc) if exc is not None else None
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), arg)
 

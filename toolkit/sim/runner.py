@@ -12,6 +12,7 @@ import hashlib
 import math
 import random
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -123,14 +124,19 @@ def _play(
         bot_rng = random.Random(gseed ^ 0x5EED5EED)
         decisions = branching = 0
         limit = compiled.max_turns
+        seats = len(bots)
+        # in the main thread the timer signal (and the watch thread) bound the game: the
+        # check between moves is for games played in another thread
+        threaded = threading.current_thread() is not threading.main_thread()
         while not state.is_terminal() and moves < limit:
-            check_deadline(end)
+            if threaded:
+                check_deadline(end)
             seat = state.current_player()
             actions = state.legal_actions()
             if len(actions) > 1:
                 decisions += 1
                 branching += len(actions)
-                bot = bots[seat % len(bots)]
+                bot = bots[seat % seats]
                 action = bot.choose(state, bot_rng)
                 if action not in actions:
                     what = (
