@@ -1,0 +1,81 @@
+"""Findings of the tenth hostile probe of the file system (issue #33): what a game folder, the
+folder it lies in or the files around it could still make Playset do, each with its test."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolkit.scaffold.new import new_game
+
+
+def _game(folder: Path) -> Path:
+    new_game(folder, "demo", ["en"])
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+# --- M1: an export that fails half-way left half a set of images -----------------------------
+# `export png` and `export tts` wrote each image as it was drawn: an error after the first
+# ones (a full disk, a board or rulebook page over the pixel limit at --page-dpi 1200, Ctrl-C)
+# left the new images of the first decks beside the old ones of the rest (and, for tts, the
+# old save naming sheets of another grid), and on a first run a partial folder. A build keeps
+# a language's PDFs all old or all new; an export now does the same.
+
+EXPORTS = {
+    "png": ("toolkit.render.exports.png", "rulebook_pngs", ["--dpi", "30", "--page-dpi", "30"]),
+    "tts": ("toolkit.render.exports.tts", "board_pngs", ["--dpi", "30"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPORTS))
+def test_an_export_that_fails_half_way_leaves_the_old_images(tmp_path, run_cli, monkeypatch, name):
+    import importlib
+
+    from toolkit.render.artifacts import BuildError
+
+    module, last_step, options = EXPORTS[name]
+    game = _game(tmp_path / "game")
+    out = tmp_path / "out"
+    args = ["export", name, str(game), "--out", str(out), *options]
+    assert run_cli(*args).exit_code == 0
+    before = _files(out)
+    assert any(rel.endswith(".png") for rel in before)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("Forward", "Backward"))
+
+    def fail(*args, **kwargs):
+        raise BuildError("the last step failed")
+
+    monkeypatch.setattr(importlib.import_module(module), last_step, fail)
+    result = run_cli(*args)
+    assert result.exit_code == 1
+    assert _files(out) == before  # no new card image beside the old board and save
+
+    shutil.rmtree(out)  # a first run that fails leaves no image at all
+    assert run_cli(*args).exit_code == 1
+    assert not [path for path in out.rglob("*") if path.is_file()]
+
+
+def test_an_export_interrupted_leaves_no_staged_image(tmp_path, run_cli, monkeypatch):
+    import toolkit.render.exports.png as png
+
+    game = _game(tmp_path / "game")
+    out = tmp_path / "out"
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(png, "rulebook_pngs", interrupt)
+    result = run_cli("export", "png", str(game), "--out", str(out), "--dpi", "30")
+    assert result.exit_code != 0  # typer's Abort
+    assert not [path for path in out.rglob("*") if path.is_file()]
