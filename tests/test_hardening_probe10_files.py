@@ -79,3 +79,65 @@ def test_an_export_interrupted_leaves_no_staged_image(tmp_path, run_cli, monkeyp
     result = run_cli("export", "png", str(game), "--out", str(out), "--dpi", "30")
     assert result.exit_code != 0  # typer's Abort
     assert not [path for path in out.rglob("*") if path.is_file()]
+
+
+# --- M2: the LSP mirror met a folder where it had a file, or a file where it had a folder ----
+# A folder of the game replaced by a file of the same name (or a file by a folder: a branch
+# checked out, an archive unpacked over the game) made every later check of the game end in
+# IsADirectoryError / FileExistsError while the mirror was brought up to date: the editor's
+# findings froze until the language server was restarted.
+
+
+def _mirror_state(game: Path):
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.lsp.workspace import GameState
+
+    return GameState(Mirror(game))
+
+
+def test_the_lsp_mirror_follows_a_folder_replaced_by_a_file(tmp_path):
+    game = _game(tmp_path / "demo")
+    state = _mirror_state(game)
+    try:
+        state.check()
+        shutil.rmtree(game / "icons")
+        (game / "icons").write_text("not a folder any more\n")
+        state.check()  # raised IsADirectoryError
+        (game / "glossary.yaml").write_text("terms: [\n")  # and later edits are still seen
+        found = state.check()
+        assert any(d.code.startswith("Y") for d in found[str(game / "glossary.yaml")])
+    finally:
+        state.mirror.close()
+
+
+def test_the_lsp_mirror_follows_a_file_replaced_by_a_folder(tmp_path):
+    game = _game(tmp_path / "demo")
+    state = _mirror_state(game)
+    try:
+        (game / "notes").write_text("a file first\n")
+        state.check()
+        (game / "notes").unlink()
+        (game / "notes").mkdir()
+        (game / "notes" / "todo.md").write_text("then a folder\n")
+        state.check()  # raised FileExistsError
+        assert (state.mirror.path / "notes" / "todo.md").read_text() == "then a folder\n"
+        (game / "glossary.yaml").write_text("terms: [\n")
+        found = state.check()
+        assert any(d.code.startswith("Y") for d in found[str(game / "glossary.yaml")])
+    finally:
+        state.mirror.close()
+
+
+def test_an_open_document_below_a_file_of_the_mirror_is_written_once_a_folder(tmp_path):
+    game = _game(tmp_path / "demo")
+    state = _mirror_state(game)
+    try:
+        (game / "notes").write_text("a file first\n")
+        state.check()
+        (game / "notes").unlink()
+        (game / "notes").mkdir()
+        state.mirror.set_buffer("notes/todo.md", "unsaved\n")
+        state.check()
+        assert (state.mirror.path / "notes" / "todo.md").read_text() == "unsaved\n"
+    finally:
+        state.mirror.close()
