@@ -3,6 +3,7 @@ folder it lies in or the files around it could still make Playset do, each with 
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -141,3 +142,53 @@ def test_an_open_document_below_a_file_of_the_mirror_is_written_once_a_folder(tm
         assert (state.mirror.path / "notes" / "todo.md").read_text() == "unsaved\n"
     finally:
         state.mirror.close()
+
+
+# --- M3: a game folder whose path is longer than the system names ------------------------
+# Linux names no file by a path over PATH_MAX (4,096 bytes). Run inside such a game folder,
+# every command ended in an OSError traceback (ENAMETOOLONG, looking for game.yaml); named
+# by a short relative path, the game was refused with findings that said its own game.yaml
+# and icons "lead outside the game folder".
+
+
+def _deep(tmp_path: Path) -> tuple[Path, Path]:
+    """A game in a folder whose absolute path is over 4,096 bytes; (its parent, the game),
+    made and reached by relative steps (no path given to the system is that long)."""
+    here = os.getcwd()
+    parts = ["d" * 250] * 17
+    os.chdir(tmp_path)
+    try:
+        for part in parts:
+            os.mkdir(part)
+            os.chdir(part)
+        _game(Path("demo"))
+    finally:
+        os.chdir(here)
+    parent = tmp_path.joinpath(*parts)
+    return parent, parent / "demo"
+
+
+def _chdir_deep(monkeypatch, folder: Path, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    for part in folder.relative_to(tmp_path).parts:
+        os.chdir(part)
+
+
+@pytest.mark.parametrize("command", [["validate"], ["build"], ["i18n", "status"]])
+def test_a_command_in_a_game_folder_too_deep_to_name_says_so(
+    tmp_path, run_cli, monkeypatch, command
+):
+    _, game = _deep(tmp_path)
+    _chdir_deep(monkeypatch, game, tmp_path)
+    result = run_cli(*command)  # an OSError traceback before
+    assert result.exit_code == 2, result.output
+    assert "longer than" in result.output and "shorter path" in result.output
+
+
+def test_a_game_too_deep_to_name_is_not_said_to_lead_outside(tmp_path, run_cli, monkeypatch):
+    parent, _ = _deep(tmp_path)
+    _chdir_deep(monkeypatch, parent, tmp_path)
+    result = run_cli("validate", "demo")
+    assert result.exit_code == 2, result.output
+    assert "leads outside" not in result.output
+    assert "longer than" in result.output and "shorter path" in result.output
