@@ -192,3 +192,43 @@ def test_a_game_too_deep_to_name_is_not_said_to_lead_outside(tmp_path, run_cli, 
     assert result.exit_code == 2, result.output
     assert "leads outside" not in result.output
     assert "longer than" in result.output and "shorter path" in result.output
+
+
+# --- H1 (needs a race): an import into a sheet deck read the sheet again through a link ----
+# `i18n import` writes a translation into a sheet deck's cell by reading the sheet again
+# (sheets.edit.edit_cells): that read had no `inside`, so a CSV/XLSX deck switched to a link
+# after the game was loaded had the user's file read, edited and written into the game
+# (the YAML edits were confined by the earlier Lows round; the sheet edit was not).
+
+
+def test_an_import_reads_no_sheet_switched_to_a_link_out_of_the_game(
+    tmp_path, run_cli, monkeypatch
+):
+    from toolkit.content.game import load_game
+    from toolkit.i18n import po as po_module
+    from toolkit.i18n.po import export_po, import_po
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en", "fr"])
+    assert run_cli("convert", str(game / "decks" / "cards.yaml"), "--to", "csv").exit_code == 0
+    (game / "decks" / "cards.yaml").unlink()
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("decks/cards.yaml", "decks/cards.csv"))
+    loaded = load_game(game)
+    po = export_po(loaded, "fr")
+    (entry,) = [e for e in po if e.msgid == "Forward"]
+    entry.msgstr = "Vers l'avant"
+    sheet = game / "decks" / "cards.csv"
+    secret = tmp_path / "secret.csv"
+    secret.write_text(sheet.read_text(encoding="utf-8-sig").replace("Treasure", "SECRET"))
+    apply = po_module._apply
+
+    def switch_then_apply(*args, **kwargs):  # after the units were read, before the edits
+        sheet.unlink()
+        sheet.symlink_to(secret)
+        return apply(*args, **kwargs)
+
+    monkeypatch.setattr(po_module, "_apply", switch_then_apply)
+    result, texts = import_po(loaded, po, "fr")
+    assert not any(b"SECRET" in (t if isinstance(t, bytes) else t.encode()) for t in texts.values())
+    assert any(o.what == "refused" and "outside the game" in o.why for o in result.outcomes)
