@@ -232,3 +232,21 @@ def test_an_import_reads_no_sheet_switched_to_a_link_out_of_the_game(
     result, texts = import_po(loaded, po, "fr")
     assert not any(b"SECRET" in (t if isinstance(t, bytes) else t.encode()) for t in texts.values())
     assert any(o.what == "refused" and "outside the game" in o.why for o in result.outcomes)
+
+
+# --- Low: an export killed between staging and renaming left its temporary files for ever --
+
+
+def test_an_export_removes_the_stale_temporary_files_a_killed_export_left(tmp_path, run_cli):
+    game = _game(tmp_path / "game")
+    out = tmp_path / "out"
+    args = ["export", "png", str(game), "--out", str(out), "--dpi", "30", "--page-dpi", "30"]
+    assert run_cli(*args).exit_code == 0
+    cards = out / "demo" / "en" / "png" / "cards"
+    stale = cards / ".advance-front.png.0a1b2c3d.tmp"
+    stale.write_bytes(b"half an image")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    fresh = cards / ".treasure-front.png.0a1b2c3e.tmp"  # another export's, in progress
+    fresh.write_bytes(b"being written")
+    assert run_cli(*args).exit_code == 0
+    assert not stale.exists() and fresh.exists()
