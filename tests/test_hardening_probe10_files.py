@@ -250,3 +250,24 @@ def test_an_export_removes_the_stale_temporary_files_a_killed_export_left(tmp_pa
     fresh.write_bytes(b"being written")
     assert run_cli(*args).exit_code == 0
     assert not stale.exists() and fresh.exists()
+
+
+# --- M4: a game folder inside an export's own folder had its pictures and JSON deleted -----
+# An export removes the .png and .json files of its folder (`<out>/<game>/<lang>/png`, or
+# `tts`) that the run did not write. A game kept in that very place (or a game folder below
+# it) lost its card art, its schemas and any .json data of its own, without a word.
+
+
+def test_an_export_deletes_nothing_of_a_game_folder_in_its_own_folder(tmp_path, run_cli):
+    game = _game(tmp_path / "out" / "demo" / "en" / "png")
+    art = game / "art.png"
+    art.write_bytes(b"\x89PNG\r\n\x1a\n the designer's own picture")
+    schemas = sorted(game.rglob("*.json"))
+    assert schemas
+    other = _game(tmp_path / "out" / "demo" / "en" / "tts" / "old-copy")
+    kept = sorted(other.rglob("*.json"))
+    for name in ("png", "tts"):
+        result = run_cli("export", name, str(game), "--out", str(tmp_path / "out"), "--dpi", "30")
+        assert result.exit_code == 0, result.output
+    assert art.read_bytes().startswith(b"\x89PNG")
+    assert all(path.is_file() for path in schemas + kept)
