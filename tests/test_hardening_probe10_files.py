@@ -271,3 +271,17 @@ def test_an_export_deletes_nothing_of_a_game_folder_in_its_own_folder(tmp_path, 
         assert result.exit_code == 0, result.output
     assert art.read_bytes().startswith(b"\x89PNG")
     assert all(path.is_file() for path in schemas + kept)
+
+
+# --- Low: a listed file whose name on disk differs only in case or Unicode form ------------
+
+
+@pytest.mark.parametrize("on_disk", ["cafe\u0301.yaml", "CAFÉ.yaml"])
+def test_a_file_named_in_another_unicode_form_or_case_is_pointed_at(tmp_path, run_cli, on_disk):
+    game = _game(tmp_path / "demo")
+    (game / "decks" / "cards.yaml").rename(game / "decks" / on_disk)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("decks/cards.yaml", "decks/caf\u00e9.yaml"))
+    result = run_cli("validate", str(game))
+    assert result.exit_code == 1
+    assert f"{on_disk!r} is there" in result.output
