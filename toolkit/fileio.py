@@ -348,6 +348,50 @@ def write_many(
             os.close(plan.folder)
 
 
+class StagedSet:
+    """Files of one set (an export's images of one language) staged beside their targets
+    as they are made, then renamed into place together when the `with` block ends without
+    an exception: one that fails (a full disk, an image over its limit) or is interrupted
+    half-way removes what it staged and leaves the old set whole, as `write_many` does for
+    files held in memory together (hundreds of images need not be). Every file lies under
+    `inside`, written without following a link (as `write_many(…, inside=…)`)."""
+
+    def __init__(self, inside: Path) -> None:
+        self.inside = Path(inside)
+        self._folders: dict[str, int] = {}  # an open descriptor per folder written in
+        self._staged: list[tuple[_Plan, str]] = []
+
+    def add(self, path: Path, data: bytes) -> None:
+        """Stage `path`'s new bytes (OutputError when it cannot be written)."""
+        path = Path(path)
+        if not _is_under(path, self.inside):
+            raise OutputError(path, f"it is not inside {self.inside}")
+        key = os.path.abspath(path.parent)
+        folder = self._folders.get(key)
+        if folder is None:
+            folder = self._folders[key] = _open_inside(self.inside, path)
+        plan = _plan_inside(folder, path)
+        self._staged.append((plan, _stage(plan, data)))
+
+    def __enter__(self) -> StagedSet:
+        return self
+
+    def __exit__(self, kind: object, exc: object, trace: object) -> None:
+        try:
+            if kind is None:
+                for plan, tmp in self._staged:
+                    os.replace(tmp, plan.name, src_dir_fd=plan.folder, dst_dir_fd=plan.folder)
+                self._staged.clear()
+        finally:
+            for plan, tmp in self._staged:  # not renamed: an error, or one rename failed
+                with contextlib.suppress(OSError):
+                    _unlink(plan.folder, tmp)
+            self._staged.clear()
+            for fd in self._folders.values():
+                os.close(fd)
+            self._folders.clear()
+
+
 def _staged_paths(plan: _Plan, tmp: str) -> tuple[Path, Path]:
     """A staged file and its target as absolute paths (a link's target, as it is replaced)."""
     real = Path(os.path.realpath(plan.path))

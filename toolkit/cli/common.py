@@ -82,23 +82,32 @@ def language_list(lang: str | None) -> str | None:
     return ",".join(codes)
 
 
+def game_around_here() -> Path | None:
+    """The game folder the current folder is in (None: none); a usage error when the current
+    folder's path is too long for the system to name the game's files."""
+    from toolkit.content.folders import game_folder_around, path_too_long
+
+    if why := path_too_long(Path.cwd(), "the current folder"):
+        raise usage_error(why)
+    return game_folder_around(Path.cwd())
+
+
 def game_folders(args: list[str] | None) -> list[Path]:
     """Folders for GAME arguments; with none, the game folder the current directory is in,
     else every bundled game; exit 2 if unknown."""
-    from toolkit.content.folders import (
-        GameNotFound,
-        bundled_games,
-        game_folder_around,
-        resolve_game,
-    )
+    from toolkit.content.folders import GameNotFound, bundled_games, path_too_long, resolve_game
 
     if not args:
-        around = game_folder_around(Path.cwd())
+        around = game_around_here()
         return [around] if around is not None else list(bundled_games().values())
     try:
-        return [resolve_game(arg) for arg in args]
+        folders = [resolve_game(arg) for arg in args]
     except GameNotFound as exc:
         raise usage_error(str(exc)) from None
+    for arg, folder in zip(args, folders, strict=True):
+        if why := path_too_long(folder, f"game folder {arg!r}"):
+            raise usage_error(why)
+    return folders
 
 
 def gated_game(folder: Path, tolerate: tuple[str, ...] = (), use_cache: bool = False) -> Any | None:

@@ -15,6 +15,7 @@ from toolkit.cli.common import (
     GAME_HELP,
     escape,
     folder_option,
+    game_around_here,
     game_folders,
     gated_game,
     refuse_game_file,
@@ -117,13 +118,12 @@ def recover_(
     """Finish a change an interrupted `i18n import` left half done (each file put in place
     as the import staged it), and remove its stale temporary files. The next import does
     this too; the commands that only read a game refuse it until then (R011)."""
-    from toolkit.content.game import game_folder_around
     from toolkit.journal import recover
 
     if game:
         (folder,) = game_folders([game])
     else:
-        around = game_folder_around(Path.cwd())
+        around = game_around_here()
         if around is None:
             raise usage_error("no game folder around the current folder: name the game")
         folder = around
@@ -151,7 +151,6 @@ def _game_of(file: Path, project: str, given: str | None) -> str:
     The PO header only confirms it: a header is data from whoever sent the file, so it may
     name the id of the game in effect and nothing else (a path there, or another game's id,
     would let a PO file choose which folder is edited)."""
-    from toolkit.content.game import game_folder_around
 
     if project and not GAME_ID.match(project):
         raise usage_error(
@@ -160,7 +159,7 @@ def _game_of(file: Path, project: str, given: str | None) -> str:
         )
     if given:
         return given
-    around = game_folder_around(Path.cwd())
+    around = game_around_here()
     if around is None:
         named = f" (its header names {project!r})" if project else ""
         raise usage_error(
@@ -229,9 +228,8 @@ def export(
 def _one_game(game: str | None) -> Path:
     """The game a one-game command works on: the one named, else the game folder the
     current directory is in (as every other command); a usage error with neither."""
-    from toolkit.content.game import game_folder_around
 
-    if not game and game_folder_around(Path.cwd()) is None:
+    if not game and game_around_here() is None:
         raise usage_error("name the game (an id or a folder), or run this in its folder")
     (folder,) = game_folders([game] if game else None)
     return folder

@@ -33,9 +33,36 @@ def game_folder_around(start: Path) -> Path | None:
     repository another user owns)."""
     here = start.resolve()
     for folder in (here, *here.parents):
-        if (folder / MANIFEST).is_file() and (folder == here or not _planted(folder)):
+        try:
+            found = (folder / MANIFEST).is_file()
+        except OSError:  # a path too long to name (`path_too_long` says so)
+            continue
+        if found and (folder == here or not _planted(folder)):
             return folder
     return None
+
+
+PATH_MAX = 4096
+"""The longest path Linux (and macOS, at 1,024) gives a name to: past it, every system call
+on the path fails with ENAMETOOLONG."""
+PATH_ROOM = 256
+"""Bytes a game folder's path leaves below it for its files (`decks/<id>.yaml`) and what
+commands write beside them (`output/<game>/<lang>/png/<deck>/<card>-front.png`)."""
+
+
+def path_too_long(folder: Path, what: str) -> str | None:
+    """Why the game folder `folder` (`what`: how to name it) cannot be used, when its path
+    leaves its files no room under PATH_MAX; else None. Without this, a command run inside
+    such a folder ended in a traceback, and a game named by a short relative path was
+    refused with findings saying its own files "lead outside the game folder"."""
+    length = len(os.fsencode(os.path.abspath(folder)))
+    if length + PATH_ROOM <= PATH_MAX:
+        return None
+    return (
+        f"the path of {what} is {length:,} bytes long: the system names no file by a path"
+        f" longer than {PATH_MAX:,} bytes, and the game's files need room below it; move"
+        " the game to a folder with a shorter path"
+    )
 
 
 def _planted(folder: Path) -> bool:

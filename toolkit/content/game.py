@@ -250,10 +250,35 @@ def _check_path(game: Game, doc: Document, where: tuple[Any, ...], rel: str) -> 
         )
         return None
     if not target.is_file():
-        game.diagnostics.append(R_MISSING_FILE.at(doc.display, span, f"no file {rel!r}"))
+        message = f"no file {rel!r}{_near_name(target)}"
+        game.diagnostics.append(R_MISSING_FILE.at(doc.display, span, message))
         return None
     game.listed.add(target)
     return target
+
+
+def _near_name(target: Path) -> str:
+    """A hint when the folder holds a file whose name differs from `target`'s only in case
+    or in Unicode form (`café` with its accent as a separate character, as macOS names files):
+    a game made on macOS or Windows, whose file systems match those names, unpacked on Linux."""
+    import unicodedata
+
+    def key(name: str) -> str:
+        return unicodedata.normalize("NFC", name).casefold()
+
+    try:
+        names = sorted(os.listdir(target.parent))
+    except OSError:
+        return ""
+    wanted = key(target.name)
+    near = [name for name in names if name != target.name and key(name) == wanted]
+    if not near:
+        return ""
+    return (
+        f"; {near[0]!r} is there, its name written with other letters (case, or accents"
+        " written apart as macOS writes them): rename the file, or write its name in"
+        " game.yaml exactly as the file has it"
+    )
 
 
 def _load_group(

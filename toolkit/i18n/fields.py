@@ -6,8 +6,10 @@ have one: `decks/characters.yaml:cards[alan-winchester].text`. Names survive reo
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game
@@ -25,10 +27,25 @@ class Field:
         return self.text.file.rel
 
 
+def _rel(path: Path, root: Path) -> str:
+    """Where `path` lies in the game folder `root` (links inside the game followed); a file
+    switched to a link out of the game since it was read is named where it lies (its edit
+    is then refused as leading outside the game, not a ValueError traceback)."""
+    real_root = real_path(root)
+    try:
+        return real_path(path).relative_to(real_root).as_posix()
+    except ValueError:
+        where = Path(os.path.abspath(path))
+        for base in (real_root, Path(os.path.abspath(root))):
+            if where.is_relative_to(base):
+                return where.relative_to(base).as_posix()
+        return where.as_posix()
+
+
 def field_name(game: Game, text: Text) -> str:
     doc = text.file.doc
     assert doc is not None
-    rel = real_path(doc.path).relative_to(real_path(game.root)).as_posix()
+    rel = _rel(doc.path, game.root)
     parts: list[str] = []
     value: Any = doc.data
     for seg in text.path:

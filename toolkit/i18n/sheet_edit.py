@@ -31,7 +31,7 @@ def apply_sheet_edits(
     out: dict[Path, str | bytes] = {}
     if cells:
         try:
-            out[doc.path] = edit_cells(doc.path, cells)
+            out[doc.path] = edit_cells(doc.path, cells, inside=inside)
         except (CellEditRefused, UnicodeDecodeError, KeyError) as exc:
             raise ValueError(str(exc)) from None
     if keys_edits and doc.keys is not None:

@@ -102,8 +102,29 @@ class Mirror:
                 continue
             present.add(rel)
         for rel in [r for r in self._seen if r not in present]:
-            (self.path / rel).unlink(missing_ok=True)
+            stale = self.path / rel
+            if stale.is_symlink() or not stale.is_dir():  # a folder now: files of the game
+                with contextlib.suppress(OSError):  # gone with a folder cleared below
+                    stale.unlink(missing_ok=True)
             del self._seen[rel]
+
+    def _make_room(self, target: Path) -> None:
+        """Clear the place of a file at `target` in the mirror where the game folder changed
+        what it holds (renamed, a branch checked out): a file (or link) where the game now
+        has a folder above it, a folder where the game now has a file. What the game does
+        not hold as such (a document below a file, or naming a folder) is left as it is;
+        only the private mirror is touched, never what a link in it names."""
+        parts = target.relative_to(self.path).parts
+        mirrored, real = self.path, self.root
+        for part in parts[:-1]:
+            mirrored, real = mirrored / part, real / part
+            moved = mirrored.is_symlink() or (mirrored.exists() and not mirrored.is_dir())
+            if moved and real.is_dir() and not real.is_symlink():
+                mirrored.unlink()
+        real = self.root.joinpath(*parts)
+        folder = target.is_dir() and not target.is_symlink() and parts
+        if folder and (real.is_symlink() or not real.is_dir()) and os.path.lexists(real):
+            shutil.rmtree(target)
 
     def _files(self) -> list[Path]:
         found: list[Path] = []
@@ -115,6 +136,7 @@ class Mirror:
         return found[:MAX_FILES]
 
     def _link(self, real: Path, target: Path, info: os.stat_result) -> None:
+        self._make_room(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.unlink(missing_ok=True)
         if stat.S_ISLNK(info.st_mode):  # as it is: the checks refuse one that leads outside
@@ -126,6 +148,7 @@ class Mirror:
             _copy(real, target, info)
 
     def _write(self, target: Path, text: str) -> None:
+        self._make_room(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         fresh = target.with_name(f".{target.name}.playset-lsp")
         fresh.write_text(text, encoding="utf-8")

@@ -26,11 +26,13 @@ class CellEditRefused(ValueError):
     """A cell that cannot be edited in place (inside a repeated ODS row, say)."""
 
 
-def edit_cells(path: Path, values: dict[Cell, str]) -> bytes:
-    """The file's new bytes with each cell holding its new text."""
+def edit_cells(path: Path, values: dict[Cell, str], *, inside: Path | None) -> bytes:
+    """The file's new bytes with each cell holding its new text; read again only from
+    inside the game folder `inside` (a sheet switched to a link out of the game since it
+    was loaded is refused, not read, edited and written into the game)."""
     suffix = path.suffix.lower()
     try:
-        data = read_bounded(path, MAX_SHEET_BYTES)  # a regular file, as validated just before
+        data = read_bounded(path, MAX_SHEET_BYTES, inside=inside)
     except OSError as exc:
         raise CellEditRefused(f"cannot read the file: {exc.strerror or exc}") from None
     if len(data) > MAX_SHEET_BYTES:

@@ -85,20 +85,29 @@ def once(written: list[Path], path: Path) -> None:
 def prune(folder: Path, kept: list[Path], out: Path) -> list[Path]:
     """Remove the images and saves in an export's own folder that this run did not write (a
     card deleted from the content must not linger as an image a print service uploads), and
-    the folders left empty. Only .png and .json files are touched.
+    the folders left empty. Only .png and .json files are touched, and the temporary files
+    an export killed before its renames left (`fileio.remove_stale_temporaries`); nothing in
+    or below a folder holding a game.yaml (a game kept where the export writes).
 
     `folder` lies below the output folder `out`; a link in its place or between the two is
     refused (OutputError), never walked: a run that writes no image there (a game drawing
     nothing in a language) meets no write to refuse it first, and a game folder may bring
     `output/<game>/<lang>/png` as a link to a folder of the user's pictures."""
-    from toolkit.fileio import refuse_links_below
+    from toolkit.content.folders import MANIFEST
+    from toolkit.fileio import refuse_links_below, remove_stale_temporaries
 
     refuse_links_below(out, folder)
     keep = {path.resolve() for path in kept}
     removed: list[Path] = []
     if not folder.is_dir():
         return removed
-    listed = [Path(at, name) for at, dirs, files in walk(folder) for name in dirs + files]
+    listed = []
+    for at, dirs, files in walk(folder):
+        if MANIFEST in files:  # a game folder kept here (or the export's folder one): its
+            dirs[:] = []  # art and schemas are the designer's, not images of a past run
+            continue
+        remove_stale_temporaries(Path(at))  # staged by an export killed before its renames
+        listed += [Path(at, name) for name in dirs + files]
     for path in sorted(listed, reverse=True):
         if path.is_symlink() or not path.is_file():
             if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):

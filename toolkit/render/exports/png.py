@@ -15,7 +15,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from toolkit.fileio import atomic_write_bytes, output_folder
+from toolkit.fileio import StagedSet, output_folder
 from toolkit.render.artifacts.rulebook import rulebook_pdf
 from toolkit.render.exports import (
     Export,
@@ -129,7 +129,7 @@ def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progre
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
         output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
-        atomic_write_bytes(path, data, inside=out)
+        staged.add(path, data)  # the StagedSet of the language being drawn
         written.append(path)
         report(path)
 
@@ -140,17 +140,20 @@ def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progre
 
     for lang in opts.langs:
         folder = out / game.id / lang / "png"
-        for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
-            for i, card in enumerate(printed.cards):
-                back = images.backs[i] if printed.back_per_card else images.backs[0]
-                emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
-                emit(folder / printed.id / f"{card.id}-back.png", back)
-        for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
-            emit(folder / f"{stem}.png", image)
-        step()
-        pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
-        for number, image in enumerate(pages, 1):
-            emit(folder / "rulebook" / f"page-{number:02d}.png", image)
+        # all of a language's images or none: a run that fails half-way (a full disk, a
+        # page over the pixel limit, Ctrl-C) leaves the old set, not new decks beside old
+        with StagedSet(out) as staged:
+            for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
+                for i, card in enumerate(printed.cards):
+                    back = images.backs[i] if printed.back_per_card else images.backs[0]
+                    emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
+                    emit(folder / printed.id / f"{card.id}-back.png", back)
+            for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
+                emit(folder / f"{stem}.png", image)
+            step()
+            pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
+            for number, image in enumerate(pages, 1):
+                emit(folder / "rulebook" / f"page-{number:02d}.png", image)
         prune(folder, written, out)
         step()
     return written

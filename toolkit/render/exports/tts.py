@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from toolkit.fileio import atomic_write_bytes, atomic_write_text, output_folder
+from toolkit.fileio import StagedSet, output_folder
 from toolkit.render.exports import (
     Export,
     ExportOptions,
@@ -325,7 +325,7 @@ def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progre
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
         output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
-        atomic_write_bytes(path, data, inside=out)
+        staged.add(path, data)  # the StagedSet of the language being drawn
         written.append(path)
         report(path)
 
@@ -336,60 +336,59 @@ def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progre
 
     for lang in opts.langs:
         folder = out / game.id / lang / "tts"
-        objects: list[dict] = []
-        key, x = 1, 0.0
-        for printed in decks:
-            dpi = sheet_dpi(opts.dpi, printed.size_mm)
-            images = deck_images(game, printed, lang, dpi, bleed=False, encode=False)
-            shared_back = None
-            if not printed.back_per_card:
-                shared_back = folder / f"{printed.id}-back.png"
-                emit(shared_back, png_bytes(images.backs[0]))
-                hidden = images.backs[0]
-            else:  # each back is an answer: a hidden card shows neither it nor a question
-                hidden = hidden_card(printed, lang, dpi)
-            limit = grid_limit(images.fronts[0].size)
-            per_sheet = limit.cols * limit.rows - 1
-            sheets: list[tuple[dict[str, Any], list[int]]] = []
-            for n, start in enumerate(range(0, len(printed.cards), per_sheet), 1):
-                indexes = list(range(start, min(start + per_sheet, len(printed.cards))))
-                grid = grid_for(len(indexes), limit)
-                faces = [images.fronts[i] for i in indexes]
-                face_path = folder / f"{printed.id}-{n}.png"
-                emit(face_path, sheet_png(faces, hidden, grid)[0])
-                if shared_back is None:
-                    back_path = folder / f"{printed.id}-backs-{n}.png"
-                    backs = [images.backs[i] for i in indexes]
-                    emit(back_path, sheet_png(backs, hidden, grid)[0])
-                else:
-                    back_path = shared_back
-                entry = {
-                    "FaceURL": _url(face_path, out, opts.base_url),
-                    "BackURL": _url(back_path, out, opts.base_url),
-                    "NumWidth": grid.cols,
-                    "NumHeight": grid.rows,
-                    "BackIsHidden": False,  # hidden cards show the face sheet's last slot
-                    "UniqueBack": shared_back is None,
-                    "Type": 0,
-                }
-                sheets.append((entry, indexes))
-            objects.append(deck_object(printed, lang, sheets, key, x, game.id))
-            key += len(sheets)
-            x += printed.size_mm[0] / POKER_MM[0] * 2.5 + 1.0
+        # the sheets and the save that names them all new or all old: a run that fails
+        # half-way (a full disk, Ctrl-C) leaves no new sheet beside the old save
+        with StagedSet(out) as staged:
+            objects: list[dict] = []
+            key, x = 1, 0.0
+            for printed in decks:
+                dpi = sheet_dpi(opts.dpi, printed.size_mm)
+                images = deck_images(game, printed, lang, dpi, bleed=False, encode=False)
+                shared_back = None
+                if not printed.back_per_card:
+                    shared_back = folder / f"{printed.id}-back.png"
+                    emit(shared_back, png_bytes(images.backs[0]))
+                    hidden = images.backs[0]
+                else:  # each back is an answer: a hidden card shows neither it nor a question
+                    hidden = hidden_card(printed, lang, dpi)
+                limit = grid_limit(images.fronts[0].size)
+                per_sheet = limit.cols * limit.rows - 1
+                sheets: list[tuple[dict[str, Any], list[int]]] = []
+                for n, start in enumerate(range(0, len(printed.cards), per_sheet), 1):
+                    indexes = list(range(start, min(start + per_sheet, len(printed.cards))))
+                    grid = grid_for(len(indexes), limit)
+                    faces = [images.fronts[i] for i in indexes]
+                    face_path = folder / f"{printed.id}-{n}.png"
+                    emit(face_path, sheet_png(faces, hidden, grid)[0])
+                    if shared_back is None:
+                        back_path = folder / f"{printed.id}-backs-{n}.png"
+                        backs = [images.backs[i] for i in indexes]
+                        emit(back_path, sheet_png(backs, hidden, grid)[0])
+                    else:
+                        back_path = shared_back
+                    entry = {
+                        "FaceURL": _url(face_path, out, opts.base_url),
+                        "BackURL": _url(back_path, out, opts.base_url),
+                        "NumWidth": grid.cols,
+                        "NumHeight": grid.rows,
+                        "BackIsHidden": False,  # hidden cards show the face sheet's last slot
+                        "UniqueBack": shared_back is None,
+                        "Type": 0,
+                    }
+                    sheets.append((entry, indexes))
+                objects.append(deck_object(printed, lang, sheets, key, x, game.id))
+                key += len(sheets)
+                x += printed.size_mm[0] / POKER_MM[0] * 2.5 + 1.0
+                step()
+            boards = board_pngs(game, lang, opts.page_dpi, False)
+            for index, (stem, title, image) in enumerate(boards):
+                path = folder / f"{stem}.png"
+                emit(path, image)
+                url = _url(path, out, opts.base_url)
+                objects.append(board_object(title, url, x / 2, 12.0 + 20.0 * index, index, game.id))
             step()
-        boards = board_pngs(game, lang, opts.page_dpi, False)
-        for index, (stem, title, image) in enumerate(boards):
-            path = folder / f"{stem}.png"
-            emit(path, image)
-            url = _url(path, out, opts.base_url)
-            objects.append(board_object(title, url, x / 2, 12.0 + 20.0 * index, index, game.id))
-        step()
-        title = game.manifest.title.get(lang, "") or game.id
-        name = f"{game.id}-{lang}.json"
-        output_folder(out, *(folder / name).relative_to(out).parent.parts)
-        atomic_write_text(folder / name, save_file(title, objects), inside=out)
-        written.append(folder / name)
-        report(folder / name)
+            title = game.manifest.title.get(lang, "") or game.id
+            emit(folder / f"{game.id}-{lang}.json", save_file(title, objects).encode())
         prune(folder, written, out)
     return written
 
