@@ -1,0 +1,106 @@
+"""Findings of the tenth hostile-input probe (issue #33), on content: pictures and boards
+(/work/notes/probe10content.md)."""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import pytest
+
+from tests.test_hardening_probe4_input import _with_picture
+from tests.test_hardening_probe7_input import _icon
+
+
+def _segments(data: bytes) -> list[bytes]:
+    """A JPEG file's marker segments, each SOS with the entropy-coded data after it."""
+    out, i = [], 2
+    while i < len(data):
+        code = data[i + 1]
+        if code == 0xD9:
+            break
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        end = i + 2 + length
+        if code == 0xDA:
+            while not (data[end] == 0xFF and data[end + 1] not in (0, *range(0xD0, 0xD8))):
+                end += 1
+        out.append(data[i:end])
+        i = end
+    return out
+
+
+def _jpeg(size: tuple[int, int], repeats: int = 0, **save: object) -> bytes:
+    """A JPEG of `size`, one of its small AC scans repeated `repeats` more times: libjpeg
+    warns of the bogus progression and decodes each copy over the whole picture."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("L", size, 255).save(buffer, "JPEG", **save)
+    data = buffer.getvalue()
+    if not repeats:
+        return data
+    segments = _segments(data)
+    ac = min((s for s in segments if s[1] == 0xDA and s[7] != 0), key=len)
+    return data[:2] + b"".join(segments) + ac * repeats + b"\xff\xd9"
+
+
+def test_a_jpeg_of_many_scans_is_refused_undecoded(tmp_path, run_cli):
+    # P1: a 1.4 MB JPEG repeating a 59-byte scan 20,000 times over 6000×6000 pixels (within
+    # the 40-million-pixel bound) kept `validate` 92 s (55 s of CPU) in the contrast
+    # estimate's decode; the time grows with the file
+    from toolkit.render import pictures
+
+    data = _jpeg((64, 64), repeats=300, progressive=True)
+    root = _with_picture(tmp_path, run_cli)
+    (root / "images" / "art.png").write_bytes(data)
+    (root / "images" / "cover.png").write_bytes(_jpeg((64, 64)))
+    result = run_cli("validate", str(root), "--no-cache")
+    assert result.exit_code == 1, result.output
+    assert "cannot read image 'images/art.png': it is a JPEG of more than 100 scans" in (
+        result.output
+    )
+    assert "cover" not in result.output
+    result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert pictures.jpeg_scans(data) == pictures.MAX_JPEG_SCANS + 1  # it stops counting
+
+
+def test_an_icon_embedding_a_jpeg_of_many_scans_is_refused(tmp_path):
+    from toolkit.render import svg_guard
+
+    icon, icons = _icon(tmp_path, '<image href="art.jpg" width="10" height="10"/>')
+    (icons / "art.jpg").write_bytes(_jpeg((64, 64), repeats=300, progressive=True))
+    refusal = svg_guard.check(icon, icons)
+    assert refusal is not None and "JPEG of more than 100 scans" in refusal.message
+
+
+@pytest.mark.parametrize(
+    ("save", "scans"),
+    [
+        ({}, 1),
+        ({"progressive": True}, 6),
+        ({"progressive": True, "optimize": True}, 6),
+        ({"progressive": True, "exif": "thumbnail"}, 6),
+        ({"restart_marker_blocks": 1}, 1),
+    ],
+)
+def test_ordinary_jpegs_are_read(tmp_path, save, scans):
+    from PIL import Image
+
+    from toolkit.render import pictures
+
+    if save.get("exif") == "thumbnail":  # an EXIF block holding a JPEG with its own scans
+        inner = _jpeg((16, 16), repeats=200, progressive=True)
+        save = {**save, "exif": b"Exif\x00\x00" + inner}
+    data = _jpeg((300, 200), **save)
+    assert pictures.jpeg_scans(data) == scans
+    # fill bytes before a marker are no scan either
+    frame = max(data.rfind(b"\xff\xc0"), data.rfind(b"\xff\xc2"))  # the picture's own
+    padded = data[:frame] + data[frame:].replace(b"\xff\xda", b"\xff\xff\xff\xda")
+    assert pictures.jpeg_scans(padded) == scans
+    path = tmp_path / "art.jpg"
+    path.write_bytes(padded)
+    assert pictures.problem(path, tmp_path) == ((300, 200), None)
+    with pictures.opened(path) as image:
+        image.load()
+        assert isinstance(image, Image.Image)
