@@ -108,15 +108,23 @@ def test_ordinary_jpegs_are_read(tmp_path, save, scans):
         assert isinstance(image, Image.Image)
 
 
-def _graph_board(tmp_path: Path, run_cli, spaces: list[tuple[float, float]], links: str):
+def _graph_board(
+    tmp_path: Path,
+    run_cli,
+    spaces: list[tuple[float, float]],
+    links: str,
+    name: str = "Map",
+    kinds: bool = False,
+):
     """A new game with a graph board of `spaces` (lat, lon), linked in a chain or a star."""
     from toolkit.content.game import load_game
     from toolkit.render.boards import board_look
 
     root = _new_game(tmp_path, run_cli)
-    lines = ["kind: graph", "id: map", "name: {en: Map}", "spaces:"]
+    lines = ["kind: graph", "id: map", f"name: {{en: {name}}}", "spaces:"]
     lines += [
-        f"  - {{id: s{i}, name: Place {i}, kind: town, lat: {lat}, lon: {lon}}}"
+        f"  - {{id: s{i}, name: Place {i}, kind: {f'k{i}' if kinds else 'town'}, lat: {lat},"
+        f" lon: {lon}}}"
         for i, (lat, lon) in enumerate(spaces)
     ]
     pairs = [(i, i + 1) if links == "chain" else (0, i + 1) for i in range(len(spaces) - 1)]
@@ -159,3 +167,18 @@ def test_a_crowded_or_large_map_is_laid_out_in_bounded_time(tmp_path, run_cli, w
     for s in layout.spots.values():  # still on the page
         assert s.reach <= s.x <= layout.width - s.reach
         assert s.reach <= s.y <= layout.height - s.reach
+
+
+@pytest.mark.parametrize("what", ["a long name", "many kinds"])
+def test_a_title_or_legend_larger_than_the_page_is_no_traceback(tmp_path, run_cli, what):
+    # P3: a board name of 200 letters, or 200 kinds of space in the legend: validate clean,
+    # build ended in IndexError (no corner of the poster could hold the title or legend)
+    from toolkit.render.boards import graph
+
+    spaces = [(50.0 + i / 10, 1.0 + i / 10) for i in range(200)]
+    name = "W" * 200 if what == "a long name" else "Map"
+    model, look = _graph_board(tmp_path, run_cli, spaces, "chain", name, what == "many kinds")
+    layout = graph.plan_graph(model, look)
+    box = layout.title_box if what == "a long name" else layout.legend_box
+    assert box[0] >= 6 * 2.834 and box[1] >= 6 * 2.834  # from the page's margin
+    assert box[2] > layout.width or box[3] > layout.height  # larger than the page

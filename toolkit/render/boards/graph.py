@@ -286,6 +286,9 @@ def _place_box(plan: Plan, w: float, h: float, corners: list[str], taken: list[R
                 cx, cy = x + dx, y + dy
                 if m <= cx <= W - m - w and m <= cy <= H - m - h:
                     candidates.append((cx, cy, cx + w, cy + h))
+    if not candidates:  # wider or taller than the page allows: at its first corner's margin
+        x, y = (max(v, m) for v in starts[corners[0]])
+        return (x, y, x + w, y + h)
     boxes = [_spot_box(s) for s in plan.spots.values()]
     segs = _segments(plan)
     # each candidate is weighed against every space and road: past MAX_LABEL_WORK, fewer
