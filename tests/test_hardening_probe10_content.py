@@ -182,3 +182,27 @@ def test_a_title_or_legend_larger_than_the_page_is_no_traceback(tmp_path, run_cl
     box = layout.title_box if what == "a long name" else layout.legend_box
     assert box[0] >= 6 * 2.834 and box[1] >= 6 * 2.834  # from the page's margin
     assert box[2] > layout.width or box[3] > layout.height  # larger than the page
+
+
+def test_a_game_font_whose_dots_take_no_room_prints_the_rulebook(tmp_path, run_cli):
+    # P4: a game font whose space and full stop have no advance width: validate clean, build
+    # ended in ZeroDivisionError in reportlab (the contents' dot leaders divide by their width)
+    from fontTools.ttLib import TTFont
+
+    from toolkit.render.fonts import font_dir
+
+    root = _new_game(tmp_path, run_cli)
+    font = TTFont(font_dir() / "NotoSans-Regular.ttf")
+    for record in font["name"].names:
+        if record.nameID in (1, 4, 6, 16):
+            record.string = "Flat"
+    for glyph in (font.getBestCmap()[ord(c)] for c in " ."):
+        font["hmtx"].metrics[glyph] = (0, 0)
+    (root / "fonts").mkdir()
+    font.save(root / "fonts" / "Flat.ttf")
+    manifest = root / "game.yaml"
+    manifest.write_text(manifest.read_text() + "style:\n  font: Flat\n")
+    out = tmp_path / "out"
+    result = run_cli("build", str(root), "--only", "rulebook", "--lang", "en", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "probe" / "en" / "rulebook.pdf").is_file()
