@@ -206,3 +206,49 @@ def test_a_game_font_whose_dots_take_no_room_prints_the_rulebook(tmp_path, run_c
     result = run_cli("build", str(root), "--only", "rulebook", "--lang", "en", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert (out / "probe" / "en" / "rulebook.pdf").is_file()
+
+
+def _anagram_questions(count: int, letters: int) -> str:
+    """Questions whose texts hold the same letters in different words: no word set near
+    another, every pair passing difflib's quick ratios."""
+    random = __import__("random").Random(1)
+    pool = list(("abcdefgh" * letters)[:letters])
+
+    def text() -> str:
+        random.shuffle(pool)
+        joined, words, i = "".join(pool), [], 0
+        while i < len(joined):
+            size = random.randint(2, 9)
+            words.append(joined[i : i + size])
+            i += size
+        return " ".join(words) + " ?"
+
+    lines = ["id: qs", "name: {en: Questions}", "questions:"]
+    for i in range(count):
+        answers = "".join(f"\n      - {{en: {x}{i}}}" for x in "ABCD")
+        lines.append(
+            f"  - id: q{i}\n    difficulty: easy\n    topic: t\n    question:\n"
+            f'      en: "{text()}"\n    answers:{answers}\n    right: a\n'
+            f"    fifty_fifty: [a, b]\n    fact: {{en: F{i}}}\n    source: src"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_long_questions_alike_in_letters_are_compared_in_bounded_time(tmp_path, run_cli):
+    # P5: Q003 weighed every pair of questions with difflib's ratio, which grows with the
+    # product of their lengths: two 3,100-letter questions whose letters agree (not their
+    # words) took 3 s each; 3 such questions made validate take 22 s, 10 over 100 s
+    from toolkit.checks import questions
+    from toolkit.content.game import load_game
+    from toolkit.content.walk import collect
+
+    root = _new_game(tmp_path, run_cli)
+    (root / "questions.yaml").write_text(_anagram_questions(6, 3000))
+    manifest = root / "game.yaml"
+    text = manifest.read_text().replace("files:\n", "files:\n  questions:\n    - questions.yaml\n")
+    manifest.write_text(text)
+    game = load_game(root)
+    start = time.process_time()
+    found = list(questions.check(game, collect(game)))
+    assert time.process_time() - start < 2.0
+    assert not [d for d in found if d.code in ("Q002", "Q003")]
