@@ -252,3 +252,23 @@ def test_long_questions_alike_in_letters_are_compared_in_bounded_time(tmp_path, 
     found = list(questions.check(game, collect(game)))
     assert time.process_time() - start < 2.0
     assert not [d for d in found if d.code in ("Q002", "Q003")]
+
+
+def test_a_multi_picture_jpeg_of_many_scans_is_refused_too(tmp_path):
+    # H1, second way in: Pillow opens a JPEG with an MPF block (two pictures, as cameras
+    # save them) as format "MPO", and decodes its first picture with libjpeg all the same
+    from PIL import Image
+
+    from toolkit.render import pictures
+
+    buffer = io.BytesIO()
+    first, second = Image.new("L", (64, 64), 255), Image.new("L", (64, 64), 0)
+    first.save(buffer, "MPO", save_all=True, append_images=[second], progressive=True)
+    data = buffer.getvalue()
+    end = data.index(b"\xff\xd9")  # the first picture's EOI
+    scan = min((s for s in _segments(data[: end + 2]) if s[1] == 0xDA and s[7] != 0), key=len)
+    (tmp_path / "art.jpg").write_bytes(data[:end] + scan * 300 + data[end:])
+    (tmp_path / "fine.jpg").write_bytes(data)
+    size, why = pictures.problem(tmp_path / "art.jpg", tmp_path)
+    assert size is None and why is not None and "JPEG of more than 100 scans" in why
+    assert pictures.problem(tmp_path / "fine.jpg", tmp_path) == ((64, 64), None)

@@ -110,7 +110,7 @@ def opened(source: Path | IO[bytes]) -> Iterator[PilImage]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         with Image.open(source, formats=FORMATS) as image:
-            if image.format == "JPEG" and (fp := image.fp) is not None:
+            if image.format in ("JPEG", "MPO") and (fp := image.fp) is not None:
                 where = fp.tell()
                 fp.seek(0)
                 why = _jpeg_problem(fp.read())

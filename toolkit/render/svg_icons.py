@@ -383,7 +383,10 @@ def _picture(data: bytes) -> Picture:
         width, height = picture.size
         if width * height > svg_guard.MAX_PIXELS:  # the file svg_guard saw was another
             raise ValueError("too many pixels")
-        if picture.format == "JPEG" and pictures.jpeg_scans(data) > pictures.MAX_JPEG_SCANS:
+        if (
+            picture.format in ("JPEG", "MPO")
+            and pictures.jpeg_scans(data) > pictures.MAX_JPEG_SCANS
+        ):
             raise ValueError("a JPEG of too many scans")
         picture.load()
     return Picture(picture, hashlib.sha256(data).digest())
