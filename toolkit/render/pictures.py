@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import tempfile
@@ -51,16 +52,71 @@ pictures each just under `MAX_PIXELS` cost that many seconds per language). 250 
 illustrations at 300 dpi hold 200 million."""
 
 
+MAX_JPEG_SCANS = 100
+"""Scans of one JPEG file. libjpeg decodes every scan of a progressive JPEG over the whole
+picture, and lets a scan repeat (a warning it does not stop on): a 1.4 MB file repeating a
+59-byte scan 20,000 times over 36 million pixels kept `validate` busy 55 s of CPU, and the
+time grows with the file. A progressive JPEG has about 10 scans (libjpeg, mozjpeg, jpegtran),
+a baseline one 1 to 4; 100 refinement scans over `MAX_PIXELS` decode in about 3 s."""
+
+_JPEG_MARKER = re.compile(rb"\xff([^\x00\xff])")
+"""A marker as libjpeg reads one: 0xFF then its code (0xFF 0x00 is a stuffed data byte, and
+0xFF 0xFF a fill byte before the marker's own 0xFF: this matches that last one), so the scan
+of a file is linear."""
+_STANDALONE = frozenset((0x01, 0xD8, *range(0xD0, 0xD8)))
+"""Markers without a length (TEM, SOI, RSTn): what follows is the next marker or data."""
+
+
+def jpeg_scans(data: bytes) -> int:
+    """How many scans (SOS markers) libjpeg decodes in a JPEG file's `data`, counted up to
+    its EOI, each marker segment skipped by its length (an EXIF thumbnail's own scans are
+    not counted); counting stops just past `MAX_JPEG_SCANS`."""
+    scans, position = 0, 0
+    while scans <= MAX_JPEG_SCANS:
+        found = _JPEG_MARKER.search(data, position)
+        if found is None:
+            break
+        code, position = found.group(1)[0], found.end()
+        if code == 0xD9:  # EOI: libjpeg reads no further
+            break
+        if code in _STANDALONE:
+            continue
+        if code == 0xDA:
+            scans += 1
+        position += max(2, int.from_bytes(data[position : position + 2], "big"))
+    return scans
+
+
+def _jpeg_problem(data: bytes) -> str | None:
+    """Why a JPEG file costs too much to decode (too many scans), or None."""
+    if jpeg_scans(data) > MAX_JPEG_SCANS:
+        return (
+            f"it is a JPEG of more than {MAX_JPEG_SCANS} scans: each scan is decoded over the"
+            " whole picture, so that many cost minutes (a progressive JPEG has about 10);"
+            " save it again"
+        )
+    return None
+
+
 @contextmanager
 def opened(source: Path | IO[bytes]) -> Iterator[PilImage]:
     """The picture in `source`, opened as one of `FORMATS` only, without Pillow's
-    `DecompressionBombWarning` (the toolkit bounds pixels itself, below Pillow's limit)."""
+    `DecompressionBombWarning` (the toolkit bounds pixels itself, below Pillow's limit).
+    Raises ValueError for a JPEG of more than `MAX_JPEG_SCANS` scans (decoding it would take
+    minutes; see `jpeg_scans`)."""
     from PIL import Image
 
     confine()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         with Image.open(source, formats=FORMATS) as image:
+            if image.format in ("JPEG", "MPO") and (fp := image.fp) is not None:
+                where = fp.tell()
+                fp.seek(0)
+                why = _jpeg_problem(fp.read())
+                fp.seek(where)
+                if why is not None:
+                    raise ValueError(why)
             yield image
 
 

@@ -471,6 +471,12 @@ def contents(lang: str, sheet: Sheet) -> list[Flowable]:
             hyphenationLang="",
         ),
     ]
+    # reportlab fills the gap before a page number with as many " . " as fit: it divides
+    # by their width, zero in a game font whose space and full stop take no room
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if not all(stringWidth(" . ", s.fontName, s.fontSize) > 0 for s in toc.levelStyles):
+        toc.dotsMinLevel = -1  # no dots
     title = ParagraphStyle("toc_title", parent=sheet["h2"], fontSize=22, leading=28)
     return [Paragraph(markup(labels(lang)["contents"]), title), Spacer(0, 6), toc]
 

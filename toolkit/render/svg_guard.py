@@ -391,7 +391,11 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
             width, height = picture.size
     except Image.DecompressionBombError:
         return too_large, 0
-    except (OSError, ValueError):
+    except ValueError as exc:
+        if str(exc).startswith("it is a JPEG"):  # pictures.opened: too many scans to decode
+            return f"the picture it embeds: {exc}", 0
+        return "the picture it embeds is not a PNG, JPEG, GIF or WebP picture", 0
+    except OSError:
         # Pillow, as svglib calls it, cannot read it either: say so at the element
         return "the picture it embeds is not a PNG, JPEG, GIF or WebP picture", 0
     if width * height > MAX_PIXELS:

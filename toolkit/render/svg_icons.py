@@ -375,12 +375,19 @@ def _picture(data: bytes) -> Picture:
     file is a new picture)."""
     from PIL import Image
 
+    from toolkit.render import pictures
+
     with warnings.catch_warnings():  # its pixels are bounded by svg_guard
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         picture = Image.open(io.BytesIO(data))
         width, height = picture.size
         if width * height > svg_guard.MAX_PIXELS:  # the file svg_guard saw was another
             raise ValueError("too many pixels")
+        if (
+            picture.format in ("JPEG", "MPO")
+            and pictures.jpeg_scans(data) > pictures.MAX_JPEG_SCANS
+        ):
+            raise ValueError("a JPEG of too many scans")
         picture.load()
     return Picture(picture, hashlib.sha256(data).digest())
 

@@ -59,8 +59,28 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 1.0
 
 
-def near(a: _Text, b: _Text) -> float | None:
-    """The similarity that makes `a` and `b` near duplicates, or None."""
+MAX_RATIO_WORK = 4_000_000
+"""Characters the text comparisons of one bank may weigh, together: a comparison weighs the
+product of its two texts' lengths (difflib's ratio grows so). Two 3,100-letter questions
+whose letters agree but whose words do not took 3 s each, ten such questions over a minute
+and a half; past the bound, texts are compared by their words only (Jaccard). The bundled
+banks compare their texts' characters not once (the words or the names decide)."""
+
+
+class Budget:
+    """What is left of `MAX_RATIO_WORK` for one bank."""
+
+    def __init__(self) -> None:
+        self.left = MAX_RATIO_WORK
+
+    def spend(self, a: str, b: str) -> bool:
+        self.left -= len(a) * len(b)
+        return self.left >= 0
+
+
+def near(a: _Text, b: _Text, budget: Budget | None = None) -> float | None:
+    """The similarity that makes `a` and `b` near duplicates, or None (by words only once
+    `budget` is spent)."""
     if a.names != b.names:
         return None
     jaccard = _jaccard(a.words, b.words)
@@ -69,6 +89,8 @@ def near(a: _Text, b: _Text) -> float | None:
     jaccard_floor = SAME_ANSWER_JACCARD if same_answer else NEAR_JACCARD
     if jaccard >= jaccard_floor:
         return jaccard
+    if budget is not None and not budget.spend(a.flat, b.flat):
+        return None
     matcher = SequenceMatcher(None, a.flat, b.flat, autojunk=False)
     if matcher.real_quick_ratio() < ratio_floor or matcher.quick_ratio() < ratio_floor:
         return None
@@ -87,6 +109,7 @@ def check(questions: Sequence[Item], langs: Sequence[str]) -> Iterator[Diagnosti
             {lang: texts[lang] for lang in langs if texts.get(lang) and texts[lang].flat}
         )
     first_seen: dict[tuple[str, str], int] = {}
+    budget = Budget()
     for later, item in enumerate(questions):
         texts = prepared[later]
         same = next(
@@ -109,7 +132,7 @@ def check(questions: Sequence[Item], langs: Sequence[str]) -> Iterator[Diagnosti
                 f"{item.id} asks the same question as {other.id} ({other.where()}) in {lang}",
             )
             continue
-        yield from _near(item, later, questions, prepared, langs)
+        yield from _near(item, later, questions, prepared, langs, budget)
 
 
 def _near(
@@ -118,13 +141,14 @@ def _near(
     questions: Sequence[Item],
     prepared: list[dict[str, _Text]],
     langs: Sequence[str],
+    budget: Budget,
 ) -> Iterator[Diagnostic]:
     texts = prepared[later]
     for earlier in range(later):
         for lang in langs:
             if lang not in texts or lang not in prepared[earlier]:
                 continue
-            score = near(prepared[earlier][lang], texts[lang])
+            score = near(prepared[earlier][lang], texts[lang], budget)
             if score is None:
                 continue
             other = questions[earlier]

@@ -95,15 +95,42 @@ def _project(spaces: list[GraphSpace]) -> tuple[dict[str, tuple[float, float]], 
     }, False
 
 
-def _too_close(spots: list[Spot]) -> list[tuple[int, int, float]]:
-    """Pairs closer than they may be on paper, with the factor that would free each."""
+MAX_PAIRS = 400_000
+"""Pairs of nearby spaces the spreading and nudging of one board may compare, together.
+Each round compares every space with those in the cells around it, so spaces piled on one
+spot cost the square of their number per round: 400 spaces at one place took 170 s, 2,000
+spaces spread over a map over two minutes. The bundled map compares about 7,600 pairs; a
+board that reaches the bound is printed as its spaces lie then (some may touch)."""
+
+
+@dataclass
+class _Work:
+    """What is left of a board's `MAX_PAIRS`."""
+
+    pairs: int = MAX_PAIRS
+
+    def spend(self, count: int) -> bool:
+        """Count `count` comparisons; False once the bound is reached."""
+        self.pairs -= count
+        return self.pairs >= 0
+
+
+def _too_close(spots: list[Spot], work: _Work | None = None) -> list[tuple[int, int, float]]:
+    """Pairs closer than they may be on paper, with the factor that would free each (the
+    pairs found until `work` runs out)."""
+    work = work if work is not None else _Work()
     cell = 2 * max(s.reach for s in spots) + GAP
     buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
     for i, s in enumerate(spots):
         buckets[(int(s.x // cell), int(s.y // cell))].append(i)
-    out = []
+    out: list[tuple[int, int, float]] = []
     for (cx, cy), members in sorted(buckets.items()):
+        near = [
+            j for dx in (-1, 0, 1) for dy in (-1, 0, 1) for j in buckets.get((cx + dx, cy + dy), ())
+        ]
         for i in members:
+            if not work.spend(len(near)):
+                return out
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
                     for j in buckets.get((cx + dx, cy + dy), ()):
@@ -125,12 +152,13 @@ def _root(parent: list[int], i: int) -> int:
     return i
 
 
-def _spread(spots: list[Spot], rounds: int = 60) -> None:
+def _spread(spots: list[Spot], rounds: int = 60, work: _Work | None = None) -> None:
     """Enlarge each crowded group about its own centre: it keeps its shape (who lies west of
     whom), which pushing pairs apart one by one would scramble."""
+    work = work if work is not None else _Work()
     for _ in range(rounds):
-        pairs = _too_close(spots)
-        if not pairs:
+        pairs = _too_close(spots, work)
+        if not pairs or work.pairs < 0:
             return
         parent = list(range(len(spots)))
         factor: dict[int, float] = {}
@@ -152,8 +180,12 @@ def _spread(spots: list[Spot], rounds: int = 60) -> None:
                 spots[i].y = my + (spots[i].y - my) * f
 
 
-def _nudge(spots: list[Spot], width: float, height: float, rounds: int = 600) -> None:
-    """Push apart spaces that would overlap or touch on paper, as little as needed."""
+def _nudge(
+    spots: list[Spot], width: float, height: float, rounds: int = 600, work: _Work | None = None
+) -> None:
+    """Push apart spaces that would overlap or touch on paper, as little as needed (until
+    `work` runs out)."""
+    work = work if work is not None else _Work()
     cell = 2 * max(s.reach for s in spots) + GAP
     golden = math.pi * (3 - math.sqrt(5))
     for _ in range(rounds):
@@ -169,6 +201,8 @@ def _nudge(spots: list[Spot], width: float, height: float, rounds: int = 600) ->
                 for j in buckets.get((cx + dx, cy + dy), ())
             ]
             for i in members:
+                if not work.spend(len(near)):
+                    break
                 a = spots[i]
                 for j in near:
                     if j <= i:
@@ -190,7 +224,7 @@ def _nudge(spots: list[Spot], width: float, height: float, rounds: int = 600) ->
         for s in spots:
             s.x = min(max(s.x, s.reach + 2 * mm), width - s.reach - 2 * mm)
             s.y = min(max(s.y, s.reach + 2 * mm), height - s.reach - 2 * mm)
-        if not moved:
+        if not moved or work.pairs < 0:
             return
 
 
@@ -252,8 +286,15 @@ def _place_box(plan: Plan, w: float, h: float, corners: list[str], taken: list[R
                 cx, cy = x + dx, y + dy
                 if m <= cx <= W - m - w and m <= cy <= H - m - h:
                     candidates.append((cx, cy, cx + w, cy + h))
+    if not candidates:  # wider or taller than the page allows: at its first corner's margin
+        x, y = (max(v, m) for v in starts[corners[0]])
+        return (x, y, x + w, y + h)
     boxes = [_spot_box(s) for s in plan.spots.values()]
     segs = _segments(plan)
+    # each candidate is weighed against every space and road: past MAX_LABEL_WORK, fewer
+    # candidates, evenly chosen (the bundled map weighs at most 86,000)
+    step = math.ceil(len(candidates) * (len(boxes) + len(segs) + 1) / MAX_LABEL_WORK)
+    candidates = candidates[:: max(1, step)]
     best, best_cost = candidates[0], math.inf
     for i, rect in enumerate(candidates):
         x0, y0, x1, y1 = rect
@@ -291,6 +332,58 @@ def _label_rect(s: Spot, where: str, width: float, size: float) -> tuple[Rect, t
     return (ox, oy - desc, ox + width, oy + asc), (ox, oy)
 
 
+MAX_LABEL_WORK = 400_000
+"""Boxes, names and roads the names of one board may be weighed against, together (the
+bundled map: about 11,000). Each name is weighed only against what lies near it (`_Grid`),
+but names piled on one spot lie near each other: past the bound, the names left go east of
+their space unweighed."""
+
+GRID = 15 * mm
+"""Cell of the grid that finds what lies near a name (the area a name looks at reaches 15 mm
+above and below its space)."""
+GRID_SPAN = 64
+"""Cells a rectangle may cover in the grid; a larger one (a long road, the title) is near
+everything."""
+
+
+class _Grid:
+    """The rectangles of a list (by index), found by the grid cells they cover."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
+        self.everywhere: list[int] = []
+        self.count = 0
+
+    @staticmethod
+    def _span(rect: Rect) -> tuple[range, range] | None:
+        if not all(math.isfinite(v) for v in rect):
+            return None
+        xs = range(math.floor(rect[0] / GRID), math.floor(rect[2] / GRID) + 1)
+        ys = range(math.floor(rect[1] / GRID), math.floor(rect[3] / GRID) + 1)
+        return (xs, ys) if len(xs) * len(ys) <= GRID_SPAN else None
+
+    def add(self, rect: Rect) -> None:
+        span = self._span(rect)
+        if span is None:
+            self.everywhere.append(self.count)
+        else:
+            for cx in span[0]:
+                for cy in span[1]:
+                    self.cells[(cx, cy)].append(self.count)
+        self.count += 1
+
+    def near(self, area: Rect) -> list[int]:
+        """The indices of the rectangles that may overlap `area`, in list order."""
+        span = self._span(area)
+        if span is None:
+            return list(range(self.count))
+        found = set(self.everywhere)
+        for cx in span[0]:
+            for cy in span[1]:
+                found.update(self.cells.get((cx, cy), ()))
+        return sorted(found)
+
+
 def _place_labels(plan: Plan) -> None:
     """Greedy: the most important names first, each where it covers the least."""
     order = list(plan.look.style.spaces)
@@ -300,22 +393,34 @@ def _place_labels(plan: Plan) -> None:
     )
     all_boxes = [(k, _spot_box(s)) for k, s in plan.spots.items()]
     all_segs = _segments(plan)
+    seg_boxes = [
+        (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]) + 1, max(p[1], q[1]) + 1)
+        for p, q in all_segs
+    ]
     placed: list[Rect] = [plan.title_box, plan.legend_box]
+    box_grid, seg_grid, placed_grid = _Grid(), _Grid(), _Grid()
+    for _, b in all_boxes:
+        box_grid.add(b)
+    for b in seg_boxes:
+        seg_grid.add(b)
+    for p in placed:
+        placed_grid.add(p)
+    left = MAX_LABEL_WORK
     for s in spots:
         width = text_width(s.space.name, s.style.font_size, plan.look.face(s.style.font))
+        if left < 0:  # past the bound: east of the space, unweighed
+            rect, s.label = _label_rect(s, "e", width, s.style.font_size)
+            placed.append(rect)
+            continue
         best: tuple[float, tuple[float, float], Rect] | None = None
         # Only what lies near this space can be hidden by its name.
         area = (s.x - width - 15 * mm, s.y - 15 * mm, s.x + width + 15 * mm, s.y + 15 * mm)
-        boxes = [(k, b) for k, b in all_boxes if _overlap(area, b) > 0]
-        near = [p for p in placed if _overlap(area, p) > 0]
-        segs = [
-            (p, q)
-            for p, q in all_segs
-            if _overlap(
-                area, (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]) + 1, max(p[1], q[1]) + 1)
-            )
-            > 0
-        ]
+        box_ids, placed_ids, seg_ids = (g.near(area) for g in (box_grid, placed_grid, seg_grid))
+        left -= len(box_ids) + len(placed_ids) + len(seg_ids)
+        boxes = [all_boxes[i] for i in box_ids if _overlap(area, all_boxes[i][1]) > 0]
+        near = [placed[i] for i in placed_ids if _overlap(area, placed[i]) > 0]
+        segs = [all_segs[i] for i in seg_ids if _overlap(area, seg_boxes[i]) > 0]
+        left -= 8 * (len(boxes) + len(near) + len(segs))
         for rank, where in enumerate(("e", "w", "n", "s", "ne", "nw", "se", "sw")):
             rect, origin = _label_rect(s, where, width, s.style.font_size)
             cost = rank * 0.5
@@ -333,6 +438,7 @@ def _place_labels(plan: Plan) -> None:
         assert best is not None
         s.label = best[1]
         placed.append(best[2])
+        placed_grid.add(best[2])
 
 
 def _named(s: Spot, prefix: str | None) -> bool:
@@ -364,8 +470,9 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
         )
         for s in board.spaces
     }
-    _spread(list(spots.values()))
-    _nudge(list(spots.values()), width, height)
+    work = _Work()
+    _spread(list(spots.values()), work=work)
+    _nudge(list(spots.values()), width, height, work=work)
     routed = set()
     routes: list[Chain] = []
     arcs: list[tuple[str, str, str]] = []
