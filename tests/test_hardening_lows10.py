@@ -265,3 +265,39 @@ def test_event_streams_at_the_cap_give_way_to_the_newest(stream_server):
     finally:
         for conn in held:
             conn.close()
+
+
+# --- 5: an absolute link to a file of the same game was refused in the editor's mirror ------
+
+
+def _findings(game: Path) -> list[str]:
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.lsp.workspace import GameState
+
+    state = GameState(Mirror(game))
+    try:
+        found = state.check()
+    finally:
+        state.mirror.close()
+    return [f"{d.code} {d.message}" for items in found.values() for d in items]
+
+
+def test_an_absolute_link_to_a_file_of_the_game_is_read_in_the_editor_as_in_validate(
+    tmp_path, run_cli
+):
+    game = _game(tmp_path / "game")
+    (game / "data").mkdir()
+    deck = game / "decks" / "cards.yaml"
+    deck.rename(game / "data" / "cards.yaml")
+    deck.symlink_to(game / "data" / "cards.yaml")  # absolute
+    assert run_cli("validate", str(game)).exit_code == 0
+    assert _findings(game) == []
+
+
+def test_an_absolute_link_out_of_the_game_is_still_refused_in_the_editor(tmp_path, run_cli):
+    game = _game(tmp_path / "game")
+    deck = game / "decks" / "cards.yaml"
+    deck.rename(tmp_path / "cards.yaml")
+    deck.symlink_to(tmp_path / "cards.yaml")
+    assert run_cli("validate", str(game)).exit_code == 1
+    assert _findings(game) != []
