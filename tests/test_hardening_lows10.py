@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -301,3 +303,98 @@ def test_an_absolute_link_out_of_the_game_is_still_refused_in_the_editor(tmp_pat
     deck.symlink_to(tmp_path / "cards.yaml")
     assert run_cli("validate", str(game)).exit_code == 1
     assert _findings(game) != []
+
+
+# --- 6: engines that raise KeyboardInterrupt or close the standard streams ------------------
+
+
+def _engine_game(folder: Path, first_lines: str) -> Path:
+    new_game(folder, "ge", ["en"], engine=True)
+    engine = folder / "engine.py"
+    head = "    def apply(self, action: int) -> None:\n"
+    text = engine.read_text()
+    assert head in text
+    engine.write_text(text.replace(head, head + first_lines, 1))
+    return folder
+
+
+def _playset(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-m", "toolkit", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_an_engine_raising_keyboardinterrupt_is_its_mistake_not_ctrl_c(tmp_path):
+    # a process of its own: Ctrl-C is told apart only where the CLI's handler is in place
+    # (under pytest another one is, and a KeyboardInterrupt is then taken for Ctrl-C)
+    game = _engine_game(tmp_path / "ge", "        raise KeyboardInterrupt\n")
+    done = _playset("simulate", str(game), "-n", "10")
+    said = done.stdout + done.stderr  # findings on stdout, the summary on stderr
+    assert done.returncode == 1, said
+    assert "E004" in said and "raised KeyboardInterrupt" in said
+    assert "Traceback" not in said and "interrupted" not in said
+
+
+def test_an_engine_raising_keyboardinterrupt_in_workers_is_its_mistake(tmp_path):
+    game = _engine_game(tmp_path / "ge", "        raise KeyboardInterrupt\n")
+    done = _playset("check", str(game), "-n", "10", "--workers", "2")
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "raised KeyboardInterrupt" in said and "Traceback" not in said
+
+
+CLOSE_STREAMS = {
+    "sys.stdout": "        import sys\n        sys.stdout.close()\n",
+    "sys.stderr": "        import sys\n        sys.stderr.close()\n",
+    "descriptors": (
+        "        import os\n        for fd in (1, 2):\n            try:\n"
+        "                os.close(fd)\n            except OSError:\n                pass\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("how", sorted(CLOSE_STREAMS))
+def test_an_engine_closing_the_standard_streams_is_a_finding(tmp_path, how):
+    game = _engine_game(tmp_path / "ge", CLOSE_STREAMS[how])
+    done = _playset("check", str(game), "-n", "10")
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "E004" in said and "closed " in said, said
+    assert "Traceback" not in said and "lost sys.stderr" not in said
+
+
+# --- 7: a card layout's error carried no place in the layout file ---------------------------
+
+
+def _layout_game(folder: Path, old: str, new: str) -> tuple[Path, int, int]:
+    """A game whose deck prints with its own example-card layout, with `old` in that
+    layout replaced by `new`; the (line, column) of the value `new` starts."""
+    game = _game(folder)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker\n", "size: poker\nlayout: example-card\n"))
+    layout = game / "layouts" / "example-card.yaml"
+    text = layout.read_text()
+    assert old in text
+    text = text.replace(old, new, 1)
+    layout.write_text(text)
+    before = text[: text.index(new)]
+    return game, before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"{{ card.text or \'\' }}"', '"{{ card.text | nosuchfilter }}"'),  # at compile time
+        ('"{{ card.text or \'\' }}"', '"{{ 1 // 0 }}"'),  # at render time
+        ("icon: token\n", "icon: token\n    when: card.nosuch.deeper\n"),  # a `when`
+    ],
+)
+def test_a_layout_error_is_reported_at_its_line_in_the_layout(tmp_path, run_cli, old, new):
+    game, line, col = _layout_game(tmp_path / "game", old, new)
+    if new.startswith("icon"):  # the `when` value, on the line after
+        line, col = line + 1, len("    when: ") + 1
+    result = run_cli("validate", str(game))
+    assert result.exit_code == 1, result.output
+    found = [x for x in result.output.splitlines() if "P003" in x]
+    assert found and all(f"layouts/example-card.yaml:{line}:{col}: P003" in x for x in found)
+    assert "fails on advance (en, " in found[0] and "decks/cards.yaml:9)" in found[0], found
