@@ -371,7 +371,8 @@ def _layout_game(folder: Path, old: str, new: str) -> tuple[Path, int, int]:
     layout replaced by `new`; the (line, column) of the value `new` starts."""
     game = _game(folder)
     deck = game / "decks" / "cards.yaml"
-    deck.write_text(deck.read_text().replace("size: poker\n", "size: poker\nlayout: example-card\n"))
+    text = deck.read_text().replace("size: poker\n", "size: poker\nlayout: example-card\n")
+    deck.write_text(text)
     layout = game / "layouts" / "example-card.yaml"
     text = layout.read_text()
     assert old in text
@@ -384,8 +385,8 @@ def _layout_game(folder: Path, old: str, new: str) -> tuple[Path, int, int]:
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        ('"{{ card.text or \'\' }}"', '"{{ card.text | nosuchfilter }}"'),  # at compile time
-        ('"{{ card.text or \'\' }}"', '"{{ 1 // 0 }}"'),  # at render time
+        ("\"{{ card.text or '' }}\"", '"{{ card.text | nosuchfilter }}"'),  # at compile time
+        ("\"{{ card.text or '' }}\"", '"{{ 1 // 0 }}"'),  # at render time
         ("icon: token\n", "icon: token\n    when: card.nosuch.deeper\n"),  # a `when`
     ],
 )
