@@ -66,8 +66,9 @@ def _said(other: Any, card: Any, names: dict[str, str], langs: list[str]) -> str
         lang, elsewhere = langs[0], differ[0]
         return (
             f"card {card.id!r} is named {names[lang]!r} in {lang}, as card {other.id!r}"
-            f" ({{where}}) is, though they differ in {elsewhere} ({names[elsewhere]!r},"
-            f" {theirs[elsewhere]!r}): players of {lang} cannot tell them apart"
+            f" ({{where}}) is, but not in {elsewhere} ({names[elsewhere]!r} and"
+            f" {theirs[elsewhere]!r}): name them alike in every language, or apart in every"
+            f" language (as it is, the players of {lang} cannot tell them apart)"
         )
     if _rest(card) == _rest(other):
         return (
