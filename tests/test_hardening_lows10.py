@@ -335,9 +335,12 @@ def test_an_engine_raising_keyboardinterrupt_is_its_mistake_not_ctrl_c(tmp_path)
     assert "Traceback" not in said and "interrupted" not in said
 
 
-def test_an_engine_raising_keyboardinterrupt_in_workers_is_its_mistake(tmp_path):
+@pytest.mark.parametrize("how", [["-n", "10", "--workers", "2"], ["--contract"]])
+def test_an_engine_raising_keyboardinterrupt_in_workers_or_the_contract_is_its_mistake(
+    tmp_path, how
+):
     game = _engine_game(tmp_path / "ge", "        raise KeyboardInterrupt\n")
-    done = _playset("check", str(game), "-n", "10", "--workers", "2")
+    done = _playset("check", str(game), *how)
     said = done.stdout + done.stderr
     assert done.returncode == 1, said
     assert "raised KeyboardInterrupt" in said and "Traceback" not in said
