@@ -107,6 +107,20 @@ def test_a_build_journal_that_is_a_link_is_not_read(tmp_path, run_cli):
     assert not (folder / "y.pdf").exists() and elsewhere.exists()
 
 
+def test_a_build_journal_behind_a_link_in_the_output_folder_is_not_finished(tmp_path, run_cli):
+    from toolkit.journal import OUTPUT_JOURNAL
+
+    game = _game(tmp_path / "game")
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    (elsewhere / "en").mkdir(parents=True)
+    (elsewhere / "en" / ".y.pdf.0a1b2c3e.tmp").write_bytes(b"staged")
+    (elsewhere / "en" / OUTPUT_JOURNAL).write_text(json.dumps([[".y.pdf.0a1b2c3e.tmp", "y.pdf"]]))
+    out.mkdir()
+    (out / "demo").symlink_to(elsewhere)  # a link below the output folder: never followed
+    assert run_cli("build", str(game), "--lang", "en", "--out", str(out)).exit_code == 1
+    assert not (elsewhere / "en" / "y.pdf").exists()
+
+
 # --- 2: a relative XDG_CONFIG_HOME read and wrote printers.yaml under the current folder ----
 
 

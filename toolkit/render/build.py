@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game
-from toolkit.fileio import output_folder
+from toolkit.fileio import OutputError, output_folder, refuse_links_below
 from toolkit.journal import finish_output, write_output_files
 from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, selected
 
@@ -46,8 +46,13 @@ def build_game(
         raise BuildError(f"paper must be a4 or letter, not {opts.paper!r}")
     chosen = selected(opts)
     for lang in opts.langs:  # a killed build's set first, whatever this one then fails on
-        if (out / game.id / lang).is_dir():
-            finish_output(out / game.id / lang)
+        folder = out / game.id / lang
+        try:
+            refuse_links_below(out, folder)  # no link followed below the output folder
+        except OutputError:
+            continue  # the write below refuses it, saying why
+        if folder.is_dir():
+            finish_output(folder)
     written: list[Written] = []
     for lang in opts.langs:
         pending: dict[str, tuple[bytes, bool]] = {}
