@@ -134,9 +134,11 @@ def test_layout_names_the_missing_card_field(run_cli, game):
     assert {d["code"] for d in found} == {"P003"}
     assert "card 'advance' has no field 'nmae'; did you mean 'name'?" in found[0]["message"]
     assert "View object" not in found[0]["message"]
-    assert found[0]["message"].startswith(
-        "layout 'mine' fails on advance (fr): layout 'mine': card 'advance' has no field"
-    )
+    # at the template's line in the layout, naming the card and where it is (lows 10)
+    assert found[0]["file"].endswith("layouts/mine.yaml"), found[0]
+    assert found[0]["message"].startswith("layout 'mine' fails on advance (fr, ")
+    assert "decks/cards.yaml:" in found[0]["message"]
+    assert "): card 'advance' has no field" in found[0]["message"]
 
 
 def test_an_unknown_layout_is_one_finding_at_the_decks_layout_value(run_cli, game):

@@ -248,7 +248,10 @@ def test_a_failing_layout_text_is_a_positioned_diagnostic(
     result = run_cli("validate", str(heroes), "--format", "json", "--select", "P003")
     assert result.exit_code == 1, result.output
     found = json.loads(result.stdout)
-    assert found and all(d["file"].endswith("decks/spells.yaml") for d in found)
+    # an error of the template is shown at its line in the layout (lows 10); a limit it
+    # reached (or its own recursion) at the card, as the templates are not run again for it
+    at = "layouts/dh-spell.yaml" if why == "ZeroDivisionError" else "decks/spells.yaml"
+    assert found and all(d["file"].endswith(at) for d in found), found
     assert found[0]["line"] > 1 and why in found[0]["message"]
     result = run_cli("build", str(heroes), "--lang", "en", "--out", str(tmp_path / "out"))
     assert result.exit_code == 1 and why in result.stderr

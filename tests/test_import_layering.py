@@ -33,7 +33,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # content: journal, to refuse a game a killed write left half changed
     "content": frozenset({"diagnostics", "fileio", "home", "journal", "registry", "usercache"}),
     # render never imports sim, checks or cli
-    "render": frozenset({"content", "diagnostics", "fileio", "home", "registry", "usercache"}),
+    # render: journal, to write one language's build outputs as one change
+    "render": frozenset(
+        {"content", "diagnostics", "fileio", "home", "journal", "registry", "usercache"}
+    ),
     "sim": frozenset({"content", "diagnostics", "fileio", "home", "registry"}),  # no render/…
     "api": frozenset({"sim"}),  # the engines' one import
     # never render, sim, checks, cli; fileio: a game's own check reads a file bounded, inside

@@ -15,6 +15,7 @@ that left the journal a millisecond ago), and it never reads the mixed state as 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -27,6 +28,7 @@ from toolkit.fileio import (
     TEMPORARY,
     atomic_write_bytes,
     read_bounded,
+    remove_stale_temporaries,
     walk,
     write_many,
 )
@@ -153,3 +155,101 @@ def _ours(base: str, tmp: Path, target: Path) -> bool:
         and not tmp.is_symlink()
         and not target.is_symlink()
     )
+
+
+# --- an output folder: one language's files of a build -------------------------------------
+# `build` replaces out/<game>/<lang>/'s files together (fileio.write_many stages them all
+# first), but a build killed between two renames left a mix of the new and the old PDFs:
+# a rules sheet that names cards the cards.pdf beside it does not hold yet. The staged files
+# are listed here (their names only: they are all in that one folder) before the first
+# rename, and the next build of that language puts the rest in place before anything else,
+# so the folder goes from one build's set to the next one's, never staying mixed. The folder
+# is the toolkit's own (fileio.output_folder: no link in it is followed), the journal is
+# read and the renames made in the folder opened without following a link, and a rename
+# replaces whatever is at a name: nothing is written through a link.
+
+OUTPUT_JOURNAL = ".playset-build-journal.json"
+
+
+def write_output_files(out: Path, folder: Path, files: Sequence[tuple[str, bytes]]) -> list[str]:
+    """Write `files` (name, bytes) into the output folder `folder` (below `out`, made by
+    fileio.output_folder) as one change, after finishing the change a killed build left
+    there; what was finished, for the user."""
+    notes = finish_output(folder)
+    remove_stale_temporaries(folder)  # what a build killed before its journal left
+    journal = Path(folder) / OUTPUT_JOURNAL
+    written = False
+
+    def record(staged: list[tuple[Path, Path]]) -> None:
+        nonlocal written
+        if len(staged) > 1:
+            entries = [[tmp.name, target.name] for tmp, target in staged]
+            atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=out)
+            written = True
+
+    write_many([(Path(folder) / name, data) for name, data in files], inside=out, on_staged=record)
+    if written:
+        journal.unlink(missing_ok=True)
+    return notes
+
+
+def finish_output(folder: Path) -> list[str]:
+    """Put in place the files a build killed between its renames left staged in `folder`
+    (its journal's), then remove the journal; nothing when it holds none of ours."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return []
+    try:
+        entries = _output_entries(fd)
+        if entries is None:
+            return []
+        done = 0
+        for tmp, target in entries:
+            try:
+                if not stat.S_ISREG(os.lstat(tmp, dir_fd=fd).st_mode):
+                    continue
+                os.replace(tmp, target, src_dir_fd=fd, dst_dir_fd=fd)
+            except OSError:  # already put in place, or a folder at the name: left as it is
+                continue
+            done += 1
+        with contextlib.suppress(OSError):
+            os.unlink(OUTPUT_JOURNAL, dir_fd=fd)
+        return [f"finished the interrupted build in {folder}: {done} file(s) put in place"]
+    finally:
+        os.close(fd)
+
+
+def _output_entries(fd: int) -> list[tuple[str, str]] | None:
+    """The (temporary file, file) names an output folder's journal lists; None when there is
+    no journal, or it is not a regular file (never followed)."""
+    try:
+        jfd = os.open(OUTPUT_JOURNAL, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(jfd).st_mode):
+            return None
+        with os.fdopen(os.dup(jfd), "rb") as handle:
+            data = handle.read(MAX_JOURNAL_BYTES + 1)
+    finally:
+        os.close(jfd)
+    try:
+        entries = json.loads(data.decode("utf-8")) if len(data) <= MAX_JOURNAL_BYTES else None
+    except (ValueError, RecursionError):
+        entries = None
+    pairs: list[tuple[str, str]] = []
+    for entry in entries if isinstance(entries, list) else []:
+        if (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and all(isinstance(e, str) and _plain_name(e) for e in entry)
+            and _TEMPORARY.match(entry[0])
+            and entry[1] != OUTPUT_JOURNAL
+        ):
+            pairs.append((entry[0], entry[1]))
+    return pairs
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and "/" not in name and "\0" not in name

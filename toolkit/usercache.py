@@ -113,16 +113,22 @@ def prune_least_used(paths: Iterable[Path], limit: int) -> None:
         total -= size
 
 
-def cache_root() -> Path:
-    """`$PLAYSET_CACHE/playset`, else `$XDG_CACHE_HOME/playset`, else `~/.cache/playset`. A
+def xdg_folder(variables: tuple[str, ...], fallback: str) -> Path:
+    """The folder the first of the environment `variables` names, else `~/<fallback>`. A
     relative value is ignored, as the XDG specification says: it named a folder under the
-    current one, and a game folder unpacked there could bring a store of its own (its key
-    beside it) whose code the next command ran."""
-    for variable in ("PLAYSET_CACHE", "XDG_CACHE_HOME"):
+    current one, and a game folder unpacked there could bring files of its own (a cache
+    store with its key beside it, whose code the next command ran; a printers.yaml)."""
+    for variable in variables:
         base = os.environ.get(variable, "")
         if os.path.isabs(base):
-            return Path(base) / "playset"
-    return Path.home() / ".cache" / "playset"
+            return Path(base)
+    return Path.home() / fallback
+
+
+def cache_root() -> Path:
+    """`$PLAYSET_CACHE/playset`, else `$XDG_CACHE_HOME/playset`, else `~/.cache/playset`
+    (relative values ignored: `xdg_folder`)."""
+    return xdg_folder(("PLAYSET_CACHE", "XDG_CACHE_HOME"), ".cache") / "playset"
 
 
 def cache_dir(name: str) -> Path | None:

@@ -48,6 +48,7 @@ from toolkit.render.layout import (
     Resolved,
     layout_document,
     layout_file,
+    layout_place,
     load_layout,
     resolve,
 )
@@ -211,12 +212,7 @@ def _card_work(
         except (TemplateError, TypeError, ValueError) as exc:
             if job.game.glossary_failed:
                 return events, True  # the layout may print a term of the glossary: said there
-            diag = P_LAYOUT.at(
-                loaded.rel,
-                loaded.doc.span(("cards", index, "id")),
-                f"layout {name!r} fails on {card.id} ({job.lang}): {exc}",
-            )
-            events.append((diag, None, None, None))
+            events.append(_layout_failed(loaded, ("cards", index, "id"), card.id, name, job, exc))
             return events, True
         numbers |= _printed_numbers(elements)
         for item in elements:
@@ -226,6 +222,30 @@ def _card_work(
         (d, None, None, p) for d, p in _unprinted(loaded, index, card, name, numbers, shape)
     )
     return events, False
+
+
+def _layout_failed(
+    loaded: LoadedFile,
+    path: tuple[str | int, ...],
+    card_id: str,
+    name: str,
+    job: PrintJob,
+    exc: Exception,
+) -> Event:
+    """P003 for a layout that fails on a card: at the failing template in the game's own
+    layout file (said once per layout and problem), naming the card and where it is; else
+    (a built-in layout, a place not known) at the card."""
+    assert loaded.doc is not None
+    at = loaded.doc.span(path)
+    where = getattr(exc, "where", None)
+    place = layout_place(name, job.game.root, where) if where else None
+    if place is None:
+        message = f"layout {name!r} fails on {card_id} ({job.lang}): {exc}"
+        return P_LAYOUT.at(loaded.rel, at, message), None, None, None
+    file, span = place
+    said = str(exc).removeprefix(f"layout {name!r}: ")
+    message = f"layout {name!r} fails on {card_id} ({job.lang}, {loaded.rel}:{at.line}): {said}"
+    return P_LAYOUT.at(file, span, message), ("layout-error", name, said), None, None
 
 
 def _element(

@@ -363,6 +363,7 @@ def _check_contracts(
     from toolkit.diagnostics import Severity
     from toolkit.sim.contract_run import contract_findings
     from toolkit.sim.engines import EngineError, has_engine, no_engine_message
+    from toolkit.sim.signals import stop_on_signals
 
     found: list[Any] = []
     for folder in game_folders(games_arg):
@@ -377,7 +378,8 @@ def _check_contracts(
                 stderr.print(f"{escape(message)}; validated only", soft_wrap=True)
             continue
         try:
-            found.extend(contract_findings(loaded, games, seed, players))
+            with stop_on_signals():  # Ctrl-C told from an engine's own KeyboardInterrupt
+                found.extend(contract_findings(loaded, games, seed, players))
         except EngineError as exc:
             found.append(exc.diagnostic)
     return found

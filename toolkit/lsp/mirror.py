@@ -140,12 +140,24 @@ class Mirror:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.unlink(missing_ok=True)
         if stat.S_ISLNK(info.st_mode):  # as it is: the checks refuse one that leads outside
-            os.symlink(os.readlink(real), target)
+            os.symlink(self._link_text(real), target)
             return
         try:
             os.link(real, target)
         except OSError:  # another file system (a /tmp in memory): a copy
             _copy(real, target, info)
+
+    def _link_text(self, real: Path) -> str:
+        """What a link of the game says, for its copy in the mirror: a relative link as it
+        is (it stays inside the mirror as it stays inside the game); an absolute one that
+        leads to a file of the game (`validate` accepts it) to that file's place in the
+        mirror, which an absolute path to the real game would leave (a false finding in the
+        editor only); any other absolute link as it is, refused by the checks as before."""
+        text = os.readlink(real)
+        if not os.path.isabs(text):
+            return text
+        rel = self.rel(Path(os.path.realpath(real)))
+        return str(self.path / rel) if rel is not None and rel != "." else text
 
     def _write(self, target: Path, text: str) -> None:
         self._make_room(target)

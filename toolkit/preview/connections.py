@@ -6,12 +6,19 @@ the process's file descriptors, and asyncio then logs a traceback for every acce
 fails. Here a request (head and body) must be complete within `head_seconds` of the
 connection or of the previous response, connections beyond `max_connections` are closed as
 they arrive, and a failing accept is one warning a minute, not a traceback a second.
+
+An event stream (`/events`) is held open for as long as its page is: a local program that
+opened `max_connections` of them locked the browser out of the preview (its page, images
+and events refused at the cap). At the cap a new connection now ends the oldest event
+stream instead of being refused: the page that connects last gets its events (a browser's
+EventSource connects again by itself if it was the one ended).
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import itertools
 import sys
 import time
 from typing import Any
@@ -24,6 +31,8 @@ REQUEST_SECONDS = 10.0  # a browser sends a request head in one packet
 KEEP_ALIVE_SECONDS = 5  # uvicorn's: an idle kept-alive connection is closed after this
 MAX_CONNECTIONS = 100  # a browser opens about 6 per host; a page with its stream 2 or 3
 MAX_HEAD_BYTES = 64 * 1024  # request line and headers (h11's own default is 16 kB)
+EVENTS_PATH = "/events"  # the app's server-sent events (toolkit.preview.app)
+_ARRIVALS = itertools.count()  # the order connections arrived in
 OUT_OF_FDS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 WARN_EVERY_SECONDS = 60.0
 
@@ -34,18 +43,35 @@ class GuardedH11Protocol(H11Protocol):
     head_seconds = REQUEST_SECONDS
     max_connections = MAX_CONNECTIONS
     _deadline: asyncio.TimerHandle | None = None
+    streams_events = False  # this connection's request is the event stream
+    arrival = 0
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        self.arrival = next(_ARRIVALS)
         if len(self.connections) > self.max_connections:
-            transport.close()  # the fd is given back now, not after a timeout
-            return
+            oldest = self._oldest_stream()
+            if oldest is None:
+                transport.close()  # the fd is given back now, not after a timeout
+                return
+            oldest.streams_events = False
+            oldest.transport.close()  # its stream ends; this connection takes its place
         self._arm()
+
+    def _oldest_stream(self) -> GuardedH11Protocol | None:
+        streams = [
+            c
+            for c in self.connections
+            if isinstance(c, GuardedH11Protocol) and c is not self and c.streams_events
+        ]
+        return min(streams, key=lambda c: c.arrival, default=None)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
             self._disarm()  # the whole request is in: the response may take its time
+            scope = getattr(self, "scope", None)
+            self.streams_events = isinstance(scope, dict) and scope.get("path") == EVENTS_PATH
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -109,7 +135,9 @@ def server_config(app: Any) -> uvicorn.Config:
         access_log=False,
         timeout_graceful_shutdown=3,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        limit_concurrency=MAX_CONNECTIONS,
+        # uvicorn's own bound (a 503) only behind the cap above: an event stream ended at
+        # the cap leaves its task a few loop turns after the connection that replaced it
+        limit_concurrency=MAX_CONNECTIONS + 16,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         lifespan="off",
         ws="none",  # the page hears of changes by server-sent events: no websocket library

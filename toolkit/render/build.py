@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game
-from toolkit.fileio import output_folder, remove_stale_temporaries, write_many
+from toolkit.fileio import OutputError, output_folder, refuse_links_below
+from toolkit.journal import finish_output, write_output_files
 from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, selected
 
 if TYPE_CHECKING:
@@ -44,6 +45,14 @@ def build_game(
     if opts.paper not in ("a4", "letter"):
         raise BuildError(f"paper must be a4 or letter, not {opts.paper!r}")
     chosen = selected(opts)
+    for lang in opts.langs:  # a killed build's set first, whatever this one then fails on
+        folder = out / game.id / lang
+        try:
+            refuse_links_below(out, folder)  # no link followed below the output folder
+        except OutputError:
+            continue  # the write below refuses it, saying why
+        if folder.is_dir():
+            finish_output(folder)
     written: list[Written] = []
     for lang in opts.langs:
         pending: dict[str, tuple[bytes, bool]] = {}
@@ -56,10 +65,10 @@ def build_game(
                 pending[name] = (data, drawn)
                 if reuse is not None:
                     reuse.made_file(lang, artifact.name, name, drawn)
-        # one language's files are replaced together, once all of them rendered
+        # one language's files are replaced together, once all of them rendered; a build
+        # killed between the renames is finished by the next one (toolkit.journal)
         folder = output_folder(out, game.id, lang)
-        remove_stale_temporaries(folder)  # what a build killed between two renames left
-        write_many([(folder / name, data) for name, (data, _) in pending.items()], inside=out)
+        write_output_files(out, folder, [(name, data) for name, (data, _) in pending.items()])
         for name, (data, drawn) in pending.items():
             if keep:
                 keep(lang, name, data)

@@ -252,14 +252,14 @@ class BuildCache:
 def write_kept(kept: Kept, langs: Sequence[str], out: Path, report: Callable[[Path], None]) -> int:
     """Write the kept files of `langs` under out/<game>/<lang>/ as `build_game` writes them;
     how many were written."""
-    from toolkit.fileio import output_folder, remove_stale_temporaries, write_many
+    from toolkit.fileio import output_folder
+    from toolkit.journal import write_output_files
 
     count = 0
     for lang in langs:
         items = kept.files.get(lang, [])
         folder = output_folder(out, kept.game_id, lang)
-        remove_stale_temporaries(folder)  # what a build killed between two renames left
-        write_many([(folder / name, data) for name, data in items], inside=out)
+        write_output_files(out, folder, items)  # as one change (toolkit.journal)
         for name, _ in items:
             report(out / kept.game_id / lang / name)
             count += 1

@@ -258,10 +258,56 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
     except MemoryError:
         raise LayoutError(f"layout {layout.id!r}: a template ran out of memory") from None
     except Exception as exc:  # 1/0, 10.0**400, a limit: Jinja raises many kinds
+        where = None
         if isinstance(exc, template_bounds.TemplateTimeError):
             _TIMED_OUT[id(layout)] = layout
+        elif not isinstance(exc, template_bounds.TemplateLimitError):
+            where = _failing_place(layout, context)
         kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
-        raise LayoutError(f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}") from exc
+        message = f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}"
+        raise LayoutError(message, where) from exc
+
+
+def _failing_place(layout: Layout, context: dict[str, Any]) -> tuple[str | int, ...] | None:
+    """Where in the layout's YAML the first template that fails for this card is (a `let`
+    entry, an element's `when` or one of its texts), found by evaluating them one by one
+    as `_resolve_each` does; None when none fails alone (or one runs out of its bounds).
+    Only after a failure: the one-template path does not say which piece failed."""
+    lang = context.get("lang", "")
+    context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
+    where: tuple[str | int, ...] | None = None
+    try:
+        with _cached().bounded():
+            for name, source in layout.let.items():
+                where = ("let", name)
+                context[name] = expression(source)(**context)
+            for index, element in enumerate(layout.elements):
+                where = ("elements", index, "when")
+                if element.when and not expression(element.when)(**context):
+                    continue
+                for field in type(element).templates:
+                    source = getattr(element, field)
+                    where = ("elements", index, field)
+                    if source is not None:
+                        _cached().render(template(source), context)
+    except (RecursionError, MemoryError, template_bounds.TemplateLimitError):
+        return None
+    except Exception:  # noqa: BLE001 - what failed above fails here: its place is wanted
+        return where
+    return None
+
+
+def layout_place(
+    name: str, game_root: Path | None, where: tuple[str | int, ...]
+) -> tuple[str, Span] | None:
+    """The file (as diagnostics show it) and span of `where` in the game's own layout
+    `name`; None for a built-in layout (the designer cannot edit it) or a place not found."""
+    found = assets.expected(assets.LAYOUTS, name, game_root)
+    if not found.in_game:
+        return None
+    doc, _ = layout_document(name, game_root)
+    span = doc.spans.get(where) if doc is not None else None
+    return (found.display, span) if span is not None else None
 
 
 def _resolve(

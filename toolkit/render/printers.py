@@ -13,9 +13,11 @@ import json
 import math
 import os
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from toolkit import usercache
 from toolkit.fileio import atomic_write_text, describe, read_bounded
 
 MAX_OFFSET_MM = 20.0  # a bigger shift is a typo or a wrong duplex mode, not a printer's error
@@ -53,10 +55,15 @@ def within_bounds(x: float, y: float, text: str) -> tuple[float, float]:
 
 
 def printers_file() -> Path:
-    """Where saved printers live (XDG_CONFIG_HOME is honoured on Linux)."""
-    from platformdirs import user_config_path
+    """Where saved printers live: platformdirs' user config folder on Windows and macOS,
+    else `$XDG_CONFIG_HOME/playset` or `~/.config/playset`; a relative XDG_CONFIG_HOME is
+    ignored as the XDG specification says (platformdirs took it: printers.yaml was read and
+    written under the current folder, one a game folder could be unpacked in)."""
+    if sys.platform in ("win32", "darwin"):
+        from platformdirs import user_config_path
 
-    return user_config_path("playset", appauthor=False) / "printers.yaml"
+        return user_config_path("playset", appauthor=False) / "printers.yaml"
+    return usercache.xdg_folder(("XDG_CONFIG_HOME",), ".config") / "playset" / "printers.yaml"
 
 
 def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:

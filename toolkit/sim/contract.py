@@ -18,6 +18,7 @@ from toolkit.sim.deadline import GameTimeout, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.engines import describe, shortened
 from toolkit.sim.runner import WrongResult, end_values, game_seed
+from toolkit.sim.signals import is_stop
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,9 @@ def _play(
                 probe = state.clone()
                 try:
                     probe.apply(other)
-                except (Exception, SystemExit) as exc:  # noqa: BLE001 - report, don't crash
+                except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - report
+                    if is_stop(exc):  # Ctrl-C; an engine's own KeyboardInterrupt is its mistake
+                        raise
                     what = _shown(exc)
                     problems.append(Problem("apply", f"{where}: action {other} raised {what}"))
                 problems += [
@@ -180,7 +183,9 @@ def _play(
             try:
                 twin.apply(action)
                 same = _seen(twin) == _seen(state)
-            except (Exception, SystemExit):  # noqa: BLE001 - a clone that cannot play
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # noqa: BLE001 - a clone
+                if is_stop(exc):  # that cannot play; Ctrl-C goes on up
+                    raise
                 same = False
             twin_moves += 1
             if not same:

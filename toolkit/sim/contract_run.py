@@ -23,6 +23,7 @@ from toolkit.sim.engines import (
     no_engine_message,
 )
 from toolkit.sim.exits import refuse_exit
+from toolkit.sim.signals import is_stop
 
 E_BROKEN = rule(
     "E006",
@@ -59,7 +60,9 @@ def _findings(
         try:
             problems = contract_problems(compiled, setup, games, seed, seeds=True)
             state_type: Any = type(compiled.new_state(setup, 0))
-        except (Exception, SystemExit) as exc:  # raised outside a probe: the move played
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # raised outside a probe:
+            if is_stop(exc):  # the move played (an engine's own KeyboardInterrupt too)
+                raise
             file, line = failure_at(compiled, None, exc)
             message = f"{count} players, random play: raised {describe(exc)}"
             found.append(E_RAISED.at(file, Span(line, 1), message))

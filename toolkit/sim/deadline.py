@@ -15,8 +15,10 @@ Only a broken engine meets the bound, so results of working engines never depend
 
 from __future__ import annotations
 
+import io
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -178,6 +180,76 @@ def same_folder() -> Iterator[None]:
         with suppress(OSError):  # a folder since removed stays left
             if os.getcwd() != here:
                 os.chdir(here)
+
+
+_COPIES: dict[int, tuple[tuple[int, int], int]] = {}  # fd → (what it was, a copy of it)
+
+
+def _copy_of(fd: int) -> tuple[tuple[int, int], int] | None:
+    """(identity, copy) of file descriptor `fd` as it is now, kept between calls (one
+    fstat when it did not change); None when it is not open."""
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        return None
+    identity = (info.st_dev, info.st_ino)
+    kept = _COPIES.get(fd)
+    if kept is None or kept[0] != identity:
+        try:
+            copy = os.dup(fd)
+        except OSError:
+            return None
+        if kept is not None:
+            with suppress(OSError):
+                os.close(kept[1])
+        kept = _COPIES[fd] = (identity, copy)
+    return kept
+
+
+@contextmanager
+def same_streams() -> Iterator[list[str]]:
+    """Run engine code and put back the standard streams it closed or replaced: file
+    descriptors 1 and 2 (`os.close(1); os.close(2)` left the run no way to say anything:
+    no finding, no report, exit 1 in silence), and sys.stdout / sys.stderr (engine code
+    prints to stderr, so its `sys.stdout.close()` closed stderr: `check` ended in "lost
+    sys.stderr", exit 1, with no report). Yields the list of what was put back, filled
+    on the way out, for the caller to report."""
+    kept = [(fd, _copy_of(fd)) for fd in (1, 2)]
+    out, err = sys.stdout, sys.stderr
+    restored: list[str] = []
+    try:
+        yield restored
+    finally:
+        for fd, copy in kept:
+            if copy is None:
+                continue
+            try:
+                info = os.fstat(fd)
+                same = (info.st_dev, info.st_ino) == copy[0]
+            except OSError:
+                same = False
+            if not same:
+                restored.append(f"file descriptor {fd}")
+                with suppress(OSError):
+                    os.dup2(copy[1], fd)
+        # engine code prints to stderr: its sys.stdout is sys.stderr, closed by either name
+        both = (("sys.stdout or sys.stderr", err),) if out is err else ()
+        named = both or (("sys.stdout", out), ("sys.stderr", err))
+        restored += [name for name, stream in named if getattr(stream, "closed", False)]
+        sys.stderr = _open_again(err, 2)
+        sys.stdout = sys.stderr if out is err else _open_again(out, 1)
+
+
+def _open_again(stream: Any, fd: int) -> Any:
+    """`stream` when it is still open, else a new text stream on a copy of `fd`."""
+    if stream is None or not getattr(stream, "closed", False):
+        return stream
+    try:
+        raw = io.FileIO(os.dup(fd), "w", closefd=True)
+    except OSError:
+        return stream
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    return io.TextIOWrapper(raw, encoding=encoding, errors="backslashreplace", line_buffering=True)
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

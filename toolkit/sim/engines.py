@@ -32,9 +32,16 @@ from typing import Any
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import real_path
 from toolkit.sim import deadline
-from toolkit.sim.deadline import GameTimeout, game_deadline, same_folder, same_signals
+from toolkit.sim.deadline import (
+    GameTimeout,
+    game_deadline,
+    same_folder,
+    same_signals,
+    same_streams,
+)
 from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.exits import refuse_exit
+from toolkit.sim.signals import is_stop
 
 E_LOAD = rule(
     "E001",
@@ -133,7 +140,7 @@ def describe(exc: BaseException) -> str:
     try:
         text = str(exc)
     except BaseException as inner:  # noqa: BLE001 - the engine's own __str__ failed
-        if isinstance(inner, KeyboardInterrupt):
+        if is_stop(inner):
             raise
         text = f"(its message cannot be shown: str() raised {type(inner).__name__})"
     text = shortened(text) if isinstance(text, str) else ""
@@ -243,6 +250,7 @@ def engine_code() -> Iterator[None]:
         contextlib.redirect_stdout(sys.stderr),
         same_folder(),
         same_signals(),
+        same_streams(),
         game_deadline(),
     ):
         yield
@@ -421,7 +429,7 @@ def _import(entry: Path, package: Path | None, root: Path | None = None) -> Modu
         raise EngineError(E_LOAD.at(display(file), span, f"syntax error: {exc.msg}")) from None
     except BaseException as exc:  # an import error, anything raised, sys.exit(), a loop
         sys.modules.pop(name, None)
-        if isinstance(exc, KeyboardInterrupt):
+        if is_stop(exc):
             raise
         root = package.resolve() if package is not None else key.parent
         at = own_frame(exc.__traceback__, root) or (key, 1)
@@ -448,7 +456,7 @@ def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
         with engine_code():
             compiled = engine.compile(game)
     except BaseException as exc:  # sys.exit() too: never a silent exit
-        if isinstance(exc, KeyboardInterrupt):
+        if is_stop(exc):
             raise
         raise _raised(engine, exc, "compile_game raised") from None
     make = inspect.unwrap(engine.compile)
@@ -473,7 +481,7 @@ def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
         with engine_code():
             state = compiled.new_state(GameSetup(players), 0)
     except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt):
+        if is_stop(exc):
             raise
         raise _raised(engine, exc, "new_state raised", E_CONTRACT) from None
     lacking = [m for m in CONTRACT_METHODS if not callable(getattr(state, m, None))]
@@ -515,7 +523,7 @@ def setup_facts(
             found = compiled.cards_in_play(setup)
             in_play = None if found is None else tuple(found)
     except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt):
+        if is_stop(exc):
             raise
         file, line = failure_at(compiled, hook, exc)
         if isinstance(exc, _WrongNames):

@@ -32,6 +32,7 @@ from toolkit.sim.engines import (
     where_defined,
 )
 from toolkit.sim.runner import GameRecord, play_one
+from toolkit.sim.signals import is_stop
 from toolkit.sim.variants import with_rules
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ def _bot(make: Callable[[int], Bot], seat: int, engine: Engine | None) -> Bot:
         with engine_code():
             return make(seat)
     except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt) or engine is None:
+        if is_stop(exc) or engine is None:
             raise
         at = own_frame(exc.__traceback__, engine.root) or where_defined(make, engine.root)
         at = at or (engine.source or Path("game.yaml"), 1)

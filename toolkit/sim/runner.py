@@ -25,9 +25,11 @@ from toolkit.sim.deadline import (
     game_deadline,
     same_folder,
     same_signals,
+    same_streams,
 )
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
+from toolkit.sim.signals import is_stop
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -92,8 +94,17 @@ def play_one(
             contextlib.redirect_stdout(sys.stderr),
             same_folder(),
             same_signals(),
+            same_streams() as restored,  # an engine's os.close(2) left the run silent
         ):
-            return _play(compiled, setup, bots, index, seed, on_move, end)
+            record = _play(compiled, setup, bots, index, seed, on_move, end)
+        if restored and record.failure is None:
+            what = (
+                f"closed {' and '.join(restored)} (engine code must leave the standard streams"
+                " open: print() goes to stderr; the run opened them again)"
+            )
+            gseed = game_seed(seed, index)
+            return _failed(compiled, index, seed, gseed, record.moves, "E004", what, None)
+        return record
     except GameTimeout as exc:
         from toolkit.diagnostics import Span
         from toolkit.sim.engines import E_ENDLESS, EngineError, failure_at
@@ -172,7 +183,7 @@ def _play(
     except BaseException as exc:  # the engine's or a bot's mistake (sys.exit() and any
         # BaseException included: the run would end with the engine's code): this game
         # stops; a stop signal and the time bound go on up
-        if isinstance(exc, KeyboardInterrupt | GameTimeout):
+        if isinstance(exc, GameTimeout) or is_stop(exc):  # not an engine's own Ctrl-C
             raise
         from toolkit.sim.engines import describe
 

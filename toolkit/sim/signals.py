@@ -57,6 +57,19 @@ def stop_on_signals() -> Iterator[None]:
                 signal.signal(sig, handler)
 
 
+def is_stop(exc: BaseException) -> bool:
+    """Whether `exc` stops the run: a Ctrl-C or SIGTERM (raised by this module's handler,
+    or one arrived), or a KeyboardInterrupt where no handler of ours tells them apart.
+    Where ours is in place (or Ctrl-C is ignored, as in a pool worker), a KeyboardInterrupt
+    the engine raised itself is its mistake, like any other exception: it was taken for
+    Ctrl-C (exit 130, "interrupted before any game finished")."""
+    if not isinstance(exc, KeyboardInterrupt):
+        return False
+    if isinstance(exc, _Signalled) or _STOP:
+        return True
+    return signal.getsignal(signal.SIGINT) not in (_raise_signal, signal.SIG_IGN)
+
+
 def check_stop() -> None:
     """Raise if a stop signal arrived (for loops that play or fold games one by one)."""
     if _STOP:

@@ -165,16 +165,45 @@ _ODS_CELL = re.compile(
     + element_body(rb"table:(?:covered-)?table-cell(?=[\s/>])")
     + rb")"
 )
-_ROWS_REPEATED = re.compile(rb"table:number-rows-repeated" + _EQ + rb"(\d+)" + _QUOTE)
-_COLUMNS_REPEATED = re.compile(rb"table:number-columns-repeated" + _EQ + rb"(\d+)" + _QUOTE)
-_COLUMNS_SPANNED = re.compile(rb"table:number-columns-spanned" + _EQ + rb"(\d+)" + _QUOTE)
-_ROWS_SPANNED = re.compile(rb"table:number-rows-spanned" + _EQ + rb"(\d+)" + _QUOTE)
-_ODS_ERROR = re.compile(rb"calcext:value-type" + _EQ + rb"error" + _QUOTE)
+_VALUE = rb"""\s*=\s*(?:"([^"<]*)"|'([^'<]*)')"""
+"""An attribute's whole value, either quote: read through `xml_text`, since calamine reads
+an ODS attribute's character references (`table:number-rows-repeated="&#51;0000"` is 30,000
+rows to it; the scan, which knew only digits, saw no repeat at all)."""
+_ROWS_REPEATED = re.compile(rb"table:number-rows-repeated" + _VALUE)
+_COLUMNS_REPEATED = re.compile(rb"table:number-columns-repeated" + _VALUE)
+_COLUMNS_SPANNED = re.compile(rb"table:number-columns-spanned" + _VALUE)
+_ROWS_SPANNED = re.compile(rb"table:number-rows-spanned" + _VALUE)
+_ODS_VALUE_TYPE = re.compile(rb"calcext:value-type" + _VALUE)
+_REFERENCE = re.compile(r"&(?:#([0-9]{1,8})|#x([0-9A-Fa-f]{1,7})|(amp|lt|gt|quot|apos));")
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def xml_text(raw: bytes) -> str:
+    """An attribute value as an XML parser reads it: its character references (`&#51;`,
+    `&#x33;`) and the five predefined entities replaced (an unknown one left as written)."""
+
+    def one(found: re.Match[str]) -> str:
+        decimal, hexadecimal, name = found.groups()
+        if name:
+            return _ENTITIES[name]
+        code = int(decimal) if decimal else int(hexadecimal, 16)
+        return chr(code) if 0 < code <= 0x10FFFF else found.group(0)
+
+    return _REFERENCE.sub(one, raw.decode("utf-8", "replace"))
+
+
+def _attribute(pattern: re.Pattern[bytes], attrs: bytes) -> str | None:
+    found = pattern.search(attrs)
+    if found is None:
+        return None
+    raw = found.group(1) if found.group(1) is not None else found.group(2)
+    return xml_text(raw).strip()
 
 
 def _repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
-    found = pattern.search(attrs)
-    return min(int(found.group(1)), 10**9) if found else 1
+    value = _attribute(pattern, attrs)
+    return min(int(value), 10**9) if value is not None and _DIGITS.fullmatch(value) else 1
 
 
 def scan_ods(xml: bytes) -> Scan:
@@ -210,7 +239,7 @@ def scan_ods(xml: bytes) -> Scan:
             tall = _repeat(_ROWS_SPANNED, attrs)
             if wide > 1 or tall > 1:
                 scan.merged.append((row, col, row + tall - 1, col + wide - 1))
-            if _ODS_ERROR.search(attrs):
+            if _attribute(_ODS_VALUE_TYPE, attrs) == "error":
                 shown = _ODS_SHOWN.search(body)
                 scan.errors.append((row, col, _text(shown.group(1)) if shown else "an error"))
             elif b"table:formula=" in attrs and b"office:value-type" not in attrs:

@@ -239,7 +239,12 @@ class RulebookUnits:
                 done.refused.append((change, f"{where}:{line}: {reason}; {shown} not written"))
             return done
         new = new.replace("\n", found.newline)
-        old = found.target.read_bytes().decode("utf-8") if found.target.is_file() else None
+        try:  # bounded and inside the game, as book() read it: it may have changed since
+            old = read_rulebook(found.target, game.root) if found.target.is_file() else None
+        except RulebookError as exc:
+            done.held += accepted
+            done.notes.append(f"{shown} not written: it cannot be read now ({exc})")
+            return done
         if new != old:
             done.texts[found.target] = new
         done.applied += accepted

@@ -50,7 +50,13 @@ class Box(StrictModel):
 
 
 class LayoutError(ValueError):
-    """A layout's template fails for a card: a syntax error, an unknown name, a bad value."""
+    """A layout's template fails for a card: a syntax error, an unknown name, a bad value.
+    `where` is the failing template's place in the layout's YAML when it is known
+    (`("elements", 3, "text")`, `("let", "cost")`): the finding is shown there."""
+
+    def __init__(self, message: str, where: tuple[str | int, ...] | None = None) -> None:
+        super().__init__(message)
+        self.where = where
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,99 @@
+"""R013: two cards of a deck that players cannot tell apart by their name.
+
+Cards of a deck often share a name on purpose: the three sections of one panorama, a bottle
+at each difficulty, the same place at several values. What confuses players is narrower,
+and that is what is reported (a warning, once per card, at its name):
+  - two cards named the same in one language but differently in another: a translation that
+    turned two cards into one name (the players of that language read "Dash" twice for two
+    different cards);
+  - two cards the same in everything but their id: one card printed twice under two ids,
+    which `copies:` says in one place (an edit to one would miss the other).
+Names are compared as players read them: case ignored (not accents), runs of spaces as one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from toolkit.checks import CheckFamily, register
+from toolkit.content.game import Game
+from toolkit.content.walk import Facts
+from toolkit.diagnostics import Diagnostic, Severity, rule
+
+R_CARD_NAME = rule(
+    "R013",
+    "duplicate-card-name",
+    "Two cards of a deck share a name in one language but not in another, or are one card"
+    " under two ids.",
+    Severity.WARNING,
+)
+_OWN = frozenset({"id", "copies"})  # what two copies of one card may differ by
+
+
+def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        cards = list(getattr(loaded.model, "cards", None) or [])
+        first: dict[tuple[str, str], int] = {}
+        for index, card in enumerate(cards):
+            names = _names(card)
+            shared: dict[int, list[str]] = {}  # an earlier card → the languages in common
+            for lang, text in names.items():
+                earlier = first.setdefault((lang, _flat(text)), index)
+                if earlier != index:
+                    shared.setdefault(earlier, []).append(lang)
+            for earlier, langs in shared.items():
+                message = _said(cards[earlier], card, names, langs)
+                if message is None:
+                    continue
+                lang = langs[0]
+                path = ("cards", index, "name") + ((lang,) if lang else ())
+                at = loaded.doc.span(path)
+                before = loaded.doc.span(("cards", earlier, "id"))
+                where = f"{loaded.rel}:{before.cell or before.line}"
+                yield R_CARD_NAME.at(loaded.rel, at, message.replace("{where}", where))
+                break  # one finding per card: the first card it cannot be told from
+
+
+def _said(other: Any, card: Any, names: dict[str, str], langs: list[str]) -> str | None:
+    """What is wrong with `card` sharing its name in `langs` with the earlier `other`, or
+    None when nothing is (the same name in every language, the cards differing otherwise)."""
+    theirs = _names(other)
+    differ = [lang for lang in names if lang not in langs and lang in theirs]
+    if differ:
+        lang, elsewhere = langs[0], differ[0]
+        return (
+            f"card {card.id!r} is named {names[lang]!r} in {lang}, as card {other.id!r}"
+            f" ({{where}}) is, but not in {elsewhere} ({names[elsewhere]!r} and"
+            f" {theirs[elsewhere]!r}): name them alike in every language, or apart in every"
+            f" language (as it is, the players of {lang} cannot tell them apart)"
+        )
+    if _rest(card) == _rest(other):
+        return (
+            f"card {card.id!r} is card {other.id!r} ({{where}}) again under another id:"
+            " give that card the sum of their copies and remove this one"
+        )
+    return None
+
+
+def _names(card: Any) -> dict[str, str]:
+    name = getattr(card, "name", None)
+    if isinstance(name, dict):
+        return {str(k): v for k, v in name.items() if isinstance(v, str) and v.strip()}
+    return {"": name} if isinstance(name, str) and name.strip() else {}
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _rest(card: Any) -> Any:
+    dump = getattr(card, "model_dump", None)
+    return {k: v for k, v in dump().items() if k not in _OWN} if callable(dump) else card
+
+
+register(
+    CheckFamily("card-names", "Cards of a deck that players cannot tell apart by name.", check)
+)
