@@ -1,0 +1,93 @@
+"""Tenth probe of issue 33, the commands surface: a closed or full standard stream is one
+line and an exit code, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.starter_games import engine_game as _game
+
+
+def _run(
+    args: list[str],
+    cwd: Path,
+    stdout: object = None,
+    close: int | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """`python -m toolkit ARGS` with stdout sent to `stdout`, or with file descriptor
+    `close` closed before the command starts (`>&-`, `<&-`)."""
+
+    def closed() -> None:
+        if close is not None:
+            os.close(close)
+
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL if close != 0 else None,
+        stdout=stdout if stdout is not None else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=timeout,
+        preexec_fn=closed,  # noqa: PLW1509 - the child closes its own descriptor, nothing else
+    )
+
+
+FULL = Path("/dev/full")
+needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full here")
+
+
+@needs_full
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "{game}"],
+        ["rules"],
+        ["--version"],
+        ["validate", "{game}", "-f", "json"],
+        ["check", "{game}", "-n", "10", "-p", "2", "-f", "json"],
+    ],
+    ids=["list", "rules", "version", "validate-json", "check-json"],
+)
+def test_a_full_stdout_is_one_line_and_exit_1(tmp_path, args):
+    # `playset list > /dev/full` ended in an OSError traceback (No space left on device)
+    game = _game(tmp_path)
+    with FULL.open("w") as full:
+        done = _run([a.format(game=game) for a in args], tmp_path, stdout=full)
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode == 1, done.stderr[-800:]
+    assert "cannot write" in done.stderr and "No space left" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["list", "{game}"], ["validate", "{game}", "-f", "json"]],
+    ids=["list", "validate-json"],
+)
+def test_a_closed_stdout_is_no_traceback(tmp_path, args):
+    # `playset list >&-`: AttributeError: 'NoneType' object has no attribute 'isatty'
+    game = _game(tmp_path)
+    done = _run([a.format(game=game) for a in args], tmp_path, close=1)
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode == 0, done.stderr[-800:]
+
+
+def test_a_closed_stdout_plays_and_keeps_its_exit_code(tmp_path):
+    # `playset simulate … >&-` printed three tracebacks and exited 120
+    game = _game(tmp_path)
+    done = _run(["simulate", str(game), "-n", "5", "-p", "2"], tmp_path, close=1)
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode == 0, done.stderr[-800:]
+
+
+def test_the_language_server_with_stdin_closed_ends_without_traceback(tmp_path):
+    # `playset lsp <&-`: AttributeError: 'NoneType' object has no attribute 'buffer'
+    done = _run(["lsp"], tmp_path, close=0)
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode in (0, 1), done.stderr[-800:]
