@@ -1,5 +1,6 @@
 """Tenth probe of issue 33, the commands surface: a closed or full standard stream is one
-line and an exit code, never a traceback."""
+line and an exit code, never a traceback; `python -m toolkit` run inside a game folder
+imports none of the folder's files."""
 
 from __future__ import annotations
 
@@ -91,3 +92,18 @@ def test_the_language_server_with_stdin_closed_ends_without_traceback(tmp_path):
     done = _run(["lsp"], tmp_path, close=0)
     assert "Traceback" not in done.stderr, done.stderr[-1500:]
     assert done.returncode in (0, 1), done.stderr[-800:]
+
+
+def test_python_m_toolkit_in_a_game_folder_imports_none_of_its_files(tmp_path):
+    # `python -m toolkit validate` put the current folder first on sys.path: a game folder
+    # holding typer.py (or pydantic.py, ruamel/) ran it, from a read-only command
+    game = _game(tmp_path)
+    marker = tmp_path / "MARKER"
+    for name in ("typer", "pydantic", "rich", "jinja2"):
+        (game / f"{name}.py").write_text(
+            f"import pathlib\npathlib.Path({str(marker)!r}).write_text({name!r})\n",
+            encoding="utf-8",
+        )
+    done = _run(["validate"], game)
+    assert not marker.exists(), f"imported the game folder's {marker.read_text()}.py"
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
