@@ -107,3 +107,32 @@ def test_python_m_toolkit_in_a_game_folder_imports_none_of_its_files(tmp_path):
     done = _run(["validate"], game)
     assert not marker.exists(), f"imported the game folder's {marker.read_text()}.py"
     assert "Traceback" not in done.stderr, done.stderr[-1500:]
+
+
+def test_another_sites_frame_is_refused_as_its_other_requests():
+    # a cross-site page's <iframe src=".../img/<key>"> is a navigation (Sec-Fetch-Mode:
+    # navigate), which the preview let through for links: it drew the card on request and
+    # the frame's load time told which keys exist
+    from tests.test_hardening_cli import _client
+
+    client = _client("127.0.0.1")
+    for dest in ("iframe", "frame", "embed", "object"):
+        headers = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+        for url in ("/api/state", "/img/card/cards/advance/en/front", "/"):
+            response = client.get(url, headers={**headers, "Sec-Fetch-Dest": dest})
+            assert response.status_code == 403, (dest, url)
+    link = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+    assert client.get("/", headers={**link, "Sec-Fetch-Dest": "document"}).status_code == 200
+
+
+@pytest.mark.parametrize(("to", "out"), [("csv", "cards.xlsx"), ("xlsx", "cards.ods")])
+def test_convert_refuses_an_out_whose_suffix_names_another_format(tmp_path, run_cli, to, out):
+    # `convert cards.yaml --to csv --out cards.xlsx` wrote CSV text into cards.xlsx
+    game = _game(tmp_path)
+    target = tmp_path / out
+    result = run_cli(
+        "convert", str(game / "decks" / "cards.yaml"), "--to", to, "--out", str(target)
+    )
+    assert result.exit_code == 2, result.output
+    assert f"--to {to}" in result.output
+    assert not target.exists()
