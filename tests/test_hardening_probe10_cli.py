@@ -136,3 +136,33 @@ def test_convert_refuses_an_out_whose_suffix_names_another_format(tmp_path, run_
     assert result.exit_code == 2, result.output
     assert f"--to {to}" in result.output
     assert not target.exists()
+
+
+def test_the_editors_mirror_writes_through_no_link_it_made(tmp_path):
+    # a game entry mirrored as a dangling link (extra -> /abs/dir) that became a folder of
+    # the game later (a checkout), once /abs/dir existed: the next sync linked the folder's
+    # files into /abs/dir, removing the file there of the same name first
+    from toolkit.lsp.mirror import Mirror
+
+    game = _game(tmp_path)
+    victim = tmp_path / "victim"
+    (game / "extra").symlink_to(victim)
+    mirror = Mirror(game)
+    try:
+        mirror.sync()
+        victim.mkdir()
+        (victim / "planted.yaml").write_text("theirs\n", encoding="utf-8")
+        (game / "extra").unlink()
+        (game / "extra").mkdir()
+        (game / "extra" / "planted.yaml").write_text("x: 1\n", encoding="utf-8")
+        mirror.set_buffer("extra/open.yaml", "y: 2\n")
+        mirror.sync()
+        assert (victim / "planted.yaml").read_text(encoding="utf-8") == "theirs\n"
+        assert sorted(p.name for p in victim.iterdir()) == ["planted.yaml"]
+        mirrored = mirror.path / "extra"
+        assert mirrored.is_dir() and not mirrored.is_symlink()
+        assert (mirrored / "planted.yaml").read_text(encoding="utf-8") == "x: 1\n"
+        assert (mirrored / "open.yaml").read_text(encoding="utf-8") == "y: 2\n"
+        mirror.sync()  # and again: nothing of the old link is removed twice
+    finally:
+        mirror.close()
