@@ -42,7 +42,8 @@ def convert(
         raise usage_error(f"no file {source}")
     if out is not None and out.name in ("", ".", ".."):  # '', '.', '/': a folder, no file
         raise usage_error(f"--out {str(out)!r} names no file; name the file to write")
-    if out is not None and _suffix_format(out) not in (None, fmt):
+    onto_source = out is not None and out.resolve() == source.resolve()  # plan() says so
+    if out is not None and not onto_source and _suffix_format(out) not in (None, fmt):
         # `--to csv --out cards.xlsx` wrote CSV text into a file every tool reads as XLSX
         raise usage_error(
             f"--out {out} ends in {out.suffix} but --to {fmt} writes {fmt.upper()}: name a"
