@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import io
 import os
 import re
 import secrets
@@ -37,6 +38,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 class OutputError(OSError):
@@ -56,6 +58,39 @@ def describe(exc: OSError) -> str:
         return str(exc)
     where = f" {exc.filename}" if exc.filename else ""
     return f"cannot write{where}: {exc.strerror or exc}"
+
+
+class StdoutError(OSError):
+    """Writing the command's own standard output failed (a full disk, /dev/full, an I/O
+    error): the command line says so in one line, where any other OSError is a bug."""
+
+
+class _StdoutFile(io.FileIO):
+    """The raw file under a command's stdout: a failed write raises StdoutError."""
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except BlockingIOError:
+            raise
+        except OSError as exc:
+            raise StdoutError(exc.errno, exc.strerror) from None
+
+
+def is_stdout_stream(stream: Any) -> bool:
+    """Whether `stream` is one `stdout_stream` made (the command line's stdout)."""
+    return isinstance(getattr(getattr(stream, "buffer", None), "raw", None), _StdoutFile)
+
+
+def stdout_stream(fd: int, like: Any, closefd: bool = False) -> io.TextIOWrapper:
+    """A text stream on `fd` encoded as the stream `like`, whose failed writes raise
+    StdoutError (told apart from a bug's OSError by the command line)."""
+    return io.TextIOWrapper(
+        io.BufferedWriter(_StdoutFile(fd, "w", closefd=closefd)),
+        encoding=getattr(like, "encoding", None) or "utf-8",
+        errors=getattr(like, "errors", None) or "strict",
+        line_buffering=bool(getattr(like, "line_buffering", False)),
+    )
 
 
 def _umask_mode() -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import signal
@@ -142,12 +143,17 @@ def app_for(args: list[str]) -> typer.Typer:
 
 
 def main() -> None:
+    _standard_streams()
     chosen = app_for(sys.argv[1:])
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        chosen()
+        try:
+            chosen()
+        except OSError as exc:  # typer passes on all but a broken pipe
+            raise SystemExit(_output_lost(exc)) from None
     except SystemExit as done:
+        done.code = _output_written(done.code)  # before report_done, which hides a failure
         _report_done()
         _save_code()  # before a thread that never ends makes the process end at once
         _end_despite_threads(done.code)
@@ -159,6 +165,115 @@ def main() -> None:
         # garbage-collection pass over every object at exit (~45 ms of a 0.5 s build on a
         # 2-core machine). Objects are still freed; only cycles are left to the OS.
         gc.freeze()
+
+
+STREAMS = ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY))
+
+
+def _standard_streams() -> None:
+    """A standard stream closed when the command started (`playset list >&-`, `playset lsp
+    <&-`): /dev/null takes its file descriptor and Python's stream is made again on it.
+    Without it every command that printed ended in a traceback ('NoneType' object has no
+    attribute 'write'), and the first file the command opened became file descriptor 1,
+    where a library's or an engine's writes to stdout would have landed. What is printed
+    then goes nowhere, as the caller asked; the exit code is the command's."""
+    for fd, name, flags in STREAMS:
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        try:
+            null = os.open(os.devnull, flags)
+        except OSError:
+            continue
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        if getattr(sys, name) is None:
+            mode = "r" if fd == 0 else "w"
+            setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115
+    _tell_stdout_failures()
+
+
+def _tell_stdout_failures() -> None:
+    """The process's stdout made again with writes that raise StdoutError when they fail,
+    so a full disk there is told apart from a bug (both were an OSError traceback)."""
+    from toolkit.fileio import stdout_stream
+
+    stream: Any = sys.stdout
+    original: Any = sys.__stdout__
+    if stream is None or stream is not original:
+        return  # a test's captured stream, a caller's own
+    try:
+        if stream.fileno() != 1:
+            return
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stdout = stdout_stream(1, stream)  # sys.__stdout__ stays Python's own
+
+
+def _stdout_failing() -> OSError | None:
+    """The error writing what is still buffered for stdout raises (None: it is written)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as exc:
+        return exc
+    except (ValueError, AttributeError):  # closed, or replaced by an engine: not ours
+        return None
+    return None
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so what stays buffered for stdout is
+    flushed there at exit, not reported as 'Exception ignored … No space left'."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(null, 1)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
+
+
+def _say_output_lost(exc: OSError) -> None:
+    if exc.errno == errno.EPIPE:  # `| head -1`: the reader has what it wanted
+        return
+    reason = exc.strerror or str(exc)
+    try:
+        sys.stderr.write(f"error: cannot write the output to stdout: {reason}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _output_lost(exc: OSError) -> int:
+    """An OSError that reached the command line: when writing stdout fails (a full disk,
+    /dev/full, an I/O error), one line and exit 1; any other is raised again."""
+    from toolkit.fileio import StdoutError
+
+    if not isinstance(exc, StdoutError):
+        raise exc
+    _silence_stdout()
+    _say_output_lost(exc)
+    return 1
+
+
+def _output_written(code: str | int | None) -> str | int | None:
+    """The exit code once what the command left buffered for stdout is written: a write
+    that fails there (`playset list > /dev/full`) is one line and exit 1, not a traceback
+    at exit."""
+    failing = _stdout_failing()
+    if failing is None:
+        return code
+    _silence_stdout()
+    _say_output_lost(failing)
+    return 1
 
 
 def _report_done() -> None:

@@ -42,6 +42,14 @@ def convert(
         raise usage_error(f"no file {source}")
     if out is not None and out.name in ("", ".", ".."):  # '', '.', '/': a folder, no file
         raise usage_error(f"--out {str(out)!r} names no file; name the file to write")
+    onto_source = out is not None and out.resolve() == source.resolve()  # plan() says so
+    if out is not None and not onto_source and _suffix_format(out) not in (None, fmt):
+        # `--to csv --out cards.xlsx` wrote CSV text into a file every tool reads as XLSX
+        raise usage_error(
+            f"--out {out} ends in {out.suffix} but --to {fmt} writes {fmt.upper()}: name a"
+            f" file that ends in .{'yaml' if fmt == 'yaml' else fmt}, or give --to"
+            f" {_suffix_format(out)}"
+        )
     made = plan(source, display_path(source), fmt, out)
     if made.diagnostics:
         sys.stdout.write(render(made.diagnostics, "text") + "\n")
@@ -83,3 +91,11 @@ def _differs(path: Path, data: bytes) -> bool:
         return read_bounded(path, len(data)) != data
     except OSError:
         return True
+
+
+SUFFIX_FORMATS = {".xlsx": "xlsx", ".ods": "ods", ".csv": "csv", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def _suffix_format(path: Path) -> str | None:
+    """The format a file's suffix names (None: a suffix no format has, or none)."""
+    return SUFFIX_FORMATS.get(path.suffix.lower())

@@ -135,9 +135,26 @@ class Mirror:
                 break
         return found[:MAX_FILES]
 
+    def _folder_for(self, target: Path, files_too: bool = True) -> None:
+        """Make `target`'s folder in the mirror, each step a real folder: an entry mirrored
+        as a link (a dangling link to /abs/dir) that has become a folder of the game since
+        is replaced, not written through (its files were linked into /abs/dir once it
+        existed, the file there of the same name removed first). With `files_too`, a
+        mirrored file that is a folder of the game now is replaced as well; else (an open
+        document below a file) the OSError says it cannot be."""
+        here = self.path
+        for part in target.relative_to(self.path).parts[:-1]:
+            here = here / part
+            stale_file = files_too and here.exists() and not here.is_dir()
+            if here.is_symlink() or stale_file:
+                here.unlink()
+                self._seen.pop(here.relative_to(self.path).as_posix(), None)
+            if not here.exists():
+                here.mkdir()
+
     def _link(self, real: Path, target: Path, info: os.stat_result) -> None:
         self._make_room(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        self._folder_for(target)
         target.unlink(missing_ok=True)
         if stat.S_ISLNK(info.st_mode):  # as it is: the checks refuse one that leads outside
             os.symlink(self._link_text(real), target)
@@ -161,7 +178,7 @@ class Mirror:
 
     def _write(self, target: Path, text: str) -> None:
         self._make_room(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        self._folder_for(target, files_too=False)
         fresh = target.with_name(f".{target.name}.playset-lsp")
         fresh.write_text(text, encoding="utf-8")
         os.replace(fresh, target)  # the link to the real file is replaced, never written

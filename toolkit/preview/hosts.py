@@ -83,13 +83,19 @@ OWN_SITES = ("same-origin", "none")  # `Sec-Fetch-Site` of the page's requests, 
 CORP = (b"cross-origin-resource-policy", b"same-origin")
 
 
+TOP_LEVEL = ("document", "")  # `Sec-Fetch-Dest` of a link followed in a tab (or not said)
+
+
 def from_another_site(headers: Headers) -> bool:
     """Whether a browser says another site's page made this request (a link followed to
-    the page excepted: what it opens loads only its own data)."""
+    the page excepted: what it opens loads only its own data). A frame another site's
+    page holds (`Sec-Fetch-Dest: iframe`, embed, object) is that page's request: it drew
+    any card on request and its load time told which keys exist."""
     site = headers.get("sec-fetch-site")
     if site is None or site.strip().lower() in OWN_SITES:
         return False
-    return headers.get("sec-fetch-mode", "").strip().lower() != "navigate"
+    navigated = headers.get("sec-fetch-mode", "").strip().lower() == "navigate"
+    return not navigated or headers.get("sec-fetch-dest", "").strip().lower() not in TOP_LEVEL
 
 
 class HostGuard:

@@ -199,11 +199,15 @@ def _report_stream(stream: Any) -> Any:
     engine writes to the process's stdout by another path than print() (`os.write(1, …)`,
     `sys.__stdout__`, a child process it starts, C code) went into `check -f json` as well.
     Only the process's own stdout is moved (not a test's captured stream)."""
+    from toolkit.fileio import is_stdout_stream, stdout_stream
+
     original: Any = sys.__stdout__
-    try:
-        if stream is not original or stream.fileno() != 1:
+    try:  # the command line's stdout (toolkit.cli) is the process's own as well
+        if (stream is not original and not is_stdout_stream(stream)) or stream.fileno() != 1:
             return stream
         stream.flush()
+        if original is not None and original is not stream:
+            original.flush()  # what went there before goes out before fd 1 moves
         saved = os.dup(1)
     except (AttributeError, OSError, ValueError):
         return stream
@@ -212,14 +216,7 @@ def _report_stream(stream: Any) -> Any:
     except OSError:
         os.close(saved)
         return stream
-    import io
-
-    return io.TextIOWrapper(
-        open(saved, "wb", closefd=True),  # noqa: SIM115 - the report's, for the whole run
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=stream.line_buffering,
-    )
+    return stdout_stream(saved, stream, closefd=True)  # the report's, for the whole run
 
 
 def _threads_to_stderr() -> None:
