@@ -28,6 +28,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "journal": frozenset({"fileio"}),
     "usercache": frozenset(),  # the private, signed user cache folder
     "dataclass_code": frozenset({"usercache"}),  # dataclass methods' code kept between runs
+    "deferred_imports": frozenset(),  # a library's import loaded on its first use
     "diagnostics": frozenset({"fileio", "home", "registry"}),
     # content never imports checks, render, sim or cli
     # content: journal, to refuse a game a killed write left half changed
@@ -57,8 +58,19 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # the editor's server: the checks' findings, the game's names, the typography fixes
     "lsp": frozenset({"checks", "content", "diagnostics", "fileio", "i18n", "render", "ruledocs"}),
     "cli": frozenset(
-        {"api", "checks", "content", "dataclass_code", "diagnostics", "fileio", "home", "i18n"}
-        | {"journal", "lsp", "preview", "reference", "render", "ruledocs", "scaffold", "sim"}
+        {"api", "checks", "content", "dataclass_code", "deferred_imports", "diagnostics", "fileio"}
+        | {
+            "home",
+            "i18n",
+            "journal",
+            "lsp",
+            "preview",
+            "reference",
+            "render",
+            "ruledocs",
+            "scaffold",
+            "sim",
+        }
     ),
     "__main__": frozenset({"cli"}),
 }

@@ -64,6 +64,12 @@ if _COMMAND in ("playset", "playset.exe", "__main__.py"):
 
     _FIRST = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), "")
     dataclass_code.install(_FIRST if _FIRST in COMMANDS or _FIRST in GROUPS else "")
+    if _FIRST == "build":
+        # reportlab imports PIL's Image at its top (~70 M instructions); a build of text
+        # cards never reads it, one with a picture loads it then (toolkit.deferred_imports)
+        from toolkit.deferred_imports import defer
+
+        defer("PIL.Image")
 
 import importlib  # noqa: E402
 

@@ -18,7 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from toolkit.content.game import repo_root
 from toolkit.render.icons import BUILTIN, INLINE_ICON
-from toolkit.render.subset_tags import TaggedTTFont
+from toolkit.render.kept_faces import tagged_font
 
 FAMILY = "NotoSans"
 FILES = {
@@ -46,7 +46,7 @@ def _registered(style: str) -> str:
     if style in _GAME_FACES:
         return style
     name = f"{FAMILY}-{style}"
-    pdfmetrics.registerFont(TaggedTTFont(name, str(font_dir() / FILES[style])))
+    pdfmetrics.registerFont(tagged_font(name, font_dir() / FILES[style]))
     return name
 
 

@@ -1,0 +1,79 @@
+"""`playset build` loads PIL's Image module (imported by reportlab at its top) only when a
+picture is drawn: a build of text cards never runs it, a build with a picture prints the same
+bytes as one that imported it at start-up."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import FIXTURES
+
+RUN_AS_COMMAND = """
+import runpy, sys
+if sys.argv[1] == "--import-pil-first":  # as before: PIL.Image run at start-up
+    import PIL.Image
+    del sys.argv[1]
+sys.argv = ["__main__.py", *sys.argv[1:]]
+try:
+    runpy.run_module("toolkit", run_name="__main__")
+finally:
+    from toolkit.deferred_imports import is_loaded
+    print("PIL.Image loaded:", is_loaded("PIL.Image"), file=sys.stderr)
+"""
+
+
+def _build_as_command(game: Path, out: Path, *first: str) -> str:
+    """`playset build GAME --lang en --out OUT` as its own process (the command, not a
+    library call; `first`: options of the script above): its stderr."""
+    env = {**os.environ, "PLAYSET_NO_CACHE": "1"}
+    args = ["build", str(game), "--lang", "en", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_AS_COMMAND, *first, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_a_build_of_text_cards_never_runs_pil_image(tmp_path):
+    said = _build_as_command(FIXTURES / "base", tmp_path / "out")
+    assert "PIL.Image loaded: False" in said
+    assert list((tmp_path / "out").rglob("*.pdf"))
+
+
+def test_a_build_with_a_picture_loads_pil_and_prints_the_same_bytes(tmp_path):
+    from PIL import Image
+
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    Image.new("RGB", (40, 30), (200, 30, 60)).save(game / "decks" / "pic.png")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace("    copies: 2", "    copies: 2\n    image: decks/pic.png", 1)
+    )
+    said = _build_as_command(game, tmp_path / "deferred")
+    assert "PIL.Image loaded: True" in said
+    _build_as_command(game, tmp_path / "imported", "--import-pil-first")
+    made = sorted(
+        p.relative_to(tmp_path / "deferred") for p in (tmp_path / "deferred").rglob("*.pdf")
+    )
+    assert made
+    for path in made:
+        assert (tmp_path / "deferred" / path).read_bytes() == (
+            tmp_path / "imported" / path
+        ).read_bytes()
+
+
+def test_deferring_leaves_an_imported_module_alone():
+    from toolkit.deferred_imports import defer, is_loaded
+
+    assert "json" in sys.modules or __import__("json")
+    assert defer("json") is False
+    assert defer("toolkit.no_such_module") is False
+    assert is_loaded("json")
