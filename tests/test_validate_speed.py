@@ -144,6 +144,19 @@ def test_a_kept_name_is_blanked_out_as_before() -> None:
     assert term_pattern.cache_info().misses == 0  # plain names: blanked without patterns
 
 
+def _calls_to(monkeypatch, owner: object, name: str) -> list[int]:
+    """Count the calls to `owner.name` from here on: a one-item list the test reads at the end."""
+    calls = [0]
+    real = getattr(owner, name)
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
 def _same(made: object, want: object) -> None:
     assert type(made) is type(want)
     if isinstance(want, dict):
@@ -450,14 +463,7 @@ def test_a_rulebook_s_template_code_is_masked_without_a_pattern_per_piece(monkey
         (list(rulebook._typography("r.md", lang, s)), list(rulebook._images("r.md", s)))
         for lang, s in sources
     ]
-    subs = [0]
-    sub = re.sub
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        subs[0] += 1
-        return sub(*args, **kwargs)
-
-    monkeypatch.setattr(re, "sub", counted)
+    subs = _calls_to(monkeypatch, re, "sub")
     after = [
         (list(rulebook._typography("r.md", lang, s)), list(rulebook._images("r.md", s)))
         for lang, s in sources
@@ -472,14 +478,7 @@ def test_a_spanish_text_without_question_or_exclamation_marks_is_not_split(monke
     texts = ["Coge dos cartas. Luego descarta una.", "¿Qué? ¡Sí!", "Qué? Sí.", "¡Hola. Adiós!"]
     before = [typography.spanish_balance(text) for text in texts]
     assert before[0] is None and before[1] is None and before[2] and before[3]
-    splits = [0]
-    split = re.split
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        splits[0] += 1
-        return split(*args, **kwargs)
-
-    monkeypatch.setattr(re, "split", counted)
+    splits = _calls_to(monkeypatch, re, "split")
     assert typography.spanish_balance(texts[0]) is None
     assert splits[0] == 0
     assert [typography.spanish_balance(text) for text in texts] == before
@@ -532,13 +531,6 @@ def test_a_text_left_as_its_source_looks_only_for_the_kept_names_it_holds(monkey
     texts = ["Glenlivet", "Ye Olde Inns and the Harbour Market", "Île: 3 :coin:", "Le Port", "ok"]
     before = [presence._may_stay(text, kept) for text in texts]
     assert before == [True, False, True, False, True]
-    subs = [0]
-    sub = re.sub
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        subs[0] += 1
-        return sub(*args, **kwargs)
-
-    monkeypatch.setattr(re, "sub", counted)
+    subs = _calls_to(monkeypatch, re, "sub")
     assert [presence._may_stay(text, kept) for text in texts] == before
     assert subs[0] <= 3  # the names each text holds, not every name for every text
