@@ -24,9 +24,10 @@ PACKAGE = REPO / "toolkit"
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "registry": frozenset(),  # the one registry shape every extension point uses
     "home": frozenset(),  # where the toolkit's own files live
-    "fileio": frozenset(),  # safe writes, containment
-    "journal": frozenset({"fileio"}),
-    "usercache": frozenset(),  # the private, signed user cache folder
+    "stale_files": frozenset(),  # the one remover of a killed write's temporaries
+    "fileio": frozenset({"stale_files"}),  # safe writes, containment
+    "journal": frozenset({"fileio", "stale_files"}),
+    "usercache": frozenset({"stale_files"}),  # the private, signed user cache folder
     "dataclass_code": frozenset({"usercache"}),  # dataclass methods' code kept between runs
     "deferred_imports": frozenset(),  # a library's import loaded on its first use
     "diagnostics": frozenset({"fileio", "home", "registry"}),

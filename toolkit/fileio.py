@@ -34,11 +34,12 @@ import os
 import re
 import secrets
 import stat
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from toolkit.stale_files import remove_stale
 
 
 class OutputError(OSError):
@@ -654,28 +655,11 @@ def files_under(root: Path) -> Iterator[Path]:
 
 TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 """The names of the temporary files `_stage` makes (`.<name>.<8 hex>.tmp`)."""
-STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
 
 
 def remove_stale_temporaries(folder: Path) -> int:
     """Remove the temporary files a killed run staged in `folder` (not below it) and left:
-    regular files of fileio's temporary names older than STALE_SECONDS (a run in progress
-    stages for seconds); how many. A build killed between two renames left them in
+    regular files of fileio's temporary names older than stale_files.STALE_SECONDS (a run in
+    progress stages for seconds); how many. A build killed between two renames left them in
     output/<game>/<lang>/ for ever."""
-    cutoff = time.time() - STALE_SECONDS
-    removed = 0
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        if not TEMPORARY.match(entry.name):
-            continue
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
-                os.unlink(entry.path)
-                removed += 1
-        except OSError:
-            continue
-    return removed
+    return remove_stale(folder, lambda name: TEMPORARY.match(name) is not None)

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolkit.fileio import (
-    STALE_SECONDS,
     TEMPORARY,
     atomic_write_bytes,
     read_bounded,
@@ -32,6 +31,7 @@ from toolkit.fileio import (
     walk,
     write_many,
 )
+from toolkit.stale_files import STALE_SECONDS
 
 JOURNAL = ".playset-journal.json"
 MAX_JOURNAL_BYTES = 1024 * 1024  # a journal lists a game's files: a few kB

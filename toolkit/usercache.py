@@ -19,9 +19,10 @@ import os
 import secrets
 import stat
 import tempfile
-import time
 from collections.abc import Iterable
 from pathlib import Path
+
+from toolkit.stale_files import remove_stale
 
 KEY_FILE = "hmac.key"
 KEY_BYTES = 32
@@ -199,26 +200,9 @@ class SignedStore:
 
 
 TEMPORARY = ".entry."  # the prefix of SignedStore.write's temporary files
-STALE_SECONDS = 600  # one this old belongs to no write in progress (as fileio's)
 
 
 def remove_stale_entries(folder: Path) -> int:
     """Remove the temporary files a killed write left in the store `folder` (regular files
-    named `.entry.*` older than STALE_SECONDS; a write takes milliseconds); how many."""
-    cutoff = time.time() - STALE_SECONDS
-    removed = 0
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.name.startswith(TEMPORARY):
-            continue
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
-                os.unlink(entry.path)
-                removed += 1
-        except OSError:
-            continue
-    return removed
+    named `.entry.*` older than stale_files.STALE_SECONDS; a write takes milliseconds); how many."""
+    return remove_stale(folder, lambda name: name.startswith(TEMPORARY))
