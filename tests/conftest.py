@@ -82,6 +82,15 @@ def copy_game(source: Path, target: Path) -> Path:
     return relink_modelines(target)
 
 
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """A copy of the base fixture game for one test to change (a test file's own `game`
+    fixture, where it has one, takes its place)."""
+    root = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", root)
+    return root
+
+
 def build_case(case_dir: Path, target: Path) -> Path:
     """Copy the base fixture game to `target` and overlay a broken case's files."""
     shutil.copytree(FIXTURES / "base", target)

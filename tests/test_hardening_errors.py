@@ -3,22 +3,12 @@ decompression bombs, rich markup in user text)."""
 
 from __future__ import annotations
 
-import shutil
 import struct
 import zlib
 from pathlib import Path
 
 import polib
 import pytest
-
-from tests.conftest import FIXTURES
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    root = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", root)
-    return root
 
 
 def _with_image(game: Path, rel: str) -> None:

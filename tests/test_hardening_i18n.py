@@ -4,7 +4,6 @@ merge keys refused honestly, control characters a clear message, modes kept)."""
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 from pathlib import Path
 
@@ -12,18 +11,11 @@ import polib
 import pytest
 from ruamel.yaml import YAML
 
-from tests.conftest import FIXTURES, REPO, copy_game
+from tests.conftest import REPO, copy_game
 from toolkit.content.game import load_game
 from toolkit.i18n.po import export_po
 
 DECK = "decks/cards.yaml"
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    root = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", root)
-    return root
 
 
 def _po(game: Path, lang: str, changes: dict[str, str], tmp_path: Path) -> Path:

@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, REPO
+from tests.conftest import REPO
 from toolkit.content import source
 
 DECK = "decks/cards.yaml"
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    root = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", root)
-    return root
 
 
 def _diags(run_cli, root: Path) -> list[dict]:

@@ -6,23 +6,14 @@ file a Ctrl-C left."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES
 from toolkit.content.game import load_game
 from toolkit.i18n.po import export_po
 
 DECK = "decks/cards.yaml"
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    root = tmp_path / "game"
-    shutil.copytree(FIXTURES / "base", root)
-    return root
 
 
 def _po(game: Path, lang: str, msgstr: str, tmp_path: Path) -> Path:
