@@ -18,7 +18,13 @@ from toolkit.render.fonts import FILES, font_dir
 
 @pytest.fixture
 def store(tmp_path, monkeypatch):
-    """A private cache of its own, and a count of the TrueType files reportlab parses."""
+    """A private cache of its own, and a count of the TrueType files reportlab parses.
+
+    reportlab's registry is put back afterwards: it maps a second font of the same face name
+    to the first one registered, so the shipped faces registered here under test names would
+    otherwise stand in for the build's own in every later test of the process."""
+    for registry in ("_fonts", "_dynFaceNames"):
+        monkeypatch.setattr(pdfmetrics, registry, dict(getattr(pdfmetrics, registry)))
     monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
     kept_faces._store.cache_clear()
     parsed: list[str] = []
