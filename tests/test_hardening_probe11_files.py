@@ -166,3 +166,44 @@ def test_sigterm_before_a_command_loads_ends_it_quietly(tmp_path):
     _, err = process.communicate(timeout=20)
     assert process.returncode in (143, -signal.SIGTERM), err
     assert b"Traceback" not in err
+
+
+# --- M2: a full disk under the user cache ended every command in a traceback ---------------
+# `folder_key` made a store's key with O_EXCL and wrote it: on a full disk (or a file size
+# limit) the write failed at close and the OSError reached the user (`playset validate` and
+# `build`: "OSError: [Errno 28] No space left on device", a tmpfs of 4 kB as PLAYSET_CACHE),
+# and the empty key file it left was refused by every later run: that store stayed off for
+# good, even with room again.
+
+
+def _no_room() -> None:  # a child process: any file write past 0 bytes fails (EFBIG)
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+
+def test_a_full_disk_under_the_user_cache_is_no_traceback(tmp_path):
+    game = _game(tmp_path / "game")
+    env = {**os.environ, "PLAYSET_CACHE": str(tmp_path / "cache")}
+    env.pop("PLAYSET_NO_CACHE", None)
+    code = "import sys; from toolkit.cli import main; sys.argv[0] = 'playset'; main()"
+    command = [sys.executable, "-c", code, "validate", str(game)]
+    full = subprocess.run(command, env=env, capture_output=True, text=True, preexec_fn=_no_room)
+    assert "Traceback" not in full.stderr, full.stderr
+    assert full.returncode == 0, full.stderr
+
+
+def test_a_key_file_left_empty_by_a_full_disk_is_made_afresh(tmp_path):
+    from toolkit import usercache
+
+    folder = tmp_path / "store"
+    folder.mkdir(mode=0o700)
+    (folder / usercache.KEY_FILE).touch(mode=0o600)  # what the failed write left
+    key = usercache.folder_key(folder)
+    assert key is not None and len(key) == usercache.KEY_BYTES
+    assert usercache.folder_key(folder) == key
+    link = tmp_path / "linked"
+    link.mkdir(mode=0o700)
+    (link / usercache.KEY_FILE).symlink_to(folder / usercache.KEY_FILE)
+    assert usercache.folder_key(link) is None  # a link is never followed nor replaced
