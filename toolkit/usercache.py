@@ -89,11 +89,18 @@ def folder_key(folder: Path) -> bytes | None:
         info = None
     except OSError:
         return None
-    if info is not None and not (stat.S_ISREG(info.st_mode) and private(info)):
-        return None  # a link, or another's file: never replaced
+    if info is not None and not _truncated_key(info):
+        return None  # a link, another's file, one others may read: refused, never replaced
     if not _make_key(folder, path, replace=info is not None):
         return None
     return _key(path)
+
+
+def _truncated_key(info: os.stat_result) -> bool:
+    """A key file of ours, private, but of the wrong length: what a write that failed left."""
+    mode = info.st_mode
+    ours = stat.S_ISREG(mode) and private(info) and not mode & (stat.S_IRWXG | stat.S_IRWXO)
+    return ours and info.st_size != KEY_BYTES
 
 
 def _key(path: Path) -> bytes | None:
