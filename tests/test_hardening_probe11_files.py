@@ -207,3 +207,29 @@ def test_a_key_file_left_empty_by_a_full_disk_is_made_afresh(tmp_path):
     link.mkdir(mode=0o700)
     (link / usercache.KEY_FILE).symlink_to(folder / usercache.KEY_FILE)
     assert usercache.folder_key(link) is None  # a link is never followed nor replaced
+
+
+# --- Low: `i18n import` deleted a designer's file named like a staged temporary --------------
+# `journal.recover` (run by every i18n import, fix and add-language) removed any file of the
+# game named `.<x>.<8 letters or digits>.tmp` older than ten minutes: `art/.sketch.20241201.tmp`
+# was deleted silently (reproduced from the CLI). A staged file lies beside the file it
+# replaces; one with nothing of that name beside it is left alone.
+
+
+def test_recover_keeps_a_designers_file_named_like_a_temporary(tmp_path):
+    from toolkit import journal
+
+    old = time.time() - 3600
+    art = tmp_path / "art"
+    art.mkdir()
+    mine = art / ".sketch.20241201.tmp"
+    mine.write_text("my sketch")
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "cards.yaml").write_text("id: cards\n")
+    staged = tmp_path / "decks" / ".cards.yaml.0a1b2c3d.tmp"  # a killed import's
+    staged.write_text("half")
+    for path in (mine, staged):
+        os.utime(path, (old, old))
+    journal.recover(tmp_path)
+    assert mine.read_text() == "my sketch"
+    assert not staged.exists()
