@@ -209,6 +209,40 @@ def _open_inside(root: Path, path: Path) -> int:
     return fd
 
 
+def open_folder_inside(root: Path, folder: Path) -> int | None:
+    """An open descriptor on `folder` (below the output folder `root`, or `root` itself),
+    reached one folder at a time without following a link; None when it is gone or a link
+    now. What is removed by name in it is then removed there, never in a folder a link
+    switched in after a listing names."""
+    try:
+        return _open_inside(root, Path(folder) / "_")
+    except OutputError:
+        return None
+
+
+def remove_inside(root: Path, path: Path) -> bool:
+    """Remove the regular file, or the empty folder, at `path` below the output folder
+    `root`, in its folder reached without following a link (`open_folder_inside`); a link,
+    anything else, or a path gone meanwhile is left alone. Whether something was removed."""
+    folder = open_folder_inside(root, Path(path).parent)
+    if folder is None:
+        return False
+    name = Path(path).name
+    try:
+        mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+        if stat.S_ISREG(mode):
+            os.unlink(name, dir_fd=folder)
+        elif stat.S_ISDIR(mode):
+            os.rmdir(name, dir_fd=folder)  # only an empty one: a link is no folder here
+        else:
+            return False
+    except OSError:  # gone, not empty, or not ours to remove: left as it is
+        return False
+    finally:
+        os.close(folder)
+    return True
+
+
 def _plan_inside(folder: int, path: Path) -> _Plan:
     try:
         info = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
@@ -657,9 +691,9 @@ TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 """The names of the temporary files `_stage` makes (`.<name>.<8 hex>.tmp`)."""
 
 
-def remove_stale_temporaries(folder: Path) -> int:
-    """Remove the temporary files a killed run staged in `folder` (not below it) and left:
-    regular files of fileio's temporary names older than stale_files.STALE_SECONDS (a run in
-    progress stages for seconds); how many. A build killed between two renames left them in
-    output/<game>/<lang>/ for ever."""
+def remove_stale_temporaries(folder: Path | int) -> int:
+    """Remove the temporary files a killed run staged in `folder` (not below it; a path, or
+    a folder open as that descriptor) and left: regular files of fileio's temporary names
+    older than stale_files.STALE_SECONDS (a run in progress stages for seconds); how many. A
+    build killed between two renames left them in output/<game>/<lang>/ for ever."""
     return remove_stale(folder, lambda name: TEMPORARY.match(name) is not None)

@@ -71,7 +71,7 @@ def recover(root: Path) -> list[str]:
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "output"]
         for name in names:
             path = Path(folder) / name
-            if not _TEMPORARY.match(name) or path.is_symlink():
+            if not _TEMPORARY.match(name) or path.is_symlink() or not _beside_target(path):
                 continue
             try:
                 if path.stat().st_mtime < cutoff:
@@ -82,6 +82,15 @@ def recover(root: Path) -> list[str]:
     if removed:
         notes.append(f"removed {removed} temporary file(s) an interrupted run left")
     return notes
+
+
+def _beside_target(path: Path) -> bool:
+    """Whether a file of a temporary's name (`.<name>.<8 hex>.tmp`) lies beside the file it
+    would have replaced: what fileio stages always does (a journaled write replaces files of
+    the game). A designer's own `art/.sketch.20241201.tmp` has no `sketch` beside it and is
+    theirs, not a killed write's: it was deleted by the next `i18n import`."""
+    target = path.with_name(path.name[1 : -len(".00000000.tmp")])
+    return target.exists() or target.is_symlink()
 
 
 def pending(root: Path) -> list[Path] | None:

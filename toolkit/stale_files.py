@@ -17,22 +17,28 @@ from pathlib import Path
 STALE_SECONDS = 600  # a temporary file this old belongs to no run in progress
 
 
-def remove_stale(folder: Path, is_temporary: Callable[[str], bool]) -> int:
+def remove_stale(folder: Path | int, is_temporary: Callable[[str], bool]) -> int:
     """Remove the regular files of `folder` (not below it) whose names `is_temporary` accepts
-    and that are older than STALE_SECONDS (a run stages for seconds at most); how many."""
+    and that are older than STALE_SECONDS (a run stages for seconds at most); how many.
+    `folder` may be a descriptor of a folder opened without following links: the files are
+    then removed in that very folder, not in one a link switched in names."""
     cutoff = time.time() - STALE_SECONDS
     removed = 0
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return 0
+    at = folder if isinstance(folder, int) else None
     for entry in entries:
         if not is_temporary(entry.name):
             continue
         try:
             info = entry.stat(follow_symlinks=False)
             if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
-                os.unlink(entry.path)
+                if at is None:
+                    os.unlink(entry.path)
+                else:
+                    os.unlink(entry.name, dir_fd=at)
                 removed += 1
         except OSError:
             continue

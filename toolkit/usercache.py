@@ -75,18 +75,36 @@ def read_private(path: Path, limit: int) -> bytes | None:
 
 
 def folder_key(folder: Path) -> bytes | None:
-    """The folder's HMAC key, made on first use (O_EXCL, mode 0600); None if the file is
-    not ours, is readable by others or is not a key."""
+    """The folder's HMAC key, made on first use (mode 0600); None if the file is not ours, is
+    readable by others or cannot be made. A key file of ours of the wrong length (left empty
+    by a write that failed on a full disk: every later run refused it, so that store stayed
+    off for good) is made afresh: no entry can be signed with it."""
     path = folder / KEY_FILE
+    key = _key(path)
+    if key is not None:
+        return key
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    except FileExistsError:
-        pass
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
     except OSError:
         return None
-    else:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(KEY_BYTES))
+    if info is not None and not _truncated_key(info):
+        return None  # a link, another's file, one others may read: refused, never replaced
+    if not _make_key(folder, path, replace=info is not None):
+        return None
+    return _key(path)
+
+
+def _truncated_key(info: os.stat_result) -> bool:
+    """A key file of ours, private, but of the wrong length: what a write that failed left."""
+    mode = info.st_mode
+    ours = stat.S_ISREG(mode) and private(info) and not mode & (stat.S_IRWXG | stat.S_IRWXO)
+    return ours and info.st_size != KEY_BYTES
+
+
+def _key(path: Path) -> bytes | None:
+    """The key in `path`: a regular file of ours, readable by no one else, of KEY_BYTES."""
     key = read_private(path, KEY_BYTES)
     try:
         mode = os.lstat(path).st_mode
@@ -95,6 +113,30 @@ def folder_key(folder: Path) -> bytes | None:
     if key is None or len(key) != KEY_BYTES or mode & (stat.S_IRWXG | stat.S_IRWXO):
         return None
     return key
+
+
+def _make_key(folder: Path, path: Path, replace: bool) -> bool:
+    """Write a new key beside `path` and put it in place whole (linked where none is, so a
+    key another run made meanwhile is kept; renamed over a broken one); False when it cannot
+    be written (a full disk: an OSError, never a traceback)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=TEMPORARY, dir=folder)  # 0600; cleaned if left
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(KEY_BYTES))
+        if replace:
+            os.replace(tmp, path)
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+    except OSError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return True
 
 
 def prune_least_used(paths: Iterable[Path], limit: int) -> None:

@@ -148,17 +148,45 @@ def app_for(args: list[str]) -> typer.Typer:
     return make_app(first) if alone else make_app()
 
 
+_TERMINATED: list[int] = []
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM (`timeout`, a CI job cancelled, an editor's stop button, `kill`) stops a
+    command as Ctrl-C does, so that what it staged is taken back the same way (an export's
+    images, a half-made `playset new`): its default ended the process where it stood, and
+    left them. A second one ends the process at once."""
+    if _TERMINATED:
+        os._exit(128 + signum)
+    _TERMINATED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _stop_on_sigterm() -> bool:
+    """Take SIGTERM as Ctrl-C for this command (main thread, handler not set by a caller)."""
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return False
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread
+        return False
+    return True
+
+
 def main() -> None:
     _standard_streams()
     chosen = app_for(sys.argv[1:])
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    _stop_on_sigterm()
     try:
         try:
             chosen()
         except OSError as exc:  # typer passes on all but a broken pipe
             raise SystemExit(_output_lost(exc)) from None
     except SystemExit as done:
+        if _TERMINATED:  # stopped as by Ctrl-C (130), by SIGTERM: 143, as its default said
+            done.code = 128 + _TERMINATED[0]
         done.code = _output_written(done.code)  # before report_done, which hides a failure
         _report_done()
         _save_code()  # before a thread that never ends makes the process end at once

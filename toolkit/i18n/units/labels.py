@@ -20,9 +20,12 @@ def _layouts(game: Game) -> list[tuple[str, Document]]:
     out = []
     root = real_path(game.root)
     for found in assets.in_game(assets.LAYOUTS, game.root):
-        doc, _ = load_document(found.path, found.display)
-        if doc is not None and isinstance(doc.data, dict):
-            out.append((real_path(found.path).relative_to(root).as_posix(), doc))
+        # inside=: a layout switched to a link out of the game since it was listed is not
+        # read (it was, and its path ended the command in an internal error)
+        doc, _ = load_document(found.path, found.display, inside=game.root)
+        where = real_path(found.path)
+        if doc is not None and isinstance(doc.data, dict) and where.is_relative_to(root):
+            out.append((where.relative_to(root).as_posix(), doc))
     return out
 
 

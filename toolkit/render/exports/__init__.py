@@ -12,6 +12,7 @@ Every export draws from the PDF pages `build` writes (one drawing path) and writ
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,7 +95,12 @@ def prune(folder: Path, kept: list[Path], out: Path) -> list[Path]:
     nothing in a language) meets no write to refuse it first, and a game folder may bring
     `output/<game>/<lang>/png` as a link to a folder of the user's pictures."""
     from toolkit.content.folders import MANIFEST
-    from toolkit.fileio import refuse_links_below, remove_stale_temporaries
+    from toolkit.fileio import (
+        open_folder_inside,
+        refuse_links_below,
+        remove_inside,
+        remove_stale_temporaries,
+    )
 
     refuse_links_below(out, folder)
     keep = {path.resolve() for path in kept}
@@ -106,15 +112,22 @@ def prune(folder: Path, kept: list[Path], out: Path) -> list[Path]:
         if MANIFEST in files:  # a game folder kept here (or the export's folder one): its
             dirs[:] = []  # art and schemas are the designer's, not images of a past run
             continue
-        remove_stale_temporaries(Path(at))  # staged by an export killed before its renames
+        opened = open_folder_inside(out, Path(at))  # never a folder switched for a link
+        if opened is not None:
+            try:
+                remove_stale_temporaries(opened)  # staged by an export killed before its renames
+            finally:
+                os.close(opened)
         listed += [Path(at, name) for name in dirs + files]
+    # each removed by name in its folder reached from `out` without following a link: a
+    # folder of the listing switched for a link to the user's pictures since is not followed
     for path in sorted(listed, reverse=True):
         if path.is_symlink() or not path.is_file():
-            if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
-                path.rmdir()
+            if path.is_dir() and not path.is_symlink():
+                remove_inside(out, path)  # an empty one only (rmdir)
             continue
-        if path.suffix in (".png", ".json") and path.resolve() not in keep:
-            path.unlink()
+        stale = path.suffix in (".png", ".json") and path.resolve() not in keep
+        if stale and remove_inside(out, path):
             removed.append(path)
     return removed
 
