@@ -123,6 +123,7 @@ CASES: list[tuple[list[dict[str, Any]], dict[str, str] | None, dict[str, Any]]] 
     ([_text("{{ card.list }}", "card.list")], None, {"list": []}),
     ([_text("{{ range }}")], None, {}),
     ([_text("{{ card.name | upper }}")], None, {"name": "n"}),
+    ([_text("{{ card.big }}")], None, {"big": 10**5000}),  # str() refuses: Jinja's error
     ([_text("{{ 'x' }} {{ card.name }}")], None, {"name": "n"}),
     # statements, whitespace control, line breaks, literal text
     ([_text("{% if card.name %}yes{% endif %}")], None, {"name": "n"}),

@@ -340,7 +340,7 @@ def _resolve(
     if plain is not None and plain[0] is layout and plain[1] is not None:
         try:
             found = plain_layout.evaluate(plain[1], context)
-        except plain_layout.NotPlain:
+        except Exception:  # noqa: BLE001 - NotPlain, or what Jinja must say in its own words
             pass
         else:
             return [
