@@ -163,3 +163,17 @@ def test_a_plain_layout_charges_the_render_budget_as_jinja_does(monkeypatch):
             assert budget is not None
             layouts.resolve(layout, _context(name="N"), 63.0, 88.0)
             assert budget.created == outer == len("N and more")
+
+
+def test_a_layout_the_plain_path_cannot_read_is_rendered_by_jinja(monkeypatch):
+    """However a piece's tree defeats the plain path (here: too deep for it), the layout is
+    still resolved, by Jinja, with no error of the plain path's own."""
+
+    def too_deep(node: Any) -> Any:
+        raise RecursionError
+
+    monkeypatch.setattr(plain_layout, "_expr", too_deep)
+    layout = _layout([_text("{{ card.name }}", "card.name is defined")])
+    renders = _renders(monkeypatch)
+    found = layouts.resolve(layout, _context(name="N"), 63.0, 88.0)
+    assert [r.values for r in found] == [("N",)] and renders[0] == 1

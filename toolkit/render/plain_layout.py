@@ -172,6 +172,13 @@ def plan(env: Any, parsed: Parsed) -> Plan | None:
     ):
         if env.tests.get(name) is not own:
             return None
+    try:
+        return _plan(parsed)
+    except Exception:  # noqa: BLE001 - a tree it cannot read (however deep): Jinja renders
+        return None
+
+
+def _plan(parsed: Parsed) -> Plan | None:
     let, elements = parsed
     lets: list[tuple[str, Expr]] = []
     for name, tree in let:
