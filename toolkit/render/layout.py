@@ -28,7 +28,7 @@ from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render import template_bounds
+from toolkit.render import plain_layout, template_bounds
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
 from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT, layout_file  # noqa: F401
@@ -204,21 +204,31 @@ def _layout_template(layout: Layout) -> Template | None:
         return cached[1]
     parts: list[str] = []
     compiled: Template | None
+    lets: list[tuple[str, Any]] = []
+    shown: list[tuple[Any, list[Any]]] = []
+    plain = True  # every text's own parse is its parse inside the combined template
     try:
         for name, expr in layout.let.items():
-            _cached().parse(f"{{{{ ({expr}) }}}}")
+            lets.append((name, _cached().parse(f"{{{{ ({expr}) }}}}")))
             parts.append(f"{{% set {name} = ({expr}) %}}")
         for index, element in enumerate(layout.elements):
+            when = None
             if element.when:
-                _cached().parse(f"{{{{ ({element.when}) }}}}")
+                when = _cached().parse(f"{{{{ ({element.when}) }}}}")
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
+            trees: list[Any] = []
             for field, source in enumerate(_sources(element)):
+                trees.append(_cached().parse(source) if source is not None else None)
                 if source is not None:
-                    _cached().parse(source)
+                    # alone, a last line break is dropped (keep_trailing_newline)
+                    plain = plain and not source.endswith(("\n", "\r"))
                     parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
+            shown.append((when, trees))
             if element.when:  # an element without `when` always shows: no flag to set
                 parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
+        if plain:
+            _PLAIN[id(layout)] = (layout, plain_layout.plan(_cached().env, (lets, shown)))
     except template_bounds.TemplateLimitError as exc:  # too many tokens: none compiled alone
         compiled = None
         _TOO_LONG[id(layout)] = (layout, str(exc))
@@ -226,6 +236,11 @@ def _layout_template(layout: Layout) -> Template | None:
         compiled = None
     _COMPILED[id(layout)] = (layout, compiled)
     return compiled
+
+
+_PLAIN: dict[int, tuple[Layout, plain_layout.Plan | None]] = {}
+"""Layouts whose templates are plain reads and tests (toolkit.render.plain_layout): their
+values are worked out without a render, card by card, where they can be."""
 
 
 _TOO_LONG: dict[int, tuple[Layout, str]] = {}
@@ -321,6 +336,20 @@ def _resolve(
         raise template_bounds.TemplateLimitError(too_long[1])
     if combined is None:
         return _resolve_each(layout, context, width, height)
+    plain = _PLAIN.get(id(layout))
+    if plain is not None and plain[0] is layout and plain[1] is not None:
+        try:
+            found = plain_layout.evaluate(plain[1], context)
+        except Exception:  # noqa: BLE001 - NotPlain, or what Jinja must say in its own words
+            pass
+        else:
+            return [
+                Resolved(element, x, y, w, h, texts)
+                for (element, _, _, (x, y, w, h)), (shows, texts) in zip(
+                    _plan(layout, width, height), found, strict=True
+                )
+                if shows
+            ]
     values = _cached().module(combined, context)
     out: list[Resolved] = []
     for element, shown, keys, (x, y, w, h) in _plan(layout, width, height):

@@ -59,6 +59,12 @@ class PrintJob:
         """The game's fonts (its own `fonts/`, then Noto Sans) and its main family."""
         return game_fonts(self.game)
 
+    @cached_property
+    def settings(self) -> dict[int, tuple[Any, Any]]:
+        """Each text element's setting in this job (toolkit.render.elements.text), by the
+        element's id, with the element: worked out once, not once per card."""
+        return {}
+
     def context(self, card: Any) -> dict[str, Any]:
         """What the layouts' templates see for `card` in this job's language."""
         from toolkit.render.context import card_context

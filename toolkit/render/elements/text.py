@@ -55,8 +55,15 @@ class TextElement(Element):
     prints = ("text",)
 
     def setting(self, job: PrintJob) -> Setting:
-        """How this element sets text in the job's language and with the game's icons."""
-        return Setting(self.size.max, self.size.min, self.face(job), job.lang, job.icons.names)
+        """How this element sets text in the job's language and with the game's icons: made
+        once per job (every card's text of this element is set alike)."""
+        kept = job.settings.get(id(self))
+        # the element is kept with its setting: an id is never taken by another object
+        if kept is not None and kept[0] is self:
+            return kept[1]
+        found = Setting(self.size.max, self.size.min, self.face(job), job.lang, job.icons.names)
+        job.settings[id(self)] = (self, found)
+        return found
 
     def font_asked(self) -> tuple[str | None, str]:
         return self.font, self.style
