@@ -449,26 +449,35 @@ def parse_document(
     decoded = _decode(raw)
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
-    text = decoded
-    bad = _NOT_PRINTABLE.search(text)
-    if bad:
-        return fail(
-            Y_SYNTAX,
-            _position(text, bad.start()),
-            f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
-        )
+    text = written = decoded
     if "\u2028" in text or "\u2029" in text or "\x85" in text:
         text = _COMMENT_BREAK.sub(lambda m: re.sub("[\x85\u2028\u2029]", " ", m.group()), text)
-    deep = _too_deep(text)
-    if deep is not None:
-        return fail(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
     from toolkit.content.parse_units import parsed
 
-    built = parsed(raw, lambda: _build(text))
+    # the scans before composing are part of the unit (a pure function of the bytes; a
+    # refusal is never kept): bytes read back passed them when they were kept
+    built = parsed(raw, lambda: _scanned(written, text) or _build(text))
     if isinstance(built, _Refusal):
         return fail(built.rule, built.span, built.message)
     data, spans, key_spans, shared, styles = built
     return Document(path, display, data, spans, key_spans, shared, text, styles), []
+
+
+def _scanned(written: str, text: str) -> _Refusal | None:
+    """The refusal of a file's text before composing it (`written`: as decoded; `text`: its
+    comments' line breaks blanked), or None: a character YAML does not allow, or nesting
+    deeper than content ever needs."""
+    bad = _NOT_PRINTABLE.search(written)
+    if bad:
+        return _Refusal(
+            Y_SYNTAX,
+            _position(written, bad.start()),
+            f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
+        )
+    deep = _too_deep(text)
+    if deep is not None:
+        return _Refusal(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
+    return None
 
 
 Built = tuple[
