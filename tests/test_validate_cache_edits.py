@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
-from tests.test_validate_cache_units import _run, _units
+from tests.conftest import FIXTURES, REPO, build_case
+from tests.test_validate_cache_units import _run, _units, cache  # noqa: F401 (a fixture)
 from toolkit.content import validate_cache
 
 DECK = "decks/characters.yaml"
@@ -88,3 +88,45 @@ def test_one_card_edited_reads_back_what_a_cold_run_finds(how, warm, monkeypatch
         (game / DECK).write_text(text, "utf-8")
     if how in ("id", "placeholder"):
         assert code == 1 and '"code"' in edited[1], edited
+
+
+@pytest.mark.usefixtures("cache")
+def test_texts_clean_in_the_last_run_are_not_checked_again(tmp_path, monkeypatch):
+    """Typography and parity are pure per text: a text (a language of it, for typography)
+    in which the last run found nothing is clean still and skipped; the edited one is
+    checked, and a finding it brings comes and goes as without the cache."""
+    from toolkit.checks.translation import parity, typography
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    seen: dict[str, list[object]] = {"parity": [], "typography": []}
+    for module, name in ((parity, "parity"), (typography, "typography")):
+        real = module._findings
+
+        def counted(view, *args, _real=real, _name=name):
+            seen[_name].append(args[0] if _name == "typography" else view.values)
+            return _real(view, *args)
+
+        monkeypatch.setattr(module, "_findings", counted)
+    cold = _run(".")
+    assert len(seen["parity"]) > 3 and len(seen["typography"]) > 9, seen
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    deck.write_text(text.replace("Move {steps} spaces.", "Move {steps}  spaces."), "utf-8")
+    for found in seen.values():
+        found.clear()
+    edited = _run(".")
+    assert seen == {
+        "parity": [
+            {
+                "fr": "Avancez de {steps} cases.",
+                "es": "Avanza {steps} casillas.",
+                "en": "Move {steps}  spaces.",
+            }
+        ],
+        "typography": ["en"],
+    }, seen
+    assert "T015" in edited[1] and "T015" not in cold[1], edited
+    assert edited == _run(".", "--no-cache")
+    deck.write_text(text, "utf-8")
+    assert _run(".") == cold == _run(".", "--no-cache")
