@@ -47,6 +47,50 @@ def test_an_edit_composes_again_only_the_edited_file(tmp_path, monkeypatch):
     assert shifted == _run(".", "--no-cache")
 
 
+@pytest.mark.usefixtures("cache")
+def test_an_edit_scans_again_only_the_edited_file_for_its_limits(tmp_path, monkeypatch):
+    """The checks made before composing (control characters, nesting depth) are part of the
+    parse unit, a pure function of the file's bytes: a file read back is not scanned again
+    (the depth scan alone took ~18 ms of each edit of a game with many flow lists)."""
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    scanned = []
+    real = source._too_deep
+    monkeypatch.setattr(source, "_too_deep", lambda text: scanned.append(text) or real(text))
+    textfit.fit.cache_clear()
+    cold = _run(".")
+    assert len(scanned) >= len(list(game.rglob("*.yaml")))
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    scanned.clear()
+    textfit.fit.cache_clear()
+    edited = _run(".")
+    assert scanned == [deck.read_text("utf-8")], "only the edited deck is scanned"
+    assert edited == _run(".", "--no-cache")
+    assert edited[0] == cold[0]
+
+
+@pytest.mark.usefixtures("cache")
+@pytest.mark.parametrize(
+    ("bad", "code"),
+    [("\x07", "Y001"), ("[" * 70 + "]" * 70, "Y005")],
+    ids=["control-character", "too-deep"],
+)
+def test_a_file_refused_before_composing_is_refused_with_the_cache(
+    tmp_path, monkeypatch, bad, code
+):
+    """A refusal is never kept: the same bytes give the same finding on every run, after a
+    run in which the file was fine too."""
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    _run(".")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8") + f"\nextra: {bad}\n", "utf-8")
+    first, again, cold = _run("."), _run("."), _run(".", "--no-cache")
+    assert first == again == cold
+    assert code in first[1], first[1]
+
+
 TEXT = """\
 id: a
 count: 3

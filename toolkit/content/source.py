@@ -310,7 +310,9 @@ def _decode(raw: bytes) -> str | tuple[Span, str]:
 
 
 _DEEP_INDENT = re.compile(rf"^ {{{4 * MAX_DEPTH}}}( )", re.MULTILINE)
-_SIGNIFICANT = re.compile(r"[\[\]{}'\"#\n]")
+_INDENT_RUN = " " * (4 * MAX_DEPTH + 1)
+"""What every match of `_DEEP_INDENT` holds: a text without it is searched no further."""
+_FLOW_MARK = re.compile(r"[\[\]{}'\"#]")
 
 
 def _position(text: str, index: int) -> Span:
@@ -324,37 +326,42 @@ def _too_deep(text: str) -> Span | None:
     Checked before parsing: the C parser recurses per level and a file of a few hundred
     thousand brackets would crash the process instead of raising an error. The scan is
     approximate (quotes and comments are skipped) and errs towards letting YAML decide. It
-    visits only brackets, quotes, '#' and line ends, which regular expressions find.
+    visits only brackets, quotes and '#' outside quotes and comments: a quote's text is
+    skipped to its closing quote, a comment's to its line's end (a deck's texts hold
+    thousands of quotes and `{placeholders}`, each a step of a Python loop otherwise).
     """
-    indent = _DEEP_INDENT.search(text)
+    indent = _DEEP_INDENT.search(text) if _INDENT_RUN in text else None
     found = indent.start(1) if indent else len(text)
     if text.count("[") + text.count("{") > MAX_DEPTH:
         depth = 0
-        quote = ""
-        comment = False
-        for match in _SIGNIFICANT.finditer(text, 0, found):
+        search = _FLOW_MARK.search
+        at = 0
+        while (match := search(text, at, found)) is not None:
             ch = match.group()
-            if ch == "\n":
-                comment = False
-                continue
-            if comment:
-                continue
             at = match.start()
             previous = text[at - 1] if at and text[at - 1] != "\n" else " "
-            if quote:
-                if ch == quote:
-                    quote = ""
-            elif ch == "#":
-                comment = previous in " \t"
+            if ch == "#":
+                if previous in " \t":  # a comment: nothing counts up to its line's end
+                    at = text.find("\n", at + 1, found)
+                    if at < 0:
+                        break
+                at += 1
             elif ch in "'\"":
-                quote = ch if previous in " \t[{,:" else ""
+                if previous in " \t[{,:":  # a quoted text: nothing counts up to its end
+                    at = text.find(ch, at + 1, found)
+                    if at < 0:
+                        break
+                at += 1
             elif ch in "[{":
                 depth += 1
                 if depth > MAX_DEPTH:
                     found = at
                     break
-            elif depth:
-                depth -= 1
+                at += 1
+            else:
+                if depth:
+                    depth -= 1
+                at += 1
     return _position(text, found) if found < len(text) else None
 
 
@@ -449,26 +456,35 @@ def parse_document(
     decoded = _decode(raw)
     if isinstance(decoded, tuple):
         return fail(Y_ENCODING, *decoded)
-    text = decoded
-    bad = _NOT_PRINTABLE.search(text)
-    if bad:
-        return fail(
-            Y_SYNTAX,
-            _position(text, bad.start()),
-            f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
-        )
+    text = written = decoded
     if "\u2028" in text or "\u2029" in text or "\x85" in text:
         text = _COMMENT_BREAK.sub(lambda m: re.sub("[\x85\u2028\u2029]", " ", m.group()), text)
-    deep = _too_deep(text)
-    if deep is not None:
-        return fail(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
     from toolkit.content.parse_units import parsed
 
-    built = parsed(raw, lambda: _build(text))
+    # the scans before composing are part of the unit (a pure function of the bytes; a
+    # refusal is never kept): bytes read back passed them when they were kept
+    built = parsed(raw, lambda: _scanned(written, text) or _build(text))
     if isinstance(built, _Refusal):
         return fail(built.rule, built.span, built.message)
     data, spans, key_spans, shared, styles = built
     return Document(path, display, data, spans, key_spans, shared, text, styles), []
+
+
+def _scanned(written: str, text: str) -> _Refusal | None:
+    """The refusal of a file's text before composing it (`written`: as decoded; `text`: its
+    comments' line breaks blanked), or None: a character YAML does not allow, or nesting
+    deeper than content ever needs."""
+    bad = _NOT_PRINTABLE.search(written)
+    if bad:
+        return _Refusal(
+            Y_SYNTAX,
+            _position(written, bad.start()),
+            f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
+        )
+    deep = _too_deep(text)
+    if deep is not None:
+        return _Refusal(Y_TOO_DEEP, deep, f"nesting deeper than {MAX_DEPTH} levels")
+    return None
 
 
 Built = tuple[

@@ -134,3 +134,53 @@ def cached(
     with suppress(NotKept):
         units.put(name, store(result))
     return result
+
+
+def _digests(kept: Any) -> set[str]:
+    if type(kept) is not list or not all(type(d) is str for d in kept):
+        raise ValueError("not digests")
+    return set(kept)
+
+
+class Clean:
+    """The inputs in which a pure per-input check found nothing in this game's last run,
+    kept as one unit of kind `kind` (the digests of those inputs): an input found there is
+    clean now too (the check's code is in the units' head), so the check skips it; any
+    other input is checked as without the cache. After one card edit the texts of every
+    other card are not checked again. Off (every input checked) without active units."""
+
+    __slots__ = ("_kept", "_name", "_now", "_units")
+
+    def __init__(self, kind: str) -> None:
+        self._units = active()
+        self._name = Units.name(kind, []) if self._units is not None else ""
+        kept = self._units.get(self._name, _digests) if self._units is not None else None
+        self._kept: set[str] = kept or set()
+        self._now: set[str] = set()
+
+    @property
+    def on(self) -> bool:
+        return self._units is not None
+
+    def seen(self, digest: str) -> bool:
+        """Whether the input of `digest` was clean in the last run (then it is now)."""
+        if digest in self._kept:
+            self._now.add(digest)
+            return True
+        return False
+
+    def found_clean(self, digest: str) -> None:
+        """The input of `digest` was checked now and nothing was found in it."""
+        self._now.add(digest)
+
+    def close(self) -> None:
+        """Keep the clean inputs of this run for the next (those of this run only)."""
+        if self._units is not None and self._now != self._kept:
+            self._units.put(self._name, sorted(self._now))
+
+
+def text_digest(*parts: str) -> str:
+    """A digest of texts, each told from the next by its length (no two lists of texts
+    share one)."""
+    joined = "".join(f"{len(p)}:{p}" for p in parts)
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from functools import cache
 
 from toolkit.checks.translation.common import TextView
 from toolkit.content.templating import placeholders
+from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_PLACEHOLDERS = rule("T005", "placeholder-parity", "A translation lacks or adds a {placeholder}.")
@@ -122,15 +123,53 @@ def ending(text: str) -> str:
 
 
 def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    clean = Clean("clean-parity")  # texts (in all their languages) that had nothing to say
     for view in texts:
         source_text = view.values.get(view.source)
         if source_text is None:
             continue
-        yield from _placeholders(view, source_text)
-        yield from _numbers(view, source_text)
-        if view.is_card_text:
-            yield from _literals(view)
-        yield from _endings(view, source_text)
+        digest = _digest(view) if clean.on else None
+        if digest is not None and clean.seen(digest):
+            continue
+        said = yield from _said(view, source_text)
+        if not said and digest is not None:
+            clean.found_clean(digest)
+    clean.close()
+
+
+def _digest(view: TextView) -> str | None:
+    """A digest of what the parity findings of `view` are a function of, but for the
+    places and labels they name: its source language, whether it is a card's rules text,
+    its values by language in order and, when one of them may name a placeholder, the
+    parameters of its owner (None when they are not texts)."""
+    values = view.values
+    parts = [view.source, "card" if view.is_card_text else "", str(len(values))]
+    for lang, value in values.items():
+        parts += (lang, value)
+    if any("{" in value for value in values.values()):
+        parameters = view.parameters
+        if not all(type(k) is str and type(v) is str for k, v in parameters.items()):
+            return None
+        for name, shown in parameters.items():
+            parts += (name, shown)
+    return text_digest(*parts)
+
+
+def _said(view: TextView, source_text: str) -> Generator[Diagnostic, None, bool]:
+    """The parity findings of one text; returns whether there was any."""
+    said = False
+    for found in _findings(view, source_text):
+        said = True
+        yield found
+    return said
+
+
+def _findings(view: TextView, source_text: str) -> Iterator[Diagnostic]:
+    yield from _placeholders(view, source_text)
+    yield from _numbers(view, source_text)
+    if view.is_card_text:
+        yield from _literals(view)
+    yield from _endings(view, source_text)
 
 
 def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:

@@ -11,10 +11,11 @@ lower and may break the line after it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from toolkit.checks.translation.common import TextView
+from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_FRENCH = rule(
@@ -217,46 +218,66 @@ def spanish_balance(text: str) -> str | None:
 
 
 def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    clean = Clean("clean-typography")  # (language, text) pairs that had nothing to say
     for view in texts:
         for lang, value in view.values.items():
             if not value:
                 continue
-            lang_rule = RULES.get(lang)
-            if lang_rule is not None:
-                fixes = FIXERS[lang](value)
-                if fixes:
-                    yield lang_rule.at(
-                        view.file,
-                        view.position(lang, fixes[0].mark),
-                        f"{view.label()} ({lang}): {fixes[0].why}"
-                        + (f" (+{len(fixes) - 1} more)" if len(fixes) > 1 else "")
-                        + "; `playset i18n fix` can apply this",
-                    )
-            if lang == "es":
-                problem = spanish_balance(value)
-                if problem:
-                    yield T_SPANISH.at(
-                        view.file, view.span(lang), f"{view.label()} (es): {problem}"
-                    )
-            minus = minus_fixes(value)
-            if minus:
-                near = value[max(0, minus[0].start - 12) : minus[0].end + 3]
-                yield T_MINUS.at(
-                    view.file,
-                    view.position(lang, minus[0].mark),
-                    f"{view.label()} ({lang}): {near!r} has a hyphen for a minus sign (U+2212);"
-                    " `playset i18n fix` can apply this",
-                )
-            spacing = spacing_fixes(value)
-            if spacing:
-                yield T_SPACES.at(
-                    view.file,
-                    view.position(lang, spacing[0].mark),
-                    f"{view.label()} ({lang}): {spacing[0].why}",
-                )
-            for match in DOUBLED.finditer(value):
-                if match.group(1).lower() not in DOUBLE_OK and not match.group(1).isdigit():
-                    yield T_DOUBLED.at(
-                        view.file, view.span(lang), f"{view.label()} ({lang}): {match.group(0)!r}"
-                    )
-                    break
+            digest = text_digest(lang, value) if clean.on else ""
+            if clean.on and clean.seen(digest):
+                continue
+            said = yield from _said(view, lang, value)
+            if not said and clean.on:
+                clean.found_clean(digest)
+    clean.close()
+
+
+def _said(view: TextView, lang: str, value: str) -> Generator[Diagnostic, None, bool]:
+    """The findings of one language's text (a pure function of `lang` and `value` but for
+    the places and labels it names); returns whether there was any."""
+    said = False
+    for found in _findings(view, lang, value):
+        said = True
+        yield found
+    return said
+
+
+def _findings(view: TextView, lang: str, value: str) -> Iterator[Diagnostic]:
+    """Every typography finding of one language's text."""
+    lang_rule = RULES.get(lang)
+    if lang_rule is not None:
+        fixes = FIXERS[lang](value)
+        if fixes:
+            yield lang_rule.at(
+                view.file,
+                view.position(lang, fixes[0].mark),
+                f"{view.label()} ({lang}): {fixes[0].why}"
+                + (f" (+{len(fixes) - 1} more)" if len(fixes) > 1 else "")
+                + "; `playset i18n fix` can apply this",
+            )
+    if lang == "es":
+        problem = spanish_balance(value)
+        if problem:
+            yield T_SPANISH.at(view.file, view.span(lang), f"{view.label()} (es): {problem}")
+    minus = minus_fixes(value)
+    if minus:
+        near = value[max(0, minus[0].start - 12) : minus[0].end + 3]
+        yield T_MINUS.at(
+            view.file,
+            view.position(lang, minus[0].mark),
+            f"{view.label()} ({lang}): {near!r} has a hyphen for a minus sign (U+2212);"
+            " `playset i18n fix` can apply this",
+        )
+    spacing = spacing_fixes(value)
+    if spacing:
+        yield T_SPACES.at(
+            view.file,
+            view.position(lang, spacing[0].mark),
+            f"{view.label()} ({lang}): {spacing[0].why}",
+        )
+    for match in DOUBLED.finditer(value):
+        if match.group(1).lower() not in DOUBLE_OK and not match.group(1).isdigit():
+            yield T_DOUBLED.at(
+                view.file, view.span(lang), f"{view.label()} ({lang}): {match.group(0)!r}"
+            )
+            break
