@@ -58,28 +58,27 @@ def _split_options(fwd: FwdTable) -> tuple[tuple[tuple[tuple[SplitOption, ...], 
 
 def _ready_moves(
     fwd: FwdTable, n: int, steps: set[int]
-) -> tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]:
-    """fmoves[k][laddie][position]: `fwd` as ready-made (path mask, move) pairs, for the
-    forward moves of the cards, k in `steps` (empty for any other k: a split's share uses
-    `sfwd`). Plain loops for the reason given in `_split_options`."""
+) -> tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]:
+    """fmoves[k][laddie * positions + position]: `fwd` as ready-made (path mask, move)
+    pairs, for the forward moves of the cards, k in `steps` (empty for any other k: a split's
+    share uses `sfwd`). One flat row per k: the move generator reads a Laddie's options with
+    one index, not two. Plain loops for the reason given in `_split_options`."""
     players = len(fwd)
     kmax = len(fwd[0]) - 1 if fwd else 0
-    fmoves: list[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]] = [()]
+    fmoves: list[tuple[tuple[tuple[int, Move], ...], ...]] = [()]
     for k in range(1, kmax + 1):
-        per_laddie: list[tuple[tuple[tuple[int, Move], ...], ...]] = []
+        rows: list[tuple[tuple[int, Move], ...]] = []
         if k not in steps:
             fmoves.append(())
             continue
         for lid in range(players * n):
             slot = lid % n
-            rows = []
             for p, opts in enumerate(fwd[lid // n][k]):
                 row = []
                 for vo, dest, path in opts:
                     row.append((path, (vo + slot, lid, p, dest, -1, -1, -1)))
                 rows.append(tuple(row))
-            per_laddie.append(tuple(rows))
-        fmoves.append(tuple(per_laddie))
+        fmoves.append(tuple(rows))
     return tuple(fmoves)
 
 

@@ -102,9 +102,10 @@ class Table:
     positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
     """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
-    fmoves: tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]
-    """fmoves[k][laddie][position]: `fwd` as ready-made moves, (path mask, move); the move
-    generator appends the move when the path meets none of the colour's own Laddies."""
+    fmoves: tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]
+    """fmoves[k][laddie * (L + C) + position]: `fwd` as ready-made moves, (path mask, move);
+    the move generator appends the move when the path meets none of the colour's own
+    Laddies."""
     shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
     """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
     f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest

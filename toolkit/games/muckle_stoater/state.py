@@ -37,6 +37,20 @@ Moves = list[Move]
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`, the same draws in the same order (so the same games), without
+    a Python call per card: `Random.shuffle` calls `_randbelow` for each one, and a game
+    shuffles its 100-odd cards two or three times (~1 % of a greedy game's time)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 class MuckleState(State):
     """Muckle Stoater state; see the module docstring for the encoding."""
 
@@ -93,7 +107,7 @@ class MuckleState(State):
         s.home = [0] * players
         s.hands = [0] * (players * t.ranks)
         s.draw = list(t.deck)
-        s.rng.shuffle(s.draw)
+        shuffle(s.rng, s.draw)
         s.discard = []
         for seat in range(players):
             for _ in range(t.hand_size):
@@ -210,7 +224,7 @@ class MuckleState(State):
             for r in range(ranks):
                 pool.extend([r] * c.hands[base + r])
                 c.hands[base + r] = 0
-        c.rng.shuffle(pool)
+        shuffle(c.rng, pool)
         for other in range(t.players):
             if other != seat:
                 for _ in range(sizes[other]):
@@ -229,7 +243,7 @@ class MuckleState(State):
                 if not self.discard:
                     return  # both piles empty: skip the draw
                 self.draw, self.discard = self.discard, self.draw
-                self.rng.shuffle(self.draw)
+                shuffle(self.rng, self.draw)
                 self.events[EV_RESHUFFLE] += 1
             self.hands[seat * t.ranks + self.draw.pop()] += 1
 
@@ -254,10 +268,11 @@ class MuckleState(State):
         track = t.track
         # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
         end = track + t.castle - 1
+        # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
         movers = []
         for lid, p in enumerate(pos[lo : lo + n], lo):
             if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
-                movers.append((lid, p))
+                movers.append(lid * (end + 1) + p)
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         acts: list[int] = []
@@ -274,8 +289,8 @@ class MuckleState(State):
                     found = cache[key] = []
                     if kind == FWD:
                         table = fmoves[arg]
-                        for lid, p in movers:
-                            for path, move in table[lid][p]:
+                        for at in movers:
+                            for path, move in table[at]:
                                 if not own & path:
                                     found.append(move)
                                     acts.append(move[0] * n_eff + e)
@@ -291,7 +306,8 @@ class MuckleState(State):
                         continue
                     if kind == BACK:
                         table_back = t.back[arg]
-                        for lid, p in movers:
+                        for at in movers:
+                            lid, p = divmod(at, end + 1)
                             if p < track:
                                 dest, path = table_back[p]
                                 if not own & path:
@@ -529,7 +545,7 @@ class MuckleState(State):
                     break  # both piles empty: skip the draw (R13)
                 draw = self.draw = self.discard
                 self.discard = []
-                self.rng.shuffle(draw)
+                shuffle(self.rng, draw)
                 self.events[EV_RESHUFFLE] += 1
             hands[base + draw.pop()] += 1
 
