@@ -290,10 +290,10 @@ class MuckleState(State):
                     if kind == FWD:
                         table = fmoves[arg]
                         for at in movers:
-                            for path, move in table[at]:
+                            for path, move, base in table[at]:
                                 if not own & path:
                                     found.append(move)
-                                    acts.append(move[0] * n_eff + e)
+                                    acts.append(base + e)
                         if found:
                             groups.append((e, found))
                         continue
@@ -390,20 +390,21 @@ class MuckleState(State):
         # a pair with no share f that one Laddie can take f of and the other the rest of is
         # skipped at once (Castle Laddies, mostly)
         share_fs = t.share_fs
+        bit = t.bit
         last = len(movers)
         for i in range(last - 1):
             la, pa, (row_a, live_a, _) = movers[i]
             if not live_a:
                 continue
             ka = la - lo
-            own_a = own ^ (1 << pa)  # the colour's Laddies with a lifted off
+            own_a = own ^ bit[pa]  # the colour's Laddies with a lifted off
             for j in range(i + 1, last):
                 lb, pb, (row_b, _, rlive_b) = movers[j]
                 both = live_a & rlive_b  # the shares f a can take and b the rest of
                 if not both:
                     continue
                 kb = lb - lo
-                own_b = own ^ (1 << pb)
+                own_b = own ^ bit[pb]
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
                 ba = (kb * n + ka) * parts - 1
                 for f in share_fs[both]:
@@ -495,9 +496,9 @@ class MuckleState(State):
                     if board[dest] < 0:
                         board[dest] = lid
                         pos[lid] = dest
-                        self.mask[o] ^= (1 << p) | (1 << dest)
+                        self.mask[o] ^= t.bit[p] | t.bit[dest]
                     else:
-                        self.mask[o] ^= 1 << p
+                        self.mask[o] ^= t.bit[p]
                         self._land(lid, o, dest)
             elif kind == LEAVE:
                 lid = self.pos.index(-1, lo, lo + n)
@@ -596,15 +597,15 @@ class MuckleState(State):
             lid = lo + src
             p = pos[lid]
             self.board[p] = -1
-            mask[o] ^= 1 << p
+            mask[o] ^= t.bit[p]
         hole = pos[tid]
         q = tid // n
-        mask[q] ^= 1 << hole
+        mask[q] ^= t.bit[hole]
         pos[tid] = -1
         self.dock[q] += 1
         self.board[hole] = lid
         pos[lid] = hole
-        mask[o] |= 1 << hole
+        mask[o] |= t.bit[hole]
         self.events[EV_SWAP] += 1
 
     def _move(self, lid: int, dest: int) -> None:
@@ -615,14 +616,14 @@ class MuckleState(State):
         pos = self.pos
         p = pos[lid]
         if p >= 0:
-            self.mask[o] ^= 1 << p
+            self.mask[o] ^= t.bit[p]
             if p < track:
                 self.board[p] = -1
         else:
             self.dock[o] -= 1
         if dest >= track:
             pos[lid] = dest
-            self.mask[o] |= 1 << dest
+            self.mask[o] |= t.bit[dest]
             if p < track:
                 self.home[o] += 1
                 self.events[EV_HOME] += 1
@@ -639,7 +640,7 @@ class MuckleState(State):
         occ = board[hole]
         board[hole] = lid
         pos[lid] = hole
-        bit = 1 << hole
+        bit = t.bit[hole]
         mask[o] |= bit
         if occ < 0:
             return
@@ -661,13 +662,13 @@ class MuckleState(State):
                 pos[occ] = -1
                 self.dock[q] += 1
                 return
-            mask[q2] ^= 1 << gate
+            mask[q2] ^= t.bit[gate]
             pos[occ2] = -1
             self.dock[q2] += 1
             self.events[EV_CAPTURE] += 1
         board[gate] = occ
         pos[occ] = gate
-        mask[q] |= 1 << gate
+        mask[q] |= t.bit[gate]
 
     # ----- checks and labels ---------------------------------------------------------------
 
