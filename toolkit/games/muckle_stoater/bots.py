@@ -55,6 +55,9 @@ class Plan:
     rival_starts: tuple[tuple[tuple[int, int], ...], ...]  # [colour] (rival, its docked bit)
     keep_cost: tuple[float, ...]  # [effect] keep value of its rank
     leave_cost: tuple[tuple[float, ...], tuple[float, ...]]  # [docked][effect] exit-card value
+    discard_cost: tuple[tuple[float, ...], tuple[float, ...]]
+    """[docked][effect] what discarding the effect's card gives up: its keep value, plus
+    KEEP_LEAVE for an exit card while Laddies wait in the Dock."""
     # The scores of a plain move (forward, out of the Dock, 8 back), as the scoring loop
     # would compute them, looked up by Laddie id (rows shared by a colour's Laddies):
     gain: tuple[tuple[tuple[float, ...], ...], ...]
@@ -118,6 +121,13 @@ def make_plan(t: Table) -> Plan:
         risk.append(tuple(RISK + (most - a) * RISK_PROGRESS for a in row))
         capture.append(tuple(CAPTURE + (most - there) * CAPTURE_PROGRESS for there in row))
     by_laddie = [lid // t.laddies for lid in range(t.players * t.laddies)]
+
+    def discard_cost(docked: bool) -> tuple[float, ...]:  # the sums choose() compared
+        return tuple(
+            keep[t.eff_rank[e]] + (KEEP_LEAVE if docked and has_leave[t.eff_rank[e]] else 0.0)
+            for e in effects
+        )
+
     return Plan(
         togo,
         dock_togo,
@@ -132,6 +142,7 @@ def make_plan(t: Table) -> Plan:
             tuple(0.0 for _ in effects),
             tuple(KEEP_LEAVE if has_leave[t.eff_rank[e]] else 0.0 for e in effects),
         ),
+        (discard_cost(False), discard_cost(True)),
         tuple(gain[q] for q in by_laddie),
         tuple(escape[q] for q in by_laddie),
         tuple(risk[q] for q in by_laddie),
@@ -213,17 +224,15 @@ class GreedyBot:
             o = t.partner[o]  # a finished team player moves the partner's Laddies
         docked = ms.dock[o] > 0
         groups = ms._groups
-        if not groups:  # only discards: drop the card worth least
-            eff_rank = t.eff_rank
-            keep = plan.keep
-            has_leave = plan.has_leave
-            return min(
-                acts,
-                key=lambda a: (
-                    keep[eff_rank[a % n_eff]]
-                    + (KEEP_LEAVE if docked and has_leave[eff_rank[a % n_eff]] else 0.0)
-                ),
-            )
+        if not groups:  # only discards: drop the card worth least (the first such)
+            costs = plan.discard_cost[docked]
+            least = acts[0]
+            least_cost = costs[least % n_eff]
+            for a in acts:
+                cost = costs[a % n_eff]
+                if cost < least_cost:
+                    least, least_cost = a, cost
+            return least
         (
             n,
             track,
