@@ -35,7 +35,7 @@ from toolkit.sim.signals import is_stop
 SIM_GC_THRESHOLDS = (200_000, 50, 100)
 """The cyclic collector's thresholds while a game is played. A game allocates mostly
 short-lived tuples and lists (freed by reference counting), and its first game builds the
-engine's lookup tables (a Muckle Stoater table is some 100,000 tuples, none garbage): with
+engine's lookup tables (one bundled engine's is some 100,000 tuples, none garbage): with
 the default 700 the next young collection walks all of them, and the older ones again. The
 CLI sets these for its whole process; play_one sets them for each game, so a library caller,
 a benchmark and a Dask worker play with the same collector as `playset simulate`."""
