@@ -620,3 +620,20 @@ def test_building_a_table_and_the_bot_plan_runs_no_garbage_collection(compiled):
     # collector is back (before: one every 700 tuples, some of them over the whole heap)
     assert len(collections) <= 1, collections
     assert gc.isenabled()
+
+
+def test_the_engine_shuffle_draws_as_random_shuffle_does():
+    # the engine's own shuffle (no Python call per card) must deal the games
+    # Random.shuffle dealt: same order, and the generator left in the same state
+    import random
+
+    from toolkit.games.muckle_stoater.state import shuffle
+
+    for seed in range(40):
+        for size in (0, 1, 2, 3, 7, 64, 65, 108, 162):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            cards, expected = list(range(size)), list(range(size))
+            shuffle(ours, cards)
+            theirs.shuffle(expected)
+            assert cards == expected, (seed, size)
+            assert ours.getstate() == theirs.getstate(), (seed, size)

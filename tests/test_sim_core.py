@@ -100,3 +100,32 @@ def test_empty_figures_render(tmp_path):
     print_report(report, console)
     write_json(report, tmp_path / "r.json")
     assert "sips" in console.export_text()
+
+
+def test_a_game_runs_with_the_simulation_gc_thresholds_whoever_calls_it():
+    """The CLI raised the collector's thresholds for its own process only: a benchmark, a
+    library caller or a Dask worker playing games through play_one ran each game with the
+    defaults (a young collection every 700 net allocations, walking whatever a fresh game
+    table left in the young generation). play_one sets them for the game and puts the
+    caller's back."""
+    import gc
+
+    from toolkit.sim.runner import SIM_GC_THRESHOLDS
+
+    seen = []
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # a library caller's defaults
+    try:
+        play_one(
+            ToyGame(),
+            GameSetup(2),
+            [RandomBot()] * 2,
+            0,
+            1,
+            on_move=lambda *_: seen.append(gc.get_threshold()),
+        )
+        after = gc.get_threshold()
+    finally:
+        gc.set_threshold(*before)
+    assert seen and set(seen) == {SIM_GC_THRESHOLDS}
+    assert after == (700, 10, 10)

@@ -8,6 +8,7 @@ Many games are played by toolkit.sim.play, the one simulation path.
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import math
 import random
@@ -30,6 +31,14 @@ from toolkit.sim.deadline import (
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
 from toolkit.sim.signals import is_stop
+
+SIM_GC_THRESHOLDS = (200_000, 50, 100)
+"""The cyclic collector's thresholds while a game is played. A game allocates mostly
+short-lived tuples and lists (freed by reference counting), and its first game builds the
+engine's lookup tables (one bundled engine's is some 100,000 tuples, none garbage): with
+the default 700 the next young collection walks all of them, and the older ones again. The
+CLI sets these for its whole process; play_one sets them for each game, so a library caller,
+a benchmark and a Dask worker play with the same collector as `playset simulate`."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -85,7 +94,29 @@ def play_one(
     an exception, no end within the declared `max_turns`) stops this game only: its record
     then carries the failure, positioned in the engine's code. A game still running after
     `deadline.GAME_SECONDS` (a hook that loops for ever) stops the whole run: an
-    EngineError (E005) at the line it was running, as every later game would hang too."""
+    EngineError (E005) at the line it was running, as every later game would hang too.
+    The game runs with the collector's SIM_GC_THRESHOLDS (the caller's are put back)."""
+    collector = gc.get_threshold()
+    # a caller's own higher thresholds, or 0 (the collector off), are kept
+    raise_them = 0 < collector[0] < SIM_GC_THRESHOLDS[0]
+    if raise_them:
+        gc.set_threshold(*SIM_GC_THRESHOLDS)
+    try:
+        return _play_bounded(compiled, setup, bots, index, seed, on_move)
+    finally:
+        if raise_them:
+            gc.set_threshold(*collector)
+
+
+def _play_bounded(
+    compiled: CompiledGame,
+    setup: GameSetup,
+    bots: Sequence[Bot],
+    index: int,
+    seed: int,
+    on_move: Callable[[State, int, int, int], None] | None,
+) -> GameRecord:
+    """play_one within the game's bounds and guards."""
     try:
         # the engine's print()s go to stderr: stdout holds the report (`check -f sarif`)
         with (

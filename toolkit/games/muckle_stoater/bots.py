@@ -44,13 +44,20 @@ class Plan:
     togo: tuple[tuple[int, ...], ...]  # [colour][position] steps to the deepest Castle hole
     dock_togo: tuple[int, ...]
     most: int  # steps to go from the Dock: progress = most - togo
-    sources: tuple[int, ...]  # [hole] mask of holes from which one card reaches it
+    sources: tuple[int, ...]
+    """[position] mask of the holes from which one card reaches it, and for a colour's start
+    hole that colour's docked bit (1 << (L + C + colour)): a start hole is in danger while
+    its colour has Laddies in the Dock. 0 for the Castle holes and the Dock (-1: the last
+    entry), never in danger. One `&` with the rival mask (rival_starts) tests a hole."""
     keep: tuple[float, ...]  # static value of keeping each rank
     has_leave: tuple[bool, ...]
     rival_colours: tuple[tuple[int, ...], ...]  # [colour] colours of the other teams
-    rival_starts: tuple[tuple[tuple[int, int], ...], ...]  # [colour] (rival, its start bit)
+    rival_starts: tuple[tuple[tuple[int, int], ...], ...]  # [colour] (rival, its docked bit)
     keep_cost: tuple[float, ...]  # [effect] keep value of its rank
     leave_cost: tuple[tuple[float, ...], tuple[float, ...]]  # [docked][effect] exit-card value
+    discard_cost: tuple[tuple[float, ...], tuple[float, ...]]
+    """[docked][effect] what discarding the effect's card gives up: its keep value, plus
+    KEEP_LEAVE for an exit card while Laddies wait in the Dock."""
     # The scores of a plain move (forward, out of the Dock, 8 back), as the scoring loop
     # would compute them, looked up by Laddie id (rows shared by a colour's Laddies):
     gain: tuple[tuple[tuple[float, ...], ...], ...]
@@ -77,6 +84,10 @@ def make_plan(t: Table) -> Plan:
             sources[(u + k) % track] |= 1 << u
         for k in backs:
             sources[(u - k) % track] |= 1 << u
+    width = track + cast
+    sources += [0] * (cast + 1)  # the Castle holes, and the Dock as the last entry
+    for q in range(t.players):
+        sources[t.start[q]] |= 1 << (width + q)
     keep = []
     has_leave = []
     for effs in t.rank_effs:
@@ -110,6 +121,13 @@ def make_plan(t: Table) -> Plan:
         risk.append(tuple(RISK + (most - a) * RISK_PROGRESS for a in row))
         capture.append(tuple(CAPTURE + (most - there) * CAPTURE_PROGRESS for there in row))
     by_laddie = [lid // t.laddies for lid in range(t.players * t.laddies)]
+
+    def discard_cost(docked: bool) -> tuple[float, ...]:  # the sums choose() compared
+        return tuple(
+            keep[t.eff_rank[e]] + (KEEP_LEAVE if docked and has_leave[t.eff_rank[e]] else 0.0)
+            for e in effects
+        )
+
     return Plan(
         togo,
         dock_togo,
@@ -118,12 +136,13 @@ def make_plan(t: Table) -> Plan:
         tuple(keep),
         tuple(has_leave),
         rival_colours,
-        tuple(tuple((q, 1 << t.start[q]) for q in rivals) for rivals in rival_colours),
+        tuple(tuple((q, 1 << (width + q)) for q in rivals) for rivals in rival_colours),
         tuple(keep[t.eff_rank[e]] for e in effects),
         (
             tuple(0.0 for _ in effects),
             tuple(KEEP_LEAVE if has_leave[t.eff_rank[e]] else 0.0 for e in effects),
         ),
+        (discard_cost(False), discard_cost(True)),
         tuple(gain[q] for q in by_laddie),
         tuple(escape[q] for q in by_laddie),
         tuple(risk[q] for q in by_laddie),
@@ -205,17 +224,15 @@ class GreedyBot:
             o = t.partner[o]  # a finished team player moves the partner's Laddies
         docked = ms.dock[o] > 0
         groups = ms._groups
-        if not groups:  # only discards: drop the card worth least
-            eff_rank = t.eff_rank
-            keep = plan.keep
-            has_leave = plan.has_leave
-            return min(
-                acts,
-                key=lambda a: (
-                    keep[eff_rank[a % n_eff]]
-                    + (KEEP_LEAVE if docked and has_leave[eff_rank[a % n_eff]] else 0.0)
-                ),
-            )
+        if not groups:  # only discards: drop the card worth least (the first such)
+            costs = plan.discard_cost[docked]
+            least = acts[0]
+            least_cost = costs[least % n_eff]
+            for a in acts:
+                cost = costs[a % n_eff]
+                if cost < least_cost:
+                    least, least_cost = a, cost
+            return least
         (
             n,
             track,
@@ -238,15 +255,15 @@ class GreedyBot:
         mine = team[o]
         board = ms.board
         # a hole is in danger when a rival Laddie can reach it with one card, or when it is
-        # a rival's start hole and that rival still has Laddies in its Dock
+        # a rival's start hole and that rival still has Laddies in its Dock: the rival's
+        # docked bit, set in its start hole's `sources`
         dock = ms.dock
         masks = ms.mask
         rivals = 0
-        exits = 0
-        for q, start_bit in rival_starts[o]:
+        for q, docked_bit in rival_starts[o]:
             rivals |= masks[q]
             if dock[q]:
-                exits |= start_bit
+                rivals |= docked_bit
         leave_cost = leave_costs[docked]
         best = acts[0]
         best_score = -1e18
@@ -260,13 +277,13 @@ class GreedyBot:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, _, _, _ in moves:
                     score = gain[lid][frm][dest]
-                    if 0 <= frm < track and (rivals & sources[frm] or exits >> frm & 1):
+                    if rivals & sources[frm]:  # 0 for the Dock and the Castle
                         score += escape[lid][frm]
                     if dest >= track:
                         if frm < track:
                             score += HOME_BONUS
                     else:
-                        if rivals & sources[dest] or exits >> dest & 1:
+                        if rivals & sources[dest]:
                             score -= risk[lid][dest]
                         occ = board[dest]
                         if occ >= 0 and occ != lid:
@@ -293,13 +310,13 @@ class GreedyBot:
                         part = before - after + before * BEHIND
                         if frm < 0:
                             part += LEAVE_BONUS
-                        elif frm < track and (rivals & sources[frm] or exits >> frm & 1):
+                        elif rivals & sources[frm]:  # 0 for the Castle
                             part += ESCAPE + (most - before) * RISK_PROGRESS
                         if dest >= track:
                             if frm < track:
                                 part += HOME_BONUS
                         else:
-                            if rivals & sources[dest] or exits >> dest & 1:
+                            if rivals & sources[dest]:
                                 part -= RISK + (most - after) * RISK_PROGRESS
                             occ = board[dest]
                             if occ >= 0 and occ != lid:

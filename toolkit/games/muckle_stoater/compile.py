@@ -57,29 +57,30 @@ def _split_options(fwd: FwdTable) -> tuple[tuple[tuple[tuple[SplitOption, ...], 
 
 
 def _ready_moves(
-    fwd: FwdTable, n: int, steps: set[int]
-) -> tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]:
-    """fmoves[k][laddie][position]: `fwd` as ready-made (path mask, move) pairs, for the
-    forward moves of the cards, k in `steps` (empty for any other k: a split's share uses
-    `sfwd`). Plain loops for the reason given in `_split_options`."""
+    fwd: FwdTable, n: int, steps: set[int], n_effects: int
+) -> tuple[tuple[tuple[tuple[int, Move, int], ...], ...], ...]:
+    """fmoves[k][laddie * positions + position]: `fwd` as ready-made (path mask, move,
+    variant * n_effects) triples, for the forward moves of the cards, k in `steps` (empty for
+    any other k: a split's share uses `sfwd`). One flat row per k: the move generator reads a
+    Laddie's options with one index, not two, and adds the effect to the third item for the
+    action. Plain loops for the reason given in `_split_options`."""
     players = len(fwd)
     kmax = len(fwd[0]) - 1 if fwd else 0
-    fmoves: list[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...]] = [()]
+    fmoves: list[tuple[tuple[tuple[int, Move, int], ...], ...]] = [()]
     for k in range(1, kmax + 1):
-        per_laddie: list[tuple[tuple[tuple[int, Move], ...], ...]] = []
+        rows: list[tuple[tuple[int, Move, int], ...]] = []
         if k not in steps:
             fmoves.append(())
             continue
         for lid in range(players * n):
             slot = lid % n
-            rows = []
             for p, opts in enumerate(fwd[lid // n][k]):
                 row = []
                 for vo, dest, path in opts:
-                    row.append((path, (vo + slot, lid, p, dest, -1, -1, -1)))
+                    v = vo + slot
+                    row.append((path, (v, lid, p, dest, -1, -1, -1), v * n_effects))
                 rows.append(tuple(row))
-            per_laddie.append(tuple(rows))
-        fmoves.append(tuple(per_laddie))
+        fmoves.append(tuple(rows))
     return tuple(fmoves)
 
 
@@ -130,7 +131,9 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
             per_k.append(tuple(per_pos))
         fwd.append(tuple(per_k))
     sfwd = _split_options(fwd)
-    fmoves = _ready_moves(fwd, n, {arg for _, kind, arg, _ in c.effects if kind == FWD})
+    fmoves = _ready_moves(
+        fwd, n, {arg for _, kind, arg, _ in c.effects if kind == FWD}, len(c.effects)
+    )
     shares: list[tuple[tuple[SplitShares, ...], ...]] = []
     split_totals = {arg for _, kind, arg, _ in c.effects if kind == SPLIT}
     for total in range(max(split_totals, default=0) + 1):
@@ -184,6 +187,7 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         partner=partner,
         team=team,
         dist=dist,
+        bit=tuple(1 << p for p in range(track + cast)),
         fwd=tuple(fwd),
         sfwd=sfwd,
         fmoves=fmoves,

@@ -96,15 +96,19 @@ class Table:
     partner: tuple[int, ...]  # partner colour, or -1
     team: tuple[int, ...]  # team id per colour (the colour itself without teams)
     dist: tuple[tuple[int, ...], ...]  # [colour][hole] steps to the colour's entrance
+    bit: tuple[int, ...]
+    """bit[position] = 1 << position, looked up: most positions are past 30, and a shift to
+    them allocates a new int each time."""
     fwd: tuple[tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...], ...]
     """fwd[colour][k][position]: forward options (variant base: 2 track / 2+N Castle, dest,
     path mask); legal when the path mask meets none of the colour's own Laddies. Bits are
     positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
     """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
-    fmoves: tuple[tuple[tuple[tuple[tuple[int, Move], ...], ...], ...], ...]
-    """fmoves[k][laddie][position]: `fwd` as ready-made moves, (path mask, move); the move
-    generator appends the move when the path meets none of the colour's own Laddies."""
+    fmoves: tuple[tuple[tuple[tuple[int, Move, int], ...], ...], ...]
+    """fmoves[k][laddie * (L + C) + position]: `fwd` as ready-made moves, (path mask, move,
+    variant * E); the move generator appends the move, and its action (the third item plus
+    the effect), when the path meets none of the colour's own Laddies."""
     shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
     """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
     f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest

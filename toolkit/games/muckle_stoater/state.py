@@ -37,6 +37,20 @@ Moves = list[Move]
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """`rng.shuffle(cards)`, the same draws in the same order (so the same games), without
+    a Python call per card: `Random.shuffle` calls `_randbelow` for each one, and a game
+    shuffles its 100-odd cards two or three times (~1 % of a greedy game's time)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 class MuckleState(State):
     """Muckle Stoater state; see the module docstring for the encoding."""
 
@@ -93,7 +107,7 @@ class MuckleState(State):
         s.home = [0] * players
         s.hands = [0] * (players * t.ranks)
         s.draw = list(t.deck)
-        s.rng.shuffle(s.draw)
+        shuffle(s.rng, s.draw)
         s.discard = []
         for seat in range(players):
             for _ in range(t.hand_size):
@@ -210,7 +224,7 @@ class MuckleState(State):
             for r in range(ranks):
                 pool.extend([r] * c.hands[base + r])
                 c.hands[base + r] = 0
-        c.rng.shuffle(pool)
+        shuffle(c.rng, pool)
         for other in range(t.players):
             if other != seat:
                 for _ in range(sizes[other]):
@@ -229,7 +243,7 @@ class MuckleState(State):
                 if not self.discard:
                     return  # both piles empty: skip the draw
                 self.draw, self.discard = self.discard, self.draw
-                self.rng.shuffle(self.draw)
+                shuffle(self.rng, self.draw)
                 self.events[EV_RESHUFFLE] += 1
             self.hands[seat * t.ranks + self.draw.pop()] += 1
 
@@ -254,10 +268,11 @@ class MuckleState(State):
         track = t.track
         # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
         end = track + t.castle - 1
+        # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
         movers = []
         for lid, p in enumerate(pos[lo : lo + n], lo):
             if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
-                movers.append((lid, p))
+                movers.append(lid * (end + 1) + p)
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         acts: list[int] = []
@@ -274,11 +289,11 @@ class MuckleState(State):
                     found = cache[key] = []
                     if kind == FWD:
                         table = fmoves[arg]
-                        for lid, p in movers:
-                            for path, move in table[lid][p]:
+                        for at in movers:
+                            for path, move, base in table[at]:
                                 if not own & path:
                                     found.append(move)
-                                    acts.append(move[0] * n_eff + e)
+                                    acts.append(base + e)
                         if found:
                             groups.append((e, found))
                         continue
@@ -291,7 +306,8 @@ class MuckleState(State):
                         continue
                     if kind == BACK:
                         table_back = t.back[arg]
-                        for lid, p in movers:
+                        for at in movers:
+                            lid, p = divmod(at, end + 1)
                             if p < track:
                                 dest, path = table_back[p]
                                 if not own & path:
@@ -374,20 +390,21 @@ class MuckleState(State):
         # a pair with no share f that one Laddie can take f of and the other the rest of is
         # skipped at once (Castle Laddies, mostly)
         share_fs = t.share_fs
+        bit = t.bit
         last = len(movers)
         for i in range(last - 1):
             la, pa, (row_a, live_a, _) = movers[i]
             if not live_a:
                 continue
             ka = la - lo
-            own_a = own ^ (1 << pa)  # the colour's Laddies with a lifted off
+            own_a = own ^ bit[pa]  # the colour's Laddies with a lifted off
             for j in range(i + 1, last):
                 lb, pb, (row_b, _, rlive_b) = movers[j]
                 both = live_a & rlive_b  # the shares f a can take and b the rest of
                 if not both:
                     continue
                 kb = lb - lo
-                own_b = own ^ (1 << pb)
+                own_b = own ^ bit[pb]
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
                 ba = (kb * n + ka) * parts - 1
                 for f in share_fs[both]:
@@ -479,9 +496,9 @@ class MuckleState(State):
                     if board[dest] < 0:
                         board[dest] = lid
                         pos[lid] = dest
-                        self.mask[o] ^= (1 << p) | (1 << dest)
+                        self.mask[o] ^= t.bit[p] | t.bit[dest]
                     else:
-                        self.mask[o] ^= 1 << p
+                        self.mask[o] ^= t.bit[p]
                         self._land(lid, o, dest)
             elif kind == LEAVE:
                 lid = self.pos.index(-1, lo, lo + n)
@@ -529,7 +546,7 @@ class MuckleState(State):
                     break  # both piles empty: skip the draw (R13)
                 draw = self.draw = self.discard
                 self.discard = []
-                self.rng.shuffle(draw)
+                shuffle(self.rng, draw)
                 self.events[EV_RESHUFFLE] += 1
             hands[base + draw.pop()] += 1
 
@@ -580,15 +597,15 @@ class MuckleState(State):
             lid = lo + src
             p = pos[lid]
             self.board[p] = -1
-            mask[o] ^= 1 << p
+            mask[o] ^= t.bit[p]
         hole = pos[tid]
         q = tid // n
-        mask[q] ^= 1 << hole
+        mask[q] ^= t.bit[hole]
         pos[tid] = -1
         self.dock[q] += 1
         self.board[hole] = lid
         pos[lid] = hole
-        mask[o] |= 1 << hole
+        mask[o] |= t.bit[hole]
         self.events[EV_SWAP] += 1
 
     def _move(self, lid: int, dest: int) -> None:
@@ -599,14 +616,14 @@ class MuckleState(State):
         pos = self.pos
         p = pos[lid]
         if p >= 0:
-            self.mask[o] ^= 1 << p
+            self.mask[o] ^= t.bit[p]
             if p < track:
                 self.board[p] = -1
         else:
             self.dock[o] -= 1
         if dest >= track:
             pos[lid] = dest
-            self.mask[o] |= 1 << dest
+            self.mask[o] |= t.bit[dest]
             if p < track:
                 self.home[o] += 1
                 self.events[EV_HOME] += 1
@@ -623,7 +640,7 @@ class MuckleState(State):
         occ = board[hole]
         board[hole] = lid
         pos[lid] = hole
-        bit = 1 << hole
+        bit = t.bit[hole]
         mask[o] |= bit
         if occ < 0:
             return
@@ -645,13 +662,13 @@ class MuckleState(State):
                 pos[occ] = -1
                 self.dock[q] += 1
                 return
-            mask[q2] ^= 1 << gate
+            mask[q2] ^= t.bit[gate]
             pos[occ2] = -1
             self.dock[q2] += 1
             self.events[EV_CAPTURE] += 1
         board[gate] = occ
         pos[occ] = gate
-        mask[q] |= 1 << gate
+        mask[q] |= t.bit[gate]
 
     # ----- checks and labels ---------------------------------------------------------------
 
