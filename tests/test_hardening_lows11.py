@@ -1,0 +1,170 @@
+"""Lows the tenth probe kept (issue #33), fixed in session 43 (/work/notes/lows11.md)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from toolkit.checks.questions import duplicates
+from toolkit.diagnostics import Span
+
+
+class _Question:
+    def __init__(self, number: int, texts: dict[str, str], right: str) -> None:
+        self.id = f"q{number}"
+        self.question = texts
+        self.answers = [{lang: right for lang in texts}, {lang: "x" for lang in texts}]
+        self.right = "a"
+
+
+class _Item:
+    """What the Q002/Q003 pair loop reads of a question (no YAML file behind it)."""
+
+    rel = "questions.yaml"
+
+    def __init__(self, number: int, texts: dict[str, str], right: str = "") -> None:
+        self.number = number
+        self.question = _Question(number, texts, right)
+        self.id = self.question.id
+
+    def right_index(self) -> int:
+        return 0
+
+    def span(self, *path: Any) -> Span:
+        return Span(self.number + 1, 1)
+
+    def where(self) -> str:
+        return f"{self.rel}:{self.number + 1}"
+
+
+def _found(questions: list[Any], langs: list[str]) -> list[tuple[str, int, str]]:
+    found = duplicates.check(questions, langs)
+    return [(d.code, d.span.line, d.message) for d in found]
+
+
+def _every_pair(questions: list[Any], langs: list[str]) -> list[tuple[str, int, str]]:
+    """Q002/Q003 as they were found before the grouping: every pair, in order."""
+    # the same preparation and messages as `duplicates.check`, over all pairs
+    prepared = []
+    for item in questions:
+        q = item.question
+        right = q.answers[item.right_index()]
+        texts = {
+            lang: duplicates._Text(q.question[lang], right.get(lang, ""))
+            for lang in langs
+            if lang in q.question
+        }
+        prepared.append({lang: text for lang, text in texts.items() if text.flat})
+    out, seen, budget = [], {}, duplicates.Budget()
+    for later, item in enumerate(questions):
+        texts = prepared[later]
+        same = [
+            (lang, seen[(lang, texts[lang].flat)])
+            for lang in langs
+            if lang in texts and (lang, texts[lang].flat) in seen
+        ]
+        for lang in langs:
+            if lang in texts:
+                seen.setdefault((lang, texts[lang].flat), later)
+        if same:
+            lang, earlier = same[0]
+            other = questions[earlier]
+            message = f"{item.id} asks the same question as {other.id} ({other.where()}) in {lang}"
+            out.append(("Q002", later + 1, message))
+            continue
+        for earlier in range(later):
+            for lang in langs:
+                if lang not in texts or lang not in prepared[earlier]:
+                    continue
+                score = duplicates.near(prepared[earlier][lang], texts[lang], budget)
+                if score is None:
+                    continue
+                other = questions[earlier]
+                message = (
+                    f"{item.id} nearly repeats {other.id} ({other.where()}) in {lang} "
+                    f"(similarity {score:.2f}): {texts[lang].flat[:60]!r}"
+                )
+                out.append(("Q003", later + 1, message))
+                break
+    return out
+
+
+def _bank(seed: int, count: int) -> list[Any]:
+    """Questions written as variants of a few others (a word changed, dropped, added or
+    reversed, a name added), some in a second language, some sharing their right answer."""
+    rng = random.Random(seed)
+    vocabulary = [
+        "".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, 4)))
+        for _ in range(rng.choice([15, 40, 200]))
+    ]
+    names = ["Islay", "Speyside", "12", "Paris", '"wash"']
+    bases: list[list[str]] = []
+    questions = []
+    for number in range(count):
+        if bases and rng.random() < 0.6:
+            said = list(rng.choice(bases))
+            for _ in range(rng.randint(0, 3)):
+                at, how = rng.randrange(len(said)), rng.random()
+                if how < 0.3:
+                    said[at] = rng.choice(vocabulary)
+                elif how < 0.5 and len(said) > 1:
+                    del said[at]
+                elif how < 0.7:
+                    said.insert(at, rng.choice(vocabulary))
+                elif how < 0.85:
+                    said[at] = said[at][::-1]
+                else:
+                    said.insert(at, rng.choice(names))
+        else:
+            said = [rng.choice(vocabulary) for _ in range(rng.randint(1, 10))]
+            if rng.random() < 0.3:
+                said.insert(rng.randrange(len(said)), rng.choice(names))
+            bases.append(said)
+        texts = {"en": " ".join(said) + "?" if rng.random() > 0.05 else "?!"}
+        if rng.random() < 0.7:
+            other = reversed(said) if rng.random() < 0.5 else (rng.choice(vocabulary) for _ in said)
+            texts["fr"] = " ".join(other)
+        questions.append(_Item(number, texts, rng.choice(["A", "B", "C", ""])))
+    return questions
+
+
+@pytest.mark.parametrize("work", [0, 50, 500, 5000, duplicates.MAX_RATIO_WORK])
+def test_near_duplicates_are_those_every_pair_finds(work, monkeypatch):
+    # Q003 now searches only the questions whose names agree, and once the characters'
+    # budget is spent only those sharing a rare word: the findings, their order and their
+    # similarities are those of the loop over every pair (a guard: green before the fix too)
+    monkeypatch.setattr(duplicates, "MAX_RATIO_WORK", work)
+    findings = set()
+    for seed in range(24):
+        questions = _bank(seed, random.Random(seed).randint(1, 90))
+        for langs in (["en"], ["en", "fr"], ["fr", "en"]):
+            expected = _every_pair(questions, langs)
+            assert _found(questions, langs) == expected, (seed, langs)
+            findings.update(code for code, *_ in expected)
+    assert findings == {"Q002", "Q003"}
+
+
+def _nameless(count: int) -> Iterator[Any]:
+    rng = random.Random(7)
+    vocabulary = [
+        "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+        for _ in range(3000)
+    ]
+    common = ["what", "is", "the", "of", "which", "in", "a", "how", "many"]
+    for number in range(count):
+        said = rng.sample(common, 3) + rng.sample(vocabulary, rng.randint(4, 9))
+        yield _Item(number, {"en": " ".join(said) + "?"}, rng.choice(vocabulary))
+
+
+def test_ten_thousand_nameless_questions_are_compared_in_seconds():
+    # Q003 compared every pair of questions whose names agree: 1,000 questions with no
+    # capitalised word, number or quoted term cost 1.3 s of CPU, 10,000 about 100 s
+    questions = list(_nameless(10_000))
+    start = time.process_time()
+    found = _found(questions, ["en"])
+    assert time.process_time() - start < 6.0
+    assert found == []
