@@ -168,3 +168,60 @@ def test_ten_thousand_nameless_questions_are_compared_in_seconds():
     found = _found(questions, ["en"])
     assert time.process_time() - start < 6.0
     assert found == []
+
+
+def _board_findings(tmp_path, run_cli, monkeypatch, spaces, name="Map", kinds=False):
+    """validate's P016 findings on a new game with a graph board (tests' `_graph_board`)."""
+    import json
+
+    from tests.test_hardening_probe10_content import _graph_board
+
+    _graph_board(tmp_path, run_cli, spaces, "chain", name, kinds)
+    root = next(p.parent for p in tmp_path.rglob("board.yaml"))
+    monkeypatch.chdir(root)
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = json.loads(result.stdout)
+    return result, [d for d in found if d["code"] == "P016"]
+
+
+@pytest.mark.parametrize(
+    ("what", "line", "words"),
+    [
+        ("a long name", 3, "the title is"),
+        ("many kinds", 5, "the legend (202 rows"),
+    ],
+)
+def test_a_title_or_legend_larger_than_the_poster_is_a_finding(
+    what, line, words, tmp_path, run_cli, monkeypatch
+):
+    # a board name of 200 letters or 200 kinds of space (legend rows) printed past the
+    # poster's edge, and validate was clean
+    spaces = [(50.0 + i / 10, 1.0 + i / 10) for i in range(200)]
+    name = "W" * 200 if what == "a long name" else "Map"
+    result, found = _board_findings(
+        tmp_path, run_cli, monkeypatch, spaces, name, what != "a long name"
+    )
+    assert result.exit_code == 1, result.output
+    assert [(d["file"], d["line"], d["severity"]) for d in found] == [("board.yaml", line, "error")]
+    assert words in found[0]["message"] and "run off the page" in found[0]["message"]
+
+
+def test_a_map_past_the_layout_bounds_is_a_warning(tmp_path, run_cli, monkeypatch):
+    # 300 spaces on one spot: the spreading stops at MAX_PAIRS (spaces may touch) and the
+    # names past MAX_LABEL_WORK go east of their space unweighed; validate said nothing
+    result, found = _board_findings(tmp_path, run_cli, monkeypatch, [(50.0, 1.0)] * 300)
+    assert [(d["line"], d["severity"]) for d in found] == [(5, "warning")], result.output
+    message = found[0]["message"]
+    assert "300 spaces" in message and "may touch" in message
+    assert "names are put east of their space" in message
+
+
+def test_a_small_map_is_not_laid_out_by_validate(tmp_path, run_cli, monkeypatch):
+    # the layout runs in validate only for boards whose size could reach its bounds
+    from toolkit.render.boards import graph
+
+    calls = []
+    monkeypatch.setattr(graph, "plan_graph", lambda *a: calls.append(a))
+    spaces = [(50.0 + i / 10, 1.0 + i / 10) for i in range(20)]
+    result, found = _board_findings(tmp_path, run_cli, monkeypatch, spaces)
+    assert found == [] and calls == [], result.output
