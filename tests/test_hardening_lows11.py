@@ -225,3 +225,57 @@ def test_a_small_map_is_not_laid_out_by_validate(tmp_path, run_cli, monkeypatch)
     spaces = [(50.0 + i / 10, 1.0 + i / 10) for i in range(20)]
     result, found = _board_findings(tmp_path, run_cli, monkeypatch, spaces)
     assert found == [] and calls == [], result.output
+
+
+# --- files: a half-done write leaves nothing behind ------------------------------------------
+
+
+def test_a_rename_failing_half_way_leaves_no_staged_file(tmp_path):
+    # a folder made at one target's name between staging and renaming (a race) raised a bare
+    # IsADirectoryError at that rename and left the remaining staged files beside the targets
+    from toolkit import fileio
+
+    out = tmp_path / "out"
+    out.mkdir()
+    targets = [out / f"{name}.pdf" for name in "abc"]
+
+    def race(staged):
+        (out / "b.pdf").mkdir()
+        (out / "b.pdf" / "keep").write_text("x")
+
+    with pytest.raises(fileio.OutputError) as caught:
+        fileio.write_many([(t, b"new") for t in targets], inside=out, on_staged=race)
+    assert "b.pdf" in str(caught.value) and "could not be put in place" in caught.value.reason
+    assert sorted(p.name for p in out.iterdir()) == ["a.pdf", "b.pdf", "c.pdf"]
+    assert targets[0].read_bytes() == targets[2].read_bytes() == b"new"
+
+
+def test_a_staged_set_whose_rename_fails_leaves_no_staged_file(tmp_path):
+    from toolkit import fileio
+
+    out = tmp_path / "out"
+    with pytest.raises(fileio.OutputError), fileio.StagedSet(out) as staged:
+        staged.add(out / "x" / "a.png", b"a")
+        staged.add(out / "x" / "b.png", b"b")
+        (out / "x" / "a.png").mkdir()
+    assert sorted(p.name for p in (out / "x").iterdir()) == ["a.png", "b.png"]
+
+
+def test_a_failed_export_leaves_no_empty_folder(tmp_path, run_cli, monkeypatch):
+    # `export png` made <out>/<game>/<lang>/png/<deck>/ as it drew, and a run that failed
+    # after (a page over the pixel limit, a full disk) left those folders, empty
+    import toolkit.render.exports.png as png
+    from tests.test_hardening_probe10_files import _game
+    from toolkit.render.artifacts import BuildError
+
+    game = _game(tmp_path / "game")
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "new"
+
+    def fail(*args, **kwargs):
+        raise BuildError("the last step failed")
+
+    monkeypatch.setattr(png, "rulebook_pngs", fail)
+    result = run_cli("export", "png", str(game), "--out", str(out), "--dpi", "30")
+    assert result.exit_code == 1
+    assert list((tmp_path / "out").rglob("*")) == []
