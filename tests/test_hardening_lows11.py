@@ -279,3 +279,40 @@ def test_a_failed_export_leaves_no_empty_folder(tmp_path, run_cli, monkeypatch):
     result = run_cli("export", "png", str(game), "--out", str(out), "--dpi", "30")
     assert result.exit_code == 1
     assert list((tmp_path / "out").rglob("*")) == []
+
+
+def test_add_language_killed_between_its_renames_is_finished_by_the_next_run(
+    tmp_path, run_cli, monkeypatch
+):
+    # `i18n add-language` writes the PO, the POT and game.yaml together; a run killed between
+    # two renames left a new PO beside an old POT and a staged file no one put in place (no
+    # journal, as a build's PDFs have). Now the output folder holds a journal until the
+    # renames are done, and game.yaml is renamed last (the language is not added yet)
+    import os
+
+    from toolkit import fileio
+
+    assert run_cli("new", "my-game", "--into", str(tmp_path), "--lang", "fr").exit_code == 0
+    root, out = tmp_path / "my-game", tmp_path / "po"
+    out.mkdir()
+    (out / "my-game.pot").write_text("old\n")
+    real = os.replace
+
+    def killed(src, dst, **kwargs):
+        if str(dst).endswith(".pot"):
+            raise KeyboardInterrupt  # kill -9 between the PO's rename and the POT's
+        return real(src, dst, **kwargs)
+
+    monkeypatch.setattr(fileio.os, "replace", killed)
+    result = run_cli("i18n", "add-language", "de", str(root), "--out", str(out))
+    assert result.exit_code != 0
+    monkeypatch.setattr(fileio.os, "replace", real)
+    assert (out / ".playset-build-journal.json").is_file()
+    assert "  - de\n" not in (root / "game.yaml").read_text(encoding="utf-8")
+
+    result = run_cli("i18n", "add-language", "de", str(root), "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "finished the interrupted build" in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["de.po", "my-game.pot"]
+    assert (out / "my-game.pot").read_text() != "old\n"
+    assert "  - de\n" in (root / "game.yaml").read_text(encoding="utf-8")
