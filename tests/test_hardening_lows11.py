@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -316,3 +317,81 @@ def test_add_language_killed_between_its_renames_is_finished_by_the_next_run(
     assert sorted(p.name for p in out.iterdir()) == ["de.po", "my-game.pot"]
     assert (out / "my-game.pot").read_text() != "old\n"
     assert "  - de\n" in (root / "game.yaml").read_text(encoding="utf-8")
+
+
+# --- commands ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("other", [["--back-offset", "1,1"], ["--printer", "home"]])
+def test_calibrate_save_with_an_offset_is_refused(other, tmp_path, run_cli, monkeypatch):
+    # `calibrate --save NAME X,Y --back-offset 1,1` saved X,Y and ignored the offset silently
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    result = run_cli("calibrate", "--save", "office", "0.5,0.5", *other)
+    assert result.exit_code == 2
+    assert "--save takes the X,Y read on the sheet" in result.stderr
+    assert not (tmp_path / "config").exists()
+
+
+def test_a_percentage_target_for_a_metric_that_is_no_rate_is_refused():
+    # `tune --objective turns_median=10%` tuned towards a median of 0.1 turns ("misses the
+    # target 0.1"): a % only means something for a rate
+    from toolkit.sim.options import SetupError
+    from toolkit.sim.tune import parse_objective, parse_tolerance
+
+    with pytest.raises(SetupError, match=r"turns_median \(turns, median\) is a number, not a rate"):
+        parse_objective("turns_median=10%")
+    assert parse_objective("team_win=50%") == ("team_win", 0.5)
+    assert parse_objective("turns_median=10") == ("turns_median", 10.0)
+    with pytest.raises(SetupError, match="write it without %, e.g. 5"):
+        parse_tolerance("turns_median", "5%")
+    assert parse_tolerance("team_win", "5%") == 0.05
+
+
+def test_the_preview_takes_an_ipv6_host_in_brackets(tmp_path, run_cli, monkeypatch):
+    # `preview --host '[::1]'` (as URLs write it) said "'[::1]' is not an address of this
+    # machine"; `--host ::1` worked
+    from tests.test_hardening_probe10_files import _game
+    from toolkit.preview import serve
+
+    asked = []
+
+    def bind(host, port):
+        asked.append(host)
+        raise serve.PortInUse("stop here")
+
+    monkeypatch.setattr(serve, "bind", bind)
+    game = _game(tmp_path / "game")
+    run_cli("preview", str(game), "--host", "[::1]", "--port", "0")
+    assert asked == ["::1"]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["--help"], 0),
+        (["rules"], 0),
+        (["validate", "tests/fixtures/broken/duplicate-question"], 1),
+    ],
+)
+def test_a_reader_that_stops_reading_leaves_the_commands_own_exit_code(args, code):
+    # `| head -1` / `| true`: the exit code was 0 when the command wrote everything before the
+    # reader went and 1 (click's broken pipe) when a write came after; now the command's own
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first write
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == code, done.stderr
+    assert b"Traceback" not in done.stderr

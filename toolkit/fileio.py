@@ -67,7 +67,10 @@ class StdoutError(OSError):
 
 
 class _StdoutFile(io.FileIO):
-    """The raw file under a command's stdout: a failed write raises StdoutError."""
+    """The raw file under a command's stdout: a failed write raises StdoutError. A reader
+    that stopped reading (`| head -1`, `| true`: a broken pipe) is no failure: what is
+    written from then on goes to /dev/null and the command ends with its own exit code
+    (it was 1 or 0 depending on whether a write came after the reader had gone)."""
 
     def write(self, data: Any) -> int:
         try:
@@ -75,7 +78,22 @@ class _StdoutFile(io.FileIO):
         except BlockingIOError:
             raise
         except OSError as exc:
+            if exc.errno == errno.EPIPE and self._to_null():
+                return memoryview(data).nbytes
             raise StdoutError(exc.errno, exc.strerror) from None
+
+    def _to_null(self) -> bool:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            return False
+        try:
+            os.dup2(null, self.fileno())
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(null)
 
 
 def is_stdout_stream(stream: Any) -> bool:
