@@ -395,3 +395,49 @@ def test_a_reader_that_stops_reading_leaves_the_commands_own_exit_code(args, cod
         os.close(write)
     assert done.returncode == code, done.stderr
     assert b"Traceback" not in done.stderr
+
+
+def test_a_websocket_upgrade_attempt_logs_no_advice():
+    # uvicorn logged "Unsupported upgrade request." and "No supported WebSocket library
+    # detected. Please use pip install 'uvicorn[standard]'" for each attempt (another site's
+    # page can make them with `new WebSocket(...)`); the preview needs no websocket
+    from toolkit.preview.connections import GuardedH11Protocol
+
+    said: list[str] = []
+
+    class Connection:
+        ws_protocol_class = None
+        logger = type("Logger", (), {"warning": staticmethod(said.append)})()
+
+        def _should_upgrade_to_ws(self):
+            return False
+
+    GuardedH11Protocol._unsupported_upgrade_warning(Connection())  # type: ignore[arg-type]
+    assert said == []
+
+
+def test_a_jpeg_is_counted_once_however_often_it_is_opened(tmp_path, monkeypatch):
+    # pictures.opened read a JPEG file whole to count its scans each time it was opened (up
+    # to three times a picture in validate: a file of the 256 MB bound read three times)
+    import io
+
+    from PIL import Image
+
+    from toolkit.render import pictures
+
+    buffer = io.BytesIO()
+    Image.new("L", (64, 48), 255).save(buffer, "JPEG", progressive=True)
+    path = tmp_path / "art.jpg"
+    path.write_bytes(buffer.getvalue())
+    counted = []
+    real = pictures.jpeg_scans
+    monkeypatch.setattr(pictures, "jpeg_scans", lambda data: counted.append(1) or real(data))
+    assert pictures.pixels(path) == (64, 48)  # validate: its size, its check, its contrast
+    for _ in range(2):
+        with pictures.opened(path) as image:
+            image.load()
+    assert len(counted) == 1
+    path.write_bytes(buffer.getvalue() + b"\0")  # another file: counted again
+    with pictures.opened(path):
+        pass
+    assert len(counted) == 2
