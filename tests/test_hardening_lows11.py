@@ -441,3 +441,54 @@ def test_a_jpeg_is_counted_once_however_often_it_is_opened(tmp_path, monkeypatch
     with pictures.opened(path):
         pass
     assert len(counted) == 2
+
+
+@pytest.mark.parametrize(("mode", "kept"), [(0o777, False), (0o1777, True), (0o755, True)])
+def test_a_cache_in_a_folder_others_may_write_is_not_used(mode, kept, tmp_path, monkeypatch):
+    # only the store's own folder was checked: with PLAYSET_CACHE in a folder others may write
+    # (no sticky bit), another user could rename our store folders and put theirs in place
+    from toolkit import usercache
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    monkeypatch.setenv("PLAYSET_CACHE", str(shared))
+    folder = usercache.cache_dir("jinja")
+    assert (folder is not None) == kept
+
+
+def test_a_cache_folder_inside_the_game_is_no_change_to_the_game(tmp_path, monkeypatch):
+    # PLAYSET_CACHE (or XDG_CACHE_HOME) set to a folder inside the game: every run wrote its
+    # cache there, so the game's digest changed each time and validate never hit its cache
+    from typer.testing import CliRunner
+
+    from tests.conftest import FIXTURES, build_case
+    from toolkit.cli import app
+    from toolkit.content import validate_cache
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(game / ".cache"))
+    monkeypatch.chdir(game)
+    CliRunner().invoke(app, ["validate", "."], catch_exceptions=False)
+    before = validate_cache.inputs_digest(game, ("o",), validate_cache.StatCache())
+    CliRunner().invoke(app, ["validate", "."], catch_exceptions=False)
+    (game / ".cache" / "playset" / "another").mkdir()  # and whatever else it writes there
+    assert validate_cache.inputs_digest(game, ("o",), validate_cache.StatCache()) == before
+
+
+def test_a_relative_tmpdir_is_ignored(tmp_path, monkeypatch):
+    # `TMPDIR=.` in a game folder: the LSP mirror and the pictures' private copies were made
+    # inside the game (tempfile takes the variable as given)
+    import tempfile
+
+    from toolkit import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TMPDIR", ".")
+    monkeypatch.setenv("TMP", "tmp")
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    cli.absolute_temp_folder()
+    assert os.path.isabs(tempfile.gettempdir())
+    assert not tempfile.gettempdir().startswith(str(tmp_path))
+    assert "TMPDIR" not in os.environ and "TMP" not in os.environ
