@@ -492,3 +492,29 @@ def test_a_relative_tmpdir_is_ignored(tmp_path, monkeypatch):
     assert os.path.isabs(tempfile.gettempdir())
     assert not tempfile.gettempdir().startswith(str(tmp_path))
     assert "TMPDIR" not in os.environ and "TMP" not in os.environ
+
+
+# --- engines ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["import", "compile_game"])
+def test_an_engine_that_sets_the_umask_leaves_the_reports_mode(where, tmp_path, run_cli):
+    # os.umask(0o777) in the engine made `simulate --json` write its report with mode 000
+    from tests.starter_games import engine_game
+
+    if where == "import":
+        extra = "import os\nos.umask(0o777)\n"
+    else:
+        extra = (
+            "import os\n_compile = compile_game\n\n\n"
+            "def compile_game(content):\n    os.umask(0o777)\n    return _compile(content)\n"
+        )
+    game = engine_game(tmp_path, extra)
+    mask = os.umask(0o022)
+    try:
+        result = run_cli("simulate", str(game), "-n", "3", "--json", str(tmp_path / "r.json"))
+        assert os.umask(0o022) == 0o022  # the test process's mask, as it was
+    finally:
+        os.umask(mask)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "r.json").stat().st_mode & 0o777 == 0o644

@@ -165,6 +165,18 @@ def check_deadline(end: float) -> None:
 
 
 @contextmanager
+def same_umask() -> Iterator[None]:
+    """Run engine code and come back to the file-creation mask it may change: an engine's
+    os.umask(0o777) made the command's `--json` report and every later file mode 000."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(mask)
+
+
+@contextmanager
 def same_folder() -> Iterator[None]:
     """Run engine code and come back to the working folder it may leave: an engine's
     os.chdir() moved a relative `--json rep.json` into its own folder (replacing a file

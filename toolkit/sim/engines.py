@@ -38,6 +38,7 @@ from toolkit.sim.deadline import (
     same_folder,
     same_signals,
     same_streams,
+    same_umask,
 )
 from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.exits import refuse_exit
@@ -246,6 +247,7 @@ def engine_code() -> Iterator[None]:
     with (
         contextlib.redirect_stdout(sys.stderr),
         same_folder(),
+        same_umask(),
         same_signals(),
         same_streams(),
         game_deadline(),

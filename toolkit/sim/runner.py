@@ -26,6 +26,7 @@ from toolkit.sim.deadline import (
     same_folder,
     same_signals,
     same_streams,
+    same_umask,
 )
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
@@ -93,6 +94,7 @@ def play_one(
             game_deadline() as end,
             contextlib.redirect_stdout(sys.stderr),
             same_folder(),
+            same_umask(),
             same_signals(),
             same_streams() as restored,  # an engine's os.close(2) left the run silent
         ):
