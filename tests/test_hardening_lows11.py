@@ -518,3 +518,54 @@ def test_an_engine_that_sets_the_umask_leaves_the_reports_mode(where, tmp_path, 
         os.umask(mask)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "r.json").stat().st_mode & 0o777 == 0o644
+
+
+def _check_json(game, *more: str):
+    """`playset check GAME -n 10 -f json` in a process of its own (an engine may fork it)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    args = [
+        sys.executable,
+        "-m",
+        "toolkit",
+        "check",
+        str(game),
+        "-n",
+        "10",
+        "-p",
+        "2",
+        "-f",
+        "json",
+        *more,
+    ]
+    return subprocess.run(args, capture_output=True, text=True, cwd=REPO, timeout=120)
+
+
+def test_an_engine_that_forks_at_import_gives_one_report(tmp_path):
+    # os.fork() at import: the child came back into the command and ran it as well, so
+    # `check -f json` printed `[]` twice (and `simulate` two reports)
+    import json
+
+    from tests.starter_games import engine_game
+
+    game = engine_game(tmp_path, "import os\nos.fork()\n")
+    done = _check_json(game)
+    assert json.loads(done.stdout) == [], done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_engine_exit_handler_that_raises_is_one_line(tmp_path):
+    # an atexit handler that raised printed Python's "Exception ignored in atexit callback"
+    # and a traceback after the report
+    import json
+
+    from tests.starter_games import engine_game
+
+    extra = "import atexit\n\n\n@atexit.register\ndef _bye():\n    raise RuntimeError('bye')\n"
+    done = _check_json(engine_game(tmp_path, extra))
+    assert json.loads(done.stdout) == []
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "warning: the engine's exit handler _bye raised RuntimeError: bye" in done.stderr

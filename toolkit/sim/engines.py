@@ -35,7 +35,9 @@ from toolkit.sim import deadline
 from toolkit.sim.deadline import (
     GameTimeout,
     game_deadline,
+    guarded_exit_handlers,
     same_folder,
+    same_process,
     same_signals,
     same_streams,
     same_umask,
@@ -248,6 +250,8 @@ def engine_code() -> Iterator[None]:
         contextlib.redirect_stdout(sys.stderr),
         same_folder(),
         same_umask(),
+        same_process(),
+        guarded_exit_handlers(),
         same_signals(),
         same_streams(),
         game_deadline(),

@@ -23,7 +23,9 @@ from toolkit.sim.deadline import (
     GameTimeout,
     check_deadline,
     game_deadline,
+    guarded_exit_handlers,
     same_folder,
+    same_process,
     same_signals,
     same_streams,
     same_umask,
@@ -95,6 +97,8 @@ def play_one(
             contextlib.redirect_stdout(sys.stderr),
             same_folder(),
             same_umask(),
+            same_process(),
+            guarded_exit_handlers(),
             same_signals(),
             same_streams() as restored,  # an engine's os.close(2) left the run silent
         ):
