@@ -67,7 +67,10 @@ class StdoutError(OSError):
 
 
 class _StdoutFile(io.FileIO):
-    """The raw file under a command's stdout: a failed write raises StdoutError."""
+    """The raw file under a command's stdout: a failed write raises StdoutError. A reader
+    that stopped reading (`| head -1`, `| true`: a broken pipe) is no failure: what is
+    written from then on goes to /dev/null and the command ends with its own exit code
+    (it was 1 or 0 depending on whether a write came after the reader had gone)."""
 
     def write(self, data: Any) -> int:
         try:
@@ -75,7 +78,22 @@ class _StdoutFile(io.FileIO):
         except BlockingIOError:
             raise
         except OSError as exc:
+            if exc.errno == errno.EPIPE and self._to_null():
+                return memoryview(data).nbytes
             raise StdoutError(exc.errno, exc.strerror) from None
+
+    def _to_null(self) -> bool:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            return False
+        try:
+            os.dup2(null, self.fileno())
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(null)
 
 
 def is_stdout_stream(stream: Any) -> bool:
@@ -406,8 +424,7 @@ def write_many(
             for plan, tmp in staged:
                 _unlink(plan.folder, tmp)
             raise
-        for plan, tmp in staged:
-            os.replace(tmp, plan.name, src_dir_fd=plan.folder, dst_dir_fd=plan.folder)
+        _put_in_place(staged)
         while into:
             plan, fd, data = into.pop(0)
             _write_into(plan, fd, data)
@@ -416,6 +433,24 @@ def write_many(
             os.close(fd)
         for plan, _ in plans:
             os.close(plan.folder)
+
+
+def _put_in_place(staged: list[tuple[_Plan, str]]) -> None:
+    """Rename every staged file over its target. One that cannot be (a folder made at its
+    name since it was planned: a race) does not stop the others, its staged file is removed,
+    and the error names each such file: no staged file stays behind."""
+    failed: list[tuple[_Plan, OSError]] = []
+    for plan, tmp in staged:
+        try:
+            os.replace(tmp, plan.name, src_dir_fd=plan.folder, dst_dir_fd=plan.folder)
+        except OSError as exc:
+            _unlink(plan.folder, tmp)
+            failed.append((plan, exc))
+    if failed:
+        first, error = failed[0]
+        others = f" (and {len(failed) - 1} other file(s))" if len(failed) > 1 else ""
+        reason = f"it could not be put in place: {error.strerror or error}{others}"
+        raise OutputError(first.path, reason) from error
 
 
 class StagedSet:
@@ -430,15 +465,23 @@ class StagedSet:
         self.inside = Path(inside)
         self._folders: dict[str, int] = {}  # an open descriptor per folder written in
         self._staged: list[tuple[_Plan, str]] = []
+        self._made: list[Path] = []  # folders made for the set, removed again if it fails
 
     def add(self, path: Path, data: bytes) -> None:
-        """Stage `path`'s new bytes (OutputError when it cannot be written)."""
+        """Stage `path`'s new bytes, making its folders inside `inside` (OutputError when it
+        cannot be written)."""
         path = Path(path)
         if not _is_under(path, self.inside):
             raise OutputError(path, f"it is not inside {self.inside}")
         key = os.path.abspath(path.parent)
         folder = self._folders.get(key)
         if folder is None:
+            inside = Path(os.path.abspath(self.inside))
+            parts = Path(key).relative_to(inside).parts
+            chain = [inside.joinpath(*parts[:i]) for i in range(len(parts) + 1)]
+            missing = [m for m in chain if not os.path.lexists(m)]  # outermost first
+            output_folder(self.inside, *parts)
+            self._made += missing
             folder = self._folders[key] = _open_inside(self.inside, path)
         plan = _plan_inside(folder, path)
         self._staged.append((plan, _stage(plan, data)))
@@ -447,11 +490,12 @@ class StagedSet:
         return self
 
     def __exit__(self, kind: object, exc: object, trace: object) -> None:
+        whole = False
         try:
             if kind is None:
-                for plan, tmp in self._staged:
-                    os.replace(tmp, plan.name, src_dir_fd=plan.folder, dst_dir_fd=plan.folder)
-                self._staged.clear()
+                staged, self._staged = self._staged, []
+                _put_in_place(staged)
+                whole = True
         finally:
             for plan, tmp in self._staged:  # not renamed: an error, or one rename failed
                 with contextlib.suppress(OSError):
@@ -460,6 +504,11 @@ class StagedSet:
             for fd in self._folders.values():
                 os.close(fd)
             self._folders.clear()
+            if not whole:
+                for made in reversed(self._made):  # the set failed: no empty folder stays
+                    with contextlib.suppress(OSError):
+                        made.rmdir()  # only if empty: another file may have come meanwhile
+            self._made.clear()
 
 
 def _staged_paths(plan: _Plan, tmp: str) -> tuple[Path, Path]:

@@ -185,9 +185,30 @@ def cache_dir(name: str) -> Path | None:
         info = os.lstat(folder)
     except OSError:
         return None
-    if not stat.S_ISDIR(info.st_mode) or not private(info):
+    if not stat.S_ISDIR(info.st_mode) or not private(info) or not _held(folder.parent):
         return None
     return folder if os.access(folder, os.W_OK) else None
+
+
+def _held(folder: Path) -> bool:
+    """Whether no other user can rename or replace what `folder` holds: it and every folder
+    above it belong to this user or root, and none that others may write lacks the sticky
+    bit (as /tmp has). A PLAYSET_CACHE in a folder others may write let them rename our
+    store folders away and put others in their place (only `cache_dir`'s own folder was
+    checked)."""
+    uid, gid = os.getuid(), os.getgid()
+    for current in (folder, *folder.parents):
+        try:
+            info = os.stat(current)  # the folders a link leads to are the ones written in
+        except OSError:
+            return False
+        if info.st_uid not in (0, uid):
+            return False
+        sticky = bool(info.st_mode & stat.S_ISVTX)
+        others = info.st_mode & stat.S_IWOTH or (info.st_mode & stat.S_IWGRP and info.st_gid != gid)
+        if others and not sticky:
+            return False
+    return True
 
 
 class SignedStore:

@@ -13,6 +13,12 @@ def draw(board: GraphBoard, look: Any) -> list[Any]:
     return graph.draw(board, look)
 
 
+def drawn_problems(board: GraphBoard, look: Any, laid_out: bool) -> list[Any]:
+    from toolkit.render.boards import graph
+
+    return list(graph.problems(board, look, laid_out))
+
+
 GRAPH = register_board_kind(
     BoardKind(
         "graph",
@@ -21,5 +27,6 @@ GRAPH = register_board_kind(
         lambda b: f"{len(b.spaces)} spaces",
         lambda b: list(dict.fromkeys(s.kind for s in b.spaces)),
         order=10,
+        drawn_problems=drawn_problems,
     )
 )

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from toolkit.checks import CheckFamily, register
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
-from toolkit.diagnostics import Diagnostic, rule
+from toolkit.diagnostics import Diagnostic, Severity, rule
 
 P_BOARD_ICON = rule(
     "P015", "unknown-board-icon", "A board style names an icon that does not exist."
@@ -50,7 +50,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 def _fit(game: Game) -> Iterator[Diagnostic]:
-    """P016: what a board kind says cannot be drawn (a score track's count past its page)."""
+    """P016: what a board kind says cannot be drawn (a score track's count past its page, a
+    map's title wider than the poster), and what its layout gives up on (a warning)."""
     if not game.boards:
         return  # no import of the board models for a game without boards
     from toolkit.content.models.board import board_kinds
@@ -62,6 +63,22 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
         hook = entry.problems if entry is not None else None
         for path, message in hook(loaded.model) if hook is not None else []:
             yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
+        drawn = entry.drawn_problems if entry is not None else None
+        if drawn is None or game.manifest is None:
+            continue
+        from toolkit.render.boards import board_look
+
+        source = game.manifest.source_language
+        langs = [source, *(lang for lang in game.manifest.languages if lang != source)]
+        seen = set()  # a legend too large in every language is one finding
+        for lang in langs:
+            look = board_look(game, loaded.model, lang)
+            for path, message, error in drawn(loaded.model, look, lang == langs[0]):
+                if path in seen:
+                    continue
+                seen.add(path)
+                severity = None if error else Severity.WARNING
+                yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
 
 
 register(CheckFamily("board-styles", "Board looks: styled kinds the board uses.", check))

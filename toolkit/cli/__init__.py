@@ -175,6 +175,7 @@ def _stop_on_sigterm() -> bool:
 
 def main() -> None:
     _standard_streams()
+    absolute_temp_folder()
     chosen = app_for(sys.argv[1:])
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -199,6 +200,24 @@ def main() -> None:
         # garbage-collection pass over every object at exit (~45 ms of a 0.5 s build on a
         # 2-core machine). Objects are still freed; only cycles are left to the OS.
         gc.freeze()
+
+
+def absolute_temp_folder() -> None:
+    """Ignore a relative TMPDIR, TEMP or TMP (as a relative XDG_CACHE_HOME is): `tempfile`
+    took `TMPDIR=.` as given, so in a game folder the editor's mirror and the pictures'
+    private copies were made inside the game (the mirror then mirrored itself up to its
+    bound). The variables are taken out for the engines and tools the command starts too."""
+    import tempfile
+
+    names = ("TMPDIR", "TEMP", "TMP")
+    relative = [
+        name for name in names if name in os.environ and not os.path.isabs(os.environ[name])
+    ]
+    if not relative:
+        return
+    for name in relative:
+        del os.environ[name]
+    tempfile.tempdir = None  # chosen again, without them
 
 
 STREAMS = ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY))

@@ -48,6 +48,14 @@ def calibrate(
         raise usage_error(f"--lang must be one of {', '.join(LANGS)}, not {lang!r}")
     if printer and back_offset:
         raise usage_error("give --printer or --back-offset, not both")
+    if save is not None and (printer or back_offset):
+        # the X,Y read on a sheet printed with an offset are what is left of the shift, not
+        # the shift: saving them as given, the offset would be silently wrong
+        given = "--printer" if printer else "--back-offset"
+        raise usage_error(
+            f"--save takes the X,Y read on the sheet printed without an offset, not {given}: "
+            f"give --save NAME X,Y alone"
+        )
     try:
         if save is not None:
             name, value = save

@@ -8,8 +8,10 @@ code, too slow for every command's start.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
+import os
 import sys
 import time
 import typing
@@ -179,9 +181,11 @@ def _run(
 
         bar = _Bar(f"{game.id}: {name}")
         start = time.perf_counter()
+        made, done = not os.path.lexists(out_dir), False
         try:
             make_output_root(out_dir, named=out is not None)
             export.run(game, out_dir, dataclasses.replace(checked, langs=langs), report, bar)
+            done = True
         except (BuildError, SheetError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)
             failed = True
@@ -194,6 +198,9 @@ def _run(
             continue
         finally:
             bar.close()
+            if made and not done:  # the export's own folders went with its failure
+                with contextlib.suppress(OSError):
+                    out_dir.rmdir()  # only if empty
         elapsed = time.perf_counter() - start
         where = out_dir / game.id
         stderr.print(

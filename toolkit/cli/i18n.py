@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import sys
@@ -252,10 +253,11 @@ def add_language(
     ] = None,
 ) -> None:
     """Start a language: add it to game.yaml and write its PO file and the POT to fill in."""
-    from toolkit.fileio import make_output_root, output_folder, write_many
+    from toolkit.fileio import atomic_write_bytes, make_output_root, output_folder, write_many
     from toolkit.i18n.languages import LanguageError
     from toolkit.i18n.languages import add_language as added
     from toolkit.i18n.po import export_po, export_pot
+    from toolkit.journal import OUTPUT_JOURNAL, finish_output
 
     loaded = _valid_game(str(_one_game(game)))
     try:
@@ -269,6 +271,8 @@ def add_language(
     assert loaded.manifest_file.doc is not None
     manifest_path = loaded.manifest_file.doc.path
 
+    inside = out or Path.cwd() / "output"
+
     def write(_: Path) -> None:
         target = (
             make_output_root(out)
@@ -280,8 +284,21 @@ def add_language(
             (target / f"{loaded.id}.pot", pot_text.encode("utf-8")),
             (manifest_path, manifest_text.encode("utf-8")),
         ]
+        # the PO and the POT as one change (journal.py, as a build's PDFs): a run killed
+        # between their renames is finished by the next one; game.yaml is renamed last, so
+        # a killed run leaves the language not yet added, and the command can be run again
+        for note in finish_output(target):
+            stderr.print(escape(note))
+        journal = target / OUTPUT_JOURNAL
+
+        def record(staged: list[tuple[Path, Path]]) -> None:
+            here = Path(os.path.realpath(target))
+            names = [[tmp.name, path.name] for tmp, path in staged if tmp.parent == here]
+            atomic_write_bytes(journal, json.dumps(names).encode("utf-8"), inside=inside)
+
         # game.yaml is written in the game folder only, never through a link out of it
-        write_many(files, inside=out or Path.cwd() / "output", within=Path(loaded.root))
+        write_many(files, inside=inside, within=Path(loaded.root), on_staged=record)
+        journal.unlink(missing_ok=True)
         for path, _data in files[:2]:
             stderr.print(f"wrote {escape(str(path), keep='')}")
 

@@ -21,7 +21,10 @@ def preview(
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8765,
     host: Annotated[
         str,
-        typer.Option(help="Address to listen on; other machines can see the page if not local."),
+        typer.Option(
+            help="Address to listen on (an IPv6 one as ::1 or [::1]); other machines can see "
+            "the page if not local."
+        ),
     ] = "127.0.0.1",
 ) -> None:
     """Serve a live preview: every card front and back, the board and the rulebook, redrawn
@@ -43,6 +46,8 @@ def preview(
         raise usage_error(str(exc)) from None
     if not host.strip():  # the socket layer reads '' as every address: say it plainly
         raise usage_error("--host is empty; give 0.0.0.0 to listen on every address")
+    if host.startswith("[") and host.endswith("]") and ":" in host:
+        host = host[1:-1]  # an IPv6 address as URLs write it ([::1]): the socket wants ::1
     if not 0 <= port <= 65535:
         raise usage_error(f"--port must be between 0 and 65535, not {port}")
     try:

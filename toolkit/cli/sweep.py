@@ -217,8 +217,8 @@ def tune(
     objective: Annotated[
         list[str],
         typer.Option(
-            help="METRIC=TARGET, e.g. team_win=50% or turns_median=40; one only (a second"
-            " is refused)."
+            help="METRIC=TARGET, e.g. team_win=50% or turns_median=40; a % is for a rate (a"
+            " share of games) only; one objective only (a second is refused)."
         ),
     ] = ...,  # type: ignore[assignment]
     budget: Annotated[

@@ -61,7 +61,7 @@ from pathlib import Path
 from toolkit.content.folders import modeline_schema_exists, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
 from toolkit.fileio import MAX_DEPTH
-from toolkit.usercache import SignedStore
+from toolkit.usercache import SignedStore, cache_root
 
 FORMAT = "playset-findings-1"
 STORE = "validate"
@@ -219,6 +219,17 @@ class StatCache:
         return facts
 
 
+def _cache_folders() -> set[tuple[int, int]]:
+    """The user's cache folder (device, inode), if it exists: PLAYSET_CACHE or
+    XDG_CACHE_HOME set to a folder inside a game made every run's digest differ (the run
+    writes its cache there), so validate never hit its cache."""
+    try:
+        info = os.stat(cache_root())
+    except OSError:
+        return set()
+    return {(info.st_dev, info.st_ino)}
+
+
 class _Walk:
     """The digest of folders, every entry in name order, links followed once; with `inside`
     (the game folder's real path), a link that leads outside it is hashed as its target's
@@ -230,6 +241,7 @@ class _Walk:
         self.inside = inside
         self.budget = _Budget()
         self.seen: set[tuple[int, int]] = set()
+        self.caches = _cache_folders()
         self.mentions_output = False
         self.modelines: list[tuple[str, str]] = []
 
@@ -252,6 +264,9 @@ class _Walk:
             return
         if (info.st_dev, info.st_ino) in self.seen:
             digest.update(b"cycle\0")
+            return
+        if (info.st_dev, info.st_ino) in self.caches:  # written by the run it would key
+            digest.update(b"cache\0")
             return
         self.seen.add((info.st_dev, info.st_ino))
         for entry in entries:

@@ -46,6 +46,11 @@ class GuardedH11Protocol(H11Protocol):
     streams_events = False  # this connection's request is the event stream
     arrival = 0
 
+    def _unsupported_upgrade_warning(self) -> None:
+        """Silent: uvicorn logged 'Unsupported upgrade request.' and advice to install a
+        websocket library for each upgrade attempt (another site's page can make them); the
+        preview uses none, the request is answered as plain HTTP (403 from the host check)."""
+
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self.arrival = next(_ARRIVALS)

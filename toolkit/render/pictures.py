@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import io
+import mmap
 import os
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from PIL.Image import Image as PilImage
@@ -67,7 +70,7 @@ _STANDALONE = frozenset((0x01, 0xD8, *range(0xD0, 0xD8)))
 """Markers without a length (TEM, SOI, RSTn): what follows is the next marker or data."""
 
 
-def jpeg_scans(data: bytes) -> int:
+def jpeg_scans(data: bytes | mmap.mmap) -> int:
     """How many scans (SOS markers) libjpeg decodes in a JPEG file's `data`, counted up to
     its EOI, each marker segment skipped by its length (an EXIF thumbnail's own scans are
     not counted); counting stops just past `MAX_JPEG_SCANS`."""
@@ -87,7 +90,7 @@ def jpeg_scans(data: bytes) -> int:
     return scans
 
 
-def _jpeg_problem(data: bytes) -> str | None:
+def _jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a JPEG file costs too much to decode (too many scans), or None."""
     if jpeg_scans(data) > MAX_JPEG_SCANS:
         return (
@@ -111,13 +114,40 @@ def opened(source: Path | IO[bytes]) -> Iterator[PilImage]:
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         with Image.open(source, formats=FORMATS) as image:
             if image.format in ("JPEG", "MPO") and (fp := image.fp) is not None:
-                where = fp.tell()
-                fp.seek(0)
-                why = _jpeg_problem(fp.read())
-                fp.seek(where)
+                why = _jpeg_file_problem(fp)
                 if why is not None:
                     raise ValueError(why)
             yield image
+
+
+_SCANNED: dict[tuple[int, int, int, int], str | None] = {}
+"""`_jpeg_problem` of the JPEG files already counted, by (device, inode, size, mtime): a
+picture is opened up to three times in validate (its size, its check, its contrast), and a
+file of the 256 MB bound was read whole each time."""
+
+
+def _jpeg_file_problem(fp: Any) -> str | None:
+    """`_jpeg_problem` of the file open in `fp`: mapped, not read into memory, and counted
+    once per file (its identity and modification time)."""
+    try:
+        info = os.fstat(fp.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        info = None  # not a file (a BytesIO): read it
+    if info is None or not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        where = fp.tell()
+        fp.seek(0)
+        try:
+            return _jpeg_problem(fp.read())
+        finally:
+            fp.seek(where)
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in _SCANNED:
+        with mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            why = _jpeg_problem(data)
+        if len(_SCANNED) >= 4096:
+            _SCANNED.clear()
+        _SCANNED[key] = why
+    return _SCANNED[key]
 
 
 def _too_many(width: int, height: int) -> str:

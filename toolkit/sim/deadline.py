@@ -15,13 +15,14 @@ Only a broken engine meets the bound, so results of working engines never depend
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -162,6 +163,61 @@ def check_deadline(end: float) -> None:
     """Raise GameTimeout if the game is past `end` (between moves, in any thread)."""
     if time.monotonic() > end:
         raise GameTimeout
+
+
+@contextmanager
+def same_process() -> Iterator[None]:
+    """Run engine code and end, silently, any process it forks that comes back here: a
+    fork at import returned into the command in both processes, and the child ran the whole
+    simulation as well (two reports on stdout, `check -f json` printed `[]` twice)."""
+    pid = os.getpid()
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:
+            os._exit(0)  # the engine's child: nothing of the command's is its to finish
+
+
+@contextmanager
+def guarded_exit_handlers() -> Iterator[None]:
+    """Run engine code with its atexit handlers guarded: one that raised printed Python's
+    'Exception ignored in atexit callback' and a traceback after the command's output; now
+    one line on stderr names it."""
+    real = atexit.register
+
+    def register(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        name = getattr(func, "__qualname__", None) or repr(func)
+
+        def guarded() -> None:
+            try:
+                func(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - the engine's, at exit: told, not raised
+                with suppress(Exception):
+                    sys.stderr.write(
+                        f"warning: the engine's exit handler {name} raised "
+                        f"{type(exc).__name__}: {exc}\n"
+                    )
+
+        real(guarded)
+        return func
+
+    atexit.register = register
+    try:
+        yield
+    finally:
+        atexit.register = real
+
+
+@contextmanager
+def same_umask() -> Iterator[None]:
+    """Run engine code and come back to the file-creation mask it may change: an engine's
+    os.umask(0o777) made the command's `--json` report and every later file mode 000."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    try:
+        yield
+    finally:
+        os.umask(mask)
 
 
 @contextmanager

@@ -35,9 +35,12 @@ from toolkit.sim import deadline
 from toolkit.sim.deadline import (
     GameTimeout,
     game_deadline,
+    guarded_exit_handlers,
     same_folder,
+    same_process,
     same_signals,
     same_streams,
+    same_umask,
 )
 from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.exits import refuse_exit
@@ -246,6 +249,9 @@ def engine_code() -> Iterator[None]:
     with (
         contextlib.redirect_stdout(sys.stderr),
         same_folder(),
+        same_umask(),
+        same_process(),
+        guarded_exit_handlers(),
         same_signals(),
         same_streams(),
         game_deadline(),

@@ -24,9 +24,12 @@ from toolkit.sim.deadline import (
     GameTimeout,
     check_deadline,
     game_deadline,
+    guarded_exit_handlers,
     same_folder,
+    same_process,
     same_signals,
     same_streams,
+    same_umask,
 )
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
@@ -124,6 +127,9 @@ def _play_bounded(
             game_deadline() as end,
             contextlib.redirect_stdout(sys.stderr),
             same_folder(),
+            same_umask(),
+            same_process(),
+            guarded_exit_handlers(),
             same_signals(),
             same_streams() as restored,  # an engine's os.close(2) left the run silent
         ):

@@ -90,16 +90,39 @@ def _finite_span(a: float, b: float) -> bool:
 def parse_tolerance(key: str, text: str) -> float:
     """`--tolerance 5%` (a rate, 0.05) or `2`: zero or more, as the target is written."""
     try:
-        within = parse_objective(f"{key}={text}")[1]
+        within = _parse_target(f"{key}={text}")[1]
     except SetupError:
         raise SetupError(f"--tolerance {text!r}: expected a finite number, e.g. 5% or 2") from None
     if within < 0:
         raise SetupError(f"--tolerance {text}: a tolerance is zero or more")
+    _no_percent(key, f"--tolerance {text!r}", text)
     return within
 
 
 def parse_objective(text: str) -> tuple[str, float]:
-    """`METRIC=TARGET`; a target written as a percentage (`50%`) is a rate (0.5)."""
+    """`METRIC=TARGET`; a target written as a percentage (`50%`) is a rate (0.5), so it is
+    refused for a metric that is no rate: `turns_median=10%` read as 0.1 turns."""
+    key, target = _parse_target(text)
+    _no_percent(key, f"--objective {text!r}", text.partition("=")[2])
+    return key, target
+
+
+def _no_percent(key: str, given: str, raw: str) -> None:
+    """Refuse a value written as a percentage for a metric that is no rate."""
+    if not raw.strip().endswith("%"):
+        return
+    from toolkit.sim.metrics import METRICS
+
+    entry = METRICS.load().get(key)
+    if entry is not None and entry.kind not in ("", "rate"):
+        number = raw.strip().removesuffix("%")
+        raise SetupError(
+            f"{given}: {key} ({entry.label}) is a {entry.kind}, not a rate (a share of "
+            f"games): write it without %, e.g. {number}"
+        )
+
+
+def _parse_target(text: str) -> tuple[str, float]:
     key, sep, raw = text.partition("=")
     raw = raw.strip()
     try:

@@ -13,7 +13,9 @@ language first)."""
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 
@@ -56,7 +58,9 @@ class _Text:
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 1.0
+    shared = len(a & b)
+    union = len(a) + len(b) - shared
+    return shared / union if union else 1.0
 
 
 MAX_RATIO_WORK = 4_000_000
@@ -109,7 +113,7 @@ def check(questions: Sequence[Item], langs: Sequence[str]) -> Iterator[Diagnosti
             {lang: texts[lang] for lang in langs if texts.get(lang) and texts[lang].flat}
         )
     first_seen: dict[tuple[str, str], int] = {}
-    budget = Budget()
+    pairs = _Pairs(prepared, langs)
     for later, item in enumerate(questions):
         texts = prepared[later]
         same = next(
@@ -131,8 +135,79 @@ def check(questions: Sequence[Item], langs: Sequence[str]) -> Iterator[Diagnosti
                 item.span("question", lang),
                 f"{item.id} asks the same question as {other.id} ({other.where()}) in {lang}",
             )
-            continue
-        yield from _near(item, later, questions, prepared, langs, budget)
+        else:
+            yield from _near(item, later, questions, prepared, langs, pairs)
+        pairs.add(later)
+
+
+class _Pairs:
+    """Which earlier questions a question could nearly repeat, without trying every pair.
+
+    A pair can only match in a language where its names agree, so questions are grouped by
+    (language, names) and only a group is searched. While `budget` lasts (the texts' characters
+    may still be compared), every question of the group is tried, in order, exactly as a loop
+    over all pairs would (the budget is spent in the same order). Once it is spent, a pair can
+    only match by words, with a Jaccard of at least SAME_ANSWER_JACCARD; two word sets that
+    close share a word among the rarest `len - floor(len * SAME_ANSWER_JACCARD) + 1` of each
+    (prefix filtering), so a word index over those prefixes finds every such pair and few
+    others. A thousand nameless questions were half a million pairs."""
+
+    def __init__(self, prepared: list[dict[str, _Text]], langs: Sequence[str]) -> None:
+        self.prepared = prepared
+        self.langs = langs
+        self.budget = Budget()
+        self.groups: dict[tuple[str, frozenset[str]], list[int]] = defaultdict(list)
+        self.index: dict[tuple[str, frozenset[str], str], list[int]] | None = None
+        self.rarity: dict[str, Counter[str]] = {}
+        self.added = 0
+
+    def add(self, number: int) -> None:
+        """Question `number` (the next in order) may now be repeated by later ones."""
+        self.added = number + 1
+        for lang, text in self.prepared[number].items():
+            self.groups[(lang, text.names)].append(number)
+        if self.index is not None:
+            self._index(number)
+
+    def earlier(self, later: int) -> Iterator[int]:
+        """The earlier questions `later` could nearly repeat, in order (a superset)."""
+        texts = self.prepared[later]
+        keys = [(lang, text.names) for lang, text in texts.items()]
+        if self.budget.left >= 0:
+            found = [self.groups.get(key, []) for key in keys]
+            yield from found[0] if len(found) == 1 else sorted(set().union(*found))
+            return
+        if self.index is None:
+            self._build()
+        assert self.index is not None
+        candidates: set[int] = set()
+        for lang, text in texts.items():
+            for word in self._prefix(lang, text):
+                candidates.update(self.index.get((lang, text.names, word), ()))
+        yield from sorted(candidates)
+
+    def _build(self) -> None:
+        self.rarity = {lang: Counter() for lang in self.langs}
+        for texts in self.prepared:
+            for lang, text in texts.items():
+                self.rarity[lang].update(text.words)
+        self.index = defaultdict(list)
+        for number in range(self.added):
+            self._index(number)
+
+    def _index(self, number: int) -> None:
+        assert self.index is not None
+        for lang, text in self.prepared[number].items():
+            for word in self._prefix(lang, text):
+                self.index[(lang, text.names, word)].append(number)
+
+    def _prefix(self, lang: str, text: _Text) -> list[str]:
+        rarity = self.rarity[lang]
+        ordered = sorted(text.words, key=lambda word: (rarity[word], word))
+        size = len(ordered)
+        # at least ceil(size * SAME_ANSWER_JACCARD) words are shared; floor keeps it exact
+        # whatever the float rounding, at the cost of one more word
+        return ordered[: size - math.floor(size * SAME_ANSWER_JACCARD) + 1] or [""]
 
 
 def _near(
@@ -141,14 +216,14 @@ def _near(
     questions: Sequence[Item],
     prepared: list[dict[str, _Text]],
     langs: Sequence[str],
-    budget: Budget,
+    pairs: _Pairs,
 ) -> Iterator[Diagnostic]:
     texts = prepared[later]
-    for earlier in range(later):
+    for earlier in pairs.earlier(later):
         for lang in langs:
             if lang not in texts or lang not in prepared[earlier]:
                 continue
-            score = near(prepared[earlier][lang], texts[lang], budget)
+            score = near(prepared[earlier][lang], texts[lang], pairs.budget)
             if score is None:
                 continue
             other = questions[earlier]

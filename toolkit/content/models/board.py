@@ -282,6 +282,13 @@ class BoardKind:
     does not fit the page), reported by `validate` (P016)."""
     order: int = 100
     """Where it is listed among the others (lower first; the built-ins' order)."""
+    drawn_problems: (
+        Callable[[Any, Any, bool], list[tuple[tuple[str | int, ...], str, bool]]] | None
+    ) = None
+    """`drawn_problems(board, look, laid_out)`: (field path, message, is an error) for what
+    drawing the board in `look`'s language finds (a title wider than the page; with `laid_out`,
+    once per board, what its layout finds), reported by `validate` (P016, a warning when not an
+    error)."""
 
 
 BOARD_KINDS: Registry[BoardKind] = Registry(

@@ -70,6 +70,8 @@ class Plan:
     title_box: Rect = (0, 0, 0, 0)
     legend_box: Rect = (0, 0, 0, 0)
     legend_rows: list[tuple[str, str, str]] = field(default_factory=list)
+    crowded: bool = False  # the spreading and nudging stopped at MAX_PAIRS
+    unweighed: int = 0  # names put east of their space past MAX_LABEL_WORK
 
     @property
     def lang(self) -> str:
@@ -411,6 +413,7 @@ def _place_labels(plan: Plan) -> None:
         if left < 0:  # past the bound: east of the space, unweighed
             rect, s.label = _label_rect(s, "e", width, s.style.font_size)
             placed.append(rect)
+            plan.unweighed += 1
             continue
         best: tuple[float, tuple[float, float], Rect] | None = None
         # Only what lies near this space can be hidden by its name.
@@ -473,6 +476,23 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
     work = _Work()
     _spread(list(spots.values()), work=work)
     _nudge(list(spots.values()), width, height, work=work)
+    routes, arcs, links = _lines(board, look)
+    plan = Plan(board, look, width, height, spots, links, routes, [], scale if geographic else 0.0)
+    plan.crowded = work.pairs < 0
+    plan.arcs = _arcs(plan, arcs)
+    tw, th = _title_size(plan)
+    plan.title_box = _place_box(plan, tw, th, ["tl", "tr", "bl", "br"], [])
+    plan.legend_rows = _legend_rows(plan)
+    lw, lh = _legend_size(plan)
+    plan.legend_box = _place_box(plan, lw, lh, ["br", "bl", "tr", "tl"], [plan.title_box])
+    _place_labels(plan)
+    return plan
+
+
+def _lines(
+    board: GraphBoard, look: Look
+) -> tuple[list[Chain], list[tuple[str, str, str]], list[Chain]]:
+    """Straight routes, arcs (kind, from, to) and the links no route already draws."""
     routed = set()
     routes: list[Chain] = []
     arcs: list[tuple[str, str, str]] = []
@@ -483,16 +503,98 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
         else:
             routes.append((route.kind, route.stops))
     links = [(lk.kind, [lk.a, lk.b]) for lk in board.links if frozenset((lk.a, lk.b)) not in routed]
-    plan = Plan(board, look, width, height, spots, links, routes, [], scale if geographic else 0.0)
-    plan.arcs = _arcs(plan, arcs)
-    lang = look.lang
-    title = board.name.get(lang, board.id)
-    tw, th = text_width(title, 26, look.face("bold")) + 4 * mm, 14 * mm
-    plan.title_box = _place_box(plan, tw, th, ["tl", "tr", "bl", "br"], [])
-    plan.legend_rows = _legend_rows(plan)
+    return routes, arcs, links
+
+
+def _title_size(plan: Plan) -> tuple[float, float]:
+    title = plan.board.name.get(plan.lang, plan.board.id)
+    return text_width(title, 26, plan.look.face("bold")) + 4 * mm, 14 * mm
+
+
+Path = tuple[str | int, ...]
+
+
+def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, str, bool]]:
+    """What `validate` reports of the board as drawn in `look`'s language (P016): a title or
+    legend larger than the poster (it would run off the page: an error, True), and with
+    `laid_out`, a board past the layout's work bounds (some spaces may touch, some names are
+    put east of their space without avoiding the rest: a warning, False). The whole layout
+    runs only when the board's size could reach a bound."""
+    found: list[tuple[Path, str, bool]] = []
+    coords, geographic = _project(board.spaces)
+    xs = [p[0] for p in coords.values()]
+    ys = [p[1] for p in coords.values()]
+    width, height = poster_area(landscape=max(xs) - min(xs) > max(ys) - min(ys))
+    frame = Plan(board, look, width, height, {}, [], [], [], 0.0)
+    room_w, room_h = width - 12 * mm, height - 12 * mm  # _place_box's margins
+    tw, _th = _title_size(frame)
+    if tw > room_w:
+        found.append(
+            (
+                ("name", look.lang) if look.lang in board.name else ("id",),
+                f"the title is {tw / mm:.0f} mm wide in {look.lang}, the poster holds "
+                f"{room_w / mm:.0f} mm: it would run off the page (shorten it)",
+                True,
+            )
+        )
+    if laid_out and _may_reach_bounds(board):
+        plan = plan_graph(board, look)
+    else:
+        plan = _framed(board, look, width, height)
     lw, lh = _legend_size(plan)
-    plan.legend_box = _place_box(plan, lw, lh, ["br", "bl", "tr", "tl"], [plan.title_box])
-    _place_labels(plan)
+    if lw > room_w or lh > room_h:
+        rows = [r for r in plan.legend_rows if r[0] != "gap"]
+        found.append(
+            (
+                ("spaces",),
+                f"the legend ({len(rows)} rows: the kinds of space and road, the regions) is "
+                f"{lw / mm:.0f} × {lh / mm:.0f} mm in {look.lang}, the poster holds "
+                f"{room_w / mm:.0f} × {room_h / mm:.0f} mm: it would run off the page "
+                "(fewer kinds or regions, or shorter labels)",
+                True,
+            )
+        )
+    if plan.crowded or plan.unweighed:
+        what = []
+        if plan.crowded:
+            what.append("some spaces may touch (too many lie close together to push apart)")
+        if plan.unweighed:
+            what.append(
+                f"{plan.unweighed} of its names are put east of their space without avoiding "
+                "the others"
+            )
+        found.append(
+            (
+                ("spaces",),
+                f"{len(board.spaces)} spaces are more than the map's layout weighs: "
+                + " and ".join(what)
+                + " (spread the spaces, or split the board)",
+                False,
+            )
+        )
+    return found
+
+
+def _may_reach_bounds(board: GraphBoard) -> bool:
+    """Whether laying out `board` could reach MAX_PAIRS or MAX_LABEL_WORK: each round of
+    spreading (60) and nudging (600) compares each space with at most every other; each name
+    weighs at most 9 times every space, name and road."""
+    n = len(board.spaces)
+    roads = len(board.links) + sum(max(len(r.stops) - 1, 0) for r in board.routes)
+    return 660 * n * n > MAX_PAIRS or 9 * n * (2 * n + 2 + roads) > MAX_LABEL_WORK
+
+
+def _framed(board: GraphBoard, look: Look, width: float, height: float) -> Plan:
+    """A plan with what the legend lists (kinds, roads, regions, the scale), not laid out."""
+    coords, geographic = _project(board.spaces)
+    spots = {
+        s.id: Spot(s, *coords[s.id], look.space(s.kind), None, "start" in s.tags)
+        for s in board.spaces
+    }
+    routes, arcs, links = _lines(board, look)
+    routes += [(kind, [a, b]) for kind, a, b in arcs]  # the legend lists their kinds only
+    plan = Plan(board, look, width, height, spots, links, routes, [], 1.0 if geographic else 0.0)
+    plan.legend_rows = _legend_rows(plan)
     return plan
 
 

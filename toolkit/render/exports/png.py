@@ -15,7 +15,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from toolkit.fileio import StagedSet, output_folder
+from toolkit.fileio import StagedSet
 from toolkit.render.artifacts.rulebook import rulebook_pdf
 from toolkit.render.exports import (
     Export,
@@ -128,8 +128,7 @@ def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progre
 
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
-        output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
-        staged.add(path, data)  # the StagedSet of the language being drawn
+        staged.add(path, data)  # the language's StagedSet, making folders inside --out only
         written.append(path)
         report(path)
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from toolkit.fileio import StagedSet, output_folder
+from toolkit.fileio import StagedSet
 from toolkit.render.exports import (
     Export,
     ExportOptions,
@@ -324,8 +324,7 @@ def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progre
 
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
-        output_folder(out, *path.relative_to(out).parent.parts)  # folders inside --out only
-        staged.add(path, data)  # the StagedSet of the language being drawn
+        staged.add(path, data)  # the language's StagedSet, making folders inside --out only
         written.append(path)
         report(path)
 

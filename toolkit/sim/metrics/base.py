@@ -60,6 +60,7 @@ class Metric:
     group: str
     values: Callable[[SimReport], Iterable[MetricValue]]
     order: float = 1000.0
+    kind: str = ""  # a headline's Kind (rate, number, count); "" for a family
 
 
 METRICS: Registry[Metric] = Registry(
@@ -99,7 +100,7 @@ def headline(key: str, label: str, kind: Kind, order: float) -> Callable[..., An
                     key, label, "headline", kind, value, lo, hi, finding, n=report.games
                 )
 
-        METRICS.register(Metric(key, label, "headline", values, order))
+        METRICS.register(Metric(key, label, "headline", values, order, kind))
         return fn
 
     return register
