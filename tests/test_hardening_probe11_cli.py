@@ -1,0 +1,60 @@
+"""Eleventh hostile probe of issue #33, the commands surface."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.starter_games import engine_game as _game
+
+APPLY = "        seat, game = self.seat, self.game\n"
+
+SHORT_BOUND = (
+    "import sys\n"
+    "sys.argv[0] = 'playset'\n"
+    "from toolkit.sim import deadline\n"
+    "deadline.GAME_SECONDS = 0.5\n"
+    "deadline.WATCH_GRACE = 0.5\n"
+    "from toolkit.cli import main\n"
+    "main()\n"
+)
+
+
+def _short_bound(*args: str, timeout: float = 40) -> subprocess.CompletedProcess[str]:
+    """The CLI in its own process with a 0.5 s game bound (the hard stop ends a process)."""
+    return subprocess.run(
+        [sys.executable, "-c", SHORT_BOUND, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+# An engine that retries with a bare `except:` swallowed the bound's GameTimeout (and
+# Ctrl-C, and SIGTERM): simulate ran for ever. The watch thread raised once and gave up.
+SWALLOWERS = {
+    "sleep": "            try:\n                time.sleep(0.01)\n"
+    "            except BaseException:\n                pass\n",
+    "call": "            try:\n                sum(i for i in range(1000))\n"
+    "            except:  # noqa: E722\n                pass\n",
+}
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.parametrize("name", sorted(SWALLOWERS))
+def test_an_engine_that_swallows_the_time_bound_is_stopped(tmp_path, name, workers):
+    body = f"{APPLY}        if self.turns > 3:\n          while True:\n{SWALLOWERS[name]}"
+    game = _game(tmp_path, "import time\n", old=APPLY, new=body)
+    started = time.monotonic()
+    try:
+        result = _short_bound("simulate", str(game), "-n", "3", "-p", "2", "--workers", workers)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name}: still running after 40 s (the bound is 0.5 s)")
+    assert result.returncode == 1, (name, result.stdout, result.stderr)
+    assert "E005" in result.stderr, result.stderr
+    assert "engine.py:" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    assert time.monotonic() - started < 30, name
