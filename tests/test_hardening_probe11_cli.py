@@ -58,3 +58,18 @@ def test_an_engine_that_swallows_the_time_bound_is_stopped(tmp_path, name, worke
     assert "engine.py:" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr, result.stderr
     assert time.monotonic() - started < 30, name
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_engine_stuck_in_one_c_call_is_stopped(tmp_path, workers):
+    # sum() over a huge range is one C call that never looks at signals nor lets another
+    # thread run: neither the timer signal nor the watch thread could stop it (hours)
+    body = f"{APPLY}        if self.turns > 3:\n            sum(range(10**15))\n"
+    game = _game(tmp_path, old=APPLY, new=body)
+    try:
+        result = _short_bound("simulate", str(game), "-n", "3", "-p", "2", "--workers", workers)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still running after 40 s (the bound is 0.5 s)")
+    assert result.returncode != 0, (result.stdout, result.stderr)
+    # the interpreter's fault handler names where the engine was (no Python code can run)
+    assert "engine.py" in result.stderr and "apply" in result.stderr, result.stderr

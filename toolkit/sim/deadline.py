@@ -62,6 +62,7 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
+    _stop_when_stuck(limit)
     _ACTIVE.append(end)
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
@@ -71,7 +72,28 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         finally:
             _ACTIVE.pop()
             signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGALRM, previous)
+
+
+_STUCK_ARMED: list[bool] = []
+
+
+def _stop_when_stuck(limit: float) -> None:
+    """The last resort for the main thread: one C call that never looks at signals and
+    never lets another thread run (`sum(range(10**15))`, `sorted` of a huge range) is out
+    of reach of both the timer signal's handler and the watch thread, for hours. A profiling
+    timer counts this process's CPU time and its signal, left to the system, ends the
+    process; the interpreter's fault handler first writes where each thread was (C code,
+    no Python needed). The bound is twice the game's, and CPU time, so an engine whose
+    own threads work in parallel is not stopped before its wall-clock bound."""
+    if not _STUCK_ARMED:
+        import faulthandler
+
+        with suppress(RuntimeError, ValueError, OSError):  # no stderr: end without a word
+            faulthandler.register(signal.SIGPROF, all_threads=True, chain=True)
+        _STUCK_ARMED.append(True)
+    signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
 
 
 class _Watch:
