@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -73,3 +74,24 @@ def test_an_engine_stuck_in_one_c_call_is_stopped(tmp_path, workers):
     assert result.returncode != 0, (result.stdout, result.stderr)
     # the interpreter's fault handler names where the engine was (no Python code can run)
     assert "engine.py" in result.stderr and "apply" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", ["validate", "simulate", "icons"])
+def test_a_playset_home_without_templates_is_one_line(tmp_path, command):
+    # PLAYSET_HOME naming a folder without the toolkit's templates was a FileNotFoundError
+    # traceback (validate, build, simulate, export, i18n, icons: the fonts are read first)
+    game = _game(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "PLAYSET_HOME": str(home)}
+    result = subprocess.run(
+        [sys.executable, "-m", "toolkit", command, *([] if command == "icons" else [str(game)])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "PLAYSET_HOME" in result.stderr, result.stderr
