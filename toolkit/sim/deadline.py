@@ -7,9 +7,11 @@ timer signal (SIGALRM) in the main thread of this process or of a pool worker. A
 played in another thread (a Dask worker runs its tasks in a thread pool) gets GameTimeout
 raised in that thread by the process's one watch thread (CPython's
 PyThreadState_SetAsyncExc), and is checked between moves too. Either lands at the next
-Python line the engine runs: a loop inside one C call (a huge `sum(range(...))`, a regular
-expression that backtracks) is interrupted in the main thread only, since a thread cannot
-be stopped inside C code.
+Python line the engine runs. A regular expression that backtracks looks at signals, so it
+is interrupted in the main thread (a thread cannot be stopped inside C code); a C call that
+never does (a huge `sum(range(...))`, `sorted` of a huge range) holds the interpreter until
+the profiling timer of `_stop_when_stuck` ends the process (main thread, twice the bound
+in CPU seconds).
 Only a broken engine meets the bound, so results of working engines never depend on time.
 Code that catches the raised GameTimeout and goes on (a retry loop with a bare `except:`
 swallowed it, and Ctrl-C, and SIGTERM: the run never ended) is stopped harder: WATCH_GRACE
