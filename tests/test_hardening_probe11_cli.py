@@ -18,7 +18,7 @@ SHORT_BOUND = (
     "sys.argv[0] = 'playset'\n"
     "from toolkit.sim import deadline\n"
     "deadline.GAME_SECONDS = 0.5\n"
-    "deadline.WATCH_GRACE = 0.5\n"
+    "deadline.WATCH_GRACE = 0.2\n"
     "from toolkit.cli import main\n"
     "main()\n"
 )
@@ -44,8 +44,7 @@ SWALLOWERS = {
 }
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-@pytest.mark.parametrize("name", sorted(SWALLOWERS))
+@pytest.mark.parametrize(("name", "workers"), [("sleep", "1"), ("call", "1"), ("sleep", "2")])
 def test_an_engine_that_swallows_the_time_bound_is_stopped(tmp_path, name, workers):
     body = f"{APPLY}        if self.turns > 3:\n          while True:\n{SWALLOWERS[name]}"
     game = _game(tmp_path, "import time\n", old=APPLY, new=body)
@@ -61,14 +60,13 @@ def test_an_engine_that_swallows_the_time_bound_is_stopped(tmp_path, name, worke
     assert time.monotonic() - started < 30, name
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_an_engine_stuck_in_one_c_call_is_stopped(tmp_path, workers):
+def test_an_engine_stuck_in_one_c_call_is_stopped(tmp_path):
     # sum() over a huge range is one C call that never looks at signals nor lets another
     # thread run: neither the timer signal nor the watch thread could stop it (hours)
     body = f"{APPLY}        if self.turns > 3:\n            sum(range(10**15))\n"
     game = _game(tmp_path, old=APPLY, new=body)
     try:
-        result = _short_bound("simulate", str(game), "-n", "3", "-p", "2", "--workers", workers)
+        result = _short_bound("simulate", str(game), "-n", "3", "-p", "2")
     except subprocess.TimeoutExpired:
         pytest.fail("still running after 40 s (the bound is 0.5 s)")
     assert result.returncode != 0, (result.stdout, result.stderr)
