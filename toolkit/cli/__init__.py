@@ -176,6 +176,7 @@ def _stop_on_sigterm() -> bool:
 def main() -> None:
     _standard_streams()
     absolute_temp_folder()
+    _check_home()
     chosen = app_for(sys.argv[1:])
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -218,6 +219,19 @@ def absolute_temp_folder() -> None:
     for name in relative:
         del os.environ[name]
     tempfile.tempdir = None  # chosen again, without them
+
+
+def _check_home() -> None:
+    """`$PLAYSET_HOME` names the folder holding the toolkit's templates (and content/,
+    schemas/): one without them was a FileNotFoundError traceback from the first font read
+    (validate, build, simulate, export, i18n, icons)."""
+    home = os.environ.get("PLAYSET_HOME")
+    if home and not os.path.isdir(os.path.join(home, "templates")):
+        sys.stderr.write(
+            f"error: PLAYSET_HOME={home!r} has no templates/ folder: it must name the folder"
+            " holding Playset's content/, templates/ and schemas/ (or be unset)\n"
+        )
+        raise SystemExit(2)
 
 
 STREAMS = ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY))

@@ -7,10 +7,16 @@ timer signal (SIGALRM) in the main thread of this process or of a pool worker. A
 played in another thread (a Dask worker runs its tasks in a thread pool) gets GameTimeout
 raised in that thread by the process's one watch thread (CPython's
 PyThreadState_SetAsyncExc), and is checked between moves too. Either lands at the next
-Python line the engine runs: a loop inside one C call (a huge `sum(range(...))`, a regular
-expression that backtracks) is interrupted in the main thread only, since a thread cannot
-be stopped inside C code.
+Python line the engine runs. A regular expression that backtracks looks at signals, so it
+is interrupted in the main thread (a thread cannot be stopped inside C code); a C call that
+never does (a huge `sum(range(...))`, `sorted` of a huge range) holds the interpreter until
+the profiling timer of `_stop_when_stuck` ends the process (main thread, twice the bound
+in CPU seconds).
 Only a broken engine meets the bound, so results of working engines never depend on time.
+Code that catches the raised GameTimeout and goes on (a retry loop with a bare `except:`
+swallowed it, and Ctrl-C, and SIGTERM: the run never ended) is stopped harder: WATCH_GRACE
+seconds after the watch thread raised, it names the line the engine is running and ends the
+process (a pool worker's end is reported by the pool as well).
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
+    _stop_when_stuck(limit)
     _ACTIVE.append(end)
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
@@ -68,7 +75,28 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         finally:
             _ACTIVE.pop()
             signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGALRM, previous)
+
+
+_STUCK_ARMED: list[bool] = []
+
+
+def _stop_when_stuck(limit: float) -> None:
+    """The last resort for the main thread: one C call that never looks at signals and
+    never lets another thread run (`sum(range(10**15))`, `sorted` of a huge range) is out
+    of reach of both the timer signal's handler and the watch thread, for hours. A profiling
+    timer counts this process's CPU time and its signal, left to the system, ends the
+    process; the interpreter's fault handler first writes where each thread was (C code,
+    no Python needed). The bound is twice the game's, and CPU time, so an engine whose
+    own threads work in parallel is not stopped before its wall-clock bound."""
+    if not _STUCK_ARMED:
+        import faulthandler
+
+        with suppress(RuntimeError, ValueError, OSError):  # no stderr: end without a word
+            faulthandler.register(signal.SIGPROF, all_threads=True, chain=True)
+        _STUCK_ARMED.append(True)
+    signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
 
 
 class _Watch:
@@ -81,7 +109,7 @@ class _Watch:
 
     def __init__(self) -> None:
         self.cond = threading.Condition(threading.Lock())
-        self.bounds: dict[int, list[Any]] = {}  # id(entry) → [end, thread id, fired]
+        self.bounds: dict[int, list[Any]] = {}  # id(entry) → [end, thread id, fired, stop]
         self.wakes_at = float("inf")  # when the thread wakes next (inf: not started or idle)
         self.thread: threading.Thread | None = None
 
@@ -107,11 +135,15 @@ class _Watch:
                 now = time.monotonic()
                 wake = float("inf")
                 for entry in self.bounds.values():
-                    if entry[2]:
-                        continue
-                    if entry[0] <= now:
+                    if entry[2]:  # raised: still running at `stop`, it caught GameTimeout
+                        if entry[3] <= now:
+                            _stop_process(entry[1], now - entry[3] + WATCH_GRACE)
+                        wake = min(wake, entry[3])
+                    elif entry[0] <= now:
                         entry[2] = True
+                        entry[3] = now + WATCH_GRACE
                         _async_raise(entry[1], GameTimeout)
+                        wake = min(wake, entry[3])
                     elif entry[0] < wake:
                         wake = entry[0]
                 self.wakes_at = wake
@@ -139,12 +171,56 @@ if hasattr(os, "register_at_fork"):  # the lock held over a fork: whole bounds i
 @contextmanager
 def _raise_in_thread_after(seconds: float) -> Iterator[None]:
     """Raise GameTimeout in this thread if the block runs past `seconds`."""
-    entry = [time.monotonic() + seconds, threading.get_ident(), False]
+    entry = [time.monotonic() + seconds, threading.get_ident(), False, float("inf")]
     _WATCH.add(entry)
     try:
         yield
     finally:
         _WATCH.remove(entry)
+
+
+def _stop_process(thread: int, late: float) -> None:
+    """The engine code in `thread` caught the GameTimeout raised `late` seconds ago and runs
+    on (or it is stuck in one C call): no exception can stop it, so say where it is and end
+    this process. Written straight to file descriptor 2 (the engine may hold a stream's
+    lock); nothing of the run is written half: files are renamed into place whole."""
+    frame = sys._current_frames().get(thread)
+    where = _engine_line(frame)
+    message = (
+        f"{where}E005 [error] the engine's code ran on past the game's time bound of"
+        f" {GAME_SECONDS:g} s: it caught the GameTimeout raised in it (a bare `except:` or"
+        f" `except BaseException:`?) and was still running {late:.0f} s later; the run stops"
+        " here\n"
+    )
+    with suppress(OSError):
+        os.write(2, message.encode("utf-8", "backslashreplace"))
+    os._exit(1)
+
+
+def _engine_line(frame: Any) -> str:
+    """`file:line:1: ` of the innermost frame outside the toolkit and Python's library (the
+    engine's), else of the innermost frame; empty without a frame."""
+    import sysconfig
+
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    library = {os.path.abspath(sysconfig.get_paths()[name]) for name in ("stdlib", "platstdlib")}
+    first = frame
+    while frame is not None:
+        name = os.path.abspath(frame.f_code.co_filename)
+        if not name.startswith(ours + os.sep) and not any(
+            name.startswith(folder + os.sep) for folder in library
+        ):
+            break
+        frame = frame.f_back
+    frame = frame or first
+    if frame is None:
+        return ""
+    name = frame.f_code.co_filename
+    with suppress(ValueError, OSError):
+        relative = os.path.relpath(name)
+        if not relative.startswith(os.pardir):
+            name = relative
+    return f"{name}:{frame.f_lineno}:1: "
 
 
 def _async_raise(thread: int, exc: type[BaseException] | None) -> None:
