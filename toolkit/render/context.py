@@ -7,11 +7,13 @@ text in the language being printed, with its numbers filled in from its paramete
 from __future__ import annotations
 
 import re
+import types
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from toolkit.content.models.base import Localized
 from toolkit.content.templating import field_names, fill
 
 
@@ -105,9 +107,14 @@ def localize(value: Any, lang: str) -> Any:
 
 def _model_view(value: BaseModel, lang: str, given: dict[str, Any]) -> View:
     """`localize` of a model, with the views of the fields in `given` as they are given."""
+    plain = _plain_dicts(type(value))
     view = View(
         {
-            k: given[k] if k in given else localize(getattr(value, k), lang)
+            k: given[k]
+            if k in given
+            else _entries(getattr(value, k), lang)
+            if k in plain
+            else localize(getattr(value, k), lang)
             for k in field_names(value)
         }
     )
@@ -116,6 +123,49 @@ def _model_view(value: BaseModel, lang: str, given: dict[str, Any]) -> View:
     if isinstance(text, dict) and lang in text:
         view["text"] = fill(text[lang], value, lang)
     return view
+
+
+def _entries(value: Any, lang: str) -> Any:
+    """`localize` of a field that is never a text by language: a dict of it is a View of its
+    entries, whatever its keys look like (`params: {die: d6}`)."""
+    if isinstance(value, dict):
+        return View({k: localize(v, lang) for k, v in value.items()})
+    return localize(value, lang)
+
+
+_PLAIN: dict[type, frozenset[str]] = {}
+
+
+def _plain_dicts(kind: type[BaseModel]) -> frozenset[str]:
+    """The fields of a model class that never hold a text by language: not marked
+    `Localized` and not free (`Any`). `localize` tells a text from other dicts by its keys
+    (two or three lower-case letters) only where the model does not say (a free tree of
+    rules); a card's `params: {die: d6}` looked like one."""
+    kept = _PLAIN.get(kind)
+    if kept is None:
+        kept = _PLAIN[kind] = frozenset(
+            name
+            for name, info in kind.model_fields.items()
+            if not _may_be_text(info.annotation, tuple(info.metadata))
+        )
+    return kept
+
+
+def _may_be_text(ann: Any, meta: tuple[Any, ...] = ()) -> bool:
+    """Whether a field of annotation `ann` (with pydantic's `meta`) may hold a text by
+    language."""
+    if any(isinstance(m, Localized) for m in meta):
+        return True
+    if ann is Any or ann is object or ann is dict:
+        return True
+    origin, args = get_origin(ann), get_args(ann)
+    if origin is Annotated:
+        return _may_be_text(args[0], tuple(args[1:]))
+    if origin in (Union, types.UnionType):
+        return any(_may_be_text(arg) for arg in args)
+    if origin is dict:
+        return not args or args[1] is Any or args[1] is object
+    return origin is None and isinstance(ann, type) and issubclass(ann, dict)
 
 
 def localized_card(game: Any, card: Any, lang: str) -> Any:
