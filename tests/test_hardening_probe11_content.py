@@ -3,6 +3,8 @@ before its fix."""
 
 from __future__ import annotations
 
+import pytest
+
 from toolkit.content.models.deck import GenericCard
 from toolkit.render.context import localize
 
@@ -17,3 +19,102 @@ def test_a_cards_params_of_short_names_are_not_taken_for_a_text() -> None:
     assert view["name"] == "Rest"
     assert view["params"] == {"die": "d6", "en": "x"}
     assert view["params"].die == "d6"
+
+
+@pytest.mark.parametrize("written", ["+30000", "+0030000", "&#43;30000"])
+def test_an_ods_repeat_written_with_a_plus_sign_is_seen_by_the_scan(written: str) -> None:
+    # calamine reads `table:number-rows-repeated="+400000"` (Rust's integer parse takes a
+    # leading +) and built every cell: 400,000 rows of 50 cells, an 8 kB file, took 2.5 GB
+    # in validate before the scan knew of them
+    from toolkit.content.sheets import prescan
+
+    xml = (
+        f'<table:table table:name="cards"><table:table-row table:number-rows-repeated="{written}">'
+        f'<table:table-cell table:number-columns-repeated="{written}" office:value-type="string">'
+        "<text:p>x</text:p></table:table-cell></table:table-row></table:table>"
+    ).encode()
+    seen = prescan.scan_ods(xml).too_large
+    assert seen is not None and seen[:2] == (20_001, 1), seen
+
+
+def _ods_row(rows: int, cols: int, text: str) -> str:
+    return (
+        f'<table:table-row table:number-rows-repeated="{rows}"><table:table-cell'
+        f' table:number-columns-repeated="{cols}" office:value-type="string"><text:p>{text}'
+        "</text:p></table:table-cell></table:table-row>"
+    )
+
+
+@pytest.mark.parametrize(
+    "tables",
+    [
+        # repeated cells within the row and column limits: 19,000 × 100 cells of 1,000
+        # letters (a 4 kB file) passed 5 GB in calamine
+        [_ods_row(19_000, 100, "a" * 1_000)],
+        # one cell of 300,000,000 spaces written as one <text:s/>, three times: 3 GB
+        [_ods_row(1, 3, 'a<text:s text:c="300000000"/>b')],
+        # a second table is built by calamine when it opens the file, unscanned: 1.2 GB
+        ["", _ods_row(400_000, 50, "x")],
+    ],
+    ids=["repeated cells", "spaces", "second table"],
+)
+def test_an_ods_that_would_be_built_too_large_is_refused_before_calamine(tables) -> None:
+    from toolkit.content.sheets import prescan
+
+    xml = b"".join(
+        f'<table:table table:name="t{i}">{body}</table:table>'.encode()
+        for i, body in enumerate(tables)
+    )
+    assert prescan.scan_ods(xml).too_large is not None
+
+
+def test_an_ordinary_ods_is_not_weighed_too_large() -> None:
+    from toolkit.content.sheets import prescan
+
+    xml = f'<table:table table:name="cards">{_ods_row(2_000, 10, "a" * 1_000)}</table:table>'
+    assert prescan.scan_ods(xml.encode()).too_large is None
+
+
+def test_an_xlsx_whose_cells_name_a_long_shared_string_is_refused_before_calamine(
+    tmp_path,
+) -> None:
+    # 30,000 cells naming one 30,000-letter shared string (a 66 kB file): calamine gave
+    # each cell its own copy, 1.8 GB
+    import io
+    import zipfile
+
+    from toolkit.content.sheets import grid, workbook
+    from toolkit.content.sheets.write import write_xlsx
+
+    with zipfile.ZipFile(io.BytesIO(write_xlsx("cards", ["id"], [{"id": "a"}]))) as base:
+        members = {name: base.read(name) for name in base.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    cells = "".join(
+        f'<row r="{r}">'
+        + "".join(f'<c r="{c}{r}" t="s"><v>0</v></c>' for c in "ABCDEFGHIJ")
+        + "</row>"
+        for r in range(3, 3_003)
+    )
+    members[sheet] = members[sheet].replace(b"</sheetData>", cells.encode() + b"</sheetData>")
+    members["xl/sharedStrings.xml"] = (
+        '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+        f"<si><t>{'a' * 30_000}</t></si></sst>"
+    ).encode()
+    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
+        b"</Types>",
+        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
+        b'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+    )
+    rels = "xl/_rels/workbook.xml.rels"
+    members[rels] = members[rels].replace(
+        b"</Relationships>",
+        b'<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/'
+        b'2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+    )
+    path = tmp_path / "cards.xlsx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    read = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(read, grid.Refused), type(read)
+    assert read.diagnostic.code == "Y013" and "in memory" in read.diagnostic.message
