@@ -118,3 +118,45 @@ def test_an_xlsx_whose_cells_name_a_long_shared_string_is_refused_before_calamin
     read = workbook.read_workbook(path, "decks/cards.xlsx")
     assert isinstance(read, grid.Refused), type(read)
     assert read.diagnostic.code == "Y013" and "in memory" in read.diagnostic.message
+
+
+@pytest.mark.parametrize(
+    "blank",
+    [
+        "<table:table-row table:number-rows-repeated='2'>"
+        "<table:table-cell table:number-columns-repeated='3'/></table:table-row>",
+        '<table:table-row table:number-rows-repeated="+2">'
+        '<table:table-cell table:number-columns-repeated="+3"/></table:table-row>',
+    ],
+    ids=["single quotes", "plus sign"],
+)
+def test_an_ods_cell_edit_counts_repeats_as_the_reader_does(tmp_path, blank) -> None:
+    # two blank rows written `table:number-rows-repeated='2'`: the reader (calamine) puts
+    # card b at row 5, the cell editor counted the blank rows once and wrote b's
+    # translation into card c's row (`i18n import` said "applied", exit 0)
+    import io
+    import zipfile
+
+    from toolkit.content.sheets import edit, workbook
+    from toolkit.content.sheets.write import write_ods
+
+    rows = [{"id": k, "name.en": k.upper(), "name.fr": k + "-fr"} for k in "abc"]
+    with zipfile.ZipFile(io.BytesIO(write_ods("cards", ["id", "name.en", "name.fr"], rows))) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    xml = members["content.xml"]
+    after_header = xml.index(b"</table:table-row>") + len(b"</table:table-row>")
+    members["content.xml"] = xml[:after_header] + blank.encode() + xml[after_header:]
+    path = tmp_path / "cards.ods"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    before = workbook.read_workbook(path, "cards.ods")
+    where = [row[0] for row in before.rows].index("b") + 1  # type: ignore[union-attr]
+    path.write_bytes(edit.edit_cells(path, {(where, 3): "B-NEW"}, inside=None))
+    after = workbook.read_workbook(path, "cards.ods")
+    assert [row for row in after.rows if row[0]] == [  # type: ignore[union-attr]
+        ["id", "name.en", "name.fr"],
+        ["a", "A", "a-fr"],
+        ["b", "B", "B-NEW"],
+        ["c", "C", "c-fr"],
+    ]

@@ -169,8 +169,8 @@ _VALUE = rb"""\s*=\s*(?:"([^"<]*)"|'([^'<]*)')"""
 """An attribute's whole value, either quote: read through `xml_text`, since calamine reads
 an ODS attribute's character references (`table:number-rows-repeated="&#51;0000"` is 30,000
 rows to it; the scan, which knew only digits, saw no repeat at all)."""
-_ROWS_REPEATED = re.compile(rb"table:number-rows-repeated" + _VALUE)
-_COLUMNS_REPEATED = re.compile(rb"table:number-columns-repeated" + _VALUE)
+ROWS_REPEATED = re.compile(rb"table:number-rows-repeated" + _VALUE)
+COLUMNS_REPEATED = re.compile(rb"table:number-columns-repeated" + _VALUE)
 _COLUMNS_SPANNED = re.compile(rb"table:number-columns-spanned" + _VALUE)
 _ROWS_SPANNED = re.compile(rb"table:number-rows-spanned" + _VALUE)
 _ODS_VALUE_TYPE = re.compile(rb"calcext:value-type" + _VALUE)
@@ -203,7 +203,7 @@ def _attribute(pattern: re.Pattern[bytes], attrs: bytes) -> str | None:
     return xml_text(raw).strip()
 
 
-def _repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
+def repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
     value = _attribute(pattern, attrs)
     return min(int(value), 10**9) if value is not None and _DIGITS.fullmatch(value) else 1
 
@@ -235,7 +235,7 @@ def _ods_text_weight(body: bytes) -> int:
     weight = len(body)
     if b"<text:s" in body:
         for found in _ODS_SPACES.finditer(body):
-            weight += _repeat(_SPACE_COUNT, found.group(1))
+            weight += repeat(_SPACE_COUNT, found.group(1))
     return weight
 
 
@@ -268,11 +268,11 @@ def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, f
     returns it with this table's."""
     row = 1
     for found in _ODS_ROW.finditer(xml, start, end):
-        rows = _repeat(_ROWS_REPEATED, found.group(1))
+        rows = repeat(ROWS_REPEATED, found.group(1))
         col = 1
         for cell in _ODS_CELL.finditer(found.group(2) or b""):
             attrs, body = cell.group(1), cell.group(2) or b""
-            cols = _repeat(_COLUMNS_REPEATED, attrs)
+            cols = repeat(COLUMNS_REPEATED, attrs)
             filled = b"office:value-type" in attrs or b"<text:p" in body
             if filled and row + rows - 1 > MAX_ROWS:
                 scan.too_large = (
@@ -302,8 +302,8 @@ def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, f
 
 def _ods_cell_findings(scan: Scan, attrs: bytes, body: bytes, row: int, col: int) -> None:
     """A cell's merge, error and formula without a value, into `scan`."""
-    wide = _repeat(_COLUMNS_SPANNED, attrs)
-    tall = _repeat(_ROWS_SPANNED, attrs)
+    wide = repeat(_COLUMNS_SPANNED, attrs)
+    tall = repeat(_ROWS_SPANNED, attrs)
     if wide > 1 or tall > 1:
         scan.merged.append((row, col, row + tall - 1, col + wide - 1))
     if _attribute(_ODS_VALUE_TYPE, attrs) == "error":
