@@ -160,3 +160,25 @@ def test_an_ods_cell_edit_counts_repeats_as_the_reader_does(tmp_path, blank) -> 
         ["b", "B", "B-NEW"],
         ["c", "C", "c-fr"],
     ]
+
+
+def test_a_table_row_taller_than_a_page_is_a_build_error_not_a_traceback(game) -> None:
+    # validate is clean; `build` ended in reportlab's LayoutError ("Flowable <FitTable …>
+    # too large on page 5"), a traceback
+    from toolkit.content.game import load_game
+    from toolkit.render.artifacts import BuildError
+    from toolkit.render.artifacts.rulebook import rulebook_pdf
+
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8") + "  rulebook:\n    en: rulebook/en.md\n",
+        encoding="utf-8",
+    )
+    (game / "rulebook").mkdir()
+    words = " ".join(f"word{i}" for i in range(1_000))
+    (game / "rulebook" / "en.md").write_text(
+        f"# Rules\n\n| a | b |\n|---|---|\n| x | {words} |\n", encoding="utf-8"
+    )
+    loaded = load_game(game)
+    with pytest.raises(BuildError, match="a table row is taller than a page"):
+        rulebook_pdf(loaded, "en", "a4", 0.0)
