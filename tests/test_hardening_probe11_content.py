@@ -182,3 +182,22 @@ def test_a_table_row_taller_than_a_page_is_a_build_error_not_a_traceback(game) -
     loaded = load_game(game)
     with pytest.raises(BuildError, match="a table row is taller than a page"):
         rulebook_pdf(loaded, "en", "a4", 0.0)
+
+
+def test_a_heading_taller_than_a_page_is_a_build_error_not_a_type_error(game) -> None:
+    # reportlab splits a paragraph taller than the page by making two of its class with
+    # Paragraph's arguments: Heading takes others, so a 400-word heading was a TypeError
+    from toolkit.content.game import load_game
+    from toolkit.render.artifacts import BuildError
+    from toolkit.render.artifacts.rulebook import rulebook_pdf
+
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8") + "  rulebook:\n    en: rulebook/en.md\n",
+        encoding="utf-8",
+    )
+    (game / "rulebook").mkdir()
+    words = " ".join(f"w{i}" for i in range(400))
+    (game / "rulebook" / "en.md").write_text(f"# Rules\n\n## {words}\n\nText.\n", encoding="utf-8")
+    with pytest.raises(BuildError, match="a heading is taller than a page"):
+        rulebook_pdf(load_game(game), "en", "a4", 0.0)

@@ -211,6 +211,8 @@ def _too_large(said: str) -> str:
             f"a table row is taller than a page{where}: shorten its cells, or turn the"
             " table into paragraphs"
         )
+    if "<Heading" in said:
+        return f"a heading is taller than a page{where}: shorten it"
     return f"something is taller than a page{where}: split it"
 
 
