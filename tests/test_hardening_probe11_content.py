@@ -201,3 +201,13 @@ def test_a_heading_taller_than_a_page_is_a_build_error_not_a_type_error(game) ->
     (game / "rulebook" / "en.md").write_text(f"# Rules\n\n## {words}\n\nText.\n", encoding="utf-8")
     with pytest.raises(BuildError, match="a heading is taller than a page"):
         rulebook_pdf(load_game(game), "en", "a4", 0.0)
+
+
+def test_a_table_over_the_paragraph_bound_is_called_a_table() -> None:
+    # R010 said "a paragraph of 55,674 characters … split it with blank lines" of a table,
+    # which blank lines break
+    from toolkit.render.rulebook_source import MAX_PARAGRAPH, RulebookError, _refuse_too_long
+
+    rows = "".join(f"| v{r} | {'w ' * 20}|\n" for r in range(MAX_PARAGRAPH // 40))
+    with pytest.raises(RulebookError, match="a table of .* split it into several tables"):
+        _refuse_too_long(f"# Rules\n\n| a | b |\n|---|---|\n{rows}")

@@ -284,9 +284,13 @@ def _refuse_too_long(text: str) -> None:
     for gap in (*_BLANK_LINE.finditer(text), None):
         end = gap.start() if gap is not None else len(text)
         if end - start > MAX_PARAGRAPH:
+            if text[start:end].lstrip().startswith("|"):  # blank lines would break a table
+                what, split = "a table", "split it into several tables, each with its header"
+            else:
+                what, split = "a paragraph", "split it with blank lines"
             raise RulebookError(
-                f"a paragraph of {end - start:,} characters: the rulebook cannot lay out one"
-                f" over {MAX_PARAGRAPH:,} (it costs minutes); split it with blank lines",
+                f"{what} of {end - start:,} characters: the rulebook cannot lay out one"
+                f" over {MAX_PARAGRAPH:,} (it costs minutes); {split}",
                 text.count("\n", 0, start) + 1,
             )
         start = gap.end() if gap is not None else end
