@@ -211,3 +211,24 @@ def test_a_table_over_the_paragraph_bound_is_called_a_table() -> None:
     rows = "".join(f"| v{r} | {'w ' * 20}|\n" for r in range(MAX_PARAGRAPH // 40))
     with pytest.raises(RulebookError, match="a table of .* split it into several tables"):
         _refuse_too_long(f"# Rules\n\n| a | b |\n|---|---|\n{rows}")
+
+
+def test_a_free_rules_tree_of_short_keys_is_not_taken_for_a_text(game) -> None:
+    # `rules: {dice: {red: d6, blu: d8}}`: the rulebook's `{{ rules.dice.red }}` was R010
+    # "a str value ('') has no 'red'" (the dict read as a text by language); a text of the
+    # game's languages in the tree is still one
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook_source import rulebook_context
+
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace(
+            "  target: 10\n",
+            "  target: 10\n  dice: {red: d6, blu: d8}\n  motto: {fr: Allez, en: Go}\n",
+        ),
+        encoding="utf-8",
+    )
+    loaded = load_game(game)
+    rules = rulebook_context(loaded, "en")["rules"]
+    assert rules["dice"] == {"red": "d6", "blu": "d8"}
+    assert rules["motto"] == "Go"

@@ -18,7 +18,14 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render import template_bounds
-from toolkit.render.context import View, glossary_terms, localize, localized_deck, named
+from toolkit.render.context import (
+    View,
+    game_languages,
+    glossary_terms,
+    localize,
+    localized_deck,
+    named,
+)
 from toolkit.render.jinja_cache import CachedSandbox, template_code
 from toolkit.render.undefined import MissingName
 
@@ -52,8 +59,8 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     boards: dict[str, Any] = _unchecked(game.boards)
     boards |= {board.id: localize(board, lang) for board in game.valid(game.boards)}
     return {
-        "game": localize(manifest, lang),
-        "rules": named(localize(rules_of(manifest, object), lang), "`rules`"),
+        "game": localize(manifest, lang, game_languages(game)),
+        "rules": named(localize(rules_of(manifest, object), lang, game_languages(game)), "`rules`"),
         "decks": _group(game.decks, decks).named("`decks`", "deck"),
         "boards": _group(game.boards, boards).named("`boards`", "board"),
         "glossary": Unchecked() if game.glossary_failed else glossary_terms(game, lang),
