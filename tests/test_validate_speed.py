@@ -495,9 +495,9 @@ def test_a_card_s_context_is_made_once_per_language(monkeypatch) -> None:
     made = [0]
     localize = context.localize
 
-    def counted(value, lang):  # type: ignore[no-untyped-def]
+    def counted(value, lang, *rest):  # type: ignore[no-untyped-def]
         made[0] += value is card
-        return localize(value, lang)
+        return localize(value, lang, *rest)
 
     monkeypatch.setattr(context, "localize", counted)
     first = context.card_context(game, deck, card, "fr")

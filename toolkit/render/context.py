@@ -7,11 +7,13 @@ text in the language being printed, with its numbers filled in from its paramete
 from __future__ import annotations
 
 import re
+import types
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from toolkit.content.models.base import Localized
 from toolkit.content.templating import field_names, fill
 
 
@@ -73,10 +75,14 @@ def _noun(kind: type) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", kind.__name__).lower()
 
 
-def _is_localized(value: dict[Any, Any]) -> bool:
+def _is_localized(value: dict[Any, Any], langs: frozenset[str] | None = None) -> bool:
     """A dict of texts by language code ({"fr": …, "en": …}): one plain loop, this runs for
-    every dict field of every card in every language."""
+    every dict field of every card in every language. With `langs` (the game's languages),
+    one key at least must be one of them: a free tree's `dice: {red: d6, blu: d8}` is no
+    text."""
     if not value:
+        return False
+    if langs is not None and not any(key in langs for key in value):
         return False
     for key, text in value.items():
         if not (
@@ -90,24 +96,38 @@ def _is_localized(value: dict[Any, Any]) -> bool:
     return True
 
 
-def localize(value: Any, lang: str) -> Any:
-    """Localized dicts become strings in `lang`; models become Views, texts filled."""
+def localize(value: Any, lang: str, langs: frozenset[str] | None = None) -> Any:
+    """Localized dicts become strings in `lang`; models become Views, texts filled. With
+    `langs` (the game's languages), a dict is a text only if it names one of them."""
     if isinstance(value, dict):
-        if _is_localized(value):
+        if _is_localized(value, langs):
             return value.get(lang, "")
-        return View({k: localize(v, lang) for k, v in value.items()})
+        return View({k: localize(v, lang, langs) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return [localize(v, lang) for v in value]
+        return [localize(v, lang, langs) for v in value]
     if isinstance(value, BaseModel):
-        return _model_view(value, lang, {})
+        return _model_view(value, lang, {}, langs)
     return value
 
 
-def _model_view(value: BaseModel, lang: str, given: dict[str, Any]) -> View:
+def game_languages(game: Any) -> frozenset[str] | None:
+    """The game's languages (`localize`'s `langs`), None without a manifest."""
+    languages = getattr(getattr(game, "manifest", None), "languages", None)
+    return frozenset(languages) if isinstance(languages, list) else None
+
+
+def _model_view(
+    value: BaseModel, lang: str, given: dict[str, Any], langs: frozenset[str] | None = None
+) -> View:
     """`localize` of a model, with the views of the fields in `given` as they are given."""
+    plain = _plain_dicts(type(value))
     view = View(
         {
-            k: given[k] if k in given else localize(getattr(value, k), lang)
+            k: given[k]
+            if k in given
+            else _entries(getattr(value, k), lang, langs)
+            if k in plain
+            else localize(getattr(value, k), lang, langs)
             for k in field_names(value)
         }
     )
@@ -116,6 +136,49 @@ def _model_view(value: BaseModel, lang: str, given: dict[str, Any]) -> View:
     if isinstance(text, dict) and lang in text:
         view["text"] = fill(text[lang], value, lang)
     return view
+
+
+def _entries(value: Any, lang: str, langs: frozenset[str] | None = None) -> Any:
+    """`localize` of a field that is never a text by language: a dict of it is a View of its
+    entries, whatever its keys look like (`params: {die: d6}`)."""
+    if isinstance(value, dict):
+        return View({k: localize(v, lang, langs) for k, v in value.items()})
+    return localize(value, lang, langs)
+
+
+_PLAIN: dict[type, frozenset[str]] = {}
+
+
+def _plain_dicts(kind: type[BaseModel]) -> frozenset[str]:
+    """The fields of a model class that never hold a text by language: not marked
+    `Localized` and not free (`Any`). `localize` tells a text from other dicts by its keys
+    (two or three lower-case letters) only where the model does not say (a free tree of
+    rules); a card's `params: {die: d6}` looked like one."""
+    kept = _PLAIN.get(kind)
+    if kept is None:
+        kept = _PLAIN[kind] = frozenset(
+            name
+            for name, info in kind.model_fields.items()
+            if not _may_be_text(info.annotation, tuple(info.metadata))
+        )
+    return kept
+
+
+def _may_be_text(ann: Any, meta: tuple[Any, ...] = ()) -> bool:
+    """Whether a field of annotation `ann` (with pydantic's `meta`) may hold a text by
+    language."""
+    if any(isinstance(m, Localized) for m in meta):
+        return True
+    if ann is Any or ann is object or ann is dict:
+        return True
+    origin, args = get_origin(ann), get_args(ann)
+    if origin is Annotated:
+        return _may_be_text(args[0], tuple(args[1:]))
+    if origin in (Union, types.UnionType):
+        return any(_may_be_text(arg) for arg in args)
+    if origin is dict:
+        return not args or args[1] is Any or args[1] is object
+    return origin is None and isinstance(ann, type) and issubclass(ann, dict)
 
 
 def localized_card(game: Any, card: Any, lang: str) -> Any:
@@ -128,7 +191,7 @@ def localized_card(game: Any, card: Any, lang: str) -> Any:
     # the card is kept with its view: an id is never taken by another object
     if kept is not None and kept[0] is card:
         return kept[1]
-    view = localize(card, lang)
+    view = localize(card, lang, game_languages(game))
     if memo is not None:
         memo[key] = (card, view)
     return view
@@ -138,8 +201,9 @@ def localized_deck(game: Any, deck: Any, lang: str) -> View:
     """`localize(deck, lang)`, its cards' views those of `localized_card`."""
     cards = getattr(deck, "cards", None)
     if not isinstance(cards, list) or not all(isinstance(c, BaseModel) for c in cards):
-        return localize(deck, lang)
-    return _model_view(deck, lang, {"cards": [localized_card(game, c, lang) for c in cards]})
+        return localize(deck, lang, game_languages(game))
+    given = {"cards": [localized_card(game, c, lang) for c in cards]}
+    return _model_view(deck, lang, given, game_languages(game))
 
 
 _MADE: dict[tuple[str, int, str], tuple[Any, Any]] = {}
@@ -158,7 +222,10 @@ def _once(what: str, owner: Any, lang: str, make: Callable[[], Any]) -> Any:
 
 def _rules(manifest: Any, lang: str) -> Any:
     """The game's rules as a View (a game's rules can be a large tree)."""
-    return _once("rules", manifest, lang, lambda: named(localize(manifest.rules, lang), "`rules`"))
+    langs = frozenset(manifest.languages)
+    return _once(
+        "rules", manifest, lang, lambda: named(localize(manifest.rules, lang, langs), "`rules`")
+    )
 
 
 def glossary_terms(game: Any, lang: str) -> dict[str, str]:

@@ -383,6 +383,13 @@ class Heading(Paragraph):
         self.plain = text
         self.rule = rule
 
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        """A heading is never split: it moves whole to the next page (reportlab's split
+        makes its parts with Paragraph's arguments, which a Heading does not take: a
+        heading taller than a page was a TypeError; it is now the rulebook's
+        RulebookTooLarge)."""
+        return []
+
     def draw(self) -> None:
         if getattr(self.canv, "sketch", False):  # see SketchCanvas
             return

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from reportlab.platypus import (
     Spacer,
     TableStyle,
 )
+from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from toolkit.content.game import Game
@@ -188,8 +190,30 @@ def _render(game: Game, lang: str, paper: str, bleed: float, sketch: bool) -> by
         story += [*contents(lang, sheet), PageBreak()]
     story += keep_with_next(sections)
     doc.sketch_first = sketch and any(f.isIndexing() for f in story)
-    doc.multiBuild(story, canvasmaker=IconCanvas)
+    try:
+        doc.multiBuild(story, canvasmaker=IconCanvas)
+    except LayoutError as exc:  # reportlab's: something no page can hold
+        raise RulebookTooLarge(_too_large(str(exc))) from None
     return buffer.getvalue()
+
+
+class RulebookTooLarge(ValueError):
+    """Something in the rulebook is taller than a page (a table row of a very long cell):
+    reportlab cannot place it anywhere."""
+
+
+def _too_large(said: str) -> str:
+    """What reportlab's LayoutError `said`, as a designer reads it."""
+    page = re.search(r"too large on page (\d+)", said)
+    where = f" (page {page.group(1)})" if page else ""
+    if "FitTable" in said or "TableRest" in said:
+        return (
+            f"a table row is taller than a page{where}: shorten its cells, or turn the"
+            " table into paragraphs"
+        )
+    if "<Heading" in said:
+        return f"a heading is taller than a page{where}: shorten it"
+    return f"something is taller than a page{where}: split it"
 
 
 # --- document ---------------------------------------------------------------------------

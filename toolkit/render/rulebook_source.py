@@ -18,7 +18,14 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
 from toolkit.fileio import InputError, read_text
 from toolkit.render import template_bounds
-from toolkit.render.context import View, glossary_terms, localize, localized_deck, named
+from toolkit.render.context import (
+    View,
+    game_languages,
+    glossary_terms,
+    localize,
+    localized_deck,
+    named,
+)
 from toolkit.render.jinja_cache import CachedSandbox, template_code
 from toolkit.render.undefined import MissingName
 
@@ -52,8 +59,8 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     boards: dict[str, Any] = _unchecked(game.boards)
     boards |= {board.id: localize(board, lang) for board in game.valid(game.boards)}
     return {
-        "game": localize(manifest, lang),
-        "rules": named(localize(rules_of(manifest, object), lang), "`rules`"),
+        "game": localize(manifest, lang, game_languages(game)),
+        "rules": named(localize(rules_of(manifest, object), lang, game_languages(game)), "`rules`"),
         "decks": _group(game.decks, decks).named("`decks`", "deck"),
         "boards": _group(game.boards, boards).named("`boards`", "board"),
         "glossary": Unchecked() if game.glossary_failed else glossary_terms(game, lang),
@@ -284,9 +291,13 @@ def _refuse_too_long(text: str) -> None:
     for gap in (*_BLANK_LINE.finditer(text), None):
         end = gap.start() if gap is not None else len(text)
         if end - start > MAX_PARAGRAPH:
+            if text[start:end].lstrip().startswith("|"):  # blank lines would break a table
+                what, split = "a table", "split it into several tables, each with its header"
+            else:
+                what, split = "a paragraph", "split it with blank lines"
             raise RulebookError(
-                f"a paragraph of {end - start:,} characters: the rulebook cannot lay out one"
-                f" over {MAX_PARAGRAPH:,} (it costs minutes); split it with blank lines",
+                f"{what} of {end - start:,} characters: the rulebook cannot lay out one"
+                f" over {MAX_PARAGRAPH:,} (it costs minutes); {split}",
                 text.count("\n", 0, start) + 1,
             )
         start = gap.end() if gap is not None else end

@@ -13,7 +13,12 @@ from xml.sax.saxutils import escape
 
 from toolkit.content.sheets.csv_reader import as_text, delimiter
 from toolkit.content.sheets.grid import MAX_SHEET_BYTES
-from toolkit.content.sheets.prescan import element_body
+from toolkit.content.sheets.prescan import (
+    COLUMNS_REPEATED,
+    ROWS_REPEATED,
+    element_body,
+    repeat,
+)
 from toolkit.content.sheets.workbook import _first_sheet_member
 from toolkit.diagnostics.diagnostic import cell_name
 from toolkit.fileio import read_bounded
@@ -197,8 +202,10 @@ _CELL = re.compile(
     + rb")"
 )
 _TABLE = re.compile(rb"<table:table(?=[\s>])[^<>]*>" + element_body(rb"table:table(?=[\s>])"))
-_ROWS_REPEATED = re.compile(rb'\s*table:number-rows-repeated="(\d+)"')
-_COLUMNS_REPEATED = re.compile(rb'\s*table:number-columns-repeated="(\d+)"')
+_COLUMNS_REPEATED_ATTRIBUTE = re.compile(rb"\s" + COLUMNS_REPEATED.pattern)
+"""A cell's repeat, as the reader reads it (either quote, spaces around `=`, character
+references, a `+`: `prescan.repeat`): an editor that knew only `="3"` counted a row
+repeated as `='3'` once and wrote a translation into another card's row."""
 _ODS_STYLE = re.compile(rb'\stable:style-name="[^"]*"')
 
 
@@ -228,8 +235,7 @@ def _edit_ods(xml: bytes, values: dict[Cell, str]) -> bytes:
         body = table.group(1)
         number = 1
         for found in _ROW.finditer(body):
-            repeat = _ROWS_REPEATED.search(found.group(1))
-            count = int(repeat.group(1)) if repeat else 1
+            count = repeat(ROWS_REPEATED, found.group(1))
             if number <= row < number + count:
                 if count > 1:
                     raise CellEditRefused(f"row {row} is one of {count} repeated rows")
@@ -247,12 +253,11 @@ def _edit_ods_row(found: re.Match[bytes], col: int, value: str) -> bytes:
     out: list[bytes] = []
     number, done = 1, False
     for cell in _CELL.finditer(inner):
-        repeat = _COLUMNS_REPEATED.search(cell.group(1))
-        count = int(repeat.group(1)) if repeat else 1
+        count = repeat(COLUMNS_REPEATED, cell.group(1))
         if not done and number <= col < number + count:
             style_found = _ODS_STYLE.search(cell.group(1))
             style = style_found.group(0) if style_found else b""
-            plain = _COLUMNS_REPEATED.sub(b"", cell.group(0), count=1)
+            plain = _COLUMNS_REPEATED_ATTRIBUTE.sub(b"", cell.group(0), count=1)
             before, after = col - number, number + count - 1 - col
             if before:
                 out.append(_repeated(plain, before))

@@ -169,14 +169,16 @@ _VALUE = rb"""\s*=\s*(?:"([^"<]*)"|'([^'<]*)')"""
 """An attribute's whole value, either quote: read through `xml_text`, since calamine reads
 an ODS attribute's character references (`table:number-rows-repeated="&#51;0000"` is 30,000
 rows to it; the scan, which knew only digits, saw no repeat at all)."""
-_ROWS_REPEATED = re.compile(rb"table:number-rows-repeated" + _VALUE)
-_COLUMNS_REPEATED = re.compile(rb"table:number-columns-repeated" + _VALUE)
+ROWS_REPEATED = re.compile(rb"table:number-rows-repeated" + _VALUE)
+COLUMNS_REPEATED = re.compile(rb"table:number-columns-repeated" + _VALUE)
 _COLUMNS_SPANNED = re.compile(rb"table:number-columns-spanned" + _VALUE)
 _ROWS_SPANNED = re.compile(rb"table:number-rows-spanned" + _VALUE)
 _ODS_VALUE_TYPE = re.compile(rb"calcext:value-type" + _VALUE)
 _REFERENCE = re.compile(r"&(?:#([0-9]{1,8})|#x([0-9A-Fa-f]{1,7})|(amp|lt|gt|quot|apos));")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
-_DIGITS = re.compile(r"[0-9]+")
+_DIGITS = re.compile(r"\+?[0-9]+")
+"""A count as calamine reads one (Rust's integer parse takes a leading `+`: a repeat of
+"+400000" rows was built cell by cell, unseen by a scan that knew only digits)."""
 
 
 def xml_text(raw: bytes) -> str:
@@ -201,25 +203,76 @@ def _attribute(pattern: re.Pattern[bytes], attrs: bytes) -> str | None:
     return xml_text(raw).strip()
 
 
-def _repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
+def repeat(pattern: re.Pattern[bytes], attrs: bytes) -> int:
     value = _attribute(pattern, attrs)
     return min(int(value), 10**9) if value is not None and _DIGITS.fullmatch(value) else 1
 
 
+MAX_BUILT = 256_000_000
+"""What the reader may build of a sheet in memory, weighed as `CELL_WEIGHT` a filled cell
+plus the characters of its text: a cell repeated (ODS), a run of spaces written as one
+`<text:s text:c="300000000"/>` (ODS) or a long shared string named by many cells (XLSX) is
+built out whole. A 4 kB ODS of 19,000 × 100 repeated cells of 1,000 letters, all within the
+row and column limits, passed 5 GB; 30,000 XLSX cells naming one 30,000-letter string, 1.8 GB.
+A deck of 20,000 cards of 10 fields of 1,000 letters weighs 213 M."""
+CELL_WEIGHT = 64
+_ODS_SPACES = re.compile(rb"<text:s(?=[\s/>])([^<>]*)")
+_SPACE_COUNT = re.compile(rb"text:c" + _VALUE)
+
+
+def _built_too_much(row: int, col: int) -> tuple[int, int, str]:
+    return (
+        row,
+        col,
+        f"its cells would take more than {MAX_BUILT // 1_000_000:,} M characters in memory"
+        " (a repeated cell and a shared string are built out once per cell)",
+    )
+
+
+def _ods_text_weight(body: bytes) -> int:
+    """What a cell's text weighs once read: its bytes (markup included: an upper bound) and
+    the spaces its `<text:s text:c="N"/>` stand for."""
+    weight = len(body)
+    if b"<text:s" in body:
+        for found in _ODS_SPACES.finditer(body):
+            weight += repeat(_SPACE_COUNT, found.group(1))
+    return weight
+
+
 def scan_ods(xml: bytes) -> Scan:
-    """Scan the first table of an ODS content.xml: calamine reads the first sheet too."""
+    """Scan every table of an ODS content.xml: calamine reads the first sheet, but builds
+    every table's cells when it opens the file (a second table of 400,000 repeated rows took
+    1.2 GB, unseen by a scan of the first)."""
     scan = Scan()
-    table = _ODS_TABLE.search(xml)
-    if table is None:
-        return scan
-    end = xml.find(b"</table:table>", table.end())
+    weight = 0
+    for index, table in enumerate(_ODS_TABLE.finditer(xml)):
+        end = xml.find(b"</table:table>", table.end())
+        name = None
+        if index:
+            found = re.search(rb"\btable:name" + _VALUE, table.group(0))
+            raw = (found.group(1) or found.group(2) or b"") if found else b""
+            name = xml_text(raw)
+        stop = end if end >= 0 else len(xml)
+        weight = _scan_ods_table(xml, table.end(), stop, scan, weight, first=not index)
+        if scan.too_large is not None:
+            if name is not None:
+                row, col, why = scan.too_large
+                scan.too_large = (row, col, f"{why} (in the sheet {name!r})")
+            return scan
+    return scan
+
+
+def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, first: bool) -> int:
+    """Scan one table (`xml[start:end]`) into `scan` (its cells' findings only for the
+    `first`, the sheet read); `weight`: what the tables before it weigh (`MAX_BUILT`);
+    returns it with this table's."""
     row = 1
-    for found in _ODS_ROW.finditer(xml, table.end(), end if end >= 0 else len(xml)):
-        rows = _repeat(_ROWS_REPEATED, found.group(1))
+    for found in _ODS_ROW.finditer(xml, start, end):
+        rows = repeat(ROWS_REPEATED, found.group(1))
         col = 1
         for cell in _ODS_CELL.finditer(found.group(2) or b""):
             attrs, body = cell.group(1), cell.group(2) or b""
-            cols = _repeat(_COLUMNS_REPEATED, attrs)
+            cols = repeat(COLUMNS_REPEATED, attrs)
             filled = b"office:value-type" in attrs or b"<text:p" in body
             if filled and row + rows - 1 > MAX_ROWS:
                 scan.too_large = (
@@ -227,23 +280,70 @@ def scan_ods(xml: bytes) -> Scan:
                     col,
                     f"the sheet has values in more than {MAX_ROWS:,} rows",
                 )
-                return scan
+                return weight
             if filled and col + cols - 1 > MAX_COLUMNS:
                 scan.too_large = (
                     row,
                     max(col, MAX_COLUMNS + 1),
                     f"the sheet has values in more than {MAX_COLUMNS:,} columns",
                 )
-                return scan
-            wide = _repeat(_COLUMNS_SPANNED, attrs)
-            tall = _repeat(_ROWS_SPANNED, attrs)
-            if wide > 1 or tall > 1:
-                scan.merged.append((row, col, row + tall - 1, col + wide - 1))
-            if _attribute(_ODS_VALUE_TYPE, attrs) == "error":
-                shown = _ODS_SHOWN.search(body)
-                scan.errors.append((row, col, _text(shown.group(1)) if shown else "an error"))
-            elif b"table:formula=" in attrs and b"office:value-type" not in attrs:
-                scan.no_value.append((row, col))
+                return weight
+            if filled:
+                weight += (CELL_WEIGHT + _ods_text_weight(body)) * cols * rows
+                if weight > MAX_BUILT:
+                    scan.too_large = _built_too_much(row, col)
+                    return weight
+            if first:
+                _ods_cell_findings(scan, attrs, body, row, col)
             col += cols
         row += rows
-    return scan
+    return weight
+
+
+def _ods_cell_findings(scan: Scan, attrs: bytes, body: bytes, row: int, col: int) -> None:
+    """A cell's merge, error and formula without a value, into `scan`."""
+    wide = repeat(_COLUMNS_SPANNED, attrs)
+    tall = repeat(_ROWS_SPANNED, attrs)
+    if wide > 1 or tall > 1:
+        scan.merged.append((row, col, row + tall - 1, col + wide - 1))
+    if _attribute(_ODS_VALUE_TYPE, attrs) == "error":
+        shown = _ODS_SHOWN.search(body)
+        scan.errors.append((row, col, _text(shown.group(1)) if shown else "an error"))
+    elif b"table:formula=" in attrs and b"office:value-type" not in attrs:
+        scan.no_value.append((row, col))
+
+
+_SHARED_ITEM = re.compile(
+    rb"<(?:\w+:)?si(?=[\s/>])[^<>]*?(?:/>|>" + element_body(rb"(?:\w+:)?si(?=[\s/>])") + rb")"
+)
+_SHARED_TYPE = re.compile(rb"\bt" + _EQ + rb"s" + _QUOTE)
+_SHARED_INDEX = re.compile(rb"<(?:\w+:)?v>\s*\+?([0-9]{1,12})\s*<")
+
+
+def shared_lengths(xml: bytes) -> list[int]:
+    """What each string of an XLSX shared-string table weighs once read: its item's bytes,
+    markup included (an upper bound)."""
+    return [len(found.group(1) or b"") for found in _SHARED_ITEM.finditer(xml)]
+
+
+def xlsx_built(xml: bytes, shared: list[int]) -> tuple[int, int, str] | None:
+    """Where the cells of an XLSX sheet that name shared strings (`shared`: their
+    `shared_lengths`) would take more than `MAX_BUILT` in memory, or None: the reader gives
+    each cell its own copy of the string."""
+    if not shared:
+        return None
+    named = len(_SHARED_TYPE.findall(xml))
+    if named * (CELL_WEIGHT + max(shared)) <= MAX_BUILT:
+        return None
+    weight = 0
+    for cell in _XLSX_CELL.finditer(xml):
+        if not _SHARED_TYPE.search(cell.group(1)):
+            continue
+        index = _SHARED_INDEX.search(cell.group(2) or b"")
+        at = int(index.group(1)) if index else len(shared)
+        weight += CELL_WEIGHT + (shared[at] if at < len(shared) else 0)
+        if weight > MAX_BUILT:
+            ref = _XLSX_REF.search(cell.group(1))
+            row, col = (int(ref.group(2)), _column(ref.group(1).upper())) if ref else (1, 1)
+            return _built_too_much(row, col)
+    return None

@@ -10,6 +10,7 @@ import io
 import re
 import zipfile
 import zlib
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,18 @@ def _other_sheets_too_large(data: bytes, first: str | None) -> tuple[int, int, s
             row, col, why = found
             return row, col, f"{why} (in {name})"
     return None
+
+
+def _shared_lengths(data: bytes) -> list[int]:
+    """`prescan.shared_lengths` of the workbook's shared-string table; of each member named
+    so, the longest at each index (whichever one the reader takes)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        names = [m.filename for m in book.infolist() if "sharedstrings" in m.filename.lower()]
+    lengths: list[int] = []
+    for name in names:
+        found = prescan.shared_lengths(archive.read_member(data, name) or b"")
+        lengths = [max(a, b) for a, b in zip_longest(lengths, found, fillvalue=0)]
+    return lengths
 
 
 _NAME = re.compile(rb"\bname" + _VALUE)
@@ -139,6 +152,8 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             first = _first_sheet_name(archive.read_member(data, "xl/workbook.xml") or b"")
             if scan.too_large is None:
                 scan.too_large = _other_sheets_too_large(data, member)
+            if scan.too_large is None:
+                scan.too_large = prescan.xlsx_built(xml, _shared_lengths(data))
         else:
             content = archive.read_member(data, "content.xml") or b""
             scan = prescan.scan_ods(content)
@@ -152,7 +167,8 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
         return refuse(
             Y_SHEET_SIZE,
             Span(row, col, sheet=first),
-            f"{why}, the content limit for a card sheet (empty formatted rows count: delete them)",
+            f"{why}, the content limit for a card sheet"
+            + (" (empty formatted rows count: delete them)" if "rows" in why else ""),
         )
     import python_calamine as calamine
 

@@ -20,7 +20,7 @@ from toolkit.render.artifacts import (
 def rulebook_pdf(game: Any, lang: str, paper: str, bleed: float) -> bytes:
     """The rulebook PDF, or a BuildError naming the source line a template failed at."""
     from toolkit.content.game import display_path
-    from toolkit.render.rulebook import render_rulebook
+    from toolkit.render.rulebook import RulebookTooLarge, render_rulebook
     from toolkit.render.rulebook_source import RulebookError
 
     try:
@@ -28,6 +28,8 @@ def rulebook_pdf(game: Any, lang: str, paper: str, bleed: float) -> bytes:
     except RulebookError as exc:
         where = f"{display_path(game.rulebook[lang])}:{exc.line}"
         raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc
+    except RulebookTooLarge as exc:
+        raise BuildError(f"{display_path(game.rulebook[lang])}: {exc}") from exc
 
 
 def parts(game: Any, lang: str, opts: BuildOptions) -> Parts:
