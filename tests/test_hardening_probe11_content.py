@@ -162,12 +162,9 @@ def test_an_ods_cell_edit_counts_repeats_as_the_reader_does(tmp_path, blank) -> 
     ]
 
 
-def test_a_table_row_taller_than_a_page_is_a_build_error_not_a_traceback(game) -> None:
-    # validate is clean; `build` ended in reportlab's LayoutError ("Flowable <FitTable …>
-    # too large on page 5"), a traceback
+def _with_english_rulebook(game, text: str):
+    """The game with `text` as its English rulebook, loaded."""
     from toolkit.content.game import load_game
-    from toolkit.render.artifacts import BuildError
-    from toolkit.render.artifacts.rulebook import rulebook_pdf
 
     manifest = game / "game.yaml"
     manifest.write_text(
@@ -175,11 +172,18 @@ def test_a_table_row_taller_than_a_page_is_a_build_error_not_a_traceback(game) -
         encoding="utf-8",
     )
     (game / "rulebook").mkdir()
+    (game / "rulebook" / "en.md").write_text(text, encoding="utf-8")
+    return load_game(game)
+
+
+def test_a_table_row_taller_than_a_page_is_a_build_error_not_a_traceback(game) -> None:
+    # validate is clean; `build` ended in reportlab's LayoutError ("Flowable <FitTable …>
+    # too large on page 5"), a traceback
+    from toolkit.render.artifacts import BuildError
+    from toolkit.render.artifacts.rulebook import rulebook_pdf
+
     words = " ".join(f"word{i}" for i in range(1_000))
-    (game / "rulebook" / "en.md").write_text(
-        f"# Rules\n\n| a | b |\n|---|---|\n| x | {words} |\n", encoding="utf-8"
-    )
-    loaded = load_game(game)
+    loaded = _with_english_rulebook(game, f"# Rules\n\n| a | b |\n|---|---|\n| x | {words} |\n")
     with pytest.raises(BuildError, match="a table row is taller than a page"):
         rulebook_pdf(loaded, "en", "a4", 0.0)
 
@@ -187,20 +191,13 @@ def test_a_table_row_taller_than_a_page_is_a_build_error_not_a_traceback(game) -
 def test_a_heading_taller_than_a_page_is_a_build_error_not_a_type_error(game) -> None:
     # reportlab splits a paragraph taller than the page by making two of its class with
     # Paragraph's arguments: Heading takes others, so a 400-word heading was a TypeError
-    from toolkit.content.game import load_game
     from toolkit.render.artifacts import BuildError
     from toolkit.render.artifacts.rulebook import rulebook_pdf
 
-    manifest = game / "game.yaml"
-    manifest.write_text(
-        manifest.read_text(encoding="utf-8") + "  rulebook:\n    en: rulebook/en.md\n",
-        encoding="utf-8",
-    )
-    (game / "rulebook").mkdir()
     words = " ".join(f"w{i}" for i in range(400))
-    (game / "rulebook" / "en.md").write_text(f"# Rules\n\n## {words}\n\nText.\n", encoding="utf-8")
+    loaded = _with_english_rulebook(game, f"# Rules\n\n## {words}\n\nText.\n")
     with pytest.raises(BuildError, match="a heading is taller than a page"):
-        rulebook_pdf(load_game(game), "en", "a4", 0.0)
+        rulebook_pdf(loaded, "en", "a4", 0.0)
 
 
 def test_a_table_over_the_paragraph_bound_is_called_a_table() -> None:
