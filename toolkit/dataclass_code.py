@@ -39,6 +39,7 @@ one per command (`install("build")`): a store holding what every command ever co
 (~1,600 entries, 1.4 MB) cost a build ~70 M instructions to check and unmarshal, twice what
 the build's own ~850 entries cost."""
 MAX_BYTES = 4 * 1024 * 1024
+KEEP_BYTES = 64 * 1024 * 1024  # an entry per command and Python build
 
 _KEPT: dict[str, CodeType] = {}
 """Source text → its compiled code: read from the store, then what this run compiled."""
@@ -99,7 +100,7 @@ def install(command: str = "") -> None:
     in this process, kept in the entry of `command` (a command's name, else the shared one)."""
     if getattr(dataclasses, "exec", None) is _exec:
         return
-    store = SignedStore.open("code", MAX_BYTES)
+    store = SignedStore.open("code", MAX_BYTES, KEEP_BYTES)
     _STATE["store"] = store
     _STATE["entry"] = f"{ENTRY}-{command}" if command.isidentifier() else ENTRY
     payload = store.read(_STATE["entry"]) if store is not None else None

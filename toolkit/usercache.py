@@ -216,18 +216,26 @@ class SignedStore:
     the HMAC checks out; writes go to a temporary file renamed into place (a reader sees a
     whole entry or none)."""
 
-    def __init__(self, folder: Path, key: bytes, max_bytes: int) -> None:
+    def __init__(
+        self, folder: Path, key: bytes, max_bytes: int, keep_bytes: int | None = None
+    ) -> None:
         self.folder = folder
         self.secret = key
         self.max_bytes = max_bytes
+        self.keep_bytes = keep_bytes
+        self._pruned = keep_bytes is None
         remove_stale_entries(folder)
 
     @classmethod
-    def open(cls, name: str, max_bytes: int) -> SignedStore | None:
-        """The user's store `name`, or None when its folder or key cannot be trusted."""
+    def open(cls, name: str, max_bytes: int, keep_bytes: int | None = None) -> SignedStore | None:
+        """The user's store `name`, or None when its folder or key cannot be trusted.
+        `keep_bytes`: the store's entries are pruned to that many bytes, oldest written
+        first, at the first write of a run (a store keyed by content gains an entry at each
+        edit: an editor checking as one types filled it without end); None: the caller
+        bounds the store itself (the build cache, the preview's pages)."""
         folder = cache_dir(name)
         key = folder_key(folder) if folder else None
-        return cls(folder, key, max_bytes) if folder and key else None
+        return cls(folder, key, max_bytes, keep_bytes) if folder and key else None
 
     def _mac(self, name: str, payload: bytes) -> bytes:
         return hmac.new(self.secret, name.encode() + b"\0" + payload, hashlib.sha256).digest()
@@ -259,7 +267,24 @@ class SignedStore:
             if isinstance(exc, OSError):
                 return False
             raise
+        if not self._pruned:
+            self._pruned = True  # once a run: what a run adds after it is a run's worth
+            self.prune()
         return True
+
+    def prune(self) -> None:
+        """Keep at most `keep_bytes` of entries, the ones written last (a miss rewrites an
+        entry pruned while still in use, so it is then among the newest)."""
+        if self.keep_bytes is None:
+            return
+        with contextlib.suppress(OSError):
+            with os.scandir(self.folder) as listing:
+                entries = [
+                    Path(entry.path)
+                    for entry in listing
+                    if entry.name != KEY_FILE and not entry.name.startswith(TEMPORARY)
+                ]
+            prune_least_used(entries, self.keep_bytes)
 
 
 TEMPORARY = ".entry."  # the prefix of SignedStore.write's temporary files

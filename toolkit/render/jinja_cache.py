@@ -74,6 +74,7 @@ def template_code(text: str) -> list[tuple[int, int]]:
 
 
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
+KEEP_BYTES = 64 * 1024 * 1024  # a rulebook edit adds ~60 KB: about a thousand edits kept
 
 
 def cache_dir() -> Path | None:
@@ -88,7 +89,7 @@ class SignedBytecodeCache(BytecodeCache):
     only if the HMAC of its name and bytes checks out."""
 
     def __init__(self, folder: Path, key: bytes) -> None:
-        self.store = usercache.SignedStore(folder, key, MAX_ENTRY_BYTES)
+        self.store = usercache.SignedStore(folder, key, MAX_ENTRY_BYTES, KEEP_BYTES)
 
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         # the environment's own code generation is part of the key (intercepted operators)

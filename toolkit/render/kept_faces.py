@@ -39,6 +39,7 @@ from toolkit.render.subset_tags import TaggedTTFont
 from toolkit.usercache import SignedStore
 
 MAX_BYTES = 4 * 1024 * 1024
+KEEP_BYTES = 32 * 1024 * 1024  # ~300 KB a checkout (keyed by the files' path and inode)
 FORMAT = "1"  # what an entry holds; a change of this module's encoding changes it
 _PLAIN = (int, float, str, bytes, bool, type(None))
 _SKIPPED = ("filename", "_ttf_data", "_pdfScale")  # set from the file and its unitsPerEm
@@ -65,7 +66,7 @@ def tagged_font(name: str, path: Path) -> TaggedTTFont:
 @cache
 def _store() -> SignedStore | None:
     """The user's store of faces, opened once a run (each face would list its folder)."""
-    return SignedStore.open("fonts", MAX_BYTES)
+    return SignedStore.open("fonts", MAX_BYTES, KEEP_BYTES)
 
 
 def _entry(path: Path) -> str:

@@ -31,6 +31,7 @@ from toolkit.usercache import SignedStore
 
 ENTRY = "plural-rules.json"
 MAX_BYTES = 256 * 1024
+KEEP_BYTES = 4 * 1024 * 1024
 _KEPT: dict[str, Any] = {}
 """The store and what it holds ("rules": data file key → the rule's CLDR texts)."""
 
@@ -78,7 +79,7 @@ def _own_rule(name: str) -> PluralRule | None:
 def _kept() -> dict[str, Any]:
     """The kept rules' texts by data file ({} without a trustworthy store)."""
     if "rules" not in _KEPT:
-        store = _KEPT["store"] = SignedStore.open("plurals", MAX_BYTES)
+        store = _KEPT["store"] = SignedStore.open("plurals", MAX_BYTES, KEEP_BYTES)
         payload = store.read(ENTRY) if store is not None else None
         try:
             found = json.loads(payload) if payload else {}
