@@ -3,6 +3,8 @@ before its fix."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from toolkit.content.models.deck import GenericCard
@@ -229,3 +231,33 @@ def test_a_free_rules_tree_of_short_keys_is_not_taken_for_a_text(game) -> None:
     rules = rulebook_context(loaded, "en")["rules"]
     assert rules["dice"] == {"red": "d6", "blu": "d8"}
     assert rules["motto"] == "Go"
+
+
+def test_an_xlsx_cell_edit_finds_a_cell_named_in_lower_case_out_of_order(tmp_path) -> None:
+    # `<c r="D2"/><c r="c2">`: the reader (calamine) takes `c2` as C2, and the later of two
+    # cells at one place; the editor looked for `C2` only, so it added a new C2 before D2,
+    # which the old `c2` then hid (the translation lost, `i18n import` said "applied")
+    import io
+    import zipfile
+
+    from toolkit.content.sheets import edit, workbook
+    from toolkit.content.sheets.write import write_xlsx
+
+    header = ["id", "name.en", "name.fr", "note"]
+    rows = [{"id": "a", "name.en": "A", "name.fr": "a-fr", "note": "n"}]
+    with zipfile.ZipFile(io.BytesIO(write_xlsx("cards", header, rows))) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    sheet = next(name for name in members if name.startswith("xl/worksheets/sheet"))
+    xml = members[sheet].decode("utf-8")
+    c2 = re.search(r'<c r="C2".*?</c>', xml)
+    d2 = re.search(r'<c r="D2".*?</c>', xml)
+    assert c2 and d2 and c2.end() == d2.start()
+    swapped = d2.group(0) + c2.group(0).replace('r="C2"', 'r="c2"')
+    members[sheet] = (xml[: c2.start()] + swapped + xml[d2.end() :]).encode("utf-8")
+    path = tmp_path / "cards.xlsx"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    assert workbook.read_workbook(path, "cards.xlsx").rows[1][2] == "a-fr"  # type: ignore[union-attr]
+    path.write_bytes(edit.edit_cells(path, {(2, 3): "A-NEW"}, inside=None))
+    assert workbook.read_workbook(path, "cards.xlsx").rows[1][2] == "A-NEW"  # type: ignore[union-attr]

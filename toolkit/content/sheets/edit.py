@@ -148,10 +148,11 @@ def _xlsx_cell(ref: str, value: str, style: bytes) -> bytes:
 def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
     for (row, col), value in values.items():
         ref = cell_name(row, col)
+        # the reader (calamine) takes a reference in either case (`c2` is C2)
         cell = re.compile(
-            rb'<c\s[^<>]*?\br="'
+            rb'<c\s[^<>]*?\br="(?i:'
             + ref.encode()
-            + rb'"[^<>]*?(?:/>|>'
+            + rb')"[^<>]*?(?:/>|>'
             + element_body(rb"c\b")
             + rb")"
         )
@@ -172,7 +173,7 @@ def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
             continue
         close = xml.index(b"</row>", head.end())
         at = close
-        for other in re.finditer(rb'<c\s[^<>]*?\br="([A-Z]+)\d+"', xml[head.end() : close]):
+        for other in re.finditer(rb'<c\s[^<>]*?\br="([A-Za-z]+)\d+"', xml[head.end() : close]):
             if _letters_col(other.group(1)) > col:
                 at = head.end() + other.start()
                 break
@@ -182,7 +183,7 @@ def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
 
 def _letters_col(letters: bytes) -> int:
     col = 0
-    for ch in letters:
+    for ch in letters.upper():
         col = col * 26 + ch - 64
     return col
 
