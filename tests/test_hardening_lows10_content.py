@@ -139,6 +139,19 @@ def test_two_cards_named_alike_in_one_language_only_are_a_warning(tmp_path, run_
     assert "cannot tell them apart" in found[0]["message"]
 
 
+def test_names_alike_in_another_unicode_form_are_named_alike(tmp_path, run_cli):
+    # "Café" typed on one keyboard (é), pasted from elsewhere (e + combining acute): the
+    # players read one name; the comparison took them for two (probe 11, content)
+    game = _game(tmp_path / "game", ("en", "fr"))
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text()
+    assert "en: Rest\n" in text and "en: Forward\n" in text
+    text = text.replace("en: Forward\n", "en: Caf\u00e9\n", 1)
+    deck.write_text(text.replace("en: Rest\n", "en: Cafe\u0301\n", 1))
+    found = _findings_of(run_cli, game, "R013")
+    assert len(found) == 1 and "cannot tell them apart" in found[0]["message"], found
+
+
 def test_one_card_written_twice_is_a_warning_and_cards_differing_by_a_value_are_not(
     tmp_path, run_cli
 ):

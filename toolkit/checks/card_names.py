@@ -8,11 +8,13 @@ and that is what is reported (a warning, once per card, at its name):
     different cards);
   - two cards the same in everything but their id: one card printed twice under two ids,
     which `copies:` says in one place (an edit to one would miss the other).
-Names are compared as players read them: case ignored (not accents), runs of spaces as one.
+Names are compared as players read them: case ignored (not accents), runs of spaces as one,
+an accent typed or composed alike (Unicode's canonical forms).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,7 +88,9 @@ def _names(card: Any) -> dict[str, str]:
 
 
 def _flat(text: str) -> str:
-    return " ".join(text.casefold().split())
+    # canonical caseless: "Café" typed (é) and pasted (e + combining acute) are one name
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFD", text).casefold())
+    return " ".join(folded.split())
 
 
 def _rest(card: Any) -> Any:
