@@ -152,6 +152,21 @@ def test_names_alike_in_another_unicode_form_are_named_alike(tmp_path, run_cli):
     assert len(found) == 1 and "cannot tell them apart" in found[0]["message"], found
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_blank_glossary_term_is_one_finding_not_one_at_every_text(tmp_path, run_cli, lang):
+    # a term written as spaces in the source language (en) was T002 at the term and a T008
+    # at every text of the game ("en uses '   '"); one blank in French, T008 at every text
+    # that uses the English term (probe 11, content)
+    game = _game(tmp_path / "game", ("en", "fr"))
+    glossary = game / "glossary.yaml"
+    text = glossary.read_text()
+    assert f"      {lang}: point\n" in text
+    glossary.write_text(text.replace(f"      {lang}: point\n", f'      {lang}: "   "\n', 1))
+    result = run_cli("validate", str(game), "--format", "json")
+    codes = [f["code"] for f in json.loads(result.stdout or "[]")]
+    assert "T002" in codes and "T008" not in codes, codes
+
+
 def test_one_card_written_twice_is_a_warning_and_cards_differing_by_a_value_are_not(
     tmp_path, run_cli
 ):

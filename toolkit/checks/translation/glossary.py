@@ -200,8 +200,10 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     if not game.glossary or game.glossary.model is None or game.manifest is None:
         return
     source = game.manifest.source_language
-    terms = [t for t in game.glossary.model.terms if not t.keep and t.text.get(source)]
-    names = [t.text[source] for t in game.glossary.model.terms if t.keep and t.text.get(source)]
+    # a term whose source text is blank is T002's finding, not one at every text of the game
+    said = [t for t in game.glossary.model.terms if (t.text.get(source) or "").strip()]
+    terms = [t for t in said if not t.keep]
+    names = [t.text[source] for t in said if t.keep]
     yield from _conflicts(game, terms, source)
     table = [(t.text, {lang: list(f) for lang, f in t.forms.items()}) for t in terms]
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
@@ -250,7 +252,7 @@ def _unmet(
             continue
         for lang, value in values.items():
             want = term.text.get(lang)
-            if lang == source or not want or not value:
+            if lang == source or not want or not want.strip() or not value:
                 continue
             if lang not in read:
                 read[lang] = (prose(value), folded(prose(value)))
