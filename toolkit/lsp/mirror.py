@@ -103,10 +103,26 @@ class Mirror:
             present.add(rel)
         for rel in [r for r in self._seen if r not in present]:
             stale = self.path / rel
-            if stale.is_symlink() or not stale.is_dir():  # a folder now: files of the game
+            # below a link mirrored since (a folder of the game replaced by a link): not
+            # the mirror's file any more, but what that link names (the user's own file)
+            if self._below_folders(stale) and (stale.is_symlink() or not stale.is_dir()):
                 with contextlib.suppress(OSError):  # gone with a folder cleared below
                     stale.unlink(missing_ok=True)
             del self._seen[rel]
+
+    def _below_folders(self, target: Path) -> bool:
+        """Whether every step from the mirror's root to `target`'s folder is a real folder
+        of the mirror, no link: then `target` is the mirror's own entry. (The mirror is
+        private: only this class changes it, so the answer holds until it acts on it.)"""
+        here = self.path
+        for part in target.relative_to(self.path).parts[:-1]:
+            here = here / part
+            try:
+                if not stat.S_ISDIR(here.lstat().st_mode):
+                    return False
+            except OSError:
+                return False
+        return True
 
     def _make_room(self, target: Path) -> None:
         """Clear the place of a file at `target` in the mirror where the game folder changed
@@ -122,6 +138,8 @@ class Mirror:
             if moved and real.is_dir() and not real.is_symlink():
                 mirrored.unlink()
         real = self.root.joinpath(*parts)
+        if not self._below_folders(target):  # a link of the game's above: not ours to clear
+            return
         folder = target.is_dir() and not target.is_symlink() and parts
         if folder and (real.is_symlink() or not real.is_dir()) and os.path.lexists(real):
             shutil.rmtree(target)
@@ -165,16 +183,19 @@ class Mirror:
             _copy(real, target, info)
 
     def _link_text(self, real: Path) -> str:
-        """What a link of the game says, for its copy in the mirror: a relative link as it
-        is (it stays inside the mirror as it stays inside the game); an absolute one that
-        leads to a file of the game (`validate` accepts it) to that file's place in the
-        mirror, which an absolute path to the real game would leave (a false finding in the
-        editor only); any other absolute link as it is, refused by the checks as before."""
+        """What a link of the game says, for its copy in the mirror, so that it leads where
+        the game's link leads: to a place in the game, that place in the mirror (an absolute
+        path to the real game would leave it: a false finding in the editor only); anywhere
+        else, where the game's link resolves (refused by the checks as `validate` refuses
+        the game's). A relative text copied as it was resolved elsewhere from the mirror,
+        which sits at another depth: `../../x`, dangling in the game, named a folder of the
+        user's from the mirror (and the mirror cleared files through it)."""
         text = os.readlink(real)
-        if not os.path.isabs(text):
-            return text
-        rel = self.rel(Path(os.path.realpath(real)))
-        return str(self.path / rel) if rel is not None and rel != "." else text
+        resolved = os.path.realpath(real)
+        rel = self.rel(Path(resolved))
+        if rel is not None:
+            return str(self.path / rel) if rel != "." else str(self.path)
+        return text if os.path.isabs(text) else resolved
 
     def _write(self, target: Path, text: str) -> None:
         self._make_room(target)
