@@ -40,3 +40,22 @@ def test_the_editor_s_mirror_clears_no_file_through_a_link_the_game_brings(
     finally:
         mirror.close()
     assert (victim / "notes.txt").exists()
+
+
+def test_the_editor_takes_no_game_another_user_planted_in_a_shared_folder(
+    tmp_path, monkeypatch
+) -> None:
+    # a one-line game.yaml another user put in /tmp made every document of the user's below
+    # it part of "their" game: its files and links mirrored and checked (the commands pass
+    # such a game.yaml over already)
+    from toolkit.lsp.workspace import game_root
+
+    shared = tmp_path / "ww"
+    (shared / "mine").mkdir(parents=True)
+    (shared / "game.yaml").write_text("id: x\n")
+    document = shared / "mine" / "todo.yaml"
+    document.write_text("k: v\n")
+    assert game_root(document) == shared  # the user's own folder: a game
+    os.chmod(shared, 0o1777)
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared / "game.yaml").st_uid + 1)
+    assert game_root(document) is None  # anyone's folder, another's game.yaml: not a game

@@ -37,7 +37,7 @@ def game_folder_around(start: Path) -> Path | None:
             found = (folder / MANIFEST).is_file()
         except OSError:  # a path too long to name (`path_too_long` says so)
             continue
-        if found and (folder == here or not _planted(folder)):
+        if found and (folder == here or not planted(folder)):
             return folder
     return None
 
@@ -65,7 +65,7 @@ def path_too_long(folder: Path, what: str) -> str | None:
     )
 
 
-def _planted(folder: Path) -> bool:
+def planted(folder: Path) -> bool:
     """Whether anyone may write to `folder` and its game.yaml is another user's."""
     try:
         shared = os.stat(folder).st_mode & 0o002

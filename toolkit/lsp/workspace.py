@@ -12,9 +12,14 @@ from toolkit.lsp.mirror import Mirror
 
 
 def game_root(path: Path) -> Path | None:
-    """The game folder a file belongs to: the nearest folder up with a game.yaml."""
+    """The game folder a file belongs to: the nearest folder up with a game.yaml, passing
+    over one another user may have planted (their game.yaml in a folder anyone may write
+    to, /tmp): that folder, its files and links the server would have mirrored and checked
+    as the user's game, as `game_folder_around` passes over it for the commands."""
+    from toolkit.content.folders import planted
+
     for folder in [path.parent, *path.parents]:
-        if (folder / "game.yaml").is_file():
+        if (folder / "game.yaml").is_file() and not planted(folder):
             return folder
     return None
 
