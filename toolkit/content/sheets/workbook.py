@@ -69,6 +69,23 @@ def _other_sheets_too_large(data: bytes, first: str | None) -> tuple[int, int, s
     return None
 
 
+def _hidden_markup(data: bytes) -> str | None:
+    """The first XML part of the workbook holding a comment or CDATA section, if any: the
+    scans before calamine reads the file, and the cell editors, find elements by their tags,
+    and a `</table:table-row>` or `</si>` inside a comment ended an element early (a 2 kB
+    sheet then took 2.9 GB). Spreadsheet programs write neither."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as book:
+            names = [m.filename for m in book.infolist() if m.filename.lower().endswith(".xml")]
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return None  # not a zip: archive.inspect says what it is
+    for name in names:
+        xml = archive.read_member(data, name) or b""
+        if b"<!--" in xml or b"<![CDATA[" in xml:
+            return name
+    return None
+
+
 def _shared_lengths(data: bytes) -> list[int]:
     """`prescan.shared_lengths` of the workbook's shared-string table; of each member named
     so, the longest at each index (whichever one the reader takes)."""
@@ -143,6 +160,14 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
                 else Y_NOT_SHEET
             )
             return refuse(r, Span(), problem.message)
+        hidden = _hidden_markup(data)
+        if hidden is not None:
+            message = (
+                f"{hidden} holds an XML comment or CDATA section, which no spreadsheet program"
+                " writes and the size check cannot look inside: open the file in your"
+                " spreadsheet program and save it again"
+            )
+            return refuse(Y_NOT_SHEET, Span(), message)
         if suffix == ".xlsx":
             member = _first_sheet_member(data)
             xml = archive.read_member(data, member) if member else None
