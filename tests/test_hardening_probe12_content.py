@@ -34,3 +34,25 @@ def test_a_sheet_with_xml_comments_or_cdata_is_refused_before_it_is_read(tmp_pat
     read = workbook.read_workbook(path, "cards.ods")
     assert isinstance(read, workbook.Refused), read
     assert read.diagnostic.code == "Y011" and "comment or CDATA" in read.diagnostic.message
+
+
+@pytest.mark.parametrize("container", ["- ", "> "])
+def test_a_heading_taller_than_a_page_in_a_list_or_quote_ends_the_build(game, container):
+    # inside a list item or a quote, reportlab keeps the heading with its container and
+    # moved both to the next page for ever: `build` never ended (probe 11 bounded only a
+    # heading at the top level)
+    from toolkit.content.game import load_game
+    from toolkit.render.artifacts import BuildError
+    from toolkit.render.artifacts.rulebook import rulebook_pdf
+
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8") + "  rulebook:\n    en: rulebook/en.md\n",
+        encoding="utf-8",
+    )
+    (game / "rulebook").mkdir()
+    words = " ".join(f"w{i}" for i in range(700))
+    text = f"# Rules\n\n{container}# {words}\n"
+    (game / "rulebook" / "en.md").write_text(text, encoding="utf-8")
+    with pytest.raises(BuildError, match="does not end"):
+        rulebook_pdf(load_game(game), "en", "a4", 0.0)

@@ -190,6 +190,7 @@ def _render(game: Game, lang: str, paper: str, bleed: float, sketch: bool) -> by
         story += [*contents(lang, sheet), PageBreak()]
     story += keep_with_next(sections)
     doc.sketch_first = sketch and any(f.isIndexing() for f in story)
+    doc.placements_left = PLACEMENTS_PER_PIECE * len(story) + PLACEMENTS_SPARE
     try:
         doc.multiBuild(story, canvasmaker=IconCanvas)
     except LayoutError as exc:  # reportlab's: something no page can hold
@@ -219,8 +220,28 @@ def _too_large(said: str) -> str:
 # --- document ---------------------------------------------------------------------------
 
 
+PLACEMENTS_PER_PIECE = 200
+PLACEMENTS_SPARE = 20_000
+"""How many times the layout may place a piece of the story, over every pass: a bundled
+rulebook places each ~2 times a pass (~600 for three languages), while a piece taller than a
+page inside one reportlab keeps together (a heading in a list item or a quote) was moved to
+the next page for ever (280,000 placements in 8 s, a build that never ended)."""
+
+
 class _RulebookDoc(BaseDocTemplate):
     """Two page templates (cover, body); headings feed the contents and the PDF outline."""
+
+    placements_left = PLACEMENTS_SPARE
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        self.placements_left -= 1
+        if self.placements_left < 0:
+            raise RulebookTooLarge(
+                "the rulebook's layout does not end: a piece taller than a page sits inside a"
+                " list item or a quote (a heading there?); shorten it, or take it out of the"
+                " list or quote"
+            )
+        super().handle_flowable(flowables)
 
     def __init__(
         self,
