@@ -59,3 +59,39 @@ def test_the_editor_takes_no_game_another_user_planted_in_a_shared_folder(
     os.chmod(shared, 0o1777)
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared / "game.yaml").st_uid + 1)
     assert game_root(document) is None  # anyone's folder, another's game.yaml: not a game
+
+
+def test_ctrl_c_during_a_set_s_renames_leaves_the_whole_new_set(tmp_path, monkeypatch) -> None:
+    # Ctrl-C (or SIGTERM, made one) between two renames of an export's images left the set
+    # part new, part old, and every staged file not yet renamed (531 of 543)
+    import signal
+
+    from toolkit import fileio
+
+    out = tmp_path / "out"
+    (out / "png").mkdir(parents=True)
+    for n in range(30):
+        (out / "png" / f"c{n}.png").write_bytes(b"old")
+    real, renames = os.replace, []
+
+    def interrupted(*args, **kwargs):
+        renames.append(args)
+        if len(renames) == 5:
+            signal.raise_signal(signal.SIGINT)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fileio.os, "replace", interrupted)
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C raises
+    try:
+        with fileio.StagedSet(out) as staged:
+            for n in range(30):
+                staged.add(out / "png" / f"c{n}.png", b"new")
+    except KeyboardInterrupt:
+        pass  # after the renames: the interrupt is acted on
+    else:
+        raise AssertionError("the interrupt was lost")
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    monkeypatch.undo()
+    assert sorted(p.name for p in (out / "png").iterdir()) == sorted(f"c{n}.png" for n in range(30))
+    assert {(out / "png" / f"c{n}.png").read_bytes() for n in range(30)} == {b"new"}

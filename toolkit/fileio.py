@@ -453,6 +453,37 @@ def _put_in_place(staged: list[tuple[_Plan, str]]) -> None:
         raise OutputError(first.path, reason) from error
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP while a set's renames run, then act on the first one
+    that came: an interrupt between two renames (hundreds of images) left a set part new,
+    part old, and every staged file not yet renamed. Main thread only (where Python runs
+    its signal handlers); the renames take milliseconds."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous: dict[int, Any] = {}
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = signal.signal(number, lambda signum, _: caught.append(signum))
+        except (ValueError, OSError):
+            continue
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if caught:
+            signal.raise_signal(caught[0])  # its own handler, now back, runs
+
+
 class StagedSet:
     """Files of one set (an export's images of one language) staged beside their targets
     as they are made, then renamed into place together when the `with` block ends without
@@ -493,9 +524,10 @@ class StagedSet:
         whole = False
         try:
             if kind is None:
-                staged, self._staged = self._staged, []
-                _put_in_place(staged)
-                whole = True
+                with _signals_held():
+                    staged, self._staged = self._staged, []
+                    _put_in_place(staged)
+                    whole = True
         finally:
             for plan, tmp in self._staged:  # not renamed: an error, or one rename failed
                 with contextlib.suppress(OSError):
