@@ -74,13 +74,17 @@ def test_an_engine_stuck_in_one_c_call_is_stopped(tmp_path):
     assert "engine.py" in result.stderr and "apply" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("command", ["validate", "simulate", "icons"])
-def test_a_playset_home_without_templates_is_one_line(tmp_path, command):
+@pytest.mark.parametrize(
+    ("command", "made"),
+    [("validate", ""), ("simulate", ""), ("icons", ""), ("validate", "templates")],
+)
+def test_a_playset_home_without_templates_is_one_line(tmp_path, command, made):
     # PLAYSET_HOME naming a folder without the toolkit's templates was a FileNotFoundError
-    # traceback (validate, build, simulate, export, i18n, icons: the fonts are read first)
+    # traceback (validate, build, simulate, export, i18n, icons: the fonts are read first);
+    # an empty templates/ too (probe 12)
     game = _game(tmp_path)
     home = tmp_path / "home"
-    home.mkdir()
+    (home / made).mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "PLAYSET_HOME": str(home)}
     result = subprocess.run(
         [sys.executable, "-m", "toolkit", command, *([] if command == "icons" else [str(game)])],

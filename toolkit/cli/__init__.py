@@ -226,12 +226,23 @@ def _check_home() -> None:
     schemas/): one without them was a FileNotFoundError traceback from the first font read
     (validate, build, simulate, export, i18n, icons)."""
     home = os.environ.get("PLAYSET_HOME")
-    if home and not os.path.isdir(os.path.join(home, "templates")):
+    if home and not _has_fonts(os.path.join(home, "templates", "fonts")):
         sys.stderr.write(
-            f"error: PLAYSET_HOME={home!r} has no templates/ folder: it must name the folder"
-            " holding Playset's content/, templates/ and schemas/ (or be unset)\n"
+            f"error: PLAYSET_HOME={home!r} has no templates/fonts/ with Playset's fonts: it"
+            " must name the folder holding Playset's content/, templates/ and schemas/ (or"
+            " be unset)\n"
         )
         raise SystemExit(2)
+
+
+def _has_fonts(folder: str) -> bool:
+    """Whether `folder` holds the shipped faces (an empty templates/ passed the check and
+    then gave the same traceback from the first font read)."""
+    try:
+        names = set(os.listdir(folder))
+    except OSError:
+        return False
+    return {"NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSans-Italic.ttf"} <= names
 
 
 STREAMS = ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY))
