@@ -108,6 +108,10 @@ def stream_records(
             yield from _take(pending.popleft(), progress, executor)
     except BrokenProcessPool:
         raise _worker_died(config) from None
+    except Exception as exc:  # Dask's KilledWorker, without importing distributed here
+        if type(exc).__name__ == "KilledWorker":
+            raise _worker_died(config) from None
+        raise
     finally:
         for future in pending:
             future.cancel()

@@ -37,13 +37,18 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
                 f"--dask {arg}: at most {max_local_workers()} local workers on this machine"
                 f" ({LOCAL_WORKERS_PER_CPU} per CPU core, {MAX_LOCAL_WORKERS} in all)"
             )
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # no fixed port: clusters side by side never clash
-            silence_logs=50,
-        )
+        import dask
+
+        # a game that ended its worker ends the next one too (the same seed, the same
+        # moves): told once, not after Dask's three retries
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # no fixed port: clusters side by side never clash
+                silence_logs=50,
+            )
         client = Client(cluster)
     else:
         probe_scheduler(arg)
