@@ -403,3 +403,21 @@ def same_signals() -> Iterator[None]:
             if handler is not None and signal.getsignal(number) is not handler:
                 with suppress(ValueError, OSError):
                     signal.signal(number, handler)
+
+
+@contextmanager
+def engine_guards() -> Iterator[list[str]]:
+    """Every guard engine code runs inside, in a game or outside one (its import, its hooks):
+    the working folder, the file-creation mask, the process, the exit handlers, the signal
+    handlers and the standard streams it may change are put back. Yields the streams it
+    closed and the run opened again (`same_streams`). One list, so a guard added for one
+    case covers both."""
+    with (
+        same_folder(),
+        same_umask(),
+        same_process(),
+        guarded_exit_handlers(),
+        same_signals(),
+        same_streams() as restored,
+    ):
+        yield restored

@@ -32,16 +32,7 @@ from typing import Any
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import real_path
 from toolkit.sim import deadline
-from toolkit.sim.deadline import (
-    GameTimeout,
-    game_deadline,
-    guarded_exit_handlers,
-    same_folder,
-    same_process,
-    same_signals,
-    same_streams,
-    same_umask,
-)
+from toolkit.sim.deadline import GameTimeout, engine_guards, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup
 from toolkit.sim.exits import refuse_exit
 from toolkit.sim.signals import is_stop
@@ -246,16 +237,7 @@ def engine_code() -> Iterator[None]:
     the signal handlers it found, and is bounded in time as one game is (a loop at import
     hung every command for ever)."""
     _threads_to_stderr()
-    with (
-        contextlib.redirect_stdout(sys.stderr),
-        same_folder(),
-        same_umask(),
-        same_process(),
-        guarded_exit_handlers(),
-        same_signals(),
-        same_streams(),
-        game_deadline(),
-    ):
+    with contextlib.redirect_stdout(sys.stderr), engine_guards(), game_deadline():
         yield
 
 

@@ -20,17 +20,7 @@ from typing import Any
 
 from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
-from toolkit.sim.deadline import (
-    GameTimeout,
-    check_deadline,
-    game_deadline,
-    guarded_exit_handlers,
-    same_folder,
-    same_process,
-    same_signals,
-    same_streams,
-    same_umask,
-)
+from toolkit.sim.deadline import GameTimeout, check_deadline, engine_guards, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
 from toolkit.sim.signals import is_stop
@@ -126,12 +116,7 @@ def _play_bounded(
             refuse_exit(),
             game_deadline() as end,
             contextlib.redirect_stdout(sys.stderr),
-            same_folder(),
-            same_umask(),
-            same_process(),
-            guarded_exit_handlers(),
-            same_signals(),
-            same_streams() as restored,  # an engine's os.close(2) left the run silent
+            engine_guards() as restored,  # an engine's os.close(2) left the run silent
         ):
             record = _play(compiled, setup, bots, index, seed, on_move, end)
         if restored and record.failure is None:
