@@ -6,6 +6,11 @@ import json
 import os
 import re
 import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -104,3 +109,26 @@ def build_case(case_dir: Path, target: Path) -> Path:
 
 def diagnostics_json(output: str) -> list[dict]:
     return json.loads(output) if output.strip() else []
+
+
+@contextmanager
+def preview_server_on_free_port(app) -> Iterator[int]:
+    """Serve `app` with the preview's own uvicorn settings on a free local port, in a thread,
+    so connection tests meet the guards the real preview has; yields the port."""
+    from toolkit.preview.connections import PreviewServer, server_config
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    instance = PreviewServer(server_config(app))
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not instance.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield sock.getsockname()[1]
+    finally:
+        instance.should_exit = True
+        thread.join(10)
+        sock.close()

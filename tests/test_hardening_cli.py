@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, preview_server_on_free_port
 
 # --- the preview: Host and Origin ---------------------------------------------------------
 
@@ -103,7 +103,7 @@ def server(monkeypatch):
     from starlette.responses import PlainTextResponse
     from starlette.routing import Route
 
-    from toolkit.preview.connections import GuardedH11Protocol, PreviewServer, server_config
+    from toolkit.preview.connections import GuardedH11Protocol
 
     monkeypatch.setattr(GuardedH11Protocol, "head_seconds", 0.3)
     monkeypatch.setattr(GuardedH11Protocol, "max_connections", 3)
@@ -111,19 +111,8 @@ def server(monkeypatch):
     async def hello(request):
         return PlainTextResponse("hello")
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    instance = PreviewServer(server_config(Starlette(routes=[Route("/", hello)])))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not instance.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield sock.getsockname()[1]
-    instance.should_exit = True
-    thread.join(10)
-    sock.close()
+    with preview_server_on_free_port(Starlette(routes=[Route("/", hello)])) as port:
+        yield port
 
 
 def _closed_by_server(conn: socket.socket, within: float = 5.0) -> bool:

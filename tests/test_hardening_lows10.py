@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import os
 import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import preview_server_on_free_port
 from toolkit.scaffold.new import new_game
 
 
@@ -214,7 +213,7 @@ def stream_server(monkeypatch):
     from starlette.responses import PlainTextResponse, StreamingResponse
     from starlette.routing import Route
 
-    from toolkit.preview.connections import GuardedH11Protocol, PreviewServer, server_config
+    from toolkit.preview.connections import GuardedH11Protocol
 
     monkeypatch.setattr(GuardedH11Protocol, "max_connections", 3)
 
@@ -230,19 +229,8 @@ def stream_server(monkeypatch):
         return PlainTextResponse("page")
 
     app = Starlette(routes=[Route("/events", events), Route("/", page)])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    instance = PreviewServer(server_config(app))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not instance.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield sock.getsockname()[1]
-    instance.should_exit = True
-    thread.join(10)
-    sock.close()
+    with preview_server_on_free_port(app) as port:
+        yield port
 
 
 def _events(port: int) -> socket.socket:
