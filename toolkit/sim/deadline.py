@@ -57,7 +57,10 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     limit = GAME_SECONDS if seconds is None else seconds
     end = time.monotonic() + limit
     if threading.current_thread() is not threading.main_thread():
-        with _raise_in_thread_after(limit):
+        # a thread (a Dask worker's): the watch thread raises in it, and the profiling
+        # timer ends the process should one C call hold the interpreter (the watch thread
+        # cannot run then): without it `simulate --dask` waited for ever
+        with _stop_when_stuck(limit), _raise_in_thread_after(limit):
             yield end
         return
     if _ACTIVE:
@@ -65,38 +68,73 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
-    _stop_when_stuck(limit)
     _ACTIVE.append(end)
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
-    with _raise_in_thread_after(limit + WATCH_GRACE):
+    with _stop_when_stuck(limit), _raise_in_thread_after(limit + WATCH_GRACE):
         try:
             yield end
         finally:
             _ACTIVE.pop()
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGALRM, previous)
 
 
 _STUCK_ARMED: list[bool] = []
+_STUCK_LOCK = threading.Lock()
+_IN_FLIGHT = [0]  # games of this process (any thread) within a bound now
 
 
-def _stop_when_stuck(limit: float) -> None:
-    """The last resort for the main thread: one C call that never looks at signals and
-    never lets another thread run (`sum(range(10**15))`, `sorted` of a huge range) is out
-    of reach of both the timer signal's handler and the watch thread, for hours. A profiling
-    timer counts this process's CPU time and its signal, left to the system, ends the
-    process; the interpreter's fault handler first writes where each thread was (C code,
-    no Python needed). The bound is twice the game's, and CPU time, so an engine whose
-    own threads work in parallel is not stopped before its wall-clock bound."""
+@contextmanager
+def _stop_when_stuck(limit: float) -> Iterator[None]:
+    """The last resort: one C call that never looks at signals and never lets another
+    thread run (`sum(range(10**15))`, `sorted` of a huge range) is out of reach of both the
+    timer signal's handler and the watch thread, for hours. A profiling timer counts this
+    process's CPU time and its signal, left to the system, ends the process, whichever
+    thread is stuck; the interpreter's fault handler first writes where each thread was (C
+    code, no Python needed). The bound is twice the game's, and CPU time, so an engine whose
+    own threads work in parallel is not stopped before its wall-clock bound.
+
+    The timer is one per process and a threaded worker may play several games at once:
+    each game that starts sets it again (a stuck game holds the interpreter, so no other
+    starts after it), and it is cancelled when the last game in flight ends."""
+    with _STUCK_LOCK:
+        _own_profiling_signal()
+        _IN_FLIGHT[0] += 1
+        signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
+    try:
+        yield
+    finally:
+        with _STUCK_LOCK:
+            _IN_FLIGHT[0] -= 1
+            if _IN_FLIGHT[0] <= 0:
+                _IN_FLIGHT[0] = 0
+                signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _own_profiling_signal() -> None:
+    """The profiling timer's signal is the fault handler's, then the system's default
+    (which ends the process): registered once per process, and again if an engine set a
+    handler of its own (a sampling profiler's at import: its Python handler only ran
+    between bytecodes, and the fault handler chained to it, so an engine stuck in one C
+    call was never stopped). Only the main thread can set a handler; elsewhere an engine
+    cannot have set one either."""
+    import faulthandler
+
+    handler = signal.getsignal(signal.SIGPROF)
+    if handler not in (signal.SIG_DFL, None):
+        if threading.current_thread() is not threading.main_thread():
+            return
+        with suppress(RuntimeError, ValueError, OSError):
+            if _STUCK_ARMED:
+                faulthandler.unregister(signal.SIGPROF)
+            signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    elif _STUCK_ARMED:
+        return
+    with suppress(RuntimeError, ValueError, OSError):  # no stderr: end without a word
+        faulthandler.register(signal.SIGPROF, all_threads=True, chain=True)
     if not _STUCK_ARMED:
-        import faulthandler
-
-        with suppress(RuntimeError, ValueError, OSError):  # no stderr: end without a word
-            faulthandler.register(signal.SIGPROF, all_threads=True, chain=True)
         _STUCK_ARMED.append(True)
-    signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
 
 
 class _Watch:
@@ -391,7 +429,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def same_signals() -> Iterator[None]:
     """Run engine code and put back the Ctrl-C and SIGTERM handlers it may change: an
     engine's `signal.signal(SIGINT, SIG_IGN)` switched Ctrl-C off for the whole run (only
-    the main thread can set handlers, so elsewhere this does nothing)."""
+    the main thread can set handlers, so elsewhere this does nothing). SIGPROF, once a game
+    bound uses it, goes back to the fault handler (`_own_profiling_signal`)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -403,6 +442,9 @@ def same_signals() -> Iterator[None]:
             if handler is not None and signal.getsignal(number) is not handler:
                 with suppress(ValueError, OSError):
                     signal.signal(number, handler)
+        if _STUCK_ARMED:  # the profiling timer's signal: the fault handler's again
+            with _STUCK_LOCK:
+                _own_profiling_signal()
 
 
 @contextmanager

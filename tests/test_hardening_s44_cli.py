@@ -1,0 +1,110 @@
+"""Session 44, issue #33 (hardening), commands and signals: the twelfth probe's findings on
+the commands surface (a Dask worker stuck in one C call, SIGHUP), each test red before its
+fix."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from toolkit.scaffold.new import new_game
+
+HEAD = "    def apply(self, action: int) -> None:\n"
+SHORT_BOUND = (
+    "from toolkit.sim import deadline as _dl\n\n_dl.GAME_SECONDS = 0.5\n_dl.WATCH_GRACE = 0.2\n"
+)
+
+
+def _engine_game(tmp_path, name, body, header=""):
+    """A starter engine game whose apply runs `body` first; `header` goes at the top of
+    engine.py (the bound is set from there, so that it holds in a Dask worker too)."""
+    game = tmp_path / name
+    new_game(game, name, ["en"], engine=True)
+    engine = game / "engine.py"
+    text = engine.read_text()
+    text = text.replace(HEAD, HEAD + body, 1)
+    text = text.replace("import random\n", "import random\n" + header, 1)
+    engine.write_text(text)
+    return game
+
+
+def _playset(*args, timeout=60, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        **kwargs,
+    )
+
+
+@pytest.mark.slow  # a LocalCluster's start (a few seconds) and the stuck worker's CPU bound
+def test_a_dask_worker_stuck_in_one_c_call_is_stopped_and_reported(tmp_path):
+    # `sum(range(10**15))` holds the interpreter in one C call: the watch thread never runs,
+    # and the profiling timer that ends such a process was armed on the main thread only;
+    # a Dask worker plays in a thread, so `simulate --dask local:1` ran for ever
+    pytest.importorskip("distributed")
+    body = "        if self.turns > 3:\n            sum(range(10**15))\n"
+    game = _engine_game(tmp_path, "cc", body, SHORT_BOUND)
+    start = time.monotonic()
+    done = _playset("simulate", game, "-n", "3", "-p", "2", "--dask", "local:1", timeout=40)
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, said
+    assert "Traceback" not in said and "KilledWorker" not in said, said
+    assert said.count("E004") == 1, said
+    assert time.monotonic() - start < 30
+
+
+def test_the_profiling_bound_is_held_while_any_thread_plays_and_cancelled_after_the_last():
+    # one timer per process, several games at once in a threaded worker: armed in a thread
+    # too (it was armed on the main thread only), cancelled only when the last game ends
+    import signal
+    import threading
+
+    from toolkit.sim.deadline import game_deadline
+
+    first_in, second_in, first_out, second_done = (threading.Event() for _ in range(4))
+    seen = {}
+
+    def first():
+        with game_deadline(30):
+            first_in.set()
+            second_in.wait(5)
+            seen["both"] = signal.getitimer(signal.ITIMER_PROF)[0]
+        first_out.set()
+
+    def second():
+        first_in.wait(5)
+        with game_deadline(30):
+            second_in.set()
+            first_out.wait(5)
+            seen["second alone"] = signal.getitimer(signal.ITIMER_PROF)[0]
+        second_done.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert seen["both"] > 0 and seen["second alone"] > 0, seen
+    assert signal.getitimer(signal.ITIMER_PROF)[0] == 0
+
+
+def test_an_engine_with_its_own_profiling_handler_stuck_in_one_c_call_is_stopped(tmp_path):
+    # a sampling profiler's SIGPROF handler set at import: the fault handler chained to it
+    # (a Python handler, which runs only between bytecodes), so the profiling timer never
+    # ended the process: 13 minutes until SIGKILL
+    header = SHORT_BOUND + "import signal\n\nsignal.signal(signal.SIGPROF, lambda *a: None)\n"
+    body = "        if self.turns > 3:\n            sum(range(10**15))\n"
+    game = _engine_game(tmp_path, "ph", body, header)
+    try:
+        done = _playset("simulate", game, "-n", "3", "-p", "2", timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still running after 30 s (the bound is 0.5 s)")
+    assert done.returncode != 0, done.stderr
+    assert "engine.py" in done.stderr and "apply" in done.stderr, done.stderr
