@@ -108,3 +108,57 @@ def test_an_engine_with_its_own_profiling_handler_stuck_in_one_c_call_is_stopped
         pytest.fail("still running after 30 s (the bound is 0.5 s)")
     assert done.returncode != 0, done.stderr
     assert "engine.py" in done.stderr and "apply" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("ignored", [False, True])
+def test_sighup_in_a_command_undoes_what_it_staged_as_sigterm_does(tmp_path, ignored):
+    # a closed terminal (SIGHUP) killed every command where it stood: `playset new --engine`
+    # hung up between two files left a half-made game the next `new` refused; it now stops
+    # as SIGTERM does (exit 129, what was written taken back), unless SIGHUP is ignored, as
+    # under `nohup`: then the command goes on to its end
+    import signal
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import time, toolkit.fileio as f\n"
+        "real = f.atomic_write_text\n"
+        "count = [0]\n"
+        "def slow(*a, **k):\n"
+        "    count[0] += 1\n"
+        "    if count[0] == 3:\n"
+        f"        open({str(tmp_path / 'writing')!r}, 'w').close()\n"
+        "        time.sleep(3)\n"
+        "    return real(*a, **k)\n"
+        "import toolkit.scaffold.new as n\n"
+        "n.atomic_write_text = slow\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    code = "import sys; from toolkit.cli import main; sys.argv[0] = 'playset'; main()"
+
+    def nohup():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "new", "x", "--engine"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=nohup if ignored else None,
+    )
+    deadline = time.monotonic() + 20
+    while not (tmp_path / "writing").exists():
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert any((tmp_path / "x").rglob("*"))  # two files written
+    process.send_signal(signal.SIGHUP)
+    _, err = process.communicate(timeout=20)
+    assert b"Traceback" not in err
+    if ignored:
+        assert process.returncode == 0, err
+        assert (tmp_path / "x" / "engine.py").is_file()
+    else:
+        assert process.returncode == 129, err
+        assert not (tmp_path / "x").exists() or not any((tmp_path / "x").rglob("*"))

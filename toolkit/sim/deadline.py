@@ -422,7 +422,9 @@ def _open_again(stream: Any, fd: int) -> Any:
     return io.TextIOWrapper(raw, encoding=encoding, errors="backslashreplace", line_buffering=True)
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + (
+    (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+)
 
 
 @contextmanager
