@@ -162,3 +162,21 @@ def test_sighup_in_a_command_undoes_what_it_staged_as_sigterm_does(tmp_path, ign
     else:
         assert process.returncode == 129, err
         assert not (tmp_path / "x").exists() or not any((tmp_path / "x").rglob("*"))
+
+
+def test_a_percentage_target_for_a_game_figure_is_refused_with_both_readings():
+    # `tune --objective figure.winning_margin=10%` tuned towards 0.1: a figure is the game's
+    # own number, and Playset cannot know whether it is a share; `turns_median=10 %` said
+    # "e.g. 10 " (the space kept)
+    from toolkit.sim.options import SetupError
+    from toolkit.sim.tune import parse_objective, parse_tolerance
+
+    with pytest.raises(
+        SetupError, match=r"figure.winning_margin is a figure .* \(10 as given, or 0.1"
+    ):
+        parse_objective("figure.winning_margin=10%")
+    with pytest.raises(SetupError, match=r"figure"):
+        parse_tolerance("figure.winning_margin", "5%")
+    assert parse_objective("figure.winning_margin=0.1") == ("figure.winning_margin", 0.1)
+    with pytest.raises(SetupError, match=r"e\.g\. 10$"):
+        parse_objective("turns_median=10 %")
