@@ -180,3 +180,40 @@ def test_a_percentage_target_for_a_game_figure_is_refused_with_both_readings():
     assert parse_objective("figure.winning_margin=0.1") == ("figure.winning_margin", 0.1)
     with pytest.raises(SetupError, match=r"e\.g\. 10$"):
         parse_objective("turns_median=10 %")
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_process_the_engine_forks_that_never_comes_back_ends_at_the_game_bound(tmp_path):
+    # a fork in engine code whose child loops: the child kept its game's bound entry but no
+    # watch thread ran in it and timers do not survive a fork, so it ran for ever, parented
+    # to init, after the command exited 0
+    pids = tmp_path / "pids"
+    header = SHORT_BOUND + "import os\nimport time\n"
+    body = (
+        "        if self.turns == 3 and os.fork() == 0:\n"
+        f"            with open({str(pids)!r}, 'a') as f:\n"
+        "                f.write(f'{os.getpid()}\\n')\n"
+        "            while True:\n"
+        "                time.sleep(0.05)\n"
+    )
+    game = _engine_game(tmp_path, "fk", body, header)
+    done = _playset("simulate", game, "-n", "2", "-p", "2", timeout=30)
+    assert done.returncode == 0, done.stderr
+    children = [int(pid) for pid in pids.read_text().split()]
+    assert children
+    end = time.monotonic() + 6
+    try:
+        while any(map(_alive, children)) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not [pid for pid in children if _alive(pid)], "the engine's children run on"
+    finally:
+        for pid in children:
+            if _alive(pid):
+                os.kill(pid, 9)

@@ -188,13 +188,35 @@ class _Watch:
                 cond.wait(None if wake == float("inf") else wake - now)
 
     def forked(self) -> None:
-        """In a forked child: a fresh lock (the parent's was held for the fork), no watch
-        thread yet (threads do not survive a fork), and only the bounds of the thread that
-        forked (the others are not running here)."""
+        """In a forked child: a fresh lock (the parent's was held for the fork), only the
+        bounds of the thread that forked (the others are not running here), and a watch
+        thread of its own for them (threads do not survive a fork): a child that never
+        came back (a loop in engine code) ran on for ever after the command ended."""
         me = threading.get_ident()
         kept = {key: entry for key, entry in self.bounds.items() if entry[1] == me}
         self.__init__()  # type: ignore[misc]
         self.bounds.update(kept)
+        if kept:
+            with suppress(RuntimeError):
+                self.thread = threading.Thread(target=self._run, name="game-bound", daemon=True)
+                self.thread.start()
+
+
+def _forked() -> None:
+    """In a forked child: the watch thread's bounds (`_Watch.forked`), and the timers,
+    which a fork does not pass on, set again for what is left of the game."""
+    global _STUCK_LOCK
+    _STUCK_LOCK = threading.Lock()  # another thread may have held it at the fork
+    _WATCH.forked()
+    ends = [entry[0] for entry in _WATCH.bounds.values()]
+    _IN_FLIGHT[0] = len(ends)
+    if not ends:
+        return
+    left = max(min(ends) - time.monotonic(), 0.001)
+    with suppress(ValueError, OSError):
+        if _ACTIVE and threading.current_thread() is threading.main_thread():
+            signal.setitimer(signal.ITIMER_REAL, max(_ACTIVE[-1] - time.monotonic(), 0.001))
+        signal.setitimer(signal.ITIMER_PROF, 2 * left + 3 * WATCH_GRACE)
 
 
 _WATCH = _Watch()
@@ -202,7 +224,7 @@ if hasattr(os, "register_at_fork"):  # the lock held over a fork: whole bounds i
     os.register_at_fork(
         before=lambda: _WATCH.cond.acquire(),
         after_in_parent=lambda: _WATCH.cond.release(),
-        after_in_child=lambda: _WATCH.forked(),
+        after_in_child=_forked,
     )
 
 
