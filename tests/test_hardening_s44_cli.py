@@ -217,3 +217,47 @@ def test_a_process_the_engine_forks_that_never_comes_back_ends_at_the_game_bound
         for pid in children:
             if _alive(pid):
                 os.kill(pid, 9)
+
+
+@pytest.mark.parametrize("signum", [2, 15])
+def test_a_second_stop_ends_a_game_stuck_in_one_c_call(tmp_path, signum):
+    # Python's handlers run between bytecodes only: an engine stuck in one C call held every
+    # Ctrl-C and SIGTERM until the profiling bound (twenty minutes with the real bound)
+    import signal
+
+    body = "        if self.turns > 3:\n            sum(range(10**15))\n"
+    game = _engine_game(tmp_path, "c2", body)
+    code = "import sys; from toolkit.cli import main; sys.argv[0] = 'playset'; main()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "simulate", str(game), "-n", "3", "-p", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    try:
+        end = time.monotonic() + 30
+        while _cpu_seconds(process.pid) < 2.5 and time.monotonic() < end:
+            time.sleep(0.1)  # loaded, then stuck: a second of CPU in the C call
+        time.sleep(1)
+        process.send_signal(signum)
+        time.sleep(0.5)
+        assert process.poll() is None  # the first is Python's: it waits (as before)
+        process.send_signal(signum)
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a second signal did not end it")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode in (-signum, 128 + signum)
+
+
+def _cpu_seconds(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

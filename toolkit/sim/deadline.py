@@ -71,6 +71,7 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     _ACTIVE.append(end)
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
+    _second_stop_ends()
     with _stop_when_stuck(limit), _raise_in_thread_after(limit + WATCH_GRACE):
         try:
             yield end
@@ -78,6 +79,63 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
             _ACTIVE.pop()
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+
+
+_SA_RESETHAND = 0x80000000  # Linux: the handler goes back to the default once it ran
+_SIGACTION: list[Any] = []  # [sigaction, a struct, a pointer to it], once looked up
+
+
+def _sigaction() -> list[Any]:
+    """The C library's `sigaction`, one struct for it (Linux: handler, a 1024-bit mask,
+    flags, restorer) and a pointer to that struct; an empty list elsewhere. Main thread
+    only (one struct)."""
+    if not _SIGACTION and sys.platform == "linux":
+        with suppress(Exception):
+            import ctypes
+
+            class Action(ctypes.Structure):
+                _fields_ = [
+                    ("handler", ctypes.c_void_p),
+                    ("mask", ctypes.c_ulong * (128 // ctypes.sizeof(ctypes.c_ulong))),
+                    ("flags", ctypes.c_int),
+                    ("restorer", ctypes.c_void_p),
+                ]
+
+            call = ctypes.CDLL(None, use_errno=True).sigaction
+            call.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+            action = Action()
+            _SIGACTION.extend([call, action, ctypes.byref(action)])
+    return _SIGACTION
+
+
+def _second_stop_ends() -> None:
+    """While a game plays in the main thread, a second Ctrl-C, SIGTERM or SIGHUP ends the
+    process even if the engine holds the interpreter in one C call (`sum(range(10**15))`):
+    Python's handlers run only between bytecodes, so every signal waited, for up to the
+    profiling bound (twenty minutes). The system resets each handler to its default once
+    it ran (SA_RESETHAND): the first signal is Python's to handle, as ever; a second one
+    ends the process, as a second signal does with every handler of the toolkit's. The
+    flag is left after the game (taking it back cost two more system calls through ctypes
+    per game, ~5 % of a fast engine's game); a handler set again later is checked at the
+    next game (one read per signal, a few microseconds)."""
+    found = _sigaction()
+    if found:
+        call, action, pointer = found
+        for number in STOP_SIGNALS:
+            if signal.getsignal(number) in (signal.SIG_DFL, signal.SIG_IGN, None):
+                continue
+            if call(number, None, pointer) != 0 or action.flags & _SA_RESETHAND:
+                continue
+            if action.handler in (None, 0, 1):  # the system's default, or ignored
+                continue
+            action.flags = _c_int(action.flags | _SA_RESETHAND)
+            call(number, pointer, None)
+
+
+def _c_int(flags: int) -> int:
+    """`flags` as a C int (bit 31 is the sign)."""
+    flags &= 0xFFFFFFFF
+    return flags - (1 << 32) if flags >= 1 << 31 else flags
 
 
 _STUCK_ARMED: list[bool] = []
