@@ -166,12 +166,12 @@ def test_playset_no_cache_has_one_reader(tmp_path, run_cli, monkeypatch):
         assert no_cache_env() is off and cache_off() is off, value
 
 
-@pytest.mark.parametrize(("signum", "code"), [(2, 130), (15, 143)])
+@pytest.mark.parametrize(("signum", "code"), [(2, 130), (15, 143), (1, 129)])
 def test_the_language_server_stopped_by_a_signal_exits_128_plus_it_and_leaves_no_mirror(
     tmp_path, signum, code
 ):
     # Ctrl-C ended `playset lsp` with 0 (pygls swallows KeyboardInterrupt); SIGTERM killed
-    # it and left its /tmp/playset-lsp-* mirror behind
+    # it and left its /tmp/playset-lsp-* mirror behind; SIGHUP (a closed terminal) too
     import json
     import os
     import subprocess

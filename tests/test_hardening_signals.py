@@ -144,3 +144,15 @@ def test_a_killed_main_process_takes_its_workers_with_it(tmp_path):
     while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
         time.sleep(0.1)
     assert not [pid for pid in workers if _alive(pid)], "orphaned workers"
+
+
+def test_a_closed_terminal_stops_the_run_as_sigterm_does(tmp_path):
+    # SIGHUP (the terminal closed, an ssh session dropped) reaches the main process and its
+    # workers (the terminal's process group): it killed the run where it stood, no report;
+    # now the workers leave it to the main process, which stops as for SIGTERM (exit 129)
+    process, workers = _start(tmp_path, "--workers", "2")
+    for pid in (*workers, process.pid):
+        os.kill(pid, signal.SIGHUP)
+    code, out, err = _finish(process, workers)
+    assert "E004" not in err, err
+    _check_partial(code, out, err, 128 + signal.SIGHUP)

@@ -152,10 +152,11 @@ _TERMINATED: list[int] = []
 
 
 def _terminate(signum: int, frame: object) -> None:
-    """SIGTERM (`timeout`, a CI job cancelled, an editor's stop button, `kill`) stops a
-    command as Ctrl-C does, so that what it staged is taken back the same way (an export's
-    images, a half-made `playset new`): its default ended the process where it stood, and
-    left them. A second one ends the process at once."""
+    """SIGTERM (`timeout`, a CI job cancelled, an editor's stop button, `kill`) and SIGHUP
+    (the terminal closed, an ssh session dropped) stop a command as Ctrl-C does, so that
+    what it staged is taken back the same way (an export's images, a half-made `playset
+    new`): their default ended the process where it stood, and left them. A second one
+    ends the process at once."""
     if _TERMINATED:
         os._exit(128 + signum)
     _TERMINATED.append(signum)
@@ -163,14 +164,19 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def _stop_on_sigterm() -> bool:
-    """Take SIGTERM as Ctrl-C for this command (main thread, handler not set by a caller)."""
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return False
-    try:
-        signal.signal(signal.SIGTERM, _terminate)
-    except ValueError:  # not the main thread
-        return False
-    return True
+    """Take SIGTERM and SIGHUP as Ctrl-C for this command (main thread, handler not set by
+    a caller: `nohup`'s SIG_IGN for SIGHUP stays)."""
+    taken = False
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None or signal.getsignal(number) is not signal.SIG_DFL:
+            continue
+        try:
+            signal.signal(number, _terminate)
+        except ValueError:  # not the main thread
+            return False
+        taken = True
+    return taken
 
 
 def main() -> None:
@@ -187,7 +193,7 @@ def main() -> None:
         except OSError as exc:  # typer passes on all but a broken pipe
             raise SystemExit(_output_lost(exc)) from None
     except SystemExit as done:
-        if _TERMINATED:  # stopped as by Ctrl-C (130), by SIGTERM: 143, as its default said
+        if _TERMINATED:  # stopped as by Ctrl-C (130), by SIGTERM: 143, SIGHUP: 129
             done.code = 128 + _TERMINATED[0]
         done.code = _output_written(done.code)  # before report_done, which hides a failure
         _report_done()

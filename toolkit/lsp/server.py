@@ -424,8 +424,10 @@ def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
 
 @contextlib.contextmanager
 def _stopped_by_signals(server: PlaysetServer) -> Iterator[None]:
-    """Ctrl-C or SIGTERM: the mirrors removed, then exit 128 + the signal at once (pygls
-    would wait for its reader thread, blocked on the editor's open stdin)."""
+    """Ctrl-C, SIGTERM or SIGHUP (the terminal closed; unless ignored, as `nohup` does): the
+    mirrors removed, then exit 128 + the signal at once (pygls would wait for its reader
+    thread, blocked on the editor's open stdin). SIGHUP's default left the mirror, with the
+    editor's unsaved text, in the temporary folder."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -438,6 +440,9 @@ def _stopped_by_signals(server: PlaysetServer) -> Iterator[None]:
         os._exit(128 + signum)  # no engine runs here: nothing guards os._exit
 
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    hup = getattr(signal, "SIGHUP", None)
+    if hup is not None and signal.getsignal(hup) is not signal.SIG_IGN:
+        previous[hup] = signal.getsignal(hup)
     for sig in previous:
         signal.signal(sig, stop)
     try:

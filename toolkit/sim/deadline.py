@@ -57,7 +57,10 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
     limit = GAME_SECONDS if seconds is None else seconds
     end = time.monotonic() + limit
     if threading.current_thread() is not threading.main_thread():
-        with _raise_in_thread_after(limit):
+        # a thread (a Dask worker's): the watch thread raises in it, and the profiling
+        # timer ends the process should one C call hold the interpreter (the watch thread
+        # cannot run then): without it `simulate --dask` waited for ever
+        with _stop_when_stuck(limit), _raise_in_thread_after(limit):
             yield end
         return
     if _ACTIVE:
@@ -65,38 +68,131 @@ def game_deadline(seconds: float | None = None) -> Iterator[float]:
         return
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, limit)
-    _stop_when_stuck(limit)
     _ACTIVE.append(end)
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
-    with _raise_in_thread_after(limit + WATCH_GRACE):
+    _second_stop_ends()
+    with _stop_when_stuck(limit), _raise_in_thread_after(limit + WATCH_GRACE):
         try:
             yield end
         finally:
             _ACTIVE.pop()
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGALRM, previous)
 
 
+_SA_RESETHAND = 0x80000000  # Linux: the handler goes back to the default once it ran
+_SIGACTION: list[Any] = []  # [sigaction, a struct, a pointer to it], once looked up
+
+
+def _sigaction() -> list[Any]:
+    """The C library's `sigaction`, one struct for it (Linux: handler, a 1024-bit mask,
+    flags, restorer) and a pointer to that struct; an empty list elsewhere. Main thread
+    only (one struct)."""
+    if not _SIGACTION and sys.platform == "linux":
+        with suppress(Exception):
+            import ctypes
+
+            class Action(ctypes.Structure):
+                _fields_ = [
+                    ("handler", ctypes.c_void_p),
+                    ("mask", ctypes.c_ulong * (128 // ctypes.sizeof(ctypes.c_ulong))),
+                    ("flags", ctypes.c_int),
+                    ("restorer", ctypes.c_void_p),
+                ]
+
+            call = ctypes.CDLL(None, use_errno=True).sigaction
+            call.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+            action = Action()
+            _SIGACTION.extend([call, action, ctypes.byref(action)])
+    return _SIGACTION
+
+
+def _second_stop_ends() -> None:
+    """While a game plays in the main thread, a second Ctrl-C, SIGTERM or SIGHUP ends the
+    process even if the engine holds the interpreter in one C call (`sum(range(10**15))`):
+    Python's handlers run only between bytecodes, so every signal waited, for up to the
+    profiling bound (twenty minutes). The system resets each handler to its default once
+    it ran (SA_RESETHAND): the first signal is Python's to handle, as ever; a second one
+    ends the process, as a second signal does with every handler of the toolkit's. The
+    flag is left after the game (taking it back cost two more system calls through ctypes
+    per game, ~5 % of a fast engine's game); a handler set again later is checked at the
+    next game (one read per signal, a few microseconds)."""
+    found = _sigaction()
+    if found:
+        call, action, pointer = found
+        for number in STOP_SIGNALS:
+            if signal.getsignal(number) in (signal.SIG_DFL, signal.SIG_IGN, None):
+                continue
+            if call(number, None, pointer) != 0 or action.flags & _SA_RESETHAND:
+                continue
+            if action.handler in (None, 0, 1):  # the system's default, or ignored
+                continue
+            action.flags = _c_int(action.flags | _SA_RESETHAND)
+            call(number, pointer, None)
+
+
+def _c_int(flags: int) -> int:
+    """`flags` as a C int (bit 31 is the sign)."""
+    flags &= 0xFFFFFFFF
+    return flags - (1 << 32) if flags >= 1 << 31 else flags
+
+
 _STUCK_ARMED: list[bool] = []
+_STUCK_LOCK = threading.Lock()
+_IN_FLIGHT = [0]  # games of this process (any thread) within a bound now
 
 
-def _stop_when_stuck(limit: float) -> None:
-    """The last resort for the main thread: one C call that never looks at signals and
-    never lets another thread run (`sum(range(10**15))`, `sorted` of a huge range) is out
-    of reach of both the timer signal's handler and the watch thread, for hours. A profiling
-    timer counts this process's CPU time and its signal, left to the system, ends the
-    process; the interpreter's fault handler first writes where each thread was (C code,
-    no Python needed). The bound is twice the game's, and CPU time, so an engine whose
-    own threads work in parallel is not stopped before its wall-clock bound."""
+@contextmanager
+def _stop_when_stuck(limit: float) -> Iterator[None]:
+    """The last resort: one C call that never looks at signals and never lets another
+    thread run (`sum(range(10**15))`, `sorted` of a huge range) is out of reach of both the
+    timer signal's handler and the watch thread, for hours. A profiling timer counts this
+    process's CPU time and its signal, left to the system, ends the process, whichever
+    thread is stuck; the interpreter's fault handler first writes where each thread was (C
+    code, no Python needed). The bound is twice the game's, and CPU time, so an engine whose
+    own threads work in parallel is not stopped before its wall-clock bound.
+
+    The timer is one per process and a threaded worker may play several games at once:
+    each game that starts sets it again (a stuck game holds the interpreter, so no other
+    starts after it), and it is cancelled when the last game in flight ends."""
+    with _STUCK_LOCK:
+        _own_profiling_signal()
+        _IN_FLIGHT[0] += 1
+        signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
+    try:
+        yield
+    finally:
+        with _STUCK_LOCK:
+            _IN_FLIGHT[0] -= 1
+            if _IN_FLIGHT[0] <= 0:
+                _IN_FLIGHT[0] = 0
+                signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _own_profiling_signal() -> None:
+    """The profiling timer's signal is the fault handler's, then the system's default
+    (which ends the process): registered once per process, and again if an engine set a
+    handler of its own (a sampling profiler's at import: its Python handler only ran
+    between bytecodes, and the fault handler chained to it, so an engine stuck in one C
+    call was never stopped). Only the main thread can set a handler; elsewhere an engine
+    cannot have set one either."""
+    import faulthandler
+
+    handler = signal.getsignal(signal.SIGPROF)
+    if handler not in (signal.SIG_DFL, None):
+        if threading.current_thread() is not threading.main_thread():
+            return
+        with suppress(RuntimeError, ValueError, OSError):
+            if _STUCK_ARMED:
+                faulthandler.unregister(signal.SIGPROF)
+            signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    elif _STUCK_ARMED:
+        return
+    with suppress(RuntimeError, ValueError, OSError):  # no stderr: end without a word
+        faulthandler.register(signal.SIGPROF, all_threads=True, chain=True)
     if not _STUCK_ARMED:
-        import faulthandler
-
-        with suppress(RuntimeError, ValueError, OSError):  # no stderr: end without a word
-            faulthandler.register(signal.SIGPROF, all_threads=True, chain=True)
         _STUCK_ARMED.append(True)
-    signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
 
 
 class _Watch:
@@ -150,13 +246,35 @@ class _Watch:
                 cond.wait(None if wake == float("inf") else wake - now)
 
     def forked(self) -> None:
-        """In a forked child: a fresh lock (the parent's was held for the fork), no watch
-        thread yet (threads do not survive a fork), and only the bounds of the thread that
-        forked (the others are not running here)."""
+        """In a forked child: a fresh lock (the parent's was held for the fork), only the
+        bounds of the thread that forked (the others are not running here), and a watch
+        thread of its own for them (threads do not survive a fork): a child that never
+        came back (a loop in engine code) ran on for ever after the command ended."""
         me = threading.get_ident()
         kept = {key: entry for key, entry in self.bounds.items() if entry[1] == me}
         self.__init__()  # type: ignore[misc]
         self.bounds.update(kept)
+        if kept:
+            with suppress(RuntimeError):
+                self.thread = threading.Thread(target=self._run, name="game-bound", daemon=True)
+                self.thread.start()
+
+
+def _forked() -> None:
+    """In a forked child: the watch thread's bounds (`_Watch.forked`), and the timers,
+    which a fork does not pass on, set again for what is left of the game."""
+    global _STUCK_LOCK
+    _STUCK_LOCK = threading.Lock()  # another thread may have held it at the fork
+    _WATCH.forked()
+    ends = [entry[0] for entry in _WATCH.bounds.values()]
+    _IN_FLIGHT[0] = len(ends)
+    if not ends:
+        return
+    left = max(min(ends) - time.monotonic(), 0.001)
+    with suppress(ValueError, OSError):
+        if _ACTIVE and threading.current_thread() is threading.main_thread():
+            signal.setitimer(signal.ITIMER_REAL, max(_ACTIVE[-1] - time.monotonic(), 0.001))
+        signal.setitimer(signal.ITIMER_PROF, 2 * left + 3 * WATCH_GRACE)
 
 
 _WATCH = _Watch()
@@ -164,7 +282,7 @@ if hasattr(os, "register_at_fork"):  # the lock held over a fork: whole bounds i
     os.register_at_fork(
         before=lambda: _WATCH.cond.acquire(),
         after_in_parent=lambda: _WATCH.cond.release(),
-        after_in_child=lambda: _WATCH.forked(),
+        after_in_child=_forked,
     )
 
 
@@ -384,14 +502,17 @@ def _open_again(stream: Any, fd: int) -> Any:
     return io.TextIOWrapper(raw, encoding=encoding, errors="backslashreplace", line_buffering=True)
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + (
+    (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+)
 
 
 @contextmanager
 def same_signals() -> Iterator[None]:
     """Run engine code and put back the Ctrl-C and SIGTERM handlers it may change: an
     engine's `signal.signal(SIGINT, SIG_IGN)` switched Ctrl-C off for the whole run (only
-    the main thread can set handlers, so elsewhere this does nothing)."""
+    the main thread can set handlers, so elsewhere this does nothing). SIGPROF, once a game
+    bound uses it, goes back to the fault handler (`_own_profiling_signal`)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -403,6 +524,9 @@ def same_signals() -> Iterator[None]:
             if handler is not None and signal.getsignal(number) is not handler:
                 with suppress(ValueError, OSError):
                     signal.signal(number, handler)
+        if _STUCK_ARMED:  # the profiling timer's signal: the fault handler's again
+            with _STUCK_LOCK:
+                _own_profiling_signal()
 
 
 @contextmanager

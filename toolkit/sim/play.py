@@ -127,7 +127,8 @@ def _worker_died(config: SimConfig) -> Exception:
 
     message = (
         "a worker process ended abruptly while playing (the engine called os._exit(), "
-        "crashed the interpreter, or the system stopped it for lack of memory); "
+        "crashed the interpreter, held it in one call far past the game's time bound, "
+        "or the system stopped it for lack of memory); "
         "`--workers 1` plays the games here, one after another"
     )
     where = display_path(config.game_dir / "game.yaml")

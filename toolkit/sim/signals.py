@@ -1,4 +1,4 @@
-"""Stopping a run: Ctrl-C or SIGTERM raises in the main process (a second one ends it),
+"""Stopping a run: Ctrl-C, SIGTERM or SIGHUP raises in the main process (a second one ends it),
 local pool workers leave both to the main process and die with it.
 
 Every executor and the one simulation path (toolkit.sim.play) share these, so a stop looks
@@ -21,6 +21,8 @@ class _Signalled(KeyboardInterrupt):
         self.signum = signum
 
 
+_HUP = (signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()
+
 _STOP: list[int] = []  # signals received: a stop stays requested even if a library
 # swallowed the KeyboardInterrupt (the run checks it between games)
 
@@ -42,13 +44,16 @@ def stop_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, *_HUP)}
     outermost = previous[signal.SIGTERM] is not _raise_signal
     if outermost:
         _STOP.clear()
     signal.signal(signal.SIGTERM, _raise_signal)
     if previous[signal.SIGINT] in (signal.default_int_handler, _raise_signal):
         signal.signal(signal.SIGINT, _raise_signal)
+    for hup in _HUP:  # a closed terminal stops as SIGTERM does; `nohup`'s SIG_IGN stays
+        if previous[hup] not in (signal.SIG_IGN, None):
+            signal.signal(hup, _raise_signal)
     try:
         yield
     finally:
@@ -88,6 +93,8 @@ def worker_init() -> None:
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for hup in _HUP:  # a closed terminal signals the whole group: the main process stops us
+        signal.signal(hup, signal.SIG_IGN)
     try:
         import ctypes
 

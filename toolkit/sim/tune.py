@@ -113,13 +113,28 @@ def _no_percent(key: str, given: str, raw: str) -> None:
         return
     from toolkit.sim.metrics import METRICS
 
+    number = raw.strip().removesuffix("%").strip()
+    if key.partition(".")[0] == "figure":  # the game's own number: a share or not, unknown
+        share = _as_share(number)
+        raise SetupError(
+            f"{given}: {key} is a figure of the game's, compared as the engine gives it;"
+            f" Playset cannot tell whether it is a share: write the number without %"
+            f" ({number} as given, or {share} if the figure is a share)"
+        )
     entry = METRICS.load().get(key)
     if entry is not None and entry.kind not in ("", "rate"):
-        number = raw.strip().removesuffix("%")
         raise SetupError(
             f"{given}: {key} ({entry.label}) is a {entry.kind}, not a rate (a share of "
             f"games): write it without %, e.g. {number}"
         )
+
+
+def _as_share(number: str) -> str:
+    """`10` → `0.1` (for a message; the text itself when it is no number)."""
+    try:
+        return f"{float(number) / 100:g}"
+    except ValueError:
+        return number
 
 
 def _parse_target(text: str) -> tuple[str, float]:
