@@ -209,6 +209,51 @@ def test_close_spaces_are_nudged_apart_on_paper_only():
     assert before == {s.id: (s.lat, s.lon) for s in model.spaces}
 
 
+def _variant(how: str) -> GraphBoard:
+    """The bundled map as is, its spaces piled on one spot (crowded, its names within
+    bounds), or doubled with the copies piled apart (crowded, names past MAX_LABEL_WORK)."""
+    model = board("whisky-game")
+    if how == "as is":
+        return model
+    piled = [s.model_copy(update={"lat": 50.0, "lon": 1.0}) for s in model.spaces]
+    if how == "one spot":
+        return model.model_copy(update={"spaces": piled})
+    copies = [s.model_copy(update={"id": f"{s.id}-2", "lat": 51.0}) for s in piled]
+    return model.model_copy(update={"spaces": piled + copies})
+
+
+@pytest.mark.parametrize("how", ["as is", "one spot", "doubled"])
+def test_the_fit_check_says_what_the_whole_layout_says(how, monkeypatch):
+    # P016's warning for a map past its layout's work bounds ran the whole layout (names,
+    # title, legend placed) whenever 130 spaces could reach a bound; it now spreads only
+    # when the spaces could crowd and places names only when their work could pass its
+    # bound: the findings are those of the whole layout
+    model = _variant(how)
+    look = board_look(game("whisky-game"), model, "en")
+    found = graph.problems(model, look, True)
+    monkeypatch.setattr(graph, "_may_crowd", lambda board: True)
+    monkeypatch.setattr(graph, "_may_unweigh", lambda board, look: True)
+    assert found == graph.problems(model, look, True)
+    said = " ".join(message for _path, message, _error in found)
+    assert ("may touch" in said) == (how != "as is")
+    assert ("names are put east" in said) == (how == "doubled")
+
+
+def test_validate_places_no_name_to_know_the_bundled_map_fits(monkeypatch):
+    # the names' work of the bundled map (100 named spaces, 137 road segments) is bounded
+    # below MAX_LABEL_WORK by counting: validate spent 4 % of its instructions on the
+    # Whisky Game placing names, title and legend to learn that nothing went unweighed
+    model = board("whisky-game")
+    look = board_look(game("whisky-game"), model, "en")
+
+    def placed(*args):
+        raise AssertionError("names placed")
+
+    monkeypatch.setattr(graph, "_place_labels", placed)
+    monkeypatch.setattr(graph, "_place_box", placed)
+    assert graph.problems(model, look, True) == []
+
+
 def test_kind_words_prefer_the_style_then_the_glossary():
     look = board_look(game("whisky-game"), board("whisky-game"), "fr")
     assert look.space("resource").label == "Case de ressources"  # glossary term resource-space

@@ -121,10 +121,13 @@ def _too_close(spots: list[Spot], work: _Work | None = None) -> list[tuple[int, 
     """Pairs closer than they may be on paper, with the factor that would free each (the
     pairs found until `work` runs out)."""
     work = work if work is not None else _Work()
-    cell = 2 * max(s.reach for s in spots) + GAP
+    reach = [s.reach for s in spots]
+    cell = 2 * max(reach) + GAP
     buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
     for i, s in enumerate(spots):
         buckets[(int(s.x // cell), int(s.y // cell))].append(i)
+    xs = [s.x for s in spots]
+    ys = [s.y for s in spots]
     out: list[tuple[int, int, float]] = []
     for (cx, cy), members in sorted(buckets.items()):
         near = [
@@ -133,16 +136,14 @@ def _too_close(spots: list[Spot], work: _Work | None = None) -> list[tuple[int, 
         for i in members:
             if not work.spend(len(near)):
                 return out
-            for dx in (-1, 0, 1):
-                for dy in (-1, 0, 1):
-                    for j in buckets.get((cx + dx, cy + dy), ()):
-                        if j <= i:
-                            continue
-                        a, b = spots[i], spots[j]
-                        d = math.hypot(b.x - a.x, b.y - a.y)
-                        need = a.reach + b.reach + GAP
-                        if d < need:
-                            out.append((i, j, need / max(d, need / 4)))
+            ax, ay, ra = xs[i], ys[i], reach[i]
+            for j in near:  # the cells around, in order
+                if j <= i:
+                    continue
+                d = math.hypot(xs[j] - ax, ys[j] - ay)
+                need = ra + reach[j] + GAP
+                if d < need:
+                    out.append((i, j, need / max(d, need / 4)))
     return out
 
 
@@ -453,6 +454,14 @@ def _named(s: Spot, prefix: str | None) -> bool:
 
 def plan_graph(board: GraphBoard, look: Look) -> Plan:
     """Project, scale, nudge and label: the whole layout, computed once."""
+    plan, arcs = _spaced(board, look)
+    _surround(plan, arcs)
+    return plan
+
+
+def _spaced(board: GraphBoard, look: Look) -> tuple[Plan, list[tuple[str, str, str]]]:
+    """The plan with its spaces projected, scaled, spread and nudged (`crowded` said), and
+    the arcs to bow: nothing placed around the spaces yet."""
     coords, geographic = _project(board.spaces)
     xs = [p[0] for p in coords.values()]
     ys = [p[1] for p in coords.values()]
@@ -462,12 +471,13 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
     left = (width - span_x * scale) / 2 - min(xs) * scale
     bottom = (height - span_y * scale) / 2 - min(ys) * scale
     regions = {r.id: r.colour for r in board.regions}
+    styles = {kind: look.space(kind) for kind in {s.kind for s in board.spaces}}
     spots = {
         s.id: Spot(
             s,
             coords[s.id][0] * scale + left,
             coords[s.id][1] * scale + bottom,
-            look.space(s.kind),
+            styles[s.kind],
             regions.get(s.region) if s.region else None,
             "start" in s.tags,
         )
@@ -479,6 +489,11 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
     routes, arcs, links = _lines(board, look)
     plan = Plan(board, look, width, height, spots, links, routes, [], scale if geographic else 0.0)
     plan.crowded = work.pairs < 0
+    return plan, arcs
+
+
+def _surround(plan: Plan, arcs: list[tuple[str, str, str]]) -> None:
+    """Bow the arcs and place the title, the legend and the names around the spaces."""
     plan.arcs = _arcs(plan, arcs)
     tw, th = _title_size(plan)
     plan.title_box = _place_box(plan, tw, th, ["tl", "tr", "bl", "br"], [])
@@ -486,7 +501,6 @@ def plan_graph(board: GraphBoard, look: Look) -> Plan:
     lw, lh = _legend_size(plan)
     plan.legend_box = _place_box(plan, lw, lh, ["br", "bl", "tr", "tl"], [plan.title_box])
     _place_labels(plan)
-    return plan
 
 
 def _lines(
@@ -537,10 +551,13 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
                 True,
             )
         )
-    if laid_out and _may_reach_bounds(board):
+    crowding, labelling = laid_out and _may_crowd(board), laid_out and _may_unweigh(board, look)
+    if labelling:  # the names' work is known by placing them
         plan = plan_graph(board, look)
     else:
         plan = _framed(board, look, width, height)
+        if crowding:  # the spreading's work is known by spreading; no name goes unweighed
+            plan.crowded = _spaced(board, look)[0].crowded
     lw, lh = _legend_size(plan)
     if lw > room_w or lh > room_h:
         rows = [r for r in plan.legend_rows if r[0] != "gap"]
@@ -575,13 +592,30 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
     return found
 
 
-def _may_reach_bounds(board: GraphBoard) -> bool:
-    """Whether laying out `board` could reach MAX_PAIRS or MAX_LABEL_WORK: each round of
-    spreading (60) and nudging (600) compares each space with at most every other; each name
-    weighs at most 9 times every space, name and road."""
+def _may_crowd(board: GraphBoard) -> bool:
+    """Whether spreading and nudging `board` could reach MAX_PAIRS: each round of spreading
+    (60) and nudging (600) compares each space with at most every other."""
     n = len(board.spaces)
-    roads = len(board.links) + sum(max(len(r.stops) - 1, 0) for r in board.routes)
-    return 660 * n * n > MAX_PAIRS or 9 * n * (2 * n + 2 + roads) > MAX_LABEL_WORK
+    return 660 * n * n > MAX_PAIRS
+
+
+def _may_unweigh(board: GraphBoard, look: Look) -> bool:
+    """Whether placing the names of `board` could reach MAX_LABEL_WORK, from what
+    `_place_labels` may spend at most: the k-th name placed weighs (once, then 8 times more
+    for those near it) at most every space, every road segment, the title, the legend and
+    the k names before it. Below this bound no name goes unweighed, wherever the spaces
+    lie, so the layout need not run to know it."""
+    prefix = look.style.unnamed_prefix
+    styles = {kind: look.space(kind) for kind in {s.kind for s in board.spaces}}
+    named = sum(
+        1
+        for s in board.spaces
+        if styles[s.kind].named and not (prefix and s.name.startswith(prefix))
+    )
+    routes, _arcs, links = _lines(board, look)
+    segments = sum(max(len(chain) - 1, 0) for _kind, chain in links + routes)
+    each = len(board.spaces) + segments + 2
+    return 9 * (named * each + named * (named - 1) // 2) > MAX_LABEL_WORK
 
 
 def _framed(board: GraphBoard, look: Look, width: float, height: float) -> Plan:
