@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.conftest import REPO
@@ -55,3 +57,56 @@ def test_a_printed_word_over_the_bound_is_still_refused_where_it_is(heroes, body
     with pytest.raises(RulebookError, match="a word of 1,001 characters") as caught:
         render_markdown(heroes, "en", "# T\n\n" + body)
     assert (caught.value.line, caught.value.col) == where
+
+
+# --- M3: a rules text in none of the game's languages; game.files.rulebook ---------------
+
+
+def _with_rules_text(game, text: str = "{de: Hallo}"):
+    manifest = game / "game.yaml"
+    yaml = manifest.read_text(encoding="utf-8")
+    manifest.write_text(yaml.replace("  target: 10\n", f"  target: 10\n  intro: {text}\n"))
+    return manifest
+
+
+def test_a_rules_text_in_none_of_the_games_languages_is_never_printed_as_a_dict(game):
+    # `intro: {de: Hallo}` in a game of fr/es/en printed "{'de': 'Hallo'}" in every
+    # rulebook (a Python dict's repr), silently
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook_source import RulebookError, render_markdown
+
+    _with_rules_text(game)
+    loaded = load_game(game)
+    with pytest.raises(RulebookError, match="table of values") as caught:
+        render_markdown(loaded, "en", "# T\n\nIntro: {{ rules.intro }}\n")
+    assert caught.value.line == 3
+    assert "{'de'" not in str(caught.value)
+    # its entries still print, and so does a text in the game's languages
+    assert "Hallo" in render_markdown(loaded, "en", "# T\n\n{{ rules.intro.de }}\n")
+
+
+def test_validate_says_where_a_rules_text_names_none_of_the_games_languages(game, run_cli):
+    manifest = _with_rules_text(game)
+    line = manifest.read_text(encoding="utf-8").splitlines().index("  intro: {de: Hallo}") + 1
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    found = [d for d in json.loads(result.output) if d["code"] == "T003"]
+    assert [(d["file"], d["line"], d["col"]) for d in found] == [(str(manifest), line, 11)], found
+    assert "fr, es, en" in found[0]["message"] and "intro" in found[0]["message"]
+
+
+@pytest.mark.parametrize("text", ["{red: d6, blu: d8}", "{en: Hello, fr: Salut}", "{hp: '3'}"])
+def test_a_free_rules_tree_of_short_keys_is_no_text_in_another_language(game, run_cli, text):
+    # keys that are no language babel knows (red, blu, hp), or a text in the game's
+    # languages: no T003
+    _with_rules_text(game, text)
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert [d for d in json.loads(result.output) if d["code"] == "T003"] == []
+
+
+def test_game_files_rulebook_prints_the_path_of_the_language_printed(heroes):
+    # before 6e36ec9 (session 43) `{{ game.files.rulebook }}` printed the rulebook's path in
+    # the language printed; it then printed the dict of every language's path
+    from toolkit.render.rulebook_source import render_markdown
+
+    assert render_markdown(heroes, "en", "{{ game.files.rulebook }}") == "rulebook/en.md"
+    assert render_markdown(heroes, "fr", "{{ game.files.rulebook }}") == "rulebook/fr.md"

@@ -255,7 +255,8 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         raise RulebookError(f"{shown}{exc}{known}", line, col) from exc
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
-        raise RulebookError(f"{type(exc).__name__}: {template_bounds.said(exc)}", line) from exc
+        kind = "" if isinstance(exc, template_bounds.PrintedTable) else f"{type(exc).__name__}: "
+        raise RulebookError(f"{kind}{template_bounds.said(exc)}", line) from exc
     _refuse_long_word(text)
     _refuse_too_long(text)
     _refuse_wide_table(text)
