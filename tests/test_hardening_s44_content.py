@@ -110,3 +110,67 @@ def test_game_files_rulebook_prints_the_path_of_the_language_printed(heroes):
 
     assert render_markdown(heroes, "en", "{{ game.files.rulebook }}") == "rulebook/en.md"
     assert render_markdown(heroes, "fr", "{{ game.files.rulebook }}") == "rulebook/fr.md"
+
+
+# --- Lows ------------------------------------------------------------------------------
+
+
+def _sheet_game(game, run_cli):
+    """The base game with its deck converted to a CSV sheet, a French text ending `!` with a
+    plain space before it (T010, fixable) and unlike the source's end (T013)."""
+    deck = game / "decks" / "cards.yaml"
+    assert run_cli("convert", str(deck), "--to", "csv").exit_code == 0
+    deck.unlink()
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("decks/cards.yaml", "decks/cards.csv")
+    )
+    sheet = game / "decks" / "cards.csv"
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    header = lines[0].split(",")
+    column = header.index("text.fr")
+    cells = lines[1].split(",")
+    cells[column] = "Gagnez vite !"
+    lines[1] = ",".join(cells)
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return sheet, cell_name_of(2, column + 1)
+
+
+def cell_name_of(row: int, col: int) -> str:
+    from toolkit.diagnostics.diagnostic import cell_name
+
+    return cell_name(row, col)
+
+
+def test_a_cached_validate_names_a_sheet_cell_as_the_cold_run_does(
+    game, run_cli, tmp_path, monkeypatch
+):
+    # the findings cache kept a finding's line and column but not its sheet: a warm run
+    # said `decks/cards.csv:2:5: T010 …` where the cold one said `decks/cards.csv:E2: T010 …`
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    sheet, cell = _sheet_game(game, run_cli)
+    cold = run_cli("validate", str(game))
+    assert f"cards.csv:{cell}: T010" in cold.output, cold.output
+    warm = run_cli("validate", str(game))
+    assert warm.output == cold.output
+    assert run_cli("validate", str(game), "--format", "json").output == (
+        run_cli("validate", str(game), "--no-cache", "--format", "json").output
+    )
+
+
+def test_i18n_fix_applies_the_fix_it_offers_in_a_sheet(game, run_cli):
+    # T010 on a sheet's cell said "`playset i18n fix` can apply this", and `i18n fix` said
+    # "nothing to fix": the fixer skipped sheets
+    sheet, cell = _sheet_game(game, run_cli)
+    before = sheet.read_bytes()
+    shown = run_cli("i18n", "fix", str(game))
+    assert "nothing to fix" not in shown.output
+    assert "Gagnez vite⍽!" in shown.output and "decks/cards.csv" in shown.output
+    assert sheet.read_bytes() == before  # a diff only
+    assert run_cli("i18n", "fix", str(game), "--write").exit_code == 0
+    text = sheet.read_text(encoding="utf-8")
+    assert "Gagnez vite\u202f!" in text
+    assert text.replace("Gagnez vite\u202f!", "Gagnez vite !").encode() == before
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert not [d for d in json.loads(result.output) if d["code"] == "T010"]
