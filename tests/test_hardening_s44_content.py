@@ -174,3 +174,18 @@ def test_i18n_fix_applies_the_fix_it_offers_in_a_sheet(game, run_cli):
     assert text.replace("Gagnez vite\u202f!", "Gagnez vite !").encode() == before
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     assert not [d for d in json.loads(result.output) if d["code"] == "T010"]
+
+
+@pytest.mark.parametrize(
+    "line", ["See ![the map](map.png) here.", "| a | ![x](pic.png) |", "Gagnez ![x](pic.png)"]
+)
+def test_the_mark_of_a_markdown_image_is_no_punctuation(line):
+    # T012 "no space before '!'" at every Markdown image of an English rulebook (and T010
+    # wanted a narrow no-break space before it in French); R012 says what an image does
+    from toolkit.checks.rulebook import _typography
+
+    for lang in ("en", "fr"):
+        assert list(_typography("rulebook/x.md", lang, f"# T\n\n{line}\n")) == []
+    # a real '!' is still seen
+    found = list(_typography("rulebook/x.md", "en", "# T\n\nWin !\n"))
+    assert [(d.code, d.span.line, d.span.col) for d in found] == [("T012", 3, 5)]
