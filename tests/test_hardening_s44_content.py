@@ -189,3 +189,30 @@ def test_the_mark_of_a_markdown_image_is_no_punctuation(line):
     # a real '!' is still seen
     found = list(_typography("rulebook/x.md", "en", "# T\n\nWin !\n"))
     assert [(d.code, d.span.line, d.span.col) for d in found] == [("T012", 3, 5)]
+
+
+def _gif_with_comment(blocks: int) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("P", (4, 4)).save(buf, "GIF")
+    gif = buf.getvalue()
+    at = 13 + 3 * (2 << (gif[10] & 7)) if gif[10] & 0x80 else 13  # after the colour table
+    return gif[:at] + b"\x21\xfe" + b"\x01x" * blocks + b"\x00" + gif[at:]
+
+
+def test_a_gif_whose_comment_holds_very_many_blocks_is_refused_before_pillow_reads_it(tmp_path):
+    # Pillow reads a GIF's comment block by block in Python when it opens the file: 8 M
+    # one-byte blocks (16 MB) cost 3.6 to 5.6 s of CPU per open, up to three opens per
+    # picture in validate
+    from toolkit.render import pictures
+
+    big = tmp_path / "big.gif"
+    big.write_bytes(_gif_with_comment(10_001))
+    size, why = pictures.problem(big, tmp_path)
+    assert size is None and why is not None and "10,000 data blocks" in why
+    fine = tmp_path / "fine.gif"
+    fine.write_bytes(_gif_with_comment(10_000))
+    assert pictures.problem(fine, tmp_path) == ((4, 4), None)
