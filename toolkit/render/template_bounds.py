@@ -326,7 +326,7 @@ def guard_finalize(value: Any) -> Any:
     `str()` builds it (a list that holds one big list many times)."""
     if value.__class__ is str:
         return value
-    if getattr(value, "_items_as_attributes", False):  # a content View (render.context)
+    if getattr(value.__class__, "_items_as_attributes", False):  # a content View (context)
         raise PrintedTable(_table_printed(value))
     if isinstance(value, list | tuple | dict | set | frozenset | Mapping) and (
         weigh(value) > MAX_STRING
