@@ -216,3 +216,17 @@ def test_a_gif_whose_comment_holds_very_many_blocks_is_refused_before_pillow_rea
     fine = tmp_path / "fine.gif"
     fine.write_bytes(_gif_with_comment(10_000))
     assert pictures.problem(fine, tmp_path) == ((4, 4), None)
+
+
+def test_a_layout_printing_a_table_of_values_is_a_finding_at_its_text(tmp_path, run_cli):
+    # `{{ rules }}` (a view) printed Python's text of a dict on the card, silently
+    from tests.conftest import copy_game
+
+    heroes = copy_game(REPO / "content" / "drinking-heroes", tmp_path / "heroes")
+    layout = heroes / "layouts" / "dh-spell.yaml"
+    source = layout.read_text(encoding="utf-8")
+    layout.write_text(source.replace('"{{ card.text }}"', '"{{ rules }}"'))
+    result = run_cli("validate", str(heroes), "--no-cache", "--format", "json")
+    found = [d for d in json.loads(result.stdout) if "table of values" in d["message"]]
+    assert found and {(d["code"], d["line"]) for d in found} == {("P003", 40)}, result.stdout
+    assert all(d["file"].endswith("layouts/dh-spell.yaml") for d in found)
