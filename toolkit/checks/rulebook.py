@@ -64,7 +64,9 @@ def _own_fault(game: Game, exc: RulebookError) -> bool:
 # Template code, inline code and link targets keep their punctuation as written.
 # a link's target stops at the next `](`: `[^)\n]*` alone scanned from every unclosed `](` to
 # the end of its line (15,000 a line: seconds a paragraph)
-_NOT_PROSE = re.compile(rf"{TEMPLATE_CODE_MASK}|`[^`\n]*`|\]\((?:(?!\]\()[^)\n])*\)", re.DOTALL)
+_NOT_PROSE = re.compile(
+    rf"{TEMPLATE_CODE_MASK}|`[^`\n]*`|\]\((?:(?!\]\()[^)\n])*\)|!(?=\[)", re.DOTALL
+)  # template code, inline code, a link's target, an image's `!` (no punctuation: R012's)
 
 
 def _blanked(found: re.Match[str]) -> str:

@@ -63,7 +63,7 @@ from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
 from toolkit.fileio import MAX_DEPTH
 from toolkit.usercache import SignedStore, cache_root
 
-FORMAT = "playset-findings-1"
+FORMAT = "playset-findings-2"  # 2: a finding keeps its sheet and its span's own file
 STORE = "validate"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 MAX_FILES = 20_000
@@ -483,18 +483,31 @@ def _files_digest(files: Sequence[str]) -> str:
 
 def _to_record(d: Diagnostic) -> list[object]:
     s = d.span
-    return [d.file, d.code, d.message, d.severity.value, s.line, s.col, s.end_line, s.end_col]
+    return [
+        d.file,
+        d.code,
+        d.message,
+        d.severity.value,
+        s.line,
+        s.col,
+        s.end_line,
+        s.end_col,
+        s.sheet,  # a cell of a sheet is said `cards!E3`, not `3:5`
+        s.file,
+    ]
 
 
 def _from_record(r: list[object]) -> Diagnostic:
-    file, code, message, severity, line, col, end_line, end_col = r
+    file, code, message, severity, line, col, end_line, end_col, sheet, own = r
     if not all(isinstance(v, str) for v in (file, code, message, severity)):
         raise ValueError("not a finding")
     if not all(isinstance(v, int) for v in (line, col)):
         raise ValueError("not a finding")
     if not all(v is None or isinstance(v, int) for v in (end_line, end_col)):
         raise ValueError("not a finding")
-    span = Span(line, col, end_line, end_col)  # type: ignore[arg-type]
+    if not all(v is None or isinstance(v, str) for v in (sheet, own)):
+        raise ValueError("not a finding")
+    span = Span(line, col, end_line, end_col, sheet, own)  # type: ignore[arg-type]
     return Diagnostic(file, code, message, Severity(severity), span)  # type: ignore[arg-type]
 
 

@@ -9,9 +9,11 @@ from pathlib import Path
 
 from toolkit.checks.translation.typography import apply_fixes, safe_fixes
 from toolkit.content.game import Game, LoadedFile
-from toolkit.content.sheets import is_sheet
+from toolkit.content.sheets.load import SheetDocument
 from toolkit.content.walk import collect
 from toolkit.fileio import write_many
+from toolkit.i18n.sheet_edit import apply_sheet_edits
+from toolkit.i18n.sheet_refusal import sheet_refusal
 from toolkit.i18n.yaml_edit import Edit, apply_edits, read_source, refusal
 
 
@@ -22,6 +24,8 @@ class FilePatch:
     new_text: str
     root: Path
     """The game folder the file is read from (and only from)."""
+    outputs: dict[Path, str | bytes] | None = None
+    """A sheet's new files (the sheet, its keys file): a sheet's cells are fixed in place."""
 
     @property
     def path(self) -> Path:
@@ -29,6 +33,18 @@ class FilePatch:
         return self.file.doc.path
 
     def diff(self) -> str:
+        if self.outputs is not None:  # a sheet (ODS and XLSX are no text): cell by cell
+            doc = self.file.doc
+            assert doc is not None
+            return (
+                "".join(
+                    f"{self.file.rel}:{doc.span(edit.path).cell or '/'.join(map(str, edit.path))}"
+                    f" becomes: {edit.value}\n"
+                    for edit in self.edits
+                )
+                .replace("\u202f", "⍽")
+                .replace("\u00a0", "·")
+            )
         old = read_source(self.path, self.root)
         lines = difflib.unified_diff(
             old.splitlines(keepends=True),
@@ -38,26 +54,46 @@ class FilePatch:
         )
         return "".join(lines).replace("\u202f", "⍽").replace("\u00a0", "·")
 
+    def files(self) -> list[tuple[Path, bytes]]:
+        """The paths and new bytes this patch writes."""
+        if self.outputs is None:
+            return [(self.path, self.new_text.encode("utf-8"))]
+        return [
+            (path, data if isinstance(data, bytes) else data.encode("utf-8"))
+            for path, data in self.outputs.items()
+        ]
+
 
 def plan_fixes(game: Game) -> list[FilePatch]:
-    """One patch per file that has fixable typography."""
+    """One patch per file that has fixable typography (a sheet's cells edited in the sheet,
+    as `i18n import` edits them)."""
     by_file: dict[int, tuple[LoadedFile, list[Edit]]] = {}
     grouped: dict[int, list[Edit]] = defaultdict(list)
     for text in collect(game).texts:
         for lang, value in text.value.items():
             fixed = apply_fixes(value, safe_fixes(lang, value))
-            assert text.file.doc is not None
+            doc = text.file.doc
+            assert doc is not None
             edit = Edit((*text.path, lang), fixed)
-            # an alias or merged copy is fixed where its text is defined
-            in_sheet = is_sheet(text.file.doc.path)  # a sheet's cells: fixed in the sheet
-            if fixed != value and not in_sheet and refusal(text.file.doc, edit) is None:
-                key = id(text.file)
-                by_file[key] = (text.file, grouped[key])
-                grouped[key].append(edit)
+            if fixed == value:
+                continue
+            if isinstance(doc, SheetDocument):
+                if doc.cell_of(edit.path) is None and sheet_refusal(doc, edit.path) is not None:
+                    continue
+            elif refusal(doc, edit) is not None:
+                continue  # an alias or merged copy is fixed where its text is defined
+            key = id(text.file)
+            by_file[key] = (text.file, grouped[key])
+            grouped[key].append(edit)
     patches = []
     for loaded, edits in by_file.values():
-        assert loaded.doc is not None
-        new = apply_edits(loaded.doc.path, loaded.doc, edits, inside=game.root)
+        doc = loaded.doc
+        assert doc is not None
+        if isinstance(doc, SheetDocument):
+            outputs = apply_sheet_edits(doc, edits, inside=game.root)
+            patches.append(FilePatch(loaded, edits, "", game.root, outputs))
+            continue
+        new = apply_edits(doc.path, doc, edits, inside=game.root)
         patches.append(FilePatch(loaded, edits, new, game.root))
     return sorted(patches, key=lambda p: p.file.rel)
 
@@ -65,4 +101,4 @@ def plan_fixes(game: Game) -> list[FilePatch]:
 def write(patches: list[FilePatch], root: Path) -> None:
     """Replace every patched file of the game in `root` together (none if one cannot be
     written), never through a link out of the game (one met since the files were read)."""
-    write_many([(p.path, p.new_text.encode("utf-8")) for p in patches], within=root)
+    write_many([file for p in patches for file in p.files()], within=root)

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from toolkit.content.models.base import Localized
+from toolkit.content.models.base import LangCode, Localized
 from toolkit.content.templating import field_names, fill
 
 
@@ -121,10 +121,13 @@ def _model_view(
 ) -> View:
     """`localize` of a model, with the views of the fields in `given` as they are given."""
     plain = _plain_dicts(type(value))
+    by_language = _by_language(type(value))
     view = View(
         {
             k: given[k]
             if k in given
+            else _in_language(getattr(value, k), lang)
+            if k in by_language
             else _entries(getattr(value, k), lang, langs)
             if k in plain
             else localize(getattr(value, k), lang, langs)
@@ -162,6 +165,36 @@ def _plain_dicts(kind: type[BaseModel]) -> frozenset[str]:
             if not _may_be_text(info.annotation, tuple(info.metadata))
         )
     return kept
+
+
+_BY_LANGUAGE: dict[type, frozenset[str]] = {}
+
+
+def _by_language(kind: type[BaseModel]) -> frozenset[str]:
+    """The fields of a model class that hold one string per language code but are no text
+    to translate (`files.rulebook: {en: rulebook/en.md}`): a template reads the one of the
+    language it prints, as it did before `_plain_dicts` (it printed the whole dict)."""
+    kept = _BY_LANGUAGE.get(kind)
+    if kept is None:
+        kept = _BY_LANGUAGE[kind] = frozenset(
+            name
+            for name, info in kind.model_fields.items()
+            if get_origin(info.annotation) is dict
+            and (args := get_args(info.annotation))
+            and args[0] == LangCode
+            and _is_str(args[1])
+        )
+    return kept
+
+
+def _is_str(ann: Any) -> bool:
+    if get_origin(ann) is Annotated:
+        return _is_str(get_args(ann)[0])
+    return ann is str
+
+
+def _in_language(value: Any, lang: str) -> Any:
+    return value.get(lang, "") if isinstance(value, dict) else value
 
 
 def _may_be_text(ann: Any, meta: tuple[Any, ...] = ()) -> bool:

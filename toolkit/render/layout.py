@@ -278,7 +278,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
             _TIMED_OUT[id(layout)] = layout
         elif not isinstance(exc, template_bounds.TemplateLimitError):
             where = _failing_place(layout, context)
-        kind = "" if isinstance(exc, MissingName) else f"{type(exc).__name__}: "  # own words
+        own_words = isinstance(exc, MissingName | template_bounds.PrintedTable)
+        kind = "" if own_words else f"{type(exc).__name__}: "
         message = f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}"
         raise LayoutError(message, where) from exc
 

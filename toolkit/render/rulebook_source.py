@@ -255,7 +255,8 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         raise RulebookError(f"{shown}{exc}{known}", line, col) from exc
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
-        raise RulebookError(f"{type(exc).__name__}: {template_bounds.said(exc)}", line) from exc
+        kind = "" if isinstance(exc, template_bounds.PrintedTable) else f"{type(exc).__name__}: "
+        raise RulebookError(f"{kind}{template_bounds.said(exc)}", line) from exc
     _refuse_long_word(text)
     _refuse_too_long(text)
     _refuse_wide_table(text)
@@ -266,22 +267,72 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
 
 
 def _refuse_long_word(text: str) -> None:
-    """Raise RulebookError at the first word over `MAX_WORD` characters (its line and
-    column in the rendered text, which are the source's unless an expression printed a
-    line break before it)."""
-    found = _LONG_WORD.search(text)
-    if found is None:
+    """Raise RulebookError at the first printed word over `MAX_WORD` characters (its line
+    and column in the rendered text, which are the source's unless an expression printed a
+    line break before it).
+
+    A word is measured as it prints: a table row's `|` and a link's or picture's target
+    are no part of it (`|a|b|` rows and a long URL behind short link text were refused),
+    and markup inside a word (`**a**b`) does not end it. No printed word is longer than the
+    longest run without a space in the source (markup only drops characters or turns them
+    into spaces), so the Markdown is parsed only when the source holds such a run."""
+    if _LONG_WORD.search(text) is None:
         return
-    start = found.start()
-    length = len(text[start:].split(None, 1)[0])
-    line = text.count("\n", 0, start) + 1
-    col = start - text.rfind("\n", 0, start)
-    raise RulebookError(
-        f"a word of {length:,} characters without a space: the rulebook cannot lay out a word"
-        f" over {MAX_WORD:,} characters (it costs minutes); break it with spaces",
-        line,
-        col,
-    )
+    for printed, first_line in _printed_blocks(text):
+        found = _LONG_WORD.search(printed)
+        if found is None:
+            continue
+        word = printed[found.start() :].split(None, 1)[0]
+        line, col = _word_place(text, first_line, word)
+        raise RulebookError(
+            f"a word of {len(word):,} characters without a space: the rulebook cannot lay out"
+            f" a word over {MAX_WORD:,} characters (it costs minutes); break it with spaces",
+            line,
+            col,
+        )
+
+
+def _printed_blocks(text: str) -> Iterator[tuple[str, int]]:
+    """The text each block of `text` prints (a paragraph, a heading, a table cell, a code
+    block), with the line (0-based) the block starts on; parsed as `markdown_flow` parses
+    a rulebook."""
+    from markdown_it import MarkdownIt
+
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        line = token.map[0] if token.map else 0
+        if token.type == "inline":
+            yield _printed_inline(token.children or []), line
+        elif token.type in ("fence", "code_block", "html_block"):
+            yield token.content, line
+
+
+def _printed_inline(children: list[Any]) -> str:
+    """What inline tokens print (`markdown_flow.inline_markup`): texts and code, a picture's
+    description, a line break as a space; no link target and no markup."""
+    out: list[str] = []
+    for child in children:
+        if child.type in ("softbreak", "hardbreak"):
+            out.append("\n")
+        elif child.type == "image":
+            out.append(_printed_inline(child.children or []) or str(child.attrs.get("alt", "")))
+        elif child.type.endswith(("_open", "_close")):
+            continue  # emphasis, links: markup around the text, not printed
+        else:
+            out.append(child.content)
+    return "".join(out)
+
+
+def _word_place(text: str, first_line: int, word: str) -> tuple[int, int]:
+    """Where `word`, printed by the block that starts on `first_line` (0-based), begins in
+    `text`: at the first place the source holds its beginning, or the block's first line."""
+    start = 0
+    for _ in range(first_line):
+        start = text.index("\n", start) + 1
+    for size in (64, 8, 1):
+        at = text.find(word[:size], start)
+        if at >= 0:
+            return _place(text, at)
+    return first_line + 1, 1
 
 
 def _refuse_too_long(text: str) -> None:

@@ -326,11 +326,29 @@ def guard_finalize(value: Any) -> Any:
     `str()` builds it (a list that holds one big list many times)."""
     if value.__class__ is str:
         return value
+    if getattr(value.__class__, "_items_as_attributes", False):  # a content View (context)
+        raise PrintedTable(_table_printed(value))
     if isinstance(value, list | tuple | dict | set | frozenset | Mapping) and (
         weigh(value) > MAX_STRING
     ):
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
     return value
+
+
+class PrintedTable(ValueError):
+    """`{{ … }}` printed a content view (a dict): said in its own words, at the template."""
+
+
+def _table_printed(view: Mapping[Any, Any]) -> str:
+    """Why printing a content view is refused: Python's text of a dict (`{'de': 'Hallo'}`)
+    is never what a rulebook or a card means to print."""
+    keys = [str(key) for key in itertools.islice(view, 6)]
+    listed = ", ".join(keys[:5]) + (", …" if len(keys) > 5 else "")
+    return (
+        f"`{{{{ … }}}}` prints a table of values ({listed or 'empty'}), not a text: print one"
+        " of its entries, or, if it is a text by language, give it a text in each of the"
+        " game's languages"
+    )
 
 
 _WIDTH_METHODS = frozenset({"ljust", "rjust", "center", "zfill"})

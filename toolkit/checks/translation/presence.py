@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
+from typing import Any
 
 from toolkit.checks.translation.common import entry_label, prose
 from toolkit.content.game import Game
@@ -67,6 +69,68 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     doc.span((*text.path, lang)),
                     f"{lang} text is the same as {source}: {value[:50]!r}",
                 )
+    yield from _rules_texts(game, facts)
+
+
+def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    """T003 at each language of a text in the game's free rules tree (`intro: {de: Hallo}`)
+    that has none of the game's languages: a template printing it has no text to print. A
+    dict is taken for such a text only if every key is a language Babel knows and every
+    value a string (`dice: {red: d6, blu: d8}` is no text); texts the model marks as
+    localized are the other checks' (`facts.texts`)."""
+    loaded = game.manifest_file
+    manifest = game.manifest
+    if loaded is None or loaded.doc is None or manifest is None:
+        return
+    data = loaded.doc.data
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(rules, dict):
+        return
+    languages = list(manifest.languages)
+    marked = {text.path for text in facts.texts if text.file is loaded}
+    for path, value in _text_like(rules, ("rules",), frozenset(languages)):
+        if path in marked or not set(value) <= _known_languages():
+            continue
+        name = ".".join(str(step) for step in path)
+        for lang in value:
+            yield T_EXTRA.at(
+                loaded.rel,
+                loaded.doc.key_span((*path, lang)),
+                f"language {lang!r} is not in the game's languages ({', '.join(languages)}):"
+                f" `{name}` has a text in none of them, so it has nothing to print",
+            )
+
+
+def _text_like(
+    value: Any, path: tuple[Any, ...], languages: frozenset[str]
+) -> Iterator[tuple[tuple[Any, ...], dict[str, str]]]:
+    """The dicts under `value` whose keys look like language codes (two or three lower-case
+    letters), whose values are strings, and that name none of `languages`."""
+    if isinstance(value, dict):
+        if value and all(
+            isinstance(key, str)
+            and isinstance(text, str)
+            and len(key) in (2, 3)
+            and key.isalpha()
+            and key.islower()
+            and key not in languages
+            for key, text in value.items()
+        ):
+            yield path, value
+            return
+        for key, item in value.items():
+            yield from _text_like(item, (*path, key), languages)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _text_like(item, (*path, index), languages)
+
+
+@cache
+def _known_languages() -> frozenset[str]:
+    """The language codes Babel has data for (`de`, `fil`; not `red` or `hp`)."""
+    from babel.localedata import locale_identifiers
+
+    return frozenset(name.split("_")[0] for name in locale_identifiers())
 
 
 def _kept_names(game: Game) -> set[str]:
