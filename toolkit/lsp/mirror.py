@@ -25,6 +25,9 @@ sparse file of its size, which the checks refuse by size as they refuse the real
 SKIPPED = frozenset({"output", "build", "node_modules", "__pycache__"})
 """Folders a game's checks never read: what builds write, and caches."""
 MAX_FILES = 20_000
+UNSURE = (-1, -1, -1)
+"""The identity of a file whose mirroring failed: no real file has it, so the next sync tries
+again (or removes the mirror's entry when the game no longer has the file)."""
 
 
 class Mirror:
@@ -80,15 +83,7 @@ class Mirror:
             present.add(rel)
             if rel in self._buffers:
                 continue
-            try:
-                info = real.lstat()
-            except OSError:
-                continue
-            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
-            if self._seen.get(rel) == identity:
-                continue
-            self._link(real, self.path / rel, info)
-            self._seen[rel] = identity
+            self._mirror(real, rel)
         for rel, text in list(self._buffers.items()):
             try:
                 self._write(self.path / rel, text)
@@ -109,6 +104,29 @@ class Mirror:
                 with contextlib.suppress(OSError):  # gone with a folder cleared below
                     stale.unlink(missing_ok=True)
             del self._seen[rel]
+
+    def _mirror(self, real: Path, rel: str) -> None:
+        """Link (or copy) one file of the game into the mirror unless it is as last seen. A
+        file the game changes meanwhile (a link again a file before `readlink`, removed
+        before `os.link`: OSError) is tried once more as it is now; failing again, it is
+        marked for the next sync, which mirrors it or, gone from the game, removes it (it
+        raised out of `sync` and the check published nothing)."""
+        for attempt in (1, 2):
+            try:
+                info = real.lstat()
+            except OSError:
+                return
+            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+            if self._seen.get(rel) == identity:
+                return
+            try:
+                self._link(real, self.path / rel, info)
+            except OSError as exc:
+                log.debug("%s changed while it was mirrored (%s), try %d", rel, exc, attempt)
+                self._seen[rel] = UNSURE
+                continue
+            self._seen[rel] = identity
+            return
 
     def _below_folders(self, target: Path) -> bool:
         """Whether every step from the mirror's root to `target`'s folder is a real folder
