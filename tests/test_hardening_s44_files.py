@@ -180,3 +180,49 @@ def test_new_interrupted_right_after_a_file_is_written_leaves_nothing(tmp_path, 
     assert not folder.exists()
     monkeypatch.setattr(module, "atomic_write_text", real)
     assert module.new_game(folder, "tn", ["en"], engine=True)
+
+
+# --- N1 (High): a planted game.yaml that is a link to the user's own passed as theirs --------
+
+
+def _as_another_users(link, monkeypatch) -> None:
+    """`link` made by another user: lchown when we may, else its lstat says so."""
+    if os.geteuid() == 0:
+        os.lchown(link, 4242, 4242)
+        return
+    from toolkit.content import folders
+
+    real_lstat = os.lstat
+
+    def lstat(path, *args, **kwargs):
+        info = real_lstat(path, *args, **kwargs)
+        if os.path.abspath(path) == os.path.abspath(link):
+            fields = list(info)
+            fields[4] = os.geteuid() + 4242  # st_uid
+            return os.stat_result(fields)
+        return info
+
+    monkeypatch.setattr(folders.os, "lstat", lstat)
+
+
+def test_a_game_yaml_planted_as_a_link_to_one_of_the_user_s_is_passed_over(tmp_path, monkeypatch):
+    # in /tmp (1777), another user's link /tmp/game.yaml -> mine/mygame/game.yaml (the
+    # user's own manifest, so the folder check's os.stat saw the user as its owner) made
+    # /tmp the game of `playset simulate` run in /tmp/mine: the planter's /tmp/engine.py
+    # ran as the user (shown from the CLI). The editor took /tmp as the game the same way.
+    from toolkit.content.folders import game_folder_around
+    from toolkit.lsp.workspace import game_root
+
+    shared = tmp_path / "tmp"
+    (shared / "mine" / "mygame").mkdir(parents=True)
+    (shared / "mine" / "mygame" / "game.yaml").write_text("id: mygame\nengine: engine.py\n")
+    (shared / "mine" / "todo.yaml").write_text("k: v\n")
+    link = shared / "game.yaml"
+    os.symlink("mine/mygame/game.yaml", link)
+    shared.chmod(0o1777)
+    here = shared / "mine"
+    assert game_folder_around(here) == shared.resolve()  # the user's own link: theirs
+    _as_another_users(link, monkeypatch)
+    assert game_folder_around(here) is None
+    assert game_root(here / "todo.yaml") is None
+    assert game_folder_around(shared) == shared.resolve()  # run in it: found, as before
