@@ -226,3 +226,40 @@ def test_a_game_yaml_planted_as_a_link_to_one_of_the_user_s_is_passed_over(tmp_p
     assert game_folder_around(here) is None
     assert game_root(here / "todo.yaml") is None
     assert game_folder_around(shared) == shared.resolve()  # run in it: found, as before
+
+
+# --- N2 (Medium): the editor's mirror copied every file of the game into a /tmp in memory ----
+
+
+def test_a_large_file_no_check_reads_is_not_copied_into_the_mirror(tmp_path, monkeypatch):
+    # with the game on another file system than $TMPDIR (a /tmp in RAM, home on disk), no
+    # hard link: every file was copied whole, 764 MB of art sources (.psd) of a game became
+    # 764 MB of memory per editor session. Such a file is mirrored as a sparse file of its
+    # size now; what the checks read (images, fonts, sheets, YAML, Markdown) is still copied
+    from toolkit.lsp import mirror as module
+
+    game = tmp_path / "game"
+    (game / "art").mkdir(parents=True)
+    (game / "game.yaml").write_text("id: g\n")
+    art = os.urandom(3 * 1024 * 1024)
+    (game / "art" / "sheet.psd").write_bytes(b"8BPS\0\1" + art)  # a Photoshop file's head
+    (game / "art" / "front.webp.bak").write_bytes(b"RIFF" + art)  # a picture by its bytes
+    (game / "art" / "front.png").write_bytes(art)
+    (game / "art" / "notes.txt").write_bytes(b"small, copied\n")
+
+    def other_file_system(*args, **kwargs):
+        raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+
+    monkeypatch.setattr(module.os, "link", other_file_system)
+    mirror = Mirror(game)
+    try:
+        mirror.sync()
+        psd = mirror.path / "art" / "sheet.psd"
+        assert psd.stat().st_size == len(art) + 6
+        assert (mirror.path / "art" / "front.webp.bak").read_bytes() == b"RIFF" + art
+        assert psd.stat().st_blocks * 512 < 64 * 1024  # sparse: no copy of its bytes
+        assert (mirror.path / "art" / "front.png").read_bytes() == art
+        assert (mirror.path / "art" / "notes.txt").read_bytes() == b"small, copied\n"
+        assert (mirror.path / "game.yaml").read_text() == "id: g\n"
+    finally:
+        mirror.close()

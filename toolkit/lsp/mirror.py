@@ -8,6 +8,7 @@ brought up to date with the folder (a file saved, added or removed outside the e
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import logging
 import os
@@ -223,10 +224,53 @@ class Mirror:
         os.replace(fresh, target)  # the link to the real file is replaced, never written
 
 
+UNREAD_COPY_BYTES = 1024 * 1024
+"""A larger file that no check reads (not one of `READ_SUFFIXES`, neither text nor a picture,
+font or workbook by its first bytes: art sources, archives) is mirrored as a sparse file of
+its size when it must be copied: the game's 764 MB of .psd files were copied whole into a
+/tmp in memory at each editor session whose game lay on another file system."""
+READ_SUFFIXES = frozenset(
+    {".yaml", ".yml", ".md", ".py", ".csv", ".tsv", ".xlsx", ".ods", ".po", ".pot", ".json"}
+    | {".svg", ".png", ".jpg", ".jpeg", ".webp", ".gif", ".ttf", ".otf", ".txt"}
+)
+READ_MAGIC = (
+    b"\x89PNG",
+    b"\xff\xd8\xff",
+    b"GIF8",
+    b"RIFF",
+    b"PK\x03\x04",
+    b"OTTO",
+    b"ttcf",
+    b"true",
+    b"\x00\x01\x00\x00",
+)
+
+
+def _may_be_read(real: Path, head: bytes) -> bool:
+    """Whether a check may read the file whose first bytes are `head`: by its suffix, as a
+    picture, font or workbook by its bytes (a check opens a picture by what it holds, not
+    its name), or as text (no NUL, UTF-8)."""
+    if real.suffix.lower() in READ_SUFFIXES or head.startswith(READ_MAGIC):
+        return True
+    if b"\0" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _sparse(target: Path, size: int) -> None:
+    with open(target, "wb") as handle:
+        handle.truncate(size)
+
+
 def _copy(real: Path, target: Path, info: os.stat_result) -> None:
     """Mirror one file by a copy, bounded: a FIFO as a FIFO (a copy would wait for a writer;
     shutil refused it and the check failed), a device or socket not at all (no check reads
-    one), a file over MAX_COPY_BYTES as a sparse file of its size (a 1 GB sparse file in the
+    one), a large file no check reads as a sparse file of its size (`UNREAD_COPY_BYTES`),
+    a file over MAX_COPY_BYTES as a sparse file of its size (a 1 GB sparse file in the
     game became 1 GB of memory in a /tmp in RAM)."""
     mode = info.st_mode
     if stat.S_ISFIFO(mode):
@@ -235,12 +279,14 @@ def _copy(real: Path, target: Path, info: os.stat_result) -> None:
     if not stat.S_ISREG(mode):
         return
     if info.st_size > MAX_COPY_BYTES:
-        with open(target, "wb") as handle:
-            handle.truncate(info.st_size)
+        _sparse(target, info.st_size)
         return
     fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # switched since the listing
+            return
+        if info.st_size > UNREAD_COPY_BYTES and not _may_be_read(real, os.pread(fd, 64, 0)):
+            _sparse(target, info.st_size)
             return
         with os.fdopen(os.dup(fd), "rb") as source, open(target, "wb") as copy:
             copy.write(source.read(MAX_COPY_BYTES + 1))
