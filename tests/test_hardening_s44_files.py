@@ -263,3 +263,28 @@ def test_a_large_file_no_check_reads_is_not_copied_into_the_mirror(tmp_path, mon
         assert (mirror.path / "game.yaml").read_text() == "id: g\n"
     finally:
         mirror.close()
+
+
+# --- L (probe12f's L1 names it too): `schemas export` failing half-way -----------------------
+
+
+def test_schemas_export_on_a_full_disk_leaves_no_half_set(tmp_path, monkeypatch):
+    # "cannot write …/questions.schema.json: No space left on device" left board.schema.json
+    # (a set part new, part old) and the folders made for it
+    import toolkit.render.layout  # noqa: F401 - registers the layout schema
+    from toolkit import fileio
+    from toolkit.content.schemas import export
+
+    real, staged = fileio._stage, []
+
+    def full(plan, data):  # the disk full at the third schema written
+        if len(staged) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), plan.name)
+        staged.append(plan.name)
+        return real(plan, data)
+
+    monkeypatch.setattr(fileio, "_stage", full)
+    (tmp_path / "out").mkdir()
+    with pytest.raises(OSError):
+        export(tmp_path / "out" / "schemas")
+    assert list((tmp_path / "out").rglob("*")) == []
