@@ -288,3 +288,25 @@ def test_schemas_export_on_a_full_disk_leaves_no_half_set(tmp_path, monkeypatch)
     with pytest.raises(OSError):
         export(tmp_path / "out" / "schemas")
     assert list((tmp_path / "out").rglob("*")) == []
+
+
+def test_a_failed_convert_leaves_no_folder_it_made(tmp_path, run_cli, monkeypatch):
+    # `convert deck.yaml --to xlsx --out a/b/x.xlsx` on a full disk: "cannot write
+    # a/b/x.deck.yaml: No space left on device", and a/b/ left, empty
+    from tests.test_hardening_probe10_files import _game
+    from toolkit import fileio
+
+    game = _game(tmp_path / "game")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+
+    def full(plan, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), plan.name)
+
+    monkeypatch.setattr(fileio, "_stage", full)
+    deck = game / "decks" / "cards.yaml"
+    result = run_cli("convert", str(deck), "--to", "xlsx", "--out", "a/b/x.xlsx")
+    assert result.exit_code == 1
+    assert "No space left on device" in result.stderr
+    assert list(work.iterdir()) == []
