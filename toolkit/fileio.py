@@ -605,6 +605,30 @@ def make_output_root(root: Path, named: bool = True) -> Path:
     return root
 
 
+def missing_folders(path: Path) -> list[Path]:
+    """`path` and those of its parents that do not exist yet, outermost first: the folders
+    `make_output_root` or `output_folder` are about to make, for `remove_made` to take back
+    when the command fails (`--out a/b/c` left `a/b` after a failed export)."""
+    path = Path(os.path.abspath(path))
+    missing: list[Path] = []
+    for folder in (path, *path.parents):
+        if os.path.lexists(folder):
+            break
+        missing.append(folder)
+    return missing[::-1]
+
+
+def remove_made(folders: Sequence[Path]) -> None:
+    """Remove the folders `missing_folders` listed, innermost first, each only if empty (a
+    file another process put there meanwhile, or a journal an interrupted run needs, keeps
+    it and those above it)."""
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+
+
 def refuse_links_below(root: Path, path: Path) -> None:
     """Refuse (OutputError) `path` when it, or a folder between the output folder `root`
     and it, is a symbolic link (`root` itself may be one: the user named it); a missing part

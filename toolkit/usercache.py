@@ -195,9 +195,14 @@ def _held(folder: Path) -> bool:
     above it belong to this user or root, and none that others may write lacks the sticky
     bit (as /tmp has). A PLAYSET_CACHE in a folder others may write let them rename our
     store folders away and put others in their place (only `cache_dir`'s own folder was
-    checked)."""
+    checked). The folders a link on the way leads through count as well: with
+    PLAYSET_CACHE=clink and clink -> ww777/mine, only clink's own parents were checked, never
+    ww777."""
     uid, gid = os.getuid(), os.getgid()
-    for current in (folder, *folder.parents):
+    folders = _on_the_way(folder)
+    if folders is None:
+        return False
+    for current in sorted(folders):
         try:
             info = os.stat(current)  # the folders a link leads to are the ones written in
         except OSError:
@@ -209,6 +214,32 @@ def _held(folder: Path) -> bool:
         if others and not sticky:
             return False
     return True
+
+
+def _on_the_way(folder: Path) -> set[Path] | None:
+    """Every folder whose entries decide where `folder` leads: those on its path, and for
+    each link met, those on its text's path (followed in turn, a bounded number of links)
+    and on its resolved path; None when a link cannot be read or there are too many."""
+    found: set[Path] = set()
+    pending = [Path(os.path.abspath(folder)), Path(os.path.realpath(folder))]
+    links = 0
+    while pending:
+        path = pending.pop()
+        for current in (path, *path.parents):
+            if current in found:
+                continue
+            found.add(current)
+            if os.path.islink(current):
+                links += 1
+                if links > 40:
+                    return None
+                try:
+                    text = os.readlink(current)
+                except OSError:
+                    return None
+                target = os.path.normpath(os.path.join(current.parent, text))
+                pending += [Path(target), Path(os.path.realpath(current))]
+    return found
 
 
 class SignedStore:

@@ -33,7 +33,14 @@ def convert(
     from toolkit.content.game import display_path
     from toolkit.content.sheets.convert import FORMATS, plan
     from toolkit.diagnostics.formats import render
-    from toolkit.fileio import OutputError, describe, make_parents, write_many
+    from toolkit.fileio import (
+        OutputError,
+        describe,
+        make_parents,
+        missing_folders,
+        remove_made,
+        write_many,
+    )
 
     fmt = to.lower().lstrip(".")
     if fmt not in FORMATS:
@@ -63,9 +70,11 @@ def convert(
         names = ", ".join(str(p) for p in existing)
         stderr.print(f"[red]error:[/red] {escape(names)} already exists: --force replaces it")
         raise typer.Exit(1)
+    folders: list[Path] = []  # made here, taken back when the write fails (a full disk)
     try:
         for path, _ in made.files:
             if not path.parent.is_dir():
+                folders += missing_folders(path.parent)
                 make_parents(path, Path.cwd())
         # no link is followed that the user did not name: a deck's folder may come from
         # someone else (decks/x.deck.yaml -> ~/.bashrc); a --out named may be a link
@@ -74,6 +83,7 @@ def convert(
                 raise OutputError(path, LINKED)
         write_many(made.files, inside=None if out else source.parent)
     except OSError as exc:
+        remove_made(folders)
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
         raise typer.Exit(1) from None
     for path, _ in made.files:

@@ -8,10 +8,8 @@ code, too slow for every command's start.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import inspect
-import os
 import sys
 import time
 import typing
@@ -151,7 +149,7 @@ def _run(
     out: Path | None,
     values: dict[str, Any],
 ) -> None:
-    from toolkit.fileio import make_output_root
+    from toolkit.fileio import make_output_root, missing_folders, remove_made
     from toolkit.render.build import BuildError
     from toolkit.render.sheets import SheetError
 
@@ -181,7 +179,7 @@ def _run(
 
         bar = _Bar(f"{game.id}: {name}")
         start = time.perf_counter()
-        made, done = not os.path.lexists(out_dir), False
+        made, done = missing_folders(out_dir), False
         try:
             make_output_root(out_dir, named=out is not None)
             export.run(game, out_dir, dataclasses.replace(checked, langs=langs), report, bar)
@@ -198,9 +196,8 @@ def _run(
             continue
         finally:
             bar.close()
-            if made and not done:  # the export's own folders went with its failure
-                with contextlib.suppress(OSError):
-                    out_dir.rmdir()  # only if empty
+            if not done:  # the folders the export made (--out's parents too) go with it
+                remove_made(made)
         elapsed = time.perf_counter() - start
         where = out_dir / game.id
         stderr.print(

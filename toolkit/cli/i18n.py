@@ -253,7 +253,14 @@ def add_language(
     ] = None,
 ) -> None:
     """Start a language: add it to game.yaml and write its PO file and the POT to fill in."""
-    from toolkit.fileio import atomic_write_bytes, make_output_root, output_folder, write_many
+    from toolkit.fileio import (
+        atomic_write_bytes,
+        make_output_root,
+        missing_folders,
+        output_folder,
+        remove_made,
+        write_many,
+    )
     from toolkit.i18n.languages import LanguageError
     from toolkit.i18n.languages import add_language as added
     from toolkit.i18n.po import export_po, export_pot
@@ -274,6 +281,14 @@ def add_language(
     inside = out or Path.cwd() / "output"
 
     def write(_: Path) -> None:
+        made = missing_folders(out or Path.cwd() / "output" / "i18n" / loaded.id)
+        try:
+            write_files()
+        except BaseException:  # a full disk, Ctrl-C: no empty output folders stay
+            remove_made(made)
+            raise
+
+    def write_files() -> None:
         target = (
             make_output_root(out)
             if out

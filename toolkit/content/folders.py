@@ -66,12 +66,20 @@ def path_too_long(folder: Path, what: str) -> str | None:
 
 
 def planted(folder: Path) -> bool:
-    """Whether anyone may write to `folder` and its game.yaml is another user's."""
+    """Whether anyone may write to `folder` and its game.yaml is another user's: the entry
+    itself (a link another user made to a game.yaml of ours counts: following it, as
+    `os.stat` did, saw us as its owner, and `simulate` in /tmp/mine ran the planter's
+    /tmp/engine.py beside a /tmp/game.yaml -> mine/mygame/game.yaml), what it leads to, or
+    a second name of one of ours (a hard link: another user may make one where the kernel
+    allows it)."""
     try:
-        shared = os.stat(folder).st_mode & 0o002
-        return bool(shared) and os.stat(folder / MANIFEST).st_uid != os.geteuid()
+        if not os.stat(folder).st_mode & 0o002:
+            return False
+        entry, target = os.lstat(folder / MANIFEST), os.stat(folder / MANIFEST)
     except OSError:
         return True
+    user = os.geteuid()
+    return entry.st_uid != user or target.st_uid != user or target.st_nlink > 1
 
 
 class GameNotFound(Exception):

@@ -20,7 +20,7 @@ from toolkit.content.plugin import (
     plugins,
 )
 from toolkit.content.schema_standard import standardize
-from toolkit.fileio import atomic_write_text, holds, output_folder
+from toolkit.fileio import StagedSet, holds
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -76,13 +76,16 @@ def export(out: Path) -> list[Path]:
     """Write every schema under `out` (made if its parent exists, with a folder per game);
     return the paths written. OSError (an `OutputError` says why) if `out` cannot hold them."""
     written = []
-    for rel, schema in schema_documents().items():
-        path = output_folder(out, *Path(rel).parent.parts) / Path(rel).name
-        text = render(schema)
-        # a planted link is not read to compare: the write refuses it
-        if not same_text(path, text):
-            atomic_write_text(path, text, inside=out)
-        written.append(path)
+    # one set (fileio.StagedSet): a full disk half-way left some schemas new, some old, and
+    # the folders made for them
+    with StagedSet(out) as staged:
+        for rel, schema in schema_documents().items():
+            path = Path(out).joinpath(rel)
+            text = render(schema)
+            # a planted link is not read to compare: the write refuses it
+            if not same_text(path, text):
+                staged.add(path, text.encode("utf-8"))
+            written.append(path)
     return written
 
 

@@ -8,6 +8,7 @@ brought up to date with the folder (a file saved, added or removed outside the e
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import logging
 import os
@@ -25,6 +26,9 @@ sparse file of its size, which the checks refuse by size as they refuse the real
 SKIPPED = frozenset({"output", "build", "node_modules", "__pycache__"})
 """Folders a game's checks never read: what builds write, and caches."""
 MAX_FILES = 20_000
+UNSURE = (-1, -1, -1)
+"""The identity of a file whose mirroring failed: no real file has it, so the next sync tries
+again (or removes the mirror's entry when the game no longer has the file)."""
 
 
 class Mirror:
@@ -80,15 +84,7 @@ class Mirror:
             present.add(rel)
             if rel in self._buffers:
                 continue
-            try:
-                info = real.lstat()
-            except OSError:
-                continue
-            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
-            if self._seen.get(rel) == identity:
-                continue
-            self._link(real, self.path / rel, info)
-            self._seen[rel] = identity
+            self._mirror(real, rel)
         for rel, text in list(self._buffers.items()):
             try:
                 self._write(self.path / rel, text)
@@ -109,6 +105,29 @@ class Mirror:
                 with contextlib.suppress(OSError):  # gone with a folder cleared below
                     stale.unlink(missing_ok=True)
             del self._seen[rel]
+
+    def _mirror(self, real: Path, rel: str) -> None:
+        """Link (or copy) one file of the game into the mirror unless it is as last seen. A
+        file the game changes meanwhile (a link again a file before `readlink`, removed
+        before `os.link`: OSError) is tried once more as it is now; failing again, it is
+        marked for the next sync, which mirrors it or, gone from the game, removes it (it
+        raised out of `sync` and the check published nothing)."""
+        for attempt in (1, 2):
+            try:
+                info = real.lstat()
+            except OSError:
+                return
+            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+            if self._seen.get(rel) == identity:
+                return
+            try:
+                self._link(real, self.path / rel, info)
+            except OSError as exc:
+                log.debug("%s changed while it was mirrored (%s), try %d", rel, exc, attempt)
+                self._seen[rel] = UNSURE
+                continue
+            self._seen[rel] = identity
+            return
 
     def _below_folders(self, target: Path) -> bool:
         """Whether every step from the mirror's root to `target`'s folder is a real folder
@@ -205,10 +224,53 @@ class Mirror:
         os.replace(fresh, target)  # the link to the real file is replaced, never written
 
 
+UNREAD_COPY_BYTES = 1024 * 1024
+"""A larger file that no check reads (not one of `READ_SUFFIXES`, neither text nor a picture,
+font or workbook by its first bytes: art sources, archives) is mirrored as a sparse file of
+its size when it must be copied: the game's 764 MB of .psd files were copied whole into a
+/tmp in memory at each editor session whose game lay on another file system."""
+READ_SUFFIXES = frozenset(
+    {".yaml", ".yml", ".md", ".py", ".csv", ".tsv", ".xlsx", ".ods", ".po", ".pot", ".json"}
+    | {".svg", ".png", ".jpg", ".jpeg", ".webp", ".gif", ".ttf", ".otf", ".txt"}
+)
+READ_MAGIC = (
+    b"\x89PNG",
+    b"\xff\xd8\xff",
+    b"GIF8",
+    b"RIFF",
+    b"PK\x03\x04",
+    b"OTTO",
+    b"ttcf",
+    b"true",
+    b"\x00\x01\x00\x00",
+)
+
+
+def _may_be_read(real: Path, head: bytes) -> bool:
+    """Whether a check may read the file whose first bytes are `head`: by its suffix, as a
+    picture, font or workbook by its bytes (a check opens a picture by what it holds, not
+    its name), or as text (no NUL, UTF-8)."""
+    if real.suffix.lower() in READ_SUFFIXES or head.startswith(READ_MAGIC):
+        return True
+    if b"\0" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _sparse(target: Path, size: int) -> None:
+    with open(target, "wb") as handle:
+        handle.truncate(size)
+
+
 def _copy(real: Path, target: Path, info: os.stat_result) -> None:
     """Mirror one file by a copy, bounded: a FIFO as a FIFO (a copy would wait for a writer;
     shutil refused it and the check failed), a device or socket not at all (no check reads
-    one), a file over MAX_COPY_BYTES as a sparse file of its size (a 1 GB sparse file in the
+    one), a large file no check reads as a sparse file of its size (`UNREAD_COPY_BYTES`),
+    a file over MAX_COPY_BYTES as a sparse file of its size (a 1 GB sparse file in the
     game became 1 GB of memory in a /tmp in RAM)."""
     mode = info.st_mode
     if stat.S_ISFIFO(mode):
@@ -217,12 +279,14 @@ def _copy(real: Path, target: Path, info: os.stat_result) -> None:
     if not stat.S_ISREG(mode):
         return
     if info.st_size > MAX_COPY_BYTES:
-        with open(target, "wb") as handle:
-            handle.truncate(info.st_size)
+        _sparse(target, info.st_size)
         return
     fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # switched since the listing
+            return
+        if info.st_size > UNREAD_COPY_BYTES and not _may_be_read(real, os.pread(fd, 64, 0)):
+            _sparse(target, info.st_size)
             return
         with os.fdopen(os.dup(fd), "rb") as source, open(target, "wb") as copy:
             copy.write(source.read(MAX_COPY_BYTES + 1))

@@ -146,11 +146,13 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
         for rel, text in files.items():
             path = folder / rel
             missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+            # each path recorded before it is made: an interrupt right after a rename (or a
+            # mkdir) left that file unrecorded, not taken back (a path never made is no harm)
             for parent in reversed(missing):
-                parent.mkdir()
                 made.append(parent)
-            atomic_write_text(path, text, inside=folder)  # no link followed below it
+                parent.mkdir()
             written.append(path)
+            atomic_write_text(path, text, inside=folder)  # no link followed below it
     except BaseException:
         # A full disk, a read-only folder or Ctrl-C half-way: take back what was written,
         # so a second try does not meet a half-made game ("already exists").
