@@ -178,10 +178,20 @@ def test_the_language_server_stopped_by_a_signal_exits_128_plus_it_and_leaves_no
     import sys
     import time
 
+    from PIL import Image
+
     from tests.starter_games import new_game
 
     game = tmp_path / "game"
     new_game(game, "demo", ["en"])
+    # a card's picture, which the checks copy into the process's playset-pictures-* folder:
+    # os._exit skipped the atexit that removes it, leaving the game's art in /tmp (probe 13)
+    (game / "art").mkdir()
+    Image.new("RGB", (20, 30), "red").save(game / "art" / "a.png")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert "  - id: advance\n" in text
+    deck.write_text(text.replace("  - id: advance\n", "  - id: advance\n    image: art/a.png\n"))
     temp = tmp_path / "tmp"
     temp.mkdir()
     uri = (game / "game.yaml").as_uri()
@@ -212,15 +222,19 @@ def test_the_language_server_stopped_by_a_signal_exits_128_plus_it_and_leaves_no
         server.stdin.write(data)
         server.stdin.flush()
         end = time.monotonic() + 20
-        while not list(temp.glob("playset-lsp-*")) and time.monotonic() < end:
+        while time.monotonic() < end and not (
+            list(temp.glob("playset-lsp-*")) and list(temp.glob("playset-pictures-*/*.png"))
+        ):
             time.sleep(0.05)
         assert list(temp.glob("playset-lsp-*")), "no mirror made"
+        assert list(temp.glob("playset-pictures-*/*.png")), "no picture read"
         server.send_signal(signum)
         assert server.wait(timeout=20) == code, server.stderr.read() if server.stderr else ""
     finally:
         server.kill()
         server.wait()
     assert not list(temp.glob("playset-lsp-*"))
+    assert not list(temp.glob("playset-pictures-*"))
 
 
 def _message(body: bytes) -> bytes:

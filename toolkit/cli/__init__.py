@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gc
 import os
@@ -158,6 +159,9 @@ def _terminate(signum: int, frame: object) -> None:
     new`): their default ended the process where it stood, and left them. A second one
     ends the process at once."""
     if _TERMINATED:
+        with contextlib.suppress(Exception):  # os._exit skips atexit, which removes them
+            if pictures := sys.modules.get("toolkit.render.pictures"):
+                pictures.discard()
         os._exit(128 + signum)
     _TERMINATED.append(signum)
     raise KeyboardInterrupt

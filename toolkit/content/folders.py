@@ -82,6 +82,29 @@ def planted(folder: Path) -> bool:
     return entry.st_uid != user or target.st_uid != user or target.st_nlink > 1
 
 
+def others_may_change(path: Path, up_to: Path | None = None) -> str | None:
+    """Why another user could change `path` (a file or folder), or None: it, or a folder
+    from its own up to `up_to` (real paths), belongs to another user than us or root, or
+    others may write to such a folder. Code Playset runs, and a folder it makes a game in,
+    must be none of those (as ssh's StrictModes and git's safe.directory rule): another
+    user who may replace an `engine.py` runs their code in our account at the next
+    `simulate`."""
+    user = os.geteuid()
+    try:
+        here = Path(os.path.realpath(path))
+        top = Path(os.path.realpath(up_to)) if up_to is not None else here
+        chain = [here, *(p for p in here.parents if p.is_relative_to(top))]
+        for step in chain:
+            info = os.stat(step)
+            if info.st_uid not in (user, 0):
+                return f"{step} belongs to another user (uid {info.st_uid})"
+            if info.st_mode & 0o002:
+                return f"others may write to {step}"
+    except OSError as exc:
+        return f"{path} cannot be looked at ({exc.strerror})"
+    return None
+
+
 class GameNotFound(Exception):
     """GAME is neither a bundled id nor a folder holding game.yaml (a usage error)."""
 

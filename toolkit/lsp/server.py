@@ -435,6 +435,9 @@ def _stopped_by_signals(server: PlaysetServer) -> Iterator[None]:
     def stop(signum: int, frame: object) -> None:
         with contextlib.suppress(Exception):
             server.close()
+        with contextlib.suppress(Exception):  # os._exit skips atexit, which removes them
+            if pictures := sys.modules.get("toolkit.render.pictures"):
+                pictures.discard()
         with contextlib.suppress(Exception):
             sys.stderr.flush()
         os._exit(128 + signum)  # no engine runs here: nothing guards os._exit

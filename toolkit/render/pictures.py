@@ -11,6 +11,7 @@ build. Icons embed pictures under their own, smaller limit (toolkit.render.svg_g
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import io
 import mmap
@@ -276,6 +277,12 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
     copy per picture and version, named by its digest, so reportlab embeds it once per PDF."""
     from toolkit.fileio import read_bounded
 
+    if _in_output(path, root):
+        raise ValueError(
+            "it lies in the game's output/ folder, where Playset writes what it builds and"
+            " which validate's cache, the preview and the editor do not watch: keep the"
+            " game's pictures in a folder of their own (art/)"
+        )
     info = os.stat(path)
     key = (str(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
     kept = _COPIES.get(key)
@@ -300,6 +307,27 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
     return named
 
 
+def _in_output(path: Path, root: Path) -> bool:
+    """Whether `path` resolves into the game folder's top-level `output/` (however its
+    name was spelt: a YAML escape, a template, a link)."""
+    try:
+        output = os.stat(os.path.join(root, "output"))
+    except OSError:
+        return False
+    folder = Path(os.path.realpath(path)).parent
+    top = os.path.realpath(root)
+    # by identity, not by name: a file system that ignores case reads `Output/` as it
+    while folder.is_relative_to(top):
+        with contextlib.suppress(OSError):
+            info = os.stat(folder)
+            if (info.st_dev, info.st_ino) == (output.st_dev, output.st_ino):
+                return True
+        if folder == folder.parent:
+            break
+        folder = folder.parent
+    return False
+
+
 def _too_large(size: int) -> str:
     return (
         f"the file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} a picture file may"
@@ -314,3 +342,13 @@ def _folder() -> Path:
         _FOLDER[:] = [folder]
         atexit.register(shutil.rmtree, folder, True)
     return _FOLDER[0]
+
+
+def discard() -> None:
+    """Remove this process's picture copies now: a process that ends by `os._exit` (the
+    language server, or any command, stopped by a signal) skips `atexit`, and left a copy
+    of the game's art in the temporary folder for good."""
+    if _FOLDER:
+        shutil.rmtree(_FOLDER[0], ignore_errors=True)
+        _FOLDER.clear()
+        _COPIES.clear()

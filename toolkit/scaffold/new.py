@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from toolkit.content.folders import others_may_change
 from toolkit.content.game import repo_root
 from toolkit.content.schemas import render, schema_documents
 from toolkit.fileio import atomic_write_text
@@ -140,6 +141,10 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
         raise ScaffoldError(
             f"{folder} is a symbolic link (to {os.readlink(folder)}): name the folder itself"
         )
+    if folder.is_dir() and (why := others_may_change(folder)):
+        # an empty folder another user made where anyone may write (/tmp): the game would
+        # stay theirs to change, its engine.py too, which `simulate` runs as us
+        raise ScaffoldError(f"{folder} is not yours alone ({why}): name a new folder")
     made: list[Path] = []  # folders this call created, parents first
     written: list[Path] = []
     try:

@@ -29,6 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from toolkit.content.folders import others_may_change
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import real_path
 from toolkit.sim import deadline
@@ -303,6 +304,12 @@ def _folder_engine(game: Any, rel: str) -> Engine:
         entry = target
     else:
         raise _manifest_at(game, f"no engine file {rel!r} (see {DOCS})")
+    if why := others_may_change(entry, game.root):
+        raise _manifest_at(
+            game,
+            f"engine {rel!r} is not run: {why}, so another user could change the code"
+            " Playset would run in your account (make it yours: chown, chmod o-w)",
+        )
     module = _import(entry, target if target.is_dir() else None, Path(game.root))
     make = getattr(module, "compile_game", None)
     if not callable(make):
@@ -363,6 +370,8 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
                     # a link the game brought to code elsewhere: the user read the game
                     # folder's Python, not that
                     raise ImportError(f"{candidate.name} leaves the game folder (a link)")
+                if candidate.exists() and (why := others_may_change(candidate, root)):
+                    raise ImportError(f"{candidate.name} is not run: {why}")
             package = Path(folder) / last / "__init__.py"
             if package.is_file():
                 loader = _SourceLoader(fullname, str(package))
