@@ -97,3 +97,22 @@ def test_a_picture_in_the_output_folder_is_refused_however_it_is_spelt(tmp_path,
     found = [d for d in diagnostics_json(result.output) if d["code"] == "P004"]
     assert found and all("output/ folder" in d["message"] for d in found), result.output
     assert result.exit_code == 1
+
+
+# --- L1: a rewritten game file (`i18n fix --write`) took the writer's group; a team sharing
+# the game by its group lost the file -------------------------------------------------------
+
+
+def test_a_rewritten_file_keeps_its_group(tmp_path):
+    from toolkit.fileio import atomic_write_text
+
+    deck = tmp_path / "cards.yaml"
+    deck.write_text("id: cards\n", encoding="utf-8")
+    deck.chmod(0o640)
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file to any group")
+    os.chown(deck, -1, OTHER_UID)
+    atomic_write_text(deck, "id: cards2\n", inside=tmp_path)
+    info = deck.stat()
+    assert (info.st_gid, info.st_mode & 0o777) == (OTHER_UID, 0o640)
+    assert deck.read_text(encoding="utf-8") == "id: cards2\n"

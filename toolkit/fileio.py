@@ -352,8 +352,10 @@ def _stage(plan: _Plan, data: bytes) -> str:
     """A unique temporary file beside the target (in its open folder) holding `data`, with
     the final mode; its name, relative to `plan.folder`."""
     target = plan.path
+    group: int | None = None
     try:
-        mode = stat.S_IMODE(os.stat(plan.name, dir_fd=plan.folder).st_mode)
+        old = os.stat(plan.name, dir_fd=plan.folder)
+        mode, group = stat.S_IMODE(old.st_mode), old.st_gid
     except OSError:
         mode = _umask_mode()
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -374,6 +376,11 @@ def _stage(plan: _Plan, data: bytes) -> str:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            if group is not None and group != os.fstat(handle.fileno()).st_gid:
+                # a file a team shares by its group stays theirs (the writer's own group
+                # would shut them out); a group we are not in is left as the system gives
+                with contextlib.suppress(OSError):
+                    os.fchown(handle.fileno(), -1, group)
             os.fchmod(handle.fileno(), mode)
     except OSError as exc:
         _unlink(plan.folder, tmp)
