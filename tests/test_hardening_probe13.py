@@ -5,6 +5,7 @@ game's picture is never read from its output/ folder (validate's cache does not 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,114 @@ def test_a_rewritten_file_keeps_its_group(tmp_path):
     info = deck.stat()
     assert (info.st_gid, info.st_mode & 0o777) == (OTHER_UID, 0o640)
     assert deck.read_text(encoding="utf-8") == "id: cards2\n"
+
+
+# --- content H1: R010's word measure parsed a whole rulebook before the size and markup
+# bounds: 78 bytes printing `![` 3.8 M times cost 69 s of CPU ----------------------------
+
+
+def test_the_printed_word_measure_runs_after_the_rulebook_bounds(tmp_path, run_cli, monkeypatch):
+    from toolkit.render import rulebook_source
+
+    def parse_everything(text):
+        raise AssertionError(f"parsed {len(text):,} characters before the bounds")
+
+    monkeypatch.setattr(rulebook_source, "_printed_blocks", parse_everything)
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    (game / "rulebook" / "en.md").write_text(
+        "# T\n\nxx\n\n{% for i in range(4) %}{{ '![' * 475000 }}{% endfor %}\n", encoding="utf-8"
+    )
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "R010"]
+    assert result.exit_code == 1 and found, result.output
+    assert "parsed" not in result.output
+
+
+def test_a_long_plain_word_is_refused_without_parsing(tmp_path, run_cli, monkeypatch):
+    from toolkit.render import rulebook_source
+
+    monkeypatch.setattr(rulebook_source, "_printed_blocks", None)  # not called
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    (game / "rulebook" / "en.md").write_text("# T\n\n" + "ab" * 700 + "\n", encoding="utf-8")
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "R010"]
+    assert found and "a word of 1,400 characters" in found[0]["message"], result.output
+
+
+# --- commands M2: an engine's own KeyboardInterrupt in a Dask worker's thread was taken for
+# Ctrl-C: it killed the worker (a 60-line traceback and the wrong E004) ----------------------
+
+
+def test_a_keyboard_interrupt_raised_in_another_thread_is_the_engine_s(monkeypatch):
+    import threading
+
+    from toolkit.sim import signals
+
+    monkeypatch.setattr(signals, "_STOP", [])
+    seen = {}
+
+    def play():
+        seen["stop"] = signals.is_stop(KeyboardInterrupt())
+
+    thread = threading.Thread(target=play)
+    thread.start()
+    thread.join(5)
+    assert seen == {"stop": False}
+
+
+# --- commands M3: `--dask tcp://…` with a relative game path: a remote worker loaded `.`
+# of its own folder and the report of that game was printed under this one's name --------
+
+
+def test_a_worker_loads_the_game_by_its_whole_path_and_says_when_it_reads_another(
+    tmp_path, monkeypatch
+):
+    from toolkit.sim.engine import GameSetup
+    from toolkit.sim.engines import EngineError
+    from toolkit.sim.prepared import SimConfig, _loaded_here
+
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    new_game(mine, "mine", ["en"], engine=True)
+    new_game(theirs, "theirs", ["en"], engine=True)
+    monkeypatch.chdir(tmp_path)
+    config = SimConfig(Path("mine"), GameSetup(2, {}), game_id="mine")
+    assert config.game_dir == mine  # whole: the same folder wherever the worker runs
+    monkeypatch.chdir(theirs)  # a worker started in another game's folder
+    assert _loaded_here(config)[0].game_id == "mine"
+    elsewhere = SimConfig(theirs, GameSetup(2, {}), game_id="mine")
+    with pytest.raises(EngineError, match="read the game 'theirs'"):
+        _loaded_here(elsewhere)
+    gone = SimConfig(tmp_path / "nowhere", GameSetup(2, {}), game_id="mine")
+    with pytest.raises(EngineError, match="read no game"):
+        _loaded_here(gone)
+
+
+# --- commands M1: SIGHUP to the group under `--dask local:N` killed multiprocessing's
+# resource tracker, whose relaunch printed a dozen KeyError tracebacks ---------------------
+
+
+@pytest.mark.slow  # a LocalCluster's start (a few seconds)
+def test_the_processes_of_a_local_cluster_ignore_hangups():
+    pytest.importorskip("distributed")
+    import subprocess
+    import sys
+
+    code = (
+        "import signal\n"
+        "from multiprocessing import resource_tracker\n"
+        "from toolkit.sim.executors.base import Idle\n"
+        "from toolkit.sim.executors.dask import _open\n"
+        "signal.signal(signal.SIGHUP, lambda *a: None)\n"
+        "with _open('local:1', 1, Idle()):\n"
+        "    pid = resource_tracker._resource_tracker._pid\n"
+        "    status = open(f'/proc/{pid}/status').read()\n"
+        "    ignored = int(status.split('SigIgn:')[1].split()[0], 16)\n"
+        "    print('tracker ignores', bool(ignored & 1))\n"
+        "    print('ours', signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "tracker ignores True" in done.stdout and "ours True" in done.stdout, (
+        done.stdout + done.stderr
+    )

@@ -257,16 +257,23 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         kind = "" if isinstance(exc, template_bounds.PrintedTable) else f"{type(exc).__name__}: "
         raise RulebookError(f"{kind}{template_bounds.said(exc)}", line) from exc
-    _refuse_long_word(text)
+    long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
     _refuse_too_long(text)
     _refuse_wide_table(text)
     _refuse_much_markup(text)
     _refuse_many_blocks(text)
+    if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
+        _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     game.print_memo[key] = text
     return text
 
 
-def _refuse_long_word(text: str) -> None:
+_MARKUP_CHAR = re.compile(r"[^\w.,;:'\"?-]")
+"""A character that may be Markdown markup or a table's or link's part (anything but word
+characters and plain punctuation): a long run of none of them prints as one long word."""
+
+
+def _refuse_long_word(text: str, parse: bool = True) -> bool:
     """Raise RulebookError at the first printed word over `MAX_WORD` characters (its line
     and column in the rendered text, which are the source's unless an expression printed a
     line break before it).
@@ -276,20 +283,30 @@ def _refuse_long_word(text: str) -> None:
     and markup inside a word (`**a**b`) does not end it. No printed word is longer than the
     longest run without a space in the source (markup only drops characters or turns them
     into spaces), so the Markdown is parsed only when the source holds such a run."""
-    if _LONG_WORD.search(text) is None:
-        return
+    found = _LONG_WORD.search(text)
+    if found is None:
+        return False
+    run = text[found.start() :].split(None, 1)[0]
+    if not _MARKUP_CHAR.search(run):  # no markup in it: it prints as it is written
+        raise _long_word(len(run), *_place(text, found.start()))
+    if not parse:
+        return True
     for printed, first_line in _printed_blocks(text):
         found = _LONG_WORD.search(printed)
         if found is None:
             continue
         word = printed[found.start() :].split(None, 1)[0]
-        line, col = _word_place(text, first_line, word)
-        raise RulebookError(
-            f"a word of {len(word):,} characters without a space: the rulebook cannot lay out"
-            f" a word over {MAX_WORD:,} characters (it costs minutes); break it with spaces",
-            line,
-            col,
-        )
+        raise _long_word(len(word), *_word_place(text, first_line, word))
+    return True
+
+
+def _long_word(length: int, line: int, col: int) -> RulebookError:
+    return RulebookError(
+        f"a word of {length:,} characters without a space: the rulebook cannot lay out"
+        f" a word over {MAX_WORD:,} characters (it costs minutes); break it with spaces",
+        line,
+        col,
+    )
 
 
 def _printed_blocks(text: str) -> Iterator[tuple[str, int]]:

@@ -8,6 +8,7 @@ every executor runs (toolkit.sim.executors), whatever process or machine it land
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,13 @@ class SimConfig:
     games: int = 100
     batch: int = 0  # games per task; 0 picks a size that gives a few seconds of work
     rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
+    game_id: str = ""  # the game the main process loaded: a worker that reads another says so
+
+    def __post_init__(self) -> None:
+        # a worker that loads the folder itself (a game's own engine does not pickle) may
+        # run elsewhere (`--dask tcp://…`): `.` there was the worker's own folder, and the
+        # report of whatever game it held was printed under this one's name
+        self.game_dir = Path(os.path.abspath(self.game_dir))
 
 
 Prepared = tuple[CompiledGame, list[Bot]]
@@ -154,15 +162,36 @@ def _prepared(config: SimConfig, shipped: bytes | None = None) -> Prepared:
         forget()
         kept = _unpickled(shipped)
         if kept is None:
-            from toolkit.content.game import load_game
-
-            game = load_game(config.game_dir)
-            kept = (
-                compile_loaded(game, config.rules),
-                seat_bots(game, config.bots, config.setup.players),
-            )
+            kept = _loaded_here(config)
         _WORKER[key] = kept
     return _WORKER[key]
+
+
+def _loaded_here(config: SimConfig) -> Prepared:
+    """The game loaded and compiled in this process, from the folder the main process named:
+    a worker of a remote cluster that has no such folder, or another game there, is one
+    finding, not another game's report or a traceback."""
+    from toolkit.content.game import load_game
+
+    game = load_game(config.game_dir)
+    where = display(config.game_dir / "game.yaml")
+    if config.game_id and game.id != config.game_id:
+        found = f"the game {game.id!r}" if game.manifest is not None else "no game"
+        raise EngineError(
+            E_LOAD.at(
+                where,
+                Span(),
+                f"a worker read {found} at {config.game_dir}, not {config.game_id!r}: start"
+                " the Dask workers where the game's folder is at the same path",
+            )
+        )
+    try:
+        compiled = compile_loaded(game, config.rules)
+    except ValueError as exc:
+        raise EngineError(
+            E_LOAD.at(where, Span(), f"a worker could not load the game: {exc}")
+        ) from None
+    return compiled, seat_bots(game, config.bots, config.setup.players)
 
 
 def _unpickled(shipped: bytes | None) -> Prepared | None:

@@ -133,7 +133,7 @@ def prepare(game: Game, game_dir: Path, request: SimRequest) -> Simulation:
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
     values = parse_options(game, request.options, count)
     setup = GameSetup(count, values)
-    config = SimConfig(game_dir, setup, request.bots, request.seed, request.games)
+    config = SimConfig(game_dir, setup, request.bots, request.seed, request.games, game_id=game.id)
     sim = Simulation(game, config, cooperative(game, values), request)
     if "greedy" in request.bots and "greedy" not in engine.bots:
         _greedy_fits(sim)

@@ -72,6 +72,8 @@ def is_stop(exc: BaseException) -> bool:
         return False
     if isinstance(exc, _Signalled) or _STOP:
         return True
+    if threading.current_thread() is not threading.main_thread():
+        return False  # no signal raises there (a Dask worker's thread): the engine did
     return signal.getsignal(signal.SIGINT) not in (_raise_signal, signal.SIG_IGN)
 
 

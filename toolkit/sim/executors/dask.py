@@ -41,7 +41,10 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
 
         # a game that ended its worker ends the next one too (the same seed, the same
         # moves): told once, not after Dask's three retries
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}), _no_hangup():
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()  # now, so that it ignores SIGHUP too
             cluster = LocalCluster(
                 n_workers=n,
                 threads_per_worker=1,
@@ -62,6 +65,26 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextlib.contextmanager
+def _no_hangup() -> Iterator[None]:
+    """Start the cluster's processes with SIGHUP ignored: a closed terminal signals the
+    whole process group, and multiprocessing's resource tracker, which a local cluster
+    starts, died of it and was started again, printing a dozen tracebacks over the
+    "interrupted" line; this process stops the cluster itself (as it does on SIGTERM)."""
+    import signal
+    import threading
+
+    hup = getattr(signal, "SIGHUP", None)
+    if hup is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(hup, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(hup, previous)
 
 
 def max_local_workers() -> int:
