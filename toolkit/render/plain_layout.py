@@ -98,6 +98,25 @@ def _expr(node: nodes.Node) -> Expr:
 
             return none
         return _give_up
+    if isinstance(node, nodes.Const):
+        constant = node.value
+        if type(constant) not in _PRINTED:
+            return _give_up
+        return lambda scope: constant
+    if isinstance(node, nodes.Getitem) and node.ctx == "load":
+        if not isinstance(node.arg, nodes.Expr) or isinstance(node.arg, nodes.Slice):
+            return _give_up
+        return _item(_expr(node.node), _expr(node.arg))
+    if isinstance(node, nodes.Compare) and len(node.ops) == 1:
+        compare = _COMPARED.get(node.ops[0].op)
+        if compare is None:
+            return _give_up
+        return _compared(compare, _expr(node.expr), _expr(node.ops[0].expr))
+    if isinstance(node, nodes.CondExpr):
+        if node.expr2 is None:  # `a if b`: Jinja's undefined when b is false
+            return _give_up
+        test, chosen, other = _expr(node.test), _expr(node.expr1), _expr(node.expr2)
+        return lambda scope: chosen(scope) if _truth(test(scope)) else other(scope)
     if isinstance(node, nodes.Not):
         inner = _expr(node.node)
 
@@ -121,6 +140,57 @@ def _expr(node: nodes.Node) -> Expr:
 
         return either
     return _give_up
+
+
+_COMPARED: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "lteq": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "gteq": lambda a, b: a >= b,
+    "in": lambda a, b: a in b,
+    "notin": lambda a, b: a not in b,
+}
+"""The comparisons taken here (one operator, as Jinja writes each in Python): the sandbox
+weighs each operand (toolkit.render.template_bounds.guard_compared), then Python compares
+them; a comparison that raises (`'a' < 1`) gives up, and Jinja says it."""
+
+
+def _compared(compare: Callable[[Any, Any], bool], left: Expr, right: Expr) -> Expr:
+    def compared(scope: dict[str, Any]) -> bool:
+        first, second = left(scope), right(scope)
+        if first is _MISSING or second is _MISSING:
+            raise NotPlain  # StrictUndefined refuses to be compared: Jinja says so
+        try:
+            return compare(bounds.guard_compared(first), bounds.guard_compared(second))
+        except Exception:  # noqa: BLE001 - Jinja raises it in its own words
+            raise NotPlain from None
+
+    return compared
+
+
+def _item(inner: Expr, key: Expr) -> Expr:
+    """`obj[key]`: the sandbox's getitem gives the item of a plain dict, View or list when
+    it is there (anything else, or none there, is Jinja's to answer)."""
+
+    def item(scope: dict[str, Any]) -> Any:
+        obj, at = inner(scope), key(scope)
+        kind = type(obj)
+        if kind is list:
+            if type(at) is not int or not -len(obj) <= at < len(obj):
+                raise NotPlain
+        elif kind is dict or kind is View:
+            if type(at) not in (str, int) or at not in obj:
+                raise NotPlain
+        else:
+            raise NotPlain
+        value = obj[at]
+        if type(value) not in _PLAIN:
+            raise NotPlain
+        return value
+
+    return item
 
 
 def _truth(value: Any) -> bool:
