@@ -97,6 +97,31 @@ def test_a_layout_comparing_a_field_resolves_without_a_render(monkeypatch):
     assert renders[0] == 0
 
 
+def test_a_layout_that_gives_up_on_every_card_is_not_tried(monkeypatch):
+    """A filter or a call in a `let`, a `when` or the text of an element that always shows
+    gives up on every card: the plain path is not tried (each try read and tested the card
+    before the render), and Jinja's answer is the same."""
+    tried = [0]
+    evaluate = plain_layout.evaluate
+
+    def counting(*args: Any) -> Any:
+        tried[0] += 1
+        return evaluate(*args)
+
+    monkeypatch.setattr(plain_layout, "evaluate", counting)
+    for elements, let in (
+        ([_text("{{ card.name }}", "card.kind == 'x'"), _text("{{ card.name | upper }}")], None),
+        ([_text("{{ card.name }}", "card.tags.get('x')")], None),
+        ([_text("{{ card.name }}", "shout")], {"shout": "card.name | upper"}),
+    ):
+        _both(_layout(elements, let), _context(kind="x", name="n", tags={"x": 1}), monkeypatch)
+    assert tried[0] == 0
+    # behind `and`, `or` or a `when`, a filter is met on some cards only: tried
+    _both(_layout([_text("{{ card.name | upper }}", "card.kind")]), _context(kind=""), monkeypatch)
+    _both(_layout([_text("a", "card.kind or card.name | upper")]), _context(kind="k"), monkeypatch)
+    assert tried[0] == 2
+
+
 def test_a_filter_on_the_card_is_rendered_by_jinja(monkeypatch):
     standard, _ = layouts.load_layout("standard")
     assert standard is not None

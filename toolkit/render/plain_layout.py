@@ -193,6 +193,39 @@ def _item(inner: Expr, key: Expr) -> Expr:
     return item
 
 
+def _doomed(node: nodes.Node) -> bool:
+    """Whether `node`, once reached, gives up on every card whatever it holds (a filter, a
+    call): `_expr`'s rules read statically. A layout that meets such a node on every card
+    is never tried here (trying it spent a card's reads and tests, then rendered it)."""
+    if isinstance(node, nodes.Name):
+        return node.ctx != "load"
+    if isinstance(node, nodes.Getattr):
+        return node.ctx != "load" or _doomed(node.node)
+    if isinstance(node, nodes.Getitem):
+        if node.ctx != "load" or not isinstance(node.arg, nodes.Expr):
+            return True
+        return isinstance(node.arg, nodes.Slice) or _doomed(node.node) or _doomed(node.arg)
+    if isinstance(node, nodes.Const):
+        return type(node.value) not in _PRINTED
+    if isinstance(node, nodes.Compare):
+        if len(node.ops) != 1 or node.ops[0].op not in _COMPARED:
+            return True
+        return _doomed(node.expr) or _doomed(node.ops[0].expr)
+    if isinstance(node, nodes.CondExpr):
+        if node.expr2 is None or _doomed(node.test):
+            return True
+        return _doomed(node.expr1) and _doomed(node.expr2)
+    if isinstance(node, nodes.Test):
+        if node.args or node.kwargs or node.dyn_args is not None or node.dyn_kwargs is not None:
+            return True
+        return node.name not in ("defined", "undefined", "none") or _doomed(node.node)
+    if isinstance(node, nodes.Not):
+        return _doomed(node.node)
+    if isinstance(node, nodes.And | nodes.Or):
+        return _doomed(node.left)  # the right operand is read on some cards only
+    return True
+
+
 def _truth(value: Any) -> bool:
     if value is _MISSING:  # StrictUndefined refuses to be tested: Jinja says so
         raise NotPlain
@@ -253,22 +286,36 @@ def _plan(parsed: Parsed) -> Plan | None:
     lets: list[tuple[str, Expr]] = []
     for name, tree in let:
         expr = _expression(tree)
-        if expr is None:
+        if expr is None or _doomed(tree.body[0].nodes[0]):
             return None
         lets.append((name, expr))
     shown: list[tuple[Expr | None, list[list[Piece | str] | None]]] = []
     for when, trees in elements:
         test = _expression(when) if when is not None else None
-        if when is not None and test is None:
+        if when is not None and (test is None or _doomed(when.body[0].nodes[0])):
             return None
         texts: list[list[Piece | str] | None] = []
         for tree in trees:
             parts = _text(tree.body) if tree is not None else None
             if tree is not None and parts is None:
                 return None
+            if when is None and tree is not None and _doomed_text(tree.body):
+                return None  # an element that always shows: read on every card
             texts.append(parts)
         shown.append((test, texts))
     return lets, shown
+
+
+def _doomed_text(body: list[nodes.Node]) -> bool:
+    """Whether a text (one `_text` could read) prints an expression that gives up on every
+    card."""
+    return any(
+        _doomed(child)
+        for node in body
+        if isinstance(node, nodes.Output)
+        for child in node.nodes
+        if isinstance(child, nodes.Expr) and not isinstance(child, nodes.TemplateData)
+    )
 
 
 def _expression(tree: Any) -> Expr | None:
