@@ -32,7 +32,7 @@ def _context(**card: Any) -> dict[str, Any]:
         "card": View(card).named("card 'c'"),
         "deck": View(id="d", name="Deck").named("deck 'd'"),
         "game": View(id="g", title="Jeu").named("the game"),
-        "rules": View(turns=3),
+        "rules": View(turns=3, by={"b": "B", 1: "one"}, row=["r0", 2], deep=[(1, 2)]),
         "glossary": {"meal": "Repas"},
         "lang": "fr",
     }
@@ -82,6 +82,46 @@ def test_the_standard_layout_resolves_a_plain_card_without_a_render(monkeypatch)
     assert renders[0] == 0
 
 
+def test_a_layout_comparing_a_field_resolves_without_a_render(monkeypatch):
+    """`when: card.kind == 'fire'`, `{{ 'x' if … else 'y' }}` and `rules.by[card.level]`
+    (most of the bundled games' layouts) are worked out by the plain path."""
+    layout = _layout(
+        [
+            _text("{{ rules.by[card.level] }}", "card.kind == 'fire'"),
+            _text("{{ 'hot' if card.heat > 2 else 'cold' }}"),
+        ]
+    )
+    renders = _renders(monkeypatch)
+    found = layouts.resolve(layout, _context(kind="fire", level="b", heat=3), 63.0, 88.0)
+    assert [r.values for r in found] == [("B",), ("hot",)]
+    assert renders[0] == 0
+
+
+def test_a_layout_that_gives_up_on_every_card_is_not_tried(monkeypatch):
+    """A filter or a call in a `let`, a `when` or the text of an element that always shows
+    gives up on every card: the plain path is not tried (each try read and tested the card
+    before the render), and Jinja's answer is the same."""
+    tried = [0]
+    evaluate = plain_layout.evaluate
+
+    def counting(*args: Any) -> Any:
+        tried[0] += 1
+        return evaluate(*args)
+
+    monkeypatch.setattr(plain_layout, "evaluate", counting)
+    for elements, let in (
+        ([_text("{{ card.name }}", "card.kind == 'x'"), _text("{{ card.name | upper }}")], None),
+        ([_text("{{ card.name }}", "card.tags.get('x')")], None),
+        ([_text("{{ card.name }}", "shout")], {"shout": "card.name | upper"}),
+    ):
+        _both(_layout(elements, let), _context(kind="x", name="n", tags={"x": 1}), monkeypatch)
+    assert tried[0] == 0
+    # behind `and`, `or` or a `when`, a filter is met on some cards only: tried
+    _both(_layout([_text("{{ card.name | upper }}", "card.kind")]), _context(kind=""), monkeypatch)
+    _both(_layout([_text("a", "card.kind or card.name | upper")]), _context(kind="k"), monkeypatch)
+    assert tried[0] == 2
+
+
 def test_a_filter_on_the_card_is_rendered_by_jinja(monkeypatch):
     standard, _ = layouts.load_layout("standard")
     assert standard is not None
@@ -92,6 +132,8 @@ def test_a_filter_on_the_card_is_rendered_by_jinja(monkeypatch):
 
 
 LETS = {"numbered": "card.value is defined and card.value is not none", "art": "card.image"}
+
+VIEWS = {"d": {"k": [1, "a"]}, "e": {"k": [1, "a"]}, "v": View(k=[1, "a"])}
 
 CASES: list[tuple[list[dict[str, Any]], dict[str, str] | None, dict[str, Any]]] = [
     # `and`/`or` give one of their operands, printed as Jinja prints it
@@ -125,6 +167,31 @@ CASES: list[tuple[list[dict[str, Any]], dict[str, str] | None, dict[str, Any]]] 
     ([_text("{{ card.name | upper }}")], None, {"name": "n"}),
     ([_text("{{ card.big }}")], None, {"big": 10**5000}),  # str() refuses: Jinja's error
     ([_text("{{ 'x' }} {{ card.name }}")], None, {"name": "n"}),
+    # constants, comparisons, `a if b else c`, items: Python's answer where it is Jinja's
+    ([_text("{{ 'on' if card.kind == 'fire' else 'off' }}")], None, {"kind": "fire"}),
+    ([_text("{{ 'on' if card.kind != 'fire' else 'off' }}")], None, {"kind": "water"}),
+    ([_text("{{ 'on' if card.kind == 'fire' else 'off' }}")], None, {}),  # undefined
+    ([_text("{{ card.a if card.b }}")], None, {"a": "x", "b": False}),  # no else
+    ([_text("x", "card.n > 1"), _text("y", "card.n <= 1.5")], None, {"n": 2}),
+    ([_text("x", "card.n >= card.m"), _text("y", "card.n < card.m")], None, {"n": 1, "m": True}),
+    ([_text("x", "card.n > 1")], None, {"n": "a"}),  # Python refuses: Jinja's error
+    ([_text("x", "card.n == [1]")], None, {"n": [1]}),  # a list literal
+    ([_text("x", "1 < card.n < 3")], None, {"n": 2}),  # chained
+    ([_text("x", "card.n in 'abc'"), _text("y", "card.n not in 'abc'")], None, {"n": "a"}),
+    ([_text("x", "'a' in card.l"), _text("y", "'b' not in card.l")], None, {"l": ["a"]}),
+    ([_text("x", "card.d == card.e"), _text("y", "card.v != card.d")], None, VIEWS),
+    ([_text("x", "1 in card.n")], None, {"n": 2}),  # Python refuses: Jinja's error
+    ([_text("x", "card.l == 1")], None, {"l": [0] * 100_001}),  # too many to compare
+    ([_text("{{ 1.5 }} {{ none }} {{ true }} {{ 7 }} {{ 'é' }}")], None, {}),
+    ([_text("{{ rules.by[card.level] }}")], None, {"level": "b"}),
+    ([_text("{{ rules.by[card.level] }}")], None, {"level": "z"}),  # not there
+    ([_text("{{ rules.by[card.level] }}")], None, {"level": 1}),
+    ([_text("{{ rules.row[card.i] }}|{{ rules.row[-1] }}")], None, {"i": 0}),
+    ([_text("{{ rules.row[card.i] }}")], None, {"i": 5}),  # out of range
+    ([_text("{{ rules.row[card.i] }}")], None, {"i": True}),
+    ([_text("{{ rules.row[0:1] }}")], None, {}),  # a slice
+    ([_text("{{ glossary['meal'] }} {{ rules['turns'] }} {{ glossary._what }}")], None, {}),
+    ([_text("{{ rules.deep[0] }}")], None, {}),  # a tuple: Jinja guards it
     # statements, whitespace control, line breaks, literal text
     ([_text("{% if card.name %}yes{% endif %}")], None, {"name": "n"}),
     ([_text("  {{ card.name }}\n")], None, {"name": "n"}),

@@ -98,6 +98,25 @@ def _expr(node: nodes.Node) -> Expr:
 
             return none
         return _give_up
+    if isinstance(node, nodes.Const):
+        constant = node.value
+        if type(constant) not in _PRINTED:
+            return _give_up
+        return lambda scope: constant
+    if isinstance(node, nodes.Getitem) and node.ctx == "load":
+        if not isinstance(node.arg, nodes.Expr) or isinstance(node.arg, nodes.Slice):
+            return _give_up
+        return _item(_expr(node.node), _expr(node.arg))
+    if isinstance(node, nodes.Compare) and len(node.ops) == 1:
+        compare = _COMPARED.get(node.ops[0].op)
+        if compare is None:
+            return _give_up
+        return _compared(compare, _expr(node.expr), _expr(node.ops[0].expr))
+    if isinstance(node, nodes.CondExpr):
+        if node.expr2 is None:  # `a if b`: Jinja's undefined when b is false
+            return _give_up
+        test, chosen, other = _expr(node.test), _expr(node.expr1), _expr(node.expr2)
+        return lambda scope: chosen(scope) if _truth(test(scope)) else other(scope)
     if isinstance(node, nodes.Not):
         inner = _expr(node.node)
 
@@ -121,6 +140,90 @@ def _expr(node: nodes.Node) -> Expr:
 
         return either
     return _give_up
+
+
+_COMPARED: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "lt": lambda a, b: a < b,
+    "lteq": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "gteq": lambda a, b: a >= b,
+    "in": lambda a, b: a in b,
+    "notin": lambda a, b: a not in b,
+}
+"""The comparisons taken here (one operator, as Jinja writes each in Python): the sandbox
+weighs each operand (toolkit.render.template_bounds.guard_compared), then Python compares
+them; a comparison that raises (`'a' < 1`) gives up, and Jinja says it."""
+
+
+def _compared(compare: Callable[[Any, Any], bool], left: Expr, right: Expr) -> Expr:
+    def compared(scope: dict[str, Any]) -> bool:
+        first, second = left(scope), right(scope)
+        if first is _MISSING or second is _MISSING:
+            raise NotPlain  # StrictUndefined refuses to be compared: Jinja says so
+        try:
+            return compare(bounds.guard_compared(first), bounds.guard_compared(second))
+        except Exception:  # noqa: BLE001 - Jinja raises it in its own words
+            raise NotPlain from None
+
+    return compared
+
+
+def _item(inner: Expr, key: Expr) -> Expr:
+    """`obj[key]`: the sandbox's getitem gives the item of a plain dict, View or list when
+    it is there (anything else, or none there, is Jinja's to answer)."""
+
+    def item(scope: dict[str, Any]) -> Any:
+        obj, at = inner(scope), key(scope)
+        kind = type(obj)
+        if kind is list:
+            if type(at) is not int or not -len(obj) <= at < len(obj):
+                raise NotPlain
+        elif kind is dict or kind is View:
+            if type(at) not in (str, int) or at not in obj:
+                raise NotPlain
+        else:
+            raise NotPlain
+        value = obj[at]
+        if type(value) not in _PLAIN:
+            raise NotPlain
+        return value
+
+    return item
+
+
+def _doomed(node: nodes.Node) -> bool:
+    """Whether `node`, once reached, gives up on every card whatever it holds (a filter, a
+    call): `_expr`'s rules read statically. A layout that meets such a node on every card
+    is never tried here (trying it spent a card's reads and tests, then rendered it)."""
+    if isinstance(node, nodes.Name):
+        return node.ctx != "load"
+    if isinstance(node, nodes.Getattr):
+        return node.ctx != "load" or _doomed(node.node)
+    if isinstance(node, nodes.Getitem):
+        if node.ctx != "load" or not isinstance(node.arg, nodes.Expr):
+            return True
+        return isinstance(node.arg, nodes.Slice) or _doomed(node.node) or _doomed(node.arg)
+    if isinstance(node, nodes.Const):
+        return type(node.value) not in _PRINTED
+    if isinstance(node, nodes.Compare):
+        if len(node.ops) != 1 or node.ops[0].op not in _COMPARED:
+            return True
+        return _doomed(node.expr) or _doomed(node.ops[0].expr)
+    if isinstance(node, nodes.CondExpr):
+        if node.expr2 is None or _doomed(node.test):
+            return True
+        return _doomed(node.expr1) and _doomed(node.expr2)
+    if isinstance(node, nodes.Test):
+        if node.args or node.kwargs or node.dyn_args is not None or node.dyn_kwargs is not None:
+            return True
+        return node.name not in ("defined", "undefined", "none") or _doomed(node.node)
+    if isinstance(node, nodes.Not):
+        return _doomed(node.node)
+    if isinstance(node, nodes.And | nodes.Or):
+        return _doomed(node.left)  # the right operand is read on some cards only
+    return True
 
 
 def _truth(value: Any) -> bool:
@@ -183,22 +286,36 @@ def _plan(parsed: Parsed) -> Plan | None:
     lets: list[tuple[str, Expr]] = []
     for name, tree in let:
         expr = _expression(tree)
-        if expr is None:
+        if expr is None or _doomed(tree.body[0].nodes[0]):
             return None
         lets.append((name, expr))
     shown: list[tuple[Expr | None, list[list[Piece | str] | None]]] = []
     for when, trees in elements:
         test = _expression(when) if when is not None else None
-        if when is not None and test is None:
+        if when is not None and (test is None or _doomed(when.body[0].nodes[0])):
             return None
         texts: list[list[Piece | str] | None] = []
         for tree in trees:
             parts = _text(tree.body) if tree is not None else None
             if tree is not None and parts is None:
                 return None
+            if when is None and tree is not None and _doomed_text(tree.body):
+                return None  # an element that always shows: read on every card
             texts.append(parts)
         shown.append((test, texts))
     return lets, shown
+
+
+def _doomed_text(body: list[nodes.Node]) -> bool:
+    """Whether a text (one `_text` could read) prints an expression that gives up on every
+    card."""
+    return any(
+        _doomed(child)
+        for node in body
+        if isinstance(node, nodes.Output)
+        for child in node.nodes
+        if isinstance(child, nodes.Expr) and not isinstance(child, nodes.TemplateData)
+    )
 
 
 def _expression(tree: Any) -> Expr | None:
