@@ -430,8 +430,8 @@ def test_a_jpeg_is_counted_once_however_often_it_is_opened(tmp_path, monkeypatch
     path = tmp_path / "art.jpg"
     path.write_bytes(buffer.getvalue())
     counted = []
-    real = pictures.jpeg_scans
-    monkeypatch.setattr(pictures, "jpeg_scans", lambda data: counted.append(1) or real(data))
+    real = pictures._data_problem
+    monkeypatch.setattr(pictures, "_data_problem", lambda data: counted.append(1) or real(data))
     assert pictures.pixels(path) == (64, 48)  # validate: its size, its check, its contrast
     for _ in range(2):
         with pictures.opened(path) as image:

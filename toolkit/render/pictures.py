@@ -16,10 +16,10 @@ import hashlib
 import io
 import mmap
 import os
-import re
 import secrets
 import shutil
 import stat
+import struct
 import tempfile
 import warnings
 from collections.abc import Iterator
@@ -63,24 +63,66 @@ picture, and lets a scan repeat (a warning it does not stop on): a 1.4 MB file r
 time grows with the file. A progressive JPEG has about 10 scans (libjpeg, mozjpeg, jpegtran),
 a baseline one 1 to 4; 100 refinement scans over `MAX_PIXELS` decode in about 3 s."""
 
-_JPEG_MARKER = re.compile(rb"\xff([^\x00\xff])")
-"""A marker as libjpeg reads one: 0xFF then its code (0xFF 0x00 is a stuffed data byte, and
-0xFF 0xFF a fill byte before the marker's own 0xFF: this matches that last one), so the scan
-of a file is linear."""
+_MARKER_TABLE = bytes(
+    2 if code == 0xFF else 0 if code == 0x00 or 0xD0 <= code <= 0xD7 else 1 for code in range(256)
+)
+"""A JPEG's bytes as `_next_marker` sees them: 0xFF is 2, a marker's code 1, and 0 the bytes
+after 0xFF that make no marker (0x00: a stuffed data byte; 0xD0 to 0xD7: the restart markers
+inside a scan's data, which libjpeg reads as data). So `\x02\x01` is a marker, found in C
+(translate, find): a regular expression tried at each 0xFF took 7 s over a 128 MB file of
+stuffed bytes or restart markers, one attempt per byte pair."""
+
+
+def _next_marker(data: bytes | mmap.mmap, position: int) -> int:
+    """Where the next marker of `data` from `position` starts (its 0xFF; of 0xFF fill bytes
+    before a marker, the last one), or -1. The window translated grows from 4 kB (markers
+    are usually close: each call costs about the distance to the next)."""
+    size, window = len(data), 4096
+    while position < size - 1:
+        end = min(size, position + window)
+        found = data[position:end].translate(_MARKER_TABLE).find(b"\x02\x01")
+        if found >= 0:
+            return position + found
+        if end >= size:
+            break
+        position, window = end - 1, min(window * 2, 1 << 22)
+    return -1
+
+
 _STANDALONE = frozenset((0x01, 0xD8, *range(0xD0, 0xD8)))
 """Markers without a length (TEM, SOI, RSTn): what follows is the next marker or data."""
 
+MAX_BLOCKS = 10_000
+"""Metadata blocks Pillow reads one at a time in Python when it opens a picture, before its
+pixels: a GIF's extension data blocks (and the stray bytes it skips one by one), a PNG's
+chunks other than its pixel data, a JPEG's markers (and the stray bytes before its first
+scan). Files of millions of empty blocks (16 MB) cost 21 to 68 s of CPU in validate (a
+picture is opened per card and per check). A comment, an XMP packet or an ICC profile takes a
+few hundred; a JPEG's metadata segments hold up to 64 KB each, so even a 256 MB file
+(`MAX_FILE_BYTES`) of them is 4,096 markers."""
+MAX_PNG_CHUNKS = 65_536
+"""All the chunks of a PNG, its pixel data (IDAT, fdAT) too: Pillow reads each in Python to
+verify or decode it. libpng writes pixel data in 8 KB chunks (Pillow in 64 KB), so a PNG of
+the 256 MB file bound holds at most about 32,768."""
 
-def jpeg_scans(data: bytes | mmap.mmap) -> int:
-    """How many scans (SOS markers) libjpeg decodes in a JPEG file's `data`, counted up to
-    its EOI, each marker segment skipped by its length (an EXIF thumbnail's own scans are
-    not counted); counting stops just past `MAX_JPEG_SCANS`."""
-    scans, position = 0, 0
+
+def _jpeg_walk(data: bytes | mmap.mmap) -> tuple[int, bool]:
+    """The scans (SOS markers) libjpeg decodes in a JPEG file's `data`, counted up to its
+    EOI, each marker segment skipped by its length (an EXIF thumbnail's own scans are not
+    counted), and whether the file holds more than `MAX_BLOCKS` markers, or markers and
+    stray bytes before its first scan (Pillow's `open` reads those one by one in Python):
+    the walk stops there, or just past `MAX_JPEG_SCANS`."""
+    scans, steps, position = 0, 0, 0
     while scans <= MAX_JPEG_SCANS:
-        found = _JPEG_MARKER.search(data, position)
-        if found is None:
+        found = _next_marker(data, position)
+        if found < 0:
             break
-        code, position = found.group(1)[0], found.end()
+        if scans == 0:  # before the first scan, every byte between markers is one step
+            steps += found - position
+        steps += 1
+        if steps > MAX_BLOCKS:
+            return scans, True
+        code, position = data[found + 1], found + 2
         if code == 0xD9:  # EOI: libjpeg reads no further
             break
         if code in _STANDALONE:
@@ -88,12 +130,26 @@ def jpeg_scans(data: bytes | mmap.mmap) -> int:
         if code == 0xDA:
             scans += 1
         position += max(2, int.from_bytes(data[position : position + 2], "big"))
-    return scans
+    return scans, False
+
+
+def jpeg_scans(data: bytes | mmap.mmap) -> int:
+    """How many scans (SOS markers) libjpeg decodes in a JPEG file's `data` (see
+    `_jpeg_walk`); counting stops just past `MAX_JPEG_SCANS`."""
+    return _jpeg_walk(data)[0]
 
 
 def _jpeg_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a JPEG file costs too much to decode (too many scans), or None."""
-    if jpeg_scans(data) > MAX_JPEG_SCANS:
+    """Why a JPEG file costs too much to open or decode (too many markers or scans), or
+    None."""
+    scans, too_many_markers = _jpeg_walk(data)
+    if too_many_markers:
+        return (
+            f"it is a JPEG of more than {MAX_BLOCKS:,} markers (comments, metadata) or stray"
+            " bytes: each is read one by one when it is opened, so that many cost seconds;"
+            " save it again"
+        )
+    if scans > MAX_JPEG_SCANS:
         return (
             f"it is a JPEG of more than {MAX_JPEG_SCANS} scans: each scan is decoded over the"
             " whole picture, so that many cost minutes (a progressive JPEG has about 10);"
@@ -102,84 +158,113 @@ def _jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     return None
 
 
+def _gif_problem(data: bytes | mmap.mmap) -> str | None:
+    """Why a GIF costs too much to open (more than `MAX_BLOCKS` extension data blocks, or
+    stray bytes, before its first picture), or None (also for a damaged one: Pillow says
+    that). Walks what Pillow's `open` reads one step at a time: a byte that is not `!`
+    (an extension), `,` (the picture) or `;` (the end) is skipped, one step each."""
+    size = len(data)
+    if size < 13:
+        return None
+    position = 13 + (3 * (2 << (data[10] & 7)) if data[10] & 0x80 else 0)  # colour table
+    steps = 0
+    while position < size and steps <= MAX_BLOCKS:
+        kind = data[position]
+        position += 1
+        if kind in (0x2C, 0x3B):  # the first picture, or the end: Pillow's open stops
+            break
+        steps += 1
+        if kind != 0x21:  # a stray byte
+            continue
+        position += 1  # the extension's label
+        while position < size and (length := data[position]) and steps <= MAX_BLOCKS:
+            steps += 1
+            position += 1 + length
+        position += 1  # the 0 that ends its blocks
+    if steps > MAX_BLOCKS:
+        return (
+            f"it is a GIF whose comments or extensions hold more than {MAX_BLOCKS:,} data"
+            " blocks (or stray bytes): opening it costs seconds; save it again without them"
+        )
+    return None
+
+
+def _png_problem(data: bytes | mmap.mmap) -> str | None:
+    """Why a PNG costs too much to open (more than `MAX_BLOCKS` chunks other than pixel
+    data) or to verify and decode (more than `MAX_PNG_CHUNKS` chunks), or None (also for a
+    damaged one: Pillow says that). Walks the chunks by their lengths up to IEND."""
+    size, position, chunks, metadata = len(data), 8, 0, 0
+    while position + 8 <= size:
+        (length,) = struct.unpack_from(">I", data, position)
+        kind = data[position + 4 : position + 8]
+        chunks += 1
+        if kind not in (b"IDAT", b"fdAT"):
+            metadata += 1
+        if metadata > MAX_BLOCKS or chunks > MAX_PNG_CHUNKS:
+            return (
+                f"it is a PNG of more than {MAX_BLOCKS:,} metadata chunks or"
+                f" {MAX_PNG_CHUNKS:,} chunks in all: each is read one by one when it is"
+                " opened, so that many cost seconds; save it again"
+            )
+        if kind == b"IEND":
+            break
+        position += 12 + length
+    return None
+
+
+def _data_problem(data: bytes | mmap.mmap) -> str | None:
+    """Why the picture file `data` costs too much to open or decode, or None: the blocks
+    Pillow reads one at a time in Python are counted first, by the format its bytes say."""
+    head = bytes(data[:8])
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return _gif_problem(data)
+    if head == b"\x89PNG\r\n\x1a\n":
+        return _png_problem(data)
+    if head[:3] == b"\xff\xd8\xff":  # JPEG, and MPO (pictures in a row of JPEGs)
+        return _jpeg_problem(data)
+    return None
+
+
 @contextmanager
 def opened(source: Path | IO[bytes]) -> Iterator[PilImage]:
     """The picture in `source`, opened as one of `FORMATS` only, without Pillow's
     `DecompressionBombWarning` (the toolkit bounds pixels itself, below Pillow's limit).
-    Raises ValueError for a JPEG of more than `MAX_JPEG_SCANS` scans (decoding it would take
+    Raises ValueError for a picture of too many metadata blocks (Pillow would read them
+    for seconds) or a JPEG of more than `MAX_JPEG_SCANS` scans (decoding it would take
     minutes; see `jpeg_scans`)."""
     from PIL import Image
 
     confine()
-    why = _gif_source_problem(source)
+    why = _source_problem(source)
     if why is not None:
         raise ValueError(why)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
         with Image.open(source, formats=FORMATS) as image:
-            if image.format in ("JPEG", "MPO") and (fp := image.fp) is not None:
-                why = _jpeg_file_problem(fp)
-                if why is not None:
-                    raise ValueError(why)
             yield image
 
 
-MAX_GIF_BLOCKS = 10_000
-"""Data blocks of the extensions (comments, application data) before a GIF's first picture:
-Pillow reads each in Python when it opens the file, so a 16 MB comment of 8 million one-byte
-blocks cost 3.6 to 5.6 s of CPU per open (a picture is opened up to three times in
-validate). A comment or an XMP packet takes a few hundred."""
-
-
-def _gif_source_problem(source: Path | IO[bytes]) -> str | None:
-    """`_gif_problem` of the file at `source` (a path or an open file, left where it was)."""
-    if isinstance(source, Path):
-        try:
-            with open(source, "rb") as handle:
-                return _gif_problem(handle)
-        except OSError:
-            return None  # Pillow's to say
-    where = source.tell()
-    try:
-        return _gif_problem(source)
-    finally:
-        source.seek(where)
-
-
-def _gif_problem(handle: IO[bytes]) -> str | None:
-    """Why a GIF costs too much to open (more than `MAX_GIF_BLOCKS` extension data blocks
-    before its first picture), or None (also for a file that is no GIF, or a damaged one:
-    Pillow says that). Walks the blocks Pillow's `open` reads, one read per block."""
-    handle.seek(0)
-    head = handle.read(13)
-    if len(head) < 13 or head[:6] not in (b"GIF87a", b"GIF89a"):
-        return None
-    if head[10] & 0x80:  # a global colour table
-        handle.seek(3 * (2 << (head[10] & 7)), 1)
-    blocks = 0
-    while handle.read(1) == b"\x21":  # an extension (0x2C, a picture, ends the walk)
-        handle.read(1)  # its label
-        while (size := handle.read(1)) not in (b"", b"\x00"):
-            blocks += 1
-            if blocks > MAX_GIF_BLOCKS:
-                return (
-                    f"it is a GIF whose comments or extensions hold more than"
-                    f" {MAX_GIF_BLOCKS:,} data blocks: opening it costs seconds; save it"
-                    " again without them"
-                )
-            handle.seek(size[0], 1)
-    return None
-
-
 _SCANNED: dict[tuple[int, int, int, int], str | None] = {}
-"""`_jpeg_problem` of the JPEG files already counted, by (device, inode, size, mtime): a
+"""`_data_problem` of the files already counted, by (device, inode, size, mtime): a
 picture is opened up to three times in validate (its size, its check, its contrast), and a
 file of the 256 MB bound was read whole each time."""
 
 
-def _jpeg_file_problem(fp: Any) -> str | None:
-    """`_jpeg_problem` of the file open in `fp`: mapped, not read into memory, and counted
-    once per file (its identity and modification time)."""
+def _source_problem(source: Path | IO[bytes]) -> str | None:
+    """`_data_problem` of the file at `source` (a path or an open file, left where it
+    was)."""
+    if isinstance(source, Path):
+        try:
+            with open(source, "rb") as handle:
+                return _file_problem(handle)
+        except OSError:
+            return None  # Pillow's to say
+    return _file_problem(source)
+
+
+def _file_problem(fp: Any) -> str | None:
+    """`_data_problem` of the file open in `fp` (left where it was): mapped, not read into
+    memory, and counted once per file (its identity and modification time)."""
     try:
         info = os.fstat(fp.fileno())
     except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
@@ -188,13 +273,13 @@ def _jpeg_file_problem(fp: Any) -> str | None:
         where = fp.tell()
         fp.seek(0)
         try:
-            return _jpeg_problem(fp.read())
+            return _data_problem(fp.read())
         finally:
             fp.seek(where)
     key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
     if key not in _SCANNED:
         with mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            why = _jpeg_problem(data)
+            why = _data_problem(data)
         if len(_SCANNED) >= 4096:
             _SCANNED.clear()
         _SCANNED[key] = why

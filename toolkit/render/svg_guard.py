@@ -392,7 +392,7 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
     except Image.DecompressionBombError:
         return too_large, 0
     except ValueError as exc:
-        if str(exc).startswith("it is a JPEG"):  # pictures.opened: too many scans to decode
+        if str(exc).startswith("it is a "):  # pictures.opened: too costly to open or decode
             return f"the picture it embeds: {exc}", 0
         return "the picture it embeds is not a PNG, JPEG, GIF or WebP picture", 0
     except OSError:
