@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,9 +65,9 @@ class FilePatch:
         ]
 
 
-def plan_fixes(game: Game) -> list[FilePatch]:
+def plan_fixes(game: Game, only: Callable[[Path], bool] | None = None) -> list[FilePatch]:
     """One patch per file that has fixable typography (a sheet's cells edited in the sheet,
-    as `i18n import` edits them)."""
+    as `i18n import` edits them); `only`: the files (by their document's path) to plan."""
     by_file: dict[int, tuple[LoadedFile, list[Edit]]] = {}
     grouped: dict[int, list[Edit]] = defaultdict(list)
     for text in collect(game).texts:
@@ -74,6 +75,8 @@ def plan_fixes(game: Game) -> list[FilePatch]:
             fixed = apply_fixes(value, safe_fixes(lang, value))
             doc = text.file.doc
             assert doc is not None
+            if only is not None and not only(doc.path):
+                continue
             edit = Edit((*text.path, lang), fixed)
             if fixed == value:
                 continue

@@ -1,0 +1,47 @@
+"""Probe 13c (issue #33): the editor's typography quick fix on a sheet deck, a PO file naming
+a codec that is no text encoding, a rules text reported once however many aliases print it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from tests.test_hardening_s44_content import _sheet_game
+
+
+class _SameFolder:
+    """The LSP's mirror for a game read in place (the mirror is the game folder)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+
+    def rel(self, real: Path) -> str | None:
+        try:
+            return real.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    rel_of_mirrored = rel
+
+
+def _code_actions(root: Path, path: Path, text: str) -> list:
+    from toolkit.content.game import load_game
+    from toolkit.lsp.actions import actions
+
+    state = SimpleNamespace(game=load_game(root), mirror=_SameFolder(root))
+    return actions(state, path.as_uri(), text, [])
+
+
+def test_the_editors_typography_fix_on_a_csv_deck_fixes_the_cell_never_empties_it(game, run_cli):
+    # the quick fix replaced the whole CSV with "": the fixer's sheet patches carry their
+    # new bytes in `outputs` and an empty `new_text`, which the LSP took for the new text
+    sheet, _cell = _sheet_game(game, run_cli)
+    text = sheet.read_text(encoding="utf-8")
+    fixes = [a for a in _code_actions(game, sheet, text) if a.title.startswith("Fix typography")]
+    for fix in fixes:
+        for edits in fix.edit.changes.values():
+            assert all(edit.new_text for edit in edits)
+    (fix,) = fixes
+    ((uri, (edit,)),) = fix.edit.changes.items()
+    assert uri == sheet.as_uri()
+    assert edit.new_text == text.replace("Gagnez vite !", "Gagnez vite\u202f!")
