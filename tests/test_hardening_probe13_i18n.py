@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
+from tests.test_hardening_probe9_lows_files import DECK, _po
 from tests.test_hardening_s44_content import _sheet_game
 
 
@@ -45,3 +48,22 @@ def test_the_editors_typography_fix_on_a_csv_deck_fixes_the_cell_never_empties_i
     ((uri, (edit,)),) = fix.edit.changes.items()
     assert uri == sheet.as_uri()
     assert edit.new_text == text.replace("Gagnez vite !", "Gagnez vite\u202f!")
+
+
+@pytest.mark.parametrize("codec", ["base64", "hex", "rot13", "zlib_codec"])
+def test_a_po_file_naming_a_codec_that_is_no_text_encoding_is_refused_at_its_header(
+    game, run_cli, tmp_path, codec
+):
+    # `data.decode('base64')` raised LookupError ("not a text encoding"): a traceback
+    po = _po(game, "en", "Run {steps} spaces.", tmp_path)
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace("charset=UTF-8", f"charset={codec}"), encoding="utf-8")
+    line = next(n for n, x in enumerate(text.splitlines(), 1) if "charset=" in x)
+    before = (game / DECK).read_bytes()
+    result = run_cli("i18n", "import", str(po), "--game", str(game))
+    # exit 2, as for the file's other refusals (a byte not valid in its charset, too large)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    (message,) = [x for x in result.stderr.splitlines() if "no text encoding" in x]
+    assert f"en.po:{line}: the header's charset '{codec}'" in message
+    assert (game / DECK).read_bytes() == before
