@@ -67,3 +67,25 @@ def test_a_po_file_naming_a_codec_that_is_no_text_encoding_is_refused_at_its_hea
     (message,) = [x for x in result.stderr.splitlines() if "no text encoding" in x]
     assert f"en.po:{line}: the header's charset '{codec}'" in message
     assert (game / DECK).read_bytes() == before
+
+
+def test_a_rules_text_in_none_of_the_games_languages_is_reported_once_however_aliased(
+    game, run_cli
+):
+    # T003 was given once per path to the text: a rules tree of aliases repeated it once per
+    # alias path (probe: 74,898 findings at two places for a 6-line tree)
+    import json
+
+    manifest = game / "game.yaml"
+    yaml = manifest.read_text(encoding="utf-8")
+    tree = (
+        "  l0: &a0 {de: Hallo, it: Ciao}\n"
+        "  l1: &a1 [*a0, *a0, *a0]\n"
+        "  l2: &a2 [*a1, *a1, *a1]\n"
+        "  l3: [*a2, *a2, *a2]\n"
+    )
+    manifest.write_text(yaml.replace("  target: 10\n", "  target: 10\n" + tree))
+    line = manifest.read_text(encoding="utf-8").splitlines().index(tree.splitlines()[0]) + 1
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    found = [d for d in json.loads(result.output) if d["code"] == "T003"]
+    assert sorted((d["line"], d["col"]) for d in found) == [(line, 12), (line, 23)], found
