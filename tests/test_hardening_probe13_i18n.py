@@ -89,3 +89,21 @@ def test_a_rules_text_in_none_of_the_games_languages_is_reported_once_however_al
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     found = [d for d in json.loads(result.output) if d["code"] == "T003"]
     assert sorted((d["line"], d["col"]) for d in found) == [(line, 12), (line, 23)], found
+
+
+def test_i18n_fix_names_the_keys_file_it_fixes_a_sheet_decks_name_in(game, run_cli):
+    # a deck name's fix goes into the keys file, but the diff named it
+    # `decks/cards.csv:name/fr` and --write said "fixed … in decks/cards.csv" only
+    _sheet_game(game, run_cli)
+    keys = game / "decks" / "cards.deck.yaml"
+    text = keys.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.strip().startswith("fr:"))
+    keys.write_text(text.replace(line, line.split(":")[0] + ': "Cartes Action !"', 1))
+    row = text.splitlines().index(line) + 1
+    shown = run_cli("i18n", "fix", str(game))
+    assert f"decks/cards.deck.yaml:{row}:" in shown.output, shown.output
+    assert "decks/cards.csv:name/fr" not in shown.output
+    written = run_cli("i18n", "fix", str(game), "--write")
+    assert written.exit_code == 0
+    assert "decks/cards.deck.yaml" in written.stderr, written.stderr
+    assert "Cartes Action\u202f!" in keys.read_text(encoding="utf-8")

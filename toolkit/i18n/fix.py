@@ -38,11 +38,7 @@ class FilePatch:
             doc = self.file.doc
             assert doc is not None
             return (
-                "".join(
-                    f"{self.file.rel}:{doc.span(edit.path).cell or '/'.join(map(str, edit.path))}"
-                    f" becomes: {edit.value}\n"
-                    for edit in self.edits
-                )
+                "".join(f"{self._place(edit)} becomes: {edit.value}\n" for edit in self.edits)
                 .replace("\u202f", "⍽")
                 .replace("\u00a0", "·")
             )
@@ -54,6 +50,24 @@ class FilePatch:
             f"b/{self.file.rel}",
         )
         return "".join(lines).replace("\u202f", "⍽").replace("\u00a0", "·")
+
+    def _place(self, edit: Edit) -> str:
+        """A sheet edit's place: its cell, or its line in the keys file (a deck's name)."""
+        assert self.file.doc is not None
+        span = self.file.doc.span(edit.path)
+        if span.cell is not None:
+            return f"{self.file.rel}:{span.cell}"
+        if span.file is not None:
+            return f"{span.file}:{span.line}:{span.col}"
+        return f"{self.file.rel}:{'/'.join(map(str, edit.path))}"
+
+    @property
+    def names(self) -> list[str]:
+        """The files this patch writes, as the game names them (a sheet and its keys file)."""
+        doc = self.file.doc
+        if self.outputs is None or not isinstance(doc, SheetDocument) or doc.keys is None:
+            return [self.file.rel]
+        return [self.file.rel] + ([doc.keys.display] if doc.keys.path in self.outputs else [])
 
     def files(self) -> list[tuple[Path, bytes]]:
         """The paths and new bytes this patch writes."""
