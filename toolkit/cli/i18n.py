@@ -74,7 +74,9 @@ def fix(
         if write:
             write_output(game.root, functools.partial(_write_fixes, patches), quiet=True)
             for patch in patches:
-                stderr.print(f"fixed {len(patch.edits)} text(s) in {escape(patch.file.rel)}")
+                stderr.print(
+                    f"fixed {len(patch.edits)} text(s) in {escape(' and '.join(patch.names))}"
+                )
         else:
             sys.stdout.write("".join(diffs))
     if not write and total:

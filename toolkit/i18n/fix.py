@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,11 +38,7 @@ class FilePatch:
             doc = self.file.doc
             assert doc is not None
             return (
-                "".join(
-                    f"{self.file.rel}:{doc.span(edit.path).cell or '/'.join(map(str, edit.path))}"
-                    f" becomes: {edit.value}\n"
-                    for edit in self.edits
-                )
+                "".join(f"{self._place(edit)} becomes: {edit.value}\n" for edit in self.edits)
                 .replace("\u202f", "⍽")
                 .replace("\u00a0", "·")
             )
@@ -54,6 +51,24 @@ class FilePatch:
         )
         return "".join(lines).replace("\u202f", "⍽").replace("\u00a0", "·")
 
+    def _place(self, edit: Edit) -> str:
+        """A sheet edit's place: its cell, or its line in the keys file (a deck's name)."""
+        assert self.file.doc is not None
+        span = self.file.doc.span(edit.path)
+        if span.cell is not None:
+            return f"{self.file.rel}:{span.cell}"
+        if span.file is not None:
+            return f"{span.file}:{span.line}:{span.col}"
+        return f"{self.file.rel}:{'/'.join(map(str, edit.path))}"
+
+    @property
+    def names(self) -> list[str]:
+        """The files this patch writes, as the game names them (a sheet and its keys file)."""
+        doc = self.file.doc
+        if self.outputs is None or not isinstance(doc, SheetDocument) or doc.keys is None:
+            return [self.file.rel]
+        return [self.file.rel] + ([doc.keys.display] if doc.keys.path in self.outputs else [])
+
     def files(self) -> list[tuple[Path, bytes]]:
         """The paths and new bytes this patch writes."""
         if self.outputs is None:
@@ -64,9 +79,9 @@ class FilePatch:
         ]
 
 
-def plan_fixes(game: Game) -> list[FilePatch]:
+def plan_fixes(game: Game, only: Callable[[Path], bool] | None = None) -> list[FilePatch]:
     """One patch per file that has fixable typography (a sheet's cells edited in the sheet,
-    as `i18n import` edits them)."""
+    as `i18n import` edits them); `only`: the files (by their document's path) to plan."""
     by_file: dict[int, tuple[LoadedFile, list[Edit]]] = {}
     grouped: dict[int, list[Edit]] = defaultdict(list)
     for text in collect(game).texts:
@@ -74,6 +89,8 @@ def plan_fixes(game: Game) -> list[FilePatch]:
             fixed = apply_fixes(value, safe_fixes(lang, value))
             doc = text.file.doc
             assert doc is not None
+            if only is not None and not only(doc.path):
+                continue
             edit = Edit((*text.path, lang), fixed)
             if fixed == value:
                 continue

@@ -46,10 +46,17 @@ def read_po_file(path: Path) -> str:
     charset = "utf-8"
     found = _CHARSET.search(data)
     if found:
+        named = found.group(1).strip().decode("ascii", errors="replace")
         try:
-            charset = codecs.lookup(found.group(1).strip().decode("ascii")).name
-        except (LookupError, UnicodeDecodeError):
-            charset = "utf-8"  # polib's default for a charset it does not know
+            codec = codecs.lookup(named)
+        except LookupError:
+            codec = codecs.lookup("utf-8")  # polib's default for a charset it does not know
+        if not getattr(codec, "_is_text_encoding", True):  # base64, hex, rot13, zlib_codec
+            line = data[: found.start(1)].count(b"\n") + 1
+            raise InputError(
+                f"the header's charset {named!r} is no text encoding (write charset=UTF-8)", line
+            )
+        charset = codec.name
     try:
         text = data.decode(charset).removeprefix("\ufeff")
     except UnicodeDecodeError as exc:

@@ -84,25 +84,55 @@ def _ignore(uri: str, lines: list[str], diag: lsp.Diagnostic, code: str) -> lsp.
 
 
 def _typography(state: Any, uri: str, text: str) -> lsp.CodeAction | None:
-    """The file's safe typography fixes (spaces only), as `playset i18n fix` applies them."""
+    """The file's safe typography fixes (spaces only), as `playset i18n fix` applies them: a
+    YAML file's new text, or a CSV sheet's new text when the fix changes only its cells (a
+    workbook, or a fix in the sheet's keys file too: no quick fix, `playset i18n fix` does it)."""
     from urllib.parse import unquote, urlparse
 
     from toolkit.i18n.fix import plan_fixes
 
     if state.game is None:
         return None
-    path = unquote(urlparse(uri).path)
-    for patch in plan_fixes(state.game):
-        if state.mirror.rel_of_mirrored(patch.path) == state.mirror.rel(Path(path)):
-            if patch.new_text == text:
-                return None
-            end = text.count("\n") + 1
-            edit = lsp.TextEdit(
-                range=lsp.Range(lsp.Position(0, 0), lsp.Position(end, 0)), new_text=patch.new_text
-            )
-            return lsp.CodeAction(
-                title=f"Fix typography ({len(patch.edits)} spaces)",
-                kind=lsp.CodeActionKind.QuickFix,
-                edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-            )
+    wanted = state.mirror.rel(Path(unquote(urlparse(uri).path)))
+    if wanted is None:
+        return None
+    try:
+        patches = plan_fixes(
+            state.game, only=lambda path: state.mirror.rel_of_mirrored(path) == wanted
+        )
+    except ValueError:  # a sheet's cell edit refused
+        return None
+    for patch in patches:
+        if state.mirror.rel_of_mirrored(patch.path) != wanted:
+            continue
+        new_text = patch.new_text if patch.outputs is None else _sheet_text(patch, text)
+        if new_text is None or new_text == text:
+            return None
+        end = text.count("\n") + 1
+        edit = lsp.TextEdit(
+            range=lsp.Range(lsp.Position(0, 0), lsp.Position(end, 0)), new_text=new_text
+        )
+        return lsp.CodeAction(
+            title=f"Fix typography ({len(patch.edits)} spaces)",
+            kind=lsp.CodeActionKind.QuickFix,
+            edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+        )
     return None
+
+
+def _sheet_text(patch: Any, text: str) -> str | None:
+    """A CSV sheet's whole new text, when the patch writes that file alone (None otherwise:
+    a workbook is no text, and a second file would need its own edit)."""
+    outputs = patch.outputs or {}
+    data = outputs.get(patch.path)
+    if set(outputs) != {patch.path} or not isinstance(data, bytes):
+        return None
+    if patch.path.suffix.lower() != ".csv":
+        return None
+    try:
+        new = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if new.startswith("\ufeff") and not text.startswith("\ufeff"):
+        new = new[1:]  # the editor shows the text without its byte order mark
+    return new or None

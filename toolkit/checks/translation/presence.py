@@ -88,24 +88,35 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         return
     languages = list(manifest.languages)
     marked = {text.path for text in facts.texts if text.file is loaded}
-    for path, value in _text_like(rules, ("rules",), frozenset(languages)):
+    said: set[tuple[int, int]] = set()  # a text aliased at many paths is said once, where it is
+    for path, value in _text_like(rules, ("rules",), frozenset(languages), set()):
         if path in marked or not set(value) <= _known_languages():
             continue
         name = ".".join(str(step) for step in path)
         for lang in value:
+            span = loaded.doc.key_span((*path, lang))
+            place = (span.line, span.col)
+            if place in said:
+                continue
+            said.add(place)
             yield T_EXTRA.at(
                 loaded.rel,
-                loaded.doc.key_span((*path, lang)),
+                span,
                 f"language {lang!r} is not in the game's languages ({', '.join(languages)}):"
                 f" `{name}` has a text in none of them, so it has nothing to print",
             )
 
 
 def _text_like(
-    value: Any, path: tuple[Any, ...], languages: frozenset[str]
+    value: Any, path: tuple[Any, ...], languages: frozenset[str], seen: set[int]
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, str]]]:
     """The dicts under `value` whose keys look like language codes (two or three lower-case
-    letters), whose values are strings, and that name none of `languages`."""
+    letters), whose values are strings, and that name none of `languages`; each node (an
+    alias's many paths to it) walked once, at the first path met (`seen`: their ids)."""
+    if isinstance(value, (dict, list)):
+        if id(value) in seen:
+            return
+        seen.add(id(value))
     if isinstance(value, dict):
         if value and all(
             isinstance(key, str)
@@ -119,10 +130,10 @@ def _text_like(
             yield path, value
             return
         for key, item in value.items():
-            yield from _text_like(item, (*path, key), languages)
+            yield from _text_like(item, (*path, key), languages, seen)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _text_like(item, (*path, index), languages)
+            yield from _text_like(item, (*path, index), languages, seen)
 
 
 @cache
