@@ -228,3 +228,27 @@ def test_the_processes_of_a_local_cluster_ignore_hangups():
     assert "tracker ignores True" in done.stdout and "ours True" in done.stdout, (
         done.stdout + done.stderr
     )
+
+
+# --- content M2: a rules text with only some of the game's languages printed nothing in the
+# others, while validate said clean ----------------------------------------------------------
+
+
+def test_a_rules_text_missing_one_of_the_game_s_languages_is_t001(tmp_path, run_cli):
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en", "fr"])
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    assert "\nrules:\n" in text
+    manifest.write_text(
+        text.replace(
+            "\nrules:\n",
+            "\nrules:\n  intro: {en: Hello}\n  both: {en: Hi, fr: Salut}\n"
+            "  dice: {red: d6, blu: d8}\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [(d["code"], d["message"]) for d in diagnostics_json(result.output)]
+    assert found == [("T001", "`rules.intro` has no fr text")], result.output

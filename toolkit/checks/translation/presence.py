@@ -89,10 +89,22 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     languages = list(manifest.languages)
     marked = {text.path for text in facts.texts if text.file is loaded}
     said: set[tuple[int, int]] = set()  # a text aliased at many paths is said once, where it is
-    for path, value in _text_like(rules, ("rules",), frozenset(languages), set()):
-        if path in marked or not set(value) <= _known_languages():
+    for path, value in _text_like(rules, ("rules",), set()):
+        if path in marked:
             continue
         name = ".".join(str(step) for step in path)
+        if any(lang in value for lang in languages):
+            # a text as templates print it (toolkit.render.context): one language missing
+            # printed nothing in it, while validate said clean
+            if missing := [lang for lang in languages if lang not in value]:
+                yield T_MISSING.at(
+                    loaded.rel,
+                    loaded.doc.key_span(path),
+                    f"`{name}` has no {', '.join(missing)} text",
+                )
+            continue
+        if not set(value) <= _known_languages():
+            continue
         for lang in value:
             span = loaded.doc.key_span((*path, lang))
             place = (span.line, span.col)
@@ -108,11 +120,11 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 def _text_like(
-    value: Any, path: tuple[Any, ...], languages: frozenset[str], seen: set[int]
+    value: Any, path: tuple[Any, ...], seen: set[int]
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, str]]]:
     """The dicts under `value` whose keys look like language codes (two or three lower-case
-    letters), whose values are strings, and that name none of `languages`; each node (an
-    alias's many paths to it) walked once, at the first path met (`seen`: their ids)."""
+    letters) and whose values are strings; each node (an alias's many paths to it) walked
+    once, at the first path met (`seen`: their ids)."""
     if isinstance(value, (dict, list)):
         if id(value) in seen:
             return
@@ -124,16 +136,15 @@ def _text_like(
             and len(key) in (2, 3)
             and key.isalpha()
             and key.islower()
-            and key not in languages
             for key, text in value.items()
         ):
             yield path, value
             return
         for key, item in value.items():
-            yield from _text_like(item, (*path, key), languages, seen)
+            yield from _text_like(item, (*path, key), seen)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _text_like(item, (*path, index), languages, seen)
+            yield from _text_like(item, (*path, index), seen)
 
 
 @cache
