@@ -82,21 +82,25 @@ def planted(folder: Path) -> bool:
     return entry.st_uid != user or target.st_uid != user or target.st_nlink > 1
 
 
-def others_may_change(path: Path, up_to: Path | None = None) -> str | None:
+def others_may_change(path: Path, up_to: Path | None = None, *, as_root: bool = True) -> str | None:
     """Why another user could change `path` (a file or folder), or None: it, or a folder
     from its own up to `up_to` (real paths), belongs to another user than us or root, or
-    others may write to such a folder. Code Playset runs, and a folder it makes a game in,
-    must be none of those (as ssh's StrictModes and git's safe.directory rule): another
-    user who may replace an `engine.py` runs their code in our account at the next
-    `simulate`."""
+    others may write to it. Code Playset runs, and a folder it makes a game in, must be
+    none of those (as ssh's StrictModes and git's safe.directory rule): another user who
+    may replace an `engine.py` runs their code in our account at the next `simulate`.
+
+    `as_root=False`: when we are root, whose files they are is not asked (only whether
+    anyone may write): root runs the games of the users it works for (a container working
+    on the host user's files) as `sudo make` runs their Makefile."""
     user = os.geteuid()
+    owners = user != 0 or as_root
     try:
         here = Path(os.path.realpath(path))
         top = Path(os.path.realpath(up_to)) if up_to is not None else here
         chain = [here, *(p for p in here.parents if p.is_relative_to(top))]
         for step in chain:
             info = os.stat(step)
-            if info.st_uid not in (user, 0):
+            if owners and info.st_uid not in (user, 0):
                 return f"{step} belongs to another user (uid {info.st_uid})"
             if info.st_mode & 0o002:
                 return f"others may write to {step}"

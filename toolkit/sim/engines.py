@@ -304,7 +304,7 @@ def _folder_engine(game: Any, rel: str) -> Engine:
         entry = target
     else:
         raise _manifest_at(game, f"no engine file {rel!r} (see {DOCS})")
-    if why := others_may_change(entry, game.root):
+    if why := others_may_change(entry, game.root, as_root=False):
         raise _manifest_at(
             game,
             f"engine {rel!r} is not run: {why}, so another user could change the code"
@@ -370,7 +370,9 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
                     # a link the game brought to code elsewhere: the user read the game
                     # folder's Python, not that
                     raise ImportError(f"{candidate.name} leaves the game folder (a link)")
-                if candidate.exists() and (why := others_may_change(candidate, root)):
+                if candidate.exists() and (
+                    why := others_may_change(candidate, root, as_root=False)
+                ):
                     raise ImportError(f"{candidate.name} is not run: {why}")
             package = Path(folder) / last / "__init__.py"
             if package.is_file():
