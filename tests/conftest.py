@@ -132,3 +132,44 @@ def preview_server_on_free_port(app) -> Iterator[int]:
         instance.should_exit = True
         thread.join(10)
         sock.close()
+
+
+def new_paused_at_its_third_file(tmp_path: Path, pause: float, preexec_fn=None):
+    """`playset new x --engine` in a child process, made to pause `pause` seconds before its
+    third file by a sitecustomize hook; returned once two files are written (for the tests
+    that stop a command half-way by a signal)."""
+    import subprocess
+    import sys
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import time, toolkit.fileio as f\n"
+        "real = f.atomic_write_text\n"
+        "count = [0]\n"
+        "def slow(*a, **k):\n"
+        "    count[0] += 1\n"
+        "    if count[0] == 3:\n"
+        f"        open({str(tmp_path / 'writing')!r}, 'w').close()\n"
+        f"        time.sleep({pause!r})\n"
+        "    return real(*a, **k)\n"
+        "import toolkit.scaffold.new as n\n"
+        "n.atomic_write_text = slow\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    code = "import sys; from toolkit.cli import main; sys.argv[0] = 'playset'; main()"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "new", "x", "--engine"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=preexec_fn,
+    )
+    deadline = time.monotonic() + 20
+    while not (tmp_path / "writing").exists():
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert any((tmp_path / "x").rglob("*"))  # two files written
+    return process

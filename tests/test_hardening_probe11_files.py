@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.conftest import new_paused_at_its_third_file
 from toolkit.scaffold.new import new_game
 
 
@@ -121,36 +122,7 @@ def _playset(*args: str, cwd: Path) -> subprocess.Popen:
 def test_sigterm_in_a_command_undoes_what_it_staged_as_ctrl_c_does(tmp_path):
     """A command that has started writing (here `new`, made slow at its 3rd file by a test
     hook) stopped by SIGTERM takes back what it wrote, exit 143, no traceback."""
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import time, toolkit.fileio as f\n"
-        "real = f.atomic_write_text\n"
-        "count = [0]\n"
-        "def slow(*a, **k):\n"
-        "    count[0] += 1\n"
-        "    if count[0] == 3:\n"
-        f"        open({str(tmp_path / 'writing')!r}, 'w').close()\n"
-        "        time.sleep(30)\n"
-        "    return real(*a, **k)\n"
-        "import toolkit.scaffold.new as n\n"
-        "n.atomic_write_text = slow\n"
-    )
-    env = {**os.environ, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    code = "import sys; from toolkit.cli import main; sys.argv[0] = 'playset'; main()"
-    process = subprocess.Popen(
-        [sys.executable, "-c", code, "new", "x", "--engine"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 20
-    while not (tmp_path / "writing").exists():
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert any((tmp_path / "x").rglob("*"))  # two files written
+    process = new_paused_at_its_third_file(tmp_path, 30)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=20)
     assert process.returncode == 143, err

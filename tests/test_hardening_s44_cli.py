@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from tests.conftest import new_paused_at_its_third_file
 from toolkit.scaffold.new import new_game
 
 HEAD = "    def apply(self, action: int) -> None:\n"
@@ -118,41 +119,10 @@ def test_sighup_in_a_command_undoes_what_it_staged_as_sigterm_does(tmp_path, ign
     # under `nohup`: then the command goes on to its end
     import signal
 
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        "import time, toolkit.fileio as f\n"
-        "real = f.atomic_write_text\n"
-        "count = [0]\n"
-        "def slow(*a, **k):\n"
-        "    count[0] += 1\n"
-        "    if count[0] == 3:\n"
-        f"        open({str(tmp_path / 'writing')!r}, 'w').close()\n"
-        "        time.sleep(2)\n"
-        "    return real(*a, **k)\n"
-        "import toolkit.scaffold.new as n\n"
-        "n.atomic_write_text = slow\n"
-    )
-    env = {**os.environ, "PYTHONPATH": f"{hook}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    code = "import sys; from toolkit.cli import main; sys.argv[0] = 'playset'; main()"
-
     def nohup():
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
-    process = subprocess.Popen(
-        [sys.executable, "-c", code, "new", "x", "--engine"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        preexec_fn=nohup if ignored else None,
-    )
-    deadline = time.monotonic() + 20
-    while not (tmp_path / "writing").exists():
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert any((tmp_path / "x").rglob("*"))  # two files written
+    process = new_paused_at_its_third_file(tmp_path, 2, nohup if ignored else None)
     process.send_signal(signal.SIGHUP)
     _, err = process.communicate(timeout=20)
     assert b"Traceback" not in err
