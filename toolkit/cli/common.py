@@ -180,6 +180,28 @@ def refuse_output(path: Path, game: str | Path | None = None) -> None:
         raise usage_error(describe(exc)) from None
 
 
+def refuse_outputs(targets: dict[str, Path | None], game: str | Path | None = None) -> None:
+    """`refuse_output` for each named option, and exit 2 if two of them name one file
+    (`--json r --pdf r` wrote the PDF over the JSON it had just written)."""
+    import os
+
+    seen: dict[object, str] = {}
+    for option, path in targets.items():
+        if path is None:
+            continue
+        refuse_output(path, game)
+        try:  # one file under two names (a hard link) is one file too
+            where: object = os.stat(path)[1:3]
+        except OSError:
+            where = os.path.realpath(path)
+        if where in seen:
+            raise usage_error(
+                f"{seen[where]} and {option} both name {path}: the second would replace the"
+                " first; name two files"
+            )
+        seen[where] = option
+
+
 def refuse_game_file(path: Path, game: str | Path | None = None) -> None:
     """Exit 2 if `path` is an existing file of the game folder `game` names (default: the
     game folder the file is in, if any) that the game reads (by its suffix: content,

@@ -18,7 +18,7 @@ from toolkit.cli.common import (
     escape,
     game_folders,
     gated_game,
-    refuse_output,
+    refuse_outputs,
     stderr,
     stdout,
     usage_error,
@@ -234,9 +234,7 @@ def _simulate(game: str | None, request: Any, json_out: Path | None, pdf_out: Pa
     if len(folders) != 1:
         raise usage_error("name the game to simulate (an id or a folder), or run it in one")
     (folder,) = folders
-    for target in (json_out, pdf_out):
-        if target is not None:
-            refuse_output(target, folder)
+    refuse_outputs({"--json": json_out, "--pdf": pdf_out}, folder)
     loaded = gated_game(folder)
     if loaded is None:
         raise typer.Exit(1)

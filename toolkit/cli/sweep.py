@@ -15,6 +15,7 @@ from toolkit.cli.common import (
     game_folders,
     gated_game,
     refuse_output,
+    refuse_outputs,
     stderr,
     stdout,
     usage_error,
@@ -184,9 +185,7 @@ def _sweep(
             f"the grid has {points:,} points ({sizes}); at most {max_points:,}"
             " (fewer --vary values, or --max-points to allow more)"
         )
-    for target in (json_out, pdf_out):
-        if target is not None:
-            refuse_output(target, _game_folder(game))
+    refuse_outputs({"--json": json_out, "--pdf": pdf_out}, _game_folder(game))
     games = request.games
     with _session(game, request) as (base, pool):
         try:
