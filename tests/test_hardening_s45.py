@@ -28,3 +28,39 @@ def test_json_and_pdf_may_not_name_one_file(run_cli, tmp_path, monkeypatch, comm
         assert (tmp_path / "report").read_text() == "kept\n"
     else:
         assert not (tmp_path / "report").exists()
+
+
+# --- a content view made text by a filter, `~` or `%` printed Python's dict --------------
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "{{ rules.dice | upper }}",
+        "{{ rules.dice | trim }}",
+        "{{ rules.dice | e }}",
+        "{{ rules.dice ~ '' }}",
+        "{{ '%s' % rules.dice }}",
+        "{{ 'x' | format(rules.dice) }}",
+    ],
+)
+def test_a_table_of_values_made_text_on_the_way_is_refused(game, printed):
+    # "Never a dict printed" held for a bare `{{ rules.dice }}` only: through `| upper`
+    # the rulebook printed "{'RED': 'D6', 'BLU': 'D8'}", and validate said nothing
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook_source import RulebookError, render_markdown
+
+    manifest = game / "game.yaml"
+    yaml = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        yaml.replace("  target: 10\n", "  target: 10\n  dice: {red: d6, blu: d8}\n")
+    )
+    loaded = load_game(game)
+    with pytest.raises(RulebookError, match=r"table of values \(red, blu\)") as caught:
+        render_markdown(loaded, "en", f"# T\n\nDice: {printed}\n")
+    assert caught.value.line == 3
+    # its entries, read by name, still print, through a filter or a `%(name)s`
+    shown = render_markdown(
+        loaded, "en", "# T\n\n{{ rules.dice.red | upper }} {{ '%(blu)s' % rules.dice }}\n"
+    )
+    assert "D6 d8" in shown

@@ -243,6 +243,9 @@ def _refuse_wide(number: str | None, what: str) -> None:
 def check_percent(template: str, args: Any) -> None:
     """`template % args` within the limits: no `*` widths, no width or precision of 1000
     or more, and arguments that do not print more than a string may hold."""
+    if "%(" not in template:  # `"%(fr)s" % rules.x` reads one entry of the view
+        for arg in args if isinstance(args, tuple) else (args,):
+            refuse_view(arg)
     fields = 0
     for match in _PERCENT.finditer(template):
         _refuse_wide(match.group(1), "width")
@@ -306,6 +309,7 @@ def guard_join(parts: Iterable[Any]) -> str:
     """`a ~ b ~ c`: the parts' printed size is known before they are joined."""
     total = 0
     for part in parts:
+        refuse_view(part)
         total += len(part) if isinstance(part, str) else weigh(part)
         if total > MAX_STRING:
             raise TemplateLimitError(f"`~` would build more than {MAX_STRING:,} characters")
@@ -331,13 +335,28 @@ def guard_finalize(value: Any) -> Any:
     `str()` builds it (a list that holds one big list many times)."""
     if value.__class__ is str:
         return value
-    if getattr(value.__class__, "_items_as_attributes", False):  # a content View (context)
-        raise PrintedTable(_table_printed(value))
+    refuse_view(value)
     if isinstance(value, list | tuple | dict | set | frozenset | Mapping) and (
         weigh(value) > MAX_STRING
     ):
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
     return value
+
+
+def refuse_view(value: Any) -> None:
+    """Refuse a content view (a table of values, `_items_as_attributes`) about to be made
+    text: by `{{ … }}`, or first by a filter, `~` or `%` (`{{ rules.x | upper }}` printed
+    Python's text of the dict)."""
+    if getattr(value.__class__, "_items_as_attributes", False):
+        raise PrintedTable(_table_printed(value))
+
+
+TEXT_FILTERS = frozenset(
+    ("upper", "lower", "capitalize", "title", "string", "trim", "center", "truncate")
+    + ("wordwrap", "wordcount", "striptags", "replace", "format", "indent", "urlize")
+    + ("e", "escape", "forceescape", "safe", "urlencode")
+)
+"""Filters that make a text of what they are given (a view given to one prints its dict)."""
 
 
 class PrintedTable(ValueError):
@@ -736,11 +755,15 @@ def guard_filter(name: str, func: Any) -> Any:
     pass_arg = getattr(func, "jinja_pass_arg", None)
     leading = 1 if pass_arg is not None else 0  # context, eval context or environment
     listing = name in LISTED_FILTERS
+    texting = name in TEXT_FILTERS
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         budget = current()
         if budget is not None:
             budget.tick()
+        if texting:
+            for arg in (*args[leading:], *kwargs.values()):
+                refuse_view(arg)
         if listing and len(args) > leading:
             args = (*args[:leading], listed(args[leading]), *args[leading + 1 :])
         if check is not None and len(args) > leading:
