@@ -64,3 +64,30 @@ def test_a_table_of_values_made_text_on_the_way_is_refused(game, printed):
         loaded, "en", "# T\n\n{{ rules.dice.red | upper }} {{ '%(blu)s' % rules.dice }}\n"
     )
     assert "D6 d8" in shown
+
+
+# --- words joined by no-break spaces got past R010's word bound ---------------------------
+
+
+def test_reportlab_breaks_lines_where_the_word_bound_says_it_does():
+    from reportlab.platypus.paragraph import _wsc
+
+    from toolkit.render.rulebook_source import BREAKING_SPACES
+
+    assert _wsc == BREAKING_SPACES
+
+
+@pytest.mark.parametrize("joint", ["\u00a0", "**\u00a0**"])
+def test_words_joined_by_no_break_spaces_are_one_word(game, joint):
+    # Python's `\s` counts U+00A0 as a space, reportlab does not break a line there: a
+    # 49,000-character NBSP-joined "sentence" passed validate, and cost the build ~3x
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook_source import RulebookError, render_markdown
+
+    loaded = load_game(game)
+    body = joint.join(["word"] * 400)
+    with pytest.raises(RulebookError, match="characters without a space") as caught:
+        render_markdown(loaded, "en", f"# T\n\nSee {body} here.\n")
+    assert (caught.value.line, caught.value.col) == (3, 5)
+    # a zero-width space is a place to break: no word there
+    render_markdown(loaded, "en", "# T\n\n" + "\u200b".join(["word"] * 400) + "\n")

@@ -165,7 +165,15 @@ MAX_WORD = 1_000
 re-hyphenates the rest of a word at every line it breaks, so laying one out costs the square
 of its length (200,000 characters took 36 s; the 4,000,000 a template may print, hours). The
 longest word of the bundled rulebooks is 92 characters, a long URL a few hundred."""
-_LONG_WORD = re.compile(rf"(?<!\S)\S{{{MAX_WORD + 1}}}")
+BREAKING_SPACES = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u200b\u2028\u2029\u202f\u205f\u3000"
+)
+"""Where reportlab's paragraphs may break a line (`reportlab.platypus.paragraph._wsc`): not
+at a no-break space (U+00A0), which Python's `\\s` counts as one, but at a zero-width space."""
+_NOT_SPACE = f"[^{re.escape(BREAKING_SPACES)}]"
+_LONG_WORD = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{MAX_WORD + 1}}}")
+_WORD = re.compile(f"{_NOT_SPACE}*")
 MAX_PARAGRAPH = 50_000
 """Characters of one paragraph (lines between blank lines): reportlab re-wraps the rest of a
 paragraph at every page it splits (50,000 characters took 0.7 s, 150,000 4 s, 1,000,000 over
@@ -268,7 +276,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     return text
 
 
-_MARKUP_CHAR = re.compile(r"[^\w.,;:'\"?-]")
+_MARKUP_CHAR = re.compile(r"[^\w\xa0.,;:'\"?-]")
 """A character that may be Markdown markup or a table's or link's part (anything but word
 characters and plain punctuation): a long run of none of them prints as one long word."""
 
@@ -286,7 +294,7 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
     found = _LONG_WORD.search(text)
     if found is None:
         return False
-    run = text[found.start() :].split(None, 1)[0]
+    run = _WORD.match(text, found.start()).group()  # type: ignore[union-attr]
     if not _MARKUP_CHAR.search(run):  # no markup in it: it prints as it is written
         raise _long_word(len(run), *_place(text, found.start()))
     if not parse:
@@ -295,7 +303,7 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
         found = _LONG_WORD.search(printed)
         if found is None:
             continue
-        word = printed[found.start() :].split(None, 1)[0]
+        word = _WORD.match(printed, found.start()).group()  # type: ignore[union-attr]
         raise _long_word(len(word), *_word_place(text, first_line, word))
     return True
 
