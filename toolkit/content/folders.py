@@ -109,6 +109,32 @@ def others_may_change(path: Path, up_to: Path | None = None, *, as_root: bool = 
     return None
 
 
+def others_may_move(path: Path) -> str | None:
+    """Why another user could rename what is made at `path` (a folder about to be made, or
+    one that is there), or put theirs in its place, or None: the nearest folder above it
+    that exists, or any folder above that one (real paths, up to /), belongs to another
+    user than us or root, or others may write to it without its sticky bit. In a sticky
+    folder (/tmp) only an entry's owner renames it, so our own entry stays ours; in a folder
+    anyone may write to without it, another user exchanges our new game folder for a link
+    to another of ours (`renameat2`, one system call) while it is written, or replaces the
+    game afterwards. Root is asked whose folders they are too (a game root makes is made
+    in a folder of its own): it is never `as_root=False` here."""
+    user = os.geteuid()
+    here = Path(os.path.realpath(os.path.abspath(path)))
+    for step in here.parents:
+        try:
+            info = os.stat(step)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # a folder still to be made (by us, inside the ones looked at)
+        except OSError as exc:
+            return f"{step} cannot be looked at ({exc.strerror})"
+        if info.st_uid not in (user, 0):
+            return f"{step} belongs to another user (uid {info.st_uid})"
+        if info.st_mode & 0o002 and not info.st_mode & 0o1000:
+            return f"others may write to {step}"
+    return None
+
+
 class GameNotFound(Exception):
     """GAME is neither a bundled id nor a folder holding game.yaml (a usage error)."""
 

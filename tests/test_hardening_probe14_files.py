@@ -1,0 +1,97 @@
+"""Issue #33, the fourteenth probe's FILES findings (each test red before its fix): `new` makes
+a game only in a folder that is the user's alone and writes it through one descriptor held
+on the game folder; every file of an engine package is checked before it is imported."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import new_paused_at_its_third_file
+from toolkit.scaffold.new import ScaffoldError, new_game
+
+OTHER_UID = 4242
+
+
+def _chown_if_root(path, uid: int) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    os.chown(path, uid, uid)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+# --- H1 + H2: `new NAME` in (or `--into`) a folder another user may write: that user exchanged
+# the new game folder for a link (new then wrote into, and rolled back in, another folder of
+# the user's), or replaced the game afterwards (root's simulate ran their engine) ------------
+
+
+def test_new_refuses_to_make_a_game_in_a_folder_others_may_write(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # no sticky bit: anyone may rename what is in it
+    with pytest.raises(ScaffoldError, match=r"not yours alone .*others may write"):
+        new_game(shared / "g1", "g1", ["en"], engine=True)
+    assert list(shared.iterdir()) == []
+
+
+def test_new_refuses_to_make_a_game_below_a_folder_others_may_write(tmp_path):
+    # `--into shared/a/b`: the nearest folder that exists decides, and the folders above it
+    shared = tmp_path / "shared"
+    (shared / "mine").mkdir(parents=True)
+    shared.chmod(0o777)  # others may rename `mine` away and put theirs in its place
+    with pytest.raises(ScaffoldError, match="others may write"):
+        new_game(shared / "mine" / "a" / "b" / "g1", "g1", ["en"])
+    assert list((shared / "mine").iterdir()) == []
+
+
+def test_new_refuses_a_folder_of_another_user_even_as_root(tmp_path):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    _chown_if_root(theirs, OTHER_UID)  # mode 0755: theirs to rename what is in it
+    with pytest.raises(ScaffoldError, match=r"belongs to another user \(uid 4242\)"):
+        new_game(theirs / "lk", "lk", ["en"], engine=True)
+    assert list(theirs.iterdir()) == []
+
+
+def test_new_in_a_sticky_folder_like_tmp_is_made(tmp_path):
+    # in a sticky folder nobody but us renames the entry we make (as /tmp)
+    sticky = tmp_path / "sticky"
+    sticky.mkdir()
+    sticky.chmod(0o1777)
+    written = new_game(sticky / "g1", "g1", ["en"], engine=True)
+    assert len(written) == len(_files(sticky / "g1"))
+
+
+def test_new_into_a_folder_of_another_user_is_a_usage_error(tmp_path, run_cli):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    theirs.chmod(0o777)
+    result = run_cli("new", "lk", "--into", str(theirs), "--engine")
+    assert result.exit_code == 2, result.output
+    assert "not yours alone" in result.stderr and "others may write" in result.stderr
+    assert list(theirs.iterdir()) == []
+
+
+def test_new_writes_nothing_through_its_folder_exchanged_for_a_link(tmp_path):
+    # the attacker's move, done here between two files: `x` becomes a link to another game
+    # of the user's; no file of that game may be written or (by the rollback) removed
+    other = tmp_path / "precious"
+    new_game(other, "precious", ["en"], engine=True)
+    (other / "engine.py").write_text("# my work\n", encoding="utf-8")
+    before = _files(other)
+    process = new_paused_at_its_third_file(tmp_path, 1.5)
+    (tmp_path / "x").rename(tmp_path / "x.moved")
+    (tmp_path / "x").symlink_to(other)
+    _, err = process.communicate(timeout=20)
+    assert _files(other) == before, err
+    assert process.returncode == 1 and b"Traceback" not in err, err
+    assert b"was moved or replaced" in err and b"no game written" in err
+    assert not any(p.is_file() for p in (tmp_path / "x.moved").rglob("*"))
+    assert (tmp_path / "x").is_symlink()  # the rollback removed nothing through it
