@@ -95,3 +95,80 @@ def test_new_writes_nothing_through_its_folder_exchanged_for_a_link(tmp_path):
     assert b"was moved or replaced" in err and b"no game written" in err
     assert not any(p.is_file() for p in (tmp_path / "x.moved").rglob("*"))
     assert (tmp_path / "x").is_symlink()  # the rollback removed nothing through it
+
+
+# --- M1: an engine package's sub-package __init__.py, sourceless .pyc and extension modules
+# were imported with no check of who may change them (a 0666 eng/sub/__init__.py ran) ------
+
+
+def _engine_package(tmp_path: Path) -> tuple[Path, Path]:
+    """A game whose engine is the package `eng/` (`from . import sub` at its end), and the
+    file the code under test writes when it runs."""
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"], engine=True)
+    (game / "eng").mkdir()
+    init = (game / "engine.py").read_text(encoding="utf-8") + "\nfrom . import sub  # noqa\n"
+    (game / "eng" / "__init__.py").write_text(init, encoding="utf-8")
+    (game / "engine.py").unlink()
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("engine: engine.py", "engine: eng")
+    )
+    return game, tmp_path / "ran"
+
+
+def _marking(marker: Path) -> str:
+    return f"import pathlib\npathlib.Path({str(marker)!r}).write_text('ran')\n"
+
+
+def test_a_sub_package_init_others_may_write_is_not_run(tmp_path, run_cli):
+    game, marker = _engine_package(tmp_path)
+    (game / "eng" / "sub").mkdir()
+    init = game / "eng" / "sub" / "__init__.py"
+    init.write_text(_marking(marker), encoding="utf-8")
+    init.chmod(0o666)
+    result = run_cli("simulate", str(game), "-n", "2", "-p", "2")
+    assert result.exit_code == 1, result.output
+    assert "is not run" in result.output and "others may write" in result.output
+    assert not marker.exists()
+    init.chmod(0o644)
+    assert run_cli("simulate", str(game), "-n", "2", "-p", "2").exit_code == 0
+    assert marker.exists()
+
+
+def test_a_sourceless_pyc_in_an_engine_package_is_not_imported(tmp_path, run_cli):
+    import py_compile
+
+    game, marker = _engine_package(tmp_path)
+    source = tmp_path / "sub.py"
+    source.write_text(_marking(marker), encoding="utf-8")
+    py_compile.compile(str(source), cfile=str(game / "eng" / "sub.pyc"), doraise=True)
+    result = run_cli("simulate", str(game), "-n", "2", "-p", "2")
+    assert result.exit_code == 1, result.output
+    assert "sub.pyc is not imported" in result.output and "source" in result.output
+    assert not marker.exists()
+
+
+def test_an_extension_module_in_an_engine_package_is_not_imported(tmp_path, run_cli):
+    import importlib.machinery
+
+    game, _ = _engine_package(tmp_path)
+    name = "sub" + importlib.machinery.EXTENSION_SUFFIXES[0]
+    (game / "eng" / name).write_bytes(b"\x7fELF not really")
+    result = run_cli("simulate", str(game), "-n", "2", "-p", "2")
+    assert result.exit_code == 1, result.output
+    assert f"{name} is not imported" in result.output
+
+
+def test_a_namespace_sub_package_of_an_engine_still_imports(tmp_path, run_cli):
+    # a guard: a folder without __init__.py is still a package (its modules are checked)
+    game, marker = _engine_package(tmp_path)
+    init = game / "eng" / "__init__.py"
+    init.write_text(
+        init.read_text(encoding="utf-8").replace("from . import sub", "from .sub import mod"),
+        encoding="utf-8",
+    )
+    (game / "eng" / "sub").mkdir()
+    (game / "eng" / "sub" / "mod.py").write_text(_marking(marker), encoding="utf-8")
+    assert run_cli("simulate", str(game), "-n", "2", "-p", "2").exit_code == 0
+    assert marker.exists()
