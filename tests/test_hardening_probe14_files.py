@@ -172,3 +172,53 @@ def test_a_namespace_sub_package_of_an_engine_still_imports(tmp_path, run_cli):
     (game / "eng" / "sub" / "mod.py").write_text(_marking(marker), encoding="utf-8")
     assert run_cli("simulate", str(game), "-n", "2", "-p", "2").exit_code == 0
     assert marker.exists()
+
+
+# --- M2: the preview (and the editor) kept a private copy of every version of a picture
+# (each torn state an image editor's writes left too) until it stopped --------------------
+
+
+def _png(path: Path, colour: str) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), colour).save(path)
+
+
+def test_a_picture_saved_again_leaves_no_copy_of_its_old_versions(tmp_path):
+    from toolkit.render import pictures
+
+    art = tmp_path / "art.png"
+    copies = []
+    for number, colour in enumerate(("red", "green", "blue", "white", "black")):
+        _png(art, colour)
+        os.utime(art, ns=(number * 10**9, number * 10**9))  # each version its own mtime
+        copies.append(pictures.private_copy(art, tmp_path).path)
+    try:
+        assert len(set(copies)) == 5
+        kept = sorted(p for p in copies[0].parent.iterdir() if not p.name.startswith("."))
+        # the newest and the one before it (a page being drawn may still open that one)
+        assert kept == sorted(copies[-2:])
+        assert pictures.private_copy(art, tmp_path).path == copies[-1]
+        copies[-1].unlink()  # a copy removed behind our back is made again, and kept
+        assert pictures.private_copy(art, tmp_path).path.is_file()
+    finally:
+        pictures.discard()
+
+
+def test_a_copy_another_picture_still_names_is_kept(tmp_path):
+    from toolkit.render import pictures
+
+    art, same = tmp_path / "art.png", tmp_path / "same.png"
+    _png(art, "red")
+    _png(same, "red")  # the same bytes: one copy for both
+    shared = pictures.private_copy(same, tmp_path).path
+    try:
+        assert pictures.private_copy(art, tmp_path).path == shared
+        for number, colour in enumerate(("green", "blue"), start=1):
+            _png(art, colour)
+            os.utime(art, ns=(number * 10**9, number * 10**9))
+            pictures.private_copy(art, tmp_path)
+        assert shared.is_file()  # art.png's first version is gone; same.png still names it
+        assert pictures.private_copy(same, tmp_path).path == shared
+    finally:
+        pictures.discard()
