@@ -222,3 +222,30 @@ def test_a_copy_another_picture_still_names_is_kept(tmp_path):
         assert pictures.private_copy(same, tmp_path).path == shared
     finally:
         pictures.discard()
+
+
+# --- L4: a cache folder refused (another user's) was still filled with empty store folders
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o755])
+def test_a_refused_cache_folder_is_left_empty(tmp_path, monkeypatch, mode):
+    from toolkit.usercache import cache_dir
+
+    theirs = tmp_path / "sh" / "playset"
+    theirs.mkdir(parents=True)
+    theirs.chmod(mode)
+    _chown_if_root(theirs, OTHER_UID)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "sh"))
+    assert cache_dir("validate") is None
+    assert list(theirs.iterdir()) == []
+
+
+def test_a_cache_folder_below_a_folder_others_may_write_is_not_made(tmp_path, monkeypatch):
+    from toolkit.usercache import cache_dir
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("PLAYSET_CACHE", str(shared / "a"))
+    assert cache_dir("validate") is None
+    assert list(shared.iterdir()) == []
