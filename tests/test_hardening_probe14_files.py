@@ -249,3 +249,46 @@ def test_a_cache_folder_below_a_folder_others_may_write_is_not_made(tmp_path, mo
     monkeypatch.setenv("PLAYSET_CACHE", str(shared / "a"))
     assert cache_dir("validate") is None
     assert list(shared.iterdir()) == []
+
+
+# --- L3: a command writing into a game (i18n fix --write, import, add-language) opened the
+# game folder by path for each file: in a folder others may write, it could be exchanged
+# for a link to another folder of the user's between the read and the writes --------------
+
+
+def _game_to_fix(folder: Path) -> Path:
+    new_game(folder, "demo", ["fr", "en"])
+    deck = folder / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.strip().startswith("fr:"))
+    deck.write_text(text.replace(line, line.split(":")[0] + ': "Vite !"', 1), encoding="utf-8")
+    return deck
+
+
+def test_a_game_in_a_folder_others_may_write_is_not_written_into(tmp_path, run_cli):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    deck = _game_to_fix(shared / "game")
+    before = deck.read_bytes()
+    shared.chmod(0o777)
+    result = run_cli("i18n", "fix", str(shared / "game"), "--write")
+    assert result.exit_code == 1, result.output
+    assert "not yours alone" in result.output and "others may write" in result.output
+    assert deck.read_bytes() == before
+    shared.chmod(0o755)
+    result = run_cli("i18n", "fix", str(shared / "game"), "--write")
+    assert result.exit_code == 0, result.output
+    assert "Vite\u202f!" in deck.read_text(encoding="utf-8")
+
+
+def test_add_language_refuses_a_game_in_a_folder_others_may_write(tmp_path, run_cli):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    new_game(shared / "game", "demo", ["en"])
+    manifest = (shared / "game" / "game.yaml").read_bytes()
+    shared.chmod(0o777)
+    out = tmp_path / "po"
+    result = run_cli("i18n", "add-language", "de", str(shared / "game"), "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "not yours alone" in result.output
+    assert (shared / "game" / "game.yaml").read_bytes() == manifest

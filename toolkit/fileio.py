@@ -431,6 +431,8 @@ def write_many(
     between `inside` and it, is refused (OutputError), never written through. With `within`
     (a game folder the command edits) every file is written in a folder inside it: a link
     that leads out of the game is refused, one that stays inside is written through."""
+    if within is not None:
+        refuse_unsafe_game(within)
     plans: list[tuple[_Plan, bytes]] = []
     staged: list[tuple[_Plan, str]] = []
     into: list[tuple[_Plan, int, bytes]] = []
@@ -458,6 +460,23 @@ def write_many(
             os.close(fd)
         for plan, _ in plans:
             os.close(plan.folder)
+
+
+def refuse_unsafe_game(root: Path) -> None:
+    """Refuse (OutputError) to write into the game folder `root` when another user may
+    rename it, or put another folder in its place: it lies in a folder that is not the
+    user's alone (`others_may_move`; root is not asked whose). Its files are written by path
+    from it: exchanged for a link to another folder of the user's between the read and the
+    writes (one `renameat2`), the fixed files were written there."""
+    from toolkit.content.folders import others_may_move
+
+    if why := others_may_move(Path(root), as_root=False):
+        raise OutputError(
+            root,
+            f"the game folder lies in a folder that is not yours alone ({why}), where"
+            " another user could exchange it for a link while it is written: move the game"
+            " to a folder of your own",
+        )
 
 
 def _put_in_place(staged: list[tuple[_Plan, str]]) -> None:

@@ -109,7 +109,7 @@ def others_may_change(path: Path, up_to: Path | None = None, *, as_root: bool = 
     return None
 
 
-def others_may_move(path: Path) -> str | None:
+def others_may_move(path: Path, *, as_root: bool = True) -> str | None:
     """Why another user could rename what is made at `path` (a folder about to be made, or
     one that is there), or put theirs in its place, or None: the nearest folder above it
     that exists, or any folder above that one (real paths, up to /), belongs to another
@@ -117,18 +117,25 @@ def others_may_move(path: Path) -> str | None:
     folder (/tmp) only an entry's owner renames it, so our own entry stays ours; in a folder
     anyone may write to without it, another user exchanges our new game folder for a link
     to another of ours (`renameat2`, one system call) while it is written, or replaces the
-    game afterwards. Root is asked whose folders they are too (a game root makes is made
-    in a folder of its own): it is never `as_root=False` here."""
+    game afterwards. The folders above `path` as named (a link on the way lies in one) count
+    as those above its real path.
+
+    Root is asked whose folders they are too by default (`new`: a game root makes is made in
+    a folder of its own); `as_root=False` as for `others_may_change` (root writing into the
+    games of the users it works for)."""
     user = os.geteuid()
-    here = Path(os.path.realpath(os.path.abspath(path)))
-    for step in here.parents:
+    owners = user != 0 or as_root
+    named = Path(os.path.abspath(path))
+    here = Path(os.path.realpath(named))
+    steps = dict.fromkeys([*here.parents, *named.parents])
+    for step in steps:
         try:
             info = os.stat(step)
         except (FileNotFoundError, NotADirectoryError):
             continue  # a folder still to be made (by us, inside the ones looked at)
         except OSError as exc:
             return f"{step} cannot be looked at ({exc.strerror})"
-        if info.st_uid not in (user, 0):
+        if owners and info.st_uid not in (user, 0):
             return f"{step} belongs to another user (uid {info.st_uid})"
         if info.st_mode & 0o002 and not info.st_mode & 0o1000:
             return f"others may write to {step}"
