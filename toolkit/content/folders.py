@@ -125,21 +125,55 @@ def others_may_move(path: Path, *, as_root: bool = True) -> str | None:
     games of the users it works for)."""
     user = os.geteuid()
     owners = user != 0 or as_root
-    named = Path(os.path.abspath(path))
-    here = Path(os.path.realpath(named))
-    steps = dict.fromkeys([*here.parents, *named.parents])
-    for step in steps:
+
+    def unsafe(info: os.stat_result, step: object) -> str | None:
+        if owners and info.st_uid not in (user, 0):
+            return f"{step} belongs to another user (uid {info.st_uid})"
+        if info.st_mode & 0o002 and not info.st_mode & 0o1000:
+            return f"others may write to {step}"
+        return None
+
+    start: Path | None = None  # the nearest folder above `path` that exists
+    for step in Path(path).parents:  # as named (relative: from the current folder)
         try:
             info = os.stat(step)
         except (FileNotFoundError, NotADirectoryError):
             continue  # a folder still to be made (by us, inside the ones looked at)
         except OSError as exc:
             return f"{step} cannot be looked at ({exc.strerror})"
-        if owners and info.st_uid not in (user, 0):
-            return f"{step} belongs to another user (uid {info.st_uid})"
-        if info.st_mode & 0o002 and not info.st_mode & 0o1000:
-            return f"others may write to {step}"
-    return None
+        if why := unsafe(info, step):
+            return why
+        start = start or step
+    # then the folders the kernel reaches by `..` from it, up to / (the real ones, by
+    # descriptor: a game deeper than PATH_MAX has no absolute path to stat)
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+    try:
+        fd = os.open(start if start is not None else ".", flags)
+    except OSError as exc:
+        return f"{start} cannot be looked at ({exc.strerror})"
+    try:
+        while True:
+            info = os.fstat(fd)
+            if why := unsafe(info, _name_of(fd)):
+                return why
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            above = os.fstat(fd)
+            if (above.st_dev, above.st_ino) == (info.st_dev, info.st_ino):
+                return None  # / is its own parent
+    except OSError as exc:
+        return f"a folder above {path} cannot be looked at ({exc.strerror})"
+    finally:
+        os.close(fd)
+
+
+def _name_of(fd: int) -> str:
+    """The path of the folder open as `fd`, for a message."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "a folder above it"
 
 
 class GameNotFound(Exception):

@@ -161,9 +161,9 @@ def _open_game_folder(folder: Path, made: list[tuple[int, str]], fds: list[int])
     one name at a time in the folder above it, each opened without following a link; each
     folder made is recorded in `made` (the descriptor of the folder it is in, its name)
     before it is made, each descriptor opened in `fds` (the caller closes them)."""
-    path = Path(os.path.abspath(folder))
+    path = Path(os.path.normpath(folder))  # as given: a deep one has no absolute path
     missing: list[str] = []
-    while not os.path.lexists(path):
+    while not os.path.lexists(path) and path != path.parent:
         missing.insert(0, path.name)
         path = path.parent
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # as the user named it
