@@ -146,7 +146,7 @@ class _Plan:
     path: Path  # as the messages name it
 
 
-def _plan(path: Path, inside: Path | None, within: Path | None = None) -> _Plan:
+def _plan(path: Path, inside: Path | HeldFolder | None, within: Path | None = None) -> _Plan:
     """The plan for `path`; the caller closes `.folder`. Under `inside` (an output folder
     the toolkit fills) no link is followed: not the file, not a folder between the two.
     With `within` (the game folder a command edits), the folder the file is written in must
@@ -180,7 +180,7 @@ def _folder_inside(fd: int, folder: Path, root: Path) -> bool:
     return where.is_relative_to(root)
 
 
-def _is_under(path: Path, root: Path) -> bool:
+def _is_under(path: Path, root: Path | HeldFolder) -> bool:
     return Path(os.path.abspath(path)).is_relative_to(os.path.abspath(root))
 
 
@@ -190,16 +190,34 @@ LINK_REFUSED = (
 )
 
 
-def _open_inside(root: Path, path: Path) -> int:
+class HeldFolder(os.PathLike[str]):
+    """A folder held open by a descriptor (`fd`, the caller's to close), named `path` in
+    messages: as `inside=` of a write, the file is written below the folder the descriptor
+    holds, reached from it without following a link, whatever `path` names by then (`new`
+    holds the game folder it made: one exchanged for a link afterwards is not followed)."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = Path(path)
+        self.fd = fd
+
+    def __fspath__(self) -> str:
+        return os.fspath(self.path)
+
+
+def _open_inside(root: Path | HeldFolder, path: Path) -> int:
     """An open descriptor on `path`'s folder, reached from `root` one folder at a time
-    without following a link (`root` itself may be one: the user named it)."""
+    without following a link (`root` itself may be one: the user named it; a HeldFolder is
+    not opened again by its path)."""
     parts = Path(os.path.abspath(path)).parent.relative_to(os.path.abspath(root)).parts
     try:
-        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        if isinstance(root, HeldFolder):
+            fd = os.dup(root.fd)  # not inherited by a child, as O_CLOEXEC
+        else:
+            fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except FileNotFoundError:
         raise OutputError(path, f"folder {root} does not exist") from None
     except OSError as exc:
-        raise OutputError(root, exc.strerror or str(exc)) from None
+        raise OutputError(Path(root), exc.strerror or str(exc)) from None
     current = Path(root)
     try:
         for part in parts:
@@ -399,7 +417,7 @@ def _unlink(folder: int, name: str) -> None:
 def write_many(
     files: Sequence[tuple[Path, bytes]],
     *,
-    inside: Path | None = None,
+    inside: Path | HeldFolder | None = None,
     on_staged: Callable[[list[tuple[Path, Path]]], None] | None = None,
     within: Path | None = None,
 ) -> None:
@@ -413,6 +431,8 @@ def write_many(
     between `inside` and it, is refused (OutputError), never written through. With `within`
     (a game folder the command edits) every file is written in a folder inside it: a link
     that leads out of the game is refused, one that stays inside is written through."""
+    if within is not None:
+        refuse_unsafe_game(within)
     plans: list[tuple[_Plan, bytes]] = []
     staged: list[tuple[_Plan, str]] = []
     into: list[tuple[_Plan, int, bytes]] = []
@@ -440,6 +460,23 @@ def write_many(
             os.close(fd)
         for plan, _ in plans:
             os.close(plan.folder)
+
+
+def refuse_unsafe_game(root: Path) -> None:
+    """Refuse (OutputError) to write into the game folder `root` when another user may
+    rename it, or put another folder in its place: it lies in a folder that is not the
+    user's alone (`others_may_move`; root is not asked whose). Its files are written by path
+    from it: exchanged for a link to another folder of the user's between the read and the
+    writes (one `renameat2`), the fixed files were written there."""
+    from toolkit.content.folders import others_may_move
+
+    if why := others_may_move(Path(root), as_root=False):
+        raise OutputError(
+            root,
+            f"the game folder lies in a folder that is not yours alone ({why}), where"
+            " another user could exchange it for a link while it is written: move the game"
+            " to a folder of your own",
+        )
 
 
 def _put_in_place(staged: list[tuple[_Plan, str]]) -> None:
@@ -556,11 +593,11 @@ def _staged_paths(plan: _Plan, tmp: str) -> tuple[Path, Path]:
     return real.parent / tmp, real.parent / plan.name
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, inside: Path | None = None) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, inside: Path | HeldFolder | None = None) -> None:
     write_many([(Path(path), data)], inside=inside)
 
 
-def atomic_write_text(path: Path, text: str, *, inside: Path | None = None) -> None:
+def atomic_write_text(path: Path, text: str, *, inside: Path | HeldFolder | None = None) -> None:
     atomic_write_bytes(path, text.encode("utf-8"), inside=inside)
 
 

@@ -180,6 +180,13 @@ def cache_dir(name: str) -> Path | None:
     folder = cache_root() / name
     if not folder.is_absolute():  # a relative HOME: no cache rather than one under here
         return None
+    there = folder
+    while not os.path.lexists(there) and there != there.parent:
+        there = there.parent
+    if there != folder and not _held(there):
+        # asked before anything is made: a refused folder (another user's) was filled
+        # with the stores' empty folders
+        return None
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = os.lstat(folder)

@@ -21,6 +21,7 @@ import shutil
 import stat
 import struct
 import tempfile
+import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -338,6 +339,15 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 and a picture file holds them packed."""
 _COPIES: dict[tuple[str, int, int, int, int], PictureCopy] = {}
 _FOLDER: list[Path] = []
+KEPT_VERSIONS = 2
+"""Versions of one picture whose copies are kept: the newest, and the one before it (a page
+being drawn, or the preview's other thread, may still open that one). The preview and the
+editor check a picture again at each save, and an image editor writes one in many calls:
+a copy of every version, torn ones too, stayed until they stopped (55 copies, 165 MB, for
+one picture saved five times)."""
+_VERSIONS: dict[str, list[tuple[str, int, int, int, int]]] = {}  # a path → its keys
+_USERS: dict[Path, int] = {}  # a copy → how many keys name it (one copy per digest)
+_LOCK = threading.Lock()  # the preview checks pictures in threads
 
 
 class PictureCopy(str):
@@ -388,8 +398,35 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
     named = PictureCopy(os.fspath(copy))
     named.digest = digest
     named.path = copy
-    _COPIES[key] = named
+    _keep(key, named)
     return named
+
+
+def _keep(key: tuple[str, int, int, int, int], named: PictureCopy) -> None:
+    """Record the copy of a picture's version; the copy of the path's version before the
+    last `KEPT_VERSIONS` is removed when no other key names it."""
+    with _LOCK:
+        _USERS[named.path] = _USERS.get(named.path, 0) + 1
+        _release(key)  # a copy made again (it was gone): counted once, and not removed
+        _COPIES[key] = named
+        versions = _VERSIONS.setdefault(key[0], [])
+        versions.append(key)
+        while len(versions) > KEPT_VERSIONS:
+            _release(versions.pop(0))
+
+
+def _release(key: tuple[str, int, int, int, int]) -> None:
+    named = _COPIES.pop(key, None)
+    if named is None:
+        return
+    with contextlib.suppress(ValueError):
+        _VERSIONS.get(key[0], []).remove(key)
+    users = _USERS.pop(named.path, 1) - 1
+    if users > 0:
+        _USERS[named.path] = users
+    else:
+        with contextlib.suppress(OSError):
+            named.path.unlink()
 
 
 def _in_output(path: Path, root: Path) -> bool:
@@ -436,4 +473,7 @@ def discard() -> None:
     if _FOLDER:
         shutil.rmtree(_FOLDER[0], ignore_errors=True)
         _FOLDER.clear()
-        _COPIES.clear()
+        with _LOCK:
+            _COPIES.clear()
+            _VERSIONS.clear()
+            _USERS.clear()

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.folders import others_may_change
+from toolkit.content.folders import others_may_change, others_may_move
 from toolkit.content.game import repo_root
 from toolkit.content.schemas import render, schema_documents
-from toolkit.fileio import atomic_write_text
+from toolkit.fileio import HeldFolder, OutputError, atomic_write_text
 from toolkit.scaffold import starter
 
 GAME_ID = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
@@ -129,10 +129,12 @@ def plan(game_id: str, languages: list[str], engine: bool = False) -> dict[str, 
     return files
 
 
-def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = False) -> list[Path]:
-    """Write the new game into `folder` (which must not exist, or be empty); on an
-    OSError (a full disk) or Ctrl-C, nothing of it is left and the error is raised."""
-    files = plan(game_id, languages, engine)
+FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _refuse_unsafe(folder: Path) -> None:
+    """Refuse (ScaffoldError) a game folder that is there and not empty, a link, or not the
+    user's alone, or one to be made in a folder that is not the user's alone."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not an empty folder")
     if folder.is_symlink() and not folder.exists():
@@ -145,26 +147,104 @@ def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = Fa
         # an empty folder another user made where anyone may write (/tmp): the game would
         # stay theirs to change, its engine.py too, which `simulate` runs as us
         raise ScaffoldError(f"{folder} is not yours alone ({why}): name a new folder")
-    made: list[Path] = []  # folders this call created, parents first
-    written: list[Path] = []
+    if why := others_may_move(folder):
+        # a folder others may rename entries in: they exchange the new game folder for a
+        # link while it is written, or put their game (their engine.py) in its place after
+        raise ScaffoldError(
+            f"the game would be made in a folder that is not yours alone ({why}):"
+            " name a folder of your own (--into)"
+        )
+
+
+def _open_game_folder(folder: Path, made: list[tuple[int, str]], fds: list[int]) -> int:
+    """A descriptor on the game folder, made (with the folders above it that are missing)
+    one name at a time in the folder above it, each opened without following a link; each
+    folder made is recorded in `made` (the descriptor of the folder it is in, its name)
+    before it is made, each descriptor opened in `fds` (the caller closes them)."""
+    path = Path(os.path.normpath(folder))  # as given: a deep one has no absolute path
+    missing: list[str] = []
+    while not os.path.lexists(path) and path != path.parent:
+        missing.insert(0, path.name)
+        path = path.parent
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # as the user named it
+    fds.append(fd)
+    for name in missing:
+        made.append((fd, name))
+        os.mkdir(name, dir_fd=fd)
+        fd = os.open(name, FOLDER_FLAGS, dir_fd=fd)
+        fds.append(fd)
+    return fd
+
+
+def _subfolder(game: int, rel: Path, held: dict[Path, int], made: list[tuple[int, str]]) -> int:
+    """The descriptor of the game's folder `rel` (made if missing), reached from the game
+    folder's descriptor without following a link; `held` keeps those opened."""
+    if rel in held:
+        return held[rel]
+    fd = game if rel == Path(".") else _subfolder(game, rel.parent, held, made)
     try:
-        for rel, text in files.items():
-            path = folder / rel
-            missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
-            # each path recorded before it is made: an interrupt right after a rename (or a
-            # mkdir) left that file unrecorded, not taken back (a path never made is no harm)
-            for parent in reversed(missing):
-                made.append(parent)
-                parent.mkdir()
-            written.append(path)
-            atomic_write_text(path, text, inside=folder)  # no link followed below it
-    except BaseException:
-        # A full disk, a read-only folder or Ctrl-C half-way: take back what was written,
-        # so a second try does not meet a half-made game ("already exists").
-        for path in written:
-            path.unlink(missing_ok=True)
-        for parent in reversed(made):
-            with contextlib.suppress(OSError):
-                parent.rmdir()
-        raise
+        child = os.open(rel.name, FOLDER_FLAGS, dir_fd=fd)
+    except FileNotFoundError:
+        made.append((fd, rel.name))  # recorded before it is made (an interrupt between)
+        os.mkdir(rel.name, dir_fd=fd)
+        child = os.open(rel.name, FOLDER_FLAGS, dir_fd=fd)
+    held[rel] = child
+    return child
+
+
+def new_game(folder: Path, game_id: str, languages: list[str], engine: bool = False) -> list[Path]:
+    """Write the new game into `folder` (which must not exist, or be empty, and be made in
+    a folder that is the user's alone); on an OSError (a full disk) or Ctrl-C, nothing of it
+    is left and the error is raised.
+
+    Every folder and file is made, and taken back, by name in a folder held open, reached
+    from one descriptor on the game folder without following a link: a game folder another
+    process exchanges for a link half-way is not followed (the writes went, and the
+    rollback removed files, through the link into another folder of the user's)."""
+    files = plan(game_id, languages, engine)
+    _refuse_unsafe(folder)
+    made: list[tuple[int, str]] = []  # folders this call created, parents first
+    written: list[Path] = []
+    fds: list[int] = []
+    held: dict[Path, int] = {}
+    places: dict[Path, tuple[int, str]] = {}  # each file: its folder's descriptor, its name
+    try:
+        try:
+            game = _open_game_folder(folder, made, fds)
+            held[Path(".")] = game
+            for rel, text in files.items():
+                path = folder / rel
+                inner = _subfolder(game, Path(rel).parent, held, made)
+                # each path recorded before it is made: an interrupt right after a rename
+                # left that file unrecorded, not taken back (a path never made is no harm)
+                places[path] = (inner, path.name)
+                written.append(path)
+                atomic_write_text(path, text, inside=HeldFolder(folder, game))
+            _still_there(folder, game)
+        except BaseException:
+            # A full disk, a read-only folder or Ctrl-C half-way: take back what was
+            # written, so a second try does not meet a half-made game ("already exists").
+            for path in written:
+                inner, name = places[path]
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=inner)
+            for at, name in reversed(made):
+                with contextlib.suppress(OSError):
+                    os.rmdir(name, dir_fd=at)  # only an empty one; a link is no folder
+            raise
+    finally:
+        for fd in {*fds, *held.values()}:
+            os.close(fd)
     return written
+
+
+def _still_there(folder: Path, game: int) -> None:
+    """Raise OutputError when `folder` no longer names the folder the game was written in
+    (moved or exchanged for a link half-way): the user would not find the game there."""
+    try:
+        now = os.stat(folder, follow_symlinks=False)
+    except OSError:
+        now = None
+    held = os.fstat(game)
+    if now is None or (now.st_dev, now.st_ino) != (held.st_dev, held.st_ino):
+        raise OutputError(folder, "it was moved or replaced while the game was written")

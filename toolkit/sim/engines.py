@@ -355,7 +355,11 @@ class _SourceLoader(importlib.machinery.SourceFileLoader):
 
 class _EngineFinder(importlib.abc.MetaPathFinder):
     """Finds the modules of a folder engine's package (`from . import bots`) as sources
-    loaded by `_SourceLoader`; anything else is left to Python's finders."""
+    loaded by `_SourceLoader`; names outside an engine package are left to Python's
+    finders, names inside one never are: those would load a sourceless `.pyc` or an
+    extension module from the game folder, unchecked. Every file imported (a module, a
+    sub-package's `__init__.py`) is checked as the engine's entry is: inside the game
+    folder, and no other user may change it or a folder above it up to the game folder."""
 
     packages: dict[str, Path] = {}  # an engine package's name → its game folder (real path)
 
@@ -365,27 +369,51 @@ class _EngineFinder(importlib.abc.MetaPathFinder):
             return None
         last = fullname.rpartition(".")[2]
         for folder in path:
-            for candidate in (Path(folder) / last, Path(folder) / f"{last}.py"):
-                if candidate.exists() and not real_path(candidate).is_relative_to(root):
-                    # a link the game brought to code elsewhere: the user read the game
-                    # folder's Python, not that
-                    raise ImportError(f"{candidate.name} leaves the game folder (a link)")
-                if candidate.exists() and (
-                    why := others_may_change(candidate, root, as_root=False)
-                ):
-                    raise ImportError(f"{candidate.name} is not run: {why}")
-            package = Path(folder) / last / "__init__.py"
-            if package.is_file():
-                loader = _SourceLoader(fullname, str(package))
-                locations = [str(package.parent)]
+            package = Path(folder) / last
+            if (package / "__init__.py").is_file():
+                file = _checked(package / "__init__.py", root)
+                loader = _SourceLoader(fullname, str(file))
                 return importlib.util.spec_from_file_location(
-                    fullname, package, loader=loader, submodule_search_locations=locations
+                    fullname, file, loader=loader, submodule_search_locations=[str(package)]
                 )
             module = Path(folder) / f"{last}.py"
             if module.is_file():
-                loader = _SourceLoader(fullname, str(module))
-                return importlib.util.spec_from_file_location(fullname, module, loader=loader)
-        return None
+                file = _checked(module, root)
+                loader = _SourceLoader(fullname, str(file))
+                return importlib.util.spec_from_file_location(fullname, file, loader=loader)
+            if package.is_dir():  # a folder without __init__.py: a namespace package
+                _checked(package, root)
+                spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+                spec.submodule_search_locations = [str(package)]
+                return spec
+        others = sorted(
+            f"{last}{suffix}"
+            for folder in path
+            for suffix in importlib.machinery.all_suffixes()
+            if suffix != ".py" and (Path(folder) / f"{last}{suffix}").exists()
+        )
+        if others:
+            raise ImportError(
+                f"{others[0]} is not imported: an engine's modules are .py source files"
+                " (no compiled or extension module is imported from a game folder)",
+                name=fullname,
+            )
+        raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+
+
+def _checked(candidate: Path, root: Path) -> Path:
+    """`candidate`, a file or folder of an engine package about to be imported, when it lies
+    inside the game folder `root` and no other user may change it (ImportError otherwise)."""
+    shown = candidate.name
+    if shown == "__init__.py":
+        shown = f"{candidate.parent.name}/{shown}"
+    if not real_path(candidate).is_relative_to(root):
+        # a link the game brought to code elsewhere: the user read the game folder's
+        # Python, not that
+        raise ImportError(f"{shown} leaves the game folder (a link)")
+    if why := others_may_change(candidate, root, as_root=False):
+        raise ImportError(f"{shown} is not run: {why}")
+    return candidate
 
 
 _FINDER = _EngineFinder()
