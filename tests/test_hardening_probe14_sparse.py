@@ -148,3 +148,22 @@ def test_the_font_files_read_are_bounded_in_number_and_bytes(tmp_path, monkeypat
     said = {p.file.rsplit("/", 1)[-1]: p.message for p in found.problems}
     assert set(said) == {"f1.ttf", "f2.ttf"}
     assert "font files are more than" in said["f1.ttf"] and "not read" in said["f1.ttf"]
+
+
+def test_a_finding_at_a_font_or_a_sparse_file_reads_no_comment_there(tmp_path, monkeypatch):
+    # each P009 at a sparse font read 4 MB of zeros for an ignore comment (200: 11 s)
+    from toolkit.diagnostics import suppress
+
+    font = _sparse(tmp_path / "f.ttf", b"\x00\x01\x00\x00" + b"x" * 8192, 16 * 1024 * 1024)
+    text = _sparse(tmp_path / "g.yaml", b"id: x  # playset: ignore[Y001]\n", 16 * 1024 * 1024)
+    plain = tmp_path / "h.yaml"
+    plain.write_text("id: x  # playset: ignore[Y001]\n", encoding="utf-8")
+    root = tmp_path.resolve()
+    assert suppress._lines(str(plain), 1.0, (root,)) == ("id: x  # playset: ignore[Y001]",)
+
+    def read_whole(*args):
+        raise AssertionError("read whole")
+
+    monkeypatch.setattr(fileio, "read_open", read_whole)
+    assert suppress._lines(str(font), 1.0, (root,)) == ()
+    assert suppress._lines(str(text), 1.0, (root,)) == ()
