@@ -58,7 +58,7 @@ def test_a_file_that_is_no_picture_is_not_copied(tmp_path):
     assert _copies() == before
 
 
-def test_a_picture_its_blocks_refuse_is_not_copied(tmp_path):
+def test_a_picture_its_blocks_refuse_is_not_copied(tmp_path, monkeypatch):
     before = _copies()
     buffer = io.BytesIO()
     Image.new("RGB", (8, 8)).save(buffer, "PNG")
@@ -66,9 +66,14 @@ def test_a_picture_its_blocks_refuse_is_not_copied(tmp_path):
     empty = struct.pack(">I", 0) + b"prVt" + struct.pack(">I", 0)
     path = tmp_path / "many.png"
     path.write_bytes(png[:33] + empty * (pictures.MAX_BLOCKS + 1) + png[33:])
-    size, why = pictures.problem(path, tmp_path)
-    assert size is None and why is not None and "metadata chunks" in why
+    counted = []
+    data_problem = pictures._data_problem
+    monkeypatch.setattr(pictures, "_data_problem", lambda d: counted.append(1) or data_problem(d))
+    for _ in range(3):  # validate asks per card and per check: the file is read once
+        size, why = pictures.problem(path, tmp_path)
+        assert size is None and why is not None and "metadata chunks" in why
     assert _copies() == before
+    assert len(counted) == 1
 
 
 def test_a_large_real_picture_is_no_sparse_file(tmp_path):
@@ -88,7 +93,11 @@ def test_the_pictures_copied_in_a_run_are_bounded_in_bytes(tmp_path, monkeypatch
         paths.append(path)
     limit = paths[0].stat().st_size + paths[1].stat().st_size + 10
     monkeypatch.setattr(pictures, "MAX_COPIES_BYTES", limit)
+    reads = []
+    read_open = fileio.read_open
+    monkeypatch.setattr(fileio, "read_open", lambda fd, n: reads.append(fd) or read_open(fd, n))
     said = [pictures.problem(path, tmp_path)[1] for path in paths]
+    assert len(reads) == 2  # the two past the bound are not read
     assert said[:2] == [None, None]
     assert said[2] is not None and f"more than {limit:,} bytes together" in said[2]
     assert said[3] == said[2]

@@ -737,9 +737,10 @@ def read_open(fd: int, limit: int) -> bytes:
         return handle.read(limit + 1)
 
 
-SPARSE_MIN_BYTES = 4 * 1024 * 1024
+SPARSE_MIN_BYTES = 1024 * 1024
 """Files smaller than this are never called sparse (`sparse`): a file system may keep a
-small file's bytes beside its inode (ext4's inline data, btrfs) and report no blocks."""
+small file's bytes beside its inode (ext4's inline data, btrfs: a few kB) and report no
+blocks."""
 SPARSE_SHARE = 8
 """A file is sparse (`sparse`) when less than 1/SPARSE_SHARE of its size is stored."""
 

@@ -376,15 +376,19 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
         kept = _COPIES.get(key)
         if kept is not None and kept.path.is_file():
             return kept
-        why = _refusal(fd, info)
+        why = _REFUSED.get(key) or _refusal(fd, info)
+        if why is None:
+            if _held(info.st_size) > MAX_COPIES_BYTES:  # not read (the bound may change)
+                raise ValueError(_too_many_bytes())
+            data = read_open(fd, MAX_FILE_BYTES)
+            # it grew after the stat; or its blocks, counted in the bytes read (never in a
+            # map of the game's file, which another process may cut short under it)
+            why = _too_large(len(data)) if len(data) > MAX_FILE_BYTES else _data_problem(data)
         if why is not None:
+            if len(_REFUSED) >= 4096:
+                _REFUSED.clear()
+            _REFUSED[key] = why  # this version is not read again (a check per card)
             raise ValueError(why)
-        data = read_open(fd, MAX_FILE_BYTES)
-    if len(data) > MAX_FILE_BYTES:  # it grew after the stat
-        raise ValueError(_too_large(len(data)))
-    why = _data_problem(data)  # the bytes read, never a map of the game's file
-    if why is not None:
-        raise ValueError(why)
     digest = hashlib.sha256(data).hexdigest()[:32]
     copy = _folder() / f"{digest}{path.suffix.lower()}"
     if not copy.is_file():
@@ -408,6 +412,9 @@ MAX_COPIES_BYTES = 2 * 1024 * 1024 * 1024
 bounds the pixels a game prints: each picture is read, hashed and written to the temporary
 folder (RAM where /tmp is a tmpfs) before it is printed. 250 card illustrations of the
 pixel bound take some hundreds of MB as PNG files."""
+_REFUSED: dict[tuple[str, int, int, int, int], str] = {}
+"""Why each picture file version `private_copy` refused was refused, by its key in
+`_COPIES`: validate asks about a picture once per card and per check."""
 _HELD = [0]
 """Bytes this process wrote into its copies' folder (copies removed since are still in)."""
 
@@ -519,4 +526,5 @@ def discard() -> None:
         shutil.rmtree(_FOLDER[0], ignore_errors=True)
         _FOLDER.clear()
         _COPIES.clear()
+        _REFUSED.clear()
         _HELD[0] = 0
