@@ -176,3 +176,19 @@ def test_a_finding_at_a_font_or_a_sparse_file_reads_no_comment_there(tmp_path, m
     monkeypatch.setattr(fileio, "read_open", read_whole)
     assert suppress._lines(str(font), 1.0, (root,)) == ()
     assert suppress._lines(str(text), 1.0, (root,)) == ()
+
+
+def test_a_file_pillow_cannot_open_or_of_too_many_pixels_is_not_copied(tmp_path):
+    # a PNG signature and 1 MB of anything else: refused before, but copied first
+    before = _copies()
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(1024 * 1024))
+    size, why = pictures.problem(junk, tmp_path)
+    assert size is None and why == pictures.NOT_A_PICTURE  # Pillow knows no such PNG
+    buffer = io.BytesIO()
+    Image.new("1", (8000, 8000)).save(buffer, "PNG")  # 64 M pixels in a few kB
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(buffer.getvalue())
+    size, why = pictures.problem(huge, tmp_path)
+    assert size is None and why is not None and "8000×8000 px is more than the" in why
+    assert _copies() == before
