@@ -742,6 +742,17 @@ def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes
     path of what was opened is checked, after the open, so a link switched between a
     caller's own check and the open cannot lead the read elsewhere (OSError EXDEV); one
     whose path leads outside already is not opened at all (opening a device has effects)."""
+    with open_regular(path, inside=inside) as (fd, _):
+        return read_open(fd, limit)
+
+
+@contextlib.contextmanager
+def open_regular(path: Path, *, inside: Path | None = None) -> Iterator[tuple[int, os.stat_result]]:
+    """The regular file at `path`, opened once: its descriptor and what `fstat` says of it,
+    checked as `read_bounded` checks it (a FIFO or a device is refused, and with `inside`
+    the file opened must lie inside that folder); raises OSError. A caller looks at the
+    file (its size, `sparse`, its first bytes: `os.pread`) before it reads it whole
+    (`read_open`), all from the one file opened."""
     if inside is not None and not real_path(path).is_relative_to(real_path(inside)):
         raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -751,10 +762,47 @@ def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes
             raise OSError(errno.EINVAL, "not a regular file", str(path))
         if inside is not None and not _opened_inside(fd, opened, path, real_path(inside)):
             raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            return handle.read(limit + 1)
+        yield fd, opened
     finally:
         os.close(fd)
+
+
+def read_open(fd: int, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of the file open as `fd` (`open_regular`), from its start."""
+    with os.fdopen(os.dup(fd), "rb") as handle:
+        handle.seek(0)
+        return handle.read(limit + 1)
+
+
+SPARSE_MIN_BYTES = 1024 * 1024
+"""Files smaller than this are never called sparse (`sparse`): a file system may keep a
+small file's bytes beside its inode (ext4's inline data, btrfs: a few kB) and report no
+blocks."""
+SPARSE_SHARE = 8
+"""A file is sparse (`sparse`) when less than 1/SPARSE_SHARE of its size is stored."""
+
+
+def sparse(fd: int, info: os.stat_result) -> bool:
+    """Whether the regular file open as `fd` (`info`: its fstat) is mostly holes: of at
+    least `SPARSE_MIN_BYTES`, less than 1/`SPARSE_SHARE` of its size stored (st_blocks), and
+    a hole before its end as the kernel says (SEEK_HOLE). No picture or font file a program
+    saves has holes, but one made by `truncate -s 250M` costs nothing on disk or in a sparse
+    archive, and 250 MB of zeros to every read of it. Both tests must say so: a file system
+    that compresses (ZFS, btrfs) stores fewer blocks than the size without holes, and one
+    that reports no blocks at all (some FUSE ones), or has no SEEK_HOLE, reports no hole."""
+    blocks = getattr(info, "st_blocks", None)
+    if info.st_size < SPARSE_MIN_BYTES or blocks is None:
+        return False
+    if blocks * 512 * SPARSE_SHARE >= info.st_size:
+        return False
+    try:
+        hole = os.lseek(fd, 0, os.SEEK_HOLE)
+    except (AttributeError, OSError):  # no SEEK_HOLE here: no hole is known
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.lseek(fd, 0, os.SEEK_SET)
+    return hole < info.st_size
 
 
 def holds(path: Path, data: bytes) -> bool:

@@ -7,6 +7,7 @@ the row a finding points at; the sheet's loader records the notes it read (`note
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -19,7 +20,7 @@ COMMENT = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 @lru_cache(maxsize=256)
 def _lines(path: str, stamp: float, inside: tuple[Path, ...]) -> tuple[str, ...]:
-    from toolkit.fileio import read_bounded, real_path
+    from toolkit.fileio import open_regular, read_open, real_path, sparse
 
     # Only a file inside the game (or the toolkit): a finding may name a link the game
     # brought ("links outside the game folder, so it is not read"), and its line is no
@@ -28,7 +29,12 @@ def _lines(path: str, stamp: float, inside: tuple[Path, ...]) -> tuple[str, ...]
     if root is None:
         return ()
     try:  # a regular file only: a FIFO a finding names (game.yaml) would block the open
-        raw = read_bounded(Path(path), 4_000_000, inside=root)
+        with open_regular(Path(path), inside=root) as (fd, info):
+            # no comment in a file that is no text (a font, a picture: a NUL in its first
+            # bytes) or is sparse: 200 sparse fonts' P009s read 4 MB of zeros each (11 s)
+            if sparse(fd, info) or b"\0" in os.pread(fd, 8192, 0):
+                return ()
+            raw = read_open(fd, 4_000_000)
     except OSError:
         return ()
     return tuple(raw[:4_000_000].decode("utf-8", "replace").splitlines())

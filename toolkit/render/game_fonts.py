@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import itertools
+import os
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import display_path
-from toolkit.fileio import read_bounded, real_path
+from toolkit.fileio import open_regular, read_open, real_path, sparse
 from toolkit.render.fonts import FILES, register_face
 
 FOLDER = "fonts"
@@ -141,11 +142,16 @@ def _read_set(
     families: dict[str, str] = {}
     shown: dict[str, str] = {}
     problems: list[FontProblem] = []
-    for name, _size, _mtime in stamp:
+    room = MAX_TOTAL_BYTES
+    for index, (name, _size, _mtime) in enumerate(stamp):
         assert root is not None  # a stamp lists files of a game folder
         path = root / FOLDER / name
         display = display_path(path)
-        read = read_face(path, root)
+        if index >= MAX_FILES:
+            problems.append(FontProblem(display, _too_many_files()))
+            continue
+        read, size = _read_face(path, root, room)
+        room -= size
         if isinstance(read, str):
             problems.append(FontProblem(display, read))
             continue
@@ -161,19 +167,71 @@ def _read_set(
     return FontSet(faces, families, shown, tuple(problems), main)
 
 
+MAX_FILES = 100
+"""Font files of a game's `fonts/` folder that are read (in the order of their names): a
+family prints in four styles, and each file costs a parse and its subsets (0.23 s for
+DejaVu Sans); 200 files in fonts/ were each read whole."""
+MAX_TOTAL_BYTES = 512 * 1024 * 1024
+"""Bytes of all a game's font files read together (each is at most `MAX_BYTES`): a few CJK
+families in four styles are some hundreds of MB."""
+
+
+def _too_many_files() -> str:
+    return (
+        f"the {FOLDER}/ folder holds more than {MAX_FILES} font files; this one (and those"
+        " after it by name) is not read: keep the families the game prints with"
+    )
+
+
 def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     """(family, style, registered key) of one font file, or why it gives no face.
 
     reportlab reads it (the glyphs and the character map it prints with are the ones P002
     checks), its own tables give the family and style; a file it refuses is looked at with
     fontTools, to say what it is instead (PostScript outlines, a web font, no font)."""
+    return _read_face(path, root, MAX_TOTAL_BYTES)[0]
+
+
+def _read_face(path: Path, root: Path, room: int) -> tuple[tuple[str, str, str] | str, int]:
+    """`read_face`, reading no more than `room` bytes (what is left of `MAX_TOTAL_BYTES`),
+    and the bytes it read. The file is opened once and looked at before it is read: its
+    size, and whether it is sparse."""
     real = real_path(path)
     if not real.is_relative_to(root):
-        return "the font file leaves the game folder (a link to elsewhere); copy it in"
+        return "the font file leaves the game folder (a link to elsewhere); copy it in", 0
     try:
-        data = read_bounded(real, MAX_BYTES, inside=root)
+        with open_regular(real, inside=root) as (fd, info):
+            why = _refusal(fd, info, room)
+            if why is not None:
+                return why, 0
+            data = read_open(fd, MAX_BYTES)
     except OSError as exc:
-        return f"cannot read the font file: {exc.strerror or exc}"
+        return f"cannot read the font file: {exc.strerror or exc}", 0
+    return _face(data), len(data)
+
+
+def _refusal(fd: int, info: os.stat_result, room: int) -> str | None:
+    """Why the font file open as `fd` is not read at all (too large, sparse, or past what
+    is left of the game's font bytes), or None."""
+    if info.st_size > MAX_BYTES:
+        return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
+    if sparse(fd, info):
+        stored = info.st_blocks * 512
+        return (
+            f"the font file is a sparse file ({info.st_size:,} bytes, of which {stored:,}"
+            " are stored): no font saved by a program has holes; save it again"
+        )
+    if info.st_size > room:
+        return (
+            f"with it, the game's font files are more than {MAX_TOTAL_BYTES:,} bytes"
+            f" together; it is not read: keep the families the game prints with in {FOLDER}/"
+        )
+    return None
+
+
+def _face(data: bytes) -> tuple[str, str, str] | str:
+    """(family, style, registered key) of the font file's bytes `data`, or why they give
+    no face."""
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
     too_many = cmap_problem(data) or subset_problem(data)

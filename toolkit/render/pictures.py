@@ -328,7 +328,7 @@ def problem(path: Path, root: Path) -> tuple[tuple[int, int] | None, str | None]
     except ValueError as exc:
         return None, str(exc)
     except UnidentifiedImageError:
-        return None, "not a PNG, JPEG, GIF or WebP picture"
+        return None, NOT_A_PICTURE
     except (OSError, SyntaxError, Image.DecompressionBombError) as exc:
         return None, f"damaged, or not a picture ({exc})"
     return size, None
@@ -364,13 +364,16 @@ class PictureCopy(str):
 
 def private_copy(path: Path, root: Path) -> PictureCopy:
     """The picture at `path` as a private copy that reportlab may open by name (raises
-    OSError, or ValueError for a file over `MAX_FILE_BYTES`).
+    OSError, or ValueError for a file that cannot be a picture to print: see `_refusal`).
 
     The copy is read once, only from inside the game folder `root` (the file opened is
     checked): reportlab opens a picture by name, again when the page is drawn, and a picture
     switched to a link between a check and that open printed a picture of the user's. One
-    copy per picture and version, named by its digest, so reportlab embeds it once per PDF."""
-    from toolkit.fileio import read_bounded
+    copy per picture and version, named by its digest, so reportlab embeds it once per PDF.
+    The file is opened once and looked at before it is read or copied: its size, whether it
+    is sparse, its first bytes, the copies' bytes so far; then its bytes read are counted
+    (`_data_problem`) before they are written out."""
+    from toolkit.fileio import open_regular, read_open
 
     if _in_output(path, root):
         raise ValueError(
@@ -378,23 +381,36 @@ def private_copy(path: Path, root: Path) -> PictureCopy:
             " which validate's cache, the preview and the editor do not watch: keep the"
             " game's pictures in a folder of their own (art/)"
         )
-    info = os.stat(path)
-    key = (str(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
-    kept = _COPIES.get(key)
-    if kept is not None and kept.path.is_file():
-        return kept
-    if info.st_size > MAX_FILE_BYTES:  # not read at all
-        raise ValueError(_too_large(info.st_size))
-    data = read_bounded(path, MAX_FILE_BYTES, inside=root)
-    if len(data) > MAX_FILE_BYTES:  # it grew after the stat
-        raise ValueError(_too_large(len(data)))
+    with open_regular(path, inside=root) as (fd, info):
+        key = (str(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+        kept = _COPIES.get(key)
+        if kept is not None and kept.path.is_file():
+            return kept
+        why = _REFUSED.get(key) or _refusal(fd, info)
+        if why is None:
+            if _held(info.st_size) > MAX_COPIES_BYTES:  # not read (the bound may change)
+                raise ValueError(_too_many_bytes())
+            data = read_open(fd, MAX_FILE_BYTES)
+            # it grew after the stat; or its blocks, counted in the bytes read (never in a
+            # map of the game's file, which another process may cut short under it)
+            why = _too_large(len(data)) if len(data) > MAX_FILE_BYTES else _data_problem(data)
+            why = why or _header_problem(data)
+        if why is not None:
+            if len(_REFUSED) >= 4096:
+                _REFUSED.clear()
+            _REFUSED[key] = why  # this version is not read again (a check per card)
+            raise ValueError(why)
     digest = hashlib.sha256(data).hexdigest()[:32]
     copy = _folder() / f"{digest}{path.suffix.lower()}"
     if not copy.is_file():
+        if _held(len(data)) > MAX_COPIES_BYTES:
+            raise ValueError(_too_many_bytes())
         staged = copy.with_name(f".{copy.name}.{secrets.token_hex(4)}")  # threads: the preview
         with open(staged, "wb") as handle:
             handle.write(data)
         os.replace(staged, copy)
+        _HELD[0] += len(data)
+    _counted(copy)
     named = PictureCopy(os.fspath(copy))
     named.digest = digest
     named.path = copy
@@ -427,6 +443,104 @@ def _release(key: tuple[str, int, int, int, int]) -> None:
     else:
         with contextlib.suppress(OSError):
             named.path.unlink()
+
+
+MAX_COPIES_BYTES = 2 * 1024 * 1024 * 1024
+"""Bytes of all the private copies a process holds (`private_copy`), as `MAX_GAME_PIXELS`
+bounds the pixels a game prints: each picture is read, hashed and written to the temporary
+folder (RAM where /tmp is a tmpfs) before it is printed. 250 card illustrations of the
+pixel bound take some hundreds of MB as PNG files."""
+_REFUSED: dict[tuple[str, int, int, int, int], str] = {}
+"""Why each picture file version `private_copy` refused was refused, by its key in
+`_COPIES`: validate asks about a picture once per card and per check."""
+_HELD = [0]
+"""Bytes this process wrote into its copies' folder (copies removed since are still in)."""
+
+
+def _held(more: int) -> int:
+    """The bytes the copies' folder would hold with `more` added: the running count, or,
+    once that says it is past `MAX_COPIES_BYTES`, what the folder holds now (a copy of an
+    older version may have been removed)."""
+    if _HELD[0] + more <= MAX_COPIES_BYTES:
+        return _HELD[0] + more
+    held = 0
+    with contextlib.suppress(OSError), os.scandir(_folder()) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                held += entry.stat(follow_symlinks=False).st_size
+    _HELD[0] = held
+    return held + more
+
+
+def _too_many_bytes() -> str:
+    return (
+        f"with it, the pictures read in this run are more than {MAX_COPIES_BYTES:,} bytes"
+        " together (each is copied before it is printed); save them smaller, or use fewer"
+    )
+
+
+def _refusal(fd: int, info: os.stat_result) -> str | None:
+    """Why the picture file open as `fd` is not read at all: larger than `MAX_FILE_BYTES`,
+    sparse (see fileio.sparse), or no PNG, JPEG, GIF or WebP by its first bytes; or None.
+    Each reads at most its first 16 bytes."""
+    from toolkit.fileio import sparse
+
+    if info.st_size > MAX_FILE_BYTES:
+        return _too_large(info.st_size)
+    if sparse(fd, info):
+        stored = info.st_blocks * 512
+        return (
+            f"it is a sparse file ({info.st_size:,} bytes, of which {stored:,} are stored):"
+            " no picture saved by a program has holes; save it again"
+        )
+    if not _is_picture(os.pread(fd, 16, 0)):
+        return NOT_A_PICTURE
+    return None
+
+
+NOT_A_PICTURE = "not a PNG, JPEG, GIF or WebP picture"
+
+
+def _is_picture(head: bytes) -> bool:
+    """Whether a file's first bytes are those Pillow knows one of `FORMATS` by."""
+    return head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")) or (
+        head.startswith(b"RIFF") and head[8:12] == b"WEBP"
+    )
+
+
+def _header_problem(data: bytes) -> str | None:
+    """Why the picture file's bytes `data` are no picture to print, as Pillow reads their
+    header (`problem` says the same of the copy), or None: a file Pillow cannot open is not
+    copied (before, 28 files of 250 MB named `.png` were, 7 GB). Its blocks are counted
+    already (`_data_problem`), so opening it costs what a header does."""
+    from PIL import Image, UnidentifiedImageError
+
+    confine()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=FORMATS) as image:
+                width, height = image.size
+    except UnidentifiedImageError:
+        return NOT_A_PICTURE
+    except Image.DecompressionBombError:
+        return (
+            f"it has more than the {MAX_PIXELS:,} pixels a picture may have (it is decoded"
+            " whole to print); scale it down"
+        )
+    except (OSError, SyntaxError, ValueError) as exc:
+        return f"damaged, or not a picture ({exc})"
+    return _too_many(width, height) if width * height > MAX_PIXELS else None
+
+
+def _counted(copy: Path) -> None:
+    """Record that the copy's bytes passed `_data_problem` (they were counted before they
+    were written), so that opening the copy does not count them again."""
+    with contextlib.suppress(OSError):
+        info = os.stat(copy)
+        if len(_SCANNED) >= 4096:
+            _SCANNED.clear()
+        _SCANNED[(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)] = None
 
 
 def _in_output(path: Path, root: Path) -> bool:
@@ -462,6 +576,7 @@ def _folder() -> Path:
     if not _FOLDER or not _FOLDER[0].is_dir():
         folder = Path(tempfile.mkdtemp(prefix="playset-pictures-"))  # mode 0700
         _FOLDER[:] = [folder]
+        _HELD[0] = 0
         atexit.register(shutil.rmtree, folder, True)
     return _FOLDER[0]
 
@@ -477,3 +592,5 @@ def discard() -> None:
             _COPIES.clear()
             _VERSIONS.clear()
             _USERS.clear()
+        _REFUSED.clear()
+        _HELD[0] = 0
