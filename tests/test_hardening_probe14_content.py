@@ -45,3 +45,51 @@ def test_printed_carriage_returns_are_line_breaks_to_the_word_bound(game, count)
             render_markdown(loaded, "en", source)
         places.append((caught.value.line, caught.value.col))
     assert places[0] == places[1] == (7 + count, 3)
+
+
+# --- M4: texts holding `_xHHHH_` written to XLSX ------------------------------------------
+
+TRICKY = ["A_x0042_C", "_x005F_x0041_", "a_x00e9_b_X0041_", "_x0041", "x0041_", "__x0041__"]
+
+
+def _with_names(game, names: list[str]) -> None:
+    deck = game / DECK
+    yaml = deck.read_text(encoding="utf-8")
+    assert "      en: Dash\n" in yaml and "      en: Rest\n" in yaml
+    yaml = yaml.replace("      en: Dash\n", f"      en: '{names[0]}'\n")
+    deck.write_text(yaml.replace("      en: Rest\n", f"      en: '{names[1]}'\n"))
+
+
+@pytest.mark.parametrize("pair", [TRICKY[0:2], TRICKY[2:4], TRICKY[4:6]])
+@pytest.mark.parametrize("to", ["xlsx", "ods", "csv"])
+def test_texts_like_ooxml_escapes_round_trip_through_a_sheet(game, run_cli, tmp_path, pair, to):
+    # OOXML reads `_xHHHH_` as U+HHHH: `A_x0042_C` written to an XLSX deck came back "ABC"
+    import yaml as pyyaml
+
+    _with_names(game, pair)
+    sheet, back = tmp_path / f"c.{to}", tmp_path / "b.yaml"
+    assert run_cli("convert", str(game / DECK), "--to", to, "--out", str(sheet)).exit_code == 0
+    assert run_cli("convert", str(sheet), "--to", "yaml", "--out", str(back)).exit_code == 0
+    cards = pyyaml.safe_load(back.read_text(encoding="utf-8"))["cards"]
+    assert [card["name"]["en"] for card in cards[:2]] == pair
+
+
+def test_a_translation_like_an_ooxml_escape_is_imported_into_an_xlsx_deck_as_written(
+    game, run_cli, tmp_path
+):
+    # `i18n import` wrote msgstr `Re_x0070_os` into the cell as it is: read back "Repos",
+    # so the text reviewed in the PO file was not the one printed
+    from toolkit.content.game import load_game
+
+    deck = game / DECK
+    assert run_cli("convert", str(deck), "--to", "xlsx").exit_code == 0
+    deck.unlink()
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("decks/cards.yaml", "decks/cards.xlsx")
+    )
+    po = _po(game, "en", "Run_x0070_ {steps} _x005F_x0041_.", tmp_path)
+    result = run_cli("i18n", "import", str(po), "--game", str(game))
+    assert result.exit_code == 0, result.output
+    (card,) = [c for c in load_game(game).decks[0].model.cards if c.id == "sprint"]
+    assert card.text["en"] == "Run_x0070_ {steps} _x005F_x0041_."
