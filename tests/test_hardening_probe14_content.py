@@ -93,3 +93,27 @@ def test_a_translation_like_an_ooxml_escape_is_imported_into_an_xlsx_deck_as_wri
     assert result.exit_code == 0, result.output
     (card,) = [c for c in load_game(game).decks[0].model.cards if c.id == "sprint"]
     assert card.text["en"] == "Run_x0070_ {steps} _x005F_x0041_."
+
+
+# --- Lows ----------------------------------------------------------------------------------
+
+
+def test_an_empty_rules_text_is_t002_as_an_empty_card_text_is(tmp_path, run_cli):
+    # `{en: Hello, fr: ''}` validated clean and the fr rulebook printed nothing for it
+    from tests.conftest import diagnostics_json
+    from toolkit.scaffold.new import new_game
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en", "fr"])
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        text.replace(
+            "\nrules:\n", "\nrules:\n  b: {en: Hello, fr: ' '}\n  c: {en: Hi, fr: Salut}\n"
+        ),
+        encoding="utf-8",
+    )
+    line = manifest.read_text(encoding="utf-8").splitlines().index("  b: {en: Hello, fr: ' '}") + 1
+    result = run_cli("validate", str(game), "--format", "json")
+    found = [(d["code"], d["message"], d["line"]) for d in diagnostics_json(result.output)]
+    assert found == [("T002", "`rules.b` has an empty fr text", line)], result.output

@@ -74,7 +74,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     """T003 at each language of a text in the game's free rules tree (`intro: {de: Hallo}`)
-    that has none of the game's languages: a template printing it has no text to print. A
+    that has none of the game's languages: a template printing it has no text to print;
+    T001 and T002 at a text that has some of them but lacks one or leaves one empty. A
     dict is taken for such a text only if every key is a language Babel knows and every
     value a string (`dice: {red: d6, blu: d8}` is no text); texts the model marks as
     localized are the other checks' (`facts.texts`)."""
@@ -102,6 +103,10 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     loaded.doc.key_span(path),
                     f"`{name}` has no {', '.join(missing)} text",
                 )
+            for lang in languages:  # printed as nothing, as an empty card text would be
+                if lang in value and not value[lang].strip():
+                    span = loaded.doc.span((*path, lang))
+                    yield T_EMPTY.at(loaded.rel, span, f"`{name}` has an empty {lang} text")
             continue
         if not set(value) <= _known_languages():
             continue
