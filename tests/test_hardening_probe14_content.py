@@ -117,3 +117,21 @@ def test_an_empty_rules_text_is_t002_as_an_empty_card_text_is(tmp_path, run_cli)
     result = run_cli("validate", str(game), "--format", "json")
     found = [(d["code"], d["message"], d["line"]) for d in diagnostics_json(result.output)]
     assert found == [("T002", "`rules.b` has an empty fr text", line)], result.output
+
+
+@pytest.mark.parametrize(
+    ("written", "printed"), [(".nan", "nan"), ("-.inf", "-inf"), ("1e400", "inf")]
+)
+def test_a_param_that_is_no_finite_number_is_refused_where_it_is(game, run_cli, written, printed):
+    # `steps: 1e400` (past the float range: infinity) printed "Move inf spaces.", validate clean
+    from tests.conftest import diagnostics_json
+
+    deck = game / DECK
+    yaml = deck.read_text(encoding="utf-8")
+    assert "      steps: 3\n" in yaml
+    deck.write_text(yaml.replace("      steps: 3\n", f"      steps: {written}\n"))
+    line = deck.read_text(encoding="utf-8").splitlines().index(f"      steps: {written}") + 1
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    found = [(d["code"], d["line"], d["message"]) for d in diagnostics_json(result.output)]
+    assert [(code, at) for code, at, _ in found] == [("S005", line)], result.output
+    assert f'not a finite number: it prints as "{printed}"' in found[0][2]
