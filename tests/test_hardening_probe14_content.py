@@ -135,3 +135,26 @@ def test_a_param_that_is_no_finite_number_is_refused_where_it_is(game, run_cli, 
     found = [(d["code"], d["line"], d["message"]) for d in diagnostics_json(result.output)]
     assert [(code, at) for code, at, _ in found] == [("S005", line)], result.output
     assert f'not a finite number: it prints as "{printed}"' in found[0][2]
+
+
+FORMULAS = ['=HYPERLINK("http://x","a")', "@SUM(1+1)", "+1+cmd", "-2+3", "\tx", "'=x"]
+
+
+@pytest.mark.parametrize("pair", [FORMULAS[0:2], FORMULAS[2:4], FORMULAS[4:6]])
+def test_a_text_a_spreadsheet_would_run_as_a_formula_is_written_to_csv_as_text(
+    game, run_cli, tmp_path, pair
+):
+    # `=HYPERLINK(…)` was a bare CSV cell: a spreadsheet program opening the file ran it
+    import csv
+
+    import yaml as pyyaml
+
+    _with_names(game, [name.replace("'", "''") for name in pair])
+    sheet, back = tmp_path / "c.csv", tmp_path / "b.yaml"
+    assert run_cli("convert", str(game / DECK), "--to", "csv", "--out", str(sheet)).exit_code == 0
+    rows = list(csv.reader(sheet.read_text(encoding="utf-8-sig").splitlines()))
+    column = rows[0].index("name.en")
+    assert [row[column] for row in rows[1:3]] == ["'" + name for name in pair]
+    assert run_cli("convert", str(sheet), "--to", "yaml", "--out", str(back)).exit_code == 0
+    cards = pyyaml.safe_load(back.read_text(encoding="utf-8"))["cards"]
+    assert [card["name"]["en"] for card in cards[:2]] == pair
