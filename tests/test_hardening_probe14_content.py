@@ -158,3 +158,30 @@ def test_a_text_a_spreadsheet_would_run_as_a_formula_is_written_to_csv_as_text(
     assert run_cli("convert", str(sheet), "--to", "yaml", "--out", str(back)).exit_code == 0
     cards = pyyaml.safe_load(back.read_text(encoding="utf-8"))["cards"]
     assert [card["name"]["en"] for card in cards[:2]] == pair
+
+
+def test_rules_texts_go_through_the_po_file_and_back(tmp_path, run_cli):
+    # T001 asked for `rules.intro`'s fr text, but `i18n export` left rules texts out, so
+    # `i18n import` could never fill it (and status said 100 %)
+    import polib
+
+    from toolkit.scaffold.new import new_game
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en", "fr"])
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("\nrules:\n", "\nrules:\n  intro: {en: Hello}\n"))
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    po = polib.pofile(str(po_path))
+    (entry,) = [e for e in po if e.msgctxt == "game.yaml:rules.intro"]
+    assert entry.msgid == "Hello" and entry.msgstr == ""
+    entry.msgstr = "Bonjour"
+    po.save(str(po_path))
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game))
+    assert result.exit_code == 0, result.output
+    assert "  intro: {en: Hello, fr: Bonjour}\n" in manifest.read_text(encoding="utf-8")
+    assert run_cli("validate", str(game), "--no-cache").exit_code == 0

@@ -90,7 +90,7 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     languages = list(manifest.languages)
     marked = {text.path for text in facts.texts if text.file is loaded}
     said: set[tuple[int, int]] = set()  # a text aliased at many paths is said once, where it is
-    for path, value in _text_like(rules, ("rules",), set()):
+    for path, value in text_like(rules, ("rules",), set()):
         if path in marked:
             continue
         name = ".".join(str(step) for step in path)
@@ -124,7 +124,7 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             )
 
 
-def _text_like(
+def text_like(
     value: Any, path: tuple[Any, ...], seen: set[int]
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, str]]]:
     """The dicts under `value` whose keys look like language codes (two or three lower-case
@@ -146,10 +146,10 @@ def _text_like(
             yield path, value
             return
         for key, item in value.items():
-            yield from _text_like(item, (*path, key), seen)
+            yield from text_like(item, (*path, key), seen)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _text_like(item, (*path, index), seen)
+            yield from text_like(item, (*path, index), seen)
 
 
 @cache
