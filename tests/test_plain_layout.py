@@ -244,3 +244,47 @@ def test_a_layout_the_plain_path_cannot_read_is_rendered_by_jinja(monkeypatch):
     renders = _renders(monkeypatch)
     found = layouts.resolve(layout, _context(name="N"), 63.0, 88.0)
     assert [r.values for r in found] == [("N",)] and renders[0] == 1
+
+
+def _peak_resolving(layout: Any, context: dict[str, Any]) -> tuple[int, Any]:
+    """The memory resolving the layout takes at most (beyond what it held before), and what
+    it gives; compiled first on a small card (compiling takes 8 MB once)."""
+    import tracemalloc
+
+    _outcome(layout, _context(s="a"))
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        found = _outcome(layout, context)
+        return tracemalloc.get_traced_memory()[1] - before, found
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_text_past_the_output_limit_is_refused_before_it_is_joined():
+    """Five references to one 1 MB field make 5,000,000 characters: refused (by Jinja, in its
+    words) without the plain path building them first (3,000 references took 3 GB)."""
+    layout = _layout([_text("{{ t }}" * 5)], {"t": "card.s"})
+    peak, found = _peak_resolving(layout, _context(s="a" * 1_000_000))
+    assert found[0] == "error" and "passes 4,000,000 characters" in found[2]
+    assert peak < 2_000_000
+
+
+def test_the_texts_of_a_layout_are_charged_element_by_element(monkeypatch):
+    """The running total of the texts is checked after each one, as the render's budget is:
+    the texts past the limit are never built."""
+    from toolkit.render import template_bounds
+
+    monkeypatch.setattr(template_bounds, "MAX_CREATED", 5_000_000)
+    layout = _layout([_text("{{ t }}{{ t }}")] * 4, {"t": "card.s"})
+    peak, found = _peak_resolving(layout, _context(s="a" * 1_000_000))
+    assert found[0] == "error" and "more than 5,000,000 characters" in found[2]
+    assert peak < 4_500_000  # the two texts within the limit (all four: 8 MB)
+    # under the limit, the plain path charges what the render does
+    monkeypatch.setattr(template_bounds, "MAX_CREATED", 8_000_000)
+    with layouts._cached().bounded():
+        budget = template_bounds.current()
+        assert budget is not None
+        found = layouts.resolve(layout, _context(s="a" * 1_000_000), 63.0, 88.0)
+        assert len(found) == 4 and budget.created == 8_000_000

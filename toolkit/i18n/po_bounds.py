@@ -62,6 +62,11 @@ def read_po_file(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(f"byte 0x{data[exc.start]:02x} is not valid {charset}", line) from None
+    except ValueError:  # `undefined` raises a UnicodeError with no byte for any input
+        line = data[: found.start(1)].count(b"\n") + 1 if found else 1
+        raise InputError(
+            f"the header's charset {charset!r} cannot decode anything (write charset=UTF-8)", line
+        ) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as a file read as text is
     if not text.endswith("\n"):
         text += "\n"

@@ -265,6 +265,8 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         kind = "" if isinstance(exc, template_bounds.PrintedTable) else f"{type(exc).__name__}: "
         raise RulebookError(f"{kind}{template_bounds.said(exc)}", line) from exc
+    if "\r" in text:  # a printed carriage return: a line break, as markdown-it reads it
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # (the bounds count lines)
     long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
     _refuse_too_long(text)
     _refuse_wide_table(text)
@@ -352,7 +354,9 @@ def _word_place(text: str, first_line: int, word: str) -> tuple[int, int]:
     `text`: at the first place the source holds its beginning, or the block's first line."""
     start = 0
     for _ in range(first_line):
-        start = text.index("\n", start) + 1
+        start = text.find("\n", start) + 1
+        if not start:  # not a line of `text` (which markdown-it numbers as it does)
+            return first_line + 1, 1
     for size in (64, 8, 1):
         at = text.find(word[:size], start)
         if at >= 0:

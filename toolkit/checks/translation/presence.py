@@ -74,7 +74,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     """T003 at each language of a text in the game's free rules tree (`intro: {de: Hallo}`)
-    that has none of the game's languages: a template printing it has no text to print. A
+    that has none of the game's languages: a template printing it has no text to print;
+    T001 and T002 at a text that has some of them but lacks one or leaves one empty. A
     dict is taken for such a text only if every key is a language Babel knows and every
     value a string (`dice: {red: d6, blu: d8}` is no text); texts the model marks as
     localized are the other checks' (`facts.texts`)."""
@@ -89,7 +90,7 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     languages = list(manifest.languages)
     marked = {text.path for text in facts.texts if text.file is loaded}
     said: set[tuple[int, int]] = set()  # a text aliased at many paths is said once, where it is
-    for path, value in _text_like(rules, ("rules",), set()):
+    for path, value in text_like(rules, ("rules",), set()):
         if path in marked:
             continue
         name = ".".join(str(step) for step in path)
@@ -102,6 +103,10 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     loaded.doc.key_span(path),
                     f"`{name}` has no {', '.join(missing)} text",
                 )
+            for lang in languages:  # printed as nothing, as an empty card text would be
+                if lang in value and not value[lang].strip():
+                    span = loaded.doc.span((*path, lang))
+                    yield T_EMPTY.at(loaded.rel, span, f"`{name}` has an empty {lang} text")
             continue
         if not set(value) <= _known_languages():
             continue
@@ -119,7 +124,7 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             )
 
 
-def _text_like(
+def text_like(
     value: Any, path: tuple[Any, ...], seen: set[int]
 ) -> Iterator[tuple[tuple[Any, ...], dict[str, str]]]:
     """The dicts under `value` whose keys look like language codes (two or three lower-case
@@ -141,10 +146,10 @@ def _text_like(
             yield path, value
             return
         for key, item in value.items():
-            yield from _text_like(item, (*path, key), seen)
+            yield from text_like(item, (*path, key), seen)
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _text_like(item, (*path, index), seen)
+            yield from text_like(item, (*path, index), seen)
 
 
 @cache

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     Field,
     StringConstraints,
     TypeAdapter,
@@ -69,7 +71,17 @@ class CardBase(StrictModel):
     image: RelPath | None = Field(default=None, description="Artwork, relative to the game folder.")
 
 
-Scalar = int | float | bool | str
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(
+            f'not a finite number: it prints as "{value}"; write a number (YAML reads 1e400,'
+            " past the float range, as infinity)"
+        )
+    return value
+
+
+Scalar = Annotated[int | float | bool | str, AfterValidator(_finite)]
+"""A `params` value: a float that is not finite (`.inf`, `.nan`, `1e400`) printed "inf"."""
 
 
 CardValue = Annotated[

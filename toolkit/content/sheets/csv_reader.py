@@ -3,7 +3,8 @@ mark, cells split by `,` or `;` (or a tab), found from the header line.
 
 A CSV file has no types, so a cell is read as a YAML plain value would be: `3` is a number,
 `true` a yes/no, anything else text. A leading apostrophe keeps a cell text (`'3`), as in a
-spreadsheet's own input line; `playset convert` writes it where text would read otherwise.
+spreadsheet's own input line; `playset convert` writes it where text would read otherwise,
+and before a text a spreadsheet program would run as a formula (`=…`, `@…`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,12 @@ def typed(text: str) -> Any:
     return text
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet program that opens a CSV file takes for the start of a formula (a
+card text `=HYPERLINK(…)` or `@SUM(…)` ran as one): such a text is written after an
+apostrophe, which `typed` reads as "text" and the program shows as text."""
+
+
 def as_text(value: Any) -> str:
     """How `typed` reads `value` back: the cell text to write for it."""
     if isinstance(value, bool):
@@ -53,7 +60,9 @@ def as_text(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     text = str(value)
-    return "'" + text if text != "" and typed(text) != text else text
+    if text != "" and (typed(text) != text or text.startswith(FORMULA_START)):
+        return "'" + text
+    return text
 
 
 def delimiter(header: str) -> str:

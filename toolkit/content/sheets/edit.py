@@ -20,6 +20,7 @@ from toolkit.content.sheets.prescan import (
     repeat,
 )
 from toolkit.content.sheets.workbook import _first_sheet_member
+from toolkit.content.sheets.write import xlsx_text
 from toolkit.diagnostics.diagnostic import cell_name
 from toolkit.fileio import read_bounded
 
@@ -133,7 +134,7 @@ _STYLE = re.compile(rb'\ss="(\d+)"')
 
 
 def _xlsx_cell(ref: str, value: str, style: bytes) -> bytes:
-    text = escape(value).encode("utf-8")
+    text = escape(xlsx_text(value)).encode("utf-8")
     return (
         b'<c r="'
         + ref.encode()

@@ -19,6 +19,16 @@ MAX_WIDTH = 60
 _NOT_IN_NAME = re.compile(r"[\[\]:*?/\\']")
 
 
+_ESCAPED_IN_XLSX = re.compile(r"_(?=x[0-9A-Fa-f]{4}_)")
+
+
+def xlsx_text(text: str) -> str:
+    """A text as an XLSX cell holds it: OOXML (ECMA-376's ST_Xstring) reads `_xHHHH_` as the
+    character U+HHHH, so an underscore that begins one is written `_x005F_` (`A_x0042_C`
+    was read back as "ABC"; a PO file's reviewed translation printed as another)."""
+    return _ESCAPED_IN_XLSX.sub("_x005F_", text)
+
+
 def sheet_name(deck_id: Any) -> str:
     """A worksheet name from a deck id: at most 31 characters, none a spreadsheet refuses."""
     name = _NOT_IN_NAME.sub("-", str(deck_id or "cards")).strip() or "cards"
@@ -51,7 +61,7 @@ def write_xlsx(name: str, headers: list[str], rows: list[dict[str, Any]]) -> byt
     sheet.title = sheet_name(name)
     bold = Font(bold=True)
     for col, text in enumerate(headers, start=1):
-        cell = sheet.cell(row=1, column=col, value=text)
+        cell = sheet.cell(row=1, column=col, value=xlsx_text(text))
         cell.font = bold
         cell.data_type = "s"
     for number, row in enumerate(rows, start=2):
@@ -59,7 +69,9 @@ def write_xlsx(name: str, headers: list[str], rows: list[dict[str, Any]]) -> byt
             if text not in row:
                 continue
             value = row[text]
-            cell = sheet.cell(row=number, column=col, value=value)
+            cell = sheet.cell(
+                row=number, column=col, value=xlsx_text(value) if isinstance(value, str) else value
+            )
             if isinstance(value, str):
                 cell.data_type = "s"  # a text starting with `=` stays text, not a formula
     for col, text in enumerate(headers, start=1):
