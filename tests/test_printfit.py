@@ -79,14 +79,12 @@ def test_a_glyph_missing_from_a_layout_is_found_at_its_line(tmp_path, monkeypatc
     )
     monkeypatch.chdir(tmp_path)
     layout.clear_layouts()
-    printfit.layout_glyphs.cache_clear()
     try:
         found = [
             (d.file, d.line, d.col, d.message) for d in printfit.layout_glyphs("arrows", tmp_path)
         ]
     finally:
         layout.clear_layouts()
-        printfit.layout_glyphs.cache_clear()
     arrows = "layouts/arrows.yaml"
     assert [f[:3] for f in found] == [(arrows, 3, 14), (arrows, 7, 11)]
     assert "U+2192" in found[0][3] and "label next, fr" in found[0][3]

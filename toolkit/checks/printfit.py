@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,6 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
-from toolkit.render.elements import REGISTRY as REGISTRY_OF_KINDS
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs
 from toolkit.render.game_fonts import NO_FONTS, FontSet
@@ -45,12 +43,14 @@ from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
+    Layout,
     Resolved,
     layout_document,
     layout_file,
     layout_place,
     load_layout,
     resolve,
+    worked_out,
 )
 from toolkit.render.printjob import PrintJob, game_fonts
 from toolkit.render.textfit import MAX_FIT_CHARS, icon_names
@@ -561,16 +561,27 @@ def _unprinted(
 _TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE_MASK}|:[a-z_]+:", re.DOTALL)  # icons print as shapes
 
 
-@cache
 def layout_glyphs(
     name: str, game_root: Path | None = None, fonts: FontSet = NO_FONTS
 ) -> tuple[Diagnostic, ...]:
     """P002 for the words a layout prints itself (its labels and the literal parts of its
     texts), each in the face it prints in: a glyph the font lacks there would print as a box
-    on every card. A label is checked against every face the layout prints words in."""
+    on every card. A label is checked against every face the layout prints words in.
+
+    Once per version of the layout read (kept with it): a cache by name kept the findings
+    of the first version for good in a long-lived process (`playset lsp`)."""
     layout, _ = load_layout(name, game_root)
+    if layout is None:
+        return ()
+    key = ("glyphs", name, game_root, fonts)
+    return worked_out(layout, key, lambda: _layout_glyphs(layout, name, game_root, fonts))
+
+
+def _layout_glyphs(
+    layout: Layout, name: str, game_root: Path | None, fonts: FontSet
+) -> tuple[Diagnostic, ...]:
     doc, _ = layout_document(name, game_root)
-    if layout is None or doc is None:
+    if doc is None:
         return ()
     found: list[Diagnostic] = []
 
@@ -597,9 +608,6 @@ def layout_glyphs(
             text = getattr(element, field) or ""
             report(("elements", index, field), text, "layout text", faces[index])
     return tuple(found)
-
-
-REGISTRY_OF_KINDS.on_change(layout_glyphs.cache_clear)
 
 
 def _label_languages(name: str, game_root: Path, languages: list[str]) -> Iterator[Diagnostic]:

@@ -174,4 +174,22 @@ def plugin_for(game_id: str | None) -> GamePlugin:
     if game_id and game_id not in REGISTRY.registered():
         REGISTRY.discover_one(game_id)
     found = REGISTRY.registered().get(game_id or "")
-    return found if found is not None else GamePlugin(game_id or "generic")
+    return found if found is not None else _generic(game_id or "generic")
+
+
+MAX_GENERIC = 16
+_GENERIC: dict[str, GamePlugin] = {}
+
+
+def _generic(game_id: str) -> GamePlugin:
+    """The generic plugin of a game id, made once: each new one built its manifest model
+    anew at every load, and the walk keeps what it learns of each model class for good (a
+    language server grew at each edit). The last few ids only: an id is typed letter by
+    letter in an editor."""
+    kept = _GENERIC.pop(game_id, None)
+    if kept is None:
+        kept = GamePlugin(game_id)
+        while len(_GENERIC) >= MAX_GENERIC:
+            _GENERIC.pop(next(iter(_GENERIC)), None)
+    _GENERIC[game_id] = kept
+    return kept

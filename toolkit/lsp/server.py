@@ -8,6 +8,7 @@ other requests, and a failure is logged, never the end of the session."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import re
@@ -153,6 +154,11 @@ class PlaysetServer(LanguageServer):
                     uri=uri_of(path), diagnostics=[to_lsp(d) for d in found]
                 )
             )
+        del by_file
+        # the game checked before this one, given back now that the editor has the findings:
+        # left to Python's collector, its cycles (a layout's YAML nodes) waited for a full
+        # collection, and the server grew ~7 MB at each edit of a 300 kB layout
+        gc.collect()
 
     def close(self) -> None:
         for timer in self.timers.values():

@@ -35,12 +35,10 @@ Listener = Callable[[dict[str, Any]], None]
 
 def forget_layouts() -> None:
     """Drop every cache that holds a parsed layout, so a saved layout is read again."""
-    from toolkit.checks import printfit
     from toolkit.render import icons, layout
 
     icons.icon_set.cache_clear()  # a saved SVG of the game's icons/ is read again too
-    layout.clear_layouts()
-    printfit.layout_glyphs.cache_clear()
+    layout.clear_layouts()  # what was worked out for a layout (its P002 findings) goes too
 
 
 def keep_good(fresh: Game, last: Game | None) -> Game:

@@ -249,7 +249,6 @@ class CachedSandbox:
     """A sandboxed environment that compiles sources by checksum through the bytecode cache."""
 
     def __init__(self, keep_trailing_newline: bool, immutable: bool = False) -> None:
-        self._sources: dict[str, str] = {}
         kind = _BoundedImmutableSandbox if immutable else _BoundedSandbox
         self.env = kind(
             loader=FunctionLoader(self._source),
@@ -262,14 +261,12 @@ class CachedSandbox:
         )
         _install_bounds(self.env)
 
-    def _source(self, name: str) -> tuple[str, None, Callable[[], bool]]:
-        """A source this sandbox compiled itself; any other name (an `{% include %}`,
-        `{% import %}` or `{% extends %}` in a designer's text) is refused, never read."""
-        source = self._sources.get(name)
-        if source is None:
-            message = f"{name!r}: a text cannot include, import or extend another file"
-            raise TemplateNotFound(name, message=message)
-        return source, None, lambda: True
+    @staticmethod
+    def _source(name: str) -> tuple[str, None, Callable[[], bool]]:
+        """Every name is refused, never read: an `{% include %}`, `{% import %}` or
+        `{% extends %}` in a designer's text (`template` compiles its sources itself)."""
+        message = f"{name!r}: a text cannot include, import or extend another file"
+        raise TemplateNotFound(name, message=message)
 
     @contextmanager
     def bounded(self) -> Iterator[None]:
@@ -340,8 +337,11 @@ class CachedSandbox:
         """The compiled template of `source` (raises jinja2.TemplateError)."""
         bounds.check_source(self.env, source)
         name = f"{prefix}-{hashlib.sha256(source.encode()).hexdigest()[:32]}"
-        self._sources[name] = source
-        return self.env.get_template(name)
+        # the loader's own path (bytecode cache by name and checksum), for this source only:
+        # a dict of every source compiled, for the environment's loader, kept them all for
+        # good (a language server's layout and rulebook edits, one whole text each)
+        loader = FunctionLoader(lambda _: (source, None, lambda: True))
+        return loader.load(self.env, name, self.env.make_globals(None))
 
 
 __all__ = ["TEMPLATE_CODE", "CachedSandbox", "TemplateLimitError", "bytecode_cache", "parse_check"]

@@ -14,9 +14,11 @@ badge, and any a package registers) live in `toolkit.render.elements`, one modul
 from __future__ import annotations
 
 import os
+import weakref
+from collections.abc import Callable, Hashable
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, TypeVar, Union, cast
 
 from jinja2 import Template, TemplateError
 from pydantic import Field, StringConstraints, TypeAdapter, create_model, field_validator
@@ -37,6 +39,7 @@ from toolkit.render.undefined import MissingName
 LetName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 CONTEXT_NAMES = frozenset({"card", "deck", "game", "rules", "glossary", "label", "lang"})
 INTERNAL_PREFIXES = ("when_", "text_", "shown_")  # the combined template's own names
+T = TypeVar("T")
 
 __all__ = ["Box", "Element", "Layout", "LayoutError", "Resolved", "load_layout", "resolve"]
 
@@ -125,8 +128,40 @@ def _stamp(name: str, game_root: Path | None) -> tuple[str, int, int]:
     return os.path.abspath(path), stat.st_mtime_ns, stat.st_size
 
 
-@cache
-def _layout_document(
+MAX_KEPT_FILES = 256
+"""Layout files kept read at once (one version each): a process that sees many games drops
+the longest read first."""
+
+
+class _LatestVersion:
+    """A layout file's read, kept for its last version only: the file's stamp (path, mtime,
+    size) says which, and a newer one replaces the older (`@cache` kept every version, so a
+    language server grew by the layout's size at each edit of it)."""
+
+    def __init__(self, read: Callable[[str, Path | None, tuple[str, int, int]], Any]) -> None:
+        self._read = read
+        self._kept: dict[tuple[str, Path | None, str], tuple[tuple[str, int, int], Any]] = {}
+
+    def __call__(self, name: str, game_root: Path | None, stamp: tuple[str, int, int]) -> Any:
+        key = (name, game_root, stamp[0])
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        value = self._read(name, game_root, stamp)
+        self._kept.pop(key, None)
+        while len(self._kept) >= MAX_KEPT_FILES:
+            self._kept.pop(next(iter(self._kept), key), None)
+        self._kept[key] = (stamp, value)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def cache_clear(self) -> None:
+        self._kept.clear()
+
+
+def _read_layout_document(
     name: str, game_root: Path | None, stamp: tuple[str, int, int]
 ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     found = assets.expected(assets.LAYOUTS, name, game_root)
@@ -137,8 +172,7 @@ def _layout_document(
     return doc, tuple(diags)
 
 
-@cache
-def _load_layout(
+def _read_layout(
     name: str, game_root: Path | None, stamp: tuple[str, int, int]
 ) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     doc, diags = _layout_document(name, game_root, stamp)
@@ -148,8 +182,13 @@ def _load_layout(
     return model, tuple(found)
 
 
+_layout_document = _LatestVersion(_read_layout_document)
+_load_layout = _LatestVersion(_read_layout)
+
+
 def clear_layouts() -> None:
-    """Forget every layout read (the preview, after a save)."""
+    """Forget every layout read (the preview, after a save). What was worked out for a
+    layout (its compiled templates, `_state`) goes with the last reference to it."""
     _layout_document.cache_clear()
     _load_layout.cache_clear()
 
@@ -175,17 +214,85 @@ def _cached() -> CachedSandbox:
     return CachedSandbox(keep_trailing_newline=False, immutable=True)
 
 
-@cache
-def template(source: str) -> Template:
-    return _cached().template(source, "layout")
+class _Worked:
+    """What is worked out once per layout object, not once per card: kept by `_state` for
+    as long as the layout lives (the module's dicts by `id(layout)` held the layout itself,
+    so no version read was ever freed)."""
+
+    __slots__ = (
+        "combined",
+        "compiled",
+        "derived",
+        "expressions",
+        "pieces",
+        "plain",
+        "plans",
+        "timed_out",
+        "too_long",
+    )
+
+    def __init__(self) -> None:
+        self.compiled = False  # whether `combined`, `plain` and `too_long` are worked out
+        self.combined: Template | None = None
+        self.plain: plain_layout.Plan | None = None
+        """A layout whose templates are plain reads and tests (toolkit.render.plain_layout):
+        its values are worked out without a render, card by card, where they can be."""
+        self.too_long: str | None = None
+        """Why the templates, which have more tokens together than one template may, are not
+        compiled: piece by piece instead, sixty pieces just under the limit in a 4 MB layout
+        cost over a minute."""
+        self.timed_out = False
+        """The templates ran past the time limit on a card: every other card would spend as
+        long (a one-line loop made validate take 5 s a card and language, minutes for a
+        deck), so they fail at once until the layout is read again (an edit, a new run)."""
+        self.plans: dict[tuple[float, float], list[Any]] = {}
+        self.pieces: dict[str, Template] = {}  # one text's template, by its source
+        self.expressions: dict[str, Any] = {}  # a `when` or `let`, by its source
+        self.derived: dict[Hashable, Any] = {}  # `worked_out`
 
 
-@cache
-def expression(source: str) -> Any:
-    return _cached().expression(source)
+_STATE: dict[int, tuple[weakref.ref[Layout], _Worked]] = {}
 
 
-_COMPILED: dict[int, tuple[Layout, Template | None]] = {}
+def _state(layout: Layout) -> _Worked:
+    """What is worked out for `layout`: the entry goes when the layout is freed (a weak
+    reference's callback), and one for an earlier object at the same id is never taken."""
+    key = id(layout)
+    kept = _STATE.get(key)
+    if kept is not None and kept[0]() is layout:
+        return kept[1]
+
+    def forget(ref: weakref.ref[Layout]) -> None:
+        current = _STATE.get(key)
+        if current is not None and current[0] is ref:
+            _STATE.pop(key, None)
+
+    worked = _Worked()
+    _STATE[key] = (weakref.ref(layout, forget), worked)
+    return worked
+
+
+def worked_out(layout: Layout, key: Hashable, make: Callable[[], T]) -> T:
+    """`make()` once per layout object and `key`, kept as long as the layout (a check's
+    findings on the layout itself: a layout read again after an edit is a new object)."""
+    derived = _state(layout).derived
+    if key not in derived:
+        derived[key] = make()
+    return cast(T, derived[key])
+
+
+def _template(worked: _Worked, source: str) -> Template:
+    piece = worked.pieces.get(source)
+    if piece is None:
+        piece = worked.pieces[source] = _cached().template(source, "layout")
+    return piece
+
+
+def _expression(worked: _Worked, source: str) -> Any:
+    compiled = worked.expressions.get(source)
+    if compiled is None:
+        compiled = worked.expressions[source] = _cached().expression(source)
+    return compiled
 
 
 def _sources(element: Element) -> list[str | None]:
@@ -193,15 +300,14 @@ def _sources(element: Element) -> list[str | None]:
     return [getattr(element, name) for name in type(element).templates]
 
 
-def _layout_template(layout: Layout) -> Template | None:
+def _layout_template(layout: Layout, worked: _Worked) -> Template | None:
     """One template that evaluates every `when` and text of a layout in a single render.
 
     Rendering sixteen small templates per card cost a third of drawing a deck; one render
     per card gives the same values. None if the pieces do not parse on their own, so the
     per-element path reports the faulty piece."""
-    cached = _COMPILED.get(id(layout))
-    if cached is not None and cached[0] is layout:
-        return cached[1]
+    if worked.compiled:
+        return worked.combined
     parts: list[str] = []
     compiled: Template | None
     lets: list[tuple[str, Any]] = []
@@ -228,36 +334,21 @@ def _layout_template(layout: Layout) -> Template | None:
                 parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
         if plain:
-            _PLAIN[id(layout)] = (layout, plain_layout.plan(_cached().env, (lets, shown)))
+            worked.plain = plain_layout.plan(_cached().env, (lets, shown))
     except template_bounds.TemplateLimitError as exc:  # too many tokens: none compiled alone
         compiled = None
-        _TOO_LONG[id(layout)] = (layout, str(exc))
+        worked.too_long = str(exc)
     except TemplateError:
         compiled = None
-    _COMPILED[id(layout)] = (layout, compiled)
+    worked.combined, worked.compiled = compiled, True
     return compiled
-
-
-_PLAIN: dict[int, tuple[Layout, plain_layout.Plan | None]] = {}
-"""Layouts whose templates are plain reads and tests (toolkit.render.plain_layout): their
-values are worked out without a render, card by card, where they can be."""
-
-
-_TOO_LONG: dict[int, tuple[Layout, str]] = {}
-"""Layouts whose templates have more tokens together than one template may: compiled piece by
-piece instead, sixty pieces just under the limit in a 4 MB layout cost over a minute."""
-
-
-_TIMED_OUT: dict[int, Layout] = {}
-"""Layouts whose templates ran past the time limit on a card: every other card would spend
-as long (a one-line loop made validate take 5 s a card and language, minutes for a deck), so
-they fail at once until the layout is read again (an edit, a new run)."""
 
 
 def resolve(layout: Layout, context: dict[str, Any], width: float, height: float) -> list[Resolved]:
     """The elements that show for this card, with boxes and texts resolved (raises
     LayoutError naming the layout when one of its templates fails)."""
-    if _TIMED_OUT.get(id(layout)) is layout:
+    worked = _state(layout)
+    if worked.timed_out:
         raise LayoutError(
             f"layout {layout.id!r}: its templates took longer than"
             f" {template_bounds.MAX_SECONDS:g} s on a card already; it is not rendered again"
@@ -275,16 +366,18 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
     except Exception as exc:  # 1/0, 10.0**400, a limit: Jinja raises many kinds
         where = None
         if isinstance(exc, template_bounds.TemplateTimeError):
-            _TIMED_OUT[id(layout)] = layout
+            worked.timed_out = True
         elif not isinstance(exc, template_bounds.TemplateLimitError):
-            where = _failing_place(layout, context)
+            where = _failing_place(layout, worked, context)
         own_words = isinstance(exc, MissingName | template_bounds.PrintedTable)
         kind = "" if own_words else f"{type(exc).__name__}: "
         message = f"layout {layout.id!r}: {kind}{template_bounds.said(exc)}"
         raise LayoutError(message, where) from exc
 
 
-def _failing_place(layout: Layout, context: dict[str, Any]) -> tuple[str | int, ...] | None:
+def _failing_place(
+    layout: Layout, worked: _Worked, context: dict[str, Any]
+) -> tuple[str | int, ...] | None:
     """Where in the layout's YAML the first template that fails for this card is (a `let`
     entry, an element's `when` or one of its texts), found by evaluating them one by one
     as `_resolve_each` does; None when none fails alone (or one runs out of its bounds).
@@ -296,16 +389,16 @@ def _failing_place(layout: Layout, context: dict[str, Any]) -> tuple[str | int, 
         with _cached().bounded():
             for name, source in layout.let.items():
                 where = ("let", name)
-                context[name] = expression(source)(**context)
+                context[name] = _expression(worked, source)(**context)
             for index, element in enumerate(layout.elements):
                 where = ("elements", index, "when")
-                if element.when and not expression(element.when)(**context):
+                if element.when and not _expression(worked, element.when)(**context):
                     continue
                 for field in type(element).templates:
                     source = getattr(element, field)
                     where = ("elements", index, field)
                     if source is not None:
-                        _cached().render(template(source), context)
+                        _cached().render(_template(worked, source), context)
     except (RecursionError, MemoryError, template_bounds.TemplateLimitError):
         return None
     except Exception:  # noqa: BLE001 - what failed above fails here: its place is wanted
@@ -329,48 +422,44 @@ def layout_place(
 def _resolve(
     layout: Layout, context: dict[str, Any], width: float, height: float
 ) -> list[Resolved]:
+    worked = _state(layout)
     lang = context.get("lang", "")
     context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
-    combined = _layout_template(layout)
-    too_long = _TOO_LONG.get(id(layout))
-    if too_long is not None and too_long[0] is layout:
-        raise template_bounds.TemplateLimitError(too_long[1])
+    combined = _layout_template(layout, worked)
+    if worked.too_long is not None:
+        raise template_bounds.TemplateLimitError(worked.too_long)
     if combined is None:
         return _resolve_each(layout, context, width, height)
-    plain = _PLAIN.get(id(layout))
-    if plain is not None and plain[0] is layout and plain[1] is not None:
+    plain = worked.plain
+    if plain is not None:
         try:
-            found = plain_layout.evaluate(plain[1], context)
+            found = plain_layout.evaluate(plain, context)
         except Exception:  # noqa: BLE001 - NotPlain, or what Jinja must say in its own words
             pass
         else:
             return [
                 Resolved(element, x, y, w, h, texts)
                 for (element, _, _, (x, y, w, h)), (shows, texts) in zip(
-                    _plan(layout, width, height), found, strict=True
+                    _plan(layout, worked, width, height), found, strict=True
                 )
                 if shows
             ]
     values = _cached().module(combined, context)
     out: list[Resolved] = []
-    for element, shown, keys, (x, y, w, h) in _plan(layout, width, height):
+    for element, shown, keys, (x, y, w, h) in _plan(layout, worked, width, height):
         if shown is None or shown in values:
             texts = tuple(str(values.get(key, "")).strip() for key in keys)
             out.append(Resolved(element, x, y, w, h, texts))
     return out
 
 
-_PLANS: dict[tuple[int, float, float], tuple[Layout, list[Any]]] = {}
-
-
-def _plan(layout: Layout, width: float, height: float) -> list[Any]:
+def _plan(layout: Layout, worked: _Worked, width: float, height: float) -> list[Any]:
     """For each element of a layout on a card of that size: the element, the names the
     combined template gives its `shown` flag (None: it always shows) and its texts, and its
     box in mm; worked out once per layout and size, not once per card."""
-    key = (id(layout), width, height)
-    cached = _PLANS.get(key)
-    if cached is not None and cached[0] is layout:
-        return cached[1]
+    plan = worked.plans.get((width, height))
+    if plan is not None:
+        return plan
     plan = [
         (
             element,
@@ -380,23 +469,26 @@ def _plan(layout: Layout, width: float, height: float) -> list[Any]:
         )
         for index, element in enumerate(layout.elements)
     ]
-    _PLANS[key] = (layout, plan)
+    worked.plans[(width, height)] = plan
     return plan
 
 
 def _resolve_each(
     layout: Layout, context: dict[str, Any], width: float, height: float
 ) -> list[Resolved]:
+    worked = _state(layout)
     context = dict(context)
     for name, source in layout.let.items():
-        context[name] = expression(source)(**context)
+        context[name] = _expression(worked, source)(**context)
     out: list[Resolved] = []
     for element in layout.elements:
-        if element.when and not expression(element.when)(**context):
+        if element.when and not _expression(worked, element.when)(**context):
             continue
         x, y, w, h = element.box.resolve(width, height)
         texts = tuple(
-            _cached().render(template(source), context).strip() if source is not None else ""
+            _cached().render(_template(worked, source), context).strip()
+            if source is not None
+            else ""
             for source in _sources(element)
         )
         out.append(Resolved(element, x, y, w, h, texts))
