@@ -49,3 +49,68 @@ def test_a_simulation_carries_the_digest_of_the_game_it_validated(tmp_path):
     game = load_game(folder)
     sim = prepare(game, folder, SimRequest(games=2, players=2))
     assert sim.config.digest == content_digest(game) != ""
+
+
+# --- L4: `--vary hand_size=,,,` swept an empty grid, exit 0 --------------------------------
+
+
+def test_a_vary_list_with_no_value_is_refused(run_cli, tmp_path):
+    folder = tmp_path / "race"
+    new_game(folder, "race", ["en"], engine=True)
+    result = run_cli("sweep", str(folder), "--vary", "target_points=,,,", "-n", "10")
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code == 2, result.output
+    assert "--vary 'target_points=,,,': no value" in result.output, result.output
+
+
+# --- L5: `tune --budget 20` played a 100-game trial and a 1,000-game confirmation unsaid ---
+
+
+def test_the_budget_note_names_the_games_played(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("optuna")
+    import toolkit.cli.sweep as sweep_cli
+    from toolkit.cli.common import stderr
+
+    folder = tmp_path / "race"
+    new_game(folder, "race", ["en"], engine=True)
+
+    def no_session(game, request):
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(sweep_cli, "_session", no_session)
+    request = sweep_cli.sim_request(games=100, players=None, bots="greedy", seed=0, option=None)
+    with stderr.capture() as captured, pytest.raises(RuntimeError):
+        sweep_cli._tune(
+            str(folder), ["target_points=5..15"], "turns_mean=10", 20, None, None, request, None
+        )
+    said = captured.get()
+    assert "--budget 20 is less than one trial of 100 games" in said, said
+    assert "1,000-game confirmation (1,100 games in all" in said, said
+
+
+# --- L1: a hang-up during the Dask cluster's start was ignored, so lost: the run went on
+# after the terminal was closed --------------------------------------------------------------
+
+
+def test_a_hangup_during_the_cluster_start_is_delivered_after_it():
+    import signal
+    import subprocess
+    import sys
+
+    if not hasattr(signal, "SIGHUP"):
+        pytest.skip("no SIGHUP here")
+    code = (
+        "import os, signal\n"
+        "from toolkit.sim.executors.dask import _no_hangup\n"
+        "seen = []\n"
+        "signal.signal(signal.SIGHUP, lambda *a: seen.append('hup'))\n"
+        "with _no_hangup():\n"
+        "    os.kill(os.getpid(), signal.SIGHUP)\n"
+        "    print('during', seen)\n"
+        "print('after', seen)\n"
+        "print('blocked', signal.SIGHUP in signal.pthread_sigmask(signal.SIG_BLOCK, []))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.stdout.split("\n")[:3] == ["during []", "after ['hup']", "blocked False"], (
+        done.stdout + done.stderr
+    )
