@@ -47,8 +47,10 @@ def test_a_simulation_carries_the_digest_of_the_game_it_validated(tmp_path):
     folder = tmp_path / "race"
     new_game(folder, "race", ["en"], engine=True)
     game = load_game(folder)
-    sim = prepare(game, folder, SimRequest(games=2, players=2))
+    sim = prepare(game, folder, SimRequest(games=2, players=2, executor="dask:local:2"))
     assert sim.config.digest == content_digest(game) != ""
+    alone = prepare(game, folder, SimRequest(games=2, players=2))
+    assert alone.config.digest == ""  # played here alone: no worker reads the folder
 
 
 # --- L4: `--vary hand_size=,,,` swept an empty grid, exit 0 --------------------------------

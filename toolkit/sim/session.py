@@ -140,12 +140,21 @@ def prepare(game: Game, game_dir: Path, request: SimRequest) -> Simulation:
         request.seed,
         request.games,
         game_id=game.id,
-        digest=content_digest(game),
+        # other processes may load the folder themselves: they compare what they read with
+        # this (~50 ms on a large game, so not taken for a run played here alone)
+        digest="" if _played_here(request) else content_digest(game),
     )
     sim = Simulation(game, config, cooperative(game, values), request)
     if "greedy" in request.bots and "greedy" not in engine.bots:
         _greedy_fits(sim)
     return sim
+
+
+def _played_here(request: SimRequest) -> bool:
+    """Whether every game of the request is played in this process (no worker loads the
+    game from its folder)."""
+    kind = (request.executor or "").partition(":")[0]
+    return kind in ("", "inline") and request.workers <= 1
 
 
 def _greedy_fits(sim: Simulation) -> None:
