@@ -17,8 +17,11 @@ This module sits below every room of the toolkit: it imports nothing of it.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
+import sysconfig
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
@@ -91,6 +94,9 @@ class Registry(Generic[T]):
         self._listeners: list[Callable[[], None]] = []
         self.broken: dict[str, str] = {}
         """Entry points that failed to load, by name: why (their entries are missing)."""
+        self.broken_at: dict[str, tuple[str, int]] = {}
+        """Where a broken entry point's import failed in its own code (file, line), if it
+        did there (a missing module has no such place)."""
         self.entry_points: EntryPoints = _entry_points
         self._home = _caller_modules()[:1]  # where the registry is made: not an entry's origin
 
@@ -170,6 +176,7 @@ class Registry(Generic[T]):
         self._found = False
         self._modules.clear()
         self.broken.clear()
+        self.broken_at.clear()
         self.discover()
 
     def discover_one(self, name: str) -> None:
@@ -202,10 +209,16 @@ class Registry(Generic[T]):
             loaded = point.load()
         except (Exception, SystemExit) as exc:  # a third party's broken import (or its
             # sys.exit(), which would end the command silently) must not crash a command
-            text = str(exc)
+            try:
+                text = str(exc)
+            except Exception:  # noqa: BLE001 - the plugin's own __str__ failed
+                text = ""
             self.broken[_point_name(point)] = (
                 f"{type(exc).__name__}: {text}" if text else type(exc).__name__
             )
+            place = _own_frame(exc)
+            if place is not None:
+                self.broken_at[_point_name(point)] = place
             return
         if self._accepts is not None and self._accepts(loaded):
             self._add(loaded, (module,))
@@ -236,6 +249,21 @@ class Registry(Generic[T]):
     def origin(self, name: str) -> str:
         """The module that registered `name`."""
         return self._origin[name][0] if self._origin[name] else ""
+
+
+def _own_frame(exc: BaseException) -> tuple[str, int] | None:
+    """The innermost frame of a failed import in the plugin's own code: not Python's
+    (importlib, the standard library) and not this module's."""
+    stdlib = sysconfig.get_paths().get("stdlib", "\0")
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        file = frame.filename
+        if file.startswith("<") or file == __file__ or not frame.lineno:
+            continue
+        if os.path.dirname(file).startswith(stdlib) and "-packages" not in file:
+            continue
+        found = (file, frame.lineno)
+    return found
 
 
 def _point_name(point: EntryPoint) -> str:

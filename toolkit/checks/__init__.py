@@ -8,14 +8,17 @@ emitted while loading (toolkit.content).
 
 from __future__ import annotations
 
+import inspect
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
-from toolkit.diagnostics import Diagnostic, RuleSelection
+from toolkit.diagnostics import Diagnostic, RuleSelection, Span, rule
 from toolkit.diagnostics.suppress import unsuppressed
 from toolkit.registry import Registry
 
@@ -40,6 +43,15 @@ FAMILIES: Registry[CheckFamily] = Registry(
 )
 register = FAMILIES.register
 
+E_CHECK = rule(
+    "E008",
+    "check-plugin-failed",
+    "An installed check (a `playset.checks` family or a game plugin's check) failed to "
+    "import, raised, or yielded something other than a diagnostic.",
+)
+
+MAX_MESSAGE = 500  # characters of a plugin's exception message kept in the finding
+
 
 def game_selection(game: Game) -> RuleSelection:
     """The rule selection the game's manifest asks for."""
@@ -53,13 +65,119 @@ def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagn
     found: list[Diagnostic] = list(game.diagnostics)
     facts = collect(game)
     for family in FAMILIES.values():
-        found.extend(family.check(game, facts))
+        what = f"the check family {family.name!r} ({FAMILIES.origin(family.name) or '?'})"
+        found.extend(_guarded(what, family.check, game, (game, facts)))
+    found.extend(_broken_families(game))
     if not any(d.severity == "error" for d in found):
         for game_check in game.plugin.checks:
-            found.extend(game_check(game))
+            name = getattr(game_check, "__name__", type(game_check).__name__)
+            module = getattr(game_check, "__module__", None) or "?"
+            what = f"the check {name!r} of the game plugin {game.plugin.game_id!r} ({module})"
+            found.extend(_guarded(what, game_check, game, (game,)))
     chosen = game_selection(game).merged(selection or RuleSelection())
     kept = unsuppressed((d for d in found if chosen.allows(d.code)), inside=[Path(game.root)])
     return sorted(kept, key=Diagnostic.sort_key)
+
+
+def _guarded(
+    what: str, check: Callable[..., Iterable[Any]], game: Game, args: tuple[Any, ...]
+) -> list[Diagnostic]:
+    """The diagnostics of one check, run so that a plugin's mistake is one E008 finding (at
+    its own code's line where it can be found) and the other checks still run: an exception,
+    a `sys.exit()` (which ended validate silently with exit 0) or an item that is not a
+    Diagnostic. Ctrl-C still stops the command."""
+    kept: list[Diagnostic] = []
+    try:
+        for item in check(*args):
+            if isinstance(item, Diagnostic):
+                kept.append(item)
+            else:
+                shown = _cut(repr(item)) if _safe_repr(item) else type(item).__name__
+                message = (
+                    f"{what} yielded {shown} ({type(item).__name__}), not a Diagnostic; "
+                    "it is left out (fix or uninstall the plugin)"
+                )
+                kept.append(_plugin_finding(game, check, None, message))
+    except (Exception, SystemExit) as exc:
+        message = (
+            f"{what} failed: {_describe(exc)}; its findings are missing "
+            "(fix or uninstall the plugin)"
+        )
+        kept.append(_plugin_finding(game, check, exc.__traceback__, message))
+    return kept
+
+
+def _broken_families(game: Game) -> list[Diagnostic]:
+    """An installed check family whose entry point failed to import: one E008 finding each
+    (validate said "clean" without having run it)."""
+    return [
+        _plugin_finding(
+            game,
+            None,
+            None,
+            f"the installed check family {name!r} (entry point of `playset.checks`) cannot be "
+            f"imported ({_cut(why)}); its checks did not run (fix or uninstall the plugin)",
+            at=FAMILIES.broken_at.get(name),
+        )
+        for name, why in sorted(FAMILIES.broken.items())
+    ]
+
+
+def _plugin_finding(
+    game: Game,
+    check: Any,
+    tb: Any,
+    message: str,
+    at: tuple[str, int] | None = None,
+) -> Diagnostic:
+    """An E008 finding at the plugin's own line: the innermost traceback frame in the
+    check's file, else where the check is defined, else game.yaml."""
+    if at is None:
+        at = _plugin_place(check, tb)
+    if at is not None:
+        from toolkit.content.folders import display_path
+
+        return E_CHECK.at(display_path(Path(at[0])), Span(max(1, at[1]), 1), message)
+    manifest = game.manifest_file.rel if game.manifest_file is not None else "game.yaml"
+    return E_CHECK.at(manifest, Span(1, 1), message)
+
+
+def _plugin_place(check: Any, tb: Any) -> tuple[str, int] | None:
+    try:
+        target = inspect.unwrap(check) if check is not None else None
+        file = inspect.getsourcefile(target) if target is not None else None
+        line = inspect.getsourcelines(target)[1] if target is not None else 1
+    except (TypeError, OSError):
+        file, line = None, 1
+    if file is None:
+        return None
+    frames = traceback.extract_tb(tb) if tb is not None else []
+    inside = [f for f in frames if f.filename == file and f.lineno]
+    if inside:
+        return file, int(inside[-1].lineno or 1)
+    return file, line
+
+
+def _safe_repr(item: object) -> bool:
+    try:
+        repr(item)
+    except Exception:  # noqa: BLE001 - a plugin object's own __repr__ failed
+        return False
+    return True
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + f"… ({len(text)} characters)"
+
+
+def _describe(exc: BaseException) -> str:
+    """`Type: message` of a plugin's exception; one whose str() raises is named alone."""
+    name = type(exc).__name__
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - the plugin's own __str__ failed
+        text = ""
+    return f"{name}: {_cut(text)}" if text else name
 
 
 def iter_rules() -> Iterator[str]:

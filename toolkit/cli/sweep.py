@@ -221,7 +221,13 @@ def tune(
         ),
     ] = ...,  # type: ignore[assignment]
     budget: Annotated[
-        int, typer.Option(min=1, max=100_000_000, help="Games for all trials together.")
+        int,
+        typer.Option(
+            min=1,
+            max=100_000_000,
+            help="Games for all trials together (at least one trial is played; the"
+            " confirmation run comes on top).",
+        ),
     ] = 20_000,
     games: Annotated[
         int | None, typer.Option("-n", "--games", min=10, max=MAX_GAMES, help="Games per trial.")
@@ -314,6 +320,13 @@ def _tune(
         refuse_output(json_out, _game_folder(game))
     confirm_games = confirm or max(per_trial * 4, 1000)
     total = per_trial * trials + confirm_games
+    if budget < per_trial:  # `--budget 20` played 1,100 games without a word
+        stderr.print(
+            f"note: --budget {budget:,} is less than one trial of {per_trial:,} games: one"
+            f" trial is played, then the {confirm_games:,}-game confirmation"
+            f" ({total:,} games in all; lower -n for smaller trials)",
+            soft_wrap=True,
+        )
     with _session(game, request) as (base, pool):
         try:
             space = spaces(base, specs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,7 @@ class SimConfig:
     batch: int = 0  # games per task; 0 picks a size that gives a few seconds of work
     rules: tuple[tuple[str, object], ...] = ()  # (dotted path in `rules`, value) overrides
     game_id: str = ""  # the game the main process loaded: a worker that reads another says so
+    digest: str = ""  # what it plays (content_digest): a worker that reads other content says so
 
     def __post_init__(self) -> None:
         # a worker that loads the folder itself (a game's own engine does not pickle) may
@@ -123,7 +125,7 @@ def _key(config: SimConfig, shipped: bytes | None = None) -> str:
     """What a process's kept game is known by: the config, and the shipped game's digest
     (a long-lived worker, as Dask's, then never plays an edited game's stale copy)."""
     digest = hashlib.blake2b(shipped, digest_size=16).hexdigest() if shipped else ""
-    return f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}|{digest}"
+    return f"{config.game_dir}|{config.bots}|{config.setup}|{config.rules}|{config.digest}|{digest}"
 
 
 def prepare(
@@ -185,6 +187,17 @@ def _loaded_here(config: SimConfig) -> Prepared:
                 " the Dask workers where the game's folder is at the same path",
             )
         )
+    valid = game.manifest is not None and not any(d.severity == "error" for d in game.diagnostics)
+    if config.digest and valid and content_digest(game) != config.digest:
+        raise EngineError(
+            E_LOAD.at(
+                where,
+                Span(),
+                f"the game's files at {config.game_dir} changed since the run started (a "
+                "worker read other content or engine code than the game that was validated):"
+                " the workers would play another game; run again",
+            )
+        )
     try:
         compiled = compile_loaded(game, config.rules)
     except ValueError as exc:
@@ -192,6 +205,52 @@ def _loaded_here(config: SimConfig) -> Prepared:
             E_LOAD.at(where, Span(), f"a worker could not load the game: {exc}")
         ) from None
     return compiled, seat_bots(game, config.bots, config.setup.players)
+
+
+def content_digest(game: Game) -> str:
+    """A digest of what a run of `game` plays: its content as an engine sees it, and the
+    Python sources in its folder (a folder engine's modules). The main process takes it of
+    the game it validated; a worker that loads the folder itself compares (a save during a
+    `--dask` run made the workers play the edited game under the first one's report)."""
+    from toolkit.sim.content_view import content_view
+
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        digest.update(repr(content_view(game)).encode("utf-8", "surrogateescape"))
+    except Exception as exc:  # noqa: BLE001 - content an engine could not be given
+        digest.update(f"no content: {type(exc).__name__}".encode())
+    root = os.path.abspath(game.root)
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(
+            d
+            for d in subfolders
+            if not d.startswith(".")
+            and d != "__pycache__"
+            and not (folder == root and d == "output")
+        )
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                digest.update(os.fsencode(os.path.relpath(path, root)) + b"\0")
+                digest.update(_source_bytes(path) + b"\0")
+    return digest.hexdigest()
+
+
+def _source_bytes(path: str) -> bytes:
+    """A regular file's bytes (never blocks on a FIFO); its kind or error otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as exc:
+        return f"error {exc.errno}".encode()
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b"not a file"
+        with os.fdopen(os.dup(fd), "rb") as file:
+            return hashlib.blake2b(file.read(), digest_size=16).digest()
+    except OSError as exc:
+        return f"error {exc.errno}".encode()
+    finally:
+        os.close(fd)
 
 
 def _unpickled(shipped: bytes | None) -> Prepared | None:

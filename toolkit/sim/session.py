@@ -18,7 +18,7 @@ from toolkit.sim.engines import engine_of, no_engine_message, setup_facts
 from toolkit.sim.metrics import SimReport, report_from
 from toolkit.sim.options import SetupError, cooperative, default_players, parse_options
 from toolkit.sim.play import play_games
-from toolkit.sim.prepared import Prepared, SimConfig
+from toolkit.sim.prepared import Prepared, SimConfig, content_digest
 from toolkit.sim.prepared import prepare as prepare_config
 from toolkit.sim.request import SimRequest
 
@@ -133,11 +133,28 @@ def prepare(game: Game, game_dir: Path, request: SimRequest) -> Simulation:
             raise SetupError(f"unknown bot {name!r} (choose from {', '.join(sorted(known))})")
     values = parse_options(game, request.options, count)
     setup = GameSetup(count, values)
-    config = SimConfig(game_dir, setup, request.bots, request.seed, request.games, game_id=game.id)
+    config = SimConfig(
+        game_dir,
+        setup,
+        request.bots,
+        request.seed,
+        request.games,
+        game_id=game.id,
+        # other processes may load the folder themselves: they compare what they read with
+        # this (~50 ms on a large game, so not taken for a run played here alone)
+        digest="" if _played_here(request) else content_digest(game),
+    )
     sim = Simulation(game, config, cooperative(game, values), request)
     if "greedy" in request.bots and "greedy" not in engine.bots:
         _greedy_fits(sim)
     return sim
+
+
+def _played_here(request: SimRequest) -> bool:
+    """Whether every game of the request is played in this process (no worker loads the
+    game from its folder)."""
+    kind = (request.executor or "").partition(":")[0]
+    return kind in ("", "inline") and request.workers <= 1
 
 
 def _greedy_fits(sim: Simulation) -> None:

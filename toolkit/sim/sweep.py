@@ -43,9 +43,10 @@ def parse_vary(text: str, flag: str = "--vary") -> tuple[str, tuple[Value, ...]]
         if b - a > 1000:
             raise SetupError(f"{flag} {text!r}: more than 1000 values")
         return path, tuple(range(a, b + 1))
-    values = finite_values(
-        tuple(parse_value(v) for v in raw.split(",") if v.strip()), f"{flag} {text!r}"
-    )
+    given = [v for v in raw.split(",") if v.strip()]
+    if not given:  # `hand_size=,,,` swept an empty grid and exited 0
+        raise SetupError(f"{flag} {text!r}: no value; expected PATH=V1,V2,... or PATH=LO..HI")
+    values = finite_values(tuple(parse_value(v) for v in given), f"{flag} {text!r}")
     if len(set(map(repr, values))) != len(values):
         raise SetupError(f"{flag} {text!r}: a value is given twice")
     return path, values

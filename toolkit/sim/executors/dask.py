@@ -39,40 +39,46 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
             )
         import dask
 
-        # a game that ended its worker ends the next one too (the same seed, the same
-        # moves): told once, not after Dask's three retries
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}), _no_hangup():
-            from multiprocessing import resource_tracker
+    client = None
+    try:  # a hang-up held back during the start arrives at its end: the cluster is closed
+        if arg == "local" or arg.startswith("local:"):
+            # a game that ended its worker ends the next one too (the same seed, the same
+            # moves): told once, not after Dask's three retries
+            with dask.config.set({"distributed.scheduler.allowed-failures": 0}), _no_hangup():
+                from multiprocessing import resource_tracker
 
-            resource_tracker.ensure_running()  # now, so that it ignores SIGHUP too
-            cluster = LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # no fixed port: clusters side by side never clash
-                silence_logs=50,
-            )
-        client = Client(cluster)
-    else:
-        probe_scheduler(arg)
-        try:
-            client = Client(arg, timeout=PROBE_SECONDS)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise ExecutorError(f"--dask {arg} (cannot reach the scheduler: {exc})") from None
-    try:
+                resource_tracker.ensure_running()  # now, so that it never takes SIGHUP
+                cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # no fixed port: clusters side by side never clash
+                    silence_logs=50,
+                )
+            client = Client(cluster)
+        else:
+            probe_scheduler(arg)
+            try:
+                client = Client(arg, timeout=PROBE_SECONDS)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ExecutorError(f"--dask {arg} (cannot reach the scheduler: {exc})") from None
         yield Watched(client.get_executor(pure=False), client, idle)
     finally:
-        client.close()
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
 
 
 @contextlib.contextmanager
 def _no_hangup() -> Iterator[None]:
-    """Start the cluster's processes with SIGHUP ignored: a closed terminal signals the
+    """Start the cluster's processes with SIGHUP blocked: a closed terminal signals the
     whole process group, and multiprocessing's resource tracker, which a local cluster
     starts, died of it and was started again, printing a dozen tracebacks over the
-    "interrupted" line; this process stops the cluster itself (as it does on SIGTERM)."""
+    "interrupted" line. The mask is inherited across fork and exec, so the tracker and the
+    workers never act on a hang-up (this process stops the cluster itself, as on SIGTERM).
+    Blocked, not ignored: a hang-up during the start (1-2 s) is held and delivered to this
+    process once the start is over (ignored, it was lost and the run went on)."""
     import signal
     import threading
 
@@ -80,11 +86,12 @@ def _no_hangup() -> Iterator[None]:
     if hup is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(hup, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {hup})
     try:
         yield
     finally:
-        signal.signal(hup, previous)
+        if hup not in previous:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {hup})
 
 
 def max_local_workers() -> int:
