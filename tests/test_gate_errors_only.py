@@ -4,6 +4,8 @@ families leave out the rules that can only warn (legibility, most of translation
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,17 @@ def test_the_gate_works_out_no_warning_only_rule(
     ran.clear()
     valid_game(game)  # no error: the game passes
     assert ran == []
+
+
+def test_passing_the_gate_loads_no_legibility_check_module(tmp_path: Path) -> None:
+    """The legibility family's modules (faces, colours, meaning, printed) are loaded when
+    its warnings are asked for, not by a command that only passes the gate."""
+    game = build_case(FIXTURES / "broken" / "low-contrast", tmp_path / "game")
+    code = (
+        "import sys; from toolkit.checks.gate import valid_game;"
+        f"valid_game(__import__('pathlib').Path({str(game)!r}));"
+        "print(sorted(m for m in sys.modules if m.startswith('toolkit.checks.legibility.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['toolkit.checks.legibility.rules']"]
