@@ -207,6 +207,10 @@ def main() -> None:
         if args.before is not None:
             path = os.pathsep.join([str(args.before.resolve()), env.get("PYTHONPATH", "")])
             old = dict(env, PYTHONPATH=path.rstrip(os.pathsep))
+            if args.caches == "templates":
+                # its own user cache: two toolkits whose kept code differs rewrote each
+                # other's entry, and each then compiled again what the other dropped
+                old["PLAYSET_CACHE"] = str(Path(tmp) / "before-cache")
             subprocess.run([*cli, str(out)], env=old, cwd=here, capture_output=True, check=True)
             print(f"toolkit before: {_toolkit_at(python, old, here)}")
             jobs.append(([*cli, str(out)], old, args.runs))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -180,3 +181,106 @@ def test_each_command_keeps_the_code_it_uses_apart(tmp_path: Path) -> None:
     entries = sorted(p.name for p in (tmp_path / "playset" / "code").glob("dataclass-code-*"))
     assert [name.rsplit("-", 1)[1] for name in entries] == ["list", "rules"], entries
     assert _compiled(tmp_path) == 0
+
+
+REGEX_RUN = (
+    "import sys; sys.argv = ['playset', 'list'];"
+    "import re; counted = [0]; real = re._compiler.compile\n"
+    "def counting(*args, **kwargs):\n"
+    "    kept = sys.modules.get('toolkit.dataclass_code')\n"
+    "    counted[0] += hasattr(kept, 'install')\n"
+    "    return real(*args, **kwargs)\n"
+    "re._compiler.compile = counting\n" + LIST_AND_COUNT
+)
+"""`playset list` counting the patterns `re` really compiles (parse and code writing) once
+the store can be installed (the few its own imports compile come before it)."""
+
+
+def test_a_second_run_compiles_no_regular_expression(tmp_path: Path) -> None:
+    # the checks', Jinja's, the YAML reader's: ~0.7 M instructions each, every run the same
+    first = _compiled(tmp_path, REGEX_RUN)
+    assert first > 20
+    assert _compiled(tmp_path, REGEX_RUN) == 0
+
+
+PATTERNS: list[tuple[str | bytes, int]] = [
+    (r"(?P<word>\w+)\s+(?P=word)", 0),
+    (r"(?<![\w-])(?:(?P<w0>dos)|(?P<w1>tres))(?![\w-])", re.IGNORECASE),
+    ("\n    ^ (https?://|www\\.)  # scheme\n    [^\\s]+ $\n", re.VERBOSE | re.MULTILINE),
+    (r"(?i)straße|ǅ", 0),  # an inline flag: the compiled flags are not the given ones
+    (r"[\x00-\x1f\u2028\u2029]+|\s{2,}", 0),
+    (rb"(?P<key>[a-z]+)=(\d+)", 0),
+    (rb"\w+", re.LOCALE),
+    (r"\w+", re.ASCII | re.DOTALL),
+    (r"(a)(b)?(?:c)(?P<d>d)*", 0),
+    (r"x{2,5}?|[^\W\d_]+", 0),
+]
+
+
+@pytest.fixture
+def kept_regexes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty store in this process, `re` compiling through it."""
+    monkeypatch.setattr(dataclass_code, "_REGEX", {})
+    monkeypatch.setattr(dataclass_code, "_USED", set())
+    monkeypatch.setattr(dataclass_code, "_STATE", {"store": None, "new": 0})
+    monkeypatch.setattr(re._compiler, "compile", dataclass_code._regex)  # type: ignore[attr-defined]
+    monkeypatch.setattr(re, "_cache", {})
+
+
+def test_a_pattern_from_kept_code_is_the_one_re_makes(kept_regexes: None, monkeypatch) -> None:
+    real = dataclass_code._RE_COMPILE
+    plain = [real(text, flags) for text, flags in PATTERNS]
+    compiled = [re.compile(text, flags) for text, flags in PATTERNS]
+    assert dataclass_code._STATE["new"] == len(PATTERNS)
+    monkeypatch.setattr(dataclass_code, "_RE_COMPILE", None)  # nothing compiled now
+    re.purge()
+    reused = [re.compile(text, flags) for text, flags in PATTERNS]
+    samples = ["dos Dos tres", "WWW.example.org", "STRASSE straße ǆ", "hé  llo\u2028", "a b b"]
+    for ours, *kept in zip(plain, compiled, reused, strict=True):
+        for theirs in kept:
+            assert theirs is not ours
+            assert theirs == ours and hash(theirs) == hash(ours)
+            assert (theirs.pattern, theirs.flags, theirs.groups) == (
+                ours.pattern,
+                ours.flags,
+                ours.groups,
+            )
+            assert theirs.groupindex == ours.groupindex
+            for sample in samples:
+                text = sample.encode() if isinstance(ours.pattern, bytes) else sample
+                assert [m.span() for m in theirs.finditer(text)] == [  # type: ignore[arg-type]
+                    m.span()
+                    for m in ours.finditer(text)  # type: ignore[arg-type]
+                ]
+                assert [m.groupdict() for m in theirs.finditer(text)] == [  # type: ignore[arg-type]
+                    m.groupdict()
+                    for m in ours.finditer(text)  # type: ignore[arg-type]
+                ]
+
+
+def test_a_bad_pattern_raises_as_ever_and_is_not_kept(kept_regexes: None) -> None:
+    with pytest.raises(re.error) as plain:
+        dataclass_code._RE_COMPILE("(?P<a>x)(?P<a>y)", 0)
+    with pytest.raises(re.error) as ours:
+        re.compile("(?P<a>x)(?P<a>y)")
+    assert (str(ours.value), ours.value.pos) == (str(plain.value), plain.value.pos)
+    assert dataclass_code._REGEX == {}
+
+
+def test_a_pattern_joined_from_a_set_is_kept_once_not_each_order(kept_regexes: None) -> None:
+    """Libraries join a set into a pattern: another order each process, which would grow the
+    store on every run."""
+    re.compile(r"\b(?:alpha|beta|gamma)\b")
+    re.compile(r"\b(?:gamma|alpha|beta)\b")  # the same characters in another order
+    re.compile(r"\b(?:alpha|beta|delta)\b")
+    assert [key[1] for key in dataclass_code._REGEX] == [
+        r"\b(?:alpha|beta|gamma)\b",
+        r"\b(?:alpha|beta|delta)\b",
+    ]
+    assert dataclass_code._STATE["new"] == 2
+
+
+def test_the_debug_flag_is_never_kept(kept_regexes: None, capsys) -> None:
+    re.compile("ab+", re.DEBUG)
+    assert dataclass_code._REGEX == {}
+    assert "LITERAL" in capsys.readouterr().out

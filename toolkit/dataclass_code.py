@@ -19,13 +19,25 @@ instructions each, and importing pydantic alone makes ~800 of them (its core sch
 TypedDicts), every run the same texts. `install()` gives `typing` a `compile` that keeps
 that code too (under a key no dataclass source can have): the same code object `compile`
 makes from that text, which `typing` evaluates later as ever.
+
+And it keeps what `re` compiles a regular expression into: `re.compile` parses each pattern
+and writes its matcher's code in Python (`re._compiler`), ~0.7 M instructions a pattern, and a
+cold build compiles ~150 of them (the checks', Jinja's, reportlab's, the YAML reader's), ~100 M
+instructions, every run the same. `install()` gives `re` a compiler that keeps, for a pattern
+text and its flags, the arguments it hands to `_sre.compile` (flags, code, groups and group
+names), checked when kept: the pattern rebuilt from them must equal the one `re` made (same
+flags, text and code), with the same groups. The next run makes the pattern from them with
+`_sre.compile`, as `re` does; a pattern that fails to compile is never kept (`re` raises its
+error as ever) and the debug flag bypasses the store.
 """
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # re's matcher, no stubs
 import builtins
 import dataclasses
 import marshal
+import re
 import sys
 import typing
 from types import CodeType
@@ -43,7 +55,9 @@ KEEP_BYTES = 64 * 1024 * 1024  # an entry per command and Python build
 
 _KEPT: dict[str, CodeType] = {}
 """Source text → its compiled code: read from the store, then what this run compiled."""
-_USED: set[str] = set()
+_USED: set[Any] = set()
+_REGEX: dict[tuple[str, str | bytes, int], tuple[Any, ...]] = {}
+"""("re", pattern, flags) → the arguments after the pattern of its `_sre.compile`."""
 _STATE: dict[str, Any] = {"store": None, "new": 0}
 
 
@@ -95,6 +109,83 @@ def _compile(
     return code
 
 
+_RE_COMPILE = re._compiler.compile  # type: ignore[attr-defined]
+"""`re`'s own pattern compiler (patterns the store does not hold go to it)."""
+
+
+def _regex(pattern: Any, flags: int = 0) -> Any:
+    """`re._compiler.compile` as `re._compile` calls it (a str or bytes pattern, int flags):
+    a pattern kept by an earlier run is made from its kept code, as `re` makes it."""
+    if type(pattern) not in (str, bytes) or type(flags) is not int or flags & re.DEBUG:
+        return _RE_COMPILE(pattern, flags)
+    key = ("re", pattern, flags)
+    kept = _REGEX.get(key)
+    if kept is not None:
+        _USED.add(key)
+        return _sre.compile(pattern, *kept)
+    made = _RE_COMPILE(pattern, flags)  # a bad pattern raises re.error here, as ever
+    if _anagram_kept(pattern, flags):
+        return made  # a pattern joined from a set: another text each run, never kept
+    try:
+        args = _regex_args(pattern, flags)
+        again = _sre.compile(pattern, *args)
+        same = again == made and again.groupindex == made.groupindex
+        if same and again.groups == made.groups:
+            marshal.dumps(args)  # plain data only
+            _REGEX[key] = args
+            _USED.add(key)
+            _STATE["new"] += 1
+    except Exception:  # noqa: BLE001  # another Python's `re` internals: nothing kept
+        pass
+    return made
+
+
+def _anagram_kept(pattern: str | bytes, flags: int) -> bool:
+    """Whether the store holds another order of the same characters with the same flags: a
+    library that joins a set's members into a pattern (reportlab's unsafe names, babel's
+    plural variables) writes them in another order each run (string hashes are salted per
+    process); keeping each one would grow the store every run."""
+    size = len(pattern)
+    mine = None
+    for _, text, kept_flags in _REGEX:
+        if kept_flags == flags and len(text) == size and type(text) is type(pattern):
+            mine = mine if mine is not None else sorted(pattern)
+            if sorted(text) == mine:
+                return True
+    return False
+
+
+def _regex_args(pattern: str | bytes, flags: int) -> tuple[Any, ...]:
+    """What `re._compiler.compile(pattern, flags)` hands `_sre.compile` after the pattern,
+    as plain data (the opcodes are ints)."""
+    compiler = re._compiler  # type: ignore[attr-defined]
+    parsed = re._parser.parse(pattern, flags)  # type: ignore[attr-defined]
+    code = [int(op) for op in compiler._code(parsed, flags)]
+    groupindex = {str(name): int(index) for name, index in parsed.state.groupdict.items()}
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    state_flags = int(flags | parsed.state.flags)
+    return (state_flags, code, parsed.state.groups - 1, groupindex, tuple(indexgroup))
+
+
+def _take(found: dict[Any, Any]) -> None:
+    """The entries of a read payload that have the kinds this module writes."""
+    for key, value in found.items():
+        if type(key) is str and type(value) is CodeType:
+            _KEPT[key] = value
+        elif (
+            type(key) is tuple
+            and len(key) == 3
+            and key[0] == "re"
+            and type(key[1]) in (str, bytes)
+            and type(key[2]) is int
+            and type(value) is tuple
+            and len(value) == 5
+        ):
+            _REGEX[key] = value
+
+
 def install(command: str = "") -> None:
     """Compile dataclass methods and forward references through the kept code from now on
     in this process, kept in the entry of `command` (a command's name, else the shared one)."""
@@ -110,13 +201,10 @@ def install(command: str = "") -> None:
         except (EOFError, ValueError, TypeError):
             found = None
         if isinstance(found, dict):
-            _KEPT.update(
-                (text, code)
-                for text, code in found.items()
-                if type(text) is str and type(code) is CodeType
-            )
+            _take(found)
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # shadows the builtin there
     typing.compile = _compile  # type: ignore[attr-defined]  # ForwardRef's, as above
+    re._compiler.compile = _regex  # type: ignore[attr-defined]  # as above
 
 
 def save() -> None:
@@ -124,8 +212,9 @@ def save() -> None:
     store = _STATE["store"]
     if store is None or not _STATE["new"]:
         return
-    payload = marshal.dumps(_KEPT)
+    everything: dict[Any, Any] = {**_KEPT, **_REGEX}
+    payload = marshal.dumps(everything)
     if len(payload) > MAX_BYTES:  # keep this run's own: the next run of it pays nothing
-        payload = marshal.dumps({text: _KEPT[text] for text in _USED})
+        payload = marshal.dumps({key: everything[key] for key in _USED})
     if store.write(_STATE.get("entry", ENTRY), payload):
         _STATE["new"] = 0

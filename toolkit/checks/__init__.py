@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import traceback
 from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.walk import Facts, collect
-from toolkit.diagnostics import Diagnostic, RuleSelection, Span, rule
+from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span, rule
 from toolkit.diagnostics.suppress import unsuppressed
 from toolkit.registry import Registry
 
@@ -60,13 +61,31 @@ def game_selection(game: Game) -> RuleSelection:
     return RuleSelection.parse(game.manifest.checks.select, game.manifest.checks.ignore)
 
 
-def run_checks(game: Game, selection: RuleSelection | None = None) -> list[Diagnostic]:
-    """Every diagnostic of the game (load-time and cross-file), filtered and sorted."""
+_ERRORS_ONLY: ContextVar[bool] = ContextVar("errors_only", default=False)
+
+
+def wanted(*rules: Rule) -> bool:
+    """Whether the running checks report any of `rules`: a run for the validity gate asks
+    for errors only (`run_checks(errors_only=True)`), and a rule that only warns is then of
+    no use; a family skips the work that can only find such rules."""
+    return not _ERRORS_ONLY.get() or any(r.severity == Severity.ERROR for r in rules)
+
+
+def run_checks(
+    game: Game, selection: RuleSelection | None = None, *, errors_only: bool = False
+) -> list[Diagnostic]:
+    """Every diagnostic of the game (load-time and cross-file), filtered and sorted; with
+    `errors_only` (the validity gate), families may leave out rules that only warn (see
+    `wanted`): every error is still there, some warnings are not."""
     found: list[Diagnostic] = list(game.diagnostics)
     facts = collect(game)
-    for family in FAMILIES.values():
-        what = f"the check family {family.name!r} ({FAMILIES.origin(family.name) or '?'})"
-        found.extend(_guarded(what, family.check, game, (game, facts)))
+    asked = _ERRORS_ONLY.set(errors_only)
+    try:
+        for family in FAMILIES.values():
+            what = f"the check family {family.name!r} ({FAMILIES.origin(family.name) or '?'})"
+            found.extend(_guarded(what, family.check, game, (game, facts)))
+    finally:
+        _ERRORS_ONLY.reset(asked)
     found.extend(_broken_families(game))
     if not any(d.severity == "error" for d in found):
         for game_check in game.plugin.checks:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache, partial
 from typing import Any
 
+from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView, prose
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Units, cached
@@ -197,6 +198,8 @@ def _end(words: tuple[Word, ...], index: int, at: int, text: str, fold: str) -> 
 
 
 def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    if not wanted(T_TERM, T_GLOSSARY):
+        return  # warnings: not for the validity gate
     if not game.glossary or game.glossary.model is None or game.manifest is None:
         return
     source = game.manifest.source_language

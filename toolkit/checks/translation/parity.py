@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Generator, Iterator, Sequence
 from functools import cache
 
+from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
 from toolkit.content.templating import placeholders
 from toolkit.content.unit_cache import Clean, text_digest
@@ -123,6 +124,14 @@ def ending(text: str) -> str:
 
 
 def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    if not wanted(T_NUMBERS, T_LITERAL_NUMBER, T_END_PUNCT):
+        # the validity gate: T005 is the one that is an error (and no text is noted clean,
+        # the warnings were not looked for)
+        for view in texts:
+            source_text = view.values.get(view.source)
+            if source_text is not None:
+                yield from _placeholders(view, source_text)
+        return
     clean = Clean("clean-parity")  # texts (in all their languages) that had nothing to say
     for view in texts:
         source_text = view.values.get(view.source)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 
+from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
 from toolkit.checks.translation.plural_rules import plural_rule
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -60,6 +61,8 @@ def _looks_plural(lang: str, word: str) -> bool:
 
 
 def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    if not wanted(T_PLURAL):
+        return  # a warning: not for the validity gate
     for view in texts:
         if not view.is_card_text:
             continue

@@ -14,6 +14,7 @@ import re
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
+from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
 from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -218,6 +219,8 @@ def spanish_balance(text: str) -> str | None:
 
 
 def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    if not wanted(T_FRENCH, T_SPANISH, T_ENGLISH, T_DOUBLED, T_SPACES, T_MINUS):
+        return  # all warnings: not for the validity gate
     clean = Clean("clean-typography")  # (language, text) pairs that had nothing to say
     for view in texts:
         for lang, value in view.values.items():
