@@ -198,6 +198,17 @@ def test_every_template_form_reads_what_it_uses():
     assert reads.read_digest(context, kept) != digest
 
 
+def test_a_render_of_too_many_reads_is_not_kept(monkeypatch):
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    template = sandbox.template("{% for i in range(50) %}{{ glossary.get(i) }}{% endfor %}", "x")
+    log = reads.Log()
+    sandbox.render(template, reads.recording_copy(_context(), log))
+    assert len(reads.kept_reads(log)) > 50
+    monkeypatch.setattr(reads, "MAX_READS", 50)
+    with pytest.raises(NotKept):
+        reads.kept_reads(log)
+
+
 RULEBOOK = """# {{ game.title }}
 
 {% for c in decks.cards.cards %}- {{ c.name }}: {{ c.text }}

@@ -38,6 +38,10 @@ KIND = "rulebook"
 NOT_PURE = ("lipsum", "random", "sameas")
 """Words of a source whose render is not kept (see the module's docstring)."""
 
+MAX_READS = 20_000
+"""Distinct reads a kept render may hold (a bundled rulebook makes 100 to 600): a template
+reading more (a loop over many keys) is rendered every run rather than kept large."""
+
 _SCALARS = (str, int, float, bool, type(None))
 _ABSENT = object()
 Path = tuple[Any, ...]
@@ -305,6 +309,8 @@ def kept_reads(log: Log) -> list[Any]:
         if text not in seen:
             seen.add(text)
             reads.append(entry)
+            if len(reads) > MAX_READS:
+                raise NotKept
     return reads
 
 
