@@ -29,7 +29,7 @@ WINCHESTER = """  - id: alan-winchester
         amount: 3
 """
 EDITS = {
-    # the benchmark's own edit: a text no rulebook prints
+    # the benchmark's own edit: a text the English rulebook prints (the others are read back)
     "text": (
         "en: Your Glenlivet bottle scores +{amount} points.",
         "en: Your Glenlivet bottle scores +{amount} extra points.",

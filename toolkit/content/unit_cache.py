@@ -13,7 +13,10 @@ the icon names, kept as the data paths they point at and placed at their lines a
 read back, so lines shifted by an edit elsewhere do not make them stale), `card-print-fit` and
 `card-legibility` (toolkit.checks.card_units: one deck card's share of those checks, named by
 its faces' inputs, merged in card order after reading back) and `parse`
-(toolkit.content.parse_units: a YAML file's data and spans, named by its bytes). A kind's `store`
+(toolkit.content.parse_units: a YAML file's data and spans, named by its bytes), `rulebook`
+(toolkit.render.rulebook_reads: a rulebook's text, named by its language and source, kept
+with what the render read of its context and reused while those reads find the same). A
+kind's `store`
 raises NotKept for a result it cannot keep. What every unit of
 the game depends on besides (the toolkit's code, the templates and fonts it ships, the
 interpreter and installed packages, the game's `fonts/` folder and the modules the checks

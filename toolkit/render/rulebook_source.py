@@ -10,13 +10,16 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
+from toolkit.content.unit_cache import NotKept, Units, active
 from toolkit.fileio import InputError, read_text
+from toolkit.render import rulebook_reads as reads
 from toolkit.render import template_bounds
 from toolkit.render.context import (
     View,
@@ -28,6 +31,9 @@ from toolkit.render.context import (
 )
 from toolkit.render.jinja_cache import CachedSandbox, template_code
 from toolkit.render.undefined import MissingName
+
+if TYPE_CHECKING:
+    from jinja2 import Template
 
 
 class RulebookError(Exception):
@@ -252,7 +258,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         return str(kept)
     try:
         template = _sandbox().template(source, "rulebook")
-        text = _sandbox().render(template, _own_copy(rulebook_context(game, lang), {}))
+        text = _rendered(game, lang, source, template, rulebook_context(game, lang))
     except MissingName as exc:  # said in the designer's words, at the expression
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         expression, col = _expression_naming(source, line, exc.name)
@@ -276,6 +282,53 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     game.print_memo[key] = text
     return text
+
+
+def _rendered(
+    game: Game, lang: str, source: str, template: Template, context: dict[str, Any]
+) -> str:
+    """The template rendered on its own copy of `context`; with `validate`'s units active,
+    the text kept by the last run when every read it made finds what it found then, else a
+    render that records its reads for the next run (toolkit.render.rulebook_reads)."""
+    units = active()
+    if units is None or not _keepable(game, source):
+        return _sandbox().render(template, _own_copy(context, {}))
+    name = Units.name(reads.KIND, reads.unit_name_args(lang, source))
+    kept = units.get(name, _kept_render)
+    if kept is not None:
+        with suppress(NotKept):
+            if reads.read_digest(context, kept[0]) == kept[1]:
+                return kept[2]
+    log = reads.Log()
+    try:
+        copied = reads.recording_copy(context, log)
+    except NotKept:
+        return _sandbox().render(template, _own_copy(context, {}))
+    text = _sandbox().render(template, copied)
+    with suppress(NotKept):
+        made = reads.kept_reads(log)
+        units.put(name, {"reads": made, "digest": reads.read_digest(context, made), "text": text})
+    return text
+
+
+def _keepable(game: Game, source: str) -> bool:
+    """Whether a render of `source` may be kept: over content that passed its own checks
+    (no `Unchecked` in the context) and with no word of `reads.NOT_PURE`."""
+    if game.manifest is None or game.glossary_failed:
+        return False
+    if any(word in source for word in reads.NOT_PURE):
+        return False
+    return all(f.model is not None for f in game.files())
+
+
+def _kept_render(value: Any) -> tuple[list[Any], str, str]:
+    """A kept render read back: its reads, their digest and its text (raises ValueError)."""
+    if type(value) is not dict:
+        raise ValueError("not a kept render")
+    made, digest, text = value["reads"], value["digest"], value["text"]
+    if type(made) is not list or type(digest) is not str or type(text) is not str:
+        raise ValueError("not a kept render")
+    return made, digest, text
 
 
 _MARKUP_CHAR = re.compile(r"[^\w\xa0.,;:'\"?-]")

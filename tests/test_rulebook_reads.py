@@ -1,0 +1,268 @@
+"""A rulebook's render is kept between `validate` runs with what it read of its context
+(toolkit.render.rulebook_reads): the kept text is reused only while every read finds what it
+found, so a change the render could see renders again, and the findings are those of a run
+without the cache."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import FIXTURES
+from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
+from toolkit.content.unit_cache import NotKept
+from toolkit.render import rulebook_reads as reads
+from toolkit.render import rulebook_source
+from toolkit.render.context import View
+from toolkit.render.jinja_cache import CachedSandbox
+
+
+def _context() -> dict[str, Any]:
+    card = View(id="a", name="Alpha", text="Go {x}.", copies=2, tags=["red", 1, 1.5, True, None])
+    other = View(id="b", name="Beta", text="Stop.", copies=1, tags=[], extra=View(k=1, j="2"))
+    third = View(id="c", name="Gamma", text="Go {x}.", copies=3, tags=[[1, 2], [View(z=0)]])
+    deck = View(id="d", cards=[card, other, third], total=6).named("deck 'd'", "card")
+    return {
+        "decks": View(d=deck).named("`decks`", "deck"),
+        "rules": View(goal=10, ratio=0.5, on=True, none=None, by={1: "one", "1": "un"}),
+        "twins": [View(k=1, j=[2]), View(k=1, j=[2])],
+        "glossary": {"meal": "Meal", "drink": "Drink"},
+        "lang": "en",
+    }
+
+
+TEMPLATES = {
+    "attribute": "{{ decks.d.cards[0].name }}",
+    "item": "{{ decks['d']['cards'][1]['text'] }}",
+    "get": "{{ glossary.get('meal') }} {{ glossary.get('none', 'x') }}",
+    "in": "{{ 'meal' in glossary }} {{ 'x' in rules }}",
+    "missing": "{{ rules.nothing | default('?') }} {{ rules.nothing is defined }}",
+    "length": "{{ decks.d.cards[1] | length }} {{ glossary | count }}",
+    "truth": "{% if decks.d.cards[1].extra %}yes{% endif %}",
+    "keys": "{{ rules.keys() | list }}",
+    "values": "{% for v in glossary.values() %}{{ v }}{% endfor %}",
+    "items": "{% for k, v in rules.by.items() %}{{ k }}={{ v }};{% endfor %}",
+    "loop": "{% for k in decks.d.cards[1] %}{{ k }},{% endfor %}",
+    "dictsort": "{{ glossary | dictsort }}",
+    "tojson": "{{ decks.d.cards[1] | tojson }} {{ glossary | tojson }}",
+    "string": "{{ glossary | string }} {{ glossary }}",
+    "pprint": "{{ rules.by | pprint }}",
+    "equal": "{{ decks.d.cards[0].tags == ['red', 1, 1.5, True, None] }}"
+    " {{ decks.d.cards[1].extra == {'k': 1, 'j': '2'} }}",
+    "equal-two": "{{ decks.d.cards[0] == decks.d.cards[2] }} {{ twins[0] == twins[1] }}",
+    "not-equal": "{{ twins[1] != twins[0] }}",
+    "in-list": "{{ twins[1] in [twins[0]] }}",
+    "selectattr": "{{ decks.d.cards | selectattr('text', 'equalto', 'Go {x}.')"
+    " | map(attribute='id') | join(',') }}",
+    "sum": "{{ decks.d.cards | sum(attribute='copies') }} {{ decks.d.total }}",
+    "sort": "{{ decks.d.cards | sort(attribute='name') | map(attribute='id') | list }}",
+    "groupby": "{% for g in decks.d.cards | groupby('text') %}{{ g.grouper }}:"
+    "{{ g.list | length }};{% endfor %}",
+    "first": "{{ (decks.d.cards | first).id }} {{ decks.d.cards | last | length }}",
+    "list": "{{ decks.d.cards[0].tags }} {{ decks.d.cards[2].tags[1][0].z }}",
+    "nested-list": "{{ decks.d.cards[2].tags | length }} {{ decks.d.cards[2].tags[0] | sum }}",
+    "dict-call": "{{ dict(glossary, more=1) | length }} {{ dict(**rules.by) if false }}",
+    "int-keys": "{{ rules.by[1] }} {{ rules.by['1'] }}",
+    "types": "{{ rules.goal * 2 }} {{ rules.ratio }} {{ rules.on }} {{ rules.none }}",
+    "unique": "{{ decks.d.cards | map(attribute='text') | unique | list }}",
+    "changed": "{{ glossary.update({'meal': 'x'}) or glossary.meal }}",
+    "namespace": "{% set ns = namespace(n=0) %}{% for c in decks.d.cards %}"
+    "{% set ns.n = ns.n + c.copies %}{% endfor %}{{ ns.n }}",
+    "format": "{{ '%s' % glossary }} {{ '{}'.format(rules.by) }}",
+    "lang": "{{ lang }}",
+}
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths of every value in `value` (mapping keys, list indexes)."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _leaves(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _leaves(item, (*path, i))
+    return found
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _variants(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """Contexts that differ from `context` in one place: a value changed (same type, another
+    type), a key added or taken out, keys reordered, a list grown or shortened."""
+    made = []
+    for path in _leaves(context)[1:]:
+        parent_path, last = path[:-1], path[-1]
+        value = _at(context, path)
+        replacements: list[Any] = ["changed", 7, 7.0, None, True, [], View()]
+        if isinstance(value, str):
+            replacements.append(value + " ")
+        if isinstance(value, bool):
+            replacements.append(not value)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            replacements += [value + 1, float(value), int(value) if value == int(value) else 0]
+        for new in replacements:
+            if type(new) is type(value) and new == value:
+                continue
+            variant = copy.deepcopy(context)
+            _at(variant, parent_path)[last] = new
+            made.append(variant)
+        variant = copy.deepcopy(context)
+        parent = _at(variant, parent_path)
+        del parent[last]
+        made.append(variant)
+        if isinstance(value, dict):
+            variant = copy.deepcopy(context)
+            _at(variant, path)["added"] = 1
+            made.append(variant)
+            if len(value) > 1:
+                variant = copy.deepcopy(context)
+                target = _at(variant, path)
+                items = list(target.items())[::-1]
+                target.clear()
+                target.update(items)
+                made.append(variant)
+        if isinstance(value, list):
+            variant = copy.deepcopy(context)
+            _at(variant, path).append("more")
+            made.append(variant)
+    return made
+
+
+def _render(template: Any, context: dict[str, Any], log: reads.Log | None = None) -> str:
+    """The text (or the error) of a render on the plain copy of `context`, or on the
+    recording copy with `log`."""
+    copied = rulebook_source._own_copy(context, {}) if log is None else None
+    try:
+        if log is not None:
+            copied = reads.recording_copy(context, log)
+        return CachedSandbox(keep_trailing_newline=True).render(template, copied)
+    except Exception as exc:  # an error is an answer too: the same error, the same finding
+        return f"error {type(exc).__name__}: {exc}"
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_a_kept_render_is_reused_only_when_the_render_would_be_the_same(name):
+    """For every context that differs in one place, the kept reads find what they found only
+    if rendering that context prints the very same text; and the recording copy renders what
+    the plain copy renders."""
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    template = sandbox.template(TEMPLATES[name], "rulebook")
+    context = _context()
+    log = reads.Log()
+    recorded = _render(template, context, log)
+    assert recorded == _render(template, context)
+    if recorded.startswith("error "):
+        return  # an error is never kept
+    try:
+        kept = json.loads(json.dumps(reads.kept_reads(log)))  # as the unit gives them back
+    except NotKept:
+        assert name == "changed", f"{name}: not kept"
+        return
+    assert name != "changed", "a render that changed its context was kept"
+    digest = reads.read_digest(context, kept)
+    reused = 0
+    for variant in _variants(context):
+        try:
+            same = reads.read_digest(variant, kept) == digest
+        except NotKept:
+            continue
+        if same:
+            reused += 1
+            assert _render(template, variant) == recorded, f"{name}: a stale text reused"
+    assert reused, f"{name}: no variant reuses the text (the reads are not narrow)"
+
+
+def test_every_template_form_reads_what_it_uses():
+    """The recorded reads of a card-text lookup name that text, and the reads of a template
+    that prints only a card's name do not (an edit of the text reuses the render)."""
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    log = reads.Log()
+    template = sandbox.template("{{ decks.d.cards[0].name }}", "rulebook")
+    sandbox.render(template, reads.recording_copy(_context(), log))
+    kept = reads.kept_reads(log)
+    context = _context()
+    digest = reads.read_digest(context, kept)
+    context["decks"]["d"]["cards"][0]["text"] = "Edited."
+    assert reads.read_digest(context, kept) == digest
+    context["decks"]["d"]["cards"][0]["name"] = "Edited"
+    assert reads.read_digest(context, kept) != digest
+
+
+def test_a_render_of_too_many_reads_is_not_kept(monkeypatch):
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    template = sandbox.template("{% for i in range(50) %}{{ glossary.get(i) }}{% endfor %}", "x")
+    log = reads.Log()
+    sandbox.render(template, reads.recording_copy(_context(), log))
+    assert len(reads.kept_reads(log)) > 50
+    monkeypatch.setattr(reads, "MAX_READS", 50)
+    with pytest.raises(NotKept):
+        reads.kept_reads(log)
+
+
+RULEBOOK = """# {{ game.title }}
+
+{% for c in decks.cards.cards %}- {{ c.name }}: {{ c.text }}
+{% endfor %}
+"""
+SNOWMAN = "\u2603"  # no glyph in the bundled fonts: P002 in the rulebook that prints it
+
+
+def _game(tmp_path: Path) -> Path:
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    (game / "rules").mkdir()
+    for lang in ("fr", "en"):
+        (game / "rules" / f"{lang}.md").write_text(RULEBOOK, "utf-8")
+    manifest = (game / "game.yaml").read_text("utf-8")
+    manifest += "  rulebook:\n    fr: rules/fr.md\n    en: rules/en.md\n"
+    (game / "game.yaml").write_text(manifest, "utf-8")
+    return game
+
+
+def _renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The `lang` of each rulebook render from now on."""
+    done: list[str] = []
+    render = CachedSandbox.render
+
+    def counted(self: CachedSandbox, template: Any, context: dict[str, Any]) -> str:
+        if template.name.startswith("rulebook-"):
+            done.append(dict.get(context, "lang"))
+        return render(self, template, context)
+
+    monkeypatch.setattr(CachedSandbox, "render", counted)
+    return done
+
+
+@pytest.mark.usefixtures("cache")
+def test_an_edit_renders_again_only_the_rulebooks_that_read_it(tmp_path, monkeypatch):
+    """After one card's English text is edited, the English rulebook (it prints that text)
+    is rendered again, the French one is read back; its findings are those of a run
+    without the cache, and a glyph the edit brings is found in the English rulebook."""
+    game = _game(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    before = "en: Move {steps} spaces."
+    assert text.count(before) == 1
+    renders = _renders(monkeypatch)
+    assert _run(str(game), "-f", "json")[0] == 0
+    assert sorted(renders) == ["en", "fr"]
+    for edited, finding in ((f"en: Move {{steps}} spaces {SNOWMAN}.", True), (before, False)):
+        deck.write_text(text.replace(before, edited), "utf-8")
+        renders.clear()
+        cached = _run(str(game), "-f", "json")
+        assert renders == ["en"], "the French rulebook was rendered again"
+        renders.clear()
+        assert cached == _run(str(game), "-f", "json", "--no-cache")
+        said = json.loads(cached[1])
+        in_rulebook = [d for d in said if d["code"] == "P002" and "rules/en.md" in d["file"]]
+        assert bool(in_rulebook) is finding, said

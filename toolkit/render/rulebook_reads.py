@@ -1,0 +1,318 @@
+"""A rulebook's render kept as a unit between `validate` runs (toolkit.content.unit_cache,
+kind `rulebook`), named by its language and source, and reused while everything the render
+read of its context is as it was: the benchmark's card text edit is in the context (its deck's
+`cards`), but a rulebook that never reads that text renders the same.
+
+Exact read tracking. The render runs on a copy of the context (as it always does,
+toolkit.render.rulebook_source._own_copy) whose mappings are recording subclasses of `dict`
+and `View`. Each knows its path from the context's root and notes what the template learns
+from it through any method: one key's value (`[k]`, `.k`, `get`, `in`), the keys in order
+(`len`, iteration, `keys`), every key with its value (`values`, `items`), or the whole subtree
+(`repr`, `str`, `==`, copying). Lists are not subclassed (C code reads their items without
+a method: `join`, `json`, `list()`), so a list is noted whole, shallowly, wherever the
+template gets hold of it: its length, its scalars, the kind of each mapping in it (whose own
+reads are noted by the mapping itself, at its own path), nested lists in the same way.
+
+After a render that succeeded (an error is never kept), what was noted is looked up again in
+the context as it was built (not the copy the template may have changed) and kept with the
+text as a digest of typed tokens (`"1"`, `1`, `1.0` and `True` differ). The next run builds
+the context, looks the same reads up in it, and takes the kept text when the digest is the
+same: every step of the render then saw what it saw before, so it prints the same text.
+Anything else is rendered again (and recorded anew): a read that cannot be looked up, a value
+of a type tokens do not cover, a changed value.
+
+Not kept: a render over content that failed its own checks (`Unchecked`, `_Unreadable` stand
+in for it); a source using `lipsum` or `random` (not a function of the context) or `sameas`
+(identity: the recording copy shares no object).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from toolkit.content.unit_cache import NotKept, to_json
+from toolkit.render.context import View
+
+KIND = "rulebook"
+NOT_PURE = ("lipsum", "random", "sameas")
+"""Words of a source whose render is not kept (see the module's docstring)."""
+
+MAX_READS = 20_000
+"""Distinct reads a kept render may hold (a bundled rulebook makes 100 to 600): a template
+reading more (a loop over many keys) is rendered every run rather than kept large."""
+
+_SCALARS = (str, int, float, bool, type(None))
+_ABSENT = object()
+Path = tuple[Any, ...]
+"""Steps from the context's root: ("k", key) into a mapping, ("i", index) into a list."""
+
+
+class Log:
+    """What one recorded render read: (path, op, key) entries, in the order read."""
+
+    __slots__ = ("entries", "changed")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Path, str, Any]] = []
+        self.changed = False  # the template changed a mapping of the context (not kept)
+
+
+class _Recording:
+    """Mixed into `dict` and `View`: each read is noted in the log, at this mapping's path.
+    Attribute names start with `_` (the sandbox refuses them, and `_item_is_attribute` sees
+    no new public name)."""
+
+    _rec_log: Log
+    _rec_path: Path
+
+    def _note(self, op: str, key: Any = None) -> None:
+        self._rec_log.entries.append((self._rec_path, op, key))
+
+    def __getitem__(self, key: Any) -> Any:
+        self._note("k", key)
+        return super().__getitem__(key)  # type: ignore[misc]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._note("k", key)
+        return super().get(key, default)  # type: ignore[misc]
+
+    def __contains__(self, key: Any) -> bool:
+        self._note("k", key)
+        return super().__contains__(key)  # type: ignore[misc]
+
+    def __iter__(self) -> Any:
+        self._note("o")
+        return super().__iter__()  # type: ignore[misc]
+
+    def __reversed__(self) -> Any:
+        self._note("o")
+        return super().__reversed__()  # type: ignore[misc]
+
+    def __len__(self) -> int:
+        self._note("o")
+        return super().__len__()  # type: ignore[misc]
+
+    def keys(self) -> Any:
+        self._note("o")
+        return super().keys()  # type: ignore[misc]
+
+    def values(self) -> Any:
+        self._note("s")
+        return super().values()  # type: ignore[misc]
+
+    def items(self) -> Any:
+        self._note("s")
+        return super().items()  # type: ignore[misc]
+
+    def _whole(self, other: Any = None) -> None:
+        self._note("d")
+        if isinstance(other, _Recording):
+            other._note("d")  # `dict.__eq__` reads the other mapping without its methods
+
+    def __repr__(self) -> str:
+        self._whole()
+        return super().__repr__()
+
+    def __format__(self, spec: str) -> str:
+        self._whole()
+        return super().__format__(spec)
+
+    def __eq__(self, other: object) -> bool:
+        self._whole(other)
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        self._whole(other)
+        return super().__ne__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other: Any) -> Any:
+        self._whole(other)
+        return super().__or__(other)  # type: ignore[misc]
+
+    def __ror__(self, other: Any) -> Any:
+        self._whole(other)
+        return super().__ror__(other)  # type: ignore[misc]
+
+    def copy(self) -> Any:
+        self._whole()
+        return super().copy()  # type: ignore[misc]
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._whole()
+        return super().__reduce_ex__(protocol)
+
+    def __sizeof__(self) -> int:
+        self._whole()
+        return super().__sizeof__()
+
+    def _changed(self) -> None:
+        self._rec_log.changed = True
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._changed()
+        super().__setitem__(key, value)  # type: ignore[misc]
+
+    def __delitem__(self, key: Any) -> None:
+        self._changed()
+        super().__delitem__(key)  # type: ignore[misc]
+
+    def __ior__(self, other: Any) -> Any:
+        self._changed()
+        return super().__ior__(other)  # type: ignore[misc]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._changed()
+        super().update(*args, **kwargs)  # type: ignore[misc]
+
+    def pop(self, *args: Any) -> Any:
+        self._changed()
+        return super().pop(*args)  # type: ignore[misc]
+
+    def popitem(self) -> Any:
+        self._changed()
+        return super().popitem()  # type: ignore[misc]
+
+    def setdefault(self, *args: Any) -> Any:
+        self._changed()
+        return super().setdefault(*args)  # type: ignore[misc]
+
+    def clear(self) -> None:
+        self._changed()
+        super().clear()  # type: ignore[misc]
+
+
+class _RecordingDict(_Recording, dict):
+    pass
+
+
+class _RecordingView(_Recording, View):
+    pass
+
+
+def recording_copy(value: Any, log: Log, path: Path = ()) -> Any:
+    """A copy of a rulebook context (plain dicts, Views, lists and scalars) whose mappings
+    note their reads in `log`; raises NotKept for anything else (then it is not recorded).
+    No object is shared: each mapping has one path."""
+    kind: Any = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list:
+        return [recording_copy(item, log, (*path, ("i", i))) for i, item in enumerate(value)]
+    if kind is dict or kind is View:
+        made: Any = (_RecordingDict if kind is dict else _RecordingView).__new__(
+            _RecordingDict if kind is dict else _RecordingView
+        )
+        if kind is View:
+            made.__dict__.update(value.__dict__)
+        made._rec_log, made._rec_path = log, path
+        for key, item in dict.items(value):
+            if type(key) not in _KEYS:
+                raise NotKept
+            dict.__setitem__(made, key, recording_copy(item, log, (*path, ("k", key))))
+        return made
+    raise NotKept
+
+
+_KEYS = (str, int, bool, type(None))
+"""Key types a kept read may name: JSON gives each back as it was (a float key may be NaN,
+a tuple comes back a list)."""
+
+
+def _key(key: Any) -> Any:
+    if type(key) not in _KEYS:
+        raise NotKept
+    return [type(key).__name__, key]
+
+
+def _shallow(value: Any) -> Any:
+    """What a read of `value` tells: a scalar and its type; a mapping's kind and what it
+    says it is (its items are read through its own methods); a list's items, shallowly."""
+    kind: Any = type(value)
+    if kind in _SCALARS:
+        return [kind.__name__, value]
+    if kind is dict:
+        return ["D"]
+    if kind is View:
+        return ["V", value._what, value._item]
+    if kind is list:
+        return ["L", [_shallow(item) for item in value]]
+    raise NotKept
+
+
+def _deep(value: Any) -> Any:
+    kind: Any = type(value)
+    if kind is dict or kind is View:
+        return [_shallow(value), [[_key(k), _deep(v)] for k, v in dict.items(value)]]
+    if kind is list:
+        return ["L", [_deep(item) for item in value]]
+    return _shallow(value)
+
+
+def _at(context: Any, path: Path) -> Any:
+    node = context
+    for step, key in path:
+        if step == "k":
+            if type(node) not in (dict, View):
+                raise NotKept
+            node = dict.get(node, key, _ABSENT)
+            if node is _ABSENT:
+                raise NotKept
+        else:
+            if type(node) is not list or not 0 <= key < len(node):
+                raise NotKept
+            node = node[key]
+    return node
+
+
+def _read(node: Any, op: str, key: Any) -> Any:
+    if type(node) not in (dict, View):
+        raise NotKept
+    if op == "k":
+        try:
+            found = dict.get(node, key, _ABSENT)
+        except TypeError:  # an unhashable key: the template got dict's own error
+            raise NotKept from None
+        return ["no"] if found is _ABSENT else _shallow(found)
+    if op == "o":
+        return [_key(k) for k in dict.keys(node)]
+    if op == "s":
+        return [[_key(k), _shallow(v)] for k, v in dict.items(node)]
+    return _deep(node)
+
+
+def read_digest(context: dict[str, Any], reads: list[Any]) -> str:
+    """The digest of what `reads` ([path, op, key] lists) find in `context` (raises NotKept
+    when one cannot be looked up)."""
+    tokens = [_read(_at(context, tuple(map(tuple, path))), op, key) for path, op, key in reads]
+    return hashlib.sha256(to_json(tokens).encode()).hexdigest()
+
+
+def kept_reads(log: Log) -> list[Any]:
+    """The distinct reads of a recorded render, in the order first read, as JSON lists;
+    raises NotKept when the template changed the context's mappings or read a key JSON
+    cannot keep (worked out again next run)."""
+    if log.changed:
+        raise NotKept
+    seen: set[str] = set()
+    reads = []
+    for path, op, key in log.entries:
+        if type(key) not in _KEYS:
+            raise NotKept
+        entry = [[list(step) for step in path], op, key]
+        try:
+            text = to_json(entry)
+        except (TypeError, ValueError):
+            raise NotKept from None
+        if text not in seen:
+            seen.add(text)
+            reads.append(entry)
+            if len(reads) > MAX_READS:
+                raise NotKept
+    return reads
+
+
+def unit_name_args(lang: str, source: str) -> list[Any]:
+    return [lang, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()]
