@@ -468,8 +468,6 @@ def refuse_unsafe_game(root: Path) -> None:
     user's alone (`others_may_move`; root is not asked whose). Its files are written by path
     from it: exchanged for a link to another folder of the user's between the read and the
     writes (one `renameat2`), the fixed files were written there."""
-    from toolkit.content.folders import others_may_move
-
     if why := others_may_move(Path(root), as_root=False):
         raise OutputError(
             root,
@@ -894,3 +892,70 @@ def remove_stale_temporaries(folder: Path | int) -> int:
     older than stale_files.STALE_SECONDS (a run in progress stages for seconds); how many. A
     build killed between two renames left them in output/<game>/<lang>/ for ever."""
     return remove_stale(folder, lambda name: TEMPORARY.match(name) is not None)
+
+
+def others_may_move(path: Path, *, as_root: bool = True) -> str | None:
+    """Why another user could rename what is made at `path` (a folder about to be made, or
+    one that is there), or put theirs in its place, or None: the nearest folder above it
+    that exists, or any folder above that one (real paths, up to /), belongs to another
+    user than us or root, or others may write to it without its sticky bit. In a sticky
+    folder (/tmp) only an entry's owner renames it, so our own entry stays ours; in a folder
+    anyone may write to without it, another user exchanges our new game folder for a link
+    to another of ours (`renameat2`, one system call) while it is written, or replaces the
+    game afterwards. The folders above `path` as named (a link on the way lies in one) count
+    as those above its real path.
+
+    Root is asked whose folders they are too by default (`new`: a game root makes is made in
+    a folder of its own); `as_root=False` as for `others_may_change` (root writing into the
+    games of the users it works for)."""
+    user = os.geteuid()
+    owners = user != 0 or as_root
+
+    def unsafe(info: os.stat_result, step: object) -> str | None:
+        if owners and info.st_uid not in (user, 0):
+            return f"{step} belongs to another user (uid {info.st_uid})"
+        if info.st_mode & 0o002 and not info.st_mode & 0o1000:
+            return f"others may write to {step}"
+        return None
+
+    start: Path | None = None  # the nearest folder above `path` that exists
+    for step in Path(path).parents:  # as named (relative: from the current folder)
+        try:
+            info = os.stat(step)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # a folder still to be made (by us, inside the ones looked at)
+        except OSError as exc:
+            return f"{step} cannot be looked at ({exc.strerror})"
+        if why := unsafe(info, step):
+            return why
+        start = start or step
+    # then the folders the kernel reaches by `..` from it, up to / (the real ones, by
+    # descriptor: a game deeper than PATH_MAX has no absolute path to stat)
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+    try:
+        fd = os.open(start if start is not None else ".", flags)
+    except OSError as exc:
+        return f"{start} cannot be looked at ({exc.strerror})"
+    try:
+        while True:
+            info = os.fstat(fd)
+            if why := unsafe(info, _name_of(fd)):
+                return why
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            above = os.fstat(fd)
+            if (above.st_dev, above.st_ino) == (info.st_dev, info.st_ino):
+                return None  # / is its own parent
+    except OSError as exc:
+        return f"a folder above {path} cannot be looked at ({exc.strerror})"
+    finally:
+        os.close(fd)
+
+
+def _name_of(fd: int) -> str:
+    """The path of the folder open as `fd`, for a message."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "a folder above it"

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from toolkit.content.folders import others_may_change, others_may_move
+from toolkit.content.folders import others_may_change
 from toolkit.content.game import repo_root
 from toolkit.content.schemas import render, schema_documents
-from toolkit.fileio import HeldFolder, OutputError, atomic_write_text
+from toolkit.fileio import HeldFolder, OutputError, atomic_write_text, others_may_move
 from toolkit.scaffold import starter
 
 GAME_ID = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
