@@ -111,7 +111,7 @@ def _guarded(
             if isinstance(item, Diagnostic):
                 kept.append(item)
             else:
-                shown = _cut(repr(item)) if _safe_repr(item) else type(item).__name__
+                shown = _shown(item)
                 message = (
                     f"{what} yielded {shown} ({type(item).__name__}), not a Diagnostic; "
                     "it is left out (fix or uninstall the plugin)"
@@ -177,12 +177,13 @@ def _plugin_place(check: Any, tb: Any) -> tuple[str, int] | None:
     return file, line
 
 
-def _safe_repr(item: object) -> bool:
+def _shown(item: object) -> str:
+    """A plugin object as a message shows it: its repr, cut; its type's name when its own
+    `__repr__` fails."""
     try:
-        repr(item)
+        return _cut(repr(item))
     except Exception:  # noqa: BLE001 - a plugin object's own __repr__ failed
-        return False
-    return True
+        return type(item).__name__
 
 
 def _cut(text: str) -> str:
