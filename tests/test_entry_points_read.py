@@ -33,6 +33,19 @@ def _dist(site: Path, folder: str, text: str | None) -> None:
         (site / folder / "entry_points.txt").write_text(text, encoding="utf-8")
 
 
+def _python_s_finder_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's own distribution finder alone: a library a test imported may have added its
+    own and turned Python's off (the `importlib_metadata` backport does both)."""
+    from importlib.machinery import PathFinder
+    from importlib.metadata import MetadataPathFinder
+
+    kept = [f for f in sys.meta_path if f is PathFinder or not hasattr(f, "find_distributions")]
+    monkeypatch.setattr(sys, "meta_path", kept)
+    if not hasattr(PathFinder, "find_distributions"):  # as Python defines it
+        found = staticmethod(lambda *a, **k: MetadataPathFinder.find_distributions(*a, **k))
+        monkeypatch.setattr(PathFinder, "find_distributions", found, raising=False)
+
+
 def test_the_points_read_are_importlib_metadata_s(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -57,6 +70,7 @@ def test_the_points_read_are_importlib_metadata_s(
     _dist(two, "alpha_pkg-0.9.dist-info", "[playset.checks]\nold = alpha_old:FAMILY\n")
     _dist(two, "delta-3.0.dist-info", "[playset.checks]\ndelta = delta_mod\n")
     monkeypatch.setattr(sys, "path", [str(one), str(two), *sys.path])
+    _python_s_finder_only(monkeypatch)
     mine = registry._read_points_plainly()
     assert _mine(mine) == _theirs()
     assert ("zeta", "alpha_mod:FAMILY", "playset.checks") in _mine(mine)["playset.checks"]
@@ -100,7 +114,22 @@ def test_another_distribution_finder_is_asked_through_importlib(
         def find_distributions(*args: Any, **kwargs: Any) -> list[Any]:
             return []
 
+    _python_s_finder_only(monkeypatch)
     monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    with pytest.raises(registry._Unusual):
+        registry._read_points_plainly()
+    assert _mine(registry._read_points()) == _theirs()
+
+
+def test_python_s_finder_turned_off_is_asked_through_importlib(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Python's path finder without `find_distributions` (the backport deletes it): nothing is
+    read as Python's, the answer is `importlib.metadata`'s."""
+    from importlib.machinery import PathFinder
+
+    _python_s_finder_only(monkeypatch)
+    monkeypatch.delattr(PathFinder, "find_distributions")
     with pytest.raises(registry._Unusual):
         registry._read_points_plainly()
     assert _mine(registry._read_points()) == _theirs()

@@ -111,9 +111,9 @@ def _normalize(name: str) -> str:
 def _read_points_plainly() -> dict[str, list[Any]]:
     from importlib.machinery import PathFinder
 
-    for finder in sys.meta_path:
-        if getattr(finder, "find_distributions", None) is not None and finder is not PathFinder:
-            raise _Unusual
+    finders = [f for f in sys.meta_path if getattr(f, "find_distributions", None) is not None]
+    if finders != [PathFinder]:  # another finder, or Python's turned off (as the
+        raise _Unusual  # importlib_metadata backport does when imported)
     seen: set[str] = set()
     points: list[Point] = []
     for root in sys.path:
