@@ -180,19 +180,23 @@ print(sorted(m for m in sys.modules if m.startswith("toolkit.cli.")))
 
 def test_installed_entry_points_are_read_once_per_run() -> None:
     """The registries and pydantic's plugin lookup share one read of the installed
-    distributions (each read is ~15 ms): loading and checking a game reads them once."""
+    distributions (each read is ~15 ms): loading and checking a game reads them once, and
+    never through `importlib.metadata` (pydantic's own scan)."""
     code = """
 import importlib.metadata as metadata
 reads = []
 real = metadata.distributions
 metadata.distributions = lambda *a, **k: reads.append(1) or real(*a, **k)
+from toolkit import registry
+own = registry._read_points
+registry._read_points = lambda: reads.append(2) or own()
 from toolkit.checks import run_checks
 from toolkit.content.game import bundled_games, load_game
 run_checks(load_game(bundled_games()["drinking-heroes"]))
 from pydantic.plugin._loader import get_plugins
-print(len(reads), list(get_plugins()))
+print(reads, list(get_plugins()))
 """
-    assert _run(code)[-1] == "1 []"
+    assert _run(code)[-1] == "[2] []"
 
 
 def test_missing_glyphs_answers_as_the_font_s_character_map() -> None:

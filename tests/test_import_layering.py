@@ -67,6 +67,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "lsp",
             "preview",
             "reference",
+            "registry",  # pydantic's plugins settled from its read of the entry points
             "render",
             "ruledocs",
             "scaffold",

@@ -16,43 +16,221 @@ This module sits below every room of the toolkit: it imports nothing of it.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import pkgutil
+import re
 import sys
-import sysconfig
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 T = TypeVar("T")
 
-EntryPoints = Callable[[str], Iterable[EntryPoint]]
+EntryPoints = Callable[[str], Iterable["EntryPoint"]]
 
 
-_ALL_POINTS: list[Any] = []  # every installed entry point, read once per process
+_ALL_POINTS: list[dict[str, list[Any]]] = []  # every installed entry point by group, read once
 
 
 def _entry_points(group: str) -> Iterable[EntryPoint]:
     """The entry points of `group`: the installed distributions are read once for every
     registry (each read is ~20 ms, and a command consults most registries)."""
     if not _ALL_POINTS:
-        _ALL_POINTS.append(entry_points())
-    return list(_ALL_POINTS[0].select(group=group))
+        _ALL_POINTS.append(_read_points())
+    return list(_ALL_POINTS[0].get(group, ()))
+
+
+class Point:
+    """An installed entry point as `importlib.metadata.EntryPoint` gives it (name, value,
+    group; `module`, `attr`, `load()` read the value with its pattern), made without
+    importing `importlib.metadata` (which imports `email`, `socket`, `csv`, `zipfile`…:
+    ~70 modules, ~15 ms of a cold build, for the 20 lines read here)."""
+
+    pattern = re.compile(
+        r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$"
+    )
+
+    def __init__(self, name: str, value: str, group: str) -> None:
+        self.name, self.value, self.group = name, value, group
+
+    def load(self) -> Any:
+        match = self.pattern.match(self.value)
+        module = importlib.import_module(match.group("module"))  # type: ignore[union-attr]
+        attrs = filter(None, (match.group("attr") or "").split("."))  # type: ignore[union-attr]
+        return functools.reduce(getattr, attrs, module)
+
+    @property
+    def module(self) -> str:
+        return self.pattern.match(self.value).group("module")  # type: ignore[union-attr]
+
+    @property
+    def attr(self) -> str | None:
+        return self.pattern.match(self.value).group("attr")  # type: ignore[union-attr]
+
+    def __repr__(self) -> str:
+        return f"EntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Point):
+            return NotImplemented
+        return (self.name, self.value, self.group) == (other.name, other.value, other.group)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.value, self.group))
+
+
+class _Unusual(Exception):
+    """Something `_read_points` does not read as `importlib.metadata` would: ask it."""
+
+
+def _read_points() -> dict[str, list[Any]]:
+    """Every installed entry point by group, in the order `importlib.metadata.entry_points()`
+    gives them. It reads what Python's own path finder finds (each `sys.path` folder's
+    `*.dist-info` / `*.egg-info` folders, a distribution once by its normalised name, the
+    first found, and their `entry_points.txt`); anything else (another finder of
+    distributions, a zip or egg on the path, a metadata folder whose name does not give the
+    distribution's, a file it cannot read as it does) is left to `importlib.metadata`."""
+    try:
+        return _read_points_plainly()
+    except _Unusual:
+        from importlib.metadata import entry_points
+
+        every = entry_points()
+        return {group: list(every.select(group=group)) for group in sorted(every.groups)}
+
+
+def _normalize(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")  # importlib.metadata's
+
+
+def _read_points_plainly() -> dict[str, list[Any]]:
+    from importlib.machinery import PathFinder
+
+    finders = [f for f in sys.meta_path if getattr(f, "find_distributions", None) is not None]
+    if finders != [PathFinder]:  # another finder, or Python's turned off (as the
+        raise _Unusual  # importlib_metadata backport does when imported)
+    seen: set[str] = set()
+    points: list[Point] = []
+    for root in sys.path:
+        if not isinstance(root, str) or root.lower().endswith(".egg"):
+            raise _Unusual
+        try:
+            children = os.listdir(root or ".")
+        except Exception:  # noqa: BLE001 - importlib's own suppress; a zip it would read
+            if os.path.isfile(root):
+                raise _Unusual from None
+            continue
+        found: dict[str, list[str]] = {}  # importlib's Lookup: grouped by normalised name
+        for child in children:
+            low = child.lower()
+            if low.endswith((".dist-info", ".egg-info")):
+                found.setdefault(_normalize(low.rpartition(".")[0].partition("-")[0]), []).append(
+                    child
+                )
+        for child in (child for group in found.values() for child in group):
+            stem, ext = os.path.splitext(child)
+            if ext not in (".dist-info", ".egg-info"):
+                raise _Unusual  # its name comes from its METADATA
+            name = _normalize(stem.partition("-")[0])
+            if name in seen:
+                continue
+            seen.add(name)
+            try:
+                with open(os.path.join(root, child, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+                continue
+            except Exception as exc:  # noqa: BLE001 - importlib raises it: let it
+                raise _Unusual from exc
+            points.extend(_parse_points(text))
+    grouped: dict[str, list[Any]] = {}
+    for point in sorted(points, key=lambda point: point.group):
+        grouped.setdefault(point.group, []).append(point)
+    return grouped
+
+
+def _parse_points(text: str) -> list[Point]:
+    """importlib.metadata's `Sectioned.section_pairs` of an `entry_points.txt`."""
+    section = None
+    points = []
+    for line in map(str.strip, text.splitlines()):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line.strip("[]")
+            continue
+        if section is None:
+            continue
+        name, sep, value = line.partition("=")
+        if not sep:
+            raise _Unusual  # importlib's own error
+        points.append(Point(name.strip(), value.strip(), section))
+    return points
 
 
 def spare_pydantic_scan() -> None:
     """pydantic finds its plugins by reading every installed distribution's entry points
     again (~15 ms), the first time it makes a validator. The registries read them all once
     already: with none in pydantic's group, pydantic is told it has no plugins, which is what
-    its own scan would find; with some, pydantic scans and loads them as ever."""
+    its own scan would find; with some, pydantic scans and loads them as ever.
+
+    Its plugin loader imports `importlib.metadata` when it is imported (~15 ms and ~30
+    modules more, for a scan that then never runs): with no plugin, the loader is run from its
+    own source with that one import made when its `entry_points` is first called instead
+    (never, once it is told it has no plugins). Any other source is imported as it is."""
     if any(True for _ in _entry_points("pydantic")):
         return
-    from pydantic.plugin import _loader
-
+    name = "pydantic.plugin._loader"
+    _loader: Any = sys.modules.get(name) or _plugin_loader(name) or importlib.import_module(name)
     if getattr(_loader, "_plugins", {}) is None and not getattr(_loader, "_loading_plugins", True):
         _loader._plugins = {}
+
+
+_METADATA_IMPORT = "from importlib.metadata import entry_points\n"
+
+
+def _metadata_entry_points(**params: Any) -> Any:
+    """`importlib.metadata.entry_points`, imported when first called."""
+    from importlib.metadata import entry_points
+
+    return entry_points(**params)
+
+
+def _plugin_loader(name: str) -> Any:
+    """pydantic's plugin loader module made from its source, its `importlib.metadata`
+    import made on first use; None when its source is not as expected (or anything fails:
+    then it is imported as ever)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+        loader: Any = spec.loader if spec is not None else None
+        if spec is None or spec.origin is None or loader is None:
+            return None
+        source = loader.get_source(name)
+        if not isinstance(source, str) or source.count(_METADATA_IMPORT) != 1:
+            return None
+        code = compile(
+            source.replace(_METADATA_IMPORT, "\n"), spec.origin, "exec", dont_inherit=True
+        )
+        module: Any = importlib.util.module_from_spec(spec)
+        module.entry_points = _metadata_entry_points
+        sys.modules[name] = module
+        try:
+            exec(code, module.__dict__)  # noqa: S102 - pydantic's own module source
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        parent, _, child = name.rpartition(".")
+        setattr(sys.modules[parent], child, module)
+        return module
+    except Exception:  # noqa: BLE001 - imported as ever instead
+        return None
 
 
 class Registry(Generic[T]):
@@ -254,6 +432,8 @@ class Registry(Generic[T]):
 def _own_frame(exc: BaseException) -> tuple[str, int] | None:
     """The innermost frame of a failed import in the plugin's own code: not Python's
     (importlib, the standard library) and not this module's."""
+    import sysconfig
+
     stdlib = sysconfig.get_paths().get("stdlib", "\0")
     found = None
     for frame in traceback.extract_tb(exc.__traceback__):

@@ -187,6 +187,11 @@ def main() -> None:
     _standard_streams()
     absolute_temp_folder()
     _check_home()
+    # typer makes a pydantic validator for each option it reads: pydantic is told first
+    # whether it has plugins, from the registries' one read of the installed entry points
+    from toolkit.registry import spare_pydantic_scan
+
+    spare_pydantic_scan()
     chosen = app_for(sys.argv[1:])
     if signal.getsignal(signal.SIGINT) is _stop_quietly:  # loaded: typer handles Ctrl-C now
         signal.signal(signal.SIGINT, signal.default_int_handler)

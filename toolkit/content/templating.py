@@ -90,38 +90,42 @@ def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[s
     A plain name shared by two nested effects keeps the first one.
     """
     values: dict[str, str] = {}
-    if owner is None:
-        return values
-
-    def add(names: tuple[str, ...], value: Any) -> None:
-        shown = _show(value, lang)  # once for all its names: the first name given keeps it
-        for name in names:
-            values.setdefault(name, shown)
-
-    def walk(model: BaseModel, prefix: str, depth: int) -> None:
-        for name in field_names(model):
-            value = getattr(model, name)
-            if value is None:  # an unset optional field: no name to give (most of a card's)
-                continue
-            dotted = prefix + name
-            if _is_scalar(value) or (
-                isinstance(value, list) and value and all(_is_scalar(v) for v in value)
-            ):
-                add((dotted, name), value)
-            elif isinstance(value, dict):
-                for key, item in value.items():
-                    if _is_scalar(item):
-                        both = name == "params"
-                        add((f"{dotted}.{key}", str(key)) if both else (f"{dotted}.{key}",), item)
-            elif depth < 2 and isinstance(value, BaseModel):
-                walk(value, dotted + ".", depth + 1)
-            elif depth < 2 and isinstance(value, list):
-                for index, item in enumerate(value):
-                    if isinstance(item, BaseModel):
-                        walk(item, f"{dotted}.{index}.", depth + 1)
-
-    walk(owner, "", 0)
+    if owner is not None:
+        _walk(values, owner, "", 0, lang)
     return values
+
+
+def _walk(
+    values: dict[str, str], model: BaseModel, prefix: str, depth: int, lang: str | None
+) -> None:
+    """`parameter_values`' names and values of `model` added to `values` (a name given before
+    keeps its value). One function, no closure made per call: it runs for every card and
+    language a build fills (~500 times for 100 cards), ~17 µs a card with closures."""
+    for name in field_names(model):
+        value = getattr(model, name)
+        if value is None:  # an unset optional field: no name to give (most of a card's)
+            continue
+        if _is_scalar(value) or (
+            isinstance(value, list) and value and all(_is_scalar(v) for v in value)
+        ):
+            shown = _show(value, lang)  # once for all its names: the first name given keeps it
+            values.setdefault(prefix + name, shown)
+            values.setdefault(name, shown)
+        elif isinstance(value, dict):
+            dotted = prefix + name + "."
+            both = name == "params"
+            for key, item in value.items():
+                if _is_scalar(item):
+                    shown = _show(item, lang)
+                    values.setdefault(f"{dotted}{key}", shown)
+                    if both:
+                        values.setdefault(str(key), shown)
+        elif depth < 2 and isinstance(value, BaseModel):
+            _walk(values, value, prefix + name + ".", depth + 1, lang)
+        elif depth < 2 and isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    _walk(values, item, f"{prefix}{name}.{index}.", depth + 1, lang)
 
 
 def placeholders(text: str) -> list[str]:
