@@ -18,6 +18,7 @@ from typing import Any
 
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
+from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span, rule
 from toolkit.diagnostics.suppress import unsuppressed
@@ -71,6 +72,11 @@ def wanted(*rules: Rule) -> bool:
     return not _ERRORS_ONLY.get() or any(r.severity == Severity.ERROR for r in rules)
 
 
+def errors_only() -> bool:
+    """Whether the running checks are those of the validity gate (errors only)."""
+    return _ERRORS_ONLY.get()
+
+
 def run_checks(
     game: Game, selection: RuleSelection | None = None, *, errors_only: bool = False
 ) -> list[Diagnostic]:
@@ -78,6 +84,11 @@ def run_checks(
     `errors_only` (the validity gate), families may leave out rules that only warn (see
     `wanted`): every error is still there, some warnings are not."""
     found: list[Diagnostic] = list(game.diagnostics)
+    units = active()
+    if units is not None:  # what a unit named by the frame leaves out (toolkit.checks.framed)
+        from toolkit.checks.framed import content_paths
+
+        units.content = content_paths(game)
     facts = collect(game)
     asked = _ERRORS_ONLY.set(errors_only)
     try:

@@ -1,0 +1,237 @@
+"""A check family that reads no content file keeps its findings whole between `validate`
+runs (toolkit.checks.framed): after a card edit it is not run again, and the output is the
+very output of a run without the cache; an edit to any other file of the game (the board, an
+icon) runs it again. A family that reads a deck through the game it is given is run on the
+game itself, and nothing is kept."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, relink_modelines
+from tests.test_validate_cache_units import _count, _run, cache  # noqa: F401 (a fixture)
+from toolkit.checks import board_styles, framed
+from toolkit.content import validate_cache
+from toolkit.content.game import load_game
+from toolkit.content.unit_cache import Units, activated
+from toolkit.diagnostics import Diagnostic
+from toolkit.render.icons import icon_set
+
+STYLE = """style:
+  spaces:
+    port: {icon: lampp}
+"""
+
+
+def _game(tmp_path: Path) -> Path:
+    """The base fixture with a board style that names a missing icon (P015)."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    board = game / "boards" / "map.yaml"
+    board.write_text(board.read_text("utf-8") + STYLE, "utf-8")
+    return game
+
+
+def _same_as_without_cache(game: Path) -> str:
+    code, said = _run(str(game), "-f", "json", "-v")
+    assert "unit result(s) kept" in said
+    kept = "".join(line for line in said.splitlines(True) if not line.startswith("cache: "))
+    assert (code, kept) == _run(str(game), "-f", "json", "--no-cache")
+    return kept
+
+
+def _edit_card(game: Path, new: str) -> None:
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    assert text.count("en: Move {steps} spaces.") == 1
+    deck.write_text(text.replace("en: Move {steps} spaces.", f"en: {new}"), "utf-8")
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_card_edit_does_not_run_the_board_checks_again(tmp_path, monkeypatch):
+    game = _game(tmp_path)
+    assert '"P015"' in _run(str(game), "-f", "json")[1]
+    calls = _count(monkeypatch, board_styles, "_fit")
+    _edit_card(game, "Move {steps} spaces at once.")
+    assert '"P015"' in _same_as_without_cache(game)
+    assert calls[0] == 1  # the run without the cache; the run from the units: none
+    _edit_card_back = (game / "decks" / "cards.yaml").read_text("utf-8")
+    (game / "decks" / "cards.yaml").write_text(
+        _edit_card_back.replace("Move {steps} spaces at once.", "Move {steps} squares."), "utf-8"
+    )
+    calls[0] = 0
+    _same_as_without_cache(game)
+    assert calls[0] == 1
+
+
+@pytest.mark.usefixtures("cache")
+def test_any_other_file_edited_runs_the_board_checks_again(tmp_path, monkeypatch):
+    game = _game(tmp_path)
+    _run(str(game), "-f", "json")
+    calls = _count(monkeypatch, board_styles, "_fit")
+    board = game / "boards" / "map.yaml"
+    board.write_text("# a comment: every line moves\n" + board.read_text("utf-8"), "utf-8")
+    found = _same_as_without_cache(game)
+    assert '"P015"' in found  # at its new line: the output of a run without the cache
+    assert calls[0] == 2
+    (game / "icons").mkdir()  # the icon now exists: no finding
+    (game / "icons" / "lampp.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+        '<circle cx="5" cy="5" r="4"/></svg>',
+        "utf-8",
+    )
+    icon_set.cache_clear()  # one process per run outside tests
+    assert '"P015"' not in _same_as_without_cache(game)
+    assert calls[0] == 4
+
+
+def _frame_units(game: Path) -> Units:
+    frames: list[validate_cache.Frame] = []
+    validate_cache.inputs_digest(game, (), validate_cache.StatCache(), None, frames)
+    units = Units()
+    units.frame = frames[0]
+    units.content = framed.content_paths(load_game(game))
+    return units
+
+
+def test_a_family_that_reads_a_deck_runs_on_the_game_and_is_not_kept(tmp_path):
+    game_folder = _game(tmp_path)
+    game = load_game(game_folder)
+    seen: list[object] = []
+
+    def reads_decks(g):
+        yield Diagnostic("x", "P015", "first")
+        seen.append(type(g).__name__)
+        yield Diagnostic("x", "P015", f"{len(getattr(g, 'decks', []))} deck(s)")
+
+    units = _frame_units(game_folder)
+    with activated(units):
+        found = list(framed.framed("test", reads_decks, game))
+    assert [d.message for d in found] == ["first", "1 deck(s)"]
+    assert seen == ["_WithoutContent", "Game"] and not units.used  # gave up on the view
+
+    def reads_boards(g):
+        yield Diagnostic("x", "P015", f"{len(g.boards)} board(s)")
+
+    with activated(units):
+        assert [d.message for d in framed.framed("test", reads_boards, game)] == ["1 board(s)"]
+    assert len(units.used) == 1 and units.framed == list(units.used)
+    again = _frame_units(game_folder)
+    again.known = dict(units.used)
+    with activated(again):
+        kept = list(framed.framed("test", lambda g: iter(()), game))
+    assert [d.message for d in kept] == ["1 board(s)"]
+
+
+def test_a_family_that_fails_gives_its_items_then_its_error_and_is_not_kept(tmp_path):
+    game_folder = _game(tmp_path)
+    game = load_game(game_folder)
+
+    def fails(g):
+        yield Diagnostic("x", "P015", "before")
+        raise RuntimeError("broken")
+
+    units = _frame_units(game_folder)
+    got: list[str] = []
+    with activated(units), pytest.raises(RuntimeError, match="broken"):
+        for d in framed.framed("test", fails, game):
+            got.append(d.message)
+    assert got == ["before"] and not units.used
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_game_edited_while_checked_keeps_no_framed_unit(tmp_path, monkeypatch):
+    game = _game(tmp_path)
+    real = board_styles._check
+
+    def edits_meanwhile(g):
+        yield from real(g)
+        icon = game / "icons" / "extra.svg"
+        icon.parent.mkdir(exist_ok=True)
+        icon.write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', "utf-8")
+
+    monkeypatch.setattr(board_styles, "_check", edits_meanwhile)
+    _run(str(game), "-f", "json")
+    monkeypatch.setattr(board_styles, "_check", real)
+    (game / "icons" / "extra.svg").unlink()  # back as the frame of that run said
+    calls = _count(monkeypatch, board_styles, "_fit")
+    _edit_card(game, "Move {steps} spaces at once.")
+    _same_as_without_cache(game)
+    assert calls[0] == 2  # not kept by the run that saw the game change
+
+
+def _digested(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """The files whose texts parity and typography digest (to look them up as clean)."""
+    from toolkit.checks.translation import parity, typography
+
+    files: dict[str, list[str]] = {"parity": [], "typography": []}
+    real = parity._digest
+
+    def digest(view):
+        files["parity"].append(Path(view.file).name)
+        return real(view)
+
+    monkeypatch.setattr(parity, "_digest", digest)
+    real_check = typography.check
+
+    def check(texts):
+        noted = list(texts)
+        real_text_digest = typography.text_digest
+
+        def text_digest(lang, value):
+            where = next(v for v in noted if v.values.get(lang) == value)
+            files["typography"].append(Path(where.file).name)
+            return real_text_digest(lang, value)
+
+        monkeypatch.setattr(typography, "text_digest", text_digest)
+        try:
+            yield from real_check(texts)
+        finally:
+            monkeypatch.setattr(typography, "text_digest", real_text_digest)
+
+    monkeypatch.setattr(typography, "check", check)
+    from toolkit.checks import translation
+
+    monkeypatch.setattr(translation, "typography", typography)
+    return files
+
+
+@pytest.mark.usefixtures("cache")
+def test_after_a_card_edit_only_the_edited_files_texts_are_digested(tmp_path, monkeypatch):
+    """Parity and typography skip a content file whole when every text of it was clean and
+    nothing it is read from changed: after a card edit only the deck's texts are digested;
+    a file with a finding is digested again (its finding said again); a glossary edit
+    digests every file's texts again. The output is that of a run without the cache."""
+    game = _game(tmp_path)
+    bank = game / "questions" / "bank.yaml"
+    lines = bank.read_text("utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("en: "))
+    lines[at] = lines[at].replace("en: ", "en: Two  spaces ", 1)  # T015 in the bank
+    bank.write_text("\n".join(lines), "utf-8")
+    cold = _run(str(game), "-f", "json")
+    assert '"T015"' in cold[1]
+    files = _digested(monkeypatch)
+    _edit_card(game, "Move {steps} spaces at once.")
+    assert '"T015"' in _same_as_without_cache(game)
+    kept = {name: [f for f in found] for name, found in files.items()}
+    for found in files.values():
+        found.clear()
+    # the bank's T015 is typography's: parity found its texts clean, and skips them
+    assert set(kept["typography"]) == {"cards.yaml", "bank.yaml"}, kept
+    assert set(kept["parity"]) == {"cards.yaml"}, kept
+    _edit_card_text = (game / "decks" / "cards.yaml").read_text("utf-8")
+    (game / "decks" / "cards.yaml").write_text(
+        _edit_card_text.replace("spaces at once.", "squares."), "utf-8"
+    )
+    _same_as_without_cache(game)
+    assert set(files["parity"]) == {"cards.yaml"}, files
+    for found in files.values():
+        found.clear()
+    glossary = game / "glossary.yaml"
+    glossary.write_text("# edited\n" + glossary.read_text("utf-8"), "utf-8")
+    _same_as_without_cache(game)
+    assert {"glossary.yaml", "game.yaml", "map.yaml"} <= set(files["parity"]), files
