@@ -235,3 +235,54 @@ def test_after_a_card_edit_only_the_edited_files_texts_are_digested(tmp_path, mo
     glossary.write_text("# edited\n" + glossary.read_text("utf-8"), "utf-8")
     _same_as_without_cache(game)
     assert {"glossary.yaml", "game.yaml", "map.yaml"} <= set(files["parity"]), files
+
+
+@pytest.mark.usefixtures("cache")
+def test_after_a_card_edit_question_banks_are_read_back_whole(tmp_path, monkeypatch):
+    """A bank's print-fit findings are kept whole, named by the bank in the frame: after a
+    card edit no question's faces are named, and its P001 comes back at its place; after an
+    edit of the bank (every line moved) they are worked out again. Each output is that of a
+    run without the cache."""
+    from tests.conftest import build_case
+    from toolkit.checks import printfit
+
+    game = build_case(FIXTURES / "broken" / "question-overflow", tmp_path / "game")
+    assert '"P001"' in _run(str(game), "-f", "json")[1]
+    named = _count(monkeypatch, printfit, "_question_args")
+    _edit_card(game, "Move {steps} spaces at once.")
+    assert '"P001"' in _same_as_without_cache(game)
+    assert named[0] == 0
+    bank = next((game / "questions").glob("*.yaml"))
+    bank.write_text("# moved\n" + bank.read_text("utf-8"), "utf-8")
+    assert '"P001"' in _same_as_without_cache(game)
+    assert named[0] > 0
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_bank_read_back_whole_keeps_its_questions_own_units(tmp_path, monkeypatch):
+    """After a run that read a bank back whole, an edit of one of its questions faces that
+    question alone: each question's own unit was kept with the bank's."""
+    from tests.conftest import build_case
+    from toolkit.checks import printfit
+
+    game = build_case(FIXTURES / "broken" / "question-overflow", tmp_path / "game")
+    bank = game / "questions" / "bank.yaml"
+    text = bank.read_text("utf-8")
+    second = text[text.index("  - id: q1") :].replace("id: q1", "id: q2")
+    bank.write_text(text.rstrip("\n") + "\n" + second.replace("common die", "usual die"), "utf-8")
+    _run(str(game), "-f", "json")
+    _edit_card(game, "Move {steps} spaces at once.")
+    _same_as_without_cache(game)  # the bank read back whole
+    faced: list[int] = []
+    real = printfit._question_face
+
+    def counted(loaded, index, *args):
+        faced.append(index)
+        return real(loaded, index, *args)
+
+    monkeypatch.setattr(printfit, "_question_face", counted)
+    edited = bank.read_text("utf-8").replace("usual die", "ordinary die")
+    bank.write_text(edited, "utf-8")
+    code, said = _run(str(game), "-f", "json")
+    assert set(faced) == {1}, faced
+    assert (code, said) == _run(str(game), "-f", "json", "--no-cache")
