@@ -286,3 +286,97 @@ def test_a_bank_read_back_whole_keeps_its_questions_own_units(tmp_path, monkeypa
     code, said = _run(str(game), "-f", "json")
     assert set(faced) == {1}, faced
     assert (code, said) == _run(str(game), "-f", "json", "--no-cache")
+
+
+PLAIN = """id: plain
+background: "#ffffff"
+elements:
+  - {kind: box, box: {x: 3, y: 3, w: -3, h: -3}, fill: "#eeeeee"}
+  - kind: text
+    box: {x: 5, y: 5, w: -5, h: 10}
+    text: "{{ card.name }}"
+    size: {max: 12, min: 6}
+  - kind: text
+    box: {x: 5, y: 20, w: -5, h: 30}
+    text: "{{ card.text }}"
+    size: {max: 10, min: 6}
+"""
+
+
+def _two_decks(tmp_path: Path) -> Path:
+    """The base fixture with a second deck, `more` (the first's cards, other ids), both
+    on a layout of texts and boxes alone (whose cards' faces are named: the standard
+    layout's picture is not)."""
+    game = _game(tmp_path)
+    (game / "layouts").mkdir()
+    (game / "layouts" / "plain.yaml").write_text(PLAIN, "utf-8")
+    deck = game / "decks" / "cards.yaml"
+    plain = deck.read_text("utf-8").replace("size: poker\n", "size: poker\nlayout: plain\n")
+    deck.write_text(plain, "utf-8")
+    first = deck.read_text("utf-8")
+    assert "layout: plain" in first
+    more = first.replace("id: cards", "id: more").replace("  - id: ", "  - id: more-")
+    (game / "decks" / "more.yaml").write_text(more, "utf-8")
+    manifest = game / "game.yaml"
+    text = manifest.read_text("utf-8")
+    manifest.write_text(
+        text.replace("    - decks/cards.yaml\n", "    - decks/cards.yaml\n    - decks/more.yaml\n"),
+        "utf-8",
+    )
+    return game
+
+
+@pytest.mark.usefixtures("cache")
+def test_after_a_card_edit_only_the_edited_decks_cards_are_named(tmp_path, monkeypatch):
+    """Print fit and legibility read a deck's card units back as one batch, named by the
+    deck in the frame: after a card edit only the edited deck's cards have their faces
+    named; a deck read back as a batch keeps its cards' own units, so an edit of one of its
+    cards then works out that card alone. Each output is that of a run without the cache."""
+    from toolkit.checks import printfit
+    from toolkit.checks.legibility import faces
+
+    game = _two_decks(tmp_path)
+    _run(str(game), "-f", "json")
+    named: list[str] = []
+    for module in (printfit, faces):
+        real = module.card_args
+
+        def counted(jobs, layout, card, _real=real):
+            named.append(jobs[0].deck.id)
+            return _real(jobs, layout, card)
+
+        monkeypatch.setattr(module, "card_args", counted)
+    _edit_card(game, "Move {steps} spaces at once.")
+    _same_as_without_cache(game)
+    assert named and set(named) == {"cards"}, named
+    worked: list[tuple[str, int]] = []
+    real_work = printfit._card_work
+
+    def counted_work(loaded, index, *args):
+        worked.append((Path(loaded.rel).name, index))
+        return real_work(loaded, index, *args)
+
+    monkeypatch.setattr(printfit, "_card_work", counted_work)
+    more = game / "decks" / "more.yaml"
+    more.write_text(more.read_text("utf-8").replace("en: Move {steps} spaces.", "en: Go."), "utf-8")
+    code, said = _run(str(game), "-f", "json")
+    assert worked == [("more.yaml", 0)], worked
+    assert (code, said) == _run(str(game), "-f", "json", "--no-cache")
+
+
+@pytest.mark.usefixtures("cache")
+@pytest.mark.parametrize("case", ["deutan-kinds", "grey-kinds"])
+def test_a_card_edit_does_not_run_the_boards_legibility_again(case, tmp_path, monkeypatch):
+    """The boards' share of the legibility checks (colours that mean, what a space prints)
+    reads no deck: after a card edit it is read back, its finding in its place."""
+    from tests.conftest import build_case
+    from toolkit.checks.legibility import meaning, printed
+
+    game = build_case(FIXTURES / "broken" / case, tmp_path / "game")
+    cold = _run(str(game), "-f", "json")[1]
+    assert '"A00' in cold
+    groups = _count(monkeypatch, meaning, "_board_groups")
+    spaces = _count(monkeypatch, printed, "_boards")
+    _edit_card(game, "Move {steps} spaces at once.")
+    assert '"A00' in _same_as_without_cache(game)
+    assert (groups[0], spaces[0]) == (1, 1)  # the run without the cache alone

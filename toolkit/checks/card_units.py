@@ -21,10 +21,12 @@ the answers and asked again on reuse: a different answer works the card out agai
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, TypeVar
 
 from toolkit.content.game import LoadedFile
-from toolkit.content.unit_cache import NotKept
+from toolkit.content.unit_cache import NotKept, Units, active, cached, to_json
 from toolkit.diagnostics import Diagnostic, Severity, Span
 from toolkit.render.face_units import face_args
 from toolkit.render.layout import layout_document, layout_file
@@ -38,6 +40,7 @@ PURE_KINDS = frozenset(
 the fonts and the icon names (an image's reads its picture file)."""
 
 Path_ = tuple[str | int, ...]
+T = TypeVar("T")
 
 
 def card_args(jobs: list[PrintJob], layout: Any, card: Any) -> list[Any] | None:
@@ -165,3 +168,92 @@ def read_key(value: Any) -> Any:
     if value is None or type(value) in (str, int, float, bool):
         return value
     raise ValueError("not a key")
+
+
+class FileBatch:
+    """The card units of one content file's cards (for one check and face) read back as
+    one unit, named by the file in the game folder's frame (toolkit.checks.framed: the
+    other content files' bytes left out) and `extra`: after an edit in another file, no
+    card's faces are named (what `card_args` costs, every card of every deck). The batch
+    holds each card's unit value as its own unit keeps it (None: not kept, worked out) and
+    the names of those units, which a run that reads the batch keeps too: an edit of one
+    card of the file then works out that card alone. Without units, frame or path: off."""
+
+    KIND = "card-file"
+
+    def __init__(self, kind: str, loaded: LoadedFile | None, extra: list[Any], count: int) -> None:
+        import os
+
+        self.kind = kind
+        self.units = active()
+        self.name: str | None = None
+        self.kept: list[Any] | None = None
+        self.values: list[Any] | None = []
+        self.inner: list[str] = []
+        units = self.units
+        if units is None or units.content is None or loaded is None or loaded.doc is None:
+            return
+        here = os.path.abspath(loaded.doc.path)
+        try:
+            self.name = units.framed_name(
+                f"{self.KIND}:{kind}:{to_json(extra)}", units.content - {here}
+            )
+        except (TypeError, ValueError):
+            return
+        if self.name is None:
+            return
+
+        def read(value: Any) -> list[Any]:
+            if type(value) is not list or len(value) != 2:
+                raise ValueError("not a batch")
+            cards, inner = value
+            if type(cards) is not list or len(cards) != count or type(inner) is not list:
+                raise ValueError("not a batch")
+            if not all(type(unit) is str for unit in inner):
+                raise ValueError("not unit names")
+            return value
+
+        value = units.get(self.name, read)
+        if value is not None:
+            self.kept = value[0]
+            for unit in value[1]:
+                if unit in units.known:
+                    units.used[unit] = units.known[unit]
+
+    def card(
+        self,
+        index: int,
+        args: Callable[[], list[Any] | None],
+        work: Callable[[], T],
+        store: Callable[[T], Any],
+        read: Callable[[Any], T],
+    ) -> T:
+        """Card `index`'s result: read back from the batch, else as its own unit gives it
+        (`args()` None: worked out, not kept)."""
+        if self.kept is not None and self.kept[index] is not None:
+            with suppress(ValueError, TypeError, KeyError, IndexError):
+                return read(self.kept[index])
+        named = args() if self.units is not None else None
+        if named is None:
+            if self.values is not None:
+                self.values.append(None)
+            return work()
+        result = cached(self.kind, named, work, store, read)
+        if self.values is not None and self.units is not None:
+            try:
+                unit = Units.name(self.kind, named)
+            except (TypeError, ValueError):
+                unit = None
+            value = self.units.used.get(unit) if unit is not None else None
+            self.values.append(value)
+            if value is not None and unit is not None:
+                self.inner.append(unit)
+        return result
+
+    def close(self) -> None:
+        """Keep the batch (a run that read it whole has nothing new to keep)."""
+        if self.kept is not None or self.name is None or self.units is None:
+            return
+        if self.values is not None:
+            self.units.put(self.name, [self.values, self.inner])
+            self.units.framed.append(self.name)

@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.card_units import (
+    FileBatch,
     Shape,
     card_args,
     placed,
@@ -117,10 +118,12 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue
         card_mm = size_mm(deck.size)
         jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in languages(game)]
+        batch = FileBatch("card-print-fit", loaded, [name, game.glossary_failed], len(deck.cards))
         for index, card in enumerate(deck.cards):
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
-            for diag, key, glyph in _card_findings(loaded, index, card, name, layout, jobs):
+            found = _card_findings(loaded, index, card, name, layout, jobs, batch)
+            for diag, key, glyph in found:
                 if key is not None:
                     if glyph is not None and glyph[1] and glyph[0] in in_content:
                         continue  # reported where the content text is written
@@ -128,6 +131,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                         continue
                     reported.add(key)
                 yield diag
+        batch.close()
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -150,18 +154,24 @@ Event = tuple[Diagnostic, Any, Any, Any]
 
 
 def _card_findings(
-    loaded: LoadedFile, index: int, card: Any, name: str, layout: Any, jobs: list[PrintJob]
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    name: str,
+    layout: Any,
+    jobs: list[PrintJob],
+    batch: FileBatch | None = None,
 ) -> list[tuple[Diagnostic, Any, Any]]:
     """One card's print-fit findings on every language's face, before what is said once is
-    left out, kept as a unit between `validate` runs (toolkit.checks.card_units)."""
+    left out, kept as a unit between `validate` runs (toolkit.checks.card_units), and with
+    its file's other cards (`batch`)."""
     game = jobs[0].game if jobs else None
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[Event], bool]:
         return _card_work(loaded, index, card, (name, layout), jobs, shape)
 
-    args = card_args(jobs, layout, card) if active() is not None and game else None
-    if args is None or game is None:
+    if active() is None or game is None:
         return [event[:3] for event in work()[0]]
     root = game.root
 
@@ -189,8 +199,14 @@ def _card_findings(
             events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
         return events, False
 
-    args = [name, game.glossary_failed, *args]
-    return [event[:3] for event in cached("card-print-fit", args, work, store, read)[0]]
+    def args() -> list[Any] | None:
+        assert game is not None
+        named = card_args(jobs, layout, card)
+        return None if named is None else [name, game.glossary_failed, *named]
+
+    if batch is None:
+        batch = FileBatch("card-print-fit", None, [], 0)  # this card alone
+    return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
 
 
 def _card_work(
