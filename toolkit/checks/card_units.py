@@ -26,7 +26,7 @@ from contextlib import suppress
 from typing import Any, TypeVar
 
 from toolkit.content.game import LoadedFile
-from toolkit.content.unit_cache import NotKept, Units, active, cached, to_json
+from toolkit.content.unit_cache import NotKept, Units, active, cached_as, to_json
 from toolkit.diagnostics import Diagnostic, Severity, Span
 from toolkit.render.face_units import face_args
 from toolkit.render.layout import layout_document, layout_file
@@ -238,15 +238,17 @@ class FileBatch:
             if self.values is not None:
                 self.values.append(None)
             return work()
-        result = cached(self.kind, named, work, store, read)
+        try:
+            unit = Units.name(self.kind, named)
+        except (TypeError, ValueError):  # an argument JSON cannot write: worked out
+            if self.values is not None:
+                self.values.append(None)
+            return work()
+        result = cached_as(unit, work, store, read)
         if self.values is not None and self.units is not None:
-            try:
-                unit = Units.name(self.kind, named)
-            except (TypeError, ValueError):
-                unit = None
-            value = self.units.used.get(unit) if unit is not None else None
+            value = self.units.used.get(unit)
             self.values.append(value)
-            if value is not None and unit is not None:
+            if value is not None:
                 self.inner.append(unit)
         return result
 

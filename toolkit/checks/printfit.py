@@ -32,7 +32,7 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
-from toolkit.content.unit_cache import NotKept, Units, active, cached
+from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.diagnostics.registry import REGISTRY
@@ -534,10 +534,10 @@ def _question_findings(
         return _question_read(loaded, index, kept)
 
     try:
-        unit: str | None = Units.name("question-fit", args)
-    except (TypeError, ValueError):
-        unit = None
-    return cached("question-fit", args, work, store, read), unit
+        unit = Units.name("question-fit", args)
+    except (TypeError, ValueError):  # an argument JSON cannot write: worked out, not kept
+        return work(), None
+    return cached_as(unit, work, store, read), unit
 
 
 def _question_args(question: Any, jobs: list[tuple[str, PrintJob]]) -> list[Any] | None:

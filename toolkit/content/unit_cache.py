@@ -15,7 +15,8 @@ read back, so lines shifted by an edit elsewhere do not make them stale), `card-
 its faces' inputs, merged in card order after reading back) and `parse`
 (toolkit.content.parse_units: a YAML file's data and spans, named by its bytes), `rulebook`
 (toolkit.render.rulebook_reads: a rulebook's text, named by its language and source, kept
-with what the render read of its context and reused while those reads find the same). A
+with what the render read of its context and reused while those reads find the same, and
+those reads by part, see below). A
 kind's `store`
 raises NotKept for a result it cannot keep. What every unit of
 the game depends on besides (the toolkit's code, the templates and fonts it ships, the
@@ -24,6 +25,17 @@ loaded from elsewhere) is the entry's head (toolkit.content.validate_cache.Findi
 units): a change to any of them drops every unit. A value read back is checked for its shape
 by the kind's reader; one that is not what the kind stores is worked out afresh, as a
 missing one is.
+
+Units named by the frame (`Units.framed_name`): the game folder as this run's lookup hashed
+it, a file at a time (toolkit.content.validate_cache.Frame), with the bytes of some content
+files (decks, question banks) left out. A result that is worked out from one content file
+and the game's other files only is named by that file in the frame (the other content
+files left out): `question-bank-fit` (a bank's print-fit findings), `card-file:*`
+(toolkit.checks.card_units.FileBatch: a deck's card units as one), the `:files` half of a
+`Clean` (a file whose texts were all clean) and a kept rulebook render's parts. A result
+worked out from no content file is named by the frame with every content file left out:
+`family:*` (toolkit.checks.framed: a check family's findings whole). Such a unit is dropped
+when the game folder is not as the frame says once the checks are done.
 
 Only `validate` turns units on (`active()` is None otherwise, and with `--no-cache`): a
 unit changes no result, it only skips work. Light on purpose: no third-party import.
@@ -145,6 +157,14 @@ def cached(
     try:
         name = Units.name(kind, args)
     except (TypeError, ValueError):  # an argument JSON cannot write: worked out, not kept
+        return work()
+    return cached_as(name, work, store, read)
+
+
+def cached_as(name: str, work: Callable[[], T], store: Callable[[T], Any], read: Reader[T]) -> T:
+    """`cached` of a unit whose name is known (`Units.name` of its kind and arguments)."""
+    units = active()
+    if units is None:
         return work()
     kept = units.get(name, read)
     if kept is not None:

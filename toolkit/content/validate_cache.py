@@ -34,7 +34,12 @@ repository root, toolkit and templates; and the game's `fonts/` folder, whose fa
 names by a short digest) is the units entry's head, with the modules the checks loaded from
 outside those trees, as for findings: a change to any of them drops every unit. So after one
 card edit only that card's faces are resolved and its texts fitted and searched for glossary
-terms; the rest of the checks run over the whole game as without the cache.
+terms. The lookup's walk also gives the game folder's `Frame` (its files hashed one by one):
+results worked out from one content file and the game's other files (a deck's card units as
+one, a bank's print fit, a file's clean texts, a rulebook render's reads of one deck) are
+named by that file in it, and check families that read no content file (board styles, the
+boards' legibility) are kept whole; the rest of the checks run over the whole game as
+without the cache.
 
 Entries live in the user cache folder (`toolkit.usercache`: a private folder, signed
 entries): findings one per game, current folder and options, units one per game folder,
@@ -404,13 +409,25 @@ class Frame:
     parts: tuple[bytes, ...]
     tags: dict[str, int]
 
+    def __post_init__(self) -> None:
+        starts = [0]
+        for part in self.parts:
+            starts.append(starts[-1] + len(part))
+        object.__setattr__(self, "_joined", b"".join(self.parts))
+        object.__setattr__(self, "_starts", starts)
+
     def digest(self, without: set[str]) -> str:
         """The digest of the folder with the bytes of the files at `without` (paths made
         absolute) left out: their names and kinds are still in it."""
-        left_out = {self.tags[p] for p in without if p in self.tags}
-        digest = hashlib.sha256(self.where.encode("utf-8", "surrogateescape"))
-        for i, part in enumerate(self.parts):
-            digest.update(b"-\0" if i in left_out else part)
+        joined: bytes = self._joined  # type: ignore[attr-defined]
+        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        digest = hashlib.sha256(self.where.encode("utf-8", "surrogateescape") + b"\0")
+        at = 0
+        for i in sorted({self.tags[p] for p in without if p in self.tags}):
+            digest.update(joined[at : starts[i]])
+            digest.update(b"-\0")  # a tag is hex: never this
+            at = starts[i + 1]
+        digest.update(joined[at:])
         return digest.hexdigest()
 
 
