@@ -171,13 +171,12 @@ def read_key(value: Any) -> Any:
 
 
 class FileBatch:
-    """The card units of one content file's cards (for one check and face) read back as
-    one unit, named by the file in the game folder's frame (toolkit.checks.framed: the
-    other content files' bytes left out) and `extra`: after an edit in another file, no
-    card's faces are named (what `card_args` costs, every card of every deck). The batch
-    holds each card's unit value as its own unit keeps it (None: not kept, worked out) and
-    the names of those units, which a run that reads the batch keeps too: an edit of one
-    card of the file then works out that card alone. Without units, frame or path: off."""
+    """The card units of one content file's cards (for one check and face) named as one
+    unit, named by the file in the game folder's frame (toolkit.checks.framed: the other
+    content files' bytes left out) and `extra`: after an edit in another file, no card's
+    faces are named (what `card_args` costs, every card of every deck), each card's unit is
+    read back by the name the batch kept (None: not kept, worked out). Without units, frame
+    or path: off."""
 
     KIND = "card-file"
 
@@ -187,9 +186,8 @@ class FileBatch:
         self.kind = kind
         self.units = active()
         self.name: str | None = None
-        self.kept: list[Any] | None = None
-        self.values: list[Any] | None = []
-        self.inner: list[str] = []
+        self.kept: list[str | None] | None = None
+        self.names: list[str | None] = []
         units = self.units
         if units is None or units.content is None or loaded is None or loaded.doc is None:
             return
@@ -203,22 +201,14 @@ class FileBatch:
         if self.name is None:
             return
 
-        def read(value: Any) -> list[Any]:
-            if type(value) is not list or len(value) != 2:
+        def read(value: Any) -> list[str | None]:
+            if type(value) is not list or len(value) != count:
                 raise ValueError("not a batch")
-            cards, inner = value
-            if type(cards) is not list or len(cards) != count or type(inner) is not list:
-                raise ValueError("not a batch")
-            if not all(type(unit) is str for unit in inner):
+            if not all(unit is None or type(unit) is str for unit in value):
                 raise ValueError("not unit names")
             return value
 
-        value = units.get(self.name, read)
-        if value is not None:
-            self.kept = value[0]
-            for unit in value[1]:
-                if unit in units.known:
-                    units.used[unit] = units.known[unit]
+        self.kept = units.get(self.name, read)
 
     def card(
         self,
@@ -228,34 +218,30 @@ class FileBatch:
         store: Callable[[T], Any],
         read: Callable[[Any], T],
     ) -> T:
-        """Card `index`'s result: read back from the batch, else as its own unit gives it
-        (`args()` None: worked out, not kept)."""
-        if self.kept is not None and self.kept[index] is not None:
-            with suppress(ValueError, TypeError, KeyError, IndexError):
-                return read(self.kept[index])
+        """Card `index`'s result: its unit read back by the name the batch kept, else as
+        its own unit gives it (`args()` None: worked out, not kept)."""
+        if self.kept is not None and self.units is not None:
+            unit = self.kept[index]
+            result = self.units.get(unit, read) if unit is not None else None
+            if result is not None:
+                self.names.append(unit)
+                return result
         named = args() if self.units is not None else None
-        if named is None:
-            if self.values is not None:
-                self.values.append(None)
-            return work()
-        try:
-            unit = Units.name(self.kind, named)
-        except (TypeError, ValueError):  # an argument JSON cannot write: worked out
-            if self.values is not None:
-                self.values.append(None)
+        unit = None
+        if named is not None:
+            with suppress(TypeError, ValueError):  # an argument JSON cannot write: worked out
+                unit = Units.name(self.kind, named)
+        if unit is None:
+            self.names.append(None)
             return work()
         result = cached_as(unit, work, store, read)
-        if self.values is not None and self.units is not None:
-            value = self.units.used.get(unit)
-            self.values.append(value)
-            if value is not None:
-                self.inner.append(unit)
+        kept = self.units is not None and unit in self.units.used
+        self.names.append(unit if kept else None)
         return result
 
     def close(self) -> None:
-        """Keep the batch (a run that read it whole has nothing new to keep)."""
-        if self.kept is not None or self.name is None or self.units is None:
+        """Keep the batch: the name of each card's unit (None: not kept)."""
+        if self.name is None or self.units is None or self.names == self.kept:
             return
-        if self.values is not None:
-            self.units.put(self.name, [self.values, self.inner])
-            self.units.framed.append(self.name)
+        self.units.put(self.name, self.names)
+        self.units.framed.append(self.name)
