@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import FIXTURES, relink_modelines
 from tests.test_validate_cache_units import _count, _run, cache  # noqa: F401 (a fixture)
-from toolkit.checks import board_styles, framed
+from toolkit.checks import board_styles, content_paths, framed
 from toolkit.content import validate_cache
 from toolkit.content.game import load_game
 from toolkit.content.unit_cache import Units, activated
@@ -94,7 +94,7 @@ def _frame_units(game: Path) -> Units:
     validate_cache.inputs_digest(game, (), validate_cache.StatCache(), None, frames)
     units = Units()
     units.frame = frames[0]
-    units.content = framed.content_paths(load_game(game))
+    units.content = content_paths(load_game(game))
     return units
 
 

@@ -9,6 +9,7 @@ emitted while loading (toolkit.content).
 from __future__ import annotations
 
 import inspect
+import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
@@ -72,6 +73,17 @@ def wanted(*rules: Rule) -> bool:
     return not _ERRORS_ONLY.get() or any(r.severity == Severity.ERROR for r in rules)
 
 
+def content_paths(game: Game) -> set[str] | None:
+    """The game's content files (decks, question banks), their paths made absolute, or
+    None when one has no path (not parsed)."""
+    paths = set()
+    for loaded in [*game.decks, *game.questions]:
+        if loaded.doc is None:
+            return None
+        paths.add(os.path.abspath(loaded.doc.path))
+    return paths
+
+
 def errors_only() -> bool:
     """Whether the running checks are those of the validity gate (errors only)."""
     return _ERRORS_ONLY.get()
@@ -86,8 +98,6 @@ def run_checks(
     found: list[Diagnostic] = list(game.diagnostics)
     units = active()
     if units is not None:  # what a unit named by the frame leaves out (toolkit.checks.framed)
-        from toolkit.checks.framed import content_paths
-
         units.content = content_paths(game)
     facts = collect(game)
     asked = _ERRORS_ONLY.set(errors_only)

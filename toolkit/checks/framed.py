@@ -18,10 +18,10 @@ game's root (what the frame hashes): never a deck's file by its path.
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from toolkit.checks import errors_only
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import active
 from toolkit.diagnostics import Diagnostic
@@ -53,16 +53,6 @@ def _without_content(game: Game) -> Game:
     return view
 
 
-def content_paths(game: Game) -> set[str] | None:
-    """The content files' paths made absolute, or None when one has no path (not parsed)."""
-    paths = set()
-    for loaded in [*game.decks, *game.questions]:
-        if loaded.doc is None:
-            return None
-        paths.add(os.path.abspath(loaded.doc.path))
-    return paths
-
-
 def _read(value: Any) -> list[Diagnostic]:
     from toolkit.content.validate_cache import finding_from_record
 
@@ -74,8 +64,6 @@ def _read(value: Any) -> list[Diagnostic]:
 def framed(family: str, check: Callable[[Game], Iterable[Any]], game: Game) -> Iterator[Any]:
     """The items of `check(game)`: those kept by the last run when no file but content
     changed since, else worked out (and kept when they can be)."""
-    from toolkit.checks import errors_only
-
     units = active()
     paths = units.content if units is not None and not errors_only() else None
     name = units.framed_name(f"{KIND}:{family}", paths) if units and paths is not None else None
