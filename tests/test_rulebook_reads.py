@@ -266,3 +266,69 @@ def test_an_edit_renders_again_only_the_rulebooks_that_read_it(tmp_path, monkeyp
         said = json.loads(cached[1])
         in_rulebook = [d for d in said if d["code"] == "P002" and "rules/en.md" in d["file"]]
         assert bool(in_rulebook) is finding, said
+
+
+def _contexts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The `lang` of each rulebook context built from now on."""
+    built: list[str] = []
+    real = rulebook_source.rulebook_context
+
+    def counted(game: Any, lang: str) -> dict[str, Any]:
+        built.append(lang)
+        return real(game, lang)
+
+    monkeypatch.setattr(rulebook_source, "rulebook_context", counted)
+    return built
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_kept_render_is_checked_by_part_without_building_its_context(tmp_path, monkeypatch):
+    """A kept render's reads are kept by part (each deck, the rest): after a card edit, the
+    French rulebook's reads of the edited deck are looked up in that deck's view alone, its
+    other reads known unchanged from their files, and no context of it is built; an edit of
+    the French text renders it again; a manifest edit (the rest) builds its context. Each
+    output is that of a run without the cache."""
+    game = _game(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    assert _run(str(game), "-f", "json")[0] == 0
+    contexts, renders = _contexts(monkeypatch), _renders(monkeypatch)
+    edits = (
+        ("en: Move {steps} spaces.", "en: Move {steps} squares.", ["en"], ["en"]),
+        ("fr: Avancez de {steps} cases.", "fr: Avancez de {steps} pas.", ["fr"], ["fr"]),
+    )
+    for before, after, built, rendered in edits:
+        assert text.count(before) == 1
+        text = text.replace(before, after)  # the edits add up
+        deck.write_text(text, "utf-8")
+        contexts.clear()
+        renders.clear()
+        cached = _run(str(game), "-f", "json")
+        assert (contexts, renders) == (built, rendered), before
+        assert cached == _run(str(game), "-f", "json", "--no-cache")
+    manifest = game / "game.yaml"
+    manifest.write_text("# a comment\n" + manifest.read_text("utf-8"), "utf-8")
+    contexts.clear()
+    renders.clear()
+    cached = _run(str(game), "-f", "json")
+    assert sorted(contexts) == ["en", "fr"] and renders == [], (contexts, renders)
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
+
+
+def test_reads_are_parted_by_what_they_find_depends_on():
+    made = [
+        [[], "o", None],
+        [[], "k", "decks"],
+        [[], "d", None],
+        [[["k", "decks"]], "k", "cards"],
+        [[["k", "decks"]], "k", "gone"],
+        [[["k", "decks"]], "o", None],
+        [[["k", "decks"], ["k", "cards"], ["k", "cards"]], "o", None],
+        [[["k", "boards"], ["k", "map"]], "k", "spaces"],
+        [[["k", "decks"], ["k", "other"]], "k", "name"],
+    ]
+    assert reads.parts(made, {"cards"}) == {
+        reads.REST: [made[0], made[1], made[7]],
+        reads.WHOLE: [made[2], made[4], made[5], made[8]],
+        "cards": [made[3], made[6]],
+    }

@@ -9,6 +9,7 @@ emitted while loading (toolkit.content).
 from __future__ import annotations
 
 import inspect
+import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
@@ -18,6 +19,7 @@ from typing import Any
 
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
+from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span, rule
 from toolkit.diagnostics.suppress import unsuppressed
@@ -71,6 +73,22 @@ def wanted(*rules: Rule) -> bool:
     return not _ERRORS_ONLY.get() or any(r.severity == Severity.ERROR for r in rules)
 
 
+def content_paths(game: Game) -> set[str] | None:
+    """The game's content files (decks, question banks), their paths made absolute, or
+    None when one has no path (not parsed)."""
+    paths = set()
+    for loaded in [*game.decks, *game.questions]:
+        if loaded.doc is None:
+            return None
+        paths.add(os.path.abspath(loaded.doc.path))
+    return paths
+
+
+def errors_only() -> bool:
+    """Whether the running checks are those of the validity gate (errors only)."""
+    return _ERRORS_ONLY.get()
+
+
 def run_checks(
     game: Game, selection: RuleSelection | None = None, *, errors_only: bool = False
 ) -> list[Diagnostic]:
@@ -78,6 +96,9 @@ def run_checks(
     `errors_only` (the validity gate), families may leave out rules that only warn (see
     `wanted`): every error is still there, some warnings are not."""
     found: list[Diagnostic] = list(game.diagnostics)
+    units = active()
+    if units is not None:  # what a unit named by the frame leaves out (toolkit.checks.framed)
+        units.content = content_paths(game)
     facts = collect(game)
     asked = _ERRORS_ONLY.set(errors_only)
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolkit.checks import CheckFamily, register
+from toolkit.checks.framed import framed
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -19,6 +20,11 @@ P_BOARD_FIT = rule("P016", "board-fit", "A board's data cannot be drawn on its p
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    # reads no deck nor question bank: kept whole while no other file changes
+    yield from framed("board-styles", _check, game)
+
+
+def _check(game: Game) -> Iterator[Diagnostic]:
     yield from _fit(game)
     styled = [f for f in game.boards if f.model is not None and f.doc is not None]
     styled = [f for f in styled if getattr(f.model, "style", None) is not None]

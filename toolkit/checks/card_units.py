@@ -21,10 +21,12 @@ the answers and asked again on reuse: a different answer works the card out agai
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, TypeVar
 
 from toolkit.content.game import LoadedFile
-from toolkit.content.unit_cache import NotKept
+from toolkit.content.unit_cache import NotKept, Units, active, cached_as, to_json
 from toolkit.diagnostics import Diagnostic, Severity, Span
 from toolkit.render.face_units import face_args
 from toolkit.render.layout import layout_document, layout_file
@@ -38,6 +40,7 @@ PURE_KINDS = frozenset(
 the fonts and the icon names (an image's reads its picture file)."""
 
 Path_ = tuple[str | int, ...]
+T = TypeVar("T")
 
 
 def card_args(jobs: list[PrintJob], layout: Any, card: Any) -> list[Any] | None:
@@ -165,3 +168,80 @@ def read_key(value: Any) -> Any:
     if value is None or type(value) in (str, int, float, bool):
         return value
     raise ValueError("not a key")
+
+
+class FileBatch:
+    """The card units of one content file's cards (for one check and face) named as one
+    unit, named by the file in the game folder's frame (toolkit.checks.framed: the other
+    content files' bytes left out) and `extra`: after an edit in another file, no card's
+    faces are named (what `card_args` costs, every card of every deck), each card's unit is
+    read back by the name the batch kept (None: not kept, worked out). Without units, frame
+    or path: off."""
+
+    KIND = "card-file"
+
+    def __init__(self, kind: str, loaded: LoadedFile | None, extra: list[Any], count: int) -> None:
+        import os
+
+        self.kind = kind
+        self.units = active()
+        self.name: str | None = None
+        self.kept: list[str | None] | None = None
+        self.names: list[str | None] = []
+        units = self.units
+        if units is None or units.content is None or loaded is None or loaded.doc is None:
+            return
+        here = os.path.abspath(loaded.doc.path)
+        try:
+            self.name = units.framed_name(
+                f"{self.KIND}:{kind}:{to_json(extra)}", units.content - {here}
+            )
+        except (TypeError, ValueError):
+            return
+        if self.name is None:
+            return
+
+        def read(value: Any) -> list[str | None]:
+            if type(value) is not list or len(value) != count:
+                raise ValueError("not a batch")
+            if not all(unit is None or type(unit) is str for unit in value):
+                raise ValueError("not unit names")
+            return value
+
+        self.kept = units.get(self.name, read)
+
+    def card(
+        self,
+        index: int,
+        args: Callable[[], list[Any] | None],
+        work: Callable[[], T],
+        store: Callable[[T], Any],
+        read: Callable[[Any], T],
+    ) -> T:
+        """Card `index`'s result: its unit read back by the name the batch kept, else as
+        its own unit gives it (`args()` None: worked out, not kept)."""
+        if self.kept is not None and self.units is not None:
+            unit = self.kept[index]
+            result = self.units.get(unit, read) if unit is not None else None
+            if result is not None:
+                self.names.append(unit)
+                return result
+        named = args() if self.units is not None else None
+        unit = None
+        if named is not None:
+            with suppress(TypeError, ValueError):  # an argument JSON cannot write: worked out
+                unit = Units.name(self.kind, named)
+        if unit is None:
+            self.names.append(None)
+            return work()
+        result = cached_as(unit, work, store, read)
+        kept = self.units is not None and unit in self.units.used
+        self.names.append(unit if kept else None)
+        return result
+
+    def close(self) -> None:
+        """Keep the batch: the name of each card's unit (None: not kept)."""
+        if self.name is None or self.units is None or self.names == self.kept:
+            return
+        self.units.put(self.name, self.names)
+        self.units.framed.append(self.name)

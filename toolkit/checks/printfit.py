@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.card_units import (
+    FileBatch,
     Shape,
     card_args,
     placed,
@@ -31,7 +32,7 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
-from toolkit.content.unit_cache import NotKept, active, cached
+from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.diagnostics.registry import REGISTRY
@@ -117,10 +118,12 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue
         card_mm = size_mm(deck.size)
         jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in languages(game)]
+        batch = FileBatch("card-print-fit", loaded, [name, game.glossary_failed], len(deck.cards))
         for index, card in enumerate(deck.cards):
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
-            for diag, key, glyph in _card_findings(loaded, index, card, name, layout, jobs):
+            found = _card_findings(loaded, index, card, name, layout, jobs, batch)
+            for diag, key, glyph in found:
                 if key is not None:
                     if glyph is not None and glyph[1] and glyph[0] in in_content:
                         continue  # reported where the content text is written
@@ -128,6 +131,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                         continue
                     reported.add(key)
                 yield diag
+        batch.close()
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -150,18 +154,24 @@ Event = tuple[Diagnostic, Any, Any, Any]
 
 
 def _card_findings(
-    loaded: LoadedFile, index: int, card: Any, name: str, layout: Any, jobs: list[PrintJob]
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    name: str,
+    layout: Any,
+    jobs: list[PrintJob],
+    batch: FileBatch | None = None,
 ) -> list[tuple[Diagnostic, Any, Any]]:
     """One card's print-fit findings on every language's face, before what is said once is
-    left out, kept as a unit between `validate` runs (toolkit.checks.card_units)."""
+    left out, kept as a unit between `validate` runs (toolkit.checks.card_units), and with
+    its file's other cards (`batch`)."""
     game = jobs[0].game if jobs else None
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[Event], bool]:
         return _card_work(loaded, index, card, (name, layout), jobs, shape)
 
-    args = card_args(jobs, layout, card) if active() is not None and game else None
-    if args is None or game is None:
+    if active() is None or game is None:
         return [event[:3] for event in work()[0]]
     root = game.root
 
@@ -189,8 +199,14 @@ def _card_findings(
             events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
         return events, False
 
-    args = [name, game.glossary_failed, *args]
-    return [event[:3] for event in cached("card-print-fit", args, work, store, read)[0]]
+    def args() -> list[Any] | None:
+        assert game is not None
+        named = card_args(jobs, layout, card)
+        return None if named is None else [name, game.glossary_failed, *named]
+
+    if batch is None:
+        batch = FileBatch("card-print-fit", None, [], 0)  # this card alone
+    return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
 
 
 def _card_work(
@@ -363,15 +379,33 @@ def unknown_layout(name: str, game_root: Path) -> str:
 
 def _question_fit(game: Game) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
-    fact line (back), in every language, on the layouts and card size `build` prints."""
+    fact line (back), in every language, on the layouts and card size `build` prints.
+
+    With `validate`'s units, a bank's findings are also kept whole, named by the bank's
+    file in the game folder's frame (toolkit.checks.framed: the other content files' bytes
+    left out, which its questions' faces are not resolved from): after an edit elsewhere a
+    bank is read back without naming its questions' faces."""
     assert game.manifest is not None
     from toolkit.render.artifacts.questions import question_decks
 
-    decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
+    units = active()
+    decks: dict[int, Any] | None = None
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
+        name = _bank_name(loaded, units)
+        kept = units.get(name, _bank_reader(len(bank.questions))) if units and name else None
+        if kept is not None:
+            assert units is not None
+            for index, one in enumerate(kept[0]):
+                yield from (diag for _, diag in _question_read(loaded, index, one))
+            for unit in kept[1]:  # each question's own unit kept too: an edit in the bank
+                if unit in units.known:  # works out that question alone
+                    units.used[unit] = units.known[unit]
+            continue
+        if decks is None:
+            decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
         deck = decks[id(bank.questions)]
         layouts = [(n, _layout_of(n, game)) for n in (deck.layout, deck.back)]
         # one job per face and language for the whole bank: a job reads the game's fonts
@@ -382,20 +416,103 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
             if layout is not None
             for lang in game.manifest.languages
         ]
+        stores: list[Any] | None = []
+        inner: list[str] = []
         for index, question in enumerate(bank.questions):
-            yield from _question_findings(loaded, index, question, jobs)
+            found, unit = _question_findings(loaded, index, question, jobs)
+            yield from (diag for _, diag in found)
+            if unit is not None:
+                inner.append(unit)
+            if stores is not None:
+                try:
+                    stores.append(_question_store(loaded, index, found))
+                except NotKept:
+                    stores = None
+        if units is not None and name is not None and stores is not None:
+            units.put(name, [stores, inner])
+            units.framed.append(name)
+
+
+def _bank_name(loaded: LoadedFile, units: Any) -> str | None:
+    """A bank's unit name in the frame (None without units, frame or content paths)."""
+    if units is None or units.content is None or loaded.doc is None:
+        return None
+    import os
+
+    here = os.path.abspath(loaded.doc.path)
+    return units.framed_name("question-bank-fit", units.content - {here})
+
+
+def _bank_reader(count: int) -> Callable[[Any], list[Any]]:
+    def read(kept: Any) -> list[Any]:
+        if type(kept) is not list or len(kept) != 2 or type(kept[0]) is not list:
+            raise ValueError("not a bank's findings")
+        if len(kept[0]) != count or type(kept[1]) is not list:
+            raise ValueError("not a bank's findings")
+        if not all(type(unit) is str for unit in kept[1]):
+            raise ValueError("not unit names")
+        return kept
+
+    return read
+
+
+Found = list[tuple[tuple[object, ...], Diagnostic]]
+
+
+def _question_placed(
+    loaded: LoadedFile, path: tuple[object, ...], code: str, message: str, severity: str
+) -> Diagnostic:
+    assert loaded.doc is not None
+    span = loaded.doc.span(path)  # type: ignore[arg-type]
+    return Diagnostic(span.file or loaded.rel, code, message, Severity(severity), span)
+
+
+def _question_store(loaded: LoadedFile, index: int, found: Found) -> list[Any]:
+    """One question's findings as kept: the data paths under it they point at (NotKept
+    for a finding its path alone does not place)."""
+    head = ("questions", index)
+    kept = []
+    for path, diag in found:
+        if path[:2] != head or diag.code != P_OVERFLOW.code:
+            raise NotKept  # a template error: worked out again, as a face's is
+        if _question_placed(loaded, path, diag.code, diag.message, diag.severity.value) != diag:
+            raise NotKept  # not placed by its path alone
+        kept.append([list(path[2:]), diag.code, diag.message, diag.severity.value])
+    return kept
+
+
+def _question_read(loaded: LoadedFile, index: int, kept: Any) -> Found:
+    """One question's kept findings placed again (ValueError for a value not so kept)."""
+    if type(kept) is not list:
+        raise ValueError("not findings")
+    head = ("questions", index)
+    found = []
+    for item in kept:
+        if type(item) is not list or len(item) != 4:
+            raise ValueError("not a finding")
+        rest, code, message, severity = item
+        if not isinstance(rest, list) or not all(
+            isinstance(p, str | int) and not isinstance(p, bool) for p in rest
+        ):
+            raise ValueError("not a path")
+        if code != P_OVERFLOW.code or not isinstance(message, str):
+            raise ValueError("not a print-fit finding")
+        path = (*head, *rest)
+        found.append((path, _question_placed(loaded, path, code, message, Severity(severity))))
+    return found
 
 
 def _question_findings(
     loaded: LoadedFile, index: int, question: Any, jobs: list[tuple[str, PrintJob]]
-) -> list[Diagnostic]:
-    """The P001 (and P003) findings of one question on every face and language, kept as a
-    unit between `validate` runs (toolkit.content.unit_cache): named by what its faces are
+) -> tuple[Found, str | None]:
+    """The P001 (and P003) findings of one question on every face and language, with the
+    data path each points at (and the name of its unit, None without one), kept as a unit
+    between `validate` runs (toolkit.content.unit_cache): named by what its faces are
     resolved from (toolkit.render.face_units) and the inline icon names its texts are set
     with, kept as the data paths they point at, and placed again at those paths' lines on
     reuse, so an edit elsewhere in the file (lines shifted) or of another card reuses them."""
 
-    def work() -> list[tuple[tuple[object, ...], Diagnostic]]:
+    def work() -> Found:
         reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
         found = []
         for name, job in jobs:
@@ -407,38 +524,20 @@ def _question_findings(
 
     args = _question_args(question, jobs) if active() is not None else None
     if args is None:
-        return [diag for _, diag in work()]
+        return work(), None
     assert loaded.doc is not None
-    doc, head = loaded.doc, ("questions", index)
 
-    def placed(path: tuple[object, ...], code: str, message: str, severity: str) -> Diagnostic:
-        span = doc.span(path)  # type: ignore[arg-type]
-        return Diagnostic(span.file or loaded.rel, code, message, Severity(severity), span)
+    def store(found: Found) -> list[Any]:
+        return _question_store(loaded, index, found)
 
-    def store(found: list[tuple[tuple[object, ...], Diagnostic]]) -> list[Any]:
-        kept = []
-        for path, diag in found:
-            if path[:2] != head or diag.code != P_OVERFLOW.code:
-                raise NotKept  # a template error: worked out again, as a face's is
-            if placed(path, diag.code, diag.message, diag.severity.value) != diag:
-                raise NotKept  # not placed by its path alone
-            kept.append([list(path[2:]), diag.code, diag.message, diag.severity.value])
-        return kept
+    def read(kept: Any) -> Found:
+        return _question_read(loaded, index, kept)
 
-    def read(kept: Any) -> list[tuple[tuple[object, ...], Diagnostic]]:
-        found = []
-        for rest, code, message, severity in kept:
-            if not isinstance(rest, list) or not all(
-                isinstance(p, str | int) and not isinstance(p, bool) for p in rest
-            ):
-                raise ValueError("not a path")
-            if code != P_OVERFLOW.code or not isinstance(message, str):
-                raise ValueError("not a print-fit finding")
-            path = (*head, *rest)
-            found.append((path, placed(path, code, message, Severity(severity))))
-        return found
-
-    return [diag for _, diag in cached("question-fit", args, work, store, read)]
+    try:
+        unit = Units.name("question-fit", args)
+    except (TypeError, ValueError):  # an argument JSON cannot write: worked out, not kept
+        return work(), None
+    return cached_as(unit, work, store, read), unit
 
 
 def _question_args(question: Any, jobs: list[tuple[str, PrintJob]]) -> list[Any] | None:

@@ -15,7 +15,8 @@ read back, so lines shifted by an edit elsewhere do not make them stale), `card-
 its faces' inputs, merged in card order after reading back) and `parse`
 (toolkit.content.parse_units: a YAML file's data and spans, named by its bytes), `rulebook`
 (toolkit.render.rulebook_reads: a rulebook's text, named by its language and source, kept
-with what the render read of its context and reused while those reads find the same). A
+with what the render read of its context and reused while those reads find the same, and
+those reads by part, see below). A
 kind's `store`
 raises NotKept for a result it cannot keep. What every unit of
 the game depends on besides (the toolkit's code, the templates and fonts it ships, the
@@ -24,6 +25,17 @@ loaded from elsewhere) is the entry's head (toolkit.content.validate_cache.Findi
 units): a change to any of them drops every unit. A value read back is checked for its shape
 by the kind's reader; one that is not what the kind stores is worked out afresh, as a
 missing one is.
+
+Units named by the frame (`Units.framed_name`): the game folder as this run's lookup hashed
+it, a file at a time (toolkit.content.validate_cache.Frame), with the bytes of some content
+files (decks, question banks) left out. A result that is worked out from one content file
+and the game's other files only is named by that file in the frame (the other content
+files left out): `question-bank-fit` (a bank's print-fit findings), `card-file:*`
+(toolkit.checks.card_units.FileBatch: a deck's card units as one), the `:files` half of a
+`Clean` (a file whose texts were all clean) and a kept rulebook render's parts. A result
+worked out from no content file is named by the frame with every content file left out:
+`family:*` (toolkit.checks.framed: a check family's findings whole). Such a unit is dropped
+when the game folder is not as the frame says once the checks are done.
 
 Only `validate` turns units on (`active()` is None otherwise, and with `--no-cache`): a
 unit changes no result, it only skips work. Light on purpose: no third-party import.
@@ -59,6 +71,22 @@ class Units:
         self.known = known or {}
         self.used: dict[str, Any] = {}
         self.worked_out = 0
+        self.frame: Any = None
+        """The game folder as this run's lookup hashed it, a file at a time (toolkit.content.
+        validate_cache.Frame), or None: what `framed_name` names a unit by."""
+        self.framed: list[str] = []
+        """The units put under a `framed_name` in this run (dropped if the game folder is
+        not as the frame says once the checks are done)."""
+        self.content: set[str] | None = None
+        """The paths (made absolute) of the game's content files (decks, question banks)
+        while its checks run, or None (one has no path: no unit is named by the frame)."""
+
+    def framed_name(self, kind: str, without: set[str]) -> str | None:
+        """A unit's name for a result that depends on the game folder's files but those at
+        `without` (their bytes; absolute paths), or None (no frame)."""
+        if self.frame is None:
+            return None
+        return self.name(kind, [self.frame.digest(without)])
 
     @staticmethod
     def name(kind: str, args: list[Any]) -> str:
@@ -130,6 +158,14 @@ def cached(
         name = Units.name(kind, args)
     except (TypeError, ValueError):  # an argument JSON cannot write: worked out, not kept
         return work()
+    return cached_as(name, work, store, read)
+
+
+def cached_as(name: str, work: Callable[[], T], store: Callable[[T], Any], read: Reader[T]) -> T:
+    """`cached` of a unit whose name is known (`Units.name` of its kind and arguments)."""
+    units = active()
+    if units is None:
+        return work()
     kept = units.get(name, read)
     if kept is not None:
         return kept
@@ -137,6 +173,14 @@ def cached(
     with suppress(NotKept):
         units.put(name, store(result))
     return result
+
+
+def _file_digests(kept: Any) -> dict[str, list[str]]:
+    if type(kept) is not dict or not all(
+        type(d) is list and all(type(x) is str for x in d) for d in kept.values()
+    ):
+        raise ValueError("not digests by file")
+    return kept
 
 
 def _digests(kept: Any) -> set[str]:
@@ -150,9 +194,24 @@ class Clean:
     kept as one unit of kind `kind` (the digests of those inputs): an input found there is
     clean now too (the check's code is in the units' head), so the check skips it; any
     other input is checked as without the cache. After one card edit the texts of every
-    other card are not checked again. Off (every input checked) without active units."""
+    other card are not checked again. Off (every input checked) without active units.
 
-    __slots__ = ("_kept", "_name", "_now", "_units")
+    And by file (`file_seen`, `noted`): the digests of a file's inputs when every one was
+    clean, under the file's name in the frame (the game folder with the other content
+    files' bytes left out: what the file's inputs are read from). A file named so in the
+    last run is skipped whole, its inputs not even digested: after one card edit only the
+    edited file's texts are."""
+
+    __slots__ = (
+        "_files",
+        "_files_kept",
+        "_files_name",
+        "_kept",
+        "_name",
+        "_names",
+        "_now",
+        "_units",
+    )
 
     def __init__(self, kind: str) -> None:
         self._units = active()
@@ -160,6 +219,13 @@ class Clean:
         kept = self._units.get(self._name, _digests) if self._units is not None else None
         self._kept: set[str] = kept or set()
         self._now: set[str] = set()
+        framed = self._units is not None and self._units.frame is not None
+        framed = framed and self._units.content is not None  # type: ignore[union-attr]
+        self._files_name = Units.name(kind + ":files", []) if framed else ""
+        files = self._units.get(self._files_name, _file_digests) if framed else None  # type: ignore[union-attr]
+        self._files_kept: dict[str, list[str]] = files or {}
+        self._files: dict[str, list[str] | None] = {}  # this run's, by file name; None: not clean
+        self._names: dict[int, tuple[Any, str | None]] = {}  # file object → its name
 
     @property
     def on(self) -> bool:
@@ -176,10 +242,58 @@ class Clean:
         """The input of `digest` was checked now and nothing was found in it."""
         self._now.add(digest)
 
+    def _file_name(self, loaded: Any) -> str | None:
+        """The name of the content file `loaded` (a LoadedFile) in the frame, or None."""
+        known = self._names.get(id(loaded))
+        if known is not None and known[0] is loaded:
+            return known[1]
+        name = None
+        units, content = self._units, self._units.content if self._units is not None else None
+        doc = getattr(loaded, "doc", None)
+        path = getattr(doc, "path", None)
+        if self._files_name and units is not None and content is not None and path is not None:
+            import os
+
+            here = os.path.abspath(path)
+            name = units.framed_name(self._files_name, content - {here})
+        self._names[id(loaded)] = (loaded, name)  # the file kept with its name: ids stay apart
+        return name
+
+    def file_seen(self, loaded: Any) -> bool:
+        """Whether every input of the file `loaded` was clean in the last run and nothing
+        they are read from changed since (then the file's inputs are clean now)."""
+        name = self._file_name(loaded)
+        if name is None or name not in self._files_kept:
+            return False
+        if name not in self._files:
+            self._files[name] = self._files_kept[name]
+            self._now.update(self._files_kept[name])
+        return True
+
+    def noted(self, loaded: Any, digest: str | None, clean: bool) -> None:
+        """An input of the file `loaded` checked now (or read back by `seen`): clean or
+        not; `digest` None: an input that has no digest (the file is then not kept)."""
+        name = self._file_name(loaded)
+        if name is None:
+            return
+        kept = self._files.get(name, [])
+        if kept is None:
+            return
+        if not clean or digest is None:
+            self._files[name] = None
+        else:
+            kept.append(digest)
+            self._files[name] = kept
+
     def close(self) -> None:
         """Keep the clean inputs of this run for the next (those of this run only)."""
         if self._units is not None and self._now != self._kept:
             self._units.put(self._name, sorted(self._now))
+        if self._files_name and self._units is not None:
+            files = {name: d for name, d in self._files.items() if d is not None}
+            if files != self._files_kept:
+                self._units.put(self._files_name, files)
+                self._units.framed.append(self._files_name)  # named by the frame
 
 
 def text_digest(*parts: str) -> str:

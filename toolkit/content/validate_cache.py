@@ -34,7 +34,12 @@ repository root, toolkit and templates; and the game's `fonts/` folder, whose fa
 names by a short digest) is the units entry's head, with the modules the checks loaded from
 outside those trees, as for findings: a change to any of them drops every unit. So after one
 card edit only that card's faces are resolved and its texts fitted and searched for glossary
-terms; the rest of the checks run over the whole game as without the cache.
+terms. The lookup's walk also gives the game folder's `Frame` (its files hashed one by one):
+results worked out from one content file and the game's other files (a deck's card units as
+one, a bank's print fit, a file's clean texts, a rulebook render's reads of one deck) are
+named by that file in it, and check families that read no content file (board styles, the
+boards' legibility) are kept whole; the rest of the checks run over the whole game as
+without the cache.
 
 Entries live in the user cache folder (`toolkit.usercache`: a private folder, signed
 entries): findings one per game, current folder and options, units one per game folder,
@@ -244,6 +249,9 @@ class _Walk:
         self.caches = _cache_folders()
         self.mentions_output = False
         self.modelines: list[tuple[str, str]] = []
+        self.tags: dict[str, int] | None = None
+        """With a `_Tee` digest: each file's tag, by its path made absolute, as the index of
+        its part (what `Frame` leaves out)."""
 
     def folder(
         self,
@@ -295,6 +303,8 @@ class _Walk:
                 continue
             facts = self.stats.facts(entry.path, self.budget)
             digest.update(facts.tag.encode() + b"\0")
+            if self.tags is not None and isinstance(digest, _Tee):
+                self.tags[os.path.abspath(entry.path)] = len(digest.parts) - 1
             if watch:
                 self.mentions_output |= facts.mentions_output and entry.name not in IGNORE_LISTS
                 real = os.path.realpath(entry.path) if linked else entry.path
@@ -377,6 +387,67 @@ def code_part(stats: StatCache) -> CodePart | None:
     return CodePart(digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen))
 
 
+class _Tee:
+    """A digest that also keeps each part it is given, in order (for `Frame`)."""
+
+    def __init__(self, digest: hashlib._Hash) -> None:
+        self.digest = digest
+        self.parts: list[bytes] = []
+
+    def update(self, data: bytes) -> None:
+        self.digest.update(data)
+        self.parts.append(data)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A game folder as one walk of it hashed it, a file at a time: what a check that reads
+    no content file (deck, question bank) depends on in the game, besides the units' head
+    (toolkit.content.unit_cache.Units.frame)."""
+
+    where: str
+    parts: tuple[bytes, ...]
+    tags: dict[str, int]
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        for part in self.parts:
+            starts.append(starts[-1] + len(part))
+        object.__setattr__(self, "_joined", b"".join(self.parts))
+        object.__setattr__(self, "_starts", starts)
+
+    def digest(self, without: set[str]) -> str:
+        """The digest of the folder with the bytes of the files at `without` (paths made
+        absolute) left out: their names and kinds are still in it."""
+        joined: bytes = self._joined  # type: ignore[attr-defined]
+        starts: list[int] = self._starts  # type: ignore[attr-defined]
+        digest = hashlib.sha256(self.where.encode("utf-8", "surrogateescape") + b"\0")
+        at = 0
+        for i in sorted({self.tags[p] for p in without if p in self.tags}):
+            digest.update(joined[at : starts[i]])
+            digest.update(b"-\0")  # a tag is hex: never this
+            at = starts[i + 1]
+        digest.update(joined[at:])
+        return digest.hexdigest()
+
+
+def _frame_where(folder: Path) -> str:
+    return "\0".join([FORMAT, "frame", os.getcwd(), str(folder), os.path.abspath(folder)])
+
+
+def game_frame(folder: Path, stats: StatCache, code: CodePart | None = None) -> Frame | None:
+    """The game folder hashed a file at a time (None when too large to cache)."""
+    tee = _Tee(hashlib.sha256())
+    try:
+        walk, part = _walk_after(stats, code)
+        walk.tags = {}
+        tee.update(f"\0code {part}\0game\0".encode())
+        walk.game(str(folder), tee)  # type: ignore[arg-type]
+    except TooBig:
+        return None
+    return Frame(_frame_where(folder), tuple(tee.parts), walk.tags)
+
+
 def _walk_after(stats: StatCache, code: CodePart | None) -> tuple[_Walk, str]:
     """A walk that has hashed the code part (`code` as taken earlier, else now)."""
     walk = _Walk(stats)
@@ -388,11 +459,16 @@ def _walk_after(stats: StatCache, code: CodePart | None) -> tuple[_Walk, str]:
 
 
 def inputs_digest(
-    folder: Path, options: Sequence[str], stats: StatCache, code: CodePart | None = None
+    folder: Path,
+    options: Sequence[str],
+    stats: StatCache,
+    code: CodePart | None = None,
+    frames: list[Frame] | None = None,
 ) -> str | None:
     """The hash of everything the findings of the game in `folder` depend on (the
     module's dependency rule); None when the game is too large to cache. `code`: the code
-    part as taken a moment ago, with no check run since (hashed again otherwise)."""
+    part as taken a moment ago, with no check run since (hashed again otherwise). With
+    `frames`, the walk's `Frame` is added to it."""
     digest = hashlib.sha256()
     head = [
         FORMAT,
@@ -403,12 +479,16 @@ def inputs_digest(
         *options,
     ]
     digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
+    tee = _Tee(digest)
     try:
         walk, part = _walk_after(stats, code)
-        digest.update(f"\0code {part}\0game\0".encode())
-        walk.game(str(folder), digest)
+        walk.tags = {} if frames is not None else None
+        tee.update(f"\0code {part}\0game\0".encode())
+        walk.game(str(folder), tee)  # type: ignore[arg-type]
     except TooBig:
         return None
+    if frames is not None and walk.tags is not None:
+        frames.append(Frame(_frame_where(folder), tuple(tee.parts), walk.tags))
     return digest.hexdigest()
 
 
@@ -511,6 +591,9 @@ def _from_record(r: list[object]) -> Diagnostic:
     return Diagnostic(file, code, message, Severity(severity), span)  # type: ignore[arg-type]
 
 
+finding_record = _to_record
+finding_from_record = _from_record
+
 STATS = "stats"
 MAX_STATS = 100_000
 UNITS_FORMAT = "playset-units-1"
@@ -566,6 +649,7 @@ class FindingsCache:
         self._modules: dict[str, object] | None = None
         self._code: tuple[str, CodePart | None] | None = None  # (folder, its lookup's)
         self._idle: tuple[CodePart | None] | None = None
+        self._frame: tuple[str, Frame] | None = None  # (folder, its lookup's)
         """The code part as the last save or answered lookup hashed it, no check run since
         (what the next lookup starts from: it is still the code part then)."""
         self.stats = load_stats(store, note)
@@ -602,7 +686,9 @@ class FindingsCache:
         idle, self._idle = self._idle, None
         code = idle[0] if idle is not None and chained else code_part(self.stats)
         self._code = (os.path.abspath(folder), code)
-        inputs = inputs_digest(folder, options, self.stats, code)
+        frames: list[Frame] = []
+        inputs = inputs_digest(folder, options, self.stats, code, frames)
+        self._frame = (os.path.abspath(folder), frames[0]) if frames else None
         slot = self._slot(folder, options)
         self._pending[slot] = inputs
         if inputs is None:
@@ -659,6 +745,8 @@ class FindingsCache:
         # the code part of this game's lookup, if it was the last thing done (else afresh)
         kept, self._code = self._code, None
         code = kept[1] if kept is not None and kept[0] == os.path.abspath(folder) else None
+        framed, self._frame = self._frame, None
+        frame = framed[1] if framed is not None and framed[0] == os.path.abspath(folder) else None
         head = units_digest(folder, self.stats, code)
         if head is None:
             yield
@@ -666,8 +754,16 @@ class FindingsCache:
         where = "\0".join([UNITS_FORMAT, os.path.abspath(folder)])
         slot = "units-" + hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
         units = Units(self._known_units(slot, head, folder))
+        units.frame = frame
         with activated(units):
             yield
+        if units.framed and frame is not None:
+            # a unit named by the frame holds what the checks read: kept only if the game
+            # is still as the frame says (not edited while it was being checked)
+            now = game_frame(folder, self.stats, code)
+            if now is None or now.parts[1:] != frame.parts[1:]:
+                for name in units.framed:
+                    units.used.pop(name, None)
         if not units.changed() or len(units.used) > MAX_UNITS:
             return
         # kept under the head taken before the checks: code or fonts changed while they ran

@@ -314,5 +314,32 @@ def kept_reads(log: Log) -> list[Any]:
     return reads
 
 
+REST = "\0rest"
+WHOLE = "\0whole"
+_REST_KEYS = frozenset({"game", "rules", "boards", "glossary", "lang", "decks"})
+
+
+def parts(made: list[Any], decks: set[str]) -> dict[str, list[Any]]:
+    """The reads of a render by what they find depends on: a deck's part (its key in
+    `decks` and everything under its view: that deck's file), REST (the manifest, the boards,
+    the glossary and the language: no content file; the root's keys, and its values' tokens,
+    a mapping's kind and what it is, are the same for every game that passed its checks),
+    WHOLE (the keys of `decks` in order, a key of it that is no deck, the whole root: any
+    file). Each part's reads in the order read."""
+    out: dict[str, list[Any]] = {}
+    for read in made:
+        path, op, key = read
+        if not path:  # the root's keys are always the same, and so are its values' kinds
+            part = REST if op in ("o", "s") or (op == "k" and key in _REST_KEYS) else WHOLE
+        elif path[0] != ["k", "decks"]:
+            part = REST
+        elif len(path) == 1:
+            part = key if op == "k" and key in decks else WHOLE
+        else:
+            part = path[1][1] if path[1][0] == "k" and path[1][1] in decks else WHOLE
+        out.setdefault(part, []).append(read)
+    return out
+
+
 def unit_name_args(lang: str, source: str) -> list[Any]:
     return [lang, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
@@ -258,7 +258,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         return str(kept)
     try:
         template = _sandbox().template(source, "rulebook")
-        text = _rendered(game, lang, source, template, rulebook_context(game, lang))
+        text = _rendered(game, lang, source, template, lambda: rulebook_context(game, lang))
     except MissingName as exc:  # said in the designer's words, at the expression
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         expression, col = _expression_naming(source, line, exc.name)
@@ -285,16 +285,28 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
 
 
 def _rendered(
-    game: Game, lang: str, source: str, template: Template, context: dict[str, Any]
+    game: Game,
+    lang: str,
+    source: str,
+    template: Template,
+    built: Callable[[], dict[str, Any]],
 ) -> str:
-    """The template rendered on its own copy of `context`; with `validate`'s units active,
-    the text kept by the last run when every read it made finds what it found then, else a
-    render that records its reads for the next run (toolkit.render.rulebook_reads)."""
+    """The template rendered on its own copy of the context `built()` gives; with
+    `validate`'s units active, the text kept by the last run when every read it made finds
+    what it found then, else a render that records its reads for the next run (toolkit.
+    render.rulebook_reads). The reads are also kept by part (`reads.parts`): a part whose
+    files did not change finds what it found then, so the context is built only for the
+    decks that did (when nothing else did)."""
     units = active()
     if units is None or not _keepable(game, source):
-        return _sandbox().render(template, _own_copy(context, {}))
+        return _sandbox().render(template, _own_copy(built(), {}))
     name = Units.name(reads.KIND, reads.unit_name_args(lang, source))
     kept = units.get(name, _kept_render)
+    if kept is not None:
+        with suppress(NotKept):
+            if _same_parts(game, lang, units, kept[0], kept[3]):
+                return kept[2]
+    context = built()
     if kept is not None:
         with suppress(NotKept):
             if reads.read_digest(context, kept[0]) == kept[1]:
@@ -307,8 +319,84 @@ def _rendered(
     text = _sandbox().render(template, copied)
     with suppress(NotKept):
         made = reads.kept_reads(log)
-        units.put(name, {"reads": made, "digest": reads.read_digest(context, made), "text": text})
+        value = {"reads": made, "digest": reads.read_digest(context, made), "text": text}
+        value["parts"] = _parts(game, units, context, made)
+        units.put(name, value)
     return text
+
+
+def _deck_paths(game: Game) -> dict[str, str] | None:
+    """Each deck's file (made absolute) by its id; None when two decks share an id."""
+    import os
+
+    paths: dict[str, str] = {}
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None or loaded.model.id in paths:
+            return None
+        paths[loaded.model.id] = os.path.abspath(loaded.doc.path)
+    return paths
+
+
+def _part_frames(game: Game, units: Any, parts: Iterable[str]) -> dict[str, str] | None:
+    """Each part's name in the frame (toolkit.checks.framed): `rest` (the manifest, the
+    boards, the glossary: the game folder with every content file's bytes left out), a
+    deck (the game folder with the other content files' left out) and `*` (the game folder
+    whole); None without a frame."""
+    paths = _deck_paths(game)
+    content = units.content
+    if paths is None or content is None or units.frame is None:
+        return None
+    frames = {}
+    for part in parts:
+        if part == reads.REST:
+            without = content
+        elif part == reads.WHOLE:
+            without = set()
+        elif part in paths:
+            without = content - {paths[part]}
+        else:
+            return None
+        frames[part] = units.framed_name(f"{reads.KIND}:{part}", without)
+    return frames
+
+
+def _parts(game: Game, units: Any, context: dict[str, Any], made: list[Any]) -> Any:
+    """The reads of a render by part, each part with its name in the frame and the digest
+    of what its reads find (None when the game has no frame)."""
+    by_part = reads.parts(made, set(_deck_paths(game) or ()))
+    frames = _part_frames(game, units, by_part)
+    if frames is None:
+        return None
+    return {
+        part: [frames[part], reads.read_digest(context, part_reads)]
+        for part, part_reads in by_part.items()
+    }
+
+
+def _same_parts(game: Game, lang: str, units: Any, made: list[Any], parts: Any) -> bool:
+    """Whether every read of a kept render finds what it found then, known by part: a part
+    whose files did not change finds the same; the reads of a deck whose file changed are
+    looked up in that deck's view alone (raises NotKept when one cannot be). False (build
+    the whole context) when a part other than decks changed, or with no parts kept."""
+    if parts is None:
+        return False
+    frames = _part_frames(game, units, parts)
+    if frames is None:
+        return False
+    changed = [part for part, (frame, _) in parts.items() if frames[part] != frame]
+    if any(part in (reads.REST, reads.WHOLE) for part in changed):
+        return False
+    if not changed:
+        return True
+    by_part = reads.parts(made, set(parts) - {reads.REST, reads.WHOLE})
+    by_id = {deck.id: deck for deck in game.valid(game.decks)}
+    for part in changed:
+        deck = by_id[part]
+        view = localized_deck(game, deck, lang)  # as rulebook_context makes it
+        view["total"] = sum(card.copies for card in deck.cards)
+        if reads.read_digest({"decks": {part: view}}, by_part.get(part, [])) != parts[part][1]:
+            return False
+    return True
 
 
 def _keepable(game: Game, source: str) -> bool:
@@ -321,14 +409,24 @@ def _keepable(game: Game, source: str) -> bool:
     return all(f.model is not None for f in game.files())
 
 
-def _kept_render(value: Any) -> tuple[list[Any], str, str]:
-    """A kept render read back: its reads, their digest and its text (raises ValueError)."""
+def _kept_render(value: Any) -> tuple[list[Any], str, str, Any]:
+    """A kept render read back: its reads, their digest, its text and its parts (raises
+    ValueError)."""
     if type(value) is not dict:
         raise ValueError("not a kept render")
     made, digest, text = value["reads"], value["digest"], value["text"]
     if type(made) is not list or type(digest) is not str or type(text) is not str:
         raise ValueError("not a kept render")
-    return made, digest, text
+    parts = value.get("parts")
+    if parts is not None and (
+        type(parts) is not dict
+        or not all(
+            type(p) is list and len(p) == 2 and all(type(x) is str for x in p)
+            for p in parts.values()
+        )
+    ):
+        raise ValueError("not a kept render's parts")
+    return made, digest, text, parts
 
 
 _MARKUP_CHAR = re.compile(r"[^\w\xa0.,;:'\"?-]")

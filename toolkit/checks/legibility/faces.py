@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import TemplateError
 
 from toolkit.checks.card_units import (
+    FileBatch,
     Shape,
     card_args,
     placed,
@@ -32,7 +33,7 @@ from toolkit.checks.legibility.settings import legibility, required
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.deck import size_mm
-from toolkit.content.unit_cache import NotKept, active, cached
+from toolkit.content.unit_cache import NotKept, active
 from toolkit.diagnostics import Diagnostic, Span
 from toolkit.render.elements import Ink, Paint
 from toolkit.render.layout import (
@@ -108,8 +109,9 @@ def _layout(
     card_mm = size_mm(deck.size)
     jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in game.manifest.languages]
     cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
+    batch = FileBatch("card-legibility", loaded, [name, front], len(cards))
     for index, card in enumerate(cards):
-        for event in _card(loaded, index, card, (name, layout, front), jobs, settings):
+        for event in _card(loaded, index, card, (name, layout, front), jobs, settings, batch):
             if event[0] == "low":
                 _, at, colour, source, ratio, needed, size = event
                 _note(found.low, (name, at, colour, source), ratio, needed, size, card.id)
@@ -120,6 +122,7 @@ def _layout(
                     continue
                 found.told.add(told)
             found.small.append(diag)
+    batch.close()
 
 
 def _note(
@@ -148,19 +151,20 @@ def _card(
     face: tuple[str, Any, bool],
     jobs: list[PrintJob],
     settings: Any,
+    batch: FileBatch | None = None,
 ) -> list[tuple[Any, ...]]:
     """One card's share on one face in every language, as met: contrasts under what is
     needed ("low", element, colour, what lays the colour, ratio, needed, size) and small
     texts ("small", key said once under or None, finding, where it is kept); kept as a unit
-    between `validate` runs (toolkit.checks.card_units)."""
+    between `validate` runs (toolkit.checks.card_units), and with its file's other cards
+    (`batch`)."""
     name, layout, front = face
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[tuple[Any, ...]], bool]:
         return _card_work(loaded, index, card, face, jobs, settings, shape)
 
-    args = card_args(jobs, layout, card) if active() is not None and jobs else None
-    if args is None:
+    if active() is None or not jobs:
         return work()[0]
     root = jobs[0].root
 
@@ -200,8 +204,13 @@ def _card(
             events.append(("small", read_key(told), diag, place))
         return events, False
 
-    args = [name, front, *args]
-    return cached("card-legibility", args, work, store, read)[0]
+    def args() -> list[Any] | None:
+        named = card_args(jobs, layout, card)
+        return None if named is None else [name, front, *named]
+
+    if batch is None:
+        batch = FileBatch("card-legibility", None, [], 0)  # this card alone
+    return batch.card(index, args, work, store, read)[0]
 
 
 def _card_work(

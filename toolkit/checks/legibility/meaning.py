@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from toolkit.checks.framed import framed
 from toolkit.checks.legibility.colours import VISIONS, grey_difference, rgb, vision_difference
 from toolkit.checks.legibility.rules import A_GREY, A_VISION
 from toolkit.checks.legibility.settings import legibility
@@ -52,8 +53,17 @@ class Meaning:
 
 
 def check(game: Game) -> Iterator[Diagnostic]:
+    # the boards' share reads no deck nor question bank: kept whole while no other file
+    # changes (toolkit.checks.framed)
+    yield from framed("legibility-boards", _boards, game)
     settings = legibility(game)
-    for group in [*_board_groups(game), *_layout_groups(game)]:
+    for group in _layout_groups(game):
+        yield from _collisions(group, settings)
+
+
+def _boards(game: Game) -> Iterator[Diagnostic]:
+    settings = legibility(game)
+    for group in _board_groups(game):
         yield from _collisions(group, settings)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolkit.checks.framed import framed
 from toolkit.checks.legibility.colours import contrast, rgb
 from toolkit.checks.legibility.rules import A_CONTRAST
 from toolkit.checks.legibility.settings import legibility, required
@@ -20,6 +21,11 @@ SPACE_MARK_PT = 14.0  # a space's letter or icon: large, bold (WCAG's large text
 
 
 def check(game: Game) -> Iterator[Diagnostic]:
+    # reads no deck nor question bank: kept whole while no other file changes
+    yield from framed("legibility-printed", _printed, game)
+
+
+def _printed(game: Game) -> Iterator[Diagnostic]:
     yield from _rulebook(game)
     yield from _boards(game)
 

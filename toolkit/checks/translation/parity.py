@@ -137,12 +137,17 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
         source_text = view.values.get(view.source)
         if source_text is None:
             continue
+        if clean.on and clean.file_seen(view.text.file):
+            continue  # every text of its file clean, and nothing they are read from changed
         digest = _digest(view) if clean.on else None
         if digest is not None and clean.seen(digest):
+            clean.noted(view.text.file, digest, True)
             continue
         said = yield from _said(view, source_text)
         if not said and digest is not None:
             clean.found_clean(digest)
+        if clean.on:
+            clean.noted(view.text.file, digest, not said)
     clean.close()
 
 

@@ -223,15 +223,21 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
         return  # all warnings: not for the validity gate
     clean = Clean("clean-typography")  # (language, text) pairs that had nothing to say
     for view in texts:
+        if clean.on and clean.file_seen(view.text.file):
+            continue  # every text of its file clean, and nothing they are read from changed
         for lang, value in view.values.items():
             if not value:
                 continue
             digest = text_digest(lang, value) if clean.on else ""
             if clean.on and clean.seen(digest):
+                clean.noted(view.text.file, digest, True)
                 continue
             said = yield from _said(view, lang, value)
             if not said and clean.on:
                 clean.found_clean(digest)
+                clean.noted(view.text.file, digest, True)
+            elif clean.on:
+                clean.noted(view.text.file, None, False)
     clean.close()
 
 
