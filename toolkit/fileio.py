@@ -781,20 +781,21 @@ def hold_output_root(root: Path, named: bool = True) -> HeldFolder:
         raise OutputError(root, reason) from None
 
 
-def refuse_over_game(out: Path, game_id: str, game_root: Path) -> None:
-    """Refuse (OutputError) an output folder whose folder for `game` (`<out>/<game id>`,
-    where `build` and the exports write and an export removes the images this run did not
-    write) is the game folder `game_root` itself or holds it: `export png --out .` from the folder
-    holding the game made `<out>/<id>/<lang>/png` a folder of the game, and the clean-up
-    deleted the designer's own pictures there."""
+def refuse_over_game(out: Path, game_id: str, game_root: Path, langs: Sequence[str]) -> None:
+    """Refuse (OutputError) an output folder whose folders for the game (`<out>/<game id>`
+    and `<out>/<game id>/<lang>`, where `build` writes its PDFs and the exports write and
+    then remove the images this run did not write) include the game folder `game_root`
+    itself: `export png --out .` from the folder holding the game made `<out>/<id>/<lang>/png`
+    a folder of the game, and the clean-up deleted the designer's own pictures there. (A
+    game kept below those folders is left alone by the clean-up: it holds a game.yaml.)"""
     target = real_path(Path(out) / game_id)
     root = real_path(Path(game_root))
-    if root.is_relative_to(target):
-        what = "the game folder itself" if root == target else f"a folder holding the game {root}"
+    if root == target or any(root == target / lang for lang in langs):
+        where = Path(out) / game_id if root == target else Path(out) / game_id / root.name
         raise OutputError(
-            Path(out) / game_id,
-            f"it is {what}: its files would be replaced or removed by the output; name"
-            " another --out (the default is ./output)",
+            where,
+            "it is the game folder itself: its files would be replaced or removed by the"
+            " output; name another --out (the default is ./output)",
         )
 
 

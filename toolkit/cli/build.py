@@ -134,7 +134,7 @@ def build(
             start = time.perf_counter()
             made_folders = missing_folders(out_dir)
             try:
-                refuse_over_game(out_dir, kept.game_id, folder)
+                refuse_over_game(out_dir, kept.game_id, folder, langs)
                 # held once: every folder and file below it is made from its descriptor
                 with hold_output_root(out_dir, named=out is not None) as held:
                     count = write_kept(
@@ -186,7 +186,7 @@ def build(
         reuse = cache.reuse(folder, key, game) if cache else None
         made_folders = missing_folders(out_dir)
         try:
-            refuse_over_game(out_dir, game.id, game.root)
+            refuse_over_game(out_dir, game.id, game.root, langs)
             with hold_output_root(out_dir, named=out is not None) as held:
                 written = build_game(game, held, options, show, keep, reuse)
         except (BuildError, SheetError) as exc:
