@@ -18,6 +18,12 @@ the folders are opened one by one without following links (O_NOFOLLOW) and the f
 staged and renamed by name in the open folder, so a folder swapped for a link after the
 checks is not followed either.
 
+`build` and the exports hold their output folder open once (`hold_output_root`, a
+`HeldFolder`): every folder below it is made, every file written and every stale image
+removed from that descriptor, never by the folder's path again, so the output folder
+exchanged for a link mid-run is not followed; an output folder, or a game folder written
+into, that another user may rename (`others_may_move`, asked of root too) is refused.
+
 Parent folders are never created by a write: callers that own an output folder make it
 (`output_folder`, `make_output_root` for the folder a user names, `make_parents` for the
 folders above a file inside the current folder), so a path like `/nonexistent/dir/x.pdf` is
