@@ -30,16 +30,16 @@ def _game(folder: Path, languages: list[str] | None = None) -> Path:
 
 def _swap_after_listing(monkeypatch, folder: Path, victim: Path) -> None:
     """Switch `folder` for a link to `victim` once prune's walk has listed it."""
-    from toolkit.render import exports
+    from toolkit import fileio
 
-    walk = exports.walk
+    walk = fileio.walk_inside  # prune lists from descriptors (probe 15)
 
-    def walk_then_swap(root):
-        yield from walk(root)
+    def walk_then_swap(root, top):
+        yield from walk(root, top)
         folder.rename(folder.with_name(folder.name + ".was"))
         folder.symlink_to(victim, target_is_directory=True)
 
-    monkeypatch.setattr(exports, "walk", walk_then_swap)
+    monkeypatch.setattr(fileio, "walk_inside", walk_then_swap)
 
 
 def test_an_export_prune_deletes_nothing_through_a_folder_switched_to_a_link(

@@ -18,6 +18,12 @@ the folders are opened one by one without following links (O_NOFOLLOW) and the f
 staged and renamed by name in the open folder, so a folder swapped for a link after the
 checks is not followed either.
 
+`build` and the exports hold their output folder open once (`hold_output_root`, a
+`HeldFolder`): every folder below it is made, every file written and every stale image
+removed from that descriptor, never by the folder's path again, so the output folder
+exchanged for a link mid-run is not followed; an output folder, or a game folder written
+into, that another user may rename (`others_may_move`, asked of root too) is refused.
+
 Parent folders are never created by a write: callers that own an output folder make it
 (`output_folder`, `make_output_root` for the folder a user names, `make_parents` for the
 folders above a file inside the current folder), so a path like `/nonexistent/dir/x.pdf` is
@@ -203,12 +209,40 @@ class HeldFolder(os.PathLike[str]):
     def __fspath__(self) -> str:
         return os.fspath(self.path)
 
+    def __truediv__(self, part: str | os.PathLike[str]) -> Path:
+        return self.path / part  # a path below it, for messages and for `inside=` writes
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def __repr__(self) -> str:
+        return f"HeldFolder({str(self.path)!r}, fd={self.fd})"
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> HeldFolder:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
 
 def _open_inside(root: Path | HeldFolder, path: Path) -> int:
     """An open descriptor on `path`'s folder, reached from `root` one folder at a time
     without following a link (`root` itself may be one: the user named it; a HeldFolder is
     not opened again by its path)."""
     parts = Path(os.path.abspath(path)).parent.relative_to(os.path.abspath(root)).parts
+    return _open_below(root, parts, path)
+
+
+def _open_below(
+    root: Path | HeldFolder, parts: Sequence[str], path: Path, make: bool = False
+) -> int:
+    """An open descriptor on `root/parts…`, each part reached without following a link;
+    with `make`, a missing part is made (in the folder opened above it, never by path)."""
     try:
         if isinstance(root, HeldFolder):
             fd = os.dup(root.fd)  # not inherited by a child, as O_CLOEXEC
@@ -225,7 +259,14 @@ def _open_inside(root: Path | HeldFolder, path: Path) -> int:
             if part == "..":
                 raise OutputError(path, f"it is not inside {root}")
             try:
-                info = os.stat(part, dir_fd=fd, follow_symlinks=False)
+                try:
+                    info = os.stat(part, dir_fd=fd, follow_symlinks=False)
+                except FileNotFoundError:
+                    if not make:
+                        raise
+                    with contextlib.suppress(FileExistsError):  # made meanwhile: opened
+                        os.mkdir(part, 0o777, dir_fd=fd)
+                    info = os.stat(part, dir_fd=fd, follow_symlinks=False)
                 if stat.S_ISLNK(info.st_mode):
                     raise OutputError(current, LINK_REFUSED)
                 flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -236,6 +277,8 @@ def _open_inside(root: Path | HeldFolder, path: Path) -> int:
                 if isinstance(exc, OutputError):
                     raise
                 reason = LINK_REFUSED if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+                if exc.errno == errno.ENOTDIR:
+                    reason = f"it is not a folder inside {root}"
                 raise OutputError(current, reason) from None
             os.close(fd)
             fd = child
@@ -245,7 +288,7 @@ def _open_inside(root: Path | HeldFolder, path: Path) -> int:
     return fd
 
 
-def open_folder_inside(root: Path, folder: Path) -> int | None:
+def open_folder_inside(root: Path | HeldFolder, folder: Path) -> int | None:
     """An open descriptor on `folder` (below the output folder `root`, or `root` itself),
     reached one folder at a time without following a link; None when it is gone or a link
     now. What is removed by name in it is then removed there, never in a folder a link
@@ -256,7 +299,7 @@ def open_folder_inside(root: Path, folder: Path) -> int | None:
         return None
 
 
-def remove_inside(root: Path, path: Path) -> bool:
+def remove_inside(root: Path | HeldFolder, path: Path, *, folders_only: bool = False) -> bool:
     """Remove the regular file, or the empty folder, at `path` below the output folder
     `root`, in its folder reached without following a link (`open_folder_inside`); a link,
     anything else, or a path gone meanwhile is left alone. Whether something was removed."""
@@ -266,7 +309,7 @@ def remove_inside(root: Path, path: Path) -> bool:
     name = Path(path).name
     try:
         mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
-        if stat.S_ISREG(mode):
+        if stat.S_ISREG(mode) and not folders_only:
             os.unlink(name, dir_fd=folder)
         elif stat.S_ISDIR(mode):
             os.rmdir(name, dir_fd=folder)  # only an empty one: a link is no folder here
@@ -465,10 +508,12 @@ def write_many(
 def refuse_unsafe_game(root: Path) -> None:
     """Refuse (OutputError) to write into the game folder `root` when another user may
     rename it, or put another folder in its place: it lies in a folder that is not the
-    user's alone (`others_may_move`; root is not asked whose). Its files are written by path
-    from it: exchanged for a link to another folder of the user's between the read and the
-    writes (one `renameat2`), the fixed files were written there."""
-    if why := others_may_move(Path(root), as_root=False):
+    user's alone (`others_may_move`, root asked whose folders they are too). Its files are
+    written by path from it: exchanged for a link to another folder of the user's between
+    the read and the writes (one `renameat2`), the fixed files were written there. Root is
+    no exception: the owner of a folder above a game root edits (a user's home) may
+    exchange the game for a link to a folder of root's, and root's writes went there."""
+    if why := others_may_move(Path(root)):
         raise OutputError(
             root,
             f"the game folder lies in a folder that is not yours alone ({why}), where"
@@ -532,13 +577,32 @@ class StagedSet:
     an exception: one that fails (a full disk, an image over its limit) or is interrupted
     half-way removes what it staged and leaves the old set whole, as `write_many` does for
     files held in memory together (hundreds of images need not be). Every file lies under
-    `inside`, written without following a link (as `write_many(…, inside=…)`)."""
+    `inside`, written without following a link (as `write_many(…, inside=…)`); `inside` is
+    opened once (a HeldFolder as it is: held by the caller), and every folder of the set is
+    made and opened from that descriptor, never again by its path: the output folder
+    exchanged for a link while the set is made is not followed."""
 
-    def __init__(self, inside: Path) -> None:
-        self.inside = Path(inside)
+    def __init__(self, inside: Path | HeldFolder) -> None:
+        self.inside = inside if isinstance(inside, HeldFolder) else Path(inside)
+        self._held: HeldFolder | None = inside if isinstance(inside, HeldFolder) else None
+        self._own = False  # whether `_held` is ours to close
         self._folders: dict[str, int] = {}  # an open descriptor per folder written in
         self._staged: list[tuple[_Plan, str]] = []
-        self._made: list[Path] = []  # folders made for the set, removed again if it fails
+        self._made: list[tuple[str, ...]] = []  # folders made for the set (below `inside`)
+        self._made_root: list[Path] = []  # `inside` and its parents, when the set made them
+
+    def _root(self) -> HeldFolder:
+        if self._held is None:
+            root = Path(self.inside)
+            missing = missing_folders(root)
+            output_folder(root)  # made when its parent exists
+            self._made_root = missing
+            try:
+                fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError as exc:
+                raise OutputError(root, exc.strerror or str(exc)) from None
+            self._held, self._own = HeldFolder(root, fd), True
+        return self._held
 
     def add(self, path: Path, data: bytes) -> None:
         """Stage `path`'s new bytes, making its folders inside `inside` (OutputError when it
@@ -549,13 +613,12 @@ class StagedSet:
         key = os.path.abspath(path.parent)
         folder = self._folders.get(key)
         if folder is None:
-            inside = Path(os.path.abspath(self.inside))
-            parts = Path(key).relative_to(inside).parts
-            chain = [inside.joinpath(*parts[:i]) for i in range(len(parts) + 1)]
-            missing = [m for m in chain if not os.path.lexists(m)]  # outermost first
-            output_folder(self.inside, *parts)
-            self._made += missing
-            folder = self._folders[key] = _open_inside(self.inside, path)
+            root = self._root()
+            parts = Path(key).relative_to(os.path.abspath(root)).parts
+            for made in missing_below(root, parts):
+                if made not in self._made:
+                    self._made.append(made)
+            folder = self._folders[key] = _open_below(root, parts, path, make=True)
         plan = _plan_inside(folder, path)
         self._staged.append((plan, _stage(plan, data)))
 
@@ -578,11 +641,59 @@ class StagedSet:
             for fd in self._folders.values():
                 os.close(fd)
             self._folders.clear()
-            if not whole:
-                for made in reversed(self._made):  # the set failed: no empty folder stays
-                    with contextlib.suppress(OSError):
-                        made.rmdir()  # only if empty: another file may have come meanwhile
+            if not whole and self._held is not None:  # the set failed: no empty folder stays
+                remove_empty_below(self._held, self._made)
             self._made.clear()
+            if self._own and self._held is not None:
+                self._held.close()
+                self._held = None
+            if not whole:
+                remove_made(self._made_root)
+            self._made_root = []
+
+
+def missing_below(root: Path | HeldFolder, parts: Sequence[str]) -> list[tuple[str, ...]]:
+    """The folders `root/parts…` that are missing, outermost first, each as its parts below
+    `root` (looked at from `root`'s descriptor when held): for `remove_empty_below` to take
+    back when what was to be written in them fails."""
+    missing: list[tuple[str, ...]] = []
+    try:
+        fd = _open_below(root, (), Path(root) / "_")
+    except OutputError:
+        return missing
+    try:
+        for i, part in enumerate(parts):
+            try:
+                child = os.open(
+                    part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd
+                )
+            except FileNotFoundError:
+                return [tuple(parts[: j + 1]) for j in range(i, len(parts))]
+            except OSError:
+                return missing
+            os.close(fd)
+            fd = child
+    finally:
+        os.close(fd)
+    return missing
+
+
+def remove_empty_below(root: Path | HeldFolder, made: Sequence[tuple[str, ...]]) -> None:
+    """Remove the folders `missing_below` listed (innermost first), each only if empty and
+    in the folder above it reached from `root` without following a link."""
+    for parts in sorted(made, key=len, reverse=True):
+        if not parts:
+            continue
+        try:
+            fd = _open_below(root, parts[:-1], Path(root).joinpath(*parts))
+        except OutputError:
+            continue
+        try:
+            os.rmdir(parts[-1], dir_fd=fd)  # only an empty one: a file that came keeps it
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
 
 def _staged_paths(plan: _Plan, tmp: str) -> tuple[Path, Path]:
@@ -636,6 +747,7 @@ def make_output_root(root: Path, named: bool = True) -> Path:
     root = Path(root)
     if not named and root.is_symlink():
         raise OutputError(root, "it is a symbolic link no --out named (a game may bring one)")
+    refuse_shared_output(root)
     if root.is_dir():
         return root
     if root.exists() or root.is_symlink():
@@ -645,6 +757,52 @@ def make_output_root(root: Path, named: bool = True) -> Path:
     except OSError as exc:
         raise OutputError(exc.filename or root, exc.strerror or str(exc)) from None
     return root
+
+
+def refuse_shared_output(root: Path) -> None:
+    """Refuse (OutputError) an output folder another user may rename, or put theirs in the
+    place of: it, or a folder above it, is not the user's alone (`others_may_move`, root
+    asked whose folders they are too, as for a game it edits). Exchanged for a link to
+    another folder of the user's while a build or an export writes, the files went there,
+    and an export's clean-up deleted that folder's images."""
+    if why := others_may_move(Path(root) / "_"):
+        raise OutputError(
+            root,
+            f"the output folder lies in a folder that is not yours alone ({why}), where"
+            " another user could exchange it for a link while it is written: name a folder"
+            " of your own (--out)",
+        )
+
+
+def hold_output_root(root: Path, named: bool = True) -> HeldFolder:
+    """The output folder as `make_output_root` makes it, held open (the caller closes it):
+    every folder and file below it is then made, written and removed from that descriptor,
+    so the folder exchanged for a link mid-run (by its parent's owner) is never followed."""
+    root = make_output_root(root, named)
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | (0 if named else os.O_NOFOLLOW)
+    try:
+        return HeldFolder(root, os.open(root, flags))
+    except OSError as exc:
+        reason = LINK_REFUSED if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+        raise OutputError(root, reason) from None
+
+
+def refuse_over_game(out: Path, game_id: str, game_root: Path, langs: Sequence[str]) -> None:
+    """Refuse (OutputError) an output folder whose folders for the game (`<out>/<game id>`
+    and `<out>/<game id>/<lang>`, where `build` writes its PDFs and the exports write and
+    then remove the images this run did not write) include the game folder `game_root`
+    itself: `export png --out .` from the folder holding the game made `<out>/<id>/<lang>/png`
+    a folder of the game, and the clean-up deleted the designer's own pictures there. (A
+    game kept below those folders is left alone by the clean-up: it holds a game.yaml.)"""
+    target = real_path(Path(out) / game_id)
+    root = real_path(Path(game_root))
+    if root == target or any(root == target / lang for lang in langs):
+        where = Path(out) / game_id if root == target else Path(out) / game_id / root.name
+        raise OutputError(
+            where,
+            "it is the game folder itself: its files would be replaced or removed by the"
+            " output; name another --out (the default is ./output)",
+        )
 
 
 def missing_folders(path: Path) -> list[Path]:
@@ -686,11 +844,18 @@ def refuse_links_below(root: Path, path: Path) -> None:
             return
 
 
-def output_folder(root: Path, *parts: str) -> Path:
+def output_folder(root: Path | HeldFolder, *parts: str) -> Path:
     """`root/parts…`, made if missing: `root` only when its own parent exists (no folders
     are made outside it), the parts inside it; a part that is a link (even to a folder
     inside `root`) or not a folder is refused: the toolkit follows no link it did not make
     below an output folder (`root` itself may be one: the user named it)."""
+    if isinstance(root, HeldFolder):  # made and opened from its descriptor, not by path
+        for part in parts:
+            if part in ("", ".", "..") or os.sep in part:
+                raise OutputError(root / part, f"it is not a folder inside {root}")
+        folder_path = root.path.joinpath(*parts)
+        os.close(_open_below(root, parts, folder_path / "_", make=True))
+        return folder_path
     root = Path(root)
     if not root.is_dir():
         if root.exists() or root.is_symlink():
@@ -875,6 +1040,34 @@ def walk(root: Path | str) -> Iterator[tuple[str, list[str], list[str]]]:
         yield folder, dirs, files
 
 
+def walk_inside(
+    root: Path | HeldFolder, folder: Path
+) -> Iterator[tuple[Path, list[str], list[str], int]]:
+    """`walk` of `folder` below the output folder `root`, from descriptors: `folder` is
+    reached from `root` without following a link (a link on the way is refused:
+    OutputError; nothing when it is missing), and each folder below it is listed through
+    the descriptor its parent gave (os.fwalk, links not followed), also yielded: what is
+    removed by name in it is removed there, never in a folder a path now leads to. The
+    caller may prune `dirs` as with os.walk."""
+    folder = Path(folder)
+    parts = Path(os.path.abspath(folder)).relative_to(os.path.abspath(root)).parts
+    try:
+        top = _open_below(root, parts, folder / "_")
+    except OutputError as exc:
+        if "does not exist" in exc.reason:
+            return
+        raise
+    try:
+        walked = os.fwalk(".", dir_fd=top, follow_symlinks=False)
+        for at, dirs, files, fd in walked:
+            rel = os.path.normpath(at)
+            if rel.count(os.sep) + 1 >= MAX_DEPTH:
+                dirs[:] = []
+            yield folder / rel if rel != "." else folder, dirs, files, fd
+    finally:
+        os.close(top)
+
+
 def files_under(root: Path) -> Iterator[Path]:
     """Every entry below `root` that is not a folder (links included), as
     `root.rglob("*")` lists them, within MAX_DEPTH."""
@@ -905,9 +1098,11 @@ def others_may_move(path: Path, *, as_root: bool = True) -> str | None:
     game afterwards. The folders above `path` as named (a link on the way lies in one) count
     as those above its real path.
 
-    Root is asked whose folders they are too by default (`new`: a game root makes is made in
-    a folder of its own); `as_root=False` as for `others_may_change` (root writing into the
-    games of the users it works for)."""
+    Root is asked whose folders they are too by default (`new`, the game writers, the
+    output folders: the owner of a folder above may exchange what root writes for a link
+    to a folder of root's); `as_root=False` only asks whether others may write to them.
+    The folders are looked at with search permission only (O_PATH): one of mode 0711
+    above is no refusal."""
     user = os.geteuid()
     owners = user != 0 or as_root
 
@@ -931,7 +1126,9 @@ def others_may_move(path: Path, *, as_root: bool = True) -> str | None:
         start = start or step
     # then the folders the kernel reaches by `..` from it, up to / (the real ones, by
     # descriptor: a game deeper than PATH_MAX has no absolute path to stat)
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+    # O_PATH: a folder one may pass but not list (0711: /home on shared hosts) is looked
+    # at with search permission only (fstat and `..` need no more)
+    flags = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_CLOEXEC
     try:
         fd = os.open(start if start is not None else ".", flags)
     except OSError as exc:

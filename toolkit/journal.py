@@ -25,7 +25,9 @@ from pathlib import Path
 
 from toolkit.fileio import (
     TEMPORARY,
+    HeldFolder,
     atomic_write_bytes,
+    open_folder_inside,
     read_bounded,
     remove_stale_temporaries,
     walk,
@@ -180,35 +182,73 @@ def _ours(base: str, tmp: Path, target: Path) -> bool:
 OUTPUT_JOURNAL = ".playset-build-journal.json"
 
 
-def write_output_files(out: Path, folder: Path, files: Sequence[tuple[str, bytes]]) -> list[str]:
+def write_output_files(
+    out: Path | HeldFolder, folder: Path, files: Sequence[tuple[str, bytes]]
+) -> list[str]:
     """Write `files` (name, bytes) into the output folder `folder` (below `out`, made by
     fileio.output_folder) as one change, after finishing the change a killed build left
-    there; what was finished, for the user."""
-    notes = finish_output(folder)
-    remove_stale_temporaries(folder)  # what a build killed before its journal left
-    journal = Path(folder) / OUTPUT_JOURNAL
-    written = False
-
-    def record(staged: list[tuple[Path, Path]]) -> None:
-        nonlocal written
-        if len(staged) > 1:
-            entries = [[tmp.name, target.name] for tmp, target in staged]
-            atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=out)
-            written = True
-
-    write_many([(Path(folder) / name, data) for name, data in files], inside=out, on_staged=record)
-    if written:
-        journal.unlink(missing_ok=True)
-    return notes
-
-
-def finish_output(folder: Path) -> list[str]:
-    """Put in place the files a build killed between its renames left staged in `folder`
-    (its journal's), then remove the journal; nothing when it holds none of ours."""
+    there; what was finished, for the user. `folder` is opened from `out` (held: opened
+    once for the command) without following a link, and everything is done in it: the
+    output folder exchanged for a link mid-run is not followed."""
+    fd = open_folder_inside(out, folder)
+    if fd is None:  # a link or gone: the write says why
+        write_many([(Path(folder) / name, data) for name, data in files], inside=out)
+        return []
     try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        notes = finish_output(fd, folder)
+        remove_stale_temporaries(fd)  # what a build killed before its journal left
+        written = False
+
+        def record(staged: list[tuple[Path, Path]]) -> None:
+            nonlocal written
+            if len(staged) > 1:
+                entries = [[tmp.name, target.name] for tmp, target in staged]
+                held = HeldFolder(Path(folder), fd)
+                data = json.dumps(entries).encode("utf-8")
+                atomic_write_bytes(Path(folder) / OUTPUT_JOURNAL, data, inside=held)
+                written = True
+
+        held = HeldFolder(Path(folder), fd)
+        write_many(
+            [(Path(folder) / name, data) for name, data in files], inside=held, on_staged=record
+        )
+        if written:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(OUTPUT_JOURNAL, dir_fd=fd)
+        return notes
+    finally:
+        os.close(fd)
+
+
+def write_language(
+    out: Path | HeldFolder, game_id: str, lang: str, files: Sequence[tuple[str, bytes]]
+) -> list[str]:
+    """`write_output_files` into out/<game_id>/<lang>/, made (from `out`'s descriptor when
+    held) if missing; the folders made for it are taken back when the write fails (a full
+    disk left `out/<game>/<lang>/` empty)."""
+    from toolkit.fileio import missing_below, output_folder, remove_empty_below
+
+    made = missing_below(out, (game_id, lang))
+    try:
+        folder = output_folder(out, game_id, lang)
+        return write_output_files(out, folder, files)
+    except BaseException:
+        remove_empty_below(out, made)
+        raise
+
+
+def finish_output(folder: Path | int, name: Path | None = None) -> list[str]:
+    """Put in place the files a build killed between its renames left staged in `folder`
+    (its journal's; a path, or a folder open as that descriptor, named `name`), then remove
+    the journal; nothing when it holds none of ours."""
+    try:
+        if isinstance(folder, int):
+            fd = os.dup(folder)
+        else:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return []
+    where = name if name is not None else folder
     try:
         entries = _output_entries(fd)
         if entries is None:
@@ -224,7 +264,7 @@ def finish_output(folder: Path) -> list[str]:
             done += 1
         with contextlib.suppress(OSError):
             os.unlink(OUTPUT_JOURNAL, dir_fd=fd)
-        return [f"finished the interrupted build in {folder}: {done} file(s) put in place"]
+        return [f"finished the interrupted build in {where}: {done} file(s) put in place"]
     finally:
         os.close(fd)
 

@@ -81,7 +81,13 @@ def build(
 ) -> None:
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
     per game and language."""
-    from toolkit.fileio import make_output_root, real_path
+    from toolkit.fileio import (
+        hold_output_root,
+        missing_folders,
+        real_path,
+        refuse_over_game,
+        remove_made,
+    )
     from toolkit.render.artifacts import artifacts
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
@@ -126,12 +132,16 @@ def build(
         if kept is not None:
             langs = lang.split(",") if lang else kept.languages
             start = time.perf_counter()
+            made_folders = missing_folders(out_dir)
             try:
-                make_output_root(out_dir, named=out is not None)
-                count = write_kept(
-                    kept, langs, out_dir, lambda path: _say(f"wrote {path}{from_cache}")
-                )
+                refuse_over_game(out_dir, kept.game_id, folder, langs)
+                # held once: every folder and file below it is made from its descriptor
+                with hold_output_root(out_dir, named=out is not None) as held:
+                    count = write_kept(
+                        kept, langs, held, lambda path: _say(f"wrote {path}{from_cache}")
+                    )
             except OSError as exc:
+                remove_made(made_folders)
                 where = exc.filename or out_dir
                 _say(f"{kept.game_id}: cannot write {where}: {exc.strerror or exc}", "red")
                 failed = True
@@ -174,14 +184,18 @@ def build(
             _say(f"wrote {item.path}{'' if item.drawn else from_cache}")
 
         reuse = cache.reuse(folder, key, game) if cache else None
+        made_folders = missing_folders(out_dir)
         try:
-            make_output_root(out_dir, named=out is not None)
-            written = build_game(game, out_dir, options, show, keep, reuse)
+            refuse_over_game(out_dir, game.id, game.root, langs)
+            with hold_output_root(out_dir, named=out is not None) as held:
+                written = build_game(game, held, options, show, keep, reuse)
         except (BuildError, SheetError) as exc:
+            remove_made(made_folders)
             _say(f"{game.id}: {exc}", "red")
             failed = True
             continue
         except OSError as exc:  # the output folder cannot be written: a file, no permission…
+            remove_made(made_folders)
             where = exc.filename or out_dir
             _say(f"{game.id}: cannot write {where}: {exc.strerror or exc}", "red")
             failed = True

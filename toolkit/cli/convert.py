@@ -38,6 +38,7 @@ def convert(
         describe,
         make_parents,
         missing_folders,
+        others_may_move,
         remove_made,
         write_many,
     )
@@ -81,6 +82,14 @@ def convert(
         for path, _ in made.files:
             if path != out and path.is_symlink():
                 raise OutputError(path, LINKED)
+            # a folder another user may rename: theirs to exchange for a link mid-write
+            if why := others_may_move(path):
+                raise OutputError(
+                    path,
+                    f"it lies in a folder that is not yours alone ({why}), where another"
+                    " user could exchange it for a link while it is written: write in a"
+                    " folder of your own",
+                )
         write_many(made.files, inside=None if out else source.parent)
     except OSError as exc:
         remove_made(folders)

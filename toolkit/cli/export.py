@@ -149,7 +149,7 @@ def _run(
     out: Path | None,
     values: dict[str, Any],
 ) -> None:
-    from toolkit.fileio import make_output_root, missing_folders, remove_made
+    from toolkit.fileio import hold_output_root, missing_folders, refuse_over_game, remove_made
     from toolkit.render.build import BuildError
     from toolkit.render.sheets import SheetError
 
@@ -181,8 +181,11 @@ def _run(
         start = time.perf_counter()
         made, done = missing_folders(out_dir), False
         try:
-            make_output_root(out_dir, named=out is not None)
-            export.run(game, out_dir, dataclasses.replace(checked, langs=langs), report, bar)
+            refuse_over_game(out_dir, game.id, game.root, langs)
+            # held once: every folder below it is made, written and pruned from its
+            # descriptor, never again by its path (one exchanged for a link is not followed)
+            with hold_output_root(out_dir, named=out is not None) as held:
+                export.run(game, held, dataclasses.replace(checked, langs=langs), report, bar)
             done = True
         except (BuildError, SheetError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)

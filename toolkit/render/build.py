@@ -9,14 +9,15 @@ failure leaves the previous files of that language in place.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolkit.content.game import Game
-from toolkit.fileio import OutputError, output_folder, refuse_links_below
-from toolkit.journal import finish_output, write_output_files
+from toolkit.fileio import HeldFolder, open_folder_inside
+from toolkit.journal import finish_output, write_language
 from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, selected
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class Written:
 
 def build_game(
     game: Game,
-    out: Path,
+    out: Path | HeldFolder,
     opts: BuildOptions,
     report: Callable[[Written], None] | None = None,
     keep: Callable[[str, str, bytes], None] | None = None,
@@ -47,12 +48,13 @@ def build_game(
     chosen = selected(opts)
     for lang in opts.langs:  # a killed build's set first, whatever this one then fails on
         folder = out / game.id / lang
-        try:
-            refuse_links_below(out, folder)  # no link followed below the output folder
-        except OutputError:
-            continue  # the write below refuses it, saying why
-        if folder.is_dir():
-            finish_output(folder)
+        # opened from `out` without following a link (a link: the write below refuses it)
+        opened = open_folder_inside(out, folder)
+        if opened is not None:
+            try:
+                finish_output(opened, folder)
+            finally:
+                os.close(opened)
     written: list[Written] = []
     for lang in opts.langs:
         pending: dict[str, tuple[bytes, bool]] = {}
@@ -67,8 +69,7 @@ def build_game(
                     reuse.made_file(lang, artifact.name, name, drawn)
         # one language's files are replaced together, once all of them rendered; a build
         # killed between the renames is finished by the next one (toolkit.journal)
-        folder = output_folder(out, game.id, lang)
-        write_output_files(out, folder, [(name, data) for name, (data, _) in pending.items()])
+        write_language(out, game.id, lang, [(name, data) for name, (data, _) in pending.items()])
         for name, (data, drawn) in pending.items():
             if keep:
                 keep(lang, name, data)

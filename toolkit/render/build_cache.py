@@ -36,6 +36,7 @@ from toolkit.content import validate_cache
 from toolkit.usercache import SignedStore
 
 if TYPE_CHECKING:
+    from toolkit.fileio import HeldFolder
     from toolkit.render.artifacts import Shows
 
 FORMAT = "playset-build-2"
@@ -249,17 +250,17 @@ class BuildCache:
         self.store.write(self._part_slot(folder, options, lang, name), payload)
 
 
-def write_kept(kept: Kept, langs: Sequence[str], out: Path, report: Callable[[Path], None]) -> int:
+def write_kept(
+    kept: Kept, langs: Sequence[str], out: Path | HeldFolder, report: Callable[[Path], None]
+) -> int:
     """Write the kept files of `langs` under out/<game>/<lang>/ as `build_game` writes them;
     how many were written."""
-    from toolkit.fileio import output_folder
-    from toolkit.journal import write_output_files
+    from toolkit.journal import write_language
 
     count = 0
     for lang in langs:
         items = kept.files.get(lang, [])
-        folder = output_folder(out, kept.game_id, lang)
-        write_output_files(out, folder, items)  # as one change (toolkit.journal)
+        write_language(out, kept.game_id, lang, items)  # as one change (toolkit.journal)
         for name, _ in items:
             report(out / kept.game_id / lang / name)
             count += 1

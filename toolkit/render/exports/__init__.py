@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolkit.fileio import walk
+from toolkit.fileio import HeldFolder
 from toolkit.registry import Registry
 
 
@@ -49,12 +49,14 @@ Report = Callable[[Path], None]  # each file written
 @dataclass(frozen=True)
 class Export:
     """A registered export: `run(game, out, options, report, progress)` → files written, with
+    `out` the output folder held open (`fileio.HeldFolder`: `out / name` is a Path; write
+    below it with `fileio.StagedSet(out)`, which makes and writes from its descriptor) and
     `options` an instance of `options` (its own dataclass); `help` is its command's help and
     `hint` a line said after a run that wrote everything."""
 
     name: str
     summary: str
-    run: Callable[[Any, Path, Any, Report, Progress], list[Path]]
+    run: Callable[[Any, Path | HeldFolder, Any, Report, Progress], list[Path]]
     options: type[ExportOptions] = ExportOptions
     help: str = ""
     hint: str | None = None
@@ -83,7 +85,7 @@ def once(written: list[Path], path: Path) -> None:
         )
 
 
-def prune(folder: Path, kept: list[Path], out: Path) -> list[Path]:
+def prune(folder: Path, kept: list[Path], out: Path | HeldFolder) -> list[Path]:
     """Remove the images and saves in an export's own folder that this run did not write (a
     card deleted from the content must not linger as an image a print service uploads), and
     the folders left empty. Only .png and .json files are touched, and the temporary files
@@ -95,38 +97,26 @@ def prune(folder: Path, kept: list[Path], out: Path) -> list[Path]:
     nothing in a language) meets no write to refuse it first, and a game folder may bring
     `output/<game>/<lang>/png` as a link to a folder of the user's pictures."""
     from toolkit.content.folders import MANIFEST
-    from toolkit.fileio import (
-        open_folder_inside,
-        refuse_links_below,
-        remove_inside,
-        remove_stale_temporaries,
-    )
+    from toolkit.fileio import remove_inside, remove_stale_temporaries, walk_inside
 
-    refuse_links_below(out, folder)
-    keep = {path.resolve() for path in kept}
+    keep = {os.path.abspath(path) for path in kept}  # nothing below `out` is a link
     removed: list[Path] = []
-    if not folder.is_dir():
-        return removed
-    listed = []
-    for at, dirs, files in walk(folder):
+    listed: list[tuple[Path, bool]] = []
+    # listed from the descriptors of `out` (a HeldFolder: opened once for the command) and
+    # of each folder below it, never by path: `out` exchanged for a link to a folder of the
+    # user's pictures meanwhile is not walked
+    for at, dirs, files, fd in walk_inside(out, folder):
         if MANIFEST in files:  # a game folder kept here (or the export's folder one): its
             dirs[:] = []  # art and schemas are the designer's, not images of a past run
             continue
-        opened = open_folder_inside(out, Path(at))  # never a folder switched for a link
-        if opened is not None:
-            try:
-                remove_stale_temporaries(opened)  # staged by an export killed before its renames
-            finally:
-                os.close(opened)
-        listed += [Path(at, name) for name in dirs + files]
-    # each removed by name in its folder reached from `out` without following a link: a
-    # folder of the listing switched for a link to the user's pictures since is not followed
-    for path in sorted(listed, reverse=True):
-        if path.is_symlink() or not path.is_file():
-            if path.is_dir() and not path.is_symlink():
-                remove_inside(out, path)  # an empty one only (rmdir)
+        remove_stale_temporaries(fd)  # staged by an export killed before its renames
+        listed += [(at / name, True) for name in dirs] + [(at / name, False) for name in files]
+    # each removed by name in its folder reached from `out` without following a link
+    for path, is_folder in sorted(listed, reverse=True):
+        if is_folder:
+            remove_inside(out, path, folders_only=True)  # an empty one only (rmdir)
             continue
-        stale = path.suffix in (".png", ".json") and path.resolve() not in keep
+        stale = path.suffix in (".png", ".json") and os.path.abspath(path) not in keep
         if stale and remove_inside(out, path):
             removed.append(path)
     return removed

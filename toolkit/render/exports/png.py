@@ -15,7 +15,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from toolkit.fileio import StagedSet
+from toolkit.fileio import HeldFolder, StagedSet
 from toolkit.render.artifacts.rulebook import rulebook_pdf
 from toolkit.render.exports import (
     Export,
@@ -122,7 +122,9 @@ class PngOptions(ExportOptions):
         check_dpi("page_dpi", self.page_dpi)
 
 
-def run(game: Any, out: Path, opts: PngOptions, report: Report, progress: Progress) -> list[Path]:
+def run(
+    game: Any, out: Path | HeldFolder, opts: PngOptions, report: Report, progress: Progress
+) -> list[Path]:
     written: list[Path] = []
     total, done = steps(game, opts.langs), 0
 

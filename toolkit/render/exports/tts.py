@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from toolkit.fileio import StagedSet
+from toolkit.fileio import HeldFolder, StagedSet
 from toolkit.render.exports import (
     Export,
     ExportOptions,
@@ -103,7 +103,7 @@ def sheet_dpi(dpi: float, card_mm: tuple[float, float]) -> float:
     return min(dpi, cell / w_in, cell / h_in)
 
 
-def _url(path: Path, root: Path, base_url: str | None) -> str:
+def _url(path: Path, root: Path | HeldFolder, base_url: str | None) -> str:
     """The image's URL: under `base_url`, percent-encoded (a space is %20, an existing
     %XX escape is kept), else a file:// URL."""
     if base_url:
@@ -317,7 +317,9 @@ class TtsOptions(ExportOptions):
         check_dpi("dpi", self.dpi)
 
 
-def run(game: Any, out: Path, opts: TtsOptions, report: Report, progress: Progress) -> list[Path]:
+def run(
+    game: Any, out: Path | HeldFolder, opts: TtsOptions, report: Report, progress: Progress
+) -> list[Path]:
     written: list[Path] = []
     decks = printed_decks(game)
     total, done = (len(decks) + 1) * len(opts.langs), 0
