@@ -209,6 +209,9 @@ def test_the_mirror_copies_no_more_than_its_bytes_budget(tmp_path, monkeypatch):
 
 
 def test_the_editor_shows_what_the_mirror_left_out(tmp_path, monkeypatch):
+    import threading
+
+    from toolkit.lsp.mirror import Mirror
     from toolkit.lsp.server import PlaysetServer
     from toolkit.lsp.workspace import GameState
 
@@ -217,20 +220,25 @@ def test_the_editor_shows_what_the_mirror_left_out(tmp_path, monkeypatch):
     (game / "game.yaml").write_text("id: g\nname: G\n")
     _sparse(game / "notes" / "n1.txt", b"note 1\n", 8 * 1024 * 1024)
     _cross_device(monkeypatch)
-    from toolkit.lsp.mirror import Mirror
-
     server = PlaysetServer()
-    shown: list[str] = []
-    monkeypatch.setattr(server, "warn", shown.append)
+    shown: list[object] = []
+    monkeypatch.setattr(server, "window_show_message", shown.append)
+    monkeypatch.setattr(server, "text_document_publish_diagnostics", lambda params: None)
+    monkeypatch.setattr(type(server), "workspace", property(lambda _: _NoDocuments()))
     state = GameState(Mirror(game))
-    server.locks[state.mirror.root] = __import__("threading").Lock()
-    published: list[object] = []
-    monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+    server.locks[state.mirror.root] = threading.Lock()
     try:
         server.check(state)
+        server.check(state)  # said once
     finally:
         state.mirror.close()
-    assert len(shown) == 1 and "n1.txt" in shown[0] and "sparse" in shown[0]
+    assert len(shown) == 1
+    message = shown[0].message  # type: ignore[attr-defined]
+    assert "notes/n1.txt" in message and "sparse" in message
+
+
+class _NoDocuments:
+    text_documents: dict[str, object] = {}
 
 
 # --- H1: the content digest of `--workers`/`--dask` ------------------------------------------
