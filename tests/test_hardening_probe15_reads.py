@@ -282,11 +282,11 @@ def test_the_digest_reads_source_files_in_chunks(tmp_path):
     from toolkit.sim import prepared
 
     folder = _engine_game(tmp_path)
-    (folder / "big.py").write_bytes(b"# " + b"x" * (16 * 1024 * 1024) + b"\n")
+    (folder / "big.py").write_bytes(b"# " + b"x" * (12 * 1024 * 1024) + b"\n")
     game = load_game(folder)
     before, peak = _peak(lambda: prepared.content_digest(game))
     assert peak < 4 * 1024 * 1024, peak  # never the whole file in memory
-    (folder / "big.py").write_bytes(b"# " + b"y" * (16 * 1024 * 1024) + b"\n")
+    (folder / "big.py").write_bytes(b"# " + b"y" * (12 * 1024 * 1024) + b"\n")
     assert prepared.content_digest(game) != before
 
 
