@@ -15,6 +15,7 @@ import hashlib
 import io
 import os
 import re
+import threading
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -316,9 +317,10 @@ def _read_picture(path: Path, icons: Path) -> Picture | None:
     try:
         now = os.stat(path)  # a version read already is not opened again
         key = (str(path), now.st_dev, now.st_ino, now.st_mtime_ns, now.st_size)
-        if key in _READ:
-            _READ.move_to_end(key)
-            return _READ[key]
+        with _READ_LOCK:
+            if key in _READ:
+                _READ.move_to_end(key)
+                return _READ[key]
         with open_regular(path, inside=icons) as (fd, info):
             key = (str(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
             picture = None
@@ -327,9 +329,10 @@ def _read_picture(path: Path, icons: Path) -> Picture | None:
                 picture = _picture(data) if len(data) == info.st_size else None
     except OSError:
         return None
-    _READ[key] = picture
-    while len(_READ) > KEPT_PICTURES:
-        _READ.popitem(last=False)
+    with _READ_LOCK:
+        _READ[key] = picture
+        while len(_READ) > KEPT_PICTURES:
+            _READ.popitem(last=False)
     return picture
 
 
@@ -337,6 +340,7 @@ KEPT_PICTURES = 32
 """Versions of picture files `_read_picture` keeps, the most recently used: an icon's
 drawings hold their pictures anyway, so this keeps no more pixels than the icons do."""
 _READ: OrderedDict[tuple[str, int, int, int, int], Picture | None] = OrderedDict()
+_READ_LOCK = threading.Lock()  # the preview draws in threads
 
 
 def _picture(data: bytes) -> Picture | None:
