@@ -348,3 +348,31 @@ def test_a_sparse_engine_file_is_refused_before_it_is_read(tmp_path, run_cli):
     assert result.exit_code == 1
     assert "E001" in result.output and "sparse file" in result.output
     assert "null bytes" not in result.output
+
+
+def test_pictures_named_in_turn_are_read_once_each(tmp_path, monkeypatch):
+    # more files than the process keeps, named in turn: each was read at every <image>
+    from toolkit.render import svg_icons
+    from toolkit.render.svg_icons import load_svg
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    names = [f"p{i}.png" for i in range(4)]
+    for i, name in enumerate(names):
+        (icons / name).write_bytes(_png() + bytes([i]))
+    image = '<image x="0" y="0" width="10" height="10" href="{}"/>'
+    path = icons / "token.svg"
+    path.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+        + "".join(image.format(name) for name in names) * 30
+        + "\n</svg>\n"
+    )
+    monkeypatch.setattr(svg_icons, "KEPT_PICTURES", 2)
+    _OPENED.clear()
+    _WATCHING[0] = True
+    try:
+        icon, problem = load_svg(path, "icons/token.svg", icons, tmp_path)
+    finally:
+        _WATCHING[0] = False
+    assert problem is None and icon is not None
+    assert all(_opens_of(name) <= 4 for name in names), [_opens_of(n) for n in names]

@@ -286,7 +286,12 @@ def _icon_renderer() -> type:
                 return None
             path = os.path.normpath(os.path.join(os.path.dirname(base), iri))
             if not path.endswith(".svg"):  # a picture: svglib would return its name
-                return _read_picture(Path(path), Path(inside))
+                # once per file and drawing, whatever `_read_picture` keeps: an icon naming
+                # more files than it keeps, in turn, would read them at every <image>
+                pictures = self.__dict__.setdefault("_pictures", {})
+                if path not in pictures:
+                    pictures[path] = _read_picture(Path(path), Path(inside))
+                return pictures[path]
             if path != base and path not in self._external_svgs:
                 try:
                     data = svg_guard.read(Path(path), Path(inside))
@@ -336,9 +341,9 @@ def _read_picture(path: Path, icons: Path) -> Picture | None:
     return picture
 
 
-KEPT_PICTURES = 32
-"""Versions of picture files `_read_picture` keeps, the most recently used: an icon's
-drawings hold their pictures anyway, so this keeps no more pixels than the icons do."""
+KEPT_PICTURES = 8
+"""Versions of picture files `_read_picture` keeps, the most recently used (an icon being
+drawn keeps its own: `IconRenderer`)."""
 _READ: OrderedDict[tuple[str, int, int, int, int], Picture | None] = OrderedDict()
 _READ_LOCK = threading.Lock()  # the preview draws in threads
 
