@@ -51,6 +51,7 @@ class Mirror:
         self._seen: dict[str, tuple[int, int, int]] = {}  # rel → the real file's identity
         self._buffers: dict[str, str] = {}  # rel → unsaved text
         self._copied: dict[str, int] = {}  # rel → bytes its copy holds (no hard link)
+        self._copied_total = 0  # their sum
         self._told: set[str] = set()  # rel of the files the editor was told are not copied
         self._notices: list[str] = []  # what the editor is to be told (`notices`)
         self._over_budget = False  # the editor was told the copies are over their budget
@@ -87,7 +88,10 @@ class Mirror:
             self._seen.pop(rel, None)  # relinked at the next sync
         else:
             self._buffers[rel] = text
-            self._copied.pop(rel, None)
+            self._uncount(rel)
+
+    def _uncount(self, rel: str) -> None:
+        self._copied_total -= self._copied.pop(rel, 0)
 
     def notices(self) -> list[str]:
         """What the editor should show of the syncs since the last call (each said once):
@@ -127,7 +131,7 @@ class Mirror:
                 with contextlib.suppress(OSError):  # gone with a folder cleared below
                     stale.unlink(missing_ok=True)
             del self._seen[rel]
-            self._copied.pop(rel, None)
+            self._uncount(rel)
         self._told &= present
         self._tell(sparse_files)
         self._over_budget = self._short  # told again once it happens again
@@ -238,7 +242,7 @@ class Mirror:
         self._make_room(target)
         self._folder_for(target)
         target.unlink(missing_ok=True)
-        self._copied.pop(rel, None)
+        self._uncount(rel)
         if stat.S_ISLNK(info.st_mode):  # as it is: the checks refuse one that leads outside
             os.symlink(self._link_text(real), target)
             return ""
@@ -246,9 +250,10 @@ class Mirror:
             os.link(real, target)
             return ""
         except OSError:  # another file system (a /tmp in memory): a copy
-            room = MAX_MIRROR_BYTES - sum(self._copied.values())
+            room = MAX_MIRROR_BYTES - self._copied_total
             copied, why = _copy(real, target, info, room)
         self._copied[rel] = copied
+        self._copied_total += copied
         if why == OVER_BUDGET and not self._over_budget:
             self._over_budget = True
             self._notices.append(
