@@ -17,7 +17,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from toolkit.fileio import walk
+from toolkit.fileio import sparse, walk
 
 log = logging.getLogger("playset.lsp")
 MAX_COPY_BYTES = 64 * 1024 * 1024
@@ -26,6 +26,14 @@ sparse file of its size, which the checks refuse by size as they refuse the real
 SKIPPED = frozenset({"output", "build", "node_modules", "__pycache__"})
 """Folders a game's checks never read: what builds write, and caches."""
 MAX_FILES = 20_000
+MAX_MIRROR_BYTES = 1024 * 1024 * 1024
+"""Bytes of the files one mirror holds as copies (the game on another file system than the
+temporary folder: no hard link), each file over `MAX_COPY_BYTES` and each sparse one not
+counted (those are mirrored as sparse files of their size): 20,000 files of 64 MB would be
+1.3 TB of a /tmp in RAM. Past it the rest is mirrored as sparse files of their size, and the
+editor is told."""
+MAX_NOTICES = 5
+"""Files named one by one in what the editor is told of a sync (the rest counted)."""
 UNSURE = (-1, -1, -1)
 """The identity of a file whose mirroring failed: no real file has it, so the next sync tries
 again (or removes the mirror's entry when the game no longer has the file)."""
@@ -42,6 +50,12 @@ class Mirror:
         self.path.mkdir()
         self._seen: dict[str, tuple[int, int, int]] = {}  # rel → the real file's identity
         self._buffers: dict[str, str] = {}  # rel → unsaved text
+        self._copied: dict[str, int] = {}  # rel → bytes its copy holds (no hard link)
+        self._copied_total = 0  # their sum
+        self._told: set[str] = set()  # rel of the files the editor was told are not copied
+        self._notices: list[str] = []  # what the editor is to be told (`notices`)
+        self._over_budget = False  # the editor was told the copies are over their budget
+        self._short = False
 
     def close(self) -> None:
         shutil.rmtree(self._base, ignore_errors=True)
@@ -74,17 +88,29 @@ class Mirror:
             self._seen.pop(rel, None)  # relinked at the next sync
         else:
             self._buffers[rel] = text
+            self._uncount(rel)
+
+    def _uncount(self, rel: str) -> None:
+        self._copied_total -= self._copied.pop(rel, 0)
+
+    def notices(self) -> list[str]:
+        """What the editor should show of the syncs since the last call (each said once):
+        files not copied into the mirror, which its checks see as holes only."""
+        found, self._notices = self._notices, []
+        return found
 
     def sync(self) -> None:
         """Bring the mirror up to date: every file of the folder linked (or its buffer
         written), every file gone from the folder gone from the mirror."""
         present: set[str] = set()
+        sparse_files: list[str] = []
+        self._short = False  # whether a file of this sync did not fit
         for real in self._files():
             rel = real.relative_to(self.root).as_posix()
             present.add(rel)
             if rel in self._buffers:
                 continue
-            self._mirror(real, rel)
+            self._mirror(real, rel, sparse_files)
         for rel, text in list(self._buffers.items()):
             try:
                 self._write(self.path / rel, text)
@@ -105,8 +131,24 @@ class Mirror:
                 with contextlib.suppress(OSError):  # gone with a folder cleared below
                     stale.unlink(missing_ok=True)
             del self._seen[rel]
+            self._uncount(rel)
+        self._told &= present
+        self._tell(sparse_files)
+        self._over_budget = self._short  # told again once it happens again
 
-    def _mirror(self, real: Path, rel: str) -> None:
+    def _tell(self, sparse_files: list[str]) -> None:
+        """Add what the editor is told of the sparse files this sync left uncopied."""
+        if not sparse_files:
+            return
+        named = ", ".join(sparse_files[:MAX_NOTICES])
+        more = len(sparse_files) - MAX_NOTICES
+        named += f" and {more:,} more" if more > 0 else ""
+        self._notices.append(
+            f"sparse files (mostly holes, a few bytes stored) are not copied into the editor's"
+            f" copy of the game, and are checked there as holes only: {named}"
+        )
+
+    def _mirror(self, real: Path, rel: str, sparse_files: list[str] | None = None) -> None:
         """Link (or copy) one file of the game into the mirror unless it is as last seen. A
         file the game changes meanwhile (a link again a file before `readlink`, removed
         before `os.link`: OSError) is tried once more as it is now; failing again, it is
@@ -121,12 +163,18 @@ class Mirror:
             if self._seen.get(rel) == identity:
                 return
             try:
-                self._link(real, self.path / rel, info)
+                left_out = self._link(real, self.path / rel, info, rel)
             except OSError as exc:
                 log.debug("%s changed while it was mirrored (%s), try %d", rel, exc, attempt)
                 self._seen[rel] = UNSURE
                 continue
-            self._seen[rel] = identity
+            # one left out for want of room is tried again at each sync (files removed
+            # since may have made room)
+            self._seen[rel] = UNSURE if left_out == OVER_BUDGET else identity
+            self._short = self._short or left_out == OVER_BUDGET
+            if left_out == SPARSE and rel not in self._told and sparse_files is not None:
+                self._told.add(rel)
+                sparse_files.append(rel)
             return
 
     def _below_folders(self, target: Path) -> bool:
@@ -189,17 +237,34 @@ class Mirror:
             if not here.exists():
                 here.mkdir()
 
-    def _link(self, real: Path, target: Path, info: os.stat_result) -> None:
+    def _link(self, real: Path, target: Path, info: os.stat_result, rel: str = "") -> str:
+        """Mirror one file; why it was mirrored as a sparse file of its size ('' if not)."""
         self._make_room(target)
         self._folder_for(target)
         target.unlink(missing_ok=True)
+        self._uncount(rel)
         if stat.S_ISLNK(info.st_mode):  # as it is: the checks refuse one that leads outside
             os.symlink(self._link_text(real), target)
-            return
+            return ""
         try:
             os.link(real, target)
+            return ""
         except OSError:  # another file system (a /tmp in memory): a copy
-            _copy(real, target, info)
+            room = MAX_MIRROR_BYTES - self._copied_total
+            copied, why = _copy(real, target, info, room)
+        self._copied[rel] = copied
+        self._copied_total += copied
+        if why == OVER_BUDGET and not self._over_budget:
+            self._over_budget = True
+            self._notices.append(
+                f"the editor's copy of the game holds {MAX_MIRROR_BYTES:,} bytes of copied"
+                " files (the game lies on another file system than the temporary folder,"
+                f" so its files are copied, not linked); {rel} and the files after it are"
+                " not copied, and the editor's findings on them may be wrong: keep the game"
+                " on the file system of the temporary folder, or set TMPDIR to a folder on"
+                " the game's"
+            )
+        return why
 
     def _link_text(self, real: Path) -> str:
         """What a link of the game says, for its copy in the mirror, so that it leads where
@@ -266,29 +331,48 @@ def _sparse(target: Path, size: int) -> None:
         handle.truncate(size)
 
 
-def _copy(real: Path, target: Path, info: os.stat_result) -> None:
+SPARSE = "sparse"
+OVER_BUDGET = "over budget"
+
+
+def _copy(real: Path, target: Path, info: os.stat_result, room: int) -> tuple[int, str]:
     """Mirror one file by a copy, bounded: a FIFO as a FIFO (a copy would wait for a writer;
     shutil refused it and the check failed), a device or socket not at all (no check reads
     one), a large file no check reads as a sparse file of its size (`UNREAD_COPY_BYTES`),
     a file over MAX_COPY_BYTES as a sparse file of its size (a 1 GB sparse file in the
-    game became 1 GB of memory in a /tmp in RAM)."""
+    game became 1 GB of memory in a /tmp in RAM), a sparse file (`fileio.sparse`) as one
+    of its size too (50 sparse 63 MB notes, 204 kB on disk, became 3.15 GB of a /tmp in
+    RAM: the checks refuse the copy as sparse as they refuse the file), and a file that
+    does not fit in `room` (bytes the mirror's copies may still take) as well. The bytes
+    copied, and why the file was mirrored as holes only (SPARSE, OVER_BUDGET, or '')."""
     mode = info.st_mode
     if stat.S_ISFIFO(mode):
         os.mkfifo(target, 0o600)
-        return
+        return 0, ""
     if not stat.S_ISREG(mode):
-        return
+        return 0, ""
     if info.st_size > MAX_COPY_BYTES:
         _sparse(target, info.st_size)
-        return
+        return 0, ""
     fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # switched since the listing
-            return
-        if info.st_size > UNREAD_COPY_BYTES and not _may_be_read(real, os.pread(fd, 64, 0)):
-            _sparse(target, info.st_size)
-            return
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # switched since the listing
+            return 0, ""
+        size = opened.st_size
+        if size > MAX_COPY_BYTES or (
+            size > UNREAD_COPY_BYTES and not _may_be_read(real, os.pread(fd, 64, 0))
+        ):
+            _sparse(target, size)
+            return 0, ""
+        if sparse(fd, opened):
+            _sparse(target, size)
+            return 0, SPARSE
+        if size > room:
+            _sparse(target, size)
+            return 0, OVER_BUDGET
         with os.fdopen(os.dup(fd), "rb") as source, open(target, "wb") as copy:
-            copy.write(source.read(MAX_COPY_BYTES + 1))
+            copied = copy.write(source.read(min(room, MAX_COPY_BYTES + 1)))
+        return copied, ""
     finally:
         os.close(fd)

@@ -144,6 +144,9 @@ class PlaysetServer(LanguageServer):
             except Exception:  # a check that fails must not end the session
                 log.exception("check of %s failed", state.mirror.root)
                 return
+            notices = state.mirror.notices()
+        for notice in notices:  # files the editor's copy of the game left out
+            self.warn(f"{state.mirror.root}: {notice}")
         for uri in self.workspace.text_documents:  # an open file is told it is clean
             path = str(path_of(uri))
             if game_root(Path(path)) is not None and state.mirror.rel(Path(path)) is not None:
@@ -159,6 +162,16 @@ class PlaysetServer(LanguageServer):
         # left to Python's collector, its cycles (a layout's YAML nodes) waited for a full
         # collection, and the server grew ~7 MB at each edit of a 300 kB layout
         gc.collect()
+
+    def warn(self, message: str) -> None:
+        """Show the user a warning (window/showMessage), and log it."""
+        log.warning("%s", message)
+        try:
+            self.window_show_message(
+                lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message)
+            )
+        except Exception:  # no editor connected (a test), or it went away: logged above
+            log.debug("could not show %r", message, exc_info=True)
 
     def close(self) -> None:
         for timer in self.timers.values():

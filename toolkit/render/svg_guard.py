@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -65,6 +65,12 @@ _SELECTOR_PART = re.compile(r"[^\s{}>+~,]+")
 MAX_PIXELS = 16_000_000
 """Pixels of one picture an icon embeds (a data: URI or a PNG/JPEG in icons/), 4000×4000:
 a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read."""
+MAX_PICTURE_BYTES = 64 * 1024 * 1024
+"""Bytes of one picture file an icon embeds (its pixels are bounded by `MAX_PIXELS`)."""
+MAX_PICTURES_BYTES = 64 * 1024 * 1024
+"""Bytes of the picture files one icon embeds, its files together, each file counted once
+however many `<image>` name it: each is read whole to be drawn (a 56 kB icon naming one
+63 MB picture 1,000 times read it 1,000 times: 128 s of validate)."""
 
 Cost = tuple[int, int, int]
 """Elements drawn, <use> elements expanded and pixels of the pictures embedded: svglib and
@@ -163,10 +169,14 @@ def _target(value: str, base: Path, icons: Path) -> tuple[Path | None, str]:
 
 @dataclass
 class _Spent:
-    """What an icon's files hold, together: numbers of shapes and characters of CSS."""
+    """What an icon's files hold, together: numbers of shapes and characters of CSS, bytes
+    of the picture files they embed; and what each picture file named was found to be (by
+    its real path: a picture named 1,000 times is looked at once)."""
 
     numbers: int = 0
     style: int = 0
+    picture_bytes: int = 0
+    pictures: dict[Path, tuple[str, int]] = field(default_factory=dict)
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
@@ -280,7 +290,7 @@ def _check(
             reason = f"href {value!r} is not a regular file"
         pixels = 0
         if not reason:
-            reason, pixels = _picture_too_large(element, target)
+            reason, pixels = _picture(element, target, icons, spent)
         if reason:
             return Refusal(path, *column(text, element), reason)
         if pixels:
@@ -357,6 +367,55 @@ def _texts(root: _Element) -> Iterator[tuple[_Element, int]]:
             for name in POSITIONS:
                 listed = listed or len(_NUMBER.findall(inner.get(name) or "")) > 1
         yield element, sum(len(p) for p in pieces) if listed else sum(1 for p in pieces if p)
+
+
+def _picture(element: _Element, target: Path | None, icons: Path, spent: _Spent) -> tuple[str, int]:
+    """`_picture_too_large` of an element, a picture file looked at once per icon (by its
+    real path) and first as a file: not sparse, at most `MAX_PICTURE_BYTES`, and the icon's
+    picture files together at most `MAX_PICTURES_BYTES`."""
+    if target is None or target.suffix.lower() == ".svg" or not target.is_file():
+        return _picture_too_large(element, target)
+    real = real_path(target)
+    known = spent.pictures.get(real)
+    if known is None:
+        reason, size = _picture_file(target, icons)
+        if reason:
+            known = (reason, 0)
+        elif spent.picture_bytes + size > MAX_PICTURES_BYTES:
+            return (
+                f"with the picture {target.name!r} ({size:,} bytes), the pictures it embeds"
+                f" are more than {MAX_PICTURES_BYTES:,} bytes together; embed smaller"
+                " pictures, or fewer"
+            ), 0
+        else:
+            known = _picture_too_large(element, target)
+            spent.picture_bytes += 0 if known[0] else size
+        spent.pictures[real] = known
+    return known
+
+
+def _picture_file(target: Path, icons: Path) -> tuple[str, int]:
+    """Why the picture file at `target` is not read (a sparse file, or one over
+    `MAX_PICTURE_BYTES`), or ''; and its size. Opened once, looked at, not read."""
+    from toolkit.fileio import open_regular, sparse
+
+    try:
+        with open_regular(target, inside=icons) as (fd, info):
+            if sparse(fd, info):
+                stored = info.st_blocks * 512
+                return (
+                    f"the picture it embeds, {target.name!r}, is a sparse file"
+                    f" ({info.st_size:,} bytes, of which {stored:,} are stored): no picture"
+                    " saved by a program has holes; save it again"
+                ), 0
+            if info.st_size > MAX_PICTURE_BYTES:
+                return (
+                    f"the picture it embeds, {target.name!r}, is {info.st_size:,} bytes, more"
+                    f" than the {MAX_PICTURE_BYTES:,} bytes a picture of an icon may have"
+                ), 0
+            return "", info.st_size
+    except OSError:
+        return "", 0  # as before: Pillow, then svglib, cannot read it either
 
 
 def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int]:

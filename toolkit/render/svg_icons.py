@@ -15,9 +15,11 @@ import hashlib
 import io
 import os
 import re
+import threading
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
-from toolkit.fileio import read_bounded, real_path
+from toolkit.fileio import open_regular, read_open, real_path, sparse
 from toolkit.render import svg_fonts, svg_guard
 
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
@@ -284,7 +286,12 @@ def _icon_renderer() -> type:
                 return None
             path = os.path.normpath(os.path.join(os.path.dirname(base), iri))
             if not path.endswith(".svg"):  # a picture: svglib would return its name
-                return _read_picture(Path(path), Path(inside))
+                # once per file and drawing, whatever `_read_picture` keeps: an icon naming
+                # more files than it keeps, in turn, would read them at every <image>
+                pictures = self.__dict__.setdefault("_pictures", {})
+                if path not in pictures:
+                    pictures[path] = _read_picture(Path(path), Path(inside))
+                return pictures[path]
             if path != base and path not in self._external_svgs:
                 try:
                     data = svg_guard.read(Path(path), Path(inside))
@@ -306,22 +313,49 @@ def _icon_renderer() -> type:
 
 
 def _read_picture(path: Path, icons: Path) -> Picture | None:
+    """The picture file an icon's `<image>` names, as a `Picture`, or None (svglib then
+    draws nothing there; svg_guard refused the icon already, with a finding at the element,
+    unless the file changed since). The file is opened once and looked at before it is
+    read: a sparse one, or one over `svg_guard.MAX_PICTURE_BYTES`, is never read. Each
+    version of a file (its identity) is read once per process, however many `<image>` name
+    it: each was read whole again (a sparse 63 MB picture named 1,000 times: 128 s)."""
     try:
-        data = read_bounded(path, MAX_PICTURE_BYTES, inside=icons)
+        now = os.stat(path)  # a version read already is not opened again
+        key = (str(path), now.st_dev, now.st_ino, now.st_mtime_ns, now.st_size)
+        with _READ_LOCK:
+            if key in _READ:
+                _READ.move_to_end(key)
+                return _READ[key]
+        with open_regular(path, inside=icons) as (fd, info):
+            key = (str(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+            picture = None
+            if not sparse(fd, info) and info.st_size <= svg_guard.MAX_PICTURE_BYTES:
+                data = read_open(fd, svg_guard.MAX_PICTURE_BYTES)
+                picture = _picture(data) if len(data) == info.st_size else None
     except OSError:
         return None
-    if len(data) > MAX_PICTURE_BYTES:
-        return None
+    with _READ_LOCK:
+        _READ[key] = picture
+        while len(_READ) > KEPT_PICTURES:
+            _READ.popitem(last=False)
+    return picture
+
+
+KEPT_PICTURES = 8
+"""Versions of picture files `_read_picture` keeps, the most recently used (an icon being
+drawn keeps its own: `IconRenderer`)."""
+_READ: OrderedDict[tuple[str, int, int, int, int], Picture | None] = OrderedDict()
+_READ_LOCK = threading.Lock()  # the preview draws in threads
+
+
+def _picture(data: bytes) -> Picture | None:
+    """The picture of a file's bytes, or None if Pillow reads none (svglib skips it too)."""
     from PIL.Image import DecompressionBombError
 
     try:
-        return _picture(data)
+        return _decoded(data)
     except (OSError, ValueError, DecompressionBombError):
-        return None  # no picture PIL reads: svglib skips it too
-
-
-MAX_PICTURE_BYTES = 64 * 1024 * 1024
-"""Bytes of one picture file an icon embeds (its pixels are bounded by svg_guard)."""
+        return None
 
 
 class Picture:
@@ -369,10 +403,9 @@ class Picture:
         c._currentPageHasImages = 1  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=8)
-def _picture(data: bytes) -> Picture:
-    """The picture of a file's bytes, decoded once per process (by content, so an edited
-    file is a new picture)."""
+def _decoded(data: bytes) -> Picture:
+    """The picture of a file's bytes (decoded once per version of the file: `_read_picture`
+    keeps it)."""
     from PIL import Image
 
     from toolkit.render import pictures

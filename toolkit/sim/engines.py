@@ -31,7 +31,7 @@ from typing import Any
 
 from toolkit.content.folders import others_may_change
 from toolkit.diagnostics import Diagnostic, Span, rule
-from toolkit.fileio import real_path
+from toolkit.fileio import open_regular, read_open, real_path, sparse
 from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, engine_guards, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup
@@ -341,16 +341,58 @@ def _with_view(make: Callable[[Any], CompiledGame]) -> Callable[[Any], CompiledG
     return compile_from
 
 
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+"""Bytes of one Python source file of a folder engine (a module of 400,000 lines). A file
+over it, or a sparse one, is refused unread: a 3 GB sparse engine.py was read whole (38 s,
+3.2 GB) to end in "source code string cannot contain null bytes"."""
+
+
+class SourceRefused(ImportError):
+    """A source file of an engine that is not read: sparse, or over MAX_SOURCE_BYTES."""
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message, path=path)
+
+
+def source_refusal(fd: int, info: os.stat_result) -> str | None:
+    """Why the engine source file open as `fd` (`info`: its fstat) is not read: a sparse
+    file, or one over `MAX_SOURCE_BYTES`; None if it may be."""
+    if sparse(fd, info):
+        stored = info.st_blocks * 512
+        return (
+            f"it is a sparse file ({info.st_size:,} bytes, of which {stored:,} are stored): no"
+            " Python source saved by an editor has holes; save it again"
+        )
+    if info.st_size > MAX_SOURCE_BYTES:
+        return (
+            f"it is {info.st_size:,} bytes, more than the {MAX_SOURCE_BYTES:,} bytes a Python"
+            " source file of an engine may have"
+        )
+    return None
+
+
 class _SourceLoader(importlib.machinery.SourceFileLoader):
     """Loads an engine's module from its `.py` source, and only from it: Python's own
     loader runs a `__pycache__/<name>.cpython-3x.pyc` beside the source instead of it (an
     "unchecked-hash" one without looking at the source at all, so a game folder could ship
     code that is not in the engine.py a user reads) and writes one there (through a
-    `__pycache__` link the game brought, outside the game folder)."""
+    `__pycache__` link the game brought, outside the game folder). A source file is opened
+    once and looked at before it is read (`source_refusal`)."""
 
     def get_code(self, fullname: str) -> Any:
         path = self.get_filename(fullname)
         return compile(self.get_data(path), path, "exec", dont_inherit=True)
+
+    def get_data(self, path: str) -> bytes:
+        with open_regular(Path(path)) as (fd, info):
+            why = source_refusal(fd, info)
+            if why is not None:
+                raise SourceRefused(why, path)
+            data = read_open(fd, MAX_SOURCE_BYTES)
+        if len(data) > MAX_SOURCE_BYTES:  # it grew since it was looked at
+            message = f"it is more than the {MAX_SOURCE_BYTES:,} bytes a Python source file of"
+            raise SourceRefused(message + " an engine may have", path)
+        return data
 
 
 class _EngineFinder(importlib.abc.MetaPathFinder):
@@ -446,6 +488,10 @@ def _import(entry: Path, package: Path | None, root: Path | None = None) -> Modu
     try:
         with refuse_exit(), engine_code():
             spec.loader.exec_module(module)
+    except SourceRefused as exc:  # at the file refused, however deep it was imported
+        sys.modules.pop(name, None)
+        file = Path(exc.path).resolve() if exc.path else key
+        raise EngineError(E_LOAD.at(display(file), Span(1, 1), str(exc))) from None
     except SyntaxError as exc:
         sys.modules.pop(name, None)
         file = Path(exc.filename).resolve() if exc.filename else key
