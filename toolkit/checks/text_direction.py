@@ -98,6 +98,12 @@ def _blanked(found: re.Match[str]) -> str:
     return "\n".join("\x00" * len(line) for line in found.group(0).split("\n"))
 
 
+MAX_SEARCHED_LINES = 50
+"""Printed lines with right-to-left letters that one rulebook's source is searched for
+beyond their own line (each such search may read the whole source): past them, a line
+not found at its own place is left out (the findings already refuse the rulebook)."""
+
+
 def in_rulebook(display: str, source: str, text: str) -> Iterator[Diagnostic]:
     """P017 on what a rulebook prints (`text`, its rendered Markdown; `source` as written):
     one finding per place, at the letters where the source holds them outside a comment
@@ -106,18 +112,27 @@ def in_rulebook(display: str, source: str, text: str) -> Iterator[Diagnostic]:
     line quoted. A comment or a branch never taken prints nothing: no finding."""
     if _MAYBE_RTL.search(text) is None:
         return  # nearly every rulebook: one search in C
-    written: str | None = None
-    starts: list[int] = []
+    written = _COMMENT.sub(_blanked, source)
+    starts = [0, *(found.end() for found in _NEWLINE.finditer(written))]
+    letters = rtl_letters(written)
     seen: set[tuple[int, int]] = set()
+    searched: dict[str, tuple[int | None, str]] = {}
     for number, line in enumerate(text.split("\n"), 1):
         at = first_rtl(line)
         if at < 0:
             continue
-        if written is None:
-            written = _COMMENT.sub(_blanked, source)
-            starts = [0, *(i + 1 for i, ch in enumerate(written) if ch == "\n")]
         near = starts[min(number, len(starts)) - 1]
-        place, how = _rulebook_place(written, near, line, at)
+        piece = line[at : at + 64]
+        own = written.find(piece, near, near + len(line) + 1) if line[at] in letters else -1
+        place: int | None
+        if own >= 0:  # a literal at its own line: nearly every one
+            place, how = own, ""
+        elif line in searched:
+            place, how = searched[line]
+        elif len(searched) < MAX_SEARCHED_LINES:
+            place, how = searched[line] = _rulebook_place(written, near, line, at, letters)
+        else:
+            continue
         if place is None:
             shown = line.strip()
             shown = shown if len(shown) <= 60 else shown[:60] + "…"
@@ -131,16 +146,23 @@ def in_rulebook(display: str, source: str, text: str) -> Iterator[Diagnostic]:
             yield P_RTL.at(display, span, said(line[at]) + how)
 
 
-def _rulebook_place(written: str, near: int, line: str, at: int) -> tuple[int | None, str]:
+_NEWLINE = re.compile("\n")
+
+
+def _rulebook_place(
+    written: str, near: int, line: str, at: int, letters: set[str]
+) -> tuple[int | None, str]:
     """Where in `written` (the source, comments masked) the letters at `at` of a printed
-    `line` come from: their own text (searched from `near`, the start of the source line of
-    the same number, then from the top), else the end of the printed words before them when
-    an expression starts there; None when neither is found."""
-    word = line[at:].split()[0]
-    for piece in (line[at : at + 64], word, word[:8]):
-        found = _find(written, piece, near)
-        if found >= 0:
-            return found, ""
+    `line` come from: their own text when the source holds the letter (one of `letters`;
+    searched from `near`, the start of the source line of the same number, then before
+    it), else the end of the printed words before them when an expression starts there;
+    None when neither is found."""
+    if line[at] in letters:
+        word = line[at:].split()[0]
+        for piece in (line[at : at + 64], word, word[:8]):
+            found = _find(written, piece, near)
+            if found >= 0:
+                return found, ""
     before = line[:at]
     for size in (64, 16):
         piece = before[-size:]
@@ -153,8 +175,9 @@ def _rulebook_place(written: str, near: int, line: str, at: int) -> tuple[int | 
 
 
 def _find(text: str, piece: str, near: int) -> int:
+    """The first place of `piece` in `text` from `near`, else the first before it."""
     found = text.find(piece, near)
-    return found if found >= 0 else text.find(piece)
+    return found if found >= 0 else text.find(piece, 0, near + len(piece) - 1)
 
 
 register(
