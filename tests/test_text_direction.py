@@ -129,3 +129,20 @@ def test_a_layout_that_prints_right_to_left_is_said_once_in_the_layout(run_cli, 
     layout, line = _own_layout(game, title)
     found = _findings(run_cli, game)
     assert [(d["file"], d["line"]) for d in found] == [(str(layout), line)], found
+
+
+def test_a_board_place_name_in_a_right_to_left_script_is_said_at_the_name(run_cli, game):
+    board = game / "boards" / "map.yaml"
+    board.write_text(board.read_text(encoding="utf-8").replace("name: Market", "name: שוק"))
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"], d["col"]) for d in found] == [(str(board), 20, 11)], found
+    assert "place name" in found[0]["message"]
+
+
+def test_a_layout_printing_a_content_text_leaves_it_to_the_text(run_cli, game):
+    """The game's title in Hebrew, printed by the layout: said once, where it is written."""
+    _own_layout(game, '"{{ card.name }} {{ game.title }}"')
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("en: Fixture game", "en: שלום"))
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(manifest), 6)], found

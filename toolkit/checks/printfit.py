@@ -91,7 +91,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     in_content = {
         ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v, main)
     }
-    rtl_content = {ch for t in facts.texts for v in t.value.values() for ch in rtl_letters(v)}
+    rtl_content: set[str] | None = None  # worked out at the first right-to-left letter printed
     reported: set[tuple[object, ...]] = set()
     for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
@@ -126,7 +126,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             # character, per layout and problem) is decided here, in card order
             found = _card_findings(loaded, index, card, name, layout, jobs, batch)
             for diag, key, glyph in found:
-                content = rtl_content if diag.code == P_RTL.code else in_content
+                content = in_content
+                if diag.code == P_RTL.code:
+                    rtl_content = _rtl_in(facts) if rtl_content is None else rtl_content
+                    content = rtl_content
                 if glyph is not None and glyph[1] and glyph[0] in content:
                     continue  # reported where the content text is written
                 if key is not None:
@@ -135,6 +138,11 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     reported.add(key)
                 yield diag
         batch.close()
+
+
+def _rtl_in(facts: Facts) -> set[str]:
+    """The right-to-left letters of the content texts (said where each is written)."""
+    return {ch for text in facts.texts for v in text.value.values() for ch in rtl_letters(v)}
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -319,8 +327,7 @@ def _element(
                 f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
             )
             yield diag, (name, prints_in, ch), (ch, main), ["card", list(where[2:])]
-    for field in type(element).prints:
-        rtl = printed_rtl(item.value(field))
+        rtl = printed_rtl(printed)  # one search in C for nearly every text
         event = _printed_rtl(loaded, index, card, face, item, field, rtl, shape) if rtl else None
         if event is not None:
             yield event

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+
+from pydantic import BaseModel
 
 from toolkit.checks import CheckFamily, register
 from toolkit.content.game import Game
@@ -67,6 +69,45 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             at = first_rtl(value)
             if at >= 0:
                 yield P_RTL.at(text.file.rel, doc.span((*text.path, lang)), said(value[at]))
+    yield from _place_names(game)
+
+
+def _place_names(game: Game) -> Iterator[Diagnostic]:
+    """Board place names, printed as written (not translated, so not content texts): each
+    at its name, but a name the board leaves unprinted (its style's `unnamed_prefix`)."""
+    for loaded in game.boards:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        written = loaded.doc.text  # nearly every board: no right-to-left letter in its file
+        if (
+            written
+            and "\\" not in written
+            and (written.isascii() or _MAYBE_RTL.search(written) is None)
+        ):
+            continue  # (nor an escape that could write one): one or two searches in C
+        prefix = getattr(getattr(loaded.model, "style", None), "unnamed_prefix", None)
+        names = list(_names(loaded.model, ()))
+        for path, name in names:
+            letter = printed_rtl(name)
+            if letter is not None and not (prefix and name.startswith(prefix)):
+                where = loaded.doc.span(path)
+                yield P_RTL.at(loaded.rel, where, said(letter) + " (a place name the board prints)")
+
+
+def _names(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[tuple, str]]:
+    """Every plain `name` string of a board's data (a localized name is a dict) with its path."""
+    items: Iterable[tuple[str | int, object]] = ()
+    if isinstance(value, BaseModel):
+        items = ((key, getattr(value, key)) for key in type(value).model_fields)
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    for key, item in items:
+        if key == "name" and isinstance(item, str):
+            yield (*path, key), item
+        elif isinstance(item, BaseModel | dict | list):
+            yield from _names(item, (*path, key))
 
 
 def printed_rtl(text: str) -> str | None:
