@@ -146,3 +146,16 @@ def test_a_layout_printing_a_content_text_leaves_it_to_the_text(run_cli, game):
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("en: Fixture game", "en: שלום"))
     found = _findings(run_cli, game)
     assert [(d["file"], d["line"]) for d in found] == [(str(manifest), 6)], found
+
+
+def test_the_words_of_a_back_layout_are_said_in_the_layout(run_cli, game):
+    """A back is not printed card by card: its own words are searched where written."""
+    builtin = Path(__file__).parents[1] / "templates" / "cards" / "back.yaml"
+    text = builtin.read_text(encoding="utf-8")
+    assert text.count('text: "{{ game.title }}"') == 1
+    (game / "layouts").mkdir()
+    back = game / "layouts" / "back.yaml"
+    back.write_text(text.replace('"{{ game.title }}"', '"{{ game.title }} שלום"'), "utf-8")
+    line = text.split("\n").index('    text: "{{ game.title }}"') + 1
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(back), line)], found

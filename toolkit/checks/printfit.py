@@ -93,9 +93,12 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     }
     rtl_content: set[str] | None = None  # worked out at the first right-to-left letter printed
     reported: set[tuple[object, ...]] = set()
+    fronts = {deck.layout or DEFAULT_FRONT for deck in game.valid(game.decks)}
     for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
         yield from layout_glyphs(name, game.root, fonts)
+        if name not in fronts:  # a front's words are searched on each card's face printed
+            yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
     yield from _question_fit(game)
     for loaded in game.decks:
@@ -794,6 +797,43 @@ def _layout_glyphs(
         for field in type(element).prints:
             text = getattr(element, field) or ""
             report(("elements", index, field), text, "layout text", faces[index])
+    return tuple(found)
+
+
+def layout_rtl(name: str, game_root: Path) -> tuple[Diagnostic, ...]:
+    """P017 for the words a game's own layout prints itself (its labels and the literal
+    parts of its texts), each at its place: for a layout no deck prints as its front (a
+    back, a question face), whose faces are not resolved card by card here. Once per
+    version of the layout read."""
+    layout, _ = load_layout(name, game_root)
+    if layout is None or not assets.expected(assets.LAYOUTS, name, game_root).in_game:
+        return ()  # a built-in layout's words are the toolkit's own
+    return worked_out(
+        layout, ("rtl", name, game_root), lambda: _layout_rtl(layout, name, game_root)
+    )
+
+
+def _layout_rtl(layout: Layout, name: str, game_root: Path) -> tuple[Diagnostic, ...]:
+    doc, _ = layout_document(name, game_root)
+    if doc is None:
+        return ()
+    texts: list[tuple[tuple[str | int, ...], str]] = [
+        (("labels", key, lang), text)
+        for key, words in layout.labels.items()
+        for lang, text in words.items()
+    ]
+    for index, element in enumerate(layout.elements):
+        for field in type(element).prints:
+            texts.append(
+                (("elements", index, field), _TEMPLATE_CODE.sub("", getattr(element, field) or ""))
+            )
+    found = []
+    for path, text in texts:
+        ch = printed_rtl(text)
+        if ch is not None:
+            where = doc.span(path)
+            message = f"{said(ch)} (words of layout {name!r})"
+            found.append(P_RTL.at(layout_file(name, game_root), where, message))
     return tuple(found)
 
 
