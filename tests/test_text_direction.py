@@ -143,7 +143,9 @@ def test_a_layout_printing_a_content_text_leaves_it_to_the_text(run_cli, game):
     """The game's title in Hebrew, printed by the layout: said once, where it is written."""
     _own_layout(game, '"{{ card.name }} {{ game.title }}"')
     manifest = game / "game.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8").replace("en: Fixture game", "en: שלום"))
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("en: Fixture game", "en: שלום")
+    )
     found = _findings(run_cli, game)
     assert [(d["file"], d["line"]) for d in found] == [(str(manifest), 6)], found
 
