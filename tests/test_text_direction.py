@@ -3,6 +3,8 @@ validate said nothing when the font had the glyphs (probe 14, issue #33)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import diagnostics_json
@@ -44,3 +46,118 @@ def test_no_finding_without_right_to_left_letters(run_cli, game, text):
     deck = game / "decks" / "cards.yaml"
     deck.write_text(deck.read_text(encoding="utf-8").replace("en: Dash", f"en: {text}"))
     assert _findings(run_cli, game) == []
+
+
+# What prints, not what the source holds (probe 15c, M1 and M2): right-to-left text an
+# expression computes, a card parameter or a layout's own words print reversed as well; a
+# comment or a branch never taken prints nothing.
+
+
+def _with_rulebook(game, body: str):
+    manifest = game / "game.yaml"
+    (game / "rules.md").write_text(body, encoding="utf-8")
+    yaml = manifest.read_text(encoding="utf-8")
+    manifest.write_text(yaml.replace("files:\n", "files:\n  rulebook:\n    en: rules.md\n", 1))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "# Rules\n\nPlay.\n\nSee: {{ '\\u05e9\\u05dc\\u05d5\\u05dd' }}\n",
+        "# Rules\n{% set w = ['\\u05e9', '\\u05dc']|join %}\nPlay.\n\nSee: {{ w }} now\n",
+    ],
+    ids=["escape", "variable"],
+)
+def test_a_rulebook_expression_that_prints_right_to_left_is_said_at_it(run_cli, game, body):
+    _with_rulebook(game, body)
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"], d["col"]) for d in found] == [(str(game / "rules.md"), 5, 6)], (
+        found
+    )
+    assert "is Hebrew script" in found[0]["message"]
+
+
+def test_a_rulebook_line_printed_from_a_loop_is_said_once(run_cli, game):
+    _with_rulebook(game, "# Rules\n\n{% for i in range(3) %}\n- קח {{ i }}\n{% endfor %}\n")
+    found = _findings(run_cli, game)
+    assert [(d["line"], d["col"]) for d in found] == [(4, 3)], found
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "# Rules\n\nPlay.\n{# note to the Hebrew translator: שלום #}\n",
+        "# Rules\n\nPlay. {% if false %}שלום{% endif %}\n",
+        "# Rules\n\n{% set unused = 'שלום' %}Play.\n",
+    ],
+    ids=["comment", "false-branch", "unused-set"],
+)
+def test_right_to_left_text_the_rulebook_never_prints_is_no_finding(run_cli, game, body):
+    _with_rulebook(game, body)
+    assert _findings(run_cli, game) == []
+
+
+def test_a_card_parameter_printed_right_to_left_is_said_at_the_parameter(run_cli, game):
+    deck = game / "decks" / "cards.yaml"
+    yaml = deck.read_text(encoding="utf-8")
+    yaml = yaml.replace(" cases.", " cases {word}.").replace(" casillas.", " casillas {word}.")
+    yaml = yaml.replace(" spaces.", " spaces {word}.")
+    yaml = yaml.replace("      steps: 3\n", '      steps: 3\n      word: "\\u05E9\\u05DC"\n')
+    deck.write_text(yaml, encoding="utf-8")
+    line = yaml.split("\n").index('      word: "\\u05E9\\u05DC"') + 1
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(deck), line)], found
+    assert "sprint" in found[0]["message"]
+
+
+def _own_layout(game, title: str):
+    builtin = Path(__file__).parents[1] / "templates" / "cards" / "standard.yaml"
+    text = builtin.read_text(encoding="utf-8")
+    assert text.count('text: "{{ card.name }}"') == 2
+    (game / "layouts").mkdir()
+    layout = game / "layouts" / "standard.yaml"
+    layout.write_text(text.replace('text: "{{ card.name }}"', f"text: {title}", 1), "utf-8")
+    return layout, text.split("\n").index('    text: "{{ card.name }}"') + 1
+
+
+@pytest.mark.parametrize(
+    "title",
+    ['"{{ card.name }} שלום"', "\"{{ card.name ~ ' \\u05e9' }}\""],
+    ids=["literal", "computed"],
+)
+def test_a_layout_that_prints_right_to_left_is_said_once_in_the_layout(run_cli, game, title):
+    layout, line = _own_layout(game, title)
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(layout), line)], found
+
+
+def test_a_board_place_name_in_a_right_to_left_script_is_said_at_the_name(run_cli, game):
+    board = game / "boards" / "map.yaml"
+    board.write_text(board.read_text(encoding="utf-8").replace("name: Market", "name: שוק"))
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"], d["col"]) for d in found] == [(str(board), 20, 11)], found
+    assert "place name" in found[0]["message"]
+
+
+def test_a_layout_printing_a_content_text_leaves_it_to_the_text(run_cli, game):
+    """The game's title in Hebrew, printed by the layout: said once, where it is written."""
+    _own_layout(game, '"{{ card.name }} {{ game.title }}"')
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("en: Fixture game", "en: שלום")
+    )
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(manifest), 6)], found
+
+
+def test_the_words_of_a_back_layout_are_said_in_the_layout(run_cli, game):
+    """A back is not printed card by card: its own words are searched where written."""
+    builtin = Path(__file__).parents[1] / "templates" / "cards" / "back.yaml"
+    text = builtin.read_text(encoding="utf-8")
+    assert text.count('text: "{{ game.title }}"') == 1
+    (game / "layouts").mkdir()
+    back = game / "layouts" / "back.yaml"
+    back.write_text(text.replace('"{{ game.title }}"', '"{{ game.title }} שלום"'), "utf-8")
+    line = text.split("\n").index('    text: "{{ game.title }}"') + 1
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(back), line)], found

@@ -27,13 +27,14 @@ from toolkit.checks.card_units import (
     stored_finding,
     stored_key,
 )
+from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
-from toolkit.content.walk import Facts
+from toolkit.content.walk import Facts, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
@@ -90,10 +91,14 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     in_content = {
         ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v, main)
     }
+    rtl_content: set[str] | None = None  # worked out at the first right-to-left letter printed
     reported: set[tuple[object, ...]] = set()
+    fronts = {deck.layout or DEFAULT_FRONT for deck in game.valid(game.decks)}
     for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
         yield from layout_glyphs(name, game.root, fonts)
+        if name not in fronts:  # a front's words are searched on each card's face printed
+            yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
     yield from _question_fit(game)
     for loaded in game.decks:
@@ -124,14 +129,23 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             # character, per layout and problem) is decided here, in card order
             found = _card_findings(loaded, index, card, name, layout, jobs, batch)
             for diag, key, glyph in found:
+                content = in_content
+                if diag.code == P_RTL.code:
+                    rtl_content = _rtl_in(facts) if rtl_content is None else rtl_content
+                    content = rtl_content
+                if glyph is not None and glyph[1] and glyph[0] in content:
+                    continue  # reported where the content text is written
                 if key is not None:
-                    if glyph is not None and glyph[1] and glyph[0] in in_content:
-                        continue  # reported where the content text is written
                     if key in reported:
                         continue
                     reported.add(key)
                 yield diag
         batch.close()
+
+
+def _rtl_in(facts: Facts) -> set[str]:
+    """The right-to-left letters of the content texts (said where each is written)."""
+    return {ch for text in facts.texts for v in text.value.values() for ch in rtl_letters(v)}
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -316,6 +330,10 @@ def _element(
                 f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
             )
             yield diag, (name, prints_in, ch), (ch, main), ["card", list(where[2:])]
+        rtl = printed_rtl(printed)  # one search in C for nearly every text
+        event = _printed_rtl(loaded, index, card, face, item, field, rtl, shape) if rtl else None
+        if event is not None:
+            yield event
     measured = element.measure(item, job)
     if measured is None or measured.fit.fits:
         return
@@ -338,6 +356,79 @@ def _element(
         f"({len(item.text)} characters; layout {name})",
     )
     yield diag, None, None, place
+
+
+def _printed_rtl(
+    loaded: LoadedFile,
+    index: int,
+    card: Any,
+    face: tuple[str, PrintJob],
+    item: Resolved,
+    field: str,
+    ch: str,
+    shape: Shape,
+) -> Event | None:
+    """P017 for a right-to-left letter a card face prints, where it comes from: the layout's
+    own words (its element's text or a label: said once per layout and place), a value of
+    the card's data that is not a localized text (a parameter), else what the layout
+    computes (at the element, said once; or at the card for a built-in layout). A letter of
+    the card's localized texts is said where the text is written (text-direction): no event
+    then; one computed from any content text (`(ch, True)`) is left out for the same
+    reason by `check`."""
+    assert loaded.doc is not None
+    name, job = face
+    element, lang = item.element, job.lang
+    message = f"{said(ch)} (layout {name!r} prints it for {card.id}, {lang})"
+    own = assets.expected(assets.LAYOUTS, name, job.root).in_game
+    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    in_layout: tuple[str | int, ...] | None = None
+    if own and at is not None and ch in (getattr(element, field) or ""):
+        in_layout = ("elements", at, field)
+    if own and in_layout is None:
+        labels = job.front.labels.items()
+        in_layout = next(
+            (("labels", k, lg) for k, words in labels for lg, t in words.items() if ch in t), None
+        )
+    if in_layout is not None:
+        doc, _ = layout_document(name, job.root)
+        assert doc is not None
+        diag = P_RTL.at(layout_file(name, job.root), doc.span(in_layout), message)
+        return diag, ("rtl", name, *in_layout), None, ["layout", name, list(in_layout)]
+    head = ("cards", index)
+    if any(ch in v for t in texts_of(loaded, card, head) for v in t.value.values()):
+        return None
+    held = _holding(card, (), ch)
+    if held is not None:
+        where = (*head, *held) if shape.has((*head, *held)) else (*head, "id")
+        diag = P_RTL.at(loaded.rel, loaded.doc.span(where), message)
+        return diag, ("rtl", loaded.rel, *where), None, ["card", list(where[2:])]
+    if own and at is not None:  # computed by the layout (or from a content text elsewhere)
+        path = ("elements", at, field)
+        doc, _ = layout_document(name, job.root)
+        assert doc is not None
+        diag = P_RTL.at(layout_file(name, job.root), doc.span(path), message)
+        return diag, ("rtl", name, *path), (ch, True), ["layout", name, list(path)]
+    where = (*head, "id")
+    diag = P_RTL.at(loaded.rel, loaded.doc.span(where), message)
+    return diag, ("rtl", loaded.rel, *where), (ch, True), ["card", ["id"]]
+
+
+def _holding(value: object, path: tuple[str | int, ...], ch: str) -> tuple[str | int, ...] | None:
+    """The path of the first string of a card's data that holds `ch` (None for none)."""
+    if isinstance(value, str):
+        return path if ch in value else None
+    items: Any = ()
+    if isinstance(value, BaseModel):
+        items = ((key, getattr(value, key)) for key in type(value).model_fields)
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    for key, item in items:
+        found = _holding(item, (*path, key), ch)
+        if found is not None:
+            return found
+    return None
 
 
 def _short_of(measured: Any, item: Any) -> str:
@@ -706,6 +797,43 @@ def _layout_glyphs(
         for field in type(element).prints:
             text = getattr(element, field) or ""
             report(("elements", index, field), text, "layout text", faces[index])
+    return tuple(found)
+
+
+def layout_rtl(name: str, game_root: Path) -> tuple[Diagnostic, ...]:
+    """P017 for the words a game's own layout prints itself (its labels and the literal
+    parts of its texts), each at its place: for a layout no deck prints as its front (a
+    back, a question face), whose faces are not resolved card by card here. Once per
+    version of the layout read."""
+    layout, _ = load_layout(name, game_root)
+    if layout is None or not assets.expected(assets.LAYOUTS, name, game_root).in_game:
+        return ()  # a built-in layout's words are the toolkit's own
+    return worked_out(
+        layout, ("rtl", name, game_root), lambda: _layout_rtl(layout, name, game_root)
+    )
+
+
+def _layout_rtl(layout: Layout, name: str, game_root: Path) -> tuple[Diagnostic, ...]:
+    doc, _ = layout_document(name, game_root)
+    if doc is None:
+        return ()
+    texts: list[tuple[tuple[str | int, ...], str]] = [
+        (("labels", key, lang), text)
+        for key, words in layout.labels.items()
+        for lang, text in words.items()
+    ]
+    for index, element in enumerate(layout.elements):
+        for field in type(element).prints:
+            texts.append(
+                (("elements", index, field), _TEMPLATE_CODE.sub("", getattr(element, field) or ""))
+            )
+    found = []
+    for path, text in texts:
+        ch = printed_rtl(text)
+        if ch is not None:
+            where = doc.span(path)
+            message = f"{said(ch)} (words of layout {name!r})"
+            found.append(P_RTL.at(layout_file(name, game_root), where, message))
     return tuple(found)
 
 

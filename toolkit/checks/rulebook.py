@@ -1,5 +1,6 @@
 """Rulebook sources render: every Jinja expression names content that exists, every
-character printed has a glyph in the font, and the prose follows each language's spacing."""
+character printed has a glyph in the font and none is a right-to-left letter (P017, on the
+rendered text), and the prose follows each language's spacing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.printfit import P_GLYPH
+from toolkit.checks.text_direction import in_rulebook
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
@@ -45,6 +47,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
         yield from _glyphs(display, source, text, faces)
+        yield from in_rulebook(display, source, text)  # P017 on what prints, rendered once
         yield from _typography(display, lang, source)
         yield from _images(display, source)
 

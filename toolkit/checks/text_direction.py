@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+
+from pydantic import BaseModel
 
 from toolkit.checks import CheckFamily, register
-from toolkit.content.game import Game, display_path
+from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
-from toolkit.render.rulebook_source import RulebookError, read_rulebook
 
 P_RTL = rule(
     "P017",
@@ -32,10 +34,10 @@ _MAYBE_RTL = re.compile(
     "\U00010800-\U00010fff\U0001e800-\U0001efff]"
 )
 """The blocks where every character of bidi class R or AL lies (a quick first look: most
-texts have none, and one search in C says so); `_first_rtl` then asks each one found."""
+texts have none, and one search in C says so); `first_rtl` then asks each one found."""
 
 
-def _first_rtl(text: str) -> int:
+def first_rtl(text: str) -> int:
     """Index of the first strong right-to-left character of `text`, or -1."""
     for found in _MAYBE_RTL.finditer(text):
         if unicodedata.bidirectional(found.group()) in ("R", "AL"):
@@ -43,7 +45,7 @@ def _first_rtl(text: str) -> int:
     return -1
 
 
-def _said(ch: str) -> str:
+def said(ch: str) -> str:
     name = unicodedata.name(ch, "").split(" ")[0].title() or "a right-to-left"
     return (
         f"U+{ord(ch):04X} {ch!r} is {name} script, written right to left: Playset lays text"
@@ -53,6 +55,9 @@ def _said(ch: str) -> str:
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    """Content texts, where they are written. What a rulebook prints is searched by the
+    rulebook family on the text it renders (`in_rulebook`), and what a card face prints by
+    print-fit on each resolved face (`printed_rtl`): each is worked out there once."""
     maybe = _MAYBE_RTL.search
     for text in facts.texts:
         doc = text.file.doc
@@ -61,25 +66,159 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         for lang, value in text.value.items():
             if not isinstance(value, str) or maybe(value) is None:
                 continue  # nearly every text: one search in C
-            at = _first_rtl(value)
+            at = first_rtl(value)
             if at >= 0:
-                yield P_RTL.at(text.file.rel, doc.span((*text.path, lang)), _said(value[at]))
-    for path in game.rulebook.values():
-        try:
-            source = read_rulebook(path, game.root)
-        except (RulebookError, OSError):
-            continue  # the rulebook family says why it cannot be read
-        yield from _rulebook(display_path(path), source)
+                yield P_RTL.at(text.file.rel, doc.span((*text.path, lang)), said(value[at]))
+    yield from _place_names(game)
 
 
-def _rulebook(display: str, source: str) -> Iterator[Diagnostic]:
-    """One finding per source line that holds right-to-left letters, at the first."""
-    if _MAYBE_RTL.search(source) is None:
-        return
-    for number, line in enumerate(source.split("\n"), 1):
-        at = _first_rtl(line)
-        if at >= 0:
-            yield P_RTL.at(display, Span(number, at + 1), _said(line[at]))
+def _place_names(game: Game) -> Iterator[Diagnostic]:
+    """Board place names, printed as written (not translated, so not content texts): each
+    at its name, but a name the board leaves unprinted (its style's `unnamed_prefix`)."""
+    for loaded in game.boards:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        written = loaded.doc.text  # nearly every board: no right-to-left letter in its file
+        if (
+            written
+            and "\\" not in written
+            and (written.isascii() or _MAYBE_RTL.search(written) is None)
+        ):
+            continue  # (nor an escape that could write one): one or two searches in C
+        prefix = getattr(getattr(loaded.model, "style", None), "unnamed_prefix", None)
+        names = list(_names(loaded.model, ()))
+        for path, name in names:
+            letter = printed_rtl(name)
+            if letter is not None and not (prefix and name.startswith(prefix)):
+                where = loaded.doc.span(path)
+                yield P_RTL.at(loaded.rel, where, said(letter) + " (a place name the board prints)")
+
+
+def _names(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[tuple, str]]:
+    """Every plain `name` string of a board's data (a localized name is a dict) with its path."""
+    items: Iterable[tuple[str | int, object]] = ()
+    if isinstance(value, BaseModel):
+        items = ((key, getattr(value, key)) for key in type(value).model_fields)
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    for key, item in items:
+        if key == "name" and isinstance(item, str):
+            yield (*path, key), item
+        elif isinstance(item, BaseModel | dict | list):
+            yield from _names(item, (*path, key))
+
+
+def printed_rtl(text: str) -> str | None:
+    """The first strong right-to-left letter of `text`, or None (one search in C for a text
+    without any, as nearly every text is)."""
+    if _MAYBE_RTL.search(text) is None:
+        return None
+    at = first_rtl(text)
+    return text[at] if at >= 0 else None
+
+
+def rtl_letters(text: object) -> set[str]:
+    """Every strong right-to-left letter of a text (none, after one search in C, for
+    nearly every text)."""
+    if not isinstance(text, str) or _MAYBE_RTL.search(text) is None:
+        return set()
+    return {
+        found.group()
+        for found in _MAYBE_RTL.finditer(text)
+        if unicodedata.bidirectional(found.group()) in ("R", "AL")
+    }
+
+
+_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+
+
+def _blanked(found: re.Match[str]) -> str:
+    """A comment masked: each character but a line break made NUL (lines and columns kept)."""
+    return "\n".join("\x00" * len(line) for line in found.group(0).split("\n"))
+
+
+MAX_SEARCHED_LINES = 50
+"""Printed lines with right-to-left letters that one rulebook's source is searched for
+beyond their own line (each such search may read the whole source): past them, a line
+not found at its own place is left out (the findings already refuse the rulebook)."""
+
+
+def in_rulebook(display: str, source: str, text: str) -> Iterator[Diagnostic]:
+    """P017 on what a rulebook prints (`text`, its rendered Markdown; `source` as written):
+    one finding per place, at the letters where the source holds them outside a comment
+    (a literal, or a string in an expression), else at the expression that printed them
+    when the line's words before them are the source's, else at line 1 with the printed
+    line quoted. A comment or a branch never taken prints nothing: no finding."""
+    if _MAYBE_RTL.search(text) is None:
+        return  # nearly every rulebook: one search in C
+    written = _COMMENT.sub(_blanked, source)
+    starts = [0, *(found.end() for found in _NEWLINE.finditer(written))]
+    letters = rtl_letters(written)
+    seen: set[tuple[int, int]] = set()
+    searched: dict[str, tuple[int | None, str]] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        at = first_rtl(line)
+        if at < 0:
+            continue
+        near = starts[min(number, len(starts)) - 1]
+        piece = line[at : at + 64]
+        own = written.find(piece, near, near + len(line) + 1) if line[at] in letters else -1
+        place: int | None
+        if own >= 0:  # a literal at its own line: nearly every one
+            place, how = own, ""
+        elif line in searched:
+            place, how = searched[line]
+        elif len(searched) < MAX_SEARCHED_LINES:
+            place, how = searched[line] = _rulebook_place(written, near, line, at, letters)
+        else:
+            continue
+        if place is None:
+            shown = line.strip()
+            shown = shown if len(shown) <= 60 else shown[:60] + "…"
+            how = f" (printed from the game's data or an expression: {shown!r})"
+            span = Span(1, 1)
+        else:
+            row = bisect_right(starts, place)
+            span = Span(row, place - starts[row - 1] + 1)
+        if (span.line, span.col) not in seen:
+            seen.add((span.line, span.col))
+            yield P_RTL.at(display, span, said(line[at]) + how)
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _rulebook_place(
+    written: str, near: int, line: str, at: int, letters: set[str]
+) -> tuple[int | None, str]:
+    """Where in `written` (the source, comments masked) the letters at `at` of a printed
+    `line` come from: their own text when the source holds the letter (one of `letters`;
+    searched from `near`, the start of the source line of the same number, then before
+    it), else the end of the printed words before them when an expression starts there;
+    None when neither is found."""
+    if line[at] in letters:
+        word = line[at:].split()[0]
+        for piece in (line[at : at + 64], word, word[:8]):
+            found = _find(written, piece, near)
+            if found >= 0:
+                return found, ""
+    before = line[:at]
+    for size in (64, 16):
+        piece = before[-size:]
+        if not piece.strip():
+            break
+        found = _find(written, piece, near)
+        if found >= 0 and written.startswith(("{{", "{%"), found + len(piece)):
+            return found + len(piece), " (printed by this expression)"
+    return None, ""
+
+
+def _find(text: str, piece: str, near: int) -> int:
+    """The first place of `piece` in `text` from `near`, else the first before it."""
+    found = text.find(piece, near)
+    return found if found >= 0 else text.find(piece, 0, near + len(piece) - 1)
 
 
 register(

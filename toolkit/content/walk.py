@@ -200,6 +200,14 @@ class _Walker:
             self.facts.texts.append(Text(value, self.file, path, owner))
 
 
+def texts_of(loaded: LoadedFile, value: BaseModel, path: DataPath) -> list[Text]:
+    """The localized texts of one entry of a file (a card: `path` is its own), as `collect`
+    finds them."""
+    facts = Facts()
+    _Walker(facts, loaded).model(value, path)
+    return facts.texts
+
+
 def valid_files(game: Game) -> Iterator[LoadedFile]:
     for loaded in game.files():
         if loaded.model is not None and loaded.doc is not None:
