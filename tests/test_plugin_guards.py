@@ -414,3 +414,50 @@ def test_the_reference_documents_playsets_own_entries_unless_asked(tmp_path):
         cli = typer.main.get_command(make_app())
         assert "G977" not in reference.render(cli)  # docs/reference.md: Playset's own
         assert "`G977`" in reference.render(cli, plugins=True)
+
+
+EXPORT = """
+from toolkit.render.exports import Export
+
+class Own(BaseException):
+    pass
+
+def run(game, out, options, report, progress):
+    print("EXPORT NOISE")
+    raise Own("export boom")
+
+BOOM = Export("boomexport", "raises", run)
+"""
+
+
+def test_a_failing_export_is_an_error_naming_it(tmp_path, run_cli):
+    from toolkit.render.exports import REGISTRY
+
+    folder = _game(tmp_path)
+    REGISTRY.load()
+    with installed(
+        tmp_path,
+        "outside_export_boom",
+        EXPORT,
+        "playset.exports",
+        {"boom": "outside_export_boom:BOOM"},
+        REGISTRY,
+    ):
+        out = tmp_path / "out"
+        result = run_cli("export", "boomexport", str(folder), "--out", str(out))
+        assert "Traceback" not in result.output, result.output
+        assert result.exit_code == 1, result.output
+        assert "the export 'boomexport' (outside_export_boom" in result.stderr, result.output
+        assert "Own: export boom" in result.stderr and "EXPORT NOISE" not in result.stdout
+
+
+@pytest.mark.parametrize("raised", ["GeneratorExit('gen exit')", "Own('mine')"])
+def test_the_lsp_publishes_a_check_raising_a_base_exception(tmp_path, monkeypatch, raised):
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.lsp.workspace import GameState
+
+    folder = _game(tmp_path)
+    plugin = _installed(tmp_path, monkeypatch, f"    raise {raised}\n    yield\n", OWN_BASE)
+    by_file = GameState(Mirror(folder)).check()
+    assert any(d.code == "E008" for d in by_file.get(str(plugin), [])), by_file
+    assert any(d.code == "G901" for found in by_file.values() for d in found), by_file

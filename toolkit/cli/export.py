@@ -9,6 +9,7 @@ code, too slow for every command's start.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import sys
 import time
@@ -150,7 +151,9 @@ def _run(
     values: dict[str, Any],
 ) -> None:
     from toolkit.fileio import make_output_root, missing_folders, remove_made
+    from toolkit.registry import PluginError
     from toolkit.render.build import BuildError
+    from toolkit.render.exports import REGISTRY
     from toolkit.render.sheets import SheetError
 
     name = export.name
@@ -182,9 +185,11 @@ def _run(
         made, done = missing_folders(out_dir), False
         try:
             make_output_root(out_dir, named=out is not None)
-            export.run(game, out_dir, dataclasses.replace(checked, langs=langs), report, bar)
+            asked = dataclasses.replace(checked, langs=langs)
+            # an installed plugin's export that fails is one error naming it (PluginError)
+            REGISTRY.call(name, functools.partial(export.run, game, out_dir, asked, report, bar))
             done = True
-        except (BuildError, SheetError) as exc:
+        except (BuildError, SheetError, PluginError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)
             failed = True
             continue
