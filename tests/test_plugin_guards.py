@@ -461,3 +461,48 @@ def test_the_lsp_publishes_a_check_raising_a_base_exception(tmp_path, monkeypatc
     by_file = GameState(Mirror(folder)).check()
     assert any(d.code == "E008" for d in by_file.get(str(plugin), [])), by_file
     assert any(d.code == "G901" for found in by_file.values() for d in found), by_file
+
+
+BROKEN_ELEMENT = '''
+from typing import Literal
+from toolkit.render.elements import Element
+
+class BrokenStripe(Element):
+    """A plugin element kind whose drawing fails."""
+
+    kind: Literal["brokenstripe"]
+
+    def draw(self, c, item, x, y, job):
+        raise RuntimeError("stripe boom")
+
+    def measure(self, item, job):
+        return None
+'''
+
+
+def test_a_plugin_element_kind_failing_to_draw_is_a_build_error_naming_it(tmp_path, run_cli):
+    from tests.conftest import FIXTURES, copy_game
+    from toolkit.render.elements import REGISTRY
+
+    game = copy_game(FIXTURES / "base", tmp_path / "game")
+    (game / "layouts").mkdir(exist_ok=True)
+    layout = (
+        "id: striped\nelements:\n  - kind: brokenstripe\n    box: {x: 0, y: 30, w: -0, h: 10}\n"
+    )
+    (game / "layouts" / "striped.yaml").write_text(layout, encoding="utf-8")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("size: poker\n", "size: poker\nlayout: striped\n"), "utf-8")
+    REGISTRY.load()
+    points = {"brokenstripe": "outside_broken_stripe:BrokenStripe"}
+    with installed(
+        tmp_path, "outside_broken_stripe", BROKEN_ELEMENT, "playset.elements", points, REGISTRY
+    ):
+        out = tmp_path / "out"
+        result = run_cli(
+            "build", str(game), "--only", "cards", "--lang", "en", "--out", str(out), "--no-cache"
+        )
+        assert "Traceback" not in result.output, result.output
+        assert result.exit_code == 1, result.output
+        assert "the element kind 'brokenstripe' (outside_broken_stripe" in result.output
+        assert "RuntimeError: stripe boom" in result.output, result.output

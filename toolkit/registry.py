@@ -599,3 +599,25 @@ def _caller_modules() -> tuple[str, ...]:
             names.append(name)
         frame = frame.f_back  # type: ignore[assignment]
     return tuple(names)
+
+
+def culprit(exc: BaseException, *registries: Registry[Any]) -> str | None:
+    """The installed plugin entry of `registries` whose own code raised `exc` (the innermost
+    frame of its traceback in a plugin entry's module), as messages name it; None when no
+    plugin's code is on its traceback (Playset's own error: a bug to report as it is). Read
+    only once something failed: nothing is paid while all goes well."""
+    files: dict[str, str] = {}
+    for registry in registries:
+        for name in registry.registered():
+            if registry.is_builtin(name):
+                continue
+            module = sys.modules.get(registry.origin(name))
+            file = getattr(module, "__file__", None)
+            if isinstance(file, str):
+                files.setdefault(file, registry.plugin_name(name))
+    if not files:
+        return None
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename in files:
+            return files[frame.filename]
+    return None

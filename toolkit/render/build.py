@@ -58,7 +58,7 @@ def build_game(
     for lang in opts.langs:
         pending: dict[str, tuple[bytes, bool]] = {}
         for artifact in chosen:
-            for name, data, drawn in _files(artifact, game, lang, opts, reuse):
+            for name, data, drawn in _guarded(_files(artifact, game, lang, opts, reuse)):
                 if Path(name).name != name or name in (".", ".."):
                     raise BuildError(f"artifact {artifact.name!r}: {name!r} is not a file name")
                 if name in pending:
@@ -121,3 +121,22 @@ def _plugin_files(
             )
         checked.append((name, bytes(data), True))
     return checked
+
+
+def _guarded(files: Iterator[tuple[str, bytes, bool]]) -> Iterator[tuple[str, bytes, bool]]:
+    """The files of a built-in artifact, drawn with the installed plugins' element and board
+    kinds it meets: a plugin kind whose code raises (anything but Ctrl-C) is a BuildError
+    naming it, not a traceback. Playset's own errors pass as they are."""
+    try:
+        yield from files
+    except (BuildError, KeyboardInterrupt, GeneratorExit):  # GeneratorExit: closed here
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
+        from toolkit.content.models.board import BOARD_KINDS
+        from toolkit.registry import culprit, describe
+        from toolkit.render.elements.registry import REGISTRY as ELEMENTS
+
+        found = culprit(exc, ELEMENTS, BOARD_KINDS)
+        if found is None:
+            raise
+        raise BuildError(f"{found} failed: {describe(exc)} (fix or uninstall the plugin)") from None
