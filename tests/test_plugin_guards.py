@@ -337,6 +337,7 @@ def test_a_failing_metric_is_e008_in_check_and_a_warning_in_simulate(tmp_path, r
         assert result.exit_code == 1, result.output
         assert "E008" in result.stdout and "'boom_metric'" in result.stdout, result.output
         assert "RuntimeError: metric boom" in result.stdout, result.output
+        assert "the installed metric 'clash'" in result.stdout, result.output
         report = tmp_path / "r.json"
         result = run_cli("simulate", "muckle-stoater", "-n", "10", "--json", str(report))
         assert result.exit_code == 0 and "Traceback" not in result.output, result.output
@@ -506,3 +507,30 @@ def test_a_plugin_element_kind_failing_to_draw_is_a_build_error_naming_it(tmp_pa
         assert result.exit_code == 1, result.output
         assert "the element kind 'brokenstripe' (outside_broken_stripe" in result.output
         assert "RuntimeError: stripe boom" in result.output, result.output
+
+
+CLASHING_ARTIFACT = """
+from toolkit.render.artifacts import Artifact
+
+CLASH = Artifact("cards", "takes the built-in's name", lambda game, lang, options: [])
+"""
+
+
+def test_build_of_every_artifact_fails_when_an_installed_one_is_left_out(tmp_path, run_cli, capsys):
+    from toolkit.render.artifacts import REGISTRY
+
+    folder = _game(tmp_path)
+    REGISTRY.load()
+    points = {"clash": "outside_art_clash:CLASH"}
+    with installed(
+        tmp_path, "outside_art_clash", CLASHING_ARTIFACT, "playset.artifacts", points, REGISTRY
+    ):
+        warned = capsys.readouterr().err
+        assert "the installed artifact 'clash'" in warned and "registered twice" in warned
+        out = tmp_path / "out"
+        result = run_cli("build", str(folder), "--no-cache", "--out", str(out))
+        assert "Traceback" not in result.output, result.output
+        assert result.exit_code == 1, result.output
+        assert (out / "plug-game" / "en" / "cards.pdf").is_file()  # the built-in's cards
+        only = run_cli("build", str(folder), "--no-cache", "--out", str(out), "--only", "cards")
+        assert only.exit_code == 0, only.output

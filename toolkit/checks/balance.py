@@ -40,7 +40,7 @@ def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
     """One diagnostic per flagged metric of the report (the metric registry decides what a
     finding is; this module only says which rule it is and where it points)."""
     from toolkit.checks import E_CHECK
-    from toolkit.sim.metrics import iter_metrics
+    from toolkit.sim.metrics import METRICS, iter_metrics
 
     manifest = game.manifest_file
     where = manifest.rel if manifest else "game.yaml"
@@ -80,3 +80,6 @@ def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
             yield found.at(where, Span(), text)
     for why in failed:
         yield E_CHECK.at(where, Span(), why)
+    for name, why in sorted(METRICS.broken.items()):  # an installed metric left out
+        text = f"the installed metric {name!r} (entry point of `playset.metrics`) is left out: "
+        yield E_CHECK.at(where, Span(), f"{text}{why} (fix or uninstall the plugin)")

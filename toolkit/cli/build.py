@@ -82,7 +82,7 @@ def build(
     """Write cards.pdf, questions.pdf, board.pdf and rulebook.pdf (every registered artifact)
     per game and language."""
     from toolkit.fileio import make_output_root, real_path
-    from toolkit.render.artifacts import artifacts
+    from toolkit.render.artifacts import REGISTRY, artifacts
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
     lang = language_list(lang)
@@ -192,6 +192,8 @@ def build(
             cache.save(folder, key, made, reuse)
     if cache:
         cache.close()
+    if names is None and REGISTRY.broken:  # every artifact asked for, and one is missing:
+        failed = True  # its warning said why when the registry was read
     raise typer.Exit(1 if failed else 0)
 
 
