@@ -534,3 +534,23 @@ def test_build_of_every_artifact_fails_when_an_installed_one_is_left_out(tmp_pat
         assert (out / "plug-game" / "en" / "cards.pdf").is_file()  # the built-in's cards
         only = run_cli("build", str(folder), "--no-cache", "--out", str(out), "--only", "cards")
         assert only.exit_code == 0, only.output
+
+
+def test_playsets_own_entry_points_bring_builtins():
+    """The bundled games are also `playset.games` entry points (pyproject.toml): loaded
+    through one first (`plugin_for`), a game is still Playset's own, and the reference
+    lists it."""
+    from toolkit.content.plugin import GamePlugin
+    from toolkit.registry import Point
+
+    made: Registry[GamePlugin] = Registry(
+        "game plugin",
+        group="playset.games",
+        key=lambda plugin: plugin.game_id,
+        accepts=lambda obj: isinstance(obj, GamePlugin),
+    )
+    point = Point("muckle-stoater", "toolkit.games.muckle_stoater:PLUGIN", "playset.games")
+    made.entry_points = lambda group: [point]
+    made.discover_one("muckle-stoater")
+    assert list(made.registered()) == ["muckle-stoater"]
+    assert made.is_builtin("muckle-stoater") and list(made.builtins()) == ["muckle-stoater"]

@@ -310,8 +310,8 @@ class Registry(Generic[T]):
             self.unregister(name)
         self._entries[name] = entry
         self._origin[name] = origin
-        if self._loading is not None:
-            self._points[name] = self._loading
+        if self._loading is not None and not _builtin(origin):  # Playset's own entry points
+            self._points[name] = self._loading  # (its bundled games) bring built-ins
         self._seq[name] = self._counter
         self._counter += 1
         self._changed()
