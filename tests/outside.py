@@ -42,10 +42,11 @@ def installed(
 
 
 def reference_text() -> str:
-    """`playset reference` as the command line renders it (its own commands included)."""
+    """`playset reference --plugins` as the command line renders it (its own commands
+    included): the installed plugins' entries documented too."""
     import typer
 
     from toolkit import reference
     from toolkit.cli import make_app
 
-    return reference.render(typer.main.get_command(make_app()))
+    return reference.render(typer.main.get_command(make_app()), plugins=True)

@@ -90,7 +90,7 @@ def installed(tmp_path, monkeypatch):
     monkeypatch.setattr(home, "_checkout", lambda: None)
     monkeypatch.delenv("PLAYSET_HOME", raising=False)
     # the files' contents do not matter here, only where they go (and the test stays fast)
-    monkeypatch.setattr(reference, "render", lambda cli: "# reference\n")
+    monkeypatch.setattr(reference, "render", lambda cli, plugins=False: "# reference\n")
     monkeypatch.setattr(icon_sheet, "icon_sheet", lambda paper: b"%PDF-1.4 sheet\n")
     return game
 

@@ -16,6 +16,7 @@ This module sits below every room of the toolkit: it imports nothing of it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 EntryPoints = Callable[[str], Iterable["EntryPoint"]]
 
@@ -253,6 +255,7 @@ class Registry(Generic[T]):
         check: Callable[[T], None] | None = None,
         same: Callable[[T, T], bool] | None = None,
         attribute: str | None = None,
+        reports_broken: bool = False,
     ) -> None:
         self.what = what  # "artifact", "export": for messages
         self.package = package
@@ -275,6 +278,11 @@ class Registry(Generic[T]):
         self.broken_at: dict[str, tuple[str, int]] = {}
         """Where a broken entry point's import failed in its own code (file, line), if it
         did there (a missing module has no such place)."""
+        self.reports_broken = reports_broken
+        """Whether the registry's user reports its broken entry points (check families as
+        E008, game plugins as E007); else each is a warning on stderr when found."""
+        self._points: dict[str, Any] = {}  # entry name → the entry point that brought it
+        self._loading: Any = None  # the entry point being loaded
         self.entry_points: EntryPoints = _entry_points
         self._home = _caller_modules()[:1]  # where the registry is made: not an entry's origin
 
@@ -291,11 +299,19 @@ class Registry(Generic[T]):
         name = self._key(entry)
         known = self._entries.get(name)
         if known is not None:
-            if not self._same(known, entry):
+            if self._same(known, entry):
+                return known
+            point = self._points.get(name)
+            if point is None or self._loading is not None or not _builtin(origin):
                 raise ValueError(f"{self.what} {name!r} registered twice")
-            return known
+            # a built-in registered after a plugin's entry of its name (a rule declared by
+            # a module imported late): the built-in wins, the plugin's entry is left out
+            self._set_broken(point, f"its {self.what} {name!r} takes a built-in one's name")
+            self.unregister(name)
         self._entries[name] = entry
         self._origin[name] = origin
+        if self._loading is not None and not _builtin(origin):  # Playset's own entry points
+            self._points[name] = self._loading  # (its bundled games) bring built-ins
         self._seq[name] = self._counter
         self._counter += 1
         self._changed()
@@ -306,6 +322,7 @@ class Registry(Generic[T]):
         if self._entries.pop(name, None) is not None:
             self._origin.pop(name, None)
             self._seq.pop(name, None)
+            self._points.pop(name, None)
             self._changed()
 
     def on_change(self, listener: Callable[[], None]) -> None:
@@ -381,25 +398,39 @@ class Registry(Generic[T]):
             self._add(entry, (module,))
 
     def _load_point(self, point: EntryPoint) -> None:
+        """Import an entry point and add its entry. Whatever it does wrong (its import
+        raises, even a BaseException of its own or a `sys.exit()`, which ended the command
+        silently; its entry is malformed or takes a name already registered, and the
+        built-in stays) leaves it out, noted in `broken`; only Ctrl-C goes through."""
         module = str(getattr(point, "module", ""))
         self._modules.append(module)
+        loading, self._loading = self._loading, point
         try:
-            loaded = point.load()
-        except (Exception, SystemExit) as exc:  # a third party's broken import (or its
-            # sys.exit(), which would end the command silently) must not crash a command
-            try:
-                text = str(exc)
-            except Exception:  # noqa: BLE001 - the plugin's own __str__ failed
-                text = ""
-            self.broken[_point_name(point)] = (
-                f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+            with plugin_code():
+                loaded = point.load()
+                if self._accepts is not None and self._accepts(loaded):
+                    self._add(loaded, (module,))
+        except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self._set_broken(point, describe(exc), _own_frame(exc))
+        finally:
+            self._loading = loading
+
+    def _set_broken(
+        self, point: EntryPoint, why: str, place: tuple[str, int] | None = None
+    ) -> None:
+        name = _point_name(point)
+        self.broken[name] = why
+        if place is not None:
+            self.broken_at[name] = place
+        if not self.reports_broken:
+            value = str(getattr(point, "value", ""))
+            group = str(getattr(point, "group", self.group))
+            say(
+                f"warning: the installed {self.what} {name!r} (entry point `{name} = {value}` "
+                f"of `{group}`) is left out: {why} (fix or uninstall the plugin)"
             )
-            place = _own_frame(exc)
-            if place is not None:
-                self.broken_at[_point_name(point)] = place
-            return
-        if self._accepts is not None and self._accepts(loaded):
-            self._add(loaded, (module,))
 
     # ---------------------------------------------------------------- reading entries
 
@@ -427,6 +458,100 @@ class Registry(Generic[T]):
     def origin(self, name: str) -> str:
         """The module that registered `name`."""
         return self._origin[name][0] if self._origin[name] else ""
+
+    def is_builtin(self, name: str) -> bool:
+        """Whether `name` is one of Playset's own entries, not an installed plugin's."""
+        return name not in self._points and _builtin(self._origin.get(name, ()))
+
+    def builtins(self) -> dict[str, T]:
+        """The built-in entries by name, in order (what the reference documents: the plugins
+        a developer has installed are not Playset's)."""
+        return {name: entry for name, entry in self.load().items() if self.is_builtin(name)}
+
+    def plugin_name(self, name: str) -> str:
+        """An entry as a message names it: the artifact 'x' (module, entry point `x = …`)."""
+        point = self._points.get(name)
+        where = self.origin(name) if name in self._origin else ""
+        if point is not None:
+            value = str(getattr(point, "value", ""))
+            where = f"{where}, entry point `{_point_name(point)} = {value}`"
+        return f"the {self.what} {name!r} ({where or '?'})"
+
+    def call(self, name: str, run: Callable[[], R]) -> R:
+        """`run()`, an entry's own code: for a plugin's entry, with its print() on stderr and
+        the working folder kept (see `plugin_code`), and whatever it raises but Ctrl-C made
+        one PluginError naming it. A built-in's error passes as it is (a bug to report)."""
+        if self.is_builtin(name):
+            return run()
+        try:
+            with plugin_code():
+                return run()
+        except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise PluginError(
+                f"{self.plugin_name(name)} failed: {describe(exc)} (fix or uninstall the plugin)"
+            ) from exc
+
+
+class PluginError(Exception):
+    """An installed plugin's entry failed when it was called: the message names it."""
+
+
+def _builtin(origin: tuple[str, ...]) -> bool:
+    return bool(origin) and origin[0].partition(".")[0] == __name__.partition(".")[0]
+
+
+MAX_MESSAGE = 500  # characters of a plugin's exception message shown
+
+
+def cut(text: str) -> str:
+    """A plugin's text cut to MAX_MESSAGE characters."""
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + f"… ({len(text)} characters)"
+
+
+def describe(exc: BaseException) -> str:
+    """`Type: message` of a plugin's exception; one whose str() raises is named alone."""
+    name = type(exc).__name__
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - the plugin's own __str__ failed
+        text = ""
+    return f"{name}: {cut(text)}" if text else name
+
+
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def say(text: str) -> None:
+    """One line on stderr, its control characters escaped (never stdout: it holds a JSON or
+    SARIF report, or an editor's messages)."""
+    stream = sys.stderr if sys.stderr is not None else sys.__stderr__
+    if stream is None:
+        return
+    shown = _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    with contextlib.suppress(Exception):
+        stream.write(shown + "\n")
+        stream.flush()
+
+
+@contextlib.contextmanager
+def plugin_code() -> Iterator[None]:
+    """While a plugin's code runs: what it prints goes to stderr (stdout holds a JSON or
+    SARIF report, or the editor's messages), and the working folder it may change is put
+    back after it (a check's os.chdir made `build --out relout` write to another folder)."""
+    here: int | None = None
+    if hasattr(os, "fchdir"):
+        with contextlib.suppress(OSError):
+            here = os.open(".", os.O_RDONLY)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        if here is not None:
+            with contextlib.suppress(OSError):
+                os.fchdir(here)
+            os.close(here)
 
 
 def _own_frame(exc: BaseException) -> tuple[str, int] | None:
@@ -474,3 +599,25 @@ def _caller_modules() -> tuple[str, ...]:
             names.append(name)
         frame = frame.f_back  # type: ignore[assignment]
     return tuple(names)
+
+
+def culprit(exc: BaseException, *registries: Registry[Any]) -> str | None:
+    """The installed plugin entry of `registries` whose own code raised `exc` (the innermost
+    frame of its traceback in a plugin entry's module), as messages name it; None when no
+    plugin's code is on its traceback (Playset's own error: a bug to report as it is). Read
+    only once something failed: nothing is paid while all goes well."""
+    files: dict[str, str] = {}
+    for registry in registries:
+        for name in registry.registered():
+            if registry.is_builtin(name):
+                continue
+            module = sys.modules.get(registry.origin(name))
+            file = getattr(module, "__file__", None)
+            if isinstance(file, str):
+                files.setdefault(file, registry.plugin_name(name))
+    if not files:
+        return None
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename in files:
+            return files[frame.filename]
+    return None

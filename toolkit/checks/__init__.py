@@ -23,7 +23,7 @@ from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span, rule
 from toolkit.diagnostics.suppress import unsuppressed
-from toolkit.registry import Registry
+from toolkit.registry import Registry, cut, describe, plugin_code, say
 
 Family = Callable[[Game, Facts], Iterable[Diagnostic]]
 
@@ -43,6 +43,7 @@ FAMILIES: Registry[CheckFamily] = Registry(
     package=__name__,
     group="playset.checks",
     accepts=lambda obj: isinstance(obj, CheckFamily),
+    reports_broken=True,  # E008, by run_checks
 )
 register = FAMILIES.register
 
@@ -50,10 +51,9 @@ E_CHECK = rule(
     "E008",
     "check-plugin-failed",
     "An installed check (a `playset.checks` family or a game plugin's check) failed to "
-    "import, raised, or yielded something other than a diagnostic.",
+    "import, raised, or yielded something other than a well-formed diagnostic (or a plugin's "
+    "metric failed in `check`).",
 )
-
-MAX_MESSAGE = 500  # characters of a plugin's exception message kept in the finding
 
 
 def game_selection(game: Game) -> RuleSelection:
@@ -123,28 +123,74 @@ def _guarded(
     what: str, check: Callable[..., Iterable[Any]], game: Game, args: tuple[Any, ...]
 ) -> list[Diagnostic]:
     """The diagnostics of one check, run so that a plugin's mistake is one E008 finding (at
-    its own code's line where it can be found) and the other checks still run: an exception,
-    a `sys.exit()` (which ended validate silently with exit 0) or an item that is not a
-    Diagnostic. Ctrl-C still stops the command."""
+    its own code's line where it can be found) and the other checks still run: any exception
+    (a `sys.exit()`, which ended validate silently with exit 0, a GeneratorExit or a
+    BaseException of its own), or an item that is not a well-formed Diagnostic. Its print()
+    goes to stderr and the working folder it may change is put back (`plugin_code`). Ctrl-C
+    still stops the command."""
     kept: list[Diagnostic] = []
     try:
-        for item in check(*args):
-            if isinstance(item, Diagnostic):
-                kept.append(item)
-            else:
+        with plugin_code():
+            for item in check(*args):
+                well = _well_formed(item)
+                if well is not None:
+                    kept.append(well)
+                    continue
                 shown = _shown(item)
-                message = (
-                    f"{what} yielded {shown} ({type(item).__name__}), not a Diagnostic; "
-                    "it is left out (fix or uninstall the plugin)"
-                )
+                if isinstance(item, Diagnostic):
+                    message = (
+                        f"{what} yielded a malformed Diagnostic {shown} "
+                        f"({_malformed(item)}); it is left out (fix or uninstall the plugin)"
+                    )
+                else:
+                    message = (
+                        f"{what} yielded {shown} ({type(item).__name__}), not a Diagnostic; "
+                        "it is left out (fix or uninstall the plugin)"
+                    )
                 kept.append(_plugin_finding(game, check, None, message))
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         message = (
-            f"{what} failed: {_describe(exc)}; its findings are missing "
+            f"{what} failed: {describe(exc)}; its findings are missing "
             "(fix or uninstall the plugin)"
         )
         kept.append(_plugin_finding(game, check, exc.__traceback__, message))
     return kept
+
+
+def _well_formed(item: object) -> Diagnostic | None:
+    """`item` as a Diagnostic every printer can show, or None: a Diagnostic is a plain
+    dataclass, and a plugin's with `file=None` or `severity="fatal"` crashed the sort or the
+    printers after the guard. A severity given as its text ("error") is taken."""
+    if not isinstance(item, Diagnostic) or _malformed(item) is not None:
+        return None
+    if type(item) is Diagnostic and type(item.severity) is Severity:
+        return item
+    return Diagnostic(item.file, item.code, item.message, Severity(item.severity), item.span)
+
+
+def _malformed(item: Diagnostic) -> str | None:
+    """What is wrong with a Diagnostic's fields, or None."""
+    for field_name in ("file", "code", "message"):
+        value = getattr(item, field_name, None)
+        if not isinstance(value, str):
+            return f"its {field_name} is {type(value).__name__}, not str"
+    severity = getattr(item, "severity", None)
+    if not isinstance(severity, str) or severity not in {s.value for s in Severity}:
+        return f"its severity is {_shown(severity)}, not one of error, warning, info"
+    span = getattr(item, "span", None)
+    if not isinstance(span, Span):
+        return f"its span is {type(span).__name__}, not Span"
+    for field_name in ("line", "col", "end_line", "end_col"):
+        value = getattr(span, field_name)
+        if not isinstance(value, int) and not (value is None and field_name.startswith("end")):
+            return f"its span's {field_name} is {type(value).__name__}, not int"
+    for field_name in ("sheet", "file"):
+        value = getattr(span, field_name)
+        if value is not None and not isinstance(value, str):
+            return f"its span's {field_name} is {type(value).__name__}, not str"
+    return None
 
 
 def _broken_families(game: Game) -> list[Diagnostic]:
@@ -156,7 +202,7 @@ def _broken_families(game: Game) -> list[Diagnostic]:
             None,
             None,
             f"the installed check family {name!r} (entry point of `playset.checks`) cannot be "
-            f"imported ({_cut(why)}); its checks did not run (fix or uninstall the plugin)",
+            f"imported ({cut(why)}); its checks did not run (fix or uninstall the plugin)",
             at=FAMILIES.broken_at.get(name),
         )
         for name, why in sorted(FAMILIES.broken.items())
@@ -187,7 +233,7 @@ def _plugin_place(check: Any, tb: Any) -> tuple[str, int] | None:
         target = inspect.unwrap(check) if check is not None else None
         file = inspect.getsourcefile(target) if target is not None else None
         line = inspect.getsourcelines(target)[1] if target is not None else 1
-    except (TypeError, OSError):
+    except Exception:  # noqa: BLE001 - a plugin's object (a `__wrapped__` loop: ValueError)
         file, line = None, 1
     if file is None:
         return None
@@ -202,23 +248,21 @@ def _shown(item: object) -> str:
     """A plugin object as a message shows it: its repr, cut; its type's name when its own
     `__repr__` fails."""
     try:
-        return _cut(repr(item))
+        return cut(repr(item))
     except Exception:  # noqa: BLE001 - a plugin object's own __repr__ failed
         return type(item).__name__
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + f"… ({len(text)} characters)"
-
-
-def _describe(exc: BaseException) -> str:
-    """`Type: message` of a plugin's exception; one whose str() raises is named alone."""
-    name = type(exc).__name__
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - the plugin's own __str__ failed
-        text = ""
-    return f"{name}: {_cut(text)}" if text else name
+def say_broken_families() -> None:
+    """A warning on stderr for each installed check family that cannot be loaded: what
+    `validate` reports as E008, for a command that lists rules (`rules`, `reference`)."""
+    FAMILIES.load()
+    for name, why in sorted(FAMILIES.broken.items()):
+        say(
+            f"warning: the installed check family {name!r} (entry point of `playset.checks`) "
+            f"cannot be loaded ({cut(why)}); its rules are left out (fix or uninstall the "
+            "plugin)"
+        )
 
 
 def iter_rules() -> Iterator[str]:

@@ -39,7 +39,8 @@ RULES_BY_GROUP = {"seat": B_UNFAIR_SEAT, "role": B_UNFAIR_ROLE, "card": B_DEAD_C
 def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
     """One diagnostic per flagged metric of the report (the metric registry decides what a
     finding is; this module only says which rule it is and where it points)."""
-    from toolkit.sim.metrics import iter_metrics
+    from toolkit.checks import E_CHECK
+    from toolkit.sim.metrics import METRICS, iter_metrics
 
     manifest = game.manifest_file
     where = manifest.rel if manifest else "game.yaml"
@@ -53,7 +54,8 @@ def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
 
     setup = report.setup_text
     fair = (report.fair_share or 0) * 100
-    for m in iter_metrics(report):
+    failed: list[str] = []  # a plugin's metric that failed: E008, not a traceback
+    for m in iter_metrics(report, failed=failed):
         found = RULES_BY_METRIC.get(m.key) or RULES_BY_GROUP.get(m.group)
         if not m.flag or found is None:
             continue
@@ -76,3 +78,8 @@ def check(game: Game, report: SimReport) -> Iterator[Diagnostic]:
                 f"[{lo:.1f}–{hi:.1f}%] ({setup})"
             )
             yield found.at(where, Span(), text)
+    for why in failed:
+        yield E_CHECK.at(where, Span(), why)
+    for name, why in sorted(METRICS.broken.items()):  # an installed metric left out
+        text = f"the installed metric {name!r} (entry point of `playset.metrics`) is left out: "
+        yield E_CHECK.at(where, Span(), f"{text}{why} (fix or uninstall the plugin)")

@@ -88,7 +88,7 @@ def build(
         refuse_over_game,
         remove_made,
     )
-    from toolkit.render.artifacts import artifacts
+    from toolkit.render.artifacts import REGISTRY, artifacts
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
     lang = language_list(lang)
@@ -206,6 +206,8 @@ def build(
             cache.save(folder, key, made, reuse)
     if cache:
         cache.close()
+    if names is None and REGISTRY.broken:  # every artifact asked for, and one is missing:
+        failed = True  # its warning said why when the registry was read
     raise typer.Exit(1 if failed else 0)
 
 

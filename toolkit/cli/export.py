@@ -9,6 +9,7 @@ code, too slow for every command's start.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import sys
 import time
@@ -150,7 +151,9 @@ def _run(
     values: dict[str, Any],
 ) -> None:
     from toolkit.fileio import hold_output_root, missing_folders, refuse_over_game, remove_made
+    from toolkit.registry import PluginError
     from toolkit.render.build import BuildError
+    from toolkit.render.exports import REGISTRY
     from toolkit.render.sheets import SheetError
 
     name = export.name
@@ -182,12 +185,14 @@ def _run(
         made, done = missing_folders(out_dir), False
         try:
             refuse_over_game(out_dir, game.id, game.root, langs)
+            asked = dataclasses.replace(checked, langs=langs)
             # held once: every folder below it is made, written and pruned from its
-            # descriptor, never again by its path (one exchanged for a link is not followed)
+            # descriptor, never again by its path (one exchanged for a link is not followed);
+            # an installed plugin's export that fails is one error naming it (PluginError)
             with hold_output_root(out_dir, named=out is not None) as held:
-                export.run(game, held, dataclasses.replace(checked, langs=langs), report, bar)
+                REGISTRY.call(name, functools.partial(export.run, game, held, asked, report, bar))
             done = True
-        except (BuildError, SheetError) as exc:
+        except (BuildError, SheetError, PluginError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)
             failed = True
             continue

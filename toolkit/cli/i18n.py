@@ -103,7 +103,14 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
         table = Table(title=escape(f"{game.id} translation status ({display_path(game.root)})"))
         for column in ("file", "lang", "texts", "coverage", "problems", "codes"):
             table.add_column(column)
-        for row in game_status(game):
+        from toolkit.registry import PluginError
+
+        try:
+            rows = game_status(game)
+        except PluginError as exc:  # an installed unit kind failed
+            stderr.print(f"[red]error:[/red] {escape(str(exc))}")
+            raise typer.Exit(1) from None
+        for row in rows:
             codes = ", ".join(f"{c}×{n}" for c, n in sorted(row.codes.items()))
             shown = os.path.relpath(Path(row.file).absolute(), game.root)
             cells = (shown, row.lang, row.texts, f"{row.coverage:.0%}", row.problems, codes)
@@ -202,6 +209,7 @@ def export(
     layout labels and the rulebook (msgctxt = where the text lives, msgid = source)."""
     from toolkit.fileio import atomic_write_text
     from toolkit.i18n.po import SourceLanguageError, export_po, export_pot
+    from toolkit.registry import PluginError
 
     if fmt != "po":
         raise usage_error(f"unknown format {fmt!r}; only po is supported")
@@ -217,7 +225,7 @@ def export(
         po = export_pot(loaded) if template else export_po(loaded, lang or "")
     except SourceLanguageError as exc:
         raise usage_error(f"{exc} (--template)") from None
-    except ValueError as exc:  # a rulebook that cannot be cut into units
+    except (ValueError, PluginError) as exc:  # a rulebook that cannot be cut into units
         stderr.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from None
     text = _po_text(po)
@@ -267,6 +275,7 @@ def add_language(
     from toolkit.i18n.languages import add_language as added
     from toolkit.i18n.po import export_po, export_pot
     from toolkit.journal import OUTPUT_JOURNAL, finish_output
+    from toolkit.registry import PluginError
 
     loaded = _valid_game(str(_one_game(game)))
     try:
@@ -274,7 +283,7 @@ def add_language(
         po_text, pot_text = _po_text(export_po(loaded, lang)), _po_text(export_pot(loaded))
     except LanguageError as exc:
         raise usage_error(str(exc)) from None
-    except ValueError as exc:
+    except (ValueError, PluginError) as exc:
         stderr.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from None
     assert loaded.manifest_file.doc is not None
@@ -382,7 +391,13 @@ def import_(
             f"PO language {lang!r} is not a language of {loaded.id}; start it with "
             f"`playset i18n add-language {lang}`"
         )
-    result, texts = import_po(loaded, po, lang, text)
+    from toolkit.registry import PluginError
+
+    try:
+        result, texts = import_po(loaded, po, lang, text)
+    except PluginError as exc:  # an installed unit kind failed: nothing is written
+        stderr.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from None
     if not dry_run:
         files = [
             (path, text if isinstance(text, bytes) else text.encode("utf-8"))

@@ -18,27 +18,38 @@ def reference(
     check: Annotated[
         bool, typer.Option("--check", help="Write nothing; exit 1 if the file is out of date.")
     ] = False,
+    plugins: Annotated[
+        bool,
+        typer.Option(
+            "--plugins",
+            help="Document the installed plugins' entries too (default: Playset's own only).",
+        ),
+    ] = False,
 ) -> None:
     """Write the reference (fields, layouts, boards, icons, rules, templates, commands)."""
+    from toolkit.checks import say_broken_families
     from toolkit.fileio import holds
     from toolkit.home import work_folder
     from toolkit.reference import render, write
 
     cli = ctx.find_root().command  # the whole command line
+    say_broken_families()
     path = out or work_folder() / "docs" / "reference.md"
     # the default is below the current folder when the toolkit is installed (no checkout):
     # a game folder run in may bring `docs/` or `docs/reference.md` as a link to a file of
     # the user's, which is neither read whole nor written through
     inside = None if out else work_folder()
     if check:
-        if not holds(path, render(cli).encode("utf-8")):
+        if not holds(path, render(cli, plugins).encode("utf-8")):
             stderr.print(f"stale: {escape(path, keep='')} (run `playset reference`)")
             raise typer.Exit(1)
         stdout.print(f"{escape(path, keep='')} is up to date")
         return
     changed: list[bool] = []
     refuse_game_file(path)  # `--out rulebook/en.md` in a game folder replaced the rulebook
-    write_output(path, lambda target: changed.append(write(target, cli, inside)), quiet=True)
+    write_output(
+        path, lambda target: changed.append(write(target, cli, inside, plugins)), quiet=True
+    )
     stdout.print(f"{'wrote' if changed[0] else 'unchanged'} {escape(path, keep='')}")
 
 

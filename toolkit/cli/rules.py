@@ -19,11 +19,12 @@ def list_rules(
 ) -> None:
     """List every rule code, its family, severity and summary; with CODE, explain that rule
     with a failing and a passing example (as `ruff rule`)."""
-    from toolkit.checks import iter_rules
+    from toolkit.checks import iter_rules, say_broken_families
     from toolkit.diagnostics import REGISTRY
 
     for module in iter_rules():
         importlib.import_module(module)
+    say_broken_families()  # validate's E008: listed without them, and saying so
     if code is not None:
         from toolkit.ruledocs import load_example
         from toolkit.ruledocs.show import rule_page

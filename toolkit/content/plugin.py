@@ -143,6 +143,7 @@ REGISTRY: Registry[GamePlugin] = Registry(
     accepts=lambda obj: isinstance(obj, GamePlugin),
     same=lambda known, new: known.game_id == new.game_id,  # the first one found stays
     attribute="PLUGIN",
+    reports_broken=True,  # load_game's E007
 )
 """Every game plugin: the bundled games' packages (`toolkit.games.<id>`, their `PLUGIN`) and
 the `playset.games` entry points. An installed plugin that fails to import is noted in

@@ -17,11 +17,13 @@ gives the same bytes and the date says how recent the texts in the file are.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polib
 from babel.messages.catalog import PYTHON_FORMAT
@@ -31,7 +33,7 @@ from toolkit.content.game import Game
 from toolkit.content.sheets.load import SheetDocument
 from toolkit.i18n.placeholders import brace_problem, jinja_problem
 from toolkit.i18n.sheet_edit import apply_sheet_edits
-from toolkit.i18n.units import KINDS, Change, Unit, all_units
+from toolkit.i18n.units import KINDS, Applied, Change, Unit, all_units, kind_call
 from toolkit.i18n.yaml_edit import Edit, apply_edits
 
 BRACE_FLAG = "python-brace-format"
@@ -49,8 +51,8 @@ def _date(game: Game, lang: str | None) -> str:
     else:
         times = [
             path.stat().st_mtime
-            for kind in KINDS.values()
-            for path in kind.inputs(game, lang)
+            for name in KINDS
+            for path in kind_call(name, lambda kind: list(kind.inputs(game, lang)))
             if path.is_file()
         ]
         stamp = int(max(times, default=0))
@@ -274,6 +276,10 @@ def import_po(
     return result, texts
 
 
+def _apply_kind(game: Game, lang: str, changes: list[Change], kind: Any) -> Applied:
+    return kind.apply(game, lang, changes)
+
+
 def _apply(
     game: Game, lang: str, changes: dict[str, list[Change]], result: ImportResult
 ) -> dict[Path, str | bytes]:
@@ -282,10 +288,10 @@ def _apply(
     by_file: dict[Path, list[tuple[Edit, Change | None]]] = defaultdict(list)
     docs = {}
     applied: list[Change] = []
-    for name, kind in KINDS.items():
+    for name in KINDS:
         if not changes.get(name):
             continue
-        done = kind.apply(game, lang, changes[name])
+        done = kind_call(name, functools.partial(_apply_kind, game, lang, changes[name]))
         result.notes += done.notes
         for change, why in done.refused:
             result.outcomes.append(Outcome(change.po_line, change.unit.key, "refused", why))

@@ -54,15 +54,15 @@ def _unit_rows(game: Game, rows: dict[tuple[str, str], StatusRow]) -> None:
     rulebook's units (a rulebook counts as translated unit by unit where it follows the
     source's structure)."""
     from toolkit.i18n.markdown_units import SegmentError
-    from toolkit.i18n.units import KINDS
+    from toolkit.i18n.units import KINDS, kind_units
 
     manifest = game.checked_manifest
-    for name, kind in KINDS.items():
+    for name in KINDS:
         if name == "field":
             continue
         for lang in manifest.languages:
             try:
-                units = kind.units(game, lang)
+                units = kind_units(name, game, lang)
             except SegmentError:
                 continue
             for unit in units:

@@ -9,6 +9,7 @@ from typing import Any
 
 from toolkit.fileio import atomic_write_text, holds
 from toolkit.reference import artifacts, commands, extensions, sections
+from toolkit.reference.markdown import WITH_PLUGINS
 
 HEADER = """# Playset reference
 
@@ -27,9 +28,18 @@ file and the code disagree).
 """
 
 
-def render(cli: Any) -> str:
+def render(cli: Any, plugins: bool = False) -> str:
     """The whole reference as Markdown (deterministic: same code, same bytes); `cli` is the
-    command line's root click command."""
+    command line's root click command. With `plugins`, the installed plugins' entries are
+    documented too; else only Playset's own."""
+    token = WITH_PLUGINS.set(plugins)
+    try:
+        return _render(cli)
+    finally:
+        WITH_PLUGINS.reset(token)
+
+
+def _render(cli: Any) -> str:
     tables = sections.ModelTables()
     lines = [HEADER]
     lines += sections.content_files(tables)
@@ -44,10 +54,10 @@ def render(cli: Any) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def write(path: Path, cli: Any, inside: Path | None = None) -> bool:
+def write(path: Path, cli: Any, inside: Path | None = None, plugins: bool = False) -> bool:
     """Write the reference to `path` (no link followed below `inside`, as
     `fileio.atomic_write_text`); False if it was already up to date."""
-    text = render(cli)
+    text = render(cli, plugins)
     if holds(path, text.encode("utf-8")):  # compared no further than its length
         return False
     atomic_write_text(path, text, inside=inside)

@@ -3,14 +3,14 @@ artifact (with its settings) and every export, read from their registries."""
 
 from __future__ import annotations
 
-from toolkit.reference.markdown import cell
+from toolkit.reference.markdown import cell, entries
 
 Lines = list[str]
 
 
 def artifacts() -> Lines:
     from toolkit.render import artifacts as registry
-    from toolkit.render.exports import exports
+    from toolkit.render.exports import REGISTRY as EXPORTS
 
     lines: Lines = [
         "## Build artifacts",
@@ -23,7 +23,7 @@ def artifacts() -> Lines:
         "| artifact | files | settings |",
         "| --- | --- | --- |",
     ]
-    for artifact in registry.artifacts().values():
+    for artifact in entries(registry.REGISTRY).values():
         shown = ", ".join(f"`{s.flag}` ({'/'.join(s.choices)})" for s in artifact.settings)
         lines.append(f"| `{artifact.name}` | {cell(artifact.summary)} | {shown or '—'} |")
     lines += [
@@ -33,7 +33,7 @@ def artifacts() -> Lines:
         "| export | what it writes |",
         "| --- | --- |",
     ]
-    for export in exports().values():
+    for export in entries(EXPORTS).values():
         lines.append(f"| `{export.name}` | {cell(export.summary)} |")
     lines.append("")
     return lines

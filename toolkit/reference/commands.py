@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from toolkit.reference.markdown import cell, literal
+from toolkit.reference.markdown import WITH_PLUGINS, cell, literal
 
 Lines = list[str]
 
@@ -62,16 +62,19 @@ def cli(root: Any) -> Lines:
     command, which the `reference` command takes from its own context: the reference
     never imports the CLI that runs it)."""
     lines: Lines = ["## Command line", ""]
+    hidden = _plugin_parts()
 
     def walk(command: Any, path: str) -> None:
         if hasattr(command, "commands"):  # a group (typer vendors click: duck typing)
             for name in sorted(command.list_commands(None)):  # a group may make its own
-                walk(command.get_command(None, name), f"{path} {name}")
+                if f"{path} {name}" not in hidden:
+                    walk(command.get_command(None, name), f"{path} {name}")
             return
         params = [
             p
             for p in command.params
             if p.name not in ("install_completion", "show_completion", "help")
+            and f"{path} --{p.name}" not in hidden
         ]
         lines.append(f"### `{path}`")
         lines.append("")
@@ -84,3 +87,20 @@ def cli(root: Any) -> Lines:
 
     walk(root, "playset")
     return lines
+
+
+def _plugin_parts() -> set[str]:
+    """What the installed plugins add to the command line, unless the reference documents
+    them (WITH_PLUGINS): `playset export NAME` of their exports, and the `build` options of
+    their artifacts' settings (those no built-in artifact declares too)."""
+    if WITH_PLUGINS.get():
+        return set()
+    from toolkit.render.artifacts import REGISTRY as ARTIFACTS
+    from toolkit.render.exports import REGISTRY as EXPORTS
+
+    hidden = {f"playset export {name}" for name in EXPORTS.load() if not EXPORTS.is_builtin(name)}
+    own = {s.name for a in ARTIFACTS.builtins().values() for s in a.settings}
+    for name, artifact in ARTIFACTS.load().items():
+        if not ARTIFACTS.is_builtin(name):
+            hidden |= {f"playset build --{s.name}" for s in artifact.settings if s.name not in own}
+    return hidden

@@ -7,7 +7,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from toolkit.reference.markdown import cell
+from toolkit.reference.markdown import cell, entries
 
 Lines = list[str]
 
@@ -45,7 +45,7 @@ def extensions() -> Lines:
     ]
     for title, module, attribute in POINTS:
         registry: Any = getattr(import_module(module), attribute)
-        names = list(registry.load())
+        names = list(entries(registry))
         shown = (
             f"{len(names)} (see [Diagnostic rules](#diagnostic-rules))"
             if len(names) > 30

@@ -9,11 +9,22 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from typing import Any
 
 from toolkit.content.schema_standard import tagged_branches
 
 Schema = dict[str, Any]
+
+WITH_PLUGINS: ContextVar[bool] = ContextVar("reference_with_plugins", default=False)
+"""Whether the reference being rendered documents the installed plugins' entries too
+(`playset reference --plugins`); by default it documents Playset's own (a developer's plugins
+written into the checkout's docs/reference.md made `reference --check` fail elsewhere)."""
+
+
+def entries(registry: Any) -> dict[str, Any]:
+    """A registry's entries as the reference documents them (see WITH_PLUGINS)."""
+    return dict(registry.load() if WITH_PLUGINS.get() else registry.builtins())
 
 
 def anchor(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.content.schema_standard import tagged_branches
-from toolkit.reference.markdown import Schema, TypeNamer, anchor, cell, field_table
+from toolkit.reference.markdown import Schema, TypeNamer, anchor, cell, entries, field_table
 
 Lines = list[str]
 
@@ -145,7 +145,7 @@ def content_files(tables: ModelTables) -> Lines:
 
 def board_kinds() -> Lines:
     """The board shapes in the registry, by their `kind`, and the generic look."""
-    from toolkit.content.models.board import board_kinds as registered
+    from toolkit.content.models.board import BOARD_KINDS
     from toolkit.render.boards.look import GENERIC, PALETTE
 
     lines: Lines = [
@@ -161,7 +161,7 @@ def board_kinds() -> Lines:
         "| kind | model | drawn by | description |",
         "| --- | --- | --- | --- |",
     ]
-    for kind, entry in sorted(registered().items()):
+    for kind, entry in sorted(entries(BOARD_KINDS).items()):
         name = entry.model.__name__
         target = anchor(f"board-{name}")
         draw = _qualname(entry.draw)
@@ -229,7 +229,7 @@ def layouts(tables: ModelTables) -> Lines:
         "| kind | model | what it is | templates | fit | options |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for model in sorted(elements.REGISTRY.kinds(), key=kind_of):
+    for model in sorted(entries(elements.REGISTRY).values(), key=kind_of):
         name = model.__name__
         options = [f for f in model.model_fields if f not in ("kind", "box", "when")]
         shown = ", ".join(f"`{o}`" for o in options) or "—"
@@ -329,7 +329,7 @@ def rules() -> Lines:
         "| code | name | family | severity | summary |",
         "| --- | --- | --- | --- | --- |",
     ]
-    for r in REGISTRY.all():
+    for r in sorted(entries(REGISTRY).values(), key=lambda r: r.code):
         lines.append(
             f"| `{r.code}` | {r.name} | {FAMILIES[r.family]} | {r.severity.value}"
             f" | {cell(r.summary)} |"

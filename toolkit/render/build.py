@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from toolkit.content.game import Game
 from toolkit.fileio import HeldFolder, open_folder_inside
 from toolkit.journal import finish_output, write_language
-from toolkit.render.artifacts import Artifact, BuildError, BuildOptions, selected
+from toolkit.registry import PluginError
+from toolkit.render.artifacts import REGISTRY, Artifact, BuildError, BuildOptions, selected
 
 if TYPE_CHECKING:
     from toolkit.render.build_cache import Reuse
@@ -59,7 +60,7 @@ def build_game(
     for lang in opts.langs:
         pending: dict[str, tuple[bytes, bool]] = {}
         for artifact in chosen:
-            for name, data, drawn in _files(artifact, game, lang, opts, reuse):
+            for name, data, drawn in _guarded(_files(artifact, game, lang, opts, reuse)):
                 if Path(name).name != name or name in (".", ".."):
                     raise BuildError(f"artifact {artifact.name!r}: {name!r} is not a file name")
                 if name in pending:
@@ -85,6 +86,9 @@ def _files(
 ) -> Iterator[tuple[str, bytes, bool]]:
     """(name, bytes, drawn) of each file of `artifact` in `lang`: those the cache kept for
     their inputs as they are now are not drawn again."""
+    if not REGISTRY.is_builtin(artifact.name):
+        yield from _plugin_files(artifact, game, lang, opts)
+        return
     if reuse is None or artifact.parts is None:
         for name, data in artifact.files(game, lang, opts):
             yield name, data, True
@@ -92,3 +96,48 @@ def _files(
     for part in artifact.parts(game, lang, opts):
         kept = reuse.kept(lang, artifact.name, part.name, part.shows)
         yield (part.name, kept, False) if kept is not None else (part.name, part.draw(), True)
+
+
+def _plugin_files(
+    artifact: Artifact, game: Game, lang: str, opts: BuildOptions
+) -> list[tuple[str, bytes, bool]]:
+    """The files of an installed plugin's artifact, all drawn: whatever it raises (any
+    BaseException but Ctrl-C) or gives that is not (file name, bytes) is a BuildError naming
+    it, never a traceback; its print() goes to stderr and the working folder is kept."""
+
+    def files() -> list[tuple[object, object]]:
+        return [(name, data) for name, data in artifact.files(game, lang, opts)]
+
+    try:
+        made = REGISTRY.call(artifact.name, files)
+    except PluginError as exc:
+        raise BuildError(str(exc)) from None
+    checked: list[tuple[str, bytes, bool]] = []
+    for name, data in made:
+        if not isinstance(name, str) or not isinstance(data, bytes | bytearray):
+            raise BuildError(
+                f"{REGISTRY.plugin_name(artifact.name)} gave a {type(name).__name__} name and "
+                f"{type(data).__name__} data, not a file name and bytes (fix or uninstall the "
+                "plugin)"
+            )
+        checked.append((name, bytes(data), True))
+    return checked
+
+
+def _guarded(files: Iterator[tuple[str, bytes, bool]]) -> Iterator[tuple[str, bytes, bool]]:
+    """The files of a built-in artifact, drawn with the installed plugins' element and board
+    kinds it meets: a plugin kind whose code raises (anything but Ctrl-C) is a BuildError
+    naming it, not a traceback. Playset's own errors pass as they are."""
+    try:
+        yield from files
+    except (BuildError, KeyboardInterrupt, GeneratorExit):  # GeneratorExit: closed here
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
+        from toolkit.content.models.board import BOARD_KINDS
+        from toolkit.registry import culprit, describe
+        from toolkit.render.elements.registry import REGISTRY as ELEMENTS
+
+        found = culprit(exc, ELEMENTS, BOARD_KINDS)
+        if found is None:
+            raise
+        raise BuildError(f"{found} failed: {describe(exc)} (fix or uninstall the plugin)") from None

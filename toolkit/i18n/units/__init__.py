@@ -8,14 +8,17 @@ to its own files. The PO export and import (`toolkit.i18n.po`) know only this in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from toolkit.content.game import Game
 from toolkit.content.source import Document
 from toolkit.i18n.yaml_edit import Edit, refusal
-from toolkit.registry import Registry
+from toolkit.registry import PluginError, Registry
+
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,40 @@ register = KINDS.register
 
 
 def all_units(game: Game, lang: str) -> list[Unit]:
-    return [unit for kind in KINDS.values() for unit in kind.units(game, lang)]
+    return [unit for name in KINDS for unit in kind_units(name, game, lang)]
 
 
-__all__: list[str] = ["KINDS", "Applied", "Change", "Unit", "UnitKind", "all_units", "register"]
+def kind_units(name: str, game: Game, lang: str) -> list[Unit]:
+    """The units of the kind `name`: an installed plugin's that fails (raises anything but
+    Ctrl-C, or gives something that is not a Unit) is a PluginError naming it."""
+    kind = KINDS[name]
+    if KINDS.is_builtin(name):
+        return kind.units(game, lang)
+    units = KINDS.call(name, lambda: list(kind.units(game, lang)))
+    wrong = next((unit for unit in units if not isinstance(unit, Unit)), None)
+    if wrong is not None:
+        raise PluginError(
+            f"{KINDS.plugin_name(name)} gave a {type(wrong).__name__}, not a Unit (fix or "
+            "uninstall the plugin)"
+        )
+    return units
+
+
+def kind_call(name: str, run: Callable[[UnitKind], R]) -> R:
+    """`run(kind)` for the kind `name` (its inputs, its apply): an installed plugin's failure
+    is a PluginError naming it (a kind without `inputs` was an AttributeError traceback)."""
+    kind = KINDS[name]
+    return KINDS.call(name, lambda: run(kind))
+
+
+__all__: list[str] = [
+    "KINDS",
+    "Applied",
+    "Change",
+    "Unit",
+    "UnitKind",
+    "all_units",
+    "kind_call",
+    "kind_units",
+    "register",
+]

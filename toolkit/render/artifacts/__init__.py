@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit.registry import Registry
+from toolkit.registry import Registry, say
 
 
 class BuildError(Exception):
@@ -127,14 +127,29 @@ def artifacts() -> dict[str, Artifact]:
 
 
 def settings() -> dict[str, Setting]:
-    """Every artifact's settings by name (two artifacts may share one they declare alike)."""
+    """Every artifact's settings by name (two artifacts may share one they declare alike).
+    An installed plugin's artifact declaring a built-in's setting differently loses it (a
+    warning), the built-ins' settings being read first."""
     out: dict[str, Setting] = {}
-    for artifact in artifacts().values():
+    found = sorted(artifacts().items(), key=lambda item: not REGISTRY.is_builtin(item[0]))
+    for name, artifact in found:
         for setting in artifact.settings:
             if out.get(setting.name, setting) != setting:
-                raise ValueError(f"setting {setting.name!r} is declared twice, differently")
+                if REGISTRY.is_builtin(name):
+                    raise ValueError(f"setting {setting.name!r} is declared twice, differently")
+                if (name, setting.name) not in _CLASHED:
+                    _CLASHED.add((name, setting.name))
+                    say(
+                        f"warning: {REGISTRY.plugin_name(name)} declares the setting "
+                        f"{setting.name!r} another artifact declares differently: it is left "
+                        "out (fix or uninstall the plugin)"
+                    )
+                continue
             out[setting.name] = setting
     return out
+
+
+_CLASHED: set[tuple[str, str]] = set()
 
 
 def selected(options: BuildOptions) -> list[Artifact]:

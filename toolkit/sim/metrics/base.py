@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolkit.registry import Registry
+from toolkit.registry import PluginError, Registry, say
 
 if TYPE_CHECKING:
     from toolkit.sim.metrics.report import Figure, SimReport, WinRow
@@ -76,11 +76,43 @@ toolkit's, through the `playset.metrics` entry point group (a `Metric`, or a mod
 registers)."""
 
 
-def iter_metrics(report: SimReport, groups: Sequence[str] | None = None) -> Iterator[MetricValue]:
-    """Every metric value of the report, in registry order (optionally only some groups)."""
+def iter_metrics(
+    report: SimReport, groups: Sequence[str] | None = None, failed: list[str] | None = None
+) -> Iterator[MetricValue]:
+    """Every metric value of the report, in registry order (optionally only some groups).
+
+    An installed plugin's metric that fails (raises anything but Ctrl-C, or gives something
+    that is not a MetricValue) is left out: why goes to `failed` when given (`check` makes it
+    an E008 finding), else it is a warning on stderr, once per process."""
     for entry in METRICS.values():
         if groups is None or entry.group in groups:
-            yield from entry.values(report)
+            if METRICS.is_builtin(entry.key):
+                yield from entry.values(report)
+            else:
+                yield from _plugin_values(entry, report, failed)
+
+
+_WARNED: set[str] = set()
+
+
+def _plugin_values(entry: Metric, report: SimReport, failed: list[str] | None) -> list[MetricValue]:
+    try:
+        values = METRICS.call(entry.key, lambda: list(entry.values(report)))
+        wrong = next((v for v in values if not isinstance(v, MetricValue)), None)
+        if wrong is not None:
+            raise PluginError(
+                f"{METRICS.plugin_name(entry.key)} gave a {type(wrong).__name__}, not a "
+                "MetricValue (fix or uninstall the plugin)"
+            )
+    except PluginError as exc:
+        why = f"{exc}; its values are left out"
+        if failed is not None:
+            failed.append(why)
+        elif why not in _WARNED:
+            _WARNED.add(why)
+            say(f"warning: {why}")
+        return []
+    return values
 
 
 def metric_keys(report: SimReport) -> list[str]:
