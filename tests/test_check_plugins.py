@@ -69,7 +69,10 @@ def _installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, tail:
         EntryPoint("boomcheck", f"{name}:FAMILY", "playset.checks"),
         EntryPoint("finecheck", f"{name}:FINE_FAMILY", "playset.checks"),
     ]
-    for attr in ("_entries", "_origin", "_seq"):
+    # the built-in families register when their modules are first imported: loaded before the
+    # copy, so that they are in what is put back (else they are lost for the tests after)
+    FAMILIES.load()
+    for attr in ("_entries", "_origin", "_seq", "_points"):
         monkeypatch.setattr(FAMILIES, attr, dict(getattr(FAMILIES, attr)))
     monkeypatch.setattr(FAMILIES, "_modules", list(FAMILIES._modules))
     monkeypatch.setattr(FAMILIES, "entry_points", lambda group: points)
