@@ -41,3 +41,29 @@ def test_suppression_comments_keep_no_copy_of_each_version_of_a_file(tmp_path):
     finally:
         tracemalloc.stop()
     assert held < 1_000_000, held  # it was 25 MB (6 versions of 70,000 lines)
+
+
+# --- H2: every load of a game kept its rules and glossary for good --------------------------
+
+
+def test_a_reloaded_game_leaves_its_old_rules_and_glossary_collectable(game):
+    # `_MADE` kept (manifest, rules view) and (glossary, terms) by id(owner) for good: a
+    # language server grew by the game's rules and glossary at each edit (~13 MB with a
+    # 2 MB game.yaml)
+    import weakref
+
+    from toolkit.content.game import load_game
+    from toolkit.render import context
+
+    gone = []
+    for _ in range(3):
+        loaded = load_game(game)
+        assert loaded.glossary is not None and loaded.glossary.model is not None
+        for lang in ("en", "fr"):
+            context._rules(loaded.manifest, lang)
+            context.glossary_terms(loaded, lang)
+        gone.append((weakref.ref(loaded.manifest), weakref.ref(loaded.glossary.model)))
+        del loaded
+        gc.collect()
+    assert all(manifest() is None and glossary() is None for manifest, glossary in gone)
+    assert len(context._MADE) <= 4, len(context._MADE)
