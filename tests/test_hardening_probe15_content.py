@@ -67,3 +67,88 @@ def test_a_reloaded_game_leaves_its_old_rules_and_glossary_collectable(game):
         gc.collect()
     assert all(manifest() is None and glossary() is None for manifest, glossary in gone)
     assert len(context._MADE) <= 4, len(context._MADE)
+
+
+# --- M3: a layout or font replaced by a file of the same size and mtime --------------------
+
+
+def _replace_keeping_the_stamp(path: Path, text: str) -> None:
+    """`path` replaced (a new inode, `os.replace`) by `text` of the same size, with the old
+    mtime kept, as `cp -p`, `rsync -a`, `tar x` or an older copy's unzip do."""
+    old = path.stat()
+    assert len(text.encode()) == old.st_size
+    staged = path.with_name(path.name + ".new")
+    staged.write_text(text, encoding="utf-8")
+    os.utime(staged, ns=(old.st_atime_ns, old.st_mtime_ns))
+    os.replace(staged, path)
+    assert path.stat().st_mtime_ns == old.st_mtime_ns and path.stat().st_size == old.st_size
+
+
+def test_a_layout_replaced_by_one_of_the_same_size_and_mtime_is_read_anew(tmp_path):
+    # the layout cache's stamp was (path, mtime, size): playset lsp kept the old layout
+    # and published no finding where validate gave three P003
+    from toolkit.render import layout as layouts
+
+    (tmp_path / "layouts").mkdir()
+    path = tmp_path / "layouts" / "own.yaml"
+    text = (
+        "id: own\nelements:\n  - kind: text\n    box: {x: 1, y: 1, w: -1, h: 9}\n"
+        "    text: '{{ card.name }}'\n    size: {max: 9, min: 6}\n"
+    )
+    path.write_text(text, encoding="utf-8")
+    first, _ = layouts.load_layout("own", tmp_path)
+    doc, _ = layouts.layout_document("own", tmp_path)
+    assert first is not None and doc is not None
+    _replace_keeping_the_stamp(path, text.replace("card.name", "card.nane"))
+    second, _ = layouts.load_layout("own", tmp_path)
+    assert second is not None and second is not first
+    assert "card.nane" in second.model_dump_json()
+    doc, _ = layouts.layout_document("own", tmp_path)
+    assert doc is not None and "card.nane" in str(doc.data)
+
+
+def test_a_font_replaced_by_one_of_the_same_size_and_mtime_is_read_anew(tmp_path):
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    (tmp_path / "fonts").mkdir()
+    path = make_font(tmp_path / "fonts" / "Own.ttf", "Own Sans")
+    assert {family for family, _ in game_fonts.font_set(tmp_path).faces} == {"own sans"}
+    other = make_font(tmp_path / "other.ttf", "Own Sanz")
+    data = other.read_bytes()
+    if len(data) != path.stat().st_size:
+        data = data[: path.stat().st_size].ljust(path.stat().st_size, b"\0")
+    old = path.stat()
+    staged = tmp_path / "fonts" / "staged"
+    staged.write_bytes(data)
+    os.utime(staged, ns=(old.st_atime_ns, old.st_mtime_ns))
+    os.replace(staged, path)
+    assert {family for family, _ in game_fonts.font_set(tmp_path).faces} == {"own sanz"}
+
+
+def test_a_mirrored_copy_rewritten_in_place_with_its_mtime_kept_is_copied_anew(
+    tmp_path, monkeypatch
+):
+    # the LSP mirror (a copy when the game is on another file system) knew a file by inode,
+    # mtime and size: rewritten in place with the mtime kept, the mirror kept the old text
+    from toolkit.lsp.mirror import Mirror
+
+    def no_link(*args):
+        raise OSError("another file system")
+
+    monkeypatch.setattr(os, "link", no_link)
+    game = tmp_path / "g"
+    game.mkdir()
+    deck = game / "deck.yaml"
+    deck.write_text("name: card\n", encoding="utf-8")
+    mirror = Mirror(game)
+    try:
+        mirror.sync()
+        assert (mirror.path / "deck.yaml").read_text() == "name: card\n"
+        old = deck.stat()
+        deck.write_text("name: cord\n", encoding="utf-8")  # the same inode and size
+        os.utime(deck, ns=(old.st_atime_ns, old.st_mtime_ns))
+        mirror.sync()
+        assert (mirror.path / "deck.yaml").read_text() == "name: cord\n"
+    finally:
+        mirror.close()

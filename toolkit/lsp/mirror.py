@@ -17,7 +17,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from toolkit.fileio import sparse, walk
+from toolkit.fileio import MISSING, FileVersion, file_version, sparse, walk
 
 log = logging.getLogger("playset.lsp")
 MAX_COPY_BYTES = 64 * 1024 * 1024
@@ -34,7 +34,7 @@ counted (those are mirrored as sparse files of their size): 20,000 files of 64 M
 editor is told."""
 MAX_NOTICES = 5
 """Files named one by one in what the editor is told of a sync (the rest counted)."""
-UNSURE = (-1, -1, -1)
+UNSURE = MISSING
 """The identity of a file whose mirroring failed: no real file has it, so the next sync tries
 again (or removes the mirror's entry when the game no longer has the file)."""
 
@@ -48,7 +48,7 @@ class Mirror:
         os.chmod(self._base, 0o700)
         self.path = self._base / self.root.name
         self.path.mkdir()
-        self._seen: dict[str, tuple[int, int, int]] = {}  # rel → the real file's identity
+        self._seen: dict[str, FileVersion] = {}  # rel → the real file's identity
         self._buffers: dict[str, str] = {}  # rel → unsaved text
         self._copied: dict[str, int] = {}  # rel → bytes its copy holds (no hard link)
         self._copied_total = 0  # their sum
@@ -159,7 +159,7 @@ class Mirror:
                 info = real.lstat()
             except OSError:
                 return
-            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+            identity = file_version(info)  # a copy rewritten in place: its ctime moved
             if self._seen.get(rel) == identity:
                 return
             try:
