@@ -152,3 +152,28 @@ def test_a_mirrored_copy_rewritten_in_place_with_its_mtime_kept_is_copied_anew(
         assert (mirror.path / "deck.yaml").read_text() == "name: cord\n"
     finally:
         mirror.close()
+
+
+# --- L1: the recorded render named its own classes in an error -----------------------------
+
+
+def test_a_recorded_context_names_its_mappings_as_the_plain_render_does():
+    # `{{ rules + 1 }}`: "... for +: '_RecordingView' and 'int'" with the cache, "'View' and
+    # 'int'" with --no-cache
+    import pytest
+
+    from toolkit.render import rulebook_reads as reads
+    from toolkit.render.context import View
+    from toolkit.render.jinja_cache import CachedSandbox
+
+    plain = {"rules": View(extra=View(a=1)), "glossary": {"a": "A"}}
+    recorded = reads.recording_copy(plain, reads.Log())
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    said = []
+    for context in (plain, recorded):
+        for text in ("{{ rules + 1 }}", "{{ glossary + 1 }}", "{{ rules.extra._x }}"):
+            with pytest.raises(Exception) as caught:
+                sandbox.render(sandbox.template(text, "rulebook"), context)
+            said.append(str(caught.value))
+    assert said[:3] == said[3:]
+    assert "'View' and 'int'" in said[0] and "'dict' and 'int'" in said[1]
