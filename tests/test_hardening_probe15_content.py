@@ -177,3 +177,43 @@ def test_a_recorded_context_names_its_mappings_as_the_plain_render_does():
             said.append(str(caught.value))
     assert said[:3] == said[3:]
     assert "'View' and 'int'" in said[0] and "'dict' and 'int'" in said[1]
+
+
+# --- L2: a table of values printed through a list, `join`, `pprint` or `str.format` ----------
+
+PRINTED_TABLES = [
+    "{{ [rules.extra]|join }}",
+    "{{ rules.extra|pprint }}",
+    "{{ '{}'.format(rules.extra) }}",
+    "{{ '{!s}'.format(rules.extra) }}",
+    "{{ '{0[extra]}'.format(rules) }}",
+    "{{ '{k}'.format_map({'k': rules.extra}) }}",
+    "{{ 'x' ~ [rules.extra] }}",
+    "{{ [rules.extra] }}",
+    "{{ {'x': rules.extra} }}",
+    "{{ '%s'|format([rules.extra]) }}",
+    "{{ ('%s' % ([rules.extra],)) }}",
+]
+
+
+def test_a_table_of_values_inside_a_list_or_a_format_is_refused_as_printed():
+    import pytest
+
+    from toolkit.render.context import View
+    from toolkit.render.jinja_cache import CachedSandbox
+    from toolkit.render.template_bounds import PrintedTable
+
+    context = {"rules": View(extra=View(a=1, b="two"), names=["a", "b"])}
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    for text in PRINTED_TABLES:
+        with pytest.raises(PrintedTable):
+            print(text, sandbox.render(sandbox.template(text, "rulebook"), context))
+    fine = {
+        "{{ rules.extra|join(', ') }}": "a, b",  # its keys
+        "{{ rules.names|join(', ') }}": "a, b",
+        "{{ '{0[a]}-{1}'.format(rules.extra, rules.names[0]) }}": "1-a",
+        "{{ [rules.extra.a, rules.extra.b] }}": "[1, 'two']",
+        "{{ '%(b)s' % rules.extra }}": "two",
+    }
+    for text, printed in fine.items():
+        assert sandbox.render(sandbox.template(text, "rulebook"), context) == printed
