@@ -217,3 +217,41 @@ def test_a_table_of_values_inside_a_list_or_a_format_is_refused_as_printed():
     }
     for text, printed in fine.items():
         assert sandbox.render(sandbox.template(text, "rulebook"), context) == printed
+
+
+# --- L3: a rulebook printing a set made by `keys() -` depended on the hash seed -------------
+
+
+def test_a_rulebook_with_a_difference_of_keys_prints_the_same_pdf_under_any_hash_seed(
+    game, tmp_path
+):
+    # `(glossary.keys() - ["x"])|join` printed the keys in the set's order, which changes
+    # with PYTHONHASHSEED: the rulebook PDF was not reproducible
+    import subprocess
+    import sys
+
+    manifest = game / "game.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8") + "  rulebook:\n    en: rulebook/en.md\n",
+        encoding="utf-8",
+    )
+    (game / "rulebook").mkdir()
+    (game / "rulebook" / "en.md").write_text(
+        "# Rules\n\nKeys: {{ (glossary.keys() - ['x'])|join(', ') }}."
+        " Items: {{ (rules.items() - [])|map('first')|join(', ') }}."
+        " Back: {{ (['x', 'y', 'z', 'w'] - glossary.keys())|join(', ') }}.\n",
+        encoding="utf-8",
+    )
+    made = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": "1700000000"}
+        env["PLAYSET_CACHE"] = str(tmp_path / f"cache{seed}")
+        command = [sys.executable, "-c", "from toolkit.cli import main; main()", "build"]
+        command += [str(game), "--lang", "en"]
+        command += ["--only", "rulebook", "--out", str(out), "--no-cache"]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stdout + done.stderr
+        (pdf,) = out.rglob("*.pdf")
+        made.append(pdf.read_bytes())
+    assert made[0] == made[1]

@@ -168,11 +168,13 @@ class _Bounded:
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "-":  # `d.keys() - other`: a set of the keys, each of other's looked up
             if not bounds.hashes(left):
-                return left - right
+                return bounds.in_order(left, left - right)
             right = bounds.listed(right)
             bounds.guard_hashed([*left, *right] if isinstance(right, list | tuple) else left)
         bounds.check_binop(left, operator, right)
         result = super().call_binop(context, operator, left, right)  # type: ignore[misc]
+        if operator == "-":
+            result = bounds.in_order(left, result)
         return bounds.check_result(result)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805

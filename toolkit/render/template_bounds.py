@@ -499,6 +499,20 @@ def hashes(value: Any) -> bool:
     return isinstance(value, KeysView | ItemsView | set | frozenset)
 
 
+def in_order(left: Any, result: Any) -> Any:
+    """`left - right` (`result`) in `left`'s order when it is a set (`d.keys() - […]`): a
+    set's order follows the hash seed (PYTHONHASHSEED), so a rulebook that printed it was
+    not the same PDF twice. As a dict's keys, so that `- …` can follow again; the items of
+    a set on the left (no order of its own) in the order of their texts."""
+    if not isinstance(result, set | frozenset):
+        return result
+    if isinstance(left, set | frozenset):
+        items: Iterable[Any] = sorted(left, key=lambda item: (type(item).__name__, repr(item)))
+    else:
+        items = left
+    return dict.fromkeys(item for item in items if item in result).keys()
+
+
 def _pair_keys(items: Any) -> Iterable[Any]:
     """The keys `dict(items)` or `d.update(items)` would insert: a mapping's keys, or the
     first item of each pair."""
