@@ -255,3 +255,31 @@ def test_a_rulebook_with_a_difference_of_keys_prints_the_same_pdf_under_any_hash
         (pdf,) = out.rglob("*.pdf")
         made.append(pdf.read_bytes())
     assert made[0] == made[1]
+
+
+# --- L5: the editor's messages named the private mirror -----------------------------------
+
+
+def test_the_editor_says_the_games_own_paths_inside_its_messages(game):
+    # "layout 'standard' fails on advance (en, /tmp/playset-lsp-…/g/decks/cards.yaml:9)"
+    import shutil
+
+    from tests.conftest import FIXTURES
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.lsp.workspace import GameState
+
+    (game / "layouts").mkdir()
+    layout = game / "layouts" / "standard.yaml"
+    shutil.copy(FIXTURES / "broken" / "low-contrast" / "layouts" / "standard.yaml", layout)
+    layout.write_text(layout.read_text(encoding="utf-8").replace("card.name", "card.nane"))
+    state = GameState(Mirror(game))
+    try:
+        found = state.check()
+        said = [d.message for items in found.values() for d in items]
+        mirror = str(state.mirror.path)
+    finally:
+        state.mirror.close()
+    placed = [m for m in said if "decks/cards.yaml:" in m]
+    assert placed, said
+    assert not [m for m in said if mirror in m or "playset-lsp-" in m], said
+    assert all(str(game.resolve() / "decks" / "cards.yaml") in m for m in placed), placed

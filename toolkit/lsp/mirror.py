@@ -12,6 +12,7 @@ import codecs
 import contextlib
 import logging
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -80,6 +81,14 @@ class Mirror:
         if mirrored == prefix or mirrored.startswith(prefix + os.sep):
             return str(self.root) + mirrored[len(prefix) :]
         return mirrored
+
+    def real_text(self, text: str) -> str:
+        """A message with every path into the mirror said as the real file's path (a layout
+        finding names the card's file: "fails on advance (en, …/decks/cards.yaml:9)")."""
+        prefix = str(self.path)
+        if prefix not in text:
+            return text
+        return re.sub(re.escape(prefix) + r"(?=$|[^\w.-])", lambda _: str(self.root), text)
 
     def set_buffer(self, rel: str, text: str | None) -> None:
         """An open document's text (None when it is closed: the file on disk counts again)."""
