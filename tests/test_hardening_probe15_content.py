@@ -283,3 +283,41 @@ def test_the_editor_says_the_games_own_paths_inside_its_messages(game):
     assert placed, said
     assert not [m for m in said if mirror in m or "playset-lsp-" in m], said
     assert all(str(game.resolve() / "decks" / "cards.yaml") in m for m in placed), placed
+
+
+# --- L6: a bad SOURCE_DATE_EPOCH was blamed on a plugin -------------------------------------
+
+
+def test_a_bad_source_date_epoch_is_one_error_naming_the_variable(game, run_cli, monkeypatch):
+    # `SOURCE_DATE_EPOCH=²`: three E008 "the check family 'print-fit' (toolkit.checks.
+    # printfit) failed: ValueError…; (fix or uninstall the plugin)", and build refused
+    for bad in ("²", "99999999999999999999", "12x", "-5", "١٢"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", bad)
+        for command in (("validate", str(game)), ("build", str(game), "--lang", "en")):
+            result = run_cli(*command)
+            assert result.exit_code == 2, (bad, result.output)
+            assert "E008" not in result.output and "plugin" not in result.output
+            assert f"SOURCE_DATE_EPOCH={bad!r}" in result.stderr
+            assert "whole number of seconds" in result.stderr
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", " 1700000000 ")
+    assert run_cli("validate", str(game)).exit_code == 0
+
+
+def test_a_built_in_check_family_that_fails_is_not_called_a_plugin(game, monkeypatch):
+    # E008 for print-fit said "(fix or uninstall the plugin)": no plugin to uninstall
+    import dataclasses
+
+    from toolkit.checks import FAMILIES, run_checks
+    from toolkit.content.game import load_game
+
+    FAMILIES.values()  # found
+    family = FAMILIES._entries["print-fit"]
+
+    def broken(game, facts):
+        raise ValueError("invalid literal for int() with base 10: '²'")
+
+    monkeypatch.setitem(FAMILIES._entries, "print-fit", dataclasses.replace(family, check=broken))
+    (found,) = [d for d in run_checks(load_game(game)) if d.code == "E008"]
+    assert "'print-fit' (toolkit.checks.printfit) failed: ValueError" in found.message
+    assert "uninstall the plugin" not in found.message, found.message
+    assert "a fault of Playset's" in found.message
