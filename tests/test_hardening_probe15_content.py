@@ -321,3 +321,58 @@ def test_a_built_in_check_family_that_fails_is_not_called_a_plugin(game, monkeyp
     assert "'print-fit' (toolkit.checks.printfit) failed: ValueError" in found.message
     assert "uninstall the plugin" not in found.message, found.message
     assert "a fault of Playset's" in found.message
+
+
+# --- L4: big numbers and -0.0 changed by `convert` ----------------------------------------
+
+
+def _converted(game, run_cli, tmp_path, steps: str, to: str):
+    import yaml as pyyaml
+
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("steps: 3", f"steps: {steps}"))
+    folder = tmp_path / f"{to}{len(list(tmp_path.iterdir()))}"
+    folder.mkdir()
+    sheet, back = folder / f"c.{to}", folder / "b.yaml"
+    result = run_cli("convert", str(deck), "--to", to, "--out", str(sheet))
+    if result.exit_code != 0:
+        return result
+    assert run_cli("convert", str(sheet), "--to", "yaml", "--out", str(back)).exit_code == 0
+    return pyyaml.safe_load(back.read_text(encoding="utf-8"))["cards"][0]["params"]["steps"]
+
+
+def test_a_whole_number_of_many_digits_comes_back_from_csv_exactly(game, run_cli, tmp_path):
+    # `_INT` stopped at 18 digits: 12345678901234567891 came back 1.2345678901234567e+19,
+    # a 45-digit number came back a text
+    for steps in (12345678901234567891, 10**44 + 1, -(10**30) - 7):
+        back = _converted(game, run_cli, tmp_path, str(steps), "csv")
+        assert back == steps and isinstance(back, int), back
+        (game / "decks" / "cards.yaml").write_text(
+            (game / "decks" / "cards.yaml").read_text().replace(f"steps: {steps}", "steps: 3")
+        )
+
+
+def test_minus_zero_comes_back_from_every_sheet_as_minus_zero(game, run_cli, tmp_path):
+    import math
+
+    for to in ("csv", "xlsx", "ods"):
+        back = _converted(game, run_cli, tmp_path, "-0.0", to)
+        assert back == 0 and isinstance(back, float) and math.copysign(1, back) < 0, (to, back)
+        deck = game / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text().replace("steps: -0.0", "steps: 3"))
+
+
+def test_a_number_a_spreadsheet_cannot_hold_exactly_is_refused_for_xlsx_and_ods(
+    game, run_cli, tmp_path
+):
+    # written as a float: 12345678901234567891 came back 1.234567890123457e+19, silently
+    for to in ("xlsx", "ods"):
+        result = _converted(game, run_cli, tmp_path, "12345678901234567891", to)
+        assert not isinstance(result, int | float), result
+        assert result.exit_code == 1, result.output
+        assert "12345678901234567891" in result.output and "sprint" in result.output
+        assert "Traceback" not in result.output
+        assert not list(tmp_path.rglob(f"c.{to}"))
+        deck = game / "decks" / "cards.yaml"
+        deck.write_text(deck.read_text().replace("steps: 12345678901234567891", "steps: 3"))
+    assert _converted(game, run_cli, tmp_path, str(2**53), "xlsx") == 2**53
