@@ -376,3 +376,28 @@ def test_a_number_a_spreadsheet_cannot_hold_exactly_is_refused_for_xlsx_and_ods(
         deck = game / "decks" / "cards.yaml"
         deck.write_text(deck.read_text().replace("steps: 12345678901234567891", "steps: 3"))
     assert _converted(game, run_cli, tmp_path, str(2**53), "xlsx") == 2**53
+
+
+def test_the_mirror_links_an_unchanged_file_once(tmp_path, monkeypatch):
+    # a hard link changes the file's ctime: known by its ctime too, each file was linked
+    # again at every check (and every layout read again)
+    from toolkit.lsp.mirror import Mirror
+
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "deck.yaml").write_text("name: card\n", encoding="utf-8")
+    mirror = Mirror(game)
+    linked = []
+    real_link = Mirror._link
+
+    def counted(self, real, target, info):
+        linked.append(real.name)
+        return real_link(self, real, target, info)
+
+    monkeypatch.setattr(Mirror, "_link", counted)
+    try:
+        for _ in range(3):
+            mirror.sync()
+    finally:
+        mirror.close()
+    assert linked == ["deck.yaml"]

@@ -179,12 +179,23 @@ class Mirror:
                 continue
             # one left out for want of room is tried again at each sync (files removed
             # since may have made room)
-            self._seen[rel] = UNSURE if left_out == OVER_BUDGET else identity
+            self._seen[rel] = UNSURE if left_out == OVER_BUDGET else self._linked(real, identity)
             self._short = self._short or left_out == OVER_BUDGET
             if left_out == SPARSE and rel not in self._told and sparse_files is not None:
                 self._told.add(rel)
                 sparse_files.append(rel)
             return
+
+    @staticmethod
+    def _linked(real: Path, before: FileVersion) -> FileVersion:
+        """The identity of `real` once mirrored: a hard link moves its ctime (the link count
+        changed), which is no change of the file (known by the ctime before, it was linked
+        again at every check, and every layout read again); anything else moved: UNSURE."""
+        try:
+            now = file_version(real.lstat())
+        except OSError:
+            return UNSURE
+        return now if now[:4] == before[:4] else UNSURE
 
     def _below_folders(self, target: Path) -> bool:
         """Whether every step from the mirror's root to `target`'s folder is a real folder
