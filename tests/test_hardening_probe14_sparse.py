@@ -168,14 +168,14 @@ def test_a_finding_at_a_font_or_a_sparse_file_reads_no_comment_there(tmp_path, m
     plain = tmp_path / "h.yaml"
     plain.write_text("id: x  # playset: ignore[Y001]\n", encoding="utf-8")
     root = tmp_path.resolve()
-    assert suppress._lines(str(plain), 1.0, (root,)) == ("id: x  # playset: ignore[Y001]",)
+    assert suppress._notes(str(plain), (root,)) == {1: "id: x  # playset: ignore[Y001]"}
 
     def read_whole(*args):
         raise AssertionError("read whole")
 
     monkeypatch.setattr(fileio, "read_open", read_whole)
-    assert suppress._lines(str(font), 1.0, (root,)) == ()
-    assert suppress._lines(str(text), 1.0, (root,)) == ()
+    assert suppress._notes(str(font), (root,)) == {}
+    assert suppress._notes(str(text), (root,)) == {}
 
 
 def test_a_file_pillow_cannot_open_or_of_too_many_pixels_is_not_copied(tmp_path):

@@ -30,6 +30,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "usercache": frozenset({"stale_files"}),  # the private, signed user cache folder
     "dataclass_code": frozenset({"usercache"}),  # dataclass methods' code kept between runs
     "deferred_imports": frozenset(),  # a library's import loaded on its first use
+    "build_date": frozenset(),  # SOURCE_DATE_EPOCH, read and refused in one place
     "diagnostics": frozenset({"fileio", "home", "registry"}),
     # content never imports checks, render, sim or cli
     # content: journal, to refuse a game a killed write left half changed
@@ -48,7 +49,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "checks": frozenset(
         {"content", "diagnostics", "fileio", "home", "registry", "render", "sim", "usercache"}
     ),  # usercache: the plural rules' texts kept between runs
-    "i18n": frozenset({"checks", "content", "diagnostics", "fileio", "home", "registry", "render"}),
+    "i18n": frozenset(
+        {"build_date", "checks", "content", "diagnostics", "fileio", "home", "registry", "render"}
+    ),
     "preview": frozenset(
         {"checks", "content", "diagnostics", "fileio", "home", "render", "usercache"}
     ),
@@ -61,6 +64,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "cli": frozenset(
         {"api", "checks", "content", "dataclass_code", "deferred_imports", "diagnostics", "fileio"}
         | {
+            "build_date",
             "home",
             "i18n",
             "journal",

@@ -1017,6 +1017,21 @@ def read_text(path: Path, limit: int, *, inside: Path | None = None) -> str:
         ) from None
 
 
+FileVersion = tuple[int, int, int, int, int]
+
+
+def file_version(info: os.stat_result) -> FileVersion:
+    """Which file, in which version, by what `stat` says of it: device, inode, size, mtime
+    and ctime (ns). A cache kept while a file is "unchanged" keys on it: a file replaced
+    by another of the same size with the old mtime kept (`cp -p`, `rsync -a`, `tar x`, an
+    older copy unzipped) has another inode, and its ctime moved."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+MISSING: FileVersion = (-1, -1, -1, -1, -1)
+"""The version of a file `stat` cannot see (a cache reads it again once it is there)."""
+
+
 def real_path(path: Path) -> Path:
     """The absolute path with symlinks followed, like Path.resolve(), but a symlink loop
     gives the looping path instead of raising RuntimeError (Python 3.11): the caller's own

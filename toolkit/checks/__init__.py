@@ -103,8 +103,11 @@ def run_checks(
     asked = _ERRORS_ONLY.set(errors_only)
     try:
         for family in FAMILIES.values():
-            what = f"the check family {family.name!r} ({FAMILIES.origin(family.name) or '?'})"
-            found.extend(_guarded(what, family.check, game, (game, facts)))
+            origin = FAMILIES.origin(family.name) or "?"
+            what = f"the check family {family.name!r} ({origin})"
+            # a family of Playset's own is no plugin to uninstall
+            advice = _OWN_FAULT if origin.startswith("toolkit.") else _PLUGIN_FAULT
+            found.extend(_guarded(what, family.check, game, (game, facts), advice))
     finally:
         _ERRORS_ONLY.reset(asked)
     found.extend(_broken_families(game))
@@ -119,8 +122,16 @@ def run_checks(
     return sorted(kept, key=Diagnostic.sort_key)
 
 
+_PLUGIN_FAULT = "fix or uninstall the plugin"
+_OWN_FAULT = "a fault of Playset's: please report it with this message"
+
+
 def _guarded(
-    what: str, check: Callable[..., Iterable[Any]], game: Game, args: tuple[Any, ...]
+    what: str,
+    check: Callable[..., Iterable[Any]],
+    game: Game,
+    args: tuple[Any, ...],
+    advice: str = _PLUGIN_FAULT,
 ) -> list[Diagnostic]:
     """The diagnostics of one check, run so that a plugin's mistake is one E008 finding (at
     its own code's line where it can be found) and the other checks still run: any exception
@@ -140,21 +151,18 @@ def _guarded(
                 if isinstance(item, Diagnostic):
                     message = (
                         f"{what} yielded a malformed Diagnostic {shown} "
-                        f"({_malformed(item)}); it is left out (fix or uninstall the plugin)"
+                        f"({_malformed(item)}); it is left out ({advice})"
                     )
                 else:
                     message = (
                         f"{what} yielded {shown} ({type(item).__name__}), not a Diagnostic; "
-                        "it is left out (fix or uninstall the plugin)"
+                        f"it is left out ({advice})"
                     )
                 kept.append(_plugin_finding(game, check, None, message))
     except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
         if isinstance(exc, KeyboardInterrupt):
             raise
-        message = (
-            f"{what} failed: {describe(exc)}; its findings are missing "
-            "(fix or uninstall the plugin)"
-        )
+        message = f"{what} failed: {describe(exc)}; its findings are missing ({advice})"
         kept.append(_plugin_finding(game, check, exc.__traceback__, message))
     return kept
 

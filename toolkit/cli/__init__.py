@@ -125,6 +125,13 @@ def _group(
     ),
 ) -> None:
     """Check, simulate and print tabletop games written as YAML and Markdown."""
+    from toolkit.build_date import source_date_epoch
+
+    try:  # read by reportlab wherever a PDF is drawn, the checks' too: refused once, here
+        source_date_epoch()
+    except ValueError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        raise SystemExit(2) from None
 
 
 def __getattr__(name: str) -> Any:

@@ -65,7 +65,7 @@ from pathlib import Path
 
 from toolkit.content.folders import modeline_schema_exists, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
-from toolkit.fileio import MAX_DEPTH
+from toolkit.fileio import MAX_DEPTH, file_version
 from toolkit.usercache import SignedStore, cache_root
 
 FORMAT = "playset-findings-2"  # 2: a finding keeps its sheet and its span's own file
@@ -193,7 +193,7 @@ class StatCache:
         if not stat.S_ISREG(info.st_mode):
             return FileFacts(f"K{stat.S_IFMT(info.st_mode):o}")
         budget.spend(info.st_size)
-        stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+        stamp = list(file_version(info))
         known = self.seen.get(path) or self.known.get(path)
         if known is not None and known[:5] == stamp:
             self.seen[path] = known
@@ -217,7 +217,7 @@ class StatCache:
             return FileFacts(f"E{exc.errno}")
         finally:
             os.close(fd)
-        stamp = [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+        stamp = list(file_version(info))
         if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > self.RACY_NS:
             self.seen[path] = [*stamp, facts.tag, facts.mentions_output, list(facts.modelines)]
             self.changed = True

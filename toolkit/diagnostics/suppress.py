@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 
 from toolkit.diagnostics.diagnostic import Diagnostic
@@ -18,8 +17,11 @@ from toolkit.diagnostics.diagnostic import Diagnostic
 COMMENT = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 
-@lru_cache(maxsize=256)
-def _lines(path: str, stamp: float, inside: tuple[Path, ...]) -> tuple[str, ...]:
+def _notes(path: str, inside: tuple[Path, ...]) -> dict[int, str]:
+    """The lines of the file at `path` that hold `playset:` (line number → text), {} for a
+    file outside `inside`, no text or unreadable. Read once per `unsuppressed` call and not
+    kept after it: a cache by version kept the whole file's lines for each version (a
+    language server checks a new version at each edit: ~90 MB per edit of a 3.9 MB deck)."""
     from toolkit.fileio import open_regular, read_open, real_path, sparse
 
     # Only a file inside the game (or the toolkit): a finding may name a link the game
@@ -27,36 +29,32 @@ def _lines(path: str, stamp: float, inside: tuple[Path, ...]) -> tuple[str, ...]
     # game's to read.
     root = next((r for r in inside if real_path(Path(path)).is_relative_to(r)), None)
     if root is None:
-        return ()
+        return {}
     try:  # a regular file only: a FIFO a finding names (game.yaml) would block the open
         with open_regular(Path(path), inside=root) as (fd, info):
             # no comment in a file that is no text (a font, a picture: a NUL in its first
             # bytes) or is sparse: 200 sparse fonts' P009s read 4 MB of zeros each (11 s)
             if sparse(fd, info) or b"\0" in os.pread(fd, 8192, 0):
-                return ()
+                return {}
             raw = read_open(fd, 4_000_000)
     except OSError:
-        return ()
-    return tuple(raw[:4_000_000].decode("utf-8", "replace").splitlines())
+        return {}
+    if b"playset:" not in raw:  # the usual file: no comment, no lines made
+        return {}
+    lines = raw[:4_000_000].decode("utf-8", "replace").splitlines()
+    return {number: line for number, line in enumerate(lines, 1) if "playset:" in line}
 
 
 def _codes_on(
-    file: str, line: int, stamps: dict[str, float | None], inside: tuple[Path, ...]
+    file: str, line: int, read: dict[str, dict[int, str]], inside: tuple[Path, ...]
 ) -> tuple[str, ...]:
-    if file in stamps:  # each file is looked at once per call (a check gives hundreds)
-        stamp = stamps[file]
-    else:
-        try:
-            stamp = Path(file).stat().st_mtime
-        except OSError:
-            stamp = None
-        stamps[file] = stamp
-    if stamp is None:
+    notes = read.get(file)
+    if notes is None:  # each file is read once per call (a check gives hundreds)
+        notes = read[file] = _notes(file, inside)
+    text = notes.get(line)
+    if text is None:
         return ()
-    lines = _lines(file, stamp, inside)
-    if not 0 < line <= len(lines) or "playset:" not in lines[line - 1]:
-        return ()
-    match = COMMENT.search(lines[line - 1])
+    match = COMMENT.search(text)
     if match is None:
         return ()
     return tuple(code.strip() for code in match.group(1).split(",") if code.strip())
@@ -79,12 +77,12 @@ def unsuppressed(diagnostics: Iterable[Diagnostic], *, inside: Iterable[Path]) -
 
     roots = tuple(real_path(Path(r)) for r in (*inside, repo_root()))
     kept = []
-    stamps: dict[str, float | None] = {}
+    read: dict[str, dict[int, str]] = {}
     for d in diagnostics:
         if d.span.sheet is not None:
             codes = _SHEET_NOTES.get(d.file, {}).get((d.span.sheet, d.span.line), ())
         else:
-            codes = _codes_on(d.file, d.span.line, stamps, roots) if d.span.line else ()
+            codes = _codes_on(d.file, d.span.line, read, roots) if d.span.line else ()
         if not any(d.code.startswith(code) for code in codes):
             kept.append(d)
     return kept

@@ -18,7 +18,6 @@ gives the same bytes and the date says how recent the texts in the file are.
 from __future__ import annotations
 
 import functools
-import os
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ import polib
 from babel.messages.catalog import PYTHON_FORMAT
 from babel.messages.plurals import get_plural
 
+from toolkit.build_date import source_date_epoch
 from toolkit.content.game import Game
 from toolkit.content.sheets.load import SheetDocument
 from toolkit.i18n.placeholders import brace_problem, jinja_problem
@@ -45,9 +45,12 @@ class SourceLanguageError(ValueError):
 
 
 def _date(game: Game, lang: str | None) -> str:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        stamp = int(epoch)
+    try:
+        epoch = source_date_epoch()
+    except ValueError:  # refused by the command line; ignored by a caller in-process
+        epoch = None
+    if epoch is not None:
+        stamp = epoch
     else:
         times = [
             path.stat().st_mtime

@@ -12,12 +12,13 @@ import codecs
 import contextlib
 import logging
 import os
+import re
 import shutil
 import stat
 import tempfile
 from pathlib import Path
 
-from toolkit.fileio import sparse, walk
+from toolkit.fileio import MISSING, FileVersion, file_version, sparse, walk
 
 log = logging.getLogger("playset.lsp")
 MAX_COPY_BYTES = 64 * 1024 * 1024
@@ -34,7 +35,7 @@ counted (those are mirrored as sparse files of their size): 20,000 files of 64 M
 editor is told."""
 MAX_NOTICES = 5
 """Files named one by one in what the editor is told of a sync (the rest counted)."""
-UNSURE = (-1, -1, -1)
+UNSURE = MISSING
 """The identity of a file whose mirroring failed: no real file has it, so the next sync tries
 again (or removes the mirror's entry when the game no longer has the file)."""
 
@@ -48,7 +49,7 @@ class Mirror:
         os.chmod(self._base, 0o700)
         self.path = self._base / self.root.name
         self.path.mkdir()
-        self._seen: dict[str, tuple[int, int, int]] = {}  # rel → the real file's identity
+        self._seen: dict[str, FileVersion] = {}  # rel → the real file's identity
         self._buffers: dict[str, str] = {}  # rel → unsaved text
         self._copied: dict[str, int] = {}  # rel → bytes its copy holds (no hard link)
         self._copied_total = 0  # their sum
@@ -80,6 +81,14 @@ class Mirror:
         if mirrored == prefix or mirrored.startswith(prefix + os.sep):
             return str(self.root) + mirrored[len(prefix) :]
         return mirrored
+
+    def real_text(self, text: str) -> str:
+        """A message with every path into the mirror said as the real file's path (a layout
+        finding names the card's file: "fails on advance (en, …/decks/cards.yaml:9)")."""
+        prefix = str(self.path)
+        if prefix not in text:
+            return text
+        return re.sub(re.escape(prefix) + r"(?=$|[^\w.-])", lambda _: str(self.root), text)
 
     def set_buffer(self, rel: str, text: str | None) -> None:
         """An open document's text (None when it is closed: the file on disk counts again)."""
@@ -159,7 +168,7 @@ class Mirror:
                 info = real.lstat()
             except OSError:
                 return
-            identity = (info.st_ino, info.st_mtime_ns, info.st_size)
+            identity = file_version(info)  # a copy rewritten in place: its ctime moved
             if self._seen.get(rel) == identity:
                 return
             try:
@@ -170,12 +179,23 @@ class Mirror:
                 continue
             # one left out for want of room is tried again at each sync (files removed
             # since may have made room)
-            self._seen[rel] = UNSURE if left_out == OVER_BUDGET else identity
+            self._seen[rel] = UNSURE if left_out == OVER_BUDGET else self._linked(real, identity)
             self._short = self._short or left_out == OVER_BUDGET
             if left_out == SPARSE and rel not in self._told and sparse_files is not None:
                 self._told.add(rel)
                 sparse_files.append(rel)
             return
+
+    @staticmethod
+    def _linked(real: Path, before: FileVersion) -> FileVersion:
+        """The identity of `real` once mirrored: a hard link moves its ctime (the link count
+        changed), which is no change of the file (known by the ctime before, it was linked
+        again at every check, and every layout read again); anything else moved: UNSURE."""
+        try:
+            now = file_version(real.lstat())
+        except OSError:
+            return UNSURE
+        return now if now[:4] == before[:4] else UNSURE
 
     def _below_folders(self, target: Path) -> bool:
         """Whether every step from the mirror's root to `target`'s folder is a real folder

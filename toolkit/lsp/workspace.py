@@ -3,7 +3,7 @@ hover and definitions) and the findings of the last check, by real file."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,9 @@ class GameState:
         by_file: dict[str, list[Diagnostic]] = {path: [] for path in self.findings}
         for d in found:
             real = self.mirror.real(str(self._absolute(d.file)))
+            message = self.mirror.real_text(d.message)
+            if message != d.message:  # the user's paths, not the private mirror's
+                d = replace(d, message=message)
             by_file.setdefault(real, []).append(d)
         self.findings = {k: v for k, v in by_file.items() if v}
         return by_file

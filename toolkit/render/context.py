@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 import types
+import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
@@ -239,18 +241,41 @@ def localized_deck(game: Any, deck: Any, lang: str) -> View:
     return _model_view(deck, lang, given, game_languages(game))
 
 
-_MADE: dict[tuple[str, int, str], tuple[Any, Any]] = {}
+_MADE: dict[tuple[str, int, str], tuple[weakref.ref[Any], Any]] = {}
+"""(what, id(owner), language) → (a weak reference to the owner, what was made of it). The
+owner is not kept alive by it, and goes from it with the owner: keeping the owner itself
+kept every loaded game's rules and glossary for good (a language server grew by them at
+each edit: ~13 MB with a 2 MB game.yaml)."""
+
+MAX_MADE = 64
+"""Entries kept at most (the oldest goes first), should an owner outlive its use."""
 
 
 def _once(what: str, owner: Any, lang: str, make: Callable[[], Any]) -> Any:
     """`make()` once per owner object and language (not once per card). Keyed by the owner's
-    id, and kept only while that very object is the owner, so a reloaded game is made anew."""
+    id, and kept only while that very object lives, so a reloaded game is made anew."""
     key = (what, id(owner), lang)
     cached = _MADE.get(key)
-    if cached is None or cached[0] is not owner:
-        cached = (owner, make())
-        _MADE[key] = cached
-    return cached[1]
+    if cached is not None and cached[0]() is owner:
+        return cached[1]
+    made = make()
+    try:
+        ref = weakref.ref(owner, partial(_forget, key))
+    except TypeError:  # an owner that takes no weak reference: made at each call
+        return made
+    _MADE.pop(key, None)
+    while len(_MADE) >= MAX_MADE:
+        _MADE.pop(next(iter(_MADE)), None)
+    _MADE[key] = (ref, made)
+    return made
+
+
+def _forget(key: tuple[str, int, str], ref: weakref.ref[Any]) -> None:
+    """The owner of `key` is gone: what was made of it goes (unless a newer owner, which
+    took its id, replaced the entry)."""
+    cached = _MADE.get(key)
+    if cached is not None and cached[0] is ref:
+        _MADE.pop(key, None)
 
 
 def _rules(manifest: Any, lang: str) -> Any:

@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import display_path
-from toolkit.fileio import open_regular, read_open, real_path, sparse
+from toolkit.fileio import (
+    MISSING,
+    FileVersion,
+    file_version,
+    open_regular,
+    read_open,
+    real_path,
+    sparse,
+)
 from toolkit.render.fonts import FILES, register_face
 
 FOLDER = "fonts"
@@ -122,20 +130,21 @@ def font_set(game_root: Path | None, main: str | None = None) -> FontSet:
         if folder.is_dir()
         else []
     )
-    stamp = []
+    stamp: list[tuple[str, FileVersion]] = []
     for path in files:
         try:
             info = path.stat()
         except OSError:  # a dangling link: read_face says so
-            stamp.append((path.name, -1, -1))
+            stamp.append((path.name, MISSING))
             continue
-        stamp.append((path.name, info.st_size, info.st_mtime_ns))
+        # with its inode and ctime: a same-size replacement keeping the mtime is read anew
+        stamp.append((path.name, file_version(info)))
     return _read_set(real_path(game_root), tuple(stamp), main)
 
 
 @cache
 def _read_set(
-    root: Path | None, stamp: tuple[tuple[str, int, int], ...], main: str | None
+    root: Path | None, stamp: tuple[tuple[str, FileVersion], ...], main: str | None
 ) -> FontSet:
     """One FontSet per game folder's font files as they are (the checks' caches key on it)."""
     faces: dict[tuple[str, str], str] = {}
@@ -143,7 +152,7 @@ def _read_set(
     shown: dict[str, str] = {}
     problems: list[FontProblem] = []
     room = MAX_TOTAL_BYTES
-    for index, (name, _size, _mtime) in enumerate(stamp):
+    for index, (name, _version) in enumerate(stamp):
         assert root is not None  # a stamp lists files of a game folder
         path = root / FOLDER / name
         display = display_path(path)

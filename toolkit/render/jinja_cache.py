@@ -19,6 +19,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import update_wrapper
 from pathlib import Path
 from types import BuiltinMethodType, GeneratorType, MethodType
 from typing import Any, cast
@@ -28,8 +29,15 @@ from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.compiler import CodeGenerator
 from jinja2.parser import Parser
 from jinja2.runtime import Context
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment, safe_range
+from jinja2.sandbox import (
+    ImmutableSandboxedEnvironment,
+    SandboxedEnvironment,
+    SandboxedEscapeFormatter,
+    SandboxedFormatter,
+    safe_range,
+)
 from jinja2.utils import generate_lorem_ipsum
+from markupsafe import Markup
 
 from toolkit import usercache
 from toolkit.render import template_bounds as bounds
@@ -160,11 +168,13 @@ class _Bounded:
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "-":  # `d.keys() - other`: a set of the keys, each of other's looked up
             if not bounds.hashes(left):
-                return left - right
+                return bounds.in_order(left, left - right)
             right = bounds.listed(right)
             bounds.guard_hashed([*left, *right] if isinstance(right, list | tuple) else left)
         bounds.check_binop(left, operator, right)
         result = super().call_binop(context, operator, left, right)  # type: ignore[misc]
+        if operator == "-":
+            result = bounds.in_order(left, result)
         return bounds.check_result(result)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
@@ -191,7 +201,7 @@ class _Bounded:
         return bounds.guard_tuple(value) if isinstance(value, tuple) else value
 
     def wrap_str_format(self, value: Any) -> Any:
-        wrapped = super().wrap_str_format(value)  # type: ignore[misc]
+        wrapped = _view_refusing_format(self, value)
         if wrapped is None:
             return None
         template = str(value.__self__)
@@ -203,6 +213,50 @@ class _Bounded:
             return bounds.check_result(wrapped(*args, **kwargs))
 
         return bounded_format
+
+
+class _ViewRefusingFormatter(SandboxedFormatter):
+    """jinja's sandboxed `str.format`, refusing a content view a field prints (`'{}'`,
+    `'{!s}'`, `'{0[x]}'` of a table of values: Python's text of a dict)."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        bounds.refuse_view(value)
+        return super().convert_field(value, conversion)
+
+
+class _ViewRefusingEscapeFormatter(_ViewRefusingFormatter, SandboxedEscapeFormatter):
+    pass
+
+
+def _view_refusing_format(env: Any, value: Any) -> Callable[..., str] | None:
+    """What jinja's `wrap_str_format` makes of `str.format`/`format_map` (None for anything
+    else), with `_ViewRefusingFormatter`."""
+    if not isinstance(value, MethodType | BuiltinMethodType) or value.__name__ not in (
+        "format",
+        "format_map",
+    ):
+        return None
+    owner: Any = value.__self__
+    if not isinstance(owner, str):
+        return None
+    kind: type[str] = type(owner)
+    by_name = value.__name__ == "format_map"
+    formatter: SandboxedFormatter = (
+        _ViewRefusingEscapeFormatter(env, escape=owner.escape)
+        if isinstance(owner, Markup)
+        else _ViewRefusingFormatter(env)
+    )
+
+    def wrapper(*args: Any, **kwargs: Any) -> str:
+        if by_name:
+            if kwargs:
+                raise TypeError("format_map() takes no keyword arguments")
+            if len(args) != 1:
+                raise TypeError(f"format_map() takes exactly one argument ({len(args)} given)")
+            kwargs, args = args[0], ()
+        return kind(formatter.vformat(owner, args, kwargs))
+
+    return update_wrapper(wrapper, value)
 
 
 def _install_bounds(env: Any) -> None:

@@ -30,6 +30,7 @@ from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span
+from toolkit.fileio import MISSING, FileVersion, file_version
 from toolkit.render import plain_layout, template_bounds
 from toolkit.render.elements import REGISTRY, Box, Colour, Element, LayoutError, Resolved
 from toolkit.render.jinja_cache import CachedSandbox
@@ -116,16 +117,20 @@ def load_layout(
     return _load_layout(name, game_root, _stamp(name, game_root))
 
 
-def _stamp(name: str, game_root: Path | None) -> tuple[str, int, int]:
-    """Which file a layout name reads, and its version: a cached layout is kept while it is
-    that very file unchanged (one process may see several games at the same relative root,
-    or a saved layout)."""
+Stamp = tuple[str, FileVersion]
+
+
+def _stamp(name: str, game_root: Path | None) -> Stamp:
+    """Which file a layout name reads, and its version (`file_version`: with its inode and
+    ctime, so a same-size replacement with the old mtime is read anew): a cached layout is
+    kept while it is that very file unchanged (one process may see several games at the
+    same relative root, or a saved layout)."""
     path = assets.expected(assets.LAYOUTS, name, game_root).path
     try:
         stat = path.stat()
     except OSError:
-        return os.path.abspath(path), -1, -1
-    return os.path.abspath(path), stat.st_mtime_ns, stat.st_size
+        return os.path.abspath(path), MISSING
+    return os.path.abspath(path), file_version(stat)
 
 
 MAX_KEPT_FILES = 256
@@ -134,15 +139,15 @@ the longest read first."""
 
 
 class _LatestVersion:
-    """A layout file's read, kept for its last version only: the file's stamp (path, mtime,
-    size) says which, and a newer one replaces the older (`@cache` kept every version, so a
-    language server grew by the layout's size at each edit of it)."""
+    """A layout file's read, kept for its last version only: the file's stamp (path and
+    `file_version`) says which, and a newer one replaces the older (`@cache` kept every
+    version, so a language server grew by the layout's size at each edit of it)."""
 
-    def __init__(self, read: Callable[[str, Path | None, tuple[str, int, int]], Any]) -> None:
+    def __init__(self, read: Callable[[str, Path | None, Stamp], Any]) -> None:
         self._read = read
-        self._kept: dict[tuple[str, Path | None, str], tuple[tuple[str, int, int], Any]] = {}
+        self._kept: dict[tuple[str, Path | None, str], tuple[Stamp, Any]] = {}
 
-    def __call__(self, name: str, game_root: Path | None, stamp: tuple[str, int, int]) -> Any:
+    def __call__(self, name: str, game_root: Path | None, stamp: Stamp) -> Any:
         key = (name, game_root, stamp[0])
         kept = self._kept.get(key)
         if kept is not None and kept[0] == stamp:
@@ -162,7 +167,7 @@ class _LatestVersion:
 
 
 def _read_layout_document(
-    name: str, game_root: Path | None, stamp: tuple[str, int, int]
+    name: str, game_root: Path | None, stamp: Stamp
 ) -> tuple[Document | None, tuple[Diagnostic, ...]]:
     found = assets.expected(assets.LAYOUTS, name, game_root)
     if found.outside:
@@ -173,7 +178,7 @@ def _read_layout_document(
 
 
 def _read_layout(
-    name: str, game_root: Path | None, stamp: tuple[str, int, int]
+    name: str, game_root: Path | None, stamp: Stamp
 ) -> tuple[Layout | None, tuple[Diagnostic, ...]]:
     doc, diags = _layout_document(name, game_root, stamp)
     if doc is None:

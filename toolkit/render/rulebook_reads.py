@@ -192,6 +192,13 @@ class _RecordingView(_Recording, View):
     pass
 
 
+# Named as what they copy: Python's and the sandbox's errors name an object's class
+# ("unsupported operand type(s) for +: 'View' and 'int'"), and a render with the cache must
+# say what one without it says (`__qualname__` stays: a pickle finds the class by it).
+_RecordingDict.__name__ = dict.__name__
+_RecordingView.__name__ = View.__name__
+
+
 def recording_copy(value: Any, log: Log, path: Path = ()) -> Any:
     """A copy of a rulebook context (plain dicts, Views, lists and scalars) whose mappings
     note their reads in `log`; raises NotKept for anything else (then it is not recorded).

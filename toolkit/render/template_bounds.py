@@ -345,16 +345,35 @@ def guard_finalize(value: Any) -> Any:
 
 def refuse_view(value: Any) -> None:
     """Refuse a content view (a table of values, `_items_as_attributes`) about to be made
-    text: by `{{ … }}`, or first by a filter, `~` or `%` (`{{ rules.x | upper }}` printed
-    Python's text of the dict)."""
+    text: by `{{ … }}`, or first by a filter, `~`, `%` or `str.format` (`{{ rules.x | upper }}`
+    printed Python's text of the dict), itself or inside a list, tuple, set or dict
+    (`{{ [rules.x] }}`, `[rules.x]|join`: the text of a list holds its items' texts). The
+    items looked at are bounded (MAX_VIEW_LOOKS): a printed list is bounded by `weigh`."""
     if getattr(value.__class__, "_items_as_attributes", False):
         raise PrintedTable(_table_printed(value))
+    if not isinstance(value, list | tuple | set | frozenset | dict):
+        return
+    looks = 0
+    stack: list[Any] = [value]
+    while stack and looks < MAX_VIEW_LOOKS:
+        item = stack.pop()
+        looks += 1
+        if getattr(item.__class__, "_items_as_attributes", False):
+            raise PrintedTable(_table_printed(item))
+        if isinstance(item, list | tuple | set | frozenset):
+            stack.extend(itertools.islice(item, MAX_VIEW_LOOKS))
+        elif isinstance(item, dict):
+            stack.extend(itertools.islice(item.values(), MAX_VIEW_LOOKS))
+
+
+MAX_VIEW_LOOKS = 10_000
+"""Items `refuse_view` looks at inside one printed list or dict."""
 
 
 TEXT_FILTERS = frozenset(
     ("upper", "lower", "capitalize", "title", "string", "trim", "center", "truncate")
     + ("wordwrap", "wordcount", "striptags", "replace", "format", "indent", "urlize")
-    + ("e", "escape", "forceescape", "safe", "urlencode")
+    + ("e", "escape", "forceescape", "safe", "urlencode", "pprint")
 )
 """Filters that make a text of what they are given (a view given to one prints its dict)."""
 
@@ -478,6 +497,20 @@ def guard_hashed(keys: Iterable[Any]) -> None:
 def hashes(value: Any) -> bool:
     """Whether `value - other` builds a set of `value`'s items (a dict's keys or items)."""
     return isinstance(value, KeysView | ItemsView | set | frozenset)
+
+
+def in_order(left: Any, result: Any) -> Any:
+    """`left - right` (`result`) in `left`'s order when it is a set (`d.keys() - […]`): a
+    set's order follows the hash seed (PYTHONHASHSEED), so a rulebook that printed it was
+    not the same PDF twice. As a dict's keys, so that `- …` can follow again; the items of
+    a set on the left (no order of its own) in the order of their texts."""
+    if not isinstance(result, set | frozenset):
+        return result
+    if isinstance(left, set | frozenset):
+        items: Iterable[Any] = sorted(left, key=lambda item: (type(item).__name__, repr(item)))
+    else:
+        items = left
+    return dict.fromkeys(item for item in items if item in result).keys()
 
 
 def _pair_keys(items: Any) -> Iterable[Any]:
@@ -766,6 +799,10 @@ def guard_filter(name: str, func: Any) -> Any:
                 refuse_view(arg)
         if listing and len(args) > leading:
             args = (*args[:leading], listed(args[leading]), *args[leading + 1 :])
+            # `[rules.x]|join`: the items printed (not the keys of a view joined, nor an
+            # attribute of each item: `cards|join(', ', attribute='name')`)
+            if name == "join" and len(args) <= leading + 2 and "attribute" not in kwargs:
+                refuse_view(args[leading])
         if check is not None and len(args) > leading:
             check(args[leading], args[leading + 1 :], kwargs)
         return check_result(func(*args, **kwargs))

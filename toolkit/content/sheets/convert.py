@@ -77,9 +77,30 @@ def _sheet_bytes(fmt: str, name: str, cards: list[Any]) -> bytes:
     headers, rows = flatten(cards)
     if fmt == "csv":
         return write_csv(headers, rows)
+    _refuse_inexact(cards, rows)
     if fmt == "ods":
         return write_ods(name, headers, rows)
     return write_xlsx(name, headers, rows)
+
+
+EXACT = 2**53
+"""Whole numbers an XLSX or ODS cell holds exactly (it stores a number as a double)."""
+
+
+def _refuse_inexact(cards: list[Any], rows: list[dict[str, Any]]) -> None:
+    """A whole number a spreadsheet cell would round (12345678901234567891 came back
+    1.234567890123457e+19, silently) is refused: kept as a text, or in a CSV, it stays."""
+    for number, row in enumerate(rows, start=1):
+        for header, value in row.items():
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > EXACT:
+                card = cards[number - 1]
+                name = card.get("id", number) if isinstance(card, dict) else number
+                shown = str(value) if len(str(value)) <= 60 else f"{str(value)[:57]}..."
+                raise NotTabular(
+                    f"card {name}: {header} is {shown}, a whole number of more digits than an"
+                    f" XLSX or ODS cell keeps exactly (up to {EXACT:,}): quote it in the YAML"
+                    " to keep it as a text, or convert to csv"
+                )
 
 
 def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:

@@ -22,7 +22,7 @@ from toolkit.content.source import Y_ENCODING, Y_UNREADABLE
 from toolkit.diagnostics import Span
 from toolkit.fileio import read_bounded
 
-_INT = re.compile(r"[-+]?[0-9]{1,18}")
+_INT = re.compile(r"[-+]?[0-9]{1,4000}")  # exact, as YAML reads it (int() takes 4,300 digits)
 _FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 import re
 import zipfile
 import zlib
@@ -126,7 +127,8 @@ def _cell(value: Any) -> Any:
     if value == "" or value is None:
         return None
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
+        # -0.0 stays -0.0 (as 0 it printed otherwise after a round trip)
+        return value if value == 0 and math.copysign(1.0, value) < 0 else int(value)
     if isinstance(value, dt.date | dt.time):
         return value.isoformat()
     if isinstance(value, dt.timedelta):
