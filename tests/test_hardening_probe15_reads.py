@@ -11,6 +11,7 @@ import errno
 import io
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -309,6 +310,20 @@ def test_the_digest_follows_no_link_out_of_the_game(tmp_path):
     assert prepared.content_digest(game) == before
 
 
+def test_a_link_loop_in_the_game_is_digested_without_recursion(tmp_path):
+    # probe 16 M1: `ln -s loop.py loop.py` (or a.py -> b.py -> a.py) made the digest recurse
+    # until RecursionError: a traceback in simulate/check/tune --workers 2
+    from toolkit.content.game import load_game
+    from toolkit.sim import prepared
+
+    folder = _engine_game(tmp_path)
+    (folder / "loop.py").symlink_to("loop.py")
+    (folder / "a.py").symlink_to("b.py")
+    (folder / "b.py").symlink_to("a.py")
+    game = load_game(folder)
+    assert prepared.content_digest(game) == prepared.content_digest(game)
+
+
 def test_a_sparse_engine_module_is_refused_by_the_digest(tmp_path):
     from toolkit.content.game import load_game
     from toolkit.sim import prepared
@@ -376,3 +391,58 @@ def test_pictures_named_in_turn_are_read_once_each(tmp_path, monkeypatch):
         _WATCHING[0] = False
     assert problem is None and icon is not None
     assert all(_opens_of(name) <= 4 for name in names), [_opens_of(n) for n in names]
+
+
+def test_an_icons_pictures_die_with_its_drawing(tmp_path):
+    # probe 16 H2: the renderer (in reference cycles) kept every picture it read until a
+    # cyclic collection, and Pillow's pixels do not count towards one: 40 icons of one large
+    # picture each held 2.5 GB in validate
+    import gc
+
+    from toolkit.render import svg_icons
+    from toolkit.render.svg_icons import load_svg
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    (icons / "p.png").write_bytes(_png())
+    path = _icon(icons, 2)
+    gc.collect()
+    gc.disable()
+    try:
+        icon, problem = load_svg(path, "icons/token.svg", icons, tmp_path)
+        assert problem is None and icon is not None
+        svg_icons._READ.clear()  # the process's few kept versions
+        del icon
+        alive = [o for o in gc.get_objects() if type(o).__name__ == "Picture"]
+    finally:
+        gc.enable()
+    assert alive == [], len(alive)
+
+
+def _flat(colour: str) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4), colour).save(out, format="PNG", compress_level=0)
+    return out.getvalue()
+
+
+def test_a_picture_rewritten_in_place_with_its_size_and_mtime_is_read_again(tmp_path):
+    # probe 16 M3: the kept versions were keyed without the ctime, so a picture rewritten
+    # in place (same size, its mtime put back) was drawn from its old pixels
+    from toolkit.render import svg_icons
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    picture = icons / "p.png"
+    picture.write_bytes(_flat("red"))
+    before = picture.stat()
+    first = svg_icons._read_picture(picture, icons)
+    blue = _flat("blue")
+    assert len(blue) == picture.stat().st_size
+    time.sleep(0.05)  # past the file system's clock tick: the ctime moves
+    with open(picture, "r+b") as handle:
+        handle.write(blue)
+    os.utime(picture, ns=(before.st_atime_ns, before.st_mtime_ns))
+    second = svg_icons._read_picture(picture, icons)
+    assert second is not first

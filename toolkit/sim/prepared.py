@@ -281,6 +281,8 @@ def _source_digest(path: str, root: str, own: bool, room: list[int]) -> bytes:
             target = real_path(Path(path))
             if not target.is_relative_to(real_path(Path(root))):
                 return b"link " + text  # what it names outside the game is not read
+            if os.path.islink(target):  # a loop: the path itself comes back (still a link)
+                return b"link loop " + text
             return b"link " + text + b"\0" + _source_digest(str(target), root, own, room)
         with open_regular(Path(path), inside=Path(root)) as (fd, info):
             why = source_refusal(fd, info)
