@@ -945,6 +945,16 @@ SPARSE_SHARE = 8
 """A file is sparse (`sparse`) when less than 1/SPARSE_SHARE of its size is stored."""
 
 
+def sparse_refusal(info: os.stat_result, kind: str) -> str:
+    """Why a sparse file is not read, in one wording for every reader: `kind` is what a
+    program saves ("picture", "font", "Python source saved by an editor")."""
+    stored = info.st_blocks * 512
+    return (
+        f"a sparse file ({info.st_size:,} bytes, of which {stored:,} are stored): no {kind}"
+        " has holes; save it again"
+    )
+
+
 def sparse(fd: int, info: os.stat_result) -> bool:
     """Whether the regular file open as `fd` (`info`: its fstat) is mostly holes: of at
     least `SPARSE_MIN_BYTES`, less than 1/`SPARSE_SHARE` of its size stored (st_blocks), and

@@ -32,6 +32,7 @@ from toolkit.fileio import (
     read_open,
     real_path,
     sparse,
+    sparse_refusal,
 )
 from toolkit.render.fonts import FILES, register_face
 
@@ -225,11 +226,7 @@ def _refusal(fd: int, info: os.stat_result, room: int) -> str | None:
     if info.st_size > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
     if sparse(fd, info):
-        stored = info.st_blocks * 512
-        return (
-            f"the font file is a sparse file ({info.st_size:,} bytes, of which {stored:,}"
-            " are stored): no font saved by a program has holes; save it again"
-        )
+        return "the font file is " + sparse_refusal(info, "font saved by a program")
     if info.st_size > room:
         return (
             f"with it, the game's font files are more than {MAX_TOTAL_BYTES:,} bytes"

@@ -483,16 +483,12 @@ def _refusal(fd: int, info: os.stat_result) -> str | None:
     """Why the picture file open as `fd` is not read at all: larger than `MAX_FILE_BYTES`,
     sparse (see fileio.sparse), or no PNG, JPEG, GIF or WebP by its first bytes; or None.
     Each reads at most its first 16 bytes."""
-    from toolkit.fileio import sparse
+    from toolkit.fileio import sparse, sparse_refusal
 
     if info.st_size > MAX_FILE_BYTES:
         return _too_large(info.st_size)
     if sparse(fd, info):
-        stored = info.st_blocks * 512
-        return (
-            f"it is a sparse file ({info.st_size:,} bytes, of which {stored:,} are stored):"
-            " no picture saved by a program has holes; save it again"
-        )
+        return "it is " + sparse_refusal(info, "picture saved by a program")
     if not _is_picture(os.pread(fd, 16, 0)):
         return NOT_A_PICTURE
     return None

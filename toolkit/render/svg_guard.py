@@ -397,17 +397,13 @@ def _picture(element: _Element, target: Path | None, icons: Path, spent: _Spent)
 def _picture_file(target: Path, icons: Path) -> tuple[str, int]:
     """Why the picture file at `target` is not read (a sparse file, or one over
     `MAX_PICTURE_BYTES`), or ''; and its size. Opened once, looked at, not read."""
-    from toolkit.fileio import open_regular, sparse
+    from toolkit.fileio import open_regular, sparse, sparse_refusal
 
     try:
         with open_regular(target, inside=icons) as (fd, info):
             if sparse(fd, info):
-                stored = info.st_blocks * 512
-                return (
-                    f"the picture it embeds, {target.name!r}, is a sparse file"
-                    f" ({info.st_size:,} bytes, of which {stored:,} are stored): no picture"
-                    " saved by a program has holes; save it again"
-                ), 0
+                why = sparse_refusal(info, "picture saved by a program")
+                return f"the picture it embeds, {target.name!r}, is {why}", 0
             if info.st_size > MAX_PICTURE_BYTES:
                 return (
                     f"the picture it embeds, {target.name!r}, is {info.st_size:,} bytes, more"

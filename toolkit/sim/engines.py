@@ -31,7 +31,7 @@ from typing import Any
 
 from toolkit.content.folders import others_may_change
 from toolkit.diagnostics import Diagnostic, Span, rule
-from toolkit.fileio import open_regular, read_open, real_path, sparse
+from toolkit.fileio import open_regular, read_open, real_path, sparse, sparse_refusal
 from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, engine_guards, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup
@@ -358,11 +358,7 @@ def source_refusal(fd: int, info: os.stat_result) -> str | None:
     """Why the engine source file open as `fd` (`info`: its fstat) is not read: a sparse
     file, or one over `MAX_SOURCE_BYTES`; None if it may be."""
     if sparse(fd, info):
-        stored = info.st_blocks * 512
-        return (
-            f"it is a sparse file ({info.st_size:,} bytes, of which {stored:,} are stored): no"
-            " Python source saved by an editor has holes; save it again"
-        )
+        return "it is " + sparse_refusal(info, "Python source saved by an editor")
     if info.st_size > MAX_SOURCE_BYTES:
         return (
             f"it is {info.st_size:,} bytes, more than the {MAX_SOURCE_BYTES:,} bytes a Python"
