@@ -123,7 +123,7 @@ def test_the_limits_are_what_the_tests_assume():
 
 
 def _patterns():
-    from toolkit.checks import printfit, rulebook
+    from toolkit.checks import printfit, rulebook, text_direction
 
     class Spans:  # the exact finder of the i18n import's code check and the diagnostics
         finditer = staticmethod(jinja_cache.template_code)
@@ -133,6 +133,7 @@ def _patterns():
         "rulebook._NOT_PROSE": rulebook._NOT_PROSE,
         "rulebook._IMAGE": rulebook._IMAGE,
         "printfit._TEMPLATE_CODE": printfit._TEMPLATE_CODE,
+        "text_direction._COMMENT": text_direction._COMMENT,  # probe 16: 240 kB, 94 s
         "jinja_cache.template_code": Spans,
     }
 
@@ -157,6 +158,31 @@ def test_the_rulebook_patterns_scan_unclosed_markup_in_linear_time(text):
         for _ in pattern.finditer(text):
             pass
         assert time.process_time() - start < 0.25, name
+
+
+@pytest.mark.parametrize("opener", ["{{ ", "{% ", "{# "])
+def test_the_rulebooks_translation_units_are_found_in_linear_time(opener):
+    # probe 16 H2: `i18n export` of a 240 kB rulebook of unclosed `{#` took 201 s (the
+    # units' code pattern scanned from every opener to the end)
+    from toolkit.i18n import markdown_units
+
+    text = "Intro.\n\n{% raw %}\n" + opener * 4000 + "\n{% endraw %}\n\nThe end.\n"
+    start = time.process_time()
+    markdown_units.segment(text)
+    markdown_units.has_prose(text)
+    markdown_units.slug(text)
+    assert time.process_time() - start < 0.5, opener
+
+
+def test_the_right_to_left_rulebook_check_masks_comments_in_linear_time():
+    # probe 16 H1: 80,000 unclosed `{#` (in `{% raw %}`) and one Hebrew word: validate 94 s
+    from toolkit.checks import text_direction
+
+    source = "{% raw %}\n" + "{# " * 20000 + "\n{% endraw %}\n\n\u05e9\u05dc\u05d5\u05dd\n"
+    start = time.process_time()
+    found = list(text_direction.in_rulebook("rulebook/en.md", source, source))
+    assert time.process_time() - start < 0.5
+    assert [d.span.line for d in found] == [5]
 
 
 def test_the_rulebook_patterns_find_what_they_found():

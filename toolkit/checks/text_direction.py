@@ -131,7 +131,9 @@ def rtl_letters(text: object) -> set[str]:
     }
 
 
-_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+_COMMENT = re.compile(r"\{#(?:(?!\{#).)*?#\}", re.DOTALL)
+"""A Jinja comment, each stopping at the next opener: linear (`{#.*?#}` scanned from every
+unclosed `{#` to the end: 240 kB of them with one right-to-left word took 94 s)."""
 
 
 def _blanked(found: re.Match[str]) -> str:

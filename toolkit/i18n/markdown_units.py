@@ -20,9 +20,8 @@ from functools import cache
 
 from markdown_it import MarkdownIt
 
-from toolkit.render.jinja_cache import TEMPLATE_CODE
+from toolkit.render.jinja_cache import template_code
 
-_CODE = re.compile(TEMPLATE_CODE, re.DOTALL)
 _SPACES = re.compile(r"\s+")
 
 
@@ -60,7 +59,18 @@ def _parser() -> MarkdownIt:
 
 def has_prose(text: str) -> bool:
     """Whether anything is left to translate once Jinja code is taken out."""
-    return any(ch.isalpha() for ch in _CODE.sub("", text))
+    return any(ch.isalpha() for ch in _without_code(text))
+
+
+def _without_code(text: str) -> str:
+    """`text` with its Jinja code taken out (found in linear time: `template_code`; the
+    regular expression scanned from every unclosed opener to the end, 240 kB: 201 s)."""
+    kept, position = [], 0
+    for start, end in template_code(text):
+        kept.append(text[position:start])
+        position = end
+    kept.append(text[position:])
+    return "".join(kept)
 
 
 def segment(text: str) -> list[Segment]:
@@ -105,14 +115,15 @@ def _strings(text: str, inline: list[Segment]) -> list[Segment]:
     starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     covered = {(p.line, c) for s in inline for p in s.pieces for c in range(p.start, p.end)}
     found = []
-    for code in _CODE.finditer(text):
-        if code.group(0).startswith("{{"):
+    for code_start, code_end in template_code(text):
+        code = text[code_start:code_end]
+        if code.startswith("{{"):
             continue
-        for literal in _STRING.finditer(code.group(0)):
+        for literal in _STRING.finditer(code):
             value = literal.group(1) if literal.group(1) is not None else literal.group(2)
             if not value.strip() or " " not in value or not has_prose(value):
                 continue
-            begin = code.start() + literal.start() + 1
+            begin = code_start + literal.start() + 1
             line = bisect.bisect_right(starts, begin) - 1
             col = begin - starts[line]
             if (line, col) in covered:
@@ -131,12 +142,12 @@ def mask(text: str) -> tuple[str, list[list[int]]]:
     out: list[str] = []
     origin: list[int] = []
     position = 0
-    for match in _CODE.finditer(text):
-        for index in range(position, match.start()):
+    for start, end in template_code(text):
+        for index in range(position, start):
             out.append(text[index])
             origin.append(index)
-        statement = not match.group(0).startswith("{{")
-        for index in range(match.start(), match.end()):
+        statement = not text.startswith("{{", start)
+        for index in range(start, end):
             if text[index] == "\n":
                 out.append("\n")
             elif statement:
@@ -144,7 +155,7 @@ def mask(text: str) -> tuple[str, list[list[int]]]:
             else:
                 out.append("\x01")
             origin.append(index)
-        position = match.end()
+        position = end
     for index in range(position, len(text)):
         out.append(text[index])
         origin.append(index)
@@ -239,6 +250,6 @@ def rebuild(text: str, segments: list[Segment], replacements: list[str | None]) 
 
 def slug(text: str) -> str:
     """A heading as an ASCII key: 'Mise en place' → 'mise-en-place'."""
-    plain = unicodedata.normalize("NFKD", _CODE.sub("", text))
+    plain = unicodedata.normalize("NFKD", _without_code(text))
     ascii_text = plain.encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
