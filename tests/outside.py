@@ -27,6 +27,10 @@ def installed(
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n")
     lines = "".join(f"{name} = {target}\n" for name, target in points.items())
     (dist / "entry_points.txt").write_text(f"[{group}]\n{lines}", encoding="utf-8")
+    for registry in registries:  # built-ins loaded first: else they count as the package's
+        load = getattr(registry, "load", None)
+        if load is not None:
+            load()
     sys.path.insert(0, str(site))
     before = [set(registry.registered()) for registry in registries]
     try:

@@ -774,6 +774,22 @@ def refuse_shared_output(root: Path) -> None:
         )
 
 
+def refuse_shared_file(path: Path) -> None:
+    """Refuse (OutputError) an output file (`--json`, `--pdf`, `i18n export --out`) whose
+    folder another user may rename, or put theirs in the place of: that folder, or one above
+    it, is not the user's alone (`others_may_move`, as `refuse_shared_output` asks of an
+    output folder). The file is written by its path at the end of the run: the folder
+    exchanged for a link to another folder of the user's meanwhile, the user's same-named
+    file there was replaced."""
+    if why := others_may_move(Path(path)):
+        raise OutputError(
+            path,
+            f"it lies in a folder that is not yours alone ({why}), where another"
+            " user could exchange it for a link while it is written: write in a"
+            " folder of your own",
+        )
+
+
 def hold_output_root(root: Path, named: bool = True) -> HeldFolder:
     """The output folder as `make_output_root` makes it, held open (the caller closes it):
     every folder and file below it is then made, written and removed from that descriptor,
@@ -791,7 +807,8 @@ def refuse_over_game(out: Path, game_id: str, game_root: Path, langs: Sequence[s
     """Refuse (OutputError) an output folder whose folders for the game (`<out>/<game id>`
     and `<out>/<game id>/<lang>`, where `build` writes its PDFs and the exports write and
     then remove the images this run did not write) include the game folder `game_root`
-    itself: `export png --out .` from the folder holding the game made `<out>/<id>/<lang>/png`
+    itself, or any other game folder (one holding a game.yaml: a copy of the game, with its
+    id): `export png --out .` from the folder holding the game made `<out>/<id>/<lang>/png`
     a folder of the game, and the clean-up deleted the designer's own pictures there. (A
     game kept below those folders is left alone by the clean-up: it holds a game.yaml.)"""
     target = real_path(Path(out) / game_id)
@@ -803,6 +820,15 @@ def refuse_over_game(out: Path, game_id: str, game_root: Path, langs: Sequence[s
             "it is the game folder itself: its files would be replaced or removed by the"
             " output; name another --out (the default is ./output)",
         )
+    # another game folder there (a copy of this one, an older version: same id) is no
+    # output folder either: its pictures were deleted by the export's clean-up
+    for folder in (Path(out) / game_id, *(Path(out) / game_id / lang for lang in langs)):
+        if os.path.lexists(folder / "game.yaml"):
+            raise OutputError(
+                folder,
+                "it is a game folder (it holds a game.yaml): its files would be replaced or"
+                " removed by the output; name another --out (the default is ./output)",
+            )
 
 
 def missing_folders(path: Path) -> list[Path]:

@@ -172,12 +172,26 @@ def refuse_output(path: Path, game: str | Path | None = None) -> None:
         )
     if game is not None:
         refuse_game_file(path, game)
+    refuse_shared_target(path)
     try:
         check_target(path, Path.cwd())
     except OSError as exc:
         from toolkit.fileio import describe
 
         raise usage_error(describe(exc)) from None
+
+
+def refuse_shared_target(path: Path) -> None:
+    """Exit 1 if the output file `path` lies in a folder another user may rename or put
+    theirs in the place of (`fileio.refuse_shared_file`): asked before the run's work (a
+    simulate is not run for nothing) and again by `write_output` at the write."""
+    from toolkit.fileio import OutputError, describe, refuse_shared_file
+
+    try:
+        refuse_shared_file(path)
+    except OutputError as exc:
+        stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
+        raise typer.Exit(1) from None
 
 
 def refuse_outputs(targets: dict[str, Path | None], game: str | Path | None = None) -> None:
@@ -229,12 +243,18 @@ def refuse_game_file(path: Path, game: str | Path | None = None) -> None:
         )
 
 
-def write_output(path: Path, write: Callable[[Path], None], quiet: bool = False) -> None:
+def write_output(
+    path: Path, write: Callable[[Path], None], quiet: bool = False, *, file: bool = True
+) -> None:
     """Run `write(path)`, its missing folders made first if they lie inside the current
-    folder; a failed write (full disk, read-only) is one line and exit 1."""
-    from toolkit.fileio import describe, make_parents
+    folder; a failed write (full disk, read-only) is one line and exit 1. An output `file`
+    (not a game folder the command edits: `file=False`, the game writers refuse a shared
+    one themselves) in a folder another user may move is refused (`refuse_shared_file`)."""
+    from toolkit.fileio import describe, make_parents, refuse_shared_file
 
     try:
+        if file:
+            refuse_shared_file(path)
         make_parents(path, Path.cwd())
         write(path)
     except OSError as exc:

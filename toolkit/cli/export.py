@@ -152,7 +152,7 @@ def _run(
 ) -> None:
     from toolkit.fileio import hold_output_root, missing_folders, refuse_over_game, remove_made
     from toolkit.registry import PluginError
-    from toolkit.render.build import BuildError
+    from toolkit.render.build import BuildError, plugin_failure
     from toolkit.render.exports import REGISTRY
     from toolkit.render.sheets import SheetError
 
@@ -190,7 +190,16 @@ def _run(
             # descriptor, never again by its path (one exchanged for a link is not followed);
             # an installed plugin's export that fails is one error naming it (PluginError)
             with hold_output_root(out_dir, named=out is not None) as held:
-                REGISTRY.call(name, functools.partial(export.run, game, held, asked, report, bar))
+                try:
+                    REGISTRY.call(
+                        name, functools.partial(export.run, game, held, asked, report, bar)
+                    )
+                except (BuildError, SheetError, PluginError, KeyboardInterrupt, OSError):
+                    raise
+                except BaseException as exc:  # noqa: BLE001 - a plugin kind's, drawn by a built-in export
+                    if (failure := plugin_failure(exc)) is not None:
+                        raise failure from None
+                    raise
             done = True
         except (BuildError, SheetError, PluginError) as exc:
             stderr.print(f"[red]{escape(game.id)}: {escape(str(exc))}[/red]", soft_wrap=True)

@@ -20,6 +20,7 @@ from toolkit.cli.common import (
     game_folders,
     gated_game,
     refuse_game_file,
+    refuse_shared_target,
     stderr,
     stdout,
     usage_error,
@@ -72,7 +73,9 @@ def fix(
             raise typer.Exit(1) from None
         total += sum(len(p.edits) for p in patches)
         if write:
-            write_output(game.root, functools.partial(_write_fixes, patches), quiet=True)
+            write_output(
+                game.root, functools.partial(_write_fixes, patches), quiet=True, file=False
+            )
             for patch in patches:
                 stderr.print(
                     f"fixed {len(patch.edits)} text(s) in {escape(' and '.join(patch.names))}"
@@ -215,6 +218,8 @@ def export(
         raise usage_error(f"unknown format {fmt!r}; only po is supported")
     if template == (lang is not None):
         raise usage_error("give either --lang LANG (a PO file) or --template (the POT)")
+    if out:  # before the game is read: a folder another user may move is refused
+        refuse_shared_target(out)
     loaded = _valid_game(str(_one_game(game)))
     if lang is not None and lang not in loaded.manifest.languages:
         raise usage_error(
@@ -328,7 +333,7 @@ def add_language(
         for path, _data in files[:2]:
             stderr.print(f"wrote {escape(str(path), keep='')}")
 
-    write_output(Path(loaded.root), write, quiet=True)
+    write_output(Path(loaded.root), write, quiet=True, file=False)
     import polib
 
     entries = len(polib.pofile(po_text))
@@ -404,7 +409,7 @@ def import_(
             for path, text in texts.items()
         ]
         root = Path(loaded.root)
-        write_output(root, lambda _: write_journaled(root, files), quiet=True)
+        write_output(root, lambda _: write_journaled(root, files), quiet=True, file=False)
     shown = escape(str(file))
     verb = "would apply" if dry_run else "applied"
     lines: list[str] = []

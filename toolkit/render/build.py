@@ -128,16 +128,35 @@ def _guarded(files: Iterator[tuple[str, bytes, bool]]) -> Iterator[tuple[str, by
     """The files of a built-in artifact, drawn with the installed plugins' element and board
     kinds it meets: a plugin kind whose code raises (anything but Ctrl-C) is a BuildError
     naming it, not a traceback. Playset's own errors pass as they are."""
-    try:
-        yield from files
-    except (BuildError, KeyboardInterrupt, GeneratorExit):  # GeneratorExit: closed here
-        raise
-    except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
-        from toolkit.content.models.board import BOARD_KINDS
-        from toolkit.registry import culprit, describe
-        from toolkit.render.elements.registry import REGISTRY as ELEMENTS
-
-        found = culprit(exc, ELEMENTS, BOARD_KINDS)
-        if found is None:
+    while True:
+        try:
+            item = next(files)
+        except StopIteration:
+            return
+        except (BuildError, KeyboardInterrupt):
             raise
-        raise BuildError(f"{found} failed: {describe(exc)} (fix or uninstall the plugin)") from None
+        except BaseException as exc:  # noqa: BLE001 - a plugin must not end the command
+            if (failure := plugin_failure(exc)) is not None:
+                raise failure from None
+            raise
+        try:
+            yield item
+        except GeneratorExit:  # this generator closed (not a plugin's): the files' too
+            close = getattr(files, "close", None)
+            if close is not None:
+                close()
+            raise
+
+
+def plugin_failure(exc: BaseException) -> BuildError | None:
+    """The BuildError naming the installed plugin element or board kind whose code raised
+    `exc` (a GeneratorExit too: only one closing `_guarded` itself passes), or None when
+    no plugin's code is on its traceback (Playset's own error passes as it is)."""
+    from toolkit.content.models.board import BOARD_KINDS
+    from toolkit.registry import culprit, describe
+    from toolkit.render.elements.registry import REGISTRY as ELEMENTS
+
+    found = culprit(exc, ELEMENTS, BOARD_KINDS)
+    if found is None:
+        return None
+    return BuildError(f"{found} failed: {describe(exc)} (fix or uninstall the plugin)")
