@@ -97,6 +97,29 @@ def test_right_to_left_text_the_rulebook_never_prints_is_no_finding(run_cli, gam
     assert _findings(run_cli, game) == []
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "# Rules\n\nSee [the wiki](https://he.wikipedia.org/wiki/\u05e9\u05dc\u05d5\u05dd) now.\n",
+        '# Rules\n\nSee [the wiki](https://example.org/x "\u05e9\u05dc\u05d5\u05dd") now.\n',
+        "# Rules\n\nSee [the wiki][w] now.\n\n[w]: https://he.wikipedia.org/wiki/\u05e9\u05dc\n",
+    ],
+    ids=["link-target", "link-title", "reference-definition"],
+)
+def test_right_to_left_text_markdown_never_prints_is_no_finding(run_cli, game, body):
+    # probe 16c M3: a link's target or title and a reference definition print nothing, and
+    # their right-to-left letters stopped the build
+    _with_rulebook(game, body)
+    assert _findings(run_cli, game) == []
+
+
+def test_a_character_reference_printing_right_to_left_is_said(run_cli, game):
+    # probe 16c M1: `&#1513;` prints a Hebrew letter (markdown decodes it): validate was clean
+    _with_rulebook(game, "# Rules\n\nPlay.\n\nEntity: &#1513;&#1500;&#x5D5;&#1501;.\n")
+    found = _findings(run_cli, game)
+    assert len(found) == 1 and "is Hebrew script" in found[0]["message"], found
+
+
 def test_a_card_parameter_printed_right_to_left_is_said_at_the_parameter(run_cli, game):
     deck = game / "decks" / "cards.yaml"
     yaml = deck.read_text(encoding="utf-8")

@@ -11,13 +11,14 @@ from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.printfit import P_GLYPH
-from toolkit.checks.text_direction import in_rulebook
+from toolkit.checks.text_direction import in_rulebook, rtl_letters
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
+from toolkit.render.markdown_printed import printed_lines
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
 from toolkit.render.rulebook_style import Faces, rulebook_faces
 from toolkit.render.undefined import MissingName
@@ -46,10 +47,23 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             if _own_fault(game, exc):
                 yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
-        yield from _glyphs(display, source, text, faces)
-        yield from in_rulebook(display, source, text)  # P017 on what prints, rendered once
+        # what prints: link targets never do, `&#1513;` prints ש. Parsed only when it may
+        # change a finding (an `&`, a right-to-left letter, a missing glyph): nearly every
+        # rulebook is then searched as written, without importing the Markdown parser
+        maybe = _ENTITY.search(text) is not None or bool(rtl_letters(text))
+        printed = printed_lines(text) if maybe else text
+        glyphs = list(_glyphs(display, source, printed, faces))
+        if glyphs and not maybe:
+            printed = printed_lines(text)
+            glyphs = list(_glyphs(display, source, printed, faces))
+        yield from glyphs
+        yield from in_rulebook(display, source, printed)  # P017 on what prints
         yield from _typography(display, lang, source)
         yield from _images(display, source)
+
+
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+"""A character reference, which Markdown prints as its character."""
 
 
 def _own_fault(game: Game, exc: RulebookError) -> bool:
