@@ -27,7 +27,7 @@ from toolkit.checks.card_units import (
     stored_finding,
     stored_key,
 )
-from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said
+from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said, string_leaves
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
@@ -397,7 +397,7 @@ def _printed_rtl(
     head = ("cards", index)
     if any(ch in v for t in texts_of(loaded, card, head) for v in t.value.values()):
         return None
-    held = _holding(card, (), ch)
+    held = next((path for path, text in string_leaves(card) if ch in text), None)
     if held is not None:
         where = (*head, *held) if shape.has((*head, *held)) else (*head, "id")
         diag = P_RTL.at(loaded.rel, loaded.doc.span(where), message)
@@ -411,24 +411,6 @@ def _printed_rtl(
     where = (*head, "id")
     diag = P_RTL.at(loaded.rel, loaded.doc.span(where), message)
     return diag, ("rtl", loaded.rel, *where), (ch, True), ["card", ["id"]]
-
-
-def _holding(value: object, path: tuple[str | int, ...], ch: str) -> tuple[str | int, ...] | None:
-    """The path of the first string of a card's data that holds `ch` (None for none)."""
-    if isinstance(value, str):
-        return path if ch in value else None
-    items: Any = ()
-    if isinstance(value, BaseModel):
-        items = ((key, getattr(value, key)) for key in type(value).model_fields)
-    elif isinstance(value, dict):
-        items = value.items()
-    elif isinstance(value, list | tuple):
-        items = enumerate(value)
-    for key, item in items:
-        found = _holding(item, (*path, key), ch)
-        if found is not None:
-            return found
-    return None
 
 
 def _short_of(measured: Any, item: Any) -> str:

@@ -11,7 +11,7 @@ from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.printfit import P_GLYPH
-from toolkit.checks.text_direction import in_rulebook, rtl_letters
+from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
@@ -50,7 +50,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         # what prints: link targets never do, `&#1513;` prints ש. Parsed only when it may
         # change a finding (an `&`, a right-to-left letter, a missing glyph): nearly every
         # rulebook is then searched as written, without importing the Markdown parser
-        maybe = _ENTITY.search(text) is not None or bool(rtl_letters(text))
+        maybe = _ENTITY.search(text) is not None or printed_rtl(text) is not None
         printed = printed_lines(text) if maybe else text
         glyphs = list(_glyphs(display, source, printed, faces))
         if glyphs and not maybe:

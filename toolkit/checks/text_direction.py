@@ -86,7 +86,7 @@ def _place_names(game: Game) -> Iterator[Diagnostic]:
         ):
             continue  # (nor an escape that could write one): one or two searches in C
         prefix = getattr(getattr(loaded.model, "style", None), "unnamed_prefix", None)
-        names = list(_names(loaded.model, ()))
+        names = [(p, s) for p, s in string_leaves(loaded.model) if p and p[-1] == "name"]
         for path, name in names:
             letter = printed_rtl(name)
             if letter is not None and not (prefix and name.startswith(prefix)):
@@ -94,20 +94,23 @@ def _place_names(game: Game) -> Iterator[Diagnostic]:
                 yield P_RTL.at(loaded.rel, where, said(letter) + " (a place name the board prints)")
 
 
-def _names(value: object, path: tuple[str | int, ...]) -> Iterator[tuple[tuple, str]]:
-    """Every plain `name` string of a board's data (a localized name is a dict) with its path."""
+def string_leaves(
+    value: object, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Every string of a model's data (models, dicts, lists, tuples), with its path, in order:
+    where a letter printed from a board's or a card's data is written."""
+    if isinstance(value, str):
+        yield path, value
+        return
     items: Iterable[tuple[str | int, object]] = ()
     if isinstance(value, BaseModel):
         items = ((key, getattr(value, key)) for key in type(value).model_fields)
     elif isinstance(value, dict):
         items = value.items()
-    elif isinstance(value, list):
+    elif isinstance(value, list | tuple):
         items = enumerate(value)
     for key, item in items:
-        if key == "name" and isinstance(item, str):
-            yield (*path, key), item
-        elif isinstance(item, BaseModel | dict | list):
-            yield from _names(item, (*path, key))
+        yield from string_leaves(item, (*path, key))
 
 
 def printed_rtl(text: str) -> str | None:
