@@ -267,7 +267,8 @@ class Mirror:
             os.symlink(self._link_text(real), target)
             return ""
         try:
-            os.link(real, target)
+            # a link swapped in since the lstat is linked as the link, not as its target
+            os.link(real, target, follow_symlinks=False)
             return ""
         except OSError:  # another file system (a /tmp in memory): a copy
             room = MAX_MIRROR_BYTES - self._copied_total
