@@ -103,11 +103,10 @@ class Hyphenator:
         return _pyphen(self.lang).iterate(word)
 
 
-@cache
 def _pyphen(lang: str) -> Any:
-    import pyphen
+    from toolkit.render.hyphenation import dictionary
 
-    return pyphen.Pyphen(lang=lang)  # reportlab's own call (left=2, right=2)
+    return dictionary(lang)  # reportlab's own call (left=2, right=2)
 
 
 def hyphenator(lang: str) -> Hyphenator | str:

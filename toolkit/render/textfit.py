@@ -37,17 +37,13 @@ def can_hyphenate(lang: str | None) -> bool:
     return lang in HYPHENATED
 
 
-@cache
 def _hyphenator(lang: str) -> Any:
-    """pyphen's dictionary for `lang` (imported on first need: most texts never need it)."""
+    """pyphen's dictionary for `lang` (read on first need: most texts never need it)."""
     if lang not in HYPHENATED:
         return None
-    import pyphen
+    from toolkit.render.hyphenation import dictionary
 
-    try:
-        return pyphen.Pyphen(lang=lang)
-    except KeyError:
-        return None
+    return dictionary(lang)
 
 
 def wrap(

@@ -1,0 +1,122 @@
+"""pyphen's hyphenation dictionaries, each pattern read when a word first needs it.
+
+pyphen reads every pattern of a dictionary when it opens it: 20 ms for French, 54 ms for
+Spanish, 112 ms for English, paid by each command that breaks one long word, while a game's
+texts ask for a few hundred patterns. Here a dictionary's file is split into lines keyed by
+what each pattern matches (its letters, its digits left out: a C-speed pass), and a line is
+parsed as pyphen parses it the first time a word looks it up. The hyphenation points are
+pyphen's own (its `HyphDict.positions` runs unchanged over the patterns: tests compare them
+with pyphen's, word for word).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from functools import cache
+from typing import Any
+
+_DIGITS = re.compile(r"\d")  # what pyphen's pattern parser reads as a digit (any Unicode one)
+
+
+class _Patterns(dict[str, Any]):
+    """A pattern's (offset, values) by its letters, parsed on first lookup. pyphen keeps the
+    last of the lines sharing letters whose values are not all zero: so is it here."""
+
+    def __init__(self, lines: dict[str, list[str]], parse: Any) -> None:
+        super().__init__()
+        self._lines = lines
+        self._parse = parse
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in self:
+            found = self[key]
+            return found if found is not None else default
+        lines = self._lines.get(key)
+        if lines is None:
+            return default
+        found = None
+        for line in lines:
+            parsed = self._parse(line)
+            if parsed is not None:
+                found = parsed
+        self[key] = found
+        return found if found is not None else default
+
+
+def _pyphen() -> Any:
+    """pyphen, untyped: its internals (hdcache, parse, parse_hex, ignored) are not in its
+    stubs."""
+    import pyphen
+
+    return pyphen
+
+
+def _lazy_dict(path: Any) -> Any:
+    """A `pyphen.HyphDict` of the dictionary at `path` whose patterns are parsed on demand."""
+    pyphen = _pyphen()
+    base: Any = pyphen.HyphDict
+
+    class LazyHyphDict(base):
+        def __init__(self, path: Any) -> None:  # pyphen's reading, its parsing deferred
+            with path.open("rb") as handle:
+                encoding = handle.readline().decode()
+            if encoding.lower() == "microsoft-cp1251":
+                encoding = "cp1251"
+            kept = [
+                line
+                for line in map(str.strip, path.read_text(encoding).split("\n")[1:])
+                if line and not line.startswith(pyphen.ignored)
+            ]
+            # each line's letters, its digits taken out of the whole file in one pass
+            bare = _DIGITS.sub("", "\n".join(kept)).split("\n")
+            lines: dict[str, list[str]] = {}
+            for line, letters in zip(kept, bare, strict=True):
+                if "^^" in line or "/" in line:  # a written character, an alternative
+                    line = pyphen.parse_hex(lambda m: chr(int(m.group(1), 16)), line)
+                    head = line.split("/", 1)[0] if "/" in line and "=" in line else line
+                    letters = _DIGITS.sub("", head)
+                lines.setdefault(letters, []).append(line)
+            self.patterns = _Patterns(lines, _parse_line)
+            self.cache: dict[str, Any] = {}
+            self.maxlen = max(len(key) for key in lines)
+
+    return LazyHyphDict(path)
+
+
+def _parse_line(pattern: str) -> tuple[int, tuple[Any, ...]] | None:
+    """One pattern line as pyphen's HyphDict stores it: (offset, values), None when its
+    values are all zero (pyphen skips it)."""
+    pyphen = _pyphen()
+
+    if "/" in pattern and "=" in pattern:
+        pattern, alternative = pattern.split("/", 1)
+        factory: Any = pyphen.AlternativeParser(pattern, alternative)
+    else:
+        factory = int
+    values = tuple(factory(i or "0") for i, _ in pyphen.parse(pattern))
+    if max(values) == 0:
+        return None
+    start, end = 0, len(values)
+    while not values[start]:
+        start += 1
+    while not values[end - 1]:
+        end -= 1
+    return start, values[start:end]
+
+
+@cache
+def dictionary(lang: str) -> Any:
+    """pyphen's `Pyphen` for `lang` (left=2, right=2, as reportlab asks for), reading its
+    patterns on demand; None for a language pyphen has no dictionary for."""
+    pyphen = _pyphen()
+
+    name = pyphen.language_fallback(lang)
+    if name is None:
+        return None
+    path = pyphen.LANGUAGES[name]
+    if path not in pyphen.hdcache:
+        # another pyphen than 0.18's (its internals moved): it reads the file its own way
+        with contextlib.suppress(AttributeError, TypeError):
+            pyphen.hdcache[path] = _lazy_dict(path)
+    return pyphen.Pyphen(lang=lang)
