@@ -174,3 +174,22 @@ def test_nothing_kept_is_written_for_a_game_that_fails_the_gate(cache, tmp_path,
     deck.write_text(deck.read_text("utf-8").replace("steps: 3", "steps: [3]"), "utf-8")
     assert _build(out / "b", "--lang", "en") == (1, {})
     assert not (out / "b").exists()
+
+
+def test_a_build_kept_under_another_source_date_is_drawn_with_the_date_given(
+    cache, tmp_path, monkeypatch
+):
+    # SOURCE_DATE_EPOCH is the date written into every PDF: a build answered from the cache
+    # wrote the kept files with the date of the build that kept them (2000-01-01)
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    out = tmp_path / "out"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert _build(out / "a", "--lang", "en")[0] == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    code, written = _build(out / "a", "--lang", "en")
+    assert code == 0 and all(written.values())
+    assert _build(out / "b", "--lang", "en", "--no-cache")[0] == 0
+    made = _pdfs(out / "a")
+    assert made == _pdfs(out / "b")
+    assert all(b"D:20231114221320" in data for data in made.values())

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from toolkit.build_date import source_date_epoch
 from toolkit.cli.common import (
     GAME_HELP,
     folder_option,
@@ -109,6 +110,8 @@ def build(
     chosen: dict[str, str | None] = {k: v for k, v in settings.items() if v is not None}
     key: tuple[str, ...] = (lang or "", paper, profile, str(per_card), ",".join(names or ()))
     key += (repr(shift), *(f"{name}={value}" for name, value in sorted(chosen.items())))
+    key += (f"date={source_date_epoch()}",)  # written into every PDF: a file kept under
+    # another date is drawn again
     cache = None if no_cache else BuildCache.open(_say if verbose else lambda text: None)
     from_cache = " (unchanged: kept in the cache)" if verbose else ""
     written_ids: dict[str, Path] = {}  # one output folder per game id in a run
