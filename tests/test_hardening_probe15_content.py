@@ -133,7 +133,7 @@ def test_a_mirrored_copy_rewritten_in_place_with_its_mtime_kept_is_copied_anew(
     # mtime and size: rewritten in place with the mtime kept, the mirror kept the old text
     from toolkit.lsp.mirror import Mirror
 
-    def no_link(*args):
+    def no_link(*args, **kwargs):
         raise OSError("another file system")
 
     monkeypatch.setattr(os, "link", no_link)

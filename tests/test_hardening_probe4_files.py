@@ -131,8 +131,13 @@ class _Writer:
         self.thread.start()
 
     def _write(self, text: str) -> None:
-        with open(self.fifo, "w") as handle:
-            handle.write(text)
+        # code that opens the FIFO only to look at it (O_NONBLOCK) and closes it at once
+        # frees the open; the write then finds no reader: what the code did, not a failure
+        try:
+            with open(self.fifo, "w") as handle:
+                handle.write(text)
+        except BrokenPipeError:
+            pass
 
     def close(self) -> None:
         import os
@@ -319,7 +324,7 @@ def test_the_lsp_mirror_copies_no_fifo_and_no_huge_file_across_file_systems(tmp_
     with open(game / "big.bin", "wb") as handle:
         handle.truncate(65 * 1024 * 1024)  # over any file a check reads (a font: 64 MB)
 
-    def cross_device(src: object, dst: object) -> None:
+    def cross_device(src: object, dst: object, **kwargs: object) -> None:
         raise OSError(errno.EXDEV, "Invalid cross-device link")
 
     monkeypatch.setattr(mirror.os, "link", cross_device)
