@@ -123,6 +123,21 @@ def test_a_glyph_a_back_or_a_question_face_prints_is_found(run_cli, game, name, 
     assert f"layout {name!r} prints" in found[0]["message"]
 
 
+@pytest.mark.parametrize("when", ["card.id == 'sprint'", "card.id == 'nobody'"])
+def test_a_back_s_own_words_are_checked_where_they_print(run_cli, game, when):
+    # probe 17 M4: an element the back never shows prints nothing; one it shows is said once,
+    # at its line in the layout
+    old = '    colour: "#d5b657"\n'
+    _own(game, "back", old, old)
+    back = game / "layouts" / "back.yaml"
+    text = back.read_text(encoding="utf-8")
+    element = '  - kind: text\n    box: {x: 6, y: 6, w: -6, h: 6}\n    text: "\u2603"\n'
+    back.write_text(text + element + f"    size: {{max: 8, min: 5}}\n    when: {when}\n", "utf-8")
+    found = [(d["file"], d["line"]) for d in _glyph_findings(run_cli, game)]
+    line = text.count("\n") + 3
+    assert found == ([(str(back), line)] if "sprint" in when else []), found
+
+
 def test_a_parameter_that_looks_like_template_code_is_searched_for_glyphs(run_cli, game):
     # probe 17 M5: a card's data prints as written: `{{ … }}` in it is no code to leave out
     deck = game / "decks" / "cards.yaml"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +90,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     faces = _faces(game)
     for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
-        yield from layout_glyphs(name, game.root, fonts)
         if name not in faces:  # a face's words are searched on each face printed
+            yield from layout_glyphs(name, game.root, fonts)
             yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
     yield from _question_fit(game, once)
@@ -397,7 +397,10 @@ def _letters(
     main = prints_in == job.fonts.face(None)  # content texts were checked against this face
     for field in type(element).prints:
         printed = element.letters(item.value(field), job.icons.names)
-        for ch in missing_glyphs(printed, prints_in):
+        missing = missing_glyphs(printed, prints_in)
+        if missing:  # the layout's own words first: at their line, once
+            missing = yield from _own_glyphs(face, element, field, missing, prints_in)
+        for ch in missing:
             # in a face of its own, a content text's letter is at fault where it is written
             written = None if main else _written(getattr(element, field) or "", card, head)
             where = (*head, *written, lang) if written else (*head, "id")
@@ -414,6 +417,43 @@ def _letters(
         event = _printed_rtl(loaded, card, face, item, field, rtl, shape) if rtl else None
         if event is not None:
             yield event
+
+
+def _own_glyphs(
+    face: tuple[str, PrintJob], element: Any, field: str, missing: list[str], prints_in: str
+) -> Generator[Event, None, list[str]]:
+    """P002 for the characters of `missing` that a game's own layout prints itself (the
+    literal words of the element's text, else a label in the job's language): at their
+    place in the layout file, once per place; returns the other characters (said at the
+    entry). Searched on what prints: an element a card does not show is no finding."""
+    name, job = face
+    if not assets.expected(assets.LAYOUTS, name, job.root).in_game:
+        return missing  # a built-in layout's words are the toolkit's own: said at the entry
+    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    own: list[tuple[tuple[str | int, ...], str, str]] = []
+    if at is not None:
+        own.append(
+            (("elements", at, field), _words(element, field, job.icons.names), "layout text")
+        )
+    for key, words in job.front.labels.items():
+        if job.lang in words:
+            text = without_icons(words[job.lang], job.icons.names)
+            own.append((("labels", key, job.lang), text, f"label {key}, {job.lang}"))
+    for path, text, where in own:
+        chars = [ch for ch in missing if ch in text]
+        if not chars:
+            continue
+        missing = [ch for ch in missing if ch not in chars]
+        shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in chars)
+        message = (
+            f"the font has no glyph for {shown} ({where}; {job.fonts.describe(prints_in)}); "
+            "use an icon such as :arrow:"
+        )
+        doc, _ = layout_document(name, job.root)
+        assert doc is not None
+        diag = P_GLYPH.at(layout_file(name, job.root), doc.span(path), message)
+        yield diag, ("glyph", name, *path, prints_in, *chars), None, ["layout", name, list(path)]
+    return missing
 
 
 def _written(source: str, card: Any, head: tuple[str | int, ...]) -> tuple[str | int, ...]:
