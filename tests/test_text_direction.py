@@ -261,3 +261,21 @@ def test_a_place_name_of_a_kind_never_named_is_no_finding(run_cli, game):
     yaml = board.read_text(encoding="utf-8").replace("name: Market", "name: שוק")
     board.write_text(yaml + "style:\n  spaces:\n    city: {named: false}\n", encoding="utf-8")
     assert _findings(run_cli, game) == []
+
+
+def test_a_road_is_searched_for_the_stop_names_it_prints(run_cli, tmp_path):
+    # probe 17 M4: a road prints a stage's name (an unnamed prefix or not) and no other stop's
+    from tests.conftest import REPO, copy_game
+
+    game = tmp_path / "tokaido"
+    copy_game(REPO / "content" / "tokaido", game)
+    road = game / "boards" / "road.yaml"
+    yaml = road.read_text(encoding="utf-8")
+    assert yaml.count("    name: Kyoto\n") == 1 and yaml.count("\nstyle:\n") == 1
+    yaml = yaml.replace("    name: Kyoto\n", "    name: קיוטו\n")  # an inn: a stage
+    village = "  - kind: village\n    double: true\n"
+    yaml = yaml.replace(village, "  - kind: village\n    name: כפר\n    double: true\n", 1)
+    road.write_text(yaml.replace("\nstyle:\n", "\nstyle:\n  unnamed_prefix: קי\n"), "utf-8")
+    found = [d for d in _findings(run_cli, game) if d["file"] == str(road)]  # not the rulebook's
+    line = yaml.split("\n").index("    name: קיוטו") + 1
+    assert [d["line"] for d in found] == [line], found
