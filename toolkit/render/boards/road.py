@@ -9,14 +9,15 @@ across the rows.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.content.models.board import RoadBoard
-from toolkit.render.boards.look import Look
+from toolkit.content.models.board import RoadBoard, RoadStop
+from toolkit.render.boards.look import Look, Space
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.textfit import fit_text
 from toolkit.render.tiling import Drawing, halo_text, poster_area
@@ -136,6 +137,19 @@ def _label_in(
         c.drawString(x - text_width(line, fit.size, style) / 2, y0 - k * lead, line)
 
 
+def prints_name(stop: RoadStop, style: Space) -> bool:
+    """Whether a stop's name is printed: a stage's (no other stop carries its name)."""
+    return style.stage and bool(stop.name)
+
+
+def printed_names(board: RoadBoard, look: Look) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """The place names the road prints as written (for the checks of printed letters), with
+    their paths in the board's data."""
+    for index, stop in enumerate(board.stops):
+        if stop.name and prints_name(stop, look.space(stop.kind)):
+            yield ("stops", index, "name"), stop.name
+
+
 def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
     stop = plan.board.stops[i]
     style = plan.look.space(stop.kind)
@@ -150,9 +164,10 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
     c.roundRect(x - w / 2, y - h / 2, w, h, s * 0.14, stroke=1, fill=1)
     word = style.label
     if stage:
-        title = stop.name or word
+        named = prints_name(stop, style)
+        title = stop.name if named and stop.name else word
         _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.look, 15)
-        if stop.name:
+        if named:
             _label_in(c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.look, 8, "regular")
         slots = style.slots
         r = min(w * 0.82 / max(slots, 1) / 2 * 0.8, h * 0.11)
