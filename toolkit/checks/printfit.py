@@ -80,6 +80,20 @@ _QUESTION_FIELD = re.compile(r"card\.(question|fact)\b")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    """What the card faces print, then what the rulebook's card reference prints of the
+    decks (toolkit.checks.card_reference), which no face may print (a labelled parameter),
+    but where a face's finding already says it."""
+    from toolkit.checks import card_reference
+
+    said: set[card_reference.Place] = set()
+    for diag in _faces(game, facts):
+        if diag.code in (P_RTL.code, P_GLYPH.code):
+            said.add((diag.file, diag.span.line, diag.span.col, diag.code))
+        yield diag
+    yield from card_reference.check(game, facts, said)
+
+
+def _faces(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     main = fonts.face(None)
     yield from _glyphs(facts, main, fonts)
