@@ -5,6 +5,8 @@ writes is refused."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
@@ -108,3 +110,86 @@ def test_a_plugin_board_kind_that_changes_folder_while_drawing_leaves_it(tmp_pat
         assert Path.cwd() == tmp_path
     finally:
         unregister_board_kind("rings")
+
+
+# --- `--out` and the game folder compared by what they are, not by path -------------------
+
+
+@pytest.fixture
+def second_path(tmp_path) -> Iterator[tuple[Path, Path]]:
+    """A folder and another path to it (a bind mount), unmounted after the test; skipped
+    where mounting is not allowed."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    if shutil.which("mount") is None:
+        pytest.skip("no mount command")
+    made = subprocess.run(["mount", "--bind", str(first), str(second)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip("bind mounts are not allowed here")
+    try:
+        yield first, second
+    finally:
+        subprocess.run(["umount", str(second)], check=True)
+
+
+def test_an_output_file_through_a_bind_mount_is_still_the_game_s_own(
+    second_path, run_cli, monkeypatch
+):
+    first, second = second_path
+    assert run_cli("new", "x", "--into", str(first), "--lang", "en").exit_code == 0
+    rulebook = first / "x" / "rulebook" / "en.md"
+    before = rulebook.read_bytes()
+    monkeypatch.chdir(first / "x")
+    result = run_cli(
+        "i18n",
+        "export",
+        "--template",
+        "--out",
+        str(second / "x" / rulebook.relative_to(first / "x")),
+    )
+    assert result.exit_code == 2, result.output
+    assert "is the game's own file rulebook/en.md" in result.output
+    assert rulebook.read_bytes() == before
+
+
+def test_an_output_folder_through_a_bind_mount_is_still_the_game_folder(
+    second_path, run_cli, monkeypatch
+):
+    first, second = second_path
+    assert run_cli("new", "x", "--into", str(first), "--lang", "en").exit_code == 0
+    before = _files(first / "x")
+    monkeypatch.chdir(first / "x")
+    result = run_cli("build", "--only", "cards", "--out", str(second))
+    assert result.exit_code == 1, result.output
+    assert "it is the game folder itself" in result.output
+    assert "Traceback" not in result.output
+    assert _files(first / "x") == before
+
+
+# --- a game folder where `export png` writes ------------------------------------------------
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("below", ["", "kept"])
+def test_a_game_folder_where_export_png_writes_is_refused(tmp_path, run_cli, monkeypatch, below):
+    out = tmp_path / "out"
+    assert run_cli("new", "x", "--into", str(tmp_path), "--lang", "en").exit_code == 0
+    game = out / "x" / "en" / "png" / below
+    game.parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "x").rename(game)
+    (game / "rulebook" / "page-01.png").write_bytes(b"MY ART")  # the designer's own picture
+    (game / "cards").mkdir()
+    (game / "cards" / "advance-front.png").write_bytes(b"MINE")
+    before = _files(out)
+    monkeypatch.chdir(game)
+    result = run_cli("export", "png", "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "`export png` writes its files there" in result.output
+    assert "Traceback" not in result.output
+    assert _files(out) == before
