@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from toolkit.checks.printfit import P_GLYPH
 from toolkit.checks.text_direction import P_RTL, rtl_letters, said, string_leaves
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
+from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.card_reference import DataPath, DeckReference, Printed, deck_reference
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.printjob import game_fonts
@@ -72,6 +72,7 @@ def _deck_findings(
     face they check it in, left out)."""
     deck, doc = loaded.model, loaded.doc
     assert deck is not None and doc is not None
+    glyph = REGISTRY.get("P002")  # print-fit's rule (print-fit runs this check)
     content = _content_paths(facts, loaded)
     leaves: list[tuple[DataPath, str]] | None = None  # the deck's strings, when needed
     found: dict[Place, _Found] = {}
@@ -84,7 +85,7 @@ def _deck_findings(
                 continue  # nearly every string: two searches in C
             if leaves is None:
                 leaves = list(string_leaves(deck))
-            for rule, ch in [*((P_RTL, c) for c in letters), *((P_GLYPH, c) for c in lacking)]:
+            for rule, ch in [*((P_RTL, c) for c in letters), *((glyph, c) for c in lacking)]:
                 path = _written(leaves, printed, card, ch, lang)
                 if path in content and (rule is P_RTL or missing_glyphs(ch, main)):
                     continue  # said where the content text is written
