@@ -16,7 +16,7 @@ from jinja2 import TemplateError
 from pydantic import BaseModel
 from reportlab.lib.units import mm
 
-from toolkit.checks import CheckFamily, register
+from toolkit.checks import CheckFamily, card_reference, register
 from toolkit.checks.card_units import (
     FileBatch,
     Shape,
@@ -81,6 +81,18 @@ _QUESTION_FIELD = re.compile(r"card\.(question|fact)\b")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    """What the card faces print, then what the rulebook's card reference prints of the
+    decks (toolkit.checks.card_reference), which no face may print (a labelled parameter),
+    but where a face's finding already says it."""
+    said: set[card_reference.Place] = set()
+    for diag in _face_findings(game, facts):
+        if diag.code in (P_RTL.code, P_GLYPH.code):
+            said.add((diag.file, diag.span.line, diag.span.col, diag.code))
+        yield diag
+    yield from card_reference.check(game, facts, said)
+
+
+def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     main = fonts.face(None)
     yield from _glyphs(facts, main, fonts)
