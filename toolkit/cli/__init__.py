@@ -65,9 +65,11 @@ if _COMMAND in ("playset", "playset.exe", "__main__.py"):
 
     _FIRST = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), "")
     dataclass_code.install(_FIRST if _FIRST in COMMANDS or _FIRST in GROUPS else "")
-    if _FIRST == "build":
+    if _FIRST in ("build", "validate"):
         # reportlab imports PIL's Image at its top (~70 M instructions); a build of text
-        # cards never reads it, one with a picture loads it then (toolkit.deferred_imports)
+        # cards never reads it, one with a picture loads it then (toolkit.deferred_imports);
+        # nor do validate's checks after a card edit (the fit of a text needs reportlab's
+        # fonts, never its images)
         from toolkit.deferred_imports import defer
 
         defer("PIL.Image")
