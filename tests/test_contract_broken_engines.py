@@ -261,3 +261,18 @@ def test_scores_for_every_seat():
 def test_invariants_are_checked_after_every_move_not_only_on_probes():
     found = problems(BreaksItsInvariantOnlyInPlay, games=1, probe_every=1000)
     assert found[0] == "game 0 move 10: after the move: too long"
+
+
+class BoolActions(Faulty):
+    """Offers `True` and `False` for actions 1 and 0 (`True == 1`: it played unseen)."""
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[int]:
+        return [bool(a) for a in super().legal_actions()]
+
+
+def test_an_action_that_is_no_int():
+    found = problems(BoolActions, games=1)
+    wrong = "legal_actions() holds bool False, not an action (an int; see docs/engines.md)"
+    assert f"game 0 move 0: {wrong}" in found, found

@@ -229,6 +229,40 @@ def test_greedy_without_a_score_estimate_says_how_to_add_it(run_cli, tmp_path):
     assert run_cli("simulate", str(folder), "-n", "5", "--bots", "random").exit_code == 0
 
 
+# --- what the engine returns, named at its line (probe 17b L7) -------------------------
+
+
+def test_a_nan_score_estimate_is_named_not_an_empty_randrange(run_cli, tmp_path):
+    text = edited(
+        "        return self.worth(seat) - max(others, default=0)", '        return float("nan")'
+    )
+    line = line_of(text, "    def score_estimate(self, seat: int) -> float:")
+    expect_finding(
+        run_cli, game_with(tmp_path, text), "E004", "engine.py", line, "returned float nan"
+    )
+
+
+@pytest.mark.parametrize("value", ['"100"', "2.5", "True", "0"])
+def test_max_turns_that_is_no_whole_number_is_an_e002(run_cli, tmp_path, value):
+    text = edited(
+        "        self.max_turns = ROUND_CAP * self.max_players", f"        self.max_turns = {value}"
+    )
+    line = line_of(text, "class Game(CompiledGame):")
+    words = "max_turns is " + {'"100"': "str '100'"}.get(value, "")
+    expect_finding(run_cli, game_with(tmp_path, text), "E002", "engine.py", line, words)
+    result = run_cli("simulate", str(tmp_path / "tiny-run"), "-n", "2")
+    assert "must be a whole number of moves, 1 or more" in result.stdout
+
+
+def test_legal_actions_holding_a_bool_is_no_action(run_cli, tmp_path):
+    text = edited(
+        "        return playable or [0]  # an empty hand", "        return [True]  # an empty hand"
+    )
+    line = line_of(text, "    def legal_actions(self) -> list[int]:")
+    words = "legal_actions() holds bool True, not an action (an int"
+    expect_finding(run_cli, game_with(tmp_path, text), "E004", "engine.py", line, words)
+
+
 # --- an installed plugin that cannot be imported -----------------------------------------
 
 

@@ -118,6 +118,30 @@ def test_a_changed_source_and_an_unknown_entry_are_refused_at_their_lines(game, 
     assert f"en.po:{gone}: refused decks/cards.yaml:cards[gone].text: unknown" in result.stderr
 
 
+def test_plural_forms_are_refused_at_their_line_not_counted_untranslated(game, run_cli, tmp_path):
+    """msgid_plural/msgstr[n] on a plain text (probe 17b L9): it was "1 untranslated", the
+    translator's forms dropped without a line or a reason."""
+    po = export_po(load_game(game), "en")
+    entry = next(e for e in po if e.msgctxt == SPRINT)
+    entry.msgid_plural = entry.msgid
+    entry.msgstr_plural = {0: "Run {steps} space.", 1: "Run {steps} spaces."}
+    fuzzy = next(e for e in po if e.msgctxt != SPRINT and e.msgctxt.endswith(".text"))
+    fuzzy.msgid_plural = fuzzy.msgid
+    fuzzy.msgstr_plural = {0: "Not ready.", 1: "Not ready."}
+    fuzzy.flags.append("fuzzy")
+    path = _save(po, tmp_path / "en.po")
+    before = (game / DECK).read_bytes()
+    result = run_cli("i18n", "import", str(path), "--game", str(game))
+    assert result.exit_code == 1
+    err = result.stderr
+    line = _msgstr_line(path, SPRINT)
+    assert f"en.po:{line}: refused {SPRINT}: msgid_plural and msgstr[n] are not read" in err
+    assert "has no plurals" in err and 'one msgstr "' in err
+    assert f"en.po:{_msgstr_line(path, fuzzy.msgctxt)}: skipped {fuzzy.msgctxt}: fuzzy" in err
+    assert "1 refused" in err and "1 skipped" in err and "0 untranslated" in err
+    assert (game / DECK).read_bytes() == before
+
+
 def test_dry_run_says_what_would_apply_and_writes_nothing(game, run_cli, tmp_path):
     po = export_po(load_game(game), "en")
     next(e for e in po if e.msgctxt == SPRINT).msgstr = "Run {steps} spaces."

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import threading
 import time
@@ -424,3 +425,50 @@ def test_the_header_names_the_game_folder_when_started_inside_it(tmp_path) -> No
     game = tmp_path / "lantern-keepers"
     assert _folder_shown(".", game) == "lantern-keepers/"
     assert _folder_shown("games/lantern-keepers", game) == "games/lantern-keepers"
+
+
+_SLOW_DRAWING = """
+import sys, time
+import toolkit.preview.live as live
+
+def _slow(self, targets):  # a drawing that takes long (a huge board label, probe 17b L11)
+    time.sleep(60)
+    return []
+
+live.Preview._draw = _slow
+sys.argv = ["playset", "preview", *sys.argv[1:]]
+from toolkit.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_stops_the_preview_while_it_draws(tmp_path, sig, code) -> None:
+    """`kill` (what `timeout`, a service manager or a closed terminal send) and Ctrl-C stop
+    the preview promptly even while a drawing is under way: it waited 5 s a thread."""
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_DRAWING, "tokaido", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PLAYSET_NO_CACHE": "1"},
+    )
+    try:
+        line = process.stdout.readline()
+        assert " at http://127.0.0.1:" in line
+        time.sleep(0.5)  # the worker is in its first drawing
+        started = time.monotonic()
+        process.send_signal(getattr(signal, sig))
+        assert process.wait(timeout=15) == code
+        assert time.monotonic() - started < 4.5
+        err = process.stderr.read()
+        assert "preview stopped" in err
+        assert "Traceback" not in err
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

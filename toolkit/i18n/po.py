@@ -200,6 +200,12 @@ class ImportResult:
         return [o.key for o in self.of("unknown")]
 
 
+def _written(entry: polib.POEntry) -> bool:
+    """The entry holds a translation: its msgstr, or any msgstr[n] (plural forms the import
+    refuses at their line; they were counted as untranslated, the translator's work lost)."""
+    return bool(entry.msgstr) or any(entry.msgstr_plural.values())
+
+
 def _msgstr_lines(po: polib.POFile, text: str | None) -> dict[int, int]:
     """Entry start line → its msgstr line, found in the PO text polib parsed (a refusal is
     shown where the translator wrote, as msgfmt shows it); none without the text."""
@@ -239,11 +245,11 @@ def import_po(
             result.outcomes.append(Outcome(line(entry), shown, "obsolete", "obsolete entry (#~)"))
             continue
         if "fuzzy" in entry.flags:
-            if entry.msgstr:
+            if _written(entry):
                 why = "fuzzy: not ready (remove the fuzzy flag once it is checked)"
                 result.outcomes.append(Outcome(line(entry), shown, "fuzzy", why))
             continue
-        if not entry.msgstr:
+        if not _written(entry):
             result.untranslated += 1
             continue
         if key in seen:
@@ -260,8 +266,11 @@ def import_po(
             why = "the source text changed since export; export again and translate the new text"
             result.outcomes.append(Outcome(line(entry), key, "stale", why))
             continue
-        if entry.msgid_plural:
-            why = "plural forms are not used here; write the text in msgstr"
+        if entry.msgid_plural or entry.msgstr_plural:
+            why = (
+                "msgid_plural and msgstr[n] are not read: this text has one form (the PO file"
+                ' `playset i18n export` writes has no plurals); write it as one msgstr "…"'
+            )
             result.outcomes.append(Outcome(line(entry), key, "refused", why))
             continue
         if entry.msgstr == unit.target:

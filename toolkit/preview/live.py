@@ -74,6 +74,7 @@ CHECK = "check"  # a queued job that is not a drawing: the game's checks
 FINDINGS_OPTIONS = ("select", "ignore")  # `playset validate`'s own entry: no rule chosen
 DOCUMENT_PAUSE = 2.0  # seconds without a save before boards and rulebooks are redrawn
 PAGE_QUIET = 1.0  # seconds without an image request: the page has what it asked for
+STOP_SECONDS = 1.0  # a stopping preview waits this long for a drawing to end (see `stop`)
 
 
 def _groups(targets: list[Target]) -> list[list[str]]:
@@ -433,11 +434,17 @@ class Preview:
         """Ask the worker and every event stream to end (from a signal handler too)."""
         self._stop.set()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """End the worker and the document thread, waiting at most `timeout` seconds in
+        all: a drawing cannot be interrupted, and one that takes long (a huge board label)
+        held `kill` or Ctrl-C for 5 s a thread. A thread still drawing then ends with the
+        process (a daemon; the store's entries are renamed into place whole, and a
+        temporary file left is removed by the next run)."""
         self._stop.set()
+        deadline = time.monotonic() + timeout
         for thread in (self._thread, self._doc_thread):
             if thread is not None:
-                thread.join(timeout=5)
+                thread.join(timeout=max(0.0, deadline - time.monotonic()))
         if self.store is not None:
             self.store.prune()
 

@@ -1,8 +1,8 @@
 """Run a preview: the session, its worker, the file watcher and uvicorn, stopped together.
 
 The socket is bound before anything else, so the address printed is the one that answers
-(port 0 picks a free port). Ctrl-C stops uvicorn, which ends every event stream within a
-second, then the worker and the watcher.
+(port 0 picks a free port). Ctrl-C or SIGTERM stops uvicorn, which ends every event stream
+within a second, then the worker and the watcher (a drawing under way is not waited for).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolkit.preview.live import Preview
+from toolkit.preview.live import STOP_SECONDS, Preview
 from toolkit.preview.watcher import Watcher, watch_roots
 from toolkit.render.deps import builtin_layouts
 
@@ -88,7 +88,7 @@ def serve(
     try:
         server.run(sockets=[sock])
     finally:
-        preview.stop()
-        watcher.stop()
+        preview.stop()  # within STOP_SECONDS, a drawing under way or not
+        watcher.stop(timeout=STOP_SECONDS)
         sock.close()
     return stopped[0] if stopped else None

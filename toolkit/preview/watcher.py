@@ -162,6 +162,6 @@ class Watcher:
             if saved:
                 self._on_change(saved)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
-        self._thread.join(timeout=5)
+        self._thread.join(timeout=timeout)  # watchfiles looks at its stop event every 200 ms

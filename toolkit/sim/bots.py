@@ -11,6 +11,7 @@ information re-sample what the seat cannot see) and draws chance from its own RN
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from collections.abc import Callable
 from typing import Protocol
@@ -148,11 +149,29 @@ class GreedyBot:
             child = root.clone()
             child.apply(action)
             value = child.score_estimate(seat)  # type: ignore[attr-defined]
+            if not _comparable(value):  # NaN kept no move: "empty range for randrange()"
+                raise _wrong_estimate(seat, value)
             if value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def _comparable(value: object) -> bool:
+    """A number moves can be ranked by: a real number, not NaN (infinity ranks)."""
+    return isinstance(value, numbers.Real) and not math.isnan(value)
+
+
+def _wrong_estimate(seat: int, value: object) -> Exception:
+    """A game's E004 at the engine's score_estimate, naming what it returned."""
+    from toolkit.sim.runner import WrongResult, shown  # the runner imports this module
+
+    what = (
+        f"{GREEDY_HOOK}({seat}) returned {shown(value)}, not a number the greedy bot can rank "
+        "moves by (higher is better for the seat; NaN compares with nothing)"
+    )
+    return WrongResult(GREEDY_HOOK, what)
 
 
 GENERIC_BOTS: dict[str, Callable[[int], Bot]] = {

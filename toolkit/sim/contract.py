@@ -17,7 +17,7 @@ from toolkit.sim import deadline
 from toolkit.sim.deadline import GameTimeout, game_deadline
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.engines import describe, shortened
-from toolkit.sim.runner import WrongResult, end_values, game_seed
+from toolkit.sim.runner import WrongResult, end_values, game_seed, not_an_action
 from toolkit.sim.signals import is_stop
 
 
@@ -155,6 +155,9 @@ def _play(
             break
         action = actions[rng.randrange(len(actions))]
         if moves % probe_every == 0:
+            wrong = not_an_action(actions, action)
+            if wrong is not None:  # `[True]` played action 1 unseen
+                problems.append(Problem("legal_actions", f"{where}: {wrong}"))
             before = _fingerprint(state)
             for other in actions:  # every legal action applies to a clone
                 probe = state.clone()

@@ -18,6 +18,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import inspect
+import numbers
 import os
 import re
 import sys
@@ -47,8 +48,8 @@ E_LOAD = rule(
 E_CONTRACT = rule(
     "E002",
     "engine-contract",
-    "The engine breaks the engine contract: a missing method, or compile_game returned "
-    "something that is not a CompiledGame.",
+    "The engine breaks the engine contract: a missing method, compile_game returned "
+    "something that is not a CompiledGame, or its max_turns is no whole number of 1 or more.",
 )
 E_ILLEGAL = rule(
     "E003", "illegal-move", "A bot chose a move that is not among the state's legal actions."
@@ -541,6 +542,17 @@ def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
     if missing:
         at = where_defined(type(compiled), engine.root) or _source_at(engine)
         message = f"{type(compiled).__name__} does not set {', '.join(missing)}"
+        raise EngineError(E_CONTRACT.at(display(at[0]), Span(at[1], 1), message))
+    limit = compiled.max_turns
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1:
+        # "100" was a TypeError at the first move of every game, in the runner's loop
+        from toolkit.sim.runner import shown
+
+        at = where_defined(type(compiled), engine.root) or _source_at(engine)
+        message = (
+            f"{type(compiled).__name__}.max_turns is {shown(limit)}: it must be a whole number"
+            " of moves, 1 or more (no game goes past it)"
+        )
         raise EngineError(E_CONTRACT.at(display(at[0]), Span(at[1], 1), message))
     players = getattr(game.manifest.players, "min", 2) if game.manifest else 2
     try:

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import hashlib
 import math
+import numbers
 import random
 import sys
 import threading
@@ -183,6 +184,8 @@ def _play(
                 what = "no legal action, though the game is not over"
                 at: object = type(state).legal_actions
                 return _failed(compiled, index, seed, gseed, moves, "E005", what, at)
+            if type(action) is not int and not _is_action(action):  # one test a move
+                raise WrongResult("legal_actions", str(not_an_action(actions, action)))
             if on_move is not None:
                 on_move(state, seat, action, len(actions))
             state.apply(action)
@@ -244,7 +247,7 @@ def end_values(compiled: CompiledGame, setup: GameSetup, state: State) -> dict[s
 def _flag(value: object, name: str) -> bool:
     """A yes/no the engine keeps: a bool (`"no"` was truthy: every game a timeout)."""
     if not isinstance(value, bool):
-        raise WrongResult(name, f"state.{name} is {_shown(value)}, not True or False")
+        raise WrongResult(name, f"state.{name} is {shown(value)}, not True or False")
     return value
 
 
@@ -273,10 +276,10 @@ def _numbers(values: Any, method: str) -> tuple[float, ...]:
     try:
         out: tuple[Any, ...] = tuple(values)
     except TypeError:
-        raise WrongResult(method, f"{method}() returned {_shown(values)}, not a list") from None
+        raise WrongResult(method, f"{method}() returned {shown(values)}, not a list") from None
     for value in out:
         if not _is_number(value):
-            raise WrongResult(method, f"{method}() holds {_shown(value)}, not a number")
+            raise WrongResult(method, f"{method}() holds {shown(value)}, not a number")
     return out
 
 
@@ -294,9 +297,9 @@ or events was an OverflowError traceback from the report's running totals."""
 def _count(value: object, name: str, method: str = "apply") -> int:
     """A whole number the engine keeps (turns, rounds, a counter), as an int."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise WrongResult(method, f"state.{name} is {_shown(value)}, not a whole number")
+        raise WrongResult(method, f"state.{name} is {shown(value)}, not a whole number")
     if abs(value) > MAX_COUNT:
-        raise WrongResult(method, f"state.{name} is {_shown(value)}: too large to count")
+        raise WrongResult(method, f"state.{name} is {shown(value)}: too large to count")
     return value
 
 
@@ -304,7 +307,7 @@ def _counts(values: Any, name: str) -> tuple[int, ...]:
     try:
         out: tuple[Any, ...] = tuple(values)
     except TypeError:
-        raise WrongResult("apply", f"state.{name} is {_shown(values)}, not a list") from None
+        raise WrongResult("apply", f"state.{name} is {shown(values)}, not a list") from None
     return tuple(_count(v, name) for v in out)
 
 
@@ -312,7 +315,7 @@ def _rows(values: Any) -> tuple[object, ...]:
     try:
         return tuple(values)
     except TypeError:
-        what = f"state.card_plays is {_shown(values)}, not a list of lists"
+        what = f"state.card_plays is {shown(values)}, not a list of lists"
         raise WrongResult("apply", what) from None
 
 
@@ -320,10 +323,10 @@ def _roles(values: Any) -> tuple[str, ...]:
     try:
         out: tuple[Any, ...] = tuple(values)
     except TypeError:
-        raise WrongResult("roles", f"roles() returned {_shown(values)}, not a list") from None
+        raise WrongResult("roles", f"roles() returned {shown(values)}, not a list") from None
     for value in out:
         if not isinstance(value, str):
-            raise WrongResult("roles", f"roles() holds {_shown(value)}, not a str")
+            raise WrongResult("roles", f"roles() holds {shown(value)}, not a str")
     return out
 
 
@@ -339,33 +342,49 @@ def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]
 
     items = getattr(found, "items", None)
     if not callable(items):
-        raise WrongResult("figures", f"figures() returned {_shown(found)}, not a dict")
+        raise WrongResult("figures", f"figures() returned {shown(found)}, not a dict")
     pairs: list[tuple[str, Any]] = []
     for name, value in items():
         if len(pairs) >= MAX_FIGURES:
             what = f"figures() holds more than {MAX_FIGURES} figures"
             raise WrongResult("figures", what)
         if not isinstance(name, str):
-            raise WrongResult("figures", f"figures() names a figure {_shown(name)}, not a str")
+            raise WrongResult("figures", f"figures() names a figure {shown(name)}, not a str")
         problem = name_problem(name)
         if problem:
-            raise WrongResult("figures", f"figures() names a figure {_shown(name)}: {problem}")
+            raise WrongResult("figures", f"figures() names a figure {shown(name)}: {problem}")
         many = isinstance(value, tuple | list)
         if many and len(value) > MAX_FIGURE_VALUES:
             what = f"figures()[{name!r}] holds {len(value):,} values (at most {MAX_FIGURE_VALUES})"
             raise WrongResult("figures", what)
         if not (_is_number(value) or (many and all(_is_number(v) for v in value))):
-            what = f"figures()[{name!r}] is {_shown(value)}, not a number or a tuple of numbers"
+            what = f"figures()[{name!r}] is {shown(value)}, not a number or a tuple of numbers"
             raise WrongResult("figures", what)
         pairs.append((name, value))
     return tuple(sorted(pairs))
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
+    """A value an engine gave, for a message: its type and a short repr."""
     if isinstance(value, int) and value.bit_length() > 128:  # repr() refuses 4,300 digits
         return f"{type(value).__name__} of {value.bit_length()} bits"
     text = repr(value)
     return f"{type(value).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
+
+
+def _is_action(value: object) -> bool:
+    """An action as the contract has them: an int (an IntEnum too), never a bool (`True`
+    equals 1, so `[True]` played action 1 unseen)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def not_an_action(actions: Sequence[object], played: object) -> str | None:
+    """What is wrong with `actions` (the first one that is no action), or with `played`
+    (the move about to be applied); None when both are fine."""
+    bad = next((a for a in actions if not _is_action(a)), played)
+    if _is_action(bad):
+        return None
+    return f"legal_actions() holds {shown(bad)}, not an action (an int; see docs/engines.md)"
 
 
 def _few(actions: Sequence[int]) -> str:
