@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -36,7 +35,7 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
 from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
-from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.fonts import stand_ins
 from toolkit.render.icons import INLINE_ICON, IconSet, draw_icon
 from toolkit.render.rulebook_style import Faces, register_faces
 
@@ -226,15 +225,10 @@ def make_sheet(
 # --- inline text ------------------------------------------------------------------------
 
 
-@cache
-def _fallbacks() -> dict[str, str]:
-    return {ch: sub for ch, sub in FALLBACKS.items() if missing_glyphs(ch)}
-
-
 def markup(text: str, icons: IconSet | None = None) -> str:
     """Plain content text as safe reportlab markup (escaped, no-break spaces kept); with
     `icons`, each `:name:` it has an icon for becomes that icon (see `paragraph`)."""
-    for ch, sub in _fallbacks().items():
+    for ch, sub in stand_ins().items():
         text = text.replace(ch, sub)
     safe = escape(text).replace("\u202f", NARROW_NBSP)
     if icons is None or ":" not in safe:

@@ -1,0 +1,172 @@
+"""P002 for what a rulebook prints, each run in the face it prints in: its Markdown (bold and
+italic spans, headings, table heads; the `#` marker, a title the cover replaces and U+202F's
+own glyph never print) and the game's texts the renderer places itself (the cover's title and
+summary, the component list's and card reference's names), these at their own line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from toolkit.checks.printfit import P_GLYPH
+from toolkit.content.game import Game, LoadedFile
+from toolkit.diagnostics import Diagnostic, Span
+from toolkit.render.fonts import missing_glyphs
+from toolkit.render.game_fonts import FontSet
+from toolkit.render.markdown_printed import STYLES, Printed, drawn
+from toolkit.render.rulebook_style import Faces
+
+
+def may_lack(text: str, faces: Faces) -> bool:
+    """Whether any face of the rulebook lacks a character of `text` (rendered Markdown, as
+    written): what it prints is a subset of it (but for `&…;` references, searched apart),
+    so without one no finding depends on the Markdown parse."""
+    shown = drawn(text)
+    return any(missing_glyphs(shown, face) for face in {getattr(faces, s) for s in STYLES})
+
+
+def in_markdown(
+    display: str, source: str, printed: Printed, faces: Faces, fonts: FontSet
+) -> Iterator[Diagnostic]:
+    """P002 for characters the rulebook's Markdown prints that the face printing them
+    lacks (an arrow is searched as the stand-in it prints as, '–›'): one finding per
+    source line, at the first such character (on the line printing it where the source's
+    same line holds it), or at line 1 for characters printed from the game's data."""
+    lacking: dict[str, list[str]] = {}  # character: the faces lacking it, in style order
+    first: dict[str, int] = {}  # character: the first line printing it in such a face
+    for style in STYLES:
+        face = getattr(faces, style)
+        lines = printed.faces[style]
+        for ch in missing_glyphs(printed.face(style), face):
+            said = _named(face, fonts)
+            if said not in lacking.setdefault(ch, []):
+                lacking[ch].append(said)
+            number = next(n for n, line in enumerate(lines) if ch in line)
+            first[ch] = min(first.get(ch, number), number)
+    written = source.split("\n")
+    by_place: dict[int, tuple[Span, list[str]]] = {}
+    for ch, named in lacking.items():
+        line, column = _place(written, source, ch, first[ch])
+        if line not in by_place:
+            by_place[line] = (Span(max(line, 1), column), [])
+        by_place[line][1].append(f"{_shown(ch)}{_faces_said(named)}")
+    for line, (where, chars) in sorted(by_place.items()):
+        origin = " (printed from the game's data)" if line == 0 else ""
+        yield P_GLYPH.at(display, where, f"the font has no glyph for {', '.join(chars)}{origin}")
+
+
+def _place(written: list[str], source: str, ch: str, number: int) -> tuple[int, int]:
+    """(line, column) of the source where `ch`, printed on rendered line `number` (0-based),
+    is written: that line of the source if it holds it (the rendered lines are the source's
+    but where a template adds or removes some), else its first place, else (0, 1): printed
+    from the game's data. U+00A0 is also printed for a U+202F."""
+    for wanted in (ch, "\u202f") if ch == "\u00a0" else (ch,):
+        if number < len(written) and wanted in written[number]:
+            return number + 1, written[number].index(wanted) + 1
+        at = source.find(wanted)
+        if at >= 0:
+            return source.count("\n", 0, at) + 1, at - (source.rfind("\n", 0, at) + 1) + 1
+    return 0, 1
+
+
+def _shown(ch: str) -> str:
+    return f"U+{ord(ch):04X} {ch!r}"
+
+
+def _named(face: str, fonts: FontSet) -> str:
+    return fonts.describe(face)
+
+
+def _faces_said(named: list[str]) -> str:
+    return f" in {' and '.join(named)}"
+
+
+def in_data(game: Game, lang: str, faces: Faces, fonts: FontSet) -> Iterator[Diagnostic]:
+    """P002 for the game's texts the rulebook in `lang` prints in a face other than the
+    main one, at the text's own line: a character the main face lacks too is said there
+    already (print-fit checks every content text against it)."""
+    for loaded, path, text, styles, what in _placed(game, lang):
+        if not text:
+            continue
+        lacking: dict[str, list[str]] = {}
+        for style, shown in styles:
+            face = getattr(faces, style)
+            if face == faces.regular:
+                continue
+            for ch in missing_glyphs(shown(text), face):
+                if missing_glyphs(ch, faces.regular):
+                    continue
+                named = _named(face, fonts)
+                if named not in lacking.setdefault(ch, []):
+                    lacking[ch].append(named)
+        if lacking and loaded.doc is not None:
+            said = ", ".join(f"{_shown(ch)}{_faces_said(named)}" for ch, named in lacking.items())
+            yield P_GLYPH.at(
+                loaded.rel,
+                loaded.doc.span((*path, lang)),
+                f"the font has no glyph for {said} ({lang}; the rulebook's {what})",
+            )
+
+
+def _as_written(text: str) -> str:
+    return text
+
+
+_Placed = tuple[LoadedFile, tuple[Any, ...], str, list[tuple[str, Any]], str]
+
+
+def _placed(game: Game, lang: str) -> Iterable[_Placed]:
+    """(file, path, text, [(style, as printed)], what prints it) for each game text the
+    rulebook renderer prints itself (toolkit.render.rulebook: cover, components, card
+    reference); `path` + (lang,) is where the text is written."""
+    manifest = game.manifest_file
+    if manifest is None or manifest.model is None:
+        return
+    model = manifest.model
+    title = model.title.get(lang)
+    if title:  # the cover (heading face) and each page's footer (italic, as written)
+        yield (
+            manifest,
+            ("title",),
+            title,
+            [("heading", drawn), ("italic", _as_written)],
+            ("cover title and footer"),
+        )
+    summary = (model.summary or {}).get(lang)
+    if summary:
+        yield manifest, ("summary",), summary.strip(), [("italic", drawn)], ("cover summary")
+    for group in (game.decks, game.boards, game.questions):
+        for loaded in group:
+            owner = loaded.model
+            if owner is None:
+                continue
+            name = owner.name.get(lang, "")
+            styles: list[tuple[str, Any]] = [("bold", drawn)]  # the component list
+            what = "component list"
+            cards = list(getattr(owner, "cards", None) or ()) if group is game.decks else []
+            if any(_in(getattr(card, "text", None), lang) for card in cards):
+                styles.append(("heading", drawn))  # the card reference's heading of the deck
+                what = "component list and card reference"
+                yield from _cards(loaded, cards, lang)
+            yield loaded, ("name",), name, styles, what
+
+
+def _cards(loaded: LoadedFile, cards: list[Any], lang: str) -> Iterator[_Placed]:
+    """A deck's card names (bold) and titles (italic) in the card reference."""
+    for index, card in enumerate(cards):
+        name = _in(getattr(card, "name", None), lang)
+        if name:
+            what = "card reference"
+            yield loaded, ("cards", index, "name"), name, [("bold", drawn)], what
+        title = _in(getattr(card, "title", None), lang)
+        if title:
+            what = "card reference"
+            yield loaded, ("cards", index, "title"), title, [("italic", drawn)], what
+
+
+def _in(value: Any, lang: str) -> str:
+    """A text's value in `lang` ('' for none)."""
+    if isinstance(value, dict):
+        found = value.get(lang)
+        return found if isinstance(found, str) else ""
+    return ""
