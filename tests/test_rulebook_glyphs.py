@@ -104,3 +104,20 @@ def test_the_cover_and_the_card_reference_print_game_texts_in_their_faces(run_cl
     places = [(file, line) for file, line, message in said if "the rulebook's" in message]
     assert places == [("decks/cards.yaml", 7), ("game.yaml", 6), ("game.yaml", 10)]
     assert [f[1] for f in glyph_findings(game) if f[0].startswith("rulebook/")] == []
+
+
+def test_the_rulebooks_own_words_and_marks_are_searched_in_the_games_font(run_cli, tmp_path):
+    """What the renderer prints of its own: the players range `2–4` and the component
+    list's `63 × 88 mm` (once per language, at game.yaml's `style.font`), a list's bullet
+    (at the list) and an arrow's stand-in `–›` (at the arrow), none of them written."""
+    text = "# {{ game.title }}\n\n## Setup\n\nGo A \u2192 B.\n\n- one\n- two\n"
+    game = rulebook_game(run_cli, tmp_path, text)
+    lacking = LATIN1.replace("\u00d7", "").replace("\u2013", "").replace("\u2022", "")
+    with_font(game, dict.fromkeys(STYLES, lacking + "\u202f"))
+    said = glyph_findings(game)
+    own = [message for file, line, message in said if (file, line) == ("game.yaml", 31)]
+    assert len(own) == 3  # one a language
+    assert all("U+2013" in m and "U+00D7" in m and "'2\u20134'" in m for m in own)
+    book = [(line, message) for file, line, message in said if file == "rulebook/en.md"]
+    assert [line for line, _ in book] == [5, 7]
+    assert "U+2013" in book[0][1] and "U+2022" in book[1][1]  # the arrow's dash, the bullet

@@ -11,7 +11,7 @@ from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.inline_icons import P_INLINE_ICON
-from toolkit.checks.rulebook_glyphs import in_data, in_markdown, may_lack
+from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
@@ -60,11 +60,23 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             printed = printed_markdown(text, titled=bool(game.manifest.title.get(lang)))
             yield from in_markdown(display, source, printed, faces, fonts)
             yield from in_rulebook(display, source, printed.lines())  # P017 on what prints
+        yield from in_own_words(game, lang, faces, fonts, _listed(text))
         yield from _typography(display, lang, source)
         yield from _images(display, source)
         if INLINE_ICON.search(source):
             icons = icons or icon_set(game.root)
             yield from _icons(display, source, icons)
+
+
+_SECTION = re.compile(r"^ {0,3}#{2,3}[ \t]", re.MULTILINE)
+_TOP = re.compile(r"^ {0,3}#[ \t]", re.MULTILINE)
+
+
+def _listed(text: str) -> bool:
+    """Whether the rulebook has a heading the contents list: a level 2 or 3, or a level-1
+    one after the first (the book's title). Read from the Markdown as written (a heading in
+    a code block counts too: the contents' one word is searched the more)."""
+    return _SECTION.search(text) is not None or len(_TOP.findall(text)) > 1
 
 
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")

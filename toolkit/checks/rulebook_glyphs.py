@@ -11,18 +11,23 @@ from typing import Any
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.content.game import Game, LoadedFile
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render.fonts import missing_glyphs
+from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import FontSet
 from toolkit.render.markdown_printed import STYLES, Printed, drawn
 from toolkit.render.rulebook_style import Faces
+from toolkit.render.rulebook_words import BULLETS, own_words
 
 
 def may_lack(text: str, faces: Faces) -> bool:
     """Whether any face of the rulebook lacks a character of `text` (rendered Markdown, as
     written): what it prints is a subset of it (but for `&…;` references, searched apart),
     so without one no finding depends on the Markdown parse."""
-    shown = drawn(text)
+    shown = drawn(text) + MARKS
     return any(missing_glyphs(shown, face) for face in {getattr(faces, s) for s in STYLES})
+
+
+MARKS = "".join(BULLETS) + "0123456789."
+"""What the renderer may draw of its own beside a rulebook's text: list bullets and numbers."""
 
 
 def in_markdown(
@@ -53,6 +58,69 @@ def in_markdown(
     for line, (where, chars) in sorted(by_place.items()):
         origin = " (printed from the game's data)" if line == 0 else ""
         yield P_GLYPH.at(display, where, f"the font has no glyph for {', '.join(chars)}{origin}")
+    yield from _marks(display, printed, faces, fonts)
+
+
+def _marks(display: str, printed: Printed, faces: Faces, fonts: FontSet) -> Iterator[Diagnostic]:
+    """P002 at the first list whose bullet or number (drawn by the renderer, not written)
+    the face printing it lacks, once per character."""
+    said: set[str] = set()
+    for line, style, mark in printed.marks:
+        face = getattr(faces, style)
+        lacking = [ch for ch in missing_glyphs(mark, face) if ch not in said]
+        if lacking:
+            said.update(lacking)
+            shown = ", ".join(_shown(ch) for ch in lacking)
+            yield P_GLYPH.at(
+                display,
+                Span(line + 1, 1),
+                f"the font has no glyph for {shown} in {_named(face, fonts)}"
+                " (the list's bullet or number, which the rulebook draws itself)",
+            )
+
+
+def in_own_words(
+    game: Game, lang: str, faces: Faces, fonts: FontSet, headings: bool
+) -> Iterator[Diagnostic]:
+    """P002 for the rulebook's own words in `lang` (labels, the players range, sizes, a
+    hyphen) a face of the game's font lacks: once per face, at game.yaml's `style.font`
+    (`style.heading_font` for the heading face when it names one). The toolkit's own font
+    prints them all."""
+    manifest = game.manifest_file
+    style = manifest.model.style if manifest is not None and manifest.model is not None else None
+    if style is None or manifest is None or manifest.doc is None:
+        return
+    said: dict[str, list[str]] = {}  # the key of game.yaml's style: what its faces lack
+    for words in own_words(game, lang, headings):
+        face = getattr(faces, words.style)
+        if face in FILES:
+            continue
+        lacking: dict[str, list[str]] = {}
+        for word in words.words:
+            for ch in missing_glyphs(drawn(word), face):
+                lacking.setdefault(ch, []).append(word)
+        key = "heading_font" if words.style == "heading" and style.heading_font else "font"
+        said.setdefault(key, []).extend(
+            f"{_shown(ch)} in {_named(face, fonts)} ({_words(used)})"
+            for ch, used in lacking.items()
+        )
+    for key, found in said.items():
+        if found:
+            yield P_GLYPH.at(
+                manifest.rel,
+                manifest.doc.span(("style", key)),
+                f"the font has no glyph for {'; '.join(found)}: words the {lang} rulebook"
+                " prints of its own",
+            )
+
+
+def _words(used: list[str]) -> str:
+    """The words a character is printed in, as a finding quotes them."""
+    shown = [
+        "a hyphenated word" if w == "-" else repr(w.replace("\u202f", " "))
+        for w in dict.fromkeys(used)
+    ]
+    return ", ".join(shown)
 
 
 def _place(written: list[str], source: str, ch: str, number: int) -> tuple[int, int]:
@@ -60,13 +128,20 @@ def _place(written: list[str], source: str, ch: str, number: int) -> tuple[int, 
     is written: that line of the source if it holds it (the rendered lines are the source's
     but where a template adds or removes some), else its first place, else (0, 1): printed
     from the game's data. U+00A0 is also printed for a U+202F."""
-    for wanted in (ch, "\u202f") if ch == "\u00a0" else (ch,):
+    for wanted in (ch, *_written_as(ch)):
         if number < len(written) and wanted in written[number]:
             return number + 1, written[number].index(wanted) + 1
         at = source.find(wanted)
         if at >= 0:
             return source.count("\n", 0, at) + 1, at - (source.rfind("\n", 0, at) + 1) + 1
     return 0, 1
+
+
+def _written_as(ch: str) -> list[str]:
+    """The characters of a source that print as `ch`: U+202F as U+00A0, an arrow as its
+    stand-in's characters."""
+    found = ["\u202f"] if ch == "\u00a0" else []
+    return found + [arrow for arrow, sub in stand_ins().items() if ch in sub]
 
 
 def _shown(ch: str) -> str:

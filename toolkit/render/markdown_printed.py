@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from toolkit.render.rulebook_words import BULLETS
+
 NARROW = "\u202f"
 """Drawn as a narrowed U+00A0 (markdown_flow.markup's NARROW_NBSP): its glyph is U+00A0's."""
 
@@ -49,6 +51,8 @@ class Printed:
     """Line N: what line N prints, each run once, as written (U+202F kept)."""
     title: str | None = None
     title_line: int = 0
+    marks: list[tuple[int, str, str]] = field(default_factory=list)
+    """(line, style, mark) for each list's bullet or number the renderer draws itself."""
 
     def face(self, style: str) -> str:
         return "\n".join(self.faces[style])
@@ -67,9 +71,22 @@ def printed(text: str, titled: bool) -> Printed:
     out = Printed({style: [""] * count for style in STYLES}, [""] * count)
     base = "regular"
     title_next = False
+    lists: list[list[int]] = []  # the open lists: [] a bullet list, [n] an ordered one at n
     for token in _parser().parse(text):
         kind = token.type
-        if kind == "heading_open":
+        if kind in ("bullet_list_open", "ordered_list_open") and token.map:
+            if kind == "bullet_list_open":
+                bullet = BULLETS[min(len(lists), len(BULLETS) - 1)]  # by depth: markdown_flow
+                out.marks.append((token.map[0], "regular", bullet))
+            lists.append(
+                [] if kind == "bullet_list_open" else [int(token.attrs.get("start", 1) or 1)]
+            )
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif kind == "list_item_open" and lists and lists[-1] and token.map:
+            out.marks.append((token.map[0], "bold", f"{lists[-1][0]}."))  # `1.` in bold
+            lists[-1][0] += 1
+        elif kind == "heading_open":
             level = int(token.tag[1])
             base = "h1" if level <= 2 else f"h{min(level, 4)}"
             if level == 1 and out.title is None:
