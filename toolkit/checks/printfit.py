@@ -33,8 +33,9 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, repo_root
 from toolkit.content.models.deck import size_mm
+from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
-from toolkit.content.walk import Facts, texts_of
+from toolkit.content.walk import Facts, Text, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
@@ -149,7 +150,10 @@ class _Once:
     def __init__(self, facts: Facts, main: str) -> None:
         self.facts = facts
         self.in_content = {
-            ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v, main)
+            ch
+            for t in facts.texts
+            for v in t.value.values()
+            for ch in missing_glyphs(as_printed(t, v), main)
         }
         self.rtl_content: set[str] | None = None  # worked out at the first one printed
         self.reported: set[tuple[object, ...]] = set()
@@ -974,6 +978,16 @@ def _label_languages(name: str, game_root: Path, languages: list[str]) -> Iterat
             )
 
 
+def as_printed(text: Text, value: str) -> str:
+    """The letters a content text prints itself: a card's `text` is filled as it prints
+    (context.card_context: `{steps}` prints the card's value, searched where the card
+    prints; `{{` a brace), any other as written. A text without a brace is itself (nearly
+    every one)."""
+    if ("{" not in value and "}" not in value) or not text.path or text.path[-1] != "text":
+        return value
+    return own_letters(value, text.owner)
+
+
 def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
     """P002 for content texts against the game's main face (the rulebook, components list
     and any layout text without a font of its own print them in it)."""
@@ -983,7 +997,7 @@ def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
         if doc is None:
             continue
         for lang, value in text.value.items():
-            missing = missing_glyphs(value, face)
+            missing = missing_glyphs(as_printed(text, value), face)
             if missing:
                 shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
                 yield P_GLYPH.at(

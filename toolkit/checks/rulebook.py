@@ -11,18 +11,18 @@ from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.inline_icons import P_INLINE_ICON
-from toolkit.checks.printfit import P_GLYPH
+from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.icons import INLINE_ICON, IconSet, icon_set
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
-from toolkit.render.markdown_printed import printed_lines
+from toolkit.render.markdown_printed import printed as printed_markdown
+from toolkit.render.printjob import game_fonts
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
-from toolkit.render.rulebook_style import Faces, rulebook_faces
+from toolkit.render.rulebook_style import rulebook_faces
 from toolkit.render.undefined import MissingName
 
 R_RULEBOOK = rule(
@@ -40,9 +40,11 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.manifest is None:
         return  # a rulebook reads the manifest: its own finding comes first
     faces = rulebook_faces(game)
+    fonts = game_fonts(game)
     icons: IconSet | None = None
     for lang, path in game.rulebook.items():
         display = display_path(path)
+        yield from in_data(game, lang, faces, fonts)
         try:
             source = read_rulebook(path, game.root)
             text = render_markdown(game, lang, source)
@@ -50,22 +52,31 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             if _own_fault(game, exc):
                 yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
-        # what prints: link targets never do, `&#1513;` prints ש. Parsed only when it may
-        # change a finding (an `&`, a right-to-left letter, a missing glyph): nearly every
-        # rulebook is then searched as written, without importing the Markdown parser
-        maybe = _ENTITY.search(text) is not None or printed_rtl(text) is not None
-        printed = printed_lines(text) if maybe else text
-        glyphs = list(_glyphs(display, source, printed, faces))
-        if glyphs and not maybe:
-            printed = printed_lines(text)
-            glyphs = list(_glyphs(display, source, printed, faces))
-        yield from glyphs
-        yield from in_rulebook(display, source, printed)  # P017 on what prints
+        # what prints, in which face: link targets never do, `&#1513;` prints ש, `**a**`
+        # prints in bold. Parsed only when it may change a finding (an `&`, a right-to-left
+        # letter, a character some face lacks): nearly every rulebook is then searched as
+        # written, without importing the Markdown parser
+        if _ENTITY.search(text) or printed_rtl(text) is not None or may_lack(text, faces):
+            printed = printed_markdown(text, titled=bool(game.manifest.title.get(lang)))
+            yield from in_markdown(display, source, printed, faces, fonts)
+            yield from in_rulebook(display, source, printed.lines())  # P017 on what prints
+        yield from in_own_words(game, lang, faces, fonts, _listed(text))
         yield from _typography(display, lang, source)
         yield from _images(display, source)
         if INLINE_ICON.search(source):
             icons = icons or icon_set(game.root)
             yield from _icons(display, source, icons)
+
+
+_SECTION = re.compile(r"^ {0,3}#{2,3}[ \t]", re.MULTILINE)
+_TOP = re.compile(r"^ {0,3}#[ \t]", re.MULTILINE)
+
+
+def _listed(text: str) -> bool:
+    """Whether the rulebook has a heading the contents list: a level 2 or 3, or a level-1
+    one after the first (the book's title). Read from the Markdown as written (a heading in
+    a code block counts too: the contents' one word is searched the more)."""
+    return _SECTION.search(text) is not None or len(_TOP.findall(text)) > 1
 
 
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -182,31 +193,6 @@ def _icons(display: str, source: str, icons: IconSet) -> Iterator[Diagnostic]:
             else:
                 continue
             yield P_INLINE_ICON.at(display, Span(number, found.start() + 1), why)
-
-
-def _glyphs(display: str, source: str, text: str, faces: Faces) -> Iterator[Diagnostic]:
-    """P002 for characters the rulebook would print that its fonts lack (the body face, and
-    the heading face on heading lines; the renderer's own stand-ins, such as '–›' for an
-    arrow, are not findings): one finding per source line, at the first such character, or
-    at line 1 for characters printed from the game's data."""
-    by_place: dict[int, tuple[Span, list[str]]] = {}
-    lacking = missing_glyphs(text, faces.body)
-    if faces.heading != faces.body:
-        headings = "\n".join(line for line in text.split("\n") if line.startswith("#"))
-        lacking += [ch for ch in missing_glyphs(headings, faces.heading) if ch not in lacking]
-    for ch in lacking:
-        if ch in FALLBACKS:
-            continue
-        at = source.find(ch)
-        line = source.count("\n", 0, at) + 1 if at >= 0 else 0
-        if line not in by_place:
-            column = at - (source.rfind("\n", 0, at) + 1) + 1 if at >= 0 else 1
-            by_place[line] = (Span(max(line, 1), column), [])
-        by_place[line][1].append(ch)
-    for line, (where, chars) in sorted(by_place.items()):
-        shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in chars)
-        origin = " (printed from the game's data)" if line == 0 else ""
-        yield P_GLYPH.at(display, where, f"the font has no glyph for {shown}{origin}")
 
 
 register(CheckFamily("rulebook", "Rulebooks: templates, glyphs and typography.", check))

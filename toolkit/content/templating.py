@@ -141,6 +141,19 @@ def fill(text: str, owner: BaseModel | None, lang: str | None = None) -> str:
     def sub(match: re.Match[str]) -> str:
         return values.get(match.group(1), match.group(0))
 
+    return _filled(text, sub)
+
+
+def own_letters(text: str, owner: BaseModel | None) -> str:
+    """What the text itself prints once filled: every placeholder `fill` replaces left out
+    (its value is the card's data, searched where the card prints), unknown ones and the
+    braces `{{`/`}}` print as written, as `fill` gives them."""
+    values = parameter_values(owner)
+    return _filled(text, lambda match: "" if match.group(1) in values else match.group(0))
+
+
+def _filled(text: str, sub: Any) -> str:
+    """`text` with each placeholder replaced by `sub(match)`, `{{` and `}}` made braces."""
     parts = text.split("{{")
     out = []
     for part in parts:

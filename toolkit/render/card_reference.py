@@ -10,14 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.render.context import localized_card
-
-# Column headings of the card reference for the few number fields any game may have; a deck
-# names its own fields' headings in `labels:`, others show their field name.
-FIELD_LABELS: dict[str, dict[str, str]] = {
-    "fr": {"price": "Prix", "points": "Points"},
-    "es": {"price": "Precio", "points": "Puntos"},
-    "en": {"price": "Price", "points": "Points"},
-}
+from toolkit.render.rulebook_words import FIELD_LABELS
 
 DataPath = tuple[str | int, ...]
 

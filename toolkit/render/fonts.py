@@ -89,6 +89,13 @@ def _drawn(style: str) -> frozenset[str]:
     return frozenset(map(chr, _cmap(style)))
 
 
+@cache
+def stand_ins() -> dict[str, str]:
+    """The FALLBACKS running text prints (those Noto Sans lacks): what `markdown_flow.markup`
+    replaces, in whatever face the text prints in."""
+    return {ch: sub for ch, sub in FALLBACKS.items() if missing_glyphs(ch)}
+
+
 def missing_glyphs(text: str, style: str = "regular") -> list[str]:
     """Characters of `text` the font cannot draw (each once, in order)."""
     drawn = _drawn(style)

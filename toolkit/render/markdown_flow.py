@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -36,9 +35,10 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
 from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
-from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.fonts import stand_ins
 from toolkit.render.icons import INLINE_ICON, IconSet, draw_icon
 from toolkit.render.rulebook_style import Faces, register_faces
+from toolkit.render.rulebook_words import BULLETS, HYPHENATION
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -48,8 +48,6 @@ PALETTE = ("#8a2c2c", "#1f5f6b", "#2f3e7a", "#2e5e3a", "#87561b", "#5e2e5e", "#3
 # A narrow no-break space drawn as a smaller no-break space: reportlab breaks lines at U+202F
 # but never at U+00A0. Noto Sans' narrow space is 64 % of a space: 3.6 pt less at 10 pt.
 NARROW_NBSP = '<font size="-3.6">\u00a0</font>'
-BULLETS = ("\u2022", "\u2013", "\u00b7")
-HYPHENATION = {"fr": "fr", "es": "es", "en": "en_GB", "de": "de", "it": "it"}
 
 
 class Paragraph(_Paragraph):
@@ -226,15 +224,10 @@ def make_sheet(
 # --- inline text ------------------------------------------------------------------------
 
 
-@cache
-def _fallbacks() -> dict[str, str]:
-    return {ch: sub for ch, sub in FALLBACKS.items() if missing_glyphs(ch)}
-
-
 def markup(text: str, icons: IconSet | None = None) -> str:
     """Plain content text as safe reportlab markup (escaped, no-break spaces kept); with
     `icons`, each `:name:` it has an icon for becomes that icon (see `paragraph`)."""
-    for ch, sub in _fallbacks().items():
+    for ch, sub in stand_ins().items():
         text = text.replace(ch, sub)
     safe = escape(text).replace("\u202f", NARROW_NBSP)
     if icons is None or ":" not in safe:

@@ -57,84 +57,10 @@ from toolkit.render.markdown_flow import (
 from toolkit.render.pdf import PAPERS
 from toolkit.render.rulebook_source import read_rulebook, render_markdown
 from toolkit.render.rulebook_style import rulebook_faces
+from toolkit.render.rulebook_words import count, labels
 
-LABELS: dict[str, dict[str, str]] = {
-    "fr": {
-        "kicker": "Règle du jeu",
-        "contents": "Sommaire",
-        "components": "Liste du matériel",
-        "card_reference": "Référence des cartes",
-        "players": "Joueurs",
-        "age": "Âge",
-        "minutes": "Minutes",
-        "item": "Élément",
-        "quantity": "Quantité",
-        "card": "Carte",
-        "copies": "Ex.",
-        "text": "Texte",
-        "cards": "{n} carte|{n} cartes",
-        "tokens": "{n} jeton|{n} jetons",
-        "tiles": "{n} tuile|{n} tuiles",
-        "questions": "{n} question|{n} questions",
-        "spaces": "{n} case|{n} cases",
-        "stops": "{n} étape|{n} étapes",
-        "holes": "{n} × {segment}, {holes} trous chacun",
-    },
-    "es": {
-        "kicker": "Reglamento",
-        "contents": "Índice",
-        "components": "Lista de componentes",
-        "card_reference": "Referencia de cartas",
-        "players": "Jugadores",
-        "age": "Edad",
-        "minutes": "Minutos",
-        "item": "Elemento",
-        "quantity": "Cantidad",
-        "card": "Carta",
-        "copies": "Copias",
-        "text": "Texto",
-        "cards": "{n} carta|{n} cartas",
-        "tokens": "{n} ficha|{n} fichas",
-        "tiles": "{n} loseta|{n} losetas",
-        "questions": "{n} pregunta|{n} preguntas",
-        "spaces": "{n} casilla|{n} casillas",
-        "stops": "{n} parada|{n} paradas",
-        "holes": "{n} × {segment}, {holes} agujeros cada uno",
-    },
-    "en": {
-        "kicker": "Rules of play",
-        "contents": "Contents",
-        "components": "Component list",
-        "card_reference": "Card reference",
-        "players": "Players",
-        "age": "Age",
-        "minutes": "Minutes",
-        "item": "Item",
-        "quantity": "Quantity",
-        "card": "Card",
-        "copies": "Copies",
-        "text": "Text",
-        "cards": "{n} card|{n} cards",
-        "tokens": "{n} token|{n} tokens",
-        "tiles": "{n} tile|{n} tiles",
-        "questions": "{n} question|{n} questions",
-        "spaces": "{n} space|{n} spaces",
-        "stops": "{n} stop|{n} stops",
-        "holes": "{n} × {segment}, {holes} holes each",
-    },
-}
 MARGIN = 20 * mm
 FOOTER = 11 * mm
-
-
-def labels(lang: str) -> dict[str, str]:
-    return LABELS.get(lang, LABELS["en"])
-
-
-def count(lang: str, key: str, n: int, **kw: Any) -> str:
-    """A localized count: `{n} card|{n} cards` picks singular or plural."""
-    one, _, many = labels(lang)[key].partition("|")
-    return (one if n == 1 or not many else many).format(n=n, **kw)
 
 
 def accent_for(game_id: str) -> str:
