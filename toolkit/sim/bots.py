@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from toolkit.sim.engine import State
+from toolkit.sim.wrong_results import WrongResult, shown
 
 
 class Bot(Protocol):
@@ -165,8 +166,6 @@ def _comparable(value: object) -> bool:
 
 def _wrong_estimate(seat: int, value: object) -> Exception:
     """A game's E004 at the engine's score_estimate, naming what it returned."""
-    from toolkit.sim.runner import WrongResult, shown  # the runner imports this module
-
     what = (
         f"{GREEDY_HOOK}({seat}) returned {shown(value)}, not a number the greedy bot can rank "
         "moves by (higher is better for the seat; NaN compares with nothing)"

@@ -546,7 +546,7 @@ def _compile_checked(engine: Engine, game: Any) -> CompiledGame:
     limit = compiled.max_turns
     if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1:
         # "100" was a TypeError at the first move of every game, in the runner's loop
-        from toolkit.sim.runner import shown
+        from toolkit.sim.wrong_results import shown
 
         at = where_defined(type(compiled), engine.root) or _source_at(engine)
         message = (

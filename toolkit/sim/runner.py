@@ -25,6 +25,7 @@ from toolkit.sim.deadline import GameTimeout, check_deadline, engine_guards, gam
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
 from toolkit.sim.signals import is_stop
+from toolkit.sim.wrong_results import WrongResult, shown
 
 SIM_GC_THRESHOLDS = (200_000, 50, 100)
 """The cyclic collector's thresholds while a game is played. A game allocates mostly
@@ -251,15 +252,6 @@ def _flag(value: object, name: str) -> bool:
     return value
 
 
-class WrongResult(Exception):
-    """A game's end result of a type the metrics cannot count (a string among the returns,
-    an object as a figure): the game's finding, not a traceback in the report."""
-
-    def __init__(self, method: str, message: str) -> None:
-        super().__init__(message)
-        self.method = method
-
-
 def _is_number(value: object) -> bool:
     """A finite int or float the report can add up (no bool, NaN, infinity or an int past
     the float range: they made nonsense rates, a traceback, or JSON others cannot read)."""
@@ -362,14 +354,6 @@ def _figures(found: object) -> tuple[tuple[str, float | tuple[float, ...]], ...]
             raise WrongResult("figures", what)
         pairs.append((name, value))
     return tuple(sorted(pairs))
-
-
-def shown(value: object) -> str:
-    """A value an engine gave, for a message: its type and a short repr."""
-    if isinstance(value, int) and value.bit_length() > 128:  # repr() refuses 4,300 digits
-        return f"{type(value).__name__} of {value.bit_length()} bits"
-    text = repr(value)
-    return f"{type(value).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
 
 
 def _is_action(value: object) -> bool:
