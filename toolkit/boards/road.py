@@ -13,6 +13,10 @@ def draw(board: RoadBoard, look: Any) -> list[Any]:
     return road.draw(board, look)
 
 
+PHRASES: dict[str, tuple[str, ...]] = {"leg": ("n",), "double": ("n",)}
+"""The road's phrases and the names each fills: the leg's number, the player count from which
+second slots open."""
+
 ROAD = register_board_kind(
     BoardKind(
         "road",
@@ -21,5 +25,6 @@ ROAD = register_board_kind(
         lambda b: f"{len(b.stops)} stops",
         lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
         order=30,
+        phrases=PHRASES,
     )
 )

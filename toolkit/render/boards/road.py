@@ -196,12 +196,11 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
     stops = plan.board.stops
     stage = {s.kind: plan.look.space(s.kind).stage for s in stops}
     stages = [i for i, s in enumerate(stops) if stage[s.kind]]
-    template = plan.look.phrase("leg", TEXT)
     for k, i in enumerate(stages, start=1):
         if i + 1 >= len(stops) or stage[stops[i + 1].kind]:
             continue
         x, y = plan.centre(i + 1)
-        text = template.format(n=k)
+        text = plan.look.phrase("leg", TEXT, n=k)
         size = 8.5
         w = text_width(text, size, plan.look.face("bold")) + 4 * mm
         ty = y + plan.size / 2 + 2.2 * mm
@@ -223,8 +222,7 @@ def _legend(c: Canvas, plan: RoadPlan) -> None:
     size = 9.5
     entries = [(k, plan.look.space(k).label) for k in kinds]
     if any(s.double for s in b.stops) and b.double_from_players:
-        double = plan.look.phrase("double", TEXT)
-        entries.append(("double", double.format(n=b.double_from_players)))
+        entries.append(("double", plan.look.phrase("double", TEXT, n=b.double_from_players)))
     face = plan.look.face("regular")
     widths = [sw + 2.5 * mm + text_width(t, size, face) + 7 * mm for _, t in entries]
     total = sum(widths)
