@@ -318,3 +318,28 @@ def test_a_track_phrase_is_checked_against_its_own_names(run_cli, tmp_path):
     assert "{board}, {m}, {segment}, {players}" in messages[1]
     result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--only", "board")
     assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_what_a_board_prints_is_searched_in_its_font(run_cli, tmp_path):
+    """Probe 17b M4: nothing checked a board's glyphs: a stop named Quebec in a font without
+    Q printed a box, the assembly page's '%' vanished, and validate was clean."""
+    from tests.conftest import diagnostics_json
+    from tests.font_maker import LATIN, make_font
+
+    root = copy_game(CONTENT / "tokaido", tmp_path / "tokaido")
+    latin1 = "".join(chr(c) for c in range(0xA0, 0x100))
+    chars = (LATIN + latin1 + "“”").replace("Q", "").replace("%", "")
+    for style in ("regular", "bold"):
+        make_font(root / "fonts" / f"Tiny-{style}.ttf", "Tiny", style, chars)
+    road = root / "boards" / "road.yaml"
+    text = road.read_text(encoding="utf-8").replace("    name: Kyoto", "    name: Quebec")
+    road.write_text(text.replace("\nstyle:\n", "\nstyle:\n  font: Tiny\n", 1), encoding="utf-8")
+    lines = road.read_text(encoding="utf-8").splitlines()
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P002"]
+    at = {(d["line"], d["col"]): d["message"] for d in found if d["file"].endswith("road.yaml")}
+    quebec = next(i for i, line in enumerate(lines, start=1) if "name: Quebec" in line)
+    font = next(i for i, line in enumerate(lines, start=1) if line == "  font: Tiny")
+    assert "'Quebec'" in at[(quebec, 11)] and "U+0051 'Q'" in at[(quebec, 11)]
+    assert "U+0025 '%'" in at[(font, 9)] and "Tiny regular" in at[(font, 9)]
+    assert len(found) == 2  # each character once, though three languages print it

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -85,13 +86,22 @@ def _place_names(game: Game) -> Iterator[Diagnostic]:
             and (written.isascii() or _MAYBE_RTL.search(written) is None)
         ):
             continue  # (nor an escape that could write one): one or two searches in C
-        prefix = getattr(getattr(loaded.model, "style", None), "unnamed_prefix", None)
-        names = [(p, s) for p, s in string_leaves(loaded.model) if p and p[-1] == "name"]
-        for path, name in names:
+        for path, name in printed_names(game, loaded.model):
             letter = printed_rtl(name)
-            if letter is not None and not (prefix and name.startswith(prefix)):
+            if letter is not None:
                 where = loaded.doc.span(path)
                 yield P_RTL.at(loaded.rel, where, said(letter) + " (a place name the board prints)")
+
+
+def printed_names(game: Game, board: Any) -> Iterable[tuple[tuple[str | int, ...], str]]:
+    """The names a board prints as written, with their paths: every string called `name`
+    but a filler's (the style's `unnamed_prefix`)."""
+    prefix = getattr(getattr(board, "style", None), "unnamed_prefix", None)
+    return [
+        (path, name)
+        for path, name in string_leaves(board)
+        if path and path[-1] == "name" and not (prefix and name.startswith(prefix))
+    ]
 
 
 def string_leaves(
