@@ -343,3 +343,36 @@ def test_what_a_board_prints_is_searched_in_its_font(run_cli, tmp_path):
     assert "'Quebec'" in at[(quebec, 11)] and "U+0051 'Q'" in at[(quebec, 11)]
     assert "U+0025 '%'" in at[(font, 9)] and "Tiny regular" in at[(font, 9)]
     assert len(found) == 2  # each character once, though three languages print it
+
+
+def test_a_place_name_too_long_for_its_stop_is_said_and_kept_in_its_box(
+    run_cli, tmp_path, monkeypatch
+):
+    """Probe 17b M5: validate did not fit place names; a 79-letter word ran across the next
+    stop and off the board."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from tests.conftest import diagnostics_json
+
+    root = copy_game(CONTENT / "tokaido", tmp_path / "tokaido")
+    road = root / "boards" / "road.yaml"
+    long = "W" * 79
+    road.write_text(
+        road.read_text(encoding="utf-8").replace("    name: Edo\n", f"    name: {long}\n"),
+        encoding="utf-8",
+    )
+    line = road.read_text(encoding="utf-8").splitlines().index(f"    name: {long}") + 1
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P016"]
+    assert [(d["line"], d["col"], d["severity"]) for d in found] == [(line, 11, "error")]
+    assert "does not fit its stop even at 5 pt" in found[0]["message"]
+
+    clips: list[object] = []
+    original = Canvas.clipPath
+    monkeypatch.setattr(
+        Canvas, "clipPath", lambda c, *a, **k: (clips.append(a), original(c, *a, **k))[1]
+    )
+    game = load_game(root)
+    (board,) = game.valid(game.boards)
+    render_board(game, board, "en", board_page="a1")
+    assert len(clips) == 1  # the name alone is drawn inside its box
