@@ -99,6 +99,7 @@ def _glyphs(game: Game) -> Iterator[Diagnostic]:
     if not game.boards or game.manifest is None:
         return
     from toolkit.checks.printfit import P_GLYPH
+    from toolkit.checks.text_direction import string_leaves
     from toolkit.render.boards import board_look
     from toolkit.render.printjob import game_fonts
 
@@ -108,9 +109,11 @@ def _glyphs(game: Game) -> Iterator[Diagnostic]:
         if loaded.model is None or loaded.doc is None:
             continue
         found: dict[tuple[Any, str], dict[str, tuple[str, str]]] = {}
+        data = " ".join(text for _, text in string_leaves(loaded.model))
+        data += " " + data.upper()  # a label's initial, a capitalised word
         for lang in game.manifest.languages:
             look = board_look(game, loaded.model, lang)
-            if not _covered(loaded.model, look):
+            if not _covered(data, look):
                 for path, face, ch, printed in _board_glyphs(game, loaded, look, main):
                     found.setdefault((path, face), {}).setdefault(ch, (printed, lang))
         for (path, face), chars in found.items():
@@ -130,19 +133,19 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _covered(board: Any, look: Any) -> bool:
+def _covered(data: str, look: Any) -> bool:
     """Whether the board surely prints nothing its faces lack, without drawing it: it prints
-    in the toolkit's own faces (whose words they cover), and every string of its data, with
-    its capitals, and every glossary term it may print have their glyphs."""
-    from toolkit.checks.text_direction import string_leaves
+    in the toolkit's own faces (whose words they cover), and its `data` (every string of it,
+    with capitals) and the glossary terms it may print have their glyphs."""
     from toolkit.render.boards.printed import STYLES
     from toolkit.render.fonts import FILES, missing_glyphs
 
     faces = {look.face(style) for style in STYLES}
     if not faces <= set(FILES):
         return False
-    words = " ".join([text for _, text in string_leaves(board)] + list(look.terms.values()))
-    return not any(missing_glyphs(f"{words} {words.upper()}", face) for face in faces)
+    terms = " ".join(look.terms.values())
+    words = f"{data} {terms} {terms.upper()}"
+    return not any(missing_glyphs(words, face) for face in faces)
 
 
 def _board_glyphs(

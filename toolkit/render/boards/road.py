@@ -186,11 +186,16 @@ def problems(board: RoadBoard, look: Look, laid_out: bool) -> list[tuple[Path, s
     label from the glossary or the toolkit is not the board's to say."""
     plan = plan_road(board, look)
     found: dict[Path, tuple[Path, str, bool]] = {}
+    fitted: set[tuple[str, float, float, float, str]] = set()  # a label repeats stop by stop
     for i in range(len(board.stops)):
         for text, path, _, w, h, size, style in stop_words(plan, i):
             if path in found or (path[0] == "style" and not _own_label(look, path)):
                 continue
-            if not _fit(text, w, h, size, look, style).fits:
+            if (text, w, h, size, style) in fitted:
+                continue
+            if _fit(text, w, h, size, look, style).fits:
+                fitted.add((text, w, h, size, style))
+            else:
                 found[path] = (path, _too_long(text, look), True)
     return list(found.values())
 
