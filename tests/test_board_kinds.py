@@ -376,3 +376,15 @@ def test_a_place_name_too_long_for_its_stop_is_said_and_kept_in_its_box(
     (board,) = game.valid(game.boards)
     render_board(game, board, "en", board_page="a1")
     assert len(clips) == 1  # the name alone is drawn inside its box
+
+
+def test_a_board_its_drawer_refuses_is_not_searched_for_letters(tmp_path):
+    """The glyph search draws the board: a score track too long for its page (the drawer
+    raises, P016 says why) is left to P016, not a traceback."""
+    from tests.font_maker import LATIN, make_font
+    from tests.test_score_track import SCORE, score_game
+
+    game = score_game(tmp_path, SCORE.replace("count: 41", "count: 300") + "style: {font: Tiny}\n")
+    make_font(game / "fonts" / "Tiny-regular.ttf", "Tiny", "regular", LATIN)
+    found = {d.code for d in run_checks(load_game(game))}
+    assert found == {"P016"}  # and no E008: the check family failing on the drawer's error

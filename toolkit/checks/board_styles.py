@@ -168,7 +168,11 @@ def _board_glyphs(
     ]
     style = getattr(board, "style", None)
     own = ("style", "font") if style is not None and style.font else ("kind",)
-    for printed, face in dict.fromkeys(printed_strings(build_drawings(game, board, lang), look)):
+    try:
+        strings = printed_strings(build_drawings(game, board, lang), look)
+    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError):
+        return  # a board its drawer cannot draw: P016 or the build says why, not this search
+    for printed, face in dict.fromkeys(strings):
         for ch in missing_glyphs(printed, face):
             path = _written(ch, names, texts, own)
             if not (path[-1] == lang and face == main):

@@ -12,7 +12,6 @@ from toolkit.checks import CheckFamily, register
 from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
-from toolkit.content.models.board import BoardStyle, board_kinds
 from toolkit.content.models.glossary import GlossaryTerm
 from toolkit.content.templating import NAME, parameter_values, placeholders, stray_braces
 from toolkit.content.walk import Facts, Text
@@ -141,7 +140,11 @@ def _phrase_names(text: Text) -> tuple[str, ...] | None:
     """The names a board drawer's phrase fills, when `text` is one a style's `labels` replaces
     (`leg` on a road: `n`); None for any other text."""
     path = text.path
-    if not isinstance(text.owner, BoardStyle) or len(path) < 2 or path[-2] != "labels":
+    if len(path) < 3 or path[-3:-1] != ("style", "labels"):
+        return None  # the board models are not imported for a game without boards
+    from toolkit.content.models.board import BoardStyle, board_kinds
+
+    if not isinstance(text.owner, BoardStyle):
         return None
     entry = board_kinds().get(getattr(text.file.model, "kind", None) or "")
     return entry.phrases.get(path[-1]) if entry is not None else None
