@@ -9,8 +9,11 @@ Prints the median wall time (and CPU) of:
   same with `--no-cache`;
 - `build` of all four with nothing changed (the files the last build kept), and with
   `--no-cache` (everything checked and drawn);
-and each as a ratio of the yardstick measured at the same moment (the machine may be busy:
-compare ratios, not seconds). Then the heavy libraries a warm run imports (`-X importtime`).
+and each as a ratio of the yardstick measured at the same moment: each run of a row follows
+a run of the yardstick, and the row's ratio is of its own yardstick runs' median (on a
+shared machine the load of one row's moment is not another's: compare ratios, not seconds).
+The ratio is given of the wall time and of the CPU time (user and system: what a busy
+machine's waiting leaves out). Then the heavy libraries a warm run imports (`-X importtime`).
 
 Usage: python benchmarks/validate_warm.py [--runs N]
 Issue 27's targets: warm <= 1.3x the yardstick; after one card edit <= 2x; build of all four
@@ -38,23 +41,34 @@ CARD = "en: Your Glenlivet bottle scores +{amount} points."
 EDITS = (CARD, "en: Your Glenlivet bottle scores +{amount} extra points.")
 
 
+def _once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of `command`."""
+    start_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    end_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(done.stderr)
+    return wall, end_cpu.ru_utime + end_cpu.ru_stime - start_cpu.ru_utime - start_cpu.ru_stime
+
+
 def _timed(
     command: list[str], env: dict[str, str], runs: int, before: Callable[[int], None] | None
-) -> tuple[list[float], list[float]]:
-    """Wall and CPU seconds of `runs` runs; `before(i)` runs untimed ahead of run i."""
-    walls, cpus = [], []
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Wall and CPU seconds of `runs` runs, and of the yardstick run just before each;
+    `before(i)` runs untimed ahead of run i."""
+    walls, cpus, yard_walls, yard_cpus = [], [], [], []
     for i in range(runs):
+        wall, cpu = _once([sys.executable, "-c", YARDSTICK], env)
+        yard_walls.append(wall)
+        yard_cpus.append(cpu)
         if before is not None:
             before(i)
-        start_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(command, env=env, capture_output=True, text=True)
-        walls.append(time.perf_counter() - start)
-        end_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(end_cpu.ru_utime + end_cpu.ru_stime - start_cpu.ru_utime - start_cpu.ru_stime)
-        if done.returncode not in (0, 1):
-            raise SystemExit(done.stderr)
-    return walls, cpus
+        wall, cpu = _once(command, env)
+        walls.append(wall)
+        cpus.append(cpu)
+    return walls, cpus, yard_walls, yard_cpus
 
 
 def main() -> None:
@@ -103,13 +117,16 @@ def main() -> None:
             slow = before is empty_cache or "--no-cache" in command and "build" in command
             runs = max(3, args.runs // 3) if slow else args.runs
             results.append((label, *_timed(command, env, runs, before)))
-        floor = statistics.median(results[0][1])
-        print(f"python {sys.version.split()[0]}, {args.runs} runs each, medians (wall; CPU):")
-        for label, walls, cpus in results:
-            wall = statistics.median(walls)
+        print(
+            f"python {sys.version.split()[0]}, {args.runs} runs each, medians (wall; CPU),"
+            " each run after a run of the yardstick:"
+        )
+        for label, walls, cpus, yard_walls, yard_cpus in results:
+            wall, cpu = statistics.median(walls), statistics.median(cpus)
             print(
-                f"  {label}: {wall:.3f} s; CPU {statistics.median(cpus):.3f} s"
-                f" = {wall / floor:.2f}x the yardstick"
+                f"  {label}: {wall:.3f} s; CPU {cpu:.3f} s"
+                f" = {wall / statistics.median(yard_walls):.2f}x the yardstick"
+                f" (CPU {cpu / statistics.median(yard_cpus):.2f}x)"
             )
         done = subprocess.run(
             [python, "-X", "importtime", "-m", "toolkit", "validate", "whisky-game"],

@@ -1,6 +1,7 @@
 """`playset build` loads PIL's Image module (imported by reportlab at its top) only when a
 picture is drawn: a build of text cards never runs it, a build with a picture prints the same
-bytes as one that imported it at start-up."""
+bytes as one that imported it at start-up. So does `playset validate` (after a card edit
+too), with the same findings."""
 
 from __future__ import annotations
 
@@ -77,3 +78,45 @@ def test_deferring_leaves_an_imported_module_alone():
     assert defer("json") is False
     assert defer("toolkit.no_such_module") is False
     assert is_loaded("json")
+
+
+def _validate_as_command(game: Path, cache: Path, *first: str) -> tuple[str, str]:
+    """`playset validate GAME` as its own process with its cache in `cache`: stdout, stderr."""
+    env = {**os.environ, "PLAYSET_CACHE": str(cache)}
+    env.pop("PLAYSET_NO_CACHE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_AS_COMMAND, *first, "validate", str(game)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout, done.stderr
+
+
+def test_validate_after_an_edit_never_runs_pil_image(tmp_path):
+    # the cache's record of the modules the checks loaded read a deferred module's
+    # `__file__`, which ran it
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    _validate_as_command(game, tmp_path / "cache")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text() + "\n# edited\n")
+    _, said = _validate_as_command(game, tmp_path / "cache")
+    assert "PIL.Image loaded: False" in said
+
+
+def test_validate_of_a_game_with_a_picture_finds_the_same_deferred_or_not(tmp_path):
+    from PIL import Image
+
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    Image.new("RGB", (40, 30), (200, 30, 60)).save(game / "decks" / "pic.png")  # P005: 19 dpi
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace("    copies: 2", "    copies: 2\n    image: decks/pic.png", 1)
+    )
+    found, said = _validate_as_command(game, tmp_path / "deferred")
+    assert "P005" in found
+    assert "PIL.Image loaded: True" in said
+    assert found == _validate_as_command(game, tmp_path / "imported", "--import-pil-first")[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from toolkit.content.game import load_game
-from toolkit.render.rulebook import Column, reference_columns
+from toolkit.render.card_reference import Column, reference_columns
 
 LABELS = "labels:\n  points:\n    en: Glory\n  steps:\n    en: Steps\n"
 

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 from tests.conftest import copy_game
 from toolkit.content.game import bundled_games, load_game
-from toolkit.render.rulebook import FIELD_LABELS, _field_label
+from toolkit.render.card_reference import FIELD_LABELS, _field_label
 
 
 def _deck(game_id: str, deck_id: str):

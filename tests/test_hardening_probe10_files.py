@@ -266,9 +266,14 @@ def test_an_export_deletes_nothing_of_a_game_folder_in_its_own_folder(tmp_path, 
     assert schemas
     other = _game(tmp_path / "out" / "demo" / "en" / "tts" / "old-copy")
     kept = sorted(other.rglob("*.json"))
-    for name in ("png", "tts"):
-        result = run_cli("export", name, str(game), "--out", str(tmp_path / "out"), "--dpi", "30")
-        assert result.exit_code == 0, result.output
+    out = str(tmp_path / "out")
+    # `export png` would write its images over the game's own (its rulebook/page-01.png, a
+    # deck's <card>-front.png): refused; `export tts` writes beside it
+    result = run_cli("export", "png", str(game), "--out", out, "--dpi", "30")
+    assert result.exit_code == 1, result.output
+    assert "`export png` writes its files there" in result.output
+    result = run_cli("export", "tts", str(game), "--out", out, "--dpi", "30")
+    assert result.exit_code == 0, result.output
     assert art.read_bytes().startswith(b"\x89PNG")
     assert all(path.is_file() for path in schemas + kept)
 

@@ -135,6 +135,8 @@ def test_a_param_that_is_no_finite_number_is_refused_where_it_is(game, run_cli, 
     found = [(d["code"], d["line"], d["message"]) for d in diagnostics_json(result.output)]
     assert [(code, at) for code, at, _ in found] == [("S005", line)], result.output
     assert f'not a finite number: it prints as "{printed}"' in found[0][2]
+    # the hint names what the file holds (probe 17b L2: `.nan` was told of 1e400)
+    assert ("not a number" in found[0][2]) is (printed == "nan")
 
 
 FORMULAS = ['=HYPERLINK("http://x","a")', "@SUM(1+1)", "+1+cmd", "-2+3", "\tx", "'=x"]

@@ -99,3 +99,20 @@ def test_select_and_ignore_know_every_rule_in_a_fresh_process():
         )
         assert "no rule matches" not in done.stderr + done.stdout
         assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "ref", ['<image xlink:href="missing.png"/>', '<use xlink:href="gone.svg#p"/>']
+)
+def test_an_icon_naming_a_file_icons_lacks_is_refused(tmp_path: Path, ref: str):
+    # probe 17a L2: svglib leaves a missing picture or SVG out without a word, and the icon
+    # printed with a hole in it after a clean validate
+    from toolkit.render import svg_guard
+
+    icons = _icons(tmp_path)
+    icon = icons / "x.svg"
+    icon.write_text(f"{SVG_OPEN}{ref}</svg>\n")
+    refusal = svg_guard.check(icon, icons)
+    assert refusal is not None and "names no file of the icons/ folder" in refusal.message
+    icon.write_text(f'{SVG_OPEN}<image xlink:href="b.png"/><use xlink:href="#a"/></svg>\n')
+    assert svg_guard.check(icon, icons) is None

@@ -8,7 +8,7 @@ import shutil
 import pytest
 from PIL import Image
 
-from tests.conftest import FIXTURES, build_case, copy_game, relink_modelines
+from tests.conftest import FIXTURES, REPO, build_case, copy_game, relink_modelines
 
 
 def _game(tmp_path, monkeypatch):
@@ -88,6 +88,67 @@ def test_a_glyph_missing_from_a_layout_is_found_at_its_line(tmp_path, monkeypatc
     arrows = "layouts/arrows.yaml"
     assert [f[:3] for f in found] == [(arrows, 3, 14), (arrows, 7, 11)]
     assert "U+2192" in found[0][3] and "label next, fr" in found[0][3]
+
+
+def _glyph_findings(run_cli, game):
+    from tests.conftest import diagnostics_json
+
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    return [d for d in diagnostics_json(result.output) if d["code"] == "P002"]
+
+
+def _own(game, name: str, old: str, new: str) -> None:
+    text = (REPO / "templates" / "cards" / f"{name}.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (game / "layouts").mkdir(exist_ok=True)
+    (game / "layouts" / f"{name}.yaml").write_text(text.replace(old, new), "utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new"),
+    [
+        ("back", "{{ game.title }}", "{{ game.title ~ ' \\u2603' }}"),
+        ("question-front", "{{ card.question }}", "{{ card.question ~ ' \\u2603' }}"),
+        ("question-back", "{{ card.fact }}", "{{ card.fact }} {{ card.source }}"),
+    ],
+    ids=["back", "question-front", "question-source"],
+)
+def test_a_glyph_a_back_or_a_question_face_prints_is_found(run_cli, game, name, old, new):
+    # probe 17 M2: these faces were never resolved, so what they compute went unchecked
+    bank = game / "questions" / "bank.yaml"
+    bank.write_text(bank.read_text(encoding="utf-8").replace("(geometry)", "(\u2603)"), "utf-8")
+    _own(game, name, old, new)
+    found = _glyph_findings(run_cli, game)
+    assert len(found) == 1 and "U+2603" in found[0]["message"], found
+    assert f"layout {name!r} prints" in found[0]["message"]
+
+
+@pytest.mark.parametrize("when", ["card.id == 'sprint'", "card.id == 'nobody'"])
+def test_a_back_s_own_words_are_checked_where_they_print(run_cli, game, when):
+    # probe 17 M4: an element the back never shows prints nothing; one it shows is said once,
+    # at its line in the layout
+    old = '    colour: "#d5b657"\n'
+    _own(game, "back", old, old)
+    back = game / "layouts" / "back.yaml"
+    text = back.read_text(encoding="utf-8")
+    element = '  - kind: text\n    box: {x: 6, y: 6, w: -6, h: 6}\n    text: "\u2603"\n'
+    back.write_text(text + element + f"    size: {{max: 8, min: 5}}\n    when: {when}\n", "utf-8")
+    found = [(d["file"], d["line"]) for d in _glyph_findings(run_cli, game)]
+    line = text.count("\n") + 3
+    assert found == ([(str(back), line)] if "sprint" in when else []), found
+
+
+def test_a_parameter_that_looks_like_template_code_is_searched_for_glyphs(run_cli, game):
+    # probe 17 M5: a card's data prints as written: `{{ … }}` in it is no code to leave out
+    deck = game / "decks" / "cards.yaml"
+    yaml = deck.read_text(encoding="utf-8")
+    yaml = yaml.replace(" cases.", " cases {word}.").replace(" casillas.", " casillas {word}.")
+    yaml = yaml.replace(" spaces.", " spaces {word}.")
+    deck.write_text(
+        yaml.replace("      steps: 3\n", '      steps: 3\n      word: "{{ \u2603 }}"\n')
+    )
+    found = _glyph_findings(run_cli, game)
+    assert len(found) == 1 and "U+2603" in found[0]["message"], found
 
 
 def test_a_rulebook_character_missing_from_the_font_is_found_at_its_line(run_cli, tmp_path):

@@ -51,9 +51,11 @@ def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypa
     not one per question: each job reads the game's fonts folder."""
     from toolkit.checks import printfit
     from toolkit.content.game import bundled_games, load_game
+    from toolkit.content.walk import collect
     from toolkit.render import printjob
 
     game = load_game(bundled_games()["whisky-game"])
+    once = printfit._Once(collect(game), printjob.game_fonts(game).face(None))
     calls: list[object] = []
     real = printjob.game_fonts
 
@@ -62,7 +64,7 @@ def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypa
         return real(of)
 
     monkeypatch.setattr(printjob, "game_fonts", counting)
-    assert list(printfit._question_fit(game)) == []
+    assert list(printfit._question_fit(game, once)) == []
     faces, languages = 2, len(game.manifest.languages)
     assert 0 < len(calls) <= faces * languages * len(game.questions)
 

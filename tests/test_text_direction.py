@@ -184,3 +184,98 @@ def test_the_words_of_a_back_layout_are_said_in_the_layout(run_cli, game):
     line = text.split("\n").index('    text: "{{ game.title }}"') + 1
     found = _findings(run_cli, game)
     assert [(d["file"], d["line"]) for d in found] == [(str(back), line)], found
+
+
+# What a back and a question face print (probe 17, M2, M4, M5): their faces are resolved as
+# the build draws them, so a letter they compute is said, and one they never print is not.
+
+
+def _own_back(game, old: str, new: str, name: str = "back"):
+    builtin = Path(__file__).parents[1] / "templates" / "cards" / f"{name}.yaml"
+    text = builtin.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (game / "layouts").mkdir(exist_ok=True)
+    layout = game / "layouts" / f"{name}.yaml"
+    layout.write_text(text.replace(old, new), "utf-8")
+    return layout, text[: text.index(old)].count("\n") + 1
+
+
+def test_a_back_that_computes_right_to_left_is_said_in_the_layout(run_cli, game):
+    old = 'text: "{{ game.title }}"'
+    back, line = _own_back(game, old, "text: \"{{ game.title ~ ' \\u05e9\\u05dc' }}\"")
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(back), line)], found
+
+
+def test_a_back_element_never_shown_is_no_finding(run_cli, game):
+    # probe 17 M4: an element whose `when` is false for the card the back shows prints nothing
+    old = '    colour: "#d5b657"\n'
+    hidden = '  - kind: text\n    box: {x: 6, y: 6, w: -6, h: 6}\n    text: "שלום"\n'
+    hidden += "    size: {max: 8, min: 5}\n    when: card.id == 'nobody'\n"
+    back, _ = _own_back(game, old, old)
+    back.write_text(back.read_text(encoding="utf-8") + hidden, encoding="utf-8")
+    assert _findings(run_cli, game) == []
+
+
+def test_a_question_source_printed_right_to_left_is_said_at_it(run_cli, game):
+    old = '    text: "{{ card.fact }}"\n'
+    _own_back(game, old, old.replace("card.fact", "card.fact ~ ' ' ~ card.source"), "question-back")
+    bank = game / "questions" / "bank.yaml"
+    yaml = bank.read_text(encoding="utf-8")
+    assert "    source: a cube has six faces (geometry)\n" in yaml
+    bank.write_text(yaml.replace("six faces (geometry)", "six faces (קובייה)"), "utf-8")
+    line = yaml.split("\n").index("    source: a cube has six faces (geometry)") + 1
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(bank), line)], found
+
+
+def test_a_question_face_that_computes_right_to_left_is_said_in_the_layout(run_cli, game):
+    old = 'text: "{{ card.question }}"'
+    new = "text: \"{{ card.question ~ ' \\u05e9' }}\""
+    face, line = _own_back(game, old, new, "question-front")
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(face), line)], found
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["{{ \\u05E9\\u05DC }}", "{% \\u05E9\\u05DC %}", "{# \\u05E9 #}"],
+    ids=["expression", "statement", "comment"],
+)
+def test_a_parameter_that_looks_like_template_code_is_searched_as_printed(run_cli, game, word):
+    # probe 17 M5: a card's data is printed as written; masked as code, its letters passed
+    deck = game / "decks" / "cards.yaml"
+    yaml = deck.read_text(encoding="utf-8")
+    yaml = yaml.replace(" cases.", " cases {word}.").replace(" casillas.", " casillas {word}.")
+    yaml = yaml.replace(" spaces.", " spaces {word}.")
+    yaml = yaml.replace("      steps: 3\n", f'      steps: 3\n      word: "{word}"\n')
+    deck.write_text(yaml, encoding="utf-8")
+    line = yaml.split("\n").index(f'      word: "{word}"') + 1
+    found = _findings(run_cli, game)
+    assert [(d["file"], d["line"]) for d in found] == [(str(deck), line)], found
+
+
+def test_a_place_name_of_a_kind_never_named_is_no_finding(run_cli, game):
+    # probe 17 M4: the map prints no name of a `named: false` kind
+    board = game / "boards" / "map.yaml"
+    yaml = board.read_text(encoding="utf-8").replace("name: Market", "name: שוק")
+    board.write_text(yaml + "style:\n  spaces:\n    city: {named: false}\n", encoding="utf-8")
+    assert _findings(run_cli, game) == []
+
+
+def test_a_road_is_searched_for_the_stop_names_it_prints(run_cli, tmp_path):
+    # probe 17 M4: a road prints a stage's name (an unnamed prefix or not) and no other stop's
+    from tests.conftest import REPO, copy_game
+
+    game = tmp_path / "tokaido"
+    copy_game(REPO / "content" / "tokaido", game)
+    road = game / "boards" / "road.yaml"
+    yaml = road.read_text(encoding="utf-8")
+    assert yaml.count("    name: Kyoto\n") == 1 and yaml.count("\nstyle:\n") == 1
+    yaml = yaml.replace("    name: Kyoto\n", "    name: קיוטו\n")  # an inn: a stage
+    village = "  - kind: village\n    double: true\n"
+    yaml = yaml.replace(village, "  - kind: village\n    name: כפר\n    double: true\n", 1)
+    road.write_text(yaml.replace("\nstyle:\n", "\nstyle:\n  unnamed_prefix: קי\n"), "utf-8")
+    found = [d for d in _findings(run_cli, game) if d["file"] == str(road)]  # not the rulebook's
+    line = yaml.split("\n").index("    name: קיוטו") + 1
+    assert [d["line"] for d in found] == [line], found

@@ -13,8 +13,8 @@ it sees the same, whole module as before. A build that draws a picture loads PIL
 reads it, exactly as it would have at start-up.
 
 Python 3.11's lazy module is not safe for two threads reading it first at the same moment:
-only a command that reads PIL from one thread defers it (`playset build`), never a library
-caller, preview or export (their PNG workers are threads).
+only a command that reads PIL from one thread defers it (`playset build`, `playset validate`),
+never a library caller, preview or export (their PNG workers are threads).
 """
 
 from __future__ import annotations

@@ -803,32 +803,69 @@ def hold_output_root(root: Path, named: bool = True) -> HeldFolder:
         raise OutputError(root, reason) from None
 
 
-def refuse_over_game(out: Path, game_id: str, game_root: Path, langs: Sequence[str]) -> None:
+def refuse_over_game(
+    out: Path, game_id: str, game_root: Path, langs: Sequence[str], export: str | None = None
+) -> None:
     """Refuse (OutputError) an output folder whose folders for the game (`<out>/<game id>`
     and `<out>/<game id>/<lang>`, where `build` writes its PDFs and the exports write and
     then remove the images this run did not write) include the game folder `game_root`
     itself, or any other game folder (one holding a game.yaml: a copy of the game, with its
     id): `export png --out .` from the folder holding the game made `<out>/<id>/<lang>/png`
     a folder of the game, and the clean-up deleted the designer's own pictures there. (A
-    game kept below those folders is left alone by the clean-up: it holds a game.yaml.)"""
-    target = real_path(Path(out) / game_id)
+    game kept below those folders is left alone by the clean-up: it holds a game.yaml.)
+
+    With `export` (an export's name: it writes below each language's folder in one of its
+    own, `<lang>/png/<deck>/…`), a game folder that is that folder or lies below it is
+    refused too: a game at `<out>/<id>/<lang>/png` had its own pictures and its rulebook
+    folder written over.
+    Folders are compared by what they are (device and inode), not by path: a bind mount or
+    another path to the game folder is the same folder."""
     root = real_path(Path(game_root))
-    if root == target or any(root == target / lang for lang in langs):
-        where = Path(out) / game_id if root == target else Path(out) / game_id / root.name
-        raise OutputError(
-            where,
-            "it is the game folder itself: its files would be replaced or removed by the"
-            " output; name another --out (the default is ./output)",
-        )
+    mine = identity(root)
+    folders = [Path(out) / game_id, *(Path(out) / game_id / lang for lang in langs)]
+    for folder in folders:
+        if mine is not None and identity(folder) == mine:
+            where = folder if folder == folders[0] else Path(out) / game_id / root.name
+            raise OutputError(
+                where,
+                "it is the game folder itself: its files would be replaced or removed by the"
+                " output; name another --out (the default is ./output)",
+            )
+    inner = [Path(out) / game_id / lang / export for lang in langs] if export else []
+    if inner and mine is not None:
+        own = {identity(folder): folder for folder in inner}
+        own.pop(None, None)
+        held = next((own[at] for at in map(identity, [root, *root.parents]) if at in own), None)
+        if held is not None:
+            what = (
+                "it is the game folder itself"
+                if identity(held) == mine
+                else f"the game folder {game_root} lies inside it"
+            )
+            raise OutputError(
+                held,
+                f"{what}, and `export {export}` writes its files there: they would replace the"
+                " game's own; name another --out (the default is ./output)",
+            )
     # another game folder there (a copy of this one, an older version: same id) is no
     # output folder either: its pictures were deleted by the export's clean-up
-    for folder in (Path(out) / game_id, *(Path(out) / game_id / lang for lang in langs)):
+    for folder in (*folders, *inner):
         if os.path.lexists(folder / "game.yaml"):
             raise OutputError(
                 folder,
                 "it is a game folder (it holds a game.yaml): its files would be replaced or"
                 " removed by the output; name another --out (the default is ./output)",
             )
+
+
+def identity(path: Path | str) -> tuple[int, int] | None:
+    """What a file or folder is, whatever path names it (a link, a bind mount, `..`): its
+    device and inode; None when it cannot be looked at (missing)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino)
 
 
 def missing_folders(path: Path) -> list[Path]:

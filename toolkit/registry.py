@@ -540,13 +540,21 @@ def plugin_code() -> Iterator[None]:
     """While a plugin's code runs: what it prints goes to stderr (stdout holds a JSON or
     SARIF report, or the editor's messages), and the working folder it may change is put
     back after it (a check's os.chdir made `build --out relout` write to another folder)."""
+    with same_folder(), contextlib.redirect_stdout(sys.stderr):
+        yield
+
+
+@contextlib.contextmanager
+def same_folder() -> Iterator[None]:
+    """The working folder put back after a plugin's code ran, whatever it did (an element
+    kind's os.chdir while drawing left `build` and every later face in that folder). Only
+    the folder: stdout is the process's, which threads (the preview's) share."""
     here: int | None = None
     if hasattr(os, "fchdir"):
         with contextlib.suppress(OSError):
             here = os.open(".", os.O_RDONLY)
     try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
+        yield
     finally:
         if here is not None:
             with contextlib.suppress(OSError):

@@ -7,6 +7,12 @@ from typing import Any
 from toolkit.content.models.board import BoardKind, GraphBoard, register_board_kind
 
 
+def printed_names(board: Any, look: Any) -> Any:
+    from toolkit.render.boards import graph
+
+    return graph.printed_names(board, look)
+
+
 def draw(board: GraphBoard, look: Any) -> list[Any]:
     from toolkit.render.boards import graph
 
@@ -26,6 +32,7 @@ GRAPH = register_board_kind(
         draw,
         lambda b: f"{len(b.spaces)} spaces",
         lambda b: list(dict.fromkeys(s.kind for s in b.spaces)),
+        printed_names=printed_names,
         order=10,
         drawn_problems=drawn_problems,
     )

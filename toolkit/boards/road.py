@@ -7,6 +7,12 @@ from typing import Any
 from toolkit.content.models.board import BoardKind, RoadBoard, register_board_kind
 
 
+def printed_names(board: Any, look: Any) -> Any:
+    from toolkit.render.boards import road
+
+    return road.printed_names(board, look)
+
+
 def draw(board: RoadBoard, look: Any) -> list[Any]:
     from toolkit.render.boards import road
 
@@ -30,6 +36,7 @@ ROAD = register_board_kind(
         draw,
         lambda b: f"{len(b.stops)} stops",
         lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
+        printed_names=printed_names,
         order=30,
         phrases=PHRASES,
         drawn_problems=drawn_problems,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolkit.content.assets import steady
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
 from toolkit.content.unit_cache import active
@@ -95,6 +96,11 @@ def run_checks(
     """Every diagnostic of the game (load-time and cross-file), filtered and sorted; with
     `errors_only` (the validity gate), families may leave out rules that only warn (see
     `wanted`): every error is still there, some warnings are not."""
+    with steady():  # a layout or icon name is looked up once in the run
+        return _run_checks(game, selection, errors_only)
+
+
+def _run_checks(game: Game, selection: RuleSelection | None, errors_only: bool) -> list[Diagnostic]:
     found: list[Diagnostic] = list(game.diagnostics)
     units = active()
     if units is not None:  # what a unit named by the frame leaves out (toolkit.checks.framed)

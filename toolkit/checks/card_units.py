@@ -68,10 +68,10 @@ class Shape:
     """Whether paths under one card are written in its file, as the check asks: the
     questions and answers are kept with the card's unit and asked again on reuse."""
 
-    def __init__(self, loaded: LoadedFile, index: int) -> None:
+    def __init__(self, loaded: LoadedFile, index: int, entries: str = "cards") -> None:
         assert loaded.doc is not None
         self.spans = loaded.doc.spans
-        self.head: Path_ = ("cards", index)
+        self.head: Path_ = (entries, index)  # a question's: ("questions", index)
         self.asked: list[list[Any]] = []
 
     def has(self, path: Path_) -> bool:

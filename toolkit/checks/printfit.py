@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from jinja2 import TemplateError
 from pydantic import BaseModel
 from reportlab.lib.units import mm
 
-from toolkit.checks import CheckFamily, register
+from toolkit.checks import CheckFamily, card_reference, register
 from toolkit.checks.card_units import (
     FileBatch,
     Shape,
@@ -41,6 +41,7 @@ from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs
 from toolkit.render.game_fonts import NO_FONTS, FontSet
+from toolkit.render.icons import icon_set, without_icons
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.layout import (
     DEFAULT_BACK,
@@ -80,27 +81,32 @@ _QUESTION_FIELD = re.compile(r"card\.(question|fact)\b")
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    """What the card faces print, then what the rulebook's card reference prints of the
+    decks (toolkit.checks.card_reference), which no face may print (a labelled parameter),
+    but where a face's finding already says it."""
+    said: set[card_reference.Place] = set()
+    for diag in _face_findings(game, facts):
+        if diag.code in (P_RTL.code, P_GLYPH.code):
+            said.add((diag.file, diag.span.line, diag.span.col, diag.code))
+        yield diag
+    yield from card_reference.check(game, facts, said)
+
+
+def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     main = fonts.face(None)
     yield from _glyphs(facts, main, fonts)
     if game.manifest is None:
         return
-    # Characters content texts lack in the game's main face are reported where they are
-    # written; a layout's own (computed) output, or a text printed in another face, is
-    # reported once per layout and character, at the card.
-    in_content = {
-        ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v, main)
-    }
-    rtl_content: set[str] | None = None  # worked out at the first right-to-left letter printed
-    reported: set[tuple[object, ...]] = set()
-    fronts = {deck.layout or DEFAULT_FRONT for deck in game.valid(game.decks)}
+    once = _Once(facts, main)
+    faces = _faces(game)
     for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
-        yield from layout_glyphs(name, game.root, fonts)
-        if name not in fronts:  # a front's words are searched on each card's face printed
+        if name not in faces:  # a face's words are searched on each face printed
+            yield from layout_glyphs(name, game.root, fonts)
             yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
-    yield from _question_fit(game)
+    yield from _question_fit(game, once)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -128,19 +134,71 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
             found = _card_findings(loaded, index, card, name, layout, jobs, batch)
-            for diag, key, glyph in found:
-                content = in_content
-                if diag.code == P_RTL.code:
-                    rtl_content = _rtl_in(facts) if rtl_content is None else rtl_content
-                    content = rtl_content
-                if glyph is not None and glyph[1] and glyph[0] in content:
-                    continue  # reported where the content text is written
-                if key is not None:
-                    if key in reported:
-                        continue
-                    reported.add(key)
-                yield diag
+            yield from (diag for diag, key, glyph in found if once.new(diag, key, glyph))
         batch.close()
+        back = _back_letters(loaded, deck, game) if deck.cards else ()
+        yield from (diag for diag, key, glyph, _ in back if once.new(diag, key, glyph))
+
+
+class _Once:
+    """What print-fit says once, decided in the order met: a character content texts lack
+    in the game's main face (or a right-to-left letter of theirs) is reported where it is
+    written; a layout's own (computed) output, or a text printed in another face, once per
+    layout and character (its key), at the card."""
+
+    def __init__(self, facts: Facts, main: str) -> None:
+        self.facts = facts
+        self.in_content = {
+            ch for t in facts.texts for v in t.value.values() for ch in missing_glyphs(v, main)
+        }
+        self.rtl_content: set[str] | None = None  # worked out at the first one printed
+        self.reported: set[tuple[object, ...]] = set()
+
+    def new(self, diag: Diagnostic, key: Any, glyph: Any) -> bool:
+        """Whether a finding met now is said: not said elsewhere, nor already."""
+        content = self.in_content
+        if diag.code == P_RTL.code:
+            if self.rtl_content is None:
+                self.rtl_content = _rtl_in(self.facts)
+            content = self.rtl_content
+        if glyph is not None and glyph[1] and glyph[0] in content:
+            return False  # reported where the content text is written
+        if key is not None:
+            if key in self.reported:
+                return False
+            self.reported.add(key)
+        return True
+
+
+def _faces(game: Game) -> set[str]:
+    """The layouts whose faces are resolved as they print (each deck's front, the back of
+    a deck with cards, the question faces): their words are searched there."""
+    decks = list(game.valid(game.decks))
+    names = {deck.layout or DEFAULT_FRONT for deck in decks}
+    names |= {deck.back or DEFAULT_BACK for deck in decks if deck.cards}
+    return names | {n for bank in game.valid(game.questions) for n in (bank.layout, bank.back)}
+
+
+def _back_letters(loaded: LoadedFile, deck: Any, game: Game) -> Iterator[Event]:
+    """P002 and P017 for what a deck's back prints in each language: every back shows the
+    deck's first card (toolkit.render.sheets), and only the elements shown (one whose
+    `when` is false prints nothing); P003 when it fails to resolve."""
+    name = deck.back or DEFAULT_BACK
+    layout = _layout_of(name, game)
+    if layout is None:
+        return  # said with the layout
+    card, shape = deck.cards[0], Shape(loaded, 0)
+    for lang in languages(game):
+        job = PrintJob(game, deck, layout, None, lang, size_mm(deck.size))
+        try:
+            elements = job.resolved(layout, card)
+        except (TemplateError, TypeError, ValueError) as exc:
+            if not game.glossary_failed:  # else the back may print a term: said there
+                where = ("back",) if deck.back else ("id",)
+                yield _layout_failed(loaded, where, card.id, name, job, exc)
+            return
+        for item in elements:
+            yield from _letters(loaded, card, (name, job), item, shape)
 
 
 def _rtl_in(facts: Facts) -> set[str]:
@@ -312,28 +370,7 @@ def _element(
             f"{card.id}, layout {name!r}: {problem.message}",
         )
         yield diag, once, None, ["card", list(problem.field)]
-    prints_in = element.face(job)
-    main = prints_in == job.fonts.face(None)  # content texts were checked against this face
-    for field in type(element).prints:
-        source = getattr(element, field) or ""
-        printed = _TEMPLATE_CODE.sub("", item.value(field))
-        for ch in missing_glyphs(printed, prints_in):
-            # in a face of its own, a content text's letter is at fault where it is written
-            written = None if main else next((f for k, f in FIELD_OF.items() if k in source), None)
-            where = ("cards", index, written, lang) if written else ("cards", index, "id")
-            if not shape.has(where):
-                where = ("cards", index, "id")
-            diag = P_GLYPH.at(
-                loaded.rel,
-                loaded.doc.span(where),
-                f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
-                f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
-            )
-            yield diag, (name, prints_in, ch), (ch, main), ["card", list(where[2:])]
-        rtl = printed_rtl(printed)  # one search in C for nearly every text
-        event = _printed_rtl(loaded, index, card, face, item, field, rtl, shape) if rtl else None
-        if event is not None:
-            yield event
+    yield from _letters(loaded, card, face, item, shape)
     measured = element.measure(item, job)
     if measured is None or measured.fit.fits:
         return
@@ -358,9 +395,89 @@ def _element(
     yield diag, None, None, place
 
 
+def _letters(
+    loaded: LoadedFile, card: Any, face: tuple[str, PrintJob], item: Resolved, shape: Shape
+) -> Iterator[Event]:
+    """P002 and P017 for the letters one element of a face prints (a card's front or back,
+    a question's face: `shape.head` is the entry's path): what its kind draws of its
+    rendered text as letters, a card's data printed as written (`{{ x }}` in a title is no
+    template code there) and only the icons the game has left out."""
+    assert loaded.doc is not None
+    name, job = face
+    element, lang, head = item.element, job.lang, shape.head
+    prints_in = element.face(job)
+    main = prints_in == job.fonts.face(None)  # content texts were checked against this face
+    for field in type(element).prints:
+        printed = element.letters(item.value(field), job.icons.names)
+        missing = missing_glyphs(printed, prints_in)
+        if missing:  # the layout's own words first: at their line, once
+            missing = yield from _own_glyphs(face, element, field, missing, prints_in)
+        for ch in missing:
+            # in a face of its own, a content text's letter is at fault where it is written
+            written = None if main else _written(getattr(element, field) or "", card, head)
+            where = (*head, *written, lang) if written else (*head, "id")
+            if not shape.has(where):
+                where = (*head, "id")
+            diag = P_GLYPH.at(
+                loaded.rel,
+                loaded.doc.span(where),
+                f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
+                f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
+            )
+            yield diag, (name, prints_in, ch), (ch, main), ["card", list(where[2:])]
+        rtl = printed_rtl(printed)  # one search in C for nearly every text
+        event = _printed_rtl(loaded, card, face, item, field, rtl, shape) if rtl else None
+        if event is not None:
+            yield event
+
+
+def _own_glyphs(
+    face: tuple[str, PrintJob], element: Any, field: str, missing: list[str], prints_in: str
+) -> Generator[Event, None, list[str]]:
+    """P002 for the characters of `missing` that a game's own layout prints itself (the
+    literal words of the element's text, else a label in the job's language): at their
+    place in the layout file, once per place; returns the other characters (said at the
+    entry). Searched on what prints: an element a card does not show is no finding."""
+    name, job = face
+    if not assets.expected(assets.LAYOUTS, name, job.root).in_game:
+        return missing  # a built-in layout's words are the toolkit's own: said at the entry
+    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    own: list[tuple[tuple[str | int, ...], str, str]] = []
+    if at is not None:
+        own.append(
+            (("elements", at, field), _words(element, field, job.icons.names), "layout text")
+        )
+    for key, words in job.front.labels.items():
+        if job.lang in words:
+            text = without_icons(words[job.lang], job.icons.names)
+            own.append((("labels", key, job.lang), text, f"label {key}, {job.lang}"))
+    for path, text, where in own:
+        chars = [ch for ch in missing if ch in text]
+        if not chars:
+            continue
+        missing = [ch for ch in missing if ch not in chars]
+        shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in chars)
+        message = (
+            f"the font has no glyph for {shown} ({where}; {job.fonts.describe(prints_in)}); "
+            "use an icon such as :arrow:"
+        )
+        doc, _ = layout_document(name, job.root)
+        assert doc is not None
+        diag = P_GLYPH.at(layout_file(name, job.root), doc.span(path), message)
+        yield diag, ("glyph", name, *path, prints_in, *chars), None, ["layout", name, list(path)]
+    return missing
+
+
+def _written(source: str, card: Any, head: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The content text of an entry a layout text prints (its path under the entry), or ()."""
+    if head[0] == "questions":
+        field = _question_field(source, card)
+        return () if field == ("id",) else field
+    return next(((f,) for key, f in FIELD_OF.items() if key in source), ())
+
+
 def _printed_rtl(
     loaded: LoadedFile,
-    index: int,
     card: Any,
     face: tuple[str, PrintJob],
     item: Resolved,
@@ -394,7 +511,7 @@ def _printed_rtl(
         assert doc is not None
         diag = P_RTL.at(layout_file(name, job.root), doc.span(in_layout), message)
         return diag, ("rtl", name, *in_layout), None, ["layout", name, list(in_layout)]
-    head = ("cards", index)
+    head = shape.head
     if any(ch in v for t in texts_of(loaded, card, head) for v in t.value.values()):
         return None
     held = next((path for path, text in string_leaves(card) if ch in text), None)
@@ -450,9 +567,10 @@ def unknown_layout(name: str, game_root: Path) -> str:
     )
 
 
-def _question_fit(game: Game) -> Iterator[Diagnostic]:
+def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
-    fact line (back), in every language, on the layouts and card size `build` prints.
+    fact line (back), in every language, on the layouts and card size `build` prints; P002
+    and P017 for the letters each face prints (said once as `once` decides).
 
     With `validate`'s units, a bank's findings are also kept whole, named by the bank's
     file in the game folder's frame (toolkit.checks.framed: the other content files' bytes
@@ -472,7 +590,7 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
         if kept is not None:
             assert units is not None
             for index, one in enumerate(kept[0]):
-                yield from (diag for _, diag in _question_read(loaded, index, one))
+                yield from (diag for _, diag, _, _ in _question_read(loaded, index, one))
             for unit in kept[1]:  # each question's own unit kept too: an edit in the bank
                 if unit in units.known:  # works out that question alone
                     units.used[unit] = units.known[unit]
@@ -493,7 +611,7 @@ def _question_fit(game: Game) -> Iterator[Diagnostic]:
         inner: list[str] = []
         for index, question in enumerate(bank.questions):
             found, unit = _question_findings(loaded, index, question, jobs)
-            yield from (diag for _, diag in found)
+            yield from (diag for _, diag, key, glyph in found if once.new(diag, key, glyph))
             if unit is not None:
                 inner.append(unit)
             if stores is not None:
@@ -529,7 +647,9 @@ def _bank_reader(count: int) -> Callable[[Any], list[Any]]:
     return read
 
 
-Found = list[tuple[tuple[object, ...], Diagnostic]]
+Found = list[tuple[tuple[object, ...], Diagnostic, Any, Any]]
+"""A question's findings: the path each points at, the finding, and (P002, P017) the key it
+is said once under and its character (as `Event`'s)."""
 
 
 def _question_placed(
@@ -545,9 +665,9 @@ def _question_store(loaded: LoadedFile, index: int, found: Found) -> list[Any]:
     for a finding its path alone does not place)."""
     head = ("questions", index)
     kept = []
-    for path, diag in found:
+    for path, diag, _, _ in found:
         if path[:2] != head or diag.code != P_OVERFLOW.code:
-            raise NotKept  # a template error: worked out again, as a face's is
+            raise NotKept  # a template error or a letter: worked out again, as a face's is
         if _question_placed(loaded, path, diag.code, diag.message, diag.severity.value) != diag:
             raise NotKept  # not placed by its path alone
         kept.append([list(path[2:]), diag.code, diag.message, diag.severity.value])
@@ -571,15 +691,16 @@ def _question_read(loaded: LoadedFile, index: int, kept: Any) -> Found:
         if code != P_OVERFLOW.code or not isinstance(message, str):
             raise ValueError("not a print-fit finding")
         path = (*head, *rest)
-        found.append((path, _question_placed(loaded, path, code, message, Severity(severity))))
+        diag = _question_placed(loaded, path, code, message, Severity(severity))
+        found.append((path, diag, None, None))
     return found
 
 
 def _question_findings(
     loaded: LoadedFile, index: int, question: Any, jobs: list[tuple[str, PrintJob]]
 ) -> tuple[Found, str | None]:
-    """The P001 (and P003) findings of one question on every face and language, with the
-    data path each points at (and the name of its unit, None without one), kept as a unit
+    """The P001 (and P003, P002, P017) findings of one question on every face and language,
+    with the data path each points at (and the name of its unit, None without one), kept as a unit
     between `validate` runs (toolkit.content.unit_cache): named by what its faces are
     resolved from (toolkit.render.face_units) and the inline icon names its texts are set
     with, kept as the data paths they point at, and placed again at those paths' lines on
@@ -589,10 +710,11 @@ def _question_findings(
         reported: set[tuple[object, ...]] = set()  # a right answer shows on both faces
         found = []
         for name, job in jobs:
-            for path, diag in _question_face(loaded, index, question, name, job):
-                if path not in reported:
-                    reported.add(path)
-                    found.append((path, diag))
+            for path, diag, key, glyph in _question_face(loaded, index, question, name, job):
+                if key is None and path in reported:
+                    continue  # a letter's finding is said once by its key (`_Once`)
+                reported.add(path)
+                found.append((path, diag, key, glyph))
         return found
 
     args = _question_args(question, jobs) if active() is not None else None
@@ -642,9 +764,9 @@ def _layout_of(name: str, game: Game) -> Any:
 
 def _question_face(
     loaded: LoadedFile, index: int, question: Any, name: str, job: PrintJob
-) -> Iterator[tuple[tuple[object, ...], Diagnostic]]:
+) -> Iterator[tuple[tuple[object, ...], Diagnostic, Any, Any]]:
     """Each text of one question face (layout `name`) that does not fit, with the field path
-    it prints."""
+    it prints, and the letters it prints that the font lacks or that read right to left."""
     assert loaded.doc is not None
     lang = job.lang
     try:
@@ -652,9 +774,12 @@ def _question_face(
     except (TemplateError, TypeError, ValueError) as exc:
         where = loaded.doc.span(("questions", index, "id"))
         message = f"layout {name!r} fails on {question.id} ({lang}): {exc}"
-        yield ("layout", name, lang), P_LAYOUT.at(loaded.rel, where, message)
+        yield ("layout", name, lang), P_LAYOUT.at(loaded.rel, where, message), None, None
         return
+    shape = Shape(loaded, index, "questions")
     for item in elements:
+        for diag, key, glyph, _ in _letters(loaded, question, (name, job), item, shape):
+            yield ("letter",), diag, key, glyph
         measured = item.element.measure(item, job)
         if measured is None or measured.fit.fits:
             continue
@@ -664,7 +789,7 @@ def _question_face(
             f"{question.id} {'.'.join(map(str, field))} ({lang}) {_short_of(measured, item)} "
             f"({len(item.text)} characters; layout {name})"
         )
-        yield path, P_OVERFLOW.at(loaded.rel, loaded.doc.span(path), message)
+        yield path, P_OVERFLOW.at(loaded.rel, loaded.doc.span(path), message), None, None
 
 
 def _question_field(source: str, question: object) -> tuple[str | int, ...]:
@@ -730,7 +855,15 @@ def _unprinted(
         yield diag, ["card", list(path)]
 
 
-_TEMPLATE_CODE = re.compile(rf"{TEMPLATE_CODE_MASK}|:[a-z_]+:", re.DOTALL)  # icons print as shapes
+_TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
+"""A layout text's template code: the static checks of its words leave it out (what it
+prints is searched on each face resolved); nothing else, a card's data printed as written."""
+
+
+def _words(element: Any, field: str, icons: frozenset[str]) -> str:
+    """The letters a layout element's field prints itself: its template code left out, and
+    the inline icons of the game (`icons`) where its kind draws them as icons."""
+    return element.letters(_TEMPLATE_CODE.sub("", getattr(element, field) or ""), icons)
 
 
 def layout_glyphs(
@@ -745,12 +878,13 @@ def layout_glyphs(
     layout, _ = load_layout(name, game_root)
     if layout is None:
         return ()
-    key = ("glyphs", name, game_root, fonts)
-    return worked_out(layout, key, lambda: _layout_glyphs(layout, name, game_root, fonts))
+    icons = icon_set(game_root).names
+    key = ("glyphs", name, game_root, fonts, icons)
+    return worked_out(layout, key, lambda: _layout_glyphs(layout, name, game_root, fonts, icons))
 
 
 def _layout_glyphs(
-    layout: Layout, name: str, game_root: Path | None, fonts: FontSet
+    layout: Layout, name: str, game_root: Path | None, fonts: FontSet, icons: frozenset[str]
 ) -> tuple[Diagnostic, ...]:
     doc, _ = layout_document(name, game_root)
     if doc is None:
@@ -758,7 +892,7 @@ def _layout_glyphs(
     found: list[Diagnostic] = []
 
     def report(path: tuple[str | int, ...], text: str, where: str, face: str) -> None:
-        missing = missing_glyphs(_TEMPLATE_CODE.sub("", text), face)
+        missing = missing_glyphs(text, face)
         if missing:
             shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
             message = (
@@ -774,11 +908,13 @@ def _layout_glyphs(
     for key, words in layout.labels.items():
         for lang, text in words.items():
             for face in dict.fromkeys(faces or [fonts.face(None)]):
-                report(("labels", key, lang), text, f"label {key}, {lang}", face)
+                report(
+                    ("labels", key, lang), without_icons(text, icons), f"label {key}, {lang}", face
+                )
     for index, element in enumerate(layout.elements):
         for field in type(element).prints:
-            text = getattr(element, field) or ""
-            report(("elements", index, field), text, "layout text", faces[index])
+            printed = _words(element, field, icons)
+            report(("elements", index, field), printed, "layout text", faces[index])
     return tuple(found)
 
 
@@ -790,12 +926,15 @@ def layout_rtl(name: str, game_root: Path) -> tuple[Diagnostic, ...]:
     layout, _ = load_layout(name, game_root)
     if layout is None or not assets.expected(assets.LAYOUTS, name, game_root).in_game:
         return ()  # a built-in layout's words are the toolkit's own
+    icons = icon_set(game_root).names
     return worked_out(
-        layout, ("rtl", name, game_root), lambda: _layout_rtl(layout, name, game_root)
+        layout, ("rtl", name, game_root, icons), lambda: _layout_rtl(layout, name, game_root, icons)
     )
 
 
-def _layout_rtl(layout: Layout, name: str, game_root: Path) -> tuple[Diagnostic, ...]:
+def _layout_rtl(
+    layout: Layout, name: str, game_root: Path, icons: frozenset[str]
+) -> tuple[Diagnostic, ...]:
     doc, _ = layout_document(name, game_root)
     if doc is None:
         return ()
@@ -806,9 +945,7 @@ def _layout_rtl(layout: Layout, name: str, game_root: Path) -> tuple[Diagnostic,
     ]
     for index, element in enumerate(layout.elements):
         for field in type(element).prints:
-            texts.append(
-                (("elements", index, field), _TEMPLATE_CODE.sub("", getattr(element, field) or ""))
-            )
+            texts.append((("elements", index, field), _words(element, field, icons)))
     found = []
     for path, text in texts:
         ch = printed_rtl(text)

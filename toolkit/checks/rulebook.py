@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
+from toolkit.checks.inline_icons import P_INLINE_ICON
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
@@ -17,6 +18,7 @@ from toolkit.content.game import Game, display_path
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.icons import INLINE_ICON, IconSet, icon_set
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.markdown_printed import printed_lines
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
@@ -38,6 +40,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.manifest is None:
         return  # a rulebook reads the manifest: its own finding comes first
     faces = rulebook_faces(game)
+    icons: IconSet | None = None
     for lang, path in game.rulebook.items():
         display = display_path(path)
         try:
@@ -60,6 +63,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from in_rulebook(display, source, printed)  # P017 on what prints
         yield from _typography(display, lang, source)
         yield from _images(display, source)
+        if INLINE_ICON.search(source):
+            icons = icons or icon_set(game.root)
+            yield from _icons(display, source, icons)
 
 
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -115,12 +121,9 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE = re.compile(rf"{TEMPLATE_CODE_MASK}|`[^`\n]*`", re.DOTALL)
 
 
-def _images(display: str, source: str) -> Iterator[Diagnostic]:
-    """R012 at each Markdown image: a rulebook prints its alt text, never the picture (the
-    cover's picture is game.yaml's `style.cover`; cards place pictures in their layouts)."""
-    masked = _CODE.sub(_blanked, source)
-    if "![" not in masked:  # every image starts so (`_IMAGE`): none to find line by line
-        return
+def _prose_lines(masked: str, source: str) -> Iterator[tuple[int, str]]:
+    """Each line of `masked` (the source with its code blanked, line for line) outside
+    fenced code blocks, with its number: what the rulebook prints as prose."""
     fence = ""
     lines = zip(masked.split("\n"), source.split("\n"), strict=True)  # masking keeps lines
     for number, (line, written) in enumerate(lines, 1):
@@ -132,6 +135,16 @@ def _images(display: str, source: str) -> Iterator[Diagnostic]:
         if opened:
             fence = opened.group(1)
             continue
+        yield number, line
+
+
+def _images(display: str, source: str) -> Iterator[Diagnostic]:
+    """R012 at each Markdown image: a rulebook prints its alt text, never the picture (the
+    cover's picture is game.yaml's `style.cover`; cards place pictures in their layouts)."""
+    masked = _CODE.sub(_blanked, source)
+    if "![" not in masked:  # every image starts so (`_IMAGE`): none to find line by line
+        return
+    for number, line in _prose_lines(masked, source):
         for found in _IMAGE.finditer(line):
             alt, path = found.group(1).strip(), found.group(2)
             yield R_IMAGE.at(
@@ -141,6 +154,34 @@ def _images(display: str, source: str) -> Iterator[Diagnostic]:
                 f" {alt!r}; put a picture on the cover (game.yaml `style: cover: {path}`)"
                 " or on cards (an image box in a layout)",
             )
+
+
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def _icons(display: str, source: str, icons: IconSet) -> Iterator[Diagnostic]:
+    """P007 at each inline icon the rulebook's own prose prints as written: a name the game
+    has no icon for, and any name in a heading (headings, the contents and the PDF outline
+    print words only; paragraphs, lists and tables print icons). Texts of the content a
+    template prints are checked where they are written."""
+    masked = _NOT_PROSE.sub(_blanked, source)
+    known = ", ".join(sorted(icons.names))
+    for number, line in _prose_lines(masked, source):
+        heading = _HEADING.match(line) is not None
+        for found in INLINE_ICON.finditer(line):
+            name = found.group(1)
+            if name in icons.broken:
+                continue  # the icon's own finding (P008) says why
+            if name not in icons.names:
+                why = f"no icon {name!r}, so ':{name}:' would print as written; icons: {known}"
+            elif heading:
+                why = (
+                    f"a heading prints ':{name}:' as written (icons print in paragraphs,"
+                    " lists and tables; headings, the contents and the PDF outline print words)"
+                )
+            else:
+                continue
+            yield P_INLINE_ICON.at(display, Span(number, found.start() + 1), why)
 
 
 def _glyphs(display: str, source: str, text: str, faces: Faces) -> Iterator[Diagnostic]:

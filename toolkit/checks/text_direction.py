@@ -75,7 +75,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 def _place_names(game: Game) -> Iterator[Diagnostic]:
     """Board place names, printed as written (not translated, so not content texts): each
-    at its name, but a name the board leaves unprinted (its style's `unnamed_prefix`)."""
+    at its name, those the board's drawer prints alone (not a kind's whose names are not
+    printed, nor a filler's)."""
     for loaded in game.boards:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -94,8 +95,17 @@ def _place_names(game: Game) -> Iterator[Diagnostic]:
 
 
 def printed_names(game: Game, board: Any) -> Iterable[tuple[tuple[str | int, ...], str]]:
-    """The names a board prints as written, with their paths: every string called `name`
-    but a filler's (the style's `unnamed_prefix`)."""
+    """The names a board prints as written, with their paths: as its kind's drawer says
+    (toolkit.content.models.board.BoardKind.printed_names), else every string called
+    `name` but a filler's (the style's `unnamed_prefix`)."""
+    from toolkit.content.models.board import board_kinds
+
+    entry = board_kinds().get(getattr(board, "kind", ""))
+    if entry is not None and entry.printed_names is not None:
+        from toolkit.render.boards import board_look
+
+        langs = game.manifest.languages if game.manifest is not None else ["en"]
+        return entry.printed_names(board, board_look(game, board, langs[0]))
     prefix = getattr(getattr(board, "style", None), "unnamed_prefix", None)
     return [
         (path, name)

@@ -219,10 +219,12 @@ def refuse_outputs(targets: dict[str, Path | None], game: str | Path | None = No
 def refuse_game_file(path: Path, game: str | Path | None = None) -> None:
     """Exit 2 if `path` is an existing file of the game folder `game` names (default: the
     game folder the file is in, if any) that the game reads (by its suffix: content,
-    rulebooks, engine, art, fonts), links resolved."""
+    rulebooks, engine, art, fonts), links resolved and folders compared by what they are
+    (`fileio.identity`), so a bind mount is no way round it."""
     import os
 
     from toolkit.content.folders import GameNotFound, game_folder_around, resolve_game
+    from toolkit.fileio import identity
 
     try:
         if game is None:
@@ -235,12 +237,24 @@ def refuse_game_file(path: Path, game: str | Path | None = None) -> None:
         return  # the command itself says so when it resolves the game
     target = os.path.realpath(path)
     own = Path(target).suffix.lower() in GAME_FILE_SUFFIXES and os.path.isfile(target)
-    if own and os.path.commonpath([root, target]) == root:
-        shown = os.path.relpath(target, root)
+    # the game folder is found among the file's folders by what it is, not by path: through
+    # a bind mount (another path to it) `--out` replaced the game's rulebook
+    folder = _folder_of(Path(target), identity(root)) if own else None
+    if folder is not None:
+        shown = os.path.relpath(target, folder)
         raise usage_error(
             f"{path} is the game's own file {shown}: writing there would replace it; "
             "name another file"
         )
+
+
+def _folder_of(path: Path, folder: tuple[int, int] | None) -> Path | None:
+    """The folder among `path`'s own folders that is `folder` (an `identity`), or None."""
+    from toolkit.fileio import identity
+
+    if folder is None:
+        return None
+    return next((above for above in path.parents if identity(above) == folder), None)
 
 
 def write_output(

@@ -184,7 +184,7 @@ def _run(
         start = time.perf_counter()
         made, done = missing_folders(out_dir), False
         try:
-            refuse_over_game(out_dir, game.id, game.root, langs)
+            refuse_over_game(out_dir, game.id, game.root, langs, export=name)
             asked = dataclasses.replace(checked, langs=langs)
             # held once: every folder below it is made, written and pruned from its
             # descriptor, never again by its path (one exchanged for a link is not followed);

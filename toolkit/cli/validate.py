@@ -91,14 +91,19 @@ def validate(
         found = cache.lookup(folder, options, chained=True) if cache else None
         if found is None:
             from toolkit.checks import run_checks
+            from toolkit.cli import settle
             from toolkit.content.game import load_game
 
             if cache:
                 with cache.units(folder):  # what this game's last run worked out, reused
-                    found = run_checks(load_game(folder), selection)
+                    game = load_game(folder)
+                    settle()  # the loaded game lives to the end: the checks' garbage is young
+                    found = run_checks(game, selection)
                 cache.save(folder, options, found)
             else:
-                found = run_checks(load_game(folder), selection)
+                game = load_game(folder)
+                settle()
+                found = run_checks(game, selection)
         diagnostics.extend(found)
     if cache:
         cache.close()

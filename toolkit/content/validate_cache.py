@@ -51,6 +51,7 @@ out afresh) and said only with `--verbose`.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -518,6 +519,10 @@ _REAL_FOLDERS: dict[str, str] = {}
 """The real path of each folder of a module file (a few hundred folders hold them)."""
 
 
+_LAZY = getattr(importlib.util, "_LazyModule", None)
+"""The type of a module toolkit.deferred_imports put off (its code has not run)."""
+
+
 def _real_module_path(name: str) -> str:
     """`os.path.realpath(name)` with its folder resolved once for all the modules it holds:
     a file that is no link is its real folder's entry of the same name."""
@@ -542,6 +547,8 @@ def _outside_modules() -> list[str]:
     real_roots = tuple(os.path.realpath(r) + os.sep for r in roots if r)
     found = set()
     for module in list(sys.modules.values()):
+        if type(module) is _LAZY:  # deferred, never run (reading its `__file__` runs it)
+            continue
         name = getattr(module, "__file__", None)
         if not isinstance(name, str):
             continue

@@ -267,7 +267,7 @@ def _context_keys(doc: str) -> list[str]:
 def template_contexts() -> Lines:
     """What card layouts and rulebooks can read, and the Jinja names their sandbox offers."""
     from toolkit.render import context, rulebook_source
-    from toolkit.render.jinja_cache import CachedSandbox
+    from toolkit.render.jinja_cache import REFUSED_FILTERS, CachedSandbox
 
     env = CachedSandbox(keep_trailing_newline=False).env
     lines: Lines = ["## Templates", ""]
@@ -286,7 +286,10 @@ def template_contexts() -> Lines:
         "Both run in Jinja's sandbox with strict undefined names (an unknown name is an",
         "error, R010 in a rulebook). These are the filters, tests and globals it offers:",
         "",
-        "- filters: " + ", ".join(f"`{name}`" for name in sorted(env.filters)),
+        "- filters: "
+        + ", ".join(f"`{name}`" for name in sorted(env.filters) if name not in REFUSED_FILTERS)
+        + " (not `random`: a template prints the same at every build, and `lipsum()` the"
+        " same filler text at every call)",
         "- tests: " + ", ".join(f"`{name}`" for name in sorted(env.tests)),
         "- globals: " + ", ".join(f"`{name}`" for name in sorted(env.globals)),
         "",

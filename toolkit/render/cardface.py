@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.elements import Resolved, colour
+from toolkit.registry import same_folder
+from toolkit.render.elements import REGISTRY, Element, Resolved, colour
+from toolkit.render.elements.registry import kind_of
 from toolkit.render.layout import Layout
 from toolkit.render.printjob import PrintJob
 
@@ -53,7 +56,7 @@ def draw_face(
         element = item.element
         if any(element is done for done in fixed):
             continue
-        element.draw(c, item, x + item.x * mm, top - (item.y + item.h) * mm, job)
+        draw(element, c, item, (x + item.x * mm, top - (item.y + item.h) * mm), job)
     c.restoreState()
 
 
@@ -93,5 +96,23 @@ def draw_underlay(c: Canvas, name: str, job: PrintJob, layout: Layout) -> str:
         for element in layout.elements[: fixed_lead(layout)]:
             ex, ey, ew, eh = element.box.resolve(width_mm, height_mm)
             item = Resolved(element, ex, ey, ew, eh)
-            element.draw(c, item, b + ex * mm, top - (ey + eh) * mm, job)
+            draw(element, c, item, (b + ex * mm, top - (ey + eh) * mm), job)
     return name
+
+
+def draw(
+    element: Element, c: Canvas, item: Resolved, at: tuple[float, float], job: PrintJob
+) -> None:
+    """`element.draw` at `at`; a plugin's kind in the working folder it was called in,
+    whatever its code does (`same_folder`): a relative `--out` still names the same folder."""
+    if _builtin(type(element)):
+        element.draw(c, item, at[0], at[1], job)
+        return
+    with same_folder():
+        element.draw(c, item, at[0], at[1], job)
+
+
+@cache
+def _builtin(kind: type[Element]) -> bool:
+    """Whether a kind is one of Playset's own (asked once per kind, not per element drawn)."""
+    return REGISTRY.is_builtin(kind_of(kind))

@@ -427,6 +427,14 @@ INLINE_ICON = re.compile(r":([a-z_]+):")
 """An icon inside a line of text (`:die:`), one em wide; unknown names print as written."""
 
 
+def without_icons(text: str, names: frozenset[str]) -> str:
+    """`text` with the inline icons of `names` left out: the letters it prints (an unknown
+    name prints as written, as the text kind and the rulebook draw it)."""
+    if ":" not in text:
+        return text  # nearly every text
+    return INLINE_ICON.sub(lambda m: "" if m.group(1) in names else m[0], text)
+
+
 @dataclass(frozen=True, eq=False)
 class IconSet:
     """The icons one game can print: its own SVGs over the built-ins, and why any of its

@@ -36,11 +36,11 @@ from jinja2.sandbox import (
     SandboxedFormatter,
     safe_range,
 )
-from jinja2.utils import generate_lorem_ipsum
 from markupsafe import Markup
 
 from toolkit import usercache
 from toolkit.render import template_bounds as bounds
+from toolkit.render.filler_text import lorem
 from toolkit.render.template_bounds import TemplateLimitError
 from toolkit.render.undefined import DesignerUndefined
 from toolkit.usercache import KEY_FILE as KEY_FILE
@@ -259,6 +259,10 @@ def _view_refusing_format(env: Any, value: Any) -> Callable[..., str] | None:
     return update_wrapper(wrapper, value)
 
 
+REFUSED_FILTERS = frozenset({"random"})
+"""Jinja's filters a template is refused (with a message saying why), not offered."""
+
+
 def _install_bounds(env: Any) -> None:
     def bounded_range(*args: int) -> range:
         numbers = safe_range(*args)
@@ -271,10 +275,19 @@ def _install_bounds(env: Any) -> None:
     def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
         if n > 20 or max > 200:
             raise TemplateLimitError("lipsum() is limited to 20 paragraphs of 200 words")
-        return generate_lorem_ipsum(n, html, min, max)
+        return lorem(n, html, min, max)  # the same words at every run, unlike Jinja's
+
+    def no_random(*args: Any, **kwargs: Any) -> Any:
+        raise TemplateLimitError(
+            "the random filter is not available: a template prints the same at every build,"
+            " so that validate checks what the build prints (choose by the card, e.g. by"
+            " card.id, or write the value in the content)"
+        )
 
     env.globals["range"] = bounded_range
     env.globals["lipsum"] = bounded_lipsum
+    for name in REFUSED_FILTERS:
+        env.filters[name] = no_random
     env.concat = bounds.guard_concat
     for name, func in list(env.filters.items()):
         env.filters[name] = bounds.guard_filter(name, func)

@@ -124,7 +124,19 @@ def _stamp(name: str, game_root: Path | None) -> Stamp:
     """Which file a layout name reads, and its version (`file_version`: with its inode and
     ctime, so a same-size replacement with the old mtime is read anew): a cached layout is
     kept while it is that very file unchanged (one process may see several games at the
-    same relative root, or a saved layout)."""
+    same relative root, or a saved layout). Taken once per name in a run of the checks
+    (`assets.steady`)."""
+    memo = assets.steady_memo()
+    if memo is not None:
+        key = ("layout-stamp", name, game_root)
+        if key not in memo:
+            memo[key] = _stamp_now(name, game_root)
+        stamp: Stamp = memo[key]
+        return stamp
+    return _stamp_now(name, game_root)
+
+
+def _stamp_now(name: str, game_root: Path | None) -> Stamp:
     path = assets.expected(assets.LAYOUTS, name, game_root).path
     try:
         stat = path.stat()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib import colors
@@ -33,7 +32,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from toolkit.content.game import Game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import size_mm
-from toolkit.render.context import localize
+from toolkit.render.card_reference import deck_reference
 from toolkit.render.fonts import register
 from toolkit.render.icons import icon_set
 from toolkit.render.markdown_flow import (
@@ -124,14 +123,6 @@ LABELS: dict[str, dict[str, str]] = {
         "holes": "{n} × {segment}, {holes} holes each",
     },
 }
-# Column headings of the card reference for the few number fields any game may have; a deck
-# names its own fields' headings in `labels:`, others show their field name.
-FIELD_LABELS: dict[str, dict[str, str]] = {
-    "fr": {"price": "Prix", "points": "Points"},
-    "es": {"price": "Precio", "points": "Puntos"},
-    "en": {"price": "Price", "points": "Points"},
-}
-
 MARGIN = 20 * mm
 FOOTER = 11 * mm
 
@@ -683,97 +674,35 @@ def _board_size(board: Any, lang: str) -> str:
 
 
 def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
-    """Per deck with card texts: name, the deck's columns, copies and the filled text."""
+    """Per deck with card texts: name, the deck's columns, copies and the filled text (what
+    `deck_reference` says it prints, which `validate` checks)."""
     names = labels(lang)
     out: list[Flowable] = []
     for deck in game.valid(game.decks):
-        cards = [localize(card, lang) for card in deck.cards]
-        if not any(card.get("text") for card in cards):
+        table = deck_reference(game, deck, lang)
+        if table is None:
             continue
-        columns = reference_columns(deck)
-        head = [names["card"], *(_field_label(deck, c.name, lang) for c in columns)]
-        head += [names["copies"], names["text"]]
+        head = [names["card"], *(h.text for h in table.heads), names["copies"], names["text"]]
         rows = [[Cell(markup(h), h, True) for h in head]]
-        for card in cards:
-            row = [_name_cell(card)]
-            for column in columns:
-                value = column.value(card)
-                row.append(Cell(sheet.markup(value), value, align="center"))
-            row.append(Cell(str(card.copies), str(card.copies), align="center"))
-            text = str(card.get("text") or "")
+        for card in table.rows:
+            row = [_name_cell(card.name.text, card.title.text if card.title else None)]
+            for value in card.values:
+                row.append(Cell(sheet.markup(value.text), value.text, align="center"))
+            row.append(Cell(card.copies.text, card.copies.text, align="center"))
+            text = card.text.text
             row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
             rows.append(row)
-        heading = Heading(deck.name.get(lang, deck.id), 1, sheet["h3"], None)
+        heading = Heading(table.heading.text, 1, sheet["h3"], None)
         out += [heading, FitTable(rows, sheet)]
     if not out:
         return []
     return [Heading(names["card_reference"], 0, sheet["h2"], sheet.accent), *out]
 
 
-@dataclass(frozen=True)
-class Column:
-    """A card reference column: a card field, or (`param`) an entry of the cards' `params`."""
-
-    name: str
-    param: bool = False
-
-    def value(self, card: dict[str, Any]) -> str:
-        """What the cell prints for `card` (a localized view): empty where it has none."""
-        source = (card.get("params") or {}) if self.param else card
-        value = source.get(self.name)
-        if value is None or isinstance(value, dict | list):
-            return ""
-        return str(value)
-
-
-def reference_columns(deck: Any) -> list[Column]:
-    """The deck's columns: every whole-number field (not copies) that any of its cards has,
-    and every field or `params` entry the deck's `labels:` names, in model order, then the
-    labelled params in `labels:` order."""
-    columns: list[Column] = []
-    seen: set[str] = set()
-    for card in deck.cards:
-        for name in type(card).model_fields:
-            if name in seen or name in _NOT_COLUMNS:
-                continue
-            value = getattr(card, name)
-            number = isinstance(value, int) and not isinstance(value, bool)
-            if number or (name in deck.labels and value is not None):
-                seen.add(name)
-                columns.append(Column(name))
-    fields = {name for card in deck.cards for name in type(card).model_fields}
-    for name in deck.labels:
-        if name in fields:
-            continue
-        if any(name in (getattr(card, "params", None) or {}) for card in deck.cards):
-            columns.append(Column(name, param=True))
-    order: dict[str, int] = {}
-    for card in deck.cards:
-        for name in type(card).model_fields:
-            order.setdefault(name, len(order))
-    fixed = sorted((c for c in columns if not c.param), key=lambda c: order[c.name])
-    return fixed + [c for c in columns if c.param]
-
-
-_NOT_COLUMNS = frozenset({"id", "name", "text", "copies", "params"})
-
-
-def _field_label(deck: Any, field: str, lang: str) -> str:
-    """The deck's own heading for `field` (its `labels:`), else a generic word, else the
-    field's name."""
-    declared = deck.labels.get(field)
-    if declared and declared.get(lang):
-        return str(declared.get(lang))
-    known = FIELD_LABELS.get(lang, FIELD_LABELS["en"])
-    return known.get(field, field.replace("_", " ").capitalize())
-
-
-def _name_cell(card: dict[str, Any]) -> Cell:
-    name = str(card.get("name") or card.get("id"))
-    title = card.get("title")
+def _name_cell(name: str, title: str | None) -> Cell:
     text = f"<b>{markup(name)}</b>"
     plain = name
-    if isinstance(title, str) and title:
+    if title:
         muted = MUTED.hexval()[2:]
         text += f'<br/><font color="#{muted}"><i>{markup(title)}</i></font>'
         plain += "\n" + title

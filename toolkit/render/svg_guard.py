@@ -288,6 +288,9 @@ def _check(
         if not reason and target is not None and target.exists() and not target.is_file():
             # svglib opens whatever it can access: a FIFO blocks it for ever
             reason = f"href {value!r} is not a regular file"
+        elif not reason and target is not None and not target.exists():
+            # svglib leaves it out without a word: the icon printed with a hole in it
+            reason = f"href {value!r} names no file of the icons/ folder"
         pixels = 0
         if not reason:
             reason, pixels = _picture(element, target, icons, spent)

@@ -9,7 +9,7 @@ colour, icon and label per space kind, line per link kind, the words its legend 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -287,6 +287,10 @@ class BoardKind:
     """The drawer's phrases a style's `labels` may replace, each with the names its words may
     write in braces (`leg`: `n`, as in `Leg {n}`): the drawer fills those names alone, by plain
     substitution (toolkit.render.boards.look), and `validate` refuses any other (R006)."""
+    printed_names: Callable[[Any, Any], Iterable[tuple[tuple[str | int, ...], str]]] | None = None
+    """`printed_names(board, look)`: (field path, text) of each name of the board's data it
+    prints as written, not translated (a map's place names), for the checks of printed
+    letters; None: every string field called `name` is taken as printed."""
     drawn_problems: (
         Callable[[Any, Any, bool], list[tuple[tuple[str | int, ...], str, bool]]] | None
     ) = None

@@ -73,10 +73,12 @@ class CardBase(StrictModel):
 
 def _finite(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(
-            f'not a finite number: it prints as "{value}"; write a number (YAML reads 1e400,'
-            " past the float range, as infinity)"
+        why = (
+            "YAML reads .nan as not a number"
+            if math.isnan(value)
+            else "YAML reads .inf, and a number past the float range such as 1e400, as infinity"
         )
+        raise ValueError(f'not a finite number: it prints as "{value}"; write a number ({why})')
     return value
 
 

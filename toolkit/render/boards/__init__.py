@@ -8,10 +8,12 @@ in the chosen language (`look.py`) and hands the drawings to the tiler.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from toolkit.content.game import Game
-from toolkit.content.models.board import board_kinds
+from toolkit.content.models.board import BOARD_KINDS, board_kinds
+from toolkit.registry import same_folder
 from toolkit.render.boards.look import Look, look_for
 from toolkit.render.tiling import Drawing, poster_pdf, tiled_pdf
 
@@ -31,7 +33,22 @@ def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:
     entry = board_kinds().get(getattr(board, "kind", ""))
     if entry is None:
         raise TypeError(f"not a registered board kind: {getattr(board, 'kind', board)!r}")
-    return entry.draw(board, board_look(game, board, lang))
+    look = board_look(game, board, lang)
+    if BOARD_KINDS.is_builtin(entry.kind):
+        return entry.draw(board, look)
+    with same_folder():  # a plugin's kind: its os.chdir does not move the build
+        drawings = entry.draw(board, look)
+    return [replace(d, draw=_in_same_folder(d.draw)) for d in drawings]
+
+
+def _in_same_folder(draw: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A plugin's drawing callback, run in the working folder it was called in."""
+
+    def run(canvas: Any) -> None:
+        with same_folder():
+            draw(canvas)
+
+    return run
 
 
 def render_board(

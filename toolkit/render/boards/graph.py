@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from reportlab.lib.colors import Color, HexColor
@@ -446,7 +447,23 @@ def _place_labels(plan: Plan) -> None:
 
 
 def _named(s: Spot, prefix: str | None) -> bool:
-    return s.style.named and not (prefix and s.space.name.startswith(prefix))
+    return prints_name(s.space, s.style, prefix)
+
+
+def prints_name(space: GraphSpace, style: Space, prefix: str | None) -> bool:
+    """Whether a space's name is printed: its kind is `named`, the name not a filler's
+    (the board style's `unnamed_prefix`)."""
+    return style.named and not (prefix and space.name.startswith(prefix))
+
+
+def printed_names(board: GraphBoard, look: Look) -> Iterator[tuple[Path, str]]:
+    """The place names the map prints as written (for the checks of printed letters), with
+    their paths in the board's data."""
+    prefix = look.style.unnamed_prefix
+    styles = {kind: look.space(kind) for kind in {s.kind for s in board.spaces}}
+    for index, space in enumerate(board.spaces):
+        if prints_name(space, styles[space.kind], prefix):
+            yield ("spaces", index, "name"), space.name
 
 
 # ---------------------------------------------------------------- plan
@@ -607,11 +624,7 @@ def _may_unweigh(board: GraphBoard, look: Look) -> bool:
     lie, so the layout need not run to know it."""
     prefix = look.style.unnamed_prefix
     styles = {kind: look.space(kind) for kind in {s.kind for s in board.spaces}}
-    named = sum(
-        1
-        for s in board.spaces
-        if styles[s.kind].named and not (prefix and s.name.startswith(prefix))
-    )
+    named = sum(1 for s in board.spaces if prints_name(s, styles[s.kind], prefix))
     routes, _arcs, links = _lines(board, look)
     segments = sum(max(len(chain) - 1, 0) for _kind, chain in links + routes)
     each = len(board.spaces) + segments + 2

@@ -9,14 +9,15 @@ across the rows.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.content.models.board import RoadBoard
-from toolkit.render.boards.look import Look
+from toolkit.content.models.board import RoadBoard, RoadStop
+from toolkit.render.boards.look import Look, Space
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.textfit import Fit, fit_text
 from toolkit.render.tiling import Drawing, halo_text, poster_area
@@ -173,11 +174,13 @@ def stop_words(plan: RoadPlan, i: int) -> list[tuple[str, Path, float, float, fl
         s = plan.size
         return [(style.label, label, -s * 0.04, s * 0.86, s * 0.5, 9.5, "bold")]
     w, h = _stage_box(plan)
-    title: Path = ("stops", i, "name") if stop.name else label
-    words = [(stop.name or style.label, title, h * 0.2, w * 0.86, h * 0.36, 15.0, "bold")]
-    if stop.name:
-        words.append((style.label, label, -h * 0.02, w * 0.86, h * 0.14, 8.0, "regular"))
-    return words
+    if not (stop.name and prints_name(stop, style)):
+        return [(style.label, label, h * 0.2, w * 0.86, h * 0.36, 15.0, "bold")]
+    name: Path = ("stops", i, "name")
+    return [
+        (stop.name, name, h * 0.2, w * 0.86, h * 0.36, 15.0, "bold"),
+        (style.label, label, -h * 0.02, w * 0.86, h * 0.14, 8.0, "regular"),
+    ]
 
 
 def problems(board: RoadBoard, look: Look, laid_out: bool) -> list[tuple[Path, str, bool]]:
@@ -210,6 +213,19 @@ def _too_long(text: str, look: Look) -> str:
         f"{text!r} ({look.lang}) does not fit its stop even at {MIN_SIZE} pt: it would run over"
         " the next stops; shorten it or break its longest word with a space or a hyphen"
     )
+
+
+def prints_name(stop: RoadStop, style: Space) -> bool:
+    """Whether a stop's name is printed: a stage's (no other stop carries its name)."""
+    return style.stage and bool(stop.name)
+
+
+def printed_names(board: RoadBoard, look: Look) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """The place names the road prints as written (for the checks of printed letters), with
+    their paths in the board's data."""
+    for index, stop in enumerate(board.stops):
+        if stop.name and prints_name(stop, look.space(stop.kind)):
+            yield ("stops", index, "name"), stop.name
 
 
 def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:

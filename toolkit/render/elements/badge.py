@@ -1,5 +1,6 @@
 """`badge`: a short text (a value, points) in bold on a disc. Its text is a template, printed
-as words (checked for glyphs and numbers) but not measured for fit: it is centred on one line."""
+as words (checked for glyphs and numbers) on one centred line, never wrapped or shrunk: one
+wider than the disc is a P001 finding, and is drawn clipped to the disc."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from pydantic import Field
 from reportlab.lib.units import mm
 
 from toolkit.content.models.base import FontFamily
-from toolkit.render.elements.base import Colour, Element, Ink, Paint, Resolved, colour
+from toolkit.render.elements.base import Colour, Element, Ink, Paint, Problem, Resolved, colour
 from toolkit.render.elements.registry import register_element
-from toolkit.render.fonts import font_name
+from toolkit.render.fonts import font_name, text_width
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -50,10 +51,29 @@ class BadgeElement(Element):
         c.saveState()
         c.setFillColor(colour(self.fill))
         c.circle(x + w / 2, y + h / 2, radius, stroke=0, fill=1)
+        if self._width(item, job) > 2 * radius:  # a P001 finding: kept on its disc
+            disc = c.beginPath()
+            disc.circle(x + w / 2, y + h / 2, radius)
+            c.clipPath(disc, stroke=0, fill=0)
         c.setFillColor(colour(self.colour))
         c.setFont(font_name(self.face(job)), self.size)
         c.drawCentredString(x + w / 2, y + h / 2 - self.size * 0.35, item.text)
         c.restoreState()
+
+    def _width(self, item: Resolved, job: PrintJob) -> float:
+        """Its text's width in points, as drawn (one line, no inline icons)."""
+        return text_width(item.text, self.size, self.face(job), frozenset())
+
+    def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
+        side = min(item.w, item.h)
+        wide = self._width(item, job) / mm if item.text else 0.0
+        if wide > side:
+            yield Problem(
+                "P001",
+                f"badge text {item.text!r} is {wide:.1f} mm wide at {self.size:g} pt; its disc"
+                f" is {side:.1f} mm across (a badge prints one line: shorten the text or make"
+                " the badge or its size fit)",
+            )
 
     def _disc(self, item: Resolved) -> tuple[float, float, float, float]:
         """The disc's square (x, y, side) in mm, centred in the box."""

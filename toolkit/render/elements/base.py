@@ -165,6 +165,12 @@ class Element(StrictModel):
         family), or None for a kind that prints no words."""
         return (None, "regular") if type(self).prints else None
 
+    def letters(self, text: str, icons: frozenset[str]) -> str:
+        """What `text`, one of its `prints` fields as rendered, prints as letters: what the
+        glyph (P002) and direction (P017) checks search. As it is by default; a kind that
+        draws inline icons (`:die:`, one of `icons`) leaves those out."""
+        return text
+
     def face(self, job: PrintJob) -> str:
         """The face (toolkit.render.fonts) its words print in for this job's game."""
         family, style = self.font_asked() or (None, "regular")

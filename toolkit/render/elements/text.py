@@ -16,7 +16,7 @@ from toolkit.content.models.base import FontFamily, StrictModel
 from toolkit.render.elements.base import Colour, Element, Ink, Measure, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name, text_width
-from toolkit.render.icons import INLINE_ICON, draw_icon
+from toolkit.render.icons import INLINE_ICON, draw_icon, without_icons
 from toolkit.render.textfit import LEADING, Fit, Setting, fit
 
 if TYPE_CHECKING:
@@ -67,6 +67,9 @@ class TextElement(Element):
 
     def font_asked(self) -> tuple[str | None, str]:
         return self.font, self.style
+
+    def letters(self, text: str, icons: frozenset[str]) -> str:
+        return without_icons(text, icons)  # as `_segments` draws them
 
     def fitted(self, item: Resolved, job: PrintJob) -> Fit:
         return fit(item.text, item.w * mm, item.h * mm, self.setting(job))

@@ -189,7 +189,7 @@ def nicknames(printed: PrintedDeck, lang: str) -> list[str]:
     """Each card's name in `lang`, told apart where cards of the deck share one (panorama
     sections, numbered cards): by the first number field that differs among them, with its
     rulebook heading ("Paddy (Section 2)"), else by their order ("Paddy (2)")."""
-    from toolkit.render.rulebook import _field_label
+    from toolkit.render.card_reference import _field_label
 
     labels = [card_label(card, lang) for card in printed.cards]
     groups: dict[str, list[int]] = {}

@@ -1,0 +1,137 @@
+"""P017 and P002 on what the rulebook's card reference prints (toolkit.render.card_reference):
+a deck's labelled parameters and fields, which no card face may print, a card's name and
+title in the reference's bold and italic, and its text with its values filled in. Each
+finding is at the place of the deck file that holds the letter; a letter of a content text
+(a name, a label, a card text) is said where that text is written, by text-direction and
+print-fit, unless only the face the reference prints it in lacks it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from toolkit.checks.text_direction import P_RTL, rtl_letters, said, string_leaves
+from toolkit.content.game import Game, LoadedFile
+from toolkit.content.walk import Facts
+from toolkit.diagnostics import Diagnostic, Rule, Span
+from toolkit.diagnostics.registry import REGISTRY
+from toolkit.render.card_reference import DataPath, DeckReference, Printed, deck_reference
+from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.printjob import game_fonts
+from toolkit.render.rulebook_style import Faces, rulebook_faces
+
+Place = tuple[str, int, int, str]
+"""(file, line, column, code): one finding of a rule at a place is enough."""
+
+
+@dataclass
+class _Found:
+    """A rule's finding at one place: the characters it says, for which card and language,
+    in which face."""
+
+    rule: Rule
+    span: Span
+    what: str
+    face: str
+    chars: list[str] = field(default_factory=list)
+
+
+def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]:
+    """The card reference's findings in every language the game has a rulebook in (the
+    reference prints only there), one a rule and place: those already said at the same
+    place (`said_at`, a card face printing the same parameter) are left out."""
+    if game.manifest is None or not game.rulebook:
+        return
+    faces = rulebook_faces(game)
+    fonts = game_fonts(game)
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        found = _deck_findings(game, facts, loaded, faces, fonts.face(None))
+        for place, one in found.items():
+            if place in said_at:
+                continue
+            said_at.add(place)
+            where = f"the rulebook's card reference prints {{}} for {one.what}"
+            if one.rule is P_RTL:
+                message = f"{said(one.chars[0])} ({where.format('it')})"
+            else:
+                shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in one.chars)
+                message = (
+                    f"{where.format(shown)}; the font has no glyph for"
+                    f" {'it' if len(one.chars) == 1 else 'them'} ({fonts.describe(one.face)})"
+                )
+            yield one.rule.at(loaded.rel, one.span, message)
+
+
+def _deck_findings(
+    game: Game, facts: Facts, loaded: LoadedFile, faces: Faces, main: str
+) -> dict[Place, _Found]:
+    """What one deck's part of the card reference prints wrong, in every rulebook language,
+    by place in the deck file (a letter of a content text that its own checks say, in the
+    face they check it in, left out)."""
+    deck, doc = loaded.model, loaded.doc
+    assert deck is not None and doc is not None
+    glyph = REGISTRY.get("P002")  # print-fit's rule (print-fit runs this check)
+    content = _content_paths(facts, loaded)
+    leaves: list[tuple[DataPath, str]] | None = None  # the deck's strings, when needed
+    found: dict[Place, _Found] = {}
+    for lang in game.rulebook:
+        for card, card_id, printed in _strings(deck_reference(game, deck, lang)):
+            face = getattr(faces, printed.face)
+            lacking = [c for c in missing_glyphs(printed.text, face) if c not in FALLBACKS]
+            letters = sorted(rtl_letters(printed.text), key=printed.text.index)
+            if not lacking and not letters:
+                continue  # nearly every string: two searches in C
+            if leaves is None:
+                leaves = list(string_leaves(deck))
+            for rule, ch in [*((P_RTL, c) for c in letters), *((glyph, c) for c in lacking)]:
+                path = _written(leaves, printed, card, ch, lang)
+                if path in content and (rule is P_RTL or missing_glyphs(ch, main)):
+                    continue  # said where the content text is written
+                if path is None or path not in doc.spans:
+                    path = (*card, "id") if card else ("id",)
+                span = doc.span(path)
+                place = (loaded.rel, span.line, span.col, rule.code)
+                what = f"{card_id}, {lang}" if card_id else lang
+                one = found.setdefault(place, _Found(rule, span, what, face))
+                if ch not in one.chars:
+                    one.chars.append(ch)
+    return found
+
+
+def _strings(table: DeckReference | None) -> Iterator[tuple[DataPath, str, Printed]]:
+    """Each string a deck's part of the card reference prints, with its card's path and id
+    (empty for the deck's heading and its columns' headings)."""
+    if table is None:
+        return
+    for printed in (table.heading, *table.heads):
+        yield (), "", printed
+    for index, row in enumerate(table.rows):
+        for printed in row.printed():
+            yield ("cards", index), row.card_id, printed
+
+
+def _content_paths(facts: Facts, loaded: LoadedFile) -> set[DataPath]:
+    """Where the file's content texts are written, a path a language."""
+    return {
+        (*text.path, lang) for text in facts.texts if text.file is loaded for lang in text.value
+    }
+
+
+def _written(
+    leaves: list[tuple[DataPath, str]],
+    printed: Printed,
+    card: DataPath | None,
+    ch: str,
+    lang: str,
+) -> DataPath | None:
+    """Where the deck holds the `ch` a string prints: under the string's own path (in
+    `lang` first), else anywhere in its card (a value its text is filled with)."""
+    for prefix in (printed.path, card or None):
+        if prefix is None:
+            continue
+        found = [p for p, text in leaves if p[: len(prefix)] == prefix and ch in text]
+        if found:
+            return next((p for p in found if p[-1] == lang), found[0])
+    return None

@@ -1,0 +1,173 @@
+"""What the rulebook's card reference prints of a deck, and where the deck file holds each
+string: the renderer draws it (toolkit.render.rulebook) and `validate` checks the very same
+strings (toolkit.checks.card_reference), so a letter or glyph no card face prints (a
+labelled parameter) is still checked where it is written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.render.context import localized_card
+
+# Column headings of the card reference for the few number fields any game may have; a deck
+# names its own fields' headings in `labels:`, others show their field name.
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "fr": {"price": "Prix", "points": "Points"},
+    "es": {"price": "Precio", "points": "Puntos"},
+    "en": {"price": "Price", "points": "Points"},
+}
+
+DataPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A string the card reference prints, the rulebook face it prints in (`regular`,
+    `bold`, `italic`, `heading`: a `Faces` field) and where the deck's data holds it (a path
+    in the deck file, or None for the toolkit's own words). A text filled from a card's
+    values holds them elsewhere in the card: a check looks there too."""
+
+    text: str
+    face: str
+    path: DataPath | None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One card's row: name (and title), the deck's columns, copies and filled text."""
+
+    card_id: str
+    name: Printed
+    title: Printed | None
+    values: list[Printed]
+    copies: Printed
+    text: Printed
+
+    def printed(self) -> Iterator[Printed]:
+        yield self.name
+        if self.title is not None:
+            yield self.title
+        yield from self.values
+        yield self.copies
+        yield self.text
+
+
+@dataclass(frozen=True)
+class DeckReference:
+    """A deck's part of the card reference: its heading, its columns' headings (between
+    the toolkit's Card and Copies, Text) and a row a card."""
+
+    heading: Printed
+    heads: list[Printed]
+    rows: list[Row]
+
+    def printed(self) -> Iterator[Printed]:
+        """Every string it prints from the deck, in the order it prints them."""
+        yield self.heading
+        yield from self.heads
+        for row in self.rows:
+            yield from row.printed()
+
+
+def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
+    """What the card reference prints of `deck` in `lang`; None for a deck without card
+    texts in that language (it has no part)."""
+    cards = [localized_card(game, card, lang) for card in deck.cards]
+    if not any(card.get("text") for card in cards):
+        return None
+    columns = reference_columns(deck)
+    heads = [
+        Printed(
+            _field_label(deck, c.name, lang),
+            "bold",
+            ("labels", c.name) if _declared(deck, c.name, lang) else None,
+        )
+        for c in columns
+    ]
+    rows = []
+    for index, card in enumerate(cards):
+        at: DataPath = ("cards", index)
+        name = card.get("name")
+        shown = Printed(str(name or card.get("id")), "bold", (*at, "name" if name else "id"))
+        title = card.get("title")
+        subtitle = (
+            Printed(title, "italic", (*at, "title")) if isinstance(title, str) and title else None
+        )
+        values = [Printed(c.value(card), "regular", (*at, *c.path)) for c in columns]
+        copies = Printed(str(card.copies), "regular", (*at, "copies"))
+        text = Printed(str(card.get("text") or ""), "regular", (*at, "text"))
+        rows.append(Row(str(card.get("id")), shown, subtitle, values, copies, text))
+    heading = Printed(
+        str(deck.name.get(lang, deck.id)), "heading", ("name",) if lang in deck.name else ("id",)
+    )
+    return DeckReference(heading, heads, rows)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A card reference column: a card field, or (`param`) an entry of the cards' `params`."""
+
+    name: str
+    param: bool = False
+
+    def value(self, card: dict[str, Any]) -> str:
+        """What the cell prints for `card` (a localized view): empty where it has none."""
+        source = (card.get("params") or {}) if self.param else card
+        value = source.get(self.name)
+        if value is None or isinstance(value, dict | list):
+            return ""
+        return str(value)
+
+    @property
+    def path(self) -> DataPath:
+        """Where a card holds the column's value."""
+        return ("params", self.name) if self.param else (self.name,)
+
+
+def reference_columns(deck: Any) -> list[Column]:
+    """The deck's columns: every whole-number field (not copies) that any of its cards has,
+    and every field or `params` entry the deck's `labels:` names, in model order, then the
+    labelled params in `labels:` order."""
+    columns: list[Column] = []
+    seen: set[str] = set()
+    for card in deck.cards:
+        for name in type(card).model_fields:
+            if name in seen or name in _NOT_COLUMNS:
+                continue
+            value = getattr(card, name)
+            number = isinstance(value, int) and not isinstance(value, bool)
+            if number or (name in deck.labels and value is not None):
+                seen.add(name)
+                columns.append(Column(name))
+    fields = {name for card in deck.cards for name in type(card).model_fields}
+    for name in deck.labels:
+        if name in fields:
+            continue
+        if any(name in (getattr(card, "params", None) or {}) for card in deck.cards):
+            columns.append(Column(name, param=True))
+    order: dict[str, int] = {}
+    for card in deck.cards:
+        for name in type(card).model_fields:
+            order.setdefault(name, len(order))
+    fixed = sorted((c for c in columns if not c.param), key=lambda c: order[c.name])
+    return fixed + [c for c in columns if c.param]
+
+
+_NOT_COLUMNS = frozenset({"id", "name", "text", "copies", "params"})
+
+
+def _declared(deck: Any, field: str, lang: str) -> bool:
+    """Whether the deck's `labels:` heads `field` in `lang`."""
+    declared = deck.labels.get(field)
+    return bool(declared and declared.get(lang))
+
+
+def _field_label(deck: Any, field: str, lang: str) -> str:
+    """The deck's own heading for `field` (its `labels:`), else a generic word, else the
+    field's name."""
+    if _declared(deck, field, lang):
+        return str(deck.labels[field].get(lang))
+    known = FIELD_LABELS.get(lang, FIELD_LABELS["en"])
+    return known.get(field, field.replace("_", " ").capitalize())
