@@ -224,3 +224,167 @@ def test_a_style_renames_a_drawers_phrases_in_any_language():
     assert "Jornada 2" in page and "Tramo 2" not in page
     assert "Tramo 2" in _text(render_board(game, road, "es", board_page="a2"))
     assert BoardStyle().labels == {}
+
+
+CONTENT = Path(__file__).parent.parent / "content"
+
+
+def _with_labels(game_id: str, labels: dict) -> tuple:
+    game = load_game(CONTENT / game_id)
+    (board,) = game.valid(game.boards)
+    style = board.style.model_copy(update={"labels": {**board.style.labels, **labels}})
+    return game, board.model_copy(update={"style": style})
+
+
+def test_a_format_spec_in_a_phrase_prints_as_written_and_runs_nothing():
+    """Probe 17b H1, M11: the phrases were filled with `str.format`, so `{n:>2000000{n}}`
+    built a 2 MB label (88 s, 650 MB) and `{0}` or a spec for a text ended in a traceback."""
+    game, road = _with_labels("tokaido", {"leg": {"en": "Leg {n:*>30{n}}", "es": "Tramo {0}"}})
+    page = _text(render_board(game, road, "en", board_page="a2"))
+    assert "Leg {n:*>30{n}" in page and "*****" not in page  # `}}` prints one brace
+    assert "Tramo {0}" in _text(render_board(game, road, "es", board_page="a2"))
+    game, track = _with_labels(
+        "muckle-stoater",
+        {"count": {"en": "{n:*>3{n}} players"}, "title": {"en": "{board!r}: {x} {players}"}},
+    )
+    page = _text(render_board(game, track, "en", board_page="a2"))
+    assert "{board!r}: {x} {n:*>3{n} players" in page
+
+
+def test_the_drawers_own_phrases_write_only_the_names_their_kind_fills():
+    """One table of each phrase's names: the drawer fills them, validate allows them."""
+    from toolkit.boards import road, track
+    from toolkit.content.templating import placeholders, stray_braces
+    from toolkit.render.boards import road as road_drawer
+    from toolkit.render.boards import track as track_drawer
+
+    for names, table in ((road.PHRASES, road_drawer.TEXT), (track.PHRASES, track_drawer.TEXT)):
+        for words in table.values():
+            assert set(words) == set(names)
+            for key, phrase in words.items():
+                assert stray_braces(phrase, names[key]) == []
+                assert set(placeholders(phrase)) == set(names[key])
+
+
+def _r006(run_cli, root: Path) -> list[tuple[int, int, str]]:
+    from tests.conftest import diagnostics_json
+
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = diagnostics_json(result.output)
+    return [(d["line"], d["col"], d["message"]) for d in found if d["code"] == "R006"]
+
+
+def _style_labels(root: Path, board: str, lines: str) -> None:
+    path = root / "boards" / board
+    text = path.read_text(encoding="utf-8")
+    if "\n  labels:\n" in text:
+        text = text.replace("\n  labels:\n", "\n  labels:\n" + lines, 1)
+    else:
+        text = text.replace("\nstyle:\n", "\nstyle:\n  labels:\n" + lines, 1)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_road_phrase_may_write_its_number_and_nothing_else(run_cli, tmp_path):
+    """Probe 17b M1: R006 refused the documented `{n}` of `leg` as "no parameter of this
+    card"; H1: a field in a field (`{n:>2000000{n}}`) was no placeholder to it at all."""
+    root = copy_game(CONTENT / "tokaido", tmp_path / "tokaido")
+    _style_labels(root, "road.yaml", '    leg: {en: "Leg {n}", fr: "Étape {n}", es: "Etapa {n}"}\n')
+    assert _r006(run_cli, root) == []
+    root = copy_game(CONTENT / "tokaido", tmp_path / "bad")
+    phrase = '    leg: {en: "Leg {n:>2000000{n}}", fr: "Étape {n!r}", es: "Etapa {m}"}\n'
+    _style_labels(root, "road.yaml", phrase)
+    found = _r006(run_cli, root)
+    lines = (root / "boards" / "road.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, start=1) if text.startswith("    leg:"))
+    cols = [lines[line - 1].index(f'"{word} ') + 1 for word in ("Leg", "Étape", "Etapa")]
+    assert [(at, col) for at, col, _ in found] == [(line, col) for col in cols]
+    assert "'{n:>2000000{n}}'" in found[0][2] and "it fills {n}" in found[0][2]
+    assert "'{n!r}'" in found[1][2] and "'{m}'" in found[2][2]
+
+
+def test_a_track_phrase_is_checked_against_its_own_names(run_cli, tmp_path):
+    """Probe 17b M11: a spec in `count` passed validate and `build` ended in a traceback."""
+    root = copy_game(CONTENT / "muckle-stoater", tmp_path / "ms")
+    _style_labels(
+        root,
+        "mashies.yaml",
+        '    count: {en: "{n:*>3{n}} players", fr: "{n} joueurs", es: "{n} jugadores"}\n'
+        '    title: {en: "{board}, {players}", fr: "{board}, {list}", es: "{board}, {players}"}\n',
+    )
+    messages = [message for _, _, message in _r006(run_cli, root)]
+    assert len(messages) == 2
+    assert "'count' (en) writes '{n:*>3{n}}'" in messages[0]
+    assert "'title' (fr) writes '{list}'" in messages[1]
+    assert "{board}, {m}, {segment}, {players}" in messages[1]
+    result = run_cli("build", str(root), "--no-cache", "--lang", "en", "--only", "board")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_what_a_board_prints_is_searched_in_its_font(run_cli, tmp_path):
+    """Probe 17b M4: nothing checked a board's glyphs: a stop named Quebec in a font without
+    Q printed a box, the assembly page's '%' vanished, and validate was clean."""
+    from tests.conftest import diagnostics_json
+    from tests.font_maker import LATIN, make_font
+
+    root = copy_game(CONTENT / "tokaido", tmp_path / "tokaido")
+    latin1 = "".join(chr(c) for c in range(0xA0, 0x100))
+    chars = (LATIN + latin1 + "“”").replace("Q", "").replace("%", "")
+    for style in ("regular", "bold"):
+        make_font(root / "fonts" / f"Tiny-{style}.ttf", "Tiny", style, chars)
+    road = root / "boards" / "road.yaml"
+    text = road.read_text(encoding="utf-8").replace("    name: Kyoto", "    name: Quebec")
+    road.write_text(text.replace("\nstyle:\n", "\nstyle:\n  font: Tiny\n", 1), encoding="utf-8")
+    lines = road.read_text(encoding="utf-8").splitlines()
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P002"]
+    at = {(d["line"], d["col"]): d["message"] for d in found if d["file"].endswith("road.yaml")}
+    quebec = next(i for i, line in enumerate(lines, start=1) if "name: Quebec" in line)
+    font = next(i for i, line in enumerate(lines, start=1) if line == "  font: Tiny")
+    assert "'Quebec'" in at[(quebec, 11)] and "U+0051 'Q'" in at[(quebec, 11)]
+    assert "U+0025 '%'" in at[(font, 9)] and "Tiny regular" in at[(font, 9)]
+    assert len(found) == 2  # each character once, though three languages print it
+
+
+def test_a_place_name_too_long_for_its_stop_is_said_and_kept_in_its_box(
+    run_cli, tmp_path, monkeypatch
+):
+    """Probe 17b M5: validate did not fit place names; a 79-letter word ran across the next
+    stop and off the board."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from tests.conftest import diagnostics_json
+
+    root = copy_game(CONTENT / "tokaido", tmp_path / "tokaido")
+    road = root / "boards" / "road.yaml"
+    long = "W" * 79
+    road.write_text(
+        road.read_text(encoding="utf-8").replace("    name: Edo\n", f"    name: {long}\n"),
+        encoding="utf-8",
+    )
+    line = road.read_text(encoding="utf-8").splitlines().index(f"    name: {long}") + 1
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P016"]
+    assert [(d["line"], d["col"], d["severity"]) for d in found] == [(line, 11, "error")]
+    assert "does not fit its stop even at 5 pt" in found[0]["message"]
+
+    clips: list[object] = []
+    original = Canvas.clipPath
+    monkeypatch.setattr(
+        Canvas, "clipPath", lambda c, *a, **k: (clips.append(a), original(c, *a, **k))[1]
+    )
+    game = load_game(root)
+    (board,) = game.valid(game.boards)
+    render_board(game, board, "en", board_page="a1")
+    assert len(clips) == 1  # the name alone is drawn inside its box
+
+
+def test_a_board_its_drawer_refuses_is_not_searched_for_letters(tmp_path):
+    """The glyph search draws the board: a score track too long for its page (the drawer
+    raises, P016 says why) is left to P016, not a traceback."""
+    from tests.font_maker import LATIN, make_font
+    from tests.test_score_track import SCORE, score_game
+
+    game = score_game(tmp_path, SCORE.replace("count: 41", "count: 300") + "style: {font: Tiny}\n")
+    make_font(game / "fonts" / "Tiny-regular.ttf", "Tiny", "regular", LATIN)
+    found = {d.code for d in run_checks(load_game(game))}
+    assert found == {"P016"}  # and no E008: the check family failing on the drawer's error

@@ -253,7 +253,11 @@ def test_a_board_prints_in_the_family_its_style_names(run_cli, tmp_path):
 
     game = score_game(tmp_path, SCORE + "style: {font: Test Serif}\n")
     for style in ("regular", "bold"):
-        make_font(game / "fonts" / f"TestSerif-{style}.ttf", "Test Serif", style, LATIN + "–")
+        # the letters of the board's words in its three languages (the assembly page's too)
+        latin1 = "".join(chr(c) for c in range(0xA0, 0x100))
+        make_font(
+            game / "fonts" / f"TestSerif-{style}.ttf", "Test Serif", style, LATIN + latin1 + "–“”"
+        )
     assert [d for d in findings(run_cli, game) if d["code"].startswith("P")] == []
     out = tmp_path / "out"
     assert run_cli("build", str(game), "--out", str(out), "--only", "board").exit_code == 0

@@ -19,6 +19,16 @@ def draw(board: RoadBoard, look: Any) -> list[Any]:
     return road.draw(board, look)
 
 
+def drawn_problems(board: RoadBoard, look: Any, laid_out: bool) -> list[Any]:
+    from toolkit.render.boards import road
+
+    return road.problems(board, look, laid_out)
+
+
+PHRASES: dict[str, tuple[str, ...]] = {"leg": ("n",), "double": ("n",)}
+"""The road's phrases and the names each fills: the leg's number, the player count from which
+second slots open."""
+
 ROAD = register_board_kind(
     BoardKind(
         "road",
@@ -28,5 +38,7 @@ ROAD = register_board_kind(
         lambda b: list(dict.fromkeys(s.kind for s in b.stops)),
         printed_names=printed_names,
         order=30,
+        phrases=PHRASES,
+        drawn_problems=drawn_problems,
     )
 )

@@ -17,4 +17,17 @@ def summary(board: TrackBoard) -> str:
     return f"{board.segments_in_box}×{board.holes_per_segment} holes"
 
 
-TRACK = register_board_kind(BoardKind("track", TrackBoard, draw, summary, order=20))
+PHRASES: dict[str, tuple[str, ...]] = {
+    "players": ("n", "m", "segment"),
+    "seats": ("n", "segment", "list"),
+    "title": ("board", "m", "segment", "players"),
+    "count": ("n",),
+    "or": (),
+}
+"""The track's phrases and the names each fills: a player count `n` (in `count`, the counts
+joined by `or`), the loop's `m` segments, the `segment`'s name, the seated segments' `list`,
+the `board`'s name and the filled `count` as `players`."""
+
+TRACK = register_board_kind(
+    BoardKind("track", TrackBoard, draw, summary, order=20, phrases=PHRASES)
+)

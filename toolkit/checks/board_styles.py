@@ -5,11 +5,12 @@ data must fit its page (P016)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.framed import framed
-from toolkit.content.game import Game
+from toolkit.content.game import Game, LoadedFile
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -26,6 +27,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 def _check(game: Game) -> Iterator[Diagnostic]:
     yield from _fit(game)
+    yield from _glyphs(game)
     styled = [f for f in game.boards if f.model is not None and f.doc is not None]
     styled = [f for f in styled if getattr(f.model, "style", None) is not None]
     if not styled:
@@ -85,6 +87,110 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
                 seen.add(path)
                 severity = None if error else Severity.WARNING
                 yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
+
+
+def _glyphs(game: Game) -> Iterator[Diagnostic]:
+    """P002 for what a board prints in its faces (its style's `font`, else the game's): the
+    characters a face lacks, at the place name or the board's text that writes them, else (a
+    word from the glossary or the drawer: a capital, a phrase, the legend, the assembly page)
+    at the board's `style.font`, or its `kind`; one finding per place and face, with a string
+    that prints them. A character of a content text the game's main face lacks is said where
+    it is written (print-fit) and not again."""
+    if not game.boards or game.manifest is None:
+        return
+    from toolkit.checks.printfit import P_GLYPH
+    from toolkit.checks.text_direction import string_leaves
+    from toolkit.render.boards import board_look
+    from toolkit.render.printjob import game_fonts
+
+    fonts = game_fonts(game)
+    main = fonts.face(None)
+    for loaded in game.boards:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        found: dict[tuple[Any, str], dict[str, tuple[str, str]]] = {}
+        data = " ".join(text for _, text in string_leaves(loaded.model))
+        data += " " + data.upper()  # a label's initial, a capitalised word
+        for lang in game.manifest.languages:
+            look = board_look(game, loaded.model, lang)
+            if not _covered(data, look):
+                for path, face, ch, printed in _board_glyphs(game, loaded, look, main):
+                    found.setdefault((path, face), {}).setdefault(ch, (printed, lang))
+        for (path, face), chars in found.items():
+            shown = ", ".join(
+                f"U+{ord(ch):04X} {ch!r} in {_short(printed)!r} ({lang})"
+                for ch, (printed, lang) in chars.items()
+            )
+            yield P_GLYPH.at(
+                loaded.rel,
+                loaded.doc.span(path),
+                f"the font has no glyph for {shown}, which the board prints"
+                f" ({fonts.describe(face)})",
+            )
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _covered(data: str, look: Any) -> bool:
+    """Whether the board surely prints nothing its faces lack, without drawing it: it prints
+    in the toolkit's own faces (whose words they cover), and its `data` (every string of it,
+    with capitals) and the glossary terms it may print have their glyphs."""
+    from toolkit.render.boards.printed import STYLES
+    from toolkit.render.fonts import FILES, missing_glyphs
+
+    faces = {look.face(style) for style in STYLES}
+    if not faces <= set(FILES):
+        return False
+    terms = " ".join(look.terms.values())
+    words = f"{data} {terms} {terms.upper()}"
+    return not any(missing_glyphs(words, face) for face in faces)
+
+
+def _board_glyphs(
+    game: Game, loaded: LoadedFile, look: Any, main: str
+) -> Iterator[tuple[tuple[str | int, ...], str, str, str]]:
+    """(path, face, character, string printed) for each character one board prints in
+    `look`'s language that its face lacks, its strings as drawn; a content text's in the
+    game's `main` face is left to print-fit."""
+    from toolkit.checks.text_direction import printed_names
+    from toolkit.content.walk import texts_of
+    from toolkit.render.boards import build_drawings
+    from toolkit.render.boards.printed import printed_strings
+    from toolkit.render.fonts import missing_glyphs
+
+    assert loaded.model is not None
+    lang, board = look.lang, loaded.model
+    names = list(printed_names(game, board))
+    texts = [
+        ((*t.path, lang), t.value[lang]) for t in texts_of(loaded, board, ()) if lang in t.value
+    ]
+    style = getattr(board, "style", None)
+    own = ("style", "font") if style is not None and style.font else ("kind",)
+    try:
+        strings = printed_strings(build_drawings(game, board, lang), look)
+    except (ValueError, TypeError, KeyError, IndexError, ArithmeticError, AttributeError):
+        return  # a board its drawer cannot draw: P016 or the build says why, not this search
+    for printed, face in dict.fromkeys(strings):
+        for ch in missing_glyphs(printed, face):
+            path = _written(ch, names, texts, own)
+            if not (path[-1] == lang and face == main):
+                yield path, face, ch, printed
+
+
+def _written(
+    ch: str,
+    names: Iterable[tuple[tuple[str | int, ...], str]],
+    texts: Iterable[tuple[tuple[str | int, ...], str]],
+    own: tuple[str, ...],
+) -> tuple[str | int, ...]:
+    """Where a character printed is written: a place name, else a text of the board, else
+    the board's own words (the font's line, or the kind's)."""
+    for path, text in (*names, *texts):
+        if ch in text:
+            return path
+    return own
 
 
 register(CheckFamily("board-styles", "Board looks: styled kinds the board uses.", check))

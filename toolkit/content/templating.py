@@ -7,6 +7,7 @@ the translation checks, the rulebook and the renderer alike.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
 from functools import cache
 from typing import Any
 
@@ -136,7 +137,13 @@ def placeholders(text: str) -> list[str]:
 def fill(text: str, owner: BaseModel | None, lang: str | None = None) -> str:
     """The text with every placeholder replaced by its value in `lang` (unknown ones left as
     is)."""
-    values = parameter_values(owner, lang)
+    return substitute(text, parameter_values(owner, lang))
+
+
+def substitute(text: str, values: Mapping[str, str]) -> str:
+    """`text` with each `{name}` of `values` replaced by its value, `{{`/`}}` by one brace,
+    anything else printed as written: never `str.format`, whose format specs (`{n:>99999999}`)
+    a designer's or a translator's text would have obeyed."""
 
     def sub(match: re.Match[str]) -> str:
         return values.get(match.group(1), match.group(0))
@@ -160,3 +167,25 @@ def _filled(text: str, sub: Any) -> str:
         pieces = part.split("}}")
         out.append("}".join(PLACEHOLDER.sub(sub, piece) for piece in pieces))
     return "{".join(out)
+
+
+def stray_braces(text: str, names: Collection[str]) -> list[str]:
+    """What `substitute(text, ...)` with these `names` would print as written between braces,
+    each once: a `{...}` that is no `{name}` of `names` (another name, a format spec, a
+    conversion) and, from a brace left alone (`{{`, `}}` print one brace), the text up to the
+    next space (`{n:>9{n}}`, a field in a field)."""
+    found: list[str] = []
+    at = 0
+    for part in text.split("{{"):
+        for piece in part.split("}}"):
+            for match in PLACEHOLDER.finditer(piece):
+                if match.group(1) not in names:
+                    found.append(match.group(0))
+            rest = PLACEHOLDER.sub(lambda m: "\0" * len(m.group(0)), piece)
+            lone = min((i for i in (rest.find("{"), rest.find("}")) if i >= 0), default=-1)
+            if lone >= 0:
+                start = at + lone
+                end = min(i for i in (text.find(" ", start), start + 24) if i >= 0)
+                found.append(text[start:end])
+            at += len(piece) + 2  # and the `}}` after it, or a part's `{{` after its last
+    return list(dict.fromkeys(found))

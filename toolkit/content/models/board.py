@@ -124,8 +124,9 @@ class BoardStyle(StrictModel):
     labels: dict[Slug, Label] = Field(
         default_factory=dict,
         description="Other words the board prints, by key: `start`; on a track `start-hole`, "
-        "`entrance` and the phrases `players`, `seats`, `title`, `count`, `or`; on a road the "
-        "phrases `leg` (`Leg {n}`) and `double`.",
+        "`entrance` and the phrases `players` ({n}, {m}, {segment}), `seats` ({n}, {segment}, "
+        "{list}), `title` ({board}, {m}, {segment}, {players}), `count` ({n}), `or`; on a road "
+        "the phrases `leg` (`Leg {n}`) and `double` ({n}). A phrase fills those names alone.",
     )
     piles: list[Label] = Field(
         default_factory=new_list, description="Track board: card piles drawn in the middle."
@@ -282,6 +283,10 @@ class BoardKind:
     does not fit the page), reported by `validate` (P016)."""
     order: int = 100
     """Where it is listed among the others (lower first; the built-ins' order)."""
+    phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The drawer's phrases a style's `labels` may replace, each with the names its words may
+    write in braces (`leg`: `n`, as in `Leg {n}`): the drawer fills those names alone, by plain
+    substitution (toolkit.render.boards.look), and `validate` refuses any other (R006)."""
     printed_names: Callable[[Any, Any], Iterable[tuple[tuple[str | int, ...], str]]] | None = None
     """`printed_names(board, look)`: (field path, text) of each name of the board's data it
     prints as written, not translated (a map's place names), for the checks of printed

@@ -24,7 +24,7 @@ def board_look(game: Game, board: Any, lang: str) -> Look:
     """The look `board` is drawn with in `lang`."""
     entry = board_kinds().get(board.kind)
     kinds = entry.space_kinds(board) if entry else []
-    return look_for(game, board, lang, kinds)
+    return look_for(game, board, lang, kinds, entry.phrases if entry else None)
 
 
 def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:

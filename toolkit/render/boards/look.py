@@ -16,6 +16,7 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import BoardStyle, LineStyle, SpaceStyle
+from toolkit.content.templating import substitute
 from toolkit.render.context import glossary_terms
 
 Glyph = Callable[[Canvas, float, float, float], None]
@@ -129,6 +130,8 @@ class Look:
     style: BoardStyle
     kinds: list[str] = field(default_factory=list)  # the board's space kinds, in order
     default_radius_mm: float = 3.6
+    phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The names each of the drawer's phrases fills (its kind's `BoardKind.phrases`)."""
 
     def __post_init__(self) -> None:
         self.terms = glossary_terms(self.game, self.lang)
@@ -163,13 +166,15 @@ class Look:
         """One of the board's other words (`start`, `entrance`): style, glossary, generic."""
         return self.word(key, self.style.labels.get(key))
 
-    def phrase(self, key: str, table: dict[str, dict[str, str]]) -> str:
-        """A drawer's phrase (`Leg {n}`): the style's `labels[key]`, else the drawer's own
-        words in this language (English for a language it has no words for)."""
+    def phrase(self, key: str, table: dict[str, dict[str, str]], **values: object) -> str:
+        """A drawer's phrase (`Leg {n}`) filled with `values`: the style's `labels[key]`, else
+        the drawer's own words in this language (English for a language it has no words for).
+        Only the names the kind gives the phrase are filled, by plain substitution: a format
+        spec in a designer's or translator's words prints as written, never runs."""
         own = self.style.labels.get(key)
-        if own is not None:
-            return self.text(own)
-        return table.get(self.lang, table["en"])[key]
+        words = self.text(own) if own is not None else table.get(self.lang, table["en"])[key]
+        names = self.phrases.get(key, ())
+        return substitute(words, {name: str(values[name]) for name in names if name in values})
 
     # ------------------------------------------------------------ spaces and lines
 
@@ -264,6 +269,14 @@ def _generic_line_label(key: str) -> Any:
     return line.label if line is not None else None
 
 
-def look_for(game: Any, board: Any, lang: str, kinds: Iterable[str] = ()) -> Look:
-    """The look of `board` (a model with a `style`) in `lang`."""
-    return Look(game, lang, getattr(board, "style", None) or BoardStyle(), list(kinds))
+def look_for(
+    game: Any,
+    board: Any,
+    lang: str,
+    kinds: Iterable[str] = (),
+    phrases: dict[str, tuple[str, ...]] | None = None,
+) -> Look:
+    """The look of `board` (a model with a `style`) in `lang`; `phrases`: the names each of
+    its drawer's phrases fills."""
+    style = getattr(board, "style", None) or BoardStyle()
+    return Look(game, lang, style, list(kinds), phrases=dict(phrases or {}))

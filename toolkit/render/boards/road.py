@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.content.models.board import RoadBoard, RoadStop
 from toolkit.render.boards.look import Look, Space
 from toolkit.render.fonts import font_name, text_width
-from toolkit.render.textfit import fit_text
+from toolkit.render.textfit import Fit, fit_text
 from toolkit.render.tiling import Drawing, halo_text, poster_area
 
 INK = HexColor("#1e1e1e")
@@ -27,6 +27,7 @@ ROAD = HexColor("#e8dcc0")
 ROAD_EDGE = HexColor("#b8a57a")
 BACK = HexColor("#fbf8f1")
 MARGIN = 12 * mm
+Path = tuple[str | int, ...]
 HEADER = 24 * mm
 FOOTER = 30 * mm
 
@@ -124,17 +125,94 @@ def _label_in(
     max_size: float,
     style: str = "bold",
 ) -> None:
-    """Text centred in a box, wrapped and shrunk to fit, in the board's font."""
+    """Text centred in a box, wrapped and shrunk to fit, in the board's font; a text that
+    does not fit even so (a P016 finding) stays inside its box."""
+    fit = _fit(text, w, h, max_size, look, style)
     style = look.face(style)
-    fit = fit_text(text, w, h, max_size, 7, style, "none")  # whole words if they fit
     if not fit.fits:
-        fit = fit_text(text, w, h, max_size, 5, style, look.lang)
+        c.saveState()
+        path = c.beginPath()
+        path.rect(x - w / 2, y - h / 2, w, h)
+        c.clipPath(path, stroke=0, fill=0)
     c.setFillColor(HexColor(colour))
     c.setFont(font_name(style), fit.size)
     lead = fit.size * 1.2
     y0 = y + (len(fit.lines) - 1) * lead / 2 - fit.size * 0.35
     for k, line in enumerate(fit.lines):
         c.drawString(x - text_width(line, fit.size, style) / 2, y0 - k * lead, line)
+    if not fit.fits:
+        c.restoreState()
+
+
+MIN_SIZE = 5
+"""The smallest size a stop's words shrink to (whole words down to 7 pt, then broken)."""
+
+
+def _fit(text: str, w: float, h: float, max_size: float, look: Look, style: str) -> Fit:
+    """How `_label_in` sets a text in a box of w × h points."""
+    face = look.face(style)
+    fit = fit_text(text, w, h, max_size, 7, face, "none")  # whole words if they fit
+    if not fit.fits:
+        fit = fit_text(text, w, h, max_size, MIN_SIZE, face, look.lang)
+    return fit
+
+
+def _stage_box(plan: RoadPlan) -> tuple[float, float]:
+    """A stage's width and height (larger than a plain stop's square)."""
+    s = plan.size
+    return min(plan.px * 0.9, s * 1.35), s * 1.25
+
+
+def stop_words(plan: RoadPlan, i: int) -> list[tuple[str, Path, float, float, float, float, str]]:
+    """What stop `i` prints in its square: (text, where it is written, offset from the
+    centre up, box width and height, largest size, style); a stage its name (else its
+    kind's label) large and the label small under it, another stop its kind's label."""
+    stop = plan.board.stops[i]
+    style = plan.look.space(stop.kind)
+    label: Path = ("style", "spaces", stop.kind, "label", plan.look.lang)
+    if not style.stage:
+        s = plan.size
+        return [(style.label, label, -s * 0.04, s * 0.86, s * 0.5, 9.5, "bold")]
+    w, h = _stage_box(plan)
+    if not (stop.name and prints_name(stop, style)):
+        return [(style.label, label, h * 0.2, w * 0.86, h * 0.36, 15.0, "bold")]
+    name: Path = ("stops", i, "name")
+    return [
+        (stop.name, name, h * 0.2, w * 0.86, h * 0.36, 15.0, "bold"),
+        (style.label, label, -h * 0.02, w * 0.86, h * 0.14, 8.0, "regular"),
+    ]
+
+
+def problems(board: RoadBoard, look: Look, laid_out: bool) -> list[tuple[Path, str, bool]]:
+    """The words of a stop (a stage's place name, a style's label) that do not fit its
+    square even at the smallest size, each at its field, once (for `validate`, P016); a
+    label from the glossary or the toolkit is not the board's to say."""
+    plan = plan_road(board, look)
+    found: dict[Path, tuple[Path, str, bool]] = {}
+    fitted: set[tuple[str, float, float, float, str]] = set()  # a label repeats stop by stop
+    for i in range(len(board.stops)):
+        for text, path, _, w, h, size, style in stop_words(plan, i):
+            if path in found or (path[0] == "style" and not _own_label(look, path)):
+                continue
+            if (text, w, h, size, style) in fitted:
+                continue
+            if _fit(text, w, h, size, look, style).fits:
+                fitted.add((text, w, h, size, style))
+            else:
+                found[path] = (path, _too_long(text, look), True)
+    return list(found.values())
+
+
+def _own_label(look: Look, path: Path) -> bool:
+    own = look.style.spaces.get(str(path[2]))
+    return own is not None and isinstance(own.label, dict) and look.lang in own.label
+
+
+def _too_long(text: str, look: Look) -> str:
+    return (
+        f"{text!r} ({look.lang}) does not fit its stop even at {MIN_SIZE} pt: it would run over"
+        " the next stops; shorten it or break its longest word with a space or a hyphen"
+    )
 
 
 def prints_name(stop: RoadStop, style: Space) -> bool:
@@ -157,18 +235,14 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
     x, y = plan.centre(i)
     s = plan.size
     stage = style.stage
-    w, h = (min(plan.px * 0.9, s * 1.35), s * 1.25) if stage else (s, s)
+    w, h = _stage_box(plan) if stage else (s, s)
     c.setFillColor(HexColor(fill))
     c.setStrokeColor(INK)
     c.setLineWidth(1.2 if stage else 0.8)
     c.roundRect(x - w / 2, y - h / 2, w, h, s * 0.14, stroke=1, fill=1)
-    word = style.label
+    for text, _, dy, bw, bh, size, face in stop_words(plan, i):
+        _label_in(c, text, x, y + dy, bw, bh, ink, plan.look, size, face)
     if stage:
-        named = prints_name(stop, style)
-        title = stop.name if named and stop.name else word
-        _label_in(c, title, x, y + h * 0.2, w * 0.86, h * 0.36, ink, plan.look, 15)
-        if named:
-            _label_in(c, word, x, y - h * 0.02, w * 0.86, h * 0.14, ink, plan.look, 8, "regular")
         slots = style.slots
         r = min(w * 0.82 / max(slots, 1) / 2 * 0.8, h * 0.11)
         for k in range(slots):
@@ -177,8 +251,6 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
             c.setStrokeColor(INK)
             c.setLineWidth(0.6)
             c.circle(cx, y - h * 0.28, r, stroke=1, fill=1)
-    else:
-        _label_in(c, word, x, y - s * 0.04, s * 0.86, s * 0.5, ink, plan.look, 9.5)
     c.setFillColor(HexColor(ink))
     c.setFont(plan.look.font("regular"), 6.5)
     c.drawString(x - w / 2 + 1.6 * mm, y + h / 2 - 3.6 * mm, str(i))
@@ -211,12 +283,11 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
     stops = plan.board.stops
     stage = {s.kind: plan.look.space(s.kind).stage for s in stops}
     stages = [i for i, s in enumerate(stops) if stage[s.kind]]
-    template = plan.look.phrase("leg", TEXT)
     for k, i in enumerate(stages, start=1):
         if i + 1 >= len(stops) or stage[stops[i + 1].kind]:
             continue
         x, y = plan.centre(i + 1)
-        text = template.format(n=k)
+        text = plan.look.phrase("leg", TEXT, n=k)
         size = 8.5
         w = text_width(text, size, plan.look.face("bold")) + 4 * mm
         ty = y + plan.size / 2 + 2.2 * mm
@@ -238,8 +309,7 @@ def _legend(c: Canvas, plan: RoadPlan) -> None:
     size = 9.5
     entries = [(k, plan.look.space(k).label) for k in kinds]
     if any(s.double for s in b.stops) and b.double_from_players:
-        double = plan.look.phrase("double", TEXT)
-        entries.append(("double", double.format(n=b.double_from_players)))
+        entries.append(("double", plan.look.phrase("double", TEXT, n=b.double_from_players)))
     face = plan.look.face("regular")
     widths = [sw + 2.5 * mm + text_width(t, size, face) + 7 * mm for _, t in entries]
     total = sum(widths)

@@ -308,26 +308,21 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         c.setFont(look.font("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, word)
         y -= 8 * mm
-    text = _phrases(plan)
     segment = _word(b.segment_name, plan)
     lines = []
     for n in plan.players:
         seats = seat_segments(n, b.segments_by_players[n])
         if len(seats) < plan.sides:
             listed = ", ".join(str(m + 1) for m in seats)
-            lines.append(text["seats"].format(n=n, segment=segment, list=listed))
+            lines.append(look.phrase("seats", TEXT, n=n, segment=segment, list=listed))
         else:
-            lines.append(text["players"].format(n=n, m=plan.sides, segment=segment))
+            lines.append(look.phrase("players", TEXT, n=n, m=plan.sides, segment=segment))
     c.setFont(look.font("regular"), size)
     right = plan.width - m
     y = m + (len(lines) - 1) * size * 1.4
     for line in lines:
         c.drawRightString(right, y, line)
         y -= size * 1.4
-
-
-def _phrases(plan: TrackPlan) -> dict[str, str]:
-    return {key: plan.look.phrase(key, TEXT) for key in TEXT["en"]}
 
 
 def seat_segments(players: int, segments: int) -> list[int]:
@@ -337,13 +332,12 @@ def seat_segments(players: int, segments: int) -> list[int]:
 
 
 def title(plan: TrackPlan) -> str:
-    text = _phrases(plan)
-    counts = text["or"].join(str(n) for n in plan.players)
-    players = text["count"].format(n=counts)
+    look = plan.look
+    counts = look.phrase("or", TEXT).join(str(n) for n in plan.players)
+    players = look.phrase("count", TEXT, n=counts)
     segment = _word(plan.board.segment_name, plan)
-    return text["title"].format(
-        board=_word(plan.board.name, plan), m=plan.sides, segment=segment, players=players
-    )
+    board = _word(plan.board.name, plan)
+    return look.phrase("title", TEXT, board=board, m=plan.sides, segment=segment, players=players)
 
 
 def _centre(c: Canvas, plan: TrackPlan) -> None:
