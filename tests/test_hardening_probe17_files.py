@@ -1,0 +1,84 @@
+"""Issue #33, the probe 17a findings M1, M2, M3 and L1 (each test red before its fix): the
+files a game's `layouts/` and `icons/` hold are bounded in number (one finding on the folder
+past it, the rest unread); its folders are counted and only those it reads are watched; an
+export's or `convert`'s set of files is put in place through a journal the next run ends; a
+`calibrate --out` that fails takes back the folder it made."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import diagnostics_json
+from toolkit.content import assets
+from toolkit.scaffold.new import new_game
+
+
+@pytest.fixture(scope="module")
+def scaffold(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("p17") / "g"
+    new_game(folder, "g", ["en"])
+    return folder
+
+
+def _copy(scaffold: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
+
+
+# --- M1: every file of layouts/ and icons/ was read and checked, used or not (5,000 tiny
+# layouts: validate 42 s) -------------------------------------------------------------------
+
+
+def test_layouts_past_the_limit_are_one_finding_and_not_read(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    game = _copy(scaffold, tmp_path)
+    for n in range(6):
+        (game / "layouts" / f"x{n}.yaml").write_text(f"id: x{n}\nelements: []\n")
+    monkeypatch.setattr(assets, "MAX_FILES", 4)
+    from toolkit.render import layout
+
+    read: list[str] = []
+    real = layout._read_layout_document
+
+    def spy(name, game_root, stamp):
+        read.append(name)
+        return real(name, game_root, stamp)
+
+    monkeypatch.setattr(layout, "_layout_document", layout._LatestVersion(spy))
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = diagnostics_json(result.output)
+    full = [d for d in found if "holds more than 4 layout files" in d["message"]]
+    assert len(full) == 1, found
+    assert full[0]["code"] == "P003" and full[0]["file"].endswith("layouts")
+    assert "x4" not in read and "x5" not in read  # past the first 4 by name: unread
+    assert {"x0", "x1", "standard"} <= set(read)  # standard: the deck prints with it
+
+
+def test_icons_past_the_limit_are_one_finding_and_not_read(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    game = _copy(scaffold, tmp_path)
+    for name in "abcdef":
+        shutil.copyfile(game / "icons" / "token.svg", game / "icons" / f"x{name}.svg")
+    monkeypatch.setattr(assets, "MAX_FILES", 3)
+    from toolkit.render import icons
+
+    read: list[str] = []
+    real = icons.load_svg
+
+    def spy(path, *args, **kwargs):
+        read.append(Path(path).stem)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(icons, "load_svg", spy)
+    icons.icon_set.cache_clear()
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    icons.icon_set.cache_clear()
+    found = diagnostics_json(result.output)
+    full = [d for d in found if "holds more than 3 icon files" in d["message"]]
+    assert len(full) == 1, found
+    assert full[0]["code"] == "P008" and full[0]["file"].endswith("icons")
+    assert read == ["token", "xa", "xb"]  # the first 3 by name; xc.. past the limit
