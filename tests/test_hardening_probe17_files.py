@@ -82,3 +82,65 @@ def test_icons_past_the_limit_are_one_finding_and_not_read(
     assert len(full) == 1, found
     assert full[0]["code"] == "P008" and full[0]["file"].endswith("icons")
     assert read == ["token", "xa", "xb"]  # the first 3 by name; xc.. past the limit
+
+
+# --- M2: the preview watched every folder of a game (100,000 empty folders: 100,109 of the
+# user's inotify watches), and validate's findings-cache key walk counted files only --------
+
+
+def _junk(game: Path, count: int) -> None:
+    for n in range(count):
+        (game / "junk" / str(n // 10) / str(n)).mkdir(parents=True)
+
+
+def test_the_preview_watches_the_games_folders_first_and_no_more_than_the_limit(
+    tmp_path, scaffold, monkeypatch
+):
+    import threading
+
+    from toolkit.preview import watcher
+
+    game = _copy(scaffold, tmp_path).resolve()
+    _junk(game, 60)
+    (game / "zart").mkdir()
+    (game / "zart" / "a.png").write_bytes(b"")  # a folder holding what the game may read
+    monkeypatch.setattr(watcher, "MAX_WATCHED", 12)
+    folders = watcher.watched_folders([game])
+    assert len(folders) == 12
+    own = {game, *(game / name for name in ("decks", "layouts", "icons", "rulebook", "zart"))}
+    assert own <= set(folders)
+    warned: list[str] = []
+    watched: list[int] = []
+    real = watcher.watch
+
+    def count(*paths, **kwargs):
+        watched.append(len(paths))
+        return real(*paths, **kwargs)
+
+    monkeypatch.setattr(watcher, "watch", count)
+    told = threading.Event()
+    running = watcher.Watcher([game], lambda paths: told.set(), warn=warned.append)
+    running.start()
+    try:
+        assert running.ready.wait(5)
+        (game / "decks" / "more.yaml").write_text("a: 1\n")
+        assert told.wait(5)
+    finally:
+        running.stop()
+    assert watched == [12]
+    assert len(warned) == 1 and "holds more than 12 folders" in warned[0]
+
+
+def test_the_findings_cache_counts_folders_as_files(tmp_path, scaffold, monkeypatch):
+    from toolkit.content import validate_cache
+
+    game = _copy(scaffold, tmp_path)
+    stats = validate_cache.StatCache()
+    assert validate_cache.inputs_digest(game, (), stats) is not None
+    part = validate_cache.code_part(stats)
+    assert part is not None
+    files = sum(1 for p in game.rglob("*") if p.is_file())
+    monkeypatch.setattr(validate_cache, "MAX_FILES", part.files + files + 200)
+    assert validate_cache.inputs_digest(game, (), stats) is not None
+    _junk(game, 300)  # no file: each folder counts as one
+    assert validate_cache.inputs_digest(game, (), stats) is None
