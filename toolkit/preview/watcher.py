@@ -149,8 +149,8 @@ class Watcher:
         UnicodeEncodeError); the others are said once, and left unwatched."""
         folders: list[Path] = []
         unnamed: list[Path] = []
-        chosen, more = chosen_folders(self.roots)
-        if more and not self._warned_more:
+        chosen, left_out = chosen_folders(self.roots)
+        if left_out and not self._warned_more:
             self._warned_more = True
             self._warn(
                 f"the game holds more than {MAX_WATCHED:,} folders: {MAX_WATCHED:,} are watched"
