@@ -144,3 +144,87 @@ def test_the_findings_cache_counts_folders_as_files(tmp_path, scaffold, monkeypa
     assert validate_cache.inputs_digest(game, (), stats) is not None
     _junk(game, 300)  # no file: each folder counts as one
     assert validate_cache.inputs_digest(game, (), stats) is None
+
+
+# --- M3: `export png`/`tts` and `convert` renamed their staged files one by one with no
+# journal: kill -9 between two renames left a mixed set and `.tmp` files --------------------
+
+KILL_AFTER = (
+    "import os, signal, sys\n"
+    "n = int(sys.argv[1]); real = os.replace; count = [0]\n"
+    "def replace(*a, **k):\n"
+    "    r = real(*a, **k); count[0] += 1\n"
+    "    if count[0] == n: os.kill(os.getpid(), signal.SIGKILL)\n"
+    "    return r\n"
+    "os.replace = replace\n"
+    "from toolkit.cli import main\n"
+    "sys.argv = ['playset'] + sys.argv[2:]\n"
+    "main()\n"
+)
+
+
+def _killed_after(replaces: int, game: Path, *args: str) -> None:
+    """`playset ARGS` in `game`, killed (SIGKILL) after its `replaces`-th os.replace."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-c", KILL_AFTER, str(replaces), *args]
+    done = subprocess.run(command, cwd=game, env=env, capture_output=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()
+
+
+def _temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob(".*.tmp"))
+
+
+def test_an_export_killed_between_its_renames_is_finished_by_the_next_one(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    from toolkit import journal
+
+    game = _copy(scaffold, tmp_path)
+    monkeypatch.chdir(game)
+    assert run_cli("export", "tts", "--lang", "en").exit_code == 0
+    tts = game / "output" / "g" / "en" / "tts"
+    before = {p.name: p.read_bytes() for p in tts.iterdir()}
+    assert sorted(before) == ["cards-1.png", "cards-back.png", "g-en.json"]
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("en: Forward\n", "en: Forward march\n"))
+    _killed_after(2, game, "export", "tts", "--lang", "en")  # the journal, then one file
+    assert b"Forward march" not in (tts / "g-en.json").read_bytes()  # the old save stays
+    assert journal.finish_output(tts)  # what the next export does first
+    assert b"Forward march" in (tts / "g-en.json").read_bytes()
+    assert (tts / "cards-1.png").read_bytes() != before["cards-1.png"]  # the new sheet
+    assert _temporaries(tts) == [] and not (tts / journal.OUTPUT_JOURNAL).exists()
+
+    _killed_after(3, game, "export", "png", "--lang", "en")  # across the deck's folder
+    png = game / "output" / "g" / "en" / "png"
+    assert run_cli("export", "png", "--lang", "en").exit_code == 0
+    assert _temporaries(png) == [] and not (png / journal.OUTPUT_JOURNAL).exists()
+
+
+def test_a_convert_killed_between_its_renames_is_finished_by_the_next_one(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    from toolkit import journal
+
+    game = _copy(scaffold, tmp_path)
+    monkeypatch.chdir(game)
+    assert run_cli("convert", "decks/cards.yaml", "--to", "csv").exit_code == 0
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text().replace("kind: actions", "kind: events")
+    deck.write_text(text.replace("en: Forward\n", "en: Forward ho\n"))
+    _killed_after(1, game, "convert", "decks/cards.yaml", "--to", "csv", "--force")
+    result = run_cli("validate", str(game), "--format", "json")
+    assert [d["code"] for d in diagnostics_json(result.output)] == ["R011"]
+    journal.recover(game)  # what the next convert (or `i18n recover`) does first
+    assert "Forward ho" in (game / "decks" / "cards.csv").read_text()
+    assert "kind: events" in (game / "decks" / "cards.deck.yaml").read_text()
+    assert _temporaries(game) == [] and not (game / journal.JOURNAL).exists()
+    _killed_after(2, game, "convert", "decks/cards.yaml", "--to", "csv", "--force")
+    assert run_cli("convert", "decks/cards.yaml", "--to", "csv", "--force").exit_code == 0
+    assert _temporaries(game) == [] and not (game / journal.JOURNAL).exists()
