@@ -228,3 +228,25 @@ def test_a_convert_killed_between_its_renames_is_finished_by_the_next_one(
     _killed_after(2, game, "convert", "decks/cards.yaml", "--to", "csv", "--force")
     assert run_cli("convert", "decks/cards.yaml", "--to", "csv", "--force").exit_code == 0
     assert _temporaries(game) == [] and not (game / journal.JOURNAL).exists()
+
+
+# --- L1: `calibrate --out <full disk>/cal` left the empty folder it made ------------------
+
+
+def test_calibrate_takes_back_the_folder_it_made_when_the_write_fails(
+    tmp_path, run_cli, monkeypatch
+):
+    import errno
+    import os
+
+    from toolkit import fileio
+
+    def full(path, data, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(fileio, "atomic_write_bytes", full)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("calibrate", "--out", str(tmp_path / "cal" / "sub"))
+    assert result.exit_code == 1
+    assert "No space left on device" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
