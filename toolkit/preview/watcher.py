@@ -56,14 +56,12 @@ preview reads: watched first, even when empty, as the game folder itself is."""
 
 def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]]:
     """fileio.walk of each root, following no link, tool and output folders left out; a
-    root's own GAME_FOLDERS first; no more than MAX_WALKED folders in all."""
+    root's own GAME_FOLDERS first; no more than MAX_WALKED folders of each root."""
     skipped = set(ContentFilter.ignore_dirs)
-    walked = 0
     for root in roots:
-        for folder, dirs, files in walk(root):
-            walked += 1
-            if walked > MAX_WALKED:
-                return
+        for walked, (folder, dirs, files) in enumerate(walk(root)):
+            if walked == MAX_WALKED:
+                break
             top = Path(folder) == Path(root)
             dirs[:] = sorted(
                 (
@@ -96,7 +94,7 @@ def chosen_folders(roots: Iterable[Path]) -> tuple[list[Path], bool]:
         read = read or any(name.lower().endswith(WATCHED_SUFFIXES) for name in files)
         (wanted if read else others).append(path)
     folders = [*wanted, *others]
-    more = len(folders) > MAX_WATCHED or len(folders) >= MAX_WALKED
+    more = len(folders) > MAX_WATCHED or len(folders) >= MAX_WALKED  # a walk was cut short
     return folders[:MAX_WATCHED], more
 
 
