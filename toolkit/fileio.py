@@ -625,13 +625,31 @@ class StagedSet:
     def __enter__(self) -> StagedSet:
         return self
 
+    def _before_renames(self, staged: list[tuple[_Plan, str]]) -> None:
+        """Told every staged file before the first rename (a journal lists them:
+        toolkit.journal.JournaledSet)."""
+
+    def _after_renames(self) -> None:
+        """Told once the renames are over, each file in place or its staged file removed."""
+
+    def _opened(self, folder: Path) -> int:
+        """A descriptor (the caller's to close) on `folder`, below `inside`, opened from the
+        set's own descriptor without following a link (OutputError)."""
+        root = self._root()
+        parts = Path(os.path.abspath(folder)).relative_to(os.path.abspath(root)).parts
+        return _open_below(root, parts, Path(folder) / "_")
+
     def __exit__(self, kind: object, exc: object, trace: object) -> None:
         whole = False
         try:
             if kind is None:
                 with _signals_held():
+                    self._before_renames(self._staged)
                     staged, self._staged = self._staged, []
-                    _put_in_place(staged)
+                    try:
+                        _put_in_place(staged)  # leaves no staged file, even when it fails
+                    finally:
+                        self._after_renames()
                     whole = True
         finally:
             for plan, tmp in self._staged:  # not renamed: an error, or one rename failed

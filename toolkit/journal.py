@@ -22,10 +22,12 @@ import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from toolkit.fileio import (
     TEMPORARY,
     HeldFolder,
+    StagedSet,
     atomic_write_bytes,
     open_folder_inside,
     read_bounded,
@@ -40,8 +42,11 @@ MAX_JOURNAL_BYTES = 1024 * 1024  # a journal lists a game's files: a few kB
 _TEMPORARY = TEMPORARY  # the temporary files fileio stages
 
 
-def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
-    """Write `files` (paths inside the game folder `root`) as one change."""
+def write_journaled(
+    root: Path, files: Sequence[tuple[Path, bytes]], *, inside: Path | None = None
+) -> None:
+    """Write `files` (paths inside the game folder `root`) as one change; under `inside`
+    (a folder of the game) no link at all is followed (`fileio.write_many`)."""
     journal = Path(root) / JOURNAL
     written = False
 
@@ -54,7 +59,8 @@ def write_journaled(root: Path, files: Sequence[tuple[Path, bytes]]) -> None:
             atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=root)
             written = True
 
-    write_many(files, on_staged=record, within=root)  # never through a link out of the game
+    # never through a link out of the game
+    write_many(files, on_staged=record, within=root, inside=inside)
     if written:  # only ours: a folder of that name the game brought is no journal to remove
         journal.unlink(missing_ok=True)
 
@@ -237,10 +243,10 @@ def write_language(
         raise
 
 
-def finish_output(folder: Path | int, name: Path | None = None) -> list[str]:
-    """Put in place the files a build killed between its renames left staged in `folder`
-    (its journal's; a path, or a folder open as that descriptor, named `name`), then remove
-    the journal; nothing when it holds none of ours."""
+def finish_output(folder: Path | int, name: Path | None = None, what: str = "build") -> list[str]:
+    """Put in place the files a build (or an export: `what`) killed between its renames left
+    staged in `folder` (its journal's; a path, or a folder open as that descriptor, named
+    `name`), then remove the journal; nothing when it holds none of ours."""
     try:
         if isinstance(folder, int):
             fd = os.dup(folder)
@@ -254,24 +260,47 @@ def finish_output(folder: Path | int, name: Path | None = None) -> list[str]:
         if entries is None:
             return []
         done = 0
-        for tmp, target in entries:
+        for sub, tmp, target in entries:
             try:
-                if not stat.S_ISREG(os.lstat(tmp, dir_fd=fd).st_mode):
+                at = _open_sub(fd, sub)
+            except OSError:  # gone, or a link now: nothing of it is put in place
+                continue
+            try:
+                if not stat.S_ISREG(os.lstat(tmp, dir_fd=at).st_mode):
                     continue
-                os.replace(tmp, target, src_dir_fd=fd, dst_dir_fd=fd)
+                os.replace(tmp, target, src_dir_fd=at, dst_dir_fd=at)
             except OSError:  # already put in place, or a folder at the name: left as it is
                 continue
+            finally:
+                os.close(at)
             done += 1
         with contextlib.suppress(OSError):
             os.unlink(OUTPUT_JOURNAL, dir_fd=fd)
-        return [f"finished the interrupted build in {where}: {done} file(s) put in place"]
+        return [f"finished the interrupted {what} in {where}: {done} file(s) put in place"]
     finally:
         os.close(fd)
 
 
-def _output_entries(fd: int) -> list[tuple[str, str]] | None:
-    """The (temporary file, file) names an output folder's journal lists; None when there is
-    no journal, or it is not a regular file (never followed)."""
+def _open_sub(fd: int, sub: tuple[str, ...]) -> int:
+    """A descriptor (the caller's to close) on the folder `sub` below the folder open as
+    `fd`, each part opened without following a link."""
+    at = os.dup(fd)
+    for part in sub:
+        try:
+            below = os.open(
+                part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=at
+            )
+        finally:
+            os.close(at)
+        at = below
+    return at
+
+
+def _output_entries(fd: int) -> list[tuple[tuple[str, ...], str, str]] | None:
+    """The (folder below, temporary file, file) names an output folder's journal lists (a
+    build's entries are `[tmp, name]`, in the folder itself; an export's may name the
+    folder below as a third, first item: `["deck/sub", tmp, name]`); None when there is no
+    journal, or it is not a regular file (never followed)."""
     try:
         jfd = os.open(OUTPUT_JOURNAL, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
     except OSError:
@@ -287,18 +316,82 @@ def _output_entries(fd: int) -> list[tuple[str, str]] | None:
         entries = json.loads(data.decode("utf-8")) if len(data) <= MAX_JOURNAL_BYTES else None
     except (ValueError, RecursionError):
         entries = None
-    pairs: list[tuple[str, str]] = []
+    triples: list[tuple[tuple[str, ...], str, str]] = []
     for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, list) or len(entry) not in (2, 3):
+            continue
+        if not all(isinstance(e, str) for e in entry):
+            continue
+        sub = tuple(entry[0].split("/")) if len(entry) == 3 else ()
+        tmp, target = entry[-2:]
         if (
-            isinstance(entry, list)
-            and len(entry) == 2
-            and all(isinstance(e, str) and _plain_name(e) for e in entry)
-            and _TEMPORARY.match(entry[0])
-            and entry[1] != OUTPUT_JOURNAL
+            all(_plain_name(e) for e in (*sub, tmp, target))
+            and _TEMPORARY.match(tmp)
+            and (sub or target != OUTPUT_JOURNAL)
         ):
-            pairs.append((entry[0], entry[1]))
-    return pairs
+            triples.append((sub, tmp, target))
+    return triples
 
 
 def _plain_name(name: str) -> bool:
     return bool(name) and name not in (".", "..") and "/" not in name and "\0" not in name
+
+
+# --- an export's set: files in an output folder and the folders below it --------------------
+
+
+class JournaledSet(StagedSet):
+    """A `fileio.StagedSet` (an export's files of one language) whose staged files are listed
+    in a journal in `folder` (below `inside`; every file of the set lies in it or below it)
+    before the first rename, the journal removed after the last: `export png`/`tts` killed
+    between two renames left a TTS save of the old run naming the new sheets, and its staged
+    files. The next set in that folder finishes the renames first (`finish_output`), as the
+    next build does a language's."""
+
+    def __init__(self, inside: Path | HeldFolder, folder: Path, what: str = "export") -> None:
+        super().__init__(inside)
+        self.folder = Path(folder)
+        self.what = what
+        self.notes: list[str] = []
+        self._journal: int | None = None  # the folder holding our journal, while it is there
+
+    def __enter__(self) -> JournaledSet:
+        # opened from `inside` without following a link (a link: the set's writes refuse it)
+        opened = open_folder_inside(self.inside, self.folder)
+        if opened is not None:
+            try:
+                self.notes = finish_output(opened, self.folder, self.what)
+            finally:
+                os.close(opened)
+        return self
+
+    def _before_renames(self, staged: list[tuple[Any, str]]) -> None:
+        if len(staged) < 2:
+            return
+        base = os.path.abspath(self.folder)
+        entries: list[list[str]] = []
+        for plan, tmp in staged:
+            sub = os.path.relpath(os.path.abspath(Path(plan.path).parent), base)
+            if sub.startswith(".."):
+                raise ValueError(f"{plan.path} is not inside {self.folder}")
+            entries.append([tmp, plan.name] if sub == "." else [sub, tmp, plan.name])
+        fd = self._opened(self.folder)
+        try:
+            data = json.dumps(entries).encode("utf-8")
+            atomic_write_bytes(
+                self.folder / OUTPUT_JOURNAL, data, inside=HeldFolder(self.folder, fd)
+            )
+        except BaseException:
+            os.close(fd)
+            raise
+        self._journal = fd
+
+    def _after_renames(self) -> None:
+        if self._journal is None:
+            return
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(OUTPUT_JOURNAL, dir_fd=self._journal)
+        finally:
+            os.close(self._journal)
+            self._journal = None

@@ -31,12 +31,12 @@ from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said,
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
-from toolkit.content.game import Game, LoadedFile, repo_root
+from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts, Text, texts_of
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
@@ -101,6 +101,9 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         return
     once = _Once(facts, main)
     faces = _faces(game)
+    too_full = assets.too_full(assets.LAYOUTS, game.root)
+    if too_full:
+        yield P_LAYOUT.at(display_path(game.root / assets.LAYOUTS.folder), Span(), too_full)
     for name in used_layouts(game):
         yield from load_layout(name, game.root)[1]  # Y/S findings in the layout file itself
         if name not in faces:  # a face's words are searched on each face printed
@@ -211,7 +214,8 @@ def _rtl_in(facts: Facts) -> set[str]:
 
 
 def used_layouts(game: Game) -> list[str]:
-    """The layouts the game prints with (and its own, used or not) that exist."""
+    """The layouts the game prints with (and its own, used or not: the first
+    assets.MAX_FILES by name) that exist."""
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
     names += [(bank.layout, bank.back) for bank in game.valid(game.questions)]
     own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]

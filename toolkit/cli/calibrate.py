@@ -37,7 +37,7 @@ def calibrate(
     ] = None,
 ) -> None:
     """Write a two-sided sheet that measures your printer's duplex shift (or --save it)."""
-    from toolkit.fileio import atomic_write_bytes, make_output_root
+    from toolkit.fileio import atomic_write_bytes, make_output_root, missing_folders, remove_made
     from toolkit.render.printers import PrinterError, parse_offset, printer_offset, save_printer
 
     if paper not in ("a4", "letter"):
@@ -74,10 +74,12 @@ def calibrate(
 
     folder = out or Path.cwd() / "output"
     target = folder / f"calibration-{paper}.pdf"
+    made = missing_folders(folder)  # taken back when the write fails (a full disk)
     try:
         make_output_root(folder, named=out is not None)
         atomic_write_bytes(target, calibration_pdf(paper, offset, lang), inside=folder)
     except OSError as exc:
+        remove_made(made)
         where = exc.filename or target
         stderr.print(f"[red]cannot write {escape(str(where))}: {escape(exc.strerror or str(exc))}")
         raise typer.Exit(1) from None

@@ -30,6 +30,7 @@ def convert(
 ) -> None:
     """Convert a deck between YAML and a sheet: one card per row, one column per field and
     language (name.fr, name.en, effect.kind), the deck's own keys in NAME.deck.yaml beside."""
+    from toolkit.content.folders import game_folder_around
     from toolkit.content.game import display_path
     from toolkit.content.sheets.convert import FORMATS, plan
     from toolkit.diagnostics.formats import render
@@ -42,6 +43,7 @@ def convert(
         remove_made,
         write_many,
     )
+    from toolkit.journal import recover, write_journaled
 
     fmt = to.lower().lstrip(".")
     if fmt not in FORMATS:
@@ -58,6 +60,17 @@ def convert(
             f" file that ends in .{'yaml' if fmt == 'yaml' else fmt}, or give --to"
             f" {_suffix_format(out)}"
         )
+    # a game folder the files go into: a convert (or an i18n import) killed between its
+    # renames is finished first, and this one is written through its journal
+    game = game_folder_around(out.parent if out is not None else source.parent)
+    if game is not None:
+        try:
+            notes = recover(game)
+        except OSError as exc:
+            stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
+            raise typer.Exit(1) from None
+        for note in notes:
+            stderr.print(escape(note))
     made = plan(source, display_path(source), fmt, out)
     if made.diagnostics:
         sys.stdout.write(render(made.diagnostics, "text") + "\n")
@@ -90,13 +103,25 @@ def convert(
                     " user could exchange it for a link while it is written: write in a"
                     " folder of your own",
                 )
-        write_many(made.files, inside=None if out else source.parent)
+        inside = None if out else source.parent
+        if game is not None and all(_within(path, game) for path, _ in made.files):
+            # the pair lands whole after kill -9 (a new CSV beside the old NAME.deck.yaml)
+            write_journaled(game, made.files, inside=inside)
+        else:
+            write_many(made.files, inside=inside)
     except OSError as exc:
         remove_made(folders)
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
         raise typer.Exit(1) from None
     for path, _ in made.files:
         stderr.print(f"wrote {escape(str(path), keep='')}")
+
+
+def _within(path: Path, game: Path) -> bool:
+    """Whether `path`'s folder lies inside the game folder `game` (real paths)."""
+    from toolkit.fileio import real_path
+
+    return real_path(path.parent).is_relative_to(real_path(game))
 
 
 def _differs(path: Path, data: bytes) -> bool:

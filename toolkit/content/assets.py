@@ -181,15 +181,46 @@ def refused(kind: Kind, game_root: Path | None) -> list[Found]:
     return [found for found in _listed(kind, game_root) if found.outside]
 
 
+MAX_FILES = 1_000
+"""Files of one kind a game's `layouts/` or `icons/` lists (the first by name; the bundled
+games hold under 20): each one listed is read and checked, used or not, at every validate,
+preview save and editor pause (5,000 tiny layouts took 42 s). Past it the folder is one
+finding (`too_full`) and the files after the first MAX_FILES are not read, but a layout a
+deck names is still found by its name."""
+
+
+def too_full(kind: Kind, game_root: Path | None) -> str:
+    """Why the game's folder of that kind is listed only in part ('' if it is not): it
+    holds more than MAX_FILES files of that kind."""
+    if not _files(kind, game_root)[1]:
+        return ""
+    noun = kind.folder.rstrip("s")
+    return (
+        f"the {kind.folder}/ folder holds more than {MAX_FILES:,} {noun} files; those after"
+        f" the first {MAX_FILES:,} by name are not read: keep the {kind.folder} the game"
+        " prints with"
+    )
+
+
 def _listed(kind: Kind, game_root: Path | None) -> list[Found]:
-    if game_root is None or folder_outside(kind, game_root):
+    if game_root is None:
         return []
+    files = _files(kind, game_root)[0]
+    return [Found(p, display_path(p), True, _outside(kind, p, game_root)) for p in files]
+
+
+def _files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
+    """The first MAX_FILES files of that kind in the game's folder by name, and whether
+    there are more; the names are listed, only those kept are looked at."""
+    if game_root is None or folder_outside(kind, game_root):
+        return [], False
     folder = game_root / kind.folder
     if not folder.is_dir():
-        return []
-    files = sorted(
-        p
-        for p in folder.iterdir()
-        if p.suffix == kind.suffix and (p.is_file() or _leaves(p, game_root))
-    )
-    return [Found(p, display_path(p), True, _outside(kind, p, game_root)) for p in files]
+        return [], False
+    files: list[Path] = []
+    for path in sorted(p for p in folder.iterdir() if p.suffix == kind.suffix):
+        if path.is_file() or _leaves(path, game_root):
+            if len(files) == MAX_FILES:
+                return files, True
+            files.append(path)
+    return files, False

@@ -44,7 +44,8 @@ R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
 R_HALF_WRITTEN = rule(
     "R011",
     "interrupted-write",
-    "A killed `playset i18n import` left the game half changed (`playset i18n recover` ends it).",
+    "A killed `playset i18n import` or `convert` left the game half changed (`playset i18n"
+    " recover` ends it).",
 )
 
 M = TypeVar("M")
@@ -224,7 +225,8 @@ def _half_written(root: Path) -> Diagnostic | None:
     shown = ", ".join(sorted(_relative(root, target) for target in left)[:3])
     more = f" and {len(left) - 3} more" if len(left) > 3 else ""
     message = (
-        f"an interrupted write (a killed `playset i18n import`) left this game half changed: "
+        f"an interrupted write (a killed `playset i18n import` or `convert`) left this game"
+        " half changed: "
         f"{len(left)} file(s) ({shown}{more}) still hold their old text, the others the new; "
         f"run `playset i18n recover {shlex.quote(display_path(root))}` to finish it "
         "(nothing else is read until then)"

@@ -8,6 +8,8 @@ Each folder is watched on its own, as a walk that follows no link finds it: watc
 recursive watch follows links, so a game holding a link to `/usr` had all 15,000 of its
 folders watched (inotify watches are a per-user budget editors share), and one to `/` ended
 the watcher in a PermissionError. A folder made while the preview runs is watched from then.
+No more than MAX_WATCHED folders are watched, the game's own first, and a warning says so
+once: 100,000 empty folders in a game took 100,109 of the user's 192,543 watches.
 """
 
 from __future__ import annotations
@@ -40,21 +42,60 @@ def _new_folder(change: Change, path: str) -> bool:
     return change == Change.added and os.path.isdir(path) and not os.path.islink(path)
 
 
+MAX_WATCHED = 2_000
+"""Folders the preview watches: each takes one inotify watch of a per-user budget (often
+8,192, at most some 500,000) the user's editors and other previews share; a game of 100,000
+empty folders took 100,109 of them. The bundled games have under 20 folders."""
+MAX_WALKED = 20_000
+"""Folders a walk looks at to choose them (each one listed; the walk is made again whenever
+a folder is made while the preview runs)."""
+GAME_FOLDERS = ("decks", "boards", "questions", "layouts", "icons", "fonts", "rulebook")
+"""Folders of a game folder (`playset new`'s and the bundled games') that hold what the
+preview reads: watched first, even when empty, as the game folder itself is."""
+
+
 def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]]:
-    """fileio.walk of each root, following no link, tool and output folders left out."""
+    """fileio.walk of each root, following no link, tool and output folders left out; a
+    root's own GAME_FOLDERS first; no more than MAX_WALKED folders of each root."""
     skipped = set(ContentFilter.ignore_dirs)
     for root in roots:
-        for folder, dirs, files in walk(root):
+        for walked, (folder, dirs, files) in enumerate(walk(root)):
+            if walked == MAX_WALKED:
+                break
+            top = Path(folder) == Path(root)
             dirs[:] = sorted(
-                d for d in dirs if d not in skipped and not os.path.islink(os.path.join(folder, d))
+                (
+                    d
+                    for d in dirs
+                    if d not in skipped and not os.path.islink(os.path.join(folder, d))
+                ),
+                key=lambda d: (not (top and d in GAME_FOLDERS), d),
             )
             yield folder, dirs, files
 
 
 def watched_folders(roots: Iterable[Path]) -> list[Path]:
-    """Every folder under `roots` the preview may read from: found by a walk that follows no
-    link (nor goes deeper than fileio.MAX_DEPTH), tool and output folders left out."""
-    return [Path(folder) for folder, _, _ in walk_all(roots)]
+    """The folders under `roots` the preview watches (see `chosen_folders`)."""
+    return chosen_folders(roots)[0]
+
+
+def chosen_folders(roots: Iterable[Path]) -> tuple[list[Path], bool]:
+    """The folders under `roots` the preview watches, and whether some were left out: found
+    by a walk that follows no link (nor goes deeper than fileio.MAX_DEPTH), tool and output
+    folders left out. Those that can hold what the game reads come first (each root, its
+    GAME_FOLDERS, a folder holding a file of WATCHED_SUFFIXES), then the others (a folder
+    made to hold files later), no more than MAX_WATCHED in all."""
+    wanted: list[Path] = []
+    others: list[Path] = []
+    roots = list(roots)
+    for folder, _, files in walk_all(roots):
+        path = Path(folder)
+        read = path in roots or (path.parent in roots and path.name in GAME_FOLDERS)
+        read = read or any(name.lower().endswith(WATCHED_SUFFIXES) for name in files)
+        (wanted if read else others).append(path)
+    folders = [*wanted, *others]
+    more = len(folders) > MAX_WATCHED or len(folders) >= MAX_WALKED  # a walk was cut short
+    return folders[:MAX_WATCHED], more
 
 
 def watch_roots(game_root: Path, extra: Iterable[Path]) -> list[Path]:
@@ -92,6 +133,7 @@ class Watcher:
         self._on_change = on_change
         self._warn = warn or _to_stderr
         self._warned = False
+        self._warned_more = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="preview-watcher", daemon=True)
         self.ready = threading.Event()
@@ -105,7 +147,15 @@ class Watcher:
         UnicodeEncodeError); the others are said once, and left unwatched."""
         folders: list[Path] = []
         unnamed: list[Path] = []
-        for folder in watched_folders(self.roots):
+        chosen, left_out = chosen_folders(self.roots)
+        if left_out and not self._warned_more:
+            self._warned_more = True
+            self._warn(
+                f"the game holds more than {MAX_WATCHED:,} folders: {MAX_WATCHED:,} are watched"
+                " (those holding its files first), and what is saved in the others is not"
+                " seen; remove the folders the game does not use"
+            )
+        for folder in chosen:
             (folders if _utf8(folder) else unnamed).append(folder)
         if unnamed and not self._warned:
             self._warned = True

@@ -16,6 +16,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -156,11 +157,10 @@ def icon_files(game: Game) -> list[Path]:
     if not folder.is_dir() or assets.folder_outside(assets.ICONS, game.root):
         return []
     root = real_path(game.root)
-    return sorted(
-        p
-        for p in files_under(folder)
-        if p.suffix.lower() in ICON_SUFFIXES and real_path(p).is_relative_to(root)
-    )
+    names = sorted(p for p in files_under(folder) if p.suffix.lower() in ICON_SUFFIXES)
+    # no more than the icons read (assets.MAX_FILES): each one listed is read here
+    inside = (p for p in names if real_path(p).is_relative_to(root))
+    return list(islice(inside, assets.MAX_FILES))
 
 
 def reads(path: Path, name: str) -> bool:

@@ -19,6 +19,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content import assets
+from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
 from toolkit.render.svg_icons import Problem, SvgIcon, load_svg, pictures
 
@@ -460,6 +461,9 @@ def icon_set(game_root: Path | None) -> IconSet:
         return BUILTIN
     drawers: dict[str, Drawer] = dict(ICONS)
     problems = [Problem(found.display, Span(), found.outside) for found in refused]
+    too_full = assets.too_full(assets.ICONS, game_root)
+    if too_full and game_root is not None:
+        problems.append(Problem(display_path(game_root / assets.ICONS.folder), Span(), too_full))
     broken: set[str] = set()
     drawn: dict[object, int] = {}  # the pictures of the icons kept, by picture: their pixels
     for found in files:

@@ -50,9 +50,10 @@ Report = Callable[[Path], None]  # each file written
 class Export:
     """A registered export: `run(game, out, options, report, progress)` → files written, with
     `out` the output folder held open (`fileio.HeldFolder`: `out / name` is a Path; write
-    below it with `fileio.StagedSet(out)`, which makes and writes from its descriptor) and
-    `options` an instance of `options` (its own dataclass); `help` is its command's help and
-    `hint` a line said after a run that wrote everything."""
+    below it with `journal.JournaledSet(out, folder)`, a `fileio.StagedSet` that makes and
+    writes from its descriptor and journals its renames) and `options` an instance of
+    `options` (its own dataclass); `help` is its command's help and `hint` a line said after
+    a run that wrote everything."""
 
     name: str
     summary: str

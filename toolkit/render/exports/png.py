@@ -15,7 +15,8 @@ from typing import Any
 
 from reportlab.lib.units import mm
 
-from toolkit.fileio import HeldFolder, StagedSet
+from toolkit.fileio import HeldFolder
+from toolkit.journal import JournaledSet
 from toolkit.render.artifacts.rulebook import rulebook_pdf
 from toolkit.render.exports import (
     Export,
@@ -130,7 +131,7 @@ def run(
 
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
-        staged.add(path, data)  # the language's StagedSet, making folders inside --out only
+        staged.add(path, data)  # the language's JournaledSet, making folders inside --out only
         written.append(path)
         report(path)
 
@@ -143,7 +144,7 @@ def run(
         folder = out / game.id / lang / "png"
         # all of a language's images or none: a run that fails half-way (a full disk, a
         # page over the pixel limit, Ctrl-C) leaves the old set, not new decks beside old
-        with StagedSet(out) as staged:
+        with JournaledSet(out, folder) as staged:
             for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
                 for i, card in enumerate(printed.cards):
                     back = images.backs[i] if printed.back_per_card else images.backs[0]

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from toolkit.fileio import HeldFolder, StagedSet
+from toolkit.fileio import HeldFolder
+from toolkit.journal import JournaledSet
 from toolkit.render.exports import (
     Export,
     ExportOptions,
@@ -326,7 +327,7 @@ def run(
 
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
-        staged.add(path, data)  # the language's StagedSet, making folders inside --out only
+        staged.add(path, data)  # the language's JournaledSet, making folders inside --out only
         written.append(path)
         report(path)
 
@@ -339,7 +340,7 @@ def run(
         folder = out / game.id / lang / "tts"
         # the sheets and the save that names them all new or all old: a run that fails
         # half-way (a full disk, Ctrl-C) leaves no new sheet beside the old save
-        with StagedSet(out) as staged:
+        with JournaledSet(out, folder) as staged:
             objects: list[dict] = []
             key, x = 1, 0.0
             for printed in decks:
