@@ -73,12 +73,14 @@ def test_a_game_folder_prints_its_own_face_and_svg_icon_in_three_languages(lante
 
 
 def test_without_its_svg_the_game_icon_is_unknown_to_validate(lantern, run_cli):
-    """The icon comes from the game folder only: remove the file and both the layout's icon
-    (P003) and the inline one in each language (P007) are findings."""
+    """The icon comes from the game folder only: remove the file and the layout's icon
+    (P003), the inline one in each language (P007) and the one in the layout's own words
+    (P007, at the layout) are findings."""
     (lantern / "icons" / "lantern.svg").unlink()
     result = run_cli("validate", "--format", "json")
-    codes = sorted(d["code"] for d in json.loads(result.stdout))
-    assert codes == ["P003", "P007", "P007", "P007"]
+    found = json.loads(result.stdout)
+    assert sorted(d["code"] for d in found) == ["P003", "P007", "P007", "P007", "P007"]
+    assert sum(d["file"].endswith(".yaml") and "layouts" in d["file"] for d in found) == 2
     assert result.exit_code == 1
 
 
