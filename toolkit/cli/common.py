@@ -57,6 +57,22 @@ def escape(text: object, keep: str = "\n") -> str:
     return rich_escape(printable(str(text), keep))
 
 
+def finish_interrupted(folder: Path) -> list[str]:
+    """Finish the change a killed run left half done in the game `folder` (its journal,
+    toolkit.journal), each note said on stderr; exit 1 with the reason when it cannot be."""
+    from toolkit.fileio import describe
+    from toolkit.journal import recover
+
+    try:
+        notes = recover(folder)
+    except OSError as exc:
+        stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
+        raise typer.Exit(1) from None
+    for note in notes:
+        stderr.print(escape(note))
+    return notes
+
+
 def usage_error(message: str) -> typer.Exit:
     stderr.print(f"[red]error:[/red] {escape(message)}")
     return typer.Exit(2)

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from toolkit.cli.common import escape, stderr, usage_error
+from toolkit.cli.common import escape, finish_interrupted, stderr, usage_error
 
 LINKED = "it is a symbolic link: convert writes through no link it was not named (remove it)"
 
@@ -43,7 +43,7 @@ def convert(
         remove_made,
         write_many,
     )
-    from toolkit.journal import recover, write_journaled
+    from toolkit.journal import write_journaled
 
     fmt = to.lower().lstrip(".")
     if fmt not in FORMATS:
@@ -64,13 +64,7 @@ def convert(
     # renames is finished first, and this one is written through its journal
     game = game_folder_around(out.parent if out is not None else source.parent)
     if game is not None:
-        try:
-            notes = recover(game)
-        except OSError as exc:
-            stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
-            raise typer.Exit(1) from None
-        for note in notes:
-            stderr.print(escape(note))
+        finish_interrupted(game)
     made = plan(source, display_path(source), fmt, out)
     if made.diagnostics:
         sys.stdout.write(render(made.diagnostics, "text") + "\n")

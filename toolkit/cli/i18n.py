@@ -15,6 +15,7 @@ import typer
 from toolkit.cli.common import (
     GAME_HELP,
     escape,
+    finish_interrupted,
     folder_option,
     game_around_here,
     game_folders,
@@ -131,7 +132,6 @@ def recover_(
     """Finish a change an interrupted `i18n import` left half done (each file put in place
     as the import staged it), and remove its stale temporary files. The next import does
     this too; the commands that only read a game refuse it until then (R011)."""
-    from toolkit.journal import recover
 
     if game:
         (folder,) = game_folders([game])
@@ -140,15 +140,7 @@ def recover_(
         if around is None:
             raise usage_error("no game folder around the current folder: name the game")
         folder = around
-    try:
-        notes = recover(folder)
-    except OSError as exc:
-        from toolkit.fileio import describe
-
-        stderr.print(f"[red]error:[/red] {escape(describe(exc))}")
-        raise typer.Exit(1) from None
-    for note in notes:
-        stderr.print(escape(note))
+    notes = finish_interrupted(folder)
     if not notes:
         stderr.print(f"[green]nothing to recover[/green] in {escape(str(folder))}")
 
@@ -365,7 +357,7 @@ def import_(
     from toolkit.fileio import InputError
     from toolkit.i18n.po import import_po
     from toolkit.i18n.po_bounds import read_po_file
-    from toolkit.journal import recover, write_journaled
+    from toolkit.journal import write_journaled
 
     try:
         text = read_po_file(file)  # read once: parsed from this text, never again by name
@@ -379,8 +371,7 @@ def import_(
     project = po.metadata.get("Project-Id-Version", "").strip()
     (folder,) = game_folders([_game_of(file, project, game)])
     if not dry_run:
-        for note in recover(folder):  # a write a killed run left half done
-            stderr.print(escape(note))
+        finish_interrupted(folder)  # a write a killed run left half done
     loaded = _valid_game(str(folder))
     _same_game(file, project, loaded.id)
     source = loaded.manifest.source_language
