@@ -71,6 +71,7 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
         hook = entry.problems if entry is not None else None
         for path, message in hook(loaded.model) if hook is not None else []:
             yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
+        yield from _label_lengths(game, loaded)
         drawn = entry.drawn_problems if entry is not None else None
         if drawn is None or game.manifest is None:
             continue
@@ -87,6 +88,34 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
                 seen.add(path)
                 severity = None if error else Severity.WARNING
                 yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
+
+
+MAX_LABEL = 200
+"""Characters a board's label may print (a style's `labels`, in each language): a drawer puts
+one label inside another's phrase (a track's `or` in its `count`, that in its `title`), so
+their lengths multiply; a page holds a few words (probe 18: 360 M characters from 30 kB)."""
+
+
+def _label_lengths(game: Game, loaded: Any) -> Iterator[Diagnostic]:
+    """P016 at a style label whose words (its own, or its glossary term's) pass MAX_LABEL."""
+    labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}
+    if not labels or game.manifest is None or loaded.doc is None:
+        return
+    from toolkit.render.boards import board_look
+
+    for lang in game.manifest.languages:
+        look = board_look(game, loaded.model, lang)
+        for key, own in labels.items():
+            words = look.text(own)
+            if len(words) > MAX_LABEL:
+                path = ("style", "labels", key, *(() if isinstance(own, str) else (lang,)))
+                yield P_BOARD_FIT.at(
+                    loaded.rel,
+                    loaded.doc.span(path),
+                    f"the board label {key!r} ({lang}) is {len(words):,} characters; a label"
+                    f" prints at most {MAX_LABEL} (the board puts labels inside one another's"
+                    " phrases, so their lengths multiply)",
+                )
 
 
 def _glyphs(game: Game) -> Iterator[Diagnostic]:

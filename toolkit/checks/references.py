@@ -13,7 +13,14 @@ from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.models.glossary import GlossaryTerm
-from toolkit.content.templating import NAME, parameter_values, placeholders, stray_braces
+from toolkit.content.templating import (
+    MAX_FILLS,
+    NAME,
+    parameter_values,
+    placeholders,
+    repeated_names,
+    stray_braces,
+)
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
@@ -158,6 +165,15 @@ def _check_phrase(text: Text, names: tuple[str, ...]) -> Iterator[Diagnostic]:
     key = text.path[-1]
     fills = ", ".join(f"{{{n}}}" for n in names) if names else "no name"
     for lang, value in text.value.items():
+        repeated = repeated_names(value, names)
+        if repeated:
+            yield R_PLACEHOLDER.at(
+                text.file.rel,
+                doc.span((*text.path, lang)),
+                f"the board phrase {key!r} ({lang}) writes {{{repeated[0]}}} more than"
+                f" {MAX_FILLS} times: the board puts phrases inside one another, so each"
+                " repeat multiplies the text printed",
+            )
         stray = stray_braces(value, names)
         if stray:
             shown = ", ".join(repr(s) for s in stray)

@@ -140,6 +140,34 @@ def fill(text: str, owner: BaseModel | None, lang: str | None = None) -> str:
     return substitute(text, parameter_values(owner, lang))
 
 
+MAX_FILLS = 3
+"""How many times a board phrase may write one of its names: the drawers put one phrase in
+another (a track's `or` in its `count`, its `count` in its `title`), so each repeat
+multiplies what the phrase below fills in (probe 18: 360 M characters from a 30 kB board)."""
+MAX_FILLED = 100_000
+"""Characters a filled board phrase may hold: past it, the drawer refuses it (a validated
+game stays far below: labels of at most 200 characters, names written at most 3 times)."""
+
+
+def filled_size(text: str, values: Mapping[str, str]) -> int:
+    """How long `substitute(text, values)` would be, at most, worked out without making it."""
+    size = len(text)
+    for match in PLACEHOLDER.finditer(text):
+        value = values.get(match.group(1))
+        if value is not None:
+            size += len(value) - len(match.group(0))
+    return size
+
+
+def repeated_names(text: str, names: Collection[str]) -> list[str]:
+    """The names of `names` that `text` writes more than MAX_FILLS times."""
+    counts: dict[str, int] = {}
+    for match in PLACEHOLDER.finditer(text):
+        if match.group(1) in names:
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+    return [name for name, count in counts.items() if count > MAX_FILLS]
+
+
 def substitute(text: str, values: Mapping[str, str]) -> str:
     """`text` with each `{name}` of `values` replaced by its value, `{{`/`}}` by one brace,
     anything else printed as written: never `str.format`, whose format specs (`{n:>99999999}`)

@@ -16,7 +16,7 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import BoardStyle, LineStyle, SpaceStyle
-from toolkit.content.templating import substitute
+from toolkit.content.templating import MAX_FILLED, filled_size, substitute
 from toolkit.render.context import glossary_terms
 
 Glyph = Callable[[Canvas, float, float, float], None]
@@ -174,7 +174,12 @@ class Look:
         own = self.style.labels.get(key)
         words = self.text(own) if own is not None else table.get(self.lang, table["en"])[key]
         names = self.phrases.get(key, ())
-        return substitute(words, {name: str(values[name]) for name in names if name in values})
+        filling = {name: str(values[name]) for name in names if name in values}
+        if filled_size(words, filling) > MAX_FILLED:  # one phrase inside another: R006 says
+            raise ValueError(  # why a validated game never gets here; the preview draws any
+                f"the board phrase {key!r} would print more than {MAX_FILLED:,} characters"
+            )
+        return substitute(words, filling)
 
     # ------------------------------------------------------------ spaces and lines
 
