@@ -145,9 +145,11 @@ def _glyphs(game: Game) -> Iterator[Diagnostic]:
             if not _covered(data, look):
                 for path, face, ch, printed in _board_glyphs(game, loaded, look, main):
                     found.setdefault((path, face), {}).setdefault(ch, (printed, lang))
+        from toolkit.render.fonts import code_point
+
         for (path, face), chars in found.items():
             shown = ", ".join(
-                f"U+{ord(ch):04X} {ch!r} in {_short(printed)!r} ({lang})"
+                f"{code_point(ch)} in {_short(printed)!r} ({lang})"
                 for ch, (printed, lang) in chars.items()
             )
             yield P_GLYPH.at(

@@ -16,7 +16,7 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.card_reference import DataPath, DeckReference, Printed, deck_reference
-from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.fonts import FALLBACKS, code_points, missing_glyphs
 from toolkit.render.printjob import game_fonts
 from toolkit.render.rulebook_style import Faces, rulebook_faces
 
@@ -56,7 +56,7 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
             if one.rule is P_RTL:
                 message = f"{said(one.chars[0])} ({where.format('it')})"
             else:
-                shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in one.chars)
+                shown = code_points(one.chars)
                 message = (
                     f"{where.format(shown)}; the font has no glyph for"
                     f" {'it' if len(one.chars) == 1 else 'them'} ({fonts.describe(one.face)})"

@@ -40,7 +40,7 @@ from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
-from toolkit.render.fonts import FILES, missing_glyphs
+from toolkit.render.fonts import FILES, code_point, code_points, missing_glyphs
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.icons import icon_set, without_icons
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
@@ -429,7 +429,7 @@ def _letters(
             diag = P_GLYPH.at(
                 loaded.rel,
                 loaded.doc.span(where),
-                f"layout {name!r} prints U+{ord(ch):04X} {ch!r} for {card.id} "
+                f"layout {name!r} prints {code_point(ch)} for {card.id} "
                 f"({lang}); the font has no glyph for it ({job.fonts.describe(prints_in)})",
             )
             yield diag, (name, prints_in, ch), (ch, main), ["card", list(where[2:])]
@@ -464,7 +464,7 @@ def _own_glyphs(
         if not chars:
             continue
         missing = [ch for ch in missing if ch not in chars]
-        shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in chars)
+        shown = code_points(chars)
         message = (
             f"the font has no glyph for {shown} ({where}; {job.fonts.describe(prints_in)}); "
             "use an icon such as :arrow:"
@@ -902,7 +902,7 @@ def _layout_glyphs(
     def report(path: tuple[str | int, ...], text: str, where: str, face: str) -> None:
         missing = missing_glyphs(text, face)
         if missing:
-            shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
+            shown = code_points(missing)
             message = (
                 f"the font has no glyph for {shown} ({where}; {fonts.describe(face)}); "
                 "use an icon such as :arrow:"
@@ -1003,7 +1003,7 @@ def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
         for lang, value in text.value.items():
             missing = missing_glyphs(as_printed(text, value), face)
             if missing:
-                shown = ", ".join(f"U+{ord(ch):04X} {ch!r}" for ch in missing)
+                shown = code_points(missing)
                 yield P_GLYPH.at(
                     text.file.rel,
                     doc.span((*text.path, lang)),

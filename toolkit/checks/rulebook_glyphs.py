@@ -11,7 +11,7 @@ from typing import Any
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.content.game import Game, LoadedFile
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
+from toolkit.render.fonts import FILES, code_point, code_points, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import FontSet
 from toolkit.render.markdown_printed import STYLES, Printed, drawn
 from toolkit.render.rulebook_style import Faces
@@ -54,7 +54,7 @@ def in_markdown(
         line, column = _place(written, source, ch, first[ch])
         if line not in by_place:
             by_place[line] = (Span(max(line, 1), column), [])
-        by_place[line][1].append(f"{_shown(ch)}{_faces_said(named)}")
+        by_place[line][1].append(f"{code_point(ch)}{_faces_said(named)}")
     for line, (where, chars) in sorted(by_place.items()):
         origin = " (printed from the game's data)" if line == 0 else ""
         yield P_GLYPH.at(display, where, f"the font has no glyph for {', '.join(chars)}{origin}")
@@ -70,7 +70,7 @@ def _marks(display: str, printed: Printed, faces: Faces, fonts: FontSet) -> Iter
         lacking = [ch for ch in missing_glyphs(mark, face) if ch not in said]
         if lacking:
             said.update(lacking)
-            shown = ", ".join(_shown(ch) for ch in lacking)
+            shown = code_points(lacking)
             yield P_GLYPH.at(
                 display,
                 Span(line + 1, 1),
@@ -101,7 +101,7 @@ def in_own_words(
                 lacking.setdefault(ch, []).append(word)
         key = "heading_font" if words.style == "heading" and style.heading_font else "font"
         said.setdefault(key, []).extend(
-            f"{_shown(ch)} in {_named(face, fonts)} ({_words(used)})"
+            f"{code_point(ch)} in {_named(face, fonts)} ({_words(used)})"
             for ch, used in lacking.items()
         )
     for key, found in said.items():
@@ -144,10 +144,6 @@ def _written_as(ch: str) -> list[str]:
     return found + [arrow for arrow, sub in stand_ins().items() if ch in sub]
 
 
-def _shown(ch: str) -> str:
-    return f"U+{ord(ch):04X} {ch!r}"
-
-
 def _named(face: str, fonts: FontSet) -> str:
     return fonts.describe(face)
 
@@ -175,7 +171,9 @@ def in_data(game: Game, lang: str, faces: Faces, fonts: FontSet) -> Iterator[Dia
                 if named not in lacking.setdefault(ch, []):
                     lacking[ch].append(named)
         if lacking and loaded.doc is not None:
-            said = ", ".join(f"{_shown(ch)}{_faces_said(named)}" for ch, named in lacking.items())
+            said = ", ".join(
+                f"{code_point(ch)}{_faces_said(named)}" for ch, named in lacking.items()
+            )
             yield P_GLYPH.at(
                 loaded.rel,
                 loaded.doc.span((*path, lang)),
