@@ -71,17 +71,20 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
         hook = entry.problems if entry is not None else None
         for path, message in hook(loaded.model) if hook is not None else []:
             yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
-        yield from _label_lengths(game, loaded)
         drawn = entry.drawn_problems if entry is not None else None
-        if drawn is None or game.manifest is None:
+        labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}
+        if game.manifest is None or (drawn is None and not labels):
             continue
         from toolkit.render.boards import board_look
 
         source = game.manifest.source_language
         langs = [source, *(lang for lang in game.manifest.languages if lang != source)]
+        looks = {lang: board_look(game, loaded.model, lang) for lang in langs}
+        yield from _label_lengths(loaded, labels, looks)
+        if drawn is None:
+            continue
         seen = set()  # a legend too large in every language is one finding
-        for lang in langs:
-            look = board_look(game, loaded.model, lang)
+        for lang, look in looks.items():
             for path, message, error in drawn(loaded.model, look, lang == langs[0]):
                 if path in seen:
                     continue
@@ -96,19 +99,18 @@ one label inside another's phrase (a track's `or` in its `count`, that in its `t
 their lengths multiply; a page holds a few words (probe 18: 360 M characters from 30 kB)."""
 
 
-def _label_lengths(game: Game, loaded: Any) -> Iterator[Diagnostic]:
-    """P016 at a style label whose words (its own, or its glossary term's) pass MAX_LABEL."""
-    labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}
-    if not labels or game.manifest is None or loaded.doc is None:
-        return
-    from toolkit.render.boards import board_look
-
-    for lang in game.manifest.languages:
-        look = board_look(game, loaded.model, lang)
+def _label_lengths(
+    loaded: Any, labels: dict[str, Any], looks: dict[str, Any]
+) -> Iterator[Diagnostic]:
+    """P016 at a style label whose words (its own, or its glossary term's) pass MAX_LABEL,
+    in the looks of each language (a glossary term's label once, at its one place)."""
+    seen = set()
+    for lang, look in looks.items():
         for key, own in labels.items():
             words = look.text(own)
-            if len(words) > MAX_LABEL:
-                path = ("style", "labels", key, *(() if isinstance(own, str) else (lang,)))
+            path = ("style", "labels", key, *(() if isinstance(own, str) else (lang,)))
+            if len(words) > MAX_LABEL and path not in seen:
+                seen.add(path)
                 yield P_BOARD_FIT.at(
                     loaded.rel,
                     loaded.doc.span(path),
