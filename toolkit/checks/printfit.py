@@ -33,6 +33,7 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
+from toolkit.content.printing import every_language_printed, printed_languages, prints
 from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts, Text, texts_of
@@ -155,7 +156,8 @@ class _Once:
         self.in_content = {
             ch
             for t in facts.texts
-            for v in t.value.values()
+            for lang, v in t.value.items()
+            if prints(lang)  # those _glyphs checks
             for ch in missing_glyphs(as_printed(t, v), main)
         }
         self.rtl_content: set[str] | None = None  # worked out at the first one printed
@@ -209,8 +211,15 @@ def _back_letters(loaded: LoadedFile, deck: Any, game: Game) -> Iterator[Event]:
 
 
 def _rtl_in(facts: Facts) -> set[str]:
-    """The right-to-left letters of the content texts (said where each is written)."""
-    return {ch for text in facts.texts for v in text.value.values() for ch in rtl_letters(v)}
+    """The right-to-left letters of the content texts in the printed languages (said where
+    each is written)."""
+    return {
+        ch
+        for text in facts.texts
+        for lang, v in text.value.items()
+        if prints(lang)
+        for ch in rtl_letters(v)
+    }
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -225,7 +234,8 @@ def used_layouts(game: Game) -> list[str]:
 
 
 def languages(game: Game) -> list[str]:
-    return list(game.manifest.languages) if game.manifest is not None else []
+    """The languages whose faces are checked: every one, but for a `build --lang`'s gate."""
+    return printed_languages(game)
 
 
 Event = tuple[Diagnostic, Any, Any, Any]
@@ -613,7 +623,7 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
             (name, PrintJob(game, deck, layout, None, lang, size_mm(deck.size)))
             for name, layout in layouts
             if layout is not None
-            for lang in game.manifest.languages
+            for lang in languages(game)
         ]
         stores: list[Any] | None = []
         inner: list[str] = []
@@ -635,6 +645,8 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
 def _bank_name(loaded: LoadedFile, units: Any) -> str | None:
     """A bank's unit name in the frame (None without units, frame or content paths)."""
     if units is None or units.content is None or loaded.doc is None:
+        return None
+    if not every_language_printed():  # a bank's unit holds every language's findings
         return None
     import os
 
@@ -993,14 +1005,17 @@ def as_printed(text: Text, value: str) -> str:
 
 
 def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
-    """P002 for content texts against the game's main face (the rulebook, components list
-    and any layout text without a font of its own print them in it)."""
+    """P002 for content texts in the languages checked (`prints`) against the game's main
+    face (the rulebook, components list and any layout text without a font of its own print
+    them in it)."""
     named = "" if face in FILES else f"; {fonts.describe(face)}"
     for text in facts.texts:
         doc = text.file.doc
         if doc is None:
             continue
         for lang, value in text.value.items():
+            if not prints(lang):
+                continue
             missing = missing_glyphs(as_printed(text, value), face)
             if missing:
                 shown = code_points(missing)
