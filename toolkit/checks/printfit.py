@@ -97,10 +97,11 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     main = fonts.face(None)
-    yield from _glyphs(facts, main, fonts)
+    lacking = _content_lacks(facts, main)  # searched once: for P002 and for _Once
+    yield from _glyphs(lacking, main, fonts)
     if game.manifest is None:
         return
-    once = _Once(facts, main)
+    once = _Once(facts, lacking)
     faces = _faces(game)
     too_full = assets.too_full(assets.LAYOUTS, game.root)
     if too_full:
@@ -151,15 +152,9 @@ class _Once:
     written; a layout's own (computed) output, or a text printed in another face, once per
     layout and character (its key), at the card."""
 
-    def __init__(self, facts: Facts, main: str) -> None:
+    def __init__(self, facts: Facts, lacking: list[Lack]) -> None:
         self.facts = facts
-        self.in_content = {
-            ch
-            for t in facts.texts
-            for lang, v in t.value.items()
-            if prints(lang)  # those _glyphs checks
-            for ch in missing_glyphs(as_printed(t, v), main)
-        }
+        self.in_content = {ch for _, _, missing in lacking for ch in missing}
         self.rtl_content: set[str] | None = None  # worked out at the first one printed
         self.reported: set[tuple[object, ...]] = set()
 
@@ -1004,26 +999,37 @@ def as_printed(text: Text, value: str) -> str:
     return own_letters(value, text.owner)
 
 
-def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
-    """P002 for content texts in the languages checked (`prints`) against the game's main
-    face (the rulebook, components list and any layout text without a font of its own print
-    them in it)."""
+Lack = tuple[Text, str, list[str]]
+"""A content text, a language and the characters its value lacks in the main face."""
+
+
+def _content_lacks(facts: Facts, face: str) -> list[Lack]:
+    """Each content text's value, in the languages checked (`prints`), that prints a
+    character `face` lacks, with those characters, in the order of the texts."""
+    return [
+        (text, lang, missing)
+        for text in facts.texts
+        for lang, value in text.value.items()
+        if prints(lang)
+        for missing in (missing_glyphs(as_printed(text, value), face),)
+        if missing
+    ]
+
+
+def _glyphs(lacking: list[Lack], face: str, fonts: FontSet) -> Iterator[Diagnostic]:
+    """P002 for content texts against the game's main face (the rulebook, components list
+    and any layout text without a font of its own print them in it)."""
     named = "" if face in FILES else f"; {fonts.describe(face)}"
-    for text in facts.texts:
+    for text, lang, missing in lacking:
         doc = text.file.doc
         if doc is None:
             continue
-        for lang, value in text.value.items():
-            if not prints(lang):
-                continue
-            missing = missing_glyphs(as_printed(text, value), face)
-            if missing:
-                shown = code_points(missing)
-                yield P_GLYPH.at(
-                    text.file.rel,
-                    doc.span((*text.path, lang)),
-                    f"the font has no glyph for {shown} ({lang}{named})",
-                )
+        shown = code_points(missing)
+        yield P_GLYPH.at(
+            text.file.rel,
+            doc.span((*text.path, lang)),
+            f"the font has no glyph for {shown} ({lang}{named})",
+        )
 
 
 __all__ = ["capacity", "check"]
