@@ -223,8 +223,9 @@ def test_fit_widths() -> None:
 
 
 def test_build_prints_the_rulebook_the_gate_rendered(run_cli, tmp_path, monkeypatch):
-    """The validity gate renders each language's rulebook template (R010, its glyphs); the
-    build prints that very text instead of running the template a second time."""
+    """The validity gate renders the rulebook template of each language built (R010, its
+    glyphs; `--lang en`: English alone); the build prints that very text instead of running
+    the template a second time."""
     from toolkit.render import rulebook_source
 
     rendered: list[str] = []
@@ -242,7 +243,8 @@ def test_build_prints_the_rulebook_the_gate_rendered(run_cli, tmp_path, monkeypa
     assert result.exit_code == 0, result.output
     assert (out / "muckle-stoater" / "en" / "rulebook.pdf").is_file()
     game = load_game(bundled_games()["muckle-stoater"])
-    assert sorted(rendered) == sorted(game.rulebook)  # each language once: the gate's
+    assert "en" in game.rulebook and len(game.rulebook) > 1
+    assert rendered == ["en"]  # once: the gate's, of the language built
 
 
 def test_a_paragraph_breaks_its_lines_once_per_width(monkeypatch) -> None:

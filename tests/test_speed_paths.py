@@ -55,7 +55,10 @@ def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypa
     from toolkit.render import printjob
 
     game = load_game(bundled_games()["whisky-game"])
-    once = printfit._Once(collect(game), printjob.game_fonts(game).face(None))
+    facts = collect(game)
+    once = printfit._Once(
+        facts, printfit._content_lacks(facts, printjob.game_fonts(game).face(None))
+    )
     calls: list[object] = []
     real = printjob.game_fonts
 

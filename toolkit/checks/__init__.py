@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import os
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Any
 from toolkit.content.assets import steady
 from toolkit.content.game import Game
 from toolkit.content.plugin import plugins
+from toolkit.content.printing import printing
 from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span, rule
@@ -91,16 +92,27 @@ def errors_only() -> bool:
 
 
 def run_checks(
-    game: Game, selection: RuleSelection | None = None, *, errors_only: bool = False
+    game: Game,
+    selection: RuleSelection | None = None,
+    *,
+    errors_only: bool = False,
+    printed: Collection[str] | None = None,
 ) -> list[Diagnostic]:
     """Every diagnostic of the game (load-time and cross-file), filtered and sorted; with
     `errors_only` (the validity gate), families may leave out rules that only warn (see
-    `wanted`): every error is still there, some warnings are not."""
+    `wanted`): every error is still there, some warnings are not. `printed` (the gate of a
+    build of some languages) limits the checks of what prints in each language to those
+    (toolkit.content.printing); the checks that do not depend on the language run in full."""
     with steady():  # a layout or icon name is looked up once in the run
-        return _run_checks(game, selection, errors_only)
+        return _run_checks(game, selection, errors_only, printed)
 
 
-def _run_checks(game: Game, selection: RuleSelection | None, errors_only: bool) -> list[Diagnostic]:
+def _run_checks(
+    game: Game,
+    selection: RuleSelection | None,
+    errors_only: bool,
+    printed: Collection[str] | None = None,
+) -> list[Diagnostic]:
     found: list[Diagnostic] = list(game.diagnostics)
     units = active()
     if units is not None:  # what a unit named by the frame leaves out (toolkit.checks.framed)
@@ -108,12 +120,13 @@ def _run_checks(game: Game, selection: RuleSelection | None, errors_only: bool) 
     facts = collect(game)
     asked = _ERRORS_ONLY.set(errors_only)
     try:
-        for family in FAMILIES.values():
-            origin = FAMILIES.origin(family.name) or "?"
-            what = f"the check family {family.name!r} ({origin})"
-            # a family of Playset's own is no plugin to uninstall
-            advice = _OWN_FAULT if origin.startswith("toolkit.") else _PLUGIN_FAULT
-            found.extend(_guarded(what, family.check, game, (game, facts), advice))
+        with printing(printed):  # the checks of what prints: those languages' alone
+            for family in FAMILIES.values():
+                origin = FAMILIES.origin(family.name) or "?"
+                what = f"the check family {family.name!r} ({origin})"
+                # a family of Playset's own is no plugin to uninstall
+                advice = _OWN_FAULT if origin.startswith("toolkit.") else _PLUGIN_FAULT
+                found.extend(_guarded(what, family.check, game, (game, facts), advice))
     finally:
         _ERRORS_ONLY.reset(asked)
     found.extend(_broken_families(game))

@@ -11,6 +11,7 @@ from typing import Any
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.framed import framed
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.printing import prints
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -79,6 +80,9 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
 
         source = game.manifest.source_language
         langs = [source, *(lang for lang in game.manifest.languages if lang != source)]
+        langs = [lang for lang in langs if prints(lang)]  # a `build --lang`'s gate: its own
+        if not langs:
+            continue
         looks = {lang: board_look(game, loaded.model, lang) for lang in langs}
         yield from _label_lengths(loaded, labels, looks)
         if drawn is None:
@@ -142,7 +146,7 @@ def _glyphs(game: Game) -> Iterator[Diagnostic]:
         found: dict[tuple[Any, str], dict[str, tuple[str, str]]] = {}
         data = " ".join(text for _, text in string_leaves(loaded.model))
         data += " " + data.upper()  # a label's initial, a capitalised word
-        for lang in game.manifest.languages:
+        for lang in filter(prints, game.manifest.languages):
             look = board_look(game, loaded.model, lang)
             if not _covered(data, look):
                 for path, face, ch, printed in _board_glyphs(game, loaded, look, main):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from toolkit.checks.text_direction import P_RTL, rtl_letters, said, string_leaves
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.printing import prints
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
 from toolkit.diagnostics.registry import REGISTRY
@@ -76,7 +77,7 @@ def _deck_findings(
     content = _content_paths(facts, loaded)
     leaves: list[tuple[DataPath, str]] | None = None  # the deck's strings, when needed
     found: dict[Place, _Found] = {}
-    for lang in game.rulebook:
+    for lang in filter(prints, game.rulebook):  # a `build --lang`'s gate: its own
         for card, card_id, printed in _strings(deck_reference(game, deck, lang)):
             face = getattr(faces, printed.face)
             lacking = [c for c in missing_glyphs(printed.text, face) if c not in FALLBACKS]

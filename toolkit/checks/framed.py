@@ -23,6 +23,7 @@ from typing import Any
 
 from toolkit.checks import errors_only
 from toolkit.content.game import Game
+from toolkit.content.printing import every_language_printed
 from toolkit.content.unit_cache import active
 from toolkit.diagnostics import Diagnostic
 
@@ -65,7 +66,8 @@ def framed(family: str, check: Callable[[Game], Iterable[Any]], game: Game) -> I
     """The items of `check(game)`: those kept by the last run when no file but content
     changed since, else worked out (and kept when they can be)."""
     units = active()
-    paths = units.content if units is not None and not errors_only() else None
+    kept_whole = not errors_only() and every_language_printed()  # what `validate` finds
+    paths = units.content if units is not None and kept_whole else None
     name = units.framed_name(f"{KIND}:{family}", paths) if units and paths is not None else None
     if units is None or name is None:
         yield from check(game)

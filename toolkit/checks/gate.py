@@ -5,6 +5,7 @@ refuse. Errors stop the command; warnings pass.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,18 +26,24 @@ class InvalidGame(Exception):
         return f"{self.game_id}: content has {n} error{'s' if n != 1 else ''}; nothing done"
 
 
-def valid_game(folder: Path, tolerate: tuple[str, ...] = ()) -> Game:
+def valid_game(
+    folder: Path, tolerate: tuple[str, ...] = (), printed: Collection[str] | None = None
+) -> Game:
     """The loaded game when every check passes without an error; else InvalidGame.
 
     The same checks `playset validate` runs (load-time, cross-file, game rules), so a game
     with a blank title or an unknown reference is refused everywhere, not only by some
     commands. `tolerate` names code families a command exists to repair: the translation
     commands take a game whose only errors are translation ones (T), since a missing
-    translation is what a translator exports and imports."""
+    translation is what a translator exports and imports. `printed` (a `build --lang`)
+    names the languages whose print is checked: a face in another language is not resolved,
+    and its overflow does not stop a build that does not draw it; the faces resolved here
+    are those the build then draws (`PrintJob.resolved`)."""
     game = load_game(folder)
+    found = run_checks(game, errors_only=True, printed=printed)  # warnings: not worked out
     errors = [
         d
-        for d in run_checks(game, errors_only=True)  # warnings pass: not worked out
+        for d in found
         if d.severity == Severity.ERROR and not d.code.startswith(tolerate or ("\0",))
     ]
     if errors or game.manifest is None:

@@ -33,6 +33,7 @@ from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
 from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
+from toolkit.content.printing import every_language_printed, printed_languages, prints
 from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts, Text, texts_of
@@ -96,10 +97,11 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     main = fonts.face(None)
-    yield from _glyphs(facts, main, fonts)
+    lacking = _content_lacks(facts, main)  # searched once: for P002 and for _Once
+    yield from _glyphs(lacking, main, fonts)
     if game.manifest is None:
         return
-    once = _Once(facts, main)
+    once = _Once(facts, lacking)
     faces = _faces(game)
     too_full = assets.too_full(assets.LAYOUTS, game.root)
     if too_full:
@@ -150,14 +152,9 @@ class _Once:
     written; a layout's own (computed) output, or a text printed in another face, once per
     layout and character (its key), at the card."""
 
-    def __init__(self, facts: Facts, main: str) -> None:
+    def __init__(self, facts: Facts, lacking: list[Lack]) -> None:
         self.facts = facts
-        self.in_content = {
-            ch
-            for t in facts.texts
-            for v in t.value.values()
-            for ch in missing_glyphs(as_printed(t, v), main)
-        }
+        self.in_content = {ch for _, _, missing in lacking for ch in missing}
         self.rtl_content: set[str] | None = None  # worked out at the first one printed
         self.reported: set[tuple[object, ...]] = set()
 
@@ -209,8 +206,15 @@ def _back_letters(loaded: LoadedFile, deck: Any, game: Game) -> Iterator[Event]:
 
 
 def _rtl_in(facts: Facts) -> set[str]:
-    """The right-to-left letters of the content texts (said where each is written)."""
-    return {ch for text in facts.texts for v in text.value.values() for ch in rtl_letters(v)}
+    """The right-to-left letters of the content texts in the printed languages (said where
+    each is written)."""
+    return {
+        ch
+        for text in facts.texts
+        for lang, v in text.value.items()
+        if prints(lang)
+        for ch in rtl_letters(v)
+    }
 
 
 def used_layouts(game: Game) -> list[str]:
@@ -225,7 +229,8 @@ def used_layouts(game: Game) -> list[str]:
 
 
 def languages(game: Game) -> list[str]:
-    return list(game.manifest.languages) if game.manifest is not None else []
+    """The languages whose faces are checked: every one, but for a `build --lang`'s gate."""
+    return printed_languages(game)
 
 
 Event = tuple[Diagnostic, Any, Any, Any]
@@ -613,7 +618,7 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
             (name, PrintJob(game, deck, layout, None, lang, size_mm(deck.size)))
             for name, layout in layouts
             if layout is not None
-            for lang in game.manifest.languages
+            for lang in languages(game)
         ]
         stores: list[Any] | None = []
         inner: list[str] = []
@@ -635,6 +640,8 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
 def _bank_name(loaded: LoadedFile, units: Any) -> str | None:
     """A bank's unit name in the frame (None without units, frame or content paths)."""
     if units is None or units.content is None or loaded.doc is None:
+        return None
+    if not every_language_printed():  # a bank's unit holds every language's findings
         return None
     import os
 
@@ -992,23 +999,37 @@ def as_printed(text: Text, value: str) -> str:
     return own_letters(value, text.owner)
 
 
-def _glyphs(facts: Facts, face: str, fonts: FontSet) -> Iterator[Diagnostic]:
+Lack = tuple[Text, str, list[str]]
+"""A content text, a language and the characters its value lacks in the main face."""
+
+
+def _content_lacks(facts: Facts, face: str) -> list[Lack]:
+    """Each content text's value, in the languages checked (`prints`), that prints a
+    character `face` lacks, with those characters, in the order of the texts."""
+    return [
+        (text, lang, missing)
+        for text in facts.texts
+        for lang, value in text.value.items()
+        if prints(lang)
+        for missing in (missing_glyphs(as_printed(text, value), face),)
+        if missing
+    ]
+
+
+def _glyphs(lacking: list[Lack], face: str, fonts: FontSet) -> Iterator[Diagnostic]:
     """P002 for content texts against the game's main face (the rulebook, components list
     and any layout text without a font of its own print them in it)."""
     named = "" if face in FILES else f"; {fonts.describe(face)}"
-    for text in facts.texts:
+    for text, lang, missing in lacking:
         doc = text.file.doc
         if doc is None:
             continue
-        for lang, value in text.value.items():
-            missing = missing_glyphs(as_printed(text, value), face)
-            if missing:
-                shown = code_points(missing)
-                yield P_GLYPH.at(
-                    text.file.rel,
-                    doc.span((*text.path, lang)),
-                    f"the font has no glyph for {shown} ({lang}{named})",
-                )
+        shown = code_points(missing)
+        yield P_GLYPH.at(
+            text.file.rel,
+            doc.span((*text.path, lang)),
+            f"the font has no glyph for {shown} ({lang}{named})",
+        )
 
 
 __all__ = ["capacity", "check"]

@@ -15,6 +15,7 @@ from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, m
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
+from toolkit.content.printing import prints
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.icons import INLINE_ICON, IconSet, icon_set
@@ -43,6 +44,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     icons: IconSet | None = None
     for lang, path in game.rulebook.items():
+        if not prints(lang):
+            continue  # a `build --lang`'s gate: that rulebook is not printed
         display = display_path(path)
         yield from in_data(game, lang, faces, fonts)
         try:

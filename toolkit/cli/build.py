@@ -31,7 +31,10 @@ def _say(message: str, colour: str | None = None) -> None:
 
 def build(
     games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP)] = None,
-    lang: Annotated[str | None, typer.Option(help="Languages, e.g. fr,es (default: all).")] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(help="Languages, e.g. fr,es (default: all); their print alone is checked."),
+    ] = None,
     paper: Annotated[str, typer.Option(help="a4 or letter.")] = "a4",
     profile: Annotated[
         str,
@@ -156,7 +159,9 @@ def build(
         from toolkit.render.build import BuildError, BuildOptions, Written, build_game
         from toolkit.render.sheets import SheetError
 
-        game = gated_game(folder, use_cache=not no_cache)
+        # the print of the languages built only is checked (those faces the build draws)
+        printed = lang.split(",") if lang else None
+        game = gated_game(folder, use_cache=not no_cache, printed=printed)
         if game is None:
             failed = True
             continue

@@ -126,13 +126,19 @@ def game_folders(args: list[str] | None) -> list[Path]:
     return folders
 
 
-def gated_game(folder: Path, tolerate: tuple[str, ...] = (), use_cache: bool = False) -> Any | None:
+def gated_game(
+    folder: Path,
+    tolerate: tuple[str, ...] = (),
+    use_cache: bool = False,
+    printed: list[str] | None = None,
+) -> Any | None:
     """The game in `folder` if it passes the validity gate; else its errors and a one-line
     reason on stderr (the command's own output, a PDF or a report, never comes), and None.
 
     With `use_cache`, a game whose findings `validate` kept (toolkit.content.validate_cache)
     and found free of errors is only loaded, not checked again (a `build` after `validate`);
-    anything else goes through the gate."""
+    anything else goes through the gate. `printed`: the languages a `build --lang` prints,
+    the only ones whose print the gate checks (a `validate` free of errors covers them)."""
     from toolkit.checks.gate import InvalidGame, valid_game
     from toolkit.diagnostics.formats import render
 
@@ -141,7 +147,7 @@ def gated_game(folder: Path, tolerate: tuple[str, ...] = (), use_cache: bool = F
         if game is not None:
             return game
     try:
-        return valid_game(folder, tolerate)
+        return valid_game(folder, tolerate, printed)
     except InvalidGame as exc:
         if exc.errors:
             sys.stderr.write(render(exc.errors, "text") + "\n")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
+from toolkit.content.printing import printed_languages
 from toolkit.render.elements.base import Element, LayoutError, Paint, Problem, Resolved
 from toolkit.render.elements.registry import register_element
 
@@ -88,9 +89,10 @@ class ImageElement(Element):
         yield Paint(colour, item.x + (item.w - w) / 2, item.y + (item.h - h) / 2, w, h, "path")
 
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
-        """P004 and P005, once per card (in the game's first language)."""
-        manifest = job.game.manifest
-        if manifest is None or job.lang != manifest.languages[0]:
+        """P004 and P005, once per card (in the first language checked: the game's first,
+        or a `build --lang`'s)."""
+        checked = printed_languages(job.game)
+        if not checked or job.lang != checked[0]:
             return
         yield from _file_problems(job, item)
 
