@@ -39,14 +39,14 @@ def export(games, lang: str, dpi: float, page_dpi: float, out: Path) -> int:
 def export_cards(games, lang: str, dpi: float, out: Path) -> None:
     """Only the card images (what `export png` writes for the decks and question banks)."""
     from toolkit.fileio import atomic_write_bytes, output_folder
-    from toolkit.render.exports.faces import each_deck
+    from toolkit.render.exports.faces import card_pngs, deck_pages, printed_decks
 
     for game in games:
-        for printed, images in each_deck(game, lang, dpi, bleed=False):
+        for printed in printed_decks(game):
             folder = output_folder(out, game.id, printed.id)
-            for i, card in enumerate(printed.cards):
-                back = images.backs[i] if printed.trivia else images.backs[0]
-                atomic_write_bytes(folder / f"{card.id}-front.png", images.fronts[i])
+            pages = deck_pages(game, printed, lang, dpi, bleed=False)
+            for card, front, back in card_pngs(printed, pages):
+                atomic_write_bytes(folder / f"{card.id}-front.png", front)
                 atomic_write_bytes(folder / f"{card.id}-back.png", back)
 
 

@@ -133,3 +133,36 @@ def test_validate_exits_1_at_the_param_and_the_build_prints_what_it_checked(run_
     line, col = _place(folder, "ש")
     assert f"{DECK}:{line}:{col}: P017" in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_edit_of_one_deck_reads_the_other_decks_reference_back(run_cli, tmp_path, monkeypatch):
+    """The card reference's findings of a deck are kept between `validate` runs, named by
+    that deck in the game folder: after an edit of another deck they are read back (not
+    worked out), at their places, and the output is that of a run without the cache."""
+    from tests.test_validate_cache_units import _count, _run
+    from toolkit.checks import card_reference
+    from toolkit.content import validate_cache
+
+    folder = _game(run_cli, tmp_path, SUIT, {"suit": "שלום"})
+    deck = folder / DECK
+    other = deck.read_text(encoding="utf-8").replace("id: cards", "id: more")
+    other = other.replace("  - id: ", "  - id: more-").replace("suit: שלום", "suit: ok")
+    (folder / "decks" / "more.yaml").write_text(other, encoding="utf-8")
+    manifest = folder / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        text.replace("    - decks/cards.yaml\n", "    - decks/more.yaml\n    - decks/cards.yaml\n"),
+        encoding="utf-8",
+    )
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
+    code, before = _run(str(folder), "-f", "json")
+    assert code == 1 and '"P017"' in before
+    worked = _count(monkeypatch, card_reference, "_deck_findings")
+    more = folder / "decks" / "more.yaml"
+    more.write_text(more.read_text("utf-8").replace("suit: ok", "suit: fine"), "utf-8")
+    assert _run(str(folder), "-f", "json") == (code, before)  # cards.yaml's P017 read back
+    assert worked[0] == 1  # more.yaml's alone
+    assert _run(str(folder), "-f", "json", "--no-cache") == (code, before)
+    assert worked[0] == 3

@@ -403,3 +403,12 @@ def test_ctrl_c_in_a_sweep_is_a_clean_stop(run_cli, monkeypatch):
     monkeypatch.setattr(Simulation, "play", interrupted)
     result = run_cli("sweep", "muckle-stoater", "-n", "10", "--vary", "hand_size=4,5")
     assert result.exit_code == 130 and "interrupted" in result.stderr
+
+
+def test_a_printers_file_nested_too_deeply_is_said_not_a_traceback(config, run_cli):
+    # 4 kB of `[[[…]]]` was a 2,800-line RecursionError traceback in calibrate and build
+    config.write_text("a: " + "[" * 2000 + "]" * 2000 + "\n", encoding="utf-8")
+    result = run_cli("calibrate", "--save", "home", "1,2")
+    assert result.exit_code == 1, result.output
+    assert "nested too deeply; not a printers file" in result.output
+    assert "Traceback" not in result.output and "RecursionError" not in result.output

@@ -46,7 +46,10 @@ HOSTILE = [
     ("{{ ([1] * 10**9)|length }}", "would build more than"),
     ("{{ 'a' * 10**8 }}", "would build more than"),
     ("{{ lipsum(100000) }}", "lipsum"),
+    ("{{ lipsum(1, False, 50000000, 1) }}", "lipsum"),  # min alone sets the words
     ("{{ ['a', 'b'] | random }}", "random filter is not available"),
+    ("{{ range }} {{ joiner() }}", "memory address"),  # a different text at every build
+    ("{{ [cycler(1)] }}", "memory address"),
     ("{{ 2 ** 100000000 }}", "too large"),
     ("{{ 'a'|center(10**9) }}", "width"),
     ("{{ '%999999999s' % 'a' }}", "width"),

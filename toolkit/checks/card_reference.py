@@ -7,12 +7,15 @@ print-fit, unless only the face the reference prints it in lacks it."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
+from typing import Any
 
 from toolkit.checks.text_direction import P_RTL, rtl_letters, said, string_leaves
 from toolkit.content.game import Game, LoadedFile
-from toolkit.content.printing import prints
+from toolkit.content.printing import every_language_printed, prints
+from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
 from toolkit.diagnostics.registry import REGISTRY
@@ -48,7 +51,7 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
-        found = _deck_findings(game, facts, loaded, faces, fonts.face(None))
+        found = _kept_deck_findings(game, facts, loaded, faces, fonts.face(None))
         for place, one in found.items():
             if place in said_at:
                 continue
@@ -63,6 +66,69 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
                     f" {'it' if len(one.chars) == 1 else 'them'} ({fonts.describe(one.face)})"
                 )
             yield one.rule.at(loaded.rel, one.span, message)
+
+
+def _kept_deck_findings(
+    game: Game, facts: Facts, loaded: LoadedFile, faces: Faces, main: str
+) -> dict[Place, _Found]:
+    """`_deck_findings`, kept between `validate` runs as a unit named by the game folder
+    with the other content files left out (toolkit.content.unit_cache): what a deck's part
+    of the reference prints is worked out from that deck and the game's other files only
+    (as its cards' faces are), so an edit in another deck reads it back."""
+    units = active()
+    name = None
+    if (
+        units is not None
+        and units.content is not None
+        and loaded.doc is not None
+        and every_language_printed()  # a `build --lang` gate's share is not every language's
+    ):
+        here = os.path.abspath(loaded.doc.path)
+        name = units.framed_name(KIND, units.content - {here})
+    if units is None or name is None:
+        return _deck_findings(game, facts, loaded, faces, main)
+    kept = units.get(name, _read_found)
+    if kept is not None:
+        return kept
+    found = _deck_findings(game, facts, loaded, faces, main)
+    units.put(name, _stored_found(found))
+    units.framed.append(name)
+    return found
+
+
+KIND = "card-reference"
+"""The unit kind of one deck's card reference findings."""
+
+
+def _stored_found(found: dict[Place, _Found]) -> list[Any]:
+    """A deck's findings as kept (JSON): its spans whole, as the deck's bytes name the unit."""
+    return [
+        [list(place), one.rule.code, list(astuple(one.span)), one.what, one.face, one.chars]
+        for place, one in found.items()
+    ]
+
+
+def _read_found(kept: Any) -> dict[Place, _Found]:
+    """A deck's kept findings (ValueError for a value not so kept)."""
+    if type(kept) is not list:
+        raise ValueError("not findings")
+    found: dict[Place, _Found] = {}
+    glyph = REGISTRY.get("P002")
+    for item in kept:
+        if type(item) is not list or len(item) != 6:
+            raise ValueError("not a finding")
+        place, code, span, what, face, chars = item
+        rule = {P_RTL.code: P_RTL, glyph.code: glyph}.get(code)
+        if rule is None or type(place) is not list or len(place) != 4 or type(span) is not list:
+            raise ValueError("not a card reference finding")
+        if not (isinstance(what, str) and isinstance(face, str) and type(chars) is list):
+            raise ValueError("not a card reference finding")
+        if not all(isinstance(c, str) for c in chars) or len(span) != 6:
+            raise ValueError("not a card reference finding")
+        found[(place[0], place[1], place[2], place[3])] = _Found(
+            rule, Span(*span), what, face, list(chars)
+        )
+    return found
 
 
 def _deck_findings(

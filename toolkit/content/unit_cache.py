@@ -30,7 +30,8 @@ Units named by the frame (`Units.framed_name`): the game folder as this run's lo
 it, a file at a time (toolkit.content.validate_cache.Frame), with the bytes of some content
 files (decks, question banks) left out. A result that is worked out from one content file
 and the game's other files only is named by that file in the frame (the other content
-files left out): `question-bank-fit` (a bank's print-fit findings), `card-file:*`
+files left out): `question-bank-fit` (a bank's print-fit findings), `card-reference`
+(toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-file:*`
 (toolkit.checks.card_units.FileBatch: a deck's card units as one), the `:files` half of a
 `Clean` (a file whose texts were all clean) and a kept rulebook render's parts. A result
 worked out from no content file is named by the frame with every content file left out:

@@ -40,13 +40,75 @@ UNSURE = MISSING
 again (or removes the mirror's entry when the game no longer has the file)."""
 
 
+PREFIX = "playset-lsp-"
+LOCK = ".playset-lsp.lock"
+"""A file in each mirror's folder that its server holds locked (flock) while it runs: a
+mirror whose lock can be taken has no server left (killed with SIGKILL, it never ran its
+`close`), and the next server removes it."""
+UNLOCKED_GRACE_S = 3600
+"""A mirror folder without its lock file is left alone this long (its server may be between
+making the folder and locking it; older: a version of Playset that locked none)."""
+
+
+def remove_stale_mirrors(folder: Path | None = None) -> list[Path]:
+    """Remove this user's mirrors (in the temporary folder) that no running server holds:
+    a killed server's mirror was left for good, up to MAX_MIRROR_BYTES of copies each.
+    Only plain folders of ours named as mirrors, never through a link; what was removed."""
+    import time
+
+    folder = Path(folder or tempfile.gettempdir())
+    removed: list[Path] = []
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(PREFIX)]
+    except OSError:
+        return removed
+    for name in names:
+        base = folder / name
+        try:
+            info = os.lstat(base)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            continue
+        if _unheld(base, info, time.time()):
+            shutil.rmtree(base, ignore_errors=True)
+            removed.append(base)
+    return removed
+
+
+def _unheld(base: Path, info: os.stat_result, now: float) -> bool:
+    """Whether no server holds the mirror at `base`."""
+    import fcntl
+
+    try:
+        fd = os.open(base / LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return now - info.st_mtime > UNLOCKED_GRACE_S
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # held: its server runs
+        return False
+    finally:
+        os.close(fd)  # the lock, if taken, goes with it
+    return True
+
+
 class Mirror:
-    """One game folder's mirror, in a private temporary folder."""
+    """One game folder's mirror, in a private temporary folder, locked while it lives."""
 
     def __init__(self, root: Path) -> None:
+        import fcntl
+
         self.root = root.resolve()
-        self._base = Path(tempfile.mkdtemp(prefix="playset-lsp-"))
+        remove_stale_mirrors()
+        self._base = Path(tempfile.mkdtemp(prefix=PREFIX))
         os.chmod(self._base, 0o700)
+        self._lock = os.open(self._base / LOCK, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
         self.path = self._base / self.root.name
         self.path.mkdir()
         self._seen: dict[str, FileVersion] = {}  # rel → the real file's identity
@@ -60,6 +122,8 @@ class Mirror:
 
     def close(self) -> None:
         shutil.rmtree(self._base, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.close(self._lock)
 
     def rel(self, real: Path) -> str | None:
         """A real path's place in the game folder (None: outside it)."""

@@ -273,7 +273,8 @@ def _install_bounds(env: Any) -> None:
         return numbers
 
     def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
-        if n > 20 or max > 200:
+        # `min` alone sets the words when it is not below `max`: each is bounded
+        if n > 20 or max > 200 or min > 200:
             raise TemplateLimitError("lipsum() is limited to 20 paragraphs of 200 words")
         return lorem(n, html, min, max)  # the same words at every run, unlike Jinja's
 

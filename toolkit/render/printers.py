@@ -92,6 +92,8 @@ def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:
         raise PrinterError(f"{where}: not valid YAML: {exc.problem}") from None
     except YAMLError as exc:
         raise PrinterError(f"{path}: not valid YAML: {exc}") from None
+    except RecursionError:  # `[[[…]]]` 2,000 deep in 4 kB: the reader's own recursion
+        raise PrinterError(f"{path}: nested too deeply; not a printers file") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

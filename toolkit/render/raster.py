@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterable, Iterator
+from typing import Any
 from zlib import Z_RLE
 
 
@@ -51,27 +52,33 @@ def pixels(points: float, dpi: float) -> int:
     return max(1, round(points / 72.0 * dpi))
 
 
-def images_selected(pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False) -> list:
-    """The pages at `indexes` (0-based, in that order) as PIL images at `dpi`: the whole page
-    (a press card with its bleed), or with `trim` only its TrimBox (the card without its
-    bleed). Each is `pixels()` of its box on each side, the box drawn exactly onto it, and
-    carries `dpi` (written as the PNG's pHYs by `png_bytes`)."""
+def images_each(
+    pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False
+) -> Iterator[Any]:
+    """The pages at `indexes` (0-based, in that order) as PIL images at `dpi`, one at a time
+    (a deck's bitmaps held together were gigabytes): the whole page (a press card with its
+    bleed), or with `trim` only its TrimBox (the card without its bleed). Each is `pixels()`
+    of its box on each side, the box drawn exactly onto it, and carries `dpi` (written as
+    the PNG's pHYs by `png_bytes`)."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
-    out = []
     try:
         for index in indexes:
             page = document[index]
             try:
                 image = _render_box(page, page.get_trimbox() if trim else page.get_cropbox(), dpi)
-                image.info["dpi"] = (dpi, dpi)
-                out.append(image)
             finally:
                 page.close()
+            image.info["dpi"] = (dpi, dpi)
+            yield image
     finally:
         document.close()
-    return out
+
+
+def images_selected(pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False) -> list:
+    """`images_each` as a list (a few pages: a sheet's, a preview's)."""
+    return list(images_each(pdf, indexes, dpi, trim))
 
 
 def _render_box(page, box: tuple[float, float, float, float], dpi: float):
@@ -115,19 +122,26 @@ def png_bytes(image) -> bytes:
     return buffer.getvalue()
 
 
-def png_all(images: list) -> list[bytes]:
-    """`png_bytes` of each image, in order. Encoding is most of an export's time and Pillow
-    lets go of the GIL while it compresses, so a few threads share it: the same bytes, in
-    the same order, sooner on a machine with more than one core."""
-    if len(images) < 2:
-        return [png_bytes(image) for image in images]
-    from concurrent.futures import ThreadPoolExecutor
-
-    workers = min(ENCODERS, len(images), os.cpu_count() or 1)
+def png_each(images: Iterable[Any]) -> Iterator[bytes]:
+    """`png_bytes` of each image, in order, as they come. Encoding is most of an export's
+    time and Pillow lets go of the GIL while it compresses, so a few threads share it (the
+    same bytes, in the same order); at most twice as many images as threads wait for them,
+    so a deck of any size holds a few bitmaps at a time."""
+    workers = min(ENCODERS, os.cpu_count() or 1)
     if workers < 2:
-        return [png_bytes(image) for image in images]
+        yield from (png_bytes(image) for image in images)
+        return
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    pending: deque[Future[bytes]] = deque()
     with ThreadPoolExecutor(workers, thread_name_prefix="png") as pool:
-        return list(pool.map(png_bytes, images))
+        for image in images:
+            pending.append(pool.submit(png_bytes, image))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 ENCODERS = 4  # threads encoding PNGs at most (fewer on a machine with fewer cores)
@@ -136,5 +150,5 @@ ENCODERS = 4  # threads encoding PNGs at most (fewer on a machine with fewer cor
 def png_selected(
     pdf: bytes, indexes: list[int], dpi: float = 150.0, trim: bool = False
 ) -> list[bytes]:
-    """`images_selected` as PNG bytes (see `png_bytes`)."""
-    return png_all(images_selected(pdf, indexes, dpi, trim))
+    """The pages at `indexes` as PNG bytes (see `png_bytes`), a few bitmaps held at a time."""
+    return list(png_each(images_each(pdf, indexes, dpi, trim)))

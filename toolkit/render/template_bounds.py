@@ -340,7 +340,20 @@ def guard_finalize(value: Any) -> Any:
         weigh(value) > MAX_STRING
     ):
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
-    return value
+    if value.__class__ in (int, float, bool) or value is None:
+        return value
+    text = str(value)
+    if "0x" in text and _ADDRESS.search(text):
+        raise TemplateLimitError(
+            "it prints a Python object (a function, a range, an object), not a value: its"
+            " text holds a memory address, different at every build"
+        )
+    return text
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+"""How Python's text of a function or object names its memory address: `{{ range }}`,
+`{{ joiner() }}` printed `<function … at 0x7f…>`, a different card at every build."""
 
 
 def refuse_view(value: Any) -> None:

@@ -7,7 +7,7 @@ card with copies is imaged once, a deck whose backs are all alike has one back i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +15,7 @@ from toolkit.content.models.deck import size_mm
 from toolkit.render.artifacts import BuildOptions
 from toolkit.render.artifacts.cards import cards_pdf
 from toolkit.render.artifacts.questions import question_decks
-from toolkit.render.raster import images_selected, png_all
+from toolkit.render.raster import images_each, png_each
 from toolkit.render.sheets import expand
 
 
@@ -65,16 +65,29 @@ def card_label(card: Any, lang: str) -> str:
 
 
 @dataclass(frozen=True)
-class DeckImages:
-    fronts: list[Any]  # one per card of `cards`, in order (PNG bytes, or PIL images)
-    backs: list[Any]  # one per card when each has its own back, else the deck's single back
+class DeckPages:
+    """A deck's one-card-a-page PDF and where each card's faces are in it, drawn into
+    images a few at a time (a deck's bitmaps held together were gigabytes: 600 poker cards
+    at 300 dpi, 1.9 GB)."""
+
+    pdf: bytes
+    fronts: list[int]  # the page of each card's front, in the order of `cards`
+    backs: list[int]  # the page of each card's back, or of the deck's single back
+    dpi: float
+    trim: bool
+
+    def images(self, pages: list[int]) -> Iterator[Any]:
+        """Those pages as PIL images, one at a time (to compose further)."""
+        return images_each(self.pdf, pages, self.dpi, self.trim)
+
+    def pngs(self, pages: list[int]) -> Iterator[bytes]:
+        """Those pages as PNG bytes, as they are encoded."""
+        return png_each(self.images(pages))
 
 
-def deck_images(
-    game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: bool, encode: bool = True
-) -> DeckImages:
-    """Every card's front and back at `dpi`, trimmed unless `bleed`: PNG bytes, or PIL
-    images to compose further (`encode=False`)."""
+def deck_pages(game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: bool) -> DeckPages:
+    """The deck drawn as `build --per-card` prints it, each card once, to image at `dpi`
+    (trimmed unless `bleed`)."""
     opts = BuildOptions([lang], per_card=True)
     pdf = cards_pdf(game, [printed.deck], lang, opts, each_once=True)
     count = len(printed.cards)
@@ -82,16 +95,18 @@ def deck_images(
         fronts, backs = [2 * i for i in range(count)], [2 * i + 1 for i in range(count)]
     else:  # the first card's front, the deck's back, then the other fronts
         fronts, backs = [0, *range(2, count + 1)], [1]
-    images: list[Any] = images_selected(pdf, fronts + backs, dpi, trim=not bleed)
-    if encode:
-        images = png_all(images)
-    return DeckImages(images[: len(fronts)], images[len(fronts) :])
+    return DeckPages(pdf, fronts, backs, dpi, not bleed)
 
 
-def each_deck(
-    game: Any, lang: str, dpi: float, bleed: bool, step: Callable[[], None] | None = None
-) -> Iterator[tuple[PrintedDeck, DeckImages]]:
-    for printed in printed_decks(game):
-        yield printed, deck_images(game, printed, lang, dpi, bleed)
-        if step:
-            step()
+def card_pngs(printed: PrintedDeck, pages: DeckPages) -> Iterator[tuple[Any, bytes, bytes]]:
+    """Each card with its front and back as PNG bytes, in order, a few drawn at a time (a
+    deck's single back is encoded once)."""
+    if printed.back_per_card:
+        pairs = zip(pages.fronts, pages.backs, strict=True)
+        encoded = pages.pngs([page for pair in pairs for page in pair])
+        for card, front, back in zip(printed.cards, encoded, encoded, strict=True):
+            yield card, front, back
+        return
+    (back,) = pages.pngs(pages.backs)
+    for card, front in zip(printed.cards, pages.pngs(pages.fronts), strict=True):
+        yield card, front, back

@@ -29,7 +29,7 @@ from toolkit.render.exports import (
     prune,
     register,
 )
-from toolkit.render.exports.faces import each_deck, printed_decks
+from toolkit.render.exports.faces import card_pngs, deck_pages, printed_decks
 from toolkit.render.raster import png_selected
 from toolkit.render.sheets import BLEED_MM
 
@@ -70,12 +70,14 @@ def rulebook_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[bytes]:
 
 
 MAX_PAGE_PIXELS = 150_000_000
-"""Pixels of one board or rulebook image (an A2 board at 600 dpi is 139 M): at 1200 dpi the
-A2 board was 557 M pixels, 3.9 GB and a MemoryError after 107 s."""
+"""Pixels of one card, board or rulebook image (an A2 board at 600 dpi is 139 M): at 1200 dpi
+the A2 board was 557 M pixels, 3.9 GB and a MemoryError after 107 s; a 300 × 420 mm card at
+1200 dpi, 291 M."""
 
 
-def _within_pixels(pdf: bytes, dpi: float, what: str) -> None:
-    """Refuse, before drawing any, pages that would be too many pixels at `dpi`."""
+def _within_pixels(pdf: bytes, dpi: float, what: str, option: str = "--page-dpi") -> None:
+    """Refuse, before drawing any, pages that would be too many pixels at `dpi` (the
+    value of `option`)."""
     import pypdfium2 as pdfium
 
     from toolkit.render.artifacts import BuildError
@@ -90,9 +92,9 @@ def _within_pixels(pdf: bytes, dpi: float, what: str) -> None:
         if px_w * px_h > MAX_PAGE_PIXELS:
             most = int((MAX_PAGE_PIXELS / (width * height)) ** 0.5 * 72)
             raise BuildError(
-                f"{what} at --page-dpi {dpi:g} would be {px_w} × {px_h} pixels "
+                f"{what} at {option} {dpi:g} would be {px_w} × {px_h} pixels "
                 f"({px_w * px_h / 1e6:.0f} M, at most {MAX_PAGE_PIXELS / 1e6:.0f} M); "
-                f"use --page-dpi {most} or less"
+                f"use {option} {most} or less"
             )
 
 
@@ -145,16 +147,18 @@ def run(
         # all of a language's images or none: a run that fails half-way (a full disk, a
         # page over the pixel limit, Ctrl-C) leaves the old set, not new decks beside old
         with JournaledSet(out, folder) as staged:
-            for printed, images in each_deck(game, lang, opts.dpi, opts.bleed, step):
-                for i, card in enumerate(printed.cards):
-                    back = images.backs[i] if printed.back_per_card else images.backs[0]
-                    emit(folder / printed.id / f"{card.id}-front.png", images.fronts[i])
+            for printed in printed_decks(game):
+                pages = deck_pages(game, printed, lang, opts.dpi, opts.bleed)
+                _within_pixels(pages.pdf, opts.dpi, f"deck {printed.name(lang)}", "--dpi")
+                for card, front, back in card_pngs(printed, pages):  # each staged as drawn
+                    emit(folder / printed.id / f"{card.id}-front.png", front)
                     emit(folder / printed.id / f"{card.id}-back.png", back)
+                step()
             for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
                 emit(folder / f"{stem}.png", image)
             step()
-            pages = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
-            for number, image in enumerate(pages, 1):
+            rulebook = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
+            for number, image in enumerate(rulebook, 1):
                 emit(folder / "rulebook" / f"page-{number:02d}.png", image)
         prune(folder, written, out)
         step()

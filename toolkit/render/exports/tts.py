@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +42,7 @@ from toolkit.render.exports import (
     prune,
     register,
 )
-from toolkit.render.exports.faces import PrintedDeck, card_label, deck_images, printed_decks
+from toolkit.render.exports.faces import PrintedDeck, card_label, deck_pages, printed_decks
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import png_bytes
 
@@ -80,14 +82,17 @@ def grid_limit(cell: tuple[int, int]) -> SheetGrid:
     return SheetGrid(cols, rows)
 
 
-def sheet_png(faces: list[Any], hidden: Any, grid: SheetGrid) -> tuple[bytes, tuple[int, int]]:
-    """The faces (PIL images) in reading order and `hidden` in the last slot, as one PNG;
-    (PNG, cell px)."""
+def sheet_png(faces: Iterable[Any], hidden: Any, grid: SheetGrid) -> tuple[bytes, tuple[int, int]]:
+    """The faces (PIL images, at least one) in reading order and `hidden` in the last slot,
+    as one PNG; (PNG, cell px). Each face is pasted as it comes, so a sheet's faces need
+    not all be drawn first: the first one's size is the cell's."""
     from PIL import Image
 
-    width, height = faces[0].size
+    each = iter(faces)
+    first = next(each)
+    width, height = first.size
     sheet = Image.new("RGB", (grid.cols * width, grid.rows * height), (255, 255, 255))
-    for index, cell in enumerate(faces):
+    for index, cell in enumerate(itertools.chain([first], each)):
         if cell.size != (width, height):
             cell = cell.resize((width, height), Image.Resampling.LANCZOS)
         sheet.paste(cell, ((index % grid.cols) * width, (index // grid.cols) * height))
@@ -345,26 +350,27 @@ def run(
             key, x = 1, 0.0
             for printed in decks:
                 dpi = sheet_dpi(opts.dpi, printed.size_mm)
-                images = deck_images(game, printed, lang, dpi, bleed=False, encode=False)
+                # drawn a sheet at a time: a deck's bitmaps held together were 600 MB
+                pages = deck_pages(game, printed, lang, dpi, bleed=False)
                 shared_back = None
                 if not printed.back_per_card:
                     shared_back = folder / f"{printed.id}-back.png"
-                    emit(shared_back, png_bytes(images.backs[0]))
-                    hidden = images.backs[0]
+                    (hidden,) = pages.images(pages.backs)
+                    emit(shared_back, png_bytes(hidden))
                 else:  # each back is an answer: a hidden card shows neither it nor a question
                     hidden = hidden_card(printed, lang, dpi)
-                limit = grid_limit(images.fronts[0].size)
+                limit = grid_limit(hidden.size)
                 per_sheet = limit.cols * limit.rows - 1
                 sheets: list[tuple[dict[str, Any], list[int]]] = []
                 for n, start in enumerate(range(0, len(printed.cards), per_sheet), 1):
                     indexes = list(range(start, min(start + per_sheet, len(printed.cards))))
                     grid = grid_for(len(indexes), limit)
-                    faces = [images.fronts[i] for i in indexes]
+                    faces = pages.images([pages.fronts[i] for i in indexes])
                     face_path = folder / f"{printed.id}-{n}.png"
                     emit(face_path, sheet_png(faces, hidden, grid)[0])
                     if shared_back is None:
                         back_path = folder / f"{printed.id}-backs-{n}.png"
-                        backs = [images.backs[i] for i in indexes]
+                        backs = pages.images([pages.backs[i] for i in indexes])
                         emit(back_path, sheet_png(backs, hidden, grid)[0])
                     else:
                         back_path = shared_back
