@@ -10,6 +10,7 @@ from typing import Any
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.framed import framed
+from toolkit.content.board_phrases import MAX_LABEL
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -91,12 +92,6 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
                 seen.add(path)
                 severity = None if error else Severity.WARNING
                 yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
-
-
-MAX_LABEL = 200
-"""Characters a board's label may print (a style's `labels`, in each language): a drawer puts
-one label inside another's phrase (a track's `or` in its `count`, that in its `title`), so
-their lengths multiply; a page holds a few words (probe 18: 360 M characters from 30 kB)."""
 
 
 def _label_lengths(
