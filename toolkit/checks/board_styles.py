@@ -181,7 +181,8 @@ def _board_glyphs(
 ) -> Iterator[tuple[tuple[str | int, ...], str, str, str]]:
     """(path, face, character, string printed) for each character one board prints in
     `look`'s language that its face lacks, its strings as drawn; a content text's in the
-    game's `main` face is left to print-fit."""
+    game's `main` face is left to print-fit, and so is one the main face lacks too (the same
+    character at the same place, said once)."""
     from toolkit.checks.text_direction import printed_names
     from toolkit.content.walk import texts_of
     from toolkit.render.boards import build_drawings
@@ -203,8 +204,9 @@ def _board_glyphs(
     for printed, face in dict.fromkeys(strings):
         for ch in missing_glyphs(printed, face):
             path = _written(ch, names, texts, own)
-            if not (path[-1] == lang and face == main):
-                yield path, face, ch, printed
+            if path[-1] == lang and (face == main or missing_glyphs(ch, main)):
+                continue  # print-fit's P002 says it there (a text against the main face)
+            yield path, face, ch, printed
 
 
 def _written(
