@@ -10,6 +10,7 @@ from typing import Any
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.framed import framed
+from toolkit.content.board_phrases import MAX_LABEL
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.printing import prints
 from toolkit.content.walk import Facts
@@ -95,12 +96,6 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
                 seen.add(path)
                 severity = None if error else Severity.WARNING
                 yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
-
-
-MAX_LABEL = 200
-"""Characters a board's label may print (a style's `labels`, in each language): a drawer puts
-one label inside another's phrase (a track's `or` in its `count`, that in its `title`), so
-their lengths multiply; a page holds a few words (probe 18: 360 M characters from 30 kB)."""
 
 
 def _label_lengths(
@@ -190,7 +185,8 @@ def _board_glyphs(
 ) -> Iterator[tuple[tuple[str | int, ...], str, str, str]]:
     """(path, face, character, string printed) for each character one board prints in
     `look`'s language that its face lacks, its strings as drawn; a content text's in the
-    game's `main` face is left to print-fit."""
+    game's `main` face is left to print-fit, and so is one the main face lacks too (the same
+    character at the same place, said once)."""
     from toolkit.checks.text_direction import printed_names
     from toolkit.content.walk import texts_of
     from toolkit.render.boards import build_drawings
@@ -212,8 +208,9 @@ def _board_glyphs(
     for printed, face in dict.fromkeys(strings):
         for ch in missing_glyphs(printed, face):
             path = _written(ch, names, texts, own)
-            if not (path[-1] == lang and face == main):
-                yield path, face, ch, printed
+            if path[-1] == lang and (face == main or missing_glyphs(ch, main)):
+                continue  # print-fit's P002 says it there (a text against the main face)
+            yield path, face, ch, printed
 
 
 def _written(

@@ -3,7 +3,8 @@ a deck's labelled parameters and fields, which no card face may print, a card's 
 title in the reference's bold and italic, and its text with its values filled in. Each
 finding is at the place of the deck file that holds the letter; a letter of a content text
 (a name, a label, a card text) is said where that text is written, by text-direction and
-print-fit, unless only the face the reference prints it in lacks it."""
+print-fit, unless only the face the reference prints it in lacks it; the deck's name, which the
+component list prints in bold, by the rulebook's check when the bold face lacks it too."""
 
 from __future__ import annotations
 
@@ -156,6 +157,8 @@ def _deck_findings(
                 path = _written(leaves, printed, card, ch, lang)
                 if path in content and (rule is P_RTL or missing_glyphs(ch, main)):
                     continue  # said where the content text is written
+                if rule is glyph and path == ("name", lang) and missing_glyphs(ch, faces.bold):
+                    continue  # the component list's bold name: the rulebook's P002 says it
                 if path is None or path not in doc.spans:
                     path = (*card, "id") if card else ("id",)
                 span = doc.span(path)

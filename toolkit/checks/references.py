@@ -9,18 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
+from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.models.glossary import GlossaryTerm
-from toolkit.content.templating import (
-    MAX_FILLS,
-    NAME,
-    parameter_values,
-    placeholders,
-    repeated_names,
-    stray_braces,
-)
+from toolkit.content.templating import NAME, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
@@ -114,16 +108,18 @@ def _references(facts: Facts, unread: frozenset[str] = frozenset()) -> Iterator[
 
 
 def _placeholders(facts: Facts) -> Iterator[Diagnostic]:
+    phrase_of = phrases(facts)
     for text in facts.texts:
-        yield from _check_text(text)
+        yield from _check_text(text, phrase_of(text))
 
 
-def _check_text(text: Text) -> Iterator[Diagnostic]:
+def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
     doc = text.file.doc
     assert doc is not None
-    names = _phrase_names(text)
-    if names is not None:
-        yield from _check_phrase(text, names)
+    if phrase is not None:  # a board phrase: its braces hold the phrase's names alone
+        for lang, value in text.value.items():
+            for message in phrase_problems(value, lang, phrase):
+                yield R_PLACEHOLDER.at(text.file.rel, doc.span((*text.path, lang)), message)
         return
     allowed: set[str] | None = None
     for lang, value in text.value.items():
@@ -141,48 +137,6 @@ def _check_text(text: Text) -> Iterator[Diagnostic]:
                     span,
                     f"placeholder {{{name}}} ({lang}) names no parameter of this card{tip}",
                 )
-
-
-def _phrase_names(text: Text) -> tuple[str, ...] | None:
-    """The names a board drawer's phrase fills, when `text` is one a style's `labels` replaces
-    (`leg` on a road: `n`); None for any other text."""
-    path = text.path
-    if len(path) < 3 or path[-3:-1] != ("style", "labels"):
-        return None  # the board models are not imported for a game without boards
-    from toolkit.content.models.board import BoardStyle, board_kinds
-
-    if not isinstance(text.owner, BoardStyle):
-        return None
-    entry = board_kinds().get(getattr(text.file.model, "kind", None) or "")
-    return entry.phrases.get(path[-1]) if entry is not None else None
-
-
-def _check_phrase(text: Text, names: tuple[str, ...]) -> Iterator[Diagnostic]:
-    """R006 for a board phrase: its braces hold the phrase's names alone (the drawer fills
-    those, by plain substitution), no other name, format spec or conversion."""
-    doc = text.file.doc
-    assert doc is not None
-    key = text.path[-1]
-    fills = ", ".join(f"{{{n}}}" for n in names) if names else "no name"
-    for lang, value in text.value.items():
-        repeated = repeated_names(value, names)
-        if repeated:
-            yield R_PLACEHOLDER.at(
-                text.file.rel,
-                doc.span((*text.path, lang)),
-                f"the board phrase {key!r} ({lang}) writes {{{repeated[0]}}} more than"
-                f" {MAX_FILLS} times: the board puts phrases inside one another, so each"
-                " repeat multiplies the text printed",
-            )
-        stray = stray_braces(value, names)
-        if stray:
-            shown = ", ".join(repr(s) for s in stray)
-            yield R_PLACEHOLDER.at(
-                text.file.rel,
-                doc.span((*text.path, lang)),
-                f"the board phrase {key!r} ({lang}) writes {shown}: it fills {fills}, nothing"
-                " else (no format spec or conversion); `{{` and `}}` print a brace",
-            )
 
 
 def _unlisted(game: Game) -> Iterator[Diagnostic]:

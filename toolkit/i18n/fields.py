@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.game import Game
-from toolkit.content.walk import Text, collect
+from toolkit.content.walk import Facts, Text, collect
 from toolkit.fileio import real_path
 
 
@@ -60,6 +60,6 @@ def field_name(game: Game, text: Text) -> str:
     return f"{rel}:{''.join(parts)}"
 
 
-def fields(game: Game) -> Iterator[Field]:
-    for text in collect(game).texts:
+def fields(game: Game, facts: Facts | None = None) -> Iterator[Field]:
+    for text in (facts or collect(game)).texts:
         yield Field(field_name(game, text), text)

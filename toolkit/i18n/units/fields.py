@@ -3,12 +3,15 @@ applied back in place by `yaml_edit` (only the changed scalars move)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from toolkit.checks.printfit import capacity
+from toolkit.content.board_phrases import MAX_LABEL, phrase_problems, phrases, style_labels
 from toolkit.content.game import Game
 from toolkit.content.models.deck import CardBase
 from toolkit.content.templating import parameter_values, placeholders
+from toolkit.content.walk import Facts, Text, collect
 from toolkit.i18n.fields import Field, fields
 from toolkit.i18n.units import Applied, Change, Unit, register
 from toolkit.i18n.yaml_edit import Edit
@@ -39,10 +42,16 @@ class FieldUnits:
         return out
 
     def apply(self, game: Game, lang: str, changes: list[Change]) -> Applied:
-        by_name = {f.name: f for f in fields(game)}
+        facts = collect(game)
+        by_name = {f.name: f for f in fields(game, facts)}
+        refused = _board_words(facts, lang)
         done = Applied()
         for change in changes:
             target = by_name[change.unit.key]
+            why = refused(target.text, change.text)
+            if why is not None:
+                done.refused.append((change, why))
+                continue
             doc = target.text.file.doc
             assert doc is not None
             edit = Edit((*target.text.path, lang), change.text)
@@ -51,6 +60,27 @@ class FieldUnits:
 
     def inputs(self, game: Game, lang: str | None) -> list[Path]:
         return [f.doc.path for f in game.files() if f.doc is not None]
+
+
+def _board_words(facts: Facts, lang: str) -> Callable[[Text, str], str | None]:
+    """Why a translation cannot be a board's words, as validate would say it (R006 for a
+    phrase's braces, P016 for a label's length), or None: checked at the PO line, as a
+    placeholder the msgid lacks is, not left for validate to find in the YAML."""
+    phrase_of, is_label = phrases(facts), style_labels(facts)
+
+    def why(text: Text, words: str) -> str | None:
+        phrase = phrase_of(text)
+        problems = phrase_problems(words, lang, phrase) if phrase is not None else []
+        if problems:
+            return problems[0]
+        if len(words) > MAX_LABEL and is_label(text):
+            return (
+                f"the board label would be {len(words):,} characters; a label prints at most"
+                f" {MAX_LABEL} (the board puts labels inside one another's phrases)"
+            )
+        return None
+
+    return why
 
 
 def _file(entry: Field) -> str:

@@ -388,6 +388,10 @@ class _Grid:
         return sorted(found)
 
 
+PLACES = ("e", "w", "n", "s", "ne", "nw", "se", "sw")
+"""Where a name may go beside its space, the first preferred."""
+
+
 def _place_labels(plan: Plan) -> None:
     """Greedy: the most important names first, each where it covers the least."""
     order = list(plan.look.style.spaces)
@@ -426,7 +430,7 @@ def _place_labels(plan: Plan) -> None:
         near = [placed[i] for i in placed_ids if _overlap(area, placed[i]) > 0]
         segs = [all_segs[i] for i in seg_ids if _overlap(area, seg_boxes[i]) > 0]
         left -= 8 * (len(boxes) + len(near) + len(segs))
-        for rank, where in enumerate(("e", "w", "n", "s", "ne", "nw", "se", "sw")):
+        for rank, where in enumerate(PLACES):
             rect, origin = _label_rect(s, where, width, s.style.font_size)
             cost = rank * 0.5
             if rect[0] < 2 * mm or rect[2] > plan.width - 2 * mm:
@@ -549,8 +553,9 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
     """What `validate` reports of the board as drawn in `look`'s language (P016): a title or
     legend larger than the poster (it would run off the page: an error, True), and with
     `laid_out`, a board past the layout's work bounds (some spaces may touch, some names are
-    put east of their space without avoiding the rest: a warning, False). The whole layout
-    runs only when the board's size could reach a bound."""
+    put east of their space without avoiding the rest: a warning, False) and a place name
+    that runs off the poster wherever it goes (an error). The whole layout runs only when
+    the board's size could reach a bound or a name could run off."""
     found: list[tuple[Path, str, bool]] = []
     coords, geographic = _project(board.spaces)
     xs = [p[0] for p in coords.values()]
@@ -575,6 +580,8 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
         plan = _framed(board, look, width, height)
         if crowding:  # the spreading's work is known by spreading; no name goes unweighed
             plan.crowded = _spaced(board, look)[0].crowded
+    if laid_out and _may_run_off(plan):  # where a long name may go is known by laying out
+        found += _names_off_page(plan if labelling else plan_graph(board, look))
     lw, lh = _legend_size(plan)
     if lw > room_w or lh > room_h:
         rows = [r for r in plan.legend_rows if r[0] != "gap"]
@@ -607,6 +614,55 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
             )
         )
     return found
+
+
+def _names_off_page(plan: Plan) -> list[tuple[Path, str, bool]]:
+    """An error at each place name that runs off the poster wherever it goes beside its
+    space (`_place_labels` tries eight places and takes the one it covers least with, the
+    page's edge weighing most): a name is printed at its kind's size, never shrunk."""
+    found: list[tuple[Path, str, bool]] = []
+    prefix = plan.look.style.unnamed_prefix
+    for index, space in enumerate(plan.board.spaces):
+        s = plan.spots.get(space.id)
+        if s is None or s.space is not space or not _named(s, prefix):
+            continue
+        size = s.style.font_size
+        width = text_width(space.name, size, plan.look.face(s.style.font))
+        rects = [_label_rect(s, where, width, size)[0] for where in PLACES]
+        if any(_on_page(plan, rect) for rect in rects):
+            continue
+        found.append(
+            (
+                ("spaces", index, "name"),
+                f"the place name {space.name!r} is {width / mm:.0f} mm long at {size:g} pt:"
+                " wherever it goes beside its space it runs off the poster"
+                f" ({plan.width / mm:.0f} × {plan.height / mm:.0f} mm); shorten it, or make"
+                " its kind's `font_size` smaller",
+                True,
+            )
+        )
+    return found
+
+
+def _may_run_off(plan: Plan) -> bool:
+    """Whether a place name could run off the poster, wherever its space lies: not when each
+    fits east or west of a space on the page (the wider side holds half the page) and its
+    height the border the nudge keeps around a space, so the layout need not run."""
+    prefix = plan.look.style.unnamed_prefix
+    for s in plan.spots.values():
+        if not _named(s, prefix):
+            continue
+        size = s.style.font_size
+        room = plan.width / 2 - s.reach - 1.0 * mm  # `_label_rect`'s gap
+        if 0.52 * size > s.reach + 2 * mm:  # the name's reach below its centre line
+            return True
+        if text_width(s.space.name, size, plan.look.face(s.style.font)) > room:
+            return True
+    return False
+
+
+def _on_page(plan: Plan, rect: Rect) -> bool:
+    return rect[0] >= 0 and rect[1] >= 0 and rect[2] <= plan.width and rect[3] <= plan.height
 
 
 def _may_crowd(board: GraphBoard) -> bool:

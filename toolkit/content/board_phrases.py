@@ -1,0 +1,151 @@
+"""Which `{names}` a board's words may write, for the references check (R006) and the PO
+import alike.
+
+A style's `labels` entry that replaces a drawer's phrase (`count` on a track, `leg` on a
+road) fills the phrase's names (`BoardKind.phrases`) by plain substitution. A label may be a
+glossary term's id (`count: pcount`): the term's words are then the phrase, so they are
+checked as the phrase is (its names, each at most MAX_FILLS times), not as a card's. A term
+several labels print writes only the names all of them fill (a label that is no phrase
+fills none); the rulebook and layouts print a term as written.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.content.models.glossary import GlossaryTerm
+from toolkit.content.templating import MAX_FILLS, repeated_names, stray_braces
+from toolkit.content.walk import Facts, Reference, Text
+
+MAX_LABEL = 200
+"""Characters a board's label may print (a style's `labels`, in each language): a drawer puts
+one label inside another's phrase (a track's `or` in its `count`, that in its `title`), so
+their lengths multiply; a page holds a few words (probe 18: 360 M characters from 30 kB)."""
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """What a text printed as a board phrase may write, and how a finding names it."""
+
+    names: tuple[str, ...]
+    what: str  # "the board phrase 'count'", "the glossary term 'pcount'"
+    printed_as: str = ""  # for a term: the labels that print it
+    shared: bool = False  # a term more than one label prints
+
+
+def _board_kind(model: object) -> Any:
+    """The board kind entry of a board file's model; None for any other model."""
+    from toolkit.content.models.board import board_kinds
+
+    entry = board_kinds().get(getattr(model, "kind", None) or "")
+    return entry if entry is not None and isinstance(model, entry.model) else None
+
+
+def label_phrase(board: object, path: tuple[object, ...]) -> tuple[str, ...] | None:
+    """The names the phrase at `path` of `board` fills (`style.labels.leg` on a road: `n`);
+    None when `path` is no phrase of its board's kind."""
+    if not _at_labels(path):
+        return None  # the board models are not imported for a game without boards
+    entry = _board_kind(board)
+    return entry.phrases.get(str(path[-1])) if entry is not None else None
+
+
+def _at_labels(path: tuple[object, ...]) -> bool:
+    return len(path) >= 3 and tuple(path[-3:-1]) == ("style", "labels")
+
+
+def _uses(refs: Iterable[Reference]) -> dict[str, list[tuple[Reference, tuple[str, ...] | None]]]:
+    """Term id → each board label naming it, with the names it fills (None: no phrase)."""
+    found: dict[str, list[tuple[Reference, tuple[str, ...] | None]]] = defaultdict(list)
+    for ref in refs:
+        if ref.namespace == "term":
+            found[ref.id].append((ref, label_phrase(ref.file.model, ref.path)))
+    return found
+
+
+def _printed_as(uses: list[tuple[Reference, tuple[str, ...] | None]]) -> str:
+    """'it prints as the board phrase 'count' of boards/b.yaml', each label naming a term."""
+
+    def one(ref: Reference, names: tuple[str, ...] | None) -> str:
+        key = ref.path[-1] if ref.path and isinstance(ref.path[-1], str) else "label"
+        what = f"the board phrase {key!r}" if names is not None else f"the label {key!r}"
+        return f"{what} of {ref.file.rel}"
+
+    shown = [one(ref, names) for ref, names in uses[:3]]
+    more = f" and {len(uses) - 3} more" if len(uses) > 3 else ""
+    return "it prints as " + " and ".join(shown) + more
+
+
+def _fills(names: tuple[str, ...]) -> str:
+    return ", ".join(f"{{{n}}}" for n in names) if names else "no name"
+
+
+def phrases(facts: Facts) -> Callable[[Text], Phrase | None]:
+    """A function telling, for a text of the game, the phrase it is printed as: a style
+    label's own words, or a glossary term that a phrase label names; None for any other."""
+    uses = _uses(facts.refs)
+
+    def of(text: Text) -> Phrase | None:
+        owner = text.owner
+        if isinstance(owner, GlossaryTerm):
+            named = uses.get(owner.id, [])
+            if not any(names is not None for _, names in named):
+                return None  # no phrase prints it: checked as any other text
+            common = set.intersection(*(set(names or ()) for _, names in named))
+            kept = tuple(n for n in (named[0][1] or ()) if n in common)
+            what = f"the glossary term {owner.id!r}"
+            return Phrase(kept, what, _printed_as(named), len(named) > 1)
+        names = label_phrase(text.file.model, text.path)
+        return None if names is None else Phrase(names, f"the board phrase {text.path[-1]!r}")
+
+    return of
+
+
+def _may_write(phrase: Phrase) -> str:
+    fills = _fills(phrase.names)
+    if not phrase.printed_as:
+        return f"it fills {fills}"
+    if not phrase.shared:
+        return f"{phrase.printed_as}, which fills {fills}"
+    return (
+        f"{phrase.printed_as}, and a term several labels print writes only the names all of"
+        f" them fill (a label that is no phrase fills none): {fills}"
+    )
+
+
+def style_labels(facts: Facts) -> Callable[[Text], bool]:
+    """A function telling whether a text prints as a board style's label (its own words at
+    `style.labels`, or a glossary term a label there names): at most MAX_LABEL characters."""
+    named = {ref.id for ref in facts.refs if ref.namespace == "term" and _at_labels(ref.path)}
+
+    def of(text: Text) -> bool:
+        if isinstance(text.owner, GlossaryTerm):
+            return text.owner.id in named
+        return _at_labels(text.path) and _board_kind(text.file.model) is not None
+
+    return of
+
+
+def phrase_problems(value: str, lang: str, phrase: Phrase) -> list[str]:
+    """Why `value`, the phrase's words in `lang`, cannot be printed as it: a name written
+    more than MAX_FILLS times, braces that hold no name of the phrase."""
+    problems = []
+    why = f" ({phrase.printed_as})" if phrase.printed_as else ""
+    repeated = repeated_names(value, phrase.names)
+    if repeated:
+        problems.append(
+            f"{phrase.what} ({lang}) writes {{{repeated[0]}}} more than {MAX_FILLS} times:"
+            " the board puts phrases inside one another, so each repeat multiplies the text"
+            f" printed{why}"
+        )
+    stray = stray_braces(value, phrase.names)
+    if stray:
+        shown = ", ".join(repr(s) for s in stray)
+        problems.append(
+            f"{phrase.what} ({lang}) writes {shown}: {_may_write(phrase)}, nothing else (no"
+            " format spec or conversion); `{{` and `}}` print a brace"
+        )
+    return problems
