@@ -38,10 +38,11 @@ from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts, Text, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
-from toolkit.render.fonts import FILES, code_point, code_points, missing_glyphs
+from toolkit.render.fonts import FILES, missing_glyphs
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.icons import icon_set, without_icons
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK

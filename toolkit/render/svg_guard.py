@@ -366,7 +366,7 @@ def _unprintable(element: _Element) -> str:
     fonts cannot print, said as code points ("" for none): svglib draws an icon's text in
     them (toolkit.render.svg_fonts), in their Windows-1252 encoding, and a character outside
     it printed as a black box (`東京`) with validate clean."""
-    from toolkit.render.fonts import code_points
+    from toolkit.diagnostics.printable import code_points
 
     lacking: list[str] = []
     for piece in element.itertext():
