@@ -146,7 +146,7 @@ def _glyphs(game: Game) -> Iterator[Diagnostic]:
             if not _covered(data, look):
                 for path, face, ch, printed in _board_glyphs(game, loaded, look, main):
                     found.setdefault((path, face), {}).setdefault(ch, (printed, lang))
-        from toolkit.render.fonts import code_point
+        from toolkit.diagnostics.printable import code_point
 
         for (path, face), chars in found.items():
             shown = ", ".join(

@@ -19,9 +19,10 @@ from toolkit.content.printing import every_language_printed, prints
 from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
+from toolkit.diagnostics.printable import code_points
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.card_reference import DataPath, DeckReference, Printed, deck_reference
-from toolkit.render.fonts import FALLBACKS, code_points, missing_glyphs
+from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.printjob import game_fonts
 from toolkit.render.rulebook_style import Faces, rulebook_faces
 

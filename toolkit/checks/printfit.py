@@ -38,10 +38,11 @@ from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import NotKept, Units, active, cached_as
 from toolkit.content.walk import Facts, Text, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
-from toolkit.render.fonts import FILES, code_point, code_points, missing_glyphs
+from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.icons import icon_set, without_icons
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
@@ -1005,13 +1006,19 @@ Lack = tuple[Text, str, list[str]]
 
 def _content_lacks(facts: Facts, face: str) -> list[Lack]:
     """Each content text's value, in the languages checked (`prints`), that prints a
-    character `face` lacks, with those characters, in the order of the texts."""
+    character `face` lacks, with those characters, in the order of the texts. A character
+    the rulebook prints as its stand-in (`→` as `–›`, fonts.stand_ins) is left to what
+    prints it as itself: a card face's or a board's own search finds it there, the
+    rulebook's glyph check searches the stand-in."""
+    replaced = stand_ins()
     return [
         (text, lang, missing)
         for text in facts.texts
         for lang, value in text.value.items()
         if prints(lang)
-        for missing in (missing_glyphs(as_printed(text, value), face),)
+        for missing in (
+            [c for c in missing_glyphs(as_printed(text, value), face) if c not in replaced],
+        )
         if missing
     ]
 

@@ -11,7 +11,8 @@ from typing import Any
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.content.game import Game, LoadedFile
 from toolkit.diagnostics import Diagnostic, Span
-from toolkit.render.fonts import FILES, code_point, code_points, missing_glyphs, stand_ins
+from toolkit.diagnostics.printable import code_point, code_points
+from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import FontSet
 from toolkit.render.markdown_printed import STYLES, Printed, drawn
 from toolkit.render.rulebook_style import Faces

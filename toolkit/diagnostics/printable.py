@@ -1,4 +1,5 @@
-"""Text from a game folder (file names, paths) made safe to print on a terminal or in a CI log.
+"""Text from a game folder (file names, paths) made safe to print on a terminal or in a CI log,
+and characters named as a finding names them (`U+0051 'Q'`).
 
 A file name may hold any character but `/` and NUL: a newline followed by `::error::…` is a
 GitHub workflow command when it starts a line of the log, and ESC starts a terminal control
@@ -10,6 +11,7 @@ here with each control character escaped as repr would, so one finding stays one
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidi
 # overrides and isolates (they reorder what follows on the line as shown)
@@ -31,3 +33,13 @@ def printable(text: str, keep: str = "") -> str:
     if keep:
         return _CONTROLS.sub(lambda m: m.group() if m.group() in keep else _escaped(m), text)
     return _CONTROLS.sub(_escaped, text)
+
+
+def code_point(ch: str) -> str:
+    """A character as a finding names it: `U+0051 'Q'`."""
+    return f"U+{ord(ch):04X} {ch!r}"
+
+
+def code_points(chars: Iterable[str]) -> str:
+    """Characters as a finding lists them: `U+0051 'Q', U+00C9 'É'`."""
+    return ", ".join(code_point(ch) for ch in chars)

@@ -10,7 +10,6 @@ function here takes either, so measuring, drawing and checking use the face that
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -95,16 +94,6 @@ def stand_ins() -> dict[str, str]:
     """The FALLBACKS running text prints (those Noto Sans lacks): what `markdown_flow.markup`
     replaces, in whatever face the text prints in."""
     return {ch: sub for ch, sub in FALLBACKS.items() if missing_glyphs(ch)}
-
-
-def code_point(ch: str) -> str:
-    """A character as a finding names it: `U+0051 'Q'`."""
-    return f"U+{ord(ch):04X} {ch!r}"
-
-
-def code_points(chars: Iterable[str]) -> str:
-    """Characters as a finding lists them: `U+0051 'Q', U+00C9 'É'`."""
-    return ", ".join(code_point(ch) for ch in chars)
 
 
 def missing_glyphs(text: str, style: str = "regular") -> list[str]:

@@ -319,6 +319,14 @@ def _check(
                 " is drawn on its own; use fewer pieces, or convert the text to paths"
             )
             return Refusal(path, *column(text, element), message)
+        lacking = _unprintable(element)
+        if lacking:
+            message = (
+                f"its text holds {lacking}, which the standard PDF fonts an icon's text"
+                " prints in (Helvetica, Times, Courier) lack: it would print as a box;"
+                " convert the text to paths"
+            )
+            return Refusal(path, *column(text, element), message)
         known = external.get(element, (0, 0, 0))
         external[element] = (known[0] + strings, known[1], known[2])
     total, heavy = _expanded(root, external)
@@ -351,6 +359,25 @@ def _check(
             )
         return Refusal(path, *where, message)
     return None
+
+
+def _unprintable(element: _Element) -> str:
+    """The characters of a `<text>` (its own and its `<tspan>`s') that the standard PDF
+    fonts cannot print, said as code points ("" for none): svglib draws an icon's text in
+    them (toolkit.render.svg_fonts), in their Windows-1252 encoding, and a character outside
+    it printed as a black box (`東京`) with validate clean."""
+    from toolkit.diagnostics.printable import code_points
+
+    lacking: list[str] = []
+    for piece in element.itertext():
+        for ch in piece:
+            if ch in lacking:
+                continue
+            try:
+                ch.encode("cp1252")
+            except UnicodeEncodeError:
+                lacking.append(ch)
+    return code_points(lacking) if lacking else ""
 
 
 def _texts(root: _Element) -> Iterator[tuple[_Element, int]]:
