@@ -13,6 +13,7 @@ is named (P010).
 from __future__ import annotations
 
 import hashlib
+import heapq
 import io
 import itertools
 import os
@@ -126,13 +127,10 @@ def font_set(game_root: Path | None, main: str | None = None) -> FontSet:
     if game_root is None:
         return _read_set(None, (), main)
     folder = game_root / FOLDER
-    files = (
-        sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
-        if folder.is_dir()
-        else []
-    )
+    if folder.is_dir() and not real_path(folder).is_relative_to(real_path(game_root)):
+        return _outside_set(display_path(folder), main)
     stamp: list[tuple[str, FileVersion]] = []
-    for path in files:
+    for path in (folder / name for name in _font_names(folder)):
         try:
             info = path.stat()
         except OSError:  # a dangling link: read_face says so
@@ -141,6 +139,28 @@ def font_set(game_root: Path | None, main: str | None = None) -> FontSet:
         # with its inode and ctime: a same-size replacement keeping the mtime is read anew
         stamp.append((path.name, file_version(info)))
     return _read_set(real_path(game_root), tuple(stamp), main)
+
+
+def _font_names(folder: Path) -> list[str]:
+    """The names of the folder's font files in order, the first `MAX_FILES` and one more
+    (which says the rest are not read): a folder of 300,000 files was listed and sorted
+    whole at every check."""
+    try:
+        with os.scandir(folder) as entries:
+            names = (e.name for e in entries if os.path.splitext(e.name)[1].lower() in SUFFIXES)
+            return heapq.nsmallest(MAX_FILES + 1, names)
+    except OSError:  # no folder (or not one): no fonts of the game's own
+        return []
+
+
+@cache
+def _outside_set(display: str, main: str | None) -> FontSet:
+    """The fonts of a game whose fonts/ folder links outside it: none read, nor listed (its
+    files' names were findings, as a folder of the user's)."""
+    why = (
+        f"the {FOLDER}/ folder links outside the game folder, so it is not read; copy the fonts in"
+    )
+    return FontSet(problems=(FontProblem(display, why),), main=main)
 
 
 @cache
