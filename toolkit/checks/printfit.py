@@ -388,6 +388,10 @@ def _element(
     measured = element.measure(item, job)
     if measured is None or measured.fit.fits:
         return
+    own = _layout_overflow(name, job, item, measured) if _layout_own(measured.source, job) else []
+    if own:  # the layout's own words: shorten them there
+        yield from own
+        return
     field = next((f for key, f in FIELD_OF.items() if key in measured.source), "id")
     path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
     place = ["card", list(path[2:])]
@@ -407,6 +411,39 @@ def _element(
         f"({len(item.text)} characters; layout {name})",
     )
     yield diag, None, None, place
+
+
+def _layout_own(source: str, job: PrintJob) -> bool:
+    """Whether a text's template reads nothing of the card: no `card`, nor a `let` name of
+    the layout (which may)."""
+    words = set(re.findall(r"\w+", source))
+    return "card" not in words and not words & set(job.front.let)
+
+
+def _layout_overflow(name: str, job: PrintJob, item: Resolved, measured: Any) -> list[Event]:
+    """P001 for a text of the layout's own that reads nothing of the card, at its element
+    in the layout file, once a layout, element and language (it was said at each card's
+    `id`, as "advance id"); none when the element is not found in the layout's file."""
+    doc, _ = layout_document(name, job.root)
+    element = item.element
+    index = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    field = type(element).templates[0] if type(element).templates else None
+    if doc is None or index is None or field is None:
+        return []
+    at = ("elements", index, field)
+    size = len(item.text)
+    said = (
+        f"prints {size:,} characters, more than any box holds (a text over {MAX_FIT_CHARS:,}"
+        " is not fitted)"
+        if size > MAX_FIT_CHARS
+        else f"{_short_of(measured, item)} ({size} characters)"
+    )
+    diag = P_OVERFLOW.at(
+        layout_file(name, job.root),
+        doc.span(at),
+        f"layout {name!r}, element {index + 1} ({job.lang}): its own text {said}",
+    )
+    return [(diag, ("overflow", name, index, job.lang), None, ["layout", name, list(at)])]
 
 
 def _letters(
