@@ -2,7 +2,9 @@
 colons and all, so it is a finding, not a silent literal on the card. The game's own SVG
 icons count (toolkit.render.icons.icon_set), and one that cannot be read is a finding too.
 Content texts are searched where they are written, and a layout's own words (outside its
-template code) where the layout writes them; a rulebook's prose in the rulebook check."""
+template code) where the layout writes them; what a layout's template code prints (`:{{
+card.suit }}:`) on each card face print-fit resolves (`printed_unknown`); a rulebook's
+printed Markdown in the rulebook check."""
 
 from __future__ import annotations
 
@@ -13,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.printfit import used_layouts
 from toolkit.checks.translation.common import views
 from toolkit.content.game import Game
+from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
-from toolkit.render.icons import INLINE_ICON, IconSet, icon_set
+from toolkit.render.icons import IconSet, icon_set, listed
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.layout import layout_document, layout_file, load_layout, worked_out
 
@@ -34,7 +36,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield P_SVG.at(problem.file, problem.span, problem.message)
     if game.manifest is None:
         return
-    known = ", ".join(sorted(icons.names))
+    from toolkit.checks.printfit import used_layouts  # print-fit imports this module's rule
+
+    known = listed(icons.names)
     for name in used_layouts(game):
         yield from layout_icons(name, game.root, icons)
     for view in views(game, facts):
@@ -53,6 +57,8 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 _TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
+"""A layout text's template code: the static checks of its words leave it out (what it
+prints is searched on each face resolved); nothing else, a card's data printed as written."""
 
 
 def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic, ...]:
@@ -75,26 +81,51 @@ def _layout_icons(
     found = []
     for index, element in enumerate(layout.elements):
         for field in type(element).prints:
-            words = _TEMPLATE_CODE.sub("", getattr(element, field) or "")
-            for match in INLINE_ICON.finditer(words):
-                unknown = match.group(1)
-                if unknown in icons.names or unknown in icons.broken:
-                    continue
-                if element.letters(match[0], frozenset({unknown})) == match[0]:
-                    continue  # a kind that prints `:x:` as written, known or not (a badge)
+            unknown = printed_unknown(element, own_words(element, field), icons)
+            if unknown:  # one finding a field
                 found.append(
                     P_INLINE_ICON.at(
                         layout_file(name, game_root),
                         doc.span(("elements", index, field)),
-                        f"layout {name!r}: no icon {unknown!r}, so ':{unknown}:' prints as"
-                        f" written on the cards it prints on{_tip(unknown, icons)}",
+                        f"layout {name!r}: no icon {unknown[0]!r}, so ':{unknown[0]}:' prints"
+                        f" as written on the cards it prints on{tip(unknown[0], icons)}",
                     )
                 )
-                break  # one finding a field
     return tuple(found)
 
 
-def _tip(name: str, icons: IconSet) -> str:
+def own_words(element: Any, field: str) -> str:
+    """What a layout element's field writes itself: its template code left out."""
+    return _TEMPLATE_CODE.sub("", getattr(element, field) or "")
+
+
+def printed_unknown(element: Any, text: str, icons: IconSet) -> list[str]:
+    """The inline icon names the game lacks in `text`, one of a layout element's `prints`
+    fields (as written or as a card face renders it), each once in order: each prints as
+    written. None for a kind that draws no inline icons (a badge prints `:x:` as written,
+    known or not)."""
+    if ":" not in text:
+        return []  # nearly every text
+    found: list[str] = []
+    for match in INLINE_ICON.finditer(text):
+        name = match.group(1)
+        if name in icons.names or name in icons.broken or name in found:
+            continue  # a broken icon's own finding (P008) says why
+        if element.letters(match[0], frozenset({name})) == match[0]:
+            return []  # a kind that prints `:x:` as written, known or not
+        found.append(name)
+    return found
+
+
+def content_icons(facts: Facts) -> set[str]:
+    """The inline icon names the content texts write: one the game lacks is said where it
+    is written, not again where a layout or the rulebook prints the text."""
+    values = (v for text in facts.texts for v in text.value.values() if ":" in v)
+    return {found.group(1) for v in values for found in INLINE_ICON.finditer(v)}
+
+
+def tip(name: str, icons: IconSet) -> str:
+    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''."""
     close = difflib.get_close_matches(name, sorted(icons.names), n=1)
     return f"; did you mean ':{close[0]}:'?" if close else ""
 
