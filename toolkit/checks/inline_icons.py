@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -124,8 +125,10 @@ def content_icons(facts: Facts) -> set[str]:
     return {found.group(1) for v in values for found in INLINE_ICON.finditer(v)}
 
 
+@lru_cache(maxsize=1024)
 def tip(name: str, icons: IconSet) -> str:
-    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''."""
+    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''.
+    Kept: print-fit asks it on every card and language printing the name."""
     close = difflib.get_close_matches(name, sorted(icons.names), n=1)
     return f"; did you mean ':{close[0]}:'?" if close else ""
 
