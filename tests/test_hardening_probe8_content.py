@@ -123,7 +123,7 @@ def test_the_limits_are_what_the_tests_assume():
 
 
 def _patterns():
-    from toolkit.checks import inline_icons, rulebook, text_direction
+    from toolkit.checks import icon_names, rulebook, text_direction
     from toolkit.content.templating import INLINE_ICON
 
     class Spans:  # the exact finder of the i18n import's code check and the diagnostics
@@ -133,7 +133,7 @@ def _patterns():
         "rulebook._CODE": rulebook._CODE,
         "rulebook._NOT_PROSE": rulebook._NOT_PROSE,
         "rulebook._IMAGE": rulebook._IMAGE,
-        "inline_icons._TEMPLATE_CODE": inline_icons._TEMPLATE_CODE,
+        "icon_names._TEMPLATE_CODE": icon_names._TEMPLATE_CODE,
         "rulebook._TEMPLATE_CODE": rulebook._TEMPLATE_CODE,  # probe 18: a line's template
         "rulebook._UNDERLINE": rulebook._UNDERLINE,
         "INLINE_ICON": INLINE_ICON,

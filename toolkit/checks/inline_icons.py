@@ -9,25 +9,21 @@ printed Markdown in the rulebook check."""
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
+from toolkit.checks.icon_names import P_INLINE_ICON, own_words, printed_unknown, tip
+from toolkit.checks.printfit import used_layouts
 from toolkit.checks.translation.common import views
 from toolkit.content.game import Game
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
 from toolkit.render.icons import IconSet, icon_set, listed
-from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.layout import layout_document, layout_file, load_layout, worked_out
 
-P_INLINE_ICON = rule(
-    "P007", "unknown-inline-icon", "A text names an inline icon (:name:) that does not exist."
-)
 P_SVG = rule("P008", "icon-unreadable", "A game's SVG icon (icons/*.svg) cannot be read.")
 
 
@@ -37,8 +33,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield P_SVG.at(problem.file, problem.span, problem.message)
     if game.manifest is None:
         return
-    from toolkit.checks.printfit import used_layouts  # print-fit imports this module's rule
-
     known = listed(icons.names)
     for name in used_layouts(game):
         yield from layout_icons(name, game.root, icons)
@@ -55,11 +49,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
                     f" would print as written; {tip}icons: {known}",
                 )
-
-
-_TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
-"""A layout text's template code: the static checks of its words leave it out (what it
-prints is searched on each face resolved); nothing else, a card's data printed as written."""
 
 
 def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic, ...]:
@@ -93,44 +82,6 @@ def _layout_icons(
                     )
                 )
     return tuple(found)
-
-
-def own_words(element: Any, field: str) -> str:
-    """What a layout element's field writes itself: its template code left out."""
-    return _TEMPLATE_CODE.sub("", getattr(element, field) or "")
-
-
-def printed_unknown(element: Any, text: str, icons: IconSet) -> list[str]:
-    """The inline icon names the game lacks in `text`, one of a layout element's `prints`
-    fields (as written or as a card face renders it), each once in order: each prints as
-    written. None for a kind that draws no inline icons (a badge prints `:x:` as written,
-    known or not)."""
-    if ":" not in text:
-        return []  # nearly every text
-    found: list[str] = []
-    for match in INLINE_ICON.finditer(text):
-        name = match.group(1)
-        if name in icons.names or name in icons.broken or name in found:
-            continue  # a broken icon's own finding (P008) says why
-        if element.letters(match[0], frozenset({name})) == match[0]:
-            return []  # a kind that prints `:x:` as written, known or not
-        found.append(name)
-    return found
-
-
-def content_icons(facts: Facts) -> set[str]:
-    """The inline icon names the content texts write: one the game lacks is said where it
-    is written, not again where a layout or the rulebook prints the text."""
-    values = (v for text in facts.texts for v in text.value.values() if ":" in v)
-    return {found.group(1) for v in values for found in INLINE_ICON.finditer(v)}
-
-
-@lru_cache(maxsize=1024)
-def tip(name: str, icons: IconSet) -> str:
-    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''.
-    Kept: print-fit asks it on every card and language printing the name."""
-    close = difflib.get_close_matches(name, sorted(icons.names), n=1)
-    return f"; did you mean ':{close[0]}:'?" if close else ""
 
 
 register(CheckFamily("inline-icons", "Inline icons in texts: known names.", check))

@@ -27,7 +27,7 @@ from toolkit.checks.card_units import (
     stored_finding,
     stored_key,
 )
-from toolkit.checks.inline_icons import (
+from toolkit.checks.icon_names import (
     P_INLINE_ICON,
     content_icons,
     own_words,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.inline_icons import P_INLINE_ICON, content_icons
+from toolkit.checks.icon_names import P_INLINE_ICON, content_icons
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes

@@ -37,6 +37,7 @@ T_MINUS = rule(
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 URL = re.compile(r"https?://\S+|www\.\S+")
+ICON = INLINE_ICON  # an inline icon (`:coin:`): its colons are not punctuation
 TIME = re.compile(r"\d[:.]\d")
 DOUBLED = re.compile(r"(?<!\w)(\w+)\s+\1(?!\w)", re.IGNORECASE)
 DOUBLE_OK = {"nous", "vous", "que", "had", "that", "is", "ha"}
@@ -74,7 +75,7 @@ def _masked(text: str) -> str:
     for a card's, and every text of a game goes through a dozen of them in every language."""
     if "http" in text or "www." in text:
         text = URL.sub(_blank, text)
-    return INLINE_ICON.sub(_blank, text) if ":" in text else text
+    return ICON.sub(_blank, text) if ":" in text else text
 
 
 def _blank(match: re.Match[str]) -> str:
