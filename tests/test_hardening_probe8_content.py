@@ -123,7 +123,8 @@ def test_the_limits_are_what_the_tests_assume():
 
 
 def _patterns():
-    from toolkit.checks import printfit, rulebook, text_direction
+    from toolkit.checks import icon_names, rulebook, text_direction
+    from toolkit.content.templating import INLINE_ICON
 
     class Spans:  # the exact finder of the i18n import's code check and the diagnostics
         finditer = staticmethod(jinja_cache.template_code)
@@ -132,7 +133,10 @@ def _patterns():
         "rulebook._CODE": rulebook._CODE,
         "rulebook._NOT_PROSE": rulebook._NOT_PROSE,
         "rulebook._IMAGE": rulebook._IMAGE,
-        "printfit._TEMPLATE_CODE": printfit._TEMPLATE_CODE,
+        "icon_names._TEMPLATE_CODE": icon_names._TEMPLATE_CODE,
+        "rulebook._TEMPLATE_CODE": rulebook._TEMPLATE_CODE,  # probe 18: a line's template
+        "rulebook._UNDERLINE": rulebook._UNDERLINE,
+        "INLINE_ICON": INLINE_ICON,
         "text_direction._COMMENT": text_direction._COMMENT,  # probe 16: 240 kB, 94 s
         "jinja_cache.template_code": Spans,
     }

@@ -35,10 +35,10 @@ def _check(game: Game) -> Iterator[Diagnostic]:
     if not styled:
         return
     from toolkit.render.boards.look import plugin_glyphs
-    from toolkit.render.icons import icon_set
+    from toolkit.render.icons import icon_set, listed
 
     known = set(plugin_glyphs(game)) | set(icon_set(game.root).names) | {"none"}
-    listed = ", ".join(sorted(known))
+    shown = listed(known)
     for loaded in styled:
         style = getattr(loaded.model, "style", None)
         if style is None:
@@ -55,7 +55,7 @@ def _check(game: Game) -> Iterator[Diagnostic]:
                 yield P_BOARD_ICON.at(
                     loaded.rel,
                     loaded.doc.span(path),
-                    f"{'.'.join(map(str, path))}: no icon {icon!r}; icons: {listed}",
+                    f"{'.'.join(map(str, path))}: no icon {icon!r}; icons: {shown}",
                 )
 
 

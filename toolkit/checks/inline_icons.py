@@ -2,29 +2,28 @@
 colons and all, so it is a finding, not a silent literal on the card. The game's own SVG
 icons count (toolkit.render.icons.icon_set), and one that cannot be read is a finding too.
 Content texts are searched where they are written, and a layout's own words (outside its
-template code) where the layout writes them; a rulebook's prose in the rulebook check."""
+template code) where the layout writes them; what a layout's template code prints (`:{{
+card.suit }}:`) on each card face print-fit resolves (`printed_unknown`); a rulebook's
+printed Markdown in the rulebook check."""
 
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
+from toolkit.checks.icon_names import P_INLINE_ICON, own_words, printed_unknown, tip
 from toolkit.checks.printfit import used_layouts
 from toolkit.checks.translation.common import views
 from toolkit.content.game import Game
+from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
-from toolkit.render.icons import INLINE_ICON, IconSet, icon_set
-from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
+from toolkit.render.icons import IconSet, icon_set, listed
 from toolkit.render.layout import layout_document, layout_file, load_layout, worked_out
 
-P_INLINE_ICON = rule(
-    "P007", "unknown-inline-icon", "A text names an inline icon (:name:) that does not exist."
-)
 P_SVG = rule("P008", "icon-unreadable", "A game's SVG icon (icons/*.svg) cannot be read.")
 
 
@@ -34,7 +33,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield P_SVG.at(problem.file, problem.span, problem.message)
     if game.manifest is None:
         return
-    known = ", ".join(sorted(icons.names))
+    known = listed(icons.names)
     for name in used_layouts(game):
         yield from layout_icons(name, game.root, icons)
     for view in views(game, facts):
@@ -50,9 +49,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
                     f" would print as written; {tip}icons: {known}",
                 )
-
-
-_TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
 
 
 def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic, ...]:
@@ -75,28 +71,17 @@ def _layout_icons(
     found = []
     for index, element in enumerate(layout.elements):
         for field in type(element).prints:
-            words = _TEMPLATE_CODE.sub("", getattr(element, field) or "")
-            for match in INLINE_ICON.finditer(words):
-                unknown = match.group(1)
-                if unknown in icons.names or unknown in icons.broken:
-                    continue
-                if element.letters(match[0], frozenset({unknown})) == match[0]:
-                    continue  # a kind that prints `:x:` as written, known or not (a badge)
+            unknown = printed_unknown(element, own_words(element, field), icons)
+            if unknown:  # one finding a field
                 found.append(
                     P_INLINE_ICON.at(
                         layout_file(name, game_root),
                         doc.span(("elements", index, field)),
-                        f"layout {name!r}: no icon {unknown!r}, so ':{unknown}:' prints as"
-                        f" written on the cards it prints on{_tip(unknown, icons)}",
+                        f"layout {name!r}: no icon {unknown[0]!r}, so ':{unknown[0]}:' prints"
+                        f" as written on the cards it prints on{tip(unknown[0], icons)}",
                     )
                 )
-                break  # one finding a field
     return tuple(found)
-
-
-def _tip(name: str, icons: IconSet) -> str:
-    close = difflib.get_close_matches(name, sorted(icons.names), n=1)
-    return f"; did you mean ':{close[0]}:'?" if close else ""
 
 
 register(CheckFamily("inline-icons", "Inline icons in texts: known names.", check))

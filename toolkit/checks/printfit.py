@@ -27,6 +27,13 @@ from toolkit.checks.card_units import (
     stored_finding,
     stored_key,
 )
+from toolkit.checks.icon_names import (
+    P_INLINE_ICON,
+    content_icons,
+    own_words,
+    printed_unknown,
+    tip,
+)
 from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said, string_leaves
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
@@ -45,7 +52,6 @@ from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.icons import icon_set, without_icons
-from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
@@ -157,6 +163,7 @@ class _Once:
         self.facts = facts
         self.in_content = {ch for _, _, missing in lacking for ch in missing}
         self.rtl_content: set[str] | None = None  # worked out at the first one printed
+        self.icons_content: set[str] | None = None  # the same: inline icon names
         self.reported: set[tuple[object, ...]] = set()
 
     def new(self, diag: Diagnostic, key: Any, glyph: Any) -> bool:
@@ -166,6 +173,10 @@ class _Once:
             if self.rtl_content is None:
                 self.rtl_content = _rtl_in(self.facts)
             content = self.rtl_content
+        elif diag.code == P_INLINE_ICON.code:
+            if self.icons_content is None:
+                self.icons_content = content_icons(self.facts)
+            content = self.icons_content
         if glyph is not None and glyph[1] and glyph[0] in content:
             return False  # reported where the content text is written
         if key is not None:
@@ -459,7 +470,10 @@ def _letters(
     prints_in = element.face(job)
     main = prints_in == job.fonts.face(None)  # content texts were checked against this face
     for field in type(element).prints:
-        printed = element.letters(item.value(field), job.icons.names)
+        value = item.value(field)
+        printed = element.letters(value, job.icons.names)
+        if ":" in value:  # an inline icon the game lacks, made by template code (P007)
+            yield from _printed_icons(loaded, card, face, element, field, value, shape)
         missing = missing_glyphs(printed, prints_in)
         if missing:  # the layout's own words first: at their line, once
             missing = yield from _own_glyphs(face, element, field, missing, prints_in)
@@ -480,6 +494,46 @@ def _letters(
         event = _printed_rtl(loaded, card, face, item, field, rtl, shape) if rtl else None
         if event is not None:
             yield event
+
+
+def _printed_icons(
+    loaded: LoadedFile,
+    card: Any,
+    face: tuple[str, PrintJob],
+    element: Any,
+    field: str,
+    value: str,
+    shape: Shape,
+) -> Iterator[Event]:
+    """P007 for an inline icon the game lacks that one element of a face prints, as written,
+    from its template code or the card's data (`:{{ card.suit }}:` on a card whose suit has
+    no icon): at the element's field in a game's own layout, naming the card, once per
+    layout, field and name; at the card for a built-in layout. A name the layout's own words
+    write is said there (inline_icons.layout_icons), one a content text writes where the
+    text is written (`_Once`)."""
+    assert loaded.doc is not None
+    name, job = face
+    unknown = printed_unknown(element, value, job.icons)
+    if not unknown:
+        return
+    written = printed_unknown(element, own_words(element, field), job.icons)
+    own = assets.expected(assets.LAYOUTS, name, job.root).in_game
+    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    for icon in (n for n in unknown if n not in written):
+        message = (
+            f"layout {name!r} prints ':{icon}:' for {card.id} ({job.lang}), but the game has"
+            f" no icon {icon!r}: it prints as written{tip(icon, job.icons)}"
+        )
+        if own and at is not None:
+            path = ("elements", at, field)
+            doc, _ = layout_document(name, job.root)
+            assert doc is not None
+            diag = P_INLINE_ICON.at(layout_file(name, job.root), doc.span(path), message)
+            yield diag, ("icon", name, *path, icon), (icon, True), ["layout", name, list(path)]
+        else:
+            where = (*shape.head, "id")
+            diag = P_INLINE_ICON.at(loaded.rel, loaded.doc.span(where), message)
+            yield diag, ("icon", loaded.rel, *where, icon), (icon, True), ["card", ["id"]]
 
 
 def _own_glyphs(
@@ -908,15 +962,10 @@ def _unprinted(
         yield diag, ["card", list(path)]
 
 
-_TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
-"""A layout text's template code: the static checks of its words leave it out (what it
-prints is searched on each face resolved); nothing else, a card's data printed as written."""
-
-
 def _words(element: Any, field: str, icons: frozenset[str]) -> str:
     """The letters a layout element's field prints itself: its template code left out, and
     the inline icons of the game (`icons`) where its kind draws them as icons."""
-    return element.letters(_TEMPLATE_CODE.sub("", getattr(element, field) or ""), icons)
+    return element.letters(own_words(element, field), icons)
 
 
 def layout_glyphs(

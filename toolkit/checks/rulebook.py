@@ -10,16 +10,18 @@ from collections.abc import Iterator
 from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.inline_icons import P_INLINE_ICON
+from toolkit.checks.icon_names import P_INLINE_ICON, content_icons
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.game import Game, display_path
 from toolkit.content.printing import prints
+from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.render.icons import INLINE_ICON, IconSet, icon_set
+from toolkit.render.icons import IconSet, icon_set, listed
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
+from toolkit.render.markdown_printed import Printed
 from toolkit.render.markdown_printed import printed as printed_markdown
 from toolkit.render.printjob import game_fonts
 from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
@@ -43,6 +45,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     faces = rulebook_faces(game)
     fonts = game_fonts(game)
     icons: IconSet | None = None
+    named: set[str] | None = None  # the inline icon names content texts write
     for lang, path in game.rulebook.items():
         if not prints(lang):
             continue  # a `build --lang`'s gate: that rulebook is not printed
@@ -59,16 +62,21 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         # prints in bold. Parsed only when it may change a finding (an `&`, a right-to-left
         # letter, a character some face lacks): nearly every rulebook is then searched as
         # written, without importing the Markdown parser
+        titled = bool(game.manifest.title.get(lang))
+        printed = None
         if _ENTITY.search(text) or printed_rtl(text) is not None or may_lack(text, faces):
-            printed = printed_markdown(text, titled=bool(game.manifest.title.get(lang)))
+            printed = printed_markdown(text, titled=titled)
             yield from in_markdown(display, source, printed, faces, fonts)
             yield from in_rulebook(display, source, printed.lines())  # P017 on what prints
         yield from in_own_words(game, lang, faces, fonts, _listed(text))
         yield from _typography(display, lang, source)
         yield from _images(display, source)
-        if INLINE_ICON.search(source):
+        if ":" in text and INLINE_ICON.search(text):
             icons = icons or icon_set(game.root)
-            yield from _icons(display, source, icons)
+            if _may_misprint(text, icons):  # what prints, parsed only then (as above)
+                printed = printed or printed_markdown(text, titled=titled)
+                named = named if named is not None else content_icons(facts)
+                yield from _icons(display, source, printed, icons, named)
 
 
 _SECTION = re.compile(r"^ {0,3}#{2,3}[ \t]", re.MULTILINE)
@@ -170,32 +178,107 @@ def _images(display: str, source: str) -> Iterator[Diagnostic]:
             )
 
 
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$", re.MULTILINE)
+"""A setext heading's underline (or a thematic break): the lines above may be a heading."""
 
 
-def _icons(display: str, source: str, icons: IconSet) -> Iterator[Diagnostic]:
-    """P007 at each inline icon the rulebook's own prose prints as written: a name the game
-    has no icon for, and any name in a heading (headings, the contents and the PDF outline
-    print words only; paragraphs, lists and tables print icons). Texts of the content a
-    template prints are checked where they are written."""
-    masked = _NOT_PROSE.sub(_blanked, source)
-    known = ", ".join(sorted(icons.names))
-    for number, line in _prose_lines(masked, source):
-        heading = _HEADING.match(line) is not None
-        for found in INLINE_ICON.finditer(line):
+def _may_misprint(text: str, icons: IconSet) -> bool:
+    """Whether an inline icon of `text` (rendered Markdown) may print as written, which only
+    the parsed Markdown tells: a name the game lacks (unless a link target or a reference
+    definition holds it, which print nothing), or a known one where a heading or an image's
+    text may be (a line with a `#`; any, with a `![` or a setext underline in the text).
+    Else no icon is a finding and the parser is not imported."""
+    risky: bool | None = None
+    for found in INLINE_ICON.finditer(text):
+        name = found.group(1)
+        if name in icons.broken:
+            continue
+        if name not in icons.names:
+            return True
+        if risky is None:
+            risky = "![" in text or _UNDERLINE.search(text) is not None
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        if risky or "#" in text[start : end if end >= 0 else len(text)]:
+            return True
+    return False
+
+
+def _icons(
+    display: str, source: str, printed: Printed, icons: IconSet, named: set[str]
+) -> Iterator[Diagnostic]:
+    """P007 at each inline icon the rulebook prints as written: a name the game has no icon
+    for, and any name in a heading or an image's text (headings, the contents and the PDF
+    outline print words only; paragraphs, lists and tables print icons). Searched in what
+    the Markdown prints, as the renderer draws it run by run: a link's target and a
+    reference definition print nothing, and a name a template prints (`:{{ x }}:`) counts.
+    Each is placed where its source line writes it, else at the template code of that line
+    (the rendered lines are the source's but where a template adds some). A name the game
+    lacks that a content text writes and the rulebook prints from the data (no line of the
+    source writes it) is said where the text is written (`named`)."""
+    lines = source.split("\n")
+    prose = _NOT_PROSE.sub(_blanked, source).split("\n")  # masking keeps lines
+    first = _first_places(prose)
+    said: set[tuple[int, int, str]] = set()
+    shown = listed(icons.names)
+    for number, run, where in printed.runs:
+        if ":" not in run:
+            continue
+        for found in INLINE_ICON.finditer(run):
             name = found.group(1)
             if name in icons.broken:
                 continue  # the icon's own finding (P008) says why
             if name not in icons.names:
-                why = f"no icon {name!r}, so ':{name}:' would print as written; icons: {known}"
-            elif heading:
+                why = f"no icon {name!r}, so ':{name}:' would print as written; icons: {shown}"
+            elif where == "heading":
                 why = (
                     f"a heading prints ':{name}:' as written (icons print in paragraphs,"
                     " lists and tables; headings, the contents and the PDF outline print words)"
                 )
+            elif where == "image":
+                why = f"an image's text prints ':{name}:' as written (it prints no icons)"
             else:
                 continue
-            yield P_INLINE_ICON.at(display, Span(number, found.start() + 1), why)
+            span, literal = _icon_place(lines, prose, first, number, name)
+            if not literal and name not in icons.names and name in named:
+                continue  # printed from a content text: said where it is written
+            if (span.line, span.col, name) not in said:
+                said.add((span.line, span.col, name))
+                yield P_INLINE_ICON.at(display, span, why)
+
+
+_TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK)
+
+
+def _icon_place(
+    source: list[str], prose: list[str], first: dict[str, Span], number: int, name: str
+) -> tuple[Span, bool]:
+    """Where the source writes the icon `name` that rendered line `number` (0-based) prints,
+    and whether it is written so: in that line's prose (`prose`: the source's lines, code
+    blanked), else at that line's first template code (which printed it), else first in
+    the prose (`first`: each name's first place), else at the line's start (template code
+    over lines, a printed line break: the rendered lines are the source's but where a
+    template adds some)."""
+    if number < len(prose):
+        for found in INLINE_ICON.finditer(prose[number]):
+            if found.group(1) == name:
+                return Span(number + 1, found.start() + 1), True
+        codes = list(_TEMPLATE_CODE.finditer(source[number]))
+        if codes:  # the first that names it (`{{ ":" ~ "zap" ~ ":" }}`), else the first
+            code = next((c for c in codes if name in c[0]), codes[0])
+            return Span(number + 1, code.start() + 1), False
+    if name in first:
+        return first[name], True
+    return Span(min(number + 1, len(prose)), 1), False
+
+
+def _first_places(prose: list[str]) -> dict[str, Span]:
+    """Each inline icon name's first place in the prose."""
+    first: dict[str, Span] = {}
+    for at, line in enumerate(prose):
+        for found in INLINE_ICON.finditer(line) if ":" in line else ():
+            first.setdefault(found.group(1), Span(at + 1, found.start() + 1))
+    return first
 
 
 register(CheckFamily("rulebook", "Rulebooks: templates, glyphs and typography.", check))

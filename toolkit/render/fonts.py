@@ -17,7 +17,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from toolkit.content.game import repo_root
-from toolkit.render.icons import BUILTIN, INLINE_ICON
+from toolkit.content.templating import INLINE_ICON
+from toolkit.render.icons import BUILTIN
 from toolkit.render.kept_faces import tagged_font
 
 FAMILY = "NotoSans"

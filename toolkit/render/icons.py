@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content import assets
 from toolkit.content.game import display_path
+from toolkit.content.templating import INLINE_ICON
 from toolkit.diagnostics import Span
 from toolkit.render.svg_icons import Problem, SvgIcon, load_svg, pictures
 
@@ -424,8 +425,19 @@ ICONS: dict[str, Drawer] = {
 
 
 _NAME = re.compile(r"[a-z_]+")
-INLINE_ICON = re.compile(r":([a-z_]+):")
-"""An icon inside a line of text (`:die:`), one em wide; unknown names print as written."""
+
+
+MAX_LISTED = 20
+"""Icon names a finding lists (a game with 1,000 SVG icons made each P007 a 6 kB line)."""
+
+
+def listed(names: Iterable[str]) -> str:
+    """Icon names as a finding lists them: sorted, the first `MAX_LISTED`, then how many
+    more there are."""
+    ordered = sorted(names)
+    shown = ", ".join(ordered[:MAX_LISTED])
+    more = len(ordered) - MAX_LISTED
+    return f"{shown} … and {more:,} more" if more > 0 else shown
 
 
 def without_icons(text: str, names: frozenset[str]) -> str:

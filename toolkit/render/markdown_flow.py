@@ -35,8 +35,9 @@ from reportlab.platypus import (
 from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-defined]
 from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
+from toolkit.content.templating import INLINE_ICON
 from toolkit.render.fonts import stand_ins
-from toolkit.render.icons import INLINE_ICON, IconSet, draw_icon
+from toolkit.render.icons import IconSet, draw_icon
 from toolkit.render.rulebook_style import Faces, register_faces
 from toolkit.render.rulebook_words import BULLETS, HYPHENATION
 

@@ -53,6 +53,11 @@ class Printed:
     title_line: int = 0
     marks: list[tuple[int, str, str]] = field(default_factory=list)
     """(line, style, mark) for each list's bullet or number the renderer draws itself."""
+    runs: list[tuple[int, str, str]] = field(default_factory=list)
+    """(line, text, where) for each run of text an inline icon (`:die:`) may be in: where
+    is "" for one that prints icons (paragraphs, lists, tables), "heading" for a heading's
+    or the title's (they print words: `:die:` as written), "image" for an image's text
+    (printed as written). Code and HTML print as written and are none."""
 
     def face(self, style: str) -> str:
         return "\n".join(self.faces[style])
@@ -145,6 +150,9 @@ def _inline(out: Printed, token: Any, base: str) -> None:
             italic = False
         elif child.content:
             out.plain[line] += child.content
+            if kind in ("text", "image"):
+                where = "heading" if base == "title" or base in _WHOLE else ""
+                out.runs.append((line, child.content, "image" if kind == "image" else where))
             if base == "title":  # the cover's title (heading face) and the footer's (italic)
                 out.faces["heading"][line] += drawn(child.content)
                 out.faces["italic"][line] += child.content  # drawn as written (drawString)

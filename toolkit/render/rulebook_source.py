@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
+from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import NotKept, Units, active
 from toolkit.fileio import InputError, read_text
 from toolkit.render import rulebook_reads as reads
@@ -210,7 +211,7 @@ breaking handles one by one, at about ten times the cost of a word, and again fo
 paragraph at every page it splits: 20 paragraphs of 2,000 spans (988 kB) took over 100 s and
 1 GB. The bundled rulebooks hold at most 160; at this bound a build takes seconds."""
 _INLINE_MARK = re.compile(
-    r"(?P<icon>:[a-z_]+:)"  # an inline icon (toolkit.render.icons.INLINE_ICON)
+    rf"(?P<icon>{INLINE_ICON.pattern})"  # an inline icon
     r"|(?P<break>\\\n| {2,}\n)"  # a hard line break
     r"|(?<=\S)[*_]+|[*_]+(?=\S)"  # emphasis: a run of * or _ touching a word
     r"|`+|!?\[|<"  # code, a link or an image, an autolink or a `<` printed

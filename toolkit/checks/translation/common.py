@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from toolkit.content.game import MANIFEST, Game, LoadedFile
 from toolkit.content.models.deck import CardBase
-from toolkit.content.templating import PLACEHOLDER
+from toolkit.content.templating import INLINE_ICON, PLACEHOLDER
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Span
 
@@ -69,7 +69,7 @@ class TextView:
         return entry_label(self.text.file, self.text.path)
 
 
-_NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|:[a-z_]+:")
+_NOT_WORDS = re.compile(rf"{PLACEHOLDER.pattern}|{INLINE_ICON.pattern}")
 
 
 def prose(text: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
+from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -36,7 +37,7 @@ T_MINUS = rule(
 
 NNBSP, NBSP = "\u202f", "\u00a0"
 URL = re.compile(r"https?://\S+|www\.\S+")
-ICON = re.compile(r":[a-z_]+:")  # an inline icon (`:coin:`): its colons are not punctuation
+ICON = INLINE_ICON  # an inline icon (`:coin:`): its colons are not punctuation
 TIME = re.compile(r"\d[:.]\d")
 DOUBLED = re.compile(r"(?<!\w)(\w+)\s+\1(?!\w)", re.IGNORECASE)
 DOUBLE_OK = {"nous", "vous", "que", "had", "that", "is", "ha"}

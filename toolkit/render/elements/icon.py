@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 
 from toolkit.render.elements.base import Colour, Element, Problem, Resolved
 from toolkit.render.elements.registry import register_element
-from toolkit.render.icons import draw_icon
+from toolkit.render.icons import draw_icon, listed
 from toolkit.render.jinja_cache import template_code
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class IconElement(Element):
         literal = not template_code(self.icon)
         yield Problem(
             "P003",
-            message + ", ".join(sorted(icons.names)),
+            message + listed(icons.names),
             once=("icon", item.text),
             in_layout=("icon",) if literal else None,
         )

@@ -13,10 +13,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from toolkit.content.models.base import FontFamily, StrictModel
+from toolkit.content.templating import INLINE_ICON
 from toolkit.render.elements.base import Colour, Element, Ink, Measure, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name, text_width
-from toolkit.render.icons import INLINE_ICON, draw_icon, without_icons
+from toolkit.render.icons import draw_icon, without_icons
 from toolkit.render.textfit import LEADING, Fit, Setting, fit
 
 if TYPE_CHECKING:

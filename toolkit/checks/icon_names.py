@@ -1,0 +1,61 @@
+"""Inline icon names a text prints as written (P007): the rule, and what the checks of
+content texts and layouts (inline_icons), of card faces (print-fit) and of the rulebook
+search with."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from typing import Any
+
+from toolkit.content.templating import INLINE_ICON
+from toolkit.content.walk import Facts
+from toolkit.diagnostics import rule
+from toolkit.render.icons import IconSet
+from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
+
+P_INLINE_ICON = rule(
+    "P007", "unknown-inline-icon", "A text names an inline icon (:name:) that does not exist."
+)
+_TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
+"""A layout text's template code: the static checks of its words leave it out (what it
+prints is searched on each face resolved); nothing else, a card's data printed as written."""
+
+
+def own_words(element: Any, field: str) -> str:
+    """What a layout element's field writes itself: its template code left out."""
+    return _TEMPLATE_CODE.sub("", getattr(element, field) or "")
+
+
+def printed_unknown(element: Any, text: str, icons: IconSet) -> list[str]:
+    """The inline icon names the game lacks in `text`, one of a layout element's `prints`
+    fields (as written or as a card face renders it), each once in order: each prints as
+    written. None for a kind that draws no inline icons (a badge prints `:x:` as written,
+    known or not)."""
+    if ":" not in text:
+        return []  # nearly every text
+    found: list[str] = []
+    for match in INLINE_ICON.finditer(text):
+        name = match.group(1)
+        if name in icons.names or name in icons.broken or name in found:
+            continue  # a broken icon's own finding (P008) says why
+        if element.letters(match[0], frozenset({name})) == match[0]:
+            return []  # a kind that prints `:x:` as written, known or not
+        found.append(name)
+    return found
+
+
+def content_icons(facts: Facts) -> set[str]:
+    """The inline icon names the content texts write: one the game lacks is said where it
+    is written, not again where a layout or the rulebook prints the text."""
+    values = (v for text in facts.texts for v in text.value.values() if ":" in v)
+    return {found.group(1) for v in values for found in INLINE_ICON.finditer(v)}
+
+
+@lru_cache(maxsize=1024)
+def tip(name: str, icons: IconSet) -> str:
+    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''.
+    Kept: print-fit asks it on every card and language printing the name."""
+    close = difflib.get_close_matches(name, sorted(icons.names), n=1)
+    return f"; did you mean ':{close[0]}:'?" if close else ""
