@@ -1,0 +1,80 @@
+"""Issue #33, the probe 18 findings M6, L1 and L4 (each test red before its fix): the
+1,000-file cap on `layouts/` and `icons/` bounds the listing too (listed once a run, the
+first names heaped, not every path sorted); `export png`/`tts` say what they finished of a
+killed run; `convert --out` outside a game removes the temporaries a killed run left."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from toolkit.content import assets
+from toolkit.scaffold.new import new_game
+
+
+@pytest.fixture(scope="module")
+def scaffold(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("p18") / "g"
+    new_game(folder, "g", ["en"])
+    return folder
+
+
+def _copy(scaffold: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
+
+
+# --- M6: 300,000 empty layouts: every name listed and sorted as a path, 7 times a validate
+# (20 s against 1.6 s at 1,001) -------------------------------------------------------------
+
+
+def test_layouts_and_icons_are_listed_once_a_validate(tmp_path, run_cli, scaffold, monkeypatch):
+    game = _copy(scaffold, tmp_path)
+    for n in range(5):
+        (game / "layouts" / f"x{n}.yaml").write_text(f"id: x{n}\nelements: []\n")
+    listed: list[str] = []
+    real_listdir, real_scandir, real_iterdir = os.listdir, os.scandir, Path.iterdir
+
+    def note(path: object) -> None:
+        name = Path(os.fsdecode(path)).name if isinstance(path, (str, bytes, Path)) else ""
+        if name in ("layouts", "icons"):
+            listed.append(name)
+
+    def listdir(path: object = ".") -> list:
+        note(path)
+        return real_listdir(path)  # type: ignore[arg-type]
+
+    def scandir(path: object = ".") -> object:
+        note(path)
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    def iterdir(self: Path):
+        note(self)
+        return real_iterdir(self)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    result = run_cli("validate", str(game), "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert listed.count("layouts") == 1, listed  # was 14 (refused, in_game, too_full, ...)
+    assert listed.count("icons") <= 1, listed
+
+
+def test_the_first_files_by_name_are_kept_whatever_the_folder_order(tmp_path, monkeypatch):
+    folder = tmp_path / "g" / "layouts"
+    folder.mkdir(parents=True)
+    names = [f"z{n:03d}.yaml" for n in range(40)] + [".yaml", "a.yml", "b.yaml.txt"]
+    random.Random(18).shuffle(names)
+    for name in names:
+        (folder / name).write_text("id: x\n")
+    (folder / "a000.yaml").mkdir()  # a folder of the name: no file, not counted
+    monkeypatch.setattr(assets, "MAX_FILES", 5)
+    kept, more = assets._files(assets.LAYOUTS, tmp_path / "g")
+    assert [p.name for p in kept] == [f"z{n:03d}.yaml" for n in range(5)] and more
+    monkeypatch.setattr(assets, "MAX_FILES", 40)
+    kept, more = assets._files(assets.LAYOUTS, tmp_path / "g")
+    assert len(kept) == 40 and not more
