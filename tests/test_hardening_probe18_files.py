@@ -78,3 +78,33 @@ def test_the_first_files_by_name_are_kept_whatever_the_folder_order(tmp_path, mo
     monkeypatch.setattr(assets, "MAX_FILES", 40)
     kept, more = assets._files(assets.LAYOUTS, tmp_path / "g")
     assert len(kept) == 40 and not more
+
+
+# --- L1: export png/tts (and build) finished a killed run's journal without a word ---------
+
+
+def _killed_run(folder: Path, name: str) -> None:
+    """What a run killed between its journal and its renames leaves in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f".{name}.0123abcd.tmp").write_bytes(b"new")
+    (folder / ".playset-build-journal.json").write_text(f'[[".{name}.0123abcd.tmp", "{name}"]]')
+
+
+@pytest.mark.parametrize(
+    ("command", "sub", "name", "said"),
+    [
+        (["export", "png"], "png", "cards-x.png", "finished the interrupted export in"),
+        (["export", "tts"], "tts", "cards-9.png", "finished the interrupted export in"),
+        (["build", "--only", "cards"], "", "cards.pdf", "finished the interrupted build in"),
+    ],
+)
+def test_a_killed_runs_files_put_in_place_are_said(
+    tmp_path, run_cli, scaffold, command, sub, name, said
+):
+    game, out = _copy(scaffold, tmp_path), tmp_path / "out"
+    folder = out / "g" / "en" / sub if sub else out / "g" / "en"
+    _killed_run(folder, name)
+    result = run_cli(*command, str(game), "--lang", "en", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert said in result.stderr and "1 file(s) put in place" in result.stderr, result.stderr
+    assert not (folder / ".playset-build-journal.json").exists()

@@ -20,7 +20,8 @@ import json
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -276,9 +277,31 @@ def finish_output(folder: Path | int, name: Path | None = None, what: str = "bui
             done += 1
         with contextlib.suppress(OSError):
             os.unlink(OUTPUT_JOURNAL, dir_fd=fd)
-        return [f"finished the interrupted {what} in {where}: {done} file(s) put in place"]
+        notes = [f"finished the interrupted {what} in {where}: {done} file(s) put in place"]
+        say = _TOLD.get()
+        if say is not None:
+            for note in notes:
+                say(note)
+        return notes
     finally:
         os.close(fd)
+
+
+_TOLD: ContextVar[Callable[[str], None] | None] = ContextVar("journal_told", default=None)
+
+
+@contextlib.contextmanager
+def telling(say: Callable[[str], None]) -> Iterator[None]:
+    """While the block runs, what `finish_output` finishes of a killed run is said through
+    `say` as it is done: a build's languages and an export's sets (a plugin's too) finish
+    theirs deep in their own code, and `export png`/`tts` and `build` put a killed run's
+    files in place without a word (probe 18 L1). The command says them as
+    `finish_interrupted` says a game's."""
+    token = _TOLD.set(say)
+    try:
+        yield
+    finally:
+        _TOLD.reset(token)
 
 
 def _open_sub(fd: int, sub: tuple[str, ...]) -> int:
