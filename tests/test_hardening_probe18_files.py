@@ -108,3 +108,51 @@ def test_a_killed_runs_files_put_in_place_are_said(
     assert result.exit_code == 0, result.output
     assert said in result.stderr and "1 file(s) put in place" in result.stderr, result.stderr
     assert not (folder / ".playset-build-journal.json").exists()
+
+
+# --- L4: convert --out outside any game wrote the pair without a journal: killed after the
+# first rename, the new sheet stayed beside the old NAME.deck.yaml with a .tmp nobody removed
+
+
+def test_convert_outside_a_game_is_finished_by_the_next_one(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    from toolkit import fileio
+
+    game, outside = _copy(scaffold, tmp_path), tmp_path / "outside"
+    deck, sheet = game / "decks" / "cards.yaml", outside / "x.csv"
+    outside.mkdir()
+    first = run_cli("convert", str(deck), "--to", "csv", "--out", str(sheet))
+    assert first.exit_code == 0, first.stderr
+    deck.write_text(deck.read_text(encoding="utf-8").replace("title:", "title: N"), "utf-8")
+    real = os.replace
+
+    def killed(src, dst, **kwargs):
+        if str(dst).endswith("x.deck.yaml"):
+            raise KeyboardInterrupt  # kill -9 between the sheet's rename and the deck's
+        return real(src, dst, **kwargs)
+
+    monkeypatch.setattr(fileio.os, "replace", killed)
+    result = run_cli("convert", str(deck), "--to", "csv", "--out", str(sheet), "--force")
+    assert result.exit_code != 0
+    monkeypatch.setattr(fileio.os, "replace", real)
+    assert (outside / ".playset-build-journal.json").is_file()  # the pair's journal
+
+    result = run_cli("convert", str(deck), "--to", "csv", "--out", str(sheet), "--force")
+    assert result.exit_code == 0, result.stderr
+    assert "finished the interrupted convert" in result.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["x.csv", "x.deck.yaml"]
+
+
+def test_convert_outside_a_game_removes_its_stale_temporaries(tmp_path, run_cli, scaffold):
+    game, outside = _copy(scaffold, tmp_path), tmp_path / "outside"
+    outside.mkdir()
+    left = [outside / ".x.csv.0123abcd.tmp", outside / ".x.deck.yaml.89abcdef.tmp"]
+    theirs = outside / ".notes.txt.0123abcd.tmp"  # no file of this convert's
+    for path in [*left, theirs]:
+        path.write_text("staged by a run killed before its journal")
+        os.utime(path, (1, 1))
+    deck = game / "decks" / "cards.yaml"
+    result = run_cli("convert", str(deck), "--to", "csv", "--out", str(outside / "x.csv"))
+    assert result.exit_code == 0, result.stderr
+    assert not any(path.exists() for path in left) and theirs.exists()
