@@ -20,7 +20,8 @@ import json
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from toolkit.fileio import (
     walk,
     write_many,
 )
-from toolkit.stale_files import STALE_SECONDS
+from toolkit.stale_files import STALE_SECONDS, remove_stale
 
 JOURNAL = ".playset-journal.json"
 MAX_JOURNAL_BYTES = 1024 * 1024  # a journal lists a game's files: a few kB
@@ -97,7 +98,7 @@ def _beside_target(path: Path) -> bool:
     would have replaced: what fileio stages always does (a journaled write replaces files of
     the game). A designer's own `art/.sketch.20241201.tmp` has no `sketch` beside it and is
     theirs, not a killed write's: it was deleted by the next `i18n import`."""
-    target = path.with_name(path.name[1 : -len(".00000000.tmp")])
+    target = path.with_name(_target(path.name))
     return target.exists() or target.is_symlink()
 
 
@@ -243,6 +244,46 @@ def write_language(
         raise
 
 
+def write_set(
+    files: Sequence[tuple[Path, bytes]], *, inside: Path | None = None, what: str = "convert"
+) -> list[str]:
+    """Write `files`, all in one folder outside any game (`convert --out elsewhere/x.csv`:
+    the sheet and its NAME.deck.yaml), as one change: their staged names are listed in that
+    folder's OUTPUT_JOURNAL before the first rename, as a build's language is, after the
+    change a killed run left there is finished and the stale temporaries of these files'
+    names are removed; what was finished, for the user. A convert killed between its two
+    renames left the new sheet beside the old NAME.deck.yaml and a .tmp nobody removed (probe
+    18 L4). Files in several folders (or a link's target elsewhere) are written together
+    without a journal (`fileio.write_many`, `inside` as there)."""
+    folders = {os.path.realpath(Path(path).parent) for path, _ in files}
+    if len(folders) != 1:
+        write_many(files, inside=inside)
+        return []
+    folder = Path(folders.pop())
+    notes = finish_output(folder, what=what)
+    names = {Path(path).name for path, _ in files}
+    remove_stale(folder, lambda name: bool(_TEMPORARY.match(name)) and _target(name) in names)
+    journal = folder / OUTPUT_JOURNAL
+    written = False
+
+    def record(staged: list[tuple[Path, Path]]) -> None:
+        nonlocal written
+        entries = [[tmp.name, target.name] for tmp, target in staged if tmp.parent == folder]
+        if len(entries) > 1:
+            atomic_write_bytes(journal, json.dumps(entries).encode("utf-8"), inside=folder)
+            written = True
+
+    write_many(files, inside=inside, on_staged=record)
+    if written:  # only ours: a file of that name the folder had was replaced by ours
+        journal.unlink(missing_ok=True)
+    return notes
+
+
+def _target(temporary: str) -> str:
+    """The name of the file a temporary (`.<name>.<8 hex>.tmp`) was staged to replace."""
+    return temporary[1 : -len(".00000000.tmp")]
+
+
 def finish_output(folder: Path | int, name: Path | None = None, what: str = "build") -> list[str]:
     """Put in place the files a build (or an export: `what`) killed between its renames left
     staged in `folder` (its journal's; a path, or a folder open as that descriptor, named
@@ -276,9 +317,31 @@ def finish_output(folder: Path | int, name: Path | None = None, what: str = "bui
             done += 1
         with contextlib.suppress(OSError):
             os.unlink(OUTPUT_JOURNAL, dir_fd=fd)
-        return [f"finished the interrupted {what} in {where}: {done} file(s) put in place"]
+        notes = [f"finished the interrupted {what} in {where}: {done} file(s) put in place"]
+        say = _TOLD.get()
+        if say is not None:
+            for note in notes:
+                say(note)
+        return notes
     finally:
         os.close(fd)
+
+
+_TOLD: ContextVar[Callable[[str], None] | None] = ContextVar("journal_told", default=None)
+
+
+@contextlib.contextmanager
+def telling(say: Callable[[str], None]) -> Iterator[None]:
+    """While the block runs, what `finish_output` finishes of a killed run is said through
+    `say` as it is done: a build's languages and an export's sets (a plugin's too) finish
+    theirs deep in their own code, and `export png`/`tts` and `build` put a killed run's
+    files in place without a word (probe 18 L1). The command says them as
+    `finish_interrupted` says a game's."""
+    token = _TOLD.set(say)
+    try:
+        yield
+    finally:
+        _TOLD.reset(token)
 
 
 def _open_sub(fd: int, sub: tuple[str, ...]) -> int:

@@ -92,6 +92,7 @@ def build(
         refuse_over_game,
         remove_made,
     )
+    from toolkit.journal import telling
     from toolkit.render.artifacts import REGISTRY, artifacts
     from toolkit.render.build_cache import BuildCache, Kept, write_kept
 
@@ -142,7 +143,7 @@ def build(
             try:
                 refuse_over_game(out_dir, kept.game_id, folder, langs)
                 # held once: every folder and file below it is made from its descriptor
-                with hold_output_root(out_dir, named=out is not None) as held:
+                with hold_output_root(out_dir, named=out is not None) as held, telling(_say):
                     count = write_kept(
                         kept, langs, held, lambda path: _say(f"wrote {path}{from_cache}")
                     )
@@ -195,7 +196,7 @@ def build(
         made_folders = missing_folders(out_dir)
         try:
             refuse_over_game(out_dir, game.id, game.root, langs)
-            with hold_output_root(out_dir, named=out is not None) as held:
+            with hold_output_root(out_dir, named=out is not None) as held, telling(_say):
                 written = build_game(game, held, options, show, keep, reuse)
         except (BuildError, SheetError) as exc:
             remove_made(made_folders)

@@ -41,9 +41,8 @@ def convert(
         missing_folders,
         others_may_move,
         remove_made,
-        write_many,
     )
-    from toolkit.journal import write_journaled
+    from toolkit.journal import write_journaled, write_set
 
     fmt = to.lower().lstrip(".")
     if fmt not in FORMATS:
@@ -101,8 +100,9 @@ def convert(
         if game is not None and all(_within(path, game) for path, _ in made.files):
             # the pair lands whole after kill -9 (a new CSV beside the old NAME.deck.yaml)
             write_journaled(game, made.files, inside=inside)
-        else:
-            write_many(made.files, inside=inside)
+        else:  # a folder outside any game: the pair through a journal of that folder
+            for note in write_set(made.files, inside=inside):
+                stderr.print(escape(note))
     except OSError as exc:
         remove_made(folders)
         stderr.print(f"[red]error:[/red] {escape(describe(exc))}")

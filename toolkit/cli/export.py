@@ -143,6 +143,11 @@ def _parameter(spec: dataclasses.Field[Any], hints: dict[str, Any]) -> inspect.P
     return inspect.Parameter(spec.name, kind, default=spec.default, annotation=annotation)
 
 
+def _note(note: str) -> None:
+    """What the export finished of a killed run (toolkit.journal.telling), as it is done."""
+    stderr.print(escape(note), soft_wrap=True)
+
+
 def _run(
     export: Any,
     games: list[str] | None,
@@ -151,6 +156,7 @@ def _run(
     values: dict[str, Any],
 ) -> None:
     from toolkit.fileio import hold_output_root, missing_folders, refuse_over_game, remove_made
+    from toolkit.journal import telling
     from toolkit.registry import PluginError
     from toolkit.render.build import BuildError, plugin_failure
     from toolkit.render.exports import REGISTRY
@@ -189,7 +195,7 @@ def _run(
             # held once: every folder below it is made, written and pruned from its
             # descriptor, never again by its path (one exchanged for a link is not followed);
             # an installed plugin's export that fails is one error naming it (PluginError)
-            with hold_output_root(out_dir, named=out is not None) as held:
+            with hold_output_root(out_dir, named=out is not None) as held, telling(_note):
                 try:
                     REGISTRY.call(
                         name, functools.partial(export.run, game, held, asked, report, bar)

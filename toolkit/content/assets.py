@@ -12,15 +12,19 @@ its reader reports it (the built-ins under the toolkit's own `templates/` are tr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import heapq
+import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from toolkit.content.game import display_path, repo_root
 from toolkit.fileio import real_path
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -129,14 +133,7 @@ def find(kind: Kind, name: str, game_root: Path | None = None) -> Found | None:
     """The file for `name`: the game folder's if it has one, else the toolkit's; None if
     neither has it. A game file (or folder) that leads outside is found, marked `outside`:
     it shadows the built-in of that name, so the refusal is reported, never bypassed."""
-    memo = _STEADY.get()
-    if memo is None:
-        return _find(kind, name, game_root)
-    key = ("find", kind, name, game_root)
-    if key not in memo:
-        memo[key] = _find(kind, name, game_root)
-    found: Found | None = memo[key]
-    return found
+    return _steadily(("find", kind, name, game_root), lambda: _find(kind, name, game_root))
 
 
 def _find(kind: Kind, name: str, game_root: Path | None) -> Found | None:
@@ -205,20 +202,47 @@ def too_full(kind: Kind, game_root: Path | None) -> str:
 def _listed(kind: Kind, game_root: Path | None) -> list[Found]:
     if game_root is None:
         return []
+    return _steadily(("listed", kind, game_root), lambda: _list(kind, game_root))
+
+
+def _list(kind: Kind, game_root: Path) -> list[Found]:
+    real_root = real_path(game_root)  # resolved once, not at each file
     files = _files(kind, game_root)[0]
-    return [Found(p, display_path(p), True, _outside(kind, p, game_root)) for p in files]
+    return [Found(p, display_path(p), True, _outside(kind, p, game_root, real_root)) for p in files]
 
 
 def _files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
     """The first MAX_FILES files of that kind in the game's folder by name, and whether
-    there are more; the names are listed, only those kept are looked at."""
+    there are more; listed once in a `steady` block (a validate asks 7 times)."""
+    return _steadily(("files", kind, game_root), lambda: _first_files(kind, game_root))
+
+
+def _steadily(key: Any, work: Callable[[], T]) -> T:
+    """`work()`, done once in the running `steady` block (every time outside one)."""
+    memo = _STEADY.get()
+    if memo is None:
+        return work()
+    if key not in memo:
+        memo[key] = work()
+    done: T = memo[key]
+    return done
+
+
+def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
+    """`_files`, worked out: the folder's names are read as strings and heaped (linear),
+    then taken in order only as far as the files kept need; only those are looked at. A
+    folder of 300,000 names was sorted whole as paths, 7 times a validate (20 s)."""
     if game_root is None or folder_outside(kind, game_root):
         return [], False
     folder = game_root / kind.folder
     if not folder.is_dir():
         return [], False
+    suffix = kind.suffix  # as Path.suffix matches it: a name longer than the suffix
+    names = [n for n in os.listdir(folder) if n.endswith(suffix) and len(n) > len(suffix)]
+    heapq.heapify(names)
     files: list[Path] = []
-    for path in sorted(p for p in folder.iterdir() if p.suffix == kind.suffix):
+    while names:
+        path = folder / heapq.heappop(names)
         if path.is_file() or _leaves(path, game_root):
             if len(files) == MAX_FILES:
                 return files, True

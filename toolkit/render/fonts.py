@@ -115,6 +115,13 @@ def text_width(
     return sum(unit_width(word, style, icons) for word in _words(text)) * size
 
 
+def ascent_descent(size: float, style: str = "regular") -> tuple[float, float]:
+    """How far the font's glyphs may reach above the baseline and below it (negative), in
+    points at `size`, whatever the text: a line's height is the one less the other."""
+    ascent, descent = pdfmetrics.getAscentDescent(font_name(style), size)
+    return ascent, descent
+
+
 def _words(text: str) -> list[str]:
     parts: list[str] = []
     for word in text.split(" "):

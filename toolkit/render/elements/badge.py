@@ -1,9 +1,12 @@
 """`badge`: a short text (a value, points) in bold on a disc. Its text is a template, printed
 as words (checked for glyphs and numbers) on one centred line, never wrapped or shrunk: one
-wider than the disc is a P001 finding, and is drawn clipped to the disc."""
+wider than the disc, or a size whose line (the font's ascent to descent) is taller than the
+disc, is a P001 finding. A text whose line could reach past the disc is drawn clipped to it,
+so a badge never prints off its disc (probe 18 M1: a tall "|" ran off the card)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -13,12 +16,16 @@ from reportlab.lib.units import mm
 from toolkit.content.models.base import FontFamily
 from toolkit.render.elements.base import Colour, Element, Ink, Paint, Problem, Resolved, colour
 from toolkit.render.elements.registry import register_element
-from toolkit.render.fonts import font_name, text_width
+from toolkit.render.fonts import ascent_descent, font_name, text_width
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
     from toolkit.render.printjob import PrintJob
+
+
+BASELINE = 0.35
+"""The text's baseline sits this many times its size below the disc's centre."""
 
 
 @register_element
@@ -51,28 +58,49 @@ class BadgeElement(Element):
         c.saveState()
         c.setFillColor(colour(self.fill))
         c.circle(x + w / 2, y + h / 2, radius, stroke=0, fill=1)
-        if self._width(item, job) > 2 * radius:  # a P001 finding: kept on its disc
+        if self._reach(item, job) > radius:  # kept on its disc
             disc = c.beginPath()
             disc.circle(x + w / 2, y + h / 2, radius)
             c.clipPath(disc, stroke=0, fill=0)
         c.setFillColor(colour(self.colour))
         c.setFont(font_name(self.face(job)), self.size)
-        c.drawCentredString(x + w / 2, y + h / 2 - self.size * 0.35, item.text)
+        c.drawCentredString(x + w / 2, y + h / 2 - self.size * BASELINE, item.text)
         c.restoreState()
 
     def _width(self, item: Resolved, job: PrintJob) -> float:
         """Its text's width in points, as drawn (one line, no inline icons)."""
         return text_width(item.text, self.size, self.face(job), frozenset())
 
+    def _reach(self, item: Resolved, job: PrintJob) -> float:
+        """How far from the disc's centre its text's line may reach, in points: the farthest
+        corner of its width by the font's ascent to descent, placed where it is drawn (a
+        text within the disc is drawn without a clip, as it always was)."""
+        ascent, descent = ascent_descent(self.size, self.face(job))
+        up, down = ascent - self.size * BASELINE, self.size * BASELINE - descent
+        return float(math.hypot(self._width(item, job) / 2, max(up, down)))
+
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
+        if not item.text:
+            return
         side = min(item.w, item.h)
-        wide = self._width(item, job) / mm if item.text else 0.0
+        wide = self._width(item, job) / mm
         if wide > side:
             yield Problem(
                 "P001",
                 f"badge text {item.text!r} is {wide:.1f} mm wide at {self.size:g} pt; its disc"
                 f" is {side:.1f} mm across (a badge prints one line: shorten the text or make"
                 " the badge or its size fit)",
+            )
+        ascent, descent = ascent_descent(self.size, self.face(job))
+        tall = (ascent - descent) / mm
+        if tall > side:  # the same for every text: the layout's size is at fault
+            yield Problem(
+                "P001",
+                f"badge text is {tall:.1f} mm tall at {self.size:g} pt (the font's ascent to"
+                f" descent); its disc is {side:.1f} mm across (make the size smaller or the"
+                " badge bigger)",
+                once=("badge-tall", self.size, side, self.face(job)),
+                in_layout=("size",) if "size" in self.model_fields_set else ("box",),
             )
 
     def _disc(self, item: Resolved) -> tuple[float, float, float, float]:
