@@ -307,3 +307,36 @@ def test_an_overflow_says_whether_height_or_one_word_s_width_is_short(
     long = json.loads(run_cli("validate", str(long_text), "-f", "json").stdout)
     message = next(d["message"] for d in long if d["code"] == "P001")
     assert "mm high" in message and "wider" not in message, message
+
+
+def _unprinted_params(run_cli, tmp_path, count: int, ignored: int = 0) -> list[dict]:
+    """The P006 findings of a starter game whose first card has `count` more params that no
+    face prints, the first `ignored` of them silenced by a `playset: ignore` comment."""
+    assert run_cli("new", "demo", "--into", str(tmp_path)).exit_code == 0
+    deck = tmp_path / "demo" / "decks" / "cards.yaml"
+    extra = "".join(
+        f"      p{n}: {n + 10}" + ("  # playset: ignore[P006]" if n < ignored else "") + "\n"
+        for n in range(count)
+    )
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("      steps: 2\n", "      steps: 2\n" + extra, 1), "utf-8")
+    result = run_cli("validate", str(tmp_path / "demo"), "--format", "json")
+    assert "Traceback" not in result.output
+    return [d for d in json.loads(result.stdout) if d["code"] == "P006"]
+
+
+def test_p006_lists_50_findings_a_file_then_one_for_the_rest(run_cli, tmp_path):
+    """Probe 19b H2: one P006 per number no face prints gave 994,000 lines (3.2 GB of JSON)
+    for a large sheet: the first 50 of a file are listed, the 51st says how many follow;
+    what a comment silences is not counted."""
+    found = _unprinted_params(run_cli, tmp_path / "a", 51)
+    assert len(found) == 51 and all("more P006" not in d["message"] for d in found)
+    found = _unprinted_params(run_cli, tmp_path / "b", 80)
+    assert len(found) == 51 and "p50 is 60" in found[50]["message"]
+    assert found[50]["message"].endswith(
+        "; and 29 more P006 findings in this file after this one, not listed"
+        " (P006 is listed 50 times a file at most)"
+    )
+    found = _unprinted_params(run_cli, tmp_path / "c", 80, ignored=5)
+    assert len(found) == 51 and "p5 is 15" in found[0]["message"]
+    assert "and 24 more P006" in found[50]["message"]

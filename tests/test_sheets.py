@@ -439,6 +439,72 @@ def test_values_repeated_a_million_times_in_an_ods_are_refused(run_cli, tmp_path
     assert ("Y013", 20_001, 1) in codes, found
 
 
+def _filled(grid) -> list[tuple[int, int]]:
+    """The (row, column) of each filled cell of a grid, row by row."""
+    return [
+        (r, c)
+        for r, row in enumerate(grid.rows, start=1)
+        for c, value in enumerate(row, start=1)
+        if value is not None
+    ]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_filled_cells_past_the_content_limit_are_refused_at_the_cell(tmp_path, fmt, monkeypatch):
+    """A sheet brings no more card values than a YAML file may hold (source.MAX_NODES): the
+    refusal names the first filled cell past the limit; a sheet at the limit is read."""
+    from toolkit.content.sheets import grid as grid_module
+    from toolkit.content.sheets.grid import Grid, Refused
+    from toolkit.content.sheets.load import read_grid
+
+    game = sheet_game(tmp_path, fmt)
+    sheet = game / "decks" / f"souvenirs.{fmt}"
+    full = read_grid(sheet, "souvenirs")
+    assert isinstance(full, Grid)
+    cells = _filled(full)
+    monkeypatch.setattr(grid_module, "MAX_CELLS", len(cells))
+    assert isinstance(read_grid(sheet, "souvenirs"), Grid)
+    limit = len(cells) - 40  # in a row, past its first filled cell
+    monkeypatch.setattr(grid_module, "MAX_CELLS", limit)
+    refused = read_grid(sheet, "souvenirs")
+    assert isinstance(refused, Refused)
+    d = refused.diagnostic
+    assert d.code == "Y013" and (d.span.line, d.span.col) == cells[limit], d
+    assert d.span.sheet == sheet_of(fmt)
+    assert f"more than {limit:,} filled cells" in d.message
+
+
+def test_one_ods_cell_repeated_over_200_000_places_is_refused(run_cli, tmp_path):
+    """Probe 19b H2: a 13 kB ODS of one cell repeated 993 columns × 1,000 rows passed every
+    reader limit and took `validate` 104 s and 1.3 GB; refused at the 200,001st filled cell."""
+    from toolkit.content.sheets.grid import Grid
+    from toolkit.content.sheets.load import read_grid
+
+    game = sheet_game(tmp_path, "ods")
+    sheet = game / "decks" / "souvenirs.ods"
+    base = read_grid(sheet, "souvenirs")
+    assert isinstance(base, Grid)
+    with zipfile.ZipFile(sheet) as zin:
+        members = {m: zin.read(m) for m in zin.namelist()}
+    repeated = (
+        b'<table:table-row table:number-rows-repeated="250"><table:table-cell'
+        b' table:number-columns-repeated="900" office:value-type="float" office:value="1">'
+        b"<text:p>1</text:p></table:table-cell></table:table-row>"
+    )
+    members["content.xml"] = members["content.xml"].replace(
+        b"</table:table>", repeated + b"</table:table>"
+    )
+    with zipfile.ZipFile(sheet, "w") as zout:
+        for member, data in members.items():
+            zout.writestr(member, data)
+    assert sheet.stat().st_size < 20_000
+    before = 200_000 - len(_filled(base))  # the repeated cells that fit
+    codes, found = _codes(run_cli, game)
+    assert codes == {("Y013", len(base.rows) + 1 + before // 900, before % 900 + 1)}, found
+    assert found[0]["sheet"] == "souvenirs"
+    assert "more than 200,000 filled cells" in found[0]["message"]
+
+
 def test_a_list_with_a_hole_and_a_value_beside_its_sub_fields(run_cli, tmp_path):
     rows_with_cards: list[int] = []
 

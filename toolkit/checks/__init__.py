@@ -24,6 +24,7 @@ from toolkit.content.printing import printing
 from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts, collect
 from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span, rule
+from toolkit.diagnostics.capped import capped
 from toolkit.diagnostics.suppress import unsuppressed
 from toolkit.registry import Registry, cut, describe, plugin_code, say
 
@@ -138,7 +139,7 @@ def _run_checks(
             found.extend(_guarded(what, game_check, game, (game,)))
     chosen = game_selection(game).merged(selection or RuleSelection())
     kept = unsuppressed((d for d in found if chosen.allows(d.code)), inside=[Path(game.root)])
-    return sorted(kept, key=Diagnostic.sort_key)
+    return capped(sorted(kept, key=Diagnostic.sort_key))
 
 
 _PLUGIN_FAULT = "fix or uninstall the plugin"

@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.sheets import files
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
+from toolkit.content.sheets.grid import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MAX_SHEET_BYTES,
+    CellCount,
+    Grid,
+    Refused,
+)
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_SHEET_SIZE
 from toolkit.content.source import Y_ENCODING, Y_UNREADABLE
 from toolkit.diagnostics import Span
@@ -106,6 +113,7 @@ def read_csv(path: Path, display: str, inside: Path | None = None) -> Grid | Ref
     first = text.split("\n", 1)[0]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(first), strict=False)
     rows: list[list[Any]] = []
+    count = CellCount(display, "")
     old_limit = csv.field_size_limit()
     csv.field_size_limit(FIELD_LIMIT)
     try:
@@ -125,6 +133,9 @@ def read_csv(path: Path, display: str, inside: Path | None = None) -> Grid | Ref
                     f"more than {MAX_COLUMNS:,} columns: the content limit for a card sheet",
                 )
             rows.append([typed(cell) for cell in record[:MAX_COLUMNS]])
+            too_many = count.add(len(rows), rows[-1])
+            if too_many is not None:
+                return too_many
     except csv.Error as exc:
         return refuse(Y_NOT_SHEET, Span(reader.line_num or 1, 1), f"not readable as CSV: {exc}")
     finally:

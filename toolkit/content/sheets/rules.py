@@ -12,7 +12,9 @@ Y_PROTECTED = rule(
     "Y012", "sheet-protected", "A spreadsheet is password-protected: save it without one."
 )
 Y_SHEET_SIZE = rule(
-    "Y013", "sheet-size", "A spreadsheet exceeds the content limits (bytes, rows, columns)."
+    "Y013",
+    "sheet-size",
+    "A spreadsheet exceeds the content limits (bytes, rows, columns, filled cells).",
 )
 Y_HEADER = rule(
     "Y014",

@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.sheets import archive, files, prescan
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, Grid, Refused
+from toolkit.content.sheets.grid import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MAX_SHEET_BYTES,
+    CellCount,
+    Grid,
+    Refused,
+)
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
 from toolkit.content.source import Y_UNREADABLE
 from toolkit.diagnostics import Span
@@ -230,6 +237,11 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             raise
         return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
     rows = [[_cell(value) for value in row] for row in raw]
+    count = CellCount(display, name)
+    for number, cells in enumerate(rows, start=1):
+        too_many = count.add(number, cells)
+        if too_many is not None:
+            return too_many
     return Grid(name, rows, merged or scan.merged, scan.no_value, scan.errors)
 
 
