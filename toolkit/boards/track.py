@@ -28,6 +28,35 @@ PHRASES: dict[str, tuple[str, ...]] = {
 joined by `or`), the loop's `m` segments, the `segment`'s name, the seated segments' `list`,
 the `board`'s name and the filled `count` as `players`."""
 
+
+def problems(board: TrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
+    """A player count seated at more segments than the box holds (P016, at the count)."""
+    return [
+        (
+            ("segments_by_players", players),
+            f"{players} players use {segments} segments, but the box holds"
+            f" {board.segments_in_box} (`segments_in_box`)",
+        )
+        for players, segments in board.segments_by_players.items()
+        if segments > board.segments_in_box
+    ]
+
+
+def drawn_problems(board: TrackBoard, look: Any, laid_out: bool) -> list[Any]:
+    from toolkit.render.boards import track
+
+    return track.problems(board, look, laid_out)
+
+
 TRACK = register_board_kind(
-    BoardKind("track", TrackBoard, draw, summary, order=20, phrases=PHRASES)
+    BoardKind(
+        "track",
+        TrackBoard,
+        draw,
+        summary,
+        problems=problems,
+        order=20,
+        phrases=PHRASES,
+        drawn_problems=drawn_problems,
+    )
 )
