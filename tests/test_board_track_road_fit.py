@@ -168,3 +168,17 @@ def test_a_stop_label_too_long_is_quoted_short():
 
     message = _too_long("anticonstitutionnellement" * 150, SimpleNamespace(lang="fr"))  # type: ignore[arg-type]
     assert len(message) < 300 and "(3,750 characters)" in message, message
+
+
+def test_a_track_drawing_too_many_holes_is_p016(run_cli, tmp_path):
+    """16 loops of 49 to 64 segments of 500 holes (each bound in the schema) drew 461,040
+    holes: the build took 140 s and wrote 30 MB."""
+    counts = "segments_by_players:\n" + "".join(f"  {n}: {48 + n}\n" for n in range(1, 17))
+    game = _track(tmp_path, counts)
+    board = game / "boards" / "mashies.yaml"
+    text = board.read_text("utf-8").replace("segments_in_box: 6", "segments_in_box: 64")
+    board.write_text(text.replace("holes_per_segment: 18", "holes_per_segment: 500"), "utf-8")
+    code, found = _errors(run_cli, game)
+    mine = [d for d in found if d["file"].endswith("mashies.yaml") and d["code"] == "P016"]
+    assert code == 1 and _at(mine) == [("P016", 15, 3)], found
+    assert "the board's 16 loops draw 461,040 holes, at most 40,000" in mine[0]["message"]
