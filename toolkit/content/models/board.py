@@ -234,7 +234,6 @@ class TrackBoard(StrictModel):
             " segments, at most the box's)."
         ),
         examples=[{2: 4, 3: 3, 4: 4}],
-        json_schema_extra={"propertyNames": {"pattern": "^([1-9][0-9]?|100)$"}},
     )
     holes_per_segment: int = Field(ge=2, le=500)
     start_offset: int = Field(ge=0, le=500)
