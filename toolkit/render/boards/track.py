@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import TrackBoard
-from toolkit.content.templating import PLACEHOLDER
+from toolkit.content.templating import MAX_FILLED, PLACEHOLDER
 from toolkit.render.boards.look import Look, PhraseTooLong, quoted
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.tiling import Drawing, halo_text, poster_area
@@ -428,6 +428,8 @@ def problems(board: TrackBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
 
 
 def _plan_problems(plan: TrackPlan) -> Iterator[tuple[Path, str]]:
+    """The title (top left, 20 pt) and the key's rows and lines (bottom corners, 9 pt) of one
+    arrangement that are wider than the room the page leaves them."""
     look, lang = plan.look, plan.look.lang
     room = plan.width - 2 * MARGIN
     try:
@@ -435,9 +437,9 @@ def _plan_problems(plan: TrackPlan) -> Iterator[tuple[Path, str]]:
     except PhraseTooLong as exc:
         yield (
             _title_blame(plan),
-            f"the board phrase {exc.key!r} ({lang}) would print more than 100,000 characters in"
-            " the title: the title joins every player count with `or` in `count`, and puts"
-            " that in `title`; shorten the labels",
+            f"the board phrase {exc.key!r} ({lang}) would print more than {MAX_FILLED:,}"
+            " characters in the title: the title joins every player count with `or` in"
+            " `count`, and puts that in `title`; shorten the labels",
         )
         text = None
     if text is not None:
@@ -489,12 +491,10 @@ def _pile_problems(plan: TrackPlan) -> Iterator[tuple[Path, str]]:
         )
 
 
-def _off(
-    what: str, width: float, size: float, lang: str, room: float, does: str = "runs off the page"
-) -> str:
+def _off(what: str, width: float, size: float, lang: str, room: float) -> str:
     return (
         f"{what} is {width / mm:.0f} mm wide at {size:g} pt in {lang}, the board holds"
-        f" {room / mm:.0f} mm: it {does}; shorten it"
+        f" {room / mm:.0f} mm: it runs off the page; shorten it"
     )
 
 
