@@ -28,6 +28,60 @@ PHRASES: dict[str, tuple[str, ...]] = {
 joined by `or`), the loop's `m` segments, the `segment`'s name, the seated segments' `list`,
 the `board`'s name and the filled `count` as `players`."""
 
+
+MAX_HOLES = 40_000
+"""Holes a track board draws over all its loops (each hole a few PDF operators, tiled over
+every sheet it touches): 16 loops of 49 to 64 segments of 500 holes drew 461,040 in 140 s
+(30 MB)."""
+
+
+def drawn_holes(board: TrackBoard) -> int:
+    """Holes drawn over every table arrangement (a loop of at least 3 sides each)."""
+    per_segment = board.holes_per_segment + board.pen_holes + board.home_holes
+    loops = set(board.segments_by_players.values())
+    return sum(max(segments, 3) * per_segment for segments in loops)
+
+
+def problems(board: TrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
+    """A player count seated at more segments than the box holds, at the count; more holes
+    than a board draws in a few seconds, at the counts (P016)."""
+    found: list[tuple[tuple[str | int, ...], str]] = [
+        (
+            ("segments_by_players", players),
+            f"{players} players use {segments} segments, but the box holds"
+            f" {board.segments_in_box} (`segments_in_box`)",
+        )
+        for players, segments in board.segments_by_players.items()
+        if segments > board.segments_in_box
+    ]
+    holes = drawn_holes(board)
+    if holes > MAX_HOLES:
+        found.append(
+            (
+                ("segments_by_players",),
+                f"the board's {len(set(board.segments_by_players.values()))} loops draw"
+                f" {holes:,} holes, at most {MAX_HOLES:,}: fewer holes a segment, or fewer"
+                " loops of different sizes",
+            )
+        )
+    return found
+
+
+def drawn_problems(board: TrackBoard, look: Any, laid_out: bool) -> list[Any]:
+    from toolkit.render.boards import track
+
+    return track.problems(board, look, laid_out)
+
+
 TRACK = register_board_kind(
-    BoardKind("track", TrackBoard, draw, summary, order=20, phrases=PHRASES)
+    BoardKind(
+        "track",
+        TrackBoard,
+        draw,
+        summary,
+        problems=problems,
+        order=20,
+        phrases=PHRASES,
+        drawn_problems=drawn_problems,
+    )
 )

@@ -85,13 +85,15 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
         if not langs:
             continue
         looks = {lang: board_look(game, loaded.model, lang) for lang in langs}
-        yield from _label_lengths(loaded, labels, looks)
+        said = list(_label_lengths(loaded, labels, looks))
+        yield from said
         if drawn is None:
             continue
         seen = set()  # a legend too large in every language is one finding
+        long = {d.span for d in said}  # a label too long is said once, not again as drawn
         for lang, look in looks.items():
             for path, message, error in drawn(loaded.model, look, lang == langs[0]):
-                if path in seen:
+                if path in seen or loaded.doc.span(path) in long:
                     continue
                 seen.add(path)
                 severity = None if error else Severity.WARNING

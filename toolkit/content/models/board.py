@@ -204,6 +204,16 @@ class GraphBoard(StrictModel):
     style: BoardStyle = Field(default_factory=BoardStyle)
 
 
+PlayerCount = Annotated[int, Field(ge=1, le=100)]
+"""A player count a track board speaks of (1 to 100, as a road's `double_from_players`)."""
+SegmentCount = Annotated[int, Field(ge=1, le=64)]
+"""Segments in a track's loop: each is drawn, hole by hole (probe 19: 10^8 took 6 GB)."""
+MAX_ARRANGEMENTS = 16
+"""Player counts a track board lists: each is a line of its legend and a count its title
+joins, so their number multiplies what it prints (probe 19: 595 counts, a 100,000-character
+title)."""
+
+
 class TrackBoard(StrictModel):
     """Identical segments joined into a loop; each seat has a start, an entrance and a home.
 
@@ -216,8 +226,14 @@ class TrackBoard(StrictModel):
     name: LocalizedText
     segment_name: LocalizedText = Field(description="What one segment is called.")
     segments_in_box: int = Field(ge=1, le=64)
-    segments_by_players: dict[int, int] = Field(
-        description="Segments used for each player count.", examples=[{2: 4, 3: 3, 4: 4}]
+    segments_by_players: dict[PlayerCount, SegmentCount] = Field(
+        min_length=1,
+        max_length=MAX_ARRANGEMENTS,
+        description=(
+            "Segments used for each player count (a count of 1 to 100 players, 1 to 64"
+            " segments, at most the box's)."
+        ),
+        examples=[{2: 4, 3: 3, 4: 4}],
     )
     holes_per_segment: int = Field(ge=2, le=500)
     start_offset: int = Field(ge=0, le=500)

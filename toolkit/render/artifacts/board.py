@@ -7,6 +7,7 @@ from typing import Any
 
 from toolkit.render.artifacts import (
     Artifact,
+    BuildError,
     BuildOptions,
     Part,
     Parts,
@@ -45,7 +46,20 @@ def _board_pdf(game: Any, board: Any, lang: str, opts: BuildOptions) -> bytes:
 
     bleed = BLEED_MM * mm if opts.press else 0.0
     page = opts.setting(BOARD_PAGE.name)
-    return render_board(game, board, lang, opts.paper, page, bleed)
+    try:
+        return render_board(game, board, lang, opts.paper, page, bleed)
+    except ValueError as exc:  # a drawer refusing its data (a phrase past its bound)
+        raise BuildError(
+            f"{_board_file(game, board)} ({lang}): {exc} (run `playset validate`)"
+        ) from exc
+
+
+def _board_file(game: Any, board: Any) -> str:
+    """The board file `board` was read from, as findings name it."""
+    for loaded in game.boards:
+        if loaded.model is board:
+            return str(loaded.rel)
+    return f"board {getattr(board, 'id', '?')!r}"
 
 
 BOARD = register(

@@ -121,6 +121,18 @@ class Space:
         return self.label[:1].upper()
 
 
+class PhraseTooLong(ValueError):
+    """A drawer's phrase that would print more than MAX_FILLED characters once filled (one
+    phrase inside another): the board's check reports it at its label, the build refuses it
+    with this message, the preview draws whatever the findings say."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(
+            f"the board phrase {key!r} would print more than {MAX_FILLED:,} characters"
+        )
+        self.key = key
+
+
 @dataclass
 class Look:
     """What a board drawer asks: words, space and line looks, glyphs and icons."""
@@ -166,19 +178,29 @@ class Look:
         """One of the board's other words (`start`, `entrance`): style, glossary, generic."""
         return self.word(key, self.style.labels.get(key))
 
-    def phrase(self, key: str, table: dict[str, dict[str, str]], **values: object) -> str:
-        """A drawer's phrase (`Leg {n}`) filled with `values`: the style's `labels[key]`, else
-        the drawer's own words in this language (English for a language it has no words for).
-        Only the names the kind gives the phrase are filled, by plain substitution: a format
-        spec in a designer's or translator's words prints as written, never runs."""
+    def label_path(self, key: str) -> tuple[str, ...] | None:
+        """Where the board's style writes the label `key` in this language (its text, or the
+        glossary id it names); None when the style leaves it to the glossary or the drawer."""
         own = self.style.labels.get(key)
-        words = self.text(own) if own is not None else table.get(self.lang, table["en"])[key]
+        if own is None:
+            return None
+        return ("style", "labels", key, *(() if isinstance(own, str) else (self.lang,)))
+
+    def phrase_words(self, key: str, table: dict[str, dict[str, str]]) -> str:
+        """A drawer's phrase unfilled: the style's `labels[key]`, else the drawer's own words
+        in this language (English for a language it has no words for)."""
+        own = self.style.labels.get(key)
+        return self.text(own) if own is not None else table.get(self.lang, table["en"])[key]
+
+    def phrase(self, key: str, table: dict[str, dict[str, str]], **values: object) -> str:
+        """A drawer's phrase (`Leg {n}`, `phrase_words`) filled with `values`. Only the names
+        the kind gives the phrase are filled, by plain substitution: a format spec in a
+        designer's or translator's words prints as written, never runs."""
+        words = self.phrase_words(key, table)
         names = self.phrases.get(key, ())
         filling = {name: str(values[name]) for name in names if name in values}
-        if filled_size(words, filling) > MAX_FILLED:  # one phrase inside another: R006 says
-            raise ValueError(  # why a validated game never gets here; the preview draws any
-                f"the board phrase {key!r} would print more than {MAX_FILLED:,} characters"
-            )
+        if filled_size(words, filling) > MAX_FILLED:  # one phrase inside another: the
+            raise PhraseTooLong(key)  # drawer's check says it at the label (P016)
         return substitute(words, filling)
 
     # ------------------------------------------------------------ spaces and lines
@@ -263,6 +285,17 @@ def plugin_glyphs(game: Any) -> dict[str, Glyph]:
     from toolkit.render.fonts import font_name
 
     return dict(hand_over(font_name))  # the renderer's fonts, so the game imports no render
+
+
+QUOTED = 60
+"""Characters of a board's words a finding quotes (a label may be hundreds long)."""
+
+
+def quoted(text: str) -> str:
+    """`text` quoted for a finding: its first QUOTED characters, and its length past them."""
+    if len(text) <= QUOTED:
+        return repr(text)
+    return f"{text[:QUOTED]!r}… ({len(text):,} characters)"
 
 
 def _capital(text: str) -> str:

@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import RoadBoard, RoadStop
-from toolkit.render.boards.look import Look, Space
+from toolkit.render.boards.look import Look, Space, quoted
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.textfit import Fit, fit_text
 from toolkit.render.tiling import Drawing, halo_text, poster_area
@@ -200,7 +200,59 @@ def problems(board: RoadBoard, look: Look, laid_out: bool) -> list[tuple[Path, s
                 fitted.add((text, w, h, size, style))
             else:
                 found[path] = (path, _too_long(text, look), True)
+    for path, message in [*_leg_problems(plan), *_legend_problems(plan)]:
+        found.setdefault(path, (path, message, True))
     return list(found.values())
+
+
+def _leg_problems(plan: RoadPlan) -> list[tuple[Path, str]]:
+    """A leg's tag wider than the stop pitch: it would cover the next stops."""
+    look = plan.look
+    for text in dict.fromkeys(_leg_tags(plan).values()):
+        width = _tag_width(text, look)
+        if width > plan.px:
+            path = look.label_path("leg") or ("kind",)
+            return [
+                (
+                    path,
+                    f"the leg's tag {quoted(text)} is {width / mm:.0f} mm wide in {look.lang},"
+                    f" a stop {plan.px / mm:.0f} mm: it covers the next stops; shorten it",
+                )
+            ]
+    return []
+
+
+def _legend_problems(plan: RoadPlan) -> list[tuple[Path, str]]:
+    """A legend wider than the page, at its longest label the style writes."""
+    entries = _legend_entries(plan)
+    face = plan.look.face("regular")
+    widths = _legend_widths(entries, face)
+    room = plan.width - 2 * MARGIN
+    if sum(widths) <= room:
+        return []
+    look = plan.look
+    own: list[tuple[float, Path]] = []
+    for (kind, _), width in zip(entries, widths, strict=True):
+        path = look.label_path("double") if kind == "double" else _space_label_path(look, kind)
+        if path is not None:
+            own.append((width, path))
+    where = max(own)[1] if own else ("stops",)
+    return [
+        (
+            where,
+            f"the legend ({len(entries)} entries) is {sum(widths) / mm:.0f} mm wide in"
+            f" {look.lang}, the page holds {room / mm:.0f} mm: it runs off the page; shorten"
+            " its labels",
+        )
+    ]
+
+
+def _space_label_path(look: Look, kind: str) -> Path | None:
+    own = look.style.spaces.get(kind)
+    if own is None or own.label is None:
+        return None
+    label = own.label
+    return ("style", "spaces", kind, "label", *(() if isinstance(label, str) else (look.lang,)))
 
 
 def _own_label(look: Look, path: Path) -> bool:
@@ -210,8 +262,8 @@ def _own_label(look: Look, path: Path) -> bool:
 
 def _too_long(text: str, look: Look) -> str:
     return (
-        f"{text!r} ({look.lang}) does not fit its stop even at {MIN_SIZE} pt: it would run over"
-        " the next stops; shorten it or break its longest word with a space or a hyphen"
+        f"{quoted(text)} ({look.lang}) does not fit its stop even at {MIN_SIZE} pt: it would"
+        " run over the next stops; shorten it or break its longest word with a space or a hyphen"
     )
 
 
@@ -278,21 +330,36 @@ def _stop(c: Canvas, plan: RoadPlan, i: int) -> None:
             )
 
 
-def _legs(c: Canvas, plan: RoadPlan) -> None:
-    """'Leg n' tags above the first stop after each stage but the last."""
+TAG_SIZE = 8.5
+
+
+def _leg_tags(plan: RoadPlan) -> dict[int, str]:
+    """Stop -> the 'Leg n' tag above it: the first stop after each stage but the last."""
     stops = plan.board.stops
     stage = {s.kind: plan.look.space(s.kind).stage for s in stops}
     stages = [i for i, s in enumerate(stops) if stage[s.kind]]
+    tags = {}
     for k, i in enumerate(stages, start=1):
         if i + 1 >= len(stops) or stage[stops[i + 1].kind]:
             continue
-        x, y = plan.centre(i + 1)
-        text = plan.look.phrase("leg", TEXT, n=k)
-        size = 8.5
-        w = text_width(text, size, plan.look.face("bold")) + 4 * mm
+        tags[i + 1] = plan.look.phrase("leg", TEXT, n=k)
+    return tags
+
+
+def _tag_width(text: str, look: Look) -> float:
+    return text_width(text, TAG_SIZE, look.face("bold")) + 4 * mm
+
+
+def _legs(c: Canvas, plan: RoadPlan) -> None:
+    """'Leg n' tags above the first stop after each stage but the last."""
+    stops = plan.board.stops
+    for i, text in _leg_tags(plan).items():  # i: the stop after the stage
+        x, y = plan.centre(i)
+        size = TAG_SIZE
+        w = _tag_width(text, plan.look)
         ty = y + plan.size / 2 + 2.2 * mm
         c.setFillColor(HexColor("#ffffff"))
-        c.setStrokeColor(HexColor(plan.look.space(stops[i].kind).colour))
+        c.setStrokeColor(HexColor(plan.look.space(stops[i - 1].kind).colour))
         c.setLineWidth(0.9)
         c.roundRect(x - w / 2, ty, w, size + 2.6 * mm, 2 * mm, stroke=1, fill=1)
         c.setFillColor(INK)
@@ -300,18 +367,32 @@ def _legs(c: Canvas, plan: RoadPlan) -> None:
         c.drawString(x - w / 2 + 2 * mm, ty + 1.35 * mm + size * 0.18, text)
 
 
-def _legend(c: Canvas, plan: RoadPlan) -> None:
+SWATCH = 6 * mm
+LEGEND_SIZE = 9.5
+
+
+def _legend_entries(plan: RoadPlan) -> list[tuple[str, str]]:
+    """(space kind or `double`, words) of the legend, in order."""
     b = plan.board
     styled = list(plan.look.style.spaces)
     kinds = [k for k in styled if any(s.kind == k for s in b.stops)]
     kinds += sorted({s.kind for s in b.stops} - set(styled))
-    sw = 6 * mm
-    size = 9.5
     entries = [(k, plan.look.space(k).label) for k in kinds]
     if any(s.double for s in b.stops) and b.double_from_players:
         entries.append(("double", plan.look.phrase("double", TEXT, n=b.double_from_players)))
+    return entries
+
+
+def _legend_widths(entries: list[tuple[str, str]], face: str) -> list[float]:
+    return [SWATCH + 2.5 * mm + text_width(t, LEGEND_SIZE, face) + 7 * mm for _, t in entries]
+
+
+def _legend(c: Canvas, plan: RoadPlan) -> None:
+    sw = SWATCH
+    size = LEGEND_SIZE
+    entries = _legend_entries(plan)
     face = plan.look.face("regular")
-    widths = [sw + 2.5 * mm + text_width(t, size, face) + 7 * mm for _, t in entries]
+    widths = _legend_widths(entries, face)
     total = sum(widths)
     x = (plan.width - total) / 2
     y = MARGIN + FOOTER / 2 - sw / 2

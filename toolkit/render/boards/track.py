@@ -10,7 +10,7 @@ into place, so every seat reads its own labels the right way up.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor
@@ -18,7 +18,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import TrackBoard
-from toolkit.render.boards.look import Look
+from toolkit.content.templating import MAX_FILLED, PLACEHOLDER
+from toolkit.render.boards.look import Look, PhraseTooLong, quoted
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.tiling import Drawing, halo_text, poster_area
 
@@ -283,18 +284,23 @@ def _word(text: dict[str, str], plan: TrackPlan) -> str:
     return plan.look.text(text)
 
 
+MARGIN = 12 * mm
+TITLE_SIZE = 20
+LEGEND_SIZE = 9
+PILE_SIZE = 12
+ROWS = {"start": "start-hole", "entrance": "entrance"}
+"""The legend's rows of marks (drawn as the mark) and the label each is named by."""
+
+
 def _legend(c: Canvas, plan: TrackPlan) -> None:
     """Top-left: title; bottom corners: what the marks mean and segments per player count."""
-    b, look = plan.board, plan.look
-    m = 12 * mm
-    halo_text(c, m, plan.height - m - 20, title(plan), look.font("bold"), 20, INK, 6)
-    size = 9
+    look = plan.look
+    m = MARGIN
+    halo_text(c, m, plan.height - m - 20, title(plan), look.font("bold"), TITLE_SIZE, INK, 6)
+    size = LEGEND_SIZE
     colour = SEATS[0]
     r = 0.34 * plan.pitch
-    rows = [
-        ("start", look.label("start-hole")),
-        ("entrance", look.label("entrance")),
-    ]
+    rows = [(kind, look.label(key)) for kind, key in ROWS.items()]
     y = m + 8 * mm
     x = m + r + 2
     for kind, word in rows:
@@ -308,21 +314,30 @@ def _legend(c: Canvas, plan: TrackPlan) -> None:
         c.setFont(look.font("regular"), size)
         c.drawString(x + r + 3 * mm, y - size * 0.35, word)
         y -= 8 * mm
-    segment = _word(b.segment_name, plan)
-    lines = []
-    for n in plan.players:
-        seats = seat_segments(n, b.segments_by_players[n])
-        if len(seats) < plan.sides:
-            listed = ", ".join(str(m + 1) for m in seats)
-            lines.append(look.phrase("seats", TEXT, n=n, segment=segment, list=listed))
-        else:
-            lines.append(look.phrase("players", TEXT, n=n, m=plan.sides, segment=segment))
+    lines = [line for _, line in legend_lines(plan)]
     c.setFont(look.font("regular"), size)
     right = plan.width - m
     y = m + (len(lines) - 1) * size * 1.4
     for line in lines:
         c.drawRightString(right, y, line)
         y -= size * 1.4
+
+
+def legend_lines(plan: TrackPlan) -> list[tuple[str, str]]:
+    """(phrase, line) of the key's lines, one per player count: where the seats are."""
+    b, look = plan.board, plan.look
+    segment = _word(b.segment_name, plan)
+    lines = []
+    for n in plan.players:
+        seats = seat_segments(n, b.segments_by_players[n])
+        if len(seats) < plan.sides:
+            listed = ", ".join(str(m + 1) for m in seats)
+            lines.append(("seats", look.phrase("seats", TEXT, n=n, segment=segment, list=listed)))
+        else:
+            lines.append(
+                ("players", look.phrase("players", TEXT, n=n, m=plan.sides, segment=segment))
+            )
+    return lines
 
 
 def seat_segments(players: int, segments: int) -> list[int]:
@@ -340,13 +355,19 @@ def title(plan: TrackPlan) -> str:
     return look.phrase("title", TEXT, board=board, m=plan.sides, segment=segment, players=players)
 
 
+def _pile_size(plan: TrackPlan) -> tuple[float, float]:
+    """A card pile's width and height in the middle of the table (a poker card, smaller when
+    the loop is small)."""
+    cw, ch = 63 * mm, 88 * mm
+    scale = min(1.0, plan.apothem * 0.55 / ch)
+    return cw * scale, ch * scale
+
+
 def _centre(c: Canvas, plan: TrackPlan) -> None:
     """The middle of the table: where the style's card piles go."""
     p = plan.pitch
     piles = plan.look.style.piles
-    cw, ch = 63 * mm, 88 * mm
-    scale = min(1.0, plan.apothem * 0.55 / ch)
-    cw, ch = cw * scale, ch * scale
+    cw, ch = _pile_size(plan)
     for i, label in enumerate(piles):
         x = plan.cx + (i - (len(piles) - 1) / 2) * (cw + 0.6 * p) - cw / 2
         y = plan.cy - ch / 2
@@ -356,7 +377,9 @@ def _centre(c: Canvas, plan: TrackPlan) -> None:
         c.setDash(4, 3)
         c.roundRect(x, y, cw, ch, 3 * mm, stroke=1, fill=1)
         c.setDash()
-        _centred(c, x + cw / 2, plan.cy - 4, plan.look.text(label), plan.look.face("bold"), 12)
+        _centred(
+            c, x + cw / 2, plan.cy - 4, plan.look.text(label), plan.look.face("bold"), PILE_SIZE
+        )
 
 
 def draw_track(c: Canvas, plan: TrackPlan) -> None:
@@ -383,3 +406,118 @@ def draw(board: TrackBoard, look: Look) -> list[Drawing]:
 
 def _drawer(plan: TrackPlan) -> Callable[[Canvas], None]:
     return lambda c: draw_track(c, plan)
+
+
+# ---------------------------------------------------------------- what validate says (P016)
+
+Path = tuple[str | int, ...]
+
+
+def problems(board: TrackBoard, look: Look, laid_out: bool) -> list[tuple[Path, str, bool]]:
+    """What `validate` reports of the board as drawn in `look`'s language (P016): a title
+    or a line of the key that would run off the page (an error), a pile's name that runs
+    over its neighbour's (a warning), each at the label (or name) that makes it long, once."""
+    found: dict[Path, tuple[Path, str, bool]] = {}
+    for segments, players in arrangements(board).items():
+        plan = plan_track(board, look, segments, players)
+        for path, message in _plan_problems(plan):
+            found.setdefault(path, (path, message, True))
+        for path, message in _pile_problems(plan):
+            found.setdefault(path, (path, message, False))
+    return list(found.values())
+
+
+def _plan_problems(plan: TrackPlan) -> Iterator[tuple[Path, str]]:
+    """The title (top left, 20 pt) and the key's rows and lines (bottom corners, 9 pt) of one
+    arrangement that are wider than the room the page leaves them."""
+    look, lang = plan.look, plan.look.lang
+    room = plan.width - 2 * MARGIN
+    try:
+        text = title(plan)
+    except PhraseTooLong as exc:
+        yield (
+            _title_blame(plan),
+            f"the board phrase {exc.key!r} ({lang}) would print more than {MAX_FILLED:,}"
+            " characters in the title: the title joins every player count with `or` in"
+            " `count`, and puts that in `title`; shorten the labels",
+        )
+        text = None
+    if text is not None:
+        width = text_width(text, TITLE_SIZE, look.face("bold"))
+        if width > room:
+            yield (
+                _title_blame(plan),
+                _off(f"the title {quoted(text)}", width, TITLE_SIZE, lang, room),
+            )
+    half = plan.width / 2 - MARGIN - 0.34 * plan.pitch - 3 * mm  # left: the marks; right: lines
+    for kind, key in ROWS.items():
+        word = look.label(key)
+        width = text_width(word, LEGEND_SIZE, look.face("regular"))
+        if width > half:
+            own = look.label_path(key)
+            what = f"the key's {kind} row {quoted(word)}"
+            if own is None:  # a glossary term of that id, or the toolkit's word
+                what += f" (the glossary term {key!r}, or `style.labels.{key}`)"
+            yield own or ("kind",), _off(what, width, LEGEND_SIZE, lang, half)
+    for key, line in legend_lines(plan):
+        width = text_width(line, LEGEND_SIZE, look.face("regular"))
+        if width > half:
+            at = look.label_path(key) or ("segment_name", lang)
+            yield at, _off(f"the key's line {quoted(line)}", width, LEGEND_SIZE, lang, half)
+
+
+def _pile_problems(plan: TrackPlan) -> Iterator[tuple[Path, str]]:
+    """A pile's name that runs over its neighbour's, or past the track's inner edge (the
+    names are centred on piles a card and a gap apart)."""
+    look, lang = plan.look, plan.look.lang
+    piles = look.style.piles
+    cw, _ = _pile_size(plan)
+    pitch = cw + 0.6 * plan.pitch
+    widths = [text_width(look.text(label), PILE_SIZE, look.face("bold")) for label in piles]
+    inner = plan.apothem - IN * plan.pitch
+    for i, label in enumerate(piles):
+        centre = abs(i - (len(piles) - 1) / 2) * pitch
+        near = [j for j in (i - 1, i + 1) if 0 <= j < len(piles) and widths[j] <= widths[i]]
+        over = [(widths[i] + widths[j]) / 2 - pitch for j in near]  # the wider one is said
+        if max(over, default=0.0) <= 0 and centre + widths[i] / 2 <= inner:
+            continue
+        word = look.text(label)
+        path: Path = ("style", "piles", i, *(() if isinstance(label, str) else (lang,)))
+        yield (
+            path,
+            f"the pile's name {quoted(word)} is {widths[i] / mm:.0f} mm wide at {PILE_SIZE} pt"
+            f" in {lang}, the piles lie {pitch / mm:.0f} mm apart: it runs over the next"
+            " pile's name or the track; shorten it",
+        )
+
+
+def _off(what: str, width: float, size: float, lang: str, room: float) -> str:
+    return (
+        f"{what} is {width / mm:.0f} mm wide at {size:g} pt in {lang}, the board holds"
+        f" {room / mm:.0f} mm: it runs off the page; shorten it"
+    )
+
+
+def _names(words: str, name: str) -> int:
+    return sum(1 for match in PLACEHOLDER.finditer(words) if match.group(1) == name)
+
+
+def _title_blame(plan: TrackPlan) -> Path:
+    """The style label (or the board's own name) that writes most of the title: each
+    label's length times the times the phrases around it print it."""
+    look, lang = plan.look, plan.look.lang
+    words = {key: look.phrase_words(key, TEXT) for key in ("title", "count", "or")}
+    players = _names(words["title"], "players")
+    joins = max(len(plan.players) - 1, 0) * _names(words["count"], "n") * players
+    shares: list[tuple[int, Path]] = [
+        (len(words["title"]), look.label_path("title") or ()),
+        (len(words["count"]) * players, look.label_path("count") or ()),
+        (len(words["or"]) * joins, look.label_path("or") or ()),
+        (len(_word(plan.board.name, plan)) * _names(words["title"], "board"), ("name", lang)),
+        (
+            len(_word(plan.board.segment_name, plan)) * _names(words["title"], "segment"),
+            ("segment_name", lang),
+        ),
+    ]
+    shares = [(share, path) for share, path in shares if path]
+    return max(shares, key=lambda item: item[0])[1] if shares else ("name", lang)
