@@ -472,3 +472,57 @@ def test_a_signal_stops_the_preview_while_it_draws(tmp_path, sig, code) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_stops_the_preview_while_images_asked_for_are_drawn(tmp_path, sig, code) -> None:
+    """Images a page asked for are drawn off the event loop: their threads were the loop's
+    default executor, which `asyncio.run` waits for, so a stop waited for every drawing
+    asked for (22–30 s, a second Ctrl-C no help) and uvicorn printed a CancelledError
+    traceback for each request (probe 19b M3). Now the answers are 503 and nothing waits."""
+    import signal
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_DRAWING, "tokaido", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PLAYSET_NO_CACHE": "1"},
+    )
+    answers: list[object] = []
+
+    def ask(url: str) -> None:
+        try:
+            answers.append(urllib.request.urlopen(url, timeout=20).status)
+        except urllib.error.HTTPError as exc:
+            answers.append(exc.code)
+        except OSError as exc:
+            answers.append(exc)
+
+    try:
+        line = process.stdout.readline()
+        address = line.split(" at ", 1)[1].split()[0]
+        keys = ["card/travellers/chuubei/fr/front", "back/travellers/en", "rulebook/en/1"]
+        keys += [f"card/travellers/chuubei/{lang}/front" for lang in ("en", "es")]
+        askers = [threading.Thread(target=ask, args=(address + "img/" + k,)) for k in keys]
+        for asker in askers:
+            asker.start()
+        time.sleep(1.0)  # every request is drawing, or waiting for the one that draws
+        started = time.monotonic()
+        process.send_signal(getattr(signal, sig))
+        assert process.wait(timeout=15) == code
+        assert time.monotonic() - started < 3.0
+        err = process.stderr.read()
+        assert "preview stopped" in err
+        assert "Traceback" not in err and "CancelledError" not in err, err
+        for asker in askers:
+            asker.join(timeout=5)
+        assert all(answer != 200 for answer in answers), answers
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -37,6 +37,7 @@ SECURITY_HEADERS = {
     ),
 }
 PING_SECONDS = 1.0
+STOP_POLL_SECONDS = 0.1  # how soon an image request hears that the preview stops
 
 
 def _static(name: str) -> bytes:
@@ -62,8 +63,17 @@ def make_app(preview: Preview, allowed: AllowedHosts) -> Starlette:
 
     async def image(request: Request) -> Response:
         key = request.path_params["key"]
-        # Drawing takes a few milliseconds to a second: off the event loop.
-        png = await asyncio.to_thread(preview.page, key)
+        # Drawing takes a few milliseconds to a second: off the event loop, in threads the
+        # preview owns (a stop waits for none of them; see toolkit.preview.drawers)
+        work = asyncio.wrap_future(preview.drawers.submit(preview.page, key))
+        try:
+            while not (await asyncio.wait({work}, timeout=STOP_POLL_SECONDS))[0]:
+                if preview.stopping:  # the drawing may go on: its answer is not waited for
+                    work.cancel()
+                    return _stopping()
+            png = work.result()
+        except asyncio.CancelledError:  # a stopping server cancelled the request: no traceback
+            return _stopping()
         if png is None:
             return Response("no such image", status_code=404)
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-cache"})
@@ -103,6 +113,10 @@ def make_app(preview: Preview, allowed: AllowedHosts) -> Starlette:
         Route("/events", events, methods=["GET"]),
     ]
     return Starlette(routes=routes, middleware=[Middleware(HostGuard, allowed=allowed)])
+
+
+def _stopping() -> Response:
+    return Response("the preview is stopping", status_code=503)
 
 
 def _event(data: dict[str, Any]) -> str:

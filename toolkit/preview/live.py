@@ -23,6 +23,7 @@ from toolkit.content.game import Game, LoadedFile, display_path, load_game
 from toolkit.diagnostics import Diagnostic
 from toolkit.preview.cache import RenderCache
 from toolkit.preview.draw import DrawError, Result, draw_targets
+from toolkit.preview.drawers import Drawers
 from toolkit.preview.page import page_state
 from toolkit.preview.store import ImageStore, open_store
 from toolkit.render.deps import Snapshot, Target, builtin_layouts, snapshot
@@ -130,6 +131,7 @@ class Preview:
         self._published = 0.0
         self._dirty = False
         self._stop = threading.Event()
+        self.drawers = Drawers()  # the images requests ask for (never waited for at a stop)
         self._thread: threading.Thread | None = None
         self._doc_thread: threading.Thread | None = None
 
@@ -267,6 +269,8 @@ class Preview:
         if not self.cache.has(target):
             lock = self._faces if target.kind == "face" else self._doc_lock
             with lock:  # a page asks for many images at once: draw each once
+                if self.stopping:  # the requests queued behind a drawing draw nothing
+                    return None
                 if not self.cache.has(target):
                     self.cache.render(self._siblings(target))
         page = self.cache.page(key)
@@ -439,8 +443,10 @@ class Preview:
         all: a drawing cannot be interrupted, and one that takes long (a huge board label)
         held `kill` or Ctrl-C for 5 s a thread. A thread still drawing then ends with the
         process (a daemon; the store's entries are renamed into place whole, and a
-        temporary file left is removed by the next run)."""
+        temporary file left is removed by the next run). The drawings requests asked for
+        are not waited for either (`Drawers`)."""
         self._stop.set()
+        self.drawers.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + timeout
         for thread in (self._thread, self._doc_thread):
             if thread is not None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolkit.sim import deadline
-from toolkit.sim.deadline import GameTimeout, game_deadline
+from toolkit.sim.deadline import Bound, CallTimeout, GameTimeout, game_deadline, interrupted_call
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.engines import describe, shortened
 from toolkit.sim.runner import WrongResult, end_values, game_seed, not_an_action
@@ -29,6 +29,7 @@ class Problem:
     method: str
     message: str
     code: str = "E006"  # E004: a result simulate's report cannot count (its finding too)
+    place: BaseException | None = field(default=None, compare=False)  # at its line if set
 
 
 MAX_PROBLEMS = 20  # a run stops after the game that takes it past this many problems
@@ -106,20 +107,20 @@ def contract_problems(
     teams: bool | None = None
     for index in range(games):
         try:
-            with game_deadline():
+            with game_deadline(step=deadline.call_seconds()) as bound:
                 if teams is None:  # the engine's hook, within the first game's bound
                     teams = bool(compiled.seats_are_teams(setup))
-                problems += _play(compiled, setup, index, seed, probe_every, bool(teams))
-        except GameTimeout:  # a hook that loops for ever: every later game would too
-            return [*problems, _too_long(f"game {index}")]
+                problems += _play(compiled, setup, index, seed, probe_every, bool(teams), bound)
+        except GameTimeout as exc:  # a hook that loops for ever: every later game would too
+            return [*problems, _too_long(f"game {index}", exc, bound)]
         if len(problems) > MAX_PROBLEMS:
             return problems
     if seeds:
         try:
-            with game_deadline():
-                problems += seed_problems(compiled, setup, min(games, 5), seed)
-        except GameTimeout:
-            problems.append(_too_long("replaying a game from its seed"))
+            with game_deadline(step=deadline.call_seconds()) as bound:
+                problems += seed_problems(compiled, setup, min(games, 5), seed, bound)
+        except GameTimeout as exc:
+            problems.append(_too_long("replaying a game from its seed", exc, bound))
     return problems
 
 
@@ -133,18 +134,29 @@ def _shown(exc: BaseException) -> str:
     return shortened(text)
 
 
-def _too_long(what: str) -> Problem:
+def _too_long(what: str, exc: GameTimeout, bound: Bound) -> Problem:
+    if isinstance(exc, CallTimeout):  # one call never returned: at the line it was running
+        call = interrupted_call(exc, (__file__, end_values.__code__.co_filename))
+        message = f"{what}: {call} did not return within {bound.step:g} s (a loop without end?)"
+        return Problem("is_terminal", message, place=exc)
     seconds = deadline.GAME_SECONDS
     message = f"{what}: still not over after {seconds:g} s (a loop without end?)"
     return Problem("is_terminal", message)
 
 
 def _play(
-    compiled: CompiledGame, setup: GameSetup, index: int, seed: int, probe_every: int, teams: bool
+    compiled: CompiledGame,
+    setup: GameSetup,
+    index: int,
+    seed: int,
+    probe_every: int,
+    teams: bool,
+    bound: Bound,
 ) -> list[Problem]:
     problems: list[Problem] = []
     rng = random.Random(index)
     state = compiled.new_state(setup, game_seed(seed, index))
+    bound.steps += 1  # the step bound's count: the setup, each move, each probe
     moves = twin_moves = 0
     twin: State | None = None
     while not state.is_terminal():
@@ -160,6 +172,7 @@ def _play(
                 problems.append(Problem("legal_actions", f"{where}: {wrong}"))
             before = _fingerprint(state)
             for other in actions:  # every legal action applies to a clone
+                bound.steps += 1
                 probe = state.clone()
                 try:
                     probe.apply(other)
@@ -182,6 +195,7 @@ def _play(
                 twin, twin_moves = state.clone(), 0
         state.apply(action)
         moves += 1
+        bound.steps += 1
         if twin is not None:  # the clone plays the same moves: it must see the same game
             try:
                 twin.apply(action)
@@ -226,23 +240,30 @@ def _play(
     return problems
 
 
-def _trajectory(compiled: CompiledGame, setup: GameSetup, gseed: int) -> list[object]:
+def _trajectory(
+    compiled: CompiledGame, setup: GameSetup, gseed: int, bound: Bound | None = None
+) -> list[object]:
     """A game played with fixed random choices, as what can be seen after each move."""
+    bound = bound or Bound(float("inf"), None)
     rng = random.Random(0)
     state = compiled.new_state(setup, gseed)
+    bound.steps += 1
     seen: list[object] = [_fingerprint(state)]
     for _ in range(compiled.max_turns):
         if state.is_terminal():
             break
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])
+        bound.steps += 1
         seen.append(_fingerprint(state))
     if state.is_terminal():
         seen.append((tuple(state.returns()), tuple(state.score_values())))
     return seen
 
 
-def seed_problems(compiled: CompiledGame, setup: GameSetup, games: int, seed: int) -> list[Problem]:
+def seed_problems(
+    compiled: CompiledGame, setup: GameSetup, games: int, seed: int, bound: Bound | None = None
+) -> list[Problem]:
     """The same seed gives the same game (chance only from the state's own seeded RNG); a
     different seed gives a different game in at least one of `games` pairs (the seed is
     used at all)."""
@@ -250,8 +271,8 @@ def seed_problems(compiled: CompiledGame, setup: GameSetup, games: int, seed: in
     seen = []
     for index in range(max(2, games)):
         gseed = game_seed(seed, index)
-        first = _trajectory(compiled, setup, gseed)
-        if _trajectory(compiled, setup, gseed) != first:
+        first = _trajectory(compiled, setup, gseed, bound)
+        if _trajectory(compiled, setup, gseed, bound) != first:
             message = (
                 f"game {index}: the same seed gave a different game (chance not from state.rng?)"
             )

@@ -69,7 +69,8 @@ def _findings(
             continue
         for problem in problems[:PER_TABLE]:
             owner = type(compiled) if problem.method == "new_state" else state_type
-            file, line = failure_at(compiled, getattr(owner, problem.method, owner), None)
+            at = getattr(owner, problem.method, owner)
+            file, line = failure_at(compiled, at, problem.place)
             message = f"{count} players ({problem.method}): {problem.message}"
             broken = E_RAISED if problem.code == E_RAISED.code else E_BROKEN
             found.append(broken.at(file, Span(line, 1), message))

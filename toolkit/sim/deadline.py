@@ -17,6 +17,13 @@ Code that catches the raised GameTimeout and goes on (a retry loop with a bare `
 swallowed it, and Ctrl-C, and SIGTERM: the run never ended) is stopped harder: WATCH_GRACE
 seconds after the watch thread raised, it names the line the engine is running and ends the
 process (a pool worker's end is reported by the pool as well).
+
+A game is bounded step by step as well (CALL_SECONDS): its setup, each move (the legal
+actions, the bot's choice, apply) and its end values must each be done within the step
+bound, and every call into the engine outside a game (its import, compile_game, a hook,
+making a bot) too, so a call that never returns is a finding within a minute, not ten.
+The game loop counts its steps (`Bound.steps`); the timer signal (or the watch thread)
+looks whether the count moved, so a step costs one attribute increment, no system call.
 """
 
 from __future__ import annotations
@@ -36,6 +43,18 @@ GAME_SECONDS = 600.0
 """How long one game may run: an MCTS bot takes seconds to a minute per game."""
 
 
+CALL_SECONDS = 60.0
+"""How long one step of a game (a move: legal actions, the bot's choice and apply; the
+game's setup; its end values) or one call into the engine outside a game may take: an
+engine's move takes milliseconds, an MCTS bot's choice about a second (muckle-stoater, 4
+seats: 110 s of CPU for a whole game)."""
+
+
+def call_seconds() -> float:
+    """The step bound: CALL_SECONDS, never more than a whole game's bound."""
+    return min(CALL_SECONDS, GAME_SECONDS)
+
+
 WATCH_GRACE = 5.0
 """Seconds past the bound after which a game in the main thread is stopped by the watch
 thread, should the timer signal not have stopped it (an engine changed SIGALRM)."""
@@ -46,39 +65,102 @@ class GameTimeout(BaseException):
     engine's own `except Exception` does not swallow it)."""
 
 
+class CallTimeout(GameTimeout):
+    """Raised in the engine's code when one step of its game (a call into the engine that
+    never returns) ran past the step bound, though the game is within its own."""
+
+
+class Bound:
+    """One game's bounds: it ends by `end`, and with a `step` bound each step it counts in
+    `steps` follows the last within `step` seconds (`stalled` tells)."""
+
+    __slots__ = ("end", "step", "steps", "seen", "seen_at")
+
+    def __init__(self, end: float, step: float | None) -> None:
+        self.end = end
+        self.step = step
+        self.steps = 0  # the game loop adds one a step
+        self.seen = 0  # the count the last look saw, and when it saw it move
+        self.seen_at = time.monotonic()
+
+    def stalled(self, now: float) -> bool:
+        """Whether no step was counted for the step bound (a look notes a new count)."""
+        if self.step is None:
+            return False
+        if self.steps != self.seen:
+            self.seen, self.seen_at = self.steps, now
+            return False
+        return now - self.seen_at >= self.step
+
+    def next_look(self, now: float) -> float:
+        """Seconds until the bound must be looked at again: the game's end or the step's."""
+        due = self.end if self.step is None else min(self.end, self.seen_at + self.step)
+        return max(due - now, 0.001)
+
+
 def _expired(signum: int, frame: object) -> None:
-    raise GameTimeout
+    """The timer signal: past the game's end, or a step that took too long, raises; else
+    the timer is set for the next look (at most one a step bound while the game moves)."""
+    bound = _ACTIVE[-1] if _ACTIVE else None
+    if bound is None:
+        raise GameTimeout
+    now = time.monotonic()
+    if now >= bound.end:
+        raise GameTimeout
+    if bound.stalled(now):
+        raise CallTimeout
+    signal.setitimer(signal.ITIMER_REAL, bound.next_look(now))
 
 
 @contextmanager
-def game_deadline(seconds: float | None = None) -> Iterator[float]:
-    """Run one game within `seconds` (default GAME_SECONDS); yields the monotonic time past
-    which `check_deadline` raises (for threads where no timer signal can interrupt)."""
+def game_deadline(seconds: float | None = None, step: float | None = None) -> Iterator[Bound]:
+    """Run one game within `seconds` (default GAME_SECONDS) and, with `step`, each of the
+    steps it counts in the yielded Bound within `step` seconds (`check_deadline` looks at
+    the game's end, for threads where no timer signal can interrupt)."""
     limit = GAME_SECONDS if seconds is None else seconds
-    end = time.monotonic() + limit
+    bound = Bound(time.monotonic() + limit, step)
     if threading.current_thread() is not threading.main_thread():
         # a thread (a Dask worker's): the watch thread raises in it, and the profiling
         # timer ends the process should one C call hold the interpreter (the watch thread
         # cannot run then): without it `simulate --dask` waited for ever
-        with _stop_when_stuck(limit), _raise_in_thread_after(limit):
-            yield end
+        with _stop_when_stuck(limit), _raise_in_thread_after(limit, bound):
+            yield bound
         return
     if _ACTIVE:
-        yield end  # inside a bound already: the outer timer holds
+        yield _ACTIVE[-1]  # inside a bound already: the outer timer holds
         return
     previous = signal.signal(signal.SIGALRM, _expired)
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    _ACTIVE.append(end)
+    signal.setitimer(signal.ITIMER_REAL, bound.next_look(time.monotonic()))
+    _ACTIVE.append(bound)
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
     _second_stop_ends()
     with _stop_when_stuck(limit), _raise_in_thread_after(limit + WATCH_GRACE):
         try:
-            yield end
+            yield bound
         finally:
             _ACTIVE.pop()
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+
+
+def interrupted_call(exc: BaseException, loops: tuple[str, ...]) -> str:
+    """The call a bound interrupted, by qualified name: the one the innermost frame of a
+    file in `loops` (the game loop's) made, and the function it was running if another
+    ("GreedyBot.choose (in MyState.apply)"); "the engine" if unknown."""
+    tb = exc.__traceback__
+    call = inner = ""
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in loops:
+            call = ""
+        elif code.co_filename != __file__:
+            name = getattr(code, "co_qualname", code.co_name)
+            call, inner = call or name, name
+        tb = tb.tb_next
+    if not call:
+        return "the engine"
+    return call if inner == call else f"{call} (in {inner})"
 
 
 _SA_RESETHAND = 0x80000000  # Linux: the handler goes back to the default once it ran
@@ -205,7 +287,8 @@ class _Watch:
 
     def __init__(self) -> None:
         self.cond = threading.Condition(threading.Lock())
-        self.bounds: dict[int, list[Any]] = {}  # id(entry) → [end, thread id, fired, stop]
+        # id(entry) → [end, thread id, fired, stop, Bound or None (its steps looked at)]
+        self.bounds: dict[int, list[Any]] = {}
         self.wakes_at = float("inf")  # when the thread wakes next (inf: not started or idle)
         self.thread: threading.Thread | None = None
 
@@ -215,7 +298,9 @@ class _Watch:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="game-bound", daemon=True)
                 self.thread.start()
-            elif entry[0] < self.wakes_at:
+            elif entry[0] < self.wakes_at or (
+                entry[4] is not None and entry[4].next_look(time.monotonic()) < self.wakes_at
+            ):
                 self.cond.notify()
 
     def remove(self, entry: list[Any]) -> None:
@@ -235,13 +320,14 @@ class _Watch:
                         if entry[3] <= now:
                             _stop_process(entry[1], now - entry[3] + WATCH_GRACE)
                         wake = min(wake, entry[3])
-                    elif entry[0] <= now:
+                    elif entry[0] <= now or (entry[4] is not None and entry[4].stalled(now)):
                         entry[2] = True
                         entry[3] = now + WATCH_GRACE
-                        _async_raise(entry[1], GameTimeout)
+                        _async_raise(entry[1], GameTimeout if entry[0] <= now else CallTimeout)
                         wake = min(wake, entry[3])
-                    elif entry[0] < wake:
-                        wake = entry[0]
+                    else:
+                        step = entry[4].next_look(now) + now if entry[4] is not None else wake
+                        wake = min(wake, entry[0], step)
                 self.wakes_at = wake
                 cond.wait(None if wake == float("inf") else wake - now)
 
@@ -273,7 +359,7 @@ def _forked() -> None:
     left = max(min(ends) - time.monotonic(), 0.001)
     with suppress(ValueError, OSError):
         if _ACTIVE and threading.current_thread() is threading.main_thread():
-            signal.setitimer(signal.ITIMER_REAL, max(_ACTIVE[-1] - time.monotonic(), 0.001))
+            signal.setitimer(signal.ITIMER_REAL, _ACTIVE[-1].next_look(time.monotonic()))
         signal.setitimer(signal.ITIMER_PROF, 2 * left + 3 * WATCH_GRACE)
 
 
@@ -287,9 +373,10 @@ if hasattr(os, "register_at_fork"):  # the lock held over a fork: whole bounds i
 
 
 @contextmanager
-def _raise_in_thread_after(seconds: float) -> Iterator[None]:
-    """Raise GameTimeout in this thread if the block runs past `seconds`."""
-    entry = [time.monotonic() + seconds, threading.get_ident(), False, float("inf")]
+def _raise_in_thread_after(seconds: float, bound: Bound | None = None) -> Iterator[None]:
+    """Raise GameTimeout in this thread if the block runs past `seconds` (CallTimeout if a
+    step of `bound` takes too long)."""
+    entry = [time.monotonic() + seconds, threading.get_ident(), False, float("inf"), bound]
     _WATCH.add(entry)
     try:
         yield
@@ -350,12 +437,12 @@ def _async_raise(thread: int, exc: type[BaseException] | None) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), arg)
 
 
-_ACTIVE: list[float] = []  # the bound the main thread runs within, if any
+_ACTIVE: list[Bound] = []  # the bound the main thread runs within, if any
 
 
-def check_deadline(end: float) -> None:
-    """Raise GameTimeout if the game is past `end` (between moves, in any thread)."""
-    if time.monotonic() > end:
+def check_deadline(bound: Bound) -> None:
+    """Raise GameTimeout if the game is past its end (between moves, in any thread)."""
+    if time.monotonic() > bound.end:
         raise GameTimeout
 
 

@@ -58,8 +58,8 @@ E_RAISED = rule("E004", "engine-raised", "The engine or a bot raised an exceptio
 E_ENDLESS = rule(
     "E005",
     "endless-game",
-    "A game went past the engine's declared max_turns moves without ending, or offered no "
-    "legal action before the end.",
+    "A game went past the engine's declared max_turns moves without ending, offered no "
+    "legal action before the end, or ran past its time bound (a call that never returns).",
 )
 
 DOCS = "docs/engines.md"
@@ -236,15 +236,19 @@ def engine_code() -> Iterator[None]:
     """Run engine code outside a game (its import, compile_game, the setup hooks): its
     print()s go to stderr, never into a report on stdout (`check --format sarif`), and so do
     those of any thread it starts, then and later; it comes back to the working folder and
-    the signal handlers it found, and is bounded in time as one game is (a loop at import
-    hung every command for ever)."""
+    the signal handlers it found, and is bounded in time as one step of a game is
+    (`deadline.CALL_SECONDS`: a loop at import hung every command for ever)."""
     _threads_to_stderr()
-    with contextlib.redirect_stdout(sys.stderr), engine_guards(), game_deadline():
+    with (
+        contextlib.redirect_stdout(sys.stderr),
+        engine_guards(),
+        game_deadline(deadline.call_seconds()),
+    ):
         yield
 
 
 def _looping(what: str) -> str:
-    return f"{what} still running after {deadline.GAME_SECONDS:g} s (a loop without end?)"
+    return f"{what} still running after {deadline.call_seconds():g} s (a loop without end?)"
 
 
 def declared_engine(game: Any) -> str | None:

@@ -21,7 +21,15 @@ from typing import Any
 
 from toolkit.sim import deadline
 from toolkit.sim.bots import Bot
-from toolkit.sim.deadline import GameTimeout, check_deadline, engine_guards, game_deadline
+from toolkit.sim.deadline import (
+    Bound,
+    CallTimeout,
+    GameTimeout,
+    check_deadline,
+    engine_guards,
+    game_deadline,
+    interrupted_call,
+)
 from toolkit.sim.engine import CompiledGame, GameSetup, State
 from toolkit.sim.exits import refuse_exit
 from toolkit.sim.signals import is_stop
@@ -88,7 +96,8 @@ def play_one(
     move before it is applied (replay logs). An engine mistake (a move that is not legal,
     an exception, no end within the declared `max_turns`) stops this game only: its record
     then carries the failure, positioned in the engine's code. A game still running after
-    `deadline.GAME_SECONDS` (a hook that loops for ever) stops the whole run: an
+    `deadline.GAME_SECONDS`, or one of its steps (its setup, a move, its end values) after
+    `deadline.CALL_SECONDS` (a call that never returns), stops the whole run: an
     EngineError (E005) at the line it was running, as every later game would hang too.
     The game runs with the collector's SIM_GC_THRESHOLDS (the caller's are put back)."""
     collector = gc.get_threshold()
@@ -116,11 +125,11 @@ def _play_bounded(
         # the engine's print()s go to stderr: stdout holds the report (`check -f sarif`)
         with (
             refuse_exit(),
-            game_deadline() as end,
+            game_deadline(step=deadline.call_seconds()) as bound,
             contextlib.redirect_stdout(sys.stderr),
             engine_guards() as restored,  # an engine's os.close(2) left the run silent
         ):
-            record = _play(compiled, setup, bots, index, seed, on_move, end)
+            record = _play(compiled, setup, bots, index, seed, on_move, bound)
         if restored and record.failure is None:
             what = (
                 f"closed {' and '.join(restored)} (engine code must leave the standard streams"
@@ -134,11 +143,20 @@ def _play_bounded(
         from toolkit.sim.engines import E_ENDLESS, EngineError, failure_at
 
         file, line = failure_at(compiled, type(compiled).new_state, exc)
-        message = (
-            f"game {index} (--seed {seed}) still not over after {deadline.GAME_SECONDS:g} s: "
-            f"it was running this line (a loop without end?); "
-            f"replay it: playset replay --seed {seed} -g {index}"
-        )
+        replay = f"replay it: playset replay --seed {seed} -g {index}"
+        if isinstance(exc, CallTimeout):
+            call = interrupted_call(exc, (__file__,))
+            step = f"move {bound.steps - 1}" if bound.steps else "its setup"
+            message = (
+                f"game {index} (--seed {seed}, game seed {game_seed(seed, index)}), {step}: "
+                f"{call} did not return within {bound.step:g} s: it was running this line"
+                f" (a loop without end?); {replay}"
+            )
+        else:
+            message = (
+                f"game {index} (--seed {seed}) still not over after {deadline.GAME_SECONDS:g}"
+                f" s: it was running this line (a loop without end?); {replay}"
+            )
         raise EngineError(E_ENDLESS.at(file, Span(line, 1), message)) from None
 
 
@@ -149,13 +167,14 @@ def _play(
     index: int,
     seed: int,
     on_move: Callable[[State, int, int, int], None] | None,
-    end: float,
+    bound: Bound,
 ) -> GameRecord:
     gseed = game_seed(seed, index)
     moves = 0
     state: State | None = None
     try:
         state = compiled.new_state(setup, gseed)
+        bound.steps += 1  # the step bound's count: the setup, each move (see deadline.Bound)
         bot_rng = random.Random(gseed ^ 0x5EED5EED)
         decisions = branching = 0
         limit = compiled.max_turns
@@ -165,7 +184,7 @@ def _play(
         threaded = threading.current_thread() is not threading.main_thread()
         while not state.is_terminal() and moves < limit:
             if threaded:
-                check_deadline(end)
+                check_deadline(bound)
             seat = state.current_player()
             actions = state.legal_actions()
             if len(actions) > 1:
@@ -191,6 +210,7 @@ def _play(
                 on_move(state, seat, action, len(actions))
             state.apply(action)
             moves += 1
+            bound.steps += 1
         if not state.is_terminal():
             what = f"the game did not end within max_turns={limit} moves"
             at = type(state).is_terminal
