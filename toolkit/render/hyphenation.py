@@ -120,3 +120,25 @@ def dictionary(lang: str) -> Any:
         with contextlib.suppress(AttributeError, TypeError):
             pyphen.hdcache[path] = _lazy_dict(path)
     return pyphen.Pyphen(lang=lang)
+
+
+def break_points(hyphenator: Any, word: str, below: int) -> list[Any]:
+    """pyphen's points of `word` (`hyphenator.positions(word)`) that lie before letter
+    `below`, reading only the word's first letters: a pattern spans at most `maxlen` letters,
+    so a point depends on no letter further than that and the word's end changes none of
+    the points before it. A long word's window is not kept in pyphen's cache of words: every
+    line a long word is broken at leaves a new tail, each kept for ever (a 4,000-letter word
+    cut into lines at 373 sizes kept gigabytes)."""
+    hd: Any = getattr(hyphenator, "hd", None)
+    maxlen, cache_ = getattr(hd, "maxlen", None), getattr(hd, "cache", None)
+    end = below + (maxlen or 0) + 1  # letters past it change no point before `below`
+    window = word[:end]
+    lowered = window.lower()
+    if maxlen is None or cache_ is None or len(word) <= end or len(lowered) != len(window):
+        return [point for point in hyphenator.positions(word) if point < below]
+    kept = lowered in cache_
+    found = hd.positions(window)
+    if not kept:
+        cache_.pop(lowered, None)
+    right = len(word) - hyphenator.right  # pyphen's margins, counted on the whole word
+    return [point for point in found if hyphenator.left <= point <= right and point < below]
