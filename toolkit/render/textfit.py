@@ -124,7 +124,9 @@ def _hyphenate(
     if hyphenator is None or len(word) < 5 or ":" in word:  # never split an inline icon
         return "", word
     prefix = f"{before} " if before else ""
-    points = break_points(hyphenator, word, overflow_length(word, width, size, style))
+    # no head as long as the first letters wider than the box fits (a short word: all points)
+    below = overflow_length(word, width, size, style) if len(word) > LONG_WORD else len(word)
+    points = break_points(hyphenator, word, below)
     if any(point.data for point in points):  # a break that changes letters (none in fr, es)
         for head, tail in hyphenator.iterate(word):
             if text_width(f"{prefix}{head}-", size, style) <= width:
