@@ -204,11 +204,11 @@ def _fit(text: str, width: float, height: float, setting: Setting) -> Fit:
 
     At each size plain word wrapping is tried first; hyphenation only when it is what makes
     the text fit, so hyphens appear where they save space and nowhere else. A size at which
-    the text's words are too wide for the box's lines is passed unwrapped (`_too_high`), the
-    fit and the lines of a text that fits nowhere what wrapping there would give. Kept per text,
-    box and setting (a pure function of them: a face's key names one font file's contents,
-    toolkit.render.game_fonts): the gate's print-fit check measures each text once and the
-    build draws with that measure."""
+    the text's words are too wide for the box's lines is passed unwrapped (`_too_high`): the
+    fit is the same, and a text that fits nowhere keeps the lines its last wrap gives. Kept
+    per text, box and setting (a pure function of them: a face's key names one font file's
+    contents, toolkit.render.game_fonts): the gate's print-fit check measures each text once
+    and the build draws with that measure."""
     style, lang, icons = setting.style, setting.lang, setting.icons
     min_size = setting.min_size
     if len(text) > MAX_FIT_CHARS:  # wrapping it at every size took minutes (a 3M text)
