@@ -147,3 +147,35 @@ def unit_width(word: str, style: str, icons: frozenset[str] = BUILTIN.names) -> 
 
 def _plain_width(word: str, style: str) -> float:
     return pdfmetrics.stringWidth(word, font_name(style), 1.0)
+
+
+def overflow_length(word: str, width: float, size: float, style: str) -> int:
+    """How many first letters of `word` (no inline icon in it) are wider than `width` at
+    `size`, fewest first; len(word) + 1 when the whole word is not. Letters' widths only add
+    up, so every longer head is wider still: a line breaking a long word need look no
+    further. Doubling then halving measures O(n log n) letters for an answer of n, whatever
+    the word's length; uncached (unit_width keeps what it measures: these heads are not
+    measured again)."""
+
+    def over(count: int) -> bool:
+        return _plain_width(word[:count], style) * size > width
+
+    if over(0):
+        return 0
+    low, high = 0, 1  # `low` letters are not wider; `high` to be seen
+    while True:
+        if high >= len(word):
+            high = len(word)
+            if not over(high):
+                return len(word) + 1
+            break
+        if over(high):
+            break
+        low, high = high, high * 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        if over(middle):
+            high = middle
+        else:
+            low = middle
+    return high

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 _DIGITS = re.compile(r"\d")  # what pyphen's pattern parser reads as a digit (any Unicode one)
@@ -120,3 +120,33 @@ def dictionary(lang: str) -> Any:
         with contextlib.suppress(AttributeError, TypeError):
             pyphen.hdcache[path] = _lazy_dict(path)
     return pyphen.Pyphen(lang=lang)
+
+
+def break_points(hyphenator: Any, word: str, below: int) -> list[Any]:
+    """pyphen's points of `word` (`hyphenator.positions(word)`) that lie before letter
+    `below`, reading only the word's first letters: a pattern spans at most `maxlen` letters,
+    so a point depends on no letter further than that and the word's end changes none of
+    the points before it."""
+    hd: Any = getattr(hyphenator, "hd", None)
+    maxlen = getattr(hd, "maxlen", None)
+    end = below + (maxlen or 0) + 1  # letters past it change no point before `below`
+    window = word[:end]
+    if maxlen is None or len(word) <= end or len(window.lower()) != len(window):
+        return [point for point in hyphenator.positions(word) if point < below]
+    right = len(word) - hyphenator.right  # pyphen's margins, counted on the whole word
+    found = _window_points(hyphenator, window)
+    return [point for point in found if hyphenator.left <= point <= right and point < below]
+
+
+@lru_cache(maxsize=1_024)
+def _window_points(hyphenator: Any, window: str) -> tuple[Any, ...]:
+    """pyphen's points of a long word's first letters, kept here a while, not in pyphen's
+    cache of words: that keeps every word for ever, and each line a long word is broken at
+    leaves a new tail (a 4,000-letter word cut into lines at 373 sizes kept gigabytes)."""
+    cache_ = hyphenator.hd.cache
+    lowered = window.lower()
+    kept = lowered in cache_
+    found = tuple(hyphenator.hd.positions(window))
+    if not kept:
+        cache_.pop(lowered, None)
+    return found
