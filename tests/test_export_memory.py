@@ -69,3 +69,27 @@ def test_a_card_image_of_too_many_pixels_is_refused_before_any_is_drawn(
     assert "deck " in result.output and "at --dpi 600 would be" in result.output
     assert "use --dpi" in result.output and "Traceback" not in result.output
     assert drawn == []
+
+
+def test_large_card_images_are_encoded_one_at_a_time(run_cli, tmp_path, monkeypatch):
+    # four 150 M pixel cards waiting for the encoders were 2.3 GB (probe 20 H1): past
+    # PENDING_PIXELS waiting, each is encoded before the next is drawn
+    monkeypatch.setattr(raster, "PENDING_PIXELS", 1, raising=False)
+    monkeypatch.setattr(raster, "ENCODERS", 4)
+    monkeypatch.setattr(raster.os, "cpu_count", lambda: 4)
+    alive, most = [0], [0]
+    real = raster._render_box
+
+    def counted(*args):
+        image = real(*args)
+        alive[0] += 1
+        most[0] = max(most[0], alive[0])
+        weakref.finalize(image, lambda: alive.__setitem__(0, alive[0] - 1))
+        return image
+
+    monkeypatch.setattr(raster, "_render_box", counted)
+    game = _game(tmp_path)
+    out = tmp_path / "out"
+    result = run_cli("export", "png", str(game), "--lang", "en", "--dpi", "60", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert most[0] <= 2, most

@@ -33,3 +33,26 @@ def test_an_arrow_a_card_face_prints_is_still_p002(run_cli, tmp_path):
     deck.write_text(text.replace("en: Move {steps}", "en: Move → {steps}", 1), encoding="utf-8")
     result = run_cli("validate", str(game), "--no-cache")
     assert result.exit_code == 1 and "P002" in result.output and "U+2192" in result.output
+
+
+def test_an_arrow_a_board_label_prints_is_p002_at_the_label(run_cli, tmp_path):
+    # the board draws no stand-in: print-fit left `→` to the board, the board left it to
+    # print-fit (probe 20 M5), and `Leg 1 ▯` printed with validate clean
+    import shutil
+
+    from tests.conftest import REPO
+
+    game = tmp_path / "tk"
+    shutil.copytree(REPO / "content" / "tokaido", game)
+    road = game / "boards" / "road.yaml"
+    text = road.read_text(encoding="utf-8")
+    assert "\nstyle:\n" in text
+    text = text.replace(
+        "\nstyle:\n",
+        '\nstyle:\n  labels:\n    leg: {fr: "Étape {n} →", es: "Tramo {n} →", en: "Leg {n} →"}\n',
+        1,
+    )
+    road.write_text(text, encoding="utf-8")
+    result = run_cli("validate", str(game), "--no-cache")
+    assert result.exit_code == 1, result.output
+    assert "boards/road.yaml" in result.output and "U+2192" in result.output

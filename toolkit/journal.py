@@ -20,7 +20,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -260,8 +260,8 @@ def write_set(
         write_many(files, inside=inside)
         return []
     folder = Path(folders.pop())
-    notes = finish_output(folder, what=what)
     names = {Path(path).name for path, _ in files}
+    notes = finish_output(folder, what=what, only=names)
     remove_stale(folder, lambda name: bool(_TEMPORARY.match(name)) and _target(name) in names)
     journal = folder / OUTPUT_JOURNAL
     written = False
@@ -284,10 +284,19 @@ def _target(temporary: str) -> str:
     return temporary[1 : -len(".00000000.tmp")]
 
 
-def finish_output(folder: Path | int, name: Path | None = None, what: str = "build") -> list[str]:
+def finish_output(
+    folder: Path | int,
+    name: Path | None = None,
+    what: str = "build",
+    only: Collection[str] | None = None,
+) -> list[str]:
     """Put in place the files a build (or an export: `what`) killed between its renames left
     staged in `folder` (its journal's; a path, or a folder open as that descriptor, named
-    `name`), then remove the journal; nothing when it holds none of ours."""
+    `name`), then remove the journal; nothing when it holds none of ours. With `only` (a
+    command writing those names in a folder the user named, not an output tree of ours:
+    `convert --out`, `i18n add-language --out`), nothing unless every entry puts one of
+    those names in place in the folder itself: a planted journal there made convert
+    replace `docs/thesis.txt` (probe 20 H2)."""
     try:
         if isinstance(folder, int):
             fd = os.dup(folder)
@@ -300,6 +309,8 @@ def finish_output(folder: Path | int, name: Path | None = None, what: str = "bui
         entries = _output_entries(fd)
         if entries is None:
             return []
+        if only is not None and any(sub or target not in only for sub, _, target in entries):
+            return [f"ignored a journal in {where} naming files this {what} does not write"]
         done = 0
         for sub, tmp, target in entries:
             try:

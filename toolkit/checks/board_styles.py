@@ -193,7 +193,7 @@ def _board_glyphs(
     from toolkit.content.walk import texts_of
     from toolkit.render.boards import build_drawings
     from toolkit.render.boards.printed import printed_strings
-    from toolkit.render.fonts import missing_glyphs
+    from toolkit.render.fonts import missing_glyphs, stand_ins
 
     assert loaded.model is not None
     lang, board = look.lang, loaded.model
@@ -210,7 +210,11 @@ def _board_glyphs(
     for printed, face in dict.fromkeys(strings):
         for ch in missing_glyphs(printed, face):
             path = _written(ch, names, texts, own)
-            if path[-1] == lang and (face == main or missing_glyphs(ch, main)):
+            if (
+                path[-1] == lang
+                and (face == main or missing_glyphs(ch, main))
+                and ch not in stand_ins()  # print-fit leaves those to what prints them
+            ):
                 continue  # print-fit's P002 says it there (a text against the main face)
             yield path, face, ch, printed
 

@@ -496,6 +496,11 @@ def _letters(
             yield event
 
 
+ICONS_A_FIELD = 10
+"""Unknown icon names said for one field of one card face: a layout printing 1,300 made-up
+names a card gave 456,971 findings on 600 cards (67 MB, 4 minutes)."""
+
+
 def _printed_icons(
     loaded: LoadedFile,
     card: Any,
@@ -519,10 +524,17 @@ def _printed_icons(
     written = printed_unknown(element, own_words(element, field), job.icons)
     own = assets.expected(assets.LAYOUTS, name, job.root).in_game
     at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
-    for icon in (n for n in unknown if n not in written):
+    said = [n for n in unknown if n not in written]
+    for number, icon in enumerate(said[:ICONS_A_FIELD], 1):
+        more = len(said) - ICONS_A_FIELD if number == ICONS_A_FIELD else 0
         message = (
             f"layout {name!r} prints ':{icon}:' for {card.id} ({job.lang}), but the game has"
             f" no icon {icon!r}: it prints as written{tip(icon, job.icons)}"
+            + (
+                f"; and {more:,} more names the game has no icon for, not listed"
+                if more > 0
+                else ""
+            )
         )
         if own and at is not None:
             path = ("elements", at, field)

@@ -310,7 +310,7 @@ def add_language(
         # the PO and the POT as one change (journal.py, as a build's PDFs): a run killed
         # between their renames is finished by the next one; game.yaml is renamed last, so
         # a killed run leaves the language not yet added, and the command can be run again
-        for note in finish_output(target):
+        for note in finish_output(target, only={f"{lang}.po", f"{loaded.id}.pot"}):
             stderr.print(escape(note))
         journal = target / OUTPUT_JOURNAL
 

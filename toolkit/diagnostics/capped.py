@@ -12,8 +12,9 @@ from dataclasses import replace
 from toolkit.diagnostics.diagnostic import Diagnostic
 
 PER_FILE = 50
-CAPPED = frozenset({"P006"})
-"""Warnings found once per value, which a large deck can give by the thousand."""
+CAPPED = frozenset({"P006", "P007"})
+"""Findings said once per value (a number no face prints, an icon name the game lacks),
+which a large deck can give by the thousand."""
 
 
 def capped(found: list[Diagnostic]) -> list[Diagnostic]:

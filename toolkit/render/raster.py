@@ -125,8 +125,10 @@ def png_bytes(image) -> bytes:
 def png_each(images: Iterable[Any]) -> Iterator[bytes]:
     """`png_bytes` of each image, in order, as they come. Encoding is most of an export's
     time and Pillow lets go of the GIL while it compresses, so a few threads share it (the
-    same bytes, in the same order); at most twice as many images as threads wait for them,
-    so a deck of any size holds a few bitmaps at a time."""
+    same bytes, in the same order). The bitmaps waiting for them are bounded in number
+    (twice the threads) and in pixels (`PENDING_PIXELS`): the next image is drawn only
+    once those waiting are under it, so a deck of any size, or of cards of any size, holds
+    a few bitmaps at a time (four 150 M pixel cards waiting were 2.3 GB)."""
     workers = min(ENCODERS, os.cpu_count() or 1)
     if workers < 2:
         yield from (png_bytes(image) for image in images)
@@ -134,14 +136,25 @@ def png_each(images: Iterable[Any]) -> Iterator[bytes]:
     from collections import deque
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    pending: deque[Future[bytes]] = deque()
+    pending: deque[tuple[Future[bytes], int]] = deque()
+    waiting = 0  # pixels of the bitmaps in `pending`
     with ThreadPoolExecutor(workers, thread_name_prefix="png") as pool:
         for image in images:
-            pending.append(pool.submit(png_bytes, image))
-            if len(pending) >= 2 * workers:
-                yield pending.popleft().result()
+            size = image.width * image.height
+            pending.append((pool.submit(png_bytes, image), size))
+            waiting += size
+            del image  # the pool holds it while it waits, not this loop
+            while pending and (len(pending) >= 2 * workers or waiting >= PENDING_PIXELS):
+                done, size = pending.popleft()
+                waiting -= size
+                yield done.result()
         while pending:
-            yield pending.popleft().result()
+            yield pending.popleft()[0].result()
+
+
+PENDING_PIXELS = 40_000_000
+"""Pixels of the bitmaps waiting to be encoded at once (about 120 MB): a card of more is
+encoded before the next is drawn."""
 
 
 ENCODERS = 4  # threads encoding PNGs at most (fewer on a machine with fewer cores)

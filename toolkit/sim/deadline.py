@@ -46,7 +46,7 @@ GAME_SECONDS = 600.0
 CALL_SECONDS = 60.0
 """How long one step of a game (a move: legal actions, the bot's choice and apply; the
 game's setup; its end values) or one call into the engine outside a game may take: an
-engine's move takes milliseconds, an MCTS bot's choice about a second (muckle-stoater, 4
+engine's move takes milliseconds, an MCTS bot's choice about a second (a bundled game of 4
 seats: 110 s of CPU for a whole game)."""
 
 

@@ -69,10 +69,11 @@ def rulebook_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[bytes]:
     return png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
 
 
-MAX_PAGE_PIXELS = 150_000_000
-"""Pixels of one card, board or rulebook image (an A2 board at 600 dpi is 139 M): at 1200 dpi
-the A2 board was 557 M pixels, 3.9 GB and a MemoryError after 107 s; a 300 × 420 mm card at
-1200 dpi, 291 M."""
+MAX_PAGE_PIXELS = 64_000_000
+"""Pixels of one card, board or rulebook image. Drawing and encoding one takes about 12
+bytes a pixel at its peak, so this is some 770 MB: a 150 M pixel card (300 × 420 mm at
+--dpi 861) peaked at 1.7 GB alone, and an A2 board at 1200 dpi (557 M) was 3.9 GB and a
+MemoryError. An A2 board at 400 dpi is 62 M, a poker card at 1200 dpi 6 M."""
 
 
 def _within_pixels(pdf: bytes, dpi: float, what: str, option: str = "--page-dpi") -> None:
