@@ -9,7 +9,8 @@ printed Markdown in the rulebook check."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+import re
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,16 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from layout_icons(name, game.root, icons)
     for view in views(game, facts):
         for lang, value in view.values.items():
+            glued = glued_icons(value or "", icons.names)
+            if glued:
+                name, touching = glued[0]
+                yield P_INLINE_ICON.at(
+                    view.file,
+                    view.span(lang),
+                    f"{view.label()} ({lang}): ':{name}:' touches {touching!r}, so it prints as"
+                    f" written, not as the icon; set it apart with a space (an icon's name"
+                    " is never glued to a letter or digit)",
+                )
             unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
             unknown = [n for n in unknown if n not in icons.names and n not in icons.broken]
             if unknown:
@@ -49,6 +60,27 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
                     f" would print as written; {tip}icons: {known}",
                 )
+
+
+_ANY_ICON = re.compile(r":([a-z_]+):")
+
+
+def glued_icons(text: str, names: Collection[str]) -> list[tuple[str, str]]:
+    """The icons of the game `text` writes glued to a letter or digit (`pay 2:coin:`), which
+    INLINE_ICON leaves as words, with the character each touches: such a text drew the
+    icon before the pattern kept `10:30:45` and `a:b:c` words, and then printed it as
+    written with validate clean."""
+    found = []
+    for match in _ANY_ICON.finditer(text):
+        name = match.group(1)
+        if name not in names:
+            continue
+        before = text[match.start() - 1] if match.start() else ""
+        after = text[match.end()] if match.end() < len(text) else ""
+        touching = next((c for c in (before, after) if c and (c.isalnum())), None)
+        if touching is not None:
+            found.append((name, touching))
+    return found
 
 
 def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic, ...]:

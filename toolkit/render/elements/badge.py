@@ -7,6 +7,7 @@ so a badge never prints off its disc (probe 18 M1: a tall "|" ran off the card).
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal
 
@@ -14,6 +15,7 @@ from pydantic import Field
 from reportlab.lib.units import mm
 
 from toolkit.content.models.base import FontFamily
+from toolkit.content.templating import INLINE_ICON
 from toolkit.render.elements.base import Colour, Element, Ink, Paint, Problem, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import ascent_descent, font_name, text_width
@@ -82,6 +84,26 @@ class BadgeElement(Element):
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
         if not item.text:
             return
+        unprinted = sorted({c for c in item.text if unicodedata.category(c).startswith("C")})
+        if unprinted:  # a line break drew a box (.notdef) on the disc
+            shown = ", ".join(f"U+{ord(c):04X}" for c in unprinted)
+            yield Problem(
+                "P001",
+                f"badge text {item.text!r} holds {shown} (a line break or a control"
+                " character), which prints as a box: a badge prints one line",
+                once=("badge-break", self.text),
+                in_layout=("text",),
+            )
+        icons = sorted({m.group(1) for m in INLINE_ICON.finditer(item.text)})
+        if icons:  # drawn as plain words: even an icon the game has
+            names = ", ".join(f":{name}:" for name in icons)
+            yield Problem(
+                "P007",
+                f"badge text {item.text!r} writes {names}, but a badge prints no inline"
+                " icons: it prints as written (use an icon element)",
+                once=("badge-icons", self.text),
+                in_layout=("text",),
+            )
         side = min(item.w, item.h)
         wide = self._width(item, job) / mm
         if wide > side:
