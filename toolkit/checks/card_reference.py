@@ -13,9 +13,11 @@ from collections.abc import Iterator
 from dataclasses import astuple, dataclass, field
 from typing import Any
 
+from toolkit.checks.icon_names import P_INLINE_ICON
 from toolkit.checks.text_direction import P_RTL, rtl_letters, said, string_leaves
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.printing import every_language_printed, prints
+from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
@@ -23,6 +25,7 @@ from toolkit.diagnostics.printable import code_points
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.card_reference import DataPath, DeckReference, Printed, deck_reference
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
+from toolkit.render.icons import icon_set
 from toolkit.render.printjob import game_fonts
 from toolkit.render.rulebook_style import Faces, rulebook_faces
 
@@ -61,6 +64,13 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
             where = f"the rulebook's card reference prints {{}} for {one.what}"
             if one.rule is P_RTL:
                 message = f"{said(one.chars[0])} ({where.format('it')})"
+            elif one.rule is P_INLINE_ICON:
+                shown = ", ".join(f"':{name}:'" for name in one.chars)
+                message = (
+                    f"{where.format(shown)}, but the game has no icon of"
+                    f" {'that name' if len(one.chars) == 1 else 'those names'}: it prints as"
+                    " written"
+                )
             else:
                 shown = code_points(one.chars)
                 message = (
@@ -120,7 +130,7 @@ def _read_found(kept: Any) -> dict[Place, _Found]:
         if type(item) is not list or len(item) != 6:
             raise ValueError("not a finding")
         place, code, span, what, face, chars = item
-        rule = {P_RTL.code: P_RTL, glyph.code: glyph}.get(code)
+        rule = {P_RTL.code: P_RTL, glyph.code: glyph, P_INLINE_ICON.code: P_INLINE_ICON}.get(code)
         if rule is None or type(place) is not list or len(place) != 4 or type(span) is not list:
             raise ValueError("not a card reference finding")
         if not (isinstance(what, str) and isinstance(face, str) and type(chars) is list):
@@ -145,8 +155,12 @@ def _deck_findings(
     content = _content_paths(facts, loaded)
     leaves: list[tuple[DataPath, str]] | None = None  # the deck's strings, when needed
     found: dict[Place, _Found] = {}
+    icons = icon_set(game.root)
     for lang in filter(prints, game.rulebook):  # a `build --lang`'s gate: its own
         for card, card_id, printed in _strings(deck_reference(game, deck, lang)):
+            if ":" in printed.text:  # an icon the game lacks prints as written (P007)
+                leaves = leaves if leaves is not None else list(string_leaves(deck))
+                _unknown_icons(loaded, leaves, content, printed, card, card_id, lang, icons, found)
             face = getattr(faces, printed.face)
             lacking = [c for c in missing_glyphs(printed.text, face) if c not in FALLBACKS]
             letters = sorted(rtl_letters(printed.text), key=printed.text.index)
@@ -169,6 +183,39 @@ def _deck_findings(
                 if ch not in one.chars:
                     one.chars.append(ch)
     return found
+
+
+def _unknown_icons(
+    loaded: LoadedFile,
+    leaves: list[tuple[DataPath, str]],
+    content: set[DataPath],
+    printed: Printed,
+    card: DataPath,
+    card_id: str,
+    lang: str,
+    icons: Any,
+    found: dict[Place, _Found],
+) -> None:
+    """P007 for an inline icon the game lacks that a string of the reference prints (a
+    parameter's `:zork:` in a card's filled text), at the value that holds it; one a
+    content text writes is said there (inline-icons)."""
+    doc = loaded.doc
+    assert doc is not None
+    for match in INLINE_ICON.finditer(printed.text):
+        name = match.group(1)
+        if name in icons.names or name in icons.broken:
+            continue
+        path = _written(leaves, printed, card, f":{name}:", lang)
+        if path in content:
+            continue
+        if path is None or path not in doc.spans:
+            path = (*card, "id") if card else ("id",)
+        span = doc.span(path)
+        place = (loaded.rel, span.line, span.col, P_INLINE_ICON.code)
+        what = f"{card_id}, {lang}" if card_id else lang
+        one = found.setdefault(place, _Found(P_INLINE_ICON, span, what, printed.face))
+        if name not in one.chars:
+            one.chars.append(name)
 
 
 def _strings(table: DeckReference | None) -> Iterator[tuple[DataPath, str, Printed]]:
