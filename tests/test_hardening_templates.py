@@ -50,6 +50,9 @@ HOSTILE = [
     ("{{ ['a', 'b'] | random }}", "random filter is not available"),
     ("{{ range }} {{ joiner() }}", "memory address"),  # a different text at every build
     ("{{ [cycler(1)] }}", "memory address"),
+    ("{{ range|string|replace(' at ', ' ') }}", "memory address"),  # made text, then cut
+    ("{{ (joiner()|string)[-15:] }}", "memory address"),
+    ("{{ (cycler(1) ~ '')|replace('0x', '') }}", "memory address"),
     ("{{ 2 ** 100000000 }}", "too large"),
     ("{{ 'a'|center(10**9) }}", "width"),
     ("{{ '%999999999s' % 'a' }}", "width"),

@@ -187,6 +187,8 @@ def check_result(value: Any) -> Any:
     if isinstance(value, str | bytes):
         if len(value) > MAX_STRING:
             raise TemplateLimitError(f"a text longer than {MAX_STRING:,} characters")
+        if isinstance(value, str) and "0x" in value and _ADDRESS.search(value):
+            raise TemplateLimitError(ADDRESS_PRINTED)  # `range|string`, then cut or replaced
         size = len(value)
     elif isinstance(value, list | tuple | dict | set | frozenset):
         if len(value) > MAX_ITEMS:
@@ -344,11 +346,14 @@ def guard_finalize(value: Any) -> Any:
         return value
     text = str(value)
     if "0x" in text and _ADDRESS.search(text):
-        raise TemplateLimitError(
-            "it prints a Python object (a function, a range, an object), not a value: its"
-            " text holds a memory address, different at every build"
-        )
+        raise TemplateLimitError(ADDRESS_PRINTED)
     return text
+
+
+ADDRESS_PRINTED = (
+    "it prints a Python object (a function, a range, an object), not a value: its text"
+    " holds a memory address, different at every build"
+)
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
