@@ -31,8 +31,8 @@ def _game(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("kind", ["png", "tts"])
-def test_a_deck_s_card_images_are_never_all_held_at_once(kind, run_cli, tmp_path, monkeypatch):
+def _most_alive(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The most card bitmaps alive at once while the test runs (its one item, updated)."""
     alive, most = [0], [0]
     real = raster._render_box
 
@@ -44,6 +44,12 @@ def test_a_deck_s_card_images_are_never_all_held_at_once(kind, run_cli, tmp_path
         return image
 
     monkeypatch.setattr(raster, "_render_box", counted)
+    return most
+
+
+@pytest.mark.parametrize("kind", ["png", "tts"])
+def test_a_deck_s_card_images_are_never_all_held_at_once(kind, run_cli, tmp_path, monkeypatch):
+    most = _most_alive(monkeypatch)
     game = _game(tmp_path)
     out = tmp_path / "out"
     result = run_cli("export", kind, str(game), "--lang", "en", "--dpi", "60", "--out", str(out))
@@ -77,17 +83,7 @@ def test_large_card_images_are_encoded_one_at_a_time(run_cli, tmp_path, monkeypa
     monkeypatch.setattr(raster, "PENDING_PIXELS", 1, raising=False)
     monkeypatch.setattr(raster, "ENCODERS", 4)
     monkeypatch.setattr(raster.os, "cpu_count", lambda: 4)
-    alive, most = [0], [0]
-    real = raster._render_box
-
-    def counted(*args):
-        image = real(*args)
-        alive[0] += 1
-        most[0] = max(most[0], alive[0])
-        weakref.finalize(image, lambda: alive.__setitem__(0, alive[0] - 1))
-        return image
-
-    monkeypatch.setattr(raster, "_render_box", counted)
+    most = _most_alive(monkeypatch)
     game = _game(tmp_path)
     out = tmp_path / "out"
     result = run_cli("export", "png", str(game), "--lang", "en", "--dpi", "60", "--out", str(out))
