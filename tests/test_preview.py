@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -442,21 +444,24 @@ main()
 """
 
 
-@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGINT", 130)])
-def test_a_signal_stops_the_preview_while_it_draws(tmp_path, sig, code) -> None:
-    """`kill` (what `timeout`, a service manager or a closed terminal send) and Ctrl-C stop
-    the preview promptly even while a drawing is under way: it waited 5 s a thread."""
-    import signal
-    import subprocess
-    import sys
-
-    process = subprocess.Popen(
+def _slow_preview() -> subprocess.Popen[str]:
+    """The preview of tokaido, its drawings made slow (`_SLOW_DRAWING`), on a free port."""
+    return subprocess.Popen(
         [sys.executable, "-c", _SLOW_DRAWING, "tokaido", "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PLAYSET_NO_CACHE": "1"},
     )
+
+
+@pytest.mark.parametrize("sig, code", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_stops_the_preview_while_it_draws(tmp_path, sig, code) -> None:
+    """`kill` (what `timeout`, a service manager or a closed terminal send) and Ctrl-C stop
+    the preview promptly even while a drawing is under way: it waited 5 s a thread."""
+    import signal
+
+    process = _slow_preview()
     try:
         line = process.stdout.readline()
         assert " at http://127.0.0.1:" in line
@@ -481,18 +486,10 @@ def test_a_signal_stops_the_preview_while_images_asked_for_are_drawn(tmp_path, s
     asked for (22–30 s, a second Ctrl-C no help) and uvicorn printed a CancelledError
     traceback for each request (probe 19b M3). Now the answers are 503 and nothing waits."""
     import signal
-    import subprocess
-    import sys
     import urllib.error
     import urllib.request
 
-    process = subprocess.Popen(
-        [sys.executable, "-c", _SLOW_DRAWING, "tokaido", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PLAYSET_NO_CACHE": "1"},
-    )
+    process = _slow_preview()
     answers: list[object] = []
 
     def ask(url: str) -> None:
