@@ -101,3 +101,41 @@ def test_a_po_msgstr_for_a_board_phrase_is_bounded_at_its_line(run_cli, tmp_path
         assert f"refused {key}:" in result.stderr and why in result.stderr, result.stderr
         assert "0 applied" in result.stderr
     assert _errors(run_cli, game) == []
+
+
+def test_the_rulebook_printing_a_term_only_a_board_fills_is_r006_where_it_prints(run_cli, tmp_path):
+    """probe 20 M3: the term is checked as the board's phrase, so its `{n}` is no finding at
+    the term; the rulebook prints it as written, "{n} players", and validate was clean."""
+    game = _game(tmp_path, '{fr: "{n} joueurs", es: "{n} jugadores", en: "{n} players"}')
+    rulebook = game / "rulebook" / "en.md"
+    lines = rulebook.read_text(encoding="utf-8").split("\n")
+    lines.insert(2, "Play with {{ glossary.pcount }} and {{ glossary['pcount'] }}.")
+    rulebook.write_text("\n".join(lines), encoding="utf-8")
+    found = _errors(run_cli, game)
+    assert [(d["code"], d["file"], d["line"], d["col"]) for d in found] == [
+        ("R006", str(rulebook), 3, 11)
+    ], found
+    message = found[0]["message"]
+    assert "the rulebook prints the glossary term 'pcount' (en) as written (2 times)" in message
+    assert "'{n} players': its {n} is filled only where a board prints" in message
+
+
+def test_a_layout_printing_a_term_only_a_board_fills_is_r006_at_its_element(run_cli, tmp_path):
+    game = _game(tmp_path, '{fr: "{n} joueurs", es: "{n} jugadores", en: "{n} players"}')
+    layout = game / "layouts" / "ms-pack.yaml"
+    text = layout.read_text(encoding="utf-8")
+    element = "    text: \"{{ card.rank if card.rank != 'JOKER' else ':star:' }}\"\n"
+    assert element in text
+    printed = "    text: \"{% set g = glossary %}{{ g['pc' ~ 'ount'] }}\"\n"
+    layout.write_text(text.replace(element, printed, 1), encoding="utf-8")
+    found = _errors(run_cli, game)
+    line = text[: text.index(element)].count("\n") + 1
+    assert [(d["code"], d["file"], d["line"]) for d in found] == [("R006", str(layout), line)] * 3
+    assert [d["message"][:55] for d in found] == [
+        f"layout 'ms-pack' prints the glossary term 'pcount' ({lang})"
+        for lang in ("fr", "es", "en")
+    ]
+    assert (
+        "layout 'ms-pack' prints the glossary term 'pcount' (fr) as written"
+        in (found[0]["message"])
+    )

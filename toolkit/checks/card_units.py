@@ -61,7 +61,9 @@ def card_args(jobs: list[PrintJob], layout: Any, card: Any) -> list[Any] | None:
         return None
     assert face[5] == first.lang
     face[5] = [job.lang for job in jobs]  # every job's language, not the first's alone
-    return [face, [[icon_names(j.icons.names), sorted(j.icons.broken)] for j in jobs]]
+    icons = [[icon_names(j.icons.names), sorted(j.icons.broken)] for j in jobs]
+    unfilled = [[list(term) for term in j.unfilled] for j in jobs]
+    return [face, icons, unfilled] if any(unfilled) else [face, icons]
 
 
 class Shape:

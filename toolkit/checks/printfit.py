@@ -34,15 +34,17 @@ from toolkit.checks.icon_names import (
     printed_unknown,
     tip,
 )
+from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said, string_leaves
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
+from toolkit.content.board_phrases import Unfilled, unfilled_message, unfilled_terms
 from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.printing import every_language_printed, printed_languages, prints
 from toolkit.content.templating import own_letters
-from toolkit.content.unit_cache import NotKept, Units, active, cached_as
+from toolkit.content.unit_cache import NotKept, Units, active, cached_as, to_json
 from toolkit.content.walk import Facts, Text, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.printable import code_point, code_points
@@ -109,6 +111,7 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.manifest is None:
         return
     once = _Once(facts, lacking)
+    unfilled = unfilled_terms(facts)
     faces = _faces(game)
     too_full = assets.too_full(assets.LAYOUTS, game.root)
     if too_full:
@@ -119,7 +122,7 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield from layout_glyphs(name, game.root, fonts)
             yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
-    yield from _question_fit(game, once)
+    yield from _question_fit(game, once, unfilled)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -141,15 +144,19 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
             continue
         card_mm = size_mm(deck.size)
-        jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in languages(game)]
-        batch = FileBatch("card-print-fit", loaded, [name, game.glossary_failed], len(deck.cards))
+        jobs = [
+            PrintJob(game, deck, layout, None, lang, card_mm, unfilled=unfilled.get(lang, ()))
+            for lang in languages(game)
+        ]
+        extra = [name, game.glossary_failed, _named(unfilled)]
+        batch = FileBatch("card-print-fit", loaded, extra, len(deck.cards))
         for index, card in enumerate(deck.cards):
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
             found = _card_findings(loaded, index, card, name, layout, jobs, batch)
             yield from (diag for diag, key, glyph in found if once.new(diag, key, glyph))
         batch.close()
-        back = _back_letters(loaded, deck, game) if deck.cards else ()
+        back = _back_letters(loaded, deck, game, unfilled) if deck.cards else ()
         yield from (diag for diag, key, glyph, _ in back if once.new(diag, key, glyph))
 
 
@@ -195,7 +202,13 @@ def _faces(game: Game) -> set[str]:
     return names | {n for bank in game.valid(game.questions) for n in (bank.layout, bank.back)}
 
 
-def _back_letters(loaded: LoadedFile, deck: Any, game: Game) -> Iterator[Event]:
+def _named(unfilled: Unfilled) -> list[Any]:
+    """`unfilled` as a unit argument: it comes from the boards, which a card's or a bank's
+    unit is not named by."""
+    return [[lang, [list(term) for term in terms]] for lang, terms in unfilled.items()]
+
+
+def _back_letters(loaded: LoadedFile, deck: Any, game: Game, unfilled: Unfilled) -> Iterator[Event]:
     """P002 and P017 for what a deck's back prints in each language: every back shows the
     deck's first card (toolkit.render.sheets), and only the elements shown (one whose
     `when` is false prints nothing); P003 when it fails to resolve."""
@@ -205,7 +218,9 @@ def _back_letters(loaded: LoadedFile, deck: Any, game: Game) -> Iterator[Event]:
         return  # said with the layout
     card, shape = deck.cards[0], Shape(loaded, 0)
     for lang in languages(game):
-        job = PrintJob(game, deck, layout, None, lang, size_mm(deck.size))
+        job = PrintJob(
+            game, deck, layout, None, lang, size_mm(deck.size), unfilled=unfilled.get(lang, ())
+        )
         try:
             elements = job.resolved(layout, card)
         except (TemplateError, TypeError, ValueError) as exc:
@@ -288,7 +303,7 @@ def _card_findings(
         same_shape(loaded, index, asked)
         events: list[Event] = []
         for place, code, message, severity, key, glyph in found:
-            if not isinstance(code, str) or not code.startswith("P"):
+            if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
                 raise ValueError("not a print-fit finding")
             diag = placed(loaded, index, root, place, [code, message, severity])
             if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
@@ -474,6 +489,8 @@ def _letters(
         printed = element.letters(value, job.icons.names)
         if ":" in value:  # an inline icon the game lacks, made by template code (P007)
             yield from _printed_icons(loaded, card, face, element, field, value, shape)
+        if job.unfilled and "{" in value:
+            yield from _printed_unfilled(loaded, card, face, element, field, value, shape)
         missing = missing_glyphs(printed, prints_in)
         if missing:  # the layout's own words first: at their line, once
             missing = yield from _own_glyphs(face, element, field, missing, prints_in)
@@ -546,6 +563,39 @@ def _printed_icons(
             where = (*shape.head, "id")
             diag = P_INLINE_ICON.at(loaded.rel, loaded.doc.span(where), message)
             yield diag, ("icon", loaded.rel, *where, icon), (icon, True), ["card", ["id"]]
+
+
+def _printed_unfilled(
+    loaded: LoadedFile,
+    card: Any,
+    face: tuple[str, PrintJob],
+    element: Any,
+    field: str,
+    value: str,
+    shape: Shape,
+) -> Iterator[Event]:
+    """R006 for a glossary term that one element of a face prints as written, whose
+    `{names}` only a board fills (`job.unfilled`): at the element's field in a game's own
+    layout, once per layout, field, term and language; at the card for a built-in one."""
+    assert loaded.doc is not None
+    name, job = face
+    own = assets.expected(assets.LAYOUTS, name, job.root).in_game
+    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    for term, words in job.unfilled:
+        if words not in value:
+            continue
+        message = unfilled_message(f"layout {name!r}", term, job.lang, words)
+        if own and at is not None:
+            path = ("elements", at, field)
+            doc, _ = layout_document(name, job.root)
+            assert doc is not None
+            diag = R_PLACEHOLDER.at(layout_file(name, job.root), doc.span(path), message)
+            key = ("unfilled", name, *path, term, job.lang)
+            yield diag, key, None, ["layout", name, list(path)]
+        else:
+            where = (*shape.head, "id")
+            diag = R_PLACEHOLDER.at(loaded.rel, loaded.doc.span(where), f"{card.id}: {message}")
+            yield diag, ("unfilled", loaded.rel, *where, term, job.lang), None, ["card", ["id"]]
 
 
 def _own_glyphs(
@@ -684,7 +734,7 @@ def unknown_layout(name: str, game_root: Path) -> str:
     )
 
 
-def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
+def _question_fit(game: Game, once: _Once, unfilled: Unfilled) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
     fact line (back), in every language, on the layouts and card size `build` prints; P002
     and P017 for the letters each face prints (said once as `once` decides).
@@ -702,7 +752,7 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
-        name = _bank_name(loaded, units)
+        name = _bank_name(loaded, units, unfilled)
         kept = units.get(name, _bank_reader(len(bank.questions))) if units and name else None
         if kept is not None:
             assert units is not None
@@ -716,10 +766,14 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
             decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
         deck = decks[id(bank.questions)]
         layouts = [(n, _layout_of(n, game)) for n in (deck.layout, deck.back)]
+        card_mm = size_mm(deck.size)
         # one job per face and language for the whole bank: a job reads the game's fonts
         # and icons once (the layout's absent ones are reported with its S diagnostics)
         jobs = [
-            (name, PrintJob(game, deck, layout, None, lang, size_mm(deck.size)))
+            (
+                name,
+                PrintJob(game, deck, layout, None, lang, card_mm, unfilled=unfilled.get(lang, ())),
+            )
             for name, layout in layouts
             if layout is not None
             for lang in languages(game)
@@ -741,7 +795,7 @@ def _question_fit(game: Game, once: _Once) -> Iterator[Diagnostic]:
             units.framed.append(name)
 
 
-def _bank_name(loaded: LoadedFile, units: Any) -> str | None:
+def _bank_name(loaded: LoadedFile, units: Any, unfilled: Unfilled) -> str | None:
     """A bank's unit name in the frame (None without units, frame or content paths)."""
     if units is None or units.content is None or loaded.doc is None:
         return None
@@ -750,7 +804,8 @@ def _bank_name(loaded: LoadedFile, units: Any) -> str | None:
     import os
 
     here = os.path.abspath(loaded.doc.path)
-    return units.framed_name("question-bank-fit", units.content - {here})
+    kind = f"question-bank-fit:{to_json(_named(unfilled))}" if unfilled else "question-bank-fit"
+    return units.framed_name(kind, units.content - {here})
 
 
 def _bank_reader(count: int) -> Callable[[Any], list[Any]]:
@@ -866,7 +921,7 @@ def _question_args(question: Any, jobs: list[tuple[str, PrintJob]]) -> list[Any]
             face = face_args(job.game, job.deck, job.front, question, job.lang, job.card_mm)
         except (TypeError, ValueError):
             return None
-        args.append([name, face, icon_names(job.icons.names)])
+        args.append([name, face, icon_names(job.icons.names), [list(t) for t in job.unfilled]])
     return args
 
 

@@ -11,9 +11,11 @@ from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.icon_names import P_INLINE_ICON, content_icons
+from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
+from toolkit.content.board_phrases import unfilled_message, unfilled_terms
 from toolkit.content.game import Game, display_path
 from toolkit.content.printing import prints
 from toolkit.content.templating import INLINE_ICON
@@ -46,6 +48,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     icons: IconSet | None = None
     named: set[str] | None = None  # the inline icon names content texts write
+    unfilled = unfilled_terms(facts)
     for lang, path in game.rulebook.items():
         if not prints(lang):
             continue  # a `build --lang`'s gate: that rulebook is not printed
@@ -71,6 +74,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from in_own_words(game, lang, faces, fonts, _listed(text))
         yield from _typography(display, lang, source)
         yield from _images(display, source)
+        yield from _unfilled(display, source, text, lang, unfilled.get(lang, ()))
         if ":" in text and INLINE_ICON.search(text):
             icons = icons or icon_set(game.root)
             if _may_misprint(text, icons):  # what prints, parsed only then (as above)
@@ -248,6 +252,38 @@ def _icons(
 
 
 _TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK)
+
+
+def _unfilled(
+    display: str, source: str, text: str, lang: str, terms: tuple[tuple[str, str], ...]
+) -> Iterator[Diagnostic]:
+    """R006 where the rendered rulebook prints a glossary term whose `{names}` only a board
+    fills (board_phrases.unfilled_terms): at the first template code naming the term, else
+    at the template code of the rendered line that prints it first (its first), with how
+    often it prints."""
+    lines = source.split("\n")
+    for term, words in terms:
+        at = text.find(words)
+        if at < 0:
+            continue
+        span = _naming(source, term)
+        if span is None:
+            number = text.count("\n", 0, at)
+            span = Span(min(number + 1, len(lines)), 1)
+            codes = list(_TEMPLATE_CODE.finditer(lines[number])) if number < len(lines) else []
+            span = Span(number + 1, codes[0].start() + 1) if codes else span
+        message = unfilled_message("the rulebook", term, lang, words, text.count(words))
+        yield R_PLACEHOLDER.at(display, span, message)
+
+
+def _naming(source: str, name: str) -> Span | None:
+    """Where the first template code of `source` that names `name` (a whole id) starts."""
+    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    for code in _TEMPLATE_CODE.finditer(source):
+        if word.search(code[0]):
+            line = source.count("\n", 0, code.start())
+            return Span(line + 1, code.start() - (source.rfind("\n", 0, code.start()) + 1) + 1)
+    return None
 
 
 def _icon_place(

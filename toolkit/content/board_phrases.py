@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.content.models.glossary import GlossaryTerm
-from toolkit.content.templating import MAX_FILLS, repeated_names, stray_braces
+from toolkit.content.templating import MAX_FILLS, placeholders, repeated_names, stray_braces
 from toolkit.content.walk import Facts, Reference, Text
 
 MAX_LABEL = 200
@@ -102,6 +102,42 @@ def phrases(facts: Facts) -> Callable[[Text], Phrase | None]:
         return None if names is None else Phrase(names, f"the board phrase {text.path[-1]!r}")
 
     return of
+
+
+Unfilled = dict[str, tuple[tuple[str, str], ...]]
+
+
+def unfilled_terms(facts: Facts) -> Unfilled:
+    """Language → each glossary term a board phrase prints whose words there write one of
+    the phrase's names (`{n} players`), with those words. The rulebook and layouts print a
+    term as written, with nothing to fill its names: wherever they print one of these, its
+    `{n}` prints (R006 there, as the term itself is checked as the phrase)."""
+    phrase_of = phrases(facts)
+    found: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for text in facts.texts:
+        owner = text.owner
+        if not isinstance(owner, GlossaryTerm):
+            continue
+        phrase = phrase_of(text)
+        if phrase is None or not phrase.names:
+            continue
+        for lang, value in text.value.items():
+            if set(placeholders(value)) & set(phrase.names):
+                found[lang].append((owner.id, value))
+    return {lang: tuple(terms) for lang, terms in sorted(found.items())}
+
+
+def unfilled_message(printer: str, term: str, lang: str, words: str, times: int = 1) -> str:
+    """R006's words where the rulebook or a layout prints a term only a board fills."""
+    shown = words if len(words) <= 60 else words[:59] + "…"
+    names = ", ".join(f"{{{n}}}" for n in dict.fromkeys(placeholders(words)))
+    return (
+        f"{printer} prints the glossary term {term!r} ({lang}) as written"
+        + (f" ({times:,} times)" if times > 1 else "")
+        + f", {shown!r}: its"
+        f" {names} is filled only where a board prints the term as a phrase; write the words"
+        " here, or give the board a term of its own"
+    )
 
 
 def _may_write(phrase: Phrase) -> str:

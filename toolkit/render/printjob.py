@@ -42,6 +42,9 @@ class PrintJob:
     back_per_card: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     bleed_mm: float = BLEED_MM
+    unfilled: tuple[tuple[str, str], ...] = ()
+    """Glossary terms whose `{names}` only a board fills, with their words in this language
+    (toolkit.content.board_phrases.unfilled_terms): `validate` reports a face printing one."""
 
     @property
     def root(self) -> Path:
