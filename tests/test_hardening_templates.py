@@ -53,6 +53,10 @@ HOSTILE = [
     ("{{ range|string|replace(' at ', ' ') }}", "memory address"),  # made text, then cut
     ("{{ (joiner()|string)[-15:] }}", "memory address"),
     ("{{ (cycler(1) ~ '')|replace('0x', '') }}", "memory address"),
+    # probe 21 M1: a precision cuts the text before its `>`
+    ("{{ '{0!s:.51}'.format('abc'.split) }}", "memory address"),
+    ("{{ '%.51s' % ('abc'.split,) }}", "memory address"),
+    ("{{ '%.60s'|format(lipsum) }}", "memory address"),
     ("{{ 2 ** 100000000 }}", "too large"),
     ("{{ 'a'|center(10**9) }}", "width"),
     ("{{ '%999999999s' % 'a' }}", "width"),
