@@ -182,3 +182,15 @@ def test_a_track_drawing_too_many_holes_is_p016(run_cli, tmp_path):
     mine = [d for d in found if d["file"].endswith("mashies.yaml") and d["code"] == "P016"]
     assert code == 1 and _at(mine) == [("P016", 15, 3)], found
     assert "the board's 16 loops draw 461,040 holes, at most 40,000" in mine[0]["message"]
+
+
+def test_a_track_player_count_outside_the_games_players_is_s004_at_the_count(run_cli, tmp_path):
+    # game.yaml says 2 to 6 players: a count of 1 or 7 printed its line in the board's
+    # legend and its title, validate clean
+    counts = COUNTS.replace("  2: 4\n", "  1: 4\n  2: 4\n") + "  7: 6\n"
+    code, found = _errors(run_cli, _track(tmp_path, counts))
+    assert code == 1 and _at(found) == [("S004", 15, 3), ("S004", 21, 3)], found
+    said = [d["message"] for d in found if d["file"].endswith("mashies.yaml")]
+    assert said[1].startswith("segments_by_players.7: 7 players, but the game is for 2 to 6")
+    code, found = _errors(run_cli, _track(tmp_path / "in", COUNTS))
+    assert _at(found) == [], found

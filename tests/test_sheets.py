@@ -534,6 +534,36 @@ def test_the_keys_file_is_needed_and_holds_no_cards(run_cli, tmp_path):
     assert {c for c, _, _ in codes} == {"Y017"} and "souvenirs.deck.yaml" in found[0]["message"]
 
 
+def test_a_keys_file_that_is_a_folder_or_a_fifo_is_said_so_at_it(run_cli, tmp_path):
+    # a folder or a FIFO was said to be "no souvenirs.deck.yaml", at the sheet; a FIFO is
+    # looked at, never opened (it would block)
+    import os
+
+    game = sheet_game(tmp_path, "csv")
+    keys = game / "decks" / "souvenirs.deck.yaml"
+    keys.unlink()
+    keys.mkdir()
+    codes, found = _codes(run_cli, game)
+    assert codes == {("Y017", 1, 1)}, found
+    assert found[0]["file"].endswith("decks/souvenirs.deck.yaml"), found
+    assert (
+        "souvenirs.deck.yaml beside souvenirs.csv cannot be read: it is a folder"
+        in (found[0]["message"])
+    )
+    keys.rmdir()
+    os.mkfifo(keys)
+    codes, found = _codes(run_cli, game)
+    assert codes == {("Y017", 1, 1)} and found[0]["file"].endswith("souvenirs.deck.yaml")
+    assert "it is a FIFO, not a regular file" in found[0]["message"], found
+    keys.unlink()
+    keys.symlink_to("nothing.yaml")
+    codes, found = _codes(run_cli, game)
+    assert (
+        found[0]["file"].endswith("souvenirs.deck.yaml")
+        and "a link to no file" in (found[0]["message"])
+    )
+
+
 def test_a_deck_key_finding_points_into_the_keys_file(run_cli, tmp_path):
     game = sheet_game(tmp_path, "xlsx")
     keys = game / "decks" / "souvenirs.deck.yaml"

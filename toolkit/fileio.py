@@ -337,10 +337,12 @@ def _plan_inside(folder: int, path: Path) -> _Plan:
     # A device or FIFO is written into only where the user names it (`--json /dev/stdout`):
     # below an output folder one can only have come with a game folder unpacked as root,
     # and would lead the write to a terminal, a log or a disk.
-    raise OutputError(path, _not_regular(mode))
+    raise OutputError(path, not_regular(mode))
 
 
-def _not_regular(mode: int) -> str:
+def not_regular(mode: int) -> str:
+    """What a file that is not a regular one is, said for the user ("it is a FIFO, not a
+    regular file")."""
     if stat.S_ISDIR(mode):
         return "it is a folder"
     kinds = {stat.S_ISBLK: "block device", stat.S_ISCHR: "character device"}
@@ -374,7 +376,7 @@ def _plan_path(path: Path) -> tuple[str, Path]:
         return "replace", real
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return "into", path
-    raise OutputError(path, _not_regular(mode))
+    raise OutputError(path, not_regular(mode))
 
 
 def _open_into(plan: _Plan) -> int:

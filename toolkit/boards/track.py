@@ -67,6 +67,11 @@ def problems(board: TrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
     return found
 
 
+def player_counts(board: TrackBoard) -> list[tuple[tuple[str | int, ...], int]]:
+    """Each player count the board seats, at its key."""
+    return [(("segments_by_players", players), players) for players in board.segments_by_players]
+
+
 def drawn_problems(board: TrackBoard, look: Any, laid_out: bool) -> list[Any]:
     from toolkit.render.boards import track
 
@@ -80,6 +85,7 @@ TRACK = register_board_kind(
         draw,
         summary,
         problems=problems,
+        player_counts=player_counts,
         order=20,
         phrases=PHRASES,
         drawn_problems=drawn_problems,

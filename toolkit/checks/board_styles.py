@@ -1,7 +1,8 @@
 """Board styles: an icon a style names must exist, or the space would quietly show a letter
 and the flight its bare arc (the game's plugin glyphs, its SVG icons and the toolkit's icons
-count, as they do when the board is drawn: toolkit.render.boards.look); and a board kind's
-data must fit its page (P016)."""
+count, as they do when the board is drawn: toolkit.render.boards.look); a board kind's
+data must fit its page (P016); and the player counts a board speaks of are the game's
+(S004)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 def _check(game: Game) -> Iterator[Diagnostic]:
+    yield from _player_counts(game)
     yield from _fit(game)
     yield from _glyphs(game)
     styled = [f for f in game.boards if f.model is not None and f.doc is not None]
@@ -56,6 +58,32 @@ def _check(game: Game) -> Iterator[Diagnostic]:
                     loaded.rel,
                     loaded.doc.span(path),
                     f"{'.'.join(map(str, path))}: no icon {icon!r}; icons: {shown}",
+                )
+
+
+def _player_counts(game: Game) -> Iterator[Diagnostic]:
+    """S004 at each player count a board speaks of (a track's `segments_by_players` key)
+    outside game.yaml's `players`: its legend and title printed an arrangement for a count
+    the game is not played with, validate clean."""
+    if not game.boards or game.manifest is None:
+        return
+    from toolkit.content.models.board import board_kinds
+    from toolkit.content.validation import S_BAD_VALUE
+
+    low, high = game.manifest.players.min, game.manifest.players.max
+    for loaded in game.boards:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        entry = board_kinds().get(getattr(loaded.model, "kind", ""))
+        counts = entry.player_counts if entry is not None else None
+        for path, count in counts(loaded.model) if counts is not None else []:
+            if not low <= count <= high:
+                yield S_BAD_VALUE.at(
+                    loaded.rel,
+                    loaded.doc.key_span(path),
+                    f"{'.'.join(map(str, path))}: {count} players, but the game is for"
+                    f" {low} to {high} players (game.yaml `players`); the board would print"
+                    " an arrangement for a count the game is not played with",
                 )
 
 

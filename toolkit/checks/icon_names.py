@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +22,27 @@ P_INLINE_ICON = rule(
 _TEMPLATE_CODE = re.compile(TEMPLATE_CODE_MASK, re.DOTALL)
 """A layout text's template code: the static checks of its words leave it out (what it
 prints is searched on each face resolved); nothing else, a card's data printed as written."""
+
+
+_ANY_ICON = re.compile(r":([a-z_]+):")
+
+
+def glued_icons(text: str, names: Collection[str]) -> list[tuple[str, str, int]]:
+    """The icons of the game `text` writes glued to a letter or digit (`pay 2:coin:`), which
+    INLINE_ICON leaves as words, with the character each touches and where it starts (its
+    first colon, 0-based): such a text drew the icon before the pattern kept `10:30:45` and
+    `a:b:c` words, and then printed it as written with validate clean."""
+    found = []
+    for match in _ANY_ICON.finditer(text) if ":" in text else ():
+        name = match.group(1)
+        if name not in names:
+            continue
+        before = text[match.start() - 1] if match.start() else ""
+        after = text[match.end()] if match.end() < len(text) else ""
+        touching = next((c for c in (before, after) if c and (c.isalnum())), None)
+        if touching is not None:
+            found.append((name, touching, match.start()))
+    return found
 
 
 def own_words(element: Any, field: str) -> str:

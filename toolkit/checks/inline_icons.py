@@ -9,13 +9,18 @@ printed Markdown in the rulebook check."""
 from __future__ import annotations
 
 import difflib
-import re
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.icon_names import P_INLINE_ICON, own_words, printed_unknown, tip
+from toolkit.checks.icon_names import (
+    P_INLINE_ICON,
+    glued_icons,
+    own_words,
+    printed_unknown,
+    tip,
+)
 from toolkit.checks.printfit import used_layouts
 from toolkit.checks.translation.common import views
 from toolkit.content.game import Game
@@ -41,7 +46,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         for lang, value in view.values.items():
             glued = glued_icons(value or "", icons.names)
             if glued:
-                name, touching = glued[0]
+                name, touching, _ = glued[0]
                 yield P_INLINE_ICON.at(
                     view.file,
                     view.span(lang),
@@ -60,27 +65,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                     f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
                     f" would print as written; {tip}icons: {known}",
                 )
-
-
-_ANY_ICON = re.compile(r":([a-z_]+):")
-
-
-def glued_icons(text: str, names: Collection[str]) -> list[tuple[str, str]]:
-    """The icons of the game `text` writes glued to a letter or digit (`pay 2:coin:`), which
-    INLINE_ICON leaves as words, with the character each touches: such a text drew the
-    icon before the pattern kept `10:30:45` and `a:b:c` words, and then printed it as
-    written with validate clean."""
-    found = []
-    for match in _ANY_ICON.finditer(text):
-        name = match.group(1)
-        if name not in names:
-            continue
-        before = text[match.start() - 1] if match.start() else ""
-        after = text[match.end()] if match.end() < len(text) else ""
-        touching = next((c for c in (before, after) if c and (c.isalnum())), None)
-        if touching is not None:
-            found.append((name, touching))
-    return found
 
 
 def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic, ...]:

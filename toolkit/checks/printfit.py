@@ -414,11 +414,17 @@ def _element(
     measured = element.measure(item, job)
     if measured is None or measured.fit.fits:
         return
-    own = _layout_overflow(name, job, item, measured) if _layout_own(measured.source, job) else []
+    drawn_by = _drawn_by(job, element)
+    own = (
+        _layout_overflow(name, job, item, measured)
+        if _layout_own(measured.source, drawn_by)
+        else []
+    )
     if own:  # the layout's own words: shorten them there
         yield from own
         return
-    field = next((f for key, f in FIELD_OF.items() if key in measured.source), "id")
+    source = drawn_by.through_lets(measured.source)  # `{{ body }}`, `let: body: card.text`
+    field = next((f for key, f in FIELD_OF.items() if key in source), "id")
     path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
     place = ["card", list(path[2:])]
     if len(item.text) > MAX_FIT_CHARS:
@@ -439,11 +445,18 @@ def _element(
     yield diag, None, None, place
 
 
-def _layout_own(source: str, job: PrintJob) -> bool:
+def _layout_own(source: str, layout: Layout) -> bool:
     """Whether a text's template reads nothing of the card: no `card`, nor a `let` name of
     the layout (which may)."""
     words = set(re.findall(r"\w+", source))
-    return "card" not in words and not words & set(job.front.let)
+    return "card" not in words and not words & set(layout.let)
+
+
+def _drawn_by(job: PrintJob, element: Any) -> Layout:
+    """The layout of the job that holds `element`: its front, else its back."""
+    if job.back is not None and not any(e is element for e in job.front.elements):
+        return job.back
+    return job.front
 
 
 def _layout_overflow(name: str, job: PrintJob, item: Resolved, measured: Any) -> list[Event]:
@@ -496,7 +509,8 @@ def _letters(
             missing = yield from _own_glyphs(face, element, field, missing, prints_in)
         for ch in missing:
             # in a face of its own, a content text's letter is at fault where it is written
-            written = None if main else _written(getattr(element, field) or "", card, head)
+            source = _drawn_by(job, element).through_lets(getattr(element, field) or "")
+            written = None if main else _written(source, card, head)
             where = (*head, *written, lang) if written else (*head, "id")
             if not shape.has(where):
                 where = (*head, "id")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.icon_names import P_INLINE_ICON, content_icons
+from toolkit.checks.icon_names import P_INLINE_ICON, content_icons, glued_icons
 from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
@@ -75,6 +75,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from _typography(display, lang, source)
         yield from _images(display, source)
         yield from _unfilled(display, source, text, lang, unfilled.get(lang, ()))
+        if ":" in source and _ANY_ICON.search(source):
+            icons = icons or icon_set(game.root)
+            yield from _glued(display, source, icons)
         if ":" in text and INLINE_ICON.search(text):
             icons = icons or icon_set(game.root)
             if _may_misprint(text, icons):  # what prints, parsed only then (as above)
@@ -182,6 +185,29 @@ def _images(display: str, source: str) -> Iterator[Diagnostic]:
             )
 
 
+def _glued(display: str, source: str, icons: IconSet) -> Iterator[Diagnostic]:
+    """P007 at an icon of the game the prose writes glued to a letter or digit (`pay
+    2:coin:`), first on its line: it prints as written, not as the icon (a content text's
+    is said at the text: inline_icons). Searched in the Markdown as written, its template
+    code, inline code, link targets and fenced code blocks left out."""
+    masked = _NOT_PROSE.sub(_blanked, source)
+    for number, line in _prose_lines(masked, source):
+        glued = glued_icons(line, icons.names)
+        if glued:
+            name, touching, at = glued[0]
+            more = f" (+{len(glued) - 1} more on this line)" if len(glued) > 1 else ""
+            yield P_INLINE_ICON.at(
+                display,
+                Span(number, at + 1),
+                f"':{name}:' touches {touching!r}, so it prints as written, not as the icon;"
+                f" set it apart with a space (an icon's name is never glued to a letter or"
+                f" digit){more}",
+            )
+
+
+_ANY_ICON = re.compile(r":[a-z_]+:")
+"""Any name between colons, set apart or not: the icons are read only for a rulebook that
+writes one."""
 _UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$", re.MULTILINE)
 """A setext heading's underline (or a thematic break): the lines above may be a heading."""
 

@@ -14,6 +14,7 @@ badge, and any a package registers) live in `toolkit.render.elements`, one modul
 from __future__ import annotations
 
 import os
+import re
 import weakref
 from collections.abc import Callable, Hashable
 from functools import cache
@@ -71,6 +72,22 @@ class Layout(StrictModel):
             if name in CONTEXT_NAMES or name.startswith(INTERNAL_PREFIXES):
                 raise ValueError(f"let name {name!r} is taken by the layout's context")
         return let
+
+    def through_lets(self, source: str) -> str:
+        """`source` followed by the `let` expressions it reads, and those they read in turn:
+        where a text's words come from, searched as written (`{{ body }}` with `let: body:
+        card.text` prints the card's text, whose finding goes at its field)."""
+        parts, seen, todo = [source], set(), [source]
+        while todo:
+            for word in _NAME.findall(todo.pop()):
+                if word in self.let and word not in seen:
+                    seen.add(word)
+                    parts.append(self.let[word])
+                    todo.append(self.let[word])
+        return "\n".join(parts)
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def element_union() -> Any:

@@ -309,6 +309,16 @@ def _check(
             if refusal is not None:
                 return refusal
         external[element] = seen[real]
+    entity = _entity(root)
+    if entity is not None:
+        holder, name = entity
+        message = (
+            f"its <{etree.QName(holder).localname}> uses the entity {name} (declared in its"
+            " DOCTYPE), which an icon does not expand: svglib leaves out the entity and"
+            " the text after it; write the characters themselves (or a character reference"
+            " such as &#8364;)"
+        )
+        return Refusal(path, *column(text, holder), message)
     first_text, pieces = None, 0
     for element, strings in _texts(root):
         first_text, pieces = first_text if first_text is not None else element, pieces + strings
@@ -358,6 +368,25 @@ def _check(
                 " their square); clip with fewer shapes, or clip a group once"
             )
         return Refusal(path, *where, message)
+    return None
+
+
+def _entity(root: _Element) -> tuple[_Element, str] | None:
+    """The first entity reference in the content of an element (`<text>&x;</text>`, `x`
+    declared in the DOCTYPE) and the `<text>` holding it (else its element), or None. Both
+    parsers keep such a reference unexpanded (entities in attribute values are expanded):
+    svglib skips it, and the text after it, so `€漢` declared as an entity printed nothing,
+    with validate clean (the check of the characters a text prints saw `&x;`)."""
+    from lxml import etree
+
+    for node in root.iter(etree.Entity):
+        holder = node.getparent()
+        if holder is None:
+            continue
+        text = next((e for e in holder.iterancestors() if etree.QName(e).localname == "text"), None)
+        if etree.QName(holder).localname == "text" or text is None:
+            text = holder
+        return text, str(node.text)
     return None
 
 

@@ -297,6 +297,10 @@ class BoardKind:
     problems: Callable[[Any], list[tuple[tuple[str | int, ...], str]]] | None = None
     """`problems(board)`: (field path, message) for data that cannot be drawn (a count that
     does not fit the page), reported by `validate` (P016)."""
+    player_counts: Callable[[Any], list[tuple[tuple[str | int, ...], int]]] | None = None
+    """`player_counts(board)`: (field path, count) of each player count the board's data
+    speaks of (a track's `segments_by_players` keys), which `validate` compares with
+    game.yaml's `players` (S004 at the count outside them)."""
     order: int = 100
     """Where it is listed among the others (lower first; the built-ins' order)."""
     phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)

@@ -4,6 +4,8 @@ file, so validation and every check that follows see a deck as any YAML deck."""
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from toolkit.content.sheets.workbook import read_workbook
 from toolkit.content.source import Document, load_document
 from toolkit.diagnostics import Diagnostic, Span
 from toolkit.diagnostics.suppress import note_sheet
+from toolkit.fileio import not_regular
 
 
 @dataclass
@@ -95,12 +98,9 @@ def load_sheet(
     elsewhere is refused as a linked deck is (its keys were printed on every card)."""
     keys = keys_file(path)
     keys_display = str(Path(display).with_name(keys.name))
-    if not keys.is_file():
-        message = (
-            f"no {keys.name} beside {path.name}: a sheet holds the cards, one per row, and"
-            f" {keys.name} the deck's own keys (id, kind, name, size, layout)"
-        )
-        return None, [Y_KEYS_FILE.at(display, Span(), message)]
+    refused = _keys_refused(keys, keys_display, path, display)
+    if refused is not None:
+        return None, [refused]
     side, diags = load_document(keys, keys_display, inside=inside)
     if side is None:
         return None, diags
@@ -121,6 +121,30 @@ def load_sheet(
     doc.keys, doc.rows_key, doc.card_rows = side, rows_key, table.rows
     doc.columns = {c.data_path: c.col for c in table.columns}
     return doc, table.diagnostics
+
+
+def _keys_refused(keys: Path, keys_display: str, sheet: Path, display: str) -> Diagnostic | None:
+    """Y017 when the keys file beside a sheet is missing (at the sheet), or is no regular
+    file (at it: a folder or a FIFO was said to be missing; a FIFO is never opened)."""
+    try:
+        mode = os.stat(keys).st_mode
+    except OSError as exc:
+        if os.path.lexists(keys):  # a link to nothing, a folder it may not look into
+            why = "it is a link to no file" if isinstance(exc, FileNotFoundError) else exc.strerror
+            message = f"{keys.name} beside {sheet.name} cannot be read: {why or exc}"
+            return Y_KEYS_FILE.at(keys_display, Span(), message)
+        message = (
+            f"no {keys.name} beside {sheet.name}: a sheet holds the cards, one per row, and"
+            f" {keys.name} the deck's own keys (id, kind, name, size, layout)"
+        )
+        return Y_KEYS_FILE.at(display, Span(), message)
+    if stat.S_ISREG(mode):
+        return None
+    message = (
+        f"{keys.name} beside {sheet.name} cannot be read: {not_regular(mode)}; it must be a"
+        " YAML file of the deck's own keys (id, kind, name, size, layout)"
+    )
+    return Y_KEYS_FILE.at(keys_display, Span(), message)
 
 
 def _document(

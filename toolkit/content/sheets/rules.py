@@ -30,5 +30,6 @@ Y_ROW = rule(
 Y_KEYS_FILE = rule(
     "Y017",
     "sheet-keys-file",
-    "A sheet deck's keys file (market.deck.yaml beside market.xlsx) is missing or holds rows.",
+    "A sheet deck's keys file (market.deck.yaml beside market.xlsx) is missing, is no regular"
+    " file, or holds rows.",
 )
