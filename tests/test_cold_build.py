@@ -259,3 +259,22 @@ def test_a_colour_s_luminance_is_worked_out_once_per_run() -> None:
     card and language: each colour's luminance is worked out once."""
     _, hits, misses = _checked("drinking-heroes")
     assert hits > 10 * misses > 0
+
+
+def test_checking_a_game_without_a_rulebook_imports_no_rulebook_reader() -> None:
+    """The rulebook's reader, style and card reference (and Babel, for a plural rule no
+    check asks) are imported by the checks of a game that has a rulebook, not by every gate:
+    the validity gate of a deck without one loads none of them, and its findings stay."""
+    code = (
+        "import sys; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import load_game;"
+        "from tests.conftest import FIXTURES;"
+        "found = run_checks(load_game(FIXTURES / 'base'), errors_only=True, printed=['fr']);"
+        "print(sorted(m for m in sys.modules if m.startswith(('babel', 'toolkit.render.rulebook',"
+        " 'toolkit.render.card_reference'))));"
+        "print(sorted(d.code for d in found))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.splitlines()[0]
+    assert loaded == "['toolkit.render.rulebook_words']"  # the glyph check's own words

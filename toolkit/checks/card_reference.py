@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.checks.icon_names import P_INLINE_ICON
 from toolkit.checks.text_direction import P_RTL, rtl_letters, said, string_leaves
@@ -23,11 +23,13 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Rule, Span
 from toolkit.diagnostics.printable import code_points
 from toolkit.diagnostics.registry import REGISTRY
-from toolkit.render.card_reference import DataPath, DeckReference, Printed, deck_reference
 from toolkit.render.fonts import FALLBACKS, missing_glyphs
 from toolkit.render.icons import icon_set
 from toolkit.render.printjob import game_fonts
-from toolkit.render.rulebook_style import Faces, rulebook_faces
+
+if TYPE_CHECKING:  # the reference's renderer and the rulebook's style: a game with a rulebook
+    from toolkit.render.card_reference import DataPath, DeckReference, Printed
+    from toolkit.render.rulebook_style import Faces
 
 Place = tuple[str, int, int, str]
 """(file, line, column, code): one finding of a rule at a place is enough."""
@@ -51,6 +53,8 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
     place (`said_at`, a card face printing the same parameter) are left out."""
     if game.manifest is None or not game.rulebook:
         return
+    from toolkit.render.rulebook_style import rulebook_faces
+
     faces = rulebook_faces(game)
     fonts = game_fonts(game)
     for loaded in game.decks:
@@ -149,6 +153,8 @@ def _deck_findings(
     """What one deck's part of the card reference prints wrong, in every rulebook language,
     by place in the deck file (a letter of a content text that its own checks say, in the
     face they check it in, left out)."""
+    from toolkit.render.card_reference import deck_reference
+
     deck, doc = loaded.model, loaded.doc
     assert deck is not None and doc is not None
     glyph = REGISTRY.get("P002")  # print-fit's rule (print-fit runs this check)

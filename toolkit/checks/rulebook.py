@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from jinja2 import TemplateSyntaxError
 
@@ -23,12 +24,13 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.icons import IconSet, icon_set, listed
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
-from toolkit.render.markdown_printed import Printed
 from toolkit.render.markdown_printed import printed as printed_markdown
 from toolkit.render.printjob import game_fonts
-from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
-from toolkit.render.rulebook_style import rulebook_faces
 from toolkit.render.undefined import MissingName
+
+if TYPE_CHECKING:  # the rulebook's reader and style: imported for a game with a rulebook
+    from toolkit.render.markdown_printed import Printed
+    from toolkit.render.rulebook_source import RulebookError
 
 R_RULEBOOK = rule(
     "R010", "rulebook-template", "A rulebook expression fails (unknown content or bad syntax)."
@@ -44,6 +46,11 @@ R_IMAGE = rule(
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.manifest is None:
         return  # a rulebook reads the manifest: its own finding comes first
+    if not game.rulebook:
+        return
+    from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
+    from toolkit.render.rulebook_style import rulebook_faces
+
     faces = rulebook_faces(game)
     fonts = game_fonts(game)
     icons: IconSet | None = None

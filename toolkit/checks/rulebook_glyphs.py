@@ -6,7 +6,7 @@ summary, the component list's and card reference's names), these at their own li
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.checks.printfit import P_GLYPH
 from toolkit.content.game import Game, LoadedFile
@@ -14,9 +14,12 @@ from toolkit.diagnostics import Diagnostic, Span
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import FontSet
-from toolkit.render.markdown_printed import STYLES, Printed, drawn
-from toolkit.render.rulebook_style import Faces
+from toolkit.render.markdown_printed import STYLES, drawn
 from toolkit.render.rulebook_words import BULLETS, own_words
+
+if TYPE_CHECKING:  # the rulebook's style: imported by the check of a game with a rulebook
+    from toolkit.render.markdown_printed import Printed
+    from toolkit.render.rulebook_style import Faces
 
 
 def may_lack(text: str, faces: Faces) -> bool:

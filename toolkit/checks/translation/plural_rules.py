@@ -20,14 +20,12 @@ import json
 import os
 import pickle
 from functools import cache
-from typing import Any
-
-import babel
-from babel.core import Locale, get_global
-from babel.localedata import resolve_locale_filename
-from babel.plural import PluralRule
+from typing import TYPE_CHECKING, Any
 
 from toolkit.usercache import SignedStore
+
+if TYPE_CHECKING:  # Babel is imported by the first rule asked (a gate may ask none)
+    from babel.plural import PluralRule
 
 ENTRY = "plural-rules.json"
 MAX_BYTES = 256 * 1024
@@ -56,6 +54,10 @@ class _RulesOnly(pickle.Unpickler):
 
 
 def _own_rule(name: str) -> PluralRule | None:
+    import babel
+    from babel.localedata import resolve_locale_filename
+    from babel.plural import PluralRule
+
     path = resolve_locale_filename(name)
     info = os.stat(path)
     key = f"{babel.__version__}|{name}|{info.st_size}|{info.st_mtime_ns}"
@@ -92,6 +94,9 @@ def _kept() -> dict[str, Any]:
 
 def _keep(key: str, rule: PluralRule) -> None:
     """Keep `rule`'s texts when the rule made again from them is the very same rule."""
+    import babel
+    from babel.plural import PluralRule
+
     texts = rule.rules
     try:
         same = PluralRule(texts).abstract == rule.abstract
@@ -110,6 +115,8 @@ def _keep(key: str, rule: PluralRule) -> None:
 def plural_rule(lang: str) -> PluralRule:
     """The CLDR plural rule of `lang`, as `Locale.parse(lang).plural_form` (which raises
     for an unknown language, as this does)."""
+    from babel.core import Locale, get_global
+
     name = str(Locale.parse(lang))
     try:
         while True:  # the locale, then its parents, as Babel merges them

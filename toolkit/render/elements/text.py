@@ -121,15 +121,13 @@ class TextElement(Element):
         writer = c.beginText()
         writer.setFont(font, size)
         placed: list[tuple[str, float, float]] = []
+        align = self.align
         for index, line in enumerate(lines):
             baseline = first - index * line_h
-            width = _line_width(line, size, face, names)
-            if self.align == "center":
-                start = x + (w - width) / 2
-            elif self.align == "right":
-                start = x + w - width
-            else:
-                start = x
+            start = x  # a left-aligned line starts at the box's edge: its width is not asked
+            if align != "left":
+                width = _line_width(line, size, face, names)
+                start = x + (w - width) / 2 if align == "center" else x + w - width
             _place_line(writer, placed, line, start, baseline, font, size, names)
         c.drawText(writer)
         for icon, left, baseline in placed:
@@ -168,12 +166,20 @@ def _place_line(
     names: frozenset[str],
 ) -> None:
     """Put a line's text in the element's one text object (one BT…ET per element, not per
-    line); its inline icons are noted, to be drawn over it as vector shapes."""
-    for part, icon in _segments(line, names):
+    line); its inline icons are noted, to be drawn over it as vector shapes.
+
+    Each piece of text is placed at its own origin (`setTextOrigin`), so the text object's
+    cursor after it is never read: the piece is written as `textOut` writes it without the
+    width `textOut` works out to move that cursor (`_textOut`), and a piece's own width is
+    asked only when another piece follows it."""
+    parts = _segments(line, names)
+    last = len(parts) - 1
+    for index, (part, icon) in enumerate(parts):
         if icon:
             icons.append((part, x, baseline))
             x += size
         else:
             writer.setTextOrigin(x, baseline)
-            writer.textOut(part)
-            x += stringWidth(part, font, size)
+            writer._textOut(part)
+            if index < last:
+                x += stringWidth(part, font, size)
