@@ -7,6 +7,7 @@ traceback); a finding quotes at most 60 characters of a label (probe 19 L3)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -194,3 +195,33 @@ def test_a_track_player_count_outside_the_games_players_is_s004_at_the_count(run
     assert said[1].startswith("segments_by_players.7: 7 players, but the game is for 2 to 6")
     code, found = _errors(run_cli, _track(tmp_path / "in", COUNTS))
     assert _at(found) == [], found
+
+
+def _holes(game: Path, pen: int, home: int) -> None:
+    board = game / "boards" / "mashies.yaml"
+    text = board.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^pen_holes: \d+$", f"pen_holes: {pen}", text)
+    board.write_text(re.sub(r"(?m)^home_holes: \d+$", f"home_holes: {home}", text), "utf-8")
+
+
+def test_pens_and_home_lanes_that_leave_their_segment_are_p016_at_their_counts(run_cli, tmp_path):
+    """probe 21 M2: 50 home holes on the loop of three 18-hole segments ran across the
+    centre through the other seats' lanes, and a 50-hole pen ran past the segment's corners
+    off the page, validate clean; a loop of 2 segments was drawn and titled with 3."""
+    game = _track(tmp_path / "a")
+    _holes(game, 50, 50)
+    code, found = _errors(run_cli, game)
+    by_line = {d["line"]: d["message"] for d in found if d["file"].endswith("mashies.yaml")}
+    assert code == 1 and sorted(_at(found)) == [("P016", 23, 12), ("P016", 24, 13)], found
+    assert "a pen of 50 holes is wider than its segment on the loop of 4 segments" in by_line[23]
+    assert "at most 18 fit on every loop" in by_line[23]
+    assert (
+        "home lanes of 50 holes meet" in by_line[24]
+        and "at most 12 fit on every loop" in by_line[24]
+    )
+    _holes(game, 18, 12)  # what the messages say fits
+    assert [at for at in _at(_errors(run_cli, game)[1]) if at[0] == "P016"] == []
+    game = _track(tmp_path / "b", "segments_by_players:\n  2: 2\n  3: 3\n")
+    code, found = _errors(run_cli, game)
+    assert code == 1 and _at(found) == [("P016", 15, 6)], found
+    assert "a loop needs at least 3" in found[0]["message"]

@@ -43,8 +43,9 @@ def drawn_holes(board: TrackBoard) -> int:
 
 
 def problems(board: TrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
-    """A player count seated at more segments than the box holds, at the count; more holes
-    than a board draws in a few seconds, at the counts (P016)."""
+    """A player count seated at more segments than the box holds, or at fewer than a loop
+    needs, at the count; more holes than a board draws in a few seconds, at the counts; pens
+    and home lanes that do not fit their segment, at their counts (P016)."""
     found: list[tuple[tuple[str | int, ...], str]] = [
         (
             ("segments_by_players", players),
@@ -54,6 +55,15 @@ def problems(board: TrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
         for players, segments in board.segments_by_players.items()
         if segments > board.segments_in_box
     ]
+    found.extend(
+        (
+            ("segments_by_players", players),
+            f"{players} players use {segments} segment{'s' if segments > 1 else ''}, but a"
+            " loop needs at least 3 (it would be drawn, and titled, with 3)",
+        )
+        for players, segments in board.segments_by_players.items()
+        if segments < 3
+    )
     holes = drawn_holes(board)
     if holes > MAX_HOLES:
         found.append(
@@ -64,6 +74,10 @@ def problems(board: TrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
                 " loops of different sizes",
             )
         )
+        return found  # too many holes to lay the loops out for what follows
+    from toolkit.render.boards.track_room import lane_problems
+
+    found.extend(lane_problems(board))
     return found
 
 

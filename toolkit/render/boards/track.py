@@ -84,14 +84,15 @@ def _tint(colour: str, amount: float) -> Color:
 HOME_CLEARANCE = 2.0  # pitches between a home's holes and the next segment's track
 
 
-def loop_apothem(board: TrackBoard, sides: int) -> float:
+def loop_apothem(board: TrackBoard, sides: int, home: int | None = None) -> float:
     """Centre to track line in pitches: segments meet corner to corner, unless a home near
     a corner would run into the next segment's track (a triangle of long segments); then
-    the sides move out and plain wooden joints without holes fill the corners."""
+    the sides move out and plain wooden joints without holes fill the corners. `home`: the
+    home lane's holes, if not the board's (what fits, toolkit.render.boards.track_room)."""
     apothem = board.holes_per_segment / 2 / math.tan(math.pi / sides)
     phi = 2 * math.pi / sides
     x = board.holes_per_segment / 2 - (board.entrance_offset + 0.5)
-    depth = board.home_holes
+    depth = board.home_holes if home is None else home
     # Distance from the deepest home hole (x, -a + depth) to the neighbouring side's track
     # line is a·(1 − cos φ) − x·sin φ + depth·cos φ; solve for the clearance.
     clear = HOME_CLEARANCE + x * math.sin(phi) - depth * math.cos(phi)
