@@ -123,7 +123,7 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
         return
     allowed: set[str] | None = None
     for lang, value in text.value.items():
-        for name in placeholders(value):
+        for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
                 allowed = set(parameter_values(text.owner))
             span = doc.span((*text.path, lang))

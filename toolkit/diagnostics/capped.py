@@ -1,7 +1,8 @@
-"""Rules said a bounded number of times per file, as a compiler stops listing after its
+"""Each rule said a bounded number of times per file, as a compiler stops listing after its
 first errors: P006 warns once per number that no face prints, and a card sheet of 1,000
-parameters a row gave one line per cell (994,000 lines, 3.2 GB of JSON). The first
-`PER_FILE` of a file are listed, then one finding says how many more there are; what is
+parameters a row gave one line per cell (994,000 lines, 3.2 GB of JSON); one placeholder
+text shared by the rows of a sheet gave 2 M R006 (probe 21). The first `PER_FILE` findings
+of a rule in a file are listed, then one finding says how many more there are; what is
 suppressed (`playset: ignore[...]`) or not selected is left out before they are counted."""
 
 from __future__ import annotations
@@ -12,22 +13,21 @@ from dataclasses import replace
 from toolkit.diagnostics.diagnostic import Diagnostic
 
 PER_FILE = 50
-CAPPED = frozenset({"P006", "P007"})
-"""Findings said once per value (a number no face prints, an icon name the game lacks),
-which a large deck can give by the thousand."""
 
 
 def capped(found: list[Diagnostic]) -> list[Diagnostic]:
-    """`found` (sorted) with the first `PER_FILE` findings of each capped rule in each file;
-    the next one stands for the rest, saying how many they are."""
-    counts = Counter((d.file, d.code) for d in found if d.code in CAPPED)
+    """`found` (sorted) with the first `PER_FILE` findings of each rule in each file; the
+    next one stands for the rest, saying how many they are."""
+    if len(found) <= PER_FILE + 1:
+        return found
+    counts = Counter((d.file, d.code) for d in found)
     if all(n <= PER_FILE + 1 for n in counts.values()):
         return found
     seen: Counter[tuple[str, str]] = Counter()
     kept = []
     for d in found:
         key = (d.file, d.code)
-        if d.code not in CAPPED or counts[key] <= PER_FILE + 1:
+        if counts[key] <= PER_FILE + 1:
             kept.append(d)
             continue
         seen[key] += 1
