@@ -227,3 +227,19 @@ def test_a_second_stop_ends_a_game_stuck_in_one_c_call(tmp_path, signum):
             process.kill()
             process.wait()
     assert process.returncode in (-signum, 128 + signum)
+
+
+def test_an_engine_stuck_in_one_c_call_is_stopped_within_the_step_bound(tmp_path):
+    # probe 21 M3: the last resort's CPU bound was twice the game's (600 s), not the step's
+    # (60 s): an engine stuck in `sum(range(10**15))` ran twenty minutes, SIGTERM unheeded
+    header = (
+        "from toolkit.sim import deadline as _dl\n\n_dl.CALL_SECONDS = 0.5\n_dl.WATCH_GRACE = 0.2\n"
+    )
+    body = "        if self.turns > 3:\n            sum(range(10**15))\n"
+    game = _engine_game(tmp_path, "st", body, header)
+    try:
+        done = _playset("simulate", game, "-n", "3", "-p", "2", timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still running after 30 s (the step bound is 0.5 s)")
+    assert done.returncode != 0, done.stderr
+    assert "engine.py" in done.stderr and "apply" in done.stderr, done.stderr

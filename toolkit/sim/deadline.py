@@ -109,6 +109,11 @@ def _expired(signum: int, frame: object) -> None:
         raise GameTimeout
     if bound.stalled(now):
         raise CallTimeout
+    if bound.step is not None and _IN_FLIGHT[0] == 1:
+        # the game moved within the step bound: the last resort's CPU bound starts again
+        # from here, so one C call that never returns ends the process within two steps'
+        # bound of CPU, not two games' (probe 21: twenty minutes, SIGTERM unheeded)
+        signal.setitimer(signal.ITIMER_PROF, _stuck_seconds(bound.step))
     signal.setitimer(signal.ITIMER_REAL, bound.next_look(now))
 
 
@@ -135,7 +140,8 @@ def game_deadline(seconds: float | None = None, step: float | None = None) -> It
     # the timer signal is the engine's to change too (an alarm of its own, SIG_IGN, a
     # cancelled timer): a watch thread raises in the main thread a little later if so
     _second_stop_ends()
-    with _stop_when_stuck(limit), _raise_in_thread_after(limit + WATCH_GRACE):
+    stuck = limit if step is None else min(limit, step)
+    with _stop_when_stuck(stuck), _raise_in_thread_after(limit + WATCH_GRACE):
         try:
             yield bound
         finally:
@@ -232,8 +238,10 @@ def _stop_when_stuck(limit: float) -> Iterator[None]:
     timer signal's handler and the watch thread, for hours. A profiling timer counts this
     process's CPU time and its signal, left to the system, ends the process, whichever
     thread is stuck; the interpreter's fault handler first writes where each thread was (C
-    code, no Python needed). The bound is twice the game's, and CPU time, so an engine whose
-    own threads work in parallel is not stopped before its wall-clock bound.
+    code, no Python needed). The bound is twice the step's in the main thread (each look of
+    the timer signal that sees the game move sets it again), else twice the game's, and CPU
+    time, so an engine whose own threads work in parallel is not stopped before its
+    wall-clock bound.
 
     The timer is one per process and a threaded worker may play several games at once:
     each game that starts sets it again (a stuck game holds the interpreter, so no other
@@ -241,7 +249,7 @@ def _stop_when_stuck(limit: float) -> Iterator[None]:
     with _STUCK_LOCK:
         _own_profiling_signal()
         _IN_FLIGHT[0] += 1
-        signal.setitimer(signal.ITIMER_PROF, 2 * limit + 3 * WATCH_GRACE)
+        signal.setitimer(signal.ITIMER_PROF, _stuck_seconds(limit))
     try:
         yield
     finally:
@@ -250,6 +258,11 @@ def _stop_when_stuck(limit: float) -> Iterator[None]:
             if _IN_FLIGHT[0] <= 0:
                 _IN_FLIGHT[0] = 0
                 signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _stuck_seconds(limit: float) -> float:
+    """The CPU seconds after which the last resort ends a process stuck past `limit`."""
+    return 2 * limit + 3 * WATCH_GRACE
 
 
 def _own_profiling_signal() -> None:
@@ -360,7 +373,7 @@ def _forked() -> None:
     with suppress(ValueError, OSError):
         if _ACTIVE and threading.current_thread() is threading.main_thread():
             signal.setitimer(signal.ITIMER_REAL, _ACTIVE[-1].next_look(time.monotonic()))
-        signal.setitimer(signal.ITIMER_PROF, 2 * left + 3 * WATCH_GRACE)
+        signal.setitimer(signal.ITIMER_PROF, _stuck_seconds(left))
 
 
 _WATCH = _Watch()
