@@ -91,3 +91,22 @@ def test_words_joined_by_no_break_spaces_are_one_word(game, joint):
     assert (caught.value.line, caught.value.col) == (3, 5)
     # a zero-width space is a place to break: no word there
     render_markdown(loaded, "en", "# T\n\n" + "\u200b".join(["word"] * 400) + "\n")
+
+
+def test_many_long_words_are_refused_together_at_the_code_that_prints_them(game):
+    # probe 21 H4: 1,000 paragraphs of one 975-character word, each under the word bound,
+    # took 22 s of CPU a language to lay out (a word costs the square of its length);
+    # validate was clean in 0.7 s. Placed in the source, not at rendered line 115 of 24.
+    from toolkit.content.game import load_game
+    from toolkit.render.rulebook_source import RulebookError, render_markdown
+
+    loaded = load_game(game)
+    source = (
+        '# T\n\n{% for i in range(1000) %}\n{{ "anticonstitutionnellement"*39 }}\n\n{% endfor %}'
+    )
+    with pytest.raises(RulebookError, match="too many long words: this is one of 32") as caught:
+        render_markdown(loaded, "en", source)
+    assert (caught.value.line, caught.value.col) == (4, 1)
+    assert "(printed by the template code here)" in str(caught.value)
+    shown = render_markdown(loaded, "en", source.replace("range(1000)", "range(30)"))
+    assert shown.count("anticonstitutionnellement" * 39) == 30

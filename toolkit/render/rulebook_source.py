@@ -274,15 +274,35 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         raise RulebookError(f"{kind}{template_bounds.said(exc)}", line) from exc
     if "\r" in text:  # a printed carriage return: a line break, as markdown-it reads it
         text = text.replace("\r\n", "\n").replace("\r", "\n")  # (the bounds count lines)
-    long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
-    _refuse_too_long(text)
-    _refuse_wide_table(text)
-    _refuse_much_markup(text)
-    _refuse_many_blocks(text)
-    if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
-        _refuse_long_word(text)  # work for minutes on 4 M printed characters)
+    try:
+        long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
+        _refuse_too_long(text)
+        _refuse_long_words_together(text)
+        _refuse_wide_table(text)
+        _refuse_much_markup(text)
+        _refuse_many_blocks(text)
+        if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
+            _refuse_long_word(text)  # work for minutes on 4 M printed characters)
+    except RulebookError as exc:
+        raise _in_source(exc, source) from None
     game.print_memo[key] = text
     return text
+
+
+def _in_source(exc: RulebookError, source: str) -> RulebookError:
+    """`exc`, found in the rendered text, placed in the source: where the rendered line is
+    past the source's last (a loop printed many lines), at the source's last expression
+    (else its last statement), which printed it."""
+    lines = source.split("\n")
+    if exc.line <= len(lines):
+        return exc
+    for mark in ("{{", "{%"):  # an expression prints; else a statement may (`{% filter %}`)
+        for number in range(len(lines) - 1, -1, -1):
+            col = lines[number].find(mark)
+            if col >= 0:
+                said = f"{exc} (printed by the template code here)"
+                return RulebookError(said, number + 1, col + 1)
+    return RulebookError(str(exc), len(lines), 1)
 
 
 def _rendered(
@@ -460,6 +480,34 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
         word = _WORD.match(printed, found.start()).group()  # type: ignore[union-attr]
         raise _long_word(len(word), *_word_place(text, first_line, word))
     return True
+
+
+LONG_WORD = 100
+"""Characters past which a word's cost to lay out counts towards `MAX_LONG_WORDS`."""
+MAX_LONG_WORDS = 30_000_000
+"""The sum of the squares of the lengths of a rendered rulebook's words over `LONG_WORD`
+characters (each counted as written, markup and link targets too: an upper bound): a
+word's cost grows with its square (`MAX_WORD`), and 1,000 paragraphs of one 975-character
+word, each under the bounds, took 22 s of CPU a language (probe 21). At this bound they
+take under a second; 300 URLs of 300 characters count 27 M."""
+_LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
+
+
+def _refuse_long_words_together(text: str) -> None:
+    """Raise RulebookError at the long word (over `LONG_WORD` characters) that takes the
+    rulebook past `MAX_LONG_WORDS`."""
+    work = count = 0
+    for found in _LONG_RUN.finditer(text):
+        size = found.end() - found.start()
+        work, count = work + size * size, count + 1
+        if work > MAX_LONG_WORDS:
+            raise RulebookError(
+                f"too many long words: this is one of {count:,} words of over {LONG_WORD}"
+                " characters without a space up to here, and laying out such a word costs"
+                f" the square of its length (together past {MAX_LONG_WORDS:,}); break them"
+                " with spaces, or print fewer",
+                *_place(text, found.start()),
+            )
 
 
 def _long_word(length: int, line: int, col: int) -> RulebookError:
