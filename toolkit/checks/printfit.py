@@ -508,9 +508,12 @@ def _letters(
         if missing:  # the layout's own words first: at their line, once
             missing = yield from _own_glyphs(face, element, field, missing, prints_in)
         for ch in missing:
-            # in a face of its own, a content text's letter is at fault where it is written
+            # in a face of its own, a content text's letter is at fault where it is written,
+            # and in the main face one that content texts are not searched for (`→`, which
+            # the rulebook prints as its stand-in: probe 21 said it at the card's id)
             source = _drawn_by(job, element).through_lets(getattr(element, field) or "")
-            written = None if main else _written(source, card, head)
+            seen = main and ch not in stand_ins()
+            written = None if seen else _written(source, card, head)
             where = (*head, *written, lang) if written else (*head, "id")
             if not shape.has(where):
                 where = (*head, "id")
