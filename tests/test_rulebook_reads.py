@@ -332,3 +332,48 @@ def test_reads_are_parted_by_what_they_find_depends_on():
         reads.WHOLE: [made[2], made[4], made[5], made[8]],
         "cards": [made[3], made[6]],
     }
+
+
+@pytest.mark.parametrize(
+    ("source", "pure"),
+    [
+        ("Draw a card at random, {{ game.title }}.", True),
+        ("{# a comment #}No code says it: random, lipsum, sameas.", True),
+        ("{% raw %}{{ x | random }}{% endraw %}", True),
+        ("{{ decks | random }}", False),
+        ("{{ [1, 2] | map('random') | list }}", False),
+        ("{{ {'a': {'b': 1}} | random }}", False),  # the first `}}` is the dict's
+        ("{% if x is sameas y %}{% endif %}", False),
+        ("{{ lipsum(1) }}", False),
+        ("{# random #}", False),
+        ("{{ random", False),  # Jinja cannot split it: its render fails
+    ],
+)
+def test_only_template_code_that_names_an_impure_word_is_not_kept(source, pure):
+    assert rulebook_source._pure(source) is pure
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_rulebook_whose_prose_says_random_is_kept(tmp_path, monkeypatch):
+    """A rulebook whose prose says "at random" (the Whisky Game's English one) is read back
+    after a card edit that it does not print, as any other; one whose code names `sameas`
+    is rendered every run. The findings are those of a run without the cache."""
+    game = _game(tmp_path)
+    prose = "# {{ game.title }}\n\nDraw a card at random.\n"
+    (game / "rules" / "fr.md").write_text(prose, "utf-8")
+    same = "# {{ game.title }}\n\n{% if decks.cards is sameas decks.cards %}Same.{% endif %}\n"
+    (game / "rules" / "en.md").write_text(same, "utf-8")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    before, after = "en: Move {steps} spaces.", "en: Move {steps} squares."
+    assert text.count(before) == 1
+    renders = _renders(monkeypatch)
+    assert _run(str(game), "-f", "json")[0] == 0
+    assert sorted(renders) == ["en", "fr"]
+    for edited in (after, before):
+        deck.write_text(text.replace(before, edited), "utf-8")
+        renders.clear()
+        cached = _run(str(game), "-f", "json")
+        assert renders == ["en"], "the French rulebook was rendered again"
+        renders.clear()
+        assert cached == _run(str(game), "-f", "json", "--no-cache")

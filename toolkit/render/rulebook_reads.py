@@ -22,8 +22,8 @@ Anything else is rendered again (and recorded anew): a read that cannot be looke
 of a type tokens do not cover, a changed value.
 
 Not kept: a render over content that failed its own checks (`Unchecked`, `_Unreadable` stand
-in for it); a source using `lipsum` or `random` (not a function of the context) or `sameas`
-(identity: the recording copy shares no object).
+in for it); a source whose template code names `lipsum` or `random` (not a function of the
+context) or `sameas` (identity: the recording copy shares no object); its prose may say them.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from toolkit.render.context import View
 
 KIND = "rulebook"
 NOT_PURE = ("lipsum", "random", "sameas")
-"""Words of a source whose render is not kept (see the module's docstring)."""
+"""Words of a source's template code whose render is not kept (see the module's docstring)."""
 
 MAX_READS = 20_000
 """Distinct reads a kept render may hold (a bundled rulebook makes 100 to 600): a template
