@@ -43,7 +43,10 @@ without the cache.
 
 Entries live in the user cache folder (`toolkit.usercache`: a private folder, signed
 entries): findings one per game, current folder and options, units one per game folder,
-each replaced as the game changes (units: those the last run used). A corrupt, foreign or
+each replaced as the game changes (units: those the last run used); and, in a store of
+their own (`FILES_STORE`, pruned to its size, oldest written first), the parse of each YAML
+file by its bytes (toolkit.content.parse_units): an unchanged file's is read, not written
+again. A corrupt, foreign or
 tampered entry, or a unit value of another shape than its kind stores, is ignored (worked
 out afresh) and said only with `--verbose`.
 """
@@ -71,6 +74,11 @@ from toolkit.usercache import SignedStore, cache_root
 
 FORMAT = "playset-findings-2"  # 2: a finding keeps its sheet and its span's own file
 STORE = "validate"
+FILES_STORE = "validate-files"
+"""The store of the units kept one per entry (toolkit.content.unit_cache.FileUnits)."""
+FILES_KEEP_BYTES = 64 * 1024 * 1024
+"""Its entries are pruned to this size: one is added at each edit of a file (a deck's parse,
+~0.1 to 0.5 MB)."""
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 MAX_FILES = 20_000
 MAX_BYTES = 512 * 1024 * 1024
@@ -663,6 +671,8 @@ class FindingsCache:
         """The code part as the last save or answered lookup hashed it, no check run since
         (what the next lookup starts from: it is still the code part then)."""
         self.stats = load_stats(store, note)
+        self._files: SignedStore | None = None
+        self._files_opened = False
 
     def close(self) -> None:
         """Keep the file stamps learnt in this run (for the next one to read less)."""
@@ -750,7 +760,7 @@ class FindingsCache:
         """While the block checks the game in `folder`, its unit results (toolkit.content.
         unit_cache) are read from and kept in its entry (one per game folder, whatever the
         current folder and options: no unit names a path or an option)."""
-        from toolkit.content.unit_cache import Units, activated
+        from toolkit.content.unit_cache import FileUnits, Units, activated
 
         # the code part of this game's lookup, if it was the last thing done (else afresh)
         kept, self._code = self._code, None
@@ -765,6 +775,8 @@ class FindingsCache:
         slot = "units-" + hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:40]
         units = Units(self._known_units(slot, head, folder))
         units.frame = frame
+        files = self._files_store()
+        units.files = FileUnits(files, head) if files is not None else None
         with activated(units):
             yield
         if units.framed and frame is not None:
@@ -783,6 +795,13 @@ class FindingsCache:
         payload = json.dumps(entry, separators=(",", ":")).encode()
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the units of {folder}")
+
+    def _files_store(self) -> SignedStore | None:
+        """The store of the units kept one per entry (a file's parse), opened once."""
+        if not self._files_opened:
+            self._files_opened = True
+            self._files = SignedStore.open(FILES_STORE, MAX_ENTRY_BYTES, FILES_KEEP_BYTES)
+        return self._files
 
     def _known_units(self, slot: str, head: str, folder: Path) -> dict[str, object]:
         payload = self.store.read(slot)
