@@ -153,10 +153,13 @@ def read(kept: Any) -> Built:
     return data, LazySpans(spans), LazySpans(key_spans), shared, styles
 
 
-def parsed(raw: bytes, work: Callable[[], Built | _Refusal]) -> Built | _Refusal:
+def parsed(
+    raw: bytes, work: Callable[[], Built | _Refusal], name: str | None = None
+) -> Built | _Refusal:
     """`work()` (the file's text composed and built), or the parse kept for the same bytes:
-    in an entry of its own when the units have such a store (`Units.files`)."""
-    name = hashlib.sha256(raw).hexdigest()
+    in an entry of its own when the units have such a store (`Units.files`). `name`: the
+    SHA-256 of `raw`, if the caller has it."""
+    name = name or hashlib.sha256(raw).hexdigest()
     units = active()
     files = units.files if units is not None else None
     if files is None:  # no store of its own: worked out each run
