@@ -377,3 +377,34 @@ def test_a_rulebook_whose_prose_says_random_is_kept(tmp_path, monkeypatch):
         assert renders == ["en"], "the French rulebook was rendered again"
         renders.clear()
         assert cached == _run(str(game), "-f", "json", "--no-cache")
+
+
+def test_reads_are_told_apart_as_json_tells_them_and_parted_by_index():
+    """`kept_reads` keeps each distinct read once, in the order first read, a key's type
+    with it (`1`, `True` and `"1"` are three reads), and the digest of a part's reads is
+    that of what those reads find, looked up once for the whole."""
+    log = reads.Log()
+    for key in (1, True, "1", 1, None, "a"):
+        log.entries.append(((("k", "glossary"),), "k", key))
+    log.entries.append(((), "o", None))
+    log.entries.append(((("k", "decks"), ("k", "d")), "k", "cards"))
+    made = reads.kept_reads(log)
+    assert made == [
+        [[["k", "glossary"]], "k", 1],
+        [[["k", "glossary"]], "k", True],
+        [[["k", "glossary"]], "k", "1"],
+        [[["k", "glossary"]], "k", None],
+        [[["k", "glossary"]], "k", "a"],
+        [[], "o", None],
+        [[["k", "decks"], ["k", "d"]], "k", "cards"],
+    ]
+    context = _context()
+    context["glossary"] = {1: "one", "1": "text one", "a": "A"}
+    tokens = reads.read_tokens(context, made)
+    assert reads.tokens_digest(tokens) == reads.read_digest(context, made)
+    indexed = reads.part_indexes(made, {"d"})
+    by_part = reads.parts(made, {"d"})
+    assert set(indexed) == set(by_part) == {reads.REST, "d"}
+    for part, at in indexed.items():
+        part_tokens = [tokens[i] for i in at]
+        assert reads.tokens_digest(part_tokens) == reads.read_digest(context, by_part[part])

@@ -322,8 +322,9 @@ def _rendered(
     text = _sandbox().render(template, copied)
     with suppress(NotKept):
         made = reads.kept_reads(log)
-        value = {"reads": made, "digest": reads.read_digest(context, made), "text": text}
-        value["parts"] = _parts(game, units, context, made)
+        tokens = reads.read_tokens(context, made)  # looked up once: for the whole and its parts
+        value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": text}
+        value["parts"] = _parts(game, units, made, tokens)
         units.put(name, value)
     return text
 
@@ -363,16 +364,17 @@ def _part_frames(game: Game, units: Any, parts: Iterable[str]) -> dict[str, str]
     return frames
 
 
-def _parts(game: Game, units: Any, context: dict[str, Any], made: list[Any]) -> Any:
+def _parts(game: Game, units: Any, made: list[Any], tokens: list[Any]) -> Any:
     """The reads of a render by part, each part with its name in the frame and the digest
-    of what its reads find (None when the game has no frame)."""
-    by_part = reads.parts(made, set(_deck_paths(game) or ()))
+    of what its reads find (`tokens`: what each read found, in order; None when the game
+    has no frame)."""
+    by_part = reads.part_indexes(made, set(_deck_paths(game) or ()))
     frames = _part_frames(game, units, by_part)
     if frames is None:
         return None
     return {
-        part: [frames[part], reads.read_digest(context, part_reads)]
-        for part, part_reads in by_part.items()
+        part: [frames[part], reads.tokens_digest([tokens[i] for i in at])]
+        for part, at in by_part.items()
     }
 
 
