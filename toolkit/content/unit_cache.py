@@ -111,13 +111,37 @@ class Units:
         return result
 
     def put(self, name: str, value: Any) -> None:
-        """Keep a result worked out in this run (a JSON value)."""
+        """Keep a result worked out in this run (a JSON value), as JSON gives it back: the
+        entry is written by `marshal`, which keeps a tuple a tuple and an integer key an
+        integer; a reader sees what a JSON entry gave it. A value JSON cannot write is not
+        kept."""
+        if not _json_own(value):
+            try:
+                value = json.loads(to_json(value))
+            except (TypeError, ValueError):
+                return
         self.used[name] = value
         self.worked_out += 1
 
     def changed(self) -> bool:
         """Whether the next run would read anything other than what this one read."""
         return self.worked_out > 0 or len(self.used) != len(self.known)
+
+
+def _json_own(value: Any, depth: int = 0) -> bool:
+    """Whether `value` is what JSON gives back: texts, finite and infinite numbers, booleans,
+    nothing, lists and text-keyed mappings of them (a float's value aside: JSON writes
+    every float exactly)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return True
+    if depth > 100:
+        return False
+    if kind is list:
+        return all(_json_own(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(type(k) is str and _json_own(v, depth + 1) for k, v in value.items())
+    return False
 
 
 class FileUnits:
