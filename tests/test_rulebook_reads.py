@@ -332,3 +332,79 @@ def test_reads_are_parted_by_what_they_find_depends_on():
         reads.WHOLE: [made[2], made[4], made[5], made[8]],
         "cards": [made[3], made[6]],
     }
+
+
+@pytest.mark.parametrize(
+    ("source", "pure"),
+    [
+        ("Draw a card at random, {{ game.title }}.", True),
+        ("{# a comment #}No code says it: random, lipsum, sameas.", True),
+        ("{% raw %}{{ x | random }}{% endraw %}", True),
+        ("{{ decks | random }}", False),
+        ("{{ [1, 2] | map('random') | list }}", False),
+        ("{{ {'a': {'b': 1}} | random }}", False),  # the first `}}` is the dict's
+        ("{% if x is sameas y %}{% endif %}", False),
+        ("{{ lipsum(1) }}", False),
+        ("{# random #}", False),
+        ("{{ random", False),  # Jinja cannot split it: its render fails
+    ],
+)
+def test_only_template_code_that_names_an_impure_word_is_not_kept(source, pure):
+    assert rulebook_source._pure(source) is pure
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_rulebook_whose_prose_says_random_is_kept(tmp_path, monkeypatch):
+    """A rulebook whose prose says "at random" (the Whisky Game's English one) is read back
+    after a card edit that it does not print, as any other; one whose code names `sameas`
+    is rendered every run. The findings are those of a run without the cache."""
+    game = _game(tmp_path)
+    prose = "# {{ game.title }}\n\nDraw a card at random.\n"
+    (game / "rules" / "fr.md").write_text(prose, "utf-8")
+    same = "# {{ game.title }}\n\n{% if decks.cards is sameas decks.cards %}Same.{% endif %}\n"
+    (game / "rules" / "en.md").write_text(same, "utf-8")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    before, after = "en: Move {steps} spaces.", "en: Move {steps} squares."
+    assert text.count(before) == 1
+    renders = _renders(monkeypatch)
+    assert _run(str(game), "-f", "json")[0] == 0
+    assert sorted(renders) == ["en", "fr"]
+    for edited in (after, before):
+        deck.write_text(text.replace(before, edited), "utf-8")
+        renders.clear()
+        cached = _run(str(game), "-f", "json")
+        assert renders == ["en"], "the French rulebook was rendered again"
+        renders.clear()
+        assert cached == _run(str(game), "-f", "json", "--no-cache")
+
+
+def test_reads_are_told_apart_as_json_tells_them_and_parted_by_index():
+    """`kept_reads` keeps each distinct read once, in the order first read, a key's type
+    with it (`1`, `True` and `"1"` are three reads), and the digest of a part's reads is
+    that of what those reads find, looked up once for the whole."""
+    log = reads.Log()
+    for key in (1, True, "1", 1, None, "a"):
+        log.entries.append(((("k", "glossary"),), "k", key))
+    log.entries.append(((), "o", None))
+    log.entries.append(((("k", "decks"), ("k", "d")), "k", "cards"))
+    made = reads.kept_reads(log)
+    assert made == [
+        [[["k", "glossary"]], "k", 1],
+        [[["k", "glossary"]], "k", True],
+        [[["k", "glossary"]], "k", "1"],
+        [[["k", "glossary"]], "k", None],
+        [[["k", "glossary"]], "k", "a"],
+        [[], "o", None],
+        [[["k", "decks"], ["k", "d"]], "k", "cards"],
+    ]
+    context = _context()
+    context["glossary"] = {1: "one", "1": "text one", "a": "A"}
+    tokens = reads.read_tokens(context, made)
+    assert reads.tokens_digest(tokens) == reads.read_digest(context, made)
+    indexed = reads.part_indexes(made, {"d"})
+    by_part = reads.parts(made, {"d"})
+    assert set(indexed) == set(by_part) == {reads.REST, "d"}
+    for part, at in indexed.items():
+        part_tokens = [tokens[i] for i in at]
+        assert reads.tokens_digest(part_tokens) == reads.read_digest(context, by_part[part])

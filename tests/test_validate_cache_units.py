@@ -6,6 +6,7 @@ its kind stores is worked out afresh; a change to the game's fonts drops every u
 from __future__ import annotations
 
 import json
+import marshal
 import shutil
 from pathlib import Path
 
@@ -138,9 +139,9 @@ def _rewrite_units(cache: Path, change) -> None:
     assert store is not None
     payload = store.read(entry.name)
     assert payload is not None
-    kept = json.loads(payload)
+    kept = marshal.loads(payload)
     change(kept["units"])
-    assert store.write(entry.name, json.dumps(kept).encode())
+    assert store.write(entry.name, marshal.dumps(kept))
 
 
 @pytest.mark.parametrize(
@@ -169,7 +170,9 @@ def test_a_tampered_units_entry_is_ignored(cache, tmp_path, monkeypatch):
     expected = _run(".", "--no-cache")
     assert _run(".") == expected
     (entry,) = _units(cache)
-    entry.write_bytes(entry.read_bytes().replace(b"true", b"fals"))  # MAC kept
+    signed = bytearray(entry.read_bytes())
+    signed[-1] ^= 1  # the MAC kept, the payload not what it signs
+    entry.write_bytes(bytes(signed))
     (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
     textfit.fit.cache_clear()
     assert _run(".") == expected
@@ -392,3 +395,30 @@ def test_lines_shifted_in_every_file_same_findings_as_without_the_cache(case, ca
     shifted = _run(str(game), "-f", "json")
     assert shifted == _run(str(game), "-f", "json", "--no-cache")
     assert any(d["code"] == "P001" for d in json.loads(shifted[1]))
+
+
+def test_a_kept_value_is_what_json_gives_back(cache, tmp_path, monkeypatch):  # noqa: F811
+    """The units entry is written by marshal, each value as JSON gives it back (a tuple a
+    list, an integer key a text): a unit reads what a JSON entry gave it; a value JSON
+    cannot write is not kept."""
+    units = Units()
+    units.put("a", {"k": (1, [2, (3,)]), "n": None})
+    units.put("b", {1: "one"})
+    units.put("c", {"x": object()})
+    units.put("d", [1.5, float("inf"), "t", True])
+    assert units.used == {
+        "a": {"k": [1, [2, [3]]], "n": None},
+        "b": {"1": "one"},
+        "d": [1.5, float("inf"), "t", True],
+    }
+    assert type(units.used["a"]["k"]) is list and units.worked_out == 3
+    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
+    monkeypatch.chdir(game)
+    expected = _run(".", "--no-cache")
+    assert _run(".") == expected
+    (entry,) = _units(cache)
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    assert store is not None
+    kept = marshal.loads(store.read(entry.name) or b"")
+    assert kept["format"] == validate_cache.UNITS_FORMAT and kept["units"]
+    assert json.loads(json.dumps(kept["units"])) == kept["units"]

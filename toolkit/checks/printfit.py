@@ -44,7 +44,15 @@ from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.printing import every_language_printed, printed_languages, prints
 from toolkit.content.templating import own_letters
-from toolkit.content.unit_cache import NotKept, Units, active, cached_as, to_json
+from toolkit.content.unit_cache import (
+    Clean,
+    NotKept,
+    Units,
+    active,
+    cached_as,
+    text_digest,
+    to_json,
+)
 from toolkit.content.walk import Facts, Text, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.printable import code_point, code_points
@@ -1179,18 +1187,38 @@ def _content_lacks(facts: Facts, face: str) -> list[Lack]:
     character `face` lacks, with those characters, in the order of the texts. A character
     the rulebook prints as its stand-in (`→` as `–›`, fonts.stand_ins) is left to what
     prints it as itself: a card face's or a board's own search finds it there, the
-    rulebook's glyph check searches the stand-in."""
+    rulebook's glyph check searches the stand-in.
+
+    With `validate`'s units active (and every language printed), what lacks nothing in the
+    face is remembered (toolkit.content.unit_cache.Clean: a text as it prints, its language
+    and the face), a file whose every text did is skipped whole: after one card edit only
+    the edited file's texts are searched."""
     replaced = stand_ins()
-    return [
-        (text, lang, missing)
-        for text in facts.texts
-        for lang, value in text.value.items()
-        if prints(lang)
-        for missing in (
-            [c for c in missing_glyphs(as_printed(text, value), face) if c not in replaced],
-        )
-        if missing
-    ]
+    clean = Clean(f"clean-content-glyphs:{face}") if every_language_printed() else None
+    if clean is not None and not clean.on:
+        clean = None  # no units: every text searched
+    found: list[Lack] = []
+    for text in facts.texts:
+        if clean is not None and clean.file_seen(text.file):
+            continue  # every text of its file lacked nothing, and nothing it reads changed
+        for lang, value in text.value.items():
+            if not prints(lang):
+                continue
+            printed = as_printed(text, value)
+            digest = text_digest(face, lang, printed) if clean is not None else ""
+            if clean is not None and clean.seen(digest):
+                clean.noted(text.file, digest, True)
+                continue
+            missing = [c for c in missing_glyphs(printed, face) if c not in replaced]
+            if missing:
+                found.append((text, lang, missing))
+            if clean is not None:
+                if not missing:
+                    clean.found_clean(digest)
+                clean.noted(text.file, digest, not missing)
+    if clean is not None:
+        clean.close()
+    return found
 
 
 def _glyphs(lacking: list[Lack], face: str, fonts: FontSet) -> Iterator[Diagnostic]:

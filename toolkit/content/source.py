@@ -7,6 +7,7 @@ deep nesting, huge files, non-UTF-8 bytes. Every refusal is a Y diagnostic at th
 
 from __future__ import annotations
 
+import hashlib
 import re
 import stat
 from collections.abc import Mapping
@@ -57,6 +58,9 @@ class Document:
     text: str = ""
     styles: Mapping[Path_, str | None] = field(default_factory=dict)
     """Each string scalar's style: None (plain), `'`, `"`, `|` or `>`."""
+    digest: str | None = None
+    """The SHA-256 of the bytes `data` was parsed from (its parse is a pure function of
+    them), or None: data made otherwise (a spreadsheet's, a variant's)."""
 
     def position_in(self, path: Path_, offset: int) -> Span:
         """Where character `offset` of the string at `path` is written in the file: the
@@ -463,11 +467,12 @@ def parse_document(
 
     # the scans before composing are part of the unit (a pure function of the bytes; a
     # refusal is never kept): bytes read back passed them when they were kept
-    built = parsed(raw, lambda: _scanned(written, text) or _build(text))
+    digest = hashlib.sha256(raw).hexdigest()
+    built = parsed(raw, lambda: _scanned(written, text) or _build(text), digest)
     if isinstance(built, _Refusal):
         return fail(built.rule, built.span, built.message)
     data, spans, key_spans, shared, styles = built
-    return Document(path, display, data, spans, key_spans, shared, text, styles), []
+    return Document(path, display, data, spans, key_spans, shared, text, styles, digest), []
 
 
 def _scanned(written: str, text: str) -> _Refusal | None:

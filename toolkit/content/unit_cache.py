@@ -13,7 +13,8 @@ the icon names, kept as the data paths they point at and placed at their lines a
 read back, so lines shifted by an edit elsewhere do not make them stale), `card-print-fit` and
 `card-legibility` (toolkit.checks.card_units: one deck card's share of those checks, named by
 its faces' inputs, merged in card order after reading back) and `parse`
-(toolkit.content.parse_units: a YAML file's data and spans, named by its bytes), `rulebook`
+(toolkit.content.parse_units: a YAML file's data and spans, named by its bytes, each kept
+in an entry of its own: `FileUnits`, not in the game's units entry), `rulebook`
 (toolkit.render.rulebook_reads: a rulebook's text, named by its language and source, kept
 with what the render read of its context and reused while those reads find the same, and
 those reads by part, see below). A
@@ -81,6 +82,8 @@ class Units:
         self.content: set[str] | None = None
         """The paths (made absolute) of the game's content files (decks, question banks)
         while its checks run, or None (one has no path: no unit is named by the frame)."""
+        self.files: FileUnits | None = None
+        """Where the results kept one per entry live (a file's parse), or None: not kept."""
 
     def framed_name(self, kind: str, without: set[str]) -> str | None:
         """A unit's name for a result that depends on the game folder's files but those at
@@ -108,13 +111,68 @@ class Units:
         return result
 
     def put(self, name: str, value: Any) -> None:
-        """Keep a result worked out in this run (a JSON value)."""
+        """Keep a result worked out in this run (a JSON value), as JSON gives it back: the
+        entry is written by `marshal`, which keeps a tuple a tuple and an integer key an
+        integer; a reader sees what a JSON entry gave it. A value JSON cannot write is not
+        kept."""
+        if not _json_own(value):
+            try:
+                value = json.loads(to_json(value))
+            except (TypeError, ValueError):
+                return
         self.used[name] = value
         self.worked_out += 1
 
     def changed(self) -> bool:
         """Whether the next run would read anything other than what this one read."""
         return self.worked_out > 0 or len(self.used) != len(self.known)
+
+
+def _json_own(value: Any, depth: int = 0) -> bool:
+    """Whether `value` is what JSON gives back: texts, finite and infinite numbers, booleans,
+    nothing, lists and text-keyed mappings of them (a float's value aside: JSON writes
+    every float exactly)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return True
+    if depth > 100:
+        return False
+    if kind is list:
+        return all(_json_own(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(type(k) is str and _json_own(v, depth + 1) for k, v in value.items())
+    return False
+
+
+class FileUnits:
+    """Results kept one per entry, in a signed store of their own (`store`: a toolkit.
+    usercache.SignedStore, pruned to its size), named by their kind, their name and the
+    units' head (`head`): a YAML file's parse (toolkit.content.parse_units), named by the
+    file's bytes. An unchanged file's entry is read, never written again; an entry another
+    folder's game wrote for the same bytes serves this one too. A missing, unsigned or
+    unreadable entry is worked out afresh."""
+
+    def __init__(self, store: Any, head: str) -> None:
+        self.store = store
+        self.head = head
+
+    def entry(self, kind: str, name: str) -> str:
+        key = f"{self.head}\0{kind}\0{name}".encode("utf-8", "surrogateescape")
+        return f"{kind}-{hashlib.sha256(key).hexdigest()[:40]}"
+
+    def get(self, kind: str, name: str, read: Reader[T]) -> T | None:
+        """The result kept as `name`, or None (missing, or not what `read` accepts)."""
+        payload = self.store.read(self.entry(kind, name))
+        if payload is None:
+            return None
+        try:
+            return read(payload)
+        except (ValueError, TypeError, KeyError, IndexError):
+            return None
+
+    def put(self, kind: str, name: str, payload: bytes) -> None:
+        """Keep a result worked out in this run (its bytes)."""
+        self.store.write(self.entry(kind, name), payload)
 
 
 _ACTIVE: list[Units] = []

@@ -8,7 +8,8 @@ game-specific code.
 from __future__ import annotations
 
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel
 
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.base import Declares, Localized, Ref
+from toolkit.content.unit_cache import NotKept, Units, active
 
 DataPath = tuple[Any, ...]
 
@@ -216,13 +218,26 @@ def valid_files(game: Game) -> Iterator[LoadedFile]:
 
 def collect(game: Game) -> Facts:
     """Collect declared ids, references and localized texts from every valid file, and
-    from the entries of a faulty file that validated on their own (at their file paths)."""
+    from the entries of a faulty file that validated on their own (at their file paths).
+    With `validate`'s units active, a valid file's facts are those an earlier run found
+    in the same bytes (`_kept_walk`): after one card edit only the edited file is walked."""
     facts = Facts()
+    units = active()
     for loaded in game.files():
         if loaded.doc is None:
             continue
         if isinstance(loaded.model, BaseModel):  # every content model is one
-            _Walker(facts, loaded).model(loaded.model, ())
+            name = _walk_name(game, loaded) if units is not None else None
+            found = units.get(name, _reader(loaded)) if units and name else None
+            if found is None:
+                found = Facts()
+                _Walker(found, loaded).model(loaded.model, ())
+                if units is not None and name is not None:
+                    with suppress(NotKept):
+                        units.put(name, _kept_walk(found))
+            facts.declared += found.declared
+            facts.refs += found.refs
+            facts.texts += found.texts
         elif loaded.partial is not None:
             part = Facts()
             _Walker(part, loaded).model(loaded.partial.model, ())
@@ -232,3 +247,101 @@ def collect(game: Game) -> Facts:
             facts.texts += [replace(t, path=where(t.path)) for t in part.texts]
             facts.withheld |= loaded.partial.withheld
     return facts
+
+
+WALK = "walk"
+"""The kind of a valid file's facts kept as a unit (toolkit.content.unit_cache)."""
+
+
+def _walk_name(game: Game, loaded: LoadedFile) -> str | None:
+    """The unit name of a valid file's facts: the bytes its data was parsed from, the game's
+    plugin and the model's class (the model is the validator's pure function of the data;
+    the walk, of the model and its class's fields; the code of both is in the units' head).
+    None for data not parsed from bytes (a spreadsheet's)."""
+    doc = loaded.doc
+    if doc is None or doc.digest is None:
+        return None
+    kind = type(loaded.model)
+    return Units.name(WALK, [doc.digest, game.plugin.game_id, kind.__module__, kind.__qualname__])
+
+
+def _path(path: DataPath) -> list[Any]:
+    if not all(type(step) is str or type(step) is int for step in path):
+        raise NotKept  # a key JSON would not give back as it was
+    return list(path)
+
+
+def _kept_walk(facts: Facts) -> dict[str, Any]:
+    """A file's facts as kept: ids and references whole, texts by their path (read back,
+    each text is the model's own mapping again, with the model that holds it)."""
+    return {
+        "d": [[d.namespace, d.id, d.kind, _path(d.path)] for d in facts.declared],
+        "r": [[r.namespace, r.kind, r.id, _path(r.path), r.is_key] for r in facts.refs],
+        "t": [_path(t.path) for t in facts.texts],
+    }
+
+
+def _steps(value: Any) -> DataPath:
+    if type(value) is not list or not all(type(s) is str or type(s) is int for s in value):
+        raise ValueError("not a path")
+    return tuple(value)
+
+
+def _optional(value: Any) -> str | None:
+    if value is not None and type(value) is not str:
+        raise ValueError("not a text")
+    return value
+
+
+def _text_at(model: BaseModel, path: DataPath) -> tuple[dict[str, str], BaseModel]:
+    """The localized text at `path` under `model` and the model whose field holds it (the
+    walk's `owner`); ValueError when the path leads elsewhere."""
+    node: Any = model
+    owner = model
+    for step in path:
+        if isinstance(node, BaseModel):
+            owner = node
+            if type(step) is not str or step not in type(node).model_fields:
+                raise ValueError("not a field")
+            node = getattr(node, step)
+        elif _holds(node, step):
+            node = node[step]
+        else:
+            raise ValueError("not a step")
+    if not isinstance(node, dict):
+        raise ValueError("not a text")
+    return node, owner
+
+
+def _holds(node: Any, step: str | int) -> bool:
+    """Whether a list or tuple has item `step`, or a mapping key `step`."""
+    if type(node) in (list, tuple):
+        return type(step) is int and 0 <= step < len(node)
+    return type(node) is dict and step in node
+
+
+def _reader(loaded: LoadedFile) -> Callable[[Any], Facts]:
+    """Reads a file's kept facts back onto `loaded` (ValueError for another shape)."""
+
+    def read(kept: Any) -> Facts:
+        model = loaded.model
+        if type(kept) is not dict or not isinstance(model, BaseModel):
+            raise ValueError("not facts")
+        facts = Facts()
+        for namespace, ident, kind, path in kept["d"]:
+            if type(namespace) is not str or type(ident) is not str:
+                raise ValueError("not a declared id")
+            facts.declared.append(Declared(namespace, ident, _optional(kind), loaded, _steps(path)))
+        for namespace, kind, ident, path, is_key in kept["r"]:
+            if type(namespace) is not str or type(ident) is not str or type(is_key) is not bool:
+                raise ValueError("not a reference")
+            facts.refs.append(
+                Reference(namespace, _optional(kind), ident, loaded, _steps(path), is_key)
+            )
+        for path in kept["t"]:
+            steps = _steps(path)
+            value, owner = _text_at(model, steps)
+            facts.texts.append(Text(value, loaded, steps, owner))
+        return facts
+
+    return read

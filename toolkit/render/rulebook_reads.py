@@ -22,8 +22,8 @@ Anything else is rendered again (and recorded anew): a read that cannot be looke
 of a type tokens do not cover, a changed value.
 
 Not kept: a render over content that failed its own checks (`Unchecked`, `_Unreadable` stand
-in for it); a source using `lipsum` or `random` (not a function of the context) or `sameas`
-(identity: the recording copy shares no object).
+in for it); a source whose template code names `lipsum` or `random` (not a function of the
+context) or `sameas` (identity: the recording copy shares no object); its prose may say them.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from toolkit.render.context import View
 
 KIND = "rulebook"
 NOT_PURE = ("lipsum", "random", "sameas")
-"""Words of a source whose render is not kept (see the module's docstring)."""
+"""Words of a source's template code whose render is not kept (see the module's docstring)."""
 
 MAX_READS = 20_000
 """Distinct reads a kept render may hold (a bundled rulebook makes 100 to 600): a template
@@ -290,11 +290,21 @@ def _read(node: Any, op: str, key: Any) -> Any:
     return _deep(node)
 
 
+def read_tokens(context: dict[str, Any], reads: list[Any]) -> list[Any]:
+    """What each of `reads` ([path, op, key] lists) finds in `context`, in order (raises
+    NotKept when one cannot be looked up)."""
+    return [_read(_at(context, tuple(map(tuple, path))), op, key) for path, op, key in reads]
+
+
+def tokens_digest(tokens: list[Any]) -> str:
+    """The digest of what reads found (`read_tokens`)."""
+    return hashlib.sha256(to_json(tokens).encode()).hexdigest()
+
+
 def read_digest(context: dict[str, Any], reads: list[Any]) -> str:
     """The digest of what `reads` ([path, op, key] lists) find in `context` (raises NotKept
     when one cannot be looked up)."""
-    tokens = [_read(_at(context, tuple(map(tuple, path))), op, key) for path, op, key in reads]
-    return hashlib.sha256(to_json(tokens).encode()).hexdigest()
+    return tokens_digest(read_tokens(context, reads))
 
 
 def kept_reads(log: Log) -> list[Any]:
@@ -303,19 +313,19 @@ def kept_reads(log: Log) -> list[Any]:
     cannot keep (worked out again next run)."""
     if log.changed:
         raise NotKept
-    seen: set[str] = set()
+    # a read told from another as JSON tells them (the key's type with it: `1` is not
+    # `true`); a path is one mapping's, made of keys of `_KEYS` and list indices, so two
+    # paths equal as tuples are written alike
+    seen: set[tuple[Path, str, type, Any]] = set()
     reads = []
     for path, op, key in log.entries:
-        if type(key) not in _KEYS:
+        kind = type(key)
+        if kind not in _KEYS:
             raise NotKept
-        entry = [[list(step) for step in path], op, key]
-        try:
-            text = to_json(entry)
-        except (TypeError, ValueError):
-            raise NotKept from None
-        if text not in seen:
-            seen.add(text)
-            reads.append(entry)
+        mark = (path, op, kind, key)
+        if mark not in seen:
+            seen.add(mark)
+            reads.append([[list(step) for step in path], op, key])
             if len(reads) > MAX_READS:
                 raise NotKept
     return reads
@@ -327,14 +337,19 @@ _REST_KEYS = frozenset({"game", "rules", "boards", "glossary", "lang", "decks"})
 
 
 def parts(made: list[Any], decks: set[str]) -> dict[str, list[Any]]:
+    """`part_indexes`, each part's reads themselves."""
+    return {part: [made[i] for i in at] for part, at in part_indexes(made, decks).items()}
+
+
+def part_indexes(made: list[Any], decks: set[str]) -> dict[str, list[int]]:
     """The reads of a render by what they find depends on: a deck's part (its key in
     `decks` and everything under its view: that deck's file), REST (the manifest, the boards,
     the glossary and the language: no content file; the root's keys, and its values' tokens,
     a mapping's kind and what it is, are the same for every game that passed its checks),
     WHOLE (the keys of `decks` in order, a key of it that is no deck, the whole root: any
     file). Each part's reads in the order read."""
-    out: dict[str, list[Any]] = {}
-    for read in made:
+    out: dict[str, list[int]] = {}
+    for at, read in enumerate(made):
         path, op, key = read
         if not path:  # the root's keys are always the same, and so are its values' kinds
             part = REST if op in ("o", "s") or (op == "k" and key in _REST_KEYS) else WHOLE
@@ -344,7 +359,7 @@ def parts(made: list[Any], decks: set[str]) -> dict[str, list[Any]]:
             part = key if op == "k" and key in decks else WHOLE
         else:
             part = path[1][1] if path[1][0] == "k" and path[1][1] in decks else WHOLE
-        out.setdefault(part, []).append(read)
+        out.setdefault(part, []).append(at)
     return out
 
 

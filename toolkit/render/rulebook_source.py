@@ -319,10 +319,12 @@ def _rendered(
     files did not change finds what it found then, so the context is built only for the
     decks that did (when nothing else did)."""
     units = active()
-    if units is None or not _keepable(game, source):
+    if units is None or not _keepable(game):
         return _sandbox().render(template, _own_copy(built(), {}))
     name = Units.name(reads.KIND, reads.unit_name_args(lang, source))
-    kept = units.get(name, _kept_render)
+    kept = units.get(name, _kept_render)  # kept only if `_pure(source)`: its name holds it
+    if kept is None and not _pure(source):
+        return _sandbox().render(template, _own_copy(built(), {}))
     if kept is not None:
         with suppress(NotKept):
             if _same_parts(game, lang, units, kept[0], kept[3]):
@@ -340,8 +342,9 @@ def _rendered(
     text = _sandbox().render(template, copied)
     with suppress(NotKept):
         made = reads.kept_reads(log)
-        value = {"reads": made, "digest": reads.read_digest(context, made), "text": text}
-        value["parts"] = _parts(game, units, context, made)
+        tokens = reads.read_tokens(context, made)  # looked up once: for the whole and its parts
+        value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": text}
+        value["parts"] = _parts(game, units, made, tokens)
         units.put(name, value)
     return text
 
@@ -381,16 +384,17 @@ def _part_frames(game: Game, units: Any, parts: Iterable[str]) -> dict[str, str]
     return frames
 
 
-def _parts(game: Game, units: Any, context: dict[str, Any], made: list[Any]) -> Any:
+def _parts(game: Game, units: Any, made: list[Any], tokens: list[Any]) -> Any:
     """The reads of a render by part, each part with its name in the frame and the digest
-    of what its reads find (None when the game has no frame)."""
-    by_part = reads.parts(made, set(_deck_paths(game) or ()))
+    of what its reads find (`tokens`: what each read found, in order; None when the game
+    has no frame)."""
+    by_part = reads.part_indexes(made, set(_deck_paths(game) or ()))
     frames = _part_frames(game, units, by_part)
     if frames is None:
         return None
     return {
-        part: [frames[part], reads.read_digest(context, part_reads)]
-        for part, part_reads in by_part.items()
+        part: [frames[part], reads.tokens_digest([tokens[i] for i in at])]
+        for part, at in by_part.items()
     }
 
 
@@ -420,14 +424,31 @@ def _same_parts(game: Game, lang: str, units: Any, made: list[Any], parts: Any) 
     return True
 
 
-def _keepable(game: Game, source: str) -> bool:
-    """Whether a render of `source` may be kept: over content that passed its own checks
-    (no `Unchecked` in the context) and with no word of `reads.NOT_PURE`."""
+def _keepable(game: Game) -> bool:
+    """Whether a render of the game's rulebook may be kept: over content that passed its
+    own checks (no `Unchecked` in the context); the source must be `_pure` besides."""
     if game.manifest is None or game.glossary_failed:
         return False
-    if any(word in source for word in reads.NOT_PURE):
-        return False
     return all(f.model is not None for f in game.files())
+
+
+def _pure(source: str) -> bool:
+    """Whether no word of `reads.NOT_PURE` is in the source's template code: its
+    expressions, statements and comments as Jinja's own lexer splits them (a `}}` inside
+    a dict literal does not end an expression), prose apart. A rulebook that says a card is
+    drawn "at random" is kept; one that names a word anywhere in its code (a string too:
+    `map('random')`) is not. A source Jinja cannot split is not kept (its render fails)."""
+    if not any(word in source for word in reads.NOT_PURE):
+        return True
+    from jinja2 import TemplateSyntaxError
+
+    try:
+        for _, kind, value in _sandbox().env.lexer.tokeniter(source, None):
+            if kind != "data" and any(word in str(value) for word in reads.NOT_PURE):
+                return False
+    except TemplateSyntaxError:  # the render raises it too: nothing is kept
+        return False
+    return True
 
 
 def _kept_render(value: Any) -> tuple[list[Any], str, str, Any]:
