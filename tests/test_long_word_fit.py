@@ -84,13 +84,13 @@ def test_pyphen_keeps_no_tail_of_a_long_word(monkeypatch) -> None:
 
 def test_a_text_too_long_for_its_box_is_not_wrapped_at_every_size(monkeypatch) -> None:
     wrapped: list[float] = []
-    real = textfit.wrap
+    real = textfit._wrap
 
     def spy(text, width, size, *args, **kwargs):
         wrapped.append(size)
         return real(text, width, size, *args, **kwargs)
 
-    monkeypatch.setattr(textfit, "wrap", spy)
+    monkeypatch.setattr(textfit, "_wrap", spy)
     found = _fit((WORD * 40)[:1_000], 142.0, 22.7, Setting(96.0, 3.0, "regular", "fr"))
     assert not found.fits and found.size == 3.0
     assert len(wrapped) <= 2  # the lines at 3 pt: was 2 wraps at each of 373 sizes

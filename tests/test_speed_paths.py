@@ -67,7 +67,8 @@ def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypa
         return real(of)
 
     monkeypatch.setattr(printjob, "game_fonts", counting)
-    assert list(printfit._question_fit(game, once)) == []
+    stop = printfit._Stop(printfit.FitBudget())
+    assert list(printfit._question_fit(game, once, {}, stop)) == []
     faces, languages = 2, len(game.manifest.languages)
     assert 0 < len(calls) <= faces * languages * len(game.questions)
 

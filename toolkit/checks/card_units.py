@@ -31,7 +31,7 @@ from toolkit.diagnostics import Diagnostic, Severity, Span
 from toolkit.render.face_units import face_args
 from toolkit.render.layout import layout_document, layout_file
 from toolkit.render.printjob import PrintJob
-from toolkit.render.textfit import icon_names
+from toolkit.render.textfit import FitBudget, icon_names
 
 PURE_KINDS = frozenset(
     f"toolkit.render.elements.{name}" for name in ("text", "icon", "box", "badge")
@@ -247,3 +247,47 @@ class FileBatch:
             return
         self.units.put(self.name, self.names)
         self.units.framed.append(self.name)
+
+
+Worked = tuple[T, int, bool]
+"""A unit's result with the fitting work it counted and whether a fit of it was refused."""
+
+
+def budgeted(
+    budget: FitBudget,
+    work: Callable[[], T],
+    store: Callable[[T], Any],
+    read: Callable[[Any], T],
+) -> tuple[Callable[[], Worked[T]], Callable[[Worked[T]], Any], Callable[[Any], Worked[T]]]:
+    """A unit's work, store and read that keep what its fits counted against the check's
+    fitting budget (toolkit.render.textfit.FitBudget), so the budget runs out at the same
+    fit with the validate cache as without: worked out, the unit counts what its fits
+    counted, and is not kept when one was refused (its results are not the whole's); read
+    back, it counts what it counted when worked out, and is not read back when that would
+    reach the limit (worked out again: then fits past the limit are refused as without the
+    cache)."""
+
+    def counted() -> Worked[T]:
+        spent, refusals = budget.spent, budget.refusals
+        result = work()
+        return result, budget.spent - spent, budget.refusals != refusals
+
+    def kept(worked: Worked[T]) -> Any:
+        result, spent, refused = worked
+        if refused:
+            raise NotKept
+        return [store(result), spent]
+
+    def again(value: Any) -> Worked[T]:
+        if type(value) is not list or len(value) != 2:
+            raise ValueError("not a budgeted unit")
+        stored, spent = value
+        if type(spent) is not int or spent < 0:
+            raise ValueError("not a fitting count")
+        result = read(stored)
+        if not budget.affords(spent):
+            raise ValueError("past the fitting budget: worked out")
+        budget.spent += spent
+        return result, spent, False
+
+    return counted, kept, again

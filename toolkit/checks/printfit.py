@@ -20,6 +20,7 @@ from toolkit.checks import CheckFamily, card_reference, register
 from toolkit.checks.card_units import (
     FileBatch,
     Shape,
+    budgeted,
     card_args,
     placed,
     read_key,
@@ -75,7 +76,7 @@ from toolkit.render.layout import (
     worked_out,
 )
 from toolkit.render.printjob import PrintJob, game_fonts
-from toolkit.render.textfit import MAX_FIT_CHARS, icon_names
+from toolkit.render.textfit import MAX_FIT_CHARS, FitBudget, icon_names
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
@@ -130,7 +131,9 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield from layout_glyphs(name, game.root, fonts)
             yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
-    yield from _question_fit(game, once, unfilled)
+    budget = FitBudget()  # what this check fits of the game: its faces' texts, in order
+    stop = _Stop(budget)
+    yield from _question_fit(game, once, unfilled, stop)
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
@@ -153,7 +156,16 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue
         card_mm = size_mm(deck.size)
         jobs = [
-            PrintJob(game, deck, layout, None, lang, card_mm, unfilled=unfilled.get(lang, ()))
+            PrintJob(
+                game,
+                deck,
+                layout,
+                None,
+                lang,
+                card_mm,
+                unfilled=unfilled.get(lang, ()),
+                budget=budget,
+            )
             for lang in languages(game)
         ]
         extra = [name, game.glossary_failed, _named(unfilled)]
@@ -163,9 +175,36 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             # character, per layout and problem) is decided here, in card order
             found = _card_findings(loaded, index, card, name, layout, jobs, batch)
             yield from (diag for diag, key, glyph in found if once.new(diag, key, glyph))
+            yield from stop.check(loaded, ("cards", index, "id"), card.id)
         batch.close()
         back = _back_letters(loaded, deck, game, unfilled) if deck.cards else ()
         yield from (diag for diag, key, glyph, _ in back if once.new(diag, key, glyph))
+
+
+class _Stop:
+    """The one P001 that says where the check's fitting budget ran out: at the first card
+    or question one of whose texts it refused to fit."""
+
+    def __init__(self, budget: FitBudget) -> None:
+        self.budget = budget
+        self.said = False
+
+    def check(
+        self, loaded: LoadedFile, path: tuple[str | int, ...], entry: str
+    ) -> Iterator[Diagnostic]:
+        if self.said or not self.budget.refusals:
+            return
+        self.said = True
+        assert loaded.doc is not None
+        yield P_OVERFLOW.at(
+            loaded.rel,
+            loaded.doc.span(path),
+            f"print fit stops at {entry}: validate fits at most {self.budget.limit:,} "
+            "characters of card text a game (a text counted at each size it is wrapped at), "
+            f"and the texts before {entry} took them; the texts of {entry} and of every "
+            "card after it are not measured: shorten the texts or the layouts' boxes' "
+            "sizes tried",
+        )
 
 
 class _Once:
@@ -326,7 +365,11 @@ def _card_findings(
 
     if batch is None:
         batch = FileBatch("card-print-fit", None, [], 0)  # this card alone
-    return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
+    budget = jobs[0].budget if jobs else None
+    if budget is None:
+        return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
+    counted, kept, again = budgeted(budget, work, store, read)
+    return [event[:3] for event in batch.card(index, args, counted, kept, again)[0][0]]
 
 
 def _card_work(
@@ -759,7 +802,7 @@ def unknown_layout(name: str, game_root: Path) -> str:
     )
 
 
-def _question_fit(game: Game, once: _Once, unfilled: Unfilled) -> Iterator[Diagnostic]:
+def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
     fact line (back), in every language, on the layouts and card size `build` prints; P002
     and P017 for the letters each face prints (said once as `once` decides).
@@ -778,7 +821,8 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled) -> Iterator[Diagn
         if bank is None or loaded.doc is None:
             continue
         name = _bank_name(loaded, units, unfilled)
-        kept = units.get(name, _bank_reader(len(bank.questions))) if units and name else None
+        reader = _bank_reader(len(bank.questions), stop.budget)
+        kept = units.get(name, reader) if units and name else None
         if kept is not None:
             assert units is not None
             for index, one in enumerate(kept[0]):
@@ -797,7 +841,16 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled) -> Iterator[Diagn
         jobs = [
             (
                 name,
-                PrintJob(game, deck, layout, None, lang, card_mm, unfilled=unfilled.get(lang, ())),
+                PrintJob(
+                    game,
+                    deck,
+                    layout,
+                    None,
+                    lang,
+                    card_mm,
+                    unfilled=unfilled.get(lang, ()),
+                    budget=stop.budget,
+                ),
             )
             for name, layout in layouts
             if layout is not None
@@ -805,9 +858,11 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled) -> Iterator[Diagn
         ]
         stores: list[Any] | None = []
         inner: list[str] = []
+        spent, refusals = stop.budget.spent, stop.budget.refusals
         for index, question in enumerate(bank.questions):
             found, unit = _question_findings(loaded, index, question, jobs)
             yield from (diag for _, diag, key, glyph in found if once.new(diag, key, glyph))
+            yield from stop.check(loaded, ("questions", index, "id"), question.id)
             if unit is not None:
                 inner.append(unit)
             if stores is not None:
@@ -815,8 +870,10 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled) -> Iterator[Diagn
                     stores.append(_question_store(loaded, index, found))
                 except NotKept:
                     stores = None
+        if stop.budget.refusals != refusals:
+            stores = None  # not every text measured: the bank is not what it is whole
         if units is not None and name is not None and stores is not None:
-            units.put(name, [stores, inner])
+            units.put(name, [stores, inner, stop.budget.spent - spent])
             units.framed.append(name)
 
 
@@ -833,14 +890,22 @@ def _bank_name(loaded: LoadedFile, units: Any, unfilled: Unfilled) -> str | None
     return units.framed_name(kind, units.content - {here})
 
 
-def _bank_reader(count: int) -> Callable[[Any], list[Any]]:
+def _bank_reader(count: int, budget: FitBudget) -> Callable[[Any], list[Any]]:
+    """A bank's kept findings back, with the fitting work its questions counted (counted
+    again: not read back when that reaches the budget's limit, see card_units.budgeted)."""
+
     def read(kept: Any) -> list[Any]:
-        if type(kept) is not list or len(kept) != 2 or type(kept[0]) is not list:
+        if type(kept) is not list or len(kept) != 3 or type(kept[0]) is not list:
             raise ValueError("not a bank's findings")
+        if type(kept[2]) is not int or kept[2] < 0:
+            raise ValueError("not a fitting count")
         if len(kept[0]) != count or type(kept[1]) is not list:
             raise ValueError("not a bank's findings")
         if not all(type(unit) is str for unit in kept[1]):
             raise ValueError("not unit names")
+        if not budget.affords(kept[2]):
+            raise ValueError("past the fitting budget: worked out")
+        budget.spent += kept[2]
         return kept
 
     return read
@@ -931,7 +996,11 @@ def _question_findings(
         unit = Units.name("question-fit", args)
     except (TypeError, ValueError):  # an argument JSON cannot write: worked out, not kept
         return work(), None
-    return cached_as(unit, work, store, read), unit
+    budget = jobs[0][1].budget if jobs else None
+    if budget is None:
+        return cached_as(unit, work, store, read), unit
+    counted, kept, again = budgeted(budget, work, store, read)
+    return cached_as(unit, counted, kept, again)[0], unit
 
 
 def _question_args(question: Any, jobs: list[tuple[str, PrintJob]]) -> list[Any] | None:

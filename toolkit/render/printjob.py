@@ -45,6 +45,9 @@ class PrintJob:
     unfilled: tuple[tuple[str, str], ...] = ()
     """Glossary terms whose `{names}` only a board fills, with their words in this language
     (toolkit.content.board_phrases.unfilled_terms): `validate` reports a face printing one."""
+    budget: Any = None
+    """A check's fitting budget (toolkit.render.textfit.FitBudget): its texts are fitted
+    through it, and not at all once it is spent; None (a build): every text is fitted."""
 
     @property
     def root(self) -> Path:

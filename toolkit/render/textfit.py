@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
@@ -24,6 +23,12 @@ STEP = 0.25  # points between tried sizes
 BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
 MAX_FIT_CHARS = 10_000  # far more than any box holds at any size; longer is not fitted
 LONG_WORD = 64  # letters past which a word is first measured by its head (`_units_within`)
+FIT_BUDGET = 25_000_000
+"""Letters a check fits in one game (`FitBudget`): each fit counts what it went through
+(`Fit.work`: the text once, and each size's wrap as far as the box's lines). The bundled
+games count at most 0.3 million; 2,000 cards of 400 letters in 3 languages, 12.9 million
+(1 s of fitting). The costliest letters (hyphenated long words) take 0.7 µs each: 25
+million, about 18 s."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,10 @@ class Fit:
     fits: bool
     size: float
     lines: tuple[str, ...]
+    work: int = field(default=0, compare=False)
+    """The letters the fit went through (`_fit`): the text once for its bound, and each
+    wrap's as far as it went. What a check's fitting budget counts (`FitBudget`): the same
+    whether the fit is worked out or read back."""
 
     @property
     def height(self) -> float:
@@ -63,12 +72,42 @@ def wrap(
     With `lang` None, words are never hyphenated (a word wider than the box fails). A line's
     width is the running sum of its words' and spaces' widths, added in the same order as
     `text_width` adds them, so both give the same figure to the last bit."""
+    return _wrap(text, width, size, style, lang, icons).lines
+
+
+@dataclass
+class _Wrapped:
+    """A wrap's outcome: its lines (None: a word cannot fit even split), and when it
+    stopped at its limit of lines, the text it did not wrap (`rest`, None: wrapped whole);
+    `work`, the letters it went through."""
+
+    lines: list[str] | None
+    rest: str | None = None
+    work: int = 0
+
+
+def _wrap(
+    text: str,
+    width: float,
+    size: float,
+    style: str,
+    lang: str | None,
+    icons: frozenset[str] = BUILTIN.names,
+    limit: int | None = None,
+) -> _Wrapped:
+    """`wrap`, stopping once `limit` lines are set while text is left to set (it then takes
+    more: at a size whose box holds `limit` lines, the text does not fit, whatever the rest
+    gives). A wrap costs what the box holds, not what the text is long."""
     space = unit_width(" ", style, icons)
     lines: list[str] = []
-    for paragraph in text.split("\n"):
+    work = 0
+    paragraphs = text.split("\n")
+    for number, paragraph in enumerate(paragraphs):
         current = ""
         current_units = 0.0
-        for word in paragraph.split(" "):
+        words = paragraph.split(" ")
+        for index, word in enumerate(words):
+            work += len(word) + 1
             word_units = unit_width(word, style, icons) if word else 0.0
             units = current_units + space + word_units if current else word_units
             if units * size <= width:
@@ -85,15 +124,34 @@ def wrap(
                 current = word
             within = _units_within(current, width, size, style, icons)
             while within is None:
+                if limit is not None and len(lines) >= limit:
+                    return _stopped(lines, _rest(current, words, index, paragraphs, number), text)
                 head, tail = _hyphenate(current, "", width, size, style, lang)
                 if not head:
-                    return None
+                    return _Wrapped(None, None, work)
                 lines.append(head)
                 current = tail
                 within = _units_within(current, width, size, style, icons)
             current_units = within
+            if limit is not None and len(lines) >= limit:
+                return _stopped(lines, _rest(current, words, index, paragraphs, number), text)
         lines.append(current)
-    return lines
+        if limit is not None and len(lines) >= limit and number + 1 < len(paragraphs):
+            return _stopped(lines, "\n".join(paragraphs[number + 1 :]), text)
+    return _Wrapped(lines, None, work)
+
+
+def _stopped(lines: list[str], rest: str, text: str) -> _Wrapped:
+    """A wrap stopped at its limit: the letters it went through are those it set (a long
+    word's head: not the whole word)."""
+    return _Wrapped(lines, rest, max(0, len(text) - len(rest)))
+
+
+def _rest(current: str, words: list[str], index: int, paragraphs: list[str], number: int) -> str:
+    """The text a wrap stopped before: the line being set, the paragraph's words after
+    `index` and the paragraphs after `number`."""
+    rest = " ".join([current, *words[index + 1 :]])
+    return "\n".join([rest, *paragraphs[number + 1 :]])
 
 
 def _units_within(
@@ -157,6 +215,39 @@ class Setting:
     icons: frozenset[str] = BUILTIN.names
 
 
+class FitBudget:
+    """What one check may fit in a game run: `FIT_BUDGET` letters of fitting work.
+
+    A fit asked while `spent` is under the limit is worked out (or read back) and counted
+    whole, even when the in-run memo or a unit answers it, so `spent` is the same with the
+    validate cache as without; one asked past it is refused (`allows`), and
+    `refusals` counts those. A unit of a check's results keeps what its fits counted
+    (`toolkit.checks.card_units.budgeted`): it is read back only when that stays under the
+    limit (then no fit of it was refused without the cache either), and one worked out
+    past the limit is not kept."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = FIT_BUDGET if limit is None else limit
+        self.spent = 0
+        self.refusals = 0
+
+    def allows(self) -> bool:
+        """Whether a fit asked now is worked out (counted as refused if not)."""
+        if self.spent >= self.limit:
+            self.refusals += 1
+            return False
+        return True
+
+    def counted(self, found: Fit) -> Fit:
+        """`found`, a fit `allows` let through, counted."""
+        self.spent += found.work
+        return found
+
+    def affords(self, work: int) -> bool:
+        """Whether fits counting `work` in all would all be worked out from here."""
+        return self.spent + work < self.limit
+
+
 @lru_cache(maxsize=16_384)
 def fit(text: str, width: float, height: float, setting: Setting) -> Fit:
     """`_fit`, kept between `validate` runs when the findings cache is on
@@ -184,18 +275,20 @@ def icon_names(icons: frozenset[str]) -> str:
 
 
 def _stored(found: Fit) -> list[Any]:
-    return [found.fits, found.size, list(found.lines)]
+    return [found.fits, found.size, list(found.lines), found.work]
 
 
 def _read(value: Any) -> Fit:
-    fits, size, lines = value
+    fits, size, lines, work = value
     if not isinstance(fits, bool) or isinstance(size, bool) or not isinstance(lines, list):
+        raise ValueError("not a fit")
+    if type(work) is not int or work < 0:
         raise ValueError("not a fit")
     if not isinstance(size, int | float):
         raise ValueError("not a fit")
     if not all(isinstance(line, str) for line in lines):
         raise ValueError("not a fit")
-    return Fit(fits, size, tuple(lines))
+    return Fit(fits, size, tuple(lines), work)
 
 
 def _fit(text: str, width: float, height: float, setting: Setting) -> Fit:
@@ -204,35 +297,117 @@ def _fit(text: str, width: float, height: float, setting: Setting) -> Fit:
 
     At each size plain word wrapping is tried first; hyphenation only when it is what makes
     the text fit, so hyphens appear where they save space and nowhere else. A size at which
-    the text's words are too wide for the box's lines is passed unwrapped (`_too_high`): the
-    fit is the same, and a text that fits nowhere keeps the lines its last wrap gives. Kept
-    per text, box and setting (a pure function of them: a face's key names one font file's
-    contents, toolkit.render.game_fonts): the gate's print-fit check measures each text once
-    and the build draws with that measure."""
+    the text's words are too wide for the box's lines is passed unwrapped (`_too_high`), and
+    a wrap stops once it has set more lines than the box holds (`_wrap`'s limit): the fit is
+    the same. A text that fits nowhere keeps the lines its last wrap gives, the first
+    `_shown` of them wrapped, the rest estimated (`_overflowing`). Kept per text, box and
+    setting (a pure function of them: a face's key names one font file's contents,
+    toolkit.render.game_fonts): the gate's print-fit check measures each text once and the
+    build draws with that measure."""
     style, lang, icons = setting.style, setting.lang, setting.icons
     min_size = setting.min_size
     if len(text) > MAX_FIT_CHARS:  # wrapping it at every size took minutes (a 3M text)
-        return Fit(False, min_size, (text[:MAX_FIT_CHARS],))
+        return Fit(False, min_size, (text[:MAX_FIT_CHARS],), MAX_FIT_CHARS)
     least = _least(text, style, icons)
+    work = len(text)
     size = setting.max_size
-    last: list[str] | None = None
+    langs = (None, lang) if can_hyphenate(lang) else (None,)
+    tried: list[tuple[float, str | None, _Wrapped]] = []  # the wraps that did not fit
     passed: list[float] = []  # the sizes at which the text was too long to be wrapped
     while size >= min_size - 1e-9:
         if _too_high(least, width, height, size):
             passed.append(size)
             size = round(size - STEP, 2)
             continue
-        for hyphen_lang in (None, lang):
-            lines = wrap(text, width, size, style, hyphen_lang, icons)
-            if lines is not None and len(lines) * size * LEADING <= height:
-                return Fit(True, size, tuple(lines))
-            last = lines or last
-            if not can_hyphenate(lang):
-                break
+        room = _room(height, size)
+        for hyphen_lang in langs:
+            wrapped = _wrap(text, width, size, style, hyphen_lang, icons, room)
+            work += wrapped.work
+            done = wrapped.lines is not None and wrapped.rest is None
+            if done and len(wrapped.lines or ()) * size * LEADING <= height:
+                return Fit(True, size, tuple(wrapped.lines or ()), work)
+            tried.append((size, hyphen_lang, wrapped))
         size = round(size - STEP, 2)
-    if last is None:  # the lines of the smallest passed size that wraps, as if wrapped
-        last = next(_wrapped(text, width, reversed(passed), setting), None)
-    return Fit(False, min_size, tuple(last or (text,)))
+    shown, more = _overflowing(text, width, height, setting, tried, passed)
+    return Fit(False, min_size, shown, work + more)
+
+
+def _room(height: float, size: float) -> int:
+    """The most lines of `size` a box of `height` holds, as `_fit` tells a text fits:
+    `lines * size * LEADING <= height`."""
+    if not math.isfinite(height) or size * LEADING <= 0:
+        return MAX_FIT_CHARS + 1  # more lines than a fitted text has
+    lines = max(0, min(int(height // (size * LEADING)), MAX_FIT_CHARS + 1))
+    while lines <= MAX_FIT_CHARS and (lines + 1) * size * LEADING <= height:
+        lines += 1
+    while lines > 0 and lines * size * LEADING > height:
+        lines -= 1
+    return lines
+
+
+SHOWN = 32
+"""Lines of a text that fits nowhere wrapped as they print (at least: the box's lines and
+one more); the rest of it is cut into the lines its words' width needs at least."""
+
+
+def _overflowing(
+    text: str,
+    width: float,
+    height: float,
+    setting: Setting,
+    tried: list[tuple[float, str | None, _Wrapped]],
+    passed: list[float],
+) -> tuple[tuple[str, ...], int]:
+    """The lines a text that fits at no size is drawn and reported with ("needs X mm at the
+    minimum size"), and the letters it took: its lines at the smallest size (hyphenated
+    first, as its wrap without hyphens comes before at that size), else the text as one
+    line (a word wider than the box even split). Only the first `SHOWN` lines (or what the
+    box holds and one more) are wrapped; the rest is estimated (`_estimated`): a
+    10,000-letter text wrapped whole at 4 pt took 8 ms, for lines that print outside the
+    box. It was the lines of the smallest size any wrap gave: the same, but where a word
+    the smallest size cannot set lies past the lines wrapped (a text then "needs" its
+    estimated height, not "holds a word wider than the box")."""
+    shown = max(SHOWN, _room(height, setting.min_size) + 1)
+    langs = (setting.lang, None) if can_hyphenate(setting.lang) else (None,)
+    known = {(size, lang): wrapped for size, lang, wrapped in tried}
+    size = min([*passed, *(size for size, _, _ in tried)], default=None)
+    work = 0
+    for lang in langs if size is not None else ():
+        assert size is not None
+        wrapped = known.get((size, lang)) or _Wrapped(None, text)
+        if wrapped.rest is not None:  # passed, or stopped at the box's lines: wrap it now
+            wrapped = _wrap(text, width, size, setting.style, lang, setting.icons, shown)
+            work += wrapped.work
+        if wrapped.lines is None:
+            continue
+        if wrapped.rest is None:
+            return tuple(wrapped.lines), work
+        if lang is None and _too_wide(wrapped.rest, width, size, setting):
+            continue  # as its whole wrap: a word wider than the box, never split
+        rest = _estimated(wrapped.rest, width, size, setting)
+        return (*wrapped.lines, *rest), work + len(wrapped.rest)
+    return (text,), work
+
+
+def _too_wide(text: str, width: float, size: float, setting: Setting) -> bool:
+    """Whether a word of `text` is wider than `width` at `size` (one a wrap without
+    hyphens cannot set)."""
+    words = text.replace("\n", " ").split(" ")
+    return any(unit_width(w, setting.style, setting.icons) * size > width for w in words if w)
+
+
+def _estimated(text: str, width: float, size: float, setting: Setting) -> list[str]:
+    """`text` cut into the lines its words' width needs at least at `size` in `width`, a
+    paragraph at a time (as `_too_high` counts them): what is not wrapped of a text that
+    fits nowhere."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        units, _ = _least(paragraph, setting.style, setting.icons)
+        needed = units * size / width if width > 0 else 1.0
+        count = max(1, min(len(paragraph), math.ceil(min(needed, 1e15))))
+        step = math.ceil(len(paragraph) / count) if paragraph else 1
+        lines += [paragraph[i : i + step] for i in range(0, len(paragraph), step)] or [""]
+    return lines
 
 
 def _least(text: str, style: str, icons: frozenset[str]) -> tuple[float, int]:
@@ -254,20 +429,6 @@ def _too_high(least: tuple[float, int], width: float, height: float, size: float
     needed = min(units * size / width * (1 - 1e-9), 1e15)  # ceil(inf) raises
     lines = max(paragraphs, math.ceil(needed))
     return lines * size * LEADING > height
-
-
-def _wrapped(
-    text: str, width: float, sizes: Iterable[float], setting: Setting
-) -> Iterator[list[str]]:
-    """The lines `_fit` keeps last at each of `sizes` that wraps (hyphenated first, as its
-    wrap without hyphens comes before at the same size)."""
-    langs = (setting.lang, None) if can_hyphenate(setting.lang) else (None,)
-    for size in sizes:
-        for lang in langs:
-            lines = wrap(text, width, size, setting.style, lang, setting.icons)
-            if lines is not None:
-                yield lines
-                break
 
 
 def fit_text(

@@ -20,6 +20,7 @@ from jinja2 import TemplateError
 from toolkit.checks.card_units import (
     FileBatch,
     Shape,
+    budgeted,
     card_args,
     placed,
     read_key,
@@ -44,6 +45,7 @@ from toolkit.render.layout import (
     load_layout,
 )
 from toolkit.render.printjob import PrintJob
+from toolkit.render.textfit import FitBudget
 
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 SAMPLES = (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -68,6 +70,10 @@ class Findings:
     low: dict[tuple[str, int, str, str], Under] = field(default_factory=dict)
     small: list[Diagnostic] = field(default_factory=list)
     told: set[tuple[object, ...]] = field(default_factory=set)  # layout texts, once per language
+    budget: FitBudget = field(default_factory=FitBudget)
+    """What this check fits of the game: past it, texts are not looked at, silently (print
+    fit, which fits the same fronts' texts, says where it stopped: a warning check's stop
+    is no error the gate, which skips this check, could miss)."""
 
 
 def check(game: Game) -> Iterator[Diagnostic]:
@@ -107,7 +113,10 @@ def _layout(
     assert game.manifest is not None
     deck: Any = loaded.model
     card_mm = size_mm(deck.size)
-    jobs = [PrintJob(game, deck, layout, None, lang, card_mm) for lang in game.manifest.languages]
+    jobs = [
+        PrintJob(game, deck, layout, None, lang, card_mm, budget=found.budget)
+        for lang in game.manifest.languages
+    ]
     cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
     batch = FileBatch("card-legibility", loaded, [name, front], len(cards))
     for index, card in enumerate(cards):
@@ -210,7 +219,11 @@ def _card(
 
     if batch is None:
         batch = FileBatch("card-legibility", None, [], 0)  # this card alone
-    return batch.card(index, args, work, store, read)[0]
+    budget = jobs[0].budget
+    if budget is None:
+        return batch.card(index, args, work, store, read)[0]
+    counted, kept, again = budgeted(budget, work, store, read)
+    return batch.card(index, args, counted, kept, again)[0][0]
 
 
 def _card_work(

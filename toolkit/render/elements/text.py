@@ -72,19 +72,27 @@ class TextElement(Element):
     def letters(self, text: str, icons: frozenset[str]) -> str:
         return without_icons(text, icons)  # as `_segments` draws them
 
-    def fitted(self, item: Resolved, job: PrintJob) -> Fit:
-        return fit(item.text, item.w * mm, item.h * mm, self.setting(job))
+    def fitted(self, item: Resolved, job: PrintJob) -> Fit | None:
+        """The text's fit, or None once the job's check has spent its fitting budget."""
+        budget = job.budget
+        if budget is not None and not budget.allows():
+            return None
+        found = fit(item.text, item.w * mm, item.h * mm, self.setting(job))
+        return found if budget is None else budget.counted(found)
 
     def measure(self, item: Resolved, job: PrintJob) -> Measure | None:
-        if not self.fit or not item.text:
+        if not item.text:
             return None
-        return Measure(self.fitted(item, job), self.text, self.size.min)
+        found = self.fitted(item, job)  # `fit: false` too: the build fits what it draws
+        if not self.fit or found is None:
+            return None
+        return Measure(found, self.text, self.size.min)
 
     def inks(self, item: Resolved, job: PrintJob) -> Iterator[Ink]:
-        if item.text:
-            size = self.fitted(item, job).size
+        found = self.fitted(item, job) if item.text else None
+        if found is not None:
             bold = self.style in ("bold", "bolditalic")
-            yield Ink(self.colour, item.x, item.y, item.w, item.h, size, bold)
+            yield Ink(self.colour, item.x, item.y, item.w, item.h, found.size, bold)
 
     def capacity(self, item: Resolved) -> int | None:
         size = self.size.min
@@ -99,7 +107,7 @@ class TextElement(Element):
 
         w, h = item.w * mm, item.h * mm
         names = job.icons.names
-        found = self.fitted(item, job)
+        found = fit(item.text, w, h, self.setting(job))  # drawn: never refused
         size = found.size
         lines = found.lines
         line_h = size * LEADING
