@@ -55,7 +55,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     icons: IconSet | None = None
     named: set[str] | None = None  # the inline icon names content texts write
-    unfilled = unfilled_terms(facts)
+    unfilled = None  # worked out at the first rulebook rendered
     for lang, path in game.rulebook.items():
         if not prints(lang):
             continue  # a `build --lang`'s gate: that rulebook is not printed
@@ -81,6 +81,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from in_own_words(game, lang, faces, fonts, _listed(text))
         yield from _typography(display, lang, source)
         yield from _images(display, source)
+        unfilled = unfilled_terms(facts) if unfilled is None else unfilled
         yield from _unfilled(display, source, text, lang, unfilled.get(lang, ()))
         if ":" in source and _ANY_ICON.search(source):
             icons = icons or icon_set(game.root)

@@ -284,16 +284,25 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
             _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     except RulebookError as exc:
-        raise _in_source(exc, source) from None
+        raise _in_source(exc, source, text) from None
     game.print_memo[key] = text
     return text
 
 
-def _in_source(exc: RulebookError, source: str) -> RulebookError:
-    """`exc`, found in the rendered text, placed in the source: where the rendered line is
-    past the source's last (a loop printed many lines), at the source's last expression
-    (else its last statement), which printed it."""
+def _in_source(exc: RulebookError, source: str, text: str) -> RulebookError:
+    """`exc`, found in the rendered `text`, placed in the source: where the source's line of
+    that number does not write what the rendered text holds there (a loop or printed line
+    breaks added lines), at the first place the source writes it; else, past the source's
+    last line, at its last expression (else its last statement), which printed it."""
     lines = source.split("\n")
+    rendered = text.split("\n")
+    held = rendered[exc.line - 1][exc.col - 1 :] if exc.line <= len(rendered) else ""
+    if exc.line <= len(lines) and lines[exc.line - 1][exc.col - 1 :].startswith(held[:16]):
+        return exc  # the source writes it there
+    for size in (64, 16):
+        at = source.find(held[:size]) if len(held) >= size else -1
+        if at >= 0:
+            return RulebookError(str(exc), *_place(source, at))
     if exc.line <= len(lines):
         return exc
     for mark in ("{{", "{%"):  # an expression prints; else a statement may (`{% filter %}`)
