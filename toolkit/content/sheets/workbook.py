@@ -94,15 +94,18 @@ def _hidden_markup(data: bytes) -> str | None:
     return None
 
 
-def _shared_lengths(data: bytes) -> list[int]:
+def _shared_lengths(data: bytes) -> list[tuple[int, int]]:
     """`prescan.shared_lengths` of the workbook's shared-string table; of each member named
     so, the longest at each index (whichever one the reader takes)."""
     with zipfile.ZipFile(io.BytesIO(data)) as book:
         names = [m.filename for m in book.infolist() if "sharedstrings" in m.filename.lower()]
-    lengths: list[int] = []
+    lengths: list[tuple[int, int]] = []
     for name in names:
         found = prescan.shared_lengths(archive.read_member(data, name) or b"")
-        lengths = [max(a, b) for a, b in zip_longest(lengths, found, fillvalue=0)]
+        lengths = [
+            (max(a[0], b[0]), max(a[1], b[1]))
+            for a, b in zip_longest(lengths, found, fillvalue=(0, 0))
+        ]
     return lengths
 
 
