@@ -8,6 +8,7 @@ are listed 50 times a file at most (toolkit.diagnostics.capped)."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from pathlib import Path
 
@@ -165,3 +166,33 @@ def test_an_ods_cell_repeated_within_the_limit_is_not_refused(monkeypatch):
     monkeypatch.setattr(prescan, "MAX_REPEATED", LIMIT, raising=False)
     assert prescan.scan_ods(_ods(_cell("a" * 1_000, 10))).too_large is None  # 9,000
     assert prescan.scan_ods(_ods(_cell('a<text:s text:c="9000"/>b'))).too_large is None
+
+
+def _flood_game(run_cli, tmp_path: Path, cards: int) -> list[dict]:
+    """The T014 findings of a starter game whose deck has `cards` more cards, each of whose
+    texts doubles a word."""
+    assert run_cli("new", "demo", "--into", str(tmp_path)).exit_code == 0
+    deck = tmp_path / "demo" / "decks" / "cards.yaml"
+    extra = "".join(
+        f"  - id: extra{n}\n    name: {{fr: N{n}, es: N{n}, en: N{n}}}\n"
+        f"    text: {{fr: le le {n}, es: el el {n}, en: the the {n}}}\n"
+        for n in range(cards)
+    )
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("cards:\n", "cards:\n" + extra, 1), "utf-8")
+    result = run_cli("validate", str(tmp_path / "demo"), "--format", "json", "--no-cache")
+    assert "Traceback" not in result.output
+    return [d for d in json.loads(result.stdout) if d["code"] == "T014"]
+
+
+def test_findings_said_once_per_text_are_listed_50_times_a_file(run_cli, tmp_path):
+    """A sheet of 20,000 rows naming one short shared string "le le" (65 kB) gave 120,000
+    T014 lines: the first 50 of a file are listed, the 51st says how many follow."""
+    found = _flood_game(run_cli, tmp_path / "a", 17)  # 51 findings: all listed
+    assert len(found) == 51 and all("more T014" not in d["message"] for d in found)
+    found = _flood_game(run_cli, tmp_path / "b", 30)  # 90
+    assert len(found) == 51
+    assert found[50]["message"].endswith(
+        "; and 39 more T014 findings in this file after this one, not listed"
+        " (T014 is listed 50 times a file at most)"
+    )
