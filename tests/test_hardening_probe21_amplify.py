@@ -129,6 +129,39 @@ def test_an_xlsx_whose_shared_strings_repeat_within_the_limit_is_read(tmp_path, 
     assert isinstance(workbook.read_workbook(path, "decks/cards.xlsx"), grid.Grid)
 
 
+@pytest.mark.parametrize(
+    ("cells", "place"),
+    [
+        # written as programs write them, an index with leading zeros too: counted at once
+        ('<c r="A{r}" t="s"><v>{zero}</v></c><c r="B{r}" t="s"><v>1</v></c>', (6, 1)),
+        # a formula before the value: counted cell by cell
+        ('<c r="A{r}" t="s"><f>X</f><v>{zero}</v></c><c r="B{r}" t="s"><v>1</v></c>', (6, 1)),
+    ],
+    ids=["as written", "cell by cell"],
+)
+def test_the_count_of_shared_strings_at_once_and_cell_by_cell_agree(monkeypatch, cells, place):
+    monkeypatch.setattr(prescan, "MAX_REPEATED", LIMIT, raising=False)
+    table = prescan.SharedStrings(
+        [b"<sst><si><t>" + b"a" * 2_400 + b"</t></si><si><t>b</t></si></sst>"]
+    )
+
+    def sheet(rows: int) -> bytes:
+        return (
+            "<worksheet><sheetData>"
+            + "".join(
+                f'<row r="{r}">' + cells.format(r=r, zero="0" * (r % 3 + 1)) + "</row>"
+                for r in range(1, rows + 1)
+            )
+            + "</sheetData></worksheet>"
+        ).encode()
+
+    # string 0 in rows 1 to 5: four copies after the first, 9,600 (and "b" 4): row 6's passes
+    assert prescan.xlsx_built(sheet(5), table) is None
+    found = prescan.xlsx_built(sheet(10), table)
+    assert found is not None and found[:2] == place, found
+    assert "identical cards are one row with a `copies` column" in found[2]
+
+
 def _ods(cells: str, rows: int = 1) -> bytes:
     repeat = f' table:number-rows-repeated="{rows}"' if rows > 1 else ""
     return (
