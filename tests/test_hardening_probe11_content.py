@@ -70,23 +70,28 @@ def test_an_ods_that_would_be_built_too_large_is_refused_before_calamine(tables)
     assert prescan.scan_ods(xml).too_large is not None
 
 
-def test_an_ordinary_ods_is_not_weighed_too_large() -> None:
+def test_an_ordinary_ods_is_not_weighed_too_large(monkeypatch) -> None:
     from toolkit.content.sheets import prescan
 
+    # the weight in memory alone: 20,000 copies of one text are refused by MAX_REPEATED
+    # (probe 21), an ordinary sheet's 20,000 texts are each written once
+    monkeypatch.setattr(prescan, "MAX_REPEATED", 10**12)
     xml = f'<table:table table:name="cards">{_ods_row(2_000, 10, "a" * 1_000)}</table:table>'
     assert prescan.scan_ods(xml.encode()).too_large is None
 
 
 def test_an_xlsx_whose_cells_name_a_long_shared_string_is_refused_before_calamine(
-    tmp_path,
+    tmp_path, monkeypatch
 ) -> None:
     # 30,000 cells naming one 30,000-letter shared string (a 66 kB file): calamine gave
     # each cell its own copy, 1.8 GB
     import io
     import zipfile
 
-    from toolkit.content.sheets import grid, workbook
+    from toolkit.content.sheets import grid, prescan, workbook
     from toolkit.content.sheets.write import write_xlsx
+
+    monkeypatch.setattr(prescan, "MAX_REPEATED", 10**12)  # the weight in memory alone
 
     with zipfile.ZipFile(io.BytesIO(write_xlsx("cards", ["id"], [{"id": "a"}]))) as base:
         members = {name: base.read(name) for name in base.namelist()}

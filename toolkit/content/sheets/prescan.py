@@ -10,9 +10,12 @@ the archive's sizes were checked before (`archive.inspect`)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS
+from toolkit.content.source import MAX_REPEATED
 
 
 @dataclass
@@ -101,8 +104,18 @@ def _xlsx_places(xml: bytes, scan: Scan) -> None:
     XFD1048576 aborted the process)."""
     if not _XLSX_FAR.search(xml) and not _XLSX_UNPLACED.search(xml):
         return
+    for row, col, attrs in _xlsx_placed(xml):
+        if (row > MAX_ROWS or col > MAX_COLUMNS) and not attrs.endswith(b"/"):
+            which = f"{MAX_ROWS:,} rows" if row > MAX_ROWS else f"{MAX_COLUMNS:,} columns"
+            scan.too_large = (row, col, f"the sheet has values in more than {which}")
+            return
+
+
+def _xlsx_placed(xml: bytes, end: int | None = None) -> Iterator[tuple[int, int, bytes]]:
+    """The row, column and attributes of each cell of the sheet (up to offset `end`),
+    placed as calamine places it."""
     row, col = 0, 0
-    for found in _XLSX_PLACE.finditer(xml):
+    for found in _XLSX_PLACE.finditer(xml, 0, len(xml) if end is None else end):
         attrs = found.group(2)
         if found.group(1) == b"row":
             number = _XLSX_R.search(attrs)
@@ -113,10 +126,19 @@ def _xlsx_places(xml: bytes, scan: Scan) -> None:
             row, col = int(ref.group(2)), _column(ref.group(1).upper())
         else:
             col += 1
-        if (row > MAX_ROWS or col > MAX_COLUMNS) and not attrs.endswith(b"/"):
-            which = f"{MAX_ROWS:,} rows" if row > MAX_ROWS else f"{MAX_COLUMNS:,} columns"
-            scan.too_large = (row, col, f"the sheet has values in more than {which}")
-            return
+        yield row, col, attrs
+
+
+def _xlsx_place(xml: bytes, cell: re.Match[bytes]) -> tuple[int, int]:
+    """Where the cell `cell` (a match in `xml`) is: its reference, else as calamine places a
+    cell without one (a sheet may leave them all out)."""
+    ref = _XLSX_REF.search(cell.group(1))
+    if ref:
+        return int(ref.group(2)), _column(ref.group(1).upper())
+    last = (1, 1)
+    for row, col, _ in _xlsx_placed(xml, cell.end()):
+        last = (row, col)
+    return last
 
 
 def scan_xlsx(xml: bytes, values: bool = True) -> Scan:
@@ -229,6 +251,31 @@ def _built_too_much(row: int, col: int) -> tuple[int, int, str]:
     )
 
 
+def _repeated_too_much(row: int, col: int, how: str) -> tuple[int, int, str]:
+    return (
+        row,
+        col,
+        f"its cells repeat more than {MAX_REPEATED:,} characters of text ({how}; each copy"
+        " is a text every check reads: identical cards are one row with a `copies` column)",
+    )
+
+
+_MARKUP = re.compile(rb"<[^<>]*>")
+
+
+def _ods_repeated(body: bytes, copies: int) -> int:
+    """The characters of text a cell builds by repetition (`MAX_REPEATED`): what its
+    `copies` hold (each its text and the spaces its `<text:s text:c="N"/>` stand for) less
+    what is written once (its text, a space for each `<text:s/>`)."""
+    written = len(_MARKUP.sub(b"", body).decode("utf-8", "replace"))
+    spaces = marks = 0
+    if b"<text:s" in body:
+        for found in _ODS_SPACES.finditer(body):
+            spaces += repeat(_SPACE_COUNT, found.group(1))
+            marks += 1
+    return copies * (written + spaces) - (written + marks)
+
+
 def _ods_text_weight(body: bytes) -> int:
     """What a cell's text weighs once read: its bytes (markup included: an upper bound) and
     the spaces its `<text:s text:c="N"/>` stand for."""
@@ -266,7 +313,7 @@ def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, f
     """Scan one table (`xml[start:end]`) into `scan` (its cells' findings only for the
     `first`, the sheet read); `weight`: what the tables before it weigh (`MAX_BUILT`);
     returns it with this table's."""
-    row = 1
+    row, repeated = 1, 0
     for found in _ODS_ROW.finditer(xml, start, end):
         rows = repeat(ROWS_REPEATED, found.group(1))
         col = 1
@@ -292,6 +339,13 @@ def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, f
                 weight += (CELL_WEIGHT + _ods_text_weight(body)) * cols * rows
                 if weight > MAX_BUILT:
                     scan.too_large = _built_too_much(row, col)
+                    return weight
+            if filled and first and (cols * rows > 1 or b"<text:s" in body):
+                repeated += _ods_repeated(body, cols * rows)
+                if repeated > MAX_REPEATED:
+                    how = "a repeated cell is copied into each row and column it spans, a"
+                    how += ' <text:s text:c="N"/> into N spaces'
+                    scan.too_large = _repeated_too_much(row, col, how)
                     return weight
             if first:
                 _ods_cell_findings(scan, attrs, body, row, col)
@@ -320,30 +374,97 @@ _SHARED_TYPE = re.compile(rb"\bt" + _EQ + rb"s" + _QUOTE)
 _SHARED_INDEX = re.compile(rb"<(?:\w+:)?v>\s*\+?([0-9]{1,12})\s*<")
 
 
-def shared_lengths(xml: bytes) -> list[int]:
-    """What each string of an XLSX shared-string table weighs once read: its item's bytes,
-    markup included (an upper bound)."""
-    return [len(found.group(1) or b"") for found in _SHARED_ITEM.finditer(xml)]
+_SHARED_TEXT = re.compile(rb"<(?:\w+:)?t(?=[\s>])[^<>]*(?<!/)>([^<]*)<")
+_SHARED_CELL = re.compile(
+    rb"<(?:\w+:)?c\b[^<>]*?\bt" + _EQ + rb"s" + _QUOTE + rb"[^<>]*(?<!/)>"
+    rb"\s*<(?:\w+:)?v>\s*\+?0*([0-9]{1,12})\s*<"
+)
+"""A cell naming a shared string as spreadsheet programs write it (`<c r="B2" t="s"><v>0`):
+counted in one pass (`xlsx_built`), where a match per cell (`_XLSX_CELL`) took 2 s for
+200,000 cells."""
 
 
-def xlsx_built(xml: bytes, shared: list[int]) -> tuple[int, int, str] | None:
-    """Where the cells of an XLSX sheet that name shared strings (`shared`: their
-    `shared_lengths`) would take more than `MAX_BUILT` in memory, or None: the reader gives
-    each cell its own copy of the string."""
-    if not shared:
+class SharedStrings:
+    """An XLSX file's shared-string tables (each member named so: whichever one the reader
+    takes) and what each string weighs: its item's bytes, markup included (an upper bound
+    of what it takes in memory), and, asked for one at a time, the characters of its text
+    (`<t>`, entities as written: an upper bound too)."""
+
+    def __init__(self, tables: list[bytes]) -> None:
+        self.tables = tables
+        self.items = [[found.span(1) for found in _SHARED_ITEM.finditer(xml)] for xml in tables]
+        if len(self.items) == 1:
+            self.weights = [end - start for start, end in self.items[0]]
+        else:
+            longest = max((len(items) for items in self.items), default=0)
+            self.weights = [
+                max((end - start for start, end in self.at(index)), default=0)
+                for index in range(longest)
+            ]
+        self.texts: dict[int, int] = {}
+
+    def at(self, index: int) -> list[tuple[int, int]]:
+        return [items[index] for items in self.items if index < len(items)]
+
+    def text(self, index: int) -> int:
+        """The characters of string `index`'s text (the longest, of several tables)."""
+        known = self.texts.get(index)
+        if known is None:
+            known = 0
+            for xml, items in zip(self.tables, self.items, strict=True):
+                start, end = items[index] if index < len(items) else (0, 0)
+                body = xml[start:end] if start >= 0 else b""
+                chars = sum(len(t.decode("utf-8", "replace")) for t in _SHARED_TEXT.findall(body))
+                known = max(known, chars)
+            self.texts[index] = known
+        return known
+
+
+def xlsx_built(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | None:
+    """Where the cells of an XLSX sheet that name shared strings would take more than
+    `MAX_BUILT` in memory, or repeat more than `MAX_REPEATED` characters of text, or None:
+    the reader gives each cell its own copy of the string."""
+    weights = shared.weights
+    if not weights:
         return None
     named = len(_SHARED_TYPE.findall(xml))
-    if named * (CELL_WEIGHT + max(shared)) <= MAX_BUILT:
+    most = max(weights)  # no less than the string's characters
+    if named * (CELL_WEIGHT + most) > MAX_BUILT:
+        return _xlsx_built_at(xml, shared)
+    if named * most <= MAX_REPEATED:
         return None
-    weight = 0
+    indexes = _SHARED_CELL.findall(xml)
+    if len(indexes) != named:  # a `t="s"` not written as programs write cells
+        return _xlsx_built_at(xml, shared)
+    repeated = 0  # an upper bound: each index is written without its leading zeros
+    for raw, times in Counter(indexes).items():
+        if times > 1 and (index := int(raw)) < len(weights):
+            repeated += (times - 1) * shared.text(index)
+    return _xlsx_built_at(xml, shared) if repeated > MAX_REPEATED else None
+
+
+def _xlsx_built_at(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | None:
+    """`xlsx_built` cell by cell: the place of the cell that passes a limit."""
+    weights = shared.weights
+    weight = repeated = 0
+    seen: set[int] = set()
     for cell in _XLSX_CELL.finditer(xml):
         if not _SHARED_TYPE.search(cell.group(1)):
             continue
         index = _SHARED_INDEX.search(cell.group(2) or b"")
-        at = int(index.group(1)) if index else len(shared)
-        weight += CELL_WEIGHT + (shared[at] if at < len(shared) else 0)
-        if weight > MAX_BUILT:
-            ref = _XLSX_REF.search(cell.group(1))
-            row, col = (int(ref.group(2)), _column(ref.group(1).upper())) if ref else (1, 1)
-            return _built_too_much(row, col)
+        at = int(index.group(1)) if index else len(weights)
+        if at >= len(weights):
+            weight += CELL_WEIGHT
+        elif at in seen:
+            weight += CELL_WEIGHT + weights[at]
+            repeated += shared.text(at)
+        else:
+            weight += CELL_WEIGHT + weights[at]
+            seen.add(at)
+        if weight > MAX_BUILT or repeated > MAX_REPEATED:
+            row, col = _xlsx_place(xml, cell)
+            if weight > MAX_BUILT:
+                return _built_too_much(row, col)
+            how = "a shared string is copied into each cell that names it"
+            return _repeated_too_much(row, col, how)
     return None

@@ -14,7 +14,7 @@ Y_PROTECTED = rule(
 Y_SHEET_SIZE = rule(
     "Y013",
     "sheet-size",
-    "A spreadsheet exceeds the content limits (bytes, rows, columns, filled cells).",
+    "A spreadsheet exceeds the content limits (bytes, rows, columns, filled cells, repeated text).",
 )
 Y_HEADER = rule(
     "Y014",

@@ -11,7 +11,6 @@ import math
 import re
 import zipfile
 import zlib
-from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -94,16 +93,12 @@ def _hidden_markup(data: bytes) -> str | None:
     return None
 
 
-def _shared_lengths(data: bytes) -> list[int]:
-    """`prescan.shared_lengths` of the workbook's shared-string table; of each member named
-    so, the longest at each index (whichever one the reader takes)."""
+def _shared_strings(data: bytes) -> prescan.SharedStrings:
+    """The workbook's shared-string tables: each member named so (whichever one the reader
+    takes)."""
     with zipfile.ZipFile(io.BytesIO(data)) as book:
         names = [m.filename for m in book.infolist() if "sharedstrings" in m.filename.lower()]
-    lengths: list[int] = []
-    for name in names:
-        found = prescan.shared_lengths(archive.read_member(data, name) or b"")
-        lengths = [max(a, b) for a, b in zip_longest(lengths, found, fillvalue=0)]
-    return lengths
+    return prescan.SharedStrings([archive.read_member(data, name) or b"" for name in names])
 
 
 _NAME = re.compile(rb"\bname" + _VALUE)
@@ -187,7 +182,7 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             if scan.too_large is None:
                 scan.too_large = _other_sheets_too_large(data, member)
             if scan.too_large is None:
-                scan.too_large = prescan.xlsx_built(xml, _shared_lengths(data))
+                scan.too_large = prescan.xlsx_built(xml, _shared_strings(data))
         else:
             content = archive.read_member(data, "content.xml") or b""
             scan = prescan.scan_ods(content)
