@@ -215,3 +215,20 @@ def test_a_killed_command_takes_its_workers_with_it(tmp_path, broken_games):
     process.kill()
     process.communicate(timeout=30)
     assert _gone(workers), "orphaned workers"
+
+
+def test_workers_are_bounded_by_the_cores_and_none_on_a_busy_machine(monkeypatch):
+    monkeypatch.setattr(forks, "cores", lambda: 2)
+    assert forks.workers(8) == 2 and forks.workers(1) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.0, 1.0))
+    assert forks.workers(None) == 2, "half a core idle or more: one worker per core"
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert forks.workers(None) == 1, "a busy machine: one game after another"
+    assert forks.workers(2) == 2, "unless asked for"
+
+
+def test_the_modules_imported_before_forking_exist():
+    import importlib.util
+
+    missing = [m for m in validate_games.SHARED_MODULES if importlib.util.find_spec(m) is None]
+    assert not missing

@@ -65,6 +65,25 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+BUSY = 0.5
+"""A machine with less than this many cores left idle (by its load average) is busy."""
+
+
+def workers(asked: int | None) -> int:
+    """How many children to start: `asked` (None: one per core), never more than the cores;
+    by default one (none: the work is done here) on a machine already busy, where more
+    processes only share the same cores and each pays its own start (its imports' caches
+    warmed again, the memory it writes copied), as `make -l` starts no job then."""
+    count = cores()
+    if asked is not None:
+        return max(1, min(asked, count))
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return count
+    return count if load <= count - BUSY else 1
+
+
 def available() -> bool:
     """Whether jobs may run in forked children here (see the module's docstring)."""
     if not hasattr(os, "fork") or sys.platform == "darwin" or sys.platform.startswith("win"):

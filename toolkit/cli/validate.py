@@ -55,7 +55,8 @@ def validate(
             envvar="PLAYSET_WORKERS",
             min=1,
             help="Check up to N games at once, each in a process of its own (default: one"
-            " per core, never more; 1: one game after another; or PLAYSET_WORKERS=N).",
+            " per core, never more, or one game after another while the load average leaves"
+            " less than half a core idle; 1: one after another; or PLAYSET_WORKERS=N).",
         ),
     ] = None,
 ) -> None:

@@ -5,8 +5,9 @@ machine's cores when there are several.
 Each game's checks take a few tenths of a second of CPU, after imports shared by all of
 them: with two games or more to check, each is checked in a process forked from this one
 after its imports (toolkit.forks), the largest game first, as many at a time as there are
-cores (or `workers`). A child does what the loop of one game after another does (load the
-game, run its checks, keep its units and findings in the cache) and sends back its
+cores (or `workers`; by default none while the load average leaves less than half a core
+idle: `forks.workers`). A child does what the loop of one game after another does (load
+the game, run its checks, keep its units and findings in the cache) and sends back its
 findings, what it printed, and the file stamps it learnt (kept by this process's `close`,
 so the next run reads no more than after a run in one process). The findings are put
 together in the games' order, as one game after another gives them: the same bytes out.
@@ -43,11 +44,11 @@ def validate_games(
 ) -> list[Diagnostic]:
     """Every finding of the games in `folders`, game after game in their order. `options`:
     the cache key's (`--select`, `--ignore`); `workers`: how many games may be checked at
-    once, at most (None: one per core; never more than the cores); `settle`: called once a
-    game is loaded, before its checks (the CLI's `settle`)."""
+    once, at most (None: one per core, one on a busy machine; never more than the cores);
+    `settle`: called once a game is loaded, before its checks (the CLI's `settle`)."""
     from toolkit import forks
 
-    count = min(workers or forks.cores(), forks.cores())
+    count = forks.workers(workers)
     if count < 2 or len(folders) < 2 or not forks.available():
         return _one_after_another(folders, selection, options, cache, settle)
     found: list[list[Diagnostic] | None] = (
@@ -58,7 +59,7 @@ def validate_games(
     )
     done: dict[str, forks.Done[tuple[list[Diagnostic], dict[str, list[object]], bool]]] = {}
     if len(missed) >= 2:
-        _prepare(settle)
+        _prepare(cache, settle)
         missed.sort(key=lambda name: -_weight(name))
         jobs = [
             partial(_in_child, Path(name), selection, options, cache, settle) for name in missed
@@ -143,12 +144,54 @@ def _in_child(
     return found, cache.stats.learnt_since(before), cache.stats.changed
 
 
-def _prepare(settle: Callable[[], None]) -> None:
-    """What every child needs, done once here before they are forked: the checks' modules
-    imported (each child would import them again), and the heap settled."""
+SHARED_MODULES = (
+    "toolkit.boards.graph",
+    "toolkit.boards.road",
+    "toolkit.boards.score_track",
+    "toolkit.boards.track",
+    "toolkit.checks.legibility.colours",
+    "toolkit.checks.legibility.faces",
+    "toolkit.checks.legibility.meaning",
+    "toolkit.checks.legibility.printed",
+    "toolkit.checks.legibility.settings",
+    "toolkit.content.checked",
+    "toolkit.content.game_checks",
+    "toolkit.content.models.board",
+    "toolkit.content.models.score_track",
+    "toolkit.content.parse_units",
+    "toolkit.journal",
+    "toolkit.render.artifacts.questions",
+    "toolkit.render.boards.look",
+    "toolkit.render.boards.printed",
+    "toolkit.render.elements.badge",
+    "toolkit.render.elements.box",
+    "toolkit.render.elements.icon",
+    "toolkit.render.elements.image",
+    "toolkit.render.elements.text",
+    "toolkit.render.pdf",
+    "toolkit.render.tiling",
+)
+"""Modules the checks of any game import as they run (each bundled game's did): imported
+once before the workers are forked, not once in each (only a cost: a module missing from
+this list is imported where it is needed, as ever)."""
+
+
+def _prepare(cache: FindingsCache | None, settle: Callable[[], None]) -> None:
+    """What every child needs, done once here before they are forked: the check families
+    and the modules the checks import, the real paths of the modules loaded (what the
+    cache records of them), and the heap settled."""
+    import importlib
+
     from toolkit.checks import FAMILIES
 
     FAMILIES.load()
+    for name in SHARED_MODULES:
+        with suppress(ImportError):
+            importlib.import_module(name)
+    if cache is not None:
+        from toolkit.content.validate_cache import module_record
+
+        module_record()
     settle()
 
 
