@@ -1,5 +1,5 @@
 """`validate` of several games checks them at once, each in a worker process forked from the
-command (toolkit.content.validate_games, toolkit.forks): the same output, byte for byte, as
+command (toolkit.validate_games, toolkit.forks): the same output, byte for byte, as
 one game after another, with the cache and without, over the bundled games and every broken
 fixture; a worker that dies or a check that raises is reported as without workers; Ctrl-C
 and SIGTERM stop the workers with the command (no traceback, no process left)."""
@@ -18,8 +18,7 @@ import pytest
 from tests.conftest import FIXTURES, build_case
 from tests.test_check_plugins import _e008, _game, _installed
 from tests.test_hardening_signals import _alive, _as_in_a_terminal, _children
-from toolkit import forks
-from toolkit.content import validate_games
+from toolkit import forks, validate_games
 from toolkit.content.game import bundled_games
 
 BROKEN = sorted(p for p in (FIXTURES / "broken").iterdir() if p.is_dir())

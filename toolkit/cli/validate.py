@@ -98,7 +98,7 @@ def validate(
     cache = None if no_cache else FindingsCache.open(note)
     options = ("select", *(select or ()), "ignore", *(ignore or ()))
     from toolkit.cli import settle
-    from toolkit.content.validate_games import validate_games
+    from toolkit.validate_games import validate_games
 
     diagnostics = validate_games(folders, selection, options, cache, workers, settle)
     if cache:
