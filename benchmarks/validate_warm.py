@@ -5,8 +5,10 @@ Prints the median wall time (and CPU) of:
 - a warm `validate` of an unchanged bundled game (the Whisky Game), and of all four;
 - `validate` of a copy of the Whisky Game after editing one card's text (every run edits it
   again, so every run is a miss);
-- a cold `validate` of all four bundled games (no findings kept; compiled templates are), and the
-  same with `--no-cache`;
+- a cold `validate` of all four bundled games (no findings kept; compiled templates are), the
+  same checking one game after another (`--workers 1`; by default the games are checked at
+  once on the machine's cores, unless its load average says it is busy), and the same with
+  `--no-cache`;
 - `build` of all four with nothing changed (the files the last build kept), and with
   `--no-cache` (everything checked and drawn);
 and each as a ratio of the yardstick measured at the same moment: each run of a row follows
@@ -108,6 +110,11 @@ def main() -> None:
             ("warm validate, all four (unchanged)", validate, None),
             ("validate whisky-game copy after editing one card", [*validate, str(copy)], edit),
             ("cold validate, all four (no findings kept)", validate, empty_cache),
+            (
+                "the same, one game after another (--workers 1)",
+                [*validate, "--workers", "1"],
+                empty_cache,
+            ),
             ("validate --no-cache, all four", [*validate, "--no-cache"], None),
             ("build, all four (unchanged)", build, None),
             ("build --no-cache, all four", [*build, "--no-cache"], None),

@@ -28,6 +28,9 @@ settings.load_profile("playset")
 # a findings cache keyed on files would answer for the code as it was: off unless a test
 # turns it on (tests/test_validate_cache.py).
 os.environ.setdefault("PLAYSET_NO_CACHE", "1")
+# Tests count calls and patch the code in this process: `validate` of several games checks
+# them here, one after another, unless a test asks for workers (tests/test_validate_games.py).
+os.environ.setdefault("PLAYSET_WORKERS", "1")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent

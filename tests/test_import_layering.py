@@ -29,6 +29,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "journal": frozenset({"fileio", "stale_files"}),
     "usercache": frozenset({"stale_files"}),  # the private, signed user cache folder
     "dataclass_code": frozenset({"usercache"}),  # dataclass methods' code kept between runs
+    "forks": frozenset({"dataclass_code"}),  # jobs in forked children (their compiled code kept)
     "deferred_imports": frozenset(),  # a library's import loaded on its first use
     "build_date": frozenset(),  # SOURCE_DATE_EPOCH, read and refused in one place
     "diagnostics": frozenset({"fileio", "home", "registry"}),
@@ -49,6 +50,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "checks": frozenset(
         {"content", "diagnostics", "fileio", "home", "registry", "render", "sim", "usercache"}
     ),  # usercache: the plural rules' texts kept between runs
+    # validate's games: the cache's, the others checked (in forked workers)
+    "validate_games": frozenset({"checks", "content", "diagnostics", "forks"}),
     "i18n": frozenset(
         {"build_date", "checks", "content", "diagnostics", "fileio", "home", "registry", "render"}
     ),
@@ -76,6 +79,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
             "ruledocs",
             "scaffold",
             "sim",
+            "validate_games",
         }
     ),
     "__main__": frozenset({"cli"}),

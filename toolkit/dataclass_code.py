@@ -218,3 +218,37 @@ def save() -> None:
         payload = marshal.dumps({key: everything[key] for key in _USED})
     if store.write(_STATE.get("entry", ENTRY), payload):
         _STATE["new"] = 0
+
+
+def mark() -> tuple[int, int, frozenset[Any]]:
+    """Where this process's kept code stands now (for `since`, in a forked child)."""
+    return len(_KEPT), len(_REGEX), frozenset(_USED)
+
+
+def since(at: tuple[int, int, frozenset[Any]]) -> bytes:
+    """What was compiled and used after `mark` gave `at` (a forked child's work, for its
+    parent to keep: `take`), as marshal data."""
+    kept, regex, used = at
+    if _STATE["store"] is None:
+        return b""
+    new: dict[Any, Any] = dict(list(_KEPT.items())[kept:])  # a dict keeps insertion order
+    new.update(list(_REGEX.items())[regex:])
+    return marshal.dumps({"new": new, "used": [key for key in _USED if key not in used]})
+
+
+def take(payload: bytes) -> None:
+    """Keep what a forked child compiled and used (`since`), as if compiled here: the next
+    run reads it instead of compiling it again."""
+    if not payload or _STATE["store"] is None:
+        return
+    try:
+        found = marshal.loads(payload)
+        new, used = found["new"], found["used"]
+    except (EOFError, ValueError, TypeError, KeyError):
+        return
+    if not isinstance(new, dict) or not isinstance(used, list):
+        return
+    before = len(_KEPT) + len(_REGEX)
+    _take(new)
+    _STATE["new"] += len(_KEPT) + len(_REGEX) - before
+    _USED.update(key for key in used if key in _KEPT or key in _REGEX)

@@ -48,10 +48,22 @@ def validate(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Say on stderr how the cache was used.")
     ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            envvar="PLAYSET_WORKERS",
+            min=1,
+            help="Check up to N games at once, each in a process of its own (default: one"
+            " per core, never more, or one game after another while the load average leaves"
+            " less than half a core idle; 1: one after another; or PLAYSET_WORKERS=N).",
+        ),
+    ] = None,
 ) -> None:
     """Validate games: YAML syntax, schema, references, translations and print fit. Exit 1
     on errors; warnings are shown but exit 0 unless --strict or --max-warnings N. Findings
-    are kept in the user cache folder: an unchanged game is not checked again."""
+    are kept in the user cache folder: an unchanged game is not checked again. Several games
+    are checked at once, one per core."""
     from toolkit.content.validate_cache import FindingsCache
     from toolkit.diagnostics import RuleSelection
     from toolkit.diagnostics.formats import fails, render
@@ -85,26 +97,10 @@ def validate(
     note = (lambda text: typer.echo(text, err=True)) if verbose else (lambda text: None)
     cache = None if no_cache else FindingsCache.open(note)
     options = ("select", *(select or ()), "ignore", *(ignore or ()))
-    diagnostics = []
-    for folder in folders:
-        # one game after another: each lookup starts from the code part the last hashed
-        found = cache.lookup(folder, options, chained=True) if cache else None
-        if found is None:
-            from toolkit.checks import run_checks
-            from toolkit.cli import settle
-            from toolkit.content.game import load_game
+    from toolkit.cli import settle
+    from toolkit.validate_games import validate_games
 
-            if cache:
-                with cache.units(folder):  # what this game's last run worked out, reused
-                    game = load_game(folder)
-                    settle()  # the loaded game lives to the end: the checks' garbage is young
-                    found = run_checks(game, selection)
-                cache.save(folder, options, found)
-            else:
-                game = load_game(folder)
-                settle()
-                found = run_checks(game, selection)
-        diagnostics.extend(found)
+    diagnostics = validate_games(folders, selection, options, cache, workers, settle)
     if cache:
         cache.close()
     output = render(diagnostics, fmt)

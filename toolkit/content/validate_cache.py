@@ -195,6 +195,16 @@ class StatCache:
         self.seen: dict[str, list[object]] = {}
         self.changed = False
 
+    def learnt_since(self, before: dict[str, list[object]]) -> dict[str, list[object]]:
+        """The stamps taken since `before` (a copy of `seen` then): what a forked child
+        learnt, for its parent to keep (`learn`)."""
+        return {path: v for path, v in self.seen.items() if before.get(path) is not v}
+
+    def learn(self, stamps: dict[str, list[object]], changed: bool) -> None:
+        """Take the stamps another process of this run learnt (`learnt_since`)."""
+        self.seen.update(stamps)
+        self.changed |= changed
+
     def facts(self, path: str, budget: _Budget) -> FileFacts:
         """The facts of `path`; never blocks on a FIFO or a device."""
         path = os.path.abspath(path)
@@ -676,6 +686,7 @@ class FindingsCache:
         self._code: tuple[str, CodePart | None] | None = None  # (folder, its lookup's)
         self._idle: tuple[CodePart | None] | None = None
         self._frame: tuple[str, Frame] | None = None  # (folder, its lookup's)
+        self._held: dict[str, Frame | None] = {}  # a missed game's frame (`lookup_all`)
         """The code part as the last save or answered lookup hashed it, no check run since
         (what the next lookup starts from: it is still the code part then)."""
         self.stats = load_stats(store, note)
@@ -741,6 +752,33 @@ class FindingsCache:
         self.note(f"cache: {folder} unchanged; findings from the cache")
         self._idle = (code,)
         return found
+
+    def lookup_all(
+        self, folders: Sequence[Path], options: Sequence[str]
+    ) -> list[list[Diagnostic] | None]:
+        """`lookup` of each game, one right after another: nothing runs between them, so
+        each starts from the code part the one before hashed, a miss's too. The frame a
+        missed game's lookup took is kept for its check (`resume`)."""
+        found = []
+        for folder in folders:
+            hit = self.lookup(folder, options, chained=True)
+            if hit is None:
+                self._idle = (self._code[1] if self._code is not None else None,)
+                frame = self._frame
+                where = os.path.abspath(folder)
+                self._held[where] = frame[1] if frame is not None and frame[0] == where else None
+            found.append(hit)
+        self._code = self._frame = self._idle = None
+        return found
+
+    def resume(self, folder: Path) -> None:
+        """Before `units` of a game `lookup_all` missed: the frame its lookup took (checked
+        again after the checks, as ever); the code part is hashed afresh (checks of other
+        games may have run since: what the units are read under is the code as it is)."""
+        where = os.path.abspath(folder)
+        frame = self._held.get(where)
+        self._code = None
+        self._frame = (where, frame) if frame is not None else None
 
     def save(self, folder: Path, options: Sequence[str], found: Sequence[Diagnostic]) -> None:
         """Keep the findings worked out for this game (after a `lookup` of it)."""

@@ -577,6 +577,12 @@ def _folder() -> Path:
     return _FOLDER[0]
 
 
+def own_folder() -> Path | None:
+    """This process's private folder of picture copies, if it has made one (a forked child
+    that makes its own removes it: `toolkit.forks`)."""
+    return _FOLDER[0] if _FOLDER else None
+
+
 def discard() -> None:
     """Remove this process's picture copies now: a process that ends by `os._exit` (the
     language server, or any command, stopped by a signal) skips `atexit`, and left a copy
