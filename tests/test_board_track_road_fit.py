@@ -225,3 +225,12 @@ def test_pens_and_home_lanes_that_leave_their_segment_are_p016_at_their_counts(r
     code, found = _errors(run_cli, game)
     assert code == 1 and _at(found) == [("P016", 15, 6)], found
     assert "a loop needs at least 3" in found[0]["message"]
+
+
+def test_a_phrase_name_in_doubled_braces_is_r006_at_the_label(run_cli, tmp_path):
+    # probe 21 M4: `{{n}} to {m} players` printed "{n} to 4 players" on the board
+    labels = "    players: " + _m("{{n}} to {m} players") + "\n"
+    code, found = _errors(run_cli, _track(tmp_path, labels=labels))
+    said = [d["message"] for d in found if d["code"] == "R006"]
+    assert code == 1 and len(said) == 3, found
+    assert "writes {{n}}, which prints '{n}' as written" in said[0]

@@ -26,3 +26,22 @@ def test_an_arrow_a_card_face_prints_is_p002_at_the_text_that_writes_it(run_cli,
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     found = [(d["code"], d["line"]) for d in json.loads(result.stdout) if d["code"] == "P002"]
     assert found == [("P002", line)], result.stdout
+
+
+def test_a_parameter_written_in_doubled_braces_is_r006(run_cli, tmp_path):
+    # probe 21 M4: `{{points}}` prints "{points}" (doubled braces print a brace) on the card
+    # and in the rulebook's card reference, validate clean; the same in a board's phrase
+    game = _starter(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert "en: Score {points} points." in text
+    deck.write_text(text.replace("en: Score {points} points.", "en: Score {{points}} points."))
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["code"] == "R006"]
+    assert len(found) == 1 and found[0]["message"].startswith(
+        "{{points}} (en) prints '{points}' as written: `{{` and `}}` print a brace; write"
+        " {points} to print the value"
+    ), found
+    deck.write_text(text.replace("en: Score {points} points.", "en: Score {{ braces }} points."))
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert [d for d in json.loads(result.stdout) if d["code"] == "R006"] == []

@@ -14,7 +14,7 @@ from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.models.glossary import GlossaryTerm
-from toolkit.content.templating import NAME, parameter_values, placeholders
+from toolkit.content.templating import NAME, escaped_names, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
@@ -123,6 +123,12 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
         return
     allowed: set[str] | None = None
     for lang, value in text.value.items():
+        if "{{" in value:
+            allowed = set(parameter_values(text.owner)) if allowed is None else allowed
+            for written in escaped_names(value, allowed):
+                yield R_PLACEHOLDER.at(
+                    text.file.rel, doc.span((*text.path, lang)), _escaped(written, lang)
+                )
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
                 allowed = set(parameter_values(text.owner))
@@ -137,6 +143,14 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
                     span,
                     f"placeholder {{{name}}} ({lang}) names no parameter of this card{tip}",
                 )
+
+
+def _escaped(written: str, lang: str) -> str:
+    shown = written.replace("{{", "{", 1).replace("}}", "}", 1).replace(" ", "")
+    return (
+        f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
+        f" write {shown} to print the value"
+    )
 
 
 def _unlisted(game: Game) -> Iterator[Diagnostic]:

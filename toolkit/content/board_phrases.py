@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.content.models.glossary import GlossaryTerm
-from toolkit.content.templating import MAX_FILLS, placeholders, repeated_names, stray_braces
+from toolkit.content.templating import (
+    MAX_FILLS,
+    escaped_names,
+    placeholders,
+    repeated_names,
+    stray_braces,
+)
 from toolkit.content.walk import Facts, Reference, Text
 
 MAX_LABEL = 200
@@ -176,6 +182,12 @@ def phrase_problems(value: str, lang: str, phrase: Phrase) -> list[str]:
             f"{phrase.what} ({lang}) writes {{{repeated[0]}}} more than {MAX_FILLS} times:"
             " the board puts phrases inside one another, so each repeat multiplies the text"
             f" printed{why}"
+        )
+    for written in escaped_names(value, phrase.names):
+        shown = written.replace("{{", "{", 1).replace("}}", "}", 1).replace(" ", "")
+        problems.append(
+            f"{phrase.what} ({lang}) writes {written}, which prints {shown!r} as written:"
+            f" `{{{{` and `}}}}` print a brace; write {shown} for the board to fill it{why}"
         )
     stray = stray_braces(value, phrase.names)
     if stray:

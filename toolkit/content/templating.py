@@ -202,6 +202,18 @@ def _filled(text: str, sub: Any) -> str:
     return "{".join(out)
 
 
+_ESCAPED = re.compile(r"\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*\}\}")
+
+
+def escaped_names(text: str, names: Collection[str]) -> list[str]:
+    """The `{{name}}` of `text` that name one of `names`, each once: `{{` and `}}` print a
+    brace, so `{{points}}` prints "{points}" where `{points}` prints the value (probe 21: a
+    Jinja habit, printed on the card and in the rulebook's card reference, validate clean)."""
+    if "{{" not in text:
+        return []
+    return list(dict.fromkeys(m.group(0) for m in _ESCAPED.finditer(text) if m.group(1) in names))
+
+
 def stray_braces(text: str, names: Collection[str]) -> list[str]:
     """What `substitute(text, ...)` with these `names` would print as written between braces,
     each once: a `{...}` that is no `{name}` of `names` (another name, a format spec, a
