@@ -234,3 +234,15 @@ def test_a_phrase_name_in_doubled_braces_is_r006_at_the_label(run_cli, tmp_path)
     said = [d["message"] for d in found if d["code"] == "R006"]
     assert code == 1 and len(said) == 3, found
     assert "writes {{n}}, which prints '{n}' as written" in said[0]
+
+
+def test_a_board_text_naming_no_field_says_board_not_card(run_cli, tmp_path):
+    # probe 21 L4: a board's `segment_name` with `{players}` said "no parameter of this card"
+    game = _track(tmp_path)
+    board = game / "boards" / "mashies.yaml"
+    text = board.read_text(encoding="utf-8")
+    assert "  en: Mashie\n" in text
+    board.write_text(text.replace("  en: Mashie\n", "  en: Mashie {players}\n", 1), "utf-8")
+    code, found = _errors(run_cli, game)
+    said = [d["message"] for d in found if d["code"] == "R006"]
+    assert code == 1 and said and "names no parameter of this board" in said[0], found

@@ -141,8 +141,15 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
                 yield R_PLACEHOLDER.at(
                     text.file.rel,
                     span,
-                    f"placeholder {{{name}}} ({lang}) names no parameter of this card{tip}",
+                    f"placeholder {{{name}}} ({lang}) names no parameter of this"
+                    f" {_owner_word(text.owner)}{tip}",
                 )
+
+
+def _owner_word(owner: object) -> str:
+    """What a finding calls the entry a text belongs to: a card, a board, else an entry."""
+    name = type(owner).__name__
+    return "card" if "Card" in name else "board" if "Board" in name else "entry"
 
 
 def _escaped(written: str, lang: str) -> str:
