@@ -6,7 +6,7 @@ A parse is kept in an entry of its own (`Units.files`: a signed store of its own
 content), named by the SHA-256 of the file's bytes (the parse is a pure function of them;
 the parser's code and the installed ruamel are in the units' head, which names the entry
 too): an unchanged file's parse is read, never written again, and the game's units entry
-does not carry the parses of all its files through every run (1.1 MB of the Whisky Game's
+does not carry the parses of all its files through every run (1.1 MB of a bundled game's
 1.6 MB, decoded twice and written again at each edit). It keeps the data, the span of each
 value and key, the shared (aliased, merged) paths and each string's style, written by
 `marshal` (the store is signed as the code cache is, toolkit.dataclass_code; its format is

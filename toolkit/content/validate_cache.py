@@ -626,7 +626,7 @@ finding_from_record = _from_record
 STATS = "stats"
 MAX_STATS = 100_000
 UNITS_FORMAT = "playset-units-2"
-"""2: the entry written by `marshal`, not JSON (the Whisky Game's ~0.6 MB entry, read and
+"""2: the entry written by `marshal`, not JSON (a bundled game's ~0.6 MB entry, read and
 written again at each card edit: ~3 ms to decode and ~6 ms to encode as JSON, ~2.5 ms and
 ~2 ms with marshal; its format is the interpreter's, in the units' head). Every value in it
 is JSON's own data (toolkit.content.unit_cache.Units.put): what a JSON entry gave back."""
