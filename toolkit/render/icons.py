@@ -524,7 +524,7 @@ def draw_icon(
     c.setStrokeColor(colour_value)
     c.setLineWidth(max(0.4, size * 0.06))
     if isinstance(drawer, SvgIcon):
-        drawer(c, size, colour_value)  # its currentColor parts in this colour
+        drawer.place(c, size, colour_value)  # once per PDF; currentColor in this colour
     else:
         drawer(c, size)
     c.restoreState()
