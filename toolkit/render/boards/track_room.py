@@ -31,6 +31,9 @@ def lane_problems(board: TrackBoard) -> Iterator[tuple[Path, str]]:
     another segment's track, and at `pen_holes` when a pen runs past its segment: once
     each, naming the first loop (fewest segments) where it happens and what fits on every
     loop the board draws."""
+    holes = board.holes_per_segment
+    if board.start_offset >= holes or board.entrance_offset >= holes:
+        return  # off the segment: no lane or pen is laid out from there (a game's check says)
     loops = sorted({max(segments, 3) for segments in board.segments_by_players.values()})
     home = board.home_holes
     clashing = [sides for sides in loops if home and _homes_clash(board, sides, home)]
