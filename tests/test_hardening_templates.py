@@ -309,3 +309,68 @@ def test_a_huge_text_is_not_fitted(heroes, run_cli):
     found = json.loads(result.stdout)
     assert found and all(d["file"].endswith("decks/spells.yaml") for d in found)
     assert all("more than any box holds" in d["message"] for d in found), result.stdout
+
+
+LAYOUT_LOOPS = [
+    # probe 21 H6: 999 × 150 additions stayed under the 5 s deadline at ~0.9 s a render,
+    # and ran once per card and language (validate of 20 cards: 52.5 s, clean)
+    (
+        "{{ card.text }}{% set ns = namespace(n=0) %}{% for i in range(100) %}"
+        "{% for j in range(100) %}{% set ns.n = ns.n + 1 %}{% endfor %}{% endfor %}{{ ns.n }}",
+        "iterations on one card face",
+    ),
+    # no loop: macros that call macros ten times each, 10,000 calls in all
+    (
+        "{% macro a(t) %}{{ t|upper }}{% endmacro %}"
+        "{% macro b(t) %}" + "{{ a(t) }}" * 10 + "{% endmacro %}"
+        "{% macro c(t) %}" + "{{ b(t) }}" * 10 + "{% endmacro %}"
+        "{% macro d(t) %}" + "{{ c(t) }}" * 10 + "{% endmacro %}"
+        "{{ card.text }}" + "{{ d(card.name) }}" * 10,
+        "steps on one card face",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "why"), LAYOUT_LOOPS)
+def test_a_layout_renders_within_its_own_steps(heroes, run_cli, tmp_path, text, why):
+    """A layout renders once per card face and language, a rulebook once per language: a
+    layout's loop iterations and steps are counted against far lower limits, the same on
+    every machine, and one past them is a P003 at the layout's text."""
+    layout = heroes / "layouts" / "dh-spell.yaml"
+    source = layout.read_text(encoding="utf-8")
+    layout.write_text(source.replace('"{{ card.text }}"', json.dumps(text)), encoding="utf-8")
+    line = 1 + source[: source.index('"{{ card.text }}"')].count("\n")
+    result = run_cli("validate", str(heroes), "--format", "json", "--select", "P003")
+    assert result.exit_code == 1, result.output
+    found = json.loads(result.stdout)
+    assert found and all(d["file"].endswith("layouts/dh-spell.yaml") for d in found), found
+    assert {d["line"] for d in found} == {line}
+    assert all(why in d["message"] for d in found), found
+    result = run_cli("build", str(heroes), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1 and why in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_rich_layout_stays_far_below_its_steps():
+    """A layout that looks every glossary term up in the card's text (the heaviest use the
+    bundled games suggest) takes about 500 steps on a card of Drinking Heroes."""
+    sandbox = jinja_cache.CachedSandbox(False, immutable=True, limits=template_bounds.LAYOUT)
+    text = (
+        "{% set ns = namespace(found=[]) %}{% for key, term in glossary|dictsort %}"
+        "{% if term|lower in card.text|lower %}{% set ns.found = ns.found + [key] %}{% endif %}"
+        "{% endfor %}{{ ns.found|join(', ') }}"
+    )
+    glossary = {f"term{i}": f"word{i}" for i in range(400)}
+    out = sandbox.render(
+        sandbox.template(text, "layout"), {"glossary": glossary, "card": {"text": "a word7"}}
+    )
+    assert out == "term7"
+
+
+def test_the_layout_limits_leave_a_rulebook_its_own():
+    sandbox = jinja_cache.CachedSandbox(True)
+    text = "{% set ns = namespace(n=0) %}{% for i in range(50000) %}{% set ns.n = i %}{% endfor %}"
+    assert sandbox.render(sandbox.template(text + "{{ ns.n }}", "rulebook"), {}) == "49999"
+    layout = jinja_cache.CachedSandbox(False, immutable=True, limits=template_bounds.LAYOUT)
+    with pytest.raises(template_bounds.TemplateStepError, match="iterations on one card face"):
+        layout.render(layout.template(text, "layout"), {})

@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping
@@ -103,23 +104,66 @@ _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
 
 
+class Limits:
+    """How much one render may loop and step: a rulebook renders once per language, a card
+    layout once per card face and language, so a layout gets far less."""
+
+    __slots__ = ("iterations", "per", "steps")
+
+    def __init__(self, iterations: int, steps: int, per: str) -> None:
+        self.iterations = iterations
+        self.steps = steps  # ticks and loop iterations together
+        self.per = per  # what one render is, for the messages ("", " on one card face")
+
+
+RENDER = Limits(MAX_ITERATIONS, sys.maxsize, "")
+"""A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
+
+LAYOUT_ITERATIONS = 5_000
+"""Loop iterations of a card layout's templates on one card face (and language): a layout
+renders once per card and language, so a loop just under the rulebook's limits (999 × 150
+additions, ~0.9 s a render) ran 52.5 s of `validate` for 20 cards (probe 21 H6). The bundled
+games' layouts loop at most 12 times on a card."""
+LAYOUT_STEPS = 20_000
+"""Steps (attribute and item reads, filters, calls, comparisons, built values and loop
+iterations) of a card layout's templates on one card face: counted, not timed, so that the
+same card fails on every machine and run. The bundled games' layouts take at most 225."""
+LAYOUT = Limits(LAYOUT_ITERATIONS, LAYOUT_STEPS, " on one card face")
+
+
+class TemplateStepError(TemplateLimitError):
+    """A card layout's render went past its loop iterations or steps (`LAYOUT`)."""
+
+
 class Budget:
-    """What one render (and the renders nested in it) has spent, and its deadline."""
+    """What one render (and the renders nested in it) has spent, its limits and deadline."""
 
-    __slots__ = ("created", "deadline", "iterations", "ticks", "tuples")
+    __slots__ = ("created", "deadline", "iterations", "limits", "ticks", "tuples")
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits = RENDER) -> None:
         self.created = 0
         self.iterations = 0
         self.ticks = 0
+        self.limits = limits
         self.deadline = time.monotonic() + MAX_SECONDS
         # id → (tuple, nesting, items counted through the tuples in it)
         self.tuples: dict[int, tuple[tuple[Any, ...], int, int]] = {}
 
     def tick(self) -> None:
-        """A step of the template: look at the clock now and then."""
+        """A step of the template: look at the clock and the steps now and then."""
         self.ticks += 1
-        if not self.ticks & 63 and time.monotonic() > self.deadline:
+        if not self.ticks & 63:
+            self.look()
+
+    def look(self) -> None:
+        """Raise when the render is past its deadline or its steps."""
+        if self.ticks + self.iterations > self.limits.steps:
+            raise TemplateStepError(
+                f"the templates take more than {self.limits.steps:,} steps{self.limits.per}"
+                " (reads, filters, calls and loop iterations): compute less in them, or"
+                " write the value in the content"
+            )
+        if time.monotonic() > self.deadline:
             raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
 
     def charge(self, size: int) -> None:
@@ -131,12 +175,14 @@ class Budget:
         self.tick()
 
     def iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
+        limit = self.limits.iterations
         for item in iterable:
             self.iterations += 1
-            if self.iterations > MAX_ITERATIONS:
-                raise TemplateLimitError(f"loops run more than {MAX_ITERATIONS:,} iterations")
-            if not self.iterations & 255 and time.monotonic() > self.deadline:
-                raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
+            if self.iterations > limit:
+                kind = TemplateLimitError if self.limits is RENDER else TemplateStepError
+                raise kind(f"loops run more than {limit:,} iterations{self.limits.per}")
+            if not self.iterations & 63:
+                self.look()
             if isinstance(item, tuple):  # `for t in d.items()`: a tuple no literal made
                 guard_tuple(item)
             yield item
@@ -150,12 +196,12 @@ def current() -> Budget | None:
     return getattr(_local, "budget", None)
 
 
-def enter() -> Budget | None:
+def enter(limits: Limits = RENDER) -> Budget | None:
     """Start a budget for this thread unless a render is already in progress; returns the
     outer budget (None: this call owns the new one and must `leave(None)`)."""
     outer = current()
     if outer is None:
-        _local.budget = Budget()
+        _local.budget = Budget(limits)
     return outer
 
 
@@ -171,8 +217,8 @@ def tick() -> None:
     budget = getattr(_local, "budget", None)
     if budget is not None:
         budget.ticks += 1
-        if not budget.ticks & 63 and time.monotonic() > budget.deadline:
-            raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
+        if not budget.ticks & 63:
+            budget.look()
 
 
 def size_of(value: Any) -> int:
