@@ -110,13 +110,13 @@ class Limits:
 
     __slots__ = ("iterations", "per", "steps")
 
-    def __init__(self, iterations: int, steps: int, per: str) -> None:
-        self.iterations = iterations
+    def __init__(self, iterations: int | None, steps: int, per: str) -> None:
+        self.iterations = iterations  # None: `MAX_ITERATIONS` when the render starts
         self.steps = steps  # ticks and loop iterations together
         self.per = per  # what one render is, for the messages ("", " on one card face")
 
 
-RENDER = Limits(MAX_ITERATIONS, sys.maxsize, "")
+RENDER = Limits(None, sys.maxsize, "")
 """A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
 
 LAYOUT_ITERATIONS = 5_000
@@ -138,13 +138,14 @@ class TemplateStepError(TemplateLimitError):
 class Budget:
     """What one render (and the renders nested in it) has spent, its limits and deadline."""
 
-    __slots__ = ("created", "deadline", "iterations", "limits", "ticks", "tuples")
+    __slots__ = ("created", "deadline", "iterations", "limits", "max_iterations", "ticks", "tuples")
 
     def __init__(self, limits: Limits = RENDER) -> None:
         self.created = 0
         self.iterations = 0
         self.ticks = 0
         self.limits = limits
+        self.max_iterations = MAX_ITERATIONS if limits.iterations is None else limits.iterations
         self.deadline = time.monotonic() + MAX_SECONDS
         # id → (tuple, nesting, items counted through the tuples in it)
         self.tuples: dict[int, tuple[tuple[Any, ...], int, int]] = {}
@@ -175,7 +176,7 @@ class Budget:
         self.tick()
 
     def iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
-        limit = self.limits.iterations
+        limit = self.max_iterations
         for item in iterable:
             self.iterations += 1
             if self.iterations > limit:
