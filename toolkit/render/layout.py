@@ -246,9 +246,7 @@ register_schema(
 def _cached() -> CachedSandbox:
     # immutable: a layout's text cannot change the views and glossary that cards share; it
     # renders once per card face and language, so within far lower limits than a rulebook
-    return CachedSandbox(
-        keep_trailing_newline=False, immutable=True, limits=template_bounds.LAYOUT
-    )
+    return CachedSandbox(keep_trailing_newline=False, immutable=True, limits=template_bounds.LAYOUT)
 
 
 class _Worked:
