@@ -108,12 +108,15 @@ class Limits:
     """How much one render may loop and step: a rulebook renders once per language, a card
     layout once per card face and language, so a layout gets far less."""
 
-    __slots__ = ("iterations", "per", "steps")
+    __slots__ = ("created", "iterations", "per", "steps")
 
-    def __init__(self, iterations: int | None, steps: int, per: str) -> None:
+    def __init__(
+        self, iterations: int | None, steps: int, per: str, created: int | None = None
+    ) -> None:
         self.iterations = iterations  # None: `MAX_ITERATIONS` when the render starts
         self.steps = steps  # ticks and loop iterations together
         self.per = per  # what one render is, for the messages ("", " on one card face")
+        self.created = created  # None: `MAX_CREATED` when the render starts
 
 
 RENDER = Limits(None, sys.maxsize, "")
@@ -128,17 +131,33 @@ LAYOUT_STEPS = 20_000
 """Steps (attribute and item reads, filters, calls, comparisons, built values and loop
 iterations) of a card layout's templates on one card face: counted, not timed, so that the
 same card fails on every machine and run. The bundled games' layouts take at most 225."""
-LAYOUT = Limits(LAYOUT_ITERATIONS, LAYOUT_STEPS, " on one card face")
+LAYOUT_CREATED = 2_000_000
+"""Characters and items all guarded results of a card layout's render on one card face add
+up to (a rulebook's: `MAX_CREATED`): a few steps can each build a large value (a 100,000-item
+list sorted, 7 ms), so that 64,000,000 a render let a layout of a few hundred steps spend
+over a second a card face. Card texts are at most 4,000 characters; the bundled games'
+layouts build at most 285 on a face."""
+LAYOUT = Limits(LAYOUT_ITERATIONS, LAYOUT_STEPS, " on one card face", LAYOUT_CREATED)
 
 
 class TemplateStepError(TemplateLimitError):
-    """A card layout's render went past its loop iterations or steps (`LAYOUT`)."""
+    """A card layout's render went past its loop iterations or steps (`LAYOUT`): counted, so
+    that it is met at the same place on every run, and found again piece by piece cheaply."""
 
 
 class Budget:
     """What one render (and the renders nested in it) has spent, its limits and deadline."""
 
-    __slots__ = ("created", "deadline", "iterations", "limits", "max_iterations", "ticks", "tuples")
+    __slots__ = (
+        "created",
+        "deadline",
+        "iterations",
+        "limits",
+        "max_created",
+        "max_iterations",
+        "ticks",
+        "tuples",
+    )
 
     def __init__(self, limits: Limits = RENDER) -> None:
         self.created = 0
@@ -146,6 +165,7 @@ class Budget:
         self.ticks = 0
         self.limits = limits
         self.max_iterations = MAX_ITERATIONS if limits.iterations is None else limits.iterations
+        self.max_created = MAX_CREATED if limits.created is None else limits.created
         self.deadline = time.monotonic() + MAX_SECONDS
         # id → (tuple, nesting, items counted through the tuples in it)
         self.tuples: dict[int, tuple[tuple[Any, ...], int, int]] = {}
@@ -169,9 +189,10 @@ class Budget:
 
     def charge(self, size: int) -> None:
         self.created += size
-        if self.created > MAX_CREATED:
-            raise TemplateLimitError(
-                f"the template builds more than {MAX_CREATED:,} characters and items in all"
+        if self.created > self.max_created:
+            raise TemplateLimitError(  # at the card: found again, it would be built again
+                f"the template builds more than {self.max_created:,} characters and items"
+                f" in all{self.limits.per}"
             )
         self.tick()
 
