@@ -122,21 +122,23 @@ class Limits:
 RENDER = Limits(None, sys.maxsize, "")
 """A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
 
-LAYOUT_ITERATIONS = 5_000
+LAYOUT_ITERATIONS = 2_000
 """Loop iterations of a card layout's templates on one card face (and language): a layout
 renders once per card and language, so a loop just under the rulebook's limits (999 × 150
 additions, ~0.9 s a render) ran 52.5 s of `validate` for 20 cards (probe 21 H6). The bundled
-games' layouts loop at most 12 times on a card."""
-LAYOUT_STEPS = 20_000
+games' layouts do not loop on a card."""
+LAYOUT_STEPS = 10_000
 """Steps (attribute and item reads, filters, calls, comparisons, built values and loop
 iterations) of a card layout's templates on one card face: counted, not timed, so that the
-same card fails on every machine and run. The bundled games' layouts take at most 225."""
-LAYOUT_CREATED = 2_000_000
+same card fails on every machine and run (at most ~40 ms a face). The bundled games' layouts
+take at most 52; one that looks each of 400 glossary terms up in the card's text, ~4,000."""
+LAYOUT_CREATED = 200_000
 """Characters and items all guarded results of a card layout's render on one card face add
 up to (a rulebook's: `MAX_CREATED`): a few steps can each build a large value (a 100,000-item
-list sorted, 7 ms), so that 64,000,000 a render let a layout of a few hundred steps spend
-over a second a card face. Card texts are at most 4,000 characters; the bundled games'
-layouts build at most 285 on a face."""
+list sorted, ~95 ms through Jinja's `sort`), so 64,000,000 a render let a layout of a few
+dozen steps spend seconds a card face, and 2,000,000 still ~1 s; 200,000 is ~0.1 s at most.
+Card texts are at most 4,000 characters; the bundled games' layouts build at most 285 on a
+face."""
 LAYOUT = Limits(LAYOUT_ITERATIONS, LAYOUT_STEPS, " on one card face", LAYOUT_CREATED)
 
 
