@@ -421,6 +421,10 @@ def test_a_layout_that_runs_out_of_time_is_not_rendered_for_every_card(
     # a three-card game take 33 s (5 s a card and language; minutes for a real deck)
     monkeypatch.setattr(template_bounds, "MAX_SECONDS", 0.3)
     monkeypatch.setattr(template_bounds, "MAX_ITERATIONS", 10**12)
+    # a layout's own loop and step limits (probe 21 H6) stop this loop first: lifted, to
+    # reach the deadline (as a template of heavy steps could)
+    monkeypatch.setattr(template_bounds.LAYOUT, "iterations", 10**12)
+    monkeypatch.setattr(template_bounds.LAYOUT, "steps", 10**12)
     root = _new_game(tmp_path, run_cli)
     deck = root / "decks" / "cards.yaml"
     deck.write_text(deck.read_text().replace("size: poker", "size: poker\nlayout: example-card"))

@@ -250,9 +250,11 @@ LAYOUT_FAILURES = [
     ("{{ 10.0**400 }}", "number too large"),  # an OverflowError, in the template's words
     ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(1) }}", "call themselves too deep"),
     # every spell card, in validate (3 languages) and in build, builds all that the bound on
-    # created text allows before the text is refused: the test lowers that bound (below) from
-    # 64 M characters, which took ~10 s on 2 shared cores, to 8 M
-    ("{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}", "in all"),
+    # created text allows before the text is refused: a layout's is 200,000 a face
+    ("{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}", "in all on one card face"),
+    # probe 21 H6: a few heavy steps (a 100,000-item list sorted, ~95 ms each) under the
+    # rulebook's 64 M a render took seconds a card face
+    ("{% for i in range(200) %}{% set x = range(99999)|list|sort %}{% endfor %}", "in all"),
     ("{% for i in range(90) %}{{ 'x' * 99999 }}{% endfor %}", "output passes"),
     ("{{ 'x'.ljust(2000000000) }}", "ljust() would build"),
     # a card printed one of its words at random: validate's verdict was a coin toss, and a
@@ -261,13 +263,16 @@ LAYOUT_FAILURES = [
 ]
 
 
+IN_LAYOUT = ("ZeroDivisionError",)
+
+
 @pytest.mark.parametrize(("text", "why"), LAYOUT_FAILURES)
 def test_a_failing_layout_text_is_a_positioned_diagnostic(
     heroes, run_cli, tmp_path, monkeypatch, text, why
 ):
     monkeypatch.setattr(template_bounds, "MAX_OUTPUT", 4_000_000)
-    if why == "in all":  # the same bound, reached 8 times sooner
-        monkeypatch.setattr(template_bounds, "MAX_CREATED", 8_000_000)
+    if why == "output passes":  # past the layout's 200,000 built, lifted to reach the output's
+        monkeypatch.setattr(template_bounds.LAYOUT, "created", 64_000_000)
     layout = heroes / "layouts" / "dh-spell.yaml"
     source = layout.read_text(encoding="utf-8")
     layout.write_text(source.replace('"{{ card.text }}"', json.dumps(text)), encoding="utf-8")
@@ -276,7 +281,8 @@ def test_a_failing_layout_text_is_a_positioned_diagnostic(
     found = json.loads(result.stdout)
     # an error of the template is shown at its line in the layout (lows 10); a limit it
     # reached (or its own recursion) at the card, as the templates are not run again for it
-    at = "layouts/dh-spell.yaml" if why == "ZeroDivisionError" else "decks/spells.yaml"
+    # (but loop iterations and steps: test_a_layout_renders_within_its_own_steps)
+    at = "layouts/dh-spell.yaml" if why in IN_LAYOUT else "decks/spells.yaml"
     assert found and all(d["file"].endswith(at) for d in found), found
     assert found[0]["line"] > 1 and why in found[0]["message"]
     result = run_cli("build", str(heroes), "--lang", "en", "--out", str(tmp_path / "out"))
@@ -309,3 +315,74 @@ def test_a_huge_text_is_not_fitted(heroes, run_cli):
     found = json.loads(result.stdout)
     assert found and all(d["file"].endswith("decks/spells.yaml") for d in found)
     assert all("more than any box holds" in d["message"] for d in found), result.stdout
+
+
+LAYOUT_LOOPS = [
+    # probe 21 H6: 999 × 150 additions stayed under the 5 s deadline at ~0.9 s a render,
+    # and ran once per card and language (validate of 20 cards: 52.5 s, clean)
+    (
+        "{{ card.text }}{% set ns = namespace(n=0) %}{% for i in range(100) %}"
+        "{% for j in range(100) %}{% set ns.n = ns.n + 1 %}{% endfor %}{% endfor %}{{ ns.n }}",
+        "iterations on one card face",
+    ),
+    # no loop: macros that call macros ten times each, 10,000 calls in all
+    (
+        "{% macro a(t) %}{{ t|upper }}{% endmacro %}"
+        "{% macro b(t) %}" + "{{ a(t) }}" * 10 + "{% endmacro %}"
+        "{% macro c(t) %}" + "{{ b(t) }}" * 10 + "{% endmacro %}"
+        "{% macro d(t) %}" + "{{ c(t) }}" * 10 + "{% endmacro %}"
+        "{{ card.text }}" + "{{ d('x') }}" * 10,
+        "steps on one card face",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "why"), LAYOUT_LOOPS)
+def test_a_layout_renders_within_its_own_steps(heroes, run_cli, tmp_path, text, why):
+    """A layout renders once per card face and language, a rulebook once per language: a
+    layout's loop iterations and steps are counted against far lower limits, the same on
+    every machine, and one past them is a P003 at the layout's text."""
+    layout = heroes / "layouts" / "dh-spell.yaml"
+    source = layout.read_text(encoding="utf-8")
+    layout.write_text(source.replace('"{{ card.text }}"', json.dumps(text)), encoding="utf-8")
+    line = 1 + source[: source.index('"{{ card.text }}"')].count("\n")
+    result = run_cli("validate", str(heroes), "--format", "json", "--select", "P003")
+    assert result.exit_code == 1, result.output
+    found = json.loads(result.stdout)
+    assert found and all(d["file"].endswith("layouts/dh-spell.yaml") for d in found), found
+    assert {d["line"] for d in found} == {line}
+    assert all(why in d["message"] for d in found), found
+    result = run_cli("build", str(heroes), "--lang", "en", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1 and why in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_rich_layout_stays_far_below_its_steps():
+    """A layout that looks every glossary term up in the card's text (the heaviest use the
+    bundled games suggest: ~500 steps a card of Drinking Heroes, 46 terms) with 400 terms
+    stays under half the layout's steps and a tenth of what it may build."""
+    sandbox = jinja_cache.CachedSandbox(False, immutable=True, limits=template_bounds.LAYOUT)
+    text = (
+        "{% set ns = namespace(found=[]) %}{% for key, term in glossary|dictsort %}"
+        "{% if term|lower in card.text|lower %}{% set ns.found = ns.found + [key] %}{% endif %}"
+        "{% endfor %}{{ ns.found|join(', ') }}"
+    )
+    glossary = {f"term{i}": f"word{i}" for i in range(400)}
+    with sandbox.bounded():
+        budget = template_bounds.current()
+        assert budget is not None
+        out = sandbox.render(
+            sandbox.template(text, "layout"), {"glossary": glossary, "card": {"text": "a word7"}}
+        )
+        assert out == "term7"
+        assert budget.ticks + budget.iterations < template_bounds.LAYOUT_STEPS // 2
+        assert budget.created < template_bounds.LAYOUT_CREATED // 10
+
+
+def test_the_layout_limits_leave_a_rulebook_its_own():
+    sandbox = jinja_cache.CachedSandbox(True)
+    text = "{% set ns = namespace(n=0) %}{% for i in range(50000) %}{% set ns.n = i %}{% endfor %}"
+    assert sandbox.render(sandbox.template(text + "{{ ns.n }}", "rulebook"), {}) == "49999"
+    layout = jinja_cache.CachedSandbox(False, immutable=True, limits=template_bounds.LAYOUT)
+    with pytest.raises(template_bounds.TemplateStepError, match="iterations on one card face"):
+        layout.render(layout.template(text, "layout"), {})

@@ -276,13 +276,13 @@ def test_the_texts_of_a_layout_are_charged_element_by_element(monkeypatch):
     the texts past the limit are never built."""
     from toolkit.render import template_bounds
 
-    monkeypatch.setattr(template_bounds, "MAX_CREATED", 5_000_000)
+    monkeypatch.setattr(template_bounds.LAYOUT, "created", 5_000_000)
     layout = _layout([_text("{{ t }}{{ t }}")] * 4, {"t": "card.s"})
     peak, found = _peak_resolving(layout, _context(s="a" * 1_000_000))
     assert found[0] == "error" and "more than 5,000,000 characters" in found[2]
     assert peak < 4_500_000  # the two texts within the limit (all four: 8 MB)
     # under the limit, the plain path charges what the render does
-    monkeypatch.setattr(template_bounds, "MAX_CREATED", 8_000_000)
+    monkeypatch.setattr(template_bounds.LAYOUT, "created", 8_000_000)
     with layouts._cached().bounded():
         budget = template_bounds.current()
         assert budget is not None

@@ -316,7 +316,13 @@ def parse_check(source: str) -> None:
 class CachedSandbox:
     """A sandboxed environment that compiles sources by checksum through the bytecode cache."""
 
-    def __init__(self, keep_trailing_newline: bool, immutable: bool = False) -> None:
+    def __init__(
+        self,
+        keep_trailing_newline: bool,
+        immutable: bool = False,
+        limits: bounds.Limits = bounds.RENDER,
+    ) -> None:
+        self.limits = limits  # a render's loop iterations and steps (a layout's: far fewer)
         kind = _BoundedImmutableSandbox if immutable else _BoundedSandbox
         self.env = kind(
             loader=FunctionLoader(self._source),
@@ -340,7 +346,7 @@ class CachedSandbox:
     def bounded(self) -> Iterator[None]:
         """Renders inside share one budget and deadline (a fresh one unless this thread is
         already rendering); a limit raises TemplateLimitError, in any thread."""
-        outer = bounds.enter()
+        outer = bounds.enter(self.limits)
         try:
             yield
         finally:

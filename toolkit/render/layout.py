@@ -244,8 +244,9 @@ register_schema(
 
 @cache
 def _cached() -> CachedSandbox:
-    # immutable: a layout's text cannot change the views and glossary that cards share
-    return CachedSandbox(keep_trailing_newline=False, immutable=True)
+    # immutable: a layout's text cannot change the views and glossary that cards share; it
+    # renders once per card face and language, so within far lower limits than a rulebook
+    return CachedSandbox(keep_trailing_newline=False, immutable=True, limits=template_bounds.LAYOUT)
 
 
 class _Worked:
@@ -401,6 +402,8 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
         where = None
         if isinstance(exc, template_bounds.TemplateTimeError):
             worked.timed_out = True
+        elif isinstance(exc, template_bounds.TemplateStepError):  # counted: found again cheaply
+            where = _failing_place(layout, worked, context, steps=True)
         elif not isinstance(exc, template_bounds.TemplateLimitError):
             where = _failing_place(layout, worked, context)
         own_words = isinstance(exc, MissingName | template_bounds.PrintedTable)
@@ -410,34 +413,54 @@ def resolve(layout: Layout, context: dict[str, Any], width: float, height: float
 
 
 def _failing_place(
-    layout: Layout, worked: _Worked, context: dict[str, Any]
+    layout: Layout, worked: _Worked, context: dict[str, Any], steps: bool = False
 ) -> tuple[str | int, ...] | None:
     """Where in the layout's YAML the first template that fails for this card is (a `let`
     entry, an element's `when` or one of its texts), found by evaluating them one by one
     as `_resolve_each` does; None when none fails alone (or one runs out of its bounds).
-    Only after a failure: the one-template path does not say which piece failed."""
+    Only after a failure: the one-template path does not say which piece failed.
+
+    `steps`: the failure was the layout's steps or loop iterations on one face, which count
+    the same on every run: the piece that goes past them, or (the pieces alone taking a few
+    steps fewer than the one template) the one that took the most."""
     lang = context.get("lang", "")
     context = {**context, "label": {k: v.get(lang, k) for k, v in layout.labels.items()}}
     where: tuple[str | int, ...] | None = None
+    heaviest: list[Any] = [-1, None]  # the most steps a piece took, and its place
+
+    def spent() -> int:
+        budget = template_bounds.current()
+        return budget.ticks + budget.iterations if budget is not None else 0
+
+    def weigh(before: int) -> None:
+        if spent() - before > heaviest[0]:
+            heaviest[:] = [spent() - before, where]
+
     try:
         with _cached().bounded():
             for name, source in layout.let.items():
-                where = ("let", name)
+                where, before = ("let", name), spent()
                 context[name] = _expression(worked, source)(**context)
+                weigh(before)
             for index, element in enumerate(layout.elements):
-                where = ("elements", index, "when")
-                if element.when and not _expression(worked, element.when)(**context):
+                where, before = ("elements", index, "when"), spent()
+                shows = not element.when or _expression(worked, element.when)(**context)
+                weigh(before)
+                if not shows:
                     continue
                 for field in type(element).templates:
                     source = getattr(element, field)
-                    where = ("elements", index, field)
+                    where, before = ("elements", index, field), spent()
                     if source is not None:
                         _cached().render(_template(worked, source), context)
+                        weigh(before)
+    except template_bounds.TemplateStepError:
+        return where if steps else None
     except (RecursionError, MemoryError, template_bounds.TemplateLimitError):
         return None
     except Exception:  # noqa: BLE001 - what failed above fails here: its place is wanted
-        return where
-    return None
+        return None if steps else where
+    return cast("tuple[str | int, ...] | None", heaviest[1]) if steps else None
 
 
 def layout_place(

@@ -336,6 +336,7 @@ def evaluate(found: Plan, context: dict[str, Any]) -> list[tuple[bool, tuple[str
         scope[name] = expr(scope)
     budget = bounds.current()
     spent = budget.created if budget is not None else 0
+    limit = budget.max_created if budget is not None else bounds.MAX_CREATED
     made = 0
     out: list[tuple[bool, tuple[str, ...]]] = []
     for test, texts in elements:
@@ -353,7 +354,7 @@ def evaluate(found: Plan, context: dict[str, Any]) -> list[tuple[bool, tuple[str
             # took 3 GB joined, then was refused
             size = sum(map(len, pieces))
             made += size
-            if size > bounds.MAX_OUTPUT or spent + made > bounds.MAX_CREATED:
+            if size > bounds.MAX_OUTPUT or spent + made > limit:
                 raise NotPlain  # Jinja's limit, in Jinja's words
             values.append("".join(pieces).strip())
         out.append((True, tuple(values)))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping
@@ -103,40 +104,109 @@ _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
 
 
+class Limits:
+    """How much one render may loop and step: a rulebook renders once per language, a card
+    layout once per card face and language, so a layout gets far less."""
+
+    __slots__ = ("created", "iterations", "per", "steps")
+
+    def __init__(
+        self, iterations: int | None, steps: int, per: str, created: int | None = None
+    ) -> None:
+        self.iterations = iterations  # None: `MAX_ITERATIONS` when the render starts
+        self.steps = steps  # ticks and loop iterations together
+        self.per = per  # what one render is, for the messages ("", " on one card face")
+        self.created = created  # None: `MAX_CREATED` when the render starts
+
+
+RENDER = Limits(None, sys.maxsize, "")
+"""A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
+
+LAYOUT_ITERATIONS = 2_000
+"""Loop iterations of a card layout's templates on one card face (and language): a layout
+renders once per card and language, so a loop just under the rulebook's limits (999 × 150
+additions, ~0.9 s a render) ran 52.5 s of `validate` for 20 cards (probe 21 H6). The bundled
+games' layouts do not loop on a card."""
+LAYOUT_STEPS = 10_000
+"""Steps (attribute and item reads, filters, calls, comparisons, built values and loop
+iterations) of a card layout's templates on one card face: counted, not timed, so that the
+same card fails on every machine and run (at most ~40 ms a face). The bundled games' layouts
+take at most 52; one that looks each of 400 glossary terms up in the card's text, ~4,000."""
+LAYOUT_CREATED = 200_000
+"""Characters and items all guarded results of a card layout's render on one card face add
+up to (a rulebook's: `MAX_CREATED`): a few steps can each build a large value (a 100,000-item
+list sorted, ~95 ms through Jinja's `sort`), so 64,000,000 a render let a layout of a few
+dozen steps spend seconds a card face, and 2,000,000 still ~1 s; 200,000 is ~0.1 s at most.
+Card texts are at most 4,000 characters; the bundled games' layouts build at most 285 on a
+face."""
+LAYOUT = Limits(LAYOUT_ITERATIONS, LAYOUT_STEPS, " on one card face", LAYOUT_CREATED)
+
+
+class TemplateStepError(TemplateLimitError):
+    """A card layout's render went past its loop iterations or steps (`LAYOUT`): counted, so
+    that it is met at the same place on every run, and found again piece by piece cheaply."""
+
+
 class Budget:
-    """What one render (and the renders nested in it) has spent, and its deadline."""
+    """What one render (and the renders nested in it) has spent, its limits and deadline."""
 
-    __slots__ = ("created", "deadline", "iterations", "ticks", "tuples")
+    __slots__ = (
+        "created",
+        "deadline",
+        "iterations",
+        "limits",
+        "max_created",
+        "max_iterations",
+        "ticks",
+        "tuples",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits = RENDER) -> None:
         self.created = 0
         self.iterations = 0
         self.ticks = 0
+        self.limits = limits
+        self.max_iterations = MAX_ITERATIONS if limits.iterations is None else limits.iterations
+        self.max_created = MAX_CREATED if limits.created is None else limits.created
         self.deadline = time.monotonic() + MAX_SECONDS
         # id → (tuple, nesting, items counted through the tuples in it)
         self.tuples: dict[int, tuple[tuple[Any, ...], int, int]] = {}
 
     def tick(self) -> None:
-        """A step of the template: look at the clock now and then."""
+        """A step of the template: look at the clock and the steps now and then."""
         self.ticks += 1
-        if not self.ticks & 63 and time.monotonic() > self.deadline:
+        if not self.ticks & 63:
+            self.look()
+
+    def look(self) -> None:
+        """Raise when the render is past its deadline or its steps."""
+        if self.ticks + self.iterations > self.limits.steps:
+            raise TemplateStepError(
+                f"the templates take more than {self.limits.steps:,} steps{self.limits.per}"
+                " (reads, filters, calls and loop iterations): compute less in them, or"
+                " write the value in the content"
+            )
+        if time.monotonic() > self.deadline:
             raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
 
     def charge(self, size: int) -> None:
         self.created += size
-        if self.created > MAX_CREATED:
-            raise TemplateLimitError(
-                f"the template builds more than {MAX_CREATED:,} characters and items in all"
+        if self.created > self.max_created:
+            raise TemplateLimitError(  # at the card: found again, it would be built again
+                f"the template builds more than {self.max_created:,} characters and items"
+                f" in all{self.limits.per}"
             )
         self.tick()
 
     def iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
+        limit = self.max_iterations
         for item in iterable:
             self.iterations += 1
-            if self.iterations > MAX_ITERATIONS:
-                raise TemplateLimitError(f"loops run more than {MAX_ITERATIONS:,} iterations")
-            if not self.iterations & 255 and time.monotonic() > self.deadline:
-                raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
+            if self.iterations > limit:
+                kind = TemplateLimitError if self.limits is RENDER else TemplateStepError
+                raise kind(f"loops run more than {limit:,} iterations{self.limits.per}")
+            if not self.iterations & 63:
+                self.look()
             if isinstance(item, tuple):  # `for t in d.items()`: a tuple no literal made
                 guard_tuple(item)
             yield item
@@ -150,12 +220,12 @@ def current() -> Budget | None:
     return getattr(_local, "budget", None)
 
 
-def enter() -> Budget | None:
+def enter(limits: Limits = RENDER) -> Budget | None:
     """Start a budget for this thread unless a render is already in progress; returns the
     outer budget (None: this call owns the new one and must `leave(None)`)."""
     outer = current()
     if outer is None:
-        _local.budget = Budget()
+        _local.budget = Budget(limits)
     return outer
 
 
@@ -171,8 +241,8 @@ def tick() -> None:
     budget = getattr(_local, "budget", None)
     if budget is not None:
         budget.ticks += 1
-        if not budget.ticks & 63 and time.monotonic() > budget.deadline:
-            raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
+        if not budget.ticks & 63:
+            budget.look()
 
 
 def size_of(value: Any) -> int:
