@@ -57,6 +57,7 @@ HOSTILE = [
     ("{{ '{0!s:.51}'.format('abc'.split) }}", "memory address"),
     ("{{ '%.51s' % ('abc'.split,) }}", "memory address"),
     ("{{ '%.60s'|format(lipsum) }}", "memory address"),
+    ('{{ ("abc".split ~ "")[-15:] }}', "memory address"),  # probe 22: folded at compile time
     ("{{ 2 ** 100000000 }}", "too large"),
     ("{{ 'a'|center(10**9) }}", "width"),
     ("{{ '%999999999s' % 'a' }}", "width"),

@@ -970,6 +970,14 @@ class BoundedCodeGenerator(CodeGenerator):
         super().visit_Tuple(node, frame)
         self.write(")")
 
+    def _output_child_to_const(self, node: nodes.Expr, frame: Frame, finalize: Any) -> str:
+        """Only a template's own text is printed as a constant: Jinja folds any constant
+        expression at compile time, in plain Python, past every guard (`("abc".split ~
+        "")[-15:]` baked a memory address into the compiled template: probe 22)."""
+        if not isinstance(node, nodes.TemplateData):
+            raise nodes.Impossible()
+        return super()._output_child_to_const(node, frame, finalize)
+
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.guard_join((")
         for arg in node.nodes:
