@@ -278,3 +278,25 @@ def test_checking_a_game_without_a_rulebook_imports_no_rulebook_reader() -> None
     assert done.returncode == 0, done.stderr
     loaded = done.stdout.splitlines()[0]
     assert loaded == "['toolkit.render.rulebook_words']"  # the glyph check's own words
+
+
+def test_a_build_without_the_cache_imports_no_cache_code(tmp_path) -> None:
+    """`build --no-cache` (PLAYSET_NO_CACHE=1, the benchmark's cold build) neither looks up
+    nor keeps anything: the build cache's module and the findings cache's are not imported,
+    and the PDFs are written as ever."""
+    code = f"""
+import sys
+import toolkit.cli as cli
+from tests.conftest import FIXTURES
+sys.argv = ["playset", "build", str(FIXTURES / "base"), "--lang", "fr", "--no-cache",
+            "--out", {str(tmp_path)!r}]
+try:
+    cli.main()
+except SystemExit as exc:
+    print(exc.code)
+print(sorted(m for m in sys.modules if m.endswith(("build_cache", "validate_cache"))))
+"""
+    status, loaded = _run(code)[-2:]
+    assert status == "0"
+    assert loaded == "[]"
+    assert list(tmp_path.glob("*/fr/*.pdf"))
