@@ -278,3 +278,55 @@ def test_checking_a_game_without_a_rulebook_imports_no_rulebook_reader() -> None
     assert done.returncode == 0, done.stderr
     loaded = done.stdout.splitlines()[0]
     assert loaded == "['toolkit.render.rulebook_words']"  # the glyph check's own words
+
+
+def test_a_build_without_the_cache_imports_no_cache_code(tmp_path) -> None:
+    """`build --no-cache` (PLAYSET_NO_CACHE=1, the benchmark's cold build) neither looks up
+    nor keeps anything: the build cache's module and the findings cache's are not imported,
+    and the PDFs are written as ever."""
+    code = f"""
+import sys
+import toolkit.cli as cli
+from tests.conftest import FIXTURES
+sys.argv = ["playset", "build", str(FIXTURES / "base"), "--lang", "fr", "--no-cache",
+            "--out", {str(tmp_path)!r}]
+try:
+    cli.main()
+except SystemExit as exc:
+    print(exc.code)
+print(sorted(m for m in sys.modules if m.endswith(("build_cache", "validate_cache"))))
+"""
+    status, loaded = _run(code)[-2:]
+    assert status == "0"
+    assert loaded == "[]"
+    assert list(tmp_path.glob("*/fr/*.pdf"))
+
+
+def test_checking_a_game_without_a_glossary_imports_no_glossary_model(tmp_path) -> None:
+    """The board-phrase checks (R006's phrases, the unfilled terms of print-fit) ask whether
+    a text is a glossary term's: a game without a glossary is checked without importing the
+    glossary model at all, and a game with one finds its terms as ever."""
+    game = tmp_path / "g"
+    (game / "decks").mkdir(parents=True)
+    (game / "game.yaml").write_text(
+        "id: g\ntitle: {fr: Jeu}\nlanguages: [fr]\nsource_language: fr\n"
+        "players: {min: 2, max: 4}\nrules: {}\nfiles:\n  decks: [decks/cards.yaml]\n"
+    )
+    (game / "decks" / "cards.yaml").write_text(
+        "id: cards\nkind: actions\nname: {fr: Actions}\nsize: poker\ncards:\n"
+        "  - id: c1\n    name: {fr: Carte}\n    text: {fr: 'Avancez de {steps} cases.'}\n"
+        "    params: {steps: 2}\n"
+    )
+    code = (
+        "import sys; from pathlib import Path; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import load_game;"
+        f"found = run_checks(load_game(Path({str(game)!r})), errors_only=True, printed=['fr']);"
+        "print('toolkit.content.models.glossary' in sys.modules);"
+        "print(sorted(d.code for d in found))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False", "[]"]
+    from toolkit.checks.references import _terms
+
+    assert _terms() == ("term",)

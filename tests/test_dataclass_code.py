@@ -284,3 +284,42 @@ def test_the_debug_flag_is_never_kept(kept_regexes: None, capsys) -> None:
     re.compile("ab+", re.DEBUG)
     assert dataclass_code._REGEX == {}
     assert "LITERAL" in capsys.readouterr().out
+
+
+DECODED = """
+import sys, dataclasses
+from toolkit import dataclass_code as kept
+kept.install("probe")
+@dataclasses.dataclass(frozen=True)
+class Used:
+    a: int
+if sys.argv[1] == "both":
+    @dataclasses.dataclass(frozen=True)
+    class Other:
+        b: str
+assert Used(1) == Used(1) and hash(Used(2)) == hash(Used(2))
+codes = [type(v).__name__ for k, v in kept._KEPT.items() if "Other" in k or "b:" in k]
+print(len(kept._KEPT), sorted(set(codes)))
+kept.save()
+"""
+
+
+def test_a_run_decodes_only_the_kept_code_it_uses(tmp_path: Path) -> None:
+    """An entry keeps what every run of its command compiled (builds of other games too):
+    a run unmarshals a method's code when it first makes that method, not the whole entry
+    up front; what it never asks for stays as read and is kept for the next run."""
+    env = dict(os.environ, PLAYSET_CACHE=str(tmp_path))
+
+    def run(which: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", DECODED, which], capture_output=True, text=True, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split(maxsplit=1)
+
+    first = run("both")
+    assert first[1].strip() == "['code']"  # compiled in this run
+    count, kinds = run("one")
+    assert count == first[0]
+    assert kinds.strip() == "['bytes']"  # read, never decoded
+    assert run("both")[0] == count  # and still kept

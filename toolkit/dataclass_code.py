@@ -45,19 +45,56 @@ from typing import Any
 
 from toolkit.usercache import SignedStore
 
-ENTRY = f"dataclass-code-{sys.implementation.cache_tag}-{sys.hexversion:x}"
+ENTRY = f"dataclass-code-2-{sys.implementation.cache_tag}-{sys.hexversion:x}"
 """One entry per Python build: marshal's format and code objects are the interpreter's; and
 one per command (`install("build")`): a store holding what every command ever compiled
 (~1,600 entries, 1.4 MB) cost a build ~70 M instructions to check and unmarshal, twice what
-the build's own ~850 entries cost."""
+the build's own ~850 entries cost. Format 2: each entry's code (or pattern arguments) is
+marshalled apart, and decoded the first time the run asks for it: a build used ~900 of the
+~1,600 its entry held (what builds of other games compiled), and unmarshalling them all was
+~4 ms of its run; format 1 (the whole dict in one marshal) is no longer read."""
 MAX_BYTES = 4 * 1024 * 1024
 KEEP_BYTES = 64 * 1024 * 1024  # an entry per command and Python build
 
-_KEPT: dict[str, CodeType] = {}
-"""Source text → its compiled code: read from the store, then what this run compiled."""
+_KEPT: dict[str, CodeType | bytes] = {}
+"""Source text → its compiled code: read from the store (its marshal bytes, until asked
+for: `_code`), then what this run compiled."""
 _USED: set[Any] = set()
-_REGEX: dict[tuple[str, str | bytes, int], tuple[Any, ...]] = {}
-"""("re", pattern, flags) → the arguments after the pattern of its `_sre.compile`."""
+_REGEX: dict[tuple[str, str | bytes, int], tuple[Any, ...] | bytes] = {}
+"""("re", pattern, flags) → the arguments after the pattern of its `_sre.compile` (their
+marshal bytes as read, until asked for: `_args`)."""
+
+
+def _code(key: str) -> CodeType | None:
+    """The kept code of `key`, decoded on first use; None when none is kept (or what was
+    kept is not code: then compiled again, as a missing one)."""
+    code = _KEPT.get(key)
+    if type(code) is bytes:
+        try:
+            code = marshal.loads(code)
+        except (EOFError, ValueError, TypeError):
+            code = None
+        if type(code) is not CodeType:
+            return None
+        _KEPT[key] = code  # the same place in the dict: `since` counts on its order
+    return code if type(code) is CodeType else None
+
+
+def _args(key: tuple[str, str | bytes, int]) -> tuple[Any, ...] | None:
+    """The kept `_sre.compile` arguments of `key`, decoded on first use (None: none kept,
+    or not five of them)."""
+    args = _REGEX.get(key)
+    if type(args) is bytes:
+        try:
+            args = marshal.loads(args)
+        except (EOFError, ValueError, TypeError):
+            args = None
+        if type(args) is not tuple or len(args) != 5:
+            return None
+        _REGEX[key] = args
+    return args if type(args) is tuple else None
+
+
 _STATE: dict[str, Any] = {"store": None, "new": 0}
 
 
@@ -68,7 +105,7 @@ def _exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:  # n
         globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
     if type(source) is not str:
         return builtins.exec(source, globals, locals)
-    code = _KEPT.get(source)
+    code = _code(source)
     if code is None:
         code = compile(source, "<string>", "exec", dont_inherit=True)
         _KEPT[source] = code
@@ -100,7 +137,7 @@ def _compile(
     ):
         return compile(source, filename, mode, flags, True, optimize)  # typing: no futures
     key = EVAL + source
-    code = _KEPT.get(key)
+    code = _code(key)
     if code is None:
         code = compile(source, "<string>", "eval", dont_inherit=True)  # SyntaxError: as ever
         _KEPT[key] = code
@@ -119,7 +156,7 @@ def _regex(pattern: Any, flags: int = 0) -> Any:
     if type(pattern) not in (str, bytes) or type(flags) is not int or flags & re.DEBUG:
         return _RE_COMPILE(pattern, flags)
     key = ("re", pattern, flags)
-    kept = _REGEX.get(key)
+    kept = _args(key)
     if kept is not None:
         _USED.add(key)
         return _sre.compile(pattern, *kept)
@@ -172,7 +209,7 @@ def _regex_args(pattern: str | bytes, flags: int) -> tuple[Any, ...]:
 def _take(found: dict[Any, Any]) -> None:
     """The entries of a read payload that have the kinds this module writes."""
     for key, value in found.items():
-        if type(key) is str and type(value) is CodeType:
+        if type(key) is str and type(value) in (CodeType, bytes):
             _KEPT[key] = value
         elif (
             type(key) is tuple
@@ -180,8 +217,7 @@ def _take(found: dict[Any, Any]) -> None:
             and key[0] == "re"
             and type(key[1]) in (str, bytes)
             and type(key[2]) is int
-            and type(value) is tuple
-            and len(value) == 5
+            and ((type(value) is tuple and len(value) == 5) or type(value) is bytes)
         ):
             _REGEX[key] = value
 
@@ -213,6 +249,9 @@ def save() -> None:
     if store is None or not _STATE["new"]:
         return
     everything: dict[Any, Any] = {**_KEPT, **_REGEX}
+    for key, value in everything.items():  # each apart: the next run decodes what it uses
+        if type(value) is not bytes:
+            everything[key] = marshal.dumps(value)
     payload = marshal.dumps(everything)
     if len(payload) > MAX_BYTES:  # keep this run's own: the next run of it pays nothing
         payload = marshal.dumps({key: everything[key] for key in _USED})

@@ -13,7 +13,6 @@ from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
-from toolkit.content.models.glossary import GlossaryTerm
 from toolkit.content.templating import NAME, escaped_names, parameter_values, placeholders
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
@@ -41,9 +40,6 @@ R_MISSING_SCHEMA = rule(
 )
 MODELINE = re.compile(r"^[ \t]*#[ \t]*yaml-language-server:[ \t]*\$schema=(\S+)", re.MULTILINE)
 
-TERMS = tuple(
-    m.namespace for m in GlossaryTerm.model_fields["id"].metadata if isinstance(m, Declares)
-)
 CONTENT_DIRS = {"decks": "decks", "boards": "boards", "questions": "questions"}
 
 
@@ -79,7 +75,15 @@ def _unread(game: Game) -> frozenset[str]:
     glossary = game.glossary
     if glossary is None or glossary.model is not None or glossary.partial is not None:
         return frozenset()
-    return frozenset(TERMS)
+    return frozenset(_terms())
+
+
+def _terms() -> tuple[str, ...]:
+    """The namespaces a glossary declares ids in (its model imported only when asked)."""
+    from toolkit.content.models.glossary import GlossaryTerm
+
+    fields = GlossaryTerm.model_fields["id"].metadata
+    return tuple(m.namespace for m in fields if isinstance(m, Declares))
 
 
 def _references(facts: Facts, unread: frozenset[str] = frozenset()) -> Iterator[Diagnostic]:

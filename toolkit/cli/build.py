@@ -6,7 +6,7 @@ import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -94,7 +94,9 @@ def build(
     )
     from toolkit.journal import telling
     from toolkit.render.artifacts import REGISTRY, artifacts
-    from toolkit.render.build_cache import BuildCache, Kept, write_kept
+
+    if TYPE_CHECKING:
+        from toolkit.render.build_cache import BuildCache, Kept
 
     lang = language_list(lang)
     if profile not in ("home", "press"):
@@ -116,7 +118,11 @@ def build(
     key += (repr(shift), *(f"{name}={value}" for name, value in sorted(chosen.items())))
     key += (f"date={source_date_epoch()}",)  # written into every PDF: a file kept under
     # another date is drawn again
-    cache = None if no_cache else BuildCache.open(_say if verbose else lambda text: None)
+    cache: BuildCache | None = None
+    if not no_cache:  # the cache's code (and the findings cache's) is not even imported
+        from toolkit.render.build_cache import BuildCache
+
+        cache = BuildCache.open(_say if verbose else lambda text: None)
     from_cache = " (unchanged: kept in the cache)" if verbose else ""
     written_ids: dict[str, Path] = {}  # one output folder per game id in a run
 
@@ -140,6 +146,8 @@ def build(
             langs = lang.split(",") if lang else kept.languages
             start = time.perf_counter()
             made_folders = missing_folders(out_dir)
+            from toolkit.render.build_cache import write_kept
+
             try:
                 refuse_over_game(out_dir, kept.game_id, folder, langs)
                 # held once: every folder and file below it is made from its descriptor
@@ -182,10 +190,15 @@ def build(
             only=names,
             settings=chosen,
         )
-        made = Kept(game.id, list(game.manifest.languages))
+        made: Kept | None = None
+        keep: Callable[[str, str, bytes], None] | None = None
+        if cache:  # the files drawn, for the cache to keep
+            from toolkit.render.build_cache import Kept
 
-        def keep(code: str, name: str, data: bytes, files: dict[str, Any] = made.files) -> None:
-            files.setdefault(code, []).append((name, data))
+            made = Kept(game.id, list(game.manifest.languages))
+
+            def keep(code: str, name: str, data: bytes, files: dict[str, Any] = made.files) -> None:
+                files.setdefault(code, []).append((name, data))
 
         start = time.perf_counter()
 
@@ -211,7 +224,7 @@ def build(
             continue
         elapsed = time.perf_counter() - start
         _say(f"{game.id}: {len(written)} PDF(s) in {elapsed:.1f} s", "green")
-        if cache:
+        if cache and made is not None:
             cache.save(folder, key, made, reuse)
     if cache:
         cache.close()

@@ -11,12 +11,12 @@ fills none); the rulebook and layouts print a term as written.
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from toolkit.content.models.glossary import GlossaryTerm
 from toolkit.content.templating import (
     MAX_FILLS,
     escaped_names,
@@ -26,10 +26,21 @@ from toolkit.content.templating import (
 )
 from toolkit.content.walk import Facts, Reference, Text
 
+if TYPE_CHECKING:
+    from toolkit.content.models.glossary import GlossaryTerm
+
 MAX_LABEL = 200
 """Characters a board's label may print (a style's `labels`, in each language): a drawer puts
 one label inside another's phrase (a track's `or` in its `count`, that in its `title`), so
 their lengths multiply; a page holds a few words (probe 18: 360 M characters from 30 kB)."""
+
+
+def _is_term(owner: object) -> TypeGuard[GlossaryTerm]:
+    """Whether `owner` is a glossary term. The glossary model is imported when a game's
+    glossary is read (toolkit.content.models loads it on first use): before that no object
+    can be one of its terms, and the checks of a game without a glossary import none of it."""
+    glossary: Any = sys.modules.get("toolkit.content.models.glossary")
+    return glossary is not None and isinstance(owner, glossary.GlossaryTerm)
 
 
 @dataclass(frozen=True)
@@ -96,7 +107,7 @@ def phrases(facts: Facts) -> Callable[[Text], Phrase | None]:
 
     def of(text: Text) -> Phrase | None:
         owner = text.owner
-        if isinstance(owner, GlossaryTerm):
+        if _is_term(owner):
             named = uses.get(owner.id, [])
             if not any(names is not None for _, names in named):
                 return None  # no phrase prints it: checked as any other text
@@ -122,7 +133,7 @@ def unfilled_terms(facts: Facts) -> Unfilled:
     found: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for text in facts.texts:
         owner = text.owner
-        if not isinstance(owner, GlossaryTerm):
+        if not _is_term(owner):
             continue
         phrase = phrase_of(text)
         if phrase is None or not phrase.names:
@@ -164,7 +175,7 @@ def style_labels(facts: Facts) -> Callable[[Text], bool]:
     named = {ref.id for ref in facts.refs if ref.namespace == "term" and _at_labels(ref.path)}
 
     def of(text: Text) -> bool:
-        if isinstance(text.owner, GlossaryTerm):
+        if _is_term(text.owner):
             return text.owner.id in named
         return _at_labels(text.path) and _board_kind(text.file.model) is not None
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import update_wrapper
 from pathlib import Path
@@ -25,6 +25,7 @@ from types import BuiltinMethodType, GeneratorType, MethodType
 from typing import Any, cast
 
 from jinja2 import FunctionLoader, Template, TemplateNotFound
+from jinja2 import __version__ as jinja_version
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.compiler import CodeGenerator
 from jinja2.parser import Parser
@@ -119,6 +120,8 @@ def bytecode_cache() -> SignedBytecodeCache | None:
     return SignedBytecodeCache(folder, key) if folder and key else None
 
 
+TREES_FORMAT = "jinja-trees-1"
+"""The head of a layout's kept parse trees (CachedSandbox.parse_all)."""
 CODE_VERSION = "bounded-9"  # 9: no constant folding (7: deep expressions refused)
 
 
@@ -405,6 +408,38 @@ class CachedSandbox:
         one of too many tokens: parsing is most of compiling's cost)."""
         bounds.check_source(self.env, source)
         return self.env.parse(source)
+
+    def parse_all(self, sources: Sequence[str]) -> list[Any]:
+        """`parse` of each source, in order (raising what the first failing one raises):
+        read back from the template cache's store when an earlier run parsed the same
+        sources with the same code (toolkit.render.jinja_trees), else parsed and kept."""
+        cache = self.env.bytecode_cache
+        store = cache.store if isinstance(cache, SignedBytecodeCache) else None
+        if store is None:
+            return [self.parse(source) for source in sources]
+        import marshal
+
+        from toolkit.render import jinja_trees
+
+        env_kind = (type(self.env).__name__, self.env.keep_trailing_newline)
+        head = (TREES_FORMAT, CODE_VERSION, jinja_version, env_kind, bounds.MAX_TOKENS)
+        digest = hashlib.sha256(marshal.dumps((head, tuple(sources)), 4)).hexdigest()
+        name = f"trees-{digest[:40]}.trees"  # not `.signed`: no Jinja bytecode
+        payload = store.read(name)
+        if payload:
+            try:
+                found = marshal.loads(payload)
+                if type(found) is list and len(found) == len(sources):
+                    return [jinja_trees.tree(data, self.env) for data in found]
+            except (EOFError, TypeError, ValueError, AttributeError, RecursionError):
+                pass  # not what this module writes: parsed afresh
+        trees = [self.parse(source) for source in sources]
+        try:
+            kept = [jinja_trees.data(tree, self.env) for tree in trees]
+        except (ValueError, RecursionError):  # NotPlain is a ValueError
+            return trees
+        store.write(name, marshal.dumps(kept, 4))
+        return trees
 
     def expression(self, source: str) -> Any:
         """`source` compiled as an expression (`when:`, `let:`), within the token limit."""

@@ -349,22 +349,30 @@ def _layout_template(layout: Layout, worked: _Worked) -> Template | None:
     shown: list[tuple[Any, list[Any]]] = []
     plain = True  # every text's own parse is its parse inside the combined template
     try:
+        # every piece parsed alone (an error in one: no combined template), in one go: the
+        # trees are read back when an earlier run parsed the same pieces
+        sources = [f"{{{{ ({expr}) }}}}" for expr in layout.let.values()]
+        for element in layout.elements:
+            if element.when:
+                sources.append(f"{{{{ ({element.when}) }}}}")
+            sources.extend(source for source in _sources(element) if source is not None)
+        trees = iter(_cached().parse_all(sources))
         for name, expr in layout.let.items():
-            lets.append((name, _cached().parse(f"{{{{ ({expr}) }}}}")))
+            lets.append((name, next(trees)))
             parts.append(f"{{% set {name} = ({expr}) %}}")
         for index, element in enumerate(layout.elements):
             when = None
             if element.when:
-                when = _cached().parse(f"{{{{ ({element.when}) }}}}")
+                when = next(trees)
                 parts.append(f"{{% set when_{index} = ({element.when}) %}}{{% if when_{index} %}}")
-            trees: list[Any] = []
+            pieces: list[Any] = []
             for field, source in enumerate(_sources(element)):
-                trees.append(_cached().parse(source) if source is not None else None)
+                pieces.append(next(trees) if source is not None else None)
                 if source is not None:
                     # alone, a last line break is dropped (keep_trailing_newline)
                     plain = plain and not source.endswith(("\n", "\r"))
                     parts.append(f"{{% set text_{index}_{field} %}}{source}{{% endset %}}")
-            shown.append((when, trees))
+            shown.append((when, pieces))
             if element.when:  # an element without `when` always shows: no flag to set
                 parts.append(f"{{% set shown_{index} = true %}}{{% endif %}}")
         compiled = _cached().template("".join(parts), "layout")
