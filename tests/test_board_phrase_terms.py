@@ -139,3 +139,14 @@ def test_a_layout_printing_a_term_only_a_board_fills_is_r006_at_its_element(run_
         "layout 'ms-pack' prints the glossary term 'pcount' (fr) as written"
         in (found[0]["message"])
     )
+
+
+def test_a_term_only_a_board_fills_is_found_after_a_filter_changed_it(run_cli, tmp_path):
+    # probe 22 M3: `{{ glossary.pcount|upper }}` printed "{N} PLAYERS", validate clean
+    game = _game(tmp_path, '{fr: "{n} joueurs", es: "{n} jugadores", en: "{n} players"}')
+    rulebook = game / "rulebook" / "en.md"
+    lines = rulebook.read_text(encoding="utf-8").split("\n")
+    lines.insert(2, "Play with {{ glossary.pcount|upper }}.")
+    rulebook.write_text("\n".join(lines), encoding="utf-8")
+    found = _errors(run_cli, game)
+    assert [(d["code"], d["line"]) for d in found] == [("R006", 3)], found

@@ -42,6 +42,13 @@ def test_a_parameter_written_in_doubled_braces_is_r006(run_cli, tmp_path):
         "{{points}} (en) prints '{points}' as written: `{{` and `}}` print a brace; write"
         " {points} to print the value"
     ), found
-    deck.write_text(text.replace("en: Score {points} points.", "en: Score {{ braces }} points."))
+    # probe 22 M2: a misspelt name, a format spec or a conversion print as written too
+    for written in ("{{point}}", "{{points:>3}}", "{{points!r}}"):
+        deck.write_text(text.replace("en: Score {points} points.", f"en: Score {written} pts."))
+        result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+        found = [d for d in json.loads(result.stdout) if d["code"] == "R006"]
+        assert len(found) == 1 and found[0]["message"].startswith(f"{written} (en) prints"), found
+    # three braces print the value between braces, as meant
+    deck.write_text(text.replace("en: Score {points} points.", "en: Score {{{points}}} pts."))
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     assert [d for d in json.loads(result.stdout) if d["code"] == "R006"] == []

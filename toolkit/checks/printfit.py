@@ -40,7 +40,7 @@ from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said,
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
 from toolkit.content import assets
-from toolkit.content.board_phrases import Unfilled, unfilled_message, unfilled_terms
+from toolkit.content.board_phrases import Unfilled, printed_at, unfilled_message, unfilled_terms
 from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.printing import every_language_printed, printed_languages, prints
@@ -650,7 +650,7 @@ def _printed_unfilled(
     own = assets.expected(assets.LAYOUTS, name, job.root).in_game
     at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
     for term, words in job.unfilled:
-        if words not in value:
+        if printed_at(value, words) < 0:
             continue
         message = unfilled_message(f"layout {name!r}", term, job.lang, words)
         if own and at is not None:

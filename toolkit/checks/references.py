@@ -129,7 +129,7 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
     for lang, value in text.value.items():
         if "{{" in value:
             allowed = set(parameter_values(text.owner)) if allowed is None else allowed
-            for written in escaped_names(value, allowed):
+            for written in escaped_names(value):  # any name: a misspelt one prints too
                 yield R_PLACEHOLDER.at(
                     text.file.rel, doc.span((*text.path, lang)), _escaped(written, lang)
                 )
@@ -158,6 +158,12 @@ def _owner_word(owner: object) -> str:
 
 def _escaped(written: str, lang: str) -> str:
     shown = written.replace("{{", "{", 1).replace("}}", "}", 1).replace(" ", "")
+    if ":" in shown or "!" in shown:
+        return (
+            f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace,"
+            " and a card's text takes no format spec or conversion; write the name alone in"
+            " single braces"
+        )
     return (
         f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
         f" write {shown} to print the value"

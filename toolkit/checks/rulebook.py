@@ -16,7 +16,7 @@ from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
-from toolkit.content.board_phrases import unfilled_message, unfilled_terms
+from toolkit.content.board_phrases import printed_at, unfilled_message, unfilled_terms
 from toolkit.content.game import Game, display_path
 from toolkit.content.printing import prints
 from toolkit.content.templating import INLINE_ICON
@@ -297,7 +297,7 @@ def _unfilled(
     often it prints."""
     lines = source.split("\n")
     for term, words in terms:
-        at = text.find(words)
+        at = printed_at(text, words)
         if at < 0:
             continue
         span = _naming(source, term)
@@ -306,7 +306,8 @@ def _unfilled(
             span = Span(min(number + 1, len(lines)), 1)
             codes = list(_TEMPLATE_CODE.finditer(lines[number])) if number < len(lines) else []
             span = Span(number + 1, codes[0].start() + 1) if codes else span
-        message = unfilled_message("the rulebook", term, lang, words, text.count(words))
+        times = max(text.count(words), 1)
+        message = unfilled_message("the rulebook", term, lang, words, times)
         yield R_PLACEHOLDER.at(display, span, message)
 
 

@@ -144,6 +144,18 @@ def unfilled_terms(facts: Facts) -> Unfilled:
     return {lang: tuple(terms) for lang, terms in sorted(found.items())}
 
 
+def printed_at(text: str, words: str) -> int:
+    """Where `text` (rendered) prints a term's `words` as written, or what is left of them
+    after a filter (`|upper` prints `{N} PLAYERS`, `[:3]` prints `{n}`): the words, else the
+    first of their `{names}`, case aside; -1 if neither."""
+    at = text.find(words)
+    if at >= 0 or "{" not in text:
+        return at
+    folded = text.casefold()
+    found = [folded.find("{" + name.casefold() + "}") for name in placeholders(words)]
+    return min((i for i in found if i >= 0), default=-1)
+
+
 def unfilled_message(printer: str, term: str, lang: str, words: str, times: int = 1) -> str:
     """R006's words where the rulebook or a layout prints a term only a board fills."""
     shown = words if len(words) <= 60 else words[:59] + "…"

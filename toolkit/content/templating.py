@@ -202,16 +202,21 @@ def _filled(text: str, sub: Any) -> str:
     return "{".join(out)
 
 
-_ESCAPED = re.compile(r"\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*\}\}")
+_ESCAPED = re.compile(
+    r"(?<!\{)\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:![rsa])?(?::[^{}]{0,20})?\}\}(?!\})"
+)
 
 
-def escaped_names(text: str, names: Collection[str]) -> list[str]:
-    """The `{{name}}` of `text` that name one of `names`, each once: `{{` and `}}` print a
-    brace, so `{{points}}` prints "{points}" where `{points}` prints the value (probe 21: a
-    Jinja habit, printed on the card and in the rulebook's card reference, validate clean)."""
+def escaped_names(text: str, names: Collection[str] | None = None) -> list[str]:
+    """The `{{name}}` of `text` (with a format spec or conversion, `{{points:>3}}`) that
+    name one of `names` (None: any name), each once: `{{` and `}}` print a brace, so
+    `{{points}}` prints "{points}" where `{points}` prints the value (probe 21: a Jinja
+    habit, printed on the card and in the rulebook's card reference, validate clean; probe
+    22: a misspelt name, a spec)."""
     if "{{" not in text:
         return []
-    return list(dict.fromkeys(m.group(0) for m in _ESCAPED.finditer(text) if m.group(1) in names))
+    found = (m for m in _ESCAPED.finditer(text) if names is None or m.group(1) in names)
+    return list(dict.fromkeys(m.group(0) for m in found))
 
 
 def stray_braces(text: str, names: Collection[str]) -> list[str]:
