@@ -45,3 +45,18 @@ def test_a_rule_is_listed_50_times_a_file_then_how_many_more(run_cli, tmp_path):
         "; and 69 more R006 findings in this file after this one, not listed (R006 is listed"
         " 50 times a file at most)"
     )
+
+
+def test_a_checks_notice_that_it_stopped_is_listed_past_the_cap():
+    # probe 22: print fit's one "stops at" P001 fell under the cap with 1,520 more P001
+    from toolkit.checks import printfit
+    from toolkit.diagnostics import Diagnostic, Severity, Span
+    from toolkit.diagnostics.capped import capped
+
+    many = [
+        Diagnostic("d.yaml", "P001", f"c{i} overflows", Severity.ERROR, Span(i + 1))
+        for i in range(80)
+    ]
+    stop = Diagnostic("d.yaml", "P001", f"{printfit._STOPS}c70: …", Severity.ERROR, Span(71, 2))
+    kept = capped(sorted([*many, stop], key=Diagnostic.sort_key))
+    assert stop in kept and len(kept) == 52

@@ -56,6 +56,7 @@ from toolkit.content.unit_cache import (
 )
 from toolkit.content.walk import Facts, Text, texts_of
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.diagnostics.capped import always_listed
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.diagnostics.registry import REGISTRY
 from toolkit.render.context import card_context
@@ -199,12 +200,15 @@ class _Stop:
         yield P_OVERFLOW.at(
             loaded.rel,
             loaded.doc.span(path),
-            f"print fit stops at {entry}: validate fits at most {self.budget.limit:,} "
+            f"{_STOPS}{entry}: validate fits at most {self.budget.limit:,} "
             "characters of card text a game (a text counted at each size it is wrapped at), "
             f"and the texts before {entry} took them; the texts of {entry} and of every "
             "card after it are not measured: shorten the texts or the layouts' boxes' "
             "sizes tried",
         )
+
+
+_STOPS = always_listed("print fit stops at ")
 
 
 class _Once:

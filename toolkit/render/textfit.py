@@ -23,12 +23,13 @@ STEP = 0.25  # points between tried sizes
 BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
 MAX_FIT_CHARS = 10_000  # far more than any box holds at any size; longer is not fitted
 LONG_WORD = 64  # letters past which a word is first measured by its head (`_units_within`)
-FIT_BUDGET = 25_000_000
+FIT_BUDGET = 15_000_000
 """Letters a check fits in one game (`FitBudget`): each fit counts what it went through
 (`Fit.work`: the text once, and each size's wrap as far as the box's lines). The bundled
 games count at most 0.3 million; 2,000 cards of 400 letters in 3 languages, 12.9 million
-(1 s of fitting). The costliest letters (hyphenated long words) take 0.7 µs each: 25
-million, about 18 s."""
+(1 s of fitting). The costliest letters (long hyphenated words no two alike) took
+~1.2 µs each and 25 million in each of two checks 61 s of CPU (probe 22): 15 million, about
+36 s at worst."""
 
 
 @dataclass(frozen=True)
