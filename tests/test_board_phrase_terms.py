@@ -103,14 +103,20 @@ def test_a_po_msgstr_for_a_board_phrase_is_bounded_at_its_line(run_cli, tmp_path
     assert _errors(run_cli, game) == []
 
 
+def _third_line(game: Path, line: str) -> Path:
+    """The English rulebook with `line` as its third line; its path."""
+    rulebook = game / "rulebook" / "en.md"
+    lines = rulebook.read_text(encoding="utf-8").split("\n")
+    lines.insert(2, line)
+    rulebook.write_text("\n".join(lines), encoding="utf-8")
+    return rulebook
+
+
 def test_the_rulebook_printing_a_term_only_a_board_fills_is_r006_where_it_prints(run_cli, tmp_path):
     """probe 20 M3: the term is checked as the board's phrase, so its `{n}` is no finding at
     the term; the rulebook prints it as written, "{n} players", and validate was clean."""
     game = _game(tmp_path, '{fr: "{n} joueurs", es: "{n} jugadores", en: "{n} players"}')
-    rulebook = game / "rulebook" / "en.md"
-    lines = rulebook.read_text(encoding="utf-8").split("\n")
-    lines.insert(2, "Play with {{ glossary.pcount }} and {{ glossary['pcount'] }}.")
-    rulebook.write_text("\n".join(lines), encoding="utf-8")
+    rulebook = _third_line(game, "Play with {{ glossary.pcount }} and {{ glossary['pcount'] }}.")
     found = _errors(run_cli, game)
     assert [(d["code"], d["file"], d["line"], d["col"]) for d in found] == [
         ("R006", str(rulebook), 3, 11)
@@ -144,9 +150,6 @@ def test_a_layout_printing_a_term_only_a_board_fills_is_r006_at_its_element(run_
 def test_a_term_only_a_board_fills_is_found_after_a_filter_changed_it(run_cli, tmp_path):
     # probe 22 M3: `{{ glossary.pcount|upper }}` printed "{N} PLAYERS", validate clean
     game = _game(tmp_path, '{fr: "{n} joueurs", es: "{n} jugadores", en: "{n} players"}')
-    rulebook = game / "rulebook" / "en.md"
-    lines = rulebook.read_text(encoding="utf-8").split("\n")
-    lines.insert(2, "Play with {{ glossary.pcount|upper }}.")
-    rulebook.write_text("\n".join(lines), encoding="utf-8")
+    _third_line(game, "Play with {{ glossary.pcount|upper }}.")
     found = _errors(run_cli, game)
     assert [(d["code"], d["line"]) for d in found] == [("R006", 3)], found
