@@ -52,3 +52,14 @@ def test_a_parameter_written_in_doubled_braces_is_r006(run_cli, tmp_path):
     deck.write_text(text.replace("en: Score {points} points.", "en: Score {{{points}}} pts."))
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     assert [d for d in json.loads(result.stdout) if d["code"] == "R006"] == []
+
+
+def test_a_deck_strings_place_is_searched_among_its_cards_alone():
+    # probe 22 H2: each string naming an unknown icon searched every string of the deck
+    # (5,000 sheet rows: 97 s); the strings are grouped by card
+    from toolkit.checks.card_reference import _Leaves
+
+    leaves = _Leaves([(("cards", i, "text", "en"), f"t{i}") for i in range(1000)])
+    assert leaves.under(("cards", 7, "text")) == [(("cards", 7, "text", "en"), "t7")]
+    assert leaves.under(("cards", 7)) == [(("cards", 7, "text", "en"), "t7")]
+    assert len(leaves.under(("name",))) == 1000  # a deck's own string: all of them
