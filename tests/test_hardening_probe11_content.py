@@ -88,6 +88,7 @@ def test_an_xlsx_whose_cells_name_a_long_shared_string_is_refused_before_calamin
     import io
     import zipfile
 
+    from tests.sheet_maker import add_shared_string
     from toolkit.content.sheets import grid, prescan, workbook
     from toolkit.content.sheets.write import write_xlsx
 
@@ -103,21 +104,7 @@ def test_an_xlsx_whose_cells_name_a_long_shared_string_is_refused_before_calamin
         for r in range(3, 3_003)
     )
     members[sheet] = members[sheet].replace(b"</sheetData>", cells.encode() + b"</sheetData>")
-    members["xl/sharedStrings.xml"] = (
-        '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        f"<si><t>{'a' * 30_000}</t></si></sst>"
-    ).encode()
-    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
-        b"</Types>",
-        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
-        b'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
-    )
-    rels = "xl/_rels/workbook.xml.rels"
-    members[rels] = members[rels].replace(
-        b"</Relationships>",
-        b'<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/'
-        b'2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
-    )
+    add_shared_string(members, "a" * 30_000)
     path = tmp_path / "cards.xlsx"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():

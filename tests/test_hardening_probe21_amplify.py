@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.sheet_maker import add_shared_string
 from toolkit.content import source
 from toolkit.content.sheets import grid, prescan, workbook
 from toolkit.content.sheets.write import write_xlsx
@@ -86,21 +87,7 @@ def _xlsx(shared: str, rows: int, cols: int, refs: bool) -> bytes:
     )
     sheet = "xl/worksheets/sheet1.xml"
     members[sheet] = members[sheet].replace(b"</sheetData>", body.encode() + b"</sheetData>")
-    members["xl/sharedStrings.xml"] = (
-        '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
-        f'<si><t xml:space="preserve">{shared}</t></si></sst>'
-    ).encode()
-    members["[Content_Types].xml"] = members["[Content_Types].xml"].replace(
-        b"</Types>",
-        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
-        b'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
-    )
-    rels = "xl/_rels/workbook.xml.rels"
-    members[rels] = members[rels].replace(
-        b"</Relationships>",
-        b'<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/'
-        b'2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
-    )
+    add_shared_string(members, shared)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():

@@ -155,20 +155,7 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             where = ("layout",) if deck.layout else ("id",)
             yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
             continue
-        card_mm = size_mm(deck.size)
-        jobs = [
-            PrintJob(
-                game,
-                deck,
-                layout,
-                None,
-                lang,
-                card_mm,
-                unfilled=unfilled.get(lang, ()),
-                budget=budget,
-            )
-            for lang in languages(game)
-        ]
+        jobs = [_job(game, deck, layout, lang, unfilled, budget) for lang in languages(game)]
         extra = [name, game.glossary_failed, _named(unfilled)]
         batch = FileBatch("card-print-fit", loaded, extra, len(deck.cards))
         for index, card in enumerate(deck.cards):
@@ -253,6 +240,28 @@ def _faces(game: Game) -> set[str]:
     return names | {n for bank in game.valid(game.questions) for n in (bank.layout, bank.back)}
 
 
+def _job(
+    game: Game,
+    deck: Any,
+    layout: Any,
+    lang: str,
+    unfilled: Unfilled,
+    budget: FitBudget | None = None,
+) -> PrintJob:
+    """A deck's face printed in `lang`, as print-fit measures it: on the deck's card size,
+    with the terms only a board fills in that language and the check's fitting budget."""
+    return PrintJob(
+        game,
+        deck,
+        layout,
+        None,
+        lang,
+        size_mm(deck.size),
+        unfilled=unfilled.get(lang, ()),
+        budget=budget,
+    )
+
+
 def _named(unfilled: Unfilled) -> list[Any]:
     """`unfilled` as a unit argument: it comes from the boards, which a card's or a bank's
     unit is not named by."""
@@ -269,9 +278,7 @@ def _back_letters(loaded: LoadedFile, deck: Any, game: Game, unfilled: Unfilled)
         return  # said with the layout
     card, shape = deck.cards[0], Shape(loaded, 0)
     for lang in languages(game):
-        job = PrintJob(
-            game, deck, layout, None, lang, size_mm(deck.size), unfilled=unfilled.get(lang, ())
-        )
+        job = _job(game, deck, layout, lang, unfilled)
         try:
             elements = job.resolved(layout, card)
         except (TemplateError, TypeError, ValueError) as exc:
@@ -839,22 +846,12 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> I
             decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
         deck = decks[id(bank.questions)]
         layouts = [(n, _layout_of(n, game)) for n in (deck.layout, deck.back)]
-        card_mm = size_mm(deck.size)
         # one job per face and language for the whole bank: a job reads the game's fonts
         # and icons once (the layout's absent ones are reported with its S diagnostics)
         jobs = [
             (
                 name,
-                PrintJob(
-                    game,
-                    deck,
-                    layout,
-                    None,
-                    lang,
-                    card_mm,
-                    unfilled=unfilled.get(lang, ()),
-                    budget=stop.budget,
-                ),
+                _job(game, deck, layout, lang, unfilled, stop.budget),
             )
             for name, layout in layouts
             if layout is not None
