@@ -63,3 +63,22 @@ def test_a_deck_strings_place_is_searched_among_its_cards_alone():
     assert leaves.under(("cards", 7, "text")) == [(("cards", 7, "text", "en"), "t7")]
     assert leaves.under(("cards", 7)) == [(("cards", 7, "text", "en"), "t7")]
     assert len(leaves.under(("name",))) == 1000  # a deck's own string: all of them
+
+
+def test_a_po_msgstr_writing_a_parameter_in_doubled_braces_is_refused(run_cli, tmp_path):
+    # probe 22 (Low): `i18n import` applied `Marquez {{points}} points.`, which the next
+    # validate refused (R006) in the YAML
+    import polib
+
+    game = _starter(tmp_path)
+    path = tmp_path / "fr.po"
+    assert run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(path)).exit_code == 0
+    po = polib.pofile(str(path))
+    (entry,) = [e for e in po if e.msgid == "Score {points} points."]
+    entry.msgstr = "Marquez {{points}} points ({points})."  # the placeholder kept too
+    po.save(str(path))
+    before = (game / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    result = run_cli("i18n", "import", str(path), "--game", str(game))
+    assert result.exit_code == 1, result.stderr
+    assert "{{points}} (fr) prints '{points}' as written" in result.stderr, result.stderr
+    assert (game / "decks" / "cards.yaml").read_text(encoding="utf-8") == before

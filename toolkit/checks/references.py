@@ -13,7 +13,13 @@ from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
-from toolkit.content.templating import NAME, escaped_names, parameter_values, placeholders
+from toolkit.content.templating import (
+    NAME,
+    escaped_message,
+    escaped_names,
+    parameter_values,
+    placeholders,
+)
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
@@ -131,7 +137,7 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
             allowed = set(parameter_values(text.owner)) if allowed is None else allowed
             for written in escaped_names(value):  # any name: a misspelt one prints too
                 yield R_PLACEHOLDER.at(
-                    text.file.rel, doc.span((*text.path, lang)), _escaped(written, lang)
+                    text.file.rel, doc.span((*text.path, lang)), escaped_message(written, lang)
                 )
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
@@ -154,20 +160,6 @@ def _owner_word(owner: object) -> str:
     """What a finding calls the entry a text belongs to: a card, a board, else an entry."""
     name = type(owner).__name__
     return "card" if "Card" in name else "board" if "Board" in name else "entry"
-
-
-def _escaped(written: str, lang: str) -> str:
-    shown = written.replace("{{", "{", 1).replace("}}", "}", 1).replace(" ", "")
-    if ":" in shown or "!" in shown:
-        return (
-            f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace,"
-            " and a card's text takes no format spec or conversion; write the name alone in"
-            " single braces"
-        )
-    return (
-        f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
-        f" write {shown} to print the value"
-    )
 
 
 def _unlisted(game: Game) -> Iterator[Diagnostic]:

@@ -219,6 +219,21 @@ def escaped_names(text: str, names: Collection[str] | None = None) -> list[str]:
     return list(dict.fromkeys(m.group(0) for m in found))
 
 
+def escaped_message(written: str, lang: str) -> str:
+    """Why a text's `{{name}}` (`escaped_names`) is refused, as R006 and the PO import say it."""
+    shown = written.replace("{{", "{", 1).replace("}}", "}", 1).replace(" ", "")
+    if ":" in shown or "!" in shown:
+        return (
+            f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace,"
+            " and a card's text takes no format spec or conversion; write the name alone in"
+            " single braces"
+        )
+    return (
+        f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
+        f" write {shown} to print the value"
+    )
+
+
 def stray_braces(text: str, names: Collection[str]) -> list[str]:
     """What `substitute(text, ...)` with these `names` would print as written between braces,
     each once: a `{...}` that is no `{name}` of `names` (another name, a format spec, a

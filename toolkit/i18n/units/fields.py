@@ -10,7 +10,12 @@ from toolkit.checks.printfit import capacity
 from toolkit.content.board_phrases import MAX_LABEL, phrase_problems, phrases, style_labels
 from toolkit.content.game import Game
 from toolkit.content.models.deck import CardBase
-from toolkit.content.templating import parameter_values, placeholders
+from toolkit.content.templating import (
+    escaped_message,
+    escaped_names,
+    parameter_values,
+    placeholders,
+)
 from toolkit.content.walk import Facts, Text, collect
 from toolkit.i18n.fields import Field, fields
 from toolkit.i18n.units import Applied, Change, Unit, register
@@ -73,6 +78,9 @@ def _board_words(facts: Facts, lang: str) -> Callable[[Text, str], str | None]:
         problems = phrase_problems(words, lang, phrase) if phrase is not None else []
         if problems:
             return problems[0]
+        escaped = escaped_names(words) if phrase is None else []
+        if escaped:  # `{{points}}` prints "{points}" (R006): refused here, not applied
+            return escaped_message(escaped[0], lang)
         if len(words) > MAX_LABEL and is_label(text):
             return (
                 f"the board label would be {len(words):,} characters; a label prints at most"
