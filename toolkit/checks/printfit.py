@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -618,8 +619,7 @@ def _printed_icons(
     if not unknown:
         return
     written = printed_unknown(element, own_words(element, field), job.icons)
-    own = assets.expected(assets.LAYOUTS, name, job.root).in_game
-    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    at = _field_place(loaded, face, element, field, shape)
     said = [n for n in unknown if n not in written]
     for number, icon in enumerate(said[:ICONS_A_FIELD], 1):
         more = len(said) - ICONS_A_FIELD if number == ICONS_A_FIELD else 0
@@ -632,16 +632,8 @@ def _printed_icons(
                 else ""
             )
         )
-        if own and at is not None:
-            path = ("elements", at, field)
-            doc, _ = layout_document(name, job.root)
-            assert doc is not None
-            diag = P_INLINE_ICON.at(layout_file(name, job.root), doc.span(path), message)
-            yield diag, ("icon", name, *path, icon), (icon, True), ["layout", name, list(path)]
-        else:
-            where = (*shape.head, "id")
-            diag = P_INLINE_ICON.at(loaded.rel, loaded.doc.span(where), message)
-            yield diag, ("icon", loaded.rel, *where, icon), (icon, True), ["card", ["id"]]
+        diag = P_INLINE_ICON.at(at.file, at.span, message)
+        yield diag, ("icon", *at.key, icon), (icon, True), at.place
 
 
 def _printed_unfilled(
@@ -656,25 +648,47 @@ def _printed_unfilled(
     """R006 for a glossary term that one element of a face prints as written, whose
     `{names}` only a board fills (`job.unfilled`): at the element's field in a game's own
     layout, once per layout, field, term and language; at the card for a built-in one."""
-    assert loaded.doc is not None
     name, job = face
-    own = assets.expected(assets.LAYOUTS, name, job.root).in_game
-    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    at = _field_place(loaded, face, element, field, shape)
     for term, words in job.unfilled:
         if printed_at(value, words) < 0:
             continue
         message = unfilled_message(f"layout {name!r}", term, job.lang, words)
-        if own and at is not None:
-            path = ("elements", at, field)
-            doc, _ = layout_document(name, job.root)
-            assert doc is not None
-            diag = R_PLACEHOLDER.at(layout_file(name, job.root), doc.span(path), message)
-            key = ("unfilled", name, *path, term, job.lang)
-            yield diag, key, None, ["layout", name, list(path)]
-        else:
-            where = (*shape.head, "id")
-            diag = R_PLACEHOLDER.at(loaded.rel, loaded.doc.span(where), f"{card.id}: {message}")
-            yield diag, ("unfilled", loaded.rel, *where, term, job.lang), None, ["card", ["id"]]
+        said = message if at.in_layout else f"{card.id}: {message}"
+        diag = R_PLACEHOLDER.at(at.file, at.span, said)
+        yield diag, ("unfilled", *at.key, term, job.lang), None, at.place
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a finding on what one element of a face prints is said: the element's field in
+    a game's own layout file, else the entry's `id` (a built-in layout's words are the
+    toolkit's); `key`, the place as `_Once` names it; `place`, as a unit stores it."""
+
+    file: str
+    span: Span
+    key: tuple[Any, ...]
+    place: list[Any]
+    in_layout: bool
+
+
+def _field_place(
+    loaded: LoadedFile, face: tuple[str, PrintJob], element: Any, field: str, shape: Shape
+) -> _Place:
+    assert loaded.doc is not None
+    name, job = face
+    own = assets.expected(assets.LAYOUTS, name, job.root).in_game
+    at = next((i for i, e in enumerate(job.front.elements) if e is element), None)
+    if own and at is not None:
+        path = ("elements", at, field)
+        doc, _ = layout_document(name, job.root)
+        assert doc is not None
+        span = doc.span(path)
+        return _Place(
+            layout_file(name, job.root), span, (name, *path), ["layout", name, list(path)], True
+        )
+    where = (*shape.head, "id")
+    return _Place(loaded.rel, loaded.doc.span(where), (loaded.rel, *where), ["card", ["id"]], False)
 
 
 def _own_glyphs(
