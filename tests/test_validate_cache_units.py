@@ -422,3 +422,30 @@ def test_a_kept_value_is_what_json_gives_back(cache, tmp_path, monkeypatch):  # 
     kept = marshal.loads(store.read(entry.name) or b"")
     assert kept["format"] == validate_cache.UNITS_FORMAT and kept["units"]
     assert json.loads(json.dumps(kept["units"])) == kept["units"]
+
+
+def test_json_own_tells_what_json_gives_back_at_any_depth():
+    """`_json_own` (what `Units.put` keeps as it is, without a JSON round trip) says yes
+    exactly for JSON's own data: a tuple, a non-text key, a set or an object anywhere inside
+    (a scalar beside it or not) says no, and so does nesting past its depth."""
+    from toolkit.content.unit_cache import _json_own
+
+    own = ["t", 1, 1.5, True, None, float("inf"), [], {}, ["a", [1, {"k": [None, 2.5]}]]]
+    for value in own:
+        assert _json_own(value), value
+    for value in (
+        (1,),
+        ["a", 1, (2,)],
+        ["a", [1, [2, {1: "x"}]]],
+        {"k": "v", "n": {"m": ["ok", b"x"]}},
+        {True: 1},
+        {"s": {1, 2}},
+        [1, 2, object()],
+    ):
+        assert not _json_own(value), value
+    deep: list = []
+    for _ in range(100):
+        deep = [deep]
+    assert _json_own(deep)
+    assert not _json_own([deep])  # past 100 lists in lists: not told, kept by a round trip
+    assert not _json_own({"k": [deep]})

@@ -231,3 +231,41 @@ def test_the_modules_imported_before_forking_exist():
 
     missing = [m for m in validate_games.SHARED_MODULES if importlib.util.find_spec(m) is None]
     assert not missing
+
+
+def test_a_workers_first_game_takes_the_code_part_the_lookups_hashed(run_cli, workers, monkeypatch):
+    # each worker's first game reads and keeps its units under the code part that the
+    # command's lookups hashed just before forking (nothing ran in the worker since); its
+    # save, and any later game in that worker, hash it afresh. The cache's output and its
+    # next (warm) run are as before.
+    from toolkit.content import validate_cache
+
+    hashed = workers.parent / "hashed"
+    real = validate_cache._code_part
+
+    def counted(walk):
+        with hashed.open("a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+        return real(walk)
+
+    monkeypatch.setattr(validate_cache, "_code_part", counted)
+    one = run_cli("validate", "--no-cache", "--workers", "1", "--format", "json")
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(workers.parent / "cache"))
+    hashed.unlink(missing_ok=True)
+    cold = run_cli("validate", "--format", "json")
+    assert (cold.exit_code, cold.output) == (one.exit_code, one.output)
+    checked = _checked_by(workers)
+    by_worker: dict[int, int] = {}
+    for pid in checked.values():
+        by_worker[pid] = by_worker.get(pid, 0) + 1
+    assert len(by_worker) == 2 and os.getpid() not in by_worker
+    counts = [int(line) for line in hashed.read_text(encoding="utf-8").split()]
+    assert counts.count(os.getpid()) == 1, "the command hashes the code part once"
+    for pid, games in by_worker.items():
+        # its save hashes each game's code part; only the games after its first take it
+        # afresh for their units (2 × games - 1, not 2 × games)
+        assert counts.count(pid) == 2 * games - 1, (pid, games, counts)
+    warm = run_cli("validate", "--format", "json")
+    assert (warm.exit_code, warm.output) == (one.exit_code, one.output)
+    assert not _checked_by(workers), "the warm run checked a game again"

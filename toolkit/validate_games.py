@@ -128,6 +128,10 @@ def _check(
     return found
 
 
+_CHECKED_HERE = False
+"""Whether this process (a forked child) has checked a game yet."""
+
+
 def _in_child(
     folder: Path,
     selection: RuleSelection,
@@ -138,8 +142,10 @@ def _in_child(
     """`_check` in a forked child, with the file stamps it learnt."""
     if cache is None:
         return _check(folder, selection, options, cache, settle), {}, False
+    global _CHECKED_HERE
     before = dict(cache.stats.seen)
-    cache.resume(folder)
+    cache.resume(folder, first=not _CHECKED_HERE)  # the first: lookup_all's code part
+    _CHECKED_HERE = True
     found = _check(folder, selection, options, cache, settle)
     return found, cache.stats.learnt_since(before), cache.stats.changed
 

@@ -133,15 +133,28 @@ def _json_own(value: Any, depth: int = 0) -> bool:
     nothing, lists and text-keyed mappings of them (a float's value aside: JSON writes
     every float exactly)."""
     kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+    if kind in _JSON_SCALARS:
         return True
     if depth > 100:
         return False
+    # loops, not all() over generators, and the scalars told here without a call: a cold
+    # run of a bundled game keeps ~5,700 units of ~140,000 values (~20 ms that way, ~7 ms so)
     if kind is list:
-        return all(_json_own(item, depth + 1) for item in value)
+        for item in value:
+            if type(item) not in _JSON_SCALARS and not _json_own(item, depth + 1):
+                return False
+        return True
     if kind is dict:
-        return all(type(k) is str and _json_own(v, depth + 1) for k, v in value.items())
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            if type(item) not in _JSON_SCALARS and not _json_own(item, depth + 1):
+                return False
+        return True
     return False
+
+
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 class FileUnits:

@@ -687,6 +687,7 @@ class FindingsCache:
         self._idle: tuple[CodePart | None] | None = None
         self._frame: tuple[str, Frame] | None = None  # (folder, its lookup's)
         self._held: dict[str, Frame | None] = {}  # a missed game's frame (`lookup_all`)
+        self._held_code: tuple[CodePart | None] | None = None  # `lookup_all`'s code part
         """The code part as the last save or answered lookup hashed it, no check run since
         (what the next lookup starts from: it is still the code part then)."""
         self.stats = load_stats(store, note)
@@ -768,16 +769,22 @@ class FindingsCache:
                 where = os.path.abspath(folder)
                 self._held[where] = frame[1] if frame is not None and frame[0] == where else None
             found.append(hit)
+        self._held_code = self._idle
         self._code = self._frame = self._idle = None
         return found
 
-    def resume(self, folder: Path) -> None:
+    def resume(self, folder: Path, *, first: bool = False) -> None:
         """Before `units` of a game `lookup_all` missed: the frame its lookup took (checked
-        again after the checks, as ever); the code part is hashed afresh (checks of other
-        games may have run since: what the units are read under is the code as it is)."""
+        again after the checks, as ever). The code part is hashed afresh (checks of other
+        games may have run since: what the units are read under is the code as it is),
+        unless `first`: the first game a process forked right after `lookup_all` checks,
+        no check run in it since, so the code part that `lookup_all` hashed is the code
+        part still (as for the next game of `lookup`'s `chained` loop); hashing it again
+        was ~5-20 ms of each worker's first game."""
         where = os.path.abspath(folder)
         frame = self._held.get(where)
-        self._code = None
+        held, self._held_code = self._held_code, None
+        self._code = (where, held[0]) if first and held is not None else None
         self._frame = (where, frame) if frame is not None else None
 
     def save(self, folder: Path, options: Sequence[str], found: Sequence[Diagnostic]) -> None:
@@ -813,6 +820,11 @@ class FindingsCache:
         code = kept[1] if kept is not None and kept[0] == os.path.abspath(folder) else None
         framed, self._frame = self._frame, None
         frame = framed[1] if framed is not None and framed[0] == os.path.abspath(folder) else None
+        if code is None:  # hashed once here, for the head and the frame's check after
+            code = code_part(self.stats)
+            if code is None:
+                yield  # too large
+                return
         head = units_digest(folder, self.stats, code)
         if head is None:
             yield
