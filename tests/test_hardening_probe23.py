@@ -1,0 +1,57 @@
+"""Hardening, probe 23: what Jinja would work out while compiling a designer's template is
+worked out when it renders, within the template's bounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.render.jinja_cache import CachedSandbox
+from toolkit.render.template_bounds import TemplateLimitError
+
+
+def test_an_autoescape_expression_is_not_worked_out_at_compile_time(monkeypatch):
+    # probe 23 H1: `{% autoescape EXPR %}` ran EXPR's filters while compiling, outside every
+    # bound: 60 s of `|urlize` from 1 kB, before the render's deadline was even set
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    calls: list[str] = []
+    upper = sandbox.env.filters["upper"]
+
+    def counted(value: str) -> str:
+        calls.append(value)
+        return upper(value)
+
+    monkeypatch.setitem(sandbox.env.filters, "upper", counted)
+    source = "{% autoescape ('ab'|upper) is none %}x{% endautoescape %}"
+    template = sandbox.template(source, "rulebook-probe23")
+    assert calls == []  # compiled: nothing of the expression ran
+    assert sandbox.render(template, {}) == "x" and calls == ["ab"]  # it runs when rendered
+
+
+def test_an_autoescape_expression_is_bounded_when_rendered():
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    source = "{% autoescape ('a' * 10**8) is none %}x{% endautoescape %}"
+    with pytest.raises(TemplateLimitError, match="would build more than"):
+        sandbox.render(sandbox.template(source, "rulebook-probe23b"), {})
+
+
+def test_a_long_text_through_a_filter_looks_at_the_clock_at_once(monkeypatch):
+    # probe 23 H2: the deadline was looked at every 64th step, and a filter step over a long
+    # text can take a second (`|urlize` of 800,000 characters): 32 of them ran past it
+    from toolkit.render import template_bounds
+
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    calls: list[int] = []
+    urlize = sandbox.env.filters["urlize"]
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return urlize(*args, **kwargs)
+
+    counted.jinja_pass_arg = urlize.jinja_pass_arg  # type: ignore[attr-defined]
+    monkeypatch.setitem(sandbox.env.filters, "urlize", counted)
+    monkeypatch.setattr(template_bounds, "MAX_SECONDS", -1.0)  # the deadline has passed
+    source = "{{ text|urlize|urlize|urlize|urlize|urlize|urlize|urlize|urlize|length }}"
+    template = sandbox.template(source, "rulebook-probe23c")
+    with pytest.raises(template_bounds.TemplateTimeError):
+        sandbox.render(template, {"text": "a " * 10_000})
+    assert len(calls) == 1  # stopped after the first long step, not 32 steps later
