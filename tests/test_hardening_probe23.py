@@ -55,3 +55,24 @@ def test_a_long_text_through_a_filter_looks_at_the_clock_at_once(monkeypatch):
     with pytest.raises(template_bounds.TemplateTimeError):
         sandbox.render(template, {"text": "a " * 10_000})
     assert len(calls) == 1  # stopped after the first long step, not 32 steps later
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ range(100000)|select('odd')|max }}",  # a range's items, gone over by `select`
+        "{{ range(100000)|reject('number')|first }}",
+        "{{ range(100000)|unique|first }}",
+        "{{ (range(1500)|list + range(1500)|list)|map('string')|join|length }}",
+    ],
+)
+def test_the_items_a_filter_goes_over_count_on_a_card_face(source):
+    # probe 23 H3: a card face's limits counted the template's own loops, not the items a
+    # filter iterates in Python: a few steps spent ~100 ms a face, 43 s for 8 cards
+    from toolkit.render.template_bounds import LAYOUT, TemplateStepError
+
+    sandbox = CachedSandbox(keep_trailing_newline=False, limits=LAYOUT)
+    template = sandbox.template(source, "layout-probe23")
+    with pytest.raises(TemplateStepError, match="filters go over more than 2,000 items"):
+        sandbox.render(template, {})
+    assert sandbox.render(sandbox.template("{{ range(500)|select('odd')|max }}", "l"), {}) == "499"
