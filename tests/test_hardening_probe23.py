@@ -76,3 +76,42 @@ def test_the_items_a_filter_goes_over_count_on_a_card_face(source):
     with pytest.raises(TemplateStepError, match="filters go over more than 2,000 items"):
         sandbox.render(template, {})
     assert sandbox.render(sandbox.template("{{ range(500)|select('odd')|max }}", "l"), {}) == "499"
+
+
+class _Counted(tuple):
+    """A deck string's path that counts the times it is compared (its head cut off)."""
+
+    looks = 0
+
+    def __getitem__(self, index):  # type: ignore[override]
+        _Counted.looks += 1
+        return super().__getitem__(index)
+
+
+def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
+    tmp_path, run_cli, monkeypatch
+):
+    # probe 23 H4: each `:a:` a card's text printed went over every string of its card: 45
+    # cards of 4,000 parameters and 1,333 `:a:` took 63 s of validate
+    from toolkit.checks import card_reference
+
+    assert run_cli("new", "icons", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "icons"
+    text = ":a:" * 100
+    params = ", ".join(f"p{i}: x" for i in range(200))
+    lines = ["id: cards", "kind: actions", "name: {fr: A, es: A, en: A}", "size: poker", "cards:"]
+    for i in range(3):
+        lines.append(
+            f"  - {{id: c{i}, name: {{fr: N, es: N, en: N}},"
+            f" text: {{fr: '{text}', es: '{text}', en: '{text}'}}, params: {{{params}}}}}"
+        )
+    (game / "decks" / "cards.yaml").write_text("\n".join(lines) + "\n")
+    leaves = card_reference.string_leaves
+    monkeypatch.setattr(
+        card_reference, "string_leaves", lambda deck: [(_Counted(p), t) for p, t in leaves(deck)]
+    )
+    _Counted.looks = 0
+    result = run_cli("validate", str(game), "--no-cache", "--select", "P007")
+    assert result.exit_code == 1 and "P007" in result.output, result.output
+    # each of 3 × 3 × 100 icons looked at its card's 203 strings: 182,700 looks
+    assert _Counted.looks < 20_000, _Counted.looks
