@@ -493,3 +493,27 @@ def test_a_game_layout_that_is_no_regular_file_is_reported_not_replaced(tmp_path
         make(layout)
         result = run_cli("validate", str(tmp_path / "fifo"))
         assert result.exit_code == 2 and "layouts/standard.yaml:1:1: Y010" in result.stdout
+
+
+def test_a_fifo_named_as_an_icon_layout_or_rulebook_is_said_to_be_one(tmp_path, run_cli):
+    # probe 21 L4: a FIFO `icons/q.svg` used as `:q:` was "no icon 'q'" and a FIFO rulebook
+    # "no file": the name was there; now each says what it is, and the icon's use is quiet
+    import os
+
+    assert run_cli("new", "odd", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "odd"
+    os.mkfifo(game / "icons" / "q.svg")
+    os.mkfifo(game / "layouts" / "z.yaml")
+    (game / "rulebook" / "en.md").unlink()
+    os.mkfifo(game / "rulebook" / "en.md")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text()
+    deck.write_text(text.replace("en: Move {steps} spaces.", "en: Move {steps} spaces :q:."))
+    result = run_cli("validate", str(game), "--no-cache")
+    out = result.output
+    assert result.exit_code == 2, out  # Y010, an unreadable file: exit 2 (README)
+    assert "T005" not in out and "no icon 'q'" not in out, out
+    assert "no file 'rulebook/en.md'" not in out, out
+    assert "q.svg:1:1: P008 [error] cannot read file: it is a FIFO, not a regular file" in out
+    assert "z.yaml:1:1: Y010 [error] cannot read file: it is a FIFO, not a regular file" in out
+    assert "'rulebook/en.md' cannot be read: it is a FIFO, not a regular file" in out

@@ -1005,7 +1005,7 @@ def open_regular(path: Path, *, inside: Path | None = None) -> Iterator[tuple[in
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
+            raise OSError(errno.EINVAL, not_regular(opened.st_mode), str(path))
         if inside is not None and not _opened_inside(fd, opened, path, real_path(inside)):
             raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
         yield fd, opened

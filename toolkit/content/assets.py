@@ -243,7 +243,9 @@ def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
     files: list[Path] = []
     while names:
         path = folder / heapq.heappop(names)
-        if path.is_file() or _leaves(path, game_root):
+        # a FIFO or a device by that name is listed too: its reader says what it is (a use
+        # of it said "no icon" although the name was there); a folder is no file of the kind
+        if (path.exists() and not path.is_dir()) or _leaves(path, game_root):
             if len(files) == MAX_FILES:
                 return files, True
             files.append(path)

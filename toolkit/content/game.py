@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -35,7 +36,7 @@ from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
 from toolkit.content.source import Document, load_document
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
-from toolkit.fileio import real_path
+from toolkit.fileio import not_regular, real_path
 from toolkit.home import repo_root  # noqa: F401 (re-exported)
 
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
@@ -253,6 +254,8 @@ def _check_path(game: Game, doc: Document, where: tuple[Any, ...], rel: str) -> 
         return None
     if not target.is_file():
         message = f"no file {rel!r}{_near_name(target)}"
+        with suppress(OSError):  # there, but not a file to read: say what it is
+            message = f"{rel!r} cannot be read: {not_regular(target.stat().st_mode)}"
         game.diagnostics.append(R_MISSING_FILE.at(doc.display, span, message))
         return None
     game.listed.add(target)

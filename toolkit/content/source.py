@@ -21,7 +21,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
-from toolkit.fileio import read_bounded
+from toolkit.fileio import not_regular, read_bounded
 
 Y_SYNTAX = rule("Y001", "yaml-syntax", "The file is not well-formed YAML.")
 Y_ENCODING = rule("Y002", "encoding", "The file is not valid UTF-8.")
@@ -465,7 +465,7 @@ def load_document(
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero never end
-            return fail(Y_UNREADABLE, Span(), "cannot read file: not a regular file")
+            return fail(Y_UNREADABLE, Span(), f"cannot read file: {not_regular(info.st_mode)}")
         if info.st_size > MAX_FILE_BYTES:
             return fail(
                 Y_TOO_LARGE,

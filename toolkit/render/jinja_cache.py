@@ -122,7 +122,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
 
 TREES_FORMAT = "jinja-trees-1"
 """The head of a layout's kept parse trees (CachedSandbox.parse_all)."""
-CODE_VERSION = "bounded-9"  # 9: no constant folding (7: deep expressions refused)
+CODE_VERSION = "bounded-10"  # 10: no autoescape folding, 9: no constant folding (7: deep…)
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}

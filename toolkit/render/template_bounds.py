@@ -59,6 +59,10 @@ PLAIN_CODECS = frozenset(
 """Codecs `encode` and `decode` may use: C codecs, linear in the text. punycode (and idna,
 which runs it) is pure Python and quadratic: 10,000 distinct characters took 45 s."""
 MAX_SECONDS = 5.0
+LOOK_AT_SIZE = 10_000
+"""A filter or method given or giving this many characters or items looks at the clock at
+once, not at its 64th step: one `|urlize` of 800,000 characters takes about a second, and 32
+of them ran before the deadline was looked at (62 s of CPU from 3 kB: probe 23)."""
 MAX_WIDTH = 1_000  # widths and precisions in format specs and the width filters
 MAX_WRAPPED = 100_000
 """Characters `wordwrap` may wrap: textwrap copies the rest of a long word at every line it
@@ -196,7 +200,25 @@ class Budget:
                 f"the template builds more than {self.max_created:,} characters and items"
                 f" in all{self.limits.per}"
             )
-        self.tick()
+        if size >= LOOK_AT_SIZE:
+            self.ticks += 1
+            self.look()
+        else:
+            self.tick()
+
+    def count_items(self, count: int) -> None:
+        """A filter goes over `count` items of a list, range or dict it was given: counted
+        with the loops' iterations (`range(100000)|select('odd')|max` was ~100 ms of Python
+        in four steps of a card layout: probe 23)."""
+        self.iterations += count
+        if self.iterations > self.max_iterations:
+            kind = TemplateLimitError if self.limits is RENDER else TemplateStepError
+            raise kind(
+                f"loops and filters go over more than {self.max_iterations:,} items"
+                f"{self.limits.per}"
+            )
+        if count >= LOOK_AT_SIZE:
+            self.look()
 
     def iterate(self, iterable: Iterable[Any]) -> Iterator[Any]:
         limit = self.max_iterations
@@ -867,6 +889,31 @@ def said(exc: BaseException) -> str:
     return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
 
 
+NOT_ITERATING = frozenset(
+    {"length", "count", "first", "last", "string", "e", "escape", "forceescape", "safe"}
+    | {"default", "d", "attr", "tojson", "pprint", "random"}
+)
+"""Filters that do not go over the items of a list they are given one by one in Python
+(`length`, `first`; the text filters' work is their result's size, charged as built): the
+others' items are counted (`Budget.count_items`). An iterator is counted as it is drawn,
+whatever the filter."""
+
+
+def _counted_input(budget: Budget, name: str, value: Any) -> Any:
+    """A filter's input, its items counted to the budget: a list, range or dict now (by
+    its length), an iterator (`select`'s generator) as each item is drawn; a text is not."""
+    if isinstance(value, str | bytes):
+        return value
+    count = _length(value)
+    if count:
+        if name not in NOT_ITERATING:
+            budget.count_items(count)
+        return value
+    if isinstance(value, Iterator):
+        return budget.iterate(value)
+    return value
+
+
 LISTED_FILTERS = frozenset({"join", "sum", "unique"})
 """Filters that build one value out of all the items of what they are given: an iterator
 (`map`, `select`, a dict view) is listed first so that its size is known."""
@@ -884,6 +931,10 @@ def guard_filter(name: str, func: Any) -> Any:
         budget = current()
         if budget is not None:
             budget.tick()
+            if len(args) > leading:
+                value = _counted_input(budget, name, args[leading])
+                if value is not args[leading]:
+                    args = (*args[:leading], value, *args[leading + 1 :])
         if texting:
             for arg in (*args[leading:], *kwargs.values()):
                 refuse_view(arg)
@@ -895,7 +946,10 @@ def guard_filter(name: str, func: Any) -> Any:
                 refuse_view(args[leading])
         if check is not None and len(args) > leading:
             check(args[leading], args[leading + 1 :], kwargs)
-        return check_result(func(*args, **kwargs))
+        result = check_result(func(*args, **kwargs))
+        if budget is not None and len(args) > leading and size_of(args[leading]) >= LOOK_AT_SIZE:
+            budget.look()  # a long text in, however short what came out (see LOOK_AT_SIZE)
+        return result
 
     if pass_arg is not None:
         guarded.jinja_pass_arg = pass_arg  # type: ignore[attr-defined]
@@ -977,6 +1031,19 @@ class BoundedCodeGenerator(CodeGenerator):
         if not isinstance(node, nodes.TemplateData):
             raise nodes.Impossible()
         return super()._output_child_to_const(node, frame, finalize)
+
+    def visit_EvalContextModifier(self, node: nodes.EvalContextModifier, frame: Frame) -> None:
+        """`{% autoescape EXPR %}`: EXPR is worked out at run time, bounded as every
+        expression is, unless it is a literal. Jinja works it out at compile time in plain
+        Python (`as_const`), past every guard: a 1 kB chain of filters took 60 s to compile
+        (probe 23)."""
+        for keyword in node.options:
+            self.writeline(f"context.eval_ctx.{keyword.key} = ")
+            self.visit(keyword.value, frame)
+            if isinstance(keyword.value, nodes.Const):
+                setattr(frame.eval_ctx, keyword.key, keyword.value.value)
+            else:
+                frame.eval_ctx.volatile = True
 
     def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         self.write("environment.guard_join((")

@@ -1,0 +1,117 @@
+"""Hardening, probe 23: what Jinja would work out while compiling a designer's template is
+worked out when it renders, within the template's bounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.render.jinja_cache import CachedSandbox
+from toolkit.render.template_bounds import TemplateLimitError
+
+
+def test_an_autoescape_expression_is_not_worked_out_at_compile_time(monkeypatch):
+    # probe 23 H1: `{% autoescape EXPR %}` ran EXPR's filters while compiling, outside every
+    # bound: 60 s of `|urlize` from 1 kB, before the render's deadline was even set
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    calls: list[str] = []
+    upper = sandbox.env.filters["upper"]
+
+    def counted(value: str) -> str:
+        calls.append(value)
+        return upper(value)
+
+    monkeypatch.setitem(sandbox.env.filters, "upper", counted)
+    source = "{% autoescape ('ab'|upper) is none %}x{% endautoescape %}"
+    template = sandbox.template(source, "rulebook-probe23")
+    assert calls == []  # compiled: nothing of the expression ran
+    assert sandbox.render(template, {}) == "x" and calls == ["ab"]  # it runs when rendered
+
+
+def test_an_autoescape_expression_is_bounded_when_rendered():
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    source = "{% autoescape ('a' * 10**8) is none %}x{% endautoescape %}"
+    with pytest.raises(TemplateLimitError, match="would build more than"):
+        sandbox.render(sandbox.template(source, "rulebook-probe23b"), {})
+
+
+def test_a_long_text_through_a_filter_looks_at_the_clock_at_once(monkeypatch):
+    # probe 23 H2: the deadline was looked at every 64th step, and a filter step over a long
+    # text can take a second (`|urlize` of 800,000 characters): 32 of them ran past it
+    from toolkit.render import template_bounds
+
+    sandbox = CachedSandbox(keep_trailing_newline=True)
+    calls: list[int] = []
+    urlize = sandbox.env.filters["urlize"]
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return urlize(*args, **kwargs)
+
+    counted.jinja_pass_arg = urlize.jinja_pass_arg  # type: ignore[attr-defined]
+    monkeypatch.setitem(sandbox.env.filters, "urlize", counted)
+    monkeypatch.setattr(template_bounds, "MAX_SECONDS", -1.0)  # the deadline has passed
+    source = "{{ text|urlize|urlize|urlize|urlize|urlize|urlize|urlize|urlize|length }}"
+    template = sandbox.template(source, "rulebook-probe23c")
+    with pytest.raises(template_bounds.TemplateTimeError):
+        sandbox.render(template, {"text": "a " * 10_000})
+    assert len(calls) == 1  # stopped after the first long step, not 32 steps later
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ range(100000)|select('odd')|max }}",  # a range's items, gone over by `select`
+        "{{ range(100000)|reject('number')|first }}",
+        "{{ range(100000)|unique|first }}",
+        "{{ (range(1500)|list + range(1500)|list)|map('string')|join|length }}",
+    ],
+)
+def test_the_items_a_filter_goes_over_count_on_a_card_face(source):
+    # probe 23 H3: a card face's limits counted the template's own loops, not the items a
+    # filter iterates in Python: a few steps spent ~100 ms a face, 43 s for 8 cards
+    from toolkit.render.template_bounds import LAYOUT, TemplateStepError
+
+    sandbox = CachedSandbox(keep_trailing_newline=False, limits=LAYOUT)
+    template = sandbox.template(source, "layout-probe23")
+    with pytest.raises(TemplateStepError, match="filters go over more than 2,000 items"):
+        sandbox.render(template, {})
+    assert sandbox.render(sandbox.template("{{ range(500)|select('odd')|max }}", "l"), {}) == "499"
+
+
+class _Counted(tuple):
+    """A deck string's path that counts the times it is compared (its head cut off)."""
+
+    looks = 0
+
+    def __getitem__(self, index):  # type: ignore[override]
+        _Counted.looks += 1
+        return super().__getitem__(index)
+
+
+def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
+    tmp_path, run_cli, monkeypatch
+):
+    # probe 23 H4: each `:a:` a card's text printed went over every string of its card: 45
+    # cards of 4,000 parameters and 1,333 `:a:` took 63 s of validate
+    from toolkit.checks import card_reference
+
+    assert run_cli("new", "icons", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "icons"
+    text = ":a:" * 100
+    params = ", ".join(f"p{i}: x" for i in range(200))
+    lines = ["id: cards", "kind: actions", "name: {fr: A, es: A, en: A}", "size: poker", "cards:"]
+    for i in range(3):
+        lines.append(
+            f"  - {{id: c{i}, name: {{fr: N, es: N, en: N}},"
+            f" text: {{fr: '{text}', es: '{text}', en: '{text}'}}, params: {{{params}}}}}"
+        )
+    (game / "decks" / "cards.yaml").write_text("\n".join(lines) + "\n")
+    leaves = card_reference.string_leaves
+    monkeypatch.setattr(
+        card_reference, "string_leaves", lambda deck: [(_Counted(p), t) for p, t in leaves(deck)]
+    )
+    _Counted.looks = 0
+    result = run_cli("validate", str(game), "--no-cache", "--select", "P007")
+    assert result.exit_code == 1 and "P007" in result.output, result.output
+    # each of 3 × 3 × 100 icons looked at its card's 203 strings: 182,700 looks
+    assert _Counted.looks < 20_000, _Counted.looks
