@@ -30,6 +30,9 @@ class Scan:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     """Merged ranges of an ODS sheet (calamine reports XLSX ones only)."""
     too_large: tuple[int, int, str] | None = None
+    repeated: int = 0
+    """Characters of text the sheet read builds by repetition (`MAX_REPEATED`), up to the
+    cell refused if it was refused."""
 
 
 def element_body(name: bytes) -> bytes:
@@ -251,11 +254,16 @@ def _built_too_much(row: int, col: int) -> tuple[int, int, str]:
     )
 
 
-def _repeated_too_much(row: int, col: int, how: str) -> tuple[int, int, str]:
+def _repeated_too_much(row: int, col: int, how: str, before: int) -> tuple[int, int, str]:
+    """The refusal of the cell at which what the sheet repeats (with the `before` characters
+    the game's files read before it repeated) passes `MAX_REPEATED`."""
+    over = " ("
+    if before:
+        over = f" over the game's content files ({before:,} in the files read before this one;"
     return (
         row,
         col,
-        f"its cells repeat more than {MAX_REPEATED:,} characters of text ({how}; each copy"
+        f"its cells repeat more than {MAX_REPEATED:,} characters of text{over}{how}; each copy"
         " is a text every check reads: identical cards are one row with a `copies` column)",
     )
 
@@ -286,10 +294,12 @@ def _ods_text_weight(body: bytes) -> int:
     return weight
 
 
-def scan_ods(xml: bytes) -> Scan:
+def scan_ods(xml: bytes, before: int = 0) -> Scan:
     """Scan every table of an ODS content.xml: calamine reads the first sheet, but builds
     every table's cells when it opens the file (a second table of 400,000 repeated rows took
-    1.2 GB, unseen by a scan of the first)."""
+    1.2 GB, unseen by a scan of the first). `before`: the characters of text the game's files
+    read before this one repeated (its first table may repeat what they left of
+    `MAX_REPEATED`)."""
     scan = Scan()
     weight = 0
     for index, table in enumerate(_ODS_TABLE.finditer(xml)):
@@ -300,7 +310,8 @@ def scan_ods(xml: bytes) -> Scan:
             raw = (found.group(1) or found.group(2) or b"") if found else b""
             name = xml_text(raw)
         stop = end if end >= 0 else len(xml)
-        weight = _scan_ods_table(xml, table.end(), stop, scan, weight, first=not index)
+        counted = None if index else before  # what the sheet read repeats, its first table
+        weight = _scan_ods_table(xml, table.end(), stop, scan, weight, counted)
         if scan.too_large is not None:
             if name is not None:
                 row, col, why = scan.too_large
@@ -309,11 +320,16 @@ def scan_ods(xml: bytes) -> Scan:
     return scan
 
 
-def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, first: bool) -> int:
-    """Scan one table (`xml[start:end]`) into `scan` (its cells' findings only for the
-    `first`, the sheet read); `weight`: what the tables before it weigh (`MAX_BUILT`);
+def _scan_ods_table(
+    xml: bytes, start: int, end: int, scan: Scan, weight: int, before: int | None
+) -> int:
+    """Scan one table (`xml[start:end]`) into `scan` (its cells' findings and what they
+    repeat only for the first, the sheet read, whose `before` is not None: what the game's
+    files read before it repeated); `weight`: what the tables before it weigh (`MAX_BUILT`);
     returns it with this table's."""
-    row, repeated = 1, 0
+    first = before is not None
+    limit = MAX_REPEATED - (before or 0)
+    row = 1
     for found in _ODS_ROW.finditer(xml, start, end):
         rows = repeat(ROWS_REPEATED, found.group(1))
         col = 1
@@ -341,11 +357,11 @@ def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, f
                     scan.too_large = _built_too_much(row, col)
                     return weight
             if filled and first and (cols * rows > 1 or b"<text:s" in body):
-                repeated += _ods_repeated(body, cols * rows)
-                if repeated > MAX_REPEATED:
+                scan.repeated += _ods_repeated(body, cols * rows)
+                if scan.repeated > limit:
                     how = "a repeated cell is copied into each row and column it spans, a"
                     how += ' <text:s text:c="N"/> into N spaces'
-                    scan.too_large = _repeated_too_much(row, col, how)
+                    scan.too_large = _repeated_too_much(row, col, how, before or 0)
                     return weight
             if first:
                 _ods_cell_findings(scan, attrs, body, row, col)
@@ -424,28 +440,41 @@ def xlsx_built(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | None
     """Where the cells of an XLSX sheet that name shared strings would take more than
     `MAX_BUILT` in memory, or repeat more than `MAX_REPEATED` characters of text, or None:
     the reader gives each cell its own copy of the string."""
+    return xlsx_repeats(xml, shared)[0]
+
+
+def xlsx_repeats(
+    xml: bytes, shared: SharedStrings, before: int = 0
+) -> tuple[tuple[int, int, str] | None, int]:
+    """`xlsx_built`, the game's files read before this one having repeated `before`
+    characters of text, and the characters this sheet repeats (up to the cell refused)."""
     weights = shared.weights
     if not weights:
-        return None
+        return None, 0
     named = len(_SHARED_TYPE.findall(xml))
+    if named < 2:
+        return None, 0
     most = max(weights)  # no less than the string's characters
     if named * (CELL_WEIGHT + most) > MAX_BUILT:
-        return _xlsx_built_at(xml, shared)
-    if named * most <= MAX_REPEATED:
-        return None
+        return _xlsx_built_at(xml, shared, before)
     indexes = _SHARED_CELL.findall(xml)
     if len(indexes) != named:  # a `t="s"` not written as programs write cells
-        return _xlsx_built_at(xml, shared)
+        return _xlsx_built_at(xml, shared, before)
     repeated = 0  # an upper bound: each index is written without its leading zeros
     for raw, times in Counter(indexes).items():
         if times > 1 and (index := int(raw)) < len(weights):
             repeated += (times - 1) * shared.text(index)
-    return _xlsx_built_at(xml, shared) if repeated > MAX_REPEATED else None
+    if repeated > MAX_REPEATED - before:
+        return _xlsx_built_at(xml, shared, before)
+    return None, repeated
 
 
-def _xlsx_built_at(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | None:
-    """`xlsx_built` cell by cell: the place of the cell that passes a limit."""
+def _xlsx_built_at(
+    xml: bytes, shared: SharedStrings, before: int
+) -> tuple[tuple[int, int, str] | None, int]:
+    """`xlsx_repeats` cell by cell: the place of the cell that passes a limit."""
     weights = shared.weights
+    limit = MAX_REPEATED - before
     weight = repeated = 0
     seen: set[int] = set()
     for cell in _XLSX_CELL.finditer(xml):
@@ -461,10 +490,10 @@ def _xlsx_built_at(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | 
         else:
             weight += CELL_WEIGHT + weights[at]
             seen.add(at)
-        if weight > MAX_BUILT or repeated > MAX_REPEATED:
+        if weight > MAX_BUILT or repeated > limit:
             row, col = _xlsx_place(xml, cell)
             if weight > MAX_BUILT:
-                return _built_too_much(row, col)
+                return _built_too_much(row, col), repeated
             how = "a shared string is copied into each cell that names it"
-            return _repeated_too_much(row, col, how)
-    return None
+            return _repeated_too_much(row, col, how, before), repeated
+    return None, repeated
