@@ -217,3 +217,61 @@ def test_outside_a_game_each_file_has_its_own_bound(limit, monkeypatch):
     for _ in range(3):
         doc, found = source.parse_document(Path("a.yaml"), "a.yaml", _deck("a", 0, 1_000).encode())
         assert doc is not None and not found, found
+
+
+def _ods_file(path: Path, rows: str) -> Path:
+    """An ODS whose sheet is a header row (`id`) then the XML `rows`."""
+    import io
+    import zipfile
+
+    from toolkit.content.sheets.write import write_ods
+
+    with zipfile.ZipFile(io.BytesIO(write_ods("cards", ["id"], [{"id": "a"}]))) as base:
+        members = {name: base.read(name) for name in base.namelist()}
+    xml = members["content.xml"]
+    after = xml.index(b"</table:table-row>") + len(b"</table:table-row>")
+    members["content.xml"] = xml[:after] + rows.encode() + xml[after:]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _number(cols: int = 1) -> str:
+    repeat = f' table:number-columns-repeated="{cols}"' if cols > 1 else ""
+    return f'<table:table-cell office:value-type="float" office:value="1"{repeat}/>'
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        f'<table:table-row table:number-rows-repeated="40">{_number(10)}</table:table-row>',
+        '<table:table-row table:number-rows-repeated="30">'
+        f"{_number()}<table:table-cell table:number-columns-repeated='3'/>{_number(4)}"
+        "</table:table-row>",
+    ],
+    ids=["one cell repeated", "cells apart"],
+)
+def test_an_ods_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, monkeypatch, row):
+    """ODS/XLSX built whole before their cells were counted: a 2 kB ODS of one numeric cell
+    repeated over 1,000 columns and 3,999 rows (within the rows, columns and memory limits)
+    made the reader build 4 M cells (430 MB, 1 s) before the count refused the sheet at
+    200,000. The scan counts them first, and refuses at the cell the count refused."""
+    monkeypatch.setattr(grid, "MAX_CELLS", 50)
+    path = _ods_file(tmp_path / "cards.ods", row)
+    monkeypatch.setattr(prescan, "MAX_CELLS", 10**9, raising=False)  # the reader's count alone
+    counted = workbook.read_workbook(path, "decks/cards.ods")
+    assert isinstance(counted, grid.Refused), counted
+    monkeypatch.setattr(prescan, "MAX_CELLS", 50, raising=False)
+    import python_calamine
+
+    def unbuilt(*args, **kwargs):
+        raise AssertionError("the reader built the sheet")
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", unbuilt)
+    scanned = workbook.read_workbook(path, "decks/cards.ods")
+    assert isinstance(scanned, grid.Refused), scanned
+    assert scanned.diagnostic.span == counted.diagnostic.span, (scanned, counted)
+    assert "more than 50 filled cells, the content limit for a card sheet" in (
+        scanned.diagnostic.message
+    )
