@@ -275,3 +275,27 @@ def test_an_ods_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, mo
     assert "more than 50 filled cells, the content limit for a card sheet" in (
         scanned.diagnostic.message
     )
+
+
+@pytest.mark.parametrize("refs", [True, False], ids=["with r", "without r"])
+def test_an_xlsx_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, monkeypatch, refs):
+    """The same for an XLSX: 20 MB of sheet XML (100 kB zipped, at the archive's ratio bound)
+    made the reader build 1.3 M cells (2 s, 160 MB) before they were counted."""
+    monkeypatch.setattr(grid, "MAX_CELLS", 50)
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(_xlsx("a", 10, 6, refs))  # 8 cells in rows 1-2, then 7 a row
+    monkeypatch.setattr(prescan, "MAX_CELLS", 10**9, raising=False)  # the reader's count alone
+    counted = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(counted, grid.Refused), counted
+    assert (counted.diagnostic.span.line, counted.diagnostic.span.col) == (9, 1)
+    monkeypatch.setattr(prescan, "MAX_CELLS", 50, raising=False)
+    import python_calamine
+
+    def unbuilt(*args, **kwargs):
+        raise AssertionError("the reader built the sheet")
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", unbuilt)
+    scanned = workbook.read_workbook(path, "decks/cards.xlsx")
+    assert isinstance(scanned, grid.Refused), scanned
+    assert scanned.diagnostic.span == counted.diagnostic.span, (scanned, counted)
+    assert "more than 50 filled cells" in scanned.diagnostic.message

@@ -184,6 +184,8 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             if scan.too_large is None:
                 scan.too_large = _other_sheets_too_large(data, member)
             if scan.too_large is None:
+                scan.too_large = prescan.xlsx_cells(xml)
+            if scan.too_large is None:
                 found, scan.repeated = prescan.xlsx_repeats(xml, _shared_strings(data), before)
                 scan.too_large = found
         else:
