@@ -299,3 +299,59 @@ def test_an_xlsx_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, m
     assert isinstance(scanned, grid.Refused), scanned
     assert scanned.diagnostic.span == counted.diagnostic.span, (scanned, counted)
     assert "more than 50 filled cells" in scanned.diagnostic.message
+
+
+def _far_xlsx(path: Path) -> Path:
+    """An XLSX of a header (A1) and one value far from it, at ALL20000."""
+    import io
+    import re
+    import zipfile
+
+    from toolkit.content.sheets.write import write_xlsx
+
+    with zipfile.ZipFile(io.BytesIO(write_xlsx("cards", ["id"], []))) as base:
+        members = {name: base.read(name) for name in base.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    far = b'<row r="20000"><c r="ALL20000"><v>1</v></c></row></sheetData>'
+    members[sheet] = re.sub(rb"</sheetData>", far, members[sheet])
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "ods"])
+def test_a_sheet_whose_values_lie_far_apart_is_refused_before_it_is_built(
+    tmp_path, monkeypatch, fmt
+):
+    """The reader builds every cell from A1 to the last row and column that hold something,
+    empty or not: a 5 kB XLSX of two values, at A1 and ALL20000, took 1.7 s and 980 MB (an
+    ODS the same), within the rows, columns and filled cells limits. Refused at the far
+    value, unbuilt; a sheet spanning just `MAX_AREA` cells is read."""
+    import python_calamine
+
+    if fmt == "xlsx":
+        path = _far_xlsx(tmp_path / "cards.xlsx")
+    else:
+        far = (
+            '<table:table-row table:number-rows-repeated="19997">'
+            "<table:table-cell table:number-columns-repeated='1000'/></table:table-row>"
+            "<table:table-row><table:table-cell table:number-columns-repeated='999'/>"
+            f"{_number()}</table:table-row>"
+        )
+        path = _ods_file(tmp_path / "cards.ods", far)
+    real = python_calamine.CalamineWorkbook.from_filelike
+
+    def unbuilt(*args, **kwargs):
+        raise AssertionError("the reader built the sheet")
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", unbuilt)
+    refused = workbook.read_workbook(path, f"decks/cards.{fmt}")
+    assert isinstance(refused, grid.Refused), refused
+    d = refused.diagnostic
+    far = (20_000, 1_000) if fmt == "xlsx" else (19_999, 1_000)  # the ODS's row `a` after
+    assert d.code == "Y013" and (d.span.line, d.span.col) == far, d
+    assert "spans more than 4,000,000 cells" in d.message and "rows" not in d.message
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", real)
+    monkeypatch.setattr(prescan, "MAX_AREA", 20_000_000, raising=False)
+    assert isinstance(workbook.read_workbook(path, f"decks/cards.{fmt}"), grid.Grid)
