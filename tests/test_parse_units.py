@@ -26,7 +26,7 @@ def test_an_edit_composes_again_only_the_edited_file(tmp_path, monkeypatch):
     monkeypatch.chdir(game)
     built = []
     real = source._build
-    monkeypatch.setattr(source, "_build", lambda text: built.append(text) or real(text))
+    monkeypatch.setattr(source, "_build", lambda text, *a: built.append(text) or real(text, *a))
     textfit.fit.cache_clear()
     cold = _run(".")
     files = len(list(game.rglob("*.yaml")))
@@ -127,7 +127,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert isinstance(built, tuple)
     kept = parse_units.store(built)
     back = parse_units.read(kept)
-    data, spans, key_spans, shared, styles = back
+    data, spans, key_spans, shared, styles, repeated = back
     assert repr(data) == repr(built[0])  # int key 2 and str key "3" kept apart, types kept
     assert isinstance(spans, LazySpans) and isinstance(key_spans, LazySpans)
     assert not spans._made, "no Span is made before one is asked for"
@@ -135,6 +135,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert dict(key_spans) == dict(built[2])
     assert shared == built[3] and shared
     assert styles == built[4]
+    assert repeated == built[5] and repeated > 0  # what `again: *base` repeats
     assert spans[("block",)] is spans[("block",)]
     assert spans.get(("nowhere",)) is None and spans.get(("nowhere",), Span()) == Span()
     assert ("players", 2) in spans and ("players", "2") not in spans
@@ -175,12 +176,14 @@ def _kept(*items: object) -> bytes:
         "J[]",
         b"",
         b"not marshal",
-        _kept(parse_units.FORMAT, {}, {}, {}, set()),  # an item short
-        _kept("playset-parse-1", {}, {}, {}, set(), {}),  # another format
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1)}, {}, set(), {}),  # three numbers
-        _kept(parse_units.FORMAT, {}, {"a": (1, 1, 1, 2)}, {}, set(), {}),  # a path not a tuple
-        _kept(parse_units.FORMAT, {}, {}, {}, [], {}),  # shared paths not a set
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, {}, set(), {("a",): "?"}),
+        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}),  # an item short
+        _kept("playset-parse-2", {}, {}, {}, set(), {}, 0),  # another format
+        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1)}, {}, set(), {}, 0),  # three numbers
+        _kept(parse_units.FORMAT, {}, {"a": (1, 1, 1, 2)}, {}, set(), {}, 0),  # path no tuple
+        _kept(parse_units.FORMAT, {}, {}, {}, [], {}, 0),  # shared paths not a set
+        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, {}, set(), {("a",): "?"}, 0),
+        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, -1),  # a count below 0
+        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, "0"),  # a count not a number
         parse_units.store(source._build("a: 1\n"))[:-3],  # cut short  # type: ignore[arg-type]
     ],
 )
@@ -201,7 +204,7 @@ def test_a_date_is_still_read_as_a_date_with_the_cache(tmp_path, monkeypatch):
     (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
     built = []
     real = source._build
-    monkeypatch.setattr(source, "_build", lambda text: built.append(text) or real(text))
+    monkeypatch.setattr(source, "_build", lambda text, *a: built.append(text) or real(text, *a))
     again = _run(".")
     assert len(built) == 2, "the edited manifest and the board that holds a date"
     assert again == first == _run(".", "--no-cache")
@@ -231,7 +234,7 @@ def test_each_parse_is_an_entry_of_its_own(tmp_path, monkeypatch, cache):  # noq
     assert edited == _run(".", "--no-cache")
     built = []
     real = source._build
-    monkeypatch.setattr(source, "_build", lambda text: built.append(text) or real(text))
+    monkeypatch.setattr(source, "_build", lambda text, *a: built.append(text) or real(text, *a))
     for entry in files.glob("parse-*"):
         data = bytearray(entry.read_bytes())
         data[-1] ^= 1  # its signature no longer holds

@@ -33,7 +33,7 @@ from toolkit.content.plugin import (
     plugin_for,
 )
 from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
-from toolkit.content.source import Document, load_document
+from toolkit.content.source import Document, game_repeats, load_document
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import not_regular, real_path
@@ -157,7 +157,14 @@ def _inside(root: Path, rel: str) -> Path | None:
 def load_game(root: Path, written: Path | None = None) -> Game:
     """Load and validate every file of the game in `root`. `written`: the folder whose
     interrupted writes count (R011), when `root` is a copy of it (the language server's
-    mirror); by default `root` itself."""
+    mirror); by default `root` itself. What its content files build by repetition (YAML
+    aliases, a sheet's shared strings and repeated cells) is bounded over all of them, in
+    the order they are read (`source.GameRepeats`)."""
+    with game_repeats():
+        return _load_game(root, written)
+
+
+def _load_game(root: Path, written: Path | None) -> Game:
     display_root = display_path(root)
     half = _half_written(written or root)
     if half is not None:

@@ -8,7 +8,9 @@ the parser's code and the installed ruamel are in the units' head, which names t
 too): an unchanged file's parse is read, never written again, and the game's units entry
 does not carry the parses of all its files through every run (1.1 MB of a bundled game's
 1.6 MB, decoded twice and written again at each edit). It keeps the data, the span of each
-value and key, the shared (aliased, merged) paths and each string's style, written by
+value and key, the shared (aliased, merged) paths, each string's style and the characters
+of text its aliases repeat (charged to the game's count when read back, source.GameRepeats),
+written by
 `marshal` (the store is signed as the code cache is, toolkit.dataclass_code; its format is
 the interpreter's, in the head): read back, it gives fresh objects each time (a check that
 changed the data could not change what is kept), and the spans are kept as tuples,
@@ -35,8 +37,9 @@ if TYPE_CHECKING:
     from toolkit.content.source import Built, Path_, _Refusal
 
 KIND = "parse"
-FORMAT = "playset-parse-2"
-"""The first item of a kept parse (2: marshal in an entry of its own; 1 was JSON text)."""
+FORMAT = "playset-parse-3"
+"""The first item of a kept parse (3: with the characters its aliases repeat; 2: marshal in
+an entry of its own; 1 was JSON text)."""
 MARSHAL_VERSION = 4
 """With references: an object met twice is read back as one, as in the parse itself (the
 builder copies what an alias repeats, so only texts and paths are met twice)."""
@@ -113,11 +116,11 @@ def store(built: Built | _Refusal) -> bytes:
     """The parse as kept: marshal's bytes."""
     if not isinstance(built, tuple):
         raise NotKept
-    data, spans, key_spans, shared, styles = built
+    data, spans, key_spans, shared, styles, repeated = built
     _plain(data)
     if not set(styles) <= set(spans) or not set(styles.values()) <= set(_STYLES):
         raise NotKept  # a style for a path without a span: not what the builder gives
-    kept = (FORMAT, data, _raw(spans), _raw(key_spans), set(shared), dict(styles))
+    kept = (FORMAT, data, _raw(spans), _raw(key_spans), set(shared), dict(styles), repeated)
     try:
         return marshal.dumps(kept, MARSHAL_VERSION)
     except ValueError as exc:  # nested too deep for marshal
@@ -142,31 +145,40 @@ def read(kept: Any) -> Built:
         value = marshal.loads(kept)
     except EOFError as exc:
         raise ValueError("a cut parse") from exc
-    if type(value) is not tuple or len(value) != 6 or value[0] != FORMAT:
+    if type(value) is not tuple or len(value) != 7 or value[0] != FORMAT:
         raise ValueError("not a parse")
-    _, data, spans, key_spans, shared, styles = value
+    _, data, spans, key_spans, shared, styles, repeated = value
     if type(shared) is not set or type(styles) is not dict:
         raise ValueError("not a parse")
+    if type(repeated) is not int or repeated < 0:
+        raise ValueError("not a count of repeated text")
     if not set(styles.values()) <= set(_STYLES):
         raise ValueError("not a style")
     spans, key_spans = _spans(spans), _spans(key_spans)
-    return data, LazySpans(spans), LazySpans(key_spans), shared, styles
+    return data, LazySpans(spans), LazySpans(key_spans), shared, styles, repeated
 
 
 def parsed(
-    raw: bytes, work: Callable[[], Built | _Refusal], name: str | None = None
+    raw: bytes,
+    work: Callable[[], Built | _Refusal],
+    name: str | None = None,
+    usable: Callable[[Built], bool] | None = None,
 ) -> Built | _Refusal:
     """`work()` (the file's text composed and built), or the parse kept for the same bytes:
     in an entry of its own when the units have such a store (`Units.files`). `name`: the
-    SHA-256 of `raw`, if the caller has it."""
+    SHA-256 of `raw`, if the caller has it. `usable`: whether a kept parse may be read back
+    (one that repeats more text than the game's files left, `source.GameRepeats`, is worked
+    out again, to be refused at its place)."""
     name = name or hashlib.sha256(raw).hexdigest()
     units = active()
     files = units.files if units is not None else None
     if files is None:  # no store of its own: worked out each run
         return work()
     kept = files.get(KIND, name, read)
-    if kept is not None:
+    if kept is not None and (usable is None or usable(kept)):
         return kept
+    if kept is not None:  # worked out again: a refusal, never kept
+        return work()
     built = work()
     with suppress(NotKept):
         files.put(KIND, name, store(built))

@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +50,73 @@ MAX_REPEATED = 4_000_000
 second and later uses, a sheet's shared string or repeated cell past its first copy. Each
 copy is a text every check reads, fits and reports on: one 4,000-character text named
 60,000 times by a 36 kB XLSX file made `validate` run 62 s and print 190,000 findings. A
-file's own characters are bounded by its size; the copies, by this."""
+file's own characters are bounded by its size; the copies, by this. In a game, the bound is
+on the sum over all the content files it loads (`GameRepeats`): ten decks each just under it
+took 6.7 s of CPU, thirty 19 s."""
+
+
+@dataclass
+class GameRepeats:
+    """The characters of text a game's content files have built by repetition so far, in the
+    order the game loads them (its manifest, then each file as the manifest lists it): each
+    file may repeat what the files before it left of `MAX_REPEATED` (a sheet's cells as a
+    YAML file's aliases). A YAML file's parse kept between runs (toolkit.content.parse_units)
+    keeps what it repeated and is charged it when read back, so the bound is passed at the
+    same place with the cache as without. The file that passes it is refused at that place;
+    a file after it that repeats any text is refused too, silently (its finding would only
+    say again that the game's files repeat too much): the texts it would copy are not built.
+
+    Outside a game (a file converted or edited alone) each file has a `GameRepeats` of its
+    own: the bound is the file's."""
+
+    spent: int = 0
+    passed: bool = False
+    """Whether a file has passed the bound (then no later file may repeat anything)."""
+
+    def before(self, limit: int) -> int:
+        """What the files read before repeated, as a file's bound counts it: all of `limit`
+        once a file has passed it."""
+        return limit if self.passed else min(self.spent, limit)
+
+
+_GAME_REPEATS: ContextVar[GameRepeats | None] = ContextVar("game_repeats", default=None)
+
+
+@contextmanager
+def game_repeats() -> Iterator[GameRepeats]:
+    """Count what the content files read inside the block repeat against one bound: a
+    game's (see `GameRepeats`; toolkit.content.game.load_game)."""
+    repeats = GameRepeats()
+    token = _GAME_REPEATS.set(repeats)
+    try:
+        yield repeats
+    finally:
+        _GAME_REPEATS.reset(token)
+
+
+def current_repeats() -> GameRepeats:
+    """The game's count of repeated text when a game is being loaded, else a file's own."""
+    return _GAME_REPEATS.get() or GameRepeats()
+
+
+def alias_bound_message(before: int) -> str:
+    """Y004's words for aliases that pass `MAX_REPEATED`, the game's files before this one
+    having repeated `before` characters."""
+    why = (
+        "each use of an alias after the first is a text every check reads again; is this an"
+        " alias bomb?"
+    )
+    if not before:
+        return (
+            f"aliases repeat more than {MAX_REPEATED:,} characters of text, the content"
+            f" limit ({why})"
+        )
+    return (
+        f"aliases repeat more than {MAX_REPEATED:,} characters of text over the game's"
+        f" content files, the content limit for a game ({before:,} in the files read before"
+        f" this one; {why})"
+    )
+
 
 Path_ = tuple[str | int, ...]
 
@@ -193,11 +261,13 @@ def _match_key(mapping: dict[Any, Any], seg: Any) -> Any:
 
 
 class _Refusal(Exception):
-    def __init__(self, diag_rule: Any, span: Span, message: str) -> None:
+    def __init__(self, diag_rule: Any, span: Span, message: str, *, repeated: bool = False) -> None:
         super().__init__(message)
         self.rule = diag_rule
         self.span = span
         self.message = message
+        self.repeated = repeated
+        """Refused for the text its aliases repeat (`MAX_REPEATED`)."""
 
 
 def _span(node: Node) -> Span:
@@ -220,15 +290,18 @@ _COMMENT_BREAK = re.compile("(?:^|(?<=[ \t]))#[^\n]*[\x85\u2028\u2029][^\n]*", r
 class _Builder:
     """Turns a composed node graph into plain data, recording spans and refusing abuse."""
 
-    def __init__(self, yaml: YAML) -> None:
+    def __init__(self, yaml: YAML, allowance: int) -> None:
         self.constructor = yaml.constructor
+        self.allowance = allowance
+        """Characters the aliases may repeat: what the game's files before this one left of
+        `MAX_REPEATED`."""
         self.spans: dict[Path_, Span] = {}
         self.key_spans: dict[Path_, Span] = {}
         self.count = 0
         self.built: set[int] = set()
         self.keys: set[int] = set()
         self.repeated = 0
-        """Characters of the scalars built again (`MAX_REPEATED`)."""
+        """Characters of the scalars built again (`allowance`)."""
         self.shared: set[Path_] = set()
         self.styles: dict[Path_, str | None] = {}
 
@@ -268,21 +341,16 @@ class _Builder:
         raise _Refusal(Y_SYNTAX, _span(node), "unsupported YAML node")
 
     def again(self, node: ScalarNode, path: Path_) -> None:
-        """Count a scalar built once more (through an alias, at `path`) against
-        `MAX_REPEATED`; refused at the key whose value is the outermost alias there (the
+        """Count a scalar built once more (through an alias, at `path`) against the
+        allowance; refused at the key whose value is the outermost alias there (the
         node itself is the anchored one, written elsewhere)."""
         self.repeated += len(node.value)
-        if self.repeated > MAX_REPEATED:
+        if self.repeated > self.allowance:
             outer = next((path[:i] for i in range(len(path) + 1) if path[:i] in self.shared), ())
             # the key the alias is the value of, else (a list item, a merge) what holds it
             where = self.key_spans.get(outer) or self.spans.get(outer[:-1]) or _span(node)
-            raise _Refusal(
-                Y_ALIAS_BOMB,
-                where,
-                f"aliases repeat more than {MAX_REPEATED:,} characters of text, the content"
-                " limit (each use of an alias after the first is a text every check reads"
-                " again; is this an alias bomb?)",
-            )
+            before = MAX_REPEATED - self.allowance
+            raise _Refusal(Y_ALIAS_BOMB, where, alias_bound_message(before), repeated=True)
 
     def scalar(self, node: ScalarNode, tag: str | None) -> Any:
         """The value of a scalar node whose tag (`node.tag`) is `tag`."""
@@ -502,12 +570,28 @@ def parse_document(
     from toolkit.content.parse_units import parsed
 
     # the scans before composing are part of the unit (a pure function of the bytes; a
-    # refusal is never kept): bytes read back passed them when they were kept
+    # refusal is never kept): bytes read back passed them when they were kept. What its
+    # aliases repeat is charged to the game's count (`GameRepeats`), read back or not: a
+    # parse kept that repeats more than the files before it left is built again, refused
+    # at the alias that passes
     digest = hashlib.sha256(raw).hexdigest()
-    built = parsed(raw, lambda: _scanned(written, text) or _build(text), digest)
+    repeats = current_repeats()
+    before = repeats.before(MAX_REPEATED)
+    allowance = MAX_REPEATED - before
+    built = parsed(
+        raw,
+        lambda: _scanned(written, text) or _build(text, allowance),
+        digest,
+        lambda kept: kept[5] <= allowance,
+    )
     if isinstance(built, _Refusal):
+        if built.repeated:
+            if repeats.passed:  # said at the file that passed the bound
+                return None, []
+            repeats.passed = True
         return fail(built.rule, built.span, built.message)
-    data, spans, key_spans, shared, styles = built
+    data, spans, key_spans, shared, styles, repeated = built
+    repeats.spent += repeated
     return Document(path, display, data, spans, key_spans, shared, text, styles, digest), []
 
 
@@ -529,13 +613,16 @@ def _scanned(written: str, text: str) -> _Refusal | None:
 
 
 Built = tuple[
-    Any, Mapping[Path_, Span], Mapping[Path_, Span], set[Path_], Mapping[Path_, str | None]
+    Any, Mapping[Path_, Span], Mapping[Path_, Span], set[Path_], Mapping[Path_, str | None], int
 ]
-"""A document's data, the spans of its values and keys, its shared paths and its styles."""
+"""A document's data, the spans of its values and keys, its shared paths, its styles and the
+characters of text its aliases repeat."""
 
 
-def _build(text: str) -> Built | _Refusal:
-    """Compose `text` and build its data: what a parse unit keeps (a refusal is not kept)."""
+def _build(text: str, allowance: int | None = None) -> Built | _Refusal:
+    """Compose `text` and build its data: what a parse unit keeps (a refusal is not kept).
+    `allowance`: the characters its aliases may repeat (by default `MAX_REPEATED`); a file
+    built whole repeats as much under any allowance it is not refused by."""
     try:
         yaml, node = _compose(text)
     except MarkedYAMLError as exc:
@@ -555,14 +642,14 @@ def _build(text: str) -> Built | _Refusal:
         return _Refusal(Y_SYNTAX, Span(), str(exc).splitlines()[0])
     if node is None:
         return _Refusal(Y_EMPTY, Span(), "the file is empty; it must hold one YAML mapping")
-    builder = _Builder(yaml)
+    builder = _Builder(yaml, MAX_REPEATED if allowance is None else allowance)
     try:
         data = builder.build(node, (), 0)
     except _Refusal as refusal:
         return refusal
     except RecursionError:
         return _Refusal(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    return data, builder.spans, builder.key_spans, builder.shared, builder.styles
+    return data, builder.spans, builder.key_spans, builder.shared, builder.styles, builder.repeated
 
 
 def _plain_words(text: str, span: Span, problem: str) -> tuple[Span, str] | None:

@@ -43,6 +43,9 @@ class Refused:
     """A file that yields no grid: the one diagnostic that says why."""
 
     diagnostic: Diagnostic
+    quiet: bool = False
+    """Refused for the text it repeats after another file of the game passed that bound
+    (`source.GameRepeats`): that file's finding says it, this one says nothing more."""
 
 
 def trim(rows: list[list[Any]]) -> list[list[Any]]:

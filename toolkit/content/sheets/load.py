@@ -112,7 +112,7 @@ def load_sheet(
         return None, [Y_KEYS_FILE.at(keys_display, side.key_span((rows_key,)), message)]
     grid = read_grid(path, display, inside)
     if isinstance(grid, Refused):
-        return None, [grid.diagnostic]
+        return None, [] if grid.quiet else [grid.diagnostic]
     check = HeaderCheck(adapter, side.data, rows_key) if adapter is not None else None
     table = build(grid, display, check)
     note_sheet(display, table.sheet, table.notes)

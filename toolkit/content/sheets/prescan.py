@@ -10,11 +10,12 @@ the archive's sizes were checked before (`archive.inspect`)."""
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
-from toolkit.content.sheets.grid import MAX_COLUMNS, MAX_ROWS
+from toolkit.content.sheets.grid import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from toolkit.content.source import MAX_REPEATED
 
 
@@ -30,6 +31,9 @@ class Scan:
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)
     """Merged ranges of an ODS sheet (calamine reports XLSX ones only)."""
     too_large: tuple[int, int, str] | None = None
+    repeated: int = 0
+    """Characters of text the sheet read builds by repetition (`MAX_REPEATED`), up to the
+    cell refused if it was refused."""
 
 
 def element_body(name: bytes) -> bytes:
@@ -96,18 +100,44 @@ _XLSX_UNPLACED = re.compile(rb"<(?:\w+:)?c(?=[\s/>])(?![^<>]*\sr\s*=)")
 cell: 3 s for a 17 MB sheet; these two regexes take 0.25 s)."""
 
 
-def _xlsx_places(xml: bytes, scan: Scan) -> None:
+def _xlsx_places(xml: bytes, scan: Scan, unplaced: bool) -> None:
     """Find the first cell that may hold something (any but an empty `<c …/>`) past
     `MAX_ROWS` or `MAX_COLUMNS`, placed as calamine places it (its `r`, else the cell after
     the one before, in the row after the one before): calamine allocates every cell up to
     the farthest before it says how far its sheet reaches (one cell at XFD20000 took 9.5 GB;
     XFD1048576 aborted the process)."""
-    if not _XLSX_FAR.search(xml) and not _XLSX_UNPLACED.search(xml):
+    if not unplaced and not _XLSX_FAR.search(xml):
         return
     for row, col, attrs in _xlsx_placed(xml):
         if (row > MAX_ROWS or col > MAX_COLUMNS) and not attrs.endswith(b"/"):
             which = f"{MAX_ROWS:,} rows" if row > MAX_ROWS else f"{MAX_COLUMNS:,} columns"
             scan.too_large = (row, col, f"the sheet has values in more than {which}")
+            return
+
+
+_XLSX_WIDE = re.compile(rb"\sr" + _EQ + rb"([A-Za-z]{2,3})\d")
+"""A reference past column Z."""
+
+
+def _xlsx_area(xml: bytes, scan: Scan, unplaced: bool) -> None:
+    """Find the cell that may hold something past `MAX_AREA` (its row × its column, and
+    the farthest before it): the reader builds every cell from A1 to the last row and
+    column that hold something. None is past `MAX_ROWS` or `MAX_COLUMNS` (`_xlsx_places`):
+    a sheet whose cells are placed by their references and reach no column past
+    `MAX_AREA // MAX_ROWS` (200) is within it, seen in one search of the columns past Z
+    (15 ms in a sheet of 200,000 cells); others are placed cell by cell."""
+    if not unplaced:
+        letters = set(_XLSX_WIDE.findall(xml))
+        cols = max((_column(found.upper()) for found in letters), default=26)
+        if cols * MAX_ROWS <= MAX_AREA:
+            return
+    far_row = far_col = 0
+    for row, col, attrs in _xlsx_placed(xml):
+        if attrs.endswith(b"/"):
+            continue
+        far_row, far_col = max(far_row, row), max(far_col, col)
+        if far_row * far_col > MAX_AREA:
+            scan.too_large = _area_too_large(row, col)
             return
 
 
@@ -141,6 +171,30 @@ def _xlsx_place(xml: bytes, cell: re.Match[bytes]) -> tuple[int, int]:
     return last
 
 
+_XLSX_CELL_START = re.compile(rb"<(?:\w+:)?c\b([^<>]*)>")
+
+
+def xlsx_cells(xml: bytes) -> tuple[int, int, str] | None:
+    """Where an XLSX sheet holds more than `MAX_CELLS` values (a `<v>` not empty, an inline
+    `<is>`), or None: said before the reader builds them (20 MB of sheet XML, 100 kB zipped
+    at the archive's ratio bound, made it build 1.3 M cells, 2 s and 160 MB, before they
+    were counted). An upper bound of the reader's count, which leaves out empty texts: a
+    card sheet holds none in a value."""
+    if sum(xml.count(tag) for tag in (b"<v>", b"<is>", b":v>", b":is>")) <= MAX_CELLS:
+        return None  # the tags counted (and the end tags of prefixed ones): fewer values
+    past = next(islice(_XLSX_VALUE.finditer(xml), MAX_CELLS, None), None)
+    if past is None:
+        return None
+    at = past.start()
+    starts = list(_XLSX_CELL_START.finditer(xml, max(at - 4_096, 0), at))
+    ref = _XLSX_REF.search(starts[-1].group(1)) if starts else None
+    if ref:
+        row, col = int(ref.group(2)), _column(ref.group(1).upper())
+    else:  # placed as the reader places a cell without its reference
+        row, col, _ = deque(_xlsx_placed(xml, at), maxlen=1).pop()
+    return row, col, f"the sheet holds more than {MAX_CELLS:,} filled cells"
+
+
 def scan_xlsx(xml: bytes, values: bool = True) -> Scan:
     """What the sheet XML holds past the limits, and (with `values`) its formulas saved
     without a value and its error cells."""
@@ -151,7 +205,10 @@ def scan_xlsx(xml: bytes, values: bool = True) -> Scan:
             row = int(number.group(1)) if number else count
             scan.too_large = (row, 1, f"the sheet has more than {MAX_ROWS:,} rows")
             return scan
-    _xlsx_places(xml, scan)
+    unplaced = _XLSX_UNPLACED.search(xml) is not None
+    _xlsx_places(xml, scan, unplaced)
+    if scan.too_large is None:
+        _xlsx_area(xml, scan, unplaced)
     if scan.too_large is not None or not values:
         return scan
     errors = _XLSX_ERROR.search(xml) is not None
@@ -238,6 +295,23 @@ built out whole. A 4 kB ODS of 19,000 × 100 repeated cells of 1,000 letters, al
 row and column limits, passed 5 GB; 30,000 XLSX cells naming one 30,000-letter string, 1.8 GB.
 A deck of 20,000 cards of 10 fields of 1,000 letters weighs 213 M."""
 CELL_WEIGHT = 64
+MAX_AREA = MAX_BUILT // CELL_WEIGHT
+"""Cells the reader may build from A1 to a sheet's last row and column that hold something
+(4 M): it builds each one, empty or not. Two values of a 5 kB XLSX, at A1 and ALL20000,
+took it 1.7 s and 980 MB; an ODS the same (an upper bound for an ODS file's other tables,
+built from their first value)."""
+
+
+def _area_too_large(row: int, col: int) -> tuple[int, int, str]:
+    return (
+        row,
+        col,
+        f"from A1 to its last filled row and column it spans more than {MAX_AREA:,} cells,"
+        " which the reader builds one by one, empty or not: delete the filled cells far from"
+        " the cards",
+    )
+
+
 _ODS_SPACES = re.compile(rb"<text:s(?=[\s/>])([^<>]*)")
 _SPACE_COUNT = re.compile(rb"text:c" + _VALUE)
 
@@ -251,11 +325,16 @@ def _built_too_much(row: int, col: int) -> tuple[int, int, str]:
     )
 
 
-def _repeated_too_much(row: int, col: int, how: str) -> tuple[int, int, str]:
+def _repeated_too_much(row: int, col: int, how: str, before: int) -> tuple[int, int, str]:
+    """The refusal of the cell at which what the sheet repeats (with the `before` characters
+    the game's files read before it repeated) passes `MAX_REPEATED`."""
+    over = " ("
+    if before:
+        over = f" over the game's content files ({before:,} in the files read before this one;"
     return (
         row,
         col,
-        f"its cells repeat more than {MAX_REPEATED:,} characters of text ({how}; each copy"
+        f"its cells repeat more than {MAX_REPEATED:,} characters of text{over}{how}; each copy"
         " is a text every check reads: identical cards are one row with a `copies` column)",
     )
 
@@ -286,10 +365,12 @@ def _ods_text_weight(body: bytes) -> int:
     return weight
 
 
-def scan_ods(xml: bytes) -> Scan:
+def scan_ods(xml: bytes, before: int = 0) -> Scan:
     """Scan every table of an ODS content.xml: calamine reads the first sheet, but builds
     every table's cells when it opens the file (a second table of 400,000 repeated rows took
-    1.2 GB, unseen by a scan of the first)."""
+    1.2 GB, unseen by a scan of the first). `before`: the characters of text the game's files
+    read before this one repeated (its first table may repeat what they left of
+    `MAX_REPEATED`)."""
     scan = Scan()
     weight = 0
     for index, table in enumerate(_ODS_TABLE.finditer(xml)):
@@ -300,7 +381,8 @@ def scan_ods(xml: bytes) -> Scan:
             raw = (found.group(1) or found.group(2) or b"") if found else b""
             name = xml_text(raw)
         stop = end if end >= 0 else len(xml)
-        weight = _scan_ods_table(xml, table.end(), stop, scan, weight, first=not index)
+        counted = None if index else before  # what the sheet read repeats, its first table
+        weight = _scan_ods_table(xml, table.end(), stop, scan, weight, counted)
         if scan.too_large is not None:
             if name is not None:
                 row, col, why = scan.too_large
@@ -309,14 +391,21 @@ def scan_ods(xml: bytes) -> Scan:
     return scan
 
 
-def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, first: bool) -> int:
-    """Scan one table (`xml[start:end]`) into `scan` (its cells' findings only for the
-    `first`, the sheet read); `weight`: what the tables before it weigh (`MAX_BUILT`);
+def _scan_ods_table(
+    xml: bytes, start: int, end: int, scan: Scan, weight: int, before: int | None
+) -> int:
+    """Scan one table (`xml[start:end]`) into `scan` (its cells' findings and what they
+    repeat only for the first, the sheet read, whose `before` is not None: what the game's
+    files read before it repeated); `weight`: what the tables before it weigh (`MAX_BUILT`);
     returns it with this table's."""
-    row, repeated = 1, 0
+    first = before is not None
+    limit = MAX_REPEATED - (before or 0)
+    row, cells = 1, 0
+    far_row = far_col = 0  # the last row and column that hold something (`MAX_AREA`)
     for found in _ODS_ROW.finditer(xml, start, end):
         rows = repeat(ROWS_REPEATED, found.group(1))
         col = 1
+        spans: list[tuple[int, int]] = []  # the filled cells of one of its rows
         for cell in _ODS_CELL.finditer(found.group(2) or b""):
             attrs, body = cell.group(1), cell.group(2) or b""
             cols = repeat(COLUMNS_REPEATED, attrs)
@@ -336,22 +425,52 @@ def _scan_ods_table(xml: bytes, start: int, end: int, scan: Scan, weight: int, f
                 )
                 return weight
             if filled:
+                far_row, far_col = max(far_row, row + rows - 1), max(far_col, col + cols - 1)
+                if far_row * far_col > MAX_AREA:
+                    scan.too_large = _area_too_large(row, col)
+                    return weight
                 weight += (CELL_WEIGHT + _ods_text_weight(body)) * cols * rows
                 if weight > MAX_BUILT:
                     scan.too_large = _built_too_much(row, col)
                     return weight
             if filled and first and (cols * rows > 1 or b"<text:s" in body):
-                repeated += _ods_repeated(body, cols * rows)
-                if repeated > MAX_REPEATED:
+                scan.repeated += _ods_repeated(body, cols * rows)
+                if scan.repeated > limit:
                     how = "a repeated cell is copied into each row and column it spans, a"
                     how += ' <text:s text:c="N"/> into N spaces'
-                    scan.too_large = _repeated_too_much(row, col, how)
+                    scan.too_large = _repeated_too_much(row, col, how, before or 0)
                     return weight
             if first:
                 _ods_cell_findings(scan, attrs, body, row, col)
+                if filled:
+                    spans.append((col, cols))
             col += cols
+        if spans:
+            cells += rows * sum(cols for _, cols in spans)
+            if cells > MAX_CELLS:
+                scan.too_large = _too_many_cells(row, rows, spans, cells)
+                return weight
         row += rows
     return weight
+
+
+def _too_many_cells(
+    row: int, rows: int, spans: list[tuple[int, int]], cells: int
+) -> tuple[int, int, str]:
+    """The refusal of the filled cell past `MAX_CELLS` (counted row by row, as the reader's
+    count does) in the `rows` rows from `row` whose filled cells are `spans` (column, count),
+    the sheet's filled cells up to their last being `cells`: said before the reader builds
+    them (a 2 kB ODS of one cell repeated over 1,000 columns and 3,999 rows made it build 4 M
+    cells, 430 MB, before they were counted)."""
+    wide = sum(cols for _, cols in spans)
+    left = MAX_CELLS - (cells - rows * wide)  # filled cells that fit from `row` on
+    row += left // wide
+    left %= wide
+    for col, cols in spans:
+        if left < cols:
+            return row, col + left, f"the sheet holds more than {MAX_CELLS:,} filled cells"
+        left -= cols
+    raise AssertionError("the cell past the limit is in these rows")
 
 
 def _ods_cell_findings(scan: Scan, attrs: bytes, body: bytes, row: int, col: int) -> None:
@@ -424,28 +543,41 @@ def xlsx_built(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | None
     """Where the cells of an XLSX sheet that name shared strings would take more than
     `MAX_BUILT` in memory, or repeat more than `MAX_REPEATED` characters of text, or None:
     the reader gives each cell its own copy of the string."""
+    return xlsx_repeats(xml, shared)[0]
+
+
+def xlsx_repeats(
+    xml: bytes, shared: SharedStrings, before: int = 0
+) -> tuple[tuple[int, int, str] | None, int]:
+    """`xlsx_built`, the game's files read before this one having repeated `before`
+    characters of text, and the characters this sheet repeats (up to the cell refused)."""
     weights = shared.weights
     if not weights:
-        return None
+        return None, 0
     named = len(_SHARED_TYPE.findall(xml))
+    if named < 2:
+        return None, 0
     most = max(weights)  # no less than the string's characters
     if named * (CELL_WEIGHT + most) > MAX_BUILT:
-        return _xlsx_built_at(xml, shared)
-    if named * most <= MAX_REPEATED:
-        return None
+        return _xlsx_built_at(xml, shared, before)
     indexes = _SHARED_CELL.findall(xml)
     if len(indexes) != named:  # a `t="s"` not written as programs write cells
-        return _xlsx_built_at(xml, shared)
+        return _xlsx_built_at(xml, shared, before)
     repeated = 0  # an upper bound: each index is written without its leading zeros
     for raw, times in Counter(indexes).items():
         if times > 1 and (index := int(raw)) < len(weights):
             repeated += (times - 1) * shared.text(index)
-    return _xlsx_built_at(xml, shared) if repeated > MAX_REPEATED else None
+    if repeated > MAX_REPEATED - before:
+        return _xlsx_built_at(xml, shared, before)
+    return None, repeated
 
 
-def _xlsx_built_at(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | None:
-    """`xlsx_built` cell by cell: the place of the cell that passes a limit."""
+def _xlsx_built_at(
+    xml: bytes, shared: SharedStrings, before: int
+) -> tuple[tuple[int, int, str] | None, int]:
+    """`xlsx_repeats` cell by cell: the place of the cell that passes a limit."""
     weights = shared.weights
+    limit = MAX_REPEATED - before
     weight = repeated = 0
     seen: set[int] = set()
     for cell in _XLSX_CELL.finditer(xml):
@@ -461,10 +593,10 @@ def _xlsx_built_at(xml: bytes, shared: SharedStrings) -> tuple[int, int, str] | 
         else:
             weight += CELL_WEIGHT + weights[at]
             seen.add(at)
-        if weight > MAX_BUILT or repeated > MAX_REPEATED:
+        if weight > MAX_BUILT or repeated > limit:
             row, col = _xlsx_place(xml, cell)
             if weight > MAX_BUILT:
-                return _built_too_much(row, col)
+                return _built_too_much(row, col), repeated
             how = "a shared string is copied into each cell that names it"
-            return _repeated_too_much(row, col, how)
-    return None
+            return _repeated_too_much(row, col, how, before), repeated
+    return None, repeated

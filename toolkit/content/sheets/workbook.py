@@ -24,7 +24,7 @@ from toolkit.content.sheets.grid import (
     Refused,
 )
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
-from toolkit.content.source import Y_UNREADABLE
+from toolkit.content.source import Y_UNREADABLE, current_repeats
 from toolkit.diagnostics import Span
 from toolkit.fileio import read_bounded
 
@@ -146,6 +146,8 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
     def refuse(r: Any, span: Span, message: str) -> Refused:
         return Refused(r.at(display, span, message))
 
+    repeats = current_repeats()
+    before = repeats.before(prescan.MAX_REPEATED)
     try:
         refused = files.unreadable(path, display)
         if refused is not None:
@@ -182,10 +184,13 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             if scan.too_large is None:
                 scan.too_large = _other_sheets_too_large(data, member)
             if scan.too_large is None:
-                scan.too_large = prescan.xlsx_built(xml, _shared_strings(data))
+                scan.too_large = prescan.xlsx_cells(xml)
+            if scan.too_large is None:
+                found, scan.repeated = prescan.xlsx_repeats(xml, _shared_strings(data), before)
+                scan.too_large = found
         else:
             content = archive.read_member(data, "content.xml") or b""
-            scan = prescan.scan_ods(content)
+            scan = prescan.scan_ods(content, before)
             first = _first_table_name(content)
     except OSError as exc:
         return refuse(Y_UNREADABLE, Span(), f"cannot read file: {exc.strerror or exc}")
@@ -193,12 +198,17 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
         return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
     if scan.too_large is not None:  # refused before calamine builds the table in memory
         row, col, why = scan.too_large
+        repeated = scan.repeated > prescan.MAX_REPEATED - before
+        if repeated and repeats.passed:  # said at the file that passed the bound
+            return Refused(Y_SHEET_SIZE.at(display, Span(), why), quiet=True)
+        repeats.passed = repeats.passed or repeated
         return refuse(
             Y_SHEET_SIZE,
             Span(row, col, sheet=first),
-            f"{why}, the content limit for a card sheet"
+            f"{why}, the content limit for {'a game' if repeated and before else 'a card sheet'}"
             + (" (empty formatted rows count: delete them)" if "rows" in why else ""),
         )
+    repeats.spent += scan.repeated
     import python_calamine as calamine
 
     try:
