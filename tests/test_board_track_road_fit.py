@@ -227,6 +227,22 @@ def test_pens_and_home_lanes_that_leave_their_segment_are_p016_at_their_counts(r
     assert "a loop needs at least 3" in found[0]["message"]
 
 
+def test_an_offset_past_its_segments_last_hole_is_p016_at_the_offset(run_cli, tmp_path):
+    """probe 23 M2: an offset at or past the segment's end skipped the lane checks, and the
+    pens and home lanes printed off the loop, validate clean (a game's own check said it for
+    one game only)."""
+    game = _track(tmp_path)
+    board = game / "boards" / "mashies.yaml"
+    text = board.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^start_offset: \d+$", "start_offset: 18", text)
+    board.write_text(re.sub(r"(?m)^entrance_offset: \d+$", "entrance_offset: 80", text), "utf-8")
+    code, found = _errors(run_cli, game)
+    assert code == 1 and sorted(_at(found)) == [("P016", 21, 15), ("P016", 22, 18)], found
+    said = sorted(d["message"] for d in found if d["code"] == "P016")
+    assert said[0].startswith("entrance_offset 80 is past the segment's last hole"), said
+    assert "(a segment of 18 holes counts 0 to 17)" in said[1], said
+
+
 def test_a_phrase_name_in_doubled_braces_is_r006_at_the_label(run_cli, tmp_path):
     # probe 21 M4: `{{n}} to {m} players` printed "{n} to 4 players" on the board
     labels = "    players: " + _m("{{n}} to {m} players") + "\n"

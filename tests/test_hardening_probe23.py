@@ -1,7 +1,10 @@
-"""Hardening, probe 23: what Jinja would work out while compiling a designer's template is
-worked out when it renders, within the template's bounds."""
+"""Hardening, probe 23: what a template computes is computed when it renders, within its
+bounds (not while compiling, not uncounted inside a filter); a card's place in a deck is
+looked up, not searched; doubled braces around anything print as written."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +118,43 @@ def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
     assert result.exit_code == 1 and "P007" in result.output, result.output
     # each of 3 × 3 × 100 icons looked at its card's 203 strings: 182,700 looks
     assert _Counted.looks < 20_000, _Counted.looks
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{{points.x}}",
+        "{{points[0]}}",
+        "{{0}}",
+        "{{pointé}}",
+        "{{points}}}",
+        "{{-points}}",
+        "{{points:>40000000000000000000000}}",
+    ],
+)
+def test_anything_in_doubled_braces_in_a_card_text_is_r006(run_cli, tmp_path, written):
+    # probe 23 M1: doubled braces print their inside as written, whatever it is; only a bare
+    # name, a spec or a conversion were R006, and these printed "{points.x}", validate clean
+    import json
+
+    assert run_cli("new", "braces", "--into", str(tmp_path)).exit_code == 0
+    deck = tmp_path / "braces" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("en: Score {points} points.", f"en: Score {written} pts."))
+    result = run_cli("validate", str(tmp_path / "braces"), "--no-cache", "--format", "json")
+    found = [d for d in json.loads(result.stdout) if d["code"] == "R006"]
+    assert len(found) == 1 and "as written: `{{` and `}}` print a brace" in found[0]["message"]
+
+
+def test_compiled_templates_are_keyed_by_the_code_that_guards_them(tmp_path, monkeypatch):
+    # two checkouts that both called their code "bounded-10" shared compiled templates in
+    # one user cache: one ran the other's code, which called a guard it did not have
+    from toolkit.render import jinja_cache, template_bounds
+
+    one = jinja_cache._code_version("bounded-10")
+    assert one == jinja_cache._code_version("bounded-10") == jinja_cache.CODE_VERSION
+    changed = tmp_path / "template_bounds.py"
+    source = Path(template_bounds.__file__).read_bytes()
+    changed.write_bytes(source + b"\n# another guard\n")
+    monkeypatch.setattr(template_bounds, "__file__", str(changed))
+    assert jinja_cache._code_version("bounded-10") != one

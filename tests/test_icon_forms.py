@@ -144,3 +144,32 @@ def test_a_card_text_printing_an_icon_a_hundred_times_writes_it_once(run_cli, tm
     assert pdfs[0] == pdfs[1]
     assert _operators(pdfs[0], b"Do") >= 100
     assert _operators(pdfs[0], b"re") < 5 * RECTS  # was 100 × 20 and more
+
+
+def test_a_tinted_icon_is_drawn_once_per_pdf_whatever_its_colours(tmp_path, monkeypatch):
+    # probe 23 H5: each colour deep-copied the drawing and drew it again, and kept the copy:
+    # 500 colours of a 1,700-element icon took 83 s and 1.4 GB to build; each colour's form
+    # is now the first one's operators, recoloured
+    from toolkit.render import svg_icons
+
+    drawn: list[int] = []
+    renderer = svg_icons._picture_renderer()
+
+    class Counting(renderer):  # type: ignore[misc,valid-type]
+        def draw(self, *args, **kwargs):
+            drawn.append(1)
+            return super().draw(*args, **kwargs)
+
+    monkeypatch.setattr(svg_icons, "_picture_renderer", lambda: Counting)
+    icons = _icons(tmp_path, row=ROW, rich=RICH)
+    colours = [f"#{17 * i:02x}{255 - 5 * i:02x}{3 * i:02x}" for i in range(40)]
+    draws = [("row", 5 + 9 * i, 5 + 9 * i, 20, colour) for i, colour in enumerate(colours)]
+    pdf = _page(icons, draws + [("rich", 0, 0, 400, "#00aa00"), ("rich", 0, 0, 400, "#aa0000")])
+    assert len(drawn) == 2  # each icon once in this PDF (was once a colour: 42)
+    assert _operators(pdf, b"re") == RECTS * len(colours) + 2 * 3  # a form a colour still
+    image = images_selected(pdf, [0], 72)[0]
+    seen = {colour for _, colour in image.getcolors(1 << 16)}
+    assert (170, 0, 0) in seen and (0, 170, 0) not in seen  # the last rich drawn on top
+    for colour in colours[::13]:
+        assert tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) in seen, colour
+    assert image.getpixel((200, 60)) == (255, 0, 0)  # the rich icon's own gradient kept

@@ -202,35 +202,47 @@ def _filled(text: str, sub: Any) -> str:
     return "{".join(out)
 
 
-_ESCAPED = re.compile(
-    r"(?<!\{)\{\{[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?:![rsa])?(?::[^{}]{0,20})?\}\}(?!\})"
-)
+_ESCAPED = re.compile(r"(?<!\{)\{\{([^{}]{1,100})\}\}")
+"""Doubled braces around anything but a brace (`{{points}}`, `{{points.x}}`, `{{0}}`,
+`{{points}}}`): each prints as written. `{{{points}}}` is the value between braces."""
+_HEAD_NAME = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*")
 
 
 def escaped_names(text: str, names: Collection[str] | None = None) -> list[str]:
-    """The `{{name}}` of `text` (with a format spec or conversion, `{{points:>3}}`) that
-    name one of `names` (None: any name), each once: `{{` and `}}` print a brace, so
-    `{{points}}` prints "{points}" where `{points}` prints the value (probe 21: a Jinja
-    habit, printed on the card and in the rulebook's card reference, validate clean; probe
-    22: a misspelt name, a spec)."""
+    """The `{{…}}` of `text` that print as written, each once: `{{` and `}}` print a brace,
+    so `{{points}}` prints "{points}" where `{points}` prints the value (probe 21: a Jinja
+    habit, printed on the card and in the rulebook's card reference, validate clean). With
+    `names`, only those that begin with one of them (`{{n}}`, `{{n:>3}}`); with None, any
+    (probe 22: a misspelt name, a spec; probe 23: `{{points.x}}`, `{{0}}`, `{{pointé}}`)."""
     if "{{" not in text:
         return []
-    found = (m for m in _ESCAPED.finditer(text) if names is None or m.group(1) in names)
-    return list(dict.fromkeys(m.group(0) for m in found))
+    found = []
+    for match in _ESCAPED.finditer(text):
+        head = _HEAD_NAME.match(match.group(1))
+        if names is None or (head is not None and head.group(1) in names):
+            found.append(match.group(0))
+    return list(dict.fromkeys(found))
 
 
 def escaped_message(written: str, lang: str) -> str:
-    """Why a text's `{{name}}` (`escaped_names`) is refused, as R006 and the PO import say it."""
-    shown = written.replace("{{", "{", 1).replace("}}", "}", 1).replace(" ", "")
-    if ":" in shown or "!" in shown:
+    """Why a text's `{{…}}` (`escaped_names`) is refused, as R006 and the PO import say it."""
+    inside = written[2:-2]
+    shown = "{" + inside.replace(" ", "") + "}"
+    if _HEAD_NAME.fullmatch(inside):
+        return (
+            f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
+            f" write {shown} to print the value"
+        )
+    if _HEAD_NAME.match(inside):  # a name, then a spec, conversion, attribute or index
         return (
             f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace,"
-            " and a card's text takes no format spec or conversion; write the name alone in"
-            " single braces"
+            " and a card's text takes no format spec, conversion, attribute or index; write"
+            " a parameter's name alone in single braces"
         )
     return (
         f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
-        f" write {shown} to print the value"
+        " a card's text names a value by a parameter's name alone, in single braces"
+        " (`{points}`)"
     )
 
 

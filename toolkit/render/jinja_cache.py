@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import update_wrapper
 from pathlib import Path
 from types import BuiltinMethodType, GeneratorType, MethodType
@@ -122,7 +122,21 @@ def bytecode_cache() -> SignedBytecodeCache | None:
 
 TREES_FORMAT = "jinja-trees-1"
 """The head of a layout's kept parse trees (CachedSandbox.parse_all)."""
-CODE_VERSION = "bounded-10"  # 10: no autoescape folding, 9: no constant folding (7: deep…)
+
+
+def _code_version(name: str) -> str:
+    """`name` and the digest of the code that generates and guards the compiled templates
+    (toolkit.render.template_bounds and this module): two checkouts or releases that both
+    called their code "bounded-10" shared compiled templates in one user cache, and one ran
+    code calling a guard only the other had (`'_BoundedSandbox' object has no attribute`)."""
+    digest = hashlib.sha256(name.encode())
+    for module in (bounds.__file__, __file__):
+        with suppress(OSError, TypeError):  # no source beside the code: the name alone
+            digest.update(Path(module).read_bytes())
+    return f"{name}-{digest.hexdigest()[:16]}"
+
+
+CODE_VERSION = _code_version("bounded-10")  # 10: no autoescape folding, 9: no const folding
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}

@@ -92,12 +92,13 @@ class SvgIcon:
         for a tinted icon) as a form XObject, and each use one `Do` of that form: drawing an
         SVG costs about a millisecond per element, and a card text may print one icon
         hundreds of times (600 `:name:` of a 2,000-element icon took 70 s)."""
-        drawing = self.drawing if colour is None or not self.tinted else self.coloured(colour)
+        drawing = self.drawing
         width, height = float(drawing.width), float(drawing.height)
         scale = size / max(width, height)
         c.translate((size - width * scale) / 2, (size - height * scale) / 2)
         c.scale(scale, scale)
-        c.doForm(_form(c, self, drawing))
+        tinted = colour is not None and self.tinted
+        c.doForm(_tinted_form(c, self, colour) if tinted else _form(c, self, drawing))
 
     def coloured(self, colour: Any) -> Drawing:
         """The drawing with its `currentColor` fills and strokes in `colour` (made once per
@@ -143,13 +144,92 @@ def _form(c: Canvas, icon: SvgIcon, drawing: Drawing) -> str:
     return name
 
 
-def _write_form(c: Canvas, drawing: Drawing, name: str) -> None:
+_TINTS = "_playset_icon_tints"  # the attribute of a canvas holding its tinted icons' drawings
+
+
+@dataclass(frozen=True)
+class _Tint:
+    """A tinted icon's drawing as written in a PDF, its `currentColor` parts in `CURRENT`:
+    the form of each colour is these operators with `CURRENT`'s replaced by the colour's.
+    Drawing a copy of the icon in each colour took ~90 ms a colour and kept each copy (500
+    colours of a 1,700-element icon: 83 s and 1.4 GB from a 45 kB game: probe 23)."""
+
+    drawing: Drawing  # kept: its id is the key
+    box: tuple[float, float, float, float]
+    code: tuple[str, ...]
+    forms_in_use: tuple[Any, ...]
+    shadings: dict[str, Any]
+    colour_spaces: dict[str, Any]
+
+
+def _tinted_form(c: Canvas, icon: SvgIcon, colour: Any) -> str:
+    """The name of the form XObject of `icon` in `colour` in the PDF of `c` (made at its
+    first use, as `_form`'s): the icon is drawn once per PDF, its other colours' forms are
+    its operators recoloured."""
+    from reportlab.lib.colors import toColor
+
+    paint = toColor(colour)
+    forms: dict[Any, tuple[Drawing, str]] | None = getattr(c, _FORMS, None)
+    if forms is None:
+        forms = {}
+        setattr(c, _FORMS, forms)
+    key = (id(icon.drawing), paint.hexval()[:8])  # rgb alone: the SVG's opacities stay
+    made = forms.get(key)
+    if made is not None and made[0] is icon.drawing:
+        return made[1]
+    name = f"PlaysetIcon{len(forms)}"
+    forms[key] = (icon.drawing, name)
+    tints: dict[int, _Tint] = getattr(c, _TINTS, None) or {}
+    setattr(c, _TINTS, tints)
+    tint = tints.get(id(icon.drawing))
+    if tint is None or tint.drawing is not icon.drawing:
+        written = _write_form(c, icon.drawing, name, paint)
+        assert written is not None  # with a paint, the drawing as written
+        tints[id(icon.drawing)] = written
+    else:
+        _replay_form(c, tint, name, paint)
+    return name
+
+
+def _recoloured(code: list[str] | tuple[str, ...], paint: Any) -> list[str]:
+    """`code` with the fill and stroke colour operators of `CURRENT` in `paint`'s colour."""
+    from reportlab.lib.colors import toColor
+    from reportlab.lib.rl_accel import fp_str
+
+    current = toColor(CURRENT)
+    was = fp_str(current.red, current.green, current.blue)
+    now = fp_str(paint.red, paint.green, paint.blue)
+    pairs = ((f"{was} rg", f"{now} rg"), (f"{was} RG", f"{now} RG"))
+    out = []
+    for line in code:
+        if was in line:
+            for old, new in pairs:
+                line = line.replace(old, new)
+        out.append(line)
+    return out
+
+
+def _replay_form(c: Canvas, tint: _Tint, name: str, paint: Any) -> None:
+    """Write form XObject `name`: `tint`'s operators in `paint`'s colour, with its resources."""
+    page: Any = c
+    if not page._code:  # reportlab keeps a page's operators aside only if it has some
+        c.saveState()
+        c.restoreState()
+    page.beginForm(name, *tint.box)
+    page._code.extend(_recoloured(tint.code, paint))
+    page._formsinuse.extend(tint.forms_in_use)
+    page._shadingUsed.update(tint.shadings)
+    page._colorsUsed.update(tint.colour_spaces)
+    _end_form(c, name, dict(tint.shadings), dict(tint.colour_spaces))
+
+
+def _write_form(c: Canvas, drawing: Drawing, name: str, paint: Any = None) -> _Tint | None:
     """Write `drawing` (in its own units, from its origin) as form XObject `name` of the PDF
     of `c`, with the resources it uses: reportlab gives a form its fonts, pictures and
     procedure sets but not the transparency states, shadings and colour spaces a page gets
-    (an icon's opacity and gradients use them)."""
+    (an icon's opacity and gradients use them). With `paint`, its `currentColor` parts in
+    that colour, and the drawing as written is returned for the icon's other colours."""
     from reportlab.graphics.renderbase import renderScaledDrawing
-    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
 
     width, height = float(drawing.width), float(drawing.height)
     pad = FORM_MARGIN * max(width, height)
@@ -165,9 +245,26 @@ def _write_form(c: Canvas, drawing: Drawing, name: str) -> None:
     if not page._code:  # reportlab keeps a page's operators aside only if it has some
         c.saveState()
         c.restoreState()
-    page.beginForm(name, low_x, low_y, high_x, high_y)  # reportlab's stubs say int
+    box = (low_x, low_y, high_x, high_y)
+    page.beginForm(name, *box)  # reportlab's stubs say int
     _picture_renderer()().draw(renderScaledDrawing(drawing), c, 0, 0)
     shadings, colour_spaces = dict(page._shadingUsed), dict(page._colorsUsed)
+    tint = None
+    if paint is not None:
+        code, in_use = tuple(page._code), tuple(page._formsinuse)
+        tint = _Tint(drawing, box, code, in_use, shadings, colour_spaces)
+        page._code[:] = _recoloured(code, paint)
+    _end_form(c, name, shadings, colour_spaces)
+    return tint
+
+
+def _end_form(
+    c: Canvas, name: str, shadings: dict[str, Any], colour_spaces: dict[str, Any]
+) -> None:
+    """End form `name` and give it every resource its operators use."""
+    from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
+
+    page: Any = c
     c.endForm()
     form = page._doc.idToObject[xObjectName(name)]
     resources: Any = PDFResourceDictionary()

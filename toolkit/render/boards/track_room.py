@@ -32,8 +32,16 @@ def lane_problems(board: TrackBoard) -> Iterator[tuple[Path, str]]:
     each, naming the first loop (fewest segments) where it happens and what fits on every
     loop the board draws."""
     holes = board.holes_per_segment
-    if board.start_offset >= holes or board.entrance_offset >= holes:
-        return  # off the segment: no lane or pen is laid out from there (a game's check says)
+    offsets = {"start_offset": board.start_offset, "entrance_offset": board.entrance_offset}
+    off = [(key, value) for key, value in offsets.items() if value >= holes]
+    for key, value in off:  # the drawer lays a pen or a lane out from there, off the loop
+        yield (
+            (key,),
+            f"{key} {value} is past the segment's last hole (a segment of {holes} holes"
+            f" counts 0 to {holes - 1}): its pen or home lane would print off the loop",
+        )
+    if off:
+        return  # no lane or pen is laid out from there
     loops = sorted({max(segments, 3) for segments in board.segments_by_players.values()})
     home = board.home_holes
     clashing = [sides for sides in loops if home and _homes_clash(board, sides, home)]
