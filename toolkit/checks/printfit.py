@@ -60,7 +60,6 @@ from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.capped import always_listed
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.diagnostics.registry import REGISTRY
-from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
@@ -75,7 +74,6 @@ from toolkit.render.layout import (
     layout_file,
     layout_place,
     load_layout,
-    resolve,
     worked_out,
 )
 from toolkit.render.layout_budget import LayoutSpent
@@ -1397,9 +1395,12 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
         layout, _ = load_layout(deck.layout or DEFAULT_FRONT, game.root)
         if layout is None:
             return None
-        width, height = size_mm(deck.size)
+        # through the print job: the face the gate resolved (the game's print memo), not
+        # rendered again for each field asked (a face's renders are bounded by the gate's
+        # layout budget, toolkit.render.layout_budget, once)
+        job = PrintJob(game, deck, layout, None, lang, size_mm(deck.size))
         try:
-            elements = resolve(layout, card_context(game, deck, card, lang), width, height)
+            elements = job.resolved(layout, card)
         except (TemplateError, TypeError, ValueError):
             return None
         wanted = f"card.{field}"
