@@ -199,3 +199,32 @@ def _facts(game):
     from toolkit.content.walk import collect
 
     return collect(game)
+
+
+def _render_layout_text(source: str) -> str:
+    from toolkit.render.layout import _cached
+
+    return _cached().render(_cached().template(source, "layout"), {})
+
+
+def test_a_comparison_counts_the_items_it_walks() -> None:
+    """The budget counts a face's steps; a comparison was one step whatever its operands
+    held, and weighing a 30,000-item list for it takes ~10 ms: 1,900 of them on one face,
+    within its steps, ran ~0.2 s a face (seconds for 1,900 in 5 s). Now its items count."""
+    from toolkit.render.template_bounds import TemplateStepError
+
+    loop = "{% set a = range(30000)|list %}{% for i in range(50) %}{{ 5 in a }}{% endfor %}"
+    with pytest.raises(TemplateStepError):
+        _render_layout_text(loop)
+    assert _render_layout_text("{{ 5 in [1, 2, 5] }}") == "True"  # a few items: as before
+
+
+def test_a_slice_counts_what_it_copies() -> None:
+    """`a[:]` copies a list: counted as a value built (it was not: a loop of copies of a
+    99,000-item list cost ~0.3 ms each, out of any count)."""
+    from toolkit.render.template_bounds import TemplateLimitError
+
+    copies = "{% set a = range(90000)|list %}{% for i in range(5) %}{% set b = a[:] %}{% endfor %}"
+    with pytest.raises(TemplateLimitError, match="builds more than"):
+        _render_layout_text(copies)
+    assert _render_layout_text("{{ [1, 2, 3][1:] }}") == "[2, 3]"

@@ -122,7 +122,7 @@ def bytecode_cache() -> SignedBytecodeCache | None:
 
 TREES_FORMAT = "jinja-trees-1"
 """The head of a layout's kept parse trees (CachedSandbox.parse_all)."""
-CODE_VERSION = "bounded-9"  # 9: no constant folding (7: deep expressions refused)
+CODE_VERSION = "bounded-10"  # 10: slices guarded; 9: no constant folding (7: deep expressions)
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -158,6 +158,7 @@ class _Bounded:
     guard_iter = staticmethod(bounds.guard_iter)
     guard_compared = staticmethod(bounds.guard_compared)
     guard_tuple = staticmethod(bounds.guard_tuple)
+    guard_sliced = staticmethod(bounds.check_result)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
         parser = Parser(cast(Any, self), source, name, filename)
