@@ -254,9 +254,9 @@ LAYOUT_FAILURES = [
     # created text allows before the text is refused: a layout's is 200,000 a face
     ("{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}", "in all on one card face"),
     # probe 21 H6: a few heavy steps (a 100,000-item list sorted, ~95 ms each) under the
-    # rulebook's 64 M a render took seconds a card face
-    # rulebook's 64 M a render took seconds a card face; the items `list` goes over are
-    # counted now (probe 23 H3), and what a face builds stays bounded in all
+    # rulebook's 64 M a render took seconds a card face; the items a sort compares count as
+    # steps (template_bounds.ITEMS_A_STEP) and those `list` goes over as iterations (probe
+    # 23 H3): past a face's, at the layout's text; what a face builds stays bounded in all
     ("{% for i in range(200) %}{% set x = range(99999)|list|sort %}{% endfor %}", "go over"),
     ("{% for i in range(200) %}{% set x = ('x' * 99999)|list %}{% endfor %}", "in all"),
     ("{% for i in range(90) %}{{ 'x' * 99999 }}{% endfor %}", "output passes"),
@@ -267,7 +267,7 @@ LAYOUT_FAILURES = [
 ]
 
 
-IN_LAYOUT = ("ZeroDivisionError", "go over")  # counted limits: the same on every card
+IN_LAYOUT = ("ZeroDivisionError", "go over", "10,000 steps")  # counted: same on every card
 
 
 @pytest.mark.parametrize(("text", "why"), LAYOUT_FAILURES)

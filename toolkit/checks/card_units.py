@@ -249,8 +249,9 @@ class FileBatch:
         self.units.framed.append(self.name)
 
 
-Worked = tuple[T, int, bool]
-"""A unit's result with the fitting work it counted and whether a fit of it was refused."""
+Worked = tuple[T, tuple[int, int], bool]
+"""A unit's result with the fitting work and the layout work it counted, and whether a fit
+or a face of it was refused."""
 
 
 def budgeted(
@@ -260,34 +261,43 @@ def budgeted(
     read: Callable[[Any], T],
 ) -> tuple[Callable[[], Worked[T]], Callable[[Worked[T]], Any], Callable[[Any], Worked[T]]]:
     """A unit's work, store and read that keep what its fits counted against the check's
-    fitting budget (toolkit.render.textfit.FitBudget), so the budget runs out at the same
-    fit with the validate cache as without: worked out, the unit counts what its fits
-    counted, and is not kept when one was refused (its results are not the whole's); read
-    back, it counts what it counted when worked out, and is not read back when that would
-    reach the limit (worked out again: then fits past the limit are refused as without the
-    cache)."""
+    fitting budget (toolkit.render.textfit.FitBudget), and what its faces cost against the
+    check's layout budget (its `layouts`, toolkit.render.layout_budget), so each budget runs
+    out at the same fit or face with the validate cache as without: worked out, the unit
+    counts what its fits and faces counted, and is not kept when one was refused (its
+    results are not the whole's); read back, it counts what it counted when worked out, and
+    is not read back when that would reach either limit (worked out again: then fits and
+    faces past the limit are refused as without the cache)."""
+    layouts = budget.layouts
 
     def counted() -> Worked[T]:
         spent, refusals = budget.spent, budget.refusals
+        drawn, declined = layouts.spent, layouts.refusals
         result = work()
-        return result, budget.spent - spent, budget.refusals != refusals
+        refused = budget.refusals != refusals or layouts.refusals != declined
+        return result, (budget.spent - spent, layouts.spent - drawn), refused
 
     def kept(worked: Worked[T]) -> Any:
-        result, spent, refused = worked
+        result, (spent, drawn), refused = worked
         if refused:
             raise NotKept
-        return [store(result), spent]
+        return [store(result), spent, drawn]
 
     def again(value: Any) -> Worked[T]:
-        if type(value) is not list or len(value) != 2:
+        if type(value) is not list or len(value) != 3:
             raise ValueError("not a budgeted unit")
-        stored, spent = value
+        stored, spent, drawn = value
         if type(spent) is not int or spent < 0:
             raise ValueError("not a fitting count")
+        if type(drawn) is not int or drawn < 0:
+            raise ValueError("not a layout's work")
         result = read(stored)
         if not budget.affords(spent):
             raise ValueError("past the fitting budget: worked out")
+        if not layouts.affords(drawn):
+            raise ValueError("past the layout budget: worked out")
         budget.spent += spent
-        return result, spent, False
+        layouts.spent += drawn
+        return result, (spent, drawn), False
 
     return counted, kept, again

@@ -60,7 +60,6 @@ from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.capped import always_listed
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.diagnostics.registry import REGISTRY
-from toolkit.render.context import card_context
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
@@ -70,13 +69,14 @@ from toolkit.render.layout import (
     DEFAULT_FRONT,
     Layout,
     Resolved,
+    heaviest_place,
     layout_document,
     layout_file,
     layout_place,
     load_layout,
-    resolve,
     worked_out,
 )
+from toolkit.render.layout_budget import LayoutSpent
 from toolkit.render.printjob import PrintJob, game_fonts
 from toolkit.render.textfit import MAX_FIT_CHARS, FitBudget, icon_names
 
@@ -166,21 +166,27 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield from (diag for diag, key, glyph in found if once.new(diag, key, glyph))
             yield from stop.check(loaded, ("cards", index, "id"), card.id)
         batch.close()
-        back = _back_letters(loaded, deck, game, unfilled) if deck.cards else ()
+        back = _back_letters(loaded, deck, game, unfilled, budget) if deck.cards else ()
         yield from (diag for diag, key, glyph, _ in back if once.new(diag, key, glyph))
+        if deck.cards:  # the back's texts and face count too: it may be where they ran out
+            yield from stop.check(loaded, ("cards", 0, "id"), deck.cards[0].id)
 
 
 class _Stop:
     """The one P001 that says where the check's fitting budget ran out: at the first card
-    or question one of whose texts it refused to fit."""
+    or question one of whose texts it refused to fit; and the one P003 that says where its
+    layout budget did (toolkit.render.layout_budget): at the template that cost the most on
+    the first face it refused to render, naming the card or question."""
 
     def __init__(self, budget: FitBudget) -> None:
         self.budget = budget
         self.said = False
+        self.said_layouts = False
 
     def check(
         self, loaded: LoadedFile, path: tuple[str | int, ...], entry: str
     ) -> Iterator[Diagnostic]:
+        yield from self._layouts(loaded, path, entry)
         if self.said or not self.budget.refusals:
             return
         self.said = True
@@ -195,8 +201,45 @@ class _Stop:
             "sizes tried",
         )
 
+    def _layouts(
+        self, loaded: LoadedFile, path: tuple[str | int, ...], entry: str
+    ) -> Iterator[Diagnostic]:
+        layouts = self.budget.layouts
+        if self.said_layouts or not layouts.refusals:
+            return
+        self.said_layouts = True
+        assert loaded.doc is not None
+        at = loaded.doc.span(path)
+        lang = "?"
+        place = None
+        if layouts.stopped is not None:
+            name, layout, card, job = layouts.stopped
+            lang = job.lang
+            where = heaviest_place(layout, job.context(card))
+            place = layout_place(name, job.game.root, where) if where else None
+        file, span = place if place is not None else (loaded.rel, at)
+        yield P_LAYOUT.at(
+            file,
+            span,
+            f"{_LAYOUTS_STOP}{entry} ({lang}, {loaded.rel}:{at.line}): validate renders at"
+            f" most {layouts.limit:,} steps of card layouts' templates a game (reads,"
+            " filters, calls and loop iterations, and an eighth of the characters and items"
+            f" they build), and the faces before {entry} took them; the faces of {entry}"
+            " and of every card after it are not checked, and the game is not built:"
+            " compute less in the layout's templates (this one took the most on that"
+            " face), or write the values in the content",
+        )
+
+
+def _stopped(job: PrintJob, name: str, layout: Any, card: Any) -> None:
+    """Note the first face the check's layout budget refused (`_Stop` says where)."""
+    assert job.budget is not None
+    if job.budget.layouts.stopped is None:
+        job.budget.layouts.stopped = (name, layout, card, job)
+
 
 _STOPS = always_listed("print fit stops at ")
+_LAYOUTS_STOP = always_listed("layout work stops at ")
 
 
 class _Once:
@@ -269,7 +312,9 @@ def _named(unfilled: Unfilled) -> list[Any]:
     return [[lang, [list(term) for term in terms]] for lang, terms in unfilled.items()]
 
 
-def _back_letters(loaded: LoadedFile, deck: Any, game: Game, unfilled: Unfilled) -> Iterator[Event]:
+def _back_letters(
+    loaded: LoadedFile, deck: Any, game: Game, unfilled: Unfilled, budget: FitBudget
+) -> Iterator[Event]:
     """P002 and P017 for what a deck's back prints in each language: every back shows the
     deck's first card (toolkit.render.sheets), and only the elements shown (one whose
     `when` is false prints nothing); P003 when it fails to resolve."""
@@ -279,9 +324,12 @@ def _back_letters(loaded: LoadedFile, deck: Any, game: Game, unfilled: Unfilled)
         return  # said with the layout
     card, shape = deck.cards[0], Shape(loaded, 0)
     for lang in languages(game):
-        job = _job(game, deck, layout, lang, unfilled)
+        job = _job(game, deck, layout, lang, unfilled, budget)
         try:
             elements = job.resolved(layout, card)
+        except LayoutSpent:
+            _stopped(job, name, layout, card)
+            return
         except (TemplateError, TypeError, ValueError) as exc:
             if not game.glossary_failed:  # else the back may print a term: said there
                 where = ("back",) if deck.back else ("id",)
@@ -400,6 +448,9 @@ def _card_work(
     for job in jobs:
         try:
             elements = job.resolved(layout, card)
+        except LayoutSpent:  # said once, where the check stopped (`_Stop`)
+            _stopped(job, name, layout, card)
+            return events, True
         except (TemplateError, TypeError, ValueError) as exc:
             if job.game.glossary_failed:
                 return events, True  # the layout may print a term of the glossary: said there
@@ -873,7 +924,9 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> I
         ]
         stores: list[Any] | None = []
         inner: list[str] = []
+        faces = stop.budget.layouts  # what resolving the faces may cost
         spent, refusals = stop.budget.spent, stop.budget.refusals
+        drawn, declined = faces.spent, faces.refusals
         for index, question in enumerate(bank.questions):
             found, unit = _question_findings(loaded, index, question, jobs)
             yield from (diag for _, diag, key, glyph in found if once.new(diag, key, glyph))
@@ -885,10 +938,10 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> I
                     stores.append(_question_store(loaded, index, found))
                 except NotKept:
                     stores = None
-        if stop.budget.refusals != refusals:
+        if stop.budget.refusals != refusals or faces.refusals != declined:
             stores = None  # not every text measured: the bank is not what it is whole
         if units is not None and name is not None and stores is not None:
-            units.put(name, [stores, inner, stop.budget.spent - spent])
+            units.put(name, [stores, inner, stop.budget.spent - spent, faces.spent - drawn])
             units.framed.append(name)
 
 
@@ -906,21 +959,27 @@ def _bank_name(loaded: LoadedFile, units: Any, unfilled: Unfilled) -> str | None
 
 
 def _bank_reader(count: int, budget: FitBudget) -> Callable[[Any], list[Any]]:
-    """A bank's kept findings back, with the fitting work its questions counted (counted
-    again: not read back when that reaches the budget's limit, see card_units.budgeted)."""
+    """A bank's kept findings back, with the fitting and layout work its questions counted
+    (counted again: not read back when that reaches a budget's limit, see
+    card_units.budgeted)."""
 
     def read(kept: Any) -> list[Any]:
-        if type(kept) is not list or len(kept) != 3 or type(kept[0]) is not list:
+        if type(kept) is not list or len(kept) != 4 or type(kept[0]) is not list:
             raise ValueError("not a bank's findings")
         if type(kept[2]) is not int or kept[2] < 0:
             raise ValueError("not a fitting count")
+        if type(kept[3]) is not int or kept[3] < 0:
+            raise ValueError("not a layout's work")
         if len(kept[0]) != count or type(kept[1]) is not list:
             raise ValueError("not a bank's findings")
         if not all(type(unit) is str for unit in kept[1]):
             raise ValueError("not unit names")
         if not budget.affords(kept[2]):
             raise ValueError("past the fitting budget: worked out")
+        if not budget.layouts.affords(kept[3]):
+            raise ValueError("past the layout budget: worked out")
         budget.spent += kept[2]
+        budget.layouts.spent += kept[3]
         return kept
 
     return read
@@ -1054,6 +1113,9 @@ def _question_face(
     lang = job.lang
     try:
         elements = job.resolved(job.front, question)
+    except LayoutSpent:
+        _stopped(job, name, job.front, question)
+        return
     except (TemplateError, TypeError, ValueError) as exc:
         where = loaded.doc.span(("questions", index, "id"))
         message = f"layout {name!r} fails on {question.id} ({lang}): {exc}"
@@ -1333,9 +1395,12 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
         layout, _ = load_layout(deck.layout or DEFAULT_FRONT, game.root)
         if layout is None:
             return None
-        width, height = size_mm(deck.size)
+        # through the print job: the face the gate resolved (the game's print memo), not
+        # rendered again for each field asked (a face's renders are bounded by the gate's
+        # layout budget, toolkit.render.layout_budget, once)
+        job = PrintJob(game, deck, layout, None, lang, size_mm(deck.size))
         try:
-            elements = resolve(layout, card_context(game, deck, card, lang), width, height)
+            elements = job.resolved(layout, card)
         except (TemplateError, TypeError, ValueError):
             return None
         wanted = f"card.{field}"

@@ -115,22 +115,39 @@ def resolved_face(
     lang: str,
     card_mm: tuple[float, float],
     work: Callable[[], list[Resolved]],
-) -> list[Resolved]:
-    """`work()` (the face resolved), or the face kept for the same inputs."""
+) -> tuple[list[Resolved], int]:
+    """`work()` (the face resolved), or the face kept for the same inputs, with what its
+    renders cost (`template_bounds.work_done`): kept with the face, so a face read back
+    counts against a check's layout budget what it cost when worked out
+    (toolkit.render.layout_budget)."""
+    from toolkit.render.template_bounds import work_done
+
+    def counted() -> tuple[list[Resolved], int]:
+        before = work_done()
+        found = work()
+        return found, work_done() - before
+
     if active() is None:
-        return work()
+        return counted()
     try:
         args = face_args(game, deck, layout, card, lang, card_mm)
     except (TypeError, ValueError):
-        return work()
+        return counted()
     index_of = {id(e): i for i, e in enumerate(layout.elements)}
 
-    def stored(found: list[Resolved]) -> list[Any]:
-        return [[index_of[id(r.element)], r.x, r.y, r.w, r.h, list(r.values)] for r in found]
+    def stored(found: tuple[list[Resolved], int]) -> list[Any]:
+        faces, spent = found
+        kept = [[index_of[id(r.element)], r.x, r.y, r.w, r.h, list(r.values)] for r in faces]
+        return [kept, spent]
 
-    def read(kept: Any) -> list[Resolved]:
+    def read(value: Any) -> tuple[list[Resolved], int]:
         from toolkit.render.elements import Resolved
 
+        if type(value) is not list or len(value) != 2:
+            raise ValueError("not a face")
+        kept, spent = value
+        if type(spent) is not int or spent < 0 or type(kept) is not list:
+            raise ValueError("not a layout's work")
         out = []
         for index, x, y, w, h, values in kept:  # JSON's own types: no subclass to allow
             if type(index) is not int or index < 0:
@@ -145,6 +162,6 @@ def resolved_face(
             if len(values) != len(type(element).templates):
                 raise ValueError("not this kind's texts")
             out.append(Resolved(element, x, y, w, h, tuple(values)))
-        return out
+        return out, spent
 
-    return cached("face", args, work, stored, read)
+    return cached("face", args, counted, stored, read)

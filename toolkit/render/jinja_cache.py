@@ -136,7 +136,7 @@ def _code_version(name: str) -> str:
     return f"{name}-{digest.hexdigest()[:16]}"
 
 
-CODE_VERSION = _code_version("bounded-10")  # 10: no autoescape folding, 9: no const folding
+CODE_VERSION = _code_version("bounded-11")  # 11: no autoescape folding; 10: slices guarded
 
 
 _ITEM_ATTRIBUTES: dict[tuple[type, str], bool] = {}
@@ -172,6 +172,7 @@ class _Bounded:
     guard_iter = staticmethod(bounds.guard_iter)
     guard_compared = staticmethod(bounds.guard_compared)
     guard_tuple = staticmethod(bounds.guard_tuple)
+    guard_sliced = staticmethod(bounds.check_result)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
         parser = Parser(cast(Any, self), source, name, filename)

@@ -471,6 +471,14 @@ def _failing_place(
     return cast("tuple[str | int, ...] | None", heaviest[1]) if steps else None
 
 
+def heaviest_place(layout: Layout, context: dict[str, Any]) -> tuple[str | int, ...] | None:
+    """Where in the layout's YAML the template that takes the most steps on this face is (a
+    `let` entry, an element's `when` or one of its texts), or the one that goes past a
+    face's steps; None when none is found. Its pieces are rendered one by one within one
+    face's limits: where a check's layout budget ran out (toolkit.render.layout_budget)."""
+    return _failing_place(layout, _state(layout), context, steps=True)
+
+
 def layout_place(
     name: str, game_root: Path | None, where: tuple[str | int, ...]
 ) -> tuple[str, Span] | None:

@@ -47,7 +47,9 @@ class PrintJob:
     (toolkit.content.board_phrases.unfilled_terms): `validate` reports a face printing one."""
     budget: Any = None
     """A check's fitting budget (toolkit.render.textfit.FitBudget): its texts are fitted
-    through it, and not at all once it is spent; None (a build): every text is fitted."""
+    through it, and not at all once it is spent, and its faces resolved through its layout
+    budget (`resolved`); None (a build, after the gate): every text is fitted, every face
+    resolved."""
 
     @property
     def root(self) -> Path:
@@ -80,25 +82,43 @@ class PrintJob:
     def resolved(self, layout: Layout, card: Any) -> list[Resolved]:
         """`layout` resolved for `card` in this job's language and card size, once per loaded
         game: `validate`'s print-fit check and the build after the gate draw the very same
-        elements and texts, measured once (a template error raises, and is not kept)."""
+        elements and texts, measured once (a template error raises, and is not kept).
+
+        With a check's budget, each face asked counts what its renders cost against the
+        check's layout budget (toolkit.render.layout_budget), whole, even when the memo or
+        the validate cache answers it; once that is spent, a face raises LayoutSpent."""
         from toolkit.render.face_units import resolved_face
         from toolkit.render.layout import resolve
+        from toolkit.render.template_bounds import work_done
 
+        budget = self.budget.layouts if self.budget is not None else None
+        if budget is not None and not budget.allows():
+            raise budget.refused(layout)
         key = (id(layout), id(self.deck), id(card), self.lang, self.card_mm)
         kept = self.game.print_memo.get(key)
         # the objects are kept with the result: an id is never taken by another object
         if kept is not None and kept[0] is layout and kept[1] is self.deck and kept[2] is card:
+            if budget is not None:
+                budget.spent += kept[4]
             return list(kept[3])
-        elements = resolved_face(
-            self.game,
-            self.deck,
-            layout,
-            card,
-            self.lang,
-            self.card_mm,
-            lambda: resolve(layout, self.context(card), *self.card_mm),
-        )
-        self.game.print_memo[key] = (layout, self.deck, card, tuple(elements))
+        before = work_done()
+        try:
+            elements, spent = resolved_face(
+                self.game,
+                self.deck,
+                layout,
+                card,
+                self.lang,
+                self.card_mm,
+                lambda: resolve(layout, self.context(card), *self.card_mm),
+            )
+        except BaseException:
+            if budget is not None:  # what the failing renders cost (never kept)
+                budget.spent += work_done() - before
+            raise
+        if budget is not None:
+            budget.spent += spent
+        self.game.print_memo[key] = (layout, self.deck, card, tuple(elements), spent)
         return elements
 
     def faces(self) -> tuple[Layout, Layout]:

@@ -16,6 +16,7 @@ from toolkit.content.unit_cache import cached, fresh_each_run, to_json
 from toolkit.render.fonts import overflow_length, text_width, unit_width
 from toolkit.render.hyphenation import break_points
 from toolkit.render.icons import BUILTIN
+from toolkit.render.layout_budget import LayoutBudget
 
 LEADING = 1.2  # line height as a multiple of the font size
 HYPHENATED = ("fr", "es")  # languages whose long words break at syllables
@@ -225,12 +226,16 @@ class FitBudget:
     `refusals` counts those. A unit of a check's results keeps what its fits counted
     (`toolkit.checks.card_units.budgeted`): it is read back only when that stays under the
     limit (then no fit of it was refused without the cache either), and one worked out
-    past the limit is not kept."""
+    past the limit is not kept.
+
+    `layouts` is the check's layout budget (toolkit.render.layout_budget): what rendering
+    the faces whose texts it fits may cost, kept and read back with the same units."""
 
     def __init__(self, limit: int | None = None) -> None:
         self.limit = FIT_BUDGET if limit is None else limit
         self.spent = 0
         self.refusals = 0
+        self.layouts = LayoutBudget()
 
     def allows(self) -> bool:
         """Whether a fit asked now is worked out (counted as refused if not)."""
