@@ -160,16 +160,16 @@ def test_a_tinted_icon_is_drawn_once_per_pdf_whatever_its_colours(tmp_path, monk
             drawn.append(1)
             return super().draw(*args, **kwargs)
 
+    icons = _icons(tmp_path, row=ROW, rich=RICH)  # (reading an icon may draw it: not counted)
     monkeypatch.setattr(svg_icons, "_picture_renderer", lambda: Counting)
-    icons = _icons(tmp_path, row=ROW, rich=RICH)
-    colours = [f"#{17 * i:02x}{255 - 5 * i:02x}{3 * i:02x}" for i in range(40)]
+    colours = [f"#{6 * i:02x}{255 - 5 * i:02x}{3 * i:02x}" for i in range(40)]
     draws = [("row", 5 + 9 * i, 5 + 9 * i, 20, colour) for i, colour in enumerate(colours)]
-    pdf = _page(icons, draws + [("rich", 0, 0, 400, "#00aa00"), ("rich", 0, 0, 400, "#aa0000")])
+    pdf = _page(icons, [("rich", 0, 0, 400, "#00aa00"), ("rich", 0, 0, 400, "#aa0000")] + draws)
     assert len(drawn) == 2  # each icon once in this PDF (was once a colour: 42)
     assert _operators(pdf, b"re") == RECTS * len(colours) + 2 * 3  # a form a colour still
     image = images_selected(pdf, [0], 72)[0]
     seen = {colour for _, colour in image.getcolors(1 << 16)}
-    assert (170, 0, 0) in seen and (0, 170, 0) not in seen  # the last rich drawn on top
+    assert (170, 0, 0) in seen and (0, 170, 0) not in seen  # the second rich over the first
     for colour in colours[::13]:
         assert tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) in seen, colour
     assert image.getpixel((200, 60)) == (255, 0, 0)  # the rich icon's own gradient kept
