@@ -160,7 +160,8 @@ def _window_points(hyphenator: Any, window: str) -> tuple[Any, ...]:
 
 
 def _positions(hd: Any, word: str) -> list[Any]:
-    """`HyphDict.positions(word)` as pyphen works it out (its loop, unchanged in what it
+    """`HyphDict.positions(word)` as pyphen works it out (a point whose `data` is None a plain
+    int) (its loop, unchanged in what it
     looks up and in what order), less the lookups that cannot match: pyphen looks up every
     piece of up to `maxlen` letters from each letter, ~14 calls of a dictionary's `get` a
     letter in French; a piece that begins no pattern ends the search from its letter
@@ -184,9 +185,11 @@ def _positions(hd: Any, word: str) -> list[Any]:
             offset, values = pattern
             at = slice(i + offset, i + offset + len(values))
             references[at] = map(max, values, references[at])
+    # pyphen makes every point a DataInt, its `data` None but where a pattern changes letters
+    # (a fifth of a long word's fitting): here a plain int then (`data` read with getattr)
     data_int = _pyphen().DataInt
     return [
-        data_int(i - 1, reference=reference)
+        data_int(i - 1, reference=reference) if type(reference) is not int else i - 1
         for i, reference in enumerate(references)
         if reference % 2
     ]
