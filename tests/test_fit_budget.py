@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO
 from toolkit.render import textfit
 from toolkit.render.textfit import LEADING, SHOWN, STEP, Setting, _fit, can_hyphenate, wrap
 
@@ -89,7 +91,8 @@ def test_a_text_that_fits_nowhere_is_not_wrapped_whole(monkeypatch) -> None:
     monkeypatch.setattr(textfit, "_wrap", spy)
     found = _fit(text, 160.0, 99.0, Setting(8.0, 4.0, "regular", "fr"))
     assert not found.fits and found.size == 4.0
-    assert sum(wrapped) < len(text) // 3  # its first 32 lines: was the whole text
+    # its first 32 lines, and what hyphenating them read (it was the whole text, and that)
+    assert sum(wrapped) < len(text) * 2 // 3
     whole = wrap(text, 160.0, 4.0, "regular", "fr")
     assert whole is not None and found.lines[:SHOWN] == tuple(whole[:SHOWN])
     assert abs(len(found.lines) - len(whole)) <= len(whole) // 10  # "needs X mm" as near
@@ -165,7 +168,8 @@ def test_validate_fits_a_bounded_amount_of_text_a_game(tmp_path, monkeypatch) ->
     found = _validate(str(game), "--no-cache")
     assert _stops(found) == ["print fit stops at c5"], _stops(found)
     overflow = [d["message"].split(" ")[0] for d in found if "characters; layout" in d["message"]]
-    assert overflow and set(overflow) == {f"c{i}" for i in range(6)}, overflow
+    # c5's first texts too while what hyphenating a long word reads was not counted
+    assert overflow and set(overflow) == {f"c{i}" for i in range(5)}, overflow
     assert len(fitted) <= 6 * 2 * 4, len(fitted)  # 6 cards of 4 texts, 2 languages: was 12
 
 
@@ -217,3 +221,102 @@ def test_a_wrap_stops_once_the_box_is_full(lang: str) -> None:
     found = _fit(text, 300.0, 30.0, Setting(6.0, 5.0, "regular", lang))
     assert not found.fits
     assert found.work < 3 * len(text)  # was a whole wrap a size (and hyphenated): 10 ×
+
+
+def _named_road(tmp_path: Path) -> Path:
+    """Tokaido with each of its 55 stops named by its own 80 letters, no two alike."""
+    game = tmp_path / "tk"
+    shutil.copytree(REPO / "content" / "tokaido", game)
+    board = game / "boards" / "road.yaml"
+    text = board.read_text(encoding="utf-8")
+    text = re.sub(r"\n    name: [^\n]*", "", text)
+    count = iter(range(1000))
+    syllables = ["con", "ti", "tu", "na", "le", "pro", "me", "ra", "li", "se"]
+
+    def named(match: re.Match) -> str:
+        digits = str((next(count) + 1000) ** 40)
+        name = "".join(syllables[int(d)] for d in digits)[:80]
+        return f"{match.group(0)}\n    name: {name.capitalize()}"
+
+    board.write_text(re.sub(r"\n  - kind: \w+", named, text), "utf-8")
+    return game
+
+
+def test_a_boards_labels_are_fitted_within_the_games_budget(tmp_path, monkeypatch) -> None:
+    """Probe 22 H1: a board's words (road stops' names) were fitted outside the budget, as
+    many as it has; they are counted with the faces' texts, and the one finding that says
+    where fitting stopped is listed (as print fit's own), with the cache as without."""
+    from tests.test_validate_cache_units import cache  # noqa: F401
+
+    game = _named_road(tmp_path)
+    monkeypatch.setattr(textfit, "FIT_BUDGET", 5_000)
+    spent: list[int] = []
+    real = textfit._fit
+
+    def spy(text, *args):
+        found = real(text, *args)
+        spent.append(found.work)
+        return found
+
+    monkeypatch.setattr(textfit, "_fit", spy)
+    textfit.fit.cache_clear()
+    found = _validate(str(game), "--no-cache")
+    stops = [d for d in found if "label fit stops at" in d["message"]]
+    assert [d["code"] for d in stops] == ["P016"], stops
+    assert stops[0]["file"].endswith("boards/road.yaml") and stops[0]["line"] == 6, stops
+    assert len(_stops(found)) == 1  # and print fit's: nothing left for the cards
+    assert sum(spent) <= 5_000 + max(spent), sum(spent)  # 55 stops' names: 60,000
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    from toolkit.content import validate_cache
+
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
+    monkeypatch.chdir(game)
+    board = game / "boards" / "road.yaml"
+    text = board.read_text("utf-8")
+    short = re.sub(r"(\n    name: \w{12})\w*", r"\1", text)  # the board's labels all fitted
+    stops = []
+    for edited in (text, short, text):
+        board.write_text(edited, "utf-8")
+        textfit.fit.cache_clear()
+        without = _validate(".", "--no-cache")
+        for _ in range(2):  # worked out, then read back
+            textfit.fit.cache_clear()
+            assert _validate(".") == without
+        stops.append([d["file"] for d in without if "fit stops at" in d["message"]])
+    assert stops[0] == stops[2] == ["boards/road.yaml", "decks/travellers.yaml"], stops
+    assert stops[1] and "boards/road.yaml" not in stops[1], stops
+
+
+def test_the_checks_of_a_game_fit_within_one_budget(tmp_path, monkeypatch) -> None:
+    """Probe 22 H1: print fit and the legibility check each had a budget, and legibility
+    fitted the cards' faces while print fit spent its own on the question banks (1.4 times
+    the budget here, twice at worst); legibility now looks at the faces print fit measured,
+    read back, and the game's checks fit one budget's letters."""
+    game = tmp_path / "wg"
+    shutil.copytree(REPO / "content" / "whisky-game", game)
+    monkeypatch.setattr(textfit, "FIT_BUDGET", 50_000)
+    spent: list[int] = []
+    real = textfit._fit
+
+    def spy(text, *args):
+        found = real(text, *args)
+        spent.append(found.work)
+        return found
+
+    monkeypatch.setattr(textfit, "_fit", spy)
+    textfit.fit.cache_clear()
+    found = _validate(str(game), "--no-cache")
+    assert _stops(found) == ["print fit stops at easy-29"], _stops(found)
+    assert sum(spent) <= 50_000 + max(spent), sum(spent)  # was 69,319
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_what_hyphenating_a_long_word_reads_is_counted(lang: str) -> None:
+    """Probe 22 H1: a long word's letters cost twice what others do (pyphen reads each line's
+    letters and a pattern's length more to break it there): they are counted."""
+    syllables = ["con", "ti", "tu", "na", "le", "pro", "mé", "ra", "li", "sé"]
+    word = "".join(syllables[int(d)] for d in str(1234**200))
+    wrapped = textfit._wrap(word, 100.0, 8.0, "regular", lang)
+    assert wrapped.lines is not None and len(wrapped.lines) > 40
+    assert wrapped.work > 1.5 * len(word), (wrapped.work, len(word))  # was len(word) + 1

@@ -27,6 +27,7 @@ from toolkit.diagnostics import Diagnostic, Rule, RuleSelection, Severity, Span,
 from toolkit.diagnostics.capped import capped
 from toolkit.diagnostics.suppress import unsuppressed
 from toolkit.registry import Registry, cut, describe, plugin_code, say
+from toolkit.render.textfit import fitting
 
 Family = Callable[[Game, Facts], Iterable[Diagnostic]]
 
@@ -39,12 +40,16 @@ class CheckFamily:
     name: str
     summary: str
     check: Family
+    order: float = 0.0
+    """Where the family runs among the others (lower first, then by discovery order): one
+    that uses what another works out in the run comes after it."""
 
 
 FAMILIES: Registry[CheckFamily] = Registry(
     "check family",
     package=__name__,
     group="playset.checks",
+    rank=lambda family: family.order,
     accepts=lambda obj: isinstance(obj, CheckFamily),
     reports_broken=True,  # E008, by run_checks
 )
@@ -104,7 +109,9 @@ def run_checks(
     `wanted`): every error is still there, some warnings are not. `printed` (the gate of a
     build of some languages) limits the checks of what prints in each language to those
     (toolkit.content.printing); the checks that do not depend on the language run in full."""
-    with steady():  # a layout or icon name is looked up once in the run
+    # a layout or icon name is looked up once in the run; the checks share one budget of
+    # text fitting (toolkit.render.textfit.fitting)
+    with steady(), fitting():
         return _run_checks(game, selection, errors_only, printed)
 
 

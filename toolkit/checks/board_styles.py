@@ -16,6 +16,8 @@ from toolkit.content.game import Game, LoadedFile
 from toolkit.content.printing import prints
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.diagnostics.capped import always_listed
+from toolkit.render.textfit import game_budget
 
 P_BOARD_ICON = rule(
     "P015", "unknown-board-icon", "A board style names an icon that does not exist."
@@ -94,38 +96,60 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
         return  # no import of the board models for a game without boards
     from toolkit.content.models.board import board_kinds
 
+    budget = game_budget()
     for loaded in game.boards:
         if loaded.model is None or loaded.doc is None:
             continue
-        entry = board_kinds().get(getattr(loaded.model, "kind", ""))
-        hook = entry.problems if entry is not None else None
-        for path, message in hook(loaded.model) if hook is not None else []:
-            yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
-        drawn = entry.drawn_problems if entry is not None else None
-        labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}
-        if game.manifest is None or (drawn is None and not labels):
-            continue
-        from toolkit.render.boards import board_look
+        refusals = budget.refusals
+        yield from _board_fit(game, loaded, board_kinds())
+        if budget.refusals and not refusals:  # the first board one of whose labels it refused
+            at = ("id",) if ("id",) in loaded.doc.spans else ()
+            yield P_BOARD_FIT.at(
+                loaded.rel,
+                loaded.doc.span(at),
+                f"{_STOPS}{loaded.rel}: validate fits at most {budget.limit:,} characters of "
+                "text a game (board labels and faces), and the labels before this board's "
+                "took them; its labels, the other boards' after it and the cards' are not "
+                "measured: shorten the labels or the boards' stops",
+            )
 
-        source = game.manifest.source_language
-        langs = [source, *(lang for lang in game.manifest.languages if lang != source)]
-        langs = [lang for lang in langs if prints(lang)]  # a `build --lang`'s gate: its own
-        if not langs:
-            continue
-        looks = {lang: board_look(game, loaded.model, lang) for lang in langs}
-        said = list(_label_lengths(loaded, labels, looks))
-        yield from said
-        if drawn is None:
-            continue
-        seen = set()  # a legend too large in every language is one finding
-        long = {d.span for d in said}  # a label too long is said once, not again as drawn
-        for lang, look in looks.items():
-            for path, message, error in drawn(loaded.model, look, lang == langs[0]):
-                if path in seen or loaded.doc.span(path) in long:
-                    continue
-                seen.add(path)
-                severity = None if error else Severity.WARNING
-                yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
+
+_STOPS = always_listed("board label fit stops at ")
+
+
+def _board_fit(game: Game, loaded: LoadedFile, kinds: Any) -> Iterator[Diagnostic]:
+    """P016 for one board: what its kind says, its labels' lengths and what its drawing gives
+    up on (its words' fits counted against the game's fitting budget)."""
+    assert loaded.doc is not None
+    entry = kinds.get(getattr(loaded.model, "kind", ""))
+    hook = entry.problems if entry is not None else None
+    for path, message in hook(loaded.model) if hook is not None else []:
+        yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
+    drawn = entry.drawn_problems if entry is not None else None
+    labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}
+    if game.manifest is None or (drawn is None and not labels):
+        return
+    from toolkit.render.boards import board_look
+
+    source = game.manifest.source_language
+    langs = [source, *(lang for lang in game.manifest.languages if lang != source)]
+    langs = [lang for lang in langs if prints(lang)]  # a `build --lang`'s gate: its own
+    if not langs:
+        return
+    looks = {lang: board_look(game, loaded.model, lang) for lang in langs}
+    said = list(_label_lengths(loaded, labels, looks))
+    yield from said
+    if drawn is None:
+        return
+    seen = set()  # a legend too large in every language is one finding
+    long = {d.span for d in said}  # a label too long is said once, not again as drawn
+    for lang, look in looks.items():
+        for path, message, error in drawn(loaded.model, look, lang == langs[0]):
+            if path in seen or loaded.doc.span(path) in long:
+                continue
+            seen.add(path)
+            severity = None if error else Severity.WARNING
+            yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message, severity)
 
 
 def _label_lengths(

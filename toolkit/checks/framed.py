@@ -26,6 +26,7 @@ from toolkit.content.game import Game
 from toolkit.content.printing import every_language_printed
 from toolkit.content.unit_cache import active
 from toolkit.diagnostics import Diagnostic
+from toolkit.render.textfit import game_budget
 
 KIND = "family"
 
@@ -54,12 +55,16 @@ def _without_content(game: Game) -> Game:
     return view
 
 
-def _read(value: Any) -> list[Diagnostic]:
+def _read(value: Any) -> tuple[list[Diagnostic], int]:
+    """A unit's findings and the fitting it counted (a board's labels)."""
     from toolkit.content.validate_cache import finding_from_record
 
-    if type(value) is not list:
+    if type(value) is not list or len(value) != 2:
         raise ValueError("not findings")
-    return [finding_from_record(r) for r in value]
+    records, spent = value
+    if type(records) is not list or type(spent) is not int or spent < 0:
+        raise ValueError("not findings")
+    return [finding_from_record(r) for r in records], spent
 
 
 def framed(family: str, check: Callable[[Game], Iterable[Any]], game: Game) -> Iterator[Any]:
@@ -72,21 +77,27 @@ def framed(family: str, check: Callable[[Game], Iterable[Any]], game: Game) -> I
     if units is None or name is None:
         yield from check(game)
         return
+    budget = game_budget()  # what the family fits (a board's labels) counts as without units
     kept = units.get(name, _read)
-    if kept is not None:
-        yield from kept
+    if kept is not None and budget.affords(kept[1]):
+        budget.spent += kept[1]
+        yield from kept[0]
         return
+    spent, refusals = budget.spent, budget.refusals
     try:
         found = list(check(_without_content(game)))
     except ContentRead:
+        budget.spent, budget.refusals = spent, refusals
         yield from check(game)
         return
     except (Exception, SystemExit):  # the same run on the game: its items, then its error
+        budget.spent, budget.refusals = spent, refusals
         yield from check(game)
         return
-    if all(isinstance(d, Diagnostic) for d in found):
+    # one with a fit refused (past the budget) is worked out again, as without units
+    if all(isinstance(d, Diagnostic) for d in found) and budget.refusals == refusals:
         from toolkit.content.validate_cache import finding_record
 
-        units.put(name, [finding_record(d) for d in found])
+        units.put(name, [[finding_record(d) for d in found], budget.spent - spent])
         units.framed.append(name)
     yield from found

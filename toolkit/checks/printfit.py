@@ -78,7 +78,7 @@ from toolkit.render.layout import (
 )
 from toolkit.render.layout_budget import LayoutSpent
 from toolkit.render.printjob import PrintJob, game_fonts
-from toolkit.render.textfit import MAX_FIT_CHARS, FitBudget, icon_names
+from toolkit.render.textfit import MAX_FIT_CHARS, FitBudget, game_budget, icon_names
 
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
@@ -133,10 +133,11 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield from layout_glyphs(name, game.root, fonts)
             yield from layout_rtl(name, game.root)
         yield from _label_languages(name, game.root, game.manifest.languages)
-    budget = FitBudget()  # what this check fits of the game: its faces' texts, in order
+    budget = game_budget()  # what the checks fit of the game: here its faces' texts, in order
     stop = _Stop(budget)
     yield from _question_fit(game, once, unfilled, stop)
-    for loaded in game.decks:
+    measured = (-1, 0) if stop.said or stop.said_layouts else (len(game.decks), 0)
+    for position, loaded in enumerate(game.decks):
         if loaded.model is None or loaded.doc is None:
             continue
         deck = loaded.model
@@ -164,12 +165,19 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             # character, per layout and problem) is decided here, in card order
             found = _card_findings(loaded, index, card, name, layout, jobs, batch)
             yield from (diag for diag, key, glyph in found if once.new(diag, key, glyph))
+            stopped = stop.said or stop.said_layouts
             yield from stop.check(loaded, ("cards", index, "id"), card.id)
+            if (stop.said or stop.said_layouts) and not stopped:
+                measured = (position, index)
         batch.close()
         back = _back_letters(loaded, deck, game, unfilled, budget) if deck.cards else ()
         yield from (diag for diag, key, glyph, _ in back if once.new(diag, key, glyph))
         if deck.cards:  # the back's texts and face count too: it may be where they ran out
+            stopped = stop.said or stop.said_layouts
             yield from stop.check(loaded, ("cards", 0, "id"), deck.cards[0].id)
+            if (stop.said or stop.said_layouts) and not stopped:
+                measured = (position + 1, 0)  # this deck's fronts were, its back not
+    budget.measured = measured
 
 
 class _Stop:
@@ -195,7 +203,8 @@ class _Stop:
             loaded.rel,
             loaded.doc.span(path),
             f"{_STOPS}{entry}: validate fits at most {self.budget.limit:,} "
-            "characters of card text a game (a text counted at each size it is wrapped at), "
+            "characters of text a game (board labels and faces; a text counted at each size "
+            "it is wrapped at, a long word's letters read to hyphenate it too), "
             f"and the texts before {entry} took them; the texts of {entry} and of every "
             "card after it are not measured: shorten the texts or the layouts' boxes' "
             "sizes tried",

@@ -28,6 +28,10 @@ class _Patterns(dict[str, Any]):
         self._lines = lines
         self._parse = parse
 
+    def keys_read(self) -> Any:
+        """The letters of every pattern line, parsed or not."""
+        return self._lines.keys()
+
     def get(self, key: str, default: Any = None) -> Any:
         if key in self:
             found = self[key]
@@ -143,10 +147,69 @@ def _window_points(hyphenator: Any, window: str) -> tuple[Any, ...]:
     """pyphen's points of a long word's first letters, kept here a while, not in pyphen's
     cache of words: that keeps every word for ever, and each line a long word is broken at
     leaves a new tail (a 4,000-letter word cut into lines at 373 sizes kept gigabytes)."""
-    cache_ = hyphenator.hd.cache
+    hd = hyphenator.hd
     lowered = window.lower()
-    kept = lowered in cache_
-    found = tuple(hyphenator.hd.positions(window))
-    if not kept:
-        cache_.pop(lowered, None)
+    kept = hd.cache.get(lowered)
+    if kept is not None:
+        return tuple(kept)
+    if not isinstance(hd.patterns, _Patterns):  # pyphen read the dictionary itself
+        found = tuple(hd.positions(window))
+        hd.cache.pop(lowered, None)
+        return found
+    return tuple(_positions(hd, window))
+
+
+def _positions(hd: Any, word: str) -> list[Any]:
+    """`HyphDict.positions(word)` as pyphen works it out (its loop, unchanged in what it
+    finds and in what order), less the lookups that cannot match: pyphen looks up every
+    piece of up to `maxlen` letters from each letter, ~14 calls of a dictionary's `get` a
+    letter in French; here the pieces from a letter are followed letter by letter through
+    the patterns' beginnings (`_beginnings`), up to the first that begins none. A point
+    whose `data` is None is a plain int. Not kept in pyphen's cache of words (see
+    `_window_points`)."""
+    beginnings = _beginnings(hd)
+    patterns, maxlen = hd.patterns, hd.maxlen
+    pointed = f".{word.lower()}."
+    length = len(pointed)
+    references: list[Any] = [0] * (length + 1)
+    for i in range(length - 1):
+        node = beginnings
+        for letter in pointed[i : i + maxlen]:
+            found = node.get(letter)
+            if found is None:
+                break  # no pattern begins with these letters: nor with longer ones
+            node, key = found
+            if key is None:
+                continue
+            pattern = patterns.get(key)
+            if not pattern:
+                continue
+            offset, values = pattern
+            at = slice(i + offset, i + offset + len(values))
+            references[at] = map(max, values, references[at])
+    # pyphen makes every point a DataInt, its `data` None but where a pattern changes letters
+    # (a fifth of a long word's fitting): here a plain int then (`data` read with getattr)
+    data_int = _pyphen().DataInt
+    return [
+        data_int(i - 1, reference=reference) if type(reference) is not int else i - 1
+        for i, reference in enumerate(references)
+        if reference % 2
+    ]
+
+
+@cache
+def _beginnings(hd: Any) -> dict[str, Any]:
+    """A dictionary's patterns by their letters, one letter a level: each letter's entry is
+    (the next letters' entries, the pattern's letters where they are a whole pattern, else
+    None). Read once, on the first long word (3 ms for French, 15 for English)."""
+    found: dict[str, Any] = {}
+    for key in hd.patterns.keys_read():
+        node = found
+        for at, letter in enumerate(key, 1):
+            entry = node.get(letter)
+            if entry is None:
+                entry = node[letter] = ({}, None)
+            if at == len(key):
+                entry = node[letter] = (entry[0], key)
+            node = entry[0]
     return found

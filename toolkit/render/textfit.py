@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -25,7 +28,7 @@ BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
 MAX_FIT_CHARS = 10_000  # far more than any box holds at any size; longer is not fitted
 LONG_WORD = 64  # letters past which a word is first measured by its head (`_units_within`)
 FIT_BUDGET = 15_000_000
-"""Letters a check fits in one game (`FitBudget`): each fit counts what it went through
+"""Letters the checks fit in one game (`FitBudget`, `fitting`): each fit counts what it went through
 (`Fit.work`: the text once, and each size's wrap as far as the box's lines). The bundled
 games count at most 0.3 million; 2,000 cards of 400 letters in 3 languages, 12.9 million
 (1 s of fitting). The costliest letters (long hyphenated words no two alike) took
@@ -102,7 +105,7 @@ def _wrap(
     gives). A wrap costs what the box holds, not what the text is long."""
     space = unit_width(" ", style, icons)
     lines: list[str] = []
-    work = 0
+    work = hyphenation = 0  # the letters gone through, and those hyphenation read
     paragraphs = text.split("\n")
     for number, paragraph in enumerate(paragraphs):
         current = ""
@@ -116,6 +119,7 @@ def _wrap(
                 current = f"{current} {word}" if current else word
                 current_units = units
                 continue
+            hyphenation += _hyphenation_work(word, width, size, style, lang)
             head, tail = _hyphenate(word, current, width, size, style, lang)
             if head:
                 lines.append(f"{current} {head}" if current else head)
@@ -127,26 +131,48 @@ def _wrap(
             within = _units_within(current, width, size, style, icons)
             while within is None:
                 if limit is not None and len(lines) >= limit:
-                    return _stopped(lines, _rest(current, words, index, paragraphs, number), text)
+                    return _stopped(
+                        lines, _rest(current, words, index, paragraphs, number), text, hyphenation
+                    )
+                hyphenation += _hyphenation_work(current, width, size, style, lang)
                 head, tail = _hyphenate(current, "", width, size, style, lang)
                 if not head:
-                    return _Wrapped(None, None, work)
+                    return _Wrapped(None, None, work + hyphenation)
                 lines.append(head)
                 current = tail
                 within = _units_within(current, width, size, style, icons)
             current_units = within
             if limit is not None and len(lines) >= limit:
-                return _stopped(lines, _rest(current, words, index, paragraphs, number), text)
+                return _stopped(
+                    lines, _rest(current, words, index, paragraphs, number), text, hyphenation
+                )
         lines.append(current)
         if limit is not None and len(lines) >= limit and number + 1 < len(paragraphs):
-            return _stopped(lines, "\n".join(paragraphs[number + 1 :]), text)
-    return _Wrapped(lines, None, work)
+            return _stopped(lines, "\n".join(paragraphs[number + 1 :]), text, hyphenation)
+    return _Wrapped(lines, None, work + hyphenation)
 
 
-def _stopped(lines: list[str], rest: str, text: str) -> _Wrapped:
+def _stopped(lines: list[str], rest: str, text: str, hyphenation: int) -> _Wrapped:
     """A wrap stopped at its limit: the letters it went through are those it set (a long
-    word's head: not the whole word)."""
-    return _Wrapped(lines, rest, max(0, len(text) - len(rest)))
+    word's head: not the whole word), and those it had hyphenation read."""
+    return _Wrapped(lines, rest, max(0, len(text) - len(rest)) + hyphenation)
+
+
+HYPHENATION_WINDOW = 16
+"""Letters past a line's that breaking a long word has pyphen read (toolkit.render.hyphenation
+.break_points: a pattern's length and one; 15 for French, 14 for Spanish)."""
+
+
+def _hyphenation_work(word: str, width: float, size: float, style: str, lang: str | None) -> int:
+    """The letters of a long word that breaking it at a line's end has pyphen read, counted
+    with the wrap's (`Fit.work`, what the fitting budget counts): each line the word is broken
+    at, what the line holds and `HYPHENATION_WINDOW` more, each new (a tail of the word). They
+    cost about as much as the wrap's own letters: counted with the letters set alone, a text
+    of long hyphenated words took twice the time a letter of others did (probe 22 H1). None
+    for a word of up to `LONG_WORD` letters (pyphen keeps its points: they are read once)."""
+    if len(word) <= LONG_WORD or not can_hyphenate(lang) or ":" in word:
+        return 0
+    return min(len(word), _overflow(word, width, size, style) + HYPHENATION_WINDOW)
 
 
 def _rest(current: str, words: list[str], index: int, paragraphs: list[str], number: int) -> str:
@@ -164,10 +190,16 @@ def _units_within(
     is broken at leaves a tail to measure (a 4,000-letter word: quadratic, and each tail kept
     in unit_width's cache)."""
     long = len(word) > LONG_WORD and ":" not in word
-    if long and overflow_length(word, width, size, style) <= len(word):
+    if long and _overflow(word, width, size, style) <= len(word):
         return None
     units = text_width(word, 1.0, style, icons)
     return units if units * size <= width else None
+
+
+_overflow = lru_cache(maxsize=4)(overflow_length)
+"""`overflow_length`, its last answers kept: a long word's tail is measured for the line it
+leaves (`_units_within`), then, as it is wider than the box, again to be broken (`_hyphenate`),
+a quarter of such a word's fitting."""
 
 
 def _hyphenate(
@@ -185,9 +217,10 @@ def _hyphenate(
         return "", word
     prefix = f"{before} " if before else ""
     # no head as long as the first letters wider than the box fits (a short word: all points)
-    below = overflow_length(word, width, size, style) if len(word) > LONG_WORD else len(word)
+    below = _overflow(word, width, size, style) if len(word) > LONG_WORD else len(word)
     points = break_points(hyphenator, word, below)
-    if any(point.data for point in points):  # a break that changes letters (none in fr, es)
+    # a break that changes letters (none in fr, es); a point without data may be a plain int
+    if any(getattr(point, "data", None) for point in points):
         for head, tail in hyphenator.iterate(word):
             if text_width(f"{prefix}{head}-", size, style) <= width:
                 return f"{head}-", tail
@@ -236,6 +269,17 @@ class FitBudget:
         self.spent = 0
         self.refusals = 0
         self.layouts = LayoutBudget()
+        self.measured: tuple[int, int] | None = None
+        """Set by print fit once it has measured the game's card faces (`game_budget`): the
+        first card it did not measure, as (the deck's place in `game.decks`, the card's
+        index); (len(decks), 0) when it measured them all, (-1, 0) when it stopped in the
+        question banks. What the legibility check, which comes after it and looks at the
+        same faces, looks at: their fits, counted once (probe 22 H1)."""
+
+    def measures(self, deck: int, card: int) -> bool:
+        """Whether print fit measured the face of card `card` of deck `deck` (False when it
+        has not run in this game's checks)."""
+        return self.measured is not None and (deck, card) < self.measured
 
     def allows(self) -> bool:
         """Whether a fit asked now is worked out (counted as refused if not)."""
@@ -252,6 +296,28 @@ class FitBudget:
     def affords(self, work: int) -> bool:
         """Whether fits counting `work` in all would all be worked out from here."""
         return self.spent + work < self.limit
+
+
+_GAME_BUDGET: ContextVar[FitBudget | None] = ContextVar("game_fit_budget", default=None)
+
+
+@contextmanager
+def fitting() -> Iterator[FitBudget]:
+    """One fitting budget for the checks of one game run (`game_budget`): the board labels,
+    the card and question faces of print fit, then the legibility check's faces, in the
+    order the checks run (toolkit.checks.run_checks), so the letters a game's checks fit are
+    `FIT_BUDGET` in all, not that for each check."""
+    budget = FitBudget()
+    token = _GAME_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _GAME_BUDGET.reset(token)
+
+
+def game_budget() -> FitBudget:
+    """The fitting budget of the game's checks running (`fitting`), else a check's own."""
+    return _GAME_BUDGET.get() or FitBudget()
 
 
 @lru_cache(maxsize=16_384)
@@ -446,7 +512,13 @@ def fit_text(
     style: str = "regular",
     lang: str = "en",
     icons: frozenset[str] = BUILTIN.names,
-) -> Fit:
+    counted: bool = True,
+) -> Fit | None:
     """`fit` with the setting spelled out, for texts that are not layout elements (board
-    labels)."""
-    return fit(text, width, height, Setting(max_size, min_size, style, lang, icons))
+    labels): in a game's checks (`fitting`), `counted` against their budget, and past it not
+    fitted (None: the checks say so once); drawn, never refused."""
+    budget = _GAME_BUDGET.get() if counted else None
+    if budget is not None and not budget.allows():
+        return None
+    found = fit(text, width, height, Setting(max_size, min_size, style, lang, icons))
+    return found if budget is None else budget.counted(found)

@@ -26,4 +26,6 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from printed.check(game)
 
 
-register(CheckFamily("legibility", "Texts that are hard to read, colours that mean.", check))
+# after print fit: its faces' texts are those print fit measured (toolkit.render.textfit
+# FitBudget.measured)
+register(CheckFamily("legibility", "Texts that are hard to read, colours that mean.", check, 1.0))

@@ -45,7 +45,7 @@ from toolkit.render.layout import (
     load_layout,
 )
 from toolkit.render.printjob import PrintJob
-from toolkit.render.textfit import FitBudget
+from toolkit.render.textfit import FitBudget, game_budget
 
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 SAMPLES = (0.1, 0.3, 0.5, 0.7, 0.9)
@@ -70,10 +70,13 @@ class Findings:
     low: dict[tuple[str, int, str, str], Under] = field(default_factory=dict)
     small: list[Diagnostic] = field(default_factory=list)
     told: set[tuple[object, ...]] = field(default_factory=set)  # layout texts, once per language
-    budget: FitBudget = field(default_factory=FitBudget)
-    """What this check fits of the game: past it, texts are not looked at, silently (print
-    fit, which fits the same fronts' texts, says where it stopped: a warning check's stop
-    is no error the gate, which skips this check, could miss)."""
+    budget: FitBudget = field(default_factory=game_budget)
+    """What the game's checks fit (toolkit.render.textfit.fitting): the fronts print fit
+    measured before this check are looked at, not charged again (the same texts, boxes and
+    settings: its fits, read back); those it did not, and the faces it does not measure
+    (a deck's back), are charged, and past the budget not looked at, silently (print fit
+    says where it stopped: a warning check's stop is no error the gate, which skips this
+    check, could miss)."""
 
 
 def check(game: Game) -> Iterator[Diagnostic]:
@@ -81,7 +84,7 @@ def check(game: Game) -> Iterator[Diagnostic]:
         return
     settings = legibility(game)
     found = Findings()
-    for loaded in game.decks:
+    for position, loaded in enumerate(game.decks):
         deck = loaded.model
         if deck is None or loaded.doc is None:
             continue
@@ -93,7 +96,7 @@ def check(game: Game) -> Iterator[Diagnostic]:
                 continue  # P003 says so
             layout = load_layout(name, game.root)[0]
             if layout is not None:
-                _layout(game, loaded, name, layout, front, settings, found)
+                _layout(game, (position, loaded), name, layout, front, settings, found)
     yield from found.small
     for (name, at, _ink, _under), under in found.low.items():
         yield _low_finding(game, name, at, under)
@@ -101,7 +104,7 @@ def check(game: Game) -> Iterator[Diagnostic]:
 
 def _layout(
     game: Game,
-    loaded: LoadedFile,
+    deck_at: tuple[int, LoadedFile],
     name: str,
     layout: Any,
     front: bool,
@@ -109,15 +112,21 @@ def _layout(
     found: Findings,
 ) -> None:
     """Every text of one face of a deck's cards, in every language: each card's share
-    merged in card order."""
+    merged in card order; the fronts print fit measured (uncharged), else each card's
+    texts while the budget lasts."""
     assert game.manifest is not None
+    position, loaded = deck_at
     deck: Any = loaded.model
     card_mm = size_mm(deck.size)
+    cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
+    budget: FitBudget | None = found.budget
+    if front and found.budget.measured is not None:
+        cards = [card for i, card in enumerate(cards) if found.budget.measures(position, i)]
+        budget = None
     jobs = [
-        PrintJob(game, deck, layout, None, lang, card_mm, budget=found.budget)
+        PrintJob(game, deck, layout, None, lang, card_mm, budget=budget)
         for lang in game.manifest.languages
     ]
-    cards = deck.cards if front else deck.cards[:1]  # a deck's backs are all alike
     batch = FileBatch("card-legibility", loaded, [name, front], len(cards))
     for index, card in enumerate(cards):
         for event in _card(loaded, index, card, (name, layout, front), jobs, settings, batch):

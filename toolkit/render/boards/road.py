@@ -127,7 +127,8 @@ def _label_in(
 ) -> None:
     """Text centred in a box, wrapped and shrunk to fit, in the board's font; a text that
     does not fit even so (a P016 finding) stays inside its box."""
-    fit = _fit(text, w, h, max_size, look, style)
+    fit = _fit(text, w, h, max_size, look, style, counted=False)
+    assert fit is not None  # drawn: never refused
     style = look.face(style)
     if not fit.fits:
         c.saveState()
@@ -148,12 +149,17 @@ MIN_SIZE = 5
 """The smallest size a stop's words shrink to (whole words down to 7 pt, then broken)."""
 
 
-def _fit(text: str, w: float, h: float, max_size: float, look: Look, style: str) -> Fit:
-    """How `_label_in` sets a text in a box of w × h points."""
+def _fit(
+    text: str, w: float, h: float, max_size: float, look: Look, style: str, counted: bool = True
+) -> Fit | None:
+    """How `_label_in` sets a text in a box of w × h points; None when `counted` against the
+    game's checks' fitting budget (toolkit.render.textfit.fitting) and past it."""
     face = look.face(style)
-    fit = fit_text(text, w, h, max_size, 7, face, "none")  # whole words if they fit
-    if not fit.fits:
-        fit = fit_text(text, w, h, max_size, MIN_SIZE, face, look.lang)
+    fit = fit_text(
+        text, w, h, max_size, 7, face, "none", counted=counted
+    )  # whole words if they fit
+    if fit is not None and not fit.fits:
+        fit = fit_text(text, w, h, max_size, MIN_SIZE, face, look.lang, counted=counted)
     return fit
 
 
@@ -196,7 +202,10 @@ def problems(board: RoadBoard, look: Look, laid_out: bool) -> list[tuple[Path, s
                 continue
             if (text, w, h, size, style) in fitted:
                 continue
-            if _fit(text, w, h, size, look, style).fits:
+            fit = _fit(text, w, h, size, look, style)
+            if fit is None:
+                continue  # past the checks' fitting budget: not measured (board_styles says so)
+            if fit.fits:
                 fitted.add((text, w, h, size, style))
             else:
                 found[path] = (path, _too_long(text, look), True)
