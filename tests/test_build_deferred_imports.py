@@ -120,3 +120,20 @@ def test_validate_of_a_game_with_a_picture_finds_the_same_deferred_or_not(tmp_pa
     assert "P005" in found
     assert "PIL.Image loaded: True" in said
     assert found == _validate_as_command(game, tmp_path / "imported", "--import-pil-first")[0]
+
+
+def test_the_check_families_do_not_import_reportlabs_canvas():
+    """A canvas is the build's: `validate` names and lists icons (built-in and SVG) but draws
+    none unless it reads an SVG icon, so importing every check family (as `validate` does)
+    leaves reportlab's canvas, its PDF document, text and path objects unimported (~5 ms of
+    every validate run, after a card edit too)."""
+    code = (
+        "import sys\n"
+        "from toolkit.checks import FAMILIES\n"
+        "FAMILIES.load()\n"
+        "import toolkit.render.icons, toolkit.render.svg_icons\n"
+        "print(sorted(m for m in sys.modules if m.startswith('reportlab.pdfgen')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "reportlab.pdfgen.canvas" not in done.stdout

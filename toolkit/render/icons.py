@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import Color, HexColor, white
-from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content import assets
 from toolkit.content.game import display_path
@@ -24,7 +24,12 @@ from toolkit.content.templating import INLINE_ICON
 from toolkit.diagnostics import Span
 from toolkit.render.svg_icons import Problem, SvgIcon, load_svg, pictures
 
-Drawer = Callable[[Canvas, float], None]
+if TYPE_CHECKING:  # a canvas is the build's: `validate` only names and lists icons, and
+    # importing reportlab's canvas (its PDF document, text and path objects) costs every
+    # validate run ~5 ms of CPU for a class no check ever makes
+    from reportlab.pdfgen.canvas import Canvas
+
+Drawer = Callable[["Canvas", float], None]
 MAX_PICTURE_PIXELS = 48_000_000
 """Pixels of the pictures a game's icons embed, each different picture counted once (a
 picture is decoded once per process and embedded once per PDF, however many icons and cards

@@ -23,8 +23,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reportlab.pdfgen.canvas import Canvas
-
 from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
 from toolkit.fileio import file_version, open_regular, read_open, real_path, sparse
@@ -32,6 +30,7 @@ from toolkit.render import svg_fonts, svg_guard
 
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
     from reportlab.graphics.shapes import Drawing
+    from reportlab.pdfgen.canvas import Canvas  # and the canvas only to draw (see _probe)
 
 
 @cache
@@ -351,7 +350,7 @@ def load_svg(
         )
         return None, Problem(display, Span(*svg_guard.column(text, gradient)), message)
     icon = SvgIcon(drawing, tinted)
-    page = _Probe(io.BytesIO())
+    page = _probe()(io.BytesIO())
     try:
         icon(page, 10.0)
     except Exception as exc:  # reportlab refuses a value it cannot write (1e308, nan)
@@ -397,9 +396,18 @@ def pictures(icon: SvgIcon) -> dict[object, int]:
     }
 
 
-class _Probe(Canvas):
-    """The throwaway page an icon is drawn on once when it is read: its pictures are placed,
-    not embedded (compressing a 16 M-pixel picture takes a second)."""
+@cache
+def _probe() -> type[Canvas]:
+    """The class of the throwaway page an icon is drawn on once when it is read: its
+    pictures are placed, not embedded (compressing a 16 M-pixel picture takes a second).
+    Made on first use: a run that reads no SVG icon (`validate` of a game without any)
+    does not import reportlab's canvas."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    class _Probe(Canvas):
+        __doc__ = _probe.__doc__
+
+    return _Probe
 
 
 def _not_a_number(page: Canvas) -> bool:
@@ -568,7 +576,7 @@ class Picture:
         computed once, not at every draw."""
         from reportlab.pdfgen.canvas import _digester  # type: ignore[attr-defined]
 
-        if isinstance(c, _Probe):  # where and how large, not the pixels
+        if isinstance(c, _probe()):  # where and how large, not the pixels
             c.saveState()
             c.translate(x, y)
             c.scale(width, height)
