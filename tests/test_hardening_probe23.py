@@ -159,3 +159,88 @@ def test_compiled_templates_are_keyed_by_the_code_that_guards_them(tmp_path, mon
     changed.write_bytes(source + b"\n# another guard\n")
     monkeypatch.setattr(template_bounds, "__file__", str(changed))
     assert jinja_cache._code_version(name) != one
+
+
+TRACK = """kind: track
+id: t
+name: {fr: Piste, es: Pista, en: Track}
+segment_name: {fr: S, es: S, en: S}
+segments_in_box: 4
+segments_by_players: {4: 4}
+holes_per_segment: 7
+start_offset: 1
+entrance_offset: 1
+pen_holes: 4
+home_holes: 4
+pen_name: {fr: P, es: P, en: P}
+home_name: {fr: H, es: H, en: H}
+style:
+  labels:
+    count: pcount
+"""
+PCOUNT = """  - id: pcount
+    text:
+      fr: "{n} joueurs"
+      es: "{n} jugadores"
+      en: "{n} players"
+"""
+
+
+def _term_game(run_cli, tmp_path: Path) -> Path:
+    """A new game whose track prints the glossary term `pcount` ("{n} players") as its
+    count label: a term only the board fills."""
+    assert run_cli("new", "terms", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "terms"
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("  decks:\n", "  boards:\n    - boards/t.yaml\n  decks:\n"))
+    (game / "boards").mkdir()
+    (game / "boards" / "t.yaml").write_text(TRACK, encoding="utf-8")
+    glossary = game / "glossary.yaml"
+    glossary.write_text(glossary.read_text(encoding="utf-8").rstrip("\n") + "\n" + PCOUNT)
+    return game
+
+
+def _r006(run_cli, game: Path) -> list[dict]:
+    import json
+
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    return [d for d in json.loads(result.stdout) if d["code"] == "R006"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "{{ glossary.pcount[1:] }}",
+        "{{ glossary.pcount|replace('n', 'm') }}",
+        "{{ glossary.pcount }}",
+    ],
+)
+def test_a_rulebook_reading_a_term_only_a_board_fills_is_r006_whatever_it_makes_of_it(
+    run_cli, tmp_path, code
+):
+    # probe 23 M3: the printed text was searched for the term's words or its `{n}`; a slice
+    # or a filter printed "n} players" or "{m} players", validate clean
+    game = _term_game(run_cli, tmp_path)
+    rulebook = game / "rulebook" / "en.md"
+    before = rulebook.read_text(encoding="utf-8")
+    rulebook.write_text(before + f"\nX {code} Y\n", encoding="utf-8")
+    found = _r006(run_cli, game)
+    assert len(found) == 1, found
+    assert found[0]["file"].endswith("rulebook/en.md") and found[0]["col"] == 3, found
+    assert found[0]["line"] == before.count("\n") + 2, found
+    assert "the glossary term 'pcount' (en)" in found[0]["message"]
+
+
+def test_a_layout_slicing_a_term_only_a_board_fills_is_r006_at_its_text(run_cli, tmp_path):
+    game = _term_game(run_cli, tmp_path)
+    layout = game / "layouts" / "example-card.yaml"
+    text = layout.read_text(encoding="utf-8")
+    assert 'text: "{{ card.name }}"' in text
+    layout.write_text(text.replace("{{ card.name }}", "{{ card.name }} {{ glossary.pcount[1:] }}"))
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("size: poker", "size: poker\nlayout: example-card"))
+    found = _r006(run_cli, game)
+    assert len(found) == 3 and all(d["file"].endswith("example-card.yaml") for d in found), found
+    assert {d["message"].split("(")[1][:2] for d in found} == {"fr", "es", "en"}, found

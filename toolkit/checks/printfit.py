@@ -625,7 +625,7 @@ def _letters(
         printed = element.letters(value, job.icons.names)
         if ":" in value:  # an inline icon the game lacks, made by template code (P007)
             yield from _printed_icons(loaded, card, face, element, field, value, shape)
-        if job.unfilled and "{" in value:
+        if job.unfilled:  # (whatever is left of a term's braces: its code is looked at too)
             yield from _printed_unfilled(loaded, card, face, element, field, value, shape)
         missing = missing_glyphs(printed, prints_in)
         if missing:  # the layout's own words first: at their line, once
@@ -710,9 +710,13 @@ def _printed_unfilled(
     layout, once per layout, field, term and language; at the card for a built-in one."""
     name, job = face
     at = _field_place(loaded, face, element, field, shape)
+    from toolkit.render.jinja_cache import code_naming
+
+    source = getattr(element, field, None)  # the field as the layout writes it
     for term, words in job.unfilled:
-        if printed_at(value, words) < 0:
-            continue
+        named = isinstance(source, str) and code_naming(source, term) >= 0
+        if not named and printed_at(value, words) < 0:
+            continue  # (named: whatever a filter or a slice made of it, `pcount[1:]`)
         message = unfilled_message(f"layout {name!r}", term, job.lang, words)
         said = message if at.in_layout else f"{card.id}: {message}"
         diag = R_PLACEHOLDER.at(at.file, at.span, said)

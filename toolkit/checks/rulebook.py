@@ -23,7 +23,7 @@ from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.icons import IconSet, icon_set, listed
-from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK
+from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK, code_naming
 from toolkit.render.markdown_printed import printed as printed_markdown
 from toolkit.render.printjob import game_fonts
 from toolkit.render.undefined import MissingName
@@ -298,9 +298,9 @@ def _unfilled(
     lines = source.split("\n")
     for term, words in terms:
         at = printed_at(text, words)
-        if at < 0:
+        span = _naming(source, term)  # named: whatever a filter or a slice made of it
+        if at < 0 and span is None:
             continue
-        span = _naming(source, term)
         if span is None:
             number = text.count("\n", 0, at)
             span = Span(min(number + 1, len(lines)), 1)
@@ -313,12 +313,11 @@ def _unfilled(
 
 def _naming(source: str, name: str) -> Span | None:
     """Where the first template code of `source` that names `name` (a whole id) starts."""
-    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-    for code in _TEMPLATE_CODE.finditer(source):
-        if word.search(code[0]):
-            line = source.count("\n", 0, code.start())
-            return Span(line + 1, code.start() - (source.rfind("\n", 0, code.start()) + 1) + 1)
-    return None
+    at = code_naming(source, name)
+    if at < 0:
+        return None
+    line = source.count("\n", 0, at)
+    return Span(line + 1, at - (source.rfind("\n", 0, at) + 1) + 1)
 
 
 def _icon_place(

@@ -57,6 +57,18 @@ TEMPLATE_CODE_MASK = r"\{\{(?:(?!\{\{).)*?\}\}|\{%(?:(?!\{%).)*?%\}|\{#(?:(?!\{#
 checks that mask code out of prose (it differs only on a tag holding its own opener,
 `{{ "{{" }}`, where it finds the inner one); never for what decides which code a text holds."""
 
+_CODE = re.compile(TEMPLATE_CODE_MASK)
+
+
+def code_naming(source: str, name: str) -> int:
+    """Where the first template code of `source` that names `name` (a whole id: `pcount`
+    in `{{ glossary.pcount[1:] }}`) starts, or -1."""
+    if name not in source:
+        return -1
+    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return next((code.start() for code in _CODE.finditer(source) if word.search(code[0])), -1)
+
+
 _OPENER = re.compile(r"\{[{%#]")
 _CLOSERS = {"{": "}}", "%": "%}", "#": "#}"}
 
