@@ -242,14 +242,8 @@ def _named_road(tmp_path: Path) -> Path:
     return game
 
 
-def test_a_boards_labels_are_fitted_within_the_games_budget(tmp_path, monkeypatch) -> None:
-    """Probe 22 H1: a board's words (road stops' names) were fitted outside the budget, as
-    many as it has; they are counted with the faces' texts, and the one finding that says
-    where fitting stopped is listed (as print fit's own), with the cache as without."""
-    from tests.test_validate_cache_units import cache  # noqa: F401
-
-    game = _named_road(tmp_path)
-    monkeypatch.setattr(textfit, "FIT_BUDGET", 5_000)
+def _spied_fits(monkeypatch) -> list[int]:
+    """The letters of work each fit does from now on (the fits kept in memory forgotten)."""
     spent: list[int] = []
     real = textfit._fit
 
@@ -260,6 +254,18 @@ def test_a_boards_labels_are_fitted_within_the_games_budget(tmp_path, monkeypatc
 
     monkeypatch.setattr(textfit, "_fit", spy)
     textfit.fit.cache_clear()
+    return spent
+
+
+def test_a_boards_labels_are_fitted_within_the_games_budget(tmp_path, monkeypatch) -> None:
+    """Probe 22 H1: a board's words (road stops' names) were fitted outside the budget, as
+    many as it has; they are counted with the faces' texts, and the one finding that says
+    where fitting stopped is listed (as print fit's own), with the cache as without."""
+    from tests.test_validate_cache_units import cache  # noqa: F401
+
+    game = _named_road(tmp_path)
+    monkeypatch.setattr(textfit, "FIT_BUDGET", 5_000)
+    spent = _spied_fits(monkeypatch)
     found = _validate(str(game), "--no-cache")
     stops = [d for d in found if "label fit stops at" in d["message"]]
     assert [d["code"] for d in stops] == ["P016"], stops
@@ -296,16 +302,7 @@ def test_the_checks_of_a_game_fit_within_one_budget(tmp_path, monkeypatch) -> No
     game = tmp_path / "wg"
     shutil.copytree(REPO / "content" / "whisky-game", game)
     monkeypatch.setattr(textfit, "FIT_BUDGET", 50_000)
-    spent: list[int] = []
-    real = textfit._fit
-
-    def spy(text, *args):
-        found = real(text, *args)
-        spent.append(found.work)
-        return found
-
-    monkeypatch.setattr(textfit, "_fit", spy)
-    textfit.fit.cache_clear()
+    spent = _spied_fits(monkeypatch)
     found = _validate(str(game), "--no-cache")
     assert _stops(found) == ["print fit stops at easy-29"], _stops(found)
     assert sum(spent) <= 50_000 + max(spent), sum(spent)  # was 69,319

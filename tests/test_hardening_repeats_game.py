@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -252,15 +253,12 @@ def _number(cols: int = 1) -> str:
     ],
     ids=["one cell repeated", "cells apart"],
 )
-def test_an_ods_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, monkeypatch, row):
-    """ODS/XLSX built whole before their cells were counted: a 2 kB ODS of one numeric cell
-    repeated over 1,000 columns and 3,999 rows (within the rows, columns and memory limits)
-    made the reader build 4 M cells (430 MB, 1 s) before the count refused the sheet at
-    200,000. The scan counts them first, and refuses at the cell the count refused."""
-    monkeypatch.setattr(grid, "MAX_CELLS", 50)
-    path = _ods_file(tmp_path / "cards.ods", row)
+def _counted_and_scanned(monkeypatch, path, display: str) -> tuple[Any, Any]:
+    """The sheet at `path` read with the reader's count of its cells alone (the scan's bound
+    lifted), then with the scan's bound of 50 and a reader that fails if asked to build it:
+    both must refuse it."""
     monkeypatch.setattr(prescan, "MAX_CELLS", 10**9, raising=False)  # the reader's count alone
-    counted = workbook.read_workbook(path, "decks/cards.ods")
+    counted = workbook.read_workbook(path, display)
     assert isinstance(counted, grid.Refused), counted
     monkeypatch.setattr(prescan, "MAX_CELLS", 50, raising=False)
     import python_calamine
@@ -269,8 +267,19 @@ def test_an_ods_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, mo
         raise AssertionError("the reader built the sheet")
 
     monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", unbuilt)
-    scanned = workbook.read_workbook(path, "decks/cards.ods")
+    scanned = workbook.read_workbook(path, display)
     assert isinstance(scanned, grid.Refused), scanned
+    return counted, scanned
+
+
+def test_an_ods_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, monkeypatch, row):
+    """ODS/XLSX built whole before their cells were counted: a 2 kB ODS of one numeric cell
+    repeated over 1,000 columns and 3,999 rows (within the rows, columns and memory limits)
+    made the reader build 4 M cells (430 MB, 1 s) before the count refused the sheet at
+    200,000. The scan counts them first, and refuses at the cell the count refused."""
+    monkeypatch.setattr(grid, "MAX_CELLS", 50)
+    path = _ods_file(tmp_path / "cards.ods", row)
+    counted, scanned = _counted_and_scanned(monkeypatch, path, "decks/cards.ods")
     assert scanned.diagnostic.span == counted.diagnostic.span, (scanned, counted)
     assert "more than 50 filled cells, the content limit for a card sheet" in (
         scanned.diagnostic.message
@@ -284,19 +293,8 @@ def test_an_xlsx_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, m
     monkeypatch.setattr(grid, "MAX_CELLS", 50)
     path = tmp_path / "cards.xlsx"
     path.write_bytes(_xlsx("a", 10, 6, refs))  # 8 cells in rows 1-2, then 7 a row
-    monkeypatch.setattr(prescan, "MAX_CELLS", 10**9, raising=False)  # the reader's count alone
-    counted = workbook.read_workbook(path, "decks/cards.xlsx")
-    assert isinstance(counted, grid.Refused), counted
+    counted, scanned = _counted_and_scanned(monkeypatch, path, "decks/cards.xlsx")
     assert (counted.diagnostic.span.line, counted.diagnostic.span.col) == (9, 1)
-    monkeypatch.setattr(prescan, "MAX_CELLS", 50, raising=False)
-    import python_calamine
-
-    def unbuilt(*args, **kwargs):
-        raise AssertionError("the reader built the sheet")
-
-    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", unbuilt)
-    scanned = workbook.read_workbook(path, "decks/cards.xlsx")
-    assert isinstance(scanned, grid.Refused), scanned
     assert scanned.diagnostic.span == counted.diagnostic.span, (scanned, counted)
     assert "more than 50 filled cells" in scanned.diagnostic.message
 
