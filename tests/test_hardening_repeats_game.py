@@ -243,16 +243,6 @@ def _number(cols: int = 1) -> str:
     return f'<table:table-cell office:value-type="float" office:value="1"{repeat}/>'
 
 
-@pytest.mark.parametrize(
-    "row",
-    [
-        f'<table:table-row table:number-rows-repeated="40">{_number(10)}</table:table-row>',
-        '<table:table-row table:number-rows-repeated="30">'
-        f"{_number()}<table:table-cell table:number-columns-repeated='3'/>{_number(4)}"
-        "</table:table-row>",
-    ],
-    ids=["one cell repeated", "cells apart"],
-)
 def _counted_and_scanned(monkeypatch, path, display: str) -> tuple[Any, Any]:
     """The sheet at `path` read with the reader's count of its cells alone (the scan's bound
     lifted), then with the scan's bound of 50 and a reader that fails if asked to build it:
@@ -272,6 +262,16 @@ def _counted_and_scanned(monkeypatch, path, display: str) -> tuple[Any, Any]:
     return counted, scanned
 
 
+@pytest.mark.parametrize(
+    "row",
+    [
+        f'<table:table-row table:number-rows-repeated="40">{_number(10)}</table:table-row>',
+        '<table:table-row table:number-rows-repeated="30">'
+        f"{_number()}<table:table-cell table:number-columns-repeated='3'/>{_number(4)}"
+        "</table:table-row>",
+    ],
+    ids=["one cell repeated", "cells apart"],
+)
 def test_an_ods_past_the_filled_cells_is_refused_before_it_is_built(tmp_path, monkeypatch, row):
     """ODS/XLSX built whole before their cells were counted: a 2 kB ODS of one numeric cell
     repeated over 1,000 columns and 3,999 rows (within the rows, columns and memory limits)
