@@ -244,3 +244,59 @@ def test_a_layout_slicing_a_term_only_a_board_fills_is_r006_at_its_text(run_cli,
     found = _r006(run_cli, game)
     assert len(found) == 3 and all(d["file"].endswith("example-card.yaml") for d in found), found
     assert {d["message"].split("(")[1][:2] for d in found} == {"fr", "es", "en"}, found
+
+
+def test_an_unknown_fields_close_name_is_worked_out_once_per_key(tmp_path, monkeypatch):
+    # probe 23 H6: each "unknown field" built the model's whole JSON schema again: a layout
+    # naming one element of 100 unknown keys 1,000 times by alias took 364 s of validate
+    from pydantic import TypeAdapter
+
+    from toolkit.content import validation
+
+    built: list[int] = []
+    schema = TypeAdapter.json_schema
+
+    def counted(self, *args, **kwargs):
+        built.append(1)
+        return schema(self, *args, **kwargs)
+
+    monkeypatch.setattr(TypeAdapter, "json_schema", counted)
+    keys = ", ".join(f"q{i}: 1" for i in range(30))
+    element = f"&e {{kind: text, box: {{x: 1, y: 1, w: 1, h: 1}}, text: a, {keys}}}"
+    layout = f"id: x0\nz: {element}\nelements: [{', '.join(['*e'] * 40)}]\n"
+    doc = tmp_path / "x0.yaml"
+    doc.write_text(layout, encoding="utf-8")
+    from toolkit.content.source import load_document
+    from toolkit.render.layout import layout_adapter
+
+    document, problems = load_document(doc, "layouts/x0.yaml")
+    assert document is not None and not problems, problems
+    model, found = validation.validate_document(document, layout_adapter())
+    assert model is None and len(found) >= 1_200, len(found)  # 40 × 30 unknown keys
+    assert len(built) <= 1, len(built)  # was once per unknown key: 1,200
+
+
+class _Part(str):
+    """A path's key that counts the times it is compared."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Part.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_a_missing_key_is_matched_with_the_unknown_keys_of_its_own_mapping():
+    # each missing field was compared with every unknown key of the file (90 s of the 364)
+    from toolkit.content.validation import _drop_renamed
+
+    errors = []
+    for i in range(300):
+        errors.append({"type": "extra_forbidden", "loc": (_Part("e"), i, "txet")})
+        errors.append({"type": "missing", "loc": (_Part("e"), i, "text")})
+    _Part.compared = 0
+    kept = _drop_renamed(errors)
+    assert len(kept) == 300 and all(e["type"] == "extra_forbidden" for e in kept)
+    assert _Part.compared < 3_000, _Part.compared  # was 300 × 300
