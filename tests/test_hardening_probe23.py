@@ -91,8 +91,9 @@ class _Counted(tuple):
         return super().__getitem__(index)
 
 
+@pytest.mark.parametrize("value", ["x", "':a:'"])  # probe 24: parameters holding `:a:` too
 def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
-    tmp_path, run_cli, monkeypatch
+    tmp_path, run_cli, monkeypatch, value
 ):
     # probe 23 H4: each `:a:` a card's text printed went over every string of its card: 45
     # cards of 4,000 parameters and 1,333 `:a:` took 63 s of validate
@@ -101,7 +102,7 @@ def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
     assert run_cli("new", "icons", "--into", str(tmp_path)).exit_code == 0
     game = tmp_path / "icons"
     text = ":a:" * 100
-    params = ", ".join(f"p{i}: x" for i in range(200))
+    params = ", ".join(f"p{i}: {value}" for i in range(200))
     lines = ["id: cards", "kind: actions", "name: {fr: A, es: A, en: A}", "size: poker", "cards:"]
     for i in range(3):
         lines.append(
@@ -130,6 +131,8 @@ def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
         "{{points}}}",
         "{{-points}}",
         "{{points:>40000000000000000000000}}",
+        "{{{{points}}}}",  # probe 24: prints "{{points}}"
+        "{{}}",  # prints "{}"
     ],
 )
 def test_anything_in_doubled_braces_in_a_card_text_is_r006(run_cli, tmp_path, written):
@@ -300,3 +303,17 @@ def test_a_missing_key_is_matched_with_the_unknown_keys_of_its_own_mapping():
     kept = _drop_renamed(errors)
     assert len(kept) == 300 and all(e["type"] == "extra_forbidden" for e in kept)
     assert _Part.compared < 3_000, _Part.compared  # was 300 × 300
+
+
+def test_the_letters_a_filter_goes_over_count_on_a_card_face():
+    # probe 24 H1: a text's letters were not counted: `s|select('number')` tested 4,000
+    # letters for no item drawn, 400 times a face in a few counted steps (1.5 s a face)
+    from toolkit.render.template_bounds import LAYOUT, TemplateStepError
+
+    sandbox = CachedSandbox(keep_trailing_newline=False, limits=LAYOUT)
+    source = "{% set s = 'ab' * 2000 %}{{ s|select('number')|list|length }}"
+    with pytest.raises(TemplateStepError, match="filters go over more than 2,000 items"):
+        sandbox.render(sandbox.template(source, "layout-probe24"), {})
+    # a text filter's work is what it builds (counted as built), not its letters
+    words = "{{ ('ab' * 2000)|upper|replace('A', 'c')|length }}"
+    assert sandbox.render(sandbox.template(words, "layout-probe24b"), {}) == "4000"

@@ -173,3 +173,7 @@ def test_a_tinted_icon_is_drawn_once_per_pdf_whatever_its_colours(tmp_path, monk
     for colour in colours[::13]:
         assert tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) in seen, colour
     assert image.getpixel((200, 60)) == (255, 0, 0)  # the rich icon's own gradient kept
+    # its half-transparent blue, twice: the second form (recoloured) named a state it lacked
+    # and printed opaque (probe 24)
+    red, green, blue = image.getpixel((300, 200))
+    assert blue > 200 and 40 < red < 100 and 40 < green < 100, (red, green, blue)

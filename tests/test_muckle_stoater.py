@@ -572,8 +572,8 @@ BROKEN = [
     ),
     ("G310", "game.yaml", [("team_players: [4, 6]", "team_players: [4, 5]")], "team_players"),
     ("G312", "decks/pack.yaml", [("    copies: 2", "    copies: 3")], "copies: 3"),
-    # An entrance a whole 2-player track (4 Mashies x 18 holes) past the start is the start
-    # hole itself: G303 sees the offset outside a Mashie, G309 the seat with no way home.
+    # An offset outside a Mashie (G303's and G309's before) is any track's P016 now:
+    # tests/test_board_track_road_fit.py.
 ]
 
 

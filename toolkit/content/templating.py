@@ -202,9 +202,10 @@ def _filled(text: str, sub: Any) -> str:
     return "{".join(out)
 
 
-_ESCAPED = re.compile(r"(?<!\{)\{\{([^{}]{1,100})\}\}")
-"""Doubled braces around anything but a brace (`{{points}}`, `{{points.x}}`, `{{0}}`,
-`{{points}}}`): each prints as written. `{{{points}}}` is the value between braces."""
+_ESCAPED = re.compile(r"(?<!\{)\{\{([^{}]{0,100})\}\}|(?<!\{)\{\{(\{\{[^{}]{0,100}\}\})\}\}(?!\})")
+"""Doubled braces around anything but a brace (`{{points}}`, `{{points.x}}`, `{{0}}`, `{{}}`,
+`{{points}}}`), or around doubled braces (`{{{{points}}}}`): each prints as written.
+`{{{points}}}` is the value between braces."""
 _HEAD_NAME = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*")
 
 
@@ -218,7 +219,7 @@ def escaped_names(text: str, names: Collection[str] | None = None) -> list[str]:
         return []
     found = []
     for match in _ESCAPED.finditer(text):
-        head = _HEAD_NAME.match(match.group(1))
+        head = _HEAD_NAME.match(match.group(1) or "")
         if names is None or (head is not None and head.group(1) in names):
             found.append(match.group(0))
     return list(dict.fromkeys(found))
@@ -228,6 +229,8 @@ def escaped_message(written: str, lang: str) -> str:
     """Why a text's `{{…}}` (`escaped_names`) is refused, as R006 and the PO import say it."""
     inside = written[2:-2]
     shown = "{" + inside.replace(" ", "") + "}"
+    if "{" in inside:  # `{{{{points}}}}` prints `{{points}}`
+        shown = written.replace("{{", "{").replace("}}", "}")
     if _HEAD_NAME.fullmatch(inside):
         return (
             f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"

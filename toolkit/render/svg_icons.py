@@ -159,6 +159,7 @@ class _Tint:
     forms_in_use: tuple[Any, ...]
     shadings: dict[str, Any]
     colour_spaces: dict[str, Any]
+    states: Any  # the transparency states its operators name (`/gRLs0 gs`: an opacity)
 
 
 def _tinted_form(c: Canvas, icon: SvgIcon, colour: Any) -> str:
@@ -219,7 +220,9 @@ def _replay_form(c: Canvas, tint: _Tint, name: str, paint: Any) -> None:
     page._formsinuse.extend(tint.forms_in_use)
     page._shadingUsed.update(tint.shadings)
     page._colorsUsed.update(tint.colour_spaces)
-    _end_form(c, name, dict(tint.shadings), dict(tint.colour_spaces))
+    # (reportlab gives a form the states set while it is drawn: none here, its operators
+    # name the first form's; an opacity was lost in every colour but the first: probe 24)
+    _end_form(c, name, dict(tint.shadings), dict(tint.colour_spaces), tint.states)
 
 
 def _write_form(c: Canvas, drawing: Drawing, name: str, paint: Any = None) -> _Tint | None:
@@ -248,19 +251,24 @@ def _write_form(c: Canvas, drawing: Drawing, name: str, paint: Any = None) -> _T
     page.beginForm(name, *box)  # reportlab's stubs say int
     _picture_renderer()().draw(renderScaledDrawing(drawing), c, 0, 0)
     shadings, colour_spaces = dict(page._shadingUsed), dict(page._colorsUsed)
-    tint = None
-    if paint is not None:
-        code, in_use = tuple(page._code), tuple(page._formsinuse)
-        tint = _Tint(drawing, box, code, in_use, shadings, colour_spaces)
-        page._code[:] = _recoloured(code, paint)
-    _end_form(c, name, shadings, colour_spaces)
-    return tint
+    if paint is None:
+        _end_form(c, name, shadings, colour_spaces)
+        return None
+    code, in_use = tuple(page._code), tuple(page._formsinuse)
+    page._code[:] = _recoloured(code, paint)
+    states = _end_form(c, name, shadings, colour_spaces)
+    return _Tint(drawing, box, code, in_use, shadings, colour_spaces, states)
 
 
 def _end_form(
-    c: Canvas, name: str, shadings: dict[str, Any], colour_spaces: dict[str, Any]
-) -> None:
-    """End form `name` and give it every resource its operators use."""
+    c: Canvas,
+    name: str,
+    shadings: dict[str, Any],
+    colour_spaces: dict[str, Any],
+    states: Any = None,
+) -> Any:
+    """End form `name` and give it every resource its operators use (`states`: the
+    transparency states they name, when not set while it was drawn); returns those."""
     from reportlab.pdfbase.pdfdoc import PDFResourceDictionary, xObjectName
 
     page: Any = c
@@ -271,11 +279,13 @@ def _end_form(
     resources.allProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    if form.ExtGState:
-        resources.ExtGState = form.ExtGState
+    states = form.ExtGState or states
+    if states:
+        resources.ExtGState = states
     resources.setShading(shadings)
     resources.setColorSpace(colour_spaces)
     form.Resources = resources
+    return states
 
 
 def _is_current(value: Any) -> bool:

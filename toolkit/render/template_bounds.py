@@ -29,7 +29,7 @@ from typing import Any
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
-from jinja2.runtime import LoopContext
+from jinja2.runtime import LoopContext, Undefined
 
 
 class TemplateLimitError(SecurityError):
@@ -909,6 +909,7 @@ def said(exc: BaseException) -> str:
 NOT_ITERATING = frozenset(
     {"length", "count", "first", "last", "string", "e", "escape", "forceescape", "safe"}
     | {"default", "d", "attr", "tojson", "pprint", "random"}
+    | {"int", "float", "round", "abs", "filesizeformat"}
 )
 """Filters that do not go over the items of a list they are given one by one in Python
 (`length`, `first`; the text filters' work is their result's size, charged as built): the
@@ -918,8 +919,15 @@ whatever the filter."""
 
 def _counted_input(budget: Budget, name: str, value: Any) -> Any:
     """A filter's input, its items counted to the budget: a list, range or dict now (by
-    its length), an iterator (`select`'s generator) as each item is drawn; a text is not."""
+    its length), an iterator (`select`'s generator) as each item is drawn, a text's letters
+    when the filter goes over them one by one (`s|select('number')` tested 4,000 letters
+    400 times a face in four counted steps: probe 24); an undefined value as it is (its
+    length is a designer's error, said by the filter that reads it, if any)."""
+    if isinstance(value, Undefined):
+        return value
     if isinstance(value, str | bytes):
+        if name not in NOT_ITERATING and name not in TEXT_FILTERS and value:
+            budget.count_items(len(value))
         return value
     count = _length(value)
     if count:

@@ -1,5 +1,6 @@
-"""The track's geometry: offsets inside one Mashie, Dock and Castle holes for every Laddie,
-and a Mashie of its own for every seat (invariants 3, 4, 8)."""
+"""The track's geometry: start and entrance distinct, Dock and Castle holes for every Laddie
+(invariants 3, 4). Offsets inside one Mashie, hence a Mashie of its own and a hole from start
+to entrance for every seat (invariant 8, G309 before), are any track's P016 now."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 
 from toolkit.content.game import Game
 from toolkit.diagnostics import Diagnostic, rule
-from toolkit.games.muckle_stoater.checks.base import _counts, _Where, check
+from toolkit.games.muckle_stoater.checks.base import _Where, check
 
 G_TRACK = rule(
     "G303",
@@ -18,11 +19,6 @@ G_HOLES = rule(
     "G304",
     "dock-castle-laddies",
     "Dock holes and Castle holes must both equal laddies_per_player.",
-)
-G_SEATS = rule(
-    "G309",
-    "seat-geometry",
-    "Every seat needs its own Mashie and at least one hole from start to entrance.",
 )
 
 
@@ -35,13 +31,7 @@ def check_track(game: Game) -> Iterator[Diagnostic]:
         yield where.at(G_TRACK, where.manifest, ("files", "boards"), "no board of kind 'track'")
         return
     board = where.board.model
-    holes = board.holes_per_segment
-    for name in ("start_offset", "entrance_offset"):
-        value = getattr(board, name)
-        if value >= holes:
-            yield where.at(
-                G_TRACK, where.board, (name,), f"{name} {value} is past the {holes} holes"
-            )
+    # an offset past its segment is P016 of any track (track_room.lane_problems)
     if board.start_offset == board.entrance_offset:
         yield where.at(
             G_TRACK,
@@ -67,36 +57,3 @@ def check_holes(game: Game) -> Iterator[Diagnostic]:
                 (name,),
                 f"{label} has {value} holes but each player has {laddies} Laddies",
             )
-
-
-@check(G_SEATS)
-def check_seats(game: Game) -> Iterator[Diagnostic]:
-    """Invariant 8: distinct seat Mashies, and start → entrance at least one hole."""
-    where = _Where(game)
-    if where.board is None:
-        return
-    board = where.board.model
-    holes = board.holes_per_segment
-    if board.start_offset == board.entrance_offset:
-        return  # G303 reports it
-    for p in _counts(where):
-        m = board.segments_by_players.get(p)
-        if m is None or m < p or m % p:
-            continue  # G302 reports it
-        mashies = [i * (m // p) for i in range(p)]
-        length = m * holes
-        if len(set(mashies)) != p:
-            yield where.at(
-                G_SEATS, where.board, ("segments_by_players", p), f"seats share a Mashie ({p}p)"
-            )
-        for seat, mashie in enumerate(mashies):
-            start = mashie * holes + board.start_offset
-            gate = mashie * holes + board.entrance_offset
-            if (gate - start) % length < 1:
-                yield where.at(
-                    G_SEATS,
-                    where.board,
-                    ("entrance_offset",),
-                    f"seat {seat} ({p} players): no hole between start and Castle entrance",
-                )
-                break
