@@ -300,3 +300,22 @@ def test_a_missing_key_is_matched_with_the_unknown_keys_of_its_own_mapping():
     kept = _drop_renamed(errors)
     assert len(kept) == 300 and all(e["type"] == "extra_forbidden" for e in kept)
     assert _Part.compared < 3_000, _Part.compared  # was 300 × 300
+
+
+def test_a_layout_text_written_again_is_parsed_once(monkeypatch):
+    # probe 24 H2: a layout element repeated 1,100 times by YAML alias had its texts parsed
+    # 1,100 times (17 s a layout, before the combined template was refused for its size)
+    sandbox = CachedSandbox(keep_trailing_newline=False)
+    parsed: list[str] = []
+    real = sandbox.parse
+
+    def counted(source: str):
+        parsed.append(source)
+        return real(source)
+
+    monkeypatch.setattr(sandbox, "parse", counted)
+    monkeypatch.setattr(sandbox.env, "bytecode_cache", None)  # parsed, not read back
+    sources = ["{{ card.name }}", "{{ card.text }}"] * 50
+    trees = sandbox.parse_all(sources)
+    assert len(trees) == 100 and trees[0] is trees[2] and trees[1] is trees[99]
+    assert sorted(parsed) == ["{{ card.name }}", "{{ card.text }}"]  # was 100 parses

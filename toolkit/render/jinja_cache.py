@@ -437,9 +437,18 @@ class CachedSandbox:
         return self.env.parse(source)
 
     def parse_all(self, sources: Sequence[str]) -> list[Any]:
-        """`parse` of each source, in order (raising what the first failing one raises):
-        read back from the template cache's store when an earlier run parsed the same
-        sources with the same code (toolkit.render.jinja_trees), else parsed and kept."""
+        """`parse` of each source, in order (raising what the first failing one raises);
+        a source written again (a layout's element repeated by YAML alias) is parsed once
+        and its tree given again: 1,100 aliases of one element were parsed 1,100 times,
+        17 s a layout (probe 24)."""
+        distinct = list(dict.fromkeys(sources))
+        trees = dict(zip(distinct, self._parse_distinct(distinct), strict=True))
+        return [trees[source] for source in sources]
+
+    def _parse_distinct(self, sources: Sequence[str]) -> list[Any]:
+        """`parse_all` of sources all different: read back from the template cache's store
+        when an earlier run parsed the same sources with the same code
+        (toolkit.render.jinja_trees), else parsed and kept."""
         cache = self.env.bytecode_cache
         store = cache.store if isinstance(cache, SignedBytecodeCache) else None
         if store is None:
