@@ -319,3 +319,21 @@ def test_a_layout_text_written_again_is_parsed_once(monkeypatch):
     trees = sandbox.parse_all(sources)
     assert len(trees) == 100 and trees[0] is trees[2] and trees[1] is trees[99]
     assert sorted(parsed) == ["{{ card.name }}", "{{ card.text }}"]  # was 100 parses
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "{% set pcount = 4 %}Up to {{ pcount }} players.",
+        "{# pcount: the board's label #}Nothing here.",
+        "{{ 'pcount' }} is a word.",
+        "The board's `pcount` label says it.",
+    ],
+)
+def test_template_code_naming_a_board_only_terms_id_otherwise_is_no_r006(run_cli, tmp_path, line):
+    # probe 24 M3: any template code holding the id as a word was R006 (a comment, a string,
+    # a variable of that name), and the game could not be built
+    game = _term_game(run_cli, tmp_path)
+    rulebook = game / "rulebook" / "en.md"
+    rulebook.write_text(rulebook.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+    assert _r006(run_cli, game) == []

@@ -60,13 +60,16 @@ checks that mask code out of prose (it differs only on a tag holding its own ope
 _CODE = re.compile(TEMPLATE_CODE_MASK)
 
 
-def code_naming(source: str, name: str) -> int:
-    """Where the first template code of `source` that names `name` (a whole id: `pcount`
-    in `{{ glossary.pcount[1:] }}`) starts, or -1."""
-    if name not in source:
+def glossary_read(source: str, term: str) -> int:
+    """Where the first template code of `source` that reads glossary term `term`
+    (`glossary.pcount`, `glossary['pcount']`) starts, or -1; comments, string literals and
+    other names that happen to be `term` do not count (probe 24)."""
+    if term not in source:
         return -1
-    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-    return next((code.start() for code in _CODE.finditer(source) if word.search(code[0])), -1)
+    name = re.escape(term)
+    read = re.compile(rf"\bglossary\s*(?:\.\s*{name}(?![\w-])|\[\s*(['\"]){name}\1\s*\])")
+    found = (c.start() for c in _CODE.finditer(source) if c[0][1] != "#" and read.search(c[0]))
+    return next(found, -1)
 
 
 _OPENER = re.compile(r"\{[{%#]")
