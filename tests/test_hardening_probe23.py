@@ -317,3 +317,40 @@ def test_the_letters_a_filter_goes_over_count_on_a_card_face():
     # a text filter's work is what it builds (counted as built), not its letters
     words = "{{ ('ab' * 2000)|upper|replace('A', 'c')|length }}"
     assert sandbox.render(sandbox.template(words, "layout-probe24b"), {}) == "4000"
+
+
+def test_a_layout_text_written_again_is_parsed_once(monkeypatch):
+    # probe 24 H2: a layout element repeated 1,100 times by YAML alias had its texts parsed
+    # 1,100 times (17 s a layout, before the combined template was refused for its size)
+    sandbox = CachedSandbox(keep_trailing_newline=False)
+    parsed: list[str] = []
+    real = sandbox.parse
+
+    def counted(source: str):
+        parsed.append(source)
+        return real(source)
+
+    monkeypatch.setattr(sandbox, "parse", counted)
+    monkeypatch.setattr(sandbox.env, "bytecode_cache", None)  # parsed, not read back
+    sources = ["{{ card.name }}", "{{ card.text }}"] * 50
+    trees = sandbox.parse_all(sources)
+    assert len(trees) == 100 and trees[0] is trees[2] and trees[1] is trees[99]
+    assert sorted(parsed) == ["{{ card.name }}", "{{ card.text }}"]  # was 100 parses
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "{% set pcount = 4 %}Up to {{ pcount }} players.",
+        "{# pcount: the board's label #}Nothing here.",
+        "{{ 'pcount' }} is a word.",
+        "The board's `pcount` label says it.",
+    ],
+)
+def test_template_code_naming_a_board_only_terms_id_otherwise_is_no_r006(run_cli, tmp_path, line):
+    # probe 24 M3: any template code holding the id as a word was R006 (a comment, a string,
+    # a variable of that name), and the game could not be built
+    game = _term_game(run_cli, tmp_path)
+    rulebook = game / "rulebook" / "en.md"
+    rulebook.write_text(rulebook.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+    assert _r006(run_cli, game) == []

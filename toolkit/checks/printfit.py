@@ -710,11 +710,11 @@ def _printed_unfilled(
     layout, once per layout, field, term and language; at the card for a built-in one."""
     name, job = face
     at = _field_place(loaded, face, element, field, shape)
-    from toolkit.render.jinja_cache import code_naming
+    from toolkit.render.jinja_cache import glossary_read
 
     source = getattr(element, field, None)  # the field as the layout writes it
     for term, words in job.unfilled:
-        named = isinstance(source, str) and code_naming(source, term) >= 0
+        named = isinstance(source, str) and glossary_read(source, term) >= 0
         if not named and printed_at(value, words) < 0:
             continue  # (named: whatever a filter or a slice made of it, `pcount[1:]`)
         message = unfilled_message(f"layout {name!r}", term, job.lang, words)

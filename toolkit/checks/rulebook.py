@@ -23,7 +23,7 @@ from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.icons import IconSet, icon_set, listed
-from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK, code_naming
+from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK, glossary_read
 from toolkit.render.markdown_printed import printed as printed_markdown
 from toolkit.render.printjob import game_fonts
 from toolkit.render.undefined import MissingName
@@ -313,7 +313,7 @@ def _unfilled(
 
 def _naming(source: str, name: str) -> Span | None:
     """Where the first template code of `source` that names `name` (a whole id) starts."""
-    at = code_naming(source, name)
+    at = glossary_read(source, name)
     if at < 0:
         return None
     line = source.count("\n", 0, at)
