@@ -254,6 +254,31 @@ def test_a_game_without_svg_icons_is_checked_without_the_logging_module() -> Non
     assert _modules_after_checks("drinking-heroes", ("logging",)) == []
 
 
+def test_a_game_without_svg_icons_is_checked_without_the_svg_reader() -> None:
+    """The SVG reader (svg_icons, its guard and its fonts) is imported for a game with icons
+    of its own: a game printing only the built-in icons is checked without it."""
+    code = (
+        "import sys; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import load_game;"
+        "from tests.conftest import FIXTURES;"
+        "{}"
+        "print(sorted(m for m in sys.modules if m.startswith('toolkit.render.svg_')))"
+    )
+    for game, expected in (
+        ("base", "[]"),
+        (
+            "own-look",
+            "['toolkit.render.svg_fonts', 'toolkit.render.svg_guard', 'toolkit.render.svg_icons']",
+        ),
+    ):
+        check = f"run_checks(load_game(FIXTURES / {game!r}), errors_only=True, printed=['fr']);"
+        done = subprocess.run(
+            [sys.executable, "-c", code.format(check)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == expected, game
+
+
 def test_a_colour_s_luminance_is_worked_out_once_per_run() -> None:
     """The legibility check asks the contrast of the same few colours for each text of each
     card and language: each colour's luminance is worked out once."""
