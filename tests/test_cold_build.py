@@ -195,14 +195,25 @@ print(reads, list(get_plugins()))
 def test_missing_glyphs_answers_as_the_font_s_character_map() -> None:
     """missing_glyphs (with its one-pass short cut for a text the font draws whole) gives
     each character the font lacks once, in order of first use, tabs and newlines aside."""
-    from toolkit.render.fonts import IGNORED, _cmap, missing_glyphs
+    from toolkit.render.fonts import IGNORED, _drawn, missing_glyphs
 
-    cmap = _cmap("regular")
+    cmap = _drawn("regular")[1]
     texts = ["", "Avancez de 3 cases\u202f!", "a\u4e00b\u4e00\U0001f600\n\t\u00ad", "\u4e01" * 3]
     for text in texts:
         expected = [c for c in dict.fromkeys(text) if c not in IGNORED and ord(c) not in cmap]
         assert missing_glyphs(text) == expected
     assert missing_glyphs("a\u4e00b\u4e00") == ["\u4e00"]
+
+
+def test_missing_glyphs_holds_only_the_letters_it_was_asked_about() -> None:
+    """The characters a face draws are looked up in its character map as texts ask about
+    them: no set of every character of the font (~3,000 a face) is made."""
+    from toolkit.render.fonts import _drawn, missing_glyphs
+
+    _drawn.cache_clear()
+    assert missing_glyphs("Avancez\u4e00 de 3 cases") == ["\u4e00"]
+    assert missing_glyphs("avance") == []
+    assert _drawn("regular")[0] == set("Avancez de 3 cases")
 
 
 def test_checking_every_bundled_game_never_tokenizes_a_signature() -> None:
