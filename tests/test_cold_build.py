@@ -366,3 +366,41 @@ def test_checking_a_game_without_a_glossary_imports_no_glossary_model(tmp_path) 
     from toolkit.checks.references import _terms
 
     assert _terms() == ("term",)
+
+
+def _command_run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """`python -m toolkit ARGV` with an `atexit` function and a live object whose `__del__`
+    prints: what the process does on its way out shows."""
+    code = f"""
+import atexit, os, runpy, sys, types
+class Alive:
+    def __del__(self):
+        os.write(1, b"torn down\\n")
+probe = types.ModuleType("probe")  # a module's objects are freed when the interpreter ends
+probe.alive = Alive()
+sys.modules["probe"] = probe
+del probe
+atexit.register(lambda: print("atexit ran", flush=True))
+sys.argv = ["playset", *{argv!r}]
+runpy.run_module("toolkit", run_name="__main__", alter_sys=True)
+"""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+
+def test_a_done_build_ends_without_tearing_down_every_object(tmp_path) -> None:
+    """As the `playset` command, a build that is done (or refused) runs the `atexit`
+    functions and ends with its exit code, without freeing its modules and objects one by
+    one; its PDFs are written as ever."""
+    from tests.conftest import FIXTURES
+
+    done = _command_run(["build", str(FIXTURES / "base"), "--lang", "fr", "--out", str(tmp_path)])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1:] == ["atexit ran"]
+    assert list(tmp_path.glob("*/fr/*.pdf"))
+    broken = sorted((FIXTURES / "broken").iterdir())[0]
+    refused = _command_run(["build", str(broken), "--lang", "fr", "--out", str(tmp_path / "b")])
+    assert refused.returncode == 1
+    assert refused.stdout.splitlines()[-1:] == ["atexit ran"]
+    other = _command_run(["list"])  # any other command ends the ordinary way
+    assert other.returncode == 0
+    assert other.stdout.splitlines()[-2:] == ["atexit ran", "torn down"]
