@@ -14,16 +14,18 @@ from pathlib import Path
 from tests.conftest import FIXTURES
 
 RUN_AS_COMMAND = """
-import runpy, sys
+import atexit, runpy, sys
 if sys.argv[1] == "--import-pil-first":  # as before: PIL.Image run at start-up
     import PIL.Image
     del sys.argv[1]
 sys.argv = ["__main__.py", *sys.argv[1:]]
-try:
-    runpy.run_module("toolkit", run_name="__main__")
-finally:
+
+def said():  # at exit: a done build or validate ends the process itself, atexit run
     from toolkit.deferred_imports import is_loaded
     print("PIL.Image loaded:", is_loaded("PIL.Image"), file=sys.stderr)
+
+atexit.register(said)
+runpy.run_module("toolkit", run_name="__main__")
 """
 
 

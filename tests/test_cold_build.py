@@ -195,14 +195,25 @@ print(reads, list(get_plugins()))
 def test_missing_glyphs_answers_as_the_font_s_character_map() -> None:
     """missing_glyphs (with its one-pass short cut for a text the font draws whole) gives
     each character the font lacks once, in order of first use, tabs and newlines aside."""
-    from toolkit.render.fonts import IGNORED, _cmap, missing_glyphs
+    from toolkit.render.fonts import IGNORED, _drawn, missing_glyphs
 
-    cmap = _cmap("regular")
+    cmap = _drawn("regular")[1]
     texts = ["", "Avancez de 3 cases\u202f!", "a\u4e00b\u4e00\U0001f600\n\t\u00ad", "\u4e01" * 3]
     for text in texts:
         expected = [c for c in dict.fromkeys(text) if c not in IGNORED and ord(c) not in cmap]
         assert missing_glyphs(text) == expected
     assert missing_glyphs("a\u4e00b\u4e00") == ["\u4e00"]
+
+
+def test_missing_glyphs_holds_only_the_letters_it_was_asked_about() -> None:
+    """The characters a face draws are looked up in its character map as texts ask about
+    them: no set of every character of the font (~3,000 a face) is made."""
+    from toolkit.render.fonts import _drawn, missing_glyphs
+
+    _drawn.cache_clear()
+    assert missing_glyphs("Avancez\u4e00 de 3 cases") == ["\u4e00"]
+    assert missing_glyphs("avance") == []
+    assert _drawn("regular")[0] == set("Avancez de 3 cases")
 
 
 def test_checking_every_bundled_game_never_tokenizes_a_signature() -> None:
@@ -252,6 +263,31 @@ def test_a_game_without_svg_icons_is_checked_without_the_logging_module() -> Non
     """svglib's logger is silenced when svglib is first used, not when the icon module is
     imported: checking a game without SVG icons never imports `logging`."""
     assert _modules_after_checks("drinking-heroes", ("logging",)) == []
+
+
+def test_a_game_without_svg_icons_is_checked_without_the_svg_reader() -> None:
+    """The SVG reader (svg_icons, its guard and its fonts) is imported for a game with icons
+    of its own: a game printing only the built-in icons is checked without it."""
+    code = (
+        "import sys; from toolkit.checks import run_checks;"
+        "from toolkit.content.game import load_game;"
+        "from tests.conftest import FIXTURES;"
+        "{}"
+        "print(sorted(m for m in sys.modules if m.startswith('toolkit.render.svg_')))"
+    )
+    for game, expected in (
+        ("base", "[]"),
+        (
+            "own-look",
+            "['toolkit.render.svg_fonts', 'toolkit.render.svg_guard', 'toolkit.render.svg_icons']",
+        ),
+    ):
+        check = f"run_checks(load_game(FIXTURES / {game!r}), errors_only=True, printed=['fr']);"
+        done = subprocess.run(
+            [sys.executable, "-c", code.format(check)], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1] == expected, game
 
 
 def test_a_colour_s_luminance_is_worked_out_once_per_run() -> None:
@@ -330,3 +366,41 @@ def test_checking_a_game_without_a_glossary_imports_no_glossary_model(tmp_path) 
     from toolkit.checks.references import _terms
 
     assert _terms() == ("term",)
+
+
+def _command_run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """`python -m toolkit ARGV` with an `atexit` function and a live object whose `__del__`
+    prints: what the process does on its way out shows."""
+    code = f"""
+import atexit, os, runpy, sys, types
+class Alive:
+    def __del__(self):
+        os.write(1, b"torn down\\n")
+probe = types.ModuleType("probe")  # a module's objects are freed when the interpreter ends
+probe.alive = Alive()
+sys.modules["probe"] = probe
+del probe
+atexit.register(lambda: print("atexit ran", flush=True))
+sys.argv = ["playset", *{argv!r}]
+runpy.run_module("toolkit", run_name="__main__", alter_sys=True)
+"""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+
+def test_a_done_build_ends_without_tearing_down_every_object(tmp_path) -> None:
+    """As the `playset` command, a build that is done (or refused) runs the `atexit`
+    functions and ends with its exit code, without freeing its modules and objects one by
+    one; its PDFs are written as ever."""
+    from tests.conftest import FIXTURES
+
+    done = _command_run(["build", str(FIXTURES / "base"), "--lang", "fr", "--out", str(tmp_path)])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1:] == ["atexit ran"]
+    assert list(tmp_path.glob("*/fr/*.pdf"))
+    broken = sorted((FIXTURES / "broken").iterdir())[0]
+    refused = _command_run(["build", str(broken), "--lang", "fr", "--out", str(tmp_path / "b")])
+    assert refused.returncode == 1
+    assert refused.stdout.splitlines()[-1:] == ["atexit ran"]
+    other = _command_run(["list"])  # any other command ends the ordinary way
+    assert other.returncode == 0
+    assert other.stdout.splitlines()[-2:] == ["atexit ran", "torn down"]

@@ -216,6 +216,7 @@ def main() -> None:
         _report_done()
         _save_code()  # before a thread that never ends makes the process end at once
         _end_despite_threads(done.code)
+        _end_now(done.code)
         raise
     finally:
         _report_done()
@@ -403,6 +404,44 @@ def _save_code() -> None:
     kept = sys.modules.get("toolkit.dataclass_code")
     if kept is not None:
         kept.save()
+
+
+ENDS_AT_ONCE = frozenset({"build", "validate"})
+"""Commands whose process ends as soon as they are done (`_end_now`): a cold build of 100
+cards spent ~17 M instructions (~6 ms CPU, ~2 % of it) freeing its ~50 MB of modules, models
+and fonts one object at a time, memory the system takes back whole at exit."""
+
+
+def _end_now(code: object) -> None:
+    """As the `playset` command, a `build` or `validate` that is done ends here with its exit
+    code: its output flushed and the `atexit` functions run (a plugin's, logging's, the
+    temporary folders' finalizers), as the interpreter does at exit, but without tearing down
+    every module and object one by one (Python does not promise `__del__` of objects still
+    alive at exit anyway). Anything unusual goes the ordinary way: another command, a
+    process that imports the CLI (tests, an editor), a debugger, profiler or coverage
+    attached, an exit code other than a small number, stdout that cannot be flushed."""
+    if not _AS_COMMAND or _FIRST not in ENDS_AT_ONCE:
+        return
+    if sys.gettrace() is not None or sys.getprofile() is not None or sys.flags.inspect:
+        return
+    if code is None:
+        code = 0
+    if type(code) is not int or not 0 <= code <= 255:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return  # said and exited as ever, on the interpreter's way out
+    import atexit
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        code = 120  # what the interpreter exits with when its last flush fails
+    os._exit(code)
 
 
 THREAD_GRACE = 2.0

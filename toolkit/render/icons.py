@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -22,12 +23,15 @@ from toolkit.content import assets
 from toolkit.content.game import display_path
 from toolkit.content.templating import INLINE_ICON
 from toolkit.diagnostics import Span
-from toolkit.render.svg_icons import Problem, SvgIcon, load_svg, pictures
 
 if TYPE_CHECKING:  # a canvas is the build's: `validate` only names and lists icons, and
     # importing reportlab's canvas (its PDF document, text and path objects) costs every
     # validate run ~5 ms of CPU for a class no check ever makes
     from reportlab.pdfgen.canvas import Canvas
+
+    # the SVG reader (svg_icons, svg_guard, svg_fonts) is imported when a game has icons of
+    # its own: a game printing only the built-ins (text cards) never loads it
+    from toolkit.render.svg_icons import Problem, SvgIcon
 
 Drawer = Callable[["Canvas", float], None]
 MAX_PICTURE_PIXELS = 48_000_000
@@ -469,6 +473,15 @@ class IconSet:
 BUILTIN = IconSet(ICONS, frozenset(ICONS))
 
 
+def load_svg(
+    path: Path, display: str, icons: Path | None = None, game: Path | None = None
+) -> tuple[SvgIcon | None, Problem | None]:
+    """toolkit.render.svg_icons.load_svg, that module imported on first use."""
+    from toolkit.render.svg_icons import load_svg as load
+
+    return load(path, display, icons, game)
+
+
 @cache
 def icon_set(game_root: Path | None) -> IconSet:
     """The icons of the game in `game_root` (the built-ins alone for None or no icons/)."""
@@ -476,6 +489,8 @@ def icon_set(game_root: Path | None) -> IconSet:
     refused = assets.refused(assets.ICONS, game_root)
     if not files and not refused:
         return BUILTIN
+    from toolkit.render.svg_icons import Problem, pictures
+
     drawers: dict[str, Drawer] = dict(ICONS)
     problems = [Problem(found.display, Span(), found.outside) for found in refused]
     too_full = assets.too_full(assets.ICONS, game_root)
@@ -528,7 +543,8 @@ def draw_icon(
     c.setFillColor(colour_value)
     c.setStrokeColor(colour_value)
     c.setLineWidth(max(0.4, size * 0.06))
-    if isinstance(drawer, SvgIcon):
+    svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon
+    if svg is not None and isinstance(drawer, svg.SvgIcon):
         drawer.place(c, size, colour_value)  # once per PDF; currentColor in this colour
     else:
         drawer(c, size)
