@@ -21,3 +21,29 @@ def test_a_long_word_with_a_dotted_capital_i_is_hyphenated_in_its_window_alone()
     whole = [int(point) for point in hyphenator.positions(tail) if point < 60]
     hyphenator.hd.cache.clear()
     assert [int(point) for point in hyphenation.break_points(hyphenator, tail, 60)] == whole
+
+
+def test_what_a_text_filter_or_method_reads_counts_on_a_card_face():
+    # probe 25: `|striptags` and `|wordcount` return little after reading a long text, and
+    # `rfind` of a long needle compares each place of it: each was one step, and 400 of
+    # them a face took 1.5 s, validate clean
+    import pytest
+
+    from toolkit.render.jinja_cache import CachedSandbox
+    from toolkit.render.template_bounds import LAYOUT, TemplateLimitError
+
+    sandbox = CachedSandbox(keep_trailing_newline=False, limits=LAYOUT)
+    loops = [
+        "{% set s = '<a>' * 30000 %}{% for i in range(400) %}{% set n = s|striptags %}{% endfor %}",
+        "{% set s = 'a b ' * 20000 %}{% for i in range(400) %}{% set n = s|wordcount %}"
+        "{% endfor %}",
+        "{% set s = 'a' * 20000 %}{% set p = 'ab' ~ 'a' * 998 %}{% for i in range(400) %}"
+        "{% set n = s.rfind(p) %}{% endfor %}",
+    ]
+    for index, source in enumerate(loops):
+        template = sandbox.template(source, f"layout-probe25-{index}")
+        with pytest.raises(TemplateLimitError, match="200,000 characters and items in all"):
+            sandbox.render(template, {})
+    # a card's own text read a few times is far from it
+    fine = "{{ (text|striptags|wordcount) + text.rfind('x') + (text|wordcount) }}"
+    assert sandbox.render(sandbox.template(fine, "layout-probe25-fine"), {"text": "a x " * 1000})
