@@ -328,6 +328,8 @@ def _install_bounds(env: Any) -> None:
     for name, func in list(env.tests.items()):
         if name in bounds.COMPARING_TESTS:  # `x is eq y`, `x is in y`: `==` and `in` in C
             env.tests[name] = bounds.guard_comparing_test(func)
+        elif name in bounds.TEXT_TESTS:  # a step, and what it reads of a text
+            env.tests[name] = bounds.guard_test(func)
 
 
 class _BoundedSandbox(_Bounded, SandboxedEnvironment):
