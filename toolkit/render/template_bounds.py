@@ -596,15 +596,17 @@ SCANNED_PER_UNIT = 2_048
 `rfind` of a 1,000-character needle in 20,000 characters is 3-6 ms, ~10,000 built."""
 
 
-def _charge_read(text: str | bytes, other: Any = None) -> None:
-    """Charge the render's budget for reading `text` (and comparing it with `other`, a
-    scanning method's argument): a long text read many times is bounded as built text is."""
+def _charge_read(text: str | bytes | int, other: Any = None) -> None:
+    """Charge the render's budget for reading `text` (or that many characters; and comparing
+    it with `other`, a scanning method's argument): a long text read many times is bounded
+    as built text is."""
     budget = current()
-    if budget is None or len(text) < READ_PER_UNIT:
+    length = text if isinstance(text, int) else len(text)
+    if budget is None or length < READ_PER_UNIT:
         return
-    read = len(text) // READ_PER_UNIT
+    read = length // READ_PER_UNIT
     if isinstance(other, str | bytes):
-        read += len(text) * len(other) // SCANNED_PER_UNIT
+        read += length * len(other) // SCANNED_PER_UNIT
     budget.charge(read)
 
 
@@ -808,9 +810,12 @@ def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         raise TemplateLimitError(f"a count over {MAX_ITEMS:,}")
 
 
-def _weighed_value(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    if weigh(value) > MAX_STRING:
+def _weighed_value(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    """The characters `value` prints, refused past `MAX_STRING`."""
+    printed = weigh(value)
+    if printed > MAX_STRING:
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
+    return printed
 
 
 def _shape(value: Any) -> tuple[int, int]:
@@ -884,7 +889,7 @@ def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             )
 
 
-FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], None]] = {
+FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object]] = {
     "center": lambda v, a, k: _width_args(a, k),
     "indent": _indented,
     "wordwrap": _wrapped,
@@ -1082,8 +1087,7 @@ def guard_test(test: Callable[..., bool]) -> Callable[..., bool]:
             if isinstance(value, str | bytes):
                 _charge_read(value)
             else:  # made a text first (`[c] * 10 is lower`: 1 GB in one C call)
-                _weighed_value(value, (), {})
-                _charge_read(str(value) if weigh(value) >= READ_PER_UNIT else "")
+                _charge_read(_weighed_value(value, (), {}))
         return test(*args, **kwargs)
 
     if pass_arg is not None:
