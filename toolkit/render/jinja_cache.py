@@ -181,10 +181,11 @@ class _Bounded:
     call, `~`, loops, blocks and printed values go through the guards of
     `toolkit.render.template_bounds`; range(), lipsum() and every filter are bounded."""
 
-    intercepted_binops = frozenset({"*", "**", "%", "+", "-"})
+    intercepted_binops = frozenset({"*", "**", "%", "+", "-", "//", "/"})
     code_generator_class: type[CodeGenerator] = bounds.BoundedCodeGenerator
     guard_join = staticmethod(bounds.guard_join)
     guard_iter = staticmethod(bounds.guard_iter)
+    guard_steps = staticmethod(bounds.guard_steps)
     guard_compared = staticmethod(bounds.guard_compared)
     guard_tuple = staticmethod(bounds.guard_tuple)
     guard_sliced = staticmethod(bounds.check_result)
@@ -205,6 +206,8 @@ class _Bounded:
             right = bounds.listed(right)
             bounds.guard_hashed([*left, *right] if isinstance(right, list | tuple) else left)
         bounds.check_binop(left, operator, right)
+        bounds.guard_steps(1)  # a step, and what a large number's digits cost (probe 27 H3)
+        bounds.charge_read(bounds.number_work(left, right))
         result = super().call_binop(context, operator, left, right)  # type: ignore[misc]
         if operator == "-":
             result = bounds.in_order(left, result)
@@ -230,6 +233,8 @@ class _Bounded:
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         bounds.tick()
+        if isinstance(argument, tuple):  # `d[t]` hashes it (probe 27 H2)
+            bounds.charge_hashed(argument)
         value = super().getitem(obj, argument)  # type: ignore[misc]
         return bounds.guard_tuple(value) if isinstance(value, tuple) else value
 
@@ -328,8 +333,8 @@ def _install_bounds(env: Any) -> None:
     for name, func in list(env.tests.items()):
         if name in bounds.COMPARING_TESTS:  # `x is eq y`, `x is in y`: `==` and `in` in C
             env.tests[name] = bounds.guard_comparing_test(func)
-        elif name in bounds.TEXT_TESTS:  # a step, and what it reads of a text
-            env.tests[name] = bounds.guard_test(func)
+        elif name not in bounds.PLAIN_TESTS:  # a step, and what it is given read or hashed
+            env.tests[name] = bounds.guard_test(name, func)
 
 
 class _BoundedSandbox(_Bounded, SandboxedEnvironment):
@@ -420,6 +425,7 @@ class CachedSandbox:
                 error.lineno = template.get_corresponding_lineno(frame.f_lineno)
             stream.close()
             raise error
+        bounds.charge_read(size)  # what it printed counts as read, once, by the join
         return "".join(parts)
 
     def render(self, template: Template, context: dict[str, Any]) -> str:

@@ -201,17 +201,25 @@ class Budget:
             raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
 
     def charge(self, size: int) -> None:
+        """A step built `size` characters or items."""
+        self.read(size)
+        if size >= LOOK_AT_SIZE:
+            self.ticks += 1
+            self.look()
+        else:
+            self.tick()
+
+    def read(self, size: int) -> None:
+        """`size` characters or items built, or read (`charge_read`) within a step already
+        counted: added up with what the render built, the clock looked at for a large one."""
         self.created += size
         if self.created > self.max_created:
             raise TemplateLimitError(  # at the card: found again, it would be built again
                 f"the template builds more than {self.max_created:,} characters and items"
                 f" in all{self.limits.per}"
             )
-        if size >= LOOK_AT_SIZE:
-            self.ticks += 1
+        if size >= LOOK_AT_SIZE // READ_PER_UNIT:
             self.look()
-        else:
-            self.tick()
 
     def count_items(self, count: int) -> None:
         """A filter goes over `count` items of a list, range or dict it was given: counted
@@ -530,8 +538,9 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Refuse a method call a template makes when its result would be too big."""
     owner: Any = getattr(obj, "__self__", None)
     name = getattr(obj, "__name__", "")
+    _charge_arguments(args, kwargs)
     if isinstance(owner, str | bytes):
-        _charge_read(owner, args[0] if name in _SCANNING and args else None)
+        charge_read(owner, args[0] if name in _SCANNING and args else None)
         if name in _WIDTH_METHODS and args and isinstance(args[0], int) and args[0] > MAX_STRING:
             raise TemplateLimitError(f"{name}() would build more than {MAX_STRING:,} characters")
         if name == "expandtabs":
@@ -596,7 +605,7 @@ SCANNED_PER_UNIT = 2_048
 `rfind` of a 1,000-character needle in 20,000 characters is 3-6 ms, ~10,000 built."""
 
 
-def _charge_read(text: str | bytes | int, other: Any = None) -> None:
+def charge_read(text: str | bytes | int, other: Any = None) -> None:
     """Charge the render's budget for reading `text` (or that many characters; and comparing
     it with `other`, a scanning method's argument): a long text read many times is bounded
     as built text is."""
@@ -607,7 +616,47 @@ def _charge_read(text: str | bytes | int, other: Any = None) -> None:
     read = length // READ_PER_UNIT
     if isinstance(other, str | bytes):
         read += length * len(other) // SCANNED_PER_UNIT
-    budget.charge(read)
+    budget.read(read)
+
+
+def _charge_arguments(args: Iterable[Any], kwargs: Mapping[str, Any]) -> None:
+    """Every text given to a call, filter or test counts as read (`charge_read`), a tuple as
+    hashed (`charge_hashed`) and a large number by its digits, whatever the callee does
+    with them: what a step reads is charged by its size, not patched call by call as each
+    one is found to read a long text in C."""
+    for arg in (*args, *kwargs.values()):
+        if isinstance(arg, str | bytes):
+            if len(arg) >= READ_PER_UNIT:
+                charge_read(arg)
+        elif isinstance(arg, tuple):
+            charge_hashed(arg)
+        elif arg.__class__ is int and arg.bit_length() > BITS_A_STEP:
+            charge_read(arg.bit_length() ** 2 // BITS_SQUARED_A_UNIT)
+
+
+BITS_A_STEP = 64
+BITS_SQUARED_A_UNIT = 65_536
+"""An operation on integers of a and b bits costs about a·b / 1,400,000 µs in C (`n % m` of
+4,050 by 2,040 bits, ~6 µs: probe 27 H3): `a·b // BITS_SQUARED_A_UNIT` characters are
+charged as read (`charge_read`), ~2 units of work for those 6 µs."""
+
+
+def number_work(left: Any, right: Any) -> int:
+    """What `left op right` costs past a plain step, when both are integers (0 otherwise)."""
+    if left.__class__ is int and right.__class__ is int:
+        return left.bit_length() * right.bit_length() // BITS_SQUARED_A_UNIT
+    return 0
+
+
+def charge_hashed(value: tuple[Any, ...]) -> None:
+    """`hash(value)` walks every item counted through the tuples in it (`guard_tuple`'s
+    count, kept by the budget): charged as a comparison walks them (`ITEMS_A_STEP`).
+    A 9,999-item tuple of 4,050-bit numbers hashed in 2.2 ms for one step (probe 27 H2)."""
+    budget = current()
+    if budget is not None:
+        items = _hashed_items(value, budget)
+        if items >= ITEMS_A_STEP:
+            guard_steps(items // ITEMS_A_STEP)
 
 
 def _check_scanned(text: Any, other: Any, name: str) -> None:
@@ -690,7 +739,7 @@ def _attribute_env() -> Any:
 
 def _unique_checked(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """`unique` compares its items (or their `attribute`) with `==` and keeps them in a set."""
-    guard_compared(value)
+    _sorted_checked(value, args, kwargs)
     attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
     if not isinstance(value, list | tuple):
         return
@@ -847,6 +896,19 @@ def _json_indented(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) ->
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
 
 
+def _pprinted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`pprint` formats every level of a value again and indents it: its cost and its text
+    grow as its weight times its depth (a 130-byte rulebook line, 250 levels over an
+    800,000-character list, ran 31 s in one call, past the deadline: probe 27 M1)."""
+    total, depth = _shape(value)
+    if total * max(depth, 1) > MAX_STRING:
+        raise TemplateLimitError(
+            f"pprint of this value would cost more than {MAX_STRING:,} characters (its size"
+            " times how deep it nests)"
+        )
+    charge_read(total * max(depth, 1))
+
+
 def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     separator = args[0] if args else kwargs.get("d", "")
     items = value if isinstance(value, list | tuple) else ()
@@ -906,7 +968,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "unique": lambda v, a, k: _unique_checked(v, a, k),
     "string": _weighed_value,
     "tojson": _json_indented,
-    "pprint": _weighed_value,
+    "pprint": _pprinted,
     "e": _weighed_value,
     "escape": _weighed_value,
     "forceescape": _weighed_value,
@@ -915,7 +977,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     # filters that compare items with each other, inside C like `==`
     **dict.fromkeys(
         ("sort", "min", "max", "dictsort", "groupby"),
-        lambda v, a, k: guard_compared(v),
+        lambda v, a, k: _sorted_checked(v, a, k),
     ),
 }
 
@@ -954,7 +1016,7 @@ def _counted_input(budget: Budget, name: str, value: Any) -> Any:
         return value
     if isinstance(value, str | bytes):
         if name in TEXT_FILTERS:
-            _charge_read(value)  # read in C, what it returns charged as built
+            charge_read(value)  # read in C, what it returns charged as built
         elif name not in NOT_ITERATING and value:
             budget.count_items(len(value))
         return value
@@ -989,6 +1051,7 @@ def guard_filter(name: str, func: Any) -> Any:
                 value = _counted_input(budget, name, args[leading])
                 if value is not args[leading]:
                     args = (*args[:leading], value, *args[leading + 1 :])
+            _charge_arguments(args[leading + 1 :], kwargs)
         if texting:
             for arg in (*args[leading:], *kwargs.values()):
                 refuse_view(arg)
@@ -1021,16 +1084,24 @@ def guard_compared(value: Any) -> Any:
     if isinstance(value, str | bytes):
         # `needle in text` searches each place (not linear below ~30,000 letters): a text
         # operand counts as read, its needle's length with it (probe 26)
-        _charge_read(value)
+        charge_read(value)
         return value
     if not isinstance(value, list | tuple | dict | set | frozenset):
         return value
+    _walk_compared(value)
+    return value
+
+
+def _walk_compared(value: Any) -> int:
+    """Count `value`'s items and characters (a dict's keys and values) as `guard_compared`
+    says, refusing it past the limits; the characters of its texts."""
     seen = 0
     chars = 0
     stack: list[Any] = [value]
     while stack:
         item = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
+        # a dict's keys too: `d|dictsort`, `d|sort`, `d|unique` lower and compare them
+        children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
         seen += len(children)
         if seen > MAX_ITEMS:
             raise TemplateLimitError(f"cannot compare values of more than {MAX_ITEMS:,} items")
@@ -1048,7 +1119,18 @@ def guard_compared(value: Any) -> Any:
     if budget is not None and steps:  # the walk above and the comparison: steps, not one
         budget.ticks += steps
         budget.look()
-    return value
+    return chars
+
+
+def _sorted_checked(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`sort`, `min`, `max`, `dictsort`, `groupby`, `unique` compare the items (`guard_compared`)
+    and, unless told to be case-sensitive, make each text lower case first (`ignore_case`, up to
+    ~18 ns a character for `Σ`): the texts count as read (probe 27 H1)."""
+    tick()
+    if isinstance(value, str | bytes):
+        charge_read(value)
+    elif isinstance(value, list | tuple | dict | set | frozenset):
+        charge_read(_walk_compared(value))
 
 
 ITEMS_A_STEP = 8
@@ -1066,28 +1148,31 @@ COMPARING_TESTS = frozenset(
 )
 
 
+PLAIN_TESTS = frozenset({"defined", "undefined", "none"})
+"""Jinja tests left as they are: they read nothing of their value, cost what their node does
+(`body_weight`), and a layout of plain reads and these tests is worked out without a render
+when they are Jinja's own (toolkit.render.plain_layout). Every other test is `guard_test`'s."""
 TEXT_TESTS = frozenset({"lower", "upper"})
-"""Jinja tests that read a whole text (`str(value).islower()`): guarded by `guard_test`.
-The others read nothing of a text (`defined`, `odd`) or compare (`COMPARING_TESTS`)."""
+"""Jinja tests that make a text of what they are given (`str(value).islower()`): a value that
+is not a text is weighed first (`guard_test`)."""
 
 
-def guard_test(test: Callable[..., bool]) -> Callable[..., bool]:
-    """A Jinja test counted as a step, and what it reads of a text as `_charge_read` counts
-    it: `s is lower` read a 4,000-letter text and counted nothing, 40,000 times a face in
-    1.2 s (probe 26)."""
+def guard_test(name: str, test: Callable[..., bool]) -> Callable[..., bool]:
+    """A Jinja test counted as a step, and what it is given as `_charge_arguments` says (a
+    text read, a tuple hashed, a large number's digits): `s is lower` read a 4,000-letter
+    text and counted nothing, 40,000 times a face in 1.2 s (probe 26); `t is filter` hashed
+    a 9,999-item tuple of large numbers, 2.2 ms, as no step (probe 27)."""
     pass_arg = getattr(test, "jinja_pass_arg", None)
     leading = 1 if pass_arg is not None else 0  # the environment or context first
+    texting = name in TEXT_TESTS
 
     def guarded(*args: Any, **kwargs: Any) -> bool:
-        budget = current()
-        if budget is not None:
-            budget.tick()
-        if len(args) > leading:
+        tick()
+        _charge_arguments(args[leading:], kwargs)
+        if texting and len(args) > leading:
             value = args[leading]
-            if isinstance(value, str | bytes):
-                _charge_read(value)
-            else:  # made a text first (`[c] * 10 is lower`: 1 GB in one C call)
-                _charge_read(_weighed_value(value, (), {}))
+            if not isinstance(value, str | bytes):  # made a text first (`[c] * 10 is
+                charge_read(_weighed_value(value, (), {}))  # lower`: 1 GB in one C call)
         return test(*args, **kwargs)
 
     if pass_arg is not None:
@@ -1105,9 +1190,57 @@ def guard_comparing_test(test: Callable[..., bool]) -> Callable[..., bool]:
     return guarded
 
 
+NODES_A_STEP = 16
+"""Nodes of a template's body (names, constants, operators, texts, tags) that count as one
+step each time the body runs (`guard_steps`): a node costs ~60 ns to run where a step is
+budgeted at ~4 µs, but no node was counted at all: a loop body of 3,000 `{{ e }}` printing
+nothing ran 2,000 times in 0.74 s a card face for 2,000 steps (370 µs a step)."""
+_BODY_FIELDS = frozenset({"body", "else_", "elif_"})
+
+
+def body_weight(body: Iterable[nodes.Node]) -> int:
+    """The nodes of `body` that run each time it runs: every node of its statements and
+    expressions, but not those of a body nested in it (an `if`'s branches, a loop's body, a
+    macro's), which are counted when that body runs; an `elif`'s test counts here."""
+    count = 0
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        count += 1
+        for field, value in node.iter_fields():
+            if field in _BODY_FIELDS:
+                if field == "elif_":
+                    stack.extend(branch.test for branch in value)
+            elif isinstance(value, nodes.Node):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, nodes.Node))
+    return count
+
+
+def guard_steps(count: int) -> None:
+    """A body of the template starts to run: `count` steps (`body_weight` over
+    `NODES_A_STEP`), and the clock and steps looked at when they pass a multiple of 64."""
+    budget = getattr(_local, "budget", None)
+    if budget is not None:
+        before = budget.ticks
+        budget.ticks += count
+        if before >> 6 != budget.ticks >> 6:
+            budget.look()
+
+
 class BoundedCodeGenerator(CodeGenerator):
     """Jinja's code generator, with `~` routed through `guard_join`, the operands of every
-    comparison through `guard_compared` and every slice through `guard_sliced`."""
+    comparison through `guard_compared` and every slice through `guard_sliced`, and each body
+    (the template's, a loop's, a branch's, a macro's) counting its nodes as steps when it
+    runs (`guard_steps`)."""
+
+    def blockvisit(self, body: Iterable[nodes.Node], frame: Frame) -> None:
+        body = list(body)
+        steps = body_weight(body) // NODES_A_STEP
+        if steps:
+            self.writeline(f"environment.guard_steps({steps})")
+        super().blockvisit(body, frame)
 
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
         self.write("(environment.guard_compared(")
@@ -1271,7 +1404,7 @@ def _measured(value: tuple[Any, ...], budget: Budget | None) -> tuple[int, int]:
             continue
         if id(item) in seen:
             continue
-        depth, items = 1, len(item)
+        depth, items = 1, len(item) + sum(map(_digit_items, item))
         for child in item:
             if isinstance(child, tuple):
                 inner = known(child)
@@ -1298,15 +1431,25 @@ def guard_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
         if kept is not None and kept[0] is value:
             return value
     if not any(isinstance(item, tuple) for item in value):
-        if len(value) > MAX_TUPLE_ITEMS:
-            raise TemplateLimitError(f"a tuple of more than {MAX_TUPLE_ITEMS:,} items")
-        if len(value) > 64 and budget is not None:
-            budget.tuples[id(value)] = (value, 1, len(value))
+        items = len(value) + sum(map(_digit_items, value))
+        if items > MAX_TUPLE_ITEMS:
+            raise TemplateLimitError(
+                f"a tuple of more than {MAX_TUPLE_ITEMS:,} items (a large number counts as one"
+                " for each 64 bits)"
+            )
+        if items > 64 and budget is not None:
+            budget.tuples[id(value)] = (value, 1, items)
         return value
     depth, items = _measured(value, budget)
     if budget is not None and (depth > 1 or items > 64):
         budget.tuples[id(value)] = (value, depth, items)  # kept alive, so the id stays its own
     return value
+
+
+def _digit_items(item: Any) -> int:
+    """What an integer adds to the items hashing it walks: one for every 64 of its bits
+    past the first 64 (hashing a 4,050-bit number reads its 135 digits)."""
+    return item.bit_length() // BITS_A_STEP if item.__class__ is int else 0
 
 
 def _hashed_items(key: Any, budget: Budget | None) -> int:
