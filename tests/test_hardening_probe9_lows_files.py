@@ -242,3 +242,33 @@ def test_a_store_removes_the_stale_temporary_files_a_killed_write_left(store):
     SignedStore.open("probe", 1000)
     names = sorted(p.name for p in store.folder.iterdir())
     assert names == [".entry.efgh5678", ".entry.link", "entry", "hmac.key"]
+
+
+def test_a_store_that_only_reads_does_not_list_its_folder(store, monkeypatch):
+    """The stale temporary files are looked for at a run's first write, not when a store
+    opens: listing a store of thousands of entries cost every run that only reads ~4 ms."""
+    import os
+
+    from toolkit.usercache import SignedStore
+
+    assert store.write("entry", b"payload")
+    stale = store.folder / ".entry.abcd1234"
+    stale.write_bytes(b"half")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    listed: list[object] = []
+    real_scandir = os.scandir
+
+    def scandir(path):
+        listed.append(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    reader = SignedStore.open("probe", 1000)
+    assert reader is not None
+    assert reader.read("entry") == b"payload"
+    assert listed == []
+    assert stale.exists()
+    assert reader.write("other", b"payload")  # its first write: the stale file goes
+    assert not stale.exists()
+    assert reader.write("third", b"payload")
+    assert len(listed) == 1

@@ -274,7 +274,9 @@ class SignedStore:
         self.max_bytes = max_bytes
         self.keep_bytes = keep_bytes
         self._pruned = keep_bytes is None
-        remove_stale_entries(folder)
+        # the temporary files a killed write left are removed at this run's first write, not
+        # here: listing a folder of thousands of entries cost every run that only reads ~4 ms
+        self._swept = False
 
     @classmethod
     def open(cls, name: str, max_bytes: int, keep_bytes: int | None = None) -> SignedStore | None:
@@ -305,6 +307,9 @@ class SignedStore:
         folder cannot be written or the payload is too large to keep."""
         if len(payload) > self.max_bytes:
             return False
+        if not self._swept:
+            self._swept = True
+            remove_stale_entries(self.folder)
         try:
             fd, tmp = tempfile.mkstemp(prefix=".entry.", dir=self.folder)
         except OSError:

@@ -193,8 +193,10 @@ def _load_game(root: Path, written: Path | None) -> Game:
         key = "plugin" if isinstance(doc.data, dict) and doc.data.get("plugin") else "id"
         message = f"the installed plugin {raw_id!r} cannot be imported ({why})"
         game.diagnostics.append(E_PLUGIN.at(manifest_display, doc.span((key,)), message))
-    manifest, diags = validate_document(doc, plugin.manifest_adapter)
-    game.diagnostics += diags
+    manifest = plugin.plain_manifest(doc.data)
+    if manifest is None:
+        manifest, diags = validate_document(doc, plugin.manifest_adapter)
+        game.diagnostics += diags
     game.manifest_file = LoadedFile(manifest_display, doc, manifest)
     if manifest is None:
         return game
