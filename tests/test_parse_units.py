@@ -131,6 +131,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert repr(data) == repr(built[0])  # int key 2 and str key "3" kept apart, types kept
     assert isinstance(spans, LazySpans) and isinstance(key_spans, LazySpans)
     assert not spans._made, "no Span is made before one is asked for"
+    assert spans._read is None and key_spans._read is None, "decoded before asked for"
     assert list(spans.items()) == list(built[1].items())
     assert dict(key_spans) == dict(built[2])
     assert shared == built[3] and shared
@@ -178,18 +179,52 @@ def _kept(*items: object) -> bytes:
         b"not marshal",
         _kept(parse_units.FORMAT, {}, {}, {}, set(), {}),  # an item short
         _kept("playset-parse-2", {}, {}, {}, set(), {}, 0),  # another format
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1)}, {}, set(), {}, 0),  # three numbers
-        _kept(parse_units.FORMAT, {}, {"a": (1, 1, 1, 2)}, {}, set(), {}, 0),  # path no tuple
-        _kept(parse_units.FORMAT, {}, {}, {}, [], {}, 0),  # shared paths not a set
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, {}, set(), {("a",): "?"}, 0),
-        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, -1),  # a count below 0
-        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, "0"),  # a count not a number
+        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), {}, 0),  # not bytes
+        _kept(parse_units.FORMAT, {}, b"", {}, set(), {}, 0),  # key spans not bytes
+        _kept(parse_units.FORMAT, {}, b"", b"", [], {}, 0),  # shared paths not a set
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {("a",): "?"}, 0),
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, -1),  # a count below 0
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, "0"),  # a count not a number
         parse_units.store(source._build("a: 1\n"))[:-3],  # cut short  # type: ignore[arg-type]
     ],
 )
 def test_a_kept_parse_of_another_shape_is_refused(bad):
     with pytest.raises((ValueError, TypeError, KeyError)):
         parse_units.read(bad)
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [
+        marshal.dumps({("a",): (1, 1, 1)}),  # three numbers
+        marshal.dumps({"a": (1, 1, 1, 2)}),  # path no tuple
+        marshal.dumps([]),  # no mapping
+        b"not marshal",
+        marshal.dumps({("a",): (1, 1, 1, 2)})[:-3],  # cut short
+    ],
+    ids=["three-numbers", "path-no-tuple", "no-mapping", "not-marshal", "cut-short"],
+)
+def test_kept_spans_of_another_shape_are_those_of_a_fresh_parse(spans):
+    """A parse's spans are decoded (and their shape checked) when first asked for: ones of
+    another shape are those of a fresh parse of the same bytes (`again`), or refused
+    (ValueError) without one."""
+    built = source._build("a: 1\n")
+    assert isinstance(built, tuple)
+    good = marshal.loads(parse_units.store(built))
+    bad = marshal.dumps((*good[:2], spans, spans, *good[4:]), parse_units.MARSHAL_VERSION)
+    fresh = []
+
+    def again() -> object:
+        fresh.append(1)
+        return source._build("a: 1\n")
+
+    _, lazy, key_lazy, *_ = parse_units.read(bad, again)
+    assert not fresh, "nothing decoded before it is asked for"
+    assert lazy[("a",)] == built[1][("a",)] and dict(key_lazy) == dict(built[2])
+    assert len(fresh) == 2
+    _, lazy, *_ = parse_units.read(bad)
+    with pytest.raises(ValueError):
+        lazy.get(("a",))
 
 
 @pytest.mark.usefixtures("cache")

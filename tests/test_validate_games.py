@@ -153,6 +153,32 @@ def test_one_worker_or_one_game_checks_in_the_command(run_cli, workers):
     assert set(_checked_by(workers).values()) == {os.getpid()}
 
 
+_SAYS_FORKS = """
+import atexit, runpy, sys
+sys.argv = ["__main__.py", *sys.argv[1:]]
+atexit.register(lambda: print("forks imported:", "toolkit.forks" in sys.modules, file=sys.stderr))
+runpy.run_module("toolkit", run_name="__main__")
+"""
+
+
+def test_a_validate_of_one_game_does_not_import_the_forks_module(tmp_path):
+    """One game is checked in the command, whatever the workers asked: the module that
+    starts children (and pickle, which it imports) is not imported for it."""
+    env = {**os.environ, "PLAYSET_NO_CACHE": "1"}
+    said = []
+    for games in (["tokaido"], ["tokaido", "muckle-stoater"]):
+        done = subprocess.run(
+            [sys.executable, "-c", _SAYS_FORKS, "validate", *games, "--workers", "2"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+        said.append(done.stderr.strip().splitlines()[-1])
+    assert said == ["forks imported: False", "forks imported: True"]
+
+
 def _start(tmp_path: Path, games: list[str]) -> tuple[subprocess.Popen[str], set[int]]:
     """A real `playset validate` of `games` on two workers, once its workers run."""
     env = {k: v for k, v in os.environ.items() if k != "PLAYSET_WORKERS"}

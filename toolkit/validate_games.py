@@ -46,10 +46,12 @@ def validate_games(
     the cache key's (`--select`, `--ignore`); `workers`: how many games may be checked at
     once, at most (None: one per core, one on a busy machine; never more than the cores);
     `settle`: called once a game is loaded, before its checks (the CLI's `settle`)."""
+    if len(folders) < 2:  # one game: no child to start (nor the forks module to import)
+        return _one_after_another(folders, selection, options, cache, settle)
     from toolkit import forks
 
     count = forks.workers(workers)
-    if count < 2 or len(folders) < 2 or not forks.available():
+    if count < 2 or not forks.available():
         return _one_after_another(folders, selection, options, cache, settle)
     found: list[list[Diagnostic] | None] = (
         cache.lookup_all(folders, options) if cache else [None] * len(folders)

@@ -37,9 +37,10 @@ if TYPE_CHECKING:
     from toolkit.content.source import Built, Path_, _Refusal
 
 KIND = "parse"
-FORMAT = "playset-parse-3"
-"""The first item of a kept parse (3: with the characters its aliases repeat; 2: marshal in
-an entry of its own; 1 was JSON text)."""
+FORMAT = "playset-parse-4"
+"""The first item of a kept parse (4: the spans and key spans as marshal bytes of their own,
+decoded on first use; 3: with the characters its aliases repeat; 2: marshal in an entry of
+its own; 1 was JSON text)."""
 MARSHAL_VERSION = 4
 """With references: an object met twice is read back as one, as in the parse itself (the
 builder copies what an alias repeats, so only texts and paths are met twice)."""
@@ -50,13 +51,40 @@ _STYLES = (None, "'", '"', "|", ">")
 
 class LazySpans(Mapping["Path_", Span]):
     """Spans by data path, kept as (line, col, end_line, end_col) tuples and made into a
-    `Span` the first time one is asked for."""
+    `Span` the first time one is asked for. Read back from a kept parse, the tuples
+    themselves are decoded (and their shape checked) the first time any is asked for: an
+    edit run asks for the spans of few of the files it reads back (the decoding was ~6 ms of
+    the ~10 ms a bundled game's 22 parses took). `again()` gives the spans of a fresh parse
+    of the same bytes, should the kept ones not be spans after all."""
 
-    __slots__ = ("_made", "_raw")
+    __slots__ = ("_again", "_kept", "_made", "_read")
 
-    def __init__(self, raw: dict[Path_, tuple[int, int, int, int]]) -> None:
-        self._raw = raw
+    def __init__(
+        self,
+        raw: dict[Path_, tuple[int, int, int, int]] | bytes,
+        again: Callable[[], Mapping[Path_, Span]] | None = None,
+    ) -> None:
+        self._read: dict[Path_, tuple[int, int, int, int]] | None = None
+        self._kept: bytes | None = None
+        if type(raw) is bytes:
+            self._kept = raw
+        else:
+            self._read = raw  # type: ignore[assignment]
+        self._again = again
         self._made: dict[Path_, Span] = {}
+
+    @property
+    def _raw(self) -> dict[Path_, tuple[int, int, int, int]]:
+        raw = self._read
+        if raw is None:
+            try:
+                raw = _spans(marshal.loads(self._kept))  # type: ignore[arg-type]
+            except (EOFError, ValueError, TypeError):
+                if self._again is None:
+                    raise ValueError("not spans") from None
+                raw = _raw(self._again())
+            self._read, self._kept, self._again = raw, None, None
+        return raw
 
     def __getitem__(self, path: Path_) -> Span:
         made = self._made.get(path)
@@ -120,8 +148,9 @@ def store(built: Built | _Refusal) -> bytes:
     _plain(data)
     if not set(styles) <= set(spans) or not set(styles.values()) <= set(_STYLES):
         raise NotKept  # a style for a path without a span: not what the builder gives
-    kept = (FORMAT, data, _raw(spans), _raw(key_spans), set(shared), dict(styles), repeated)
     try:
+        raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
+        kept = (FORMAT, data, raw, key_raw, set(shared), dict(styles), repeated)
         return marshal.dumps(kept, MARSHAL_VERSION)
     except ValueError as exc:  # nested too deep for marshal
         raise NotKept from exc
@@ -137,8 +166,10 @@ def _spans(raw: Any) -> dict[Path_, tuple[int, int, int, int]]:
     return raw
 
 
-def read(kept: Any) -> Built:
-    """The parse kept by `store`; ValueError/TypeError for a value of another shape."""
+def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Built:
+    """The parse kept by `store`; ValueError/TypeError for a value of another shape (its
+    spans' shape is checked when they are first read: `again()`, a fresh parse of the same
+    bytes, gives them then if they are not spans)."""
     if type(kept) is not bytes:
         raise ValueError("not a parse")
     try:
@@ -154,8 +185,32 @@ def read(kept: Any) -> Built:
         raise ValueError("not a count of repeated text")
     if not set(styles.values()) <= set(_STYLES):
         raise ValueError("not a style")
-    spans, key_spans = _spans(spans), _spans(key_spans)
-    return data, LazySpans(spans), LazySpans(key_spans), shared, styles, repeated
+    if type(spans) is not bytes or type(key_spans) is not bytes:
+        raise ValueError("not spans")
+    return (
+        data,
+        LazySpans(spans, _fresh(again, 1)),
+        LazySpans(key_spans, _fresh(again, 2)),
+        shared,
+        styles,
+        repeated,
+    )
+
+
+def _fresh(
+    again: Callable[[], Built | _Refusal] | None, at: int
+) -> Callable[[], Mapping[Path_, Span]] | None:
+    """The spans (`at` 1) or key spans (2) of a fresh parse `again()` gives."""
+    if again is None:
+        return None
+
+    def spans() -> Mapping[Path_, Span]:
+        built = again()
+        if not isinstance(built, tuple):
+            raise ValueError("not spans")
+        return built[1] if at == 1 else built[2]
+
+    return spans
 
 
 def parsed(
@@ -174,7 +229,7 @@ def parsed(
     files = units.files if units is not None else None
     if files is None:  # no store of its own: worked out each run
         return work()
-    kept = files.get(KIND, name, read)
+    kept = files.get(KIND, name, lambda value: read(value, work))
     if kept is not None and (usable is None or usable(kept)):
         return kept
     if kept is not None:  # worked out again: a refusal, never kept

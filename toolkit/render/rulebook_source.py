@@ -334,12 +334,15 @@ def _rendered(
     kept = units.get(name, _kept_render)  # kept only if `_pure(source)`: its name holds it
     if kept is None and not _pure(source):
         return _sandbox().render(template, _own_copy(built(), {}))
+    differs = False  # a changed deck's reads found something else: so do the whole's
     if kept is not None:
         with suppress(NotKept):
-            if _same_parts(game, lang, units, kept[0], kept[3]):
+            same = _same_parts(game, lang, units, kept[0], kept[3])
+            if same is True:
                 return kept[2]
+            differs = same is _DIFFERS
     context = built()
-    if kept is not None:
+    if kept is not None and not differs:
         with suppress(NotKept):
             if reads.read_digest(context, kept[0]) == kept[1]:
                 return kept[2]
@@ -407,11 +410,17 @@ def _parts(game: Game, units: Any, made: list[Any], tokens: list[Any]) -> Any:
     }
 
 
-def _same_parts(game: Game, lang: str, units: Any, made: list[Any], parts: Any) -> bool:
+_DIFFERS = "differs"
+"""`_same_parts`' answer when a changed deck's reads find something else than they found
+then: the whole render's reads (those among them) do too, so its digest is not looked up."""
+
+
+def _same_parts(game: Game, lang: str, units: Any, made: list[Any], parts: Any) -> bool | str:
     """Whether every read of a kept render finds what it found then, known by part: a part
     whose files did not change finds the same; the reads of a deck whose file changed are
     looked up in that deck's view alone (raises NotKept when one cannot be). False (build
-    the whole context) when a part other than decks changed, or with no parts kept."""
+    the whole context) when a part other than decks changed, or with no parts kept;
+    `_DIFFERS` when a changed deck's reads find something else."""
     if parts is None:
         return False
     frames = _part_frames(game, units, parts)
@@ -429,7 +438,7 @@ def _same_parts(game: Game, lang: str, units: Any, made: list[Any], parts: Any) 
         view = localized_deck(game, deck, lang)  # as rulebook_context makes it
         view["total"] = sum(card.copies for card in deck.cards)
         if reads.read_digest({"decks": {part: view}}, by_part.get(part, [])) != parts[part][1]:
-            return False
+            return _DIFFERS
     return True
 
 
