@@ -194,8 +194,8 @@ class Budget:
         if self.ticks + self.iterations > self.limits.steps:
             raise TemplateStepError(
                 f"the templates take more than {self.limits.steps:,} steps{self.limits.per}"
-                " (reads, filters, calls and loop iterations): compute less in them, or"
-                " write the value in the content"
+                " (reads, filters, calls, operators, loop iterations and the tags each pass"
+                " runs): compute less in them, or write the value in the content"
             )
         if time.monotonic() > self.deadline:
             raise TemplateTimeError(f"rendering took longer than {MAX_SECONDS:g} s")
