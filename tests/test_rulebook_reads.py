@@ -444,3 +444,44 @@ def test_a_changed_decks_reads_finding_otherwise_skip_the_whole_renders_digest(
     cached = _run(str(game), "-f", "json")
     assert renders == [] and len(wholes) == 2, (renders, wholes)
     assert cached == _run(str(game), "-f", "json", "--no-cache")
+
+
+PROSE = "\nLose -2 points. Ready ?\n\n![the map](map.png)\n"
+"""A minus written as a hyphen (T016), a space before `?` in English (T012), an image (R012)."""
+
+
+@pytest.mark.usefixtures("cache")
+def test_the_sources_own_findings_are_kept_until_the_source_changes(tmp_path, monkeypatch):
+    """What the Markdown as written says (spacing, minus signs, images) is kept as a unit
+    named by the source: a card edit searches no source again, an edit of the English
+    source searches that one alone; the findings are those of a run without the cache."""
+    from toolkit.checks import rulebook
+
+    game = _game(tmp_path)
+    for lang in ("fr", "en"):
+        (game / "rules" / f"{lang}.md").write_text(RULEBOOK + PROSE, "utf-8")
+    searched: list[str] = []
+    real = rulebook._typography
+
+    def counted(display: str, lang: str, source: str) -> Any:
+        searched.append(lang)
+        return real(display, lang, source)
+
+    monkeypatch.setattr(rulebook, "_typography", counted)
+    first = _run(str(game), "-f", "json")
+    assert sorted(searched) == ["en", "fr"]
+    codes = {(d["code"], Path(d["file"]).name) for d in json.loads(first[1])}
+    assert {("T016", "en.md"), ("T012", "en.md"), ("R012", "fr.md")} <= codes, codes
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    deck.write_text(text.replace("en: Move {steps} spaces.", "en: Go {steps} spaces."), "utf-8")
+    searched.clear()
+    cached = _run(str(game), "-f", "json")
+    assert searched == [], "a source was searched again after a card edit"
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
+    searched.clear()
+    (game / "rules" / "en.md").write_text(RULEBOOK + "\n" + PROSE, "utf-8")  # a line lower
+    cached = _run(str(game), "-f", "json")
+    assert searched == ["en"]
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
+    assert cached != first  # the English findings moved down a line

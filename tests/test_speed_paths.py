@@ -173,3 +173,60 @@ def test_the_lazy_engines_and_bots_are_the_games_own() -> None:
         for make in plugin.bots.values():
             bot = make(0)
             assert type(bot).__module__.endswith(".bots")
+
+
+def test_a_rendered_rulebook_is_searched_for_lacking_glyphs_once_a_character(
+    monkeypatch,
+) -> None:
+    """`may_lack` asks each face about each distinct character once, not the whole book
+    again for each face; its answer is the same."""
+    from toolkit.checks import rulebook_glyphs
+    from toolkit.render.fonts import missing_glyphs
+
+    asked: list[str] = []
+
+    def counting(text: str, style: str = "regular") -> list[str]:
+        asked.append(text)
+        return missing_glyphs(text, style)
+
+    monkeypatch.setattr(rulebook_glyphs, "missing_glyphs", counting)
+    faces = type("Faces", (), {s: f for s, f in zip(rulebook_glyphs.STYLES, _FACES, strict=True)})()
+    book = "## Setup\n\nEach player takes 3 cards. " * 200
+    assert rulebook_glyphs.may_lack(book, faces) is False
+    assert asked and all(len(text) == len(set(text)) for text in asked)
+    assert rulebook_glyphs.may_lack(book + "\u4e2d", faces) is True  # a CJK letter: lacked
+
+
+_FACES = ("regular", "bold", "italic", "bolditalic", "bold")
+
+
+def test_localize_gives_plain_values_back_without_asking_whether_they_are_models(
+    monkeypatch,
+) -> None:
+    """Most of a game's values are texts and numbers: `localize` gives them back as they
+    are, before the (slower) model class check; a dict, list or model is localized as ever."""
+    from pydantic import BaseModel
+
+    from toolkit.render import context
+
+    checked: list[object] = []
+    meta: Any = type(BaseModel)
+    own = meta.__instancecheck__
+
+    def counting(cls: Any, value: object) -> bool:
+        if cls is BaseModel:
+            checked.append(value)
+        return own(cls, value)
+
+    monkeypatch.setattr(meta, "__instancecheck__", counting)
+    values = ["a", 1, 2.5, True, None]
+    assert context.localize(values, "fr") == values
+    assert checked == []
+
+    class Kind(str):
+        pass
+
+    odd = Kind("x")
+    assert context.localize(odd, "fr") is odd  # a subclass goes the long way, to the same end
+    assert context.localize({"en": "Hi", "fr": "Salut"}, "fr") == "Salut"
+    assert context.localize([{"a": 1}], "fr") == [{"a": 1}]

@@ -20,6 +20,7 @@ from toolkit.content.board_phrases import printed_at, unfilled_message, unfilled
 from toolkit.content.game import Game, display_path
 from toolkit.content.printing import prints
 from toolkit.content.templating import INLINE_ICON
+from toolkit.content.unit_cache import Units, active, cached_as, text_digest
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.icons import IconSet, icon_set, listed
@@ -41,6 +42,8 @@ R_IMAGE = rule(
     "A rulebook's Markdown image prints only its text: a picture goes on the cover or a card.",
     Severity.WARNING,
 )
+_SOURCE_CODES = frozenset({*(r.code for r in RULES.values()), T_MINUS.code, R_IMAGE.code})
+"""What `_typography` and `_images` say (a kept unit that says anything else is not theirs)."""
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
@@ -79,8 +82,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield from in_markdown(display, source, printed, faces, fonts)
             yield from in_rulebook(display, source, printed.lines())  # P017 on what prints
         yield from in_own_words(game, lang, faces, fonts, _listed(text))
-        yield from _typography(display, lang, source)
-        yield from _images(display, source)
+        yield from _source_findings(display, lang, source)
         unfilled = unfilled_terms(facts) if unfilled is None else unfilled
         yield from _unfilled(display, source, text, lang, unfilled.get(lang, ()))
         if ":" in source and _ANY_ICON.search(source):
@@ -134,6 +136,34 @@ def _blanked(found: re.Match[str]) -> str:
     `re.sub(r"[^\\n]", "\\x00", ...)`, without a pattern lookup at each of the thousands
     of pieces of template code a rulebook holds)."""
     return "\n".join("\x00" * len(line) for line in found.group(0).split("\n"))
+
+
+def _source_findings(display: str, lang: str, source: str) -> list[Diagnostic]:
+    """`_typography`, then `_images`: what the Markdown as written says, whatever the game's
+    content. With `validate`'s units active, kept as a unit named by the source itself (its
+    language and place): after one card edit the unchanged sources are not searched again
+    (~1 ms a language)."""
+
+    def work() -> list[Diagnostic]:
+        return [*_typography(display, lang, source), *_images(display, source)]
+
+    if active() is None:
+        return work()
+    from toolkit.content.validate_cache import finding_from_record, finding_record
+
+    def read(kept: object) -> list[Diagnostic]:
+        if type(kept) is not list or not all(type(r) is list and len(r) == 10 for r in kept):
+            raise ValueError("not findings")
+        found = [finding_from_record(r) for r in kept]
+        if any(d.code not in _SOURCE_CODES for d in found):
+            raise ValueError("not a finding of the rulebook's source")
+        return found
+
+    name = Units.name(_SOURCE_KIND, [display, lang, text_digest(source)])
+    return cached_as(name, work, lambda found: [finding_record(d) for d in found], read)
+
+
+_SOURCE_KIND = "rulebook-source"
 
 
 def _typography(display: str, lang: str, source: str) -> Iterator[Diagnostic]:

@@ -101,6 +101,8 @@ def _is_localized(value: dict[Any, Any], langs: frozenset[str] | None = None) ->
 def localize(value: Any, lang: str, langs: frozenset[str] | None = None) -> Any:
     """Localized dicts become strings in `lang`; models become Views, texts filled. With
     `langs` (the game's languages), a dict is a text only if it names one of them."""
+    if type(value) in _AS_THEY_ARE:  # most of a game's values: no (slower) ABC check asked
+        return value
     if isinstance(value, dict):
         if _is_localized(value, langs):
             return value.get(lang, "")
@@ -110,6 +112,10 @@ def localize(value: Any, lang: str, langs: frozenset[str] | None = None) -> Any:
     if isinstance(value, BaseModel):
         return _model_view(value, lang, {}, langs)
     return value
+
+
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})
+"""The exact types `localize` gives back as they are (no dict, list, tuple or model)."""
 
 
 def game_languages(game: Any) -> frozenset[str] | None:
