@@ -122,6 +122,18 @@ def test_rulebook_names_the_missing_field_in_the_designers_words(run_cli, game, 
     assert (diag["line"], diag["col"]) == place(rulebook, expression)
 
 
+def test_attr_of_a_glossary_term_that_is_there_never_suggests_the_name_itself(run_cli, game):
+    """`glossary|attr("card")` misses because `attr` reads attributes, not the term the
+    glossary has: the message says so, not "no entry 'card'; did you mean 'card'?" (probe 25)."""
+    rulebook = game / "rulebook" / "en.md"
+    edit(rulebook, "## Goal", '{{ glossary|attr("card") }}\n\n## Goal')
+    diag = only(validate(run_cli, game)[1])
+    assert diag["code"] == "R010"
+    assert "did you mean 'card'" not in diag["message"] and "no entry" not in diag["message"]
+    assert "`attr('card')` reads attributes only" in diag["message"], diag["message"]
+    assert "write `.card` or `['card']`" in diag["message"]
+
+
 def test_layout_names_the_missing_card_field(run_cli, game):
     layouts = game / "layouts"
     layouts.mkdir(exist_ok=True)  # `playset new` gives it the standard layout to edit

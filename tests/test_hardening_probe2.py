@@ -117,3 +117,31 @@ def test_an_output_link_a_game_folder_brings_is_not_followed(tmp_path, run_cli, 
     assert list(elsewhere.iterdir()) == []
     assert run_cli("calibrate", "--out", "output").exit_code == 0
     assert [p.name for p in elsewhere.iterdir()] == ["calibration-a4.pdf"]
+
+
+def test_every_bad_reference_of_an_icon_is_named_at_its_line(tmp_path):
+    # s51: P008 named only the first bad href of an icon; the designer met the next one
+    # only at the next validate. The first is where the finding is; the others, at their
+    # lines, follow (the first 5, then a count)
+    from toolkit.render import svg_guard
+
+    icons = tmp_path / "game" / "icons"
+    icons.mkdir(parents=True)
+    (icons / "ok.png").write_bytes(b"")
+    lines = [f'  <image href="../../secret{i}.png" width="1" height="1"/>' for i in range(8)]
+    lines.insert(1, '  <image href="ok.png" width="1" height="1"/>')
+    lines.insert(3, '  <use href="missing.svg#s"/>')
+    icon = icons / "x.svg"
+    icon.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+        + "\n".join(lines)
+        + "\n</svg>\n"
+    )
+    refusal = svg_guard.check(icon, icons)
+    assert refusal is not None and (refusal.line, refusal.col) == (2, 3)
+    message = refusal.message
+    assert message.startswith("href '../../secret0.png' leads outside the icons/ folder")
+    assert "line 4: href '../../secret1.png' leads outside" in message, message
+    assert "line 5: href 'missing.svg#s' names no file of the icons/ folder" in message
+    assert "line 8: href '../../secret4.png'" in message and "secret5" not in message
+    assert message.endswith("; and 3 more)") and "ok.png" not in message

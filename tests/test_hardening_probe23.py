@@ -132,6 +132,8 @@ def test_an_unknown_icons_place_is_looked_up_not_searched_in_every_string(
         "{{-points}}",
         "{{points:>40000000000000000000000}}",
         "{{{{points}}}}",  # probe 24: prints "{{points}}"
+        "{{{{{{points}}}}}}",  # probe 25: prints "{{{points}}}"
+        "{{{{points}}",  # probe 25: prints "{{points}"
         "{{}}",  # prints "{}"
     ],
 )
@@ -147,6 +149,22 @@ def test_anything_in_doubled_braces_in_a_card_text_is_r006(run_cli, tmp_path, wr
     result = run_cli("validate", str(tmp_path / "braces"), "--no-cache", "--format", "json")
     found = [d for d in json.loads(result.stdout) if d["code"] == "R006"]
     assert len(found) == 1 and "as written: `{{` and `}}` print a brace" in found[0]["message"]
+
+
+def test_braces_are_read_left_to_right_as_str_format_reads_them():
+    # probe 25 L1: `{{{points}}}` is a brace, the value, a brace (it printed "{{points}}" as
+    # written, validate clean); six braces and `{{{{points}}` print as written, and are R006
+    from toolkit.content.templating import escaped_names, placeholders, substitute
+
+    values = {"points": "3"}
+    assert substitute("Score {{{points}}} pts.", values) == "Score {3} pts."
+    assert substitute("{{{{{points}}}}}", values) == "{{3}}"
+    assert placeholders("{{{points}}}") == ["points"] and escaped_names("{{{points}}}") == []
+    assert substitute("{{{{{{points}}}}}}", values) == "{{{points}}}"
+    assert escaped_names("a {{{{{{points}}}}}} b {{{{points}} c") == [
+        "{{{{{{points}}}}}}",
+        "{{{{points}}",
+    ]
 
 
 def test_compiled_templates_are_keyed_by_the_code_that_guards_them(tmp_path, monkeypatch):

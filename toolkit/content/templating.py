@@ -16,6 +16,10 @@ from pydantic import BaseModel
 from toolkit.content.unit_cache import cached, fresh_each_run
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+"""A card text's braces read from left to right, as `str.format` reads them: `{{` a brace,
+`}}` a brace, `{name}` a placeholder (group 1). So `{{{points}}}` is a brace, the value, a
+brace (splitting on every `{{` first had printed "{{points}}" as written)."""
 NAME = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
 INLINE_ICON = re.compile(r":(?<![^\W_]:)([a-z_]+):(?![^\W_])")
 """An icon inside a line of text (`:die:`), one em wide; unknown names print as written. Set
@@ -135,8 +139,8 @@ def _walk(
 
 
 def placeholders(text: str) -> list[str]:
-    """The {names} a text uses ({{ and }} are literal braces)."""
-    return PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
+    """The {names} a text uses ({{ and }} are literal braces), as `substitute` reads them."""
+    return [match.group(1) for match in _TOKEN.finditer(text) if match.group(1) is not None]
 
 
 def fill(text: str, owner: BaseModel | None, lang: str | None = None) -> str:
@@ -192,21 +196,51 @@ def own_letters(text: str, owner: BaseModel | None) -> str:
     return _filled(text, lambda match: "" if match.group(1) in values else match.group(0))
 
 
+_TOKEN_OR_LONE = re.compile(_TOKEN.pattern + r"|[{}]")
+"""`_TOKEN`, or a brace left alone (printed as written)."""
+
+
 def _filled(text: str, sub: Any) -> str:
     """`text` with each placeholder replaced by `sub(match)`, `{{` and `}}` made braces."""
-    parts = text.split("{{")
-    out = []
-    for part in parts:
-        pieces = part.split("}}")
-        out.append("}".join(PLACEHOLDER.sub(sub, piece) for piece in pieces))
-    return "{".join(out)
+
+    def one(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "{{" or token == "}}":
+            return token[0]
+        return str(sub(match))
+
+    return _TOKEN.sub(one, text)
 
 
-_ESCAPED = re.compile(r"(?<!\{)\{\{([^{}]{0,100})\}\}|(?<!\{)\{\{(\{\{[^{}]{0,100}\}\})\}\}(?!\})")
-"""Doubled braces around anything but a brace (`{{points}}`, `{{points.x}}`, `{{0}}`, `{{}}`,
-`{{points}}}`), or around doubled braces (`{{{{points}}}}`): each prints as written.
-`{{{points}}}` is the value between braces."""
+_MAX_ESCAPED = 100
+"""Letters between doubled braces still searched as one `{{…}}` (a name, a spec, an index)."""
 _HEAD_NAME = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*")
+
+
+def _escaped_runs(text: str) -> list[tuple[str, str]]:
+    """Each run of `{{`, then letters with no brace, then a run of `}}` (`{{points}}`,
+    `{{{{points}}}}`, six braces, `{{{{points}}`), braces read as `_TOKEN` reads them: as
+    written, and its inside. `{{{points}}}` is none: its middle is a placeholder, the value."""
+    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    runs = []
+    at = 0
+    while at < len(tokens):
+        token, start, end = tokens[at]
+        at += 1
+        if token != "{{":
+            continue
+        while at < len(tokens) and tokens[at][0] == "{{" and tokens[at][1] == end:
+            end = tokens[at][2]
+            at += 1
+        if at == len(tokens) or tokens[at][0] != "}}" or tokens[at][1] - end > _MAX_ESCAPED:
+            continue
+        inside, close = text[end : tokens[at][1]], tokens[at][2]
+        at += 1
+        while at < len(tokens) and tokens[at][0] == "}}" and tokens[at][1] == close:
+            close = tokens[at][2]
+            at += 1
+        runs.append((text[start:close], inside))
+    return runs
 
 
 def escaped_names(text: str, names: Collection[str] | None = None) -> list[str]:
@@ -218,23 +252,21 @@ def escaped_names(text: str, names: Collection[str] | None = None) -> list[str]:
     if "{{" not in text:
         return []
     found = []
-    for match in _ESCAPED.finditer(text):
-        head = _HEAD_NAME.match(match.group(1) or "")
+    for written, inside in _escaped_runs(text):
+        head = _HEAD_NAME.match(inside)
         if names is None or (head is not None and head.group(1) in names):
-            found.append(match.group(0))
+            found.append(written)
     return list(dict.fromkeys(found))
 
 
 def escaped_message(written: str, lang: str) -> str:
     """Why a text's `{{…}}` (`escaped_names`) is refused, as R006 and the PO import say it."""
-    inside = written[2:-2]
-    shown = "{" + inside.replace(" ", "") + "}"
-    if "{" in inside:  # `{{{{points}}}}` prints `{{points}}`
-        shown = written.replace("{{", "{").replace("}}", "}")
+    inside = written.strip("{}")  # the braces are runs of `{{` and `}}` (`_escaped_runs`)
+    shown = _filled(written, lambda match: match.group(0))  # `{{{{points}}` prints `{{points}`
     if _HEAD_NAME.fullmatch(inside):
         return (
             f"{written} ({lang}) prints {shown!r} as written: `{{{{` and `}}}}` print a brace;"
-            f" write {shown} to print the value"
+            f" write {{{inside.strip()}}} to print the value"
         )
     if _HEAD_NAME.match(inside):  # a name, then a spec, conversion, attribute or index
         return (
@@ -255,17 +287,15 @@ def stray_braces(text: str, names: Collection[str]) -> list[str]:
     conversion) and, from a brace left alone (`{{`, `}}` print one brace), the text up to the
     next space (`{n:>9{n}}`, a field in a field)."""
     found: list[str] = []
-    at = 0
-    for part in text.split("{{"):
-        for piece in part.split("}}"):
-            for match in PLACEHOLDER.finditer(piece):
-                if match.group(1) not in names:
-                    found.append(match.group(0))
-            rest = PLACEHOLDER.sub(lambda m: "\0" * len(m.group(0)), piece)
-            lone = min((i for i in (rest.find("{"), rest.find("}")) if i >= 0), default=-1)
-            if lone >= 0:
-                start = at + lone
-                end = min(i for i in (text.find(" ", start), start + 24) if i >= 0)
-                found.append(text[start:end])
-            at += len(piece) + 2  # and the `}}` after it, or a part's `{{` after its last
+    for match in _TOKEN_OR_LONE.finditer(text):
+        token = match.group(0)
+        if token == "{{" or token == "}}":
+            continue
+        if match.group(1) is not None:  # a placeholder
+            if match.group(1) not in names:
+                found.append(token)
+            continue
+        start = match.start()
+        end = min(i for i in (text.find(" ", start), start + 24) if i >= 0)
+        found.append(text[start:end])
     return list(dict.fromkeys(found))

@@ -167,6 +167,51 @@ def _target(value: str, base: Path, icons: Path) -> tuple[Path | None, str]:
     return Path(os.path.normpath(os.path.join(base.parent, iri))), ""
 
 
+def _reference(value: str, base: Path, icons: Path) -> tuple[Path | None, str]:
+    """`_target` of an href, or why the file it names is refused: not a regular file, or
+    none at all."""
+    target, reason = _target(value, base, icons)
+    if not reason and target is not None and target.exists() and not target.is_file():
+        # svglib opens whatever it can access: a FIFO blocks it for ever
+        reason = f"href {value!r} is not a regular file"
+    elif not reason and target is not None and not target.exists():
+        # svglib leaves it out without a word: the icon printed with a hole in it
+        reason = f"href {value!r} names no file of the icons/ folder"
+    return target, reason
+
+
+MAX_LISTED = 5
+"""Bad references of one file named in its refusal besides the first (then a count)."""
+MAX_COUNTED = 1_000
+"""Bad references of one file counted at most (each is looked up on the disk)."""
+
+
+def _with_others(reason: str, first: _Element, root: _Element, base: Path, icons: Path) -> str:
+    """`reason`, the first bad reference's, and the file's other bad references at their
+    lines (the first MAX_LISTED, then how many more): fixing one at a time, a designer met
+    the next only at the next validate."""
+    others = []
+    after = False
+    for element in root.iter():
+        if element is first:
+            after = True
+            continue
+        value = href(element) if after and isinstance(element.tag, str) else None
+        if value is not None:
+            why = _reference(value, base, icons)[1]
+            if why:
+                others.append(f"line {element.sourceline or 1}: {why}")
+            if len(others) > MAX_COUNTED:  # each costs a look at the disk
+                break
+    if not others:
+        return reason
+    listed = "; ".join(others[:MAX_LISTED])
+    left = len(others) - MAX_LISTED
+    more = f"; and {'at least ' if len(others) > MAX_COUNTED else ''}{left:,} more"
+    more = more if left > 0 else ""
+    return f"{reason} (the file's other bad references: {listed}{more})"
+
+
 @dataclass
 class _Spent:
     """What an icon's files hold, together: numbers of shapes and characters of CSS, bytes
@@ -284,13 +329,11 @@ def _check(
         value = href(element)
         if value is None:
             continue
-        target, reason = _target(value, path, icons)
-        if not reason and target is not None and target.exists() and not target.is_file():
-            # svglib opens whatever it can access: a FIFO blocks it for ever
-            reason = f"href {value!r} is not a regular file"
-        elif not reason and target is not None and not target.exists():
-            # svglib leaves it out without a word: the icon printed with a hole in it
-            reason = f"href {value!r} names no file of the icons/ folder"
+        target, reason = _reference(value, path, icons)
+        if reason:
+            return Refusal(
+                path, *column(text, element), _with_others(reason, element, root, path, icons)
+            )
         pixels = 0
         if not reason:
             reason, pixels = _picture(element, target, icons, spent)

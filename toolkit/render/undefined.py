@@ -17,7 +17,8 @@ MAX_LISTED = 12
 
 
 def _choices(name: str, names: list[str]) -> str:
-    close = difflib.get_close_matches(name, names, n=1)
+    # never the name itself: "no entry 'x'; did you mean 'x'?" tells the designer nothing
+    close = difflib.get_close_matches(name, [n for n in names if n != name], n=1)
     tip = f"; did you mean {close[0]!r}?" if close else ""
     shown = ", ".join(names[:MAX_LISTED]) + (", …" if len(names) > MAX_LISTED else "")
     if not names:
@@ -35,6 +36,11 @@ def missing_words(obj: Any, name: Any) -> str:
         if not isinstance(name, str):
             return f"{what} has no entry {name!r}" + _choices(str(name), names)
         noun = getattr(obj, "_item", "entry")
+        if name in obj:  # only `attr()` misses a key that is there: it reads attributes alone
+            return (
+                f"`attr({name!r})` reads attributes only, and {name!r} is a key here;"
+                f" write `.{name}` or `[{name!r}]` instead"
+            )
         return f"{what} has no {noun} {name!r}" + _choices(name, names)
     if isinstance(obj, list | tuple):
         return f"the list has {len(obj)} entries; there is no entry {name!r}"
