@@ -426,6 +426,9 @@ class CachedSandbox:
             stream.close()
             raise error
         bounds.charge_read(size)  # what it printed counts as read, once, by the join
+        budget = bounds.current()
+        if budget is not None:  # a render past its deadline or steps is never clean, even
+            budget.look()  # when its last steps ran in C between two looks (probe 28)
         return "".join(parts)
 
     def render(self, template: Template, context: dict[str, Any]) -> str:
