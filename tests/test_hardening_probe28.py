@@ -69,3 +69,15 @@ def test_a_render_past_its_deadline_is_not_clean(monkeypatch):
     monkeypatch.setattr(template_bounds, "MAX_SECONDS", -1.0)
     with pytest.raises(TemplateLimitError, match="longer than"):
         _render("{{ 'a' }}", RENDER)
+
+
+def test_a_recursive_loops_own_iterations_count():
+    # H5: `loop(L)` went over L uncounted: 5,000,000 iterations a face in 0.94 s, 2,753 units
+    source = (
+        "{% set L = [0]*10000 %}{% for x in range(1, 501) recursive %}"
+        "{% if x %}{{ loop(L) }}{% endif %}{% endfor %}"
+    )
+    with pytest.raises(TemplateLimitError, match="more than 2,000 iterations"):
+        _render(source)
+    nested = "{% for x in [[1, [2, 3]], 4] recursive %}{% if x is sequence %}{{ loop(x) }}"
+    assert _render(nested + "{% else %}{{ x }}{% endif %}{% endfor %}") == "1234"

@@ -29,7 +29,7 @@ from jinja2 import __version__ as jinja_version
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.compiler import CodeGenerator
 from jinja2.parser import Parser
-from jinja2.runtime import Context
+from jinja2.runtime import Context, LoopContext
 from jinja2.sandbox import (
     ImmutableSandboxedEnvironment,
     SandboxedEnvironment,
@@ -214,6 +214,9 @@ class _Bounded:
         return bounds.check_result(result)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        bounds.tick()  # a call is a step, whatever it returns
+        if isinstance(__obj, LoopContext) and args:  # a recursive loop's `loop(items)`: its
+            args = (bounds.guard_iter(args[0]), *args[1:])  # iterations counted (probe 28)
         args = bounds.call_args(__obj, args)
         bounds.check_call(__obj, args, kwargs)
         result = super().call(__context, __obj, *args, **kwargs)  # type: ignore[misc]
