@@ -29,7 +29,7 @@ from jinja2 import __version__ as jinja_version
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.compiler import CodeGenerator
 from jinja2.parser import Parser
-from jinja2.runtime import Context
+from jinja2.runtime import Context, LoopContext
 from jinja2.sandbox import (
     ImmutableSandboxedEnvironment,
     SandboxedEnvironment,
@@ -214,6 +214,9 @@ class _Bounded:
         return bounds.check_result(result)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        bounds.tick()  # a call is a step, whatever it returns
+        if isinstance(__obj, LoopContext) and args:  # a recursive loop's `loop(items)`: its
+            args = (bounds.guard_iter(args[0]), *args[1:])  # iterations counted (probe 28)
         args = bounds.call_args(__obj, args)
         bounds.check_call(__obj, args, kwargs)
         result = super().call(__context, __obj, *args, **kwargs)  # type: ignore[misc]
@@ -426,6 +429,9 @@ class CachedSandbox:
             stream.close()
             raise error
         bounds.charge_read(size)  # what it printed counts as read, once, by the join
+        budget = bounds.current()
+        if budget is not None:  # a render past its deadline or steps is never clean, even
+            budget.look()  # when its last steps ran in C between two looks (probe 28)
         return "".join(parts)
 
     def render(self, template: Template, context: dict[str, Any]) -> str:

@@ -23,7 +23,15 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    ValuesView,
+)
 from typing import Any
 
 from jinja2 import nodes
@@ -325,6 +333,29 @@ def check_result(value: Any) -> Any:
     return value
 
 
+VIEWS = (KeysView, ValuesView, ItemsView)
+"""A dict's `keys()`, `values()` and `items()`: containers of their dict's items that are no
+list, so every guard that walked lists, tuples, sets and dicts let them pass as one small
+value (`d.values() is lower` printed 10⁹ characters in one C call, `d.items() == e.items()`
+compared every value in C for 75 s: probe 28)."""
+CONTAINERS = (list, tuple, set, frozenset, Mapping, *VIEWS)
+
+
+def opened(item: Any) -> Any:
+    """The items a guard walks in a container (a list's, tuple's or set's items; a mapping's
+    keys and values; a dict view's, an items view's keys and values), None for anything
+    else. A range holds only numbers: its length is all it costs (`guard_compared`)."""
+    if isinstance(item, list | tuple | set | frozenset):
+        return item
+    if isinstance(item, Mapping):
+        return [*item.keys(), *item.values()]
+    if isinstance(item, ItemsView):
+        return list(itertools.chain.from_iterable(item))
+    if isinstance(item, KeysView | ValuesView):
+        return list(item)
+    return None
+
+
 def weigh(value: Any, limit: int = MAX_STRING) -> int:
     """About how many characters `str(value)` has, counted no further than past `limit`
     (a list that holds one big list a thousand times prints a thousand times its size)."""
@@ -345,6 +376,10 @@ def weigh(value: Any, limit: int = MAX_STRING) -> int:
             if total <= limit:
                 stack.extend(item.keys())
                 stack.extend(item.values())
+        elif isinstance(item, VIEWS):  # `dict_values([…])`: its items' texts
+            total += 14 + 4 * len(item)
+            if total <= limit:
+                stack.extend(opened(item))
         else:
             total += 24
         if total > limit:
@@ -455,9 +490,7 @@ def guard_finalize(value: Any) -> Any:
     if value.__class__ is str:
         return value
     refuse_view(value)
-    if isinstance(value, list | tuple | dict | set | frozenset | Mapping) and (
-        weigh(value) > MAX_STRING
-    ):
+    if isinstance(value, CONTAINERS) and weigh(value) > MAX_STRING:
         raise TemplateLimitError(f"the value prints more than {MAX_STRING:,} characters")
     if value.__class__ in (int, float, bool) or value is None:
         return value
@@ -488,7 +521,7 @@ def refuse_view(value: Any) -> None:
     items looked at are bounded (MAX_VIEW_LOOKS): a printed list is bounded by `weigh`."""
     if getattr(value.__class__, "_items_as_attributes", False):
         raise PrintedTable(_table_printed(value))
-    if not isinstance(value, list | tuple | set | frozenset | dict):
+    if not isinstance(value, (list, tuple, set, frozenset, dict, *VIEWS)):
         return
     looks = 0
     stack: list[Any] = [value]
@@ -497,7 +530,7 @@ def refuse_view(value: Any) -> None:
         looks += 1
         if getattr(item.__class__, "_items_as_attributes", False):
             raise PrintedTable(_table_printed(item))
-        if isinstance(item, list | tuple | set | frozenset):
+        if isinstance(item, (list, tuple, set, frozenset, *VIEWS)):
             stack.extend(itertools.islice(item, MAX_VIEW_LOOKS))
         elif isinstance(item, dict):
             stack.extend(itertools.islice(item.values(), MAX_VIEW_LOOKS))
@@ -589,6 +622,8 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"to_bytes() would build more than {MAX_STRING:,} bytes")
     if isinstance(owner, list | tuple) and name in ("count", "index", "remove", "sort"):
         guard_compared(owner)  # compares the items (with the argument), like `in`
+    if isinstance(owner, range) and name in ("count", "index"):
+        guard_compared(owner)  # with anything but an int, over every number in C
     if isinstance(owner, list):
         if name == "extend" and args and len(owner) + _length(args[0]) > MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
@@ -874,9 +909,9 @@ def _shape(value: Any) -> tuple[int, int]:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack and total <= MAX_STRING:
         item, depth = stack.pop()
-        if isinstance(item, list | tuple | set | frozenset | Mapping):
+        children = opened(item)
+        if children is not None:
             deepest = max(deepest, depth)
-            children = [*item.keys(), *item.values()] if isinstance(item, Mapping) else item
             total += 2 + 4 * len(children)
             stack.extend((child, depth + 1) for child in children)
         else:
@@ -1086,9 +1121,11 @@ def guard_compared(value: Any) -> Any:
         # operand counts as read, its needle's length with it (probe 26)
         charge_read(value)
         return value
-    if not isinstance(value, list | tuple | dict | set | frozenset):
+    if isinstance(value, range):  # `0.5 in range(100000)` goes over it in C (probe 28)
+        guard_steps(len(value) // ITEMS_A_STEP)
         return value
-    _walk_compared(value)
+    if isinstance(value, CONTAINERS):
+        _walk_compared(value)
     return value
 
 
@@ -1101,15 +1138,17 @@ def _walk_compared(value: Any) -> int:
     while stack:
         item = stack.pop()
         # a dict's keys too: `d|dictsort`, `d|sort`, `d|unique` lower and compare them
-        children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+        children = opened(item)
         seen += len(children)
         if seen > MAX_ITEMS:
             raise TemplateLimitError(f"cannot compare values of more than {MAX_ITEMS:,} items")
         for child in children:
-            if isinstance(child, list | tuple | dict | set | frozenset):
-                stack.append(child)
-            elif isinstance(child, str | bytes):
+            if isinstance(child, str | bytes):
                 chars += len(child)
+            elif isinstance(child, CONTAINERS):
+                stack.append(child)
+            elif isinstance(child, range):
+                seen += len(child)
         if chars > MAX_COMPARED:
             raise TemplateLimitError(
                 f"cannot compare values holding more than {MAX_COMPARED:,} characters"
@@ -1129,7 +1168,7 @@ def _sorted_checked(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     tick()
     if isinstance(value, str | bytes):
         charge_read(value)
-    elif isinstance(value, list | tuple | dict | set | frozenset):
+    elif isinstance(value, CONTAINERS):
         charge_read(_walk_compared(value))
 
 
