@@ -81,3 +81,29 @@ def test_a_recursive_loops_own_iterations_count():
         _render(source)
     nested = "{% for x in [[1, [2, 3]], 4] recursive %}{% if x is sequence %}{{ loop(x) }}"
     assert _render(nested + "{% else %}{{ x }}{% endif %}{% endfor %}") == "1234"
+
+
+@pytest.mark.parametrize("spread", ["'{}'.format(*L)", "loop.cycle(*L)"])
+def test_the_arguments_a_call_is_given_count(spread):
+    # H6: `f(*L)` gave 10,000 arguments the guards and the callee went over as one step
+    source = "{% set L = [0]*10000 %}{% for i in range(500) %}{% set x = " + spread + " %}"
+    with pytest.raises(TemplateLimitError, match=STOPPED):
+        _render(source + "{% endfor %}")
+
+
+NESTED = "{% set a = ['a'*100]*100 %}{% set b = [a]*100 %}{% set c = [b]*100 %}"
+
+
+@pytest.mark.parametrize("made_text", ["c|wordcount", "c|urlize", "c|upper", "c|indent"])
+def test_a_text_filter_given_a_list_weighs_it_first(made_text):
+    # H7: `c|wordcount` printed the list's 10⁸ characters in one C call and returned a number
+    with pytest.raises(TemplateLimitError, match="prints more than 1,000,000 characters"):
+        _render(NESTED + "{% set x = " + made_text + " %}")
+
+
+def test_a_namespace_printed_is_weighed():
+    # H4: `str(ns)` prints its attributes
+    source = "{% set L = ['a' * 1000] * 1000 %}{% set ns = namespace(a=[L]*100) %}"
+    with pytest.raises(TemplateLimitError, match="prints more than 1,000,000 characters"):
+        _render(source + "{% if ns is lower %}{% endif %}")
+    assert _render("{% set ns = namespace(a=1) %}{% set ns.a = ns.a + 1 %}{{ ns.a }}") == "2"

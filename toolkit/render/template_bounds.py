@@ -38,6 +38,7 @@ from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import LoopContext, Undefined
+from jinja2.utils import Namespace
 
 
 class TemplateLimitError(SecurityError):
@@ -338,7 +339,7 @@ VIEWS = (KeysView, ValuesView, ItemsView)
 list, so every guard that walked lists, tuples, sets and dicts let them pass as one small
 value (`d.values() is lower` printed 10⁹ characters in one C call, `d.items() == e.items()`
 compared every value in C for 75 s: probe 28)."""
-CONTAINERS = (list, tuple, set, frozenset, Mapping, *VIEWS)
+CONTAINERS = (list, tuple, set, frozenset, Mapping, Namespace, *VIEWS)
 
 
 def opened(item: Any) -> Any:
@@ -353,6 +354,9 @@ def opened(item: Any) -> Any:
         return list(itertools.chain.from_iterable(item))
     if isinstance(item, KeysView | ValuesView):
         return list(item)
+    if isinstance(item, Namespace):  # `namespace(…)` prints, compares as its attributes
+        attributes = item._Namespace__attrs
+        return [*attributes.keys(), *attributes.values()]
     return None
 
 
@@ -376,10 +380,10 @@ def weigh(value: Any, limit: int = MAX_STRING) -> int:
             if total <= limit:
                 stack.extend(item.keys())
                 stack.extend(item.values())
-        elif isinstance(item, VIEWS):  # `dict_values([…])`: its items' texts
-            total += 14 + 4 * len(item)
+        elif (children := opened(item)) is not None:  # a dict view's, a namespace's
+            total += 14 + 2 * len(children)  # `dict_values([…])`, `<Namespace {…}>`
             if total <= limit:
-                stack.extend(opened(item))
+                stack.extend(children)
         else:
             total += 24
         if total > limit:
@@ -521,7 +525,7 @@ def refuse_view(value: Any) -> None:
     items looked at are bounded (MAX_VIEW_LOOKS): a printed list is bounded by `weigh`."""
     if getattr(value.__class__, "_items_as_attributes", False):
         raise PrintedTable(_table_printed(value))
-    if not isinstance(value, (list, tuple, set, frozenset, dict, *VIEWS)):
+    if not isinstance(value, (list, tuple, set, frozenset, dict, Namespace, *VIEWS)):
         return
     looks = 0
     stack: list[Any] = [value]
@@ -534,6 +538,8 @@ def refuse_view(value: Any) -> None:
             stack.extend(itertools.islice(item, MAX_VIEW_LOOKS))
         elif isinstance(item, dict):
             stack.extend(itertools.islice(item.values(), MAX_VIEW_LOOKS))
+        elif isinstance(item, Namespace):
+            stack.extend(itertools.islice(opened(item), MAX_VIEW_LOOKS))
 
 
 MAX_VIEW_LOOKS = 10_000
@@ -659,7 +665,10 @@ def _charge_arguments(args: Iterable[Any], kwargs: Mapping[str, Any]) -> None:
     hashed (`charge_hashed`) and a large number by its digits, whatever the callee does
     with them: what a step reads is charged by its size, not patched call by call as each
     one is found to read a long text in C."""
-    for arg in (*args, *kwargs.values()):
+    arguments = (*args, *kwargs.values())
+    if len(arguments) >= ITEMS_A_STEP:  # `f(*L)`: 10,000 arguments the guards and the
+        guard_steps(len(arguments) // ITEMS_A_STEP)  # callee go over (probe 28 H6)
+    for arg in arguments:
         if isinstance(arg, str | bytes):
             if len(arg) >= READ_PER_UNIT:
                 charge_read(arg)
@@ -1090,6 +1099,10 @@ def guard_filter(name: str, func: Any) -> Any:
         if texting:
             for arg in (*args[leading:], *kwargs.values()):
                 refuse_view(arg)
+            if len(args) > leading and not isinstance(args[leading], str):
+                # made a text first: weighed, and read (`c|wordcount` of a list holding
+                # one list many times printed 10⁹ characters in one C call: probe 28 H7)
+                charge_read(_weighed_value(args[leading], (), {}))
         if listing and len(args) > leading:
             args = (*args[:leading], listed(args[leading]), *args[leading + 1 :])
             # `[rules.x]|join`: the items printed (not the keys of a view joined, nor an
