@@ -147,3 +147,12 @@ def test_the_sheet_speaks_each_language():
         pdf = calibration_pdf("a4", lang=lang)
         assert fed in page_text(pdf, 1)
         assert "playset build --back-offset X,Y" in " ".join(page_text(pdf, 1).split())
+
+
+def test_a_long_printer_name_is_said_short(tmp_path):
+    # probe 28 L1: a 100,000-letter name was repeated whole in the message
+    from toolkit.render.printers import PrinterError, save_printer
+
+    with pytest.raises(PrinterError) as refused:
+        save_printer("n" * 100_000, (1.0, 1.0), tmp_path / "printers.yaml")
+    assert "100,000 characters" in str(refused.value) and len(str(refused.value)) < 200

@@ -140,3 +140,11 @@ def test_executor_option_and_its_shorthands(run_cli, tmp_path):
     assert both.exit_code == 2 and "choose one" in both.stderr
     bad = run_cli(*argv, str(outs[0]), "--executor", "pool:lots")
     assert bad.exit_code == 2 and "pool:N with N a number" in bad.stderr
+
+
+def test_a_long_dask_value_is_said_short():
+    # probe 28 L1: a 100,000-letter value was repeated whole in the message
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(ExecutorError) as refused, open_executor("dask:" + "n" * 100_000):
+        pass
+    assert "100,000 characters" in str(refused.value) and len(str(refused.value)) < 200

@@ -130,8 +130,9 @@ def printer_offset(name: str, path: Path | None = None) -> tuple[float, float]:
 def save_printer(name: str, offset: tuple[float, float], path: Path | None = None) -> Path:
     """Add or replace one printer; the others are kept, the file is rewritten atomically."""
     if not NAME.match(name):  # a newline, a fullwidth letter or a control character
+        shown = repr(name) if len(name) <= 64 else f"{name[:64]!r}… ({len(name):,} characters)"
         raise PrinterError(
-            f"printer name {name!r}: letters, digits, space, '.', '_' or '-', at most 64"
+            f"printer name {shown}: letters, digits, space, '.', '_' or '-', at most 64"
         )
     path = path or printers_file()
     try:

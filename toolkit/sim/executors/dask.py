@@ -17,12 +17,21 @@ PROBE_SECONDS = 10.0  # a scheduler answers in milliseconds; anything else is re
 LOCAL_WORKERS_PER_CPU = 4
 
 
+MAX_ADDRESS = 256
+"""Characters of a `--dask` value: `local:N` or a scheduler's address."""
+
+
 @contextlib.contextmanager
 def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ExecutorError('Dask is not installed: pip install "playset[dask]"') from None
+    if len(arg) > MAX_ADDRESS:  # said in full, 100,000 letters were the whole message
+        raise ExecutorError(
+            f"--dask {arg[:40]}… is {len(arg):,} characters long: an address has at most"
+            f" {MAX_ADDRESS}"
+        )
     cluster = None
     if arg == "local" or arg.startswith("local:"):
         _, _, count = arg.partition(":")
