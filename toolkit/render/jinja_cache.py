@@ -15,13 +15,14 @@ results, compiled afresh.
 
 from __future__ import annotations
 
+import dis
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import update_wrapper
 from pathlib import Path
-from types import BuiltinMethodType, GeneratorType, MethodType
+from types import BuiltinMethodType, CodeType, GeneratorType, MethodType
 from typing import Any, cast
 
 from jinja2 import FunctionLoader, Template, TemplateNotFound
@@ -186,6 +187,8 @@ class _Bounded:
     guard_join = staticmethod(bounds.guard_join)
     guard_iter = staticmethod(bounds.guard_iter)
     guard_steps = staticmethod(bounds.guard_steps)
+    guard_counted = staticmethod(bounds.guard_counted)
+    guard_key = staticmethod(bounds.guard_key)
     guard_compared = staticmethod(bounds.guard_compared)
     guard_tuple = staticmethod(bounds.guard_tuple)
     guard_sliced = staticmethod(bounds.check_result)
@@ -340,6 +343,17 @@ def _install_bounds(env: Any) -> None:
             env.tests[name] = bounds.guard_test(name, func)
 
 
+def _line_at(code: CodeType, offset: int) -> int:
+    """The line of the generated code at instruction `offset` (a frame's `f_lasti`)."""
+    line = code.co_firstlineno
+    for start, found in dis.findlinestarts(code):
+        if start > offset:
+            break
+        if found is not None:
+            line = found
+    return line
+
+
 class _BoundedSandbox(_Bounded, SandboxedEnvironment):
     pass
 
@@ -404,6 +418,7 @@ class CachedSandbox:
         long; what it printed."""
         parts: list[str] = []
         size = 0
+        printed_at: int | None = None
         # a compiled template renders as a generator: it is closed when cut short
         stream = cast("GeneratorType[str, None, None]", template.root_render_func(context))
         try:
@@ -412,6 +427,8 @@ class CachedSandbox:
                 if size > bounds.MAX_OUTPUT:
                     break
                 parts.append(part)
+                frame = stream.gi_frame  # the template's place when it last printed (its
+                printed_at = frame.f_lasti if frame is not None else printed_at  # line: O(n))
         except OverflowError as exc:  # `(1e308*10)|int`, `10.0**400`: said as a limit
             why = exc.args[-1] if exc.args and isinstance(exc.args[-1], str) else str(exc)
             error = TemplateLimitError(f"a number too large to compute ({why})")
@@ -431,7 +448,13 @@ class CachedSandbox:
         bounds.charge_read(size)  # what it printed counts as read, once, by the join
         budget = bounds.current()
         if budget is not None:  # a render past its deadline or steps is never clean, even
-            budget.look()  # when its last steps ran in C between two looks (probe 28)
+            try:  # when its last steps ran in C between two looks (probe 28)
+                budget.look()
+            except TemplateLimitError as error:  # said where it last printed, not at 1:1
+                if printed_at is not None and getattr(error, "lineno", None) is None:
+                    line = _line_at(template.root_render_func.__code__, printed_at)
+                    error.lineno = template.get_corresponding_lineno(line)  # probe 29 M1
+                raise
         return "".join(parts)
 
     def render(self, template: Template, context: dict[str, Any]) -> str:

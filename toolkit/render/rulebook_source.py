@@ -267,7 +267,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
         known = ""
         if exc.top_level:
             known = "; a rulebook can use " + ", ".join(sorted(rulebook_context(game, lang)))
-        raise RulebookError(f"{shown}{exc}{known}", line, col) from exc
+        raise RulebookError(f"{shown}{template_bounds.said(exc)}{known}", line, col) from exc
     except Exception as exc:  # jinja raises many kinds; all become one positioned error
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
         kind = "" if isinstance(exc, template_bounds.PrintedTable) else f"{type(exc).__name__}: "
@@ -729,8 +729,8 @@ def _expression_naming(source: str, line: int, name: object) -> tuple[str, int]:
     """The dotted expression on `line` that ends in the missing `name`, and the column
     where it starts (`decks.cards.cards[0].nmae`, 16); ('', 1) if it cannot be found."""
     lines = source.split("\n")
-    if not 0 < line <= len(lines) or name is None:
-        return "", 1
+    if not 0 < line <= len(lines) or not isinstance(name, str | int) or len(str(name)) > 200:
+        return "", 1  # a name the source cannot spell (a list, a built text): not searched
     text = lines[line - 1]
     word = re.escape(str(name))
     tail = re.compile(rf"\.{word}\b|\[\s*['\"]?{word}['\"]?\s*\]")

@@ -324,6 +324,8 @@ def check_result(value: Any) -> Any:
         if value.bit_length() > MAX_POWER_BITS:
             raise TemplateLimitError(f"a number of more than {MAX_POWER_BITS:,} bits")
         return value
+    elif isinstance(value, Namespace):  # `namespace(d)` copies d (probe 29 H6)
+        size = len(opened(value))
     else:
         return value
     budget = current()
@@ -364,9 +366,13 @@ def weigh(value: Any, limit: int = MAX_STRING) -> int:
     """About how many characters `str(value)` has, counted no further than past `limit`
     (a list that holds one big list a thousand times prints a thousand times its size)."""
     total = 0
+    walked = 0
     stack = [value]
     while stack:
         item = stack.pop()
+        walked += 1
+        if not walked & 4095:  # the walk itself is work: charged as it goes (probe 29 H2)
+            guard_steps(4096 // ITEMS_A_STEP)
         if isinstance(item, str | bytes):
             total += len(item) + 2
         elif isinstance(item, int):
@@ -532,6 +538,8 @@ def refuse_view(value: Any) -> None:
     while stack and looks < MAX_VIEW_LOOKS:
         item = stack.pop()
         looks += 1
+        if not looks & 1023:  # the walk itself is work (probe 29 H2)
+            guard_steps(1024 // ITEMS_A_STEP)
         if getattr(item.__class__, "_items_as_attributes", False):
             raise PrintedTable(_table_printed(item))
         if isinstance(item, (list, tuple, set, frozenset, *VIEWS)):
@@ -674,6 +682,8 @@ def _charge_arguments(args: Iterable[Any], kwargs: Mapping[str, Any]) -> None:
                 charge_read(arg)
         elif isinstance(arg, tuple):
             charge_hashed(arg)
+        elif isinstance(arg, CONTAINERS) and _length(arg) >= ITEMS_A_STEP:
+            guard_steps(_length(arg) // ITEMS_A_STEP)  # gone over by the guards or the callee
         elif arg.__class__ is int and arg.bit_length() > BITS_A_STEP:
             charge_read(arg.bit_length() ** 2 // BITS_SQUARED_A_UNIT)
 
@@ -719,7 +729,9 @@ def guard_hashed(keys: Iterable[Any]) -> None:
     same: dict[int, list[Any]] = {}
     budget = current()
     walked = 0
-    for key in keys:
+    for count, key in enumerate(keys, 1):
+        if not count & 1023:  # the walk itself is work (probe 29 H2: `dict(P)` of 10,000)
+            guard_steps(1024 // ITEMS_A_STEP)
         walked += _hashed_items(key, budget)
         if walked > MAX_HASHED:
             raise TemplateLimitError(
@@ -918,6 +930,7 @@ def _shape(value: Any) -> tuple[int, int]:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack and total <= MAX_STRING:
         item, depth = stack.pop()
+        guard_steps(1)  # each container walked (and `weigh` of each other item charges its own)
         children = opened(item)
         if children is not None:
             deepest = max(deepest, depth)
@@ -995,7 +1008,16 @@ def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             )
 
 
+def _rounded(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`round(precision)` of an integer computes `10 ** -precision` in C: `1|round(-30000000)`
+    took 32 s in one call (probe 29 H3)."""
+    precision = args[0] if args else kwargs.get("precision", 0)
+    if isinstance(precision, int) and abs(precision) > MAX_WIDTH:
+        raise TemplateLimitError(f"round() to more than {MAX_WIDTH} digits")
+
+
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object]] = {
+    "round": _rounded,
     "center": lambda v, a, k: _width_args(a, k),
     "indent": _indented,
     "wordwrap": _wrapped,
@@ -1260,7 +1282,7 @@ def body_weight(body: Iterable[nodes.Node]) -> int:
         node = stack.pop()
         count += 1
         for field, value in node.iter_fields():
-            if field in _BODY_FIELDS:
+            if field in _BODY_FIELDS and not isinstance(node, nodes.ScopedEvalContextModifier):
                 if field == "elif_":
                     stack.extend(branch.test for branch in value)
             elif isinstance(value, nodes.Node):
@@ -1314,6 +1336,17 @@ class BoundedCodeGenerator(CodeGenerator):
         super().visit_Getitem(node, frame)
         self.write(")")
 
+    def visit_Dict(self, node: nodes.Dict, frame: Frame) -> None:
+        """A dict literal's keys are hashed: a tuple key counts its items (`charge_hashed`;
+        `{t: 1}` of a 9,999-item tuple was one node: probe 29 H5)."""
+        self.write("{")
+        for index, item in enumerate(node.items):
+            self.write(", environment.guard_key(" if index else "environment.guard_key(")
+            self.visit(item.key, frame)
+            self.write("): ")
+            self.visit(item.value, frame)
+        self.write("}")
+
     def visit_Tuple(self, node: nodes.Tuple, frame: Frame) -> None:
         if node.ctx != "load":  # an assignment's target (`{% for a, b in … %}`)
             super().visit_Tuple(node, frame)
@@ -1365,7 +1398,36 @@ def guard_loops(tree: nodes.Template) -> nodes.Template:
             line = loop.iter.lineno
             guard = nodes.EnvironmentAttribute("guard_iter", lineno=line)
             loop.iter = nodes.Call(guard, [loop.iter], [], None, None, lineno=line)
+            if loop.test is not None:  # `for x in L if TEST`: TEST runs once an item
+                loop.test = _counted(loop.test)
+    tag: Any
+    for tag in (*tree.find_all(nodes.Macro), *tree.find_all(nodes.CallBlock)):
+        # a default runs at each call that leaves its argument out (probe 29 H1)
+        tag.defaults = [_counted(default) for default in tag.defaults]
     return tree
+
+
+def _counted(expression: Any) -> nodes.Expr:
+    """`expression` as a call of `environment.guard_counted`, which counts it as a step and
+    its nodes as `body_weight` would, each time it runs: an expression that runs apart from
+    the body it stands in (a loop's filter, a macro's default) is counted where it runs."""
+    line = expression.lineno
+    guard = nodes.EnvironmentAttribute("guard_counted", lineno=line)
+    weight = nodes.Const(body_weight([expression]) // NODES_A_STEP, lineno=line)
+    return nodes.Call(guard, [weight, expression], [], None, None, lineno=line)
+
+
+def guard_key(key: Any) -> Any:
+    """A dict literal's key, hashed: a tuple counts its items (`charge_hashed`)."""
+    if isinstance(key, tuple):
+        charge_hashed(key)
+    return key
+
+
+def guard_counted(steps: int, value: Any) -> Any:
+    """`value`, worked out by an expression of `steps` steps (`_counted`)."""
+    guard_steps(steps)
+    return value
 
 
 MAX_LOOPS_NESTED = 16

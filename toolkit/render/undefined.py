@@ -16,36 +16,73 @@ from jinja2.utils import missing
 MAX_LISTED = 12
 
 
+MAX_SHOWN = 60
+"""Characters of a missing name (or of a key offered instead) a message repeats: a template
+may ask with a name or value of a gigabyte's text (probe 29 H4)."""
+MAX_SUGGESTED = 1_000
+"""Keys `difflib` compares a missing name with (pure Python, ~n·m a key, no clock)."""
+
+
+def shown(value: Any) -> str:
+    """`value` as a message names it: a text cut to `MAX_SHOWN` characters, anything else by
+    its kind and size, never its whole text (`str()` of a list holding one list many times)."""
+    if isinstance(value, str):
+        return (
+            repr(value)
+            if len(value) <= MAX_SHOWN
+            else f"{value[:MAX_SHOWN]!r}… ({len(value):,} characters)"
+        )
+    if isinstance(value, int | float | bool) or value is None:
+        text = repr(value)
+        return text if len(text) <= MAX_SHOWN else f"a number of {len(text):,} digits"
+    try:
+        size = f" of {len(value):,} items"
+    except TypeError:
+        size = ""
+    return f"a {type(value).__name__}{size}"
+
+
 def _choices(name: str, names: list[str]) -> str:
     # never the name itself: "no entry 'x'; did you mean 'x'?" tells the designer nothing
-    close = difflib.get_close_matches(name, [n for n in names if n != name], n=1)
+    candidates = [n for n in names if n != name and len(n) <= MAX_SHOWN]
+    close = (
+        difflib.get_close_matches(name, candidates[:MAX_SUGGESTED], n=1)
+        if len(name) <= MAX_SHOWN
+        else []
+    )
     tip = f"; did you mean {close[0]!r}?" if close else ""
-    shown = ", ".join(names[:MAX_LISTED]) + (", …" if len(names) > MAX_LISTED else "")
+    listed = ", ".join(
+        n if len(n) <= MAX_SHOWN else f"{n[:MAX_SHOWN]}…" for n in names[:MAX_LISTED]
+    )
+    listed += ", …" if len(names) > MAX_LISTED else ""
     if not names:
         return tip
-    return f"{tip} It has: {shown}" if tip else f"; it has: {shown}"
+    return f"{tip} It has: {listed}" if tip else f"; it has: {listed}"
 
 
 def missing_words(obj: Any, name: Any) -> str:
     """The message for `obj.name` (or `obj[name]`) when there is no such thing."""
     if obj is missing:
-        return f"{name!r} is not defined"
+        return f"{shown(name)} is not defined"
     if isinstance(obj, Mapping):
         what = getattr(obj, "_what", "") or "this"
-        names = sorted(str(key) for key in obj)
+        names = sorted(shown(key) if not isinstance(key, str) else key for key in obj)
         if not isinstance(name, str):
-            return f"{what} has no entry {name!r}" + _choices(str(name), names)
+            return f"{what} has no entry {shown(name)}" + _choices(
+                shown(name) if isinstance(name, int) else "", names
+            )
         noun = getattr(obj, "_item", "entry")
         if name in obj:  # only `attr()` misses a key that is there: it reads attributes alone
             return (
-                f"`attr({name!r})` reads attributes only, and {name!r} is a key here;"
-                f" write `.{name}` or `[{name!r}]` instead"
+                f"`attr({shown(name)})` reads attributes only, and {shown(name)} is a key"
+                f" here; write `.{name[:MAX_SHOWN]}` or `[{shown(name)}]` instead"
             )
-        return f"{what} has no {noun} {name!r}" + _choices(name, names)
+        return f"{what} has no {noun} {shown(name)}" + _choices(name, names)
     if isinstance(obj, list | tuple):
-        return f"the list has {len(obj)} entries; there is no entry {name!r}"
-    kind = type(obj).__name__
-    return f"a {kind} value ({str(obj)[:30]!r}) has no {name!r}"
+        return f"the list has {len(obj)} entries; there is no entry {shown(name)}"
+    if isinstance(obj, str | int | float | bool):
+        return f"a {type(obj).__name__} value ({shown(obj)}) has no {shown(name)}"
+    return f"{shown(obj)} has no {shown(name)}"
 
 
 class MissingName(UndefinedError):
