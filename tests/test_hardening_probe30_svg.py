@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
 
 
@@ -76,3 +78,55 @@ def test_the_column_counts_only_the_elements_of_its_tag_on_its_line(tmp_path):
     target = root.find('.//{http://www.w3.org/2000/svg}g[@id="x"]')
     assert svg_guard.column(text, target) == (2, 15)
     assert svg_guard.column(text, root) == (1, 1)
+
+
+NESTED = "<g>" * 6 + '<rect width="1" height="1"/>' + "</g>" * 6
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "g:has(g:has(x))",  # nested: each level walks every subtree again (985 B took 45 s)
+        "rect:has(~rect:has(~x))",  # following siblings (8.5 kB took 21 s)
+        "g:HAS(x)",
+        r"g:h\61s(x)",  # an escape, read as `has` by tinycss2
+        ".a, g:is(.b, :has(> x))",  # inside another pseudo-class
+    ],
+)
+def test_a_style_selecting_with_has_is_refused_at_the_style(tmp_path, selector):
+    # H2: svglib's cssselect2 walks each element's descendants (or following siblings) for
+    # `:has()`, nested per level, while the bound counted it as one step
+    from toolkit.render import svg_guard
+
+    style = f"<style>\n{selector} {{ fill: red }}</style>"
+    refusal = svg_guard.check(*_icon(tmp_path, NESTED + style))
+    assert refusal is not None and "uses the selector :has(…)" in refusal.message
+    assert (refusal.line, refusal.col) == (1, 1 + len(SVG_OPEN) + len(NESTED))
+
+
+@pytest.mark.parametrize(
+    "css",
+    [
+        "g rect, .has, #has, [has] { fill: red }",
+        "/* g:has(x) */ rect { fill: red }",  # a comment svglib skips
+        "@media print { g:has(x) { fill: red } } rect { fill: red }",  # an at-rule it skips
+        "rect { fill: red; content: ':has(x)' }",  # a value, not a selector
+    ],
+)
+def test_a_style_without_has_in_a_selector_is_drawn(tmp_path, css):
+    from toolkit.render.svg_icons import load_svg
+
+    path, icons = _icon(tmp_path, f"<style>{css}</style>{NESTED}")
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert problem is None and icon is not None
+
+
+def test_an_icon_using_has_is_a_finding_of_validate(tmp_path):
+    from toolkit.render.svg_icons import load_svg
+
+    # 120 nested <g> and three :has (985 bytes): validate clean after 45 s; 30 here
+    style = "<style>g:has(g:has(g:has(x))) { fill: red }</style>"
+    path, icons = _icon(tmp_path, style + "<g>" * 30 + "<rect/>" + "</g>" * 30)
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert icon is None and problem is not None
+    assert ":has(…)" in problem.message and problem.span.line == 1

@@ -251,6 +251,13 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                     " (.class) or fewer nested groups"
                 )
                 return Refusal(path, *column(text, element), message)
+            if css and spent.style <= MAX_STYLE and _relational(css):
+                message = (
+                    "its <style> uses the selector :has(…), which svglib matches by walking"
+                    " every element's descendants or following siblings again for each"
+                    " element (a 1 kB icon took 45 s to read); use a class (.name) instead"
+                )
+                return Refusal(path, *column(text, element), message)
         for attribute, steps in element.attrib.items():
             if str(attribute).lower().endswith("transform") and len(steps) > MAX_TRANSFORM:
                 message = (
@@ -282,6 +289,25 @@ def _depth(root: _Element) -> int:
         if parent is not None:
             depth[element] = depth.get(parent, 1) + 1
     return max(depth.values())
+
+
+def _relational(css: str) -> bool:
+    """Whether a rule of `css`, read as svglib reads it (tinycss2, then cssselect2), has a
+    selector using `:has(…)` (in any case, escaped, or inside another pseudo-class)."""
+    import tinycss2
+
+    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    tokens = [t for r in rules if getattr(r, "type", "") == "qualified-rule" for t in r.prelude]
+    while tokens:  # a stack, not a recursion: blocks may nest thousands deep
+        token = tokens.pop()
+        kind = getattr(token, "type", "")
+        if kind == "function" and token.lower_name == "has":
+            return True
+        if kind == "function":
+            tokens.extend(token.arguments)
+        elif kind.endswith(" block"):
+            tokens.extend(token.content)
+    return False
 
 
 def _matching(css: str, depth: int) -> int:
