@@ -1,0 +1,132 @@
+"""Probe 30: the SVG icon check's own cost (H1) and CSS `:has()` (H2), each with its test."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+
+
+def _icon(tmp_path: Path, body: str, tail: str = "") -> tuple[Path, Path]:
+    icons = tmp_path / "game" / "icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    (icons / "x.svg").write_text(f"{SVG_OPEN}{body}</svg>{tail}")
+    return icons / "x.svg", icons
+
+
+def test_the_depth_of_an_icon_is_found_once_however_many_style_elements(tmp_path, monkeypatch):
+    # H1: the depth was found again at each <style>: 12,400 empty ones (99 kB) took 29 s
+    from toolkit.render import svg_guard
+
+    calls = []
+    depth = svg_guard._depth
+    monkeypatch.setattr(svg_guard, "_depth", lambda root: calls.append(1) or depth(root))
+    body = "<style/>" * 300 + "<style>.a { fill: red }</style>" * 3 + '<rect width="1" height="1"/>'
+    assert svg_guard.check(*_icon(tmp_path, body)) is None
+    assert len(calls) == 1
+
+
+def test_the_rules_of_several_style_elements_are_counted_together(tmp_path, monkeypatch):
+    # each <style> was held to the bound alone, while svglib matches all their rules
+    from toolkit.render import svg_guard
+
+    monkeypatch.setattr(svg_guard, "MAX_MATCHING", 50)
+    shapes = '<rect width="1" height="1"/>' * 6
+    one = "<style>.a, .b, .c { fill: red }</style>"  # 3 steps on 8 elements: 24
+    assert svg_guard.check(*_icon(tmp_path, one + shapes)) is None
+    refusal = svg_guard.check(*_icon(tmp_path, one * 2 + shapes))  # 6 × 9 elements: 54
+    assert refusal is not None and "more than 50 steps to match" in refusal.message
+    assert (refusal.line, refusal.col) == (1, 1 + len(SVG_OPEN) + len(one))
+
+
+def test_the_column_of_a_refusal_is_found_in_one_walk(tmp_path):
+    # H1: a walk from the root for each <g> before it on its line: a one-line icon of 25,000
+    # <g/> then a refused <g> took 6.8 s; counted here as Python calls made, not as time
+    from toolkit.render import svg_guard
+
+    many = "<g/>" * 3_000
+    path, icons = _icon(tmp_path, f'{many}<g transform="{"rotate(1) " * 120}"/>')
+    text = path.read_text()
+    root = svg_guard.parse(text.encode())
+    refused = root[-1]
+    calls = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        calls += event == "call"
+
+    sys.setprofile(count)
+    try:
+        where = svg_guard.column(text, refused)
+    finally:
+        sys.setprofile(None)
+    assert where == (1, len(SVG_OPEN) + len(many) + 1)
+    assert calls < 1_000  # a regular expression compiled; a walk per <g> made 3,000 and more
+    refusal = svg_guard.check(path, icons)
+    assert refusal is not None and "a transform of 1,200 characters" in refusal.message
+    assert (refusal.line, refusal.col) == where
+
+
+def test_the_column_counts_only_the_elements_of_its_tag_on_its_line(tmp_path):
+    from toolkit.render import svg_guard
+
+    text = f'{SVG_OPEN}<g/>\n<rect/><g/><g><g id="x"/></g></svg>'
+    root = svg_guard.parse(text.encode())
+    target = root.find('.//{http://www.w3.org/2000/svg}g[@id="x"]')
+    assert svg_guard.column(text, target) == (2, 15)
+    assert svg_guard.column(text, root) == (1, 1)
+
+
+NESTED = "<g>" * 6 + '<rect width="1" height="1"/>' + "</g>" * 6
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "g:has(g:has(x))",  # nested: each level walks every subtree again (985 B took 45 s)
+        "rect:has(~rect:has(~x))",  # following siblings (8.5 kB took 21 s)
+        "g:HAS(x)",
+        r"g:h\61s(x)",  # an escape, read as `has` by tinycss2
+        ".a, g:is(.b, :has(> x))",  # inside another pseudo-class
+    ],
+)
+def test_a_style_selecting_with_has_is_refused_at_the_style(tmp_path, selector):
+    # H2: svglib's cssselect2 walks each element's descendants (or following siblings) for
+    # `:has()`, nested per level, while the bound counted it as one step
+    from toolkit.render import svg_guard
+
+    style = f"<style>\n{selector} {{ fill: red }}</style>"
+    refusal = svg_guard.check(*_icon(tmp_path, NESTED + style))
+    assert refusal is not None and "uses the selector :has(…)" in refusal.message
+    assert (refusal.line, refusal.col) == (1, 1 + len(SVG_OPEN) + len(NESTED))
+
+
+@pytest.mark.parametrize(
+    "css",
+    [
+        "g rect, .has, #has, [has] { fill: red }",
+        "/* g:has(x) */ rect { fill: red }",  # a comment svglib skips
+        "@media print { g:has(x) { fill: red } } rect { fill: red }",  # an at-rule it skips
+        "rect { fill: red; content: ':has(x)' }",  # a value, not a selector
+    ],
+)
+def test_a_style_without_has_in_a_selector_is_drawn(tmp_path, css):
+    from toolkit.render.svg_icons import load_svg
+
+    path, icons = _icon(tmp_path, f"<style>{css}</style>{NESTED}")
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert problem is None and icon is not None
+
+
+def test_an_icon_using_has_is_a_finding_of_validate(tmp_path):
+    from toolkit.render.svg_icons import load_svg
+
+    # 120 nested <g> and three :has (985 bytes): validate clean after 45 s; 30 here
+    style = "<style>g:has(g:has(g:has(x))) { fill: red }</style>"
+    path, icons = _icon(tmp_path, style + "<g>" * 30 + "<rect/>" + "</g>" * 30)
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert icon is None and problem is not None
+    assert ":has(…)" in problem.message and problem.span.line == 1
