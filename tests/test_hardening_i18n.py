@@ -310,3 +310,28 @@ def test_an_import_killed_between_renames_is_finished_by_the_next_run(
     assert "Run {steps} spaces." in (game / DECK).read_text()
     assert "Renamed term" in (game / "glossary.yaml").read_text()
     assert not [p.name for p in game.rglob("*") if p.name.startswith(".")]
+
+
+def test_an_import_waits_while_another_run_holds_the_game(game, run_cli, tmp_path):
+    # probe 30 M1: two imports at once each wrote a file as they had read it, and one's
+    # entries were lost though both said "applied"
+    import threading
+
+    from toolkit.i18n.held import game_held
+
+    po = _po(game, "en", {"[sprint].text": "Run {steps} spaces."}, tmp_path)
+    results: list[object] = []
+    done = threading.Event()
+
+    def run() -> None:
+        results.append(_import(run_cli, po, game))
+        done.set()
+
+    with game_held(game):
+        thread = threading.Thread(target=run)
+        thread.start()
+        assert not done.wait(1.5), "the import ran while another run held the game"
+        assert "Run {steps} spaces." not in (game / DECK).read_text(encoding="utf-8")
+    thread.join(60)
+    assert done.is_set() and results[0].exit_code == 0, results
+    assert "en: Run {steps} spaces." in (game / DECK).read_text(encoding="utf-8")

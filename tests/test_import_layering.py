@@ -54,6 +54,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "validate_games": frozenset({"checks", "content", "diagnostics", "forks"}),
     "i18n": frozenset(
         {"build_date", "checks", "content", "diagnostics", "fileio", "home", "registry", "render"}
+        | {"usercache"}  # the lock of a game folder an import rewrites (i18n/held.py)
     ),
     "preview": frozenset(
         {"checks", "content", "diagnostics", "fileio", "home", "render", "usercache"}

@@ -1264,3 +1264,17 @@ def _name_of(fd: int) -> str:
         return os.readlink(f"/proc/self/fd/{fd}")
     except OSError:
         return "a folder above it"
+
+
+@contextlib.contextmanager
+def locked(lock: Path) -> Iterator[None]:
+    """An exclusive lock on `lock` (a file of ours, made if missing, no link followed),
+    held while the block runs: two runs that read, change and write the same files take
+    turns (two imports at once each wrote the file as it read it, and one's entries were
+    lost though both said "applied")."""
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -355,9 +356,7 @@ def import_(
     import polib
 
     from toolkit.fileio import InputError
-    from toolkit.i18n.po import import_po
     from toolkit.i18n.po_bounds import read_po_file
-    from toolkit.journal import write_journaled
 
     try:
         text = read_po_file(file)  # read once: parsed from this text, never again by name
@@ -370,8 +369,22 @@ def import_(
     lang = po.metadata.get("Language", "").strip()
     project = po.metadata.get("Project-Id-Version", "").strip()
     (folder,) = game_folders([_game_of(file, project, game)])
-    if not dry_run:
-        finish_interrupted(folder)  # a write a killed run left half done
+    with contextlib.ExitStack() as held:
+        if not dry_run:  # another import of this game waits for this one to end
+            from toolkit.i18n.held import game_held
+
+            held.enter_context(game_held(folder))
+            finish_interrupted(folder)  # a write a killed run left half done
+        _import_into(file, folder, text, po, lang, project, dry_run)
+
+
+def _import_into(
+    file: Path, folder: Path, text: str, po: Any, lang: str, project: str, dry_run: bool
+) -> None:
+    """`import_` once the game is its alone: read, planned, written, said."""
+    from toolkit.i18n.po import import_po
+    from toolkit.journal import write_journaled
+
     loaded = _valid_game(str(folder))
     _same_game(file, project, loaded.id)
     source = loaded.manifest.source_language

@@ -8,17 +8,14 @@ tray. `playset calibrate` measures it once; `playset calibrate --save NAME X,Y` 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import os
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from toolkit import usercache
-from toolkit.fileio import atomic_write_text, describe, read_bounded
+from toolkit.fileio import atomic_write_text, describe, locked, read_bounded
 
 MAX_OFFSET_MM = 20.0  # a bigger shift is a typo or a wrong duplex mode, not a printer's error
 MAX_FILE_BYTES = 1_000_000  # thousands of printers; a bigger file is not ours
@@ -139,7 +136,7 @@ def save_printer(name: str, offset: tuple[float, float], path: Path | None = Non
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's config folder
         # read, add and write under a lock: two saves at once each kept the file as they read
         # it, and one printer was lost though both said "saved"
-        with _locked(path.parent / ".printers.lock"):
+        with locked(path.parent / ".printers.lock"):
             printers = load_printers(path)
             printers[name] = offset
             lines = [HEADER]
@@ -150,20 +147,3 @@ def save_printer(name: str, offset: tuple[float, float], path: Path | None = Non
     except OSError as exc:  # a dangling link, a device, a full disk, a read-only folder
         raise PrinterError(f"printer {name!r} not saved: {describe(exc)}") from None
     return path
-
-
-@contextlib.contextmanager
-def _locked(lock: Path) -> Iterator[None]:
-    """An exclusive lock on `lock` (a file of ours, made if missing, no link followed),
-    held while the block runs; where locks do not exist (Windows) the block runs as before."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
