@@ -100,7 +100,7 @@ def test_a_style_selecting_with_has_is_refused_at_the_style(tmp_path, selector):
 
     style = f"<style>\n{selector} {{ fill: red }}</style>"
     refusal = svg_guard.check(*_icon(tmp_path, NESTED + style))
-    assert refusal is not None and "uses the selector :has(…)" in refusal.message
+    assert refusal is not None and "uses :has(…) in a selector" in refusal.message
     assert (refusal.line, refusal.col) == (1, 1 + len(SVG_OPEN) + len(NESTED))
 
 
@@ -130,3 +130,42 @@ def test_an_icon_using_has_is_a_finding_of_validate(tmp_path):
     icon, problem = load_svg(path, "icons/x.svg", icons)
     assert icon is None and problem is not None
     assert ":has(…)" in problem.message and problem.span.line == 1
+
+
+RECTS = '<rect width="1" height="1"/>' * 300
+
+
+@pytest.mark.parametrize(
+    ("selector", "said"),
+    [
+        ("x ~ rect ~ rect ~ rect", "the ~ combinator"),  # 8.5 kB: 19.4 s, accepted (probe 31)
+        ("g:not(x ~ rect)", "the ~ combinator"),
+        ("rect:nth-last-child(2n of rect:nth-last-child(2n of x))", ":nth-last-child(… of …)"),
+        ("rect:NTH-CHILD(odd OF .a)", ":nth-child(… of …)"),
+    ],
+)
+def test_a_style_walking_siblings_is_refused(tmp_path, selector, said):
+    # probe 31 H1: cssselect2 walks every earlier sibling for `~`, and every sibling for
+    # `:nth-…(… of S)`, nested per level, while the bound counted a combinator by depth
+    from toolkit.render import svg_guard
+
+    refusal = svg_guard.check(*_icon(tmp_path, f"<style>{selector} {{ fill: red }}</style>{RECTS}"))
+    assert refusal is not None and f"uses {said} in a selector" in refusal.message
+
+
+def test_a_selector_a_comment_hides_from_a_count_on_the_text_is_counted(tmp_path):
+    # probe 31 H1: `/*{*/ x g g g g /*}*/` looked like a declaration block to the count
+    from toolkit.render import svg_guard
+
+    style = "<style>/*{*/ x g g g g /*}*/ { fill: red }</style>"
+    refusal = svg_guard.check(*_icon(tmp_path, style + "<g>" * 120 + "<rect/>" + "</g>" * 120))
+    assert refusal is not None and "steps to match" in refusal.message
+
+
+def test_plain_sibling_and_nth_selectors_are_drawn(tmp_path):
+    from toolkit.render.svg_icons import load_svg
+
+    css = "rect + rect, rect:nth-child(2n+1), rect:nth-last-child(odd) { fill: red }"
+    path, icons = _icon(tmp_path, f"<style>{css}</style>{RECTS[: 28 * 7]}")
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert problem is None and icon is not None
