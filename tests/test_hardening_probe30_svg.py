@@ -142,6 +142,8 @@ RECTS = '<rect width="1" height="1"/>' * 300
         ("g:not(x ~ rect)", "the ~ combinator"),
         ("rect:nth-last-child(2n of rect:nth-last-child(2n of x))", ":nth-last-child(… of …)"),
         ("rect:NTH-CHILD(odd OF .a)", ":nth-child(… of …)"),
+        (":nth-of-type(n):nth-of-type(n)", ":nth-of-type"),  # probe 32: 46 kB took 50 s
+        ("rect:last-of-type", ":last-of-type"),
     ],
 )
 def test_a_style_walking_siblings_is_refused(tmp_path, selector, said):
@@ -169,3 +171,12 @@ def test_plain_sibling_and_nth_selectors_are_drawn(tmp_path):
     path, icons = _icon(tmp_path, f"<style>{css}</style>{RECTS[: 28 * 7]}")
     icon, problem = load_svg(path, "icons/x.svg", icons)
     assert problem is None and icon is not None
+
+
+def test_a_selector_nested_past_its_limit_is_refused_not_a_fault(tmp_path):
+    # probe 32 M1: 1,500 nested `:not(` made the count's serializing a RecursionError (E008)
+    from toolkit.render import svg_guard
+
+    selector = ":not(" * 1500 + "x" + ")" * 1500
+    refusal = svg_guard.check(*_icon(tmp_path, f"<style>{selector} {{ fill: red }}</style>"))
+    assert refusal is not None and "steps to match" in refusal.message
