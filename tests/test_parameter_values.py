@@ -5,6 +5,7 @@ a plain name shared by two effects, depth limits)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel
@@ -63,6 +64,10 @@ def _models(value: Any, found: list[BaseModel]) -> None:
             _models(item, found)
 
 
+class Colour(StrEnum):
+    RED = "red"
+
+
 class Effect(BaseModel):
     amount: int | None = None
     coins: list[int] | None = None
@@ -78,6 +83,7 @@ class Owner(BaseModel):
     effects: list[Effect] | None = None
     label: str | None = None
     flag: bool | None = None
+    tint: Any = None
 
 
 def test_the_walk_gives_what_it_gave() -> None:
@@ -94,6 +100,15 @@ def test_the_walk_gives_what_it_gave() -> None:
             flag=True,
         ),
         Owner(ability=deep, effects=[Effect(inner=deep)]),
+        # texts of the exact type str are shown as they are, and a str subclass as str()
+        # makes it; a params dict with texts, subclassed texts, numbers and a nested dict
+        Owner(
+            tint=Colour.RED,
+            label="{x}",
+            params={"c": Colour.RED, "t": "d8", "n": 0, "f": -0.5, "d": {"a": 1}, "b": False},
+            ability=Effect(bonuses={"c": Colour.RED, "t": "-1", "n": -1}),
+        ),
+        Owner(tint=[Colour.RED, "blue"], params={1: "one", "1": "two"}),
     ]
     for folder in bundled_games().values():
         game = load_game(folder)

@@ -110,12 +110,31 @@ def _walk(
 ) -> None:
     """`parameter_values`' names and values of `model` added to `values` (a name given before
     keeps its value). One function, no closure made per call: it runs for every card and
-    language a build fills (~500 times for 100 cards), ~17 µs a card with closures."""
+    language a build fills (~500 times for 100 cards), ~17 µs a card with closures. A value
+    of the exact type `str` is shown as it is (what `_show` gives it), and the other exact
+    scalar types skip `_is_scalar`'s calls: ~5 µs a card to ~3 µs."""
     for name in field_names(model):
         value = getattr(model, name)
         if value is None:  # an unset optional field: no name to give (most of a card's)
             continue
-        if _is_scalar(value) or (
+        kind = type(value)
+        if kind is str:  # the same text `_show` gives
+            values.setdefault(prefix + name, value)
+            values.setdefault(name, value)
+        elif kind is dict:
+            dotted = prefix + name + "."
+            both = name == "params"
+            for key, item in value.items():
+                if type(item) is str:
+                    shown = item
+                elif _is_scalar(item):
+                    shown = _show(item, lang)
+                else:
+                    continue
+                values.setdefault(f"{dotted}{key}", shown)
+                if both:
+                    values.setdefault(str(key), shown)
+        elif _is_scalar(value) or (
             isinstance(value, list) and value and all(_is_scalar(v) for v in value)
         ):
             shown = _show(value, lang)  # once for all its names: the first name given keeps it
