@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView, prose
-from toolkit.checks.translation.term_search import Finder, blank_out_all, finder, groups_used
+from toolkit.checks.translation.term_search import Finder, blank_out, finder, groups_used
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean, Units, cached
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -126,7 +126,7 @@ def _pair(kept: Any, terms: Sequence[Any]) -> tuple[str, int]:
 def _without(text: str, names: Sequence[str]) -> str:
     """The text with the glossary's kept names (`keep: true`, a title such as 'Harbour
     Market') blanked out: a word inside a name that stays as it is uses no term."""
-    return blank_out_all(names, text) if names else text
+    return blank_out(names, text) if names else text
 
 
 def _conflicts(game: Game, terms: list, source: str) -> Iterator[Diagnostic]:

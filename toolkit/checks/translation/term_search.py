@@ -1,13 +1,25 @@
 """Which glossary terms a text uses, found in one walk of the text's words for all terms.
 
-A term matches as `term_pattern` writes it: each word with its plural endings, words joined
-by separators, on word boundaries, any case. For a term whose words are letters and digits
-(with `'`, `-`, `.`, `/` or `&` inside a word), a match is a run of whole words of the text
-(the runs of `\\w`), so every term of a language is looked for at once: each word of the
-text moves a bit set of partial matches on (shift-and). The cost is the text's words times
-the glossary's size in machine words, not the text's words times each term's words times
-the terms, as walking each term from each place its first word starts was (probe 32: 87 kB
-of glossary and cards took 74 s). Other terms are searched with their patterns.
+A term is found as `term_pattern` writes it: each word with its plural endings, its words
+joined by separators (white space, no-break spaces, apostrophes, hyphens), on word
+boundaries, in any case. A match is then a run of whole words of the text (the runs of
+`\\w` characters), so every term of a language is looked for at once: each word of the text
+moves a bit set of partial matches on (shift-and), and what stands between two words is
+looked up, not searched. The cost is the text's words times the glossary's size in machine
+words. Searching each term's pattern from every place of a text costs the text's length
+times the term's length for each term: a glossary of long terms made `validate` take
+minutes (probe 32: 87 kB of glossary and cards, 74 s).
+
+Where the pattern would say something odd, the walk says what a designer means, and the
+tests hold the walk to the pattern everywhere else:
+- punctuation that opens or closes a word (`«harbour»`, `Dr.`) must stand there, and a
+  plural ending goes after the word's last letter (`«harbours»`), not after the punctuation;
+- separators, or separators and punctuation, stand for any run of separators wherever they
+  are (`rock 'n' roll` is found in `rock-'n'-roll` too), except between two runs of letters
+  of one word (`eau-de-vie`, `l'eau`), which must be written as the term writes them;
+- a term with no letter or digit is found nowhere;
+- any case is Unicode's lower case, with the letters a case-blind pattern also takes as one
+  (ſ and s, ς and σ, µ and μ...): `folded`.
 """
 
 from __future__ import annotations
@@ -31,73 +43,109 @@ def _inflected(word: str) -> str:
 
 @cache
 def term_pattern(term: str) -> re.Pattern[str]:
-    """A term with optional plural endings on each word, on word boundaries, any case."""
+    """A term with optional plural endings on each word, on word boundaries, any case: what
+    the walk finds (the tests hold it to this pattern)."""
     words = [_inflected(w) for w in term.split()]
     return re.compile(r"(?<!\w)" + BETWEEN.join(words) + r"(?!\w)", re.IGNORECASE)
 
 
-LEAD = re.compile("[0-9A-Za-z_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]*")
-"""Characters a term's lead is made of: ASCII letters, digits and `_`, and the Latin-1 and
-Latin Extended-A letters (à, é, ñ, œ...): every character a case-blind pattern matches to
-one of them is written as one same character by `folded` (tests/test_validate_speed.py
-checks each against every character there is)."""
-_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
-"""The characters whose lower case is not what a case-blind pattern matches them to: İ and ı
-(i), ſ (s), the Kelvin sign (k)."""
+_BEFORE_LOWER = str.maketrans({"\u0130": "i", "\u0131": "i"})
+"""İ (whose lower case is two characters) and ı: both an i to a case-blind pattern."""
+_AFTER_LOWER = str.maketrans(
+    {
+        "\u017f": "s",  # ſ
+        "\u212a": "k",  # the Kelvin sign
+        "\u00b5": "\u03bc",  # µ: μ
+        "\u03c2": "\u03c3",  # ς: σ
+        "\u0345": "\u03b9",  # ypogegrammeni: ι
+        "\u1fbe": "\u03b9",  # prosgegrammeni: ι
+        "\u03d0": "\u03b2",  # ϐ: β
+        "\u03f5": "\u03b5",  # ϵ: ε
+        "\u03d1": "\u03b8",  # ϑ: θ
+        "\u03f0": "\u03ba",  # ϰ: κ
+        "\u03d6": "\u03c0",  # ϖ: π
+        "\u03f1": "\u03c1",  # ϱ: ρ
+        "\u03d5": "\u03c6",  # ϕ: φ
+        "\u1fd3": "\u0390",  # ΐ: ΐ
+        "\u1fe3": "\u03b0",  # ΰ: ΰ
+        "\u1e9b": "\u1e61",  # ẛ: ṡ
+        "\ufb05": "\ufb06",  # ﬅ: ﬆ
+        "\u1c80": "\u0432",  # the old Cyrillic letter forms: в д о с т т ъ ѣ ꙋ
+        "\u1c81": "\u0434",
+        "\u1c82": "\u043e",
+        "\u1c83": "\u0441",
+        "\u1c84": "\u0442",
+        "\u1c85": "\u0442",
+        "\u1c86": "\u044a",
+        "\u1c87": "\u0463",
+        "\u1c88": "\ua64b",
+    }
+)
+"""The letters whose lower case is not the one a case-blind pattern takes them as."""
 
 
 def folded(text: str) -> str:
-    """`text` with each character that a case-blind lead character (`LEAD`) of a pattern
-    matches written as that character's own fold (others may change too), at its place:
-    a text that `term_pattern(term)` matches holds `lead(term)` in `folded(text)`."""
-    return text.translate(_FOLD).lower()
+    """`text` in the one case the walk compares in, each character at its place (the same
+    length): lower case, and the letters a case-blind pattern takes as one written as one
+    (tests/test_validate_speed.py checks this against every character there is)."""
+    return text.translate(_BEFORE_LOWER).lower().translate(_AFTER_LOWER)
 
 
-@cache
-def lead(term: str) -> str:
-    """What any match of `term_pattern(term)` holds, folded (`folded`): the longest run of
-    lead characters one of its words starts with, before any ending a plural may change (a
-    word ending in y loses it: `ies`); "" when no word starts so."""
-    best = ""
-    for word in term.split():
-        stem = word[:-1] if len(word) > 2 and word.endswith("y") else word
-        found = LEAD.match(stem)
-        if found is not None and len(found.group()) > len(best):
-            best = found.group()
-    return folded(best)
-
-
-_JOINS = frozenset("'’-./&")
-"""What may stand inside one word of a term walked word by word: none of them is a `\\w`
-character or has a case."""
-_PIECES = re.compile(r"(\W+)")
 _WORD = re.compile(r"\w+")
-_SEPARATORS = re.compile(BETWEEN, re.IGNORECASE)  # the very class of `term_pattern`
+_SEPARATORS = re.compile(BETWEEN)
+_EDGES = re.compile(r"(\W*)(.*?)(\W*)", re.DOTALL)
+_INSIDE = re.compile(r"(\W+)")
+_MOST = 8
+"""The characters of punctuation that opens a term or closes it that must stand there (the
+ones nearest its letters): beyond, they are left out."""
+
+
+def _canonical(text: str) -> str:
+    """Punctuation as the walk compares it: folded, each run of separators one space."""
+    return _SEPARATORS.sub(" ", folded(text))
 
 
 class Piece(NamedTuple):
-    """One run of `\\w` characters of a term: the folded forms a text's word may take to be
-    it, and what must stand before it (None: a run of separators, between two words of the
-    term; a string: that string, inside a word)."""
+    """One run of `\\w` characters of a term: the folded forms a word of a text may take to
+    be it, and what must stand before it: inside a word, exactly `inside` (folded); between
+    two words, what `_canonical` makes of the punctuation there (`between`)."""
 
     forms: frozenset[str]
-    after: str | None
+    inside: str | None
+    between: str | None
+
+
+class Shape(NamedTuple):
+    """A term as the walk looks for it: its pieces, and the punctuation (`_canonical`) that
+    must stand before its first piece and after its last."""
+
+    pieces: tuple[Piece, ...]
+    opening: str
+    closing: str
 
 
 @cache
-def pieces(term: str) -> tuple[Piece, ...] | None:
-    """The term as the runs of `\\w` characters a match of its pattern is made of; None for
-    a term only its pattern finds as it does (a character outside `LEAD` and `_JOINS`, a
-    word that does not start and end with a `\\w` character, or no word)."""
-    found: list[Piece] = []
+def shape(term: str) -> Shape | None:
+    """How the walk finds `term`; None for a term with no letter or digit."""
+    pieces: list[Piece] = []
+    closing = ""  # the punctuation that closes the last word with letters
+    alone: list[str] = []  # words of punctuation alone since it
+    opening = ""
     for word in term.split():
-        parts = _PIECES.split(word)
-        if parts[0] == "" or parts[-1] == "":
-            return None  # starts or ends with a character that is not `\w`
+        found = _EDGES.fullmatch(word)
+        assert found is not None  # every word matches
+        before, core, after = found.groups()
+        if not core:
+            alone.append(word)
+            continue
+        spread = "".join(f"{w} " for w in alone) + before
+        if pieces:  # separators, then what stands between the two words
+            between: str | None = _canonical(f"{closing} {spread}")
+        else:
+            opening, between = _canonical(spread).lstrip(" ")[-_MOST:], None
+        parts = _INSIDE.split(core)
         stems, joins = parts[::2], parts[1::2]
-        if not all(LEAD.fullmatch(s) for s in stems) or not all(set(j) <= _JOINS for j in joins):
-            return None
-        if len(word) > 2 and word.endswith("y"):
+        if len(core) > 2 and core.endswith("y"):
             endings: tuple[str, ...] = ("y", "ies")
             stems[-1] = stems[-1][:-1]
         else:
@@ -106,100 +154,157 @@ def pieces(term: str) -> tuple[Piece, ...] | None:
             stem = folded(stem)
             last = index == len(stems) - 1
             forms = frozenset(stem + e for e in endings) if last else frozenset((stem,))
-            found.append(Piece(forms, None if index == 0 else joins[index - 1]))
-    return tuple(found) or None
+            if index:
+                pieces.append(Piece(forms, folded(joins[index - 1]), None))
+            else:
+                pieces.append(Piece(forms, None, between))
+        closing, alone = after, []
+    if not pieces:
+        return None
+    closing = _canonical(closing + "".join(f" {w}" for w in alone)).rstrip(" ")[:_MOST]
+    return Shape(tuple(pieces), opening, closing)
 
 
 class Words(NamedTuple):
     """A text cut into its words (the runs of `\\w` characters, folded): where each starts
-    and ends, what stands before it (folded) and whether that is a run of separators."""
+    and ends, and what stands before it, folded (`before`) and as `_canonical` writes it
+    (`canonical`). `tail`: what stands after the last word, as `_canonical` writes it."""
 
     words: list[str]
     starts: list[int]
     ends: list[int]
     before: list[str]
-    joined: list[bool]
+    canonical: list[str]
+    tail: str
 
 
 @lru_cache(maxsize=256)
 def words_of(text: str) -> Words:
     """The words of `text`: cut once for the many terms looked for in it."""
     fold = folded(text)
-    found = Words([], [], [], [], [])
-    last = -1
+    found = Words([], [], [], [], [], "")
+    last = 0
     separated = _SEPARATORS.fullmatch
-    for match in _WORD.finditer(text):
+    for match in _WORD.finditer(text):  # folding may make a mark a letter: not the words
         start, end = match.span()
         found.words.append(fold[start:end])
         found.starts.append(start)
         found.ends.append(end)
-        found.before.append(fold[last:start] if last >= 0 else "")
-        found.joined.append(last >= 0 and separated(text, last, start) is not None)
+        gap = fold[last:start]
+        found.before.append(gap)
+        joined = last > 0 and separated(gap) is not None  # the common case, spared a `sub`
+        found.canonical.append(" " if joined else _SEPARATORS.sub(" ", gap))
         last = end
-    return found
+    return found._replace(tail=_SEPARATORS.sub(" ", fold[last:]) if found.words else "")
 
 
 class Finder(NamedTuple):
-    """Terms (each a group: a term and its other forms) as one shift-and table: a bit for
+    """Terms (each of a group: a term and its other forms) as one shift-and table: a bit for
     each piece of each term, the terms laid out longest first."""
 
     forms: dict[str, int]  # a text's word → the pieces it can be
-    first: int  # the first piece of each term
-    last: int  # the last piece of each term
-    joined: int  # pieces that follow a run of separators
-    after: dict[str, int]  # what stands before a piece inside a word → those pieces
+    first: int  # the first piece of each term that nothing must open
+    opening: dict[str, int]  # the punctuation that must open a term → its first piece
+    opening_sizes: tuple[int, ...]
+    inside: dict[str, int]  # what stands before a piece inside a word → those pieces
+    between: dict[str, int]  # what stands between two words → the pieces after it
+    last: int  # the last piece of each term that nothing must close
+    closing: dict[str, int]  # the punctuation that must close a term → its last piece
+    closing_sizes: tuple[int, ...]
+    closed: int  # every last piece that punctuation must close
     ends: dict[int, tuple[int, int]]  # a last piece's bit → (group, number of pieces)
-    others: tuple[tuple[str, int], ...]  # (term, group) found by the pattern
+
+
+def _added(table: dict[str, int], key: str, bit: int) -> None:
+    table[key] = table.get(key, 0) | bit
 
 
 @lru_cache(maxsize=1024)
 def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
-    """The table of `terms`, each (term, group); terms with no word are left out, as they
-    match nothing a use of a term could be."""
-    walked = [(pieces(t), t, g) for t, g in terms if t]
-    laid = sorted(((p, g) for p, _, g in walked if p), key=lambda one: -len(one[0]))
+    """The table of `terms`, each (term, group); a term with no letter or digit is left
+    out (it is found nowhere)."""
+    laid = sorted(
+        ((found, group) for term, group in terms if (found := shape(term))),
+        key=lambda one: -len(one[0].pieces),
+    )
     forms: dict[str, int] = {}
-    after: dict[str, int] = {}
-    first = last = joined = 0
+    opening: dict[str, int] = {}
+    inside: dict[str, int] = {}
+    between: dict[str, int] = {}
+    closing: dict[str, int] = {}
+    first = last = closed = 0
     ends: dict[int, tuple[int, int]] = {}
     bit = 0
-    for parts, group in laid:
-        first |= 1 << bit
-        for index, piece in enumerate(parts):
+    for term, group in laid:
+        for index, piece in enumerate(term.pieces):
+            one = 1 << bit
             for form in piece.forms:
-                forms[form] = forms.get(form, 0) | 1 << bit
-            if index and piece.after is None:
-                joined |= 1 << bit
-            elif index and piece.after is not None:
-                after[piece.after] = after.get(piece.after, 0) | 1 << bit
+                _added(forms, form, one)
+            if index == 0 and term.opening:
+                _added(opening, term.opening, one)
+            elif index == 0:
+                first |= one
+            elif piece.inside is not None:
+                _added(inside, piece.inside, one)
+            else:
+                _added(between, piece.between or " ", one)
             bit += 1
-        last |= 1 << bit - 1
-        ends[bit - 1] = (group, len(parts))
-    others = tuple((t, g) for p, t, g in walked if p is None)
-    return Finder(forms, first, last, joined, after, ends, others)
+        one = 1 << bit - 1
+        if term.closing:
+            _added(closing, term.closing, one)
+            closed |= one
+        else:
+            last |= one
+        ends[bit - 1] = (group, len(term.pieces))
+    return Finder(
+        forms,
+        first,
+        opening,
+        tuple(sorted({len(k) for k in opening})),
+        inside,
+        between,
+        last,
+        closing,
+        tuple(sorted({len(k) for k in closing})),
+        closed,
+        ends,
+    )
 
 
 def _walk(table: Finder, text: Words, resets: bool) -> Iterator[tuple[int, int]]:
     """(index of a word of the text, the last pieces matched there) for each word where a
     term's match ends; `resets`: the next match is looked for after the one found (as a
     pattern's `finditer`), else matches may overlap."""
-    forms, first, joined, after = table.forms, table.first, table.joined, table.after
-    last = table.last
+    forms, inside, between = table.forms, table.inside, table.between
+    count = len(text.words)
     state = 0
     for index, word in enumerate(text.words):
         bits = forms.get(word, 0)
         if not bits:
             state = 0
             continue
+        first = table.first
+        if table.opening:  # the gap before ends with the opening, after no `\w` character
+            gap = text.canonical[index]
+            for size in table.opening_sizes:
+                if size < len(gap) or (size == len(gap) and index == 0):
+                    first |= table.opening.get(gap[-size:], 0)
         if state:
-            allowed = after.get(text.before[index], 0) if after else 0
-            if text.joined[index]:
-                allowed |= joined
+            allowed = between.get(text.canonical[index], 0)
+            if inside:
+                allowed |= inside.get(text.before[index], 0)
             state = ((state << 1) & allowed | first) & bits
         else:
             state = first & bits
-        if state & last:
-            yield index, state & last
+        ended = state & table.last
+        if state & table.closed:  # the gap after starts with the closing, before no `\w`
+            last = index + 1 == count
+            gap = text.tail if last else text.canonical[index + 1]
+            for size in table.closing_sizes:
+                if size < len(gap) or (size == len(gap) and last):
+                    ended |= state & table.closing.get(gap[:size], 0)
+        if ended:
+            yield index, ended
             if resets:
                 state = 0
 
@@ -220,11 +325,6 @@ def groups_used(table: Finder, text: str) -> set[int]:
         if new:
             seen |= new
             found.update(table.ends[b][0] for b in _bits(new))
-    if table.others:
-        fold = folded(text)
-        for term, group in table.others:
-            if group not in found and lead(term) in fold and term_pattern(term).search(text):
-                found.add(group)
     return found
 
 
@@ -233,47 +333,30 @@ def uses(text: str, term: str, forms: Iterable[str] = ()) -> bool:
     return bool(groups_used(finder(tuple((t, 0) for t in (term, *forms))), text))
 
 
-def blank_out(term: str, text: str) -> str:
-    """`term_pattern(term).sub(" ", text)`: the term's matches, each written as a space."""
-    table = finder(((term, 0),))
-    if table.others or not table.ends:
-        return term_pattern(term).sub(" ", text)
+def blank_out(names: Iterable[str], text: str) -> str:
+    """The text with each place one of `names` appears (its words, from the first to the
+    last) written as a space, places that overlap as one: a word inside a name uses no
+    term. The punctuation that opens or closes a name stays."""
+    table = finder(tuple((name, 0) for name in names))
+    if not table.ends:
+        return text
     words = words_of(text)
+    spans = []
+    for index, ended in _walk(table, words, resets=False):
+        longest = table.ends[(ended & -ended).bit_length() - 1][1]  # laid out longest first
+        spans.append((words.starts[index - longest + 1], words.ends[index]))
+    if not spans:
+        return text
     kept: list[str] = []
     last = 0
-    for index, ended in _walk(table, words, resets=True):
-        length = table.ends[ended.bit_length() - 1][1]
-        kept += (text[last : words.starts[index - length + 1]], " ")
-        last = words.ends[index]
-    return "".join(kept) + text[last:] if kept else text
-
-
-def blank_out_all(names: Iterable[str], text: str) -> str:
-    """The text with every place one of `names` appears written as a space (places that
-    overlap as one): a word inside a name uses no term. Names only their pattern finds are
-    blanked out after, longest first."""
-    table = finder(tuple((name, 0) for name in names))
-    spans: list[tuple[int, int]] = []
-    if table.ends:
-        words = words_of(text)
-        for index, ended in _walk(table, words, resets=False):
-            longest = table.ends[(ended & -ended).bit_length() - 1][1]  # laid out longest first
-            spans.append((words.starts[index - longest + 1], words.ends[index]))
-    if spans:
-        kept: list[str] = []
-        last = 0
-        for start, end in _merged(spans):
-            kept += (text[last:start], " ")
-            last = end
-        text = "".join(kept) + text[last:]
-    for name, _ in sorted(table.others, key=lambda one: -len(one[0])):
-        if lead(name) in folded(text):
-            text = term_pattern(name).sub(" ", text)
-    return text
+    for start, end in _merged(spans):
+        kept += (text[last:start], " ")
+        last = end
+    return "".join(kept) + text[last:]
 
 
 def _merged(spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """Spans (start, end) in order of their ends, those that overlap as one."""
+    """Spans (start, end), those that overlap as one, in order."""
     spans.sort()
     start, end = spans[0]
     for one, other in spans[1:]:
