@@ -230,3 +230,69 @@ def test_localize_gives_plain_values_back_without_asking_whether_they_are_models
     assert context.localize(odd, "fr") is odd  # a subclass goes the long way, to the same end
     assert context.localize({"en": "Hi", "fr": "Salut"}, "fr") == "Salut"
     assert context.localize([{"a": 1}], "fr") == [{"a": 1}]
+
+
+def _board_game(tmp_path: Any, board: str) -> Any:
+    """A copy of the Whisky Game whose map board file is `board`."""
+    import shutil
+
+    from toolkit.home import repo_root
+
+    game = tmp_path / "game"
+    shutil.copytree(repo_root() / "content" / "whisky-game", game)
+    (game / "boards" / "map.yaml").write_text(board, encoding="utf-8")
+    return game
+
+
+def _loaded(game: Any) -> tuple[list[Any], list[Any]]:
+    from toolkit.content.game import load_game
+
+    loaded = load_game(game)
+    dumps = [(b.rel, b.model and b.model.model_dump(), b.partial) for b in loaded.boards]
+    return sorted(loaded.diagnostics, key=lambda d: d.sort_key()), dumps
+
+
+def test_a_board_file_is_validated_by_its_shape_alone(monkeypatch, tmp_path) -> None:
+    from toolkit.content.models import board
+    from toolkit.content.plugin import adapter
+    from toolkit.home import repo_root
+
+    game = _board_game(tmp_path, (repo_root() / "content/whisky-game/boards/map.yaml").read_text())
+    adapter.cache_clear()
+    unions: list[int] = []
+    union = board.board_union
+    monkeypatch.setattr(board, "board_union", lambda: unions.append(1) or union())
+    diagnostics, boards = _loaded(game)
+    assert boards[0][1] is not None and not diagnostics
+    assert unions == []  # the union's schema (every shape's) is not built
+    adapter.cache_clear()
+
+
+BOARDS = {
+    "valid": None,
+    "a wrong field": ("spaces:", "spaces: 3\nx_spaces:"),
+    "an unknown kind": ("kind: graph", "kind: hexes"),
+    "a numeric kind": ("kind: graph", "kind: 3"),
+    "no kind": ("kind: graph\n", "\n"),
+    "an unknown key": ("kind: graph\n", "kind: graph\ncolour: red\n"),
+}
+
+
+def test_a_board_validated_by_its_shape_reads_as_by_the_union(monkeypatch, tmp_path) -> None:
+    from toolkit.content import game as game_module
+    from toolkit.content.plugin import adapter
+    from toolkit.home import repo_root
+
+    text = (repo_root() / "content/whisky-game/boards/map.yaml").read_text()
+    for i, (name, change) in enumerate(BOARDS.items()):
+        board = text if change is None else text.replace(*change, 1)
+        assert change is None or board != text, name
+        game = _board_game(tmp_path / str(i), board)
+        adapter.cache_clear()
+        shaped = _loaded(game)
+        assert (change is None) == (not shaped[0]), name  # a board in error says so
+        with monkeypatch.context() as m:  # every board through the union, as before
+            m.setattr(game_module, "board_shape", lambda data: None)
+            adapter.cache_clear()
+            assert _loaded(game) == shaped, name
+    adapter.cache_clear()

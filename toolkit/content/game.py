@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from toolkit.content.folders import (  # noqa: F401 (re-exported: where callers look)
     MANIFEST,
@@ -29,6 +29,7 @@ from toolkit.content.plugin import (
     E_PLUGIN,
     GamePlugin,
     adapter,
+    board_shape,
     broken_plugin,
     plugin_for,
 )
@@ -205,7 +206,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         game, doc, ("files", "decks"), files.decks, lambda: plugin.deck_adapter
     )
     game.boards = _load_group(
-        game, doc, ("files", "boards"), files.boards, lambda: adapter("board")
+        game, doc, ("files", "boards"), files.boards, lambda: adapter("board"), board_shape
     )
     game.questions = _load_group(
         game, doc, ("files", "questions"), files.questions, lambda: adapter("questions")
@@ -301,17 +302,20 @@ def _load_group(
     where: tuple[Any, ...],
     rels: list[str] | dict[str, str],
     kind_adapter: Callable[[], TypeAdapter[Any]],
+    member: Callable[[Any], TypeAdapter[Any] | None] | None = None,
 ) -> list[LoadedFile]:
     """The files a manifest lists under `where`, read and validated. The validator is
     asked for only when a file is there: a game without boards or question banks does not
-    import their models (~7 ms of every command that loads it)."""
+    import their models (~7 ms of every command that loads it). `member(data)`, for a
+    tagged union's files, gives the validator of the one member the file's tag chooses:
+    a file it takes is not validated by the union (whose schema is not built); any other
+    is validated by the union as ever, and its messages are the union's."""
     items = rels.items() if isinstance(rels, dict) else enumerate(rels)
     loaded: list[LoadedFile] = []
     for key, rel in items:
         target = _check_path(game, manifest_doc, (*where, key), rel)
         if target is None:
             continue
-        adapter = kind_adapter()
         display = display_path(target)
         sheet = is_sheet(target) and where[-1] in ROWS_KEY
         if sheet:
@@ -320,12 +324,17 @@ def _load_group(
 
             game.listed.add(real_path(keys_file(target)))  # as R008 compares it
             rows_key = ROWS_KEY[str(where[-1])]
-            doc, diags = load_sheet(target, display, rows_key, adapter, inside=game.root)
+            doc, diags = load_sheet(target, display, rows_key, kind_adapter(), inside=game.root)
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
         model = partial = None
-        if doc is not None:
+        chosen = member(doc.data) if member and doc is not None and not sheet else None
+        if chosen is not None and doc is not None:
+            with suppress(ValidationError):  # else validated by the union, as ever
+                model = chosen.validate_python(doc.data)
+        if doc is not None and model is None:
+            adapter = kind_adapter()
             model, diags = validate_document(doc, adapter)
             if sheet:
                 from toolkit.content.sheets.load import quiet

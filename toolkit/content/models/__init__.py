@@ -45,6 +45,7 @@ __all__ = [
 
 _LAZY = {
     "Board": "board",
+    "board_shapes": "board",
     "GraphBoard": "board",
     "RoadBoard": "board",
     "TrackBoard": "board",

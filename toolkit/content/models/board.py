@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from functools import cache
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import Field, model_validator
 
@@ -334,6 +335,7 @@ def _validators_changed() -> None:
     from toolkit.content.plugin import adapter
 
     adapter.cache_clear()  # the board validator is rebuilt with the new shape
+    board_shapes.cache_clear()
 
 
 BOARD_KINDS.on_change(_validators_changed)
@@ -361,6 +363,24 @@ def board_union() -> Any:
     for model in models[1:]:
         union = union | model
     return Annotated[union, Field(discriminator="kind")] if len(models) > 1 else union
+
+
+@cache
+def board_shapes() -> dict[str, type[StrictModel]]:
+    """Each board shape's model by the `kind` literal its model takes, only the names one
+    shape alone takes; empty when a shape's tag is no plain literal read from `kind` (then
+    every board file is validated by the union: toolkit.content.plugin.board_shape)."""
+    shapes: dict[str, list[type[StrictModel]]] = {}
+    for entry in board_kinds().values():
+        tag_field = entry.model.model_fields.get("kind")
+        if tag_field is None or tag_field.alias or tag_field.validation_alias:
+            return {}  # the union reads its tag elsewhere
+        if get_origin(tag_field.annotation) is not Literal:
+            return {}
+        for tag in get_args(tag_field.annotation):
+            if type(tag) is str:
+                shapes.setdefault(tag, []).append(entry.model)
+    return {tag: models[0] for tag, models in shapes.items() if len(models) == 1}
 
 
 def __getattr__(name: str) -> Any:
