@@ -147,3 +147,16 @@ def test_the_classes_the_walk_reads_are_the_patterns() -> None:
     assert spaced == [
         re.fullmatch(term_search.BETWEEN, gap) is not None for gap in re.split(r"\w+", every)[1:-1]
     ]
+
+
+def test_a_long_word_of_a_term_is_cut_at_its_edges_in_one_pass() -> None:
+    """A lazy pattern cut a word `e»»…»e` in the square of its length: 200,000 » would take
+    hours; one pass takes milliseconds (a generous limit, in a process of its own)."""
+    import subprocess
+
+    code = (
+        "from toolkit.checks.translation.term_search import shape, uses\n"
+        "word = 'e' + '»' * 200_000 + 'e'\n"
+        "assert len(shape(word).pieces) == 2 and not uses('e » e', word)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -93,11 +93,21 @@ def folded(text: str) -> str:
 
 _WORD = re.compile(r"\w+")
 _SEPARATORS = re.compile(BETWEEN)
-_EDGES = re.compile(r"(\W*)(.*?)(\W*)", re.DOTALL)
 _INSIDE = re.compile(r"(\W+)")
 _MOST = 8
 """The characters of punctuation that opens a term or closes it that must stand there (the
 ones nearest its letters): beyond, they are left out."""
+
+
+def _edges(word: str) -> tuple[str, str, str]:
+    """The punctuation that opens `word`, what stands from its first letter or digit to its
+    last, and the punctuation that closes it (found in one pass: a pattern with a lazy
+    middle took the square of a long word's length)."""
+    runs = [found.span() for found in _WORD.finditer(word)]
+    if not runs:
+        return word, "", ""
+    start, end = runs[0][0], runs[-1][1]
+    return word[:start], word[start:end], word[end:]
 
 
 def _canonical(text: str) -> str:
@@ -132,9 +142,7 @@ def shape(term: str) -> Shape | None:
     alone: list[str] = []  # words of punctuation alone since it
     opening = ""
     for word in term.split():
-        found = _EDGES.fullmatch(word)
-        assert found is not None  # every word matches
-        before, core, after = found.groups()
+        before, core, after = _edges(word)
         if not core:
             alone.append(word)
             continue
