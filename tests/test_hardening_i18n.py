@@ -335,3 +335,48 @@ def test_an_import_waits_while_another_run_holds_the_game(game, run_cli, tmp_pat
     thread.join(60)
     assert done.is_set() and results[0].exit_code == 0, results
     assert "en: Run {steps} spaces." in (game / DECK).read_text(encoding="utf-8")
+
+
+def test_a_header_line_of_repeated_content_types_is_read_in_one_pass(game, tmp_path):
+    """polib's charset pattern (`"?Content-Type:.+? charset=…`) tried each `Content-Type:`
+    of a line to its end: a 1 MB line took minutes, in the toolkit's read and again in
+    polib's own. Both are one pass now (a generous limit, in a process of its own)."""
+    import subprocess
+    import sys
+
+    po = tmp_path / "big.po"
+    po.write_bytes(b'msgid ""\nmsgstr ""\n"' + b"Content-Type:" * 76_000 + b'"\n')
+    ran = subprocess.run(
+        [sys.executable, "-c", "from toolkit.cli import main; main()", "i18n", "import", str(po)]
+        + ["--game", str(game)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert "has no Language header" in ran.stderr and "Traceback" not in ran.stderr, ran.stderr
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'"Content-Type: text/plain; charset=latin-1\\n"\n',
+        b"Content-Type:x charset=utf-8",
+        b"Content-Type: charset=utf-8",  # `.+?` takes the space: no match
+        b"Content-Type:\n charset=utf-8",
+        b"Content-Type:Content-Type: a charset= charset=koi8-r",
+        b"x\nContent-Type: a\nContent-Type: b charset=cp1252 charset=utf-8\n",
+        b"Content-Type: charset= charset=",
+        b"",
+    ],
+)
+def test_the_charset_is_the_one_polibs_pattern_finds(data):
+    import re
+
+    from toolkit.i18n.po_bounds import _charset
+
+    pattern = re.compile(rb'"?Content-Type:.+? charset=([\w_\-:\.]+)')
+    want = pattern.search(data)
+    found = _charset(data)
+    assert (found and found.group(1)) == (want and want.group(1))
+    assert (found and found.start(1)) == (want and want.start(1))

@@ -329,7 +329,7 @@ def add_language(
     write_output(Path(loaded.root), write, quiet=True, file=False)
     import polib
 
-    entries = len(polib.pofile(po_text))
+    entries = len(polib.pofile(po_text, encoding="utf-8"))  # a text: no charset to look for
     stderr.print(
         f"added {escape(lang)} to the languages in {escape(loaded.manifest_file.rel)}: "
         f"{entries} texts to translate in the PO file; `playset validate` lists the "
@@ -363,7 +363,7 @@ def import_(
     except InputError as exc:
         raise usage_error(f"{file}:{exc.line}: {exc}") from None
     try:
-        po = polib.pofile(text)
+        po = polib.pofile(text, encoding="utf-8")  # decoded: polib's charset search is slow
     except (OSError, ValueError) as exc:
         raise usage_error(f"cannot read {file}: {exc}") from None
     lang = po.metadata.get("Language", "").strip()
