@@ -525,16 +525,20 @@ def test_a_rulebook_reads_the_card_views_the_faces_read() -> None:
     _same(rulebook_source.rulebook_context(other, "es")["decks"], read["decks"])
 
 
-def test_a_text_left_as_its_source_looks_only_for_the_kept_names_it_holds(monkeypatch) -> None:
+def test_a_text_left_as_its_source_looks_for_every_kept_name_in_one_walk(monkeypatch) -> None:
     from toolkit.checks.translation import presence
+    from toolkit.checks.translation.term_search import finder
 
     kept = {"harbour market", "ye olde inn", "île", "glenlivet", "x"}
+    names = finder(tuple((name, 0) for name in sorted(kept)))
     texts = ["Glenlivet", "Ye Olde Inns and the Harbour Market", "Île: 3 :coin:", "Le Port", "ok"]
-    before = [presence._may_stay(text, kept) for text in texts]
-    assert before == [True, False, True, False, True]
+    texts += ["Ye Olde Inns, Harbour-Markets", "Glenlivets ÎLE"]
     subs = _calls_to(monkeypatch, re, "sub")
-    assert [presence._may_stay(text, kept) for text in texts] == before
-    assert subs[0] <= 3  # the names each text holds, not every name for every text
+    assert [presence._may_stay(text, kept, names) for text in texts] == [
+        *(True, False, True, False, True),
+        *(True, True),  # names with their plurals and separators, as glossary terms
+    ]
+    assert subs[0] == 0  # no pattern a name: one walk of each text
 
 
 def _too_deep_as_before(text: str) -> Any:

@@ -53,18 +53,22 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     # same glossary, is skipped whole (its texts are not even named): one card edit names
     # the edited file's texts alone
     clean = Clean(f"clean-glossary:{every}")
+    seen: dict[tuple[tuple[str, str], ...], list[tuple[str, int]]] = {}
     for view in texts:
         if view.file == game.glossary.rel:
             continue
         if clean.on and clean.file_seen(view.text.file):
             continue
-        unmet = cached(
-            "glossary",
-            [every, view.values],
-            partial(_unmet, view.values, names, source, finders, translated),
-            lambda found: [list(pair) for pair in found],
-            lambda kept: [_pair(pair, terms) for pair in kept],
-        )
+        text = tuple(view.values.items())  # one text aliased at many places: looked at once
+        unmet = seen.get(text)
+        if unmet is None:
+            unmet = seen[text] = cached(
+                "glossary",
+                [every, view.values],
+                partial(_unmet, view.values, names, source, finders, translated),
+                lambda found: [list(pair) for pair in found],
+                lambda kept: [_pair(pair, terms) for pair in kept],
+            )
         if clean.on:
             clean.noted(view.text.file, "", not unmet)
         for lang, at in unmet:

@@ -345,7 +345,11 @@ def blank_out(names: Iterable[str], text: str) -> str:
     """The text with each place one of `names` appears (its words, from the first to the
     last) written as a space, places that overlap as one: a word inside a name uses no
     term. The punctuation that opens or closes a name stays."""
-    table = finder(tuple((name, 0) for name in names))
+    return spaced(finder(tuple((name, 0) for name in names)), text)
+
+
+def spaced(table: Finder, text: str) -> str:
+    """`blank_out` of the terms of `table` (made once for many texts)."""
     if not table.ends:
         return text
     words = words_of(text)
