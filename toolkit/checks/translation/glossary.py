@@ -53,7 +53,7 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     # same glossary, is skipped whole (its texts are not even named): one card edit names
     # the edited file's texts alone
     clean = Clean(f"clean-glossary:{every}")
-    seen: dict[tuple[tuple[str, str], ...], list[tuple[str, int]]] = {}
+    seen: dict[tuple[tuple[str, str], ...], list[Unmet]] = {}
     for view in texts:
         if view.file == game.glossary.rel:
             continue
@@ -66,21 +66,22 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                 "glossary",
                 [every, view.values],
                 partial(_unmet, view.values, names, source, finders, translated),
-                lambda found: [list(pair) for pair in found],
-                lambda kept: [_pair(pair, terms) for pair in kept],
+                lambda found: [[lang, list(named), count] for lang, named, count in found],
+                lambda kept: [_kept(one, terms) for one in kept],
             )
         if clean.on:
             clean.noted(view.text.file, "", not unmet)
-        for lang, at in unmet:
-            term = terms[at]
-            want = term.text[lang]
-            yield T_TERM.at(
-                view.file,
-                view.span(lang),
-                f"{view.label()} ({lang}): {source} uses {term.text[source]!r}; "
-                f"the glossary's {lang} term is {want!r}",
-            )
+        for lang, named, count in unmet:
+            message = _said(view, source, lang, named, count, terms)
+            yield T_TERM.at(view.file, view.span(lang), message)
     clean.close()
+
+
+Unmet = tuple[str, list[int], int]
+"""A translation's language, the first terms (indexes) the source uses that it does not
+(`MAX_NAMED` at most), and how many there are."""
+MAX_NAMED = 3
+"""The terms one T008 names: a text lacking a thousand is one finding, not a thousand."""
 
 
 def _unmet(
@@ -89,23 +90,44 @@ def _unmet(
     source: str,
     finders: dict[str, Finder],
     translated: Sequence[dict[str, bool]],
-) -> list[tuple[str, int]]:
-    """(language, index of the term) for each term the source text uses that a translation
-    does not: a pure function of the values and the glossary (kept as a unit, toolkit.
-    content.unit_cache). `finders`: each language's terms and forms as one table (groups:
-    the terms' indexes); `translated[i][lang]`: whether term i has a translation in `lang`."""
+) -> list[Unmet]:
+    """Each translation that lacks terms the source text uses (`Unmet`): a pure function
+    of the values and the glossary (kept as a unit, toolkit.content.unit_cache).
+    `finders`: each language's terms and forms as one table (groups: the terms' indexes);
+    `translated[i][lang]`: whether term i has a translation in `lang`."""
     said = groups_used(finders[source], _without(prose(values.get(source, "")), names))
-    read: dict[str, set[int]] = {}  # the terms each translation uses, found once
-    found = []
-    for at in sorted(said):
-        for lang, value in values.items():
-            if lang == source or not translated[at].get(lang) or not value:
-                continue
-            if lang not in read:
-                read[lang] = groups_used(finders[lang], prose(value))
-            if at not in read[lang]:
-                found.append((lang, at))
+    found: list[Unmet] = []
+    for lang, value in values.items():
+        if lang == source or not value:
+            continue
+        wanted = [at for at in sorted(said) if translated[at].get(lang)]
+        if not wanted:
+            continue
+        used = groups_used(finders[lang], prose(value))
+        lacked = [at for at in wanted if at not in used]
+        if lacked:
+            found.append((lang, lacked[:MAX_NAMED], len(lacked)))
     return found
+
+
+def _said(
+    view: TextView, source: str, lang: str, named: list[int], count: int, terms: Sequence[Any]
+) -> str:
+    """T008's message: the terms the source uses and the translation lacks, each with the
+    glossary's term for it."""
+    if count == 1:
+        term = terms[named[0]]
+        return (
+            f"{view.label()} ({lang}): {source} uses {term.text[source]!r}; "
+            f"the glossary's {lang} term is {term.text[lang]!r}"
+        )
+    pairs = [f"{terms[at].text[source]!r} ({terms[at].text[lang]!r})" for at in named]
+    more = count - len(named)
+    listed = ", ".join(pairs[:-1]) + (f", {pairs[-1]}" if more else f" and {pairs[-1]}")
+    return (
+        f"{view.label()} ({lang}): {source} uses {count:,} glossary terms whose {lang} terms "
+        f"it lacks: {listed}" + (f" and {more:,} more" if more else "")
+    )
 
 
 def _finder(terms: Sequence[Any], lang: str) -> Finder:
@@ -119,12 +141,20 @@ def _finder(terms: Sequence[Any], lang: str) -> Finder:
     )
 
 
-def _pair(kept: Any, terms: Sequence[Any]) -> tuple[str, int]:
-    """A kept (language, term index), checked to name a translation of a term."""
-    lang, at = kept
-    if not isinstance(at, int) or not 0 <= at < len(terms) or lang not in terms[at].text:
-        raise ValueError("not a term")
-    return lang, at
+def _kept(kept: Any, terms: Sequence[Any]) -> Unmet:
+    """A kept `Unmet`, checked to name translations of terms."""
+    lang, named, count = kept
+    if (
+        not isinstance(named, list)
+        or not isinstance(count, int)
+        or not 0 < len(named) <= min(count, MAX_NAMED)
+        or len(named) < min(count, MAX_NAMED)
+    ):
+        raise ValueError("not what the check keeps")
+    for at in named:
+        if not isinstance(at, int) or not 0 <= at < len(terms) or lang not in terms[at].text:
+            raise ValueError("not a term")
+    return lang, named, count
 
 
 def _without(text: str, names: Sequence[str]) -> str:

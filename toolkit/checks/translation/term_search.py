@@ -24,7 +24,9 @@ tests hold the walk to the pattern everywhere else:
 
 from __future__ import annotations
 
+import itertools
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -91,9 +93,14 @@ def folded(text: str) -> str:
     return text.translate(_BEFORE_LOWER).lower().translate(_AFTER_LOWER)
 
 
-_WORD = re.compile(r"\w+")
+_UNSPACED = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+"""Thai, kana, CJK ideographs and Hangul: scripts written without spaces between words (or
+with words that take their endings joined), where each character is a word of its own."""
+_INVISIBLE = "\u00ad\u200c\u200d\u2060"
+"""A soft hyphen and the zero-width (non-)joiners: inside a word, they do not cut it."""
+_WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+(?:[{_INVISIBLE}]+[^\W{_UNSPACED}]+)*")
+_DROPPED = str.maketrans("", "", _INVISIBLE)
 _SEPARATORS = re.compile(BETWEEN)
-_INSIDE = re.compile(r"(\W+)")
 _MOST = 8
 """The characters of punctuation that opens a term or closes it that must stand there (the
 ones nearest its letters): beyond, they are left out."""
@@ -108,6 +115,18 @@ def _edges(word: str) -> tuple[str, str, str]:
         return word, "", ""
     start, end = runs[0][0], runs[-1][1]
     return word[:start], word[start:end], word[end:]
+
+
+def _composed(text: str) -> str:
+    """`text` with its accents composed (NFC): é typed as e and an accent is the é of a
+    term typed as one character."""
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
+def _inside(join: str) -> str:
+    """What stands between two runs of letters inside a word as the walk compares it:
+    folded, a typographic apostrophe as a straight one (l’eau, l'eau)."""
+    return folded(join).replace("’", "'")
 
 
 def _canonical(text: str) -> str:
@@ -141,7 +160,7 @@ def shape(term: str) -> Shape | None:
     closing = ""  # the punctuation that closes the last word with letters
     alone: list[str] = []  # words of punctuation alone since it
     opening = ""
-    for word in term.split():
+    for word in _composed(term).split():
         before, core, after = _edges(word)
         if not core:
             alone.append(word)
@@ -151,19 +170,20 @@ def shape(term: str) -> Shape | None:
             between: str | None = _canonical(f"{closing} {spread}")
         else:
             opening, between = _canonical(spread).lstrip(" ")[-_MOST:], None
-        parts = _INSIDE.split(core)
-        stems, joins = parts[::2], parts[1::2]
+        runs = [found.span() for found in _WORD.finditer(core)]
+        stems = [core[start:end] for start, end in runs]
+        joins = [core[end:start] for (_, end), (start, _) in itertools.pairwise(runs)]
         if len(core) > 2 and core.endswith("y"):
             endings: tuple[str, ...] = ("y", "ies")
             stems[-1] = stems[-1][:-1]
         else:
             endings = ("s", "x", "es", "")
         for index, stem in enumerate(stems):
-            stem = folded(stem)
+            stem = folded(stem).translate(_DROPPED)
             last = index == len(stems) - 1
             forms = frozenset(stem + e for e in endings) if last else frozenset((stem,))
             if index:
-                pieces.append(Piece(forms, folded(joins[index - 1]), None))
+                pieces.append(Piece(forms, _inside(joins[index - 1]), None))
             else:
                 pieces.append(Piece(forms, None, between))
         closing, alone = after, []
@@ -195,11 +215,11 @@ def words_of(text: str) -> Words:
     separated = _SEPARATORS.fullmatch
     for match in _WORD.finditer(text):  # folding may make a mark a letter: not the words
         start, end = match.span()
-        found.words.append(fold[start:end])
+        found.words.append(fold[start:end].translate(_DROPPED))
         found.starts.append(start)
         found.ends.append(end)
         gap = fold[last:start]
-        found.before.append(gap)
+        found.before.append(gap.replace("’", "'"))
         joined = last > 0 and separated(gap) is not None  # the common case, spared a `sub`
         found.canonical.append(" " if joined else _SEPARATORS.sub(" ", gap))
         last = end
@@ -328,7 +348,7 @@ def groups_used(table: Finder, text: str) -> set[int]:
     """The groups (terms) of `table` that `text` uses."""
     found: set[int] = set()
     seen = 0
-    for _, ended in _walk(table, words_of(text), resets=False):
+    for _, ended in _walk(table, words_of(_composed(text)), resets=False):
         new = ended & ~seen
         if new:
             seen |= new
@@ -349,7 +369,8 @@ def blank_out(names: Iterable[str], text: str) -> str:
 
 
 def spaced(table: Finder, text: str) -> str:
-    """`blank_out` of the terms of `table` (made once for many texts)."""
+    """`blank_out` of the terms of `table` (made once for many texts), composed (NFC)."""
+    text = _composed(text)
     if not table.ends:
         return text
     words = words_of(text)
