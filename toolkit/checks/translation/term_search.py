@@ -19,7 +19,11 @@ tests hold the walk to the pattern everywhere else:
   of one word (`eau-de-vie`, `l'eau`), which must be written as the term writes them;
 - a term with no letter or digit is found nowhere;
 - any case is Unicode's lower case, with the letters a case-blind pattern also takes as one
-  (ſ and s, ς and σ, µ and μ...): `folded`.
+  (ſ and s, ς and σ, µ and μ...): `folded`;
+- inside a word, ’ is ', a soft hyphen or a zero-width joiner does not cut it, and accents
+  typed apart (e + ◌́) are the accented letter (NFC);
+- in scripts written without spaces (kana, CJK, Hangul, Thai) each character is a word, so
+  a term is found inside a longer run (カード in カードを引く).
 """
 
 from __future__ import annotations
@@ -194,7 +198,7 @@ def shape(term: str) -> Shape | None:
 
 
 class Words(NamedTuple):
-    """A text cut into its words (the runs of `\\w` characters, folded): where each starts
+    """A text cut into its words (`_WORD`: runs of `\\w` characters, folded): where each starts
     and ends, and what stands before it, folded (`before`) and as `_canonical` writes it
     (`canonical`). `tail`: what stands after the last word, as `_canonical` writes it."""
 
