@@ -1,5 +1,5 @@
-"""Probe 33 H2, H3: the 'did you mean' searches bounded in their work (one helper,
-toolkit.content.suggest).
+"""Probe 33 H2, H3, M2: the 'did you mean' searches bounded in their work (one helper,
+toolkit.content.suggest), and a route stop that names no space drawn around, not crashed on.
 
 The searches' work is counted (difflib's ratios, weighed as the helper weighs them), never
 timed: the fixes are red before on the counts alone."""
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import diagnostics_json
 from toolkit.checks import references
 from toolkit.content import suggest
 from toolkit.content.game import load_game
@@ -122,6 +123,17 @@ def test_unknown_placeholders_share_one_bounded_search(game: Path, work: list[in
     assert work[0] <= SMALL_RUN + suggest.MAX_CALL_WORK
     assert "; did you mean {pppppp" in found[0].message
     assert "did you mean" not in found[99].message
+
+
+def test_a_route_stop_that_names_no_space_is_left_out_of_the_drawing(game: Path, run_cli) -> None:
+    """M2: on a board large enough for the title and legend to be placed around the roads,
+    a route's unknown stop was a KeyError (E008, 'a fault of Playset's') beside its R004."""
+    spaces = _look_alike(200, "x")
+    _board(game, spaces, [spaces[0], "nowhere", spaces[1], spaces[2], "elsewhere"])
+    result = run_cli("validate", str(game), "--format", "json")
+    codes = [d["code"] for d in diagnostics_json(result.stdout)]
+    assert "E008" not in codes, result.stdout
+    assert codes.count("R004") == 2
 
 
 LOOK_ALIKE = _look_alike(1_000, "a" * 57)
