@@ -4,12 +4,12 @@ search with."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
+from toolkit.content.suggest import close_match
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import rule
@@ -79,5 +79,5 @@ def content_icons(facts: Facts) -> set[str]:
 def tip(name: str, icons: IconSet) -> str:
     """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''.
     Kept: print-fit asks it on every card and language printing the name."""
-    close = difflib.get_close_matches(name, sorted(icons.names), n=1)
-    return f"; did you mean ':{close[0]}:'?" if close else ""
+    close = close_match(name, sorted(icons.names))
+    return f"; did you mean ':{close}:'?" if close is not None else ""

@@ -6,7 +6,6 @@ It uses the renderer's own measure (toolkit.render.textfit) with the real font a
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from toolkit.content.board_phrases import Unfilled, printed_at, unfilled_message
 from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
 from toolkit.content.printing import every_language_printed, printed_languages, prints
+from toolkit.content.suggest import close_match
 from toolkit.content.templating import own_letters
 from toolkit.content.unit_cache import (
     Clean,
@@ -882,8 +882,8 @@ def unknown_layout(name: str, game_root: Path) -> str:
     own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game_root)]
     builtin_dir = repo_root().joinpath(*(assets.LAYOUTS.builtin or ()))
     builtin = sorted(p.stem for p in builtin_dir.glob("*.yaml")) if builtin_dir.is_dir() else []
-    close = difflib.get_close_matches(name, own + builtin, n=1)
-    tip = f"; did you mean {close[0]!r}?" if close else ""
+    close = close_match(name, own + builtin)
+    tip = f"; did you mean {close!r}?" if close is not None else ""
     mine = ", ".join(own) or "none"
     return (
         f"no layout {name!r} in the game's layouts/ folder or the toolkit's (the game has"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
+from toolkit.content.suggest import Budget, Pool
 from toolkit.content.templating import (
     NAME,
     escaped_message,
@@ -51,8 +51,9 @@ CONTENT_DIRS = {"decks": "decks", "boards": "boards", "questions": "questions"}
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _duplicates(facts)
-    yield from _references(facts, _unread(game))
-    yield from _placeholders(facts)
+    budget = Budget()  # the 'did you mean' searches of the run, in the order they are met
+    yield from _references(facts, _unread(game), budget)
+    yield from _placeholders(facts, budget)
     yield from _unlisted(game)
     yield from _modelines(game)
 
@@ -92,10 +93,13 @@ def _terms() -> tuple[str, ...]:
     return tuple(m.namespace for m in fields if isinstance(m, Declares))
 
 
-def _references(facts: Facts, unread: frozenset[str] = frozenset()) -> Iterator[Diagnostic]:
+def _references(
+    facts: Facts, unread: frozenset[str] = frozenset(), budget: Budget | None = None
+) -> Iterator[Diagnostic]:
     ids: dict[str, dict[str, str | None]] = defaultdict(dict)
     for decl in facts.declared:
         ids[decl.namespace].setdefault(decl.id, decl.kind)
+    pools: dict[tuple[str, str | None], Pool] = {}  # each namespace's ids (of a kind), once
     for ref in facts.refs:
         doc = ref.file.doc
         assert doc is not None
@@ -104,9 +108,12 @@ def _references(facts: Facts, unread: frozenset[str] = frozenset()) -> Iterator[
         if ref.id not in known and (ref.id in facts.withheld or ref.namespace in unread):
             continue  # its entry has a schema error of its own, or its file a YAML error
         if ref.id not in known:
-            pool = [i for i, k in known.items() if ref.kind is None or k == ref.kind]
-            close = difflib.get_close_matches(ref.id, pool, n=1)
-            tip = f"; did you mean {close[0]!r}?" if close else ""
+            pool = pools.get((ref.namespace, ref.kind))
+            if pool is None:
+                names = [i for i, k in known.items() if ref.kind is None or k == ref.kind]
+                pool = pools[(ref.namespace, ref.kind)] = Pool(names, budget)
+            close = pool.close(ref.id)
+            tip = f"; did you mean {close!r}?" if close is not None else ""
             what = f"{ref.kind or ref.namespace}"
             yield R_UNKNOWN_REF.at(ref.file.rel, span, f"no {what} with id {ref.id!r}{tip}")
         elif ref.kind is not None and known[ref.id] != ref.kind:
@@ -117,13 +124,17 @@ def _references(facts: Facts, unread: frozenset[str] = frozenset()) -> Iterator[
             )
 
 
-def _placeholders(facts: Facts) -> Iterator[Diagnostic]:
+def _placeholders(facts: Facts, budget: Budget | None = None) -> Iterator[Diagnostic]:
     phrase_of = phrases(facts)
+    pools: dict[frozenset[str], Pool] = {}  # by the params: cards aliasing them share theirs
+    budget = budget if budget is not None else Budget()
     for text in facts.texts:
-        yield from _check_text(text, phrase_of(text))
+        yield from _check_text(text, phrase_of(text), budget, pools)
 
 
-def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
+def _check_text(
+    text: Text, phrase: Phrase | None, budget: Budget, pools: dict[frozenset[str], Pool]
+) -> Iterator[Diagnostic]:
     doc = text.file.doc
     assert doc is not None
     if phrase is not None:  # a board phrase: its braces hold the phrase's names alone
@@ -131,23 +142,26 @@ def _check_text(text: Text, phrase: Phrase | None) -> Iterator[Diagnostic]:
             for message in phrase_problems(value, lang, phrase):
                 yield R_PLACEHOLDER.at(text.file.rel, doc.span((*text.path, lang)), message)
         return
-    allowed: set[str] | None = None
+    allowed: frozenset[str] | None = None
     for lang, value in text.value.items():
         if "{{" in value:
-            allowed = set(parameter_values(text.owner)) if allowed is None else allowed
+            allowed = frozenset(parameter_values(text.owner)) if allowed is None else allowed
             for written in escaped_names(value):  # any name: a misspelt one prints too
                 yield R_PLACEHOLDER.at(
                     text.file.rel, doc.span((*text.path, lang)), escaped_message(written, lang)
                 )
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
-                allowed = set(parameter_values(text.owner))
+                allowed = frozenset(parameter_values(text.owner))
             span = doc.span((*text.path, lang))
             if not NAME.match(name):
                 yield R_PLACEHOLDER.at(text.file.rel, span, f"malformed placeholder {{{name}}}")
             elif name not in allowed:
-                close = difflib.get_close_matches(name, sorted(allowed), n=1)
-                tip = f"; did you mean {{{close[0]}}}?" if close else ""
+                pool = pools.get(allowed)
+                if pool is None:
+                    pool = pools[allowed] = Pool(sorted(allowed), budget)
+                close = pool.close(name)
+                tip = f"; did you mean {{{close}}}?" if close is not None else ""
                 yield R_PLACEHOLDER.at(
                     text.file.rel,
                     span,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import weakref
 from collections import defaultdict
@@ -13,6 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from toolkit.content.source import Document
+from toolkit.content.suggest import Budget, Pool, close_match
 from toolkit.diagnostics import Diagnostic, rule
 
 S_TYPE = rule("S001", "wrong-type", "A value has the wrong type.")
@@ -58,8 +58,7 @@ def _close_field(adapter: TypeAdapter[Any], key: str) -> str:
     if key not in hints:
         if len(hints) > 10_000:  # never grown for ever by one adapter's keys
             hints.clear()
-        hint = difflib.get_close_matches(key, names, n=1)
-        hints[key] = hint[0] if hint else ""
+        hints[key] = close_match(key, names) or ""
     return hints[key]
 
 
@@ -239,11 +238,14 @@ def _drop_renamed(errors: list[Any]) -> list[Any]:
         if e["type"] == "extra_forbidden":
             unknown[tuple(e["loc"][:-1])].add(str(e["loc"][-1]))
     kept = []
+    budget = Budget()  # the searches of one document's errors, in their order
+    pools: dict[tuple[Any, ...], Pool] = {}  # (each missing key searched all: 90 s)
     for err in errors:
         if err["type"] == "missing":
             parent, name = tuple(err["loc"][:-1]), str(err["loc"][-1])
-            siblings = sorted(unknown.get(parent, ()))  # (each missing key searched all: 90 s)
-            if siblings and difflib.get_close_matches(name, siblings, n=1, cutoff=0.75):
+            if parent in unknown and parent not in pools:
+                pools[parent] = Pool(sorted(unknown[parent]), budget)
+            if parent in pools and pools[parent].close(name, cutoff=0.75) is not None:
                 continue
         kept.append(err)
     return kept

@@ -4,7 +4,6 @@ not Jinja's `'toolkit.render.context.View object' has no attribute 'nmae'`."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from functools import partial
 from typing import Any
@@ -12,6 +11,8 @@ from typing import Any
 from jinja2 import StrictUndefined
 from jinja2.exceptions import UndefinedError
 from jinja2.utils import missing
+
+from toolkit.content.suggest import close_match
 
 MAX_LISTED = 12
 
@@ -45,12 +46,8 @@ def shown(value: Any) -> str:
 def _choices(name: str, names: list[str]) -> str:
     # never the name itself: "no entry 'x'; did you mean 'x'?" tells the designer nothing
     candidates = [n for n in names if n != name and len(n) <= MAX_SHOWN]
-    close = (
-        difflib.get_close_matches(name, candidates[:MAX_SUGGESTED], n=1)
-        if len(name) <= MAX_SHOWN
-        else []
-    )
-    tip = f"; did you mean {close[0]!r}?" if close else ""
+    close = close_match(name, candidates[:MAX_SUGGESTED]) if len(name) <= MAX_SHOWN else None
+    tip = f"; did you mean {close!r}?" if close is not None else ""
     listed = ", ".join(
         n if len(n) <= MAX_SHOWN else f"{n[:MAX_SHOWN]}…" for n in names[:MAX_LISTED]
     )

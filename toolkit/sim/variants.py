@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import difflib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any, Literal
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.source import Document
+from toolkit.content.suggest import close_match
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.sim.options import SetupError, parse_options
@@ -131,8 +131,9 @@ def _unknown(
     doc: Document, rel: str, path: str, where: tuple[str | int, ...], names: list[str], what: str
 ) -> Diagnostic:
     last = path.split(".")[-1]
-    close = difflib.get_close_matches(last, names, n=1)
-    hint = f"; did you mean {close[0]}?" if close else f" (there: {', '.join(names) or 'none'})"
+    close = close_match(last, names)
+    there = f" (there: {', '.join(names) or 'none'})"
+    hint = f"; did you mean {close}?" if close is not None else there
     span = doc.key_span(where) if where in doc.key_spans else Span()
     return B_SWEEP_PATH.at(rel, span, f"--vary {path}: no such {what} in game.yaml{hint}")
 

@@ -5,12 +5,12 @@ as the rules say."""
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from toolkit.checks.questions.common import Item
 from toolkit.content.game import Game
+from toolkit.content.suggest import Budget, Pool
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 Q_TOO_FEW = rule(
@@ -32,11 +32,12 @@ def check(game: Game, questions: Sequence[Item]) -> Iterator[Diagnostic]:
     if needs is None:
         return
     declared = list(needs.difficulties)
+    pool = Pool(declared, Budget())  # the run's searches, in the bank's order
     for item in questions:
         difficulty = item.question.difficulty
         if difficulty not in declared:
-            close = difflib.get_close_matches(difficulty, declared, n=1)
-            tip = f"; did you mean {close[0]!r}?" if close else ""
+            close = pool.close(difficulty)
+            tip = f"; did you mean {close!r}?" if close is not None else ""
             yield Q_UNKNOWN_DIFFICULTY.at(
                 item.rel,
                 item.span("difficulty"),

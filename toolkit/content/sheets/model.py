@@ -4,12 +4,12 @@ JSON Schema, instead of one finding per card."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from toolkit.content.sheets.header import Column
+from toolkit.content.suggest import close_match
 
 _SCHEMAS: dict[int, tuple[TypeAdapter[Any], dict[str, Any]]] = {}
 _FREE = {
@@ -82,8 +82,9 @@ class HeaderCheck:
             return None
         names = sorted({n for m in self.rows for n in m.get("properties", {})})
         first = column.path[0]
-        near = difflib.get_close_matches(str(first), names, n=1) if isinstance(first, str) else []
-        hint = f"; did you mean {near[0]!r}?" if near and near[0] != first else ""
+        close = close_match(first, names) if isinstance(first, str) else None
+        near = [close] if close is not None else []
+        hint = f"; did you mean {close!r}?" if close is not None and close != first else ""
         self.near.update(near)
         return f"{column.text!r} names no field of these cards{hint}"
 

@@ -527,18 +527,39 @@ def _surround(plan: Plan, arcs: list[tuple[str, str, str]]) -> None:
 def _lines(
     board: GraphBoard, look: Look
 ) -> tuple[list[Chain], list[tuple[str, str, str]], list[Chain]]:
-    """Straight routes, arcs (kind, from, to) and the links no route already draws."""
+    """Straight routes, arcs (kind, from, to) and the links no route already draws. A stop
+    or link end that names no space (R004's finding) is left out: a route is drawn in the
+    runs of its known stops, an arc or a link only between two known spaces."""
+    known = {s.id for s in board.spaces}
     routed = set()
     routes: list[Chain] = []
     arcs: list[tuple[str, str, str]] = []
     for route in sorted(board.routes, key=lambda r: (look.line(r.kind).shape == "arc", r.kind)):
         routed |= {frozenset(p) for p in zip(route.stops, route.stops[1:], strict=False)}
         if look.line(route.kind).shape == "arc":
-            arcs += [(route.kind, a, b) for a, b in zip(route.stops, route.stops[1:], strict=False)]
-        else:
+            pairs = zip(route.stops, route.stops[1:], strict=False)
+            arcs += [(route.kind, a, b) for a, b in pairs if a in known and b in known]
+        elif known.issuperset(route.stops):
             routes.append((route.kind, route.stops))
-    links = [(lk.kind, [lk.a, lk.b]) for lk in board.links if frozenset((lk.a, lk.b)) not in routed]
+        else:
+            routes += [(route.kind, run) for run in _known_runs(route.stops, known) if len(run) > 1]
+    links = [
+        (lk.kind, [lk.a, lk.b])
+        for lk in board.links
+        if frozenset((lk.a, lk.b)) not in routed and lk.a in known and lk.b in known
+    ]
     return routes, arcs, links
+
+
+def _known_runs(stops: list[str], known: set[str]) -> list[list[str]]:
+    """The runs of consecutive stops that name spaces, in order."""
+    runs: list[list[str]] = [[]]
+    for stop in stops:
+        if stop in known:
+            runs[-1].append(stop)
+        elif runs[-1]:
+            runs.append([])
+    return [run for run in runs if run]
 
 
 def _title_size(plan: Plan) -> tuple[float, float]:

@@ -3,13 +3,13 @@ template; a name the game has no icon for is a P003 finding (it would print noth
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 from reportlab.lib.units import mm
 
+from toolkit.content.suggest import close_match
 from toolkit.render.elements.base import Colour, Element, Problem, Resolved
 from toolkit.render.elements.registry import register_element
 from toolkit.render.icons import draw_icon, listed
@@ -43,8 +43,8 @@ class IconElement(Element):
         icons = job.icons
         if item.text in icons.names or item.text in icons.broken:
             return  # a broken SVG is one finding, at the file (P008)
-        close = difflib.get_close_matches(item.text, sorted(icons.names), n=1)
-        tip = f"did you mean {close[0]!r}? " if close else ""
+        close = close_match(item.text, sorted(icons.names))
+        tip = f"did you mean {close!r}? " if close is not None else ""
         message = f"asks for icon {item.text!r}, which does not exist; {tip}icons: "
         literal = not template_code(self.icon)
         yield Problem(
