@@ -149,3 +149,24 @@ def test_urlize_counts_its_words_on_a_card_face():
         _render("{{ ('a ' * 20000)|urlize|length }}")
     said = _render("{{ 'see https://example.com/a_(b) or www.x.org.'|urlize }}")
     assert '<a href="https://example.com/a_(b)"' in said and 'href="https://www.x.org"' in said
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # L2: the value was weighed once, printed 250 times: 500 MB built, then refused
+        "{% set s = 'x'*5000 %}{{ ('%(a)s'*250) % {'a': s} }}",
+        "{% set s = 'x'*5000 %}{{ ('%(a)s'*250)|format(a=s) }}",
+        "{% set s = 'x'*340000 %}{{ '%(a)s %(b)s %(a)s %(a)s' % {'a': s, 'b': 1} }}",
+    ],
+)
+def test_percent_weighs_a_named_value_at_each_field_before_it_runs(source):
+    with pytest.raises(TemplateLimitError, match="`%` would build more than 1,000,000"):
+        _render(source, RENDER)
+
+
+def test_percent_with_names_still_prints():
+    assert _render("{{ '%(a)s-%(b)s %(a)3d' % {'a': 3, 'b': 'x'} }}", RENDER) == "3-x   3"
+    # only the values the fields name count, each once per field
+    source = "{{ ('%(c)s' % {'a': 'y'*999000, 'c': 1})|length }}"
+    assert _render(source, RENDER) == "1"

@@ -120,7 +120,7 @@ dict literal may name one thousands of times (1,000 keys of a 100,000-item tuple
 MAX_HASHED = MAX_SCANNED
 """Items of tuples one call hashes in all (`{}.fromkeys([t]*100000)` hashes `t` 100,000 times)."""
 
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
+_PERCENT = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
 
@@ -414,17 +414,47 @@ def _refuse_wide(number: str | None, what: str) -> None:
 
 def check_percent(template: str, args: Any) -> None:
     """`template % args` within the limits: no `*` widths, no width or precision of 1000
-    or more, and arguments that do not print more than a string may hold."""
+    or more, and arguments that do not print more than a string may hold: a mapping's
+    value at each field that names it (`('%(a)s'*250) % {'a': s}` prints `s` 250 times, and
+    built 500 MB before its result was refused: probe 29 L2)."""
     if "%(" not in template:  # `"%(fr)s" % rules.x` reads one entry of the view
         for arg in args if isinstance(args, tuple) else (args,):
             refuse_view(arg)
     fields = 0
+    names: list[str] = []
     for match in _PERCENT.finditer(template):
-        _refuse_wide(match.group(1), "width")
-        _refuse_wide(match.group(2), "precision")
+        _refuse_wide(match.group(2), "width")
+        _refuse_wide(match.group(3), "precision")
         fields += 1
-    if fields and len(template) + fields * 2 * MAX_WIDTH + weigh(args) > MAX_STRING:
+        if match.group(1) is not None:
+            names.append(match.group(1))
+    if not fields:
+        return
+    printed = len(template) + fields * 2 * MAX_WIDTH
+    if names and isinstance(args, Mapping):
+        printed += _named_weight(names, args, MAX_STRING - printed)
+    else:
+        printed += weigh(args)
+    if printed > MAX_STRING:
         raise TemplateLimitError(f"`%` would build more than {MAX_STRING:,} characters")
+
+
+def _named_weight(names: list[str], args: Mapping[Any, Any], limit: int) -> int:
+    """What the values `names` name in `args` print, each once per field that names it,
+    counted no further than past `limit` (a name `args` lacks prints nothing: `%` fails)."""
+    weights: dict[str, int] = {}
+    printed = 0
+    for name in names:
+        if name not in weights:
+            try:
+                value = args[name]
+            except LookupError:
+                value = ""
+            weights[name] = weigh(value, limit)
+        printed += weights[name]
+        if printed > limit:
+            break
+    return printed
 
 
 def check_brace_format(template: str, args: Iterable[Any]) -> None:
