@@ -34,3 +34,22 @@ def test_an_output_folder_that_is_a_file_by_default_is_said_to_be_a_file(tmp_pat
         make_output_root(tmp_path / "output", named=False)
     assert make_output_root(tmp_path / "out" / "new") == tmp_path / "out" / "new"
     assert (tmp_path / "out" / "new").is_dir()
+
+
+def test_a_letter_a_character_reference_prints_is_said_at_the_reference(run_cli, game):
+    # the P017 and P002 of a letter printed from `&#1513;` were placed at line 1 ("printed
+    # from the game's data"), not where the reference is written
+    from tests.conftest import diagnostics_json
+
+    body = "# Rules\n\nPlay.\n\nEntity: &#1513;&#1500;&#x5D5;&#1501;.\n\nA star: &#9733; &starf;\n"
+    (game / "rules.md").write_text(body, encoding="utf-8")
+    manifest = game / "game.yaml"
+    yaml = manifest.read_text(encoding="utf-8")
+    manifest.write_text(yaml.replace("files:\n", "files:\n  rulebook:\n    en: rules.md\n", 1))
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    found = sorted(
+        (d["code"], d["line"], d["col"], "game's data" in d["message"])
+        for d in diagnostics_json(result.output)
+        if d["code"] in ("P002", "P017")
+    )
+    assert found == [("P002", 5, 9, False), ("P002", 7, 9, False), ("P017", 5, 9, False)]
