@@ -136,7 +136,7 @@ def test_unwritable_output_and_damaged_image_are_clear_errors(run_cli, tmp_path,
     blocker.write_text("")
     result = run_cli("build", str(FIXTURES / "base"), "--lang", "en", "--out", str(blocker))
     assert result.exit_code == 1
-    assert "cannot write" in result.stderr and "Not a directory" in result.stderr
+    assert "cannot write" in result.stderr and "it is a file, not a folder" in result.stderr
 
     game = tmp_path / "game"
     shutil.copytree(FIXTURES / "base", game)

@@ -103,3 +103,70 @@ def test_a_limit_met_when_a_render_ends_is_said_where_it_last_printed(monkeypatc
     with pytest.raises(TemplateLimitError) as late_error:
         _render("one\ntwo\nthree {{ 'x' }}\nfour", RENDER)
     assert late_error.value.lineno in (3, 4)
+
+
+def _urlize_counted(monkeypatch, sandbox: CachedSandbox) -> list[str]:
+    """The calls of Jinja's own `urlize`, under the guard the sandbox puts around it."""
+    from jinja2.filters import do_urlize
+
+    from toolkit.render.template_bounds import guard_filter
+
+    calls: list[str] = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return do_urlize(*args, **kwargs)
+
+    counted.jinja_pass_arg = do_urlize.jinja_pass_arg  # type: ignore[attr-defined]
+    monkeypatch.setitem(sandbox.env.filters, "urlize", guard_filter("urlize", counted))
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        # L1: `'a' ~ '<'*499000 ~ '>'*499000` took 11.6 s in one call, then was refused
+        ("{{ ('a' ~ '<'*5000 ~ '>'*5000)|urlize }}", "urlize of a word of 10,001 characters"),
+        ("{{ ('a' ~ '('*2100 ~ ')'*2100)|urlize }}", "urlize of a word of 4,201 characters"),
+        # each word compared with each extra scheme in Python: 499,000 × 1,000 took 67 s
+        (
+            "{{ ('a ' * 4000)|urlize(extra_schemes=['xx:']*1000) }}",
+            "urlize of 4,000 words with 1,000 extra schemes",
+        ),
+    ],
+)
+def test_urlize_is_refused_before_its_cost_grows_past_the_length(monkeypatch, source, said):
+    sandbox = CachedSandbox(keep_trailing_newline=False)
+    calls = _urlize_counted(monkeypatch, sandbox)
+    with pytest.raises(TemplateLimitError, match=said):
+        sandbox.render(sandbox.template(source, "probe29-urlize"), {})
+    assert calls == []  # refused before it ran
+
+
+def test_urlize_counts_its_words_on_a_card_face():
+    # ~3 µs a word in Python, one step for the whole text: 20,000 words ran 0.1 s a face
+    with pytest.raises(TemplateLimitError, match="more than 10,000 steps"):
+        _render("{{ ('a ' * 20000)|urlize|length }}")
+    said = _render("{{ 'see https://example.com/a_(b) or www.x.org.'|urlize }}")
+    assert '<a href="https://example.com/a_(b)"' in said and 'href="https://www.x.org"' in said
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # L2: the value was weighed once, printed 250 times: 500 MB built, then refused
+        "{% set s = 'x'*5000 %}{{ ('%(a)s'*250) % {'a': s} }}",
+        "{% set s = 'x'*5000 %}{{ ('%(a)s'*250)|format(a=s) }}",
+        "{% set s = 'x'*340000 %}{{ '%(a)s %(b)s %(a)s %(a)s' % {'a': s, 'b': 1} }}",
+    ],
+)
+def test_percent_weighs_a_named_value_at_each_field_before_it_runs(source):
+    with pytest.raises(TemplateLimitError, match="`%` would build more than 1,000,000"):
+        _render(source, RENDER)
+
+
+def test_percent_with_names_still_prints():
+    assert _render("{{ '%(a)s-%(b)s %(a)3d' % {'a': 3, 'b': 'x'} }}", RENDER) == "3-x   3"
+    # only the values the fields name count, each once per field
+    source = "{{ ('%(c)s' % {'a': 'y'*999000, 'c': 1})|length }}"
+    assert _render(source, RENDER) == "1"

@@ -180,3 +180,49 @@ def test_a_selector_nested_past_its_limit_is_refused_not_a_fault(tmp_path):
     selector = ":not(" * 1500 + "x" + ")" * 1500
     refusal = svg_guard.check(*_icon(tmp_path, f"<style>{selector} {{ fill: red }}</style>"))
     assert refusal is not None and "steps to match" in refusal.message
+
+
+def _valued(
+    tmp_path: Path, selector: str, count: int, value: str, rects: int, inside: str = ""
+) -> tuple[Path, Path]:
+    css = ", ".join([selector] * count)
+    shapes = f'<rect a="{value}" width="1" height="1"/>' * rects
+    if inside:
+        shapes = f'<g a="{value}">{inside * rects}</g>'
+    return _icon(tmp_path, f"<style>{css} {{ fill: red }}</style>{shapes}")
+
+
+# Each took seconds for svglib to read before it was refused (main at fd9045b, CPU):
+@pytest.mark.parametrize(
+    ("selector", "count", "value", "rects", "inside"),
+    [
+        ("[a~=b]", 2_400, "a " * 4_000, 10, ""),  # probe 32 L1 (2,800 of them, 100 kB): 6.4 s
+        ("rect[a~=b i]", 1_000, "a " * 15_000, 1, ""),  # 1.3 s
+        ("[a|=b i]", 1_500, "É" * 200_000, 1, ""),  # lowered twice: 500,000 `É` took 7.8 s
+        (":not([a~=b])", 300, "a " * 4_000, 60, ""),  # 5.8 s
+        ("[a~=b] > rect", 50, "a " * 4_000, 200, "<rect/>"),  # the parent's value: 3.3 s
+    ],
+)
+def test_attribute_selectors_count_the_values_they_read(
+    tmp_path, selector, count, value, rects, inside
+):
+    # probe 32 L1: cssselect2 reads (and for `~=` splits) the attribute's whole value for
+    # each selector at each element; the count took each selector as one step
+    from toolkit.render import svg_guard
+
+    path, icons = _valued(tmp_path, selector, count, value, rects, inside)
+    refusal = svg_guard.check(path, icons)
+    assert refusal is not None, selector
+    assert "read long attribute values" in refusal.message
+    assert f"(up to {len(value):,} characters)" in refusal.message
+    assert (refusal.line, refusal.col) == (1, 1 + len(SVG_OPEN))
+
+
+def test_attribute_selectors_on_short_values_are_drawn(tmp_path):
+    from toolkit.render.svg_icons import load_svg
+
+    css = '[a~=b], rect[a|=x], [a="a b"], g [a*=c] > rect, :not([a$=z]) { fill: red }'
+    shapes = '<g a="c"><rect a="a b" width="1" height="1"/></g>' * 200
+    path, icons = _icon(tmp_path, f"<style>{css}</style>{shapes}")
+    icon, problem = load_svg(path, "icons/x.svg", icons)
+    assert problem is None and icon is not None

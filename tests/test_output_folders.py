@@ -81,7 +81,7 @@ def test_no_folder_is_made_outside_the_current_folder(run_cli, empty, tmp_path):
 
 def test_a_named_output_that_is_a_file_is_refused(tmp_path):
     (tmp_path / "file").write_text("x")
-    with pytest.raises(OutputError, match="Not a directory"):
+    with pytest.raises(OutputError, match="it is a file, not a folder"):
         make_output_root(tmp_path / "file")
-    with pytest.raises(OutputError):
+    with pytest.raises(OutputError, match="file is a file, not a folder"):
         make_output_root(tmp_path / "file" / "below")

@@ -767,6 +767,8 @@ def make_output_root(root: Path, named: bool = True) -> Path:
     root = Path(root)
     if not named and root.is_symlink():
         raise OutputError(root, "it is a symbolic link no --out named (a game may bring one)")
+    if why := _not_a_folder(root, named):
+        raise OutputError(root, why)
     refuse_shared_output(root)
     if root.is_dir():
         return root
@@ -777,6 +779,29 @@ def make_output_root(root: Path, named: bool = True) -> Path:
     except OSError as exc:
         raise OutputError(exc.filename or root, exc.strerror or str(exc)) from None
     return root
+
+
+def _not_a_folder(root: Path, named: bool = True) -> str | None:
+    """Why `root` can be no output folder, whoever owns the folders above it: it, or the
+    nearest path above it that is there, is a file; or a name in it is too long. Asked
+    first, these were said as a folder "not yours alone" (its owner could not be looked at,
+    probe 30)."""
+    for step in (root, *root.parents):
+        try:
+            info = os.stat(step)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # to be made, or below a file: said at that file
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                longest = max(len(os.fsencode(part)) for part in root.parts)
+                return f"its name is too long for the system (a name of {longest:,} bytes)"
+            return None  # said by the checks that follow
+        if stat.S_ISDIR(info.st_mode):
+            return None
+        what = "it is" if step == root else f"{step} is"
+        fix = "--out names the folder the output goes in" if named else "name a folder (--out)"
+        return f"{what} a file, not a folder: {fix}"
+    return None
 
 
 def refuse_shared_output(root: Path) -> None:

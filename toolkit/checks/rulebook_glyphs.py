@@ -14,7 +14,7 @@ from toolkit.diagnostics import Diagnostic, Span
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import FontSet
-from toolkit.render.markdown_printed import STYLES, drawn
+from toolkit.render.markdown_printed import STYLES, drawn, reference_to
 from toolkit.render.rulebook_words import BULLETS, own_words
 
 if TYPE_CHECKING:  # the rulebook's style: imported by the check of a game with a rulebook
@@ -135,13 +135,17 @@ def _place(written: list[str], source: str, ch: str, number: int) -> tuple[int, 
     """(line, column) of the source where `ch`, printed on rendered line `number` (0-based),
     is written: that line of the source if it holds it (the rendered lines are the source's
     but where a template adds or removes some), else its first place, else (0, 1): printed
-    from the game's data. U+00A0 is also printed for a U+202F."""
+    from the game's data. U+00A0 is also printed for a U+202F, and a character reference
+    (`&#9733;`) on that line of the source prints its character."""
     for wanted in (ch, *_written_as(ch)):
         if number < len(written) and wanted in written[number]:
             return number + 1, written[number].index(wanted) + 1
         at = source.find(wanted)
         if at >= 0:
             return source.count("\n", 0, at) + 1, at - (source.rfind("\n", 0, at) + 1) + 1
+    at = reference_to(written[number], ch) if number < len(written) else -1
+    if at >= 0:
+        return number + 1, at + 1
     return 0, 1
 
 

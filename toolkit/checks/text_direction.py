@@ -221,8 +221,15 @@ def _rulebook_place(
     """Where in `written` (the source, comments masked) the letters at `at` of a printed
     `line` come from: their own text when the source holds the letter (one of `letters`;
     searched from `near`, the start of the source line of the same number, then before
-    it), else the end of the printed words before them when an expression starts there;
-    None when neither is found."""
+    it), or a character reference printing it on that source line (`&#1513;`), else the
+    end of the printed words before them when an expression starts there; None when none
+    is found."""
+    from toolkit.render.markdown_printed import reference_to
+
+    end = written.find("\n", near)
+    reference = reference_to(written[near : end if end >= 0 else len(written)], line[at])
+    if reference >= 0:
+        return near + reference, ""
     if line[at] in letters:
         word = line[at:].split()[0]
         for piece in (line[at : at + 64], word, word[:8]):

@@ -9,6 +9,7 @@ heads), an image's alt text, code and HTML blocks as they are."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -31,6 +32,26 @@ def drawn(text: str) -> str:
         if ch in text:
             text = text.replace(ch, sub)
     return text.replace(NARROW, "\u00a0") if NARROW in text else text
+
+
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});")
+MAX_REFERENCES = 1_000
+"""Character references `reference_to` decodes in one look (a line of 100,000 of them, each
+for another character, would be read in Python for every character searched)."""
+
+
+def reference_to(line: str, ch: str) -> int:
+    """Where in `line` (of a rulebook's Markdown source) the first character reference
+    that prints `ch` stands (`&#1513;`, `&#x5D5;`, `&rarr;`: Markdown prints the character
+    it names), or -1. A finding for such a character was placed at line 1."""
+    import html
+
+    for count, found in enumerate(_REFERENCE.finditer(line)):
+        if count >= MAX_REFERENCES:
+            break
+        if html.unescape(found.group()) == ch:
+            return found.start()
+    return -1
 
 
 @cache

@@ -46,6 +46,14 @@ element, 10 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s). A sele
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
+SPLIT_CHARS = 256
+"""Characters of attribute values that count one matching step for each `[name~=word]`
+selector naming them: cssselect2 splits the whole value into words at each match, ~40 ns a
+character (2,800 `[a~=b]` on 10 attributes of 8 kB, a 100 kB icon, took 9.2 s to read)."""
+READ_CHARS = 1_024
+"""The same for the other value selectors (`[name=…]`, `|=`, `^=`, `$=`, `*=`): cssselect2
+copies the value out of lxml at each match, and lowers it for `i`, 1 to 10 ns a character
+(1,500 `[a|=b i]` on one attribute of 500,000 `É` took 7.8 s to read)."""
 MAX_TRANSFORM = 1_000
 """Characters of one `transform` (or gradient or pattern transform): svglib rebuilds the
 whole text at every `(…)` it parses, so a long one costs the square of its length (100,000
@@ -234,6 +242,8 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
     depth = 0  # how deep the elements nest: found once, at the first <style> with text (found
     # at each <style>, 12,400 empty ones in 99 kB took 29 s before their refusal)
     matching = 0  # steps of the file's <style> elements together: svglib matches all their rules
+    reading = 0  # steps of their attribute selectors reading the file's attribute values
+    values: _Values | None = None  # found at the first <style> with a value selector
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
@@ -243,7 +253,20 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             spent.style += len(css)
             depth = _depth(root) if css and not depth else depth
             matching += _matching(css, depth) if css and spent.style <= MAX_STYLE else 0
-            if matching * elements > MAX_MATCHING:
+            reads = _reads(css, depth) if css and spent.style <= MAX_STYLE else []
+            if reads and matching * elements <= MAX_MATCHING:
+                values = values or _values(root)
+                reading += _reading(reads, values, elements)
+            if reading > MAX_MATCHING:
+                message = (
+                    "its <style> rules read long attribute values (up to"
+                    f" {values.longest if values else 0:,} characters) again for each"
+                    " attribute selector ([name~=…], [name*=…], …): more than"
+                    f" {MAX_MATCHING:,} steps to match; use a class (.name) instead, or"
+                    " shorter attribute values"
+                )
+                return Refusal(path, *column(text, element), message)
+            if matching * elements + reading > MAX_MATCHING:
                 message = (
                     f"its <style> rules on its {elements:,} elements take more than"
                     f" {MAX_MATCHING:,} steps to match; use fewer rules, simpler selectors"
@@ -347,6 +370,104 @@ def _preludes(css: str) -> list[list[Any]]:
 
     rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
     return [list(r.prelude) for r in rules if getattr(r, "type", "") == "qualified-rule"]
+
+
+@dataclass
+class _Values:
+    """The characters of a file's attribute values by the attribute's name (lower case,
+    without its namespace: a bound for the names a selector may mean): in all its elements
+    together, and in the one that holds the most; and the longest value of any name."""
+
+    total: dict[str, int]
+    most: dict[str, int]
+    longest: int
+
+
+def _values(root: _Element) -> _Values:
+    total: dict[str, int] = {}
+    most: dict[str, int] = {}
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for attribute, value in element.attrib.items():
+            name = str(attribute).rsplit("}", 1)[-1].lower()
+            total[name] = total.get(name, 0) + len(value)
+            most[name] = max(most.get(name, 0), len(value))
+    return _Values(total, most, max(most.values(), default=0))
+
+
+_VALUE_OPERATORS = ("=", "~=", "|=", "^=", "$=", "*=")
+
+
+def _is_combinator(token: Any) -> bool:
+    kind = getattr(token, "type", "")
+    return kind == "whitespace" or (kind == "literal" and token.value in (">", "+", "~"))
+
+
+def _reads(css: str, depth: int) -> list[tuple[str, bool, int]]:
+    """The attribute selectors of `css` that read an attribute's value (`[a=…]`, `~=`,
+    `|=`, `^=`, `$=`, `*=`), each as: the attribute's name (lower case, '' when not found),
+    whether cssselect2 splits the value into words (`~=`), and 0 when it reads only the
+    matched element's own value (it stands in the selector's last compound), or else how many
+    other elements it may read for each element (depth**combinators: ancestors, siblings)."""
+    found: list[tuple[str, bool, int]] = []
+    for prelude in _preludes(css):
+        selectors: list[list[Any]] = [[]]
+        for token in prelude:
+            if getattr(token, "type", "") == "literal" and token.value == ",":
+                selectors.append([])
+            else:
+                selectors[-1].append(token)
+        for selector in selectors:
+            compounds, last, between = 0, 0, True
+            for index, token in enumerate(selector):
+                if _is_combinator(token):
+                    between = True
+                elif between:
+                    compounds, last, between = compounds + 1, index, False
+            walks = depth ** min(max(compounds - 1, 0), 8)
+            stack = [(token, index >= last) for index, token in enumerate(selector)]
+            while stack:  # blocks and functions may nest (at most MAX_SELECTOR_NESTING deep)
+                token, own = stack.pop()
+                kind = getattr(token, "type", "")
+                if kind == "[] block":
+                    read = _read(token.content)
+                    if read is not None:
+                        found.append((read[0], read[1], 0 if own else walks))
+                elif kind == "function":
+                    stack.extend((child, False) for child in token.arguments)
+                elif kind.endswith(" block"):
+                    stack.extend((child, False) for child in token.content)
+    return found
+
+
+def _read(content: list[Any]) -> tuple[str, bool] | None:
+    """The attribute's name and whether its value is split (`~=`), for an attribute
+    selector's `[…]` that compares the value; None for `[name]` alone."""
+    name = ""
+    for token in content:
+        kind = getattr(token, "type", "")
+        if kind == "ident":
+            name = token.lower_value
+        elif kind == "literal" and token.value in _VALUE_OPERATORS:
+            return name, token.value == "~="
+    return None
+
+
+def _reading(reads: list[tuple[str, bool, int]], values: _Values, elements: int) -> int:
+    """Matching steps of attribute selectors reading the values of a file of `elements`
+    elements: one read of each element's own value, or for a selector that reads other
+    elements' values, the largest value of that name `walks` times for each element."""
+    steps = 0
+    for name, split, walks in reads:
+        if walks:
+            characters = (values.most.get(name, 0) if name else values.longest) * elements * walks
+        else:
+            characters = values.total.get(name, 0) if name else sum(values.total.values())
+        steps += characters // (SPLIT_CHARS if split else READ_CHARS)
+        if steps > MAX_MATCHING:
+            return MAX_MATCHING + 1
+    return steps
 
 
 def _matching(css: str, depth: int) -> int:

@@ -30,6 +30,7 @@ from collections.abc import (
     Iterator,
     KeysView,
     Mapping,
+    Sized,
     ValuesView,
 )
 from typing import Any
@@ -78,6 +79,13 @@ MAX_WRAPPED = 100_000
 breaks, so one call costs the square of a word's length over the width and never looks at
 the clock (1,000,000 characters at width 1 took 22 s, past `MAX_SECONDS`)."""
 
+MAX_URLIZED_WORD = 4_000
+"""Characters of the longest word (a run without whitespace) `urlize` may be given: it moves
+a word's closing brackets (`)`, `>`, `&gt;`) off its end one at a time, copying the rest of
+the word each time, so a word costs the square of its length (`'a' ~ '<'*499000 ~
+'>'*499000` took 11.6 s in one call: probe 29 L1). A link is shorter; a million characters
+in words of 4,000 take ~0.4 s, as many in two-letter words ~1.4 s."""
+
 MAX_TOKENS = 30_000
 """Tokens (names, operators, literals, the texts between tags) of one template: compiling
 costs about 140 µs and 10 kB a token before any render's deadline runs (340,000 `{{a}}`, a
@@ -112,7 +120,7 @@ dict literal may name one thousands of times (1,000 keys of a 100,000-item tuple
 MAX_HASHED = MAX_SCANNED
 """Items of tuples one call hashes in all (`{}.fromkeys([t]*100000)` hashes `t` 100,000 times)."""
 
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
+_PERCENT = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
 
@@ -406,17 +414,47 @@ def _refuse_wide(number: str | None, what: str) -> None:
 
 def check_percent(template: str, args: Any) -> None:
     """`template % args` within the limits: no `*` widths, no width or precision of 1000
-    or more, and arguments that do not print more than a string may hold."""
+    or more, and arguments that do not print more than a string may hold: a mapping's
+    value at each field that names it (`('%(a)s'*250) % {'a': s}` prints `s` 250 times, and
+    built 500 MB before its result was refused: probe 29 L2)."""
     if "%(" not in template:  # `"%(fr)s" % rules.x` reads one entry of the view
         for arg in args if isinstance(args, tuple) else (args,):
             refuse_view(arg)
     fields = 0
+    names: list[str] = []
     for match in _PERCENT.finditer(template):
-        _refuse_wide(match.group(1), "width")
-        _refuse_wide(match.group(2), "precision")
+        _refuse_wide(match.group(2), "width")
+        _refuse_wide(match.group(3), "precision")
         fields += 1
-    if fields and len(template) + fields * 2 * MAX_WIDTH + weigh(args) > MAX_STRING:
+        if match.group(1) is not None:
+            names.append(match.group(1))
+    if not fields:
+        return
+    printed = len(template) + fields * 2 * MAX_WIDTH
+    if names and isinstance(args, Mapping):
+        printed += _named_weight(names, args, MAX_STRING - printed)
+    else:
+        printed += weigh(args)
+    if printed > MAX_STRING:
         raise TemplateLimitError(f"`%` would build more than {MAX_STRING:,} characters")
+
+
+def _named_weight(names: list[str], args: Mapping[Any, Any], limit: int) -> int:
+    """What the values `names` name in `args` print, each once per field that names it,
+    counted no further than past `limit` (a name `args` lacks prints nothing: `%` fails)."""
+    weights: dict[str, int] = {}
+    printed = 0
+    for name in names:
+        if name not in weights:
+            try:
+                value = args[name]
+            except LookupError:
+                value = ""
+            weights[name] = weigh(value, limit)
+        printed += weights[name]
+        if printed > limit:
+            break
+    return printed
 
 
 def check_brace_format(template: str, args: Iterable[Any]) -> None:
@@ -982,6 +1020,38 @@ def _formatted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Non
     check_percent(str(value), kwargs or args)
 
 
+def _urlized(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`urlize` looks at each word in Python (~3 µs a word: a step each), and at each word
+    that is no link, at every scheme of `extra_schemes` too; a word costs the square of its
+    length (`MAX_URLIZED_WORD`)."""
+    if isinstance(value, Undefined):
+        return  # said by urlize itself, as by any filter
+    words = (value if isinstance(value, str) else str(value)).split()
+    guard_steps(len(words))
+    longest = max(map(len, words), default=0)
+    if longest > MAX_URLIZED_WORD:
+        raise TemplateLimitError(
+            f"urlize of a word of {longest:,} characters (more than {MAX_URLIZED_WORD:,}):"
+            " it moves the word's closing brackets one at a time"
+        )
+    schemes = args[4] if len(args) > 4 else kwargs.get("extra_schemes")
+    if isinstance(schemes, Sized) and not isinstance(schemes, str) and len(schemes):
+        compared = len(words) * len(schemes)
+        if compared > MAX_SCHEMES_COMPARED:
+            raise TemplateLimitError(
+                f"urlize of {len(words):,} words with {len(schemes):,} extra schemes: more"
+                f" than {MAX_SCHEMES_COMPARED:,} words times schemes"
+            )
+        guard_steps(compared // SCHEMES_A_STEP)
+
+
+MAX_SCHEMES_COMPARED = 2_000_000
+"""Words times `extra_schemes` one `urlize` may compare, each in Python (~125 ns): 499,000
+words with 1,000 schemes took 67 s in one call, out of the deadline's reach."""
+SCHEMES_A_STEP = 32
+"""Of those comparisons, how many count one step (a card face's step is ~4 µs)."""
+
+
 def _summed(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """`sum` adds up with `+`: over lists or tuples (`start=[]`) it makes a new one at every
     item, copying all it holds so far (100,000 one-item lists copied 5·10⁹ references in C,
@@ -1027,6 +1097,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "join": _joined,
     "replace": _replaced,
     "format": _formatted,
+    "urlize": _urlized,
     "sum": _summed,
     "trim": lambda v, a, k: _check_scanned(
         v if isinstance(v, str) else "", a[0] if a else k.get("chars"), "trim"
