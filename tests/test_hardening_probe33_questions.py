@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import string
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -55,9 +54,7 @@ def test_questions_that_all_nearly_repeat_each_other_are_one_finding_each(tmp_pa
 
     _merged_bank(tmp_path, 300)
     game = load_game(tmp_path)
-    start = time.process_time()
     found = [d for d in questions.check(game, collect(game)) if d.code == "Q003"]
-    assert time.process_time() - start < 5
     assert len(found) == 299
     lines = Counter(d.span.line for d in found)
     assert max(lines.values()) == 1  # one finding a question
@@ -101,10 +98,3 @@ def test_the_pairs_compared_are_charged_to_the_banks_budget(monkeypatch) -> None
     monkeypatch.setattr(duplicates, "near", counted)
     assert _found(_alike_not_near(1_000), ["en"]) == []
     assert 19_000 <= compared[0] <= 20_000
-
-
-def test_ten_thousand_alike_questions_are_compared_in_seconds() -> None:
-    questions = _alike_not_near(10_000)
-    start = time.process_time()
-    assert _found(questions, ["en"]) == []
-    assert time.process_time() - start < 8.0  # about 2.5 s (33 s before)
