@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -87,13 +86,13 @@ def _typography(state: Any, uri: str, text: str) -> lsp.CodeAction | None:
     """The file's safe typography fixes (spaces only), as `playset i18n fix` applies them: a
     YAML file's new text, or a CSV sheet's new text when the fix changes only its cells (a
     workbook, or a fix in the sheet's keys file too: no quick fix, `playset i18n fix` does it)."""
-    from urllib.parse import unquote, urlparse
-
     from toolkit.i18n.fix import plan_fixes
+    from toolkit.lsp.workspace import path_of
 
-    if state.game is None:
+    path = path_of(uri)
+    if state.game is None or path is None:
         return None
-    wanted = state.mirror.rel(Path(unquote(urlparse(uri).path)))
+    wanted = state.mirror.rel(path)
     if wanted is None:
         return None
     try:
