@@ -42,3 +42,32 @@ def test_one_lacking_term_is_said_as_before(tmp_path, run_cli):
     result = run_cli("validate", str(_game_of_terms(tmp_path, 1)), "--no-cache")
     found = [line for line in result.output.splitlines() if "T008" in line]
     assert found[-1].endswith("(en): fr uses 'mot0'; the glossary's en term is 'word0'"), found
+
+
+def test_a_term_written_again_is_one_term_of_the_table(monkeypatch):
+    """Probe 36 H2: one 2,000-word form aliased by 900 terms was 1.8 million pieces, each
+    added to a bit set as wide as the pieces before it (49 s, 930 MB). A term written again
+    is laid out once, for all the terms that say it."""
+    from toolkit.checks.translation import term_search
+
+    added = [0]
+    real = term_search._added
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        added[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(term_search, "_added", counted)
+    table = term_search.finder(tuple(("a " * 1_000, group) for group in range(19)))
+    assert added[0] <= 6 * 1_000  # its forms and what precedes it: 95,000 before (19×)
+    assert list(table.ends.values()) == [(tuple(range(19)), 1_000)]
+    assert term_search.groups_used(table, "a " * 1_000) == set(range(19))
+
+
+def test_a_glossary_past_the_words_limit_is_looked_for_in_part_and_says_so(tmp_path, run_cli):
+    from toolkit.checks.translation import term_search
+
+    table = term_search.finder(tuple((f"w{i} x{i}", i) for i in range(15_000)))
+    assert (table.words, table.left_out) == (30_000, 5_000)
+    assert max(table.ends) < term_search.MAX_PIECES
+    assert term_search.groups_used(table, "w9999 x9999 w10000 x10000") == {9_999}

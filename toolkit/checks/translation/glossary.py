@@ -14,15 +14,27 @@ from typing import Any
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView, prose
-from toolkit.checks.translation.term_search import Finder, blank_out, finder, groups_used
+from toolkit.checks.translation.term_search import (
+    MAX_PIECES,
+    Finder,
+    blank_out,
+    finder,
+    groups_used,
+)
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean, Units, cached
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 
 T_TERM = rule(
     "T008",
     "glossary-term",
     "A translation does not use the glossary's translation of a term.",
+    Severity.WARNING,
+)
+T_TOO_MANY = rule(
+    "T018",
+    "glossary-size",
+    "The glossary's terms and forms are too many words to look for in every text.",
     Severity.WARNING,
 )
 T_GLOSSARY = rule(
@@ -48,6 +60,15 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     languages = {source, *game.manifest.languages, *(lang for t in terms for lang in t.text)}
     finders = {lang: _finder(terms, lang) for lang in sorted(languages)}
+    for lang, made in finders.items():
+        if made.left_out:
+            yield T_TOO_MANY.at(
+                game.glossary.rel,
+                game.glossary.doc.key_span(("terms",)) if game.glossary.doc else Span(),
+                f"the glossary's {lang} terms and forms have {made.words:,} words; T008 looks"
+                f" for the first {MAX_PIECES:,} and leaves {made.left_out:,} terms and forms"
+                " out: a term is a few words, and a form another way to write one",
+            )
     translated = [{lang: bool((t.text.get(lang) or "").strip()) for lang in t.text} for t in terms]
     # a file whose every text used the glossary's terms as its translations do, with the
     # same glossary, is skipped whole (its texts are not even named): one card edit names

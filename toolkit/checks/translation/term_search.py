@@ -244,30 +244,45 @@ class Finder(NamedTuple):
     closing: dict[str, int]  # the punctuation that must close a term → its last piece
     closing_sizes: tuple[int, ...]
     closed: int  # every last piece that punctuation must close
-    ends: dict[int, tuple[int, int]]  # a last piece's bit → (group, number of pieces)
+    ends: dict[int, tuple[tuple[int, ...], int]]  # a last piece's bit → (groups, pieces)
+    words: int  # the pieces of every term given, left out or not
+    left_out: int  # the terms past `MAX_PIECES` pieces, not looked for
 
 
 def _added(table: dict[str, int], key: str, bit: int) -> None:
     table[key] = table.get(key, 0) | bit
 
 
+MAX_PIECES = 20_000
+"""The words (pieces) of one table's terms: a thousand-term glossary has a few thousand. Each
+word of a text moves a bit set as wide as this, and building it costs its square."""
+
+
 @lru_cache(maxsize=1024)
 def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
     """The table of `terms`, each (term, group); a term with no letter or digit is left
-    out (it is found nowhere)."""
-    laid = sorted(
-        ((found, group) for term, group in terms if (found := shape(term))),
-        key=lambda one: -len(one[0].pieces),
-    )
+    out (it is found nowhere), and so are the terms past `MAX_PIECES` words in all
+    (`left_out`: the check says so)."""
+    kept: dict[Shape, list[int]] = {}  # a term written again (an alias) is one term
+    words = left_out = 0
+    for said, group in terms:
+        if (found := shape(said)) is None:
+            continue
+        words += len(found.pieces)
+        if words > MAX_PIECES:
+            left_out += 1
+        else:
+            kept.setdefault(found, []).append(group)
+    laid = sorted(kept.items(), key=lambda one: -len(one[0].pieces))
     forms: dict[str, int] = {}
     opening: dict[str, int] = {}
     inside: dict[str, int] = {}
     between: dict[str, int] = {}
     closing: dict[str, int] = {}
     first = last = closed = 0
-    ends: dict[int, tuple[int, int]] = {}
+    ends: dict[int, tuple[tuple[int, ...], int]] = {}
     bit = 0
-    for term, group in laid:
+    for term, groups in laid:
         for index, piece in enumerate(term.pieces):
             one = 1 << bit
             for form in piece.forms:
@@ -287,7 +302,7 @@ def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
             closed |= one
         else:
             last |= one
-        ends[bit - 1] = (group, len(term.pieces))
+        ends[bit - 1] = (tuple(groups), len(term.pieces))
     return Finder(
         forms,
         first,
@@ -300,6 +315,8 @@ def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
         tuple(sorted({len(k) for k in closing})),
         closed,
         ends,
+        words,
+        left_out,
     )
 
 
@@ -356,7 +373,7 @@ def groups_used(table: Finder, text: str) -> set[int]:
         new = ended & ~seen
         if new:
             seen |= new
-            found.update(table.ends[b][0] for b in _bits(new))
+            found.update(group for b in _bits(new) for group in table.ends[b][0])
     return found
 
 
