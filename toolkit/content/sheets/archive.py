@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_MEMBERS = 10_000
-MAX_UNPACKED = 64 * 1024 * 1024
-"""Bytes all members unpack to: a 20,000-card sheet of 30 columns is about 25 MB of XML."""
-MAX_RATIO = 200
+MAX_UNPACKED = 32 * 1024 * 1024
+"""Bytes all members unpack to: a 20,000-card sheet of 30 columns is about 25 MB of XML. The
+reader and the scans take about 0.1 s a megabyte (64 MB, the limit before, was 6 s)."""
+MAX_RATIO = 100
 """How much one member, and the members together, may shrink when zipped; XML cells of a
 real sheet stay well under this (5 to 20 times), a bomb of repeated bytes reaches a thousand
-and more."""
+and more. So a sheet costs at most about 3 s for each 330 kB it takes on disk."""
 RATIO_FLOOR = 1024 * 1024
 """Members smaller than this unpacked are not held to MAX_RATIO one by one (an empty sheet
 zips well), nor is an archive that unpacks to less than this in all. Over it, the archive as
