@@ -35,7 +35,9 @@ _VALUE = rb"""\s*=\s*(?:"([^"]*)"|'([^']*)')"""
 workbook.xml written with single quotes: it was refused as having no worksheet)."""
 _REL_ID = re.compile(rb"\b(?:\w+:)?id" + _VALUE)
 _RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^<>]*)>")
-_ATTR = re.compile(rb"([\w:]+)" + _VALUE)
+_ATTR = re.compile(rb"(?<![\w:])([\w:]+)" + _VALUE)
+"""An attribute: its name tried from its first character only (no match ends inside a name),
+as a name not followed by `=` was scanned again from each of its characters (20 kB: 3 s)."""
 
 
 def _value(found: re.Match[bytes]) -> bytes:
