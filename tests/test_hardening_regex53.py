@@ -128,20 +128,51 @@ def test_a_long_attribute_name_without_a_value_is_read_in_linear_time():
 
 
 def test_unclosed_percent_names_are_read_in_linear_time():
-    # `'%(' * 15000` scanned the rest of the template from each `%(`: 2 s (1 MB: hours)
+    # `'%(' * 15000` scanned the rest of the template from each `%(`: 2 s (1 MB: hours);
+    # no `(` is balanced: CPython fails on the first key, having printed nothing
     start = time.process_time()
-    with pytest.raises(template_bounds.TemplateLimitError):
-        template_bounds.check_percent("%(" * 15_000, {})
+    template_bounds.check_percent("%(" * 15_000, {})
     assert time.process_time() - start < LIMIT
-    fields = [m.group() for m in template_bounds._percent_fields("%(a)s %(" * 3)]
-    assert fields == ["%(a)s", "%(%(a)s", "%(%(a)s", "%("]
+    with pytest.raises(ValueError, match="incomplete format key"):
+        ("%(" * 15_000) % {}  # noqa: B018
+    fields = [f.name for f in template_bounds._percent_fields("%(a)s %(" * 3)]
+    assert fields == ["a"]  # then "incomplete format key"
+
+
+class _Keys(dict):  # type: ignore[type-arg]
+    """A mapping that answers every key with "" and notes the keys asked, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def __getitem__(self, key: str) -> str:
+        self.asked.append(key)
+        return ""
 
 
 @settings(max_examples=3000, deadline=None)
 @given(st.text(alphabet="%()a5.-* \n", max_size=30))
-def test_the_percent_fields_are_what_the_pattern_found(template):
-    old = [(m.span(), m.groups()) for m in template_bounds._PERCENT.finditer(template)]
-    assert [(m.span(), m.groups()) for m in template_bounds._percent_fields(template)] == old
+def test_the_percent_fields_name_the_keys_cpython_reads(template):
+    """Probe 37 H3: `%((a))s` names the key `(a)` (its parentheses balanced); a pattern
+    reading to the first `)` named `(a`, which the mapping lacked."""
+    names = [f.name for f in template_bounds._percent_fields(template) if f.name is not None]
+    keys = _Keys()
+    try:
+        template % keys  # noqa: B018
+    except (ValueError, TypeError):  # the failing field's key may be read; none after it
+        common = min(len(keys.asked), len(names))
+        assert keys.asked[:common] == names[:common] and len(keys.asked) <= len(names) + 1
+    else:
+        assert keys.asked == names
+
+
+def test_a_key_in_parentheses_is_weighed_as_its_value():
+    with pytest.raises(template_bounds.TemplateLimitError):
+        template_bounds.check_percent("%((a))s" * 40, {"(a)": "x" * 100_000})
+    with pytest.raises(template_bounds.TemplateLimitError):  # a key the mapping lacks: all
+        template_bounds.check_percent("%(b)s" * 40, {"a": "x" * 100_000})
+    template_bounds.check_percent("%((a))s and %(b)s", {"(a)": "x", "b": "y" * 1_000})
 
 
 def test_line_breaks_in_comments_are_blanked_in_linear_time(tmp_path: Path):
