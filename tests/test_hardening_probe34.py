@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.conftest import FIXTURES, copy_game
@@ -71,3 +72,31 @@ def test_a_glossary_past_the_words_limit_is_looked_for_in_part_and_says_so(tmp_p
     assert (table.words, table.left_out) == (30_000, 5_000)
     assert max(table.ends) < term_search.MAX_PIECES
     assert term_search.groups_used(table, "w9999 x9999 w10000 x10000") == {9_999}
+
+
+def test_a_source_text_shared_by_many_cards_is_searched_once(tmp_path, run_cli, monkeypatch):
+    """Probe 37 M1: 480 cards sharing one long source text (an alias), each with its own
+    translations, searched the source 480 times (8 s). Each (language, text) once a run."""
+    from toolkit.checks.translation import glossary
+
+    game = _game_of_terms(tmp_path, 3)
+    deck = game / "decks" / "cards.yaml"
+    lines = deck.read_text().split("\n")
+    head = lines[: lines.index("cards:") + 1]
+    body = ["  - {id: c0, name: {fr: A, es: A, en: A}, text: {fr: &s mot0 mot1, es: a, en: a}}"]
+    body += [
+        f"  - {{id: c{i}, name: {{fr: A, es: A, en: A}}, text: {{fr: *s, es: b{i}, en: c{i}}}}}"
+        for i in range(1, 40)
+    ]
+    deck.write_text("\n".join(head + body) + "\n")
+    searched: list[str] = []
+    real = glossary.groups_used
+
+    def counted(table, text):  # type: ignore[no-untyped-def]
+        searched.append(text)
+        return real(table, text)
+
+    monkeypatch.setattr(glossary, "groups_used", counted)
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert [d["code"] for d in json.loads(result.stdout)].count("T008") > 50  # 50 listed, and more
+    assert searched.count("mot0 mot1") == 1, searched.count("mot0 mot1")  # 40 before
