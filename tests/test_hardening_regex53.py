@@ -175,6 +175,15 @@ def test_a_key_in_parentheses_is_weighed_as_its_value():
     template_bounds.check_percent("%((a))s and %(b)s", {"(a)": "x", "b": "y" * 1_000})
 
 
+def test_an_escaping_conversion_is_weighed_as_it_prints():
+    # probe 37 L1: `%a` writes 😀 as `\U0001f600`, ten characters for one
+    with pytest.raises(template_bounds.TemplateLimitError):
+        template_bounds.check_percent("%a", ("😀" * 200_000,))
+    with pytest.raises(template_bounds.TemplateLimitError):
+        template_bounds.check_percent("%(x)r", {"x": "😀" * 200_000})
+    template_bounds.check_percent("%s", ("😀" * 200_000,))
+
+
 def test_line_breaks_in_comments_are_blanked_in_linear_time(tmp_path: Path):
     # a NEL in the file and a line of 20,000 ` #` without one: 4 s
     path = tmp_path / "deck.yaml"

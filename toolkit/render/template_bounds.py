@@ -123,6 +123,9 @@ MAX_HASHED = MAX_SCANNED
 _PERCENT_SPEC = re.compile(r"[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.DOTALL)
 """A `%` field after its `%` and its `(name)`: flags, width, precision, conversion."""
 _PARENTHESES = re.compile(r"[()]")
+ESCAPED = 10
+"""How many characters `%r` or `%a` may print for one of a text (`ascii` writes 😀 as
+`\U0001f600`)."""
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
 
@@ -424,19 +427,22 @@ def check_percent(template: str, args: Any) -> None:
             refuse_view(arg)
     fields = 0
     names: list[str] = []
+    escaped = 1
     for field in _percent_fields(template):
         _refuse_wide(field.width, "width")
         _refuse_wide(field.precision, "precision")
         fields += 1
         if field.name is not None:
             names.append(field.name)
+        if field.conversion in "ra":  # `\U0001f600` for one character: ten
+            escaped = ESCAPED
     if not fields:
         return
     printed = len(template) + fields * 2 * MAX_WIDTH
     if names and isinstance(args, Mapping):
-        printed += _named_weight(names, args, MAX_STRING - printed)
+        printed += escaped * _named_weight(names, args, (MAX_STRING - printed) // escaped)
     else:
-        printed += weigh(args)
+        printed += escaped * weigh(args)
     if printed > MAX_STRING:
         raise TemplateLimitError(f"`%` would build more than {MAX_STRING:,} characters")
 
@@ -447,6 +453,7 @@ class _Field(NamedTuple):
     name: str | None
     width: str | None
     precision: str | None
+    conversion: str
 
 
 def _percent_fields(template: str) -> Iterator[_Field]:
@@ -467,7 +474,7 @@ def _percent_fields(template: str) -> Iterator[_Field]:
         found = _PERCENT_SPEC.match(template, at)
         if found is None:  # a `%` (or its key) with nothing after it
             return
-        yield _Field(name, found.group(1), found.group(2))
+        yield _Field(name, found.group(1), found.group(2), found.group(3))
         position = found.end()
 
 
