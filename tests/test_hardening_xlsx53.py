@@ -20,10 +20,13 @@ EMPTY_SHEET = b"<worksheet><sheetData><row>" + b"<c/>" * 262_000 + b"</row></she
 
 
 def _with_members(
-    members: dict[str, bytes], rels: str = "", method: int = zipfile.ZIP_DEFLATED
+    members: dict[str, bytes],
+    rels: str = "",
+    method: int = zipfile.ZIP_DEFLATED,
+    sheets: str = "",
 ) -> bytes:
     """The minimal XLSX of `_xlsx`, its header only, with `members` added (zipped with
-    `method`) and `rels` added to its workbook relationships."""
+    `method`), `rels` added to its workbook relationships and `sheets` to its sheet list."""
     base = zipfile.ZipFile(io.BytesIO(_xlsx("")))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
@@ -31,6 +34,8 @@ def _with_members(
             data = base.read(name)
             if name == "xl/_rels/workbook.xml.rels":
                 data = data.replace(b"</Relationships>", rels.encode() + b"</Relationships>")
+            if name == "xl/workbook.xml":
+                data = data.replace(b"</sheets>", sheets.encode() + b"</sheets>")
             book.writestr(name, data)
         for name, data in members.items():
             book.writestr(name, data, compress_type=method)
@@ -112,14 +117,16 @@ def test_members_no_relationship_names_are_not_scanned(tmp_path, monkeypatch):
     ],
 )
 def test_a_member_a_relationship_names_is_scanned(tmp_path, target):
-    # whatever Id it has, however the target is written: the reader may open it as a sheet
+    # whatever Id a sheet names, however the target is written: the reader may open it as a
+    # sheet (probe 37 M2: only the relationships a `<sheet>` names, budget53)
     far = (
         b'<worksheet><sheetData><row r="20000"><c r="XFD20000"><v>1</v></c></row>'
         b"</sheetData></worksheet>"
     )
     rel = f'<Relationship Id="rId9" Type="{WORKSHEET}" Target="{target}"/>'
+    sheet = '<sheet name="far" sheetId="9" xr:id="rId9"/>'
     path = tmp_path / "cards.xlsx"
-    path.write_bytes(_with_members({"xl/worksheets/far.xml": far}, rels=rel))
+    path.write_bytes(_with_members({"xl/worksheets/far.xml": far}, rels=rel, sheets=sheet))
     read = workbook.read_workbook(path, "decks/cards.xlsx")
     assert isinstance(read, grid.Refused) and read.diagnostic.code == "Y013", read
     assert "far.xml" in read.diagnostic.message

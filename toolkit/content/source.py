@@ -72,6 +72,9 @@ class GameRepeats:
     spent: int = 0
     passed: bool = False
     """Whether a file has passed the bound (then no later file may repeat anything)."""
+    sheet_bytes: int = 0
+    """Bytes of sheet XML the game's spreadsheets have had scanned so far, in the same order
+    (toolkit.content.sheets.archive.MAX_GAME_SCANNED)."""
 
     def before(self, limit: int) -> int:
         """What the files read before repeated, as a file's bound counts it: all of `limit`

@@ -54,6 +54,11 @@ READ_CHARS = 1_024
 """The same for the other value selectors (`[name=…]`, `|=`, `^=`, `$=`, `*=`): cssselect2
 copies the value out of lxml at each match, and lowers it for `i`, 1 to 10 ns a character
 (1,500 `[a|=b i]` on one attribute of 500,000 `É` took 7.8 s to read)."""
+MAX_READING = 10_000
+"""Steps (SPLIT_CHARS, READ_CHARS) the attribute selectors of one file may spend reading its
+attribute values, about 0.1 s: each icon a game lists is loaded at each check, used or not,
+and at the whole of `MAX_MATCHING` (~1 s) eleven icons of 85 kB took 9.2 s (probe 37 M3).
+The bound is the file's own (an icon's cached verdict depends on it alone)."""
 MAX_TRANSFORM = 1_000
 """Characters of one `transform` (or gradient or pattern transform): svglib rebuilds the
 whole text at every `(…)` it parses, so a long one costs the square of its length (100,000
@@ -257,12 +262,12 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             if reads and matching * elements <= MAX_MATCHING:
                 values = values or _values(root)
                 reading += _reading(reads, values, elements)
-            if reading > MAX_MATCHING:
+            if reading > MAX_READING:
                 message = (
                     "its <style> rules read long attribute values (up to"
                     f" {values.longest if values else 0:,} characters) again for each"
                     " attribute selector ([name~=…], [name*=…], …): more than"
-                    f" {MAX_MATCHING:,} steps to match; use a class (.name) instead, or"
+                    f" {MAX_READING:,} steps to match; use a class (.name) instead, or"
                     " shorter attribute values"
                 )
                 return Refusal(path, *column(text, element), message)
@@ -465,8 +470,8 @@ def _reading(reads: list[tuple[str, bool, int]], values: _Values, elements: int)
         else:
             characters = values.total.get(name, 0) if name else sum(values.total.values())
         steps += characters // (SPLIT_CHARS if split else READ_CHARS)
-        if steps > MAX_MATCHING:
-            return MAX_MATCHING + 1
+        if steps > MAX_READING:
+            return MAX_READING + 1
     return steps
 
 
