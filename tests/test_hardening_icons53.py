@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, build_case
+from tests.suggest_calls import counted_searches
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks import icon_names
-from toolkit.content import suggest
 from toolkit.diagnostics import capped
 
 SVG = (
@@ -34,18 +34,7 @@ TIPPED = getattr(icon_names, "MAX_TIPPED", 20)
 def searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names 'did you mean' is searched for from here on (every search goes through
     `suggest._search`), with the kept answers of earlier tests forgotten."""
-    for kept in (getattr(icon_names, "closest", None), icon_names.tip):
-        if hasattr(kept, "cache_clear"):
-            kept.cache_clear()
-    asked: list[str] = []
-    real = suggest._search
-
-    def counted(name: str, *args: object) -> tuple[str | None, int]:
-        asked.append(name)
-        return real(name, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(suggest, "_search", counted)
-    return asked
+    return counted_searches(monkeypatch, getattr(icon_names, "closest", None), icon_names.tip)
 
 
 def _game(root: Path, cards: list[str], icon: str | None, texts: list[str] | None = None) -> Path:

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, build_case
+from tests.suggest_calls import counted_searches
 from tests.test_validate_cache_units import _run
-from toolkit.content import suggest
 from toolkit.diagnostics import capped
 from toolkit.render import undefined
 
@@ -32,18 +32,7 @@ TIPPED = getattr(undefined, "MAX_TIPPED", 20)
 def searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names 'did you mean' is searched for from here on (every search goes through
     `suggest._search`), with the kept answers of earlier tests forgotten."""
-    kept = getattr(undefined, "closest", None)
-    if hasattr(kept, "cache_clear"):
-        kept.cache_clear()  # type: ignore[union-attr]
-    asked: list[str] = []
-    real = suggest._search
-
-    def counted(name: str, *args: object) -> tuple[str | None, int]:
-        asked.append(name)
-        return real(name, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(suggest, "_search", counted)
-    return asked
+    return counted_searches(monkeypatch, getattr(undefined, "closest", None))
 
 
 @pytest.fixture(autouse=True)

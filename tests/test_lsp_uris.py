@@ -9,44 +9,20 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
+from tests import test_lsp
 from tests.conftest import FIXTURES, REPO
 from toolkit.lsp.server import path_of
 
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+client = test_lsp.client  # the fixture: a server started as an editor starts it
+_findings = test_lsp._findings
 UNSAVED = ("  fr: Jeu témoin\n", "  fr: Jeu témoin!\n")  # T010: no narrow space before '!'
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "toolkit", "lsp"], server_env=ENV
-    )
-)
-async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
-        lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
-
-
-async def _findings(client: LanguageClient, uri: str, want, timeout: float = 60.0) -> list:
-    """The file's published findings once `want(findings)` holds."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while loop.time() < end:
-        found = client.diagnostics.get(uri)
-        if found is not None and want(list(found)):
-            return list(found)
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no such findings for {uri}: {client.diagnostics.get(uri)}")
 
 
 def _open(client: LanguageClient, uri: str, text: str) -> None:
