@@ -175,6 +175,14 @@ def test_a_key_in_parentheses_is_weighed_as_its_value():
     template_bounds.check_percent("%((a))s and %(b)s", {"(a)": "x", "b": "y" * 1_000})
 
 
+def test_a_field_of_no_name_beside_named_ones_is_weighed_as_the_whole_mapping():
+    # probe 38 H1: `'%a%(a)s' % {'a': 1, 'b': [s] * 200}` printed the mapping at `%a`,
+    # counted nowhere: 104 bytes of rulebook reached 4 GB
+    with pytest.raises(template_bounds.TemplateLimitError):
+        template_bounds.check_percent("%a%(a)s", {"a": 1, "b": ["x" * 10_000] * 200})
+    template_bounds.check_percent("%%%(a)s", {"a": 1, "b": ["x" * 10_000] * 200})
+
+
 def test_an_escaping_conversion_is_weighed_as_it_prints():
     # probe 37 L1: `%a` writes 😀 as `\U0001f600`, ten characters for one
     with pytest.raises(template_bounds.TemplateLimitError):

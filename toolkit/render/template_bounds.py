@@ -427,6 +427,7 @@ def check_percent(template: str, args: Any) -> None:
             refuse_view(arg)
     fields = 0
     names: list[str] = []
+    unnamed = False
     escaped = 1
     for field in _percent_fields(template):
         _refuse_wide(field.width, "width")
@@ -434,6 +435,8 @@ def check_percent(template: str, args: Any) -> None:
         fields += 1
         if field.name is not None:
             names.append(field.name)
+        elif field.conversion != "%":
+            unnamed = True
         if field.conversion in "ra":  # `\U0001f600` for one character: ten
             escaped = ESCAPED
     if not fields:
@@ -441,6 +444,8 @@ def check_percent(template: str, args: Any) -> None:
     printed = len(template) + fields * 2 * MAX_WIDTH
     if names and isinstance(args, Mapping):
         printed += escaped * _named_weight(names, args, (MAX_STRING - printed) // escaped)
+        if unnamed:  # `'%a%(a)s' % m`: a field of no name prints all of `m` (probe 38 H1)
+            printed += escaped * weigh(args, MAX_STRING)
     else:
         printed += escaped * weigh(args)
     if printed > MAX_STRING:
