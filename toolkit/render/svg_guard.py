@@ -40,9 +40,11 @@ MAX_NUMBERS = 50_000
 MAX_STYLE = 20_000
 """Characters of CSS in an icon's <style> elements, its files together (90,000 rules took
 34 s to read)."""
-MAX_MATCHING = 100_000
+MAX_MATCHING = 20_000
 """Selector steps times elements in one file: svglib matches every selector against every
-element, 10 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s). A selector of k
+element, 1.5 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s), and each icon a
+game lists is loaded at each check, used or not: at 100,000, a hundred icons of 6 kB took
+15 s (probe 38 M2). A real icon has a few rules over tens of shapes. A selector of k
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
