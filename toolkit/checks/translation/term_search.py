@@ -320,42 +320,48 @@ def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
     )
 
 
-def _walk(table: Finder, text: Words, resets: bool) -> Iterator[tuple[int, int]]:
+def _walk(table: Finder, text: Words, fresh: bool) -> Iterator[tuple[int, int]]:
     """(index of a word of the text, the last pieces matched there) for each word where a
-    term's match ends; `resets`: the next match is looked for after the one found (as a
-    pattern's `finditer`), else matches may overlap."""
+    term's match ends (matches may overlap); `fresh`: only the last pieces not matched
+    before, and no further once every one is (which terms a text uses, not where)."""
     forms, inside, between = table.forms, table.inside, table.between
+    starts, opening, closed, last_pieces = table.first, table.opening, table.closed, table.last
+    canonical, before = text.canonical, text.before
     count = len(text.words)
     state = 0
+    unmatched = last_pieces | closed
     for index, word in enumerate(text.words):
         bits = forms.get(word, 0)
         if not bits:
             state = 0
             continue
-        first = table.first
-        if table.opening:  # the gap before ends with the opening, after no `\w` character
-            gap = text.canonical[index]
+        first = starts
+        if opening:  # the gap before ends with the opening, after no `\w` character
+            gap = canonical[index]
             for size in table.opening_sizes:
                 if size < len(gap) or (size == len(gap) and index == 0):
-                    first |= table.opening.get(gap[-size:], 0)
+                    first |= opening.get(gap[-size:], 0)
         if state:
-            allowed = between.get(text.canonical[index], 0)
+            allowed = between.get(canonical[index], 0)
             if inside:
-                allowed |= inside.get(text.before[index], 0)
+                allowed |= inside.get(before[index], 0)
             state = ((state << 1) & allowed | first) & bits
         else:
             state = first & bits
-        ended = state & table.last
-        if state & table.closed:  # the gap after starts with the closing, before no `\w`
+        ended = state & last_pieces
+        if state & closed:  # the gap after starts with the closing, before no `\w`
             last = index + 1 == count
-            gap = text.tail if last else text.canonical[index + 1]
+            gap = text.tail if last else canonical[index + 1]
             for size in table.closing_sizes:
                 if size < len(gap) or (size == len(gap) and last):
                     ended |= state & table.closing.get(gap[:size], 0)
+        if fresh:
+            ended &= unmatched
+            unmatched ^= ended
         if ended:
             yield index, ended
-            if resets:
-                state = 0
+            if fresh and not unmatched:
+                return
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -366,14 +372,12 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 def groups_used(table: Finder, text: str) -> set[int]:
-    """The groups (terms) of `table` that `text` uses."""
+    """The groups (terms) of `table` that `text` uses. The walk stops once every term is
+    found (a text of one word repeated that every term matches was walked to its end, for
+    each language: 6.7 s, probe 38 M1)."""
     found: set[int] = set()
-    seen = 0
-    for _, ended in _walk(table, words_of(_composed(text)), resets=False):
-        new = ended & ~seen
-        if new:
-            seen |= new
-            found.update(group for b in _bits(new) for group in table.ends[b][0])
+    for _, ended in _walk(table, words_of(_composed(text)), fresh=True):
+        found.update(group for b in _bits(ended) for group in table.ends[b][0])
     return found
 
 
@@ -396,7 +400,7 @@ def spaced(table: Finder, text: str) -> str:
         return text
     words = words_of(text)
     spans = []
-    for index, ended in _walk(table, words, resets=False):
+    for index, ended in _walk(table, words, fresh=False):
         longest = table.ends[(ended & -ended).bit_length() - 1][1]  # laid out longest first
         spans.append((words.starts[index - longest + 1], words.ends[index]))
     if not spans:
