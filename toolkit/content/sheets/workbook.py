@@ -45,20 +45,30 @@ def _value(found: re.Match[bytes]) -> bytes:
     return found.group(found.lastindex or 1) or b""
 
 
+_CALAMINE_IDS = (b"r:id", b"relationships:id")
+"""The attribute names calamine takes a `<sheet>`'s relationship Id from, as written (the
+last one written wins); any other `…:id` (`xr:id`) it passes over."""
+
+
 def _first_sheet_member(source: Path | bytes) -> str | None:
-    """The zip member of an XLSX file's first worksheet (the one calamine reads first)."""
+    """The zip member of an XLSX file's first worksheet (the one calamine reads first: its
+    `r:id`; an `xr:id` written before it made the scans look at a decoy, probe 38 H2). Only
+    the member most likely read: `_other_sheets_too_large` checks every other one."""
     book = archive.read_member(source, "xl/workbook.xml") or b""
     rels = archive.read_member(source, "xl/_rels/workbook.xml.rels") or b""
     sheet = _SHEET_TAG.search(book)
-    rid = _REL_ID.search(sheet.group(1)) if sheet else None
-    if rid is None:
+    ids = list(_REL_ID.finditer(sheet.group(1))) if sheet else []
+    named = [found for found in ids if found.group(0).startswith(_CALAMINE_IDS)]
+    if not ids:
         return None
-    for rel in _RELATIONSHIP.finditer(rels):
+    rid = named[-1] if named else ids[0]
+    member = None
+    for rel in _RELATIONSHIP.finditer(rels):  # of two relationships of one Id, the last
         attrs = {found.group(1): _value(found) for found in _ATTR.finditer(rel.group(1))}
         if attrs.get(b"Id") == _value(rid):
             target = attrs.get(b"Target", b"").decode("utf-8", "replace")
-            return target.lstrip("/") if target.startswith("/") else "xl/" + target
-    return None
+            member = target.lstrip("/") if target.startswith("/") else "xl/" + target
+    return member
 
 
 def _sheet_ids(data: bytes, names: list[str]) -> set[str]:
@@ -110,30 +120,40 @@ _TARGET = re.compile(rb"\bTarget" + _VALUE)
 
 
 def _other_sheets_too_large(
-    data: bytes, first: str | None, targets: set[str]
-) -> tuple[int, int, str] | None:
-    """Where any other worksheet of the file holds something past the limits: which sheet
-    calamine reads first is its own reading of workbook.xml and its relationships (an
-    `xr:id` before the `r:id`, or two relationships of one Id, made it read another sheet
-    than the one scanned: 9.5 GB), so every member a relationship names (`_sheet_targets`)
-    that holds sheet data is scanned. Members no relationship names are never read as a
-    sheet, and are not scanned (63 of them, 1 MB each of empty cells, took 20 s)."""
-    targets = _sheet_targets(data)
+    data: bytes, first: str | None, targets: set[str], before: int
+) -> tuple[tuple[int, int, str] | None, int]:
+    """Where any other worksheet of the file holds something past the limits, and the most
+    characters one of them repeats from shared strings: which sheet calamine reads first is
+    its own reading of workbook.xml and its relationships (an `xr:id` before the `r:id`, or
+    two relationships of one Id, made it read another sheet than the one scanned: 9.5 GB),
+    so every member a relationship names (`_sheet_targets`) that holds sheet data gets the
+    checks of the first sheet: rows and area, filled cells and shared-string repeats (with
+    the repeats left out, a 37 kB workbook whose decoy was scanned built 1.8 G characters
+    from its real sheet: 3.6 GB, 19 s, probe 38 H2). Members no relationship names are
+    never read as a sheet, and are not scanned (63 of them, 1 MB each of empty cells, took
+    20 s)."""
     with zipfile.ZipFile(io.BytesIO(data)) as book:
         names = [
             m.filename
             for m in book.infolist()
             if m.filename != first and m.filename.lower() in targets
         ]
+    shared: prescan.SharedStrings | None = None
+    most = 0
     for name in dict.fromkeys(names):
         xml = archive.read_member(data, name) or b""
         if b"sheetData" not in xml:
             continue
-        found = prescan.scan_xlsx(xml, values=False).too_large
+        found = prescan.scan_xlsx(xml, values=False).too_large or prescan.xlsx_cells(xml)
+        repeated = 0
+        if found is None:
+            shared = shared if shared is not None else _shared_strings(data)
+            found, repeated = prescan.xlsx_repeats(xml, shared, before)
         if found is not None:
             row, col, why = found
-            return row, col, f"{why} (in {name})"
-    return None
+            return (row, col, f"{why} (in {name})"), repeated
+        most = max(most, repeated)
+    return None, most
 
 
 def _hidden_markup(data: bytes) -> str | None:
@@ -271,12 +291,13 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             scan = prescan.scan_xlsx(xml)
             first = _first_sheet_name(archive.read_member(data, "xl/workbook.xml") or b"")
             if scan.too_large is None:
-                scan.too_large = _other_sheets_too_large(data, member, targets)
-            if scan.too_large is None:
                 scan.too_large = prescan.xlsx_cells(xml)
             if scan.too_large is None:
                 found, scan.repeated = prescan.xlsx_repeats(xml, _shared_strings(data), before)
                 scan.too_large = found
+            if scan.too_large is None:  # the reader builds one sheet: the most it repeats
+                found, repeated = _other_sheets_too_large(data, member, targets, before)
+                scan.too_large, scan.repeated = found, max(scan.repeated, repeated)
         else:
             refused = _over_game_scans(data, {"content.xml"}, display)
             if refused is not None:
