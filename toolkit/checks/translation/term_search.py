@@ -157,7 +157,7 @@ class Shape(NamedTuple):
     closing: str
 
 
-@cache
+@lru_cache(maxsize=65_536)  # a long-lived editor session sees many glossaries
 def shape(term: str) -> Shape | None:
     """How the walk finds `term`; None for a term with no letter or digit."""
     pieces: list[Piece] = []
@@ -258,7 +258,7 @@ MAX_PIECES = 20_000
 word of a text moves a bit set as wide as this, and building it costs its square."""
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # a table of 20,000 words holds megabytes: a few are kept
 def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
     """The table of `terms`, each (term, group); a term with no letter or digit is left
     out (it is found nowhere), and so are the terms past `MAX_PIECES` words in all
