@@ -27,6 +27,21 @@ def _server(root: Path) -> tuple[Preview, Any]:
 
 
 def test_a_signal_nested_at_any_line_of_the_handler_returns(tmp_path) -> None:
+    """Run in a process of its own: the check traces every line, and a tracer made another
+    test's CI worker spin (a hang then stops that process, not the suite)."""
+    import subprocess
+
+    from tests.conftest import REPO
+
+    code = (
+        "from pathlib import Path\n"
+        "from tests.test_hardening_probe33_preview import nested_handler_returns\n"
+        f"nested_handler_returns(Path({str(tmp_path)!r}))\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60, cwd=REPO)
+
+
+def nested_handler_returns(tmp_path: Path) -> None:
     # a signal handler may run between any two bytecodes: here a second SIGTERM "arrives"
     # at every line the first handler runs (its own, the preview's, uvicorn's, and the
     # standard library's: inside `Event.set`, with the event's lock held, it hung)
