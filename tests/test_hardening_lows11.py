@@ -78,6 +78,7 @@ def _every_pair(questions: list[Any], langs: list[str]) -> list[tuple[str, int, 
             out.append(("Q002", later + 1, message))
             continue
         for earlier in range(later):
+            found = None
             for lang in langs:
                 if lang not in texts or lang not in prepared[earlier]:
                     continue
@@ -85,11 +86,13 @@ def _every_pair(questions: list[Any], langs: list[str]) -> list[tuple[str, int, 
                 if score is None:
                     continue
                 other = questions[earlier]
-                message = (
+                found = (
                     f"{item.id} nearly repeats {other.id} ({other.where()}) in {lang} "
                     f"(similarity {score:.2f}): {texts[lang].flat[:60]!r}"
                 )
-                out.append(("Q003", later + 1, message))
+                break
+            if found is not None:  # one finding per question: its first near twin (probe 33)
+                out.append(("Q003", later + 1, found))
                 break
     return out
 

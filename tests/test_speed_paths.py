@@ -57,7 +57,9 @@ def test_question_cards_read_the_games_fonts_once_per_face_and_language(monkeypa
     game = load_game(bundled_games()["whisky-game"])
     facts = collect(game)
     once = printfit._Once(
-        facts, printfit._content_lacks(facts, printjob.game_fonts(game).face(None))
+        facts,
+        printfit._content_lacks(facts, printjob.game_fonts(game).face(None)),
+        printfit.icon_set(game.root),
     )
     calls: list[object] = []
     real = printjob.game_fonts

@@ -1,6 +1,6 @@
 """Inline icon names a text prints as written (P007): the rule, and what the checks of
 content texts and layouts (inline_icons), of card faces (print-fit) and of the rulebook
-search with."""
+search with; the 'did you mean' of an unknown icon name (`Tips`)."""
 
 from __future__ import annotations
 
@@ -75,9 +75,45 @@ def content_icons(facts: Facts) -> set[str]:
     return {found.group(1) for v in values for found in INLINE_ICON.finditer(v)}
 
 
+MAX_TIPPED = 20
+"""Unknown icon names one check run searches a 'did you mean' for (`Tips`): each search is
+bounded (toolkit.content.suggest), but 600 cards each printing another unknown name against
+300 look-alike icons were 600 of them, 23.5 s (probe 36 H1). The names after the first
+MAX_TIPPED (in the order the run reports them) are reported without one."""
+
+
 @lru_cache(maxsize=1024)
+def closest(name: str, icons: IconSet) -> str | None:
+    """The game's icon name closest to `name`, or None: a pure function of the name and the
+    icon set, so every cache may keep what it says. Kept: the checks of one run (inline
+    icons, print-fit) ask the same names."""
+    return close_match(name, sorted(icons.names))
+
+
 def tip(name: str, icons: IconSet) -> str:
-    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''.
-    Kept: print-fit asks it on every card and language printing the name."""
-    close = close_match(name, sorted(icons.names))
+    """'; did you mean ':coin:'?' for an icon name close to one of the game's, else ''."""
+    close = closest(name, icons)
     return f"; did you mean ':{close}:'?" if close is not None else ""
+
+
+class Tips:
+    """The 'did you mean' of the unknown icon names one check run reports: asked only for a
+    finding that is said (not one left out as said already), each name searched once, and
+    only the first MAX_TIPPED distinct names met (the run's order is the content's, so the
+    same game gives the same messages; a unit kept between runs holds no tip)."""
+
+    def __init__(self, icons: IconSet) -> None:
+        self.icons = icons
+        self._close: dict[str, str | None] = {}
+
+    def close(self, name: str) -> str | None:
+        """`closest(name, icons)` for the first MAX_TIPPED names asked, else None."""
+        if name not in self._close:
+            searched = len(self._close) < MAX_TIPPED
+            self._close[name] = closest(name, self.icons) if searched else None
+        return self._close[name]
+
+    def tip(self, name: str) -> str:
+        """`tip(name, icons)` for the first MAX_TIPPED names asked, else ''."""
+        close = self.close(name)
+        return f"; did you mean ':{close}:'?" if close is not None else ""

@@ -9,16 +9,17 @@ printed Markdown in the rulebook check."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.icon_names import (
     P_INLINE_ICON,
+    Tips,
     glued_icons,
     own_words,
     printed_unknown,
-    tip,
 )
 from toolkit.checks.printfit import used_layouts
 from toolkit.checks.translation.common import views
@@ -39,8 +40,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if game.manifest is None:
         return
     known = listed(icons.names)
+    tips = Tips(icons)  # the run's 'did you mean's: only for what is said, a few names
     for name in used_layouts(game):
-        yield from layout_icons(name, game.root, icons)
+        for diag, asked in layout_icons(name, game.root, icons):
+            yield replace(diag, message=diag.message + tips.tip(asked))
     for view in views(game, facts):
         for lang, value in view.values.items():
             glued = glued_icons(value or "", icons.names)
@@ -56,7 +59,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
             unknown = [n for n in unknown if n not in icons.names and n not in icons.broken]
             if unknown:
-                close = tip(unknown[0], icons)  # asked once per name (a sheet asks thousands)
+                close = tips.tip(unknown[0])  # each name searched once, a few names a run
                 said = close.removeprefix("; ") + " " if close else ""
                 yield P_INLINE_ICON.at(
                     view.file,
@@ -66,10 +69,11 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 )
 
 
-def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic, ...]:
+def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[tuple[Diagnostic, str], ...]:
     """P007 at a layout's own word `:name:` (outside its template code) in a field its kind
     draws inline icons in, when the game has no such icon: it prints as written on every
-    card. Once per version of the layout read."""
+    card. Once per version of the layout read; each with the name, whose 'did you mean'
+    the run adds (`Tips`)."""
     layout, _ = load_layout(name, game_root)
     if layout is None:
         return ()
@@ -79,7 +83,7 @@ def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[Diagnostic
 
 def _layout_icons(
     layout: Any, name: str, game_root: Path, icons: IconSet
-) -> tuple[Diagnostic, ...]:
+) -> tuple[tuple[Diagnostic, str], ...]:
     doc, _ = layout_document(name, game_root)
     if doc is None:
         return ()
@@ -88,14 +92,13 @@ def _layout_icons(
         for field in type(element).prints:
             unknown = printed_unknown(element, own_words(element, field), icons)
             if unknown:  # one finding a field
-                found.append(
-                    P_INLINE_ICON.at(
-                        layout_file(name, game_root),
-                        doc.span(("elements", index, field)),
-                        f"layout {name!r}: no icon {unknown[0]!r}, so ':{unknown[0]}:' prints"
-                        f" as written on the cards it prints on{tip(unknown[0], icons)}",
-                    )
+                diag = P_INLINE_ICON.at(
+                    layout_file(name, game_root),
+                    doc.span(("elements", index, field)),
+                    f"layout {name!r}: no icon {unknown[0]!r}, so ':{unknown[0]}:' prints"
+                    " as written on the cards it prints on",
                 )
+                found.append((diag, unknown[0]))
     return tuple(found)
 
 

@@ -3,15 +3,41 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
 
 DID_YOU_MEAN = re.compile(r"did you mean \{?'?([^'?}]+)'?\}?\?")
+"""What `suggested` finds, written as a pattern (searched, it ran from each `did you mean `
+to the next quote, mark or brace: quadratic in a message that repeats the phrase)."""
+_LEAD = "did you mean "
+_STOPS = re.compile(r"['?}]")
 IGNORE = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
+
+
+def suggested(message: str) -> str | None:
+    """Group 1 of `DID_YOU_MEAN.search(message)`, in one pass: after each `did you mean `
+    (and an optional `{` and `'`), the name runs to the next quote, mark or brace, found by
+    bisecting their places, where the match ends or fails whatever the start."""
+    stops = [found.start() for found in _STOPS.finditer(message)]
+    at = message.find(_LEAD)
+    while at >= 0:
+        lead = at + len(_LEAD)
+        braced = [lead + 1, lead] if message.startswith("{", lead) else [lead]
+        for start in braced:  # `\{?` given back: the brace may be the name's first letter
+            start += message.startswith("'", start)
+            index = bisect.bisect_left(stops, start)
+            end = stops[index] if index < len(stops) else len(message)
+            if end > start:
+                after = end + message.startswith("'", end)
+                after += message.startswith("}", after)
+                if message.startswith("?", after):
+                    return message[start:end]
+        at = message.find(_LEAD, at + 1)
+    return None
 
 
 def actions(
@@ -21,9 +47,9 @@ def actions(
     out: list[lsp.CodeAction | None] = []
     for diag in diagnostics:
         code = str(diag.code or "")
-        suggestion = DID_YOU_MEAN.search(diag.message)
+        suggestion = suggested(diag.message)
         if suggestion is not None:
-            out.append(_replace(uri, lines, diag, suggestion.group(1)))
+            out.append(_replace(uri, lines, diag, suggestion))
         if code and diag.range.start.line < len(lines):
             out.append(_ignore(uri, lines, diag, code))
     fixed = _typography(state, uri, text)
@@ -87,13 +113,13 @@ def _typography(state: Any, uri: str, text: str) -> lsp.CodeAction | None:
     """The file's safe typography fixes (spaces only), as `playset i18n fix` applies them: a
     YAML file's new text, or a CSV sheet's new text when the fix changes only its cells (a
     workbook, or a fix in the sheet's keys file too: no quick fix, `playset i18n fix` does it)."""
-    from urllib.parse import unquote, urlparse
-
     from toolkit.i18n.fix import plan_fixes
+    from toolkit.lsp.workspace import path_of
 
-    if state.game is None:
+    path = path_of(uri)
+    if state.game is None or path is None:
         return None
-    wanted = state.mirror.rel(Path(unquote(urlparse(uri).path)))
+    wanted = state.mirror.rel(path)
     if wanted is None:
         return None
     try:

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -27,7 +27,7 @@ from pygls.protocol import LanguageServerProtocol
 from toolkit.diagnostics import Diagnostic, Severity
 from toolkit.lsp import actions, names
 from toolkit.lsp.mirror import Mirror
-from toolkit.lsp.workspace import GameState, game_root
+from toolkit.lsp.workspace import GameState, game_root, path_of
 
 DEBOUNCE_SECONDS = 0.15
 DOCS = "https://github.com/playset/playset/blob/main/docs/reference.md#rules"
@@ -36,10 +36,6 @@ SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
     Severity.WARNING: lsp.DiagnosticSeverity.Warning,
 }
-
-
-def path_of(uri: str) -> Path:
-    return Path(unquote(urlparse(uri).path))
 
 
 def uri_of(path: str) -> str:
@@ -104,27 +100,55 @@ class PlaysetServer(LanguageServer):
         self.games: dict[Path, GameState] = {}
         self.locks: dict[Path, threading.Lock] = {}
         self.timers: dict[Path, threading.Timer] = {}
+        # each open document of a game (by its URI as the workspace holds it, the last edited
+        # last) → its game folder and file there: two documents of one file (file:///g/x and
+        # file://localhost/g/x) each keep their text, and closing one leaves the other's
+        self.documents: dict[str, tuple[Path, str]] = {}
         self.shut_down = False  # a shutdown request came: `exit` then ends with 0
         self.exit_code: int | None = None  # set by the exit notification
 
     def state_for(self, uri: str) -> GameState | None:
-        root = game_root(path_of(uri))
-        if root is None:
+        found = self.located(uri)
+        return None if found is None else found[0]
+
+    def located(self, uri: str) -> tuple[GameState, Path] | None:
+        """The game of a local file's document and that file (None for any other document, or
+        a file of no game: see `path_of`)."""
+        path = path_of(uri)
+        root = None if path is None else game_root(path)
+        if path is None or root is None:
             return None
         root = root.resolve()
         if root not in self.games:
             self.games[root] = GameState(Mirror(root))
             self.locks[root] = threading.Lock()
-        return self.games[root]
+        return self.games[root], path
 
     def buffer(self, uri: str) -> None:
         """Put an open document's text in its game's mirror, and check soon."""
+        found = self.located(uri)
+        if found is None:
+            return
+        state, path = found
+        rel = state.mirror.rel(path)
+        if rel is not None:
+            key = unquote(uri)  # as pygls's workspace keys its documents
+            self.documents.pop(key, None)
+            self.documents[key] = (state.mirror.root, rel)
+            state.mirror.set_buffer(rel, self.workspace.get_text_document(uri).source)
+        self.schedule(state)
+
+    def unbuffer(self, uri: str) -> None:
+        """A document closed: its file's text is that of another document of the file still
+        open (the last edited), else the file's on disk again; check soon."""
         state = self.state_for(uri)
         if state is None:
             return
-        rel = state.mirror.rel(path_of(uri))
-        if rel is not None:
-            state.mirror.set_buffer(rel, self.workspace.get_text_document(uri).source)
+        place = self.documents.pop(unquote(uri), None)
+        if place is not None:
+            others = [key for key, at in self.documents.items() if at == place]
+            open_ = self.workspace.text_documents.get(others[-1]) if others else None
+            state.mirror.set_buffer(place[1], None if open_ is None else open_.source)
         self.schedule(state)
 
     def schedule(self, state: GameState, delay: float = DEBOUNCE_SECONDS) -> None:
@@ -147,10 +171,9 @@ class PlaysetServer(LanguageServer):
             notices = state.mirror.notices()
         for notice in notices:  # files the editor's copy of the game left out
             self.warn(f"{state.mirror.root}: {notice}")
-        for uri in self.workspace.text_documents:  # an open file is told it is clean
-            path = str(path_of(uri))
-            if game_root(Path(path)) is not None and state.mirror.rel(Path(path)) is not None:
-                by_file.setdefault(path, [])
+        for root, rel in list(self.documents.values()):  # an open file is told it is clean
+            if root == state.mirror.root:
+                by_file.setdefault(str(root / rel), [])
         for path, found in by_file.items():
             self.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(
@@ -213,26 +236,22 @@ def make_server() -> PlaysetServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PlaysetServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        state = ls.state_for(params.text_document.uri)
-        if state is not None:
-            rel = state.mirror.rel(path_of(params.text_document.uri))
-            if rel is not None:
-                state.mirror.set_buffer(rel, None)
-            ls.schedule(state)
+        ls.unbuffer(params.text_document.uri)
 
     @server.feature(
         lsp.TEXT_DOCUMENT_COMPLETION,
         lsp.CompletionOptions(trigger_characters=[":", "{", ".", " ", "["]),
     )
     def completion(ls: PlaysetServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        state = ls.state_for(params.text_document.uri)
-        if state is None:
+        found = ls.located(params.text_document.uri)
+        if found is None:
             return lsp.CompletionList(is_incomplete=False, items=[])
+        state, path = found
         doc = ls.workspace.get_text_document(params.text_document.uri)
         with ls.locks[state.mirror.root]:
             items = names.completions(
                 state,
-                path_of(params.text_document.uri),
+                path,
                 doc.source.splitlines(),
                 params.position.line,
                 params.position.character,
@@ -258,9 +277,10 @@ def make_server() -> PlaysetServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: PlaysetServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        state = ls.state_for(params.text_document.uri)
-        if state is None:
+        located = ls.located(params.text_document.uri)
+        if located is None:
             return None
+        state, path = located
         doc = ls.workspace.get_text_document(params.text_document.uri)
         line = params.position.line
         text = doc.source.splitlines()[line] if line < len(doc.source.splitlines()) else ""
@@ -271,22 +291,21 @@ def make_server() -> PlaysetServer:
             term = names.term_at(state, text, params.position.character)
             if term is not None:
                 return _markdown(term)
-            found = names.name_at(
-                state, path_of(params.text_document.uri), line, params.position.character
-            )
+            found = names.name_at(state, path, line, params.position.character)
             if found is None or found[1] is None:
                 return None
             return _markdown(names.describe(state, found[1]))
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: PlaysetServer, params: lsp.DefinitionParams) -> lsp.Location | None:
-        state = ls.state_for(params.text_document.uri)
-        if state is None:
+        found = ls.located(params.text_document.uri)
+        if found is None:
             return None
+        state, path = found
         with ls.locks[state.mirror.root]:
             place = names.definition(
                 state,
-                path_of(params.text_document.uri),
+                path,
                 params.position.line,
                 params.position.character,
             )

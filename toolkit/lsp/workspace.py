@@ -6,9 +6,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from toolkit.diagnostics import Diagnostic
 from toolkit.lsp.mirror import Mirror
+
+LOCAL_HOSTS = ("", "localhost")
+
+
+def path_of(uri: str) -> Path | None:
+    """The local file a document is, or None: only a `file` URI with no host (or
+    `localhost`) and an absolute path names a file of this machine. Any other document (the
+    `git:` old side of VS Code's diff view, an `http://…` page, a share `file://host/…`, a
+    remote folder) has a text of its own, not the file's that has the same path here: taken
+    as that file, it replaced the unsaved text of the file open beside it, and closing it
+    dropped that text."""
+    try:
+        parts = urlparse(uri)
+    except ValueError:  # a host that is no host ("file://[x/…")
+        return None
+    if parts.scheme != "file" or parts.netloc.lower() not in LOCAL_HOSTS:
+        return None
+    path = unquote(parts.path)
+    if not path.startswith("/") or "\x00" in path:
+        return None
+    return Path(path)
 
 
 def game_root(path: Path) -> Path | None:

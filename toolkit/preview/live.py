@@ -131,6 +131,8 @@ class Preview:
         self._published = 0.0
         self._dirty = False
         self._stop = threading.Event()
+        # set by a signal handler (see `stop_streams`): a plain attribute, no lock
+        self._halted = False
         self.drawers = Drawers()  # the images requests ask for (never waited for at a stop)
         self._thread: threading.Thread | None = None
         self._doc_thread: threading.Thread | None = None
@@ -326,7 +328,7 @@ class Preview:
 
     def run(self) -> None:
         """The worker: saves first, then queued drawings, until `stop`."""
-        while not self._stop.is_set():
+        while not self.stopping:
             try:
                 paths = self._changes.get(timeout=0.05 if self._background else 0.5)
             except queue.Empty:
@@ -387,10 +389,10 @@ class Preview:
         """The document thread: boards and rulebooks, the page's language first, each
         drawn again after a save once saves have paused for DOCUMENT_PAUSE seconds."""
         while not self._first_cards.wait(0.5):
-            if self._stop.is_set():
+            if self.stopping:
                 return
         self._note_first_documents()
-        while not self._stop.is_set():
+        while not self.stopping:
             if not self._docs:
                 self._wake_docs.wait(0.5)
                 self._wake_docs.clear()
@@ -435,8 +437,16 @@ class Preview:
         self._doc_thread.start()
 
     def stop_streams(self) -> None:
-        """Ask the worker and every event stream to end (from a signal handler too)."""
-        self._stop.set()
+        """Ask the worker and every event stream to end: safe in a signal handler.
+
+        It only sets a plain attribute. `threading.Event.set` takes the event's lock, which
+        is not reentrant: a second SIGINT/SIGTERM arriving while the first handler held it
+        ran a second handler on top of the first, in the same thread, and it waited for
+        that lock for ever (the server stopped answering, the process never exited). Every
+        reader polls `stopping`: the streams every PING_SECONDS, image requests every
+        STOP_POLL_SECONDS, the worker and the document thread every half second; `stop`
+        then sets the event, which wakes them at once."""
+        self._halted = True
 
     def stop(self, timeout: float = STOP_SECONDS) -> None:
         """End the worker and the document thread, waiting at most `timeout` seconds in
@@ -456,7 +466,7 @@ class Preview:
 
     @property
     def stopping(self) -> bool:
-        return self._stop.is_set()
+        return self._halted or self._stop.is_set()
 
     # --- what the page shows ------------------------------------------------------------
 

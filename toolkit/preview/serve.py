@@ -59,28 +59,14 @@ def serve(
     """Serve the preview of the game in `root` on `sock` (bound to `host`, as `--host` gave
     it) until Ctrl-C (or SIGTERM); the signal that stopped it."""
     from toolkit.preview.app import make_app
-    from toolkit.preview.connections import PreviewServer, server_config
     from toolkit.preview.hosts import AllowedHosts
 
     preview = Preview(root)
     preview.load(check=False)  # the worker checks once the first cards are drawn
     watcher = Watcher(watch_roots(root, [builtin_layouts()]), preview.notify)
 
-    stopped: list[int] = []
-
-    class Server(PreviewServer):
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            preview.stop_streams()  # event streams end, so the shutdown does not wait
-            stopped.append(sig)
-            super().handle_exit(sig, frame)
-            # uvicorn raises the signal again once stopped: SIGINT then ended the command
-            # with 0, SIGTERM killed it before the preview's worker stopped
-            captured = getattr(self, "_captured_signals", None)
-            if isinstance(captured, list):
-                captured.clear()
-
     allowed = AllowedHosts.for_server(host, sock.getsockname()[1])
-    server = Server(server_config(make_app(preview, allowed)))
+    server = signalled_server(preview, make_app(preview, allowed))
     preview.start()
     watcher.start()
     if ready:
@@ -91,4 +77,32 @@ def serve(
         preview.stop()  # within STOP_SECONDS, a drawing under way or not
         watcher.stop(timeout=STOP_SECONDS)
         sock.close()
-    return stopped[0] if stopped else None
+    return server.stopped[0] if server.stopped else None
+
+
+def signalled_server(preview: Preview, app: Any) -> Any:
+    """uvicorn's server for `app`; a SIGINT or SIGTERM stops it and `preview`'s streams,
+    and its `stopped` lists the signals it had."""
+    from toolkit.preview.connections import PreviewServer, server_config
+
+    class Server(PreviewServer):
+        stopped: list[int]
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # A signal handler runs in the main thread between two bytecodes, on top of
+            # whatever that was doing, itself included: a second signal (a held Ctrl-C, a
+            # supervisor's TERM to the group) nests a second call. So nothing here takes a
+            # lock: a nested call that waited for a lock its outer call held hung the
+            # preview for ever. Each step only sets attributes or appends to lists.
+            preview.stop_streams()  # event streams end, so the shutdown does not wait
+            self.stopped.append(sig)
+            super().handle_exit(sig, frame)  # uvicorn's: flags its loop polls every 0.1 s
+            # uvicorn raises the signal again once stopped: SIGINT then ended the command
+            # with 0, SIGTERM killed it before the preview's worker stopped
+            captured = getattr(self, "_captured_signals", None)
+            if isinstance(captured, list):
+                captured.clear()
+
+    server = Server(server_config(app))
+    server.stopped = []
+    return server

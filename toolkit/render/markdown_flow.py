@@ -864,7 +864,10 @@ class _Converter:
         return FitTable(rows, self.sheet, header=header)
 
 
-NUMBERISH = re.compile(r"^[\s\d+\-–−×x/.,:%·]*\d[\s\d+\-–−×x/.,:%·]*$")
+NUMBERISH = re.compile(r"^[\s+\-–−×x/.,:%·]*+\d[\s\d+\-–−×x/.,:%·]*+$")
+"""A cell of figures: only these characters, a digit among them. The run before the first
+digit takes no digit and neither run gives back (`[…\\d…]*\\d[…\\d…]*$` tried every digit of
+a cell that is not all figures against the rest of it: `1 ` × 20,000 then a letter, 3.7 s)."""
 
 
 def _center_numbers(rows: list[list[Cell]]) -> None:

@@ -7,6 +7,7 @@ options along one by one, and `validate` measures print fit with a job of its ow
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -90,6 +91,8 @@ class PrintJob:
         from toolkit.render.face_units import resolved_face
         from toolkit.render.layout import resolve
         from toolkit.render.template_bounds import work_done
+        from toolkit.render.textfit import running_budget
+        from toolkit.render.undefined import tips_of
 
         budget = self.budget.layouts if self.budget is not None else None
         if budget is not None and not budget.allows():
@@ -102,16 +105,22 @@ class PrintJob:
                 budget.spent += kept[4]
             return list(kept[3])
         before = work_done()
+        # a failing template's 'did you mean' is searched through the checks' NameTips: once
+        # a name, for a few names a run (toolkit.render.undefined); a face rendered again by a
+        # later check without a budget of its own (legibility) asks the game's run's
+        run = self.budget or running_budget()
+        names = tips_of(run.names) if run is not None else nullcontext()
         try:
-            elements, spent = resolved_face(
-                self.game,
-                self.deck,
-                layout,
-                card,
-                self.lang,
-                self.card_mm,
-                lambda: resolve(layout, self.context(card), *self.card_mm),
-            )
+            with names:
+                elements, spent = resolved_face(
+                    self.game,
+                    self.deck,
+                    layout,
+                    card,
+                    self.lang,
+                    self.card_mm,
+                    lambda: resolve(layout, self.context(card), *self.card_mm),
+                )
         except BaseException:
             if budget is not None:  # what the failing renders cost (never kept)
                 budget.spent += work_done() - before

@@ -40,9 +40,11 @@ MAX_NUMBERS = 50_000
 MAX_STYLE = 20_000
 """Characters of CSS in an icon's <style> elements, its files together (90,000 rules took
 34 s to read)."""
-MAX_MATCHING = 100_000
+MAX_MATCHING = 20_000
 """Selector steps times elements in one file: svglib matches every selector against every
-element, 10 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s). A selector of k
+element, 1.5 to 15 µs a step (1,000 rules on 2,000 rectangles took 19 s), and each icon a
+game lists is loaded at each check, used or not: at 100,000, a hundred icons of 6 kB took
+15 s (probe 38 M2). A real icon has a few rules over tens of shapes. A selector of k
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
@@ -54,6 +56,11 @@ READ_CHARS = 1_024
 """The same for the other value selectors (`[name=…]`, `|=`, `^=`, `$=`, `*=`): cssselect2
 copies the value out of lxml at each match, and lowers it for `i`, 1 to 10 ns a character
 (1,500 `[a|=b i]` on one attribute of 500,000 `É` took 7.8 s to read)."""
+MAX_READING = 10_000
+"""Steps (SPLIT_CHARS, READ_CHARS) the attribute selectors of one file may spend reading its
+attribute values, about 0.1 s: each icon a game lists is loaded at each check, used or not,
+and at the whole of `MAX_MATCHING` (~1 s) eleven icons of 85 kB took 9.2 s (probe 37 M3).
+The bound is the file's own (an icon's cached verdict depends on it alone)."""
 MAX_TRANSFORM = 1_000
 """Characters of one `transform` (or gradient or pattern transform): svglib rebuilds the
 whole text at every `(…)` it parses, so a long one costs the square of its length (100,000
@@ -257,12 +264,12 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             if reads and matching * elements <= MAX_MATCHING:
                 values = values or _values(root)
                 reading += _reading(reads, values, elements)
-            if reading > MAX_MATCHING:
+            if reading > MAX_READING:
                 message = (
                     "its <style> rules read long attribute values (up to"
                     f" {values.longest if values else 0:,} characters) again for each"
                     " attribute selector ([name~=…], [name*=…], …): more than"
-                    f" {MAX_MATCHING:,} steps to match; use a class (.name) instead, or"
+                    f" {MAX_READING:,} steps to match; use a class (.name) instead, or"
                     " shorter attribute values"
                 )
                 return Refusal(path, *column(text, element), message)
@@ -465,8 +472,8 @@ def _reading(reads: list[tuple[str, bool, int]], values: _Values, elements: int)
         else:
             characters = values.total.get(name, 0) if name else sum(values.total.values())
         steps += characters // (SPLIT_CHARS if split else READ_CHARS)
-        if steps > MAX_MATCHING:
-            return MAX_MATCHING + 1
+        if steps > MAX_READING:
+            return MAX_READING + 1
     return steps
 
 

@@ -20,6 +20,7 @@ from toolkit.render.fonts import overflow_length, text_width, unit_width
 from toolkit.render.hyphenation import break_points
 from toolkit.render.icons import BUILTIN
 from toolkit.render.layout_budget import LayoutBudget
+from toolkit.render.undefined import NameTips
 
 LEADING = 1.2  # line height as a multiple of the font size
 HYPHENATED = ("fr", "es")  # languages whose long words break at syllables
@@ -269,6 +270,7 @@ class FitBudget:
         self.spent = 0
         self.refusals = 0
         self.layouts = LayoutBudget()
+        self.names = NameTips()  # the 'did you mean' of the faces' template messages
         self.measured: tuple[int, int] | None = None
         """Set by print fit once it has measured the game's card faces (`game_budget`): the
         first card it did not measure, as (the deck's place in `game.decks`, the card's
@@ -318,6 +320,11 @@ def fitting() -> Iterator[FitBudget]:
 def game_budget() -> FitBudget:
     """The fitting budget of the game's checks running (`fitting`), else a check's own."""
     return _GAME_BUDGET.get() or FitBudget()
+
+
+def running_budget() -> FitBudget | None:
+    """The fitting budget of the game's checks running (`fitting`), else None."""
+    return _GAME_BUDGET.get()
 
 
 @lru_cache(maxsize=16_384)

@@ -11,19 +11,29 @@ Colours that carry meaning:
   A text, badge or icon whose template reads that field tells them apart.
 Two collide when their CIEDE2000 difference under a simulated protanopia, deuteranopia or
 tritanopia is under `vision_delta_e`, or their lightness differs by less than `grey_delta_l`.
+
+A group's members of one colour are one colour: each distinct colour gets one A002 and one
+A003 at most, at its first member, naming the first earlier colour it collides with; the
+pairs of distinct colours compared are charged to a budget (MAX_PAIRS) for each run.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from toolkit.checks.framed import framed
-from toolkit.checks.legibility.colours import VISIONS, grey_difference, rgb, vision_difference
+from toolkit.checks.legibility.colours import (
+    RGB,
+    VISIONS,
+    grey_difference,
+    rgb,
+    vision_difference,
+)
 from toolkit.checks.legibility.rules import A_GREY, A_VISION
 from toolkit.checks.legibility.settings import legibility
 from toolkit.content import assets
@@ -57,41 +67,126 @@ def check(game: Game) -> Iterator[Diagnostic]:
     # changes (toolkit.checks.framed)
     yield from framed("legibility-boards", _boards, game)
     settings = legibility(game)
+    budget = Budget()
     for group in _layout_groups(game):
-        yield from _collisions(group, settings)
+        yield from _collisions(group, settings, budget)
 
 
 def _boards(game: Game) -> Iterator[Diagnostic]:
     settings = legibility(game)
+    budget = Budget()
     for group in _board_groups(game):
-        yield from _collisions(group, settings)
+        yield from _collisions(group, settings, budget)
 
 
-def _collisions(group: list[tuple[Meaning, Any]], settings: Legibility) -> Iterator[Diagnostic]:
-    """Every pair of a group that only its colour tells apart, and that colour fails."""
-    for (a, mark_a), (b, mark_b) in combinations(group, 2):
-        if mark_a != mark_b:
-            continue  # an icon, a letter, a dash, a printed word tells them apart
-        ca, cb = rgb(a.colour), rgb(b.colour)
-        if ca is None or cb is None or ca == cb:
-            continue  # the same colour twice is a choice, not a confusion
-        lost = [v for v in VISIONS if vision_difference(ca, cb, v) < settings.vision_delta_e]
-        both = f"{a.name} ({a.colour}, {a.file}:{a.line}) and {b.name} ({b.colour})"
-        if lost:
-            yield A_VISION.at(
-                b.file,
-                b.span,
-                f"{both} look alike with {', '.join(lost)} (CIEDE2000 under "
-                f"{settings.vision_delta_e:g}) and nothing else tells them apart",
+MAX_PAIRS = 50_000
+"""Pairs of distinct colours a check run compares (a board's share, then the layouts'):
+about 12 µs each (three CIEDE2000 and a lightness), so at most about 0.6 s. A board's
+kinds and regions are a few dozen colours (a legend of more runs off its poster, P016), a
+few hundred pairs; past the budget the rest are not compared, in a fixed order."""
+
+
+class Budget:
+    """What is left of MAX_PAIRS (or of `pairs`) for one run of the check."""
+
+    def __init__(self, pairs: int | None = None) -> None:
+        self.pairs = MAX_PAIRS if pairs is None else pairs
+
+
+@dataclass
+class _Colour:
+    """One distinct colour of a group (of one mark): the members that use it, in order."""
+
+    rgb: RGB
+    members: list[Meaning]
+
+
+def _collisions(
+    group: list[tuple[Meaning, Any]], settings: Legibility, budget: Budget | None = None
+) -> Iterator[Diagnostic]:
+    """Each distinct colour of a group that only its colour tells apart from an earlier one,
+    and that colour fails: one A002 and one A003 at most per colour, at its first member,
+    naming the first earlier colour it collides with. Members of one colour are one colour
+    (the same colour twice is a choice, not a confusion), and the pairs of distinct colours
+    compared are charged to `budget`."""
+    budget = budget if budget is not None else Budget()
+    by_mark: dict[Any, dict[RGB, _Colour]] = {}
+    for meaning, mark in group:
+        colour = rgb(meaning.colour)
+        if colour is None:
+            continue  # the schema's own finding says so
+        colours = by_mark.setdefault(mark, {})  # an icon, a letter, a dash tells them apart
+        colours.setdefault(colour, _Colour(colour, [])).members.append(meaning)
+    found: list[tuple[Meaning, Diagnostic]] = []
+    for colours in by_mark.values():
+        if len(colours) < 2:
+            continue
+        found += _first_collisions(list(colours.values()), settings, budget)
+    # in the group's order, as the pairs were told before
+    order = {id(meaning): i for i, (meaning, _) in enumerate(group)}
+    found.sort(key=lambda each: order[id(each[0])])
+    for _, finding in found:
+        yield finding
+
+
+def _first_collisions(
+    colours: list[_Colour], settings: Legibility, budget: Budget
+) -> Iterator[tuple[Meaning, Diagnostic]]:
+    """For each colour after the first, its first earlier colour that looks alike (A002) and
+    its first that prints as the same grey (A003), while the budget lasts."""
+    for at, later in enumerate(colours):
+        if budget.pairs <= 0:
+            return
+        vision: tuple[_Colour, list[str]] | None = None
+        grey: _Colour | None = None
+        for earlier in itertools.islice(colours, at):
+            if budget.pairs <= 0:
+                break  # what this colour met so far is said; no later colour is compared
+            budget.pairs -= 1
+            if grey is None and grey_difference(earlier.rgb, later.rgb) < settings.grey_delta_l:
+                grey = earlier
+            if vision is None:
+                lost = [
+                    v
+                    for v in VISIONS
+                    if vision_difference(earlier.rgb, later.rgb, v) < settings.vision_delta_e
+                ]
+                if lost:
+                    vision = earlier, lost
+            if vision is not None and grey is not None:
+                break
+        b = later.members[0]
+        if vision is not None:
+            a, lost = vision[0].members[0], vision[1]
+            yield (
+                b,
+                A_VISION.at(
+                    b.file,
+                    b.span,
+                    f"{_both(a, later)} look alike with {', '.join(lost)} (CIEDE2000 under "
+                    f"{settings.vision_delta_e:g}) and nothing else tells them apart",
+                ),
             )
-        if grey_difference(ca, cb) < settings.grey_delta_l:
-            yield A_GREY.at(
-                b.file,
-                b.span,
-                f"{both} print as nearly the same grey (lightness differs by "
-                f"{grey_difference(ca, cb):.1f}, under {settings.grey_delta_l:g}) and nothing "
-                "else tells them apart",
+        if grey is not None:
+            a = grey.members[0]
+            yield (
+                b,
+                A_GREY.at(
+                    b.file,
+                    b.span,
+                    f"{_both(a, later)} print as nearly the same grey (lightness differs by "
+                    f"{grey_difference(grey.rgb, later.rgb):.1f}, under "
+                    f"{settings.grey_delta_l:g}) and nothing else tells them apart",
+                ),
             )
+
+
+def _both(a: Meaning, later: _Colour) -> str:
+    """The two that collide: the earlier where it is set, the later (where the finding is)
+    and how many more share its colour."""
+    b, more = later.members[0], len(later.members) - 1
+    also = f", and {more} more in this colour" if more else ""
+    return f"{a.name} ({a.colour}, {a.file}:{a.line}) and {b.name} ({b.colour}{also})"
 
 
 def _board_groups(game: Game) -> Iterator[list[tuple[Meaning, Any]]]:

@@ -14,15 +14,27 @@ from typing import Any
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView, prose
-from toolkit.checks.translation.term_search import Finder, blank_out, finder, groups_used
+from toolkit.checks.translation.term_search import (
+    MAX_PIECES,
+    Finder,
+    blank_out,
+    finder,
+    groups_used,
+)
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean, Units, cached
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 
 T_TERM = rule(
     "T008",
     "glossary-term",
     "A translation does not use the glossary's translation of a term.",
+    Severity.WARNING,
+)
+T_TOO_MANY = rule(
+    "T018",
+    "glossary-size",
+    "The glossary's terms and forms are too many words to look for in every text.",
     Severity.WARNING,
 )
 T_GLOSSARY = rule(
@@ -48,12 +60,22 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     languages = {source, *game.manifest.languages, *(lang for t in terms for lang in t.text)}
     finders = {lang: _finder(terms, lang) for lang in sorted(languages)}
+    for lang, made in finders.items():
+        if made.left_out:
+            yield T_TOO_MANY.at(
+                game.glossary.rel,
+                game.glossary.doc.key_span(("terms",)) if game.glossary.doc else Span(),
+                f"the glossary's {lang} terms and forms have {made.words:,} words; T008 looks"
+                f" for the first {MAX_PIECES:,} and leaves {made.left_out:,} terms and forms"
+                " out: a term is a few words, and a form another way to write one",
+            )
     translated = [{lang: bool((t.text.get(lang) or "").strip()) for lang in t.text} for t in terms]
     # a file whose every text used the glossary's terms as its translations do, with the
     # same glossary, is skipped whole (its texts are not even named): one card edit names
     # the edited file's texts alone
     clean = Clean(f"clean-glossary:{every}")
     seen: dict[tuple[tuple[str, str], ...], list[Unmet]] = {}
+    read: dict[tuple[str, str], set[int]] = {}  # each language's text searched once a run
     for view in texts:
         if view.file == game.glossary.rel:
             continue
@@ -65,7 +87,7 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
             unmet = seen[text] = cached(
                 "glossary",
                 [every, view.values],
-                partial(_unmet, view.values, names, source, finders, translated),
+                partial(_unmet, view.values, names, source, finders, translated, read),
                 lambda found: [[lang, list(named), count] for lang, named, count in found],
                 lambda kept: [_kept(one, terms) for one in kept],
             )
@@ -90,12 +112,24 @@ def _unmet(
     source: str,
     finders: dict[str, Finder],
     translated: Sequence[dict[str, bool]],
+    read: dict[tuple[str, str], set[int]],
 ) -> list[Unmet]:
     """Each translation that lacks terms the source text uses (`Unmet`): a pure function
     of the values and the glossary (kept as a unit, toolkit.content.unit_cache).
     `finders`: each language's terms and forms as one table (groups: the terms' indexes);
-    `translated[i][lang]`: whether term i has a translation in `lang`."""
-    said = groups_used(finders[source], _without(prose(values.get(source, "")), names))
+    `translated[i][lang]`: whether term i has a translation in `lang`; `read`: the terms
+    each (language, text) uses, found once a run (480 cards sharing a long source text, each
+    with a translation of its own, searched it 480 times: 8 s, probe 37)."""
+
+    def used(lang: str, text: str) -> set[int]:
+        key = (lang, text)
+        if key not in read:
+            read[key] = groups_used(
+                finders[lang], _without(text, names) if lang == source else text
+            )
+        return read[key]
+
+    said = used(source, prose(values.get(source, "")))
     found: list[Unmet] = []
     for lang, value in values.items():
         if lang == source or not value:
@@ -103,8 +137,8 @@ def _unmet(
         wanted = [at for at in sorted(said) if translated[at].get(lang)]
         if not wanted:
             continue
-        used = groups_used(finders[lang], prose(value))
-        lacked = [at for at in wanted if at not in used]
+        found_there = used(lang, prose(value))
+        lacked = [at for at in wanted if at not in found_there]
         if lacked:
             found.append((lang, lacked[:MAX_NAMED], len(lacked)))
     return found

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
+import posixpath
 import re
 import zipfile
 import zlib
@@ -34,7 +35,9 @@ _VALUE = rb"""\s*=\s*(?:"([^"]*)"|'([^']*)')"""
 workbook.xml written with single quotes: it was refused as having no worksheet)."""
 _REL_ID = re.compile(rb"\b(?:\w+:)?id" + _VALUE)
 _RELATIONSHIP = re.compile(rb"<(?:\w+:)?Relationship\s([^<>]*)>")
-_ATTR = re.compile(rb"([\w:]+)" + _VALUE)
+_ATTR = re.compile(rb"(?<![\w:])([\w:]+)" + _VALUE)
+"""An attribute: its name tried from its first character only (no match ends inside a name),
+as a name not followed by `=` was scanned again from each of its characters (20 kB: 3 s)."""
 
 
 def _value(found: re.Match[bytes]) -> bytes:
@@ -42,38 +45,115 @@ def _value(found: re.Match[bytes]) -> bytes:
     return found.group(found.lastindex or 1) or b""
 
 
+_CALAMINE_IDS = (b"r:id", b"relationships:id")
+"""The attribute names calamine takes a `<sheet>`'s relationship Id from, as written (the
+last one written wins); any other `…:id` (`xr:id`) it passes over."""
+
+
 def _first_sheet_member(source: Path | bytes) -> str | None:
-    """The zip member of an XLSX file's first worksheet (the one calamine reads first)."""
+    """The zip member of an XLSX file's first worksheet (the one calamine reads first: its
+    `r:id`; an `xr:id` written before it made the scans look at a decoy, probe 38 H2). Only
+    the member most likely read: `_other_sheets_too_large` checks every other one."""
     book = archive.read_member(source, "xl/workbook.xml") or b""
     rels = archive.read_member(source, "xl/_rels/workbook.xml.rels") or b""
     sheet = _SHEET_TAG.search(book)
-    rid = _REL_ID.search(sheet.group(1)) if sheet else None
-    if rid is None:
+    ids = list(_REL_ID.finditer(sheet.group(1))) if sheet else []
+    named = [found for found in ids if found.group(0).startswith(_CALAMINE_IDS)]
+    if not ids:
         return None
-    for rel in _RELATIONSHIP.finditer(rels):
+    rid = named[-1] if named else ids[0]
+    member = None
+    for rel in _RELATIONSHIP.finditer(rels):  # of two relationships of one Id, the last
         attrs = {found.group(1): _value(found) for found in _ATTR.finditer(rel.group(1))}
         if attrs.get(b"Id") == _value(rid):
             target = attrs.get(b"Target", b"").decode("utf-8", "replace")
-            return target.lstrip("/") if target.startswith("/") else "xl/" + target
-    return None
+            member = target.lstrip("/") if target.startswith("/") else "xl/" + target
+    return member
 
 
-def _other_sheets_too_large(data: bytes, first: str | None) -> tuple[int, int, str] | None:
-    """Where any other worksheet of the file holds something past the limits: which sheet
-    calamine reads first is its own reading of workbook.xml and its relationships (an
-    `xr:id` before the `r:id`, or two relationships of one Id, made it read another sheet
-    than the one scanned: 9.5 GB), so every member that holds sheet data is scanned."""
-    with zipfile.ZipFile(io.BytesIO(data)) as book:
-        names = [m.filename for m in book.infolist() if m.filename != first]
+def _sheet_ids(data: bytes, names: list[str]) -> set[str]:
+    """The relationship Ids, lowercased, that the `<sheet>` list of the workbook names (each
+    id attribute of each `<sheet>`: `r:id`, `xr:id`, …, as written and as references read),
+    in each member named `xl/workbook.xml` in any case."""
+    ids: set[str] = set()
     for name in names:
+        book = archive.read_member(data, name) or b""
+        for sheet in _SHEET_TAG.finditer(book):
+            for found in _REL_ID.finditer(sheet.group(1)):
+                raw = _value(found)
+                ids.update({raw.decode("utf-8", "replace").lower(), _unescape(raw).lower()})
+    return ids
+
+
+def _sheet_targets(data: bytes) -> set[str]:
+    """The zip members, lowercased, that a relationship of the workbook names whose Id a
+    `<sheet>` of xl/workbook.xml names: the only members the reader may open as a worksheet
+    (a relationship no sheet names, whatever its type, is never read as one: 60 members of
+    1 MB named by `Type="x"` relationships were scanned, 3.2 s a 349 kB workbook, probe 37
+    M2). Each target is taken every way a reader may resolve it (under `xl/` or not, `/`
+    and `..` folded, character references read or not); the reader finds a member by its
+    name in any case, so the relationships are read from each member named
+    `xl/_rels/workbook.xml.rels` so, and the sheets from each named `xl/workbook.xml` so."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        members = [m.filename for m in book.infolist()]
+    ids = _sheet_ids(data, [name for name in members if name.lower() == _BOOK])
+    targets: set[str] = set()
+    for name in (name for name in members if name.lower() == _RELS):
+        rels = archive.read_member(data, name) or b""
+        for rel in _RELATIONSHIP.finditer(rels):
+            attrs = [_value(found) for found in _ATTR.finditer(rel.group(1))]
+            named = {v.decode("utf-8", "replace").lower() for v in attrs}
+            named |= {_unescape(v).lower() for v in attrs}
+            if not named & ids:
+                continue
+            for found in _TARGET.finditer(rel.group(1)):
+                raw = _value(found).decode("utf-8", "replace")
+                for target in {raw, _unescape(_value(found))}:
+                    for path in (target, target.lstrip("/"), "xl/" + target):
+                        targets.update({path.lower(), posixpath.normpath(path).lower()})
+    return targets
+
+
+_BOOK = "xl/workbook.xml"
+_RELS = "xl/_rels/workbook.xml.rels"
+_TARGET = re.compile(rb"\bTarget" + _VALUE)
+
+
+def _other_sheets_too_large(
+    data: bytes, first: str | None, targets: set[str], before: int
+) -> tuple[tuple[int, int, str] | None, int]:
+    """Where any other worksheet of the file holds something past the limits, and the most
+    characters one of them repeats from shared strings: which sheet calamine reads first is
+    its own reading of workbook.xml and its relationships (an `xr:id` before the `r:id`, or
+    two relationships of one Id, made it read another sheet than the one scanned: 9.5 GB),
+    so every member a relationship names (`_sheet_targets`) that holds sheet data gets the
+    checks of the first sheet: rows and area, filled cells and shared-string repeats (with
+    the repeats left out, a 37 kB workbook whose decoy was scanned built 1.8 G characters
+    from its real sheet: 3.6 GB, 19 s, probe 38 H2). Members no relationship names are
+    never read as a sheet, and are not scanned (63 of them, 1 MB each of empty cells, took
+    20 s)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        names = [
+            m.filename
+            for m in book.infolist()
+            if m.filename != first and m.filename.lower() in targets
+        ]
+    shared: prescan.SharedStrings | None = None
+    most = 0
+    for name in dict.fromkeys(names):
         xml = archive.read_member(data, name) or b""
         if b"sheetData" not in xml:
             continue
-        found = prescan.scan_xlsx(xml, values=False).too_large
+        found = prescan.scan_xlsx(xml, values=False).too_large or prescan.xlsx_cells(xml)
+        repeated = 0
+        if found is None:
+            shared = shared if shared is not None else _shared_strings(data)
+            found, repeated = prescan.xlsx_repeats(xml, shared, before)
         if found is not None:
             row, col, why = found
-            return row, col, f"{why} (in {name})"
-    return None
+            return (row, col, f"{why} (in {name})"), repeated
+        most = max(most, repeated)
+    return None, most
 
 
 def _hidden_markup(data: bytes) -> str | None:
@@ -93,11 +173,35 @@ def _hidden_markup(data: bytes) -> str | None:
     return None
 
 
+def _shared_names(data: bytes) -> list[str]:
+    """The members that may be the workbook's shared-string table (whichever one the reader
+    takes)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        return [m.filename for m in book.infolist() if "sharedstrings" in m.filename.lower()]
+
+
+def _over_game_scans(data: bytes, scanned: set[str], display: str) -> Refused | None:
+    """Y013 when the members of `data` the scans read (`scanned`, lowercased) would take the
+    game's spreadsheets past `archive.MAX_GAME_SCANNED` together, else None (and charged)."""
+    repeats = current_repeats()
+    size = archive.unpacked_size(data, scanned)
+    if repeats.sheet_bytes + size <= archive.MAX_GAME_SCANNED:
+        repeats.sheet_bytes += size
+        return None
+    before = repeats.sheet_bytes
+    message = (
+        f"its sheets unpack to {size:,} bytes, and the game's spreadsheets read before it to"
+        f" {before:,}: over {archive.MAX_GAME_SCANNED:,} bytes of sheet data, the content"
+        " limit for all of a game's spreadsheets together (delete empty formatted rows and"
+        " unused sheets, or put fewer cards in sheets)"
+    )
+    return Refused(Y_SHEET_SIZE.at(display, Span(), message))
+
+
 def _shared_strings(data: bytes) -> prescan.SharedStrings:
     """The workbook's shared-string tables: each member named so (whichever one the reader
     takes)."""
-    with zipfile.ZipFile(io.BytesIO(data)) as book:
-        names = [m.filename for m in book.infolist() if "sharedstrings" in m.filename.lower()]
+    names = _shared_names(data)
     return prescan.SharedStrings([archive.read_member(data, name) or b"" for name in names])
 
 
@@ -179,16 +283,25 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             xml = archive.read_member(data, member) if member else None
             if xml is None:
                 return refuse(Y_NOT_SHEET, Span(), "not an XLSX workbook: it has no worksheet")
+            targets = _sheet_targets(data)
+            scanned = targets | {(member or "").lower()} | {n.lower() for n in _shared_names(data)}
+            refused = _over_game_scans(data, scanned, display)
+            if refused is not None:
+                return refused
             scan = prescan.scan_xlsx(xml)
             first = _first_sheet_name(archive.read_member(data, "xl/workbook.xml") or b"")
-            if scan.too_large is None:
-                scan.too_large = _other_sheets_too_large(data, member)
             if scan.too_large is None:
                 scan.too_large = prescan.xlsx_cells(xml)
             if scan.too_large is None:
                 found, scan.repeated = prescan.xlsx_repeats(xml, _shared_strings(data), before)
                 scan.too_large = found
+            if scan.too_large is None:  # the reader builds one sheet: the most it repeats
+                found, repeated = _other_sheets_too_large(data, member, targets, before)
+                scan.too_large, scan.repeated = found, max(scan.repeated, repeated)
         else:
+            refused = _over_game_scans(data, {"content.xml"}, display)
+            if refused is not None:
+                return refused
             content = archive.read_member(data, "content.xml") or b""
             scan = prescan.scan_ods(content, before)
             first = _first_table_name(content)

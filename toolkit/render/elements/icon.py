@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field
 from reportlab.lib.units import mm
 
-from toolkit.content.suggest import close_match
 from toolkit.render.elements.base import Colour, Element, Problem, Resolved
 from toolkit.render.elements.registry import register_element
 from toolkit.render.icons import draw_icon, listed
 from toolkit.render.jinja_cache import template_code
+
+ICONS_LISTED = "icons: "
+"""Where the message lists the game's icons (its 'did you mean' goes before)."""
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -43,9 +45,9 @@ class IconElement(Element):
         icons = job.icons
         if item.text in icons.names or item.text in icons.broken:
             return  # a broken SVG is one finding, at the file (P008)
-        close = close_match(item.text, sorted(icons.names))
-        tip = f"did you mean {close!r}? " if close is not None else ""
-        message = f"asks for icon {item.text!r}, which does not exist; {tip}icons: "
+        # no 'did you mean' here: print-fit adds it to the one finding it says, not to each
+        # card's (toolkit.checks.printfit `_Once.said`)
+        message = f"asks for icon {item.text!r}, which does not exist; {ICONS_LISTED}"
         literal = not template_code(self.icon)
         yield Problem(
             "P003",
