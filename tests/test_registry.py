@@ -54,6 +54,36 @@ def test_the_package_is_imported_module_by_module_in_name_order(tmp_path, monkey
             sys.modules.pop(name, None)
 
 
+def test_an_outside_entry_taking_a_builtin_name_before_discovery_leaves_the_builtins_whole(
+    tmp_path, monkeypatch
+):
+    """A package registering a built-in's name before anything looked for the built-ins was
+    accepted, and the built-in's module then failed mid-discovery: every kind after it was
+    missing for the rest of the process (a CI worker's layouts lost `box`, 614 tests)."""
+    package = tmp_path / "early_things"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from tests.test_registry import Entry\n"
+        "from toolkit.registry import Registry\n"
+        "THINGS = Registry('thing', package=__name__)\n"
+    )
+    for name in ("alpha", "beta", "gamma"):
+        (package / f"{name}.py").write_text(
+            f"from early_things import THINGS, Entry\nTHINGS.register(Entry({name!r}))\n"
+        )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        from early_things import THINGS  # type: ignore[import-not-found]
+
+        # registered from this test module, as a plugin's own import would
+        with pytest.raises(ValueError, match="thing 'alpha' registered twice"):
+            THINGS.register(Entry("alpha", 5))
+        assert list(THINGS.load()) == ["alpha", "beta", "gamma"]
+    finally:
+        for name in ("early_things", *(f"early_things.{n}" for n in ("alpha", "beta", "gamma"))):
+            sys.modules.pop(name, None)
+
+
 def test_an_entry_point_gives_an_entry_or_a_module_that_registers_and_a_broken_one_is_noted(
     tmp_path,
 ):

@@ -290,8 +290,14 @@ class Registry(Generic[T]):
 
     def register(self, entry: T) -> T:
         """Add `entry` (usable as a decorator); the same name twice is a programming error
-        unless it is the same entry (a module imported again)."""
-        return self._add(entry, tuple(m for m in _caller_modules() if m not in self._home))
+        unless it is the same entry (a module imported again). An entry registered from
+        outside the toolkit before the built-ins were looked for has them found first: else
+        it would take a built-in's name unseen, and the built-in's own module would then fail
+        to register, leaving the registry without the rest of them."""
+        origin = tuple(m for m in _caller_modules() if m not in self._home)
+        if not self._found and not _builtin(origin):
+            self.discover()
+        return self._add(entry, origin)
 
     def _add(self, entry: T, origin: tuple[str, ...]) -> T:
         if self._check is not None:
@@ -359,8 +365,12 @@ class Registry(Generic[T]):
             return
         self._found = True
         if self.package is not None:
-            for module in package_modules(self.package):
-                self._import(module)
+            try:
+                for module in package_modules(self.package):
+                    self._import(module)
+            except BaseException:
+                self._found = False  # a built-in that fails to import fails every time, not
+                raise  # once, leaving the registry without the modules after it
         if self.group is not None:
             for point in sorted(self.entry_points(self.group), key=_point_name):
                 self._load_point(point)
