@@ -87,3 +87,14 @@ def test_unknown_vary_paths_search_a_few_names_a_run(run_cli, searches) -> None:
     assert result.exit_code != 0
     assert "did you mean hand_size?" in result.output
     assert len(searches) <= TIPPED
+
+
+def test_an_escaping_brace_conversion_is_weighed_as_it_prints() -> None:
+    # probe 38 L1: `'{0!a}'` writes 😀 as `\U0001f600`, ten characters for one, as `%a` does
+    from toolkit.render.template_bounds import TemplateLimitError, check_brace_format
+
+    for template in ("{0!a}", "{!r}", "{x!a:>3}", "{0!r}{0}"):
+        with pytest.raises(TemplateLimitError):
+            check_brace_format(template, ["😀" * 200_000])
+    for template in ("{0}", "{0!s}", "{{0!r}}{0}", "!r{0}"):
+        check_brace_format(template, ["😀" * 200_000])
