@@ -98,3 +98,19 @@ def test_an_escaping_brace_conversion_is_weighed_as_it_prints() -> None:
             check_brace_format(template, ["😀" * 200_000])
     for template in ("{0}", "{0!s}", "{{0!r}}{0}", "!r{0}"):
         check_brace_format(template, ["😀" * 200_000])
+
+
+def test_a_text_aliased_into_many_languages_is_said_once_at_its_anchor(tmp_path) -> None:
+    # probe 38's side note: S004 was said once per alias, each at the anchor's place
+    game = tmp_path / "g"
+    shutil.copytree(FIXTURES / "base", game)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    own = "    text:\n      fr: Avancez de {steps} cases.\n      es: Avanza {steps} casillas.\n"
+    own += "      en: Move {steps} spaces.\n"
+    assert own in text
+    aliased = '    text: {fr: &T "%s", es: *T, en: *T}\n' % ("a " * 2100)
+    deck.write_text(text.replace(own, aliased), encoding="utf-8")
+    said = [f for f in _findings(game) if f["code"] == "S004"]
+    assert len(said) == 1
+    assert "at most 4000 characters" in said[0]["message"]

@@ -209,6 +209,7 @@ def validate_document(
 def _diagnostics(doc: Document, adapter: TypeAdapter[Any], errors: list[Any]) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     seen: set[tuple[Any, ...]] = set()
+    said: set[tuple[str, Any, str]] = set()
     for err in errors:
         diag_rule, message = _message(err, adapter)
         loc = tuple(err["loc"])
@@ -226,6 +227,9 @@ def _diagnostics(doc: Document, adapter: TypeAdapter[Any], errors: list[Any]) ->
         span = doc.locate(
             loc, missing_key=missing, unknown_key=is_key or err["type"] == "extra_forbidden"
         )
+        if (diag_rule.code, span, message) in said:
+            continue  # one text aliased into many languages: its anchor's one finding
+        said.add((diag_rule.code, span, message))
         diags.append(diag_rule.at(doc.display, span, message))
     return diags
 
