@@ -399,6 +399,7 @@ def replay(
     """Replay one game from (seed, index) and tell it move by move, with its final scores."""
     from rich.table import Table
 
+    from toolkit.content.suggest import tips_run
     from toolkit.sim.options import SetupError
     from toolkit.sim.replay import replay as run_replay
     from toolkit.sim.sweep import (
@@ -420,7 +421,8 @@ def replay(
         raise usage_error("--set takes one value (PATH=VALUE)")
     with _session(game, request) as (base, _):
         try:
-            combo = [(resolve(base.game, path, values), values[0]) for path, values in specs]
+            with tips_run():  # the unknown paths' 'did you mean's: a few a run
+                combo = [(resolve(base.game, path, values), values[0]) for path, values in specs]
             options, rules = check_point(base.game, base.config.setup.players, combo)
         except VariantError as exc:
             raise _refused(exc) from None

@@ -35,6 +35,7 @@ from toolkit.content.plugin import (
 )
 from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
 from toolkit.content.source import Document, game_repeats, load_document
+from toolkit.content.suggest import tips_run
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.fileio import not_regular, real_path
@@ -160,8 +161,9 @@ def load_game(root: Path, written: Path | None = None) -> Game:
     interrupted writes count (R011), when `root` is a copy of it (the language server's
     mirror); by default `root` itself. What its content files build by repetition (YAML
     aliases, a sheet's shared strings and repeated cells) is bounded over all of them, in
-    the order they are read (`source.GameRepeats`)."""
-    with game_repeats():
+    the order they are read (`source.GameRepeats`); their findings' 'did you mean's are
+    searched for a few names in all (`suggest.tips_run`)."""
+    with game_repeats(), tips_run():
         return _load_game(root, written)
 
 

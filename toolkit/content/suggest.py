@@ -17,8 +17,11 @@ gives the same messages (a budget's searches run in the order the check meets it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 MAX_CALL_WORK = 1_000_000
 """Work one search may do: about 0.1 s of the slowest comparisons (look-alike names, whose
@@ -70,6 +73,67 @@ def close_match(
     `MAX_CALL_WORK` or what is left of `budget`. A check asking many names of one pool
     builds a `Pool` once instead."""
     return Pool(pool, budget).close(name, cutoff)
+
+
+MAX_TIPPED = 20
+"""Distinct names one run searches a 'did you mean' for (`Tips`): each search is bounded, but
+one per unknown name was still one per header of 40 sheets of 990 unknown headers (39,600
+searches), per unknown field of a card file, per `--vary` path. The names after the first
+MAX_TIPPED (in the order the run reports them, the content's) are said without one."""
+
+
+class Tips:
+    """The 'did you mean' searches of one run (a game's load, a sweep's paths): asked only for
+    a finding that is said, each name searched once against the same names, and only the
+    first MAX_TIPPED distinct names asked; a name past them gets None, whatever an earlier
+    run found for it, so the same content gives the same messages."""
+
+    def __init__(self) -> None:
+        self._close: dict[tuple[str, tuple[str, ...], float], str | None] = {}
+
+    def close(self, name: str, names: Iterable[str], cutoff: float = 0.6) -> str | None:
+        """`close_match(name, names, cutoff=cutoff)` for the first MAX_TIPPED names asked,
+        else None."""
+        key = (name, tuple(names), cutoff)
+        if key not in self._close:
+            searched = len(self._close) < MAX_TIPPED
+            self._close[key] = _closest(*key) if searched else None
+        return self._close[key]
+
+
+@lru_cache(maxsize=256)
+def _closest(name: str, names: tuple[str, ...], cutoff: float) -> str | None:
+    """`close_match`: a pure function of its arguments, kept across runs (a layout validated
+    at each check asks the same names again)."""
+    return close_match(name, names, cutoff=cutoff)
+
+
+_TIPS: ContextVar[Tips | None] = ContextVar("suggest_tips", default=None)
+
+
+@contextmanager
+def tips_run() -> Iterator[Tips]:
+    """The block is one run for `tipped`: the run already open (a game's load holding a file's
+    validation), or a new one."""
+    tips = _TIPS.get()
+    if tips is not None:
+        yield tips
+        return
+    tips = Tips()
+    token = _TIPS.set(tips)
+    try:
+        yield tips
+    finally:
+        _TIPS.reset(token)
+
+
+def tipped(name: str, names: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The name of `names` closest to `name`, searched through the open run's `Tips` (one
+    search outside any run)."""
+    tips = _TIPS.get()
+    if tips is None:
+        return close_match(name, names, cutoff=cutoff)
+    return tips.close(name, names, cutoff)
 
 
 def _search(name: str, pool: Sequence[str], cutoff: float, limit: int) -> tuple[str | None, int]:

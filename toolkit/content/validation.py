@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from toolkit.content.source import Document
-from toolkit.content.suggest import Budget, Pool, close_match
+from toolkit.content.suggest import Budget, Pool, tipped, tips_run
 from toolkit.diagnostics import Diagnostic, rule
 
 S_TYPE = rule("S001", "wrong-type", "A value has the wrong type.")
@@ -39,27 +39,21 @@ _RANGE_TYPES = {
 }
 
 
-_FIELDS: weakref.WeakKeyDictionary[TypeAdapter[Any], tuple[list[str], dict[str, str]]] = (
-    weakref.WeakKeyDictionary()
-)
-"""An adapter's field names (from its JSON schema) and, by unknown key, the close name
-suggested ('' for none): worked out once per adapter and key, not once per error (a layout
-naming one element of 100 unknown keys 1,000 times by alias built the model's JSON schema
-100,000 times: 364 s of validate, probe 23). Weak: a game reloaded leaves its plugin's
-models collectable."""
+_FIELDS: weakref.WeakKeyDictionary[TypeAdapter[Any], tuple[str, ...]] = weakref.WeakKeyDictionary()
+"""An adapter's field names (from its JSON schema): worked out once per adapter, not once
+per error (a layout naming one element of 100 unknown keys 1,000 times by alias built the
+model's JSON schema 100,000 times: 364 s of validate, probe 23). Weak: a game reloaded
+leaves its plugin's models collectable."""
 
 
 def _close_field(adapter: TypeAdapter[Any], key: str) -> str:
-    """The model's field name closest to the unknown `key`, or ''."""
-    held = _FIELDS.get(adapter)
-    if held is None:
-        held = _FIELDS[adapter] = (_field_names(adapter), {})
-    names, hints = held
-    if key not in hints:
-        if len(hints) > 10_000:  # never grown for ever by one adapter's keys
-            hints.clear()
-        hints[key] = close_match(key, names) or ""
-    return hints[key]
+    """The model's field name closest to the unknown `key`, or '': searched through the run's
+    tips (toolkit.content.suggest), each key once and a few keys a run (a card file of 5,000
+    unknown fields was 5,000 searches)."""
+    names = _FIELDS.get(adapter)
+    if names is None:
+        names = _FIELDS[adapter] = tuple(_field_names(adapter))
+    return tipped(key, names) or ""
 
 
 def _field_names(adapter: TypeAdapter[Any]) -> list[str]:
@@ -208,8 +202,14 @@ def validate_document(
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
     errors = _drop_renamed(errors)
+    with tips_run():  # the game's load, or this document's own
+        return None, _diagnostics(doc, adapter, errors)
+
+
+def _diagnostics(doc: Document, adapter: TypeAdapter[Any], errors: list[Any]) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     seen: set[tuple[Any, ...]] = set()
+    said: set[tuple[str, Any, str]] = set()
     for err in errors:
         diag_rule, message = _message(err, adapter)
         loc = tuple(err["loc"])
@@ -227,8 +227,11 @@ def validate_document(
         span = doc.locate(
             loc, missing_key=missing, unknown_key=is_key or err["type"] == "extra_forbidden"
         )
+        if (diag_rule.code, span, message) in said:
+            continue  # one text aliased into many languages: its anchor's one finding
+        said.add((diag_rule.code, span, message))
         diags.append(diag_rule.at(doc.display, span, message))
-    return None, diags
+    return diags
 
 
 def _drop_renamed(errors: list[Any]) -> list[Any]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import re
+import string
 import sys
 import threading
 import time
@@ -128,6 +129,7 @@ ESCAPED = 10
 `\U0001f600`)."""
 _BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*)(\{)?")
 _NUMBER = re.compile(r"\d+")
+_FORMATTER = string.Formatter()
 
 
 class Limits:
@@ -524,8 +526,21 @@ def check_brace_format(template: str, args: Iterable[Any]) -> None:
     fields = template.count("{")
     if fields:
         heaviest = max((weigh(arg) for arg in args), default=0)
+        if _escapes(template):  # `{0!a}` prints `\U000e0001` for one character, as `%a` does
+            heaviest *= ESCAPED
         if len(template) + fields * (heaviest + MAX_WIDTH) > MAX_STRING:
             raise TemplateLimitError(f"the format would build more than {MAX_STRING:,} characters")
+
+
+def _escapes(template: str) -> bool:
+    """Whether a field of `template.format` is written `!r` or `!a` (`{{!r}}` is no field);
+    a template `str.format` cannot read counts as one, the check staying on the safe side."""
+    if "!" not in template:
+        return False
+    try:
+        return any(part[3] in ("r", "a") for part in _FORMATTER.parse(template))
+    except ValueError:  # `format` refuses it too
+        return True
 
 
 def _too_big(kind: str, limit: int, what: str) -> TemplateLimitError:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.content.game import Game
+from toolkit.content.suggest import tips_run
 from toolkit.sim.engine import GameSetup
 from toolkit.sim.metrics import MetricValue, SimReport, iter_metrics
 from toolkit.sim.options import SetupError, cooperative
@@ -162,11 +163,12 @@ def run_sweep(
     players = base.config.setup.players
     found = []
     parameters: list[Parameter] = []
-    for path, values in specs:
-        try:
-            parameters.append(resolve(game, path, values))
-        except VariantError as exc:
-            found += exc.diagnostics
+    with tips_run():  # the unknown paths' 'did you mean's: a few a run
+        for path, values in specs:
+            try:
+                parameters.append(resolve(game, path, values))
+            except VariantError as exc:
+                found += exc.diagnostics
     if found:
         raise VariantError(found)
     plans = []

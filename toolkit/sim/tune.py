@@ -16,6 +16,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.content.suggest import tips_run
 from toolkit.sim.metrics import MetricValue
 from toolkit.sim.options import SetupError
 from toolkit.sim.session import Simulation
@@ -216,6 +217,11 @@ class TuneResult:
 
 def spaces(base: Simulation, specs: Sequence[tuple[str, Any]]) -> list[Space]:
     """Resolve each parameter and check the ends of its range (or each choice) up front."""
+    with tips_run():  # the unknown paths' 'did you mean's: a few a run
+        return _spaces(base, specs)
+
+
+def _spaces(base: Simulation, specs: Sequence[tuple[str, Any]]) -> list[Space]:
     game, players = base.game, base.config.setup.players
     found = []
     out: list[Space] = []

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.source import Document
-from toolkit.content.suggest import close_match
+from toolkit.content.suggest import tipped
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.sim.options import SetupError, parse_options
@@ -131,7 +131,7 @@ def _unknown(
     doc: Document, rel: str, path: str, where: tuple[str | int, ...], names: list[str], what: str
 ) -> Diagnostic:
     last = path.split(".")[-1]
-    close = close_match(last, names)
+    close = tipped(last, names)  # a few paths a run (`suggest.tips_run`)
     there = f" (there: {', '.join(names) or 'none'})"
     hint = f"; did you mean {close}?" if close is not None else there
     span = doc.key_span(where) if where in doc.key_spans else Span()

@@ -20,6 +20,7 @@ from toolkit.content.sheets.rules import Y_KEYS_FILE
 from toolkit.content.sheets.table import Table, build
 from toolkit.content.sheets.workbook import read_workbook
 from toolkit.content.source import Document, load_document
+from toolkit.content.suggest import tips_run
 from toolkit.diagnostics import Diagnostic, Span
 from toolkit.diagnostics.suppress import note_sheet
 from toolkit.fileio import not_regular
@@ -114,7 +115,8 @@ def load_sheet(
     if isinstance(grid, Refused):
         return None, [] if grid.quiet else [grid.diagnostic]
     check = HeaderCheck(adapter, side.data, rows_key) if adapter is not None else None
-    table = build(grid, display, check)
+    with tips_run():  # the headers' 'did you mean's: the game's load, or this sheet's
+        table = build(grid, display, check)
     note_sheet(display, table.sheet, table.notes)
     doc = _document(path, display, side, table, rows_key)
     doc.near = check.near if check is not None else set()

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from toolkit.content.sheets.header import Column
-from toolkit.content.suggest import close_match
+from toolkit.content.suggest import tipped
 
 _SCHEMAS: dict[int, tuple[TypeAdapter[Any], dict[str, Any]]] = {}
 _FREE = {
@@ -82,7 +82,9 @@ class HeaderCheck:
             return None
         names = sorted({n for m in self.rows for n in m.get("properties", {})})
         first = column.path[0]
-        close = close_match(first, names) if isinstance(first, str) else None
+        # searched through the run's tips (toolkit.content.suggest): 40 sheets of 990 unknown
+        # headers were 39,600 searches; past the run's first few names, no 'did you mean'
+        close = tipped(first, names) if isinstance(first, str) else None
         near = [close] if close is not None else []
         hint = f"; did you mean {close!r}?" if close is not None and close != first else ""
         self.near.update(near)
