@@ -20,13 +20,14 @@ from tests.conftest import FIXTURES, build_case
 from tests.suggest_calls import counted_searches
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks import icon_names
+from toolkit.content import suggest
 from toolkit.diagnostics import capped
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>\n'
 )
 PAIRS = ["".join(p) for p in itertools.product(string.ascii_lowercase, repeat=2)]
-TIPPED = getattr(icon_names, "MAX_TIPPED", 20)
+TIPPED = suggest.MAX_TIPPED
 """The names a run suggests for (the old code had no such bound: the tests then use 20)."""
 
 

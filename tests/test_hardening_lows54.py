@@ -19,7 +19,7 @@ from tests.suggest_calls import counted_searches
 from tests.test_validate_cache_units import _run
 from toolkit.content import suggest
 
-TIPPED = getattr(suggest, "MAX_TIPPED", 20)
+TIPPED = suggest.MAX_TIPPED
 UNKNOWN = 60
 """Unknown names a test writes: three times the names a run may search."""
 

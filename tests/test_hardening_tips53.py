@@ -20,11 +20,12 @@ import pytest
 from tests.conftest import FIXTURES, build_case
 from tests.suggest_calls import counted_searches
 from tests.test_validate_cache_units import _run
+from toolkit.content import suggest
 from toolkit.diagnostics import capped
 from toolkit.render import undefined
 
 PAIRS = ["".join(p) for p in itertools.product(string.ascii_lowercase, repeat=2)]
-TIPPED = getattr(undefined, "MAX_TIPPED", 20)
+TIPPED = suggest.MAX_TIPPED
 """The names a run suggests for (the old code had no such bound: the tests then use 20)."""
 
 

@@ -9,6 +9,7 @@ from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
+from toolkit.content import suggest
 from toolkit.content.suggest import close_match
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.walk import Facts
@@ -75,13 +76,6 @@ def content_icons(facts: Facts) -> set[str]:
     return {found.group(1) for v in values for found in INLINE_ICON.finditer(v)}
 
 
-MAX_TIPPED = 20
-"""Unknown icon names one check run searches a 'did you mean' for (`Tips`): each search is
-bounded (toolkit.content.suggest), but 600 cards each printing another unknown name against
-300 look-alike icons were 600 of them, 23.5 s (probe 36 H1). The names after the first
-MAX_TIPPED (in the order the run reports them) are reported without one."""
-
-
 @lru_cache(maxsize=1024)
 def closest(name: str, icons: IconSet) -> str | None:
     """The game's icon name closest to `name`, or None: a pure function of the name and the
@@ -97,21 +91,17 @@ def tip(name: str, icons: IconSet) -> str:
 
 
 class Tips:
-    """The 'did you mean' of the unknown icon names one check run reports: asked only for a
-    finding that is said (not one left out as said already), each name searched once, and
-    only the first MAX_TIPPED distinct names met (the run's order is the content's, so the
-    same game gives the same messages; a unit kept between runs holds no tip)."""
+    """The 'did you mean' of the unknown icon names one check run reports, through the run's
+    `suggest.Tips` (only for a finding that is said, each name once, the first MAX_TIPPED
+    names; a unit kept between runs holds no tip)."""
 
     def __init__(self, icons: IconSet) -> None:
         self.icons = icons
-        self._close: dict[str, str | None] = {}
+        self._tips = suggest.Tips()
 
     def close(self, name: str) -> str | None:
         """`closest(name, icons)` for the first MAX_TIPPED names asked, else None."""
-        if name not in self._close:
-            searched = len(self._close) < MAX_TIPPED
-            self._close[name] = closest(name, self.icons) if searched else None
-        return self._close[name]
+        return self._tips.ask(name, lambda: closest(name, self.icons))
 
     def tip(self, name: str) -> str:
         """`tip(name, icons)` for the first MAX_TIPPED names asked, else ''."""

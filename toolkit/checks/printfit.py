@@ -29,7 +29,6 @@ from toolkit.checks.card_units import (
     stored_key,
 )
 from toolkit.checks.icon_names import (
-    MAX_TIPPED,
     P_INLINE_ICON,
     Tips,
     content_icons,
@@ -40,7 +39,7 @@ from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.text_direction import P_RTL, printed_rtl, rtl_letters, said, string_leaves
 from toolkit.checks.translation.parity import ANY_DIGIT
 from toolkit.checks.translation.presence import T_MISSING
-from toolkit.content import assets
+from toolkit.content import assets, suggest
 from toolkit.content.board_phrases import Unfilled, printed_at, unfilled_message, unfilled_terms
 from toolkit.content.game import Game, LoadedFile, display_path, repo_root
 from toolkit.content.models.deck import size_mm
@@ -932,14 +931,11 @@ class LayoutTips:
         self.builtin = (
             sorted(p.stem for p in builtin_dir.glob("*.yaml")) if builtin_dir.is_dir() else []
         )
-        self._close: dict[str, str | None] = {}
+        self._tips = suggest.Tips()
 
     def close(self, name: str) -> str | None:
         """The layout name closest to `name` for the first MAX_TIPPED names asked, else None."""
-        if name not in self._close:
-            searched = len(self._close) < MAX_TIPPED
-            self._close[name] = close_match(name, self.own + self.builtin) if searched else None
-        return self._close[name]
+        return self._tips.ask(name, lambda: close_match(name, self.own + self.builtin))
 
     def message(self, name: str) -> str:
         """No layout has this name: say where layouts come from and which there are."""

@@ -17,7 +17,7 @@ gives the same messages (a budget's searches run in the order the check meets it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from difflib import SequenceMatcher
@@ -76,29 +76,37 @@ def close_match(
 
 
 MAX_TIPPED = 20
-"""Distinct names one run searches a 'did you mean' for (`Tips`): each search is bounded, but
-one per unknown name was still one per header of 40 sheets of 990 unknown headers (39,600
-searches), per unknown field of a card file, per `--vary` path. The names after the first
-MAX_TIPPED (in the order the run reports them, the content's) are said without one."""
+"""Distinct names one run searches a 'did you mean' for (`Tips`): each search is bounded,
+but one per unknown name was still one per header of 40 sheets of 990 unknown headers
+(39,600 searches), per card printing another unknown icon (600, 23.5 s: probe 36 H1), per
+deck naming another unknown layout (740, 32 s: probe 37 H1), per unknown field, `--vary`
+path or missing template key. The names after the first MAX_TIPPED (in the order the run
+reports them, the content's) are said without one."""
 
 
 class Tips:
-    """The 'did you mean' searches of one run (a game's load, a sweep's paths): asked only for
-    a finding that is said, each name searched once against the same names, and only the
-    first MAX_TIPPED distinct names asked; a name past them gets None, whatever an earlier
-    run found for it, so the same content gives the same messages."""
+    """The 'did you mean' searches of one run (a game's load, a check run, a sweep's paths):
+    asked only for a finding that is said, each name searched once, and only the first
+    MAX_TIPPED distinct names asked; a name past them gets None, whatever an earlier run
+    found for it, so the same content gives the same messages. Every site that suggests a
+    name for each of many findings searches through one of these."""
 
     def __init__(self) -> None:
-        self._close: dict[tuple[str, tuple[str, ...], float], str | None] = {}
+        self._close: dict[Hashable, str | None] = {}
+
+    def ask(self, asked: Hashable, search: Callable[[], str | None]) -> str | None:
+        """`search()` (the closest name) for the first MAX_TIPPED distinct `asked`, once
+        each, else None."""
+        if asked not in self._close:
+            searched = len(self._close) < MAX_TIPPED
+            self._close[asked] = search() if searched else None
+        return self._close[asked]
 
     def close(self, name: str, names: Iterable[str], cutoff: float = 0.6) -> str | None:
         """`close_match(name, names, cutoff=cutoff)` for the first MAX_TIPPED names asked,
         else None."""
         key = (name, tuple(names), cutoff)
-        if key not in self._close:
-            searched = len(self._close) < MAX_TIPPED
-            self._close[key] = _closest(*key) if searched else None
-        return self._close[key]
+        return self.ask(key, lambda: _closest(*key))
 
 
 @lru_cache(maxsize=256)

@@ -14,6 +14,7 @@ from jinja2 import StrictUndefined
 from jinja2.exceptions import UndefinedError
 from jinja2.utils import missing
 
+from toolkit.content import suggest
 from toolkit.content.suggest import close_match
 
 MAX_LISTED = 12
@@ -54,12 +55,6 @@ def closest(name: str, candidates: tuple[str, ...]) -> str | None:
     return close_match(name, list(candidates))
 
 
-MAX_TIPPED = 20
-"""Distinct missing names (with what they were asked of) one check run searches a 'did you
-mean' for (`NameTips`): 300 cards each asking another missing key of a 1,000-key mapping
-would be 300 bounded searches of ~0.1 s."""
-
-
 class NameTips:
     """The 'did you mean' searches of one check run's template messages (`tips_of`): each
     missing name searched once against the same keys, and only the first MAX_TIPPED distinct
@@ -67,15 +62,10 @@ class NameTips:
     same messages; a face that fails is never kept between runs, so every run renders it)."""
 
     def __init__(self) -> None:
-        self._asked: set[tuple[str, tuple[str, ...]]] = set()
+        self._tips = suggest.Tips()
 
     def close(self, name: str, candidates: tuple[str, ...]) -> str | None:
-        asked = (name, candidates)
-        if asked not in self._asked:
-            if len(self._asked) >= MAX_TIPPED:
-                return None
-            self._asked.add(asked)
-        return closest(name, candidates)
+        return self._tips.ask((name, candidates), lambda: closest(name, candidates))
 
 
 _TIPS: ContextVar[NameTips | None] = ContextVar("name_tips", default=None)
