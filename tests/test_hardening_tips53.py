@@ -165,3 +165,22 @@ def test_name_tips_search_each_name_once_and_a_few_names(searches: list[str]):
     assert len(searches) == TIPPED
     assert tips.close("key_zz9", keys) is None and tips.close("key_ab_", keys) == "key_ab"
     assert len(searches) == TIPPED
+
+
+def test_faces_drawn_outside_a_check_search_no_name(tmp_path: Path, searches: list[str]):
+    """The preview draws faces outside any check run: 40 cards each asking `rules` for
+    another missing key searched each name on each face (and the 64-name memo thrashed past
+    64 names: ~11 s at each save, probe 39 H4). Outside a run a face's message has no 'did
+    you mean' (its check's finding has it) and no search is made."""
+    from toolkit.preview.draw import draw_targets
+    from toolkit.preview.live import Preview
+
+    cards = [f"key_{pair}9" for pair in PAIRS[:40]]
+    game = _rules_game(tmp_path / "g", cards, "{{ rules[card.id] }}")
+    preview = Preview(game)
+    preview.load(check=False)
+    faces = [t for t in preview.snap.targets.values() if t.kind == "face"]
+    assert len(faces) >= 40
+    results = draw_targets(preview.shown, faces)
+    assert len(results) == len(faces)
+    assert searches == [], len(searches)

@@ -126,3 +126,24 @@ def test_a_bundled_game_is_found_in_its_package_without_an_entry_point():
     )
     one.discover_one("muckle-stoater")
     assert list(one.registered()) == ["muckle-stoater"]
+
+
+def _register_from(module: str, registry: Registry[Entry], entry: Entry) -> None:
+    """`registry.register(entry)` called from code of the module named `module`."""
+    exec("registry.register(entry)", {"__name__": module, "registry": registry, "entry": entry})
+
+
+def test_a_builtin_declared_after_a_plugin_module_took_its_name_wins_and_names_the_plugin(
+    capsys,
+):
+    """A game plugin (loaded by the games' registry) declaring a rule with a built-in's code
+    before the check module declaring it was imported: every checking command ended in a
+    traceback, the plugin unnamed (probe 39 M1). The built-in wins; the plugin is named."""
+    made: Registry[Entry] = Registry("rule code")  # no package: built-ins declared late
+    _register_from("evil_plugin", made, Entry("T001", 1))
+    _register_from("toolkit.some_check", made, Entry("T001", 2))
+    assert made["T001"] == Entry("T001", 2)
+    assert made.is_builtin("T001") and "evil_plugin" in made.broken
+    assert "module `evil_plugin`" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="registered twice"):  # the other way round: refused
+        _register_from("evil_plugin", made, Entry("T001", 3))

@@ -307,12 +307,18 @@ class Registry(Generic[T]):
         if known is not None:
             if self._same(known, entry):
                 return known
-            point = self._points.get(name)
-            if point is None or self._loading is not None or not _builtin(origin):
+            if self._loading is not None or not _builtin(origin) or self.is_builtin(name):
                 raise ValueError(f"{self.what} {name!r} registered twice")
             # a built-in registered after a plugin's entry of its name (a rule declared by
-            # a module imported late): the built-in wins, the plugin's entry is left out
-            self._set_broken(point, f"its {self.what} {name!r} takes a built-in one's name")
+            # a module imported late, the plugin's brought by this registry's entry points
+            # or imported earlier through another's): the built-in wins, the plugin's entry
+            # is left out, named
+            why = f"its {self.what} {name!r} takes a built-in one's name"
+            point = self._points.get(name)
+            if point is not None:
+                self._set_broken(point, why)
+            else:
+                self._set_broken_module(name, self.origin(name) or "?", why)
             self.unregister(name)
         self._entries[name] = entry
         self._origin[name] = origin
@@ -426,6 +432,17 @@ class Registry(Generic[T]):
             self._set_broken(point, describe(exc), _own_frame(exc))
         finally:
             self._loading = loading
+
+    def _set_broken_module(self, name: str, module: str, why: str) -> None:
+        """A plugin module that registered an entry here while it was imported for another
+        registry's entry point (a game plugin declaring a rule): left out as an entry point
+        of this registry is, named by its module."""
+        self.broken[module] = why
+        if not self.reports_broken:
+            say(
+                f"warning: the {self.what} {name!r} that module `{module}` registers is left"
+                f" out: it takes a built-in one's name (fix or uninstall the plugin)"
+            )
 
     def _set_broken(
         self, point: EntryPoint, why: str, place: tuple[str, int] | None = None

@@ -91,14 +91,15 @@ class Tips:
     found for it, so the same content gives the same messages. Every site that suggests a
     name for each of many findings searches through one of these."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_TIPPED) -> None:
         self._close: dict[Hashable, str | None] = {}
+        self.limit = limit
 
     def ask(self, asked: Hashable, search: Callable[[], str | None]) -> str | None:
-        """`search()` (the closest name) for the first MAX_TIPPED distinct `asked`, once
-        each, else None."""
+        """`search()` (the closest name) for the first `limit` distinct `asked`, once each,
+        else None."""
         if asked not in self._close:
-            searched = len(self._close) < MAX_TIPPED
+            searched = len(self._close) < self.limit
             self._close[asked] = search() if searched else None
         return self._close[asked]
 

@@ -7,7 +7,6 @@ options along one by one, and `validate` measures print fit with a job of its ow
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -92,7 +91,7 @@ class PrintJob:
         from toolkit.render.layout import resolve
         from toolkit.render.template_bounds import work_done
         from toolkit.render.textfit import running_budget
-        from toolkit.render.undefined import tips_of
+        from toolkit.render.undefined import NameTips, tips_of
 
         budget = self.budget.layouts if self.budget is not None else None
         if budget is not None and not budget.allows():
@@ -107,11 +106,12 @@ class PrintJob:
         before = work_done()
         # a failing template's 'did you mean' is searched through the checks' NameTips: once
         # a name, for a few names a run (toolkit.render.undefined); a face rendered again by a
-        # later check without a budget of its own (legibility) asks the game's run's
+        # later check without a budget of its own (legibility) asks the game's run's. A face
+        # drawn outside any check (the preview's) says none: its check's finding has it, and
+        # 300 faces each missing another key searched 300 times at each save (probe 39 H4)
         run = self.budget or running_budget()
-        names = tips_of(run.names) if run is not None else nullcontext()
         try:
-            with names:
+            with tips_of(run.names if run is not None else NameTips(limit=0)):
                 elements, spent = resolved_face(
                     self.game,
                     self.deck,

@@ -61,8 +61,8 @@ class NameTips:
     ones (in the order the run renders its faces, the content's, so the same game gives the
     same messages; a face that fails is never kept between runs, so every run renders it)."""
 
-    def __init__(self) -> None:
-        self._tips = suggest.Tips()
+    def __init__(self, limit: int = suggest.MAX_TIPPED) -> None:
+        self._tips = suggest.Tips(limit)
 
     def close(self, name: str, candidates: tuple[str, ...]) -> str | None:
         return self._tips.ask((name, candidates), lambda: closest(name, candidates))
