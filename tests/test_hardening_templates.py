@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -95,7 +96,10 @@ HOSTILE = [
         "{% set x %}{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}{% endset %}",
         "in all",
     ),
-    ("{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% endfor %}", "loops"),
+    (  # the language's share of the rulebook's steps, before its loops' iterations
+        "{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% endfor %}",
+        "steps in one language's rulebook",
+    ),
 ]
 
 
@@ -114,6 +118,7 @@ SLOW = "{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% end
 def test_a_slow_rulebook_template_hits_the_time_limit(heroes, run_cli, monkeypatch):
     monkeypatch.setattr(template_bounds, "MAX_SECONDS", 0.3)
     monkeypatch.setattr(template_bounds, "MAX_ITERATIONS", 10**12)
+    monkeypatch.setattr(template_bounds, "RULEBOOK_STEPS", 10**12)
     line = _append(heroes, SLOW)
     found = _r010(run_cli, heroes)
     assert found[0]["line"] == line and "longer than 0.3 s" in found[0]["message"]
@@ -390,3 +395,31 @@ def test_the_layout_limits_leave_a_rulebook_its_own():
     layout = jinja_cache.CachedSandbox(False, immutable=True, limits=template_bounds.LAYOUT)
     with pytest.raises(template_bounds.TemplateStepError, match="iterations on one card face"):
         layout.render(layout.template(text, "layout"), {})
+
+
+MACRO_LOOP = (
+    "{% macro m(a) %}{% set b = a ~ 'x' %}{% set c = b|upper %}{% endmacro %}"
+    "{% for i in range(1000) %}{% for j in range(999) %}{% set _ = m(j) %}{% endfor %}{% endfor %}"
+)
+
+
+def test_a_rulebook_render_is_bounded_in_steps_shared_by_its_languages(heroes, run_cli):
+    """A loop of macro calls under the iteration bound was bounded only by each language's
+    5 s deadline: 203 bytes took `validate` 11.6 s with 3 languages, 21 s with 10 (probe 39
+    H2). Its steps are counted: the game's languages share `RULEBOOK_STEPS`, so every
+    language's render stops at the same place on every machine, and all of them together
+    do at most that much work."""
+    manifest = (heroes / "game.yaml").read_text(encoding="utf-8")
+    languages = len(re.search(r"languages: \[([^\]]*)\]", manifest).group(1).split(","))
+    for path in (heroes / "rulebook").glob("*.md"):
+        path.write_text(path.read_text(encoding="utf-8") + "\n" + MACRO_LOOP + "\n", "utf-8")
+    before = template_bounds.work_done()
+    result = run_cli("validate", str(heroes), "--format", "json", "--select", "R010")
+    spent = template_bounds.work_done() - before
+    found = [d for d in json.loads(result.stdout) if d["code"] == "R010"]
+    assert len(found) == languages, found
+    share = template_bounds.RULEBOOK_STEPS // languages
+    assert all(
+        f"more than {share:,} steps in one language's rulebook" in d["message"] for d in found
+    )
+    assert spent <= template_bounds.RULEBOOK_STEPS * 1.2, spent

@@ -234,10 +234,12 @@ def _renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     done: list[str] = []
     render = CachedSandbox.render
 
-    def counted(self: CachedSandbox, template: Any, context: dict[str, Any]) -> str:
+    def counted(
+        self: CachedSandbox, template: Any, context: dict[str, Any], limits: Any = None
+    ) -> str:
         if template.name.startswith("rulebook-"):
             done.append(dict.get(context, "lang"))
-        return render(self, template, context)
+        return render(self, template, context, limits)
 
     monkeypatch.setattr(CachedSandbox, "render", counted)
     return done

@@ -404,10 +404,11 @@ class CachedSandbox:
         raise TemplateNotFound(name, message=message)
 
     @contextmanager
-    def bounded(self) -> Iterator[None]:
+    def bounded(self, limits: bounds.Limits | None = None) -> Iterator[None]:
         """Renders inside share one budget and deadline (a fresh one unless this thread is
-        already rendering); a limit raises TemplateLimitError, in any thread."""
-        outer = bounds.enter(self.limits)
+        already rendering), with the sandbox's limits unless `limits` are given; a limit
+        raises TemplateLimitError, in any thread."""
+        outer = bounds.enter(self.limits if limits is None else limits)
         try:
             yield
         finally:
@@ -457,9 +458,11 @@ class CachedSandbox:
                 raise
         return "".join(parts)
 
-    def render(self, template: Template, context: dict[str, Any]) -> str:
-        """Render within the limits."""
-        with self.bounded():
+    def render(
+        self, template: Template, context: dict[str, Any], limits: bounds.Limits | None = None
+    ) -> str:
+        """Render within the sandbox's limits, or `limits`."""
+        with self.bounded(limits):
             return self._stream(template, template.new_context(context))
 
     def module(self, template: Template, context: dict[str, Any]) -> dict[str, Any]:

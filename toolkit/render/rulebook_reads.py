@@ -363,5 +363,6 @@ def part_indexes(made: list[Any], decks: set[str]) -> dict[str, list[int]]:
     return out
 
 
-def unit_name_args(lang: str, source: str) -> list[Any]:
-    return [lang, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()]
+def unit_name_args(lang: str, source: str, steps: int) -> list[Any]:
+    """What a kept render is named by: its language, its source and the steps it may take."""
+    return [lang, hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest(), steps]

@@ -331,13 +331,16 @@ def _rendered(
     render.rulebook_reads). The reads are also kept by part (`reads.parts`): a part whose
     files did not change finds what it found then, so the context is built only for the
     decks that did (when nothing else did)."""
+    # the steps a language's render may take depend on the game's languages: a render kept
+    # under a larger share is not read back under a smaller one (its unit's name holds it)
+    limits = template_bounds.rulebook_limits(len(game.manifest.languages) if game.manifest else 1)
     units = active()
     if units is None or not _keepable(game):
-        return _sandbox().render(template, _own_copy(built(), {}))
-    name = Units.name(reads.KIND, reads.unit_name_args(lang, source))
+        return _sandbox().render(template, _own_copy(built(), {}), limits)
+    name = Units.name(reads.KIND, reads.unit_name_args(lang, source, limits.steps))
     kept = units.get(name, _kept_render)  # kept only if `_pure(source)`: its name holds it
     if kept is None and not _pure(source):
-        return _sandbox().render(template, _own_copy(built(), {}))
+        return _sandbox().render(template, _own_copy(built(), {}), limits)
     differs = False  # a changed deck's reads found something else: so do the whole's
     if kept is not None:
         with suppress(NotKept):
@@ -354,8 +357,8 @@ def _rendered(
     try:
         copied = reads.recording_copy(context, log)
     except NotKept:
-        return _sandbox().render(template, _own_copy(context, {}))
-    text = _sandbox().render(template, copied)
+        return _sandbox().render(template, _own_copy(context, {}), limits)
+    text = _sandbox().render(template, copied, limits)
     with suppress(NotKept):
         made = reads.kept_reads(log)
         tokens = reads.read_tokens(context, made)  # looked up once: for the whole and its parts

@@ -150,6 +150,23 @@ class Limits:
 RENDER = Limits(None, sys.maxsize, "")
 """A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
 
+RULEBOOK_STEPS = 1_000_000
+"""Steps (as a layout's are counted: `LAYOUT_STEPS`) the rulebook's renders may take, shared
+by the game's languages: each language's render may take this over the number of languages
+(50,000 with the 20 a game may declare). A rulebook renders once per language, and a render
+bounded only by its deadline let a 203-byte loop of macro calls run 5 s a language: 21 s of
+`validate` with 10 languages (probe 39 H2). Counted, so that the same rulebook fails on
+every machine. The bundled rulebooks take at most ~6,000 steps a language; a step costs
+1-4 µs, so a game's rulebook renders cost a few seconds at most."""
+
+
+def rulebook_limits(languages: int) -> Limits:
+    """A rulebook render's limits in a game of `languages` languages (`RULEBOOK_STEPS`)."""
+    languages = max(1, languages)
+    per = f" in one language's rulebook ({RULEBOOK_STEPS:,} shared by {languages} languages)"
+    return Limits(None, RULEBOOK_STEPS // languages, per if languages > 1 else " in the rulebook")
+
+
 LAYOUT_ITERATIONS = 2_000
 """Loop iterations of a card layout's templates on one card face (and language): a layout
 renders once per card and language, so a loop just under the rulebook's limits (999 × 150
