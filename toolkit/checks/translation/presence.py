@@ -8,7 +8,7 @@ from functools import cache, partial
 from typing import Any
 
 from toolkit.checks.translation.common import entry_label, prose
-from toolkit.checks.translation.term_search import Finder, finder, spaced
+from toolkit.checks.translation.term_search import Finder, finder, spaced, strange
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -185,4 +185,6 @@ def _may_stay(value: str, kept: set[str], names: Finder) -> bool:
     bare = prose(value).strip()
     if len(bare) <= 3 or not any(ch.isalpha() for ch in bare) or bare.casefold() in kept:
         return True
+    if strange(names, bare):  # a word no name has: it stays, with its letters
+        return False
     return not any(ch.isalpha() for ch in spaced(names, bare))
