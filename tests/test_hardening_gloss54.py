@@ -117,3 +117,28 @@ def test_a_word_no_name_has_leaves_a_letter_as_the_walk_does(names, words) -> No
     table = term_search.finder(tuple((name, 0) for name in names))
     if term_search.strange(table, text):
         assert any(ch.isalpha() for ch in term_search.spaced(table, text))
+
+
+def test_a_text_set_in_languages_that_do_not_hyphenate_is_fitted_once(monkeypatch) -> None:
+    """A card text aliased into 20 languages was fitted for each (18 of them alike: only
+    French and Spanish words break at syllables); the fit is kept per setting, and the
+    setting of a language that does not hyphenate is English's."""
+    from toolkit.render import textfit
+
+    fitted: list[str] = []
+    real = textfit._fit
+
+    def counted(text: str, width: float, height: float, setting: Any) -> Any:
+        fitted.append(setting.lang)
+        return real(text, width, height, setting)
+
+    monkeypatch.setattr(textfit, "_fit", counted)
+    textfit.fit.cache_clear()
+    text = "un mot " * 50
+    found = {
+        lang: textfit.fit(text, 120.0, 80.0, textfit.Setting(9.0, 5.0, "regular", lang))
+        for lang in ["en", "qa", "qb", "de", "fr", "es"]
+    }
+    assert sorted(fitted) == ["en", "es", "fr"], fitted
+    assert found["qa"] == found["en"] == found["de"]
+    textfit.fit.cache_clear()
