@@ -115,7 +115,8 @@ def test_one_table_for_several_keeps_what_each_one_keeps(monkeypatch) -> None:
 def test_a_word_no_name_has_leaves_a_letter_as_the_walk_does(names, words) -> None:
     text = " ".join(words)
     table = term_search.finder(tuple((name, 0) for name in names))
-    if term_search.strange(table, text):
+    assert term_search.piece_forms(tuple((name, 0) for name in names)) == set(table.forms)
+    if term_search.strange(table.forms, text):
         assert any(ch.isalpha() for ch in term_search.spaced(table, text))
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -465,14 +465,20 @@ def spaced(table: Finder, text: str) -> str:
     return "".join(kept) + text[last:]
 
 
-def strange(table: Finder, text: str) -> bool:
-    """Whether a word of `text` that has a letter is no piece of any term of `table`:
-    `spaced` leaves it, so a letter stays, known without walking the text (every card
-    text of a game whose glossary's translations are its terms, 20 languages aliased, was
-    walked in full: probe 38 M1)."""
+def piece_forms(terms: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    """The words a piece of `finder(terms)` may be (its `forms`), found without making it."""
+    return frozenset(
+        form for one in _kept(terms)[0] for piece in one.pieces for form in piece.forms
+    )
+
+
+def strange(forms: Container[str], text: str) -> bool:
+    """Whether a word of `text` that has a letter is none of `forms`, the words the pieces
+    of a table may be: `spaced` leaves it, so a letter stays, known without walking the
+    text (every card text of a game whose glossary's translations are its terms, 20
+    languages aliased, was walked in full: probe 38 M1)."""
     text = _composed(text)
     words = words_of(text)
-    forms = table.forms
     return any(
         word not in forms and any(ch.isalpha() for ch in text[start:end])
         for word, start, end in zip(words.words, words.starts, words.ends, strict=True)
