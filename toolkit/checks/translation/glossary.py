@@ -186,9 +186,10 @@ def _unmet(
             unread[text].append(lang)
     for text, languages in unread.items():
         if len(languages) > 1 and (joint := tables.joint(languages)) is not None:
-            each = untangled(groups_used(joint, text), len(tables.joined))
-            for lang, found_there in zip(tables.joined, each, strict=True):
-                read.setdefault((lang, text), found_there)
+            found_in = untangled(groups_used(joint, text), len(tables.joined))
+            each = dict(zip(tables.joined, found_in, strict=True))
+            for lang in languages:  # those asked: as many sets as walking each kept
+                read[(lang, text)] = each[lang]
     found: list[Unmet] = []
     for lang, text, wanted in needed:
         found_there = used(lang, text)
