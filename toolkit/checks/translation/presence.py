@@ -4,11 +4,11 @@ actually translated (not a copy of the source, unless it is a name that stays th
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache, partial
+from functools import cache, cached_property, partial
 from typing import Any
 
 from toolkit.checks.translation.common import entry_label, prose
-from toolkit.checks.translation.term_search import Finder, finder, spaced
+from toolkit.checks.translation.term_search import Finder, finder, piece_forms, spaced, strange
 from toolkit.content.game import Game
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -35,7 +35,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     languages = list(game.manifest.languages)
     source = game.manifest.source_language
     kept = _kept_names(game)
-    names = finder(tuple((name, 0) for name in sorted(kept)))
+    names = _Names(tuple((name, 0) for name in sorted(kept)))
     # a text aliased at many places is looked at once
     _stays = cache(partial(_may_stay, kept=kept, names=names))
     glossary_file = game.glossary.rel if game.glossary else None
@@ -177,7 +177,22 @@ def _kept_names(game: Game) -> set[str]:
     return kept
 
 
-def _may_stay(value: str, kept: set[str], names: Finder) -> bool:
+class _Names:
+    """The kept names as one table, made when a text needs the walk (`table`), and the
+    words their pieces may be (`forms`), known before: a text with a word none of them
+    has needs no walk, and a game whose every such text has one, no table (a glossary of
+    20,000 words takes ~0.1 s to lay out)."""
+
+    def __init__(self, listed: tuple[tuple[str, int], ...]) -> None:
+        self.listed = listed
+        self.forms = piece_forms(listed)
+
+    @cached_property
+    def table(self) -> Finder:
+        return finder(self.listed)
+
+
+def _may_stay(value: str, kept: set[str], names: Finder | _Names) -> bool:
     """Short tokens, numbers, glossary names, placeholders and inline icons may read the same
     in every language (`+{coins} :doubloon:` has no word to translate). `names`: the kept
     names as one table, found as the glossary check finds terms (all in one walk of the
@@ -185,4 +200,7 @@ def _may_stay(value: str, kept: set[str], names: Finder) -> bool:
     bare = prose(value).strip()
     if len(bare) <= 3 or not any(ch.isalpha() for ch in bare) or bare.casefold() in kept:
         return True
-    return not any(ch.isalpha() for ch in spaced(names, bare))
+    if strange(names.forms, bare):  # a word no name has: it stays, with its letters
+        return False
+    table = names.table if isinstance(names, _Names) else names
+    return not any(ch.isalpha() for ch in spaced(table, bare))

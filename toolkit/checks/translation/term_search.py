@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -258,12 +258,11 @@ MAX_PIECES = 20_000
 word of a text moves a bit set as wide as this, and building it costs its square."""
 
 
-@lru_cache(maxsize=64)  # a table of 20,000 words holds megabytes: a few are kept
-def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
-    """The table of `terms`, each (term, group); a term with no letter or digit is left
-    out (it is found nowhere), and so are the terms past `MAX_PIECES` words in all
-    (`left_out`: the check says so)."""
-    kept: dict[Shape, list[int]] = {}  # a term written again (an alias) is one term
+def _kept(terms: tuple[tuple[str, int], ...]) -> tuple[dict[Shape, list[int]], int, int]:
+    """The terms `finder` lays out in its table, each shape with its groups (a term written
+    again, an alias, is one term), the pieces of every term given and the terms past
+    `MAX_PIECES` pieces, left out."""
+    kept: dict[Shape, list[int]] = {}
     words = left_out = 0
     for said, group in terms:
         if (found := shape(said)) is None:
@@ -273,6 +272,59 @@ def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
             left_out += 1
         else:
             kept.setdefault(found, []).append(group)
+    return kept, words, left_out
+
+
+@lru_cache(maxsize=64)  # a table of 20,000 words holds megabytes: a few are kept
+def finder(terms: tuple[tuple[str, int], ...]) -> Finder:
+    """The table of `terms`, each (term, group); a term with no letter or digit is left
+    out (it is found nowhere), and so are the terms past `MAX_PIECES` words in all
+    (`left_out`: the check says so)."""
+    return _laid(*_kept(terms))
+
+
+def sizes(terms: tuple[tuple[str, int], ...]) -> tuple[int, int]:
+    """`finder(terms)`'s `words` and `left_out`, found without making it."""
+    _, words, left_out = _kept(terms)
+    return words, left_out
+
+
+def width(tables: Sequence[tuple[tuple[str, int], ...]]) -> int:
+    """The pieces (bits) of `together(tables)`, found without making it: each shape kept
+    in any of the tables once."""
+    shapes: set[Shape] = set()
+    for terms in tables:
+        shapes.update(_kept(terms)[0])
+    return sum(len(one.pieces) for one in shapes)
+
+
+def together(tables: tuple[tuple[tuple[str, int], ...], ...]) -> Finder:
+    """One table for the terms of several `finder` tables, each keeping what its own keeps
+    (its terms up to `MAX_PIECES` pieces), a shape kept in several once: group g of
+    `tables[i]` is the group g * len(tables) + i (`untangled`). A text read in many
+    languages (an alias) is walked once for them all, not once for each (probe 38 M1: 20
+    languages, 20 walks). Its pieces (`width`) are the caller's to bound: making a table
+    costs the square of its pieces."""
+    merged: dict[Shape, list[int]] = {}
+    count = len(tables)
+    for index, terms in enumerate(tables):
+        for one, groups in _kept(terms)[0].items():
+            merged.setdefault(one, []).extend(group * count + index for group in groups)
+    return _laid(merged, 0, 0)
+
+
+def untangled(found: set[int], count: int) -> list[set[int]]:
+    """The groups `groups_used` found in a table `together` made of `count` tables: those
+    of each table."""
+    each: list[set[int]] = [set() for _ in range(count)]
+    for group in found:
+        at, index = divmod(group, count)
+        each[index].add(at)
+    return each
+
+
+def _laid(kept: dict[Shape, list[int]], words: int, left_out: int) -> Finder:
+    """The shift-and table of the shapes `kept` (with their groups), longest first."""
     laid = sorted(kept.items(), key=lambda one: -len(one[0].pieces))
     forms: dict[str, int] = {}
     opening: dict[str, int] = {}
@@ -411,6 +463,26 @@ def spaced(table: Finder, text: str) -> str:
         kept += (text[last:start], " ")
         last = end
     return "".join(kept) + text[last:]
+
+
+def piece_forms(terms: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    """The words a piece of `finder(terms)` may be (its `forms`), found without making it."""
+    return frozenset(
+        form for one in _kept(terms)[0] for piece in one.pieces for form in piece.forms
+    )
+
+
+def strange(forms: Container[str], text: str) -> bool:
+    """Whether a word of `text` that has a letter is none of `forms`, the words the pieces
+    of a table may be: `spaced` leaves it, so a letter stays, known without walking the
+    text (every card text of a game whose glossary's translations are its terms, 20
+    languages aliased, was walked in full: probe 38 M1)."""
+    text = _composed(text)
+    words = words_of(text)
+    return any(
+        word not in forms and any(ch.isalpha() for ch in text[start:end])
+        for word, start, end in zip(words.words, words.starts, words.ends, strict=True)
+    )
 
 
 def _merged(spans: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
