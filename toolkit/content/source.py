@@ -23,6 +23,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+from toolkit.diagnostics.diagnostic import span_at
 from toolkit.fileio import not_regular, read_bounded
 
 Y_SYNTAX = rule("Y001", "yaml-syntax", "The file is not well-formed YAML.")
@@ -275,10 +276,11 @@ class _Refusal(Exception):
 
 def _span(node: Node) -> Span:
     start, end = node.start_mark, node.end_mark
-    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+    return span_at(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
 _STR = "tag:yaml.org,2002:str"
+_NODES = (ScalarNode, MappingNode, SequenceNode)
 _BOOL = "tag:yaml.org,2002:bool"
 # Characters YAML 1.2 does not allow in a stream (c-printable), found before parsing so
 # the diagnostic points at them (the parser reports some at 1:1).
@@ -340,12 +342,13 @@ class _Builder:
             )
         if depth > MAX_DEPTH:
             raise _Refusal(Y_TOO_DEEP, _span(node), f"nesting deeper than {MAX_DEPTH} levels")
-        self.spans.setdefault(path, _span(node))
+        if path not in self.spans:  # the first span at a path is kept
+            self.spans[path] = _span(node)
         if id(node) in self.built:  # a second visit of one node is an alias
             self.shared.add(path)
             if isinstance(node, ScalarNode):
                 self.again(node, path)
-        elif isinstance(node, ScalarNode | MappingNode | SequenceNode):
+        elif isinstance(node, _NODES):
             self.built.add(id(node))
         if isinstance(node, ScalarNode):
             tag = node.tag  # worked out by ruamel at each reading: read once
@@ -399,18 +402,22 @@ class _Builder:
                 self.again(key_node, path)
             else:
                 self.keys.add(id(key_node))
-            key = self.scalar(key_node, key_tag)
-            if isinstance(key, float | bool) or key is None or not isinstance(key, str | int):
+            if key_tag == _STR:  # most keys: the text itself, as `scalar` gives it
                 key = key_node.value
+            else:
+                key = self.scalar(key_node, key_tag)
+                if isinstance(key, float | bool) or key is None or not isinstance(key, str | int):
+                    key = key_node.value
+            where = (*path, key)
             if key in result:
-                first = self.key_spans.get((*path, key), Span())
+                first = self.key_spans.get(where, Span())
                 raise _Refusal(
                     Y_DUPLICATE_KEY,
                     _span(key_node),
                     f"duplicate key {key!r} (first defined at line {first.line})",
                 )
-            self.key_spans[(*path, key)] = _span(key_node)
-            result[key] = self.build(value_node, (*path, key), depth + 1)
+            self.key_spans[where] = _span(key_node)
+            result[key] = self.build(value_node, where, depth + 1)
         for merge in merges:
             sources = merge.value if isinstance(merge, SequenceNode) else [merge]
             for source in sources:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from enum import Enum
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -107,6 +108,19 @@ def face_args(
     return args
 
 
+_BOUNDS: list[ModuleType] = []
+
+
+def _template_bounds() -> ModuleType:
+    """toolkit.render.template_bounds, imported by the first face (it imports Jinja): an
+    import statement run at every face cost ~2 µs, even with the module loaded."""
+    if not _BOUNDS:
+        from toolkit.render import template_bounds
+
+        _BOUNDS.append(template_bounds)
+    return _BOUNDS[0]
+
+
 def resolved_face(
     game: Any,
     deck: Any,
@@ -120,7 +134,7 @@ def resolved_face(
     renders cost (`template_bounds.work_done`): kept with the face, so a face read back
     counts against a check's layout budget what it cost when worked out
     (toolkit.render.layout_budget)."""
-    from toolkit.render.template_bounds import work_done
+    work_done = _template_bounds().work_done
 
     def counted() -> tuple[list[Resolved], int]:
         before = work_done()

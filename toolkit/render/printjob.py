@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from toolkit.content.game import Game
@@ -75,9 +76,7 @@ class PrintJob:
 
     def context(self, card: Any) -> dict[str, Any]:
         """What the layouts' templates see for `card` in this job's language."""
-        from toolkit.render.context import card_context
-
-        return card_context(self.game, self.deck, card, self.lang)
+        return _face_modules().context.card_context(self.game, self.deck, card, self.lang)
 
     def resolved(self, layout: Layout, card: Any) -> list[Resolved]:
         """`layout` resolved for `card` in this job's language and card size, once per loaded
@@ -87,11 +86,8 @@ class PrintJob:
         With a check's budget, each face asked counts what its renders cost against the
         check's layout budget (toolkit.render.layout_budget), whole, even when the memo or
         the validate cache answers it; once that is spent, a face raises LayoutSpent."""
-        from toolkit.render.face_units import resolved_face
-        from toolkit.render.layout import resolve
-        from toolkit.render.template_bounds import work_done
-        from toolkit.render.textfit import running_budget
-        from toolkit.render.undefined import NameTips, tips_of
+        modules = _face_modules()
+        work_done = modules.template_bounds.work_done
 
         budget = self.budget.layouts if self.budget is not None else None
         if budget is not None and not budget.allows():
@@ -109,17 +105,18 @@ class PrintJob:
         # later check without a budget of its own (legibility) asks the game's run's. A face
         # drawn outside any check (the preview's) says none: its check's finding has it, and
         # 300 faces each missing another key searched 300 times at each save (probe 39 H4)
-        run = self.budget or running_budget()
+        run = self.budget or modules.textfit.running_budget()
+        names = run.names if run is not None else modules.undefined.NameTips(limit=0)
         try:
-            with tips_of(run.names if run is not None else NameTips(limit=0)):
-                elements, spent = resolved_face(
+            with modules.undefined.tips_of(names):
+                elements, spent = modules.face_units.resolved_face(
                     self.game,
                     self.deck,
                     layout,
                     card,
                     self.lang,
                     self.card_mm,
-                    lambda: resolve(layout, self.context(card), *self.card_mm),
+                    lambda: modules.layout.resolve(layout, self.context(card), *self.card_mm),
                 )
         except BaseException:
             if budget is not None:  # what the failing renders cost (never kept)
@@ -135,6 +132,34 @@ class PrintJob:
         if self.back is None:
             raise ValueError(f"print job for deck {self.deck.id!r} has no back layout")
         return self.front, self.back
+
+
+class _FaceModules(NamedTuple):
+    context: ModuleType
+    face_units: ModuleType
+    layout: ModuleType
+    template_bounds: ModuleType
+    textfit: ModuleType
+    undefined: ModuleType
+
+
+_FACE_MODULES: list[_FaceModules] = []
+
+
+def _face_modules() -> _FaceModules:
+    """The modules a face is resolved with, imported on the first face (they import this
+    module: not at its top). An import statement run again costs ~2 µs even when the module
+    is loaded (the import system's checks), and `resolved` ran five of them for every face,
+    twice a face in a build (the gate's print-fit check, then the drawing): ~1 % of a
+    100-card build, ~2 % in three languages. Their functions are still read from the modules
+    at each call, as the imports did."""
+    if not _FACE_MODULES:
+        from toolkit.render import context, face_units, layout, template_bounds, textfit, undefined
+
+        _FACE_MODULES.append(
+            _FaceModules(context, face_units, layout, template_bounds, textfit, undefined)
+        )
+    return _FACE_MODULES[0]
 
 
 def game_fonts(game: Game) -> FontSet:

@@ -168,10 +168,32 @@ def _bleed_clip(
 
 
 def draw_crop_marks(c: Canvas, geo: Geometry) -> None:
-    """Short lines on every trim line, in the page margins only (never across a card)."""
+    """Short lines on every trim line, in the page margins only (never across a card).
+
+    Every page of a file has the same marks: the operators the first page's marks wrote are
+    kept with the canvas, by geometry, and later pages write them again as they are (they
+    set and restore their own state; ~50 µs a page of arithmetic and number formatting)."""
+    if not isinstance(c, Canvas):  # something that draws like one (a recorder): as ever
+        c.saveState()
+        _crop_marks(c, geo)
+        c.restoreState()
+        return
+    kept: dict[Geometry, list[str]] = c.__dict__.setdefault("_playset_crop_marks", {})
+    code: list[str] = c._code  # type: ignore[attr-defined]
+    ops = kept.get(geo)
+    c.saveState()
+    if ops is not None:
+        code.extend(ops)
+    else:
+        start = len(code)
+        _crop_marks(c, geo)
+        kept[geo] = code[start:]
+    c.restoreState()
+
+
+def _crop_marks(c: Canvas, geo: Geometry) -> None:
     gap, length = MARK_GAP_MM * mm, MARK_LEN_MM * mm
     grid_left, grid_bottom, grid_right, grid_top = geo.grid
-    c.saveState()
     c.setLineWidth(0.25)
     c.setStrokeColorRGB(0, 0, 0)
     xs = sorted(
@@ -198,7 +220,6 @@ def draw_crop_marks(c: Canvas, geo: Geometry) -> None:
     for y in ys:
         c.line(grid_right + gap, y, right_end, y)
         c.line(grid_left - gap, y, left_end, y)
-    c.restoreState()
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from functools import cached_property
 
 from pydantic import BaseModel
 
+from toolkit.content import templating
 from toolkit.content.game import MANIFEST, Game, LoadedFile
 from toolkit.content.models.deck import CardBase
 from toolkit.content.templating import INLINE_ICON, PLACEHOLDER
@@ -41,9 +42,7 @@ class TextView:
     def parameters(self) -> dict[str, str]:
         """The names the text may use and what they print (`parameter_values` of its owner),
         worked out once for the checks that all ask (parity, plurals). Read only."""
-        from toolkit.content.templating import parameter_values
-
-        return parameter_values(self.owner)
+        return templating.parameter_values(self.owner)
 
     @property
     def is_card_text(self) -> bool:
