@@ -71,14 +71,27 @@ and a half; past the bound, texts are compared by their words only (Jaccard). Th
 banks compare their texts' characters not once (the words or the names decide)."""
 
 
-MAX_PAIRS = 2_000_000
-"""Pairs of questions one bank's near-duplicate search may compare, together (a pair whose
-names agree costs about a microsecond once the characters' budget is spent): past it, no
-further near duplicate is looked for. Questions that all name the same things and share a
-few words, but too few, escape both the characters' budget (spent, it only stops difflib)
-and the word index (the prefixes hold a shared word): every pair of the group was compared,
-10,000 such questions 50 million pairs, 33 s; now about 2.5 s. The bundled bank compares a
-few hundred pairs, 10,000 varied questions without names about 450,000."""
+MAX_PAIRS = 1_000_000
+"""Pairs of questions one bank's near-duplicate search may compare, together, each counted
+with its word sets' size (`pair_cost`): past it, no further near duplicate is looked for.
+Questions that all name the same things and share a few words, but too few, escape both the
+characters' budget (spent, it only stops difflib) and the word index (the prefixes hold a
+shared word): every pair of the group was compared, 10,000 such questions 50 million pairs,
+33 s. A pair of short questions whose names agree costs about a microsecond once the
+characters' budget is spent, one of two 30-word questions ~3 µs: 1,100 such questions from
+one small vocabulary compared 1.8 million pairs under a bound of 2,000,000 uncounted pairs,
+5.4 s (probe 39 M5). The bundled bank compares a few hundred pairs, 10,000 varied questions
+without names about 450,000."""
+
+
+WORDS_PER_PAIR = 16
+"""Words of a pair's two word sets that cost as much as comparing a pair (`pair_cost`)."""
+
+
+def pair_cost(a: _Text, b: _Text) -> int:
+    """What comparing `a` and `b` is charged against `MAX_PAIRS`: one, and one more for each
+    `WORDS_PER_PAIR` words their word sets hold (the Jaccard intersects them)."""
+    return 1 + (len(a.words) + len(b.words)) // WORDS_PER_PAIR
 
 
 class Budget:
@@ -233,13 +246,16 @@ def _near(
     (one finding per question, not per pair), while the bank's budget of pairs lasts."""
     texts = prepared[later]
     budget = pairs.budget
+    if budget.pairs <= 0:
+        return  # spent: not even the candidates are looked for (each later question's were
+        # built first, whole: 10,000 questions, 10⁸ candidates)
     for earlier in pairs.earlier(later):
         for lang in langs:
             if lang not in texts or lang not in prepared[earlier]:
                 continue
             if budget.pairs <= 0:
                 return  # every pair compared is charged: the search ends here, for good
-            budget.pairs -= 1
+            budget.pairs -= pair_cost(prepared[earlier][lang], texts[lang])
             score = near(prepared[earlier][lang], texts[lang], budget)
             if score is None:
                 continue
