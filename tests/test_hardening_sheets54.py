@@ -13,13 +13,14 @@ cell text is now held to the YAML file bound (Y013) before the reader builds it.
 from __future__ import annotations
 
 import io
+import random
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from toolkit.content.sheets import convert
-from toolkit.content.sheets.grid import Grid
+from toolkit.content.sheets import convert, prescan
+from toolkit.content.sheets.grid import Grid, Refused
 from toolkit.content.sheets.workbook import read_workbook
 from toolkit.content.sheets.write import write_ods, write_xlsx
 
@@ -101,3 +102,64 @@ def test_ods_writes_a_run_of_empty_cells_as_one_cell_and_reads_back_the_same(tmp
     ods, xlsx = (read_workbook(tmp_path / n, n) for n in ("d.ods", "d.xlsx"))
     assert isinstance(ods, Grid) and isinstance(xlsx, Grid)
     assert ods.rows == xlsx.rows and ods.rows[5][5] == 5
+
+
+# --- M4: the text a sheet's cells hold ------------------------------------------------------
+
+
+def _texts(count: int, size: int) -> list[str]:
+    """`count` distinct texts of `size` characters (hex digits: they zip about 2 to 1, so no
+    archive ratio refuses them)."""
+    rng = random.Random(54)
+    return [rng.randbytes(size // 2).hex() for _ in range(count)]
+
+
+def _deck_rows(count: int, size: int) -> tuple[list[str], list[dict[str, object]]]:
+    return ["id", "text"], [
+        {"id": f"c{n}", "text": text} for n, text in enumerate(_texts(count, size))
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "ods"])
+def test_a_sheet_holding_more_text_than_a_yaml_file_may_is_refused(tmp_path, fmt):
+    headers, rows = _deck_rows(1_100, 4_000)  # 4.4 M characters; 2.2 MB zipped
+    write = write_xlsx if fmt == "xlsx" else write_ods
+    path = tmp_path / f"cards.{fmt}"
+    path.write_bytes(write("cards", headers, rows))
+    refused = read_workbook(path, path.name)
+    assert isinstance(refused, Refused), "the sheet was read"
+    found = refused.diagnostic
+    assert found.code == "Y013" and "characters of text" in found.message
+    assert f"{prescan.MAX_TEXT:,}" in found.message
+    headers, rows = _deck_rows(900, 4_000)  # 3.6 M characters: a YAML file holds them
+    path.write_bytes(write("cards", headers, rows))
+    assert isinstance(read_workbook(path, path.name), Grid)
+
+
+def test_the_text_of_shared_strings_counts_with_the_sheet(tmp_path):
+    from tests.sheet_maker import add_shared_string
+
+    texts = _texts(1_100, 4_000)
+    headers, rows = ["id", "text"], [{"id": "c1", "text": "x"}]
+    members = {
+        n: zipfile.ZipFile(io.BytesIO(write_xlsx("cards", headers, rows))).read(n)
+        for n in zipfile.ZipFile(io.BytesIO(write_xlsx("cards", headers, rows))).namelist()
+    }
+    add_shared_string(members, texts[0])
+    members["xl/sharedStrings.xml"] = members["xl/sharedStrings.xml"].replace(
+        b"</sst>", b"".join(f"<si><t>{t}</t></si>".encode() for t in texts[1:]) + b"</sst>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+        for name, body in members.items():
+            book.writestr(name, body)
+    path = tmp_path / "cards.xlsx"
+    path.write_bytes(out.getvalue())
+    refused = read_workbook(path, path.name)
+    assert isinstance(refused, Refused) and "characters of text" in refused.diagnostic.message
+
+
+def test_written_text_leaves_out_markup_and_the_blanks_between_tags():
+    xml = b'<?xml version="1.0"?>\n<a>\n  <b x="long attribute">x&amp;y</b>\n  <c/>\n</a>'
+    assert prescan.written_text(xml) == len("x&amp;y")
+    assert prescan.written_text("<t>é à</t>".encode()) == 3
