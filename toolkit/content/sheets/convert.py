@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.content.sheets import ROWS_KEY, SUFFIXES, is_sheet, keys_file
-from toolkit.content.sheets.flatten import NotTabular, flatten
+from toolkit.content.sheets.flatten import NotTabular, flatten, top_field
+from toolkit.content.sheets.grid import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
+from toolkit.content.sheets.prescan import MAX_AREA
 from toolkit.content.sheets.write import write_csv, write_ods, write_xlsx
 from toolkit.diagnostics import Diagnostic
 
@@ -75,12 +77,58 @@ def _keys_text(text: str, rows_key: str) -> str:
 
 def _sheet_bytes(fmt: str, name: str, cards: list[Any]) -> bytes:
     headers, rows = flatten(cards)
+    _refuse_too_large(headers, rows, fmt)
     if fmt == "csv":
         return write_csv(headers, rows)
     _refuse_inexact(cards, rows)
     if fmt == "ods":
         return write_ods(name, headers, rows)
     return write_xlsx(name, headers, rows)
+
+
+def _refuse_too_large(headers: list[str], rows: list[dict[str, Any]], fmt: str) -> None:
+    """A deck whose sheet would pass what a card sheet may be is refused before anything is
+    written: the reader's own limits (grid.py), so every sheet written can be read back.
+    Each leaf of a card is a column: a 564-byte deck of nested aliases made 32,768, which
+    took an ODS 38 s to write and an XLSX a traceback past column 18,278 (XFD, 16,384, is
+    the last any spreadsheet program opens). `MAX_COLUMNS` (1,000) is far past any real deck
+    (the bundled ones use at most 31) and under every format's own limit: 16,384 columns an
+    XLSX, 1,024 an ODS for LibreOffice before 7.4. An XLSX or ODS sheet is held to the
+    reader's area too (`MAX_AREA`: it builds every cell from A1 to the last, empty or not,
+    and an ODS file is written with every one of them)."""
+    if len(headers) > MAX_COLUMNS:
+        fields: dict[str, list[str]] = {}
+        for text in headers:
+            fields.setdefault(top_field(text), []).append(text)
+        widest = max(fields.values(), key=len)
+        raise NotTabular(
+            f"its cards make {len(headers):,} columns (one for each field, language and list"
+            f" item), more than the {MAX_COLUMNS:,} a card sheet may have; {top_field(widest[0])}"
+            f" alone makes {len(widest):,} ({_shown(widest[0])}, {_shown(widest[-1])}):"
+            " keep this deck in YAML, or give that field fewer parts"
+        )
+    if len(rows) + 1 > MAX_ROWS:  # the header row and one row a card
+        raise NotTabular(
+            f"it holds {len(rows):,} cards, more than the {MAX_ROWS - 1:,} a card sheet may"
+            " hold (a row each, under the header row): split the deck"
+        )
+    filled = len(headers) + sum(len(row) for row in rows)
+    if filled > MAX_CELLS:
+        raise NotTabular(
+            f"its cards hold {filled:,} values with their headers, more than the"
+            f" {MAX_CELLS:,} filled cells a card sheet may hold: split the deck"
+        )
+    area = (len(rows) + 1) * len(headers)
+    if fmt != "csv" and area > MAX_AREA:
+        raise NotTabular(
+            f"its sheet would span {len(rows) + 1:,} rows by {len(headers):,} columns,"
+            f" more than the {MAX_AREA:,} cells an {fmt.upper()} card sheet may span (empty"
+            " ones too): split the deck, or convert to csv"
+        )
+
+
+def _shown(header: str) -> str:
+    return header if len(header) <= 60 else f"{header[:57]}..."
 
 
 EXACT = 2**53

@@ -54,10 +54,11 @@ def flatten(cards: list[Any]) -> tuple[list[str], list[dict[str, Any]]]:
                 headers.append(text)
     group: dict[str, int] = {}
     for text in headers:
-        group.setdefault(_top(text), order[text])
-    headers.sort(key=lambda text: (group[_top(text)], order[text]))
+        group.setdefault(top_field(text), order[text])
+    headers.sort(key=lambda text: (group[top_field(text)], order[text]))
     return headers, rows
 
 
-def _top(text: str) -> str:
+def top_field(text: str) -> str:
+    """The field a header belongs to (`effect` of `effect.kind`, `answers` of `answers[1].en`)."""
     return text.split(".", 1)[0].split("[", 1)[0]

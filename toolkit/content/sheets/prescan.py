@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from toolkit.content.sheets.grid import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
-from toolkit.content.source import MAX_REPEATED
+from toolkit.content.source import MAX_FILE_BYTES, MAX_REPEATED
 
 
 @dataclass
@@ -721,3 +721,21 @@ def _xlsx_built_at(
             how = "a shared string is copied into each cell that names it"
             return _repeated_too_much(row, col, how, before), repeated
     return None, repeated
+
+
+MAX_TEXT = MAX_FILE_BYTES
+"""Characters of text a card sheet's cells may hold as written (its shared strings, inline
+strings and values), the bound a YAML content file's size puts on its text: an XLSX file's
+members may unpack to 100 times its size (`archive.MAX_RATIO`), and a 284 kB workbook of
+18 M distinct characters passed every other bound and made `validate` run 10 s (its glossary
+walk, fit and parity read each one). What a sheet repeats is `MAX_REPEATED`'s."""
+_MARKUP_OR_SPACE = re.compile(rb"<[^<>]*>(?:\s++(?=<))?")
+"""A tag, and the blanks after it up to the next tag (an indented XML file's): not a cell's
+text."""
+
+
+def written_text(xml: bytes) -> int:
+    """The characters of text `xml` holds between its tags (entities as written, blanks
+    between two tags left out): an upper bound of what the reader makes texts of, counted
+    in C (one pass that removes the markup, one that decodes)."""
+    return len(_MARKUP_OR_SPACE.sub(b"", xml).decode("utf-8", "replace"))

@@ -25,7 +25,7 @@ from toolkit.content.sheets.grid import (
     Refused,
 )
 from toolkit.content.sheets.rules import Y_NOT_SHEET, Y_PROTECTED, Y_SHEET_SIZE
-from toolkit.content.source import Y_UNREADABLE, current_repeats
+from toolkit.content.source import MAX_FILE_BYTES, Y_UNREADABLE, current_repeats
 from toolkit.diagnostics import Span
 from toolkit.fileio import read_bounded
 
@@ -198,6 +198,34 @@ def _over_game_scans(data: bytes, scanned: set[str], display: str) -> Refused | 
     return Refused(Y_SHEET_SIZE.at(display, Span(), message))
 
 
+def _too_much_text(data: bytes, groups: list[set[str]], display: str) -> Refused | None:
+    """Y013 when the cells of `data` hold more than `prescan.MAX_TEXT` characters of text:
+    the most any member of each group (lowercased names: the shared-string tables, the
+    sheets the reader may read first) holds, added up. Said before the reader builds them,
+    as a YAML file's size is before it is parsed; a file whose members are no larger than
+    the bound is not counted (a character takes a byte at least)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        members = book.infolist()
+    picked = [[m for m in members if m.filename.lower() in group] for group in groups]
+    if sum(max((m.file_size for m in group), default=0) for group in picked) <= prescan.MAX_TEXT:
+        return None
+    held = sum(
+        max(
+            (prescan.written_text(archive.read_member(data, m.filename) or b"") for m in group),
+            default=0,
+        )
+        for group in picked
+    )
+    if held <= prescan.MAX_TEXT:
+        return None
+    message = (
+        f"its cells hold {held:,} characters of text; the limit is {prescan.MAX_TEXT:,} a"
+        f" card sheet, as a YAML content file holds at most {MAX_FILE_BYTES:,} bytes (each"
+        " text is read by every check: split the cards over more than one file)"
+    )
+    return Refused(Y_SHEET_SIZE.at(display, Span(), message))
+
+
 def _shared_strings(data: bytes) -> prescan.SharedStrings:
     """The workbook's shared-string tables: each member named so (whichever one the reader
     takes)."""
@@ -285,7 +313,11 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
                 return refuse(Y_NOT_SHEET, Span(), "not an XLSX workbook: it has no worksheet")
             targets = _sheet_targets(data)
             scanned = targets | {(member or "").lower()} | {n.lower() for n in _shared_names(data)}
-            refused = _over_game_scans(data, scanned, display)
+            refused = _over_game_scans(data, scanned, display) or _too_much_text(
+                data,
+                [{n.lower() for n in _shared_names(data)}, targets | {(member or "").lower()}],
+                display,
+            )
             if refused is not None:
                 return refused
             scan = prescan.scan_xlsx(xml)
@@ -299,7 +331,9 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
                 found, repeated = _other_sheets_too_large(data, member, targets, before)
                 scan.too_large, scan.repeated = found, max(scan.repeated, repeated)
         else:
-            refused = _over_game_scans(data, {"content.xml"}, display)
+            refused = _over_game_scans(data, {"content.xml"}, display) or _too_much_text(
+                data, [{"content.xml"}], display
+            )
             if refused is not None:
                 return refused
             content = archive.read_member(data, "content.xml") or b""
