@@ -96,9 +96,8 @@ class GamePlugin:
         union chooses its member by `kind` alone (a tagged union), so the model it gives a
         file is the one this gives, and a file this refuses is validated again by the
         union, whose messages are the ones a user reads (as `board_shape` for boards).
-        After one card edit the edited deck alone is validated (the others' models are kept:
-        toolkit.content.model_units), and building the union's schema built every deck
-        kind's (~12 ms for a game of five kinds, one kind's ~3 ms)."""
+        Building the union's schema built every deck kind's (~12 ms for a game of five
+        kinds, one kind's ~3 ms)."""
         if type(data) is not dict:
             return None
         kind = data.get("kind")
