@@ -298,3 +298,78 @@ def test_a_board_validated_by_its_shape_reads_as_by_the_union(monkeypatch, tmp_p
             adapter.cache_clear()
             assert _loaded(game) == shaped, name
     adapter.cache_clear()
+
+
+def _deck_game(tmp_path: Any, deck: str | None = None) -> Any:
+    """A copy of the Whisky Game whose characters deck file is `deck` (else as it is)."""
+    import shutil
+
+    from toolkit.home import repo_root
+
+    game = tmp_path / "game"
+    shutil.copytree(repo_root() / "content" / "whisky-game", game)
+    if deck is not None:
+        (game / "decks" / "characters.yaml").write_text(deck, encoding="utf-8")
+    return game
+
+
+def _fresh_plugin(monkeypatch: Any) -> Any:
+    """The Whisky Game's plugin made anew (no validator built yet), as load_game finds it."""
+    from toolkit.content import game as game_module
+    from toolkit.content.plugin import GamePlugin, plugin_for
+
+    bundled = plugin_for("whisky-game")
+    fresh = GamePlugin(
+        bundled.game_id, rules_model=bundled.rules_model, card_models=bundled.card_models
+    )
+    monkeypatch.setattr(game_module, "plugin_for", lambda game_id: fresh)
+    return fresh
+
+
+def _decks_loaded(game: Any) -> tuple[list[Any], list[Any]]:
+    from toolkit.content.game import load_game
+
+    loaded = load_game(game)
+    dumps = [
+        (d.rel, d.model and (type(d.model).__name__, d.model.model_dump()), d.partial)
+        for d in loaded.decks
+    ]
+    return sorted(loaded.diagnostics, key=lambda d: d.sort_key()), dumps
+
+
+def test_a_deck_file_is_validated_by_its_kind_alone(monkeypatch, tmp_path) -> None:
+    """Each deck of a plugin of several deck kinds is validated by its kind's model: the
+    union's schema (every kind's) is not built."""
+    plugin = _fresh_plugin(monkeypatch)
+    diagnostics, decks = _decks_loaded(_deck_game(tmp_path))
+    assert not diagnostics and len(decks) == 5 and all(model for _, model, _ in decks)
+    assert "deck_adapter" not in vars(plugin)  # the union was never asked for
+
+
+DECKS = {
+    "valid": None,
+    "a wrong field": ("size: poker", "size: 3"),
+    "an unknown kind": ("kind: characters", "kind: heroes"),
+    "another kind": ("kind: characters", "kind: tokens"),
+    "a numeric kind": ("kind: characters", "kind: 3"),
+    "no kind": ("kind: characters\n", "\n"),
+    "an unknown key": ("kind: characters\n", "kind: characters\ncolour: red\n"),
+    "a wrong card": ("amount: 3", "amount: three"),
+}
+
+
+def test_a_deck_validated_by_its_kind_reads_as_by_the_union(monkeypatch, tmp_path) -> None:
+    from toolkit.content.plugin import GamePlugin
+    from toolkit.home import repo_root
+
+    text = (repo_root() / "content/whisky-game/decks/characters.yaml").read_text()
+    for i, (name, change) in enumerate(DECKS.items()):
+        deck = text if change is None else text.replace(*change, 1)
+        assert change is None or deck != text, name
+        game = _deck_game(tmp_path / str(i), deck)
+        with monkeypatch.context() as m:  # one plugin: its models are the same classes
+            _fresh_plugin(m)
+            shaped = _decks_loaded(game)
+            assert (change is None) == (not shaped[0]), name  # a deck in error says so
+            m.setattr(GamePlugin, "deck_shape", lambda self, data: None)  # as before:
+            assert _decks_loaded(game) == shaped, name  # every deck through the union

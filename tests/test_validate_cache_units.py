@@ -140,7 +140,9 @@ def _rewrite_units(cache: Path, change) -> None:
     payload = store.read(entry.name)
     assert payload is not None
     kept = marshal.loads(payload)
-    change(kept["units"])
+    units = {name: marshal.loads(value) for name, value in kept["units"].items()}
+    change(units)
+    kept["units"] = {name: marshal.dumps(value) for name, value in units.items()}
     assert store.write(entry.name, marshal.dumps(kept))
 
 
@@ -162,6 +164,62 @@ def test_a_kept_value_of_another_shape_is_worked_out_afresh(cache, tmp_path, mon
     (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
     textfit.fit.cache_clear()
     assert _run(".") == expected
+
+
+def test_a_kept_value_whose_bytes_are_not_marshal_data_is_worked_out_afresh(
+    cache, tmp_path, monkeypatch
+):
+    """Each unit's value is its own marshal bytes in the entry, decoded when asked for: bytes
+    that do not decode (cut short, or not marshal data at all) are a missing unit."""
+    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
+    monkeypatch.chdir(game)
+    expected = _run(".", "--no-cache")
+    assert _run(".") == expected
+    (entry,) = _units(cache)
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    assert store is not None
+    kept = marshal.loads(store.read(entry.name) or b"")
+    for at, name in enumerate(sorted(kept["units"])):
+        kept["units"][name] = kept["units"][name][:-1] if at % 2 else b"\xffnot marshal"
+    assert store.write(entry.name, marshal.dumps(kept))
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    textfit.fit.cache_clear()
+    assert _run(".") == expected
+
+
+def test_the_units_read_back_are_written_again_as_the_bytes_read(cache, tmp_path, monkeypatch):
+    """After an edit, every unit read back unchanged is kept as the bytes the entry held (not
+    decoded and encoded again), and the entry holds each value marshalled apart."""
+    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
+    monkeypatch.chdir(game)
+    expected = _run(".", "--no-cache")
+    assert _run(".") == expected
+    (entry,) = _units(cache)
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    assert store is not None
+    before = marshal.loads(store.read(entry.name) or b"")["units"]
+    assert before and all(type(value) is bytes for value in before.values())
+    dumped: list[object] = []
+    real_dumps = marshal.dumps
+
+    class Spy:
+        loads = staticmethod(marshal.loads)
+
+        @staticmethod
+        def dumps(value: object, *version: int) -> bytes:
+            dumped.append(value)
+            return real_dumps(value, *version)
+
+    monkeypatch.setattr(validate_cache, "marshal", Spy)
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    textfit.fit.cache_clear()
+    assert _run(".") == expected
+    after = marshal.loads(store.read(entry.name) or b"")["units"]
+    assert all(type(value) is bytes for value in after.values())
+    same = [name for name in after if after[name] == before.get(name)]
+    assert len(same) > len(after) // 2  # most read back as they were
+    # the entry itself, and only the values worked out anew (a `Clean` unit's, say)
+    assert len(dumped) <= 1 + len(after) - len(same)
 
 
 def test_a_tampered_units_entry_is_ignored(cache, tmp_path, monkeypatch):
@@ -421,7 +479,8 @@ def test_a_kept_value_is_what_json_gives_back(cache, tmp_path, monkeypatch):  # 
     assert store is not None
     kept = marshal.loads(store.read(entry.name) or b"")
     assert kept["format"] == validate_cache.UNITS_FORMAT and kept["units"]
-    assert json.loads(json.dumps(kept["units"])) == kept["units"]
+    values = {name: marshal.loads(value) for name, value in kept["units"].items()}
+    assert json.loads(json.dumps(values)) == values
 
 
 def test_json_own_tells_what_json_gives_back_at_any_depth():

@@ -205,7 +205,12 @@ def _load_game(root: Path, written: Path | None) -> Game:
         return game
     files = manifest.files
     game.decks = _load_group(
-        game, doc, ("files", "decks"), files.decks, lambda: plugin.deck_adapter
+        game,
+        doc,
+        ("files", "decks"),
+        files.decks,
+        lambda: plugin.deck_adapter,
+        plugin.deck_shape,
     )
     game.boards = _load_group(
         game, doc, ("files", "boards"), files.boards, lambda: adapter("board"), board_shape

@@ -67,11 +67,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit.content.folders import modeline_schema_exists, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
 from toolkit.fileio import MAX_DEPTH, file_version
 from toolkit.usercache import SignedStore, cache_root
+
+if TYPE_CHECKING:
+    from toolkit.content.unit_cache import Units
 
 FORMAT = "playset-findings-2"  # 2: a finding keeps its sheet and its span's own file
 STORE = "validate"
@@ -625,11 +629,15 @@ finding_from_record = _from_record
 
 STATS = "stats"
 MAX_STATS = 100_000
-UNITS_FORMAT = "playset-units-2"
+UNITS_FORMAT = "playset-units-3"
 """2: the entry written by `marshal`, not JSON (a bundled game's ~0.6 MB entry, read and
 written again at each card edit: ~3 ms to decode and ~6 ms to encode as JSON, ~2.5 ms and
 ~2 ms with marshal; its format is the interpreter's, in the units' head). Every value in it
-is JSON's own data (toolkit.content.unit_cache.Units.put): what a JSON entry gave back."""
+is JSON's own data (toolkit.content.unit_cache.Units.put): what a JSON entry gave back.
+3: each unit's value is marshalled apart (`units` maps a name to those bytes), decoded
+when a check asks for it and written back as the bytes read (toolkit.content.unit_cache.
+Units): a card edit of a bundled game decoded and encoded its ~0.9 MB entry whole, ~6 ms,
+for the ~400 units it reads back unchanged and the ~25 it works out."""
 UNITS_MARSHAL_VERSION = 2
 """No references: an object met twice is written twice, so no two units read back share an
 object (as from JSON)."""
@@ -849,11 +857,8 @@ class FindingsCache:
         # kept under the head taken before the checks: code or fonts changed while they ran
         # are read under a head this one is not, so the next run drops these units
         self._modules = module_record()
-        entry = {"format": UNITS_FORMAT, "head": head, **self._modules, "units": units.used}
-        try:
-            payload = marshal.dumps(entry, UNITS_MARSHAL_VERSION)
-        except ValueError:  # a value nested too deep for marshal: nothing kept
-            return
+        entry = {"format": UNITS_FORMAT, "head": head, **self._modules, "units": _packed(units)}
+        payload = marshal.dumps(entry, UNITS_MARSHAL_VERSION)
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the units of {folder}")
 
@@ -877,13 +882,27 @@ class FindingsCache:
                 self.note(f"cache: a module the checks loaded changed (units of {folder})")
                 return {}
             known = entry["units"]
-            if not isinstance(known, dict):
+            if type(known) is not dict or not all(type(v) is bytes for v in known.values()):
                 raise ValueError("not units")
         except (ValueError, KeyError, TypeError):
             self.note(f"cache: the units of {folder} are unreadable; ignored")
             return {}
         self.note(f"cache: {len(known)} unit result(s) kept for {folder}")
         return known
+
+
+def _packed(units: Units) -> dict[str, bytes]:
+    """The units a run used, each value as its own `marshal` bytes (`UNITS_FORMAT` 3): one
+    read back is the bytes it was read from; one nested too deep for marshal is not kept."""
+    packed = {}
+    for name, value in units.used.items():
+        if type(value) is not bytes:
+            try:
+                value = marshal.dumps(value, UNITS_MARSHAL_VERSION)
+            except ValueError:
+                continue
+        packed[name] = value
+    return packed
 
 
 def _units_entry(payload: bytes) -> dict[str, object]:

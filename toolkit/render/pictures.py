@@ -57,6 +57,28 @@ pictures each just under `MAX_PIXELS` cost that many seconds per language). 250 
 illustrations at 300 dpi hold 200 million."""
 
 
+PAID_PIXELS_PER_BYTE = 256
+"""Pixels a picture's stored byte pays for, as far as decoding is concerned: each picture is
+decoded whole (to RGB, three bytes a pixel) in every PDF, however small its file. Artwork
+stays far below: photographs and illustrations hold 2 to 60 pixels a byte (JPEG, PNG; the
+most, 64, a white JPEG), a flat-colour RGB or RGBA PNG (a disc on white) 110 to 300, a
+palette or grey one up to 620, and one-bit line art (a disc) 230 to 1,700 from 500×500 to
+6300×6300. A nearly blank one-bit PNG holds 2,300 (500×500) to 8,100 (6300×6300): 5 of
+40 M pixels in 24 kB took 12 s and 500 MB to build."""
+MAX_UNPAID_PIXELS = 16_000_000
+"""Pixels of all the different pictures a game's layouts print that their files do not pay
+for (beyond `PAID_PIXELS_PER_BYTE` a byte), together: reportlab holds a picture three to
+four times over while it embeds it (decoded, as RGB bytes, compressed), 500 MB for 40 M
+pixels, and that in every language's PDF; 16 M pixels take about 200 MB. A card
+illustration (750×1050) or an A4 page at 300 dpi (8.7 M) of flat colour is paid for by its
+file, as is any photograph or painting."""
+
+
+def unpaid_pixels(pixels: int, stored: int) -> int:
+    """The pixels of a picture of `stored` bytes that its bytes do not pay for."""
+    return max(0, pixels - PAID_PIXELS_PER_BYTE * stored)
+
+
 MAX_JPEG_SCANS = 100
 """Scans of one JPEG file. libjpeg decodes every scan of a progressive JPEG over the whole
 picture, and lets a scan repeat (a warning it does not stop on): a 1.4 MB file repeating a

@@ -79,6 +79,11 @@ _SELECTOR_PART = re.compile(r"[^\s{}>+~,]+")
 MAX_PIXELS = 16_000_000
 """Pixels of one picture an icon embeds (a data: URI or a PNG/JPEG in icons/), 4000×4000:
 a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read."""
+MAX_UNPAID_PIXELS = 1_000_000
+"""Pixels of one picture an icon embeds that its stored bytes do not pay for (beyond
+toolkit.render.pictures.PAID_PIXELS_PER_BYTE a byte): an icon prints at most a few cm wide,
+and 1000×1000 pixels of flat colour cost 3 MB decoded, whatever the file; a 2.9 kB icon
+embedding a 16 M-pixel one-bit PNG (5,500 pixels a byte) took 120 MB to build per icon."""
 MAX_PICTURE_BYTES = 64 * 1024 * 1024
 """Bytes of one picture file an icon embeds (its pixels are bounded by `MAX_PIXELS`)."""
 MAX_PICTURES_BYTES = 64 * 1024 * 1024
@@ -728,13 +733,17 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
     found = _DATA_IMAGE.match(raw)
     if found:
         try:
-            source: Path | io.BytesIO = io.BytesIO(
-                base64.decodebytes(raw[found.end() + 1 :].encode("ascii"))
-            )
+            decoded = base64.decodebytes(raw[found.end() + 1 :].encode("ascii"))
         except (ValueError, binascii.Error):
             return "", 0  # svglib cannot decode it either, and draws nothing
+        source: Path | io.BytesIO = io.BytesIO(decoded)
+        stored = len(decoded)
     elif target is not None and target.suffix.lower() != ".svg" and target.is_file():
         source = target
+        try:
+            stored = target.stat().st_size
+        except OSError:
+            return "", 0  # Pillow, as svglib calls it, cannot read it either
     else:
         return "", 0
     too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
@@ -752,6 +761,13 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
         return "the picture it embeds is not a PNG, JPEG, GIF or WebP picture", 0
     if width * height > MAX_PIXELS:
         return too_large + f" ({width}×{height})", 0
+    if pictures.unpaid_pixels(width * height, stored) > MAX_UNPAID_PIXELS:
+        return (
+            f"the picture it embeds holds {width}×{height} pixels in {stored:,} bytes: more"
+            f" than {MAX_UNPAID_PIXELS:,} beyond {pictures.PAID_PIXELS_PER_BYTE} a stored byte"
+            " (it is decoded whole in every PDF that draws it); embed it at the size it prints"
+            " at"
+        ), 0
     return "", width * height
 
 

@@ -621,6 +621,8 @@ def _decoded(data: bytes) -> Picture:
         width, height = picture.size
         if width * height > svg_guard.MAX_PIXELS:  # the file svg_guard saw was another
             raise ValueError("too many pixels")
+        if pictures.unpaid_pixels(width * height, len(data)) > svg_guard.MAX_UNPAID_PIXELS:
+            raise ValueError("too many pixels for its bytes")
         if (
             picture.format in ("JPEG", "MPO")
             and pictures.jpeg_scans(data) > pictures.MAX_JPEG_SCANS

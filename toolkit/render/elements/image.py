@@ -76,7 +76,7 @@ class ImageElement(Element):
 
         try:  # read once from inside the game, into the copy the build prints
             copy = pictures.private_copy(path, root)
-            if _past_game_pixels(job, path, pictures.pixels(copy.path)):
+            if _past_game_pixels(job, path, pictures.pixels(copy.path)) is not None:
                 return  # not decoded: P004 says so
         except (OSError, ValueError):
             return  # P004 says so
@@ -116,15 +116,9 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     if pixels is None:
         yield Problem("P004", f"cannot read image {item.text!r}: {why}", where)
         return
-    if _past_game_pixels(job, path, pixels):
-        yield Problem(
-            "P004",
-            f"image {item.text!r} takes the pictures the game's layouts print past"
-            f" {pictures.MAX_GAME_PIXELS:,} pixels together (each is embedded in every PDF);"
-            " scale them down, or use fewer",
-            where,
-            once=("game pixels", path),
-        )
+    past = _past_game_pixels(job, path, pixels)
+    if past is not None:
+        yield Problem("P004", f"image {item.text!r} {past}", where, once=("game pixels", path))
     dpi = min(pixels[0] / (item.w / 25.4), pixels[1] / (item.h / 25.4))
     if dpi < MIN_DPI:
         yield Problem(
@@ -135,16 +129,40 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
         )
 
 
-def _past_game_pixels(job: PrintJob, path: Path, pixels: tuple[int, int]) -> bool:
-    """Whether the picture in `path` is one that takes the different pictures the game's
-    layouts print (counted in the order validate meets them) past `MAX_GAME_PIXELS`."""
+def _past_game_pixels(job: PrintJob, path: Path, pixels: tuple[int, int]) -> str | None:
+    """Why the picture in `path` is not printed, if it is one that takes the different
+    pictures the game's layouts print (counted in the order validate meets them) past
+    `MAX_GAME_PIXELS`, or past `MAX_UNPAID_PIXELS` that their files do not pay for (a
+    nearly blank picture of millions of pixels in a few kB); else None."""
     from toolkit.render import pictures
 
-    counted: dict[Path, tuple[int, bool]] = job.game.print_memo.setdefault(("pictures",), {})
+    counted: dict[Path, tuple[int, int, str | None]] = job.game.print_memo.setdefault(
+        ("pictures",), {}
+    )
     if path not in counted:
-        total = sum(n for n, _ in counted.values()) + pixels[0] * pixels[1]
-        counted[path] = (pixels[0] * pixels[1], total > pictures.MAX_GAME_PIXELS)
-    return counted[path][1]
+        try:
+            stored = os.stat(path).st_size
+        except OSError:
+            stored = 0
+        count = pixels[0] * pixels[1]
+        unpaid = pictures.unpaid_pixels(count, stored)
+        why, most_unpaid = None, pictures.MAX_UNPAID_PIXELS
+        if sum(n for n, _, _ in counted.values()) + count > pictures.MAX_GAME_PIXELS:
+            why = (
+                f"takes the pictures the game's layouts print past"
+                f" {pictures.MAX_GAME_PIXELS:,} pixels together (each is embedded in every"
+                " PDF); scale them down, or use fewer"
+            )
+        elif unpaid and unpaid + sum(u for _, u, _ in counted.values()) > most_unpaid:
+            why = (
+                f"holds {count:,} pixels in {stored:,} bytes: with it, the pictures the game's"
+                f" layouts print hold more than {pictures.MAX_UNPAID_PIXELS:,} pixels beyond"
+                f" {pictures.PAID_PIXELS_PER_BYTE} a stored byte together (each is decoded"
+                " whole in every PDF, which that few bytes should not cost); save it at the"
+                " size it prints at"
+            )
+        counted[path] = (count, unpaid, why)
+    return counted[path][2]
 
 
 @lru_cache(maxsize=256)
