@@ -9,6 +9,7 @@ The work is counted (icons styled by svglib), never timed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,12 +39,12 @@ def _icons(folder: Path, heavy: int) -> list[str]:
 
 
 @pytest.fixture
-def styled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def styled(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The icons svglib reads (and styles), by file name, in order."""
     read = svg_icons._read
     seen: list[str] = []
 
-    def counting(path: Path, icons: Path, data: bytes):  # type: ignore[no-untyped-def]
+    def counting(path: Path, icons: Path, data: bytes) -> object:
         seen.append(path.stem)
         return read(path, icons, data)
 
