@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # a canvas is the build's: `validate` only names and lists ic
 
     # the SVG reader (svg_icons, svg_guard, svg_fonts) is imported when a game has icons of
     # its own: a game printing only the built-ins (text cards) never loads it
+    from toolkit.render.svg_guard import Budget
     from toolkit.render.svg_icons import Problem, SvgIcon
 
 Drawer = Callable[["Canvas", float], None]
@@ -474,12 +475,16 @@ BUILTIN = IconSet(ICONS, frozenset(ICONS))
 
 
 def load_svg(
-    path: Path, display: str, icons: Path | None = None, game: Path | None = None
+    path: Path,
+    display: str,
+    icons: Path | None = None,
+    game: Path | None = None,
+    budget: Budget | None = None,
 ) -> tuple[SvgIcon | None, Problem | None]:
     """toolkit.render.svg_icons.load_svg, that module imported on first use."""
     from toolkit.render.svg_icons import load_svg as load
 
-    return load(path, display, icons, game)
+    return load(path, display, icons, game, budget)
 
 
 @cache
@@ -489,6 +494,7 @@ def icon_set(game_root: Path | None) -> IconSet:
     refused = assets.refused(assets.ICONS, game_root)
     if not files and not refused:
         return BUILTIN
+    from toolkit.render.svg_guard import Budget
     from toolkit.render.svg_icons import Problem, pictures
 
     drawers: dict[str, Drawer] = dict(ICONS)
@@ -498,12 +504,13 @@ def icon_set(game_root: Path | None) -> IconSet:
         problems.append(Problem(display_path(game_root / assets.ICONS.folder), Span(), too_full))
     broken: set[str] = set()
     drawn: dict[object, int] = {}  # the pictures of the icons kept, by picture: their pixels
+    budget = Budget()  # the <style> matching steps of the icons read, in the order of their names
     for found in files:
         if not _NAME.fullmatch(found.path.stem):
             message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"
             problems.append(Problem(found.display, Span(), message))
             continue
-        icon, problem = load_svg(found.path, found.display, found.path.parent, game_root)
+        icon, problem = load_svg(found.path, found.display, found.path.parent, game_root, budget)
         if icon is not None:
             more = {key: n for key, n in pictures(icon).items() if key not in drawn}
             if sum(drawn.values()) + sum(more.values()) > MAX_PICTURE_PIXELS:

@@ -234,18 +234,62 @@ class _Spent:
     style: int = 0
     picture_bytes: int = 0
     pictures: dict[Path, tuple[str, int]] = field(default_factory=dict)
+    matching: int = 0
+    """Steps of the <style> rules of its files, each file's counted as `MAX_MATCHING` counts
+    them (svglib styles each file it reads with that file's own rules)."""
+    styled: tuple[Path, str, _Element] | None = None
+    """The first <style> that counts steps: its file, the file's text and the element (its
+    column found only for a refusal)."""
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
 _SHAPE_DATA = ("d", "points")
 
 
-def check(path: Path, icons: Path, data: bytes | None = None) -> Refusal | None:
+MAX_GAME_MATCHING = 200_000
+"""Matching steps (`MAX_MATCHING`) of the icons one game loads, together: each icon a game's
+icons/ lists is read at each check, used or not, and svglib styles it at about 3 µs a step
+(100 unused icons of 3 kB just under `MAX_MATCHING` took 6.5 s of validate: probe 39 M3).
+Ten icons at the bound of one. The bundled games have no SVG icon (0 steps), nor has the test
+fixture's (tests/fixtures/own-look) a <style>; an exported icon's classes (`.st0{…}`, ten of
+them on 100 shapes: 1,000 steps) leave room for 200 such icons. Charged in the order the
+icons are loaded, by name, only for an icon read (one refused costs svglib nothing), so a
+game gives the same findings at each run, the validate cache's or not."""
+
+
+@dataclass
+class Budget:
+    """What the icons one game loaded so far spent together (`MAX_GAME_MATCHING`)."""
+
+    matching: int = 0
+
+
+def check(
+    path: Path, icons: Path, data: bytes | None = None, budget: Budget | None = None
+) -> Refusal | None:
     """The first reason the SVG in `path` (its bytes `data` if read already: what is
-    checked is then what is drawn), or a file it references, may not be drawn."""
+    checked is then what is drawn), or a file it references, may not be drawn. With
+    `budget` (the game's), an icon that passes it is refused; one that does not is charged
+    to it."""
     icons = real_path(icons)
     seen: dict[Path, Cost] = {}
-    return _check(path, icons, seen, data, _Spent())
+    spent = _Spent()
+    refusal = _check(path, icons, seen, data, spent)
+    if refusal is not None or budget is None or not spent.matching:
+        return refusal
+    if budget.matching + spent.matching > MAX_GAME_MATCHING:
+        where = (path, 1, 1)
+        if spent.styled is not None:
+            where = (spent.styled[0], *column(spent.styled[1], spent.styled[2]))
+        message = (
+            f"its <style> rules take {spent.matching:,} steps to match, and with them the"
+            f" game's icons take more than {MAX_GAME_MATCHING:,} together (each icon in"
+            " icons/ is read at every check, used or not); remove the icons the game does"
+            " not print, or use fewer rules and simpler selectors (.class)"
+        )
+        return Refusal(where[0], where[1], where[2], message)
+    budget.matching += spent.matching
+    return None
 
 
 def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | None:
@@ -265,6 +309,8 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             spent.style += len(css)
             depth = _depth(root) if css and not depth else depth
             matching += _matching(css, depth) if css and spent.style <= MAX_STYLE else 0
+            if matching and spent.styled is None:
+                spent.styled = (path, text, element)
             reads = _reads(css, depth) if css and spent.style <= MAX_STYLE else []
             if reads and matching * elements <= MAX_MATCHING:
                 values = values or _values(root)
@@ -313,6 +359,7 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
         if spent.style > MAX_STYLE:
             message = f"its <style> holds more than {MAX_STYLE:,} characters of CSS"
             return Refusal(path, *column(text, element), message)
+    spent.matching += matching * elements + reading
     return None
 
 

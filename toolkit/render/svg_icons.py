@@ -301,7 +301,11 @@ def _shapes(node: Any) -> list[Any]:
 
 
 def load_svg(
-    path: Path, display: str, icons: Path | None = None, game: Path | None = None
+    path: Path,
+    display: str,
+    icons: Path | None = None,
+    game: Path | None = None,
+    budget: svg_guard.Budget | None = None,
 ) -> tuple[SvgIcon | None, Problem | None]:
     """The icon in `path`, or None and a diagnostic at the line and column that fail.
 
@@ -312,7 +316,9 @@ def load_svg(
 
     The file itself is read once, and only if the file opened lies inside `game` (the game
     folder; `icons`' parent if None), so a link switched after the caller's check is not
-    followed out; svglib draws those same bytes."""
+    followed out; svglib draws those same bytes. With `budget` (what the game's icons
+    loaded before it spent), one whose <style> rules take the game's icons past
+    `svg_guard.MAX_GAME_MATCHING` is refused before svglib styles it."""
     from lxml import etree
 
     icons = icons if icons is not None else path.parent
@@ -332,7 +338,7 @@ def load_svg(
     where = Span(*svg_guard.column(text, root))
     if etree.QName(root).localname != "svg":
         return None, Problem(display, where, f"the root element is <{str(root.tag)}>, not <svg>")
-    refusal = svg_guard.check(path, icons, data)
+    refusal = svg_guard.check(path, icons, data, budget)
     if refusal is not None:
         shown = display if refusal.path == path else display_path(refusal.path)
         return None, Problem(shown, Span(refusal.line, refusal.col), refusal.message)
