@@ -153,3 +153,56 @@ print("importlib.metadata" in sys.modules, list(get_plugins()))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "False []"
+
+
+def _malformed_site(tmp_path: Path) -> Path:
+    """A distribution with a line without `=` (importlib.metadata raises a TypeError on it,
+    for every distribution), one that is not UTF-8, and a sound one."""
+    site = tmp_path / "site"
+    _dist(site, "bad_line-1.0.dist-info", "[console_scripts]\nno equals sign\n[playset.games]\n")
+    (site / "bad_bytes-1.0.dist-info").mkdir(parents=True)
+    (site / "bad_bytes-1.0.dist-info" / "entry_points.txt").write_bytes(b"[x]\na = \xff\n")
+    _dist(site, "sound-1.0.dist-info", "[playset.games]\nsound = sound_mod:PLUGIN\n")
+    return site
+
+
+def test_a_malformed_entry_points_file_leaves_its_distribution_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read as Python's and through importlib.metadata (which raises on the whole
+    environment): the two bad distributions are left out with a warning line each, the
+    sound one is read."""
+    site = _malformed_site(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(site), *sys.path])
+    _python_s_finder_only(monkeypatch)
+    plain = _mine(registry._read_points_plainly())
+    said = capsys.readouterr().err.splitlines()
+    assert ("sound", "sound_mod:PLUGIN", "playset.games") in plain["playset.games"]
+    assert "x" not in plain and "no equals sign" not in str(plain)
+    assert len(said) == 2 and all(line.startswith("warning: ") for line in said)
+    assert "bad_line-1.0.dist-info" in said[0] + said[1]
+    assert "bad_bytes-1.0.dist-info" in said[0] + said[1]
+    assert "line 2 has no '='" in said[0] + said[1]
+    from importlib.metadata import entry_points
+
+    with pytest.raises(Exception):  # noqa: B017, PT011 - importlib's own, whatever it is
+        entry_points()
+    through = _mine(registry._read_points_through_importlib())
+    assert through == plain
+    assert len(capsys.readouterr().err.splitlines()) == 2
+
+
+def test_a_command_runs_despite_a_malformed_entry_points_file(tmp_path: Path) -> None:
+    """`playset --version` (and every command) with such a distribution installed: one
+    warning line each, never a traceback."""
+    import os
+
+    site = _malformed_site(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), str(site)])}
+    code = "from toolkit.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--version"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 2, done.stderr

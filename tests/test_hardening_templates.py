@@ -423,3 +423,22 @@ def test_a_rulebook_render_is_bounded_in_steps_shared_by_its_languages(heroes, r
         f"more than {share:,} steps in one language's rulebook" in d["message"] for d in found
     )
     assert spent <= template_bounds.RULEBOOK_STEPS * 1.2, spent
+
+
+def test_a_rulebook_several_languages_share_fails_once_at_its_place(heroes, run_cli):
+    """Every language mapped to one rulebook file: its failing expression is one R010 at
+    that place, not one per language (probe 39 L5); separate files keep one each."""
+    manifest = heroes / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    shared = re.sub(r"rulebook/(fr|es)\.md", "rulebook/en.md", text)
+    assert shared.count("rulebook/en.md") == 3
+    line = _append(heroes, "{{ no_such_name_here }}")
+    for path in (heroes / "rulebook").glob("*.md"):
+        if path.name != "en.md":
+            path.write_text(path.read_text(encoding="utf-8") + "\n{{ no_such_name_here }}\n")
+    apart = _r010(run_cli, heroes)
+    assert len({d["file"] for d in apart}) == 3 == len(apart), apart
+    manifest.write_text(shared, encoding="utf-8")
+    found = _r010(run_cli, heroes)
+    assert len(found) == 1, found
+    assert found[0]["file"].endswith("en.md") and found[0]["line"] == line

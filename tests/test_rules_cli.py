@@ -60,3 +60,36 @@ def test_a_repeated_failing_text_is_shown_once_with_its_count(run_cli):
     fails = result.stdout[result.stdout.index("Fails") : result.stdout.index("Passes")]
     assert fails.count("rest,Repos,Descanso,Rest,2") == 2  # the sheet, then the repeated line
     assert "(the lines above 20000 times)" in fails and "more lines" not in fails
+
+
+def test_thousands_of_plugin_rules_are_listed_plainly(run_cli, monkeypatch):
+    """A plugin's 20,000 rules took `playset rules` 7.8 s of rich's table layout (probe 39
+    L3): past MAX_TABLE_ROWS rows the rules are aligned plainly, each on its line; the
+    built-ins alone are still a table."""
+    from rich.table import Table
+
+    from toolkit.diagnostics import REGISTRY
+    from toolkit.diagnostics.registry import rule
+
+    rows: list[tuple] = []
+    drawn = Table.add_row
+    monkeypatch.setattr(
+        Table, "add_row", lambda self, *row, **k: rows.append(row) or drawn(self, *row, **k)
+    )
+    result = run_cli("rules")
+    assert result.exit_code == 0 and len(rows) == len(REGISTRY.all()) < 500
+    codes = [f"G95{n:03d}" for n in range(600)]
+    try:
+        for code in codes:
+            rule(code, f"many-{code}", "[bold]one of many[/bold]")
+        rows.clear()
+        result = run_cli("rules")
+    finally:
+        for code in codes:
+            REGISTRY.unregister(code)
+    assert result.exit_code == 0, result.output
+    assert len(rows) == 0
+    lines = result.stdout.splitlines()
+    assert sum(line.startswith("G95") for line in lines) == 600
+    assert any(line.split()[:2] == ["R006", "unbound-placeholder"] for line in lines)
+    assert "G95599  many-G95599" in result.stdout and "[bold]one of many[/bold]" in result.stdout

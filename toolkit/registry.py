@@ -96,14 +96,61 @@ def _read_points() -> dict[str, list[Any]]:
     `*.dist-info` / `*.egg-info` folders, a distribution once by its normalised name, the
     first found, and their `entry_points.txt`); anything else (another finder of
     distributions, a zip or egg on the path, a metadata folder whose name does not give the
-    distribution's, a file it cannot read as it does) is left to `importlib.metadata`."""
+    distribution's) is left to `importlib.metadata`. An `entry_points.txt` that cannot be read
+    (a line without `=`, bytes that are not UTF-8: `importlib.metadata` raises on it, for
+    every distribution) leaves its distribution's entry points out, with a warning line."""
     try:
         return _read_points_plainly()
     except _Unusual:
-        from importlib.metadata import entry_points
+        return _read_points_through_importlib()
 
-        every = entry_points()
+
+def _read_points_through_importlib() -> dict[str, list[Any]]:
+    """`importlib.metadata.entry_points()` by group. One distribution whose
+    `entry_points.txt` it cannot read makes it raise for all of them: each distribution is
+    then read on its own, and the unreadable ones are left out with a warning, as
+    `_read_points_plainly` leaves them out."""
+    from importlib import metadata
+
+    try:
+        every = metadata.entry_points()
         return {group: list(every.select(group=group)) for group in sorted(every.groups)}
+    except Exception:  # noqa: BLE001 - one bad distribution: read them one by one
+        pass
+    points: list[Any] = []
+    try:
+        unique: Callable[[Any], Iterable[Any]] = getattr(metadata, "_unique", lambda d: d)
+        for dist in unique(metadata.distributions()):
+            try:
+                points.extend(dist.entry_points)
+            except Exception as exc:  # noqa: BLE001 - its file, not the command, is broken
+                _say_unreadable(str(getattr(dist, "_path", "") or _dist_name(dist)), exc)
+    except Exception as exc:  # noqa: BLE001 - the environment itself cannot be read
+        say(
+            f"warning: the installed distributions cannot be read ({describe(exc)}); "
+            "no plugin is loaded"
+        )
+        return {}
+    return _grouped(points)
+
+
+def _dist_name(dist: Any) -> str:
+    try:
+        return str(dist.metadata["Name"])
+    except Exception:  # noqa: BLE001 - named as unknown
+        return "?"
+
+
+def _say_unreadable(where: str, exc: BaseException) -> None:
+    say(
+        f"warning: the entry points of the installed distribution {where} cannot be read "
+        f"({exc if isinstance(exc, _Malformed) else describe(exc)}); they are left out "
+        "(fix or uninstall it)"
+    )
+
+
+class _Malformed(Exception):
+    """An `entry_points.txt` that `importlib.metadata` cannot read either."""
 
 
 def _normalize(name: str) -> str:
@@ -118,6 +165,7 @@ def _read_points_plainly() -> dict[str, list[Any]]:
         raise _Unusual  # importlib_metadata backport does when imported)
     seen: set[str] = set()
     points: list[Point] = []
+    unreadable: list[tuple[str, Exception]] = []
     for root in sys.path:
         if not isinstance(root, str) or root.lower().endswith(".egg"):
             raise _Unusual
@@ -145,11 +193,17 @@ def _read_points_plainly() -> dict[str, list[Any]]:
             try:
                 with open(os.path.join(root, child, "entry_points.txt"), encoding="utf-8") as f:
                     text = f.read()
+                points.extend(_parse_points(text))
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
                 continue
-            except Exception as exc:  # noqa: BLE001 - importlib raises it: let it
-                raise _Unusual from exc
-            points.extend(_parse_points(text))
+            except Exception as exc:  # noqa: BLE001 - importlib raises it: left out instead
+                unreadable.append((os.path.join(root, child), exc))
+    for where, error in unreadable:  # said once the path is read as Python's (else importlib
+        _say_unreadable(where, error)  # reads it all again, and says them itself)
+    return _grouped(points)
+
+
+def _grouped(points: Iterable[Any]) -> dict[str, list[Any]]:
     grouped: dict[str, list[Any]] = {}
     for point in sorted(points, key=lambda point: point.group):
         grouped.setdefault(point.group, []).append(point)
@@ -160,7 +214,7 @@ def _parse_points(text: str) -> list[Point]:
     """importlib.metadata's `Sectioned.section_pairs` of an `entry_points.txt`."""
     section = None
     points = []
-    for line in map(str.strip, text.splitlines()):
+    for number, line in enumerate(map(str.strip, text.splitlines()), 1):
         if not line or line.startswith("#"):
             continue
         if line.startswith("[") and line.endswith("]"):
@@ -169,8 +223,8 @@ def _parse_points(text: str) -> list[Point]:
         if section is None:
             continue
         name, sep, value = line.partition("=")
-        if not sep:
-            raise _Unusual  # importlib's own error
+        if not sep:  # importlib raises a TypeError
+            raise _Malformed(f"line {number} has no '=': {cut(line)[:80]!r}")
         points.append(Point(name.strip(), value.strip(), section))
     return points
 

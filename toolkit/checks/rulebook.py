@@ -59,6 +59,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     icons: IconSet | None = None
     named: set[str] | None = None  # the inline icon names content texts write
     unfilled = None  # worked out at the first rulebook rendered
+    failed: set[tuple[str, int, int, str]] = set()  # an R010 said: languages sharing a file
     for lang, path in game.rulebook.items():
         if not prints(lang):
             continue  # a `build --lang`'s gate: that rulebook is not printed
@@ -68,7 +69,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             source = read_rulebook(path, game.root)
             text = render_markdown(game, lang, source)
         except RulebookError as exc:
-            if _own_fault(game, exc):
+            said = (display, exc.line, exc.col, str(exc))
+            if _own_fault(game, exc) and said not in failed:  # once a place: the same file
+                failed.add(said)  # fails alike for each language it is named for
                 yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
         # what prints, in which face: link targets never do, `&#1513;` prints ש, `**a**`

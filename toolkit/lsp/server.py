@@ -263,8 +263,9 @@ def make_server() -> PlaysetServer:
             "term": lsp.CompletionItemKind.Text,
             "placeholder": lsp.CompletionItemKind.Variable,
         }
+        cut = len(items) >= names.MAX_RULE_ITEMS and items[0].kind == "rule"
         return lsp.CompletionList(
-            is_incomplete=False,
+            is_incomplete=cut,  # the first rule paths only: asked again as more is typed
             items=[
                 lsp.CompletionItem(
                     label=i.label,
