@@ -132,3 +132,34 @@ def test_a_run_writes_no_more_than_the_store_keeps(tmp_path):
     total = sum(entry.stat().st_size for entry in folder.iterdir())
     assert total <= 4_000 + 4_000 // 4 + 1_100, total  # was 40 entries, 41 kB
     assert (folder / "e39").exists()
+
+
+def test_values_under_a_merged_key_are_placed_where_they_are_written():
+    """Under a merged key, values are placed in the merged mapping's text (as an alias's
+    are); a key merged from a mapping written in place is placed at itself; nothing is kept
+    at a `<<` path, which no lookup names."""
+    text = (
+        "base: &b\n"
+        "  name: {fr: A, en: B}\n"
+        "  params: {x: 1, y: [1, 2]}\n"
+        "cards:\n"
+        "  - id: c0\n"
+        "    <<: *b\n"
+        "  - {id: c1, <<: [*b, {z: 3}]}\n"
+    )
+    built = source._build(text)
+    assert isinstance(built, tuple)
+    spans, key_spans = built[1], built[2]
+    assert (key_spans[("cards", 0, "name")].line, key_spans[("cards", 0, "name")].col) == (6, 5)
+    assert (spans[("cards", 0, "name", "fr")].line, spans[("cards", 0, "name", "fr")].col) == (
+        2,
+        14,
+    )
+    assert key_spans[("cards", 0, "name", "fr")].col == 10
+    assert spans[("cards", 0, "params", "y", 1)].col == 25
+    assert (key_spans[("cards", 1, "z")].line, key_spans[("cards", 1, "z")].col) == (7, 24)
+    assert (key_spans[("cards", 1, "params")].line, key_spans[("cards", 1, "params")].col) == (
+        7,
+        14,
+    )
+    assert not [path for path in (*spans, *key_spans) if "<<" in path]

@@ -475,17 +475,44 @@ class _Builder:
             at = _span(merge_key)
             self.merge_spans[(*path, "<<")] = at
             for source in sources:
-                merged = self.build(source, path + ("<<",), depth + 1)
+                # built at `…, "<<"` with spans of its own: those under the keys it adds are
+                # then moved to where the data holds them (no lookup names `<<`)
+                spans, key_spans = self.spans, self.key_spans
+                self.spans, self.key_spans = {}, {}
+                aliased = id(source) in self.built
+                try:
+                    merged = self.build(source, path + ("<<",), depth + 1)
+                finally:
+                    inner, inner_keys = self.spans, self.key_spans
+                    self.spans, self.key_spans = spans, key_spans
                 if not isinstance(merged, dict):
                     raise _Refusal(Y_SYNTAX, _span(source), "a merge key needs a mapping")
+                added = set()
                 for key, value in merged.items():
                     if key not in result:
+                        added.add(key)
                         self.shared.add((*path, key))
-                        # a merged key is written at its merge key (`<<`), not in the file
-                        self.key_spans.setdefault((*path, key), at)
-                        self.spans.setdefault((*path, key), at)
+                        # an aliased mapping's key is written at its merge key (`<<`)
+                        inside = (*path, "<<", key)
+                        key_at = at if aliased else inner_keys.get(inside, at)
+                        key_spans.setdefault((*path, key), key_at)
+                        spans.setdefault((*path, key), at if aliased else inner.get(inside, at))
                     result.setdefault(key, value)
+                self.merged_spans(path, added, inner, spans)
+                self.merged_spans(path, added, inner_keys, key_spans)
         return result
+
+    @staticmethod
+    def merged_spans(
+        path: Path_, added: set[Any], inner: dict[Path_, Span], into: dict[Path_, Span]
+    ) -> None:
+        """The spans of the values under the keys a merge added (`inner`, by their paths at
+        `path + ("<<",)`), kept at their paths in the data: where the merged mapping's text
+        is written, as an alias's values are."""
+        at = len(path) + 1
+        for where, span in inner.items():
+            if len(where) > at + 1 and where[at] in added:
+                into.setdefault((*path, *where[at:]), span)
 
 
 def _decode(raw: bytes) -> str | tuple[Span, str]:
