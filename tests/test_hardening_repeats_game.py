@@ -203,12 +203,15 @@ def test_the_bundled_games_repeat_far_less_than_the_bound(monkeypatch):
 
     monkeypatch.setattr(source, "GameRepeats", Recorded)
     counts: dict[str, int] = {}
+    aliased: dict[str, int] = {}
     for name, folder in bundled_games().items():
         made.clear()
         assert not [d for d in load_game(folder).diagnostics if d.code in ("Y004", "Y013")]
         assert len(made) == 1, "one count for all of a game's files"
         counts[name] = made[0].spent
+        aliased[name] = made[0].aliased  # values built through aliases (`MAX_ALIASED`)
     assert counts and max(counts.values()) < source.MAX_REPEATED // 100, counts
+    assert max(aliased.values()) < source.MAX_ALIASED // 100, aliased
 
 
 @pytest.mark.parametrize("limit", [LIMIT])

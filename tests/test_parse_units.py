@@ -127,7 +127,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert isinstance(built, tuple)
     kept = parse_units.store(built)
     back = parse_units.read(kept)
-    data, spans, key_spans, shared, styles, repeated = back
+    data, spans, key_spans, shared, styles, repeated, aliased = back
     assert repr(data) == repr(built[0])  # int key 2 and str key "3" kept apart, types kept
     assert isinstance(spans, LazySpans) and isinstance(key_spans, LazySpans)
     assert not spans._made, "no Span is made before one is asked for"
@@ -137,6 +137,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert shared == built[3] and shared
     assert styles == built[4]
     assert repeated == built[5] and repeated > 0  # what `again: *base` repeats
+    assert aliased == built[6] and aliased > 0  # the values `again: *base` builds again
     assert spans[("block",)] is spans[("block",)]
     assert spans.get(("nowhere",)) is None and spans.get(("nowhere",), Span()) == Span()
     assert ("players", 2) in spans and ("players", "2") not in spans
@@ -177,14 +178,16 @@ def _kept(*items: object) -> bytes:
         "J[]",
         b"",
         b"not marshal",
-        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}),  # an item short
-        _kept("playset-parse-2", {}, {}, {}, set(), {}, 0),  # another format
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), {}, 0),  # not bytes
-        _kept(parse_units.FORMAT, {}, b"", {}, set(), {}, 0),  # key spans not bytes
-        _kept(parse_units.FORMAT, {}, b"", b"", [], {}, 0),  # shared paths not a set
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {("a",): "?"}, 0),
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, -1),  # a count below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, "0"),  # a count not a number
+        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, 0),  # an item short
+        _kept("playset-parse-2", {}, {}, {}, set(), {}, 0, 0),  # another format
+        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), {}, 0, 0),  # not bytes
+        _kept(parse_units.FORMAT, {}, b"", {}, set(), {}, 0, 0),  # key spans not bytes
+        _kept(parse_units.FORMAT, {}, b"", b"", [], {}, 0, 0),  # shared paths not a set
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {("a",): "?"}, 0, 0),
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, -1, 0),  # a count below 0
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, "0", 0),  # a count not a number
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, -1),  # aliased values below 0
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, "0"),  # aliased not a number
         parse_units.store(source._build("a: 1\n"))[:-3],  # cut short  # type: ignore[arg-type]
     ],
 )

@@ -274,6 +274,8 @@ class SignedStore:
         self.max_bytes = max_bytes
         self.keep_bytes = keep_bytes
         self._pruned = keep_bytes is None
+        self._written = 0
+        """Bytes written since the store was last pruned (`keep_bytes`)."""
         # the temporary files a killed write left are removed at this run's first write, not
         # here: listing a folder of thousands of entries cost every run that only reads ~4 ms
         self._swept = False
@@ -282,8 +284,9 @@ class SignedStore:
     def open(cls, name: str, max_bytes: int, keep_bytes: int | None = None) -> SignedStore | None:
         """The user's store `name`, or None when its folder or key cannot be trusted.
         `keep_bytes`: the store's entries are pruned to that many bytes, oldest written
-        first, at the first write of a run (a store keyed by content gains an entry at each
-        edit: an editor checking as one types filled it without end); None: the caller
+        first, at the first write of a run and after each quarter of it written since (a
+        store keyed by content gains an entry at each edit: an editor checking as one types
+        filled it without end; a run may write more than it keeps); None: the caller
         bounds the store itself (the build cache, the preview's pages)."""
         folder = cache_dir(name)
         key = folder_key(folder) if folder else None
@@ -325,8 +328,15 @@ class SignedStore:
             if isinstance(exc, OSError):
                 return False
             raise
-        if not self._pruned:
-            self._pruned = True  # once a run: what a run adds after it is a run's worth
+        self._written += MAC_BYTES + len(payload)
+        if self.keep_bytes is not None and (
+            not self._pruned or self._written > self.keep_bytes // PRUNE_SHARE
+        ):
+            # at the run's first write, then each time the run has written a share of the
+            # bound: a run writing more than the store keeps (files whose parse is large)
+            # would otherwise leave it any size
+            self._pruned = True
+            self._written = 0
             self.prune()
         return True
 
@@ -345,6 +355,9 @@ class SignedStore:
             prune_least_used(entries, self.keep_bytes)
 
 
+PRUNE_SHARE = 4
+"""A store is pruned again after a run has written a `1/PRUNE_SHARE` of its `keep_bytes`
+since the last pruning: it holds at most that much over its bound."""
 TEMPORARY = ".entry."  # the prefix of SignedStore.write's temporary files
 
 

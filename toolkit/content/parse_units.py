@@ -18,8 +18,9 @@ made into a `Span` only when a check asks for one (`LazySpans`): a file has thou
 run reads few.
 
 Not kept: a refusal (the file's Y finding names its display path, and a broken file is
-parsed again anyway), and a document holding a value other than plain data (a timestamp,
-`!!binary` bytes, a key that is neither a text nor an integer...; see `_plain`).
+parsed again anyway), a parse many times larger than its file (`MAX_RATIO`), and a document
+holding a value other than plain data (a timestamp, `!!binary` bytes, a key that is neither
+a text nor an integer...; see `_plain`).
 """
 
 from __future__ import annotations
@@ -37,16 +38,22 @@ if TYPE_CHECKING:
     from toolkit.content.source import Built, Path_, _Refusal
 
 KIND = "parse"
-FORMAT = "playset-parse-4"
-"""The first item of a kept parse (4: the spans and key spans as marshal bytes of their own,
-decoded on first use; 3: with the characters its aliases repeat; 2: marshal in an entry of
-its own; 1 was JSON text)."""
+FORMAT = "playset-parse-5"
+"""The first item of a kept parse (5: with the values its aliases build; 4: the spans and
+key spans as marshal bytes of their own, decoded on first use; 3: with the characters its
+aliases repeat; 2: marshal in an entry of its own; 1 was JSON text)."""
 MARSHAL_VERSION = 4
 """With references: an object met twice is read back as one, as in the parse itself (the
 builder copies what an alias repeats, so only texts and paths are met twice)."""
 _SCALARS = (str, int, float, bool, type(None))
 MAX_DEPTH = 200
 _STYLES = (None, "'", '"', "|", ">")
+MAX_RATIO = 256
+MAX_UNBOUNDED = 1024 * 1024
+"""A parse is not kept when it takes more than `MAX_UNBOUNDED` bytes and more than
+`MAX_RATIO` times its file's: a bundled game's largest is under 10 times; a 700-byte file
+whose aliases build ~200,000 values is 27 MB of marshal, and a few dozen filled the store
+in one run (read back, it costs what parsing it again does)."""
 
 
 class LazySpans(Mapping["Path_", Span]):
@@ -144,13 +151,13 @@ def store(built: Built | _Refusal) -> bytes:
     """The parse as kept: marshal's bytes."""
     if not isinstance(built, tuple):
         raise NotKept
-    data, spans, key_spans, shared, styles, repeated = built
+    data, spans, key_spans, shared, styles, repeated, aliased = built
     _plain(data)
     if not set(styles) <= set(spans) or not set(styles.values()) <= set(_STYLES):
         raise NotKept  # a style for a path without a span: not what the builder gives
     try:
         raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
-        kept = (FORMAT, data, raw, key_raw, set(shared), dict(styles), repeated)
+        kept = (FORMAT, data, raw, key_raw, set(shared), dict(styles), repeated, aliased)
         return marshal.dumps(kept, MARSHAL_VERSION)
     except ValueError as exc:  # nested too deep for marshal
         raise NotKept from exc
@@ -176,13 +183,15 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
         value = marshal.loads(kept)
     except EOFError as exc:
         raise ValueError("a cut parse") from exc
-    if type(value) is not tuple or len(value) != 7 or value[0] != FORMAT:
+    if type(value) is not tuple or len(value) != 8 or value[0] != FORMAT:
         raise ValueError("not a parse")
-    _, data, spans, key_spans, shared, styles, repeated = value
+    _, data, spans, key_spans, shared, styles, repeated, aliased = value
     if type(shared) is not set or type(styles) is not dict:
         raise ValueError("not a parse")
     if type(repeated) is not int or repeated < 0:
         raise ValueError("not a count of repeated text")
+    if type(aliased) is not int or aliased < 0:
+        raise ValueError("not a count of aliased values")
     if not set(styles.values()) <= set(_STYLES):
         raise ValueError("not a style")
     if type(spans) is not bytes or type(key_spans) is not bytes:
@@ -194,6 +203,7 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
         shared,
         styles,
         repeated,
+        aliased,
     )
 
 
@@ -236,5 +246,8 @@ def parsed(
         return work()
     built = work()
     with suppress(NotKept):
-        files.put(KIND, name, store(built))
+        payload = store(built)
+        if len(payload) > MAX_UNBOUNDED and len(payload) > MAX_RATIO * len(raw):
+            raise NotKept
+        files.put(KIND, name, payload)
     return built

@@ -54,6 +54,14 @@ copy is a text every check reads, fits and reports on: one 4,000-character text 
 file's own characters are bounded by its size; the copies, by this. In a game, the bound is
 on the sum over all the content files it loads (`GameRepeats`): ten decks each just under it
 took 6.7 s of CPU, thirty 19 s."""
+MAX_ALIASED = 200_000
+"""Values a game's content files may build through aliases: an alias's nodes (and a merge
+key's, `<<: *name`) at their second and later uses, each a value and a span kept for the
+run. `MAX_NODES` bounds a file; aliases of mappings of numbers repeat no text
+(`MAX_REPEATED`), so without this twenty-five 700-byte decks each aliasing just under
+`MAX_NODES` values made `validate` take 20 s of CPU and 1.8 GB. Summed over the game's
+files as `MAX_REPEATED` is (`GameRepeats.aliased`); a file's own values are bounded by its
+size."""
 
 
 @dataclass
@@ -71,8 +79,10 @@ class GameRepeats:
     own: the bound is the file's."""
 
     spent: int = 0
+    aliased: int = 0
+    """Values the files have built through aliases so far (`MAX_ALIASED`)."""
     passed: bool = False
-    """Whether a file has passed the bound (then no later file may repeat anything)."""
+    """Whether a file has passed either bound (then no later file may repeat anything)."""
     sheet_bytes: int = 0
     """Bytes of sheet XML the game's spreadsheets have had scanned so far, in the same order
     (toolkit.content.sheets.archive.MAX_GAME_SCANNED)."""
@@ -81,6 +91,10 @@ class GameRepeats:
         """What the files read before repeated, as a file's bound counts it: all of `limit`
         once a file has passed it."""
         return limit if self.passed else min(self.spent, limit)
+
+    def aliased_before(self) -> int:
+        """The values the files read before built through aliases, as `before` counts."""
+        return MAX_ALIASED if self.passed else min(self.aliased, MAX_ALIASED)
 
 
 _GAME_REPEATS: ContextVar[GameRepeats | None] = ContextVar("game_repeats", default=None)
@@ -119,6 +133,21 @@ def alias_bound_message(before: int) -> str:
         f"aliases repeat more than {MAX_REPEATED:,} characters of text over the game's"
         f" content files, the content limit for a game ({before:,} in the files read before"
         f" this one; {why})"
+    )
+
+
+def aliased_bound_message(before: int) -> str:
+    """Y004's words for aliases that pass `MAX_ALIASED`, the game's files before this one
+    having built `before` values through aliases."""
+    why = (
+        "each use of an alias after the first builds values every check reads again; is this"
+        " an alias bomb?"
+    )
+    if not before:
+        return f"aliases build more than {MAX_ALIASED:,} values, the content limit ({why})"
+    return (
+        f"aliases build more than {MAX_ALIASED:,} values over the game's content files, the"
+        f" content limit for a game ({before:,} in the files read before this one; {why})"
     )
 
 
@@ -271,7 +300,8 @@ class _Refusal(Exception):
         self.span = span
         self.message = message
         self.repeated = repeated
-        """Refused for the text its aliases repeat (`MAX_REPEATED`)."""
+        """Refused for the text its aliases repeat (`MAX_REPEATED`) or the values they build
+        (`MAX_ALIASED`)."""
 
 
 def _span(node: Node) -> Span:
@@ -310,11 +340,18 @@ def _blank_comment_breaks(text: str) -> str:
 class _Builder:
     """Turns a composed node graph into plain data, recording spans and refusing abuse."""
 
-    def __init__(self, yaml: YAML, allowance: int) -> None:
+    def __init__(self, yaml: YAML, allowance: int, nodes: int = MAX_ALIASED) -> None:
         self.constructor = yaml.constructor
         self.allowance = allowance
         """Characters the aliases may repeat: what the game's files before this one left of
         `MAX_REPEATED`."""
+        self.nodes = nodes
+        """Values the aliases may build: what the game's files before this one left of
+        `MAX_ALIASED`."""
+        self.aliased = 0
+        """Values built through aliases (`nodes`)."""
+        self.merge_spans: dict[Path_, Span] = {}
+        """The span of each merge key (`<<`), by the path its merged mapping is built at."""
         self.spans: dict[Path_, Span] = {}
         self.key_spans: dict[Path_, Span] = {}
         self.count = 0
@@ -346,6 +383,14 @@ class _Builder:
             self.spans[path] = _span(node)
         if id(node) in self.built:  # a second visit of one node is an alias
             self.shared.add(path)
+            self.aliased += 1  # its nodes were all built at the first visit: each is again
+            if self.aliased > self.nodes:
+                raise _Refusal(
+                    Y_ALIAS_BOMB,
+                    self.alias_place(path, node),
+                    aliased_bound_message(MAX_ALIASED - self.nodes),
+                    repeated=True,
+                )
             if isinstance(node, ScalarNode):
                 self.again(node, path)
         elif isinstance(node, _NODES):
@@ -367,11 +412,25 @@ class _Builder:
         node itself is the anchored one, written elsewhere)."""
         self.repeated += len(node.value)
         if self.repeated > self.allowance:
-            outer = next((path[:i] for i in range(len(path) + 1) if path[:i] in self.shared), ())
-            # the key the alias is the value of, else (a list item, a merge) what holds it
-            where = self.key_spans.get(outer) or self.spans.get(outer[:-1]) or _span(node)
             before = MAX_REPEATED - self.allowance
-            raise _Refusal(Y_ALIAS_BOMB, where, alias_bound_message(before), repeated=True)
+            raise _Refusal(
+                Y_ALIAS_BOMB,
+                self.alias_place(path, node),
+                alias_bound_message(before),
+                repeated=True,
+            )
+
+    def alias_place(self, path: Path_, node: Node) -> Span:
+        """Where the outermost alias at `path` is written: the key it is the value of, the
+        merge key (`<<`) it is merged by, else (a list item) what holds it (the node itself
+        is the anchored one, written elsewhere)."""
+        outer = next((path[:i] for i in range(len(path) + 1) if path[:i] in self.shared), ())
+        return (
+            self.key_spans.get(outer)
+            or self.merge_spans.get(outer)
+            or self.spans.get(outer[:-1])
+            or _span(node)
+        )
 
     def scalar(self, node: ScalarNode, tag: str | None) -> Any:
         """The value of a scalar node whose tag (`node.tag`) is `tag`."""
@@ -390,11 +449,11 @@ class _Builder:
 
     def mapping(self, node: MappingNode, path: Path_, depth: int) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
-        merges: list[Node] = []
+        merges: list[tuple[Node, Node]] = []
         for key_node, value_node in node.value:
             key_tag = key_node.tag
             if key_tag == "tag:yaml.org,2002:merge":
-                merges.append(value_node)
+                merges.append((key_node, value_node))
                 continue
             if not isinstance(key_node, ScalarNode):
                 raise _Refusal(Y_BAD_SCALAR, _span(key_node), "a mapping key must be a scalar")
@@ -418,17 +477,49 @@ class _Builder:
                 )
             self.key_spans[where] = _span(key_node)
             result[key] = self.build(value_node, where, depth + 1)
-        for merge in merges:
+        for merge_key, merge in merges:
             sources = merge.value if isinstance(merge, SequenceNode) else [merge]
+            at = _span(merge_key)
+            self.merge_spans[(*path, "<<")] = at
             for source in sources:
-                merged = self.build(source, path + ("<<",), depth + 1)
+                # built at `…, "<<"` with spans of its own: those under the keys it adds are
+                # then moved to where the data holds them (no lookup names `<<`)
+                spans, key_spans = self.spans, self.key_spans
+                self.spans, self.key_spans = {}, {}
+                aliased = id(source) in self.built
+                try:
+                    merged = self.build(source, path + ("<<",), depth + 1)
+                finally:
+                    inner, inner_keys = self.spans, self.key_spans
+                    self.spans, self.key_spans = spans, key_spans
                 if not isinstance(merged, dict):
                     raise _Refusal(Y_SYNTAX, _span(source), "a merge key needs a mapping")
+                added = set()
                 for key, value in merged.items():
                     if key not in result:
+                        added.add(key)
                         self.shared.add((*path, key))
+                        # an aliased mapping's key is written at its merge key (`<<`)
+                        inside = (*path, "<<", key)
+                        key_at = at if aliased else inner_keys.get(inside, at)
+                        key_spans.setdefault((*path, key), key_at)
+                        spans.setdefault((*path, key), at if aliased else inner.get(inside, at))
                     result.setdefault(key, value)
+                self.merged_spans(path, added, inner, spans)
+                self.merged_spans(path, added, inner_keys, key_spans)
         return result
+
+    @staticmethod
+    def merged_spans(
+        path: Path_, added: set[Any], inner: dict[Path_, Span], into: dict[Path_, Span]
+    ) -> None:
+        """The spans of the values under the keys a merge added (`inner`, by their paths at
+        `path + ("<<",)`), kept at their paths in the data: where the merged mapping's text
+        is written, as an alias's values are."""
+        at = len(path) + 1
+        for where, span in inner.items():
+            if len(where) > at + 1 and where[at] in added:
+                into.setdefault((*path, *where[at:]), span)
 
 
 def _decode(raw: bytes) -> str | tuple[Span, str]:
@@ -603,11 +694,12 @@ def parse_document(
     repeats = current_repeats()
     before = repeats.before(MAX_REPEATED)
     allowance = MAX_REPEATED - before
+    nodes = MAX_ALIASED - repeats.aliased_before()
     built = parsed(
         raw,
-        lambda: _scanned(written, text) or _build(text, allowance),
+        lambda: _scanned(written, text) or _build(text, allowance, nodes),
         digest,
-        lambda kept: kept[5] <= allowance,
+        lambda kept: kept[5] <= allowance and kept[6] <= nodes,
     )
     if isinstance(built, _Refusal):
         if built.repeated:
@@ -615,8 +707,9 @@ def parse_document(
                 return None, []
             repeats.passed = True
         return fail(built.rule, built.span, built.message)
-    data, spans, key_spans, shared, styles, repeated = built
+    data, spans, key_spans, shared, styles, repeated, aliased = built
     repeats.spent += repeated
+    repeats.aliased += aliased
     return Document(path, display, data, spans, key_spans, shared, text, styles, digest), []
 
 
@@ -638,16 +731,23 @@ def _scanned(written: str, text: str) -> _Refusal | None:
 
 
 Built = tuple[
-    Any, Mapping[Path_, Span], Mapping[Path_, Span], set[Path_], Mapping[Path_, str | None], int
+    Any,
+    Mapping[Path_, Span],
+    Mapping[Path_, Span],
+    set[Path_],
+    Mapping[Path_, str | None],
+    int,
+    int,
 ]
-"""A document's data, the spans of its values and keys, its shared paths, its styles and the
-characters of text its aliases repeat."""
+"""A document's data, the spans of its values and keys, its shared paths, its styles, the
+characters of text its aliases repeat and the values they build."""
 
 
-def _build(text: str, allowance: int | None = None) -> Built | _Refusal:
+def _build(text: str, allowance: int | None = None, nodes: int = MAX_ALIASED) -> Built | _Refusal:
     """Compose `text` and build its data: what a parse unit keeps (a refusal is not kept).
-    `allowance`: the characters its aliases may repeat (by default `MAX_REPEATED`); a file
-    built whole repeats as much under any allowance it is not refused by."""
+    `allowance`: the characters its aliases may repeat (by default `MAX_REPEATED`); `nodes`:
+    the values they may build (`MAX_ALIASED`); a file built whole repeats as much under any
+    allowance it is not refused by."""
     try:
         yaml, node = _compose(text)
     except MarkedYAMLError as exc:
@@ -667,14 +767,22 @@ def _build(text: str, allowance: int | None = None) -> Built | _Refusal:
         return _Refusal(Y_SYNTAX, Span(), str(exc).splitlines()[0])
     if node is None:
         return _Refusal(Y_EMPTY, Span(), "the file is empty; it must hold one YAML mapping")
-    builder = _Builder(yaml, MAX_REPEATED if allowance is None else allowance)
+    builder = _Builder(yaml, MAX_REPEATED if allowance is None else allowance, nodes)
     try:
         data = builder.build(node, (), 0)
     except _Refusal as refusal:
         return refusal
     except RecursionError:
         return _Refusal(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
-    return data, builder.spans, builder.key_spans, builder.shared, builder.styles, builder.repeated
+    return (
+        data,
+        builder.spans,
+        builder.key_spans,
+        builder.shared,
+        builder.styles,
+        builder.repeated,
+        builder.aliased,
+    )
 
 
 def _plain_words(text: str, span: Span, problem: str) -> tuple[Span, str] | None:
