@@ -33,7 +33,7 @@ def test_a_document_s_spans_are_those_of_its_nodes() -> None:
     text = "id: deck\ncards:\n  - id: a\n    name: {fr: Un, en: One}\n  - &b {id: b}\n  - *b\n"
     built = source._build(text)
     assert not isinstance(built, source._Refusal)
-    data, spans, keys, shared, styles, _ = built
+    data, spans, keys, shared, styles, *_ = built
     assert data == {
         "id": "deck",
         "cards": [{"id": "a", "name": {"fr": "Un", "en": "One"}}, {"id": "b"}, {"id": "b"}],
