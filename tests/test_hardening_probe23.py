@@ -293,7 +293,9 @@ def test_an_unknown_fields_close_name_is_worked_out_once_per_key(tmp_path, monke
     document, problems = load_document(doc, "layouts/x0.yaml")
     assert document is not None and not problems, problems
     model, found = validation.validate_document(document, layout_adapter())
-    assert model is None and len(found) >= 1_200, len(found)  # 40 × 30 unknown keys
+    # 40 aliases of one element of 30 unknown keys: each finding said once at its place
+    # (the anchor's), as validation dedupes them
+    assert model is None and len(found) >= 30, len(found)
     assert len(built) <= 1, len(built)  # was once per unknown key: 1,200
 
 

@@ -22,9 +22,9 @@ def test_a_text_element_s_setting_is_made_once_per_job(monkeypatch):
     made: list[Any] = []
     real = text_kind.Setting
     monkeypatch.setattr(text_kind, "Setting", lambda *a: made.append(a) or real(*a))
-    jobs = [PrintJob(game, deck, standard, None, lang, size_mm(deck.size)) for lang in "fe"]
+    jobs = [PrintJob(game, deck, standard, None, lang, size_mm(deck.size)) for lang in ("fr", "es")]
     first = [element.setting(jobs[0]) for _ in range(3)]
     assert len(made) == 1 and all(s is first[0] for s in first)
     other = element.setting(jobs[1])  # another job (its language): its own
     assert len(made) == 2 and other is not first[0]
-    assert first[0] == real(*made[0]) and first[0].lang == "f"
+    assert first[0] == real(*made[0]) and first[0].lang == "fr"
