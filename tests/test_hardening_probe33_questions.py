@@ -84,10 +84,8 @@ def _alike_not_near(count: int) -> list[_Item]:
     ]
 
 
-def test_the_pairs_compared_are_charged_to_the_banks_budget(monkeypatch) -> None:
-    # 1,000 such questions compared all 499,500 pairs (10,000: 50 million, 33 s), finding
-    # nothing; the budget of character comparisons never stopped it
-    monkeypatch.setattr(duplicates, "MAX_PAIRS", 20_000, raising=False)
+def _counted_near(monkeypatch) -> list[int]:
+    """How many pairs `duplicates.near` compares from here on (one counter)."""
     compared = [0]
     near = duplicates.near
 
@@ -96,6 +94,14 @@ def test_the_pairs_compared_are_charged_to_the_banks_budget(monkeypatch) -> None
         return near(*args, **kwargs)
 
     monkeypatch.setattr(duplicates, "near", counted)
+    return compared
+
+
+def test_the_pairs_compared_are_charged_to_the_banks_budget(monkeypatch) -> None:
+    # 1,000 such questions compared all 499,500 pairs (10,000: 50 million, 33 s), finding
+    # nothing; the budget of character comparisons never stopped it
+    monkeypatch.setattr(duplicates, "MAX_PAIRS", 20_000, raising=False)
+    compared = _counted_near(monkeypatch)
     assert _found(_alike_not_near(1_000), ["en"]) == []
     assert 19_000 <= compared[0] <= 20_000
 
@@ -114,14 +120,7 @@ def test_a_pair_is_charged_with_its_words_and_a_spent_budget_looks_no_further(mo
     each 16 words of its two word sets, and once the budget is spent no later question
     looks for its candidates."""
     monkeypatch.setattr(duplicates, "MAX_PAIRS", 4_000, raising=False)
-    compared = [0]
-    near = duplicates.near
-
-    def counted(*args, **kwargs):
-        compared[0] += 1
-        return near(*args, **kwargs)
-
-    monkeypatch.setattr(duplicates, "near", counted)
+    compared = _counted_near(monkeypatch)
     looked = [0]
     earlier = duplicates._Pairs.earlier
 

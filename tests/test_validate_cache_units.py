@@ -9,6 +9,7 @@ import json
 import marshal
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -39,6 +40,19 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _units(folder: Path) -> list[Path]:
     return sorted(folder.glob("units-*"))
+
+
+def _kept_units(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
+    """A broken fixture validated twice in its folder (the second run from the cache, the
+    same findings): the findings, the store, its units entry and the entry's contents."""
+    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
+    monkeypatch.chdir(game)
+    expected = _run(".", "--no-cache")
+    assert _run(".") == expected
+    (entry,) = _units(cache)
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    assert store is not None
+    return expected, store, entry, marshal.loads(store.read(entry.name) or b"")
 
 
 def _edit_first_text(game: Path) -> Path:
@@ -161,7 +175,8 @@ def test_a_kept_value_of_another_shape_is_worked_out_afresh(cache, tmp_path, mon
             units[name] = bad
 
     _rewrite_units(cache, spoil)
-    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    manifest = Path("game.yaml")  # the game's folder is the current one
+    manifest.write_text(manifest.read_text("utf-8") + "\n", "utf-8")
     textfit.fit.cache_clear()
     assert _run(".") == expected
 
@@ -171,18 +186,12 @@ def test_a_kept_value_whose_bytes_are_not_marshal_data_is_worked_out_afresh(
 ):
     """Each unit's value is its own marshal bytes in the entry, decoded when asked for: bytes
     that do not decode (cut short, or not marshal data at all) are a missing unit."""
-    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
-    monkeypatch.chdir(game)
-    expected = _run(".", "--no-cache")
-    assert _run(".") == expected
-    (entry,) = _units(cache)
-    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
-    assert store is not None
-    kept = marshal.loads(store.read(entry.name) or b"")
+    expected, store, entry, kept = _kept_units(cache, tmp_path, monkeypatch)
     for at, name in enumerate(sorted(kept["units"])):
         kept["units"][name] = kept["units"][name][:-1] if at % 2 else b"\xffnot marshal"
     assert store.write(entry.name, marshal.dumps(kept))
-    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    manifest = Path("game.yaml")  # the game's folder is the current one
+    manifest.write_text(manifest.read_text("utf-8") + "\n", "utf-8")
     textfit.fit.cache_clear()
     assert _run(".") == expected
 
@@ -211,7 +220,8 @@ def test_the_units_read_back_are_written_again_as_the_bytes_read(cache, tmp_path
             return real_dumps(value, *version)
 
     monkeypatch.setattr(validate_cache, "marshal", Spy)
-    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    manifest = Path("game.yaml")  # the game's folder is the current one
+    manifest.write_text(manifest.read_text("utf-8") + "\n", "utf-8")
     textfit.fit.cache_clear()
     assert _run(".") == expected
     after = marshal.loads(store.read(entry.name) or b"")["units"]
@@ -231,7 +241,8 @@ def test_a_tampered_units_entry_is_ignored(cache, tmp_path, monkeypatch):
     signed = bytearray(entry.read_bytes())
     signed[-1] ^= 1  # the MAC kept, the payload not what it signs
     entry.write_bytes(bytes(signed))
-    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + "\n", "utf-8")
+    manifest = Path("game.yaml")  # the game's folder is the current one
+    manifest.write_text(manifest.read_text("utf-8") + "\n", "utf-8")
     textfit.fit.cache_clear()
     assert _run(".") == expected
 
@@ -470,14 +481,7 @@ def test_a_kept_value_is_what_json_gives_back(cache, tmp_path, monkeypatch):  # 
         "d": [1.5, float("inf"), "t", True],
     }
     assert type(units.used["a"]["k"]) is list and units.worked_out == 3
-    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
-    monkeypatch.chdir(game)
-    expected = _run(".", "--no-cache")
-    assert _run(".") == expected
-    (entry,) = _units(cache)
-    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
-    assert store is not None
-    kept = marshal.loads(store.read(entry.name) or b"")
+    expected, store, entry, kept = _kept_units(cache, tmp_path, monkeypatch)
     assert kept["format"] == validate_cache.UNITS_FORMAT and kept["units"]
     values = {name: marshal.loads(value) for name, value in kept["units"].items()}
     assert json.loads(json.dumps(values)) == values
