@@ -442,3 +442,21 @@ def test_a_rulebook_several_languages_share_fails_once_at_its_place(heroes, run_
     found = _r010(run_cli, heroes)
     assert len(found) == 1, found
     assert found[0]["file"].endswith("en.md") and found[0]["line"] == line
+
+
+def test_a_rulebook_render_builds_its_languages_share_and_word_filters_read_whole(
+    heroes, run_cli, monkeypatch
+):
+    """One step may be a filter over a long text: `s|title` runs Python a word, and was one
+    step and an eighth of its letters, so 3,000 of them on a 1,000,000-letter text ran each
+    language's 5 s deadline (13 s of validate with 10 languages: probe 40 H3). The languages
+    share what the rulebook may build too, and a word filter's letters are charged whole."""
+    monkeypatch.setattr(template_bounds, "MAX_CREATED", 6_000_000)  # ~0.1 s a language
+    source = (
+        "{% set s = 'ab ' * 100000 %}{% for i in range(3000) %}{% set _ = s|title %}{% endfor %}"
+    )
+    for path in (heroes / "rulebook").glob("*.md"):
+        path.write_text(path.read_text(encoding="utf-8") + "\n" + source + "\n", "utf-8")
+    found = _r010(run_cli, heroes)
+    share = template_bounds.MAX_CREATED // 3
+    assert found and all(f"more than {share:,} characters" in d["message"] for d in found), found
