@@ -7,7 +7,7 @@ card with copies is imaged once, a deck whose backs are all alike has one back i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,8 @@ from toolkit.content.models.deck import size_mm
 from toolkit.render.artifacts import BuildOptions
 from toolkit.render.artifacts.cards import cards_pdf
 from toolkit.render.artifacts.questions import question_decks
-from toolkit.render.raster import images_each, png_each
-from toolkit.render.sheets import expand
+from toolkit.render.raster import images_each, pixels, png_each
+from toolkit.render.sheets import BLEED_MM, expand
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,58 @@ def printed_decks(game: Any) -> list[PrintedDeck]:
     """Every deck `build` prints: the card decks, then the question banks."""
     decks = [PrintedDeck(deck) for deck in game.valid(game.decks)]
     return decks + [PrintedDeck(bank) for bank in question_decks(game)]
+
+
+MAX_EXPORT_PIXELS = 1_500_000_000
+"""Pixels of card images one export may draw in all, every language together (a page has
+its own bound, `png.MAX_PAGE_PIXELS`), checked from the decks' sizes before any is drawn.
+Drawing and encoding cost some 10 ns a pixel, more for small cards: 100 cards of 300 × 420
+mm in three languages at 300 dpi (5,300 M pixels, from a 2.5 kB deck) were 54 s of CPU and
+609 files. The bundled games at the default dpi: `export png` 808 M (954 M with --bleed)
+for the largest, about 7 s a language, and 35 to 141 M for the others; `export tts` (150
+dpi, each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for
+the largest. This bound is 1.6 times the largest of them."""
+
+
+def face_pixels(printed: PrintedDeck, dpi: float, bleed: bool = False) -> int:
+    """Pixels of one face image of the deck at `dpi` (with its bleed or trimmed), as
+    `raster.images_each` draws it."""
+    from reportlab.lib.units import mm
+
+    edge = 2 * BLEED_MM if bleed else 0.0
+    width, height = printed.size_mm
+    return pixels((width + edge) * mm, dpi) * pixels((height + edge) * mm, dpi)
+
+
+def face_images(printed: PrintedDeck) -> int:
+    """The images an export draws of the deck: each card's front, and each card's back or
+    the deck's single back."""
+    count = len(printed.cards)
+    return count + (count if printed.back_per_card else 1)
+
+
+def check_export_pixels(
+    drawn: Callable[[float], int], dpi: float, langs: list[str], per_pixel: int = 1
+) -> None:
+    """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
+    would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels,
+    each counted `per_pixel` times (a face pasted into a sheet is drawn twice)."""
+    total = drawn(dpi) * per_pixel * len(langs)
+    if total <= MAX_EXPORT_PIXELS:
+        return
+    from toolkit.render.artifacts import BuildError
+
+    most = int(dpi * (MAX_EXPORT_PIXELS / total) ** 0.5)
+    while most >= 30 and drawn(most) * per_pixel * len(langs) > MAX_EXPORT_PIXELS:
+        most -= 1
+    lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
+    each = f" ({total / len(langs) / 1e6:,.0f} M each)" if len(langs) > 1 else ""
+    raise BuildError(
+        f"the card images at --dpi {dpi:g} would be {total / 1e6:,.0f} M pixels in "
+        f"{len(langs)} language(s), more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} M one "
+        f"export may draw: {lower}export fewer languages with --lang{each} or decks, or "
+        "make the cards smaller"
+    )
 
 
 def card_label(card: Any, lang: str) -> str:

@@ -29,7 +29,14 @@ from toolkit.render.exports import (
     prune,
     register,
 )
-from toolkit.render.exports.faces import card_pngs, deck_pages, printed_decks
+from toolkit.render.exports.faces import (
+    card_pngs,
+    check_export_pixels,
+    deck_pages,
+    face_images,
+    face_pixels,
+    printed_decks,
+)
 from toolkit.render.raster import png_selected
 from toolkit.render.sheets import BLEED_MM
 
@@ -131,6 +138,12 @@ def run(
 ) -> list[Path]:
     written: list[Path] = []
     total, done = steps(game, opts.langs), 0
+    decks = printed_decks(game)
+
+    def drawn(dpi: float) -> int:
+        return sum(face_pixels(deck, dpi, opts.bleed) * face_images(deck) for deck in decks)
+
+    check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
 
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
@@ -148,7 +161,7 @@ def run(
         # all of a language's images or none: a run that fails half-way (a full disk, a
         # page over the pixel limit, Ctrl-C) leaves the old set, not new decks beside old
         with JournaledSet(out, folder) as staged:
-            for printed in printed_decks(game):
+            for printed in decks:
                 pages = deck_pages(game, printed, lang, opts.dpi, opts.bleed)
                 _within_pixels(pages.pdf, opts.dpi, f"deck {printed.name(lang)}", "--dpi")
                 for card, front, back in card_pngs(printed, pages):  # each staged as drawn

@@ -42,7 +42,15 @@ from toolkit.render.exports import (
     prune,
     register,
 )
-from toolkit.render.exports.faces import PrintedDeck, card_label, deck_pages, printed_decks
+from toolkit.render.exports.faces import (
+    PrintedDeck,
+    card_label,
+    check_export_pixels,
+    deck_pages,
+    face_images,
+    face_pixels,
+    printed_decks,
+)
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import png_bytes
 
@@ -329,6 +337,12 @@ def run(
     written: list[Path] = []
     decks = printed_decks(game)
     total, done = (len(decks) + 1) * len(opts.langs), 0
+
+    def drawn(dpi: float) -> int:
+        return sum(face_pixels(d, sheet_dpi(dpi, d.size_mm)) * face_images(d) for d in decks)
+
+    # each face drawn, then pasted into a sheet that is encoded: counted twice
+    check_export_pixels(drawn, opts.dpi, opts.langs, per_pixel=2)
 
     def emit(path: Path, data: bytes) -> None:
         once(written, path)
