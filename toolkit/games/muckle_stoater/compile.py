@@ -17,6 +17,7 @@ from toolkit.games.muckle_stoater.constants import (
     EVENT_NAMES,
     FWD,
     KIND_OF,
+    MAX_PACKS,
     SPLIT,
     Content,
     Move,
@@ -91,6 +92,12 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         raise ValueError(f"{c.game_id} plays with {c.min_players}-{c.max_players} players")
     if players not in c.segments_by_players or players not in c.packs_by_players:
         raise ValueError(f"no Mashie or pack count for {players} players")
+    if not 1 <= c.packs_by_players[players] <= MAX_PACKS:
+        # validate's G301 says so first; the setup never builds a deck of millions of cards
+        raise ValueError(
+            f"{c.packs_by_players[players]} packs for {players} players: the game's setup"
+            f" shuffles 1 to {MAX_PACKS} packs (rule G301)"
+        )
     if teams and (players not in c.team_players or players % 2):
         raise ValueError(f"teams are not played with {players} players")
     mashies = c.segments_by_players[players]

@@ -9,11 +9,12 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.diagnostics import Diagnostic, rule
 from toolkit.games.muckle_stoater.checks.base import _counts, _Where, check
+from toolkit.games.muckle_stoater.constants import MAX_PACKS
 
 G_PACKS = rule(
     "G301",
     "packs-by-players",
-    "packs_by_players needs an entry of at least 1 pack for every player count.",
+    f"packs_by_players needs an entry of 1 to {MAX_PACKS} packs for every player count.",
 )
 G_MASHIES = rule(
     "G302",
@@ -35,7 +36,8 @@ G_ROUNDS = rule("G311", "max-rounds", "max_rounds must be at least 1 (the simula
 
 @check(G_PACKS)
 def check_packs(game: Game) -> Iterator[Diagnostic]:
-    """Invariant 1: a pack count of at least 1 for every player count."""
+    """Invariant 1: a pack count of at least 1 for every player count, and no entry over
+    MAX_PACKS (the engine's setup builds the shuffled deck of every pack)."""
     where = _Where(game)
     packs = where.rules.packs_by_players
     for p in _counts(where):
@@ -53,6 +55,14 @@ def check_packs(game: Game) -> Iterator[Diagnostic]:
                 where.manifest,
                 ("rules", "packs_by_players", p),
                 f"{p} players get {packs[p]} packs; at least 1 is needed",
+            )
+    for p, n in packs.items():
+        if n > MAX_PACKS:
+            yield where.at(
+                G_PACKS,
+                where.manifest,
+                ("rules", "packs_by_players", p),
+                f"{p} players get {n} packs; at most {MAX_PACKS} (the box plays with 2 or 3)",
             )
 
 
