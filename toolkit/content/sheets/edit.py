@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from bisect import bisect_right
 from pathlib import Path
+from typing import AnyStr
 from xml.sax.saxutils import escape
 
 from toolkit.content.sheets.csv_reader import as_text, delimiter
@@ -106,25 +108,44 @@ def _csv_value(value: str, sep: str) -> str:
 
 
 def _edit_csv(data: bytes, values: dict[Cell, str]) -> bytes:
+    """Every edit planned on the fields found once, then the text written once: a cell past
+    the end of its row goes after the row's last field. (Each edit copied the whole text, and
+    each missing cell looked over every field of the file for its row's last one.)"""
     raw = data.decode("utf-8")
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     text = raw.removeprefix(bom)
     sep = delimiter(text.split("\n", 1)[0])
     fields = _csv_fields(text, sep)
+    last: dict[int, int] = {}
+    for row, col in fields:  # columns come in order within a row: the last one stays
+        last[row] = col
     planned: list[tuple[int, int, str]] = []
     for (row, col), value in values.items():
         new = _csv_value(value, sep)
         if (row, col) in fields:
             planned.append((*fields[(row, col)], new))
             continue
-        last = max((c for r, c in fields if r == row), default=0)
-        if not last:
+        end_col = last.get(row, 0)
+        if not end_col:
             raise CellEditRefused(f"row {row} is not in the file")
-        end = fields[(row, last)][1]
-        planned.append((end, end, sep * (col - last) + new))
-    for start, end, new in sorted(planned, reverse=True):
-        text = text[:start] + new + text[end:]
-    return (bom + text).encode("utf-8")
+        end = fields[(row, end_col)][1]
+        planned.append((end, end, sep * (col - end_col) + new))
+    return (bom + _splice(text, sorted(planned))).encode("utf-8")
+
+
+def _splice(text: AnyStr, planned: list[tuple[int, int, AnyStr]]) -> AnyStr:
+    """`text` with each (start, end, new) of `planned` (in order, none overlapping another
+    but at a shared start) put in place, in one join."""
+    pieces: list[AnyStr] = []
+    at = 0
+    for start, end, new in planned:
+        if start < at:
+            raise CellEditRefused("two edited cells overlap in the file")
+        pieces.append(text[at:start])
+        pieces.append(new)
+        at = max(at, end)
+    pieces.append(text[at:])
+    return text[:0].join(pieces)
 
 
 # --- XLSX ------------------------------------------------------------------------------------
@@ -146,40 +167,91 @@ def _xlsx_cell(ref: str, value: str, style: bytes) -> bytes:
     )
 
 
+_XLSX_CELL_TAG = re.compile(rb"<c\s[^<>]*")
+_XLSX_CELL = re.compile(rb"<c\s[^<>]*?(?:/>|>" + element_body(rb"c\b") + rb")")
+_XLSX_ROW_TAG = re.compile(rb"<row\s[^<>]*?(/?)>")
+_R_ATTRIBUTE = re.compile(rb'\br="(?=([^"<>]*)")')
+_COLUMN_REF = re.compile(rb'<c\s[^<>]*?\br="([A-Za-z]+)\d+"')
+
+
 def _edit_xlsx(xml: bytes, values: dict[Cell, str]) -> bytes:
-    for (row, col), value in values.items():
-        ref = cell_name(row, col)
-        # the reader (calamine) takes a reference in either case (`c2` is C2)
-        cell = re.compile(
-            rb'<c\s[^<>]*?\br="(?i:'
-            + ref.encode()
-            + rb')"[^<>]*?(?:/>|>'
-            + element_body(rb"c\b")
-            + rb")"
-        )
-        found = cell.search(xml)
-        if found is not None:
-            style = _STYLE.search(found.group(0).split(b">", 1)[0])
-            new = _xlsx_cell(ref, value, b' s="' + style.group(1) + b'"' if style else b"")
-            xml = xml[: found.start()] + new + xml[found.end() :]
-            continue
-        line = re.compile(rb'<row\s[^<>]*?\br="' + str(row).encode() + rb'"[^<>]*?(/?)>')
-        head = line.search(xml)
-        if head is None:
-            raise CellEditRefused(f"row {row} is not in the sheet")
-        new = _xlsx_cell(ref, value, b"")
-        if head.group(1):  # <row …/>: open it
-            opened = head.group(0)[:-2] + b">" + new + b"</row>"
-            xml = xml[: head.start()] + opened + xml[head.end() :]
-            continue
-        close = xml.index(b"</row>", head.end())
-        at = close
-        for other in re.finditer(rb'<c\s[^<>]*?\br="([A-Za-z]+)\d+"', xml[head.end() : close]):
-            if _letters_col(other.group(1)) > col:
-                at = head.end() + other.start()
+    """Every cell and row found in one pass over the worksheet XML, the output written in one
+    join. A cell is the first `<c>` whose `r` names it (in either case: the reader, calamine,
+    takes `c2` as C2); a cell not in the file goes into its row before the first cell of a
+    later column (its `<row/>` opened if need be). (Each edit searched the whole XML from its
+    start with a pattern of its own and copied it: 16,000 cells of a 274 kB file took 195 s.)"""
+    refs = {cell_name(row, col).encode(): (row, col) for row, col in values}
+    starts: dict[bytes, list[int]] = {}
+    for tag in _XLSX_CELL_TAG.finditer(xml):
+        for attribute in _R_ATTRIBUTE.finditer(tag.group(0)):
+            ref = attribute.group(1).upper()
+            if ref in refs:
+                starts.setdefault(ref, []).append(tag.start())
+    found: dict[Cell, re.Match[bytes]] = {}
+    for ref, at in starts.items():
+        for start in at:
+            cell = _XLSX_CELL.match(xml, start)
+            if cell is not None:
+                found[refs[ref]] = cell
                 break
-        xml = xml[:at] + new + xml[at:]
-    return xml
+    planned: list[tuple[int, int, bytes]] = []
+    missing: dict[int, list[tuple[int, str]]] = {}
+    for (row, col), value in values.items():
+        cell = found.get((row, col))
+        if cell is None:
+            missing.setdefault(row, []).append((col, value))
+            continue
+        style = _STYLE.search(cell.group(0).split(b">", 1)[0])
+        new = _xlsx_cell(
+            cell_name(row, col), value, b' s="' + style.group(1) + b'"' if style else b""
+        )
+        planned.append((cell.start(), cell.end(), new))
+    if missing:
+        heads = _xlsx_rows(xml, set(missing))
+        for row in [r for (r, c) in values if (r, c) not in found]:  # the first refused first
+            if row not in heads:
+                raise CellEditRefused(f"row {row} is not in the sheet")
+        for row, cells in missing.items():
+            planned.extend(_xlsx_fill_row(xml, heads[row], row, cells))
+    return _splice(xml, sorted(planned))
+
+
+def _xlsx_rows(xml: bytes, rows: set[int]) -> dict[int, re.Match[bytes]]:
+    """The first `<row>` start tag of each of `rows`."""
+    wanted = {str(row).encode(): row for row in rows}
+    heads: dict[int, re.Match[bytes]] = {}
+    for head in _XLSX_ROW_TAG.finditer(xml):
+        for attribute in _R_ATTRIBUTE.finditer(head.group(0)):
+            row = wanted.get(attribute.group(1))
+            if row is not None and row not in heads:
+                heads[row] = head
+    return heads
+
+
+def _xlsx_fill_row(
+    xml: bytes, head: re.Match[bytes], row: int, cells: list[tuple[int, str]]
+) -> list[tuple[int, int, bytes]]:
+    """The new cells of one row, each (in the order they come) before the first cell, there
+    or new, of a later column."""
+    opened = bool(head.group(1))  # <row …/>: opened around its new cells
+    close = head.end() if opened else xml.index(b"</row>", head.end())
+    # (column, the offset of the first old cell after it or the row's end, a new cell)
+    line: list[tuple[int, int, bytes]] = [
+        (_letters_col(other.group(1)), other.start(), b"")
+        for other in _COLUMN_REF.finditer(xml, head.end(), close)
+    ]
+    for col, value in cells:
+        at = next((i for i, item in enumerate(line) if item[0] > col), len(line))
+        anchor = line[at][1] if at < len(line) else close
+        line.insert(at, (col, anchor, _xlsx_cell(cell_name(row, col), value, b"")))
+    if opened:
+        body = b"".join(new for _, _, new in line)
+        return [(head.start(), head.end(), head.group(0)[:-2] + b">" + body + b"</row>")]
+    pieces: dict[int, list[bytes]] = {}
+    for _, anchor, new in line:
+        if new:
+            pieces.setdefault(anchor, []).append(new)
+    return [(anchor, anchor, b"".join(new)) for anchor, new in pieces.items()]
 
 
 def _letters_col(letters: bytes) -> int:
@@ -229,25 +301,44 @@ def _edit_zip_ods(data: bytes, values: dict[Cell, str]) -> bytes:
 
 
 def _edit_ods(xml: bytes, values: dict[Cell, str]) -> bytes:
+    """The first table's rows counted in one pass, each edited row rebuilt (once per cell
+    edited in it, in order) and the output written in one join. (Each edit searched the
+    whole XML for the table and walked its rows to the target: a 25 kB file of 4,000 rows
+    took 45 s.)"""
+    if not values:
+        return xml
+    table = _TABLE.search(xml)
+    if table is None:
+        raise CellEditRefused("the spreadsheet has no table")
+    base = table.start(1)
+    firsts: list[int] = []  # the first row number of each row element (repeated or not)
+    rows: list[tuple[int, re.Match[bytes]]] = []
+    number = 1
+    for found in _ROW.finditer(table.group(1)):
+        count = repeat(ROWS_REPEATED, found.group(1))
+        if count > 0:
+            firsts.append(number)
+            rows.append((count, found))
+        number += count
+    edits: dict[int, list[tuple[int, str]]] = {}
     for (row, col), value in values.items():
-        table = _TABLE.search(xml)
-        if table is None:
-            raise CellEditRefused("the spreadsheet has no table")
-        base = table.start(1)
-        body = table.group(1)
-        number = 1
-        for found in _ROW.finditer(body):
-            count = repeat(ROWS_REPEATED, found.group(1))
-            if number <= row < number + count:
-                if count > 1:
-                    raise CellEditRefused(f"row {row} is one of {count} repeated rows")
-                start, end = base + found.start(), base + found.end()
-                xml = xml[:start] + _edit_ods_row(found, col, value) + xml[end:]
-                break
-            number += count
-        else:
+        at = bisect_right(firsts, row) - 1
+        if at < 0 or row >= firsts[at] + rows[at][0]:
             raise CellEditRefused(f"row {row} is not in the sheet")
-    return xml
+        if rows[at][0] > 1:
+            raise CellEditRefused(f"row {row} is one of {rows[at][0]} repeated rows")
+        edits.setdefault(at, []).append((col, value))
+    planned: list[tuple[int, int, bytes]] = []
+    for at, cells in edits.items():
+        found = rows[at][1]
+        new = found.group(0)
+        for col, value in cells:
+            new = _edit_ods_row(found, col, value)
+            again = _ROW.match(new)
+            assert again is not None  # a row as _edit_ods_row writes it
+            found = again
+        planned.append((base + rows[at][1].start(), base + rows[at][1].end(), new))
+    return _splice(xml, sorted(planned))
 
 
 def _edit_ods_row(found: re.Match[bytes], col: int, value: str) -> bytes:
