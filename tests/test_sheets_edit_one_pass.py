@@ -32,23 +32,25 @@ Cell = tuple[int, int]
 
 
 def old_edit_csv(data: bytes, values: dict[Cell, str]) -> bytes:
+    """One cell at a time, in the order of rows and columns, the fields found again after
+    each (the old editor planned every cell on the fields as they were, and wrote two new
+    cells of one short row in the order of their texts: `c1,a1` + col 3 `x` + col 4 `y`
+    became `c1,a1,,y,x`)."""
     raw = data.decode("utf-8")
     bom = "\ufeff" if raw.startswith("\ufeff") else ""
     text = raw.removeprefix(bom)
     sep = delimiter(text.split("\n", 1)[0])
-    fields = _csv_fields(text, sep)
-    planned: list[tuple[int, int, str]] = []
-    for (row, col), value in values.items():
+    for (row, col), value in sorted(values.items()):
+        fields = _csv_fields(text, sep)
         new = _csv_value(value, sep)
         if (row, col) in fields:
-            planned.append((*fields[(row, col)], new))
-            continue
-        last = max((c for r, c in fields if r == row), default=0)
-        if not last:
-            raise CellEditRefused(f"row {row} is not in the file")
-        end = fields[(row, last)][1]
-        planned.append((end, end, sep * (col - last) + new))
-    for start, end, new in sorted(planned, reverse=True):
+            start, end = fields[(row, col)]
+        else:
+            last = max((c for r, c in fields if r == row), default=0)
+            if not last:
+                raise CellEditRefused(f"row {row} is not in the file")
+            start = end = fields[(row, last)][1]
+            new = sep * (col - last) + new
         text = text[:start] + new + text[end:]
     return (bom + text).encode("utf-8")
 
@@ -342,3 +344,11 @@ def test_csv_cells_missing_look_at_each_field_once(monkeypatch: pytest.MonkeyPat
     out = edit._edit_csv(text.encode(), {(n, 4): f"z{n}" for n in range(2, ROWS + 2)})
     assert out.decode().splitlines()[-1] == f"c{ROWS - 1},a{ROWS - 1},a{ROWS - 1},z{ROWS + 1}"
     assert _CountingFields.looked < 3 * (4 * ROWS), _CountingFields.looked
+
+
+def test_two_new_cells_of_one_short_row_go_to_their_columns() -> None:
+    """One import filling two missing fields of one card put them in the order of their
+    texts, each counted from the row's end: `c1,a1` became `c1,a1,,y,x`."""
+    sheet = b"id,a,b,c,d\nc1,a1\nc2,a2,\n"
+    out = edit._edit_csv(sheet, {(2, 3): "x", (2, 4): "y", (3, 4): "y", (3, 5): "z"})
+    assert out == b"id,a,b,c,d\nc1,a1,x,y\nc2,a2,,y,z\n"

@@ -119,18 +119,29 @@ def _edit_csv(data: bytes, values: dict[Cell, str]) -> bytes:
     last: dict[int, int] = {}
     for row, col in fields:  # columns come in order within a row: the last one stays
         last[row] = col
-    planned: list[tuple[int, int, str]] = []
-    for (row, col), value in values.items():
+    planned: list[tuple[int, int, int, str]] = []  # (start, end, 0 replaced / 1 added, new)
+    past_end: dict[int, list[tuple[int, str]]] = {}  # a short row's new cells, by row
+    for (row, col), value in sorted(values.items()):
         new = _csv_value(value, sep)
         if (row, col) in fields:
-            planned.append((*fields[(row, col)], new))
+            planned.append((*fields[(row, col)], 0, new))
             continue
-        end_col = last.get(row, 0)
-        if not end_col:
+        if not last.get(row, 0):
             raise CellEditRefused(f"row {row} is not in the file")
+        past_end.setdefault(row, []).append((col, new))
+    for row, cells in past_end.items():
+        # written after the row's last field in the order of their columns, each after as
+        # many separators as the columns between (two new cells of one row were put in the
+        # order of their texts, each counting its columns from the row's end)
+        end_col = last[row]
         end = fields[(row, end_col)][1]
-        planned.append((end, end, sep * (col - end_col) + new))
-    return (bom + _splice(text, sorted(planned))).encode("utf-8")
+        added = []
+        for col, new in sorted(cells):
+            added.append(sep * (col - end_col) + new)
+            end_col = col
+        planned.append((end, end, 1, "".join(added)))  # after the last field, edited or not
+    ordered = [(start, end, new) for start, end, _, new in sorted(planned)]
+    return (bom + _splice(text, ordered)).encode("utf-8")
 
 
 def _splice(text: AnyStr, planned: list[tuple[int, int, AnyStr]]) -> AnyStr:
