@@ -184,3 +184,23 @@ def test_faces_drawn_outside_a_check_search_no_name(tmp_path: Path, searches: li
     results = draw_targets(preview.shown, faces)
     assert len(results) == len(faces)
     assert searches == [], len(searches)
+
+
+def test_the_preview_s_faces_share_a_layout_budget(tmp_path: Path, monkeypatch):
+    """`validate` stops at a game's layout budget, but the preview drew every face past it
+    (3,000 costly faces: ~41 s at start and at each save, probe 40 H2). Its faces now share
+    one budget a revision: past it a face is not drawn, and says why; the faces drawn before
+    it stay drawn."""
+    from toolkit.preview.draw import draw_targets
+    from toolkit.preview.live import Preview
+    from toolkit.render import layout_budget
+
+    monkeypatch.setattr(layout_budget, "LAYOUT_BUDGET", 40)
+    game = _rules_game(tmp_path / "g", [f"c{i}" for i in range(20)], "{{ card.id ~ card.id }}")
+    preview = Preview(game)
+    preview.load(check=False)
+    faces = [t for t in preview.snap.targets.values() if t.kind == "face"]
+    results = draw_targets(preview.shown, faces)
+    refused = [r for r in results if not isinstance(r, list)]
+    assert refused and len(refused) < len(faces), (len(refused), len(faces))
+    assert all("layout budget" in str(r) for r in refused), refused[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from toolkit.content.game import Game
 from toolkit.render.deps import Target, card_keys, deck_specs
@@ -109,7 +110,8 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
 
     specs = {spec.id: spec for spec in deck_specs(game)}
     cards: dict[str, dict[str, object]] = {}
-    with _reasons(), pdf_canvas((100, 100), game.id) as (canvas, buffer):
+    pages: list[tuple[PrintJob, Any, object]] = []
+    with _reasons():
         for target in targets:
             spec = specs.get(target.deck or "")
             if spec is None:
@@ -124,11 +126,40 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
             if layout is None:
                 where = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
                 raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")
-            job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm)
-            draw_face_page(canvas, job, layout, card)
-        canvas.save()
-        pdf = buffer.getvalue()
+            job = PrintJob(
+                game, spec.deck, layout, None, target.lang, spec.card_mm, budget=_budget(game)
+            )
+            job.resolved(layout, card)  # resolved (or refused) before a PDF is begun
+            pages.append((job, layout, card))
+        with pdf_canvas((100, 100), game.id) as (canvas, buffer):
+            for job, layout, card in pages:
+                draw_face_page(canvas, job, layout, card)
+            canvas.save()
+            pdf = buffer.getvalue()
     return _png(pdf, CARD_DPI)
+
+
+def _budget(game: Game) -> Any:
+    """The layout budget the preview's faces of this revision of the game share, as a
+    check's faces do (toolkit.render.layout_budget): `validate` stops at it and the game is
+    not built, but the preview drew every face past it, ~41 s at start and again at each
+    save (probe 40 H2). Past it, a face is not drawn and says why; a face drawn already is
+    drawn again for nothing (a group of faces that fails is drawn again face by face). Its
+    texts are all fitted (no letters' budget), and a failing template's message searches
+    no 'did you mean' (the check's finding has it)."""
+    import sys
+
+    from toolkit.render.layout_budget import LayoutBudget
+    from toolkit.render.textfit import FitBudget
+    from toolkit.render.undefined import NameTips
+
+    key = ("preview layout budget",)
+    kept = game.print_memo.get(key)
+    if kept is None:
+        kept = game.print_memo[key] = FitBudget(limit=sys.maxsize)
+        kept.layouts = LayoutBudget(once=True)
+        kept.names = NameTips(limit=0)
+    return kept
 
 
 def _board(game: Game, target: Target) -> list[bytes]:

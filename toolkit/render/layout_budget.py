@@ -38,10 +38,14 @@ class LayoutSpent(ValueError):
 class LayoutBudget:
     """What one check's card faces may cost in a game run (the module docstring)."""
 
-    __slots__ = ("limit", "refusals", "spent", "stopped")
+    __slots__ = ("limit", "once", "refusals", "spent", "stopped")
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = None, once: bool = False) -> None:
         self.limit = LAYOUT_BUDGET if limit is None else limit
+        self.once = once
+        """Whether a face already resolved for this budget's game costs nothing when asked
+        again (the preview's, which draws a face again when a group of them fails); a
+        check's counts it whole each time, so that it spends the same with the cache."""
         self.spent = 0
         self.refusals = 0
         self.stopped: Any = None

@@ -90,14 +90,19 @@ class PrintJob:
         work_done = modules.template_bounds.work_done
 
         budget = self.budget.layouts if self.budget is not None else None
-        if budget is not None and not budget.allows():
-            raise budget.refused(layout)
         key = (id(layout), id(self.deck), id(card), self.lang, self.card_mm)
         kept = self.game.print_memo.get(key)
         # the objects are kept with the result: an id is never taken by another object
-        if kept is not None and kept[0] is layout and kept[1] is self.deck and kept[2] is card:
-            if budget is not None:
+        if kept is not None and not (kept[0] is layout and kept[1] is self.deck):
+            kept = None
+        if kept is not None and kept[2] is not card:
+            kept = None
+        if budget is not None and not (kept is not None and budget.once):
+            if not budget.allows():
+                raise budget.refused(layout)
+            if kept is not None:
                 budget.spent += kept[4]
+        if kept is not None:
             return list(kept[3])
         before = work_done()
         # a failing template's 'did you mean' is searched through the checks' NameTips: once
