@@ -4,7 +4,6 @@ and 500 MB to build; three 2.9 kB icons each embedding a 16 M-pixel one (2 kB) 3
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import REPO, copy_game
+from tests.test_hardening_probe3 import picture_icons
 
 SVG_OPEN = (
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
@@ -94,17 +94,7 @@ def test_an_icon_picture_of_millions_of_pixels_in_a_few_bytes_is_refused(tmp_pat
     # build; an icon's picture may hold 1 M pixels beyond what its bytes pay for
     from toolkit.render.svg_icons import load_svg
 
-    icons = tmp_path / "game" / "icons"
-    icons.mkdir(parents=True)
-    for name, size in (("big", (1200, 1000)), ("small", (900, 900))):
-        if how == "data":
-            href = "data:image/png;base64," + base64.b64encode(_blank(size)).decode()
-        else:
-            (icons / f"{name}.png").write_bytes(_blank(size))
-            href = f"{name}.png"
-        (icons / f"{name}.svg").write_text(
-            f'{SVG_OPEN}  <image width="9" height="9" xlink:href="{href}"/>\n</svg>\n'
-        )
+    icons = picture_icons(tmp_path, how, _blank((1200, 1000)), _blank((900, 900)))
     icon, problem = load_svg(icons / "big.svg", "icons/big.svg", icons)
     assert icon is None and problem is not None
     assert (problem.span.line, problem.span.col) == (2, 3)

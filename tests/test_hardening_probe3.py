@@ -21,6 +21,24 @@ def _icons(tmp_path: Path) -> Path:
     return icons
 
 
+def picture_icons(tmp_path: Path, how: str, big: bytes, small: bytes) -> Path:
+    """A game's icons/ holding `big.svg` and `small.svg`, each an `<image>` (on line 2,
+    column 3) of that PNG: in a `data:` URI, or in a PNG file beside it (`how`)."""
+    import base64
+
+    icons = _icons(tmp_path)
+    for name, png in (("big", big), ("small", small)):
+        if how == "data":
+            href = "data:image/png;base64," + base64.b64encode(png).decode()
+        else:
+            (icons / f"{name}.png").write_bytes(png)
+            href = f"{name}.png"
+        (icons / f"{name}.svg").write_text(
+            f'{SVG_OPEN}  <image width="9" height="9" xlink:href="{href}"/>\n</svg>\n'
+        )
+    return icons
+
+
 def _strings(node: object) -> list[object]:
     """Every reportlab String a drawing holds, its groups walked."""
     own = [node] if hasattr(node, "fontName") and hasattr(node, "text") else []
@@ -58,13 +76,13 @@ def test_an_icon_font_family_reads_no_font_file_and_runs_no_program(tmp_path, mo
     assert ran == []
 
 
-def _png(size: tuple[int, int], mode: str = "P") -> bytes:
+def _png(width: int, height: int, mode: str = "P") -> bytes:
     import io
 
     from PIL import Image
 
     out = io.BytesIO()
-    Image.new(mode, size, 0).save(out, "PNG")
+    Image.new(mode, (width, height), 0).save(out, "PNG")
     return out.getvalue()
 
 
@@ -72,22 +90,11 @@ def _png(size: tuple[int, int], mode: str = "P") -> bytes:
 def test_an_icon_picture_of_too_many_pixels_is_refused_undecoded(tmp_path, monkeypatch, how):
     # a 23 kB SVG with a 12000×12000 palette PNG in a data: URI took 1.6 GB and 6 s to read
     # (svglib converts it to RGBA whole); a PNG file in icons/ is decoded whole by reportlab
-    import base64
-
     from toolkit.render import svg_guard
     from toolkit.render.svg_icons import load_svg
 
     monkeypatch.setattr(svg_guard, "MAX_PIXELS", 100 * 100)
-    icons = _icons(tmp_path)
-    for name, size in (("big", (101, 100)), ("small", (100, 100))):
-        if how == "data":
-            href = "data:image/png;base64," + base64.b64encode(_png(size)).decode()
-        else:
-            (icons / f"{name}.png").write_bytes(_png(size))
-            href = f"{name}.png"
-        (icons / f"{name}.svg").write_text(
-            f'{SVG_OPEN}  <image width="9" height="9" xlink:href="{href}"/>\n</svg>\n'
-        )
+    icons = picture_icons(tmp_path, how, _png(101, 100), _png(100, 100))
     icon, problem = load_svg(icons / "big.svg", "icons/big.svg", icons)
     assert icon is None and problem is not None
     assert (problem.span.line, problem.span.col) == (2, 3)

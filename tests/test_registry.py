@@ -31,19 +31,25 @@ def test_entries_come_by_rank_then_in_the_order_registered():
     assert "late" not in made and len(made) == 2
 
 
-def test_the_package_is_imported_module_by_module_in_name_order(tmp_path, monkeypatch):
-    package = tmp_path / "made_things"
-    package.mkdir()
-    (package / "__init__.py").write_text(
+def _made_package(tmp_path, monkeypatch, package: str, modules: tuple[str, ...]) -> None:
+    """An importable package `package` whose `THINGS` registry has `package=` itself, and a
+    module for each of `modules` registering an `Entry` of its own name."""
+    folder = tmp_path / package
+    folder.mkdir()
+    (folder / "__init__.py").write_text(
         "from tests.test_registry import Entry\n"
         "from toolkit.registry import Registry\n"
         "THINGS = Registry('thing', package=__name__)\n"
     )
-    for name in ("beta", "alpha", "_private"):
-        (package / f"{name}.py").write_text(
-            f"from made_things import THINGS, Entry\nTHINGS.register(Entry({name!r}))\n"
+    for name in modules:
+        (folder / f"{name}.py").write_text(
+            f"from {package} import THINGS, Entry\nTHINGS.register(Entry({name!r}))\n"
         )
     monkeypatch.syspath_prepend(str(tmp_path))
+
+
+def test_the_package_is_imported_module_by_module_in_name_order(tmp_path, monkeypatch):
+    _made_package(tmp_path, monkeypatch, "made_things", ("beta", "alpha", "_private"))
     try:
         from made_things import THINGS  # type: ignore[import-not-found]
 
@@ -60,18 +66,7 @@ def test_an_outside_entry_taking_a_builtin_name_before_discovery_leaves_the_buil
     """A package registering a built-in's name before anything looked for the built-ins was
     accepted, and the built-in's module then failed mid-discovery: every kind after it was
     missing for the rest of the process (a CI worker's layouts lost `box`, 614 tests)."""
-    package = tmp_path / "early_things"
-    package.mkdir()
-    (package / "__init__.py").write_text(
-        "from tests.test_registry import Entry\n"
-        "from toolkit.registry import Registry\n"
-        "THINGS = Registry('thing', package=__name__)\n"
-    )
-    for name in ("alpha", "beta", "gamma"):
-        (package / f"{name}.py").write_text(
-            f"from early_things import THINGS, Entry\nTHINGS.register(Entry({name!r}))\n"
-        )
-    monkeypatch.syspath_prepend(str(tmp_path))
+    _made_package(tmp_path, monkeypatch, "early_things", ("alpha", "beta", "gamma"))
     try:
         from early_things import THINGS  # type: ignore[import-not-found]
 

@@ -199,14 +199,8 @@ def test_a_kept_value_whose_bytes_are_not_marshal_data_is_worked_out_afresh(
 def test_the_units_read_back_are_written_again_as_the_bytes_read(cache, tmp_path, monkeypatch):
     """After an edit, every unit read back unchanged is kept as the bytes the entry held (not
     decoded and encoded again), and the entry holds each value marshalled apart."""
-    game = build_case(FIXTURES / "broken" / "text-overflow", tmp_path / "game")
-    monkeypatch.chdir(game)
-    expected = _run(".", "--no-cache")
-    assert _run(".") == expected
-    (entry,) = _units(cache)
-    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
-    assert store is not None
-    before = marshal.loads(store.read(entry.name) or b"")["units"]
+    expected, store, entry, kept = _kept_units(cache, tmp_path, monkeypatch)
+    before = kept["units"]
     assert before and all(type(value) is bytes for value in before.values())
     dumped: list[object] = []
     real_dumps = marshal.dumps
