@@ -124,3 +124,25 @@ def test_the_label_units_count_the_layouts_with_the_game(run_cli, tmp_path, monk
     for lang in ("fr", "es", "en"):
         LabelUnits().units(game, lang)
     assert len(calls) < source.MAX_ALIASED + 50_000, len(calls)  # was 3 × 25 × 16,400
+
+
+def test_boards_questions_and_layouts_share_one_count(run_cli, tmp_path):
+    """Boards and question banks (read by `load_game`) and the layouts (read after it) are
+    charged to one count, in that order: 3 boards, 3 banks and 6 layouts read whole, the
+    seventh layout passes the bound."""
+    game = _with_layouts(run_cli, tmp_path / "g", 10)
+    listed = ""
+    for kind in ("boards", "questions"):
+        (game / kind).mkdir(exist_ok=True)
+        listed += f"  {kind}:\n"
+        for i in range(3):
+            (game / kind / f"{kind[0]}{i}.yaml").write_text(_layout(f"{kind[0]}{i}"), "utf-8")
+            listed += f"    - {kind}/{kind[0]}{i}.yaml\n"
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace("files:\n", "files:\n" + listed, 1))
+    layout.clear_layouts()
+    code, findings = _validate(str(game), "--no-cache")
+    bombs = [(Path(d["file"]).name, d["message"]) for d in findings if d["code"] == "Y004"]
+    assert [name for name, _ in bombs] == ["x06.yaml"], findings
+    assert f"({12 * PER_FILE:,} in the files read before this one;" in bombs[0][1]
+    assert code == 1
