@@ -162,8 +162,9 @@ def load_game(root: Path, written: Path | None = None) -> Game:
     mirror); by default `root` itself. What its content files build by repetition (YAML
     aliases, a sheet's shared strings and repeated cells) is bounded over all of them, in
     the order they are read (`source.GameRepeats`); their findings' 'did you mean's are
-    searched for a few names in all (`suggest.tips_run`)."""
-    with game_repeats(), tips_run():
+    searched for a few names in all (`suggest.tips_run`). Its layouts, read later, count
+    against the same bound (`source.repeats_of`)."""
+    with game_repeats(root), tips_run():
         return _load_game(root, written)
 
 

@@ -8,6 +8,8 @@ deep nesting, huge files, non-UTF-8 bytes. Every refusal is a Y diagnostic at th
 from __future__ import annotations
 
 import hashlib
+import itertools
+import os
 import re
 import stat
 from collections.abc import Iterator, Mapping
@@ -64,6 +66,9 @@ files as `MAX_REPEATED` is (`GameRepeats.aliased`); a file's own values are boun
 size."""
 
 
+_LOAD_NUMBERS = itertools.count(1)
+
+
 @dataclass
 class GameRepeats:
     """The characters of text a game's content files have built by repetition so far, in the
@@ -86,6 +91,12 @@ class GameRepeats:
     sheet_bytes: int = 0
     """Bytes of sheet XML the game's spreadsheets have had scanned so far, in the same order
     (toolkit.content.sheets.archive.MAX_GAME_SCANNED)."""
+    charged: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    """What each YAML file read so far (by its path and digest) repeated and built through
+    aliases: a file read again in the same load (a layout dropped from memory and read
+    back) is charged once."""
+    load: int = field(default_factory=lambda: next(_LOAD_NUMBERS))
+    """This count's number, one per load: what was read under another is read again."""
 
     def before(self, limit: int) -> int:
         """What the files read before repeated, as a file's bound counts it: all of `limit`
@@ -98,16 +109,47 @@ class GameRepeats:
 
 
 _GAME_REPEATS: ContextVar[GameRepeats | None] = ContextVar("game_repeats", default=None)
+_LOADS: dict[str, GameRepeats] = {}
+"""The count of each game folder's latest load, by its absolute path: its layouts are read
+after the load, as the checks and renders need them (`repeats_of`)."""
+MAX_LOADS = 16
+"""Game folders whose latest count is kept (a process that loads many drops the oldest)."""
 
 
 @contextmanager
-def game_repeats() -> Iterator[GameRepeats]:
+def game_repeats(root: Path | None = None) -> Iterator[GameRepeats]:
     """Count what the content files read inside the block repeat against one bound: a
-    game's (see `GameRepeats`; toolkit.content.game.load_game)."""
+    game's (see `GameRepeats`; toolkit.content.game.load_game). With `root`, the count
+    stays the game's latest, for the YAML files read for it after the block
+    (`repeats_of`)."""
     repeats = GameRepeats()
+    if root is not None:
+        key = os.path.abspath(root)
+        _LOADS.pop(key, None)
+        while len(_LOADS) >= MAX_LOADS:
+            _LOADS.pop(next(iter(_LOADS)))
+        _LOADS[key] = repeats
     token = _GAME_REPEATS.set(repeats)
     try:
         yield repeats
+    finally:
+        _GAME_REPEATS.reset(token)
+
+
+def latest_load(root: Path | None) -> GameRepeats | None:
+    """The count of the latest load of the game at `root`, if any (`game_repeats`)."""
+    return None if root is None else _LOADS.get(os.path.abspath(root))
+
+
+@contextmanager
+def repeats_of(root: Path | None) -> Iterator[None]:
+    """Count the YAML files read inside the block (a game's layouts, read after its load)
+    against the latest load of the game at `root`: every file a game reads shares the one
+    bound of its load. Without a load of it (a file of the toolkit's, or read alone), each
+    file has its own."""
+    token = _GAME_REPEATS.set(latest_load(root))
+    try:
+        yield
     finally:
         _GAME_REPEATS.reset(token)
 
@@ -692,6 +734,11 @@ def parse_document(
     # at the alias that passes
     digest = hashlib.sha256(raw).hexdigest()
     repeats = current_repeats()
+    read = (str(path), digest)
+    prior = repeats.charged.pop(read, None)
+    if prior is not None:  # read before in this load: charged once
+        repeats.spent -= prior[0]
+        repeats.aliased -= prior[1]
     before = repeats.before(MAX_REPEATED)
     allowance = MAX_REPEATED - before
     nodes = MAX_ALIASED - repeats.aliased_before()
@@ -710,6 +757,7 @@ def parse_document(
     data, spans, key_spans, shared, styles, repeated, aliased = built
     repeats.spent += repeated
     repeats.aliased += aliased
+    repeats.charged[read] = (repeated, aliased)
     return Document(path, display, data, spans, key_spans, shared, text, styles, digest), []
 
 

@@ -28,7 +28,7 @@ from toolkit.content import assets
 from toolkit.content.game import R_OUTSIDE
 from toolkit.content.models.base import Slug, StrictModel, new_list
 from toolkit.content.schemas import register_schema
-from toolkit.content.source import Document, load_document
+from toolkit.content.source import Document, latest_load, load_document, repeats_of
 from toolkit.content.validation import validate_document
 from toolkit.diagnostics import Diagnostic, Span
 from toolkit.fileio import MISSING, FileVersion, file_version
@@ -134,14 +134,16 @@ def load_layout(
     return _load_layout(name, game_root, _stamp(name, game_root))
 
 
-Stamp = tuple[str, FileVersion]
+Stamp = tuple[str, FileVersion, int]
 
 
 def _stamp(name: str, game_root: Path | None) -> Stamp:
-    """Which file a layout name reads, and its version (`file_version`: with its inode and
-    ctime, so a same-size replacement with the old mtime is read anew): a cached layout is
-    kept while it is that very file unchanged (one process may see several games at the
-    same relative root, or a saved layout). Taken once per name in a run of the checks
+    """Which file a layout name reads, its version (`file_version`: with its inode and
+    ctime, so a same-size replacement with the old mtime is read anew) and, for a game's
+    own, the number of the game's latest load: a cached layout is kept while it is that
+    very file unchanged, read for that load (one process may see several games at the
+    same relative root, or a saved layout; what a layout's aliases build counts against
+    its load's bound, `source.repeats_of`). Taken once per name in a run of the checks
     (`assets.steady`)."""
     memo = assets.steady_memo()
     if memo is not None:
@@ -154,12 +156,14 @@ def _stamp(name: str, game_root: Path | None) -> Stamp:
 
 
 def _stamp_now(name: str, game_root: Path | None) -> Stamp:
-    path = assets.expected(assets.LAYOUTS, name, game_root).path
+    found = assets.expected(assets.LAYOUTS, name, game_root)
+    load = latest_load(game_root) if found.in_game else None
+    number = load.load if load is not None else 0
     try:
-        stat = path.stat()
+        stat = found.path.stat()
     except OSError:
-        return os.path.abspath(path), MISSING
-    return os.path.abspath(path), file_version(stat)
+        return os.path.abspath(found.path), MISSING, number
+    return os.path.abspath(found.path), file_version(stat), number
 
 
 MAX_KEPT_FILES = 256
@@ -202,7 +206,8 @@ def _read_layout_document(
     if found.outside:
         return None, (R_OUTSIDE.at(found.display, Span(), found.outside),)
     inside = game_root if found.in_game else None
-    doc, diags = load_document(found.path, found.display, inside=inside)
+    with repeats_of(inside):  # a game's own: counted with its content files
+        doc, diags = load_document(found.path, found.display, inside=inside)
     return doc, tuple(diags)
 
 

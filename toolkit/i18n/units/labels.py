@@ -9,7 +9,7 @@ from typing import Any
 
 from toolkit.content import assets
 from toolkit.content.game import Game
-from toolkit.content.source import Document, load_document
+from toolkit.content.source import Document, load_document, repeats_of
 from toolkit.fileio import real_path
 from toolkit.i18n.units import Applied, Change, Unit, register
 from toolkit.i18n.yaml_edit import Edit
@@ -22,7 +22,8 @@ def _layouts(game: Game) -> list[tuple[str, Document]]:
     for found in assets.in_game(assets.LAYOUTS, game.root):
         # inside=: a layout switched to a link out of the game since it was listed is not
         # read (it was, and its path ended the command in an internal error)
-        doc, _ = load_document(found.path, found.display, inside=game.root)
+        with repeats_of(game.root):  # counted with the game's content files
+            doc, _ = load_document(found.path, found.display, inside=game.root)
         where = real_path(found.path)
         if doc is not None and isinstance(doc.data, dict) and where.is_relative_to(root):
             out.append((where.relative_to(root).as_posix(), doc))
