@@ -13,6 +13,7 @@ import zipfile
 from typing import Any
 from xml.sax.saxutils import escape
 
+from toolkit.content.sheets.archive import MAX_RATIO, RATIO_FLOOR
 from toolkit.content.sheets.csv_reader import as_text
 
 FIXED = dt.datetime(2000, 1, 1, 0, 0, 0)
@@ -148,11 +149,23 @@ def write_ods(name: str, headers: list[str], rows: list[dict[str, Any]]) -> byte
         ),
         "</table:table-row>",
     ]
+    data = _ods_package("".join(head), title, headers, rows, zipfile.ZIP_DEFLATED)
+    packed = zipfile.ZipFile(io.BytesIO(data)).getinfo("content.xml")
+    if packed.file_size > RATIO_FLOOR and packed.file_size > MAX_RATIO * packed.compress_size:
+        # the reader refuses a member that unpacks over MAX_RATIO times its size (a zip
+        # bomb): the cells of a deck of aliases, all alike, are stored as they are
+        data = _ods_package("".join(head), title, headers, rows, zipfile.ZIP_STORED)
+    return data
+
+
+def _ods_package(
+    head: str, title: str, headers: list[str], rows: list[dict[str, Any]], method: int
+) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         _member(archive, "mimetype", _ODS, zipfile.ZIP_STORED)
-        with archive.open(_info("content.xml", zipfile.ZIP_DEFLATED), "w") as content:
-            content.write("".join(head).encode("utf-8"))
+        with archive.open(_info("content.xml", method), "w") as content:
+            content.write(head.encode("utf-8"))
             for row in rows:
                 content.write(_ods_row(headers, row).encode("utf-8"))
             content.write(
