@@ -572,6 +572,9 @@ BROKEN = [
     ),
     ("G310", "game.yaml", [("team_players: [4, 6]", "team_players: [4, 5]")], "team_players"),
     ("G312", "decks/pack.yaml", [("    copies: 2", "    copies: 3")], "copies: 3"),
+    # no draw: the 5 cards dealt cannot bring 5 Laddies home (probe 41: every simulated game
+    # was a 200,000-turn timeout, validate said clean)
+    ("G313", "game.yaml", [("draw_per_turn: 1", "draw_per_turn: 0")], "draw_per_turn"),
     # An offset outside a Mashie (G303's and G309's before) is any track's P016 now:
     # tests/test_board_track_road_fit.py.
 ]
@@ -593,6 +596,38 @@ def test_g_checks_fire_on_broken_copy(tmp_path, code, rel, edits, marker):
     found = [d for d in run_checks(load_game(root)) if d.code == code]
     assert found, f"{code} did not fire"
     assert any(d.file.endswith(Path(rel).name) and d.line == line for d in found), found
+
+
+@pytest.mark.parametrize(
+    ("edits", "fires"),
+    [
+        ([("draw_per_turn: 1", "draw_per_turn: 0"), ("hand_size: 5", "hand_size: 7")], True),
+        # 8 cards can bring 5 Laddies home (5 leave the Dock, two 7 splits and one move)
+        ([("draw_per_turn: 1", "draw_per_turn: 0"), ("hand_size: 5", "hand_size: 8")], False),
+        (
+            [
+                ("draw_per_turn: 1", "draw_per_turn: 0"),
+                ("laddies_per_player: 5", "laddies_per_player: 1"),
+            ],
+            False,
+        ),
+        ([("hand_size: 5", "hand_size: 1")], False),  # a draw recycles the discards
+    ],
+)
+def test_g313_flags_only_a_game_that_cannot_end(tmp_path, edits, fires):
+    from toolkit.games.muckle_stoater.checks.players import cards_to_finish
+
+    assert [cards_to_finish(n) for n in (1, 2, 5, 6)] == [2, 3, 8, 9]
+    root = tmp_path / "muckle-stoater"
+    shutil.copytree(GAME_DIR, root)
+    path = root / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    found = [d for d in run_checks(load_game(root)) if d.code == "G313"]
+    assert bool(found) == fires, found
 
 
 def test_building_a_table_and_the_bot_plan_runs_no_garbage_collection(compiled):

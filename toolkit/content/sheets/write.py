@@ -11,7 +11,9 @@ import io
 import re
 import zipfile
 from typing import Any
+from xml.sax.saxutils import escape
 
+from toolkit.content.sheets.archive import MAX_RATIO, RATIO_FLOOR
 from toolkit.content.sheets.csv_reader import as_text
 
 FIXED = dt.datetime(2000, 1, 1, 0, 0, 0)
@@ -86,106 +88,180 @@ def write_xlsx(name: str, headers: list[str], rows: list[dict[str, Any]]) -> byt
     return _fixed_zip(out.getvalue())
 
 
+_ODS = "application/vnd.oasis.opendocument.spreadsheet"
+_NS = {
+    "config": "urn:oasis:names:tc:opendocument:xmlns:config:1.0",
+    "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
+    "manifest": "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0",
+    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+    "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
+    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+}
+_FROZEN_HEADER = (
+    ("HorizontalSplitMode", "short", "0"),
+    ("VerticalSplitMode", "short", "2"),
+    ("VerticalSplitPosition", "int", "1"),
+    ("ActiveSplitRange", "short", "2"),
+    ("PositionTop", "int", "0"),
+    ("PositionBottom", "int", "1"),
+)
+
+
+def _root(tag: str, *prefixes: str) -> str:
+    """An ODF document's XML declaration and root tag, with the namespaces it uses."""
+    names = "".join(f' xmlns:{p}="{_NS[p]}"' for p in sorted(prefixes))
+    return f"<?xml version='1.0' encoding='UTF-8'?>\n<{tag}{names} office:version=\"1.2\">"
+
+
+def _attr(text: str) -> str:
+    """A text as a double-quoted attribute value holds it."""
+    return escape(text, {'"': "&quot;"})
+
+
 def write_ods(name: str, headers: list[str], rows: list[dict[str, Any]]) -> bytes:
-    from odf.config import (
-        ConfigItem,
-        ConfigItemMapEntry,
-        ConfigItemMapIndexed,
-        ConfigItemMapNamed,
-        ConfigItemSet,
-    )
-    from odf.opendocument import OpenDocumentSpreadsheet
-    from odf.style import Style, TableColumnProperties, TextProperties
-    from odf.table import Table, TableCell, TableColumn, TableRow
-    from odf.text import P
+    """The sheet as OpenDocument, its XML written as text: a library building an object a
+    cell (odfpy) took 10 s and 440 MB for the 200,000 cells a converted deck may hold."""
+    title = _attr(sheet_name(name))
+    widths = [_width(text, [row.get(text) for row in rows]) for text in headers]
+    styles: dict[int, str] = {}  # one column style a width (at most MAX_WIDTH of them)
+    for width in widths:
+        styles.setdefault(width, f"co{len(styles) + 1}")
+    head = [
+        _root("office:document-content", "fo", "office", "style", "table", "text"),
+        "<office:automatic-styles>",
+        '<style:style style:name="ce1" style:family="table-cell">'
+        '<style:text-properties fo:font-weight="bold"/></style:style>',
+        *(
+            f'<style:style style:name="{style}" style:family="table-column">'
+            f'<style:table-column-properties style:column-width="{width * 0.21:.2f}cm"/>'
+            "</style:style>"
+            for width, style in styles.items()
+        ),
+        "</office:automatic-styles><office:body><office:spreadsheet>",
+        f'<table:table table:name="{title}">',
+        *(f'<table:table-column table:style-name="{styles[w]}"/>' for w in widths),
+        "<table:table-row>",
+        *(
+            '<table:table-cell office:value-type="string" table:style-name="ce1">'
+            f"<text:p>{escape(text)}</text:p></table:table-cell>"
+            for text in headers
+        ),
+        "</table:table-row>",
+    ]
+    data = _ods_package("".join(head), title, headers, rows, zipfile.ZIP_DEFLATED)
+    packed = zipfile.ZipFile(io.BytesIO(data)).getinfo("content.xml")
+    if packed.file_size > RATIO_FLOOR and packed.file_size > MAX_RATIO * packed.compress_size:
+        # the reader refuses a member that unpacks over MAX_RATIO times its size (a zip
+        # bomb): the cells of a deck of aliases, all alike, are stored as they are
+        data = _ods_package("".join(head), title, headers, rows, zipfile.ZIP_STORED)
+    return data
 
-    title = sheet_name(name)
-    doc = OpenDocumentSpreadsheet()
-    bold = Style(name="ce1", family="table-cell")
-    bold.addElement(TextProperties(fontweight="bold"))
-    doc.automaticstyles.addElement(bold)
-    table = Table(name=title)
-    styles: dict[int, Any] = {}  # one column style a width (at most MAX_WIDTH of them)
-    for text in headers:
-        width = _width(text, [row.get(text) for row in rows])
-        style = styles.get(width)
-        if style is None:
-            # a style each column made odfpy's save quadratic in the columns (it looks each
-            # style used up in a list): 32,768 columns took 38 s
-            style = Style(name=f"co{len(styles) + 1}", family="table-column")
-            style.addElement(TableColumnProperties(columnwidth=f"{width * 0.21:.2f}cm"))
-            doc.automaticstyles.addElement(style)
-            styles[width] = style
-        table.addElement(TableColumn(stylename=style))
-    head = TableRow()
-    for text in headers:
-        cell = TableCell(valuetype="string", stylename=bold)
-        cell.addElement(P(text=text))
-        head.addElement(cell)
-    table.addElement(head)
-    for row in rows:
-        line = TableRow()
-        empty = 0  # empty cells not yet written: a run of them is one repeated cell
-        for text in headers:
-            value = row.get(text)
-            if value is None:
-                empty += 1
-                continue
-            if empty:
-                line.addElement(_ods_empty(empty, TableCell))
-                empty = 0
-            line.addElement(_ods_cell(value, TableCell, P))
-        if empty:
-            line.addElement(_ods_empty(empty, TableCell))
-        table.addElement(line)
-    doc.spreadsheet.addElement(table)
-    view = ConfigItemSet(name="ooo:view-settings")
-    views = ConfigItemMapIndexed(name="Views")
-    entry = ConfigItemMapEntry()
-    entry.addElement(ConfigItem(name="ViewId", type="string", text="view1"))
-    tables = ConfigItemMapNamed(name="Tables")
-    frozen = ConfigItemMapEntry(name=title)
-    for key, kind, value in (
-        ("HorizontalSplitMode", "short", "0"),
-        ("VerticalSplitMode", "short", "2"),
-        ("VerticalSplitPosition", "int", "1"),
-        ("ActiveSplitRange", "short", "2"),
-        ("PositionTop", "int", "0"),
-        ("PositionBottom", "int", "1"),
-    ):
-        frozen.addElement(ConfigItem(name=key, type=kind, text=value))
-    tables.addElement(frozen)
-    entry.addElement(tables)
-    views.addElement(entry)
-    view.addElement(views)
-    doc.settings.addElement(view)
+
+def _ods_package(
+    head: str, title: str, headers: list[str], rows: list[dict[str, Any]], method: int
+) -> bytes:
     out = io.BytesIO()
-    doc.write(out)
-    return _fixed_zip(out.getvalue())
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        _member(archive, "mimetype", _ODS, zipfile.ZIP_STORED)
+        with archive.open(_info("content.xml", method), "w") as content:
+            content.write(head.encode("utf-8"))
+            for row in rows:
+                content.write(_ods_row(headers, row).encode("utf-8"))
+            content.write(
+                b"</table:table></office:spreadsheet></office:body></office:document-content>"
+            )
+        items = "".join(
+            f'<config:config-item config:name="{key}" config:type="{kind}">{value}'
+            "</config:config-item>"
+            for key, kind, value in _FROZEN_HEADER
+        )
+        _member(
+            archive,
+            "settings.xml",
+            _root("office:document-settings", "config", "office")
+            + '<office:settings><config:config-item-set config:name="ooo:view-settings">'
+            '<config:config-item-map-indexed config:name="Views"><config:config-item-map-entry>'
+            '<config:config-item config:name="ViewId" config:type="string">view1'
+            '</config:config-item><config:config-item-map-named config:name="Tables">'
+            f'<config:config-item-map-entry config:name="{title}">{items}'
+            "</config:config-item-map-entry></config:config-item-map-named>"
+            "</config:config-item-map-entry></config:config-item-map-indexed>"
+            "</config:config-item-set></office:settings></office:document-settings>",
+        )
+        entries = "".join(
+            f'<manifest:file-entry manifest:full-path="{path}" manifest:media-type="{kind}"/>'
+            for path, kind in (
+                ("/", _ODS),
+                ("content.xml", "text/xml"),
+                ("settings.xml", "text/xml"),
+            )
+        )
+        _member(
+            archive,
+            "META-INF/manifest.xml",
+            "<?xml version='1.0' encoding='UTF-8'?>\n"
+            f'<manifest:manifest xmlns:manifest="{_NS["manifest"]}" manifest:version="1.2">'
+            f"{entries}</manifest:manifest>",
+        )
+    return out.getvalue()
 
 
-def _ods_empty(count: int, cell_type: Any) -> Any:
-    """`count` empty cells side by side, as one cell repeated (as spreadsheet programs write
-    them): odfpy takes about 15 µs a cell it writes, and a deck of 1,000 cards each with a
-    field of its own made a million, all but a thousand empty."""
-    return cell_type(numbercolumnsrepeated=count) if count > 1 else cell_type()
+def _info(name: str, compress_type: int) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=FIXED.timetuple()[:6])
+    info.compress_type = compress_type
+    info.external_attr = 0o644 << 16
+    return info
 
 
-def _ods_cell(value: Any, cell_type: Any, paragraph: Any) -> Any:
-    if value is None:
-        return cell_type()
+def _member(
+    archive: zipfile.ZipFile, name: str, text: str, compress_type: int = zipfile.ZIP_DEFLATED
+) -> None:
+    archive.writestr(_info(name, compress_type), text.encode("utf-8"))
+
+
+def _ods_row(headers: list[str], row: dict[str, Any]) -> str:
+    """One card's row; a run of empty cells is one cell repeated (as spreadsheet programs
+    write them: a deck of 1,000 cards each with a field of its own made a million cells,
+    all but a thousand empty)."""
+    parts = ["<table:table-row>"]
+    empty = 0  # empty cells not yet written
+    for text in headers:
+        value = row.get(text)
+        if value is None:
+            empty += 1
+            continue
+        if empty:
+            parts.append(_ods_empty(empty))
+            empty = 0
+        parts.append(_ods_cell(value))
+    if empty:
+        parts.append(_ods_empty(empty))
+    parts.append("</table:table-row>")
+    return "".join(parts)
+
+
+def _ods_empty(count: int) -> str:
+    if count > 1:
+        return f'<table:table-cell table:number-columns-repeated="{count}"/>'
+    return "<table:table-cell/>"
+
+
+def _ods_cell(value: Any) -> str:
     if isinstance(value, bool):
-        cell = cell_type(valuetype="boolean", booleanvalue="true" if value else "false")
-        cell.addElement(paragraph(text="TRUE" if value else "FALSE"))
-        return cell
+        word = "true" if value else "false"
+        return (
+            f'<table:table-cell office:value-type="boolean" office:boolean-value="{word}">'
+            f"<text:p>{word.upper()}</text:p></table:table-cell>"
+        )
     if isinstance(value, int | float):
-        cell = cell_type(valuetype="float", value=repr(value))
-        cell.addElement(paragraph(text=repr(value)))
-        return cell
-    cell = cell_type(valuetype="string")
-    for line in str(value).split("\n"):
-        cell.addElement(paragraph(text=line))
-    return cell
+        number = repr(value)
+        return (
+            f'<table:table-cell office:value-type="float" office:value="{number}">'
+            f"<text:p>{number}</text:p></table:table-cell>"
+        )
+    lines = "".join(f"<text:p>{escape(line)}</text:p>" for line in str(value).split("\n"))
+    return f'<table:table-cell office:value-type="string">{lines}</table:table-cell>'
 
 
 _DATES = re.compile(
@@ -199,7 +275,7 @@ _XMLNS = re.compile(rb'xmlns(?::[\w.-]+)?="[^"]*"')
 
 def _namespaces(body: bytes) -> bytes:
     """The root tag's namespace declarations sorted, and only those the document uses:
-    odfpy writes them in a set's order and adds more once one document used them."""
+    a library may write them in a set's order, or add more once one document used them."""
     found = _ROOT.search(body)
     if found is None:
         return body

@@ -1,5 +1,6 @@
 """What each player count needs: packs, Mashies, a hand that leaves a draw pile, partners
-for team play, and the simulation's round cap (invariants 1, 2, 7, 9, 10)."""
+for team play, the simulation's round cap (invariants 1, 2, 7, 9, 10), and cards enough to
+bring every Laddie home."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ G_TEAMS = rule(
     "Team play needs an even player count within the game's players, partners opposite.",
 )
 G_ROUNDS = rule("G311", "max-rounds", "max_rounds must be at least 1 (the simulation cap).")
+G_ENDLESS = rule(
+    "G313",
+    "game-can-end",
+    "With draw_per_turn 0, hand_size must hold the cards a player needs to bring every Laddie"
+    " home, or no game can end.",
+)
 
 
 @check(G_PACKS)
@@ -159,3 +166,32 @@ def check_rounds(game: Game) -> Iterator[Diagnostic]:
     where = _Where(game)
     if where.rules.max_rounds < 1:
         yield where.at(G_ROUNDS, where.manifest, ("rules", "max_rounds"), "must be at least 1")
+
+
+def cards_to_finish(laddies: int) -> int:
+    """The fewest cards that bring `laddies` Laddies from the Dock into the Castle: one each
+    to leave the Dock (a Laddie leaves onto the track, a Bonnie Fechter too), and one move for
+    every two to enter the Castle (a 7 split moves two). Nothing else puts a Laddie there:
+    a capture sends it to its Dock, a partner's landing to its entrance (R7, R9, R15)."""
+    return laddies + (laddies + 1) // 2
+
+
+@check(G_ENDLESS)
+def check_can_end(game: Game) -> Iterator[Diagnostic]:
+    """With no draw a player plays at most the cards dealt, so a hand smaller than
+    `cards_to_finish` can never bring a player home (nor a team: two hands for twice the
+    Laddies), and every game runs to the round cap. A draw of 1 or more recycles the
+    discards (R13): cards never run out."""
+    where = _Where(game)
+    rules = where.rules
+    need = cards_to_finish(rules.laddies_per_player)
+    if rules.draw_per_turn == 0 and rules.hand_size < need:
+        yield where.at(
+            G_ENDLESS,
+            where.manifest,
+            ("rules", "draw_per_turn"),
+            f"with no card drawn a player plays only the {rules.hand_size} cards dealt, but"
+            f" bringing {rules.laddies_per_player} Laddies home takes at least {need}"
+            " (one each to leave the Dock, one for every two to enter the Castle): no game"
+            " can end; draw at least 1 a turn",
+        )
