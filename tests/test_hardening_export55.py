@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,3 +62,54 @@ def test_alike_faces_are_the_same_images_and_distinct_ones_are_not(run_cli, tmp_
         fronts = {(folder / f"c{i}-front.png").read_bytes() for i in range(CARDS)}
         backs = {(folder / f"c{i}-back.png").read_bytes() for i in range(CARDS)}
         assert len(fronts) == (1 if alike else CARDS) and len(backs) == 1
+
+
+def test_the_probe_export_just_under_the_old_bound_is_refused_with_the_dpi_that_fits(tmp_path):
+    """The bound is 1,000 M pixels (1,500 M let through 100 distinct cards of 300 × 420 mm
+    at --dpi 275, 16 s of CPU; about 11 s at 1,000 M): the probe's export is refused, and
+    the --dpi it names fits."""
+    from toolkit.content.game import load_game
+    from toolkit.render.artifacts import BuildError
+
+    game = _game(tmp_path, False)
+    deck = game / "decks" / "cards.yaml"
+    cards = [f"  - {{id: c{i}, name: {{fr: A{i}, es: A{i}, en: A{i}}}}}" for i in range(100)]
+    head = "id: cards\nkind: actions\nname: {fr: A, es: A, en: A}\n"
+    deck.write_text(head + "size: {width_mm: 300, height_mm: 420}\ncards:\n" + "\n".join(cards))
+    decks = [d for d in faces.printed_decks(load_game(game)) if d.id == "cards"]
+
+    def drawn(dpi: float) -> int:
+        return sum(faces.face_pixels(d, dpi) * faces.face_images(d) for d in decks)
+
+    with pytest.raises(BuildError) as refused:
+        faces.check_export_pixels(drawn, 275, ["en"])
+    message = str(refused.value)
+    assert "1,492 M pixels in 1 language(s), more than the 1,000 M" in message
+    assert "lower --dpi (225 or less here)" in message
+    faces.check_export_pixels(drawn, 225, ["en"])  # within: not refused
+
+
+def test_sheets_of_alike_faces_are_encoded_once(run_cli, tmp_path, monkeypatch):
+    """`export tts` of alike cards: the faces drawn once, and a sheet of the same faces as
+    the one before it is that sheet again, not composed and encoded anew (100 alike cards
+    of 300 × 420 mm in three languages at --dpi 91: 60 sheets, 7 s of CPU)."""
+    from toolkit.render.exports import tts
+
+    monkeypatch.setattr(tts, "MAX_SHEET_PX", 200)  # sheets of 2 × 2: 3 faces and the hidden
+    composed: list[int] = []
+    sheet_png = tts.sheet_png
+
+    def counted(faces: Any, hidden: Any, grid: Any) -> tuple[bytes, tuple[int, int]]:
+        composed.append(1)
+        return sheet_png(faces, hidden, grid)
+
+    monkeypatch.setattr(tts, "sheet_png", counted)
+    made = {}
+    for alike in (True, False):
+        out = tmp_path / f"out-{alike}"
+        _export(run_cli, monkeypatch, _game(tmp_path, alike), "tts", out)
+        made[alike] = len(composed)
+        composed.clear()
+        sheets = [next(out.glob(f"*/en/tts/cards-{n}.png")).read_bytes() for n in range(1, 5)]
+        assert len(set(sheets)) == (1 if alike else 4)
+    assert made[False] - made[True] == CARDS // 3 - 1  # 4 sheets of the deck against 1

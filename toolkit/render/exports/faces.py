@@ -59,15 +59,16 @@ def printed_decks(game: Any) -> list[PrintedDeck]:
     return decks + [PrintedDeck(bank) for bank in question_decks(game)]
 
 
-MAX_EXPORT_PIXELS = 1_500_000_000
+MAX_EXPORT_PIXELS = 1_000_000_000
 """Pixels of card images one export may draw in all, every language together (a page has
-its own bound, `png.MAX_PAGE_PIXELS`), checked from the decks' sizes before any is drawn.
-Drawing and encoding cost some 10 ns a pixel, more for small cards: 100 cards of 300 × 420
-mm in three languages at 300 dpi (5,300 M pixels, from a 2.5 kB deck) were 54 s of CPU and
-609 files. The bundled games at the default dpi: `export png` 808 M (954 M with --bleed)
-for the largest, about 7 s a language, and 35 to 141 M for the others; `export tts` (150
-dpi, each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for
-the largest. This bound is 1.6 times the largest of them."""
+its own bound, `png.MAX_PAGE_PIXELS`), checked from the decks' sizes before any is drawn
+(faces alike counted each time, though drawn once). Drawing and encoding cost some 11 ns a
+pixel for large plain cards, about 21 for small cards with pictures: 100 cards of 300 × 420
+mm at --dpi 275 in one language (1,492 M pixels, from a 2.5 kB deck) were 16 s of CPU. The
+bundled games at the default dpi, all their languages: `export png` 808 M for the largest
+(954 M with --bleed), 19 s of CPU, and 35 to 141 M for the others; `export tts` (150 dpi,
+each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for the
+largest. This bound is 1.24 times the largest default export and keeps its --bleed."""
 
 
 def face_pixels(printed: PrintedDeck, dpi: float, bleed: bool = False) -> int:
@@ -145,11 +146,14 @@ class DeckPages:
             pages, lambda distinct: png_each(images_each(self.pdf, distinct, self.dpi, self.trim))
         )
 
+    def key(self, page: int) -> str:
+        """The page's key: the same for pages that draw the same (without keys, its own)."""
+        return self.keys[page] if page < len(self.keys) else f"page {page}"
+
     def _once(self, pages: list[int], make: Callable[[list[int]], Iterator[_T]]) -> Iterator[_T]:
         """`make`'s item for each of `pages`, made once for pages that draw the same: held
         from the first such page to the last."""
-        whole = len(self.keys) > max(pages, default=0)  # else no page is known to repeat
-        key = {page: self.keys[page] if whole else str(page) for page in pages}
+        key = {page: self.key(page) for page in pages}
         first: dict[str, int] = {}
         for page in pages:
             first.setdefault(key[page], page)
