@@ -6,11 +6,12 @@ metadata, so PDFs can be compared byte for byte and cached.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.lib.units import mm
@@ -71,3 +72,22 @@ def pdf_canvas(
     canvas.setCreator("Playset")
     canvas.setProducer("Playset (reportlab)")
     yield canvas, buffer
+
+
+def record_pages(canvas: Canvas, keys: list[str]) -> None:
+    """Append to `keys`, as each page of `canvas` is finished, a digest of what it draws:
+    its operators, size and boxes. Two pages of one PDF with the same key draw the same
+    pixels, for the fonts, pictures and forms their operators name are the document's, one
+    object a name (a picture's name is its data's digest): drawn once, imaged once."""
+    held: Any = canvas  # reportlab's page objects are not in its public interface
+
+    def finished(_number: int) -> None:
+        page = held._doc.Pages.pages[-1]
+        boxes = [getattr(held, f"_{box}Box", None) for box in ("crop", "art", "bleed", "trim")]
+        digest = hashlib.sha256(
+            repr((page.pagewidth, page.pageheight, page.Rotate, boxes)).encode()
+        )
+        digest.update(str(page.stream).encode("utf-8", "surrogatepass"))
+        keys.append(digest.hexdigest())
+
+    canvas.setPageCallBack(finished)

@@ -34,13 +34,15 @@ def cards_pdf(
     lang: str,
     opts: BuildOptions,
     each_once: bool = False,
+    keys: list[str] | None = None,
 ) -> bytes:
     """One PDF of `decks` in `lang`: sheets (or one card per page with `opts.per_card`, each
     card once with `each_once`: see draw_deck_per_card). Each deck says its size, layouts
-    and whether each card has a back of its own (a question bank's answers)."""
+    and whether each card has a back of its own (a question bank's answers). `keys`, if
+    given, gets a key per page: pages with equal keys draw the same (`pdf.record_pages`)."""
     from toolkit.content.models.deck import size_mm
     from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
-    from toolkit.render.pdf import PAPERS, pdf_canvas
+    from toolkit.render.pdf import PAPERS, pdf_canvas, record_pages
     from toolkit.render.sheets import PrintJob, draw_deck, draw_deck_per_card
 
     page = PAPERS[opts.paper]
@@ -48,6 +50,8 @@ def cards_pdf(
     from toolkit.render.printjob import game_fonts
 
     with pdf_canvas(page, title, game_fonts(game).face(None)) as (canvas, buffer):
+        if keys is not None:
+            record_pages(canvas, keys)
         for deck in decks:
             front = layout(deck.layout or DEFAULT_FRONT, game)
             back = layout(deck.back or DEFAULT_BACK, game)

@@ -8,8 +8,8 @@ card with copies is imaged once, a deck whose backs are all alike has one back i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from toolkit.content.models.deck import size_mm
 from toolkit.render.artifacts import BuildOptions
@@ -17,6 +17,8 @@ from toolkit.render.artifacts.cards import cards_pdf
 from toolkit.render.artifacts.questions import question_decks
 from toolkit.render.raster import images_each, pixels, png_each
 from toolkit.render.sheets import BLEED_MM, expand
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -57,15 +59,16 @@ def printed_decks(game: Any) -> list[PrintedDeck]:
     return decks + [PrintedDeck(bank) for bank in question_decks(game)]
 
 
-MAX_EXPORT_PIXELS = 1_500_000_000
+MAX_EXPORT_PIXELS = 1_000_000_000
 """Pixels of card images one export may draw in all, every language together (a page has
-its own bound, `png.MAX_PAGE_PIXELS`), checked from the decks' sizes before any is drawn.
-Drawing and encoding cost some 10 ns a pixel, more for small cards: 100 cards of 300 × 420
-mm in three languages at 300 dpi (5,300 M pixels, from a 2.5 kB deck) were 54 s of CPU and
-609 files. The bundled games at the default dpi: `export png` 808 M (954 M with --bleed)
-for the largest, about 7 s a language, and 35 to 141 M for the others; `export tts` (150
-dpi, each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for
-the largest. This bound is 1.6 times the largest of them."""
+its own bound, `png.MAX_PAGE_PIXELS`), checked from the decks' sizes before any is drawn
+(faces alike counted each time, though drawn once). Drawing and encoding cost some 11 ns a
+pixel for large plain cards, about 21 for small cards with pictures: 100 cards of 300 × 420
+mm at --dpi 275 in one language (1,492 M pixels, from a 2.5 kB deck) were 16 s of CPU. The
+bundled games at the default dpi, all their languages: `export png` 808 M for the largest
+(954 M with --bleed), 19 s of CPU, and 35 to 141 M for the others; `export tts` (150 dpi,
+each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for the
+largest. This bound is 1.24 times the largest default export and keeps its --bleed."""
 
 
 def face_pixels(printed: PrintedDeck, dpi: float, bleed: bool = False) -> int:
@@ -120,34 +123,61 @@ def card_label(card: Any, lang: str) -> str:
 class DeckPages:
     """A deck's one-card-a-page PDF and where each card's faces are in it, drawn into
     images a few at a time (a deck's bitmaps held together were gigabytes: 600 poker cards
-    at 300 dpi, 1.9 GB)."""
+    at 300 dpi, 1.9 GB). Pages that draw the same (equal `keys`: cards that differ only in
+    what their faces do not show) are imaged once: 100 such cards of 300 × 420 mm were 16 s
+    of CPU, one image drawn and encoded 100 times."""
 
     pdf: bytes
     fronts: list[int]  # the page of each card's front, in the order of `cards`
     backs: list[int]  # the page of each card's back, or of the deck's single back
     dpi: float
     trim: bool
+    keys: list[str] = field(default_factory=list)  # per page (`pdf.record_pages`)
 
     def images(self, pages: list[int]) -> Iterator[Any]:
         """Those pages as PIL images, one at a time (to compose further)."""
-        return images_each(self.pdf, pages, self.dpi, self.trim)
+        return self._once(
+            pages, lambda distinct: images_each(self.pdf, distinct, self.dpi, self.trim)
+        )
 
     def pngs(self, pages: list[int]) -> Iterator[bytes]:
         """Those pages as PNG bytes, as they are encoded."""
-        return png_each(self.images(pages))
+        return self._once(
+            pages, lambda distinct: png_each(images_each(self.pdf, distinct, self.dpi, self.trim))
+        )
+
+    def key(self, page: int) -> str:
+        """The page's key: the same for pages that draw the same (without keys, its own)."""
+        return self.keys[page] if page < len(self.keys) else f"page {page}"
+
+    def _once(self, pages: list[int], make: Callable[[list[int]], Iterator[_T]]) -> Iterator[_T]:
+        """`make`'s item for each of `pages`, made once for pages that draw the same: held
+        from the first such page to the last."""
+        key = {page: self.key(page) for page in pages}
+        first: dict[str, int] = {}
+        for page in pages:
+            first.setdefault(key[page], page)
+        last = {key[page]: at for at, page in enumerate(pages)}
+        made, held = make(list(first.values())), dict[str, _T]()
+        for at, page in enumerate(pages):
+            item = held.pop(key[page]) if key[page] in held else next(made)
+            if last[key[page]] > at:
+                held[key[page]] = item
+            yield item
 
 
 def deck_pages(game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: bool) -> DeckPages:
     """The deck drawn as `build --per-card` prints it, each card once, to image at `dpi`
     (trimmed unless `bleed`)."""
     opts = BuildOptions([lang], per_card=True)
-    pdf = cards_pdf(game, [printed.deck], lang, opts, each_once=True)
+    keys: list[str] = []
+    pdf = cards_pdf(game, [printed.deck], lang, opts, each_once=True, keys=keys)
     count = len(printed.cards)
     if printed.back_per_card:  # front, back of each card
         fronts, backs = [2 * i for i in range(count)], [2 * i + 1 for i in range(count)]
     else:  # the first card's front, the deck's back, then the other fronts
         fronts, backs = [0, *range(2, count + 1)], [1]
-    return DeckPages(pdf, fronts, backs, dpi, not bleed)
+    return DeckPages(pdf, fronts, backs, dpi, not bleed, keys)
 
 
 def card_pngs(printed: PrintedDeck, pages: DeckPages) -> Iterator[tuple[Any, bytes, bytes]]:

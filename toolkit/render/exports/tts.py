@@ -43,6 +43,7 @@ from toolkit.render.exports import (
     register,
 )
 from toolkit.render.exports.faces import (
+    DeckPages,
     PrintedDeck,
     card_label,
     check_export_pixels,
@@ -107,6 +108,23 @@ def sheet_png(faces: Iterable[Any], hidden: Any, grid: SheetGrid) -> tuple[bytes
     last = hidden if hidden.size == (width, height) else hidden.resize((width, height))
     sheet.paste(last, ((grid.hidden % grid.cols) * width, (grid.hidden // grid.cols) * height))
     return png_bytes(sheet), (width, height)
+
+
+def _sheet(
+    pages: DeckPages,
+    faces: list[int],
+    hidden: Any,
+    grid: SheetGrid,
+    last: dict[tuple[str, ...], bytes],
+) -> bytes:
+    """`sheet_png` of those pages of the deck (`hidden` in the last slot, the same for all
+    its sheets), or the sheet before it again when its pages draw the same (`last`): a deck
+    of cards alike has sheets alike."""
+    key = (f"{grid.cols}x{grid.rows}", *(pages.key(page) for page in faces))
+    if key not in last:
+        last.clear()
+        last[key] = sheet_png(pages.images(faces), hidden, grid)[0]
+    return last[key]
 
 
 def sheet_dpi(dpi: float, card_mm: tuple[float, float]) -> float:
@@ -376,16 +394,17 @@ def run(
                 limit = grid_limit(hidden.size)
                 per_sheet = limit.cols * limit.rows - 1
                 sheets: list[tuple[dict[str, Any], list[int]]] = []
+                last: dict[tuple[str, ...], bytes] = {}  # the deck's sheet just encoded
                 for n, start in enumerate(range(0, len(printed.cards), per_sheet), 1):
                     indexes = list(range(start, min(start + per_sheet, len(printed.cards))))
                     grid = grid_for(len(indexes), limit)
-                    faces = pages.images([pages.fronts[i] for i in indexes])
                     face_path = folder / f"{printed.id}-{n}.png"
-                    emit(face_path, sheet_png(faces, hidden, grid)[0])
+                    fronts = [pages.fronts[i] for i in indexes]
+                    emit(face_path, _sheet(pages, fronts, hidden, grid, last))
                     if shared_back is None:
                         back_path = folder / f"{printed.id}-backs-{n}.png"
-                        backs = pages.images([pages.backs[i] for i in indexes])
-                        emit(back_path, sheet_png(backs, hidden, grid)[0])
+                        backs = [pages.backs[i] for i in indexes]
+                        emit(back_path, _sheet(pages, backs, hidden, grid, last))
                     else:
                         back_path = shared_back
                     entry = {
