@@ -115,3 +115,25 @@ def test_sheets_of_alike_faces_are_encoded_once(run_cli, tmp_path, monkeypatch):
         sheets = [next(out.glob(f"*/en/tts/cards-{n}.png")).read_bytes() for n in range(1, 5)]
         assert len(set(sheets)) == (1 if alike else 4)
     assert made[False] - made[True] == CARDS // 3 - 1  # 4 sheets of the deck against 1
+
+
+def test_pages_key_themselves_where_reportlab_keeps_them_otherwise() -> None:
+    """The page key reads reportlab's own page objects: where they are not as expected, each
+    page is its own (every page drawn, none merged), not an error."""
+    from toolkit.render.pdf import PAPERS, pdf_canvas, record_pages
+
+    keys: list[str] = []
+    with pdf_canvas(PAPERS["a4"], "t") as (canvas, _buffer):
+        record_pages(canvas, keys)
+        canvas.showPage()  # a blank page, read as ever
+        real = canvas._doc.Pages
+
+        class Elsewhere:  # takes pages, keeps them where record_pages does not look
+            def addPage(self, page: Any) -> None:
+                real.addPage(page)
+
+        canvas._doc.Pages = Elsewhere()
+        canvas.showPage()
+        canvas.showPage()
+        canvas._doc.Pages = real
+    assert keys[0] not in keys[1:] and keys[1] != keys[2]

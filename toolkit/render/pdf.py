@@ -78,16 +78,22 @@ def record_pages(canvas: Canvas, keys: list[str]) -> None:
     """Append to `keys`, as each page of `canvas` is finished, a digest of what it draws:
     its operators, size and boxes. Two pages of one PDF with the same key draw the same
     pixels, for the fonts, pictures and forms their operators name are the document's, one
-    object a name (a picture's name is its data's digest): drawn once, imaged once."""
+    object a name (a picture's name is its data's digest): drawn once, imaged once. The page
+    is read from reportlab's own objects, which are not its public interface: where they are
+    not as expected, each page keys itself (nothing merged, every page drawn)."""
     held: Any = canvas  # reportlab's page objects are not in its public interface
 
-    def finished(_number: int) -> None:
-        page = held._doc.Pages.pages[-1]
+    def finished(number: int) -> None:
+        try:
+            page = held._doc.Pages.pages[-1]
+            shape = (page.pagewidth, page.pageheight, page.Rotate)
+            stream = str(page.stream)
+        except AttributeError:  # a reportlab that keeps its pages otherwise: each its own
+            keys.append(f"page {number}")
+            return
         boxes = [getattr(held, f"_{box}Box", None) for box in ("crop", "art", "bleed", "trim")]
-        digest = hashlib.sha256(
-            repr((page.pagewidth, page.pageheight, page.Rotate, boxes)).encode()
-        )
-        digest.update(str(page.stream).encode("utf-8", "surrogatepass"))
+        digest = hashlib.sha256(repr((*shape, boxes)).encode())
+        digest.update(stream.encode("utf-8", "surrogatepass"))
         keys.append(digest.hexdigest())
 
     canvas.setPageCallBack(finished)
