@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.render.elements.base import Element
 from toolkit.render.layout_budget import LayoutBudget
 from toolkit.render.textfit import FitBudget
 from toolkit.render.undefined import NameTips
@@ -34,18 +35,26 @@ class FaceBudget(FitBudget):
 
     def fit_face(self, job: Any, layout: Any, card: Any) -> None:
         """Resolve and fit the face of `card` once for this revision, counted; raises
-        FitSpent once the fitting budget is spent (before resolving: refused cheaply)."""
+        FitSpent once the fitting budget is spent (before resolving: refused cheaply). A
+        face with no text to fit (a deck's plain back) is not refused."""
         key = (id(layout), id(job.deck), id(card), job.lang, job.card_mm)
         kept = self.faces.get(key)  # the objects are kept with it: an id is never reused
         if kept is not None and kept[0] is layout and kept[1] is job.deck and kept[2] is card:
             return
         refusals = self.refusals
-        if self.allows():
+        fits = _fits(layout)
+        if not fits or self.allows():
             for item in job.resolved(layout, card):
-                item.element.measure(item, job)  # a text's fit, counted (`fitted`)
+                if fits:
+                    item.element.measure(item, job)  # a text's fit, counted (`fitted`)
         if self.refusals != refusals:
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
                 f" ({self.limit:,} letters, as `validate`'s) is spent"
             )
         self.faces[key] = (layout, job.deck, card)
+
+
+def _fits(layout: Any) -> bool:
+    """Whether a face of `layout` has texts to fit (an element kind that measures them)."""
+    return any(type(e).measure is not Element.measure for e in layout.elements)
