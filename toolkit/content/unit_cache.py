@@ -48,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
@@ -194,7 +195,15 @@ class FileUnits:
         self.store.write(self.entry(kind, name), payload)
 
 
-_ACTIVE: list[Units] = []
+class _Active(threading.local):
+    """The units activated in this thread (`activated`): the preview checks a game in its
+    worker while other threads draw; those draw as without the cache."""
+
+    def __init__(self) -> None:
+        self.stack: list[Units] = []
+
+
+_ACTIVE = _Active()
 _FRESH: list[Callable[[], None]] = []
 
 
@@ -207,20 +216,21 @@ def fresh_each_run(forget: Callable[[], None]) -> None:
 
 
 def active() -> Units | None:
-    """The units of the game being checked, or None (no cache: work everything out)."""
-    return _ACTIVE[-1] if _ACTIVE else None
+    """The units of the game this thread checks, or None (no cache: work everything out)."""
+    stack = _ACTIVE.stack
+    return stack[-1] if stack else None
 
 
 @contextmanager
 def activated(units: Units) -> Iterator[Units]:
-    """Make `units` what the checks consult while the block runs."""
+    """Make `units` what the checks of this thread consult while the block runs."""
     for forget in _FRESH:
         forget()
-    _ACTIVE.append(units)
+    _ACTIVE.stack.append(units)
     try:
         yield units
     finally:
-        _ACTIVE.remove(units)
+        _ACTIVE.stack.remove(units)
         for forget in _FRESH:
             forget()
 

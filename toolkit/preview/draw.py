@@ -10,10 +10,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.content.game import Game
-from toolkit.render.deps import Target, card_keys, deck_specs
+from toolkit.render.deps import DeckSpec, Target, card_keys, deck_specs
+
+if TYPE_CHECKING:
+    from toolkit.preview.face_budget import FaceBudget
 
 # The drawing libraries (reportlab, jinja2, pypdfium2) are imported by the first drawing,
 # not with the preview: a warm start serves its first page from the image store alone.
@@ -56,19 +59,28 @@ Result = list[bytes] | DrawError
 
 def draw_targets(game: Game, targets: list[Target]) -> list[Result]:
     """Each target's PNG pages (or the DrawError that stopped it), in order. Card faces are
-    drawn together into one PDF (a font is embedded once, not once per card); if one fails,
-    each is drawn alone so that only the faulty one loses its drawing."""
+    drawn together into one PDF (a font is embedded once, not once per card): each is first
+    resolved and fitted on its own, and a face that cannot be (a template error, a spent
+    budget) says why while the others are still drawn together; if the PDF then fails, each
+    is drawn alone so that only the faulty one loses its drawing."""
     faces = [t for t in targets if t.kind == "face"]
-    together: dict[str, bytes] = {}
+    together: dict[str, Result] = {}
     if len(faces) > 1:
+        ready: list[tuple[str, Page]] = []
+        for target in faces:
+            try:
+                ready.append((target.key, _page(game, target)))
+            except DrawError as exc:
+                together[target.key] = exc
         try:
-            together = dict(zip((t.key for t in faces), _faces(game, faces), strict=True))
+            drawn = _draw_pages(game, [page for _, page in ready]) if ready else []
+            together.update((key, [png]) for (key, _), png in zip(ready, drawn, strict=True))
         except DrawError:
-            together = {}
+            pass  # each face drawn alone below
     out: list[Result] = []
     for target in targets:
         if target.key in together:
-            out.append([together[target.key]])
+            out.append(together[target.key])
             continue
         try:
             out.append(draw_target(game, target))
@@ -102,63 +114,74 @@ def _reasons() -> Iterator[None]:
         raise DrawError(str(exc) or type(exc).__name__) from exc
 
 
+Page = tuple[Any, Any, object]  # a face's print job, layout and card, ready to draw
+
+
 def _faces(game: Game, targets: list[Target]) -> list[bytes]:
     """Card faces as the press profile prints them, one page each, one PDF for all."""
-    from toolkit.render.layout import load_layout
-    from toolkit.render.pdf import pdf_canvas
-    from toolkit.render.sheets import PrintJob, draw_face_page
+    return _draw_pages(game, [_page(game, target) for target in targets])
 
-    specs = {spec.id: spec for spec in deck_specs(game)}
-    cards: dict[str, dict[str, object]] = {}
-    pages: list[tuple[PrintJob, Any, object]] = []
+
+def _page(game: Game, target: Target) -> Page:
+    """The face of `target` resolved and fitted, counted against the revision's budgets
+    (raises DrawError with the reason)."""
+    from toolkit.render.layout import load_layout
+    from toolkit.render.sheets import PrintJob
+
+    specs, cards = _decks(game)
     with _reasons():
-        for target in targets:
-            spec = specs.get(target.deck or "")
-            if spec is None:
-                raise DrawError(f"no deck {target.deck!r}")
-            if spec.id not in cards:
-                cards[spec.id] = dict(card_keys(spec.deck.cards))
-            card = cards[spec.id].get(target.card) if target.card else spec.deck.cards[0]
-            if card is None:
-                raise DrawError(f"no card {target.card!r} in deck {spec.id!r}")
-            name = spec.front if target.side == "front" else spec.back
-            layout, diags = load_layout(name, game.root)
-            if layout is None:
-                where = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
-                raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")
-            job = PrintJob(
-                game, spec.deck, layout, None, target.lang, spec.card_mm, budget=_budget(game)
-            )
-            job.resolved(layout, card)  # resolved (or refused) before a PDF is begun
-            pages.append((job, layout, card))
-        with pdf_canvas((100, 100), game.id) as (canvas, buffer):
-            for job, layout, card in pages:
-                draw_face_page(canvas, job, layout, card)
-            canvas.save()
-            pdf = buffer.getvalue()
+        spec = specs.get(target.deck or "")
+        if spec is None:
+            raise DrawError(f"no deck {target.deck!r}")
+        if spec.id not in cards:
+            cards[spec.id] = dict(card_keys(spec.deck.cards))
+        card = cards[spec.id].get(target.card) if target.card else spec.deck.cards[0]
+        if card is None:
+            raise DrawError(f"no card {target.card!r} in deck {spec.id!r}")
+        name = spec.front if target.side == "front" else spec.back
+        layout, diags = load_layout(name, game.root)
+        if layout is None:
+            where = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
+            raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")
+        budget = _budget(game)
+        job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm, budget=budget)
+        budget.fit_face(job, layout, card)  # resolved and fitted (or refused) before a PDF
+    return job, layout, card
+
+
+def _decks(game: Game) -> tuple[dict[str, DeckSpec], dict[str, dict[str, object]]]:
+    """The game's decks by id, and their cards by key as they are asked for: once per
+    revision, not once per face (a deck of 1,000 cards drawn face by face went through
+    its cards 1,000 times)."""
+    key = ("preview decks",)
+    kept = game.print_memo.get(key)
+    if kept is None:
+        kept = game.print_memo[key] = ({spec.id: spec for spec in deck_specs(game)}, {})
+    return kept
+
+
+def _draw_pages(game: Game, pages: list[Page]) -> list[bytes]:
+    """The faces `_page` made ready, one page each of one PDF, as PNGs."""
+    from toolkit.render.pdf import pdf_canvas
+    from toolkit.render.sheets import draw_face_page
+
+    with _reasons(), pdf_canvas((100, 100), game.id) as (canvas, buffer):
+        for job, layout, card in pages:
+            draw_face_page(canvas, job, layout, card)
+        canvas.save()
+        pdf = buffer.getvalue()
     return _png(pdf, CARD_DPI)
 
 
-def _budget(game: Game) -> Any:
-    """The layout budget the preview's faces of this revision of the game share, as a
-    check's faces do (toolkit.render.layout_budget): `validate` stops at it and the game is
-    not built, but the preview drew every face past it, ~41 s at start and again at each
-    save (probe 40 H2). Past it, a face is not drawn and says why; a face drawn already is
-    drawn again for nothing (a group of faces that fails is drawn again face by face). Its
-    texts are all fitted (no letters' budget), and a failing template's message searches
-    no 'did you mean' (the check's finding has it)."""
-    import sys
+def _budget(game: Game) -> FaceBudget:
+    """The budgets the preview's faces of this revision of the game share
+    (toolkit.preview.face_budget)."""
+    from toolkit.preview.face_budget import FaceBudget
 
-    from toolkit.render.layout_budget import LayoutBudget
-    from toolkit.render.textfit import FitBudget
-    from toolkit.render.undefined import NameTips
-
-    key = ("preview layout budget",)
+    key = ("preview face budget",)
     kept = game.print_memo.get(key)
-    if kept is None:
-        kept = game.print_memo[key] = FitBudget(limit=sys.maxsize)
-        kept.layouts = LayoutBudget(once=True)
-        kept.names = NameTips(limit=0)
+    if not isinstance(kept, FaceBudget):
+        kept = game.print_memo[key] = FaceBudget()
     return kept
 
 

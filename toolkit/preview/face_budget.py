@@ -1,0 +1,60 @@
+"""The budgets the preview's card faces of one revision of a game share (imported with the
+first drawing: it brings the fitting code, and with it reportlab and Jinja)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolkit.render.elements.base import Element
+from toolkit.render.layout_budget import LayoutBudget
+from toolkit.render.textfit import FitBudget
+from toolkit.render.undefined import NameTips
+
+
+class FitSpent(ValueError):
+    """A face asked once the revision's fitting budget is spent: not drawn."""
+
+
+class FaceBudget(FitBudget):
+    """The budgets the preview's faces of one revision of the game share, as a check's
+    faces do: the check's fitting budget (`FIT_BUDGET` letters) and layout budget
+    (toolkit.render.layout_budget). `validate` stops at them and the game is not built, but
+    the preview resolved (probe 40 H2) and fitted (probe 41 H2: 3,003 faces of long texts,
+    ~21 s at start) every face past them. Past either, a face is not drawn and says why.
+
+    Both count a face once (`LayoutBudget(once=True)`): a group of faces that fails is
+    drawn again face by face, and a face counted already is not counted again (else the
+    faces after it would be refused wrongly). A failing template's message searches no
+    'did you mean' (the check's finding has it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layouts = LayoutBudget(once=True)
+        self.names = NameTips(limit=0)
+        self.faces: dict[tuple[object, ...], tuple[object, ...]] = {}
+
+    def fit_face(self, job: Any, layout: Any, card: Any) -> None:
+        """Resolve and fit the face of `card` once for this revision, counted; raises
+        FitSpent once the fitting budget is spent (before resolving: refused cheaply). A
+        face with no text to fit (a deck's plain back) is not refused."""
+        key = (id(layout), id(job.deck), id(card), job.lang, job.card_mm)
+        kept = self.faces.get(key)  # the objects are kept with it: an id is never reused
+        if kept is not None and kept[0] is layout and kept[1] is job.deck and kept[2] is card:
+            return
+        refusals = self.refusals
+        fits = _fits(layout)
+        if not fits or self.allows():
+            for item in job.resolved(layout, card):
+                if fits:
+                    item.element.measure(item, job)  # a text's fit, counted (`fitted`)
+        if self.refusals != refusals:
+            raise FitSpent(
+                f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
+                f" ({self.limit:,} letters, as `validate`'s) is spent"
+            )
+        self.faces[key] = (layout, job.deck, card)
+
+
+def _fits(layout: Any) -> bool:
+    """Whether a face of `layout` has texts to fit (an element kind that measures them)."""
+    return any(type(e).measure is not Element.measure for e in layout.elements)
