@@ -96,3 +96,46 @@ def test_the_template_has_no_room_notes_and_the_same_keys(two_decks):
     po = export_po(game, "es")
     assert [e.msgctxt for e in pot] == [e.msgctxt for e in po]
     assert not any("fits about" in e.comment for e in pot)
+
+
+def _cards(root: Path, deck: str, count: int) -> None:
+    """`count` more cards at the end of a deck file."""
+    path = root / "decks" / f"{deck}.yaml"
+    extra = "".join(
+        f"  - {{id: more{i}, name: {{fr: a{i}, es: b{i}, en: c{i}}}}}\n" for i in range(count)
+    )
+    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+
+
+def test_the_decks_past_the_games_card_bound_are_not_read(two_decks, monkeypatch, run_cli):
+    import toolkit.content.game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 30)  # 10 cards in 3 languages
+    _cards(two_decks, "cards", 10 - 2 - 2)  # the base deck holds 2 cards, the big deck 2
+    game = load_game(two_decks)
+    assert not [d for d in game.diagnostics if d.code == "Y018"]  # at the bound
+    _cards(two_decks, "big", 1)
+    game = load_game(two_decks)
+    (found,) = [d for d in game.diagnostics if d.code == "Y018"]
+    assert found.severity == "error" and found.file.endswith("decks/big.yaml")
+    assert "more than 10 cards, the most a game in 3 languages" in found.message
+    assert "3 here (8 in the decks read before this one)" in found.message
+    doc = game.decks[1].doc
+    assert doc is not None and found.span.line == doc.span(("cards", 2)).line  # the 11th card
+    assert game.decks[0].model is not None and game.decks[1].model is None
+    status = run_cli("i18n", "status", str(two_decks))
+    assert "Y018" in status.output
+    refused = run_cli("i18n", "export", str(two_decks), "--lang", "es")
+    assert refused.exit_code == 1 and "Y018" in refused.output
+
+
+def test_the_card_bound_counts_each_language(two_decks, monkeypatch):
+    import toolkit.content.game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 15)  # 5 cards in 3 languages
+    assert not [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
+    manifest = two_decks / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
+    (found,) = [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
+    assert "more than 3 cards, the most a game in 4 languages" in found.message
