@@ -139,3 +139,15 @@ def test_the_card_bound_counts_each_language(two_decks, monkeypatch):
     manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
     (found,) = [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
     assert "more than 3 cards, the most a game in 4 languages" in found.message
+
+
+def test_rules_units_leave_out_the_rules_texts_the_manifest_marks_localized():
+    # the marked texts come from the manifest's own walk now (every file was walked for them)
+    from tests.conftest import REPO
+    from toolkit.i18n.units import kind_units
+
+    game = load_game(REPO / "content" / "drinking-heroes")
+    fields = [u.key for u in kind_units("field", game, "es")]
+    rules = [u.key for u in kind_units("rules", game, "es")]
+    assert [k for k in fields if k.startswith("game.yaml:rules.monster_types")]
+    assert not [k for k in rules if "monster_types" in k]
