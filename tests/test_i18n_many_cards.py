@@ -151,3 +151,20 @@ def test_rules_units_leave_out_the_rules_texts_the_manifest_marks_localized():
     rules = [u.key for u in kind_units("rules", game, "es")]
     assert [k for k in fields if k.startswith("game.yaml:rules.monster_types")]
     assert not [k for k in rules if "monster_types" in k]
+
+
+def test_a_language_the_cards_leave_no_room_for_is_not_added(two_decks, monkeypatch, run_cli):
+    import toolkit.content.game as game_module
+
+    manifest = two_decks / "game.yaml"
+    before = manifest.read_text(encoding="utf-8")
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 15)  # 4 cards: 12 faces, 16 with de
+    out = two_decks.parent / "po"
+    refused = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
+    assert refused.exit_code == 1
+    assert "4 cards: in 4 languages they would be 16 faces" in refused.output
+    assert manifest.read_text(encoding="utf-8") == before and not out.exists()
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 16)
+    added = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
+    assert added.exit_code == 0, added.output
+    assert "languages: [fr, es, en, de]" in manifest.read_text(encoding="utf-8")
