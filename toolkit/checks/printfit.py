@@ -1459,24 +1459,38 @@ def _glyphs(lacking: list[Lack], face: str, fonts: FontSet) -> Iterator[Diagnost
         )
 
 
-__all__ = ["capacity", "check"]
+__all__ = ["capacities", "capacity", "check"]
 
 
 def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
     """About how many characters of `field` fit the card's box at the minimum size in `lang`
     (measured with the text's own average character width), for translators' PO comments."""
+    return capacities(game, lang)(card, field)
+
+
+def capacities(game: Game, lang: str) -> Callable[[object, str], int | None]:
+    """`capacity` in `lang` for many cards: each card's deck, layout and print job are
+    found once for all (each card searched every deck's cards and stat'ed its layout file:
+    quadratic in a game's cards)."""
+    faces: dict[int, tuple[Any, PrintJob | None]] = {}  # a card's id: its deck's print job
     for deck in game.valid(game.decks):
-        if not any(c is card for c in deck.cards):
-            continue
         layout, _ = load_layout(deck.layout or DEFAULT_FRONT, game.root)
-        if layout is None:
-            return None
         # through the print job: the face the gate resolved (the game's print memo), not
         # rendered again for each field asked (a face's renders are bounded by the gate's
         # layout budget, toolkit.render.layout_budget, once)
-        job = PrintJob(game, deck, layout, None, lang, size_mm(deck.size))
+        job = (
+            None if layout is None else PrintJob(game, deck, layout, None, lang, size_mm(deck.size))
+        )
+        for card in deck.cards:
+            faces.setdefault(id(card), (card, job))  # the first deck that holds it
+
+    def room(card: object, field: str) -> int | None:
+        kept = faces.get(id(card))
+        if kept is None or kept[0] is not card or kept[1] is None:
+            return None
+        job = kept[1]
         try:
-            elements = job.resolved(layout, card)
+            elements = job.resolved(job.front, card)
         except (TemplateError, TypeError, ValueError):
             return None
         wanted = f"card.{field}"
@@ -1487,7 +1501,9 @@ def capacity(game: Game, card: object, field: str, lang: str) -> int | None:
                 found = element.capacity(item)
                 if found is not None:
                     return found
-    return None
+        return None
+
+    return room
 
 
 register(CheckFamily("print-fit", "Card layouts: what is printed fits the card.", check))

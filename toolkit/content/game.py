@@ -44,6 +44,14 @@ from toolkit.home import repo_root  # noqa: F401 (re-exported)
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
 R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
+Y_TOO_MANY_CARDS = rule(
+    "Y018", "too-many-cards", "A game's decks hold more cards than its checks may work through."
+)
+MAX_CARD_FACES = 18_000
+"""Cards times the game's languages a game's decks may hold (6,000 cards in 3 languages,
+900 in 20): each is a face every check resolves, fits and reads (~0.2 ms), and a sheet's
+20,000 rows per file bound no game (16,000 cards of a 274 kB XLSX: `i18n status` 12 s,
+`validate` 9 s; 8,000 cards still 5 s; probe 41 H3). The deck that passes it is not read."""
 R_HALF_WRITTEN = rule(
     "R011",
     "interrupted-write",
@@ -212,6 +220,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         files.decks,
         lambda: plugin.deck_adapter,
         plugin.deck_shape,
+        _Faces(len(manifest.languages)),
     )
     game.boards = _load_group(
         game, doc, ("files", "boards"), files.boards, lambda: adapter("board"), board_shape
@@ -304,6 +313,34 @@ def _near_name(target: Path) -> str:
     )
 
 
+@dataclass
+class _Faces:
+    """The cards of a game's decks read so far, against `MAX_CARD_FACES`."""
+
+    languages: int
+    cards: int = 0
+
+    def refused(self, doc: Document, display: str) -> Diagnostic | None:
+        """Y018 for a deck whose cards pass the bound (at the first card past it), else
+        None (its cards counted)."""
+        cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
+        count = len(cards) if isinstance(cards, list) else 0
+        most = MAX_CARD_FACES // max(self.languages, 1)
+        if self.cards + count <= most:
+            self.cards += count
+            return None
+        first = most - self.cards  # the first card past the bound
+        before = f" ({self.cards:,} in the decks read before this one)" if self.cards else ""
+        langs = f"{self.languages} language{'s' if self.languages != 1 else ''}"
+        message = (
+            f"the game's decks hold more than {most:,} cards, the most a game in {langs} may"
+            f" hold ({MAX_CARD_FACES:,} faces in all: each card's face in each language is"
+            f" resolved, fitted and read by the checks): {count:,} here{before}; this deck is"
+            " not read (split the game, or keep the cards it needs)"
+        )
+        return Y_TOO_MANY_CARDS.at(display, doc.span(("cards", first)), message)
+
+
 def _load_group(
     game: Game,
     manifest_doc: Document,
@@ -311,13 +348,15 @@ def _load_group(
     rels: list[str] | dict[str, str],
     kind_adapter: Callable[[], TypeAdapter[Any]],
     member: Callable[[Any], TypeAdapter[Any] | None] | None = None,
+    faces: _Faces | None = None,
 ) -> list[LoadedFile]:
     """The files a manifest lists under `where`, read and validated. The validator is
     asked for only when a file is there: a game without boards or question banks does not
     import their models (~7 ms of every command that loads it). `member(data)`, for a
     tagged union's files, gives the validator of the one member the file's tag chooses:
     a file it takes is not validated by the union (whose schema is not built); any other
-    is validated by the union as ever, and its messages are the union's."""
+    is validated by the union as ever, and its messages are the union's. `faces` counts a
+    deck's cards: a file that passes `MAX_CARD_FACES` is not validated (Y018)."""
     items = rels.items() if isinstance(rels, dict) else enumerate(rels)
     loaded: list[LoadedFile] = []
     for key, rel in items:
@@ -336,6 +375,11 @@ def _load_group(
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
+        refused = faces.refused(doc, display) if faces is not None and doc is not None else None
+        if refused is not None:
+            game.diagnostics.append(refused)
+            loaded.append(LoadedFile(display, doc, None))
+            continue
         model = partial = None
         chosen = member(doc.data) if member and doc is not None and not sheet else None
         if chosen is not None and doc is not None:

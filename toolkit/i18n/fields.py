@@ -42,10 +42,16 @@ def _rel(path: Path, root: Path) -> str:
         return where.as_posix()
 
 
-def field_name(game: Game, text: Text) -> str:
+def field_name(game: Game, text: Text, rels: dict[Path, str] | None = None) -> str:
+    """`text`'s name; `rels` keeps each file's place in the game for the next text's name
+    (one file holds many texts: its path was resolved again for each)."""
     doc = text.file.doc
     assert doc is not None
-    rel = _rel(doc.path, game.root)
+    rel = rels.get(doc.path) if rels is not None else None
+    if rel is None:
+        rel = _rel(doc.path, game.root)
+        if rels is not None:
+            rels[doc.path] = rel
     parts: list[str] = []
     value: Any = doc.data
     for seg in text.path:
@@ -61,5 +67,6 @@ def field_name(game: Game, text: Text) -> str:
 
 
 def fields(game: Game, facts: Facts | None = None) -> Iterator[Field]:
+    rels: dict[Path, str] = {}
     for text in (facts or collect(game)).texts:
-        yield Field(field_name(game, text), text)
+        yield Field(field_name(game, text, rels), text)

@@ -12,6 +12,7 @@ import re
 
 from babel import Locale, UnknownLocaleError
 
+from toolkit.content import game as game_module
 from toolkit.content.game import Game
 from toolkit.i18n.yaml_edit import append_item
 
@@ -35,9 +36,26 @@ def check_new_language(game: Game, lang: str) -> None:
         raise LanguageError(f"{game.id} already has {lang}")
 
 
+def _room_for_one_more(game: Game) -> None:
+    """A ValueError when one more language would take the game's cards past the bound of
+    card faces (Y018): the language is not added, rather than added and the decks refused."""
+    manifest = game.checked_manifest
+    cards = sum(len(getattr(deck, "cards", None) or ()) for deck in game.valid(game.decks))
+    languages = len(manifest.languages) + 1
+    bound = game_module.MAX_CARD_FACES
+    if cards * languages > bound:
+        raise ValueError(
+            f"{game.id} has {cards:,} cards: in {languages} languages they would be"
+            f" {cards * languages:,} faces, more than the {bound:,} a game may hold (Y018:"
+            f" at most {bound // languages:,} cards in {languages} languages); nothing done"
+        )
+
+
 def add_language(game: Game, lang: str) -> str:
-    """game.yaml's new text with `lang` added to `languages` (raises LanguageError)."""
+    """game.yaml's new text with `lang` added to `languages` (raises LanguageError, or a
+    ValueError when the game's cards leave no room for one more language)."""
     check_new_language(game, lang)
+    _room_for_one_more(game)
     loaded = game.manifest_file
     assert loaded is not None and loaded.doc is not None
     try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from toolkit.checks.printfit import capacity
+from toolkit.checks.printfit import capacities
 from toolkit.content.board_phrases import MAX_LABEL, phrase_problems, phrases, style_labels
 from toolkit.content.game import Game
 from toolkit.content.models.deck import CardBase
@@ -28,6 +28,7 @@ class FieldUnits:
     def units(self, game: Game, lang: str) -> list[Unit]:
         source = game.checked_manifest.source_language
         out = []
+        room = capacities(game, lang) if lang != source else None
         for entry in fields(game):
             values = entry.text.value
             if not values.get(source):
@@ -40,7 +41,7 @@ class FieldUnits:
                     values.get(lang, "") if lang != source else "",
                     _file(entry),
                     _line(entry),
-                    tuple(_notes(game, entry, lang)),
+                    tuple(_notes(game, entry, lang, room)),
                     brace_format=bool(placeholders(values[source])),
                 )
             )
@@ -105,9 +106,11 @@ def _line(entry: Field) -> int:
     return doc.span(entry.text.path).line if doc else 0
 
 
-def _notes(game: Game, entry: Field, lang: str) -> list[str]:
-    """What a translator needs beside the text: the card, the room on the card, the values
-    its placeholders print."""
+def _notes(
+    game: Game, entry: Field, lang: str, room: Callable[[object, str], int | None] | None
+) -> list[str]:
+    """What a translator needs beside the text: the card, the room on the card (`room`,
+    none in the source language), the values its placeholders print."""
     source = game.checked_manifest.source_language
     values = entry.text.value
     owner = entry.text.owner
@@ -116,11 +119,11 @@ def _notes(game: Game, entry: Field, lang: str) -> list[str]:
     if isinstance(name, dict) and name.get(source) and entry.name.endswith(".text"):
         notes.append(f"card: {name.get(source)}")
     field = entry.name.rsplit(".", 1)[-1]
-    if isinstance(owner, CardBase) and field in ("text", "name") and lang != source:
-        room = capacity(game, owner, field, lang)
-        if room:
+    if isinstance(owner, CardBase) and field in ("text", "name") and room is not None:
+        fits = room(owner, field)
+        if fits:
             notes.append(
-                f"fits about {room} characters at the smallest print size "
+                f"fits about {fits} characters at the smallest print size "
                 f"(source: {len(values[source])})"
             )
     used = placeholders(values[source])

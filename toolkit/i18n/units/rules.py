@@ -10,7 +10,8 @@ from typing import Any
 from toolkit.checks.translation.presence import text_like
 from toolkit.content.game import Game
 from toolkit.content.source import Document
-from toolkit.i18n.fields import _rel, fields
+from toolkit.content.walk import texts_of
+from toolkit.i18n.fields import _rel
 from toolkit.i18n.units import Applied, Change, Unit, register
 from toolkit.i18n.yaml_edit import Edit
 
@@ -26,7 +27,8 @@ def _texts(game: Game) -> tuple[Document | None, list[tuple[str, tuple[Any, ...]
     rules = data.get("rules") if isinstance(data, dict) else None
     if not isinstance(rules, dict):
         return loaded.doc, []
-    marked = {entry.text.path for entry in fields(game) if entry.text.file is loaded}
+    # the manifest's own walk: `collect` walked every file of the game for it
+    marked = {text.path for text in texts_of(loaded, manifest, ())}
     languages = list(manifest.languages)
     out = []
     for path, value in text_like(rules, ("rules",), set()):

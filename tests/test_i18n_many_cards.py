@@ -1,0 +1,170 @@
+"""The PO export's per-card work is looked up once for all cards (probe 41 H3: a card
+searched every deck's cards for its own and stat'ed its layout, and every text resolved its
+file's place anew): the same entries and notes as each card worked out on its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, copy_game
+from toolkit.checks.printfit import capacities, capacity
+from toolkit.content.game import load_game
+from toolkit.i18n.fields import fields
+from toolkit.i18n.po import export_po, export_pot
+
+BIG = """\
+id: big
+kind: actions
+name: {fr: Grandes, es: Grandes, en: Big}
+size: tarot
+cards:
+  - id: giant
+    name: {fr: Géant, es: Gigante, en: Giant}
+    text: {fr: Avancez de dix cases., es: Avanza diez casillas., en: Move ten spaces.}
+  - id: titan
+    name: {fr: Titan, es: Titán, en: Titan}
+"""
+
+
+@pytest.fixture
+def two_decks(tmp_path: Path) -> Path:
+    """The base game with a second deck of bigger cards (more room on each face)."""
+    root = copy_game(FIXTURES / "base", tmp_path / "game")
+    (root / "decks" / "big.yaml").write_text(BIG, encoding="utf-8")
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        text.replace("    - decks/cards.yaml\n", "    - decks/cards.yaml\n    - decks/big.yaml\n"),
+        encoding="utf-8",
+    )
+    return root
+
+
+def _notes(root: Path, lang: str) -> dict[str, str]:
+    return {e.msgctxt: e.comment for e in export_po(load_game(root), lang)}
+
+
+def _only(root: Path, deck: str) -> Path:
+    """The game with one deck listed."""
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    other = "big" if deck == "cards" else "cards"
+    manifest.write_text(text.replace(f"    - decks/{other}.yaml\n", ""), encoding="utf-8")
+    return root
+
+
+def test_each_card_is_given_the_room_of_its_own_decks_face(two_decks, tmp_path):
+    both = _notes(two_decks, "es")
+    giant, sprint = "decks/big.yaml:cards[giant].text", "decks/cards.yaml:cards[sprint].text"
+    assert "fits about" in both[giant] and "fits about" in both[sprint]
+    assert both[giant] != both[sprint]  # a tarot card's box holds more than a poker card's
+    for deck in ("cards", "big"):
+        alone = copy_game(two_decks, tmp_path / deck)
+        one = _notes(_only(alone, deck), "es")
+        assert one and all(both[key] == notes for key, notes in one.items())
+
+
+def test_capacities_answer_as_capacity_for_every_card_and_none_for_a_stranger(two_decks):
+    game = load_game(two_decks)
+    room = capacities(game, "en")
+    cards = [card for deck in game.valid(game.decks) for card in deck.cards]
+    assert len(cards) > 3
+    for card in cards:
+        for field in ("name", "text"):
+            assert room(card, field) == capacity(game, card, field, "en")
+    assert {room(card, "name") for card in cards} - {None}
+    stranger = cards[0].model_copy()  # equal to a card of the game, but not one of them
+    assert room(stranger, "name") is None
+
+
+def test_field_names_name_each_texts_own_file(two_decks):
+    game = load_game(two_decks)
+    named = {entry.name.split(":", 1)[0] for entry in fields(game)}
+    assert {"game.yaml", "glossary.yaml", "decks/cards.yaml", "decks/big.yaml"} <= named
+    root = two_decks.resolve()
+    for entry in fields(game):
+        doc = entry.text.file.doc
+        assert doc is not None
+        assert entry.name.split(":", 1)[0] == doc.path.resolve().relative_to(root).as_posix()
+
+
+def test_the_template_has_no_room_notes_and_the_same_keys(two_decks):
+    game = load_game(two_decks)
+    pot = export_pot(game)
+    po = export_po(game, "es")
+    assert [e.msgctxt for e in pot] == [e.msgctxt for e in po]
+    assert not any("fits about" in e.comment for e in pot)
+
+
+def _cards(root: Path, deck: str, count: int) -> None:
+    """`count` more cards at the end of a deck file."""
+    path = root / "decks" / f"{deck}.yaml"
+    extra = "".join(
+        f"  - {{id: more{i}, name: {{fr: a{i}, es: b{i}, en: c{i}}}}}\n" for i in range(count)
+    )
+    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+
+
+def test_the_decks_past_the_games_card_bound_are_not_read(two_decks, monkeypatch, run_cli):
+    import toolkit.content.game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 30)  # 10 cards in 3 languages
+    _cards(two_decks, "cards", 10 - 2 - 2)  # the base deck holds 2 cards, the big deck 2
+    game = load_game(two_decks)
+    assert not [d for d in game.diagnostics if d.code == "Y018"]  # at the bound
+    _cards(two_decks, "big", 1)
+    game = load_game(two_decks)
+    (found,) = [d for d in game.diagnostics if d.code == "Y018"]
+    assert found.severity == "error" and found.file.endswith("decks/big.yaml")
+    assert "more than 10 cards, the most a game in 3 languages" in found.message
+    assert "3 here (8 in the decks read before this one)" in found.message
+    doc = game.decks[1].doc
+    assert doc is not None and found.span.line == doc.span(("cards", 2)).line  # the 11th card
+    assert game.decks[0].model is not None and game.decks[1].model is None
+    status = run_cli("i18n", "status", str(two_decks))
+    assert "Y018" in status.output
+    refused = run_cli("i18n", "export", str(two_decks), "--lang", "es")
+    assert refused.exit_code == 1 and "Y018" in refused.output
+
+
+def test_the_card_bound_counts_each_language(two_decks, monkeypatch):
+    import toolkit.content.game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 15)  # 5 cards in 3 languages
+    assert not [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
+    manifest = two_decks / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
+    (found,) = [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
+    assert "more than 3 cards, the most a game in 4 languages" in found.message
+
+
+def test_rules_units_leave_out_the_rules_texts_the_manifest_marks_localized():
+    # the marked texts come from the manifest's own walk now (every file was walked for them)
+    from tests.conftest import REPO
+    from toolkit.i18n.units import kind_units
+
+    game = load_game(REPO / "content" / "drinking-heroes")
+    fields = [u.key for u in kind_units("field", game, "es")]
+    rules = [u.key for u in kind_units("rules", game, "es")]
+    assert [k for k in fields if k.startswith("game.yaml:rules.monster_types")]
+    assert not [k for k in rules if "monster_types" in k]
+
+
+def test_a_language_the_cards_leave_no_room_for_is_not_added(two_decks, monkeypatch, run_cli):
+    import toolkit.content.game as game_module
+
+    manifest = two_decks / "game.yaml"
+    before = manifest.read_text(encoding="utf-8")
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 15)  # 4 cards: 12 faces, 16 with de
+    out = two_decks.parent / "po"
+    refused = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
+    assert refused.exit_code == 1
+    assert "4 cards: in 4 languages they would be 16 faces" in refused.output
+    assert manifest.read_text(encoding="utf-8") == before and not out.exists()
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 16)
+    added = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
+    assert added.exit_code == 0, added.output
+    assert "languages: [fr, es, en, de]" in manifest.read_text(encoding="utf-8")
