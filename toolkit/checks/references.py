@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
@@ -12,6 +13,7 @@ from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
+from toolkit.content.sheets import KEYS_SUFFIX, SUFFIXES
 from toolkit.content.suggest import Budget, Pool
 from toolkit.content.templating import (
     NAME,
@@ -196,8 +198,21 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
                 yield R_UNLISTED.at(
                     manifest.rel,
                     manifest.doc.key_span(where or ("files",)),
-                    f"{rel} is not listed under files.{folder} in game.yaml",
+                    f"{rel} is not listed under files.{folder} in game.yaml{_sheet_hint(path)}",
                 )
+
+
+def _sheet_hint(path: Path) -> str:
+    """For a sheet's keys file (`cards.deck.yaml` beside `cards.ods`, as `playset convert`
+    writes them), which file to list: the sheet, which is read with its keys file."""
+    if not path.name.endswith(KEYS_SUFFIX):
+        return ""
+    stem = path.name[: -len(KEYS_SUFFIX)]
+    sheets = [path.with_name(stem + suffix) for suffix in SUFFIXES]
+    found = [sheet.name for sheet in sheets if sheet.is_file()]
+    if not found:
+        return ""
+    return f"; it holds the keys of the sheet {found[0]}: list the sheet, its keys are read with it"
 
 
 def _modelines(game: Game) -> Iterator[Diagnostic]:
