@@ -45,6 +45,7 @@ TEXTS = st.one_of(
 KEYS = st.one_of(
     st.sampled_from(["id", "name", "fr", "en", "es", "cost", "effect", "kind"]),
     TEXTS.filter(lambda k: k != "<<"),  # a merge key reads back merged, as with ruamel
+    st.integers(min_value=-(2**70), max_value=2**70),
 )
 SCALARS = st.one_of(
     TEXTS,

@@ -1,12 +1,13 @@
 """A sheet's rows back to YAML, fast: the rows are written by a small emitter of our own for
-the plain values a card holds (mappings with text keys, lists, texts, whole numbers, numbers,
-booleans, nothing), in exactly the text ruamel writes for them (`dump`'s settings: block style,
-mappings indented 2, lists 4 with the dash at 2, unicode as is, lines up to 4,096). ruamel's
-own resolver and scalar analysis choose each text's style, so a text is plain or quoted just
-as ruamel would have it; a card holding anything else (a text that needs double quotes or
-spans lines, a line long enough to fold, an empty or nested-list value, an uncommon key, a
-type of another kind) is written by ruamel itself, and a deck whose cards share a value (an
-anchor) wholly by ruamel. ruamel dumping 7,800 cards took 8.5 s of a 10 s conversion."""
+the plain values a card holds (mappings with text or whole-number keys, lists, texts, whole
+numbers, numbers, booleans, nothing), in exactly the text ruamel writes for them (`dump`'s
+settings: block style, mappings indented 2, lists 4 with the dash at 2, unicode as is, lines
+up to 4,096). ruamel's own resolver and scalar analysis choose each text's style, so a text is
+plain or quoted just as ruamel would have it; a card holding anything else (a text that needs
+double quotes or spans lines, a line long enough to fold, an empty or nested-list value, a
+long key, a type of another kind) is written by ruamel itself, and a deck whose cards share a
+value (an anchor) wholly by ruamel. ruamel dumping 7,800 cards took 8.5 s of a 10 s
+conversion."""
 
 from __future__ import annotations
 
@@ -135,9 +136,12 @@ class _Writer:
         """`data`'s entries at column `col`, the first after `first` (a list item's dash)."""
         lead = first
         for key, value in data.items():
-            if type(key) is not str:
+            if type(key) is str:
+                name = self.scalars.text(key, key=True)
+            elif type(key) is int:  # `sips: {1: 3}`
+                name = str(key)
+            else:
                 raise _Defer
-            name = self.scalars.text(key, key=True)
             shown = self.scalar(value)
             if shown is None:
                 self.line(f"{lead}{name}:\n")
