@@ -5,7 +5,6 @@ place for them), the deck keys' comments stay in the keys file."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from toolkit.content.sheets.flatten import NotTabular, flatten, top_field
 from toolkit.content.sheets.grid import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from toolkit.content.sheets.prescan import MAX_AREA
 from toolkit.content.sheets.write import write_csv, write_ods, write_xlsx
+from toolkit.content.sheets.yaml_out import dump, dump_rows
 from toolkit.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -54,18 +54,6 @@ def rows_key_of(sheet: Path) -> str:
     return ROWS_KEY["decks"]
 
 
-def _dump(data: Any) -> str:
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="rt")
-    yaml.width = 4096
-    yaml.allow_unicode = True
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    out = io.StringIO()
-    yaml.dump(data, out)
-    return out.getvalue()
-
-
 def _keys_text(text: str, rows_key: str, doc: Document | None = None) -> str:
     """The YAML deck's text without its rows: the deck's own keys, their comments kept (but
     an editor modeline: the deck schema would ask for the rows this file no longer has).
@@ -89,7 +77,7 @@ def _keys_text(text: str, rows_key: str, doc: Document | None = None) -> str:
     if data is None:
         data = yaml.load(text)
         data.pop(rows_key, None)
-    lines = _dump(data).splitlines(keepends=True)
+    lines = dump(data).splitlines(keepends=True)
     return "".join(line for line in lines if not line.startswith(MODELINE))
 
 
@@ -228,7 +216,7 @@ def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:
         keys_text = _keys_text(doc.text, rows_key, doc)
     cards = doc.data[rows_key]
     if fmt == "yaml":
-        body = _dump({rows_key: cards})
+        body = dump_rows(rows_key, cards)
         text = keys_text if keys_text.endswith("\n") or not keys_text else keys_text + "\n"
         result.files.append((target, (text + body).encode("utf-8")))
         return result
