@@ -137,6 +137,7 @@ def run(
     game: Any, out: Path | HeldFolder, opts: PngOptions, report: Report, progress: Progress
 ) -> list[Path]:
     written: list[Path] = []
+    seen: set[Path] = set()  # the same files, for `once`
     total, done = steps(game, opts.langs), 0
     decks = printed_decks(game)
 
@@ -146,9 +147,10 @@ def run(
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
 
     def emit(path: Path, data: bytes) -> None:
-        once(written, path)
+        once(seen, path)
         staged.add(path, data)  # the language's JournaledSet, making folders inside --out only
         written.append(path)
+        seen.add(path)
         report(path)
 
     def step() -> None:

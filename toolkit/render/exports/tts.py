@@ -353,6 +353,7 @@ def run(
     game: Any, out: Path | HeldFolder, opts: TtsOptions, report: Report, progress: Progress
 ) -> list[Path]:
     written: list[Path] = []
+    seen: set[Path] = set()  # the same files, for `once`
     decks = printed_decks(game)
     total, done = (len(decks) + 1) * len(opts.langs), 0
 
@@ -363,9 +364,10 @@ def run(
     check_export_pixels(drawn, opts.dpi, opts.langs, per_pixel=2)
 
     def emit(path: Path, data: bytes) -> None:
-        once(written, path)
+        once(seen, path)
         staged.add(path, data)  # the language's JournaledSet, making folders inside --out only
         written.append(path)
+        seen.add(path)
         report(path)
 
     def step() -> None:
