@@ -59,3 +59,43 @@ def test_each_file_is_checked_against_those_written_without_comparing_them_all(
     assert result.exit_code == 0, result.output
     assert checked[0] > 2 * DECKS  # every file is checked…
     assert compared[0] < checked[0]  # …at a cost of its own (in a list: ~files² / 2)
+
+
+def test_tts_s_pixel_bound_counts_what_the_export_draws_and_encodes(run_cli, tmp_path, monkeypatch):
+    from toolkit.render import raster
+    from toolkit.render.exports import faces, tts
+
+    counted: list[int] = []
+    drawn, encoded = [0], [0]
+    images_each, images_selected, png_bytes = (
+        faces.images_each,
+        raster.images_selected,
+        tts.png_bytes,
+    )
+
+    def spied(count: Any, dpi: float, langs: list[str], per_pixel: int = 1) -> None:
+        counted.append(count(dpi) * per_pixel * len(langs))  # (per_pixel: the count until M4)
+
+    def each(*args: Any, **kwargs: Any) -> Any:  # the faces rasterised
+        for image in images_each(*args, **kwargs):
+            drawn[0] += image.size[0] * image.size[1]
+            yield image
+
+    def selected(*args: Any, **kwargs: Any) -> list[Any]:  # the hidden card of unique backs
+        images = images_selected(*args, **kwargs)
+        drawn[0] += sum(image.size[0] * image.size[1] for image in images)
+        return images
+
+    def encode(image: Any) -> bytes:  # each sheet and back image
+        encoded[0] += image.size[0] * image.size[1]
+        return png_bytes(image)
+
+    monkeypatch.setattr(tts, "check_export_pixels", spied)
+    monkeypatch.setattr(faces, "images_each", each)
+    monkeypatch.setattr(raster, "images_selected", selected)
+    monkeypatch.setattr(tts, "png_bytes", encode)
+    game, out = _game(tmp_path, 8), tmp_path / "out"
+    result = run_cli("export", "tts", str(game), "--lang", "en", "--dpi", "40", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    # one-card decks: a 2 × 2 sheet and a back image each, not their two faces twice
+    assert counted == [drawn[0] + encoded[0]]

@@ -67,8 +67,10 @@ pixel for large plain cards, about 21 for small cards with pictures: 100 cards o
 mm at --dpi 275 in one language (1,492 M pixels, from a 2.5 kB deck) were 16 s of CPU. The
 bundled games at the default dpi, all their languages: `export png` 808 M for the largest
 (954 M with --bleed), 19 s of CPU, and 35 to 141 M for the others; `export tts` (150 dpi,
-each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for the
-largest. This bound is 1.24 times the largest default export and keeps its --bleed."""
+each face drawn, then every cell of the sheets and the back images encoded:
+`tts.encoded_pixels`) 424 M for the largest. 1,000 one-card decks (each a 2 × 2 sheet and
+a back of its own) are 1,354 M in one language at 150 dpi: 20.7 s of CPU. This bound is
+1.24 times the largest default export and keeps its --bleed."""
 
 
 def face_pixels(printed: PrintedDeck, dpi: float, bleed: bool = False) -> int:
@@ -88,19 +90,17 @@ def face_images(printed: PrintedDeck) -> int:
     return count + (count if printed.back_per_card else 1)
 
 
-def check_export_pixels(
-    drawn: Callable[[float], int], dpi: float, langs: list[str], per_pixel: int = 1
-) -> None:
+def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[str]) -> None:
     """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
-    would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels,
-    each counted `per_pixel` times (a face pasted into a sheet is drawn twice)."""
-    total = drawn(dpi) * per_pixel * len(langs)
+    would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels
+    drawn and encoded (a face pasted into a sheet counted again in the sheet)."""
+    total = drawn(dpi) * len(langs)
     if total <= MAX_EXPORT_PIXELS:
         return
     from toolkit.render.artifacts import BuildError
 
     most = int(dpi * (MAX_EXPORT_PIXELS / total) ** 0.5)
-    while most >= 30 and drawn(most) * per_pixel * len(langs) > MAX_EXPORT_PIXELS:
+    while most >= 30 and drawn(most) * len(langs) > MAX_EXPORT_PIXELS:
         most -= 1
     lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
     each = f" ({total / len(langs) / 1e6:,.0f} M each)" if len(langs) > 1 else ""
