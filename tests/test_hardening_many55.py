@@ -99,3 +99,23 @@ def test_tts_s_pixel_bound_counts_what_the_export_draws_and_encodes(run_cli, tmp
     assert result.exit_code == 0, result.output
     # one-card decks: a 2 × 2 sheet and a back image each, not their two faces twice
     assert counted == [drawn[0] + encoded[0]]
+
+
+@pytest.mark.parametrize("kind", ["png", "tts"])
+def test_a_language_s_decks_are_drawn_in_one_pdf(run_cli, tmp_path, monkeypatch, kind):
+    from toolkit.render.exports import faces
+
+    made: list[int] = []
+    cards_pdf = faces.cards_pdf
+
+    def counted(game: Any, decks: list[Any], *args: Any, **kwargs: Any) -> bytes:
+        made.append(len(decks))
+        return cards_pdf(game, decks, *args, **kwargs)
+
+    monkeypatch.setattr(faces, "cards_pdf", counted)
+    game, out = _game(tmp_path), tmp_path / "out"
+    args = ["export", kind, str(game), "--lang", "en,fr", "--dpi", "30", "--out", str(out)]
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.output
+    # a PDF a language, not one a deck (its document and font subsets ~5 ms each)
+    assert made == [DECKS + 2, DECKS + 2]  # the fixture's deck, the decks, its question bank

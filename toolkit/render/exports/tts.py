@@ -47,8 +47,8 @@ from toolkit.render.exports.faces import (
     PrintedDeck,
     card_label,
     check_export_pixels,
-    deck_pages,
     face_images,
+    language_pages,
     printed_decks,
 )
 from toolkit.render.exports.png import board_pngs
@@ -396,17 +396,17 @@ def run(
         done += 1
         progress(done, total)
 
+    dpis = [sheet_dpi(opts.dpi, printed.size_mm) for printed in decks]
     for lang in opts.langs:
         folder = out / game.id / lang / "tts"
         # the sheets and the save that names them all new or all old: a run that fails
         # half-way (a full disk, Ctrl-C) leaves no new sheet beside the old save
-        with JournaledSet(out, folder) as staged:
+        every_deck = language_pages(game, decks, lang, dpis, bleed=False)  # one PDF
+        with JournaledSet(out, folder) as staged, every_deck as every:
             objects: list[dict] = []
             key, x = 1, 0.0
-            for printed in decks:
-                dpi = sheet_dpi(opts.dpi, printed.size_mm)
-                # drawn a sheet at a time: a deck's bitmaps held together were 600 MB
-                pages = deck_pages(game, printed, lang, dpi, bleed=False)
+            # drawn a sheet at a time: a deck's bitmaps held together were 600 MB
+            for printed, dpi, pages in zip(decks, dpis, every, strict=True):
                 shared_back = None
                 if not printed.back_per_card:
                     shared_back = folder / f"{printed.id}-back.png"
