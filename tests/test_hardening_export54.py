@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from tests.conftest import FIXTURES, REPO
 from toolkit.content.game import load_game
 from toolkit.render.exports import faces
-from toolkit.render.exports.tts import sheet_dpi
+from toolkit.render.exports.tts import encoded_pixels
 from toolkit.render.raster import pixels
 
 
@@ -26,15 +26,17 @@ def _game(tmp_path: Path) -> Path:
 
 def _pixels(game_folder: Path, dpi: float, bleed: bool = False, tts: bool = False) -> int:
     """One language's card pixels as the export counts them, from the decks' sizes: each
-    card's front, and each card's back or the deck's one back (tts: each face twice, drawn
-    then pasted into a sheet)."""
+    card's front, and each card's back or the deck's one back (tts: `tts.encoded_pixels`,
+    each face drawn then every cell of its sheets and its back image encoded; probe 42 M4)."""
     total = 0
     for deck in faces.printed_decks(load_game(game_folder)):
-        at = sheet_dpi(dpi, deck.size_mm) if tts else dpi
+        if tts:
+            total += encoded_pixels(deck, dpi)
+            continue
         edge = 6 if bleed else 0
-        width, height = (pixels((side + edge) * mm, at) for side in deck.size_mm)
+        width, height = (pixels((side + edge) * mm, dpi) for side in deck.size_mm)
         count = len(deck.cards) + (len(deck.cards) if deck.back_per_card else 1)
-        total += width * height * count * (2 if tts else 1)
+        total += width * height * count
     return total
 
 

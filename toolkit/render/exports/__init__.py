@@ -13,7 +13,7 @@ Every export draws from the PDF pages `build` writes (one drawing path) and writ
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,11 +72,12 @@ REGISTRY: Registry[Export] = Registry(
 register = REGISTRY.register
 
 
-def once(written: list[Path], path: Path) -> None:
+def once(written: Collection[Path], path: Path) -> None:
     """Refuse (BuildError) a file an export has already written in this run: its names are
     made of ids (`<deck>-<n>.png`, `<bank>-backs-<n>.png`, `board-<id>-<n>.png`), and a deck
     named `easy-backs` beside a question bank `easy` would put two images in one file, the
-    first lost and the save naming the second for both."""
+    first lost and the save naming the second for both. Pass a set of the files written (kept
+    beside the export's list): searched in a list, 12,000 files were 72 M comparisons."""
     if path in written:
         from toolkit.render.artifacts import BuildError
 

@@ -1,13 +1,14 @@
 """Card faces as images, cut from the one-card-per-page PDF that `build --profile press`
 writes: the same drawing as every printed card, rasterised by `toolkit.render.raster`.
 
-A deck's PDF holds, for each physical card (copies included), its front then its back; a
-card with copies is imaged once, a deck whose backs are all alike has one back image.
+A language's PDF holds every deck, and for each card its front then its back (a card with
+copies is imaged once), a deck whose backs are all alike its one back after its first card.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -67,8 +68,10 @@ pixel for large plain cards, about 21 for small cards with pictures: 100 cards o
 mm at --dpi 275 in one language (1,492 M pixels, from a 2.5 kB deck) were 16 s of CPU. The
 bundled games at the default dpi, all their languages: `export png` 808 M for the largest
 (954 M with --bleed), 19 s of CPU, and 35 to 141 M for the others; `export tts` (150 dpi,
-each face counted twice: drawn, then pasted into a sheet that is encoded) 404 M for the
-largest. This bound is 1.24 times the largest default export and keeps its --bleed."""
+each face drawn, then every cell of the sheets and the back images encoded:
+`tts.encoded_pixels`) 424 M for the largest. 1,000 one-card decks (each a 2 × 2 sheet and
+a back of its own) are 1,354 M in one language at 150 dpi: 20.7 s of CPU. This bound is
+1.24 times the largest default export and keeps its --bleed."""
 
 
 def face_pixels(printed: PrintedDeck, dpi: float, bleed: bool = False) -> int:
@@ -88,19 +91,17 @@ def face_images(printed: PrintedDeck) -> int:
     return count + (count if printed.back_per_card else 1)
 
 
-def check_export_pixels(
-    drawn: Callable[[float], int], dpi: float, langs: list[str], per_pixel: int = 1
-) -> None:
+def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[str]) -> None:
     """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
-    would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels,
-    each counted `per_pixel` times (a face pasted into a sheet is drawn twice)."""
-    total = drawn(dpi) * per_pixel * len(langs)
+    would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels
+    drawn and encoded (a face pasted into a sheet counted again in the sheet)."""
+    total = drawn(dpi) * len(langs)
     if total <= MAX_EXPORT_PIXELS:
         return
     from toolkit.render.artifacts import BuildError
 
     most = int(dpi * (MAX_EXPORT_PIXELS / total) ** 0.5)
-    while most >= 30 and drawn(most) * per_pixel * len(langs) > MAX_EXPORT_PIXELS:
+    while most >= 30 and drawn(most) * len(langs) > MAX_EXPORT_PIXELS:
         most -= 1
     lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
     each = f" ({total / len(langs) / 1e6:,.0f} M each)" if len(langs) > 1 else ""
@@ -121,13 +122,13 @@ def card_label(card: Any, lang: str) -> str:
 
 @dataclass(frozen=True)
 class DeckPages:
-    """A deck's one-card-a-page PDF and where each card's faces are in it, drawn into
+    """A deck's pages in its language's one-card-a-page PDF (`language_pages`), drawn into
     images a few at a time (a deck's bitmaps held together were gigabytes: 600 poker cards
     at 300 dpi, 1.9 GB). Pages that draw the same (equal `keys`: cards that differ only in
     what their faces do not show) are imaged once: 100 such cards of 300 × 420 mm were 16 s
     of CPU, one image drawn and encoded 100 times."""
 
-    pdf: bytes
+    pdf: Any  # the PDF (a `pypdfium2.PdfDocument` held open, or its bytes)
     fronts: list[int]  # the page of each card's front, in the order of `cards`
     backs: list[int]  # the page of each card's back, or of the deck's single back
     dpi: float
@@ -166,18 +167,41 @@ class DeckPages:
             yield item
 
 
-def deck_pages(game: Any, printed: PrintedDeck, lang: str, dpi: float, bleed: bool) -> DeckPages:
-    """The deck drawn as `build --per-card` prints it, each card once, to image at `dpi`
-    (trimmed unless `bleed`)."""
+@contextmanager
+def language_pages(
+    game: Any, decks: list[PrintedDeck], lang: str, dpis: list[float], bleed: bool
+) -> Iterator[list[DeckPages]]:
+    """Each of `decks` drawn as `build --per-card` prints it, each card once, to image at its
+    dpi of `dpis` (trimmed unless `bleed`): all in one PDF of the language, held open while
+    the caller images them. A PDF a deck was ~5 ms each (its document, its font subsets),
+    most of the work of 1,000 one-card decks at --dpi 30."""
+    import pypdfium2 as pdfium
+
+    if not decks:
+        yield []
+        return
     opts = BuildOptions([lang], per_card=True)
     keys: list[str] = []
-    pdf = cards_pdf(game, [printed.deck], lang, opts, each_once=True, keys=keys)
-    count = len(printed.cards)
-    if printed.back_per_card:  # front, back of each card
-        fronts, backs = [2 * i for i in range(count)], [2 * i + 1 for i in range(count)]
-    else:  # the first card's front, the deck's back, then the other fronts
-        fronts, backs = [0, *range(2, count + 1)], [1]
-    return DeckPages(pdf, fronts, backs, dpi, not bleed, keys)
+    pdf = cards_pdf(
+        game, [printed.deck for printed in decks], lang, opts, each_once=True, keys=keys
+    )
+    document = pdfium.PdfDocument(pdf)
+    try:
+        out, start = [], 0
+        for printed, dpi in zip(decks, dpis, strict=True):
+            count = len(printed.cards)
+            if printed.back_per_card:  # front, back of each card
+                fronts = [start + 2 * i for i in range(count)]
+                backs = [start + 2 * i + 1 for i in range(count)]
+            else:  # the first card's front, the deck's back, then the other fronts
+                fronts, backs = [start, *range(start + 2, start + count + 1)], [start + 1]
+            out.append(DeckPages(document, fronts, backs, dpi, not bleed, keys))
+            start += face_images(printed)
+        if start != len(document):
+            raise AssertionError(f"{len(document)} card pages, {start} expected")
+        yield out
+    finally:
+        document.close()
 
 
 def card_pngs(printed: PrintedDeck, pages: DeckPages) -> Iterator[tuple[Any, bytes, bytes]]:

@@ -32,9 +32,9 @@ from toolkit.render.exports import (
 from toolkit.render.exports.faces import (
     card_pngs,
     check_export_pixels,
-    deck_pages,
     face_images,
     face_pixels,
+    language_pages,
     printed_decks,
 )
 from toolkit.render.raster import png_selected
@@ -83,18 +83,28 @@ bytes a pixel at its peak, so this is some 770 MB: a 150 M pixel card (300 × 42
 MemoryError. An A2 board at 400 dpi is 62 M, a poker card at 1200 dpi 6 M."""
 
 
-def _within_pixels(pdf: bytes, dpi: float, what: str, option: str = "--page-dpi") -> None:
+def _within_pixels(
+    pdf: bytes | Any,
+    dpi: float,
+    what: str,
+    option: str = "--page-dpi",
+    pages: list[int] | None = None,
+) -> None:
     """Refuse, before drawing any, pages that would be too many pixels at `dpi` (the
-    value of `option`)."""
+    value of `option`): `pages` of `pdf` (bytes, or a `pypdfium2.PdfDocument` held open),
+    or all of them."""
     import pypdfium2 as pdfium
 
     from toolkit.render.artifacts import BuildError
 
-    document = pdfium.PdfDocument(pdf)
+    owned = isinstance(pdf, (bytes, bytearray))
+    document: Any = pdfium.PdfDocument(pdf) if owned else pdf
     try:
-        sizes = [document.get_page_size(i) for i in range(len(document))]
+        indexes = range(len(document)) if pages is None else pages
+        sizes = [document.get_page_size(i) for i in indexes]
     finally:
-        document.close()
+        if owned:
+            document.close()
     for width, height in sizes:
         px_w, px_h = round(width / 72 * dpi), round(height / 72 * dpi)
         if px_w * px_h > MAX_PAGE_PIXELS:
@@ -137,6 +147,7 @@ def run(
     game: Any, out: Path | HeldFolder, opts: PngOptions, report: Report, progress: Progress
 ) -> list[Path]:
     written: list[Path] = []
+    seen: set[Path] = set()  # the same files, for `once`
     total, done = steps(game, opts.langs), 0
     decks = printed_decks(game)
 
@@ -146,9 +157,10 @@ def run(
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
 
     def emit(path: Path, data: bytes) -> None:
-        once(written, path)
+        once(seen, path)
         staged.add(path, data)  # the language's JournaledSet, making folders inside --out only
         written.append(path)
+        seen.add(path)
         report(path)
 
     def step() -> None:
@@ -161,13 +173,15 @@ def run(
         # all of a language's images or none: a run that fails half-way (a full disk, a
         # page over the pixel limit, Ctrl-C) leaves the old set, not new decks beside old
         with JournaledSet(out, folder) as staged:
-            for printed in decks:
-                pages = deck_pages(game, printed, lang, opts.dpi, opts.bleed)
-                _within_pixels(pages.pdf, opts.dpi, f"deck {printed.name(lang)}", "--dpi")
-                for card, front, back in card_pngs(printed, pages):  # each staged as drawn
-                    emit(folder / printed.id / f"{card.id}-front.png", front)
-                    emit(folder / printed.id / f"{card.id}-back.png", back)
-                step()
+            dpis = [opts.dpi] * len(decks)
+            with language_pages(game, decks, lang, dpis, opts.bleed) as every:
+                for printed, pages in zip(decks, every, strict=True):
+                    what, drawn_pages = f"deck {printed.name(lang)}", pages.fronts + pages.backs
+                    _within_pixels(pages.pdf, opts.dpi, what, "--dpi", drawn_pages)
+                    for card, front, back in card_pngs(printed, pages):  # staged as drawn
+                        emit(folder / printed.id / f"{card.id}-front.png", front)
+                        emit(folder / printed.id / f"{card.id}-back.png", back)
+                    step()
             for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
                 emit(folder / f"{stem}.png", image)
             step()

@@ -47,13 +47,12 @@ from toolkit.render.exports.faces import (
     PrintedDeck,
     card_label,
     check_export_pixels,
-    deck_pages,
     face_images,
-    face_pixels,
+    language_pages,
     printed_decks,
 )
 from toolkit.render.exports.png import board_pngs
-from toolkit.render.raster import png_bytes
+from toolkit.render.raster import pixels, png_bytes
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SHEET_PX = 4096  # TTS's advice: larger textures fail to load on many graphics cards
@@ -133,6 +132,29 @@ def sheet_dpi(dpi: float, card_mm: tuple[float, float]) -> float:
     w_in, h_in = card_mm[0] / 25.4, card_mm[1] / 25.4
     cell = MAX_SHEET_PX // 2 - 1  # a pixel short of half, whatever rounding does
     return min(dpi, cell / w_in, cell / h_in)
+
+
+def encoded_pixels(printed: PrintedDeck, dpi: float) -> int:
+    """The pixels `run` draws and encodes for the deck at `dpi`, from its size: each face
+    rasterised (`face_images`, and the neutral hidden card of a deck with unique backs),
+    every cell of each sheet it encodes (`grid_for`: a one-card deck's sheet is 2 × 2; a
+    deck with unique backs has a sheet of backs beside each), and its back image. Faces
+    alike are counted each time, though drawn once."""
+    from reportlab.lib.units import mm
+
+    at = sheet_dpi(dpi, printed.size_mm)
+    cell = (pixels(printed.size_mm[0] * mm, at), pixels(printed.size_mm[1] * mm, at))
+    limit = grid_limit(cell)
+    per_sheet, count = limit.cols * limit.rows - 1, len(printed.cards)
+    cells = 0
+    for start in range(0, count, per_sheet):
+        grid = grid_for(min(per_sheet, count - start), limit)
+        cells += grid.cols * grid.rows
+    if printed.back_per_card:  # a sheet of backs beside each; the hidden card drawn
+        images = face_images(printed) + 1 + 2 * cells
+    else:  # the deck's one back, drawn then encoded
+        images = face_images(printed) + cells + 1
+    return cell[0] * cell[1] * images
 
 
 def _url(path: Path, root: Path | HeldFolder, base_url: str | None) -> str:
@@ -353,19 +375,20 @@ def run(
     game: Any, out: Path | HeldFolder, opts: TtsOptions, report: Report, progress: Progress
 ) -> list[Path]:
     written: list[Path] = []
+    seen: set[Path] = set()  # the same files, for `once`
     decks = printed_decks(game)
     total, done = (len(decks) + 1) * len(opts.langs), 0
 
     def drawn(dpi: float) -> int:
-        return sum(face_pixels(d, sheet_dpi(dpi, d.size_mm)) * face_images(d) for d in decks)
+        return sum(encoded_pixels(printed, dpi) for printed in decks)
 
-    # each face drawn, then pasted into a sheet that is encoded: counted twice
-    check_export_pixels(drawn, opts.dpi, opts.langs, per_pixel=2)
+    check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
 
     def emit(path: Path, data: bytes) -> None:
-        once(written, path)
+        once(seen, path)
         staged.add(path, data)  # the language's JournaledSet, making folders inside --out only
         written.append(path)
+        seen.add(path)
         report(path)
 
     def step() -> None:
@@ -373,17 +396,17 @@ def run(
         done += 1
         progress(done, total)
 
+    dpis = [sheet_dpi(opts.dpi, printed.size_mm) for printed in decks]
     for lang in opts.langs:
         folder = out / game.id / lang / "tts"
         # the sheets and the save that names them all new or all old: a run that fails
         # half-way (a full disk, Ctrl-C) leaves no new sheet beside the old save
-        with JournaledSet(out, folder) as staged:
+        every_deck = language_pages(game, decks, lang, dpis, bleed=False)  # one PDF
+        with JournaledSet(out, folder) as staged, every_deck as every:
             objects: list[dict] = []
             key, x = 1, 0.0
-            for printed in decks:
-                dpi = sheet_dpi(opts.dpi, printed.size_mm)
-                # drawn a sheet at a time: a deck's bitmaps held together were 600 MB
-                pages = deck_pages(game, printed, lang, dpi, bleed=False)
+            # drawn a sheet at a time: a deck's bitmaps held together were 600 MB
+            for printed, dpi, pages in zip(decks, dpis, every, strict=True):
                 shared_back = None
                 if not printed.back_per_card:
                     shared_back = folder / f"{printed.id}-back.png"
