@@ -81,15 +81,16 @@ def wanted(*rules: Rule) -> bool:
     return not _ERRORS_ONLY.get() or any(r.severity == Severity.ERROR for r in rules)
 
 
-def content_paths(game: Game) -> set[str] | None:
+def content_paths(game: Game) -> frozenset[str] | None:
     """The game's content files (decks, question banks), their paths made absolute, or
-    None when one has no path (not parsed)."""
+    None when one has no path (not parsed). Frozen: the frame keeps its digest by it
+    (toolkit.content.validate_cache.Frame.digest)."""
     paths = set()
     for loaded in [*game.decks, *game.questions]:
         if loaded.doc is None:
             return None
         paths.add(os.path.abspath(loaded.doc.path))
-    return paths
+    return frozenset(paths)
 
 
 def errors_only() -> bool:

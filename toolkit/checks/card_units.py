@@ -195,9 +195,7 @@ class FileBatch:
             return
         here = os.path.abspath(loaded.doc.path)
         try:
-            self.name = units.framed_name(
-                f"{self.KIND}:{kind}:{to_json(extra)}", units.content - {here}
-            )
+            self.name = units.framed_name_but(f"{self.KIND}:{kind}:{to_json(extra)}", here)
         except (TypeError, ValueError):
             return
         if self.name is None:

@@ -1031,7 +1031,7 @@ def _bank_name(loaded: LoadedFile, units: Any, unfilled: Unfilled) -> str | None
 
     here = os.path.abspath(loaded.doc.path)
     kind = f"question-bank-fit:{to_json(_named(unfilled))}" if unfilled else "question-bank-fit"
-    return units.framed_name(kind, units.content - {here})
+    return units.framed_name_but(kind, here)
 
 
 def _bank_reader(count: int, budget: FitBudget) -> Callable[[Any], list[Any]]:

@@ -52,6 +52,17 @@ MAX_CARD_FACES = 18_000
 900 in 20): each is a face every check resolves, fits and reads (~0.2 ms), and a sheet's
 20,000 rows per file bound no game (16,000 cards of a 274 kB XLSX: `i18n status` 12 s,
 `validate` 9 s; 8,000 cards still 5 s; probe 41 H3). The deck that passes it is not read."""
+Y_TOO_MANY_FILES = rule(
+    "Y019",
+    "too-many-content-files",
+    "A game lists more deck files, or question banks, than its checks may work through.",
+)
+MAX_CONTENT_FILES = 1_000
+"""Deck files a game may list, and as many question banks: each content file costs the
+checks its own units and its share of the game's frame in the findings cache (~3 ms a
+one-card deck with a cold cache, whatever its size): 1,000 one-card decks took `validate` 3 s,
+2,000 took 6 s (probe 42 N1). Y018 counts cards, not files. The bundled games list fewer than
+30. A list past the bound is not read."""
 R_HALF_WRITTEN = rule(
     "R011",
     "interrupted-write",
@@ -221,12 +232,18 @@ def _load_game(root: Path, written: Path | None) -> Game:
         lambda: plugin.deck_adapter,
         plugin.deck_shape,
         _Faces(len(manifest.languages)),
+        "deck files",
     )
     game.boards = _load_group(
         game, doc, ("files", "boards"), files.boards, lambda: adapter("board"), board_shape
     )
     game.questions = _load_group(
-        game, doc, ("files", "questions"), files.questions, lambda: adapter("questions")
+        game,
+        doc,
+        ("files", "questions"),
+        files.questions,
+        lambda: adapter("questions"),
+        files="question banks",
     )
     if files.glossary:
         loaded = _load_group(
@@ -349,6 +366,7 @@ def _load_group(
     kind_adapter: Callable[[], TypeAdapter[Any]],
     member: Callable[[Any], TypeAdapter[Any] | None] | None = None,
     faces: _Faces | None = None,
+    files: str = "",
 ) -> list[LoadedFile]:
     """The files a manifest lists under `where`, read and validated. The validator is
     asked for only when a file is there: a game without boards or question banks does not
@@ -356,7 +374,24 @@ def _load_group(
     tagged union's files, gives the validator of the one member the file's tag chooses:
     a file it takes is not validated by the union (whose schema is not built); any other
     is validated by the union as ever, and its messages are the union's. `faces` counts a
-    deck's cards: a file that passes `MAX_CARD_FACES` is not validated (Y018)."""
+    deck's cards: a file that passes `MAX_CARD_FACES` is not validated (Y018). `files`, what
+    the listed files are (deck files, question banks), bounds the list to
+    `MAX_CONTENT_FILES` (Y019: none read past it)."""
+    if files and len(rels) > MAX_CONTENT_FILES:
+        message = (
+            f"the game lists {len(rels):,} {files}, a game may list at most"
+            f" {MAX_CONTENT_FILES:,} (the checks work through each file on its own, ~3 ms a"
+            f" file whatever its size); none of these is read (put small {files} together,"
+            " or split the game)"
+        )
+        span = manifest_doc.span((*where, MAX_CONTENT_FILES))
+        game.diagnostics.append(Y_TOO_MANY_FILES.at(manifest_doc.display, span, message))
+        game.broken_lists.add(str(where[1]))  # what its files declare is not known
+        for rel in rels:  # listed, not read: no file of it is unlisted (R008)
+            target = _inside(game.root, rel) if isinstance(rel, str) else None
+            if target is not None:
+                game.listed.add(target)
+        return []
     items = rels.items() if isinstance(rels, dict) else enumerate(rels)
     loaded: list[LoadedFile] = []
     for key, rel in items:

@@ -86,18 +86,27 @@ class Units:
         self.framed: list[str] = []
         """The units put under a `framed_name` in this run (dropped if the game folder is
         not as the frame says once the checks are done)."""
-        self.content: set[str] | None = None
+        self.content: frozenset[str] | None = None
         """The paths (made absolute) of the game's content files (decks, question banks)
         while its checks run, or None (one has no path: no unit is named by the frame)."""
         self.files: FileUnits | None = None
         """Where the results kept one per entry live (a file's parse), or None: not kept."""
 
-    def framed_name(self, kind: str, without: set[str]) -> str | None:
+    def framed_name(self, kind: str, without: set[str] | frozenset[str]) -> str | None:
         """A unit's name for a result that depends on the game folder's files but those at
         `without` (their bytes; absolute paths), or None (no frame)."""
         if self.frame is None:
             return None
         return self.name(kind, [self.frame.digest(without)])
+
+    def framed_name_but(self, kind: str, here: str) -> str | None:
+        """A unit's name for a result that depends on the game folder's files but the
+        content files other than `here` (an absolute path), or None (no frame or content
+        paths): what `framed_name(kind, content - {here})` tells apart, in constant work a
+        name (validate_cache.Frame.digest_but)."""
+        if self.frame is None or self.content is None:
+            return None
+        return self.name(kind, [self.frame.digest_but(self.content, here)])
 
     @staticmethod
     def name(kind: str, args: list[Any]) -> str:
@@ -343,7 +352,7 @@ class Clean:
             import os
 
             here = os.path.abspath(path)
-            name = units.framed_name(self._files_name, content - {here})
+            name = units.framed_name_but(self._files_name, here)
         self._names[id(loaded)] = (loaded, name)  # the file kept with its name: ids stay apart
         return name
 

@@ -82,3 +82,22 @@ def _lang_of(message: str, languages: list[str]) -> str:
         if f"({lang})" in message or f" {lang} text" in message:
             return lang
     return "-"
+
+
+def folded(rows: list[StatusRow], limit: int) -> tuple[list[StatusRow], list[StatusRow], int]:
+    """`rows` folded to at most `limit` shown: each language's totals over every file (`file`
+    empty), the rows with the most texts missing and problems first (as many as leave room),
+    and how many rows are left out. Nothing is folded within `limit`: ([], rows, 0)."""
+    if len(rows) <= limit:
+        return [], rows, 0
+    totals: dict[str, StatusRow] = {}
+    for row in rows:
+        total = totals.setdefault(row.lang, StatusRow("", row.lang))
+        total.texts += row.texts
+        total.translated += row.translated
+        total.problems += row.problems
+        for code, count in row.codes.items():
+            total.codes[code] = total.codes.get(code, 0) + count
+    room = max(limit - len(totals), 0)
+    worst = sorted(rows, key=lambda r: (-(r.texts - r.translated + r.problems), r.file, r.lang))
+    return [totals[lang] for lang in sorted(totals)], worst[:room], len(rows) - room

@@ -395,8 +395,9 @@ def _part_frames(game: Game, units: Any, parts: Iterable[str]) -> dict[str, str]
             without = content
         elif part == reads.WHOLE:
             without = set()
-        elif part in paths:
-            without = content - {paths[part]}
+        elif part in paths:  # the other content files left out
+            frames[part] = units.framed_name_but(f"{reads.KIND}:{part}", paths[part])
+            continue
         else:
             return None
         frames[part] = units.framed_name(f"{reads.KIND}:{part}", without)
