@@ -5,10 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.render import textfit
 from toolkit.render.elements.base import Element
 from toolkit.render.layout_budget import LayoutBudget
 from toolkit.render.textfit import FitBudget
 from toolkit.render.undefined import NameTips
+
+SHARE = 5
+"""The preview fits a fifth of the letters `validate` does (`FIT_BUDGET`): a face fitted
+there is also drawn, rasterised and PNG-encoded, about five times what fitting its letters
+costs the check (probe 42 H2: the whole budget was ~15 s of drawing at start and again on
+each layout save; a fifth is ~3 s)."""
+
+
+def preview_limit() -> int:
+    """The letters the faces of one revision of the preview may fit."""
+    return textfit.FIT_BUDGET // SHARE
 
 
 class FitSpent(ValueError):
@@ -21,6 +33,7 @@ class FaceBudget(FitBudget):
     (toolkit.render.layout_budget). `validate` stops at them and the game is not built, but
     the preview resolved (probe 40 H2) and fitted (probe 41 H2: 3,003 faces of long texts,
     ~21 s at start) every face past them. Past either, a face is not drawn and says why.
+    The fitting budget is a fifth of the check's (`SHARE`): each face fitted is also drawn.
 
     Both count a face once (`LayoutBudget(once=True)`): a group of faces that fails is
     drawn again face by face, and a face counted already is not counted again (else the
@@ -28,7 +41,7 @@ class FaceBudget(FitBudget):
     'did you mean' (the check's finding has it)."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(limit=preview_limit())
         self.layouts = LayoutBudget(once=True)
         self.names = NameTips(limit=0)
         self.faces: dict[tuple[object, ...], tuple[object, ...]] = {}
@@ -50,7 +63,8 @@ class FaceBudget(FitBudget):
         if self.refusals != refusals:
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
-                f" ({self.limit:,} letters, as `validate`'s) is spent"
+                f" of the preview ({self.limit:,} letters, a fifth of `validate`'s: each face"
+                " fitted is also drawn) is spent"
             )
         self.faces[key] = (layout, job.deck, card)
 

@@ -356,7 +356,7 @@ function toast() {
   const box = $("toast");
   const name = u.files.map((f) => f.split("/").slice(-2).join("/")).join(", ");
   if (u.error) box.replaceChildren(el("b", { text: "Preview error " }), u.error);
-  else box.replaceChildren(el("b", { text: name }), ` · ${u.redrawn.length} drawn, ${u.changed.length} changed · ${u.seconds.toFixed(2)} s`);
+  else box.replaceChildren(el("b", { text: name }), ` · ${u.redrawn.length} drawn, ${u.changed.length} changed${u.queued ? `, ${u.queued} more to draw` : ""} · ${u.seconds.toFixed(2)} s`);
   box.classList.add("show");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => box.classList.remove("show"), 3200);

@@ -1,0 +1,81 @@
+"""Probe 42 H2: the preview's faces shared `validate`'s fitting budget, but a face fitted
+there is also drawn (rasterised, PNG-encoded): the whole budget let ~15 s of drawing
+through at start, and again synchronously at each save of a layout, which changes every
+face. The preview now fits a fifth of the check's letters, and a save draws at once only
+the first faces of each deck and language (as a page request does), the rest in the
+background. The tests count faces, never time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_hardening_prevfit55 import CARDS, LONG, _face_work, _fronts, fitted  # noqa: F401 (fixture)
+from tests.test_hardening_tips53 import _rules_game
+from toolkit.render import textfit
+
+
+def test_the_preview_fits_a_fifth_of_the_check_s_letters(  # noqa: F811 (the fixture)
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fitted: list[tuple[str, int]],  # noqa: F811
+):
+    """A check's budget for 25 faces: the preview draws 5 and refuses the rest, saying why
+    (was: 25 drawn)."""
+    from toolkit.preview.draw import draw_targets
+
+    game = _rules_game(tmp_path / "g", CARDS, LONG)
+    work = _face_work(game, fitted)
+    assert work > 0
+    monkeypatch.setattr(textfit, "FIT_BUDGET", 25 * work)
+    shown, faces = _fronts(game)
+    results = draw_targets(shown, faces)
+    drawn = [r for r in results if isinstance(r, list)]
+    refused = [r for r in results if not isinstance(r, list)]
+    assert len(drawn) == 5, len(drawn)
+    assert all("is not rendered: the fitting budget" in str(r) for r in refused), refused[0]
+
+
+def test_a_layout_save_draws_the_first_faces_now_and_queues_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A save of the fronts' layout changes all 60 fronts (20 cards, 3 languages): with 5
+    faces of a deck and language drawn at once, the save draws 15 and queues 45, which the
+    worker then draws, each once (was: all 60 drawn before the save returned)."""
+    from toolkit.preview import live
+
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
+    monkeypatch.setattr(live, "SAVE_FACES", 5, raising=False)
+    game = _rules_game(tmp_path / "g", CARDS, "{{ card.id }}")
+    preview = live.Preview(game)
+    preview.load(check=False)
+    while preview._background:  # everything drawn once, as a running preview would
+        preview._draw_next()
+    faces = {
+        t.key
+        for t in preview.snap.targets.values()
+        if t.kind == "face" and t.side == "front" and t.deck == "cards"
+    }
+    assert len(faces) == 60
+    drawn: list[str] = []
+    real = live.draw_targets
+
+    def counted(game: Any, targets: list[Any]) -> Any:
+        drawn.extend(t.key for t in targets)
+        return real(game, targets)
+
+    monkeypatch.setattr(live, "draw_targets", counted)
+    layout = game / "layouts" / "plain.yaml"
+    layout.write_text(layout.read_text("utf-8").replace("{{ card.id }}", "{{ card.id }}!"), "utf-8")
+    changed = preview.apply({layout})
+    assert len(drawn) == 15, len(drawn)
+    assert len(changed) == 15
+    assert preview.last_update["queued"] == 45
+    assert len(preview.stale) == 45
+    while preview._background:
+        preview._draw_next()
+    assert sorted(drawn) == sorted(faces)  # each face drawn once, the queued ones too
+    assert not preview.stale
+    assert all(preview.cache.page(key).version == 2 for key in faces)  # type: ignore[union-attr]
