@@ -232,6 +232,12 @@ after a blank line, a line that starts a list item, a line with a `|`). Each is 
 that reportlab wraps and splits on its own, a list or a table again as a whole at every page:
 a 50 kB list of 12,400 items took 44 s, 10,000 one-word paragraphs 4 s. The bundled
 rulebooks hold about 100."""
+HEADING_WEIGHT = 2
+"""What a heading of the contents (levels 1 to 3) counts against `MAX_BLOCKS`: it is laid
+out twice, in the book and as a row of the contents, with a link and an outline entry
+(2,900 headings took 2.4 s a language to build, 2,900 paragraphs 1.1 s)."""
+_CONTENTS_HEADING = re.compile(r" {0,3}#{1,3}(?:[ \t]|$)")
+_SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 MAX_HARD_BREAKS = 200
 """Hard line breaks in one paragraph (lines between blank lines): each starts a line of the
@@ -710,18 +716,25 @@ def _may_hold_much_markup(text: str) -> bool:
 
 
 def _refuse_many_blocks(text: str) -> None:
-    """Raise RulebookError at the line that starts the block past `MAX_BLOCKS`."""
+    """Raise RulebookError at the line that starts the block past `MAX_BLOCKS` (a heading of
+    the contents counts `HEADING_WEIGHT`; a setext one, at its underline)."""
     blocks, blank = 0, True
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             blank = True
             continue
+        counted = 0
         if blank or "|" in line or _LIST_ITEM.match(line):
-            blocks += 1
+            counted = HEADING_WEIGHT if _CONTENTS_HEADING.match(line) else 1
+        elif _SETEXT_UNDERLINE.fullmatch(line):  # the line above was a heading
+            counted = HEADING_WEIGHT - 1
+        if counted:
+            blocks += counted
             if blocks > MAX_BLOCKS:
                 raise RulebookError(
-                    f"more than {MAX_BLOCKS:,} paragraphs, list items and table rows: each is"
-                    " laid out on its own, so many cost minutes; this is the first one over",
+                    f"more than {MAX_BLOCKS:,} paragraphs, list items and table rows (a heading"
+                    " counts twice: it is listed in the contents too): each is laid out on its"
+                    " own, so many cost minutes; this is the first one over",
                     number,
                     len(line) - len(line.lstrip()) + 1,
                 )
