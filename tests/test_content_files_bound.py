@@ -44,3 +44,34 @@ def test_a_list_at_the_bound_is_read(tmp_path, monkeypatch):
     assert not [d for d in game.diagnostics if d.code == "Y019"]
     assert len(game.decks) == 4 and len(game.questions) == 4
     assert MAX_CONTENT_FILES == 1_000
+
+
+def test_board_files_have_their_own_smaller_bound(tmp_path, monkeypatch):
+    """A board is drawn whole in each language: 1,000 tiny boards took `build` 28 s (probe 43
+    B1), so boards have a bound of their own, below the decks'."""
+    monkeypatch.setattr(game_module, "MAX_BOARD_FILES", 2)
+    root = _game(tmp_path, 1)
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("    - boards/map.yaml\n", "    - boards/map.yaml\n" * 3))
+    game = load_game(root)
+    (found,) = [d for d in game.diagnostics if d.code == "Y019"]
+    assert "3 board files" in found.message and "at most 2" in found.message
+    assert game.boards == []
+    manifest.write_text(text.replace("    - boards/map.yaml\n", "    - boards/map.yaml\n" * 2))
+    assert not [d for d in load_game(root).diagnostics if d.code == "Y019"]
+    assert game_module.MAX_BOARD_FILES < MAX_CONTENT_FILES
+
+
+def test_questions_count_two_faces_each_against_the_card_bound(tmp_path, monkeypatch):
+    """Y018 counted deck cards only: a bank of 6,000 questions (36,000 faces to fit in three
+    languages) took `validate` 11 s (probe 43 Q1). A question prints two faces."""
+    root = _game(tmp_path, 1)
+    cards, questions = 2, 1  # the base game's
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 3 * (cards + 2 * questions))
+    assert not [d for d in load_game(root).diagnostics if d.code == "Y018"]
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 3 * (cards + 2 * questions) - 1)
+    game = load_game(root)
+    (found,) = [d for d in game.diagnostics if d.code == "Y018"]
+    assert found.file.endswith("questions/bank.yaml") and "1 questions here" in found.message
+    assert game.questions[0].model is None  # not read

@@ -110,18 +110,19 @@ def _cards(root: Path, deck: str, count: int) -> None:
 def test_the_decks_past_the_games_card_bound_are_not_read(two_decks, monkeypatch, run_cli):
     import toolkit.content.game as game_module
 
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 30)  # 10 cards in 3 languages
+    # 10 cards and the base game's one question (two faces) in 3 languages
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 36)
     _cards(two_decks, "cards", 10 - 2 - 2)  # the base deck holds 2 cards, the big deck 2
     game = load_game(two_decks)
     assert not [d for d in game.diagnostics if d.code == "Y018"]  # at the bound
-    _cards(two_decks, "big", 1)
+    _cards(two_decks, "big", 3)  # 13 cards: past the bound before the question is read
     game = load_game(two_decks)
     (found,) = [d for d in game.diagnostics if d.code == "Y018"]
     assert found.severity == "error" and found.file.endswith("decks/big.yaml")
-    assert "more than 10 cards, the most a game in 3 languages" in found.message
-    assert "3 here (8 in the decks read before this one)" in found.message
+    assert "print more than 12 faces a language, the most a game in 3 languages" in found.message
+    assert "5 cards here (8 faces in the files read before this one)" in found.message
     doc = game.decks[1].doc
-    assert doc is not None and found.span.line == doc.span(("cards", 2)).line  # the 11th card
+    assert doc is not None and found.span.line == doc.span(("cards", 4)).line  # the 13th card
     assert game.decks[0].model is not None and game.decks[1].model is None
     status = run_cli("i18n", "status", str(two_decks))
     assert "Y018" in status.output
@@ -132,13 +133,14 @@ def test_the_decks_past_the_games_card_bound_are_not_read(two_decks, monkeypatch
 def test_the_card_bound_counts_each_language(two_decks, monkeypatch):
     import toolkit.content.game as game_module
 
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 15)  # 5 cards in 3 languages
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 21)  # 7 faces a language in 3
     assert not [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
     manifest = two_decks / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
     (found,) = [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
-    assert "more than 3 cards, the most a game in 4 languages" in found.message
+    assert "print more than 5 faces a language, the most a game in 4 languages" in found.message
+    assert found.file.endswith("questions/bank.yaml")  # 4 cards, then a question of 2 faces
 
 
 def test_rules_units_leave_out_the_rules_texts_the_manifest_marks_localized():
@@ -158,13 +160,17 @@ def test_a_language_the_cards_leave_no_room_for_is_not_added(two_decks, monkeypa
 
     manifest = two_decks / "game.yaml"
     before = manifest.read_text(encoding="utf-8")
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 15)  # 4 cards: 12 faces, 16 with de
+    # 4 cards and a question of two faces: 18 faces, 24 with de
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 23)
     out = two_decks.parent / "po"
     refused = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
     assert refused.exit_code == 1
-    assert "4 cards: in 4 languages they would be 16 faces" in refused.output
+    assert (
+        "6 faces a language (4 cards, 1 questions of two faces): in 4 languages they would be 24,"
+        in refused.output
+    )
     assert manifest.read_text(encoding="utf-8") == before and not out.exists()
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 16)
+    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 24)
     added = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
     assert added.exit_code == 0, added.output
     assert "languages: [fr, es, en, de]" in manifest.read_text(encoding="utf-8")

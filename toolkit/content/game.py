@@ -45,7 +45,9 @@ R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does no
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
 R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
 Y_TOO_MANY_CARDS = rule(
-    "Y018", "too-many-cards", "A game's decks hold more cards than its checks may work through."
+    "Y018",
+    "too-many-cards",
+    "A game's decks and question banks print more faces than its checks may work through.",
 )
 MAX_CARD_FACES = 18_000
 """Cards times the game's languages a game's decks may hold (6,000 cards in 3 languages,
@@ -55,8 +57,12 @@ MAX_CARD_FACES = 18_000
 Y_TOO_MANY_FILES = rule(
     "Y019",
     "too-many-content-files",
-    "A game lists more deck files, or question banks, than its checks may work through.",
+    "A game lists more deck files, question banks or boards than its checks may work through.",
 )
+MAX_BOARD_FILES = 100
+"""Board files a game may list (Y019): a board is drawn whole in each language, ~9 ms a
+small one, and placing its names costs more: 1,000 tiny boards took `build --only board`
+28 s (probe 43 B1). The bundled games list one at most."""
 MAX_CONTENT_FILES = 1_000
 """Deck files a game may list, and as many question banks: each content file costs the
 checks its own units and its share of the game's frame in the findings cache (~3 ms a
@@ -224,6 +230,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
     if manifest is None:
         return game
     files = manifest.files
+    faces = _Faces(len(manifest.languages))  # decks' and question banks' together
     game.decks = _load_group(
         game,
         doc,
@@ -231,11 +238,18 @@ def _load_game(root: Path, written: Path | None) -> Game:
         files.decks,
         lambda: plugin.deck_adapter,
         plugin.deck_shape,
-        _Faces(len(manifest.languages)),
+        faces,
         "deck files",
     )
     game.boards = _load_group(
-        game, doc, ("files", "boards"), files.boards, lambda: adapter("board"), board_shape
+        game,
+        doc,
+        ("files", "boards"),
+        files.boards,
+        lambda: adapter("board"),
+        board_shape,
+        files="board files",
+        most=MAX_BOARD_FILES,
     )
     game.questions = _load_group(
         game,
@@ -243,6 +257,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         ("files", "questions"),
         files.questions,
         lambda: adapter("questions"),
+        faces=faces,
         files="question banks",
     )
     if files.glossary:
@@ -330,32 +345,40 @@ def _near_name(target: Path) -> str:
     )
 
 
+FACES_PER_ROW = {"cards": 1, "questions": 2}
+"""Faces a row of a content file prints in each language: a card's face; a question's
+question and its answer."""
+
+
 @dataclass
 class _Faces:
-    """The cards of a game's decks read so far, against `MAX_CARD_FACES`."""
+    """The faces of a game's decks and question banks read so far, against
+    `MAX_CARD_FACES` (a question counts two: its question and its answer)."""
 
     languages: int
-    cards: int = 0
+    faces: int = 0  # in one language
 
-    def refused(self, doc: Document, display: str) -> Diagnostic | None:
-        """Y018 for a deck whose cards pass the bound (at the first card past it), else
-        None (its cards counted)."""
-        cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
-        count = len(cards) if isinstance(cards, list) else 0
+    def refused(self, doc: Document, display: str, rows_key: str) -> Diagnostic | None:
+        """Y018 for a file whose rows pass the bound (at the first row past it), else
+        None (its rows counted)."""
+        rows = doc.data.get(rows_key) if isinstance(doc.data, dict) else None
+        count = len(rows) if isinstance(rows, list) else 0
+        weight = FACES_PER_ROW.get(rows_key, 1)
         most = MAX_CARD_FACES // max(self.languages, 1)
-        if self.cards + count <= most:
-            self.cards += count
+        if self.faces + count * weight <= most:
+            self.faces += count * weight
             return None
-        first = most - self.cards  # the first card past the bound
-        before = f" ({self.cards:,} in the decks read before this one)" if self.cards else ""
+        first = (most - self.faces) // weight  # the first row past the bound
+        before = f" ({self.faces:,} faces in the files read before this one)" if self.faces else ""
         langs = f"{self.languages} language{'s' if self.languages != 1 else ''}"
         message = (
-            f"the game's decks hold more than {most:,} cards, the most a game in {langs} may"
-            f" hold ({MAX_CARD_FACES:,} faces in all: each card's face in each language is"
-            f" resolved, fitted and read by the checks): {count:,} here{before}; this deck is"
-            " not read (split the game, or keep the cards it needs)"
+            f"the game's decks and question banks print more than {most:,} faces a language,"
+            f" the most a game in {langs} may hold ({MAX_CARD_FACES:,} in all, a card one"
+            " face and a question two, its question and its answer: each is resolved,"
+            f" fitted and read by the checks): {count:,} {rows_key} here{before}; this file"
+            " is not read (split the game, or keep the cards it needs)"
         )
-        return Y_TOO_MANY_CARDS.at(display, doc.span(("cards", first)), message)
+        return Y_TOO_MANY_CARDS.at(display, doc.span((rows_key, first)), message)
 
 
 def _load_group(
@@ -367,6 +390,7 @@ def _load_group(
     member: Callable[[Any], TypeAdapter[Any] | None] | None = None,
     faces: _Faces | None = None,
     files: str = "",
+    most: int | None = None,
 ) -> list[LoadedFile]:
     """The files a manifest lists under `where`, read and validated. The validator is
     asked for only when a file is there: a game without boards or question banks does not
@@ -374,17 +398,17 @@ def _load_group(
     tagged union's files, gives the validator of the one member the file's tag chooses:
     a file it takes is not validated by the union (whose schema is not built); any other
     is validated by the union as ever, and its messages are the union's. `faces` counts a
-    deck's cards: a file that passes `MAX_CARD_FACES` is not validated (Y018). `files`, what
-    the listed files are (deck files, question banks), bounds the list to
-    `MAX_CONTENT_FILES` (Y019: none read past it)."""
-    if files and len(rels) > MAX_CONTENT_FILES:
+    file's cards or questions: a file that passes `MAX_CARD_FACES` is not validated (Y018).
+    `files`, what the listed files are (deck files, board files, question banks), bounds the
+    list to `most`, by default `MAX_CONTENT_FILES` (Y019: none read past it)."""
+    most = MAX_CONTENT_FILES if most is None else most
+    if files and len(rels) > most:
         message = (
-            f"the game lists {len(rels):,} {files}, a game may list at most"
-            f" {MAX_CONTENT_FILES:,} (the checks work through each file on its own, ~3 ms a"
-            f" file whatever its size); none of these is read (put small {files} together,"
-            " or split the game)"
+            f"the game lists {len(rels):,} {files}, a game may list at most {most:,} (the"
+            " checks work through each file on its own, whatever its size); none of these is"
+            f" read (put small {files} together, or split the game)"
         )
-        span = manifest_doc.span((*where, MAX_CONTENT_FILES))
+        span = manifest_doc.span((*where, most))
         game.diagnostics.append(Y_TOO_MANY_FILES.at(manifest_doc.display, span, message))
         game.broken_lists.add(str(where[1]))  # what its files declare is not known
         for rel in rels:  # listed, not read: no file of it is unlisted (R008)
@@ -410,7 +434,10 @@ def _load_group(
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
-        refused = faces.refused(doc, display) if faces is not None and doc is not None else None
+        rows_key = ROWS_KEY.get(str(where[-1]), "cards")
+        refused = (
+            faces.refused(doc, display, rows_key) if faces is not None and doc is not None else None
+        )
         if refused is not None:
             game.diagnostics.append(refused)
             loaded.append(LoadedFile(display, doc, None))

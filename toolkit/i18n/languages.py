@@ -41,13 +41,19 @@ def _room_for_one_more(game: Game) -> None:
     card faces (Y018): the language is not added, rather than added and the decks refused."""
     manifest = game.checked_manifest
     cards = sum(len(getattr(deck, "cards", None) or ()) for deck in game.valid(game.decks))
+    questions = sum(
+        len(getattr(bank, "questions", None) or ()) for bank in game.valid(game.questions)
+    )
+    per_row = game_module.FACES_PER_ROW
+    faces = cards * per_row["cards"] + questions * per_row["questions"]
     languages = len(manifest.languages) + 1
     bound = game_module.MAX_CARD_FACES
-    if cards * languages > bound:
+    if faces * languages > bound:
         raise ValueError(
-            f"{game.id} has {cards:,} cards: in {languages} languages they would be"
-            f" {cards * languages:,} faces, more than the {bound:,} a game may hold (Y018:"
-            f" at most {bound // languages:,} cards in {languages} languages); nothing done"
+            f"{game.id} prints {faces:,} faces a language ({cards:,} cards, {questions:,}"
+            f" questions of two faces): in {languages} languages they would be"
+            f" {faces * languages:,}, more than the {bound:,} a game may hold (Y018: at most"
+            f" {bound // languages:,} faces a language in {languages} languages); nothing done"
         )
 
 
