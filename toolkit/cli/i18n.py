@@ -128,7 +128,7 @@ def show_status(games: Annotated[list[str] | None, typer.Argument(help=GAME_HELP
         named += [(os.path.relpath(Path(row.file).absolute(), game.root), row) for row in rows]
         for shown, row in named:
             codes = ", ".join(f"{c}×{n}" for c, n in sorted(row.codes.items()))
-            cells = (shown, row.lang, row.texts, f"{row.coverage:.0%}", row.problems, codes)
+            cells = (shown, row.lang, row.texts, row.percent, row.problems, codes)
             table.add_row(*(escape(cell) for cell in cells))
         stdout.print(table)
         if left:

@@ -64,8 +64,8 @@ MAX_BOARD_FILES = 100
 small one, and placing its names costs more: 1,000 tiny boards took `build --only board`
 28 s (probe 43 B1). The bundled games list one at most."""
 MAX_CONTENT_FILES = 1_000
-"""Deck files a game may list, and as many question banks: each content file costs the
-checks its own units and its share of the game's frame in the findings cache (~3 ms a
+"""Deck files and question banks a game may list together (999 of each made a preview save
+cost 11.7 s, probe 43 S1): each content file costs the checks its own units and its share of the game's frame in the findings cache (~3 ms a
 one-card deck with a cold cache, whatever its size): 1,000 one-card decks took `validate` 3 s,
 2,000 took 6 s (probe 42 N1). Y018 counts cards, not files. The bundled games list fewer than
 30. A list past the bound is not read."""
@@ -259,6 +259,8 @@ def _load_game(root: Path, written: Path | None) -> Game:
         lambda: adapter("questions"),
         faces=faces,
         files="question banks",
+        most=MAX_CONTENT_FILES - min(len(files.decks), MAX_CONTENT_FILES),
+        shared=f", with its {len(files.decks):,} deck files: {MAX_CONTENT_FILES:,} in all",
     )
     if files.glossary:
         loaded = _load_group(
@@ -391,6 +393,7 @@ def _load_group(
     faces: _Faces | None = None,
     files: str = "",
     most: int | None = None,
+    shared: str = "",
 ) -> list[LoadedFile]:
     """The files a manifest lists under `where`, read and validated. The validator is
     asked for only when a file is there: a game without boards or question banks does not
@@ -400,13 +403,14 @@ def _load_group(
     is validated by the union as ever, and its messages are the union's. `faces` counts a
     file's cards or questions: a file that passes `MAX_CARD_FACES` is not validated (Y018).
     `files`, what the listed files are (deck files, board files, question banks), bounds the
-    list to `most`, by default `MAX_CONTENT_FILES` (Y019: none read past it)."""
+    list to `most`, by default `MAX_CONTENT_FILES` (Y019: none read past it; `shared` says
+    what else the bound counts)."""
     most = MAX_CONTENT_FILES if most is None else most
     if files and len(rels) > most:
         message = (
-            f"the game lists {len(rels):,} {files}, a game may list at most {most:,} (the"
-            " checks work through each file on its own, whatever its size); none of these is"
-            f" read (put small {files} together, or split the game)"
+            f"the game lists {len(rels):,} {files}, a game may list at most {most:,}{shared}"
+            " (the checks work through each file on its own, whatever its size); none of"
+            f" these is read (put small {files} together, or split the game)"
         )
         span = manifest_doc.span((*where, most))
         game.diagnostics.append(Y_TOO_MANY_FILES.at(manifest_doc.display, span, message))

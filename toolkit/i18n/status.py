@@ -23,6 +23,15 @@ class StatusRow:
     def coverage(self) -> float:
         return self.translated / self.texts if self.texts else 1.0
 
+    @property
+    def percent(self) -> str:
+        """The coverage in whole percent, rounded down: 1,805 of 1,812 texts are 99 %, not
+        the 100 % that rounding shows (a translator would stop there), and one text of 300
+        is 0 %."""
+        if self.translated >= self.texts:
+            return "100%"
+        return f"{min(self.translated * 100 // self.texts, 99)}%"
+
 
 def status(game: Game) -> list[StatusRow]:
     manifest = game.manifest
