@@ -421,6 +421,7 @@ def _load_group(
             if target is not None:
                 game.listed.add(target)
         return []
+    rows_key = ROWS_KEY.get(str(where[-1]), "cards")  # what a file of this list holds rows under
     items = rels.items() if isinstance(rels, dict) else enumerate(rels)
     loaded: list[LoadedFile] = []
     for key, rel in items:
@@ -434,12 +435,10 @@ def _load_group(
             from toolkit.content.sheets.load import load_sheet
 
             game.listed.add(real_path(keys_file(target)))  # as R008 compares it
-            rows_key = ROWS_KEY[str(where[-1])]
             doc, diags = load_sheet(target, display, rows_key, kind_adapter(), inside=game.root)
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
-        rows_key = ROWS_KEY.get(str(where[-1]), "cards")
         refused = (
             faces.refused(doc, display, rows_key) if faces is not None and doc is not None else None
         )
