@@ -384,3 +384,35 @@ def test_the_code_part_taken_once_gives_the_key_taken_afresh(tmp_path, monkeypat
     part = validate_cache.code_part(stats)
     assert validate_cache.inputs_digest(game, OPTIONS, stats, part) is None
     assert validate_cache.inputs_digest(game, OPTIONS, stats) is None
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.png")}
+
+
+def test_other_commands_after_validate_skip_the_checks_too(cache, tmp_path, monkeypatch):
+    """An export, a translation command or a simulation after `validate` loads the game and
+    checks nothing again, and makes what the gate's checks would have let it make."""
+    import toolkit.checks.gate
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    assert _run(".")[0] == 0
+
+    def no_checks(*args, **kwargs):
+        raise AssertionError("checked again although validate kept the findings")
+
+    runner = CliRunner()
+    export = ["export", "png", ".", "--lang", "en", "--dpi", "30", "--out"]
+    with monkeypatch.context() as patched:
+        patched.setattr(toolkit.checks.gate, "run_checks", no_checks)
+        cached = runner.invoke(app, [*export, str(tmp_path / "a")])
+        status = runner.invoke(app, ["i18n", "status", "."])
+    assert cached.exit_code == 0, cached.output
+    assert status.exit_code == 0, status.output
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
+    fresh = runner.invoke(app, [*export, str(tmp_path / "b")])
+    assert fresh.exit_code == 0, fresh.output
+    made = _files(tmp_path / "a")
+    assert made and made == _files(tmp_path / "b")
+    assert status.output == runner.invoke(app, ["i18n", "status", "."]).output

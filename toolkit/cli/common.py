@@ -129,14 +129,15 @@ def game_folders(args: list[str] | None) -> list[Path]:
 def gated_game(
     folder: Path,
     tolerate: tuple[str, ...] = (),
-    use_cache: bool = False,
+    use_cache: bool = True,
     printed: list[str] | None = None,
 ) -> Any | None:
     """The game in `folder` if it passes the validity gate; else its errors and a one-line
     reason on stderr (the command's own output, a PDF or a report, never comes), and None.
 
-    With `use_cache`, a game whose findings `validate` kept (toolkit.content.validate_cache)
-    and found free of errors is only loaded, not checked again (a `build` after `validate`);
+    With `use_cache` (every command but a `build --no-cache`), a game whose findings
+    `validate` kept (toolkit.content.validate_cache) and found free of errors is only loaded,
+    not checked again (a `build`, `export`, `simulate` or `i18n` command after `validate`);
     anything else goes through the gate. `printed`: the languages a `build --lang` prints,
     the only ones whose print the gate checks (a `validate` free of errors covers them)."""
     from toolkit.checks.gate import InvalidGame, valid_game

@@ -172,7 +172,9 @@ def _run(
     out_dir = out or Path.cwd() / "output"
     failed = False
     for folder in game_folders(games):
-        game = gated_game(folder)
+        # a game `validate` found free of errors is only loaded (as `build` does); else the
+        # gate checks the print of the languages exported only
+        game = gated_game(folder, printed=lang.split(",") if lang else None)
         if game is None:
             failed = True
             continue
