@@ -92,3 +92,28 @@ def test_a_layout_a_deck_names_past_the_bound_is_not_read_and_the_deck_says_why(
     assert all((d["line"], d["col"]) == (5, 9) for d in unread), unread
     assert "layouts/own04.yaml is not read" in unread[1]["message"]
     assert not {"own03", "own04", "own05"} & set(read)
+
+
+# --- F1: fonts whose character maps together map far more than any game prints -------------
+
+
+def test_fonts_past_the_games_code_points_are_not_read(tmp_path, monkeypatch):
+    # reportlab keeps an entry per code point of every face read, for the whole process: 30
+    # fonts of 684 bytes, each mapping all of Unicode, took 3.9 GB
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for n in range(3):
+        make_font(fonts / f"f{n}.ttf", f"Family{n}", "regular", letters)
+    one = game_fonts.cmap_codes((fonts / "f0.ttf").read_bytes())
+    assert one >= len(letters)
+    monkeypatch.setattr(game_fonts, "MAX_GAME_CODES", 2 * one)
+    game_fonts._read_set.cache_clear()
+    found = game_fonts.font_set(tmp_path)
+    assert {family for family, _ in found.faces} == {"family0", "family1"}
+    (refused,) = found.problems
+    assert refused.file.endswith("f2.ttf")
+    assert f"map more than {2 * one:,} code points together" in refused.message
