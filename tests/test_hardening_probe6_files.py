@@ -229,7 +229,6 @@ def test_a_character_map_of_more_than_unicode_is_refused_unread(subtable, refuse
 
 def test_a_font_file_with_such_a_map_gives_a_finding_in_no_time(tmp_path):
     import struct
-    import time
 
     from fontTools.ttLib import TTFont
     from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
@@ -249,10 +248,8 @@ def test_a_font_file_with_such_a_map_gives_a_finding_in_no_time(tmp_path):
     at = data.find(struct.pack(">LLL", 0x1F000, 0x1F000, 1))
     data[at + 4 : at + 8] = struct.pack(">L", 0xFFFFFFF0)
     path.write_bytes(bytes(data))
-    started = time.perf_counter()
-    said = read_face(path, tmp_path.resolve())
-    assert isinstance(said, str) and "character map" in said
-    assert time.perf_counter() - started < 2
+    said = read_face(path, tmp_path.resolve())  # from the table's bytes: reportlab never sees it
+    assert isinstance(said, str) and "maps more than 1,114,112 code points (all" in said
 
 
 # --- F2: validate --changed and the repository's own commands --------------------------------

@@ -143,9 +143,15 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         if loaded.model is None or loaded.doc is None:
             continue
         deck = loaded.model
-        unknown = [(f, n) for f, n in (("layout", deck.layout), ("back", deck.back)) if n]
-        unknown = [(f, n) for f, n in unknown if not assets.find(assets.LAYOUTS, n, game.root)]
-        for field, missing in unknown:
+        named = [(f, n) for f, n in (("layout", deck.layout), ("back", deck.back)) if n]
+        looked_up = [(f, n, assets.find(assets.LAYOUTS, n, game.root)) for f, n in named]
+        unknown = [(f, n) for f, n, at in looked_up if at is None or at.unread]
+        for field, missing, at in looked_up:
+            if at is not None and at.unread:
+                yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), at.unread)
+                continue
+            if at is not None:
+                continue
             if layout_tips is None:
                 layout_tips = LayoutTips(game.root)
             yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), layout_tips.message(missing))
@@ -390,13 +396,14 @@ def _rtl_in(facts: Facts) -> set[str]:
 
 def used_layouts(game: Game) -> list[str]:
     """The layouts the game prints with (and its own, used or not: the first
-    assets.MAX_FILES by name) that exist."""
+    `assets.most_files` by name) that exist and are read."""
     names = [(d.layout or DEFAULT_FRONT, d.back or DEFAULT_BACK) for d in game.valid(game.decks)]
     names += [(bank.layout, bank.back) for bank in game.valid(game.questions)]
     own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game.root)]
     own += [f.path.stem for f in assets.refused(assets.LAYOUTS, game.root) if f.path.suffix]
     every = dict.fromkeys([*own, *(n for pair in names for n in pair)])
-    return [n for n in every if assets.find(assets.LAYOUTS, n, game.root) is not None]
+    found = {n: assets.find(assets.LAYOUTS, n, game.root) for n in every}
+    return [n for n, at in found.items() if at is not None and not at.unread]
 
 
 def languages(game: Game) -> list[str]:

@@ -35,9 +35,15 @@ class Kind:
     folder: str
     suffix: str
     builtin: tuple[str, ...] | None
+    most: int | None = None  # files of the kind a game may hold, if fewer than MAX_FILES
 
 
-LAYOUTS = Kind("layouts", ".yaml", ("templates", "cards"))
+MAX_LAYOUT_FILES = 200
+"""Layout files a game may hold (the bundled games hold 1 to 9). A layout costs ~5 ms a
+validate (parsed, its templates compiled, its glyphs and languages checked, each face fitted
+through it): 990 decks each printing with its own layout took 8 s (probe 44 L1)."""
+
+LAYOUTS = Kind("layouts", ".yaml", ("templates", "cards"), most=MAX_LAYOUT_FILES)
 ICONS = Kind("icons", ".svg", None)
 
 
@@ -49,6 +55,9 @@ class Found:
     outside: str = ""
     """Why the game's file must not be read (it or its folder links outside the game
     folder), as a diagnostic says it; empty for a file that may be read."""
+    unread: str = ""
+    """Why the game's file is not read although it may be: it comes after the first files
+    of its kind by name in a folder that holds more than the game may (`most_files`)."""
 
 
 def _folders(kind: Kind, game_root: Path | None) -> list[tuple[Path, bool]]:
@@ -148,8 +157,26 @@ def _find(kind: Kind, name: str, game_root: Path | None) -> Found | None:
         # the game's own of that name shadows the built-in even when it cannot be read (a
         # FIFO, a folder, a dangling link): its reader says why, nothing falls back silently
         if path.is_file() or (in_game and (path.exists() or path.is_symlink())):
-            return Found(path, _display(kind, path, in_game), in_game)
+            unread = _past_the_first(kind, path, game_root) if in_game else ""
+            return Found(path, _display(kind, path, in_game), in_game, unread=unread)
     return None
+
+
+def _past_the_first(kind: Kind, path: Path, game_root: Path | None) -> str:
+    """Why the game's file `path` is not read ('' if it is): its folder holds more files
+    of the kind than the game may, and it is not among the first by name. A deck naming it
+    found it anyway, so 990 decks each naming its own layout read all 990 (probe 44 L1)."""
+    if _STEADY.get() is None and not _may_be_too_full(kind, path.parent):
+        return ""  # the usual case outside a `steady` block: one listing, no name looked at
+    kept, more = _files(kind, game_root)
+    if not more or path in kept:
+        return ""
+    most = most_files(kind)
+    noun = kind.folder.rstrip("s")
+    return (
+        f"{kind.folder}/{path.name} is not read: the {kind.folder}/ folder holds more than"
+        f" {most:,} {noun} files, and it is not among the first {most:,} by name"
+    )
 
 
 def expected(kind: Kind, name: str, game_root: Path | None = None) -> Found:
@@ -182,19 +209,35 @@ MAX_FILES = 1_000
 """Files of one kind a game's `layouts/` or `icons/` lists (the first by name; the bundled
 games hold under 20): each one listed is read and checked, used or not, at every validate,
 preview save and editor pause (5,000 tiny layouts took 42 s). Past it the folder is one
-finding (`too_full`) and the files after the first MAX_FILES are not read, but a layout a
-deck names is still found by its name."""
+finding (`too_full`) and the files after the first MAX_FILES are not read, not even a layout
+a deck names (`Found.unread`). Layouts have a lower bound of their own (MAX_LAYOUT_FILES)."""
+
+
+def _may_be_too_full(kind: Kind, folder: Path) -> bool:
+    """Whether `folder` lists more names of the kind than a game may hold (a cheap bound
+    on `_files`'s answer: no name is looked at)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return sum(n.endswith(kind.suffix) for n in names) > most_files(kind)
+
+
+def most_files(kind: Kind) -> int:
+    """Files of that kind a game's folder may hold: the first by name are read."""
+    return min(MAX_FILES, kind.most) if kind.most is not None else MAX_FILES
 
 
 def too_full(kind: Kind, game_root: Path | None) -> str:
     """Why the game's folder of that kind is listed only in part ('' if it is not): it
-    holds more than MAX_FILES files of that kind."""
+    holds more than `most_files` files of that kind."""
     if not _files(kind, game_root)[1]:
         return ""
     noun = kind.folder.rstrip("s")
+    most = most_files(kind)
     return (
-        f"the {kind.folder}/ folder holds more than {MAX_FILES:,} {noun} files; those after"
-        f" the first {MAX_FILES:,} by name are not read: keep the {kind.folder} the game"
+        f"the {kind.folder}/ folder holds more than {most:,} {noun} files; those after"
+        f" the first {most:,} by name are not read: keep the {kind.folder} the game"
         " prints with"
     )
 
@@ -212,7 +255,7 @@ def _list(kind: Kind, game_root: Path) -> list[Found]:
 
 
 def _files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
-    """The first MAX_FILES files of that kind in the game's folder by name, and whether
+    """The first `most_files` files of that kind in the game's folder by name, and whether
     there are more; listed once in a `steady` block (a validate asks 7 times)."""
     return _steadily(("files", kind, game_root), lambda: _first_files(kind, game_root))
 
@@ -238,6 +281,7 @@ def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
     if not folder.is_dir():
         return [], False
     suffix = kind.suffix  # as Path.suffix matches it: a name longer than the suffix
+    most = most_files(kind)
     names = [n for n in os.listdir(folder) if n.endswith(suffix) and len(n) > len(suffix)]
     heapq.heapify(names)
     files: list[Path] = []
@@ -246,7 +290,7 @@ def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
         # a FIFO or a device by that name is listed too: its reader says what it is (a use
         # of it said "no icon" although the name was there); a folder is no file of the kind
         if (path.exists() and not path.is_dir()) or _leaves(path, game_root):
-            if len(files) == MAX_FILES:
+            if len(files) == most:
                 return files, True
             files.append(path)
     return files, False

@@ -207,7 +207,7 @@ def snapshot(game: Game, fingerprint: bool = True) -> Snapshot:
     for spec in specs:
         for name in (spec.front, spec.back):
             found = assets.expected(assets.LAYOUTS, name, game.root)
-            if found.outside:  # never read; validate reports it
+            if found.outside or found.unread:  # never read; validate reports it
                 fp[f"layout:{name}"] = "outside"
                 continue
             fp[f"layout:{name}"] = _file(found.path)

@@ -172,7 +172,7 @@ def _read_set(
     families: dict[str, str] = {}
     shown: dict[str, str] = {}
     problems: list[FontProblem] = []
-    room = MAX_TOTAL_BYTES
+    room, codes = MAX_TOTAL_BYTES, MAX_GAME_CODES
     for index, (name, _version) in enumerate(stamp):
         assert root is not None  # a stamp lists files of a game folder
         path = root / FOLDER / name
@@ -180,8 +180,8 @@ def _read_set(
         if index >= MAX_FILES:
             problems.append(FontProblem(display, _too_many_files()))
             continue
-        read, size = _read_face(path, root, room)
-        room -= size
+        read, size, mapped = _read_face(path, root, room, codes)
+        room, codes = room - size, codes - mapped
         if isinstance(read, str):
             problems.append(FontProblem(display, read))
             continue
@@ -204,6 +204,12 @@ DejaVu Sans); 200 files in fonts/ were each read whole."""
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 """Bytes of all a game's font files read together (each is at most `MAX_BYTES`): a few CJK
 families in four styles are some hundreds of MB."""
+MAX_GAME_CODES = 0x110000  # as MAX_CODES, for one font
+"""Code points the character maps of all a game's font files read map together: all of
+Unicode once. reportlab keeps a dict entry and a width per code point of every face read,
+for the life of the process (~140 bytes each): 30 fonts of 684 bytes, each mapping all of
+Unicode onto one glyph, took 3.9 GB (probe 44 F1). A CJK family maps ~65,000 in each of
+its four styles."""
 
 
 def _too_many_files() -> str:
@@ -219,25 +225,40 @@ def read_face(path: Path, root: Path) -> tuple[str, str, str] | str:
     reportlab reads it (the glyphs and the character map it prints with are the ones P002
     checks), its own tables give the family and style; a file it refuses is looked at with
     fontTools, to say what it is instead (PostScript outlines, a web font, no font)."""
-    return _read_face(path, root, MAX_TOTAL_BYTES)[0]
+    return _read_face(path, root, MAX_TOTAL_BYTES, MAX_GAME_CODES)[0]
 
 
-def _read_face(path: Path, root: Path, room: int) -> tuple[tuple[str, str, str] | str, int]:
-    """`read_face`, reading no more than `room` bytes (what is left of `MAX_TOTAL_BYTES`),
-    and the bytes it read. The file is opened once and looked at before it is read: its
-    size, and whether it is sparse."""
+def _read_face(
+    path: Path, root: Path, room: int, codes: int
+) -> tuple[tuple[str, str, str] | str, int, int]:
+    """`read_face`, reading no more than `room` bytes (what is left of `MAX_TOTAL_BYTES`)
+    and registering no face whose character map maps more than `codes` code points (what
+    is left of `MAX_GAME_CODES`); and the bytes read and code points mapped. The file is
+    opened once and looked at before it is read: its size, and whether it is sparse."""
     real = real_path(path)
     if not real.is_relative_to(root):
-        return "the font file leaves the game folder (a link to elsewhere); copy it in", 0
+        return "the font file leaves the game folder (a link to elsewhere); copy it in", 0, 0
     try:
         with open_regular(real, inside=root) as (fd, info):
             why = _refusal(fd, info, room)
             if why is not None:
-                return why, 0
+                return why, 0, 0
             data = read_open(fd, MAX_BYTES)
     except OSError as exc:
-        return f"cannot read the font file: {exc.strerror or exc}", 0
-    return _face(data), len(data)
+        return f"cannot read the font file: {exc.strerror or exc}", 0, 0
+    mapped = cmap_codes(data)
+    if codes < mapped <= MAX_CODES:  # past MAX_CODES, `_face` says it is no real font
+        return (
+            (
+                f"with it, the game's fonts map more than {MAX_GAME_CODES:,} code points together"
+                f" (this one {mapped:,}); it is not read: keep the families the game prints with"
+                f" in {FOLDER}/"
+            ),
+            len(data),
+            0,
+        )
+    face = _face(data)
+    return face, len(data), mapped if not isinstance(face, str) else 0
 
 
 def _refusal(fd: int, info: os.stat_result, room: int) -> str | None:
@@ -272,6 +293,8 @@ def _face(data: bytes) -> tuple[str, str, str] | str:
         _subsets(font.face, data)
     except _CostlyFont as exc:
         return str(exc)
+    except MemoryError:  # reportlab's own structures for it: no "cannot embed" with no reason
+        return "reading the font needs more memory than the machine gives; not read"
     except Exception as exc:  # reportlab meets a damaged file with any error (its own bugs)
         return diagnose(data, exc)
     key = f"{family}-{style}@{digest}"
@@ -426,6 +449,18 @@ def cmap_problem(data: bytes) -> str | None:
     """Why the font's character map cannot be read in bounded time and memory (a subtable
     mapping more than `MAX_CODES` code points), read from the table bytes alone; None for
     every real font (and for one too damaged to tell: reportlab then says what it finds)."""
+    if cmap_codes(data) > MAX_CODES:
+        return (
+            f"its character map (cmap) maps more than {MAX_CODES:,} code points (all"
+            " of Unicode): a damaged or hostile font, not read"
+        )
+    return None
+
+
+def cmap_codes(data: bytes) -> int:
+    """How many code points the font's largest character map subtable maps (what reportlab
+    makes entries for), counted no further than just past `MAX_CODES`; 0 when the table
+    cannot be read (reportlab then says what it finds)."""
     try:
         start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
         tables = struct.unpack_from(">H", data, start + 4)[0]
@@ -435,19 +470,15 @@ def cmap_problem(data: bytes) -> str | None:
             if tag == b"cmap":
                 cmap = offset
         if cmap is None:
-            return None
+            return 0
         subtables = struct.unpack_from(">H", data, cmap + 2)[0]
+        most = 0
         for i in range(subtables):
             offset = struct.unpack_from(">L", data, cmap + 4 + 8 * i + 4)[0]
-            codes = _codes(data, cmap + offset)
-            if codes > MAX_CODES:
-                return (
-                    f"its character map (cmap) maps more than {MAX_CODES:,} code points (all"
-                    " of Unicode): a damaged or hostile font, not read"
-                )
+            most = max(most, _codes(data, cmap + offset))
+        return most
     except struct.error:
-        return None
-    return None
+        return 0
 
 
 def _codes(data: bytes, at: int) -> int:

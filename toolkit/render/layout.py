@@ -166,7 +166,7 @@ def _stamp_now(name: str, game_root: Path | None) -> Stamp:
     return os.path.abspath(found.path), file_version(stat), number
 
 
-MAX_KEPT_FILES = 256
+MAX_KEPT_FILES = 2048
 """Layout files kept read at once (one version each): a process that sees many games drops
 the longest read first."""
 
@@ -205,6 +205,8 @@ def _read_layout_document(
     found = assets.expected(assets.LAYOUTS, name, game_root)
     if found.outside:
         return None, (R_OUTSIDE.at(found.display, Span(), found.outside),)
+    if found.unread:  # a deck that names it hears why (toolkit.checks.printfit)
+        return None, ()
     inside = game_root if found.in_game else None
     with repeats_of(inside):  # a game's own: counted with its content files
         doc, diags = load_document(found.path, found.display, inside=inside)

@@ -1,0 +1,119 @@
+"""Issue #33, probe 44's findings (each test red before its fix). L1: a game's layouts were
+kept in a process-wide memo of 256 files, so a check run over 300 decks each printing with
+its own layout read every layout again in each pass (6.8 s; 990 layouts 26 s); and a layout
+a deck named was read even past the folder's bound."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import diagnostics_json
+from toolkit.content import assets
+from toolkit.render import layout
+from toolkit.scaffold.new import new_game
+
+
+@pytest.fixture(scope="module")
+def scaffold(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("p44") / "g"
+    new_game(folder, "g", ["en"])
+    return folder
+
+
+def _game_of_own_layouts(scaffold: Path, tmp_path: Path, count: int) -> Path:
+    """The scaffold's game with `count` decks, each printing with a layout of its own."""
+    game = Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
+    standard = (game / "layouts" / "standard.yaml").read_text(encoding="utf-8")
+    listed = []
+    for n in range(count):
+        (game / "layouts" / f"own{n:02d}.yaml").write_text(standard, encoding="utf-8")
+        (game / "decks" / f"d{n:02d}.yaml").write_text(
+            f"id: d{n:02d}\nkind: actions\nname: {{en: D{n}}}\nsize: poker\nlayout: own{n:02d}\n"
+            f"cards:\n  - {{id: c{n:02d}, name: {{en: C{n}}}}}\n",
+            encoding="utf-8",
+        )
+        listed.append(f"    - decks/d{n:02d}.yaml")
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    first = "    - decks/cards.yaml\n"
+    text = text.replace(first, first + "\n".join(listed) + "\n")
+    manifest.write_text(text, encoding="utf-8")
+    return game
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the layout files parsed from now on."""
+    read: list[str] = []
+    real = layout.load_document
+
+    def spy(path, *args, **kwargs):
+        read.append(Path(path).stem)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(layout, "load_document", spy)
+    layout.clear_layouts()
+    return read
+
+
+def test_a_game_may_hold_no_more_layouts_than_one_run_keeps_read():
+    builtins = len(list(Path(layout.__file__).parents[2].joinpath("templates", "cards").glob("*")))
+    kept_at_most_by_one_game = 2 * (assets.most_files(assets.LAYOUTS) + builtins)
+    assert kept_at_most_by_one_game <= layout.MAX_KEPT_FILES
+
+
+def test_each_layout_is_read_once_a_run_when_they_are_all_kept(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    game = _game_of_own_layouts(scaffold, tmp_path, 12)
+    read = _reads(monkeypatch)
+    monkeypatch.setattr(layout, "MAX_KEPT_FILES", 2 * (12 + 6))
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    assert result.exit_code == 0, result.output
+    own = [name for name in read if name.startswith("own")]
+    assert sorted(own) == [f"own{n:02d}" for n in range(12)]  # once each, in every pass
+
+
+def test_a_layout_a_deck_names_past_the_bound_is_not_read_and_the_deck_says_why(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    game = _game_of_own_layouts(scaffold, tmp_path, 6)
+    monkeypatch.setattr(assets, "MAX_FILES", 4)  # example-card, own00, own01, own02
+    read = _reads(monkeypatch)
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = diagnostics_json(result.output)
+    assert result.exit_code == 1
+    unread = [d for d in found if "is not read" in d["message"] and d["code"] == "P003"]
+    assert sorted(d["file"].rsplit("/", 1)[-1] for d in unread) == [
+        f"d{n:02d}.yaml" for n in range(3, 6)
+    ]
+    assert all((d["line"], d["col"]) == (5, 9) for d in unread), unread
+    assert "layouts/own04.yaml is not read" in unread[1]["message"]
+    assert not {"own03", "own04", "own05"} & set(read)
+
+
+# --- F1: fonts whose character maps together map far more than any game prints -------------
+
+
+def test_fonts_past_the_games_code_points_are_not_read(tmp_path, monkeypatch):
+    # reportlab keeps an entry per code point of every face read, for the whole process: 30
+    # fonts of 684 bytes, each mapping all of Unicode, took 3.9 GB
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for n in range(3):
+        make_font(fonts / f"f{n}.ttf", f"Family{n}", "regular", letters)
+    one = game_fonts.cmap_codes((fonts / "f0.ttf").read_bytes())
+    assert one >= len(letters)
+    monkeypatch.setattr(game_fonts, "MAX_GAME_CODES", 2 * one)
+    game_fonts._read_set.cache_clear()
+    found = game_fonts.font_set(tmp_path)
+    assert {family for family, _ in found.faces} == {"family0", "family1"}
+    (refused,) = found.problems
+    assert refused.file.endswith("f2.ttf")
+    assert f"map more than {2 * one:,} code points together" in refused.message
