@@ -117,3 +117,34 @@ def test_fonts_past_the_games_code_points_are_not_read(tmp_path, monkeypatch):
     (refused,) = found.problems
     assert refused.file.endswith("f2.ttf")
     assert f"map more than {2 * one:,} code points together" in refused.message
+
+
+# --- X1: merged header cells, each expanded to the sheet's last possible column -------------
+
+
+def test_merged_header_ranges_are_clipped_and_bounded(monkeypatch):
+    # 60,000 merges of C1:XFD4 in a 137 kB XLSX took validate 26 s (a set of 16,000 columns
+    # each); a merge reaches no further than the sheet's cells, and past MAX_MERGED one
+    # finding says the rest are not looked at
+    from toolkit.content.sheets import table
+    from toolkit.content.sheets.grid import Grid
+
+    rows = [["id", "name.en", None], ["a", "A", None], ["b", "B", None]]
+    clipped: list[int] = []
+
+    class Columns(set):
+        def update(self, *more):
+            for columns in more:
+                clipped.append(len(columns))
+                super().update(columns)
+
+    monkeypatch.setattr(table, "set", Columns, raising=False)
+    grid = Grid("cards", rows, merged=[(1, 3, 1, 16_384)] * 5)
+    read = table.build(grid, "cards.xlsx")
+    assert clipped == [0] * 5  # column 3 heads no cell: nothing past the sheet is expanded
+    assert [c.text for c in read.columns] == ["id", "name.en"]
+
+    monkeypatch.setattr(table, "MAX_MERGED", 3)
+    read = table.build(Grid("cards", rows, merged=[(1, 2, 1, 16_384)] * 5), "cards.xlsx")
+    said = [d.message for d in read.diagnostics]
+    assert len(said) == 4 and "more than 3 merged ranges" in said[-1]
