@@ -291,3 +291,98 @@ def test_preview_saves_find_what_a_fresh_check_finds(tmp_path: Path) -> None:
         path.write_text(text.replace(old, new, 1) if old else text + new, encoding="utf-8")
         preview.apply({path})
         assert _records(preview.diagnostics) == _fresh(game), path.name
+
+
+def _card_works(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The deck files (as shown) whose cards print fit and legibility work out from now
+    on (not read back)."""
+    from toolkit.checks import printfit
+    from toolkit.checks.legibility import faces
+
+    worked: list[str] = []
+    for module in (printfit, faces):
+        real = module._card_work
+
+        def counted(loaded: Any, *args: Any, real: Any = real) -> Any:
+            worked.append(loaded.rel)
+            return real(loaded, *args)
+
+        monkeypatch.setattr(module, "_card_work", counted)
+    return worked
+
+
+@pytest.mark.usefixtures("cache_on")
+def test_a_save_checks_no_card_of_another_deck_on_the_standard_layout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standard layout holds an image element, so its cards' faces get no unit name
+    (an image reads its picture): every card of every deck on it was fitted and its
+    contrasts worked out again at each save of any file. A card is now kept under its
+    file's name in the frame, which holds every file it may read."""
+    game = _game(tmp_path / "g")
+    preview = _preview(game)
+    worked = _card_works(monkeypatch)
+    deck = game / "decks" / "d2.yaml"
+    for note in ("one", "two"):
+        worked.clear()
+        _save(deck, note)
+        preview.apply({deck})
+        assert worked and set(worked) == {preview.on_disk.decks[3].rel}, sorted(set(worked))
+        assert _records(preview.diagnostics) == _fresh(game)
+
+
+@pytest.mark.usefixtures("cache_on")
+def test_a_card_that_prints_its_image_is_checked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card whose face prints its picture read the picture: it is not kept by the frame,
+    so a save elsewhere checks it again, and a picture changed is found as a fresh check
+    finds it (P005 for one under 300 dpi, then none)."""
+    from PIL import Image
+
+    game = _game(tmp_path / "g")
+    picture = game / "art.png"
+    Image.new("RGB", (20, 30), "red").save(picture)
+    deck = game / "decks" / "d0.yaml"
+    text = deck.read_text("utf-8")
+    deck.write_text(text.replace("{id: k0,", "{id: k0, image: art.png,"), encoding="utf-8")
+    preview = _preview(game)
+    assert any(d.code == "P005" for d in preview.diagnostics)
+    worked = _card_works(monkeypatch)
+    other = game / "decks" / "d4.yaml"
+    _save(other, "one")
+    preview.apply({other})
+    assert set(worked) == {preview.on_disk.decks[1].rel, preview.on_disk.decks[5].rel}
+    Image.new("RGB", (2000, 3000), "blue").save(picture)
+    _save(other, "two")
+    preview.apply({other})
+    assert not any(d.code == "P005" for d in preview.diagnostics)
+    assert _records(preview.diagnostics) == _fresh(game)
+
+
+@pytest.mark.usefixtures("cache_on")
+def test_a_deck_save_resolves_the_faces_of_that_deck_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every face a save of one deck resolves (to draw it or to check it) is one of that
+    deck's: its cards' fronts and its back. Was: every deck's back again (print fit's letters
+    of a back were kept nowhere), and every card of a deck on the standard layout."""
+    from toolkit.render.printjob import PrintJob
+
+    game = _game(tmp_path / "g")
+    preview = _preview(game)
+    decks: list[str] = []
+    real = PrintJob.resolved
+
+    def counted(job: Any, layout: Any, card: Any) -> Any:
+        decks.append(str(job.deck.id))
+        return real(job, layout, card)
+
+    monkeypatch.setattr(PrintJob, "resolved", counted)
+    deck = game / "decks" / "d2.yaml"
+    for note in ("one", "two"):
+        decks.clear()
+        _save(deck, note)
+        preview.apply({deck})
+        assert decks and set(decks) == {"d2"}, sorted(set(decks))
+        assert _records(preview.diagnostics) == _fresh(game)
