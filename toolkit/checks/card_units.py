@@ -39,8 +39,25 @@ PURE_KINDS = frozenset(
 """The modules of the element kinds whose checks read nothing but the face, the language,
 the fonts and the icon names (an image's reads its picture file)."""
 
+FRAMED_KINDS = PURE_KINDS | {"toolkit.render.elements.image"}
+"""The modules of the kinds whose checks read nothing but what the pure kinds' read and files
+inside the game folder (an image's picture, which it refuses to read outside): a card of a
+layout of these kinds only is kept under its file's name in the frame (`FileBatch`), which
+holds the bytes of every file of the game folder but the other content files."""
+
 Path_ = tuple[str | int, ...]
 T = TypeVar("T")
+
+
+def framed_kinds(layout: Any) -> bool:
+    """Whether every element of `layout` is of a kind in `FRAMED_KINDS`."""
+    return all(type(e).__module__ in FRAMED_KINDS for e in layout.elements)
+
+
+def prints_impure(items: Any) -> bool:
+    """Whether a face's resolved items (those its `when` prints) hold one of a kind not
+    pure (an image): its check read a file, so the card's result is not kept."""
+    return any(type(item.element).__module__ not in PURE_KINDS for item in items)
 
 
 def card_args(jobs: list[PrintJob], layout: Any, card: Any) -> list[Any] | None:
@@ -178,14 +195,34 @@ class FileBatch:
     content files' bytes left out) and `extra`: after an edit in another file, no card's
     faces are named (what `card_args` costs, every card of every deck), each card's unit is
     read back by the name the batch kept (None: not kept, worked out). Without units, frame
-    or path: off."""
+    or path: off.
+
+    `framed`: the layout is of `FRAMED_KINDS` only. A card whose faces cannot be named (its
+    layout holds an image: the standard layout does) is then kept under the batch's own name
+    and its index: the batch's name holds every file it may read (its file's bytes and the
+    game folder's others but the other content files), the code is in the units' head, and
+    what is not in the frame is in the name (the check's `extra`, the languages printed,
+    every one: a `build --lang` gate keeps none). The check keeps no such card whose faces
+    printed an image (`prints_impure`: its picture was read): a deck on the standard layout
+    was checked whole again at every save of another file, and every validate after an
+    edit (probe 43 S1)."""
 
     KIND = "card-file"
 
-    def __init__(self, kind: str, loaded: LoadedFile | None, extra: list[Any], count: int) -> None:
+    def __init__(
+        self,
+        kind: str,
+        loaded: LoadedFile | None,
+        extra: list[Any],
+        count: int,
+        framed: bool = False,
+    ) -> None:
         import os
 
+        from toolkit.content.printing import every_language_printed
+
         self.kind = kind
+        self.framed = framed and every_language_printed()
         self.units = active()
         self.name: str | None = None
         self.kept: list[str | None] | None = None
@@ -231,6 +268,8 @@ class FileBatch:
         if named is not None:
             with suppress(TypeError, ValueError):  # an argument JSON cannot write: worked out
                 unit = Units.name(self.kind, named)
+        elif self.framed and self.name is not None:  # named by its file in the frame
+            unit = Units.name(self.kind, ["framed", self.name, index])
         if unit is None:
             self.names.append(None)
             return work()

@@ -22,7 +22,9 @@ from toolkit.checks.card_units import (
     Shape,
     budgeted,
     card_args,
+    framed_kinds,
     placed,
+    prints_impure,
     read_key,
     same_shape,
     stored_finding,
@@ -167,7 +169,8 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue
         jobs = [_job(game, deck, layout, lang, unfilled, budget) for lang in languages(game)]
         extra = [name, game.glossary_failed, _named(unfilled)]
-        batch = FileBatch("card-print-fit", loaded, extra, len(deck.cards))
+        framed = framed_kinds(layout)
+        batch = FileBatch("card-print-fit", loaded, extra, len(deck.cards), framed)
         for index, card in enumerate(deck.cards):
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
@@ -360,26 +363,74 @@ def _back_letters(
 ) -> Iterator[Event]:
     """P002 and P017 for what a deck's back prints in each language: every back shows the
     deck's first card (toolkit.render.sheets), and only the elements shown (one whose
-    `when` is false prints nothing); P003 when it fails to resolve."""
+    `when` is false prints nothing); P003 when it fails to resolve. Kept as a card of its
+    file's is (card_units.FileBatch, by the file's name in the frame: a back's faces are
+    not named), so a save of one deck does not resolve every other deck's back again."""
     name = deck.back or DEFAULT_BACK
     layout = _layout_of(name, game)
     if layout is None:
         return  # said with the layout
     card, shape = deck.cards[0], Shape(loaded, 0)
-    for lang in languages(game):
-        job = _job(game, deck, layout, lang, unfilled, budget)
-        try:
-            elements = job.resolved(layout, card)
-        except LayoutSpent:
-            _stopped(job, name, layout, card)
-            return
-        except (TemplateError, TypeError, ValueError) as exc:
-            if not game.glossary_failed:  # else the back may print a term: said there
-                where = ("back",) if deck.back else ("id",)
-                yield _layout_failed(loaded, where, card.id, name, job, exc)
-            return
-        for item in elements:
-            yield from _letters(loaded, card, (name, job), item, shape)
+
+    def work() -> tuple[list[Event], bool]:
+        events: list[Event] = []
+        impure = False
+        for lang in languages(game):
+            job = _job(game, deck, layout, lang, unfilled, budget)
+            try:
+                elements = job.resolved(layout, card)
+            except LayoutSpent:
+                _stopped(job, name, layout, card)
+                return events, True
+            except (TemplateError, TypeError, ValueError) as exc:
+                if not game.glossary_failed:  # else the back may print a term: said there
+                    where = ("back",) if deck.back else ("id",)
+                    events.append(_layout_failed(loaded, where, card.id, name, job, exc))
+                return events, True
+            impure = impure or prints_impure(elements)
+            for item in elements:
+                events.extend(_letters(loaded, card, (name, job), item, shape))
+        return events, impure
+
+    extra = [name, game.glossary_failed, _named(unfilled)]
+    batch = FileBatch("card-back-letters", loaded, extra, 1, framed_kinds(layout))
+    store, read = _event_units(loaded, 0, game.root, shape)
+    counted, kept, again = budgeted(budget, work, store, read)
+    yield from batch.card(0, lambda: None, counted, kept, again)[0][0]
+    batch.close()
+
+
+def _event_units(
+    loaded: LoadedFile, index: int, root: Path, shape: Shape
+) -> tuple[Callable[[tuple[list[Event], bool]], Any], Callable[[Any], tuple[list[Event], bool]]]:
+    """How the events of card `index`'s faces (or of its deck's back) are kept as a unit,
+    and read back: each finding by the place it points at, with its key and glyph."""
+
+    def store(result: tuple[list[Event], bool]) -> list[Any]:
+        events, failed = result
+        if failed:  # a template error is worked out again, as a face's is (or an image read)
+            raise NotKept
+        shape.check()
+        kept = []
+        for diag, key, glyph, place in events:
+            found = stored_finding(loaded, index, root, place, diag)
+            kept.append([*found, stored_key(key), list(glyph) if glyph else None])
+        return [shape.asked, kept]
+
+    def read(kept: Any) -> tuple[list[Event], bool]:
+        asked, found = kept
+        same_shape(loaded, index, asked)
+        events: list[Event] = []
+        for place, code, message, severity, key, glyph in found:
+            if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
+                raise ValueError("not a print-fit finding")
+            diag = placed(loaded, index, root, place, [code, message, severity])
+            if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
+                raise ValueError("not a glyph")
+            events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
+        return events, False
+
+    return store, read
 
 
 def _rtl_in(facts: Facts) -> set[str]:
@@ -436,31 +487,7 @@ def _card_findings(
 
     if active() is None or game is None:
         return [event[:3] for event in work()[0]]
-    root = game.root
-
-    def store(result: tuple[list[Event], bool]) -> list[Any]:
-        events, failed = result
-        if failed:
-            raise NotKept  # a template error is worked out again, as a face's is
-        shape.check()
-        kept = []
-        for diag, key, glyph, place in events:
-            found = stored_finding(loaded, index, root, place, diag)
-            kept.append([*found, stored_key(key), list(glyph) if glyph else None])
-        return [shape.asked, kept]
-
-    def read(kept: Any) -> tuple[list[Event], bool]:
-        asked, found = kept
-        same_shape(loaded, index, asked)
-        events: list[Event] = []
-        for place, code, message, severity, key, glyph in found:
-            if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
-                raise ValueError("not a print-fit finding")
-            diag = placed(loaded, index, root, place, [code, message, severity])
-            if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
-                raise ValueError("not a glyph")
-            events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
-        return events, False
+    store, read = _event_units(loaded, index, game.root, shape)
 
     def args() -> list[Any] | None:
         assert game is not None
@@ -484,11 +511,13 @@ def _card_work(
     jobs: list[PrintJob],
     shape: Shape,
 ) -> tuple[list[Event], bool]:
-    """What one card gives on every language's face, and whether a face failed."""
+    """What one card gives on every language's face, and whether it may not be kept: a face
+    failed, or printed an element of a kind that read a file (an image: `prints_impure`)."""
     assert loaded.doc is not None
     name, layout = face
     events: list[Event] = []
     numbers: set[int] = set()  # what the face shows in some language
+    impure = False
     for job in jobs:
         try:
             elements = job.resolved(layout, card)
@@ -501,13 +530,14 @@ def _card_work(
             events.append(_layout_failed(loaded, ("cards", index, "id"), card.id, name, job, exc))
             return events, True
         numbers |= _printed_numbers(elements)
+        impure = impure or prints_impure(elements)
         for item in elements:
             events.extend(_element(loaded, index, card, (name, job), item, shape))
     # no language failed: what no language prints, no player can read
     events.extend(
         (d, None, None, p) for d, p in _unprinted(loaded, index, card, name, numbers, shape)
     )
-    return events, False
+    return events, impure
 
 
 def _layout_failed(

@@ -28,18 +28,22 @@ by the kind's reader; one that is not what the kind stores is worked out afresh,
 missing one is.
 
 Units named by the frame (`Units.framed_name`): the game folder as this run's lookup hashed
-it, a file at a time (toolkit.content.validate_cache.Frame), with the bytes of some content
+it (the preview's: just before each reload, validate_cache.FindingsCache.framed), a file at
+a time (toolkit.content.validate_cache.Frame), with the bytes of some content
 files (decks, question banks) left out. A result that is worked out from one content file
 and the game's other files only is named by that file in the frame (the other content
 files left out): `question-bank-fit` (a bank's print-fit findings), `card-reference`
 (toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-file:*`
-(toolkit.checks.card_units.FileBatch: a deck's card units as one), the `:files` half of a
+(toolkit.checks.card_units.FileBatch: a deck's card units as one; and the cards of a layout
+holding an image, which get no name of their own, each by its index, with the letters a
+deck's back prints, `card-back-letters`), the `:files` half of a
 `Clean` (a file whose texts were all clean) and a kept rulebook render's parts. A result
 worked out from no content file is named by the frame with every content file left out:
 `family:*` (toolkit.checks.framed: a check family's findings whole). Such a unit is dropped
 when the game folder is not as the frame says once the checks are done.
 
-Only `validate` turns units on (`active()` is None otherwise, and with `--no-cache`): a
+Only `validate` and the preview's checks turn units on (`active()` is None otherwise, and
+with `--no-cache`): a
 unit changes no result, it only skips work. Light on purpose: no third-party import.
 """
 

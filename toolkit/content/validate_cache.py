@@ -478,6 +478,15 @@ class Frame:
         return hashlib.sha256(but).hexdigest()
 
 
+@dataclass(frozen=True)
+class Framed:
+    """The code part and a game folder's frame, taken together (`FindingsCache.framed`)."""
+
+    where: str
+    code: CodePart
+    frame: Frame
+
+
 def _frame_where(folder: Path) -> str:
     return "\0".join([FORMAT, "frame", os.getcwd(), str(folder), os.path.abspath(folder)])
 
@@ -836,18 +845,40 @@ class FindingsCache:
         if not self.store.write(slot, payload):
             self.note(f"cache: could not write the entry for {folder}")
 
+    def framed(self, folder: Path) -> Framed | None:
+        """The code part and the game folder's `Frame` hashed now, as a `lookup` takes them
+        (None when too large to cache), for `units` of the game as loaded after this call:
+        a check that does not look its findings up first (the preview's after each save)
+        names its units by the frame too, so a save of one file reads back what the other
+        content files' units kept (a bank's print fit, a file's clean texts). Taken before
+        the load, as a lookup is: a file saved in between is newer in the game than in the
+        frame, and the frame taken again after the checks tells so (their framed units are
+        then dropped)."""
+        code = code_part(self.stats)
+        frame = game_frame(folder, self.stats, code) if code is not None else None
+        if code is None or frame is None:
+            return None
+        return Framed(os.path.abspath(folder), code, frame)
+
     @contextmanager
-    def units(self, folder: Path) -> Iterator[None]:
+    def units(self, folder: Path, framed: Framed | None = None) -> Iterator[None]:
         """While the block checks the game in `folder`, its unit results (toolkit.content.
         unit_cache) are read from and kept in its entry (one per game folder, whatever the
-        current folder and options: no unit names a path or an option)."""
+        current folder and options: no unit names a path or an option). `framed`: the code
+        part and frame taken before the game was loaded (`framed`), else those of its
+        lookup."""
         from toolkit.content.unit_cache import FileUnits, Units, activated
 
         # the code part of this game's lookup, if it was the last thing done (else afresh)
         kept, self._code = self._code, None
-        code = kept[1] if kept is not None and kept[0] == os.path.abspath(folder) else None
-        framed, self._frame = self._frame, None
-        frame = framed[1] if framed is not None and framed[0] == os.path.abspath(folder) else None
+        framed_before, self._frame = self._frame, None
+        where = os.path.abspath(folder)
+        if framed is not None and framed.where == where:
+            kept, framed_before = (where, framed.code), (where, framed.frame)
+        code = kept[1] if kept is not None and kept[0] == where else None
+        frame = (
+            framed_before[1] if framed_before is not None and framed_before[0] == where else None
+        )
         if code is None:  # hashed once here, for the head and the frame's check after
             code = code_part(self.stats)
             if code is None:

@@ -32,17 +32,24 @@ def place(
     `on_disk` the game just loaded, whose line numbers are current (a deck saved half-way
     has none, and the shown game's lines stand in)."""
     fresh = {f.rel: f for f in (on_disk or shown).files()}
+    shown_files: dict[str, LoadedFile] = {}
+    for f in shown.files():
+        shown_files.setdefault(f.rel, f)  # the first of a name, as a search would find it
     by_file: dict[str, list[tuple[str, Any]]] = defaultdict(list)
     decks: dict[str, tuple[list[int], list[str]]] = {}
+    layouts: dict[str, str] = {}  # each layout's file, looked up once (not once a deck)
     for spec in deck_specs(shown):
         parts = [part for part, _ in card_keys(spec.deck.cards)]
         loaded = fresh.get(spec.file)
-        own = next((f for f in shown.files() if f.rel == spec.file), None)
+        own = shown_files.get(spec.file)
         starts = _card_starts(loaded if loaded and loaded.doc else own, spec.deck.cards)
         decks[spec.file] = (starts, [f"card/{spec.id}/{part}" for part in parts])
         by_file[spec.file].append(("deck", f"deck/{spec.id}"))
         for name in {spec.front, spec.back}:
-            by_file[layout_file(name, shown.root)].append(("layout", f"deck/{spec.id}"))
+            file = layouts.get(name)
+            if file is None:
+                file = layouts[name] = layout_file(name, shown.root)
+            by_file[file].append(("layout", f"deck/{spec.id}"))
     for loaded in shown.boards:
         if loaded.model is not None:
             by_file[loaded.rel].append(("board", f"board/{loaded.model.id}"))

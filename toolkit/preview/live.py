@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.content.game import Game, LoadedFile, display_path, load_game
+from toolkit.content.parse_units import Parses
 from toolkit.diagnostics import Diagnostic
 from toolkit.preview.cache import RenderCache
 from toolkit.preview.draw import DrawError, Result, draw_targets
@@ -29,7 +30,7 @@ from toolkit.preview.store import ImageStore, open_store
 from toolkit.render.deps import Snapshot, Target, builtin_layouts, snapshot
 
 if TYPE_CHECKING:
-    from toolkit.content.validate_cache import FindingsCache
+    from toolkit.content.validate_cache import FindingsCache, Framed
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -123,6 +124,7 @@ class Preview:
         self.shown: Game | None = None  # what the images are drawn from (last good)
         self.on_disk: Game | None = None  # what the files say now
         self.snap = Snapshot()
+        self._parses = Parses()  # the files' parses, from one reload to the next
         self.diagnostics: list[Diagnostic] = []
         self.revision = 0
         self.last_update: dict[str, Any] = {}
@@ -134,6 +136,8 @@ class Preview:
         self._recalled: list[Diagnostic] | None = None  # the findings kept for that game
         self._unit_cache: FindingsCache | None = None  # the units of the checks after it
         self._loaded: Game | None = None  # the game `load` read
+        # the game last read, with the code part and frame taken just before (`_reload`)
+        self._framed: tuple[Game | None, Framed | None] = (None, None)
         self._unserved: set[str] = set()  # the first language's targets not asked for yet
         self._last_request = 0.0  # when an image was last asked for (or `load` ended)
         self._docs: deque[str] = deque()  # boards and rulebooks to draw
@@ -225,9 +229,15 @@ class Preview:
         return manifest.languages[0] if manifest else None
 
     def _reload(self) -> list[Target]:
-        """Load the game from disk again; the targets whose inputs changed."""
-        fresh = load_game(self.root)
+        """Load the game from disk again; the targets whose inputs changed. After the first
+        load, the game folder's frame is taken first, as `validate`'s lookup takes it: the
+        check of this game names its units by it (`_check`)."""
+        units = self._units() if self._loaded is not None else None
+        framed = units.framed(self.root) if units is not None else None
+        with self._parses.kept():  # an unchanged file is not parsed again
+            fresh = load_game(self.root)
         with self.cache.lock:
+            self._framed = (fresh, framed)
             self.on_disk = fresh
             self.shown = keep_good(fresh, self.shown)
             before, self.snap = self.snap, snapshot(self.shown)
@@ -259,10 +269,12 @@ class Preview:
             self.diagnostics = recalled
         elif game.manifest is not None:
             units = cache or self._units()
+            loaded, framed = self._framed
+            framed = framed if units is not cache and loaded is game else None
             if units is None:
                 self.diagnostics = run_checks(game)
             else:  # what the last check worked out, reused (one card's faces, not all)
-                with units.units(self.root):
+                with units.units(self.root, framed):
                     self.diagnostics = run_checks(game)
             if cache is not None:  # kept only if no file changed since the lookup
                 cache.save(self.root, FINDINGS_OPTIONS, self.diagnostics)

@@ -204,18 +204,18 @@ def snapshot(game: Game, fingerprint: bool = True) -> Snapshot:
     specs = deck_specs(game)
     glossary_layouts: set[str] = set()  # layouts that print glossary terms
     card_backs: set[str] = set()  # back layouts that print something of the card
-    for spec in specs:
-        for name in (spec.front, spec.back):
-            found = assets.expected(assets.LAYOUTS, name, game.root)
-            if found.outside or found.unread:  # never read; validate reports it
-                fp[f"layout:{name}"] = "outside"
-                continue
-            fp[f"layout:{name}"] = _file(found.path)
-            files[f"layout:{name}"] = (found.path,)
-            if reads(found.path, "glossary"):
-                glossary_layouts.add(name)
-            if reads(found.path, "card"):
-                card_backs.add(name)
+    names = dict.fromkeys(name for spec in specs for name in (spec.front, spec.back))
+    for name in names:  # each layout once, not once a deck (1,000 decks name a few)
+        found = assets.expected(assets.LAYOUTS, name, game.root)
+        if found.outside or found.unread:  # never read; validate reports it
+            fp[f"layout:{name}"] = "outside"
+            continue
+        fp[f"layout:{name}"] = _file(found.path)
+        files[f"layout:{name}"] = (found.path,)
+        if reads(found.path, "glossary"):
+            glossary_layouts.add(name)
+        if reads(found.path, "card"):
+            card_backs.add(name)
     every_deck: list[str] = []
     for spec in specs:
         deck_input = spec.input

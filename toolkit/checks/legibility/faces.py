@@ -22,7 +22,9 @@ from toolkit.checks.card_units import (
     Shape,
     budgeted,
     card_args,
+    framed_kinds,
     placed,
+    prints_impure,
     read_key,
     same_shape,
     stored_finding,
@@ -127,7 +129,10 @@ def _layout(
         PrintJob(game, deck, layout, None, lang, card_mm, budget=budget)
         for lang in game.manifest.languages
     ]
-    batch = FileBatch("card-legibility", loaded, [name, front], len(cards))
+    # kept by the file's frame (card_units.FRAMED_KINDS) only with every card taken: the
+    # batch's index is then the card's in the deck
+    framed = framed_kinds(layout) and len(cards) == (len(deck.cards) if front else 1)
+    batch = FileBatch("card-legibility", loaded, [name, front], len(cards), framed)
     for index, card in enumerate(cards):
         for event in _card(loaded, index, card, (name, layout, front), jobs, settings, batch):
             if event[0] == "low":
@@ -244,15 +249,19 @@ def _card_work(
     settings: Any,
     shape: Shape,
 ) -> tuple[list[tuple[Any, ...]], bool]:
-    """What one card gives on one face in every language, and whether a face failed."""
+    """What one card gives on one face in every language, and whether it may not be kept: a
+    face failed, or printed an element of a kind that read a file (an image, whose picture
+    lays colours: `prints_impure`)."""
     name, layout, front = face
     index_of = {id(e): i for i, e in enumerate(layout.elements)}
     events: list[tuple[Any, ...]] = []
+    impure = False
     for job in jobs:
         try:
             elements = job.resolved(layout, card)
         except (TemplateError, TypeError, ValueError):
             return events, True  # P003 says so
+        impure = impure or prints_impure(elements)
         paints: list[tuple[int, Paint]] = []
         for item in elements:
             at = index_of[id(item.element)]
@@ -264,7 +273,7 @@ def _card_work(
                 if front:
                     place = (loaded, index, card, (name, at))
                     events += _small(place, item, job, ink, settings, shape)
-    return events, False
+    return events, impure
 
 
 def _contrast(
