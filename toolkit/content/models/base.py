@@ -1,7 +1,5 @@
 """Building blocks shared by every content model: strict models, ids, localized text, refs."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Annotated, Any
 

@@ -7,8 +7,6 @@ package, through the `playset.boards` entry point group) registers its model and
 colour, icon and label per space kind, line per link kind, the words its legend prints.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -267,7 +265,7 @@ class RoadBoard(StrictModel):
     style: BoardStyle = Field(default_factory=BoardStyle)
 
     @model_validator(mode="after")
-    def _ends_are_plain(self) -> RoadBoard:
+    def _ends_are_plain(self) -> "RoadBoard":
         if self.stops[0].double or self.stops[-1].double:
             raise ValueError("the first and last stops cannot be double")
         return self

@@ -1,7 +1,5 @@
 """Decks and cards: the generic part every game shares."""
 
-from __future__ import annotations
-
 import math
 import re
 from functools import cache
@@ -152,7 +150,7 @@ class GenericCard(CardBase):
         return params
 
     @model_validator(mode="after")
-    def _printed_params(self) -> GenericCard:
+    def _printed_params(self) -> "GenericCard":
         """`params: {points: 3}` prints like `points: 3`: the plain layout reads the fields."""
         for name in PRINTED_PARAMS:
             if name in self.params and getattr(self, name) is None:
@@ -195,7 +193,7 @@ class DeckBase(StrictModel):
     )
 
     @model_validator(mode="after")
-    def _labels_name_fields(self) -> DeckBase:
+    def _labels_name_fields(self) -> "DeckBase":
         """A heading for a field or `params` entry no card has is a typo: an error at its key."""
         cards = getattr(self, "cards", None) or []
         fields = {name for card in cards for name in type(card).model_fields}

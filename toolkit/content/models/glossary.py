@@ -1,7 +1,5 @@
 """A game's glossary: its terms in each language, and the names that stay untranslated."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field

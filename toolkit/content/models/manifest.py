@@ -1,7 +1,5 @@
 """The game manifest (`game.yaml`): identity, players, languages, files, options, checks."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Annotated, Literal
 
@@ -59,7 +57,7 @@ class Option(StrictModel):
         return value in self.choices
 
     @model_validator(mode="after")
-    def _default_fits(self) -> Option:
+    def _default_fits(self) -> "Option":
         if self.type == "bool" and not isinstance(self.default, bool):
             raise ValueError("a bool option needs a true/false default")
         if self.type == "int":

@@ -1,8 +1,6 @@
 """Question banks: four-answer questions, printed as a deck like any other (its size, front
 layout and back layout are the bank's data; each card's back shows its own answer)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, ValidationInfo, field_validator

@@ -4,8 +4,6 @@ Drawn from data (toolkit.render.boards.score_track): where the numbers start, th
 how many squares, which multiples stand out, and icons on chosen squares.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator

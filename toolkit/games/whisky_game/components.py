@@ -8,8 +8,6 @@ A bottle names its difficulty, not its points: the face prints `rules.bottle_val
 the number on the card is the number the engine scores.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

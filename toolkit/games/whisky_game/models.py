@@ -5,8 +5,6 @@ and the three languages cannot disagree (the French and Spanish sources did, on 
 Winchester: +3 against triple).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field
