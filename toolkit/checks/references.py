@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from toolkit.content.templating import (
     parameter_values,
     placeholders,
 )
+from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
@@ -127,11 +128,51 @@ def _references(
 
 
 def _placeholders(facts: Facts, budget: Budget | None = None) -> Iterator[Diagnostic]:
+    """R006 of every content text. With `validate`'s units active, a file whose every text
+    had nothing to say in the last run, none of them a phrase, is skipped whole when
+    nothing it is read from changed (toolkit.content.unit_cache.Clean by file): a text's
+    findings are a function of its values and its owner's parameters, both in its file (a
+    phrase's may depend on another file's labels: its file is never skipped). After one
+    card edit only the edited file's texts are looked through. A skipped text had no
+    unknown name, so it asked no 'did you mean' of `budget`."""
     phrase_of = phrases(facts)
     pools: dict[frozenset[str], Pool] = {}  # by the params: cards aliasing them share theirs
     budget = budget if budget is not None else Budget()
+    clean = Clean("clean-placeholders")
     for text in facts.texts:
-        yield from _check_text(text, phrase_of(text), budget, pools)
+        phrase = phrase_of(text)
+        if phrase is None and clean.on and clean.file_seen(text.file):
+            continue  # every text of its file clean, and nothing they are read from changed
+        said = yield from _said(_check_text(text, phrase, budget, pools))
+        if clean.on:
+            digest = None if said or phrase is not None else _digest(text)
+            clean.noted(text.file, digest, digest is not None)
+    clean.close()
+
+
+def _said(found: Iterator[Diagnostic]) -> Generator[Diagnostic, None, bool]:
+    """The findings of `found`, passed on; returns whether there was any."""
+    said = False
+    for each in found:
+        said = True
+        yield each
+    return said
+
+
+def _digest(text: Text) -> str | None:
+    """A digest of what a text's R006 findings are a function of, but for the places they
+    name: its values by language and its owner's parameters (None when they are not
+    texts)."""
+    parts = [str(len(text.value))]
+    for lang, value in text.value.items():
+        parts += (lang, value)
+    if any("{" in value for value in text.value.values()):
+        parameters = parameter_values(text.owner)
+        if not all(type(k) is str and type(v) is str for k, v in parameters.items()):
+            return None
+        for name, shown in parameters.items():
+            parts += (name, shown)
+    return text_digest(*parts)
 
 
 def _check_text(
