@@ -55,3 +55,28 @@ def test_tabs_and_new_lines_are_written_and_csv_keeps_a_control_character(tmp_pa
     deck.write_text(DECK, encoding="utf-8")
     assert run_cli("convert", str(deck), "--to", "csv").exit_code == 0
     assert "a\x01b" in (tmp_path / "cards.csv").read_text(encoding="utf-8-sig")
+
+
+@pytest.mark.parametrize("text", ["nel\x85x", "\x85", "a\x85\nb", "l\u2028s"])
+def test_a_next_line_character_reads_back_from_the_written_yaml(tmp_path: Path, run_cli, text):
+    # probe 44 (Low): ruamel's round-trip emitter wrote U+0085 (NEL) as a line break inside
+    # single quotes, which reads back as a space: 'nel\x85  x' came back 'nel x'
+    from toolkit.content.sheets.yaml_out import dump, dump_rows
+    from toolkit.content.source import load_document
+
+    written = text.encode("unicode_escape").decode("ascii")
+    deck = tmp_path / "cards.yaml"
+    deck.write_text(DECK.replace("a\\x01b", written), encoding="utf-8")
+    assert run_cli("convert", str(deck), "--to", "csv").exit_code == 0
+    back = tmp_path / "back.yaml"
+    csv = tmp_path / "cards.csv"
+    assert run_cli("convert", str(csv), "--to", "yaml", "--out", str(back)).exit_code == 0
+    doc, _ = load_document(back, "back.yaml")
+    assert doc is not None and doc.data["cards"][1]["params"]["note"] == text
+    one = tmp_path / "one.yaml"
+    one.write_text(dump({"es": text}), encoding="utf-8")
+    doc, _ = load_document(one, "one.yaml")
+    assert doc is not None and doc.data == {"es": text}
+    one.write_text(dump_rows("cards", [{"id": "a", "name": text}]), encoding="utf-8")
+    doc, _ = load_document(one, "one.yaml")
+    assert doc is not None and doc.data == {"cards": [{"id": "a", "name": text}]}
