@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_validate_cache import _same_every_way, cache  # noqa: F401  (a fixture)
 from toolkit.render import icons as icons_module
 from toolkit.render import svg_guard, svg_icons
 
@@ -151,3 +152,26 @@ def test_an_icon_refused_for_its_own_reason_is_charged_what_the_guard_walked(tmp
     assert budget.elements == 101
     assert budget.bytes == len(bad)
     assert budget.numbers == budget.style == budget.matching == 0
+
+
+def test_the_same_findings_at_every_run_with_and_without_the_cache(
+    tmp_path,
+    cache,  # noqa: F811  (the findings cache on)
+    run_cli,
+    monkeypatch,
+):
+    monkeypatch.setattr(svg_guard, "MAX_GAME_ELEMENTS", 20)
+    assert run_cli("new", "lantern", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "lantern"
+    square = HEAD + '<rect width="5" height="5"/>' * 5 + "</svg>"  # 6 elements
+    _write(game, dict.fromkeys(_names(5), square))  # before token.svg by name
+    monkeypatch.chdir(game)
+    icons_module.icon_set.cache_clear()
+    _same_every_way(".")
+    icons_module.icon_set.cache_clear()  # each run a process of its own
+    again = run_cli("validate", ".", "--no-cache", "--format", "json")
+    icons_module.icon_set.cache_clear()
+    warm = run_cli("validate", ".", "--format", "json")
+    assert again.output == warm.output
+    assert again.output.count("more than 20 together") == 3  # mad, mae, token
+    icons_module.icon_set.cache_clear()
