@@ -272,7 +272,7 @@ expanded (`MAX_EXPANDED`): svglib reads an element in 0.2 to 0.3 ms, and each ic
 is read at every check, used or not, so 50 unused icons of 1,990 circles took validate 18 s,
 and 999 of 100 paths 29 s (probe 44 I1): about 2 to 2.5 s at the bound, 80 icons of 100
 shapes. The bundled games have no SVG icon (0 elements); the test fixture's
-(tests/fixtures/own-look) draws 4. An icon the guard refuses for a reason of its own is
+(tests/fixtures/own-look) draws 7. An icon the guard refuses for a reason of its own is
 charged the elements the guard walked (one refused at its count of elements is not)."""
 MAX_GAME_NUMBERS = 160_000
 """Numbers of the paths and polygons of the icons one game reads, together (`MAX_NUMBERS`):
