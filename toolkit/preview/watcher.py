@@ -1,8 +1,8 @@
 """Watch a game folder and the layouts for saved files (watchfiles, in its own thread).
 
 Only files the preview reads are reported: YAML content and layouts, sheet decks (CSV, XLSX,
-ODS), Markdown rulebooks and icon files. Editor droppings (swap files, `~` backups, an office
-program's `.~lock` files), tool folders (.git, .venv) and `output/` are ignored.
+ODS), Markdown rulebooks, icons, pictures and fonts. Editor droppings (swap files, `~`
+backups, an office program's `.~lock` files), tool folders (.git, .venv) and `output/` are ignored.
 
 Each folder is watched on its own, as a walk that follows no link finds it: watchfiles'
 recursive watch follows links, so a game holding a link to `/usr` had all 15,000 of its
@@ -24,7 +24,13 @@ from watchfiles import Change, DefaultFilter, watch
 
 from toolkit.fileio import walk
 
-WATCHED_SUFFIXES = (".yaml", ".yml", ".md", ".svg", ".png", ".csv", ".xlsx", ".ods")
+WATCHED_SUFFIXES = (
+    *(".yaml", ".yml", ".md", ".csv", ".xlsx", ".ods"),  # content, layouts, sheet decks
+    *(".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"),  # icons and pictures (pictures.FORMATS)
+    *(".ttf", ".otf"),  # the game's fonts (game_fonts.SUFFIXES)
+)
+"""What the preview reads: a replaced JPEG, GIF or WebP picture or font left the page showing
+the old one until another file was saved (probe 44)."""
 
 
 class ContentFilter(DefaultFilter):

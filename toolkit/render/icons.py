@@ -504,7 +504,7 @@ def icon_set(game_root: Path | None) -> IconSet:
         problems.append(Problem(display_path(game_root / assets.ICONS.folder), Span(), too_full))
     broken: set[str] = set()
     drawn: dict[object, int] = {}  # the pictures of the icons kept, by picture: their pixels
-    budget = Budget()  # the <style> matching steps of the icons read, in the order of their names
+    budget = Budget()  # what the icons read spent together (svg_guard.Budget), in name order
     for found in files:
         if not _NAME.fullmatch(found.path.stem):
             message = f"icon name {found.path.stem!r}: use a-z and _ only, as :name: is written"

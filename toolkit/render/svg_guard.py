@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -240,6 +241,14 @@ class _Spent:
     styled: tuple[Path, str, _Element] | None = None
     """The first <style> that counts steps: its file, the file's text and the element (its
     column found only for a refusal)."""
+    elements: int = 0
+    """Elements of its files as written (before any <use> is expanded), those the rest of
+    the guard walked (a file refused at its count is only counted)."""
+    bytes: int = 0
+    """Bytes of the SVG files the guard read itself (the icon's own when not given)."""
+    room: int = sys.maxsize
+    """Elements the game's icons may still draw (`MAX_GAME_ELEMENTS`): past it as written,
+    the icon is refused without the rest of the guard's work."""
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
@@ -257,11 +266,60 @@ icons are loaded, by name, only for an icon read (one refused costs svglib nothi
 game gives the same findings at each run, the validate cache's or not."""
 
 
+MAX_GAME_ELEMENTS = 8_000
+"""Elements the icons one game reads draw together, each icon's counted once its <use> are
+expanded (`MAX_EXPANDED`): svglib reads an element in 0.2 to 0.3 ms, and each icon in icons/
+is read at every check, used or not, so 50 unused icons of 1,990 circles took validate 18 s,
+and 999 of 100 paths 29 s (probe 44 I1): about 2 to 2.5 s at the bound, 80 icons of 100
+shapes. The bundled games have no SVG icon (0 elements); the test fixture's
+(tests/fixtures/own-look) draws 7. An icon the guard refuses for a reason of its own is
+charged the elements the guard walked (one refused at its count of elements is not)."""
+MAX_GAME_NUMBERS = 160_000
+"""Numbers of the paths and polygons of the icons one game reads, together (`MAX_NUMBERS`):
+svglib reads about 4 µs a number (an icon of one path of 40,000 numbers took 0.17 s), ~0.7 s
+at the bound: 160 icons of 1,000 numbers, more than an icon pack's detailed glyph holds."""
+MAX_GAME_STYLE = 80_000
+"""Characters of CSS in the <style> elements of the icons one game reads, together
+(`MAX_STYLE`): svglib parses ~5 µs a character (an icon of 20,000 took 0.11 s), ~0.4 s at
+the bound; an exported icon's classes take a few hundred."""
+MAX_GAME_BYTES = 8 * 1024 * 1024
+"""Bytes of the SVG files the icons of one game read, together, refused ones included (each
+is parsed twice, ~15 ms a 2 MB file): past it an icon is refused without being read (1,000
+files of `MAX_BYTES` would take ~30 s and 2 GB of reads)."""
+
+
 @dataclass
 class Budget:
-    """What the icons one game loaded so far spent together (`MAX_GAME_MATCHING`)."""
+    """What the icons one game loaded so far spent together: the matching steps of their
+    <style> rules (`MAX_GAME_MATCHING`), the elements they draw (`MAX_GAME_ELEMENTS`), the
+    numbers of their shapes (`MAX_GAME_NUMBERS`), their CSS (`MAX_GAME_STYLE`) and the bytes
+    of the files read (`MAX_GAME_BYTES`). Charged in the order the icons are loaded (by
+    name), so a game gives the same findings at each run."""
 
     matching: int = 0
+    elements: int = 0
+    numbers: int = 0
+    style: int = 0
+    bytes: int = 0
+
+    def spent(self) -> str:
+        """Why no further icon is read ('' while one may be): the bytes or the elements of
+        the icons read before it are at their bound (an icon draws at least one element)."""
+        if self.bytes >= MAX_GAME_BYTES:
+            return _game_message("the icons read before it hold", MAX_GAME_BYTES, "bytes")
+        if self.elements >= MAX_GAME_ELEMENTS:
+            return _game_message("the icons read before it draw", MAX_GAME_ELEMENTS, "elements")
+        return ""
+
+
+def _game_message(what: str, limit: int, noun: str) -> str:
+    """A refusal for the game's bound on its icons together."""
+    return (
+        f"not read: {what} more than {limit:,}{f' {noun}' if noun else ''} together, the"
+        " bound of a game's icons"
+        " (each icon in icons/ is read at every check, used or not, in the order of their"
+        " names); remove the icons the game does not print, or simplify them"
+    )
 
 
 def check(
@@ -269,27 +327,50 @@ def check(
 ) -> Refusal | None:
     """The first reason the SVG in `path` (its bytes `data` if read already: what is
     checked is then what is drawn), or a file it references, may not be drawn. With
-    `budget` (the game's), an icon that passes it is refused; one that does not is charged
-    to it."""
+    `budget` (the game's), an icon that takes the game's icons past one of their bounds
+    together is refused; one that does not is charged to it. A refused icon is charged the
+    bytes read and the elements the guard walked (not what svglib would have read)."""
     icons = real_path(icons)
     seen: dict[Path, Cost] = {}
-    spent = _Spent()
+    room = MAX_GAME_ELEMENTS - budget.elements if budget is not None else sys.maxsize
+    spent = _Spent(room=room)
     refusal = _check(path, icons, seen, data, spent)
-    if refusal is not None or budget is None or not spent.matching:
+    if budget is None:
         return refusal
-    if budget.matching + spent.matching > MAX_GAME_MATCHING:
-        where = (path, 1, 1)
-        if spent.styled is not None:
-            where = (spent.styled[0], *column(spent.styled[1], spent.styled[2]))
-        message = (
-            f"its <style> rules take {spent.matching:,} steps to match, and with them the"
-            f" game's icons take more than {MAX_GAME_MATCHING:,} together (each icon in"
-            " icons/ is read at every check, used or not); remove the icons the game does"
-            " not print, or use fewer rules and simpler selectors (.class)"
-        )
-        return Refusal(where[0], where[1], where[2], message)
+    budget.bytes += spent.bytes  # the files read, whatever the verdict
+    refusal = refusal or _over_budget(path, seen[real_path(path)][0], spent, budget)
+    if refusal is not None:
+        budget.elements += spent.elements  # the guard walked them; svglib reads none
+        return refusal
+    budget.elements += seen[real_path(path)][0]
+    budget.numbers += spent.numbers
+    budget.style += spent.style
     budget.matching += spent.matching
     return None
+
+
+def _over_budget(path: Path, drawn: int, spent: _Spent, budget: Budget) -> Refusal | None:
+    """Why an icon the guard lets through takes the game's icons past a bound together."""
+    for own, together, limit, noun in (
+        (drawn, budget.elements, MAX_GAME_ELEMENTS, "elements"),
+        (spent.numbers, budget.numbers, MAX_GAME_NUMBERS, "numbers in paths and polygons"),
+        (spent.style, budget.style, MAX_GAME_STYLE, "characters of CSS"),
+    ):
+        if together + own > limit:
+            message = _game_message(f"with its {own:,} {noun}, the game's icons hold", limit, "")
+            return Refusal(path, 1, 1, message.removeprefix("not read: "))
+    if not spent.matching or budget.matching + spent.matching <= MAX_GAME_MATCHING:
+        return None
+    where = (path, 1, 1)
+    if spent.styled is not None:
+        where = (spent.styled[0], *column(spent.styled[1], spent.styled[2]))
+    message = (
+        f"its <style> rules take {spent.matching:,} steps to match, and with them the"
+        f" game's icons take more than {MAX_GAME_MATCHING:,} together (each icon in"
+        " icons/ is read at every check, used or not); remove the icons the game does"
+        " not print, or use fewer rules and simpler selectors (.class)"
+    )
+    return Refusal(where[0], where[1], where[2], message)
 
 
 def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | None:
@@ -560,12 +641,32 @@ def _check(
 
     seen[real_path(path)] = (0, 0, 0)  # a reference cycle costs nothing; svglib skips it
     try:
-        data = read(path, icons) if data is None else data
+        if data is None:
+            data = read(path, icons)
+            spent.bytes += len(data)
         root = parse(data)
     except (OSError, ValueError, etree.XMLSyntaxError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return Refusal(path, 1, 1, f"cannot read it: {reason}")
     text = data.decode("utf-8", "replace")
+    # counted before any other work: its elements as written are at most what it draws, and
+    # the rest of the guard takes ~9 µs an element (2 MB of <g/> took 4.4 s to refuse)
+    count = 0
+    for element in root.iter(etree.Element):
+        count += 1
+        if count > MAX_EXPANDED:
+            message = (
+                f"it holds more than {MAX_EXPANDED:,} elements, which svglib reads one at a"
+                " time; simplify the drawing (fewer shapes)"
+            )
+            return Refusal(path, *column(text, element), message)
+    if spent.elements + count > spent.room:  # not charged: only counted
+        mine = spent.elements + count
+        message = _game_message(
+            f"with its {mine:,} elements, the game's icons hold", MAX_GAME_ELEMENTS, ""
+        )
+        return Refusal(path, 1, 1, message.removeprefix("not read: "))
+    spent.elements += count
     refusal = _heavy(root, text, path, spent)
     if refusal is not None:
         return refusal

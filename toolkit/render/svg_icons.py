@@ -317,13 +317,19 @@ def load_svg(
     The file itself is read once, and only if the file opened lies inside `game` (the game
     folder; `icons`' parent if None), so a link switched after the caller's check is not
     followed out; svglib draws those same bytes. With `budget` (what the game's icons
-    loaded before it spent), one whose <style> rules take the game's icons past
-    `svg_guard.MAX_GAME_MATCHING` is refused before svglib styles it."""
+    loaded before it spent), one that takes the game's icons past a bound of theirs together
+    (`svg_guard.Budget`) is refused before svglib reads it, and once the bytes or elements
+    of the icons read before it are at their bound, it is not read at all."""
     from lxml import etree
 
     icons = icons if icons is not None else path.parent
+    spent = budget.spent() if budget is not None else ""
+    if spent:
+        return None, Problem(display, Span(), spent)
     try:
         data = svg_guard.read(path, game if game is not None else icons.parent)
+        if budget is not None:
+            budget.bytes += len(data)  # parsed at least once, whatever the verdict
     except ValueError as exc:
         return None, Problem(display, Span(), str(exc))
     except OSError as exc:

@@ -5,6 +5,7 @@ place for them), the deck keys' comments stay in the keys file."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -105,6 +106,7 @@ def _sheet_bytes(fmt: str, name: str, cards: list[Any]) -> bytes:
     if fmt == "csv":
         return write_csv(headers, rows)
     _refuse_inexact(cards, rows)
+    _refuse_unwritable(cards, headers, rows)
     if fmt == "ods":
         return write_ods(name, headers, rows)
     return write_xlsx(name, headers, rows)
@@ -173,6 +175,38 @@ def _refuse_inexact(cards: list[Any], rows: list[dict[str, Any]]) -> None:
                     f" XLSX or ODS cell keeps exactly (up to {EXACT:,}): quote it in the YAML"
                     " to keep it as a text, or convert to csv"
                 )
+
+
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 forbids, so neither sheet format holds them: openpyxl refuses them
+(a traceback), and an ODS file holding one is a file LibreOffice cannot open. A CSV keeps
+them as they are."""
+
+
+def _refuse_unwritable(cards: list[Any], headers: list[str], rows: list[dict[str, Any]]) -> None:
+    """A text an XLSX or ODS cell cannot hold (a control character, `_NOT_IN_XML`) is
+    refused before anything is written, naming the card and the field: validate lets a
+    text no layout prints hold one (probe 44 T1)."""
+    for header in headers:
+        found = _NOT_IN_XML.search(header)
+        if found is not None:
+            raise NotTabular(_unwritable(f"the field name {_shown(header)!r}", found[0]))
+    for number, row in enumerate(rows, start=1):
+        for header, value in row.items():
+            found = _NOT_IN_XML.search(value) if isinstance(value, str) else None
+            if found is not None:
+                card = cards[number - 1]
+                name = card.get("id", number) if isinstance(card, dict) else number
+                raise NotTabular(_unwritable(f"card {name}: {header}", found[0]))
+
+
+def _unwritable(where: str, char: str) -> str:
+    from toolkit.diagnostics.printable import code_point
+
+    return (
+        f"{where} holds {code_point(char)}, a control character an XLSX or ODS cell cannot"
+        " hold (XML 1.0 forbids it): remove it from the text, or convert to csv"
+    )
 
 
 def plan(src: Path, display: str, fmt: str, out: Path | None = None) -> Plan:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+from functools import cache
 from typing import Any
 
 WIDTH = 4096
@@ -27,10 +28,34 @@ _STR = "tag:yaml.org,2002:str"
 _FLOAT = "tag:yaml.org,2002:float"
 
 
+_FOLDED = "\x85"
+"""A character ruamel's round-trip emitter writes as a line break inside single quotes,
+which reads back as a space (NEL, U+0085: `'nel\x85  x'` came back `'nel x'`); a text
+holding one is written double-quoted, where it is escaped (`"nel\\Nx"`), as ruamel's safe
+dumper writes it."""
+
+
+@cache
+def _emitter() -> type:
+    from ruamel.yaml.emitter import RoundTripEmitter
+
+    class Emitter(RoundTripEmitter):
+        """ruamel's round-trip emitter, a text holding `_FOLDED` double-quoted."""
+
+        def choose_scalar_style(self) -> Any:
+            value = getattr(self.event, "value", None)
+            if isinstance(value, str) and _FOLDED in value and not self.event.style:
+                return '"'
+            return super().choose_scalar_style()
+
+    return Emitter
+
+
 def _yaml() -> Any:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
+    yaml.Emitter = _emitter()
     yaml.width = WIDTH
     yaml.allow_unicode = True
     yaml.indent(mapping=2, sequence=4, offset=2)
