@@ -148,3 +148,23 @@ def test_merged_header_ranges_are_clipped_and_bounded(monkeypatch):
     read = table.build(Grid("cards", rows, merged=[(1, 2, 1, 16_384)] * 5), "cards.xlsx")
     said = [d.message for d in read.diagnostics]
     assert len(said) == 4 and "more than 3 merged ranges" in said[-1]
+
+
+# --- a GIF picture was no game file to the output's guard (icons56's note) ------------------
+
+
+def test_an_output_file_may_not_replace_a_games_gif_picture(tmp_path, run_cli, scaffold):
+    from toolkit.render import pictures
+
+    game = Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
+    (game / "art").mkdir()
+    picture = game / "art" / "logo.gif"
+    picture.write_bytes(b"GIF89a")
+    result = run_cli("i18n", "export", str(game), "--template", "--out", str(picture))
+    assert result.exit_code == 2, result.output
+    assert "is the game's own file art/logo.gif" in result.output
+    assert picture.read_bytes() == b"GIF89a"
+    from toolkit.cli.common import GAME_FILE_SUFFIXES
+
+    every_picture = {"." + name.lower() for name in pictures.FORMATS} | {".jpg"}
+    assert every_picture <= GAME_FILE_SUFFIXES

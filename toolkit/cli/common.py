@@ -177,7 +177,7 @@ def _cleared_game(folder: Path, tolerate: tuple[str, ...]) -> Any | None:
 # what a game folder's own files end with: a report, PO or chart never replaces one
 GAME_FILE_SUFFIXES = frozenset(
     {".yaml", ".yml", ".md", ".py", ".csv", ".tsv", ".xlsx", ".ods"}
-    | {".svg", ".png", ".jpg", ".jpeg", ".webp", ".ttf", ".otf"}
+    | {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ttf", ".otf"}
 )
 
 
