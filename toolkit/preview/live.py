@@ -148,7 +148,7 @@ class Preview:
         self._recalled: list[Diagnostic] | None = None  # the findings kept for that game
         self._unit_cache: FindingsCache | None = None  # the units of the checks after it
         self._loaded: Game | None = None  # the game `load` read
-        self._unserved: set[str] = set()  # the first language's targets not asked for yet
+        self._unserved: set[str] = set()  # the first language's documents not asked for yet
         self._last_request = 0.0  # when an image was last asked for (or `load` ended)
         self._loaded_at = 0.0  # when `load` ended
         self._asking = 0  # image requests under way (the check waits for none)
@@ -466,8 +466,9 @@ class Preview:
         return self._first_documents.is_set() and self._first_view_served()
 
     def _first_view_served(self) -> bool:
-        """The page asked for every image of its first language, or for none for a while
-        (no page is open, or it shows only some)."""
+        """The page asked for the board and rulebook pages of its first language (its
+        cards are asked for as they are shown), or for no image for a while (no page is
+        open, or it shows only some)."""
         return not self._unserved or time.monotonic() - self._last_request > PAGE_QUIET
 
     def _draw_next(self) -> None:
