@@ -167,3 +167,25 @@ def test_a_pattern_kept_by_another_thread_meanwhile_does_not_break_the_anagram_s
     monkeypatch.setattr(dataclass_code, "sorted", sorting, raising=False)
     assert dataclass_code._anagram_kept("ab", 0)
     assert not dataclass_code._anagram_kept("zz", 0)
+
+
+def test_the_newest_image_request_is_served_first() -> None:
+    """A drawing under way, then requests for five images: they are drawn newest first, so
+    the faces a page stopped at are not served after every face it scrolled past (was: in
+    the order asked)."""
+    import threading
+
+    from toolkit.preview.drawers import Drawers
+
+    drawers = Drawers(workers=1)
+    busy, release = threading.Event(), threading.Event()
+    order: list[int] = []
+    first = drawers.submit(lambda: (busy.set(), release.wait(10)))
+    assert busy.wait(10)
+    asked = [drawers.submit(order.append, n) for n in range(5)]
+    release.set()
+    first.result(10)
+    for future in asked:
+        future.result(10)
+    drawers.shutdown()
+    assert order == [4, 3, 2, 1, 0]

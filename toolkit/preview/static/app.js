@@ -19,11 +19,9 @@ const BLEED_MM = 3;
 const FIRST_TILES = 60;
 const MORE_TILES = 240;
 let anchor = null; // the tile at the top of the screen when the page is built again
-const idle = window.requestIdleCallback
-  ? (fn, arg) => window.requestIdleCallback(() => fn(arg))
-  : (fn, arg) => setTimeout(fn, 0, arg);
-let later = null; // decks whose other tiles are still to make: {grid, index, from}
-let builds = 0; // a newer build drops what an older one left to make
+const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 0));
+let later = null; // decks whose other tiles are still to make: {section, index, from}
+let tilesQueued = false; // a batch waits for the page to be idle
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -292,7 +290,6 @@ function build(force) {
   }
   const now = structure();
   if (!force && now === shape) return update();
-  builds += 1;
   const scroll = window.scrollY;
   anchor = shape === "" ? null : topTile();
   if (anchor) anchor.deck = state.sections.findIndex((s) => s.cards && s.cards.some((c) => c.place === anchor.place));
@@ -315,7 +312,16 @@ function build(force) {
   const tile = anchor && anchor.deck >= 0 && document.getElementById("tile-" + anchor.place);
   if (tile) window.scrollBy(0, tile.getBoundingClientRect().top - anchor.top);
   else window.scrollTo(0, scroll);
-  if (later && later.length) idle(moreTiles, builds);
+  queueTiles();
+}
+
+function queueTiles() {
+  if (tilesQueued || !later || !later.length) return;
+  tilesQueued = true;
+  idle(() => {
+    tilesQueued = false;
+    moreTiles();
+  });
 }
 
 function topTile() {
@@ -341,9 +347,10 @@ function tilesNow(deck, index, made) {
   return upto - made;
 }
 
-function moreTiles(build) {
-  // The next tiles of a build, made from the newest state of the same structure.
-  if (build !== builds || !later || !later.length) return;
+function moreTiles() {
+  // The next tiles of the last build (a new build replaces `later`), made from the newest
+  // state, whose structure is the same.
+  if (!later || !later.length) return;
   const part = later[0];
   const deck = state.sections[part.index];
   const end = Math.min(part.from + MORE_TILES, deck.cards.length);
@@ -352,8 +359,17 @@ function moreTiles(build) {
   part.section.append(grid);
   part.from = end;
   if (end >= deck.cards.length) later.shift();
-  if (later.length) idle(moreTiles, build);
-  else later = null;
+  if (!later.length) later = null;
+  queueTiles();
+}
+
+function nearTheEnd() {
+  // Scrolled near the last tile made: the next ones now, not when the page is idle.
+  while (later && later.length) {
+    const last = later[0].section.lastElementChild;
+    if (last.getBoundingClientRect().bottom > 3 * window.innerHeight) return;
+    moreTiles();
+  }
 }
 
 function update() {
@@ -467,6 +483,7 @@ window.addEventListener("DOMContentLoaded", () => {
   setZoom($("zoom").value);
   $("zoom").addEventListener("input", (e) => setZoom(e.target.value));
   $("backs").addEventListener("change", () => build(true));
+  window.addEventListener("scroll", nearTheEnd, { passive: true });
   $("trim").addEventListener("change", () => build(true));
   $("problems").addEventListener("change", (e) => document.body.classList.toggle("only-problems", e.target.checked));
   $("counts").addEventListener("click", () => {
