@@ -358,19 +358,22 @@ class Preview:
         return target.kind == "face" and target.key in self.stale
 
     def _siblings(self, target: Target, most: int | None = None) -> list[Target]:
-        """`target` and the undrawn (or stale) faces nearest it in its deck and language,
-        those after it first, NEIGHBOURS in all: a page asks for the faces it shows at
-        once, and one PDF draws them faster than one PDF each. Only neighbours: the first
-        faces of a deck of 6,000 are not what a page scrolled to its middle shows."""
+        """`target` and the undrawn (or stale) faces nearest it in its deck and language
+        (at the same distance, the one after it first), NEIGHBOURS in all: a page asks for
+        the faces it shows at once, and one PDF draws them faster than one PDF each. Only
+        neighbours: the first faces of a deck of 6,000 are not what a page scrolled to its
+        middle shows; and on both sides, as the newest request is served first (the
+        lowest face on the screen, whose neighbours before it are the others shown)."""
         if target.kind != "face":
             return [target]
         most = NEIGHBOURS if most is None else most
         row = self._row(target)
         at = next((i for i, t in enumerate(row) if t.key == target.key), 0)
         out = [target]
-        for t in [*row[at + 1 :], *reversed(row[:at])]:
+        for i in sorted(range(len(row)), key=lambda i: (abs(i - at), i < at))[1:]:
             if len(out) >= most:
                 break
+            t = row[i]
             if not self.cache.has(t) or t.key in self.stale:
                 out.append(t)
         return out
