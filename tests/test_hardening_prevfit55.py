@@ -74,6 +74,7 @@ def test_the_preview_s_faces_share_the_check_s_fitting_budget(
     work = _face_work(game, fitted)
     assert work > 0
     monkeypatch.setattr(face_budget, "SHARE", 1)  # the preview's share: prevdraw55's tests
+    monkeypatch.setattr(face_budget, "FACE_LETTERS", 0)  # a face's own cost: lazy56's tests
     monkeypatch.setattr(textfit, "FIT_BUDGET", 5 * work)
     fitted.clear()
     shown, faces = _fronts(game)
@@ -104,6 +105,7 @@ def test_a_face_is_counted_once_a_revision(
     game = _rules_game(tmp_path / "g", CARDS, LONG + "{{ rules[card.id] if card.id == 'c19' }}")
     work = _face_work(game, fitted)
     monkeypatch.setattr(face_budget, "SHARE", 1)
+    monkeypatch.setattr(face_budget, "FACE_LETTERS", 0)
     monkeypatch.setattr(textfit, "FIT_BUDGET", 19 * work + 1)
     shown, faces = _fronts(game)
     english = [t for t in faces if t.lang == "en"]

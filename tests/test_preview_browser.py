@@ -90,10 +90,16 @@ def wait_for(driver, script: str, timeout: float = 30.0):
     raise AssertionError(f"timed out waiting for: {script}")
 
 
+CARD_IMAGES = 'img.face[data-key^="card/"]'
+# Card faces are asked for (and drawn) as they come near the screen: every image on the
+# screen is loaded, and the page holds every card's.
 ALL_LOADED = """
 const faces = [...document.querySelectorAll('img.face')];
 const cards = faces.filter(i => i.dataset.key.startsWith('card/'));
-return cards.length && faces.every(i => i.complete && i.naturalWidth > 0) ? cards.length : 0;
+const shown = faces.filter(i => { const r = i.getBoundingClientRect();
+  return r.bottom > 0 && r.top < innerHeight && r.width > 0; });
+return cards.length && shown.length && shown.every(i => i.complete && i.naturalWidth > 0)
+  ? cards.length : 0;
 """
 VERSIONS = """
 return Object.fromEntries([...document.querySelectorAll('img.face')]
@@ -107,8 +113,11 @@ return Object.fromEntries([...document.querySelectorAll('img.face')]
 def test_an_edited_card_changes_in_the_browser_without_a_reload(server, browser) -> None:
     process, address, game = server
     browser.get(address)
+    # every Tokaido card's front, in the page's language (fr): the first tiles are made at
+    # once, the others when the page is idle
+    wait_for(browser, f"return document.querySelectorAll('{CARD_IMAGES}').length === 76", 40)
     cards = wait_for(browser, ALL_LOADED, timeout=40)
-    assert cards == 76  # every Tokaido card's front, in the page's language (fr)
+    assert cards == 76
     # The board and the rulebook are drawn right after the cards, and shown when ready.
     for section in ("rulebook", "board\\\\/road"):
         wait_for(browser, f"return document.querySelectorAll('#{section} img').length", 40)

@@ -184,7 +184,10 @@ def _anagram_kept(pattern: str | bytes, flags: int) -> bool:
     process); keeping each one would grow the store every run."""
     size = len(pattern)
     mine = None
-    for _, text, kept_flags in _REGEX:
+    # a copy (made without a thread switch): another thread compiling a pattern meanwhile
+    # (the preview imports its drawing libraries in two threads) grew the store under this
+    # loop, "dictionary changed size during iteration", and the preview's thread died
+    for _, text, kept_flags in list(_REGEX):
         if kept_flags == flags and len(text) == size and type(text) is type(pattern):
             mine = mine if mine is not None else sorted(pattern)
             if sorted(text) == mine:

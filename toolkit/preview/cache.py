@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolkit.preview.draw import DrawError, Result
+from toolkit.preview.draw import DrawError, Refused, Result
 from toolkit.render.deps import Target
 
 
@@ -35,6 +35,7 @@ class RenderCache:
         self.pages: dict[str, Page] = {}
         self.counts: dict[str, int] = {}  # target key → pages drawn
         self.errors: dict[str, str] = {}  # target key → why its last drawing failed
+        self.refused: set[str] = set()  # … because the revision's budgets were spent
         self._targets: dict[str, Target] = {}
 
     def has(self, target: Target) -> bool:
@@ -62,8 +63,11 @@ class RenderCache:
         if isinstance(result, DrawError):
             self.errors[target.key] = str(result)
             self.counts.setdefault(target.key, 0)
+            if isinstance(result, Refused):
+                self.refused.add(target.key)
             return []
         self.errors.pop(target.key, None)
+        self.refused.discard(target.key)
         changed = []
         for index, png in enumerate(result):
             key = page_key(target, index)
@@ -84,8 +88,14 @@ class RenderCache:
     def forget(self, keep: set[str]) -> None:
         """Drop the pages of targets that no longer exist (a card deleted, a deck renamed)."""
         with self.lock:
-            for key in [k for k in self.counts if k not in keep]:
+            self.drop({k for k in self.counts if k not in keep})
+
+    def drop(self, keys: set[str]) -> None:
+        """Forget the targets `keys` (their pages, or why they failed): not drawn now."""
+        with self.lock:
+            for key in [k for k in keys if k in self.counts]:
                 target = self._targets.pop(key)
                 for index in range(self.counts.pop(key)):
                     self.pages.pop(page_key(target, index), None)
                 self.errors.pop(key, None)
+                self.refused.discard(key)

@@ -54,6 +54,11 @@ class DrawError(Exception):
     """The target cannot be drawn from this content (the old image stays on the page)."""
 
 
+class Refused(DrawError):
+    """The face was not drawn: the revision's budgets were spent (it may be drawn in a
+    later revision, whose budgets are new)."""
+
+
 Result = list[bytes] | DrawError
 
 
@@ -125,6 +130,7 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
 def _page(game: Game, target: Target) -> Page:
     """The face of `target` resolved and fitted, counted against the revision's budgets
     (raises DrawError with the reason)."""
+    from toolkit.preview.face_budget import FitSpent
     from toolkit.render.layout import load_layout
     from toolkit.render.sheets import PrintJob
 
@@ -145,7 +151,10 @@ def _page(game: Game, target: Target) -> Page:
             raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")
         budget = _budget(game)
         job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm, budget=budget)
-        budget.fit_face(job, layout, card)  # resolved and fitted (or refused) before a PDF
+        try:
+            budget.fit_face(job, layout, card)  # resolved and fitted (or refused) before a PDF
+        except FitSpent as exc:
+            raise Refused(str(exc)) from exc
     return job, layout, card
 
 

@@ -18,6 +18,15 @@ costs the check (probe 42 H2: the whole budget was ~15 s of drawing at start and
 each layout save; a fifth is ~3 s)."""
 
 
+FACE_LETTERS = 1_000
+"""What drawing a face costs beyond fitting its texts, counted as this many letters: a
+PDF page, rasterised and PNG-encoded, ~4 ms even for a card that prints one word. Letters
+alone never bounded short faces: 18,003 faces of a name each cost ~67 s to draw and
+fitted a few hundred thousand letters (probe 43 P1). With it, a revision draws at most
+`preview_limit() // FACE_LETTERS` faces (3,000: ~12 s of short faces), and only those the
+page asks for (toolkit.preview.live)."""
+
+
 def preview_limit() -> int:
     """The letters the faces of one revision of the preview may fit."""
     return textfit.FIT_BUDGET // SHARE
@@ -33,7 +42,8 @@ class FaceBudget(FitBudget):
     (toolkit.render.layout_budget). `validate` stops at them and the game is not built, but
     the preview resolved (probe 40 H2) and fitted (probe 41 H2: 3,003 faces of long texts,
     ~21 s at start) every face past them. Past either, a face is not drawn and says why.
-    The fitting budget is a fifth of the check's (`SHARE`): each face fitted is also drawn.
+    The fitting budget is a fifth of the check's (`SHARE`): each face fitted is also drawn,
+    and each face counts FACE_LETTERS letters besides its texts' (its drawing).
 
     Both count a face once (`LayoutBudget(once=True)`): a group of faces that fails is
     drawn again face by face, and a face counted already is not counted again (else the
@@ -57,6 +67,7 @@ class FaceBudget(FitBudget):
         refusals = self.refusals
         fits = _fits(layout)
         if not fits or self.allows():
+            self.spent += FACE_LETTERS  # the face's drawing, whatever its texts
             for item in job.resolved(layout, card):
                 if fits:
                     item.element.measure(item, job)  # a text's fit, counted (`fitted`)
@@ -64,7 +75,8 @@ class FaceBudget(FitBudget):
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
                 f" of the preview ({self.limit:,} letters, a fifth of `validate`'s: each face"
-                " fitted is also drawn) is spent"
+                f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts) is"
+                " spent; it is drawn when shown after the next save"
             )
         self.faces[key] = (layout, job.deck, card)
 

@@ -1,7 +1,11 @@
 """A live preview session: the game as shown, its diagnostics, and the work a save causes.
 
-Two threads draw. The worker reacts to saves: it reloads the game, draws again the card
-faces whose inputs changed (see `deps`) and checks the game. The document thread draws
+Card faces are drawn when the page asks for them (`page`: the images it shows, with a few
+of their neighbours), never all at start: a game of 6,000 cards in 3 languages drew its
+18,003 faces in the background, ~67 s of CPU (probe 43 P1). Two threads work besides the
+requests. The worker reacts to saves: it reloads the game, draws again the faces whose
+inputs changed (see `deps`) that the page asked for last, marks the other drawn ones
+stale (drawn again when asked for) and checks the game. The document thread draws
 boards and rulebooks (a second or so each) once saves pause, so a long rulebook never
 holds up the next card. A file that does not
 load (YAML saved half-way, a schema error) keeps its last good models, so its images stay
@@ -76,36 +80,42 @@ CHECK = "check"  # a queued job that is not a drawing: the game's checks
 FINDINGS_OPTIONS = ("select", "ignore")  # `playset validate`'s own entry: no rule chosen
 DOCUMENT_PAUSE = 2.0  # seconds without a save before boards and rulebooks are redrawn
 PAGE_QUIET = 1.0  # seconds without an image request: the page has what it asked for
+NO_PAGE = 3.0  # seconds after `load` with no image asked for: no page is coming yet
 SAVE_FACES = 60  # a save draws this many faces of a deck and language at once (`_siblings`)
+NEIGHBOURS = 60  # a face asked for is drawn with its undrawn neighbours, this many in all
 STOP_SECONDS = 1.0  # a stopping preview waits this long for a drawing to end (see `stop`)
 
 
-def _groups(targets: list[Target]) -> list[list[str]]:
-    """Queued jobs: the faces of one deck in one language together, the rest one by one."""
-    groups: list[list[str]] = []
-    last: tuple[str, str | None] | None = None
-    for target in targets:
-        if target.kind == "face" and last == (target.lang, target.deck):
-            groups[-1].append(target.key)
-            continue
-        groups.append([target.key])
-        last = (target.lang, target.deck) if target.kind == "face" else None
-    return groups
-
-
-def _now_and_later(faces: list[Target]) -> tuple[list[Target], list[Target]]:
-    """The faces a save draws before it returns, and those it queues: the first
-    SAVE_FACES of each deck and language (what a page request draws at once, `_siblings`).
+def _now_and_later(faces: list[Target], asked: dict[str, int]) -> tuple[list[Target], list[Target]]:
+    """Of the drawn faces a save changed, those it draws before it returns and those left
+    stale (drawn again when the page asks for them): at most SAVE_FACES of each deck and
+    language, the ones the page asked for last first (what it shows), then in page order.
     A layout save changes every face that prints it: drawing them all at once was ~15 s
-    on 3,003 faces of long texts (probe 42 H2); the rest follow in the background."""
-    now: list[Target] = []
-    later: list[Target] = []
+    on 3,003 faces of long texts (probe 42 H2), and drawing them all in the background
+    after it is as much again, for faces no one may look at (probe 43 P1)."""
+    ranked = sorted(range(len(faces)), key=lambda i: (-asked.get(faces[i].key, 0), i))
+    chosen: set[int] = set()
     counts: dict[tuple[str, str | None], int] = {}
-    for face in faces:
-        group = (face.lang, face.deck)
+    for i in ranked:
+        group = (faces[i].lang, faces[i].deck)
         counts[group] = counts.get(group, 0) + 1
-        (now if counts[group] <= SAVE_FACES else later).append(face)
+        if counts[group] <= SAVE_FACES:
+            chosen.add(i)
+    now = [face for i, face in enumerate(faces) if i in chosen]
+    later = [face for i, face in enumerate(faces) if i not in chosen]
     return now, later
+
+
+def _rows(targets: Iterable[Target]) -> dict[tuple[str, str | None], list[Target]]:
+    """The faces of each deck and language in the order the page shows them (the deck's
+    shared back first, then each card's faces)."""
+    rows: dict[tuple[str, str | None], list[Target]] = {}
+    for target in targets:
+        if target.kind == "face":
+            rows.setdefault((target.lang, target.deck), []).append(target)
+    for row in rows.values():
+        row.sort(key=lambda t: t.card is not None)  # stable: the rest keep their order
+    return rows
 
 
 def _order(targets: Iterable[Target], first_lang: str | None) -> list[Target]:
@@ -130,7 +140,11 @@ class Preview:
         self.last_update: dict[str, Any] = {}
         self._listeners: list[Listener] = []
         self._changes: queue.Queue[set[Path]] = queue.Queue()
-        self._background: deque[list[str]] = deque()  # groups of card faces (and CHECK)
+        self._background: deque[list[str]] = deque()  # CHECK, once the page has its view
+        self._asked: dict[str, int] = {}  # face key → when the page last asked for it
+        self._asks = 0
+        self._row_index: tuple[Snapshot, dict[tuple[str, str | None], list[Target]]] | None
+        self._row_index = None
         self.checked = False
         self._findings: FindingsCache | None = None  # open from `load` to the first check
         self._recalled: list[Diagnostic] | None = None  # the findings kept for that game
@@ -138,10 +152,13 @@ class Preview:
         self._loaded: Game | None = None  # the game `load` read
         # the game last read, with the code part and frame taken just before (`_reload`)
         self._framed: tuple[Game | None, Framed | None] = (None, None)
-        self._unserved: set[str] = set()  # the first language's targets not asked for yet
+        self._unserved: set[str] = set()  # the first language's documents not asked for yet
         self._last_request = 0.0  # when an image was last asked for (or `load` ended)
+        self._loaded_at = 0.0  # when `load` ended
+        self._asking = 0  # image requests under way (the check waits for none)
+        self._asking_lock = threading.Lock()
         self._docs: deque[str] = deque()  # boards and rulebooks to draw
-        self.stale: set[str] = set()  # drawn once, to draw again (boards, rulebooks)
+        self.stale: set[str] = set()  # drawn once, to draw again (faces when asked for)
         self._faces = threading.Lock()  # one thread draws faces at a time (no double work)
         self._doc_lock = threading.Lock()
         self._publishing = threading.Lock()
@@ -185,9 +202,11 @@ class Preview:
         return out
 
     def load(self, check: bool = True) -> None:
-        """Read the game (and, with `check`, its diagnostics); every drawing is queued, none
-        made yet. Without `check` the worker checks once the first language's cards are
-        drawn: the page shows its cards first, its findings a moment later. The findings
+        """Read the game (and, with `check`, its diagnostics); boards and rulebooks are
+        queued, card faces are drawn when the page asks for them (`page`), none made yet.
+        Without `check` the worker checks once the page has had its first images (no
+        request for PAGE_QUIET seconds): the page shows its cards first, its findings a
+        moment later. The findings
         `validate` (or an earlier preview) kept for the game as it is on disk are taken
         instead of checking it again (looked up before the game is read, so they are never
         older than what is shown; toolkit.content.validate_cache)."""
@@ -201,13 +220,14 @@ class Preview:
             self._first_cards.set()
         ordered = _order(self.snap.targets.values(), self.first_lang)
         self._docs.extend(t.key for t in ordered if t.kind != "face")
-        groups = _groups([t for t in ordered if t.kind == "face"])
         if not check:
-            first = sum(1 for g in groups if self.snap.targets[g[0]].lang == self.first_lang)
-            groups.insert(first, [CHECK])
-        self._background.extend(groups)
-        self._unserved = {t.key for t in self.snap.targets.values() if t.lang == self.first_lang}
-        self._last_request = time.monotonic()
+            self._background.append([CHECK])
+        self._unserved = {
+            t.key
+            for t in self.snap.targets.values()
+            if t.lang == self.first_lang and t.kind != "face"
+        }
+        self._last_request = self._loaded_at = time.monotonic()
 
     def _recall(self, targets: Iterable[Target]) -> None:
         """The targets the image store holds, into the render cache now (a few tens of
@@ -242,6 +262,8 @@ class Preview:
             self.shown = keep_good(fresh, self.shown)
             before, self.snap = self.snap, snapshot(self.shown)
             self.cache.forget(set(self.snap.targets))
+            # a face refused by the last revision's budget is drawn when asked for again
+            self.cache.drop(set(self.cache.refused))
         return self.snap.changed_since(before)
 
     def _recall_findings(self) -> list[Diagnostic] | None:
@@ -313,30 +335,69 @@ class Preview:
         target = self.target_of(key)
         if target is None:
             return None
-        self._last_request = time.monotonic()
+        with self._asking_lock:
+            self._asking += 1
+            self._last_request = time.monotonic()
+            if target.kind == "face":
+                self._asks += 1
+                self._asked[target.key] = self._asks
+        try:
+            return self._page(key, target)
+        finally:
+            with self._asking_lock:
+                self._asking -= 1
+                self._last_request = time.monotonic()  # the check waits for a quiet page
+
+    def _page(self, key: str, target: Target) -> bytes | None:
         self._unserved.discard(target.key)
-        if not self.cache.has(target):
+        if self._due(target):
             lock = self._faces if target.kind == "face" else self._doc_lock
             with lock:  # a page asks for many images at once: draw each once
                 if self.stopping:  # the requests queued behind a drawing draw nothing
                     return None
-                if not self.cache.has(target):
-                    self.cache.render(self._siblings(target))
+                if self._due(target):
+                    siblings = self._siblings(target)
+                    self.cache.render(siblings)
+                    self.stale.difference_update(t.key for t in siblings)
         page = self.cache.page(key)
         return page.png if page else None
 
-    def _siblings(self, target: Target, most: int = 60) -> list[Target]:
-        """`target` and the undrawn faces of its deck and language: a page asks for them
-        all at once, and one PDF draws them faster than one PDF each."""
+    def _due(self, target: Target) -> bool:
+        """Whether a request for `target` draws it: never drawn, or a face a save changed
+        (boards and rulebooks a save changed are the document thread's)."""
+        if not self.cache.has(target):
+            return True
+        return target.kind == "face" and target.key in self.stale
+
+    def _siblings(self, target: Target, most: int | None = None) -> list[Target]:
+        """`target` and the undrawn (or stale) faces nearest it in its deck and language
+        (at the same distance, the one after it first), NEIGHBOURS in all: a page asks for
+        the faces it shows at once, and one PDF draws them faster than one PDF each. Only
+        neighbours: the first faces of a deck of 6,000 are not what a page scrolled to its
+        middle shows; and on both sides, as the newest request is served first (the
+        lowest face on the screen, whose neighbours before it are the others shown)."""
         if target.kind != "face":
             return [target]
-        same = [
-            t
-            for t in self.snap.targets.values()
-            if t.kind == "face" and t.deck == target.deck and t.lang == target.lang
-        ]
-        rest = [t for t in same if t.key != target.key and not self.cache.has(t)]
-        return [target, *rest[: most - 1]]
+        most = NEIGHBOURS if most is None else most
+        row = self._row(target)
+        at = next((i for i, t in enumerate(row) if t.key == target.key), 0)
+        out = [target]
+        for i in sorted(range(len(row)), key=lambda i: (abs(i - at), i < at))[1:]:
+            if len(out) >= most:
+                break
+            t = row[i]
+            if not self.cache.has(t) or t.key in self.stale:
+                out.append(t)
+        return out
+
+    def _row(self, target: Target) -> list[Target]:
+        """The faces of `target`'s deck and language in page order (worked out once for
+        each snapshot of the game)."""
+        snap = self.snap
+        index = self._row_index
+        if index is None or index[0] is not snap:
+            index = self._row_index = (snap, _rows(snap.targets.values()))
+        return index[1].get((target.lang, target.deck), [target])
 
     # --- changes --------------------------------------------------------------------------
 
@@ -348,21 +409,23 @@ class Preview:
         if any(_is_layout(p) or p.parent.name == "icons" for p in paths):
             forget_layouts()
         affected = self._reload()
-        faces, queued_faces = _now_and_later(
-            [t for t in _order(affected, self.first_lang) if t.kind == "face"]
-        )
-        later = [t for t in _order(affected, self.first_lang) if t.kind != "face"]
+        ordered = _order(affected, self.first_lang)
+        later = [t for t in ordered if t.kind != "face"]
         with self._faces:
+            # only faces drawn before: the others are drawn when the page asks for them
+            shown = [t for t in ordered if t.kind == "face" and self.cache.has(t)]
+            faces, stale_faces = _now_and_later(shown, self._asked)
             changed = self.cache.render(faces)
-            self.stale.difference_update(t.key for t in faces)  # queued by an earlier save
-        if queued_faces:  # drawn by the worker next, before what `load` queued
-            self.stale.update(t.key for t in queued_faces)
-            self._background.extendleft(reversed(_groups(queued_faces)))
+            self.stale.difference_update(t.key for t in faces)  # left by an earlier save
+            self.stale.update(t.key for t in stale_faces)  # drawn again when asked for
+            # a face that failed is asked for again once its message goes from the page
+            self.cache.drop({t.key for t in stale_faces if self.cache.counts[t.key] == 0})
+            self.stale.difference_update(t.key for t in stale_faces if not self.cache.has(t))
         drawn = time.perf_counter()
         self.last_update = {
             "files": sorted(display_path(p) for p in paths),
             "redrawn": [t.key for t in faces],
-            "queued": len(queued_faces),
+            "queued": len(stale_faces),
             "changed": changed,
             "seconds": round(drawn - saved_at, 3),
         }
@@ -401,20 +464,26 @@ class Preview:
                 self.publish()
 
     def _may_draw(self, group: list[str]) -> bool:
-        """The other languages wait until the page's first full view (cards, board,
-        rulebook in its language) is drawn and served: two threads would slow each other
-        down, and a warm start, whose first view is in the image store, would draw the
-        languages the store lacks while the page is asking for its images."""
+        """The check waits until the page has had its first images (no request for
+        PAGE_QUIET seconds, or none at all for NO_PAGE); the other languages until the
+        page's first full view (cards, board, rulebook in its language) is drawn and
+        served: two threads would slow each other down, and a warm start, whose first view
+        is in the image store, would draw the languages the store lacks while the page is
+        asking for its images."""
         if group == [CHECK]:
-            return True
+            now = time.monotonic()
+            asked = self._last_request > self._loaded_at  # a page asked for images
+            quiet = not self._asking and now - self._last_request > PAGE_QUIET
+            return quiet and (asked or now - self._loaded_at > NO_PAGE)
         target = self.snap.targets.get(group[0])
         if target is None or target.lang == self.first_lang:
             return True
         return self._first_documents.is_set() and self._first_view_served()
 
     def _first_view_served(self) -> bool:
-        """The page asked for every image of its first language, or for none for a while
-        (no page is open, or it shows only some)."""
+        """The page asked for the board and rulebook pages of its first language (its
+        cards are asked for as they are shown), or for no image for a while (no page is
+        open, or it shows only some)."""
         return not self._unserved or time.monotonic() - self._last_request > PAGE_QUIET
 
     def _draw_next(self) -> None:

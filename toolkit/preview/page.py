@@ -37,17 +37,17 @@ def page_state(preview: Preview) -> dict[str, Any]:
     langs = list(manifest.languages)
     targets = preview.snap.targets
     placed = place(preview.diagnostics, game, preview.on_disk)
+    stale = preview.stale
 
     def face(key: str) -> dict[str, Any] | None:
         target = targets.get(key)
         if target is None:
             return None
         versions = _versions(preview, target)
-        return {
-            "key": key,
-            "version": versions[0] if versions else 0,
-            "error": preview.cache.errors.get(key),
-        }
+        version = versions[0] if versions else 0
+        if key in stale:  # a save changed it: the page asks for it again when it shows it
+            version += 1
+        return {"key": key, "version": version, "error": preview.cache.errors.get(key)}
 
     sections: list[dict[str, Any]] = []
     for spec in deck_specs(game):
@@ -92,7 +92,13 @@ def page_state(preview: Preview) -> dict[str, Any]:
         names = {lang: "Rulebook" for lang in langs}
         sections.append(_document(preview, "rulebook", "rulebook", "rulebook", langs, None))
         sections[-1]["name"] = names
-    pending = sum(1 for t in targets.values() if not preview.cache.has(t)) + len(preview.stale)
+    # what the preview still draws of itself: boards and rulebooks (faces are drawn when
+    # the page asks for them, so one not drawn yet is no work waiting)
+    pending = sum(
+        1
+        for t in targets.values()
+        if t.kind != "face" and (not preview.cache.has(t) or t.key in stale)
+    )
     return {
         "revision": preview.revision,
         "game": {

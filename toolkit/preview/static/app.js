@@ -11,6 +11,17 @@ let shape = ""; // what the page's structure was built from
 let toastTimer = 0;
 const faces = new Map(); // image key -> {img, figure, tile, version}
 const BLEED_MM = 3;
+// A build makes the tiles of each deck up to those on screen at once, and the others a few
+// hundred at a time after it, when the page is idle, each batch in a grid of its own (laid
+// out once): 6,000 tiles took seconds to make and lay out before the first image was even
+// asked for, and again each time the findings changed. Both are multiples of 1–6, the
+// tiles a row holds: full rows between grids.
+const FIRST_TILES = 60;
+const MORE_TILES = 240;
+let anchor = null; // the tile at the top of the screen when the page is built again
+const idle = window.requestIdleCallback || ((fn) => setTimeout(fn, 0));
+let later = null; // decks whose other tiles are still to make: {section, index, from}
+let tilesQueued = false; // a batch waits for the page to be idle
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -81,20 +92,25 @@ function worst(list) {
 
 function face(info, label, tile, size) {
   if (!info) return null;
+  // A card face is asked for (and so drawn) only when it comes near the screen: the
+  // preview draws faces on request, not all at start (thousands of cards).
   const img = el("img", {
     class: "face",
     alt: label,
     "data-key": info.key,
     "data-version": effective(info.version),
-    src: imageUrl(info.key, info.version),
+    loading: size ? "lazy" : null,
     decoding: "async",
   });
-  const figure = el("figure", {}, img, label ? el("figcaption", { text: label }) : null);
+  const figure = el("figure", { class: "waiting" }, img, label ? el("figcaption", { text: label }) : null);
   if (size) {
-    // Cards keep their printed proportions to one another: width in mm × the zoom.
+    // Cards keep their printed proportions to one another: width in mm × the zoom; the
+    // height too before the image is there, so that only the faces on screen are asked for.
     img.style.setProperty("--w", size[0] + 2 * BLEED_MM);
+    img.style.setProperty("--h", size[1] + 2 * BLEED_MM);
     img.classList.add("sized");
   }
+  img.src = imageUrl(info.key, info.version); // after `loading`: a lazy image waits
   if (size && $("trim").checked) {
     // The trim line: where the cutter goes (the image carries the 3 mm bleed around it).
     const [w, h] = size;
@@ -104,7 +120,8 @@ function face(info, label, tile, size) {
     line.style.inset = `${y}% ${x}%`; // CSSOM, which the page's CSP allows (no inline styles)
     figure.append(line);
   }
-  img.addEventListener("load", () => figure.classList.remove("stale"));
+  img.addEventListener("load", () => figure.classList.remove("stale", "waiting"));
+  img.addEventListener("error", () => figure.classList.remove("waiting"));
   if (info.error) figure.append(el("div", { class: "drawerror", text: info.error }));
   faces.set(info.key, { img, figure, tile, version: effective(info.version) });
   return figure;
@@ -143,7 +160,7 @@ function cardTile(card, deck) {
   return tile;
 }
 
-function deckSection(deck) {
+function deckSection(deck, index) {
   const langs = shownLangs();
   const total = deck.cards.reduce((n, c) => n + c.copies, 0);
   const section = el(
@@ -174,7 +191,9 @@ function deckSection(deck) {
     tile.append(row, el("div", { class: "caption" }, el("b", { text: "Back" }), el("span", { class: "id", text: "every card" })));
     grid.append(tile);
   }
-  for (const card of deck.cards) grid.append(cardTile(card, deck));
+  const made = tilesNow(deck, index, grid.childElementCount);
+  for (const card of deck.cards.slice(0, made)) grid.append(cardTile(card, deck));
+  if (deck.cards.length > made) later.push({ section, index, from: made });
   section.append(grid);
   const found = state.placed[deck.place] || deck.cards.some((card) => state.placed[card.place]);
   if (!found) section.classList.add("quiet"); // hidden under "Only problems"
@@ -271,8 +290,11 @@ function build(force) {
   }
   const now = structure();
   if (!force && now === shape) return update();
-  shape = now;
   const scroll = window.scrollY;
+  anchor = shape === "" ? null : topTile();
+  if (anchor) anchor.deck = state.sections.findIndex((s) => s.cards && s.cards.some((c) => c.place === anchor.place));
+  // in steps unless the screen shows what the first tiles may not reach (then all at once)
+  later = shape === "" || (anchor && anchor.deck >= 0) || scroll < window.innerHeight ? [] : null;
   document.title = `${pick(state.game.title, shownLangs()[0])} · Playset preview`;
   $("title").textContent = pick(state.game.title, shownLangs()[0]) || state.game.id;
   $("root").textContent = state.game.folder || state.game.root;
@@ -282,11 +304,72 @@ function build(force) {
   if (state.placed.game && state.placed.game.length) {
     parts.push(el("section", { class: "section", id: "game" }, el("header", {}, el("h2", { text: "Game files" })), el("div", { class: "deckdiags" }, diagList(state.placed.game))));
   }
-  for (const section of state.sections) parts.push(section.kind === "deck" ? deckSection(section) : documentSection(section));
+  state.sections.forEach((section, index) => parts.push(section.kind === "deck" ? deckSection(section, index) : documentSection(section)));
+  shape = now;
   $("main").replaceChildren(...parts);
   nav();
   counts();
-  window.scrollTo(0, scroll);
+  const tile = anchor && anchor.deck >= 0 && document.getElementById("tile-" + anchor.place);
+  if (tile) window.scrollBy(0, tile.getBoundingClientRect().top - anchor.top);
+  else window.scrollTo(0, scroll);
+  queueTiles();
+}
+
+function queueTiles() {
+  if (tilesQueued || !later || !later.length) return;
+  tilesQueued = true;
+  idle(() => {
+    tilesQueued = false;
+    moreTiles();
+  });
+}
+
+function topTile() {
+  // The card tile at the top of the screen and how far down it is.
+  const left = $("main").getBoundingClientRect().left + 40;
+  for (let y = 80; y < window.innerHeight; y += 40) {
+    const hit = document.elementFromPoint(left, y);
+    const tile = hit && hit.closest(".tile[data-place]");
+    if (tile) return { place: tile.dataset.place, top: tile.getBoundingClientRect().top };
+  }
+  return null;
+}
+
+function tilesNow(deck, index, made) {
+  // How many of `deck`'s cards a build makes at once (`made` tiles are in its grid already):
+  // every one when not in steps or before the tile on screen, else up to a screen past it.
+  if (!later || (anchor && index < anchor.deck)) return deck.cards.length;
+  let upto = FIRST_TILES;
+  if (anchor && index === anchor.deck) {
+    const at = deck.cards.findIndex((c) => c.place === anchor.place);
+    upto = Math.ceil((made + at + 1 + FIRST_TILES) / FIRST_TILES) * FIRST_TILES;
+  }
+  return upto - made;
+}
+
+function moreTiles() {
+  // The next tiles of the last build (a new build replaces `later`), made from the newest
+  // state, whose structure is the same.
+  if (!later || !later.length) return;
+  const part = later[0];
+  const deck = state.sections[part.index];
+  const end = Math.min(part.from + MORE_TILES, deck.cards.length);
+  const grid = el("div", { class: "grid" });
+  for (let i = part.from; i < end; i++) grid.append(cardTile(deck.cards[i], deck));
+  part.section.append(grid);
+  part.from = end;
+  if (end >= deck.cards.length) later.shift();
+  if (!later.length) later = null;
+  queueTiles();
+}
+
+function nearTheEnd() {
+  // Scrolled near the last tile made: the next ones now, not when the page is idle.
+  while (later && later.length) {
+    const last = later[0].section.lastElementChild;
+    if (last.getBoundingClientRect().bottom > 3 * window.innerHeight) return;
+    moreTiles();
+  }
 }
 
 function update() {
@@ -356,7 +439,7 @@ function toast() {
   const box = $("toast");
   const name = u.files.map((f) => f.split("/").slice(-2).join("/")).join(", ");
   if (u.error) box.replaceChildren(el("b", { text: "Preview error " }), u.error);
-  else box.replaceChildren(el("b", { text: name }), ` · ${u.redrawn.length} drawn, ${u.changed.length} changed${u.queued ? `, ${u.queued} more to draw` : ""} · ${u.seconds.toFixed(2)} s`);
+  else box.replaceChildren(el("b", { text: name }), ` · ${u.redrawn.length} drawn, ${u.changed.length} changed${u.queued ? `, ${u.queued} more when shown` : ""} · ${u.seconds.toFixed(2)} s`);
   box.classList.add("show");
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => box.classList.remove("show"), 3200);
@@ -400,6 +483,7 @@ window.addEventListener("DOMContentLoaded", () => {
   setZoom($("zoom").value);
   $("zoom").addEventListener("input", (e) => setZoom(e.target.value));
   $("backs").addEventListener("change", () => build(true));
+  window.addEventListener("scroll", nearTheEnd, { passive: true });
   $("trim").addEventListener("change", () => build(true));
   $("problems").addEventListener("change", (e) => document.body.classList.toggle("only-problems", e.target.checked));
   $("counts").addEventListener("click", () => {
