@@ -168,3 +168,23 @@ def test_an_output_file_may_not_replace_a_games_gif_picture(tmp_path, run_cli, s
 
     every_picture = {"." + name.lower() for name in pictures.FORMATS} | {".jpg"}
     assert every_picture <= GAME_FILE_SUFFIXES
+
+
+# --- Q2: the translation commands fitted every face before they began ------------------------
+
+
+def test_translation_commands_take_a_game_whose_texts_overflow(tmp_path, run_cli):
+    # they print nothing, and an overflowing translation is what importing a shorter one
+    # repairs: the gate refused that import (and fitted a bank of 3,000 questions, 6 s)
+    game = tmp_path / "g"
+    assert run_cli("new", "g", "--into", str(tmp_path), "--lang", "en,es").exit_code == 0
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    long = " ".join(["palabra"] * 400)
+    deck.write_text(text.replace("es: Avanza", f"es: {long} Avanza", 1), encoding="utf-8")
+    checked = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    assert "P001" in {d["code"] for d in diagnostics_json(checked.output)}, checked.output
+    po = tmp_path / "es.po"
+    exported = run_cli("i18n", "export", str(game), "--lang", "es", "--out", str(po))
+    assert exported.exit_code == 0, exported.output
+    assert long in po.read_text(encoding="utf-8")

@@ -394,6 +394,7 @@ def test_other_commands_after_validate_skip_the_checks_too(cache, tmp_path, monk
     """An export, a translation command or a simulation after `validate` loads the game and
     checks nothing again, and makes what the gate's checks would have let it make."""
     import toolkit.checks.gate
+    import toolkit.i18n.status
 
     game = build_case(FIXTURES / "base", tmp_path / "game")
     monkeypatch.chdir(game)
@@ -406,6 +407,7 @@ def test_other_commands_after_validate_skip_the_checks_too(cache, tmp_path, monk
     export = ["export", "png", ".", "--lang", "en", "--dpi", "30", "--out"]
     with monkeypatch.context() as patched:
         patched.setattr(toolkit.checks.gate, "run_checks", no_checks)
+        patched.setattr(toolkit.i18n.status, "run_checks", no_checks)
         cached = runner.invoke(app, [*export, str(tmp_path / "a")])
         status = runner.invoke(app, ["i18n", "status", "."])
     assert cached.exit_code == 0, cached.output
