@@ -23,10 +23,12 @@ def scaffold(tmp_path_factory) -> Path:
     return folder
 
 
-def _game_of_own_layouts(scaffold: Path, tmp_path: Path, count: int) -> Path:
-    """The scaffold's game with `count` decks, each printing with a layout of its own."""
+def _game_of_own_layouts(scaffold: Path, tmp_path: Path, count: int, pad: int = 0) -> Path:
+    """The scaffold's game with `count` decks, each printing with a layout of its own (of
+    the standard layout's text and `pad` bytes of comment)."""
     game = Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
     standard = (game / "layouts" / "standard.yaml").read_text(encoding="utf-8")
+    standard += ("#" * 99 + "\n") * (pad // 100)
     listed = []
     for n in range(count):
         (game / "layouts" / f"own{n:02d}.yaml").write_text(standard, encoding="utf-8")
@@ -86,11 +88,14 @@ def test_a_layout_a_deck_names_past_the_bound_is_not_read_and_the_deck_says_why(
     found = diagnostics_json(result.output)
     assert result.exit_code == 1
     unread = [d for d in found if "is not read" in d["message"] and d["code"] == "P003"]
+    # the scaffold's deck prints with the game's standard.yaml, past the bound too
     assert sorted(d["file"].rsplit("/", 1)[-1] for d in unread) == [
-        f"d{n:02d}.yaml" for n in range(3, 6)
+        "cards.yaml",
+        *(f"d{n:02d}.yaml" for n in range(3, 6)),
     ]
-    assert all((d["line"], d["col"]) == (5, 9) for d in unread), unread
-    assert "layouts/own04.yaml is not read" in unread[1]["message"]
+    assert all((d["line"], d["col"]) == (5, 9) for d in unread[1:]), unread
+    assert "layouts/standard.yaml is not read" in unread[0]["message"]
+    assert "layouts/own04.yaml is not read" in unread[2]["message"]
     assert not {"own03", "own04", "own05"} & set(read)
 
 
@@ -188,3 +193,23 @@ def test_translation_commands_take_a_game_whose_texts_overflow(tmp_path, run_cli
     exported = run_cli("i18n", "export", str(game), "--lang", "es", "--out", str(po))
     assert exported.exit_code == 0, exported.output
     assert long in po.read_text(encoding="utf-8")
+
+
+# --- L2 (probe 45): 200 layout files of 1,500 elements each were allowed (20 took 20 s) -----
+
+
+def test_layouts_past_the_games_layout_bytes_are_not_read(tmp_path, run_cli, scaffold, monkeypatch):
+    each = assets.MAX_LAYOUT_BYTES // 3 + 1  # the third passes the bound
+    game = _game_of_own_layouts(scaffold, tmp_path, 3, pad=each)
+    read = _reads(monkeypatch)
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = diagnostics_json(result.output)
+    assert result.exit_code == 1
+    unread = [d for d in found if "is not read" in d["message"] and d["code"] == "P003"]
+    # the scaffold's deck prints with its own standard.yaml, after own02 by name: unread too
+    assert [d["file"].rsplit("/", 1)[-1] for d in unread] == ["cards.yaml", "d02.yaml"], found
+    assert "layouts/standard.yaml is not read" in unread[0]["message"]
+    assert "hold more than 524,288 bytes together" in unread[1]["message"]
+    folder = [d for d in found if d["file"].endswith("layouts")]
+    assert len(folder) == 1 and "keep them small" in folder[0]["message"]
+    assert {"own00", "own01"} <= set(read) and "own02" not in read

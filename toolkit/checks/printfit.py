@@ -165,7 +165,9 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue  # its Y/S findings, at the layout's lines, say why
         if layout is None:
             where = ("layout",) if deck.layout else ("id",)
-            yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), f"layout {name!r} is unusable")
+            at = assets.find(assets.LAYOUTS, name, game.root)  # the default's too: not read?
+            why = at.unread if at is not None and at.unread else f"layout {name!r} is unusable"
+            yield P_LAYOUT.at(loaded.rel, loaded.doc.span(where), why)
             continue
         jobs = [_job(game, deck, layout, lang, unfilled, budget) for lang in languages(game)]
         extra = [name, game.glossary_failed, _named(unfilled)]

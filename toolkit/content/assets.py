@@ -36,14 +36,24 @@ class Kind:
     suffix: str
     builtin: tuple[str, ...] | None
     most: int | None = None  # files of the kind a game may hold, if fewer than MAX_FILES
+    most_bytes: int | None = None  # bytes those files may hold together (None: no bound)
 
 
-MAX_LAYOUT_FILES = 200
+MAX_LAYOUT_FILES = 100
 """Layout files a game may hold (the bundled games hold 1 to 9). A layout costs ~5 ms a
 validate (parsed, its templates compiled, its glyphs and languages checked, each face fitted
 through it): 990 decks each printing with its own layout took 8 s (probe 44 L1)."""
 
-LAYOUTS = Kind("layouts", ".yaml", ("templates", "cards"), most=MAX_LAYOUT_FILES)
+MAX_LAYOUT_BYTES = 512 * 1024
+"""Bytes a game's layout files may hold together (the bundled games' hold 1 to 18 kB, a
+layout at most 4 kB: 100 such fit). A layout element costs ~0.7 ms a validate however few
+cards print with it (parsed, validated, its fonts checked, fitted): 20 layouts of 1,500 text
+elements (3.4 MB) took 20 s, 20 of 15,000 boxes 48 s and 2 GB (probe 45 L2); 512 kB hold
+~4,600 text elements."""
+
+LAYOUTS = Kind(
+    "layouts", ".yaml", ("templates", "cards"), most=MAX_LAYOUT_FILES, most_bytes=MAX_LAYOUT_BYTES
+)
 ICONS = Kind("icons", ".svg", None)
 
 
@@ -171,11 +181,22 @@ def _past_the_first(kind: Kind, path: Path, game_root: Path | None) -> str:
     kept, more = _files(kind, game_root)
     if not more or path in kept:
         return ""
-    most = most_files(kind)
+    return f"{kind.folder}/{path.name} is not read: {_overflow(kind, more)}"
+
+
+def _overflow(kind: Kind, more: str) -> str:
+    """What a folder that holds more than the game may (`_files`'s `more`) holds."""
     noun = kind.folder.rstrip("s")
+    if more == "bytes":
+        most = kind.most_bytes or 0
+        return (
+            f"the {kind.folder}/ folder's {noun} files hold more than {most:,} bytes together,"
+            " and it is not among the first by name that fit"
+        )
+    most = most_files(kind)
     return (
-        f"{kind.folder}/{path.name} is not read: the {kind.folder}/ folder holds more than"
-        f" {most:,} {noun} files, and it is not among the first {most:,} by name"
+        f"the {kind.folder}/ folder holds more than {most:,} {noun} files, and it is not"
+        f" among the first {most:,} by name"
     )
 
 
@@ -217,10 +238,22 @@ def _may_be_too_full(kind: Kind, folder: Path) -> bool:
     """Whether `folder` lists more names of the kind than a game may hold (a cheap bound
     on `_files`'s answer: no name is looked at)."""
     try:
-        names = os.listdir(folder)
+        names = [n for n in os.listdir(folder) if n.endswith(kind.suffix)]
     except OSError:
         return False
-    return sum(n.endswith(kind.suffix) for n in names) > most_files(kind)
+    if len(names) > most_files(kind):
+        return True
+    return kind.most_bytes is not None and sum(map(_size, names, [folder] * len(names))) > (
+        kind.most_bytes
+    )
+
+
+def _size(name: str, folder: Path) -> int:
+    """The bytes of the file `name` in `folder` (0: none that can be looked at)."""
+    try:
+        return os.stat(folder / name).st_size
+    except (OSError, ValueError):
+        return 0
 
 
 def most_files(kind: Kind) -> int:
@@ -231,9 +264,17 @@ def most_files(kind: Kind) -> int:
 def too_full(kind: Kind, game_root: Path | None) -> str:
     """Why the game's folder of that kind is listed only in part ('' if it is not): it
     holds more than `most_files` files of that kind."""
-    if not _files(kind, game_root)[1]:
+    more = _files(kind, game_root)[1]
+    if not more:
         return ""
     noun = kind.folder.rstrip("s")
+    if more == "bytes":
+        return (
+            f"the {kind.folder}/ folder's {noun} files hold more than"
+            f" {kind.most_bytes or 0:,} bytes together; those after the first by name that"
+            f" fit are not read: keep only the {kind.folder} the game prints with, and keep"
+            " them small"
+        )
     most = most_files(kind)
     return (
         f"the {kind.folder}/ folder holds more than {most:,} {noun} files; those after"
@@ -254,9 +295,10 @@ def _list(kind: Kind, game_root: Path) -> list[Found]:
     return [Found(p, display_path(p), True, _outside(kind, p, game_root, real_root)) for p in files]
 
 
-def _files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
-    """The first `most_files` files of that kind in the game's folder by name, and whether
-    there are more; listed once in a `steady` block (a validate asks 7 times)."""
+def _files(kind: Kind, game_root: Path | None) -> tuple[list[Path], str]:
+    """The first `most_files` files of that kind in the game's folder by name (as many as
+    fit in `most_bytes`), and whether there are more: '', 'files' or 'bytes' (what the
+    first past them passed); listed once in a `steady` block (a validate asks 7 times)."""
     return _steadily(("files", kind, game_root), lambda: _first_files(kind, game_root))
 
 
@@ -271,17 +313,17 @@ def _steadily(key: Any, work: Callable[[], T]) -> T:
     return done
 
 
-def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
+def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], str]:
     """`_files`, worked out: the folder's names are read as strings and heaped (linear),
     then taken in order only as far as the files kept need; only those are looked at. A
     folder of 300,000 names was sorted whole as paths, 7 times a validate (20 s)."""
     if game_root is None or folder_outside(kind, game_root):
-        return [], False
+        return [], ""
     folder = game_root / kind.folder
     if not folder.is_dir():
-        return [], False
+        return [], ""
     suffix = kind.suffix  # as Path.suffix matches it: a name longer than the suffix
-    most = most_files(kind)
+    most, room = most_files(kind), kind.most_bytes
     names = [n for n in os.listdir(folder) if n.endswith(suffix) and len(n) > len(suffix)]
     heapq.heapify(names)
     files: list[Path] = []
@@ -291,6 +333,10 @@ def _first_files(kind: Kind, game_root: Path | None) -> tuple[list[Path], bool]:
         # of it said "no icon" although the name was there); a folder is no file of the kind
         if (path.exists() and not path.is_dir()) or _leaves(path, game_root):
             if len(files) == most:
-                return files, True
+                return files, "files"
+            if room is not None:
+                room -= 0 if _leaves(path, game_root) else _size(path.name, folder)
+                if room < 0:
+                    return files, "bytes"
             files.append(path)
-    return files, False
+    return files, ""
