@@ -213,3 +213,43 @@ def test_layouts_past_the_games_layout_bytes_are_not_read(tmp_path, run_cli, sca
     folder = [d for d in found if d["file"].endswith("layouts")]
     assert len(folder) == 1 and "keep them small" in folder[0]["message"]
     assert {"own00", "own01"} <= set(read) and "own02" not in read
+
+
+# --- F3 (probe 45): the code points were counted as the spec reads a cmap, not as reportlab --
+
+
+def _cmap_at(data: bytes) -> int:
+    import struct
+
+    tables = struct.unpack_from(">H", data, 4)[0]
+    for i in range(tables):
+        tag, _, offset, _ = struct.unpack_from(">4sLLL", data, 12 + 16 * i)
+        if tag == b"cmap":
+            return int(offset)
+    raise AssertionError("no cmap")
+
+
+def test_code_points_are_counted_in_the_subtable_reportlab_reads(tmp_path):
+    # a header of (version, count) swapped, which reportlab swaps back, counted 0; so did a
+    # first record pointing past the file, which reportlab never reads: 30 fonts of 684
+    # bytes mapping all of Unicode went through the game's bound (3.9 GB)
+    import struct
+
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    font = make_font(tmp_path / "f.ttf", "Family", "regular", "abcdefghij").read_bytes()
+    counted = game_fonts.cmap_codes(font)
+    assert counted >= 10
+    cmap = _cmap_at(font)
+    version, count = struct.unpack_from(">HH", font, cmap)
+    assert version == 0 and count >= 2  # Noto's: a Unicode and a Windows one, or more
+    swapped = bytearray(font)
+    struct.pack_into(">HH", swapped, cmap, count, 0)
+    assert game_fonts.cmap_codes(bytes(swapped)) == counted
+    bogus = bytearray(font)
+    struct.pack_into(">L", bogus, cmap + 4 + 4, 0xFFFFFF00)  # the first record's offset
+    assert game_fonts.cmap_codes(bytes(bogus)) == counted  # reportlab reads the last one
+    cut = bytearray(font)
+    struct.pack_into(">L", cut, cmap + 4 + 8 * (count - 1) + 4, 0xFFFFFF00)  # the one it reads
+    assert game_fonts.cmap_codes(bytes(cut)) > game_fonts.MAX_CODES
