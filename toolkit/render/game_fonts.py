@@ -479,8 +479,8 @@ def cmap_codes(data: bytes) -> int:
     reportlab picks, by its own rules: a header whose count is 0 has its version and count
     swapped, and the last record of a platform and encoding it takes wins. Read as the spec
     writes it, a swapped header counted 0 and let 30 fonts mapping all of Unicode through
-    (3.9 GB, probe 45 F3). A table that cannot be read to the end counts past MAX_CODES:
-    reportlab tolerates much, and what it would read of it cannot be told."""
+    (3.9 GB, probe 45 F3). A subtable that cannot be read to the end counts past
+    MAX_CODES: reportlab tolerates much, and what it would read of it cannot be told."""
     try:
         start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
         tables = struct.unpack_from(">H", data, start + 4)[0]
@@ -495,7 +495,12 @@ def cmap_codes(data: bytes) -> int:
         if count == 0 and version != 0:
             count = version  # as reportlab reads a swapped header
         chosen = _reportlab_subtable(data, cmap, count)
-        return 0 if chosen is None else _codes(data, cmap + chosen)
+    except struct.error:
+        return 0  # no font reportlab reads either: `diagnose` says what it is
+    if chosen is None:
+        return 0
+    try:
+        return _codes(data, cmap + chosen)
     except struct.error:
         return MAX_CODES + 1
 
