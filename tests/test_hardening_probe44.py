@@ -253,3 +253,20 @@ def test_code_points_are_counted_in_the_subtable_reportlab_reads(tmp_path):
     cut = bytearray(font)
     struct.pack_into(">L", cut, cmap + 4 + 8 * (count - 1) + 4, 0xFFFFFF00)  # the one it reads
     assert game_fonts.cmap_codes(bytes(cut)) > game_fonts.MAX_CODES
+
+
+# --- a question bank's layouts were not checked: validate was clean, build failed -----------
+
+
+def test_a_bank_naming_no_layout_is_a_finding_at_its_key(tmp_path, run_cli):
+    from tests.conftest import FIXTURES, build_case
+
+    game = build_case(FIXTURES / "base", tmp_path / "g")
+    bank = game / "questions" / "bank.yaml"
+    text = bank.read_text(encoding="utf-8")
+    bank.write_text(text.replace("id: bank\n", "id: bank\nlayout: nosuch\n", 1), encoding="utf-8")
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = diagnostics_json(result.output)
+    at = [d for d in found if d["code"] == "P003" and d["file"].endswith("questions/bank.yaml")]
+    assert [(d["line"], d["col"]) for d in at] == [(3, 9)], found
+    assert "no layout 'nosuch'" in at[0]["message"]

@@ -1007,10 +1007,18 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> I
 
     units = active()
     decks: dict[int, Any] | None = None
+    tips: LayoutTips | None = None  # the layout names, listed at the first unknown one
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
+        for field, layout_name in (("layout", bank.layout), ("back", bank.back)):
+            at = assets.find(assets.LAYOUTS, layout_name, game.root)
+            if at is None and tips is None:
+                tips = LayoutTips(game.root)
+            why = at.unread if at is not None else tips.message(layout_name) if tips else ""
+            if why:  # as a deck's: a bank that prints with no layout is no game `build` makes
+                yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), why)
         name = _bank_name(loaded, units, unfilled)
         reader = _bank_reader(len(bank.questions), stop.budget)
         kept = units.get(name, reader) if units and name else None
