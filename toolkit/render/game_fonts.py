@@ -18,6 +18,7 @@ import io
 import itertools
 import os
 import struct
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -272,8 +273,38 @@ def _read_face(
             len(data),
             0,
         )
-    face = _face(data)
+    face = _kept_face(data, mapped)
     return face, len(data), mapped if not isinstance(face, str) else 0
+
+
+MAX_PROCESS_CODES = 4 * MAX_GAME_CODES
+"""Code points the font files one process reads may map together, each file's bytes
+counted once. reportlab keeps every face registered for the life of the process, and the
+preview and the language server read each new version of a font saved: 25 saves of one
+684-byte font mapping all of Unicode took the preview to 3.3 GB (probe 45 F2). A CJK family
+in four styles maps ~260,000: saved 17 times, the preview asks to be started again."""
+
+_KEPT: dict[str, int] = {}  # code points of each font file's bytes read, by its digest
+_KEPT_LOCK = threading.Lock()
+
+
+def _kept_face(data: bytes, mapped: int) -> tuple[str, str, str] | str:
+    """`_face`, unless the fonts this process has read map too many code points together
+    with this one (a file read before costs nothing more)."""
+    digest = hashlib.sha256(data).hexdigest()
+    with _KEPT_LOCK:
+        full = digest not in _KEPT and sum(_KEPT.values()) + mapped > MAX_PROCESS_CODES
+    if full and mapped <= MAX_CODES:  # past MAX_CODES, `_face` says it is no real font
+        return (
+            f"the fonts this process has read map more than {MAX_PROCESS_CODES:,} code"
+            " points together (each version of a font saved is kept): not read; start"
+            " the preview or the editor again"
+        )
+    face = _face(data)
+    if not isinstance(face, str):  # registered: kept for the life of the process
+        with _KEPT_LOCK:
+            _KEPT.setdefault(digest, mapped)
+    return face
 
 
 def _refusal(fd: int, info: os.stat_result, room: int) -> str | None:
