@@ -296,3 +296,23 @@ def test_a_process_reads_fonts_of_so_many_code_points_at_most(tmp_path, monkeypa
     assert read == [True, True, False]
     game_fonts._read_set.cache_clear()
     assert game_fonts.font_set(tmp_path).problems  # the same bytes: still refused
+
+
+# --- F4 (probe 45): a table listed twice: the checks read the first, reportlab the last ------
+
+
+def test_a_font_listing_a_table_twice_is_not_read(tmp_path):
+    import struct
+
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    path = make_font(tmp_path / "fonts" / "f.ttf", "Twice", "regular", "abc")
+    data = bytearray(path.read_bytes())
+    count = struct.unpack_from(">H", data, 4)[0]
+    tags = [bytes(data[12 + 16 * i : 16 + 16 * i]) for i in range(count)]
+    post = tags.index(b"post")
+    data[12 + 16 * post : 16 + 16 * post] = b"loca"  # `post`'s bytes listed as a second loca
+    path.write_bytes(bytes(data))
+    said = game_fonts.read_face(path, tmp_path.resolve())
+    assert isinstance(said, str) and "lists the 'loca' table twice" in said
