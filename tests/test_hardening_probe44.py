@@ -270,3 +270,49 @@ def test_a_bank_naming_no_layout_is_a_finding_at_its_key(tmp_path, run_cli):
     at = [d for d in found if d["code"] == "P003" and d["file"].endswith("questions/bank.yaml")]
     assert [(d["line"], d["col"]) for d in at] == [(3, 9)], found
     assert "no layout 'nosuch'" in at[0]["message"]
+
+
+# --- F2 (probe 45): each version of a font saved stayed registered in the preview -----------
+
+
+def test_a_process_reads_fonts_of_so_many_code_points_at_most(tmp_path, monkeypatch):
+    # 25 saves of one 684-byte font mapping all of Unicode: the preview at 3.3 GB
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    fonts = tmp_path / "fonts"
+    first = make_font(fonts / "f.ttf", "Edited", "regular", "abcdefghij")
+    one = game_fonts.cmap_codes(first.read_bytes())
+    monkeypatch.setattr(game_fonts, "_KEPT", {})
+    monkeypatch.setattr(game_fonts, "MAX_PROCESS_CODES", 2 * one)
+    read = []
+    for version in range(3):  # the designer saves the font again: new bytes each time
+        make_font(fonts / "f.ttf", f"Edited{version}", "regular", "abcdefghij")
+        game_fonts._read_set.cache_clear()
+        found = game_fonts.font_set(tmp_path)
+        read.append(bool(found.faces))
+        if not found.faces:
+            assert "start the preview or the editor again" in found.problems[0].message
+    assert read == [True, True, False]
+    game_fonts._read_set.cache_clear()
+    assert game_fonts.font_set(tmp_path).problems  # the same bytes: still refused
+
+
+# --- F4 (probe 45): a table listed twice: the checks read the first, reportlab the last ------
+
+
+def test_a_font_listing_a_table_twice_is_not_read(tmp_path):
+    import struct
+
+    from tests.font_maker import make_font
+    from toolkit.render import game_fonts
+
+    path = make_font(tmp_path / "fonts" / "f.ttf", "Twice", "regular", "abc")
+    data = bytearray(path.read_bytes())
+    count = struct.unpack_from(">H", data, 4)[0]
+    tags = [bytes(data[12 + 16 * i : 16 + 16 * i]) for i in range(count)]
+    post = tags.index(b"post")
+    data[12 + 16 * post : 16 + 16 * post] = b"loca"  # `post`'s bytes listed as a second loca
+    path.write_bytes(bytes(data))
+    said = game_fonts.read_face(path, tmp_path.resolve())
+    assert isinstance(said, str) and "lists the 'loca' table twice" in said

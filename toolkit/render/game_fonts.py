@@ -18,6 +18,7 @@ import io
 import itertools
 import os
 import struct
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -272,8 +273,38 @@ def _read_face(
             len(data),
             0,
         )
-    face = _face(data)
+    face = _kept_face(data, mapped)
     return face, len(data), mapped if not isinstance(face, str) else 0
+
+
+MAX_PROCESS_CODES = 4 * MAX_GAME_CODES
+"""Code points the font files one process reads may map together, each file's bytes
+counted once. reportlab keeps every face registered for the life of the process, and the
+preview and the language server read each new version of a font saved: 25 saves of one
+684-byte font mapping all of Unicode took the preview to 3.3 GB (probe 45 F2). A CJK family
+in four styles maps ~260,000: saved 17 times, the preview asks to be started again."""
+
+_KEPT: dict[str, int] = {}  # code points of each font file's bytes read, by its digest
+_KEPT_LOCK = threading.Lock()
+
+
+def _kept_face(data: bytes, mapped: int) -> tuple[str, str, str] | str:
+    """`_face`, unless the fonts this process has read map too many code points together
+    with this one (a file read before costs nothing more)."""
+    digest = hashlib.sha256(data).hexdigest()
+    with _KEPT_LOCK:
+        full = digest not in _KEPT and sum(_KEPT.values()) + mapped > MAX_PROCESS_CODES
+    if full and mapped <= MAX_CODES:  # past MAX_CODES, `_face` says it is no real font
+        return (
+            f"the fonts this process has read map more than {MAX_PROCESS_CODES:,} code"
+            " points together (each version of a font saved is kept): not read; start"
+            " the preview or the editor again"
+        )
+    face = _face(data)
+    if not isinstance(face, str):  # registered: kept for the life of the process
+        with _KEPT_LOCK:
+            _KEPT.setdefault(digest, mapped)
+    return face
 
 
 def _refusal(fd: int, info: os.stat_result, room: int) -> str | None:
@@ -296,7 +327,7 @@ def _face(data: bytes) -> tuple[str, str, str] | str:
     no face."""
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
-    too_many = cmap_problem(data) or subset_problem(data)
+    too_many = repeated_table(data) or cmap_problem(data) or subset_problem(data)
     if too_many is not None:
         return too_many
     digest = hashlib.sha256(data).hexdigest()[:12]
@@ -326,6 +357,29 @@ MAX_CODES = 0x110000
 """Code points one character map (cmap subtable) may map: all of Unicode. reportlab makes a
 dict entry per code point a subtable maps, and a 12-byte format-12 group can name four
 billion (a 158 kB font in fonts/ took 4 GB in 24 s, then MemoryError)."""
+
+
+def repeated_table(data: bytes) -> str | None:
+    """Why the font is not read if its table directory lists a table twice (None: it
+    does not, or it cannot be read: reportlab then says what it finds). The checks here
+    read a table's first listing and reportlab its last: a second `loca` made a 3 MB font
+    take 16 s, a second `fpgm` passed the bound on tables copied into subsets (probe 45 F4)."""
+    try:
+        start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
+        count = struct.unpack_from(">H", data, start + 4)[0]
+        tags = [struct.unpack_from(">4s", data, start + 12 + 16 * i)[0] for i in range(count)]
+    except struct.error:
+        return None
+    seen: set[bytes] = set()
+    for tag in tags:
+        if tag in seen:
+            shown = tag.decode("latin-1").strip()
+            return (
+                f"its table directory lists the {shown!r} table twice: a damaged or hostile"
+                " font, not read"
+            )
+        seen.add(tag)
+    return None
 
 
 def _tables(data: bytes) -> dict[bytes, tuple[int, int]]:
