@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from toolkit.checks import E_CHECK, run_checks
-from toolkit.content.game import Y_TOO_MANY_CARDS, Game, display_path
+from toolkit.content.game import Y_TOO_MUCH_CONTENT, Game, display_path
 from toolkit.content.walk import collect
 
 
@@ -58,7 +58,7 @@ def status(game: Game) -> list[StatusRow]:
     return sorted(rows.values(), key=lambda r: (r.file, r.lang))
 
 
-_SHOWN = (E_CHECK.code, Y_TOO_MANY_CARDS.code)
+_SHOWN = (E_CHECK.code, Y_TOO_MUCH_CONTENT.code)
 """Codes besides T and P whose findings say the counts leave texts out."""
 
 

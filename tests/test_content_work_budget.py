@@ -1,0 +1,116 @@
+"""A game's content files share one work budget (Y018, `MAX_WORK`): a card is one unit in
+each language, a question two, a board's entry (space, link, region…) one, and each content
+file `FILE_WORK` and one in each language. The kinds were bounded one by one before, and
+their corners added up: 999 deck files of 6 cards took a cold `validate` 8 s, 900 one-card
+decks in 20 languages 8 s, and a board's size was not bounded at all: one board of 15,000
+spaces took 6.7 s, 100 boards of 1,000 spaces more than 2 minutes (probe 43 Y1; budget56).
+The file that takes the game past the budget is refused at its first row past it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, REPO, copy_game
+from toolkit.content import game as game_module
+from toolkit.content.game import load_game
+
+# the base fixture, in 3 languages: a deck of 2 cards (5 + 6 units), a board of 1 region,
+# 2 spaces and 1 link (5 + 4) and a bank of 1 question (5 + 6): 31 units, in that order
+BASE_WORK = 31
+
+
+def _game(tmp_path: Path, decks: int = 1) -> Path:
+    root = copy_game(FIXTURES / "base", tmp_path / "game")
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    text = text.replace("    - decks/cards.yaml\n", "    - decks/cards.yaml\n" * decks)
+    manifest.write_text(text, encoding="utf-8")
+    return root
+
+
+def _found(root: Path) -> list:
+    return [d for d in load_game(root).diagnostics if d.code == "Y018"]
+
+
+def test_the_base_game_is_exactly_its_units(tmp_path, monkeypatch):
+    root = _game(tmp_path)
+    monkeypatch.setattr(game_module, "MAX_WORK", BASE_WORK)
+    assert not _found(root)
+    monkeypatch.setattr(game_module, "MAX_WORK", BASE_WORK - 1)
+    (found,) = _found(root)
+    assert found.file.endswith("questions/bank.yaml")  # the last file read
+
+
+def test_a_boards_entries_count_and_it_is_refused_at_its_first_entry_past_the_budget(
+    tmp_path, monkeypatch
+):
+    root = _game(tmp_path)
+    # the deck's 11 units, the board's 5, and room for 2 of its entries: its region and
+    # its first space
+    monkeypatch.setattr(game_module, "MAX_WORK", 11 + 5 + 2)
+    game = load_game(root)
+    found, bank = [d for d in game.diagnostics if d.code == "Y018"]
+    assert found.severity == "error" and found.file.endswith("boards/map.yaml")
+    board = game.boards[0]
+    assert board.model is None  # not read
+    assert board.doc is not None and found.span == board.doc.span(("spaces", 1))
+    assert "1 regions, 2 spaces, 1 links here" in found.message
+    assert bank.file.endswith("questions/bank.yaml")  # its 11 units do not fit either
+
+
+def test_each_file_counts_besides_its_rows(tmp_path, monkeypatch):
+    """Five one-deck files' worth of files: 25 units for the files, 18 for the cards."""
+    root = _game(tmp_path, decks=3)  # the deck listed three times
+    monkeypatch.setattr(game_module, "MAX_WORK", 3 * 11 + 9 + 11)
+    assert not [d for d in _found(root)]
+    monkeypatch.setattr(game_module, "MAX_WORK", 3 * 11 + 9 + 11 - 1)
+    game = load_game(root)
+    (found,) = [d for d in game.diagnostics if d.code == "Y018"]
+    assert found.file.endswith("questions/bank.yaml")
+    bank = game.questions[0]
+    assert bank.doc is not None and found.span == bank.doc.span(("questions", 0))
+    assert "takes it to 53 units, at most 52" in found.message
+    assert "files 25, cards 18, questions 6, board entries 4" in found.message
+    assert "put small files together in fewer files" in found.message
+
+
+def test_a_file_costs_one_more_unit_in_each_language(tmp_path, monkeypatch):
+    root = _game(tmp_path)
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
+    # in 4 languages: the deck 6 + 8, the board 6 + 4, the bank 6 + 8
+    monkeypatch.setattr(game_module, "MAX_WORK", 38)
+    assert not _found(root)
+    monkeypatch.setattr(game_module, "MAX_WORK", 37)
+    (found,) = _found(root)
+    assert "a card is 4 units, a question 8, a board's entry 1 and a file 6" in found.message
+    assert "or keep fewer languages" in found.message
+
+
+@pytest.mark.parametrize("name", ["drinking-heroes", "muckle-stoater", "tokaido", "whisky-game"])
+def test_the_bundled_games_take_less_than_a_fifth_of_the_budget(name, monkeypatch):
+    monkeypatch.setattr(game_module, "MAX_WORK", game_module.MAX_WORK // 5)
+    assert not _found(REPO / "content" / name)
+
+
+def test_a_rulebook_shares_half_a_million_steps_between_its_languages(tmp_path, run_cli):
+    """A rulebook near its old bound (1,000,000 steps) cost a cold `validate` 1.6 s in three
+    languages, a third of what the content may take at `MAX_WORK`: a loop of 62,000 sums in
+    each language (~190,000 steps) passed before, and is past its share of 500,000 now."""
+    import json
+    import shutil
+
+    root = tmp_path / "dh"
+    shutil.copytree(REPO / "content" / "drinking-heroes", root)
+    loop = (
+        "{% set ns = namespace(n=0) %}{% for i in range(62000) %}{% set ns.n = ns.n + i %}"
+        "{% endfor %}{{ ns.n }}"
+    )
+    for path in (root / "rulebook").glob("*.md"):
+        path.write_text(path.read_text(encoding="utf-8") + "\n" + loop + "\n", "utf-8")
+    result = run_cli("validate", str(root), "--format", "json", "--select", "R010", "--no-cache")
+    found = [d for d in json.loads(result.stdout) if d["code"] == "R010"]
+    assert found and all("more than 166,666 steps" in d["message"] for d in found), found
