@@ -114,3 +114,27 @@ def test_a_rulebook_shares_half_a_million_steps_between_its_languages(tmp_path, 
     result = run_cli("validate", str(root), "--format", "json", "--select", "R010", "--no-cache")
     found = [d for d in json.loads(result.stdout) if d["code"] == "R010"]
     assert found and all("more than 166,666 steps" in d["message"] for d in found), found
+
+
+def test_a_games_fonts_are_looked_at_once_in_a_run_of_the_checks(tmp_path, monkeypatch):
+    """The font set's look (the `fonts/` listing, a stat of each font, a real path) was
+    taken for every print job: 12,000 times in a cold `validate` of 999 one-card decks,
+    ~10 % of it. In a run of the checks it is taken once; outside one, at every ask."""
+    from toolkit.content.assets import steady
+    from toolkit.render import game_fonts
+
+    looked: list[Path] = []
+    listing = game_fonts._font_names
+
+    def spy(folder: Path) -> list[str]:
+        looked.append(folder)
+        return listing(folder)
+
+    monkeypatch.setattr(game_fonts, "_font_names", spy)
+    with steady():
+        first = game_fonts.font_set(tmp_path)
+        assert all(game_fonts.font_set(tmp_path) is first for _ in range(3))
+    assert len(looked) == 1
+    game_fonts.font_set(tmp_path)
+    game_fonts.font_set(tmp_path)
+    assert len(looked) == 3
