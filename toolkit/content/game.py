@@ -77,8 +77,9 @@ MAX_CONTENT_FILES = 1_000
 """Deck files and question banks a game may list together (999 of each made a preview save
 cost 11.7 s, probe 43 S1): each content file costs the checks its own units and its share
 of the game's frame in the findings cache (~3 ms a one-card deck with a cold cache, whatever
-its size): 1,000 one-card decks took `validate` 3 s, 2,000 took 6 s (probe 42 N1). Y018
-counts cards, not files. The bundled games list fewer than 30. A list past the bound is not
+its size): 1,000 one-card decks took `validate` 3 s, 2,000 took 6 s (probe 42 N1). Y018's
+work budget counts the files read as well (`FILE_WORK`); this bound refuses a list before
+any of it is read. The bundled games list fewer than 30. A list past the bound is not
 read."""
 R_HALF_WRITTEN = rule(
     "R011",
