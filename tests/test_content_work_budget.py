@@ -51,13 +51,15 @@ def test_a_boards_entries_count_and_it_is_refused_at_its_first_entry_past_the_bu
     # its first space
     monkeypatch.setattr(game_module, "MAX_WORK", 11 + 5 + 2)
     game = load_game(root)
-    found, bank = [d for d in game.diagnostics if d.code == "Y018"]
+    (found,) = [d for d in game.diagnostics if d.code == "Y018"]
     assert found.severity == "error" and found.file.endswith("boards/map.yaml")
     board = game.boards[0]
     assert board.model is None  # not read
     assert board.doc is not None and found.span == board.doc.span(("spaces", 1))
     assert "1 regions, 2 spaces, 1 links here" in found.message
-    assert bank.file.endswith("questions/bank.yaml")  # its 11 units do not fit either
+    # nor is the bank after it read
+    assert found.message.endswith("; nor are the 1 content files listed after it")
+    assert game.questions[0].doc is None
 
 
 def test_each_file_counts_besides_its_rows(tmp_path, monkeypatch):
@@ -73,7 +75,7 @@ def test_each_file_counts_besides_its_rows(tmp_path, monkeypatch):
     assert bank.doc is not None and found.span == bank.doc.span(("questions", 0))
     assert "takes it to 53 units, at most 52" in found.message
     assert "files 25, cards 18, questions 6, board entries 4" in found.message
-    assert "put small files together in fewer files" in found.message
+    assert "put small files together in fewer, smaller files" in found.message
 
 
 def test_a_file_costs_one_more_unit_in_each_language(tmp_path, monkeypatch):
@@ -138,3 +140,37 @@ def test_a_games_fonts_are_looked_at_once_in_a_run_of_the_checks(tmp_path, monke
     game_fonts.font_set(tmp_path)
     game_fonts.font_set(tmp_path)
     assert len(looked) == 3
+
+
+def test_a_file_whose_bytes_pass_the_budget_is_not_read_and_nor_are_those_after_it(
+    tmp_path, monkeypatch
+):
+    """A file's reading costs its bytes whatever it holds: one board of 1.9 MB, refused for
+    its 15,000 spaces, still took 2.6 s to read, and every file after the first refused
+    was read too (a game past the budget by 700 files took 6.8 s). A file whose bytes
+    alone pass the budget is refused at its entry in game.yaml, unread, and no content
+    file listed after the one that passes the budget is read."""
+    root = _game(tmp_path, decks=2)
+    board = root / "boards" / "map.yaml"
+    junk = "#" * 1_200 * 256  # 1,200 units: more than `READ_PAST` past the budget
+    board.write_text(board.read_text(encoding="utf-8") + junk + "\n", "utf-8")
+    monkeypatch.setattr(game_module, "MAX_WORK", 2 * 11 + 100)
+    read: list[str] = []
+    load = game_module.load_document
+
+    def spy(path, *args, **kwargs):
+        read.append(Path(path).name)
+        return load(path, *args, **kwargs)
+
+    monkeypatch.setattr(game_module, "load_document", spy)
+    game = load_game(root)
+    (found,) = [d for d in game.diagnostics if d.code == "Y018"]
+    assert found.file == "game.yaml" or found.file.endswith("/game.yaml")
+    lines = (root / "game.yaml").read_text("utf-8").splitlines()
+    assert found.span.line == lines.index("    - boards/map.yaml") + 1
+    assert "the file 'boards/map.yaml' takes it to " in found.message
+    assert " bytes are 1,201 units (22 units in the files read before it)" in found.message
+    assert "; it is not read (" in found.message
+    assert found.message.endswith("; nor are the 1 content files listed after it")
+    assert "map.yaml" not in read and "bank.yaml" not in read
+    assert game.boards[0].model is None and game.questions[0].doc is None

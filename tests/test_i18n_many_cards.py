@@ -121,7 +121,7 @@ def test_the_decks_past_the_games_work_budget_are_not_read(two_decks, monkeypatc
     (found,) = [d for d in game.diagnostics if d.code == "Y018"]
     assert found.severity == "error" and found.file.endswith("decks/big.yaml")
     assert "this file takes it to 55 units, at most 54 (in 3 languages" in found.message
-    assert "9 cards here (23 units in the files read before this one)" in found.message
+    assert "9 cards here (23 units in the files read before it)" in found.message
     doc = game.decks[1].doc
     assert doc is not None and found.span.line == doc.span(("cards", 8)).line  # the 9th card
     assert game.decks[0].model is not None and game.decks[1].model is None

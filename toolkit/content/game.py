@@ -10,7 +10,7 @@ import os
 import shlex
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -34,7 +34,7 @@ from toolkit.content.plugin import (
     plugin_for,
 )
 from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
-from toolkit.content.source import Document, game_repeats, load_document
+from toolkit.content.source import MAX_FILE_BYTES, Document, game_repeats, load_document
 from toolkit.content.suggest import tips_run
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
@@ -60,7 +60,16 @@ RULEBOOK_STEPS`) a cold `validate` stays under 5 s. The kinds were bounded one b
 (18,000 faces; 1,000 files; 100 boards of any size) and their corners added up: 999 deck
 files of 6 cards took a cold `validate` 8 s, 900 one-card decks in 20 languages 8 s, one
 board of 15,000 spaces 6.7 s (probe 43 Y1; budget56). The bundled games take at most
-1,485 units (a sixth). The file that passes the budget is not read."""
+1,485 units (a sixth). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that
+passes the budget is not read, nor is any content file listed after it."""
+BYTES_PER_UNIT = 256
+"""Bytes of a content file that count one work unit when its bytes count more than its rows
+(`Work`): reading a file costs ~1.4 µs a byte whatever it holds (one board of 1.9 MB, its
+15,000 spaces refused, still took 2.6 s to read), and a file whose bytes alone take the
+game more than `READ_PAST` units past the budget is not read at all."""
+READ_PAST = 1_000
+"""Units past `MAX_WORK` the bytes of the file that passes it may take and still be read
+(256 kB, ~0.35 s): read, its finding is at its first row past the budget."""
 FILE_WORK = 2
 """Work units of a content file besides one in each language (`MAX_WORK`): each file costs
 the checks its own units, in each language, and its share of the findings cache's frame."""
@@ -275,6 +284,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         most=MAX_CONTENT_FILES - min(len(files.decks), MAX_CONTENT_FILES),
         shared=f", with its {len(files.decks):,} deck files: {MAX_CONTENT_FILES:,} in all",
     )
+    work.close(game)
     if files.glossary:
         loaded = _load_group(
             game, doc, ("files",), {"glossary": files.glossary}, lambda: adapter("glossary")
@@ -370,11 +380,16 @@ _KINDS = {"cards": "cards", "questions": "questions"}
 @dataclass
 class Work:
     """The work units (`MAX_WORK`) of a game's content files read so far, in the order the
-    game lists them: decks, boards, then question banks."""
+    game lists them: decks, boards, then question banks. Once a file passes the budget, it
+    and every content file listed after it are not read (`passed`)."""
 
     languages: int
     spent: int = 0
     parts: dict[str, int] = field(default_factory=dict)  # units by what they count
+    passed: Diagnostic | None = None
+    """The finding of the file that passed the budget (then no later file is read)."""
+    unread: int = 0
+    """Content files listed after it, not read."""
 
     def file_work(self) -> int:
         return FILE_WORK + max(self.languages, 1)
@@ -390,14 +405,32 @@ class Work:
         count = len(rows) if isinstance(rows, list) else 0
         return [(rows_key, count, FACES_PER_ROW.get(rows_key, 1) * languages)]
 
-    def refused(self, doc: Document, display: str, rows_key: str | None) -> Diagnostic | None:
+    def too_large(self, size: int, display: str, span: Span, rel: str) -> Diagnostic | None:
+        """Y018, before it is read, for a file whose bytes alone (`BYTES_PER_UNIT`) take
+        the game more than `READ_PAST` units past the budget (at its entry in game.yaml),
+        else None: a file a little past it is read, so that its finding is at its first
+        row past the budget, and reading it costs at most `READ_PAST` units more."""
+        if size > MAX_FILE_BYTES:  # not read: its reader says so (Y006)
+            return None
+        units = self.file_work() + size // BYTES_PER_UNIT
+        if self.spent + units <= MAX_WORK + READ_PAST:
+            return None
+        here = f"its {size:,} bytes are {size // BYTES_PER_UNIT:,} units"
+        message = self._message([], units, here, "it is not read", f"the file {rel!r}")
+        return self._passed(Y_TOO_MUCH_CONTENT.at(display, span, message))
+
+    def refused(
+        self, doc: Document, display: str, rows_key: str | None, size: int
+    ) -> Diagnostic | None:
         """Y018 for a file that takes the game past `MAX_WORK` (at its first row past it),
-        else None (its units counted)."""
+        else None (its units counted). A file is at least its bytes' units: reading it
+        costs that much whatever it holds."""
         lists = self._rows(doc, rows_key)
-        units = self.file_work() + sum(count * weight for _, count, weight in lists)
+        rows = sum(count * weight for _, count, weight in lists)
+        units = self.file_work() + max(rows, size // BYTES_PER_UNIT)
         if self.spent + units <= MAX_WORK:
             self.spent += units
-            self._count("files", self.file_work())
+            self._count("files", units - rows)
             for key, count, weight in lists:
                 self._count(_KINDS.get(key, "board entries"), count * weight)
             return None
@@ -408,37 +441,64 @@ class Work:
                 where = (key, max(room, 0) // weight)  # the first row past the bound
                 break
             room -= count * weight
-        return Y_TOO_MUCH_CONTENT.at(display, doc.span(where), self._message(lists, units))
+        here = ", ".join(f"{count:,} {key}" for key, count, _ in lists if count) or "no rows"
+        message = self._message(lists, units, f"{here} here", "this file is not read", "this file")
+        return self._passed(Y_TOO_MUCH_CONTENT.at(display, doc.span(where), message))
+
+    def unparsed(self, size: int) -> None:
+        """Count a file that could not be parsed: reading it cost its bytes (none when it
+        was too large to read, Y006)."""
+        units = self.file_work() + (size // BYTES_PER_UNIT if size <= MAX_FILE_BYTES else 0)
+        self.spent += units
+        self._count("files", units)
+
+    def _passed(self, found: Diagnostic) -> Diagnostic:
+        self.passed = found
+        return found
 
     def _count(self, part: str, units: int) -> None:
         self.parts[part] = self.parts.get(part, 0) + units
 
-    def _message(self, lists: list[tuple[str, int, int]], units: int) -> str:
+    def _message(
+        self, lists: list[tuple[str, int, int]], units: int, here: str, unread: str, which: str
+    ) -> str:
         languages = max(self.languages, 1)
         langs = f"{languages} language{'s' if languages != 1 else ''}"
-        here = ", ".join(f"{count:,} {key}" for key, count, _ in lists if count)
         parts = dict(self.parts)
         for key, count, weight in lists:
             part = _KINDS.get(key, "board entries")
             parts[part] = parts.get(part, 0) + count * weight
-        parts["files"] = parts.get("files", 0) + self.file_work()
+        rows = sum(count * weight for _, count, weight in lists)
+        parts["files"] = parts.get("files", 0) + units - rows
         ranked = sorted(parts.items(), key=lambda item: -item[1])
         shares = ", ".join(f"{part} {used:,}" for part, used in ranked if used)
         cut = {
             "cards": "keep the cards the game needs",
             "questions": "keep the questions the game needs",
             "board entries": "make the boards smaller",
-            "files": "put small files together in fewer files",
+            "files": "put small files together in fewer, smaller files",
         }[ranked[0][0]]
         fewer = ", or keep fewer languages" if languages > 3 else ""
         return (
-            f"the game's content is more work than its checks may go through: this file takes"
+            f"the game's content is more work than its checks may go through: {which} takes"
             f" it to {self.spent + units:,} units, at most {MAX_WORK:,} (in {langs}, a card"
             f" is {languages} unit{'s' if languages != 1 else ''}, a question {2 * languages},"
-            f" a board's entry 1 and a file {self.file_work()}: {shares});"
-            f" {here or 'no rows'} here ({self.spent:,} units in the files read before this"
-            f" one); this file is not read ({cut}{fewer}, or split the game)"
+            f" a board's entry 1 and a file {self.file_work()}, or one a {BYTES_PER_UNIT}"
+            f" bytes if more: {shares}); {here} ({self.spent:,} units in the files read before"
+            f" it); {unread} ({cut}{fewer}, or split the game)"
         )
+
+    def close(self, game: Game) -> None:
+        """Say, in the finding of the file that passed the budget, how many files listed
+        after it were not read either."""
+        if self.passed is None or not self.unread:
+            return
+        at = next((i for i, d in enumerate(game.diagnostics) if d is self.passed), None)
+        if at is None:
+            return
+        found = self.passed
+        extra = f"; nor are the {self.unread:,} content files listed after it"
+        game.diagnostics[at] = replace(found, message=found.message + extra)
 
 
 def _load_group(
@@ -488,6 +548,20 @@ def _load_group(
         if target is None:
             continue
         display = display_path(target)
+        size = 0
+        if work is not None:
+            if work.passed is not None:  # past the budget: not read
+                work.unread += 1
+                loaded.append(LoadedFile(display, None, None))
+                continue
+            with suppress(OSError):
+                size = target.stat().st_size
+            span = manifest_doc.span((*where, key))
+            early = work.too_large(size, manifest_doc.display, span, rel)
+            if early is not None:
+                game.diagnostics.append(early)
+                loaded.append(LoadedFile(display, None, None))
+                continue
         sheet = is_sheet(target) and where[-1] in ROWS_KEY
         if sheet:
             # the spreadsheet readers load with the first sheet (~20 ms: most games have none)
@@ -498,9 +572,11 @@ def _load_group(
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
-        refused = (
-            work.refused(doc, display, counted) if work is not None and doc is not None else None
-        )
+        refused = None
+        if work is not None and doc is None:
+            work.unparsed(size)
+        elif work is not None and doc is not None:
+            refused = work.refused(doc, display, counted, size)
         if refused is not None:
             game.diagnostics.append(refused)
             loaded.append(LoadedFile(display, doc, None))
