@@ -60,16 +60,18 @@ RULEBOOK_STEPS`) a cold `validate` stays under 5 s. The kinds were bounded one b
 (18,000 faces; 1,000 files; 100 boards of any size) and their corners added up: 999 deck
 files of 6 cards took a cold `validate` 8 s, 900 one-card decks in 20 languages 8 s, one
 board of 15,000 spaces 6.7 s (probe 43 Y1; budget56). The bundled games take at most
-1,485 units (a sixth). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that
+1,872 units (about a fifth). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that
 passes the budget is not read, nor is any content file listed after it."""
-BYTES_PER_UNIT = 256
+BYTES_PER_UNIT = 128
 """Bytes of a content file that count one work unit when its bytes count more than its rows
-(`Work`): reading a file costs ~1.4 µs a byte whatever it holds (one board of 1.9 MB, its
-15,000 spaces refused, still took 2.6 s to read), and a file whose bytes alone take the
-game more than `READ_PAST` units past the budget is not read at all."""
+(`Work`): reading a file costs what it holds whatever its rows (one board of 1.9 MB, its
+15,000 spaces refused, still took 2.6 s to read; 818 one-card decks each with a 1.5 kB list
+of numbers, counted a unit a 256 bytes, took a cold `validate` 5.7 s, at 128 4.2 s), and a
+file whose bytes alone take the game more than `READ_PAST` units past the budget is not read
+at all."""
 READ_PAST = 1_000
 """Units past `MAX_WORK` the bytes of the file that passes it may take and still be read
-(256 kB, ~0.35 s): read, its finding is at its first row past the budget."""
+(128 kB, ~0.3 s): read, its finding is at its first row past the budget."""
 FILE_WORK = 2
 """Work units of a content file besides one in each language (`MAX_WORK`): each file costs
 the checks its own units, in each language, and its share of the findings cache's frame."""
