@@ -550,21 +550,21 @@ def _load_group(
         if target is None:
             continue
         display = display_path(target)
-        size = 0
+        sheet = is_sheet(target) and where[-1] in ROWS_KEY
+        size = 0  # a sheet's: its rows count, its own bounds (toolkit.content.sheets) its bytes
         if work is not None:
             if work.passed is not None:  # past the budget: not read
                 work.unread += 1
                 loaded.append(LoadedFile(display, None, None))
                 continue
             with suppress(OSError):
-                size = target.stat().st_size
+                size = 0 if sheet else target.stat().st_size
             span = manifest_doc.span((*where, key))
             early = work.too_large(size, manifest_doc.display, span, rel)
             if early is not None:
                 game.diagnostics.append(early)
                 loaded.append(LoadedFile(display, None, None))
                 continue
-        sheet = is_sheet(target) and where[-1] in ROWS_KEY
         if sheet:
             # the spreadsheet readers load with the first sheet (~20 ms: most games have none)
             from toolkit.content.sheets.load import load_sheet
