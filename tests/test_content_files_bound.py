@@ -81,15 +81,17 @@ def test_board_files_have_their_own_smaller_bound(tmp_path, monkeypatch):
     assert game_module.MAX_BOARD_FILES < MAX_CONTENT_FILES
 
 
-def test_questions_count_two_faces_each_against_the_card_bound(tmp_path, monkeypatch):
+def test_questions_count_two_faces_each_against_the_work_budget(tmp_path, monkeypatch):
     """Y018 counted deck cards only: a bank of 6,000 questions (36,000 faces to fit in three
     languages) took `validate` 11 s (probe 43 Q1). A question prints two faces."""
     root = _game(tmp_path, 1)
-    cards, questions = 2, 1  # the base game's
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 3 * (cards + 2 * questions))
+    # in 3 languages: the deck (2 cards), the board (4 entries) and the bank, each file 5
+    work = 3 * 5 + 3 * 2 + 4 + 3 * 2 * 1
+    monkeypatch.setattr(game_module, "MAX_WORK", work)
     assert not [d for d in load_game(root).diagnostics if d.code == "Y018"]
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 3 * (cards + 2 * questions) - 1)
+    monkeypatch.setattr(game_module, "MAX_WORK", work - 1)
     game = load_game(root)
     (found,) = [d for d in game.diagnostics if d.code == "Y018"]
     assert found.file.endswith("questions/bank.yaml") and "1 questions here" in found.message
+    assert "a question 6" in found.message
     assert game.questions[0].model is None  # not read

@@ -107,22 +107,23 @@ def _cards(root: Path, deck: str, count: int) -> None:
     path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
 
 
-def test_the_decks_past_the_games_card_bound_are_not_read(two_decks, monkeypatch, run_cli):
+def test_the_decks_past_the_games_work_budget_are_not_read(two_decks, monkeypatch, run_cli):
     import toolkit.content.game as game_module
 
-    # 10 cards and the base game's one question (two faces) in 3 languages
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 36)
-    _cards(two_decks, "cards", 10 - 2 - 2)  # the base deck holds 2 cards, the big deck 2
+    # in 3 languages: the base deck of 6 cards (5 + 18 units), the big deck of 2 (5 + 6),
+    # the board (5 + 4 entries) and the bank (5 + 6 for its question)
+    monkeypatch.setattr(game_module, "MAX_WORK", 54)
+    _cards(two_decks, "cards", 6 - 2)  # the base deck holds 2 cards, the big deck 2
     game = load_game(two_decks)
-    assert not [d for d in game.diagnostics if d.code == "Y018"]  # at the bound
-    _cards(two_decks, "big", 3)  # 13 cards: past the bound before the question is read
+    assert not [d for d in game.diagnostics if d.code == "Y018"]  # at the budget
+    _cards(two_decks, "big", 7)  # 9 cards: 23 + 32 units, past it at the 9th
     game = load_game(two_decks)
     (found,) = [d for d in game.diagnostics if d.code == "Y018"]
     assert found.severity == "error" and found.file.endswith("decks/big.yaml")
-    assert "print more than 12 faces a language, the most a game in 3 languages" in found.message
-    assert "5 cards here (8 faces in the files read before this one)" in found.message
+    assert "this file takes it to 55 units, at most 54 (in 3 languages" in found.message
+    assert "9 cards here (23 units in the files read before it)" in found.message
     doc = game.decks[1].doc
-    assert doc is not None and found.span.line == doc.span(("cards", 4)).line  # the 13th card
+    assert doc is not None and found.span.line == doc.span(("cards", 8)).line  # the 9th card
     assert game.decks[0].model is not None and game.decks[1].model is None
     status = run_cli("i18n", "status", str(two_decks))
     assert "Y018" in status.output
@@ -130,17 +131,19 @@ def test_the_decks_past_the_games_card_bound_are_not_read(two_decks, monkeypatch
     assert refused.exit_code == 1 and "Y018" in refused.output
 
 
-def test_the_card_bound_counts_each_language(two_decks, monkeypatch):
+def test_the_work_budget_counts_each_language(two_decks, monkeypatch):
     import toolkit.content.game as game_module
 
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 21)  # 7 faces a language in 3
+    # 3 languages: 4 files of 5, 4 cards of 3, a question of 6, 4 board entries: 42
+    monkeypatch.setattr(game_module, "MAX_WORK", 42)
     assert not [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
     manifest = two_decks / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
+    # 4 languages: 4 files of 6, 4 cards of 4, a question of 8, 4 entries: 52
     (found,) = [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
-    assert "print more than 5 faces a language, the most a game in 4 languages" in found.message
-    assert found.file.endswith("questions/bank.yaml")  # 4 cards, then a question of 2 faces
+    assert "this file takes it to 52 units, at most 42 (in 4 languages" in found.message
+    assert found.file.endswith("questions/bank.yaml")  # 44 units before it
 
 
 def test_rules_units_leave_out_the_rules_texts_the_manifest_marks_localized():
@@ -160,17 +163,17 @@ def test_a_language_the_cards_leave_no_room_for_is_not_added(two_decks, monkeypa
 
     manifest = two_decks / "game.yaml"
     before = manifest.read_text(encoding="utf-8")
-    # 4 cards and a question of two faces: 18 faces, 24 with de
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 23)
+    # 4 files, 4 cards, a question of two faces and 4 board entries: 42 units, 52 with de
+    monkeypatch.setattr(game_module, "MAX_WORK", 51)
     out = two_decks.parent / "po"
     refused = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
     assert refused.exit_code == 1
     assert (
-        "6 faces a language (4 cards, 1 questions of two faces): in 4 languages they would be 24,"
-        in refused.output
+        "6 faces a language (4 cards, 1 questions of two faces) from 4 content files: in 4"
+        " languages its content would be 52 units of work, more than the 51" in refused.output
     )
     assert manifest.read_text(encoding="utf-8") == before and not out.exists()
-    monkeypatch.setattr(game_module, "MAX_CARD_FACES", 24)
+    monkeypatch.setattr(game_module, "MAX_WORK", 52)
     added = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
     assert added.exit_code == 0, added.output
     assert "languages: [fr, es, en, de]" in manifest.read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ import os
 import shlex
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -34,7 +34,7 @@ from toolkit.content.plugin import (
     plugin_for,
 )
 from toolkit.content.sheets import ROWS_KEY, is_sheet, keys_file
-from toolkit.content.source import Document, game_repeats, load_document
+from toolkit.content.source import MAX_FILE_BYTES, Document, game_repeats, load_document
 from toolkit.content.suggest import tips_run
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
@@ -44,16 +44,37 @@ from toolkit.home import repo_root  # noqa: F401 (re-exported)
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
 R_OUTSIDE = rule("R002", "path-outside-game", "A path leaves the game folder.")
 R_NO_MANIFEST = rule("R007", "no-manifest", "A game folder has no game.yaml.")
-Y_TOO_MANY_CARDS = rule(
+Y_TOO_MUCH_CONTENT = rule(
     "Y018",
-    "too-many-cards",
-    "A game's decks and question banks print more faces than its checks may work through.",
+    "too-much-content",
+    "A game's decks, question banks and boards are more work than its checks may go through.",
 )
-MAX_CARD_FACES = 18_000
-"""Cards times the game's languages a game's decks may hold (6,000 cards in 3 languages,
-900 in 20): each is a face every check resolves, fits and reads (~0.2 ms), and a sheet's
-20,000 rows per file bound no game (16,000 cards of a 274 kB XLSX: `i18n status` 12 s,
-`validate` 9 s; 8,000 cards still 5 s; probe 41 H3). The deck that passes it is not read."""
+MAX_WORK = 9_000
+"""Work units a game's content files may take the checks, all kinds counted in one unit
+(`Work`): a card is one unit in each language, a question two (its question and its
+answer), a board's space, link or other entry one, and a content file `FILE_WORK` plus one
+in each language. A unit is about what one card face costs a cold `validate` (~0.3 ms): it
+is resolved, fitted and read by every check, and kept in the findings cache; so the
+content of a game costs at most ~3 s, and with a rulebook at its bound (`template_bounds.
+RULEBOOK_STEPS`) a cold `validate` stays under 5 s. The kinds were bounded one by one before
+(18,000 faces; 1,000 files; 100 boards of any size) and their corners added up: 999 deck
+files of 6 cards took a cold `validate` 8 s, 900 one-card decks in 20 languages 8 s, one
+board of 15,000 spaces 6.7 s (probe 43 Y1; budget56). The bundled games take at most
+1,872 units (about a fifth). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that
+passes the budget is not read, nor is any content file listed after it."""
+BYTES_PER_UNIT = 128
+"""Bytes of a content file that count one work unit when its bytes count more than its rows
+(`Work`): reading a file costs what it holds whatever its rows (one board of 1.9 MB, its
+15,000 spaces refused, still took 2.6 s to read; 818 one-card decks each with a 1.5 kB list
+of numbers, counted a unit a 256 bytes, took a cold `validate` 5.7 s, at 128 4.2 s), and a
+file whose bytes alone take the game more than `READ_PAST` units past the budget is not read
+at all."""
+READ_PAST = 1_000
+"""Units past `MAX_WORK` the bytes of the file that passes it may take and still be read
+(128 kB, ~0.3 s): read, its finding is at its first row past the budget."""
+FILE_WORK = 2
+"""Work units of a content file besides one in each language (`MAX_WORK`): each file costs
+the checks its own units, in each language, and its share of the findings cache's frame."""
 Y_TOO_MANY_FILES = rule(
     "Y019",
     "too-many-content-files",
@@ -67,8 +88,9 @@ MAX_CONTENT_FILES = 1_000
 """Deck files and question banks a game may list together (999 of each made a preview save
 cost 11.7 s, probe 43 S1): each content file costs the checks its own units and its share
 of the game's frame in the findings cache (~3 ms a one-card deck with a cold cache, whatever
-its size): 1,000 one-card decks took `validate` 3 s, 2,000 took 6 s (probe 42 N1). Y018
-counts cards, not files. The bundled games list fewer than 30. A list past the bound is not
+its size): 1,000 one-card decks took `validate` 3 s, 2,000 took 6 s (probe 42 N1). Y018's
+work budget counts the files read as well (`FILE_WORK`); this bound refuses a list before
+any of it is read. The bundled games list fewer than 30. A list past the bound is not
 read."""
 R_HALF_WRITTEN = rule(
     "R011",
@@ -231,7 +253,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
     if manifest is None:
         return game
     files = manifest.files
-    faces = _Faces(len(manifest.languages))  # decks' and question banks' together
+    work = Work(len(manifest.languages))  # the content files' together
     game.decks = _load_group(
         game,
         doc,
@@ -239,7 +261,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         files.decks,
         lambda: plugin.deck_adapter,
         plugin.deck_shape,
-        faces,
+        work,
         "deck files",
     )
     game.boards = _load_group(
@@ -249,6 +271,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         files.boards,
         lambda: adapter("board"),
         board_shape,
+        work,
         files="board files",
         most=MAX_BOARD_FILES,
     )
@@ -258,11 +281,12 @@ def _load_game(root: Path, written: Path | None) -> Game:
         ("files", "questions"),
         files.questions,
         lambda: adapter("questions"),
-        faces=faces,
+        work=work,
         files="question banks",
         most=MAX_CONTENT_FILES - min(len(files.decks), MAX_CONTENT_FILES),
         shared=f", with its {len(files.decks):,} deck files: {MAX_CONTENT_FILES:,} in all",
     )
+    work.close(game)
     if files.glossary:
         loaded = _load_group(
             game, doc, ("files",), {"glossary": files.glossary}, lambda: adapter("glossary")
@@ -352,36 +376,131 @@ FACES_PER_ROW = {"cards": 1, "questions": 2}
 """Faces a row of a content file prints in each language: a card's face; a question's
 question and its answer."""
 
+_KINDS = {"cards": "cards", "questions": "questions"}
+
 
 @dataclass
-class _Faces:
-    """The faces of a game's decks and question banks read so far, against
-    `MAX_CARD_FACES` (a question counts two: its question and its answer)."""
+class Work:
+    """The work units (`MAX_WORK`) of a game's content files read so far, in the order the
+    game lists them: decks, boards, then question banks. Once a file passes the budget, it
+    and every content file listed after it are not read (`passed`)."""
 
     languages: int
-    faces: int = 0  # in one language
+    spent: int = 0
+    parts: dict[str, int] = field(default_factory=dict)  # units by what they count
+    passed: Diagnostic | None = None
+    """The finding of the file that passed the budget (then no later file is read)."""
+    unread: int = 0
+    """Content files listed after it, not read."""
 
-    def refused(self, doc: Document, display: str, rows_key: str) -> Diagnostic | None:
-        """Y018 for a file whose rows pass the bound (at the first row past it), else
-        None (its rows counted)."""
-        rows = doc.data.get(rows_key) if isinstance(doc.data, dict) else None
+    def file_work(self) -> int:
+        return FILE_WORK + max(self.languages, 1)
+
+    def _rows(self, doc: Document, rows_key: str | None) -> list[tuple[str, int, int]]:
+        """(key, rows, units a row) of the lists of `doc` the budget counts: a deck's cards
+        and a bank's questions in each language, every top-level list of a board once."""
+        data = doc.data if isinstance(doc.data, dict) else {}
+        languages = max(self.languages, 1)
+        if rows_key is None:  # a board: its spaces, links, regions… drawn once
+            return [(key, len(rows), 1) for key, rows in data.items() if isinstance(rows, list)]
+        rows = data.get(rows_key)
         count = len(rows) if isinstance(rows, list) else 0
-        weight = FACES_PER_ROW.get(rows_key, 1)
-        most = MAX_CARD_FACES // max(self.languages, 1)
-        if self.faces + count * weight <= most:
-            self.faces += count * weight
+        return [(rows_key, count, FACES_PER_ROW.get(rows_key, 1) * languages)]
+
+    def too_large(self, size: int, display: str, span: Span, rel: str) -> Diagnostic | None:
+        """Y018, before it is read, for a file whose bytes alone (`BYTES_PER_UNIT`) take
+        the game more than `READ_PAST` units past the budget (at its entry in game.yaml),
+        else None: a file a little past it is read, so that its finding is at its first
+        row past the budget, and reading it costs at most `READ_PAST` units more."""
+        if size > MAX_FILE_BYTES:  # not read: its reader says so (Y006)
             return None
-        first = (most - self.faces) // weight  # the first row past the bound
-        before = f" ({self.faces:,} faces in the files read before this one)" if self.faces else ""
-        langs = f"{self.languages} language{'s' if self.languages != 1 else ''}"
-        message = (
-            f"the game's decks and question banks print more than {most:,} faces a language,"
-            f" the most a game in {langs} may hold ({MAX_CARD_FACES:,} in all, a card one"
-            " face and a question two, its question and its answer: each is resolved,"
-            f" fitted and read by the checks): {count:,} {rows_key} here{before}; this file"
-            " is not read (split the game, or keep the cards it needs)"
+        units = self.file_work() + size // BYTES_PER_UNIT
+        if self.spent + units <= MAX_WORK + READ_PAST:
+            return None
+        here = f"its {size:,} bytes are {size // BYTES_PER_UNIT:,} units"
+        message = self._message([], units, here, "it is not read", f"the file {rel!r}")
+        return self._passed(Y_TOO_MUCH_CONTENT.at(display, span, message))
+
+    def refused(
+        self, doc: Document, display: str, rows_key: str | None, size: int
+    ) -> Diagnostic | None:
+        """Y018 for a file that takes the game past `MAX_WORK` (at its first row past it),
+        else None (its units counted). A file is at least its bytes' units: reading it
+        costs that much whatever it holds."""
+        lists = self._rows(doc, rows_key)
+        rows = sum(count * weight for _, count, weight in lists)
+        units = self.file_work() + max(rows, size // BYTES_PER_UNIT)
+        if self.spent + units <= MAX_WORK:
+            self.spent += units
+            self._count("files", units - rows)
+            for key, count, weight in lists:
+                self._count(_KINDS.get(key, "board entries"), count * weight)
+            return None
+        where: tuple[Any, ...] = ()
+        room = MAX_WORK - self.spent - self.file_work()
+        for key, count, weight in lists:
+            if count * weight > room:
+                where = (key, max(room, 0) // weight)  # the first row past the bound
+                break
+            room -= count * weight
+        here = ", ".join(f"{count:,} {key}" for key, count, _ in lists if count) or "no rows"
+        message = self._message(lists, units, f"{here} here", "this file is not read", "this file")
+        return self._passed(Y_TOO_MUCH_CONTENT.at(display, doc.span(where), message))
+
+    def unparsed(self, size: int) -> None:
+        """Count a file that could not be parsed: reading it cost its bytes (none when it
+        was too large to read, Y006)."""
+        units = self.file_work() + (size // BYTES_PER_UNIT if size <= MAX_FILE_BYTES else 0)
+        self.spent += units
+        self._count("files", units)
+
+    def _passed(self, found: Diagnostic) -> Diagnostic:
+        self.passed = found
+        return found
+
+    def _count(self, part: str, units: int) -> None:
+        self.parts[part] = self.parts.get(part, 0) + units
+
+    def _message(
+        self, lists: list[tuple[str, int, int]], units: int, here: str, unread: str, which: str
+    ) -> str:
+        languages = max(self.languages, 1)
+        langs = f"{languages} language{'s' if languages != 1 else ''}"
+        parts = dict(self.parts)
+        for key, count, weight in lists:
+            part = _KINDS.get(key, "board entries")
+            parts[part] = parts.get(part, 0) + count * weight
+        rows = sum(count * weight for _, count, weight in lists)
+        parts["files"] = parts.get("files", 0) + units - rows
+        ranked = sorted(parts.items(), key=lambda item: -item[1])
+        shares = ", ".join(f"{part} {used:,}" for part, used in ranked if used)
+        cut = {
+            "cards": "keep the cards the game needs",
+            "questions": "keep the questions the game needs",
+            "board entries": "make the boards smaller",
+            "files": "put small files together in fewer, smaller files",
+        }[ranked[0][0]]
+        fewer = ", or keep fewer languages" if languages > 3 else ""
+        return (
+            f"the game's content is more work than its checks may go through: {which} takes"
+            f" it to {self.spent + units:,} units, at most {MAX_WORK:,} (in {langs}, a card"
+            f" is {languages} unit{'s' if languages != 1 else ''}, a question {2 * languages},"
+            f" a board's entry 1 and a file {self.file_work()}, or one a {BYTES_PER_UNIT}"
+            f" bytes if more: {shares}); {here} ({self.spent:,} units in the files read before"
+            f" it); {unread} ({cut}{fewer}, or split the game)"
         )
-        return Y_TOO_MANY_CARDS.at(display, doc.span((rows_key, first)), message)
+
+    def close(self, game: Game) -> None:
+        """Say, in the finding of the file that passed the budget, how many files listed
+        after it were not read either."""
+        if self.passed is None or not self.unread:
+            return
+        at = next((i for i, d in enumerate(game.diagnostics) if d is self.passed), None)
+        if at is None:
+            return
+        found = self.passed
+        extra = f"; nor are the {self.unread:,} content files listed after it"
+        game.diagnostics[at] = replace(found, message=found.message + extra)
 
 
 def _load_group(
@@ -391,7 +510,7 @@ def _load_group(
     rels: list[str] | dict[str, str],
     kind_adapter: Callable[[], TypeAdapter[Any]],
     member: Callable[[Any], TypeAdapter[Any] | None] | None = None,
-    faces: _Faces | None = None,
+    work: Work | None = None,
     files: str = "",
     most: int | None = None,
     shared: str = "",
@@ -401,8 +520,9 @@ def _load_group(
     import their models (~7 ms of every command that loads it). `member(data)`, for a
     tagged union's files, gives the validator of the one member the file's tag chooses:
     a file it takes is not validated by the union (whose schema is not built); any other
-    is validated by the union as ever, and its messages are the union's. `faces` counts a
-    file's cards or questions: a file that passes `MAX_CARD_FACES` is not validated (Y018).
+    is validated by the union as ever, and its messages are the union's. `work` counts a
+    file's units (its cards, questions or board entries): a file that takes the game past
+    `MAX_WORK` is not validated (Y018).
     `files`, what the listed files are (deck files, board files, question banks), bounds the
     list to `most`, by default `MAX_CONTENT_FILES` (Y019: none read past it; `shared` says
     what else the bound counts)."""
@@ -422,6 +542,7 @@ def _load_group(
                 game.listed.add(target)
         return []
     rows_key = ROWS_KEY.get(str(where[-1]), "cards")  # what a file of this list holds rows under
+    counted = None if where[-1] == "boards" else rows_key  # a board: all its lists
     items = rels.items() if isinstance(rels, dict) else enumerate(rels)
     loaded: list[LoadedFile] = []
     for key, rel in items:
@@ -430,6 +551,20 @@ def _load_group(
             continue
         display = display_path(target)
         sheet = is_sheet(target) and where[-1] in ROWS_KEY
+        size = 0  # a sheet's: its rows count, its own bounds (toolkit.content.sheets) its bytes
+        if work is not None:
+            if work.passed is not None:  # past the budget: not read
+                work.unread += 1
+                loaded.append(LoadedFile(display, None, None))
+                continue
+            with suppress(OSError):
+                size = 0 if sheet else target.stat().st_size
+            span = manifest_doc.span((*where, key))
+            early = work.too_large(size, manifest_doc.display, span, rel)
+            if early is not None:
+                game.diagnostics.append(early)
+                loaded.append(LoadedFile(display, None, None))
+                continue
         if sheet:
             # the spreadsheet readers load with the first sheet (~20 ms: most games have none)
             from toolkit.content.sheets.load import load_sheet
@@ -439,9 +574,11 @@ def _load_group(
         else:
             doc, diags = load_document(target, display, inside=game.root)
         game.diagnostics += diags
-        refused = (
-            faces.refused(doc, display, rows_key) if faces is not None and doc is not None else None
-        )
+        refused = None
+        if work is not None and doc is None:
+            work.unparsed(size)
+        elif work is not None and doc is not None:
+            refused = work.refused(doc, display, counted, size)
         if refused is not None:
             game.diagnostics.append(refused)
             loaded.append(LoadedFile(display, doc, None))

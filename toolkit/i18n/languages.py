@@ -37,8 +37,9 @@ def check_new_language(game: Game, lang: str) -> None:
 
 
 def _room_for_one_more(game: Game) -> None:
-    """A ValueError when one more language would take the game's cards past the bound of
-    card faces (Y018): the language is not added, rather than added and the decks refused."""
+    """A ValueError when one more language would take the game's content past its work
+    budget (Y018, `MAX_WORK`): the language is not added, rather than added and the files
+    refused."""
     manifest = game.checked_manifest
     cards = sum(len(getattr(deck, "cards", None) or ()) for deck in game.valid(game.decks))
     questions = sum(
@@ -46,14 +47,24 @@ def _room_for_one_more(game: Game) -> None:
     )
     per_row = game_module.FACES_PER_ROW
     faces = cards * per_row["cards"] + questions * per_row["questions"]
+    files = len(game.decks) + len(game.questions) + len(game.boards)
+    entries = sum(
+        len(rows)
+        for board in game.boards
+        if board.doc is not None and isinstance(board.doc.data, dict)
+        for rows in board.doc.data.values()
+        if isinstance(rows, list)
+    )
     languages = len(manifest.languages) + 1
-    bound = game_module.MAX_CARD_FACES
-    if faces * languages > bound:
+    bound = game_module.MAX_WORK
+    units = (faces + files) * languages + files * game_module.FILE_WORK + entries
+    if units > bound:
         raise ValueError(
             f"{game.id} prints {faces:,} faces a language ({cards:,} cards, {questions:,}"
-            f" questions of two faces): in {languages} languages they would be"
-            f" {faces * languages:,}, more than the {bound:,} a game may hold (Y018: at most"
-            f" {bound // languages:,} faces a language in {languages} languages); nothing done"
+            f" questions of two faces) from {files:,} content files: in {languages} languages"
+            f" its content would be {units:,} units of work, more than the {bound:,} a game"
+            f" may take (Y018: a face is one unit in each language, a file {game_module.FILE_WORK}"
+            " and one in each language, a board's entry one); nothing done"
         )
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from toolkit.checks import E_CHECK, run_checks
-from toolkit.content.game import Y_TOO_MANY_CARDS, Game, display_path
+from toolkit.content.game import Y_TOO_MUCH_CONTENT, Game, display_path
 from toolkit.content.walk import collect
 from toolkit.diagnostics import Diagnostic
 
@@ -68,7 +68,7 @@ def _findings(game: Game) -> list[Diagnostic]:
     return kept if kept is not None else run_checks(game, None)
 
 
-_SHOWN = (E_CHECK.code, Y_TOO_MANY_CARDS.code)
+_SHOWN = (E_CHECK.code, Y_TOO_MUCH_CONTENT.code)
 """Codes besides T and P whose findings say the counts leave texts out."""
 
 

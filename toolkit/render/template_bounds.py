@@ -150,15 +150,17 @@ class Limits:
 RENDER = Limits(None, sys.maxsize, "")
 """A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
 
-RULEBOOK_STEPS = 1_000_000
+RULEBOOK_STEPS = 500_000
 """Steps (as a layout's are counted: `LAYOUT_STEPS`) the rulebook's renders may take, shared
 by the game's languages (as the characters and items they build, `MAX_CREATED`, are): each
 language's render may take this over the number of languages
-(50,000 with the 20 a game may declare). A rulebook renders once per language, and a render
+(25,000 with the 20 a game may declare). A rulebook renders once per language, and a render
 bounded only by its deadline let a 203-byte loop of macro calls run 5 s a language: 21 s of
 `validate` with 10 languages (probe 39 H2). Counted, so that the same rulebook fails on
 every machine. The bundled rulebooks take at most ~6,000 steps a language; a step costs
-1-4 µs, so a game's rulebook renders cost a few seconds at most."""
+~1.8 µs, so a game's rulebook renders cost ~0.9 s at most (1,000,000 steps were 1.8 s, a
+third of what a cold `validate` may take with the content at its own budget,
+`toolkit.content.game.MAX_WORK`; budget56)."""
 
 
 def rulebook_limits(languages: int) -> Limits:
