@@ -22,7 +22,7 @@ from typing import Any
 
 LAYOUT_BUDGET = 500_000
 """Work (`template_bounds.Budget.work`) a check's card faces may cost in one game run. The
-bundled games' faces cost at most ~39,000 in all (whisky-game: 1,185 faces resolved, at most
+bundled games' faces cost at most ~39,000 in all (the largest: 1,185 faces resolved, at most
 82 a face), so this is 12 times the largest; 1,000 cards in 3 languages may still take ~165
 a face. The costliest work measured, faces just under one face's limits (a loop of 1,800
 additions; 35 sorts of a 2,000-item list; 1,900 `in` of a 1,200-item list), took 2-4 µs a
