@@ -316,3 +316,27 @@ def test_a_font_listing_a_table_twice_is_not_read(tmp_path):
     path.write_bytes(bytes(data))
     said = game_fonts.read_face(path, tmp_path.resolve())
     assert isinstance(said, str) and "lists the 'loca' table twice" in said
+
+
+# --- K1 (probe 46): the elements a face prints cost nothing against the layout budget --------
+
+
+def test_each_element_a_face_prints_counts_against_the_layout_budget(
+    tmp_path, run_cli, scaffold, monkeypatch
+):
+    # one layout of 5,000 boxes on 1,000 cards: validate 79 s, clean (no template work)
+    from toolkit.render import layout_budget
+
+    game = Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
+    boxes = "".join(
+        f"  - {{kind: box, box: {{x: {n % 50}, y: {n // 50}, w: 1, h: 1}}}}\n" for n in range(60)
+    )
+    (game / "layouts" / "boxes.yaml").write_text(f"id: boxes\nelements:\n{boxes}", "utf-8")
+    cards = "".join(f"  - {{id: c{n:02d}, name: {{en: C{n}}}}}\n" for n in range(40))
+    head = "id: cards\nkind: actions\nname: {en: Cards}\nsize: poker\nlayout: boxes\n"
+    (game / "decks" / "cards.yaml").write_text(f"{head}cards:\n{cards}", "utf-8")
+    monkeypatch.setattr(layout_budget, "LAYOUT_BUDGET", 60 * 30)
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    stops = [d for d in diagnostics_json(result.output) if "layout work stops" in d["message"]]
+    assert result.exit_code == 1 and len(stops) == 1, result.output
+    assert "one for each element a face prints" in stops[0]["message"]

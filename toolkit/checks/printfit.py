@@ -246,10 +246,11 @@ class _Stop:
             f"{_LAYOUTS_STOP}{entry} ({lang}, {loaded.rel}:{at.line}): validate renders at"
             f" most {layouts.limit:,} steps of card layouts' templates a game (reads,"
             " filters, calls and loop iterations, and an eighth of the characters and items"
-            f" they build), and the faces before {entry} took them; the faces of {entry}"
-            " and of every card after it are not checked, and the game is not built:"
-            " compute less in the layout's templates (this one took the most on that"
-            " face), or write the values in the content",
+            " they build, and one for each element a face prints), and the faces before"
+            f" {entry} took them; the faces of {entry} and of every card after it are not"
+            " checked, and the game is not built: compute less in the layout's templates"
+            " (this one took the most on that face), print fewer elements on a face, or"
+            " write the values in the content",
         )
 
 

@@ -139,7 +139,9 @@ def resolved_face(
     def counted() -> tuple[list[Resolved], int]:
         before = work_done()
         found = work()
-        return found, work_done() - before
+        # each element printed is one unit too: every check walks each one of every face
+        # (5,000 boxes on 1,000 cards took validate 79 s and no template work; probe 46 K1)
+        return found, work_done() - before + len(found)
 
     if active() is None:
         return counted()
