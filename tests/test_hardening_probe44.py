@@ -340,3 +340,31 @@ def test_each_element_a_face_prints_counts_against_the_layout_budget(
     stops = [d for d in diagnostics_json(result.output) if "layout work stops" in d["message"]]
     assert result.exit_code == 1 and len(stops) == 1, result.output
     assert "one for each element a face prints" in stops[0]["message"]
+
+
+# --- K2 (probe 46): a sheet's texts were not counted by the work budget ----------------------
+
+
+def test_a_sheets_texts_count_against_the_work_budget(tmp_path, run_cli, monkeypatch):
+    # a 15.6 MB CSV of 1,300 cards of long texts counted its rows only: validate 6.6 s,
+    # where the same texts in YAML were refused at 1.15 MB
+    from tests.conftest import FIXTURES
+    from toolkit.content import game as game_module
+
+    game = Path(shutil.copytree(FIXTURES / "base", tmp_path / "g"))
+    (game / "decks" / "cards.yaml").unlink()
+    long = "mot " * 750  # 3,000 characters a text
+    rows = ["id,name.fr,name.es,name.en,text.fr,text.es,text.en"]
+    rows += [f"c{n},N,N,N,{long},{long},{long}" for n in range(5)]
+    (game / "decks" / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (game / "decks" / "cards.deck.yaml").write_text(
+        "id: cards\nkind: actions\nname: {fr: A, es: A, en: A}\nsize: poker\n", encoding="utf-8"
+    )
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8").replace("decks/cards.yaml", "decks/cards.csv")
+    manifest.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(game_module, "MAX_WORK", 300)  # 45,000 characters are 351 units
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "Y018"]
+    assert len(found) == 1 and "5 cards here" in found[0]["message"], result.output
+    assert found[0]["file"].rsplit("/", 1)[-1].startswith("cards.")  # the deck, not a later one
