@@ -368,3 +368,28 @@ def test_a_sheets_texts_count_against_the_work_budget(tmp_path, run_cli, monkeyp
     found = [d for d in diagnostics_json(result.output) if d["code"] == "Y018"]
     assert len(found) == 1 and "5 cards here" in found[0]["message"], result.output
     assert found[0]["file"].rsplit("/", 1)[-1].startswith("cards.")  # the deck, not a later one
+
+
+# --- K3, K4 (probe 46): each icon or image element draws its file whole, unbounded in number -
+
+
+@pytest.mark.parametrize(("kind", "field"), [("icon", "icon: token"), ("image", "path: a.png")])
+def test_a_layout_holds_so_many_elements_of_a_kind_that_draws_a_file(
+    tmp_path, run_cli, scaffold, kind, field
+):
+    # 2,000 icon elements naming one icon of 1,990 circles: `export png` of one card 17.5 s
+    from toolkit.render.elements import REGISTRY
+
+    bound = REGISTRY.get(kind).most_per_layout
+    assert bound is not None
+    game = Path(shutil.copytree(scaffold, tmp_path / "g", symlinks=True))
+    element = f"  - {{kind: {kind}, box: {{x: 1, y: 1, w: 5, h: 5}}, {field}}}\n"
+    (game / "layouts" / "standard.yaml").write_text(
+        "id: standard\nelements:\n" + element * (bound + 1), "utf-8"
+    )
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    past = [d for d in diagnostics_json(result.output) if d["code"] == "S004"]
+    assert [(d["file"].rsplit("/", 1)[-1], d["line"]) for d in past] == [
+        ("standard.yaml", 3 + bound)
+    ], result.output
+    assert f"more than {bound} elements of kind {kind!r}" in past[0]["message"]

@@ -29,7 +29,7 @@ from toolkit.content.game import R_OUTSIDE
 from toolkit.content.models.base import Slug, StrictModel, new_list
 from toolkit.content.schemas import register_schema
 from toolkit.content.source import Document, latest_load, load_document, repeats_of
-from toolkit.content.validation import validate_document
+from toolkit.content.validation import S_BAD_VALUE, validate_document
 from toolkit.diagnostics import Diagnostic, Span
 from toolkit.fileio import MISSING, FileVersion, file_version
 from toolkit.render import plain_layout, template_bounds
@@ -220,7 +220,29 @@ def _read_layout(
     if doc is None:
         return None, diags
     model, found = validate_document(doc, layout_adapter())
+    past = _past_kind_bounds(model, doc) if model is not None else None
+    if past is not None:  # not used: its finding says why, at the element
+        return None, (*found, past)
     return model, tuple(found)
+
+
+def _past_kind_bounds(layout: Layout, doc: Document) -> Diagnostic | None:
+    """S004 at the first element of a kind past what one layout may hold of it
+    (`Element.most_per_layout`), or None."""
+    counts: dict[type, int] = {}
+    for index, element in enumerate(layout.elements):
+        kind = type(element)
+        counts[kind] = counts.get(kind, 0) + 1
+        most = kind.most_per_layout
+        if most is not None and counts[kind] > most:
+            name = getattr(element, "kind", kind.__name__)
+            return S_BAD_VALUE.at(
+                doc.display,
+                doc.span(("elements", index, "kind")),
+                f"the layout holds more than {most} elements of kind {name!r}: each draws its"
+                " file whole on every face, and the layout is not used; draw fewer",
+            )
+    return None
 
 
 _layout_document = _LatestVersion(_read_layout_document)

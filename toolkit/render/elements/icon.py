@@ -28,6 +28,7 @@ class IconElement(Element):
     """An icon by name."""
 
     order: ClassVar[int] = 30
+    most_per_layout: ClassVar[int | None] = 32  # the bundled layouts hold 6 at most
 
     kind: Literal["icon"]
     icon: str = Field(description="Icon name or Jinja template giving one.")

@@ -28,6 +28,7 @@ class ImageElement(Element):
     """A picture file (PNG, JPEG) inside the game folder."""
 
     order: ClassVar[int] = 40
+    most_per_layout: ClassVar[int | None] = 16  # the bundled layouts hold 1 at most
 
     kind: Literal["image"]
     path: str = Field(description="Jinja template giving a path inside the game folder.")
