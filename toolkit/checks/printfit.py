@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -138,25 +139,15 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         yield from _label_languages(name, game.root, game.manifest.languages)
     budget = game_budget()  # what the checks fit of the game: here its faces' texts, in order
     stop = _Stop(budget)
-    yield from _question_fit(game, once, unfilled, stop)
+    yield from _question_fit(game, once, unfilled, stop, LayoutTips(game.root))
+    layout_tips = LayoutTips(game.root)  # the layout names, listed at the first unknown one
     measured = (-1, 0) if stop.said or stop.said_layouts else (len(game.decks), 0)
-    layout_tips: LayoutTips | None = None  # the layout names, listed at the first unknown one
     for position, loaded in enumerate(game.decks):
         if loaded.model is None or loaded.doc is None:
             continue
         deck = loaded.model
-        named = [(f, n) for f, n in (("layout", deck.layout), ("back", deck.back)) if n]
-        looked_up = [(f, n, assets.find(assets.LAYOUTS, n, game.root)) for f, n in named]
-        unknown = [(f, n) for f, n, at in looked_up if at is None or at.unread]
-        for field, missing, at in looked_up:
-            if at is not None and at.unread:
-                yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), at.unread)
-                continue
-            if at is not None:
-                continue
-            if layout_tips is None:
-                layout_tips = LayoutTips(game.root)
-            yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), layout_tips.message(missing))
+        unknown = list(_layouts_refused(loaded, deck, layout_tips))
+        yield from unknown
         if unknown:
             continue
         name = deck.layout or DEFAULT_FRONT
@@ -966,12 +957,24 @@ class LayoutTips:
     files were 740 searches, 32 s (probe 37 H1)."""
 
     def __init__(self, game_root: Path) -> None:
-        self.own = [found.path.stem for found in assets.in_game(assets.LAYOUTS, game_root)]
-        builtin_dir = repo_root().joinpath(*(assets.LAYOUTS.builtin or ()))
-        self.builtin = (
-            sorted(p.stem for p in builtin_dir.glob("*.yaml")) if builtin_dir.is_dir() else []
-        )
+        self.root = game_root
         self._tips = suggest.Tips()
+
+    @cached_property
+    def own(self) -> list[str]:
+        """The game's layout names (listed at the first unknown name, not before)."""
+        return [found.path.stem for found in assets.in_game(assets.LAYOUTS, self.root)]
+
+    @cached_property
+    def builtin(self) -> list[str]:
+        builtin_dir = repo_root().joinpath(*(assets.LAYOUTS.builtin or ()))
+        return sorted(p.stem for p in builtin_dir.glob("*.yaml")) if builtin_dir.is_dir() else []
+
+    def why(self, name: str) -> str:
+        """Why a deck or bank naming `name` prints with no layout ('' if it has one): no
+        layout has the name, or the game's file is not read (`assets.Found.unread`)."""
+        at = assets.find(assets.LAYOUTS, name, self.root)
+        return self.message(name) if at is None else at.unread
 
     def close(self, name: str) -> str | None:
         """The layout name closest to `name` for the first MAX_TIPPED names asked, else None."""
@@ -994,7 +997,20 @@ def unknown_layout(name: str, game_root: Path) -> str:
     return LayoutTips(game_root).message(name)
 
 
-def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> Iterator[Diagnostic]:
+def _layouts_refused(loaded: LoadedFile, named: Any, tips: LayoutTips) -> Iterator[Diagnostic]:
+    """P003 at a deck's or bank's `layout` and `back` keys that name no layout it can print
+    with (`LayoutTips.why`)."""
+    assert loaded.doc is not None
+    for field in ("layout", "back"):
+        name = getattr(named, field)
+        why = tips.why(name) if name else ""
+        if why:
+            yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), why)
+
+
+def _question_fit(
+    game: Game, once: _Once, unfilled: Unfilled, stop: _Stop, tips: LayoutTips
+) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
     fact line (back), in every language, on the layouts and card size `build` prints; P002
     and P017 for the letters each face prints (said once as `once` decides).
@@ -1008,18 +1024,11 @@ def _question_fit(game: Game, once: _Once, unfilled: Unfilled, stop: _Stop) -> I
 
     units = active()
     decks: dict[int, Any] | None = None
-    tips: LayoutTips | None = None  # the layout names, listed at the first unknown one
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
-        for field, layout_name in (("layout", bank.layout), ("back", bank.back)):
-            at = assets.find(assets.LAYOUTS, layout_name, game.root)
-            if at is None and tips is None:
-                tips = LayoutTips(game.root)
-            why = at.unread if at is not None else tips.message(layout_name) if tips else ""
-            if why:  # as a deck's: a bank that prints with no layout is no game `build` makes
-                yield P_LAYOUT.at(loaded.rel, loaded.doc.span((field,)), why)
+        yield from _layouts_refused(loaded, bank, tips)  # a bank printing with none: no build
         name = _bank_name(loaded, units, unfilled)
         reader = _bank_reader(len(bank.questions), stop.budget)
         kept = units.get(name, reader) if units and name else None

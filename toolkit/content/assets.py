@@ -185,18 +185,25 @@ def _past_the_first(kind: Kind, path: Path, game_root: Path | None) -> str:
 
 
 def _overflow(kind: Kind, more: str) -> str:
-    """What a folder that holds more than the game may (`_files`'s `more`) holds."""
+    """Why a file is not read in a folder that holds more than the game may (`_files`'s
+    `more`)."""
+    holds, first = _holds(kind, more)
+    return f"{holds}, and it is not among {first}"
+
+
+def _holds(kind: Kind, more: str) -> tuple[str, str]:
+    """What a folder that holds more than the game may (`_files`'s `more`) holds, and
+    which of its files are read."""
     noun = kind.folder.rstrip("s")
     if more == "bytes":
-        most = kind.most_bytes or 0
         return (
-            f"the {kind.folder}/ folder's {noun} files hold more than {most:,} bytes together,"
-            " and it is not among the first by name that fit"
+            f"the {kind.folder}/ folder's {noun} files hold more than"
+            f" {kind.most_bytes or 0:,} bytes together",
+            "the first by name that fit",
         )
     most = most_files(kind)
-    return (
-        f"the {kind.folder}/ folder holds more than {most:,} {noun} files, and it is not"
-        f" among the first {most:,} by name"
+    return f"the {kind.folder}/ folder holds more than {most:,} {noun} files", (
+        f"the first {most:,} by name"
     )
 
 
@@ -267,20 +274,13 @@ def too_full(kind: Kind, game_root: Path | None) -> str:
     more = _files(kind, game_root)[1]
     if not more:
         return ""
-    noun = kind.folder.rstrip("s")
-    if more == "bytes":
-        return (
-            f"the {kind.folder}/ folder's {noun} files hold more than"
-            f" {kind.most_bytes or 0:,} bytes together; those after the first by name that"
-            f" fit are not read: keep only the {kind.folder} the game prints with, and keep"
-            " them small"
-        )
-    most = most_files(kind)
-    return (
-        f"the {kind.folder}/ folder holds more than {most:,} {noun} files; those after"
-        f" the first {most:,} by name are not read: keep the {kind.folder} the game"
-        " prints with"
+    holds, first = _holds(kind, more)
+    keep = (
+        f"keep only the {kind.folder} the game prints with, and keep them small"
+        if more == "bytes"
+        else f"keep the {kind.folder} the game prints with"
     )
+    return f"{holds}; those after {first} are not read: {keep}"
 
 
 def _listed(kind: Kind, game_root: Path | None) -> list[Found]:

@@ -291,7 +291,7 @@ _KEPT_LOCK = threading.Lock()
 def _kept_face(data: bytes, mapped: int) -> tuple[str, str, str] | str:
     """`_face`, unless the fonts this process has read map too many code points together
     with this one (a file read before costs nothing more)."""
-    digest = hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256(data).hexdigest()  # `_face` names the registered face by it too
     with _KEPT_LOCK:
         full = digest not in _KEPT and sum(_KEPT.values()) + mapped > MAX_PROCESS_CODES
     if full and mapped <= MAX_CODES:  # past MAX_CODES, `_face` says it is no real font
@@ -300,7 +300,7 @@ def _kept_face(data: bytes, mapped: int) -> tuple[str, str, str] | str:
             " points together (each version of a font saved is kept): not read; start"
             " the preview or the editor again"
         )
-    face = _face(data)
+    face = _face(data, digest)
     if not isinstance(face, str):  # registered: kept for the life of the process
         with _KEPT_LOCK:
             _KEPT.setdefault(digest, mapped)
@@ -322,15 +322,15 @@ def _refusal(fd: int, info: os.stat_result, room: int) -> str | None:
     return None
 
 
-def _face(data: bytes) -> tuple[str, str, str] | str:
-    """(family, style, registered key) of the font file's bytes `data`, or why they give
-    no face."""
+def _face(data: bytes, sha256: str) -> tuple[str, str, str] | str:
+    """(family, style, registered key) of the font file's bytes `data` (whose SHA-256 is
+    `sha256`, in hex), or why they give no face."""
     if len(data) > MAX_BYTES:
         return f"the font file is larger than the limit of {MAX_BYTES:,} bytes"
     too_many = repeated_table(data) or cmap_problem(data) or subset_problem(data)
     if too_many is not None:
         return too_many
-    digest = hashlib.sha256(data).hexdigest()[:12]
+    digest = sha256[:12]
     from toolkit.render.subset_tags import TaggedTTFont
 
     try:
@@ -365,9 +365,7 @@ def repeated_table(data: bytes) -> str | None:
     read a table's first listing and reportlab its last: a second `loca` made a 3 MB font
     take 16 s, a second `fpgm` passed the bound on tables copied into subsets (probe 45 F4)."""
     try:
-        start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
-        count = struct.unpack_from(">H", data, start + 4)[0]
-        tags = [struct.unpack_from(">4s", data, start + 12 + 16 * i)[0] for i in range(count)]
+        tags = [tag for tag, _, _ in _directory(data)]
     except struct.error:
         return None
     seen: set[bytes] = set()
@@ -382,13 +380,19 @@ def repeated_table(data: bytes) -> str | None:
     return None
 
 
-def _tables(data: bytes) -> dict[bytes, tuple[int, int]]:
-    """The offset and length of each table, by tag (raises struct.error past the data)."""
+def _directory(data: bytes) -> list[tuple[bytes, int, int]]:
+    """The table directory: each table's tag, offset and length, in the file's order (a
+    collection's first font's; raises struct.error past the data)."""
     start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
     count = struct.unpack_from(">H", data, start + 4)[0]
+    listed = (struct.unpack_from(">4sLLL", data, start + 12 + 16 * i) for i in range(count))
+    return [(tag, offset, length) for tag, _, offset, length in listed]
+
+
+def _tables(data: bytes) -> dict[bytes, tuple[int, int]]:
+    """The offset and length of each table, by tag (raises struct.error past the data)."""
     tables: dict[bytes, tuple[int, int]] = {}
-    for i in range(count):
-        tag, _, offset, length = struct.unpack_from(">4sLLL", data, start + 12 + 16 * i)
+    for tag, offset, length in _directory(data):
         tables.setdefault(tag, (offset, length))
     return tables
 
@@ -536,13 +540,10 @@ def cmap_codes(data: bytes) -> int:
     (3.9 GB, probe 45 F3). A subtable that cannot be read to the end counts past
     MAX_CODES: reportlab tolerates much, and what it would read of it cannot be told."""
     try:
-        start = struct.unpack_from(">L", data, 12)[0] if data[:4] == b"ttcf" else 0
-        tables = struct.unpack_from(">H", data, start + 4)[0]
         cmap = None
-        for i in range(tables):
-            tag, _, offset, _ = struct.unpack_from(">4sLLL", data, start + 12 + 16 * i)
+        for tag, offset, _ in _directory(data):
             if tag == b"cmap":
-                cmap = offset
+                cmap = offset  # the last, as reportlab's table dict keeps it
         if cmap is None:
             return 0
         version, count = struct.unpack_from(">HH", data, cmap)
