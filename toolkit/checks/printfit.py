@@ -1009,7 +1009,7 @@ def _layouts_refused(loaded: LoadedFile, named: Any, tips: LayoutTips) -> Iterat
 
 
 def _question_fit(
-    game: Game, once: _Once, unfilled: Unfilled, stop: _Stop, tips: LayoutTips
+    game: Game, once: _Once, unfilled: Unfilled, stop: _Stop, tips: LayoutTips | None = None
 ) -> Iterator[Diagnostic]:
     """P001 for question cards: the question and answers (front), the right answer and the
     fact line (back), in every language, on the layouts and card size `build` prints; P002
@@ -1024,11 +1024,12 @@ def _question_fit(
 
     units = active()
     decks: dict[int, Any] | None = None
+    refusals = tips if tips is not None else LayoutTips(game.root)  # lists names lazily
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
-        yield from _layouts_refused(loaded, bank, tips)  # a bank printing with none: no build
+        yield from _layouts_refused(loaded, bank, refusals)  # a bank printing with none: no build
         name = _bank_name(loaded, units, unfilled)
         reader = _bank_reader(len(bank.questions), stop.budget)
         kept = units.get(name, reader) if units and name else None
