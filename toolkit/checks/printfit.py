@@ -1024,12 +1024,12 @@ def _question_fit(
 
     units = active()
     decks: dict[int, Any] | None = None
-    refusals = tips if tips is not None else LayoutTips(game.root)  # lists names lazily
+    layout_tips = tips if tips is not None else LayoutTips(game.root)  # lists names lazily
     for loaded in game.questions:
         bank = loaded.model
         if bank is None or loaded.doc is None:
             continue
-        yield from _layouts_refused(loaded, bank, refusals)  # a bank printing with none: no build
+        yield from _layouts_refused(loaded, bank, layout_tips)  # none to print with: no build
         name = _bank_name(loaded, units, unfilled)
         reader = _bank_reader(len(bank.questions), stop.budget)
         kept = units.get(name, reader) if units and name else None
