@@ -67,7 +67,13 @@ from toolkit.render.elements.icon import ICONS_LISTED
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
-from toolkit.render.icons import IconSet, icon_set, without_icons
+from toolkit.render.icons import (
+    MAX_FACE_INLINE_ICONS,
+    IconSet,
+    icon_set,
+    inline_icons,
+    without_icons,
+)
 from toolkit.render.layout import (
     DEFAULT_BACK,
     DEFAULT_FRONT,
@@ -87,6 +93,9 @@ from toolkit.render.textfit import MAX_FIT_CHARS, FitBudget, game_budget, icon_n
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
 P_LAYOUT = rule("P003", "layout-error", "A card layout cannot be used for a deck.")
+P_MANY_ICONS = rule(
+    "P018", "too-many-icons", "A card face prints more inline icons than one face draws."
+)
 P_IMAGE = rule("P004", "image-missing", "A card image is missing, unreadable or outside the game.")
 P_DPI = rule(
     "P005", "image-resolution", "A card image prints under 300 dpi at its size.", Severity.WARNING
@@ -512,6 +521,7 @@ def _card_work(
     events: list[Event] = []
     numbers: set[int] = set()  # what the face shows in some language
     impure = False
+    many_said = False  # P018 once a card, at its first language past the bound
     for job in jobs:
         try:
             elements = job.resolved(layout, card)
@@ -525,6 +535,11 @@ def _card_work(
             return events, True
         numbers |= _printed_numbers(elements)
         impure = impure or prints_impure(elements)
+        at = ("cards", index, "id")
+        many = None if many_said else _many_icons(loaded, at, card.id, name, job, elements)
+        if many is not None:
+            events.append((many, None, None, ["card", []]))
+            many_said = True
         for item in elements:
             events.extend(_element(loaded, index, card, (name, job), item, shape))
     # no language failed: what no language prints, no player can read
@@ -532,6 +547,31 @@ def _card_work(
         (d, None, None, p) for d, p in _unprinted(loaded, index, card, name, numbers, shape)
     )
     return events, impure
+
+
+def _many_icons(
+    loaded: LoadedFile,
+    path: tuple[str | int, ...],
+    owner: str,
+    name: str,
+    job: PrintJob,
+    elements: list[Resolved],
+) -> Diagnostic | None:
+    """P018 at a card or question (`path`, its id) whose face in the job's language draws
+    more inline icons than one face may (`MAX_FACE_INLINE_ICONS`), or None."""
+    assert loaded.doc is not None
+    names = job.icons.names
+    drawn = sum(
+        inline_icons(item.text, names) for item in elements if type(item.element).draws_inline_icons
+    )
+    if drawn <= MAX_FACE_INLINE_ICONS:
+        return None
+    message = (
+        f"{owner} ({job.lang}): layout {name!r} prints {drawn:,} inline icons"
+        f" on its face, more than the {MAX_FACE_INLINE_ICONS} one face draws (a picture"
+        " of the card draws each one whole); the ones past it are left blank: write fewer"
+    )
+    return P_MANY_ICONS.at(loaded.rel, loaded.doc.span(path), message)
 
 
 def _layout_failed(
@@ -1255,6 +1295,10 @@ def _question_face(
         message = f"layout {name!r} fails on {question.id} ({lang}): {exc}"
         yield ("layout", name, lang), P_LAYOUT.at(loaded.rel, where, message), None, None
         return
+    at = ("questions", index, "id")
+    many = _many_icons(loaded, at, question.id, name, job, elements)
+    if many is not None:
+        yield ("many-icons",), many, None, None
     shape = Shape(loaded, index, "questions")
     for item in elements:
         for diag, key, glyph, _ in _letters(loaded, question, (name, job), item, shape):

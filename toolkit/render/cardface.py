@@ -18,6 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.registry import same_folder
 from toolkit.render.elements import REGISTRY, Element, Resolved, colour
 from toolkit.render.elements.registry import kind_of
+from toolkit.render.icons import one_face
 from toolkit.render.layout import Layout
 from toolkit.render.printjob import PrintJob
 
@@ -35,6 +36,18 @@ def draw_face(
 
     `underlay` names a form made by `draw_underlay` for this layout and job: it stands for
     the background and the layout's leading constant elements, drawn once per deck."""
+    with one_face(c):
+        _draw_face(c, job, layout, card, at, underlay)
+
+
+def _draw_face(
+    c: Canvas,
+    job: PrintJob,
+    layout: Layout,
+    card: Any,
+    at: tuple[float, float],
+    underlay: str | None,
+) -> None:
     x, y = at
     width_mm, height_mm = job.card_mm
     w, h = width_mm * mm, height_mm * mm
@@ -89,7 +102,7 @@ def draw_underlay(c: Canvas, name: str, job: PrintJob, layout: Layout) -> str:
     and placed under every card of a deck (a smaller file, and less to write per card)."""
     width_mm, height_mm = job.card_mm
     w, h, b = width_mm * mm, height_mm * mm, job.bleed_mm * mm
-    with card_form(c, name, job):
+    with card_form(c, name, job), one_face(c):
         c.setFillColor(colour(layout.background))
         c.rect(0, 0, w + 2 * b, h + 2 * b, stroke=0, fill=1)
         top = b + h

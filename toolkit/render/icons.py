@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -472,6 +473,46 @@ class IconSet:
 
 
 BUILTIN = IconSet(ICONS, frozenset(ICONS))
+
+
+MAX_FACE_INLINE_ICONS = 64
+"""Inline icons (`:die:`) one card face draws, its texts together. The PDF holds an icon
+once and places it by reference, but a rasteriser (`export png`, the preview) draws every use
+whole: 200 uses of a 1,990-circle icon took 3 s for one face. With the layout's own icon
+elements (`most_per_layout`) a face draws at most 96 icons. The bundled games' faces draw
+none; validate says P018 at a face that would draw more, and a face draws the first ones."""
+
+_INLINE_LEFT = "_playset_inline_icons_left"
+"""The canvas attribute counting what the face being drawn may still draw (`face_started`)."""
+
+
+def inline_icons(text: str, names: frozenset[str]) -> int:
+    """How many inline icons `text` draws: the `:name:` the game has an icon for."""
+    if ":" not in text:
+        return 0
+    return sum(1 for m in INLINE_ICON.finditer(text) if m.group(1) in names)
+
+
+@contextmanager
+def one_face(c: Canvas) -> Iterator[None]:
+    """Draw one card face on `c`: it may draw `MAX_FACE_INLINE_ICONS` inline icons; what is
+    drawn on `c` outside a face is not counted."""
+    setattr(c, _INLINE_LEFT, MAX_FACE_INLINE_ICONS)
+    try:
+        yield
+    finally:
+        delattr(c, _INLINE_LEFT)
+
+
+def inline_allowed(c: Canvas, wanted: int) -> int:
+    """How many of `wanted` inline icons the face being drawn on `c` may still draw (all of
+    them on a canvas no face started on), counted as drawn."""
+    left = getattr(c, _INLINE_LEFT, None)
+    if left is None:
+        return wanted
+    allowed = min(wanted, left)
+    setattr(c, _INLINE_LEFT, left - allowed)
+    return allowed
 
 
 def load_svg(

@@ -20,16 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
-LAYOUT_BUDGET = 500_000
-"""Work (`template_bounds.Budget.work`) a check's card faces may cost in one game run. The
-bundled games' faces cost at most ~39,000 in all (the largest: 1,185 faces resolved, at most
-82 a face), so this is 12 times the largest; 1,000 cards in 3 languages may still take ~165
-a face. The costliest work measured, faces just under one face's limits (a loop of 1,800
-additions; 35 sorts of a 2,000-item list; 1,900 `in` of a 1,200-item list), took 2-4 µs a
-unit, so this is 1-2 s of CPU at most: 1,000,000 (2-4 s) on top of content at the game's
-work budget (toolkit.content.game.MAX_WORK) made a cold `validate` take 5.4 s (budget56).
-Each check that resolves faces has its own (print fit, legibility), but a face resolved
-once is kept for the run: only faces that fail are rendered again."""
+LAYOUT_BUDGET = 400_000
+"""Work (`template_bounds.Budget.work`, and each element a face prints:
+toolkit.render.face_units.printed_units) a check's card faces may cost in one game run. The
+bundled games' faces cost at most ~51,000 in all (the largest: 1,185 faces resolved), so this
+is 8 times the largest, and a game of five times its faces (what the game work budget,
+toolkit.content.game.MAX_WORK, allows) still passes. The costliest work measured took 7-10 µs
+a unit (a face of 1,400 short templated texts; 5,000 boxes), so this is about 3-4 s of CPU at
+most (probe 47 K6: 500,000 units when a text counted 1, 10.6 s). Each check that resolves
+faces has its own (print fit, legibility), but a face resolved once is kept for the run: only
+faces that fail are rendered again."""
 
 
 class LayoutSpent(ValueError):

@@ -28,13 +28,20 @@ STEP = 0.25  # points between tried sizes
 BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
 MAX_FIT_CHARS = 10_000  # far more than any box holds at any size; longer is not fitted
 LONG_WORD = 64  # letters past which a word is first measured by its head (`_units_within`)
-FIT_BUDGET = 15_000_000
+FIT_BUDGET = 4_000_000
 """Letters the checks fit in one game (`FitBudget`, `fitting`): each fit counts what it went through
-(`Fit.work`: the text once, and each size's wrap as far as the box's lines). The bundled
-games count at most 0.3 million; 2,000 cards of 400 letters in 3 languages, 12.9 million
-(1 s of fitting). The costliest letters (long hyphenated words no two alike) took
-~1.2 µs each and 25 million in each of two checks 61 s of CPU (probe 22): 15 million, about
-36 s at worst."""
+(`Fit.work`: the text once, each size's wrap as far as the box's lines and `WRAP_CALL` more,
+and `PASSED_SIZE` for each size passed unwrapped). The bundled games count at most 0.4
+million; the game work budget (toolkit.content.game.MAX_WORK) holds ~1 MB of texts, about 2
+million letters fitted once. The costliest letters (long hyphenated words no two alike)
+took ~1.2 µs each (probe 22), so this is ~5 s at worst; 15 million took 12 s on short
+texts fitted from 96 pt down (probe 47 K6)."""
+WRAP_CALL = 32
+"""Letters one wrap counts besides its own: a wrap costs its call (~6 µs: the widths of its
+words, a hyphenation look-up) however short its text. One 6-letter text in a large box, tried
+from 96 pt down to where its word fits, took 216 wraps of ~1.3 ms in all (probe 47 K6)."""
+PASSED_SIZE = 2
+"""Letters a size passed unwrapped (`_too_high`) counts: its sums, a few µs."""
 
 
 @dataclass(frozen=True)
@@ -404,12 +411,13 @@ def _fit(text: str, width: float, height: float, setting: Setting) -> Fit:
     while size >= min_size - 1e-9:
         if _too_high(least, width, height, size):
             passed.append(size)
+            work += PASSED_SIZE
             size = round(size - STEP, 2)
             continue
         room = _room(height, size)
         for hyphen_lang in langs:
             wrapped = _wrap(text, width, size, style, hyphen_lang, icons, room)
-            work += wrapped.work
+            work += wrapped.work + WRAP_CALL
             done = wrapped.lines is not None and wrapped.rest is None
             if done and len(wrapped.lines or ()) * size * LEADING <= height:
                 return Fit(True, size, tuple(wrapped.lines or ()), work)
@@ -464,7 +472,7 @@ def _overflowing(
         wrapped = known.get((size, lang)) or _Wrapped(None, text)
         if wrapped.rest is not None:  # passed, or stopped at the box's lines: wrap it now
             wrapped = _wrap(text, width, size, setting.style, lang, setting.icons, shown)
-            work += wrapped.work
+            work += wrapped.work + WRAP_CALL
         if wrapped.lines is None:
             continue
         if wrapped.rest is None:

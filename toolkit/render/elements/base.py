@@ -159,6 +159,10 @@ class Element(StrictModel):
     """It draws the same on every card (without `when`): drawn once into the deck's underlay."""
     order: ClassVar[int] = 100
     """Where the kind is listed among the others (lower first; the built-ins' order)."""
+    draws_inline_icons: ClassVar[bool] = False
+    """It draws each `:name:` of its text the game has an icon for as that icon: a face's
+    such icons count against `icons.MAX_FACE_INLINE_ICONS` (P018), and past it are not drawn
+    (`icons.inline_allowed`)."""
     most_per_layout: ClassVar[int | None] = None
     """Elements of the kind one layout may hold (None: no bound of its own). A kind whose
     every element draws a whole file (an icon's SVG, a picture) costs the rasteriser that

@@ -17,7 +17,7 @@ from toolkit.content.templating import INLINE_ICON
 from toolkit.render.elements.base import Colour, Element, Ink, Measure, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import font_name, text_width
-from toolkit.render.icons import draw_icon, without_icons
+from toolkit.render.icons import draw_icon, inline_allowed, without_icons
 from toolkit.render.textfit import LEADING, Fit, Setting, fit
 
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ class TextElement(Element):
 
     templates = ("text",)
     prints = ("text",)
+    draws_inline_icons = True
 
     def setting(self, job: PrintJob) -> Setting:
         """How this element sets text in the job's language and with the game's icons: made
@@ -138,7 +139,7 @@ class TextElement(Element):
                 start = x + (w - width) / 2 if align == "center" else x + w - width
             _place_line(writer, placed, line, start, baseline, font, size, names)
         c.drawText(writer)
-        for icon, left, baseline in placed:
+        for icon, left, baseline in placed[: inline_allowed(c, len(placed))]:
             draw_icon(c, icon, left, baseline - size * 0.12, size * 0.9, self.colour, job.icons)
         c.restoreState()
 
