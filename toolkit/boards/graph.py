@@ -19,6 +19,12 @@ def draw(board: GraphBoard, look: Any) -> list[Any]:
     return graph.draw(board, look)
 
 
+def icon_uses(board: GraphBoard, look: Any) -> list[Any]:
+    from toolkit.render.boards import graph
+
+    return graph.icon_uses(board, look)
+
+
 def drawn_problems(board: GraphBoard, look: Any, laid_out: bool) -> list[Any]:
     from toolkit.render.boards import graph
 
@@ -35,5 +41,6 @@ GRAPH = register_board_kind(
         printed_names=printed_names,
         order=10,
         drawn_problems=drawn_problems,
+        icon_uses=icon_uses,
     )
 )

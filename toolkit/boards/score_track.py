@@ -26,6 +26,11 @@ def problems(board: ScoreTrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
     return score_track.problems(board)
 
 
+def icon_uses(board: ScoreTrackBoard, look: Any) -> list[tuple[tuple[str | int, ...], str, int]]:
+    """Each numbered square's icon, drawn once (every one names a square of the track)."""
+    return [(("icons", number), icon, 1) for number, icon in board.icons.items()]
+
+
 SCORE_TRACK = register_board_kind(
     BoardKind(
         "score_track",
@@ -36,5 +41,6 @@ SCORE_TRACK = register_board_kind(
         phrase,
         problems,
         order=40,
+        icon_uses=icon_uses,
     )
 )

@@ -1,8 +1,8 @@
 """Board styles: an icon a style names must exist, or the space would quietly show a letter
 and the flight its bare arc (the game's plugin glyphs, its SVG icons and the toolkit's icons
 count, as they do when the board is drawn: toolkit.render.boards.look); a board kind's
-data must fit its page (P016); and the player counts a board speaks of are the game's
-(S004)."""
+data must fit its page, and the icons one drawing draws their bound together (P016); and the
+player counts a board speaks of are the game's (S004)."""
 
 from __future__ import annotations
 
@@ -125,6 +125,15 @@ def _board_fit(game: Game, loaded: LoadedFile, kinds: Any) -> Iterator[Diagnosti
     hook = entry.problems if entry is not None else None
     for path, message in hook(loaded.model) if hook is not None else []:
         yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(path), message)
+    uses = entry.icon_uses if entry is not None else None
+    if uses is not None and game.manifest is not None:
+        from toolkit.render.boards import board_look
+        from toolkit.render.boards.look import icon_bound_problem
+
+        look = board_look(game, loaded.model, game.manifest.source_language)
+        heavy = icon_bound_problem(uses(loaded.model, look), look)
+        if heavy is not None:
+            yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(heavy[0]), heavy[1])
     drawn = entry.drawn_problems if entry is not None else None
     labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}
     if game.manifest is None or (drawn is None and not labels):

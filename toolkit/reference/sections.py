@@ -146,7 +146,7 @@ def content_files(tables: ModelTables) -> Lines:
 def board_kinds() -> Lines:
     """The board shapes in the registry, by their `kind`, and the generic look."""
     from toolkit.content.models.board import BOARD_KINDS
-    from toolkit.render.boards.look import GENERIC, PALETTE
+    from toolkit.render.boards.look import GENERIC, MAX_DRAWING_ICON_WEIGHT, PALETTE
 
     lines: Lines = [
         "## Board kinds",
@@ -180,7 +180,11 @@ def board_kinds() -> Lines:
         + ", ".join(f"`{c}`" for c in PALETTE)
         + "; without an icon it shows its label's initial in the build language "
         "(`icon: none` for a plain disc). An icon is a board glyph of the game's plugin, "
-        "else an SVG of the game's `icons/`, else a toolkit icon.",
+        "else an SVG of the game's `icons/`, else a toolkit icon. The icons one board drawing "
+        f"draws weigh at most {MAX_DRAWING_ICON_WEIGHT:,} drawn elements together, each at "
+        "every place it is drawn (an SVG icon its shapes and one per 8,000 pixels of its "
+        "pictures, a toolkit icon or glyph 10): past it is P016, and spaces past it are "
+        "drawn without their icon.",
         "",
         "| line kind | colour | width | dash | shape | words (fr / es / en) |",
         "| --- | --- | --- | --- | --- | --- |",

@@ -598,3 +598,21 @@ def draw_icon(
         drawer(c, size)
     c.restoreState()
     return True
+
+
+BUILTIN_WEIGHT = 10
+"""What a built-in icon (or a board glyph of a game's plugin) weighs as drawn elements
+(`icon_weight`): a handful of paths and circles, a dozen operations at most."""
+
+
+def icon_weight(name: str, icons: IconSet = BUILTIN) -> int:
+    """What drawing icon `name` once costs a rasteriser, in drawn elements: an SVG icon's
+    shapes and pictures (`svg_icons.SvgIcon.weight`), `BUILTIN_WEIGHT` for a built-in; 0
+    for a name the set has no icon for (nothing is drawn)."""
+    drawer = icons.drawers.get(name)
+    if drawer is None:
+        return 0
+    svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon
+    if svg is not None and isinstance(drawer, svg.SvgIcon):
+        return int(drawer.weight)
+    return BUILTIN_WEIGHT

@@ -14,7 +14,7 @@ from typing import Any
 from toolkit.content.game import Game
 from toolkit.content.models.board import BOARD_KINDS, board_kinds
 from toolkit.registry import same_folder
-from toolkit.render.boards.look import Look, look_for
+from toolkit.render.boards.look import Look, look_for, one_drawing
 from toolkit.render.tiling import Drawing, poster_pdf, tiled_pdf
 
 Drawer = Callable[[Any, Look], list[Drawing]]
@@ -35,10 +35,10 @@ def build_drawings(game: Game, board: Any, lang: str) -> list[Drawing]:
         raise TypeError(f"not a registered board kind: {getattr(board, 'kind', board)!r}")
     look = board_look(game, board, lang)
     if BOARD_KINDS.is_builtin(entry.kind):
-        return entry.draw(board, look)
+        return [replace(d, draw=_bounded(d.draw)) for d in entry.draw(board, look)]
     with same_folder():  # a plugin's kind: its os.chdir does not move the build
         drawings = entry.draw(board, look)
-    return [replace(d, draw=_in_same_folder(d.draw)) for d in drawings]
+    return [replace(d, draw=_bounded(_in_same_folder(d.draw))) for d in drawings]
 
 
 def _in_same_folder(draw: Callable[[Any], None]) -> Callable[[Any], None]:
@@ -46,6 +46,17 @@ def _in_same_folder(draw: Callable[[Any], None]) -> Callable[[Any], None]:
 
     def run(canvas: Any) -> None:
         with same_folder():
+            draw(canvas)
+
+    return run
+
+
+def _bounded(draw: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A drawing callback whose icons, each time it draws, weigh at most
+    `look.MAX_DRAWING_ICON_WEIGHT` together (past it, a space is drawn without its icon)."""
+
+    def run(canvas: Any) -> None:
+        with one_drawing(canvas):
             draw(canvas)
 
     return run

@@ -9,7 +9,7 @@ Colours, icons, lines and words come from the board's look (`look.py`).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -710,6 +710,34 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
             )
         )
     return found
+
+
+def icon_uses(board: GraphBoard, look: Look) -> list[tuple[Path, str, int]]:
+    """(style field, icon, places) of each icon the map draws (`BoardKind.icon_uses`): a
+    space kind's icon in each of its spaces and its legend row, a line's marker on each arc
+    of its kind and its legend row (at most: a marker goes where the arc is clear)."""
+    uses: list[tuple[Path, str, int]] = []
+    spaces = Counter(s.kind for s in board.spaces)
+    for kind, count in spaces.items():
+        icon = look.space(kind).icon
+        if icon and icon != "none":
+            uses.append((("style", "spaces", kind, "icon"), icon, count + 1))
+    known = {s.id for s in board.spaces}
+    arcs: Counter[str] = Counter({link.kind: 0 for link in board.links})  # a legend row
+    first: dict[str, Path] = {}
+    for index, route in enumerate(board.routes):
+        pairs = zip(route.stops, route.stops[1:], strict=False)
+        arcs[route.kind] += sum(1 for a, b in pairs if a in known and b in known)
+        first.setdefault(route.kind, ("routes", index, "kind"))
+    for kind, count in arcs.items():
+        line = look.line(kind)
+        if line.shape != "arc" or not line.marker:
+            continue  # only an arc draws its marker (a link is never one: its legend row is)
+        own = look.style.links.get(kind)
+        named = own is not None and own.marker is not None
+        path = ("style", "links", kind, "marker") if named else first.get(kind, ("links",))
+        uses.append((path, line.marker, count + 1))
+    return uses
 
 
 def _names_off_page(plan: Plan) -> list[tuple[Path, str, bool]]:

@@ -9,7 +9,8 @@ initial in the build language; a link kind gets a plain line.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -262,19 +263,102 @@ class Look:
     def glyph(self, name: str) -> Glyph | None:
         return plugin_glyphs(self.game).get(name)
 
+    def icon_set(self) -> Any:
+        """The game's icons (toolkit.render.icons.IconSet), read once per look."""
+        if self._icons is None:
+            from toolkit.render.icons import icon_set
+
+            self._icons = icon_set(getattr(self.game, "root", None))
+        return self._icons
+
+    def icon_weight(self, name: str) -> int:
+        """What drawing `name` once weighs (toolkit.render.icons.icon_weight): a game glyph
+        as a built-in icon; 0 for a name there is no icon for."""
+        from toolkit.render.icons import BUILTIN_WEIGHT, icon_weight
+
+        if self.glyph(name) is not None:
+            return BUILTIN_WEIGHT
+        return icon_weight(name, self.icon_set())
+
     def draw_icon(self, c: Canvas, name: str, x: float, y: float, r: float, colour: str) -> bool:
         """A game glyph, else an icon of the game folder or the toolkit, in a space of
-        radius `r` centred on (x, y); False when there is no such icon."""
+        radius `r` centred on (x, y); False when there is no such icon, or when drawing it
+        would take the drawing's icons past `MAX_DRAWING_ICON_WEIGHT` (nothing drawn)."""
+        weight = self.icon_weight(name)
+        if not weight or not _spend(c, weight):
+            return False
         glyph = self.glyph(name)
         if glyph is not None:
             glyph(c, x, y, r)
             return True
-        from toolkit.render.icons import draw_icon, icon_set
+        from toolkit.render.icons import draw_icon
 
-        if self._icons is None:
-            self._icons = icon_set(getattr(self.game, "root", None))
         size = r * 1.25
-        return draw_icon(c, name, x - size / 2, y - size / 2, size, colour, self._icons)
+        return draw_icon(c, name, x - size / 2, y - size / 2, size, colour, self.icon_set())
+
+
+MAX_DRAWING_ICON_WEIGHT = 64_000
+"""What the icons one board drawing draws may weigh together, in drawn elements
+(toolkit.render.icons.icon_weight: an SVG icon's shapes and pictures, a built-in's few
+operations), each icon counted at every place it is drawn: a space kind's `icon` on every
+space of the kind, a line's `marker` on every arc, a numbered square's icon. The PDF holds an
+icon once, as a form, but a rasteriser (`export png`, `export tts`, the preview) draws every
+use of it whole: a map of 2,000 spaces drawing a 1,990-circle icon took `export png` 20 s and
+2.8 GB, the preview 53 s (probe 47 K7). 32 icons at the bound of one (svg_guard.MAX_EXPANDED),
+or 6,400 built-in ones. `validate` says P016 at the style key of a board past it
+(BoardKind.icon_uses); a drawing draws each icon while it stays within it, and past it a
+space shows its initial instead."""
+
+_ICON_ROOM = "_playset_board_icon_room"
+"""The canvas attribute holding what the drawing on it may still weigh in icons."""
+
+
+@contextmanager
+def one_drawing(c: Canvas) -> Iterator[None]:
+    """Draw one board drawing on `c`: its icons may weigh `MAX_DRAWING_ICON_WEIGHT`
+    together. A canvas no drawing was started on counts all it draws as one drawing."""
+    before = getattr(c, _ICON_ROOM, None)
+    setattr(c, _ICON_ROOM, MAX_DRAWING_ICON_WEIGHT)
+    try:
+        yield
+    finally:
+        if before is None:
+            delattr(c, _ICON_ROOM)
+        else:
+            setattr(c, _ICON_ROOM, before)
+
+
+def _spend(c: Canvas, weight: int) -> bool:
+    """Whether the drawing on `c` may draw an icon of `weight`, charged to it if so."""
+    room = getattr(c, _ICON_ROOM, MAX_DRAWING_ICON_WEIGHT)
+    if weight > room:
+        return False
+    setattr(c, _ICON_ROOM, room - weight)
+    return True
+
+
+def icon_bound_problem(
+    uses: Iterable[tuple[tuple[str | int, ...], str, int]], look: Look
+) -> tuple[tuple[str | int, ...], str] | None:
+    """(field path, message) when the icons a board drawing draws (`uses`: the field that
+    names an icon, the icon, how many places draw it) weigh more than
+    `MAX_DRAWING_ICON_WEIGHT` together: said at the field whose icon weighs most there."""
+    weighed = [(path, name, count, look.icon_weight(name) * count) for path, name, count in uses]
+    total = sum(w for *_, w in weighed)
+    if total <= MAX_DRAWING_ICON_WEIGHT:
+        return None
+    path, name, count, most = max(weighed, key=lambda item: item[3])
+    each = most // count if count else 0
+    message = (
+        f"the board's icons weigh {total:,} drawn elements, more than the"
+        f" {MAX_DRAWING_ICON_WEIGHT:,} one board drawing draws: {name!r} weighs {each:,}"
+        f" (its shapes, and its pictures' pixels) and is drawn at {count:,}"
+        f" place{'' if count == 1 else 's'} here, {most:,} together. The PDF holds an icon"
+        " once, but a picture of the board (export png, the preview) draws each use whole;"
+        " past the bound spaces are drawn without their icon. Use a simpler icon, or draw it"
+        " on fewer spaces"
+    )
+    return path, message
 
 
 def plugin_glyphs(game: Any) -> dict[str, Glyph]:
