@@ -14,7 +14,14 @@ from toolkit.content.models.deck import size_mm
 from toolkit.render import layout as layouts
 from toolkit.render.cardface import draw_face
 from toolkit.render.elements import text as text_kind
-from toolkit.render.icons import MAX_FACE_INLINE_ICONS, inline_allowed, inline_icons, one_face
+from toolkit.render.icons import (
+    BUILTIN,
+    MAX_FACE_ICON_WEIGHT,
+    MAX_FACE_INLINE_ICONS,
+    inline_allowed,
+    inline_icons,
+    one_face,
+)
 from toolkit.render.printjob import PrintJob
 
 
@@ -71,3 +78,68 @@ def test_validate_says_a_face_past_the_bound_at_its_card(tmp_path: Path, run_cli
     deck.write_text(text.replace("en: Move", f'en: "{fewer}" # Move', 1), encoding="utf-8")
     result = run_cli("validate", str(tmp_path / "g"), "--format", "json", "--no-cache")
     assert "P018" not in {d["code"] for d in diagnostics_json(result.output)}, result.output
+
+
+def _heavy_game(tmp_path: Path, run_cli, elements: int) -> Path:
+    """A new game whose token icon is 1,000 circles, on a layout of `elements` icon
+    elements naming it, used by its deck."""
+    assert run_cli("new", "g", "--into", str(tmp_path)).exit_code == 0
+    game = tmp_path / "g"
+    circles = "".join(f'<circle cx="{k % 100}" cy="{k // 10}" r="1"/>' for k in range(1000))
+    (game / "icons" / "token.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{circles}</svg>',
+        encoding="utf-8",
+    )
+    icons = "".join(
+        f"  - {{kind: icon, box: {{x: {1 + k}, y: 2, w: 5, h: 5}}, icon: token}}\n"
+        for k in range(elements)
+    )
+    (game / "layouts" / "heavy.yaml").write_text(f"id: heavy\nelements:\n{icons}", "utf-8")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("size: poker\n", "size: poker\nlayout: heavy\n", 1), "utf-8")
+    return game
+
+
+def test_validate_says_a_face_whose_icons_weigh_past_the_bound(tmp_path: Path, run_cli):
+    # probe 47 K9: 32 icon elements of 1,990 large translucent circles, 8.9 s for one face
+    heavy = MAX_FACE_ICON_WEIGHT // 1000 + 1
+    game = _heavy_game(tmp_path / "a", run_cli, heavy)
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P018"]
+    assert result.exit_code == 1 and found, result.output
+    assert "'token' weighs 1,00" in found[0]["message"], found[0]["message"]
+    game = _heavy_game(tmp_path / "b", run_cli, heavy - 2)
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    assert "P018" not in {d["code"] for d in diagnostics_json(result.output)}, result.output
+
+
+def test_a_face_draws_the_icons_its_weight_allows(tmp_path: Path, monkeypatch):
+    from toolkit.render import icons as icon_module
+
+    c = Canvas(str(tmp_path / "x.pdf"))
+    weights = {"big": MAX_FACE_ICON_WEIGHT // 3, "small": 1}
+    monkeypatch.setattr(icon_module, "icon_weight", lambda name, icons=None: weights[name])
+    assert all(icon_module._face_allows(c, "big", BUILTIN) for _ in range(5))  # no face
+    with one_face(c):
+        assert [icon_module._face_allows(c, "big", BUILTIN) for _ in range(4)] == [
+            True,
+            True,
+            True,
+            False,
+        ]
+        assert not icon_module._face_allows(c, "small", BUILTIN)  # none after the first past
+    with one_face(c):
+        assert icon_module._face_allows(c, "big", BUILTIN)
+
+
+def test_draw_icon_leaves_blank_what_a_face_may_not_draw(tmp_path: Path, monkeypatch):
+    from toolkit.render import icons as icon_module
+
+    drawn: list[float] = []
+    icons = icon_module.IconSet({"big": lambda c, size: drawn.append(size)}, frozenset({"big"}))
+    monkeypatch.setattr(icon_module, "icon_weight", lambda *a: MAX_FACE_ICON_WEIGHT // 3)
+    c = Canvas(str(tmp_path / "x.pdf"))
+    with one_face(c):
+        assert all(icon_module.draw_icon(c, "big", 0, 0, 10, "#000000", icons) for _ in range(5))
+    assert len(drawn) == 3

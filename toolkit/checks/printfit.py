@@ -68,9 +68,11 @@ from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.icons import (
+    MAX_FACE_ICON_WEIGHT,
     MAX_FACE_INLINE_ICONS,
     IconSet,
     icon_set,
+    icon_weight,
     inline_icons,
     without_icons,
 )
@@ -93,9 +95,7 @@ from toolkit.render.textfit import MAX_FIT_CHARS, FitBudget, game_budget, icon_n
 P_OVERFLOW = rule("P001", "text-overflow", "A text does not fit its box at the minimum size.")
 P_GLYPH = rule("P002", "missing-glyph", "A character is missing from the font.")
 P_LAYOUT = rule("P003", "layout-error", "A card layout cannot be used for a deck.")
-P_MANY_ICONS = rule(
-    "P018", "too-many-icons", "A card face prints more inline icons than one face draws."
-)
+P_MANY_ICONS = rule("P018", "too-many-icons", "A card face draws more icons than one face may.")
 P_IMAGE = rule("P004", "image-missing", "A card image is missing, unreadable or outside the game.")
 P_DPI = rule(
     "P005", "image-resolution", "A card image prints under 300 dpi at its size.", Severity.WARNING
@@ -564,12 +564,26 @@ def _many_icons(
     drawn = sum(
         inline_icons(item.text, names) for item in elements if type(item.element).draws_inline_icons
     )
-    if drawn <= MAX_FACE_INLINE_ICONS:
+    if drawn > MAX_FACE_INLINE_ICONS:
+        message = (
+            f"{owner} ({job.lang}): layout {name!r} prints {drawn:,} inline icons"
+            f" on its face, more than the {MAX_FACE_INLINE_ICONS} one face draws (a picture"
+            " of the card draws each one whole); the ones past it are left blank: write fewer"
+        )
+        return P_MANY_ICONS.at(loaded.rel, loaded.doc.span(path), message)
+    weights: dict[str, int] = {}
+    for item in elements:
+        for icon in item.element.icons_drawn(item, names):
+            weights[icon] = weights.get(icon, 0) + icon_weight(icon, job.icons)
+    if sum(weights.values()) <= MAX_FACE_ICON_WEIGHT:
         return None
+    heaviest = max(sorted(weights), key=lambda icon: weights[icon])
     message = (
-        f"{owner} ({job.lang}): layout {name!r} prints {drawn:,} inline icons"
-        f" on its face, more than the {MAX_FACE_INLINE_ICONS} one face draws (a picture"
-        " of the card draws each one whole); the ones past it are left blank: write fewer"
+        f"{owner} ({job.lang}): the icons layout {name!r} draws on its face weigh"
+        f" {sum(weights.values()):,} drawn shapes together, more than the"
+        f" {MAX_FACE_ICON_WEIGHT:,} one face draws (a picture of the card draws each use"
+        f" whole; {heaviest!r} weighs {icon_weight(heaviest, job.icons):,} a use); the icons"
+        " past it are left blank: draw fewer or simpler icons"
     )
     return P_MANY_ICONS.at(loaded.rel, loaded.doc.span(path), message)
 

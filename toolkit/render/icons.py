@@ -482,8 +482,17 @@ whole: 200 uses of a 1,990-circle icon took 3 s for one face. With the layout's 
 elements (`most_per_layout`) a face draws at most 96 icons. The bundled games' faces draw
 none; validate says P018 at a face that would draw more, and a face draws the first ones."""
 
+MAX_FACE_ICON_WEIGHT = 16_000
+"""What the icons one card face draws may weigh together (`icon_weight`: an SVG icon its
+drawn shapes and pictures), its icon elements and inline icons alike: about eight icons of
+the 2,000 elements one may hold. 32 icon elements of 1,990 large translucent circles took
+`export png` 8.9 s for one face (probe 47 K9). The bundled faces weigh 60 at most (six
+built-in icons); validate says P018 at a face past it, and a face draws the icons that fit."""
+
 _INLINE_LEFT = "_playset_inline_icons_left"
-"""The canvas attribute counting what the face being drawn may still draw (`face_started`)."""
+"""The canvas attribute counting the inline icons the face being drawn may still draw."""
+_WEIGHT_LEFT = "_playset_icon_weight_left"
+"""The canvas attribute counting the icon weight the face being drawn may still draw."""
 
 
 def inline_icons(text: str, names: frozenset[str]) -> int:
@@ -495,13 +504,29 @@ def inline_icons(text: str, names: frozenset[str]) -> int:
 
 @contextmanager
 def one_face(c: Canvas) -> Iterator[None]:
-    """Draw one card face on `c`: it may draw `MAX_FACE_INLINE_ICONS` inline icons; what is
-    drawn on `c` outside a face is not counted."""
+    """Draw one card face on `c`: it may draw `MAX_FACE_INLINE_ICONS` inline icons and icons
+    weighing `MAX_FACE_ICON_WEIGHT`; what is drawn on `c` outside a face is not counted."""
     setattr(c, _INLINE_LEFT, MAX_FACE_INLINE_ICONS)
+    setattr(c, _WEIGHT_LEFT, MAX_FACE_ICON_WEIGHT)
     try:
         yield
     finally:
         delattr(c, _INLINE_LEFT)
+        delattr(c, _WEIGHT_LEFT)
+
+
+def _face_allows(c: Canvas, name: str, icons: IconSet) -> bool:
+    """Whether the face being drawn on `c` may still draw icon `name` (always, outside a
+    face), counted as drawn; once one does not fit, no further icon does."""
+    left = getattr(c, _WEIGHT_LEFT, None)
+    if left is None:
+        return True
+    weight = icon_weight(name, icons)
+    if weight > left:
+        setattr(c, _WEIGHT_LEFT, -1)
+        return False
+    setattr(c, _WEIGHT_LEFT, left - weight)
+    return True
 
 
 def inline_allowed(c: Canvas, wanted: int) -> int:
@@ -581,10 +606,13 @@ def draw_icon(
     colour: str,
     icons: IconSet = BUILTIN,
 ) -> bool:
-    """Draw icon `name` in a size×size box at (x, y); False if there is no such icon."""
+    """Draw icon `name` in a size×size box at (x, y); False if there is no such icon. On a
+    card face, an icon past what the face may draw (`MAX_FACE_ICON_WEIGHT`) is left blank."""
     drawer = icons.drawers.get(name)
     if drawer is None:
         return False
+    if not _face_allows(c, name, icons):
+        return True  # its place kept blank: validate says P018
     c.saveState()
     c.translate(x, y)
     colour_value = HexColor(colour) if colour.startswith("#") else colour

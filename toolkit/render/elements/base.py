@@ -159,6 +159,12 @@ class Element(StrictModel):
     """It draws the same on every card (without `when`): drawn once into the deck's underlay."""
     order: ClassVar[int] = 100
     """Where the kind is listed among the others (lower first; the built-ins' order)."""
+
+    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[str]:
+        """The icons (of `names`, the game's) it draws on a face: their weight counts
+        against `icons.MAX_FACE_ICON_WEIGHT` (P018)."""
+        return []
+
     draws_inline_icons: ClassVar[bool] = False
     """It draws each `:name:` of its text the game has an icon for as that icon: a face's
     such icons count against `icons.MAX_FACE_INLINE_ICONS` (P018), and past it are not drawn
