@@ -47,3 +47,32 @@ def test_an_element_printing_words_counts_more_layout_work_than_a_box():
     faces = [_Item(_Kind()), _Item(_Words()), _Item(_Words())]
     assert printed_units(faces) == 1 + 2 * WORDS_UNITS  # type: ignore[arg-type]
     assert WORDS_UNITS > 1
+
+
+def test_a_game_prints_a_bounded_number_of_cards(tmp_path, run_cli):
+    # K8: 300 cards of `copies: 1000` validated clean, and `build` drew 300,000 faces a
+    # language (40 s, a 90 MB PDF)
+    from tests.conftest import diagnostics_json
+    from toolkit.checks.printed_cards import MAX_PRINTED_CARDS
+
+    assert run_cli("new", "g", "--into", str(tmp_path)).exit_code == 0
+    deck = tmp_path / "g" / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    cards = "".join(
+        f"  - id: many{i}\n    copies: 1000\n    name: {{fr: M{i}, es: M{i}, en: M{i}}}\n"
+        for i in range(MAX_PRINTED_CARDS // 1000 + 1)
+    )
+    deck.write_text(text.rstrip("\n") + "\n" + cards, encoding="utf-8")
+    result = run_cli("validate", str(tmp_path / "g"), "--format", "json", "--no-cache")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "S004"]
+    assert result.exit_code == 1 and len(found) == 1, result.output
+    # the new game's own few cards and nine of a thousand stay under it: the tenth passes
+    last = MAX_PRINTED_CARDS // 1000 - 1
+    assert found[0]["message"].startswith(f"many{last}: with its 1,000"), found[0]
+    written = deck.read_text(encoding="utf-8").splitlines()
+    line = written.index(f"  - id: many{last}") + 2  # its `copies:`
+    assert found[0]["file"].endswith("decks/cards.yaml"), found[0]
+    assert (found[0]["line"], found[0]["col"]) == (line, 13), found[0]
+    deck.write_text(text.rstrip("\n") + "\n" + cards.replace("copies: 1000", "copies: 900"))
+    result = run_cli("validate", str(tmp_path / "g"), "--format", "json", "--no-cache")
+    assert "S004" not in {d["code"] for d in diagnostics_json(result.output)}, result.output
