@@ -264,3 +264,30 @@ def test_a_second_start_serves_stored_pages_and_knows_the_page_count(
     assert second.page("rulebook/fr/4") is not None
     assert drawn.pdfs == [] and drawn.pages == ["rulebook:4"]
     shutil.rmtree(tmp_path / "cache")
+
+
+def test_a_rulebook_that_fails_says_why_and_is_drawn_when_asked_for_once_fixed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A rulebook whose template fails: asked for, no page and its reason in the state
+    (its PDF tried once, not again by each request); once its source is fixed, the page
+    shows it as not made yet and asking for its first page draws it (was: the request
+    left a changed rulebook to the document thread, and served nothing)."""
+    drawn = Drawn(monkeypatch)
+    preview, game = _preview(tmp_path, monkeypatch)
+    source = game / "rulebook" / "fr.md"
+    text = source.read_text("utf-8")
+    source.write_text(text.replace("# Rules fr", "# Rules {{ nowhere.nothing }}"), "utf-8")
+    preview.apply({source})
+    assert preview.page("rulebook/fr/1") is None
+    assert preview.page("rulebook/fr/1") is None
+    section = next(s for s in preview.state()["sections"] if s["kind"] == "rulebook")
+    assert section["pages"]["fr"] == [] and section["errors"]["fr"]
+    assert len(drawn.pdfs + drawn.whole) == 1  # tried once
+    source.write_text(text, "utf-8")
+    preview.apply({source})
+    section = next(s for s in preview.state()["sections"] if s["kind"] == "rulebook")
+    assert section["pages"]["fr"] is None and section["errors"]["fr"] is None
+    assert preview.page("rulebook/fr/1") is not None
+    section = next(s for s in preview.state()["sections"] if s["kind"] == "rulebook")
+    assert len(section["pages"]["fr"]) >= 25 and section["errors"]["fr"] is None
