@@ -212,6 +212,7 @@ function deckSection(deck, index) {
 
 function documentSection(doc) {
   const langs = shownLangs();
+  docShapes.set(doc.place, docShape(doc));
   const title = doc.kind === "rulebook" ? "Rulebook" : pick(doc.name, langs[0]) || doc.id;
   const section = el(
     "section",
@@ -286,13 +287,34 @@ function langButtons() {
 }
 
 function structure() {
-  // What decides the page's elements (not the image versions).
+  // What decides the page's elements (not the image versions). A board's or rulebook's
+  // pages are its own section's (`docShape`): made when the page asks for its first one,
+  // they change that section only, not the thousands of card tiles before it.
   return JSON.stringify([
     lang, $("backs").checked, state.game && state.game.languages, state.placed,
-    state.sections.map((s) => [s.place, s.cards ? s.cards.map((c) => [c.id, c.name, c.copies]) : pageCounts(s), s.errors, s.sizes,
+    state.sections.map((s) => [s.place, s.cards ? s.cards.map((c) => [c.id, c.name, c.copies]) : s.file,
       s.cards ? [s.name, s.file, s.back && Object.values(s.back).map((b) => b && b.error)] : s.name,
       s.cards ? s.cards.map((c) => Object.values(c.front).map((f) => f && f.error)) : null]),
   ]);
+}
+
+const docShapes = new Map(); // document place -> what its section was built from
+
+function docShape(doc) {
+  return JSON.stringify([lang, pageCounts(doc), doc.sizes, doc.errors]);
+}
+
+function documentsAgain() {
+  // Each board or rulebook whose pages (count, sizes) or error changed: its section alone
+  // built again, its images asked for again as they come near the screen.
+  for (const doc of state.sections) {
+    if (doc.cards) continue;
+    const shape = docShape(doc);
+    const old = document.getElementById(doc.place);
+    if (docShapes.get(doc.place) === shape || !old) continue;
+    for (const img of old.querySelectorAll("img.face")) faces.delete(img.dataset.key);
+    old.replaceWith(documentSection(doc));
+  }
 }
 
 function pageCounts(doc) {
@@ -309,7 +331,10 @@ function build(force) {
     return;
   }
   const now = structure();
-  if (!force && now === shape) return update();
+  if (!force && now === shape) {
+    documentsAgain();
+    return update();
+  }
   const scroll = window.scrollY;
   anchor = shape === "" ? null : topTile();
   if (anchor) anchor.deck = state.sections.findIndex((s) => s.cards && s.cards.some((c) => c.place === anchor.place));
