@@ -136,11 +136,14 @@ def first_page(game_id: str) -> tuple[float, int, dict[str, float]]:
             marks["cards"] = time.perf_counter() - started
             inbox: queue.Queue = queue.Queue()
             listen(address, inbox)
-            while True:  # boards and rulebooks: drawn by the worker, announced by events
+            docs = [s for s in state["sections"] if s["kind"] != "deck"]
+            # boards and rulebooks not made yet: their first page asked for, as the page
+            # does, makes each (and announces its pages by an event)
+            firsts = [f"img/{d['place']}/{lang}/1" for d in docs if d["pages"].get(lang) is None]
+            list(pool.map(lambda url: get(address + url), firsts))
+            while any(s["pages"].get(lang) is None for s in docs):
                 state = inbox.get(timeout=60)
                 docs = [s for s in state["sections"] if s["kind"] != "deck"]
-                if all(s["pages"].get(lang) is not None for s in docs):
-                    break
             pages = [
                 f"img/{doc['place']}/{lang}/{i + 1}"
                 for doc in docs

@@ -437,7 +437,12 @@ def _slow(self, targets):  # a drawing that takes long (a huge board label, prob
     time.sleep(60)
     return []
 
+def _slow_pdf(game, target):  # a board's or rulebook's PDF, as slow
+    time.sleep(60)
+    return b""
+
 live.Preview._draw = _slow
+live.document_pdf = _slow_pdf
 sys.argv = ["playset", "preview", *sys.argv[1:]]
 from toolkit.cli import main
 main()

@@ -118,9 +118,17 @@ def test_an_edited_card_changes_in_the_browser_without_a_reload(server, browser)
     wait_for(browser, f"return document.querySelectorAll('{CARD_IMAGES}').length === 76", 40)
     cards = wait_for(browser, ALL_LOADED, timeout=40)
     assert cards == 76
-    # The board and the rulebook are drawn right after the cards, and shown when ready.
-    for section in ("rulebook", "board\\\\/road"):
-        wait_for(browser, f"return document.querySelectorAll('#{section} img').length", 40)
+    # The board and the rulebook are drawn when the page asks for them (their first page
+    # near the screen), and shown when ready; the pages that come back build their own
+    # section again, not every card tile.
+    browser.execute_script("window.firstTile = document.querySelector('.tile')")
+    for section, pages in (("rulebook", 1), ("board\\\\/road", 0)):  # the rulebook: > 1 page
+        browser.execute_script(f"document.querySelector('#{section}').scrollIntoView()")
+        shown = f"return document.querySelectorAll('#{section} img').length > {pages}"
+        wait_for(browser, shown, 40)
+        wait_for(browser, ALL_LOADED)
+    assert browser.execute_script("return window.firstTile === document.querySelector('.tile')")
+    browser.execute_script("window.scrollTo(0, 0)")
     wait_for(browser, ALL_LOADED)
     _vision_modes(browser)
     before = browser.execute_script(VERSIONS)

@@ -36,6 +36,9 @@ class RenderCache:
         self.counts: dict[str, int] = {}  # target key → pages drawn
         self.errors: dict[str, str] = {}  # target key → why its last drawing failed
         self.refused: set[str] = set()  # … because the revision's budgets were spent
+        # a board's or rulebook's pages in mm, known with its PDF (its pages may not all be
+        # drawn: each is drawn when the page asks for it)
+        self.sizes: dict[str, list[tuple[float, float]]] = {}
         self._targets: dict[str, Target] = {}
 
     def has(self, target: Target) -> bool:
@@ -57,6 +60,35 @@ class RenderCache:
         """Store pages drawn earlier (the image store of a previous start)."""
         with self.lock:
             self._store(target, pages)
+
+    def keep_pages(
+        self, target: Target, sizes: list[tuple[float, float]], pages: dict[int, bytes]
+    ) -> list[str]:
+        """Store some pages of a document whose PDF has `sizes` (its page count): the
+        others stay as they were, or undrawn; the keys of pages that now look different."""
+        with self.lock:
+            self._targets[target.key] = target
+            self.errors.pop(target.key, None)
+            changed = []
+            for index, png in pages.items():
+                key = page_key(target, index)
+                old = self.pages.get(key)
+                if old is None:
+                    self.pages[key] = Page(png, 1)
+                elif old.png != png:
+                    self.pages[key] = Page(png, old.version + 1)
+                    changed.append(key)
+            for index in range(len(sizes), self.counts.get(target.key, 0)):
+                self.pages.pop(page_key(target, index), None)  # a rulebook lost pages
+            self.counts[target.key] = len(sizes)
+            self.sizes[target.key] = sizes
+            return changed
+
+    def fail(self, target: Target, error: DrawError) -> None:
+        """A document whose PDF could not be made: no page, and why (its last good pages
+        are the page's until the next drawing)."""
+        with self.lock:
+            self._store(target, error)
 
     def _store(self, target: Target, result: Result) -> list[str]:
         self._targets[target.key] = target
@@ -99,3 +131,4 @@ class RenderCache:
                     self.pages.pop(page_key(target, index), None)
                 self.errors.pop(key, None)
                 self.refused.discard(key)
+                self.sizes.pop(key, None)

@@ -1,20 +1,23 @@
 """A live preview session: the game as shown, its diagnostics, and the work a save causes.
 
-Card faces are drawn when the page asks for them (`page`: the images it shows, with a few
+Every image is drawn when the page asks for it (`page`: the images it shows, with a few
 of their neighbours), never all at start: a game of 6,000 cards in 3 languages drew its
-18,003 faces in the background, ~67 s of CPU (probe 43 P1). Two threads work besides the
-requests. The worker reacts to saves: it reloads the game, draws again the faces whose
-inputs changed (see `deps`) that the page asked for last, marks the other drawn ones
-stale (drawn again when asked for) and checks the game. The document thread draws
-boards and rulebooks (a second or so each) once saves pause, so a long rulebook never
-holds up the next card. A file that does not
-load (YAML saved half-way, a schema error) keeps its last good models, so its images stay
-on the page beside the diagnostic that says what is wrong.
+18,003 faces in the background, ~67 s of CPU (probe 43 P1), a rulebook of 267 pages
+7.6 s and 10 boards in 3 languages 12.9 s (probe 46 M3, M5). A card face is one image; a
+board's or rulebook's PDF is made once for its inputs and its pages rasterised one by one
+as they are asked for. Two threads work besides the requests. The worker reacts to saves:
+it reloads the game, draws again the faces whose inputs changed (see `deps`) that the
+page asked for last, marks the other drawn images stale (drawn again when asked for) and
+checks the game. The document thread draws again the changed board and rulebook pages the
+page asked for last, once saves pause, so a long rulebook never holds up the next card. A
+file that does not load (YAML saved half-way, a schema error) keeps its last good models,
+so its images stay on the page beside the diagnostic that says what is wrong.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import queue
 import threading
 import time
@@ -26,8 +29,15 @@ from typing import TYPE_CHECKING, Any
 from toolkit.content.game import Game, LoadedFile, display_path, load_game
 from toolkit.content.parse_units import Parses
 from toolkit.diagnostics import Diagnostic
-from toolkit.preview.cache import RenderCache
-from toolkit.preview.draw import DrawError, Result, draw_targets
+from toolkit.preview.cache import RenderCache, page_key
+from toolkit.preview.draw import (
+    DrawError,
+    Result,
+    document_pages,
+    document_pdf,
+    draw_targets,
+    page_sizes,
+)
 from toolkit.preview.drawers import Drawers
 from toolkit.preview.page import page_state
 from toolkit.preview.store import ImageStore, open_store
@@ -83,6 +93,10 @@ PAGE_QUIET = 1.0  # seconds without an image request: the page has what it asked
 NO_PAGE = 3.0  # seconds after `load` with no image asked for: no page is coming yet
 SAVE_FACES = 60  # a save draws this many faces of a deck and language at once (`_siblings`)
 NEIGHBOURS = 60  # a face asked for is drawn with its undrawn neighbours, this many in all
+# The same for boards (all of a language: ~0.6 s each) and a rulebook's pages (~20 ms
+# each, once its PDF is made): what a screen shows of them, and a little more.
+DOCUMENT_NEIGHBOURS = {"board": 2, "rulebook": 12}
+SAVE_PAGES = {"board": 2, "rulebook": 12}  # drawn again after a save, of a language
 STOP_SECONDS = 1.0  # a stopping preview waits this long for a drawing to end (see `stop`)
 
 
@@ -93,17 +107,55 @@ def _now_and_later(faces: list[Target], asked: dict[str, int]) -> tuple[list[Tar
     A layout save changes every face that prints it: drawing them all at once was ~15 s
     on 3,003 faces of long texts (probe 42 H2), and drawing them all in the background
     after it is as much again, for faces no one may look at (probe 43 P1)."""
-    ranked = sorted(range(len(faces)), key=lambda i: (-asked.get(faces[i].key, 0), i))
-    chosen: set[int] = set()
-    counts: dict[tuple[str, str | None], int] = {}
-    for i in ranked:
-        group = (faces[i].lang, faces[i].deck)
-        counts[group] = counts.get(group, 0) + 1
-        if counts[group] <= SAVE_FACES:
-            chosen.add(i)
+    keys = [face.key for face in faces]
+    chosen = set(_asked_last(keys, asked, lambda i: (faces[i].lang, faces[i].deck), SAVE_FACES))
     now = [face for i, face in enumerate(faces) if i in chosen]
     later = [face for i, face in enumerate(faces) if i not in chosen]
     return now, later
+
+
+def _asked_last(
+    keys: list[str], asked: dict[str, int], group: Callable[[int], object], most: int
+) -> list[int]:
+    """The indexes of `keys` a save draws again: at most `most` of each group, the ones
+    the page asked for last first, then in page order."""
+    ranked = sorted(range(len(keys)), key=lambda i: (-asked.get(keys[i], 0), i))
+    chosen: list[int] = []
+    counts: dict[object, int] = {}
+    for i in ranked:
+        counts[group(i)] = counts.get(group(i), 0) + 1
+        if counts[group(i)] <= most:
+            chosen.append(i)
+    return sorted(chosen)
+
+
+@dataclasses.dataclass
+class _Document:
+    """A board's or rulebook's PDF as its inputs make it: the size of each page (its page
+    count), the PDF itself once needed (its pages may all be in the image store), or why
+    it cannot be made."""
+
+    inputs: str
+    sizes: list[tuple[float, float]]
+    pdf: bytes | None = None
+    error: DrawError | None = None
+
+
+def _sizes(entry: list[bytes] | None) -> list[tuple[float, float]] | None:
+    """A document's page sizes as the image store keeps them (None: not kept, or not
+    readable as such)."""
+    if not entry or len(entry) != 1:
+        return None
+    try:
+        sizes = json.loads(entry[0])
+        return [(float(w), float(h)) for w, h in sizes]
+    except (ValueError, TypeError):
+        return None
+
+
+def _index(key: str) -> int:
+    """The 0-based page of a board's or rulebook's page key (`rulebook/fr/3` → 2)."""
+    return int(key.rpartition("/")[2]) - 1
 
 
 def _rows(targets: Iterable[Target]) -> dict[tuple[str, str | None], list[Target]]:
@@ -141,7 +193,7 @@ class Preview:
         self._listeners: list[Listener] = []
         self._changes: queue.Queue[set[Path]] = queue.Queue()
         self._background: deque[list[str]] = deque()  # CHECK, once the page has its view
-        self._asked: dict[str, int] = {}  # face key → when the page last asked for it
+        self._asked: dict[str, int] = {}  # image key → when the page last asked for it
         self._asks = 0
         self._row_index: tuple[Snapshot, dict[tuple[str, str | None], list[Target]]] | None
         self._row_index = None
@@ -157,8 +209,9 @@ class Preview:
         self._loaded_at = 0.0  # when `load` ended
         self._asking = 0  # image requests under way (the check waits for none)
         self._asking_lock = threading.Lock()
-        self._docs: deque[str] = deque()  # boards and rulebooks to draw
-        self.stale: set[str] = set()  # drawn once, to draw again (faces when asked for)
+        self._docs: deque[str] = deque()  # board and rulebook pages to draw again (a save)
+        self._pdfs: dict[str, _Document] = {}  # each document's PDF, for its inputs now
+        self.stale: set[str] = set()  # images drawn once, to draw again (when asked for)
         self._faces = threading.Lock()  # one thread draws faces at a time (no double work)
         self._doc_lock = threading.Lock()
         self._publishing = threading.Lock()
@@ -202,8 +255,8 @@ class Preview:
         return out
 
     def load(self, check: bool = True) -> None:
-        """Read the game (and, with `check`, its diagnostics); boards and rulebooks are
-        queued, card faces are drawn when the page asks for them (`page`), none made yet.
+        """Read the game (and, with `check`, its diagnostics); images are drawn when the
+        page asks for them (`page`), none made yet.
         Without `check` the worker checks once the page has had its first images (no
         request for PAGE_QUIET seconds): the page shows its cards first, its findings a
         moment later. The findings
@@ -218,8 +271,6 @@ class Preview:
         if check:
             self._check()
             self._first_cards.set()
-        ordered = _order(self.snap.targets.values(), self.first_lang)
-        self._docs.extend(t.key for t in ordered if t.kind != "face")
         if not check:
             self._background.append([CHECK])
         self._unserved = {
@@ -239,7 +290,13 @@ class Preview:
             return
         fingerprints = self.snap.fingerprints
         for target in targets:
-            pages = store.get(store.name(target, fingerprints))
+            name = store.name(target, fingerprints)
+            if target.kind != "face":  # its page count and sizes; its pages when asked for
+                sizes = _sizes(store.get(store.part(name, "sizes")))
+                if sizes is not None:
+                    self.cache.keep_pages(target, sizes, {})
+                continue
+            pages = store.get(name)
             if pages is not None:
                 self.cache.keep(target, pages)
 
@@ -338,9 +395,8 @@ class Preview:
         with self._asking_lock:
             self._asking += 1
             self._last_request = time.monotonic()
-            if target.kind == "face":
-                self._asks += 1
-                self._asked[target.key] = self._asks
+            self._asks += 1
+            self._asked[key] = self._asks
         try:
             return self._page(key, target)
         finally:
@@ -350,45 +406,166 @@ class Preview:
 
     def _page(self, key: str, target: Target) -> bytes | None:
         self._unserved.discard(target.key)
-        if self._due(target):
+        told = False
+        if self._due(key, target):
             lock = self._faces if target.kind == "face" else self._doc_lock
             with lock:  # a page asks for many images at once: draw each once
                 if self.stopping:  # the requests queued behind a drawing draw nothing
                     return None
-                if self._due(target):
-                    siblings = self._siblings(target)
-                    self.cache.render(siblings)
-                    self.stale.difference_update(t.key for t in siblings)
+                if self._due(key, target):
+                    if target.kind != "face" and not self.cache.has(target):
+                        told = self._draw_document(target, [])  # its pages: its neighbours
+                    told = self._draw_images(self._siblings(key, target)) or told
+        if told:  # a document's page count (or why it failed) is news to the page
+            self.publish()
         page = self.cache.page(key)
         return page.png if page else None
 
-    def _due(self, target: Target) -> bool:
-        """Whether a request for `target` draws it: never drawn, or a face a save changed
-        (boards and rulebooks a save changed are the document thread's)."""
-        if not self.cache.has(target):
+    def _due(self, key: str, target: Target) -> bool:
+        """Whether a request for the image `key` (of `target`) draws it: never drawn, or
+        stale (a save changed it since)."""
+        if key in self.stale or not self.cache.has(target):
             return True
-        return target.kind == "face" and target.key in self.stale
+        if target.kind == "face":
+            return False
+        return _index(key) < self.cache.counts[target.key] and self.cache.page(key) is None
 
-    def _siblings(self, target: Target, most: int | None = None) -> list[Target]:
-        """`target` and the undrawn (or stale) faces nearest it in its deck and language
-        (at the same distance, the one after it first), NEIGHBOURS in all: a page asks for
-        the faces it shows at once, and one PDF draws them faster than one PDF each. Only
-        neighbours: the first faces of a deck of 6,000 are not what a page scrolled to its
-        middle shows; and on both sides, as the newest request is served first (the
-        lowest face on the screen, whose neighbours before it are the others shown)."""
-        if target.kind != "face":
-            return [target]
-        most = NEIGHBOURS if most is None else most
-        row = self._row(target)
-        at = next((i for i, t in enumerate(row) if t.key == target.key), 0)
-        out = [target]
+    def _siblings(self, key: str, target: Target, most: int | None = None) -> list[str]:
+        """`key` and the undrawn (or stale) images nearest it (at the same distance, the
+        one after it first), NEIGHBOURS in all (DOCUMENT_NEIGHBOURS for boards and
+        rulebook pages): faces of its deck and language, the boards of its language, the
+        pages of its rulebook. A page asks for the images it shows at once, and one PDF
+        draws them faster than one PDF each. Only neighbours: the first faces of a deck of
+        6,000 are not what a page scrolled to its middle shows; and on both sides, as the
+        newest request is served first (the lowest image on the screen, whose neighbours
+        before it are the others shown)."""
+        if target.kind == "face":
+            most = NEIGHBOURS if most is None else most
+            row = [t.key for t in self._row(target)]
+        else:
+            most = DOCUMENT_NEIGHBOURS[target.kind] if most is None else most
+            row = self._pages_row(target)
+        if key not in row:
+            return [key]
+        at = row.index(key)
+        out = [key]
         for i in sorted(range(len(row)), key=lambda i: (abs(i - at), i < at))[1:]:
             if len(out) >= most:
                 break
-            t = row[i]
-            if not self.cache.has(t) or t.key in self.stale:
-                out.append(t)
+            near = self.target_of(row[i])
+            if near is not None and self._due(row[i], near):
+                out.append(row[i])
         return out
+
+    def _pages_row(self, target: Target) -> list[str]:
+        """The page keys of a rulebook, or of every board of `target`'s language (one page
+        each until drawn), in page order."""
+        if target.kind == "rulebook":
+            documents = [target]
+        else:
+            documents = [
+                t for t in self.snap.targets.values() if t.kind == "board" and t.lang == target.lang
+            ]
+        return [
+            page_key(document, i)
+            for document in documents
+            for i in range(max(1, self.cache.counts.get(document.key, 1)))
+        ]
+
+    def _draw_images(self, keys: list[str]) -> bool:
+        """Draw the images `keys` now (their lock held): faces as one PDF, each document's
+        pages from its PDF. Whether the page must hear of it (a document's page count or
+        error changed)."""
+        targets = {key: t for key in keys if (t := self.target_of(key)) is not None}
+        faces = [t for t in targets.values() if t.kind == "face"]
+        if faces:
+            self.cache.render(faces)
+            self.stale.difference_update(t.key for t in faces)
+        documents: dict[str, tuple[Target, list[int]]] = {}
+        for key, target in targets.items():
+            if target.kind != "face":
+                documents.setdefault(target.key, (target, []))[1].append(_index(key))
+        told = False
+        for target, indexes in documents.values():
+            told = self._draw_document(target, indexes) or told
+        return told
+
+    def _draw_document(self, target: Target, indexes: list[int]) -> bool:
+        """The pages `indexes` of a board or rulebook, from the image store or its PDF (made
+        once for its inputs); whether its page count, sizes or error changed."""
+        cache = self.cache
+        with cache.lock:  # the game and its fingerprints as one pair
+            game, fingerprints = self.shown, self.snap.fingerprints
+            before = (cache.counts.get(target.key), cache.sizes.get(target.key))
+            error = cache.errors.get(target.key)
+        assert game is not None
+        store = self.store
+        name = store.name(target, fingerprints) if store is not None else None
+        document = self._document(game, target, fingerprints, name)
+        keys = [page_key(target, i) for i in range(before[0] or 0)]
+        wanted = sorted({i for i in indexes if 0 <= i < len(document.sizes)})
+        pages: dict[int, bytes] = {}
+        for i in wanted:
+            found = store.get(store.part(name, f"p{i + 1}")) if store and name else None
+            if found and len(found) == 1:
+                pages[i] = found[0]
+        missing = [i for i in wanted if i not in pages]
+        pdf = self._pdf(game, target, document, name) if missing else b""
+        if document.error is not None:
+            cache.fail(target, document.error)
+            self.stale.difference_update(keys)  # the last good pages stay, not asked again
+            return error != str(document.error)
+        if missing:
+            drawn = document_pages(pdf, target.kind, missing)
+            for i, png in drawn.items():
+                if store is not None and name is not None:
+                    store.put(store.part(name, f"p{i + 1}"), [png])
+            pages.update(drawn)
+        cache.keep_pages(target, document.sizes, pages)
+        if all(cache.page(page_key(target, i)) for i in range(len(document.sizes))):
+            document.pdf = None  # every page drawn (a board's one): the PDF is not needed
+        self.stale.difference_update(page_key(target, i) for i in pages)
+        self.stale.difference_update(keys[len(document.sizes) :])  # pages it has no more
+        return before != (len(document.sizes), document.sizes) or error is not None
+
+    def _document(
+        self, game: Game, target: Target, fingerprints: dict[str, str], name: str | None
+    ) -> _Document:
+        """The PDF of `target` for its inputs now: kept since it was made, or its page
+        sizes from the image store, or made now."""
+        inputs = name or "\n".join(f"{i}={fingerprints.get(i, '')}" for i in target.inputs)
+        kept = self._pdfs.get(target.key)
+        if kept is not None and kept.inputs == inputs:
+            return kept
+        store = self.store
+        sizes = _sizes(store.get(store.part(name, "sizes"))) if store and name else None
+        document = _Document(inputs, sizes or [])
+        if sizes is None:
+            self._pdf(game, target, document, name)
+        self._pdfs[target.key] = document
+        return document
+
+    def _pdf(self, game: Game, target: Target, document: _Document, name: str | None) -> bytes:
+        """The PDF of `document` (from the image store, or made now and kept there)."""
+        if document.pdf is not None:
+            return document.pdf
+        store = self.store
+        found = store.get(store.part(name, "pdf")) if store and name else None
+        if found and len(found) == 1:
+            document.pdf = found[0]
+            return document.pdf
+        try:
+            pdf = document_pdf(game, target)
+            sizes = page_sizes(pdf)
+        except DrawError as exc:
+            document.error = exc
+            return b""
+        document.pdf, document.sizes = pdf, sizes
+        if store is not None and name is not None:
+            if len(sizes) > 1:  # a later start draws the pages not stored from it
+                store.put(store.part(name, "pdf"), [pdf])
+            store.put(store.part(name, "sizes"), [json.dumps(sizes).encode()])
+        return pdf
 
     def _row(self, target: Target) -> list[Target]:
         """The faces of `target`'s deck and language in page order (worked out once for
@@ -410,7 +587,7 @@ class Preview:
             forget_layouts()
         affected = self._reload()
         ordered = _order(affected, self.first_lang)
-        later = [t for t in ordered if t.kind != "face"]
+        documents = [t for t in ordered if t.kind != "face"]
         with self._faces:
             # only faces drawn before: the others are drawn when the page asks for them
             shown = [t for t in ordered if t.kind == "face" and self.cache.has(t)]
@@ -429,15 +606,38 @@ class Preview:
             "changed": changed,
             "seconds": round(drawn - saved_at, 3),
         }
+        again = self._stale_documents(documents)
         self.publish()
         self._check()
         self.publish()
-        queued = [t.key for t in later]
-        self.stale.update(queued)
-        self._docs.extendleft(reversed(queued))
+        self._docs.extendleft(reversed(again))
         self._last_save = time.monotonic()
         self._wake_docs.set()
         return changed
+
+    def _stale_documents(self, documents: list[Target]) -> list[str]:
+        """The pages of `documents` (boards and rulebooks a save changed) drawn before
+        become stale, drawn again when asked for; of those, the ones the document thread
+        draws again once saves pause: at most SAVE_PAGES of each rulebook and of each
+        language's boards, the ones the page asked for last first. A document that failed
+        with no page is forgotten: the page asks for it again."""
+        with self._doc_lock:
+            drawn: list[str] = []
+            for target in documents:
+                count = self.cache.counts.get(target.key)
+                if count == 0:
+                    self.cache.drop({target.key})
+                    continue
+                keys = [page_key(target, i) for i in range(count or 0)]
+                drawn += [key for key in keys if self.cache.page(key) is not None]
+            self.stale.update(drawn)
+            again: list[str] = []
+            for kind, most in SAVE_PAGES.items():
+                keys = [key for key in drawn if key.startswith(f"{kind}/")]
+                # a rulebook's pages, or a language's boards (keys `board/<id>/<lang>/<n>`)
+                group = [key.rsplit("/", 1)[0].rpartition("/")[2] for key in keys]
+                again += [keys[i] for i in _asked_last(keys, self._asked, group.__getitem__, most)]
+        return again
 
     def notify(self, paths: set[Path]) -> None:
         """Called by the watcher (any thread): files were saved."""
@@ -511,8 +711,10 @@ class Preview:
             self.publish()
 
     def run_documents(self) -> None:
-        """The document thread: boards and rulebooks, the page's language first, each
-        drawn again after a save once saves have paused for DOCUMENT_PAUSE seconds."""
+        """The document thread: the board and rulebook pages a save changed that the page
+        asked for last (`_stale_documents`), the page's language first, drawn again once
+        saves have paused for DOCUMENT_PAUSE seconds. It draws nothing at start: a
+        document is drawn when the page asks for it."""
         while not self._first_cards.wait(0.5):
             if self.stopping:
                 return
@@ -526,7 +728,7 @@ class Preview:
             if pause > 0:
                 self._stop.wait(min(pause, 0.5))
                 continue
-            target = self.snap.targets.get(self._docs[0])
+            target = self.target_of(self._docs[0])
             if (
                 target is not None
                 and target.lang != self.first_lang
@@ -535,12 +737,18 @@ class Preview:
                 self._stop.wait(0.1)  # the page's own images first (see `_may_draw`)
                 continue
             key = self._docs.popleft()
-            target = self.snap.targets.get(key)
-            if target is None or (key not in self.stale and self.cache.has(target)):
-                continue
+            target = self.target_of(key)
+            if target is None or key not in self.stale:
+                continue  # drawn meanwhile (the page asked for it), or gone
+            batch = [key]
+            for other in list(self._docs):  # the same document's pages: one PDF for all
+                if other.startswith(f"{target.key}/"):
+                    self._docs.remove(other)
+                    batch.append(other)
             with self._doc_lock:
-                self.stale.discard(key)
-                self.cache.render([target])
+                if self.stopping:
+                    return
+                self._draw_images([k for k in batch if self._due(k, target)])
             self._note_first_documents()
             self.publish()
 

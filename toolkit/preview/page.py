@@ -92,13 +92,10 @@ def page_state(preview: Preview) -> dict[str, Any]:
         names = {lang: "Rulebook" for lang in langs}
         sections.append(_document(preview, "rulebook", "rulebook", "rulebook", langs, None))
         sections[-1]["name"] = names
-    # what the preview still draws of itself: boards and rulebooks (faces are drawn when
-    # the page asks for them, so one not drawn yet is no work waiting)
-    pending = sum(
-        1
-        for t in targets.values()
-        if t.kind != "face" and (not preview.cache.has(t) or t.key in stale)
-    )
+    # what the preview still draws of itself: the board and rulebook pages a save changed
+    # that the page asked for last (an image not drawn yet is drawn when the page asks for
+    # it, so it is no work waiting)
+    pending = sum(1 for key in list(preview._docs) if key in stale)
     return {
         "revision": preview.revision,
         "game": {
@@ -121,12 +118,18 @@ def _document(
     preview: Preview, kind: str, base: str, ident: str, langs: list[str], file: str | None
 ) -> dict[str, Any]:
     pages: dict[str, Any] = {}
+    sizes: dict[str, Any] = {}
     errors: dict[str, str | None] = {}
     for lang in langs:
         target = preview.snap.targets.get(f"{base}/{lang}")
         if target is None:
             continue
-        pages[lang] = _versions(preview, target)
+        versions = _versions(preview, target)
+        if versions is not None:  # a stale page: the page asks for it again when shown
+            stale = preview.stale
+            versions = [v + (page_key(target, i) in stale) for i, v in enumerate(versions)]
+        pages[lang] = versions  # None: its PDF is not made yet (its first page is asked for)
+        sizes[lang] = preview.cache.sizes.get(target.key)
         errors[lang] = preview.cache.errors.get(target.key)
     return {
         "kind": kind,
@@ -134,6 +137,7 @@ def _document(
         "place": base,
         "file": file,
         "pages": pages,
+        "sizes": sizes,
         "errors": errors,
     }
 

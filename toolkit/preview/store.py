@@ -82,6 +82,12 @@ class ImageStore:
         raw = self.base + f"\0{target.key}\0{inputs}".encode()
         return hashlib.blake2b(raw, digest_size=24).hexdigest() + ".pages"
 
+    @staticmethod
+    def part(name: str, suffix: str) -> str:
+        """The entry named after `name` holding one part of a document (its page sizes, its
+        PDF, one page): a document's pages are drawn and kept one by one."""
+        return f"{name.removesuffix('.pages')}-{suffix}.pages"
+
     def get(self, name: str) -> list[bytes] | None:
         """The pages stored under `name`, or None (missing, not ours, tampered with). A
         hit is marked used now, so `prune` keeps it."""

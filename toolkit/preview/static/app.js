@@ -11,6 +11,9 @@ let shape = ""; // what the page's structure was built from
 let toastTimer = 0;
 const faces = new Map(); // image key -> {img, figure, tile, version}
 const BLEED_MM = 3;
+// A document's page size before it is known (the page of its first image): an A4 rulebook
+// page, an A1 poster. The image's own size replaces it once it has loaded.
+const DOC_PAGE = { rulebook: [210, 297], board: [594, 841] };
 // A build makes the tiles of each deck up to those on screen at once, and the others a few
 // hundred at a time after it, when the page is idle, each batch in a grid of its own (laid
 // out once): 6,000 tiles took seconds to make and lay out before the first image was even
@@ -90,18 +93,25 @@ function worst(list) {
   return list.some((d) => d.severity === "warning") ? "warning" : "info";
 }
 
-function face(info, label, tile, size) {
+function face(info, label, tile, size, page) {
   if (!info) return null;
-  // A card face is asked for (and so drawn) only when it comes near the screen: the
-  // preview draws faces on request, not all at start (thousands of cards).
+  // An image is asked for (and so drawn) only when it comes near the screen: the preview
+  // draws card faces, boards and rulebook pages on request, not all at start (thousands of
+  // cards, hundreds of rulebook pages).
   const img = el("img", {
     class: "face",
     alt: label,
     "data-key": info.key,
     "data-version": effective(info.version),
-    loading: size ? "lazy" : null,
+    loading: size || page ? "lazy" : null,
     decoding: "async",
   });
+  if (page) {
+    // A board's or rulebook's page: its width is the page's style, its height follows
+    // from its size in mm before it loads (so only the pages on screen are asked for),
+    // and from the image once there.
+    img.style.aspectRatio = `auto ${page[0]} / ${page[1]}`;
+  }
   const figure = el("figure", { class: "waiting" }, img, label ? el("figcaption", { text: label }) : null);
   if (size) {
     // Cards keep their printed proportions to one another: width in mm × the zoom; the
@@ -202,6 +212,7 @@ function deckSection(deck, index) {
 
 function documentSection(doc) {
   const langs = shownLangs();
+  docShapes.set(doc.place, docShape(doc));
   const title = doc.kind === "rulebook" ? "Rulebook" : pick(doc.name, langs[0]) || doc.id;
   const section = el(
     "section",
@@ -213,14 +224,18 @@ function documentSection(doc) {
   else section.classList.add("quiet");
   for (const code of langs) {
     const versions = doc.pages[code];
+    const sizes = (doc.sizes && doc.sizes[code]) || [];
     const pages = el("div", { class: "pages" });
+    const label = (i) => (langs.length > 1 ? code + " · " : "") + (doc.kind === "board" ? "board" : "p. " + (i + 1));
     if (versions === null || versions === undefined) {
-      pages.append(el("div", { class: "placeholder", text: `Drawing the ${doc.kind} (${code})…` }));
+      // Not drawn yet: its first page, asked for when it comes near the screen, has the
+      // preview make the document (the page then hears of its other pages).
+      const key = `${doc.place}/${code}/1`;
+      pages.append(face({ key, version: 0 }, label(0), section, null, DOC_PAGE[doc.kind]));
     } else {
       versions.forEach((version, i) => {
         const key = `${doc.place}/${code}/${i + 1}`;
-        const label = (langs.length > 1 ? code + " · " : "") + (doc.kind === "board" ? "board" : "p. " + (i + 1));
-        pages.append(face({ key, version }, label, section));
+        pages.append(face({ key, version }, label(i), section, null, sizes[i] || DOC_PAGE[doc.kind]));
       });
     }
     if (doc.errors[code]) pages.append(el("div", { class: "drawerror static", text: doc.errors[code] }));
@@ -272,13 +287,40 @@ function langButtons() {
 }
 
 function structure() {
-  // What decides the page's elements (not the image versions).
+  // What decides the page's elements (not the image versions). A board's or rulebook's
+  // pages are its own section's (`docShape`): made when the page asks for its first one,
+  // they change that section only, not the thousands of card tiles before it.
   return JSON.stringify([
     lang, $("backs").checked, state.game && state.game.languages, state.placed,
-    state.sections.map((s) => [s.place, s.cards ? s.cards.map((c) => [c.id, c.name, c.copies]) : s.pages, s.errors,
+    state.sections.map((s) => [s.place, s.cards ? s.cards.map((c) => [c.id, c.name, c.copies]) : s.file,
       s.cards ? [s.name, s.file, s.back && Object.values(s.back).map((b) => b && b.error)] : s.name,
       s.cards ? s.cards.map((c) => Object.values(c.front).map((f) => f && f.error)) : null]),
   ]);
+}
+
+const docShapes = new Map(); // document place -> what its section was built from
+
+function docShape(doc) {
+  return JSON.stringify([lang, pageCounts(doc), doc.sizes, doc.errors]);
+}
+
+function documentsAgain() {
+  // Each board or rulebook whose pages (count, sizes) or error changed: its section alone
+  // built again, its images asked for again as they come near the screen.
+  for (const doc of state.sections) {
+    if (doc.cards) continue;
+    const shape = docShape(doc);
+    const old = document.getElementById(doc.place);
+    if (docShapes.get(doc.place) === shape || !old) continue;
+    for (const img of old.querySelectorAll("img.face")) faces.delete(img.dataset.key);
+    old.replaceWith(documentSection(doc));
+  }
+}
+
+function pageCounts(doc) {
+  // A document's pages in each language (null: not made yet); their versions are news
+  // for `update`, not a new structure.
+  return Object.fromEntries(Object.entries(doc.pages).map(([code, v]) => [code, v ? v.length : null]));
 }
 
 function build(force) {
@@ -289,7 +331,10 @@ function build(force) {
     return;
   }
   const now = structure();
-  if (!force && now === shape) return update();
+  if (!force && now === shape) {
+    documentsAgain();
+    return update();
+  }
   const scroll = window.scrollY;
   anchor = shape === "" ? null : topTile();
   if (anchor) anchor.deck = state.sections.findIndex((s) => s.cards && s.cards.some((c) => c.place === anchor.place));
