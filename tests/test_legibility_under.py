@@ -7,11 +7,14 @@ every text costs one look, and the colours found are those the walk over all of 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from toolkit.checks.legibility import faces
 from toolkit.checks.legibility.colours import rgb
 from toolkit.render.elements import Ink, Paint
+from toolkit.render.elements.box import BoxElement
 
 
 def _game(tmp_path: Path, run_cli, boxes: int, texts: int) -> Path:
@@ -41,9 +44,11 @@ def test_texts_look_at_the_colours_near_them_only(tmp_path, run_cli, monkeypatch
     """N boxes away from M texts: the colours are hashed and asked whether they cover a
     point O(N + M) times in all, not N × M (4,000 × 1,000 = 4 M hashes a language)."""
     from toolkit.content.game import load_game
+    from toolkit.render.layout import load_layout
 
-    boxes, texts = 400, 100
+    boxes, texts = 200, 200  # a layout holds at most 200 boxes (BoxElement.most_per_layout)
     root = _game(tmp_path, run_cli, boxes, texts)
+    assert load_layout("many", root)[0] is not None
     looked = [0]
     covers, hashed = Paint.covers, Paint.__hash__
 
@@ -55,12 +60,21 @@ def test_texts_look_at_the_colours_near_them_only(tmp_path, run_cli, monkeypatch
         looked[0] += 1
         return hashed(self)
 
+    laid = [0]
+    paints = BoxElement.paints
+
+    def counted_paints(self: BoxElement, item: Any, job: Any) -> Iterator[Paint]:
+        laid[0] += 1
+        return paints(self, item, job)
+
+    monkeypatch.setattr(BoxElement, "paints", counted_paints)
     monkeypatch.setattr(Paint, "covers", counted_covers)
     monkeypatch.setattr(Paint, "__hash__", counted_hash)
     monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
     found = list(faces.check(load_game(root)))
     assert found == []
     assert looked[0] <= 4 * (boxes + texts), looked[0]
+    assert laid[0] >= boxes  # the face was looked at
 
 
 def _walked(background: str, laid: list[tuple[int, Paint]], ink: Ink) -> dict:
