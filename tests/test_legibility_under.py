@@ -116,7 +116,8 @@ def test_the_grid_finds_what_every_colour_walked_finds():
                 ink = Ink("#000000", x, y, max(w, 0.0), max(h, 0.0), 8.0, False)
                 events.append(("ink", ink))
         background = rand.choice(["#ffffff", "not a colour"])
-        under = faces.Beneath(background, [e for kind, e in events if kind == "ink"])
+        inks = [(e.x, e.y, e.w, e.h) for kind, e in events if isinstance(e, Ink)]
+        under = faces.Beneath(background, inks)
         laid: list[tuple[int, Paint]] = []
         for kind, event in events:
             if kind == "paint":
@@ -124,5 +125,5 @@ def test_the_grid_finds_what_every_colour_walked_finds():
                 under.lay(at, paint)
                 laid.append((at, paint))
             else:
-                got = under.colours(event)  # type: ignore[arg-type]
+                got = under.colours((event.x, event.y, event.w, event.h))  # type: ignore[union-attr]
                 assert list(got.items()) == list(_walked(background, laid, event).items())

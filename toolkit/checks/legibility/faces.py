@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import TemplateError
@@ -266,14 +267,15 @@ def _card_work(
             (item, list(item.element.paints(item, job)), list(item.element.inks(item, job)))
             for item in elements
         ]
-        under = Beneath(layout.background, [ink for _, _, inks in laid for ink in inks])
-        for item, paints, inks in laid:
+        drawn = tuple(
+            (index_of[id(item.element)], tuple(paints), tuple(_box(ink) for ink in inks))
+            for item, paints, inks in laid
+        )
+        under = iter(_face_colours(layout.background, drawn))
+        for item, _paints, inks in laid:
             at = index_of[id(item.element)]
-            # its own colours first: a badge's words are on its own disc
-            for paint in paints:
-                under.lay(at, paint)
             for ink in inks:
-                for source, ratio, needed in _contrast(under, ink, settings):
+                for source, ratio, needed in _contrast(next(under), ink, settings):
                     events.append(("low", at, ink.colour, source, ratio, needed, ink.size))
                 if front:
                     place = (loaded, index, card, (name, at))
@@ -281,14 +283,40 @@ def _card_work(
     return events, impure
 
 
-def _contrast(under: Beneath, ink: Ink, settings: Any) -> Iterator[tuple[str, float, float]]:
+def _box(ink: Ink) -> tuple[float, float, float, float]:
+    return ink.x, ink.y, ink.w, ink.h
+
+
+Face = tuple[tuple[int, tuple[Paint, ...], tuple[tuple[float, float, float, float], ...]], ...]
+"""A face as what lies under its texts depends on: each element's index in the layout, the
+colours it lays and the boxes of the texts it prints, in order."""
+
+
+@lru_cache(maxsize=64)
+def _face_colours(background: str, face: Face) -> list[dict[str, tuple[float, float, float]]]:
+    """The colours under each text of a face, in order, by what lays them: worked out once a
+    face (cards that show the same elements ask the same; a deck of 60 cards has a handful
+    of such faces), each text's in time near-linear in the face's (`Beneath`)."""
+    boxes = [box for _, _, inks in face for box in inks]
+    under = Beneath(background, boxes)
+    found = []
+    for at, paints, inks in face:
+        for paint in paints:  # its own colours first: a badge's words are on its own disc
+            under.lay(at, paint)
+        found += [under.colours(box) for box in inks]
+    return found
+
+
+def _contrast(
+    under: dict[str, tuple[float, float, float]], ink: Ink, settings: Any
+) -> Iterator[tuple[str, float, float]]:
     """Each colour under one printed text that it does not stand out enough from: (what
     lays it, the contrast, the contrast needed)."""
     text = rgb(ink.colour)
     if text is None:
         return
     needed = required(settings, ink.size, ink.bold)
-    for source, colour in under.colours(ink).items():
+    for source, colour in under.items():
         ratio = contrast(text, colour)
         if ratio < needed:
             yield source, ratio, needed
@@ -324,15 +352,14 @@ class Beneath:
     costs one step, one over all of them one: the steps a colour takes are those whose
     points its edge runs between. `looked` counts the steps, laying and sampling."""
 
-    def __init__(self, background: str, inks: list[Ink]) -> None:
+    def __init__(self, background: str, boxes: list[tuple[float, float, float, float]]) -> None:
         self.background = background
         self.laid: list[tuple[int, Paint]] = []
         self.looked = 0
         self.found: dict[tuple[float, ...], tuple[int, dict[str, Any]]] = {}
         """Each text box's colours, and how many colours were laid when they were found:
         the texts laid with none in between (a layout's words after its boxes) ask once."""
-        boxes = list(dict.fromkeys((ink.x, ink.y, ink.w, ink.h) for ink in inks))
-        points = list(dict.fromkeys(p for box in boxes for p in _points(*box)))
+        points = list(dict.fromkeys(p for box in dict.fromkeys(boxes) for p in _points(*box)))
         self.root: _Node | None = None
         self.paths: dict[tuple[float, float], list[_Node]] = {}
         """Each sample point's parts, from all of them down to its own."""
@@ -396,9 +423,10 @@ class Beneath:
         best = max(node.top for node in path)
         return self.laid[best] if best >= 0 else None
 
-    def colours(self, ink: Ink) -> dict[str, tuple[float, float, float]]:
+    def colours(
+        self, box: tuple[float, float, float, float]
+    ) -> dict[str, tuple[float, float, float]]:
         """The colours under a text's box, by what lays them."""
-        box = (ink.x, ink.y, ink.w, ink.h)
         seen = self.found.get(box)
         if seen is not None and seen[0] == len(self.laid):
             return seen[1]
