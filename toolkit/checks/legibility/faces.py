@@ -387,12 +387,12 @@ class Beneath:
         self.looked += 1
         if self.root is None:
             return
+        if paint.round:
+            self._lay_round(order, paint)
+            return
         x, y, right, bottom = paint.x, paint.y, paint.x + paint.w, paint.y + paint.h
         if not (x <= right and y <= bottom):
             return  # covers nothing (Paint.covers)
-        if paint.round:  # a point Paint.covers finds in its ellipse, rounded, is in this
-            margin = 1e-9 * (1 + abs(x) + abs(y) + abs(paint.w) + abs(paint.h))
-            x, y, right, bottom = x - margin, y - margin, right + margin, bottom + margin
         todo = [self.root]
         while todo:
             node = todo.pop()
@@ -400,13 +400,35 @@ class Beneath:
             bx0, by0, bx1, by1 = node.bounds
             if not (x <= bx1 and bx0 <= right and y <= by1 and by0 <= bottom):
                 continue  # none of its points
-            if paint.round:
-                # Paint.covers's sums grow with the distance from the centre, as rounded
-                # too: the corners of the part covered, its every point is
-                whole = all(paint.covers(cx, cy) for cx in (bx0, bx1) for cy in (by0, by1))
-            else:
-                whole = x <= bx0 and bx1 <= right and y <= by0 and by1 <= bottom
-            if whole:
+            if x <= bx0 and bx1 <= right and y <= by0 and by1 <= bottom:
+                node.top = order
+            elif node.kids is not None:
+                todo += node.kids
+
+    def _lay_round(self, order: int, paint: Paint) -> None:
+        """`lay` for an ellipse. Paint.covers sums the squares of how far a point is from
+        the centre across (dx) and down (dy), each growing with its coordinate as rounded
+        too: over a part's bounds dx lies between its values at the two edges, so the
+        largest sum at the edges says whether every point is covered, the smallest
+        whether none is, as Paint.covers would say it of each."""
+        rx, ry = paint.w / 2, paint.h / 2
+        if rx <= 0 or ry <= 0:
+            return  # covers nothing
+        assert self.root is not None
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            self.looked += 1
+            bx0, by0, bx1, by1 = node.bounds
+            dx0, dx1 = (bx0 - paint.x - rx) / rx, (bx1 - paint.x - rx) / rx
+            dy0, dy1 = (by0 - paint.y - ry) / ry, (by1 - paint.y - ry) / ry
+            # the nearest: 0 when the centre is between the edges (dx changes sign)
+            nx = 0.0 if dx0 <= 0 <= dx1 else min(abs(dx0), abs(dx1))
+            ny = 0.0 if dy0 <= 0 <= dy1 else min(abs(dy0), abs(dy1))
+            if not nx * nx + ny * ny <= 1:
+                continue  # none of its points
+            fx, fy = max(abs(dx0), abs(dx1)), max(abs(dy0), abs(dy1))
+            if fx * fx + fy * fy <= 1:
                 node.top = order
             elif node.kids is not None:
                 todo += node.kids
