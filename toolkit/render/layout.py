@@ -239,8 +239,8 @@ def _past_kind_bounds(layout: Layout, doc: Document) -> Diagnostic | None:
             return S_BAD_VALUE.at(
                 doc.display,
                 doc.span(("elements", index, "kind")),
-                f"the layout holds more than {most} elements of kind {name!r}: each draws its"
-                " file whole on every face, and the layout is not used; draw fewer",
+                f"the layout holds more than {most} elements of kind {name!r}:"
+                f" {kind.most_per_layout_why}, and the layout is not used; draw fewer",
             )
     return None
 

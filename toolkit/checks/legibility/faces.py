@@ -10,6 +10,7 @@ the layout's background; the worst of them counts.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -262,13 +263,19 @@ def _card_work(
         except (TemplateError, TypeError, ValueError):
             return events, True  # P003 says so
         impure = impure or prints_impure(elements)
-        paints: list[tuple[int, Paint]] = []
-        for item in elements:
+        laid = [
+            (item, list(item.element.paints(item, job)), list(item.element.inks(item, job)))
+            for item in elements
+        ]
+        drawn = tuple(
+            (index_of[id(item.element)], tuple(paints), tuple(_box(ink) for ink in inks))
+            for item, paints, inks in laid
+        )
+        under = iter(_face_colours(layout.background, drawn))
+        for item, _paints, inks in laid:
             at = index_of[id(item.element)]
-            # its own colours first: a badge's words are on its own disc
-            paints += [(at, p) for p in item.element.paints(item, job)]
-            for ink in item.element.inks(item, job):
-                for source, ratio, needed in _contrast(layout, paints, ink, settings):
+            for ink in inks:
+                for source, ratio, needed in _contrast(next(under), ink, settings):
                     events.append(("low", at, ink.colour, source, ratio, needed, ink.size))
                 if front:
                     place = (loaded, index, card, (name, at))
@@ -276,8 +283,32 @@ def _card_work(
     return events, impure
 
 
+def _box(ink: Ink) -> tuple[float, float, float, float]:
+    return ink.x, ink.y, ink.w, ink.h
+
+
+Face = tuple[tuple[int, tuple[Paint, ...], tuple[tuple[float, float, float, float], ...]], ...]
+"""A face as what lies under its texts depends on: each element's index in the layout, the
+colours it lays and the boxes of the texts it prints, in order."""
+
+
+@lru_cache(maxsize=64)
+def _face_colours(background: str, face: Face) -> list[dict[str, tuple[float, float, float]]]:
+    """The colours under each text of a face, in order, by what lays them: worked out once a
+    face (cards that show the same elements ask the same; a deck of 60 cards has a handful
+    of such faces), each text's in time near-linear in the face's (`Beneath`)."""
+    boxes = [box for _, _, inks in face for box in inks]
+    under = Beneath(background, boxes)
+    found = []
+    for at, paints, inks in face:
+        for paint in paints:  # its own colours first: a badge's words are on its own disc
+            under.lay(at, paint)
+        found += [under.colours(box) for box in inks]
+    return found
+
+
 def _contrast(
-    layout: Any, paints: list[tuple[int, Paint]], ink: Ink, settings: Any
+    under: dict[str, tuple[float, float, float]], ink: Ink, settings: Any
 ) -> Iterator[tuple[str, float, float]]:
     """Each colour under one printed text that it does not stand out enough from: (what
     lays it, the contrast, the contrast needed)."""
@@ -285,39 +316,154 @@ def _contrast(
     if text is None:
         return
     needed = required(settings, ink.size, ink.bold)
-    for source, colour in _under(layout, paints, ink).items():
+    for source, colour in under.items():
         ratio = contrast(text, colour)
         if ratio < needed:
             yield source, ratio, needed
 
 
-def _under(
-    layout: Any, paints: list[tuple[int, Paint]], ink: Ink
-) -> dict[str, tuple[float, float, float]]:
-    """The colours under a text's box, by what lays them."""
-    return _sampled(layout.background, tuple(paints), (ink.x, ink.y, ink.w, ink.h))
+def _points(x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
+    """Where what lies under a text's box is sampled, in the order it is looked at."""
+    return [(x + fx * w, y + fy * h) for fx in SAMPLES for fy in SAMPLES]
 
 
-@lru_cache(maxsize=4096)
-def _sampled(
-    background: str, paints: tuple[tuple[int, Paint], ...], box: tuple[float, float, float, float]
-) -> dict[str, tuple[float, float, float]]:
-    """`_under` for one background, set of colours laid down and box: cards that show the same
-    elements ask the same (a deck of 60 cards has a handful of such faces)."""
-    x, y, w, h = box
-    found: dict[str, tuple[float, float, float]] = {}
-    for fx in SAMPLES:
-        for fy in SAMPLES:
-            px, py = x + fx * w, y + fy * h
-            top = next(((i, p) for i, p in reversed(paints) if p.covers(px, py)), None)
+class _Node:
+    """Some of a face's sample points: their bounds, the last colour laid over all of them
+    (its order on the face, or -1), and the two halves they split into (none: one point)."""
+
+    __slots__ = ("bounds", "kids", "top")
+
+    def __init__(self, points: list[tuple[float, float]]) -> None:
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        self.bounds = (min(xs), min(ys), max(xs), max(ys))
+        self.top = -1
+        self.kids: tuple[_Node, _Node] | None = None
+
+
+class Beneath:
+    """What lies under the texts of one card face, as its elements lay colours in order
+    (probe 47 K11: each text looked at every colour laid before it, and hashed them all, so a
+    face of 4,000 boxes and 1,000 texts cost 4 M steps a language).
+
+    The points every text of the face is sampled at are known first, and split in halves
+    down to one point each (a k-d tree). A colour laid marks the last colour over each
+    part whose points it covers all of, going down only into those it covers some of; a
+    point's colour is then the last marked on its way down. A colour away from every text
+    costs one step, one over all of them one: the steps a colour takes are those whose
+    points its edge runs between. `looked` counts the steps, laying and sampling."""
+
+    def __init__(self, background: str, boxes: list[tuple[float, float, float, float]]) -> None:
+        self.background = background
+        self.laid: list[tuple[int, Paint]] = []
+        self.looked = 0
+        self.found: dict[tuple[float, ...], tuple[int, dict[str, Any]]] = {}
+        """Each text box's colours, and how many colours were laid when they were found:
+        the texts laid with none in between (a layout's words after its boxes) ask once."""
+        points = list(dict.fromkeys(p for box in dict.fromkeys(boxes) for p in _points(*box)))
+        self.root: _Node | None = None
+        self.paths: dict[tuple[float, float], list[_Node]] = {}
+        """Each sample point's parts, from all of them down to its own."""
+        if not points or not all(math.isfinite(v) for p in points for v in p):
+            return  # each point then looks at every colour laid, topmost first
+        self.root = _Node(points)
+        todo = [(self.root, points, [self.root])]
+        while todo:
+            node, part, path = todo.pop()
+            if len(part) == 1:
+                self.paths[part[0]] = path
+                continue
+            x0, y0, x1, y1 = node.bounds
+            axis = 0 if x1 - x0 >= y1 - y0 else 1
+            part.sort(key=lambda p: p[axis])
+            half = len(part) // 2
+            low, high = part[:half], part[half:]
+            first, second = node.kids = (_Node(low), _Node(high))
+            todo += [(first, low, [*path, first]), (second, high, [*path, second])]
+
+    def lay(self, at: int, paint: Paint) -> None:
+        """Element `at` lays `paint` over what is laid so far."""
+        order = len(self.laid)
+        self.laid.append((at, paint))
+        self.looked += 1
+        if self.root is None:
+            return
+        if paint.round:
+            self._lay_round(order, paint)
+            return
+        x, y, right, bottom = paint.x, paint.y, paint.x + paint.w, paint.y + paint.h
+        if not (x <= right and y <= bottom):
+            return  # covers nothing (Paint.covers)
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            self.looked += 1
+            bx0, by0, bx1, by1 = node.bounds
+            if not (x <= bx1 and bx0 <= right and y <= by1 and by0 <= bottom):
+                continue  # none of its points
+            if x <= bx0 and bx1 <= right and y <= by0 and by1 <= bottom:
+                node.top = order
+            elif node.kids is not None:
+                todo += node.kids
+
+    def _lay_round(self, order: int, paint: Paint) -> None:
+        """`lay` for an ellipse. Paint.covers sums the squares of how far a point is from
+        the centre across (dx) and down (dy), each growing with its coordinate as rounded
+        too: over a part's bounds dx lies between its values at the two edges, so the
+        largest sum at the edges says whether every point is covered, the smallest
+        whether none is, as Paint.covers would say it of each."""
+        rx, ry = paint.w / 2, paint.h / 2
+        if rx <= 0 or ry <= 0:
+            return  # covers nothing
+        assert self.root is not None
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            self.looked += 1
+            bx0, by0, bx1, by1 = node.bounds
+            dx0, dx1 = (bx0 - paint.x - rx) / rx, (bx1 - paint.x - rx) / rx
+            dy0, dy1 = (by0 - paint.y - ry) / ry, (by1 - paint.y - ry) / ry
+            # the nearest: 0 when the centre is between the edges (dx changes sign)
+            nx = 0.0 if dx0 <= 0 <= dx1 else min(abs(dx0), abs(dx1))
+            ny = 0.0 if dy0 <= 0 <= dy1 else min(abs(dy0), abs(dy1))
+            if not nx * nx + ny * ny <= 1:
+                continue  # none of its points
+            fx, fy = max(abs(dx0), abs(dx1)), max(abs(dy0), abs(dy1))
+            if fx * fx + fy * fy <= 1:
+                node.top = order
+            elif node.kids is not None:
+                todo += node.kids
+
+    def _topmost(self, px: float, py: float) -> tuple[int, Paint] | None:
+        path = self.paths.get((px, py))
+        if path is None:  # every colour laid, topmost first
+            for order in range(len(self.laid) - 1, -1, -1):
+                self.looked += 1
+                if self.laid[order][1].covers(px, py):
+                    return self.laid[order]
+            return None
+        self.looked += len(path)
+        best = max(node.top for node in path)
+        return self.laid[best] if best >= 0 else None
+
+    def colours(
+        self, box: tuple[float, float, float, float]
+    ) -> dict[str, tuple[float, float, float]]:
+        """The colours under a text's box, by what lays them."""
+        seen = self.found.get(box)
+        if seen is not None and seen[0] == len(self.laid):
+            return seen[1]
+        found: dict[str, tuple[float, float, float]] = {}
+        for px, py in _points(*box):
+            top = self._topmost(px, py)
             if top is None:
-                source, colour = "background", rgb(background)
+                source, colour = "background", rgb(self.background)
             else:
                 i, paint = top
                 source, colour = f"{i}:{paint.field}:{paint.colour}", rgb(paint.colour)
             if colour is not None:
                 found.setdefault(source, colour)
-    return found
+        self.found[box] = (len(self.laid), found)
+        return found
 
 
 def _low_finding(game: Game, name: str, at: int, under: Under) -> Diagnostic:

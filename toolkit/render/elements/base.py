@@ -174,6 +174,8 @@ class Element(StrictModel):
     every element draws a whole file (an icon's SVG, a picture) costs the rasteriser that
     file again at each one: 2,000 icon elements naming one icon of 1,990 circles took
     `export png` 17.5 s for one card, 2,000 of one picture 37 s (probe 46 K3, K4)."""
+    most_per_layout_why: ClassVar[str] = "each draws its file whole on every face"
+    """Why the kind is bounded, as S004 says it past `most_per_layout`."""
 
     def font_asked(self) -> tuple[str | None, str] | None:
         """(family, style) its `prints` fields print in (family None: the game's main
