@@ -101,11 +101,18 @@ def _validators_made(game: Path) -> tuple[list[str], list[str]]:
 @pytest.mark.usefixtures("cache")
 def test_a_deck_edit_makes_no_validator_of_the_files_it_did_not_change(tmp_path):
     """After a deck file alone is edited, a fresh `validate` process makes the validator of
-    that deck's kind only: not the manifest's, the board's, the question bank's nor the
-    glossary's (their schemas are the largest part of loading a game)."""
+    that deck's kind only: not the manifest's, the board's, the question bank's, the
+    glossary's nor the layouts' (their schemas are the largest part of loading a game)."""
     game = build_case(FIXTURES / "base", tmp_path / "game")
     said, cold = _validators_made(game)
-    kinds = {"FixtureGameManifest", "GenericDeck", "GraphBoard", "QuestionBank", "Glossary"}
+    kinds = {
+        "FixtureGameManifest",
+        "GenericDeck",
+        "GraphBoard",
+        "QuestionBank",
+        "Glossary",
+        "Layout",
+    }
     assert kinds <= set(cold), cold
     deck = game / "decks" / "cards.yaml"
     deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
@@ -277,3 +284,87 @@ def test_only_playsets_own_plugins_models_are_kept():
         assert not model_units._keeps(installed)
     finally:
         plugin_module.REGISTRY.unregister(installed.game_id)
+
+
+def _layouts_validated(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from toolkit.render import layout as layouts
+
+    seen: list[str] = []
+    real = layouts.validate_document
+    monkeypatch.setattr(
+        layouts, "validate_document", lambda doc, a: seen.append(doc.display) or real(doc, a)
+    )
+    return seen
+
+
+@pytest.mark.usefixtures("cache")
+def test_an_edit_validates_no_layout_again(tmp_path, monkeypatch):
+    """A layout's model is kept by its file's bytes too: after a card edit no layout is
+    validated again, and the findings are those of a run without the cache."""
+    from toolkit.render.layout import clear_layouts
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    validated = _layouts_validated(monkeypatch)
+    clear_layouts()
+    textfit.fit.cache_clear()
+    cold = _run(".")
+    assert validated, "the game's layouts are validated in a cold run"
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    validated.clear()
+    clear_layouts()
+    textfit.fit.cache_clear()
+    edited = _run(".")
+    assert validated == []
+    clear_layouts()
+    assert edited == _run(".", "--no-cache")
+    assert edited[0] == cold[0]
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_layout_read_back_is_the_layout_validation_gives(monkeypatch):
+    """Every layout the toolkit ships: read back, equal to its validation at every level."""
+    from toolkit.render.layout import clear_layouts, load_layout
+
+    names = sorted(p.stem for p in (REPO / "templates" / "cards").glob("*.yaml"))
+    assert len(names) > 3
+    clear_layouts()
+    fresh = {name: load_layout(name) for name in names}  # no units active: validated
+    units = Units()
+    units.files = FileUnits(_signed_store(), "test-head")
+    with activated(units):
+        clear_layouts()
+        for name in names:
+            load_layout(name)
+        validated = _layouts_validated(monkeypatch)
+        clear_layouts()
+        kept = {name: load_layout(name) for name in names}
+    clear_layouts()
+    assert validated == []
+    for name in names:
+        (a, a_said), (b, b_said) = fresh[name], kept[name]
+        assert a is not None and b is not None and a_said == b_said == (), name
+        _same(a, b)
+
+
+@pytest.mark.usefixtures("cache")
+def test_no_layout_is_kept_while_an_installed_element_kind_is_registered(monkeypatch):
+    from tests.test_element_registry import StripeElement
+    from toolkit.render.elements import REGISTRY, register_element
+    from toolkit.render.layout import clear_layouts, load_layout
+
+    units = Units()
+    units.files = FileUnits(_signed_store(), "test-head")
+    register_element(StripeElement)
+    try:
+        with activated(units):
+            clear_layouts()
+            load_layout("standard")
+            validated = _layouts_validated(monkeypatch)
+            clear_layouts()
+            assert load_layout("standard")[0] is not None
+        assert validated, "validated again: not kept"
+    finally:
+        REGISTRY.remove("stripe")
+        clear_layouts()

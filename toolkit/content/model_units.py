@@ -229,18 +229,26 @@ class _Decoder:
 
 def encoded(model: Any, plugin: Any) -> bytes:
     """`model` as an entry's bytes; raises NotKept when it cannot be kept exactly."""
-    return marshal.dumps(_Encoder(_made_classes(plugin)).value(model)[0])
+    return _encoded_made(model, _made_classes(plugin))
+
+
+def _encoded_made(model: Any, classes: dict[type, tuple[str, ...]]) -> bytes:
+    return marshal.dumps(_Encoder(classes).value(model)[0])
 
 
 def decoded(payload: Any, plugin: Any) -> Any:
     """The model an entry's bytes hold; raises ValueError when they are not `encoded`'s."""
+    return _decoded_made(payload, _made_classes(plugin))
+
+
+def _decoded_made(payload: Any, classes: dict[type, tuple[str, ...]]) -> Any:
     if type(payload) is not bytes:
         raise ValueError("not a kept model")
     try:
         data = marshal.loads(payload)
     except (EOFError, TypeError) as exc:
         raise ValueError("not a kept model") from exc
-    made = {place: cls for cls, place in _made_classes(plugin).items()}
+    made = {place: cls for cls, place in classes.items()}
     try:
         return _Decoder(made).value(data)
     except RecursionError as exc:
@@ -280,3 +288,36 @@ def keep_model(what: str, plugin: Any, doc: Any, model: Any) -> None:
 def _name(what: str, plugin: Any, doc: Any) -> str:
     generic = "generic" if plugin.generic else "plugin"
     return f"{FORMAT}\0{what}\0{generic}\0{plugin.game_id}\0{doc.digest}"
+
+
+def kept_made(
+    name: str, doc: Any, classes: dict[type, tuple[str, ...]], fits: Callable[[Any], bool]
+) -> Any:
+    """The model kept as `name` for the file `doc` (its bytes name it too), its run-time
+    classes by their places (`classes`), or None: for a kind of file whose validator is no
+    plugin's (a layout: toolkit.render.layout)."""
+    units = active()
+    files = units.files if units is not None else None
+    if files is None or doc.digest is None:
+        return None
+
+    def read(payload: Any) -> Any:
+        model = _decoded_made(payload, classes)
+        if not fits(model):
+            raise ValueError("not a model of this file's kind")
+        return model
+
+    return files.get(KIND, f"{FORMAT}\0{name}\0{doc.digest}", read)
+
+
+def keep_made(name: str, doc: Any, classes: dict[type, tuple[str, ...]], model: Any) -> None:
+    """Keep the model the file `doc` validated to (see `kept_made`)."""
+    units = active()
+    files = units.files if units is not None else None
+    if files is None or doc.digest is None or model is None:
+        return
+    try:
+        payload = _encoded_made(model, classes)
+    except (NotKept, ValueError, RecursionError):
+        return
+    files.put(KIND, f"{FORMAT}\0{name}\0{doc.digest}", payload)
