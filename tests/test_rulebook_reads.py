@@ -435,7 +435,7 @@ def test_a_changed_decks_reads_finding_otherwise_skip_the_whole_renders_digest(
 
     monkeypatch.setattr(reads, "read_digest", counted)
     renders = _renders(monkeypatch)
-    deck.write_text(text.replace("en: Move {steps} spaces.", "en: Move {steps} squares."))
+    deck.write_text(text.replace("en: Move {steps} spaces.", "en: Move {steps} squares."), "utf-8")
     cached = _run(str(game), "-f", "json")
     assert renders == ["en"] and wholes == [], (renders, wholes)
     renders.clear()
@@ -487,3 +487,65 @@ def test_the_sources_own_findings_are_kept_until_the_source_changes(tmp_path, mo
     assert searched == ["en"]
     assert cached == _run(str(game), "-f", "json", "--no-cache")
     assert cached != first  # the English findings moved down a line
+
+
+def _compiled_and_bounded(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    """From now on: the rulebook sources compiled (their first line) and the rendered texts
+    searched for the bounds of what a rulebook may hold (their first line)."""
+    compiled: list[str] = []
+    bounded: list[str] = []
+    template = CachedSandbox.template
+    too_long = rulebook_source._refuse_too_long
+
+    def counted(self: CachedSandbox, source: str, prefix: str) -> Any:
+        if prefix == "rulebook":
+            compiled.append(source.split("\n", 1)[0])
+        return template(self, source, prefix)
+
+    def searched(text: str) -> None:
+        bounded.append(text.split("\n", 1)[0])
+        too_long(text)
+
+    monkeypatch.setattr(CachedSandbox, "template", counted)
+    monkeypatch.setattr(rulebook_source, "_refuse_too_long", searched)
+    return compiled, bounded
+
+
+@pytest.mark.usefixtures("cache")
+def test_an_edit_compiles_and_bounds_only_the_rulebook_it_renders_again(tmp_path, monkeypatch):
+    """After one card's English text is edited, the French rulebook's kept text is read
+    back without compiling its source, nor searching its text for the rulebook bounds
+    again (it passed them last run); the English one is compiled and searched. The output
+    is that of a run without the cache."""
+    game = _game(tmp_path)
+    for lang in ("fr", "en"):
+        (game / "rules" / f"{lang}.md").write_text(f"# {lang}\n\n{RULEBOOK}", "utf-8")
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    assert _run(str(game), "-f", "json")[0] == 0
+    compiled, bounded = _compiled_and_bounded(monkeypatch)
+    deck.write_text(text.replace("en: Move {steps} spaces.", "en: Move {steps} squares."), "utf-8")
+    cached = _run(str(game), "-f", "json")
+    assert compiled == ["# en"], compiled
+    assert bounded == ["# en"], bounded
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_rulebook_past_a_bound_is_said_every_run(tmp_path, monkeypatch):
+    """A rendered text that passes a bound (here a table too wide) is never kept as
+    bounded: each run says R010 again, as a run without the cache does."""
+    game = _game(tmp_path)
+    columns = rulebook_source.MAX_TABLE_COLUMNS + 1
+    table = "|" + " a |" * columns + "\n|" + " --- |" * columns + "\n"
+    (game / "rules" / "en.md").write_text(f"# en\n\n{table}", "utf-8")
+    expected = _run(str(game), "-f", "json", "--no-cache")
+    assert any(d["code"] == "R010" for d in json.loads(expected[1])), expected
+    deck = game / "decks" / "cards.yaml"
+    _, bounded = _compiled_and_bounded(monkeypatch)
+    for run in range(3):  # the deck changed each run (a comment): the game's findings not kept
+        with deck.open("a", encoding="utf-8") as out:
+            out.write(f"# run {run}\n")
+        bounded.clear()
+        assert _run(str(game), "-f", "json") == expected
+        assert "# en" in bounded, bounded  # never kept as bounded: searched again

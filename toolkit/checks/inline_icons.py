@@ -22,9 +22,10 @@ from toolkit.checks.icon_names import (
     printed_unknown,
 )
 from toolkit.checks.printfit import used_layouts
-from toolkit.checks.translation.common import views
+from toolkit.checks.translation.common import TextView, views
 from toolkit.content.game import Game
 from toolkit.content.templating import INLINE_ICON
+from toolkit.content.unit_cache import Clean
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, rule
 from toolkit.render.icons import IconSet, icon_set, listed
@@ -44,29 +45,49 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for name in used_layouts(game):
         for diag, asked in layout_icons(name, game.root, icons):
             yield replace(diag, message=diag.message + tips.tip(asked))
+    # a file whose every text had nothing to say in the last run is skipped whole when
+    # nothing it is read from changed (toolkit.content.unit_cache.Clean by file): a text's
+    # findings are a function of its values and the game's icons (its `icons/` folder is in
+    # each file's name in the frame); a skipped text named no unknown icon, so it asked no
+    # 'did you mean' of `tips`. After one card edit only the edited file's texts are read.
+    clean = Clean("clean-inline-icons")
     for view in views(game, facts):
-        for lang, value in view.values.items():
-            glued = glued_icons(value or "", icons.names)
-            if glued:
-                name, touching, _ = glued[0]
-                yield P_INLINE_ICON.at(
-                    view.file,
-                    view.span(lang),
-                    f"{view.label()} ({lang}): ':{name}:' touches {touching!r}, so it prints as"
-                    f" written, not as the icon; set it apart with a space (an icon's name"
-                    " is never glued to a letter or digit)",
-                )
-            unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
-            unknown = [n for n in unknown if n not in icons.names and n not in icons.broken]
-            if unknown:
-                close = tips.tip(unknown[0])  # each name searched once, a few names a run
-                said = close.removeprefix("; ") + " " if close else ""
-                yield P_INLINE_ICON.at(
-                    view.file,
-                    view.span(lang),
-                    f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
-                    f" would print as written; {said}icons: {known}",
-                )
+        loaded = view.text.file
+        if clean.on and clean.file_seen(loaded):
+            continue
+        said = False
+        for found in _text_icons(view, icons, tips, known):
+            said = True
+            yield found
+        if clean.on:  # (the file is what is kept: no digest of each text)
+            clean.noted(loaded, "", not said)
+    clean.close()
+
+
+def _text_icons(view: TextView, icons: IconSet, tips: Tips, known: str) -> Iterator[Diagnostic]:
+    """P007 of one content text: an icon name glued to a letter, or one the game lacks."""
+    for lang, value in view.values.items():
+        glued = glued_icons(value or "", icons.names)
+        if glued:
+            name, touching, _ = glued[0]
+            yield P_INLINE_ICON.at(
+                view.file,
+                view.span(lang),
+                f"{view.label()} ({lang}): ':{name}:' touches {touching!r}, so it prints as"
+                f" written, not as the icon; set it apart with a space (an icon's name"
+                " is never glued to a letter or digit)",
+            )
+        unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
+        unknown = [n for n in unknown if n not in icons.names and n not in icons.broken]
+        if unknown:
+            close = tips.tip(unknown[0])  # each name searched once, a few names a run
+            said = close.removeprefix("; ") + " " if close else ""
+            yield P_INLINE_ICON.at(
+                view.file,
+                view.span(lang),
+                f"{view.label()} ({lang}): no icon {unknown[0]!r}, so ':{unknown[0]}:'"
+                f" would print as written; {said}icons: {known}",
+            )
 
 
 def layout_icons(name: str, game_root: Path, icons: IconSet) -> tuple[tuple[Diagnostic, str], ...]:

@@ -24,6 +24,7 @@ from toolkit.content.folders import (  # noqa: F401 (re-exported: where callers 
     game_folder_around,
     resolve_game,
 )
+from toolkit.content.model_units import keep_model, kept_model
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.content.plugin import (
     E_PLUGIN,
@@ -245,10 +246,13 @@ def _load_game(root: Path, written: Path | None) -> Game:
         key = "plugin" if isinstance(doc.data, dict) and doc.data.get("plugin") else "id"
         message = f"the installed plugin {raw_id!r} cannot be imported ({why})"
         game.diagnostics.append(E_PLUGIN.at(manifest_display, doc.span((key,)), message))
-    manifest = plugin.plain_manifest(doc.data)
+    manifest = kept_model("manifest", plugin, doc, lambda m: type(m) is plugin.manifest_model)
     if manifest is None:
-        manifest, diags = validate_document(doc, plugin.manifest_adapter)
-        game.diagnostics += diags
+        manifest = plugin.plain_manifest(doc.data)
+        if manifest is None:
+            manifest, diags = validate_document(doc, plugin.manifest_adapter)
+            game.diagnostics += diags
+        keep_model("manifest", plugin, doc, manifest)
     game.manifest_file = LoadedFile(manifest_display, doc, manifest)
     if manifest is None:
         return game
@@ -263,6 +267,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         plugin.deck_shape,
         work,
         "deck files",
+        kept="decks",
     )
     game.boards = _load_group(
         game,
@@ -274,6 +279,7 @@ def _load_game(root: Path, written: Path | None) -> Game:
         work,
         files="board files",
         most=MAX_BOARD_FILES,
+        kept="boards",
     )
     game.questions = _load_group(
         game,
@@ -285,11 +291,17 @@ def _load_game(root: Path, written: Path | None) -> Game:
         files="question banks",
         most=MAX_CONTENT_FILES - min(len(files.decks), MAX_CONTENT_FILES),
         shared=f", with its {len(files.decks):,} deck files: {MAX_CONTENT_FILES:,} in all",
+        kept="questions",
     )
     work.close(game)
     if files.glossary:
         loaded = _load_group(
-            game, doc, ("files",), {"glossary": files.glossary}, lambda: adapter("glossary")
+            game,
+            doc,
+            ("files",),
+            {"glossary": files.glossary},
+            lambda: adapter("glossary"),
+            kept="glossary",
         )
         game.glossary = loaded[0] if loaded else None
     for lang, rel in files.rulebook.items():
@@ -530,6 +542,7 @@ def _load_group(
     files: str = "",
     most: int | None = None,
     shared: str = "",
+    kept: str = "",
 ) -> list[LoadedFile]:
     """The files a manifest lists under `where`, read and validated. The validator is
     asked for only when a file is there: a game without boards or question banks does not
@@ -541,7 +554,9 @@ def _load_group(
     `MAX_WORK` is not validated (Y018).
     `files`, what the listed files are (deck files, board files, question banks), bounds the
     list to `most`, by default `MAX_CONTENT_FILES` (Y019: none read past it; `shared` says
-    what else the bound counts)."""
+    what else the bound counts). `kept`: what the files are (`decks`...): a YAML file's
+    model is kept by its bytes between `validate` runs (toolkit.content.model_units), so an
+    unchanged file is not validated again."""
     most = MAX_CONTENT_FILES if most is None else most
     if files and len(rels) > most:
         message = (
@@ -602,6 +617,11 @@ def _load_group(
             loaded.append(LoadedFile(display, doc, None))
             continue
         model = partial = None
+        if kept and doc is not None and not sheet:
+            model = kept_model(kept, game.plugin, doc, _made_by(kept, game.plugin))
+            if model is not None:
+                loaded.append(LoadedFile(display, doc, model, partial))
+                continue
         chosen = member(doc.data) if member and doc is not None and not sheet else None
         if chosen is not None and doc is not None:
             with suppress(ValidationError):  # else validated by the union, as ever
@@ -616,5 +636,29 @@ def _load_group(
             game.diagnostics += diags
             if model is None:
                 partial = validate_entries(doc, adapter)
+        if kept and doc is not None and not sheet:
+            keep_model(kept, game.plugin, doc, model)
         loaded.append(LoadedFile(display, doc, model, partial))
     return loaded
+
+
+def _made_by(what: str, plugin: GamePlugin) -> Callable[[Any], bool]:
+    """Whether a model read back is of a class the validator of a `what` file makes."""
+    made: set[type]
+    if what == "decks":
+        from toolkit.content.models.deck import GenericDeck
+
+        made = {GenericDeck} if plugin.generic else set(plugin.deck_models.values())
+    elif what == "boards":
+        from toolkit.content.models.board import board_kinds
+
+        made = {entry.model for entry in board_kinds().values()}
+    elif what == "questions":
+        from toolkit.content.models.questions import QuestionBank
+
+        made = {QuestionBank}
+    else:
+        from toolkit.content.models.glossary import Glossary
+
+        made = {Glossary}
+    return lambda model: type(model) in made

@@ -219,10 +219,24 @@ def _read_layout(
     doc, diags = _layout_document(name, game_root, stamp)
     if doc is None:
         return None, diags
+    from toolkit.content.model_units import keep_made, kept_made
+
+    # `validate` keeps a layout's model by the file's bytes, as a content file's, while
+    # every registered element kind is one of Playset's own: the element union is tagged
+    # by `kind`, so a layout of those kinds validates the same whatever else is registered
+    # (an installed kind's class is no toolkit class: a layout using one is never kept)
+    classes: dict[type, tuple[str, ...]] = {layout_model(): ("layout",)}
+    own = not diags and all(REGISTRY.is_builtin(kind) for kind in REGISTRY.load())
+    if own:
+        kept = kept_made("layout", doc, classes, lambda m: type(m) is layout_model())
+        if kept is not None:
+            return kept, ()
     model, found = validate_document(doc, layout_adapter())
     past = _past_kind_bounds(model, doc) if model is not None else None
     if past is not None:  # not used: its finding says why, at the element
         return None, (*found, past)
+    if own and not found:
+        keep_made("layout", doc, classes, model)
     return model, tuple(found)
 
 

@@ -10,6 +10,7 @@ from functools import cache
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
 from toolkit.checks.translation.plural_rules import plural_rule
+from toolkit.content.unit_cache import Clean
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_PLURAL = rule(
@@ -61,23 +62,42 @@ def _looks_plural(lang: str, word: str) -> bool:
 
 
 def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
+    """T009 of every card text. With `validate`'s units active, a file whose every card text
+    had nothing to say in the last run is skipped whole when nothing it is read from changed
+    (toolkit.content.unit_cache.Clean by file): a text's findings are a function of its
+    values and its card's parameters, both in its file. After one card edit only the edited
+    file's card texts are looked at (and their cards' parameters worked out)."""
     if not wanted(T_PLURAL):
         return  # a warning: not for the validity gate
+    clean = Clean("clean-plurals")
     for view in texts:
         if not view.is_card_text:
             continue
-        values = view.parameters
-        for lang, value in view.values.items():
-            for match in COUNTED.finditer(value):
-                shown = values.get(match.group(1), "")
-                if not shown.isdigit():
-                    continue
-                count, word = int(shown), match.group(2)
-                if _category(lang, count) == "one" and _looks_plural(lang, word):
-                    yield T_PLURAL.at(
-                        view.file,
-                        view.span(lang),
-                        f"{view.label()} ({lang}): {{{match.group(1)}}} is {count} "
-                        f"(CLDR '{_category(lang, count)}') but {word!r} looks plural",
-                    )
-                    break
+        if clean.on and clean.file_seen(view.text.file):
+            continue  # every card text of its file clean, and nothing it is read from changed
+        said = False
+        for found in _text_plurals(view):
+            said = True
+            yield found
+        if clean.on:
+            clean.noted(view.text.file, "", not said)
+    clean.close()
+
+
+def _text_plurals(view: TextView) -> Iterator[Diagnostic]:
+    """T009 of one card text: at most one a language."""
+    values = view.parameters
+    for lang, value in view.values.items():
+        for match in COUNTED.finditer(value):
+            shown = values.get(match.group(1), "")
+            if not shown.isdigit():
+                continue
+            count, word = int(shown), match.group(2)
+            if _category(lang, count) == "one" and _looks_plural(lang, word):
+                yield T_PLURAL.at(
+                    view.file,
+                    view.span(lang),
+                    f"{view.label()} ({lang}): {{{match.group(1)}}} is {count} "
+                    f"(CLDR '{_category(lang, count)}') but {word!r} looks plural",
+                )
+                break

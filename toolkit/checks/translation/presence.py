@@ -3,14 +3,15 @@ actually translated (not a copy of the source, unless it is a name that stays th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, cached_property, partial
 from typing import Any
 
 from toolkit.checks.translation.common import entry_label, prose
 from toolkit.checks.translation.term_search import Finder, finder, piece_forms, spaced, strange
 from toolkit.content.game import Game
-from toolkit.content.walk import Facts
+from toolkit.content.unit_cache import Clean
+from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
 T_MISSING = rule("T001", "missing-language", "A localized text lacks one of the game's languages.")
@@ -30,6 +31,12 @@ T_EXTRA = rule(
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    """T001-T004 of every text. With `validate`'s units active, a file whose every text had
+    nothing to say in the last run is skipped whole when nothing it is read from changed
+    (toolkit.content.unit_cache.Clean by file): a text's findings are a function of its
+    values and the game's languages, source language and glossary (the manifest's and the
+    glossary's bytes are in each file's name in the frame). After one card edit only the
+    edited file's texts are looked at."""
     if game.manifest is None:
         return
     languages = list(game.manifest.languages)
@@ -37,42 +44,63 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     kept = _kept_names(game)
     names = _Names(tuple((name, 0) for name in sorted(kept)))
     # a text aliased at many places is looked at once
-    _stays = cache(partial(_may_stay, kept=kept, names=names))
+    may_stay = cache(partial(_may_stay, kept=kept, names=names))
     glossary_file = game.glossary.rel if game.glossary else None
+    clean = Clean("clean-presence")
     for text in facts.texts:
-        is_glossary = text.file.rel == glossary_file
-        doc = text.file.doc
-        assert doc is not None
-        missing = [lang for lang in languages if lang not in text.value]
-        if missing:
-            field = entry_label(text.file, text.path)
-            yield T_MISSING.at(
-                text.file.rel,
-                doc.key_span(text.path),
-                f"{field} has no {', '.join(missing)} text",
-            )
-        for lang, value in text.value.items():
-            if lang not in languages:
-                yield T_EXTRA.at(
-                    text.file.rel,
-                    doc.key_span((*text.path, lang)),
-                    f"language {lang!r} is not in the game's languages ({', '.join(languages)})",
-                )
-            elif not value.strip():
-                yield T_EMPTY.at(text.file.rel, doc.span((*text.path, lang)), f"empty {lang} text")
-            elif (
-                lang != source
-                and not is_glossary
-                and not game.glossary_failed  # which names stay is the glossary's to say
-                and value == text.value.get(source)
-                and not _stays(value)
-            ):
-                yield T_UNTRANSLATED.at(
-                    text.file.rel,
-                    doc.span((*text.path, lang)),
-                    f"{lang} text is the same as {source}: {value[:50]!r}",
-                )
+        if clean.on and clean.file_seen(text.file):
+            continue  # every text of its file clean, and nothing they are read from changed
+        said = False
+        for found in _text_findings(game, text, languages, source, glossary_file, may_stay):
+            said = True
+            yield found
+        if clean.on:  # (the file is what is kept: no digest of each text)
+            clean.noted(text.file, "", not said)
+    clean.close()
     yield from _rules_texts(game, facts)
+
+
+def _text_findings(
+    game: Game,
+    text: Text,
+    languages: list[str],
+    source: str,
+    glossary_file: str | None,
+    may_stay: Callable[[str], bool],
+) -> Iterator[Diagnostic]:
+    """T001-T004 of one text."""
+    is_glossary = text.file.rel == glossary_file
+    doc = text.file.doc
+    assert doc is not None
+    missing = [lang for lang in languages if lang not in text.value]
+    if missing:
+        field = entry_label(text.file, text.path)
+        yield T_MISSING.at(
+            text.file.rel,
+            doc.key_span(text.path),
+            f"{field} has no {', '.join(missing)} text",
+        )
+    for lang, value in text.value.items():
+        if lang not in languages:
+            yield T_EXTRA.at(
+                text.file.rel,
+                doc.key_span((*text.path, lang)),
+                f"language {lang!r} is not in the game's languages ({', '.join(languages)})",
+            )
+        elif not value.strip():
+            yield T_EMPTY.at(text.file.rel, doc.span((*text.path, lang)), f"empty {lang} text")
+        elif (
+            lang != source
+            and not is_glossary
+            and not game.glossary_failed  # which names stay is the glossary's to say
+            and value == text.value.get(source)
+            and not may_stay(value)
+        ):
+            yield T_UNTRANSLATED.at(
+                text.file.rel,
+                doc.span((*text.path, lang)),
+                f"{lang} text is the same as {source}: {value[:50]!r}",
+            )
 
 
 def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
