@@ -1024,14 +1024,18 @@ def open_regular(path: Path, *, inside: Path | None = None) -> Iterator[tuple[in
     the file opened must lie inside that folder); raises OSError. A caller looks at the
     file (its size, `sparse`, its first bytes: `os.pread`) before it reads it whole
     (`read_open`), all from the one file opened."""
-    if inside is not None and not real_path(path).is_relative_to(real_path(inside)):
+    # the folder resolved once, for both checks: each resolution is a `lstat` per part of
+    # its path, for every file a game loads; a link on its path switched between the two
+    # checks now refuses the file (what was opened lies outside the folder first resolved)
+    root = real_path(inside) if inside is not None else None
+    if root is not None and not real_path(path).is_relative_to(root):
         raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
             raise OSError(errno.EINVAL, not_regular(opened.st_mode), str(path))
-        if inside is not None and not _opened_inside(fd, opened, path, real_path(inside)):
+        if root is not None and not _opened_inside(fd, opened, path, root):
             raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
         yield fd, opened
     finally:
