@@ -9,6 +9,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -243,3 +244,122 @@ def test_an_edit_during_the_checks_is_not_saved(tmp_path, monkeypatch):
     monkeypatch.setattr(checks, "run_checks", real)
     code, said = _run(str(game), "-v")
     assert "changed since its entry" in said
+
+
+def _tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A small toolkit-like tree as the code part's only tree: folders, files, a link to a
+    folder and one to a file; every stamp trusted, however fresh."""
+    tree = tmp_path / "tree"
+    (tree / "pkg" / "sub").mkdir(parents=True)
+    (tree / "pkg" / "a.py").write_text("a = 1\n")
+    (tree / "pkg" / "sub" / "b.yaml").write_text("b: 2\n")
+    (tree / "data").mkdir()
+    (tree / "data" / "c.txt").write_text("c\n")
+    (tree / "pkg" / "linked").symlink_to(tree / "data")
+    (tree / "pkg" / "c.txt").symlink_to(tree / "data" / "c.txt")
+    monkeypatch.setattr(validate_cache, "shared_trees", lambda: [("tree", str(tree))])
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
+    return tree
+
+
+def _walked() -> validate_cache.CodePart | None:
+    """The code part of a full walk, no record consulted."""
+    walk = validate_cache._Walk(validate_cache.StatCache())
+    digest = validate_cache._code_part(walk)
+    return validate_cache.CodePart(
+        digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen)
+    )
+
+
+def test_the_code_part_is_read_from_its_record_while_nothing_moved(tmp_path, monkeypatch):
+    """A run hashes the code part at its lookup and again at its save (a warm run at its
+    lookup): while every folder and file has its stamp, the record of the last walk gives
+    it, each of them `stat`ed, no folder listed again."""
+    _tree(tmp_path, monkeypatch)
+    stats = validate_cache.StatCache()
+    first = validate_cache.code_part(stats)
+    assert first == _walked()
+    assert validate_cache.CODE_RECORD in stats.seen
+    listed = _count(monkeypatch, os, "scandir")
+    again = validate_cache.StatCache(dict(stats.seen))  # the next run, its stamps read back
+    assert validate_cache.code_part(again) == first
+    assert validate_cache.code_part(stats) == first
+    assert listed[0] == 0
+
+
+def _bump(path: Path, seconds: int = 5) -> None:
+    """A later modification time (a change within one clock tick of the last may not move
+    it: the record is never made of such a fresh stamp, see the racy test below)."""
+    info = os.stat(path, follow_symlinks=False)
+    later = info.st_mtime_ns + seconds * 10**9
+    os.utime(path, ns=(later, later), follow_symlinks=False)
+
+
+def _changes(tree: Path) -> list[Any]:
+    def edit() -> None:
+        (tree / "pkg" / "a.py").write_text("a = 2\n")  # same size
+        _bump(tree / "pkg" / "a.py")
+
+    def add() -> None:
+        (tree / "pkg" / "sub" / "new.py").write_text("")
+        _bump(tree / "pkg" / "sub")
+
+    def remove() -> None:
+        (tree / "data" / "c.txt").unlink()
+        _bump(tree / "data")
+
+    def relink() -> None:
+        (tree / "pkg" / "linked").unlink()
+        (tree / "pkg" / "linked").symlink_to(tree / "pkg" / "sub")
+        _bump(tree / "pkg")
+
+    def rename() -> None:
+        (tree / "pkg" / "sub").rename(tree / "pkg" / "sub2")
+        _bump(tree / "pkg")
+
+    return [edit, add, remove, relink, rename]
+
+
+def test_a_change_under_the_trees_is_seen_through_the_record(tmp_path, monkeypatch):
+    """A file edited, added or removed, a link retargeted, a folder renamed: the record no
+    longer holds, and the code part is the full walk's."""
+    tree = _tree(tmp_path, monkeypatch)
+    stats = validate_cache.StatCache()
+    before = validate_cache.code_part(stats)
+    for change in _changes(tree):
+        change()
+        now = validate_cache.code_part(validate_cache.StatCache(dict(stats.seen)))
+        assert now == _walked(), change.__name__
+        assert now is not None and before is not None and now.digest != before.digest
+        before = now
+        stats = validate_cache.StatCache()
+        assert validate_cache.code_part(stats) == now
+
+
+def test_a_tree_changed_in_the_last_seconds_is_not_recorded(tmp_path, monkeypatch):
+    _tree(tmp_path, monkeypatch)
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", 3_000_000_000)
+    stats = validate_cache.StatCache()
+    assert validate_cache.code_part(stats) == _walked()
+    assert validate_cache.CODE_RECORD not in stats.seen
+
+
+def test_a_record_for_other_trees_or_of_another_shape_is_not_used(tmp_path, monkeypatch):
+    tree = _tree(tmp_path, monkeypatch)
+    stats = validate_cache.StatCache()
+    first = validate_cache.code_part(stats)
+    record = stats.seen[validate_cache.CODE_RECORD]
+    for wrong in (
+        ["another key", *record[1:]],
+        record[:5],
+        [*record[:1], 7, *record[2:]],
+        [*record[:4], [[1]], record[5]],
+        [*record[:5], [["/nowhere", 1, 2, 3, 4, 5]]],
+        "not a list",
+    ):
+        kept = validate_cache.StatCache({validate_cache.CODE_RECORD: wrong})  # type: ignore[dict-item]
+        assert validate_cache.code_part(kept) == first
+    other = tmp_path / "other"
+    shutil.copytree(tree, other, symlinks=True)
+    monkeypatch.setattr(validate_cache, "shared_trees", lambda: [("tree", str(other))])
+    assert validate_cache.code_part(validate_cache.StatCache(dict(stats.seen))) == _walked()

@@ -67,7 +67,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from toolkit.content.folders import modeline_schema_exists, real_paths, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
@@ -212,9 +212,16 @@ class StatCache:
         self.seen.update(stamps)
         self.changed |= changed
 
-    def facts(self, path: str, budget: _Budget, *, absolute: bool = False) -> FileFacts:
+    def facts(
+        self,
+        path: str,
+        budget: _Budget,
+        *,
+        absolute: bool = False,
+        stamps: list[list[object]] | None = None,
+    ) -> FileFacts:
         """The facts of `path` (`absolute`: made absolute and normal already); never blocks
-        on a FIFO or a device."""
+        on a FIFO or a device. `stamps`: the stamp of a regular file is added to it."""
         if not absolute:
             path = os.path.abspath(path)
         try:
@@ -228,6 +235,8 @@ class StatCache:
         known = self.seen.get(path) or self.known.get(path)
         if known is not None and known[:5] == stamp:
             self.seen[path] = known
+            if stamps is not None:
+                stamps.append([path, *stamp])
             made = self._made.get(path)
             if made is not None and made[0] is known:
                 return made[1]
@@ -255,6 +264,8 @@ class StatCache:
         finally:
             os.close(fd)
         stamp = list(file_version(info))
+        if stamps is not None:
+            stamps.append([path, *stamp])
         if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > self.RACY_NS:
             self.seen[path] = [*stamp, facts.tag, facts.mentions_output, list(facts.modelines)]
             self.changed = True
@@ -289,6 +300,12 @@ class _Walk:
         self.tags: dict[str, int] | None = None
         """With a `_Tee` digest: each file's tag, by its path made absolute, as the index of
         its part (what `Frame` leaves out)."""
+        self.stamps: list[list[object]] | None = None
+        """With a list: each folder's and file's path (absolute) and stamp, in walk order
+        (what `code_part` keeps to tell the trees unchanged without walking them)."""
+        self.plain = True
+        """Whether every entry walked was a listable folder, a link read or a regular file
+        hashed (else the stamps do not tell all the walk saw)."""
 
     def folder(
         self,
@@ -306,7 +323,10 @@ class _Walk:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
             digest.update(f"unlistable {exc.errno}\0".encode())
+            self.plain = False
             return
+        if self.stamps is not None:
+            self.stamps.append([os.path.abspath(root), *file_version(info)])
         if (info.st_dev, info.st_ino) in self.seen:
             digest.update(b"cycle\0")
             return
@@ -326,6 +346,7 @@ class _Walk:
                     link = os.readlink(entry.path).encode("utf-8", "surrogateescape")
                 except OSError:
                     link = b"?"
+                    self.plain = False
                 digest.update(b"L" + link + b"\0")
                 self.mentions_output |= watch and OUTPUT.encode() in link
                 if leads_outside(entry.path, self.inside):
@@ -341,7 +362,8 @@ class _Walk:
                 digest.update(b"/D\0")
                 continue
             path = os.path.join(base, entry.name)
-            facts = self.stats.facts(path, self.budget, absolute=True)
+            facts = self.stats.facts(path, self.budget, absolute=True, stamps=self.stamps)
+            self.plain &= facts.tag[:1] == "F"
             digest.update(facts.tag.encode() + b"\0")
             if self.tags is not None and isinstance(digest, _Tee):
                 self.tags[path] = len(digest.parts) - 1
@@ -418,14 +440,71 @@ class CodePart:
     seen: frozenset[tuple[int, int]]
 
 
+CODE_RECORD = "\0code-part"
+"""The key, among the file stamps (`STATS`: no path is this), of the code part's record: its
+digest as the last full walk found it, what that walk counted and saw, and the stamp of
+every folder and file it walked."""
+
+
 def code_part(stats: StatCache) -> CodePart | None:
-    """The code part hashed now; None when the trees are too large to cache."""
+    """The code part hashed now; None when the trees are too large to cache. It is the one
+    its record gives (`CODE_RECORD`) while every folder and file the record's walk went
+    through has its stamp still (each `stat`ed: a file changed has a new stamp; a folder
+    whose entries changed, a name added, removed or renamed, a link replaced, has a new
+    modification time): the walk's listing, sorting and hashing of ~80 folders and ~700
+    files is then not done again, twice a run after a card edit. A record is kept only of
+    a walk that met nothing but folders, links and regular files, none changed in the last
+    seconds (`StatCache.RACY_NS`: a second change within the file system's clock tick would
+    not move its time)."""
+    key = _code_key()
+    kept = _kept_code(stats, key)
+    if kept is not None:
+        return kept
     walk = _Walk(stats)
+    walk.stamps = []
     try:
         digest = _code_part(walk)
     except TooBig:
         return None
-    return CodePart(digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen))
+    part = CodePart(digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen))
+    now = time.time_ns()
+    settled = all(now - max(s[4], s[5]) > stats.RACY_NS for s in walk.stamps)  # type: ignore[call-overload]
+    if walk.plain and settled:
+        seen = sorted([device, inode] for device, inode in part.seen)
+        record: list[object] = [key, digest, part.files, part.bytes, seen, walk.stamps]
+        if stats.seen.get(CODE_RECORD) != record:
+            stats.seen[CODE_RECORD] = record
+            stats.changed = True
+    return part
+
+
+def _code_key() -> str:
+    """What the code part's record holds for, besides the stamps: the head the code part
+    hashes (interpreter, packages, repository root), the trees and the cache folder."""
+    head = [FORMAT, "code-record-1", sys.version, sys.executable, str(repo_root())]
+    head += [*_site_stamps(), *(f"{label}\0{tree}" for label, tree in shared_trees())]
+    head += [f"cache {device} {inode}" for device, inode in sorted(_cache_folders())]
+    head += [f"bounds {MAX_FILES} {MAX_BYTES} {MAX_DEPTH}"]
+    return hashlib.sha256("\0".join(head).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _kept_code(stats: StatCache, key: str) -> CodePart | None:
+    """The code part as its record gives it, if every stamp in it is the stamp now."""
+    record = stats.seen.get(CODE_RECORD) or stats.known.get(CODE_RECORD)
+    if not isinstance(record, list) or len(record) != 6 or record[0] != key:
+        return None
+    digest, files, size, seen, stamps = cast("list[Any]", record)[1:]
+    try:
+        if not (type(digest) is str and type(files) is int and type(size) is int):
+            return None
+        folders = frozenset((int(device), int(inode)) for device, inode in seen)
+        for path, *stamp in stamps:
+            if list(file_version(os.stat(path))) != stamp:
+                return None
+    except (OSError, TypeError, ValueError):
+        return None
+    stats.seen[CODE_RECORD] = record
+    return CodePart(digest, files, size, folders)
 
 
 class _Tee:
