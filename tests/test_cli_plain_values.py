@@ -40,6 +40,63 @@ def test_a_validate_served_by_its_cache_builds_no_typer_validator(tmp_path):
     assert "pydantic.main" not in imported
 
 
+def test_a_validate_served_by_its_cache_imports_no_pydantic(tmp_path):
+    """No validator is built, so pydantic's plugin loader (and pydantic with it) is not
+    imported to be told it has no plugins, and the entry points are not read."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    env = {k: v for k, v in os.environ.items() if k != "PLAYSET_NO_CACHE"}
+    env.update(PLAYSET_CACHE=str(tmp_path / "cache"))
+    command = [sys.executable, "-X", "importtime", "-m", "toolkit", "validate", str(game)]
+    first = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert "pydantic.plugin._loader" in _imported(first)  # checked: validators were built
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == first.returncode, again.stderr[-2000:]
+    imported = _imported(again)
+    assert "toolkit.diagnostics.formats" in imported  # the command ran
+    assert not {name for name in imported if name.split(".")[0] == "pydantic"}
+    assert "importlib.metadata" not in imported
+
+
+PYDANTIC_LOADER = """
+import sys
+from toolkit import registry
+registry.spare_pydantic_scan()
+assert "pydantic" not in sys.modules
+from pydantic import BaseModel
+
+class M(BaseModel):
+    x: int
+
+assert M(x=1).x == 1
+loader = sys.modules["pydantic.plugin._loader"]
+print(loader.entry_points.__name__, loader._plugins, "importlib.metadata" in sys.modules)
+"""
+
+
+def test_pydantics_plugin_loader_is_made_when_pydantic_imports_it():
+    done = subprocess.run(
+        [sys.executable, "-c", PYDANTIC_LOADER], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["_pydantic_entry_points", "{}", "False"]
+
+
+def test_pydantic_reads_its_plugins_as_ever_when_there_are_some(monkeypatch):
+    from toolkit import registry
+
+    asked: list[dict[str, Any]] = []
+    monkeypatch.setattr(registry, "_metadata_entry_points", lambda **p: asked.append(p) or ["x"])
+    monkeypatch.setattr(registry, "_ALL_POINTS", [{}])
+    assert list(registry._pydantic_entry_points(group="pydantic")) == []
+    assert asked == []
+    point = registry.Point("plugin", "some.module:plugin", "pydantic")
+    monkeypatch.setattr(registry, "_ALL_POINTS", [{"pydantic": [point]}])
+    assert registry._pydantic_entry_points(group="pydantic") == ["x"]
+    assert asked == [{"group": "pydantic"}]
+
+
 VALUES: dict[str, list[Any]] = {
     "bool": [None],
     "str": ["text", "", "a b", " x ", "\udcff", None],
