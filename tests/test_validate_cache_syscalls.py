@@ -349,16 +349,32 @@ def test_a_record_for_other_trees_or_of_another_shape_is_not_used(tmp_path, monk
     stats = validate_cache.StatCache()
     first = validate_cache.code_part(stats)
     record = stats.seen[validate_cache.CODE_RECORD]
-    for wrong in (
-        ["another key", *record[1:]],
-        record[:5],
-        [*record[:1], 7, *record[2:]],
-        [*record[:4], [[1]], record[5]],
-        [*record[:5], [["/nowhere", 1, 2, 3, 4, 5]]],
-        "not a list",
-    ):
-        kept = validate_cache.StatCache({validate_cache.CODE_RECORD: wrong})  # type: ignore[dict-item]
-        assert validate_cache.code_part(kept) == first
+    key, _, files, size, seen, stamps = record
+    bogus = "f" * 64  # a record used would give this digest
+    fd = os.open(tree / "pkg" / "a.py", os.O_RDONLY)  # a number is no path
+    try:
+        as_fd = [fd, *validate_cache.file_version(os.fstat(fd))]
+        for wrong in (
+            ["another key", bogus, files, size, seen, stamps],
+            [key, bogus, files, size, seen],
+            [key, 7, files, size, seen, stamps],
+            [key, bogus, files, size, [[1]], stamps],
+            [key, bogus, files, size, seen, [["/nowhere", 1, 2, 3, 4, 5]]],
+            [key, bogus, files, size, seen, [as_fd, *stamps]],
+            "not a list",
+        ):
+            kept = validate_cache.StatCache({validate_cache.CODE_RECORD: wrong})  # type: ignore[dict-item]
+            assert validate_cache.code_part(kept) == first
+    finally:
+        os.close(fd)
+    assert (
+        validate_cache.code_part(
+            validate_cache.StatCache(
+                {validate_cache.CODE_RECORD: [key, bogus, files, size, seen, stamps]}
+            )
+        ).digest
+        == bogus
+    )  # type: ignore[union-attr]
     other = tmp_path / "other"
     shutil.copytree(tree, other, symlinks=True)
     monkeypatch.setattr(validate_cache, "shared_trees", lambda: [("tree", str(other))])

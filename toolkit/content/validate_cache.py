@@ -499,8 +499,8 @@ def _kept_code(stats: StatCache, key: str) -> CodePart | None:
             return None
         folders = frozenset((int(device), int(inode)) for device, inode in seen)
         for path, *stamp in stamps:
-            if list(file_version(os.stat(path))) != stamp:
-                return None
+            if type(path) is not str or list(file_version(os.stat(path))) != stamp:
+                return None  # (a number would be taken for a file descriptor)
     except (OSError, TypeError, ValueError):
         return None
     stats.seen[CODE_RECORD] = record
