@@ -157,3 +157,21 @@ def test_a_bad_number_is_refused_in_typers_words(value):
     (workers,) = [param for param in params if param.name == "workers"]
     kind, said = _read(workers.get_runtime_param(), value, workers, ctx)
     assert kind == "refused" and said
+
+
+def test_a_validate_served_by_its_cache_imports_nothing_it_writes_with(tmp_path):
+    """`tempfile` and `secrets` (and `random` behind them) are imported by what writes a
+    file or a cache entry: a warm run writes none."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    env = {k: v for k, v in os.environ.items() if k != "PLAYSET_NO_CACHE"}
+    env.update(PLAYSET_CACHE=str(tmp_path / "cache"), TMPDIR="relative/tmp")
+    command = [sys.executable, "-X", "importtime", "-m", "toolkit", "validate", str(game)]
+    first = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert "tempfile" in _imported(first)  # it wrote its entries
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == first.returncode, again.stderr[-2000:]
+    imported = _imported(again)
+    assert "toolkit.diagnostics.formats" in imported  # the command ran
+    assert not {"tempfile", "secrets", "random"} & imported

@@ -38,7 +38,6 @@ import fcntl
 import io
 import os
 import re
-import secrets
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -422,6 +421,8 @@ def _stage(plan: _Plan, data: bytes) -> str:
     except OSError:
         mode = _umask_mode()
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    import secrets  # on a write only: a command that writes nothing never imports it
+
     for _ in range(100):
         tmp = f".{plan.name}.{secrets.token_hex(4)}.tmp"
         try:

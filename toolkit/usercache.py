@@ -16,9 +16,7 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -145,6 +143,9 @@ def _make_key(folder: Path, path: Path, replace: bool) -> bool:
     """Write a new key beside `path` and put it in place whole (linked where none is, so a
     key another run made meanwhile is kept; renamed over a broken one); False when it cannot
     be written (a full disk: an OSError, never a traceback)."""
+    import secrets  # imported by what writes only: a run answered from its caches
+    import tempfile  # writes nothing (random and tempfile, ~1.5 ms of its start)
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=TEMPORARY, dir=folder)  # 0600; cleaned if left
     except OSError:
@@ -327,6 +328,8 @@ class SignedStore:
         if not self._swept:
             self._swept = True
             remove_stale_entries(self.folder)
+        import tempfile  # on a write only (see `_make_key`)
+
         try:
             fd, tmp = tempfile.mkstemp(prefix=".entry.", dir=self.folder)
         except OSError:

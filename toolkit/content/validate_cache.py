@@ -59,7 +59,6 @@ import json
 import marshal
 import os
 import re
-import secrets
 import stat
 import sys
 import time
@@ -157,6 +156,8 @@ def _read(fd: int, size: int) -> bytes | None:
 def volatile() -> FileFacts:
     """The facts of a file whose bytes cannot be pinned (it gives more than its size): a tag
     no other run gives, so no key that holds it is ever found again, nor kept."""
+    import secrets
+
     return FileFacts("V" + secrets.token_hex(16))
 
 
