@@ -267,14 +267,14 @@ def test_a_workers_first_game_takes_the_code_part_the_lookups_hashed(run_cli, wo
     from toolkit.content import validate_cache
 
     hashed = workers.parent / "hashed"
-    real = validate_cache._code_part
+    real = validate_cache.code_part
 
-    def counted(walk):
+    def counted(stats):  # taken afresh: walked, or its record's stamps checked
         with hashed.open("a", encoding="utf-8") as out:
             out.write(f"{os.getpid()}\n")
-        return real(walk)
+        return real(stats)
 
-    monkeypatch.setattr(validate_cache, "_code_part", counted)
+    monkeypatch.setattr(validate_cache, "code_part", counted)
     one = run_cli("validate", "--no-cache", "--workers", "1", "--format", "json")
     monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
     monkeypatch.setenv("PLAYSET_CACHE", str(workers.parent / "cache"))

@@ -38,7 +38,6 @@ import fcntl
 import io
 import os
 import re
-import secrets
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -422,6 +421,8 @@ def _stage(plan: _Plan, data: bytes) -> str:
     except OSError:
         mode = _umask_mode()
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    import secrets  # on a write only: a command that writes nothing never imports it
+
     for _ in range(100):
         tmp = f".{plan.name}.{secrets.token_hex(4)}.tmp"
         try:
@@ -1024,14 +1025,18 @@ def open_regular(path: Path, *, inside: Path | None = None) -> Iterator[tuple[in
     the file opened must lie inside that folder); raises OSError. A caller looks at the
     file (its size, `sparse`, its first bytes: `os.pread`) before it reads it whole
     (`read_open`), all from the one file opened."""
-    if inside is not None and not real_path(path).is_relative_to(real_path(inside)):
+    # the folder resolved once, for both checks: each resolution is a `lstat` per part of
+    # its path, for every file a game loads; a link on its path switched between the two
+    # checks now refuses the file (what was opened lies outside the folder first resolved)
+    root = real_path(inside) if inside is not None else None
+    if root is not None and not real_path(path).is_relative_to(root):
         raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
             raise OSError(errno.EINVAL, not_regular(opened.st_mode), str(path))
-        if inside is not None and not _opened_inside(fd, opened, path, real_path(inside)):
+        if root is not None and not _opened_inside(fd, opened, path, root):
             raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
         yield fd, opened
     finally:

@@ -16,8 +16,11 @@ def _package() -> Path:
     return Path(__file__).resolve().parent
 
 
+@cache
 def _checkout() -> Path | None:
-    """The source checkout the package runs from, if it runs from one."""
+    """The source checkout the package runs from, if it runs from one: looked at once, as
+    `_package` (`repo_root` is asked ~90 times by a `validate` after a card edit, two `stat`
+    calls each; `toolkit/bundled` links to the same folders anyway)."""
     checkout = _package().parent
     if (checkout / "templates").is_dir() and (checkout / "pyproject.toml").is_file():
         return checkout

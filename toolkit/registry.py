@@ -236,17 +236,25 @@ def spare_pydantic_scan() -> None:
     its own scan would find; with some, pydantic scans and loads them as ever.
 
     Its plugin loader imports `importlib.metadata` when it is imported (~15 ms and ~30
-    modules more, for a scan that then never runs): with no plugin, the loader is run from its
-    own source with that one import made when its `entry_points` is first called instead
-    (never, once it is told it has no plugins). Any other source is imported as it is."""
+    modules more, for a scan that then never runs): the loader is run from its own source
+    with that one import made when its `entry_points` is first called instead, and that
+    first call asks the registries' reading whether pydantic's group has any entry point at
+    all. Not imported yet, the loader is made so when something imports it (`_SpareFinder`):
+    a command that builds no validator (a `validate` served by its cache) then imports
+    neither pydantic nor reads the entry points (~25 ms). Any other source of the loader is
+    imported as it is."""
+    loaded: Any = sys.modules.get(_LOADER)
+    if loaded is None:
+        if not any(type(finder) is _SpareFinder for finder in sys.meta_path):
+            sys.meta_path.insert(0, _SpareFinder())
+        return
     if any(True for _ in _entry_points("pydantic")):
         return
-    name = "pydantic.plugin._loader"
-    _loader: Any = sys.modules.get(name) or _plugin_loader(name) or importlib.import_module(name)
-    if getattr(_loader, "_plugins", {}) is None and not getattr(_loader, "_loading_plugins", True):
-        _loader._plugins = {}
+    if getattr(loaded, "_plugins", {}) is None and not getattr(loaded, "_loading_plugins", True):
+        loaded._plugins = {}
 
 
+_LOADER = "pydantic.plugin._loader"
 _METADATA_IMPORT = "from importlib.metadata import entry_points\n"
 
 
@@ -257,36 +265,57 @@ def _metadata_entry_points(**params: Any) -> Any:
     return entry_points(**params)
 
 
-def _plugin_loader(name: str) -> Any:
-    """pydantic's plugin loader module made from its source, its `importlib.metadata`
-    import made on first use; None when its source is not as expected (or anything fails:
-    then it is imported as ever)."""
-    import importlib.util
+def _pydantic_entry_points(**params: Any) -> Any:
+    """The entry points pydantic's loader asks for (its group's): none when the registries'
+    one reading finds none in pydantic's group (what `importlib.metadata` would give, read
+    once for every registry), else `importlib.metadata`'s, as pydantic reads them."""
+    if not any(True for _ in _entry_points("pydantic")):
+        return ()
+    return _metadata_entry_points(**params)
 
-    try:
-        spec = importlib.util.find_spec(name)
-        loader: Any = spec.loader if spec is not None else None
-        if spec is None or spec.origin is None or loader is None:
+
+class _SpareFinder:
+    """Finds pydantic's plugin loader when it is first imported, as its own source with the
+    `importlib.metadata` import taken out (`_SpareLoader`); steps aside after that one import
+    (or when the source is not as expected: then it is imported as ever)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != _LOADER:
             return None
-        source = loader.get_source(name)
-        if not isinstance(source, str) or source.count(_METADATA_IMPORT) != 1:
-            return None
-        code = compile(
-            source.replace(_METADATA_IMPORT, "\n"), spec.origin, "exec", dont_inherit=True
-        )
-        module: Any = importlib.util.module_from_spec(spec)
-        module.entry_points = _metadata_entry_points
-        sys.modules[name] = module
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
         try:
-            exec(code, module.__dict__)  # noqa: S102 - pydantic's own module source
-        except BaseException:
-            sys.modules.pop(name, None)
-            raise
-        parent, _, child = name.rpartition(".")
-        setattr(sys.modules[parent], child, module)
-        return module
-    except Exception:  # noqa: BLE001 - imported as ever instead
-        return None
+            from importlib.machinery import PathFinder
+
+            spec: Any = PathFinder.find_spec(name, path)
+            loader: Any = spec.loader if spec is not None else None
+            if spec is None or spec.origin is None or loader is None:
+                return None
+            source = loader.get_source(name)
+            if not isinstance(source, str) or source.count(_METADATA_IMPORT) != 1:
+                return None
+            code = compile(
+                source.replace(_METADATA_IMPORT, "\n"), spec.origin, "exec", dont_inherit=True
+            )
+        except Exception:  # noqa: BLE001 - imported as ever instead
+            return None
+        spec.loader = _SpareLoader(code)
+        return spec
+
+
+class _SpareLoader:
+    """Runs pydantic's plugin loader from its source (`_SpareFinder`), its `entry_points`
+    the registries' (`_pydantic_entry_points`)."""
+
+    def __init__(self, code: Any) -> None:
+        self.code = code
+
+    def create_module(self, spec: Any) -> None:
+        return None  # the default module
+
+    def exec_module(self, module: Any) -> None:
+        module.entry_points = _pydantic_entry_points
+        exec(self.code, module.__dict__)  # noqa: S102 - pydantic's own module source
 
 
 class Registry(Generic[T]):

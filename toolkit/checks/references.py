@@ -10,7 +10,7 @@ from typing import Any
 
 from toolkit.checks import CheckFamily, register
 from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
-from toolkit.content.folders import modeline_schema_exists
+from toolkit.content.folders import modeline_schema_exists, real_paths
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.sheets import KEYS_SUFFIX, SUFFIXES
@@ -262,13 +262,14 @@ def _modelines(game: Game) -> Iterator[Diagnostic]:
     completion and checks in the editor silently stop. URLs are not followed, nor paths
     outside the game folder and the toolkit's schemas (whether they exist is not told)."""
     broken: list[tuple[str, Span, str]] = []
+    real = real_paths()
     for loaded in game.files():
         doc = loaded.doc
         found = MODELINE.search(doc.text) if doc is not None else None
         if doc is None or found is None or "://" in found.group(1):
             continue
         target = found.group(1)
-        if modeline_schema_exists(doc.path, target, game.root) is False:
+        if modeline_schema_exists(doc.path, target, game.root, real) is False:
             line = doc.text.count("\n", 0, found.start(1)) + 1
             col = found.start(1) - (doc.text.rfind("\n", 0, found.start(1)) + 1) + 1
             broken.append((loaded.rel, Span(line, col, line, col + len(target)), target))

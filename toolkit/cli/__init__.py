@@ -245,8 +245,6 @@ def absolute_temp_folder() -> None:
     took `TMPDIR=.` as given, so in a game folder the editor's mirror and the pictures'
     private copies were made inside the game (the mirror then mirrored itself up to its
     bound). The variables are taken out for the engines and tools the command starts too."""
-    import tempfile
-
     names = ("TMPDIR", "TEMP", "TMP")
     relative = [
         name for name in names if name in os.environ and not os.path.isabs(os.environ[name])
@@ -255,7 +253,11 @@ def absolute_temp_folder() -> None:
         return
     for name in relative:
         del os.environ[name]
-    tempfile.tempdir = None  # chosen again, without them
+    # chosen again, without them (tempfile chooses on its first use: a command that has
+    # not imported it yet, or writes no file, imports it later, if ever)
+    tempfile: Any = sys.modules.get("tempfile")
+    if tempfile is not None:
+        tempfile.tempdir = None
 
 
 def _check_home() -> None:

@@ -8,6 +8,7 @@ only needs to find games, such as a `validate` answered from its cache, starts q
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from toolkit.home import repo_root
@@ -142,14 +143,38 @@ def display_path(path: Path) -> str:
     return relative
 
 
-def modeline_schema_exists(file: str | Path, target: str, game_root: str | Path) -> bool | None:
+def modeline_schema_exists(
+    file: str | Path,
+    target: str,
+    game_root: str | Path,
+    real: Callable[[str], str] | None = None,
+) -> bool | None:
     """Whether the schema an editor modeline in `file` names is a file (R009); None when it
     is not looked at: a target outside both the game folder and the toolkit's own schemas,
     where a finding would tell whoever runs `validate` whether a path of theirs exists (a
-    game folder may come from someone else)."""
-    where = os.path.realpath(os.path.join(os.path.dirname(file), target))
-    for root in (game_root, repo_root() / "schemas"):
-        base = os.path.realpath(root)
+    game folder may come from someone else). `real`: `os.path.realpath` (None), or one pass's
+    `real_paths()` (a game's files name the same few schemas from the same few folders)."""
+    resolve = real or os.path.realpath
+    where = resolve(os.path.join(os.path.dirname(file), target))
+    for root in (os.fspath(game_root), os.fspath(repo_root() / "schemas")):
+        base = resolve(root)
         if where == base or where.startswith(base.rstrip(os.sep) + os.sep):
             return os.path.isfile(where)
     return None
+
+
+def real_paths() -> Callable[[str], str]:
+    """`os.path.realpath` with each path resolved once, for one pass over a game's files (a
+    walk of the findings cache, R009's check), and not kept past it. A resolution costs a
+    `lstat` of each part of the path, and a game's files name the same few schemas from the
+    same few folders: the passes of one `validate` after a card edit of a bundled game
+    asked for ~870 of them, nearly all repeats."""
+    known: dict[str, str] = {}
+
+    def real(path: str) -> str:
+        found = known.get(path)
+        if found is None:
+            found = known[path] = os.path.realpath(path)
+        return found
+
+    return real

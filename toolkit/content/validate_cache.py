@@ -59,7 +59,6 @@ import json
 import marshal
 import os
 import re
-import secrets
 import stat
 import sys
 import time
@@ -67,9 +66,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
-from toolkit.content.folders import modeline_schema_exists, repo_root
+from toolkit.content.folders import modeline_schema_exists, real_paths, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
 from toolkit.fileio import MAX_DEPTH, file_version
 from toolkit.usercache import SignedStore, cache_root
@@ -157,6 +156,8 @@ def _read(fd: int, size: int) -> bytes | None:
 def volatile() -> FileFacts:
     """The facts of a file whose bytes cannot be pinned (it gives more than its size): a tag
     no other run gives, so no key that holds it is ever found again, nor kept."""
+    import secrets
+
     return FileFacts("V" + secrets.token_hex(16))
 
 
@@ -198,6 +199,9 @@ class StatCache:
         self.known = known or {}
         self.seen: dict[str, list[object]] = {}
         self.changed = False
+        self._made: dict[str, tuple[list[object], FileFacts]] = {}
+        """The facts made of a trusted stamp, by path (a run walks the code trees twice and
+        the game three times: each walk after the first makes none again)."""
 
     def learnt_since(self, before: dict[str, list[object]]) -> dict[str, list[object]]:
         """The stamps taken since `before` (a copy of `seen` then): what a forked child
@@ -209,9 +213,18 @@ class StatCache:
         self.seen.update(stamps)
         self.changed |= changed
 
-    def facts(self, path: str, budget: _Budget) -> FileFacts:
-        """The facts of `path`; never blocks on a FIFO or a device."""
-        path = os.path.abspath(path)
+    def facts(
+        self,
+        path: str,
+        budget: _Budget,
+        *,
+        absolute: bool = False,
+        stamps: list[list[object]] | None = None,
+    ) -> FileFacts:
+        """The facts of `path` (`absolute`: made absolute and normal already); never blocks
+        on a FIFO or a device. `stamps`: the stamp of a regular file is added to it."""
+        if not absolute:
+            path = os.path.abspath(path)
         try:
             info = os.stat(path)
         except OSError as exc:
@@ -223,10 +236,18 @@ class StatCache:
         known = self.seen.get(path) or self.known.get(path)
         if known is not None and known[:5] == stamp:
             self.seen[path] = known
+            if stamps is not None:
+                stamps.append([path, *stamp])
+            made = self._made.get(path)
+            if made is not None and made[0] is known:
+                return made[1]
             try:
-                return FileFacts(str(known[5]), bool(known[6]), tuple(map(str, known[7])))  # type: ignore[call-overload]
+                facts = FileFacts(str(known[5]), bool(known[6]), tuple(map(str, known[7])))  # type: ignore[call-overload]
             except (IndexError, TypeError):
                 pass
+            else:
+                self._made[path] = (known, facts)
+                return facts
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
         except OSError as exc:
@@ -244,6 +265,8 @@ class StatCache:
         finally:
             os.close(fd)
         stamp = list(file_version(info))
+        if stamps is not None:
+            stamps.append([path, *stamp])
         if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > self.RACY_NS:
             self.seen[path] = [*stamp, facts.tag, facts.mentions_output, list(facts.modelines)]
             self.changed = True
@@ -278,6 +301,12 @@ class _Walk:
         self.tags: dict[str, int] | None = None
         """With a `_Tee` digest: each file's tag, by its path made absolute, as the index of
         its part (what `Frame` leaves out)."""
+        self.stamps: list[list[object]] | None = None
+        """With a list: each folder's and file's path (absolute) and stamp, in walk order
+        (what `code_part` keeps to tell the trees unchanged without walking them)."""
+        self.plain = True
+        """Whether every entry walked was a listable folder, a link read or a regular file
+        hashed (else the stamps do not tell all the walk saw)."""
 
     def folder(
         self,
@@ -295,7 +324,10 @@ class _Walk:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
             digest.update(f"unlistable {exc.errno}\0".encode())
+            self.plain = False
             return
+        if self.stamps is not None:
+            self.stamps.append([os.path.abspath(root), *file_version(info)])
         if (info.st_dev, info.st_ino) in self.seen:
             digest.update(b"cycle\0")
             return
@@ -304,6 +336,7 @@ class _Walk:
             return
         self.seen.add((info.st_dev, info.st_ino))
         self.budget.spend(0)
+        base = os.path.abspath(root)  # each file's absolute path: its name joined to this
         for entry in entries:
             if entry.name in SKIP or entry.name == omit:
                 continue
@@ -314,6 +347,7 @@ class _Walk:
                     link = os.readlink(entry.path).encode("utf-8", "surrogateescape")
                 except OSError:
                     link = b"?"
+                    self.plain = False
                 digest.update(b"L" + link + b"\0")
                 self.mentions_output |= watch and OUTPUT.encode() in link
                 if leads_outside(entry.path, self.inside):
@@ -328,10 +362,12 @@ class _Walk:
                 self.folder(entry.path, digest, watch, depth=depth + 1)
                 digest.update(b"/D\0")
                 continue
-            facts = self.stats.facts(entry.path, self.budget)
+            path = os.path.join(base, entry.name)
+            facts = self.stats.facts(path, self.budget, absolute=True, stamps=self.stamps)
+            self.plain &= facts.tag[:1] == "F"
             digest.update(facts.tag.encode() + b"\0")
             if self.tags is not None and isinstance(digest, _Tee):
-                self.tags[os.path.abspath(entry.path)] = len(digest.parts) - 1
+                self.tags[path] = len(digest.parts) - 1
             if watch:
                 self.mentions_output |= facts.mentions_output and entry.name not in IGNORE_LISTS
                 real = os.path.realpath(entry.path) if linked else entry.path
@@ -355,10 +391,11 @@ class _Walk:
                 self.folder(output, digest)
             elif os.path.lexists(output):
                 digest.update(self.stats.facts(output, self.budget).tag.encode() + b"\0")
+        real = real_paths()
         for path, target in sorted(set(self.modelines)):
             if "://" in target:
                 continue
-            there = modeline_schema_exists(path, target, self.inside or path)
+            there = modeline_schema_exists(path, target, self.inside or path, real)
             digest.update(f"modeline {path}\0{target}\0{there}\0".encode("utf-8", "replace"))
 
 
@@ -404,14 +441,71 @@ class CodePart:
     seen: frozenset[tuple[int, int]]
 
 
+CODE_RECORD = "\0code-part"
+"""The key, among the file stamps (`STATS`: no path is this), of the code part's record: its
+digest as the last full walk found it, what that walk counted and saw, and the stamp of
+every folder and file it walked."""
+
+
 def code_part(stats: StatCache) -> CodePart | None:
-    """The code part hashed now; None when the trees are too large to cache."""
+    """The code part hashed now; None when the trees are too large to cache. It is the one
+    its record gives (`CODE_RECORD`) while every folder and file the record's walk went
+    through has its stamp still (each `stat`ed: a file changed has a new stamp; a folder
+    whose entries changed, a name added, removed or renamed, a link replaced, has a new
+    modification time): the walk's listing, sorting and hashing of ~80 folders and ~700
+    files is then not done again, twice a run after a card edit. A record is kept only of
+    a walk that met nothing but folders, links and regular files, none changed in the last
+    seconds (`StatCache.RACY_NS`: a second change within the file system's clock tick would
+    not move its time)."""
+    key = _code_key()
+    kept = _kept_code(stats, key)
+    if kept is not None:
+        return kept
     walk = _Walk(stats)
+    walk.stamps = []
     try:
         digest = _code_part(walk)
     except TooBig:
         return None
-    return CodePart(digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen))
+    part = CodePart(digest, walk.budget.files, walk.budget.bytes, frozenset(walk.seen))
+    now = time.time_ns()
+    settled = all(now - max(s[4], s[5]) > stats.RACY_NS for s in walk.stamps)  # type: ignore[call-overload]
+    if walk.plain and settled:
+        seen = sorted([device, inode] for device, inode in part.seen)
+        record: list[object] = [key, digest, part.files, part.bytes, seen, walk.stamps]
+        if stats.seen.get(CODE_RECORD) != record:
+            stats.seen[CODE_RECORD] = record
+            stats.changed = True
+    return part
+
+
+def _code_key() -> str:
+    """What the code part's record holds for, besides the stamps: the head the code part
+    hashes (interpreter, packages, repository root), the trees and the cache folder."""
+    head = [FORMAT, "code-record-1", sys.version, sys.executable, str(repo_root())]
+    head += [*_site_stamps(), *(f"{label}\0{tree}" for label, tree in shared_trees())]
+    head += [f"cache {device} {inode}" for device, inode in sorted(_cache_folders())]
+    head += [f"bounds {MAX_FILES} {MAX_BYTES} {MAX_DEPTH}"]
+    return hashlib.sha256("\0".join(head).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _kept_code(stats: StatCache, key: str) -> CodePart | None:
+    """The code part as its record gives it, if every stamp in it is the stamp now."""
+    record = stats.seen.get(CODE_RECORD) or stats.known.get(CODE_RECORD)
+    if not isinstance(record, list) or len(record) != 6 or record[0] != key:
+        return None
+    digest, files, size, seen, stamps = cast("list[Any]", record)[1:]
+    try:
+        if not (type(digest) is str and type(files) is int and type(size) is int):
+            return None
+        folders = frozenset((int(device), int(inode)) for device, inode in seen)
+        for path, *stamp in stamps:
+            if type(path) is not str or list(file_version(os.stat(path))) != stamp:
+                return None  # (a number would be taken for a file descriptor)
+    except (OSError, TypeError, ValueError):
+        return None
+    stats.seen[CODE_RECORD] = record
+    return CodePart(digest, files, size, folders)
 
 
 class _Tee:
@@ -525,16 +619,7 @@ def inputs_digest(
     module's dependency rule); None when the game is too large to cache. `code`: the code
     part as taken a moment ago, with no check run since (hashed again otherwise). With
     `frames`, the walk's `Frame` is added to it."""
-    digest = hashlib.sha256()
-    head = [
-        FORMAT,
-        os.getcwd(),
-        str(folder),
-        os.path.abspath(folder),
-        "options",
-        *options,
-    ]
-    digest.update("\0".join(head).encode("utf-8", "surrogateescape"))
+    digest = hashlib.sha256(_inputs_head(folder, options))
     tee = _Tee(digest)
     try:
         walk, part = _walk_after(stats, code)
@@ -545,6 +630,22 @@ def inputs_digest(
         return None
     if frames is not None and walk.tags is not None:
         frames.append(Frame(_frame_where(folder), tuple(tee.parts), walk.tags))
+    return digest.hexdigest()
+
+
+def _inputs_head(folder: Path, options: Sequence[str]) -> bytes:
+    head = [FORMAT, os.getcwd(), str(folder), os.path.abspath(folder), "options", *options]
+    return "\0".join(head).encode("utf-8", "surrogateescape")
+
+
+def framed_inputs_digest(folder: Path, options: Sequence[str], code: CodePart, frame: Frame) -> str:
+    """`inputs_digest(folder, options, stats, code)` from a walk of the game taken with a
+    code part that counted and saw what `code` did (`Frame`: the game walk's parts, after
+    the code part's): the same bytes hashed, the game folder not walked again."""
+    digest = hashlib.sha256(_inputs_head(folder, options))
+    digest.update(f"\0code {code.digest}\0game\0".encode())
+    for part in frame.parts[1:]:
+        digest.update(part)
     return digest.hexdigest()
 
 
@@ -584,10 +685,31 @@ def _real_module_path(name: str) -> str:
     if os.path.islink(name):
         return os.path.realpath(name)
     folder, base = os.path.split(name)
+    return os.path.join(_real_folder(folder), base)
+
+
+def _real_folder(folder: str) -> str:
+    """`os.path.realpath(folder)`, from its parent's, resolved once: a folder that is no
+    link is its real parent's entry of the same name (one `lstat`; `realpath` took one for
+    each part of the path, for every folder of a module: ~300 of them after a card edit).
+    A path that is not absolute and normal (`..`, `.`, `//`) is resolved whole."""
     real = _REAL_FOLDERS.get(folder)
-    if real is None:
-        real = _REAL_FOLDERS[folder] = os.path.realpath(folder)
-    return os.path.join(real, base)
+    if real is not None:
+        return real
+    parent, base = os.path.split(folder)
+    if (
+        not base
+        or parent == folder
+        or not os.path.isabs(folder)
+        or os.path.normpath(folder) != folder
+        or folder.count(os.sep) > MAX_DEPTH
+        or os.path.islink(folder)
+    ):
+        real = os.path.realpath(folder)
+    else:
+        real = os.path.join(_real_folder(parent), base)
+    _REAL_FOLDERS[folder] = real
+    return real
 
 
 def _outside_modules() -> list[str]:
@@ -599,7 +721,7 @@ def _outside_modules() -> list[str]:
     roots = {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
     roots |= set(site.getsitepackages()) | {site.getusersitepackages()}
     roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    real_roots = tuple(os.path.realpath(r) + os.sep for r in roots if r)
+    real_roots = tuple(_real_folder(r) + os.sep for r in roots if r)
     found = set()
     for module in list(sys.modules.values()):
         if type(module) is _LAZY:  # deferred, never run (reading its `__file__` runs it)
@@ -725,6 +847,9 @@ class FindingsCache:
         self._frame: tuple[str, Frame] | None = None  # (folder, its lookup's)
         self._held: dict[str, Frame | None] = {}  # a missed game's frame (`lookup_all`)
         self._held_code: tuple[CodePart | None] | None = None  # `lookup_all`'s code part
+        self._after: tuple[str, CodePart, Frame | None] | None = None
+        """(folder, code part, frame): the game as `units` walked it after its checks, with
+        the code part that walk started from (what `save` hashes again, unless walked)."""
         """The code part as the last save or answered lookup hashed it, no check run since
         (what the next lookup starts from: it is still the code part then)."""
         self.stats = load_stats(store, note)
@@ -761,6 +886,7 @@ class FindingsCache:
         its games): the code part those hashed is the code part still, so it is not hashed
         again."""
         idle, self._idle = self._idle, None
+        self._after = None
         code = idle[0] if idle is not None and chained else code_part(self.stats)
         self._code = (os.path.abspath(folder), code)
         frames: list[Frame] = []
@@ -830,9 +956,16 @@ class FindingsCache:
         inputs = self._pending.pop(slot, None)
         if inputs is None:
             return  # too large
+        after, self._after = self._after, None
         code = code_part(self.stats)
         self._idle = (code,)
-        if inputs_digest(folder, options, self.stats, code) != inputs:
+        now: str | None
+        if _walked_alike(after, folder, code):  # the game as walked after the checks
+            assert after is not None and after[2] is not None and code is not None
+            now = framed_inputs_digest(folder, options, code, after[2])
+        else:
+            now = inputs_digest(folder, options, self.stats, code)
+        if now != inputs:
             return  # edited while it was being checked
         modules, self._modules = self._modules or module_record(), None  # the units' if just taken
         entry = {
@@ -871,6 +1004,7 @@ class FindingsCache:
 
         # the code part of this game's lookup, if it was the last thing done (else afresh)
         kept, self._code = self._code, None
+        self._after = None
         framed_before, self._frame = self._frame, None
         where = os.path.abspath(folder)
         if framed is not None and framed.where == where:
@@ -900,6 +1034,7 @@ class FindingsCache:
             # a unit named by the frame holds what the checks read: kept only if the game
             # is still as the frame says (not edited while it was being checked)
             now = game_frame(folder, self.stats, code)
+            self._after = (os.path.abspath(folder), code, now)  # for `save`, next
             if now is None or now.parts[1:] != frame.parts[1:]:
                 for name in units.framed:
                     units.used.pop(name, None)
@@ -940,6 +1075,23 @@ class FindingsCache:
             return {}
         self.note(f"cache: {len(known)} unit result(s) kept for {folder}")
         return known
+
+
+def _walked_alike(
+    after: tuple[str, CodePart, Frame | None] | None, folder: Path, code: CodePart | None
+) -> bool:
+    """Whether the walk of the game `units` took after the checks (`after`) is the walk
+    `inputs_digest` would take now after the code part `code`: of this folder, begun from a
+    code part that counted the same files and bytes and saw the same folders (the game's
+    walk depends on nothing else of it; its digest is hashed in afresh)."""
+    if after is None or code is None or after[2] is None:
+        return False
+    where, before, _ = after
+    return where == os.path.abspath(folder) and (before.files, before.bytes, before.seen) == (
+        code.files,
+        code.bytes,
+        code.seen,
+    )
 
 
 def _packed(units: Units) -> dict[str, bytes]:
