@@ -143,3 +143,66 @@ def test_draw_icon_leaves_blank_what_a_face_may_not_draw(tmp_path: Path, monkeyp
     with one_face(c):
         assert all(icon_module.draw_icon(c, "big", 0, 0, 10, "#000000", icons) for _ in range(5))
     assert len(drawn) == 3
+
+
+def _svg(tmp_path: Path, body: str):
+    from toolkit.render.svg_icons import load_svg
+
+    path = tmp_path / "i.svg"
+    path.write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{body}</svg>', "utf-8"
+    )
+    return load_svg(path, "icons/i.svg")
+
+
+def test_an_icons_coverage_is_how_many_times_its_shapes_paint_its_box(tmp_path: Path):
+    whole = '<rect x="0" y="0" width="100" height="100"/>'
+    icon, problem = _svg(tmp_path, whole * 3)
+    assert problem is None and icon is not None
+    assert abs(icon.coverage - 3.0) < 0.01
+    icon, _ = _svg(tmp_path, '<circle cx="50" cy="50" r="5"/>')
+    assert icon is not None and abs(icon.coverage - 0.01) < 0.001  # its 10 x 10 box
+    icon, _ = _svg(tmp_path, '<g transform="scale(0.5)">' + whole + "</g>")
+    assert icon is not None and abs(icon.coverage - 0.25) < 0.01  # a group's transform
+    icon, _ = _svg(tmp_path, '<circle cx="50" cy="50" r="300"/>')  # clipped as its form is
+    assert icon is not None and abs(icon.coverage - 1.5**2) < 0.01
+
+
+def test_an_icon_whose_shapes_reach_far_beyond_its_box_is_refused(tmp_path: Path):
+    # probe 48 N2: 32 circles of radius 100,000, clipped to their box, took a board 17.7 s
+    icon, problem = _svg(tmp_path, '<circle cx="50" cy="50" r="100000"/>')
+    assert icon is None and problem is not None
+    assert "reaches more than 4 times its size beyond its box" in problem.message
+    icon, problem = _svg(tmp_path, '<circle cx="50" cy="50" r="400"/>')  # within the reach
+    assert icon is not None and problem is None
+
+
+def test_a_face_paints_a_bounded_area_of_icons(tmp_path: Path, monkeypatch):
+    from toolkit.render import icons as icon_module
+
+    monkeypatch.setattr(icon_module, "icon_weight", lambda *a: 1)
+    monkeypatch.setattr(icon_module, "icon_paint", lambda *a: 100.0)
+    c = Canvas(str(tmp_path / "x.pdf"))
+    side = (icon_module.MAX_FACE_ICON_PAINT / 100 / 3) ** 0.5  # three such fill the face's
+    with one_face(c):
+        allowed = [icon_module._face_allows(c, "big", BUILTIN, side * 0.99) for _ in range(4)]
+    assert allowed == [True, True, True, False]
+
+
+def test_validate_says_a_face_whose_icons_paint_too_much(tmp_path: Path, run_cli):
+    # probe 48 N1: 8 full-card icons of 1,990 translucent circles, 70 s for one face
+    game = _heavy_game(tmp_path, run_cli, 1)
+    rects = '<rect x="0" y="0" width="100" height="100" fill-opacity="0.5"/>' * 200
+    (game / "icons" / "token.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{rects}</svg>', "utf-8"
+    )
+    layout = game / "layouts" / "heavy.yaml"
+    big = "id: heavy\nelements:\n  - {kind: icon, box: {x: 0, y: 0, w: 60, h: 60}, icon: token}\n"
+    layout.write_text(big, encoding="utf-8")
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P018"]
+    assert result.exit_code == 1 and found, result.output
+    assert "paints its box 200.0 times over" in found[0]["message"], found[0]["message"]
+    layout.write_text(big.replace("w: 60, h: 60", "w: 6, h: 6"), encoding="utf-8")
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    assert "P018" not in {d["code"] for d in diagnostics_json(result.output)}, result.output

@@ -68,9 +68,11 @@ from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import NO_FONTS, FontSet
 from toolkit.render.icons import (
+    MAX_FACE_ICON_PAINT,
     MAX_FACE_ICON_WEIGHT,
     MAX_FACE_INLINE_ICONS,
     IconSet,
+    icon_paint,
     icon_set,
     icon_weight,
     inline_icons,
@@ -572,9 +574,22 @@ def _many_icons(
         )
         return P_MANY_ICONS.at(loaded.rel, loaded.doc.span(path), message)
     weights: dict[str, int] = {}
+    painted: dict[str, float] = {}
     for item in elements:
-        for icon in item.element.icons_drawn(item, names):
+        for icon, side in item.element.icons_drawn(item, names):
             weights[icon] = weights.get(icon, 0) + icon_weight(icon, job.icons)
+            painted[icon] = painted.get(icon, 0.0) + icon_paint(icon, job.icons) * side * side
+    if sum(painted.values()) > MAX_FACE_ICON_PAINT:
+        most = max(sorted(painted), key=lambda icon: painted[icon])
+        message = (
+            f"{owner} ({job.lang}): the icons layout {name!r} draws on its face paint"
+            f" {sum(painted.values()):,.0f} square points, more than the"
+            f" {MAX_FACE_ICON_PAINT:,} one face paints (a picture of the card fills each"
+            f" shape's pixels; {most!r} paints its box {icon_paint(most, job.icons):,.1f}"
+            " times over a use); the icons past it are left blank: draw them smaller, or"
+            " with fewer or smaller shapes"
+        )
+        return P_MANY_ICONS.at(loaded.rel, loaded.doc.span(path), message)
     if sum(weights.values()) <= MAX_FACE_ICON_WEIGHT:
         return None
     heaviest = max(sorted(weights), key=lambda icon: weights[icon])

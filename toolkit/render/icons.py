@@ -489,10 +489,20 @@ the 2,000 elements one may hold. 32 icon elements of 1,990 large translucent cir
 `export png` 8.9 s for one face (probe 47 K9). The bundled faces weigh 60 at most (six
 built-in icons); validate says P018 at a face past it, and a face draws the icons that fit."""
 
+MAX_FACE_ICON_PAINT = 4_000_000
+"""Square points the icons one card face draws may paint together, each use its icon's
+`coverage` (how many times over its shapes paint its box; a built-in 1) times its box's
+area: about ninety poker cards painted over, under a second of a picture's raster. Eight
+full-card icons of 1,990 translucent circles (16,000 shapes, each filling the card) took
+`export png` 70 s for one face (probe 48 N1). The new game's token icon paints its box 1.25
+times: 5,300 a use at its 23 mm."""
+
 _INLINE_LEFT = "_playset_inline_icons_left"
 """The canvas attribute counting the inline icons the face being drawn may still draw."""
 _WEIGHT_LEFT = "_playset_icon_weight_left"
 """The canvas attribute counting the icon weight the face being drawn may still draw."""
+_PAINT_LEFT = "_playset_icon_paint_left"
+"""The canvas attribute counting the square points the face being drawn may still paint."""
 
 
 def inline_icons(text: str, names: frozenset[str]) -> int:
@@ -508,24 +518,31 @@ def one_face(c: Canvas) -> Iterator[None]:
     weighing `MAX_FACE_ICON_WEIGHT`; what is drawn on `c` outside a face is not counted."""
     setattr(c, _INLINE_LEFT, MAX_FACE_INLINE_ICONS)
     setattr(c, _WEIGHT_LEFT, MAX_FACE_ICON_WEIGHT)
+    setattr(c, _PAINT_LEFT, float(MAX_FACE_ICON_PAINT))
     try:
         yield
     finally:
         delattr(c, _INLINE_LEFT)
         delattr(c, _WEIGHT_LEFT)
+        delattr(c, _PAINT_LEFT)
 
 
-def _face_allows(c: Canvas, name: str, icons: IconSet) -> bool:
-    """Whether the face being drawn on `c` may still draw icon `name` (always, outside a
-    face), counted as drawn; once one does not fit, no further icon does."""
+def _face_allows(c: Canvas, name: str, icons: IconSet, size: float = 0.0) -> bool:
+    """Whether the face being drawn on `c` may still draw icon `name` in a box of `size`
+    points (always, outside a face), counted as drawn; once one does not fit, no further icon
+    does."""
     left = getattr(c, _WEIGHT_LEFT, None)
     if left is None:
         return True
     weight = icon_weight(name, icons)
-    if weight > left:
+    paint = icon_paint(name, icons) * size * size
+    room = getattr(c, _PAINT_LEFT, 0.0)
+    if weight > left or paint > room:
         setattr(c, _WEIGHT_LEFT, -1)
+        setattr(c, _PAINT_LEFT, -1.0)
         return False
     setattr(c, _WEIGHT_LEFT, left - weight)
+    setattr(c, _PAINT_LEFT, room - paint)
     return True
 
 
@@ -611,7 +628,7 @@ def draw_icon(
     drawer = icons.drawers.get(name)
     if drawer is None:
         return False
-    if not _face_allows(c, name, icons):
+    if not _face_allows(c, name, icons, size):
         return True  # its place kept blank: validate says P018
     c.saveState()
     c.translate(x, y)
@@ -644,3 +661,15 @@ def icon_weight(name: str, icons: IconSet = BUILTIN) -> int:
     if svg is not None and isinstance(drawer, svg.SvgIcon):
         return int(drawer.weight)
     return BUILTIN_WEIGHT
+
+
+def icon_paint(name: str, icons: IconSet = BUILTIN) -> float:
+    """How many times over drawing icon `name` paints its box (`svg_icons.SvgIcon.coverage`),
+    1 for a built-in; 0 for a name the set has no icon for."""
+    drawer = icons.drawers.get(name)
+    if drawer is None:
+        return 0.0
+    svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon
+    if svg is not None and isinstance(drawer, svg.SvgIcon):
+        return float(drawer.coverage)
+    return 1.0

@@ -117,6 +117,25 @@ class SvgIcon:
         )
         return len(shapes) + pixels // PIXELS_PER_ELEMENT
 
+    @cached_property
+    def coverage(self) -> float:
+        """How many times over its shapes paint the icon's box, each shape's bounding box
+        clipped as its form clips it (`FORM_MARGIN`): a rasteriser fills each shape's pixels,
+        so one use costs about this times the pixels of the box it is drawn in. 1,990
+        translucent circles each covering the box cost 9.9 s for one full-card use (probe
+        48 N1), 1,990 small ones a hundredth of that."""
+        width, height = float(self.drawing.width), float(self.drawing.height)
+        pad = FORM_MARGIN * max(width, height)
+        clip = (-pad, -pad, width + pad, height + pad)
+        area = max(width * height, 1e-9)
+        painted = 0.0
+        for low_x, low_y, high_x, high_y in _leaf_bounds(self.drawing):
+            w = min(high_x, clip[2]) - max(low_x, clip[0])
+            h = min(high_y, clip[3]) - max(low_y, clip[1])
+            if w > 0 and h > 0:
+                painted += w * h / area
+        return painted
+
     def coloured(self, colour: Any) -> Drawing:
         """The drawing with its `currentColor` fills and strokes in `colour` (made once per
         colour; alpha from the SVG's own opacity kept)."""
@@ -321,6 +340,56 @@ def _shapes(node: Any) -> list[Any]:
     return out
 
 
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _leaf_bounds(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tuple[float, ...]]:
+    """The bounding box, in the drawing's own units, of each shape of a drawing or group that
+    holds no other (its groups' transforms applied); a shape reportlab cannot measure is
+    left out."""
+    from reportlab.graphics.transform import mmult, transformPoint
+
+    contents = getattr(node, "contents", None)
+    if contents is None:
+        try:
+            bounds = node.getBounds()
+        except Exception:  # noqa: BLE001 - a shape with no size (an empty path)
+            return []
+        if not bounds:
+            return []
+        low_x, low_y, high_x, high_y = bounds
+        corners = [
+            transformPoint(transform, point)
+            for point in ((low_x, low_y), (low_x, high_y), (high_x, low_y), (high_x, high_y))
+        ]
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        return [(min(xs), min(ys), max(xs), max(ys))]
+    own = getattr(node, "transform", None)
+    if own is not None and tuple(own) != _IDENTITY:
+        transform = tuple(mmult(transform, own))
+    out: list[tuple[float, ...]] = []
+    for child in contents:
+        out += _leaf_bounds(child, transform)
+    return out
+
+
+MAX_REACH = 4
+"""How far beyond its own box (times its width or height) a shape of an icon may reach: what
+lies outside the box plus `FORM_MARGIN` is clipped away, but a rasteriser still works
+through the whole outline (32 circles of radius 100,000 in a 100-unit box took `export png`
+of a board 17.7 s; probe 48 N2)."""
+
+
+def _far_reaching(drawing: Any) -> bool:
+    """Whether a shape of `drawing` reaches more than `MAX_REACH` times its size beyond it."""
+    width, height = float(drawing.width), float(drawing.height)
+    reach = MAX_REACH * max(width, height)
+    return any(
+        low_x < -reach or low_y < -reach or high_x > width + reach or high_y > height + reach
+        for low_x, low_y, high_x, high_y in _leaf_bounds(drawing)
+    )
+
+
 def load_svg(
     path: Path,
     display: str,
@@ -392,6 +461,13 @@ def load_svg(
             " shapes with it"
         )
         return None, Problem(display, Span(*svg_guard.column(text, gradient)), message)
+    if _far_reaching(drawing):
+        message = (
+            f"a shape of it reaches more than {MAX_REACH} times its size beyond its box (what"
+            " lies outside the box is not printed, but a picture of the card still traces"
+            " it whole); keep its shapes near its viewBox"
+        )
+        return None, Problem(display, where, message)
     icon = SvgIcon(drawing, tinted)
     page = _probe()(io.BytesIO())
     try:

@@ -160,9 +160,10 @@ class Element(StrictModel):
     order: ClassVar[int] = 100
     """Where the kind is listed among the others (lower first; the built-ins' order)."""
 
-    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[str]:
-        """The icons (of `names`, the game's) it draws on a face: their weight counts
-        against `icons.MAX_FACE_ICON_WEIGHT` (P018)."""
+    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[tuple[str, float]]:
+        """The icons (of `names`, the game's) it draws on a face, each with the side of its
+        box in points (at most): they count against `icons.MAX_FACE_ICON_WEIGHT` and
+        `icons.MAX_FACE_ICON_PAINT` (P018)."""
         return []
 
     draws_inline_icons: ClassVar[bool] = False

@@ -36,8 +36,8 @@ class IconElement(Element):
 
     templates = ("icon",)
 
-    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[str]:
-        return [item.text] if item.text in names else []
+    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[tuple[str, float]]:
+        return [(item.text, min(item.w, item.h) * mm)] if item.text in names else []
 
     def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
         w, h = item.w * mm, item.h * mm

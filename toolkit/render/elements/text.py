@@ -56,11 +56,12 @@ class TextElement(Element):
     prints = ("text",)
     draws_inline_icons = True
 
-    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[str]:
+    def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[tuple[str, float]]:
         text = item.text
         if ":" not in text:
             return []
-        return [m.group(1) for m in INLINE_ICON.finditer(text) if m.group(1) in names]
+        side = self.size.max * 0.9  # as `draw` sets them, at the largest size it may take
+        return [(m.group(1), side) for m in INLINE_ICON.finditer(text) if m.group(1) in names]
 
     def setting(self, job: PrintJob) -> Setting:
         """How this element sets text in the job's language and with the game's icons: made
