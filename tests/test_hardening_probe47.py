@@ -93,3 +93,16 @@ def test_an_elements_place_in_its_layout_is_found_by_a_table_made_once(monkeypat
     assert places == list(range(len(standard.elements))) * 50
     assert printfit._element_index(standard, object()) is None
     assert len(made) <= 1  # once a layout (none if an earlier check made it)
+
+
+def test_each_break_of_a_word_counts_its_call():
+    # probe 48 N3: texts that fit no 1 mm box, broken at every letter, cost ~110 µs a fit
+    # while counted as their few letters
+    assert textfit._hyphenation_work("maison", 3.0, 8.0, "regular", "fr") == (
+        textfit.HYPHENATE_CALL
+    )
+    assert textfit._hyphenation_work("maison", 3.0, 8.0, "regular", "en") == 0  # no break
+    assert textfit._hyphenation_work("mais", 3.0, 8.0, "regular", "fr") == 0  # too short
+    setting = textfit.Setting(8, 8, "regular", "fr")
+    found = textfit._fit("constitution", 1 * mm, 1 * mm, setting)
+    assert not found.fits and found.work >= 5 * textfit.HYPHENATE_CALL
