@@ -281,6 +281,10 @@ def test_images_are_served_from_the_render_cache(client) -> None:
     assert client.get("/img/board/road/es/1").content.startswith(PNG)
     assert client.get("/img/card/travellers/nobody/fr/front").status_code == 404
     assert client.get("/img/rulebook/en/999").status_code == 404
+    # probe 48 L1: a Unicode digit, or thousands of digits, passed `isdigit` and `int()`
+    # refused them: HTTP 500
+    assert client.get("/img/rulebook/en/\u00b2").status_code == 404
+    assert client.get("/img/rulebook/en/" + "1" * 5000).status_code == 404
 
 
 @pytest.mark.parametrize(

@@ -158,6 +158,16 @@ def _index(key: str) -> int:
     return int(key.rpartition("/")[2]) - 1
 
 
+MAX_PAGE_DIGITS = 6
+"""Digits of a page number a request may name: a rulebook holds 3,000 blocks at most."""
+
+
+def _page_number(text: str) -> bool:
+    """Whether `text` is a page number as the page writes them: ASCII digits, not too many
+    (`²` is a digit to `str.isdigit`, and `int()` refuses it and 4,300 digits: HTTP 500)."""
+    return 0 < len(text) <= MAX_PAGE_DIGITS and text.isascii() and text.isdigit()
+
+
 def _rows(targets: Iterable[Target]) -> dict[tuple[str, str | None], list[Target]]:
     """The faces of each deck and language in the order the page shows them (the deck's
     shared back first, then each card's faces)."""
@@ -383,7 +393,7 @@ class Preview:
             return target
         head, _, number = key.rpartition("/")
         target = snap.targets.get(head)
-        if target is not None and target.kind != "face" and number.isdigit():
+        if target is not None and target.kind != "face" and _page_number(number):
             return target
         return None
 
