@@ -148,6 +148,7 @@ def test_the_bundled_boards_weigh_well_under_the_bound(game):
     from toolkit.content.game import load_game
     from toolkit.content.models.board import board_kinds
     from toolkit.render.boards import board_look
+    from toolkit.render.boards.look import MAX_DRAWING_ICON_PAINT
 
     root = REPO / "content" / game
     if not (root / "game.yaml").is_file():
@@ -158,8 +159,11 @@ def test_the_bundled_boards_weigh_well_under_the_bound(game):
         if entry.icon_uses is None:
             continue
         look = board_look(loaded, board, "en")
-        total = sum(look.icon_weight(name) * n for _, name, n in entry.icon_uses(board, look))
+        uses = list(entry.icon_uses(board, look))
+        total = sum(look.icon_weight(use[1]) * use[2] for use in uses)
         assert total <= MAX_DRAWING_ICON_WEIGHT // 10, (board.id, total)
+        paint = sum(look.icon_paint(use[1]) * use[2] * use[3] ** 2 for use in uses if use[3:])
+        assert paint <= MAX_DRAWING_ICON_PAINT // 10, (board.id, paint)
 
 
 def test_a_score_track_weighs_the_icons_of_its_squares(tmp_path, run_cli, monkeypatch):
@@ -180,3 +184,43 @@ def test_a_score_track_weighs_the_icons_of_its_squares(tmp_path, run_cli, monkey
     drawn = _draws(monkeypatch)
     render_board(game, board, "en", "a4")
     assert 0 < len(drawn) < 40
+
+
+def _painting(tmp_path: Path, run_cli, radius: int) -> Path:
+    """A board of 20 spaces of `radius` mm drawing an icon of 100 squares, each filling the
+    icon's box (it paints its box 100 times over)."""
+    root = _game(tmp_path, run_cli, 20)
+    square = '<rect x="0" y="0" width="100" height="100" fill-opacity="0.5"/>'
+    (root / "icons" / "token.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{square * 100}</svg>',
+        encoding="utf-8",
+    )
+    board = root / "boards" / "map.yaml"
+    text = board.read_text(encoding="utf-8")
+    board.write_text(text.replace("{icon: token}", f"{{icon: token, size: {radius}}}"), "utf-8")
+    return root
+
+
+def test_validate_says_a_board_whose_icons_paint_past_the_bound(tmp_path, run_cli, monkeypatch):
+    # probe 48 N5: 31 spaces of radius 50 mm, an icon of 1,990 translucent circles each
+    # filling its box (under the weight bound): export png 108 s for one board
+    from toolkit.content.game import load_game
+    from toolkit.render.boards import build_drawings
+    from toolkit.render.boards.look import MAX_DRAWING_ICON_PAINT
+
+    root = _painting(tmp_path, run_cli, 40)  # 21 draws of (50 mm)² × 100
+    found = [d for d in _board_fit(run_cli, root) if d["severity"] == "error"]
+    assert len(found) == 1, found
+    assert (found[0]["line"], found[0]["col"]) == (6, 18), found[0]
+    assert (
+        f"more than the {MAX_DRAWING_ICON_PAINT:,} one board drawing paints"
+        in (found[0]["message"])
+    )
+    game = load_game(root)
+    (board,) = game.valid(game.boards)
+    drawn = _draws(monkeypatch)
+    (drawing,) = build_drawings(game, board, "en")
+    drawing.draw(Canvas(io.BytesIO()))
+    assert 0 < len(drawn) < 21  # those that fit, the rest show their initial
+    small = _painting(tmp_path / "small", run_cli, 4)
+    assert [d for d in _board_fit(run_cli, small) if d["severity"] == "error"] == []

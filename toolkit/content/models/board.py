@@ -317,11 +317,12 @@ class BoardKind:
     drawing the board in `look`'s language finds (a title wider than the page; with `laid_out`,
     once per board, what its layout finds), reported by `validate` (P016, a warning when not an
     error)."""
-    icon_uses: Callable[[Any, Any], Iterable[tuple[tuple[str | int, ...], str, int]]] | None = None
-    """`icon_uses(board, look)`: (field path, icon name, places) for each icon one of its
-    drawings draws, at most: the field naming it (a style's `icon`), and at how many places
-    it is drawn (every space of the kind). `validate` weighs them (P016 past
-    `toolkit.render.boards.look.MAX_DRAWING_ICON_WEIGHT`, at the field whose icon weighs most);
+    icon_uses: Callable[[Any, Any], Iterable[tuple[Any, ...]]] | None = None
+    """`icon_uses(board, look)`: (field path, icon name, places[, side]) for each icon one of
+    its drawings draws, at most: the field naming it (a style's `icon`), at how many places
+    it is drawn (every space of the kind) and, optionally, the side of its box in points.
+    `validate` weighs them (P016 past `toolkit.render.boards.look.MAX_DRAWING_ICON_WEIGHT`
+    or `MAX_DRAWING_ICON_PAINT`, at the field whose icon weighs or paints most);
     the drawing stays within the bound whatever it says (past it, spaces are drawn without
     their icon). None: nothing said before the drawing leaves icons out."""
 

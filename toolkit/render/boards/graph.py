@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.board import GraphBoard, GraphSpace, LineStyle
-from toolkit.render.boards.look import Look, Space
+from toolkit.render.boards.look import ICON_SIDE, Look, Space
 from toolkit.render.fonts import font_name, text_width
 from toolkit.render.tiling import Drawing, halo_text, poster_area
 
@@ -28,6 +28,7 @@ Chain = tuple[str, list[str]]  # (line kind, the spaces it runs through)
 INSET = 14 * mm  # free border around the map inside the drawing
 GAP = 3.2 * mm  # least paper between two spaces after nudging
 START_RING = 1.7 * mm
+MARKER = 2.6 * mm  # the radius of a line's marker
 RING = 1.2 * mm  # width of the region-coloured ring
 INK = HexColor("#1e1e1e")
 PAPER = HexColor("#f3f7fa")
@@ -712,16 +713,18 @@ def problems(board: GraphBoard, look: Look, laid_out: bool) -> list[tuple[Path, 
     return found
 
 
-def icon_uses(board: GraphBoard, look: Look) -> list[tuple[Path, str, int]]:
-    """(style field, icon, places) of each icon the map draws (`BoardKind.icon_uses`): a
+def icon_uses(board: GraphBoard, look: Look) -> list[tuple[Path, str, int, float]]:
+    """(style field, icon, places, its box's side in points) of each icon the map draws
+    (`BoardKind.icon_uses`): a
     space kind's icon in each of its spaces and its legend row, a line's marker on each arc
     of its kind and its legend row (at most: a marker goes where the arc is clear)."""
-    uses: list[tuple[Path, str, int]] = []
+    uses: list[tuple[Path, str, int, float]] = []
     spaces = Counter(s.kind for s in board.spaces)
     for kind, count in spaces.items():
-        icon = look.space(kind).icon
-        if icon and icon != "none":
-            uses.append((("style", "spaces", kind, "icon"), icon, count + 1))
+        style = look.space(kind)
+        if style.icon and style.icon != "none":
+            side = style.radius_mm * mm * ICON_SIDE  # at most: a ring draws it smaller
+            uses.append((("style", "spaces", kind, "icon"), style.icon, count + 1, side))
     known = {s.id for s in board.spaces}
     arcs: Counter[str] = Counter({link.kind: 0 for link in board.links})  # a legend row
     first: dict[str, Path] = {}
@@ -736,7 +739,7 @@ def icon_uses(board: GraphBoard, look: Look) -> list[tuple[Path, str, int]]:
         own = look.style.links.get(kind)
         named = own is not None and own.marker is not None
         path = ("style", "links", kind, "marker") if named else first.get(kind, ("links",))
-        uses.append((path, line.marker, count + 1))
+        uses.append((path, line.marker, count + 1, MARKER * ICON_SIDE))
     return uses
 
 
@@ -1113,7 +1116,7 @@ def _draw_arc(c: Canvas, look: Look, line: LineStyle, arc: Arc) -> None:
         c.circle(0, 0, 2.6 * mm, stroke=1, fill=1)
         c.setLineJoin(1)
         c.setLineCap(1)
-        look.draw_icon(c, line.marker, 0, 0, 2.6 * mm, line.colour)
+        look.draw_icon(c, line.marker, 0, 0, MARKER, line.colour)
         c.restoreState()
 
 

@@ -280,12 +280,24 @@ class Look:
             return BUILTIN_WEIGHT
         return icon_weight(name, self.icon_set())
 
+    def icon_paint(self, name: str) -> float:
+        """How many times over drawing `name` paints its box (toolkit.render.icons.
+        icon_paint): a game glyph once, as a built-in icon; 0 for a name there is no icon
+        for."""
+        from toolkit.render.icons import icon_paint
+
+        if self.glyph(name) is not None:
+            return 1.0
+        return icon_paint(name, self.icon_set())
+
     def draw_icon(self, c: Canvas, name: str, x: float, y: float, r: float, colour: str) -> bool:
         """A game glyph, else an icon of the game folder or the toolkit, in a space of
         radius `r` centred on (x, y); False when there is no such icon, or when drawing it
-        would take the drawing's icons past `MAX_DRAWING_ICON_WEIGHT` (nothing drawn)."""
+        would take the drawing's icons past `MAX_DRAWING_ICON_WEIGHT` or
+        `MAX_DRAWING_ICON_PAINT` (nothing drawn)."""
         weight = self.icon_weight(name)
-        if not weight or not _spend(c, weight):
+        size = r * ICON_SIDE
+        if not weight or not _spend(c, weight, self.icon_paint(name) * size * size):
             return False
         glyph = self.glyph(name)
         if glyph is not None:
@@ -293,8 +305,11 @@ class Look:
             return True
         from toolkit.render.icons import draw_icon
 
-        size = r * 1.25
         return draw_icon(c, name, x - size / 2, y - size / 2, size, colour, self.icon_set())
+
+
+ICON_SIDE = 1.25
+"""An icon's box side, in the radius of the space it is drawn in."""
 
 
 MAX_DRAWING_ICON_WEIGHT = 64_000
@@ -309,41 +324,80 @@ or 6,400 built-in ones. `validate` says P016 at the style key of a board past it
 (BoardKind.icon_uses); a drawing draws each icon while it stays within it, and past it a
 space shows its initial instead."""
 
+MAX_DRAWING_ICON_PAINT = 30_000_000
+"""Square points the icons one board drawing draws may paint together: each use its box's
+area times how many times over its shapes paint the box (toolkit.render.icons.icon_paint, a
+built-in's or a glyph's once): some sixty A4 pages painted over, about a second of a
+picture's raster at 300 dpi. 31 spaces of radius 50 mm drawing an icon of 1,990 translucent
+circles (under the weight bound) took `export png` 108 s (probe 48 N5)."""
+
 _ICON_ROOM = "_playset_board_icon_room"
 """The canvas attribute holding what the drawing on it may still weigh in icons."""
+_PAINT_ROOM = "_playset_board_icon_paint_room"
+"""The canvas attribute holding the square points the drawing on it may still paint."""
 
 
 @contextmanager
 def one_drawing(c: Canvas) -> Iterator[None]:
     """Draw one board drawing on `c`: its icons may weigh `MAX_DRAWING_ICON_WEIGHT`
     together. A canvas no drawing was started on counts all it draws as one drawing."""
-    before = getattr(c, _ICON_ROOM, None)
+    before = getattr(c, _ICON_ROOM, None), getattr(c, _PAINT_ROOM, None)
     setattr(c, _ICON_ROOM, MAX_DRAWING_ICON_WEIGHT)
+    setattr(c, _PAINT_ROOM, float(MAX_DRAWING_ICON_PAINT))
     try:
         yield
     finally:
-        if before is None:
-            delattr(c, _ICON_ROOM)
-        else:
-            setattr(c, _ICON_ROOM, before)
+        for name, value in zip((_ICON_ROOM, _PAINT_ROOM), before, strict=True):
+            if value is None:
+                delattr(c, name)
+            else:
+                setattr(c, name, value)
 
 
-def _spend(c: Canvas, weight: int) -> bool:
-    """Whether the drawing on `c` may draw an icon of `weight`, charged to it if so."""
+def _spend(c: Canvas, weight: int, paint: float = 0.0) -> bool:
+    """Whether the drawing on `c` may draw an icon of `weight` painting `paint` square
+    points, charged to it if so."""
     room = getattr(c, _ICON_ROOM, MAX_DRAWING_ICON_WEIGHT)
-    if weight > room:
+    paint_room = getattr(c, _PAINT_ROOM, float(MAX_DRAWING_ICON_PAINT))
+    if weight > room or paint > paint_room:
         return False
     setattr(c, _ICON_ROOM, room - weight)
+    setattr(c, _PAINT_ROOM, paint_room - paint)
     return True
 
 
 def icon_bound_problem(
-    uses: Iterable[tuple[tuple[str | int, ...], str, int]], look: Look
+    uses: Iterable[tuple[Any, ...]], look: Look
 ) -> tuple[tuple[str | int, ...], str] | None:
     """(field path, message) when the icons a board drawing draws (`uses`: the field that
-    names an icon, the icon, how many places draw it) weigh more than
-    `MAX_DRAWING_ICON_WEIGHT` together: said at the field whose icon weighs most there."""
-    weighed = [(path, name, count, look.icon_weight(name) * count) for path, name, count in uses]
+    names an icon, the icon, how many places draw it, and optionally the side of its box in
+    points) paint more than `MAX_DRAWING_ICON_PAINT` or weigh more than
+    `MAX_DRAWING_ICON_WEIGHT` together: said at the field whose icon paints, or weighs, most
+    there."""
+    uses = list(uses)
+    painted = [
+        (path, name, count, look.icon_paint(name) * (use[3] if len(use) > 3 else 0.0) ** 2)
+        for use in uses
+        for path, name, count in [use[:3]]
+    ]
+    area = sum(count * each for _, _, count, each in painted)
+    if area > MAX_DRAWING_ICON_PAINT:
+        path, name, count, each = max(painted, key=lambda item: item[2] * item[3])
+        message = (
+            f"the board's icons paint {area:,.0f} square points, more than the"
+            f" {MAX_DRAWING_ICON_PAINT:,} one board drawing paints: {name!r} paints its box"
+            f" {look.icon_paint(name):,.1f} times over and is drawn at {count:,}"
+            f" place{'' if count == 1 else 's'} here, {each:,.0f} square points each. A picture"
+            " of the board (export png, the preview) fills each shape's pixels; past the"
+            " bound spaces are drawn without their icon. Draw it smaller, or use an icon of"
+            " fewer or smaller shapes"
+        )
+        return path, message
+    weighed = [
+        (path, name, count, look.icon_weight(name) * count)
+        for use in uses
+        for path, name, count in [use[:3]]
+    ]
     total = sum(w for *_, w in weighed)
     if total <= MAX_DRAWING_ICON_WEIGHT:
         return None
