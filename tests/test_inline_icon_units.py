@@ -9,42 +9,18 @@ import json
 import shutil
 
 from tests.conftest import REPO
+from tests.file_walks import CARD, checked_copy, walked, walks_after_an_edit
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks import inline_icons
 
-CARD = "en: Your Glenlivet bottle scores +{amount} points."
-
-
-def _read(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
-    read: list[object] = []
-    real = inline_icons._text_icons
-
-    def counted(view, *rest):  # type: ignore[no-untyped-def]
-        read.append(view)
-        return real(view, *rest)
-
-    monkeypatch.setattr(inline_icons, "_text_icons", counted)
-    return read
-
 
 def test_an_edit_reads_the_edited_file_alone(cache, tmp_path, monkeypatch):  # noqa: F811
-    copy = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", copy)
-    _run(str(copy))
-    read = _read(monkeypatch)
-    deck = copy / "decks" / "characters.yaml"
-    text = deck.read_text("utf-8")
-    assert CARD in text
-    cards = text.count("\n  - id: ")
-    for edited in ("en: Your Glenlivet bottle scores +{amount} extra points.", CARD):
-        deck.write_text(text.replace(CARD, edited), "utf-8")
-        read.clear()
-        cached_run = _run(str(copy), "-f", "json")
-        edited_file = len(read)
-        read.clear()
-        assert cached_run == _run(str(copy), "-f", "json", "--no-cache")
+    copy, deck = checked_copy(tmp_path)
+    seen = walked(monkeypatch, inline_icons, "_text_icons", 0)
+    cards = deck.read_text("utf-8").count("\n  - id: ")
+    for edited_file, whole in walks_after_an_edit(copy, deck, seen):
         # the deck's name and each card's name and text, of the game's ~1,000 texts
-        assert 0 < edited_file <= 2 * cards + 1 < len(read), (edited_file, len(read))
+        assert 0 < edited_file <= 2 * cards + 1 < whole, (edited_file, whole)
 
 
 def test_an_icon_an_edit_brings_is_found_after_a_run_that_kept_its_file_clean(

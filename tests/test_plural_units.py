@@ -9,42 +9,18 @@ import json
 import shutil
 
 from tests.conftest import REPO
+from tests.file_walks import CARD, checked_copy, walked, walks_after_an_edit
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks.translation import plurals
 
-CARD = "en: Your Glenlivet bottle scores +{amount} points."
-
-
-def _looked_at(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
-    looked: list[object] = []
-    real = plurals._text_plurals
-
-    def counted(view):  # type: ignore[no-untyped-def]
-        looked.append(view)
-        return real(view)
-
-    monkeypatch.setattr(plurals, "_text_plurals", counted)
-    return looked
-
 
 def test_an_edit_looks_at_the_edited_file_alone(cache, tmp_path, monkeypatch):  # noqa: F811
-    copy = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", copy)
-    _run(str(copy))
-    looked = _looked_at(monkeypatch)
-    deck = copy / "decks" / "characters.yaml"
-    text = deck.read_text("utf-8")
-    assert CARD in text
-    cards = text.count("\n  - id: ")
-    for edited in ("en: Your Glenlivet bottle scores +{amount} extra points.", CARD):
-        deck.write_text(text.replace(CARD, edited), "utf-8")
-        looked.clear()
-        cached_run = _run(str(copy), "-f", "json")
-        edited_file = len(looked)
-        looked.clear()
-        assert cached_run == _run(str(copy), "-f", "json", "--no-cache")
+    copy, deck = checked_copy(tmp_path)
+    seen = walked(monkeypatch, plurals, "_text_plurals", 0)
+    cards = deck.read_text("utf-8").count("\n  - id: ")
+    for edited_file, whole in walks_after_an_edit(copy, deck, seen):
         # each card's text, of the game's card texts
-        assert 0 < edited_file <= cards < len(looked), (edited_file, len(looked))
+        assert 0 < edited_file <= cards < whole, (edited_file, whole)
 
 
 def test_a_count_an_edit_makes_one_is_found_after_a_run_that_kept_its_file_clean(
