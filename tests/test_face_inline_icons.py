@@ -206,3 +206,42 @@ def test_validate_says_a_face_whose_icons_paint_too_much(tmp_path: Path, run_cli
     layout.write_text(big.replace("w: 60, h: 60", "w: 6, h: 6"), encoding="utf-8")
     result = run_cli("validate", str(game), "--format", "json", "--no-cache")
     assert "P018" not in {d["code"] for d in diagnostics_json(result.output)}, result.output
+
+
+def test_a_rulebooks_inline_icons_paint_a_bounded_number_of_times(tmp_path: Path, run_cli):
+    # probe 48 N4: 199 uses of an icon of 1,990 translucent circles, 44 s of `export png`
+    from toolkit.checks.rulebook import MAX_RULEBOOK_ICON_PAINT
+
+    assert run_cli("new", "g", "--into", str(tmp_path), "--lang", "en").exit_code == 0
+    game = tmp_path / "g"
+    rects = '<rect x="0" y="0" width="100" height="100" fill-opacity="0.5"/>' * 200
+    (game / "icons" / "token.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{rects}</svg>', "utf-8"
+    )
+    rulebook = game / "rulebook" / "en.md"
+    text = rulebook.read_text(encoding="utf-8")
+    uses = MAX_RULEBOOK_ICON_PAINT // 200
+    rulebook.write_text(text + "\n\nTokens: " + ":token: " * (uses + 1) + "\n", "utf-8")
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "R010"]
+    assert result.exit_code == 1 and len(found) == 1, result.output
+    assert "paint their boxes more than" in found[0]["message"]
+    rulebook.write_text(text + "\n\nTokens: " + ":token: " * uses + "\n", "utf-8")
+    result = run_cli("validate", str(game), "--format", "json", "--no-cache")
+    assert "R010" not in {d["code"] for d in diagnostics_json(result.output)}, result.output
+
+
+def test_each_rulebook_page_draws_the_icons_a_face_may(tmp_path: Path, monkeypatch):
+    from toolkit.render import icons as icon_module
+    from toolkit.render.markdown_flow import IconCanvas
+
+    monkeypatch.setattr(icon_module, "icon_weight", lambda *a: MAX_FACE_ICON_WEIGHT // 3)
+    c = IconCanvas(str(tmp_path / "x.pdf"))
+    assert [icon_module._face_allows(c, "big", BUILTIN) for _ in range(4)] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+    c.showPage()  # the next page its own
+    assert icon_module._face_allows(c, "big", BUILTIN)

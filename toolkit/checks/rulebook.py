@@ -93,10 +93,45 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             yield from _glued(display, source, icons)
         if ":" in text and INLINE_ICON.search(text):
             icons = icons or icon_set(game.root)
+            heavy = _painted_past(text, icons)
+            if heavy is not None:
+                yield R_RULEBOOK.at(display, heavy[0], heavy[1])
             if _may_misprint(text, icons):  # what prints, parsed only then (as above)
                 printed = printed or printed_markdown(text, titled=titled)
                 named = named if named is not None else content_icons(facts)
                 yield from _icons(display, source, printed, icons, named)
+
+
+MAX_RULEBOOK_ICON_PAINT = 1_000
+"""How many times over the inline icons of one rendered rulebook may paint their boxes
+together (toolkit.render.icons.icon_paint: a built-in once, an SVG icon as many times as its
+shapes cover its box): the 200 icons a rulebook may hold (`rulebook_source.MAX_INLINE_ICONS`)
+at five each. 199 uses of an icon of 1,990 translucent circles, each covering its box, took
+`export png` 44 s (probe 48 N4)."""
+
+
+def _painted_past(text: str, icons: IconSet) -> tuple[Span, str] | None:
+    """R010's place and message when the inline icons of a rendered rulebook paint their
+    boxes more than `MAX_RULEBOOK_ICON_PAINT` times over together: at the icon that passes."""
+    from toolkit.render.icons import icon_paint
+
+    painted = 0.0
+    for found in INLINE_ICON.finditer(text):
+        name = found.group(1)
+        if name not in icons.names:
+            continue
+        painted += icon_paint(name, icons)
+        if painted > MAX_RULEBOOK_ICON_PAINT:
+            at = found.start()
+            line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+            message = (
+                f"its inline icons paint their boxes more than {MAX_RULEBOOK_ICON_PAINT:,}"
+                f" times over together (':{name}:' {icon_paint(name, icons):,.1f} times a use;"
+                " a picture of the page fills each shape's pixels): this is the first one"
+                " over; use fewer icons, or icons of fewer or smaller shapes"
+            )
+            return Span(line, col), message
+    return None
 
 
 _SECTION = re.compile(r"^ {0,3}#{2,3}[ \t]", re.MULTILINE)

@@ -527,6 +527,13 @@ def one_face(c: Canvas) -> Iterator[None]:
         delattr(c, _PAINT_LEFT)
 
 
+def allow_page(c: Canvas) -> None:
+    """A page starts on `c` (a rulebook's): its icons may weigh and paint what a card face's
+    may (`MAX_FACE_ICON_WEIGHT`, `MAX_FACE_ICON_PAINT`), until the next page starts."""
+    setattr(c, _WEIGHT_LEFT, MAX_FACE_ICON_WEIGHT)
+    setattr(c, _PAINT_LEFT, float(MAX_FACE_ICON_PAINT))
+
+
 def _face_allows(c: Canvas, name: str, icons: IconSet, size: float = 0.0) -> bool:
     """Whether the face being drawn on `c` may still draw icon `name` in a box of `size`
     points (always, outside a face), counted as drawn; once one does not fit, no further icon

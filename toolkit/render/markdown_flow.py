@@ -37,7 +37,7 @@ from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
 from toolkit.content.templating import INLINE_ICON
 from toolkit.render.fonts import stand_ins
-from toolkit.render.icons import IconSet, draw_icon
+from toolkit.render.icons import IconSet, allow_page, draw_icon
 from toolkit.render.rulebook_style import Faces, register_faces
 from toolkit.render.rulebook_words import BULLETS, HYPHENATION
 
@@ -287,7 +287,16 @@ def paragraph(text: str, style: ParagraphStyle, icons: IconSet | None = None) ->
 
 
 class IconCanvas(Canvas):
-    """A canvas that draws an `InlineIcon` where reportlab draws an inline image."""
+    """A canvas that draws an `InlineIcon` where reportlab draws an inline image; each page
+    may draw icons of a card face's weight and paint (toolkit.render.icons.allow_page)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        allow_page(self)
+
+    def showPage(self) -> None:
+        super().showPage()
+        allow_page(self)
 
     def drawImage(self, image: Any, x: float, y: float, *args: Any, **kwargs: Any) -> Any:
         if isinstance(image, InlineIcon):
