@@ -33,7 +33,8 @@ a time (toolkit.content.validate_cache.Frame), with the bytes of some content
 files (decks, question banks) left out. A result that is worked out from one content file
 and the game's other files only is named by that file in the frame (the other content
 files left out): `question-bank-fit` (a bank's print-fit findings), `card-reference`
-(toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-file:*`
+(toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-names`
+(toolkit.checks.card_names: a deck's R013 findings), `card-file:*`
 (toolkit.checks.card_units.FileBatch: a deck's card units as one; and the cards of a layout
 holding an image, which get no name of their own, each by its index, with the letters a
 deck's back prints, `card-back-letters`), the `:files` half of a
