@@ -56,7 +56,9 @@ def _kept_deck_findings(loaded: LoadedFile) -> list[Diagnostic]:
     # (the validity gate's run, errors only: worked out, as without units)
     if units is not None and units.content is not None and not errors_only():
         assert loaded.doc is not None
-        name = units.framed_name_but(KIND, os.path.abspath(loaded.doc.path))
+        # (its place too: a file that held two decks would not name their units alike)
+        here = os.path.abspath(loaded.doc.path)
+        name = units.framed_name_but(f"{KIND}:{loaded.rel}", here)
     if units is None or name is None:
         return list(_deck_findings(loaded))
     kept = units.get(name, _read_found)
