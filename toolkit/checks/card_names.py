@@ -14,12 +14,14 @@ an accent typed or composed alike (Unicode's canonical forms).
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.checks import CheckFamily, register
-from toolkit.content.game import Game
+from toolkit.checks import CheckFamily, errors_only, register
+from toolkit.content.game import Game, LoadedFile
+from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -37,26 +39,74 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
-        cards = list(getattr(loaded.model, "cards", None) or [])
-        first: dict[tuple[str, str], int] = {}
-        for index, card in enumerate(cards):
-            names = _names(card)
-            shared: dict[int, list[str]] = {}  # an earlier card → the languages in common
-            for lang, text in names.items():
-                earlier = first.setdefault((lang, _flat(text)), index)
-                if earlier != index:
-                    shared.setdefault(earlier, []).append(lang)
-            for earlier, langs in shared.items():
-                message = _said(cards[earlier], card, names, langs)
-                if message is None:
-                    continue
-                lang = langs[0]
-                path = ("cards", index, "name") + ((lang,) if lang else ())
-                at = loaded.doc.span(path)
-                before = loaded.doc.span(("cards", earlier, "id"))
-                where = f"{loaded.rel}:{before.cell or before.line}"
-                yield R_CARD_NAME.at(loaded.rel, at, message.replace("{where}", where))
-                break  # one finding per card: the first card it cannot be told from
+        yield from _kept_deck_findings(loaded)
+
+
+KIND = "card-names"
+"""The unit kind of one deck's R013 findings."""
+
+
+def _kept_deck_findings(loaded: LoadedFile) -> list[Diagnostic]:
+    """`_deck_findings`, kept between `validate` runs as a unit named by the game folder
+    with the other content files left out (toolkit.content.unit_cache, as the card
+    reference's): a deck's findings are worked out from its own cards alone, so an edit in
+    another deck reads them back and its cards' names are not compared again."""
+    units = active()
+    name = None
+    # (the validity gate's run, errors only: worked out, as without units)
+    if units is not None and units.content is not None and not errors_only():
+        assert loaded.doc is not None
+        # (its place too: a file that held two decks would not name their units alike)
+        here = os.path.abspath(loaded.doc.path)
+        name = units.framed_name_but(f"{KIND}:{loaded.rel}", here)
+    if units is None or name is None:
+        return list(_deck_findings(loaded))
+    kept = units.get(name, _read_found)
+    if kept is not None:
+        return kept
+    found = list(_deck_findings(loaded))
+    from toolkit.content.validate_cache import finding_record
+
+    units.put(name, [finding_record(d) for d in found])
+    units.framed.append(name)
+    return found
+
+
+def _read_found(kept: Any) -> list[Diagnostic]:
+    """A deck's kept findings (ValueError for a value not so kept)."""
+    from toolkit.content.validate_cache import finding_from_record
+
+    if type(kept) is not list:
+        raise ValueError("not findings")
+    found = [finding_from_record(record) for record in kept]
+    if any(d.code != R_CARD_NAME.code for d in found):
+        raise ValueError("not a card name finding")
+    return found
+
+
+def _deck_findings(loaded: LoadedFile) -> Iterator[Diagnostic]:
+    """R013 of one deck's cards, in card order."""
+    assert loaded.model is not None and loaded.doc is not None
+    cards = list(getattr(loaded.model, "cards", None) or [])
+    first: dict[tuple[str, str], int] = {}
+    for index, card in enumerate(cards):
+        names = _names(card)
+        shared: dict[int, list[str]] = {}  # an earlier card → the languages in common
+        for lang, text in names.items():
+            earlier = first.setdefault((lang, _flat(text)), index)
+            if earlier != index:
+                shared.setdefault(earlier, []).append(lang)
+        for earlier, langs in shared.items():
+            message = _said(cards[earlier], card, names, langs)
+            if message is None:
+                continue
+            lang = langs[0]
+            path = ("cards", index, "name") + ((lang,) if lang else ())
+            at = loaded.doc.span(path)
+            before = loaded.doc.span(("cards", earlier, "id"))
+            where = f"{loaded.rel}:{before.cell or before.line}"
+            yield R_CARD_NAME.at(loaded.rel, at, message.replace("{where}", where))
+            break  # one finding per card: the first card it cannot be told from
 
 
 def _said(other: Any, card: Any, names: dict[str, str], langs: list[str]) -> str | None:

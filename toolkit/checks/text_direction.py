@@ -14,14 +14,18 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from toolkit.checks import CheckFamily, register
 from toolkit.content.game import Game
-from toolkit.content.walk import Facts
+from toolkit.content.unit_cache import Clean
+from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Span, rule
+
+if TYPE_CHECKING:
+    from toolkit.content.source import Document
 
 P_RTL = rule(
     "P017",
@@ -58,19 +62,39 @@ def said(ch: str) -> str:
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     """Content texts, where they are written. What a rulebook prints is searched by the
     rulebook family on the text it renders (`in_rulebook`), and what a card face prints by
-    print-fit on each resolved face (`printed_rtl`): each is worked out there once."""
-    maybe = _MAYBE_RTL.search
+    print-fit on each resolved face (`printed_rtl`): each is worked out there once.
+
+    With `validate`'s units active, a file whose every text had nothing to say in the last
+    run is skipped whole when nothing it is read from changed (toolkit.content.unit_cache.
+    Clean by file, as presence does): a text's finding is a function of its values alone,
+    which its file holds. After one card edit only the edited file's texts are searched."""
+    clean = Clean("clean-text-direction")
     for text in facts.texts:
         doc = text.file.doc
         if doc is None:
             continue
-        for lang, value in text.value.items():
-            if not isinstance(value, str) or maybe(value) is None:
-                continue  # nearly every text: one search in C
-            at = first_rtl(value)
-            if at >= 0:
-                yield P_RTL.at(text.file.rel, doc.span((*text.path, lang)), said(value[at]))
+        if clean.on and clean.file_seen(text.file):
+            continue  # every text of its file clean, and nothing it is read from changed
+        said_here = False
+        for found in _text_findings(text, doc):
+            said_here = True
+            yield found
+        if clean.on:  # (the file is what is kept: no digest of each text)
+            clean.noted(text.file, "", not said_here)
+    clean.close()
     yield from _place_names(game)
+
+
+def _text_findings(text: Text, doc: Document) -> Iterator[Diagnostic]:
+    """P017 of one content text: at its first language whose value holds a right-to-left
+    letter, and so on for each language."""
+    maybe = _MAYBE_RTL.search
+    for lang, value in text.value.items():
+        if not isinstance(value, str) or maybe(value) is None:
+            continue  # nearly every text: one search in C
+        at = first_rtl(value)
+        if at >= 0:
+            yield P_RTL.at(text.file.rel, doc.span((*text.path, lang)), said(value[at]))
 
 
 def _place_names(game: Game) -> Iterator[Diagnostic]:

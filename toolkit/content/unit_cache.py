@@ -33,7 +33,8 @@ a time (toolkit.content.validate_cache.Frame), with the bytes of some content
 files (decks, question banks) left out. A result that is worked out from one content file
 and the game's other files only is named by that file in the frame (the other content
 files left out): `question-bank-fit` (a bank's print-fit findings), `card-reference`
-(toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-file:*`
+(toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-names`
+(toolkit.checks.card_names: a deck's R013 findings), `card-file:*`
 (toolkit.checks.card_units.FileBatch: a deck's card units as one; and the cards of a layout
 holding an image, which get no name of their own, each by its index, with the letters a
 deck's back prints, `card-back-letters`), the `:files` half of a
@@ -276,16 +277,20 @@ def cached_as(name: str, work: Callable[[], T], store: Callable[[T], Any], read:
     return result
 
 
+_TEXTS = frozenset({str})
+
+
 def _file_digests(kept: Any) -> dict[str, list[str]]:
+    # (the types of a list told in C: ~3,000 digests are read back by each user each run)
     if type(kept) is not dict or not all(
-        type(d) is list and all(type(x) is str for x in d) for d in kept.values()
+        type(d) is list and set(map(type, d)) <= _TEXTS for d in kept.values()
     ):
         raise ValueError("not digests by file")
     return kept
 
 
 def _digests(kept: Any) -> set[str]:
-    if type(kept) is not list or not all(type(d) is str for d in kept):
+    if type(kept) is not list or not set(map(type, kept)) <= _TEXTS:
         raise ValueError("not digests")
     return set(kept)
 
@@ -311,6 +316,7 @@ class Clean:
         "_name",
         "_names",
         "_now",
+        "_seen_files",
         "_units",
     )
 
@@ -327,6 +333,7 @@ class Clean:
         self._files_kept: dict[str, list[str]] = files or {}
         self._files: dict[str, list[str] | None] = {}  # this run's, by file name; None: not clean
         self._names: dict[int, tuple[Any, str | None]] = {}  # file object → its name
+        self._seen_files: dict[int, tuple[Any, bool]] = {}  # file object → `file_seen`
 
     @property
     def on(self) -> bool:
@@ -362,14 +369,20 @@ class Clean:
 
     def file_seen(self, loaded: Any) -> bool:
         """Whether every input of the file `loaded` was clean in the last run and nothing
-        they are read from changed since (then the file's inputs are clean now)."""
+        they are read from changed since (then the file's inputs are clean now). Asked for
+        each input, answered once a file: its name and the last run's files do not change
+        while the check runs (~1,100 texts asked by each user each run)."""
+        known = self._seen_files.get(id(loaded))
+        if known is not None and known[0] is loaded:
+            return known[1]
         name = self._file_name(loaded)
-        if name is None or name not in self._files_kept:
-            return False
-        if name not in self._files:
+        seen = name is not None and name in self._files_kept
+        if seen and name not in self._files:
+            assert name is not None
             self._files[name] = self._files_kept[name]
             self._now.update(self._files_kept[name])
-        return True
+        self._seen_files[id(loaded)] = (loaded, seen)  # the file kept with it: ids stay apart
+        return seen
 
     def noted(self, loaded: Any, digest: str | None, clean: bool) -> None:
         """An input of the file `loaded` checked now (or read back by `seen`): clean or

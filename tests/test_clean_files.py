@@ -1,0 +1,74 @@
+"""toolkit.content.unit_cache.Clean by file: `file_seen`, asked for each text of a file
+(~1,100 texts by each of ~9 users each run), works a file's answer out once; and the kept
+digests are read back as before (a list of texts, nothing else)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from toolkit.content import unit_cache
+from toolkit.content.unit_cache import Clean, Units, activated
+
+
+class _Frame:
+    """A frame that names a file by its path alone."""
+
+    def digest_but(self, content: frozenset[str], here: str) -> str:
+        return here
+
+
+def _units(known: dict[str, object] | None = None) -> Units:
+    units = Units(known)
+    units.frame = _Frame()
+    units.content = frozenset(f"/game/{i}.yaml" for i in range(3))
+    return units
+
+
+def test_a_file_is_asked_its_name_once_however_many_texts_ask(monkeypatch):
+    files = [SimpleNamespace(doc=SimpleNamespace(path=f"/game/{i}.yaml")) for i in range(3)]
+    first = _units()
+    with activated(first):
+        clean = Clean("clean-test")
+        for i, loaded in enumerate(files):
+            for text in range(5):
+                said = i == 2 and text == 3
+                if not said:
+                    clean.found_clean(f"{i}-{text}")
+                clean.noted(loaded, f"{i}-{text}", not said)
+        clean.close()
+    asked: list[object] = []
+    real = Clean._file_name
+
+    def counted(self, loaded):  # type: ignore[no-untyped-def]
+        asked.append(loaded)
+        return real(self, loaded)
+
+    monkeypatch.setattr(Clean, "_file_name", counted)
+    with activated(_units(dict(first.used))):
+        clean = Clean("clean-test")
+        seen = [clean.file_seen(loaded) for loaded in files for _ in range(100)]
+        assert seen == [True] * 200 + [False] * 100  # the third had an unclean text
+        assert len(asked) == 3
+        assert clean.seen("0-4") and clean.seen("2-0") and not clean.seen("2-3")
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [["a", 1], ["a", b"b"], ["a", None], [type("Text", (str,), {})("a")], ("a",), {"a": 1}],
+)
+def test_kept_digests_other_than_texts_are_refused(kept):
+    with pytest.raises(ValueError):
+        unit_cache._digests(kept)
+    with pytest.raises(ValueError):
+        unit_cache._file_digests({"file": kept})
+
+
+def test_kept_digests_are_read_back():
+    assert unit_cache._digests(["a", "b", "a"]) == {"a", "b"}
+    assert unit_cache._digests([]) == set()
+    kept = {"f": ["a"], "g": []}
+    assert unit_cache._file_digests(kept) is kept
+    with pytest.raises(ValueError):
+        unit_cache._file_digests(["a"])
