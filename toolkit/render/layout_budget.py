@@ -23,8 +23,8 @@ from typing import Any
 LAYOUT_BUDGET = 400_000
 """Work (`template_bounds.Budget.work`, and each element a face prints:
 toolkit.render.face_units.printed_units) a check's card faces may cost in one game run. The
-bundled games' faces cost at most ~51,000 in all (the largest: 1,185 faces resolved), so this
-is 8 times the largest, and a game of five times its faces (what the game work budget,
+bundled games' faces cost at most ~56,000 in all (the largest: 1,185 faces resolved), so this
+is 7 times the largest, and a game of five times its faces (what the game work budget,
 toolkit.content.game.MAX_WORK, allows) still passes. The costliest work measured took 7-10 µs
 a unit (a face of 1,400 short templated texts; 5,000 boxes), so this is about 3-4 s of CPU at
 most (probe 47 K6: 500,000 units when a text counted 1, 10.6 s). Each check that resolves
