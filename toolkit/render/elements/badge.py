@@ -35,6 +35,10 @@ class BadgeElement(Element):
     """A disc with a short text on it."""
 
     order: ClassVar[int] = 50
+    most_per_layout: ClassVar[int | None] = 200
+    """The bundled layouts hold 1 at most. A rasteriser fills each disc whole on every face:
+    1,500 full-card badges cost `export png` ~1.3 s for one face (leg57), as boxes do."""
+    most_per_layout_why: ClassVar[str] = "each disc is filled whole on every face"
 
     kind: Literal["badge"]
     text: str = Field(description="Jinja template, e.g. '{{ card.points }}'.")
