@@ -245,3 +245,26 @@ def test_each_rulebook_page_draws_the_icons_a_face_may(tmp_path: Path, monkeypat
     ]
     c.showPage()  # the next page its own
     assert icon_module._face_allows(c, "big", BUILTIN)
+
+
+def test_a_stroke_counts_in_what_a_shape_paints(tmp_path: Path):
+    # probe 49 S1: lines of a 150-unit stroke have a box of no height: they painted the card
+    # while their coverage was 0
+    icon, problem = _svg(
+        tmp_path, '<line x1="0" y1="50" x2="100" y2="50" stroke="#000" stroke-width="100"/>'
+    )
+    assert problem is None and icon is not None
+    assert icon.coverage > 0.9
+
+
+def test_a_paths_numbers_count_as_elements_each_use_again(tmp_path: Path):
+    # probe 49 S2, S3: a path of 24,000 segments used 500 times took validate past 60 s
+    from toolkit.render.svg_guard import NUMBERS_PER_ELEMENT
+
+    path = "M0 0" + " L1 1" * 2_000  # 4,000 numbers: 80 elements a copy
+    icon, problem = _svg(tmp_path, f'<path id="p" d="{path}"/>')
+    assert problem is None and icon is not None
+    assert icon.weight >= 4_000 // NUMBERS_PER_ELEMENT
+    uses = '<use href="#p"/>' * 30  # 31 copies: past the 2,000 elements an icon draws
+    icon, problem = _svg(tmp_path, f'<defs><path id="p" d="{path}"/></defs>{uses}')
+    assert icon is None and problem is not None and "2,000 elements" in problem.message

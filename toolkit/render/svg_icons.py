@@ -115,7 +115,8 @@ class SvgIcon:
             for shape in shapes
             if isinstance(shape, ImageShape) and isinstance(shape.path, Picture)
         )
-        return len(shapes) + pixels // PIXELS_PER_ELEMENT
+        numbers = sum(len(getattr(shape, "points", None) or ()) for shape in shapes)
+        return len(shapes) + pixels // PIXELS_PER_ELEMENT + numbers // svg_guard.NUMBERS_PER_ELEMENT
 
     @cached_property
     def coverage(self) -> float:
@@ -358,6 +359,9 @@ def _leaf_bounds(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tu
         if not bounds:
             return []
         low_x, low_y, high_x, high_y = bounds
+        if getattr(node, "strokeColor", None) is not None:  # a stroke paints past its outline
+            half = abs(float(getattr(node, "strokeWidth", 0) or 0)) / 2
+            low_x, low_y, high_x, high_y = low_x - half, low_y - half, high_x + half, high_y + half
         corners = [
             transformPoint(transform, point)
             for point in ((low_x, low_y), (low_x, high_y), (high_x, low_y), (high_x, high_y))
