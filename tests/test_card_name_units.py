@@ -6,9 +6,8 @@ the edit makes shared included."""
 from __future__ import annotations
 
 import json
-import shutil
 
-from tests.conftest import REPO
+from tests.file_walks import checked_copy
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks import card_names
 
@@ -28,11 +27,8 @@ def _compared(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_an_edit_compares_the_edited_deck_alone(cache, tmp_path, monkeypatch):  # noqa: F811
-    copy = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", copy)
-    _run(str(copy))
+    copy, deck = checked_copy(tmp_path)
     compared = _compared(monkeypatch)
-    deck = copy / "decks" / "characters.yaml"
     text = deck.read_text("utf-8")
     assert CARD in text
     for edited in ("en: Your Glenlivet bottle scores +{amount} extra points.", CARD):
@@ -49,10 +45,7 @@ def test_an_edit_compares_the_edited_deck_alone(cache, tmp_path, monkeypatch):  
 
 
 def test_a_name_an_edit_makes_shared_is_found(cache, tmp_path):  # noqa: F811
-    copy = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", copy)
-    _run(str(copy))
-    deck = copy / "decks" / "characters.yaml"
+    copy, deck = checked_copy(tmp_path)
     text = deck.read_text("utf-8")
     # Billy is named Alan in English: two cards the English players cannot tell apart
     edited = text.replace("en: Billy Leighton", "en: Alan Winchester", 1)

@@ -6,9 +6,7 @@ cache, a placeholder the edit misspells included."""
 from __future__ import annotations
 
 import json
-import shutil
 
-from tests.conftest import REPO
 from tests.file_walks import CARD, checked_copy, walked, walks_after_an_edit
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks import references
@@ -27,10 +25,7 @@ def test_a_misspelt_placeholder_is_found_after_a_run_that_kept_its_file_clean(
     cache,  # noqa: F811
     tmp_path,
 ):
-    copy = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", copy)
-    _run(str(copy))
-    deck = copy / "decks" / "characters.yaml"
+    copy, deck = checked_copy(tmp_path)
     text = deck.read_text("utf-8")
     deck.write_text(text.replace(CARD, CARD.replace("{amount}", "{amout}")), "utf-8")
     cached_run = _run(str(copy), "-f", "json")

@@ -9,6 +9,7 @@ import json
 import shutil
 
 from tests.conftest import REPO
+from tests.file_walks import checked_copy
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks import text_direction
 
@@ -28,11 +29,8 @@ def _looked_at(monkeypatch) -> list[object]:  # type: ignore[no-untyped-def]
 
 
 def test_an_edit_searches_the_edited_file_alone(cache, tmp_path, monkeypatch):  # noqa: F811
-    copy = tmp_path / "whisky-game"
-    shutil.copytree(REPO / "content" / "whisky-game", copy)
-    _run(str(copy))
+    copy, deck = checked_copy(tmp_path)
     looked = _looked_at(monkeypatch)
-    deck = copy / "decks" / "characters.yaml"
     text = deck.read_text("utf-8")
     assert CARD in text
     cards = text.count("\n  - id: ")

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color, HexColor, white
 
@@ -517,8 +517,7 @@ def one_face(c: Canvas) -> Iterator[None]:
     """Draw one card face on `c`: it may draw `MAX_FACE_INLINE_ICONS` inline icons and icons
     weighing `MAX_FACE_ICON_WEIGHT`; what is drawn on `c` outside a face is not counted."""
     setattr(c, _INLINE_LEFT, MAX_FACE_INLINE_ICONS)
-    setattr(c, _WEIGHT_LEFT, MAX_FACE_ICON_WEIGHT)
-    setattr(c, _PAINT_LEFT, float(MAX_FACE_ICON_PAINT))
+    allow_page(c)
     try:
         yield
     finally:
@@ -643,9 +642,9 @@ def draw_icon(
     c.setFillColor(colour_value)
     c.setStrokeColor(colour_value)
     c.setLineWidth(max(0.4, size * 0.06))
-    svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon
-    if svg is not None and isinstance(drawer, svg.SvgIcon):
-        drawer.place(c, size, colour_value)  # once per PDF; currentColor in this colour
+    svg = _svg_icon(drawer)
+    if svg is not None:
+        svg.place(c, size, colour_value)  # once per PDF; currentColor in this colour
     else:
         drawer(c, size)
     c.restoreState()
@@ -664,10 +663,8 @@ def icon_weight(name: str, icons: IconSet = BUILTIN) -> int:
     drawer = icons.drawers.get(name)
     if drawer is None:
         return 0
-    svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon
-    if svg is not None and isinstance(drawer, svg.SvgIcon):
-        return int(drawer.weight)
-    return BUILTIN_WEIGHT
+    svg = _svg_icon(drawer)
+    return int(svg.weight) if svg is not None else BUILTIN_WEIGHT
 
 
 def icon_paint(name: str, icons: IconSet = BUILTIN) -> float:
@@ -676,7 +673,11 @@ def icon_paint(name: str, icons: IconSet = BUILTIN) -> float:
     drawer = icons.drawers.get(name)
     if drawer is None:
         return 0.0
+    svg = _svg_icon(drawer)
+    return float(svg.coverage) if svg is not None else 1.0
+
+
+def _svg_icon(drawer: Drawer) -> Any:
+    """`drawer` when it is a game's SVG icon (svg_icons.SvgIcon), else None (a built-in)."""
     svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon
-    if svg is not None and isinstance(drawer, svg.SvgIcon):
-        return float(drawer.coverage)
-    return 1.0
+    return drawer if svg is not None and isinstance(drawer, svg.SvgIcon) else None
