@@ -224,3 +224,35 @@ def test_validate_says_a_board_whose_icons_paint_past_the_bound(tmp_path, run_cl
     assert 0 < len(drawn) < 21  # those that fit, the rest show their initial
     small = _painting(tmp_path / "small", run_cli, 4)
     assert [d for d in _board_fit(run_cli, small) if d["severity"] == "error"] == []
+
+
+def test_validate_says_a_score_track_whose_square_icons_paint_past_the_bound(tmp_path, run_cli):
+    # probe 49: a 12-square track, each square drawing an icon that paints its box 1,500
+    # times over (under the weight bound), validated clean and drew in 8.5 s; its squares'
+    # icons now have their squares' sizes, and validate weighs their paint as a map's
+    from toolkit.render.boards.look import MAX_DRAWING_ICON_PAINT
+
+    root = _game(tmp_path, run_cli, 2)
+    square = '<rect x="0" y="0" width="100" height="100" fill-opacity="0.5"/>'
+    (root / "icons" / "token.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{square * 1500}</svg>',
+        encoding="utf-8",
+    )
+    icons = ", ".join(f"{n}: token" for n in range(12))
+    board = root / "boards" / "map.yaml"
+    board.write_text(
+        f"kind: score_track\nid: score\nname: {{en: Score}}\ncount: 12\nicons: {{{icons}}}\n",
+        encoding="utf-8",
+    )
+    found = [d for d in _board_fit(run_cli, root) if d["severity"] == "error"]
+    assert len(found) == 1, found
+    assert found[0]["line"] == 5, found[0]
+    assert (
+        f"more than the {MAX_DRAWING_ICON_PAINT:,} one board drawing paints"
+        in (found[0]["message"])
+    )
+    board.write_text(
+        "kind: score_track\nid: score\nname: {en: Score}\ncount: 12\nicons: {0: token}\n",
+        encoding="utf-8",
+    )
+    assert [d for d in _board_fit(run_cli, root) if d["severity"] == "error"] == []

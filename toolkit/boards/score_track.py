@@ -26,9 +26,11 @@ def problems(board: ScoreTrackBoard) -> list[tuple[tuple[str | int, ...], str]]:
     return score_track.problems(board)
 
 
-def icon_uses(board: ScoreTrackBoard, look: Any) -> list[tuple[tuple[str | int, ...], str, int]]:
-    """Each numbered square's icon, drawn once (every one names a square of the track)."""
-    return [(("icons", number), icon, 1) for number, icon in board.icons.items()]
+def icon_uses(board: ScoreTrackBoard, look: Any) -> list[Any]:
+    """Each numbered square's icon, drawn once at its square's size."""
+    from toolkit.render.boards import score_track
+
+    return score_track.icon_uses(board, look)
 
 
 SCORE_TRACK = register_board_kind(

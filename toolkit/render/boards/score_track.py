@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.content.models.score_track import ScoreTrackBoard
-from toolkit.render.boards.look import Look
+from toolkit.render.boards.look import ICON_SIDE, Look
 from toolkit.render.fonts import text_width
 from toolkit.render.pdf import PAPERS
 from toolkit.render.tiling import MARGIN, Drawing
@@ -27,6 +27,7 @@ EDGE = 4 * mm  # between the drawing's edge and the loop
 INK = HexColor("#1e1e1e")
 BACK = HexColor("#fbf8f1")
 SQUARE = "#fffdf7"  # an unstyled square: light, so the numbers and fifths read
+ICON_RADIUS = 0.22  # a square's icon, in the square's side: above its number
 
 PHRASES = {
     "fr": "une piste de score {first}–{last}",
@@ -171,12 +172,29 @@ def _cell(c: Canvas, board: ScoreTrackBoard, look: Look, cell: Cell) -> None:
     size = min(size, cell.w * 0.86 / max(text_width(text, 1.0, look.face(style)), 0.01))
     cx, cy = cell.x + cell.w / 2, cell.y + cell.h / 2
     if icon:
-        look.draw_icon(c, icon, cx, cy + side * 0.2, side * 0.22, ink)
+        look.draw_icon(c, icon, cx, cy + side * 0.2, side * ICON_RADIUS, ink)
         size = min(size, side * 0.3)
         cy -= side * 0.22
     c.setFillColor(HexColor(ink))
     c.setFont(look.font(style), size)
     c.drawCentredString(cx, cy - size * 0.35, text)
+
+
+def icon_uses(
+    board: ScoreTrackBoard, look: Look
+) -> list[tuple[tuple[str | int, ...], str, int, float]]:
+    """(field, icon, 1, its box's side in points) of each numbered square's icon
+    (`BoardKind.icon_uses`), so that `validate` weighs what the squares paint as it weighs a
+    map's spaces; none for a count that does not fit (`validate` refuses it first)."""
+    plan = plan_score(board)
+    if plan is None:
+        return []
+    sides = {cell.number: min(cell.w, cell.h) for cell in plan.cells}
+    return [
+        (("icons", number), icon, 1, sides[number] * ICON_RADIUS * ICON_SIDE)
+        for number, icon in board.icons.items()
+        if number in sides
+    ]
 
 
 def _start_arrow(c: Canvas, cell: Cell) -> None:
