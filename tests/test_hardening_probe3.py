@@ -340,9 +340,9 @@ def test_an_icon_with_too_many_path_numbers_is_refused_at_the_shape(tmp_path, mo
     # a 2 MB path of 400,000 segments took 18 s to read, a polyline of as many points 10 s
     from toolkit.render import svg_guard
 
-    monkeypatch.setattr(svg_guard, "MAX_NUMBERS", 10)
+    monkeypatch.setattr(svg_guard, "MAX_NUMBERS", 12)  # the path's 6 numbers and 2 commands
     problem = _svg_problem(tmp_path, '<path d="M0 0 L1 1 2 2"/>\n<polyline points="1,1 2,2 3"/>')
-    assert problem is not None and "more than 10 numbers" in problem.message  # type: ignore[attr-defined]
+    assert problem is not None and "more than 12 numbers and commands" in problem.message  # type: ignore[attr-defined]
     assert (problem.span.line, problem.span.col) == (3, 1)  # type: ignore[attr-defined]
     assert _svg_problem(tmp_path, '<path d="M0 0 L1 1 2 2"/><polyline points="1,1 2,2"/>') is None
 

@@ -252,6 +252,9 @@ class _Spent:
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
+_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z]")
+"""A number or a command letter of a path: svglib reads each (`z` takes no number, but ~1 µs
+to read and close, probe 50 P50-4)."""
 _SHAPE_DATA = ("d", "points")
 
 
@@ -275,7 +278,8 @@ shapes. The bundled games have no SVG icon (0 elements); the test fixture's
 (tests/fixtures/own-look) draws 7. An icon the guard refuses for a reason of its own is
 charged the elements the guard walked (one refused at its count of elements is not)."""
 MAX_GAME_NUMBERS = 160_000
-"""Numbers of the paths and polygons of the icons one game reads, together (`MAX_NUMBERS`):
+"""Numbers and commands of the paths and polygons of the icons one game reads, together
+(`MAX_NUMBERS`, `_TOKEN`):
 svglib reads about 4 µs a number (an icon of one path of 40,000 numbers took 0.17 s), ~0.7 s
 at the bound: 160 icons of 1,000 numbers, more than an icon pack's detailed glyph holds."""
 MAX_GAME_STYLE = 80_000
@@ -353,7 +357,7 @@ def _over_budget(path: Path, drawn: int, spent: _Spent, budget: Budget) -> Refus
     """Why an icon the guard lets through takes the game's icons past a bound together."""
     for own, together, limit, noun in (
         (drawn, budget.elements, MAX_GAME_ELEMENTS, "elements"),
-        (spent.numbers, budget.numbers, MAX_GAME_NUMBERS, "numbers in paths and polygons"),
+        (spent.numbers, budget.numbers, MAX_GAME_NUMBERS, "numbers and commands of paths"),
         (spent.style, budget.style, MAX_GAME_STYLE, "characters of CSS"),
     ):
         if together + own > limit:
@@ -430,11 +434,11 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
         for attribute in _SHAPE_DATA:
             value = element.get(attribute)
             if value:
-                spent.numbers += len(_NUMBER.findall(value))
+                spent.numbers += len(_TOKEN.findall(value))
         if spent.numbers > MAX_NUMBERS:
             message = (
-                f"its paths and polygons hold more than {MAX_NUMBERS:,} numbers; simplify"
-                " the drawing (fewer nodes)"
+                f"its paths and polygons hold more than {MAX_NUMBERS:,} numbers and commands;"
+                " simplify the drawing (fewer nodes)"
             )
             return Refusal(path, *column(text, element), message)
         if spent.style > MAX_STYLE:
@@ -974,20 +978,37 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
 
 
 NUMBERS_PER_ELEMENT = 50
-"""Numbers of a path or polygon that count as one more element drawn, each `<use>` of it
-counted again (`_expanded`): a rasteriser traces every segment of every copy, so one path of
-24,000 segments used 500 times took validate past 60 s and 1.1 GB, and 20 uses of it on 32
-icons of one face `export png` past 150 s (probe 49 S2, S3)."""
+"""Numbers and commands of a path or polygon that count as one more element drawn, each
+`<use>` of it counted again (`_expanded`): a rasteriser traces every segment of every copy,
+so one path of 24,000 segments used 500 times took validate past 60 s and 1.1 GB, and 20 uses
+of it on 32 icons of one face `export png` past 150 s (probe 49 S2, S3); svglib reads a path
+again for each `<use>` of it, so 400 uses of a path of 50,000 `z` took validate 18.8 s (probe
+50 P50-4)."""
+DATA_CHARS_PER_ELEMENT = 300
+"""Characters of a path's or polygon's data that count as one more element, each `<use>` of
+it counted again: svglib reads the whole text again for each use (~0.16 µs a character), so
+490 uses of a path padded with 300,000 spaces took validate 30 s (probe 50 P50-4)."""
+TEXT_CHARS_PER_ELEMENT = 50
+"""Characters of a `<text>` (its `<tspan>`s' too) that count as one more element, each
+`<use>` of it counted again: svglib converts the text again for each use and a rasteriser
+draws each glyph, so 490 uses of a 300,000-character text took validate 56 s and 752 MB
+(probe 50 P50-4)."""
 
 
 def _numbers_weight(element: _Element) -> int:
-    """The elements an element's path or polygon numbers count for (`NUMBERS_PER_ELEMENT`)."""
-    numbers = 0
+    """The elements an element's data counts for: its path or polygon numbers and commands
+    (`NUMBERS_PER_ELEMENT`) and characters (`DATA_CHARS_PER_ELEMENT`), a text's characters
+    (`TEXT_CHARS_PER_ELEMENT`)."""
+    tokens = characters = 0
     for attribute in _SHAPE_DATA:
         value = element.get(attribute)
         if value:
-            numbers += len(_NUMBER.findall(value))
-    return numbers // NUMBERS_PER_ELEMENT
+            tokens += len(_TOKEN.findall(value))
+            characters += len(value)
+    weight = tokens // NUMBERS_PER_ELEMENT + characters // DATA_CHARS_PER_ELEMENT
+    if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "text":
+        weight += sum(len(piece) for piece in element.itertext()) // TEXT_CHARS_PER_ELEMENT
+    return weight
 
 
 def _over(cost: Cost) -> bool:
