@@ -134,10 +134,10 @@ def test_validate_says_a_face_of_dashed_icons_past_the_weight_bound(tmp_path, ru
     assert found and "'token' weighs 1,9" in found[0]["message"], found
 
 
-def _track(tmp_path: Path, run_cli, squares: int) -> Path:
-    """A new game with a score track whose first `squares` squares draw a dashed icon just
-    under the dashes one icon may draw."""
-    root = _new_game(tmp_path, run_cli, _svg(_zigzag(MAX_DASHES - 400)))
+def _track(tmp_path: Path, run_cli, squares: int, dashes: int = MAX_DASHES - 400) -> Path:
+    """A new game with a score track whose first `squares` squares draw a dashed icon of
+    about `dashes` dashes (by default just under what one icon may draw)."""
+    root = _new_game(tmp_path, run_cli, _svg(_zigzag(dashes)))
     icons = ", ".join(f"{n}: token" for n in range(squares))
     (root / "boards").mkdir(exist_ok=True)
     (root / "boards" / "score.yaml").write_text(
@@ -178,3 +178,18 @@ def test_validate_says_a_score_track_of_dashed_icons_past_the_weight_bound(
     assert 0 < len(drawn) < 40  # those that fit
     few = _track(tmp_path / "few", run_cli, 20)
     assert [d for d in _findings(run_cli, few, "P016") if d["severity"] == "error"] == []
+
+
+def test_a_refused_icon_on_a_board_is_said_once_at_its_file(tmp_path, run_cli):
+    # P50-2's icon itself: refused (P008), and each of the 75 squares naming it said P015
+    # "no icon 'x'" again, as no card or layout naming a refused icon does
+    root = _track(tmp_path, run_cli, 30, MAX_DASHES * 10)
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = diagnostics_json(result.output)
+    assert [d["code"] for d in found] == ["P008"], found
+    assert found[0]["file"].endswith("icons/token.svg")
+    from toolkit.render.icons import icon_set
+
+    (root / "icons" / "token.svg").unlink()  # no such icon at all: said at each square
+    icon_set.cache_clear()  # one process per run outside tests
+    assert len(_findings(run_cli, root, "P015")) == 30
