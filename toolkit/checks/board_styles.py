@@ -41,8 +41,10 @@ def _check(game: Game) -> Iterator[Diagnostic]:
     from toolkit.render.boards.look import plugin_glyphs
     from toolkit.render.icons import icon_set, listed
 
-    known = set(plugin_glyphs(game)) | set(icon_set(game.root).names) | {"none"}
+    icons = icon_set(game.root)
+    known = set(plugin_glyphs(game)) | set(icons.names) | {"none"}
     shown = listed(known)
+    known |= icons.broken  # a broken icon's own finding (P008) says why, once
     for loaded in styled:
         style = getattr(loaded.model, "style", None)
         if style is None:
@@ -51,9 +53,9 @@ def _check(game: Game) -> Iterator[Diagnostic]:
             (("style", "spaces", k, "icon"), s.icon) for k, s in style.spaces.items()
         ]
         named += [(("style", "links", k, "marker"), s.marker) for k, s in style.links.items()]
-        icons = getattr(loaded.model, "icons", None)  # icons on numbered squares (score track)
-        if isinstance(icons, dict):
-            named += [(("icons", number), icon) for number, icon in icons.items()]
+        squares = getattr(loaded.model, "icons", None)  # icons on numbered squares (score track)
+        if isinstance(squares, dict):
+            named += [(("icons", number), icon) for number, icon in squares.items()]
         for path, icon in named:
             if icon is not None and icon not in known and loaded.doc is not None:
                 yield P_BOARD_ICON.at(

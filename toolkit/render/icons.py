@@ -484,8 +484,8 @@ none; validate says P018 at a face that would draw more, and a face draws the fi
 
 MAX_FACE_ICON_WEIGHT = 16_000
 """What the icons one card face draws may weigh together (`icon_weight`: an SVG icon its
-drawn shapes and pictures), its icon elements and inline icons alike: about eight icons of
-the 2,000 elements one may hold. 32 icon elements of 1,990 large translucent circles took
+drawn shapes, pictures and dashes), its icon elements and inline icons alike: about eight
+icons of the 2,000 elements one may hold. 32 icon elements of 1,990 large translucent circles took
 `export png` 8.9 s for one face (probe 47 K9). The bundled faces weigh 60 at most (six
 built-in icons); validate says P018 at a face past it, and a face draws the icons that fit."""
 
@@ -659,7 +659,8 @@ BUILTIN_WEIGHT = 10
 def icon_weight(name: str, icons: IconSet = BUILTIN) -> int:
     """What drawing icon `name` once costs a rasteriser, in drawn elements: an SVG icon's
     shapes and pictures (`svg_icons.SvgIcon.weight`), `BUILTIN_WEIGHT` for a built-in; 0
-    for a name the set has no icon for (nothing is drawn)."""
+    for a name the set has no icon for (nothing is drawn). An SVG's dashes weigh too
+    (`svg_icons.DASHES_PER_ELEMENT`)."""
     drawer = icons.drawers.get(name)
     if drawer is None:
         return 0

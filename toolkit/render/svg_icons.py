@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import io
+import math
 import os
 import re
 import threading
@@ -106,7 +107,8 @@ class SvgIcon:
         at most), and each picture it draws, one element per `PIXELS_PER_ELEMENT` of its
         pixels. The PDF holds the icon once as a form, but a rasteriser (`export png`, the
         preview) draws every use of it whole: a face counts the weights of the icons it
-        draws (toolkit.render.icons.icon_weight)."""
+        draws (toolkit.render.icons.icon_weight). The dashes of its dashed strokes count
+        too, `DASHES_PER_ELEMENT` as one element: a rasteriser draws each dash."""
         from reportlab.graphics.shapes import Image as ImageShape
 
         shapes = _shapes(self.drawing)
@@ -116,7 +118,19 @@ class SvgIcon:
             if isinstance(shape, ImageShape) and isinstance(shape.path, Picture)
         )
         numbers = sum(len(getattr(shape, "points", None) or ()) for shape in shapes)
-        return len(shapes) + pixels // PIXELS_PER_ELEMENT + numbers // svg_guard.NUMBERS_PER_ELEMENT
+        dashes = int(self.dashes) // DASHES_PER_ELEMENT
+        return (
+            len(shapes)
+            + pixels // PIXELS_PER_ELEMENT
+            + numbers // svg_guard.NUMBERS_PER_ELEMENT
+            + dashes
+        )
+
+    @cached_property
+    def dashes(self) -> float:
+        """How many dashes its dashed strokes draw, each copy of a <use> counted
+        (`_dashed`), at most `DASH_CAP`."""
+        return min(sum(count for count, _, _ in _dashed(self.drawing)), DASH_CAP)
 
     @cached_property
     def coverage(self) -> float:
@@ -162,6 +176,24 @@ PIXELS_PER_ELEMENT = 8_000
 rasteriser draws a 4000×4000 picture (`svg_guard.MAX_PIXELS`) in about the time of 2,000
 shapes (999 uses of one on a card took `export png` 19 s, 999 uses of a 1,990-circle icon
 14 s)."""
+
+
+DASHES_PER_ELEMENT = 4
+"""Dashes of an icon's dashed strokes (`stroke-dasharray`) that weigh as one drawn element
+(`SvgIcon.weight`): PDFium draws each dash on its own, 0.3 to 0.46 µs a dash at 150 and 300
+dpi once a dash is longer than ~0.05 device pixel (shorter ones it draws as a solid line),
+however the dashes lie; a small circle of the 1,990-circle icon costs 1.5 µs (23 mm, 150
+dpi) to 5.5 µs (50 mm, 300 dpi) filled, 2.9 to 11 µs stroked. One path of 20,000 segments
+dashed every 0.1 unit (20 million dashes, a 168 kB icon) took `export png` 75 s for three
+cards, with validate clean (probe 50 P50-1)."""
+
+MAX_DASHES = svg_guard.MAX_EXPANDED * DASHES_PER_ELEMENT
+"""Dashes one icon may draw: as many as weigh the `svg_guard.MAX_EXPANDED` elements it may
+draw. A dashed circle of radius 40 (`stroke-dasharray="4 2"`) draws 42."""
+
+DASH_CAP = 1e18
+"""What the dashes of an icon are counted at most (a length over a period of 1e-300 is no
+number a weight can hold)."""
 
 
 FORM_MARGIN = 0.25
@@ -377,6 +409,103 @@ def _leaf_bounds(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tu
     return out
 
 
+def _dashed(drawing: Any) -> list[tuple[float, tuple[float, ...], float]]:
+    """(dashes, dash array, length) of each dashed stroke of a drawing: each shape that
+    strokes with a dash array, the length of its outline over its dash period (the sum of
+    the array, twice that for an odd number of values, as PDF repeats it), both in the
+    shape's own units (a transform scales them alike). A curve counts its control polygon,
+    which is no shorter. A period that is no positive number counts none: reportlab refuses
+    to write it (load_svg then refuses the icon)."""
+    out = []
+    for shape in _shapes(drawing):
+        array = getattr(shape, "strokeDashArray", None)
+        if not array or getattr(shape, "contents", None) is not None:
+            continue
+        if len(array) == 2 and isinstance(array[1], (list, tuple)):  # reportlab's (phase, array)
+            array = array[1]
+        try:
+            values = tuple(float(v) for v in array)
+        except (TypeError, ValueError):
+            continue
+        period = sum(values) * (2 if len(values) % 2 else 1)
+        if not (period > 0 and math.isfinite(period)):
+            continue
+        if shape.getProperties().get("strokeColor") is None:  # as its renderer sees it
+            continue  # not stroked (svglib's fill-only and clipping paths say so)
+        length = _stroke_length(shape)
+        if length > 0:
+            out.append((min(length / period, DASH_CAP), values, length))
+    return out
+
+
+def _stroke_length(shape: Any) -> float:
+    """The length of the outline a shape strokes, in its own units (an upper bound for a
+    curve or a rounded corner); 0 for one reportlab cannot measure."""
+    from reportlab.graphics.shapes import Circle, Ellipse, Line, Path, PolyLine, Rect
+
+    try:
+        if isinstance(shape, Circle):
+            length = 2 * math.pi * abs(float(shape.r))
+        elif isinstance(shape, Ellipse):
+            length = 2 * math.pi * max(abs(float(shape.rx)), abs(float(shape.ry)))
+        elif isinstance(shape, Rect):
+            length = 2 * (abs(float(shape.width)) + abs(float(shape.height)))
+        elif isinstance(shape, Line):
+            length = math.hypot(shape.x2 - shape.x1, shape.y2 - shape.y1)
+        elif isinstance(shape, Path):
+            length = _path_length(shape)
+        elif getattr(shape, "points", None):  # a polygon closes back to its first point
+            length = _polyline_length(shape.points, closed=not isinstance(shape, PolyLine))
+        else:  # a shape svglib does not make: the outline of its box, twice over
+            low_x, low_y, high_x, high_y = shape.getBounds()
+            length = 4 * ((high_x - low_x) + (high_y - low_y))
+    except Exception:  # noqa: BLE001 - a shape reportlab cannot measure draws nothing
+        return 0.0
+    return length if math.isfinite(length) else DASH_CAP
+
+
+def _polyline_length(points: Any, closed: bool) -> float:
+    """The length of the line through `points` (flat x, y, x, y…), closed back to its first."""
+    pairs = list(zip(points[0::2], points[1::2], strict=False))  # reportlab's are even
+    length = sum(map(math.dist, pairs, pairs[1:]))
+    if closed and len(pairs) > 1:
+        length += math.dist(pairs[0], pairs[-1])
+    return float(length)
+
+
+def _path_length(path: Any) -> float:
+    """The length of a reportlab path's segments (each curve its control polygon), each
+    `closePath` back to its subpath's start."""
+    from reportlab.graphics.shapes import (  # type: ignore[attr-defined]  # its operators
+        _CLOSEPATH,
+        _CURVETO,
+        _LINETO,
+        _MOVETO,
+    )
+
+    points = path.points
+    length = 0.0
+    at = start = (0.0, 0.0)
+    i = 0
+    for op in path.operators:
+        if op == _MOVETO:
+            at = start = (points[i], points[i + 1])
+            i += 2
+        elif op == _LINETO:
+            to = (points[i], points[i + 1])
+            length += math.dist(at, to)
+            at, i = to, i + 2
+        elif op == _CURVETO:
+            one, two = (points[i], points[i + 1]), (points[i + 2], points[i + 3])
+            to = (points[i + 4], points[i + 5])
+            length += math.dist(at, one) + math.dist(one, two) + math.dist(two, to)
+            at, i = to, i + 6
+        elif op == _CLOSEPATH:
+            length += math.dist(at, start)
+            at = start
+    return length
+
+
 MAX_REACH = 4
 """How far beyond its own box (times its width or height) a shape of an icon may reach: what
 lies outside the box plus `FORM_MARGIN` is clipped away, but a rasteriser still works
@@ -486,7 +615,50 @@ def load_svg(
             " infinity)"
         )
         return None, Problem(display, where, message)
+    if icon.dashes > MAX_DASHES:
+        return None, _too_many_dashes(icon, display, text, root, where)
     return icon, None
+
+
+def _too_many_dashes(icon: SvgIcon, display: str, text: str, root: Any, where: Span) -> Problem:
+    """The problem of an icon whose dashed strokes draw more than `MAX_DASHES` dashes: at
+    the element whose dash array draws most (as far as its own attribute or style says),
+    naming that array."""
+    count, values, length = max(_dashed(icon.drawing), key=lambda item: item[0])
+    array = " ".join(f"{v:g}" for v in values)
+    element = _dash_element(root, values)
+    at = Span(*svg_guard.column(text, element)) if element is not None else where
+    message = (
+        f"its dashed strokes draw {icon.dashes:,.0f} dashes, more than the {MAX_DASHES:,} an"
+        " icon may draw (a picture of the card draws each dash on its own): its"
+        f' stroke-dasharray "{array}" on a stroke {length:,.4g} units long draws'
+        f" {count:,.0f} of them; use longer dashes, or dash fewer or shorter strokes"
+    )
+    return Problem(display, at, message)
+
+
+_DASH_STYLE = re.compile(r"(?:^|;)\s*stroke-dasharray\s*:([^;]*)", re.IGNORECASE)
+_DASH_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _dash_element(root: Any, values: tuple[float, ...]) -> Any:
+    """The first element whose own `stroke-dasharray` (attribute or style) holds `values`,
+    else the first with one at all, else None (a dash array a <style> rule sets)."""
+    first = None
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        found = _DASH_STYLE.search(element.get("style") or "")
+        value = found.group(1) if found else element.get("stroke-dasharray")
+        if value is None or value.strip().lower() in ("", "none"):
+            continue
+        first = first if first is not None else element
+        numbers = tuple(float(n) for n in _DASH_NUMBER.findall(value))
+        if len(numbers) == len(values) and all(
+            math.isclose(a, b, rel_tol=1e-6) for a, b in zip(numbers, values, strict=True)
+        ):
+            return element
+    return first
 
 
 MAX_STOPS = svg_guard.MAX_EXPANDED

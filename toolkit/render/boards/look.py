@@ -314,8 +314,8 @@ ICON_SIDE = 1.25
 
 MAX_DRAWING_ICON_WEIGHT = 64_000
 """What the icons one board drawing draws may weigh together, in drawn elements
-(toolkit.render.icons.icon_weight: an SVG icon's shapes and pictures, a built-in's few
-operations), each icon counted at every place it is drawn: a space kind's `icon` on every
+(toolkit.render.icons.icon_weight: an SVG icon's shapes, pictures and dashes, a built-in's
+few operations), each icon counted at every place it is drawn: a space kind's `icon` on every
 space of the kind, a line's `marker` on every arc, a numbered square's icon. The PDF holds an
 icon once, as a form, but a rasteriser (`export png`, `export tts`, the preview) draws every
 use of it whole: a map of 2,000 spaces drawing a 1,990-circle icon took `export png` 20 s and
@@ -406,7 +406,7 @@ def icon_bound_problem(
     message = (
         f"the board's icons weigh {total:,} drawn elements, more than the"
         f" {MAX_DRAWING_ICON_WEIGHT:,} one board drawing draws: {name!r} weighs {each:,}"
-        f" (its shapes, and its pictures' pixels) and is drawn at {count:,}"
+        f" (its shapes, its pictures' pixels and its dashes) and is drawn at {count:,}"
         f" place{'' if count == 1 else 's'} here, {most:,} together. The PDF holds an icon"
         " once, but a picture of the board (export png, the preview) draws each use whole;"
         " past the bound spaces are drawn without their icon. Use a simpler icon, or draw it"
