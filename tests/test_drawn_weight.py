@@ -1,0 +1,97 @@
+"""Probe 50 P50-3: a layout of 200 boxes and 200 badges (each kind's own bound) on 10 cards of
+`copies: 1000` (the printed-card bound) validated clean in 0.64 s, since the checks resolve
+each distinct face once, but `build --lang en` ran past 120 s and 1.6 GB. What the printed
+faces weigh to draw (each element's kind's `draw_cost`, every copy, front and back) is
+bounded at validate (S004), and `build` refuses a game past it before drawing anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, diagnostics_json
+from toolkit.checks.printed_cards import printed_weight
+from toolkit.content.game import load_game
+from toolkit.render import drawn_weight
+
+BOUND = 5_000
+"""The bound in these tests: the P50-3 game's shape at a small scale."""
+
+
+def _heavy(tmp_path: Path, run_cli, cards: int, copies: int) -> Path:
+    """The `new` scaffold with a layout of 10 boxes and 10 badges (60 units a face) and a
+    deck of `cards` cards of `copies` each on it."""
+    assert run_cli("new", "g", "--into", str(tmp_path)).exit_code == 0
+    root = tmp_path / "g"
+    elements = "".join(
+        f"  - kind: box\n    box: {{x: {i}, y: {i}, w: 20, h: 20}}\n"
+        f'    fill: "#000080"\n    stroke: "#000000"\n    radius_mm: 3\n'
+        f'  - kind: badge\n    box: {{x: {i}, y: 30, w: 8, h: 8}}\n    text: "{i}"\n'
+        for i in range(10)
+    )
+    (root / "layouts" / "heavy.yaml").write_text(f"id: heavy\nelements:\n{elements}")
+    deck = "id: cards\nkind: actions\nname: {fr: C, es: C, en: C}\nsize: poker\nlayout: heavy\n"
+    deck += "cards:\n" + "".join(
+        f"  - id: c{i}\n    name: {{fr: N{i}, es: N{i}, en: N{i}}}\n    copies: {copies}\n"
+        for i in range(cards)
+    )
+    (root / "decks" / "cards.yaml").write_text(deck, encoding="utf-8")
+    return root
+
+
+def _weight_errors(result) -> list[dict]:
+    return [d for d in diagnostics_json(result.output) if "to draw" in d["message"]]
+
+
+def test_copies_of_a_heavy_face_past_the_bound_are_an_error_and_build_refuses(
+    tmp_path, run_cli, monkeypatch
+):
+    monkeypatch.setattr(drawn_weight, "MAX_DRAWN", BOUND)
+    root = _heavy(tmp_path, run_cli, cards=3, copies=40)  # 120 printed × (60 + the back)
+    assert printed_weight(load_game(root)) > BOUND
+    result = run_cli("validate", str(root), "--format", "json", "--no-cache")
+    found = _weight_errors(result)
+    assert result.exit_code == 1 and len(found) == 1, result.output
+    diag = found[0]
+    assert diag["code"] == "S004" and diag["severity"] == "error", diag
+    assert diag["file"].endswith("decks/cards.yaml"), diag
+    lines = (root / "decks" / "cards.yaml").read_text(encoding="utf-8").splitlines()
+    assert (diag["line"], diag["col"]) == (lines.index("  - id: c0") + 3, 13), diag  # copies
+    message = diag["message"]
+    assert message.startswith("c0: each of its 40 copies weighs"), message
+    assert f"{BOUND:,}" in message and "10 box × 2, 10 badge × 4" in message, message
+    assert "print fewer copies" in message, message
+
+    out = tmp_path / "out"
+    built = run_cli("build", str(root), "--lang", "en", "--no-cache", "--out", str(out))
+    assert built.exit_code == 1, built.output
+    assert "to draw" in built.output, built.output
+    assert not list(out.rglob("*.pdf")), list(out.rglob("*"))
+
+
+def test_many_distinct_heavy_cards_are_an_error_at_the_deck_s_layout(
+    tmp_path, run_cli, monkeypatch
+):
+    monkeypatch.setattr(drawn_weight, "MAX_DRAWN", BOUND)
+    root = _heavy(tmp_path, run_cli, cards=80, copies=1)
+    result = run_cli("validate", str(root), "--format", "json", "--no-cache")
+    found = _weight_errors(result)
+    assert result.exit_code == 1 and len(found) == 1, result.output
+    lines = (root / "decks" / "cards.yaml").read_text(encoding="utf-8").splitlines()
+    assert (found[0]["line"], found[0]["col"]) == (lines.index("layout: heavy") + 1, 9)
+    assert found[0]["message"].startswith("cards: its 80 printed cards weigh"), found[0]
+    assert "put fewer elements on layout 'heavy'" in found[0]["message"], found[0]
+
+
+def test_a_game_under_the_bound_is_clean(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setattr(drawn_weight, "MAX_DRAWN", BOUND)
+    root = _heavy(tmp_path, run_cli, cards=3, copies=10)
+    assert printed_weight(load_game(root)) <= BOUND
+    result = run_cli("validate", str(root), "--format", "json", "--no-cache")
+    assert not _weight_errors(result), result.output
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "content").iterdir()))
+def test_the_bundled_games_weigh_under_a_tenth_of_the_bound(name):
+    assert 0 < printed_weight(load_game(REPO / "content" / name)) < drawn_weight.MAX_DRAWN / 10
