@@ -20,8 +20,8 @@ BOUND = 5_000
 
 
 def _heavy(tmp_path: Path, run_cli, cards: int, copies: int) -> Path:
-    """The `new` scaffold with a layout of 10 boxes and 10 badges (60 units a face) and a
-    deck of `cards` cards of `copies` each on it."""
+    """The `new` scaffold with a layout of 10 boxes, 10 badges and the card's name (62 units
+    a face) and a deck of `cards` cards of `copies` each on it."""
     assert run_cli("new", "g", "--into", str(tmp_path)).exit_code == 0
     root = tmp_path / "g"
     elements = "".join(
@@ -30,6 +30,8 @@ def _heavy(tmp_path: Path, run_cli, cards: int, copies: int) -> Path:
         f'  - kind: badge\n    box: {{x: {i}, y: 30, w: 8, h: 8}}\n    text: "{i}"\n'
         for i in range(10)
     )
+    elements += "  - kind: text\n    box: {x: 2, y: 40, w: 55, h: 40}\n"
+    elements += '    text: "{{ card.name }}"\n    size: {max: 8, min: 6}\n'
     (root / "layouts" / "heavy.yaml").write_text(f"id: heavy\nelements:\n{elements}")
     deck = "id: cards\nkind: actions\nname: {fr: C, es: C, en: C}\nsize: poker\nlayout: heavy\n"
     deck += "cards:\n" + "".join(
@@ -60,7 +62,7 @@ def test_copies_of_a_heavy_face_past_the_bound_are_an_error_and_build_refuses(
     assert (diag["line"], diag["col"]) == (lines.index("  - id: c0") + 3, 13), diag  # copies
     message = diag["message"]
     assert message.startswith("c0: each of its 40 copies weighs"), message
-    assert f"{BOUND:,}" in message and "10 box × 2, 10 badge × 4" in message, message
+    assert f"{BOUND:,}" in message and "10 box × 2, 10 badge × 4, 1 text × 6" in message, message
     assert "print fewer copies" in message, message
 
     out = tmp_path / "out"
@@ -95,3 +97,25 @@ def test_a_game_under_the_bound_is_clean(tmp_path, run_cli, monkeypatch):
 @pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "content").iterdir()))
 def test_the_bundled_games_weigh_under_a_tenth_of_the_bound(name):
     assert 0 < printed_weight(load_game(REPO / "content" / name)) < drawn_weight.MAX_DRAWN / 10
+
+
+def test_the_weight_is_the_same_with_the_validate_cache(tmp_path, run_cli, monkeypatch):
+    # with the cache, print fit reads its cards' findings back without resolving their
+    # faces: the weight is then of the faces read back, the same as without it
+    from toolkit.content import validate_cache
+
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
+    monkeypatch.setattr(drawn_weight, "MAX_DRAWN", BOUND)
+    root = _heavy(tmp_path, run_cli, cards=3, copies=40)
+    deck = root / "decks" / "cards.yaml"
+    said, first = [], deck.read_text(encoding="utf-8")
+    for step in range(3):  # the first run fills the cache, the next read from it
+        if step:  # a longer English name: c1's face weighs more there
+            deck.write_text(first.replace("en: N1}", f"en: N1 {'x' * 80 * step}}}"))
+        fresh = run_cli("validate", str(root), "--format", "json", "--no-cache")
+        cached = run_cli("validate", str(root), "--format", "json")
+        assert _weight_errors(cached) == _weight_errors(fresh) != [], cached.output
+        said.append(_weight_errors(cached)[0]["message"])
+    assert len(set(said)) == 3, said
