@@ -24,7 +24,7 @@ from toolkit.content.validation import S_BAD_VALUE
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic
 from toolkit.render import drawn_weight
-from toolkit.render.drawn_weight import face_weight, weighed_kinds
+from toolkit.render.drawn_weight import most_weight, weighed_kinds
 from toolkit.render.layout import load_layout
 from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
 from toolkit.render.printjob import PrintJob
@@ -98,7 +98,7 @@ class Weighed:
     back: str = DEFAULT_BACK
     counted: bool = True
     """Whether its cards count against `MAX_PRINTED_CARDS` (a deck's; a bank's questions
-    are bounded as content, and its faces weighed by their layouts)."""
+    are bounded as content, and its faces weighed at most)."""
     copies: list[tuple[int, int]] = field(default_factory=list)  # (card's index, copies)
 
     def printed(self) -> int:
@@ -106,12 +106,14 @@ class Weighed:
 
     def weights(self, lang: str | None) -> list[int]:
         """What drawing one copy of each card weighs (its front, and the back it prints
-        with), in `lang` as the faces resolve there, or (None) by the layouts alone."""
+        with), in `lang` as the faces resolve there, or (None) at most, by the layouts."""
         front, back = _layout(self.front, self.game), _layout(self.back, self.game)
         model: Any = self.loaded.model
+        card_mm = size_mm(model.size)
         if lang is None or not self.counted or front is None or not self.copies:
-            return [face_weight(front) + face_weight(back)] * len(self.copies)
-        job = PrintJob(self.game, model, front, back, lang, size_mm(model.size))
+            most = most_weight(front, card_mm) + most_weight(back, card_mm)
+            return [most] * len(self.copies)
+        job = PrintJob(self.game, model, front, back, lang, card_mm)
         shared = _resolved_weight(job, back, model.cards[0])  # press: drawn with each copy
         return [_resolved_weight(job, front, model.cards[i]) + shared for i, _ in self.copies]
 
@@ -129,19 +131,27 @@ def _resolved_weight(job: PrintJob, layout: Any, card: Any) -> int:
     try:
         faces = job.resolved(layout, card)
     except ValueError:  # a template's error (LayoutError), said by print fit
-        return face_weight(layout)
+        return most_weight(layout, job.card_mm)
     return drawn_weight.resolved_weight(faces)
 
 
-def _weights(game: Game, decks: list[Weighed]) -> tuple[str | None, list[list[int]]]:
+def _weights(
+    game: Game, decks: list[Weighed], shortcut: bool = True
+) -> tuple[str | None, list[list[int]]]:
     """The printed language whose cards weigh most to draw (the first of the heaviest) and
-    each deck's card weights there. The faces print fit resolved, once it has resolved them
-    all in this run (a face is kept for the run: here it is looked up); by their layouts
-    alone when it stopped short (an error already) or has not run."""
+    each deck's card weights there: the faces print fit resolved, once it has resolved them
+    all in this run (a face is kept for the run: here it is looked up; with the validate
+    cache, read back). At most, by the layouts alone: when that is under the bound (with
+    `shortcut`: no face is looked at), or print fit stopped short (an error already) or
+    has not run."""
+    most = [deck.weights(None) for deck in decks]
+    at_most = sum(_total(deck, w) for deck, w in zip(decks, most, strict=True))
+    under = at_most <= drawn_weight.MAX_DRAWN
     running = running_budget()
-    every = running is None or running.measured == (len(game.decks), 0)
+    if (shortcut and under) or (running is not None and running.measured != (len(game.decks), 0)):
+        return None, most
     best: tuple[int, str | None, list[list[int]]] | None = None
-    for lang in printed_languages(game) if every else [None]:
+    for lang in printed_languages(game):
         weights = [deck.weights(lang) for deck in decks]
         total = sum(_total(deck, w) for deck, w in zip(decks, weights, strict=True))
         if best is None or total > best[0]:
@@ -158,7 +168,7 @@ def _total(deck: Weighed, weights: list[int]) -> int:
 def printed_weight(game: Game) -> int:
     """What drawing the game's printed cards weighs in its heaviest printed language."""
     decks = printed_decks(game)
-    _, weights = _weights(game, decks)
+    _, weights = _weights(game, decks, shortcut=False)
     return sum(_total(deck, w) for deck, w in zip(decks, weights, strict=True))
 
 
@@ -182,9 +192,11 @@ def _too_heavy(decks: list[Weighed], game: Game) -> Iterator[Diagnostic]:
     layout = _layout(deck.front, game)
     held = weighed_kinds(layout) if layout is not None else "nothing"
     where = f" in {lang}" if lang else ""
+    up_to = "" if lang else " up to"  # weighed by the layouts alone: at most
     what = f"(front and back; ~10 µs a unit: layout {deck.front!r} holds {held})"
     sum_up = (
-        f"so the game's printed cards weigh {total:,} units{where}, more than the {bound:,}"
+        f"so the game's printed cards weigh{up_to} {total:,} units{where}, more than the"
+        f" {bound:,}"
         " `build` draws a language"
     )
     if copies > 1:
@@ -193,7 +205,8 @@ def _too_heavy(decks: list[Weighed], game: Game) -> Iterator[Diagnostic]:
         yield S_BAD_VALUE.at(
             loaded.rel,
             at,
-            f"{getattr(card, 'id', '?')}: each of its {copies:,} copies weighs {weighs:,} units"
+            f"{getattr(card, 'id', '?')}: each of its {copies:,} copies weighs{up_to}"
+            f" {weighs:,} units"
             f" to draw {what}, {sum_up}; print fewer copies, or put fewer elements on"
             f" layout {deck.front!r}",
         )
@@ -202,7 +215,7 @@ def _too_heavy(decks: list[Weighed], game: Game) -> Iterator[Diagnostic]:
     yield S_BAD_VALUE.at(
         loaded.rel,
         at,
-        f"{getattr(loaded.model, 'id', '?')}: its {deck.printed():,} printed cards weigh"
+        f"{getattr(loaded.model, 'id', '?')}: its {deck.printed():,} printed cards weigh{up_to}"
         f" {totals[heaviest]:,} units to draw {what}, {sum_up}; put fewer elements on"
         f" layout {deck.front!r}, or print fewer cards",
     )

@@ -7,10 +7,12 @@ once, but `build --lang en` ran past 120 s and 1.6 GB (~14 ms and ~40 kB of PDF 
 card). A face weighs what its layout's elements cost to draw (each kind's `draw_cost`, ~10 µs
 a unit), and a game's printed faces together, for one language, at most `MAX_DRAWN`.
 
-A face is weighed as it resolved for print fit (the elements its `when` shows, a text by its
-length), or, where print fit did not resolve it (it stopped: an error already), by its
-layout, every element counted. Each printed card counts its front and its back (the press
-profile draws each card's back on its own page; sheets place one shared back).
+A face is weighed at most by its layout (each element's `most_drawn_cost`: a text by what
+its box holds at its smallest size) and, only when that passes the bound, as it resolved for
+print fit (the elements its `when` shows, a text by its length; print fit's faces are kept
+for the run, or read back with the validate cache). Where print fit did not resolve them all
+(it stopped: an error already), at most. Each printed card counts its front and its back
+(the press profile draws each card's back on its own page; sheets place one shared back).
 """
 
 from __future__ import annotations
@@ -23,17 +25,17 @@ A whole `build --lang en` of a game just under the bound (10 cards of many copie
 200 boxes, 200 badges, 100 one-line texts, 20 paragraphs, 32 icons or 16 images, and its
 name) took 2.7 to 3.4 s of user CPU on a loaded 2-core machine (the images also 0.8 s of
 system); 9,990 printed cards of the built-in `standard` layout weigh 179,820 (1.8 s). The
-bundled games weigh 990 to 12,727, so this is 19 times the largest; a game of 500 printed
-cards of 30 elements weighs ~30,000 (boxes, icons, one-line texts) to ~105,000
-(paragraphs)."""
+bundled games weigh 990 to 10,619 as they resolve (1,296 to 12,977 at most), so this is 19
+times the largest at most; a game of 500 printed cards of 30 elements weighs ~30,000 (boxes,
+icons, one-line texts) to ~105,000 (paragraphs)."""
 
 
-def face_weight(layout: Any) -> int:
-    """What drawing one face of `layout` may weigh, by the layout alone: each element's
-    kind's `draw_cost` (None, a layout that does not load: nothing)."""
+def most_weight(layout: Any, card_mm: tuple[float, float]) -> int:
+    """What drawing one face of `layout` at that trim size (mm) may weigh at most: each
+    element's `most_drawn_cost` (under it, no card needs its face resolved to be weighed)."""
     if layout is None:
         return 0
-    return sum(type(element).draw_cost for element in layout.elements)
+    return sum(element.most_drawn_cost(card_mm) for element in layout.elements)
 
 
 def resolved_weight(faces: list[Any]) -> int:
@@ -43,11 +45,10 @@ def resolved_weight(faces: list[Any]) -> int:
 
 
 def weighed_kinds(layout: Any) -> str:
-    """What a face of `layout` may draw, by kind, each with its `draw_cost`: '200 box × 2,
-    200 badge × 4' (in the layout's order of first use)."""
-    counts: dict[str, list[int]] = {}
+    """What a face of `layout` may draw, by kind: '200 box, 200 badge' (in the layout's
+    order of first use)."""
+    counts: dict[str, int] = {}
     for element in layout.elements:
-        kind = counts.setdefault(str(getattr(element, "kind", "?")), [0, 0])
-        kind[0] += 1
-        kind[1] = type(element).draw_cost
-    return ", ".join(f"{n:,} {kind} × {cost}" for kind, (n, cost) in counts.items()) or "nothing"
+        kind = str(getattr(element, "kind", "?"))
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{n:,} {kind}" for kind, n in counts.items()) or "nothing"

@@ -188,6 +188,11 @@ class Element(StrictModel):
         kind whose cost follows what it prints says so."""
         return type(self).draw_cost
 
+    def most_drawn_cost(self, card_mm: tuple[float, float]) -> int:
+        """What drawing it on a face of that trim size (mm) may weigh at most, whatever the
+        card (`drawn_cost` of its fullest face; `draw_cost` by default)."""
+        return type(self).draw_cost
+
     def font_asked(self) -> tuple[str | None, str] | None:
         """(family, style) its `prints` fields print in (family None: the game's main
         family), or None for a kind that prints no words."""
