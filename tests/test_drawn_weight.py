@@ -125,3 +125,31 @@ def test_the_weight_is_the_same_with_the_validate_cache(tmp_path, run_cli, monke
         assert _weight_errors(cached) == _weight_errors(fresh) != [], cached.output
         said.append(_weight_errors(cached)[0]["message"])
     assert len(set(said)) == 3, said
+
+
+def test_a_card_s_copies_place_one_drawing_of_it(tmp_path, run_cli, monkeypatch):
+    # each copy drew its face's every element again (~14 ms and ~40 kB of PDF a copy of 400
+    # elements): a card printed more than once is drawn once, as a form each copy places
+    from toolkit.render.artifacts.cards import cards_pdf
+    from toolkit.render.build import BuildOptions
+    from toolkit.render.elements.badge import BadgeElement
+
+    root = _heavy(tmp_path, run_cli, cards=2, copies=12)
+    game = load_game(root)
+    drawn: list[str] = []
+    real = BadgeElement.draw
+
+    def counted(self, c, item, x, y, job):
+        drawn.append(item.text)
+        real(self, c, item, x, y, job)
+
+    monkeypatch.setattr(BadgeElement, "draw", counted)
+    first = cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"]))
+    assert len(drawn) == 2 * 10, len(drawn)  # each card's 10 badges, once
+    assert cards_pdf(game, game.valid(game.decks), "en", BuildOptions(["en"])) == first
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(first)
+    from pypdf import PdfReader
+
+    fronts = PdfReader(pdf).pages[0].extract_text()  # a sheet of 9: its copies all show
+    assert fronts.count("N0") == 9, fronts
