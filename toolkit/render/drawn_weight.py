@@ -21,13 +21,15 @@ from typing import Any
 
 MAX_DRAWN = 250_000
 """Units (`Element.draw_cost`, ~10 µs each) one language's printed faces may weigh together.
-A whole `build --lang en` of a game just under the bound (10 cards of many copies, each of
-200 boxes, 200 badges, 100 one-line texts, 20 paragraphs, 32 icons or 16 images, and its
-name) took 2.7 to 3.4 s of user CPU on a loaded 2-core machine (the images also 0.8 s of
-system); 9,990 printed cards of the built-in `standard` layout weigh 179,820 (1.8 s). The
-bundled games weigh 990 to 10,619 as they resolve (1,296 to 12,977 at most), so this is 19
-times the largest at most; a game of 500 printed cards of 30 elements weighs ~30,000 (boxes,
-icons, one-line texts) to ~105,000 (paragraphs)."""
+A whole `build --lang en` (its gate included) of a game just under the bound took, on a
+loaded 2-core machine: 590 cards each of 200 boxes 3.6 s of user CPU, 300 of 200 badges
+3.3 s, 480 of 16 images 2.6 s (and 0.8 s of system); 10 cards of many copies each of 200
+boxes 3.0 s with `--profile press`, which draws each copy (sheets place a card's copies as
+one form: 0.44 s). Texts each a paragraph run out of the fitting budget first. 9,990 printed
+cards of the built-in `standard` layout weigh 179,820 (1.8 s). The bundled games weigh 990
+to 10,619 as they resolve (1,296 to 12,977 at most), so this is 19 times the largest at
+most; a game of 500 printed cards of 30 elements weighs ~30,000 (boxes, icons, one-line
+texts) to ~105,000 (paragraphs)."""
 
 
 def most_weight(layout: Any, card_mm: tuple[float, float]) -> int:

@@ -177,7 +177,7 @@ class Element(StrictModel):
     `export png` 17.5 s for one card, 2,000 of one picture 37 s (probe 46 K3, K4)."""
     most_per_layout_why: ClassVar[str] = "each draws its file whole on every face"
     """Why the kind is bounded, as S004 says it past `most_per_layout`."""
-    draw_cost: ClassVar[int] = 16
+    draw_cost: ClassVar[int] = 32
     """What `build` spends drawing one element of the kind on one printed face, in units of
     ~10 µs of CPU: every copy of a card is drawn again in each language, and what a game's
     printed faces weigh together is bounded (toolkit.render.drawn_weight). A kind of a
