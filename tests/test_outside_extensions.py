@@ -179,7 +179,9 @@ def test_an_outside_element_kind(tmp_path, run_cli, game):
                          "--out", str(out))  # fmt: skip
         assert result.exit_code == 0, result.output
         page = pypdf.PdfReader(out / "fixture-game" / "en" / "cards.pdf").pages[0]
-        assert ".070588 .203922 .337255 rg" in page.get_contents().get_data().decode("latin-1")
+        drawn = [page.get_contents().get_data()]  # and the forms it places (a card's copies)
+        drawn += [x.get_object().get_data() for x in page["/Resources"]["/XObject"].values()]
+        assert ".070588 .203922 .337255 rg" in b"".join(drawn).decode("latin-1")
     assert run_cli("validate", str(game)).exit_code == 1  # `stripe` is unknown again
 
 

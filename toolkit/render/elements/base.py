@@ -177,6 +177,21 @@ class Element(StrictModel):
     `export png` 17.5 s for one card, 2,000 of one picture 37 s (probe 46 K3, K4)."""
     most_per_layout_why: ClassVar[str] = "each draws its file whole on every face"
     """Why the kind is bounded, as S004 says it past `most_per_layout`."""
+    draw_cost: ClassVar[int] = 32
+    """What `build` spends drawing one element of the kind on one printed face, in units of
+    ~10 µs of CPU: every copy of a card is drawn again in each language, and what a game's
+    printed faces weigh together is bounded (toolkit.render.drawn_weight). A kind of a
+    plugin counts as an image (the costliest built-in) unless it says otherwise."""
+
+    def drawn_cost(self, item: Resolved) -> int:
+        """What drawing it on one face weighs as resolved there (`draw_cost`, by default): a
+        kind whose cost follows what it prints says so."""
+        return type(self).draw_cost
+
+    def most_drawn_cost(self, card_mm: tuple[float, float]) -> int:
+        """What drawing it on a face of that trim size (mm) may weigh at most, whatever the
+        card (`drawn_cost` of its fullest face; `draw_cost` by default)."""
+        return type(self).draw_cost
 
     def font_asked(self) -> tuple[str | None, str] | None:
         """(family, style) its `prints` fields print in (family None: the game's main

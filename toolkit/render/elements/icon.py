@@ -29,6 +29,9 @@ class IconElement(Element):
 
     order: ClassVar[int] = 30
     most_per_layout: ClassVar[int | None] = 32  # the bundled layouts hold 6 at most
+    draw_cost: ClassVar[int] = 2
+    """~17 µs: an icon is drawn once into a form that each element places (32 icons on each
+    of 1,000 printed cards: 0.55 s more than one text)."""
 
     kind: Literal["icon"]
     icon: str = Field(description="Icon name or Jinja template giving one.")

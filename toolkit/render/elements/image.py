@@ -29,6 +29,11 @@ class ImageElement(Element):
 
     order: ClassVar[int] = 40
     most_per_layout: ClassVar[int | None] = 16  # the bundled layouts hold 1 at most
+    draw_cost: ClassVar[int] = 32
+    """~130 µs of user and ~50 of system CPU drawn: each placement reads the picture's copy
+    and its size again before reportlab places it (16 on each of 1,000 printed cards: 2.1 s
+    of user CPU more than one text); ~390 µs with the build's gate on faces each their own
+    (940 cards of 16: `build --lang en` 4.5 s user and 1.5 s system)."""
 
     kind: Literal["image"]
     path: str = Field(description="Jinja template giving a path inside the game folder.")
