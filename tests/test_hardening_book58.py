@@ -11,6 +11,7 @@ from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.i18n import markdown_units
 from toolkit.render import rulebook_source
+from toolkit.render.markdown_flow import fit_widths
 
 DECK = "decks/cards.yaml"
 
@@ -186,3 +187,26 @@ def test_the_card_reference_s_headings_and_rows_count_against_the_blocks(
     found = _r010(folder)
     assert [f[:3] for f in found] == [("decks/d2.yaml", 1, 1)]
     assert "3," not in found[0][3] and "blocks" in found[0][3]
+
+
+def test_no_column_is_narrower_than_its_padding() -> None:
+    assert fit_widths([10, 90], [10, 90], 100, floor=11) == pytest.approx([11, 89])
+    squeezed = fit_widths([300] + [5] * 19, [300] + [5] * 19, 400, floor=11)
+    assert min(squeezed) >= 11 - 1e-9 and sum(squeezed) == pytest.approx(400)
+    assert fit_widths([30, 30], [40, 50], 400, floor=11) == fit_widths([30, 30], [40, 50], 400)
+
+
+def test_a_card_reference_of_long_labels_as_wide_as_a_page_holds_builds(run_cli, tmp_path) -> None:
+    # 16 long labels (20 columns, the bound) squeezed the Card column under its padding:
+    # reportlab's negative availWidth traceback in `build`
+    folder = _starter(run_cli, tmp_path)
+    deck = folder / DECK
+    text = deck.read_text(encoding="utf-8")
+    labels = "".join(f"  p{i}: {{en: Parameter number {i} long label}}\n" for i in range(16))
+    text = text.replace("size: poker\n", f"size: poker\nlabels:\n{labels}", 1)
+    params = "".join(f"      p{i}: {i * 1000003}\n" for i in range(16))
+    deck.write_text(text.replace("      steps: 2\n", "      steps: 2\n" + params, 1), "utf-8")
+    out = tmp_path / "o"
+    result = run_cli("build", str(folder), "--only", "rulebook", "--lang", "en", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert list(out.rglob("rulebook.pdf"))
