@@ -40,3 +40,17 @@ def test_a_path_of_commands_without_numbers_counts_them(tmp_path: Path):
     icon, problem = _svg(tmp_path, '<path d="M50 50{}"/>'.format("z" * 60_000))
     assert icon is None and problem is not None
     assert "50,000 numbers and commands" in problem.message
+
+
+@pytest.mark.parametrize("signature", [b"wOF2", b"wOFF"])
+def test_a_web_font_is_told_by_its_signature_never_decompressed(run_cli, tmp_path, signature):
+    # P50-5: fontTools decompressed a WOFF2 file's whole stream to tell what it was (a 1.6 kB
+    # file of 2 GiB of zeros took 4.3 GB) and, without Brotli, raised ImportError: four check
+    # families failed (E008) where one P009 belongs
+    from tests.test_game_fonts import findings, themed_game
+
+    game = themed_game(tmp_path)
+    (game / "fonts" / "Web.ttf").write_bytes(signature + b"\0\1\0\0" + b"\0" * 64)
+    found = findings(run_cli, game)
+    assert [(d["code"], d["file"]) for d in found] == [("P009", "fonts/Web.ttf")], found
+    assert "a web font (woff" in found[0]["message"]
