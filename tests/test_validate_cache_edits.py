@@ -170,3 +170,31 @@ def test_one_card_edited_imports_no_build_artifact(warm, monkeypatch):
     imported = done.stdout.splitlines()[-1]
     assert "toolkit.checks.printfit" in imported, done.stdout  # the check ran
     assert "toolkit.render.artifacts" not in imported, imported
+
+
+@pytest.mark.usefixtures("cache")
+def test_one_card_edited_shapes_no_glossary_term_again(tmp_path, monkeypatch):
+    """How the walk finds each glossary term (its shape) is read back from the last run: a
+    card edit works out the shape of none of the glossary's terms (`card`, `carte`,
+    `carta`; `Harbour` is a name kept as it is, presence's own), and finds what a run
+    without the cache finds."""
+    from toolkit.checks.translation import term_search
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    cold = _run(".")
+    shaped: list[str] = []
+    real = term_search._shape.__wrapped__  # not the process's lru cache: each one worked out
+
+    def counted(term: str) -> object:
+        shaped.append(term)
+        return real(term)
+
+    monkeypatch.setattr(term_search, "_shape", counted)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    edited = _run(".")
+    assert not {"card", "carte", "carta"} & set(shaped), shaped
+    assert edited[0] == cold[0]
+    assert edited == _run(".", "--no-cache")
+    assert {"card", "carte", "carta"} <= set(shaped)  # worked out without the cache
