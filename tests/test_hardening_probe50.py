@@ -86,3 +86,26 @@ def test_a_strokes_joins_count_in_what_it_paints(tmp_path: Path):
     icon, problem = _svg(tmp_path, thin)
     assert problem is None and icon is not None
     assert icon.coverage < 2
+
+
+def test_a_data_uris_characters_count_each_use_again(tmp_path: Path):
+    # P50-13: a 10×10 JPEG padded to 1.4 MB in a data: URI, used 490 times: svglib copies
+    # and decodes it again for each use, validate 2.4 GB
+    import base64
+    import io
+    import os
+
+    from PIL import Image
+
+    picture = io.BytesIO()
+    Image.frombytes("RGB", (256, 256), os.urandom(256 * 256 * 3)).save(picture, "PNG")
+    data = base64.b64encode(picture.getvalue()).decode("ascii")
+    image = (
+        f'<image id="i" width="10" height="10" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        f' xlink:href="data:image/png;base64,{data}"/>'
+    )
+    icon, problem = _svg(tmp_path, f"<defs>{image}</defs>" + '<use href="#i"/>' * 100)
+    assert icon is None and problem is not None
+    assert "16,000,000 pixels together" in problem.message
+    icon, problem = _svg(tmp_path, f"<defs>{image}</defs>" + '<use href="#i"/>' * 5)
+    assert problem is None and icon is not None
