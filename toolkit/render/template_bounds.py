@@ -41,6 +41,7 @@ from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import LoopContext, Undefined
 from jinja2.utils import Cycler, Joiner, Namespace, missing
+from markupsafe import escape
 
 
 class TemplateLimitError(SecurityError):
@@ -1232,10 +1233,8 @@ def _tail_search_cost(text: str) -> int:
     `MAX_URLIZE_BACKTRACK`): over the words (of the escaped text, as urlize splits it) that
     end with one of `_TAIL_ENDS`, the square of each run of them but the word's last (which
     the search matches at its first place, linearly). Linear."""
-    import markupsafe
-
     cost = 0
-    for word in re.split(r"\s+", str(markupsafe.escape(text))):
+    for word in re.split(r"\s+", str(escape(text))):
         if word.endswith(_TAIL_ENDS):
             for run in _TAIL_RUN.finditer(word):
                 if run.end() < len(word):
@@ -1512,8 +1511,9 @@ def _walk_compared(value: Any) -> int:
     return chars
 
 
-_ATTRIBUTE_AT = {"sort": 2, "unique": 1, "min": 1, "max": 1, "groupby": 0}
-"""Where each comparing filter takes its `attribute` among its arguments after the value."""
+_ATTRIBUTE_AT = {"sort": 2, "min": 1, "max": 1, "groupby": 0}
+"""Where each comparing filter takes its `attribute` among its arguments after the value
+(`unique` reads its own: `_unique_checked`)."""
 
 
 def _sorted_checked(
