@@ -109,3 +109,52 @@ def test_a_data_uris_characters_count_each_use_again(tmp_path: Path):
     assert "16,000,000 pixels together" in problem.message
     icon, problem = _svg(tmp_path, f"<defs>{image}</defs>" + '<use href="#i"/>' * 5)
     assert problem is None and icon is not None
+
+
+def _heavy_icon_game(tmp_path: Path, run_cli) -> Path:
+    """A new game with `icons/token.svg`: 1,990 small circles (weight ~1,992, little paint)."""
+    from tests.test_board_icon_weight import _icon
+
+    assert run_cli("new", "g", "--into", str(tmp_path), "--lang", "en").exit_code == 0
+    root = tmp_path / "g"
+    (root / "icons").mkdir(exist_ok=True)
+    (root / "icons" / "token.svg").write_text(_icon(1_990), encoding="utf-8")
+    return root
+
+
+def _r010(run_cli, root: Path) -> list[dict]:
+    import json
+
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    return [d for d in json.loads(result.stdout) if d["code"] == "R010"]
+
+
+def test_a_rulebooks_inline_icons_weigh_within_what_its_pages_draw(tmp_path: Path, run_cli):
+    # P50-16: 150 uses of a 2,000-element icon (under R010's count and paint) printed blank
+    # past a page's weight, validate clean
+    root = _heavy_icon_game(tmp_path, run_cli)
+    book = root / "rulebook" / "en.md"
+    text = book.read_text(encoding="utf-8")
+    book.write_text(text + "".join(f"\nStep {i} :token: here.\n" for i in range(10)), "utf-8")
+    (found,) = _r010(run_cli, root)
+    assert "inline icons weigh more than 16,000 drawn elements" in found["message"]
+    assert found["file"].endswith("rulebook/en.md")
+    book.write_text(text + "".join(f"\nStep {i} :token: here.\n" for i in range(7)), "utf-8")
+    assert _r010(run_cli, root) == []
+
+
+def test_the_card_references_inline_icons_weigh_within_what_its_pages_draw(tmp_path: Path, run_cli):
+    # P50-14: the card reference prints every card text's icons, outside R010's count
+    root = _heavy_icon_game(tmp_path, run_cli)
+    deck = root / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(
+        text.replace("en: Draw a card.", 'en: "Draw a card.' + " :token:" * 9 + '"'), "utf-8"
+    )
+    (found,) = _r010(run_cli, root)
+    assert "the card reference's inline icons (en) weigh more than 16,000" in found["message"]
+    assert found["file"].endswith("decks/cards.yaml")
+    deck.write_text(
+        text.replace("en: Draw a card.", 'en: "Draw a card.' + " :token:" * 7 + '"'), "utf-8"
+    )
+    assert _r010(run_cli, root) == []
