@@ -1,0 +1,125 @@
+"""Issue #33, probes 50 and 51 (helper pix58): what opening or drawing a picture, and the
+legibility check, may cost.
+
+P50-10: Pillow inflated every zTXt/iTXt chunk of a PNG into `im.info` each time it opened
+it (1 MB a chunk, 64 MB a file): a 63 kB PNG in an icon's data: URI `<use>`d 490 times took
+validate 14 s and 6 GB, as a card picture half a second per card face."""
+
+from __future__ import annotations
+
+import base64
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image, PngImagePlugin
+
+from toolkit.render import pictures, svg_guard
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _png(*extra: bytes) -> bytes:
+    """A 10×10 RGB PNG with the chunks `extra` after its header."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (10, 10), "red").save(buffer, "PNG")
+    data = buffer.getvalue()
+    return data[:33] + b"".join(extra) + data[33:]
+
+
+def _ztxt(size: int, key: bytes = b"k") -> bytes:
+    return _chunk(b"zTXt", key + b"\0\0" + zlib.compress(b"\0" * size, 9))
+
+
+@pytest.fixture
+def small_text(monkeypatch):
+    """`MAX_PNG_TEXT` of 4,000 bytes, Pillow's limits given back after the test."""
+    monkeypatch.setattr(pictures, "MAX_PNG_TEXT", 4_000)
+    monkeypatch.setattr(PngImagePlugin, "MAX_TEXT_CHUNK", PngImagePlugin.MAX_TEXT_CHUNK)
+    monkeypatch.setattr(PngImagePlugin, "MAX_TEXT_MEMORY", PngImagePlugin.MAX_TEXT_MEMORY)
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [_ztxt(3_000), _ztxt(3_000, b"j")],  # each under the bound, not together
+        [_ztxt(5_000, b"")],  # a chunk of no key: Pillow inflates it, counts nothing
+        [_chunk(b"iCCP", b"p\0\0" + zlib.compress(b"\0" * 5_000))],
+        [_chunk(b"iTXt", b"k\0\1\0en\0k\0" + zlib.compress(b"x" * 5_000))],
+        [_chunk(b"tEXt", b"k\0" + b"x" * 5_000)],
+    ],
+)
+def test_a_png_whose_text_inflates_past_the_bound_is_refused_before_pillow_opens_it(
+    tmp_path, small_text, chunks
+):
+    path = tmp_path / "a.png"
+    path.write_bytes(_png(*chunks))
+    size, why = pictures.problem(path, tmp_path)
+    assert size is None and why is not None
+    assert "text and colour profile chunks (metadata) hold more than 4,000 bytes" in why
+    data = io.BytesIO(path.read_bytes())
+    with pytest.raises(ValueError, match="metadata"), pictures.opened(data):
+        pass
+
+
+def test_a_png_of_some_text_and_a_profile_is_a_picture(tmp_path, small_text):
+    profile = _chunk(b"iCCP", b"p\0\0" + zlib.compress(b"\1" * 1_500))
+    damaged = _chunk(b"zTXt", b"d\0\0" + zlib.compress(b"\0" * 1_000)[:-6] + b"junk")
+    path = tmp_path / "a.png"
+    path.write_bytes(_png(profile, _ztxt(1_000), damaged, _chunk(b"tEXt", b"t\0" + b"x" * 400)))
+    assert pictures.problem(path, tmp_path) == ((10, 10), None)
+
+
+def test_pillow_inflates_no_more_than_the_bound_for_whoever_opens_a_png(small_text):
+    # reportlab and svglib open pictures without `pictures.opened` (svglib once per <use>)
+    pictures.confine()
+    assert PngImagePlugin.MAX_TEXT_CHUNK == PngImagePlugin.MAX_TEXT_MEMORY == 4_000
+    with pytest.raises(ValueError):
+        Image.open(io.BytesIO(_png(_ztxt(5_000)))).load()
+
+
+def _icon(tmp_path, png: bytes, uses: int):
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    href = "data:image/png;base64," + base64.b64encode(png).decode()
+    body = "".join('<use href="#i"/>' for _ in range(uses))
+    (icons / "x.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        ' width="10" height="10">\n'
+        f'<defs><image id="i" width="10" height="10" xlink:href="{href}"/></defs>{body}</svg>\n'
+    )
+    return icons
+
+
+def test_an_icon_picture_s_text_weighs_per_use_as_its_pixels_do(tmp_path, monkeypatch):
+    # svglib opens a data: URI's picture again for each <use>: 490 of 63 MB each took 6 GB
+    from toolkit.render.svg_icons import load_svg
+
+    monkeypatch.setattr(svg_guard, "MAX_PIXELS", 20_000)
+    icons = _icon(tmp_path, _png(_chunk(b"tEXt", b"k\0" + b"x" * 2_000)), 10)
+    icon, problem = load_svg(icons / "x.svg", "icons/x.svg", icons)
+    assert icon is None and problem is not None
+    assert "more than 20,000 pixels together (a byte of their text" in problem.message
+    (icons / "x.svg").unlink()
+    icons.rmdir()
+    icons = _icon(tmp_path, _png(), 10)  # 10 × 100 pixels: drawn
+    icon, problem = load_svg(icons / "x.svg", "icons/x.svg", icons)
+    assert problem is None and icon is not None
+
+
+def test_an_icon_svglib_runs_out_of_memory_on_says_so(tmp_path, monkeypatch):
+    # the probe saw "P008 svglib cannot draw it: " (a MemoryError's message is empty)
+    from toolkit.render import svg_icons
+
+    def starved(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(svg_icons, "_read", starved)
+    icons = _icon(tmp_path, _png(), 1)
+    icon, problem = svg_icons.load_svg(icons / "x.svg", "icons/x.svg", icons)
+    assert icon is None and problem is not None
+    assert problem.message.endswith("needs more memory than the machine gives")
+
