@@ -123,3 +123,57 @@ def test_an_icon_svglib_runs_out_of_memory_on_says_so(tmp_path, monkeypatch):
     assert icon is None and problem is not None
     assert problem.message.endswith("needs more memory than the machine gives")
 
+
+# P50-8: 16 full-card image elements of one 36 M-pixel picture: export png resampled the
+# whole picture at each, 1.3 s a face. The pixels one face draws are bounded.
+
+
+def _flat_png(size: tuple[int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (200, 40, 40)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_face_drawing_more_picture_pixels_than_a_face_may_is_a_finding(
+    tmp_path, run_cli, monkeypatch
+):
+    from tests.test_hardening_pics54 import _game_with_pictures
+
+    monkeypatch.setattr(pictures, "MAX_FACE_PIXELS", 25_000)
+    png = _flat_png((100, 100))
+    folder = _game_with_pictures(tmp_path, {"a.png": png, "b.png": png, "c.png": png})
+    result = run_cli("validate", str(folder), "--no-cache")
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1, said
+    assert (
+        "the pictures layout 'dh-hero' draws on its face hold 30,000 pixels together (each"
+        " image element its picture's), more than the 25,000 one face draws"
+    ) in said
+    assert said.count("30,000 pixels together") == said.count("P004")  # once a card
+    (folder / "art" / "c.png").write_bytes(_flat_png((50, 100)))  # 25,000: the bound
+    result = run_cli("validate", str(folder), "--no-cache")
+    assert "pixels together" not in result.output
+
+
+def test_a_face_draws_the_pictures_that_fit_and_leaves_the_others_blank(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from toolkit.render.elements.base import Resolved
+    from toolkit.render.elements.image import ImageElement
+
+    (tmp_path / "a.png").write_bytes(_flat_png((100, 100)))
+    element = ImageElement(kind="image", box={"x": 0, "y": 0, "w": 9, "h": 9}, path="a.png")
+    item = Resolved(element, 0, 0, 9, 9, ("a.png",))
+    job = SimpleNamespace(root=tmp_path)
+    drawn: list[object] = []
+    monkeypatch.setattr(Canvas, "drawImage", lambda self, *args, **kw: drawn.append(args))
+    monkeypatch.setattr(pictures, "MAX_FACE_PIXELS", 25_000)
+    c = Canvas(str(tmp_path / "out.pdf"))
+    with pictures.one_face(c):
+        for _ in range(3):
+            element.draw(c, item, 0, 0, job)  # type: ignore[arg-type]
+    assert len(drawn) == 2
+    element.draw(c, item, 0, 0, job)  # type: ignore[arg-type]  # outside a face: drawn
+    assert len(drawn) == 3

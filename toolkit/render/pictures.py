@@ -60,6 +60,42 @@ pictures each just under `MAX_PIXELS` cost that many seconds per language). 250 
 illustrations at 300 dpi hold 200 million."""
 
 
+MAX_FACE_PIXELS = 80_000_000
+"""Pixels of the pictures one card face draws, each image element's picture counted once
+per element: a rasteriser (`export png`, the preview) resamples the whole picture for each
+use on a page, about 2 ns a pixel (16 card-sized uses of one 36 M-pixel picture took
+`export png` 1.3 s a face, probe 50 P50-8). Two pictures of `MAX_PIXELS` fit, about 0.2 s
+a face; a 300-dpi poker card is 0.8 M pixels, and the bundled games draw none. validate
+says P004 at a face past it, and a face draws the pictures that fit (`face_allows`)."""
+_FACE_LEFT = "_playset_picture_pixels_left"
+"""The canvas attribute counting the pixels the face being drawn may still draw."""
+
+
+@contextmanager
+def one_face(c: Any) -> Iterator[None]:
+    """Draw one card face on the canvas `c`: its pictures may hold `MAX_FACE_PIXELS`
+    together; what is drawn outside a face is not counted."""
+    setattr(c, _FACE_LEFT, MAX_FACE_PIXELS)
+    try:
+        yield
+    finally:
+        delattr(c, _FACE_LEFT)
+
+
+def face_allows(c: Any, count: int) -> bool:
+    """Whether the face being drawn on `c` may still draw a picture of `count` pixels
+    (always, outside a face), counted as drawn; once one does not fit, no further one does,
+    as validate counts them (P004)."""
+    left = getattr(c, _FACE_LEFT, None)
+    if left is None:
+        return True
+    if count > left:
+        setattr(c, _FACE_LEFT, -1)
+        return False
+    setattr(c, _FACE_LEFT, left - count)
+    return True
+
+
 PAID_PIXELS_PER_BYTE = 256
 """Pixels a picture's stored byte pays for, as far as decoding is concerned: each picture is
 decoded whole (to RGB, three bytes a pixel) in every PDF, however small its file. Artwork
