@@ -177,3 +177,109 @@ def test_a_face_draws_the_pictures_that_fit_and_leaves_the_others_blank(tmp_path
     assert len(drawn) == 2
     element.draw(c, item, 0, 0, job)  # type: ignore[arg-type]  # outside a face: drawn
     assert len(drawn) == 3
+
+
+# P51-10: the legibility check's `Beneath` of faces that differ card by card (200 boxes shown
+# `when` it is not that card, 200 badges, texts): ~0.1 s a face, counted nowhere; validate
+# 9.9 s from 80 kB. The different faces' steps are bounded for a game, each face once.
+
+
+def _varied_game(tmp_path, cards: int = 10):
+    """A scaffold game whose faces differ card by card: a box shown on every card but one."""
+    from toolkit.scaffold.new import new_game
+
+    game = tmp_path / "g"
+    new_game(game, "g", ["en", "fr"])
+    boxes = "".join(
+        f"  - kind: box\n    when: \"card.id != 'c{i}'\"\n"
+        f'    box: {{x: {i}, y: {i}, w: 30, h: 30}}\n    fill: "#{i:02d}{i:02d}ff"\n'
+        for i in range(cards)
+    )
+    texts = "".join(
+        f"  - kind: text\n    box: {{x: {i * 3}, y: {i * 4}, w: 20, h: 10}}\n"
+        '    text: "{{ card.name }}"\n    size: {max: 8, min: 6}\n    colour: "#202020"\n'
+        "    fit: false\n"
+        for i in range(4)
+    )
+    (game / "layouts" / "varied.yaml").write_text(
+        f'id: varied\nbackground: "#fbf8f1"\nelements:\n{boxes}{texts}', "utf-8"
+    )
+    deck = game / "decks" / "cards.yaml"
+    head, _, _ = deck.read_text("utf-8").partition("\ncards:\n")
+    entries = "".join(f"  - id: c{i}\n    name: {{en: N{i}, fr: Nom{i}}}\n" for i in range(cards))
+    deck.write_text(f"{head}\nlayout: varied\ncards:\n{entries}", "utf-8")
+    return game, deck
+
+
+def _looked(monkeypatch) -> dict[str, int]:
+    """Each face's steps, by its digest, as the check works them out."""
+    from toolkit.checks.legibility import faces
+
+    seen: dict[str, int] = {}
+    real = faces._face_colours
+
+    def spy(background, face):
+        found = real(background, face)
+        seen[found[1]] = found[2]
+        return found
+
+    spy.cache_clear = real.cache_clear  # type: ignore[attr-defined]
+    monkeypatch.setattr(faces, "_face_colours", spy)
+    return seen
+
+
+def _stops(found: list[dict]) -> list[str]:
+    return [d["message"] for d in found if "legibility check stops" in d["message"]]
+
+
+def test_the_legibility_check_stops_past_the_games_work_and_says_where(tmp_path, monkeypatch):
+    from tests.test_fit_budget import _validate
+    from toolkit.checks.legibility import faces
+
+    game, _ = _varied_game(tmp_path)
+    looked = _looked(monkeypatch)
+    assert not _stops(_validate(str(game), "--no-cache"))
+    # a face a card (its box missing, the same in both languages), in card order; the back's
+    steps = list(looked.values())
+    assert len(steps) == 11 and min(steps) > 0
+    monkeypatch.setattr(faces, "MAX_WORK", sum(steps[:3]))  # spent once c0, c1, c2 are
+    found = _validate(str(game), "--no-cache")
+    stops = _stops(found)
+    assert len(stops) == 1 and stops[0].startswith("c3: the legibility check stops here"), stops
+    stop = next(d for d in found if d["message"] == stops[0])
+    assert stop["code"] == "A001" and stop["file"].endswith("cards.yaml"), stop
+
+
+def test_the_legibility_work_is_the_same_with_the_validate_cache(tmp_path, monkeypatch):
+    from tests.test_fit_budget import _validate
+    from tests.test_validate_cache_units import cache  # noqa: F401
+    from toolkit.checks.legibility import faces
+    from toolkit.content import validate_cache
+
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(validate_cache.StatCache, "RACY_NS", -(10**18))
+    game, deck = _varied_game(tmp_path)
+    looked = _looked(monkeypatch)
+    _validate(str(game), "--no-cache")
+    monkeypatch.setattr(faces, "MAX_WORK", sum(list(looked.values())[:4]))
+    monkeypatch.chdir(game)
+    text = deck.read_text("utf-8")
+    edits = [
+        text,
+        text.replace("- id: c1\n", "- id: c0b\n"),  # c1 shows every box: another face
+        text.replace("- id: c1\n", "- id: c1b\n").replace("- id: c2\n", "- id: c2b\n"),
+        text.replace("{en: N6, fr: Nom6}", "{en: N6 x, fr: Nom6 x}"),  # past the stop
+        text,
+    ]
+    stops = []
+    for edited in edits:
+        deck.write_text(edited, "utf-8")
+        faces._face_colours.cache_clear()
+        without = _validate(".", "--no-cache")
+        for _ in range(2):  # worked out, then read back
+            faces._face_colours.cache_clear()
+            assert _validate(".") == without
+        stops.append(_stops(without))
+    assert all(len(stop) == 1 for stop in stops), stops
+    assert len({stop[0].split(":")[0] for stop in stops}) > 1, stops  # the edits move it
