@@ -99,13 +99,13 @@ def test_an_icon_picture_s_text_weighs_per_use_as_its_pixels_do(tmp_path, monkey
     from toolkit.render.svg_icons import load_svg
 
     monkeypatch.setattr(svg_guard, "MAX_PIXELS", 20_000)
-    icons = _icon(tmp_path, _png(_chunk(b"tEXt", b"k\0" + b"x" * 2_000)), 10)
+    icons = _icon(tmp_path, _png(_ztxt(2_000)), 10)  # a short URI, 2 kB once inflated
     icon, problem = load_svg(icons / "x.svg", "icons/x.svg", icons)
     assert icon is None and problem is not None
-    assert "more than 20,000 pixels together (a byte of their text" in problem.message
+    assert "more than 20,000 pixels together (a data: URI" in problem.message
     (icons / "x.svg").unlink()
     icons.rmdir()
-    icons = _icon(tmp_path, _png(), 10)  # 10 × 100 pixels: drawn
+    icons = _icon(tmp_path, _png(), 10)  # 10 × (100 pixels and its URI): drawn
     icon, problem = load_svg(icons / "x.svg", "icons/x.svg", icons)
     assert problem is None and icon is not None
 

@@ -278,6 +278,10 @@ def po_game(tmp_path, run_cli, monkeypatch) -> Path:
         ('msgid "x"\nmsgstr ""\n' + '"y"\n' * 11, 8, "more than 10 lines or 1,000 bytes"),
         ('msgid "x"\nmsgstr ""\n' + f'"{"y" * 600}"\n' * 2, 8, "more than 10 lines or 1,000"),
         ('#~ msgid "x"\n#~ msgstr ""\n' + '#~ "y"\n' * 11, 8, "more than 10 lines"),
+        # probe 50 P50-12: one line's text (an 8.3 MB msgstr: 1.45 GB to refuse)
+        ('msgid "x"\nmsgstr "' + "y" * 1200 + '"\n', 8, "more than 10 lines or 1,000 bytes"),
+        ('msgid "' + "x" * 1200 + '"\nmsgstr "y"\n', 7, "more than 10 lines or 1,000 bytes"),
+        ('msgid "x"\nmsgstr "' + "y" * 600 + '"\n"' + "y" * 600 + '"\n', 8, "1,000 bytes"),
         ("#" * 5000, 1, "larger than the limit of 4,096 bytes"),
     ],
 )

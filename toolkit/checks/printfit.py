@@ -1131,8 +1131,6 @@ def _question_fit(
     left out, which its questions' faces are not resolved from): after an edit elsewhere a
     bank is read back without naming its questions' faces."""
     assert game.manifest is not None
-    from toolkit.render.artifacts.questions import question_decks
-
     units = active()
     decks: dict[int, Any] | None = None
     layout_tips = tips if tips is not None else LayoutTips(game.root)  # lists names lazily
@@ -1152,7 +1150,9 @@ def _question_fit(
                 if unit in units.known:  # works out that question alone
                     units.used[unit] = units.known[unit]
             continue
-        if decks is None:
+        if decks is None:  # (the build's artifacts imported only then: a kept bank needs none)
+            from toolkit.render.artifacts.questions import question_decks
+
             decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
         deck = decks[id(bank.questions)]
         layouts = [(n, _layout_of(n, game)) for n in (deck.layout, deck.back)]
