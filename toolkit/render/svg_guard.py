@@ -741,8 +741,9 @@ def _check(
         where = column(text, heavy) if heavy is not None else (root.sourceline or 1, 1)
         message = (
             f"the pictures it draws (each <image> and each <use> of one counted) hold more"
-            f" than {MAX_PIXELS:,} pixels together (a data: URI's characters counted as"
-            " pixels); embed a smaller picture, or fewer"
+            f" than {MAX_PIXELS:,} pixels together (a data: URI's characters, and a byte"
+            " of a picture's text or profile, counted as pixels); embed a smaller picture, or"
+            " fewer"
         )
         return Refusal(path, *where, message)
     if _over(total):
@@ -912,6 +913,7 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
     try:
         with pictures.opened(source) as picture:
             width, height = picture.size
+            kept = _metadata(picture.info)
     except Image.DecompressionBombError:
         return too_large, 0
     except ValueError as exc:
@@ -930,7 +932,14 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
             " (it is decoded whole in every PDF that draws it); embed it at the size it prints"
             " at"
         ), 0
-    return "", width * height
+    return "", width * height + kept
+
+
+def _metadata(info: dict[Any, Any]) -> int:
+    """Bytes of text and profile Pillow inflated into a picture's `info` when it opened it
+    (at most `pictures.MAX_PNG_TEXT`): svglib opens a data: URI's picture again for each
+    `<use>`, so they weigh as pixels, one a byte."""
+    return sum(len(value) for value in info.values() if isinstance(value, str | bytes))
 
 
 def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:

@@ -603,6 +603,9 @@ def load_svg(
         return None, Problem(shown, Span(refusal.line, refusal.col), refusal.message)
     try:
         drawing, tinted = _read(path, icons, data)
+    except MemoryError:  # its message is empty: say what it was
+        message = "svglib cannot draw it: drawing it needs more memory than the machine gives"
+        return None, Problem(display, Span(), message)
     except Exception as exc:  # svglib raises what its parser meets; report, never crash
         return None, Problem(display, Span(), f"svglib cannot draw it: {exc}")
     if drawing is None or not drawing.width or not drawing.height:
