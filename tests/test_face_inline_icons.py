@@ -231,20 +231,23 @@ def test_a_rulebooks_inline_icons_paint_a_bounded_number_of_times(tmp_path: Path
     assert "R010" not in {d["code"] for d in diagnostics_json(result.output)}, result.output
 
 
-def test_each_rulebook_page_draws_the_icons_a_face_may(tmp_path: Path, monkeypatch):
+def test_a_rulebook_document_draws_the_icons_two_faces_may(tmp_path: Path, monkeypatch):
+    # validate bounds the prose's icons and the card reference's at a face's weight each
+    # (R010), so a document drawing both whole leaves none blank (probe 50 P50-14, P50-16:
+    # a page's bound left icons blank past the eighth on a page, validate clean)
     from toolkit.render import icons as icon_module
     from toolkit.render.markdown_flow import IconCanvas
 
     monkeypatch.setattr(icon_module, "icon_weight", lambda *a: MAX_FACE_ICON_WEIGHT // 3)
     c = IconCanvas(str(tmp_path / "x.pdf"))
+    assert [icon_module._face_allows(c, "big", BUILTIN) for _ in range(3)] == [True] * 3
+    c.showPage()  # a page more: the same document's allowance
     assert [icon_module._face_allows(c, "big", BUILTIN) for _ in range(4)] == [
         True,
         True,
         True,
         False,
     ]
-    c.showPage()  # the next page its own
-    assert icon_module._face_allows(c, "big", BUILTIN)
 
 
 def test_a_stroke_counts_in_what_a_shape_paints(tmp_path: Path):

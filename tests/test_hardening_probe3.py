@@ -93,12 +93,13 @@ def test_an_icon_picture_of_too_many_pixels_is_refused_undecoded(tmp_path, monke
     from toolkit.render import svg_guard
     from toolkit.render.svg_icons import load_svg
 
-    monkeypatch.setattr(svg_guard, "MAX_PIXELS", 100 * 100)
-    icons = picture_icons(tmp_path, how, _png(101, 100), _png(100, 100))
+    # room beside the small one's pixels for its data: URI's characters, which count too
+    monkeypatch.setattr(svg_guard, "MAX_PIXELS", 100 * 100 + 500)
+    icons = picture_icons(tmp_path, how, _png(110, 100), _png(100, 100))
     icon, problem = load_svg(icons / "big.svg", "icons/big.svg", icons)
     assert icon is None and problem is not None
     assert (problem.span.line, problem.span.col) == (2, 3)
-    assert "more than the 10,000 pixels an icon may hold (101×100)" in problem.message
+    assert "more than the 10,500 pixels an icon may hold (110×100)" in problem.message
     icon, problem = load_svg(icons / "small.svg", "icons/small.svg", icons)
     assert problem is None and icon is not None
 
@@ -278,6 +279,10 @@ def po_game(tmp_path, run_cli, monkeypatch) -> Path:
         ('msgid "x"\nmsgstr ""\n' + '"y"\n' * 11, 8, "more than 10 lines or 1,000 bytes"),
         ('msgid "x"\nmsgstr ""\n' + f'"{"y" * 600}"\n' * 2, 8, "more than 10 lines or 1,000"),
         ('#~ msgid "x"\n#~ msgstr ""\n' + '#~ "y"\n' * 11, 8, "more than 10 lines"),
+        # probe 50 P50-12: one line's text (an 8.3 MB msgstr: 1.45 GB to refuse)
+        ('msgid "x"\nmsgstr "' + "y" * 1200 + '"\n', 8, "more than 10 lines or 1,000 bytes"),
+        ('msgid "' + "x" * 1200 + '"\nmsgstr "y"\n', 7, "more than 10 lines or 1,000 bytes"),
+        ('msgid "x"\nmsgstr "' + "y" * 600 + '"\n"' + "y" * 600 + '"\n', 8, "1,000 bytes"),
         ("#" * 5000, 1, "larger than the limit of 4,096 bytes"),
     ],
 )

@@ -130,3 +130,71 @@ def test_texts_clean_in_the_last_run_are_not_checked_again(tmp_path, monkeypatch
     assert edited == _run(".", "--no-cache")
     deck.write_text(text, "utf-8")
     assert _run(".") == cold == _run(".", "--no-cache")
+
+
+_IMPORTED = """
+import sys
+sys.argv = ["playset", "validate", sys.argv[1]]
+import atexit
+atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith("toolkit."))))
+from toolkit.cli import main
+main()
+"""
+
+
+def test_one_card_edited_imports_no_build_artifact(warm, monkeypatch):
+    """After one card edit the question banks' print fit is read back whole (once a run
+    has kept it so): the build's artifact modules (what `build` draws a bank with) are not
+    imported to do it."""
+    import subprocess
+    import sys
+
+    game, where, text = warm
+    shutil.rmtree(where / "cache", ignore_errors=True)
+    shutil.copytree(where / "kept", where / "cache")
+    monkeypatch.delenv("PLAYSET_NO_CACHE", raising=False)
+    monkeypatch.setenv("PLAYSET_CACHE", str(where / "cache"))
+    before, after = EDITS["text"]
+    try:  # an edit checked, as the benchmark's runs before the one it times, then another
+        for edited in (after, after.replace("extra", "more")):  # (each in a fresh process:
+            (game / DECK).write_text(text.replace(before, edited), "utf-8")  # as a user's)
+            done = subprocess.run(
+                [sys.executable, "-c", _IMPORTED, str(game)],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=game,
+            )
+    finally:
+        (game / DECK).write_text(text, "utf-8")
+    imported = done.stdout.splitlines()[-1]
+    assert "toolkit.checks.printfit" in imported, done.stdout  # the check ran
+    assert "toolkit.render.artifacts" not in imported, imported
+
+
+@pytest.mark.usefixtures("cache")
+def test_one_card_edited_shapes_no_glossary_term_again(tmp_path, monkeypatch):
+    """How the walk finds each glossary term (its shape) is read back from the last run: a
+    card edit works out the shape of none of the glossary's terms (`card`, `carte`,
+    `carta`; `Harbour` is a name kept as it is, presence's own), and finds what a run
+    without the cache finds."""
+    from toolkit.checks.translation import term_search
+
+    game = build_case(FIXTURES / "base", tmp_path / "game")
+    monkeypatch.chdir(game)
+    cold = _run(".")
+    shaped: list[str] = []
+    real = term_search._shape.__wrapped__  # not the process's lru cache: each one worked out
+
+    def counted(term: str) -> object:
+        shaped.append(term)
+        return real(term)
+
+    monkeypatch.setattr(term_search, "_shape", counted)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8").replace("Move {steps}", "Go {steps}"), "utf-8")
+    edited = _run(".")
+    assert not {"card", "carte", "carta"} & set(shaped), shaped
+    assert edited[0] == cold[0]
+    assert edited == _run(".", "--no-cache")
+    assert {"card", "carte", "carta"} <= set(shaped)  # worked out without the cache

@@ -76,8 +76,7 @@ def _too_many(decks: list[Weighed]) -> Iterator[Diagnostic]:
             printed += copies
             if printed <= MAX_PRINTED_CARDS:
                 continue
-            card = (getattr(loaded.model, "cards", None) or [])[index]
-            at = doc.spans.get(("cards", index, "copies")) or doc.span(("cards", index))
+            card, at = _copies_place(loaded, index)
             yield S_BAD_VALUE.at(
                 loaded.rel,
                 at,
@@ -200,8 +199,7 @@ def _too_heavy(decks: list[Weighed], game: Game) -> Iterator[Diagnostic]:
         " `build` draws a language"
     )
     if copies > 1:
-        card = (getattr(loaded.model, "cards", None) or [])[index]
-        at = doc.spans.get(("cards", index, "copies")) or doc.span(("cards", index))
+        card, at = _copies_place(loaded, index)
         yield S_BAD_VALUE.at(
             loaded.rel,
             at,
@@ -230,3 +228,10 @@ register(
         0.5,  # after print fit: the faces it resolved are weighed as they print
     )
 )
+
+
+def _copies_place(loaded: Any, index: int) -> tuple[Any, Any]:
+    """The deck's card at `index` and where its `copies` is written (else the card)."""
+    doc = loaded.doc
+    card = (getattr(loaded.model, "cards", None) or [])[index]
+    return card, doc.spans.get(("cards", index, "copies")) or doc.span(("cards", index))

@@ -63,6 +63,7 @@ from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.diagnostics.capped import always_listed
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.diagnostics.registry import REGISTRY
+from toolkit.render import pictures
 from toolkit.render.elements.icon import ICONS_LISTED
 from toolkit.render.face_units import face_args
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
@@ -524,6 +525,7 @@ def _card_work(
     numbers: set[int] = set()  # what the face shows in some language
     impure = False
     many_said = False  # P018 once a card, at its first language past the bound
+    pixels_said = False  # P004 of its pictures' pixels: the same
     for job in jobs:
         try:
             elements = job.resolved(layout, card)
@@ -542,6 +544,10 @@ def _card_work(
         if many is not None:
             events.append((many, None, None, ["card", []]))
             many_said = True
+        heavy = None if pixels_said else _many_pixels(loaded, at, card.id, name, job, elements)
+        if heavy is not None:
+            events.append((heavy, None, None, ["card", []]))
+            pixels_said = True
         for item in elements:
             events.extend(_element(loaded, index, card, (name, job), item, shape))
     # no language failed: what no language prints, no player can read
@@ -601,6 +607,29 @@ def _many_icons(
         " past it are left blank: draw fewer or simpler icons"
     )
     return P_MANY_ICONS.at(loaded.rel, loaded.doc.span(path), message)
+
+
+def _many_pixels(
+    loaded: LoadedFile,
+    path: tuple[str | int, ...],
+    owner: str,
+    name: str,
+    job: PrintJob,
+    elements: list[Resolved],
+) -> Diagnostic | None:
+    """P004 at a card or question (`path`, its id) whose face in the job's language draws
+    pictures of more pixels together than one face may (`MAX_FACE_PIXELS`), or None."""
+    assert loaded.doc is not None
+    drawn = sum(item.element.pictures_drawn(item, job) for item in elements)
+    if drawn <= pictures.MAX_FACE_PIXELS:
+        return None
+    message = (
+        f"{owner} ({job.lang}): the pictures layout {name!r} draws on its face hold"
+        f" {drawn:,} pixels together (each image element its picture's), more than the"
+        f" {pictures.MAX_FACE_PIXELS:,} one face draws (a picture of the card resamples each"
+        " whole); the ones past it are left blank: draw fewer pictures, or smaller ones"
+    )
+    return P_IMAGE.at(loaded.rel, loaded.doc.span(path), message)
 
 
 def _layout_failed(
@@ -1102,8 +1131,6 @@ def _question_fit(
     left out, which its questions' faces are not resolved from): after an edit elsewhere a
     bank is read back without naming its questions' faces."""
     assert game.manifest is not None
-    from toolkit.render.artifacts.questions import question_decks
-
     units = active()
     decks: dict[int, Any] | None = None
     layout_tips = tips if tips is not None else LayoutTips(game.root)  # lists names lazily
@@ -1123,7 +1150,9 @@ def _question_fit(
                 if unit in units.known:  # works out that question alone
                     units.used[unit] = units.known[unit]
             continue
-        if decks is None:
+        if decks is None:  # (the build's artifacts imported only then: a kept bank needs none)
+            from toolkit.render.artifacts.questions import question_decks
+
             decks = {id(deck.cards): deck for deck in question_decks(game)}  # what build prints
         deck = decks[id(bank.questions)]
         layouts = [(n, _layout_of(n, game)) for n in (deck.layout, deck.back)]
@@ -1341,6 +1370,9 @@ def _question_face(
     many = _many_icons(loaded, at, question.id, name, job, elements)
     if many is not None:
         yield ("many-icons",), many, None, None
+    heavy = _many_pixels(loaded, at, question.id, name, job, elements)
+    if heavy is not None:
+        yield ("many-pixels",), heavy, None, None
     shape = Shape(loaded, index, "questions")
     for item in elements:
         for diag, key, glyph, _ in _letters(loaded, question, (name, job), item, shape):

@@ -23,7 +23,7 @@ from toolkit.content.templating import (
     placeholders,
 )
 from toolkit.content.unit_cache import Clean, text_digest
-from toolkit.content.walk import Facts, Text
+from toolkit.content.walk import Facts, Reference, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
 
@@ -106,7 +106,6 @@ def _references(
     for ref in facts.refs:
         doc = ref.file.doc
         assert doc is not None
-        span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
         known = ids.get(ref.namespace, {})
         if ref.id not in known and (ref.id in facts.withheld or ref.namespace in unread):
             continue  # its entry has a schema error of its own, or its file a YAML error
@@ -118,13 +117,22 @@ def _references(
             close = pool.close(ref.id)
             tip = f"; did you mean {close!r}?" if close is not None else ""
             what = f"{ref.kind or ref.namespace}"
-            yield R_UNKNOWN_REF.at(ref.file.rel, span, f"no {what} with id {ref.id!r}{tip}")
+            yield R_UNKNOWN_REF.at(ref.file.rel, _at(ref), f"no {what} with id {ref.id!r}{tip}")
         elif ref.kind is not None and known[ref.id] != ref.kind:
             yield R_WRONG_KIND.at(
                 ref.file.rel,
-                span,
+                _at(ref),
                 f"{ref.id!r} is a {known[ref.id]}, but a {ref.kind} is expected here",
             )
+
+
+def _at(ref: Reference) -> Span:
+    """Where a reference is written: looked up only for a finding (a file read back from
+    `validate`'s units decodes its spans when one is first asked for, toolkit.content.
+    parse_units.LazySpans: a clean run of the references asks for none)."""
+    doc = ref.file.doc
+    assert doc is not None
+    return doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
 
 
 def _placeholders(facts: Facts, budget: Budget | None = None) -> Iterator[Diagnostic]:

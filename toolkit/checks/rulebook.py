@@ -96,6 +96,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         if ":" in source and _ANY_ICON.search(source):
             icons = icons or icon_set(game.root)
             yield from _glued(display, source, icons)
+        if (game.root / "icons").is_dir():  # a game's own SVGs: the built-ins weigh little
+            icons = icons or icon_set(game.root)
+            yield from reference_icons(game, lang, icons)
         if ":" in text and INLINE_ICON.search(text):
             icons = icons or icon_set(game.root)
             heavy = _painted_past(text, icons)
@@ -118,13 +121,19 @@ at five each. 199 uses of an icon of 1,990 translucent circles, each covering it
 def _painted_past(text: str, icons: IconSet) -> tuple[Span, str] | None:
     """R010's place and message when the inline icons of a rendered rulebook paint their
     boxes more than `MAX_RULEBOOK_ICON_PAINT` times over together: at the icon that passes."""
-    from toolkit.render.icons import icon_paint
+    from toolkit.render.icons import icon_paint, icon_weight
 
     painted = 0.0
+    weight = 0
     for found in INLINE_ICON.finditer(text):
         name = found.group(1)
         if name not in icons.names:
             continue
+        weight += icon_weight(name, icons)
+        if weight > MAX_RULEBOOK_ICON_WEIGHT:
+            at = found.start()
+            line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+            return Span(line, col), _weighed_message(name, icons, "its inline icons")
         painted += icon_paint(name, icons)
         if painted > MAX_RULEBOOK_ICON_PAINT:
             at = found.start()
@@ -137,6 +146,63 @@ def _painted_past(text: str, icons: IconSet) -> tuple[Span, str] | None:
             )
             return Span(line, col), message
     return None
+
+
+MAX_RULEBOOK_ICON_WEIGHT = 16_000
+"""What the inline icons of one rendered rulebook's prose may weigh together, and those of
+its card reference (toolkit.render.icons.icon_weight: an SVG icon's shapes, pictures and
+dashes): a card face's (`MAX_FACE_ICON_WEIGHT`) each. A rulebook drawn as a picture
+(`export png`, the preview) draws every use whole, and draws icons up to twice this a
+language (toolkit.render.markdown_flow.IconCanvas), so within these none is left blank: 150
+uses of a 2,000-element icon left every page's icons past the eighth blank, with validate
+clean (probe 50 P50-14, P50-16)."""
+
+
+def _weighed_message(name: str, icons: IconSet, what: str) -> str:
+    from toolkit.render.icons import icon_weight
+
+    return (
+        f"{what} weigh more than {MAX_RULEBOOK_ICON_WEIGHT:,} drawn elements together"
+        f" (':{name}:' weighs {icon_weight(name, icons):,}: its shapes, pictures and dashes;"
+        " a picture of the rulebook draws each use whole): this is the first one over; use"
+        " fewer icons, or simpler ones"
+    )
+
+
+def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnostic]:
+    """R010 at the card text whose inline icons take the card reference's past
+    `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT` together: the reference prints
+    every card's text, outside the prose's count of icons."""
+    from toolkit.render.card_reference import deck_reference
+    from toolkit.render.icons import icon_paint, icon_weight
+
+    weight, painted = 0, 0.0
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        found = deck_reference(game, loaded.model, lang)
+        for row in found.rows if found is not None else ():
+            for icon in INLINE_ICON.finditer(row.text.text):
+                name = icon.group(1)
+                if name not in icons.names:
+                    continue
+                weight += icon_weight(name, icons)
+                painted += icon_paint(name, icons)
+                if weight <= MAX_RULEBOOK_ICON_WEIGHT and painted <= MAX_RULEBOOK_ICON_PAINT:
+                    continue
+                path = row.text.path
+                span = loaded.doc.span(path if path and path in loaded.doc.spans else ("id",))
+                what = f"the card reference's inline icons ({lang})"
+                message = _weighed_message(name, icons, what)
+                if weight <= MAX_RULEBOOK_ICON_WEIGHT:
+                    message = (
+                        f"{what} paint their boxes more than {MAX_RULEBOOK_ICON_PAINT:,} times"
+                        f" over together (':{name}:' {icon_paint(name, icons):,.1f} times a"
+                        " use): this is the first one over; use fewer icons, or icons of"
+                        " fewer or smaller shapes"
+                    )
+                yield R_RULEBOOK.at(loaded.rel, span, message)
+                return
 
 
 _SECTION = re.compile(r"^ {0,3}#{2,3}[ \t]", re.MULTILINE)

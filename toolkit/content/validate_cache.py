@@ -778,7 +778,10 @@ def _from_record(r: list[object]) -> Diagnostic:
 finding_record = _to_record
 finding_from_record = _from_record
 
-STATS = "stats"
+STATS = "stats-2"
+"""The file stamps' entry (2: `marshal` data, not JSON: ~650 stamps, each read back at every
+run and written again after any edit, took JSON ~1.3 ms to read and ~1.7 ms to write, marshal
+~0.3 and ~0.1)."""
 MAX_STATS = 100_000
 UNITS_FORMAT = "playset-units-3"
 """2: the entry written by `marshal`, not JSON (a bundled game's ~0.6 MB entry, read and
@@ -799,8 +802,8 @@ def load_stats(store: SignedStore, note: Note) -> StatCache:
     """The file stamps a store kept (none when they are missing or unreadable)."""
     payload = store.read(STATS)
     try:
-        known = json.loads(payload) if payload else {}
-    except ValueError:
+        known = marshal.loads(payload) if payload else {}
+    except (EOFError, ValueError, TypeError):
         known = None
     if not isinstance(known, dict):
         note("cache: the file stamps are unreadable; every file is read")
@@ -815,7 +818,11 @@ def save_stats(store: SignedStore, stats: StatCache) -> None:
     kept = {**stats.known, **stats.seen}
     if len(kept) > MAX_STATS:
         kept = stats.seen
-    store.write(STATS, json.dumps(kept, separators=(",", ":")).encode())
+    try:
+        payload = marshal.dumps(kept, UNITS_MARSHAL_VERSION)
+    except ValueError:  # a stamp nested too deep (never made so): none kept
+        return
+    store.write(STATS, payload)
 
 
 def module_record() -> dict[str, object]:

@@ -16,6 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.registry import same_folder
+from toolkit.render import pictures
 from toolkit.render.elements import REGISTRY, Element, Resolved, colour
 from toolkit.render.elements.registry import kind_of
 from toolkit.render.icons import one_face
@@ -36,7 +37,7 @@ def draw_face(
 
     `underlay` names a form made by `draw_underlay` for this layout and job: it stands for
     the background and the layout's leading constant elements, drawn once per deck."""
-    with one_face(c):
+    with one_face(c), pictures.one_face(c):
         _draw_face(c, job, layout, card, at, underlay)
 
 
@@ -102,7 +103,7 @@ def draw_underlay(c: Canvas, name: str, job: PrintJob, layout: Layout) -> str:
     and placed under every card of a deck (a smaller file, and less to write per card)."""
     width_mm, height_mm = job.card_mm
     w, h, b = width_mm * mm, height_mm * mm, job.bleed_mm * mm
-    with card_form(c, name, job), one_face(c):
+    with card_form(c, name, job), one_face(c), pictures.one_face(c):
         c.setFillColor(colour(layout.background))
         c.rect(0, 0, w + 2 * b, h + 2 * b, stroke=0, fill=1)
         top = b + h

@@ -650,6 +650,12 @@ def _family_and_style(face: Any) -> tuple[str, str]:
     return str(family), ("bold" if bold else "") + ("italic" if italic else "") or "regular"
 
 
+WEB_FONTS = {b"wOFF": "woff", b"wOF2": "woff2"}
+"""A web font's signature and flavour. fontTools decompresses a WOFF2 file's whole stream when
+it opens it (a 1.6 kB file of 2 GiB of zeros took 4.3 GB), and without the Brotli module
+raises ImportError (four check families failed: probe 50 P50-5); reportlab embeds neither."""
+
+
 def diagnose(data: bytes, error: Exception) -> str:
     """Why reportlab cannot embed a file, in the designer's words (fontTools tells what the
     file is)."""
@@ -657,6 +663,9 @@ def diagnose(data: bytes, error: Exception) -> str:
 
     from fontTools.ttLib import TTFont, TTLibError  # type: ignore[import-untyped]
 
+    flavor = WEB_FONTS.get(data[:4])
+    if flavor is not None:  # told by its signature: never decompressed to be told
+        return f"a web font ({flavor}): use the family's .ttf files"
     try:
         font = TTFont(io.BytesIO(data), lazy=True)
         tags = set(font.reader.keys())

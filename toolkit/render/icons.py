@@ -526,11 +526,11 @@ def one_face(c: Canvas) -> Iterator[None]:
         delattr(c, _PAINT_LEFT)
 
 
-def allow_page(c: Canvas) -> None:
-    """A page starts on `c` (a rulebook's): its icons may weigh and paint what a card face's
-    may (`MAX_FACE_ICON_WEIGHT`, `MAX_FACE_ICON_PAINT`), until the next page starts."""
-    setattr(c, _WEIGHT_LEFT, MAX_FACE_ICON_WEIGHT)
-    setattr(c, _PAINT_LEFT, float(MAX_FACE_ICON_PAINT))
+def allow_page(c: Canvas, faces: int = 1) -> None:
+    """What is drawn on `c` from now may draw icons weighing and painting what `faces` card
+    faces' may (`MAX_FACE_ICON_WEIGHT`, `MAX_FACE_ICON_PAINT`)."""
+    setattr(c, _WEIGHT_LEFT, MAX_FACE_ICON_WEIGHT * faces)
+    setattr(c, _PAINT_LEFT, float(MAX_FACE_ICON_PAINT * faces))
 
 
 def _face_allows(c: Canvas, name: str, icons: IconSet, size: float = 0.0) -> bool:

@@ -286,17 +286,20 @@ def paragraph(text: str, style: ParagraphStyle, icons: IconSet | None = None) ->
     return Paragraph(text, style)
 
 
+ICON_ALLOWANCE = 2
+"""Card faces' worth of icons (weight and paint: toolkit.render.icons.allow_page) one
+rulebook document draws: its prose's and its card reference's, each bounded at validate
+(toolkit.checks.rulebook.MAX_RULEBOOK_ICON_WEIGHT), so none is left blank."""
+
+
 class IconCanvas(Canvas):
-    """A canvas that draws an `InlineIcon` where reportlab draws an inline image; each page
-    may draw icons of a card face's weight and paint (toolkit.render.icons.allow_page)."""
+    """A canvas that draws an `InlineIcon` where reportlab draws an inline image; the
+    document may draw `ICON_ALLOWANCE` card faces' worth of icons (each pass of a
+    multi-pass build makes a canvas of its own)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        allow_page(self)
-
-    def showPage(self) -> None:
-        super().showPage()
-        allow_page(self)
+        allow_page(self, ICON_ALLOWANCE)
 
     def drawImage(self, image: Any, x: float, y: float, *args: Any, **kwargs: Any) -> Any:
         if isinstance(image, InlineIcon):

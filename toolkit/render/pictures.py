@@ -42,12 +42,15 @@ Ghostscript found on PATH: an EPS named `art.png` in a game made `validate` and 
 
 
 def confine() -> None:
-    """Let Pillow open only `FORMATS`, for every caller in this process (reportlab and
-    svglib open pictures through Pillow with no list of formats). Idempotent."""
-    from PIL import Image
+    """Let Pillow open only `FORMATS`, and inflate at most `MAX_PNG_TEXT` bytes of a PNG's
+    text, for every caller in this process (reportlab and svglib open pictures through
+    Pillow with no list of formats, and svglib once per `<use>`). Idempotent."""
+    from PIL import Image, PngImagePlugin
 
     Image.init()  # every plugin registered now, so none is added back by a later open
     Image.ID[:] = [name for name in Image.ID if name in FORMATS]
+    PngImagePlugin.MAX_TEXT_CHUNK = MAX_PNG_TEXT  # what an open of a PNG may inflate
+    PngImagePlugin.MAX_TEXT_MEMORY = MAX_PNG_TEXT
 
 
 MAX_GAME_PIXELS = 200_000_000
@@ -55,6 +58,42 @@ MAX_GAME_PIXELS = 200_000_000
 and embedded once per PDF, about a second per 40 million pixels in every language (many
 pictures each just under `MAX_PIXELS` cost that many seconds per language). 250 card
 illustrations at 300 dpi hold 200 million."""
+
+
+MAX_FACE_PIXELS = 80_000_000
+"""Pixels of the pictures one card face draws, each image element's picture counted once
+per element: a rasteriser (`export png`, the preview) resamples the whole picture for each
+use on a page, about 2 ns a pixel (16 card-sized uses of one 36 M-pixel picture took
+`export png` 1.3 s a face, probe 50 P50-8). Two pictures of `MAX_PIXELS` fit, about 0.2 s
+a face; a 300-dpi poker card is 0.8 M pixels, and the bundled games draw none. validate
+says P004 at a face past it, and a face draws the pictures that fit (`face_allows`)."""
+_FACE_LEFT = "_playset_picture_pixels_left"
+"""The canvas attribute counting the pixels the face being drawn may still draw."""
+
+
+@contextmanager
+def one_face(c: Any) -> Iterator[None]:
+    """Draw one card face on the canvas `c`: its pictures may hold `MAX_FACE_PIXELS`
+    together; what is drawn outside a face is not counted."""
+    setattr(c, _FACE_LEFT, MAX_FACE_PIXELS)
+    try:
+        yield
+    finally:
+        delattr(c, _FACE_LEFT)
+
+
+def face_allows(c: Any, count: int) -> bool:
+    """Whether the face being drawn on `c` may still draw a picture of `count` pixels
+    (always, outside a face), counted as drawn; once one does not fit, no further one does,
+    as validate counts them (P004)."""
+    left = getattr(c, _FACE_LEFT, None)
+    if left is None:
+        return True
+    if count > left:
+        setattr(c, _FACE_LEFT, -1)
+        return False
+    setattr(c, _FACE_LEFT, left - count)
+    return True
 
 
 PAID_PIXELS_PER_BYTE = 256
@@ -212,11 +251,64 @@ def _gif_problem(data: bytes | mmap.mmap) -> str | None:
     return None
 
 
+MAX_PNG_TEXT = 256 * 1024
+"""Bytes of text and colour profile a PNG's chunks hold once inflated (tEXt, zTXt, iTXt,
+iCCP), together. Pillow inflates them into the picture's `info` each time it *opens* the
+file, before any pixel, up to 1 MB a chunk and 64 MB a file by default: 63 zTXt chunks of
+a 63 kB PNG took 0.5 s and 63 MB at each open, so validate 6 GB for an icon drawing it 490
+times and half a second per card face for a card picture. The toolkit reads none of it; an
+sRGB profile is 3 kB, the largest common one (ICC v4 sRGB) 60 kB, and the XMP a photo
+editor writes a few to some tens of kB. Pillow's own limits are set to it (`confine`), so a
+PNG opened by reportlab or svglib costs at most that much too."""
+
+
+def _inflated(packed: bytes | mmap.mmap, most: int) -> int:
+    """How many bytes the zlib stream `packed` inflates to, counted up to `most + 1`; a
+    damaged stream counts what it inflates to before the damage (Pillow inflates as far,
+    then keeps nothing)."""
+    import zlib
+
+    inflater, total = zlib.decompressobj(), 0
+    for start in range(0, len(packed), 1 << 16):
+        try:
+            total += len(inflater.decompress(packed[start : start + (1 << 16)], most + 1 - total))
+        except zlib.error:
+            return total
+        if total > most or inflater.unconsumed_tail or inflater.eof:
+            break
+    return total
+
+
+def _chunk_text(kind: bytes, body: bytes | mmap.mmap, most: int) -> int:
+    """The bytes Pillow keeps (or inflates) when it opens a text or profile chunk of `kind`
+    holding `body`, counted up to `most + 1`; 0 for any other chunk."""
+    if kind == b"tEXt":
+        return len(body)
+    if kind not in (b"zTXt", b"iTXt", b"iCCP"):
+        return 0
+    key = bytes(body[:80]).find(b"\0")
+    if key < 0:
+        return 0  # Pillow keeps nothing of it
+    if kind == b"iTXt":  # key, flag, method, language, key again, text
+        if key + 3 > len(body) or body[key + 1] == 0:
+            return len(body)  # not compressed
+        if body[key + 2] != 0:
+            return 0  # a method Pillow does not inflate
+        rest = bytes(body[key + 3 : key + 3 + 2048])
+        first = rest.find(b"\0")
+        second = rest.find(b"\0", first + 1) if first >= 0 else -1
+        if second < 0:
+            return 0
+        return _inflated(body[key + 3 + second + 1 :], most)
+    return _inflated(body[key + 2 :], most)  # zTXt, iCCP: key, method, stream
+
+
 def _png_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a PNG costs too much to open (more than `MAX_BLOCKS` chunks other than pixel
-    data) or to verify and decode (more than `MAX_PNG_CHUNKS` chunks), or None (also for a
-    damaged one: Pillow says that). Walks the chunks by their lengths up to IEND."""
-    size, position, chunks, metadata = len(data), 8, 0, 0
+    data, or text and profile chunks inflating past `MAX_PNG_TEXT`) or to verify and decode
+    (more than `MAX_PNG_CHUNKS` chunks), or None (also for a damaged one: Pillow says
+    that). Walks the chunks by their lengths up to IEND."""
+    size, position, chunks, metadata, text = len(data), 8, 0, 0, 0
     while position + 8 <= size:
         (length,) = struct.unpack_from(">I", data, position)
         kind = data[position + 4 : position + 8]
@@ -231,6 +323,14 @@ def _png_problem(data: bytes | mmap.mmap) -> str | None:
             )
         if kind == b"IEND":
             break
+        most = MAX_PNG_TEXT - text
+        text += _chunk_text(kind, data[position + 8 : position + 8 + length], most)
+        if text > MAX_PNG_TEXT:
+            return (
+                f"it is a PNG whose text and colour profile chunks (metadata) hold more than"
+                f" {MAX_PNG_TEXT:,} bytes once inflated: they are inflated each time it is"
+                " opened; save it again without its metadata"
+            )
         position += 12 + length
     return None
 

@@ -574,12 +574,14 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
 
 LONG_WORD = 100
 """Characters past which a word's cost to lay out counts towards `MAX_LONG_WORDS`."""
-MAX_LONG_WORDS = 30_000_000
+MAX_LONG_WORDS = 8_000_000
 """The sum of the squares of the lengths of a rendered rulebook's words over `LONG_WORD`
 characters (each counted as written, markup and link targets too: an upper bound): a
 word's cost grows with its square (`MAX_WORD`), and 1,000 paragraphs of one 975-character
-word, each under the bounds, took 22 s of CPU a language (probe 21). At this bound they
-take under a second; 300 URLs of 300 characters count 27 M."""
+word, each under the bounds, took 22 s of CPU a language (probe 21); at 30,000,000, 29 words
+of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here). At
+this bound a language takes under a second; 88 URLs of 300 characters count 7.9 M. The
+bundled rulebooks count 0."""
 _LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
 
 

@@ -255,7 +255,8 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")
 _TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)|[A-Za-z]")
 """A number or a command letter of a path: svglib reads each (`z` takes no number, but ~1 µs
 to read and close, probe 50 P50-4)."""
-_SHAPE_DATA = ("d", "points")
+_SHAPE_DATA = ("d", "points", "stroke-dasharray")
+"""The attributes that hold lists of numbers svglib reads one by one, again for each <use>."""
 
 
 MAX_GAME_MATCHING = 200_000
@@ -437,8 +438,8 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                 spent.numbers += len(_TOKEN.findall(value))
         if spent.numbers > MAX_NUMBERS:
             message = (
-                f"its paths and polygons hold more than {MAX_NUMBERS:,} numbers and commands;"
-                " simplify the drawing (fewer nodes)"
+                f"its paths, polygons and dash arrays hold more than {MAX_NUMBERS:,} numbers and"
+                " commands; simplify the drawing (fewer nodes)"
             )
             return Refusal(path, *column(text, element), message)
         if spent.style > MAX_STYLE:
@@ -692,7 +693,7 @@ def _check(
         if reason:
             return Refusal(path, *column(text, element), reason)
         if pixels:
-            external[element] = (0, 0, pixels)
+            external[element] = (0, 0, pixels + _data_bytes(value))
         if target is None or target.suffix.lower() != ".svg" or not target.is_file():
             continue
         real = real_path(target)
@@ -740,7 +741,9 @@ def _check(
         where = column(text, heavy) if heavy is not None else (root.sourceline or 1, 1)
         message = (
             f"the pictures it draws (each <image> and each <use> of one counted) hold more"
-            f" than {MAX_PIXELS:,} pixels together; embed a smaller picture, or fewer"
+            f" than {MAX_PIXELS:,} pixels together (a data: URI's characters, and a byte"
+            " of a picture's text or profile, counted as pixels); embed a smaller picture, or"
+            " fewer"
         )
         return Refusal(path, *where, message)
     if _over(total):
@@ -823,6 +826,14 @@ def _texts(root: _Element) -> Iterator[tuple[_Element, int]]:
         yield element, sum(len(p) for p in pieces) if listed else sum(1 for p in pieces if p)
 
 
+def _data_bytes(value: str) -> int:
+    """Characters of a picture embedded as a data: URI, which each `<use>` of it costs again:
+    svglib copies the `<image>` for each use and decodes its text again, and Pillow keeps
+    each copy's metadata (a 10×10 JPEG padded to 1.4 MB, used 490 times: validate 2.4 GB,
+    probe 50 P50-13). They count as pixels of the icon (`MAX_PIXELS`)."""
+    return len(value) if _DATA_IMAGE.match(value) else 0
+
+
 def _picture(element: _Element, target: Path | None, icons: Path, spent: _Spent) -> tuple[str, int]:
     """`_picture_too_large` of an element, a picture file looked at once per icon (by its
     real path) and first as a file: not sparse, at most `MAX_PICTURE_BYTES`, and the icon's
@@ -902,6 +913,7 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
     try:
         with pictures.opened(source) as picture:
             width, height = picture.size
+            kept = _metadata(picture.info)
     except Image.DecompressionBombError:
         return too_large, 0
     except ValueError as exc:
@@ -920,7 +932,14 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
             " (it is decoded whole in every PDF that draws it); embed it at the size it prints"
             " at"
         ), 0
-    return "", width * height
+    return "", width * height + kept
+
+
+def _metadata(info: dict[Any, Any]) -> int:
+    """Bytes of text and profile Pillow inflated into a picture's `info` when it opened it
+    (at most `pictures.MAX_PNG_TEXT`): svglib opens a data: URI's picture again for each
+    `<use>`, so they weigh as pixels, one a byte."""
+    return sum(len(value) for value in info.values() if isinstance(value, str | bytes))
 
 
 def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:
@@ -985,9 +1004,10 @@ of it on 32 icons of one face `export png` past 150 s (probe 49 S2, S3); svglib 
 again for each `<use>` of it, so 400 uses of a path of 50,000 `z` took validate 18.8 s (probe
 50 P50-4)."""
 DATA_CHARS_PER_ELEMENT = 300
-"""Characters of a path's or polygon's data that count as one more element, each `<use>` of
-it counted again: svglib reads the whole text again for each use (~0.16 µs a character), so
-490 uses of a path padded with 300,000 spaces took validate 30 s (probe 50 P50-4)."""
+"""Characters of an element's attributes that count as one more element, each `<use>` of it
+counted again: svglib reads them again for each use (~0.16 µs a character of a path's data),
+so 490 uses of a path padded with 300,000 spaces took validate 30 s, 400 of one dashed by a
+list of 50,000 numbers 29 s (probe 50 P50-4, P50-6)."""
 TEXT_CHARS_PER_ELEMENT = 50
 """Characters of a `<text>` (its `<tspan>`s' too) that count as one more element, each
 `<use>` of it counted again: svglib converts the text again for each use and a rasteriser
@@ -996,15 +1016,16 @@ draws each glyph, so 490 uses of a 300,000-character text took validate 56 s and
 
 
 def _numbers_weight(element: _Element) -> int:
-    """The elements an element's data counts for: its path or polygon numbers and commands
-    (`NUMBERS_PER_ELEMENT`) and characters (`DATA_CHARS_PER_ELEMENT`), a text's characters
-    (`TEXT_CHARS_PER_ELEMENT`)."""
-    tokens = characters = 0
+    """The elements an element's data counts for: the numbers and commands of its path,
+    polygon or dash array (`NUMBERS_PER_ELEMENT`), its attributes' characters
+    (`DATA_CHARS_PER_ELEMENT`), a text's characters (`TEXT_CHARS_PER_ELEMENT`)."""
+    tokens = 0
     for attribute in _SHAPE_DATA:
         value = element.get(attribute)
         if value:
             tokens += len(_TOKEN.findall(value))
-            characters += len(value)
+    characters = sum(len(v) for k, v in element.attrib.items() if k not in HREFS)  # a
+    # picture's data: URI counts as its pixels (`_data_bytes`)
     weight = tokens // NUMBERS_PER_ELEMENT + characters // DATA_CHARS_PER_ELEMENT
     if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "text":
         weight += sum(len(piece) for piece in element.itertext()) // TEXT_CHARS_PER_ELEMENT

@@ -40,7 +40,8 @@ from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
 from jinja2.exceptions import SecurityError
 from jinja2.runtime import LoopContext, Undefined
-from jinja2.utils import Namespace
+from jinja2.utils import Cycler, Joiner, Namespace, missing
+from markupsafe import escape
 
 
 class TemplateLimitError(SecurityError):
@@ -383,6 +384,12 @@ list, so every guard that walked lists, tuples, sets and dicts let them pass as 
 value (`d.values() is lower` printed 10⁹ characters in one C call, `d.items() == e.items()`
 compared every value in C for 75 s: probe 28)."""
 CONTAINERS = (list, tuple, set, frozenset, Mapping, Namespace, *VIEWS)
+HOLDERS = (Cycler, Joiner, LoopContext)
+"""Jinja's objects that hold a template's values as attributes (`cycler(…).items` and
+`.current`, `joiner(…).sep`, `loop.previtem` and `.nextitem`): weighed as 24 characters, a
+list of one cycler 5,000 times was joined by its `current` into 5 GB, sorted by it (4,000
+lower-cased keys kept) into 3.9 GB, and `'{0.items}'.format(c)` printed its items (probe 51
+P51-4..6). `opened` gives what they hold, so every guard that walks values sees it."""
 
 
 def opened(item: Any) -> Any:
@@ -400,7 +407,22 @@ def opened(item: Any) -> Any:
     if isinstance(item, Namespace):  # `namespace(…)` prints, compares as its attributes
         attributes = item._Namespace__attrs
         return [*attributes.keys(), *attributes.values()]
+    if isinstance(item, HOLDERS):
+        return _held(item)
     return None
+
+
+def _held(item: Cycler | Joiner | LoopContext) -> list[Any]:
+    """The values a template reads from a `HOLDERS` object's attributes: a cycler's items
+    (`current` is one of them), a joiner's separator, a loop's previous, current and next
+    items (the next one peeked, as `loop.nextitem` or `loop.last` does: what it reads)."""
+    if isinstance(item, Cycler):
+        return list(item.items)
+    if isinstance(item, Joiner):
+        return [item.sep]
+    item._peek_next()
+    held = (item._before, item._current, item._after)
+    return [value for value in held if value is not missing]
 
 
 def weigh(value: Any, limit: int = MAX_STRING) -> int:
@@ -445,11 +467,16 @@ def _refuse_wide(number: str | None, what: str) -> None:
         raise TemplateLimitError(f"a format {what} over {MAX_WIDTH} characters")
 
 
-def check_percent(template: str, args: Any) -> None:
+def check_percent(template: str | bytes, args: Any) -> None:
     """`template % args` within the limits: no `*` widths, no width or precision of 1000
     or more, and arguments that do not print more than a string may hold: a mapping's
     value at each field that names it (`('%(a)s'*250) % {'a': s}` prints `s` 250 times, and
-    built 500 MB before its result was refused: probe 29 L2)."""
+    built 500 MB before its result was refused: probe 29 L2). A bytes template is read as
+    latin-1 (one character a byte, its fields the same), its keys looked up as bytes."""
+    keys: Callable[[str], Any] = str
+    if isinstance(template, bytes):
+        template = template.decode("latin-1")
+        keys = _latin1_bytes
     if "%(" not in template:  # `"%(fr)s" % rules.x` reads one entry of the view
         for arg in args if isinstance(args, tuple) else (args,):
             refuse_view(arg)
@@ -471,7 +498,8 @@ def check_percent(template: str, args: Any) -> None:
         return
     printed = len(template) + fields * 2 * MAX_WIDTH
     if names and isinstance(args, Mapping):
-        printed += escaped * _named_weight(names, args, (MAX_STRING - printed) // escaped)
+        limit = (MAX_STRING - printed) // escaped
+        printed += escaped * _named_weight(names, args, limit, keys)
         if unnamed:  # `'%a%(a)s' % m`: a field of no name prints all of `m` (probe 38 H1)
             printed += escaped * weigh(args, MAX_STRING)
     else:
@@ -523,16 +551,23 @@ def _balanced(text: str) -> dict[int, int]:
     return closes
 
 
-def _named_weight(names: list[str], args: Mapping[Any, Any], limit: int) -> int:
-    """What the values `names` name in `args` print, each once per field that names it,
-    counted no further than past `limit`. A name `args` lacks is weighed as all of `args`:
-    `%` fails on it, unless the mapping answers a key it does not list."""
+def _latin1_bytes(name: str) -> bytes:
+    return name.encode("latin-1")
+
+
+def _named_weight(
+    names: list[str], args: Mapping[Any, Any], limit: int, keys: Callable[[str], Any] = str
+) -> int:
+    """What the values `names` name in `args` print, each once per field that names it
+    (looked up as `keys` makes them: bytes for a bytes template), counted no further than
+    past `limit`. A name `args` lacks is weighed as all of `args`: `%` fails on it, unless
+    the mapping answers a key it does not list."""
     weights: dict[str, int] = {}
     printed = 0
     for name in names:
         if name not in weights:
             try:
-                weights[name] = weigh(args[name], limit)
+                weights[name] = weigh(args[keys(name)], limit)
             except LookupError:
                 weights[name] = weigh(args, limit)
         printed += weights[name]
@@ -556,6 +591,14 @@ def check_brace_format(template: str, args: Iterable[Any]) -> None:
             heaviest *= ESCAPED
         if len(template) + fields * (heaviest + MAX_WIDTH) > MAX_STRING:
             raise TemplateLimitError(f"the format would build more than {MAX_STRING:,} characters")
+
+
+def field_weight(value: Any, conversion: str | None, limit: int = MAX_STRING) -> int:
+    """What one field of `str.format` prints of `value` (`weigh`, ten times for `!r` or `!a`,
+    as `ESCAPED` says), counted no further than past `limit`."""
+    if conversion in ("r", "a"):
+        return ESCAPED * weigh(value, limit // ESCAPED + 1)
+    return weigh(value, limit)
 
 
 def _escapes(template: str) -> bool:
@@ -600,8 +643,8 @@ def check_binop(left: Any, operator: str, right: Any) -> None:
         ints = isinstance(left, int) and isinstance(right, int)
         if ints and abs(left) > 1 and right * abs(left).bit_length() > MAX_POWER_BITS:
             raise TemplateLimitError("`**` would build a number too large to print")
-    elif operator == "%" and isinstance(left, str):
-        check_percent(left, right)
+    elif operator == "%" and isinstance(left, str | bytes):
+        check_percent(left, right)  # bytes too: `b'%1999999999s' % (b'x',)` (probe 51 P51-7)
 
 
 def guard_join(parts: Iterable[Any]) -> str:
@@ -666,7 +709,7 @@ def refuse_view(value: Any) -> None:
     items looked at are bounded (MAX_VIEW_LOOKS): a printed list is bounded by `weigh`."""
     if getattr(value.__class__, "_items_as_attributes", False):
         raise PrintedTable(_table_printed(value))
-    if not isinstance(value, (list, tuple, set, frozenset, dict, Namespace, *VIEWS)):
+    if not isinstance(value, (list, tuple, set, frozenset, dict, Namespace, *VIEWS, *HOLDERS)):
         return
     looks = 0
     stack: list[Any] = [value]
@@ -681,7 +724,7 @@ def refuse_view(value: Any) -> None:
             stack.extend(itertools.islice(item, MAX_VIEW_LOOKS))
         elif isinstance(item, dict):
             stack.extend(itertools.islice(item.values(), MAX_VIEW_LOOKS))
-        elif isinstance(item, Namespace):
+        elif isinstance(item, (Namespace, *HOLDERS)):
             stack.extend(itertools.islice(opened(item), MAX_VIEW_LOOKS))
 
 
@@ -938,17 +981,11 @@ def _attribute_env() -> Any:
 
 def _unique_checked(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """`unique` compares its items (or their `attribute`) with `==` and keeps them in a set."""
-    _sorted_checked(value, args, kwargs)
     attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
-    if not isinstance(value, list | tuple):
-        return
-    if attribute is None:
+    value = _attribute_values(value, attribute)
+    _sorted_checked(value, args, kwargs)  # the attribute's values already
+    if isinstance(value, list | tuple):
         guard_hashed(value)
-    else:
-        from jinja2.filters import make_attrgetter
-
-        getter = make_attrgetter(_attribute_env(), attribute)
-        guard_hashed([getter(item) for item in value])
 
 
 def _check_codec(encoding: Any) -> None:
@@ -972,7 +1009,7 @@ def _length(value: Any) -> int:
         return 0
 
 
-def listed(value: Any) -> Any:
+def listed(value: Any, what: str = "to join or add up") -> Any:
     """An iterator's items as a list, no more than `MAX_ITEMS` of them, so that what is built
     from all of them (`join`, `sum`) can be sized before it is built; anything else as it is."""
     if isinstance(value, str | bytes | list | tuple):
@@ -982,7 +1019,7 @@ def listed(value: Any) -> Any:
     except TypeError:
         return value  # not iterable: the callee says so
     if len(items) > MAX_ITEMS:
-        raise TemplateLimitError(f"more than {MAX_ITEMS:,} items to join or add up")
+        raise TemplateLimitError(f"more than {MAX_ITEMS:,} items {what}")
     return items
 
 
@@ -1109,8 +1146,26 @@ def _pprinted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None
     charge_read(total * max(depth, 1))
 
 
+def _attribute_values(value: Any, attribute: Any, multi: bool = False) -> Any:
+    """What a filter given `attribute=` reads of each item of `value` (a list or tuple),
+    as it reads it (Jinja's `make_attrgetter`, `sort`'s comma-separated names too): the
+    values the filter joins, compares or keeps, weighed in place of the items that hold them
+    (an object is 24 characters, its attribute a million: probe 51 P51-4/5). `value` itself
+    without an attribute or a list."""
+    if attribute is None or not isinstance(value, list | tuple):
+        return value
+    from jinja2.filters import make_attrgetter, make_multi_attrgetter
+
+    env = _attribute_env()
+    getter = make_multi_attrgetter(env, attribute) if multi else make_attrgetter(env, attribute)
+    guard_steps(len(value) // ITEMS_A_STEP)
+    return [getter(item) for item in value]
+
+
 def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     separator = args[0] if args else kwargs.get("d", "")
+    attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
+    value = _attribute_values(value, attribute)
     items = value if isinstance(value, list | tuple) else ()
     if len(str(separator)) * len(items) + weigh(items) > MAX_STRING:
         raise TemplateLimitError(f"join would build more than {MAX_STRING:,} characters")
@@ -1140,6 +1195,14 @@ def _urlized(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             " it moves the word's closing brackets one at a time"
         )
     _urlized_size(value if isinstance(value, str) else str(value), len(words), args, kwargs)
+    backtracked = _tail_search_cost(value if isinstance(value, str) else str(value))
+    if backtracked > MAX_URLIZE_BACKTRACK:
+        raise TemplateLimitError(
+            f"urlize of words holding long runs of `.`, `,`, `)` or `>` that do not end them:"
+            f" its search for a word's closing punctuation would cost {backtracked:,} steps"
+            f" (the square of each run; more than {MAX_URLIZE_BACKTRACK:,})"
+        )
+    guard_steps(backtracked // BACKTRACK_A_STEP)
     schemes = args[4] if len(args) > 4 else kwargs.get("extra_schemes")
     if isinstance(schemes, Sized) and not isinstance(schemes, str) and len(schemes):
         compared = len(words) * len(schemes)
@@ -1149,6 +1212,34 @@ def _urlized(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
                 f" than {MAX_SCHEMES_COMPARED:,} words times schemes"
             )
         guard_steps(compared // SCHEMES_A_STEP)
+
+
+MAX_URLIZE_BACKTRACK = 4_000_000
+"""What `urlize`'s search for a word's closing punctuation may cost in one call, counted as
+the square of each run of `.`, `,`, `)`, `>` (or `&gt;`) inside a word that ends with one
+(`_tail_search_cost`): Jinja runs `re.search(r"([)>.,\n]|&gt;)+$", word)` on such a word, and
+from every place in a run it eats the rest of the run before failing where the run ends,
+so a run costs its square. `(("."*3998 ~ "x. ")*240)|urlize`, 61 bytes, took 55 s in one
+call, out of the deadline's reach (probe 51 P51-8): ~15 ns a squared character (2 shared
+cores under load), so this bound is ~60 ms."""
+BACKTRACK_A_STEP = 256
+"""Of those squared characters, how many count one step (a card face's step is ~4 µs)."""
+_TAIL_RUN = re.compile(r"(?:[)>.,\n]|&gt;)+")
+_TAIL_ENDS = (")", ">", ".", ",", "\n", "&gt;")
+
+
+def _tail_search_cost(text: str) -> int:
+    """What `urlize`'s trailing-punctuation search costs on `text` (see
+    `MAX_URLIZE_BACKTRACK`): over the words (of the escaped text, as urlize splits it) that
+    end with one of `_TAIL_ENDS`, the square of each run of them but the word's last (which
+    the search matches at its first place, linearly). Linear."""
+    cost = 0
+    for word in re.split(r"\s+", str(escape(text))):
+        if word.endswith(_TAIL_ENDS):
+            for run in _TAIL_RUN.finditer(word):
+                if run.end() < len(word):
+                    cost += (run.end() - run.start()) ** 2
+    return cost
 
 
 LINK_MARKUP = 64
@@ -1220,6 +1311,16 @@ def _rounded(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         raise TemplateLimitError(f"round() to more than {MAX_WIDTH} digits")
 
 
+def _sorting(name: str) -> Callable[[Any, tuple[Any, ...], dict[str, Any]], None]:
+    """The check of comparing filter `name` (`_sorted_checked`, which knows where each takes
+    its `attribute`)."""
+
+    def check(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        _sorted_checked(value, args, kwargs, name)
+
+    return check
+
+
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object]] = {
     "round": _rounded,
     "center": lambda v, a, k: _width_args(a, k),
@@ -1246,10 +1347,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "urlencode": _weighed_value,
     "xmlattr": _weighed_value,
     # filters that compare items with each other, inside C like `==`
-    **dict.fromkeys(
-        ("sort", "min", "max", "dictsort", "groupby"),
-        lambda v, a, k: _sorted_checked(v, a, k),
-    ),
+    **{name: _sorting(name) for name in ("sort", "min", "max", "dictsort", "groupby")},
 }
 
 
@@ -1308,12 +1406,20 @@ LISTED_FILTERS = frozenset({"join", "sum", "unique"})
 (`map`, `select`, a dict view) is listed first so that its size is known."""
 
 
+ORDERING_FILTERS = frozenset({"sort", "min", "max", "groupby"})
+"""Filters that compare (and lower-case) every item of what they are given, and keep them
+(`sort` all their keys): an iterator given to one is listed first, so that its items are
+walked as a list's are (`(texts|select)|sort` kept 4,000 lower-cased million-character keys,
+3.9 GB: the check saw a generator)."""
+
+
 def guard_filter(name: str, func: Any) -> Any:
     """`func` (a filter) with its size checks before it runs and its result's after."""
     check = FILTER_CHECKS.get(name)
     pass_arg = getattr(func, "jinja_pass_arg", None)
     leading = 1 if pass_arg is not None else 0  # context, eval context or environment
     listing = name in LISTED_FILTERS
+    ordering = name in ORDERING_FILTERS
     texting = name in TEXT_FILTERS
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -1338,6 +1444,8 @@ def guard_filter(name: str, func: Any) -> Any:
             # attribute of each item: `cards|join(', ', attribute='name')`)
             if name == "join" and len(args) <= leading + 2 and "attribute" not in kwargs:
                 refuse_view(args[leading])
+        if ordering and len(args) > leading and isinstance(args[leading], Iterator):
+            args = (*args[:leading], listed(args[leading], "to compare"), *args[leading + 1 :])
         if check is not None and len(args) > leading:
             check(args[leading], args[leading + 1 :], kwargs)
         result = check_result(func(*args, **kwargs))
@@ -1387,7 +1495,7 @@ def _walk_compared(value: Any) -> int:
         for child in children:
             if isinstance(child, str | bytes):
                 chars += len(child)
-            elif isinstance(child, CONTAINERS):
+            elif isinstance(child, (*CONTAINERS, *HOLDERS)):
                 stack.append(child)
             elif isinstance(child, range):
                 seen += len(child)
@@ -1403,11 +1511,23 @@ def _walk_compared(value: Any) -> int:
     return chars
 
 
-def _sorted_checked(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+_ATTRIBUTE_AT = {"sort": 2, "min": 1, "max": 1, "groupby": 0}
+"""Where each comparing filter takes its `attribute` among its arguments after the value
+(`unique` reads its own: `_unique_checked`)."""
+
+
+def _sorted_checked(
+    value: Any, args: tuple[Any, ...], kwargs: dict[str, Any], name: str = ""
+) -> None:
     """`sort`, `min`, `max`, `dictsort`, `groupby`, `unique` compare the items (`guard_compared`)
     and, unless told to be case-sensitive, make each text lower case first (`ignore_case`, up to
-    ~18 ns a character for `Σ`): the texts count as read (probe 27 H1)."""
+    ~18 ns a character for `Σ`): the texts count as read (probe 27 H1). Given `attribute=`,
+    what they compare is each item's attribute (`_attribute_values`)."""
     tick()
+    at = _ATTRIBUTE_AT.get(name)
+    if at is not None:
+        attribute = args[at] if len(args) > at else kwargs.get("attribute")
+        value = _attribute_values(value, attribute, multi=name == "sort")
     if isinstance(value, str | bytes):
         charge_read(value)
     elif isinstance(value, CONTAINERS):

@@ -10,6 +10,7 @@ the layout's background; the worst of them counts.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -53,6 +54,14 @@ from toolkit.render.textfit import FitBudget, game_budget
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 SAMPLES = (0.1, 0.3, 0.5, 0.7, 0.9)
 """Where across (and down) a text's box what lies under it is sampled."""
+MAX_WORK = 3_000_000
+"""Steps (`Beneath.looked`) the different faces a game's texts are looked at over may take
+together, each face counted once a run. A face of 200 boxes, 200 badges and 60 texts took
+~0.1 s, and faces that differ card by card (a box per card shown `when` it is not that
+card) are each worked out: 300 such cards took validate 9.9 s (probe 51 P51-10), a face
+~210,000 steps. A step takes 0.5 to 1 µs, so this is 1.5 to 3 s; the bundled games' faces
+take 20,000 at most, under 1 % of it. Past it the check stops, and says where
+(`_stop_finding`)."""
 
 
 @dataclass
@@ -73,6 +82,13 @@ class Findings:
     low: dict[tuple[str, int, str, str], Under] = field(default_factory=dict)
     small: list[Diagnostic] = field(default_factory=list)
     told: set[tuple[object, ...]] = field(default_factory=set)  # layout texts, once per language
+    work: int = 0
+    """Steps (`Beneath.looked`) of the faces charged, each once (`faces`)."""
+    faces: set[str] = field(default_factory=set)
+    """The digests of the faces charged: a face met again costs nothing more, whether
+    worked out or read back from the validate cache (so the check stops at the same card)."""
+    stopped: Diagnostic | None = None
+    """Where the check stopped, once `MAX_WORK` was spent."""
     budget: FitBudget = field(default_factory=game_budget)
     """What the game's checks fit (toolkit.render.textfit.fitting): the fronts print fit
     measured before this check are looked at, not charged again (the same texts, boxes and
@@ -98,9 +114,11 @@ def check(game: Game) -> Iterator[Diagnostic]:
             if assets.find(assets.LAYOUTS, name, game.root) is None:
                 continue  # P003 says so
             layout = load_layout(name, game.root)[0]
-            if layout is not None:
+            if layout is not None and found.stopped is None:
                 _layout(game, (position, loaded), name, layout, front, settings, found)
     yield from found.small
+    if found.stopped is not None:
+        yield found.stopped
     for (name, at, _ink, _under), under in found.low.items():
         yield _low_finding(game, name, at, under)
 
@@ -135,7 +153,16 @@ def _layout(
     framed = framed_kinds(layout) and len(cards) == (len(deck.cards) if front else 1)
     batch = FileBatch("card-legibility", loaded, [name, front], len(cards), framed)
     for index, card in enumerate(cards):
+        if found.work >= MAX_WORK:
+            at = next(i for i, each in enumerate(deck.cards) if each is card)
+            found.stopped = _stop_finding(loaded, at, card.id, found.work)
+            break
         for event in _card(loaded, index, card, (name, layout, front), jobs, settings, batch):
+            if event[0] == "face":
+                if event[1] not in found.faces:
+                    found.faces.add(event[1])
+                    found.work += event[2]
+                continue
             if event[0] == "low":
                 _, at, colour, source, ratio, needed, size = event
                 _note(found.low, (name, at, colour, source), ratio, needed, size, card.id)
@@ -147,6 +174,19 @@ def _layout(
                 found.told.add(told)
             found.small.append(diag)
     batch.close()
+
+
+def _stop_finding(loaded: LoadedFile, index: int, card: str, work: int) -> Diagnostic:
+    """A001 at the card the check stopped at, once the faces looked at took `MAX_WORK`."""
+    assert loaded.doc is not None
+    message = (
+        f"{card}: the legibility check stops here: the different card faces it looked at"
+        f" took {work:,} steps, past the {MAX_WORK:,} a game's may (each text's box sampled"
+        " over every colour laid before it); the texts of this card and of those after it"
+        " are not checked for contrast or size: make faces differ less from card to card,"
+        " or lay fewer boxes and badges under their texts"
+    )
+    return A_CONTRAST.at(loaded.rel, loaded.doc.span(("cards", index, "id")), message)
 
 
 def _note(
@@ -199,7 +239,7 @@ def _card(
         shape.check()
         kept: list[Any] = []
         for event in events:
-            if event[0] == "low":
+            if event[0] in ("low", "face"):
                 kept.append(list(event))
                 continue
             _, told, diag, place = event
@@ -213,6 +253,12 @@ def _card(
         same_shape(loaded, index, asked)
         events: list[tuple[Any, ...]] = []
         for event in stored:
+            if event[0] == "face":
+                _, digest, looked = event
+                if type(digest) is not str or type(looked) is not int or looked < 0:
+                    raise ValueError("not a face's work")
+                events.append(tuple(event))
+                continue
             if event[0] == "low":
                 _, at, colour, source, ratio, needed, size = event
                 if type(at) is not int or type(colour) is not str or type(source) is not str:
@@ -271,7 +317,9 @@ def _card_work(
             (index_of[id(item.element)], tuple(paints), tuple(_box(ink) for ink in inks))
             for item, paints, inks in laid
         )
-        under = iter(_face_colours(layout.background, drawn))
+        colours, digest, looked = _face_colours(layout.background, drawn)
+        events.append(("face", digest, looked))
+        under = iter(colours)
         for item, _paints, inks in laid:
             at = index_of[id(item.element)]
             for ink in inks:
@@ -293,10 +341,13 @@ colours it lays and the boxes of the texts it prints, in order."""
 
 
 @lru_cache(maxsize=64)
-def _face_colours(background: str, face: Face) -> list[dict[str, tuple[float, float, float]]]:
+def _face_colours(
+    background: str, face: Face
+) -> tuple[list[dict[str, tuple[float, float, float]]], str, int]:
     """The colours under each text of a face, in order, by what lays them: worked out once a
     face (cards that show the same elements ask the same; a deck of 60 cards has a handful
-    of such faces), each text's in time near-linear in the face's (`Beneath`)."""
+    of such faces), each text's in time near-linear in the face's (`Beneath`); with the
+    face's digest and the steps it took (charged once a face: `MAX_WORK`)."""
     boxes = [box for _, _, inks in face for box in inks]
     under = Beneath(background, boxes)
     found = []
@@ -304,7 +355,8 @@ def _face_colours(background: str, face: Face) -> list[dict[str, tuple[float, fl
         for paint in paints:  # its own colours first: a badge's words are on its own disc
             under.lay(at, paint)
         found += [under.colours(box) for box in inks]
-    return found
+    digest = hashlib.blake2b(repr((background, face)).encode(), digest_size=16).hexdigest()
+    return found, digest, under.looked
 
 
 def _contrast(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from functools import partial
 from typing import Any
 
@@ -19,14 +20,17 @@ from toolkit.checks.translation.term_search import (
     Finder,
     blank_out,
     finder,
+    given_shapes,
     groups_used,
+    kept_shape,
+    kept_shapes,
     sizes,
     together,
     untangled,
     width,
 )
 from toolkit.content.game import Game
-from toolkit.content.unit_cache import Clean, Units, cached
+from toolkit.content.unit_cache import Clean, NotKept, Units, active, cached
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 
 T_TERM = rule(
@@ -64,6 +68,21 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     languages = {source, *game.manifest.languages, *(lang for t in terms for lang in t.text)}
     tables = _Tables(terms, sorted(languages), source)
+    with _shapes_kept(tables):
+        yield from _checked(game, texts, terms, names, source, tables, every)
+
+
+def _checked(
+    game: Game,
+    texts: Sequence[TextView],
+    terms: list[Any],
+    names: list[str],
+    source: str,
+    tables: _Tables,
+    every: str,
+) -> Iterator[Diagnostic]:
+    """T010 of the glossary's size, then T008 of each text (see `check`)."""
+    assert game.glossary is not None and game.glossary.model is not None
     for lang, listed in tables.listed.items():
         words, left_out = sizes(listed)
         if left_out:
@@ -102,6 +121,42 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
             message = _said(view, source, lang, named, count, terms)
             yield T_TERM.at(view.file, view.span(lang), message)
     clean.close()
+
+
+@contextmanager
+def _shapes_kept(tables: _Tables) -> Iterator[None]:
+    """While the block runs, the shapes of the glossary's terms and forms (how the walk finds
+    each: toolkit.checks.translation.term_search.shape) are those the last run kept, when
+    `validate`'s units are active: every run worked out every term's shape in every
+    language (~2 ms for the Whisky Game's), though only the edited texts are searched. Each
+    is a pure function of its term's text and the module's code (in the units' head); the
+    unit is named by the texts."""
+    units = active()
+    if units is None:
+        yield
+        return
+    said = sorted({text for listed in tables.listed.values() for text, _ in listed})
+    name = Units.name("glossary-shapes", [said])
+    kept = units.get(name, _read_shapes)
+    if kept is not None:
+        with given_shapes(kept):
+            yield
+        return
+    yield
+    with suppress(NotKept):
+        units.put(name, kept_shapes(said))
+
+
+def _read_shapes(value: Any) -> dict[str, Any]:
+    """Kept shapes by term (ValueError for another shape of value)."""
+    if type(value) is not list:
+        raise ValueError("not shapes")
+    shapes = {}
+    for one in value:
+        if type(one) is not list or len(one) != 2 or type(one[0]) is not str:
+            raise ValueError("not a term's shape")
+        shapes[one[0]] = kept_shape(one[1])
+    return shapes
 
 
 Unmet = tuple[str, list[int], int]

@@ -32,6 +32,8 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Container, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -157,9 +159,67 @@ class Shape(NamedTuple):
     closing: str
 
 
-@lru_cache(maxsize=65_536)  # a long-lived editor session sees many glossaries
+_GIVEN: ContextVar[dict[str, Shape | None] | None] = ContextVar("term_shapes", default=None)
+"""Shapes given for the block of `given_shapes` (read back from `validate`'s units)."""
+
+
+@contextmanager
+def given_shapes(shapes: dict[str, Shape | None]) -> Iterator[None]:
+    """While the block runs, `shape` of a term in `shapes` is the shape given there (each a
+    pure function of its term and this module's code: what `shape` would work out)."""
+    token = _GIVEN.set(shapes)
+    try:
+        yield
+    finally:
+        _GIVEN.reset(token)
+
+
 def shape(term: str) -> Shape | None:
     """How the walk finds `term`; None for a term with no letter or digit."""
+    given = _GIVEN.get()
+    if given is not None and term in given:
+        return given[term]
+    return _shape(term)
+
+
+def kept_shape(value: object) -> Shape | None:
+    """A shape as `kept_shapes` writes it, made again (ValueError for anything else)."""
+    if value is None:
+        return None
+    if type(value) is not list or len(value) != 3:
+        raise ValueError("not a shape")
+    pieces, opening, closing = value
+    if type(pieces) is not list or type(opening) is not str or type(closing) is not str:
+        raise ValueError("not a shape")
+    made = []
+    for piece in pieces:
+        if type(piece) is not list or len(piece) != 3:
+            raise ValueError("not a piece")
+        forms, inside, between = piece
+        if type(forms) is not list or not all(type(f) is str for f in forms):
+            raise ValueError("not a piece")
+        if not all(v is None or type(v) is str for v in (inside, between)):
+            raise ValueError("not a piece")
+        made.append(Piece(frozenset(forms), inside, between))
+    return Shape(tuple(made), opening, closing)
+
+
+def kept_shapes(terms: Iterable[str]) -> list[list[object]]:
+    """Each term with its shape, as plain data (`kept_shape` makes one again)."""
+    kept: list[list[object]] = []
+    for term in terms:
+        found = shape(term)
+        written = None
+        if found is not None:
+            pieces = [[sorted(p.forms), p.inside, p.between] for p in found.pieces]
+            written = [pieces, found.opening, found.closing]
+        kept.append([term, written])
+    return kept
+
+
+@lru_cache(maxsize=65_536)  # a long-lived editor session sees many glossaries
+def _shape(term: str) -> Shape | None:
+    """How the walk finds `term` (see `shape`)."""
     pieces: list[Piece] = []
     closing = ""  # the punctuation that closes the last word with letters
     alone: list[str] = []  # words of punctuation alone since it

@@ -166,6 +166,12 @@ class Element(StrictModel):
         `icons.MAX_FACE_ICON_PAINT` (P018)."""
         return []
 
+    def pictures_drawn(self, item: Resolved, job: PrintJob) -> int:
+        """The pixels of the pictures it draws on a face: they count against
+        `pictures.MAX_FACE_PIXELS` (P004), and past it are not drawn
+        (`pictures.face_allows`)."""
+        return 0
+
     draws_inline_icons: ClassVar[bool] = False
     """It draws each `:name:` of its text the game has an icon for as that icon: a face's
     such icons count against `icons.MAX_FACE_INLINE_ICONS` (P018), and past it are not drawn

@@ -57,15 +57,34 @@ class ImageElement(Element):
             try:
                 # read once from inside the game: reportlab opens what it is given by name
                 copy = pictures.private_copy(path, real_path(root))
-                pictures.pixels(copy.path)  # a picture of too many pixels is not decoded
+                width, height = pictures.pixels(copy.path)  # too many: not decoded
             except (OSError, ValueError) as exc:  # P004 in validate
                 raise LayoutError(f"cannot print image {item.text!r}: {exc}") from exc
+            if not pictures.face_allows(c, width * height):
+                return  # past what one face draws: P004 in validate
             w, h = item.w * mm, item.h * mm
             try:
                 c.drawImage(copy, x, y, w, h, preserveAspectRatio=True, mask="auto")
             except (OSError, ValueError, DecompressionBombError) as exc:  # P004 in validate
                 message = f"cannot read image {item.text!r} (damaged, or not an image)"
                 raise LayoutError(message) from exc
+
+    def pictures_drawn(self, item: Resolved, job: PrintJob) -> int:
+        """The pixels of its picture (0 when it prints none: P004 says why)."""
+        if not item.text or job.root is None:
+            return 0
+        from toolkit.fileio import real_path
+        from toolkit.render import pictures
+
+        root = real_path(job.root)
+        path = real_path(job.root / item.text)
+        if not path.is_relative_to(root) or not path.is_file():
+            return 0
+        try:
+            width, height = pictures.pixels(pictures.private_copy(path, root).path)
+        except (OSError, ValueError):
+            return 0
+        return width * height
 
     def paints(self, item: Resolved, job: PrintJob) -> Iterator[Paint]:
         """The picture's average colour over the area it is drawn in (its proportions kept,
