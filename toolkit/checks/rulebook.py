@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from jinja2 import TemplateSyntaxError
 
 from toolkit.checks import CheckFamily, register
+from toolkit.checks.card_reference_bounds import findings as reference_bounds
 from toolkit.checks.icon_names import P_INLINE_ICON, content_icons, glued_icons
 from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
@@ -74,6 +75,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
                 failed.add(said)  # fails alike for each language it is named for
                 yield R_RULEBOOK.at(display, Span(exc.line, exc.col), str(exc))
             continue
+        for deck_file, span, message in reference_bounds(game, lang, text):
+            if (deck_file, span.line, span.col, message) not in failed:  # once a place
+                failed.add((deck_file, span.line, span.col, message))
+                yield R_RULEBOOK.at(deck_file, span, message)
         # what prints, in which face: link targets never do, `&#1513;` prints ש, `**a**`
         # prints in bold. Parsed only when it may change a finding (an `&`, a right-to-left
         # letter, a character some face lacks): nearly every rulebook is then searched as

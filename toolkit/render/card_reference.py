@@ -98,6 +98,20 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
     return DeckReference(heading, heads, rows)
 
 
+def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:
+    """The rows (a card each, the header row aside) and columns of `deck`'s part of the card
+    reference in `lang`, as `deck_reference` would make it, without making it (the budget
+    check prices it before anything is laid out); None for a deck without a part."""
+    cards = [localized_card(game, card, lang) for card in deck.cards]
+    if not any(card.get("text") for card in cards):
+        return None
+    return len(cards), len(reference_columns(deck)) + FIXED_COLUMNS
+
+
+FIXED_COLUMNS = 3
+"""The toolkit's own columns of a deck's part: Card, Copies, Text."""
+
+
 @dataclass(frozen=True)
 class Column:
     """A card reference column: a card field, or (`param`) an entry of the cards' `params`."""

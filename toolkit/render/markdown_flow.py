@@ -467,7 +467,7 @@ class FitTable(Flowable):
         if self._measured is None:
             self._measured = self._measure()
         if abs(self._widths[0] - width) >= 0.01:
-            self._widths = (width, fit_widths(*self._measured, width))
+            self._widths = (width, fit_widths(*self._measured, width, 2 * self.PAD + 1))
         self._table = self._rows.table(self._widths[1], 0, height)
         return self._table
 
@@ -670,8 +670,28 @@ class _Rows:
         return [parts[0], TableRest(self, widths, start + placed, lines)]
 
 
-def fit_widths(mins: list[float], maxs: list[float], total: float) -> list[float]:
-    """Column widths summing to `total`: see FitTable."""
+def fit_widths(
+    mins: list[float], maxs: list[float], total: float, floor: float = 0.0
+) -> list[float]:
+    """Column widths summing to `total`: see FitTable. None is under `floor` (a cell's own
+    padding: reportlab refuses a narrower one with a traceback, which 18 long labels of a
+    card reference met) while `total` holds that many: the room comes from the wider ones."""
+    widths = _fitted(mins, maxs, total)
+    narrow = [i for i, w in enumerate(widths) if w < floor]
+    if not narrow or floor * len(widths) > total:
+        return widths
+    need = sum(floor - widths[i] for i in narrow)
+    slack = {i: w - floor for i, w in enumerate(widths) if w > floor}
+    available = sum(slack.values())  # >= need: the widths sum to `total`
+    for i in narrow:
+        widths[i] = floor
+    for i, extra in slack.items():
+        widths[i] -= extra * need / available
+    return widths
+
+
+def _fitted(mins: list[float], maxs: list[float], total: float) -> list[float]:
+    """`fit_widths` before its floor."""
     n = len(maxs)
     widths = [0.0] * n
     free, room = list(range(n)), total

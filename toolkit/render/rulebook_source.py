@@ -197,6 +197,12 @@ MAX_TABLE_COLUMNS = 20
 """Columns of one Markdown table: the page gives each its share of the width, and past about
 40 on A4 a column is narrower than its own padding (reportlab's negative availWidth, a
 traceback in build); the bundled rulebooks' widest table has 6."""
+MAX_TABLE_CELLS = 10_000
+"""Cells of a rendered rulebook's tables together, the card reference's too (a row a card, a
+column a field, with its header row): each cell is a paragraph reportlab wraps on its own,
+which `MAX_BLOCKS` (a row one block) did not price: six 497-row tables of 20 one-letter
+columns (60,000 cells, 129 kB) took `build` 5.5 s a language, 16 s in all; 10,000 cells
+take about 1.2 s. The bundled rulebooks hold under 100."""
 _TABLE_RULE = re.compile(
     r"^ {0,3}(?=[^\n]*\|)\|?+[ \t]*+:?+-++:?+[ \t]*+"
     r"(?:\|[ \t]*+:?+-++:?+[ \t]*+)*+\|?+[ \t]*+$",
@@ -677,23 +683,46 @@ def _refuse_too_long(text: str) -> None:
 
 def _refuse_wide_table(text: str) -> None:
     """Raise RulebookError at the first table (its `| --- |` row) of more than
-    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows (the lines up to a blank one)."""
-    for rule in _TABLE_RULE.finditer(text):
-        end = _BLANK_LINE.search(text, rule.end())
-        rows = text.count("\n", rule.end(), end.start() if end is not None else len(text))
+    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows (the lines up to a blank one), or
+    that brings the tables' cells past `MAX_TABLE_CELLS`."""
+    cells = 0
+    for rule, rows, columns in _tables(text):
         if rows > MAX_TABLE_ROWS:
             raise RulebookError(
                 f"a table of {rows:,} rows: a table may have at most {MAX_TABLE_ROWS:,}"
                 " (a long one costs minutes to lay out); split it into several",
                 text.count("\n", 0, rule.start()) + 1,
             )
-        columns = len(_TABLE_CELL.findall(rule.group()))
         if columns > MAX_TABLE_COLUMNS:
             raise RulebookError(
                 f"a table of {columns:,} columns: a page holds at most {MAX_TABLE_COLUMNS};"
                 " split it, or turn it (one row per column)",
                 text.count("\n", 0, rule.start()) + 1,
             )
+        cells += (rows + 1) * columns
+        if cells > MAX_TABLE_CELLS:
+            raise RulebookError(
+                f"this table brings the rulebook's tables to {cells:,} cells, more than the"
+                f" {MAX_TABLE_CELLS:,} it can lay out in reasonable time (each cell is laid out"
+                " on its own); shorten or remove tables",
+                text.count("\n", 0, rule.start()) + 1,
+            )
+
+
+def _tables(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each table's `| --- |` row, its rows below it (the lines up to a blank one) and its
+    columns."""
+    last = len(text.rstrip())  # a table that ends the text: its last row's end
+    for rule in _TABLE_RULE.finditer(text):
+        end = _BLANK_LINE.search(text, rule.end())
+        rows = text.count("\n", rule.end(), end.start() if end is not None else last)
+        yield rule, rows, len(_TABLE_CELL.findall(rule.group()))
+
+
+def table_cells(text: str) -> int:
+    """The cells of a rendered rulebook's tables (header rows too), as `MAX_TABLE_CELLS`
+    counts them: what the card reference has left is the rest."""
+    return sum((rows + 1) * columns for _, rows, columns in _tables(text))
 
 
 def _refuse_much_markup(text: str) -> None:
@@ -751,6 +780,20 @@ def _may_hold_much_markup(text: str) -> bool:
 def _refuse_many_blocks(text: str) -> None:
     """Raise RulebookError at the line that starts the block past `MAX_BLOCKS` (a heading of
     the contents counts `HEADING_WEIGHT`; a setext one, at its underline)."""
+    for number, line, blocks in _blocks(text):
+        if blocks > MAX_BLOCKS:
+            raise RulebookError(
+                f"more than {MAX_BLOCKS:,} paragraphs, list items and table rows (a heading"
+                " counts twice: it is listed in the contents too): each is laid out on its"
+                " own, so many cost minutes; this is the first one over",
+                number,
+                len(line) - len(line.lstrip()) + 1,
+            )
+
+
+def _blocks(text: str) -> Iterator[tuple[int, str, int]]:
+    """Each line that starts a block (or a setext heading's underline), with its number and
+    the blocks counted so far, it included."""
     blocks, blank = 0, True
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -763,15 +806,13 @@ def _refuse_many_blocks(text: str) -> None:
             counted = HEADING_WEIGHT - 1
         if counted:
             blocks += counted
-            if blocks > MAX_BLOCKS:
-                raise RulebookError(
-                    f"more than {MAX_BLOCKS:,} paragraphs, list items and table rows (a heading"
-                    " counts twice: it is listed in the contents too): each is laid out on its"
-                    " own, so many cost minutes; this is the first one over",
-                    number,
-                    len(line) - len(line.lstrip()) + 1,
-                )
+            yield number, line, blocks
         blank = False
+
+
+def block_count(text: str) -> int:
+    """The blocks of a rendered rulebook, as `MAX_BLOCKS` counts them."""
+    return max((blocks for _, _, blocks in _blocks(text)), default=0)
 
 
 def _place(text: str, offset: int) -> tuple[int, int]:

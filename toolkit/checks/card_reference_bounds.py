@@ -1,0 +1,90 @@
+"""Where the rulebook's card reference passes the rulebook's layout budgets
+(toolkit.render.rulebook_source: `MAX_TABLE_COLUMNS`, `MAX_BLOCKS` with `HEADING_WEIGHT`,
+`MAX_TABLE_CELLS`): it is a heading and a table per deck, a row a card and a column a field,
+laid out as the Markdown's are, so it shares what the rendered Markdown leaves of them. No
+bound priced it: 2,000 cards of 30 labelled params took `build` 23 s, 999 one-card decks
+12 s, and 40 labelled params crashed it (a column narrower than its padding)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolkit.content.game import Game, LoadedFile
+from toolkit.diagnostics import Span
+
+Finding = tuple[str, Span, str]
+"""(deck file, place, message): an R010 the rulebook's check says."""
+
+
+def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
+    """The card reference's findings in `lang`, whose rendered Markdown is `text`: each deck
+    of more columns than a page holds, at its `labels:` (not counted further); and the
+    first deck heading or card row that takes the rulebook past a budget (nothing is said
+    past it)."""
+    from toolkit.render import rulebook_source as bounds
+    from toolkit.render.card_reference import FIXED_COLUMNS, reference_size
+
+    blocks = bounds.block_count(text)
+    cells = bounds.table_cells(text)
+    started = False
+    for loaded in game.decks:
+        deck, doc = loaded.model, loaded.doc
+        if deck is None or doc is None:
+            continue
+        size = reference_size(game, deck, lang)
+        if size is None:
+            continue
+        rows, columns = size
+        if columns > bounds.MAX_TABLE_COLUMNS:
+            at = ("labels",) if ("labels",) in doc.spans else ("id",)
+            yield (
+                loaded.rel,
+                doc.key_span(at),
+                f"the rulebook's card reference would print this deck in {columns} columns"
+                f" (Card, {columns - FIXED_COLUMNS} fields and labelled params, Copies, Text):"
+                f" a page holds at most {bounds.MAX_TABLE_COLUMNS} (a narrower column is"
+                f" narrower than its padding): label {columns - bounds.MAX_TABLE_COLUMNS} fewer",
+            )
+            continue  # each deck that is too wide is said (build stops at the first)
+        if not started:  # the card reference's own heading
+            started, blocks = True, blocks + bounds.HEADING_WEIGHT
+        blocks += bounds.HEADING_WEIGHT + 1  # the deck's heading and its table's header row
+        cells += columns
+        if blocks > bounds.MAX_BLOCKS or cells > bounds.MAX_TABLE_CELLS:
+            yield _past(loaded, -1, blocks > bounds.MAX_BLOCKS)
+            return
+        by_blocks = bounds.MAX_BLOCKS - blocks  # the rows each budget has left
+        by_cells = (bounds.MAX_TABLE_CELLS - cells) // columns
+        if rows > min(by_blocks, by_cells):
+            yield _past(loaded, min(by_blocks, by_cells), by_blocks <= by_cells)
+            return
+        blocks, cells = blocks + rows, cells + rows * columns
+
+
+def _past(loaded: LoadedFile, index: int, by_blocks: bool) -> Finding:
+    """The finding at the card (or, `index` -1, the deck's heading) that passes a budget."""
+    from toolkit.render import rulebook_source as bounds
+
+    doc = loaded.doc
+    assert doc is not None
+    at: tuple[str | int, ...] = ("cards", index) if index >= 0 else ("id",)
+    if by_blocks:
+        what = (
+            f"more than {bounds.MAX_BLOCKS:,} blocks (the Markdown's paragraphs, list items and"
+            " table rows, with the card reference's rows; a heading counts"
+            f" {bounds.HEADING_WEIGHT}: it is listed in the contents too)"
+        )
+        fewer = "fewer cards, or fewer decks with card texts"
+    else:
+        what = (
+            f"more than {bounds.MAX_TABLE_CELLS:,} table cells (the Markdown's tables, with the"
+            " card reference's: a row a card, a column a field or labelled param)"
+        )
+        fewer = "fewer cards or labelled params"
+    here = "this card's row" if index >= 0 else "this deck's heading"
+    return (
+        loaded.rel,
+        doc.key_span(at) if index < 0 else doc.span(at),
+        f"the rulebook with its card reference would hold {what}: each is laid out on its own,"
+        f" so many cost minutes; {here} is the first one over: {fewer}",
+    )
