@@ -33,6 +33,7 @@ from toolkit.render.exports.faces import (
     card_pngs,
     check_export_pixels,
     face_images,
+    face_paint,
     face_pixels,
     language_pages,
     printed_decks,
@@ -154,7 +155,10 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(face_pixels(deck, dpi, opts.bleed) * face_images(deck) for deck in decks)
 
-    check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
+    def painted(dpi: float) -> int:
+        return sum(face_paint(deck, dpi, game.root, opts.bleed) for deck in decks)
+
+    check_export_pixels(drawn, opts.dpi, opts.langs, painted)  # before any language is drawn
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)
