@@ -34,20 +34,25 @@ DRAWN_LETTERS = 2.5
 """Letters a unit of `Element.draw_cost` (~10 µs of drawing the PDF) is worth."""
 
 
+PLAIN_LETTERS = 500
+"""What drawing and painting the elements of a plain face weighs within `FACE_LETTERS` (the
+scaffold's `standard` face weighs 404, the bundled games' 219 to 379 and one back 930)."""
+
+
 def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
     """What drawing a face of `layout` costs, counted as letters: `FACE_LETTERS` (its page,
-    rasterised and encoded), or what its elements weigh drawn into the PDF
+    rasterised and encoded), and what its elements weigh drawn into the PDF
     (toolkit.render.drawn_weight) and rasterised at the preview's dpi (what they paint,
-    toolkit.render.raster_weight) when that is more. A face of 200 card-sized stroked boxes
-    with round corners cost ~50 ms, where FACE_LETTERS is ~4: 768 such faces were 40 s of
-    CPU at start (probe 51 P51-16); it counts ~18,000 letters."""
+    toolkit.render.raster_weight) past the `PLAIN_LETTERS` a plain face weighs. A face of
+    200 card-sized stroked boxes with round corners cost ~50 ms, where FACE_LETTERS is ~4:
+    768 such faces were 40 s of CPU at start (probe 51 P51-16); it counts ~18,500."""
     from toolkit.preview.draw import CARD_DPI
     from toolkit.render.drawn_weight import most_weight
     from toolkit.render.raster_weight import layout_paint
 
     drawn = most_weight(layout, card_mm) * DRAWN_LETTERS
     painted = layout_paint(layout, card_mm, CARD_DPI) / PIXELS_PER_LETTER
-    return max(FACE_LETTERS, int(drawn + painted))
+    return FACE_LETTERS + max(0, int(drawn + painted) - PLAIN_LETTERS)
 
 
 def preview_limit() -> int:
@@ -101,8 +106,8 @@ class FaceBudget(FitBudget):
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
                 f" of the preview ({self.limit:,} letters, a fifth of `validate`'s: each face"
-                f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts, or"
-                " what its elements weigh drawn and painted when more: this layout's"
+                f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts, and"
+                " more for many elements drawn and painted: this layout's"
                 f" {letters:,}) is spent; it is drawn when shown after the next save"
             )
         self.faces[key] = (layout, job.deck, card)
