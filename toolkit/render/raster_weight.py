@@ -16,28 +16,40 @@ face 0.5 / 1.6): 200 card-sized filled boxes 31 / 107 (~1.3 ns a filled pixel); 
 with 0.5 mm strokes and 3 mm corners 40 / 129; 200 strokes alone, square 9 / 22, 5 mm wide
 18 / 55, round 13 / 48, with 50 mm corners 32 / 67 (an outline pixel ~30 ns, and ~1.2 ns
 more for each pixel of its width; three times as much round); 200 card-sized badges 20 / 64
-(~1.7 ns a pixel of disc); 200 tiny boxes or badges ~1 ms (~5 µs each).
+(~1.7 ns a pixel of disc); 200 tiny boxes or badges ~1 ms (~5 µs each). The prices are
+the costliest of those and a third more (the bound at 11 ns a pixel is 11 s): an export at
+the bound also draws its PDF and runs its checks. With prices a third lower and the drawing
+not counted, `export png` of 300 faces of 200 badges at the --dpi the bound let through was
+12.6 s of CPU, of 200 strokes with 50 mm corners 14.4 s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-FILL = 0.15
+FILL = 0.2
 """A pixel an element fills (a box, a disc, a picture or a text's box), in image pixels:
-~1.3 to 1.7 ns of the ~11 an image pixel costs drawn and encoded."""
+~1.3 to 1.7 ns of the ~11 an image pixel costs drawn and encoded (priced 2.2 ns)."""
 
-EDGE = 3.0
-"""A pixel of a stroke's outline (its length), in image pixels: ~30 ns."""
+EDGE = 4.5
+"""A pixel of a stroke's outline (its length), in image pixels: ~30 ns (priced 50)."""
 
-WIDTH = 0.12
+WIDTH = 0.15
 """Each pixel of a stroke's width along each pixel of its outline: ~1.2 ns."""
 
 ROUND = 3.0
 """How much more a rounded outline costs to stroke than a straight one (measured 1.5 to 3)."""
 
-ELEMENT = 600.0
+ELEMENT = 800.0
 """Any element drawn, whatever its size: ~5 µs (200 tiny boxes, ~1 ms)."""
+
+DRAWN_PIXELS = 900
+"""Image pixels a unit of `Element.draw_cost` (~10 µs of drawing the PDF) is worth."""
+
+PLAIN_DRAWN = 100
+"""What drawing a plain face's elements weighs (`drawn_weight.most_weight`), within the price
+of its pixels (measured on exports of such faces): the scaffold's `standard` weighs 76, the
+bundled games' faces 12 to 42."""
 
 MARGIN_MM = 6.0
 """How far past the trim an element may paint and still be rasterised (the bleed, both

@@ -31,6 +31,7 @@ from toolkit.render.exports import (
 )
 from toolkit.render.exports.faces import (
     card_pngs,
+    check_export_cost,
     check_export_pixels,
     face_images,
     face_paint,
@@ -158,7 +159,8 @@ def run(
     def painted(dpi: float) -> int:
         return sum(face_paint(deck, dpi, game.root, opts.bleed) for deck in decks)
 
-    check_export_pixels(drawn, opts.dpi, opts.langs, painted)  # before any language is drawn
+    check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
+    check_export_cost(drawn, painted, opts.dpi, opts.langs)
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)

@@ -46,6 +46,7 @@ from toolkit.render.exports.faces import (
     DeckPages,
     PrintedDeck,
     card_label,
+    check_export_cost,
     check_export_pixels,
     face_images,
     face_paint,
@@ -386,7 +387,8 @@ def run(
     def painted(dpi: float) -> int:  # each face rasterised at its sheet's dpi
         return sum(face_paint(p, sheet_dpi(dpi, p.size_mm), game.root) for p in decks)
 
-    check_export_pixels(drawn, opts.dpi, opts.langs, painted)  # before any language is drawn
+    check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
+    check_export_cost(drawn, painted, opts.dpi, opts.langs)
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)
