@@ -45,7 +45,7 @@ def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
     (toolkit.render.drawn_weight) and rasterised at the preview's dpi (what they paint,
     toolkit.render.raster_weight) past the `PLAIN_LETTERS` a plain face weighs. A face of
     200 card-sized stroked boxes with round corners cost ~50 ms, where FACE_LETTERS is ~4:
-    768 such faces were 40 s of CPU at start (probe 51 P51-16); it counts ~18,500."""
+    768 such faces were 40 s of CPU at start (probe 51 P51-16); it counts ~23,000."""
     from toolkit.preview.draw import CARD_DPI
     from toolkit.render.drawn_weight import most_weight
     from toolkit.render.raster_weight import layout_paint
