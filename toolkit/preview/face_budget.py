@@ -36,7 +36,8 @@ DRAWN_LETTERS = 2.5
 
 PLAIN_LETTERS = 500
 """What drawing and painting the elements of a plain face weighs within `FACE_LETTERS` (the
-scaffold's `standard` face weighs 404, the bundled games' 219 to 379 and one back 930)."""
+scaffold's `standard` face weighs 482, the bundled games' faces at most 499 but one tarot
+back, 1,232)."""
 
 
 def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:

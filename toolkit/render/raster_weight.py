@@ -49,7 +49,7 @@ DRAWN_PIXELS = 900
 PLAIN_DRAWN = 100
 """What drawing a plain face's elements weighs (`drawn_weight.most_weight`), within the price
 of its pixels (measured on exports of such faces): the scaffold's `standard` weighs 76, the
-bundled games' faces 12 to 42."""
+bundled games' faces at most 42."""
 
 MARGIN_MM = 6.0
 """How far past the trim an element may paint and still be rasterised (the bleed, both
