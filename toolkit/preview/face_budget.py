@@ -27,6 +27,35 @@ fitted a few hundred thousand letters (probe 43 P1). With it, a revision draws a
 page asks for (toolkit.preview.live)."""
 
 
+PIXELS_PER_LETTER = 360
+"""Image pixels (toolkit.render.raster_weight's unit, ~11 ns) a letter (~4 µs) is worth."""
+
+DRAWN_LETTERS = 2.5
+"""Letters a unit of `Element.draw_cost` (~10 µs of drawing the PDF) is worth."""
+
+
+PLAIN_LETTERS = 500
+"""What drawing and painting the elements of a plain face weighs within `FACE_LETTERS` (the
+scaffold's `standard` face weighs 482, the bundled games' faces at most 499 but one tarot
+back, 1,232)."""
+
+
+def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
+    """What drawing a face of `layout` costs, counted as letters: `FACE_LETTERS` (its page,
+    rasterised and encoded), and what its elements weigh drawn into the PDF
+    (toolkit.render.drawn_weight) and rasterised at the preview's dpi (what they paint,
+    toolkit.render.raster_weight) past the `PLAIN_LETTERS` a plain face weighs. A face of
+    200 card-sized stroked boxes with round corners cost ~50 ms, where FACE_LETTERS is ~4:
+    768 such faces were 40 s of CPU at start (probe 51 P51-16); it counts ~23,000."""
+    from toolkit.preview.draw import CARD_DPI
+    from toolkit.render.drawn_weight import most_weight
+    from toolkit.render.raster_weight import layout_paint
+
+    drawn = most_weight(layout, card_mm) * DRAWN_LETTERS
+    painted = layout_paint(layout, card_mm, CARD_DPI) / PIXELS_PER_LETTER
+    return FACE_LETTERS + max(0, int(drawn + painted) - PLAIN_LETTERS)
+
+
 def preview_limit() -> int:
     """The letters the faces of one revision of the preview may fit."""
     return textfit.FIT_BUDGET // SHARE
@@ -55,30 +84,42 @@ class FaceBudget(FitBudget):
         self.layouts = LayoutBudget(once=True)
         self.names = NameTips(limit=0)
         self.faces: dict[tuple[object, ...], tuple[object, ...]] = {}
+        self.weights: dict[tuple[object, ...], tuple[Any, int]] = {}
 
     def fit_face(self, job: Any, layout: Any, card: Any) -> None:
         """Resolve and fit the face of `card` once for this revision, counted; raises
         FitSpent once the fitting budget is spent (before resolving: refused cheaply). A
-        face with no text to fit (a deck's plain back) is not refused."""
+        face with no text to fit that weighs no more than FACE_LETTERS (a deck's plain
+        back) is not refused; one of many boxes is (`face_letters`)."""
         key = (id(layout), id(job.deck), id(card), job.lang, job.card_mm)
         kept = self.faces.get(key)  # the objects are kept with it: an id is never reused
         if kept is not None and kept[0] is layout and kept[1] is job.deck and kept[2] is card:
             return
         refusals = self.refusals
-        fits = _fits(layout)
-        if not fits or self.allows():
-            self.spent += FACE_LETTERS  # the face's drawing, whatever its texts
+        fits, letters = _fits(layout), self._letters(layout, job.card_mm)
+        if (not fits and letters <= FACE_LETTERS) or self.allows():
             for item in job.resolved(layout, card):
                 if fits:
                     item.element.measure(item, job)  # a text's fit, counted (`fitted`)
+            self.spent += letters  # its drawing, besides its texts (after: a face let
+            # through fits its own texts, whatever its drawing weighs)
         if self.refusals != refusals:
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
                 f" of the preview ({self.limit:,} letters, a fifth of `validate`'s: each face"
-                f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts) is"
-                " spent; it is drawn when shown after the next save"
+                f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts, and"
+                " more for many elements drawn and painted: this layout's"
+                f" {letters:,}) is spent; it is drawn when shown after the next save"
             )
         self.faces[key] = (layout, job.deck, card)
+
+    def _letters(self, layout: Any, card_mm: tuple[float, float]) -> int:
+        """`face_letters` of the layout at that size, weighed once for the revision."""
+        key = (id(layout), card_mm)
+        kept = self.weights.get(key)
+        if kept is None or kept[0] is not layout:
+            kept = self.weights[key] = (layout, face_letters(layout, card_mm))
+        return kept[1]
 
 
 def _fits(layout: Any) -> bool:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 from pydantic import Field
 
 from toolkit.content.models.base import StrictModel
+from toolkit.render.raster_weight import ELEMENT, filled
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -198,6 +199,12 @@ class Element(StrictModel):
         """What drawing it on a face of that trim size (mm) may weigh at most, whatever the
         card (`drawn_cost` of its fullest face; `draw_cost` by default)."""
         return type(self).draw_cost
+
+    def paint_cost(self, w_mm: float, h_mm: float, dpi: float) -> float:
+        """What rasterising it in a box of w × h mm at `dpi` may cost, in image pixels drawn
+        and encoded (toolkit.render.raster_weight): by default as if it filled its box (a
+        picture, an icon, a text's box), a kind that paints otherwise says so."""
+        return ELEMENT + filled(w_mm, h_mm, dpi)
 
     def font_asked(self) -> tuple[str | None, str] | None:
         """(family, style) its `prints` fields print in (family None: the game's main

@@ -11,6 +11,7 @@ from reportlab.lib.units import mm
 
 from toolkit.render.elements.base import Colour, Element, Paint, Resolved, colour
 from toolkit.render.elements.registry import register_element
+from toolkit.render.raster_weight import ELEMENT, filled, stroked
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -57,6 +58,13 @@ class BoxElement(Element):
             fill=1 if self.fill else 0,
         )
         c.restoreState()
+
+    def paint_cost(self, w_mm: float, h_mm: float, dpi: float) -> float:
+        """Its fill's area and its stroke's outline (round corners cost more to stroke)."""
+        cost = ELEMENT + (filled(w_mm, h_mm, dpi) if self.fill else 0.0)
+        if self.stroke:
+            cost += stroked(w_mm, h_mm, self.stroke_mm, self.radius_mm > 0, dpi)
+        return cost
 
     def paints(self, item: Resolved, job: PrintJob) -> Iterator[Paint]:
         if self.fill:

@@ -91,6 +91,36 @@ def face_images(printed: PrintedDeck) -> int:
     return count + (count if printed.back_per_card else 1)
 
 
+def face_paint(printed: PrintedDeck, dpi: float, game_root: Any, bleed: bool = False) -> int:
+    """What drawing and rasterising the deck's images at `dpi` costs beyond their pixels,
+    counted as pixels: each card's front, and each card's back or the deck's single back
+    (as `face_images` counts them), where what its layout may paint
+    (toolkit.render.raster_weight) is more than the face's pixels (`face_pixels`: an
+    image's pixels pay for painting as much, the price `MAX_EXPORT_PIXELS` was measured at;
+    the bundled layouts paint 0.1 to 1.04 times their faces, 200 stroked card-sized boxes
+    22 times), and what its elements weigh drawn into the PDF (toolkit.render.drawn_weight)
+    past a plain face's `PLAIN_DRAWN` (200 badges ~8 ms a face, as much as 640,000 pixels)."""
+    from toolkit.render.drawn_weight import most_weight
+    from toolkit.render.layout import load_layout
+    from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
+    from toolkit.render.raster_weight import DRAWN_PIXELS, PLAIN_DRAWN, layout_paint
+
+    deck, count = printed.deck, len(printed.cards)
+    if not count:
+        return 0
+    each = face_pixels(printed, dpi, bleed)
+
+    def beyond(name: str) -> int:
+        layout = load_layout(name, game_root)[0]
+        paint = max(0, layout_paint(layout, printed.size_mm, dpi) - each)
+        drawing = max(0, most_weight(layout, printed.size_mm) - PLAIN_DRAWN)
+        return paint + drawing * DRAWN_PIXELS
+
+    backs = count if printed.back_per_card else 1
+    front = beyond(getattr(deck, "layout", None) or DEFAULT_FRONT) * count
+    return front + beyond(getattr(deck, "back", None) or DEFAULT_BACK) * backs
+
+
 def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[str]) -> None:
     """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
     would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels
@@ -111,6 +141,44 @@ def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[s
         f"export may draw: {lower}export fewer languages with --lang{each} or decks, or "
         "make the cards smaller"
     )
+
+
+def check_export_cost(
+    drawn: Callable[[float], int], painted: Callable[[float], int], dpi: float, langs: list[str]
+) -> None:
+    """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
+    would cost more than `MAX_EXPORT_PIXELS` pixels to draw: their pixels (`drawn`, as
+    `check_export_pixels` counts them, which is called first) and `painted(dpi)`, what
+    drawing and rasterising them costs besides (`face_paint`: what their layouts' elements
+    draw and paint beyond what a face's pixels pay for; 300 faces of 200 stroked boxes were
+    43 s of CPU at 300 dpi for 233 M pixels, probe 51 P51-17)."""
+
+    def cost(at: float) -> int:
+        return (drawn(at) + painted(at)) * len(langs)
+
+    total, extra = drawn(dpi) * len(langs), painted(dpi) * len(langs)
+    if total + extra <= MAX_EXPORT_PIXELS:
+        return
+    from toolkit.render.artifacts import BuildError
+
+    most = int(dpi * (MAX_EXPORT_PIXELS / (total + extra)) ** 0.5)
+    while most >= 30 and cost(most) > MAX_EXPORT_PIXELS:
+        most -= 1
+    lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
+    raise BuildError(
+        f"the card images at --dpi {dpi:g} would cost as much to draw as "
+        f"{_mega(total + extra)} M pixels in {len(langs)} language(s) (their "
+        f"{_mega(total)} M pixels, and {_mega(extra)} M more for what their layouts'"
+        " elements draw and paint: each box, disc or picture is filled whole on every face,"
+        f" a stroke along its outline), more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} M one"
+        f" export may draw: {lower}export fewer languages with --lang or decks, or draw"
+        " fewer or smaller elements on the cards' faces"
+    )
+
+
+def _mega(count: int) -> str:
+    """`count` in millions, as a message says it (a tenth under 10 M: '0.4')."""
+    return f"{count / 1e6:,.0f}" if count >= 10_000_000 else f"{count / 1e6:.1f}"
 
 
 def card_label(card: Any, lang: str) -> str:

@@ -31,8 +31,10 @@ from toolkit.render.exports import (
 )
 from toolkit.render.exports.faces import (
     card_pngs,
+    check_export_cost,
     check_export_pixels,
     face_images,
+    face_paint,
     face_pixels,
     language_pages,
     printed_decks,
@@ -154,7 +156,11 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(face_pixels(deck, dpi, opts.bleed) * face_images(deck) for deck in decks)
 
+    def painted(dpi: float) -> int:
+        return sum(face_paint(deck, dpi, game.root, opts.bleed) for deck in decks)
+
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
+    check_export_cost(drawn, painted, opts.dpi, opts.langs)
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)

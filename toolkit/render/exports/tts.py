@@ -46,8 +46,10 @@ from toolkit.render.exports.faces import (
     DeckPages,
     PrintedDeck,
     card_label,
+    check_export_cost,
     check_export_pixels,
     face_images,
+    face_paint,
     language_pages,
     printed_decks,
 )
@@ -382,7 +384,11 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(encoded_pixels(printed, dpi) for printed in decks)
 
+    def painted(dpi: float) -> int:  # each face rasterised at its sheet's dpi
+        return sum(face_paint(p, sheet_dpi(dpi, p.size_mm), game.root) for p in decks)
+
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
+    check_export_cost(drawn, painted, opts.dpi, opts.langs)
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)

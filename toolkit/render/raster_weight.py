@@ -1,0 +1,93 @@
+"""What rasterising a card face costs, from what its layout's elements paint (probe 51
+P51-16/17).
+
+The preview priced every face at ~4 ms (`face_budget.FACE_LETTERS`) and `export png` by its
+pixels alone (`faces.MAX_EXPORT_PIXELS`), but PDFium fills each element whole: a face of 200
+card-sized boxes with a 0.5 mm black stroke and 3 mm corners (a 26 kB layout) rasterised in
+~40 ms at 150 dpi and ~130 ms at 300 dpi, where the scaffold's plain face takes ~1 and ~3 ms
+(and encoding it ~2 and ~7 ms): the preview spent 40 s of CPU at start on 300 such cards, and
+`export png --lang en` 43 s. A face here weighs, in the export's unit (one image pixel drawn
+and encoded, ~11 ns), what its elements may paint at the dpi it is drawn at: each element's
+`Element.paint_cost` (its box's area, a stroke's outline, round strokes more), whatever its
+`when` (at most, from the layout alone: no card is resolved to weigh it).
+
+Measured (pypdfium2, CPU ms a face on a loaded 2-core machine, 150 / 300 dpi; the plain
+face 0.5 / 1.6): 200 card-sized filled boxes 31 / 107 (~1.3 ns a filled pixel); the same
+with 0.5 mm strokes and 3 mm corners 40 / 129; 200 strokes alone, square 9 / 22, 5 mm wide
+18 / 55, round 13 / 48, with 50 mm corners 32 / 67 (an outline pixel ~30 ns, and ~1.2 ns
+more for each pixel of its width; three times as much round); 200 card-sized badges 20 / 64
+(~1.7 ns a pixel of disc); 200 tiny boxes or badges ~1 ms (~5 µs each). The prices are
+the costliest of those and a third more (the bound at 11 ns a pixel is 11 s): an export at
+the bound also draws its PDF and runs its checks. With prices a third lower and the drawing
+not counted, `export png` of 300 faces of 200 badges at the --dpi the bound let through was
+12.6 s of CPU, of 200 strokes with 50 mm corners 14.4 s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FILL = 0.2
+"""A pixel an element fills (a box, a disc, a picture or a text's box), in image pixels:
+~1.3 to 1.7 ns of the ~11 an image pixel costs drawn and encoded (priced 2.2 ns)."""
+
+EDGE = 4.5
+"""A pixel of a stroke's outline (its length), in image pixels: ~30 ns (priced 50)."""
+
+WIDTH = 0.15
+"""Each pixel of a stroke's width along each pixel of its outline: ~1.2 ns."""
+
+ROUND = 3.0
+"""How much more a rounded outline costs to stroke than a straight one (measured 1.5 to 3)."""
+
+ELEMENT = 800.0
+"""Any element drawn, whatever its size: ~5 µs (200 tiny boxes, ~1 ms)."""
+
+DRAWN_PIXELS = 900
+"""Image pixels a unit of `Element.draw_cost` (~10 µs of drawing the PDF) is worth."""
+
+PLAIN_DRAWN = 100
+"""What drawing a plain face's elements weighs (`drawn_weight.most_weight`), within the price
+of its pixels (measured on exports of such faces): the scaffold's `standard` weighs 76, the
+bundled games' faces at most 42."""
+
+MARGIN_MM = 6.0
+"""How far past the trim an element may paint and still be rasterised (the bleed, both
+sides); the rest is clipped away by the page."""
+
+
+def px_per_mm(dpi: float) -> float:
+    """Pixels a millimetre takes at `dpi`."""
+    return dpi / 25.4
+
+
+def layout_paint(layout: Any, card_mm: tuple[float, float], dpi: float) -> int:
+    """What rasterising one face of `layout` on a card of that trim size (mm) at `dpi` may
+    cost beyond the face's own pixels, in image pixels: each element's `paint_cost`, its
+    box as the layout places it (clipped to the page)."""
+    if layout is None:
+        return 0
+    width, height = card_mm
+    total = 0.0
+    for element in layout.elements:
+        _, _, w, h = element.box.resolve(width, height)
+        w = min(max(w, 0.0), width + MARGIN_MM)
+        h = min(max(h, 0.0), height + MARGIN_MM)
+        total += element.paint_cost(w, h, dpi)
+    return int(total)
+
+
+def filled(w_mm: float, h_mm: float, dpi: float) -> float:
+    """What filling a box of w × h mm costs at `dpi` (FILL a pixel)."""
+    scale = px_per_mm(dpi)
+    return FILL * (w_mm * scale) * (h_mm * scale)
+
+
+def stroked(w_mm: float, h_mm: float, width_mm: float, rounded: bool, dpi: float) -> float:
+    """What stroking the outline of a box of w × h mm with a line `width_mm` wide costs at
+    `dpi` (EDGE a pixel of outline, WIDTH more for each pixel of width; ROUND times that
+    with rounded corners)."""
+    scale = px_per_mm(dpi)
+    outline = 2 * (w_mm + h_mm) * scale
+    cost = outline * (EDGE + WIDTH * max(1.0, width_mm * scale))
+    return cost * (ROUND if rounded else 1.0)
