@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 # The drawing libraries (reportlab, jinja2, pypdfium2) are imported by the first drawing,
 # not with the preview: a warm start serves its first page from the image store alone.
 
-CARD_DPI = 150.0  # a poker card is 407 × 555 px: sharp beside an editor, quick to draw
 BOARD_DPI = 60.0  # an A1 poster is about 1400 × 2000 px
 RULEBOOK_DPI = 96.0
 BOARD_PAGE = "a1"  # the board whole on one page, as `build --board-page a1` prints it
@@ -172,6 +171,7 @@ def _decks(game: Game) -> tuple[dict[str, DeckSpec], dict[str, dict[str, object]
 
 def _draw_pages(game: Game, pages: list[Page]) -> list[bytes]:
     """The faces `_page` made ready, one page each of one PDF, as PNGs."""
+    from toolkit.preview.face_budget import CARD_DPI
     from toolkit.render.pdf import pdf_canvas
     from toolkit.render.sheets import draw_face_page
 

@@ -11,6 +11,10 @@ from toolkit.render.layout_budget import LayoutBudget
 from toolkit.render.textfit import FitBudget
 from toolkit.render.undefined import NameTips
 
+CARD_DPI = 150.0
+"""The preview's card faces' resolution (toolkit.preview.draw): a poker card is 407 × 555 px,
+sharp beside an editor, quick to draw; what a face paints is priced at it (`face_letters`)."""
+
 SHARE = 5
 """The preview fits a fifth of the letters `validate` does (`FIT_BUDGET`): a face fitted
 there is also drawn, rasterised and PNG-encoded, about five times what fitting its letters
@@ -47,7 +51,6 @@ def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
     toolkit.render.raster_weight) past the `PLAIN_LETTERS` a plain face weighs. A face of
     200 card-sized stroked boxes with round corners cost ~50 ms, where FACE_LETTERS is ~4:
     768 such faces were 40 s of CPU at start (probe 51 P51-16); it counts ~23,000."""
-    from toolkit.preview.draw import CARD_DPI
     from toolkit.render.drawn_weight import most_weight
     from toolkit.render.raster_weight import layout_paint
 
