@@ -279,12 +279,16 @@ def _inflated(packed: bytes | mmap.mmap, most: int) -> int:
     return total
 
 
+_TEXT_CHUNKS = frozenset((b"tEXt", b"zTXt", b"iTXt", b"iCCP"))
+"""The chunks whose text or profile Pillow keeps, or inflates, when it opens a PNG."""
+
+
 def _chunk_text(kind: bytes, body: bytes | mmap.mmap, most: int) -> int:
     """The bytes Pillow keeps (or inflates) when it opens a text or profile chunk of `kind`
     holding `body`, counted up to `most + 1`; 0 for any other chunk."""
     if kind == b"tEXt":
         return len(body)
-    if kind not in (b"zTXt", b"iTXt", b"iCCP"):
+    if kind not in _TEXT_CHUNKS:
         return 0
     key = bytes(body[:80]).find(b"\0")
     if key < 0:
@@ -323,8 +327,9 @@ def _png_problem(data: bytes | mmap.mmap) -> str | None:
             )
         if kind == b"IEND":
             break
-        most = MAX_PNG_TEXT - text
-        text += _chunk_text(kind, data[position + 8 : position + 8 + length], most)
+        if kind in _TEXT_CHUNKS:  # sliced only then: a pixel chunk is never copied here
+            body = data[position + 8 : position + 8 + length]
+            text += _chunk_text(kind, body, MAX_PNG_TEXT - text)
         if text > MAX_PNG_TEXT:
             return (
                 f"it is a PNG whose text and colour profile chunks (metadata) hold more than"

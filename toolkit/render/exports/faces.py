@@ -130,9 +130,7 @@ def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[s
         return
     from toolkit.render.artifacts import BuildError
 
-    most = int(dpi * (MAX_EXPORT_PIXELS / total) ** 0.5)
-    while most >= 30 and drawn(most) * len(langs) > MAX_EXPORT_PIXELS:
-        most -= 1
+    most = _dpi_within(lambda at: drawn(at) * len(langs), dpi, total)
     lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
     each = f" ({total / len(langs) / 1e6:,.0f} M each)" if len(langs) > 1 else ""
     raise BuildError(
@@ -161,9 +159,7 @@ def check_export_cost(
         return
     from toolkit.render.artifacts import BuildError
 
-    most = int(dpi * (MAX_EXPORT_PIXELS / (total + extra)) ** 0.5)
-    while most >= 30 and cost(most) > MAX_EXPORT_PIXELS:
-        most -= 1
+    most = _dpi_within(cost, dpi, total + extra)
     lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
     raise BuildError(
         f"the card images at --dpi {dpi:g} would cost as much to draw as "
@@ -174,6 +170,16 @@ def check_export_cost(
         f" export may draw: {lower}export fewer languages with --lang or decks, or draw"
         " fewer or smaller elements on the cards' faces"
     )
+
+
+def _dpi_within(cost: Callable[[float], int], dpi: float, at_dpi: int) -> int:
+    """The largest --dpi (from 30) at which `cost` stays within `MAX_EXPORT_PIXELS`, given
+    `at_dpi`, its cost at `dpi` (pixels grow with the square of the dpi: the first guess);
+    under 30 when none does."""
+    most = int(dpi * (MAX_EXPORT_PIXELS / at_dpi) ** 0.5)
+    while most >= 30 and cost(most) > MAX_EXPORT_PIXELS:
+        most -= 1
+    return most
 
 
 def _mega(count: int) -> str:
