@@ -1186,7 +1186,8 @@ def _urlized(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     length (`MAX_URLIZED_WORD`)."""
     if isinstance(value, Undefined):
         return  # said by urlize itself, as by any filter
-    words = (value if isinstance(value, str) else str(value)).split()
+    text = value if isinstance(value, str) else str(value)  # made once: a text may be long
+    words = text.split()
     guard_steps(len(words))
     longest = max(map(len, words), default=0)
     if longest > MAX_URLIZED_WORD:
@@ -1194,8 +1195,8 @@ def _urlized(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             f"urlize of a word of {longest:,} characters (more than {MAX_URLIZED_WORD:,}):"
             " it moves the word's closing brackets one at a time"
         )
-    _urlized_size(value if isinstance(value, str) else str(value), len(words), args, kwargs)
-    backtracked = _tail_search_cost(value if isinstance(value, str) else str(value))
+    _urlized_size(text, len(words), args, kwargs)
+    backtracked = _tail_search_cost(text)
     if backtracked > MAX_URLIZE_BACKTRACK:
         raise TemplateLimitError(
             f"urlize of words holding long runs of `.`, `,`, `)` or `>` that do not end them:"
