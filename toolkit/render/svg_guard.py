@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolkit.fileio import read_bounded, real_path
+from toolkit.render.svg_properties import MAX_PROPERTY, long_property
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -432,6 +433,13 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                     " combine its steps into one matrix(…)"
                 )
                 return Refusal(path, *column(text, element), message)
+        long = long_property(element) if spent.style <= MAX_STYLE else None
+        if long is not None:
+            message = (
+                f"its {long[0]} is {long[1]:,} characters long (more than {MAX_PROPERTY:,}):"
+                " svglib reads it again for every shape it reaches; shorten it"
+            )
+            return Refusal(path, *column(text, element), message)
         for attribute in _SHAPE_DATA:
             value = element.get(attribute)
             if value:
