@@ -91,3 +91,47 @@ def stroked(w_mm: float, h_mm: float, width_mm: float, rounded: bool, dpi: float
     outline = 2 * (w_mm + h_mm) * scale
     cost = outline * (EDGE + WIDTH * max(1.0, width_mm * scale))
     return cost * (ROUND if rounded else 1.0)
+
+
+ICON_SHAPE = 150.0
+"""A shape a game's SVG icon draws (`icons.icon_weight`, one use), in image pixels, whatever
+the dpi: PDFium draws each shape of each use on its own."""
+
+ICON_SHAPE_PER_DPI = 4.4
+"""And for each dot per inch it is drawn at (a shape's outline is longer in pixels). 32
+icons of 480 small stroked circles (15,400 shapes a face, under the face's bound) were ~90
+ms a face in the preview at 150 dpi (probe 52-5) and ~0.17 s in `export png` at 244 dpi,
+54 s for 300 faces (probe 52-4): ~530 and ~910 image pixels a shape; these price a third
+more."""
+
+
+def icons_load(items: list[Any], icons: Any) -> tuple[int, float]:
+    """(shapes, square points painted) of the game's SVG icons one resolved face draws, its
+    icon elements and inline icons alike, as a face draws them: at most what one face may
+    (`icons.MAX_FACE_ICON_WEIGHT`, `icons.MAX_FACE_ICON_PAINT`; past them it leaves the
+    icons blank). A built-in icon is a few strokes, priced with its element."""
+    from toolkit.render.icons import (
+        ICONS,
+        MAX_FACE_ICON_PAINT,
+        MAX_FACE_ICON_WEIGHT,
+        icon_paint,
+        icon_weight,
+    )
+
+    shapes, paint = 0, 0.0
+    for item in items:
+        for name, side in item.element.icons_drawn(item, icons.names):
+            if icons.drawers.get(name) is ICONS.get(name):
+                continue
+            shapes += icon_weight(name, icons)
+            paint += icon_paint(name, icons) * side * side
+    return min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT))
+
+
+def icons_price(load: tuple[int, float], dpi: float) -> int:
+    """What rasterising icons of that load (`icons_load`, faces summed) costs at `dpi`, in
+    image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` a shape, and `FILL` for each pixel
+    their shapes paint."""
+    shapes, paint = load
+    scale = dpi / 72.0
+    return int(shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi) + paint * scale * scale * FILL)

@@ -121,6 +121,42 @@ def face_paint(printed: PrintedDeck, dpi: float, game_root: Any, bleed: bool = F
     return front + beyond(getattr(deck, "back", None) or DEFAULT_BACK) * backs
 
 
+def icon_load(game: Any, printed: PrintedDeck, langs: list[str]) -> tuple[int, float]:
+    """(shapes, square points) the game's SVG icons draw on the deck's faces, in the
+    language where they draw most (`raster_weight.icons_load` of each face as it resolves:
+    every card's front, and each card's back or the deck's one back, as `face_images`
+    counts them); (0, 0) in a game without SVG icons of its own (a built-in's price is its
+    element's). Its price at a dpi is `raster_weight.icons_price`: 300 faces of 15,400
+    icon shapes each took `export png` 54 s at the --dpi the pixel bound named (probe 52-4)."""
+    from toolkit.render.artifacts.cards import layout
+    from toolkit.render.icons import ICONS, MAX_FACE_ICON_PAINT, MAX_FACE_ICON_WEIGHT
+    from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
+    from toolkit.render.printjob import PrintJob
+    from toolkit.render.raster_weight import icons_load
+
+    deck, cards = printed.deck, printed.cards
+    if not cards:
+        return 0, 0.0
+    front = layout(getattr(deck, "layout", None) or DEFAULT_FRONT, game)
+    back = layout(getattr(deck, "back", None) or DEFAULT_BACK, game)
+    most: tuple[int, float] = (0, 0.0)
+    for lang in langs:
+        job = PrintJob(game, deck, front, back, lang, printed.size_mm)
+        if all(job.icons.drawers.get(name) is ICONS.get(name) for name in job.icons.names):
+            return 0, 0.0
+        faces = [(front, card) for card in cards]
+        faces += [(back, card) for card in (cards if printed.back_per_card else cards[:1])]
+        shapes, paint = 0, 0.0
+        for face, card in faces:
+            try:
+                load = icons_load(job.resolved(face, card), job.icons)
+            except ValueError:  # a template's error (the gate says it): what a face may draw
+                load = (MAX_FACE_ICON_WEIGHT, float(MAX_FACE_ICON_PAINT))
+            shapes, paint = shapes + load[0], paint + load[1]
+        most = (max(most[0], shapes), max(most[1], paint))
+    return most
+
+
 def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[str]) -> None:
     """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
     would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels
@@ -166,9 +202,10 @@ def check_export_cost(
         f"{_mega(total + extra)} M pixels in {len(langs)} language(s) (their "
         f"{_mega(total)} M pixels, and {_mega(extra)} M more for what their layouts'"
         " elements draw and paint: each box, disc or picture is filled whole on every face,"
-        f" a stroke along its outline), more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} M one"
-        f" export may draw: {lower}export fewer languages with --lang or decks, or draw"
-        " fewer or smaller elements on the cards' faces"
+        " a stroke along its outline, an SVG icon each of its shapes), more than the"
+        f" {MAX_EXPORT_PIXELS / 1e6:,.0f} M one export may draw: {lower}export fewer"
+        " languages with --lang or decks, or draw fewer or smaller elements (or simpler"
+        " icons) on the cards' faces"
     )
 
 
