@@ -948,7 +948,8 @@ def _decoded(data: bytes) -> Picture:
         width, height = picture.size
         if width * height > svg_guard.MAX_PIXELS:  # the file svg_guard saw was another
             raise ValueError("too many pixels")
-        if pictures.unpaid_pixels(width * height, len(data)) > svg_guard.MAX_UNPAID_PIXELS:
+        paid = pictures.paid_bytes(data)
+        if pictures.unpaid_pixels(width * height, paid) > svg_guard.MAX_UNPAID_PIXELS:
             raise ValueError("too many pixels for its bytes")
         if (
             picture.format in ("JPEG", "MPO")
