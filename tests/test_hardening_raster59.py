@@ -99,15 +99,14 @@ def test_export_png_prices_the_shapes_of_the_icons_its_faces_draw(tmp_path, run_
     assert result.exit_code == 1, result.output
     assert "an SVG icon each of its shapes" in result.output
     assert not list(out.rglob("*.png"))
-    from toolkit.render.raster_weight import icons_price
+    from toolkit.render.raster_weight import FaceLoad, load_price
 
     # 200 faces of 3,840 shapes: ~1.4 s a hundred at 300 dpi, beside their pixels
-    assert icons_price((200 * 3_840, 0.0), 300) > 1_000_000_000
+    assert load_price(FaceLoad(200 * 3_840), 300) > 1_000_000_000
 
 
 def test_the_preview_counts_the_icon_shapes_of_a_face_it_draws(tmp_path, run_cli):
-    from toolkit.preview.face_budget import FACE_LETTERS, icon_letters
-    from toolkit.render.icons import icon_set
+    from toolkit.preview.face_budget import FACE_LETTERS, load_letters
     from toolkit.render.layout import load_layout
 
     root = _heavy_icon_game(tmp_path, run_cli, 1)
@@ -118,5 +117,34 @@ def test_the_preview_counts_the_icon_shapes_of_a_face_it_draws(tmp_path, run_cli
     deck = game.decks[0].model
     layout = load_layout("heavy", root)[0]
     job = PrintJob(game, deck, layout, None, "en", (63.0, 88.0))
-    letters = icon_letters(job.resolved(layout, deck.cards[0]), icon_set(root))
+    letters = load_letters(job.resolved(layout, deck.cards[0]), job)
     assert letters > 5 * FACE_LETTERS, letters  # ~35 ms of drawing, not a plain face's 4
+
+
+def test_export_png_prices_the_pixels_of_the_pictures_its_faces_draw(tmp_path, run_cli):
+    # probe 52-12: 100 faces of two 40 M-pixel pictures took `export png` 14.5 s, priced as
+    # two boxes each; now each face's picture pixels are in the price
+    from PIL import Image
+
+    from toolkit.content.game import load_game
+    from toolkit.render.exports import faces
+    from toolkit.render.raster_weight import PICTURE_PIXEL, load_price
+
+    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "g"
+    (root / "art").mkdir()
+    Image.effect_noise((800, 800), 60).convert("RGB").save(root / "art" / "p.jpg", quality=90)
+    images = "".join(
+        "  - {kind: image, box: {x: 0, y: 0, w: 63, h: 88}, path: art/p.jpg}\n" for _ in range(2)
+    )
+    (root / "layouts" / "pictured.yaml").write_text(f"id: pictured\nelements:\n{images}", "utf-8")
+    deck = "id: cards\nkind: actions\nname: {en: Cards}\nsize: poker\nlayout: pictured\ncards:\n"
+    deck += "".join(f"  - {{id: c{i}, name: {{en: C{i}}}, text: {{en: t}}}}\n" for i in range(10))
+    (root / "decks" / "cards.yaml").write_text(deck, "utf-8")
+    game = load_game(root)
+    (printed,) = faces.printed_decks(game)
+    assert faces.deck_load(game, printed, ["en"]).pictures == 10 * 2 * 640_000
+    assert load_price(faces.FaceLoad(pictures=80_000_000 * 100), 300) == int(
+        80_000_000 * 100 * PICTURE_PIXEL
+    )

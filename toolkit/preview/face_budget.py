@@ -59,14 +59,14 @@ def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
     return FACE_LETTERS + max(0, int(drawn + painted) - PLAIN_LETTERS)
 
 
-def icon_letters(items: list[Any], icons: Any) -> int:
-    """What rasterising the icons a resolved face draws costs at the preview's dpi, counted
-    as letters (toolkit.render.raster_weight.icons_price): 32 small icons of 480 stroked
-    circles were ~90 ms a face, priced as a plain face's 4: 769 such faces took 69 s of CPU
-    at start (probe 52-5)."""
-    from toolkit.render.raster_weight import icons_load, icons_price
+def load_letters(items: list[Any], job: Any) -> int:
+    """What rasterising the game's SVG icons and the pictures a resolved face draws costs at
+    the preview's dpi, counted as letters (toolkit.render.raster_weight.load_price): 32
+    small icons of 480 stroked circles were ~90 ms a face, priced as a plain face's 4: 769
+    such faces took 69 s of CPU at start (probe 52-5)."""
+    from toolkit.render.raster_weight import face_load, load_price
 
-    return int(icons_price(icons_load(items, icons), CARD_DPI) / PIXELS_PER_LETTER)
+    return int(load_price(face_load(items, job), CARD_DPI) / PIXELS_PER_LETTER)
 
 
 def preview_limit() -> int:
@@ -115,7 +115,7 @@ class FaceBudget(FitBudget):
             for item in items:
                 if fits:
                     item.element.measure(item, job)  # a text's fit, counted (`fitted`)
-            self.spent += letters + icon_letters(items, job.icons)  # its drawing, besides
+            self.spent += letters + load_letters(items, job)  # its drawing, besides
             # its texts (after: a face let through fits its own texts, whatever it weighs)
         if self.refusals != refusals:
             raise FitSpent(

@@ -25,6 +25,7 @@ not counted, `export png` of 300 faces of 200 badges at the --dpi the bound let 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 FILL = 0.2
@@ -105,6 +106,47 @@ ms a face in the preview at 150 dpi (probe 52-5) and ~0.17 s in `export png` at 
 more."""
 
 
+PICTURE_PIXEL = 0.22
+"""A pixel of a picture a face draws (`Element.pictures_drawn`), in image pixels: a
+rasteriser decodes and resamples each picture whole for each face. 100 faces of two
+full-card pictures of 40 M pixels each (the face's bound) took `export png` 14.5 s, ~1.8 ns
+a picture pixel (probe 52-12); a third more."""
+
+
+@dataclass(frozen=True)
+class FaceLoad:
+    """What one face, or faces summed, draw beyond their elements' boxes: the shapes and the
+    square points painted of the game's SVG icons, and the pixels of their pictures."""
+
+    shapes: int = 0
+    paint: float = 0.0
+    pictures: int = 0
+
+    def __add__(self, other: FaceLoad) -> FaceLoad:
+        return FaceLoad(
+            self.shapes + other.shapes, self.paint + other.paint, self.pictures + other.pictures
+        )
+
+    def most(self, other: FaceLoad) -> FaceLoad:
+        """Each of the two loads' larger part."""
+        return FaceLoad(
+            max(self.shapes, other.shapes),
+            max(self.paint, other.paint),
+            max(self.pictures, other.pictures),
+        )
+
+
+def face_load(items: list[Any], job: Any) -> FaceLoad:
+    """What one resolved face draws of the game's SVG icons (`icons_load`) and of pictures
+    (each image element's picture, whole), as a face draws them: at most what one face may
+    (`pictures.MAX_FACE_PIXELS`; past it a face leaves them out)."""
+    from toolkit.render.pictures import MAX_FACE_PIXELS
+
+    shapes, paint = icons_load(items, job.icons)
+    drawn = sum(item.element.pictures_drawn(item, job) for item in items)
+    return FaceLoad(shapes, paint, min(drawn, MAX_FACE_PIXELS))
+
+
 def icons_load(items: list[Any], icons: Any) -> tuple[int, float]:
     """(shapes, square points painted) of the game's SVG icons one resolved face draws, its
     icon elements and inline icons alike, as a face draws them: at most what one face may
@@ -128,10 +170,10 @@ def icons_load(items: list[Any], icons: Any) -> tuple[int, float]:
     return min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT))
 
 
-def icons_price(load: tuple[int, float], dpi: float) -> int:
-    """What rasterising icons of that load (`icons_load`, faces summed) costs at `dpi`, in
-    image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` a shape, and `FILL` for each pixel
-    their shapes paint."""
-    shapes, paint = load
+def load_price(load: FaceLoad, dpi: float) -> int:
+    """What rasterising faces of that load (`face_load`, faces summed) costs at `dpi`, in
+    image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
+    pixel their shapes paint, and `PICTURE_PIXEL` a picture's pixel."""
     scale = dpi / 72.0
-    return int(shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi) + paint * scale * scale * FILL)
+    icons = load.shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi)
+    return int(icons + load.paint * scale * scale * FILL + load.pictures * PICTURE_PIXEL)

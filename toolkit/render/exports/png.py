@@ -33,15 +33,15 @@ from toolkit.render.exports.faces import (
     card_pngs,
     check_export_cost,
     check_export_pixels,
+    deck_load,
     face_images,
     face_paint,
     face_pixels,
-    icon_load,
     language_pages,
     printed_decks,
 )
 from toolkit.render.raster import png_selected
-from toolkit.render.raster_weight import icons_price
+from toolkit.render.raster_weight import load_price
 from toolkit.render.sheets import BLEED_MM
 
 
@@ -158,11 +158,11 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(face_pixels(deck, dpi, opts.bleed) * face_images(deck) for deck in decks)
 
-    icons = [icon_load(game, deck, opts.langs) for deck in decks]  # resolved once
+    loads = [deck_load(game, deck, opts.langs) for deck in decks]  # resolved once
 
     def painted(dpi: float) -> int:
         faces = sum(face_paint(deck, dpi, game.root, opts.bleed) for deck in decks)
-        return faces + sum(icons_price(load, dpi) for load in icons)
+        return faces + sum(load_price(load, dpi) for load in loads)
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)

@@ -48,15 +48,15 @@ from toolkit.render.exports.faces import (
     card_label,
     check_export_cost,
     check_export_pixels,
+    deck_load,
     face_images,
     face_paint,
-    icon_load,
     language_pages,
     printed_decks,
 )
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import pixels, png_bytes
-from toolkit.render.raster_weight import icons_price
+from toolkit.render.raster_weight import load_price
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SHEET_PX = 4096  # TTS's advice: larger textures fail to load on many graphics cards
@@ -386,12 +386,12 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(encoded_pixels(printed, dpi) for printed in decks)
 
-    icons = [icon_load(game, printed, opts.langs) for printed in decks]  # resolved once
+    loads = [deck_load(game, printed, opts.langs) for printed in decks]  # resolved once
 
     def painted(dpi: float) -> int:  # each face rasterised at its sheet's dpi
         faces = sum(face_paint(p, sheet_dpi(dpi, p.size_mm), game.root) for p in decks)
-        drawn_icons = zip(decks, icons, strict=True)
-        return faces + sum(icons_price(load, sheet_dpi(dpi, p.size_mm)) for p, load in drawn_icons)
+        drawn = zip(decks, loads, strict=True)
+        return faces + sum(load_price(load, sheet_dpi(dpi, p.size_mm)) for p, load in drawn)
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
