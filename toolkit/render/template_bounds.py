@@ -1061,8 +1061,12 @@ def check_grown(obj: Any) -> None:
 
 def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     numbers = [a for a in (*args, *kwargs.values()) if isinstance(a, int)]
-    if any(abs(n) > MAX_WIDTH for n in numbers if not isinstance(n, bool)):
-        raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+    for n in numbers:
+        if not isinstance(n, bool) and abs(n) > MAX_WIDTH:
+            # a negative one said as such (`center(-5000)` said "a width over 1000": P51-L2)
+            if n > 0:
+                raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+            raise TemplateLimitError(f"a width under -{MAX_WIDTH} (held to {MAX_WIDTH} either way)")
 
 
 def _wrapped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
