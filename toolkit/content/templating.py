@@ -300,6 +300,28 @@ def escaped_message(written: str, lang: str) -> str:
     )
 
 
+def lone_braces(text: str) -> list[str]:
+    """Each brace of `text` left alone, which the fill prints as written, each once: from a
+    `{` up to the next space (`{n:{n}}`, a field in a field, fills the inner `{n}` alone and
+    printed "{n:999999999}": probe 51 L3), or a `}` that closes no such `{`."""
+    if "{" not in text and "}" not in text:
+        return []
+    found: list[str] = []
+    opened = False
+    for match in _TOKEN_OR_LONE.finditer(text):
+        token = match.group(0)
+        if token == "{":
+            start = match.start()
+            end = min(i for i in (text.find(" ", start), start + 24) if i >= 0)
+            found.append(text[start:end])
+            opened = True
+        elif token == "}":
+            if not opened:
+                found.append(token)
+            opened = False
+    return list(dict.fromkeys(found))
+
+
 def stray_braces(text: str, names: Collection[str]) -> list[str]:
     """What `substitute(text, ...)` with these `names` would print as written between braces,
     each once: a `{...}` that is no `{name}` of `names` (another name, a format spec, a

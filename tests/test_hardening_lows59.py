@@ -1,0 +1,39 @@
+"""The Low findings of probes 50 and 51 and issue #33's Low list, each test red before its fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from toolkit.scaffold.new import new_game
+
+
+def _starter(tmp_path: Path) -> Path:
+    folder = tmp_path / "g"
+    new_game(folder, "g", ["fr", "es", "en"])
+    return folder
+
+
+def _r006(run_cli, game: Path) -> list[dict]:
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    return [d for d in json.loads(result.stdout) if d["code"] == "R006"]
+
+
+def test_a_placeholder_inside_another_or_a_lone_brace_is_r006(run_cli, tmp_path):
+    # probe 51 L3: `{points:{points}}` validated clean and printed "{points:3}": the inner
+    # field filled, the outer braces left as written
+    game = _starter(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    line = text[: text.index("en: Score {points} points.")].count("\n") + 1
+    for written, shown in (
+        ("{points:{points}}", "'{points:{points}}'"),
+        ("{ points", "'{'"),
+        ("points }", "'}'"),
+    ):
+        deck.write_text(text.replace("en: Score {points} points.", f"en: Score {written} pts."))
+        found = _r006(run_cli, game)
+        assert len(found) == 1 and found[0]["line"] == line, found
+        assert found[0]["message"].startswith(f"{shown} (en) prints a brace as written"), found
+    deck.write_text(text.replace("en: Score {points} points.", "en: Score {{{points}}} pts."))
+    assert _r006(run_cli, game) == []  # three braces: a brace, the value, a brace
