@@ -37,3 +37,29 @@ def test_a_placeholder_inside_another_or_a_lone_brace_is_r006(run_cli, tmp_path)
         assert found[0]["message"].startswith(f"{shown} (en) prints a brace as written"), found
     deck.write_text(text.replace("en: Score {points} points.", "en: Score {{{points}}} pts."))
     assert _r006(run_cli, game) == []  # three braces: a brace, the value, a brace
+
+
+def test_an_engine_outside_the_game_is_r002_in_validate(run_cli, tmp_path):
+    # probe 51 L5: `engine: ../evil.py`, an absolute path or an engine.py linked outside
+    # validated clean; only `simulate` said it (E001)
+    game = _starter(tmp_path)
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    elsewhere = tmp_path / "evil.py"
+    elsewhere.write_text("raise SystemExit('imported')\n", encoding="utf-8")
+    (game / "linked.py").symlink_to(elsewhere)
+    line = text.count("\n") + 1
+    for rel in ("../evil.py", str(elsewhere), "linked.py"):
+        manifest.write_text(f"{text}engine: {rel}\n", encoding="utf-8")
+        result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+        assert result.exit_code == 1, result.output
+        found = [d for d in json.loads(result.stdout) if d["code"] == "R002"]
+        assert [(d["file"].endswith("game.yaml"), d["line"], d["col"]) for d in found] == [
+            (True, line, 9)
+        ], found
+        assert found[0]["message"] == f"engine {rel!r} leaves the game folder; it is never imported"
+    (game / "linked.py").unlink()
+    (game / "linked.py").write_text("", encoding="utf-8")
+    manifest.write_text(f"{text}engine: linked.py\n", encoding="utf-8")
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert [d for d in json.loads(result.stdout) if d["code"] == "R002"] == []

@@ -308,6 +308,10 @@ def _load_game(root: Path, written: Path | None) -> Game:
         target = _check_path(game, doc, ("files", "rulebook", lang), rel)
         if target is not None:
             game.rulebook[lang] = target
+    if manifest.engine is not None and _inside(game.root, manifest.engine) is None:
+        # said up front, as a deck's path is: only `simulate` said it (E001; probe 51 L5)
+        message = f"engine {manifest.engine!r} leaves the game folder; it is never imported"
+        game.diagnostics.append(R_OUTSIDE.at(doc.display, doc.span(("engine",)), message))
     return game
 
 
