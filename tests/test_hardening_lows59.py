@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+import pytest
 
 from toolkit.scaffold.new import new_game
 
@@ -63,3 +66,50 @@ def test_an_engine_outside_the_game_is_r002_in_validate(run_cli, tmp_path):
     manifest.write_text(f"{text}engine: linked.py\n", encoding="utf-8")
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     assert [d for d in json.loads(result.stdout) if d["code"] == "R002"] == []
+
+
+class _Killed(Exception):
+    """Stands for kill -9 between two renames: nothing cleans up."""
+
+
+@pytest.mark.parametrize(
+    ("killed_at", "words"),
+    [
+        (
+            2,
+            "was stopped before it changed any file: its 2 file(s) (game.yaml, glossary.yaml)"
+            " all still hold their old text;",
+        ),
+        (
+            3,
+            "left this game half changed: 1 file(s) (glossary.yaml) still hold their old text,"
+            " the others the new;",
+        ),
+    ],
+)
+def test_r011_says_whether_any_file_holds_the_new_text(
+    run_cli, tmp_path, monkeypatch, killed_at, words
+):
+    # probe 51 L6: killed at the first rename, R011 said "…still hold their old text, the
+    # others the new" when there were no others
+    from toolkit.journal import write_journaled
+
+    game = _starter(tmp_path)
+    files = [(game / n, (game / n).read_bytes() + b"\n") for n in ("game.yaml", "glossary.yaml")]
+    real = os.replace
+    calls = []
+
+    def replace(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == killed_at:  # 1: the journal, 2: the first file
+            raise _Killed
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(_Killed):
+        write_journaled(game, files)
+    monkeypatch.setattr(os, "replace", real)
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert result.exit_code == 1
+    [found] = json.loads(result.stdout)
+    assert found["code"] == "R011" and words in found["message"], found
