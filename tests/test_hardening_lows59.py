@@ -113,3 +113,30 @@ def test_r011_says_whether_any_file_holds_the_new_text(
     assert result.exit_code == 1
     [found] = json.loads(result.stdout)
     assert found["code"] == "R011" and words in found["message"], found
+
+
+def test_a_field_overflowing_several_boxes_names_each_element(run_cli, tmp_path):
+    # probe 50 (P50-15, Low): a layout printing a card's name in many small boxes said one
+    # identical P001 line per box, nothing to tell them apart
+    game = _starter(tmp_path)
+    boxes = "".join(
+        f"  - kind: text\n    box: {{x: {i}, y: 0, w: 1, h: 1}}\n"
+        f'    text: "{{{{ card.name }}}}"\n    size: {{max: 6, min: 6}}\n'
+        for i in range(3)
+    )
+    (game / "layouts" / "gov.yaml").write_text(f"id: gov\nelements:\n{boxes}", encoding="utf-8")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text(encoding="utf-8").replace("size: poker\n", "size: poker\nlayout: gov\n", 1)
+    )
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    assert result.exit_code == 1, result.output
+    found = [
+        (d["line"], d["message"])
+        for d in json.loads(result.stdout)
+        if d["code"] == "P001" and d["message"].startswith("advance name (en)")
+    ]
+    assert len(found) == 3 and len(set(found)) == 3, found
+    assert [m.rsplit("; ", 1)[1] for _, m in found] == [
+        f"layout gov, element {n})" for n in (1, 2, 3)
+    ], found
