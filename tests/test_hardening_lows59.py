@@ -140,3 +140,35 @@ def test_a_field_overflowing_several_boxes_names_each_element(run_cli, tmp_path)
     assert [m.rsplit("; ", 1)[1] for _, m in found] == [
         f"layout gov, element {n})" for n in (1, 2, 3)
     ], found
+
+
+def test_export_writes_no_po_file_import_would_refuse(run_cli, tmp_path, monkeypatch):
+    # probe 51 L7: export wrote a 59,772-entry PO file that import refused ("more than 20,000
+    # entries"): the two now share one count (the bound lowered here to this small game)
+    import polib
+
+    from toolkit.i18n import po_bounds
+
+    game = _starter(tmp_path)
+    po_path = tmp_path / "fr.po"
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    entries = len(polib.pofile(str(po_path)))
+    po_path.unlink()
+    monkeypatch.setattr(po_bounds, "MAX_ENTRIES", entries + 1)  # the header's msgid counts too
+    assert (
+        run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(po_path)).exit_code == 0
+    )
+    result = run_cli("i18n", "import", str(po_path), "--game", str(game), "--dry-run")
+    assert result.exit_code == 0, result.output  # what export writes, import reads
+    po_path.unlink()
+    monkeypatch.setattr(po_bounds, "MAX_ENTRIES", entries)
+    for args in (["--lang", "fr"], ["--template"]):
+        result = run_cli("i18n", "export", str(game), *args, "--out", str(po_path))
+        assert result.exit_code == 1, result.output
+        assert (
+            "the PO file would not be read back by `playset i18n import`: it holds more than"
+            in result.output
+        )
+        assert "Traceback" not in result.output and not po_path.exists()
