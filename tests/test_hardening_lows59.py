@@ -172,3 +172,20 @@ def test_export_writes_no_po_file_import_would_refuse(run_cli, tmp_path, monkeyp
             in result.output
         )
         assert "Traceback" not in result.output and not po_path.exists()
+
+
+def test_calibrate_printer_names_one_that_save_refuses_as_such(run_cli, tmp_path, monkeypatch):
+    # issue 33's Low list re-checked: `--printer 'x\n'` answered "no printer … then
+    # `playset calibrate --save x<newline> X,Y`", a command cut in two; a name with a space
+    # was put in that command unquoted
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    out = tmp_path / "out"
+    result = run_cli("calibrate", "--printer", "x\n", "--out", str(out))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "printer name 'x\\n': letters, digits, space" in result.output, result.output
+    assert "--save x\n" not in result.output
+    result = run_cli("calibrate", "--printer", "home printer", "--out", str(out))
+    assert (
+        result.exit_code == 1 and "`playset calibrate --save 'home printer' X,Y`" in result.output
+    )
+    assert not out.exists()
