@@ -189,3 +189,15 @@ def test_calibrate_printer_names_one_that_save_refuses_as_such(run_cli, tmp_path
         result.exit_code == 1 and "`playset calibrate --save 'home printer' X,Y`" in result.output
     )
     assert not out.exists()
+
+
+def test_check_contract_refuses_a_player_count_the_game_does_not_play(run_cli, tmp_path):
+    # issue 33's Low list re-checked: `-p 0` with --contract ran no player count at all and
+    # said "clean", exit 0 (without --contract it was refused)
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"], engine=True)
+    for count in ("0", "9"):
+        result = run_cli("check", str(game), "-n", "10", "-p", count, "--contract")
+        assert result.exit_code == 2, result.output
+        assert f"g plays with 2–4 players, not {count}" in result.output
+        assert "clean" not in result.output and "Traceback" not in result.output
