@@ -201,3 +201,13 @@ def test_check_contract_refuses_a_player_count_the_game_does_not_play(run_cli, t
         assert result.exit_code == 2, result.output
         assert f"g plays with 2–4 players, not {count}" in result.output
         assert "clean" not in result.output and "Traceback" not in result.output
+
+
+def test_a_tolerance_of_minus_zero_is_zero():
+    # issue 33's Low list re-checked (`--tolerance -5%` is refused): `--tolerance -0` passed
+    # as -0.0, and tune's report printed "misses the target 10 ± -0"
+    from toolkit.sim.tune import parse_tolerance
+
+    for text in ("-0", "-0.0", "-0%"):
+        within = parse_tolerance("team_win", text)
+        assert within == 0 and str(within) == "0.0", (text, within)
