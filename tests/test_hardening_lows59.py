@@ -211,3 +211,26 @@ def test_a_tolerance_of_minus_zero_is_zero():
     for text in ("-0", "-0.0", "-0%"):
         within = parse_tolerance("team_win", text)
         assert within == 0 and str(within) == "0.0", (text, within)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--dask", "local:1_0"),
+        ("--dask", "local:\uff11"),
+        ("--executor", "pool:1_0"),
+        ("--executor", "pool:\uff12"),
+    ],
+)
+def test_a_worker_count_is_ascii_digits(run_cli, tmp_path, option, value):
+    # issue 33's Low list re-checked (calibrate's `1_5` and fullwidth digits are refused):
+    # `--dask local:1_0` was read as 10 workers, a fullwidth `local:１` as one
+    if option == "--dask":
+        pytest.importorskip("dask.distributed")
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"], engine=True)
+    result = run_cli("simulate", str(game), "-n", "10", option, value)
+    assert result.exit_code == 2, result.output
+    kind = value.split(":")[0]
+    assert f"{option} {value} (expected {kind}:N with N a number)" in result.output
+    assert "Traceback" not in result.output
