@@ -22,24 +22,23 @@ def _r006(run_cli, game: Path) -> list[dict]:
     return [d for d in json.loads(result.stdout) if d["code"] == "R006"]
 
 
-def test_a_placeholder_inside_another_or_a_lone_brace_is_r006(run_cli, tmp_path):
+def test_a_placeholder_inside_another_is_r006(run_cli, tmp_path):
     # probe 51 L3: `{points:{points}}` validated clean and printed "{points:3}": the inner
-    # field filled, the outer braces left as written
+    # field filled, the outer braces left as written; `{points}}` printed "3}"
     game = _starter(tmp_path)
     deck = game / "decks" / "cards.yaml"
     text = deck.read_text(encoding="utf-8")
     line = text[: text.index("en: Score {points} points.")].count("\n") + 1
-    for written, shown in (
-        ("{points:{points}}", "'{points:{points}}'"),
-        ("{ points", "'{'"),
-        ("points }", "'}'"),
-    ):
+    for written in ("{points:{points}}", "{points}}"):
         deck.write_text(text.replace("en: Score {points} points.", f"en: Score {written} pts."))
         found = _r006(run_cli, game)
         assert len(found) == 1 and found[0]["line"] == line, found
-        assert found[0]["message"].startswith(f"{shown} (en) prints a brace as written"), found
-    deck.write_text(text.replace("en: Score {points} points.", "en: Score {{{points}}} pts."))
-    assert _r006(run_cli, game) == []  # three braces: a brace, the value, a brace
+        assert found[0]["message"].startswith(
+            f"{written!r} (en) prints a brace beside its placeholder as written"
+        ), found
+    for fine in ("{{{points}}}", "{points}, or rest}.", "{ points"):  # as before: no R006
+        deck.write_text(text.replace("en: Score {points} points.", f"en: Score {fine} pts."))
+        assert _r006(run_cli, game) == [], fine
 
 
 def test_an_engine_outside_the_game_is_r002_in_validate(run_cli, tmp_path):
@@ -234,3 +233,22 @@ def test_a_worker_count_is_ascii_digits(run_cli, tmp_path, option, value):
     kind = value.split(":")[0]
     assert f"{option} {value} (expected {kind}:N with N a number)" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_po_msgstr_with_a_placeholder_inside_another_is_refused(run_cli, tmp_path):
+    # with R006 for `{points:{points}}` (probe 51 L3), the import refuses it too, at its PO
+    # line, rather than write what the next validate refuses
+    import polib
+
+    game = _starter(tmp_path)
+    path = tmp_path / "fr.po"
+    assert run_cli("i18n", "export", str(game), "--lang", "fr", "--out", str(path)).exit_code == 0
+    po = polib.pofile(str(path))
+    (entry,) = [e for e in po if e.msgid == "Score {points} points."]
+    entry.msgstr = "Marquez {points:{points}} points."
+    po.save(str(path))
+    before = (game / "decks" / "cards.yaml").read_text(encoding="utf-8")
+    result = run_cli("i18n", "import", str(path), "--game", str(game))
+    assert result.exit_code == 1, result.stderr
+    assert "'{points:{points}}' (fr) prints a brace beside" in result.stderr, result.stderr
+    assert (game / "decks" / "cards.yaml").read_text(encoding="utf-8") == before

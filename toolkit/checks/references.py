@@ -19,6 +19,7 @@ from toolkit.content.templating import (
     NAME,
     escaped_message,
     escaped_names,
+    lone_brace_message,
     lone_braces,
     parameter_values,
     placeholders,
@@ -203,13 +204,8 @@ def _check_text(
                     text.file.rel, doc.span((*text.path, lang)), escaped_message(written, lang)
                 )
         for written in lone_braces(value):
-            yield R_PLACEHOLDER.at(
-                text.file.rel,
-                doc.span((*text.path, lang)),
-                f"{written!r} ({lang}) prints a brace as written: a brace alone, or a"
-                " placeholder inside another, is no placeholder; write {name} for a value,"
-                " `{{` or `}}` for a brace",
-            )
+            span = doc.span((*text.path, lang))
+            yield R_PLACEHOLDER.at(text.file.rel, span, lone_brace_message(written, lang))
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
                 allowed = frozenset(parameter_values(text.owner))
