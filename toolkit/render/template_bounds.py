@@ -1110,6 +1110,15 @@ def _truncated(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Non
         raise FilterArgumentError(f"truncate(): a leeway of {leeway:,}; it cannot be negative")
 
 
+def _sliced(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`slice(n)`: a count, and at least one slice (`slice(0)` said "ZeroDivisionError:
+    integer division or modulo by zero")."""
+    _count_arg(args, kwargs)
+    slices = args[0] if args else kwargs.get("slices")
+    if isinstance(slices, int) and slices < 1:
+        raise FilterArgumentError("slice(): a count of slices under 1; give 1 or more")
+
+
 def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     numbers = [a for a in (*args[:1], *kwargs.values()) if isinstance(a, int)]
     if any(n > MAX_ITEMS for n in numbers):
@@ -1350,7 +1359,7 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "wordwrap": _wrapped,
     "truncate": _truncated,
     "batch": lambda v, a, k: _count_arg(a, k),
-    "slice": lambda v, a, k: _count_arg(a, k),
+    "slice": lambda v, a, k: _sliced(a, k),
     "join": _joined,
     "replace": _replaced,
     "format": _formatted,
