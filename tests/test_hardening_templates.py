@@ -61,6 +61,11 @@ HOSTILE = [
     ('{{ ("abc".split ~ "")[-15:] }}', "memory address"),  # probe 22: folded at compile time
     ("{{ 2 ** 100000000 }}", "too large"),
     ("{{ 'a'|center(10**9) }}", "width"),
+    ("{{ 'a'|center(-(10**9)) }}", "a width under -1000"),  # not "over" (probe 51 L2)
+    # probe 51 L1: Jinja's own assert text ("expected length >= 999999, got 10")
+    ("{{ ('x' * 999)|truncate(10, end='y' * 999) }}", "truncate(): its end text (999 characters)"),
+    ("{{ 'a b c d'|truncate(3, leeway=-1) }}", "truncate(): a leeway of -1"),
+    ("{{ [1, 2]|slice(0)|list }}", "slice(): a count of slices under 1"),  # not ZeroDivisionError
     ("{{ '%999999999s' % 'a' }}", "width"),
     ("{{ '{:999999999}'.format('a') }}", "width"),
     ("{% for i in range(90000) %}{{ '0123456789' * 10 }}{% endfor %}", "output passes"),

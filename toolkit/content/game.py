@@ -308,6 +308,10 @@ def _load_game(root: Path, written: Path | None) -> Game:
         target = _check_path(game, doc, ("files", "rulebook", lang), rel)
         if target is not None:
             game.rulebook[lang] = target
+    if manifest.engine is not None and _inside(game.root, manifest.engine) is None:
+        # said up front, as a deck's path is: only `simulate` said it (E001; probe 51 L5)
+        message = f"engine {manifest.engine!r} leaves the game folder; it is never imported"
+        game.diagnostics.append(R_OUTSIDE.at(doc.display, doc.span(("engine",)), message))
     return game
 
 
@@ -316,17 +320,22 @@ def _half_written(root: Path) -> Diagnostic | None:
     toolkit.journal names files still to put in place). Its mix of old and new files is no
     state of the game anyone wrote, so nothing else is read: the finding says what to run.
     A command that only reads never finishes the change itself (see toolkit.journal)."""
-    from toolkit.journal import JOURNAL, pending
+    from toolkit.journal import JOURNAL, pending_of
 
-    left = pending(root)
+    found = pending_of(root)
+    left, listed = found if found is not None else ([], 0)
     if not left:
         return None
     shown = ", ".join(sorted(_relative(root, target) for target in left)[:3])
     more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+    if len(left) < listed:
+        state = f"left this game half changed: {len(left)} file(s) ({shown}{more}) still hold"
+        state += " their old text, the others the new"
+    else:  # killed before its first file was put in place (probe 51 L6: "the others")
+        state = f"was stopped before it changed any file: its {len(left)} file(s) ({shown}"
+        state += f"{more}) all still hold their old text"
     message = (
-        f"an interrupted write (a killed `playset i18n import` or `convert`) left this game"
-        " half changed: "
-        f"{len(left)} file(s) ({shown}{more}) still hold their old text, the others the new; "
+        f"an interrupted write (a killed `playset i18n import` or `convert`) {state}; "
         f"run `playset i18n recover {shlex.quote(display_path(root))}` to finish it "
         "(nothing else is read until then)"
     )

@@ -108,6 +108,29 @@ def read_po_file(path: Path) -> str:
     return PoText(text)
 
 
+def refuse_unreadable(text: str, keys: list[str]) -> None:
+    """Raise ValueError when `i18n import` would refuse the PO `text` that `i18n export`
+    made (`keys`: its entries' msgctxts, to name the file most of them come from): export
+    wrote a 59,772-entry file for a rulebook of large tables that import then refused at
+    its 20,001st entry (probe 51 L7). The same count as the import's, on the same bytes."""
+    data = text.encode("utf-8")
+    try:
+        if len(data) > MAX_BYTES:
+            raise InputError(f"it is larger than the limit of {MAX_BYTES:,} bytes for a PO file")
+        _check(data)
+    except InputError as exc:
+        files: dict[str, int] = {}
+        for key in keys:
+            name = key.split(":", 1)[0]
+            files[name] = files.get(name, 0) + 1
+        most = max(sorted(files), key=lambda name: files[name]) if files else None
+        where = f"; {most} gives {files[most]:,} of its {len(keys):,} entries" if most else ""
+        raise ValueError(
+            f"the PO file would not be read back by `playset i18n import`: {exc}{where};"
+            " nothing written (make that file's texts fewer or shorter, or split the game)"
+        ) from None
+
+
 class PoText(str):
     """A PO file's text that polib cuts into lines where the file has them: polib cuts the
     text it is given with `str.splitlines`, which also breaks at U+0085, U+2028 and the

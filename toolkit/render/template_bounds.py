@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
-from jinja2.exceptions import SecurityError
+from jinja2.exceptions import FilterArgumentError, SecurityError
 from jinja2.runtime import LoopContext, Undefined
 from jinja2.utils import Cycler, Joiner, Namespace, missing
 from markupsafe import escape
@@ -1061,8 +1061,12 @@ def check_grown(obj: Any) -> None:
 
 def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     numbers = [a for a in (*args, *kwargs.values()) if isinstance(a, int)]
-    if any(abs(n) > MAX_WIDTH for n in numbers if not isinstance(n, bool)):
-        raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+    for n in numbers:
+        if not isinstance(n, bool) and abs(n) > MAX_WIDTH:
+            # a negative one said as such (`center(-5000)` said "a width over 1000": P51-L2)
+            if n > 0:
+                raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+            raise TemplateLimitError(f"a width under -{MAX_WIDTH} (held to {MAX_WIDTH} either way)")
 
 
 def _wrapped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1087,6 +1091,32 @@ def _indented(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None
     text = str(value)
     if len(text) + (text.count("\n") + 1) * max(step, 0) > MAX_STRING:
         raise TemplateLimitError(f"indent would build more than {MAX_STRING:,} characters")
+
+
+def _truncated(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`truncate(length, killwords, end, leeway)`: widths, and Jinja's own asserts said in
+    the designer's words (`truncate(10, end="…"*20)` said "AssertionError: expected length
+    >= 20, got 10": probe 51 L1)."""
+    _width_args(args, kwargs)
+    names = ("length", "killwords", "end", "leeway")
+    given = {**dict(zip(names, args, strict=False)), **kwargs}
+    length, end, leeway = given.get("length", 255), given.get("end", "..."), given.get("leeway")
+    if isinstance(length, int) and isinstance(end, str) and length < len(end):
+        raise FilterArgumentError(
+            f"truncate(): its end text ({len(end):,} characters) is longer than the length"
+            f" it cuts to ({length:,}); give a length of at least {len(end):,}"
+        )
+    if isinstance(leeway, int) and leeway < 0:
+        raise FilterArgumentError(f"truncate(): a leeway of {leeway:,}; it cannot be negative")
+
+
+def _sliced(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`slice(n)`: a count, and at least one slice (`slice(0)` said "ZeroDivisionError:
+    integer division or modulo by zero")."""
+    _count_arg(args, kwargs)
+    slices = args[0] if args else kwargs.get("slices")
+    if isinstance(slices, int) and slices < 1:
+        raise FilterArgumentError("slice(): a count of slices under 1; give 1 or more")
 
 
 def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1327,9 +1357,9 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "center": lambda v, a, k: _width_args(a, k),
     "indent": _indented,
     "wordwrap": _wrapped,
-    "truncate": lambda v, a, k: _width_args(a, k),
+    "truncate": _truncated,
     "batch": lambda v, a, k: _count_arg(a, k),
-    "slice": lambda v, a, k: _count_arg(a, k),
+    "slice": lambda v, a, k: _sliced(a, k),
     "join": _joined,
     "replace": _replaced,
     "format": _formatted,
