@@ -11,7 +11,7 @@ import copy
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -203,12 +203,22 @@ column a field, with its header row): each cell is a paragraph reportlab wraps o
 which `MAX_BLOCKS` (a row one block) did not price: six 497-row tables of 20 one-letter
 columns (60,000 cells, 129 kB) took `build` 5.5 s a language, 16 s in all; 10,000 cells
 take about 1.2 s. The bundled rulebooks hold under 100."""
+MAX_TABLE_DEPTH = 12
+"""Quotes and list items (a list and its item count one each) a table may sit in: each quote
+takes 20 pt of the page's width and each list 14 to 18 pt, and a table needs 11 pt a column
+(its cells' padding): in 19 quotes a 20-column table was narrower than its padding (a
+traceback in build). At this depth A4's 482 pt hold `MAX_TABLE_COLUMNS` columns; the
+bundled rulebooks' tables are in none."""
 _TABLE_RULE = re.compile(
-    r"^ {0,3}(?=[^\n]*\|)\|?+[ \t]*+:?+-++:?+[ \t]*+"
+    r"^(?P<prefix>[ \t>]*+)(?=[^\n]*\|)\|?+[ \t]*+:?+-++:?+[ \t]*+"
     r"(?:\|[ \t]*+:?+-++:?+[ \t]*+)*+\|?+[ \t]*+$",
     re.M,
-)  # a table's `|---|---|` row (one column too: `|-|`); nothing given back (`*+`): a cell's
-# spaces and the row's last ones were tried against each other (`|-`, 20,000 spaces: 1.1 s)
+)  # a table's `|---|---|` row (one column too: `|-|`), after what may hold it (a quote's
+# `>`, a list item's indent); nothing given back (`*+`): a cell's spaces and the row's last
+# ones were tried against each other (`|-`, 20,000 spaces: 1.1 s)
+_AT_LINE_START = re.compile(r" {0,3}")
+"""A `|---|` row's prefix that makes it a table's at the top level (not in a quote, a list
+item or a code block): such tables are found by `_TABLE_RULE` alone."""
 _TABLE_CELL = re.compile(r":?-+:?")
 MAX_INLINE_MARKUP = 5_000
 """Pieces of inline markup a rendered rulebook may hold: emphasis marks (`*`, `_` runs that
@@ -683,21 +693,32 @@ def _refuse_too_long(text: str) -> None:
 
 def _refuse_wide_table(text: str) -> None:
     """Raise RulebookError at the first table (its `| --- |` row) of more than
-    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows (the lines up to a blank one), or
-    that brings the tables' cells past `MAX_TABLE_CELLS`."""
+    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows, that sits in more than
+    `MAX_TABLE_DEPTH` quotes and list items, or that brings the tables' cells past
+    `MAX_TABLE_CELLS`."""
     cells = 0
-    for rule, rows, columns in _tables(text):
+    for line, col, rows, columns, depth in _tables(text):
         if rows > MAX_TABLE_ROWS:
             raise RulebookError(
                 f"a table of {rows:,} rows: a table may have at most {MAX_TABLE_ROWS:,}"
                 " (a long one costs minutes to lay out); split it into several",
-                text.count("\n", 0, rule.start()) + 1,
+                line,
+                col,
             )
         if columns > MAX_TABLE_COLUMNS:
             raise RulebookError(
                 f"a table of {columns:,} columns: a page holds at most {MAX_TABLE_COLUMNS};"
                 " split it, or turn it (one row per column)",
-                text.count("\n", 0, rule.start()) + 1,
+                line,
+                col,
+            )
+        if depth > MAX_TABLE_DEPTH:
+            raise RulebookError(
+                f"a table inside {depth} quotes and list items (a list and its item count"
+                f" one each): a table may sit in at most {MAX_TABLE_DEPTH} (each takes some of"
+                " the page's width); take it out of some",
+                line,
+                col,
             )
         cells += (rows + 1) * columns
         if cells > MAX_TABLE_CELLS:
@@ -705,24 +726,97 @@ def _refuse_wide_table(text: str) -> None:
                 f"this table brings the rulebook's tables to {cells:,} cells, more than the"
                 f" {MAX_TABLE_CELLS:,} it can lay out in reasonable time (each cell is laid out"
                 " on its own); shorten or remove tables",
-                text.count("\n", 0, rule.start()) + 1,
+                line,
+                col,
             )
 
 
-def _tables(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
-    """Each table's `| --- |` row, its rows below it (the lines up to a blank one) and its
-    columns."""
+def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
+    """Each table's `| --- |` row (its line and column), its rows below it, its columns and
+    the quotes and list items it sits in.
+
+    A table at the top level is found by its `|---|` row, its rows the lines up to a blank
+    one (an upper bound: no parse). A `|---|` row in a quote (`> |-|`), a list item or a
+    code block may or may not be a table's: there the tables are those markdown-it finds
+    (as `markdown_flow` lays them out), by a parse of the blocks (not their inline text)
+    that stops at the first table past a bound."""
+    rules = list(_TABLE_RULE.finditer(text))
+    if any(not _AT_LINE_START.fullmatch(rule.group("prefix")) for rule in rules):
+        return list(
+            _parsed_tables(
+                text, (MAX_TABLE_ROWS, MAX_TABLE_COLUMNS, MAX_TABLE_CELLS, MAX_TABLE_DEPTH)
+            )
+        )
     last = len(text.rstrip())  # a table that ends the text: its last row's end
-    for rule in _TABLE_RULE.finditer(text):
+    found = []
+    for rule in rules:
         end = _BLANK_LINE.search(text, rule.end())
         rows = text.count("\n", rule.end(), end.start() if end is not None else last)
-        yield rule, rows, len(_TABLE_CELL.findall(rule.group()))
+        line = text.count("\n", 0, rule.start()) + 1
+        found.append((line, 1, rows, len(_TABLE_CELL.findall(rule.group())), 0))
+    return found
+
+
+@lru_cache(maxsize=4)
+def _parsed_tables(
+    text: str, bounds: tuple[int, int, int, int]
+) -> tuple[tuple[int, int, int, int, int], ...]:
+    """The tables markdown-it finds in `text` (as `_tables` gives them), up to the first
+    that passes one of `bounds` (rows, columns, cells together, depth). Kept for the last few
+    texts: the card reference's bounds count the same text's cells after `_bounded`."""
+    env: dict[str, Any] = {"tables": [], "cells": 0, "bounds": bounds}
+    with suppress(_TablesPastBound):
+        _block_parser().parse(text, env)
+    return tuple(env["tables"])
+
+
+class _TablesPastBound(Exception):
+    """A table passed a bound: the rest of the text need not be parsed."""
+
+
+@cache
+def _block_parser() -> Any:
+    """markdown-it as `markdown_flow` parses a rulebook, its blocks only (no inline parse:
+    a table's cells stay text), and its table rule noting each table in `env`."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark").enable("table").disable("inline")
+    rule = next(rule for rule in parser.block.ruler.__rules__ if rule.name == "table")
+    table = rule.fn
+
+    def noted(state: Any, start: int, end: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        if not table(state, start, end, silent):
+            return False
+        if silent:
+            return True
+        tokens, at = state.tokens, first + 3  # table_open, thead_open, tr_open, then th…
+        while tokens[at].type == "th_open":
+            at += 3  # th_open, inline, th_close
+        columns = (at - first - 3) // 3
+        opened = tokens[first].map
+        rows = opened[1] - opened[0] - 2  # the header and `|---|` rows are not counted
+        env = state.env
+        at = state.bMarks[start + 1] + state.tShift[start + 1]  # the `|---|` row's start
+        col = at - state.src.rfind("\n", 0, at)
+        depth = state.level  # the quotes, lists and list items open around it
+        env["tables"].append((start + 2, col, rows, columns, depth))
+        env["cells"] += (rows + 1) * columns
+        most_rows, most_columns, most_cells, deepest = env["bounds"]
+        if max(rows - most_rows, columns - most_columns, depth - deepest) > 0:
+            raise _TablesPastBound
+        if env["cells"] > most_cells:
+            raise _TablesPastBound
+        return True
+
+    parser.block.ruler.at("table", noted, {"alt": rule.alt})  # it ends a paragraph, as ever
+    return parser
 
 
 def table_cells(text: str) -> int:
     """The cells of a rendered rulebook's tables (header rows too), as `MAX_TABLE_CELLS`
     counts them: what the card reference has left is the rest."""
-    return sum((rows + 1) * columns for _, rows, columns in _tables(text))
+    return sum((rows + 1) * columns for _, _, rows, columns, _ in _tables(text))
 
 
 def _refuse_much_markup(text: str) -> None:
