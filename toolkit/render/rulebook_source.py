@@ -582,16 +582,20 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
     return True
 
 
-LONG_WORD = 100
-"""Characters past which a word's cost to lay out counts towards `MAX_LONG_WORDS`."""
+LONG_WORD = 30
+"""Characters past which a word's cost to lay out counts towards `MAX_LONG_WORDS`: from
+about this length, a word that does not fit the rest of a line is hyphenated at each line
+it reaches, at a cost that grows with its square. Over 980 kB of one language's words
+(`build --only rulebook`): 5 or 20 letters 3.3 s, 30 letters 4.0 s, 40 4.9 s, 60 6.1 s,
+80 7.8 s, 99 13.2 s (probe 53-3: words of 99 letters, under the old 100, were free)."""
 MAX_LONG_WORDS = 8_000_000
 """The sum of the squares of the lengths of a rendered rulebook's words over `LONG_WORD`
 characters (each counted as written, markup and link targets too: an upper bound): a
 word's cost grows with its square (`MAX_WORD`), and 1,000 paragraphs of one 975-character
 word, each under the bounds, took 22 s of CPU a language (probe 21); at 30,000,000, 29 words
-of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here). At
-this bound a language takes under a second; 88 URLs of 300 characters count 7.9 M. The
-bundled rulebooks count 0."""
+of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here; words
+of 30 to 99 letters cost less: 0.025 to 0.1 s a million). At this bound a language takes
+under a second more; 88 URLs of 300 characters count 7.9 M. The bundled rulebooks count 0."""
 _LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
 
 
