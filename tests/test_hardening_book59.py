@@ -11,6 +11,9 @@ from toolkit.checks import run_checks
 from toolkit.content.game import load_game
 from toolkit.render import rulebook_source
 
+DECK = "decks/cards.yaml"
+LABELS = "size: poker\nlabels:\n  mark: {en: Mark}\n"
+
 
 def _table(columns: int, rows: int, prefix: str = "") -> str:
     head = prefix + "|" + " h |" * columns + "\n" + prefix + "|---" * columns + "|\n"
@@ -29,6 +32,11 @@ def _r010(folder: Path) -> list[tuple[str, int, int, str]]:
         for d in run_checks(load_game(folder))
         if d.code == "R010"
     ]
+
+
+def _line(folder: Path, rel: str, written: str) -> int:
+    lines = (folder / rel).read_text(encoding="utf-8").split("\n")
+    return next(n for n, line in enumerate(lines, 1) if line.startswith(written))
 
 
 def _refused(text: str) -> tuple[int, int, str] | None:
@@ -115,3 +123,41 @@ def test_a_wide_table_as_deep_as_allowed_builds(run_cli, tmp_path) -> None:
     assert _r010(folder) == []
     result = run_cli("build", str(folder), "--only", "rulebook", "--out", str(tmp_path / "o"))
     assert result.exit_code == 0, result.output
+
+
+def test_words_under_a_hundred_letters_count_as_long_words() -> None:
+    # probe53-3: words of 99 letters (under the old LONG_WORD of 100) were free: 990 kB of
+    # them took `build` 14 s a language, validate clean
+    word = ("internationalization" * 5)[:99]
+    per = 8_000_000 // 99**2  # within MAX_LONG_WORDS
+    lines = [" ".join([word] * 40) for _ in range(per // 40 + 1)]
+    text = "# T\n\n" + "\n\n".join(lines) + "\n"
+    found = _refused(text)
+    assert found is not None and "too many long words" in found[2]
+    line = 3 + 2 * (per // 40)  # the paragraph of word per + 1
+    assert found[:2] == (line, (per % 40) * 100 + 1)
+    short = "# T\n\n" + "\n\n".join([" ".join([word[:30]] * 40)] * 500) + "\n"
+    assert _refused(short) is None  # 20,000 words of 30 letters: priced at nothing
+
+
+def test_icons_in_the_card_reference_s_values_are_counted(run_cli, tmp_path, monkeypatch) -> None:
+    # probe53-4: only each card's text was counted; icons in labelled values printed blank
+    # past the page's icon weight, validate clean
+    from toolkit.checks import rulebook as rulebook_check
+
+    monkeypatch.setattr(rulebook_check, "MAX_RULEBOOK_ICON_WEIGHT", 25)
+    folder = _starter(run_cli, tmp_path)
+    circles = "".join(f'<circle cx="{5 + 9 * i}" cy="50" r="3"/>' for i in range(10))
+    (folder / "icons" / "dots.svg").write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{circles}</svg>',
+        encoding="utf-8",
+    )
+    deck = folder / DECK
+    text = deck.read_text(encoding="utf-8").replace("size: poker\n", LABELS, 1)
+    text = text.replace("Move {steps} spaces.", "Move {steps} :dots:.", 1)
+    text = text.replace("      points: 3\n", "      points: 3\n      mark: ':dots: :dots:'\n", 1)
+    deck.write_text(text, encoding="utf-8")
+    found = [f for f in _r010(folder) if f[0] == DECK]
+    line = _line(folder, DECK, "      mark:")
+    assert [f[:2] for f in found] == [(DECK, line)]  # its second icon: the third (30 > 25)
+    assert "card reference's inline icons" in found[0][3]
