@@ -161,3 +161,17 @@ def test_icons_in_the_card_reference_s_values_are_counted(run_cli, tmp_path, mon
     line = _line(folder, DECK, "      mark:")
     assert [f[:2] for f in found] == [(DECK, line)]  # its second icon: the third (30 > 25)
     assert "card reference's inline icons" in found[0][3]
+
+
+def test_a_long_link_destination_is_priced_by_its_uses() -> None:
+    # probe53-5: one definition of a 96,000-character destination (spaces allowed in angle
+    # brackets) used 4,800 times: `build` 18 s, 2.2 GB, a 462 MB PDF; validate clean
+    target = "<https://example.com/" + "a " * 1_000 + ">"  # 4,017 characters printed (%20)
+    uses = rulebook_source.MAX_LINK_TARGETS // 4_017
+    body = "\n\n".join(" ".join(["[x]"] * 50) for _ in range(uses // 50 + 1))
+    text = f"# T\n\nSee [the site][X].\n\n[x]: {target}\n\n{body}\n"
+    found = _refused(text)
+    assert found is not None and found[:2] == (5, 1)
+    assert "a link destination of 4,017 characters" in found[2]
+    few = f"# T\n\n[x]: {target}\n\n" + "[y] " * 1_000 + "[x]\n"  # one use, many brackets
+    assert _refused(few) is None

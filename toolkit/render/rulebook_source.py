@@ -329,6 +329,7 @@ def _bounded(text: str) -> None:
     _refuse_wide_table(text)
     _refuse_much_markup(text)
     _refuse_many_blocks(text)
+    _refuse_long_links(text)
     if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
         _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     if units is not None:
@@ -761,17 +762,30 @@ def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
     return found
 
 
-@lru_cache(maxsize=4)
 def _parsed_tables(
     text: str, bounds: tuple[int, int, int, int]
 ) -> tuple[tuple[int, int, int, int, int], ...]:
     """The tables markdown-it finds in `text` (as `_tables` gives them), up to the first
-    that passes one of `bounds` (rows, columns, cells together, depth). Kept for the last few
-    texts: the card reference's bounds count the same text's cells after `_bounded`."""
+    that passes one of `bounds` (rows, columns, cells together, depth)."""
+    return _parsed_blocks(text, bounds)[0]
+
+
+@lru_cache(maxsize=4)
+def _parsed_blocks(
+    text: str, bounds: tuple[int, int, int, int]
+) -> tuple[tuple[tuple[int, int, int, int, int], ...], tuple[tuple[int, str, str], ...]]:
+    """The tables markdown-it finds in `text` (see `_parsed_tables`) and its link reference
+    definitions (the line each starts on, its label and its destination as markdown-it
+    makes it: `_refuse_long_links`). Kept for the last few texts: the card reference's
+    bounds count the same text's cells after `_bounded`."""
     env: dict[str, Any] = {"tables": [], "cells": 0, "bounds": bounds}
     with suppress(_TablesPastBound):
         _block_parser().parse(text, env)
-    return tuple(env["tables"])
+    references = tuple(
+        (found["map"][0], label, str(found["href"]))
+        for label, found in env.get("references", {}).items()
+    )
+    return tuple(env["tables"]), references
 
 
 class _TablesPastBound(Exception):
@@ -815,6 +829,59 @@ def _block_parser() -> Any:
 
     parser.block.ruler.at("table", noted, {"alt": rule.alt})  # it ends a paragraph, as ever
     return parser
+
+
+MAX_LINK_TARGETS = 1_000_000
+"""Characters of link destinations a rendered rulebook's link reference definitions
+(`[x]: http://…`) may print, each as many times as the text uses it: a use prints the whole
+destination (reportlab parses it in the link's markup and writes it in the PDF's link), and
+a destination in angle brackets may hold spaces, so no word bound sees it. One definition of
+96,000 characters used 4,800 times (a 67 kB rulebook) took `build` 18 s, 2.2 GB and wrote a
+462 MB PDF (probe 53-5); at this bound, well under a second. The bundled rulebooks print
+none."""
+_LABEL_USE = re.compile(r"\[([^\[\]]{1,999})\]")
+"""A link label between brackets (at most 999 characters, as CommonMark has it): a use of a
+definition (`[x]`, `[text][x]`, `[x][]`), or the definition itself (an upper bound)."""
+
+
+def _refuse_long_links(text: str) -> None:
+    """Raise RulebookError at the link reference definition whose destination, printed at
+    each of its uses, takes the rulebook past `MAX_LINK_TARGETS` characters of links."""
+    if "]:" not in text:  # no definition (`[label]: destination`)
+        return
+    bounds = (MAX_TABLE_ROWS, MAX_TABLE_COLUMNS, MAX_TABLE_CELLS, MAX_TABLE_DEPTH)
+    references = _parsed_blocks(text, bounds)[1]
+    if not references:
+        return
+    brackets = text.count("[")  # no more uses than brackets: counted only past that
+    if max(len(href) for _, _, href in references) * brackets <= MAX_LINK_TARGETS:
+        return
+    uses = dict.fromkeys((label for _, label, _ in references), -1)  # the definition's own
+    for found in _LABEL_USE.finditer(text):
+        label = _label(found.group(1))
+        if label in uses:
+            uses[label] += 1
+    printed = 0
+    for line, label, href in sorted(references):
+        printed += len(href) * max(uses[label], 0)
+        if printed > MAX_LINK_TARGETS:
+            lines = text.split("\n", line + 1)
+            col = lines[line].find("[") + 1 if line < len(lines) else 1
+            raise RulebookError(
+                f"a link destination of {len(href):,} characters (as printed: a space is %20)"
+                f" used {uses[label]:,} times: each use prints it whole, and the"
+                f" rulebook's links would print more than {MAX_LINK_TARGETS:,} characters of"
+                " destinations; give it a short address (a URL has a few hundred characters"
+                " at most)",
+                line + 1,
+                max(col, 1),
+            )
+
+
+def _label(label: str) -> str:
+    """A link label as markdown-it matches it to its definition: spaces collapsed, case
+    folded."""
+    return " ".join(label.split()).lower().upper()
 
 
 def table_cells(text: str) -> int:
