@@ -175,3 +175,44 @@ def test_a_long_link_destination_is_priced_by_its_uses() -> None:
     assert "a link destination of 4,017 characters" in found[2]
     few = f"# T\n\n[x]: {target}\n\n" + "[y] " * 1_000 + "[x]\n"  # one use, many brackets
     assert _refused(few) is None
+
+
+def test_a_long_code_block_is_refused_across_its_blank_lines() -> None:
+    # probe53-10: a fenced block runs on across blank lines, laid out as one piece again at
+    # every page: 40,000 short lines took `build` 16.8 s, validate clean
+    lines = rulebook_source.MAX_CODE_LINES
+    text = "# T\n\nSee:\n\n```\n" + ("x\n" * 99 + "\n") * (lines // 100) + "```\n"
+    found = _refused(text)
+    assert found is not None and found[:2] == (5, 1)
+    assert f"a code block of {lines + 2:,} lines" in found[2]
+    html = "# T\n\n<pre>\n" + ("x\n" * 99 + "\n") * (lines // 100) + "</pre>\n"
+    assert "an HTML block of" in (_refused(html) or (0, 0, ""))[2]
+    fits = "# T\n\n```\n" + ("x\n" * 99 + "\n") * (lines // 200) + "```\n"
+    assert _refused(fits) is None
+
+
+def test_code_blocks_count_their_lines_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rulebook_source, "MAX_ALL_CODE_LINES", 250)
+    block = "```\n" + "x\n" * 98 + "```\n"  # 100 lines
+    text = "# T\n\n" + "\n".join([block] * 2) + "\n> " + block.replace("\n", "\n> ")
+    found = _refused(text)
+    quoted = text.split("\n").index("> ```") + 1  # the quoted one: 300 lines
+    assert found is not None and found[:2] == (quoted, 3)
+    assert "to 300 lines, more than the 250" in found[2]
+    assert _refused("# T\n\n" + "\n".join([block] * 2)) is None
+
+
+@pytest.mark.parametrize(
+    ("nested", "line", "col"),
+    [
+        (">" * 20 + " hidden\n", 3, 22),  # a quote 20 deep: read no further
+        ("".join("  " * k + f"- level{k}\n" for k in range(12)), 12, 19),  # the tenth list
+    ],
+)
+def test_content_nested_past_what_markdown_reads_is_refused(nested, line, col) -> None:
+    # probe53-6: markdown-it reads no block nested 20 deep: the content printed nothing and
+    # no check saw it
+    found = _refused("# T\n\n" + nested + "\nafter\n")
+    assert found is not None and found[:2] == (line, col)
+    assert "nested this deep print nothing" in found[2]
+    assert _refused("# T\n\n" + ">" * 19 + " shown\n") is None

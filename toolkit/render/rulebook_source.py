@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
@@ -330,6 +330,7 @@ def _bounded(text: str) -> None:
     _refuse_much_markup(text)
     _refuse_many_blocks(text)
     _refuse_long_links(text)
+    _refuse_code_and_nesting(text)
     if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
         _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     if units is not None:
@@ -747,11 +748,7 @@ def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
     that stops at the first table past a bound."""
     rules = list(_TABLE_RULE.finditer(text))
     if any(not _AT_LINE_START.fullmatch(rule.group("prefix")) for rule in rules):
-        return list(
-            _parsed_tables(
-                text, (MAX_TABLE_ROWS, MAX_TABLE_COLUMNS, MAX_TABLE_CELLS, MAX_TABLE_DEPTH)
-            )
-        )
+        return list(_parsed_tables(text, _table_bounds()))
     last = len(text.rstrip())  # a table that ends the text: its last row's end
     found = []
     for rule in rules:
@@ -767,25 +764,52 @@ def _parsed_tables(
 ) -> tuple[tuple[int, int, int, int, int], ...]:
     """The tables markdown-it finds in `text` (as `_tables` gives them), up to the first
     that passes one of `bounds` (rows, columns, cells together, depth)."""
-    return _parsed_blocks(text, bounds)[0]
+    return _parsed_blocks(text, bounds).tables
+
+
+class _Blocks(NamedTuple):
+    """What a block parse of a rendered rulebook found (`_parsed_blocks`)."""
+
+    tables: tuple[tuple[int, int, int, int, int], ...]
+    """Each table as `_tables` gives it."""
+    references: tuple[tuple[int, str, str], ...]
+    """Each link reference definition: the line it starts on (0-based), its label and its
+    destination as markdown-it makes it."""
+    code: tuple[tuple[int, str, int, int], ...]
+    """Each code or HTML block: its first line (0-based), its kind, its lines and characters."""
+    too_deep: int | None
+    """The line (0-based) of the first quote or list whose content markdown-it drops: it
+    reads no block nested `maxNesting` deep."""
 
 
 @lru_cache(maxsize=4)
-def _parsed_blocks(
-    text: str, bounds: tuple[int, int, int, int]
-) -> tuple[tuple[tuple[int, int, int, int, int], ...], tuple[tuple[int, str, str], ...]]:
-    """The tables markdown-it finds in `text` (see `_parsed_tables`) and its link reference
-    definitions (the line each starts on, its label and its destination as markdown-it
-    makes it: `_refuse_long_links`). Kept for the last few texts: the card reference's
-    bounds count the same text's cells after `_bounded`."""
-    env: dict[str, Any] = {"tables": [], "cells": 0, "bounds": bounds}
+def _parsed_blocks(text: str, bounds: tuple[int, int, int, int]) -> _Blocks:
+    """What markdown-it finds in `text`'s blocks (as `markdown_flow` parses it, without the
+    inline parse): its tables (up to the first past one of `bounds`: see `_parsed_tables`),
+    link reference definitions, code and HTML blocks, and nesting past what it reads. Kept
+    for the last few texts: the card reference's bounds count the same text's cells after
+    `_bounded`."""
+    env: dict[str, Any] = {"tables": [], "cells": 0, "bounds": bounds, "deep": None}
+    tokens: list[Any] = []
     with suppress(_TablesPastBound):
-        _block_parser().parse(text, env)
+        tokens = _block_parser().parse(text, env)
     references = tuple(
         (found["map"][0], label, str(found["href"]))
         for label, found in env.get("references", {}).items()
     )
-    return tuple(env["tables"]), references
+    code = tuple(
+        (token.map[0], token.type, token.map[1] - token.map[0], len(token.content))
+        for token in tokens
+        if token.type in _CODE_BLOCKS and token.map
+    )
+    return _Blocks(tuple(env["tables"]), references, code, env["deep"])
+
+
+_CODE_BLOCKS = {
+    "fence": "a code block",
+    "code_block": "a code block",
+    "html_block": "an HTML block",
+}
 
 
 class _TablesPastBound(Exception):
@@ -828,7 +852,27 @@ def _block_parser() -> Any:
         return True
 
     parser.block.ruler.at("table", noted, {"alt": rule.alt})  # it ends a paragraph, as ever
+    for name, opened in (("blockquote", 1), ("list", 2)):  # a list opens the list and an item
+        _note_depth(parser, name, opened)
     return parser
+
+
+def _note_depth(parser: Any, name: str, opened: int) -> None:
+    """Wrap `parser`'s block rule `name` (which opens `opened` levels before its content) to
+    note in `env["deep"]` the first line where its content is nested too deep to be read."""
+    rule = next(rule for rule in parser.block.ruler.__rules__ if rule.name == name)
+    inner = rule.fn
+
+    def noted(state: Any, start: int, end: int, silent: bool) -> bool:
+        level = state.level
+        if not inner(state, start, end, silent):
+            return False
+        deep = not silent and level + opened >= state.md.options.maxNesting
+        if deep and state.env.get("deep") is None:
+            state.env["deep"] = start
+        return True
+
+    parser.block.ruler.at(name, noted, {"alt": rule.alt})
 
 
 MAX_LINK_TARGETS = 1_000_000
@@ -844,13 +888,77 @@ _LABEL_USE = re.compile(r"\[([^\[\]]{1,999})\]")
 definition (`[x]`, `[text][x]`, `[x][]`), or the definition itself (an upper bound)."""
 
 
+MAX_CODE_LINES = 2_000
+"""Lines of one code or HTML block (which runs on across blank lines): it is laid out as one
+piece of preformatted text, which reportlab lays out again from the split at every page (a
+fenced block of 20,000 short lines took 5 s, 40,000 lines 16.8 s: probe 53-10); its
+characters are bounded as a paragraph's (`MAX_PARAGRAPH`)."""
+MAX_ALL_CODE_LINES = 20_000
+"""Lines of a rendered rulebook's code and HTML blocks together: each line is laid out on
+its own (about 36 µs: 50,000 lines took 1.8 s a language), where the bounds on blocks and
+characters count a paragraph's many lines as one."""
+
+
+def _refuse_code_and_nesting(text: str) -> None:
+    """Raise RulebookError at a code or HTML block past `MAX_CODE_LINES` or
+    `MAX_PARAGRAPH`, at the one that takes them past `MAX_ALL_CODE_LINES` together, or at a
+    quote or list nested so deep that markdown-it (and so the rulebook) drops its content."""
+    found = _parsed_blocks(text, _table_bounds())
+    lines = 0
+    for first, kind, count, size in found.code:
+        what = _CODE_BLOCKS[kind]
+        lines += count
+        if count > MAX_CODE_LINES or size > MAX_PARAGRAPH:
+            why = (
+                f"{count:,} lines, more than {MAX_CODE_LINES:,}"
+                if count > MAX_CODE_LINES
+                else f"{size:,} characters, more than {MAX_PARAGRAPH:,}"
+            )
+            raise RulebookError(
+                f"{what} of {why}: it is laid out as one piece, again at every page (a long"
+                " one costs minutes); split it into several",
+                *_line_place(text, first),
+            )
+        if lines > MAX_ALL_CODE_LINES:
+            raise RulebookError(
+                f"this block brings the rulebook's code and HTML blocks to {lines:,} lines,"
+                f" more than the {MAX_ALL_CODE_LINES:,} it can lay out in reasonable time"
+                " (each line is laid out on its own); shorten them",
+                *_line_place(text, first),
+            )
+    if found.too_deep is not None:
+        raise RulebookError(
+            "quotes and lists nested this deep print nothing: the Markdown reader stops at"
+            f" {_block_parser().options.maxNesting} levels (a quote counts one, a list two:"
+            " the list and its item);"
+            " nest fewer",
+            *_line_place(text, found.too_deep),
+        )
+
+
+def _line_place(text: str, line: int) -> tuple[int, int]:
+    """The line (1-based) of 0-based `line` of `text`, and the column after what holds it
+    (a quote's `>`, a list item's indent)."""
+    start = 0
+    for _ in range(line):
+        start = text.find("\n", start) + 1
+        if not start:
+            return line + 1, 1
+    end = text.find("\n", start)
+    held = text[start : end if end >= 0 else len(text)]
+    return line + 1, len(held) - len(held.lstrip(" \t>")) + 1
+
+
+def _table_bounds() -> tuple[int, int, int, int]:
+    return MAX_TABLE_ROWS, MAX_TABLE_COLUMNS, MAX_TABLE_CELLS, MAX_TABLE_DEPTH
+
+
 def _refuse_long_links(text: str) -> None:
     """Raise RulebookError at the link reference definition whose destination, printed at
     each of its uses, takes the rulebook past `MAX_LINK_TARGETS` characters of links."""
     if "]:" not in text:  # no definition (`[label]: destination`)
         return
-    bounds = (MAX_TABLE_ROWS, MAX_TABLE_COLUMNS, MAX_TABLE_CELLS, MAX_TABLE_DEPTH)
-    references = _parsed_blocks(text, bounds)[1]
+    references = _parsed_blocks(text, _table_bounds()).references
     if not references:
         return
     brackets = text.count("[")  # no more uses than brackets: counted only past that
