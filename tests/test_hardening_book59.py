@@ -216,3 +216,27 @@ def test_content_nested_past_what_markdown_reads_is_refused(nested, line, col) -
     assert found is not None and found[:2] == (line, col)
     assert "nested this deep print nothing" in found[2]
     assert _refused("# T\n\n" + ">" * 19 + " shown\n") is None
+
+
+def test_the_card_reference_s_markup_counts_with_the_markdown_s(
+    run_cli, tmp_path, monkeypatch
+) -> None:
+    # probe53-12: `&`, `<`, `>` in card texts are fragments of the reference's cells, outside
+    # MAX_INLINE_MARKUP: 700 cards of 300 `&&&` words took `build` 14.7 s, validate clean
+    folder = _starter(run_cli, tmp_path)
+    source = (folder / "rulebook" / "en.md").read_text(encoding="utf-8")
+    printed = rulebook_source.render_markdown(load_game(folder), "en", source)
+    own = rulebook_source.inline_markup_count(printed, -1)  # the Markdown's own pieces
+    monkeypatch.setattr(rulebook_source, "MAX_INLINE_MARKUP", own + 5)
+    deck = folder / DECK
+    text = deck.read_text(encoding="utf-8")
+    text = text.replace("Move {steps} spaces.", "Move {steps} & <go> on.", 1)  # 3 pieces
+    text = text.replace("Score {points} points.", "Score & score & score & more.", 1)  # 3 more
+    deck.write_text(text, encoding="utf-8")
+    found = [f for f in _r010(folder) if f[0] == DECK]
+    assert [f[:2] for f in found] == [(DECK, _line(folder, DECK, "      en: Score &"))]
+    assert "pieces of inline markup" in found[0][3]
+    deck.write_text(
+        text.replace("Score & score & score & more.", "Score & more.", 1), encoding="utf-8"
+    )
+    assert [f for f in _r010(folder) if f[0] == DECK] == []  # 4 pieces: within

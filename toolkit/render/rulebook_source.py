@@ -1050,6 +1050,16 @@ def _may_hold_much_markup(text: str) -> bool:
     )
 
 
+def inline_markup_count(text: str, most: int) -> int:
+    """The pieces of inline markup of a rendered rulebook, as `MAX_INLINE_MARKUP` counts
+    them, or an upper bound when that is at most `most` (counted by characters, not
+    searched: a few ms)."""
+    bound = sum(text.count(ch) for ch in _MARK_STARTS) + text.count("  \n")
+    if bound <= most:
+        return bound
+    return sum(1 for _ in _INLINE_MARK.finditer(text))
+
+
 def _refuse_many_blocks(text: str) -> None:
     """Raise RulebookError at the line that starts the block past `MAX_BLOCKS` (a heading of
     the contents counts `HEADING_WEIGHT`; a setext one, at its underline)."""
