@@ -240,3 +240,20 @@ def test_the_card_reference_s_markup_counts_with_the_markdown_s(
         text.replace("Score & score & score & more.", "Score & more.", 1), encoding="utf-8"
     )
     assert [f for f in _r010(folder) if f[0] == DECK] == []  # 4 pieces: within
+
+
+def test_long_headings_are_bounded_and_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # probe53-9: a heading's characters cost three times a paragraph's (laid out again in
+    # the contents): 299 headings of 1,000 characters a language took `build` 10.8 s
+    long = "# T\n\nIntro.\n\n## " + "word " * 100 + "\n"
+    found = _refused(long)
+    assert found is not None and found[:2] == (5, 1)
+    assert "a heading of 499 characters" in found[2]
+    heading = "## " + "word " * 50 + "\n\n"  # 249 characters printed, counted 3 times
+    text = "# T\n\n" + heading * 10
+    monkeypatch.setattr(rulebook_source, "MAX_RENDERED", len(text) + 2 * 252 * 9 + 10)
+    found = _refused(text)
+    assert found is not None and found[0] == 3 + 2 * 9  # the tenth `##`
+    assert "its headings' counted 3 times" in found[2]
+    paragraphs = "# T\n\n" + ("word " * 50 + "\n\n") * 10  # as many characters: within
+    assert _refused(paragraphs) is None

@@ -777,6 +777,8 @@ class _Blocks(NamedTuple):
     destination as markdown-it makes it."""
     code: tuple[tuple[int, str, int, int], ...]
     """Each code or HTML block: its first line (0-based), its kind, its lines and characters."""
+    headings: tuple[tuple[int, int, int], ...]
+    """Each heading: its first line (0-based), its level and its characters."""
     too_deep: int | None
     """The line (0-based) of the first quote or list whose content markdown-it drops: it
     reads no block nested `maxNesting` deep."""
@@ -802,7 +804,12 @@ def _parsed_blocks(text: str, bounds: tuple[int, int, int, int]) -> _Blocks:
         for token in tokens
         if token.type in _CODE_BLOCKS and token.map
     )
-    return _Blocks(tuple(env["tables"]), references, code, env["deep"])
+    headings = tuple(
+        (token.map[0], int(token.tag[1]), len(tokens[index + 1].content))
+        for index, token in enumerate(tokens)
+        if token.type == "heading_open" and token.map and index + 1 < len(tokens)
+    )
+    return _Blocks(tuple(env["tables"]), references, code, headings, env["deep"])
 
 
 _CODE_BLOCKS = {
@@ -899,11 +906,42 @@ its own (about 36 µs: 50,000 lines took 1.8 s a language), where the bounds on 
 characters count a paragraph's many lines as one."""
 
 
+MAX_HEADING = 300
+"""Characters of one heading: a heading is laid out whole (it may not split across pages:
+a 2,000-character one was taller than a page, refused by `build` only); the bundled
+rulebooks' longest has under 60."""
+HEADING_CHARACTER_WEIGHT = 3
+"""What a character of a heading of the contents (levels 1 to 3) counts against
+`MAX_RENDERED`: it is laid out in the book and again in the contents, with the passes that
+number the contents' pages (900 kB of `##` headings took 10.2 s a language to build, 900 kB
+of paragraphs 3.8 s: probe 53-9)."""
+
+
 def _refuse_code_and_nesting(text: str) -> None:
     """Raise RulebookError at a code or HTML block past `MAX_CODE_LINES` or
-    `MAX_PARAGRAPH`, at the one that takes them past `MAX_ALL_CODE_LINES` together, or at a
-    quote or list nested so deep that markdown-it (and so the rulebook) drops its content."""
+    `MAX_PARAGRAPH`, at the one that takes them past `MAX_ALL_CODE_LINES` together, at a
+    heading past `MAX_HEADING` or that takes the rulebook past `MAX_RENDERED` (a contents
+    heading's characters weigh `HEADING_CHARACTER_WEIGHT`), or at a quote or list nested so
+    deep that markdown-it (and so the rulebook) drops its content."""
     found = _parsed_blocks(text, _table_bounds())
+    printed = len(text)
+    for first, level, size in found.headings:
+        if size > MAX_HEADING:
+            raise RulebookError(
+                f"a heading of {size:,} characters: a heading may have at most"
+                f" {MAX_HEADING:,} (it is laid out whole, and again in the contents); shorten"
+                " it",
+                *_line_place(text, first),
+            )
+        printed += (HEADING_CHARACTER_WEIGHT - 1) * size if level <= 3 else 0
+        if printed > MAX_RENDERED:
+            raise RulebookError(
+                f"the rulebook prints more than {MAX_RENDERED:,} characters, its headings'"
+                f" counted {HEADING_CHARACTER_WEIGHT} times (each is laid out again in the"
+                " contents): this heading is the first one over; shorten the headings or"
+                " the text",
+                *_line_place(text, first),
+            )
     lines = 0
     for first, kind, count, size in found.code:
         what = _CODE_BLOCKS[kind]
