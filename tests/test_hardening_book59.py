@@ -257,3 +257,12 @@ def test_long_headings_are_bounded_and_weighed(monkeypatch: pytest.MonkeyPatch) 
     assert "its headings' counted 3 times" in found[2]
     paragraphs = "# T\n\n" + ("word " * 50 + "\n\n") * 10  # as many characters: within
     assert _refused(paragraphs) is None
+
+
+def test_a_one_column_table_with_a_pipeless_rule_is_bounded() -> None:
+    # probe53-L2: `|a` / `---` / `|x`… is a table for markdown-it, not for `_TABLE_RULE`
+    rows = rulebook_source.MAX_TABLE_ROWS + 1
+    found = _refused("# T\n\n|a\n---\n" + "|x\n" * rows)
+    assert found is not None and found[:2] == (4, 1)
+    assert f"a table of {rows} rows" in found[2]
+    assert _refused("# T\n\nA | b\n---\n\nText.\n") is None  # a heading, not a table

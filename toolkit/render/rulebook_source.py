@@ -216,6 +216,9 @@ _TABLE_RULE = re.compile(
 )  # a table's `|---|---|` row (one column too: `|-|`), after what may hold it (a quote's
 # `>`, a list item's indent); nothing given back (`*+`): a cell's spaces and the row's last
 # ones were tried against each other (`|-`, 20,000 spaces: 1.1 s)
+_PIPELESS_RULE = re.compile(r"^[^\n|]*+\|[^\n]*+\n[ \t>]*+:?+-++:?+[ \t]*+$", re.M)
+"""A one-column table's `---` row (no `|`: markdown-it takes it after a header row that has
+one), which `_TABLE_RULE` does not find."""
 _AT_LINE_START = re.compile(r" {0,3}")
 """A `|---|` row's prefix that makes it a table's at the top level (not in a quote, a list
 item or a code block): such tables are found by `_TABLE_RULE` alone."""
@@ -747,7 +750,8 @@ def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
     (as `markdown_flow` lays them out), by a parse of the blocks (not their inline text)
     that stops at the first table past a bound."""
     rules = list(_TABLE_RULE.finditer(text))
-    if any(not _AT_LINE_START.fullmatch(rule.group("prefix")) for rule in rules):
+    nested = any(not _AT_LINE_START.fullmatch(rule.group("prefix")) for rule in rules)
+    if nested or ("-" in text and _PIPELESS_RULE.search(text)):
         return list(_parsed_tables(text, _table_bounds()))
     last = len(text.rstrip())  # a table that ends the text: its last row's end
     found = []
