@@ -68,7 +68,8 @@ def test_nearly_blank_pictures_of_millions_of_pixels_are_refused_past_a_game_bud
     said = " ".join(result.output.split())
     assert "P004" in said
     assert (
-        f"image 'art/b.png' holds 8,997,000 pixels in {len(second):,} bytes: with it, the"
+        f"image 'art/b.png' holds 8,997,000 pixels in {pictures.paid_bytes(second):,} bytes"
+        " of pixel data: with it, the"
         f" pictures the game's layouts print hold more than {pictures.MAX_UNPAID_PIXELS:,}"
         " pixels beyond 256 a stored byte together"
     ) in said

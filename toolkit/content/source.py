@@ -91,6 +91,9 @@ class GameRepeats:
     sheet_bytes: int = 0
     """Bytes of sheet XML the game's spreadsheets have had scanned so far, in the same order
     (toolkit.content.sheets.archive.MAX_GAME_SCANNED)."""
+    sheet_area: int = 0
+    """Cells the game's spreadsheets have had built so far, each sheet from A1 to its last
+    row and column (toolkit.content.sheets.prescan.MAX_GAME_AREA)."""
     charged: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
     """What each YAML file read so far (by its path and digest) repeated and built through
     aliases: a file read again in the same load (a layout dropped from memory and read

@@ -59,6 +59,16 @@ def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
     return FACE_LETTERS + max(0, int(drawn + painted) - PLAIN_LETTERS)
 
 
+def load_letters(items: list[Any], job: Any) -> int:
+    """What rasterising the game's SVG icons and the pictures a resolved face draws costs at
+    the preview's dpi, counted as letters (toolkit.render.raster_weight.load_price): 32
+    small icons of 480 stroked circles were ~90 ms a face, priced as a plain face's 4: 769
+    such faces took 69 s of CPU at start (probe 52-5)."""
+    from toolkit.render.raster_weight import face_load, load_price
+
+    return int(load_price(face_load(items, job), CARD_DPI) / PIXELS_PER_LETTER)
+
+
 def preview_limit() -> int:
     """The letters the faces of one revision of the preview may fit."""
     return textfit.FIT_BUDGET // SHARE
@@ -101,11 +111,12 @@ class FaceBudget(FitBudget):
         refusals = self.refusals
         fits, letters = _fits(layout), self._letters(layout, job.card_mm)
         if (not fits and letters <= FACE_LETTERS) or self.allows():
-            for item in job.resolved(layout, card):
+            items = job.resolved(layout, card)
+            for item in items:
                 if fits:
                     item.element.measure(item, job)  # a text's fit, counted (`fitted`)
-            self.spent += letters  # its drawing, besides its texts (after: a face let
-            # through fits its own texts, whatever its drawing weighs)
+            self.spent += letters + load_letters(items, job)  # its drawing, besides
+            # its texts (after: a face let through fits its own texts, whatever it weighs)
         if self.refusals != refusals:
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"

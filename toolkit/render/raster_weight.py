@@ -25,6 +25,7 @@ not counted, `export png` of 300 faces of 200 badges at the --dpi the bound let 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 FILL = 0.2
@@ -91,3 +92,88 @@ def stroked(w_mm: float, h_mm: float, width_mm: float, rounded: bool, dpi: float
     outline = 2 * (w_mm + h_mm) * scale
     cost = outline * (EDGE + WIDTH * max(1.0, width_mm * scale))
     return cost * (ROUND if rounded else 1.0)
+
+
+ICON_SHAPE = 150.0
+"""A shape a game's SVG icon draws (`icons.icon_weight`, one use), in image pixels, whatever
+the dpi: PDFium draws each shape of each use on its own."""
+
+ICON_SHAPE_PER_DPI = 4.4
+"""And for each dot per inch it is drawn at (a shape's outline is longer in pixels). 32
+icons of 480 small stroked circles (15,400 shapes a face, under the face's bound) were ~90
+ms a face in the preview at 150 dpi (probe 52-5) and ~0.17 s in `export png` at 244 dpi,
+54 s for 300 faces (probe 52-4): ~530 and ~910 image pixels a shape; these price a third
+more."""
+
+
+PICTURE_PIXEL = 0.22
+"""A pixel of a picture a face draws (`Element.pictures_drawn`), in image pixels: a
+rasteriser decodes and resamples each picture whole for each face. 100 faces of two
+full-card pictures of 40 M pixels each (the face's bound) took `export png` 14.5 s, ~1.8 ns
+a picture pixel (probe 52-12); a third more."""
+
+
+@dataclass(frozen=True)
+class FaceLoad:
+    """What one face, or faces summed, draw beyond their elements' boxes: the shapes and the
+    square points painted of the game's SVG icons, and the pixels of their pictures."""
+
+    shapes: int = 0
+    paint: float = 0.0
+    pictures: int = 0
+
+    def __add__(self, other: FaceLoad) -> FaceLoad:
+        return FaceLoad(
+            self.shapes + other.shapes, self.paint + other.paint, self.pictures + other.pictures
+        )
+
+    def most(self, other: FaceLoad) -> FaceLoad:
+        """Each of the two loads' larger part."""
+        return FaceLoad(
+            max(self.shapes, other.shapes),
+            max(self.paint, other.paint),
+            max(self.pictures, other.pictures),
+        )
+
+
+def face_load(items: list[Any], job: Any) -> FaceLoad:
+    """What one resolved face draws of the game's SVG icons (`icons_load`) and of pictures
+    (each image element's picture, whole), as a face draws them: at most what one face may
+    (`pictures.MAX_FACE_PIXELS`; past it a face leaves them out)."""
+    from toolkit.render.pictures import MAX_FACE_PIXELS
+
+    shapes, paint = icons_load(items, job.icons)
+    drawn = sum(item.element.pictures_drawn(item, job) for item in items)
+    return FaceLoad(shapes, paint, min(drawn, MAX_FACE_PIXELS))
+
+
+def icons_load(items: list[Any], icons: Any) -> tuple[int, float]:
+    """(shapes, square points painted) of the game's SVG icons one resolved face draws, its
+    icon elements and inline icons alike, as a face draws them: at most what one face may
+    (`icons.MAX_FACE_ICON_WEIGHT`, `icons.MAX_FACE_ICON_PAINT`; past them it leaves the
+    icons blank). A built-in icon is a few strokes, priced with its element."""
+    from toolkit.render.icons import (
+        ICONS,
+        MAX_FACE_ICON_PAINT,
+        MAX_FACE_ICON_WEIGHT,
+        icon_paint,
+        icon_weight,
+    )
+
+    shapes, paint = 0, 0.0
+    for item in items:
+        for name, side in item.element.icons_drawn(item, icons.names):
+            if icons.drawers.get(name) is ICONS.get(name):
+                continue
+            shapes += icon_weight(name, icons)
+            paint += icon_paint(name, icons) * side * side
+    return min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT))
+
+
+def load_price(load: FaceLoad, dpi: float) -> int:
+    """What rasterising faces of that load (`face_load`, faces summed) costs at `dpi`, in
+    image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
+    pixel their shapes paint, and `PICTURE_PIXEL` a picture's pixel."""
+    scale = dpi / 72.0
+    icons = load.shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi)
+    return int(icons + load.paint * scale * scale * FILL + load.pictures * PICTURE_PIXEL)

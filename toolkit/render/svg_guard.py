@@ -908,13 +908,10 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
         except (ValueError, binascii.Error):
             return "", 0  # svglib cannot decode it either, and draws nothing
         source: Path | io.BytesIO = io.BytesIO(decoded)
-        stored = len(decoded)
+        stored = pictures.paid_bytes(decoded)
     elif target is not None and target.suffix.lower() != ".svg" and target.is_file():
         source = target
-        try:
-            stored = target.stat().st_size
-        except OSError:
-            return "", 0  # Pillow, as svglib calls it, cannot read it either
+        stored = pictures.paid_file_bytes(target)
     else:
         return "", 0
     too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
@@ -935,8 +932,9 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
         return too_large + f" ({width}×{height})", 0
     if pictures.unpaid_pixels(width * height, stored) > MAX_UNPAID_PIXELS:
         return (
-            f"the picture it embeds holds {width}×{height} pixels in {stored:,} bytes: more"
-            f" than {MAX_UNPAID_PIXELS:,} beyond {pictures.PAID_PIXELS_PER_BYTE} a stored byte"
+            f"the picture it embeds holds {width}×{height} pixels in {stored:,} bytes of pixel"
+            f" data: more than {MAX_UNPAID_PIXELS:,} beyond {pictures.PAID_PIXELS_PER_BYTE} a"
+            " stored byte"
             " (it is decoded whole in every PDF that draws it); embed it at the size it prints"
             " at"
         ), 0

@@ -356,6 +356,14 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
             + (" (empty formatted rows count: delete them)" if "rows" in why else ""),
         )
     repeats.spent += scan.repeated
+    if repeats.sheet_area > prescan.MAX_GAME_AREA:  # refused before calamine opens it
+        message = (
+            f"the game's sheets read before it span more than {prescan.MAX_GAME_AREA:,} cells"
+            " from A1 to their last filled rows and columns, which the reader builds one by"
+            " one, empty or not: the content limit for all of a game's spreadsheets together"
+            " (delete the filled cells far from the cards)"
+        )
+        return refuse(Y_SHEET_SIZE, Span(), message)
     import python_calamine as calamine
 
     try:
@@ -374,6 +382,18 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
                 f"the sheet reaches row {end_row + 1:,}, column {end_col + 1:,}; the limits"
                 f" are {MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns",
             )
+        area = (end_row + 1) * (end_col + 1) if sheet.end else 0
+        if repeats.sheet_area + area > prescan.MAX_GAME_AREA:
+            message = (
+                f"from A1 to its last filled row and column it spans {area:,} cells, and the"
+                f" game's sheets read before it {repeats.sheet_area:,}: over"
+                f" {prescan.MAX_GAME_AREA:,}, which the reader builds one by one, empty or not,"
+                " the content limit for all of a game's spreadsheets together (delete the"
+                " filled cells far from the cards)"
+            )
+            repeats.sheet_area = prescan.MAX_GAME_AREA + 1  # no later sheet is built
+            return refuse(Y_SHEET_SIZE, Span(end_row + 1, end_col + 1, sheet=name), message)
+        repeats.sheet_area += area
         raw = sheet.to_python(skip_empty_area=False)
         merged = [
             (r1 + 1, c1 + 1, r2 + 1, c2 + 1)

@@ -93,6 +93,16 @@ def merged(base: Any, over: Any) -> Any:
     return base.model_copy(update={k: getattr(over, k) for k in over.model_fields_set})
 
 
+def line_of(style: BoardStyle, kind: str) -> LineStyle:
+    """A link or route kind's line in `style`, every field set: board, toolkit, plain line.
+    A kind neither styles gets a dash and colour of its own, so the legend tells it apart."""
+    base = GENERIC.links.get(kind)
+    if base is None:
+        k = zlib.crc32(kind.encode()) % len(UNSTYLED_DASHES)
+        base = LineStyle(colour=PALETTE[k], width=1.6, dash=UNSTYLED_DASHES[k], cap="butt")
+    return merged(merged(PLAIN_LINE, base), style.links.get(kind, LineStyle()))
+
+
 def luminance(colour: str) -> float:
     v = int(colour[1:], 16)
     r, g, b = ((v >> s) & 255 for s in (16, 8, 0))
@@ -227,13 +237,8 @@ class Look:
         )
 
     def line(self, kind: str) -> LineStyle:
-        """A link or route kind's line, every field set: board, toolkit, plain line. A kind
-        neither styles gets a dash and colour of its own, so the legend tells it apart."""
-        base = GENERIC.links.get(kind)
-        if base is None:
-            k = zlib.crc32(kind.encode()) % len(UNSTYLED_DASHES)
-            base = LineStyle(colour=PALETTE[k], width=1.6, dash=UNSTYLED_DASHES[k], cap="butt")
-        return merged(merged(PLAIN_LINE, base), self.style.links.get(kind, LineStyle()))
+        """A link or route kind's line, every field set (`line_of`)."""
+        return line_of(self.style, kind)
 
     def line_word(self, kind: str) -> str:
         own = self.style.links.get(kind)

@@ -165,10 +165,7 @@ def _past_game_pixels(job: PrintJob, path: Path, pixels: tuple[int, int]) -> str
         ("pictures",), {}
     )
     if path not in counted:
-        try:
-            stored = os.stat(path).st_size
-        except OSError:
-            stored = 0
+        stored = pictures.paid_file_bytes(path)  # its pixel data, not its metadata
         count = pixels[0] * pixels[1]
         unpaid = pictures.unpaid_pixels(count, stored)
         why, most_unpaid = None, pictures.MAX_UNPAID_PIXELS
@@ -180,7 +177,8 @@ def _past_game_pixels(job: PrintJob, path: Path, pixels: tuple[int, int]) -> str
             )
         elif unpaid and unpaid + sum(u for _, u, _ in counted.values()) > most_unpaid:
             why = (
-                f"holds {count:,} pixels in {stored:,} bytes: with it, the pictures the game's"
+                f"holds {count:,} pixels in {stored:,} bytes of pixel data: with it, the"
+                " pictures the game's"
                 f" layouts print hold more than {pictures.MAX_UNPAID_PIXELS:,} pixels beyond"
                 f" {pictures.PAID_PIXELS_PER_BYTE} a stored byte together (each is decoded"
                 " whole in every PDF, which that few bytes should not cost); save it at the"

@@ -17,6 +17,7 @@ from toolkit.render.artifacts import BuildOptions
 from toolkit.render.artifacts.cards import cards_pdf
 from toolkit.render.artifacts.questions import question_decks
 from toolkit.render.raster import images_each, pixels, png_each
+from toolkit.render.raster_weight import FaceLoad
 from toolkit.render.sheets import BLEED_MM, expand
 
 _T = TypeVar("_T")
@@ -121,6 +122,48 @@ def face_paint(printed: PrintedDeck, dpi: float, game_root: Any, bleed: bool = F
     return front + beyond(getattr(deck, "back", None) or DEFAULT_BACK) * backs
 
 
+def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
+    """What the deck's faces draw beyond their elements' boxes (`raster_weight.face_load`
+    of each face as it resolves: every card's front, and each card's back or the deck's one
+    back, as `face_images` counts them), in the language where each part is most; nothing
+    in a game without SVG icons of its own whose layouts print no picture (a built-in
+    icon's price is its element's). Its price at a dpi is `raster_weight.load_price`: 300
+    faces of 15,400 icon shapes each took `export png` 54 s at the --dpi the pixel bound
+    named (probe 52-4), 100 faces of 80 M picture pixels 14.5 s (probe 52-12)."""
+    from toolkit.render.artifacts.cards import layout
+    from toolkit.render.elements.base import Element
+    from toolkit.render.icons import ICONS, MAX_FACE_ICON_PAINT, MAX_FACE_ICON_WEIGHT
+    from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
+    from toolkit.render.pictures import MAX_FACE_PIXELS
+    from toolkit.render.printjob import PrintJob
+    from toolkit.render.raster_weight import face_load
+
+    deck, cards = printed.deck, printed.cards
+    if not cards:
+        return FaceLoad()
+    front = layout(getattr(deck, "layout", None) or DEFAULT_FRONT, game)
+    back = layout(getattr(deck, "back", None) or DEFAULT_BACK, game)
+    elements = [*front.elements, *back.elements]
+    pictured = any(type(e).pictures_drawn is not Element.pictures_drawn for e in elements)
+    most = FaceLoad()
+    for lang in langs:
+        job = PrintJob(game, deck, front, back, lang, printed.size_mm)
+        names = job.icons.names
+        own_icons = any(job.icons.drawers.get(name) is not ICONS.get(name) for name in names)
+        if not own_icons and not pictured:
+            return FaceLoad()
+        faces = [(front, card) for card in cards]
+        faces += [(back, card) for card in (cards if printed.back_per_card else cards[:1])]
+        load = FaceLoad()
+        for face, card in faces:
+            try:
+                load += face_load(job.resolved(face, card), job)
+            except ValueError:  # a template's error (the gate says it): what a face may draw
+                load += FaceLoad(MAX_FACE_ICON_WEIGHT, float(MAX_FACE_ICON_PAINT), MAX_FACE_PIXELS)
+        most = most.most(load)
+    return most
+
+
 def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[str]) -> None:
     """Refuse (BuildError), before anything is drawn, an export whose card images at `dpi`
     would be more than `MAX_EXPORT_PIXELS` in all: `drawn(dpi)` is one language's pixels
@@ -166,9 +209,10 @@ def check_export_cost(
         f"{_mega(total + extra)} M pixels in {len(langs)} language(s) (their "
         f"{_mega(total)} M pixels, and {_mega(extra)} M more for what their layouts'"
         " elements draw and paint: each box, disc or picture is filled whole on every face,"
-        f" a stroke along its outline), more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} M one"
-        f" export may draw: {lower}export fewer languages with --lang or decks, or draw"
-        " fewer or smaller elements on the cards' faces"
+        " a stroke along its outline, an SVG icon each of its shapes), more than the"
+        f" {MAX_EXPORT_PIXELS / 1e6:,.0f} M one export may draw: {lower}export fewer"
+        " languages with --lang or decks, or draw fewer or smaller elements (or simpler"
+        " icons) on the cards' faces"
     )
 
 

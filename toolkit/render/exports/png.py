@@ -33,6 +33,7 @@ from toolkit.render.exports.faces import (
     card_pngs,
     check_export_cost,
     check_export_pixels,
+    deck_load,
     face_images,
     face_paint,
     face_pixels,
@@ -40,6 +41,7 @@ from toolkit.render.exports.faces import (
     printed_decks,
 )
 from toolkit.render.raster import png_selected
+from toolkit.render.raster_weight import load_price
 from toolkit.render.sheets import BLEED_MM
 
 
@@ -156,8 +158,11 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(face_pixels(deck, dpi, opts.bleed) * face_images(deck) for deck in decks)
 
+    loads = [deck_load(game, deck, opts.langs) for deck in decks]  # resolved once
+
     def painted(dpi: float) -> int:
-        return sum(face_paint(deck, dpi, game.root, opts.bleed) for deck in decks)
+        faces = sum(face_paint(deck, dpi, game.root, opts.bleed) for deck in decks)
+        return faces + sum(load_price(load, dpi) for load in loads)
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)

@@ -48,6 +48,7 @@ from toolkit.render.exports.faces import (
     card_label,
     check_export_cost,
     check_export_pixels,
+    deck_load,
     face_images,
     face_paint,
     language_pages,
@@ -55,6 +56,7 @@ from toolkit.render.exports.faces import (
 )
 from toolkit.render.exports.png import board_pngs
 from toolkit.render.raster import pixels, png_bytes
+from toolkit.render.raster_weight import load_price
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SHEET_PX = 4096  # TTS's advice: larger textures fail to load on many graphics cards
@@ -384,8 +386,12 @@ def run(
     def drawn(dpi: float) -> int:
         return sum(encoded_pixels(printed, dpi) for printed in decks)
 
+    loads = [deck_load(game, printed, opts.langs) for printed in decks]  # resolved once
+
     def painted(dpi: float) -> int:  # each face rasterised at its sheet's dpi
-        return sum(face_paint(p, sheet_dpi(dpi, p.size_mm), game.root) for p in decks)
+        faces = sum(face_paint(p, sheet_dpi(dpi, p.size_mm), game.root) for p in decks)
+        drawn = zip(decks, loads, strict=True)
+        return faces + sum(load_price(load, sheet_dpi(dpi, p.size_mm)) for p, load in drawn)
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
