@@ -59,6 +59,59 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
             yield _past(loaded, min(by_blocks, by_cells), by_blocks <= by_cells)
             return
         blocks, cells = blocks + rows, cells + rows * columns
+    yield from _markup_past(game, lang, text)
+
+
+_MARKUP_CHARS = "&<>\u202f\n"
+"""What the card reference's cells print as a piece of markup of their own: `&`, `<` and `>`
+(escaped: reportlab's parser starts a fragment at each), a narrow no-break space (in a font
+of its own) and a line break (`<br/>`)."""
+
+
+def _markup_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
+    """R010 at the card whose reference row takes the rulebook's inline markup (the
+    Markdown's, `text`, with the reference's cells') past `MAX_INLINE_MARKUP`: 700 cards of
+    300 `&&&` words, outside the count, took `build` 14.7 s and 1.25 GB (probe 53-12)."""
+    from toolkit.content.templating import INLINE_ICON
+    from toolkit.render import rulebook_source as bounds
+    from toolkit.render.card_reference import deck_reference
+
+    most = bounds.MAX_INLINE_MARKUP
+    rows = []  # (deck file, row, its pieces) for each row with any
+    total = 0
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        found = deck_reference(game, loaded.model, lang)
+        for row in found.rows if found is not None else ():
+            pieces = 0
+            for cell in row.printed():
+                pieces += sum(cell.text.count(ch) for ch in _MARKUP_CHARS)
+                if ":" in cell.text:
+                    pieces += sum(1 for _ in INLINE_ICON.finditer(cell.text))
+            if pieces:
+                rows.append((loaded, row, pieces))
+                total += pieces
+    if not total:
+        return
+    count = bounds.inline_markup_count(text, most - total)
+    for loaded, row, pieces in rows:
+        count += pieces
+        if count > most:
+            doc = loaded.doc
+            assert doc is not None
+            path = row.text.path
+            span = doc.span(path if path and path in doc.spans else ("id",))
+            yield (
+                loaded.rel,
+                span,
+                f"the rulebook with its card reference would hold more than {most:,} pieces"
+                " of inline markup (the Markdown's bold, italics, links, icons, &, < and >,"
+                " with the card reference's &, <, >, icons and line breaks): each is laid out"
+                " on its own, so many cost minutes; this card's row is the first one over:"
+                " write fewer of them",
+            )
+            return
 
 
 def _past(loaded: LoadedFile, index: int, by_blocks: bool) -> Finding:

@@ -170,9 +170,9 @@ def _weighed_message(name: str, icons: IconSet, what: str) -> str:
 
 
 def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnostic]:
-    """R010 at the card text whose inline icons take the card reference's past
-    `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT` together: the reference prints
-    every card's text, outside the prose's count of icons."""
+    """R010 at the card text or column value whose inline icons take the card reference's
+    past `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT` together: the reference
+    prints every card's text and labelled values, outside the prose's count of icons."""
     from toolkit.render.card_reference import deck_reference
     from toolkit.render.icons import icon_paint, icon_weight
 
@@ -181,8 +181,9 @@ def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnosti
         if loaded.model is None or loaded.doc is None:
             continue
         found = deck_reference(game, loaded.model, lang)
-        for row in found.rows if found is not None else ():
-            for icon in INLINE_ICON.finditer(row.text.text):
+        cells = (cell for row in found.rows for cell in row.with_icons()) if found else ()
+        for cell in cells:
+            for icon in INLINE_ICON.finditer(cell.text):
                 name = icon.group(1)
                 if name not in icons.names:
                     continue
@@ -190,7 +191,7 @@ def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnosti
                 painted += icon_paint(name, icons)
                 if weight <= MAX_RULEBOOK_ICON_WEIGHT and painted <= MAX_RULEBOOK_ICON_PAINT:
                     continue
-                path = row.text.path
+                path = cell.path
                 span = loaded.doc.span(path if path and path in loaded.doc.spans else ("id",))
                 what = f"the card reference's inline icons ({lang})"
                 message = _weighed_message(name, icons, what)

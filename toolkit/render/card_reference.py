@@ -46,6 +46,13 @@ class Row:
         yield self.copies
         yield self.text
 
+    def with_icons(self) -> Iterator[Printed]:
+        """What the reference prints with its inline icons drawn (`:die:` as the icon), in
+        the order it draws them: the columns' values and the text (`rulebook.card_reference`
+        marks them up with the sheet's icons; the name, title and copies print as written)."""
+        yield from self.values
+        yield self.text
+
 
 @dataclass(frozen=True)
 class DeckReference:

@@ -11,9 +11,9 @@ import copy
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.plugin import rules_of
@@ -203,12 +203,25 @@ column a field, with its header row): each cell is a paragraph reportlab wraps o
 which `MAX_BLOCKS` (a row one block) did not price: six 497-row tables of 20 one-letter
 columns (60,000 cells, 129 kB) took `build` 5.5 s a language, 16 s in all; 10,000 cells
 take about 1.2 s. The bundled rulebooks hold under 100."""
+MAX_TABLE_DEPTH = 12
+"""Quotes and list items (a list and its item count one each) a table may sit in: each quote
+takes 20 pt of the page's width and each list 14 to 18 pt, and a table needs 11 pt a column
+(its cells' padding): in 19 quotes a 20-column table was narrower than its padding (a
+traceback in build). At this depth A4's 482 pt hold `MAX_TABLE_COLUMNS` columns; the
+bundled rulebooks' tables are in none."""
 _TABLE_RULE = re.compile(
-    r"^ {0,3}(?=[^\n]*\|)\|?+[ \t]*+:?+-++:?+[ \t]*+"
+    r"^(?P<prefix>[ \t>]*+)(?=[^\n]*\|)\|?+[ \t]*+:?+-++:?+[ \t]*+"
     r"(?:\|[ \t]*+:?+-++:?+[ \t]*+)*+\|?+[ \t]*+$",
     re.M,
-)  # a table's `|---|---|` row (one column too: `|-|`); nothing given back (`*+`): a cell's
-# spaces and the row's last ones were tried against each other (`|-`, 20,000 spaces: 1.1 s)
+)  # a table's `|---|---|` row (one column too: `|-|`), after what may hold it (a quote's
+# `>`, a list item's indent); nothing given back (`*+`): a cell's spaces and the row's last
+# ones were tried against each other (`|-`, 20,000 spaces: 1.1 s)
+_PIPELESS_RULE = re.compile(r"^[^\n|]*+\|[^\n]*+\n[ \t>]*+:?+-++:?+[ \t]*+$", re.M)
+"""A one-column table's `---` row (no `|`: markdown-it takes it after a header row that has
+one), which `_TABLE_RULE` does not find."""
+_AT_LINE_START = re.compile(r" {0,3}")
+"""A `|---|` row's prefix that makes it a table's at the top level (not in a quote, a list
+item or a code block): such tables are found by `_TABLE_RULE` alone."""
 _TABLE_CELL = re.compile(r":?-+:?")
 MAX_INLINE_MARKUP = 5_000
 """Pieces of inline markup a rendered rulebook may hold: emphasis marks (`*`, `_` runs that
@@ -319,6 +332,8 @@ def _bounded(text: str) -> None:
     _refuse_wide_table(text)
     _refuse_much_markup(text)
     _refuse_many_blocks(text)
+    _refuse_long_links(text)
+    _refuse_code_and_nesting(text)
     if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
         _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     if units is not None:
@@ -572,16 +587,20 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
     return True
 
 
-LONG_WORD = 100
-"""Characters past which a word's cost to lay out counts towards `MAX_LONG_WORDS`."""
+LONG_WORD = 30
+"""Characters past which a word's cost to lay out counts towards `MAX_LONG_WORDS`: from
+about this length, a word that does not fit the rest of a line is hyphenated at each line
+it reaches, at a cost that grows with its square. Over 980 kB of one language's words
+(`build --only rulebook`): 5 or 20 letters 3.3 s, 30 letters 4.0 s, 40 4.9 s, 60 6.1 s,
+80 7.8 s, 99 13.2 s (probe 53-3: words of 99 letters, under the old 100, were free)."""
 MAX_LONG_WORDS = 8_000_000
 """The sum of the squares of the lengths of a rendered rulebook's words over `LONG_WORD`
 characters (each counted as written, markup and link targets too: an upper bound): a
 word's cost grows with its square (`MAX_WORD`), and 1,000 paragraphs of one 975-character
 word, each under the bounds, took 22 s of CPU a language (probe 21); at 30,000,000, 29 words
-of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here). At
-this bound a language takes under a second; 88 URLs of 300 characters count 7.9 M. The
-bundled rulebooks count 0."""
+of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here; words
+of 30 to 99 letters cost less: 0.025 to 0.1 s a million). At this bound a language takes
+under a second more; 88 URLs of 300 characters count 7.9 M. The bundled rulebooks count 0."""
 _LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
 
 
@@ -683,21 +702,32 @@ def _refuse_too_long(text: str) -> None:
 
 def _refuse_wide_table(text: str) -> None:
     """Raise RulebookError at the first table (its `| --- |` row) of more than
-    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows (the lines up to a blank one), or
-    that brings the tables' cells past `MAX_TABLE_CELLS`."""
+    `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows, that sits in more than
+    `MAX_TABLE_DEPTH` quotes and list items, or that brings the tables' cells past
+    `MAX_TABLE_CELLS`."""
     cells = 0
-    for rule, rows, columns in _tables(text):
+    for line, col, rows, columns, depth in _tables(text):
         if rows > MAX_TABLE_ROWS:
             raise RulebookError(
                 f"a table of {rows:,} rows: a table may have at most {MAX_TABLE_ROWS:,}"
                 " (a long one costs minutes to lay out); split it into several",
-                text.count("\n", 0, rule.start()) + 1,
+                line,
+                col,
             )
         if columns > MAX_TABLE_COLUMNS:
             raise RulebookError(
                 f"a table of {columns:,} columns: a page holds at most {MAX_TABLE_COLUMNS};"
                 " split it, or turn it (one row per column)",
-                text.count("\n", 0, rule.start()) + 1,
+                line,
+                col,
+            )
+        if depth > MAX_TABLE_DEPTH:
+            raise RulebookError(
+                f"a table inside {depth} quotes and list items (a list and its item count"
+                f" one each): a table may sit in at most {MAX_TABLE_DEPTH} (each takes some of"
+                " the page's width); take it out of some",
+                line,
+                col,
             )
         cells += (rows + 1) * columns
         if cells > MAX_TABLE_CELLS:
@@ -705,24 +735,309 @@ def _refuse_wide_table(text: str) -> None:
                 f"this table brings the rulebook's tables to {cells:,} cells, more than the"
                 f" {MAX_TABLE_CELLS:,} it can lay out in reasonable time (each cell is laid out"
                 " on its own); shorten or remove tables",
-                text.count("\n", 0, rule.start()) + 1,
+                line,
+                col,
             )
 
 
-def _tables(text: str) -> Iterator[tuple[re.Match[str], int, int]]:
-    """Each table's `| --- |` row, its rows below it (the lines up to a blank one) and its
-    columns."""
+def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
+    """Each table's `| --- |` row (its line and column), its rows below it, its columns and
+    the quotes and list items it sits in.
+
+    A table at the top level is found by its `|---|` row, its rows the lines up to a blank
+    one (an upper bound: no parse). A `|---|` row in a quote (`> |-|`), a list item or a
+    code block may or may not be a table's: there the tables are those markdown-it finds
+    (as `markdown_flow` lays them out), by a parse of the blocks (not their inline text)
+    that stops at the first table past a bound."""
+    rules = list(_TABLE_RULE.finditer(text))
+    nested = any(not _AT_LINE_START.fullmatch(rule.group("prefix")) for rule in rules)
+    if nested or ("-" in text and _PIPELESS_RULE.search(text)):
+        return list(_parsed_tables(text, _table_bounds()))
     last = len(text.rstrip())  # a table that ends the text: its last row's end
-    for rule in _TABLE_RULE.finditer(text):
+    found = []
+    for rule in rules:
         end = _BLANK_LINE.search(text, rule.end())
         rows = text.count("\n", rule.end(), end.start() if end is not None else last)
-        yield rule, rows, len(_TABLE_CELL.findall(rule.group()))
+        line = text.count("\n", 0, rule.start()) + 1
+        found.append((line, 1, rows, len(_TABLE_CELL.findall(rule.group())), 0))
+    return found
+
+
+def _parsed_tables(
+    text: str, bounds: tuple[int, int, int, int]
+) -> tuple[tuple[int, int, int, int, int], ...]:
+    """The tables markdown-it finds in `text` (as `_tables` gives them), up to the first
+    that passes one of `bounds` (rows, columns, cells together, depth)."""
+    return _parsed_blocks(text, bounds).tables
+
+
+class _Blocks(NamedTuple):
+    """What a block parse of a rendered rulebook found (`_parsed_blocks`)."""
+
+    tables: tuple[tuple[int, int, int, int, int], ...]
+    """Each table as `_tables` gives it."""
+    references: tuple[tuple[int, str, str], ...]
+    """Each link reference definition: the line it starts on (0-based), its label and its
+    destination as markdown-it makes it."""
+    code: tuple[tuple[int, str, int, int], ...]
+    """Each code or HTML block: its first line (0-based), its kind, its lines and characters."""
+    headings: tuple[tuple[int, int, int], ...]
+    """Each heading: its first line (0-based), its level and its characters."""
+    too_deep: int | None
+    """The line (0-based) of the first quote or list whose content markdown-it drops: it
+    reads no block nested `maxNesting` deep."""
+
+
+@lru_cache(maxsize=4)
+def _parsed_blocks(text: str, bounds: tuple[int, int, int, int]) -> _Blocks:
+    """What markdown-it finds in `text`'s blocks (as `markdown_flow` parses it, without the
+    inline parse): its tables (up to the first past one of `bounds`: see `_parsed_tables`),
+    link reference definitions, code and HTML blocks, and nesting past what it reads. Kept
+    for the last few texts: the card reference's bounds count the same text's cells after
+    `_bounded`."""
+    env: dict[str, Any] = {"tables": [], "cells": 0, "bounds": bounds, "deep": None}
+    tokens: list[Any] = []
+    with suppress(_TablesPastBound):
+        tokens = _block_parser().parse(text, env)
+    references = tuple(
+        (found["map"][0], label, str(found["href"]))
+        for label, found in env.get("references", {}).items()
+    )
+    code = tuple(
+        (token.map[0], token.type, token.map[1] - token.map[0], len(token.content))
+        for token in tokens
+        if token.type in _CODE_BLOCKS and token.map
+    )
+    headings = tuple(
+        (token.map[0], int(token.tag[1]), len(tokens[index + 1].content))
+        for index, token in enumerate(tokens)
+        if token.type == "heading_open" and token.map and index + 1 < len(tokens)
+    )
+    return _Blocks(tuple(env["tables"]), references, code, headings, env["deep"])
+
+
+_CODE_BLOCKS = {
+    "fence": "a code block",
+    "code_block": "a code block",
+    "html_block": "an HTML block",
+}
+
+
+class _TablesPastBound(Exception):
+    """A table passed a bound: the rest of the text need not be parsed."""
+
+
+@cache
+def _block_parser() -> Any:
+    """markdown-it as `markdown_flow` parses a rulebook, its blocks only (no inline parse:
+    a table's cells stay text), and its table rule noting each table in `env`."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark").enable("table").disable("inline")
+    rule = next(rule for rule in parser.block.ruler.__rules__ if rule.name == "table")
+    table = rule.fn
+
+    def noted(state: Any, start: int, end: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        if not table(state, start, end, silent):
+            return False
+        if silent:
+            return True
+        tokens, at = state.tokens, first + 3  # table_open, thead_open, tr_open, then th…
+        while tokens[at].type == "th_open":
+            at += 3  # th_open, inline, th_close
+        columns = (at - first - 3) // 3
+        opened = tokens[first].map
+        rows = opened[1] - opened[0] - 2  # the header and `|---|` rows are not counted
+        env = state.env
+        at = state.bMarks[start + 1] + state.tShift[start + 1]  # the `|---|` row's start
+        col = at - state.src.rfind("\n", 0, at)
+        depth = state.level  # the quotes, lists and list items open around it
+        env["tables"].append((start + 2, col, rows, columns, depth))
+        env["cells"] += (rows + 1) * columns
+        most_rows, most_columns, most_cells, deepest = env["bounds"]
+        if max(rows - most_rows, columns - most_columns, depth - deepest) > 0:
+            raise _TablesPastBound
+        if env["cells"] > most_cells:
+            raise _TablesPastBound
+        return True
+
+    parser.block.ruler.at("table", noted, {"alt": rule.alt})  # it ends a paragraph, as ever
+    for name, opened in (("blockquote", 1), ("list", 2)):  # a list opens the list and an item
+        _note_depth(parser, name, opened)
+    return parser
+
+
+def _note_depth(parser: Any, name: str, opened: int) -> None:
+    """Wrap `parser`'s block rule `name` (which opens `opened` levels before its content) to
+    note in `env["deep"]` the first line where its content is nested too deep to be read."""
+    rule = next(rule for rule in parser.block.ruler.__rules__ if rule.name == name)
+    inner = rule.fn
+
+    def noted(state: Any, start: int, end: int, silent: bool) -> bool:
+        level = state.level
+        if not inner(state, start, end, silent):
+            return False
+        deep = not silent and level + opened >= state.md.options.maxNesting
+        if deep and state.env.get("deep") is None:
+            state.env["deep"] = start
+        return True
+
+    parser.block.ruler.at(name, noted, {"alt": rule.alt})
+
+
+MAX_LINK_TARGETS = 1_000_000
+"""Characters of link destinations a rendered rulebook's link reference definitions
+(`[x]: http://…`) may print, each as many times as the text uses it: a use prints the whole
+destination (reportlab parses it in the link's markup and writes it in the PDF's link), and
+a destination in angle brackets may hold spaces, so no word bound sees it. One definition of
+96,000 characters used 4,800 times (a 67 kB rulebook) took `build` 18 s, 2.2 GB and wrote a
+462 MB PDF (probe 53-5); at this bound, well under a second. The bundled rulebooks print
+none."""
+_LABEL_USE = re.compile(r"\[([^\[\]]{1,999})\]")
+"""A link label between brackets (at most 999 characters, as CommonMark has it): a use of a
+definition (`[x]`, `[text][x]`, `[x][]`), or the definition itself (an upper bound)."""
+
+
+MAX_CODE_LINES = 2_000
+"""Lines of one code or HTML block (which runs on across blank lines): it is laid out as one
+piece of preformatted text, which reportlab lays out again from the split at every page (a
+fenced block of 20,000 short lines took 5 s, 40,000 lines 16.8 s: probe 53-10); its
+characters are bounded as a paragraph's (`MAX_PARAGRAPH`)."""
+MAX_ALL_CODE_LINES = 20_000
+"""Lines of a rendered rulebook's code and HTML blocks together: each line is laid out on
+its own (about 36 µs: 50,000 lines took 1.8 s a language), where the bounds on blocks and
+characters count a paragraph's many lines as one."""
+
+
+MAX_HEADING = 300
+"""Characters of one heading: a heading is laid out whole (it may not split across pages:
+a 2,000-character one was taller than a page, refused by `build` only); the bundled
+rulebooks' longest has under 60."""
+HEADING_CHARACTER_WEIGHT = 3
+"""What a character of a heading of the contents (levels 1 to 3) counts against
+`MAX_RENDERED`: it is laid out in the book and again in the contents, with the passes that
+number the contents' pages (900 kB of `##` headings took 10.2 s a language to build, 900 kB
+of paragraphs 3.8 s: probe 53-9)."""
+
+
+def _refuse_code_and_nesting(text: str) -> None:
+    """Raise RulebookError at a code or HTML block past `MAX_CODE_LINES` or
+    `MAX_PARAGRAPH`, at the one that takes them past `MAX_ALL_CODE_LINES` together, at a
+    heading past `MAX_HEADING` or that takes the rulebook past `MAX_RENDERED` (a contents
+    heading's characters weigh `HEADING_CHARACTER_WEIGHT`), or at a quote or list nested so
+    deep that markdown-it (and so the rulebook) drops its content."""
+    found = _parsed_blocks(text, _table_bounds())
+    printed = len(text)
+    for first, level, size in found.headings:
+        if size > MAX_HEADING:
+            raise RulebookError(
+                f"a heading of {size:,} characters: a heading may have at most"
+                f" {MAX_HEADING:,} (it is laid out whole, and again in the contents); shorten"
+                " it",
+                *_line_place(text, first),
+            )
+        printed += (HEADING_CHARACTER_WEIGHT - 1) * size if level <= 3 else 0
+        if printed > MAX_RENDERED:
+            raise RulebookError(
+                f"the rulebook prints more than {MAX_RENDERED:,} characters, its headings'"
+                f" counted {HEADING_CHARACTER_WEIGHT} times (each is laid out again in the"
+                " contents): this heading is the first one over; shorten the headings or"
+                " the text",
+                *_line_place(text, first),
+            )
+    lines = 0
+    for first, kind, count, size in found.code:
+        what = _CODE_BLOCKS[kind]
+        lines += count
+        if count > MAX_CODE_LINES or size > MAX_PARAGRAPH:
+            why = (
+                f"{count:,} lines, more than {MAX_CODE_LINES:,}"
+                if count > MAX_CODE_LINES
+                else f"{size:,} characters, more than {MAX_PARAGRAPH:,}"
+            )
+            raise RulebookError(
+                f"{what} of {why}: it is laid out as one piece, again at every page (a long"
+                " one costs minutes); split it into several",
+                *_line_place(text, first),
+            )
+        if lines > MAX_ALL_CODE_LINES:
+            raise RulebookError(
+                f"this block brings the rulebook's code and HTML blocks to {lines:,} lines,"
+                f" more than the {MAX_ALL_CODE_LINES:,} it can lay out in reasonable time"
+                " (each line is laid out on its own); shorten them",
+                *_line_place(text, first),
+            )
+    if found.too_deep is not None:
+        raise RulebookError(
+            "quotes and lists nested this deep print nothing: the Markdown reader stops at"
+            f" {_block_parser().options.maxNesting} levels (a quote counts one, a list two:"
+            " the list and its item);"
+            " nest fewer",
+            *_line_place(text, found.too_deep),
+        )
+
+
+def _line_place(text: str, line: int) -> tuple[int, int]:
+    """The line (1-based) of 0-based `line` of `text`, and the column after what holds it
+    (a quote's `>`, a list item's indent)."""
+    start = 0
+    for _ in range(line):
+        start = text.find("\n", start) + 1
+        if not start:
+            return line + 1, 1
+    end = text.find("\n", start)
+    held = text[start : end if end >= 0 else len(text)]
+    return line + 1, len(held) - len(held.lstrip(" \t>")) + 1
+
+
+def _table_bounds() -> tuple[int, int, int, int]:
+    return MAX_TABLE_ROWS, MAX_TABLE_COLUMNS, MAX_TABLE_CELLS, MAX_TABLE_DEPTH
+
+
+def _refuse_long_links(text: str) -> None:
+    """Raise RulebookError at the link reference definition whose destination, printed at
+    each of its uses, takes the rulebook past `MAX_LINK_TARGETS` characters of links."""
+    if "]:" not in text:  # no definition (`[label]: destination`)
+        return
+    references = _parsed_blocks(text, _table_bounds()).references
+    if not references:
+        return
+    brackets = text.count("[")  # no more uses than brackets: counted only past that
+    if max(len(href) for _, _, href in references) * brackets <= MAX_LINK_TARGETS:
+        return
+    uses = dict.fromkeys((label for _, label, _ in references), -1)  # the definition's own
+    for found in _LABEL_USE.finditer(text):
+        label = _label(found.group(1))
+        if label in uses:
+            uses[label] += 1
+    printed = 0
+    for line, label, href in sorted(references):
+        printed += len(href) * max(uses[label], 0)
+        if printed > MAX_LINK_TARGETS:
+            lines = text.split("\n", line + 1)
+            col = lines[line].find("[") + 1 if line < len(lines) else 1
+            raise RulebookError(
+                f"a link destination of {len(href):,} characters (as printed: a space is %20)"
+                f" used {uses[label]:,} times: each use prints it whole, and the"
+                f" rulebook's links would print more than {MAX_LINK_TARGETS:,} characters of"
+                " destinations; give it a short address (a URL has a few hundred characters"
+                " at most)",
+                line + 1,
+                max(col, 1),
+            )
+
+
+def _label(label: str) -> str:
+    """A link label as markdown-it matches it to its definition: spaces collapsed, case
+    folded."""
+    return " ".join(label.split()).lower().upper()
 
 
 def table_cells(text: str) -> int:
     """The cells of a rendered rulebook's tables (header rows too), as `MAX_TABLE_CELLS`
     counts them: what the card reference has left is the rest."""
-    return sum((rows + 1) * columns for _, rows, columns in _tables(text))
+    return sum((rows + 1) * columns for _, _, rows, columns, _ in _tables(text))
 
 
 def _refuse_much_markup(text: str) -> None:
@@ -775,6 +1090,16 @@ def _may_hold_much_markup(text: str) -> bool:
         or text.count(":") // 2 > MAX_INLINE_ICONS
         or breaks > MAX_HARD_BREAKS
     )
+
+
+def inline_markup_count(text: str, most: int) -> int:
+    """The pieces of inline markup of a rendered rulebook, as `MAX_INLINE_MARKUP` counts
+    them, or an upper bound when that is at most `most` (counted by characters, not
+    searched: a few ms)."""
+    bound = sum(text.count(ch) for ch in _MARK_STARTS) + text.count("  \n")
+    if bound <= most:
+        return bound
+    return sum(1 for _ in _INLINE_MARK.finditer(text))
 
 
 def _refuse_many_blocks(text: str) -> None:
