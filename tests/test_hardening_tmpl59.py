@@ -95,10 +95,11 @@ def test_ordinary_arguments_that_are_not_texts_still_work() -> None:
         '{{ "ab"|replace("a", 5) }} {{ [1, 2]|join(0) }} {{ "12"|replace(1, 3) }}'
         ' {{ "http://a.com"|urlize(target=5) }} {{ [3, 4].index(4) }}'
         ' {{ [1, 2, 3]|select("odd")|list }} {{ [1]|map("string")|list }}'
+        ' {{ ["a"]|join("y" * 600000)|length }}'  # one item: the separator is not printed
     )
     assert _render(source, {}) == (
         '5b 102 32 <a href="http://a.com" rel="noopener" target="5">http://a.com</a> 1'
-        " [1, 3] ['1']"
+        " [1, 3] ['1'] 1"
     )
 
 

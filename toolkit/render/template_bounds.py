@@ -1214,8 +1214,9 @@ def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
     value = _attribute_values(value, attribute)
     items = value if isinstance(value, list | tuple) else ()
-    between = text_weight(separator, "join's separator")  # made text, even with no items
-    if between + between * len(items) + weigh(items) > MAX_STRING:
+    between = text_weight(separator, "join's separator")
+    made = 0 if isinstance(separator, str) else between  # made text, even with no items
+    if made + between * len(items) + weigh(items) > MAX_STRING:
         raise TemplateLimitError(f"join would build more than {MAX_STRING:,} characters")
 
 
