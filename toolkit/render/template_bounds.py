@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
-from jinja2.exceptions import FilterArgumentError, SecurityError
+from jinja2.exceptions import FilterArgumentError, SecurityError, TemplateRuntimeError
 from jinja2.runtime import LoopContext, Undefined
 from jinja2.utils import Cycler, Joiner, Namespace, missing
 from markupsafe import escape
@@ -460,6 +460,29 @@ def weigh(value: Any, limit: int = MAX_STRING) -> int:
     return total
 
 
+def text_weight(value: Any, what: str = "the value") -> int:
+    """The characters `str(value)` has (a text's length, anything else `weigh`ed), refused
+    past `MAX_STRING` before it is made: what a guard or a filter makes text of may be a list
+    holding one long text thousands of times (`join(d=[s]*3000)`, `urlize(target=…)`: 3 GB
+    made text before the size was refused, probe 53-7)."""
+    if isinstance(value, str):
+        return len(value)
+    refuse_view(value)
+    weight = weigh(value)
+    if weight > MAX_STRING:
+        raise TemplateLimitError(f"{what} prints more than {MAX_STRING:,} characters")
+    return weight
+
+
+def _as_text(value: Any, what: str) -> Any:
+    """`value` as the text a filter makes of it (`str`), weighed first (`text_weight`); a text
+    or an undefined value as it is."""
+    if isinstance(value, str | Undefined):
+        return value
+    text_weight(value, what)
+    return str(value)
+
+
 def _refuse_wide(number: str | None, what: str) -> None:
     if number == "*":
         raise TemplateLimitError(f"a {what} taken from an argument (`*`) in a format")
@@ -754,14 +777,25 @@ class PrintedTable(ValueError):
 
 def _table_printed(view: Mapping[Any, Any]) -> str:
     """Why printing a content view is refused: Python's text of a dict (`{'de': 'Hallo'}`)
-    is never what a rulebook or a card means to print."""
-    keys = [str(key) for key in itertools.islice(view, 6)]
+    is never what a rulebook or a card means to print. Its keys are cut (`bounded_repr`): a
+    rulebook may add one that prints gigabytes (`rules.update({k: 1})`)."""
+    keys = [_key_shown(key) for key in itertools.islice(view, 6)]
     listed = ", ".join(keys[:5]) + (", …" if len(keys) > 5 else "")
     return (
         f"`{{{{ … }}}}` prints a table of values ({listed or 'empty'}), not a text: print one"
         " of its entries, or, if it is a text by language, give it a text in each of the"
         " game's languages"
     )
+
+
+def _key_shown(key: Any) -> str:
+    if isinstance(key, str):
+        return str.__str__(key) if len(key) <= SHOWN_KEY else f"{key[:SHOWN_KEY]}…"
+    return bounded_repr(key, SHOWN_KEY)
+
+
+SHOWN_KEY = 60
+"""Characters of a key a message names."""
 
 
 _WIDTH_METHODS = frozenset({"ljust", "rjust", "center", "zfill"})
@@ -822,6 +856,8 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"to_bytes() would build more than {MAX_STRING:,} bytes")
     if isinstance(owner, list | tuple) and name in ("count", "index", "remove", "sort"):
         guard_compared(owner)  # compares the items (with the argument), like `in`
+        if name == "index" and args:  # not found: "%R is not in list", made in C
+            _refuse_quoted(args[0], name)
     if isinstance(owner, range) and name in ("count", "index"):
         guard_compared(owner)  # with anything but an int, over every number in C
     if isinstance(owner, list):
@@ -829,6 +865,17 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+
+
+def _refuse_quoted(value: Any, name: str) -> None:
+    """Refuse to give `value` to a call whose error quotes it whole (`[1].index(k)` makes
+    `repr(k)` in C when `k` is not there: a tuple of 3,000 references to one 999,999-character
+    text, 3 GB, probe 53-8) when its text would pass `MAX_STRING`."""
+    if weigh(value) > MAX_STRING:
+        raise TemplateLimitError(
+            f"{name}() of a value that prints more than {MAX_STRING:,} characters (its error"
+            " would print it)"
+        )
 
 
 READ_PER_UNIT = 8
@@ -996,7 +1043,7 @@ def _check_codec(encoding: Any) -> None:
         name = ""
     if name not in PLAIN_CODECS:
         raise TemplateLimitError(
-            f"the codec {str(encoding)[:40]!r} is not allowed; use utf-8, utf-16, utf-32,"
+            f"the codec {bounded_repr(encoding, 40)} is not allowed; use utf-8, utf-16, utf-32,"
             " ascii or latin-1"
         )
 
@@ -1197,13 +1244,20 @@ def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
     value = _attribute_values(value, attribute)
     items = value if isinstance(value, list | tuple) else ()
-    if len(str(separator)) * len(items) + weigh(items) > MAX_STRING:
+    between = text_weight(separator, "join's separator")
+    made = 0 if isinstance(separator, str) else between  # made text, even with no items
+    if made + between * len(items) + weigh(items) > MAX_STRING:
         raise TemplateLimitError(f"join would build more than {MAX_STRING:,} characters")
 
 
 def _replaced(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Jinja's `replace` makes text of what it replaces and of what it puts in its place
+    (`str(new)`): each weighed before, then sized as `str.replace` is (probe 53-7: a list of
+    3,000 references to one 999,999-character text was made 3 GB of text)."""
     if len(args) >= 2:
-        check_call(str(value).replace, args[:2], {})
+        old = _as_text(args[0], "replace's first argument")
+        new = _as_text(args[1], "replace's second argument")
+        check_call(str(value).replace, (old, new), {})
 
 
 def _formatted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1287,7 +1341,7 @@ def _urlized_size(text: str, words: int, args: tuple[Any, ...], kwargs: dict[str
     for at, name in ((2, "target"), (3, "rel")):
         given = args[at] if len(args) > at else kwargs.get(name)
         if given is not None and not isinstance(given, Undefined):
-            extra += 6 * len(given if isinstance(given, str) else str(given))
+            extra += 6 * text_weight(given, f"urlize's {name}")
     limit = MAX_STRING
     budget = current()
     if budget is not None:
@@ -1352,6 +1406,21 @@ def _sorting(name: str) -> Callable[[Any, tuple[Any, ...], dict[str, Any]], None
     return check
 
 
+def _naming(kind: str, at: int) -> Callable[[Any, tuple[Any, ...], dict[str, Any]], None]:
+    """The check of a filter that calls the test or filter (`kind`) its argument at `at`
+    names (`select("odd")`, `map("upper")`): a name that is no text names none, and Jinja's
+    error quotes it whole (`No test named ('xxx…', …)`: the repr of a tuple holding one long
+    text 3,000 times, 3 GB, probe 53-8), so it is said here, cut (an undefined name is left
+    to Jinja, which says it in its own words)."""
+
+    def check(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        name = args[at] if len(args) > at else None
+        if name is not None and not isinstance(name, str | Undefined):
+            raise TemplateRuntimeError(f"No {kind} named {bounded_repr(name, 60)}.")
+
+    return check
+
+
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object]] = {
     "round": _rounded,
     "center": lambda v, a, k: _width_args(a, k),
@@ -1379,6 +1448,10 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "xmlattr": _weighed_value,
     # filters that compare items with each other, inside C like `==`
     **{name: _sorting(name) for name in ("sort", "min", "max", "dictsort", "groupby")},
+    # filters that call a test or a filter by the name they are given
+    "map": _naming("filter", 0),
+    **{name: _naming("test", 0) for name in ("select", "reject")},
+    **{name: _naming("test", 1) for name in ("selectattr", "rejectattr")},
 }
 
 
@@ -1388,11 +1461,120 @@ MAX_SAID = 300
 
 
 def said(exc: BaseException) -> str:
-    """The error's text for a diagnostic, cut to `MAX_SAID` characters."""
+    """The error's text for a diagnostic, cut to `MAX_SAID` characters, and made from no more
+    of its arguments than that: `str()` of a `KeyError` is the repr of its key, and a tuple of
+    3,000 references to one 999,999-character text was 3 GB of text before it was cut (probe
+    53-8). An error that writes its own text (`__str__`) is asked for it, as before."""
+    quoted = _quoted_args(exc)
+    if quoted is not None:
+        return quoted
     text = str(exc)
     if len(text) <= MAX_SAID:
         return text
     return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
+
+
+def _quoted_args(exc: BaseException) -> str | None:
+    """What Python's own `str(exc)` prints of arguments that are not one text (a `KeyError`'s
+    repr of its key, the repr of the tuple of several, the text of a list), made by
+    `bounded_repr`; None when `str(exc)` is the error's own text or its one text argument."""
+    kind = type(exc).__str__
+    if kind is not BaseException.__str__ and kind is not KeyError.__str__:
+        return None
+    args = exc.args
+    if len(args) != 1:
+        return bounded_repr(args, MAX_SAID) if args else None
+    arg = args[0]
+    if kind is not KeyError.__str__ and (
+        isinstance(arg, str) or arg.__class__ in (float, bool) or arg is None or _small_int(arg)
+    ):
+        return None
+    return bounded_repr(arg, MAX_SAID)
+
+
+SHOWN_ITEMS = 8
+"""Items of a list, tuple, set or dict `bounded_repr` shows before `…`."""
+SHOWN_DEPTH = 3
+"""How deep into lists in lists `bounded_repr` looks before `…`."""
+
+
+def _small_int(value: Any) -> bool:
+    return value.__class__ is int and value.bit_length() <= 256
+
+
+def bounded_repr(value: Any, limit: int = MAX_SAID) -> str:
+    """About `repr(value)`, made from no more of `value` than `limit` characters show: a
+    text's first characters, a few items of a list or dict a few levels deep, a number of
+    more than 256 bits by its size, any other object by its kind (`<Cycler>`). For what a
+    message quotes of a template's value: the value may print gigabytes (`[s]*3000`)."""
+    parts: list[str] = []
+    left = limit
+
+    def put(text: str) -> None:
+        nonlocal left
+        parts.append(text)
+        left -= len(text)
+
+    def walk(item: Any, depth: int) -> None:
+        if left <= 0:
+            return
+        if isinstance(item, str | bytes):
+            plain: Any = str if isinstance(item, str) else bytes
+            head = plain.__getitem__(item, slice(0, max(left, 1)))
+            put(repr(plain(head)) + ("…" if len(item) > len(head) else ""))
+        elif item.__class__ in (float, bool) or item is None or _small_int(item):
+            put(repr(item))
+        elif item.__class__ is int:
+            put(f"<a {item.bit_length():,}-bit number>")
+        elif isinstance(item, (list, tuple, set, frozenset, Mapping, *VIEWS)):
+            mapping = isinstance(item, Mapping)
+            opener, closer = _brackets(item, mapping)
+            put(opener)
+            if depth >= SHOWN_DEPTH and len(item):
+                put("…")
+            else:
+                shown: Iterable[Any] = item.items() if isinstance(item, Mapping) else item
+                for index, child in enumerate(itertools.islice(shown, SHOWN_ITEMS)):
+                    if left <= 0:
+                        break
+                    if index:
+                        put(", ")
+                    if mapping:
+                        walk(child[0], depth + 1)
+                        put(": ")
+                        walk(child[1], depth + 1)
+                    else:
+                        walk(child, depth + 1)
+                if len(item) > SHOWN_ITEMS or left <= 0:
+                    put(", …")
+                elif isinstance(item, tuple) and len(item) == 1:
+                    put(",")
+            put(closer)
+        else:
+            put(f"<{type(item).__name__}>")
+
+    walk(value, 0)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _brackets(item: Any, mapping: bool) -> tuple[str, str]:
+    """How `repr` opens and closes `item` (a dict view: `dict_keys([…])`)."""
+    if isinstance(item, VIEWS):
+        return f"{type(item).__name__}([", "])"
+    for kind, brackets in _BRACKETS.items():
+        if isinstance(item, kind):
+            return brackets
+    return ("{", "}") if mapping else ("[", "]")
+
+
+_BRACKETS: dict[type, tuple[str, str]] = {
+    list: ("[", "]"),
+    tuple: ("(", ")"),
+    set: ("{", "}"),
+    frozenset: ("frozenset({", "})"),
+    dict: ("{", "}"),
+}
 
 
 NOT_ITERATING = frozenset(
