@@ -119,7 +119,7 @@ def refuse_unreadable(text: str, keys: list[str]) -> None:
     try:
         if len(data) > MAX_BYTES:
             raise InputError(f"it is larger than the limit of {MAX_BYTES:,} bytes for a PO file")
-        _check(data)
+        _check(text)
     except InputError as exc:
         files: dict[str, int] = {}
         for key in keys:
