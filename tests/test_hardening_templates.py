@@ -63,7 +63,7 @@ HOSTILE = [
     ("{{ 'a'|center(10**9) }}", "width"),
     ("{{ '%999999999s' % 'a' }}", "width"),
     ("{{ '{:999999999}'.format('a') }}", "width"),
-    # one text printed 5 times: built once (the rulebook's share, 2,666,666 in three
+    # one text printed 5 times: built once (the rulebook's share, 1,333,333 in three
     # languages since budget59, stops 90,000 texts built to print them)
     (
         "{% set s = '0123456789' * 100000 %}{% for i in range(5) %}{{ s }}{% endfor %}",
@@ -101,8 +101,9 @@ HOSTILE = [
         "{% set x %}{% for i in range(1000) %}{{ 'x' * 999999 }}{% endfor %}{% endset %}",
         "in all",
     ),
-    (  # the language's share of the rulebook's steps, before its loops' iterations
-        "{% for c in 'a' * 900000 %}{% for d in 'a' * 900000 %}{% endfor %}{% endfor %}",
+    (  # the language's share of the rulebook's steps, before its loops' iterations (and
+        # under its share of characters built, 1,333,333 in three languages: budget59)
+        "{% for c in 'a' * 400000 %}{% for d in 'a' * 400000 %}{% endfor %}{% endfor %}",
         "steps in one language's rulebook",
     ),
 ]

@@ -164,14 +164,15 @@ third of what a cold `validate` may take with the content at its own budget,
 `toolkit.content.game.MAX_WORK`; budget56)."""
 
 
-RULEBOOK_CREATED = 8_000_000
+RULEBOOK_CREATED = 4_000_000
 """Characters and items the rulebook's renders may build, shared by the game's languages
 (`rulebook_limits`), a long text read counting an eighth of its characters
 (`READ_PER_UNIT`): `MAX_CREATED` (64,000,000) let 600 `s|wordcount` of a 99,000-character
 `s` in each of 3 languages (a 541-byte line each) take a cold `validate` 4.5 s, clean, and
 more ran into each language's 5 s deadline, a finding that depends on the machine
-(budget59: ~0.2 µs a unit). This is ~1.6 s at most; the bundled rulebooks build a few
-thousand characters a language."""
+(budget59: ~0.2 µs a unit). This is ~0.8 s at most (8,000,000 left a game of every other
+budget spent ~5.5 s); the bundled rulebooks validate clean at 30,000 in all, 10,000 a
+language."""
 
 
 def rulebook_limits(languages: int) -> Limits:
