@@ -164,9 +164,20 @@ third of what a cold `validate` may take with the content at its own budget,
 `toolkit.content.game.MAX_WORK`; budget56)."""
 
 
+RULEBOOK_CREATED = 4_000_000
+"""Characters and items the rulebook's renders may build, shared by the game's languages
+(`rulebook_limits`), a long text read counting an eighth of its characters
+(`READ_PER_UNIT`): `MAX_CREATED` (64,000,000) let 600 `s|wordcount` of a 99,000-character
+`s` in each of 3 languages (a 541-byte line each) take a cold `validate` 4.5 s, clean, and
+more ran into each language's 5 s deadline, a finding that depends on the machine
+(budget59: ~0.2 µs a unit). This is ~0.8 s at most (8,000,000 left a game of every other
+budget spent ~5.5 s); the bundled rulebooks validate clean at 30,000 in all, 10,000 a
+language."""
+
+
 def rulebook_limits(languages: int) -> Limits:
     """A rulebook render's limits in a game of `languages` languages: its share of
-    `RULEBOOK_STEPS` and of `MAX_CREATED` (one step may be a filter over a long text, and a
+    `RULEBOOK_STEPS` and of `RULEBOOK_CREATED` (one step may be a filter over a long text, and a
     render that builds its 64,000,000 characters in a few thousand steps ran its 5 s deadline
     in each of 10 languages: 13 s of validate, probe 40 H3)."""
     languages = max(1, languages)
@@ -174,7 +185,7 @@ def rulebook_limits(languages: int) -> Limits:
     if languages > 1:
         per = f" in one language's rulebook (its share: the rulebook's {languages} languages share"
         per += " its bounds)"
-    return Limits(None, RULEBOOK_STEPS // languages, per, MAX_CREATED // languages)
+    return Limits(None, RULEBOOK_STEPS // languages, per, RULEBOOK_CREATED // languages)
 
 
 LAYOUT_ITERATIONS = 2_000
@@ -189,7 +200,7 @@ same card fails on every machine and run (at most ~40 ms a face). The bundled ga
 take at most 52; one that looks each of 400 glossary terms up in the card's text, ~4,000."""
 LAYOUT_CREATED = 200_000
 """Characters and items all guarded results of a card layout's render on one card face add
-up to (a rulebook's: `MAX_CREATED`): a few steps can each build a large value (a 100,000-item
+up to (a rulebook's: `RULEBOOK_CREATED`): a few steps can each build a large value (a 100,000-item
 list sorted, ~95 ms through Jinja's `sort`), so 64,000,000 a render let a layout of a few
 dozen steps spend seconds a card face, and 2,000,000 still ~1 s; 200,000 is ~0.1 s at most.
 Card texts are at most 4,000 characters; the bundled games' layouts build at most 285 on a
