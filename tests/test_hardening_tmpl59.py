@@ -138,6 +138,7 @@ def test_a_call_whose_error_quotes_its_argument_is_refused_before() -> None:
         _render("{{ [1, 2].index(k) }}", {"k": _heavy_tuple()})
     assert _Spied.made == []
     assert _render("{{ [1, 2].remove(2) }}{{ (1, k).index(k) }}", {"k": ("x" * 900,)}) == "None1"
+    assert _render("{{ [1, s].index(s) }}", {"s": LONG}) == "1"  # a text: as long as any
 
 
 @pytest.mark.parametrize(

@@ -881,8 +881,9 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 def _refuse_quoted(value: Any, name: str) -> None:
     """Refuse to give `value` to a call whose error quotes it whole (`[1].index(k)` makes
     `repr(k)` in C when `k` is not there: a tuple of 3,000 references to one 999,999-character
-    text, 3 GB, probe 53-8) when its text would pass `MAX_STRING`."""
-    if weigh(value) > MAX_STRING:
+    text, 3 GB, probe 53-8) when it holds texts that would print more than `MAX_STRING`; a text
+    is never refused (it is no longer than a template may build)."""
+    if not isinstance(value, str | bytes) and weigh(value) > MAX_STRING:
         raise TemplateLimitError(
             f"{name}() of a value that prints more than {MAX_STRING:,} characters (its error"
             " would print it)"
