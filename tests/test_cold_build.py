@@ -279,7 +279,8 @@ def test_a_game_without_svg_icons_is_checked_without_the_svg_reader() -> None:
         ("base", "[]"),
         (
             "own-look",
-            "['toolkit.render.svg_fonts', 'toolkit.render.svg_guard', 'toolkit.render.svg_icons']",
+            "['toolkit.render.svg_fonts', 'toolkit.render.svg_guard', 'toolkit.render.svg_icons',"
+            " 'toolkit.render.svg_properties']",
         ),
     ):
         check = f"run_checks(load_game(FIXTURES / {game!r}), errors_only=True, printed=['fr']);"

@@ -84,14 +84,14 @@ Y_TOO_MANY_FILES = rule(
     "too-many-content-files",
     "A game lists more deck files, question banks or boards than its checks may work through.",
 )
-MAX_BOARD_FILES = 5
+MAX_BOARD_FILES = 10
 """Board files a game may list (Y019): a board is drawn whole in each language, ~9 ms a
 small one, and placing its names costs more: 1,000 tiny boards took `build --only board`
 28 s (probe 43 B1), and laying a board out may take ~0.25 s whatever its size
 (toolkit.render.boards.graph `MAX_PAIRS`, `MAX_LABEL_WORK`): 85 boards of 100 spaces piled
 on one spot took a cold `validate` 10 s when this was 100, and 10 boards of 800 such spaces
-~2.5 s of a game's ~6 s at every other budget as well (budget59). The bundled games list one
-at most."""
+~2.5 s of a game's ~6 s at every other budget as well (budget59, which proposed 5; a game of
+a map, a score track and player boards lists more). The bundled games list one at most."""
 MAX_CONTENT_FILES = 1_000
 """Deck files and question banks a game may list together (999 of each made a preview save
 cost 11.7 s, probe 43 S1): each content file costs the checks its own units and its share

@@ -273,21 +273,21 @@ icons are loaded, by name, only for an icon read (one refused costs svglib nothi
 game gives the same findings at each run, the validate cache's or not."""
 
 
-MAX_GAME_ELEMENTS = 3_000
+MAX_GAME_ELEMENTS = 6_000
 """Elements the icons one game reads draw together, each icon's counted once its <use> are
 expanded (`MAX_EXPANDED`): svglib reads an element in 0.2 to 0.3 ms, and each icon in icons/
 is read at every check, used or not, so 50 unused icons of 1,990 circles took validate 18 s,
-and 999 of 100 paths 29 s (probe 44 I1): about 0.6 to 0.8 s at the bound, 30 icons of 100
-shapes or 300 of 10 (8,000 until budget59: 40 unused icons of 195 circles, 129 kB, took
+and 999 of 100 paths 29 s (probe 44 I1): about 1 to 1.5 s at the bound, 60 icons of 100
+shapes or 600 of 10 (8,000 until budget59: 40 unused icons of 195 circles, 129 kB, took
 1.4 s, on top of every other surface's budget). The bundled games have no SVG icon (0
 elements); the test fixture's (tests/fixtures/own-look) draws 7. An icon the guard refuses
 for a reason of its own is charged the elements the guard walked (one refused at its count of
 elements is not)."""
-MAX_GAME_NUMBERS = 60_000
+MAX_GAME_NUMBERS = 120_000
 """Numbers and commands of the paths and polygons of the icons one game reads, together
 (`MAX_NUMBERS`, `_TOKEN`):
-svglib reads about 4 µs a number (an icon of one path of 40,000 numbers took 0.17 s), ~0.25 s
-at the bound: 60 icons of 1,000 numbers, more than an icon pack's detailed glyph holds
+svglib reads about 4 µs a number (an icon of one path of 40,000 numbers took 0.17 s), ~0.5 s
+at the bound: 60 icons of 2,000 numbers, as many as an icon pack's detailed glyph holds
 (160,000 until budget59)."""
 MAX_GAME_STYLE = 30_000
 """Characters of CSS in the <style> elements of the icons one game reads, together
