@@ -265,10 +265,10 @@ class MuckleState(State):
         pos = self.pos
         lo = o * n
         own = self.mask[o]
-        track = t.track
-        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
-        end = track + t.castle - 1
+        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead,
         # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
+        track = t.track
+        end = track + t.castle - 1
         movers = []
         for lid, p in enumerate(pos[lo : lo + n], lo):
             if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
@@ -277,53 +277,56 @@ class MuckleState(State):
         groups: list[tuple[int, Moves]] = []
         acts: list[int] = []
         n_eff = t.n_effects
-        fmoves = t.fmoves
         # with no Laddie to move forward, the forward and backward effects give nothing
         plans = t.rank_plan if movers else t.rank_plan_docked
         for plan in compress(plans, hand):  # the ranks held, in rank order
             for e, key, kind, arg in plan:
-                found = cache[key]
-                if found is None:
-                    # the common kinds inline (a call per effect costs more than they do),
-                    # their actions appended as their moves are found
+                if key < 0:  # no other effect lists these moves
+                    found: Moves = []
+                else:
+                    listed = cache[key]
+                    if listed is not None:  # listed for an effect before: the same moves
+                        if listed:
+                            groups.append((e, listed))
+                            for m in listed:
+                                acts.append(m[0] * n_eff + e)
+                        continue
                     found = cache[key] = []
-                    if kind == FWD:
-                        table = fmoves[arg]
-                        for at in movers:
-                            for path, move, base in table[at]:
-                                if not own & path:
-                                    found.append(move)
-                                    acts.append(base + e)
-                        if found:
-                            groups.append((e, found))
-                        continue
-                    if kind == LEAVE:
-                        start = t.start[o]
-                        if self.dock[o] and not own >> start & 1:
-                            found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
-                            acts.append(n_eff + e)
-                            groups.append((e, found))
-                        continue
-                    if kind == BACK:
-                        table_back = t.back[arg]
-                        for at in movers:
-                            lid, p = divmod(at, end + 1)
-                            if p < track:
-                                dest, path = table_back[p]
-                                if not own & path:
-                                    found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-                                    acts.append((2 + lid - lo) * n_eff + e)
-                        if found:
-                            groups.append((e, found))
-                        continue
+                # the common kinds inline (a call per effect costs more than they do), their
+                # actions added as their moves are found
+                if kind == FWD:
+                    for at in movers:
+                        for path, move, base in arg[at]:
+                            if not own & path:
+                                found.append(move)
+                                acts.append(base + e)
+                    if found:
+                        groups.append((e, found))
+                elif kind == LEAVE:
+                    start = t.start[o]
+                    if self.dock[o] and not own >> start & 1:
+                        found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
+                        acts.append(n_eff + e)
+                        groups.append((e, found))
+                elif kind == BACK:
+                    for at in movers:
+                        lid, p = divmod(at, end + 1)
+                        if p < track:
+                            dest, path = arg[p]
+                            if not own & path:
+                                found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
+                                acts.append((2 + lid - lo) * n_eff + e)
+                    if found:
+                        groups.append((e, found))
+                else:
                     if kind == SPLIT:
                         self._split_moves(arg, o, found)
                     elif kind == BONNIE:
                         self._bonnie_moves(e, o, found)
-                if found:  # a split or a Bonnie Fechter, or moves shared with an effect before
-                    groups.append((e, found))
-                    for m in found:
-                        acts.append(m[0] * n_eff + e)
+                    if found:
+                        groups.append((e, found))
+                        for m in found:
+                            acts.append(m[0] * n_eff + e)
         if not acts:  # R11/R14: no legal move at all → discard any one card and pass
             for r in range(t.ranks):
                 if hand[r]:
