@@ -152,16 +152,6 @@ class MuckleState(State):
         t = self.t
         return [f"team-{t.team[s] + 1}" for s in range(t.players)] if t.teams else []
 
-    def legal_actions(self) -> list[int]:
-        """Distinct legal moves (a read-only list, cached until the next apply)."""
-        if self.over:
-            return []
-        acts = self._acts
-        if acts is None:
-            self._generate()
-            acts = self._acts
-        return acts  # type: ignore[return-value]
-
     def move_groups(self) -> list[tuple[int, Moves]]:
         """Legal moves grouped by effect: (effect, moves); ranks sharing an effect share one
         moves list. Empty when the only actions are discards (for bots)."""
@@ -249,11 +239,18 @@ class MuckleState(State):
 
     # ----- move generation --------------------------------------------------------------
 
-    def _generate(self) -> None:
-        """Legal actions, grouped by effect: ranks sharing an effect (10, J, Q, K move 10)
-        share one computed move list, so bots score each distinct move once. Identical cards
-        of one rank give one action. Plain loops, not comprehensions: each comprehension is a
-        function call, dearer than the few items it builds here."""
+    def legal_actions(self) -> list[int]:
+        """Distinct legal moves (a read-only list, cached until the next apply), grouped by
+        effect for bots (`move_groups`): ranks sharing an effect (10, J, Q, K move 10) share
+        one computed move list, so bots score each distinct move once. Identical cards of one
+        rank give one action. Generated here, not in a method of its own (a call a turn), and
+        with plain loops, not comprehensions: each comprehension is a function call, dearer
+        than the few items it builds here."""
+        acts = self._acts
+        if acts is not None:
+            return acts
+        if self.over:
+            return []
         t = self.t
         seat = self.seat
         n = t.laddies
@@ -275,7 +272,7 @@ class MuckleState(State):
                 movers.append(lid * (end + 1) + p)
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
-        acts: list[int] = []
+        acts = []
         n_eff = t.n_effects
         # with no Laddie to move forward, the forward and backward effects give nothing
         plans = t.rank_plan if movers else t.rank_plan_docked
@@ -335,6 +332,7 @@ class MuckleState(State):
                 acts.append(0)
         self._acts = acts
         self._groups = groups
+        return acts
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
         """R9/R10: an own Laddie (track, or Dock) takes a rival's track hole."""
