@@ -270,10 +270,13 @@ class MuckleState(State):
         # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
         track = t.track
         end = track + t.castle - 1
+        width = end + 1
+        row = lo * width  # the row of the Laddie at p, one Laddie after another
         movers = []
-        for lid, p in enumerate(pos[lo : lo + n], lo):
+        for p in pos[lo : lo + n]:
             if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
-                movers.append(lid * (end + 1) + p)
+                movers.append(row + p)
+            row += width
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         acts = []
@@ -311,7 +314,7 @@ class MuckleState(State):
                         groups.append((e, found))
                 elif kind == BACK:
                     for at in movers:
-                        lid, p = divmod(at, end + 1)
+                        lid, p = divmod(at, width)
                         if p < track:
                             dest, path = arg[p]
                             if not own & path:
