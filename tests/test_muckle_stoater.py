@@ -667,7 +667,7 @@ def test_the_engine_shuffle_draws_as_random_shuffle_does():
     from toolkit.games.muckle_stoater.state import shuffle
 
     for seed in range(40):
-        for size in (0, 1, 2, 3, 7, 64, 65, 108, 162):
+        for size in (0, 1, 2, 3, 7, 64, 65, 108, 162, 1024, 1025, 1500):
             ours, theirs = random.Random(seed), random.Random(seed)
             cards, expected = list(range(size)), list(range(size))
             shuffle(ours, cards)

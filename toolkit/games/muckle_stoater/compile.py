@@ -21,6 +21,7 @@ from toolkit.games.muckle_stoater.constants import (
     SPLIT,
     Content,
     Move,
+    PlanStep,
     SplitOption,
     SplitShares,
     Table,
@@ -172,9 +173,16 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
     rank_effs = tuple(
         tuple(e for e, eff in enumerate(c.effects) if eff[0] == r) for r in range(ranks)
     )
-    rank_plan = tuple(
-        tuple((e, eff_key[e], c.effects[e][1], c.effects[e][2]) for e in effs) for effs in rank_effs
-    )
+    shared = {key for key in eff_key if eff_key.count(key) > 1}
+
+    def plan_step(e: int) -> PlanStep:
+        """(effect, key if another effect lists the same moves else -1, kind, what the
+        generator reads: a forward or backward move's table, a split's total)."""
+        _, kind, arg, _ = c.effects[e]
+        found: Any = fmoves[arg] if kind == FWD else back[arg] if kind == BACK else arg
+        return (e, eff_key[e] if eff_key[e] in shared else -1, kind, found)
+
+    rank_plan = tuple(tuple(plan_step(e) for e in effs) for effs in rank_effs)
     packs = c.packs_by_players[players]
     deck = tuple(r for r in range(ranks) for _ in range(c.copies[r] * packs))
     return Table(

@@ -5,6 +5,7 @@ plays on them) import this module, so neither imports the other's way back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 Move = tuple[int, int, int, int, int, int, int]
 """A legal use of one effect: (variant, laddie, from, to, second laddie, its from, its to);
@@ -14,6 +15,8 @@ Fechter the second laddie is the target (its from = its to = its hole). The acti
 
 SplitOption = tuple[int, int, int, int]  # (option 0 track / 1 Castle, dest, path mask, dest bit)
 SplitShares = tuple[tuple[tuple[SplitOption, ...], ...], int, int]
+PlanStep = tuple[int, int, int, Any]
+"""(effect, shared key or -1, kind, its table or argument): see `Table.rank_plan`."""
 
 MAX_PACKS = 12
 """The most packs `packs_by_players` may shuffle together for one player count. The box's
@@ -130,8 +133,12 @@ class Table:
     eff_arg: tuple[int, ...]
     eff_from_dock: tuple[bool, ...]
     eff_key: tuple[int, ...]  # same (kind, arg) → same key: moves computed once per turn
-    rank_plan: tuple[tuple[tuple[int, int, int, int], ...], ...]  # [rank] (e, key, kind, arg)
-    rank_plan_docked: tuple[tuple[tuple[int, int, int, int], ...], ...]
+    rank_plan: tuple[tuple[PlanStep, ...], ...]
+    """[rank] its effects as (effect, key, kind, what the move generator reads): the key
+    when another effect lists the same moves (10, J, Q and K move 10), else -1 (no cache
+    to look in); `fmoves[k]` for a forward move of k, `back[k]` for a backward one, the
+    total of a split."""
+    rank_plan_docked: tuple[tuple[PlanStep, ...], ...]
     """`rank_plan` without the forward and backward moves: the plan when no Laddie of the
     colour can move forward (they give no move then)."""
     n_keys: int

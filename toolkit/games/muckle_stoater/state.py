@@ -37,16 +37,20 @@ Moves = list[Move]
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
 
 
+_BITS = tuple((i + 1).bit_length() for i in range(1024))
+"""_BITS[i]: the bits `Random._randbelow(i + 1)` draws, looked up (a method call a card)."""
+
+
 def shuffle(rng: random.Random, cards: list[int]) -> None:
     """`rng.shuffle(cards)`, the same draws in the same order (so the same games), without
     a Python call per card: `Random.shuffle` calls `_randbelow` for each one, and a game
-    shuffles its 100-odd cards two or three times (~1 % of a greedy game's time)."""
+    shuffles its 100-odd cards two or three times (~2 % of a greedy game's time)."""
     getrandbits = rng.getrandbits
+    bits = _BITS if len(cards) <= len(_BITS) else [(i + 1).bit_length() for i in range(len(cards))]
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        k = bits[i]
         j = getrandbits(k)
-        while j >= n:
+        while j > i:  # j < i + 1: below the count of cards left
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
@@ -152,16 +156,6 @@ class MuckleState(State):
         t = self.t
         return [f"team-{t.team[s] + 1}" for s in range(t.players)] if t.teams else []
 
-    def legal_actions(self) -> list[int]:
-        """Distinct legal moves (a read-only list, cached until the next apply)."""
-        if self.over:
-            return []
-        acts = self._acts
-        if acts is None:
-            self._generate()
-            acts = self._acts
-        return acts  # type: ignore[return-value]
-
     def move_groups(self) -> list[tuple[int, Moves]]:
         """Legal moves grouped by effect: (effect, moves); ranks sharing an effect share one
         moves list. Empty when the only actions are discards (for bots)."""
@@ -249,11 +243,18 @@ class MuckleState(State):
 
     # ----- move generation --------------------------------------------------------------
 
-    def _generate(self) -> None:
-        """Legal actions, grouped by effect: ranks sharing an effect (10, J, Q, K move 10)
-        share one computed move list, so bots score each distinct move once. Identical cards
-        of one rank give one action. Plain loops, not comprehensions: each comprehension is a
-        function call, dearer than the few items it builds here."""
+    def legal_actions(self) -> list[int]:
+        """Distinct legal moves (a read-only list, cached until the next apply), grouped by
+        effect for bots (`move_groups`): ranks sharing an effect (10, J, Q, K move 10) share
+        one computed move list, so bots score each distinct move once. Identical cards of one
+        rank give one action. Generated here, not in a method of its own (a call a turn), and
+        with plain loops, not comprehensions: each comprehension is a function call, dearer
+        than the few items it builds here."""
+        acts = self._acts
+        if acts is not None:
+            return acts
+        if self.over:
+            return []
         t = self.t
         seat = self.seat
         n = t.laddies
@@ -265,65 +266,71 @@ class MuckleState(State):
         pos = self.pos
         lo = o * n
         own = self.mask[o]
-        track = t.track
-        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead
-        end = track + t.castle - 1
+        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead,
         # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
+        track = t.track
+        end = track + t.castle - 1
+        width = end + 1
+        row = lo * width  # the row of the Laddie at p, one Laddie after another
         movers = []
-        for lid, p in enumerate(pos[lo : lo + n], lo):
+        for p in pos[lo : lo + n]:
             if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
-                movers.append(lid * (end + 1) + p)
+                movers.append(row + p)
+            row += width
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
-        acts: list[int] = []
+        acts = []
         n_eff = t.n_effects
-        fmoves = t.fmoves
         # with no Laddie to move forward, the forward and backward effects give nothing
         plans = t.rank_plan if movers else t.rank_plan_docked
         for plan in compress(plans, hand):  # the ranks held, in rank order
             for e, key, kind, arg in plan:
-                found = cache[key]
-                if found is None:
-                    # the common kinds inline (a call per effect costs more than they do),
-                    # their actions appended as their moves are found
+                if key < 0:  # no other effect lists these moves
+                    found: Moves = []
+                else:
+                    listed = cache[key]
+                    if listed is not None:  # listed for an effect before: the same moves
+                        if listed:
+                            groups.append((e, listed))
+                            for m in listed:
+                                acts.append(m[0] * n_eff + e)
+                        continue
                     found = cache[key] = []
-                    if kind == FWD:
-                        table = fmoves[arg]
-                        for at in movers:
-                            for path, move, base in table[at]:
-                                if not own & path:
-                                    found.append(move)
-                                    acts.append(base + e)
-                        if found:
-                            groups.append((e, found))
-                        continue
-                    if kind == LEAVE:
-                        start = t.start[o]
-                        if self.dock[o] and not own >> start & 1:
-                            found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
-                            acts.append(n_eff + e)
-                            groups.append((e, found))
-                        continue
-                    if kind == BACK:
-                        table_back = t.back[arg]
-                        for at in movers:
-                            lid, p = divmod(at, end + 1)
-                            if p < track:
-                                dest, path = table_back[p]
-                                if not own & path:
-                                    found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-                                    acts.append((2 + lid - lo) * n_eff + e)
-                        if found:
-                            groups.append((e, found))
-                        continue
+                # the common kinds inline (a call per effect costs more than they do), their
+                # actions added as their moves are found
+                if kind == FWD:
+                    for at in movers:
+                        for path, move, base in arg[at]:
+                            if not own & path:
+                                found.append(move)
+                                acts.append(base + e)
+                    if found:
+                        groups.append((e, found))
+                elif kind == LEAVE:
+                    start = t.start[o]
+                    if self.dock[o] and not own >> start & 1:
+                        found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
+                        acts.append(n_eff + e)
+                        groups.append((e, found))
+                elif kind == BACK:
+                    for at in movers:
+                        lid, p = divmod(at, width)
+                        if p < track:
+                            dest, path = arg[p]
+                            if not own & path:
+                                found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
+                                acts.append((2 + lid - lo) * n_eff + e)
+                    if found:
+                        groups.append((e, found))
+                else:
                     if kind == SPLIT:
                         self._split_moves(arg, o, found)
                     elif kind == BONNIE:
                         self._bonnie_moves(e, o, found)
-                if found:  # a split or a Bonnie Fechter, or moves shared with an effect before
-                    groups.append((e, found))
-                    for m in found:
-                        acts.append(m[0] * n_eff + e)
+                    if found:
+                        groups.append((e, found))
+                        for m in found:
+                            acts.append(m[0] * n_eff + e)
         if not acts:  # R11/R14: no legal move at all → discard any one card and pass
             for r in range(t.ranks):
                 if hand[r]:
@@ -332,6 +339,7 @@ class MuckleState(State):
                 acts.append(0)
         self._acts = acts
         self._groups = groups
+        return acts
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
         """R9/R10: an own Laddie (track, or Dock) takes a rival's track hole."""
