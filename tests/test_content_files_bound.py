@@ -86,7 +86,7 @@ def test_questions_count_two_faces_each_against_the_work_budget(tmp_path, monkey
     languages) took `validate` 11 s (probe 43 Q1). A question prints two faces."""
     root = _game(tmp_path, 1)
     # in 3 languages: the deck (2 cards), the board (4 entries) and the bank, each file 5
-    work = 3 * 5 + 3 * 2 + 4 + 3 * 2 * 1
+    work = 3 * 5 + 3 * 2 + 3 * 4 + 3 * 2 * 1
     monkeypatch.setattr(game_module, "MAX_WORK", work)
     assert not [d for d in load_game(root).diagnostics if d.code == "Y018"]
     monkeypatch.setattr(game_module, "MAX_WORK", work - 1)

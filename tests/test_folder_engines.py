@@ -153,15 +153,31 @@ def test_compile_game_returning_something_else(run_cli, tmp_path):
 
 @pytest.mark.parametrize(
     ("engine", "words"),
-    [("missing.py", "no engine file 'missing.py'"), ("../outside.py", "leaves the game folder")],
+    [("missing.py", "no engine file 'missing.py'")],
 )
 def test_an_engine_file_that_is_not_there(run_cli, tmp_path, engine, words):
     folder = game_with(tmp_path)
     manifest = folder / "game.yaml"
     manifest.write_text(manifest.read_text().replace("engine: engine.py", f"engine: {engine}"))
-    (tmp_path / "outside.py").write_text(STARTER)
     line = line_of(manifest.read_text(), "engine: ")
     expect_finding(run_cli, folder, "E001", "game.yaml", line, words)
+
+
+def test_an_engine_outside_the_game_is_said_by_the_content_checks(run_cli, tmp_path):
+    # R002 as a deck's path (validate said nothing, simulate E001: probe 51 L5); not imported
+    folder = game_with(tmp_path)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("engine: engine.py", "engine: ../outside.py"))
+    (tmp_path / "outside.py").write_text("raise SystemExit('imported')\n")
+    line = line_of(manifest.read_text(), "engine: ")
+    for command in ("simulate", "validate"):
+        result = run_cli(command, str(folder))
+        no_traceback(result)
+        assert result.exit_code == 1, result.output
+        found = re.search(
+            r"game\.yaml:(\d+):9: R002 \[error\] engine '\.\./outside\.py' leaves", result.output
+        )
+        assert found and int(found.group(1)) == line, result.output
 
 
 # --- mistakes while playing: the game stops, the run goes on, the report says so ----------

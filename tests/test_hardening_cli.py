@@ -144,15 +144,27 @@ def test_a_complete_request_is_answered_then_its_idle_keep_alive_dropped(server)
         assert _closed_by_server(conn)
 
 
-def test_connections_beyond_the_cap_are_closed_at_once(server, monkeypatch):
+def test_a_connection_beyond_the_cap_takes_the_place_of_the_oldest_waiting_one(server, monkeypatch):
+    # probe 51 L4: connections past the cap were closed at once, so a local program holding
+    # the cap's number of half-sent requests had every request of the page refused
     from toolkit.preview.connections import GuardedH11Protocol
 
     monkeypatch.setattr(GuardedH11Protocol, "head_seconds", 10.0)
     held = [socket.create_connection(("127.0.0.1", server)) for _ in range(3)]
     try:
+        for conn in held:
+            conn.sendall(b"GET / HTTP/1.1\r\n")  # half sent, held
         time.sleep(0.1)
-        with socket.create_connection(("127.0.0.1", server)) as extra:
-            assert _closed_by_server(extra, within=5.0)  # well before the request deadline
+        with socket.create_connection(("127.0.0.1", server)) as page:
+            assert _closed_by_server(held[0], within=5.0)  # well before the request deadline
+            page.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            page.settimeout(5)
+            answer = b""
+            while not answer.endswith(b"hello"):
+                answer += page.recv(1000)
+        held[1].settimeout(0.2)
+        with pytest.raises(TimeoutError):
+            held[1].recv(100)  # the others stay (until their deadline)
     finally:
         for conn in held:
             conn.close()

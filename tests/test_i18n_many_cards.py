@@ -111,19 +111,19 @@ def test_the_decks_past_the_games_work_budget_are_not_read(two_decks, monkeypatc
     import toolkit.content.game as game_module
 
     # in 3 languages: the base deck of 6 cards (5 + 18 units), the big deck of 2 (5 + 6),
-    # the board (5 + 4 entries) and the bank (5 + 6 for its question)
-    monkeypatch.setattr(game_module, "MAX_WORK", 54)
+    # the board (5 + 4 entries of 3) and the bank (5 + 6 for its question)
+    monkeypatch.setattr(game_module, "MAX_WORK", 62)
     _cards(two_decks, "cards", 6 - 2)  # the base deck holds 2 cards, the big deck 2
     game = load_game(two_decks)
     assert not [d for d in game.diagnostics if d.code == "Y018"]  # at the budget
-    _cards(two_decks, "big", 7)  # 9 cards: 23 + 32 units, past it at the 9th
+    _cards(two_decks, "big", 10)  # 12 cards: 23 + 41 units, past it at the 12th
     game = load_game(two_decks)
     (found,) = [d for d in game.diagnostics if d.code == "Y018"]
     assert found.severity == "error" and found.file.endswith("decks/big.yaml")
-    assert "this file takes it to 55 units, at most 54 (in 3 languages" in found.message
-    assert "9 cards here (23 units in the files read before it)" in found.message
+    assert "this file takes it to 64 units, at most 62 (in 3 languages" in found.message
+    assert "12 cards here (23 units in the files read before it)" in found.message
     doc = game.decks[1].doc
-    assert doc is not None and found.span.line == doc.span(("cards", 8)).line  # the 9th card
+    assert doc is not None and found.span.line == doc.span(("cards", 11)).line  # the 12th
     assert game.decks[0].model is not None and game.decks[1].model is None
     status = run_cli("i18n", "status", str(two_decks))
     assert "Y018" in status.output
@@ -134,16 +134,16 @@ def test_the_decks_past_the_games_work_budget_are_not_read(two_decks, monkeypatc
 def test_the_work_budget_counts_each_language(two_decks, monkeypatch):
     import toolkit.content.game as game_module
 
-    # 3 languages: 4 files of 5, 4 cards of 3, a question of 6, 4 board entries: 42
-    monkeypatch.setattr(game_module, "MAX_WORK", 42)
+    # 3 languages: 4 files of 5, 4 cards of 3, a question of 6, 4 board entries of 3: 50
+    monkeypatch.setattr(game_module, "MAX_WORK", 50)
     assert not [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
     manifest = two_decks / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es, en, de]"))
-    # 4 languages: 4 files of 6, 4 cards of 4, a question of 8, 4 entries: 52
+    # 4 languages: 4 files of 6, 4 cards of 4, a question of 8, 4 entries of 4: 64
     (found,) = [d for d in load_game(two_decks).diagnostics if d.code == "Y018"]
-    assert "this file takes it to 52 units, at most 42 (in 4 languages" in found.message
-    assert found.file.endswith("questions/bank.yaml")  # 44 units before it
+    assert "this file takes it to 64 units, at most 50 (in 4 languages" in found.message
+    assert found.file.endswith("questions/bank.yaml")  # 56 units before it
 
 
 def test_rules_units_leave_out_the_rules_texts_the_manifest_marks_localized():
@@ -163,17 +163,17 @@ def test_a_language_the_cards_leave_no_room_for_is_not_added(two_decks, monkeypa
 
     manifest = two_decks / "game.yaml"
     before = manifest.read_text(encoding="utf-8")
-    # 4 files, 4 cards, a question of two faces and 4 board entries: 42 units, 52 with de
-    monkeypatch.setattr(game_module, "MAX_WORK", 51)
+    # 4 files, 4 cards, a question of two faces and 4 board entries: 50 units, 64 with de
+    monkeypatch.setattr(game_module, "MAX_WORK", 63)
     out = two_decks.parent / "po"
     refused = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
     assert refused.exit_code == 1
     assert (
         "6 faces a language (4 cards, 1 questions of two faces) from 4 content files: in 4"
-        " languages its content would be 52 units of work, more than the 51" in refused.output
+        " languages its content would be 64 units of work, more than the 63" in refused.output
     )
     assert manifest.read_text(encoding="utf-8") == before and not out.exists()
-    monkeypatch.setattr(game_module, "MAX_WORK", 52)
+    monkeypatch.setattr(game_module, "MAX_WORK", 64)
     added = run_cli("i18n", "add-language", "de", str(two_decks), "--out", str(out))
     assert added.exit_code == 0, added.output
     assert "languages: [fr, es, en, de]" in manifest.read_text(encoding="utf-8")

@@ -107,6 +107,14 @@ def pending(root: Path) -> list[Path] | None:
     targets), read only: None when the game folder holds no journal of ours. A journal that
     is a link, unreadable, or whose entries are not ours (another folder's, files gone)
     leaves nothing pending, as `recover` would then put nothing in place."""
+    found = pending_of(root)
+    return None if found is None else found[0]
+
+
+def pending_of(root: Path) -> tuple[list[Path], int] | None:
+    """`pending`, with how many files the journal lists in all: when every one of them is
+    still pending, the run was killed before its first file was put in place, and no file
+    holds the new text yet."""
     journal = Path(root) / JOURNAL
     try:
         if not stat.S_ISREG(os.lstat(journal).st_mode):
@@ -115,9 +123,9 @@ def pending(root: Path) -> list[Path] | None:
         return None
     entries = _entries(Path(root), journal)
     if entries is None:
-        return []
+        return [], 0
     base = os.path.realpath(root)
-    return [target for tmp, target in entries if _ours(base, tmp, target)]
+    return [target for tmp, target in entries if _ours(base, tmp, target)], len(entries)
 
 
 def _entries(root: Path, journal: Path) -> list[tuple[Path, Path]] | None:

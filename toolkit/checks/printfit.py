@@ -707,12 +707,16 @@ def _element(
     field = next((f for key, f in FIELD_OF.items() if key in source), "id")
     path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
     place = ["card", list(path[2:])]
+    # the element named: a layout printing one field in many boxes said one same line per
+    # box, nothing to tell them apart (probe 50, P50-15's Low)
+    number = _element_index(drawn_by, element)
+    layout = drawn_by.id + ("" if number is None else f", element {number + 1}")
     if len(item.text) > MAX_FIT_CHARS:
         diag = P_OVERFLOW.at(
             loaded.rel,
             loaded.doc.span(path),
             f"{card.id} {field} ({lang}) prints {len(item.text):,} characters, more than "
-            f"any box holds (a text over {MAX_FIT_CHARS:,} is not fitted; layout {name})",
+            f"any box holds (a text over {MAX_FIT_CHARS:,} is not fitted; layout {layout})",
         )
         yield diag, None, None, place
         return
@@ -720,7 +724,7 @@ def _element(
         loaded.rel,
         loaded.doc.span(path),
         f"{card.id} {field} ({lang}) {_short_of(measured, item)} "
-        f"({len(item.text)} characters; layout {name})",
+        f"({len(item.text)} characters; layout {layout})",
     )
     yield diag, None, None, place
 

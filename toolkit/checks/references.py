@@ -19,6 +19,8 @@ from toolkit.content.templating import (
     NAME,
     escaped_message,
     escaped_names,
+    lone_brace_message,
+    lone_braces,
     parameter_values,
     placeholders,
 )
@@ -201,6 +203,9 @@ def _check_text(
                 yield R_PLACEHOLDER.at(
                     text.file.rel, doc.span((*text.path, lang)), escaped_message(written, lang)
                 )
+        for written in lone_braces(value):
+            span = doc.span((*text.path, lang))
+            yield R_PLACEHOLDER.at(text.file.rel, span, lone_brace_message(written, lang))
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
                 allowed = frozenset(parameter_values(text.owner))

@@ -203,7 +203,12 @@ def _same_game(file: Path, project: str, game_id: str) -> None:
 
 
 def _po_text(po) -> str:
-    return str(po) + "\n"
+    """The PO file's text, refused (ValueError) when `i18n import` would not read it back."""
+    from toolkit.i18n.po_bounds import refuse_unreadable
+
+    text = str(po) + "\n"
+    refuse_unreadable(text, [entry.msgctxt or "" for entry in po])
+    return text
 
 
 @app.command("export")
@@ -239,12 +244,12 @@ def export(
         )
     try:
         po = export_pot(loaded) if template else export_po(loaded, lang or "")
+        text = _po_text(po)
     except SourceLanguageError as exc:
         raise usage_error(f"{exc} (--template)") from None
     except (ValueError, PluginError) as exc:  # a rulebook that cannot be cut into units
         stderr.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from None
-    text = _po_text(po)
     if out:
         refuse_game_file(out, loaded.root)
         write_output(out, lambda path: atomic_write_text(path, text))

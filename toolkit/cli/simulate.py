@@ -375,6 +375,10 @@ def _check_contracts(
                 message = no_engine_message(loaded.id).replace(" has no", ": no", 1)
                 stderr.print(f"{escape(message)}; validated only", soft_wrap=True)
             continue
+        low, high = loaded.checked_manifest.players.min, loaded.checked_manifest.players.max
+        if players is not None and not low <= players <= high:  # as `check` without it says
+            # (`-p 0 --contract` ran no count at all and said "clean")
+            raise usage_error(f"{loaded.id} plays with {low}–{high} players, not {players}")
         try:
             with stop_on_signals():  # Ctrl-C told from an engine's own KeyboardInterrupt
                 found.extend(contract_findings(loaded, games, seed, players))

@@ -53,16 +53,19 @@ Y_TOO_MUCH_CONTENT = rule(
 MAX_WORK = 9_000
 """Work units a game's content files may take the checks, all kinds counted in one unit
 (`Work`): a card is one unit in each language, a question two (its question and its
-answer), a board's space, link or other entry one, and a content file `FILE_WORK` plus one
-in each language. A unit is about what one card face costs a cold `validate` (~0.3 ms): it
-is resolved, fitted and read by every check, and kept in the findings cache; so the
-content of a game costs at most ~3 s, and with a rulebook at its bound (`template_bounds.
-RULEBOOK_STEPS`) a cold `validate` stays under 5 s. The kinds were bounded one by one before
-(18,000 faces; 1,000 files; 100 boards of any size) and their corners added up: 999 deck
-files of 6 cards took a cold `validate` 8 s, 900 one-card decks in 20 languages 8 s, one
-board of 15,000 spaces 6.7 s (probe 43 Y1; budget56). The bundled games take at most
-1,872 units (about a fifth). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that
-passes the budget is not read, nor is any content file listed after it."""
+answer), a board's space, link or other entry one in each language too (`build` and the
+preview lay a board out and draw it in each language: 5 boards of 1,600 spaces piled on one
+spot took `build` 7.3 s in 3 languages when an entry was one unit whatever the languages,
+budget59), and a content file `FILE_WORK` plus one in each language. A unit is about what
+one card face costs a cold `validate` (~0.3 ms): it is resolved, fitted and read by every
+check, and kept in the findings cache; so the content of a game costs at most ~3 s, and with
+a rulebook at its bound (`template_bounds.RULEBOOK_STEPS`) a cold `validate` stays under 5 s.
+The kinds were bounded one by one before (18,000 faces; 1,000 files; 100 boards of any size)
+and their corners added up: 999 deck files of 6 cards took a cold `validate` 8 s, 900
+one-card decks in 20 languages 8 s, one board of 15,000 spaces 6.7 s (probe 43 Y1;
+budget56). The bundled games take at most 2,412 units (whisky-game; its map is 810 of them
+in 3 languages). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that passes
+the budget is not read, nor is any content file listed after it."""
 BYTES_PER_UNIT = 128
 """Bytes of a content file that count one work unit when its bytes count more than its rows
 (`Work`): reading a file costs what it holds whatever its rows (one board of 1.9 MB, its
@@ -81,10 +84,14 @@ Y_TOO_MANY_FILES = rule(
     "too-many-content-files",
     "A game lists more deck files, question banks or boards than its checks may work through.",
 )
-MAX_BOARD_FILES = 100
+MAX_BOARD_FILES = 5
 """Board files a game may list (Y019): a board is drawn whole in each language, ~9 ms a
 small one, and placing its names costs more: 1,000 tiny boards took `build --only board`
-28 s (probe 43 B1). The bundled games list one at most."""
+28 s (probe 43 B1), and laying a board out may take ~0.25 s whatever its size
+(toolkit.render.boards.graph `MAX_PAIRS`, `MAX_LABEL_WORK`): 85 boards of 100 spaces piled
+on one spot took a cold `validate` 10 s when this was 100, and 10 boards of 800 such spaces
+~2.5 s of a game's ~6 s at every other budget as well (budget59). The bundled games list one
+at most."""
 MAX_CONTENT_FILES = 1_000
 """Deck files and question banks a game may list together (999 of each made a preview save
 cost 11.7 s, probe 43 S1): each content file costs the checks its own units and its share
@@ -308,6 +315,10 @@ def _load_game(root: Path, written: Path | None) -> Game:
         target = _check_path(game, doc, ("files", "rulebook", lang), rel)
         if target is not None:
             game.rulebook[lang] = target
+    if manifest.engine is not None and _inside(game.root, manifest.engine) is None:
+        # said up front, as a deck's path is: only `simulate` said it (E001; probe 51 L5)
+        message = f"engine {manifest.engine!r} leaves the game folder; it is never imported"
+        game.diagnostics.append(R_OUTSIDE.at(doc.display, doc.span(("engine",)), message))
     return game
 
 
@@ -316,17 +327,22 @@ def _half_written(root: Path) -> Diagnostic | None:
     toolkit.journal names files still to put in place). Its mix of old and new files is no
     state of the game anyone wrote, so nothing else is read: the finding says what to run.
     A command that only reads never finishes the change itself (see toolkit.journal)."""
-    from toolkit.journal import JOURNAL, pending
+    from toolkit.journal import JOURNAL, pending_of
 
-    left = pending(root)
+    found = pending_of(root)
+    left, listed = found if found is not None else ([], 0)
     if not left:
         return None
     shown = ", ".join(sorted(_relative(root, target) for target in left)[:3])
     more = f" and {len(left) - 3} more" if len(left) > 3 else ""
+    if len(left) < listed:
+        state = f"left this game half changed: {len(left)} file(s) ({shown}{more}) still hold"
+        state += " their old text, the others the new"
+    else:  # killed before its first file was put in place (probe 51 L6: "the others")
+        state = f"was stopped before it changed any file: its {len(left)} file(s) ({shown}"
+        state += f"{more}) all still hold their old text"
     message = (
-        f"an interrupted write (a killed `playset i18n import` or `convert`) left this game"
-        " half changed: "
-        f"{len(left)} file(s) ({shown}{more}) still hold their old text, the others the new; "
+        f"an interrupted write (a killed `playset i18n import` or `convert`) {state}; "
         f"run `playset i18n recover {shlex.quote(display_path(root))}` to finish it "
         "(nothing else is read until then)"
     )
@@ -426,11 +442,14 @@ class Work:
 
     def _rows(self, doc: Document, rows_key: str | None) -> list[tuple[str, int, int]]:
         """(key, rows, units a row) of the lists of `doc` the budget counts: a deck's cards
-        and a bank's questions in each language, every top-level list of a board once."""
+        and a bank's questions in each language, every top-level list of a board in each
+        language too (`MAX_WORK`)."""
         data = doc.data if isinstance(doc.data, dict) else {}
         languages = max(self.languages, 1)
-        if rows_key is None:  # a board: its spaces, links, regions… drawn once
-            return [(key, len(rows), 1) for key, rows in data.items() if isinstance(rows, list)]
+        if rows_key is None:  # a board: its spaces, links, regions… drawn in each language
+            return [
+                (key, len(rows), languages) for key, rows in data.items() if isinstance(rows, list)
+            ]
         rows = data.get(rows_key)
         count = len(rows) if isinstance(rows, list) else 0
         return [(rows_key, count, FACES_PER_ROW.get(rows_key, 1) * languages)]
@@ -513,7 +532,7 @@ class Work:
             f"the game's content is more work than its checks may go through: {which} takes"
             f" it to {self.spent + units:,} units, at most {MAX_WORK:,} (in {langs}, a card"
             f" is {languages} unit{'s' if languages != 1 else ''}, a question {2 * languages},"
-            f" a board's entry 1 and a file {self.file_work()}, or one a {BYTES_PER_UNIT}"
+            f" a board's entry {languages} and a file {self.file_work()}, or one a {BYTES_PER_UNIT}"
             f" bytes if more: {shares}); {here} ({self.spent:,} units in the files read before"
             f" it); {unread} ({cut}{fewer}, or split the game)"
         )

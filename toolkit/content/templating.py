@@ -300,6 +300,45 @@ def escaped_message(written: str, lang: str) -> str:
     )
 
 
+_WORD = re.compile(r"\S+")
+_MAX_SHOWN_WORD = 40
+
+
+def lone_braces(text: str) -> list[str]:
+    """Each word of `text` (up to a space) where a brace left alone, which the fill prints
+    as written, touches a placeholder, each once: `{n:{n}}`, a field in a field, filled the
+    inner `{n}` alone and printed "{n:999999999}" (probe 51 L3); `{n}}` printed "3}". A
+    brace alone away from any placeholder (`rest}.`) prints as written, as meant."""
+    if "{" not in text and "}" not in text:
+        return []
+    tokens = [(m.start(), m.end(), m.group(0), m.group(1)) for m in _TOKEN_OR_LONE.finditer(text)]
+    if not any(token in ("{", "}") for _, _, token, _ in tokens):
+        return []
+    found: list[str] = []
+    at = 0  # the first token not before this word (both in order: one pass over each)
+    for word in _WORD.finditer(text):
+        while at < len(tokens) and tokens[at][0] < word.start():
+            at += 1
+        inside = []
+        while at < len(tokens) and tokens[at][0] < word.end():
+            inside.append(tokens[at])
+            at += 1
+        lone = any(token in ("{", "}") for _, _, token, _ in inside)
+        if lone and any(name is not None for _, _, _, name in inside):
+            shown = word.group(0)
+            found.append(shown if len(shown) <= _MAX_SHOWN_WORD else shown[:_MAX_SHOWN_WORD] + "…")
+    return list(dict.fromkeys(found))
+
+
+def lone_brace_message(written: str, lang: str) -> str:
+    """Why a text's lone brace (`lone_braces`) is refused, as R006 and the PO import say it."""
+    return (
+        f"{written!r} ({lang}) prints a brace beside its placeholder as written: a placeholder"
+        " inside another, or a brace alone beside one, is no placeholder; write {name} for a"
+        " value, `{{` or `}}` for a brace"
+    )
+
+
 def stray_braces(text: str, names: Collection[str]) -> list[str]:
     """What `substitute(text, ...)` with these `names` would print as written between braces,
     each once: a `{...}` that is no `{name}` of `names` (another name, a format spec, a

@@ -57,14 +57,14 @@ def _room_for_one_more(game: Game) -> None:
     )
     languages = len(manifest.languages) + 1
     bound = game_module.MAX_WORK
-    units = (faces + files) * languages + files * game_module.FILE_WORK + entries
+    units = (faces + files + entries) * languages + files * game_module.FILE_WORK
     if units > bound:
         raise ValueError(
             f"{game.id} prints {faces:,} faces a language ({cards:,} cards, {questions:,}"
             f" questions of two faces) from {files:,} content files: in {languages} languages"
             f" its content would be {units:,} units of work, more than the {bound:,} a game"
             f" may take (Y018: a face is one unit in each language, a file {game_module.FILE_WORK}"
-            " and one in each language, a board's entry one); nothing done"
+            " and one in each language, a board's entry one in each language); nothing done"
         )
 
 

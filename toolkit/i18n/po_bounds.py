@@ -30,11 +30,13 @@ the text so far: a 6.3 MB PO file saying `charset=punycode` ran past 120 s (prob
 other text encoding of the standard library decodes in C (the single-byte ones through one
 charmap table), in time linear in the file."""
 
-_ENTRY = re.compile(rb"^(?:#~\s*)?msgid\s")
-_KEYWORD = re.compile(rb"^(?:#~\s*)?msg(?:id|id_plural|str|str\[\d+\]|ctxt)\s")
-"""The first line of a text: an 8.3 MB msgstr written on one line (for a rulebook heading)
-was counted as no text's, and `i18n import` took 1.45 GB to refuse it (probe 50 P50-12)."""
-_CONTINUED = re.compile(rb'^(?:#[~|]\s*)*"')
+_KEYWORDS = frozenset(("msgctxt", "msgid", "msgid_plural", "msgstr"))
+"""The keywords that start a text (and `msgstr[N]`, `#| msgid`…): a text's first line counts
+with it (an 8.3 MB msgstr written on one line, for a rulebook heading, was counted as no
+text's, and `i18n import` took 1.45 GB to refuse it: probe 50 P50-12)."""
+_PREVIOUS = frozenset(("msgctxt", "msgid", "msgid_plural"))
+_SKIPPED_BARE = frozenset(("#:", "#,", "#."))
+"""Comment markers polib skips when nothing follows them: the text before goes on after."""
 
 
 _CONTENT_TYPE = re.compile(rb'"?Content-Type:')
@@ -68,7 +70,6 @@ def read_po_file(path: Path) -> str:
         raise InputError(f"cannot read it: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
         raise InputError(f"it is larger than the limit of {MAX_BYTES:,} bytes for a PO file")
-    _check(data)
     charset = "utf-8"
     found = _charset(data)
     if found:
@@ -103,9 +104,33 @@ def read_po_file(path: Path) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as a file read as text is
     if not text.endswith("\n"):
         text += "\n"
+    _check(text)
     if _names_a_file(text):  # polib would read that file instead of parsing the text
         raise InputError("it holds no PO entries")
     return PoText(text)
+
+
+def refuse_unreadable(text: str, keys: list[str]) -> None:
+    """Raise ValueError when `i18n import` would refuse the PO `text` that `i18n export`
+    made (`keys`: its entries' msgctxts, to name the file most of them come from): export
+    wrote a 59,772-entry file for a rulebook of large tables that import then refused at
+    its 20,001st entry (probe 51 L7). The same count as the import's, on the same bytes."""
+    data = text.encode("utf-8")
+    try:
+        if len(data) > MAX_BYTES:
+            raise InputError(f"it is larger than the limit of {MAX_BYTES:,} bytes for a PO file")
+        _check(text)
+    except InputError as exc:
+        files: dict[str, int] = {}
+        for key in keys:
+            name = key.split(":", 1)[0]
+            files[name] = files.get(name, 0) + 1
+        most = max(sorted(files), key=lambda name: files[name]) if files else None
+        where = f"; {most} gives {files[most]:,} of its {len(keys):,} entries" if most else ""
+        raise ValueError(
+            f"the PO file would not be read back by `playset i18n import`: {exc}{where};"
+            " nothing written (make that file's texts fewer or shorter, or split the game)"
+        ) from None
 
 
 class PoText(str):
@@ -130,28 +155,73 @@ def _names_a_file(text: str) -> bool:
         return False
 
 
-def _check(data: bytes) -> None:
-    """Raise InputError (with the line) for PO text too large to parse in bounded time."""
+def _check(text: str) -> None:
+    """Raise InputError (with the line) for PO text too large to parse in bounded time. Its
+    lines are read as polib reads them (`_line_kind`): stripped of any whitespace, and a blank
+    line or one polib skips going on with the text before it. Read by regular expressions at
+    the line's start, a blank line between two continuation lines ended the count while polib
+    joined them into one 8 MB msgstr (14.9 s and 1.45 GB of `i18n import`), and an indented
+    entry was no entry (150,000 of them parsed and reported): probe 53-11."""
     entries = 0
     run_start = run_lines = run_bytes = 0
-    for number, line in enumerate(data.split(b"\n"), start=1):
-        if _ENTRY.match(line):
+    for number, line in enumerate(text.split("\n"), start=1):
+        kind, line = _line_kind(line)
+        if kind == SKIPPED:
+            continue
+        if kind == ENTRY:
             entries += 1
             if entries > MAX_ENTRIES:
                 raise InputError(f"it holds more than {MAX_ENTRIES:,} entries", number)
-        if _KEYWORD.match(line):  # a text's first line: its bytes count (probe 50 P50-12)
-            run_start, run_lines, run_bytes = number, 0, len(line)
-        elif not _CONTINUED.match(line):
-            run_lines = run_bytes = 0
-            continue
-        else:
+        if kind in (ENTRY, TEXT):  # a text's first line: its bytes count (probe 50 P50-12)
+            run_start, run_lines, run_bytes = number, 0, _bytes(line)
+        elif kind == CONTINUED:
             if not run_lines and not run_bytes:
                 run_start = number - 1  # the msgid/msgstr line the run continues
             run_lines += 1
-            run_bytes += len(line)
+            run_bytes += _bytes(line)
+        else:
+            run_lines = run_bytes = 0
+            continue
         if run_lines > MAX_ENTRY_LINES or run_bytes > MAX_ENTRY_BYTES:
             raise InputError(
                 f"one text runs over more than {MAX_ENTRY_LINES:,} lines or"
                 f" {MAX_ENTRY_BYTES:,} bytes",
                 max(run_start, 1),
             )
+
+
+SKIPPED, ENTRY, TEXT, CONTINUED, OTHER = range(5)
+"""What a line of a PO file is to polib (`_line_kind`): nothing (blank, or a marker it skips),
+a msgid (an entry), another text's first line, a text's continuation, anything else."""
+
+
+def _line_kind(line: str) -> tuple[int, str]:
+    """What polib's parser (1.2) makes of `line`, and the line as it reads it: its tests, in
+    its order, on the line stripped of whitespace (`str.strip`: Unicode spaces too)."""
+    line = line.strip()
+    if not line:
+        return SKIPPED, line
+    tokens = line.split(None, 2)
+    if tokens[0] == "#~|":
+        return SKIPPED, line
+    if tokens[0] == "#~" and len(tokens) > 1:  # obsolete: read as the rest of the line
+        line, tokens = line[3:].strip(), tokens[1:]
+    first = tokens[0]
+    if first in _KEYWORDS and len(tokens) > 1:
+        return (ENTRY if first == "msgid" else TEXT), line
+    if first in _SKIPPED_BARE and len(tokens) <= 1:
+        return SKIPPED, line
+    if line.startswith('"'):
+        return CONTINUED, line
+    if line.startswith("msgstr["):
+        return TEXT, line
+    if first == "#|" and len(tokens) > 1:
+        if tokens[1].startswith('"'):
+            return CONTINUED, line
+        if tokens[1] in _PREVIOUS and len(tokens) > 2:
+            return TEXT, line
+    return OTHER, line
+
+
+def _bytes(line: str) -> int:
+    return len(line) if line.isascii() else len(line.encode("utf-8", "surrogatepass"))

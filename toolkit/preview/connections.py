@@ -4,8 +4,10 @@ uvicorn times out only a kept-alive connection between two requests: a connectio
 sends half a request head (or nothing) is held for ever, so a few thousand of them exhaust
 the process's file descriptors, and asyncio then logs a traceback for every accept that
 fails. Here a request (head and body) must be complete within `head_seconds` of the
-connection or of the previous response, connections beyond `max_connections` are closed as
-they arrive, and a failing accept is one warning a minute, not a traceback a second.
+connection or of the previous response; a connection beyond `max_connections` takes the
+place of the oldest one still waiting for its request (else of the oldest event stream,
+below), and is closed as it arrives only when every other one is being answered; a failing
+accept is one warning a minute, not a traceback a second.
 
 An event stream (`/events`) is held open for as long as its page is: a local program that
 opened `max_connections` of them locked the browser out of the preview (its page, images
@@ -55,21 +57,29 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_made(transport)
         self.arrival = next(_ARRIVALS)
         if len(self.connections) > self.max_connections:
-            oldest = self._oldest_stream()
+            oldest = self._oldest(waiting=True) or self._oldest(waiting=False)
             if oldest is None:
                 transport.close()  # the fd is given back now, not after a timeout
                 return
             oldest.streams_events = False
-            oldest.transport.close()  # its stream ends; this connection takes its place
+            oldest.transport.close()  # this connection takes its place
         self._arm()
 
-    def _oldest_stream(self) -> GuardedH11Protocol | None:
-        streams = [
+    def _oldest(self, waiting: bool) -> GuardedH11Protocol | None:
+        """The connection that gives way at the cap: the oldest still waiting for its
+        request (half sent, or an idle kept-alive one: its deadline armed), else the oldest
+        event stream. A local program holding `max_connections` half-sent requests (sent
+        again every few seconds) had every other connection refused (probe 51 L4); now it
+        must open them faster than the browser does, each taking a held one's place."""
+        held = [
             c
             for c in self.connections
-            if isinstance(c, GuardedH11Protocol) and c is not self and c.streams_events
+            if isinstance(c, GuardedH11Protocol)
+            and c is not self
+            and not c.transport.is_closing()
+            and (c._deadline is not None if waiting else c.streams_events)
         ]
-        return min(streams, key=lambda c: c.arrival, default=None)
+        return min(held, key=lambda c: c.arrival, default=None)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)

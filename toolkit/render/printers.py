@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -113,24 +114,29 @@ def load_printers(path: Path | None = None) -> dict[str, tuple[float, float]]:
 
 
 def printer_offset(name: str, path: Path | None = None) -> tuple[float, float]:
+    _check_name(name)  # one --save refuses is never saved: said as such, not "--save x\n"
     path = path or printers_file()
     printers = load_printers(path)
     if name not in printers:
         known = ", ".join(sorted(printers)) or "none saved yet"
         raise PrinterError(
-            f"no printer {name!r} in {path} (known: {known}); "
-            f"measure it with `playset calibrate`, then `playset calibrate --save {name} X,Y`"
+            f"no printer {name!r} in {path} (known: {known}); measure it with `playset"
+            f" calibrate`, then `playset calibrate --save {shlex.quote(name)} X,Y`"
         )
     return printers[name]
 
 
-def save_printer(name: str, offset: tuple[float, float], path: Path | None = None) -> Path:
-    """Add or replace one printer; the others are kept, the file is rewritten atomically."""
+def _check_name(name: str) -> None:
     if not NAME.match(name):  # a newline, a fullwidth letter or a control character
         shown = repr(name) if len(name) <= 64 else f"{name[:64]!r}… ({len(name):,} characters)"
         raise PrinterError(
             f"printer name {shown}: letters, digits, space, '.', '_' or '-', at most 64"
         )
+
+
+def save_printer(name: str, offset: tuple[float, float], path: Path | None = None) -> Path:
+    """Add or replace one printer; the others are kept, the file is rewritten atomically."""
+    _check_name(name)
     path = path or printers_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # the user's config folder

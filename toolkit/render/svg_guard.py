@@ -260,34 +260,39 @@ _SHAPE_DATA = ("d", "points", "stroke-dasharray")
 """The attributes that hold lists of numbers svglib reads one by one, again for each <use>."""
 
 
-MAX_GAME_MATCHING = 200_000
+MAX_GAME_MATCHING = 60_000
 """Matching steps (`MAX_MATCHING`) of the icons one game loads, together: each icon a game's
 icons/ lists is read at each check, used or not, and svglib styles it at about 3 µs a step
-(100 unused icons of 3 kB just under `MAX_MATCHING` took 6.5 s of validate: probe 39 M3).
-Ten icons at the bound of one. The bundled games have no SVG icon (0 steps), nor has the test
+(100 unused icons of 3 kB just under `MAX_MATCHING` took 6.5 s of validate: probe 39 M3),
+~0.2 s at the bound (200,000 until budget59: the icons' four game bounds added up to ~4 s,
+and one game may spend every other surface's budget as well). Three icons at the bound of
+one. The bundled games have no SVG icon (0 steps), nor has the test
 fixture's (tests/fixtures/own-look) a <style>; an exported icon's classes (`.st0{…}`, ten of
-them on 100 shapes: 1,000 steps) leave room for 200 such icons. Charged in the order the
+them on 100 shapes: 1,000 steps) leave room for 60 such icons. Charged in the order the
 icons are loaded, by name, only for an icon read (one refused costs svglib nothing), so a
 game gives the same findings at each run, the validate cache's or not."""
 
 
-MAX_GAME_ELEMENTS = 8_000
+MAX_GAME_ELEMENTS = 3_000
 """Elements the icons one game reads draw together, each icon's counted once its <use> are
 expanded (`MAX_EXPANDED`): svglib reads an element in 0.2 to 0.3 ms, and each icon in icons/
 is read at every check, used or not, so 50 unused icons of 1,990 circles took validate 18 s,
-and 999 of 100 paths 29 s (probe 44 I1): about 2 to 2.5 s at the bound, 80 icons of 100
-shapes. The bundled games have no SVG icon (0 elements); the test fixture's
-(tests/fixtures/own-look) draws 7. An icon the guard refuses for a reason of its own is
-charged the elements the guard walked (one refused at its count of elements is not)."""
-MAX_GAME_NUMBERS = 160_000
+and 999 of 100 paths 29 s (probe 44 I1): about 0.6 to 0.8 s at the bound, 30 icons of 100
+shapes or 300 of 10 (8,000 until budget59: 40 unused icons of 195 circles, 129 kB, took
+1.4 s, on top of every other surface's budget). The bundled games have no SVG icon (0
+elements); the test fixture's (tests/fixtures/own-look) draws 7. An icon the guard refuses
+for a reason of its own is charged the elements the guard walked (one refused at its count of
+elements is not)."""
+MAX_GAME_NUMBERS = 60_000
 """Numbers and commands of the paths and polygons of the icons one game reads, together
 (`MAX_NUMBERS`, `_TOKEN`):
-svglib reads about 4 µs a number (an icon of one path of 40,000 numbers took 0.17 s), ~0.7 s
-at the bound: 160 icons of 1,000 numbers, more than an icon pack's detailed glyph holds."""
-MAX_GAME_STYLE = 80_000
+svglib reads about 4 µs a number (an icon of one path of 40,000 numbers took 0.17 s), ~0.25 s
+at the bound: 60 icons of 1,000 numbers, more than an icon pack's detailed glyph holds
+(160,000 until budget59)."""
+MAX_GAME_STYLE = 30_000
 """Characters of CSS in the <style> elements of the icons one game reads, together
-(`MAX_STYLE`): svglib parses ~5 µs a character (an icon of 20,000 took 0.11 s), ~0.4 s at
-the bound; an exported icon's classes take a few hundred."""
+(`MAX_STYLE`): svglib parses ~5 µs a character (an icon of 20,000 took 0.11 s), ~0.15 s at
+the bound (80,000 until budget59); an exported icon's classes take a few hundred."""
 MAX_GAME_BYTES = 8 * 1024 * 1024
 """Bytes of the SVG files the icons of one game read, together, refused ones included (each
 is parsed twice, ~15 ms a 2 MB file): past it an icon is refused without being read (1,000

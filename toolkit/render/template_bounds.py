@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, operators
-from jinja2.exceptions import SecurityError
+from jinja2.exceptions import FilterArgumentError, SecurityError, TemplateRuntimeError
 from jinja2.runtime import LoopContext, Undefined
 from jinja2.utils import Cycler, Joiner, Namespace, missing
 from markupsafe import escape
@@ -164,9 +164,20 @@ third of what a cold `validate` may take with the content at its own budget,
 `toolkit.content.game.MAX_WORK`; budget56)."""
 
 
+RULEBOOK_CREATED = 4_000_000
+"""Characters and items the rulebook's renders may build, shared by the game's languages
+(`rulebook_limits`), a long text read counting an eighth of its characters
+(`READ_PER_UNIT`): `MAX_CREATED` (64,000,000) let 600 `s|wordcount` of a 99,000-character
+`s` in each of 3 languages (a 541-byte line each) take a cold `validate` 4.5 s, clean, and
+more ran into each language's 5 s deadline, a finding that depends on the machine
+(budget59: ~0.2 µs a unit). This is ~0.8 s at most (8,000,000 left a game of every other
+budget spent ~5.5 s); the bundled rulebooks validate clean at 30,000 in all, 10,000 a
+language."""
+
+
 def rulebook_limits(languages: int) -> Limits:
     """A rulebook render's limits in a game of `languages` languages: its share of
-    `RULEBOOK_STEPS` and of `MAX_CREATED` (one step may be a filter over a long text, and a
+    `RULEBOOK_STEPS` and of `RULEBOOK_CREATED` (one step may be a filter over a long text, and a
     render that builds its 64,000,000 characters in a few thousand steps ran its 5 s deadline
     in each of 10 languages: 13 s of validate, probe 40 H3)."""
     languages = max(1, languages)
@@ -174,7 +185,7 @@ def rulebook_limits(languages: int) -> Limits:
     if languages > 1:
         per = f" in one language's rulebook (its share: the rulebook's {languages} languages share"
         per += " its bounds)"
-    return Limits(None, RULEBOOK_STEPS // languages, per, MAX_CREATED // languages)
+    return Limits(None, RULEBOOK_STEPS // languages, per, RULEBOOK_CREATED // languages)
 
 
 LAYOUT_ITERATIONS = 2_000
@@ -189,7 +200,7 @@ same card fails on every machine and run (at most ~40 ms a face). The bundled ga
 take at most 52; one that looks each of 400 glossary terms up in the card's text, ~4,000."""
 LAYOUT_CREATED = 200_000
 """Characters and items all guarded results of a card layout's render on one card face add
-up to (a rulebook's: `MAX_CREATED`): a few steps can each build a large value (a 100,000-item
+up to (a rulebook's: `RULEBOOK_CREATED`): a few steps can each build a large value (a 100,000-item
 list sorted, ~95 ms through Jinja's `sort`), so 64,000,000 a render let a layout of a few
 dozen steps spend seconds a card face, and 2,000,000 still ~1 s; 200,000 is ~0.1 s at most.
 Card texts are at most 4,000 characters; the bundled games' layouts build at most 285 on a
@@ -458,6 +469,29 @@ def weigh(value: Any, limit: int = MAX_STRING) -> int:
         if total > limit:
             return total
     return total
+
+
+def text_weight(value: Any, what: str = "the value") -> int:
+    """The characters `str(value)` has (a text's length, anything else `weigh`ed), refused
+    past `MAX_STRING` before it is made: what a guard or a filter makes text of may be a list
+    holding one long text thousands of times (`join(d=[s]*3000)`, `urlize(target=…)`: 3 GB
+    made text before the size was refused, probe 53-7)."""
+    if isinstance(value, str):
+        return len(value)
+    refuse_view(value)
+    weight = weigh(value)
+    if weight > MAX_STRING:
+        raise TemplateLimitError(f"{what} prints more than {MAX_STRING:,} characters")
+    return weight
+
+
+def _as_text(value: Any, what: str) -> Any:
+    """`value` as the text a filter makes of it (`str`), weighed first (`text_weight`); a text
+    or an undefined value as it is."""
+    if isinstance(value, str | Undefined):
+        return value
+    text_weight(value, what)
+    return str(value)
 
 
 def _refuse_wide(number: str | None, what: str) -> None:
@@ -754,14 +788,25 @@ class PrintedTable(ValueError):
 
 def _table_printed(view: Mapping[Any, Any]) -> str:
     """Why printing a content view is refused: Python's text of a dict (`{'de': 'Hallo'}`)
-    is never what a rulebook or a card means to print."""
-    keys = [str(key) for key in itertools.islice(view, 6)]
+    is never what a rulebook or a card means to print. Its keys are cut (`bounded_repr`): a
+    rulebook may add one that prints gigabytes (`rules.update({k: 1})`)."""
+    keys = [_key_shown(key) for key in itertools.islice(view, 6)]
     listed = ", ".join(keys[:5]) + (", …" if len(keys) > 5 else "")
     return (
         f"`{{{{ … }}}}` prints a table of values ({listed or 'empty'}), not a text: print one"
         " of its entries, or, if it is a text by language, give it a text in each of the"
         " game's languages"
     )
+
+
+def _key_shown(key: Any) -> str:
+    if isinstance(key, str):
+        return str.__str__(key) if len(key) <= SHOWN_KEY else f"{key[:SHOWN_KEY]}…"
+    return bounded_repr(key, SHOWN_KEY)
+
+
+SHOWN_KEY = 60
+"""Characters of a key a message names."""
 
 
 _WIDTH_METHODS = frozenset({"ljust", "rjust", "center", "zfill"})
@@ -822,6 +867,8 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"to_bytes() would build more than {MAX_STRING:,} bytes")
     if isinstance(owner, list | tuple) and name in ("count", "index", "remove", "sort"):
         guard_compared(owner)  # compares the items (with the argument), like `in`
+        if name == "index" and args:  # not found: "%R is not in list", made in C
+            _refuse_quoted(args[0], name)
     if isinstance(owner, range) and name in ("count", "index"):
         guard_compared(owner)  # with anything but an int, over every number in C
     if isinstance(owner, list):
@@ -829,6 +876,17 @@ def check_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
         if name in ("append", "insert") and len(owner) >= MAX_ITEMS:
             raise TemplateLimitError(f"a list of more than {MAX_ITEMS:,} items")
+
+
+def _refuse_quoted(value: Any, name: str) -> None:
+    """Refuse to give `value` to a call whose error quotes it whole (`[1].index(k)` makes
+    `repr(k)` in C when `k` is not there: a tuple of 3,000 references to one 999,999-character
+    text, 3 GB, probe 53-8) when its text would pass `MAX_STRING`."""
+    if weigh(value) > MAX_STRING:
+        raise TemplateLimitError(
+            f"{name}() of a value that prints more than {MAX_STRING:,} characters (its error"
+            " would print it)"
+        )
 
 
 READ_PER_UNIT = 8
@@ -996,7 +1054,7 @@ def _check_codec(encoding: Any) -> None:
         name = ""
     if name not in PLAIN_CODECS:
         raise TemplateLimitError(
-            f"the codec {str(encoding)[:40]!r} is not allowed; use utf-8, utf-16, utf-32,"
+            f"the codec {bounded_repr(encoding, 40)} is not allowed; use utf-8, utf-16, utf-32,"
             " ascii or latin-1"
         )
 
@@ -1061,8 +1119,12 @@ def check_grown(obj: Any) -> None:
 
 def _width_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     numbers = [a for a in (*args, *kwargs.values()) if isinstance(a, int)]
-    if any(abs(n) > MAX_WIDTH for n in numbers if not isinstance(n, bool)):
-        raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+    for n in numbers:
+        if not isinstance(n, bool) and abs(n) > MAX_WIDTH:
+            # a negative one said as such (`center(-5000)` said "a width over 1000": P51-L2)
+            if n > 0:
+                raise TemplateLimitError(f"a width over {MAX_WIDTH} characters")
+            raise TemplateLimitError(f"a width under -{MAX_WIDTH} (held to {MAX_WIDTH} either way)")
 
 
 def _wrapped(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1087,6 +1149,32 @@ def _indented(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None
     text = str(value)
     if len(text) + (text.count("\n") + 1) * max(step, 0) > MAX_STRING:
         raise TemplateLimitError(f"indent would build more than {MAX_STRING:,} characters")
+
+
+def _truncated(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`truncate(length, killwords, end, leeway)`: widths, and Jinja's own asserts said in
+    the designer's words (`truncate(10, end="…"*20)` said "AssertionError: expected length
+    >= 20, got 10": probe 51 L1)."""
+    _width_args(args, kwargs)
+    names = ("length", "killwords", "end", "leeway")
+    given = {**dict(zip(names, args, strict=False)), **kwargs}
+    length, end, leeway = given.get("length", 255), given.get("end", "..."), given.get("leeway")
+    if isinstance(length, int) and isinstance(end, str) and length < len(end):
+        raise FilterArgumentError(
+            f"truncate(): its end text ({len(end):,} characters) is longer than the length"
+            f" it cuts to ({length:,}); give a length of at least {len(end):,}"
+        )
+    if isinstance(leeway, int) and leeway < 0:
+        raise FilterArgumentError(f"truncate(): a leeway of {leeway:,}; it cannot be negative")
+
+
+def _sliced(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """`slice(n)`: a count, and at least one slice (`slice(0)` said "ZeroDivisionError:
+    integer division or modulo by zero")."""
+    _count_arg(args, kwargs)
+    slices = args[0] if args else kwargs.get("slices")
+    if isinstance(slices, int) and slices < 1:
+        raise FilterArgumentError("slice(): a count of slices under 1; give 1 or more")
 
 
 def _count_arg(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1167,13 +1255,20 @@ def _joined(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     attribute = args[1] if len(args) > 1 else kwargs.get("attribute")
     value = _attribute_values(value, attribute)
     items = value if isinstance(value, list | tuple) else ()
-    if len(str(separator)) * len(items) + weigh(items) > MAX_STRING:
+    between = text_weight(separator, "join's separator")
+    made = 0 if isinstance(separator, str) else between  # made text, even with no items
+    if made + between * len(items) + weigh(items) > MAX_STRING:
         raise TemplateLimitError(f"join would build more than {MAX_STRING:,} characters")
 
 
 def _replaced(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Jinja's `replace` makes text of what it replaces and of what it puts in its place
+    (`str(new)`): each weighed before, then sized as `str.replace` is (probe 53-7: a list of
+    3,000 references to one 999,999-character text was made 3 GB of text)."""
     if len(args) >= 2:
-        check_call(str(value).replace, args[:2], {})
+        old = _as_text(args[0], "replace's first argument")
+        new = _as_text(args[1], "replace's second argument")
+        check_call(str(value).replace, (old, new), {})
 
 
 def _formatted(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1257,7 +1352,7 @@ def _urlized_size(text: str, words: int, args: tuple[Any, ...], kwargs: dict[str
     for at, name in ((2, "target"), (3, "rel")):
         given = args[at] if len(args) > at else kwargs.get(name)
         if given is not None and not isinstance(given, Undefined):
-            extra += 6 * len(given if isinstance(given, str) else str(given))
+            extra += 6 * text_weight(given, f"urlize's {name}")
     limit = MAX_STRING
     budget = current()
     if budget is not None:
@@ -1322,14 +1417,29 @@ def _sorting(name: str) -> Callable[[Any, tuple[Any, ...], dict[str, Any]], None
     return check
 
 
+def _naming(kind: str, at: int) -> Callable[[Any, tuple[Any, ...], dict[str, Any]], None]:
+    """The check of a filter that calls the test or filter (`kind`) its argument at `at`
+    names (`select("odd")`, `map("upper")`): a name that is no text names none, and Jinja's
+    error quotes it whole (`No test named ('xxx…', …)`: the repr of a tuple holding one long
+    text 3,000 times, 3 GB, probe 53-8), so it is said here, cut (an undefined name is left
+    to Jinja, which says it in its own words)."""
+
+    def check(value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        name = args[at] if len(args) > at else None
+        if name is not None and not isinstance(name, str | Undefined):
+            raise TemplateRuntimeError(f"No {kind} named {bounded_repr(name, 60)}.")
+
+    return check
+
+
 FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object]] = {
     "round": _rounded,
     "center": lambda v, a, k: _width_args(a, k),
     "indent": _indented,
     "wordwrap": _wrapped,
-    "truncate": lambda v, a, k: _width_args(a, k),
+    "truncate": _truncated,
     "batch": lambda v, a, k: _count_arg(a, k),
-    "slice": lambda v, a, k: _count_arg(a, k),
+    "slice": lambda v, a, k: _sliced(a, k),
     "join": _joined,
     "replace": _replaced,
     "format": _formatted,
@@ -1349,6 +1459,10 @@ FILTER_CHECKS: dict[str, Callable[[Any, tuple[Any, ...], dict[str, Any]], object
     "xmlattr": _weighed_value,
     # filters that compare items with each other, inside C like `==`
     **{name: _sorting(name) for name in ("sort", "min", "max", "dictsort", "groupby")},
+    # filters that call a test or a filter by the name they are given
+    "map": _naming("filter", 0),
+    **{name: _naming("test", 0) for name in ("select", "reject")},
+    **{name: _naming("test", 1) for name in ("selectattr", "rejectattr")},
 }
 
 
@@ -1358,11 +1472,120 @@ MAX_SAID = 300
 
 
 def said(exc: BaseException) -> str:
-    """The error's text for a diagnostic, cut to `MAX_SAID` characters."""
+    """The error's text for a diagnostic, cut to `MAX_SAID` characters, and made from no more
+    of its arguments than that: `str()` of a `KeyError` is the repr of its key, and a tuple of
+    3,000 references to one 999,999-character text was 3 GB of text before it was cut (probe
+    53-8). An error that writes its own text (`__str__`) is asked for it, as before."""
+    quoted = _quoted_args(exc)
+    if quoted is not None:
+        return quoted
     text = str(exc)
     if len(text) <= MAX_SAID:
         return text
     return f"{text[:MAX_SAID]}… ({len(text):,} characters)"
+
+
+def _quoted_args(exc: BaseException) -> str | None:
+    """What Python's own `str(exc)` prints of arguments that are not one text (a `KeyError`'s
+    repr of its key, the repr of the tuple of several, the text of a list), made by
+    `bounded_repr`; None when `str(exc)` is the error's own text or its one text argument."""
+    kind = type(exc).__str__
+    if kind is not BaseException.__str__ and kind is not KeyError.__str__:
+        return None
+    args = exc.args
+    if len(args) != 1:
+        return bounded_repr(args, MAX_SAID) if args else None
+    arg = args[0]
+    if kind is not KeyError.__str__ and (
+        isinstance(arg, str) or arg.__class__ in (float, bool) or arg is None or _small_int(arg)
+    ):
+        return None
+    return bounded_repr(arg, MAX_SAID)
+
+
+SHOWN_ITEMS = 8
+"""Items of a list, tuple, set or dict `bounded_repr` shows before `…`."""
+SHOWN_DEPTH = 3
+"""How deep into lists in lists `bounded_repr` looks before `…`."""
+
+
+def _small_int(value: Any) -> bool:
+    return value.__class__ is int and value.bit_length() <= 256
+
+
+def bounded_repr(value: Any, limit: int = MAX_SAID) -> str:
+    """About `repr(value)`, made from no more of `value` than `limit` characters show: a
+    text's first characters, a few items of a list or dict a few levels deep, a number of
+    more than 256 bits by its size, any other object by its kind (`<Cycler>`). For what a
+    message quotes of a template's value: the value may print gigabytes (`[s]*3000`)."""
+    parts: list[str] = []
+    left = limit
+
+    def put(text: str) -> None:
+        nonlocal left
+        parts.append(text)
+        left -= len(text)
+
+    def walk(item: Any, depth: int) -> None:
+        if left <= 0:
+            return
+        if isinstance(item, str | bytes):
+            plain: Any = str if isinstance(item, str) else bytes
+            head = plain.__getitem__(item, slice(0, max(left, 1)))
+            put(repr(plain(head)) + ("…" if len(item) > len(head) else ""))
+        elif item.__class__ in (float, bool) or item is None or _small_int(item):
+            put(repr(item))
+        elif item.__class__ is int:
+            put(f"<a {item.bit_length():,}-bit number>")
+        elif isinstance(item, (list, tuple, set, frozenset, Mapping, *VIEWS)):
+            mapping = isinstance(item, Mapping)
+            opener, closer = _brackets(item, mapping)
+            put(opener)
+            if depth >= SHOWN_DEPTH and len(item):
+                put("…")
+            else:
+                shown: Iterable[Any] = item.items() if isinstance(item, Mapping) else item
+                for index, child in enumerate(itertools.islice(shown, SHOWN_ITEMS)):
+                    if left <= 0:
+                        break
+                    if index:
+                        put(", ")
+                    if mapping:
+                        walk(child[0], depth + 1)
+                        put(": ")
+                        walk(child[1], depth + 1)
+                    else:
+                        walk(child, depth + 1)
+                if len(item) > SHOWN_ITEMS or left <= 0:
+                    put(", …")
+                elif isinstance(item, tuple) and len(item) == 1:
+                    put(",")
+            put(closer)
+        else:
+            put(f"<{type(item).__name__}>")
+
+    walk(value, 0)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _brackets(item: Any, mapping: bool) -> tuple[str, str]:
+    """How `repr` opens and closes `item` (a dict view: `dict_keys([…])`)."""
+    if isinstance(item, VIEWS):
+        return f"{type(item).__name__}([", "])"
+    for kind, brackets in _BRACKETS.items():
+        if isinstance(item, kind):
+            return brackets
+    return ("{", "}") if mapping else ("[", "]")
+
+
+_BRACKETS: dict[type, tuple[str, str]] = {
+    list: ("[", "]"),
+    tuple: ("(", ")"),
+    set: ("{", "}"),
+    frozenset: ("frozenset({", "})"),
+    dict: ("{", "}"),
+}
 
 
 NOT_ITERATING = frozenset(

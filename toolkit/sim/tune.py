@@ -95,9 +95,9 @@ def parse_tolerance(key: str, text: str) -> float:
     except SetupError:
         raise SetupError(f"--tolerance {text!r}: expected a finite number, e.g. 5% or 2") from None
     if within < 0:
-        raise SetupError(f"--tolerance {text}: a tolerance is zero or more")
+        raise SetupError(f"--tolerance {text!r}: a tolerance is zero or more")
     _no_percent(key, f"--tolerance {text!r}", text)
-    return within
+    return abs(within)  # `-0` is zero: the report printed "10 ± -0"
 
 
 def parse_objective(text: str) -> tuple[str, float]:

@@ -13,11 +13,15 @@ MAX_MEMBERS = 10_000
 MAX_UNPACKED = 32 * 1024 * 1024
 """Bytes all members unpack to: a 20,000-card sheet of 30 columns is about 25 MB of XML. The
 reader and the scans take about 0.1 s a megabyte (64 MB, the limit before, was 6 s)."""
-MAX_GAME_SCANNED = 64 * 1024 * 1024
+MAX_GAME_SCANNED = 8 * 1024 * 1024
 """Bytes of sheet XML (worksheets, shared strings, an ODS file's content) all of a game's
 spreadsheets may have scanned together, in the order the game reads them: `MAX_UNPACKED` is
 a file's, and three 349 kB workbooks of 1 MB members each took 9.5 s (probe 37 M2). The
-scans take about 0.05 s a megabyte, so a game's sheets cost at most a few seconds."""
+scans take about 0.06 s a megabyte, so a game's sheets cost at most ~0.5 s: at 64 MB, 63
+workbooks of 1 MB of empty styled cells (each under `RATIO_FLOOR`, 5 kB zipped: 330 kB in
+all) took a cold `validate` 4 s, on top of every other surface's budget (budget59). The game
+work budget (toolkit.content.game.MAX_WORK) takes 3,000 cards in three languages, a sheet of
+~3 MB at 30 columns."""
 MAX_RATIO = 100
 """How much one member, and the members together, may shrink when zipped; XML cells of a
 real sheet stay well under this (5 to 20 times), a bomb of repeated bytes reaches a thousand

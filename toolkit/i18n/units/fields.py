@@ -13,6 +13,8 @@ from toolkit.content.models.deck import CardBase
 from toolkit.content.templating import (
     escaped_message,
     escaped_names,
+    lone_brace_message,
+    lone_braces,
     parameter_values,
     placeholders,
 )
@@ -82,6 +84,9 @@ def _board_words(facts: Facts, lang: str) -> Callable[[Text, str], str | None]:
         escaped = escaped_names(words) if phrase is None else []
         if escaped:  # `{{points}}` prints "{points}" (R006): refused here, not applied
             return escaped_message(escaped[0], lang)
+        lone = lone_braces(words) if phrase is None else []
+        if lone:  # `{n:{n}}`, a brace alone: R006 too
+            return lone_brace_message(lone[0], lang)
         if len(words) > MAX_LABEL and is_label(text):
             return (
                 f"the board label would be {len(words):,} characters; a label prints at most"

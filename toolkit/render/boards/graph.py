@@ -99,12 +99,16 @@ def _project(spaces: list[GraphSpace]) -> tuple[dict[str, tuple[float, float]], 
     }, False
 
 
-MAX_PAIRS = 400_000
+MAX_PAIRS = 100_000
 """Pairs of nearby spaces the spreading and nudging of one board may compare, together.
 Each round compares every space with those in the cells around it, so spaces piled on one
 spot cost the square of their number per round: 400 spaces at one place took 170 s, 2,000
 spaces spread over a map over two minutes. The bundled map compares about 7,600 pairs; a
-board that reaches the bound is printed as its spaces lie then (some may touch)."""
+board that reaches the bound is printed as its spaces lie then (some may touch; 200 spaces
+a tenth of a degree apart compare more than 50,000). A pair costs ~1-2 µs with what the
+spreading does with it, so ~0.15 s a board at the bound: it was 400,000 until budget59,
+when 85 boards of 100 spaces piled on one spot (449 kB) took a cold `validate` 10 s; a game
+lists at most toolkit.content.game.MAX_BOARD_FILES boards."""
 
 
 @dataclass
@@ -357,9 +361,10 @@ def _label_rect(s: Spot, where: str, width: float, size: float) -> tuple[Rect, t
 
 MAX_LABEL_WORK = 400_000
 """Boxes, names and roads the names of one board may be weighed against, together (the
-bundled map: about 11,000). Each name is weighed only against what lies near it (`_Grid`),
-but names piled on one spot lie near each other: past the bound, the names left go east of
-their space unweighed."""
+bundled map: about 11,000; `_may_unweigh` bounds it under 290,000, so `validate` need not
+place its names), ~0.5 µs a unit: ~0.2 s a board at the bound. Each name is weighed only
+against what lies near it (`_Grid`), but names piled on one spot lie near each other: past
+the bound, the names left go east of their space unweighed."""
 
 GRID = 15 * mm
 """Cell of the grid that finds what lies near a name (the area a name looks at reaches 15 mm

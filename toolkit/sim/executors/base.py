@@ -42,3 +42,11 @@ class ExecutorKind:
 
 
 MAX_LOCAL_WORKERS = 256  # processes one machine may start (as --workers' bound)
+
+
+def worker_count(text: str) -> int:
+    """The N of `local:N` or `pool:N`, in ASCII digits (ValueError otherwise): `int()` also
+    took `1_0` as 10 and a fullwidth `１` as 1, as calibrate's offsets once did."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)

@@ -11,7 +11,13 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
 from typing import Any
 
-from toolkit.sim.executors.base import MAX_LOCAL_WORKERS, ExecutorError, ExecutorKind, Idle
+from toolkit.sim.executors.base import (
+    MAX_LOCAL_WORKERS,
+    ExecutorError,
+    ExecutorKind,
+    Idle,
+    worker_count,
+)
 
 PROBE_SECONDS = 10.0  # a scheduler answers in milliseconds; anything else is refused by then
 LOCAL_WORKERS_PER_CPU = 4
@@ -36,7 +42,7 @@ def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     if arg == "local" or arg.startswith("local:"):
         _, _, count = arg.partition(":")
         try:
-            n = int(count) if count else workers
+            n = worker_count(count) if count else workers
         except ValueError:
             raise ExecutorError(f"--dask {arg} (expected local:N with N a number)") from None
         if n < 1:

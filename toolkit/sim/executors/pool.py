@@ -7,14 +7,20 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from toolkit.sim.executors.base import MAX_LOCAL_WORKERS, ExecutorError, ExecutorKind, Idle
+from toolkit.sim.executors.base import (
+    MAX_LOCAL_WORKERS,
+    ExecutorError,
+    ExecutorKind,
+    Idle,
+    worker_count,
+)
 from toolkit.sim.signals import stop_pool, worker_init
 
 
 @contextlib.contextmanager
 def _open(arg: str, workers: int, idle: Idle) -> Iterator[Executor]:
     try:
-        count = int(arg) if arg else workers
+        count = worker_count(arg) if arg else workers
     except ValueError:
         raise ExecutorError(f"--executor pool:{arg} (expected pool:N with N a number)") from None
     if not 1 <= count <= MAX_LOCAL_WORKERS:
