@@ -876,10 +876,11 @@ def _note_depth(parser: Any, name: str, opened: int) -> None:
 
     def noted(state: Any, start: int, end: int, silent: bool) -> bool:
         level = state.level
+        if silent or level + opened < state.md.options.maxNesting:  # as markdown-it has it
+            return bool(inner(state, start, end, silent))  # (at each line of a quote)
         if not inner(state, start, end, silent):
             return False
-        deep = not silent and level + opened >= state.md.options.maxNesting
-        if deep and state.env.get("deep") is None:
+        if state.env.get("deep") is None:
             state.env["deep"] = start
         return True
 
