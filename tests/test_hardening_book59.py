@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.checks import run_checks
+from tests.test_hardening_book58 import _line, _r010, _starter
 from toolkit.content.game import load_game
 from toolkit.render import rulebook_source
 
@@ -18,25 +18,6 @@ LABELS = "size: poker\nlabels:\n  mark: {en: Mark}\n"
 def _table(columns: int, rows: int, prefix: str = "") -> str:
     head = prefix + "|" + " h |" * columns + "\n" + prefix + "|---" * columns + "|\n"
     return head + (prefix + "|" + " x |" * columns + "\n") * rows
-
-
-def _starter(run_cli, tmp_path: Path) -> Path:
-    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en")
-    assert result.exit_code == 0, result.output
-    return tmp_path / "g"
-
-
-def _r010(folder: Path) -> list[tuple[str, int, int, str]]:
-    return [
-        (Path(d.file).relative_to(folder).as_posix(), d.span.line, d.span.col, d.message)
-        for d in run_checks(load_game(folder))
-        if d.code == "R010"
-    ]
-
-
-def _line(folder: Path, rel: str, written: str) -> int:
-    lines = (folder / rel).read_text(encoding="utf-8").split("\n")
-    return next(n for n, line in enumerate(lines, 1) if line.startswith(written))
 
 
 def _refused(text: str) -> tuple[int, int, str] | None:
