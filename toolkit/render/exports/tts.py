@@ -390,8 +390,8 @@ def run(
 
     def painted(dpi: float) -> int:  # each face rasterised at its sheet's dpi
         faces = sum(face_paint(p, sheet_dpi(dpi, p.size_mm), game.root) for p in decks)
-        drawn = zip(decks, loads, strict=True)
-        return faces + sum(load_price(load, sheet_dpi(dpi, p.size_mm)) for p, load in drawn)
+        pairs = zip(decks, loads, strict=True)
+        return faces + sum(load_price(load, sheet_dpi(dpi, p.size_mm)) for p, load in pairs)
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
