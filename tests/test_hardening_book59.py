@@ -270,3 +270,21 @@ def test_i18n_status_shows_each_file_s_path_once(run_cli, tmp_path, monkeypatch)
     rows = status.status(load_game(folder))
     assert sum(row.texts for row in rows if row.file.endswith("en.md")) > 200
     assert calls[0] <= 10  # a few files, not a call per unit
+
+
+def test_a_plain_rulebook_is_checked_without_a_block_parse():
+    # the bundled rulebooks need no markdown-it parse for their blocks' bounds (its import
+    # alone is ~17 ms of a card edit's validate); the nesting the gate assumes is its own
+    from markdown_it import MarkdownIt
+
+    assert MarkdownIt("commonmark").options.maxNesting == rulebook_source.MARKDOWN_NESTING
+    plain = "# Rules\n\nA paragraph.\n\n- a list\n  - nested\n\n> a quote\n"
+    assert rulebook_source._plainly_within(plain)
+    for hostile in (
+        "# " + "h" * rulebook_source.MAX_HEADING,  # a long heading
+        "A heading\nover two lines\n===\n",  # setext
+        ">" * 20 + " deep\n",  # nested quotes
+        "- " * 10 + "deep\n",  # nested lists on one line
+        "```\n" + "x\n" * rulebook_source.MAX_CODE_LINES + "```\n",  # a long code block
+    ):
+        assert not rulebook_source._plainly_within(hostile), hostile[:40]

@@ -928,6 +928,8 @@ def _refuse_code_and_nesting(text: str) -> None:
     heading past `MAX_HEADING` or that takes the rulebook past `MAX_RENDERED` (a contents
     heading's characters weigh `HEADING_CHARACTER_WEIGHT`), or at a quote or list nested so
     deep that markdown-it (and so the rulebook) drops its content."""
+    if _plainly_within(text):
+        return  # not parsed: markdown-it's import alone is ~17 ms of an edit's validate
     found = _parsed_blocks(text, _table_bounds())
     printed = len(text)
     for first, level, size in found.headings:
@@ -977,6 +979,40 @@ def _refuse_code_and_nesting(text: str) -> None:
             " nest fewer",
             *_line_place(text, found.too_deep),
         )
+
+
+MARKDOWN_NESTING = 20
+"""markdown-it's nesting bound (the commonmark preset's `maxNesting`), known without
+importing it: past it, a quote's or list's content is dropped."""
+_ATX_HEADING = re.compile(r"^[ \t>]*#{1,6}(?:[ \t]|$)")
+_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
+_OPENERS = re.compile(r"^(?:[ \t>]|[*+-](?=[ \t])|\d{1,9}[.)](?=[ \t]))*")
+"""What may open quotes and lists at a line's start: its spaces, tabs, `>`, list markers."""
+
+
+def _plainly_within(text: str) -> bool:
+    """Whether no block of `text` can pass a bound `_refuse_code_and_nesting` checks, seen
+    without parsing it: every `#` heading within `MAX_HEADING`, no setext heading (a line
+    underlined with `===` or `---`, which may join several lines), the text short enough
+    for its headings three times over and for any code block, and no line opening quotes
+    and lists deep enough (20 levels take at least 20 characters: `>` or `- ` each, or
+    their indentation)."""
+    if len(text) * HEADING_CHARACTER_WEIGHT > MAX_RENDERED or len(text) > MAX_PARAGRAPH:
+        return False
+    lines = text.split("\n")
+    if len(lines) > min(MAX_CODE_LINES, MAX_ALL_CODE_LINES):
+        return False
+    blank = True
+    for line in lines:
+        if _ATX_HEADING.match(line) and len(line) > MAX_HEADING:
+            return False
+        if not blank and _UNDERLINE.match(line):
+            return False
+        opened = _OPENERS.match(line)
+        if opened and len(opened.group(0).expandtabs(4)) >= MARKDOWN_NESTING:
+            return False
+        blank = not line.strip()
+    return True
 
 
 def _line_place(text: str, line: int) -> tuple[int, int]:
