@@ -916,7 +916,7 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
         stored = pictures.paid_bytes(decoded)
     elif target is not None and target.suffix.lower() != ".svg" and target.is_file():
         source = target
-        stored = pictures.paid_file_bytes(target)
+        stored = -1  # its pixel data, read only if its pixels may be more than it pays for
     else:
         return "", 0
     too_large = f"the picture it embeds has more than the {MAX_PIXELS:,} pixels an icon may hold"
@@ -935,7 +935,9 @@ def _picture_too_large(element: _Element, target: Path | None) -> tuple[str, int
         return "the picture it embeds is not a PNG, JPEG, GIF or WebP picture", 0
     if width * height > MAX_PIXELS:
         return too_large + f" ({width}×{height})", 0
-    if pictures.unpaid_pixels(width * height, stored) > MAX_UNPAID_PIXELS:
+    if stored < 0 and target is not None and width * height > MAX_UNPAID_PIXELS:
+        stored = pictures.paid_file_bytes(target)  # (a picture of fewer pixels is paid)
+    if pictures.unpaid_pixels(width * height, max(stored, 0)) > MAX_UNPAID_PIXELS:
         return (
             f"the picture it embeds holds {width}×{height} pixels in {stored:,} bytes of pixel"
             f" data: more than {MAX_UNPAID_PIXELS:,} beyond {pictures.PAID_PIXELS_PER_BYTE} a"
