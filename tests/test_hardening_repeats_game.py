@@ -355,4 +355,5 @@ def test_a_sheet_whose_values_lie_far_apart_is_refused_before_it_is_built(
     assert "spans more than 4,000,000 cells" in d.message and "rows" not in d.message
     monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_filelike", real)
     monkeypatch.setattr(prescan, "MAX_AREA", 20_000_000, raising=False)
+    monkeypatch.setattr(prescan, "MAX_GAME_AREA", 40_000_000)  # two sheets at MAX_AREA
     assert isinstance(workbook.read_workbook(path, f"decks/cards.{fmt}"), grid.Grid)

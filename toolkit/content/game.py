@@ -63,7 +63,7 @@ a rulebook at its bound (`template_bounds.RULEBOOK_STEPS`) a cold `validate` sta
 The kinds were bounded one by one before (18,000 faces; 1,000 files; 100 boards of any size)
 and their corners added up: 999 deck files of 6 cards took a cold `validate` 8 s, 900
 one-card decks in 20 languages 8 s, one board of 15,000 spaces 6.7 s (probe 43 Y1;
-budget56). The bundled games take at most 2,412 units (whisky-game; its map is 810 of them
+budget56). The bundled games take at most 2,412 units (the largest's map is 810 of them
 in 3 languages). A file counts at least its bytes (`BYTES_PER_UNIT`). The file that passes
 the budget is not read, nor is any content file listed after it."""
 BYTES_PER_UNIT = 128

@@ -32,12 +32,12 @@ FIT_BUDGET = 3_000_000
 """Letters the checks fit in one game (`FitBudget`, `fitting`): each fit counts what it went through
 (`Fit.work`: the text once, each size's wrap as far as the box's lines and `WRAP_CALL` more,
 and `PASSED_SIZE` for each size passed unwrapped). The bundled games count at most ~0.47
-million (whisky-game), a sixth of it: a designer's game six times as large still fits. The
+million, a sixth of it: a designer's game six times as large still fits. The
 costliest letters (long hyphenated words no two alike) took ~1.2 µs each (probe 22), so this
 is ~3.6 s at worst; 15 million took 12 s on short texts fitted from 96 pt down (probe 47
 K6). It was 4 million (~5 s) until one game of under 1 MB was seen to spend every surface's
 budget at once (budget59: 1,400 texts in 1 mm boxes); 1.5 million, which budget59 proposed,
-would have refused a game three times the Whisky Game's size."""
+would have refused a game three times the largest bundled game's size."""
 WRAP_CALL = 32
 """Letters one wrap counts besides its own: a wrap costs its call (~6 µs: the widths of its
 words, a hyphenation look-up) however short its text. One 6-letter text in a large box, tried
