@@ -75,3 +75,26 @@ def test_properties_svglib_does_not_read_per_shape_are_not_bounded(tmp_path, run
     # an editor's own attributes (Inkscape's node types run as long as the path)
     icon = _icon('nodetypes="' + "c" * 1_000 + '"', group='id="' + "g" * 400 + '"')
     assert _findings(tmp_path, run_cli, icon) == []
+
+
+def test_a_style_rule_is_read_as_svglib_splits_it(tmp_path, run_cli):
+    # probe 54-1: a `;` inside a CSS string hid the dash array from a reader of CSS's own
+    # grammar (one declaration `x`); svglib splits the rule's text at every `;` and applies it
+    long = _dashes(MAX_PROPERTY + 1)
+    icon = _icon('class="d"', css=f'.d{{x:"a;stroke-dasharray:{long};"}}')
+    found = _findings(tmp_path, run_cli, icon)
+    assert len(found) == 1 and "stroke-dasharray is" in found[0]["message"], found
+
+
+def test_a_style_rule_of_many_declarations_is_refused(tmp_path, run_cli):
+    # probe 54-7: one rule of 2,400 declarations on 1,990 paths, each set onto each path
+    from toolkit.render.svg_properties import MAX_RULE_DECLARATIONS
+
+    many = ";".join(f"a{i}:1" for i in range(MAX_RULE_DECLARATIONS + 1))
+    found = _findings(tmp_path, run_cli, _icon('class="d"', css=f".d{{{many}}}"))
+    assert len(found) == 1, found
+    assert f"holds {MAX_RULE_DECLARATIONS + 1} declarations" in found[0]["message"]
+    root = tmp_path / "ok"
+    root.mkdir()
+    fine = ";".join(f"a{i}:1" for i in range(MAX_RULE_DECLARATIONS))
+    assert _findings(root, run_cli, _icon('class="d"', css=f".d{{{fine}}}")) == []

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolkit.fileio import read_bounded, real_path
-from toolkit.render.svg_properties import MAX_PROPERTY, long_property
+from toolkit.render.svg_properties import property_problem
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -438,13 +438,9 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                     " combine its steps into one matrix(…)"
                 )
                 return Refusal(path, *column(text, element), message)
-        long = long_property(element) if spent.style <= MAX_STYLE else None
-        if long is not None:
-            message = (
-                f"its {long[0]} is {long[1]:,} characters long (more than {MAX_PROPERTY:,}):"
-                " svglib reads it again for every shape it reaches; shorten it"
-            )
-            return Refusal(path, *column(text, element), message)
+        costly = property_problem(element) if spent.style <= MAX_STYLE else None
+        if costly is not None:
+            return Refusal(path, *column(text, element), costly)
         for attribute in _SHAPE_DATA:
             value = element.get(attribute)
             if value:

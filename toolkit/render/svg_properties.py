@@ -46,12 +46,33 @@ INHERITED = frozenset(
 styling), each converted again for every shape."""
 
 
-def long_property(element: Any) -> tuple[str, int] | None:
-    """The first property (name, length) of `element` longer than `MAX_PROPERTY`: in its
-    attributes, its `style=""` or, for a `<style>` element, its rules; None if none is."""
+MAX_RULE_DECLARATIONS = 32
+"""Declarations of one `<style>` rule: svglib writes each onto every element the rule
+matches, and each write looks through the element's attributes so far, so a rule of 2,400
+short declarations matched by 1,990 paths (80 kB) took validate 22.8 s (probe 54-7). An
+exported icon's classes hold one to a few each."""
+
+
+def property_problem(element: Any) -> str | None:
+    """Why `element`'s style properties cost svglib too much, or None: the first property
+    svglib looks up per shape (`INHERITED`) longer than `MAX_PROPERTY`, in its attributes,
+    its `style=""` or, for a `<style>` element, its rules; or a rule of more than
+    `MAX_RULE_DECLARATIONS` declarations."""
     for name, value in _properties(element):
         if name in INHERITED and len(value) > MAX_PROPERTY:
-            return name, len(value)
+            return (
+                f"its {name} is {len(value):,} characters long (more than {MAX_PROPERTY:,}):"
+                " svglib reads it again for every shape it reaches; shorten it"
+            )
+    tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
+    if tag == "style" and element.text:
+        most = max((len(rule) for rule in _rules(element.text)), default=0)
+        if most > MAX_RULE_DECLARATIONS:
+            return (
+                f"a rule of its <style> holds {most:,} declarations (more than"
+                f" {MAX_RULE_DECLARATIONS}): svglib writes each onto every element the rule"
+                " matches; split it, or set fewer properties"
+            )
     return None
 
 
@@ -64,7 +85,8 @@ def _properties(element: Any) -> Iterator[tuple[str, str]]:
             yield name, str(value).strip()
     tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
     if tag == "style" and element.text:
-        yield from _rule_declarations(element.text)
+        for rule in _rules(element.text):
+            yield from rule.items()
 
 
 def _declarations(style: str) -> Iterator[tuple[str, str]]:
@@ -74,16 +96,24 @@ def _declarations(style: str) -> Iterator[tuple[str, str]]:
         yield name.strip().lower(), value.strip()
 
 
-def _rule_declarations(css: str) -> Iterator[tuple[str, str]]:
-    """The declarations of every rule of a `<style>`, as tinycss2 reads them for svglib."""
+def _rules(css: str) -> list[dict[str, str]]:
+    """The declarations of each rule of a `<style>`, read as svglib's `CSSMatcher` reads
+    them: the rule's text split at every `;` and then `:`, whatever quotes or brackets hold
+    them (read by CSS's own grammar, `x:"a;stroke-dasharray:…"` was one declaration `x`,
+    where svglib applies the dash array: probe 54-1)."""
     import tinycss2
 
     rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    found = []
     for rule in rules:
-        if rule.type != "qualified-rule":
+        if not getattr(rule, "prelude", None) or rule.type == "at-rule":
             continue
-        for item in tinycss2.parse_declaration_list(
-            rule.content, skip_comments=True, skip_whitespace=True
-        ):
-            if item.type == "declaration":
-                yield item.lower_name, tinycss2.serialize(item.value).strip()
+        pieces = tinycss2.serialize(rule.content).split(";")
+        found.append(
+            {
+                piece.split(":")[0].strip().lower(): piece.split(":")[1].strip()
+                for piece in pieces
+                if ":" in piece
+            }
+        )
+    return found
