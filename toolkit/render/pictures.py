@@ -257,21 +257,22 @@ def _jpeg_problem(data: bytes | mmap.mmap) -> str | None:
 
 def paid_bytes(data: bytes | mmap.mmap) -> int:
     """The bytes of a picture file that hold its pixels, which pay for decoding them
-    (`PAID_PIXELS_PER_BYTE`): a PNG's pixel chunks (IDAT, fdAT), a JPEG's scans (from its
-    first to its end), any other file whole. A private PNG chunk or a JPEG comment of zeros
-    paid for five flat pictures of 40 M pixels in a 795 kB game, whose `build` took 8.8 s
-    (probe 52-10)."""
-    if bytes(data[:8]) == b"\x89PNG\r\n\x1a\n":
-        size, position, paid = len(data), 8, 0
-        while position + 8 <= size:
-            (length,) = struct.unpack_from(">I", data, position)
-            if data[position + 4 : position + 8] in (b"IDAT", b"fdAT"):
-                paid += min(length, size - position - 8)
-            position += 12 + length
-        return paid
-    if bytes(data[:2]) == b"\xff\xd8":
+    (`PAID_PIXELS_PER_BYTE`): a PNG's, WebP's or GIF's pixel data (toolkit.render.
+    picture_paid), a JPEG's scans (from its first to its end), any other file whole. A
+    private PNG chunk or a JPEG comment of zeros paid for five flat pictures of 40 M pixels
+    in a 795 kB game, whose `build` took 8.8 s (probe 52-10)."""
+    from toolkit.render import picture_paid
+
+    head = bytes(data[:12])
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
+        return picture_paid.png_paid(data)
+    if head[:2] == b"\xff\xd8":
         first = _jpeg_walk(data)[3]
         return len(data) - first if first >= 0 else 0
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return picture_paid.webp_paid(data)
+    if head[:4] == b"GIF8":
+        return picture_paid.gif_paid(data)
     return len(data)
 
 
