@@ -50,6 +50,11 @@ game lists is loaded at each check, used or not: at 100,000, a hundred icons of 
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
+MAX_NESTED = 20_000
+"""Levels of the groups above each element of one file, added up: svglib styles a shape by
+looking up a dozen properties on it and on each group above it, ~15 µs a shape a level, so
+1,700 paths under 250 nested groups took validate 6.6 s an icon (probe 54-2). 2,000 shapes
+8 levels deep (an editor's layers and groups) count 16,000."""
 SPLIT_CHARS = 256
 """Characters of attribute values that count one matching step for each `[name~=word]`
 selector naming them: cssselect2 splits the whole value into words at each match, ~40 ns a
@@ -392,9 +397,21 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
     matching = 0  # steps of the file's <style> elements together: svglib matches all their rules
     reading = 0  # steps of their attribute selectors reading the file's attribute values
     values: _Values | None = None  # found at the first <style> with a value selector
+    levels: dict[_Element, int] = {}  # each element's groups above it (the root's none)
+    nested = 0  # their sum over the elements so far (`MAX_NESTED`)
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
+        parent = element.getparent()
+        level = levels[element] = 0 if parent is None else levels.get(parent, 0) + 1
+        nested += level
+        if nested > MAX_NESTED:
+            message = (
+                f"its elements lie in groups nested {level} deep here, more than"
+                f" {MAX_NESTED:,} levels over all its elements: svglib looks up each shape's"
+                " style through every group above it; use fewer nested groups"
+            )
+            return Refusal(path, *column(text, element), message)
         name = element.tag.rsplit("}", 1)[-1]
         if name == "style":
             css = element.text or ""
