@@ -148,3 +148,18 @@ def test_export_png_prices_the_pixels_of_the_pictures_its_faces_draw(tmp_path, r
     assert load_price(faces.FaceLoad(pictures=80_000_000 * 100), 300) == int(
         80_000_000 * 100 * PICTURE_PIXEL
     )
+
+
+def test_an_icons_stroked_outline_is_in_its_price(tmp_path):
+    # probe 54-8: one path of 24,000 segments across the box weighed 964 shapes and cost
+    # ~0.37 s a full-card use at 300 dpi: each pixel of its outline is stroked
+    from toolkit.render.raster_weight import EDGE, FaceLoad, load_price
+
+    points = " ".join(f"{(i * 37) % 101} {(i * 61) % 97}" for i in range(400))
+    zigzag = _icon(tmp_path, f'<path d="M{points}" fill="none" stroke="#000"/>')
+    circle = _icon(tmp_path, '<circle cx="50" cy="50" r="40" fill="none" stroke="#000"/>')
+    assert 2 < circle.outline < 3  # 2π·40 over a box of 100
+    assert zigzag.outline > 100 * circle.outline
+    assert zigzag.weight <= 20  # what it weighed as shapes alone
+    at_300 = load_price(FaceLoad(outline=zigzag.outline * 180), 300)
+    assert at_300 == int(zigzag.outline * 180 * 300 / 72 * EDGE)

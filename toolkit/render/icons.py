@@ -678,6 +678,14 @@ def icon_paint(name: str, icons: IconSet = BUILTIN) -> float:
     return float(svg.coverage) if svg is not None else 1.0
 
 
+def icon_outline(name: str, icons: IconSet = BUILTIN) -> float:
+    """How many times over icon `name`'s stroked outlines run across its box
+    (`svg_icons.SvgIcon.outline`); 0 for a built-in or a name the set has no icon for."""
+    drawer = icons.drawers.get(name)
+    svg = _svg_icon(drawer) if drawer is not None else None
+    return float(svg.outline) if svg is not None else 0.0
+
+
 def _svg_icon(drawer: Drawer) -> Any:
     """`drawer` when it is a game's SVG icon (svg_icons.SvgIcon), else None (a built-in)."""
     svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon

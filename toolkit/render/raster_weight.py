@@ -121,10 +121,16 @@ class FaceLoad:
     shapes: int = 0
     paint: float = 0.0
     pictures: int = 0
+    outline: float = 0.0
+    """Points of the icons' stroked outlines (`svg_icons.SvgIcon.outline` times each use's
+    size)."""
 
     def __add__(self, other: FaceLoad) -> FaceLoad:
         return FaceLoad(
-            self.shapes + other.shapes, self.paint + other.paint, self.pictures + other.pictures
+            self.shapes + other.shapes,
+            self.paint + other.paint,
+            self.pictures + other.pictures,
+            self.outline + other.outline,
         )
 
     def most(self, other: FaceLoad) -> FaceLoad:
@@ -133,6 +139,7 @@ class FaceLoad:
             max(self.shapes, other.shapes),
             max(self.paint, other.paint),
             max(self.pictures, other.pictures),
+            max(self.outline, other.outline),
         )
 
 
@@ -142,13 +149,14 @@ def face_load(items: list[Any], job: Any) -> FaceLoad:
     (`pictures.MAX_FACE_PIXELS`; past it a face leaves them out)."""
     from toolkit.render.pictures import MAX_FACE_PIXELS
 
-    shapes, paint = icons_load(items, job.icons)
+    shapes, paint, outline = icons_load(items, job.icons)
     drawn = sum(item.element.pictures_drawn(item, job) for item in items)
-    return FaceLoad(shapes, paint, min(drawn, MAX_FACE_PIXELS))
+    return FaceLoad(shapes, paint, min(drawn, MAX_FACE_PIXELS), outline)
 
 
-def icons_load(items: list[Any], icons: Any) -> tuple[int, float]:
-    """(shapes, square points painted) of the game's SVG icons one resolved face draws, its
+def icons_load(items: list[Any], icons: Any) -> tuple[int, float, float]:
+    """(shapes, square points painted, points of stroked outline) of the game's SVG icons
+    one resolved face draws, its
     icon elements and inline icons alike, as a face draws them: at most what one face may
     (`icons.MAX_FACE_ICON_WEIGHT`, `icons.MAX_FACE_ICON_PAINT`; past them it leaves the
     icons blank). A built-in icon is a few strokes, priced with its element."""
@@ -156,24 +164,28 @@ def icons_load(items: list[Any], icons: Any) -> tuple[int, float]:
         ICONS,
         MAX_FACE_ICON_PAINT,
         MAX_FACE_ICON_WEIGHT,
+        icon_outline,
         icon_paint,
         icon_weight,
     )
 
-    shapes, paint = 0, 0.0
+    shapes, paint, outline = 0, 0.0, 0.0
     for item in items:
         for name, side in item.element.icons_drawn(item, icons.names):
             if icons.drawers.get(name) is ICONS.get(name):
                 continue
             shapes += icon_weight(name, icons)
             paint += icon_paint(name, icons) * side * side
-    return min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT))
+            outline += icon_outline(name, icons) * side
+    return min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT)), outline
 
 
 def load_price(load: FaceLoad, dpi: float) -> int:
     """What rasterising faces of that load (`face_load`, faces summed) costs at `dpi`, in
     image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
-    pixel their shapes paint, and `PICTURE_PIXEL` a picture's pixel."""
+    pixel their shapes paint, `EDGE` each pixel of their stroked outlines, and
+    `PICTURE_PIXEL` a picture's pixel."""
     scale = dpi / 72.0
     icons = load.shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi)
-    return int(icons + load.paint * scale * scale * FILL + load.pictures * PICTURE_PIXEL)
+    icons += load.paint * scale * scale * FILL + load.outline * scale * EDGE
+    return int(icons + load.pictures * PICTURE_PIXEL)

@@ -154,6 +154,15 @@ class SvgIcon:
             painted += vertices * min(stroke_area, clipped) / area
         return painted
 
+    @cached_property
+    def outline(self) -> float:
+        """How many times over its stroked shapes' outlines run across its box: their lengths
+        (each group's scale applied) over the box's larger side. A rasteriser strokes every
+        pixel of every outline, so one path of 24,000 segments zig-zagging across the box
+        cost ~0.37 s a full-card use at 300 dpi while it weighed 964 shapes (probe 54-8)."""
+        side = max(float(self.drawing.width), float(self.drawing.height), 1e-9)
+        return min(sum(_outlines(self.drawing)) / side, DASH_CAP)
+
     def coloured(self, colour: Any) -> Drawing:
         """The drawing with its `currentColor` fills and strokes in `colour` (made once per
         colour; alpha from the SVG's own opacity kept)."""
@@ -440,6 +449,23 @@ def _stroke_joins(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[t
     out: list[tuple[int, float]] = []
     for child in contents:
         out += _stroke_joins(child, transform)
+    return out
+
+
+def _outlines(node: Any, scale: float = 1.0) -> list[float]:
+    """The length of each stroked shape's outline, in the drawing's units (its groups'
+    scales applied: the square root of each transform's determinant)."""
+    contents = getattr(node, "contents", None)
+    if contents is None:
+        if getattr(node, "strokeColor", None) is None:
+            return []
+        return [_stroke_length(node) * scale]
+    own = getattr(node, "transform", None)
+    if own is not None and tuple(own) != _IDENTITY:
+        scale *= math.sqrt(abs(own[0] * own[3] - own[1] * own[2]))
+    out: list[float] = []
+    for child in contents:
+        out += _outlines(child, scale)
     return out
 
 
