@@ -26,14 +26,14 @@ def capped_dashes(loaded: LoadedFile) -> Iterator[Diagnostic]:
     style = getattr(loaded.model, "style", None)
     if style is None or loaded.doc is None:
         return
+    from toolkit.content.models.board import dash_period
     from toolkit.render.boards.look import line_of
 
     for kind in style.links:
         line = line_of(style, kind)
         if not line.dash or line.cap not in CAPPED:
             continue
-        dashes = len(line.dash) if len(line.dash) % 2 else len(line.dash) // 2
-        period = sum(line.dash) * (2 if len(line.dash) % 2 else 1)
+        period, dashes = dash_period(line.dash)
         spacing = period / dashes
         width = max(line.width or 0.0, line.inner_width or 0.0)
         if spacing >= width / 2:

@@ -89,6 +89,13 @@ MIN_DASH_PERIOD = 1.0
 (`[0, 1.5]` with round caps) repeats every 1.5."""
 
 
+def dash_period(dash: list[float]) -> tuple[float, int]:
+    """(the points a dash pattern repeats in, the dashes it draws in that length): PDF
+    repeats an odd-length pattern twice over to pair each dash with a gap."""
+    odd = len(dash) % 2
+    return sum(dash) * (2 if odd else 1), len(dash) if odd else len(dash) // 2
+
+
 class LineStyle(StrictModel):
     """How one kind of link or route is drawn. Unset fields keep the toolkit's line for that
     kind, else a plain grey line."""
@@ -122,7 +129,7 @@ class LineStyle(StrictModel):
         board draws each dash on its own (700 links dashed `[0.03, 0.03]` took `export png`
         7 s, solid 1 s)."""
         if dash:
-            period = sum(dash) * (2 if len(dash) % 2 else 1)
+            period, _ = dash_period(dash)
             if period < MIN_DASH_PERIOD:
                 raise ValueError(
                     f"the dash pattern repeats every {period:g} points, less than the"
