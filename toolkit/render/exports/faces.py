@@ -132,7 +132,7 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
     named (probe 52-4), 100 faces of 80 M picture pixels 14.5 s (probe 52-12)."""
     from toolkit.render.artifacts.cards import layout
     from toolkit.render.elements.base import Element
-    from toolkit.render.icons import ICONS, MAX_FACE_ICON_PAINT, MAX_FACE_ICON_WEIGHT
+    from toolkit.render.icons import ICONS, MAX_FACE_ICON_PAINT, MAX_FACE_ICON_WEIGHT, icon_set
     from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
     from toolkit.render.pictures import MAX_FACE_PIXELS
     from toolkit.render.printjob import PrintJob
@@ -145,13 +145,13 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
     back = layout(getattr(deck, "back", None) or DEFAULT_BACK, game)
     elements = [*front.elements, *back.elements]
     pictured = any(type(e).pictures_drawn is not Element.pictures_drawn for e in elements)
+    icons = icon_set(game.root)  # the game's, as each job's (PrintJob.icons)
+    own_icons = any(icons.drawers.get(name) is not ICONS.get(name) for name in icons.names)
+    if not own_icons and not pictured:
+        return FaceLoad()
     most = FaceLoad()
     for lang in langs:
         job = PrintJob(game, deck, front, back, lang, printed.size_mm)
-        names = job.icons.names
-        own_icons = any(job.icons.drawers.get(name) is not ICONS.get(name) for name in names)
-        if not own_icons and not pictured:
-            return FaceLoad()
         faces = [(front, card) for card in cards]
         faces += [(back, card) for card in (cards if printed.back_per_card else cards[:1])]
         load = FaceLoad()
