@@ -123,3 +123,21 @@ def test_shapes_under_many_nested_groups_are_refused(tmp_path, run_cli):
     root = tmp_path / "ok"
     root.mkdir()
     assert _findings(root, run_cli, _nested(10, 300)) == []
+
+
+def test_nested_groups_are_bounded_over_the_game_s_icons(tmp_path, run_cli):
+    # probe 60-1: 24 unused icons each just under the bound of one file took validate 6.1 s
+    from toolkit.render.svg_guard import MAX_GAME_NESTED, MAX_NESTED
+
+    each = 100 * 140 + sum(range(100))  # the paths 100 deep, and the groups themselves
+    assert each <= MAX_NESTED and 2 * each <= MAX_GAME_NESTED < 3 * each
+    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "g"
+    (root / "icons").mkdir(exist_ok=True)
+    for name in ("deep_a", "deep_b", "deep_c"):
+        (root / "icons" / f"{name}.svg").write_text(_nested(100, 140), encoding="utf-8")
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P008"]
+    assert [d["file"].rsplit("/", 1)[-1] for d in found] == ["deep_c.svg"], found
+    assert f"more than {MAX_GAME_NESTED:,} together" in found[0]["message"]

@@ -55,6 +55,12 @@ MAX_NESTED = 20_000
 looking up a dozen properties on it and on each group above it, ~15 µs a shape a level, so
 1,700 paths under 250 nested groups took validate 6.6 s an icon (probe 54-2). 2,000 shapes
 8 levels deep (an editor's layers and groups) count 16,000."""
+MAX_GAME_NESTED = 50_000
+"""Levels of the groups above each element of the icons one game reads, added up
+(`MAX_NESTED`, their files together): each icon in icons/ is read at every check, used or
+not, so 24 unused icons each just under the bound of one file took validate 6.1 s (probe
+60-1), ~0.8 s at this bound. 6,000 elements (`MAX_GAME_ELEMENTS`) 8 levels deep count
+48,000."""
 SPLIT_CHARS = 256
 """Characters of attribute values that count one matching step for each `[name~=word]`
 selector naming them: cssselect2 splits the whole value into words at each match, ~40 ns a
@@ -244,6 +250,8 @@ class _Spent:
     matching: int = 0
     """Steps of the <style> rules of its files, each file's counted as `MAX_MATCHING` counts
     them (svglib styles each file it reads with that file's own rules)."""
+    nested: int = 0
+    """Levels of the groups above each element of its files, added up (`MAX_NESTED`)."""
     styled: tuple[Path, str, _Element] | None = None
     """The first <style> that counts steps: its file, the file's text and the element (its
     column found only for a refusal)."""
@@ -308,8 +316,9 @@ files of `MAX_BYTES` would take ~30 s and 2 GB of reads)."""
 class Budget:
     """What the icons one game loaded so far spent together: the matching steps of their
     <style> rules (`MAX_GAME_MATCHING`), the elements they draw (`MAX_GAME_ELEMENTS`), the
-    numbers of their shapes (`MAX_GAME_NUMBERS`), their CSS (`MAX_GAME_STYLE`) and the bytes
-    of the files read (`MAX_GAME_BYTES`). Charged in the order the icons are loaded (by
+    numbers of their shapes (`MAX_GAME_NUMBERS`), their CSS (`MAX_GAME_STYLE`), the levels
+    of their nested groups (`MAX_GAME_NESTED`) and the bytes of the files read
+    (`MAX_GAME_BYTES`). Charged in the order the icons are loaded (by
     name), so a game gives the same findings at each run."""
 
     matching: int = 0
@@ -317,6 +326,7 @@ class Budget:
     numbers: int = 0
     style: int = 0
     bytes: int = 0
+    nested: int = 0
 
     def spent(self) -> str:
         """Why no further icon is read ('' while one may be): the bytes or the elements of
@@ -362,6 +372,7 @@ def check(
     budget.numbers += spent.numbers
     budget.style += spent.style
     budget.matching += spent.matching
+    budget.nested += spent.nested
     return None
 
 
@@ -371,6 +382,7 @@ def _over_budget(path: Path, drawn: int, spent: _Spent, budget: Budget) -> Refus
         (drawn, budget.elements, MAX_GAME_ELEMENTS, "elements"),
         (spent.numbers, budget.numbers, MAX_GAME_NUMBERS, "numbers and commands of paths"),
         (spent.style, budget.style, MAX_GAME_STYLE, "characters of CSS"),
+        (spent.nested, budget.nested, MAX_GAME_NESTED, "levels of nested groups"),
     ):
         if together + own > limit:
             message = _game_message(f"with its {own:,} {noun}, the game's icons hold", limit, "")
@@ -472,6 +484,7 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             message = f"its <style> holds more than {MAX_STYLE:,} characters of CSS"
             return Refusal(path, *column(text, element), message)
     spent.matching += matching * elements + reading
+    spent.nested += nested
     return None
 
 
