@@ -163,3 +163,17 @@ def test_an_icons_stroked_outline_is_in_its_price(tmp_path):
     assert zigzag.weight <= 20  # what it weighed as shapes alone
     at_300 = load_price(FaceLoad(outline=zigzag.outline * 180), 300)
     assert at_300 == int(zigzag.outline * 180 * 300 / 72 * EDGE)
+
+
+def test_an_icons_filled_outline_is_in_its_price_as_a_stroked_one(tmp_path):
+    # probe 60-2: the same zig-zag filled, not stroked, cost as much a use and was priced
+    # as its shapes and its box alone
+    points = " ".join(f"{(i * 37) % 101} {(i * 61) % 97}" for i in range(400))
+    stroked = _icon(tmp_path, f'<path d="M{points}" fill="none" stroke="#000"/>')
+    filled = _icon(tmp_path, f'<path d="M{points}" fill="#000"/>')
+    both = _icon(tmp_path, f'<path d="M{points}" fill="#000" stroke="#000"/>')
+    unpainted = _icon(tmp_path, f'<path d="M{points}" fill="none"/>')
+    assert filled.outline > 100
+    assert filled.outline == pytest.approx(stroked.outline, rel=0.01)  # svglib closes a fill
+    assert both.outline >= 1.99 * stroked.outline  # (svglib draws an open one in two)
+    assert unpainted.outline == 0

@@ -156,10 +156,11 @@ class SvgIcon:
 
     @cached_property
     def outline(self) -> float:
-        """How many times over its stroked shapes' outlines run across its box: their lengths
-        (each group's scale applied) over the box's larger side. A rasteriser strokes every
-        pixel of every outline, so one path of 24,000 segments zig-zagging across the box
-        cost ~0.37 s a full-card use at 300 dpi while it weighed 964 shapes (probe 54-8)."""
+        """How many times over its shapes' outlines run across its box, once for each fill
+        and stroke (`_outlines`): their lengths (each group's scale applied) over the box's
+        larger side. A rasteriser strokes every pixel of every outline, so one path of 24,000
+        segments zig-zagging across the box cost ~0.37 s a full-card use at 300 dpi while it
+        weighed 964 shapes (probe 54-8), and fills it as slowly (probe 60-2)."""
         side = max(float(self.drawing.width), float(self.drawing.height), 1e-9)
         return min(sum(_outlines(self.drawing)) / side, DASH_CAP)
 
@@ -452,14 +453,20 @@ def _stroke_joins(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[t
     return out
 
 
+_PAINTS = ("strokeColor", "fillColor")
+"""What a shape paints along its outline: its stroke, its fill."""
+
+
 def _outlines(node: Any, scale: float = 1.0) -> list[float]:
-    """The length of each stroked shape's outline, in the drawing's units (its groups'
-    scales applied: the square root of each transform's determinant)."""
+    """The length of each painted shape's outline, in the drawing's units (its groups'
+    scales applied: the square root of each transform's determinant), once for its fill and
+    once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
+    row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
+    across the box, ~0.4 s a full-card use: probe 60-2)."""
     contents = getattr(node, "contents", None)
     if contents is None:
-        if getattr(node, "strokeColor", None) is None:
-            return []
-        return [_stroke_length(node) * scale]
+        painted = sum(getattr(node, kind, None) is not None for kind in _PAINTS)
+        return [_stroke_length(node) * scale * painted] if painted else []
     own = getattr(node, "transform", None)
     if own is not None and tuple(own) != _IDENTITY:
         scale *= math.sqrt(abs(own[0] * own[3] - own[1] * own[2]))
