@@ -779,3 +779,6 @@ def discard() -> None:
             _USERS.clear()
         _REFUSED.clear()
         _HELD[0] = 0
+        from toolkit.render import picture_objects
+
+        picture_objects.forget()

@@ -53,6 +53,7 @@ class ImageElement(Element):
             from PIL.Image import DecompressionBombError
 
             from toolkit.render import pictures
+            from toolkit.render.picture_objects import draw_picture
 
             try:
                 # read once from inside the game: reportlab opens what it is given by name
@@ -64,7 +65,8 @@ class ImageElement(Element):
                 return  # past what one face draws: P004 in validate
             w, h = item.w * mm, item.h * mm
             try:
-                c.drawImage(copy, x, y, w, h, preserveAspectRatio=True, mask="auto")
+                # the run's image object: made once, not once per PDF (probe 60-3)
+                draw_picture(c, copy, x, y, w, h, preserveAspectRatio=True, mask="auto")
             except (OSError, ValueError, DecompressionBombError) as exc:  # P004 in validate
                 message = f"cannot read image {item.text!r} (damaged, or not an image)"
                 raise LayoutError(message) from exc

@@ -1,0 +1,88 @@
+"""Each picture's PDF image object made once per run, then put into every PDF that draws it.
+
+reportlab's `drawImage` keeps one image object per document: each language's cards PDF (and
+each profile's) decodes a PNG, WebP or GIF again and compresses its pixels again, so five
+pictures of 40 M pixels cost a build 2.3 s a language (probe 60-3). The object's bytes
+depend on the picture file and its mask only, so the PDFs are the same bytes as before.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any
+
+MAX_HELD_BYTES = 256 * 1024 * 1024
+"""Bytes of image streams (compressed pixels and masks) the run keeps for later PDFs; a
+picture past it is made again for each PDF, as reportlab does (a photograph of 40 M pixels
+compresses to some 70 MB)."""
+
+_MADE: dict[tuple[str, str], Any] = {}
+"""Each image object made so far, before any document holds it, by (picture name, mask)."""
+_HELD = [0]
+"""Bytes of the image streams in `_MADE`."""
+_LOCK = threading.Lock()
+"""The preview draws in threads."""
+
+
+def draw_picture(c: Any, picture: str, *args: Any, mask: Any = None, **kwargs: Any) -> None:
+    """`c.drawImage(picture, *args, mask=mask, **kwargs)`, the picture's image object taken
+    from the run's (`put_picture`)."""
+    put_picture(c, picture, mask)
+    c.drawImage(picture, *args, mask=mask, **kwargs)
+
+
+def put_picture(c: Any, picture: str, mask: Any) -> None:
+    """Register in `c`'s document the image object `drawImage(picture, mask=mask)` would
+    make, under the same name (reportlab's own: a digest of the name and the mask), from
+    the one the run made already; `drawImage` then finds it there. `picture` names a file
+    that does not change while the run lasts (a private copy named by its digest)."""
+    from reportlab.lib import utils
+    from reportlab.pdfbase import pdfdoc
+
+    digester: Any = utils._digester  # type: ignore[attr-defined]  # drawImage names it so
+    name = digester(f"{picture}{mask}".encode())
+    document = c._doc
+    registered = document.getXObjectName(name)
+    if document.idToObject.get(registered) is not None:
+        return
+    key = (str(picture), str(mask))
+    made = _MADE.get(key)
+    if made is None:
+        made = pdfdoc.PDFImageXObject(name, picture, mask=mask)
+        made.name = name
+        soft = getattr(made, "_smask", None)
+        size = len(made.streamContent) + (len(soft.streamContent) if soft is not None else 0)
+        with _LOCK:
+            if key not in _MADE and _HELD[0] + size <= MAX_HELD_BYTES:
+                _MADE[key] = made
+                _HELD[0] += size
+    _register(c, copy.copy(made), registered, name)
+
+
+def _register(c: Any, image: Any, registered: str, name: str) -> None:
+    """Put `image` (a copy of the run's object) into `c`'s document as `drawImage` does a
+    new one, with its soft mask (alpha) as an object of its own."""
+    from reportlab.pdfbase import pdfdoc
+
+    document = c._doc
+    c._setXObjects(image)
+    document.Reference(image, registered)
+    document.addForm(name, image)
+    soft = image.__dict__.pop("_smask", None)
+    if soft is None:
+        return
+    mask_name = document.getXObjectName(soft.name)
+    if document.idToObject.get(mask_name) is None:
+        soft = copy.copy(soft)
+        c._setXObjects(soft)
+        image.smask = document.Reference(soft, mask_name)
+    else:
+        image.smask = pdfdoc.PDFObjectReference(mask_name)
+
+
+def forget() -> None:
+    """Drop the run's image objects (the private copies they were made from are gone)."""
+    with _LOCK:
+        _MADE.clear()
+        _HELD[0] = 0
