@@ -282,6 +282,8 @@ def test_a_plain_rulebook_is_checked_without_a_block_parse():
     assert rulebook_source._plainly_within(plain)
     for hostile in (
         "# " + "h" * rulebook_source.MAX_HEADING,  # a long heading
+        "- # " + "h" * rulebook_source.MAX_HEADING,  # in a list item (probe 60-5)
+        "1. # " + "h" * rulebook_source.MAX_HEADING,
         "A heading\nover two lines\n===\n",  # setext
         ">" * 20 + " deep\n",  # nested quotes
         "- " * 10 + "deep\n",  # nested lists on one line

@@ -984,7 +984,8 @@ def _refuse_code_and_nesting(text: str) -> None:
 MARKDOWN_NESTING = 20
 """markdown-it's nesting bound (the commonmark preset's `maxNesting`), known without
 importing it: past it, a quote's or list's content is dropped."""
-_ATX_HEADING = re.compile(r"^[ \t>]*#{1,6}(?:[ \t]|$)")
+_ATX_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+"""A `#` heading, after what opens quotes and lists (`_OPENERS`): `- # …` is one too."""
 _UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
 _OPENERS = re.compile(r"^(?:[ \t>]|[*+-](?=[ \t])|\d{1,9}[.)](?=[ \t]))*")
 """What may open quotes and lists at a line's start: its spaces, tabs, `>`, list markers."""
@@ -1004,12 +1005,13 @@ def _plainly_within(text: str) -> bool:
         return False
     blank = True
     for line in lines:
-        if _ATX_HEADING.match(line) and len(line) > MAX_HEADING:
+        opened = _OPENERS.match(line)
+        start = opened.end() if opened else 0
+        if len(line) > MAX_HEADING and _ATX_HEADING.match(line, start):
             return False
         if not blank and _UNDERLINE.match(line):
             return False
-        opened = _OPENERS.match(line)
-        if opened and len(opened.group(0).expandtabs(4)) >= MARKDOWN_NESTING:
+        if len(line[:start].expandtabs(4)) >= MARKDOWN_NESTING:
             return False
         blank = not line.strip()
     return True
