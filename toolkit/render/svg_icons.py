@@ -138,17 +138,18 @@ class SvgIcon:
         clipped as its form clips it (`FORM_MARGIN`): a rasteriser fills each shape's pixels,
         so one use costs about this times the pixels of the box it is drawn in. 1,990
         translucent circles each covering the box cost 9.9 s for one full-card use (probe
-        48 N1), 1,990 small ones a hundredth of that."""
+        48 N1), 1,990 small ones a hundredth of that; a gradient's pixels count more
+        (`_shading`)."""
         width, height = float(self.drawing.width), float(self.drawing.height)
         pad = FORM_MARGIN * max(width, height)
         clip = (-pad, -pad, width + pad, height + pad)
         area = max(width * height, 1e-9)
         painted = 0.0
-        for low_x, low_y, high_x, high_y in _leaf_bounds(self.drawing):
+        for low_x, low_y, high_x, high_y, shading in _leaf_bounds(self.drawing):
             w = min(high_x, clip[2]) - max(low_x, clip[0])
             h = min(high_y, clip[3]) - max(low_y, clip[1])
             if w > 0 and h > 0:
-                painted += w * h / area
+                painted += w * h / area * shading
         clipped = (clip[2] - clip[0]) * (clip[3] - clip[1])
         for vertices, stroke_area in _stroke_joins(self.drawing):
             painted += vertices * min(stroke_area, clipped) / area
@@ -391,8 +392,8 @@ _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 def _leaf_bounds(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tuple[float, ...]]:
     """The bounding box, in the drawing's own units, of each shape of a drawing or group that
-    holds no other (its groups' transforms applied); a shape reportlab cannot measure is
-    left out."""
+    holds no other (its groups' transforms applied), with what a pixel of it costs to fill
+    (`_shading`); a shape reportlab cannot measure is left out."""
     from reportlab.graphics.transform import mmult, transformPoint
 
     contents = getattr(node, "contents", None)
@@ -412,7 +413,7 @@ def _leaf_bounds(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tu
             for point in ((low_x, low_y), (low_x, high_y), (high_x, low_y), (high_x, high_y))
         ]
         xs, ys = [x for x, _ in corners], [y for _, y in corners]
-        return [(min(xs), min(ys), max(xs), max(ys))]
+        return [(min(xs), min(ys), max(xs), max(ys), _shading(node))]
     own = getattr(node, "transform", None)
     if own is not None and tuple(own) != _IDENTITY:
         transform = tuple(mmult(transform, own))
@@ -420,6 +421,24 @@ def _leaf_bounds(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tu
     for child in contents:
         out += _leaf_bounds(child, transform)
     return out
+
+
+RADIAL_SHADING = 12.0
+"""A pixel a radial gradient fills, in plain fills: PDFium works the shading out at each
+pixel of the clipped region, ~21 ns a pixel against ~2 for a plain fill (60 radial
+gradients over the box of a full-card icon, ~0.7 s a face: probe 60-14)."""
+LINEAR_SHADING = 2.0
+"""A pixel a linear gradient fills, in plain fills (the same 60 as linear gradients, ~0.1 s
+a face)."""
+
+
+def _shading(shape: Any) -> float:
+    """How many plain fills a shape's pixel costs: more for a gradient (`RADIAL_SHADING`,
+    `LINEAR_SHADING`), 1 otherwise."""
+    name = type(shape).__name__  # svglib's gradient shapes, not imported for a plain icon
+    return {"RadialGradientShape": RADIAL_SHADING, "LinearGradientShape": LINEAR_SHADING}.get(
+        name, 1.0
+    )
 
 
 def _stroke_joins(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tuple[int, float]]:
@@ -459,7 +478,7 @@ _PAINTS = ("strokeColor", "fillColor")
 
 def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     """The length of each painted shape's outline, in the drawing's units (its groups'
-    scales applied: the square root of each transform's determinant), once for its fill and
+    scales applied: the most each transform stretches a line, `_stretch`), once for its fill and
     once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
     row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
     across the box, ~0.4 s a full-card use: probe 60-2)."""
@@ -469,11 +488,22 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
         return [_stroke_length(node) * scale * painted] if painted else []
     own = getattr(node, "transform", None)
     if own is not None and tuple(own) != _IDENTITY:
-        scale *= math.sqrt(abs(own[0] * own[3] - own[1] * own[2]))
+        scale *= _stretch(own)
     out: list[float] = []
     for child in contents:
         out += _outlines(child, scale)
     return out
+
+
+def _stretch(transform: Any) -> float:
+    """How many times longer a transform makes a line, at most (its matrix's larger singular
+    value): `scale(0.001, 1000)` keeps areas but makes a vertical zig-zag 1,000 times longer
+    (probe 60-13), which the square root of its determinant (1) did not see."""
+    a, b, c, d = (float(v) for v in tuple(transform)[:4])
+    squares = a * a + b * b + c * c + d * d
+    determinant = a * d - b * c
+    largest = (squares + math.sqrt(max(0.0, squares * squares - 4 * determinant * determinant))) / 2
+    return math.sqrt(largest) if math.isfinite(largest) else DASH_CAP
 
 
 def _dashes(shape: Any) -> float:
@@ -591,7 +621,7 @@ def _far_reaching(drawing: Any) -> bool:
     reach = MAX_REACH * max(width, height)
     return any(
         low_x < -reach or low_y < -reach or high_x > width + reach or high_y > height + reach
-        for low_x, low_y, high_x, high_y in _leaf_bounds(drawing)
+        for low_x, low_y, high_x, high_y, _ in _leaf_bounds(drawing)
     )
 
 

@@ -42,11 +42,13 @@ class Box(StrictModel):
     h: float = Field(ge=-500, le=500)
 
     def resolve(self, width: float, height: float) -> tuple[float, float, float, float]:
-        """(x, y, w, h) in mm from the top-left of a card of that trim size."""
+        """(x, y, w, h) in mm from the top-left of a card of that trim size; a size that
+        counts from an edge the box starts past is 0, not negative (an icon in a box of
+        -61 mm was drawn mirrored, whole, and cancelled the price of the others: probe 60-12)."""
         x = self.x if self.x >= 0 else width + self.x
         y = self.y if self.y >= 0 else height + self.y
-        w = self.w if self.w > 0 else width + self.w - x
-        h = self.h if self.h > 0 else height + self.h - y
+        w = self.w if self.w > 0 else max(0.0, width + self.w - x)
+        h = self.h if self.h > 0 else max(0.0, height + self.h - y)
         return x, y, w, h
 
 

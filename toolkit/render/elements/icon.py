@@ -40,15 +40,26 @@ class IconElement(Element):
     templates = ("icon",)
 
     def icons_drawn(self, item: Resolved, names: frozenset[str]) -> list[tuple[str, float]]:
-        return [(item.text, min(item.w, item.h) * mm)] if item.text in names else []
+        side = min(item.w, item.h) * mm
+        return [(item.text, side)] if item.text in names and side > 0 else []
 
     def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
         w, h = item.w * mm, item.h * mm
         size = min(w, h)
+        if size <= 0:
+            return  # a box of no size (P003 in validate)
         left, bottom = x + (w - size) / 2, y + (h - size) / 2
         draw_icon(c, item.text, left, bottom, size, self.colour, job.icons)
 
     def problems(self, item: Resolved, job: PrintJob) -> Iterator[Problem]:
+        if min(item.w, item.h) <= 0:
+            message = (
+                f"draws its icon in a box of {item.w:g} × {item.h:g} mm on this card, so prints"
+                " nothing: a negative w or h counts from the card's right or bottom edge, so it"
+                " must end past x or y"
+            )
+            yield Problem("P003", message, once=("icon box", id(self)), in_layout=("box",))
+            return
         icons = job.icons
         if item.text in icons.names or item.text in icons.broken:
             return  # a broken SVG is one finding, at the file (P008)
