@@ -63,3 +63,26 @@ def test_a_gradient_fill_costs_more_than_a_flat_one(tmp_path, kind, least):
         tmp_path, f'<defs><{kind} id="r">{stops}</{kind}></defs>' + rect.format("url(#r)")
     )
     assert shaded.coverage >= least * flat.coverage, (shaded.coverage, flat.coverage)
+
+
+def test_an_overflowing_text_draws_only_the_lines_its_box_shows(tmp_path, run_cli):
+    # probe 60-15: a `fit: false` text is not fitted, and its lines past the box were put in
+    # the PDF, clipped: a rasteriser still walks every glyph of each
+    from pypdf import PdfReader
+
+    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "g"
+    layout = root / "layouts" / "standard.yaml"
+    words = '"{% for i in range(400) %}w{{ i }} {% endfor %}"'
+    element = (
+        f"  - {{kind: text, box: {{x: 5, y: 5, w: 20, h: 10}}, text: {words},"
+        " size: {max: 8, min: 8}, fit: false}\n"
+    )
+    layout.write_text(layout.read_text("utf-8").replace("elements:\n", "elements:\n" + element, 1))
+    result = run_cli("build", str(root), "--out", str(tmp_path / "out"), "--no-cache")
+    assert result.exit_code == 0, result.output
+    (pdf,) = (tmp_path / "out").rglob("cards.pdf")
+    printed = PdfReader(pdf).pages[0].extract_text()
+    assert "w0 " in printed and "w1 " in printed
+    assert "w399" not in printed and "w200" not in printed
