@@ -147,7 +147,7 @@ def test_export_tts_refuses_board_images_past_the_price_before_drawing_any(
     result = run_cli("export", "tts", str(game), "--out", str(out), "--dpi", "30")
     assert result.exit_code == 1, result.output
     said = " ".join(result.output.split())
-    assert "1 board page(s)" in said and "at 100 dpi" in said, said  # the first past it
+    assert "2 board page(s)" in said and "at 100 dpi" in said, said
     assert "--page-dpi" not in said  # not an option of tts
     assert drawn == []
     assert not [path for path in out.rglob("*") if path.is_file()]

@@ -128,22 +128,22 @@ def priced_pages(
     """Every language's boards (and, with `rulebook`, its rulebook PDF: `rulebook(game,
     lang)`), each document's pages checked by `within(pdf, dpi, what)` (a page's pixel
     bound) and priced together at `dpi` (the value of `option`; None: not a choice), before
-    any page is rasterised: past `MAX_EXPORT_PAGE_COST` a BuildError says what costs what
-    (made as they are priced: the first document past the bound stops the export)."""
+    any page is rasterised: past `MAX_EXPORT_PAGE_COST` a BuildError says what costs what.
+    Made a language at a time: the first language that takes them past the bound stops
+    the export (the others are not made, and taken to cost as much)."""
     priced = _Priced()
     out: list[LanguagePages] = []
     for lang in langs:
         boards = board_pdfs(game, lang)
-        priced.langs += 1
         for board in boards:
             within(board.pdf, dpi, f"board {board.name}")
             priced.documents.append(("board", page_sizes(board.pdf), board.icons))
-            _check(priced, dpi, option, langs)
         pdf = rulebook(game, lang) if rulebook is not None else None
         if pdf is not None:
             within(pdf, dpi, "the rulebook")
             priced.documents.append(("rulebook", page_sizes(pdf), FaceLoad()))
-            _check(priced, dpi, option, langs)
+        priced.langs += 1
+        _check(priced, dpi, option, langs)
         out.append(LanguagePages(lang, boards, pdf))
     return out
 
@@ -155,8 +155,13 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
         return
     from toolkit.render.artifacts import BuildError
 
-    most = int(dpi * (MAX_EXPORT_PAGE_COST / total) ** 0.5)  # pixels: its square
-    while most >= 30 and priced.cost(most) > MAX_EXPORT_PAGE_COST:
+    share = len(langs) / priced.langs  # the languages not made cost as the others
+
+    def cost(at: float) -> float:
+        return priced.cost(at) * share
+
+    most = int(dpi * (MAX_EXPORT_PAGE_COST / cost(dpi)) ** 0.5)  # pixels: its square
+    while most >= 30 and cost(most) > MAX_EXPORT_PAGE_COST:
         most -= 1
     lower = f"use {option} {most} or less, " if option and most >= 30 else ""
     at = f"{option} {dpi:g}" if option else f"{dpi:g} dpi"
@@ -171,10 +176,16 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
     if priced.pages("rulebook"):
         pixels = priced.cost(dpi, "rulebook")
         parts.append(f"{priced.pages('rulebook')} rulebook page(s), {_mega(pixels)} M")
+    if priced.langs == len(langs):
+        counted = f"in {len(langs)} language(s)"
+    else:
+        counted = (
+            f"in the first {priced.langs} of {len(langs)} languages, about"
+            f" {_mega(int(cost(dpi)))} M for all"
+        )
     raise BuildError(
         f"the board and rulebook images at {at} would cost as much to draw as"
-        f" {_mega(total)} M pixels or more ({'; '.join(parts)}, in {priced.langs} of"
-        f" {len(langs)} language(s): counted until past the bound), more than the"
+        f" {_mega(total)} M pixels {counted} ({'; '.join(parts)}), more than the"
         f" {MAX_EXPORT_PAGE_COST / 1e6:,.0f} M one export may draw of them: {lower}export"
         " fewer languages with --lang, draw fewer or simpler icons on the boards, or"
         " shorten the rulebook"
