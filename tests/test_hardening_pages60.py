@@ -179,3 +179,46 @@ def test_validate_bounds_the_icons_of_a_games_boards_together(
     assert (finding["line"], finding["col"]) == (6, 18)  # `token` of `town: {icon: token}`
     assert f"weigh {2 * each:,} drawn elements together" in finding["message"]
     assert f"more than the {each + each // 2:,} a game's boards draw" in finding["message"]
+
+
+def _preview(game: Path, monkeypatch):
+    from toolkit.preview.live import Preview
+
+    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
+    preview = Preview(game)
+    preview.load(check=False)
+    return preview
+
+
+def _first(preview, kind: str):
+    return next(t for t in preview.snap.targets.values() if t.kind == kind and t.lang == "en")
+
+
+def test_the_preview_draws_board_and_rulebook_pages_within_a_revision_budget(tmp_path, monkeypatch):
+    # the preview drew every page asked for: 358 rulebook pages of code lines a language
+    # were 16.3 s of CPU for three, 10 maps at one drawing's icon bound 14.3 s
+    from toolkit.preview import document_budget, live
+    from toolkit.preview.cache import page_key
+
+    game, plain = _game(tmp_path / "game", boards=1), _game(tmp_path / "p", 1, icon="none")
+    spent = {}
+    for name, root in (("icons", game), ("plain", plain)):
+        preview = _preview(root, monkeypatch)
+        assert preview.page(page_key(_first(preview, "board"), 0)) is not None
+        spent[name] = document_budget.page_budget(preview.shown).spent
+    assert spent["icons"] > spent["plain"] > 0  # a page's pixels, and the board's icons
+
+    rasterised: list[int] = []
+    real = live.document_pages
+    monkeypatch.setattr(live, "document_pages", lambda *a: rasterised.append(1) or real(*a))
+    monkeypatch.setattr(document_budget, "MAX_PREVIEW_PAGE_COST", spent["plain"])
+    preview = _preview(game, monkeypatch)
+    board, rulebook = _first(preview, "board"), _first(preview, "rulebook")
+    assert preview.page(page_key(board, 0)) is None  # its icons pass the budget
+    assert preview.page(page_key(rulebook, 0)) is not None  # a page of the scaffold's fits
+    assert len(rasterised) == 1
+    said = preview.cache.errors[board.key]
+    assert said.startswith("the board's page 1 is not drawn"), said
+    assert "drawn when shown after the next save" in said
+    face = next(t for t in preview.snap.targets.values() if t.kind == "face")
+    assert preview.page(face.key) is not None  # faces have their own budget
