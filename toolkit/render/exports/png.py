@@ -58,7 +58,7 @@ def board_pngs(
     out: list[tuple[str, str, bytes]] = []
     for made in board_pdfs(game, lang) if boards is None else boards:
         stem, name, pdf = made.stem, made.name, made.pdf
-        _within_pixels(pdf, dpi, f"board {name}")
+        within_pixels(pdf, dpi, f"board {name}")
         images = png_selected(pdf, list(range(_page_count(pdf))), dpi)
         if len(images) == 1:
             out.append((stem, name, images[0]))
@@ -86,7 +86,7 @@ def rulebook_pngs(
     pdf = rulebook_document(game, lang) if pdf is None else pdf
     if pdf is None:
         return []
-    _within_pixels(pdf, dpi, "the rulebook")
+    within_pixels(pdf, dpi, "the rulebook")
     return png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
 
 
@@ -97,7 +97,7 @@ bytes a pixel at its peak, so this is some 770 MB: a 150 M pixel card (300 × 42
 MemoryError. An A2 board at 400 dpi is 62 M, a poker card at 1200 dpi 6 M."""
 
 
-def _within_pixels(
+def within_pixels(
     pdf: bytes | Any,
     dpi: float,
     what: str,
@@ -178,7 +178,7 @@ def run(
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
     # every language's boards and rulebook, made and priced before any page is drawn
     documents = priced_pages(
-        game, opts.langs, opts.page_dpi, "--page-dpi", rulebook_document, _within_pixels
+        game, opts.langs, opts.page_dpi, "--page-dpi", rulebook_document, within_pixels
     )
 
     def emit(path: Path, data: bytes) -> None:
@@ -202,7 +202,7 @@ def run(
             with language_pages(game, decks, lang, dpis, opts.bleed) as every:
                 for printed, pages in zip(decks, every, strict=True):
                     what, drawn_pages = f"deck {printed.name(lang)}", pages.fronts + pages.backs
-                    _within_pixels(pages.pdf, opts.dpi, what, "--dpi", drawn_pages)
+                    within_pixels(pages.pdf, opts.dpi, what, "--dpi", drawn_pages)
                     for card, front, back in card_pngs(printed, pages):  # staged as drawn
                         emit(folder / printed.id / f"{card.id}-front.png", front)
                         emit(folder / printed.id / f"{card.id}-back.png", back)

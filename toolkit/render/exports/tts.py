@@ -55,7 +55,7 @@ from toolkit.render.exports.faces import (
     printed_decks,
 )
 from toolkit.render.exports.pages import priced_pages
-from toolkit.render.exports.png import _within_pixels, board_pngs
+from toolkit.render.exports.png import board_pngs, within_pixels
 from toolkit.render.raster import pixels, png_bytes
 from toolkit.render.raster_weight import load_price
 
@@ -397,7 +397,7 @@ def run(
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
     # every language's boards, made and priced before any image is drawn
-    documents = priced_pages(game, opts.langs, opts.page_dpi, None, None, _within_pixels)
+    documents = priced_pages(game, opts.langs, opts.page_dpi, None, None, within_pixels)
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)
