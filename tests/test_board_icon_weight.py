@@ -15,7 +15,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from tests.conftest import REPO
-from toolkit.render.boards.look import MAX_DRAWING_ICON_WEIGHT
+from toolkit.render.boards.look import MAX_DRAWING_ICON_WEIGHT, MAX_GAME_ICON_WEIGHT
 
 CIRCLES = 1_990
 
@@ -154,6 +154,7 @@ def test_the_bundled_boards_weigh_well_under_the_bound(game):
     if not (root / "game.yaml").is_file():
         pytest.skip("not a game")
     loaded = load_game(root)
+    game_total = 0
     for board in loaded.valid(loaded.boards):
         entry = board_kinds()[board.kind]
         if entry.icon_uses is None:
@@ -162,8 +163,10 @@ def test_the_bundled_boards_weigh_well_under_the_bound(game):
         uses = list(entry.icon_uses(board, look))
         total = sum(look.icon_weight(use[1]) * use[2] for use in uses)
         assert total <= MAX_DRAWING_ICON_WEIGHT // 10, (board.id, total)
+        game_total += total
         paint = sum(look.icon_paint(use[1]) * use[2] * use[3] ** 2 for use in uses if use[3:])
         assert paint <= MAX_DRAWING_ICON_PAINT // 10, (board.id, paint)
+    assert game_total <= MAX_GAME_ICON_WEIGHT // 10, game_total  # all its boards together
 
 
 def test_a_score_track_weighs_the_icons_of_its_squares(tmp_path, run_cli, monkeypatch):

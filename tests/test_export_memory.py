@@ -68,9 +68,9 @@ def test_a_card_image_of_too_many_pixels_is_refused_before_any_is_drawn(
     real = raster._render_box
     monkeypatch.setattr(raster, "_render_box", lambda *a: drawn.append(a[2]) or real(*a))
     game = _game(tmp_path)
-    result = run_cli(
-        "export", "png", str(game), "--lang", "en", "--dpi", "600", "--out", str(tmp_path / "o")
-    )
+    out = str(tmp_path / "o")  # its rulebook's pages small: they are checked first now
+    args = ["--lang", "en", "--dpi", "600", "--page-dpi", "30", "--out", out]
+    result = run_cli("export", "png", str(game), *args)
     assert result.exit_code == 1, result.output
     assert "deck " in result.output and "at --dpi 600 would be" in result.output
     assert "use --dpi" in result.output and "Traceback" not in result.output

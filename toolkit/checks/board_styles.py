@@ -101,11 +101,12 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
     from toolkit.content.models.board import board_kinds
 
     budget = game_budget()
+    weighed = [0]  # the icons of the boards so far (`look.game_icon_problem`)
     for loaded in game.boards:
         if loaded.model is None or loaded.doc is None:
             continue
         refusals = budget.refusals
-        yield from _board_fit(game, loaded, board_kinds())
+        yield from _board_fit(game, loaded, board_kinds(), weighed)
         if budget.refusals and not refusals:  # the first board one of whose labels it refused
             at = ("id",) if ("id",) in loaded.doc.spans else ()
             yield P_BOARD_FIT.at(
@@ -121,9 +122,13 @@ def _fit(game: Game) -> Iterator[Diagnostic]:
 _STOPS = always_listed("board label fit stops at ")
 
 
-def _board_fit(game: Game, loaded: LoadedFile, kinds: Any) -> Iterator[Diagnostic]:
-    """P016 for one board: what its kind says, its labels' lengths and what its drawing gives
-    up on (its words' fits counted against the game's fitting budget)."""
+def _board_fit(
+    game: Game, loaded: LoadedFile, kinds: Any, weighed: list[int]
+) -> Iterator[Diagnostic]:
+    """P016 for one board: what its kind says, its icons' weight (its drawing's, and the
+    game's boards' together: `weighed` holds the boards' before it, and adds this one's),
+    its labels' lengths and what its drawing gives up on (its words' fits counted against
+    the game's fitting budget)."""
     assert loaded.doc is not None
     entry = kinds.get(getattr(loaded.model, "kind", ""))
     hook = entry.problems if entry is not None else None
@@ -132,11 +137,17 @@ def _board_fit(game: Game, loaded: LoadedFile, kinds: Any) -> Iterator[Diagnosti
     uses = entry.icon_uses if entry is not None else None
     if uses is not None and game.manifest is not None:
         from toolkit.render.boards import board_look
-        from toolkit.render.boards.look import icon_bound_problem
+        from toolkit.render.boards.look import game_icon_problem, icon_bound_problem
 
         look = board_look(game, loaded.model, game.manifest.source_language)
-        heavy = icon_bound_problem(uses(loaded.model, look), look)
+        used = list(uses(loaded.model, look))
+        heavy = icon_bound_problem(used, look)
         if heavy is not None:
+            yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(heavy[0]), heavy[1])
+        weight, game_heavy = game_icon_problem(weighed[0], used, look)
+        weighed[0] += weight
+        if game_heavy is not None and heavy is None:  # one finding a board
+            heavy = game_heavy
             yield P_BOARD_FIT.at(loaded.rel, loaded.doc.span(heavy[0]), heavy[1])
     drawn = entry.drawn_problems if entry is not None else None
     labels = getattr(getattr(loaded.model, "style", None), "labels", None) or {}

@@ -139,6 +139,15 @@ class _Document:
     sizes: list[tuple[float, float]]
     pdf: bytes | None = None
     error: DrawError | None = None
+    icons: tuple[int, float, float] = (0, 0.0, 0.0)
+    """What a board's drawings drew of icons (shapes, square points, outline points: its
+    page budget's price), when its PDF was made this run."""
+
+
+def _numbers(indexes: list[int]) -> str:
+    """Page indexes (0-based) as a reader numbers them: '3', '3 to 14'."""
+    first, last = min(indexes) + 1, max(indexes) + 1
+    return str(first) if first == last else f"{first} to {last}"
 
 
 def _sizes(entry: list[bytes] | None) -> list[tuple[float, float]] | None:
@@ -526,6 +535,10 @@ class Preview:
             self.stale.difference_update(keys)  # the last good pages stay, not asked again
             return error != str(document.error)
         if missing:
+            refused = self._refused(game, target, document, missing)
+            if refused is not None:  # the revision's page budget is spent
+                cache.fail(target, refused)
+                return error != str(refused)
             drawn = document_pages(pdf, target.kind, missing)
             for i, png in drawn.items():
                 if store is not None and name is not None:
@@ -537,6 +550,25 @@ class Preview:
         self.stale.difference_update(page_key(target, i) for i in pages)
         self.stale.difference_update(keys[len(document.sizes) :])  # pages it has no more
         return before != (len(document.sizes), document.sizes) or error is not None
+
+    def _refused(
+        self, game: Game, target: Target, document: _Document, missing: list[int]
+    ) -> DrawError | None:
+        """Why the pages `missing` of `document` are not drawn (the revision's page budget
+        spent: toolkit.preview.document_budget), else None (they are charged to it)."""
+        from toolkit.preview.document_budget import page_budget
+        from toolkit.preview.draw import DOCUMENT_DPI, Refused
+        from toolkit.render.raster_weight import FaceLoad
+
+        share = len(missing) / max(1, len(document.sizes))  # a board's icons by its pages
+        shapes, paint, outline = document.icons
+        icons = FaceLoad(int(shapes * share), paint * share, 0, outline * share)
+        sizes = [document.sizes[i] for i in missing]
+        many = len(missing) > 1
+        what = f"the {target.kind}'s page{'s' if many else ''} {_numbers(missing)}"
+        what += " are" if many else " is"
+        why = page_budget(game).charge(what, sizes, icons, DOCUMENT_DPI[target.kind])
+        return Refused(why) if why is not None else None
 
     def _document(
         self, game: Game, target: Target, fingerprints: dict[str, str], name: str | None
@@ -564,13 +596,17 @@ class Preview:
         if found and len(found) == 1:
             document.pdf = found[0]
             return document.pdf
+        from toolkit.render.boards.look import icons_tallied
+
         try:
-            pdf = document_pdf(game, target)
+            with icons_tallied() as tally:
+                pdf = document_pdf(game, target)
             sizes = page_sizes(pdf)
         except DrawError as exc:
             document.error = exc
             return b""
         document.pdf, document.sizes = pdf, sizes
+        document.icons = (tally.shapes, tally.paint, tally.outline)
         if store is not None and name is not None:
             if len(sizes) > 1:  # a later start draws the pages not stored from it
                 store.put(store.part(name, "pdf"), [pdf])

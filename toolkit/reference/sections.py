@@ -146,7 +146,12 @@ def content_files(tables: ModelTables) -> Lines:
 def board_kinds() -> Lines:
     """The board shapes in the registry, by their `kind`, and the generic look."""
     from toolkit.content.models.board import BOARD_KINDS
-    from toolkit.render.boards.look import GENERIC, MAX_DRAWING_ICON_WEIGHT, PALETTE
+    from toolkit.render.boards.look import (
+        GENERIC,
+        MAX_DRAWING_ICON_WEIGHT,
+        MAX_GAME_ICON_WEIGHT,
+        PALETTE,
+    )
 
     lines: Lines = [
         "## Board kinds",
@@ -184,7 +189,8 @@ def board_kinds() -> Lines:
         f"draws weigh at most {MAX_DRAWING_ICON_WEIGHT:,} drawn elements together, each at "
         "every place it is drawn (an SVG icon its shapes and one per 8,000 pixels of its "
         "pictures, a toolkit icon or glyph 10): past it is P016, and spaces past it are "
-        "drawn without their icon.",
+        f"drawn without their icon. All the game's boards' icons weigh at most "
+        f"{MAX_GAME_ICON_WEIGHT:,} together (P016 at the board that passes it).",
         "",
         "| line kind | colour | width | dash | shape | words (fr / es / en) |",
         "| --- | --- | --- | --- | --- | --- |",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,15 +296,29 @@ class Look:
             return 1.0
         return icon_paint(name, self.icon_set())
 
+    def icon_outline(self, name: str) -> float:
+        """How many times over `name`'s stroked outlines run across its box (toolkit.render.
+        icons.icon_outline): 0 for a game glyph, a built-in or a name there is no icon for."""
+        from toolkit.render.icons import icon_outline
+
+        if self.glyph(name) is not None:
+            return 0.0
+        return icon_outline(name, self.icon_set())
+
     def draw_icon(self, c: Canvas, name: str, x: float, y: float, r: float, colour: str) -> bool:
         """A game glyph, else an icon of the game folder or the toolkit, in a space of
         radius `r` centred on (x, y); False when there is no such icon, or when drawing it
         would take the drawing's icons past `MAX_DRAWING_ICON_WEIGHT` or
-        `MAX_DRAWING_ICON_PAINT` (nothing drawn)."""
+        `MAX_DRAWING_ICON_PAINT` (nothing drawn). Drawn, it is counted in the tally
+        `icons_tallied` holds open, if any."""
         weight = self.icon_weight(name)
         size = r * ICON_SIDE
-        if not weight or not _spend(c, weight, self.icon_paint(name) * size * size):
+        paint = self.icon_paint(name) * size * size
+        if not weight or not _spend(c, weight, paint):
             return False
+        tally = _TALLY.get()
+        if tally is not None:
+            tally.add(weight, paint, self.icon_outline(name) * size)
         glyph = self.glyph(name)
         if glyph is not None:
             glyph(c, x, y, r)
@@ -329,12 +344,56 @@ or 6,400 built-in ones. `validate` says P016 at the style key of a board past it
 (BoardKind.icon_uses); a drawing draws each icon while it stays within it, and past it a
 space shows its initial instead."""
 
+MAX_GAME_ICON_WEIGHT = 128_000
+"""What the icons of all a game's boards may weigh together, as `MAX_DRAWING_ICON_WEIGHT`
+weighs one drawing's: two drawings at that bound. Each board is drawn in every language
+(`export png` at 150 dpi, `export tts`, the preview), and a board's icon shape costs a
+rasteriser ~6.5 µs a use at 150 dpi: 10 maps each at the drawing's bound (637,000 shapes, a
+217 kB game) took `export png` 6.6 s of CPU a language, 2.4 s without their icons (probe
+54-3): two drawings at the bound are some 0.8 s a language. The bundled games'
+boards weigh 1,080 together at most; a map of 200 spaces of a 100-shape icon, a score
+track and player boards some 25,000. `validate` says P016 at the board whose icons take the
+game past it (`game_icon_problem`)."""
+
 MAX_DRAWING_ICON_PAINT = 30_000_000
 """Square points the icons one board drawing draws may paint together: each use its box's
 area times how many times over its shapes paint the box (toolkit.render.icons.icon_paint, a
 built-in's or a glyph's once): some sixty A4 pages painted over, about a second of a
 picture's raster at 300 dpi. 31 spaces of radius 50 mm drawing an icon of 1,990 translucent
 circles (under the weight bound) took `export png` 108 s (probe 48 N5)."""
+
+
+@dataclass
+class IconTally:
+    """What board drawings drew of icons, each use counted (`icons_tallied`): their weight
+    (drawn elements), the square points they paint and the points of their stroked
+    outlines, as `raster_weight.FaceLoad` counts a face's, to price their pictures."""
+
+    shapes: int = 0
+    paint: float = 0.0
+    outline: float = 0.0
+
+    def add(self, shapes: int, paint: float, outline: float) -> None:
+        self.shapes += shapes
+        self.paint += paint
+        self.outline += outline
+
+
+_TALLY: ContextVar[IconTally | None] = ContextVar("board icon tally", default=None)
+
+
+@contextmanager
+def icons_tallied() -> Iterator[IconTally]:
+    """A tally of the icons the board drawings drawn inside draw (in this thread): an
+    export prices a board's pictures from it before rasterising any (a PDF holds an icon
+    once, a rasteriser draws each use whole)."""
+    tally = IconTally()
+    token = _TALLY.set(tally)
+    try:
+        yield tally
+    finally:
+        _TALLY.reset(token)
+
 
 _ICON_ROOM = "_playset_board_icon_room"
 """The canvas attribute holding what the drawing on it may still weigh in icons."""
@@ -398,11 +457,7 @@ def icon_bound_problem(
             " fewer or smaller shapes"
         )
         return path, message
-    weighed = [
-        (path, name, count, look.icon_weight(name) * count)
-        for use in uses
-        for path, name, count in [use[:3]]
-    ]
+    weighed = icons_weight(uses, look)
     total = sum(w for *_, w in weighed)
     if total <= MAX_DRAWING_ICON_WEIGHT:
         return None
@@ -418,6 +473,39 @@ def icon_bound_problem(
         " on fewer spaces"
     )
     return path, message
+
+
+def icons_weight(uses: Iterable[tuple[Any, ...]], look: Look) -> list[tuple[Any, str, int, int]]:
+    """(field path, icon, places, weight there) of each use `icon_bound_problem` weighs."""
+    return [
+        (path, name, count, look.icon_weight(name) * count)
+        for use in uses
+        for path, name, count in [use[:3]]
+    ]
+
+
+def game_icon_problem(
+    before: int, uses: Iterable[tuple[Any, ...]], look: Look
+) -> tuple[int, tuple[tuple[str | int, ...], str] | None]:
+    """The weight of a board's icons (`uses`, as `icon_bound_problem` takes them), and
+    (field path, message) when they take the game's boards, `before` weighing the boards
+    before it, past `MAX_GAME_ICON_WEIGHT` (once: not when those were past it already),
+    said at the field whose icon weighs most on this board."""
+    weighed = icons_weight(uses, look)
+    total = sum(w for *_, w in weighed)
+    if before + total <= MAX_GAME_ICON_WEIGHT or before > MAX_GAME_ICON_WEIGHT or not weighed:
+        return total, None
+    path, name, count, most = max(weighed, key=lambda item: item[3])
+    message = (
+        f"the game's boards' icons weigh {before + total:,} drawn elements together with"
+        f" this board's, more than the {MAX_GAME_ICON_WEIGHT:,} a game's boards draw: this"
+        f" board's weigh {total:,}, the boards' before it {before:,}; {name!r} weighs"
+        f" {most // count if count else 0:,} and is drawn at {count:,}"
+        f" place{'' if count == 1 else 's'} here. Each board is drawn whole in every"
+        " language by export png, export tts and the preview, each use of an icon on its"
+        " own. Use simpler icons, or draw them on fewer spaces or boards"
+    )
+    return total, (path, message)
 
 
 def plugin_glyphs(game: Any) -> dict[str, Glyph]:

@@ -40,30 +40,30 @@ from toolkit.render.exports.faces import (
     language_pages,
     printed_decks,
 )
+from toolkit.render.exports.pages import BoardPdf, board_pdfs, priced_pages
 from toolkit.render.raster import png_selected
 from toolkit.render.raster_weight import load_price
 from toolkit.render.sheets import BLEED_MM
 
 
-def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str, str, bytes]]:
+def board_pngs(
+    game: Any, lang: str, dpi: float, bleed: bool, boards: list[BoardPdf] | None = None
+) -> list[tuple[str, str, bytes]]:
     """(file stem, board name in `lang`, PNG) per board drawing, from the whole-board PDF
-    `build --board-page a2` draws: each drawing upright on its own page (the press file turns
-    some a quarter to keep one trim size). Boards have white margins, so no bleed to keep."""
-    from toolkit.render.boards import build_drawings, render_board
-    from toolkit.render.tiling import POSTER
+    `build --board-page a2` draws (`boards`, made before: `pages.priced_pages`; else
+    made now): each drawing upright on its own page (the press file turns some a quarter
+    to keep one trim size). Boards have white margins, so no bleed to keep."""
+    from toolkit.render.boards import build_drawings
 
-    boards = game.valid(game.boards)
     out: list[tuple[str, str, bytes]] = []
-    for board in boards:
-        stem = "board" if len(boards) == 1 else f"board-{board.id}"
-        name = board.name.get(lang, "") or str(board.id)
-        pdf = render_board(game, board, lang, "a4", POSTER)
-        _within_pixels(pdf, dpi, f"board {name}")
+    for made in board_pdfs(game, lang) if boards is None else boards:
+        stem, name, pdf = made.stem, made.name, made.pdf
+        within_pixels(pdf, dpi, f"board {name}")
         images = png_selected(pdf, list(range(_page_count(pdf))), dpi)
         if len(images) == 1:
             out.append((stem, name, images[0]))
         else:
-            titles = [drawing.title for drawing in build_drawings(game, board, lang)]
+            titles = [drawing.title for drawing in build_drawings(game, made.board, lang)]
             if len(titles) != len(images):
                 titles = [f"{name} ({i})" for i in range(1, len(images) + 1)]
             pairs = enumerate(zip(titles, images, strict=True), 1)
@@ -71,12 +71,22 @@ def board_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[tuple[str,
     return out
 
 
-def rulebook_pngs(game: Any, lang: str, dpi: float, bleed: bool) -> list[bytes]:
-    """Each page of the press rulebook (A4 with bleed) in `lang`, or none without one."""
+def rulebook_document(game: Any, lang: str) -> bytes | None:
+    """The press rulebook's PDF (A4 with bleed) in `lang`, or None without one."""
     if lang not in game.rulebook:
+        return None
+    return rulebook_pdf(game, lang, "a4", BLEED_MM * mm)
+
+
+def rulebook_pngs(
+    game: Any, lang: str, dpi: float, bleed: bool, pdf: bytes | None = None
+) -> list[bytes]:
+    """Each page of the press rulebook (A4 with bleed) in `lang` (`pdf`, made before;
+    else made now), or none without one."""
+    pdf = rulebook_document(game, lang) if pdf is None else pdf
+    if pdf is None:
         return []
-    pdf = rulebook_pdf(game, lang, "a4", BLEED_MM * mm)
-    _within_pixels(pdf, dpi, "the rulebook")
+    within_pixels(pdf, dpi, "the rulebook")
     return png_selected(pdf, list(range(_page_count(pdf))), dpi, trim=not bleed)
 
 
@@ -87,7 +97,7 @@ bytes a pixel at its peak, so this is some 770 MB: a 150 M pixel card (300 × 42
 MemoryError. An A2 board at 400 dpi is 62 M, a poker card at 1200 dpi 6 M."""
 
 
-def _within_pixels(
+def within_pixels(
     pdf: bytes | Any,
     dpi: float,
     what: str,
@@ -166,6 +176,10 @@ def run(
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
+    # every language's boards and rulebook, made and priced before any page is drawn
+    documents = priced_pages(
+        game, opts.langs, opts.page_dpi, "--page-dpi", rulebook_document, within_pixels
+    )
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)
@@ -179,7 +193,7 @@ def run(
         done += 1
         progress(done, total)
 
-    for lang in opts.langs:
+    for lang, made in zip(opts.langs, documents, strict=True):
         folder = out / game.id / lang / "png"
         # all of a language's images or none: a run that fails half-way (a full disk, a
         # page over the pixel limit, Ctrl-C) leaves the old set, not new decks beside old
@@ -188,15 +202,16 @@ def run(
             with language_pages(game, decks, lang, dpis, opts.bleed) as every:
                 for printed, pages in zip(decks, every, strict=True):
                     what, drawn_pages = f"deck {printed.name(lang)}", pages.fronts + pages.backs
-                    _within_pixels(pages.pdf, opts.dpi, what, "--dpi", drawn_pages)
+                    within_pixels(pages.pdf, opts.dpi, what, "--dpi", drawn_pages)
                     for card, front, back in card_pngs(printed, pages):  # staged as drawn
                         emit(folder / printed.id / f"{card.id}-front.png", front)
                         emit(folder / printed.id / f"{card.id}-back.png", back)
                     step()
-            for stem, _, image in board_pngs(game, lang, opts.page_dpi, opts.bleed):
+            boards = board_pngs(game, lang, opts.page_dpi, opts.bleed, made.boards)
+            for stem, _, image in boards:
                 emit(folder / f"{stem}.png", image)
             step()
-            rulebook = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed)
+            rulebook = rulebook_pngs(game, lang, opts.page_dpi, opts.bleed, made.rulebook)
             for number, image in enumerate(rulebook, 1):
                 emit(folder / "rulebook" / f"page-{number:02d}.png", image)
         prune(folder, written, out)

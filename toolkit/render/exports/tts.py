@@ -54,7 +54,8 @@ from toolkit.render.exports.faces import (
     language_pages,
     printed_decks,
 )
-from toolkit.render.exports.png import board_pngs
+from toolkit.render.exports.pages import priced_pages
+from toolkit.render.exports.png import board_pngs, within_pixels
 from toolkit.render.raster import pixels, png_bytes
 from toolkit.render.raster_weight import load_price
 
@@ -395,6 +396,8 @@ def run(
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
+    # every language's boards, made and priced before any image is drawn
+    documents = priced_pages(game, opts.langs, opts.page_dpi, None, None, within_pixels)
 
     def emit(path: Path, data: bytes) -> None:
         once(seen, path)
@@ -409,7 +412,7 @@ def run(
         progress(done, total)
 
     dpis = [sheet_dpi(opts.dpi, printed.size_mm) for printed in decks]
-    for lang in opts.langs:
+    for lang, made in zip(opts.langs, documents, strict=True):
         folder = out / game.id / lang / "tts"
         # the sheets and the save that names them all new or all old: a run that fails
         # half-way (a full disk, Ctrl-C) leaves no new sheet beside the old save
@@ -456,7 +459,7 @@ def run(
                 key += len(sheets)
                 x += printed.size_mm[0] / POKER_MM[0] * 2.5 + 1.0
                 step()
-            boards = board_pngs(game, lang, opts.page_dpi, False)
+            boards = board_pngs(game, lang, opts.page_dpi, False, made.boards)
             for index, (stem, title, image) in enumerate(boards):
                 path = folder / f"{stem}.png"
                 emit(path, image)
