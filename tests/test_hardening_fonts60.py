@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
@@ -110,3 +112,15 @@ def test_a_real_font_passes(tmp_path):
     for style in ("regular", "bolditalic"):
         path = make_font(tmp_path / f"Real-{style}.ttf", "Real Sans", style, chars)
         assert read(path)[:2] == ("Real Sans", style)
+
+
+def test_a_composite_cycle_ends_and_counts_each_glyph_once(tmp_path, monkeypatch):
+    # glyph order: .notdef 0, space 1, part 2, A 3; composites 3 -> (2, 3, 4), 4 -> (3, 2)
+    glyphs = {"part": zigzag(10), "A": composite("part", 1)}
+    data = heavy_font(tmp_path / "Cycle.ttf", glyphs, {65: "A"}).read_bytes()
+    face = SimpleNamespace(charToGlyph={65: 3})
+    named = {3: [2, 3, 4], 4: [3, 2]}
+    game_fonts._outlines(face, data, named)  # ends, under the bound
+    monkeypatch.setattr(game_fonts, "MAX_GLYPH_POINTS", 15)
+    with pytest.raises(game_fonts._CostlyFont, match="has 20 outline points"):
+        game_fonts._outlines(face, data, named)  # part, then part again through 4

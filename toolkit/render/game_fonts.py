@@ -539,6 +539,19 @@ def _outlines(face: Any, data: bytes, named: dict[int, list[int]]) -> None:
 
     def expanded(top: int) -> int:
         """A composite glyph's points with its components' (a cycle back counts nothing)."""
+        total = 0
+        for part in named[top]:  # most name simple glyphs, or composites already counted
+            got = points.get(part)
+            if got is None:
+                if part in named:
+                    return nested(top)
+                got = points[part] = own(part)
+            total += got
+        points[top] = min(total, _POINTS_CAP + 1)
+        return points[top]
+
+    def nested(top: int) -> int:
+        """`expanded` for a composite naming composites not counted yet (depth first)."""
         open_: set[int] = set()
         stack = [(top, False)]
         while stack:
@@ -559,7 +572,7 @@ def _outlines(face: Any, data: bytes, named: dict[int, list[int]]) -> None:
     over = {
         g
         for g in set(face.charToGlyph.values())
-        if (expanded(g) if g in named else own(g)) > MAX_GLYPH_POINTS
+        if (points[g] if g in points else expanded(g) if g in named else own(g)) > MAX_GLYPH_POINTS
     }
     if over:
         character = min(c for c, g in face.charToGlyph.items() if g in over)
