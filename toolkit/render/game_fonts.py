@@ -336,7 +336,9 @@ def _face(data: bytes, sha256: str) -> tuple[str, str, str] | str:
     try:
         font = TaggedTTFont(digest, io.BytesIO(data))  # the bytes checked, not a reopen
         family, style = _family_and_style(font.face)
-        _subsets(font.face, data)
+        named = _components(data)
+        _subsets(font.face, data, named)  # refuses a costly font before making any subset
+        _outlines(font.face, data, named)
     except _CostlyFont as exc:
         return str(exc)
     except MemoryError:  # reportlab's own structures for it: no "cannot embed" with no reason
@@ -496,6 +498,97 @@ def _components(data: bytes) -> dict[int, list[int]]:
     return named
 
 
+MAX_GLYPH_POINTS = 4_000
+"""Outline points of one glyph a character maps to, its composite's components expanded
+(each drawn where it is named). Every glyph is filled from its outline at each size a page
+draws it, at a cost that grows with its points: the heaviest glyph of 80 real fonts (Latin,
+CJK, Korean brush and handwriting, DejaVu's snowman) has 1,590 points (FreeSerif's mahjong
+tile), a Latin letter tens; a 96 kB font of 64,000-point composite glyphs took `export png`
+of a three-card game 24.7 s (probe60-7)."""
+_POINTS_CAP = 10**9  # a count past it is told as "more than": nested composites multiply
+_INT16, _UINT16 = struct.Struct(">h"), struct.Struct(">H")
+
+
+def _outlines(face: Any, data: bytes, named: dict[int, list[int]]) -> None:
+    """Raise _CostlyFont if a glyph a character maps to has more than `MAX_GLYPH_POINTS`
+    outline points, its components expanded. Read from the glyf table's glyph headers alone
+    (a simple glyph's last contour end; a composite's components, `named`): no outline is
+    decoded, so a CJK font of 30,000 glyphs costs some milliseconds. A damaged table counts
+    nothing (reportlab then says what it finds)."""
+    try:
+        tables = _tables(data)
+        offsets = _glyph_offsets(data, tables)
+    except struct.error:
+        return
+    if offsets is None:
+        return
+    glyf, size = tables[b"glyf"][0], len(data)
+    points: dict[int, int] = {}
+
+    def own(glyph: int) -> int:
+        """A simple glyph's points (0 for an empty or damaged one: it is not drawn)."""
+        if glyph + 1 >= len(offsets):
+            return 0
+        at, end = glyf + offsets[glyph], glyf + offsets[glyph + 1]
+        if end - at < 12 or end > size:
+            return 0
+        contours = _INT16.unpack_from(data, at)[0]
+        if contours <= 0 or 10 + 2 * contours > end - at:
+            return 0
+        return int(_UINT16.unpack_from(data, at + 8 + 2 * contours)[0]) + 1
+
+    def expanded(top: int) -> int:
+        """A composite glyph's points with its components' (a cycle back counts nothing)."""
+        total = 0
+        for part in named[top]:  # most name simple glyphs, or composites already counted
+            got = points.get(part)
+            if got is None:
+                if part in named:
+                    return nested(top)
+                got = points[part] = own(part)
+            total += got
+        points[top] = min(total, _POINTS_CAP + 1)
+        return points[top]
+
+    def nested(top: int) -> int:
+        """`expanded` for a composite naming composites not counted yet (depth first)."""
+        open_: set[int] = set()
+        stack = [(top, False)]
+        while stack:
+            glyph, done = stack.pop()
+            if done:
+                open_.discard(glyph)
+                total = sum(points.get(p, 0) for p in named[glyph] if p not in open_)
+                points[glyph] = min(total, _POINTS_CAP + 1)
+            elif glyph not in points and glyph not in open_:
+                if glyph not in named:
+                    points[glyph] = own(glyph)
+                    continue
+                open_.add(glyph)
+                stack.append((glyph, True))
+                stack.extend((p, False) for p in named[glyph] if p not in points)
+        return points[top]
+
+    over = {
+        g
+        for g in set(face.charToGlyph.values())
+        if (points[g] if g in points else expanded(g) if g in named else own(g)) > MAX_GLYPH_POINTS
+    }
+    if over:
+        character = min(c for c, g in face.charToGlyph.items() if g in over)
+        glyph = face.charToGlyph[character]
+        heavy = points[glyph] if glyph in named else own(glyph)
+        much = f"more than {_POINTS_CAP:,}" if heavy > _POINTS_CAP else f"{heavy:,}"
+        raise _CostlyFont(
+            f"its glyph for {chr(character)!r} (U+{character:04X}) has {much} outline points"
+            f" (its components counted each time they are drawn); the limit is"
+            f" {MAX_GLYPH_POINTS:,} a glyph, as every glyph is filled from its outline at"
+            " each size a page prints it (a real font's heaviest glyph has some hundreds)."
+            " Simplify that glyph's outline (e.g. FontForge's Element > Simplify) or use"
+            " another font"
+        )
+
+
 def _closures(named: dict[int, list[int]], cap: int) -> dict[int, int]:
     """For each composite glyph, how many glyphs it brings into a subset at most (itself and
     its components', counted again where shared, capped at `cap`)."""
@@ -610,19 +703,20 @@ def _codes(data: bytes, at: int) -> int:
 SUBSET = 256  # characters of one embedded subset, as reportlab makes them
 
 
-def _subsets(face: Any, data: bytes) -> None:
+def _subsets(face: Any, data: bytes, named: dict[int, list[int]]) -> None:
     """Make subsets holding every glyph the font's characters map to, as `build` embeds
     them, so that a font whose character map names glyphs its outlines lack (reportlab's
     IndexError, or a TTFError reading past its glyphs) is found by `validate`, not by a
     traceback in `build` (40 µs a glyph: 0.23 s for DejaVu Sans's 5,918 characters). One
     character per glyph: a character fails only through its glyph, and a font may map all
-    of Unicode onto a few glyphs (1.1 M code points took 14 s, one subset each 256)."""
+    of Unicode onto a few glyphs (1.1 M code points took 14 s, one subset each 256).
+    `named` is the font's composite glyphs' components (`_components`)."""
     first: dict[int, int] = {}  # each glyph once: a subset's cost is its glyphs'
     for character in sorted(face.charToGlyph):
         first.setdefault(face.charToGlyph[character], character)
     characters = sorted(first.values())
     glyphs = len(face.hmetrics)
-    closure = _closures(_components(data), glyphs)
+    closure = _closures(named, glyphs)
     cost = 0
     for start in range(0, len(characters), SUBSET):
         chunk = characters[start : start + SUBSET]
