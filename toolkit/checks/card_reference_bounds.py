@@ -60,6 +60,7 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
             return
         blocks, cells = blocks + rows, cells + rows * columns
     yield from _markup_past(game, lang, text)
+    yield from _long_words_past(game, lang, text)
 
 
 _MARKUP_CHARS = "&<>\u202f\n"
@@ -124,6 +125,57 @@ def _markup_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
                 " with the card reference's &, <, >, icons and line breaks): each is laid out"
                 " on its own, so many cost minutes; this card's row is the first one over:"
                 " write fewer of them",
+            )
+            return
+
+
+def _long_words_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
+    """R010 at the first card whose reference row prints a word over the rulebook's
+    `MAX_WORD`, or takes its long words (over `LONG_WORD` letters: the Markdown's, `text`,
+    with the reference's cells') past `MAX_LONG_WORDS`: laying a word out costs the square
+    of its length, and 10 cards whose text is one 3,899-letter word took `build --only
+    rulebook` 13.3 s a language, printed by no face (probe 60-16)."""
+    from toolkit.render import rulebook_source as bounds
+    from toolkit.render.card_reference import deck_reference, row_texts
+
+    def work(of: str) -> tuple[int, int]:
+        """(the squares of its long words' lengths, added up; its longest word)."""
+        sizes = [found.end() - found.start() for found in bounds._LONG_RUN.finditer(of)]
+        return sum(size * size for size in sizes), max(sizes, default=0)
+
+    total = work(text)[0]
+    decks = [d for d in game.decks if d.model is not None and d.doc is not None]
+    whole = "\n".join(t for d in decks for t in row_texts(game, d.model, lang) or ())
+    more, longest = work(whole)
+    if total + more <= bounds.MAX_LONG_WORDS and longest <= bounds.MAX_WORD:
+        return  # nearly every game: no row is made or counted alone
+    for loaded in decks:
+        found = deck_reference(game, loaded.model, lang)
+        for row in found.rows if found is not None else ():
+            more, longest = work("\n".join(cell.text for cell in row.printed()))
+            total += more
+            if longest <= bounds.MAX_WORD and total <= bounds.MAX_LONG_WORDS:
+                continue
+            doc = loaded.doc
+            assert doc is not None
+            path = row.text.path
+            if longest > bounds.MAX_WORD:
+                why = (
+                    f"a word of {longest:,} characters without a space, more than the"
+                    f" {bounds.MAX_WORD:,} a rulebook can lay out (it costs the square of its"
+                    " length)"
+                )
+            else:
+                why = (
+                    f"words of over {bounds.LONG_WORD} characters without a space that take the"
+                    f" rulebook's past {bounds.MAX_LONG_WORDS:,} (each costs the square of its"
+                    " length to lay out)"
+                )
+            yield (
+                loaded.rel,
+                doc.span(path if path and path in doc.spans else ("id",)),
+                f"the rulebook's card reference prints this card's row with {why}; this card"
+                " is the first one over: break them with spaces",
             )
             return
 
