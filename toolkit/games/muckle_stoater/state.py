@@ -274,7 +274,10 @@ class MuckleState(State):
         row = lo * width  # the row of the Laddie at p, one Laddie after another
         movers = []
         for p in pos[lo : lo + n]:
-            if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
+            if p < track:
+                if p >= 0:
+                    movers.append(row + p)
+            elif p < end and not own >> (p + 1) & 1:
                 movers.append(row + p)
             row += width
         cache: list[Moves | None] = [None] * t.n_keys
@@ -300,7 +303,12 @@ class MuckleState(State):
                 # actions added as their moves are found
                 if kind == FWD:
                     for at in movers:
-                        for path, move, base in arg[at]:
+                        path, move, base, second = arg[at]  # one lookup, no loop: see fmoves
+                        if not own & path:
+                            found.append(move)
+                            acts.append(base + e)
+                        if second is not None:  # a track and a Castle option
+                            path, move, base = second
                             if not own & path:
                                 found.append(move)
                                 acts.append(base + e)
