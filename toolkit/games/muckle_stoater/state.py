@@ -420,9 +420,7 @@ class MuckleState(State):
                 if not both:
                     continue
                 kb = lb - lo
-                own_b = own ^ bit[pb]
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
-                ba = (kb * n + ka) * parts - 1
                 for f in share_fs[both]:
                     g = total - f
                     opts_b = row_b[g - 1]
@@ -440,15 +438,17 @@ class MuckleState(State):
                                     and not (fin and pb < track <= db)
                                     and not bit_b & pka
                                 ):  # b first, then a
+                                    ba = (kb * n + ka) * parts - 1
                                     v = ((ba + g) << 2) + (ob << 1) + oa + 2
                                     out.append((v, lb, pb, db, la, pa, da))
-                        elif not own_b & pka:  # only b first, then a, can be legal
+                        elif not (own ^ bit[pb]) & pka:  # only b first, then a, can be legal
                             for ob, db, pkb, bit_b in opts_b:
                                 if (
                                     not own & pkb
                                     and not (fin and pb < track <= db)
                                     and not bit_b & pka
                                 ):
+                                    ba = (kb * n + ka) * parts - 1
                                     v = ((ba + g) << 2) + (ob << 1) + oa + 2
                                     out.append((v, lb, pb, db, la, pa, da))
 
