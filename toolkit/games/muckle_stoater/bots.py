@@ -58,8 +58,9 @@ class Plan:
     discard_cost: tuple[tuple[float, ...], tuple[float, ...]]
     """[docked][effect] what discarding the effect's card gives up: its keep value, plus
     KEEP_LEAVE for an exit card while Laddies wait in the Dock."""
-    # The scores of a plain move (forward, out of the Dock, 8 back), as the scoring loop
-    # would compute them, looked up by Laddie id (rows shared by a colour's Laddies):
+    # The sums that score one Laddie's move (a plain move: forward, out of the Dock, 8 back;
+    # or one part of a 7 split or a Bonnie Fechter), worked out once, looked up by Laddie id
+    # (rows shared by a colour's Laddies):
     gain: tuple[tuple[tuple[float, ...], ...], ...]
     """gain[laddie][from][to]: progress plus the lag bonus (from -1, the last row: the Dock,
     with LEAVE_BONUS)."""
@@ -193,8 +194,6 @@ class GreedyBot:
             t.entrance,
             tuple(k if t.eff_key.count(k) > 1 else -1 for k in t.eff_key),  # shared keys
             plan.togo,
-            plan.dock_togo,
-            plan.most,
             plan.sources,
             plan.rival_starts,
             plan.keep_cost,
@@ -240,8 +239,6 @@ class GreedyBot:
             entrance,
             shared_key,
             togo,
-            dock_togo,
-            most,
             sources,
             rival_starts,
             keep_cost,
@@ -299,33 +296,26 @@ class GreedyBot:
             else:
                 top_score, top_v = -1e18, 0
                 for v, lid, frm, dest, lid2, frm2, dest2 in moves:
-                    # the value of one Laddie's move from `frm` (-1: Dock) to `dest`, then of
-                    # the second part of a 7 split (inline: this loop is the bot's hot spot)
+                    # each part (a 7 split's two, a Bonnie's one) scored as the loop above
+                    # scores a one-part move: the same sums, so the same floats
                     score = 0.0
                     while True:
-                        q = lid // n
-                        row = togo[q]
-                        before = row[frm] if frm >= 0 else dock_togo[q]
-                        after = row[dest]
-                        part = before - after + before * BEHIND
-                        if frm < 0:
-                            part += LEAVE_BONUS
-                        elif rivals & sources[frm]:  # 0 for the Castle
-                            part += ESCAPE + (most - before) * RISK_PROGRESS
+                        part = gain[lid][frm][dest]
+                        if rivals & sources[frm]:  # 0 for the Dock and the Castle
+                            part += escape[lid][frm]
                         if dest >= track:
                             if frm < track:
                                 part += HOME_BONUS
                         else:
                             if rivals & sources[dest]:
-                                part -= RISK + (most - after) * RISK_PROGRESS
+                                part -= risk[lid][dest]
                             occ = board[dest]
                             if occ >= 0 and occ != lid:
                                 oq = occ // n
-                                there = togo[oq][dest]
                                 if team[oq] != mine:
-                                    part += CAPTURE + (most - there) * CAPTURE_PROGRESS
+                                    part += capture[occ][dest]
                                 else:
-                                    part += (there - togo[oq][entrance[oq]]) * PARTNER
+                                    part += (togo[oq][dest] - togo[oq][entrance[oq]]) * PARTNER
                         score += part
                         if lid2 < 0 or dest2 == frm2:  # no second part (a Bonnie's target)
                             break

@@ -20,8 +20,8 @@ from toolkit.games.muckle_stoater.constants import (
     MAX_PACKS,
     SPLIT,
     Content,
-    Move,
     PlanStep,
+    ReadyMove,
     SplitOption,
     SplitShares,
     Table,
@@ -60,28 +60,30 @@ def _split_options(fwd: FwdTable) -> tuple[tuple[tuple[tuple[SplitOption, ...], 
 
 def _ready_moves(
     fwd: FwdTable, n: int, steps: set[int], n_effects: int
-) -> tuple[tuple[tuple[tuple[int, Move, int], ...], ...], ...]:
-    """fmoves[k][laddie * positions + position]: `fwd` as ready-made (path mask, move,
-    variant * n_effects) triples, for the forward moves of the cards, k in `steps` (empty for
-    any other k: a split's share uses `sfwd`). One flat row per k: the move generator reads a
-    Laddie's options with one index, not two, and adds the effect to the third item for the
-    action. Plain loops for the reason given in `_split_options`."""
+) -> tuple[tuple[ReadyMove, ...], ...]:
+    """fmoves[k][laddie * positions + position]: `fwd` as ready-made moves (see
+    `Table.fmoves`), for the forward moves of the cards, k in `steps` (empty for any other
+    k: a split's share uses `sfwd`). One flat row per k: the move generator reads a Laddie's
+    options with one index, not two. Plain loops for the reason given in `_split_options`."""
     players = len(fwd)
     kmax = len(fwd[0]) - 1 if fwd else 0
-    fmoves: list[tuple[tuple[tuple[int, Move, int], ...], ...]] = [()]
+    fmoves: list[tuple[ReadyMove, ...]] = [()]
     for k in range(1, kmax + 1):
-        rows: list[tuple[tuple[int, Move, int], ...]] = []
+        rows: list[ReadyMove] = []
         if k not in steps:
             fmoves.append(())
             continue
         for lid in range(players * n):
             slot = lid % n
             for p, opts in enumerate(fwd[lid // n][k]):
-                row = []
+                ready = []
                 for vo, dest, path in opts:
                     v = vo + slot
-                    row.append((path, (v, lid, p, dest, -1, -1, -1), v * n_effects))
-                rows.append(tuple(row))
+                    ready.append((path, (v, lid, p, dest, -1, -1, -1), v * n_effects))
+                if not ready:  # a path through the Laddie's own hole: never free
+                    ready.append((1 << p, (0, lid, p, p, -1, -1, -1), 0))
+                first = ready[0]
+                rows.append((*first, ready[1] if len(ready) > 1 else None))
         fmoves.append(tuple(rows))
     return tuple(fmoves)
 

@@ -13,6 +13,8 @@ Move = tuple[int, int, int, int, int, int, int]
 Fechter the second laddie is the target (its from = its to = its hole). The action is
 `variant * E + effect`."""
 
+ReadyOption = tuple[int, Move, int]  # (path mask, move, variant * E)
+ReadyMove = tuple[int, Move, int, ReadyOption | None]  # the first option, and the second
 SplitOption = tuple[int, int, int, int]  # (option 0 track / 1 Castle, dest, path mask, dest bit)
 SplitShares = tuple[tuple[tuple[SplitOption, ...], ...], int, int]
 PlanStep = tuple[int, int, int, Any]
@@ -115,10 +117,12 @@ class Table:
     positions: track hole h is bit h, Castle hole c is bit L + c - 1."""
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
     """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
-    fmoves: tuple[tuple[tuple[tuple[int, Move, int], ...], ...], ...]
+    fmoves: tuple[tuple[ReadyMove, ...], ...]
     """fmoves[k][laddie * (L + C) + position]: `fwd` as ready-made moves, (path mask, move,
-    variant * E); the move generator appends the move, and its action (the third item plus
-    the effect), when the path meets none of the colour's own Laddies."""
+    variant * E, the second option or None); the move generator appends the move, and its
+    action (the third item plus the effect), when the path meets none of the colour's own
+    Laddies. A row always has a first option (a row with none gets one through the Laddie's
+    own hole, never free), so the generator reads it without a loop."""
     shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
     """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
     f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest

@@ -274,7 +274,10 @@ class MuckleState(State):
         row = lo * width  # the row of the Laddie at p, one Laddie after another
         movers = []
         for p in pos[lo : lo + n]:
-            if 0 <= p < end and (p < track or not own >> (p + 1) & 1):
+            if p < track:
+                if p >= 0:
+                    movers.append(row + p)
+            elif p < end and not own >> (p + 1) & 1:
                 movers.append(row + p)
             row += width
         cache: list[Moves | None] = [None] * t.n_keys
@@ -300,7 +303,12 @@ class MuckleState(State):
                 # actions added as their moves are found
                 if kind == FWD:
                     for at in movers:
-                        for path, move, base in arg[at]:
+                        path, move, base, second = arg[at]  # one lookup, no loop: see fmoves
+                        if not own & path:
+                            found.append(move)
+                            acts.append(base + e)
+                        if second is not None:  # a track and a Castle option
+                            path, move, base = second
                             if not own & path:
                                 found.append(move)
                                 acts.append(base + e)
@@ -412,9 +420,7 @@ class MuckleState(State):
                 if not both:
                     continue
                 kb = lb - lo
-                own_b = own ^ bit[pb]
                 ab = (ka * n + kb) * parts - 1  # variant = ((ab + f) << 2) + options + 2
-                ba = (kb * n + ka) * parts - 1
                 for f in share_fs[both]:
                     g = total - f
                     opts_b = row_b[g - 1]
@@ -432,15 +438,17 @@ class MuckleState(State):
                                     and not (fin and pb < track <= db)
                                     and not bit_b & pka
                                 ):  # b first, then a
+                                    ba = (kb * n + ka) * parts - 1
                                     v = ((ba + g) << 2) + (ob << 1) + oa + 2
                                     out.append((v, lb, pb, db, la, pa, da))
-                        elif not own_b & pka:  # only b first, then a, can be legal
+                        elif not (own ^ bit[pb]) & pka:  # only b first, then a, can be legal
                             for ob, db, pkb, bit_b in opts_b:
                                 if (
                                     not own & pkb
                                     and not (fin and pb < track <= db)
                                     and not bit_b & pka
                                 ):
+                                    ba = (kb * n + ka) * parts - 1
                                     v = ((ba + g) << 2) + (ob << 1) + oa + 2
                                     out.append((v, lb, pb, db, la, pa, da))
 
