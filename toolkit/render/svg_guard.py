@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolkit.fileio import read_bounded, real_path
-from toolkit.render.svg_properties import property_problem
+from toolkit.render.svg_properties import (
+    MAX_STYLE_NAMES,
+    property_problem,
+    rule_declarations,
+)
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -31,6 +35,11 @@ MAX_EXPANDED = 2_000
 """Elements an icon draws once every <use> is expanded (a 1.6 kB file of nested <use>
 otherwise costs seconds: svglib takes one to two milliseconds per element, and drawing the
 icon on each card a quarter of that again: 9,000 rectangles took 14 s to read)."""
+MAX_ATTRIBUTES = 64
+"""Attributes of one element as written: libxml2 finds an attribute by walking the
+element's list, so every walk over them, svglib's and this guard's, costs their square (one
+path of 50,000 attributes, 440 kB, took validate 9 s; a group of 20,000 over 1,990 paths 4
+s: probe 60-10). A real element has fewer than 20 (the GNOME icons: 21 at most)."""
 MAX_USES = 500
 """<use> elements drawn once expanded: svglib's cost grows faster than their number
 (1,000 uses of one rectangle take seconds)."""
@@ -50,6 +59,13 @@ game lists is loaded at each check, used or not: at 100,000, a hundred icons of 
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
+DECLARATIONS_PER_STEP = 16
+"""Declarations of a file's <style> rules that count one matching step for each element
+(`MAX_MATCHING`): svglib writes every declaration of a rule onto each element it matches,
+0.4 to 0.8 µs a write where a step takes 3 to 10 µs (its first declaration's write
+included), so rules of 32 declarations on the elements `MAX_MATCHING` allows took twice to
+three times as long to read (probe 60-8). Counted past each rule's first; an exported
+icon's classes hold one to five each (at most a quarter of a step more a rule)."""
 MAX_NESTED = 20_000
 """Levels of the groups above each element of one file, added up: svglib styles a shape by
 looking up a dozen properties on it and on each group above it, ~15 µs a shape a level, so
@@ -410,6 +426,8 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
     reading = 0  # steps of their attribute selectors reading the file's attribute values
     values: _Values | None = None  # found at the first <style> with a value selector
     levels: dict[_Element, int] = {}  # each element's groups above it (the root's none)
+    names: set[str] = set()  # the names the file's rules set (`MAX_STYLE_NAMES`)
+    declared = 0  # the declarations of its rules past each rule's first, its names once
     nested = 0  # their sum over the elements so far (`MAX_NESTED`)
     for element in root.iter():
         if not isinstance(element.tag, str):
@@ -432,6 +450,17 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             matching += _matching(css, depth) if css and spent.style <= MAX_STYLE else 0
             if matching and spent.styled is None:
                 spent.styled = (path, text, element)
+            for rule in rule_declarations(css) if css and spent.style <= MAX_STYLE else []:
+                names.update(rule)
+                declared += max(len(rule) - 1, 0)  # a step writes one (as calibrated)
+            if len(names) > MAX_STYLE_NAMES:
+                message = (
+                    f"its <style> rules set {len(names):,} different properties (more than"
+                    f" {MAX_STYLE_NAMES}): svglib writes each declaration of a rule onto every"
+                    " element the rule matches; set only the properties the icon draws with"
+                    " (fill, stroke, …)"
+                )
+                return Refusal(path, *column(text, element), message)
             reads = _reads(css, depth) if css and spent.style <= MAX_STYLE else []
             if reads and matching * elements <= MAX_MATCHING:
                 values = values or _values(root)
@@ -445,11 +474,12 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                     " shorter attribute values"
                 )
                 return Refusal(path, *column(text, element), message)
-            if matching * elements + reading > MAX_MATCHING:
+            writes = declared * elements // DECLARATIONS_PER_STEP
+            if matching * elements + reading + writes > MAX_MATCHING:
                 message = (
                     f"its <style> rules on its {elements:,} elements take more than"
-                    f" {MAX_MATCHING:,} steps to match; use fewer rules, simpler selectors"
-                    " (.class) or fewer nested groups"
+                    f" {MAX_MATCHING:,} steps to match and apply; use fewer rules, fewer"
+                    " declarations, simpler selectors (.class) or fewer nested groups"
                 )
                 return Refusal(path, *column(text, element), message)
             walking = _walking(css) if css and spent.style <= MAX_STYLE else None
@@ -483,7 +513,7 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
         if spent.style > MAX_STYLE:
             message = f"its <style> holds more than {MAX_STYLE:,} characters of CSS"
             return Refusal(path, *column(text, element), message)
-    spent.matching += matching * elements + reading
+    spent.matching += matching * elements + reading + declared * elements // DECLARATIONS_PER_STEP
     spent.nested += nested
     return None
 
@@ -702,6 +732,14 @@ def _check(
             message = (
                 f"it holds more than {MAX_EXPANDED:,} elements, which svglib reads one at a"
                 " time; simplify the drawing (fewer shapes)"
+            )
+            return Refusal(path, *column(text, element), message)
+        attributes = len(element.attrib)  # counted in one walk, before any other reads them
+        if attributes > MAX_ATTRIBUTES:
+            message = (
+                f"its <{etree.QName(element).localname}> has {attributes:,} attributes (more"
+                f" than {MAX_ATTRIBUTES}): each is looked for through all the others; keep only"
+                " the attributes it draws with"
             )
             return Refusal(path, *column(text, element), message)
     if spent.elements + count > spent.room:  # not charged: only counted
