@@ -1,16 +1,18 @@
-"""Probe 60-8 … 60-10: what svglib writes onto an element, bounded.
+"""Probe 60-8 … 60-11: what svglib writes onto an element, and where a `<use>` draws, bounded.
 
 libxml2 finds an attribute by walking the element's list, and svglib writes every
 declaration of every `<style>` rule that matches an element onto it, and every piece of its
 `style=""`: n names on one element cost ~n²/2. Each was unbounded: rules setting 6,240 names
 on 100 paths took validate 11 s (60-8), one `style=""` of 50,000 names 22 s (60-9), one path
-of 50,000 plain attributes 9 s in the guard's own walks (60-10). Each is now refused (P008)
-at its element. Counted, never timed."""
+of 50,000 plain attributes 9 s in the guard's own walks (60-10). And `MAX_NESTED` counted
+the file as written, so 55 `<use>` of 31 shapes 140 groups deep cost 240,000 shape-levels
+in a 6 kB icon (60-11). Each is now refused (P008) at its element. Counted, never timed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tests.conftest import diagnostics_json
 from toolkit.render import svg_guard, svg_properties
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
@@ -135,3 +137,53 @@ def test_a_rules_declarations_count_as_matching_steps(tmp_path, monkeypatch):
     budget = svg_guard.Budget()
     assert _check(tmp_path, f"<style>{small}</style>\n{paths}\n", budget) is None
     assert budget.matching == 20 * 10 + 20 * 3 * 10 // svg_guard.DECLARATIONS_PER_STEP
+
+
+# 60-11: the levels of a <use>'s copies
+
+
+def _deep_uses(depth: int, uses: int, shapes: int) -> str:
+    defs = '<defs><g id="s">' + '<path d="M0 0V9"/>' * shapes + "</g></defs>\n"
+    return defs + "<g>" * depth + "\n" + '<use xlink:href="#s"/>' * uses + "</g>" * depth + "\n"
+
+
+def test_uses_deep_in_groups_count_their_copies_levels(tmp_path):
+    # 40 groups, 30 <use> of 20 shapes: ~2,200 levels as written, ~26,000 once expanded
+    refusal = _check(tmp_path, _deep_uses(40, 30, 20))
+    assert refusal is not None
+    assert "once each <use> is expanded" in refusal.message
+    assert "nested 41 deep here" in refusal.message
+    # at the <use> that takes them past the bound: 883 levels before the first (the
+    # groups' 820, the definitions' 63), and a <use> 41 deep counts itself and its copy of
+    # 21 elements, each 41 deep and its own levels below the <use> (21 + 20)
+    assert refusal.line == 4
+    written = 820 + 1 + 2 + 20 * 3
+    passing = (svg_guard.MAX_NESTED - written) // (41 + 21 * 41 + 21 + 20) + 1
+    assert refusal.col == 1 + len('<use xlink:href="#s"/>') * (passing - 1)
+    # the same uses two groups deep pass, charged to the game at their copies' levels
+    budget = svg_guard.Budget()
+    assert _check(tmp_path, _deep_uses(2, 30, 20), budget) is None
+    assert budget.nested == (1 + 2) + 1 + 2 + 20 * 3 + 30 * (3 + 21 * 3 + 21 + 20)
+
+
+def test_the_game_bound_counts_the_copies_levels(tmp_path, monkeypatch):
+    monkeypatch.setattr(svg_guard, "MAX_GAME_NESTED", 5_000)
+    budget = svg_guard.Budget()
+    # 3,276 levels once expanded, 156 as written: the second is refused
+    assert _check(tmp_path, _deep_uses(2, 30, 20), budget) is None
+    refusal = _check(tmp_path, _deep_uses(2, 30, 20), budget)
+    assert refusal is not None and "levels of nested groups" in refusal.message
+
+
+def test_a_deep_use_is_a_finding_at_its_place(tmp_path, run_cli):
+    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "g"
+    (root / "icons").mkdir(exist_ok=True)
+    (root / "icons" / "deep.svg").write_text(HEAD + _deep_uses(40, 30, 20) + "</svg>\n")
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "P008"]
+    assert len(found) == 1, found
+    assert found[0]["file"].endswith("icons/deep.svg") and found[0]["line"] == 4, found
+    assert "once each <use> is expanded" in found[0]["message"]
+    assert result.exit_code == 1
