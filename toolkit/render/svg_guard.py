@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolkit.fileio import read_bounded, real_path
-from toolkit.render.svg_properties import property_problem
+from toolkit.render.svg_properties import (
+    MAX_STYLE_NAMES,
+    property_problem,
+    rule_declarations,
+)
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -31,6 +35,11 @@ MAX_EXPANDED = 2_000
 """Elements an icon draws once every <use> is expanded (a 1.6 kB file of nested <use>
 otherwise costs seconds: svglib takes one to two milliseconds per element, and drawing the
 icon on each card a quarter of that again: 9,000 rectangles took 14 s to read)."""
+MAX_ATTRIBUTES = 64
+"""Attributes of one element as written: libxml2 finds an attribute by walking the
+element's list, so every walk over them, svglib's and this guard's, costs their square (one
+path of 50,000 attributes, 440 kB, took validate 9 s; a group of 20,000 over 1,990 paths 4
+s: probe 60-10). A real element has fewer than 20 (the GNOME icons: 21 at most)."""
 MAX_USES = 500
 """<use> elements drawn once expanded: svglib's cost grows faster than their number
 (1,000 uses of one rectangle take seconds)."""
@@ -50,11 +59,20 @@ game lists is loaded at each check, used or not: at 100,000, a hundred icons of 
 combinators (`g g rect`) may walk depth**k ancestor chains on a failed match, so it counts
 that many steps: two selectors of 24 descendant parts on 1,800 rectangles inside 100 nested
 groups ran past 2 minutes."""
+DECLARATIONS_PER_STEP = 16
+"""Declarations of a file's <style> rules that count one matching step for each element
+(`MAX_MATCHING`): svglib writes every declaration of a rule onto each element it matches,
+0.4 to 0.8 µs a write where a step takes 3 to 10 µs (its first declaration's write
+included), so rules of 32 declarations on the elements `MAX_MATCHING` allows took twice to
+three times as long to read (probe 60-8). Counted past each rule's first; an exported
+icon's classes hold one to five each (at most a quarter of a step more a rule)."""
 MAX_NESTED = 20_000
 """Levels of the groups above each element of one file, added up: svglib styles a shape by
 looking up a dozen properties on it and on each group above it, ~15 µs a shape a level, so
 1,700 paths under 250 nested groups took validate 6.6 s an icon (probe 54-2). 2,000 shapes
-8 levels deep (an editor's layers and groups) count 16,000."""
+8 levels deep (an editor's layers and groups) count 16,000. Counted once every <use> is
+expanded, each copy as deep as its <use> (and a clip path's shapes at each reference): 55
+<use> of 31 shapes 140 groups deep, a 6 kB file, took validate 3.9 s (probe 60-11)."""
 MAX_GAME_NESTED = 50_000
 """Levels of the groups above each element of the icons one game reads, added up
 (`MAX_NESTED`, their files together): each icon in icons/ is read at every check, used or
@@ -109,6 +127,12 @@ Cost = tuple[int, int, int]
 reportlab decode a picture again at every <image> and every <use> of one (a 2 kB PNG of
 16 M pixels drawn 200 times from a 13 kB icon took minutes to read), so the pixels of all
 the pictures one icon draws, once expanded, stay within `MAX_PIXELS` together."""
+
+Levels = tuple[int, int, int, int]
+"""Elements an element draws (itself included) once every <use> is expanded and the levels
+of their groups below it, added up; and the same for what it draws besides its children (a
+<use>'s copies, a clip path's shapes, an other file's elements, a text's pieces): svglib
+styles each copy through every group above its <use> (`MAX_NESTED`)."""
 
 HREFS = ("{http://www.w3.org/1999/xlink}href", "href")
 _DATA_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64")  # what svglib decodes
@@ -251,7 +275,8 @@ class _Spent:
     """Steps of the <style> rules of its files, each file's counted as `MAX_MATCHING` counts
     them (svglib styles each file it reads with that file's own rules)."""
     nested: int = 0
-    """Levels of the groups above each element of its files, added up (`MAX_NESTED`)."""
+    """Levels of the groups above each element of its files, added up, every <use> expanded
+    (`MAX_NESTED`)."""
     styled: tuple[Path, str, _Element] | None = None
     """The first <style> that counts steps: its file, the file's text and the element (its
     column found only for a refusal)."""
@@ -410,6 +435,8 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
     reading = 0  # steps of their attribute selectors reading the file's attribute values
     values: _Values | None = None  # found at the first <style> with a value selector
     levels: dict[_Element, int] = {}  # each element's groups above it (the root's none)
+    names: set[str] = set()  # the names the file's rules set (`MAX_STYLE_NAMES`)
+    declared = 0  # the declarations of its rules past each rule's first, its names once
     nested = 0  # their sum over the elements so far (`MAX_NESTED`)
     for element in root.iter():
         if not isinstance(element.tag, str):
@@ -432,6 +459,17 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
             matching += _matching(css, depth) if css and spent.style <= MAX_STYLE else 0
             if matching and spent.styled is None:
                 spent.styled = (path, text, element)
+            for rule in rule_declarations(css) if css and spent.style <= MAX_STYLE else []:
+                names.update(rule)
+                declared += max(len(rule) - 1, 0)  # a step writes one (as calibrated)
+            if len(names) > MAX_STYLE_NAMES:
+                message = (
+                    f"its <style> rules set {len(names):,} different properties (more than"
+                    f" {MAX_STYLE_NAMES}): svglib writes each declaration of a rule onto every"
+                    " element the rule matches; set only the properties the icon draws with"
+                    " (fill, stroke, …)"
+                )
+                return Refusal(path, *column(text, element), message)
             reads = _reads(css, depth) if css and spent.style <= MAX_STYLE else []
             if reads and matching * elements <= MAX_MATCHING:
                 values = values or _values(root)
@@ -445,11 +483,12 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
                     " shorter attribute values"
                 )
                 return Refusal(path, *column(text, element), message)
-            if matching * elements + reading > MAX_MATCHING:
+            writes = declared * elements // DECLARATIONS_PER_STEP
+            if matching * elements + reading + writes > MAX_MATCHING:
                 message = (
                     f"its <style> rules on its {elements:,} elements take more than"
-                    f" {MAX_MATCHING:,} steps to match; use fewer rules, simpler selectors"
-                    " (.class) or fewer nested groups"
+                    f" {MAX_MATCHING:,} steps to match and apply; use fewer rules, fewer"
+                    " declarations, simpler selectors (.class) or fewer nested groups"
                 )
                 return Refusal(path, *column(text, element), message)
             walking = _walking(css) if css and spent.style <= MAX_STYLE else None
@@ -483,8 +522,7 @@ def _heavy(root: _Element, text: str, path: Path, spent: _Spent) -> Refusal | No
         if spent.style > MAX_STYLE:
             message = f"its <style> holds more than {MAX_STYLE:,} characters of CSS"
             return Refusal(path, *column(text, element), message)
-    spent.matching += matching * elements + reading
-    spent.nested += nested
+    spent.matching += matching * elements + reading + declared * elements // DECLARATIONS_PER_STEP
     return None
 
 
@@ -704,6 +742,14 @@ def _check(
                 " time; simplify the drawing (fewer shapes)"
             )
             return Refusal(path, *column(text, element), message)
+        attributes = len(element.attrib)  # counted in one walk, before any other reads them
+        if attributes > MAX_ATTRIBUTES:
+            message = (
+                f"its <{etree.QName(element).localname}> has {attributes:,} attributes (more"
+                f" than {MAX_ATTRIBUTES}): each is looked for through all the others; keep only"
+                " the attributes it draws with"
+            )
+            return Refusal(path, *column(text, element), message)
     if spent.elements + count > spent.room:  # not charged: only counted
         mine = spent.elements + count
         message = _game_message(
@@ -774,7 +820,8 @@ def _check(
             return Refusal(path, *column(text, element), message)
         known = external.get(element, (0, 0, 0))
         external[element] = (known[0] + strings, known[1], known[2])
-    total, heavy = _expanded(root, external)
+    nested: dict[etree._Element, Levels] = {}
+    total, heavy = _expanded(root, external, nested)
     seen[real_path(path)] = total
     if total[2] > MAX_PIXELS:
         where = column(text, heavy) if heavy is not None else (root.sourceline or 1, 1)
@@ -805,6 +852,17 @@ def _check(
                 " their square); clip with fewer shapes, or clip a group once"
             )
         return Refusal(path, *where, message)
+    deep = _too_deep(root, nested)
+    if deep is not None:
+        element, level = deep
+        message = (
+            f"its elements lie in groups nested {level} deep here, more than {MAX_NESTED:,}"
+            " levels over all its elements once each <use> is expanded (each copy lies as"
+            " deep as its <use>): svglib looks up each shape's style through every group"
+            " above it; use fewer nested groups, or put the <use> less deep"
+        )
+        return Refusal(path, *column(text, element), message)
+    spent.nested += nested[root][1]
     return None
 
 
@@ -981,12 +1039,16 @@ def _metadata(info: dict[Any, Any]) -> int:
     return sum(len(value) for value in info.values() if isinstance(value, str | bytes))
 
 
-def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _Element | None]:
+def _expanded(
+    root: _Element, external: dict[_Element, Cost], nested: dict[_Element, Levels]
+) -> tuple[Cost, _Element | None]:
     """What the drawing costs once each `<use href="#id">` is replaced by its target (and
     each reference to another file by that file's cost), each count capped just above its
-    limit; and the first <use> that alone goes past a limit (else the first <use>)."""
+    limit; and the first <use> that alone goes past a limit (else the first <use>). Fills
+    `nested` with each element's `Levels`."""
     ids = {e.get("id"): e for e in root.iter() if isinstance(e.tag, str) and e.get("id")}
     weight: dict[_Element, Cost] = {}
+    cap = MAX_NESTED + 1  # past it the file is refused: its levels are at least its elements
     open_: set[_Element] = set()
 
     def clip(element: _Element) -> _Element | None:
@@ -1008,10 +1070,24 @@ def _expanded(root: _Element, external: dict[_Element, Cost]) -> tuple[Cost, _El
         if done:
             open_.discard(element)
             elements, uses, pixels = external.get(element, (0, 0, 0))
+            # an other file's elements, or a text's pieces, drawn one level below it
+            count, levels, more_count, more_levels = 1 + elements, elements, elements, elements
             elements, uses = elements + 1 + _numbers_weight(element), uses + _is_use(element)
-            for part in parts(element):
+            children = sum(1 for child in element if isinstance(child.tag, str))
+            for index, part in enumerate(parts(element)):
                 more = weight.get(part, (0, 0, 0))
                 elements, uses, pixels = elements + more[0], uses + more[1], pixels + more[2]
+                below = nested.get(part, (0, 0, 0, 0))  # one level deeper than this one
+                count, levels = count + below[0], levels + below[1] + below[0]
+                if index >= children:  # a <use>'s target, a clip path (after the children)
+                    more_count += below[0]
+                    more_levels += below[1] + below[0]
+            nested[element] = (
+                min(count, cap),
+                min(levels, cap),
+                min(more_count, cap),
+                min(more_levels, cap),
+            )
             clipping = clip(element)
             if clipping is not None:
                 shapes = weight.get(clipping, (0, 0, 0))[0]
@@ -1069,6 +1145,25 @@ def _numbers_weight(element: _Element) -> int:
     if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "text":
         weight += sum(len(piece) for piece in element.itertext()) // TEXT_CHARS_PER_ELEMENT
     return weight
+
+
+def _too_deep(root: _Element, nested: dict[_Element, Levels]) -> tuple[_Element, int] | None:
+    """The element at which the levels of the groups above each element, every <use>
+    expanded, go past `MAX_NESTED` (in the order they are written, each copy counted at its
+    <use>), and the level it lies at; None if they do not."""
+    levels: dict[_Element, int] = {}
+    total = 0
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        parent = element.getparent()
+        level = levels[element] = 0 if parent is None else levels.get(parent, 0) + 1
+        _, _, more_count, more_levels = nested.get(element, (1, 0, 0, 0))
+        # itself, and what it draws besides its children, at their levels below it
+        total += level + more_levels + more_count * level
+        if total > MAX_NESTED:
+            return element, level
+    return None
 
 
 def _over(cost: Cost) -> bool:

@@ -53,11 +53,40 @@ short declarations matched by 1,990 paths (80 kB) took validate 22.8 s (probe 54
 exported icon's classes hold one to a few each."""
 
 
+MAX_STYLE_DECLARATIONS = 96
+"""Declarations of one `style=""`, each name once: svglib sets each as an attribute of the
+element, and each set looks through the element's attributes so far, so one path of 50,000
+short declarations (390 kB) took validate 22.3 s (probe 60-9). Inkscape writes up to ~60 on
+a shape (the GNOME icons hold 59), an exporter a few."""
+
+MAX_STYLE_NAMES = 64
+"""Names the rules of one file's <style> elements set, each counted once, as svglib keys
+them (case kept): svglib writes every declaration of every rule that matches an element
+onto it, and each write looks through the element's attributes so far, so rules setting
+6,240 names on 100 paths (two icons of 88 kB) took validate 11 s (probe 60-8). A real
+stylesheet sets a few properties (fill, stroke, its width, an opacity, a font: < 20)."""
+
+
+def style_declarations(style: str) -> int:
+    """The attributes a `style=""` sets, as svglib's `parseMultiAttributes` splits it: the
+    names of the pieces between semicolons that are not blank, each once (a name written
+    again costs its piece, as its characters are counted, not a write)."""
+    return len({piece.split(":", 1)[0].strip() for piece in style.split(";") if piece.strip()})
+
+
 def property_problem(element: Any) -> str | None:
     """Why `element`'s style properties cost svglib too much, or None: the first property
     svglib looks up per shape (`INHERITED`) longer than `MAX_PROPERTY`, in its attributes,
     its `style=""` or, for a `<style>` element, its rules; or a rule of more than
-    `MAX_RULE_DECLARATIONS` declarations."""
+    `MAX_RULE_DECLARATIONS` declarations; or a `style=""` of more than
+    `MAX_STYLE_DECLARATIONS`."""
+    style = element.get("style")
+    if style and style_declarations(style) > MAX_STYLE_DECLARATIONS:
+        return (
+            f'its style="" sets {style_declarations(style):,} different properties (more than'
+            f" {MAX_STYLE_DECLARATIONS}): svglib sets each as an attribute of the element;"
+            " keep only the properties it draws with (fill, stroke, …)"
+        )
     for name, value in _properties(element):
         if name in INHERITED and len(value) > MAX_PROPERTY:
             return (
@@ -66,7 +95,8 @@ def property_problem(element: Any) -> str | None:
             )
     tag = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
     if tag == "style" and element.text:
-        most = max((len(rule) for rule in _rules(element.text)), default=0)
+        # counted as svglib keys them: `a:;A:;` is two attributes written
+        most = max((len(rule) for rule in rule_declarations(element.text)), default=0)
         if most > MAX_RULE_DECLARATIONS:
             return (
                 f"a rule of its <style> holds {most:,} declarations (more than"
@@ -97,10 +127,18 @@ def _declarations(style: str) -> Iterator[tuple[str, str]]:
 
 
 def _rules(css: str) -> list[dict[str, str]]:
+    """The declarations of each rule of a `<style>` (`rule_declarations`), their names in
+    lower case."""
+    rules = rule_declarations(css)
+    return [{name.lower(): value for name, value in rule.items()} for rule in rules]
+
+
+def rule_declarations(css: str) -> list[dict[str, str]]:
     """The declarations of each rule of a `<style>`, read as svglib's `CSSMatcher` reads
     them: the rule's text split at every `;` and then `:`, whatever quotes or brackets hold
     them (read by CSS's own grammar, `x:"a;stroke-dasharray:…"` was one declaration `x`,
-    where svglib applies the dash array: probe 54-1)."""
+    where svglib applies the dash array: probe 54-1); each name once a rule, case kept, as
+    svglib keys them."""
     import tinycss2
 
     rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
@@ -111,7 +149,7 @@ def _rules(css: str) -> list[dict[str, str]]:
         pieces = tinycss2.serialize(rule.content).split(";")
         found.append(
             {
-                piece.split(":")[0].strip().lower(): piece.split(":")[1].strip()
+                piece.split(":")[0].strip(): piece.split(":")[1].strip()
                 for piece in pieces
                 if ":" in piece
             }
