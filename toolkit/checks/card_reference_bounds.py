@@ -74,23 +74,9 @@ def _markup_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
     300 `&&&` words, outside the count, took `build` 14.7 s and 1.25 GB (probe 53-12)."""
     from toolkit.content.templating import INLINE_ICON
     from toolkit.render import rulebook_source as bounds
-    from toolkit.render.card_reference import deck_reference, row_texts
+    from toolkit.render.card_reference import deck_reference
 
     most = bounds.MAX_INLINE_MARKUP
-    # first every row's pieces together: their strings as one text, set apart by NULs (no
-    # piece is one, and an icon, `:name:` between non-letters, never spans one), counts what
-    # the rows' own counts add up to. The rulebook's pieces with them within the budget
-    # (nearly every game): no row takes it past, and no row is made or counted alone
-    texts: list[str] = []
-    for loaded in game.decks:
-        if loaded.model is not None and loaded.doc is not None:
-            texts.extend(row_texts(game, loaded.model, lang) or ())
-    whole = "\0".join(texts)
-    total = sum(whole.count(ch) for ch in _MARKUP_CHARS)
-    if ":" in whole:
-        total += sum(1 for _ in INLINE_ICON.finditer(whole))
-    if not total or bounds.inline_markup_count(text, most - total) + total <= most:
-        return
     rows = []  # (deck file, row, its pieces) for each row with any
     total = 0
     for loaded in game.decks:

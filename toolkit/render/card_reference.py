@@ -106,27 +106,6 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
     return DeckReference(heading, heads, rows)
 
 
-def row_texts(game: Any, deck: Any, lang: str) -> list[str] | None:
-    """Every string the rows of `deck_reference(game, deck, lang)` print, row after row, each
-    row's in `Row.printed`'s order, without making the rows (a `Printed` per string); None
-    for a deck without a part. What the budgets count in every row of every deck, in every
-    rulebook language (toolkit.checks.card_reference_bounds)."""
-    cards = [localized_card(game, card, lang) for card in deck.cards]
-    if not any(card.get("text") for card in cards):
-        return None
-    columns = reference_columns(deck)
-    texts: list[str] = []
-    for card in cards:
-        name, title = card.get("name"), card.get("title")
-        texts.append(str(name or card.get("id")))
-        if isinstance(title, str) and title:
-            texts.append(title)
-        texts.extend(c.value(card) for c in columns)
-        texts.append(str(card.copies))
-        texts.append(str(card.get("text") or ""))
-    return texts
-
-
 def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:
     """The rows (a card each, the header row aside) and columns of `deck`'s part of the card
     reference in `lang`, as `deck_reference` would make it, without making it (the budget
