@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.render.context import localized_card
+from toolkit.render.context import card_entries, localized_card
 from toolkit.render.rulebook_words import FIELD_LABELS
 
 DataPath = tuple[str | int, ...]
@@ -109,10 +109,37 @@ def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:
     """The rows (a card each, the header row aside) and columns of `deck`'s part of the card
     reference in `lang`, as `deck_reference` would make it, without making it (the budget
     check prices it before anything is laid out); None for a deck without a part."""
-    cards = [localized_card(game, card, lang) for card in deck.cards]
+    if not any(card_entries(game, card, lang, _TEXT).get("text") for card in deck.cards):
+        return None
+    return len(deck.cards), len(reference_columns(deck)) + FIXED_COLUMNS
+
+
+_TEXT = ("text",)
+
+
+def reference_rows(game: Any, deck: Any, lang: str) -> list[list[str]] | None:
+    """The strings each card's row of `deck_reference(game, deck, lang)` prints, in
+    `Row.printed`'s order (name, title if any, the columns' values, copies, text), read from
+    the few entries of each card's view that the row prints (`card_entries`), without the
+    rest of the view or the rows' places; None for a deck without a part. What the budget
+    check counts in every row of every deck, in every rulebook language."""
+    columns = reference_columns(deck)
+    names = {"id", "name", "title", "copies", "text"}
+    names.update("params" if c.param else c.name for c in columns)
+    cards = [card_entries(game, card, lang, names) for card in deck.cards]
     if not any(card.get("text") for card in cards):
         return None
-    return len(cards), len(reference_columns(deck)) + FIXED_COLUMNS
+    rows = []
+    for card in cards:
+        name, title = card.get("name"), card.get("title")
+        row = [str(name or card.get("id"))]
+        if isinstance(title, str) and title:
+            row.append(title)
+        row.extend(c.value(card) for c in columns)
+        row.append(str(card["copies"]))  # deck_reference's `card.copies`: a field of every card
+        row.append(str(card.get("text") or ""))
+        rows.append(row)
+    return rows
 
 
 FIXED_COLUMNS = 3
