@@ -75,3 +75,24 @@ def test_the_budgets_make_no_card_s_whole_view(monkeypatch: pytest.MonkeyPatch) 
     for lang in game.rulebook:
         assert list(card_reference_bounds.findings(game, lang, "# Rules\n\nText.\n")) == []
     assert made == []
+
+
+def test_a_deck_s_columns_are_worked_out_once_per_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each deck's columns go through every field of every card: the budgets asked for them
+    twice per deck and rulebook language (its size, its rows), the reference once more."""
+    from toolkit.render import card_reference
+
+    game = load_game(bundled_games()["whisky-game"])
+    asked: list[str] = []
+    columns = card_reference.reference_columns
+
+    def counted(deck):  # type: ignore[no-untyped-def]
+        asked.append(deck.id)
+        return columns(deck)
+
+    monkeypatch.setattr(card_reference, "reference_columns", counted)
+    for lang in game.rulebook:
+        list(card_reference_bounds.findings(game, lang, "# Rules\n\nText.\n"))
+        for loaded in game.decks:
+            deck_reference(game, loaded.model, lang)
+    assert sorted(asked) == sorted(loaded.model.id for loaded in game.decks)

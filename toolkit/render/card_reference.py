@@ -77,7 +77,7 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
     cards = [localized_card(game, card, lang) for card in deck.cards]
     if not any(card.get("text") for card in cards):
         return None
-    columns = reference_columns(deck)
+    columns = _columns(game, deck)
     heads = [
         Printed(
             _field_label(deck, c.name, lang),
@@ -111,7 +111,7 @@ def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:
     check prices it before anything is laid out); None for a deck without a part."""
     if not any(card_entries(game, card, lang, _TEXT).get("text") for card in deck.cards):
         return None
-    return len(deck.cards), len(reference_columns(deck)) + FIXED_COLUMNS
+    return len(deck.cards), len(_columns(game, deck)) + FIXED_COLUMNS
 
 
 _TEXT = ("text",)
@@ -123,7 +123,7 @@ def reference_rows(game: Any, deck: Any, lang: str) -> list[list[str]] | None:
     the few entries of each card's view that the row prints (`card_entries`), without the
     rest of the view or the rows' places; None for a deck without a part. What the budget
     check counts in every row of every deck, in every rulebook language."""
-    columns = reference_columns(deck)
+    columns = _columns(game, deck)
     names = {"id", "name", "title", "copies", "text"}
     names.update("params" if c.param else c.name for c in columns)
     cards = [card_entries(game, card, lang, names) for card in deck.cards]
@@ -165,6 +165,22 @@ class Column:
     def path(self) -> DataPath:
         """Where a card holds the column's value."""
         return ("params", self.name) if self.param else (self.name,)
+
+
+def _columns(game: Any, deck: Any) -> list[Column]:
+    """`reference_columns(deck)`, worked out once per loaded game and deck object (in
+    `game.print_memo`, as the cards' views are): the budgets ask it of every deck in every
+    rulebook language, twice (its size, its rows), and the reference asks it again; each
+    goes through every field of every card of the deck."""
+    memo = getattr(game, "print_memo", None)
+    key = ("reference-columns", id(deck))
+    kept = memo.get(key) if memo is not None else None
+    if kept is not None and kept[0] is deck:  # kept with its deck: an id is never reused
+        return list(kept[1])
+    columns = reference_columns(deck)
+    if memo is not None:
+        memo[key] = (deck, tuple(columns))
+    return columns
 
 
 def reference_columns(deck: Any) -> list[Column]:
