@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.content.templating import field_names
 from toolkit.render.context import card_entries, localized_card
 from toolkit.render.rulebook_words import FIELD_LABELS
 
@@ -186,11 +187,13 @@ def _columns(game: Any, deck: Any) -> list[Column]:
 def reference_columns(deck: Any) -> list[Column]:
     """The deck's columns: every whole-number field (not copies) that any of its cards has,
     and every field or `params` entry the deck's `labels:` names, in model order, then the
-    labelled params in `labels:` order."""
+    labelled params in `labels:` order. A card's fields are its class's, read once per class
+    (`field_names`): pydantic answers `model_fields` through a descriptor (~0.7 µs a time),
+    three times per card here."""
     columns: list[Column] = []
     seen: set[str] = set()
     for card in deck.cards:
-        for name in type(card).model_fields:
+        for name in field_names(card):
             if name in seen or name in _NOT_COLUMNS:
                 continue
             value = getattr(card, name)
@@ -198,7 +201,7 @@ def reference_columns(deck: Any) -> list[Column]:
             if number or (name in deck.labels and value is not None):
                 seen.add(name)
                 columns.append(Column(name))
-    fields = {name for card in deck.cards for name in type(card).model_fields}
+    fields = {name for card in deck.cards for name in field_names(card)}
     for name in deck.labels:
         if name in fields:
             continue
@@ -206,7 +209,7 @@ def reference_columns(deck: Any) -> list[Column]:
             columns.append(Column(name, param=True))
     order: dict[str, int] = {}
     for card in deck.cards:
-        for name in type(card).model_fields:
+        for name in field_names(card):
             order.setdefault(name, len(order))
     fixed = sorted((c for c in columns if not c.param), key=lambda c: order[c.name])
     return fixed + [c for c in columns if c.param]
