@@ -75,48 +75,34 @@ def _markup_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
     300 `&&&` words, outside the count, took `build` 14.7 s and 1.25 GB (probe 53-12)."""
     from toolkit.content.templating import INLINE_ICON
     from toolkit.render import rulebook_source as bounds
-    from toolkit.render.card_reference import deck_reference, row_texts
+    from toolkit.render.card_reference import reference_rows
 
     most = bounds.MAX_INLINE_MARKUP
-    # first every row's pieces together: their strings as one text, set apart by NULs (no
-    # piece is one, and an icon, `:name:` between non-letters, never spans one), counts what
-    # the rows' own counts add up to. The rulebook's pieces with them within the budget
-    # (nearly every game): no row takes it past, and no row is made or counted alone
-    texts: list[str] = []
-    for loaded in game.decks:
-        if loaded.model is not None and loaded.doc is not None:
-            texts.extend(row_texts(game, loaded.model, lang) or ())
-    whole = "\0".join(texts)
-    total = sum(whole.count(ch) for ch in _MARKUP_CHARS)
-    if ":" in whole:
-        total += sum(1 for _ in INLINE_ICON.finditer(whole))
-    if not total or bounds.inline_markup_count(text, most - total) + total <= most:
-        return
-    rows = []  # (deck file, row, its pieces) for each row with any
+    rows = []  # (deck file, row's index, its pieces) for each row with any
     total = 0
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
-        found = deck_reference(game, loaded.model, lang)
-        for row in found.rows if found is not None else ():
+        found = reference_rows(game, loaded.model, lang)
+        for index, row in enumerate(found or ()):
             pieces = 0
-            for cell in row.printed():
-                pieces += sum(cell.text.count(ch) for ch in _MARKUP_CHARS)
-                if ":" in cell.text:
-                    pieces += sum(1 for _ in INLINE_ICON.finditer(cell.text))
+            for cell in row:
+                pieces += sum(cell.count(ch) for ch in _MARKUP_CHARS)
+                if ":" in cell:
+                    pieces += sum(1 for _ in INLINE_ICON.finditer(cell))
             if pieces:
-                rows.append((loaded, row, pieces))
+                rows.append((loaded, index, pieces))
                 total += pieces
     if not total:
         return
     count = bounds.inline_markup_count(text, most - total)
-    for loaded, row, pieces in rows:
+    for loaded, index, pieces in rows:
         count += pieces
         if count > most:
             doc = loaded.doc
             assert doc is not None
-            path = row.text.path
-            span = doc.span(path if path and path in doc.spans else ("id",))
+            path = ("cards", index, "text")  # the row's text (deck_reference's place of it)
+            span = doc.span(path if path in doc.spans else ("id",))
             yield (
                 loaded.rel,
                 span,

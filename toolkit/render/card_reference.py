@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.content.templating import field_names
-from toolkit.render.context import localized_card
+from toolkit.render.context import card_entries, localized_card
 from toolkit.render.rulebook_words import FIELD_LABELS
 
 DataPath = tuple[str | int, ...]
@@ -78,7 +78,7 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
     cards = [localized_card(game, card, lang) for card in deck.cards]
     if not any(card.get("text") for card in cards):
         return None
-    columns = reference_columns(deck)
+    columns = _columns(game, deck)
     heads = [
         Printed(
             _field_label(deck, c.name, lang),
@@ -106,35 +106,41 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
     return DeckReference(heading, heads, rows)
 
 
-def row_texts(game: Any, deck: Any, lang: str) -> list[str] | None:
-    """Every string the rows of `deck_reference(game, deck, lang)` print, row after row, each
-    row's in `Row.printed`'s order, without making the rows (a `Printed` per string); None
-    for a deck without a part. What the budgets count in every row of every deck, in every
-    rulebook language (toolkit.checks.card_reference_bounds)."""
-    cards = [localized_card(game, card, lang) for card in deck.cards]
-    if not any(card.get("text") for card in cards):
-        return None
-    columns = reference_columns(deck)
-    texts: list[str] = []
-    for card in cards:
-        name, title = card.get("name"), card.get("title")
-        texts.append(str(name or card.get("id")))
-        if isinstance(title, str) and title:
-            texts.append(title)
-        texts.extend(c.value(card) for c in columns)
-        texts.append(str(card.copies))
-        texts.append(str(card.get("text") or ""))
-    return texts
-
-
 def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:
     """The rows (a card each, the header row aside) and columns of `deck`'s part of the card
     reference in `lang`, as `deck_reference` would make it, without making it (the budget
     check prices it before anything is laid out); None for a deck without a part."""
-    cards = [localized_card(game, card, lang) for card in deck.cards]
+    if not any(card_entries(game, card, lang, _TEXT).get("text") for card in deck.cards):
+        return None
+    return len(deck.cards), len(_columns(game, deck)) + FIXED_COLUMNS
+
+
+_TEXT = ("text",)
+
+
+def reference_rows(game: Any, deck: Any, lang: str) -> list[list[str]] | None:
+    """The strings each card's row of `deck_reference(game, deck, lang)` prints, in
+    `Row.printed`'s order (name, title if any, the columns' values, copies, text), read from
+    the few entries of each card's view that the row prints (`card_entries`), without the
+    rest of the view or the rows' places; None for a deck without a part. What the budget
+    check counts in every row of every deck, in every rulebook language."""
+    columns = _columns(game, deck)
+    names = {"id", "name", "title", "copies", "text"}
+    names.update("params" if c.param else c.name for c in columns)
+    cards = [card_entries(game, card, lang, names) for card in deck.cards]
     if not any(card.get("text") for card in cards):
         return None
-    return len(cards), len(reference_columns(deck)) + FIXED_COLUMNS
+    rows = []
+    for card in cards:
+        name, title = card.get("name"), card.get("title")
+        row = [str(name or card.get("id"))]
+        if isinstance(title, str) and title:
+            row.append(title)
+        row.extend(c.value(card) for c in columns)
+        row.append(str(card["copies"]))  # deck_reference's `card.copies`: a field of every card
+        row.append(str(card.get("text") or ""))
+        rows.append(row)
+    return rows
 
 
 FIXED_COLUMNS = 3
@@ -162,12 +168,28 @@ class Column:
         return ("params", self.name) if self.param else (self.name,)
 
 
+def _columns(game: Any, deck: Any) -> list[Column]:
+    """`reference_columns(deck)`, worked out once per loaded game and deck object (in
+    `game.print_memo`, as the cards' views are): the budgets ask it of every deck in every
+    rulebook language, twice (its size, its rows), and the reference asks it again; each
+    goes through every field of every card of the deck."""
+    memo = getattr(game, "print_memo", None)
+    key = ("reference-columns", id(deck))
+    kept = memo.get(key) if memo is not None else None
+    if kept is not None and kept[0] is deck:  # kept with its deck: an id is never reused
+        return list(kept[1])
+    columns = reference_columns(deck)
+    if memo is not None:
+        memo[key] = (deck, tuple(columns))
+    return columns
+
+
 def reference_columns(deck: Any) -> list[Column]:
     """The deck's columns: every whole-number field (not copies) that any of its cards has,
     and every field or `params` entry the deck's `labels:` names, in model order, then the
     labelled params in `labels:` order. A card's fields are its class's, read once per class
-    (`field_names`): pydantic answers `model_fields` through a descriptor (~0.7 µs a time), and
-    this went through it three times per card, for every deck in every rulebook language."""
+    (`field_names`): pydantic answers `model_fields` through a descriptor (~0.7 µs a time),
+    three times per card here."""
     columns: list[Column] = []
     seen: set[str] = set()
     for card in deck.cards:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import types
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -236,6 +236,36 @@ def localized_card(game: Any, card: Any, lang: str) -> Any:
     if memo is not None:
         memo[key] = (card, view)
     return view
+
+
+def card_entries(game: Any, card: BaseModel, lang: str, names: Collection[str]) -> dict[str, Any]:
+    """The entries `names` of `localized_card(game, card, lang)` (those the card has), each
+    worked out as that view works it out, the card's other fields left alone: the view
+    itself when it is made already. The card reference's budgets (toolkit.checks.
+    card_reference_bounds) read a few strings of every card of every deck in every rulebook
+    language; making whole views of them (each field, each nested effect) was most of their
+    work after a card edit (~20 µs a card and language), and nothing else used the views."""
+    memo = getattr(game, "print_memo", None)
+    kept = memo.get(("card-view", id(card), lang)) if memo is not None else None
+    if kept is not None and kept[0] is card:
+        view = kept[1]
+        return {k: view[k] for k in names if k in view}
+    langs = game_languages(game)
+    plain, by_language = _plain_dicts(type(card)), _by_language(type(card))
+    fields = field_names(card)
+    entries = {
+        k: _in_language(getattr(card, k), lang)
+        if k in by_language
+        else _entries(getattr(card, k), lang, langs)
+        if k in plain
+        else localize(getattr(card, k), lang, langs)
+        for k in fields
+        if k in names
+    }
+    text = getattr(card, "text", None)
+    if "text" in names and isinstance(text, dict) and lang in text:
+        entries["text"] = fill(text[lang], card, lang)
+    return entries
 
 
 def localized_deck(game: Any, deck: Any, lang: str) -> View:
