@@ -59,8 +59,28 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
             yield _past(loaded, min(by_blocks, by_cells), by_blocks <= by_cells)
             return
         blocks, cells = blocks + rows, cells + rows * columns
-    yield from _markup_past(game, lang, text)
-    yield from _long_words_past(game, lang, text)
+    reference = _reference_rows(game, lang)
+    yield from _markup_past(reference, text)
+    yield from _long_words_past(reference, text)
+
+
+Rows = list[tuple[LoadedFile, list[list[str]]]]
+"""Each deck with a part in the card reference, and the strings each card's row prints."""
+
+
+def _reference_rows(game: Game, lang: str) -> Rows:
+    """What the card reference's rows print in `lang`, deck by deck (made once for the
+    budgets that count them)."""
+    from toolkit.render.card_reference import reference_rows
+
+    out: Rows = []
+    for loaded in game.decks:
+        if loaded.model is None or loaded.doc is None:
+            continue
+        found = reference_rows(game, loaded.model, lang)
+        if found:
+            out.append((loaded, found))
+    return out
 
 
 _MARKUP_CHARS = "&<>\u202f\n"
@@ -69,22 +89,18 @@ _MARKUP_CHARS = "&<>\u202f\n"
 of its own) and a line break (`<br/>`)."""
 
 
-def _markup_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
+def _markup_past(decks: Rows, text: str) -> Iterator[Finding]:
     """R010 at the card whose reference row takes the rulebook's inline markup (the
     Markdown's, `text`, with the reference's cells') past `MAX_INLINE_MARKUP`: 700 cards of
     300 `&&&` words, outside the count, took `build` 14.7 s and 1.25 GB (probe 53-12)."""
     from toolkit.content.templating import INLINE_ICON
     from toolkit.render import rulebook_source as bounds
-    from toolkit.render.card_reference import reference_rows
 
     most = bounds.MAX_INLINE_MARKUP
     rows = []  # (deck file, row's index, its pieces) for each row with any
     total = 0
-    for loaded in game.decks:
-        if loaded.model is None or loaded.doc is None:
-            continue
-        found = reference_rows(game, loaded.model, lang)
-        for index, row in enumerate(found or ()):
+    for loaded, found in decks:
+        for index, row in enumerate(found):
             pieces = 0
             for cell in row:
                 pieces += sum(cell.count(ch) for ch in _MARKUP_CHARS)
@@ -115,14 +131,13 @@ def _markup_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
             return
 
 
-def _long_words_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
+def _long_words_past(decks: Rows, text: str) -> Iterator[Finding]:
     """R010 at the first card whose reference row prints a word over the rulebook's
     `MAX_WORD`, or takes its long words (over `LONG_WORD` letters: the Markdown's, `text`,
     with the reference's cells') past `MAX_LONG_WORDS`: laying a word out costs the square
     of its length, and 10 cards whose text is one 3,899-letter word took `build --only
     rulebook` 13.3 s a language, printed by no face (probe 60-16)."""
     from toolkit.render import rulebook_source as bounds
-    from toolkit.render.card_reference import deck_reference, row_texts
 
     def work(of: str) -> tuple[int, int]:
         """(the squares of its long words' lengths, added up; its longest word)."""
@@ -130,21 +145,16 @@ def _long_words_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
         return sum(size * size for size in sizes), max(sizes, default=0)
 
     total = work(text)[0]
-    decks = [d for d in game.decks if d.model is not None and d.doc is not None]
-    whole = "\n".join(t for d in decks for t in row_texts(game, d.model, lang) or ())
-    more, longest = work(whole)
+    # the cells set apart by line breaks (a breaking space: no word spans two cells)
+    more, longest = work("\n".join(cell for _, rows in decks for row in rows for cell in row))
     if total + more <= bounds.MAX_LONG_WORDS and longest <= bounds.MAX_WORD:
-        return  # nearly every game: no row is made or counted alone
-    for loaded in decks:
-        found = deck_reference(game, loaded.model, lang)
-        for row in found.rows if found is not None else ():
-            more, longest = work("\n".join(cell.text for cell in row.printed()))
+        return  # nearly every game: no row is counted alone
+    for loaded, rows in decks:
+        for index, row in enumerate(rows):
+            more, longest = work("\n".join(row))
             total += more
             if longest <= bounds.MAX_WORD and total <= bounds.MAX_LONG_WORDS:
                 continue
-            doc = loaded.doc
-            assert doc is not None
-            path = row.text.path
             if longest > bounds.MAX_WORD:
                 why = (
                     f"a word of {longest:,} characters without a space, more than the"
@@ -157,9 +167,12 @@ def _long_words_past(game: Game, lang: str, text: str) -> Iterator[Finding]:
                     f" rulebook's past {bounds.MAX_LONG_WORDS:,} (each costs the square of its"
                     " length to lay out)"
                 )
+            doc = loaded.doc
+            assert doc is not None
+            path = ("cards", index, "text")  # the row's text, as `_markup_past` says it
             yield (
                 loaded.rel,
-                doc.span(path if path and path in doc.spans else ("id",)),
+                doc.span(path if path in doc.spans else ("id",)),
                 f"the rulebook's card reference prints this card's row with {why}; this card"
                 " is the first one over: break them with spaces",
             )
