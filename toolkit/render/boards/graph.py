@@ -149,7 +149,8 @@ def _too_close(spots: list[Spot], work: _Work | None = None) -> list[tuple[int, 
                     d = hypot(xs[j] - ax, ys[j] - ay)
                     need = ra + reach[j] + GAP
                     if d < need:
-                        out.append((i, j, need / max(d, need / 4)))
+                        least = need / 4  # need / max(d, least), without the call
+                        out.append((i, j, need / (least if least > d else d)))
     return out
 
 
@@ -172,11 +173,15 @@ def _spread(spots: list[Spot], rounds: int = 60, work: _Work | None = None) -> N
         parent = list(range(len(spots)))
         factor: dict[int, float] = {}
         for i, j, _f in pairs:
-            parent[_root(parent, i)] = _root(parent, j)
+            if parent[i] == i and parent[j] == j:  # two roots (`_root` without the calls)
+                parent[i] = j
+            else:
+                parent[_root(parent, i)] = _root(parent, j)
         roots = [_root(parent, i) for i in range(len(spots))]
         for i, _j, f in pairs:
             r = roots[i]
-            factor[r] = max(factor.get(r, 1.0), f)
+            kept = factor.get(r, 1.0)
+            factor[r] = f if f > kept else kept  # max(kept, f)
         groups: dict[int, list[int]] = defaultdict(list)
         for i, r in enumerate(roots):
             if r in factor:
