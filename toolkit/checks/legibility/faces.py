@@ -447,9 +447,10 @@ class Beneath:
         if not (x <= right and y <= bottom):
             return  # covers nothing (Paint.covers)
         todo = [self.root]
+        looked = 0
         while todo:
             node = todo.pop()
-            self.looked += 1
+            looked += 1
             bx0, by0, bx1, by1 = node.bounds
             if not (x <= bx1 and bx0 <= right and y <= by1 and by0 <= bottom):
                 continue  # none of its points
@@ -457,6 +458,7 @@ class Beneath:
                 node.top = order
             elif node.kids is not None:
                 todo += node.kids
+        self.looked += looked
 
     def _lay_round(self, order: int, paint: Paint) -> None:
         """`lay` for an ellipse. Paint.covers sums the squares of how far a point is from
@@ -468,23 +470,29 @@ class Beneath:
         if rx <= 0 or ry <= 0:
             return  # covers nothing
         assert self.root is not None
+        px, py = paint.x, paint.y
         todo = [self.root]
+        looked = 0
         while todo:
             node = todo.pop()
-            self.looked += 1
+            looked += 1
             bx0, by0, bx1, by1 = node.bounds
-            dx0, dx1 = (bx0 - paint.x - rx) / rx, (bx1 - paint.x - rx) / rx
-            dy0, dy1 = (by0 - paint.y - ry) / ry, (by1 - paint.y - ry) / ry
+            dx0, dx1 = (bx0 - px - rx) / rx, (bx1 - px - rx) / rx
+            dy0, dy1 = (by0 - py - ry) / ry, (by1 - py - ry) / ry
+            # their sizes (abs, min and max without the calls: as exact, the same floats)
+            ax0, ax1 = (dx0 if dx0 >= 0 else -dx0), (dx1 if dx1 >= 0 else -dx1)
+            ay0, ay1 = (dy0 if dy0 >= 0 else -dy0), (dy1 if dy1 >= 0 else -dy1)
             # the nearest: 0 when the centre is between the edges (dx changes sign)
-            nx = 0.0 if dx0 <= 0 <= dx1 else min(abs(dx0), abs(dx1))
-            ny = 0.0 if dy0 <= 0 <= dy1 else min(abs(dy0), abs(dy1))
+            nx = 0.0 if dx0 <= 0 <= dx1 else (ax1 if ax1 < ax0 else ax0)
+            ny = 0.0 if dy0 <= 0 <= dy1 else (ay1 if ay1 < ay0 else ay0)
             if not nx * nx + ny * ny <= 1:
                 continue  # none of its points
-            fx, fy = max(abs(dx0), abs(dx1)), max(abs(dy0), abs(dy1))
+            fx, fy = (ax1 if ax1 > ax0 else ax0), (ay1 if ay1 > ay0 else ay0)
             if fx * fx + fy * fy <= 1:
                 node.top = order
             elif node.kids is not None:
                 todo += node.kids
+        self.looked += looked
 
     def _topmost(self, px: float, py: float) -> tuple[int, Paint] | None:
         path = self.paths.get((px, py))
