@@ -54,15 +54,16 @@ from toolkit.render.textfit import FitBudget, game_budget
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 SAMPLES = (0.1, 0.3, 0.5, 0.7, 0.9)
 """Where across (and down) a text's box what lies under it is sampled."""
-MAX_WORK = 1_000_000
+MAX_WORK = 500_000
 """Steps (`Beneath.looked`) the different faces a game's texts are looked at over may take
 together, each face counted once a run. A face of 200 boxes, 200 badges and 60 texts took
 ~0.1 s, and faces that differ card by card (a box per card shown `when` it is not that
 card) are each worked out: 300 such cards took validate 9.9 s (probe 51 P51-10), a face
-~210,000 steps. A step takes 0.5 to 1 µs, so this is 0.5 to 1 s (it was 3 million until
-one game was seen to spend every surface's budget at once, budget59); the bundled games'
-faces take 20,000 at most, 2 % of it. Past it the check stops, and says where
-(`_stop_finding`)."""
+~210,000 steps. A step takes ~0.5 µs with what the check does around it (70 such cards,
+P51-10's shape, spent 1,000,000 in ~0.55 s of validate), so this is ~0.25 s (it was 3
+million until one game was seen to spend every surface's budget at once, budget59, then 1
+million until budget60: that game still took 5 s); the bundled games' faces take 20,000 at
+most, 4 % of it. Past it the check stops, and says where (`_stop_finding`)."""
 
 
 @dataclass
