@@ -131,6 +131,8 @@ def _wrap(
                 continue
             hyphenation += _hyphenation_work(word, width, size, style, lang)
             head, tail = _hyphenate(word, current, width, size, style, lang)
+            # the word alone asked, no head: asked again below alone, the same answer
+            unsplit = word if not head and not current else None
             if head:
                 lines.append(f"{current} {head}" if current else head)
                 current = tail
@@ -145,7 +147,10 @@ def _wrap(
                         lines, _rest(current, words, index, paragraphs, number), text, hyphenation
                     )
                 hyphenation += _hyphenation_work(current, width, size, style, lang)
-                head, tail = _hyphenate(current, "", width, size, style, lang)
+                if current == unsplit:
+                    head, tail = "", current  # `_hyphenate(current, "")`, just asked
+                else:
+                    head, tail = _hyphenate(current, "", width, size, style, lang)
                 if not head:
                     return _Wrapped(None, None, work + hyphenation)
                 lines.append(head)
