@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolkit.fileio import read_bounded, real_path
-from toolkit.render.svg_properties import property_problem
+from toolkit.render.svg_properties import property_problem, stylesheet
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -537,10 +537,7 @@ def _nesting(prelude: list[Any]) -> int:
 def _preludes(css: str) -> list[list[Any]]:
     """The selector part of each rule of `css`, as tinycss2 reads it (comments left out: a
     `/*{*/` in a comment hid a selector from a count made on the raw text, probe 31)."""
-    import tinycss2
-
-    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    return [list(r.prelude) for r in rules if getattr(r, "type", "") == "qualified-rule"]
+    return [list(r.prelude) for r in stylesheet(css) if getattr(r, "type", "") == "qualified-rule"]
 
 
 @dataclass
