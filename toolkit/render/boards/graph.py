@@ -173,10 +173,15 @@ def _spread(spots: list[Spot], rounds: int = 60, work: _Work | None = None) -> N
         parent = list(range(len(spots)))
         factor: dict[int, float] = {}
         for i, j, _f in pairs:
-            if parent[i] == i and parent[j] == j:  # two roots (`_root` without the calls)
-                parent[i] = j
-            else:
-                parent[_root(parent, i)] = _root(parent, j)
+            # parent[_root(parent, i)] = _root(parent, j), without the calls (j's first, as
+            # Python works out the value before the place it goes)
+            while parent[j] != j:
+                parent[j] = parent[parent[j]]
+                j = parent[j]
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            parent[i] = j
         roots = [_root(parent, i) for i in range(len(spots))]
         for i, _j, f in pairs:
             r = roots[i]
