@@ -616,14 +616,34 @@ def printed_names(board: GraphBoard, look: Look) -> Iterator[tuple[Path, str]]:
 
 def plan_graph(board: GraphBoard, look: Look) -> Plan:
     """Project, scale, nudge and label: the whole layout, computed once."""
-    plan, arcs = _spaced(board, look)
+    plan, arcs = _spaced(board, look, kept=True)
     _surround(plan, arcs)
     return plan
 
 
-def _spaced(board: GraphBoard, look: Look) -> tuple[Plan, list[tuple[str, str, str]]]:
+SPREADS_KEPT = 64
+"""Spreadings kept (`_spaced`): a board's, for a few boards, whatever the language."""
+
+_spreads: dict[tuple[object, ...], tuple[list[tuple[float, float]], bool]] = {}
+
+
+def _spread_key(spots: list[Spot], width: float, height: float) -> tuple[object, ...]:
+    """Everything `_spread` and `_nudge` read: each spot's place and reach (a zero's sign
+    too), the poster's size and the pairs they may compare."""
+    places = tuple(
+        (s.x, s.y, s.reach, math.copysign(1.0, s.x), math.copysign(1.0, s.y)) for s in spots
+    )
+    return (width, height, places, MAX_PAIRS)
+
+
+def _spaced(
+    board: GraphBoard, look: Look, kept: bool = False
+) -> tuple[Plan, list[tuple[str, str, str]]]:
     """The plan with its spaces projected, scaled, spread and nudged (`crowded` said), and
-    the arcs to bow: nothing placed around the spaces yet."""
+    the arcs to bow: nothing placed around the spaces yet. With `kept`, a spreading worked
+    out before for the same spots is reused (`_spreads`): a board is laid out in each
+    language by `build` and the preview, and its spreading, ~half of a crowded board's
+    layout, reads nothing of the language."""
     coords, geographic = _project(board.spaces)
     xs = [p[0] for p in coords.values()]
     ys = [p[1] for p in coords.values()]
@@ -645,12 +665,24 @@ def _spaced(board: GraphBoard, look: Look) -> tuple[Plan, list[tuple[str, str, s
         )
         for s in board.spaces
     }
-    work = _Work()
-    _spread(list(spots.values()), work=work)
-    _nudge(list(spots.values()), width, height, work=work)
+    listed = list(spots.values())
+    key = _spread_key(listed, width, height) if kept else None
+    known = _spreads.get(key) if key is not None else None
+    if known is None:
+        work = _Work()
+        _spread(listed, work=work)
+        _nudge(listed, width, height, work=work)
+        known = ([(s.x, s.y) for s in listed], work.pairs < 0)
+        if key is not None:
+            if len(_spreads) >= SPREADS_KEPT:
+                _spreads.pop(next(iter(_spreads)), None)  # the oldest
+            _spreads[key] = known
+    else:
+        for s, (x, y) in zip(listed, known[0], strict=True):
+            s.x, s.y = x, y
     routes, arcs, links = _lines(board, look)
     plan = Plan(board, look, width, height, spots, links, routes, [], scale if geographic else 0.0)
-    plan.crowded = work.pairs < 0
+    plan.crowded = known[1]
     return plan, arcs
 
 
