@@ -118,7 +118,7 @@ def test_a_rulebook_shares_half_a_million_steps_between_its_languages(tmp_path, 
         path.write_text(path.read_text(encoding="utf-8") + "\n" + loop + "\n", "utf-8")
     result = run_cli("validate", str(root), "--format", "json", "--select", "R010", "--no-cache")
     found = [d for d in json.loads(result.stdout) if d["code"] == "R010"]
-    assert found and all("more than 166,666 steps" in d["message"] for d in found), found
+    assert found and all("more than 83,333 steps" in d["message"] for d in found), found
 
 
 def test_a_games_fonts_are_looked_at_once_in_a_run_of_the_checks(tmp_path, monkeypatch):

@@ -68,10 +68,10 @@ HOSTILE = [
     ("{{ [1, 2]|slice(0)|list }}", "slice(): a count of slices under 1"),  # not ZeroDivisionError
     ("{{ '%999999999s' % 'a' }}", "width"),
     ("{{ '{:999999999}'.format('a') }}", "width"),
-    # one text printed 5 times: built once (the rulebook's share, 1,333,333 in three
-    # languages since budget59, stops 90,000 texts built to print them)
+    # one text printed 7 times: built once (the rulebook's share, 666,666 in three
+    # languages since budget60, stops 90,000 texts built to print them)
     (
-        "{% set s = '0123456789' * 100000 %}{% for i in range(5) %}{{ s }}{% endfor %}",
+        "{% set s = '0123456789' * 60000 %}{% for i in range(7) %}{{ s }}{% endfor %}",
         "output passes",
     ),
     ("{{ 'x'.ljust(2000000000) }}", "ljust() would build"),
@@ -82,10 +82,9 @@ HOSTILE = [
     ("{{ '%*d' % (2000000000, 1) }}", "taken from an argument"),
     ("{{ '%.99999999f' % 1.0 }}", "precision over"),
     ("{{ '{:{}}'.format('a', 2000000000) }}", "taken from an argument"),
-    ("{{ ('{0}' * 300000).format('x' * 999) }}", "would build more than"),
-    (
-        "{% set ns = namespace(s='ab') %}{% for i in range(40) %}"
-        "{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+    ("{{ ('{0}' * 200000).format('x' * 999) }}", "would build more than"),
+    (  # one step past a text's bound, within the language's share (666,666 since budget60)
+        "{% set ns = namespace(s='a' * 510000) %}{% set ns.s = ns.s ~ ns.s %}",
         "`~` would build more than",
     ),
     (
@@ -94,8 +93,8 @@ HOSTILE = [
         "`+` would build more than",
     ),
     ("{% set l = [1] %}{% for i in range(40) %}{{ l.extend(l) }}{% endfor %}", "items"),
-    ("{{ ('x' * 999999)|replace('x', 'xxxxxxxxxx')|length }}", "replace() would build"),
-    ("{{ (['x' * 999999] * 999)|join|length }}", "join would build"),
+    ("{{ ('x' * 510000)|replace('x', 'xx')|length }}", "replace() would build"),
+    ("{{ (['x' * 600000] * 2)|join|length }}", "join would build"),
     ("{{ 'abc'|batch(10**9, 'x')|list|length }}", "a count over"),
     (
         "{% set a = ['x' * 1000] * 1000 %}{% set b = [a, a, a, a, a, a, a, a, a, a] %}"
@@ -107,8 +106,8 @@ HOSTILE = [
         "in all",
     ),
     (  # the language's share of the rulebook's steps, before its loops' iterations (and
-        # under its share of characters built, 1,333,333 in three languages: budget59)
-        "{% for c in 'a' * 400000 %}{% for d in 'a' * 400000 %}{% endfor %}{% endfor %}",
+        # under its share of characters built, 666,666 in three languages: budget60)
+        "{% for c in 'a' * 2000 %}{% for d in 'a' * 2000 %}{% endfor %}{% endfor %}",
         "steps in one language's rulebook",
     ),
 ]

@@ -206,6 +206,10 @@ def _well_formed(item: object) -> Diagnostic | None:
     return Diagnostic(item.file, item.code, item.message, Severity(item.severity), item.span)
 
 
+_SEVERITIES = frozenset(s.value for s in Severity)
+"""The severities' texts, made once (each finding's is looked up: 34,000 P001 a game)."""
+
+
 def _malformed(item: Diagnostic) -> str | None:
     """What is wrong with a Diagnostic's fields, or None."""
     for field_name in ("file", "code", "message"):
@@ -213,7 +217,7 @@ def _malformed(item: Diagnostic) -> str | None:
         if not isinstance(value, str):
             return f"its {field_name} is {type(value).__name__}, not str"
     severity = getattr(item, "severity", None)
-    if not isinstance(severity, str) or severity not in {s.value for s in Severity}:
+    if not isinstance(severity, str) or severity not in _SEVERITIES:
         return f"its severity is {_shown(severity)}, not one of error, warning, info"
     span = getattr(item, "span", None)
     if not isinstance(span, Span):

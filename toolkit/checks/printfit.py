@@ -695,16 +695,11 @@ def _element(
     if measured is None or measured.fit.fits:
         return
     drawn_by = _drawn_by(job, element)
-    own = (
-        _layout_overflow(name, job, item, measured)
-        if _layout_own(measured.source, drawn_by)
-        else []
-    )
+    own_words, field = _words_of(drawn_by, measured.source)
+    own = _layout_overflow(name, job, item, measured) if own_words else []
     if own:  # the layout's own words: shorten them there
         yield from own
         return
-    source = drawn_by.through_lets(measured.source)  # `{{ body }}`, `let: body: card.text`
-    field = next((f for key, f in FIELD_OF.items() if key in source), "id")
     path = ("cards", index, field, lang) if field != "id" else ("cards", index, "id")
     place = ["card", list(path[2:])]
     # the element named: a layout printing one field in many boxes said one same line per
@@ -727,6 +722,20 @@ def _element(
         f"({len(item.text)} characters; layout {layout})",
     )
     yield diag, None, None, place
+
+
+def _words_of(layout: Layout, source: str) -> tuple[bool, str]:
+    """Whether a text's template is the layout's own words (`_layout_own`), and the card's
+    field it prints (`{{ body }}`, `let: body: card.text`: its text), once per layout and
+    template: a layout of 1,400 texts that fit nowhere asked both for each text of each
+    card in each language (budget60)."""
+    known: dict[str, tuple[bool, str]] = worked_out(layout, "words-of", dict)
+    found = known.get(source)
+    if found is None:
+        through = layout.through_lets(source)
+        field = next((f for key, f in FIELD_OF.items() if key in through), "id")
+        found = known[source] = (_layout_own(source, layout), field)
+    return found
 
 
 def _layout_own(source: str, layout: Layout) -> bool:

@@ -24,6 +24,7 @@ from toolkit.render.svg_properties import (
     MAX_STYLE_NAMES,
     property_problem,
     rule_declarations,
+    stylesheet,
 )
 
 if TYPE_CHECKING:
@@ -588,10 +589,7 @@ def _nesting(prelude: list[Any]) -> int:
 def _preludes(css: str) -> list[list[Any]]:
     """The selector part of each rule of `css`, as tinycss2 reads it (comments left out: a
     `/*{*/` in a comment hid a selector from a count made on the raw text, probe 31)."""
-    import tinycss2
-
-    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
-    return [list(r.prelude) for r in rules if getattr(r, "type", "") == "qualified-rule"]
+    return [list(r.prelude) for r in stylesheet(css) if getattr(r, "type", "") == "qualified-rule"]
 
 
 @dataclass

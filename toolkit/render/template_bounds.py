@@ -151,7 +151,7 @@ class Limits:
 RENDER = Limits(None, sys.maxsize, "")
 """A rulebook's (or any other text's) render: loop iterations bounded, steps only by time."""
 
-RULEBOOK_STEPS = 500_000
+RULEBOOK_STEPS = 250_000
 """Steps (as a layout's are counted: `LAYOUT_STEPS`) the rulebook's renders may take, shared
 by the game's languages (as the characters and items they build, `MAX_CREATED`, are): each
 language's render may take this over the number of languages
@@ -161,18 +161,21 @@ bounded only by its deadline let a 203-byte loop of macro calls run 5 s a langua
 every machine. The bundled rulebooks take at most ~6,000 steps a language; a step costs
 ~1.8 µs, so a game's rulebook renders cost ~0.9 s at most (1,000,000 steps were 1.8 s, a
 third of what a cold `validate` may take with the content at its own budget,
-`toolkit.content.game.MAX_WORK`; budget56)."""
+`toolkit.content.game.MAX_WORK`; budget56). It was 500,000 until budget60: the worst game of
+1 MB, every surface's budget spent, still took ~4.4 s, and a step of an empty loop is ~0.5
+µs, one of a filter or call ~1.8 µs: ~0.45 s at most now; the bundled rulebooks keep 14 times
+their steps in three languages."""
 
 
-RULEBOOK_CREATED = 4_000_000
+RULEBOOK_CREATED = 2_000_000
 """Characters and items the rulebook's renders may build, shared by the game's languages
 (`rulebook_limits`), a long text read counting an eighth of its characters
 (`READ_PER_UNIT`): `MAX_CREATED` (64,000,000) let 600 `s|wordcount` of a 99,000-character
 `s` in each of 3 languages (a 541-byte line each) take a cold `validate` 4.5 s, clean, and
 more ran into each language's 5 s deadline, a finding that depends on the machine
-(budget59: ~0.2 µs a unit). This is ~0.8 s at most (8,000,000 left a game of every other
-budget spent ~5.5 s); the bundled rulebooks validate clean at 30,000 in all, 10,000 a
-language."""
+(budget59: ~0.2 µs a unit). This is ~0.4 s at most (8,000,000 left a game of every other
+budget spent ~5.5 s; 4,000,000, ~4.4 s until budget60, a `wordwrap` at the share ~0.33 s);
+the bundled rulebooks validate clean at 30,000 in all, 10,000 a language."""
 
 
 def rulebook_limits(languages: int) -> Limits:
@@ -774,12 +777,14 @@ TEXT_FILTERS = frozenset(
 """Filters that make a text of what they are given (a view given to one prints its dict)."""
 
 
-WORD_FILTERS = frozenset(("title", "wordwrap", "striptags", "urlize"))
+WORD_FILTERS = frozenset(("title", "wordwrap", "striptags", "urlize", "wordcount"))
 """Text filters that run Python for each word of what they are given (Jinja's `title` calls
-a function a word, ~40 ms for 1,000,000 characters): the letters they read are charged as
+a function a word, ~40 ms for 1,000,000 characters), or make a text of each (`wordcount`'s
+`findall`: ~60 ns a letter, 100 times `upper`'s): the letters they read are charged as
 built, not an eighth of them as a text read in C is (3,000 `s|title` of a 1,000,000-letter
 text were each one step and an eighth: a rulebook's 5 s deadline in each language, probe 40
-H3)."""
+H3; 105 `s|wordcount` of 99,000 letters in each language were ~0.65 s of validate within
+the rulebook's share, budget60)."""
 
 
 class PrintedTable(ValueError):

@@ -54,15 +54,16 @@ from toolkit.render.textfit import FitBudget, game_budget
 FIELD_OF = {"card.text": "text", "card.name": "name"}
 SAMPLES = (0.1, 0.3, 0.5, 0.7, 0.9)
 """Where across (and down) a text's box what lies under it is sampled."""
-MAX_WORK = 1_000_000
+MAX_WORK = 500_000
 """Steps (`Beneath.looked`) the different faces a game's texts are looked at over may take
 together, each face counted once a run. A face of 200 boxes, 200 badges and 60 texts took
 ~0.1 s, and faces that differ card by card (a box per card shown `when` it is not that
 card) are each worked out: 300 such cards took validate 9.9 s (probe 51 P51-10), a face
-~210,000 steps. A step takes 0.5 to 1 µs, so this is 0.5 to 1 s (it was 3 million until
-one game was seen to spend every surface's budget at once, budget59); the bundled games'
-faces take 20,000 at most, 2 % of it. Past it the check stops, and says where
-(`_stop_finding`)."""
+~210,000 steps. A step takes ~0.5 µs with what the check does around it (70 such cards,
+P51-10's shape, spent 1,000,000 in ~0.55 s of validate), so this is ~0.25 s (it was 3
+million until one game was seen to spend every surface's budget at once, budget59, then 1
+million until budget60: that game still took 5 s); the bundled games' faces take 20,000 at
+most, 4 % of it. Past it the check stops, and says where (`_stop_finding`)."""
 
 
 @dataclass
@@ -447,9 +448,10 @@ class Beneath:
         if not (x <= right and y <= bottom):
             return  # covers nothing (Paint.covers)
         todo = [self.root]
+        looked = 0
         while todo:
             node = todo.pop()
-            self.looked += 1
+            looked += 1
             bx0, by0, bx1, by1 = node.bounds
             if not (x <= bx1 and bx0 <= right and y <= by1 and by0 <= bottom):
                 continue  # none of its points
@@ -457,6 +459,7 @@ class Beneath:
                 node.top = order
             elif node.kids is not None:
                 todo += node.kids
+        self.looked += looked
 
     def _lay_round(self, order: int, paint: Paint) -> None:
         """`lay` for an ellipse. Paint.covers sums the squares of how far a point is from
@@ -468,23 +471,29 @@ class Beneath:
         if rx <= 0 or ry <= 0:
             return  # covers nothing
         assert self.root is not None
+        px, py = paint.x, paint.y
         todo = [self.root]
+        looked = 0
         while todo:
             node = todo.pop()
-            self.looked += 1
+            looked += 1
             bx0, by0, bx1, by1 = node.bounds
-            dx0, dx1 = (bx0 - paint.x - rx) / rx, (bx1 - paint.x - rx) / rx
-            dy0, dy1 = (by0 - paint.y - ry) / ry, (by1 - paint.y - ry) / ry
+            dx0, dx1 = (bx0 - px - rx) / rx, (bx1 - px - rx) / rx
+            dy0, dy1 = (by0 - py - ry) / ry, (by1 - py - ry) / ry
+            # their sizes (abs, min and max without the calls: as exact, the same floats)
+            ax0, ax1 = (dx0 if dx0 >= 0 else -dx0), (dx1 if dx1 >= 0 else -dx1)
+            ay0, ay1 = (dy0 if dy0 >= 0 else -dy0), (dy1 if dy1 >= 0 else -dy1)
             # the nearest: 0 when the centre is between the edges (dx changes sign)
-            nx = 0.0 if dx0 <= 0 <= dx1 else min(abs(dx0), abs(dx1))
-            ny = 0.0 if dy0 <= 0 <= dy1 else min(abs(dy0), abs(dy1))
+            nx = 0.0 if dx0 <= 0 <= dx1 else (ax1 if ax1 < ax0 else ax0)
+            ny = 0.0 if dy0 <= 0 <= dy1 else (ay1 if ay1 < ay0 else ay0)
             if not nx * nx + ny * ny <= 1:
                 continue  # none of its points
-            fx, fy = max(abs(dx0), abs(dx1)), max(abs(dy0), abs(dy1))
+            fx, fy = (ax1 if ax1 > ax0 else ax0), (ay1 if ay1 > ay0 else ay0)
             if fx * fx + fy * fy <= 1:
                 node.top = order
             elif node.kids is not None:
                 todo += node.kids
+        self.looked += looked
 
     def _topmost(self, px: float, py: float) -> tuple[int, Paint] | None:
         path = self.paths.get((px, py))

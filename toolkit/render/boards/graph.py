@@ -9,6 +9,7 @@ Colours, icons, lines and words come from the board's look (`look.py`).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -135,21 +136,21 @@ def _too_close(spots: list[Spot], work: _Work | None = None) -> list[tuple[int, 
     xs = [s.x for s in spots]
     ys = [s.y for s in spots]
     out: list[tuple[int, int, float]] = []
+    hypot = math.hypot
     for (cx, cy), members in sorted(buckets.items()):
-        near = [
-            j for dx in (-1, 0, 1) for dy in (-1, 0, 1) for j in buckets.get((cx + dx, cy + dy), ())
-        ]
+        around = [buckets.get((cx + dx, cy + dy), []) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        count = sum(len(ids) for ids in around)
         for i in members:
-            if not work.spend(len(near)):
+            if not work.spend(count):
                 return out
             ax, ay, ra = xs[i], ys[i], reach[i]
-            for j in near:  # the cells around, in order
-                if j <= i:
-                    continue
-                d = math.hypot(xs[j] - ax, ys[j] - ay)
-                need = ra + reach[j] + GAP
-                if d < need:
-                    out.append((i, j, need / max(d, need / 4)))
+            for ids in around:  # the cells around, in order; each cell's spaces ascend
+                for j in ids[bisect_right(ids, i) :]:  # the pairs i < j
+                    d = hypot(xs[j] - ax, ys[j] - ay)
+                    need = ra + reach[j] + GAP
+                    if d < need:
+                        least = need / 4  # need / max(d, least), without the call
+                        out.append((i, j, need / (least if least > d else d)))
     return out
 
 
@@ -172,14 +173,24 @@ def _spread(spots: list[Spot], rounds: int = 60, work: _Work | None = None) -> N
         parent = list(range(len(spots)))
         factor: dict[int, float] = {}
         for i, j, _f in pairs:
-            parent[_root(parent, i)] = _root(parent, j)
+            # parent[_root(parent, i)] = _root(parent, j), without the calls (j's first, as
+            # Python works out the value before the place it goes)
+            while parent[j] != j:
+                parent[j] = parent[parent[j]]
+                j = parent[j]
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            parent[i] = j
+        roots = [_root(parent, i) for i in range(len(spots))]
         for i, _j, f in pairs:
-            r = _root(parent, i)
-            factor[r] = max(factor.get(r, 1.0), f)
+            r = roots[i]
+            kept = factor.get(r, 1.0)
+            factor[r] = f if f > kept else kept  # max(kept, f)
         groups: dict[int, list[int]] = defaultdict(list)
-        for i in range(len(spots)):
-            if _root(parent, i) in factor:
-                groups[_root(parent, i)].append(i)
+        for i, r in enumerate(roots):
+            if r in factor:
+                groups[r].append(i)
         for r, members in sorted(groups.items()):
             f = min(factor[r], 1.6) + 0.02
             mx = sum(spots[i].x for i in members) / len(members)
@@ -241,6 +252,43 @@ def _overlap(a: Rect, b: Rect) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
+
+
+def _covered(
+    rect: Rect, rects: list[Rect], base: float = 0.0, weight: float = 1.0, bound: float = math.inf
+) -> float:
+    """`sum(_overlap(rect, r) for r in rects)`, the same float (the same terms added in the
+    same order; a zero term leaves a sum of areas as it is), without a call per rectangle:
+    a name weighs its eight places against every name and space near it (`_weigh_labels`),
+    so this loop is most of a crowded board's layout. The sum so far is returned once
+    `base + sum * weight` reaches `bound`: the whole sum, which only grows, would too."""
+    x0, y0, x1, y1 = rect
+    total = 0.0
+    for a0, b0, a1, b1 in rects:
+        # min(x1, a1) - max(x0, a0), as min and max pick between equal or unordered values
+        w = (a1 if a1 < x1 else x1) - (a0 if a0 > x0 else x0)
+        if w > 0:
+            h = (b1 if b1 < y1 else y1) - (b0 if b0 > y0 else y0)
+            if h > 0:
+                total += w * h
+                if base + total * weight >= bound:
+                    return total
+    return total
+
+
+def _touching(area: Rect, rects: list[Rect], ids: list[int]) -> list[int]:
+    """The indices in `ids` whose rectangle overlaps `area` (`_overlap(area, r) > 0`), in
+    order."""
+    x0, y0, x1, y1 = area
+    kept = []
+    for i in ids:
+        a0, b0, a1, b1 = rects[i]
+        w = (a1 if a1 < x1 else x1) - (a0 if a0 > x0 else x0)
+        if w > 0:
+            h = (b1 if b1 < y1 else y1) - (b0 if b0 > y0 else y0)
+            if h > 0 and w * h > 0:
+                kept.append(i)
+    return kept
 
 
 def _segment_hits(rect: Rect, p: tuple[float, float], q: tuple[float, float]) -> bool:
@@ -317,6 +365,9 @@ def _place_box(plan: Plan, w: float, h: float, corners: list[str], taken: list[R
         x, y = (max(v, m) for v in starts[corners[0]])
         return (x, y, x + w, y + h)
     boxes = [_spot_box(s) for s in plan.spots.values()]
+    box_grid = _Grid()
+    for b in boxes:
+        box_grid.add(b)
     segs = _segments(plan)
     # each candidate is weighed against every space and road: past MAX_LABEL_WORK, fewer
     # candidates, evenly chosen (the bundled map weighs at most 86,000)
@@ -326,7 +377,11 @@ def _place_box(plan: Plan, w: float, h: float, corners: list[str], taken: list[R
     for i, rect in enumerate(candidates):
         x0, y0, x1, y1 = rect
         cost = i * 1e-3 + 1000 * sum(1 for t in taken if _overlap(rect, t) > 0)
-        cost += 50 * sum(1 for b in boxes if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0)
+        cost += 50 * sum(
+            1
+            for b in map(boxes.__getitem__, box_grid.near(rect))  # a count: in any order
+            if b[0] < x1 and b[2] > x0 and b[1] < y1 and b[3] > y0
+        )
         if cost >= best_cost:
             continue
         cost += 10 * sum(1 for p, q in segs if _segment_hits(rect, p, q))
@@ -481,6 +536,7 @@ def _weigh_labels(plan: Plan) -> None:
         key=lambda s: (order.index(s.space.kind) if s.space.kind in order else 99, s.space.id),
     )
     all_boxes = [(k, _spot_box(s)) for k, s in plan.spots.items()]
+    box_rects = [b for _, b in all_boxes]
     all_segs = _segments(plan)
     seg_boxes = [
         (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]) + 1, max(p[1], q[1]) + 1)
@@ -507,10 +563,11 @@ def _weigh_labels(plan: Plan) -> None:
         area = (s.x - width - 15 * mm, s.y - 15 * mm, s.x + width + 15 * mm, s.y + 15 * mm)
         box_ids, placed_ids, seg_ids = (g.near(area) for g in (box_grid, placed_grid, seg_grid))
         left -= len(box_ids) + len(placed_ids) + len(seg_ids)
-        boxes = [all_boxes[i] for i in box_ids if _overlap(area, all_boxes[i][1]) > 0]
-        near = [placed[i] for i in placed_ids if _overlap(area, placed[i]) > 0]
-        segs = [all_segs[i] for i in seg_ids if _overlap(area, seg_boxes[i]) > 0]
-        left -= 8 * (len(boxes) + len(near) + len(segs))
+        box_ids = _touching(area, box_rects, box_ids)
+        near = [placed[i] for i in _touching(area, placed, placed_ids)]
+        segs = [all_segs[i] for i in _touching(area, seg_boxes, seg_ids)]
+        left -= 8 * (len(box_ids) + len(near) + len(segs))
+        others = [box_rects[i] for i in box_ids if all_boxes[i][0] != s.space.id]
         for rank, where in enumerate(PLACES):
             rect, origin = _label_rect(s, where, width, s.style.font_size)
             cost = rank * 0.5
@@ -518,8 +575,11 @@ def _weigh_labels(plan: Plan) -> None:
                 cost += 1e6
             if rect[1] < 2 * mm or rect[3] > plan.height - 2 * mm:
                 cost += 1e6
-            cost += sum(_overlap(rect, p) for p in near) * 2.0
-            cost += sum(_overlap(rect, b) for k, b in boxes if k != s.space.id) * 1.0
+            bound = math.inf if best is None else best[0]
+            cost += _covered(rect, near, cost, 2.0, bound) * 2.0
+            if best is not None and cost >= bound:
+                continue  # the boxes' overlap only adds
+            cost += _covered(rect, others, cost, 1.0, bound) * 1.0
             if best is not None and cost >= best[0]:
                 continue
             cost += 40 * _hits(rect, segs, cost, None if best is None else best[0])
@@ -556,14 +616,34 @@ def printed_names(board: GraphBoard, look: Look) -> Iterator[tuple[Path, str]]:
 
 def plan_graph(board: GraphBoard, look: Look) -> Plan:
     """Project, scale, nudge and label: the whole layout, computed once."""
-    plan, arcs = _spaced(board, look)
+    plan, arcs = _spaced(board, look, kept=True)
     _surround(plan, arcs)
     return plan
 
 
-def _spaced(board: GraphBoard, look: Look) -> tuple[Plan, list[tuple[str, str, str]]]:
+SPREADS_KEPT = 64
+"""Spreadings kept (`_spaced`): a board's, for a few boards, whatever the language."""
+
+_spreads: dict[tuple[object, ...], tuple[list[tuple[float, float]], bool]] = {}
+
+
+def _spread_key(spots: list[Spot], width: float, height: float) -> tuple[object, ...]:
+    """Everything `_spread` and `_nudge` read: each spot's place and reach (a zero's sign
+    too), the poster's size and the pairs they may compare."""
+    places = tuple(
+        (s.x, s.y, s.reach, math.copysign(1.0, s.x), math.copysign(1.0, s.y)) for s in spots
+    )
+    return (width, height, places, MAX_PAIRS)
+
+
+def _spaced(
+    board: GraphBoard, look: Look, kept: bool = False
+) -> tuple[Plan, list[tuple[str, str, str]]]:
     """The plan with its spaces projected, scaled, spread and nudged (`crowded` said), and
-    the arcs to bow: nothing placed around the spaces yet."""
+    the arcs to bow: nothing placed around the spaces yet. With `kept`, a spreading worked
+    out before for the same spots is reused (`_spreads`): a board is laid out in each
+    language by `build` and the preview, and its spreading, ~half of a crowded board's
+    layout, reads nothing of the language."""
     coords, geographic = _project(board.spaces)
     xs = [p[0] for p in coords.values()]
     ys = [p[1] for p in coords.values()]
@@ -585,12 +665,24 @@ def _spaced(board: GraphBoard, look: Look) -> tuple[Plan, list[tuple[str, str, s
         )
         for s in board.spaces
     }
-    work = _Work()
-    _spread(list(spots.values()), work=work)
-    _nudge(list(spots.values()), width, height, work=work)
+    listed = list(spots.values())
+    key = _spread_key(listed, width, height) if kept else None
+    known = _spreads.get(key) if key is not None else None
+    if known is None:
+        work = _Work()
+        _spread(listed, work=work)
+        _nudge(listed, width, height, work=work)
+        known = ([(s.x, s.y) for s in listed], work.pairs < 0)
+        if key is not None:
+            if len(_spreads) >= SPREADS_KEPT:
+                _spreads.pop(next(iter(_spreads)), None)  # the oldest
+            _spreads[key] = known
+    else:
+        for s, (x, y) in zip(listed, known[0], strict=True):
+            s.x, s.y = x, y
     routes, arcs, links = _lines(board, look)
     plan = Plan(board, look, width, height, spots, links, routes, [], scale if geographic else 0.0)
-    plan.crowded = work.pairs < 0
+    plan.crowded = known[1]
     return plan, arcs
 
 
