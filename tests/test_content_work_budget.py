@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import FIXTURES, REPO, copy_game
 from toolkit.content import game as game_module
 from toolkit.content.game import load_game
+from toolkit.render.layout_budget import LAYOUT_BUDGET
 
 # the base fixture, in 3 languages: a deck of 2 cards (5 + 6 units), a board of 1 region,
 # 2 spaces and 1 link (5 + 4 × 3: drawn in each language) and a bank of 1 question (5 + 6):
@@ -206,4 +207,4 @@ def test_the_card_layouts_of_a_game_share_a_bounded_number_of_steps(tmp_path, ru
     deck.write_text(deck.read_text(encoding="utf-8") + more, encoding="utf-8")
     result = run_cli("validate", str(root), "--format", "json", "--no-cache")
     found = [d for d in json.loads(result.stdout) if d["code"] == "P003"]
-    assert found and "at most 300,000 steps" in found[0]["message"], found
+    assert found and f"at most {LAYOUT_BUDGET:,} steps" in found[0]["message"], found

@@ -9,6 +9,8 @@ from tests.test_hardening_probe9_content import _xlsx
 from tests.test_hardening_xlsx53 import _scanned
 from toolkit.content.sheets import archive, grid, workbook
 from toolkit.content.source import game_repeats
+from toolkit.render.layout_budget import LAYOUT_BUDGET
+from toolkit.render.textfit import FIT_BUDGET
 
 
 def _rows(size: int) -> str:
@@ -72,13 +74,13 @@ def test_a_game_fits_at_most_3_million_letters(tmp_path, monkeypatch):
     assert code == 1 and len(stops) == 1, [d["message"][:80] for d in found[:5]]
     (stop,) = stops
     assert stop["code"] == "P001" and stop["file"].endswith("decks/cards.yaml")
-    assert "validate fits at most 3,000,000 characters of text a game" in stop["message"]
+    assert f"validate fits at most {FIT_BUDGET:,} characters of text a game" in stop["message"]
     assert "shorten the texts" in stop["message"]
     stopped = int(stop["message"].split()[4].removeprefix("c").rstrip(":"))
-    assert 180 < stopped < 240, stop["message"]
+    assert 180 * FIT_BUDGET // 3_000_000 < stopped < 240 * FIT_BUDGET // 3_000_000, stop["message"]
 
 
-def test_a_games_card_layouts_render_at_most_300_000_steps(tmp_path, monkeypatch):
+def test_a_games_card_layouts_render_at_most_their_steps(tmp_path, monkeypatch):
     # 60 cards of a ~3,000-step text in two languages: ~360,000 steps, under the 400,000 of
     # before
     from tests.test_layout_budget import _hostile
@@ -89,7 +91,7 @@ def test_a_games_card_layouts_render_at_most_300_000_steps(tmp_path, monkeypatch
     assert code == 1 and len(stops) == 1, [d["message"][:80] for d in found[:5]]
     (stop,) = stops
     assert stop["code"] == "P003" and stop["file"].endswith("layouts/example-card.yaml")
-    assert "validate renders at most 300,000 steps of card layouts' templates" in stop["message"]
+    assert f"validate renders at most {LAYOUT_BUDGET:,} steps of card layouts'" in stop["message"]
     assert "compute less in the layout's templates" in stop["message"]
 
 

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
-LAYOUT_BUDGET = 300_000
+LAYOUT_BUDGET = 200_000
 """Work (`template_bounds.Budget.work`, and each element a face prints:
 toolkit.render.face_units.printed_units) a check's card faces may cost in one game run. The
 bundled games' faces cost at most ~56,000 in all (the largest: 1,185 faces resolved), so this
-is 5 times the largest. The costliest work measured took 7-10 µs a unit (a face of 1,400
-short templated texts; 5,000 boxes), so this is about 2-3 s of CPU at most (probe 47 K6:
+is 3.5 times the largest. The costliest work measured took 7-10 µs a unit (a face of 1,400
+short templated texts; 5,000 boxes), so this is about 1.4-2 s of CPU at most (probe 47 K6:
 500,000 units when a text counted 1, 10.6 s). It was 400,000 (3-4 s) until one game of
-under 1 MB was seen to spend every surface's budget at once (budget59, ~9 s). Each check
+under 1 MB was seen to spend every surface's budget at once (budget59, ~9 s), then 300,000
+(budget60: such a game still took ~4 s of validate). Each check
 that resolves faces has its own (print fit, legibility), but a face resolved once is kept
 for the run: only faces that fail are rendered again."""
 

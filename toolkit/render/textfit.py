@@ -28,16 +28,16 @@ STEP = 0.25  # points between tried sizes
 BREAKABLE_SPACES = (" ",)  # U+00A0 and U+202F never break
 MAX_FIT_CHARS = 10_000  # far more than any box holds at any size; longer is not fitted
 LONG_WORD = 64  # letters past which a word is first measured by its head (`_units_within`)
-FIT_BUDGET = 3_000_000
+FIT_BUDGET = 2_000_000
 """Letters the checks fit in one game (`FitBudget`, `fitting`): each fit counts what it went through
 (`Fit.work`: the text once, each size's wrap as far as the box's lines and `WRAP_CALL` more,
 and `PASSED_SIZE` for each size passed unwrapped). The bundled games count at most ~0.47
-million, a sixth of it: a designer's game six times as large still fits. The
+million, under a quarter of it: a designer's game four times as large still fits. The
 costliest letters (long hyphenated words no two alike) took ~1.2 µs each (probe 22), so this
-is ~3.6 s at worst; 15 million took 12 s on short texts fitted from 96 pt down (probe 47
+is ~2.4 s at worst; 15 million took 12 s on short texts fitted from 96 pt down (probe 47
 K6). It was 4 million (~5 s) until one game of under 1 MB was seen to spend every surface's
-budget at once (budget59: 1,400 texts in 1 mm boxes); 1.5 million, which budget59 proposed,
-would have refused a game three times the largest bundled game's size."""
+budget at once (budget59: 1,400 texts in 1 mm boxes), then 3 million: such a game of every
+budget still took ~4 s of validate (budget60: 3.4 s at 2 million, in the same minute)."""
 WRAP_CALL = 32
 """Letters one wrap counts besides its own: a wrap costs its call (~6 µs: the widths of its
 words, a hyphenation look-up) however short its text. One 6-letter text in a large box, tried
