@@ -19,7 +19,7 @@ import itertools
 import os
 import struct
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -589,6 +589,89 @@ def _outlines(face: Any, data: bytes, named: dict[int, list[int]]) -> None:
         )
 
 
+MAX_GLYPH_REACH = 4
+"""How far, in em, the outline of a glyph a game prints may reach beyond the em square (0 to
+1 em across and up) on any side. Each glyph is rendered as a bitmap of its outline's box at
+each size a page prints it, the box taken from the outline's points (a glyph header's box
+may say less): the largest glyph of real fonts measured is about 1.5 x 1.0 em (Noto Sans,
+DejaVu, FreeSerif, Liberation, CJK, Korean brush); a 17.6 kB font of 4-point squares 32 em a
+side took `export png` of a 450-letter game in three languages 14.3 s (1.2 s with a real
+font), and validate said nothing."""
+
+
+class _Reach:
+    """The outline boxes of one game font's glyphs, decoded with fontTools as they are asked
+    for (decoding every glyph of a CJK font takes 5-15 s; a game prints some hundreds)."""
+
+    def __init__(self, key: str) -> None:
+        from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+        from reportlab.pdfbase import pdfmetrics
+
+        font: Any = pdfmetrics.getFont(key)  # a game face: a TTFont
+        face = font.face
+        self.glyphs: Mapping[int, int] = face.charToGlyph
+        parsed = TTFont(io.BytesIO(face._ttf_data), lazy=True, fontNumber=0)
+        self.glyf, self.order = parsed["glyf"], parsed.getGlyphOrder()
+        self.em = max(16, int(parsed["head"].unitsPerEm))
+        self.boxes: dict[int, tuple[int, int, int, int] | None] = {}
+        self.lock = threading.Lock()
+
+    def box(self, glyph: int) -> tuple[int, int, int, int] | None:
+        """The box of the glyph's outline points, its components placed (None: no outline,
+        or one fontTools cannot decode, which the renderer cannot draw either)."""
+        if glyph not in self.boxes:
+            from fontTools.misc.arrayTools import calcIntBounds  # type: ignore[import-untyped]
+
+            try:
+                points = self.glyf[self.order[glyph]].getCoordinates(self.glyf)[0]
+                self.boxes[glyph] = calcIntBounds(points) if len(points) else None
+            except Exception:  # a damaged glyph (or a composite cycle): not drawn
+                self.boxes[glyph] = None
+        return self.boxes[glyph]
+
+
+_REACHES: dict[str, _Reach] = {}
+_REACHES_LOCK = threading.Lock()
+
+
+def reach_problem(key: str, characters: Collection[str]) -> str | None:
+    """Why the game's font registered as `key` cannot print `characters`: the lowest of them
+    whose glyph's outline reaches more than `MAX_GLYPH_REACH` em beyond the em square (None:
+    none does). Only their glyphs are decoded, each once a process."""
+    with _REACHES_LOCK:
+        reach = _REACHES.get(key)
+        if reach is None:
+            try:
+                reach = _REACHES[key] = _Reach(key)
+            except Exception:  # read by reportlab, yet not by fontTools: not judged here
+                return None
+    with reach.lock:
+        for code in sorted({ord(ch) for ch in characters}):
+            glyph = reach.glyphs.get(code)
+            box = reach.box(glyph) if glyph is not None else None
+            if box is None:
+                continue
+            x_min, y_min, x_max, y_max = box
+            far = max(-x_min, -y_min, x_max - reach.em, y_max - reach.em)  # font units
+            if far > MAX_GLYPH_REACH * reach.em:
+                return _too_far(chr(code), box, reach.em, far)
+    return None
+
+
+def _too_far(character: str, box: tuple[int, int, int, int], em: int, far: int) -> str:
+    x_min, y_min, x_max, y_max = box
+    tenths = -(-far * 10 // em)  # rounded up: just past the limit is not said as at it
+    return (
+        f"its glyph for {character!r} (U+{ord(character):04X}) reaches"
+        f" {tenths // 10:,}.{tenths % 10} em beyond"
+        f" the em square (its outline spans x {x_min:,} to {x_max:,}, y {y_min:,} to"
+        f" {y_max:,} on a {em:,}-unit em); the limit is {MAX_GLYPH_REACH} em, as every glyph"
+        " is rendered as a bitmap of its outline's box at each size a page prints it (a real"
+        " font's largest glyph is about 1.5 em wide). Redraw that glyph within the em square"
+        " (e.g. FontForge's Element > Transform) or use another font"
+    )
+
+
 def _closures(named: dict[int, list[int]], cap: int) -> dict[int, int]:
     """For each composite glyph, how many glyphs it brings into a subset at most (itself and
     its components', counted again where shared, capped at `cap`)."""
@@ -755,7 +838,7 @@ def diagnose(data: bytes, error: Exception) -> str:
     file is)."""
     import io
 
-    from fontTools.ttLib import TTFont, TTLibError  # type: ignore[import-untyped]
+    from fontTools.ttLib import TTFont, TTLibError
 
     flavor = WEB_FONTS.get(data[:4])
     if flavor is not None:  # told by its signature: never decompressed to be told
