@@ -161,3 +161,28 @@ def test_a_real_font_passes(tmp_path):
         path = make_font(tmp_path / f"Real-{style}.ttf", "Real Sans", style, chars)
         family, _, key = game_fonts.read_face(path, tmp_path.resolve())
         assert family == "Real Sans" and game_fonts.reach_problem(key, chars) is None
+
+
+def test_a_composite_naming_itself_ends(tmp_path):
+    glyphs = {"dot": square(0, 100), "A": placed("dot", 0)}
+    path = far_font(tmp_path / "Far.ttf", glyphs, {65: "A"})
+    data = bytearray(path.read_bytes())
+    tables = game_fonts._tables(bytes(data))
+    start = tables[b"glyf"][0] + game_fonts._glyph_offsets(bytes(data), tables)[3]
+    data[start + 12 : start + 14] = (3).to_bytes(2, "big")  # A (glyph 3) now names itself
+    path.write_bytes(bytes(data))
+    family, _, key = game_fonts.read_face(path, tmp_path.resolve())
+    assert family == "Far" and game_fonts.reach_problem(key, "A") is None
+
+
+def test_components_nested_past_the_bound_are_refused(tmp_path):
+    depth = game_fonts.MAX_COMPONENT_DEPTH + 2
+    glyphs = {"dot": square(0, 100), f"c{depth}": placed("dot", 10)}
+    for level in range(depth - 1, -1, -1):
+        glyphs[f"c{level}"] = placed(f"c{level + 1}", 10)
+    path = far_font(tmp_path / "Far.ttf", glyphs, {65: "c0", 66: f"c{depth - 10}"})
+    family, _, key = game_fonts.read_face(path, tmp_path.resolve())
+    assert game_fonts.reach_problem(key, "B") is None  # 11 deep
+    why = game_fonts.reach_problem(key, "AB")
+    assert why is not None and "'A' (U+0041) nests composite glyphs more than" in why
+    assert game_fonts.reach_problem(key, "B") is None and game_fonts.reach_problem(key, "A") == why

@@ -16,6 +16,8 @@ import hashlib
 import heapq
 import io
 import itertools
+import math
+import operator
 import os
 import struct
 import threading
@@ -599,35 +601,173 @@ side took `export png` of a 450-letter game in three languages 14.3 s (1.2 s wit
 font), and validate said nothing."""
 
 
+Box = tuple[int, int, int, int]  # x min, y min, x max, y max, in font units
+MAX_COMPONENT_DEPTH = 64
+"""Composites nested in composites, as deep as a glyph a game prints may go (real fonts: 1 to
+3); deeper is refused, as its box would take that many steps to tell."""
+
+
+def _deltas_format(short: int, same: int) -> tuple[bytes, bytes, bytes]:
+    """For one axis of a simple glyph: a table turning each point's flags into its delta's
+    struct format (B: a byte, h: a word), the flags whose delta is absent (0: same as the
+    point before), and a table marking the byte deltas that are negative."""
+    table = bytes(ord("B") if f & short else ord("h") for f in range(256))
+    absent = bytes(f for f in range(256) if not f & short and f & same)
+    negative = bytes(1 if f & short and not f & same else 0 for f in range(256))
+    return table, absent, negative
+
+
+_X_DELTAS, _Y_DELTAS = _deltas_format(0x02, 0x10), _deltas_format(0x04, 0x20)
+_SIGNS = (1, -1)
+
+
 class _Reach:
-    """The outline boxes of one game font's glyphs, decoded with fontTools as they are asked
-    for (decoding every glyph of a CJK font takes 5-15 s; a game prints some hundreds)."""
+    """The outline boxes of one game font's glyphs, decoded from the glyf table as they are
+    asked for (fontTools decodes 50-150 us a glyph, 5-15 s for every glyph of a CJK font; a
+    game prints some hundreds). Each box is taken from the points, as FreeType sizes the
+    bitmap it renders (the glyph header's box may lie); a composite's is its components'
+    boxes placed, scaled and turned (their corners: never less than the points reach)."""
 
     def __init__(self, key: str) -> None:
-        from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
         from reportlab.pdfbase import pdfmetrics
 
         font: Any = pdfmetrics.getFont(key)  # a game face: a TTFont
-        face = font.face
-        self.glyphs: Mapping[int, int] = face.charToGlyph
-        parsed = TTFont(io.BytesIO(face._ttf_data), lazy=True, fontNumber=0)
-        self.glyf, self.order = parsed["glyf"], parsed.getGlyphOrder()
-        self.em = max(16, int(parsed["head"].unitsPerEm))
-        self.boxes: dict[int, tuple[int, int, int, int] | None] = {}
+        self.glyphs: Mapping[int, int] = font.face.charToGlyph
+        self.data: bytes = font.face._ttf_data
+        tables = _tables(self.data)
+        self.em = max(16, _UINT16.unpack_from(self.data, tables[b"head"][0] + 18)[0])
+        self.offsets = _glyph_offsets(self.data, tables) or (0,)
+        self.glyf = tables[b"glyf"][0] if b"glyf" in tables else 0
+        self.boxes: dict[int, Box | None] = {}
+        self.heights: dict[int, int] = {}  # how deep a composite's components nest
         self.lock = threading.Lock()
 
-    def box(self, glyph: int) -> tuple[int, int, int, int] | None:
+    def box(self, glyph: int, depth: int = 0) -> Box | None:
         """The box of the glyph's outline points, its components placed (None: no outline,
-        or one fontTools cannot decode, which the renderer cannot draw either)."""
-        if glyph not in self.boxes:
-            from fontTools.misc.arrayTools import calcIntBounds  # type: ignore[import-untyped]
+        or a damaged one, which the renderer does not draw either)."""
+        if depth + self.heights.get(glyph, 0) > MAX_COMPONENT_DEPTH:
+            raise _CostlyFont(f"nests composite glyphs more than {MAX_COMPONENT_DEPTH} deep")
+        if glyph in self.boxes:
+            return self.boxes[glyph]
+        self.boxes[glyph] = None  # a composite naming itself: nothing more through it
+        if glyph + 1 >= len(self.offsets):
+            return None
+        at, end = self.glyf + self.offsets[glyph], self.glyf + self.offsets[glyph + 1]
+        if end - at < 12 or end > len(self.data):
+            return None
+        try:
+            if _INT16.unpack_from(self.data, at)[0] >= 0:
+                found = _simple_box(self.data, at, end)
+            else:
+                found = self._composite_box(glyph, at, end, depth)
+        except (struct.error, IndexError, UnicodeDecodeError):
+            found = None
+        except _CostlyFont:  # too deep from here: not kept as drawing nothing
+            del self.boxes[glyph]
+            self.heights.pop(glyph, None)
+            raise
+        self.boxes[glyph] = found
+        return found
 
-            try:
-                points = self.glyf[self.order[glyph]].getCoordinates(self.glyf)[0]
-                self.boxes[glyph] = calcIntBounds(points) if len(points) else None
-            except Exception:  # a damaged glyph (or a composite cycle): not drawn
-                self.boxes[glyph] = None
-        return self.boxes[glyph]
+    def _composite_box(self, glyph: int, at: int, end: int, depth: int) -> Box | None:
+        data, boxes, at, more = self.data, [], at + 10, True
+        while more and at < end:
+            flags, part = struct.unpack_from(">HH", data, at)
+            words, xy = flags & 0x01, flags & 0x02  # ARG_1_AND_2_ARE_WORDS, ARGS_ARE_XY_VALUES
+            dx, dy = struct.unpack_from(">hh" if words else ">bb", data, at + 4)
+            at += 8 if words else 6
+            matrix = (1.0, 0.0, 0.0, 1.0)
+            if flags & 0x08:  # WE_HAVE_A_SCALE
+                scale = _INT16.unpack_from(data, at)[0] / 16384
+                matrix, at = (scale, 0.0, 0.0, scale), at + 2
+            elif flags & 0x40:  # WE_HAVE_AN_X_AND_Y_SCALE
+                sx, sy = struct.unpack_from(">hh", data, at)
+                matrix, at = (sx / 16384, 0.0, 0.0, sy / 16384), at + 4
+            elif flags & 0x80:  # WE_HAVE_A_TWO_BY_TWO
+                a, b, c, d = struct.unpack_from(">hhhh", data, at)
+                matrix, at = (a / 16384, b / 16384, c / 16384, d / 16384), at + 8
+            more = bool(flags & 0x20)  # MORE_COMPONENTS
+            child = self.box(part, depth + 1)
+            self.heights[glyph] = max(self.heights.get(glyph, 0), 1 + self.heights.get(part, 0))
+            if child is None:
+                continue
+            if xy:
+                boxes.append(_placed(child, matrix, dx, dy, bool(flags & 0x800)))
+                continue
+            # placed by matching one of its points to one of the parts before: its points
+            # lie within those parts' box, widened by its own size
+            turned = _placed(child, matrix, 0, 0, False)
+            if not boxes:
+                boxes.append(turned)
+                continue
+            before, wide, high = _union(boxes), turned[2] - turned[0], turned[3] - turned[1]
+            boxes.append((before[0] - wide, before[1] - high, before[2] + wide, before[3] + high))
+        return _union(boxes) if boxes else None
+
+
+def _simple_box(data: bytes, at: int, end: int) -> Box | None:
+    """The box of a simple glyph's points (raises struct.error or IndexError past its data)."""
+    contours = _INT16.unpack_from(data, at)[0]
+    if contours == 0:
+        return None
+    points = _UINT16.unpack_from(data, at + 8 + 2 * contours)[0] + 1
+    i = at + 10 + 2 * contours
+    i += 2 + _UINT16.unpack_from(data, i)[0]  # past the instructions
+    flags = bytearray()
+    while len(flags) < points:
+        flag = data[i]
+        if flag & 0x08:  # REPEAT_FLAG: the next byte says how many more times
+            flags += bytes((flag,)) * (data[i + 1] + 1)
+            i += 2
+        else:
+            flags.append(flag)
+            i += 1
+    del flags[points:]
+    (x_min, x_max), i = _axis(data, i, flags, _X_DELTAS)
+    (y_min, y_max), i = _axis(data, i, flags, _Y_DELTAS)
+    if i > end:
+        raise struct.error("past the glyph")
+    return x_min, y_min, x_max, y_max
+
+
+def _axis(
+    data: bytes, at: int, flags: bytearray, kind: tuple[bytes, bytes, bytes]
+) -> tuple[tuple[int, int], int]:
+    """The least and greatest coordinate of one axis of a simple glyph's points, whose deltas
+    start at `at`, and where they end (the points' sums run in C: no loop a point)."""
+    table, absent, negative = kind
+    shape = ">" + flags.translate(table, absent).decode("ascii")
+    values = struct.unpack_from(shape, data, at)
+    signs = map(_SIGNS.__getitem__, flags.translate(negative, absent))
+    coordinates = list(itertools.accumulate(map(operator.mul, values, signs)))
+    if flags[0] in absent:  # the first point sits at 0
+        coordinates.append(0)
+    return (min(coordinates), max(coordinates)), at + struct.calcsize(shape)
+
+
+def _placed(box: Box, matrix: tuple[float, ...], dx: int, dy: int, scaled: bool) -> Box:
+    """A component's box turned and scaled by `matrix`, then moved by (dx, dy) (first turned
+    too, if `scaled`: SCALED_COMPONENT_OFFSET). Its corners are taken read as either
+    convention of the matrix: never less than the component's points reach."""
+    a, b, c, d = matrix
+    corners = [(x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    moves = [(dx, dy), (a * dx + c * dy, b * dx + d * dy)] if scaled else [(dx, dy)]
+    xs, ys = [], []
+    for x, y in corners:
+        for tx, ty in ((a * x + c * y, b * x + d * y), (a * x + b * y, c * x + d * y)):
+            for mx, my in moves:
+                xs.append(tx + mx)
+                ys.append(ty + my)
+    return math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys))
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 _REACHES: dict[str, _Reach] = {}
@@ -643,12 +783,17 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
         if reach is None:
             try:
                 reach = _REACHES[key] = _Reach(key)
-            except Exception:  # read by reportlab, yet not by fontTools: not judged here
+            except (struct.error, KeyError):  # read by reportlab, yet no glyf: not judged here
                 return None
     with reach.lock:
         for code in sorted({ord(ch) for ch in characters}):
             glyph = reach.glyphs.get(code)
-            box = reach.box(glyph) if glyph is not None else None
+            try:
+                box = reach.box(glyph) if glyph is not None else None
+            except _CostlyFont as exc:
+                return (
+                    f"its glyph for {chr(code)!r} (U+{code:04X}) {exc}: a damaged or hostile font"
+                )
             if box is None:
                 continue
             x_min, y_min, x_max, y_max = box
@@ -838,7 +983,7 @@ def diagnose(data: bytes, error: Exception) -> str:
     file is)."""
     import io
 
-    from fontTools.ttLib import TTFont, TTLibError
+    from fontTools.ttLib import TTFont, TTLibError  # type: ignore[import-untyped]
 
     flavor = WEB_FONTS.get(data[:4])
     if flavor is not None:  # told by its signature: never decompressed to be told
