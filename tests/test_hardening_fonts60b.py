@@ -16,7 +16,7 @@ from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
 
 from tests.font_maker import make_font
 from toolkit.render import game_fonts
-from toolkit.render.game_fonts import MAX_GLYPH_REACH
+from toolkit.render.game_fonts import MAX_GLYPH_POINTS, MAX_GLYPH_REACH
 
 EM = 1000
 
@@ -186,3 +186,25 @@ def test_components_nested_past_the_bound_are_refused(tmp_path):
     why = game_fonts.reach_problem(key, "AB")
     assert why is not None and "'A' (U+0041) nests composite glyphs more than" in why
     assert game_fonts.reach_problem(key, "B") is None and game_fonts.reach_problem(key, "A") == why
+
+
+def zigzag(points: int, size: int) -> Glyph:
+    """One closed contour of `points` points zig-zagging across a box `size` units a side."""
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, 0))
+    pen.lineTo((size, size))
+    for i in range(2, points):
+        pen.lineTo(((i * 37) % 1001 * size // 1000, (i * 61) % 997 * size // 1000))
+    pen.closePath()
+    return pen.glyph()
+
+
+def test_a_glyph_larger_than_an_em_is_held_to_its_points_per_em(run_cli, tmp_path):
+    points = MAX_GLYPH_POINTS // 2 + 100  # passes in an em, not over two
+    glyphs = {"A": zigzag(points, EM), "B": zigzag(points, 2 * EM), "C": zigzag(100, 5 * EM)}
+    game = far_game(tmp_path, "ABC")
+    far_font(game / "fonts" / "Far.ttf", glyphs, {65: "A", 66: "B", 67: "C"})
+    messages, code = p009(run_cli, game)
+    assert len(messages) == 1 and code == 1
+    assert f"'B' (U+0042) has {points:,} outline points over 2.0 x 2.0 em" in messages[0]
+    assert f"the limit is {MAX_GLYPH_POINTS:,} points per em" in messages[0]

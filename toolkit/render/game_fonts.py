@@ -595,10 +595,13 @@ MAX_GLYPH_REACH = 4
 """How far, in em, the outline of a glyph a game prints may reach beyond the em square (0 to
 1 em across and up) on any side. Each glyph is rendered as a bitmap of its outline's box at
 each size a page prints it, the box taken from the outline's points (a glyph header's box
-may say less): the largest glyph of real fonts measured is about 1.5 x 1.0 em (Noto Sans,
-DejaVu, FreeSerif, Liberation, CJK, Korean brush); a 17.6 kB font of 4-point squares 32 em a
-side took `export png` of a 450-letter game in three languages 14.3 s (1.2 s with a real
-font), and validate said nothing."""
+may say less): of 82 real fonts (Noto Sans, DejaVu, FreeSerif, Liberation, CJK, Korean brush)
+no mapped glyph reaches more than 1.53 em beyond it, none is larger than 2.4 em; a 17.6 kB
+font of 4-point squares 32 em a side took `export png` of a 450-letter game in three
+languages 14.3 s (1.2 s with a real font), and validate said nothing. A glyph larger than an
+em is also held to `MAX_GLYPH_POINTS` points per em of its larger side: each row of its box
+crosses its edges (4,000-point zig-zags 9 em a side took that game's export 209 s; the
+heaviest real glyph, FreeSerif's mahjong tile, weighs 1,590 points x 1 em)."""
 
 
 Box = tuple[int, int, int, int]  # x min, y min, x max, y max, in font units
@@ -640,6 +643,7 @@ class _Reach:
         self.glyf = tables[b"glyf"][0] if b"glyf" in tables else 0
         self.boxes: dict[int, Box | None] = {}
         self.heights: dict[int, int] = {}  # how deep a composite's components nest
+        self.points: dict[int, int] = {}  # outline points, components counted each time drawn
         self.lock = threading.Lock()
 
     def box(self, glyph: int, depth: int = 0) -> Box | None:
@@ -657,14 +661,15 @@ class _Reach:
             return None
         try:
             if _INT16.unpack_from(self.data, at)[0] >= 0:
-                found = _simple_box(self.data, at, end)
+                found, self.points[glyph] = _simple_box(self.data, at, end)
             else:
                 found = self._composite_box(glyph, at, end, depth)
         except (struct.error, IndexError, UnicodeDecodeError):
-            found = None
+            found, self.points[glyph] = None, 0
         except _CostlyFont:  # too deep from here: not kept as drawing nothing
             del self.boxes[glyph]
             self.heights.pop(glyph, None)
+            self.points.pop(glyph, None)
             raise
         self.boxes[glyph] = found
         return found
@@ -689,6 +694,8 @@ class _Reach:
             more = bool(flags & 0x20)  # MORE_COMPONENTS
             child = self.box(part, depth + 1)
             self.heights[glyph] = max(self.heights.get(glyph, 0), 1 + self.heights.get(part, 0))
+            drawn = self.points.get(glyph, 0) + self.points.get(part, 0)
+            self.points[glyph] = min(drawn, _POINTS_CAP + 1)
             if child is None:
                 continue
             if xy:
@@ -705,11 +712,12 @@ class _Reach:
         return _union(boxes) if boxes else None
 
 
-def _simple_box(data: bytes, at: int, end: int) -> Box | None:
-    """The box of a simple glyph's points (raises struct.error or IndexError past its data)."""
+def _simple_box(data: bytes, at: int, end: int) -> tuple[Box | None, int]:
+    """The box of a simple glyph's points and how many they are (raises struct.error or
+    IndexError past its data)."""
     contours = _INT16.unpack_from(data, at)[0]
     if contours == 0:
-        return None
+        return None, 0
     points = _UINT16.unpack_from(data, at + 8 + 2 * contours)[0] + 1
     i = at + 10 + 2 * contours
     i += 2 + _UINT16.unpack_from(data, i)[0]  # past the instructions
@@ -727,7 +735,7 @@ def _simple_box(data: bytes, at: int, end: int) -> Box | None:
     (y_min, y_max), i = _axis(data, i, flags, _Y_DELTAS)
     if i > end:
         raise struct.error("past the glyph")
-    return x_min, y_min, x_max, y_max
+    return (x_min, y_min, x_max, y_max), points
 
 
 def _axis(
@@ -800,7 +808,24 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
             far = max(-x_min, -y_min, x_max - reach.em, y_max - reach.em)  # font units
             if far > MAX_GLYPH_REACH * reach.em:
                 return _too_far(chr(code), box, reach.em, far)
+            size = max(reach.em, x_max - x_min, y_max - y_min)  # font units, an em at least
+            points = reach.points.get(glyph, 0)  # type: ignore[arg-type]  # glyph: not None
+            if points * size > MAX_GLYPH_POINTS * reach.em:
+                return _too_heavy(chr(code), box, reach.em, points)
     return None
+
+
+def _too_heavy(character: str, box: tuple[int, int, int, int], em: int, points: int) -> str:
+    x_min, y_min, x_max, y_max = box
+    wide, high = (x_max - x_min) / em, (y_max - y_min) / em
+    return (
+        f"its glyph for {character!r} (U+{ord(character):04X}) has {points:,} outline points"
+        f" over {wide:,.1f} x {high:,.1f} em; the limit is {MAX_GLYPH_POINTS:,} points per em of"
+        " a glyph's larger side (past an em), as every glyph is filled from its outline at each"
+        " size a page prints it, each row of its box crossing its edges (a real font's heaviest"
+        " glyph weighs some hundreds, 1,590 at most). Simplify that glyph's outline (e.g."
+        " FontForge's Element > Simplify), make it smaller, or use another font"
+    )
 
 
 def _too_far(character: str, box: tuple[int, int, int, int], em: int, far: int) -> str:
