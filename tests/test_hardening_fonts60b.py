@@ -199,12 +199,12 @@ def zigzag(points: int, size: int) -> Glyph:
     return pen.glyph()
 
 
-def test_a_glyph_larger_than_an_em_is_held_to_its_points_per_em(run_cli, tmp_path):
-    points = MAX_GLYPH_POINTS // 2 + 100  # passes in an em, not over two
-    glyphs = {"A": zigzag(points, EM), "B": zigzag(points, 2 * EM), "C": zigzag(100, 5 * EM)}
+def test_a_glyph_larger_than_an_em_is_held_to_its_points_per_square_em(run_cli, tmp_path):
+    points = MAX_GLYPH_POINTS // 4 + 100  # passes in an em, not over 2 x 2 em
+    glyphs = {"A": zigzag(points, EM), "B": zigzag(points, 2 * EM), "C": zigzag(150, 5 * EM)}
     game = far_game(tmp_path, "ABC")
     far_font(game / "fonts" / "Far.ttf", glyphs, {65: "A", 66: "B", 67: "C"})
     messages, code = p009(run_cli, game)
     assert len(messages) == 1 and code == 1
     assert f"'B' (U+0042) has {points:,} outline points over 2.0 x 2.0 em" in messages[0]
-    assert f"the limit is {MAX_GLYPH_POINTS:,} points per em" in messages[0]
+    assert f"the limit is {MAX_GLYPH_POINTS:,} points per square em" in messages[0]

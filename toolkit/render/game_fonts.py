@@ -599,9 +599,10 @@ may say less): of 82 real fonts (Noto Sans, DejaVu, FreeSerif, Liberation, CJK, 
 no mapped glyph reaches more than 1.53 em beyond it, none is larger than 2.4 em; a 17.6 kB
 font of 4-point squares 32 em a side took `export png` of a 450-letter game in three
 languages 14.3 s (1.2 s with a real font), and validate said nothing. A glyph larger than an
-em is also held to `MAX_GLYPH_POINTS` points per em of its larger side: each row of its box
-crosses its edges (4,000-point zig-zags 9 em a side took that game's export 209 s; the
-heaviest real glyph, FreeSerif's mahjong tile, weighs 1,590 points x 1 em)."""
+em is also held to `MAX_GLYPH_POINTS` points per square em of its box: each row of its box
+crosses its edges (4,000-point zig-zags 9 em a side took that game's export 209 s, 444-point
+ones 8 s; the heaviest real glyph, FreeSerif's mahjong tile, weighs 1,590 points in an em,
+the next 916 points per square em)."""
 
 
 Box = tuple[int, int, int, int]  # x min, y min, x max, y max, in font units
@@ -808,9 +809,9 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
             far = max(-x_min, -y_min, x_max - reach.em, y_max - reach.em)  # font units
             if far > MAX_GLYPH_REACH * reach.em:
                 return _too_far(chr(code), box, reach.em, far)
-            size = max(reach.em, x_max - x_min, y_max - y_min)  # font units, an em at least
+            area = max(reach.em, x_max - x_min) * max(reach.em, y_max - y_min)  # an em a side
             points = reach.points.get(glyph, 0)  # type: ignore[arg-type]  # glyph: not None
-            if points * size > MAX_GLYPH_POINTS * reach.em:
+            if points * area > MAX_GLYPH_POINTS * reach.em**2:
                 return _too_heavy(chr(code), box, reach.em, points)
     return None
 
@@ -820,10 +821,10 @@ def _too_heavy(character: str, box: tuple[int, int, int, int], em: int, points: 
     wide, high = (x_max - x_min) / em, (y_max - y_min) / em
     return (
         f"its glyph for {character!r} (U+{ord(character):04X}) has {points:,} outline points"
-        f" over {wide:,.1f} x {high:,.1f} em; the limit is {MAX_GLYPH_POINTS:,} points per em of"
-        " a glyph's larger side (past an em), as every glyph is filled from its outline at each"
-        " size a page prints it, each row of its box crossing its edges (a real font's heaviest"
-        " glyph weighs some hundreds, 1,590 at most). Simplify that glyph's outline (e.g."
+        f" over {wide:,.1f} x {high:,.1f} em; the limit is {MAX_GLYPH_POINTS:,} points per square"
+        " em of a glyph's box (an em a side at least), as every glyph is filled from its"
+        " outline at each size a page prints it, over its box (a real font's heaviest glyph"
+        " weighs some hundreds, 1,590 at most). Simplify that glyph's outline (e.g."
         " FontForge's Element > Simplify), make it smaller, or use another font"
     )
 
