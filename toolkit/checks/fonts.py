@@ -12,6 +12,7 @@ from typing import Any
 from toolkit.checks import CheckFamily, register
 from toolkit.checks.printfit import P_IMAGE, used_layouts
 from toolkit.content.game import Game
+from toolkit.content.printing import prints
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Span, rule
 from toolkit.render.game_fonts import FontSet, reach_problem
@@ -65,10 +66,12 @@ def _printable(game: Game) -> set[str]:
         from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
 
         for lang, path in game.rulebook.items():
+            if not prints(lang):
+                continue  # a `build --lang`'s gate: that rulebook is not printed
             try:
                 source = read_rulebook(path, game.root)
                 found.update(source)
-                found.update(render_markdown(game, lang, source))
+                found.update(render_markdown(game, lang, source))  # as the rulebook check
             except RulebookError:  # the rulebook check says why; it prints nothing
                 continue
     return found
