@@ -208,3 +208,21 @@ def test_a_glyph_larger_than_an_em_is_held_to_its_points_per_square_em(run_cli, 
     assert len(messages) == 1 and code == 1
     assert f"'B' (U+0042) has {points:,} outline points over 2.0 x 2.0 em" in messages[0]
     assert f"the limit is {MAX_GLYPH_POINTS:,} points per square em" in messages[0]
+
+
+def test_a_component_placed_by_matching_points_is_measured_within_its_parts(tmp_path):
+    from fontTools.misc.arrayTools import calcIntBounds
+    from fontTools.ttLib import TTFont
+
+    glyph = placed("far", 0)
+    matched = GlyphComponent()
+    matched.glyphName, matched.firstPt, matched.secondPt, matched.flags = "dot", 2, 0, 0
+    glyph.components.append(matched)  # dot's point 0 on far's point 2 (20,100, 100)
+    glyphs = {"dot": square(0, 100), "far": square(20 * EM, 20 * EM + 100), "A": glyph}
+    path = far_font(tmp_path / "Far.ttf", glyphs, {65: "A"})
+    font = TTFont(path)
+    exact = calcIntBounds(font["glyf"]["A"].getCoordinates(font["glyf"])[0])
+    assert exact == (20 * EM, 20 * EM, 20 * EM + 200, 20 * EM + 200)
+    family, _, key = game_fonts.read_face(path, tmp_path.resolve())
+    why = game_fonts.reach_problem(key, "A")
+    assert why is not None and "x 19,900 to 20,200" in why  # the parts widened by dot each way
