@@ -16,10 +16,12 @@ import hashlib
 import heapq
 import io
 import itertools
+import math
+import operator
 import os
 import struct
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -587,6 +589,258 @@ def _outlines(face: Any, data: bytes, named: dict[int, list[int]]) -> None:
             " Simplify that glyph's outline (e.g. FontForge's Element > Simplify) or use"
             " another font"
         )
+
+
+MAX_GLYPH_REACH = 4
+"""How far, in em, the outline of a glyph a game prints may reach beyond the em square (0 to
+1 em across and up) on any side. Each glyph is rendered as a bitmap of its outline's box at
+each size a page prints it, the box taken from the outline's points (a glyph header's box
+may say less): of 82 real fonts (Noto Sans, DejaVu, FreeSerif, Liberation, CJK, Korean brush)
+no mapped glyph reaches more than 1.53 em beyond it, none is larger than 2.4 em; a 17.6 kB
+font of 4-point squares 32 em a side took `export png` of a 450-letter game in three
+languages 14.3 s (1.2 s with a real font), and validate said nothing. A glyph larger than an
+em is also held to `MAX_GLYPH_POINTS` points per square em of its box: each row of its box
+crosses its edges (4,000-point zig-zags 9 em a side took that game's export 209 s, 444-point
+ones 8 s; the heaviest real glyph, FreeSerif's mahjong tile, weighs 1,590 points in an em,
+the next 916 points per square em)."""
+
+
+Box = tuple[int, int, int, int]  # x min, y min, x max, y max, in font units
+MAX_COMPONENT_DEPTH = 64
+"""Composites nested in composites, as deep as a glyph a game prints may go (real fonts: 1 to
+3); deeper is refused, as its box would take that many steps to tell."""
+
+
+def _deltas_format(short: int, same: int) -> tuple[bytes, bytes, bytes]:
+    """For one axis of a simple glyph: a table turning each point's flags into its delta's
+    struct format (B: a byte, h: a word), the flags whose delta is absent (0: same as the
+    point before), and a table marking the byte deltas that are negative."""
+    table = bytes(ord("B") if f & short else ord("h") for f in range(256))
+    absent = bytes(f for f in range(256) if not f & short and f & same)
+    negative = bytes(1 if f & short and not f & same else 0 for f in range(256))
+    return table, absent, negative
+
+
+_X_DELTAS, _Y_DELTAS = _deltas_format(0x02, 0x10), _deltas_format(0x04, 0x20)
+_SIGNS = (1, -1)
+
+
+class _Reach:
+    """The outline boxes of one game font's glyphs, decoded from the glyf table as they are
+    asked for (fontTools decodes 50-150 us a glyph, 5-15 s for every glyph of a CJK font; a
+    game prints some hundreds). Each box is taken from the points, as FreeType sizes the
+    bitmap it renders (the glyph header's box may lie); a composite's is its components'
+    boxes placed, scaled and turned (their corners: never less than the points reach)."""
+
+    def __init__(self, key: str) -> None:
+        from reportlab.pdfbase import pdfmetrics
+
+        font: Any = pdfmetrics.getFont(key)  # a game face: a TTFont
+        self.glyphs: Mapping[int, int] = font.face.charToGlyph
+        self.data: bytes = font.face._ttf_data
+        tables = _tables(self.data)
+        self.em = max(16, _UINT16.unpack_from(self.data, tables[b"head"][0] + 18)[0])
+        self.offsets = _glyph_offsets(self.data, tables) or (0,)
+        self.glyf = tables[b"glyf"][0] if b"glyf" in tables else 0
+        self.boxes: dict[int, Box | None] = {}
+        self.heights: dict[int, int] = {}  # how deep a composite's components nest
+        self.points: dict[int, int] = {}  # outline points, components counted each time drawn
+        self.lock = threading.Lock()
+
+    def box(self, glyph: int, depth: int = 0) -> Box | None:
+        """The box of the glyph's outline points, its components placed (None: no outline,
+        or a damaged one, which the renderer does not draw either)."""
+        if depth + self.heights.get(glyph, 0) > MAX_COMPONENT_DEPTH:
+            raise _CostlyFont(f"nests composite glyphs more than {MAX_COMPONENT_DEPTH} deep")
+        if glyph in self.boxes:
+            return self.boxes[glyph]
+        self.boxes[glyph] = None  # a composite naming itself: nothing more through it
+        if glyph + 1 >= len(self.offsets):
+            return None
+        at, end = self.glyf + self.offsets[glyph], self.glyf + self.offsets[glyph + 1]
+        if end - at < 12 or end > len(self.data):
+            return None
+        try:
+            if _INT16.unpack_from(self.data, at)[0] >= 0:
+                found, self.points[glyph] = _simple_box(self.data, at, end)
+            else:
+                found = self._composite_box(glyph, at, end, depth)
+        except (struct.error, IndexError, UnicodeDecodeError):
+            found, self.points[glyph] = None, 0
+        except _CostlyFont:  # too deep from here: not kept as drawing nothing
+            del self.boxes[glyph]
+            self.heights.pop(glyph, None)
+            self.points.pop(glyph, None)
+            raise
+        self.boxes[glyph] = found
+        return found
+
+    def _composite_box(self, glyph: int, at: int, end: int, depth: int) -> Box | None:
+        data, boxes, at, more = self.data, [], at + 10, True
+        while more and at < end:
+            flags, part = struct.unpack_from(">HH", data, at)
+            words, xy = flags & 0x01, flags & 0x02  # ARG_1_AND_2_ARE_WORDS, ARGS_ARE_XY_VALUES
+            dx, dy = struct.unpack_from(">hh" if words else ">bb", data, at + 4)
+            at += 8 if words else 6
+            matrix = (1.0, 0.0, 0.0, 1.0)
+            if flags & 0x08:  # WE_HAVE_A_SCALE
+                scale = _INT16.unpack_from(data, at)[0] / 16384
+                matrix, at = (scale, 0.0, 0.0, scale), at + 2
+            elif flags & 0x40:  # WE_HAVE_AN_X_AND_Y_SCALE
+                sx, sy = struct.unpack_from(">hh", data, at)
+                matrix, at = (sx / 16384, 0.0, 0.0, sy / 16384), at + 4
+            elif flags & 0x80:  # WE_HAVE_A_TWO_BY_TWO
+                a, b, c, d = struct.unpack_from(">hhhh", data, at)
+                matrix, at = (a / 16384, b / 16384, c / 16384, d / 16384), at + 8
+            more = bool(flags & 0x20)  # MORE_COMPONENTS
+            child = self.box(part, depth + 1)
+            self.heights[glyph] = max(self.heights.get(glyph, 0), 1 + self.heights.get(part, 0))
+            drawn = self.points.get(glyph, 0) + self.points.get(part, 0)
+            self.points[glyph] = min(drawn, _POINTS_CAP + 1)
+            if child is None:
+                continue
+            if xy:
+                boxes.append(_placed(child, matrix, dx, dy, bool(flags & 0x800)))
+                continue
+            # placed by matching one of its points to one of the parts before: its points
+            # lie within those parts' box, widened by its own size
+            turned = _placed(child, matrix, 0, 0, False)
+            if not boxes:
+                boxes.append(turned)
+                continue
+            before, wide, high = _union(boxes), turned[2] - turned[0], turned[3] - turned[1]
+            boxes.append((before[0] - wide, before[1] - high, before[2] + wide, before[3] + high))
+        return _union(boxes) if boxes else None
+
+
+def _simple_box(data: bytes, at: int, end: int) -> tuple[Box | None, int]:
+    """The box of a simple glyph's points and how many they are (raises struct.error or
+    IndexError past its data)."""
+    contours = _INT16.unpack_from(data, at)[0]
+    if contours == 0:
+        return None, 0
+    points = _UINT16.unpack_from(data, at + 8 + 2 * contours)[0] + 1
+    i = at + 10 + 2 * contours
+    i += 2 + _UINT16.unpack_from(data, i)[0]  # past the instructions
+    flags = bytearray()
+    while len(flags) < points:
+        flag = data[i]
+        if flag & 0x08:  # REPEAT_FLAG: the next byte says how many more times
+            flags += bytes((flag,)) * (data[i + 1] + 1)
+            i += 2
+        else:
+            flags.append(flag)
+            i += 1
+    del flags[points:]
+    (x_min, x_max), i = _axis(data, i, flags, _X_DELTAS)
+    (y_min, y_max), i = _axis(data, i, flags, _Y_DELTAS)
+    if i > end:
+        raise struct.error("past the glyph")
+    return (x_min, y_min, x_max, y_max), points
+
+
+def _axis(
+    data: bytes, at: int, flags: bytearray, kind: tuple[bytes, bytes, bytes]
+) -> tuple[tuple[int, int], int]:
+    """The least and greatest coordinate of one axis of a simple glyph's points, whose deltas
+    start at `at`, and where they end (the points' sums run in C: no loop a point)."""
+    table, absent, negative = kind
+    shape = ">" + flags.translate(table, absent).decode("ascii")
+    values = struct.unpack_from(shape, data, at)
+    signs = map(_SIGNS.__getitem__, flags.translate(negative, absent))
+    coordinates = list(itertools.accumulate(map(operator.mul, values, signs)))
+    if flags[0] in absent:  # the first point sits at 0
+        coordinates.append(0)
+    return (min(coordinates), max(coordinates)), at + struct.calcsize(shape)
+
+
+def _placed(box: Box, matrix: tuple[float, ...], dx: int, dy: int, scaled: bool) -> Box:
+    """A component's box turned and scaled by `matrix`, then moved by (dx, dy) (first turned
+    too, if `scaled`: SCALED_COMPONENT_OFFSET). Its corners are taken read as either
+    convention of the matrix: never less than the component's points reach."""
+    a, b, c, d = matrix
+    corners = [(x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    moves = [(dx, dy), (a * dx + c * dy, b * dx + d * dy)] if scaled else [(dx, dy)]
+    xs, ys = [], []
+    for x, y in corners:
+        for tx, ty in ((a * x + c * y, b * x + d * y), (a * x + b * y, c * x + d * y)):
+            for mx, my in moves:
+                xs.append(tx + mx)
+                ys.append(ty + my)
+    return math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys))
+
+
+def _union(boxes: list[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+_REACHES: dict[str, _Reach] = {}
+_REACHES_LOCK = threading.Lock()
+
+
+def reach_problem(key: str, characters: Collection[str]) -> str | None:
+    """Why the game's font registered as `key` cannot print `characters`: the lowest of them
+    whose glyph's outline reaches more than `MAX_GLYPH_REACH` em beyond the em square (None:
+    none does). Only their glyphs are decoded, each once a process."""
+    with _REACHES_LOCK:
+        reach = _REACHES.get(key)
+        if reach is None:
+            try:
+                reach = _REACHES[key] = _Reach(key)
+            except (struct.error, KeyError):  # read by reportlab, yet no glyf: not judged here
+                return None
+    with reach.lock:
+        for code in sorted({ord(ch) for ch in characters}):
+            glyph = reach.glyphs.get(code)
+            try:
+                box = reach.box(glyph) if glyph is not None else None
+            except _CostlyFont as exc:
+                return (
+                    f"its glyph for {chr(code)!r} (U+{code:04X}) {exc}: a damaged or hostile font"
+                )
+            if box is None:
+                continue
+            x_min, y_min, x_max, y_max = box
+            far = max(-x_min, -y_min, x_max - reach.em, y_max - reach.em)  # font units
+            if far > MAX_GLYPH_REACH * reach.em:
+                return _too_far(chr(code), box, reach.em, far)
+            area = max(reach.em, x_max - x_min) * max(reach.em, y_max - y_min)  # an em a side
+            points = reach.points.get(glyph, 0)  # type: ignore[arg-type]  # glyph: not None
+            if points * area > MAX_GLYPH_POINTS * reach.em**2:
+                return _too_heavy(chr(code), box, reach.em, points)
+    return None
+
+
+def _too_heavy(character: str, box: tuple[int, int, int, int], em: int, points: int) -> str:
+    x_min, y_min, x_max, y_max = box
+    wide, high = (x_max - x_min) / em, (y_max - y_min) / em
+    return (
+        f"its glyph for {character!r} (U+{ord(character):04X}) has {points:,} outline points"
+        f" over {wide:,.1f} x {high:,.1f} em; the limit is {MAX_GLYPH_POINTS:,} points per square"
+        " em of a glyph's box (an em a side at least), as every glyph is filled from its"
+        " outline at each size a page prints it, over its box (a real font's heaviest glyph"
+        " weighs some hundreds, 1,590 at most). Simplify that glyph's outline (e.g."
+        " FontForge's Element > Simplify), make it smaller, or use another font"
+    )
+
+
+def _too_far(character: str, box: tuple[int, int, int, int], em: int, far: int) -> str:
+    x_min, y_min, x_max, y_max = box
+    tenths = -(-far * 10 // em)  # rounded up: just past the limit is not said as at it
+    return (
+        f"its glyph for {character!r} (U+{ord(character):04X}) reaches"
+        f" {tenths // 10:,}.{tenths % 10} em beyond"
+        f" the em square (its outline spans x {x_min:,} to {x_max:,}, y {y_min:,} to"
+        f" {y_max:,} on a {em:,}-unit em); the limit is {MAX_GLYPH_REACH} em, as every glyph"
+        " is rendered as a bitmap of its outline's box at each size a page prints it (a real"
+        " font's largest glyph is about 1.5 em wide). Redraw that glyph within the em square"
+        " (e.g. FontForge's Element > Transform) or use another font"
+    )
 
 
 def _closures(named: dict[int, list[int]], cap: int) -> dict[int, int]:
