@@ -28,7 +28,6 @@ from reportlab.platypus import (
     Spacer,
     Table,
     TableStyle,
-    XPreformatted,
 )
 
 # reportlab's private helpers and attributes used below are not in types-reportlab
@@ -36,6 +35,7 @@ from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-define
 from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
 from toolkit.content.templating import INLINE_ICON
+from toolkit.render.code_lines import CodeBlock
 from toolkit.render.fonts import stand_ins
 from toolkit.render.icons import IconSet, allow_page, draw_icon
 from toolkit.render.rulebook_style import Faces, register_faces
@@ -821,8 +821,8 @@ class _Converter:
         if kind == "hr":
             return [Rule(sheet.accent)]
         if kind in ("fence", "code_block", "html_block"):
-            text = markup(node.content.rstrip("\n"))
-            return [Note([XPreformatted(text, sheet["code"])], sheet)] if text else []
+            text = node.content.rstrip("\n")
+            return [Note([CodeBlock(text, sheet["code"], markup)], sheet)] if text else []
         return self.blocks(node.children, depth, style)
 
     def heading(self, node: SyntaxTreeNode) -> list[Flowable]:
