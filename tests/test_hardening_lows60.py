@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -70,3 +71,72 @@ def test_broken_lines_fit_and_keep_every_character():
 
     assert all(stringWidth(line, "Helvetica", 9) <= 100.0 for line in lines)
     assert broken_lines("abc", 0.1, "Helvetica", 9) == ["a", "b", "c"]  # one at least
+
+
+def _validate(run_cli, game: Path) -> list[dict]:
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    return json.loads(result.stdout)
+
+
+def test_an_icon_in_a_card_name_prints_as_the_icon_in_the_rulebook(tmp_path):
+    # probe 53-L4: a card name "Forward :token:" printed `:token:` as written in the card
+    # reference (and a deck's name in the component list), where its card face draws the icon
+    from toolkit.render.markdown_flow import ICON_TAG
+    from toolkit.render.rulebook import card_reference, components
+
+    game = _starter(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text(encoding="utf-8").replace("en: Forward", 'en: "Forward :token:"'),
+        encoding="utf-8",
+    )
+    loaded = load_game(game)
+    sheet = make_sheet("en")
+    from toolkit.render.icons import icon_set
+
+    sheet.icons = icon_set(loaded.root)
+    tables = [f for f in card_reference(loaded, "en", sheet) if hasattr(f, "rows")]
+    name = tables[0].rows[1][0].markup
+    assert ":token:" not in name and ICON_TAG in name, name
+    loaded.decks[0].model.name["en"] = "Action :token: cards"  # type: ignore[union-attr]
+    listed = [f for f in components(loaded, "en", sheet) if hasattr(f, "rows")]
+    assert ICON_TAG in listed[0].rows[1][0].markup
+
+
+def test_an_icon_in_a_deck_name_that_heads_the_card_reference_is_p007(run_cli, tmp_path):
+    # probe 53-L4: the deck's name heads its part of the card reference, in the contents and
+    # the PDF outline too, where an icon prints as written: validate said nothing
+    game = _starter(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("en: Action cards", 'en: "Action :token: cards"'))
+    line = text[: text.index("en: Action cards")].count("\n") + 1
+    found = [d for d in _validate(run_cli, game) if d["code"] == "P007"]
+    assert [(Path(d["file"]).name, d["line"], d["col"]) for d in found] == [
+        ("cards.yaml", line, 7)
+    ], found
+    assert "prints this deck's name as a heading (en), where ':token:'" in found[0]["message"]
+
+
+HEAVY = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">'
+    + "".join(f'<circle cx="{i % 40 + 5}" cy="{i // 40 + 5}" r="1"/>' for i in range(1000))
+    + "</svg>\n"
+)
+
+
+def test_the_icons_of_card_names_count_in_the_card_reference_weight(run_cli, tmp_path):
+    # probe 53-L4: names now draw their icons, so they count against the reference's icon
+    # weight (else past it they print blank: probe 53-4)
+    game = _starter(tmp_path)
+    (game / "icons" / "heavy.svg").write_text(HEAVY, encoding="utf-8")
+    cards = "".join(
+        f"  - id: c{k}\n    name:\n      en: 'Card {k} :heavy:'\n    text:\n      en: Text {k}.\n"
+        for k in range(20)
+    )
+    deck = game / "decks" / "cards.yaml"
+    head = deck.read_text(encoding="utf-8").split("cards:\n")[0]
+    deck.write_text(head + "cards:\n" + cards, encoding="utf-8")
+    found = [d for d in _validate(run_cli, game) if d["code"] == "R010"]
+    assert len(found) == 1 and "inline icons (en) weigh more than" in found[0]["message"], found
+    assert Path(found[0]["file"]).name == "cards.yaml"

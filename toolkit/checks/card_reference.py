@@ -71,6 +71,15 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
             where = f"the rulebook's card reference prints {{}} for {one.what}"
             if one.rule is P_RTL:
                 message = f"{said(one.chars[0])} ({where.format('it')})"
+            elif one.rule is P_INLINE_ICON and one.face == "heading":
+                shown = ", ".join(f"':{name}:'" for name in one.chars)
+                message = (
+                    f"the rulebook's card reference prints this deck's name as a heading"
+                    f" ({one.what}), where {shown} prints as written: headings, the contents"
+                    " and the PDF outline print words (icons print in the card faces, the"
+                    " component list and the card reference's rows); take the icon out of"
+                    " the deck's name"
+                )
             elif one.rule is P_INLINE_ICON:
                 shown = ", ".join(f"':{name}:'" for name in one.chars)
                 message = (
@@ -170,6 +179,8 @@ def _deck_findings(
             if ":" in printed.text:  # an icon the game lacks prints as written (P007)
                 leaves = leaves if leaves is not None else _Leaves(string_leaves(deck))
                 _unknown_icons(loaded, leaves, content, printed, card, card_id, lang, icons, found)
+                if printed.face == "heading":
+                    _heading_icons(loaded, printed, lang, icons, found)
             face = getattr(faces, printed.face)
             lacking = [c for c in missing_glyphs(printed.text, face) if c not in FALLBACKS]
             letters = sorted(rtl_letters(printed.text), key=printed.text.index)
@@ -223,6 +234,27 @@ def _unknown_icons(
         place = (loaded.rel, span.line, span.col, P_INLINE_ICON.code)
         what = f"{card_id}, {lang}" if card_id else lang
         one = found.setdefault(place, _Found(P_INLINE_ICON, span, what, printed.face))
+        if name not in one.chars:
+            one.chars.append(name)
+
+
+def _heading_icons(
+    loaded: LoadedFile, printed: Printed, lang: str, icons: Any, found: dict[Place, _Found]
+) -> None:
+    """P007 for an icon of the game in the deck's name, which the card reference prints as
+    its heading: a heading prints words (as the rulebook's own headings, which P007 says in
+    the Markdown), and the contents and the PDF outline list it."""
+    doc = loaded.doc
+    assert doc is not None
+    for match in INLINE_ICON.finditer(printed.text):
+        name = match.group(1)
+        if name not in icons.names:
+            continue  # one the game lacks: said where the name is written (inline-icons)
+        held = printed.path or ("id",)
+        path = next((p for p in ((*held, lang), held) if p in doc.spans), ("id",))
+        span = doc.span(path)
+        place = (loaded.rel, span.line, span.col, P_INLINE_ICON.code)
+        one = found.setdefault(place, _Found(P_INLINE_ICON, span, lang, printed.face))
         if name not in one.chars:
             one.chars.append(name)
 

@@ -18,7 +18,7 @@ from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, m
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.board_phrases import printed_at, unfilled_message, unfilled_terms
-from toolkit.content.game import Game, display_path
+from toolkit.content.game import Game, LoadedFile, display_path
 from toolkit.content.printing import prints
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import Units, active, cached_as, text_digest
@@ -169,19 +169,32 @@ def _weighed_message(name: str, icons: IconSet, what: str) -> str:
     )
 
 
+def _components(game: Game) -> list[LoadedFile]:
+    """The files whose names the rulebook's component list prints: decks, boards, question
+    banks (as `rulebook.components` lists them)."""
+    group = [*game.decks, *game.boards, *game.questions]
+    return [loaded for loaded in group if loaded.model is not None and loaded.doc is not None]
+
+
 def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnostic]:
-    """R010 at the card text or column value whose inline icons take the card reference's
-    past `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT` together: the reference
-    prints every card's text and labelled values, outside the prose's count of icons."""
-    from toolkit.render.card_reference import deck_reference
+    """R010 at the name, card text or column value whose inline icons take the component
+    list's and card reference's past `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT`
+    together: they print every deck's, board's and bank's name, and every card's name,
+    title, text and labelled values, outside the prose's count of icons."""
+    from toolkit.render.card_reference import deck_reference, named
     from toolkit.render.icons import icon_paint, icon_weight
 
     weight, painted = 0, 0.0
+    listed = "the component list's and card reference's"
+    parts = [(loaded, [named(loaded.model, lang)], listed) for loaded in _components(game)]
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
         found = deck_reference(game, loaded.model, lang)
-        cells = (cell for row in found.rows for cell in row.with_icons()) if found else ()
+        cells = [c for row in found.rows for c in row.with_icons()] if found else []
+        parts.append((loaded, cells, "the card reference's"))
+    for loaded, cells, printer in parts:
+        assert loaded.doc is not None
         for cell in cells:
             for icon in INLINE_ICON.finditer(cell.text):
                 name = icon.group(1)
@@ -193,7 +206,7 @@ def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnosti
                     continue
                 path = cell.path
                 span = loaded.doc.span(path if path and path in loaded.doc.spans else ("id",))
-                what = f"the card reference's inline icons ({lang})"
+                what = f"{printer} inline icons ({lang})"
                 message = _weighed_message(name, icons, what)
                 if weight <= MAX_RULEBOOK_ICON_WEIGHT:
                     message = (

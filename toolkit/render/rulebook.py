@@ -623,12 +623,12 @@ def components(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
         total = sum(card.copies for card in deck.cards)
         w, h = size_mm(deck.size)
         amount = f"{count(lang, deck.pieces, total)} ({_mm(w)}\u202f×\u202f{_mm(h)} mm)"
-        rows.append(_row(deck.name.get(lang, deck.id), amount))
+        rows.append(_row(deck.name.get(lang, deck.id), amount, sheet))
     for board in game.valid(game.boards):
-        rows.append(_row(board.name.get(lang, board.id), _board_size(board, lang)))
+        rows.append(_row(board.name.get(lang, board.id), _board_size(board, lang), sheet))
     for bank in game.valid(game.questions):
         amount = count(lang, "questions", len(bank.questions))
-        rows.append(_row(bank.name.get(lang, bank.id), amount))
+        rows.append(_row(bank.name.get(lang, bank.id), amount, sheet))
     if len(rows) == 1:
         return []
     return [Heading(names["components"], 0, sheet["h2"], sheet.accent), FitTable(rows, sheet)]
@@ -638,8 +638,10 @@ def _mm(value: float) -> str:
     return f"{value:g}"
 
 
-def _row(name: str, amount: str) -> list[Cell]:
-    return [Cell(f"<b>{markup(name)}</b>", name, bold=True), Cell(markup(amount), amount)]
+def _row(name: str, amount: str, sheet: Sheet) -> list[Cell]:
+    """A component's row: its name (its inline icons drawn, as a card face draws them) and
+    how many or how large."""
+    return [Cell(f"<b>{sheet.markup(name)}</b>", name, bold=True), Cell(markup(amount), amount)]
 
 
 def _board_size(board: Any, lang: str) -> str:
@@ -674,7 +676,7 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
         head = [names["card"], *(h.text for h in table.heads), names["copies"], names["text"]]
         rows = [[Cell(markup(h), h, True) for h in head]]
         for card in table.rows:
-            row = [_name_cell(card.name.text, card.title.text if card.title else None)]
+            row = [_name_cell(card.name.text, card.title.text if card.title else None, sheet)]
             for value in card.values:
                 row.append(Cell(sheet.markup(value.text), value.text, align="center"))
             row.append(Cell(card.copies.text, card.copies.text, align="center"))
@@ -688,11 +690,13 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
     return [Heading(names["card_reference"], 0, sheet["h2"], sheet.accent), *out]
 
 
-def _name_cell(name: str, title: str | None) -> Cell:
-    text = f"<b>{markup(name)}</b>"
+def _name_cell(name: str, title: str | None, sheet: Sheet) -> Cell:
+    """A card's name and title, their inline icons drawn as on the card's face (they printed
+    as written, `:token:`: probe 53-L4)."""
+    text = f"<b>{sheet.markup(name)}</b>"
     plain = name
     if title:
         muted = MUTED.hexval()[2:]
-        text += f'<br/><font color="#{muted}"><i>{markup(title)}</i></font>'
+        text += f'<br/><font color="#{muted}"><i>{sheet.markup(title)}</i></font>'
         plain += "\n" + title
     return Cell(text, plain, bold=True)
