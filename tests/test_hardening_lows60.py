@@ -140,3 +140,76 @@ def test_the_icons_of_card_names_count_in_the_card_reference_weight(run_cli, tmp
     found = [d for d in _validate(run_cli, game) if d["code"] == "R010"]
     assert len(found) == 1 and "inline icons (en) weigh more than" in found[0]["message"], found
     assert Path(found[0]["file"]).name == "cards.yaml"
+
+
+def _tall_game(tmp_path: Path, words: int) -> tuple[Path, int, int]:
+    """The starter with a card text of `words` words its face does not print (the layout's
+    text boxes off): the text's line and column in the deck file."""
+    game = _starter(tmp_path)
+    layout = game / "layouts" / "standard.yaml"
+    text = layout.read_text(encoding="utf-8")
+    for shown in ("card.text and art", "card.text and numbered and not art"):
+        text = text.replace(f"when: {shown}\n", 'when: "false"\n')
+    text = text.replace("when: card.text and not numbered and not art\n", 'when: "false"\n')
+    layout.write_text(text, encoding="utf-8")
+    deck = game / "decks" / "cards.yaml"
+    written = deck.read_text(encoding="utf-8")
+    line = written[: written.index("en: Draw a card.")].count("\n") + 1
+    deck.write_text(written.replace("Draw a card.", " ".join(["word"] * words)))
+    return game, line, 11
+
+
+def test_a_card_reference_row_taller_than_a_page_is_r010_at_its_text(run_cli, tmp_path):
+    # probe 53-L1: validate was clean, and `build` refused the rulebook: "a table row is
+    # taller than a page (page 5)", with no place to fix it
+    game, line, col = _tall_game(tmp_path, 799)
+    found = [d for d in _validate(run_cli, game) if d["code"] == "R010"]
+    assert [(Path(d["file"]).name, d["line"], d["col"]) for d in found] == [
+        ("cards.yaml", line, col)
+    ], found
+    assert "would print this card's row" in found[0]["message"]
+    assert "more than a page of A4 or letter holds" in found[0]["message"]
+    result = run_cli("build", str(game), "--no-cache", "--only", "rulebook")
+    assert result.exit_code == 1 and "R010" in result.output
+
+
+def test_validate_says_a_tall_row_on_the_papers_build_refuses_it_on(tmp_path):
+    # measured as build lays the row out: at the edge, a row letter's shorter page cannot
+    # hold and A4's can is said for letter only
+    from toolkit.checks.card_reference_rows import tall_rows
+    from toolkit.render.card_reference import deck_reference
+    from toolkit.render.icons import icon_set
+    from toolkit.render.rulebook import RulebookTooLarge
+    from toolkit.render.rulebook_style import rulebook_faces
+
+    seen = []
+    for words in (740, 750, 760):
+        game = load_game(_tall_game(tmp_path / str(words), words)[0])
+        table = deck_reference(game, game.decks[0].model, "en")
+        assert table is not None
+        faces, icons = rulebook_faces(game), icon_set(game.root)
+        said = [p for *_, papers in tall_rows(table, "en", faces, icons) for p in papers]
+        refused = []
+        for paper in ("a4", "letter"):
+            try:
+                render_rulebook(game, "en", paper)
+            except RulebookTooLarge:
+                refused.append(paper)
+        assert said == refused, words
+        seen.append(said)
+    assert seen == [[], ["letter"], ["a4", "letter"]]
+
+
+def test_the_card_reference_cells_validate_measures_are_the_ones_build_lays_out(tmp_path):
+    from toolkit.render.card_reference import deck_reference, plain_cells
+    from toolkit.render.rulebook import reference_rows
+
+    game = load_game(_starter(tmp_path, ("en", "fr")))
+    sheet = make_sheet("fr")
+    for lang in ("en", "fr"):
+        table = deck_reference(game, game.decks[0].model, lang)
+        assert table is not None
+        laid = [
+            [(c.plain, c.head or c.bold) for c in row] for row in reference_rows(table, lang, sheet)
+        ]
+        assert plain_cells(table, lang) == laid

@@ -71,6 +71,13 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
             where = f"the rulebook's card reference prints {{}} for {one.what}"
             if one.rule is P_RTL:
                 message = f"{said(one.chars[0])} ({where.format('it')})"
+            elif one.rule.code == "R010":
+                message = (
+                    f"the rulebook's card reference would print this card's row"
+                    f" {one.chars[0]} points high ({one.what}): more than a page of"
+                    f" {one.chars[-1]} holds under its table's header, and a row is never"
+                    " split, so `build` would refuse the rulebook; shorten it"
+                )
             elif one.rule is P_INLINE_ICON and one.face == "heading":
                 shown = ", ".join(f"':{name}:'" for name in one.chars)
                 message = (
@@ -146,7 +153,8 @@ def _read_found(kept: Any) -> dict[Place, _Found]:
         if type(item) is not list or len(item) != 6:
             raise ValueError("not a finding")
         place, code, span, what, face, chars = item
-        rule = {P_RTL.code: P_RTL, glyph.code: glyph, P_INLINE_ICON.code: P_INLINE_ICON}.get(code)
+        rules = (P_RTL, glyph, P_INLINE_ICON, REGISTRY.get("R010"))
+        rule = next((r for r in rules if r.code == code), None)
         if rule is None or type(place) is not list or len(place) != 4 or type(span) is not list:
             raise ValueError("not a card reference finding")
         if not (isinstance(what, str) and isinstance(face, str) and type(chars) is list):
@@ -175,7 +183,10 @@ def _deck_findings(
     found: dict[Place, _Found] = {}
     icons = icon_set(game.root)
     for lang in filter(prints, game.rulebook):  # a `build --lang`'s gate: its own
-        for card, card_id, printed in _strings(deck_reference(game, deck, lang)):
+        table = deck_reference(game, deck, lang)
+        if table is not None:
+            _tall_rows(loaded, table, lang, faces, icons, found)
+        for card, card_id, printed in _strings(table):
             if ":" in printed.text:  # an icon the game lacks prints as written (P007)
                 leaves = leaves if leaves is not None else _Leaves(string_leaves(deck))
                 _unknown_icons(loaded, leaves, content, printed, card, card_id, lang, icons, found)
@@ -236,6 +247,31 @@ def _unknown_icons(
         one = found.setdefault(place, _Found(P_INLINE_ICON, span, what, printed.face))
         if name not in one.chars:
             one.chars.append(name)
+
+
+def _tall_rows(
+    loaded: LoadedFile,
+    table: DeckReference,
+    lang: str,
+    faces: Faces,
+    icons: Any,
+    found: dict[Place, _Found],
+) -> None:
+    """R010 at the value of each card whose card reference row is taller than a page."""
+    from toolkit.checks.card_reference_rows import tall_rows
+
+    doc = loaded.doc
+    assert doc is not None
+    for card_id, printed, height, papers in tall_rows(table, lang, faces, icons):
+        held = printed.path or ("id",)
+        path = next((p for p in ((*held, lang), held) if p in doc.spans), ("id",))
+        span = doc.span(path)  # the language's text, else the value (a number), else the id
+        rule = REGISTRY.get("R010")
+        place = (loaded.rel, span.line, span.col, rule.code)
+        pages = " or ".join("A4" if p == "a4" else p for p in papers)
+        found.setdefault(
+            place, _Found(rule, span, f"{card_id}, {lang}", "", [f"{height:,.0f}", pages])
+        )
 
 
 def _heading_icons(

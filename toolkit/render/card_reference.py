@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.render.context import localized_card
-from toolkit.render.rulebook_words import FIELD_LABELS
+from toolkit.render.rulebook_words import FIELD_LABELS, labels
 
 DataPath = tuple[str | int, ...]
 
@@ -104,6 +104,20 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
         text = Printed(str(card.get("text") or ""), "regular", (*at, "text"))
         rows.append(Row(str(card.get("id")), shown, subtitle, values, copies, text))
     return DeckReference(named(deck, lang), heads, rows)
+
+
+def plain_cells(table: DeckReference, lang: str) -> list[list[tuple[str, bool]]]:
+    """The cells of a deck's card reference table as `rulebook.reference_rows` makes them,
+    each as its plain text and whether it prints in bold (the header and the names): what
+    `validate` measures its columns and rows from without laying them out."""
+    said = labels(lang)
+    head = [said["card"], *(h.text for h in table.heads), said["copies"], said["text"]]
+    rows = [[(h, True) for h in head]]
+    for card in table.rows:
+        name = card.name.text + (f"\n{card.title.text}" if card.title else "")
+        row = [(name, True), *((v.text, False) for v in card.values)]
+        rows.append([*row, (card.copies.text, False), (card.text.text, False)])
+    return rows
 
 
 def named(model: Any, lang: str) -> Printed:

@@ -33,7 +33,7 @@ from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 from toolkit.content.game import Game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import size_mm
-from toolkit.render.card_reference import deck_reference
+from toolkit.render.card_reference import DeckReference, deck_reference
 from toolkit.render.fonts import register
 from toolkit.render.icons import icon_set
 from toolkit.render.markdown_flow import (
@@ -59,8 +59,8 @@ from toolkit.render.pdf import PAPERS
 from toolkit.render.rulebook_source import read_rulebook, render_markdown
 from toolkit.render.rulebook_style import rulebook_faces
 from toolkit.render.rulebook_words import count, labels
+from toolkit.render.table_fit import MARGIN
 
-MARGIN = 20 * mm
 FOOTER = 11 * mm
 
 
@@ -673,21 +673,28 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
         table = deck_reference(game, deck, lang)
         if table is None:
             continue
-        head = [names["card"], *(h.text for h in table.heads), names["copies"], names["text"]]
-        rows = [[Cell(markup(h), h, True) for h in head]]
-        for card in table.rows:
-            row = [_name_cell(card.name.text, card.title.text if card.title else None, sheet)]
-            for value in card.values:
-                row.append(Cell(sheet.markup(value.text), value.text, align="center"))
-            row.append(Cell(card.copies.text, card.copies.text, align="center"))
-            text = card.text.text
-            row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
-            rows.append(row)
         heading = Heading(table.heading.text, 1, sheet["h3"], None)
-        out += [heading, FitTable(rows, sheet)]
+        out += [heading, FitTable(reference_rows(table, lang, sheet), sheet)]
     if not out:
         return []
     return [Heading(names["card_reference"], 0, sheet["h2"], sheet.accent), *out]
+
+
+def reference_rows(table: DeckReference, lang: str, sheet: Sheet) -> list[list[Cell]]:
+    """The cells of a deck's card reference table: the header, then a row a card (what
+    `validate` measures too: toolkit.checks.card_reference_rows)."""
+    names = labels(lang)
+    head = [names["card"], *(h.text for h in table.heads), names["copies"], names["text"]]
+    rows = [[Cell(markup(h), h, True) for h in head]]
+    for card in table.rows:
+        row = [_name_cell(card.name.text, card.title.text if card.title else None, sheet)]
+        for value in card.values:
+            row.append(Cell(sheet.markup(value.text), value.text, align="center"))
+        row.append(Cell(card.copies.text, card.copies.text, align="center"))
+        text = card.text.text
+        row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
+        rows.append(row)
+    return rows
 
 
 def _name_cell(name: str, title: str | None, sheet: Sheet) -> Cell:

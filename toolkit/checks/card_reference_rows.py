@@ -1,0 +1,117 @@
+"""A card reference row taller than a page (R010): `build` lays a deck's part of the card
+reference out as a table whose rows never split, so a card whose text (or labelled value)
+wraps past a page's height in its column is something no page can hold, and `build` refused
+the rulebook with no place to fix it (probe 53-L1: a 3,997-character text a face does not
+print). Measured as `build` lays it out: the columns' widths from every cell
+(toolkit.render.table_fit, as FitTable shares them) on each paper `build` offers, then a
+bound on each row's lines; only a row that bound cannot clear is laid out by reportlab
+(toolkit.render.rulebook.reference_rows), so a validate imports no layout code for a deck
+of ordinary texts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolkit.render.card_reference import DeckReference, Printed
+    from toolkit.render.rulebook_style import Faces
+
+
+def tall_rows(
+    table: DeckReference, lang: str, faces: Faces, icons: Any
+) -> Iterator[tuple[str, Printed, float, list[str]]]:
+    """Each card of `table` whose row, under the table's header, is taller than a page
+    holds on a paper `build` offers: its id, the value that makes it so tall (its tallest
+    cell), the row's height and the papers whose page cannot hold it."""
+    from toolkit.render import table_fit as fit
+    from toolkit.render.card_reference import plain_cells
+    from toolkit.render.rulebook_style import register_faces
+
+    register_faces(faces)
+    size = fit.BODY_SIZE * fit.CELL_SIZE
+    bold, regular = faces.font("bold"), faces.font("regular")
+    cells = [
+        [(t, bold if b else regular, size) for t, b in row] for row in plain_cells(table, lang)
+    ]
+    bounds = fit.column_bounds(cells, max(len(row) for row in cells), icons)
+    spans = [[_spans(text, font, size, icons) for text, font, size in row] for row in cells]
+    tall: dict[int, tuple[int, float, list[str]]] = {}  # row → its tallest cell, height, papers
+    laid: Any = None  # the table as `build` lays it out, made for a row only the layout clears
+    for paper in fit.PAPERS:
+        width, room = fit.page_room(paper)
+        widths = fit.fit_widths(*bounds, width, 2 * fit.PAD + 1)
+        header = max(_high(cells[0], spans[0], widths))
+        for index in range(1, len(cells)):
+            high = _high(cells[index], spans[index], widths)
+            if header + max(high) <= room:
+                continue  # nearly every row: its lines counted, none laid out
+            laid = laid or _laid(table, lang, faces, icons)
+            height = _row_height(laid, index, widths, room)
+            if height is not None:
+                tallest = max(range(len(high)), key=high.__getitem__)
+                _, highest, papers = tall.setdefault(index, (tallest, height, []))
+                tall[index] = (tallest, max(highest, height), [*papers, paper])
+    for index, (tallest, height, papers) in sorted(tall.items()):
+        card = table.rows[index - 1]
+        printed = [card.name, *card.values, card.copies, card.text]
+        yield card.card_id, printed[tallest], height, papers
+
+
+def _spans(text: str, font: str, size: float, icons: Any) -> list[tuple[int, float]]:
+    """Each line of a cell's `text` as its characters and its width (points) unbroken."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from toolkit.render import table_fit as fit
+
+    lines = fit.measured(text, icons).split("\n")
+    return [(len(line), stringWidth(line, font, size)) for line in lines]
+
+
+def _high(
+    row: list[tuple[str, str, float]], spans: list[list[tuple[int, float]]], widths: list[float]
+) -> list[float]:
+    """More than each cell of `row` (its lines' `spans`) is high in columns of `widths`."""
+    from toolkit.render import table_fit as fit
+
+    leading = fit.BODY_SIZE * fit.CELL_LEADING
+    return [
+        _lines(lines, font, size, width - 2 * fit.PAD) * leading + fit.TOP + fit.BOTTOM
+        for (_, font, size), lines, width in zip(row, spans, widths, strict=False)
+    ]
+
+
+def _lines(spans: list[tuple[int, float]], font: str, size: float, width: float) -> float:
+    """More lines than a cell of lines `spans` breaks into at `width` (points): every two
+    lines reportlab breaks hold more than the width less a space (else the second's first
+    word would have joined the first), and a line holds a character at least."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    room = width - stringWidth(" ", font, size) - 2 * size  # a split word's piece, an icon
+    return sum(
+        min(chars + 1, 2 * wide / room + 2) if room > 0 else chars + 1 for chars, wide in spans
+    )
+
+
+def _laid(table: DeckReference, lang: str, faces: Faces, icons: Any) -> Any:
+    """The FitTable `build` lays `table` out as."""
+    from toolkit.render.markdown_flow import FitTable, make_sheet
+    from toolkit.render.rulebook import reference_rows
+
+    sheet = make_sheet(lang, faces=faces)
+    sheet.icons = icons
+    return FitTable(reference_rows(table, lang, sheet), sheet)
+
+
+def _row_height(laid: Any, index: int, widths: list[float], room: float) -> float | None:
+    """Row `index`'s height, laid out by reportlab in columns of `widths` under the header,
+    when the two are higher than `room`; else None."""
+    from reportlab.platypus import Table, TableStyle
+
+    made = laid._rows
+    table = Table(
+        [made.data(0), made.data(index)], colWidths=widths, style=TableStyle(made.commands())
+    )
+    table.wrap(sum(widths), 0x7FFFFFFF)
+    top, height = table._rowHeights  # type: ignore[attr-defined]
+    return float(height) if top + height > room else None
