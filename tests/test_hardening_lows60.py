@@ -213,3 +213,24 @@ def test_the_card_reference_cells_validate_measures_are_the_ones_build_lays_out(
             [(c.plain, c.head or c.bold) for c in row] for row in reference_rows(table, lang, sheet)
         ]
         assert plain_cells(table, lang) == laid
+
+
+def test_a_deck_name_too_long_to_head_the_card_reference_is_r010(run_cli, tmp_path):
+    # probe 53-L1, the heading's side: a deck's name of 3,989 characters heads its part of
+    # the card reference; validate was clean and `build` said "a heading is taller than a
+    # page (page 6)". The rulebook's own headings are bounded (MAX_HEADING) at validate
+    from toolkit.render.rulebook_source import MAX_HEADING
+
+    game = _starter(tmp_path)
+    layout = game / "layouts" / "standard.yaml"  # the face's footer prints no deck name
+    layout.write_text(
+        layout.read_text(encoding="utf-8").replace(" · {{ deck.name }}", ""), encoding="utf-8"
+    )
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text(encoding="utf-8")
+    line = text[: text.index("en: Action cards")].count("\n") + 1
+    for words, said in ((MAX_HEADING // 7, False), (570, True)):
+        deck.write_text(text.replace("en: Action cards", "en: " + " ".join(["Action"] * words)))
+        found = [d for d in _validate(run_cli, game) if d["code"] == "R010"]
+        assert [(d["line"], d["col"]) for d in found] == ([(line, 7)] if said else []), found
+    assert f"a heading may have at most {MAX_HEADING}" in found[0]["message"]
