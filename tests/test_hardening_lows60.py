@@ -234,3 +234,18 @@ def test_a_deck_name_too_long_to_head_the_card_reference_is_r010(run_cli, tmp_pa
         found = [d for d in _validate(run_cli, game) if d["code"] == "R010"]
         assert [(d["line"], d["col"]) for d in found] == ([(line, 7)] if said else []), found
     assert f"a heading may have at most {MAX_HEADING}" in found[0]["message"]
+
+
+def test_a_style_svglib_cannot_read_is_said_at_its_element(run_cli, tmp_path):
+    # probe 54 (held, wording Low): `style="fill:red:blue"` made svglib fail on the whole
+    # icon, said as "svglib cannot draw it: too many values to unpack (expected 2)" at 1:1
+    for style, shown in (("fill:red:blue", "fill:red:blue"), ("fill: red; stroke", "stroke")):
+        game = _starter(tmp_path / shown.replace(":", "-"))
+        (game / "icons" / "token.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">\n'
+            f'  <circle cx="50" cy="50" r="42" style="{style}"/>\n</svg>\n',
+            encoding="utf-8",
+        )
+        found = [d for d in _validate(run_cli, game) if d["code"] == "P008"]
+        assert [(d["line"], d["col"]) for d in found] == [(2, 3)], found
+        assert f"its style holds {shown!r}, which svglib cannot read" in found[0]["message"]
