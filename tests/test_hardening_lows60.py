@@ -249,3 +249,33 @@ def test_a_style_svglib_cannot_read_is_said_at_its_element(run_cli, tmp_path):
         found = [d for d in _validate(run_cli, game) if d["code"] == "P008"]
         assert [(d["line"], d["col"]) for d in found] == [(2, 3)], found
         assert f"its style holds {shown!r}, which svglib cannot read" in found[0]["message"]
+
+
+def test_an_icon_in_the_title_is_p007_and_the_summary_draws_its_icons(run_cli, tmp_path):
+    # probe 53-L4's neighbours: the game's title and summary printed `:token:` as written on
+    # the rulebook's cover (and the title in every footer and the PDF's title), validate clean
+    from toolkit.render.markdown_flow import ICON_TAG
+    from toolkit.render.rulebook import cover
+
+    game = _starter(tmp_path)
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    line = text[: text.index("  en: G\n")].count("\n") + 1
+    manifest.write_text(
+        text.replace("  en: G\n", '  en: "G :token:"\n', 1).replace(
+            "en: 'A card game to finish: change this summary.'", "en: 'A game :token: to end.'"
+        ),
+        encoding="utf-8",
+    )
+    found = [d for d in _validate(run_cli, game) if d["code"] == "P007"]
+    assert [(Path(d["file"]).name, d["line"], d["col"]) for d in found] == [
+        ("game.yaml", line, 7)
+    ], found
+    assert "prints the game's title (en) as words" in found[0]["message"]
+    loaded = load_game(game)
+    sheet = make_sheet("en")
+    from toolkit.render.icons import icon_set
+
+    sheet.icons = icon_set(loaded.root)
+    texts = [getattr(f, "text", "") for f in cover(loaded, "en", "G", sheet, (595.0, 842.0))]
+    assert any(ICON_TAG in t for t in texts), texts

@@ -31,6 +31,7 @@ from toolkit.render.printjob import game_fonts
 from toolkit.render.undefined import MissingName
 
 if TYPE_CHECKING:  # the rulebook's reader and style: imported for a game with a rulebook
+    from toolkit.render.card_reference import Printed as ReferencePrinted
     from toolkit.render.markdown_printed import Printed
     from toolkit.render.rulebook_source import RulebookError
 
@@ -66,6 +67,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue  # a `build --lang`'s gate: that rulebook is not printed
         display = display_path(path)
         yield from in_data(game, lang, faces, fonts)
+        title = game.manifest.title.get(lang) or ""
+        if ":" in title and INLINE_ICON.search(title):
+            icons = icons or icon_set(game.root)
+            yield from _title_icons(game, lang, title, icons)
         try:
             source = read_rulebook(path, game.root)
             text = render_markdown(game, lang, source)
@@ -176,6 +181,39 @@ def _components(game: Game) -> list[LoadedFile]:
     return [loaded for loaded in group if loaded.model is not None and loaded.doc is not None]
 
 
+def _title_icons(game: Game, lang: str, title: str, icons: IconSet) -> Iterator[Diagnostic]:
+    """P007 at the game's title for an icon of the game it names: the rulebook prints the
+    title as words (the cover's title, every page's footer, the PDF's title), as its
+    headings (the card faces' templates draw it; a name the game lacks is said where the
+    title is written, with the other content texts)."""
+    manifest = game.manifest_file
+    if manifest is None or manifest.doc is None:
+        return
+    known = [f":{m.group(1)}:" for m in INLINE_ICON.finditer(title) if m.group(1) in icons.names]
+    if known:
+        at = ("title", lang) if ("title", lang) in manifest.doc.spans else ("title",)
+        yield P_INLINE_ICON.at(
+            manifest.rel,
+            manifest.doc.span(at),
+            f"the rulebook prints the game's title ({lang}) as words, so"
+            f" {', '.join(repr(k) for k in dict.fromkeys(known))} prints as written: the"
+            " cover's title, every page's footer and the PDF's title print no icons; take"
+            " the icon out of the title",
+        )
+
+
+def _summary(game: Game, lang: str) -> tuple[LoadedFile, ReferencePrinted] | None:
+    """game.yaml and its summary in `lang`, which the rulebook's cover prints with its
+    inline icons drawn; None without one."""
+    from toolkit.render.card_reference import Printed as Shown
+
+    manifest = game.manifest_file
+    if manifest is None or manifest.model is None or manifest.doc is None:
+        return None
+    summary = (manifest.model.summary or {}).get(lang)
+    return (manifest, Shown(summary, "italic", ("summary",))) if summary else None
+
+
 def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnostic]:
     """R010 at the name, card text or column value whose inline icons take the component
     list's and card reference's past `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT`
@@ -185,8 +223,11 @@ def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnosti
     from toolkit.render.icons import icon_paint, icon_weight
 
     weight, painted = 0, 0.0
-    listed = "the component list's and card reference's"
+    listed = "the cover's, component list's and card reference's"
     parts = [(loaded, [named(loaded.model, lang)], listed) for loaded in _components(game)]
+    summary = _summary(game, lang)
+    if summary is not None:
+        parts.insert(0, (summary[0], [summary[1]], listed))
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue

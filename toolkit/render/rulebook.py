@@ -54,6 +54,7 @@ from toolkit.render.markdown_flow import (
     markdown_flowables,
     markup,
     mix,
+    paragraph,
 )
 from toolkit.render.pdf import PAPERS
 from toolkit.render.rulebook_source import read_rulebook, render_markdown
@@ -349,7 +350,8 @@ def cover(
     ]
     summary = (manifest.summary or {}).get(lang)
     if summary:
-        story.append(Paragraph(markup(summary.strip()), summary_style))
+        # its inline icons drawn, as the prose's (they printed as written: probe 53-L4)
+        story.append(paragraph(sheet.markup(summary.strip()), summary_style, sheet.icons))
     picture = cover_picture(game, pagesize)
     if picture is not None:
         story += [Spacer(0, 10), picture]
