@@ -73,7 +73,7 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
                 message = f"{said(one.chars[0])} ({where.format('it')})"
             elif one.rule.code == "R010":
                 message = (
-                    f"the rulebook's card reference would print this card's row"
+                    f"the rulebook's card reference would print this card's row at least"
                     f" {one.chars[0]} points high ({one.what}): more than a page of"
                     f" {one.chars[-1]} holds under its table's header, and a row is never"
                     " split, so `build` would refuse the rulebook; shorten it"

@@ -4,9 +4,10 @@ wraps past a page's height in its column is something no page can hold, and `bui
 the rulebook with no place to fix it (probe 53-L1: a 3,997-character text a face does not
 print). Measured as `build` lays it out: the columns' widths from every cell
 (toolkit.render.table_fit, as FitTable shares them) on each paper `build` offers, then a
-bound on each row's lines; only a row that bound cannot clear is laid out by reportlab
+bound on each row's lines; only a row those bounds cannot settle is laid out by reportlab
 (toolkit.render.rulebook.reference_rows), so a validate imports no layout code for a deck
-of ordinary texts."""
+of ordinary texts. A table with a word wider than its column is not laid out (reportlab
+breaks such a word slowly): its rows are said only when plainly too tall."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def tall_rows(
 ) -> Iterator[tuple[str, Printed, float, list[str]]]:
     """Each card of `table` whose row, under the table's header, is taller than a page
     holds on a paper `build` offers: its id, the value that makes it so tall (its tallest
-    cell), the row's height and the papers whose page cannot hold it."""
+    cell), the row's height (at least) and the papers whose page cannot hold it."""
     from toolkit.render import table_fit as fit
     from toolkit.render.card_reference import plain_cells
     from toolkit.render.rulebook_style import register_faces
@@ -42,12 +43,18 @@ def tall_rows(
         width, room = fit.page_room(paper)
         widths = fit.fit_widths(*bounds, width, 2 * fit.PAD + 1)
         header = max(_high(cells[0], spans[0], widths))
+        first = fit.BODY_SIZE * fit.CELL_LEADING + fit.TOP + fit.BOTTOM  # the header: a line
+        split = any(least > wide + 0.01 for least, wide in zip(bounds[0], widths, strict=True))
         for index in range(1, len(cells)):
             high = _high(cells[index], spans[index], widths)
             if header + max(high) <= room:
                 continue  # nearly every row: its lines counted, none laid out
-            laid = laid or _laid(table, lang, faces, icons)
-            height = _row_height(laid, index, widths, room)
+            height: float | None = max(_least(cells[index], spans[index], widths))
+            if height is not None and first + height <= room:  # only the layout tells
+                if split:  # not laid out: a word wider than its column (4,000 letters) took
+                    continue  # reportlab 2.7 s to break into lines
+                laid = laid or _laid(table, lang, faces, icons)
+                height = _row_height(laid, index, widths, room)
             if height is not None:
                 tallest = max(range(len(high)), key=high.__getitem__)
                 _, highest, papers = tall.setdefault(index, (tallest, height, []))
@@ -79,6 +86,26 @@ def _high(
         _lines(lines, font, size, width - 2 * fit.PAD) * leading + fit.TOP + fit.BOTTOM
         for (_, font, size), lines, width in zip(row, spans, widths, strict=False)
     ]
+
+
+def _least(
+    row: list[tuple[str, str, float]], spans: list[list[tuple[int, float]]], widths: list[float]
+) -> list[float]:
+    """Less than each cell of `row` is high in columns of `widths`: its text's width spread
+    over lines no wider than the column (each break drops a space at most), so a row
+    plainly taller than a page is said without laying it out (reportlab's line breaking of
+    a 4,000-letter word read 200,000 letters of hyphenation patterns)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from toolkit.render import table_fit as fit
+
+    leading = fit.BODY_SIZE * fit.CELL_LEADING
+    found = []
+    for (_, font, size), lines, width in zip(row, spans, widths, strict=False):
+        step = width - 2 * fit.PAD + stringWidth(" ", font, size)
+        count = sum(max(1.0, wide // step) for _, wide in lines) if step > 0 else len(lines)
+        found.append(count * leading + fit.TOP + fit.BOTTOM)
+    return found
 
 
 def _lines(spans: list[tuple[int, float]], font: str, size: float, width: float) -> float:
