@@ -37,16 +37,17 @@ def tall_rows(
     ]
     bounds = fit.column_bounds(cells, max(len(row) for row in cells), icons)
     spans = [[_spans(text, font, size, icons) for text, font, size in row] for row in cells]
+    widest = [least - 2 * fit.PAD - 1 for least in bounds[0]]  # each column's widest word
     tall: dict[int, tuple[int, float, list[str]]] = {}  # row → its tallest cell, height, papers
     laid: Any = None  # the table as `build` lays it out, made for a row only the layout clears
     for paper in fit.PAPERS:
         width, room = fit.page_room(paper)
         widths = fit.fit_widths(*bounds, width, 2 * fit.PAD + 1)
-        header = max(_high(cells[0], spans[0], widths))
+        header = max(_high(cells[0], spans[0], widths, widest))
         first = fit.BODY_SIZE * fit.CELL_LEADING + fit.TOP + fit.BOTTOM  # the header: a line
         split = any(least > wide + 0.01 for least, wide in zip(bounds[0], widths, strict=True))
         for index in range(1, len(cells)):
-            high = _high(cells[index], spans[index], widths)
+            high = _high(cells[index], spans[index], widths, widest)
             if header + max(high) <= room:
                 continue  # nearly every row: its lines counted, none laid out
             height: float | None = max(_least(cells[index], spans[index], widths))
@@ -76,15 +77,19 @@ def _spans(text: str, font: str, size: float, icons: Any) -> list[tuple[int, flo
 
 
 def _high(
-    row: list[tuple[str, str, float]], spans: list[list[tuple[int, float]]], widths: list[float]
+    row: list[tuple[str, str, float]],
+    spans: list[list[tuple[int, float]]],
+    widths: list[float],
+    widest: list[float],
 ) -> list[float]:
-    """More than each cell of `row` (its lines' `spans`) is high in columns of `widths`."""
+    """More than each cell of `row` (its lines' `spans`) is high in columns of `widths`
+    whose widest words are `widest`."""
     from toolkit.render import table_fit as fit
 
     leading = fit.BODY_SIZE * fit.CELL_LEADING
     return [
-        _lines(lines, font, size, width - 2 * fit.PAD) * leading + fit.TOP + fit.BOTTOM
-        for (_, font, size), lines, width in zip(row, spans, widths, strict=False)
+        _lines(lines, font, size, width - 2 * fit.PAD, word) * leading + fit.TOP + fit.BOTTOM
+        for (_, font, size), lines, width, word in zip(row, spans, widths, widest, strict=False)
     ]
 
 
@@ -108,16 +113,28 @@ def _least(
     return found
 
 
-def _lines(spans: list[tuple[int, float]], font: str, size: float, width: float) -> float:
-    """More lines than a cell of lines `spans` breaks into at `width` (points): every two
-    lines reportlab breaks hold more than the width less a space (else the second's first
-    word would have joined the first), and a line holds a character at least."""
+def _lines(
+    spans: list[tuple[int, float]], font: str, size: float, width: float, word: float
+) -> float:
+    """More lines than a cell of lines `spans` breaks into at `width` (points), its widest
+    word `word` wide: every line but the last holds more than the width less a space and
+    the next line's first word (else that word would have joined it; a hyphenated word's
+    part only fills it more), and every two lines more than the width less a space; a line
+    holds a character at least."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    room = width - stringWidth(" ", font, size) - 2 * size  # a split word's piece, an icon
-    return sum(
-        min(chars + 1, 2 * wide / room + 2) if room > 0 else chars + 1 for chars, wide in spans
-    )
+    space = stringWidth(" ", font, size)
+    room = width - space - 2 * size  # a split word's piece, an icon
+    full = width - space - word - size  # less a hyphen, an icon
+    lines = 0.0
+    for chars, wide in spans:
+        most = chars + 1.0
+        if room > 0:
+            most = min(most, 2 * wide / room + 2)
+        if word < width and full > width / 4:
+            most = min(most, wide / full + 1)
+        lines += most
+    return lines
 
 
 def _laid(table: DeckReference, lang: str, faces: Faces, icons: Any) -> Any:

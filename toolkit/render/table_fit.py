@@ -55,11 +55,17 @@ def column_bounds(
     line (`cells`: each row's cells as their plain text, font and size)."""
     mins = [0.0] * columns
     maxs = [0.0] * columns
+    known: dict[tuple[str, str, float], float] = {}  # each word measured once: texts repeat
     for row in cells:
         for i, (plain, font, size) in enumerate(row):
             plain = measured(plain, icons)
             words = re.split(r"[ \n\t]+", plain.strip()) or [""]
-            longest = max(stringWidth(w, font, size) for w in words)
+            longest = 0.0
+            for word in words:
+                wide = known.get((word, font, size))
+                if wide is None:
+                    wide = known[word, font, size] = stringWidth(word, font, size)
+                longest = max(longest, wide)
             full = max(stringWidth(line, font, size) for line in plain.split("\n"))
             mins[i] = max(mins[i], longest + 2 * PAD + 1)
             maxs[i] = max(maxs[i], full + 2 * PAD + 1)
