@@ -71,6 +71,22 @@ def check(game: Game, facts: Facts, said_at: set[Place]) -> Iterator[Diagnostic]
             where = f"the rulebook's card reference prints {{}} for {one.what}"
             if one.rule is P_RTL:
                 message = f"{said(one.chars[0])} ({where.format('it')})"
+            elif one.rule.code == "R010":
+                message = (
+                    f"the rulebook's card reference would print this card's row at least"
+                    f" {one.chars[0]} points high ({one.what}): more than a page of"
+                    f" {one.chars[-1]} holds under its table's header, and a row is never"
+                    " split, so `build` would refuse the rulebook; shorten it"
+                )
+            elif one.rule is P_INLINE_ICON and one.face == "heading":
+                shown = ", ".join(f"':{name}:'" for name in one.chars)
+                message = (
+                    f"the rulebook's card reference prints this deck's name as a heading"
+                    f" ({one.what}), where {shown} prints as written: headings, the contents"
+                    " and the PDF outline print words (icons print in the card faces, the"
+                    " component list and the card reference's rows); take the icon out of"
+                    " the deck's name"
+                )
             elif one.rule is P_INLINE_ICON:
                 shown = ", ".join(f"':{name}:'" for name in one.chars)
                 message = (
@@ -137,7 +153,8 @@ def _read_found(kept: Any) -> dict[Place, _Found]:
         if type(item) is not list or len(item) != 6:
             raise ValueError("not a finding")
         place, code, span, what, face, chars = item
-        rule = {P_RTL.code: P_RTL, glyph.code: glyph, P_INLINE_ICON.code: P_INLINE_ICON}.get(code)
+        rules = (P_RTL, glyph, P_INLINE_ICON, REGISTRY.get("R010"))
+        rule = next((r for r in rules if r.code == code), None)
         if rule is None or type(place) is not list or len(place) != 4 or type(span) is not list:
             raise ValueError("not a card reference finding")
         if not (isinstance(what, str) and isinstance(face, str) and type(chars) is list):
@@ -166,10 +183,15 @@ def _deck_findings(
     found: dict[Place, _Found] = {}
     icons = icon_set(game.root)
     for lang in filter(prints, game.rulebook):  # a `build --lang`'s gate: its own
-        for card, card_id, printed in _strings(deck_reference(game, deck, lang)):
+        table = deck_reference(game, deck, lang)
+        if table is not None:
+            _tall_rows(loaded, table, lang, faces, icons, found)
+        for card, card_id, printed in _strings(table):
             if ":" in printed.text:  # an icon the game lacks prints as written (P007)
                 leaves = leaves if leaves is not None else _Leaves(string_leaves(deck))
                 _unknown_icons(loaded, leaves, content, printed, card, card_id, lang, icons, found)
+                if printed.face == "heading":
+                    _heading_icons(loaded, printed, lang, icons, found)
             face = getattr(faces, printed.face)
             lacking = [c for c in missing_glyphs(printed.text, face) if c not in FALLBACKS]
             letters = sorted(rtl_letters(printed.text), key=printed.text.index)
@@ -223,6 +245,52 @@ def _unknown_icons(
         place = (loaded.rel, span.line, span.col, P_INLINE_ICON.code)
         what = f"{card_id}, {lang}" if card_id else lang
         one = found.setdefault(place, _Found(P_INLINE_ICON, span, what, printed.face))
+        if name not in one.chars:
+            one.chars.append(name)
+
+
+def _tall_rows(
+    loaded: LoadedFile,
+    table: DeckReference,
+    lang: str,
+    faces: Faces,
+    icons: Any,
+    found: dict[Place, _Found],
+) -> None:
+    """R010 at the value of each card whose card reference row is taller than a page."""
+    from toolkit.checks.card_reference_rows import tall_rows
+
+    doc = loaded.doc
+    assert doc is not None
+    for card_id, printed, height, papers in tall_rows(table, lang, faces, icons):
+        held = printed.path or ("id",)
+        path = next((p for p in ((*held, lang), held) if p in doc.spans), ("id",))
+        span = doc.span(path)  # the language's text, else the value (a number), else the id
+        rule = REGISTRY.get("R010")
+        place = (loaded.rel, span.line, span.col, rule.code)
+        pages = " or ".join("A4" if p == "a4" else p for p in papers)
+        found.setdefault(
+            place, _Found(rule, span, f"{card_id}, {lang}", "", [f"{height:,.0f}", pages])
+        )
+
+
+def _heading_icons(
+    loaded: LoadedFile, printed: Printed, lang: str, icons: Any, found: dict[Place, _Found]
+) -> None:
+    """P007 for an icon of the game in the deck's name, which the card reference prints as
+    its heading: a heading prints words (as the rulebook's own headings, which P007 says in
+    the Markdown), and the contents and the PDF outline list it."""
+    doc = loaded.doc
+    assert doc is not None
+    for match in INLINE_ICON.finditer(printed.text):
+        name = match.group(1)
+        if name not in icons.names:
+            continue  # one the game lacks: said where the name is written (inline-icons)
+        held = printed.path or ("id",)
+        path = next((p for p in ((*held, lang), held) if p in doc.spans), ("id",))
+        span = doc.span(path)
+        place = (loaded.rel, span.line, span.col, P_INLINE_ICON.code)
+        one = found.setdefault(place, _Found(P_INLINE_ICON, span, lang, printed.face))
         if name not in one.chars:
             one.chars.append(name)
 

@@ -22,7 +22,7 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
     first deck heading or card row that takes the rulebook past a budget (nothing is said
     past it)."""
     from toolkit.render import rulebook_source as bounds
-    from toolkit.render.card_reference import FIXED_COLUMNS, reference_size
+    from toolkit.render.card_reference import FIXED_COLUMNS, named, reference_size
 
     blocks = bounds.block_count(text)
     cells = bounds.table_cells(text)
@@ -35,6 +35,18 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
         if size is None:
             continue
         rows, columns = size
+        name = named(deck, lang)
+        if len(name.text) > bounds.MAX_HEADING:
+            held = name.path or ("id",)
+            at = (*held, lang) if (*held, lang) in doc.spans else held
+            yield (
+                loaded.rel,
+                doc.span(at),
+                f"the rulebook's card reference heads this deck's part with its name, of"
+                f" {len(name.text):,} characters: a heading may have at most"
+                f" {bounds.MAX_HEADING:,} (it is laid out whole, and again in the contents);"
+                " shorten it",
+            )
         if columns > bounds.MAX_TABLE_COLUMNS:
             at = ("labels",) if ("labels",) in doc.spans else ("id",)
             yield (

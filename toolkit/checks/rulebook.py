@@ -18,7 +18,7 @@ from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, m
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.board_phrases import printed_at, unfilled_message, unfilled_terms
-from toolkit.content.game import Game, display_path
+from toolkit.content.game import Game, LoadedFile, display_path
 from toolkit.content.printing import prints
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import Units, active, cached_as, text_digest
@@ -31,6 +31,7 @@ from toolkit.render.printjob import game_fonts
 from toolkit.render.undefined import MissingName
 
 if TYPE_CHECKING:  # the rulebook's reader and style: imported for a game with a rulebook
+    from toolkit.render.card_reference import Printed as ReferencePrinted
     from toolkit.render.markdown_printed import Printed
     from toolkit.render.rulebook_source import RulebookError
 
@@ -66,6 +67,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             continue  # a `build --lang`'s gate: that rulebook is not printed
         display = display_path(path)
         yield from in_data(game, lang, faces, fonts)
+        title = game.manifest.title.get(lang) or ""
+        if ":" in title and INLINE_ICON.search(title):
+            icons = icons or icon_set(game.root)
+            yield from _title_icons(game, lang, title, icons)
         try:
             source = read_rulebook(path, game.root)
             text = render_markdown(game, lang, source)
@@ -169,19 +174,68 @@ def _weighed_message(name: str, icons: IconSet, what: str) -> str:
     )
 
 
+def _components(game: Game) -> list[LoadedFile]:
+    """The files whose names the rulebook's component list prints: decks, boards, question
+    banks (as `rulebook.components` lists them)."""
+    group = [*game.decks, *game.boards, *game.questions]
+    return [loaded for loaded in group if loaded.model is not None and loaded.doc is not None]
+
+
+def _title_icons(game: Game, lang: str, title: str, icons: IconSet) -> Iterator[Diagnostic]:
+    """P007 at the game's title for an icon of the game it names: the rulebook prints the
+    title as words (the cover's title, every page's footer, the PDF's title), as its
+    headings (the card faces' templates draw it; a name the game lacks is said where the
+    title is written, with the other content texts)."""
+    manifest = game.manifest_file
+    if manifest is None or manifest.doc is None:
+        return
+    known = [f":{m.group(1)}:" for m in INLINE_ICON.finditer(title) if m.group(1) in icons.names]
+    if known:
+        at = ("title", lang) if ("title", lang) in manifest.doc.spans else ("title",)
+        yield P_INLINE_ICON.at(
+            manifest.rel,
+            manifest.doc.span(at),
+            f"the rulebook prints the game's title ({lang}) as words, so"
+            f" {', '.join(repr(k) for k in dict.fromkeys(known))} prints as written: the"
+            " cover's title, every page's footer and the PDF's title print no icons; take"
+            " the icon out of the title",
+        )
+
+
+def _summary(game: Game, lang: str) -> tuple[LoadedFile, ReferencePrinted] | None:
+    """game.yaml and its summary in `lang`, which the rulebook's cover prints with its
+    inline icons drawn; None without one."""
+    from toolkit.render.card_reference import Printed as Shown
+
+    manifest = game.manifest_file
+    if manifest is None or manifest.model is None or manifest.doc is None:
+        return None
+    summary = (manifest.model.summary or {}).get(lang)
+    return (manifest, Shown(summary, "italic", ("summary",))) if summary else None
+
+
 def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnostic]:
-    """R010 at the card text or column value whose inline icons take the card reference's
-    past `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT` together: the reference
-    prints every card's text and labelled values, outside the prose's count of icons."""
-    from toolkit.render.card_reference import deck_reference
+    """R010 at the name, card text or column value whose inline icons take the component
+    list's and card reference's past `MAX_RULEBOOK_ICON_WEIGHT` or `MAX_RULEBOOK_ICON_PAINT`
+    together: they print every deck's, board's and bank's name, and every card's name,
+    title, text and labelled values, outside the prose's count of icons."""
+    from toolkit.render.card_reference import deck_reference, named
     from toolkit.render.icons import icon_paint, icon_weight
 
     weight, painted = 0, 0.0
+    listed = "the cover's, component list's and card reference's"
+    parts = [(loaded, [named(loaded.model, lang)], listed) for loaded in _components(game)]
+    summary = _summary(game, lang)
+    if summary is not None:
+        parts.insert(0, (summary[0], [summary[1]], listed))
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
         found = deck_reference(game, loaded.model, lang)
-        cells = (cell for row in found.rows for cell in row.with_icons()) if found else ()
+        cells = [c for row in found.rows for c in row.with_icons()] if found else []
+        parts.append((loaded, cells, "the card reference's"))
+    for loaded, cells, printer in parts:
+        assert loaded.doc is not None
         for cell in cells:
             for icon in INLINE_ICON.finditer(cell.text):
                 name = icon.group(1)
@@ -193,7 +247,7 @@ def reference_icons(game: Game, lang: str, icons: IconSet) -> Iterator[Diagnosti
                     continue
                 path = cell.path
                 span = loaded.doc.span(path if path and path in loaded.doc.spans else ("id",))
-                what = f"the card reference's inline icons ({lang})"
+                what = f"{printer} inline icons ({lang})"
                 message = _weighed_message(name, icons, what)
                 if weight <= MAX_RULEBOOK_ICON_WEIGHT:
                     message = (

@@ -11,7 +11,7 @@ from typing import Any
 
 from toolkit.content.templating import field_names
 from toolkit.render.context import card_entries, localized_card
-from toolkit.render.rulebook_words import FIELD_LABELS
+from toolkit.render.rulebook_words import FIELD_LABELS, labels
 
 DataPath = tuple[str | int, ...]
 
@@ -49,8 +49,12 @@ class Row:
 
     def with_icons(self) -> Iterator[Printed]:
         """What the reference prints with its inline icons drawn (`:die:` as the icon), in
-        the order it draws them: the columns' values and the text (`rulebook.card_reference`
-        marks them up with the sheet's icons; the name, title and copies print as written)."""
+        the order it draws them: the name, title, columns' values and the text
+        (`rulebook.card_reference` marks them up with the sheet's icons; the copies are a
+        number)."""
+        yield self.name
+        if self.title is not None:
+            yield self.title
         yield from self.values
         yield self.text
 
@@ -100,10 +104,29 @@ def deck_reference(game: Any, deck: Any, lang: str) -> DeckReference | None:
         copies = Printed(str(card.copies), "regular", (*at, "copies"))
         text = Printed(str(card.get("text") or ""), "regular", (*at, "text"))
         rows.append(Row(str(card.get("id")), shown, subtitle, values, copies, text))
-    heading = Printed(
-        str(deck.name.get(lang, deck.id)), "heading", ("name",) if lang in deck.name else ("id",)
-    )
-    return DeckReference(heading, heads, rows)
+    return DeckReference(named(deck, lang), heads, rows)
+
+
+def plain_cells(table: DeckReference, lang: str) -> list[list[tuple[str, bool]]]:
+    """The cells of a deck's card reference table as `rulebook.reference_rows` makes them,
+    each as its plain text and whether it prints in bold (the header and the names): what
+    `validate` measures its columns and rows from without laying them out."""
+    said = labels(lang)
+    head = [said["card"], *(h.text for h in table.heads), said["copies"], said["text"]]
+    rows = [[(h, True) for h in head]]
+    for card in table.rows:
+        name = card.name.text + (f"\n{card.title.text}" if card.title else "")
+        row = [(name, True), *((v.text, False) for v in card.values)]
+        rows.append([*row, (card.copies.text, False), (card.text.text, False)])
+    return rows
+
+
+def named(model: Any, lang: str) -> Printed:
+    """A deck's, board's or question bank's name as the rulebook prints it in `lang` (the
+    component list, a deck's heading in the card reference), and where its file holds it."""
+    if lang in model.name:
+        return Printed(str(model.name[lang]), "heading", ("name",))
+    return Printed(str(model.id), "heading", ("id",))
 
 
 def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:

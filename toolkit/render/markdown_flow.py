@@ -17,7 +17,6 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     ActionFlowable,
@@ -28,7 +27,6 @@ from reportlab.platypus import (
     Spacer,
     Table,
     TableStyle,
-    XPreformatted,
 )
 
 # reportlab's private helpers and attributes used below are not in types-reportlab
@@ -36,10 +34,20 @@ from reportlab.platypus.flowables import _listWrapOn  # type: ignore[attr-define
 from reportlab.platypus.paragraph import Paragraph as _Paragraph
 
 from toolkit.content.templating import INLINE_ICON
+from toolkit.render.code_lines import CodeBlock
 from toolkit.render.fonts import stand_ins
 from toolkit.render.icons import IconSet, allow_page, draw_icon
 from toolkit.render.rulebook_style import Faces, register_faces
 from toolkit.render.rulebook_words import BULLETS, HYPHENATION
+from toolkit.render.table_fit import (
+    BOTTOM,
+    CELL_LEADING,
+    CELL_SIZE,
+    PAD,
+    TOP,
+    column_bounds,
+    fit_widths,
+)
 
 INK = colors.HexColor("#23262d")
 MUTED = colors.HexColor("#5b606b")
@@ -203,16 +211,16 @@ def make_sheet(
         ),
         "cell": derive(
             "cell",
-            fontSize=size * 0.9,
-            leading=size * 1.18,
+            fontSize=size * CELL_SIZE,
+            leading=size * CELL_LEADING,
             alignment=TA_LEFT,
             spaceAfter=0,
         ),
         "cell_head": derive(
             "cell_head",
             fontName=bold,
-            fontSize=size * 0.9,
-            leading=size * 1.18,
+            fontSize=size * CELL_SIZE,
+            leading=size * CELL_LEADING,
             textColor=colors.white,
             alignment=TA_LEFT,
             spaceAfter=0,
@@ -242,13 +250,6 @@ ICON_TAG = "playset_icon"  # an `<onDraw>` name that `paragraph` turns into an i
 def _icon_tag(match: re.Match[str], icons: IconSet) -> str:
     name = match.group(1)
     return f'<onDraw name="{ICON_TAG}" label="{name}"/>' if name in icons.names else match[0]
-
-
-def measured(plain: str, icons: IconSet | None) -> str:
-    """`plain` as wide as it prints: an inline icon is about an em (an `M`)."""
-    if icons is None or ":" not in plain:
-        return plain
-    return INLINE_ICON.sub(lambda m: "M" if m.group(1) in icons.names else m[0], plain)
 
 
 class InlineIcon:
@@ -431,8 +432,8 @@ class FitTable(Flowable):
     row, and the pages are the ones reportlab's split of the whole table draws, byte for byte.
     """
 
-    PAD = 5.0
-    TOP, BOTTOM = 3.0, 4.0  # cell padding: no row is lower than the two
+    PAD = PAD
+    TOP, BOTTOM = TOP, BOTTOM  # cell padding: no row is lower than the two
     KEEP_FRACTION = 0.4  # tables up to this part of a page move rather than split
     MIN_ROWS = 3  # rows a split table leaves on the first page, at least
 
@@ -447,21 +448,14 @@ class FitTable(Flowable):
         self._table: Table | None = None  # the table `wrap` measured last: `drawOn` draws it
 
     def _measure(self) -> tuple[list[float], list[float]]:
-        columns = self._rows.columns
-        mins = [0.0] * columns
-        maxs = [0.0] * columns
+        cells: list[list[tuple[str, str, float]]] = []
         for row in self.rows:
-            for i, cell in enumerate(row):
+            cells.append([])
+            for cell in row:
                 style = self.sheet["cell_head" if cell.head else "cell"]
                 font = self.sheet.font("bold") if cell.bold else style.fontName
-                size = style.fontSize
-                plain = measured(cell.plain, self.sheet.icons)
-                words = re.split(r"[ \n\t]+", plain.strip()) or [""]
-                longest = max(stringWidth(w, font, size) for w in words)
-                full = max(stringWidth(line, font, size) for line in plain.split("\n"))
-                mins[i] = max(mins[i], longest + 2 * self.PAD + 1)
-                maxs[i] = max(maxs[i], full + 2 * self.PAD + 1)
-        return mins, maxs
+                cells[-1].append((cell.plain, font, style.fontSize))
+        return column_bounds(cells, self._rows.columns, self.sheet.icons)
 
     def _build(self, width: float, height: float) -> Table:
         if self._measured is None:
@@ -670,64 +664,6 @@ class _Rows:
         return [parts[0], TableRest(self, widths, start + placed, lines)]
 
 
-def fit_widths(
-    mins: list[float], maxs: list[float], total: float, floor: float = 0.0
-) -> list[float]:
-    """Column widths summing to `total`: see FitTable. None is under `floor` (a cell's own
-    padding: reportlab refuses a narrower one with a traceback, which 18 long labels of a
-    card reference met) while `total` holds that many: the room comes from the wider ones."""
-    widths = _fitted(mins, maxs, total)
-    narrow = [i for i, w in enumerate(widths) if w < floor]
-    if not narrow or floor * len(widths) > total:
-        return widths
-    need = sum(floor - widths[i] for i in narrow)
-    slack = {i: w - floor for i, w in enumerate(widths) if w > floor}
-    available = sum(slack.values())  # >= need: the widths sum to `total`
-    for i in narrow:
-        widths[i] = floor
-    for i, extra in slack.items():
-        widths[i] -= extra * need / available
-    return widths
-
-
-def _fitted(mins: list[float], maxs: list[float], total: float) -> list[float]:
-    """`fit_widths` before its floor."""
-    n = len(maxs)
-    widths = [0.0] * n
-    free, room = list(range(n)), total
-    while free:
-        share = room / len(free)
-        small = [i for i in free if maxs[i] <= share]
-        if not small:
-            break
-        for i in small:
-            widths[i] = maxs[i]
-            room -= maxs[i]
-        free = [i for i in free if i not in small]
-    if not free:
-        used = sum(widths)
-        return [w * total / used for w in widths] if used else [total / n] * n
-    weight = sum(maxs[i] for i in free)
-    for i in free:
-        widths[i] = room * maxs[i] / weight
-    # Raise columns below their longest word, taking the room from columns with slack.
-    for _ in range(n):
-        short = [i for i in free if widths[i] < mins[i] - 0.01]
-        if not short:
-            break
-        need = sum(mins[i] - widths[i] for i in short)
-        slack = {i: widths[i] - mins[i] for i in range(n) if i not in short and widths[i] > mins[i]}
-        available = sum(slack.values())
-        if available <= 0:
-            break
-        take = min(need, available)
-        for i in short:
-            widths[i] += (mins[i] - widths[i]) * take / need
-        for i, s in slack.items():
-            widths[i] -= s * take / available
-    return widths
-
-
 class Note(Flowable):
     """A blockquote: its flowables in a tinted box with an accent bar (split across pages)."""
 
@@ -821,8 +757,8 @@ class _Converter:
         if kind == "hr":
             return [Rule(sheet.accent)]
         if kind in ("fence", "code_block", "html_block"):
-            text = markup(node.content.rstrip("\n"))
-            return [Note([XPreformatted(text, sheet["code"])], sheet)] if text else []
+            text = node.content.rstrip("\n")
+            return [Note([CodeBlock(text, sheet["code"], markup)], sheet)] if text else []
         return self.blocks(node.children, depth, style)
 
     def heading(self, node: SyntaxTreeNode) -> list[Flowable]:

@@ -33,7 +33,7 @@ from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 from toolkit.content.game import Game
 from toolkit.content.models.board import GraphBoard, RoadBoard, TrackBoard
 from toolkit.content.models.deck import size_mm
-from toolkit.render.card_reference import deck_reference
+from toolkit.render.card_reference import DeckReference, deck_reference
 from toolkit.render.fonts import register
 from toolkit.render.icons import icon_set
 from toolkit.render.markdown_flow import (
@@ -54,13 +54,14 @@ from toolkit.render.markdown_flow import (
     markdown_flowables,
     markup,
     mix,
+    paragraph,
 )
 from toolkit.render.pdf import PAPERS
 from toolkit.render.rulebook_source import read_rulebook, render_markdown
 from toolkit.render.rulebook_style import rulebook_faces
 from toolkit.render.rulebook_words import count, labels
+from toolkit.render.table_fit import MARGIN
 
-MARGIN = 20 * mm
 FOOTER = 11 * mm
 
 
@@ -349,7 +350,8 @@ def cover(
     ]
     summary = (manifest.summary or {}).get(lang)
     if summary:
-        story.append(Paragraph(markup(summary.strip()), summary_style))
+        # its inline icons drawn, as the prose's (they printed as written: probe 53-L4)
+        story.append(paragraph(sheet.markup(summary.strip()), summary_style, sheet.icons))
     picture = cover_picture(game, pagesize)
     if picture is not None:
         story += [Spacer(0, 10), picture]
@@ -623,12 +625,12 @@ def components(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
         total = sum(card.copies for card in deck.cards)
         w, h = size_mm(deck.size)
         amount = f"{count(lang, deck.pieces, total)} ({_mm(w)}\u202f×\u202f{_mm(h)} mm)"
-        rows.append(_row(deck.name.get(lang, deck.id), amount))
+        rows.append(_row(deck.name.get(lang, deck.id), amount, sheet))
     for board in game.valid(game.boards):
-        rows.append(_row(board.name.get(lang, board.id), _board_size(board, lang)))
+        rows.append(_row(board.name.get(lang, board.id), _board_size(board, lang), sheet))
     for bank in game.valid(game.questions):
         amount = count(lang, "questions", len(bank.questions))
-        rows.append(_row(bank.name.get(lang, bank.id), amount))
+        rows.append(_row(bank.name.get(lang, bank.id), amount, sheet))
     if len(rows) == 1:
         return []
     return [Heading(names["components"], 0, sheet["h2"], sheet.accent), FitTable(rows, sheet)]
@@ -638,8 +640,10 @@ def _mm(value: float) -> str:
     return f"{value:g}"
 
 
-def _row(name: str, amount: str) -> list[Cell]:
-    return [Cell(f"<b>{markup(name)}</b>", name, bold=True), Cell(markup(amount), amount)]
+def _row(name: str, amount: str, sheet: Sheet) -> list[Cell]:
+    """A component's row: its name (its inline icons drawn, as a card face draws them) and
+    how many or how large."""
+    return [Cell(f"<b>{sheet.markup(name)}</b>", name, bold=True), Cell(markup(amount), amount)]
 
 
 def _board_size(board: Any, lang: str) -> str:
@@ -671,28 +675,37 @@ def card_reference(game: Game, lang: str, sheet: Sheet) -> list[Flowable]:
         table = deck_reference(game, deck, lang)
         if table is None:
             continue
-        head = [names["card"], *(h.text for h in table.heads), names["copies"], names["text"]]
-        rows = [[Cell(markup(h), h, True) for h in head]]
-        for card in table.rows:
-            row = [_name_cell(card.name.text, card.title.text if card.title else None)]
-            for value in card.values:
-                row.append(Cell(sheet.markup(value.text), value.text, align="center"))
-            row.append(Cell(card.copies.text, card.copies.text, align="center"))
-            text = card.text.text
-            row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
-            rows.append(row)
         heading = Heading(table.heading.text, 1, sheet["h3"], None)
-        out += [heading, FitTable(rows, sheet)]
+        out += [heading, FitTable(reference_rows(table, lang, sheet), sheet)]
     if not out:
         return []
     return [Heading(names["card_reference"], 0, sheet["h2"], sheet.accent), *out]
 
 
-def _name_cell(name: str, title: str | None) -> Cell:
-    text = f"<b>{markup(name)}</b>"
+def reference_rows(table: DeckReference, lang: str, sheet: Sheet) -> list[list[Cell]]:
+    """The cells of a deck's card reference table: the header, then a row a card (what
+    `validate` measures too: toolkit.checks.card_reference_rows)."""
+    names = labels(lang)
+    head = [names["card"], *(h.text for h in table.heads), names["copies"], names["text"]]
+    rows = [[Cell(markup(h), h, True) for h in head]]
+    for card in table.rows:
+        row = [_name_cell(card.name.text, card.title.text if card.title else None, sheet)]
+        for value in card.values:
+            row.append(Cell(sheet.markup(value.text), value.text, align="center"))
+        row.append(Cell(card.copies.text, card.copies.text, align="center"))
+        text = card.text.text
+        row.append(Cell(sheet.markup(text).replace("\n", "<br/>"), text))
+        rows.append(row)
+    return rows
+
+
+def _name_cell(name: str, title: str | None, sheet: Sheet) -> Cell:
+    """A card's name and title, their inline icons drawn as on the card's face (they printed
+    as written, `:token:`: probe 53-L4)."""
+    text = f"<b>{sheet.markup(name)}</b>"
     plain = name
     if title:
         muted = MUTED.hexval()[2:]
-        text += f'<br/><font color="#{muted}"><i>{markup(title)}</i></font>'
+        text += f'<br/><font color="#{muted}"><i>{sheet.markup(title)}</i></font>'
         plain += "\n" + title
     return Cell(text, plain, bold=True)

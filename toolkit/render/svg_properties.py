@@ -79,8 +79,14 @@ def property_problem(element: Any) -> str | None:
     """Why `element`'s style properties cost svglib too much, or None: the first property
     svglib looks up per shape (`INHERITED`) longer than `MAX_PROPERTY`, in its attributes,
     its `style=""` or, for a `<style>` element, its rules; or a rule of more than
-    `MAX_RULE_DECLARATIONS` declarations; or a `style=""` of more than
-    `MAX_STYLE_DECLARATIONS`."""
+    `MAX_RULE_DECLARATIONS` declarations; or a `style=""` svglib cannot read, or of more
+    than `MAX_STYLE_DECLARATIONS`."""
+    unread = _unread(element)
+    if unread is not None:
+        return (
+            f"its style holds {unread!r}, which svglib cannot read: each declaration between"
+            " semicolons is one name, a colon and its value (`fill: red`)"
+        )
     style = element.get("style")
     if style and style_declarations(style) > MAX_STYLE_DECLARATIONS:
         return (
@@ -104,6 +110,20 @@ def property_problem(element: Any) -> str | None:
                 f" {MAX_RULE_DECLARATIONS}): svglib writes each onto every element the rule"
                 " matches; split it, or set fewer properties"
             )
+    return None
+
+
+def _unread(element: Any) -> str | None:
+    """The first declaration of `element`'s `style=""` that is not one `name: value`
+    (svglib splits each at its colons into exactly two, and fails on the whole icon
+    otherwise: `fill:red:blue` said only "too many values to unpack", at the file's start)."""
+    for key, value in element.attrib.items():
+        if str(key).rsplit("}", 1)[-1].lower() != "style":
+            continue
+        for piece in str(value).split(";"):
+            piece = piece.strip()
+            if piece and piece.count(":") != 1:
+                return piece if len(piece) <= 60 else piece[:57] + "..."
     return None
 
 
