@@ -42,8 +42,8 @@ def composite(name: str, copies: int) -> Glyph:
     return glyph
 
 
-def heavy_font(path: Path, glyphs: dict[str, Glyph], cmap: dict[int, str]) -> Path:
-    """A TrueType font "Heavy" of `glyphs` (besides .notdef and space), mapped by `cmap`."""
+def font_builder(glyphs: dict[str, Glyph], cmap: dict[int, str], family: str) -> FontBuilder:
+    """A TrueType font of `glyphs` (besides .notdef and space), mapped by `cmap`, to save."""
     names = [".notdef", "space", *glyphs]
     builder = FontBuilder(1000, isTTF=True)
     builder.setupGlyphOrder(names)
@@ -52,11 +52,16 @@ def heavy_font(path: Path, glyphs: dict[str, Glyph], cmap: dict[int, str]) -> Pa
     builder.setupGlyf({".notdef": empty, "space": empty, **glyphs})
     builder.setupHorizontalMetrics({name: (600, 0) for name in names})
     builder.setupHorizontalHeader(ascent=800, descent=-200)
-    builder.setupNameTable({"familyName": "Heavy", "styleName": "Regular"})
+    builder.setupNameTable({"familyName": family, "styleName": "Regular"})
     builder.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
     builder.setupPost()
+    return builder
+
+
+def heavy_font(path: Path, glyphs: dict[str, Glyph], cmap: dict[int, str]) -> Path:
+    """A TrueType font "Heavy" of `glyphs` (besides .notdef and space), mapped by `cmap`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    builder.save(str(path))
+    font_builder(glyphs, cmap, "Heavy").save(str(path))
     return path
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
 
 from tests.font_maker import make_font
+from tests.test_hardening_fonts60 import font_builder
 from toolkit.render import game_fonts
 from toolkit.render.game_fonts import MAX_GLYPH_POINTS, MAX_GLYPH_REACH
 
@@ -48,17 +48,7 @@ def far_font(
 ) -> Path:
     """A TrueType font "Far" of `glyphs` (besides .notdef and space), mapped by `cmap`; with
     `header` False, every glyph header keeps the box of a small square (a lying header)."""
-    names = [".notdef", "space", *glyphs]
-    builder = FontBuilder(EM, isTTF=True)
-    builder.setupGlyphOrder(names)
-    builder.setupCharacterMap({32: "space", **cmap})
-    empty = TTGlyphPen(None).glyph()
-    builder.setupGlyf({".notdef": empty, "space": empty, **glyphs})
-    builder.setupHorizontalMetrics({name: (600, 0) for name in names})
-    builder.setupHorizontalHeader(ascent=800, descent=-200)
-    builder.setupNameTable({"familyName": "Far", "styleName": "Regular"})
-    builder.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
-    builder.setupPost()
+    builder = font_builder(glyphs, cmap, "Far")  # EM units a square em
     if not header:
         builder.font.recalcBBoxes = False
         for name in glyphs:
