@@ -484,6 +484,9 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     across the box, ~0.4 s a full-card use: probe 60-2)."""
     contents = getattr(node, "contents", None)
     if contents is None:
+        clip = getattr(node, "_clip_shape", None)
+        if clip is not None and _shading(node) > 1:  # a gradient fills the path it clips to
+            return [_stroke_length(clip) * scale]  # (probe 61-3: it holds no fillColor)
         painted = sum(getattr(node, kind, None) is not None for kind in _PAINTS)
         return [_stroke_length(node) * scale * painted] if painted else []
     own = getattr(node, "transform", None)
