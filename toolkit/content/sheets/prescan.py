@@ -487,6 +487,13 @@ def _ods_text_weight(body: bytes) -> int:
     return weight
 
 
+NESTED_TABLE = (
+    "the sheet holds a table inside a cell, which no spreadsheet program writes and the size"
+    " check cannot follow (a 1.8 kB sheet built 2.4 GB behind one); open the file in your"
+    " spreadsheet program and save it again"
+)
+
+
 def scan_ods(xml: bytes, before: int = 0) -> Scan:
     """Scan every table of an ODS content.xml: calamine reads the first sheet, but builds
     every table's cells when it opens the file (a second table of 400,000 repeated rows took
@@ -497,6 +504,10 @@ def scan_ods(xml: bytes, before: int = 0) -> Scan:
     weight = 0
     for index, table in enumerate(_ODS_TABLE.finditer(xml)):
         end = xml.find(b"</table:table>", table.end())
+        inner = _ODS_TABLE.search(xml, table.end(), end if end >= 0 else len(xml))
+        if inner is not None:  # a table in a cell: its end is not the outer one's (probe 61-6)
+            scan.too_large = (1, 1, NESTED_TABLE)
+            return scan
         name = None
         if index:
             found = re.search(rb"\btable:name" + _VALUE, table.group(0))

@@ -345,6 +345,8 @@ def read_workbook(path: Path, display: str, inside: Path | None = None) -> Grid 
         return refuse(Y_NOT_SHEET, Span(), f"not a readable {suffix} file: {_first_line(exc)}")
     if scan.too_large is not None:  # refused before calamine builds the table in memory
         row, col, why = scan.too_large
+        if why == prescan.NESTED_TABLE:
+            return refuse(Y_NOT_SHEET, Span(row, col, sheet=first), why)
         repeated = scan.repeated > prescan.MAX_REPEATED - before
         if repeated and repeats.passed:  # said at the file that passed the bound
             return Refused(Y_SHEET_SIZE.at(display, Span(), why), quiet=True)
