@@ -157,7 +157,7 @@ def _icon_element() -> object:
 
     element = IconElement.model_construct(kind="icon", icon=ASKED)
     job = SimpleNamespace(icons=IconSet({}, frozenset(LOOK_ALIKE)))
-    item = SimpleNamespace(text=ASKED)
+    item = SimpleNamespace(text=ASKED, w=10.0, h=10.0)
     return list(element.problems(item, job))  # type: ignore[arg-type]
 
 
