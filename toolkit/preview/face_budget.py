@@ -15,11 +15,13 @@ CARD_DPI = 150.0
 """The preview's card faces' resolution (toolkit.preview.draw): a poker card is 407 × 555 px,
 sharp beside an editor, quick to draw; what a face paints is priced at it (`face_letters`)."""
 
-SHARE = 5
-"""The preview fits a fifth of the letters `validate` does (`FIT_BUDGET`): a face fitted
+SHARE = 0.3
+"""The share of the letters `validate` fits (`FIT_BUDGET`) the preview fits: a face fitted
 there is also drawn, rasterised and PNG-encoded, about five times what fitting its letters
 costs the check (probe 42 H2: the whole budget was ~15 s of drawing at start and again on
-each layout save; a fifth is ~3 s)."""
+each layout save). 600,000 letters, ~3 s: a fifth of the 3 M `validate` fitted until
+budget60. The largest bundled game's first page needs more than 400,000 (a fifth of 2 M
+refused some of its fronts)."""
 
 
 FACE_LETTERS = 1_000
@@ -71,7 +73,7 @@ def load_letters(items: list[Any], job: Any) -> int:
 
 def preview_limit() -> int:
     """The letters the faces of one revision of the preview may fit."""
-    return textfit.FIT_BUDGET // SHARE
+    return int(textfit.FIT_BUDGET * SHARE)
 
 
 class FitSpent(ValueError):
@@ -84,7 +86,7 @@ class FaceBudget(FitBudget):
     (toolkit.render.layout_budget). `validate` stops at them and the game is not built, but
     the preview resolved (probe 40 H2) and fitted (probe 41 H2: 3,003 faces of long texts,
     ~21 s at start) every face past them. Past either, a face is not drawn and says why.
-    The fitting budget is a fifth of the check's (`SHARE`): each face fitted is also drawn,
+    The fitting budget is a share of the check's (`SHARE`): each face fitted is also drawn,
     and each face counts FACE_LETTERS letters besides its texts' (its drawing).
 
     Both count a face once (`LayoutBudget(once=True)`): a group of faces that fails is
