@@ -18,13 +18,13 @@ from toolkit.preview import face_budget
 from toolkit.render import textfit
 
 
-def test_the_preview_fits_a_fifth_of_the_check_s_letters(  # noqa: F811 (the fixture)
+def test_the_preview_fits_a_share_of_the_check_s_letters(  # noqa: F811 (the fixture)
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     fitted: list[tuple[str, int]],  # noqa: F811
 ):
-    """A check's budget for 25 faces: the preview draws 5 and refuses the rest, saying why
-    (was: 25 drawn)."""
+    """A check's budget for 25 faces: the preview draws its share (`SHARE`: 30 %, 7 or 8) and
+    refuses the rest, saying why (was: 25 drawn)."""
     from toolkit.preview.draw import draw_targets
 
     game = _rules_game(tmp_path / "g", CARDS, LONG)
@@ -36,7 +36,8 @@ def test_the_preview_fits_a_fifth_of_the_check_s_letters(  # noqa: F811 (the fix
     results = draw_targets(shown, faces)
     drawn = [r for r in results if isinstance(r, list)]
     refused = [r for r in results if not isinstance(r, list)]
-    assert len(drawn) == 5, len(drawn)
+    share = int(25 * face_budget.SHARE)  # (a face begun under the budget is drawn)
+    assert share <= len(drawn) <= share + 1 < 25, len(drawn)
     assert all("is not rendered: the fitting budget" in str(r) for r in refused), refused[0]
 
 
