@@ -191,7 +191,8 @@ def zigzag(points: int, size: int) -> Glyph:
 
 def test_a_glyph_larger_than_an_em_is_held_to_its_points_per_square_em(run_cli, tmp_path):
     points = MAX_GLYPH_POINTS // 4 + 100  # passes in an em, not over 2 x 2 em
-    glyphs = {"A": zigzag(points, EM), "B": zigzag(points, 2 * EM), "C": zigzag(150, 5 * EM)}
+    # (A in a quarter em: across the whole em its outline would pass MAX_GLYPH_OUTLINE)
+    glyphs = {"A": zigzag(points, EM // 4), "B": zigzag(points, 2 * EM), "C": zigzag(150, 5 * EM)}
     game = far_game(tmp_path, "ABC")
     far_font(game / "fonts" / "Far.ttf", glyphs, {65: "A", 66: "B", 67: "C"})
     messages, code = p009(run_cli, game)

@@ -508,6 +508,7 @@ CJK, Korean brush and handwriting, DejaVu's snowman) has 1,590 points (FreeSerif
 tile), a Latin letter tens; a 96 kB font of 64,000-point composite glyphs took `export png`
 of a three-card game 24.7 s (probe60-7)."""
 _POINTS_CAP = 10**9  # a count past it is told as "more than": nested composites multiply
+_LENGTH_CAP = 1e12  # (the same for lengths)
 _INT16, _UINT16 = struct.Struct(">h"), struct.Struct(">H")
 
 
@@ -645,6 +646,7 @@ class _Reach:
         self.boxes: dict[int, Box | None] = {}
         self.heights: dict[int, int] = {}  # how deep a composite's components nest
         self.points: dict[int, int] = {}  # outline points, components counted each time drawn
+        self.lengths: dict[int, float] = {}  # outline lengths (`_simple_box`), font units
         self.lock = threading.Lock()
 
     def box(self, glyph: int, depth: int = 0) -> Box | None:
@@ -662,15 +664,16 @@ class _Reach:
             return None
         try:
             if _INT16.unpack_from(self.data, at)[0] >= 0:
-                found, self.points[glyph] = _simple_box(self.data, at, end)
+                found, self.points[glyph], self.lengths[glyph] = _simple_box(self.data, at, end)
             else:
                 found = self._composite_box(glyph, at, end, depth)
         except (struct.error, IndexError, UnicodeDecodeError):
-            found, self.points[glyph] = None, 0
+            found, self.points[glyph], self.lengths[glyph] = None, 0, 0.0
         except _CostlyFont:  # too deep from here: not kept as drawing nothing
             del self.boxes[glyph]
             self.heights.pop(glyph, None)
             self.points.pop(glyph, None)
+            self.lengths.pop(glyph, None)
             raise
         self.boxes[glyph] = found
         return found
@@ -697,6 +700,10 @@ class _Reach:
             self.heights[glyph] = max(self.heights.get(glyph, 0), 1 + self.heights.get(part, 0))
             drawn = self.points.get(glyph, 0) + self.points.get(part, 0)
             self.points[glyph] = min(drawn, _POINTS_CAP + 1)
+            a, b, c, d = matrix  # how much longer it makes a line, at most (in L1)
+            stretch = max(abs(a) + abs(b), abs(c) + abs(d))
+            length = self.lengths.get(glyph, 0.0) + self.lengths.get(part, 0.0) * stretch
+            self.lengths[glyph] = min(length, _LENGTH_CAP)
             if child is None:
                 continue
             if xy:
@@ -713,12 +720,14 @@ class _Reach:
         return _union(boxes) if boxes else None
 
 
-def _simple_box(data: bytes, at: int, end: int) -> tuple[Box | None, int]:
-    """The box of a simple glyph's points and how many they are (raises struct.error or
-    IndexError past its data)."""
+def _simple_box(data: bytes, at: int, end: int) -> tuple[Box | None, int, float]:
+    """The box of a simple glyph's points, how many they are and how long its outline is
+    (the sum of its points' steps across and up: no shorter than a rasteriser's walk along
+    it, the control points of its curves counted; raises struct.error or IndexError past its
+    data)."""
     contours = _INT16.unpack_from(data, at)[0]
     if contours == 0:
-        return None, 0
+        return None, 0, 0.0
     points = _UINT16.unpack_from(data, at + 8 + 2 * contours)[0] + 1
     i = at + 10 + 2 * contours
     i += 2 + _UINT16.unpack_from(data, i)[0]  # past the instructions
@@ -732,18 +741,19 @@ def _simple_box(data: bytes, at: int, end: int) -> tuple[Box | None, int]:
             flags.append(flag)
             i += 1
     del flags[points:]
-    (x_min, x_max), i = _axis(data, i, flags, _X_DELTAS)
-    (y_min, y_max), i = _axis(data, i, flags, _Y_DELTAS)
+    (x_min, x_max), across, i = _axis(data, i, flags, _X_DELTAS)
+    (y_min, y_max), up, i = _axis(data, i, flags, _Y_DELTAS)
     if i > end:
         raise struct.error("past the glyph")
-    return (x_min, y_min, x_max, y_max), points
+    return (x_min, y_min, x_max, y_max), points, float(across + up)
 
 
 def _axis(
     data: bytes, at: int, flags: bytearray, kind: tuple[bytes, bytes, bytes]
-) -> tuple[tuple[int, int], int]:
+) -> tuple[tuple[int, int], int, int]:
     """The least and greatest coordinate of one axis of a simple glyph's points, whose deltas
-    start at `at`, and where they end (the points' sums run in C: no loop a point)."""
+    start at `at`, the sum of their steps, and where they end (the sums run in C: no loop a
+    point)."""
     table, absent, negative = kind
     shape = ">" + flags.translate(table, absent).decode("ascii")
     values = struct.unpack_from(shape, data, at)
@@ -751,7 +761,8 @@ def _axis(
     coordinates = list(itertools.accumulate(map(operator.mul, values, signs)))
     if flags[0] in absent:  # the first point sits at 0
         coordinates.append(0)
-    return (min(coordinates), max(coordinates)), at + struct.calcsize(shape)
+    steps = sum(map(abs, values))
+    return (min(coordinates), max(coordinates)), steps, at + struct.calcsize(shape)
 
 
 def _placed(box: Box, matrix: tuple[float, ...], dx: int, dy: int, scaled: bool) -> Box:
@@ -783,9 +794,22 @@ _REACHES: dict[str, _Reach] = {}
 _REACHES_LOCK = threading.Lock()
 
 
+MAX_GLYPH_OUTLINE = 100
+"""Em of outline one glyph a game prints may have (the steps of its points across and up,
+its components' each time drawn): a rasteriser walks each edge across every row and cell it
+crosses, at each size a page prints it. Real fonts' longest: 14 em (Latin), 28 em (CJK)."""
+MAX_PRINTED_OUTLINE = 50_000
+"""Em of outline the glyphs of every character a game may print have together, in one of
+its fonts: 450 distinct zig-zag glyphs of 741 em each (3,990 points, under the other
+bounds), 333,000 em, took `export png` of a 40 kB game 26.9 s at five large sizes (1.4 s in
+a light font: ~77 µs an em; probe 61-4), so ~4 s at this bound. A full Latin font's 500
+glyphs have ~3,000 em; 3,000 CJK glyphs ~35,000 em, 5,000 ~60,000."""
+
+
 def reach_problem(key: str, characters: Collection[str]) -> str | None:
     """Why the game's font registered as `key` cannot print `characters`: the lowest of them
-    whose glyph's outline reaches more than `MAX_GLYPH_REACH` em beyond the em square (None:
+    whose glyph's outline reaches more than `MAX_GLYPH_REACH` em beyond the em square, or is
+    too heavy or too long, or takes their outlines together past `MAX_PRINTED_OUTLINE` (None:
     none does). Only their glyphs are decoded, each once a process."""
     with _REACHES_LOCK:
         reach = _REACHES.get(key)
@@ -795,6 +819,7 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
             except (struct.error, KeyError):  # read by reportlab, yet no glyf: not judged here
                 return None
     with reach.lock:
+        total = 0.0
         for code in sorted({ord(ch) for ch in characters}):
             glyph = reach.glyphs.get(code)
             try:
@@ -813,7 +838,27 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
             points = reach.points.get(glyph, 0)  # type: ignore[arg-type]  # glyph: not None
             if points * area > MAX_GLYPH_POINTS * reach.em**2:
                 return _too_heavy(chr(code), box, reach.em, points)
+            length = reach.lengths.get(glyph, 0.0) / reach.em  # type: ignore[arg-type]
+            total += length
+            if length > MAX_GLYPH_OUTLINE or total > MAX_PRINTED_OUTLINE:
+                return _too_long(chr(code), length, total)
     return None
+
+
+def _too_long(character: str, length: float, total: float) -> str:
+    if length > MAX_GLYPH_OUTLINE:
+        what = f"has {length:,.0f} em of outline; the limit is {MAX_GLYPH_OUTLINE} em a glyph"
+    else:
+        what = (
+            f"takes the outlines of the glyphs the game may print past {MAX_PRINTED_OUTLINE:,}"
+            f" em together ({total:,.0f} em with it)"
+        )
+    return (
+        f"its glyph for {character!r} (U+{ord(character):04X}) {what}, as a rasteriser walks"
+        " every edge of a glyph at each size a page prints it (a real font's longest glyph"
+        " has under 30 em, a CJK font's 3,000 glyphs some 35,000). Simplify its outlines"
+        " (e.g. FontForge's Element > Simplify) or use another font"
+    )
 
 
 def _too_heavy(character: str, box: tuple[int, int, int, int], em: int, points: int) -> str:
