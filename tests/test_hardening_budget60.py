@@ -3,35 +3,19 @@ budget at once; a surface whose unit cost more than its price is priced by what 
 
 from __future__ import annotations
 
-from tests.test_hardening_budget59 import _validate
+from tests.test_hardening_budget59 import wordcounts_found
 
 
 def test_a_wordcount_reads_each_letter_at_a_built_letters_price(tmp_path, monkeypatch):
     # `s|wordcount` makes a text of each word (~60 ns a letter): 8 of a 99,000-letter `s` in
     # one language read 792,000 letters, past the language's share of the rulebook's
     # 2,000,000 (666,666); charged an eighth, they passed (105 a language: ~0.65 s)
-    from toolkit.scaffold.new import new_game
-
-    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
-    game = tmp_path / "g"
-    new_game(game, "g", ["en", "fr", "es"])
-    loop = '{% set s = "ab " * 33000 %}{% for i in range(8) %}{{ s|wordcount }} {% endfor %}'
-    rulebook = game / "rulebook" / "en.md"
-    rulebook.write_text(rulebook.read_text("utf-8") + "\n" + loop + "\n", "utf-8")
-    _code, found = _validate(str(game), "--no-cache")
+    found = wordcounts_found(tmp_path, monkeypatch, 8)
     r010 = [d for d in found if d["code"] == "R010"]
     assert len(r010) == 1 and r010[0]["file"].endswith("rulebook/en.md"), found
     assert "more than 666,666 characters and items" in r010[0]["message"]
 
 
 def test_a_few_wordcounts_of_a_rulebook_pass(tmp_path, monkeypatch):
-    from toolkit.scaffold.new import new_game
-
-    monkeypatch.setenv("PLAYSET_NO_CACHE", "1")
-    game = tmp_path / "g"
-    new_game(game, "g", ["en", "fr", "es"])
-    loop = '{% set s = "ab " * 33000 %}{% for i in range(5) %}{{ s|wordcount }} {% endfor %}'
-    rulebook = game / "rulebook" / "en.md"
-    rulebook.write_text(rulebook.read_text("utf-8") + "\n" + loop + "\n", "utf-8")
-    _code, found = _validate(str(game), "--no-cache")
+    found = wordcounts_found(tmp_path, monkeypatch, 5)
     assert not [d for d in found if d["code"] == "R010"], found

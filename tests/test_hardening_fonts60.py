@@ -69,20 +69,26 @@ def read(path: Path) -> tuple[str, str, str] | str:
     return game_fonts.read_face(path, path.parent.resolve())
 
 
-def test_a_glyph_past_the_bound_is_refused_at_the_font_file(run_cli, tmp_path):
-    game = tmp_path / "game"
-    (game / "decks").mkdir(parents=True)
-    (game / "game.yaml").write_text(
+def heavy_game(root: Path, text: str, glyphs: dict[str, Glyph], cmap: dict[int, str]) -> Path:
+    """An English game printing `text` (a card's name and text) in the font "Heavy" of
+    `glyphs` (`heavy_font`)."""
+    (root / "decks").mkdir(parents=True)
+    (root / "game.yaml").write_text(
         "id: game\ntitle: {en: Game}\nlanguages: [en]\nsource_language: en\n"
         "players: {min: 2, max: 4}\nrules: {}\nfiles:\n  decks: [decks/cards.yaml]\n"
         "style:\n  font: Heavy\n"
     )
-    (game / "decks" / "cards.yaml").write_text(
+    (root / "decks" / "cards.yaml").write_text(
         "id: cards\nkind: actions\nname: {en: Deck}\nsize: poker\ncards:\n"
-        "  - id: one\n    name: {en: A}\n    text: {en: A}\n"
+        f"  - id: one\n    name: {{en: {text}}}\n    text: {{en: {text}}}\n"
     )
+    heavy_font(root / "fonts" / "Heavy.ttf", glyphs, cmap)
+    return root
+
+
+def test_a_glyph_past_the_bound_is_refused_at_the_font_file(run_cli, tmp_path):
     glyphs = {"A": zigzag(MAX_GLYPH_POINTS + 1)}
-    heavy_font(game / "fonts" / "Heavy.ttf", glyphs, {65: "A"})
+    game = heavy_game(tmp_path / "game", "A", glyphs, {65: "A"})
     result = run_cli("validate", str(game), "--format", "json")
     found = [d for d in json.loads(result.stdout) if d["code"] == "P009"]
     assert [d["file"].removeprefix(f"{game}/") for d in found] == ["fonts/Heavy.ttf"]

@@ -9,23 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_hardening_fonts60 import heavy_font, zigzag
+from tests.test_hardening_fonts60 import heavy_game, zigzag
 from toolkit.render import game_fonts
-
-
-def _game(root: Path, text: str, glyphs: dict, cmap: dict[int, str]) -> Path:
-    (root / "decks").mkdir(parents=True)
-    (root / "game.yaml").write_text(
-        "id: game\ntitle: {en: Game}\nlanguages: [en]\nsource_language: en\n"
-        "players: {min: 2, max: 4}\nrules: {}\nfiles:\n  decks: [decks/cards.yaml]\n"
-        "style:\n  font: Heavy\n"
-    )
-    (root / "decks" / "cards.yaml").write_text(
-        "id: cards\nkind: actions\nname: {en: Deck}\nsize: poker\ncards:\n"
-        f"  - id: one\n    name: {{en: {text}}}\n    text: {{en: {text}}}\n"
-    )
-    heavy_font(root / "fonts" / "Heavy.ttf", glyphs, cmap)
-    return root
 
 
 def _p009(run_cli, root: Path) -> list[str]:
@@ -35,7 +20,7 @@ def _p009(run_cli, root: Path) -> list[str]:
 
 def test_a_glyph_of_a_long_outline_is_refused(run_cli, tmp_path):
     # 1,000 points zig-zagging across the em: ~185 em of outline, under the points bound
-    game = _game(tmp_path / "g", "A", {"A": zigzag(1_000)}, {65: "A"})
+    game = heavy_game(tmp_path / "g", "A", {"A": zigzag(1_000)}, {65: "A"})
     (message,) = _p009(run_cli, game)
     assert "'A' (U+0041)" in message and "em of outline" in message, message
     assert f"the limit is {game_fonts.MAX_GLYPH_OUTLINE} em a glyph" in message
@@ -44,7 +29,7 @@ def test_a_glyph_of_a_long_outline_is_refused(run_cli, tmp_path):
 def test_the_glyphs_a_game_prints_are_bounded_together(run_cli, tmp_path, monkeypatch):
     glyphs = {name: zigzag(200) for name in "ABCD"}  # ~37 em each
     cmap = {ord(name): name for name in glyphs}
-    game = _game(tmp_path / "g", "ABCD", glyphs, cmap)
+    game = heavy_game(tmp_path / "g", "ABCD", glyphs, cmap)
     assert _p009(run_cli, game) == []
     monkeypatch.setattr(game_fonts, "MAX_PRINTED_OUTLINE", 100)
     game_fonts._REACHES.clear()

@@ -435,10 +435,10 @@ a face)."""
 def _shading(shape: Any) -> float:
     """How many plain fills a shape's pixel costs: more for a gradient (`RADIAL_SHADING`,
     `LINEAR_SHADING`), 1 otherwise."""
-    name = type(shape).__name__  # svglib's gradient shapes, not imported for a plain icon
-    return {"RadialGradientShape": RADIAL_SHADING, "LinearGradientShape": LINEAR_SHADING}.get(
-        name, 1.0
-    )
+    return _SHADINGS.get(type(shape).__name__, 1.0)  # svglib's classes, not imported here
+
+
+_SHADINGS = {"RadialGradientShape": RADIAL_SHADING, "LinearGradientShape": LINEAR_SHADING}
 
 
 def _stroke_joins(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[tuple[int, float]]:
