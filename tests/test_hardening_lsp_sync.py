@@ -1,0 +1,127 @@
+"""The language server takes whole documents and checks on one thread (probe61-1, -5): a
+message of 8,000 ranged changes took pygls 11.5 s (each change re-split the whole document),
+and every didOpen or didChange started a thread of its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from tests.conftest import REPO
+from toolkit.lsp.debounce import Debouncer
+from toolkit.lsp.server import make_server
+
+
+def _message(obj: dict) -> bytes:
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _replies(out: bytes) -> list[dict]:
+    found, rest = [], out
+    while rest:
+        head, _, rest = rest.partition(b"\r\n\r\n")
+        size = int(head.split(b"\r\n")[0].split(b":")[1])
+        found.append(json.loads(rest[:size]))
+        rest = rest[size:]
+    return found
+
+
+def _session(messages: list[dict]) -> tuple[list[dict], str]:
+    stream = b"".join(_message(m) for m in messages)
+    stream += _message({"jsonrpc": "2.0", "id": 99, "method": "shutdown", "params": None})
+    stream += _message({"jsonrpc": "2.0", "method": "exit", "params": None})
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-m", "toolkit", "lsp"],
+        input=stream,
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    return _replies(done.stdout), done.stderr.decode()
+
+
+def test_the_server_asks_for_whole_documents_and_refuses_ranged_changes(tmp_path: Path) -> None:
+    uri = (tmp_path / "notes.yaml").as_uri()
+    ranged = {
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "text": "x",
+    }
+    replies, log = _session(
+        [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+            {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "a"}
+                },
+            },
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didChange",
+                "params": {
+                    "textDocument": {"uri": uri, "version": 2},
+                    "contentChanges": [ranged] * 5_000,
+                },
+            },
+        ]
+    )
+    capabilities = next(r for r in replies if r.get("id") == 1)["result"]["capabilities"]
+    assert capabilities["textDocumentSync"]["change"] == 1  # Full
+    assert log.count("refused textDocument/didChange") == 1, log[-2000:]
+    assert "server takes whole documents" in log
+
+
+def test_checks_are_scheduled_on_one_thread(monkeypatch) -> None:
+    started: list[threading.Thread] = []
+    real_start = threading.Thread.start
+
+    def counted(self: threading.Thread) -> None:
+        started.append(self)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    server = make_server()
+    runs: list[object] = []
+    monkeypatch.setattr(server, "check", runs.append)
+    server.checks = Debouncer(server.check)
+    games = [
+        SimpleNamespace(mirror=SimpleNamespace(root=Path(f"/game{i % 3}"))) for i in range(300)
+    ]
+    try:
+        for game in games:
+            server.schedule(game, delay=60)  # type: ignore[arg-type]
+        assert len(started) <= 1
+        assert server.checks.pending() == 3  # one per game folder: the last of each burst
+    finally:
+        server.close()
+    assert runs == []  # closed before any was due
+
+
+def test_the_last_of_a_burst_runs_once_each_key_in_due_order() -> None:
+    ran: list[str] = []
+    done = threading.Event()
+
+    def run(value: str) -> None:
+        ran.append(value)
+        if len(ran) == 2:
+            done.set()
+
+    debouncer = Debouncer(run)
+    for nth in range(50):
+        debouncer.schedule("a", f"a{nth}", 0.05)
+    debouncer.schedule("b", "b", 0.01)
+    assert done.wait(10)
+    time.sleep(0.1)
+    debouncer.close()
+    assert ran == ["b", "a49"]
