@@ -11,7 +11,7 @@ breaks such a word slowly): its rows are said only when plainly too tall."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,24 +25,46 @@ def tall_rows(
     """Each card of `table` whose row, under the table's header, is taller than a page
     holds on a paper `build` offers: its id, the value that makes it so tall (its tallest
     cell), the row's height (at least) and the papers whose page cannot hold it."""
-    from toolkit.render import table_fit as fit
     from toolkit.render.card_reference import plain_cells
+
+    def laid() -> Any:
+        return _laid(table, lang, faces, icons)
+
+    for index, tallest, height, papers in tall_cells(plain_cells(table, lang), faces, icons, laid):
+        card = table.rows[index - 1]
+        printed = [card.name, *card.values, card.copies, card.text]
+        yield card.card_id, printed[tallest], height, papers
+
+
+def tall_cells(
+    plain: list[list[tuple[str, bool]]],
+    faces: Faces,
+    icons: Any,
+    laid: Callable[[], Any],
+    width_less: float = 0.0,
+) -> Iterator[tuple[int, int, float, list[str]]]:
+    """Each body row of a table (`plain`: its rows of cells as their text and whether they
+    print in bold, the header first) taller, under the header, than a page holds on a paper
+    `build` offers: the row's index, its tallest cell's, its height (at least) and those
+    papers. `laid()` gives the FitTable `build` lays the table out as, made only for a row
+    the bounds cannot settle; `width_less`: what the table's indentation takes off a
+    page's width."""
+    from toolkit.render import table_fit as fit
     from toolkit.render.rulebook_style import register_faces
 
     register_faces(faces)
     size = fit.BODY_SIZE * fit.CELL_SIZE
     bold, regular = faces.font("bold"), faces.font("regular")
-    cells = [
-        [(t, bold if b else regular, size) for t, b in row] for row in plain_cells(table, lang)
-    ]
+    cells = [[(t, bold if b else regular, size) for t, b in row] for row in plain]
     bounds = fit.column_bounds(cells, max(len(row) for row in cells), icons)
     spans = [[_spans(text, font, size, icons) for text, font, size in row] for row in cells]
     widest = [least - 2 * fit.PAD - 1 for least in bounds[0]]  # each column's widest word
     tall: dict[int, tuple[int, float, list[str]]] = {}  # row → its tallest cell, height, papers
-    laid: Any = None  # the table as `build` lays it out, made for a row only the layout clears
+    left = MAX_LAID_ROWS
+    table: Any = None  # the table as `build` lays it out, made for a row only the layout clears
     for paper in fit.PAPERS:
         width, room = fit.page_room(paper)
-        widths = fit.fit_widths(*bounds, width, 2 * fit.PAD + 1)
+        widths = fit.fit_widths(*bounds, width - width_less, 2 * fit.PAD + 1)
         header = max(_high(cells[0], spans[0], widths, widest))
         first = fit.BODY_SIZE * fit.CELL_LEADING + fit.TOP + fit.BOTTOM  # the header: a line
         split = any(least > wide + 0.01 for least, wide in zip(bounds[0], widths, strict=True))
@@ -52,18 +74,23 @@ def tall_rows(
                 continue  # nearly every row: its lines counted, none laid out
             height: float | None = max(_least(cells[index], spans[index], widths))
             if height is not None and first + height <= room:  # only the layout tells
-                if split:  # not laid out: a word wider than its column (4,000 letters) took
-                    continue  # reportlab 2.7 s to break into lines
-                laid = laid or _laid(table, lang, faces, icons)
-                height = _row_height(laid, index, widths, room)
+                if split or left <= 0:  # not laid out: a word wider than its column (4,000
+                    continue  # letters) took reportlab 2.7 s to break into lines
+                left -= 1
+                table = table or laid()
+                height = _row_height(table, index, widths, room)
             if height is not None:
                 tallest = max(range(len(high)), key=high.__getitem__)
                 _, highest, papers = tall.setdefault(index, (tallest, height, []))
                 tall[index] = (tallest, max(highest, height), [*papers, paper])
     for index, (tallest, height, papers) in sorted(tall.items()):
-        card = table.rows[index - 1]
-        printed = [card.name, *card.values, card.copies, card.text]
-        yield card.card_id, printed[tallest], height, papers
+        yield index, tallest, height, papers
+
+
+MAX_LAID_ROWS = 64
+"""Rows of one table laid out by reportlab to settle their height, at most (each near a
+page high: ~5 ms); rows past them that only a layout would settle are left to `build`,
+which refuses such a row with the page it meets it on."""
 
 
 def _spans(text: str, font: str, size: float, icons: Any) -> list[tuple[int, float]]:

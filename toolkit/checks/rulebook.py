@@ -15,6 +15,7 @@ from toolkit.checks.card_reference_bounds import findings as reference_bounds
 from toolkit.checks.icon_names import P_INLINE_ICON, content_icons, glued_icons
 from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
+from toolkit.checks.rulebook_tables import tall_table_rows
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.board_phrases import printed_at, unfilled_message, unfilled_terms
@@ -84,6 +85,13 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             if (deck_file, span.line, span.col, message) not in failed:  # once a place
                 failed.add((deck_file, span.line, span.col, message))
                 yield R_RULEBOOK.at(deck_file, span, message)
+        if "|" in text:  # its own tables: a row taller than a page
+            if ":" in text and INLINE_ICON.search(text):
+                icons = icons or icon_set(game.root)
+            for span, message in tall_table_rows(text, lang, faces, icons):
+                if (display, span.line, span.col, message) not in failed:
+                    failed.add((display, span.line, span.col, message))
+                    yield R_RULEBOOK.at(display, span, message)
         # what prints, in which face: link targets never do, `&#1513;` prints ש, `**a**`
         # prints in bold. Parsed only when it may change a finding (an `&`, a right-to-left
         # letter, a character some face lacks): nearly every rulebook is then searched as

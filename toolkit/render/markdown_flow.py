@@ -809,27 +809,32 @@ class _Converter:
         )
 
     def table(self, node: SyntaxTreeNode) -> Flowable:
-        rows: list[list[Cell]] = []
-        header = False
-        for section in node.children:
-            for tr in section.children:
-                row = []
-                for cell in tr.children:
-                    inline = cell.children[0] if cell.children else None
-                    style = str(cell.attrs.get("style", ""))
-                    align = style.removeprefix("text-align:") if style else ""
-                    row.append(
-                        Cell(
-                            inline_markup(inline, self.sheet.icons) if inline else "",
-                            plain_text(cell),
-                            head=cell.type == "th",
-                            align=align,
-                        )
+        return fit_table(node, self.sheet)
+
+
+def fit_table(node: SyntaxTreeNode, sheet: Sheet) -> FitTable:
+    """A Markdown table node as the rulebook lays it out (validate measures its rows too)."""
+    rows: list[list[Cell]] = []
+    header = False
+    for section in node.children:
+        for tr in section.children:
+            row = []
+            for cell in tr.children:
+                inline = cell.children[0] if cell.children else None
+                style = str(cell.attrs.get("style", ""))
+                align = style.removeprefix("text-align:") if style else ""
+                row.append(
+                    Cell(
+                        inline_markup(inline, sheet.icons) if inline else "",
+                        plain_text(cell),
+                        head=cell.type == "th",
+                        align=align,
                     )
-                header = header or section.type == "thead"
-                rows.append(row)
-        _center_numbers(rows)
-        return FitTable(rows, self.sheet, header=header)
+                )
+            header = header or section.type == "thead"
+            rows.append(row)
+    _center_numbers(rows)
+    return FitTable(rows, sheet, header=header)
 
 
 NUMBERISH = re.compile(r"^[\s+\-–−×x/.,:%·]*+\d[\s\d+\-–−×x/.,:%·]*+$")

@@ -1,0 +1,110 @@
+"""A rulebook's own table row taller than a page is R010 in validate, where `build` refuses
+it (lows60: validate was clean and build said "a table row is taller than a page"), measured
+as build lays the row out; a rulebook of ordinary tables is not parsed for it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import REPO
+from toolkit.checks import rulebook_tables
+from toolkit.content.game import load_game
+from toolkit.render.rulebook import RulebookTooLarge, render_rulebook
+from toolkit.render.rulebook_source import read_rulebook, render_markdown
+from toolkit.render.rulebook_style import Faces, rulebook_faces
+from toolkit.scaffold.new import new_game
+
+TABLE = "\n## Scores\n\n| Name | Effect |\n|---|---|\n| short | fine |\n"
+
+
+def _game(tmp_path: Path, row: str) -> tuple[Path, int]:
+    """The starter game whose English rulebook ends with a table holding `row`: the row's
+    line in the file."""
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"])
+    book = game / "rulebook" / "en.md"
+    text = book.read_text(encoding="utf-8") + TABLE
+    book.write_text(text + row + "\n", encoding="utf-8")
+    return game, text.count("\n") + 1
+
+
+def _words(count: int) -> str:
+    return "| long | " + " ".join(["word"] * count) + " |"
+
+
+def test_a_table_row_taller_than_a_page_is_r010_at_its_line(run_cli, tmp_path):
+    game, line = _game(tmp_path, _words(1_800))
+    result = run_cli("validate", str(game), "--no-cache", "--format", "json")
+    found = [d for d in json.loads(result.output) if d["code"] == "R010"]
+    assert [(Path(d["file"]).name, d["line"], d["col"]) for d in found] == [("en.md", line, 1)]
+    assert "more than a page of A4 or letter holds" in found[0]["message"]
+    assert result.exit_code == 1
+    built = run_cli("build", str(game), "--no-cache", "--only", "rulebook")
+    assert built.exit_code == 1 and "R010" in built.output
+
+
+def test_validate_says_a_tall_table_row_on_the_papers_build_refuses_it_on(tmp_path):
+    # at the edge: a row letter's shorter page cannot hold and A4's can is said for letter
+    seen = []
+    for count in (900, 960, 990):
+        game = load_game(_game(tmp_path / str(count), _words(count))[0])
+        text = render_markdown(game, "en", read_rulebook(game.rulebook["en"], game.root))
+        said = [
+            message.split("page of ")[1].split(" holds")[0]
+            for _, message in rulebook_tables.tall_table_rows(
+                text, "en", rulebook_faces(game), None
+            )
+        ]
+        refused = []
+        for paper in ("a4", "letter"):
+            try:
+                render_rulebook(game, "en", paper)
+            except RulebookTooLarge:
+                refused.append("A4" if paper == "a4" else paper)
+        assert said == ([" or ".join(refused)] if refused else []), count
+        seen.append(refused)
+    assert seen == [[], ["letter"], ["A4", "letter"]]
+
+
+def test_a_rulebook_of_ordinary_tables_is_not_parsed_for_them(tmp_path):
+    game, _ = _game(tmp_path, "| mid | a few words here |")
+    code = (
+        "import sys\n"
+        "from toolkit.cli import main\n"
+        f"sys.argv = ['playset', 'validate', {str(game)!r}, '--no-cache']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "assert 'markdown_it' not in sys.modules, 'parsed'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.lists(st.integers(min_value=0, max_value=1_200), min_size=2, max_size=4),
+        min_size=2,
+        max_size=5,
+    )
+)
+def test_a_table_the_cheap_look_passes_has_no_tall_row(rows: list[list[int]]) -> None:
+    # the look reads the Markdown as written and may only ever pass a table the layout does
+    width = max(len(row) for row in rows)
+    lines = [
+        "| " + " | ".join(" ".join(["wide"] * n) for n in row + [1] * (width - len(row))) + " |"
+        for row in rows
+    ]
+    text = "# Rules\n\n" + "\n".join([lines[0], "|" + "---|" * width, *lines[1:]]) + "\n"
+    if rulebook_tables._plainly_short(text, Faces()):
+        assert not list(rulebook_tables.measured_rows(text, "en", Faces(), None))

@@ -1,0 +1,124 @@
+"""A rulebook's own Markdown table row taller than a page (R010): `build` never splits a
+row, so it refused such a rulebook while `validate` said it clean (lows60). Measured as the
+card reference's rows are (toolkit.checks.card_reference_rows), at a page's full width: a
+table in a list or a quote is narrower still, so a row said here is too tall wherever it
+stands. A rulebook whose tables' rows are plainly lower than a page (`_plainly_short`, as
+every bundled one) is not parsed: the Markdown parser and platypus are ~55 ms of a validate."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from toolkit.diagnostics import Span
+
+if TYPE_CHECKING:
+    from toolkit.render.rulebook_style import Faces
+
+_DELIMITER = re.compile(r"\|[ \t]*:?-|-:?[ \t]*\|")
+"""A pipe beside a dash: every table's delimiter row has one (and a few other lines)."""
+_DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+"""A table's delimiter row, at the left margin (a table in a list or a quote is indented)."""
+
+
+def tall_table_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tuple[Span, str]]:
+    """The place (the row's first line in the rendered rulebook `text`) and message of each
+    table row taller than a page under its header."""
+    if "|" not in text or not _DELIMITER.search(text) or _plainly_short(text, faces):
+        return
+    yield from measured_rows(text, lang, faces, icons)
+
+
+def measured_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tuple[Span, str]]:
+    """`tall_table_rows` from the parsed Markdown, each row measured."""
+    from markdown_it import MarkdownIt
+    from markdown_it.tree import SyntaxTreeNode
+
+    from toolkit.checks.card_reference_rows import tall_cells
+    from toolkit.render.markdown_flow import fit_table, make_sheet, plain_text
+
+    root = SyntaxTreeNode(MarkdownIt("commonmark").enable("table").parse(text))
+    sheet: Any = None
+    for node in root.walk():
+        if node.type != "table":
+            continue
+        rows = [tr for section in node.children for tr in section.children]
+        plain = [[(plain_text(cell), cell.type == "th") for cell in tr.children] for tr in rows]
+        if len(plain) < 2 or not any(plain[0]):
+            continue
+        if sheet is None:
+            sheet = make_sheet(lang, faces=faces)
+            sheet.icons = icons
+
+        def laid(table: Any = node, sheet: Any = sheet) -> Any:
+            return fit_table(table, sheet)
+
+        for index, _, height, papers in tall_cells(plain, faces, icons, laid):
+            line = (rows[index].map or (0, 0))[0] + 1
+            pages = " or ".join("A4" if p == "a4" else p for p in papers)
+            yield (
+                Span(line, 1),
+                (
+                    f"this table row would print at least {height:,.0f} points high ({lang}):"
+                    f" more than a page of {pages} holds under its table's header, and a row is"
+                    " never split, so `build` would refuse the rulebook; shorten its cells, or"
+                    " turn the table into paragraphs"
+                ),
+            )
+
+
+def _plainly_short(text: str, faces: Faces) -> bool:
+    """Whether every table of `text` stands at the left margin and each of its rows is
+    plainly lower than a page under its header, from the Markdown as written: when each
+    column may be as wide as its widest word (measured with its markup, in the widest of
+    the four faces, an icon's name as an em more), `build` gives every column that much,
+    so each line of a cell holds a word or a hyphenated word's end: at most two lines a
+    word. Anything this cannot read (an escaped pipe, an indented or quoted table, a line
+    that starts another block) is left to the parse."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from toolkit.render import table_fit as fit
+    from toolkit.render.rulebook_style import register_faces
+
+    lines = text.split("\n")
+    tables: list[list[str]] = []
+    for index, line in enumerate(lines):
+        if index and _DELIMITER_ROW.fullmatch(line) and "-" in line and "|" in line:
+            if "|" not in lines[index - 1]:
+                return False
+            rows = [lines[index - 1]]
+            for after in lines[index + 1 :]:
+                if not after.strip():
+                    break
+                rows.append(after)
+            tables.append(rows)
+        elif _DELIMITER_ROW.fullmatch(line.lstrip(" \t>*+-0123456789.)")) and "|" in line:
+            return False  # a table inside a list or a quote: narrower than a page
+    if not tables:
+        return False  # a delimiter the scan did not see as one: the parse decides
+    register_faces(faces)
+    size = fit.BODY_SIZE * fit.CELL_SIZE
+    fonts = [faces.font(style) for style in ("regular", "bold", "italic", "bolditalic")]
+    leading = fit.BODY_SIZE * fit.CELL_LEADING
+    narrowest = min(fit.page_room(paper)[0] for paper in fit.PAPERS)
+    lowest = min(fit.page_room(paper)[1] for paper in fit.PAPERS)
+    for rows in tables:
+        if any("\\" in row or "<" in row for row in rows):
+            return False
+        cells = [[cell.split() for cell in row.strip().strip("|").split("|")] for row in rows]
+        widest: dict[int, float] = {}
+        for row in cells:
+            for column, words in enumerate(row):
+                for word in words:
+                    wide = max(stringWidth(word, font, size) for font in fonts)
+                    wide += size if ":" in word else 0.0
+                    widest[column] = max(widest.get(column, 0.0), wide)
+        if sum(w + 2 * fit.PAD + 1 for w in widest.values()) > narrowest:
+            return False
+        header = 2 * max((len(words) for words in cells[0]), default=1) * leading
+        for row in cells[1:]:
+            high = 2 * max((len(words) for words in row), default=1) * leading
+            if header + high + 2 * (fit.TOP + fit.BOTTOM) > lowest:
+                return False
+    return True
