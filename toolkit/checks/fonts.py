@@ -27,18 +27,26 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     fonts = game_fonts(game)
     for problem in fonts.problems:
         yield P_FONT_FILE.at(problem.file, Span(), problem.message)
-    if fonts.files:  # a game without fonts of its own pays nothing
-        printed = _printable(game)
-        for key, display in fonts.files.items():
-            why = reach_problem(key, printed)
-            if why is not None:
-                yield P_FONT_FILE.at(display, Span(), why)
+    for display, why in reach_problems(game):
+        yield P_FONT_FILE.at(display, Span(), why)
     if game.manifest is None or game.manifest_file is None:
         return
     yield from _manifest(game, fonts)
     for name in used_layouts(game):
         yield from _layout(game, name, fonts)
     yield from _boards(game, fonts)
+
+
+def reach_problems(game: Game) -> Iterator[tuple[str, str]]:
+    """Each font file of the game (as displayed) whose glyphs for the characters it may
+    print cost too much to draw, and why (`game_fonts.reach_problem`)."""
+    fonts = game_fonts(game)
+    if fonts.files:  # a game without fonts of its own pays nothing
+        printed = _printable(game)
+        for key, display in fonts.files.items():
+            why = reach_problem(key, printed)
+            if why is not None:
+                yield display, why
 
 
 TOOLKIT_OWN = frozenset(

@@ -554,11 +554,16 @@ class Preview:
     def _refused(
         self, game: Game, target: Target, document: _Document, missing: list[int]
     ) -> DrawError | None:
-        """Why the pages `missing` of `document` are not drawn (the revision's page budget
-        spent: toolkit.preview.document_budget), else None (they are charged to it)."""
+        """Why the pages `missing` of `document` are not drawn (a font validate refuses, or
+        the revision's page budget spent: toolkit.preview.document_budget), else None (they
+        are charged to it)."""
         from toolkit.preview.document_budget import page_budget
-        from toolkit.preview.draw import DOCUMENT_DPI, Refused
+        from toolkit.preview.draw import DOCUMENT_DPI, Refused, font_refusal
         from toolkit.render.raster_weight import FaceLoad
+
+        fonts = font_refusal(game)
+        if fonts is not None:
+            return Refused(fonts)
 
         share = len(missing) / max(1, len(document.sizes))  # a board's icons by its pages
         shapes, paint, outline = document.icons
