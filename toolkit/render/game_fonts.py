@@ -845,6 +845,34 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
     return None
 
 
+def outline_sums(key: str, characters: Collection[str]) -> tuple[int, float]:
+    """The outline points and em of outline of the glyphs of `characters` in the game font
+    registered as `key`, summed (each glyph decoded once a process, as `reach_problem`);
+    (0, 0) for a font it cannot read, whose glyphs it does not judge either. What a
+    rasteriser walks for each (glyph, size) a document prints (`raster_weight.glyph_price`)."""
+    with _REACHES_LOCK:
+        reach = _REACHES.get(key)
+        if reach is None:
+            try:
+                reach = _REACHES[key] = _Reach(key)
+            except (struct.error, KeyError):
+                return 0, 0.0
+    points, length = 0, 0.0
+    with reach.lock:
+        for code in {ord(ch) for ch in characters}:
+            glyph = reach.glyphs.get(code)
+            if glyph is None:
+                continue
+            try:
+                if reach.box(glyph) is None:
+                    continue
+            except _CostlyFont:  # refused by `reach_problem` (P009): the gate says it
+                continue
+            points += reach.points.get(glyph, 0)
+            length += reach.lengths.get(glyph, 0.0)
+    return points, length / reach.em
+
+
 def _too_long(character: str, length: float, total: float) -> str:
     if length > MAX_GLYPH_OUTLINE:
         what = f"has {length:,.0f} em of outline; the limit is {MAX_GLYPH_OUTLINE} em a glyph"

@@ -62,6 +62,9 @@ class BadgeElement(Element):
     def font_asked(self) -> tuple[str | None, str]:
         return self.font, "bold"
 
+    def glyphs_drawn(self, item: Resolved, job: PrintJob) -> list[tuple[str, float, str]]:
+        return [(font_name(self.face(job)), self.size, item.text)] if item.text else []
+
     def draw(self, c: Canvas, item: Resolved, x: float, y: float, job: PrintJob) -> None:
         w, h = item.w * mm, item.h * mm
         radius = min(w, h) / 2

@@ -169,6 +169,12 @@ class Element(StrictModel):
         `icons.MAX_FACE_ICON_PAINT` (P018)."""
         return []
 
+    def glyphs_drawn(self, item: Resolved, job: PrintJob) -> list[tuple[str, float, str]]:
+        """The texts it draws on a face, each as its font (reportlab's name), size (points)
+        and characters: a rasteriser walks each glyph's outline once for each size a
+        document prints it at (`raster_weight.glyph_load`)."""
+        return []
+
     def pictures_drawn(self, item: Resolved, job: PrintJob) -> int:
         """The pixels of the pictures it draws on a face: they count against
         `pictures.MAX_FACE_PIXELS` (P004), and past it are not drawn

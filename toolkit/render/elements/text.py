@@ -69,6 +69,12 @@ class TextElement(Element):
         side = self.size.max * 0.9  # as `draw` sets them, at the largest size it may take
         return [(m.group(1), side) for m in INLINE_ICON.finditer(text) if m.group(1) in names]
 
+    def glyphs_drawn(self, item: Resolved, job: PrintJob) -> list[tuple[str, float, str]]:
+        if not item.text:
+            return []
+        found = fit(item.text, item.w * mm, item.h * mm, self.setting(job))  # as drawn
+        return [(font_name(self.face(job)), found.size, "".join(found.lines))]
+
     def setting(self, job: PrintJob) -> Setting:
         """How this element sets text in the job's language and with the game's icons: made
         once per job (every card's text of this element is set alike)."""

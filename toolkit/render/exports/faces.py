@@ -126,8 +126,8 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
     """What the deck's faces draw beyond their elements' boxes (`raster_weight.face_load`
     of each face as it resolves: every card's front, and each card's back or the deck's one
     back, as `face_images` counts them), in the language where each part is most; nothing
-    in a game without SVG icons of its own whose layouts print no picture (a built-in
-    icon's price is its element's). Its price at a dpi is `raster_weight.load_price`: 300
+    in a game without SVG icons or fonts of its own whose layouts print no picture (a
+    built-in icon's price is its element's). Its price at a dpi is `raster_weight.load_price`: 300
     faces of 15,400 icon shapes each took `export png` 54 s at the --dpi the pixel bound
     named (probe 52-4), 100 faces of 80 M picture pixels 14.5 s (probe 52-12)."""
     from toolkit.render.artifacts.cards import layout
@@ -135,8 +135,8 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
     from toolkit.render.icons import ICONS, MAX_FACE_ICON_PAINT, MAX_FACE_ICON_WEIGHT, icon_set
     from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
     from toolkit.render.pictures import MAX_FACE_PIXELS
-    from toolkit.render.printjob import PrintJob
-    from toolkit.render.raster_weight import face_load
+    from toolkit.render.printjob import PrintJob, game_fonts
+    from toolkit.render.raster_weight import Glyphs, face_load
 
     deck, cards = printed.deck, printed.cards
     if not cards:
@@ -147,20 +147,20 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
     pictured = any(type(e).pictures_drawn is not Element.pictures_drawn for e in elements)
     icons = icon_set(game.root)  # the game's, as each job's (PrintJob.icons)
     own_icons = any(icons.drawers.get(name) is not ICONS.get(name) for name in icons.names)
-    if not own_icons and not pictured:
+    if not own_icons and not pictured and not game_fonts(game).files:
         return FaceLoad()
     most = FaceLoad()
     for lang in langs:
         job = PrintJob(game, deck, front, back, lang, printed.size_mm)
         faces = [(front, card) for card in cards]
         faces += [(back, card) for card in (cards if printed.back_per_card else cards[:1])]
-        load = FaceLoad()
+        load, glyphs = FaceLoad(), Glyphs()  # a glyph at a size: once in a language's PDF
         for face, card in faces:
             try:
-                load += face_load(job.resolved(face, card), job)
+                load += face_load(job.resolved(face, card), job, glyphs)
             except ValueError:  # a template's error (the gate says it): what a face may draw
                 load += FaceLoad(MAX_FACE_ICON_WEIGHT, float(MAX_FACE_ICON_PAINT), MAX_FACE_PIXELS)
-        most = most.most(load)
+        most = most.most(load + glyphs.load())
     return most
 
 
@@ -209,10 +209,11 @@ def check_export_cost(
         f"{_mega(total + extra)} M pixels in {len(langs)} language(s) (their "
         f"{_mega(total)} M pixels, and {_mega(extra)} M more for what their layouts'"
         " elements draw and paint: each box, disc or picture is filled whole on every face,"
-        " a stroke along its outline, an SVG icon each of its shapes), more than the"
+        " a stroke along its outline, an SVG icon each of its shapes, a glyph of the game's"
+        " fonts each size it prints at), more than the"
         f" {MAX_EXPORT_PIXELS / 1e6:,.0f} M one export may draw: {lower}export fewer"
         " languages with --lang or decks, or draw fewer or smaller elements (or simpler"
-        " icons) on the cards' faces"
+        " icons, or a font of simpler glyphs at fewer sizes) on the cards' faces"
     )
 
 
