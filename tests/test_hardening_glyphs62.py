@@ -23,8 +23,8 @@ def _game(root: Path, points: int, sizes: tuple[int, ...] = (9,), cards: int = 2
     glyphs = {f"g{c}": zigzag(points) for c in LETTERS}
     game = heavy_game(root, LETTERS, glyphs, {ord(c): f"g{c}" for c in LETTERS})
     elements = "".join(
-        f"  - {{kind: text, text: '{{{{ card.text }}}}', size: {{max: {size}, min: {size}}}, fit: false,"
-        " box: {x: 2, y: 2, w: 59, h: 84}}\n"
+        f"  - {{kind: text, text: '{{{{ card.text }}}}', size: {{max: {size}, min: {size}}},"
+        " fit: false, box: {x: 2, y: 2, w: 59, h: 84}}\n"
         for size in sizes
     )
     (game / "layouts").mkdir()
@@ -84,3 +84,85 @@ def test_a_game_in_the_toolkit_fonts_pays_nothing_for_its_glyphs(tmp_path):
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text().replace("style:\n  font: Heavy\n", ""))
     assert _load(game) == FaceLoad()
+
+
+def test_a_glyph_a_template_prints_is_judged_when_drawn(tmp_path, run_cli):
+    # probe 62-5: validate judges the characters a game writes; a layout template printed
+    # U+4E00 (written nowhere) in a glyph of 741 em, and `export png` took 25 s
+    glyphs = {f"g{c}": zigzag(12) for c in LETTERS} | {"hidden": zigzag(1_000)}
+    cmap = {ord(c): f"g{c}" for c in LETTERS} | {0x4E00: "hidden"}
+    game = heavy_game(tmp_path / "game", "A", glyphs, cmap)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("{en: Game}", "{en: GAME}"))
+    (game / "layouts").mkdir()
+    (game / "layouts" / "hidden.yaml").write_text(
+        "id: hidden\nelements:\n  - {kind: text, text: \"{{ '%c'|format(19968) }}\","
+        " size: {max: 12, min: 12}, box: {x: 2, y: 2, w: 59, h: 84}}\n"
+    )
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker\n", "size: poker\nlayout: hidden\n"))
+    deck.write_text(deck.read_text().replace("{en: Deck}", "{en: DECK}"))
+    checked = run_cli("validate", str(game), "--no-cache")
+    assert "P009" not in checked.output  # what validate sees written is light
+    out = tmp_path / "out"
+    refused = run_cli("export", "png", str(game), "--out", str(out))
+    assert refused.exit_code == 1, refused.output
+    assert "print characters a game font cannot draw" in refused.output
+    assert "its glyph for '一' (U+4E00) has" in refused.output and "(P009)" in refused.output
+    assert not list(out.rglob("*.png"))
+
+    from toolkit.preview import live
+
+    preview = live.Preview(game)
+    preview.load(check=False)
+    key = "card/cards/one/en/front"
+    preview.page(key)
+    assert preview.cache.page(key) is None
+    assert "its glyph for '一' (U+4E00)" in preview.cache.errors[key]
+
+
+def _advancing(root: Path, advance: int, size: int) -> Path:
+    """`_game` of light glyphs a square em each, advancing `advance` units (of 1,000), its
+    one text element at `size` points printing 1,000 letters."""
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+    from tests.test_hardening_fonts60 import font_builder
+
+    game = _game(root, 12, (size,), cards=1)
+    pen = TTGlyphPen(None)
+    for x, y in ((0, 0), (0, 1000), (1000, 1000), (1000, 0)):
+        (pen.moveTo if (x, y) == (0, 0) else pen.lineTo)((x, y))
+    pen.closePath()
+    square = pen.glyph()
+    glyphs = {f"g{c}": square for c in LETTERS}
+    builder = font_builder(glyphs, {ord(c): f"g{c}" for c in LETTERS}, "Heavy")
+    names = [".notdef", "space", *glyphs]
+    builder.setupHorizontalMetrics({name: (advance, 0) for name in names})
+    builder.save(str(game / "fonts" / "Heavy.ttf"))
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(
+        deck.read_text().replace(f"text: {{en: {LETTERS}}}", f"text: {{en: {'ABCD ' * 250}}}")
+    )
+    return game
+
+
+def test_letters_a_font_prints_over_each_other_are_priced(tmp_path, run_cli):
+    # probe 62-6: glyphs that advance nothing fit any text on one line at any size: 3,900
+    # letters on each of 80 full-card boxes at 96 points took `export png --lang en` 16 s
+    flat = _load(_advancing(tmp_path / "zero", 0, 24))
+    assert flat.overprint > 700  # 1,000 letters, where a 59 × 84 mm box holds ~280 at 24 pt
+    assert _load(_advancing(tmp_path / "honest", 600, 24)).overprint == 0  # the lines shown
+
+
+def test_an_export_of_overprinted_letters_is_refused_before_drawing(tmp_path, run_cli, monkeypatch):
+    zero, honest = _advancing(tmp_path / "zero", 0, 96), _advancing(tmp_path / "honest", 600, 96)
+    cost = {g: load_price(_load(g), 300) for g in (zero, honest)}
+    assert cost[zero] > 20 * cost[honest]
+    pixels = 2 * faces.face_pixels(printed_decks(load_game(zero))[0], 300) + 4
+    monkeypatch.setattr(faces, "MAX_EXPORT_PIXELS", pixels + (cost[zero] + cost[honest]) // 2)
+    out = tmp_path / "out"
+    refused = run_cli("export", "png", str(zero), "--lang", "en", "--out", str(out))
+    assert refused.exit_code == 1, refused.output
+    assert "letters a font prints over each other" in refused.output
+    drawn = run_cli("export", "png", str(honest), "--lang", "en", "--out", str(out))
+    assert drawn.exit_code == 0, drawn.output

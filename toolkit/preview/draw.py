@@ -132,6 +132,7 @@ def _page(game: Game, target: Target) -> Page:
     (raises DrawError with the reason)."""
     from toolkit.preview.face_budget import FitSpent
     from toolkit.render.layout import load_layout
+    from toolkit.render.raster_weight import GlyphsRefused
     from toolkit.render.sheets import PrintJob
 
     specs, cards = _decks(game)
@@ -156,7 +157,7 @@ def _page(game: Game, target: Target) -> Page:
         job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm, budget=budget)
         try:
             budget.fit_face(job, layout, card)  # resolved and fitted (or refused) before a PDF
-        except FitSpent as exc:
+        except (FitSpent, GlyphsRefused) as exc:
             raise Refused(str(exc)) from exc
     return job, layout, card
 

@@ -25,6 +25,7 @@ not counted, `export png` of 300 faces of 200 badges at the --dpi the bound let 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,6 +126,20 @@ points) at 20 to 36 points: 2.76 s more than a light glyph at 300 dpi, 1.71 s at
 
 GLYPH_EM = 3.3
 
+OVERPRINT_ADVANCE = 0.2
+"""The least a letter advances along its line, in em: a line of a real font's letters
+advances a quarter of an em a letter or more. Letters past what a line's width holds at
+that are overprinted: a font whose glyphs advance nothing fits any text on one line, and
+prints them all on one another (probe 62-6)."""
+
+OVERPRINT_LETTER = 900.0
+"""An overprinted letter, in image pixels, whatever its size: ~7.4 µs (312,000 letters of
+12 points on 80 full-card boxes, 2.3 s more than the same boxes filled honestly)."""
+
+OVERPRINT_INK = 0.033
+"""And for each pixel of its em square at the dpi drawn: ~0.27 ns (the same at 96 points,
+16 s)."""
+
 
 @dataclass(frozen=True)
 class FaceLoad:
@@ -143,6 +158,11 @@ class FaceLoad:
     """Their em of outline."""
     glyph_em: float = 0.0
     """Their em of outline, each times the size (points) it is drawn at."""
+    overprint: int = 0
+    """Letters of the game fonts drawn past what their lines' widths hold
+    (`OVERPRINT_ADVANCE`)."""
+    overprint_ink: float = 0.0
+    """Their em squares, in square points."""
 
     def __add__(self, other: FaceLoad) -> FaceLoad:
         return FaceLoad(
@@ -153,6 +173,8 @@ class FaceLoad:
             self.glyph_points + other.glyph_points,
             self.glyph_outline + other.glyph_outline,
             self.glyph_em + other.glyph_em,
+            self.overprint + other.overprint,
+            self.overprint_ink + other.overprint_ink,
         )
 
     def most(self, other: FaceLoad) -> FaceLoad:
@@ -165,6 +187,8 @@ class FaceLoad:
             max(self.glyph_points, other.glyph_points),
             max(self.glyph_outline, other.glyph_outline),
             max(self.glyph_em, other.glyph_em),
+            max(self.overprint, other.overprint),
+            max(self.overprint_ink, other.overprint_ink),
         )
 
 
@@ -179,16 +203,26 @@ def face_load(items: list[Any], job: Any, glyphs: Glyphs | None = None) -> FaceL
     shapes, paint, outline = icons_load(items, job.icons)
     drawn = sum(item.element.pictures_drawn(item, job) for item in items)
     load = FaceLoad(shapes, paint, min(drawn, MAX_FACE_PIXELS), outline)
-    own = glyphs if glyphs is not None else Glyphs()
+    if glyphs is not None:
+        glyph_load(items, job, glyphs)
+        return load
+    own = Glyphs()
     glyph_load(items, job, own)
-    return load if glyphs is not None else load + own.load()
+    why = own.problem()
+    if why is not None:
+        raise GlyphsRefused(why)
+    return load + own.load()
 
 
 class Glyphs:
-    """The game fonts' characters a document draws, by font and size (`glyph_load`)."""
+    """The game fonts' characters a document draws, by font and size, and its letters drawn
+    past what their lines hold (`glyph_load`)."""
 
     def __init__(self) -> None:
         self.drawn: dict[tuple[str, float], set[str]] = {}
+        self.files: Mapping[str, str] = {}  # each game font's file, as the findings name it
+        self.overprint = 0
+        self.overprint_ink = 0.0
 
     def load(self) -> FaceLoad:
         """Their outline points and em × size (`game_fonts.outline_sums`), as a FaceLoad."""
@@ -198,7 +232,32 @@ class Glyphs:
         for (font, size), characters in self.drawn.items():
             more, length = outline_sums(font, characters)
             points, outline, em = points + more, outline + length, em + length * size
-        return FaceLoad(glyph_points=points, glyph_outline=outline, glyph_em=em)
+        return FaceLoad(
+            glyph_points=points,
+            glyph_outline=outline,
+            glyph_em=em,
+            overprint=self.overprint,
+            overprint_ink=self.overprint_ink,
+        )
+
+    def problem(self) -> str | None:
+        """Why a game font cannot draw the characters drawn in it (`game_fonts.reach_problem`,
+        P009's bounds on a glyph), with its file: `validate` judges the characters a game
+        writes, and a layout's template may print others (probe 62-5)."""
+        from toolkit.render.game_fonts import reach_problem
+
+        fonts: dict[str, set[str]] = {}
+        for (font, _), characters in self.drawn.items():
+            fonts.setdefault(font, set()).update(characters)
+        for font, characters in sorted(fonts.items()):
+            why = reach_problem(font, characters)
+            if why is not None:
+                return f"{self.files.get(font, font)}: {why} (P009)"
+        return None
+
+
+class GlyphsRefused(ValueError):
+    """A face draws a glyph of a game font past P009's bounds (`Glyphs.problem`)."""
 
 
 def glyph_load(items: list[Any], job: Any, glyphs: Glyphs) -> None:
@@ -207,15 +266,26 @@ def glyph_load(items: list[Any], job: Any, glyphs: Glyphs) -> None:
     prints it at, so 450 distinct glyphs of 87 em at 17 sizes in 10 languages took `export
     png` of a 70 kB game 26 s more than a light font (probe 62-2). The toolkit's own fonts
     are light (under 30 em a glyph) and are not counted."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     from toolkit.render.printjob import game_fonts
 
     own = game_fonts(job.game).files
     if not own:
         return
+    glyphs.files = own
     for item in items:
         for font, size, text in item.element.glyphs_drawn(item, job):
-            if font in own:
-                glyphs.drawn.setdefault((font, round(size, 3)), set()).update(text)
+            if font not in own:
+                continue
+            glyphs.drawn.setdefault((font, round(size, 3)), set()).update(text)
+            if size <= 0:
+                continue
+            holds = stringWidth(text, font, size) / (OVERPRINT_ADVANCE * size) + 1
+            letters = len(text) - text.count(" ")
+            if letters > holds:
+                glyphs.overprint += int(letters - holds)
+                glyphs.overprint_ink += (letters - holds) * size * size
 
 
 def icons_load(items: list[Any], icons: Any) -> tuple[int, float, float]:
@@ -255,4 +325,5 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     icons += load.paint * scale * scale * FILL + load.outline * scale * EDGE
     glyphs = load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
     glyphs += load.glyph_em * scale * GLYPH_EM
+    glyphs += load.overprint * OVERPRINT_LETTER + load.overprint_ink * scale * scale * OVERPRINT_INK
     return int(icons + load.pictures * PICTURE_PIXEL + glyphs)

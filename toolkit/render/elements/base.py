@@ -170,8 +170,8 @@ class Element(StrictModel):
         return []
 
     def glyphs_drawn(self, item: Resolved, job: PrintJob) -> list[tuple[str, float, str]]:
-        """The texts it draws on a face, each as its font (reportlab's name), size (points)
-        and characters: a rasteriser walks each glyph's outline once for each size a
+        """The lines of text it draws on a face, each as its font (reportlab's name), size
+        (points) and characters: a rasteriser walks each glyph's outline once for each size a
         document prints it at (`raster_weight.glyph_load`)."""
         return []
 

@@ -73,7 +73,10 @@ class TextElement(Element):
         if not item.text:
             return []
         found = fit(item.text, item.w * mm, item.h * mm, self.setting(job))  # as drawn
-        return [(font_name(self.face(job)), found.size, "".join(found.lines))]
+        font = font_name(self.face(job))
+        return [
+            (font, found.size, line) for line, _ in _shown(found, 0.0, item.h * mm, self.valign)
+        ]
 
     def setting(self, job: PrintJob) -> Setting:
         """How this element sets text in the job's language and with the game's icons: made
@@ -139,15 +142,6 @@ class TextElement(Element):
         names = job.icons.names
         found = fit(item.text, w, h, self.setting(job))  # drawn: never refused
         size = found.size
-        lines = found.lines
-        line_h = size * LEADING
-        block = len(lines) * line_h
-        if self.valign == "middle":
-            first = y + (h + block) / 2 - size
-        elif self.valign == "bottom":
-            first = y + block - size + (line_h - size) * 0.5
-        else:
-            first = y + h - size
         c.saveState()
         if not found.fits:  # an overflowing text (a P001 finding) stays inside its box
             path = c.beginPath()
@@ -160,13 +154,7 @@ class TextElement(Element):
         writer.setFont(font, size)
         placed: list[tuple[str, float, float]] = []
         align = self.align
-        top, bottom = y + h + size, y - line_h  # the lines a clipped box may show
-        for index, line in enumerate(lines):
-            baseline = first - index * line_h
-            if not found.fits and not bottom < baseline < top:
-                if baseline <= bottom:
-                    break  # the rest lies below the box: clipped, but a rasteriser would
-                continue  # walk each glyph (80 cards of 3,900 letters: probe 60-15)
+        for line, baseline in _shown(found, y, h, self.valign):
             start = x  # a left-aligned line starts at the box's edge: its width is not asked
             if align != "left":
                 width = _line_width(line, size, face, names)
@@ -176,6 +164,32 @@ class TextElement(Element):
         for icon, left, baseline in placed[: inline_allowed(c, len(placed))]:
             draw_icon(c, icon, left, baseline - size * 0.12, size * 0.9, self.colour, job.icons)
         c.restoreState()
+
+
+def _shown(found: Fit, y: float, h: float, valign: str) -> list[tuple[str, float]]:
+    """The lines of a fitted text its box (its foot at `y`, `h` high, in points) shows, each
+    with its baseline: every line of a text that fits; of an overflowing one
+    (a P001 finding, clipped to its box) only those the box shows, as a rasteriser would
+    walk each glyph of the others (80 cards of 3,900 letters: probe 60-15)."""
+    size, lines = found.size, found.lines
+    line_h = size * LEADING
+    block = len(lines) * line_h
+    if valign == "middle":
+        first = y + (h + block) / 2 - size
+    elif valign == "bottom":
+        first = y + block - size + (line_h - size) * 0.5
+    else:
+        first = y + h - size
+    top, bottom = y + h + size, y - line_h  # the lines a clipped box may show
+    shown = []
+    for index, line in enumerate(lines):
+        baseline = first - index * line_h
+        if not found.fits and not bottom < baseline < top:
+            if baseline <= bottom:
+                break  # the rest lies below the box
+            continue
+        shown.append((line, baseline))
+    return shown
 
 
 def _segments(line: str, names: frozenset[str]) -> list[tuple[str, bool]]:

@@ -160,6 +160,14 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
                 load += face_load(job.resolved(face, card), job, glyphs)
             except ValueError:  # a template's error (the gate says it): what a face may draw
                 load += FaceLoad(MAX_FACE_ICON_WEIGHT, float(MAX_FACE_ICON_PAINT), MAX_FACE_PIXELS)
+        why = glyphs.problem()
+        if why is not None:
+            from toolkit.render.artifacts import BuildError
+
+            raise BuildError(
+                f"the cards' texts in {lang} print characters a game font cannot draw in"
+                f" reasonable time: {why}"
+            )
         most = most.most(load + glyphs.load())
     return most
 
@@ -210,7 +218,7 @@ def check_export_cost(
         f"{_mega(total)} M pixels, and {_mega(extra)} M more for what their layouts'"
         " elements draw and paint: each box, disc or picture is filled whole on every face,"
         " a stroke along its outline, an SVG icon each of its shapes, a glyph of the game's"
-        " fonts each size it prints at), more than the"
+        " fonts each size it prints at, letters a font prints over each other), more than the"
         f" {MAX_EXPORT_PIXELS / 1e6:,.0f} M one export may draw: {lower}export fewer"
         " languages with --lang or decks, or draw fewer or smaller elements (or simpler"
         " icons, or a font of simpler glyphs at fewer sizes) on the cards' faces"
