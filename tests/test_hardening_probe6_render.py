@@ -164,8 +164,9 @@ def test_the_pictures_a_games_icons_embed_are_bounded_together(tmp_path, monkeyp
     # P5/P3: one bound per icon (16 M pixels) let many icons of different pictures cost a
     # second each per PDF; the same picture in many icons counts once
     from toolkit.render import icons as icons_module
+    from toolkit.render import svg_guard
 
-    monkeypatch.setattr(icons_module, "MAX_PICTURE_PIXELS", 100_000)  # two and a half
+    monkeypatch.setattr(svg_guard, "MAX_GAME_PICTURE_PIXELS", 100_000)  # two and a half
     shared = tmp_path / "shared"
     _icon_folder(shared, {"b.png": "#c81e1e"}, count=6)
     assert not icons_module.icon_set(shared).problems

@@ -36,11 +36,6 @@ if TYPE_CHECKING:  # a canvas is the build's: `validate` only names and lists ic
     from toolkit.render.svg_icons import Problem, SvgIcon
 
 Drawer = Callable[["Canvas", float], None]
-MAX_PICTURE_PIXELS = 48_000_000
-"""Pixels of the pictures a game's icons embed, each different picture counted once (a
-picture is decoded once per process and embedded once per PDF, however many icons and cards
-draw it): three at the bound of one icon's (toolkit.render.svg_guard.MAX_PIXELS). Each costs
-about a second per 16 million pixels in every PDF that draws it."""
 
 
 def _die(c: Canvas, s: float) -> None:
@@ -583,6 +578,7 @@ def icon_set(game_root: Path | None) -> IconSet:
     refused = assets.refused(assets.ICONS, game_root)
     if not files and not refused:
         return BUILTIN
+    from toolkit.render import svg_guard
     from toolkit.render.svg_guard import Budget
     from toolkit.render.svg_icons import Problem, pictures
 
@@ -602,12 +598,8 @@ def icon_set(game_root: Path | None) -> IconSet:
         icon, problem = load_svg(found.path, found.display, found.path.parent, game_root, budget)
         if icon is not None:
             more = {key: n for key, n in pictures(icon).items() if key not in drawn}
-            if sum(drawn.values()) + sum(more.values()) > MAX_PICTURE_PIXELS:
-                message = (
-                    f"the pictures the game's icons embed hold more than {MAX_PICTURE_PIXELS:,}"
-                    " pixels together with this one's (each is embedded in every PDF that"
-                    " draws it); embed smaller pictures, or fewer"
-                )
+            if sum(drawn.values()) + sum(more.values()) > svg_guard.MAX_GAME_PICTURE_PIXELS:
+                message = svg_guard.pictures_together()
                 icon, problem = None, Problem(found.display, Span(), message)
             else:
                 drawn |= more

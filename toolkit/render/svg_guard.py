@@ -338,6 +338,24 @@ is parsed twice, ~15 ms a 2 MB file): past it an icon is refused without being r
 files of `MAX_BYTES` would take ~30 s and 2 GB of reads)."""
 
 
+MAX_GAME_PICTURE_PIXELS = 48_000_000
+"""Pixels the picture files a game's icons embed may hold together, each file once (each is
+decoded whole, and embedded in every PDF that draws it); looked at from the files' headers
+before any is decoded: ten icons of 16 M pixels took validate to 694 MB before the bound
+refused the fourth (probe 62-4). `icons.icon_set` holds the decoded pictures to it too
+(a data: URI's picture among them): three at the bound of one icon's (`MAX_PIXELS`), each
+about a second per 16 million pixels in every PDF that draws it."""
+
+
+def pictures_together() -> str:
+    """The refusal of an icon whose pictures take the game's past `MAX_GAME_PICTURE_PIXELS`."""
+    return (
+        f"the pictures the game's icons embed hold more than {MAX_GAME_PICTURE_PIXELS:,}"
+        " pixels together with this one's (each is embedded in every PDF that draws it);"
+        " embed smaller pictures, or fewer"
+    )
+
+
 @dataclass
 class Budget:
     """What the icons one game loaded so far spent together: the matching steps of their
@@ -353,6 +371,8 @@ class Budget:
     style: int = 0
     bytes: int = 0
     nested: int = 0
+    pictures: dict[Path, int] = field(default_factory=dict)
+    """The picture files the icons read so far embed, each once: their pixels."""
 
     def spent(self) -> str:
         """Why no further icon is read ('' while one may be): the bytes or the elements of
@@ -395,6 +415,7 @@ def check(
         budget.elements += spent.elements  # the guard walked them; svglib reads none
         return refusal
     budget.elements += seen[real_path(path)][0]
+    budget.pictures.update((real, pixels) for real, (_, pixels) in spent.pictures.items())
     budget.numbers += spent.numbers
     budget.style += spent.style
     budget.matching += spent.matching
@@ -404,6 +425,9 @@ def check(
 
 def _over_budget(path: Path, drawn: int, spent: _Spent, budget: Budget) -> Refusal | None:
     """Why an icon the guard lets through takes the game's icons past a bound together."""
+    new = sum(n for real, (_, n) in spent.pictures.items() if real not in budget.pictures)
+    if new and sum(budget.pictures.values()) + new > MAX_GAME_PICTURE_PIXELS:
+        return Refusal(path, 1, 1, pictures_together())
     for own, together, limit, noun in (
         (drawn, budget.elements, MAX_GAME_ELEMENTS, "elements"),
         (spent.numbers, budget.numbers, MAX_GAME_NUMBERS, "numbers and commands of paths"),
