@@ -149,8 +149,19 @@ def _page(game: Game, target: Target) -> Page:
         if layout is None:
             where = "; ".join(f"{d.file}:{d.line}:{d.col} {d.message}" for d in diags)
             raise DrawError(f"layout {name!r} is unusable: {where or 'not found'}")
+        from toolkit.preview.face_budget import CARD_DPI
+
         budget = _budget(game)
-        job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm, budget=budget)
+        job = PrintJob(
+            game,
+            spec.deck,
+            layout,
+            None,
+            target.lang,
+            spec.card_mm,
+            budget=budget,
+            picture_dpi=CARD_DPI,  # pictures resampled once, not decoded whole each revision
+        )
         try:
             budget.fit_face(job, layout, card)  # resolved and fitted (or refused) before a PDF
         except FitSpent as exc:

@@ -25,18 +25,37 @@ _LOCK = threading.Lock()
 """The preview draws in threads."""
 
 
-def draw_picture(c: Any, picture: str, *args: Any, mask: Any = None, **kwargs: Any) -> None:
-    """`c.drawImage(picture, *args, mask=mask, **kwargs)`, the picture's image object taken
-    from the run's (`put_picture`)."""
+def draw_picture(
+    c: Any,
+    picture: Any,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    *,
+    mask: Any = None,
+    dpi: float | None = None,
+    preserveAspectRatio: bool = False,  # noqa: N803  (reportlab's name)
+) -> None:
+    """`c.drawImage(picture, x, y, width, height, mask=mask, preserveAspectRatio=…)`, the
+    picture's image object taken from the run's (`put_picture`). With `dpi` (a PDF only
+    rasterised, at that dpi: an export's, the preview's), a picture of many more pixels than
+    its box shows there is drawn from its copy resampled once (`picture_scaled`)."""
+    if dpi is not None:
+        from toolkit.render.picture_scaled import canvas_scale, scaled
+
+        box = (abs(width), abs(height))
+        picture = scaled(picture, box, preserveAspectRatio, dpi, canvas_scale(c))
     put_picture(c, picture, mask)
-    c.drawImage(picture, *args, mask=mask, **kwargs)
+    c.drawImage(picture, x, y, width, height, mask=mask, preserveAspectRatio=preserveAspectRatio)
 
 
 def put_picture(c: Any, picture: str, mask: Any) -> None:
     """Register in `c`'s document the image object `drawImage(picture, mask=mask)` would
     make, under the same name (reportlab's own: a digest of the name and the mask), from
     the one the run made already; `drawImage` then finds it there. `picture` names a file
-    that does not change while the run lasts (a private copy named by its digest)."""
+    that does not change while the run lasts (a private copy named by its digest), or is
+    such a file's resampled copy (`picture_scaled.ScaledPicture`, made from its reader)."""
     from reportlab.lib import utils
     from reportlab.pdfbase import pdfdoc
 
@@ -49,7 +68,8 @@ def put_picture(c: Any, picture: str, mask: Any) -> None:
     key = (str(picture), str(mask))
     made = _MADE.get(key)
     if made is None:
-        made = pdfdoc.PDFImageXObject(name, picture, mask=mask)
+        source = picture.reader() if hasattr(picture, "reader") else picture
+        made = pdfdoc.PDFImageXObject(name, source, mask=mask)
         made.name = name
         soft = getattr(made, "_smask", None)
         size = len(made.streamContent) + (len(soft.streamContent) if soft is not None else 0)

@@ -478,7 +478,7 @@ _PAINTS = ("strokeColor", "fillColor")
 
 def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     """The length of each painted shape's outline, in the drawing's units (its groups'
-    scales applied: the most each transform stretches a line, `_stretch`), once for its fill and
+    scales applied: the most each transform stretches a line, `stretch`), once for its fill and
     once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
     row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
     across the box, ~0.4 s a full-card use: probe 60-2)."""
@@ -491,14 +491,14 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
         return [_stroke_length(node) * scale * painted] if painted else []
     own = getattr(node, "transform", None)
     if own is not None and tuple(own) != _IDENTITY:
-        scale *= _stretch(own)
+        scale *= stretch(own)
     out: list[float] = []
     for child in contents:
         out += _outlines(child, scale)
     return out
 
 
-def _stretch(transform: Any) -> float:
+def stretch(transform: Any) -> float:
     """How many times longer a transform makes a line, at most (its matrix's larger singular
     value): `scale(0.001, 1000)` keeps areas but makes a vertical zig-zag 1,000 times longer
     (probe 60-13), which the square root of its determinant (1) did not see."""

@@ -1,0 +1,175 @@
+"""A picture much larger than its box at an export's dpi is resampled once per run for the
+PDFs that are only rasterised (probe 61-2: PDFium decoded each 40 M-pixel picture whole in
+every language's document, five of them on 20 languages' cards 11 s of `export png`); the
+printed PDFs keep the whole picture, and the images stay what the whole picture draws."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_picture_objects import _cards_pdfs
+
+SIDE = 1200  # the picture's pixels each way: 63 mm at --dpi 60 is 149 pixels, 744 at 300
+
+
+def _game(tmp_path: Path, run_cli) -> Path:
+    """Two languages, three cards each drawing one picture of SIDE × SIDE pixels (with
+    alpha) over the whole card."""
+    from PIL import Image
+
+    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en,fr")
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "g"
+    (root / "art").mkdir()
+    ramp = Image.linear_gradient("L").resize((SIDE, SIDE))
+    Image.merge("LA", (ramp, ramp.rotate(90))).save(root / "art" / "p.png")
+    element = "  - {kind: image, box: {x: 0, y: 0, w: 63, h: 88}, path: art/p.png}\n"
+    (root / "layouts" / "pictured.yaml").write_text(f"id: pictured\nelements:\n{element}")
+    deck = "id: cards\nkind: actions\nname: {en: Cards, fr: Cartes}\nsize: poker\n"
+    deck += "layout: pictured\ncards:\n"
+    deck += "".join(
+        f"  - {{id: c{i}, name: {{en: C{i}, fr: C{i}}}, text: {{en: t, fr: t}}}}\n"
+        for i in range(3)
+    )
+    (root / "decks" / "cards.yaml").write_text(deck, "utf-8")
+    return root
+
+
+def _image_sizes(pdf: bytes) -> list[tuple[int, int]]:
+    """The pixel size of each picture each page of `pdf` draws."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        sizes = []
+        for page in document:
+            for drawn in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,)):
+                sizes.append(tuple(drawn.get_px_size()))
+        return sizes
+    finally:
+        document.close()
+
+
+@pytest.fixture
+def export_pdfs(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The card PDFs the exports draw from, as they are made."""
+    from toolkit.render.exports import faces
+
+    made: list[bytes] = []
+    real = faces.cards_pdf
+
+    def kept(*args: Any, **kwargs: Any) -> bytes:
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(faces, "cards_pdf", kept)
+    return made
+
+
+@pytest.fixture
+def resamples(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The size of each resampled copy made from here on."""
+    from toolkit.render import picture_scaled
+
+    made: list[tuple[int, int]] = []
+    real = picture_scaled.resampled
+
+    def counted(path: Path, size: tuple[int, int]) -> Any:
+        made.append(size)
+        return real(path, size)
+
+    monkeypatch.setattr(picture_scaled, "resampled", counted)
+    return made
+
+
+@pytest.mark.parametrize("export", ["png", "tts"])
+def test_an_export_draws_a_large_picture_resampled_once_for_every_language(
+    tmp_path, run_cli, export_pdfs, resamples, export
+):
+    """At --dpi 60 the card covers 149 × 208 pixels: the picture is drawn from one copy of
+    twice that (298 pixels wide), made once for both languages' PDFs (was: the whole 1,200
+    in each); `build`'s PDFs still hold the whole picture."""
+    root = _game(tmp_path, run_cli)
+    out = tmp_path / "out"
+    result = run_cli("export", export, str(root), "--out", str(out), "--dpi", "60")
+    assert result.exit_code == 0, result.output
+    assert len(export_pdfs) == 2  # one a language
+    for pdf in export_pdfs:
+        sizes = _image_sizes(pdf)
+        assert sizes, "the picture is drawn"
+        assert all(size == (298, 298) for size in sizes), sizes
+    assert resamples == [(298, 298)]  # once for the run
+
+    printed = _cards_pdfs(root, tmp_path / "built", run_cli)
+    assert len(printed) == 2
+    for pdf in printed.values():
+        assert {tuple(size) for size in _image_sizes(pdf)} == {(SIDE, SIDE)}
+
+
+def test_a_picture_not_much_larger_than_its_box_is_drawn_whole(
+    tmp_path, run_cli, export_pdfs, resamples
+):
+    """At --dpi 300 the card covers 744 pixels: a picture of 1,200 is less than twice that,
+    so it is drawn whole, as before (the same PDFs, the same images)."""
+    root = _game(tmp_path, run_cli)
+    result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert {size for pdf in export_pdfs for size in _image_sizes(pdf)} == {(SIDE, SIDE)}
+    assert resamples == []
+
+
+def test_the_resampled_picture_draws_what_the_whole_one_does(tmp_path, run_cli, monkeypatch):
+    """The image of a face drawn from the resampled copy and from the whole picture differ
+    by a fraction of a level (of 255) on average."""
+    from PIL import Image, ImageChops, ImageStat
+
+    from toolkit.render import picture_scaled
+
+    root = _game(tmp_path, run_cli)
+    args = ["export", "png", str(root), "--lang", "en", "--dpi", "60"]
+    assert run_cli(*args, "--out", str(tmp_path / "scaled")).exit_code == 0
+    monkeypatch.setattr(picture_scaled, "OVERSAMPLE", 1000)  # the whole picture
+    assert run_cli(*args, "--out", str(tmp_path / "whole")).exit_code == 0
+    front = Path("g", "en", "png", "cards", "c0-front.png")
+    scaled = Image.open(tmp_path / "scaled" / front).convert("RGB")
+    whole = Image.open(tmp_path / "whole" / front).convert("RGB")
+    assert scaled.size == whole.size == (149, 208)
+    difference = ImageChops.difference(scaled, whole)
+    assert max(ImageStat.Stat(difference).mean) < 0.5, ImageStat.Stat(difference).mean
+    assert max(high for _, high in difference.getextrema()) <= 8
+
+
+def test_the_preview_draws_a_large_picture_resampled(tmp_path, run_cli, monkeypatch, resamples):
+    """The preview's faces are rasterised at its card dpi: drawn from the resampled copy,
+    made once for every face and revision."""
+    from toolkit.preview import draw
+    from toolkit.preview.face_budget import CARD_DPI
+    from toolkit.preview.live import Preview
+
+    root = _game(tmp_path, run_cli)
+    preview = Preview(root)
+    preview.load(check=False)
+    faces = [t for t in preview.snap.targets.values() if t.kind == "face" and t.side == "front"]
+    assert len(faces) == 6  # three cards, two languages
+    pdfs: list[bytes] = []
+    real = draw._png
+    monkeypatch.setattr(draw, "_png", lambda pdf, *a: pdfs.append(pdf) or real(pdf, *a))
+    results = draw.draw_targets(preview.shown, faces)
+    assert all(isinstance(result, list) for result in results), results
+    side = math.ceil(63 / 25.4 * CARD_DPI * 2)  # twice the pixels its box covers
+    assert {size for pdf in pdfs for size in _image_sizes(pdf)} == {(side, side)}
+    assert resamples == [(side, side)]
+
+
+@pytest.fixture(autouse=True)
+def _forget():
+    from toolkit.render import picture_objects
+
+    picture_objects.forget()
+    yield
+    picture_objects.forget()
