@@ -166,6 +166,59 @@ def test_the_preview_draws_a_large_picture_resampled(tmp_path, run_cli, monkeypa
     assert resamples == [(side, side)]
 
 
+def _covered(tmp_path: Path, run_cli) -> Path:
+    """The game of `_game`, its rulebooks' cover that picture too."""
+    root = _game(tmp_path, run_cli)
+    manifest = root / "game.yaml"
+    manifest.write_text(manifest.read_text("utf-8") + "style:\n  cover: art/p.png\n", "utf-8")
+    return root
+
+
+def test_a_cover_picture_is_made_once_for_every_language_s_rulebook(tmp_path, run_cli, monkeypatch):
+    """Platypus's Image made the cover's image object again in each language's rulebook and
+    each pass of it (a 40 M-pixel cover: 18 s of `build` in 20 languages); it is made once
+    a run, the whole picture still (the page draws the same)."""
+    from reportlab.pdfbase import pdfdoc
+
+    root = _covered(tmp_path, run_cli)
+    made: list[int] = []
+    original = pdfdoc.PDFImageXObject.loadImageFromSRC
+
+    def counted(self, image):
+        made.append(1)
+        return original(self, image)
+
+    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC", counted)
+    out = tmp_path / "out"
+    result = run_cli("build", str(root), "--out", str(out), "--no-cache", "--only", "rulebook")
+    assert result.exit_code == 0, result.output
+    books = sorted(out.rglob("rulebook.pdf"))
+    assert len(books) == 2
+    assert len(made) == 1, made  # the cover (its mask made with it), not once a language
+    for book in books:
+        assert (SIDE, SIDE) in _image_sizes(book.read_bytes())
+
+
+def test_an_export_draws_a_large_cover_resampled(tmp_path, run_cli, monkeypatch, resamples):
+    """`export png` rasterises each language's rulebook at --page-dpi: its cover is drawn
+    from the copy resampled once (was: the whole picture, decoded in every language's)."""
+    from toolkit.render.exports import png
+
+    root = _covered(tmp_path, run_cli)
+    books: list[bytes] = []
+    real = png.rulebook_pdf
+    monkeypatch.setattr(png, "rulebook_pdf", lambda *a: books.append(real(*a)) or books[-1])
+    args = ["--page-dpi", "40", "--dpi", "300"]  # the cards' pictures drawn whole
+    result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), *args)
+    assert result.exit_code == 0, result.output
+    assert len(books) == 2
+    sizes = [_image_sizes(book) for book in books]
+    assert sizes[0] == sizes[1] and len(sizes[0]) == 1, sizes
+    (side, _), *_ = sizes[0]
+    assert side < SIDE / 2, sizes
+    assert resamples == [(side, side)]
+
+
 @pytest.fixture(autouse=True)
 def _forget():
     from toolkit.render import picture_objects

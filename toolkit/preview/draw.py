@@ -219,7 +219,7 @@ def document_pdf(game: Game, target: Target) -> bytes:
 
     with _reasons():
         if target.kind == "rulebook":
-            return render_rulebook(game, target.lang, "a4")
+            return render_rulebook(game, target.lang, "a4", picture_dpi=RULEBOOK_DPI)
         if target.kind == "board":
             board = next((b for b in game.valid(game.boards) if b.id == target.board), None)
             if board is None:
@@ -274,5 +274,5 @@ def _board(game: Game, target: Target) -> list[bytes]:
 def _rulebook(game: Game, target: Target) -> list[bytes]:
     from toolkit.render.rulebook import render_rulebook
 
-    pdf = render_rulebook(game, target.lang, "a4")
+    pdf = render_rulebook(game, target.lang, "a4", picture_dpi=RULEBOOK_DPI)
     return _png(pdf, RULEBOOK_DPI)
