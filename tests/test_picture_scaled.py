@@ -114,8 +114,8 @@ def test_an_export_draws_a_large_picture_resampled_once_for_every_language(
 def test_a_picture_not_much_larger_than_its_box_is_drawn_whole(
     tmp_path, run_cli, export_pdfs, resamples
 ):
-    """At --dpi 300 the card covers 744 pixels: a picture of 1,200 is less than twice that,
-    so it is drawn whole, as before (the same PDFs, the same images)."""
+    """At --dpi 300 the card covers 744 pixels: a picture of 1,200 is less than four times
+    that, so it is drawn whole, as before (the same PDFs, the same images)."""
     root = _game(tmp_path, run_cli)
     result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), "--lang", "en")
     assert result.exit_code == 0, result.output
@@ -152,6 +152,8 @@ def test_the_preview_draws_a_large_picture_resampled(tmp_path, run_cli, monkeypa
     from toolkit.preview.live import Preview
 
     root = _game(tmp_path, run_cli)
+    layout = root / "layouts" / "pictured.yaml"  # a 20 mm box: 118 pixels at 150 dpi
+    layout.write_text(layout.read_text("utf-8").replace("w: 63, h: 88", "w: 20, h: 20"))
     preview = Preview(root)
     preview.load(check=False)
     faces = [t for t in preview.snap.targets.values() if t.kind == "face" and t.side == "front"]
@@ -161,9 +163,31 @@ def test_the_preview_draws_a_large_picture_resampled(tmp_path, run_cli, monkeypa
     monkeypatch.setattr(draw, "_png", lambda pdf, *a: pdfs.append(pdf) or real(pdf, *a))
     results = draw.draw_targets(preview.shown, faces)
     assert all(isinstance(result, list) for result in results), results
-    side = math.ceil(63 / 25.4 * CARD_DPI * 2)  # twice the pixels its box covers
+    side = math.ceil(20 / 25.4 * CARD_DPI * 2)  # twice the pixels its box covers
     assert {size for pdf in pdfs for size in _image_sizes(pdf)} == {(side, side)}
     assert resamples == [(side, side)]
+
+
+def test_a_picture_drawn_at_several_sizes_is_decoded_once(
+    tmp_path, run_cli, export_pdfs, resamples, monkeypatch
+):
+    """Each size a picture's boxes take is a copy of its own, all resampled from the
+    picture decoded once a run (was: decoded whole for each size, a face of two 40 M-pixel
+    pictures at sizes of their own some 0.9 s)."""
+    from toolkit.render import picture_scaled
+
+    root = _game(tmp_path, run_cli)
+    small = "  - {kind: image, box: {x: 5, y: 5, w: 30, h: 30}, path: art/p.png}\n"
+    layout = root / "layouts" / "pictured.yaml"
+    layout.write_text(layout.read_text("utf-8") + small, "utf-8")
+    decoded: list[Path] = []
+    real = picture_scaled.halved
+    monkeypatch.setattr(picture_scaled, "halved", lambda path: decoded.append(path) or real(path))
+    result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), "--dpi", "60")
+    assert result.exit_code == 0, result.output
+    assert sorted(resamples) == [(142, 142), (298, 298)]  # 30 mm at 60 dpi: 71 pixels
+    assert len(decoded) == 1
+    assert {size for pdf in export_pdfs for size in _image_sizes(pdf)} == set(resamples)
 
 
 def _covered(tmp_path: Path, run_cli) -> Path:

@@ -103,6 +103,9 @@ def _register(c: Any, image: Any, registered: str, name: str) -> None:
 
 def forget() -> None:
     """Drop the run's image objects (the private copies they were made from are gone)."""
+    from toolkit.render import picture_scaled
+
     with _LOCK:
         _MADE.clear()
         _HELD[0] = 0
+    picture_scaled.forget()

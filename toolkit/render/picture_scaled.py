@@ -4,15 +4,20 @@ An export's and the preview's card PDFs are rasterised at a dpi known when they 
 and PDFium decodes each picture whole in every document that draws it, then resamples it to
 the few pixels its box takes: five 40 M-pixel pictures on the cards of 20 languages took
 `export png` 11 s of rasterising (probe 61-2), where the faces themselves took well under
-one. Such a PDF draws a picture of more than `OVERSAMPLE` times the pixels its box shows at
-that dpi (each way) from a copy resampled once per run to `OVERSAMPLE` times them (the
-run's image object: `picture_objects`); every language's document and face then draws the
-small copy. The printed PDFs (`build`) keep the whole picture.
+one. Such a PDF draws a picture of more than twice `OVERSAMPLE` times the pixels its box
+shows at that dpi (each way) from a copy of `OVERSAMPLE` times them, made once per run and
+size (the run's image object: `picture_objects`); every language's document and face then
+draws the small copy. Each copy is resampled from the picture at half its size, decoded
+once per run (`_half`): one decode per picture, however many sizes its boxes take (a face
+may draw two pictures of 40 M pixels, and a decode of one costs some 0.3 s). The printed
+PDFs (`build`) keep the whole picture.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +53,8 @@ def scaled(
 ) -> Any:
     """`picture` (a private copy: pictures.PictureCopy) as a PDF rasterised at `dpi` needs
     it drawn into `box` (width and height in points, times `scale`, the canvas's own):
-    itself when it has at most `OVERSAMPLE` times the pixels it covers each way, else its
+    itself when it has at most twice `OVERSAMPLE` times the pixels it covers one way or
+    the other (PDFium decodes at most 16 times those, priced with the face), else its
     `ScaledPicture` of `OVERSAMPLE` times them."""
     from toolkit.render import pictures
 
@@ -58,8 +64,8 @@ def scaled(
         across = down = min(across, down)
     per_point = scale * dpi / 72.0 * OVERSAMPLE
     size = (math.ceil(width * across * per_point), math.ceil(height * down * per_point))
-    if size[0] >= width or size[1] >= height or min(size) < 1:
-        return picture
+    if 2 * size[0] > width or 2 * size[1] > height or min(size) < 1:
+        return picture  # not smaller than its half (`_half`), resampled from
     named = ScaledPicture(str(picture))
     named.picture, named.size = picture, size
     return named
@@ -74,15 +80,49 @@ def canvas_scale(c: Any) -> float:
 
 
 def resampled(path: Path, size: tuple[int, int]) -> Any:
-    """The picture at `path` (a private copy, named by its digest) resampled to `size` (a
-    box filter, after the decoder's own reduction of a JPEG: the same pixels every run); a
-    palette picture becomes RGB (RGBA with transparency), as reportlab draws it."""
+    """The picture at `path` (a private copy, named by its digest) resampled to `size`, at
+    most half its own each way, from its half (`_half`): the same pixels every run."""
+    from PIL import Image
+
+    return _half(path).resize(size, Image.Resampling.BOX)
+
+
+MAX_HALVES_BYTES = 256 * 1024 * 1024
+"""Bytes of the pictures at half their size a run keeps (`_half`): a game's layouts print
+at most `pictures.MAX_GAME_PIXELS` (200 M) pixels of pictures, so their halves are 50 M,
+200 MB in RGBA; past it the oldest is decoded again when another size of it is asked for."""
+
+_HALVES: OrderedDict[str, Any] = OrderedDict()
+_HALVES_LOCK = threading.Lock()  # the preview draws in threads
+
+
+def _half(path: Path) -> Any:
+    """The picture at `path` at half its size each way (`halved`), decoded once per run and
+    kept (`MAX_HALVES_BYTES`)."""
+    key = str(path)
+    with _HALVES_LOCK:
+        if key in _HALVES:
+            _HALVES.move_to_end(key)
+            return _HALVES[key]
+    half = halved(path)
+    with _HALVES_LOCK:
+        _HALVES[key] = half
+        while len(_HALVES) > 1 and sum(map(_bytes, _HALVES.values())) > MAX_HALVES_BYTES:
+            _HALVES.popitem(last=False)
+    return half
+
+
+def halved(path: Path) -> Any:
+    """The picture at `path` decoded and resampled to half its size each way (rounded up):
+    a box filter, after the decoder's own reduction of a JPEG; a palette or one-bit
+    picture becomes RGB, RGBA or L first, as reportlab draws it."""
     from PIL import Image
 
     from toolkit.render import pictures
 
     with pictures.opened(path) as image:
-        image.draft(None, size)  # a JPEG decoded at 1/2, 1/4 or 1/8 of its size if enough
+        size = (math.ceil(image.width / 2), math.ceil(image.height / 2))
+        image.draft(None, size)  # a JPEG decoded at half its size
         if image.mode not in ("1", "L", "LA", "RGB", "RGBA", "CMYK"):
             alpha = image.mode in ("PA", "La", "RGBa") or "transparency" in image.info
             image = image.convert("RGBA" if alpha else "RGB")
@@ -91,3 +131,14 @@ def resampled(path: Path, size: tuple[int, int]) -> Any:
         else:
             image.load()
         return image.resize(size, Image.Resampling.BOX)
+
+
+def _bytes(image: Any) -> int:
+    """The bytes a decoded picture holds."""
+    return image.width * image.height * len(image.getbands())
+
+
+def forget() -> None:
+    """Drop the pictures at half their size (the copies they were made from are gone)."""
+    with _HALVES_LOCK:
+        _HALVES.clear()
