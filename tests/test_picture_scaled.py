@@ -168,25 +168,32 @@ def test_the_preview_draws_a_large_picture_resampled(tmp_path, run_cli, monkeypa
     assert resamples == [(side, side)]
 
 
-def test_a_picture_drawn_at_several_sizes_is_decoded_once(
-    tmp_path, run_cli, export_pdfs, resamples, monkeypatch
+@pytest.mark.parametrize("first", ["large", "small"])
+def test_a_picture_drawn_at_several_sizes_is_decoded_once_or_twice(
+    tmp_path, run_cli, export_pdfs, resamples, monkeypatch, first
 ):
-    """Each size a picture's boxes take is a copy of its own, all resampled from the
-    picture decoded once a run (was: decoded whole for each size, a face of two 40 M-pixel
-    pictures at sizes of their own some 0.9 s)."""
+    """Each size a picture's boxes take is a copy of its own; the picture is decoded for
+    the first, whose copy the smaller ones are resampled from, and at most once more, for
+    its half, should a larger size come later (was: decoded whole for each size, a face of
+    two 40 M-pixel pictures at sizes of their own ~0.9 s)."""
     from toolkit.render import picture_scaled
 
     root = _game(tmp_path, run_cli)
+    large = "  - {kind: image, box: {x: 0, y: 0, w: 63, h: 88}, path: art/p.png}\n"
     small = "  - {kind: image, box: {x: 5, y: 5, w: 30, h: 30}, path: art/p.png}\n"
-    layout = root / "layouts" / "pictured.yaml"
-    layout.write_text(layout.read_text("utf-8") + small, "utf-8")
-    decoded: list[Path] = []
-    real = picture_scaled.halved
-    monkeypatch.setattr(picture_scaled, "halved", lambda path: decoded.append(path) or real(path))
+    middle = "  - {kind: image, box: {x: 5, y: 5, w: 40, h: 40}, path: art/p.png}\n"
+    order = [large, small, middle] if first == "large" else [small, middle, large]
+    (root / "layouts" / "pictured.yaml").write_text("id: pictured\nelements:\n" + "".join(order))
+    decoded: list[object] = []
+    real = picture_scaled.decoded
+    monkeypatch.setattr(
+        picture_scaled, "decoded", lambda *args: decoded.append(args[1]) or real(*args)
+    )
     result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), "--dpi", "60")
     assert result.exit_code == 0, result.output
-    assert sorted(resamples) == [(142, 142), (298, 298)]  # 30 mm at 60 dpi: 71 pixels
-    assert len(decoded) == 1
+    assert sorted(resamples) == [(142, 142), (189, 189), (298, 298)]  # 30, 40, 63 mm
+    # the first size, then (smallest first) the half for the larger ones
+    assert decoded == ([(298, 298)] if first == "large" else [(142, 142), None])
     assert {size for pdf in export_pdfs for size in _image_sizes(pdf)} == set(resamples)
 
 

@@ -7,10 +7,8 @@ the few pixels its box takes: five 40 M-pixel pictures on the cards of 20 langua
 one. Such a PDF draws a picture of more than twice `OVERSAMPLE` times the pixels its box
 shows at that dpi (each way) from a copy of `OVERSAMPLE` times them, made once per run and
 size (the run's image object: `picture_objects`); every language's document and face then
-draws the small copy. Each copy is resampled from the picture at half its size, decoded
-once per run (`_half`): one decode per picture, however many sizes its boxes take (a face
-may draw two pictures of 40 M pixels, and a decode of one costs some 0.3 s). The printed
-PDFs (`build`) keep the whole picture.
+draws the small copy, and a picture is decoded at most twice a run (`resampled`). The
+printed PDFs (`build`) keep the whole picture.
 """
 
 from __future__ import annotations
@@ -65,7 +63,7 @@ def scaled(
     per_point = scale * dpi / 72.0 * OVERSAMPLE
     size = (math.ceil(width * across * per_point), math.ceil(height * down * per_point))
     if 2 * size[0] > width or 2 * size[1] > height or min(size) < 1:
-        return picture  # not smaller than its half (`_half`), resampled from
+        return picture  # not smaller than its half (`resampled` keeps at most that)
     named = ScaledPicture(str(picture))
     named.picture, named.size = picture, size
     return named
@@ -80,49 +78,54 @@ def canvas_scale(c: Any) -> float:
 
 
 def resampled(path: Path, size: tuple[int, int]) -> Any:
-    """The picture at `path` (a private copy, named by its digest) resampled to `size`, at
-    most half its own each way, from its half (`_half`): the same pixels every run."""
+    """The picture at `path` (a private copy, named by its digest) resampled to `size` (at
+    most half its own each way: `scaled`), the same pixels every run. Each picture is
+    decoded at most twice a run, however many sizes its boxes take (a face may draw two
+    pictures of 40 M pixels, and a decode and resample of one cost ~0.46 s, where the
+    face's price counts ~0.1 s for it): its first copy is kept and smaller sizes are
+    resampled from it; a larger size decodes the picture again, and its half is kept."""
     from PIL import Image
 
-    return _half(path).resize(size, Image.Resampling.BOX)
-
-
-MAX_HALVES_BYTES = 256 * 1024 * 1024
-"""Bytes of the pictures at half their size a run keeps (`_half`): a game's layouts print
-at most `pictures.MAX_GAME_PIXELS` (200 M) pixels of pictures, so their halves are 50 M,
-200 MB in RGBA; past it the oldest is decoded again when another size of it is asked for."""
-
-_HALVES: OrderedDict[str, Any] = OrderedDict()
-_HALVES_LOCK = threading.Lock()  # the preview draws in threads
-
-
-def _half(path: Path) -> Any:
-    """The picture at `path` at half its size each way (`halved`), decoded once per run and
-    kept (`MAX_HALVES_BYTES`)."""
     key = str(path)
-    with _HALVES_LOCK:
-        if key in _HALVES:
-            _HALVES.move_to_end(key)
-            return _HALVES[key]
-    half = halved(path)
-    with _HALVES_LOCK:
-        _HALVES[key] = half
-        while len(_HALVES) > 1 and sum(map(_bytes, _HALVES.values())) > MAX_HALVES_BYTES:
-            _HALVES.popitem(last=False)
-    return half
+    with _KEPT_LOCK:
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+    if kept is not None and kept.width >= size[0] and kept.height >= size[1]:
+        return kept.resize(size, Image.Resampling.BOX)
+    if kept is None:  # its first size: decoded to it, and that copy kept
+        made = kept = decoded(path, size)
+    else:  # a size past the one kept: decoded again, to its half (`scaled`'s largest)
+        kept = decoded(path, None)
+        made = kept.resize(size, Image.Resampling.BOX)
+    with _KEPT_LOCK:
+        _KEPT[key] = kept
+        while len(_KEPT) > 1 and sum(map(_bytes, _KEPT.values())) > MAX_KEPT_BYTES:
+            _KEPT.popitem(last=False)
+    return made
 
 
-def halved(path: Path) -> Any:
-    """The picture at `path` decoded and resampled to half its size each way (rounded up):
-    a box filter, after the decoder's own reduction of a JPEG; a palette or one-bit
-    picture becomes RGB, RGBA or L first, as reportlab draws it."""
+MAX_KEPT_BYTES = 256 * 1024 * 1024
+"""Bytes of the decoded pictures a run keeps to resample from (`resampled`): at most the
+halves of the pictures a game's layouts print, `pictures.MAX_GAME_PIXELS` (200 M) pixels of
+them, so 50 M pixels, 200 MB (Pillow holds a pixel of more than one band in 4 bytes); past
+it the oldest is decoded again when another size of it is asked for."""
+
+_KEPT: OrderedDict[str, Any] = OrderedDict()
+_KEPT_LOCK = threading.Lock()  # the preview draws in threads
+
+
+def decoded(path: Path, size: tuple[int, int] | None) -> Any:
+    """The picture at `path` decoded and resampled to `size` (None: half its own each way,
+    rounded up): a box filter, after the decoder's own reduction of a JPEG; a palette or
+    one-bit picture becomes RGB, RGBA or L first, as reportlab draws it."""
     from PIL import Image
 
     from toolkit.render import pictures
 
     with pictures.opened(path) as image:
-        size = (math.ceil(image.width / 2), math.ceil(image.height / 2))
-        image.draft(None, size)  # a JPEG decoded at half its size
+        size = size or (math.ceil(image.width / 2), math.ceil(image.height / 2))
+        image.draft(None, size)  # a JPEG decoded at 1/2, 1/4 or 1/8 of its size if enough
         if image.mode not in ("1", "L", "LA", "RGB", "RGBA", "CMYK"):
             alpha = image.mode in ("PA", "La", "RGBa") or "transparency" in image.info
             image = image.convert("RGBA" if alpha else "RGB")
@@ -134,11 +137,11 @@ def halved(path: Path) -> Any:
 
 
 def _bytes(image: Any) -> int:
-    """The bytes a decoded picture holds."""
-    return image.width * image.height * len(image.getbands())
+    """The bytes a decoded picture holds (Pillow: 1 a pixel of one band, else 4)."""
+    return image.width * image.height * (1 if len(image.getbands()) == 1 else 4)
 
 
 def forget() -> None:
-    """Drop the pictures at half their size (the copies they were made from are gone)."""
-    with _HALVES_LOCK:
-        _HALVES.clear()
+    """Drop the decoded pictures kept (the copies they were made from are gone)."""
+    with _KEPT_LOCK:
+        _KEPT.clear()
