@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Callable
 from typing import Any
 
 MAX_HELD_BYTES = 256 * 1024 * 1024
@@ -61,15 +62,24 @@ def put_picture(c: Any, picture: str, mask: Any) -> None:
 
     digester: Any = utils._digester  # type: ignore[attr-defined]  # drawImage names it so
     name = digester(f"{picture}{mask}".encode())
+
+    def make() -> Any:
+        source = picture.reader() if hasattr(picture, "reader") else picture
+        return pdfdoc.PDFImageXObject(name, source, mask=mask)
+
+    put_object(c, name, (str(picture), str(mask)), make)
+
+
+def put_object(c: Any, name: str, key: tuple[str, str], make: Callable[[], Any]) -> None:
+    """Register in `c`'s document under `name` (as `drawImage` names an image) the image
+    object `make()` makes, made once per run (by `key`) and kept for the later PDFs."""
     document = c._doc
     registered = document.getXObjectName(name)
     if document.idToObject.get(registered) is not None:
         return
-    key = (str(picture), str(mask))
     made = _MADE.get(key)
     if made is None:
-        source = picture.reader() if hasattr(picture, "reader") else picture
-        made = pdfdoc.PDFImageXObject(name, source, mask=mask)
+        made = make()
         made.name = name
         soft = getattr(made, "_smask", None)
         size = len(made.streamContent) + (len(soft.streamContent) if soft is not None else 0)
