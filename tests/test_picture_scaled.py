@@ -234,6 +234,28 @@ def test_an_icon_s_picture_is_made_once_a_run(tmp_path, run_cli, monkeypatch):
         assert set(_image_sizes(pdf)) == {(SIDE, SIDE)}
 
 
+def test_an_export_draws_an_icon_s_picture_from_a_copy(tmp_path, run_cli, export_pdfs, monkeypatch):
+    """In an export's PDFs an icon's picture is a copy of twice the pixels of the pages'
+    longer side (the icon's form is written once for all the sizes it is drawn at), made
+    once for both languages (was: the whole picture, decoded by PDFium in each)."""
+    from reportlab.pdfbase import pdfdoc
+
+    root = _iconed(tmp_path, run_cli)
+    made: list[tuple[int, int]] = []
+    original = pdfdoc.PDFImageXObject.loadImageFromSRC
+
+    def counted(self, image):
+        made.append(image.getSize())
+        return original(self, image)
+
+    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC", counted)
+    result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), "--dpi", "60")
+    assert result.exit_code == 0, result.output
+    assert made == [(444, 444)]  # the page with its bleed: 94 mm at 60 dpi, 222 pixels
+    assert len(export_pdfs) == 2
+    assert {size for pdf in export_pdfs for size in _image_sizes(pdf)} == {(444, 444)}
+
+
 def _covered(tmp_path: Path, run_cli) -> Path:
     """The game of `_game`, its rulebooks' cover that picture too."""
     root = _game(tmp_path, run_cli)

@@ -184,9 +184,13 @@ def _draw_pages(game: Game, pages: list[Page]) -> list[bytes]:
     """The faces `_page` made ready, one page each of one PDF, as PNGs."""
     from toolkit.preview.face_budget import CARD_DPI
     from toolkit.render.pdf import pdf_canvas
+    from toolkit.render.picture_objects import rasterised
+    from toolkit.render.picture_scaled import page_side
     from toolkit.render.sheets import draw_face_page
 
     with _reasons(), pdf_canvas((100, 100), game.id) as (canvas, buffer):
+        sides = [page_side(job.card_mm, job.bleed_mm, CARD_DPI) for job, _, _ in pages]
+        rasterised(canvas, max(sides, default=1))  # an icon's pictures drawn from copies
         for job, layout, card in pages:
             draw_face_page(canvas, job, layout, card)
         canvas.save()

@@ -111,6 +111,22 @@ def _register(c: Any, image: Any, registered: str, name: str) -> None:
         image.smask = pdfdoc.PDFObjectReference(mask_name)
 
 
+_SIDE = "_playset_raster_side"  # the canvas attribute `rasterised` sets
+
+
+def rasterised(c: Any, side: int) -> None:
+    """Say that the pages of `c` are only rasterised, none to more than `side` pixels on its
+    longer side: what draws a picture without a print job at hand (an SVG icon's,
+    `svg_icons.Picture`) draws it from a copy of at most twice that (`raster_side`)."""
+    setattr(c, _SIDE, side)
+
+
+def raster_side(c: Any) -> int | None:
+    """The most pixels a page of `c` is rasterised to on its longer side (`rasterised`), or
+    None for a printed PDF."""
+    return getattr(c, _SIDE, None)
+
+
 def forget() -> None:
     """Drop the run's image objects (the private copies they were made from are gone)."""
     from toolkit.render import picture_scaled

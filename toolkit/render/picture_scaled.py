@@ -69,6 +69,27 @@ def scaled(
     return named
 
 
+def within(pixels: tuple[int, int], side: int) -> tuple[int, int] | None:
+    """The size of the copy a picture of `pixels` drawn on a page rasterised to at most
+    `side` pixels on its longer side is drawn from when where and how large it is drawn is
+    not known (an SVG icon's, written once per PDF for every size it is drawn at): its
+    longer side `OVERSAMPLE` times `side`; None (drawn whole) when it has less than twice
+    that (as `scaled`). A picture drawn larger than the page shows fewer pixels of it."""
+    longer = OVERSAMPLE * side / max(pixels)
+    if 2 * longer > 1:
+        return None
+    return (max(1, math.ceil(pixels[0] * longer)), max(1, math.ceil(pixels[1] * longer)))
+
+
+def page_side(card_mm: tuple[float, float], bleed_mm: float, dpi: float) -> int:
+    """The pixels a card face's page (its trim and bleed) takes on its longer side at `dpi`."""
+    from reportlab.lib.units import mm
+
+    from toolkit.render.raster import pixels
+
+    return pixels((max(card_mm) + 2 * bleed_mm) * mm, dpi)
+
+
 def canvas_scale(c: Any) -> float:
     """How much the canvas's current transformation stretches a length at most: 1 on a card
     page drawn at its size."""

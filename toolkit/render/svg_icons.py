@@ -967,6 +967,7 @@ class Picture:
 
         self.key = key if key is not None else id(self)  # the same picture, the same key
         self.pixels = image.size[0] * image.size[1]
+        self.image: Any = image  # decoded (as the reader holds it), for a resampled copy
         self.reader = ImageReader(image)
         self.size = self.reader.getSize()  # as svglib reads a PIL image's
         self._digest: str | None = None
@@ -978,11 +979,14 @@ class Picture:
         """As reportlab's `drawImage` (no mask, as its inline images), the picture's digest
         computed once, not at every draw, and its image object made once a run, not once a
         PDF (`picture_objects`): a 16 M-pixel picture in an icon on 5 cards took the build
-        of 20 languages 5.1 s beyond the same game's without it (the same bytes)."""
+        of 20 languages 5.1 s beyond the same game's without it (the same bytes). In a PDF
+        only rasterised, a copy of at most twice the pixels of its pages' longer side
+        (`picture_scaled.within`: the icon's form is written once for every size it is
+        drawn at): PDFium decoded the 16 M pixels in each language's document, 4 s more."""
         from reportlab.pdfbase import pdfdoc
         from reportlab.pdfgen.canvas import _digester  # type: ignore[attr-defined]
 
-        from toolkit.render import picture_objects
+        from toolkit.render import picture_objects, picture_scaled
 
         if isinstance(c, _probe()):  # where and how large, not the pixels
             c.saveState()
@@ -993,9 +997,14 @@ class Picture:
         if self._digest is None:
             self._digest = _digester(self.reader.getRGBData() + b"None")
         digest = self._digest
+        side = picture_objects.raster_side(c)
+        size = None if side is None else picture_scaled.within(self.size, side)
+        if size is not None:  # a PDF only rasterised, to pages of at most `side` pixels
+            digest = _digester(f"{self._digest}@{size[0]}x{size[1]}".encode())
 
         def make() -> Any:
-            return pdfdoc.PDFImageXObject(digest, self.reader, mask=None)
+            reader = self.reader if size is None else self._copy(size)
+            return pdfdoc.PDFImageXObject(digest, reader, mask=None)
 
         picture_objects.put_object(c, digest, ("icon picture", digest), make)
         doc = c._doc  # type: ignore[attr-defined]
@@ -1007,6 +1016,16 @@ class Picture:
         c._code.append(f"/{name} Do")  # type: ignore[attr-defined]
         c.restoreState()
         c._formsinuse.append(digest)  # type: ignore[attr-defined]
+
+    def _copy(self, size: tuple[int, int]) -> Any:
+        """The picture resampled to `size` (a box filter), its alpha dropped first as
+        reportlab draws it here (no mask), as reportlab's ImageReader."""
+        from PIL import Image
+        from reportlab.lib.utils import ImageReader
+
+        image = self.image
+        flat = image if image.mode in ("L", "RGB", "CMYK") else image.convert("RGB")
+        return ImageReader(flat.resize(size, Image.Resampling.BOX))
 
 
 def _decoded(data: bytes) -> Picture:

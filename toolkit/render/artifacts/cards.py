@@ -56,6 +56,13 @@ def cards_pdf(
         if keys is not None:
             record_pages(canvas, keys)
         dpis: list[float | None] = [*picture_dpis] if picture_dpis else [None] * len(decks)
+        if picture_dpis:  # an icon's pictures drawn from copies (svg_icons.Picture)
+            from toolkit.render.picture_objects import rasterised
+            from toolkit.render.picture_scaled import page_side
+            from toolkit.render.sheets import BLEED_MM
+
+            pairs = zip(decks, picture_dpis, strict=True)
+            rasterised(canvas, max(page_side(size_mm(d.size), BLEED_MM, at) for d, at in pairs))
         for deck, dpi in zip(decks, dpis, strict=True):
             front = layout(deck.layout or DEFAULT_FRONT, game)
             back = layout(deck.back or DEFAULT_BACK, game)
