@@ -166,7 +166,7 @@ def test_a_face_draws_the_pictures_that_fit_and_leaves_the_others_blank(tmp_path
     (tmp_path / "a.png").write_bytes(_flat_png((100, 100)))
     element = ImageElement(kind="image", box={"x": 0, "y": 0, "w": 9, "h": 9}, path="a.png")
     item = Resolved(element, 0, 0, 9, 9, ("a.png",))
-    job = SimpleNamespace(root=tmp_path)
+    job = SimpleNamespace(root=tmp_path, picture_dpi=None)  # a printed PDF
     drawn: list[object] = []
     monkeypatch.setattr(Canvas, "drawImage", lambda self, *args, **kw: drawn.append(args))
     monkeypatch.setattr(pictures, "MAX_FACE_PIXELS", 25_000)

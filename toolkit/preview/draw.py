@@ -130,7 +130,7 @@ def _faces(game: Game, targets: list[Target]) -> list[bytes]:
 def _page(game: Game, target: Target) -> Page:
     """The face of `target` resolved and fitted, counted against the revision's budgets
     (raises DrawError with the reason)."""
-    from toolkit.preview.face_budget import FitSpent
+    from toolkit.preview.face_budget import CARD_DPI, FitSpent
     from toolkit.render.layout import load_layout
     from toolkit.render.raster_weight import GlyphsRefused
     from toolkit.render.sheets import PrintJob
@@ -154,7 +154,16 @@ def _page(game: Game, target: Target) -> Page:
         if refused is not None:
             raise Refused(refused)
         budget = _budget(game)
-        job = PrintJob(game, spec.deck, layout, None, target.lang, spec.card_mm, budget=budget)
+        job = PrintJob(
+            game,
+            spec.deck,
+            layout,
+            None,
+            target.lang,
+            spec.card_mm,
+            budget=budget,
+            picture_dpi=CARD_DPI,  # pictures resampled once, not decoded whole each revision
+        )
         try:
             budget.fit_face(job, layout, card)  # resolved and fitted (or refused) before a PDF
         except (FitSpent, GlyphsRefused) as exc:
@@ -177,9 +186,13 @@ def _draw_pages(game: Game, pages: list[Page]) -> list[bytes]:
     """The faces `_page` made ready, one page each of one PDF, as PNGs."""
     from toolkit.preview.face_budget import CARD_DPI
     from toolkit.render.pdf import pdf_canvas
+    from toolkit.render.picture_objects import rasterised
+    from toolkit.render.picture_scaled import page_side
     from toolkit.render.sheets import draw_face_page
 
     with _reasons(), pdf_canvas((100, 100), game.id) as (canvas, buffer):
+        sides = [page_side(job.card_mm, job.bleed_mm, CARD_DPI) for job, _, _ in pages]
+        rasterised(canvas, max(sides, default=1))  # an icon's pictures drawn from copies
         for job, layout, card in pages:
             draw_face_page(canvas, job, layout, card)
         canvas.save()
@@ -230,7 +243,7 @@ def document_pdf(game: Game, target: Target) -> bytes:
 
     with _reasons():
         if target.kind == "rulebook":
-            return render_rulebook(game, target.lang, "a4")
+            return render_rulebook(game, target.lang, "a4", picture_dpi=RULEBOOK_DPI)
         if target.kind == "board":
             board = next((b for b in game.valid(game.boards) if b.id == target.board), None)
             if board is None:
@@ -285,5 +298,5 @@ def _board(game: Game, target: Target) -> list[bytes]:
 def _rulebook(game: Game, target: Target) -> list[bytes]:
     from toolkit.render.rulebook import render_rulebook
 
-    pdf = render_rulebook(game, target.lang, "a4")
+    pdf = render_rulebook(game, target.lang, "a4", picture_dpi=RULEBOOK_DPI)
     return _png(pdf, RULEBOOK_DPI)

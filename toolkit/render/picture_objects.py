@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Callable
 from typing import Any
 
 MAX_HELD_BYTES = 256 * 1024 * 1024
@@ -25,31 +26,60 @@ _LOCK = threading.Lock()
 """The preview draws in threads."""
 
 
-def draw_picture(c: Any, picture: str, *args: Any, mask: Any = None, **kwargs: Any) -> None:
-    """`c.drawImage(picture, *args, mask=mask, **kwargs)`, the picture's image object taken
-    from the run's (`put_picture`)."""
+def draw_picture(
+    c: Any,
+    picture: Any,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    *,
+    mask: Any = None,
+    dpi: float | None = None,
+    preserveAspectRatio: bool = False,  # noqa: N803  (reportlab's name)
+) -> None:
+    """`c.drawImage(picture, x, y, width, height, mask=mask, preserveAspectRatio=…)`, the
+    picture's image object taken from the run's (`put_picture`). With `dpi` (a PDF only
+    rasterised, at that dpi: an export's, the preview's), a picture of many more pixels than
+    its box shows there is drawn from its copy resampled once (`picture_scaled`)."""
+    if dpi is not None:
+        from toolkit.render.picture_scaled import canvas_scale, scaled
+
+        box = (abs(width), abs(height))
+        picture = scaled(picture, box, preserveAspectRatio, dpi, canvas_scale(c))
     put_picture(c, picture, mask)
-    c.drawImage(picture, *args, mask=mask, **kwargs)
+    c.drawImage(picture, x, y, width, height, mask=mask, preserveAspectRatio=preserveAspectRatio)
 
 
 def put_picture(c: Any, picture: str, mask: Any) -> None:
     """Register in `c`'s document the image object `drawImage(picture, mask=mask)` would
     make, under the same name (reportlab's own: a digest of the name and the mask), from
     the one the run made already; `drawImage` then finds it there. `picture` names a file
-    that does not change while the run lasts (a private copy named by its digest)."""
+    that does not change while the run lasts (a private copy named by its digest), or is
+    such a file's resampled copy (`picture_scaled.ScaledPicture`, made from its reader)."""
     from reportlab.lib import utils
     from reportlab.pdfbase import pdfdoc
 
     digester: Any = utils._digester  # type: ignore[attr-defined]  # drawImage names it so
     name = digester(f"{picture}{mask}".encode())
+
+    def make() -> Any:
+        source = picture.reader() if hasattr(picture, "reader") else picture
+        return pdfdoc.PDFImageXObject(name, source, mask=mask)
+
+    put_object(c, name, (str(picture), str(mask)), make)
+
+
+def put_object(c: Any, name: str, key: tuple[str, str], make: Callable[[], Any]) -> None:
+    """Register in `c`'s document under `name` (as `drawImage` names an image) the image
+    object `make()` makes, made once per run (by `key`) and kept for the later PDFs."""
     document = c._doc
     registered = document.getXObjectName(name)
     if document.idToObject.get(registered) is not None:
         return
-    key = (str(picture), str(mask))
     made = _MADE.get(key)
     if made is None:
-        made = pdfdoc.PDFImageXObject(name, picture, mask=mask)
+        made = make()
         made.name = name
         soft = getattr(made, "_smask", None)
         size = len(made.streamContent) + (len(soft.streamContent) if soft is not None else 0)
@@ -81,8 +111,27 @@ def _register(c: Any, image: Any, registered: str, name: str) -> None:
         image.smask = pdfdoc.PDFObjectReference(mask_name)
 
 
+_SIDE = "_playset_raster_side"  # the canvas attribute `rasterised` sets
+
+
+def rasterised(c: Any, side: int) -> None:
+    """Say that the pages of `c` are only rasterised, none to more than `side` pixels on its
+    longer side: what draws a picture without a print job at hand (an SVG icon's,
+    `svg_icons.Picture`) draws it from a copy of at most twice that (`raster_side`)."""
+    setattr(c, _SIDE, side)
+
+
+def raster_side(c: Any) -> int | None:
+    """The most pixels a page of `c` is rasterised to on its longer side (`rasterised`), or
+    None for a printed PDF."""
+    return getattr(c, _SIDE, None)
+
+
 def forget() -> None:
     """Drop the run's image objects (the private copies they were made from are gone)."""
+    from toolkit.render import picture_scaled
+
     with _LOCK:
         _MADE.clear()
         _HELD[0] = 0
+    picture_scaled.forget()

@@ -51,6 +51,10 @@ class PrintJob:
     through it, and not at all once it is spent, and its faces resolved through its layout
     budget (`resolved`); None (a build, after the gate): every text is fitted, every face
     resolved."""
+    picture_dpi: float | None = None
+    """The dpi its pages are rasterised at, when they are drawn only for that (an export's,
+    the preview's): a picture far larger than its box there is drawn from a copy resampled
+    once (`picture_scaled`). None (a printed PDF): each picture whole."""
 
     @property
     def root(self) -> Path:

@@ -478,7 +478,7 @@ _PAINTS = ("strokeColor", "fillColor")
 
 def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     """The length of each painted shape's outline, in the drawing's units (its groups'
-    scales applied: the most each transform stretches a line, `_stretch`), once for its fill and
+    scales applied: the most each transform stretches a line, `stretch`), once for its fill and
     once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
     row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
     across the box, ~0.4 s a full-card use: probe 60-2)."""
@@ -491,14 +491,14 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
         return [_stroke_length(node) * scale * painted] if painted else []
     own = getattr(node, "transform", None)
     if own is not None and tuple(own) != _IDENTITY:
-        scale *= _stretch(own)
+        scale *= stretch(own)
     out: list[float] = []
     for child in contents:
         out += _outlines(child, scale)
     return out
 
 
-def _stretch(transform: Any) -> float:
+def stretch(transform: Any) -> float:
     """How many times longer a transform makes a line, at most (its matrix's larger singular
     value): `scale(0.001, 1000)` keeps areas but makes a vertical zig-zag 1,000 times longer
     (probe 60-13), which the square root of its determinant (1) did not see."""
@@ -967,6 +967,7 @@ class Picture:
 
         self.key = key if key is not None else id(self)  # the same picture, the same key
         self.pixels = image.size[0] * image.size[1]
+        self.image: Any = image  # decoded (as the reader holds it), for a resampled copy
         self.reader = ImageReader(image)
         self.size = self.reader.getSize()  # as svglib reads a PIL image's
         self._digest: str | None = None
@@ -976,8 +977,16 @@ class Picture:
 
     def draw(self, c: Canvas, x: float, y: float, width: float, height: float) -> None:
         """As reportlab's `drawImage` (no mask, as its inline images), the picture's digest
-        computed once, not at every draw."""
+        computed once, not at every draw, and its image object made once a run, not once a
+        PDF (`picture_objects`): a 16 M-pixel picture in an icon on 5 cards took the build
+        of 20 languages 5.1 s beyond the same game's without it (the same bytes). In a PDF
+        only rasterised, a copy of at most twice the pixels of its pages' longer side
+        (`picture_scaled.within`: the icon's form is written once for every size it is
+        drawn at): PDFium decoded the 16 M pixels in each language's document, 4 s more."""
+        from reportlab.pdfbase import pdfdoc
         from reportlab.pdfgen.canvas import _digester  # type: ignore[attr-defined]
+
+        from toolkit.render import picture_objects, picture_scaled
 
         if isinstance(c, _probe()):  # where and how large, not the pixels
             c.saveState()
@@ -987,18 +996,36 @@ class Picture:
             return
         if self._digest is None:
             self._digest = _digester(self.reader.getRGBData() + b"None")
+        digest = self._digest
+        side = picture_objects.raster_side(c)
+        size = None if side is None else picture_scaled.within(self.size, side)
+        if size is not None:  # a PDF only rasterised, to pages of at most `side` pixels
+            digest = _digester(f"{self._digest}@{size[0]}x{size[1]}".encode())
+
+        def make() -> Any:
+            reader = self.reader if size is None else self._copy(size)
+            return pdfdoc.PDFImageXObject(digest, reader, mask=None)
+
+        picture_objects.put_object(c, digest, ("icon picture", digest), make)
         doc = c._doc  # type: ignore[attr-defined]
-        name = doc.getXObjectName(self._digest)
-        if doc.idToObject.get(name) is None:  # first in this PDF: reportlab embeds it
-            c.drawImage(self.reader, x, y, width, height)
-            return
+        name = doc.getXObjectName(digest)
+        c._currentPageHasImages = 1  # type: ignore[attr-defined]
         c.saveState()
         c.translate(x, y)
         c.scale(width, height)
         c._code.append(f"/{name} Do")  # type: ignore[attr-defined]
         c.restoreState()
-        c._formsinuse.append(self._digest)  # type: ignore[attr-defined]
-        c._currentPageHasImages = 1  # type: ignore[attr-defined]
+        c._formsinuse.append(digest)  # type: ignore[attr-defined]
+
+    def _copy(self, size: tuple[int, int]) -> Any:
+        """The picture resampled to `size` (a box filter), its alpha dropped first as
+        reportlab draws it here (no mask), as reportlab's ImageReader."""
+        from PIL import Image
+        from reportlab.lib.utils import ImageReader
+
+        image = self.image
+        flat = image if image.mode in ("L", "RGB", "CMYK") else image.convert("RGB")
+        return ImageReader(flat.resize(size, Image.Resampling.BOX))
 
 
 def _decoded(data: bytes) -> Picture:

@@ -35,11 +35,14 @@ def cards_pdf(
     opts: BuildOptions,
     each_once: bool = False,
     keys: list[str] | None = None,
+    picture_dpis: list[float] | None = None,
 ) -> bytes:
     """One PDF of `decks` in `lang`: sheets (or one card per page with `opts.per_card`, each
     card once with `each_once`: see draw_deck_per_card). Each deck says its size, layouts
     and whether each card has a back of its own (a question bank's answers). `keys`, if
-    given, gets a key per page: pages with equal keys draw the same (`pdf.record_pages`)."""
+    given, gets a key per page: pages with equal keys draw the same (`pdf.record_pages`).
+    `picture_dpis`, if given, is the dpi each deck's pages will be rasterised at (an
+    export's PDF, never printed: `PrintJob.picture_dpi`)."""
     from toolkit.content.models.deck import size_mm
     from toolkit.render.layout import DEFAULT_BACK, DEFAULT_FRONT
     from toolkit.render.pdf import PAPERS, pdf_canvas, record_pages
@@ -52,13 +55,31 @@ def cards_pdf(
     with pdf_canvas(page, title, game_fonts(game).face(None)) as (canvas, buffer):
         if keys is not None:
             record_pages(canvas, keys)
-        for deck in decks:
+        dpis: list[float | None] = [*picture_dpis] if picture_dpis else [None] * len(decks)
+        if picture_dpis:  # an icon's pictures drawn from copies (svg_icons.Picture)
+            from toolkit.render.picture_objects import rasterised
+            from toolkit.render.picture_scaled import page_side
+            from toolkit.render.sheets import BLEED_MM
+
+            pairs = zip(decks, picture_dpis, strict=True)
+            rasterised(canvas, max(page_side(size_mm(d.size), BLEED_MM, at) for d, at in pairs))
+        for deck, dpi in zip(decks, dpis, strict=True):
             front = layout(deck.layout or DEFAULT_FRONT, game)
             back = layout(deck.back or DEFAULT_BACK, game)
             card_mm = size_mm(deck.size)
             own_backs = deck.back_per_card
             job = PrintJob(
-                game, deck, front, back, lang, card_mm, page, title, own_backs, opts.back_offset
+                game,
+                deck,
+                front,
+                back,
+                lang,
+                card_mm,
+                page,
+                title,
+                own_backs,
+                opts.back_offset,
+                picture_dpi=dpi,
             )
             if opts.per_card:
                 draw_deck_per_card(canvas, job, each_once)

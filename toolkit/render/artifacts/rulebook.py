@@ -17,14 +17,17 @@ from toolkit.render.artifacts import (
 )
 
 
-def rulebook_pdf(game: Any, lang: str, paper: str, bleed: float) -> bytes:
-    """The rulebook PDF, or a BuildError naming the source line a template failed at."""
+def rulebook_pdf(
+    game: Any, lang: str, paper: str, bleed: float, picture_dpi: float | None = None
+) -> bytes:
+    """The rulebook PDF, or a BuildError naming the source line a template failed at
+    (`picture_dpi`: see `render_rulebook`)."""
     from toolkit.content.game import display_path
     from toolkit.render.rulebook import RulebookTooLarge, render_rulebook
     from toolkit.render.rulebook_source import RulebookError
 
     try:
-        return render_rulebook(game, lang, paper, bleed)
+        return render_rulebook(game, lang, paper, bleed, picture_dpi)
     except RulebookError as exc:
         where = f"{display_path(game.rulebook[lang])}:{exc.line}"
         raise BuildError(f"{where}: {exc} (run `playset validate`)") from exc

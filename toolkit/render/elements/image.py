@@ -66,7 +66,9 @@ class ImageElement(Element):
             w, h = item.w * mm, item.h * mm
             try:
                 # the run's image object: made once, not once per PDF (probe 60-3)
-                draw_picture(c, copy, x, y, w, h, preserveAspectRatio=True, mask="auto")
+                # resampled once to what its pixels show, in a PDF only rasterised (probe 61-2)
+                dpi = job.picture_dpi
+                draw_picture(c, copy, x, y, w, h, preserveAspectRatio=True, mask="auto", dpi=dpi)
             except (OSError, ValueError, DecompressionBombError) as exc:  # P004 in validate
                 message = f"cannot read image {item.text!r} (damaged, or not an image)"
                 raise LayoutError(message) from exc

@@ -309,9 +309,10 @@ def language_pages(
         return
     opts = BuildOptions([lang], per_card=True)
     keys: list[str] = []
-    pdf = cards_pdf(
-        game, [printed.deck for printed in decks], lang, opts, each_once=True, keys=keys
-    )
+    printed_only = [printed.deck for printed in decks]
+    # pictures resampled once to each deck's dpi: PDFium decodes each whole in every
+    # language's document (probe 61-2)
+    pdf = cards_pdf(game, printed_only, lang, opts, each_once=True, keys=keys, picture_dpis=dpis)
     document = pdfium.PdfDocument(pdf)
     try:
         out, start = [], 0

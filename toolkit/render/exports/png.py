@@ -71,11 +71,13 @@ def board_pngs(
     return out
 
 
-def rulebook_document(game: Any, lang: str) -> bytes | None:
-    """The press rulebook's PDF (A4 with bleed) in `lang`, or None without one."""
+def rulebook_document(game: Any, lang: str, dpi: float | None = None) -> bytes | None:
+    """The press rulebook's PDF (A4 with bleed) in `lang`, or None without one; to be
+    rasterised at `dpi` (its cover's picture resampled once, not decoded whole in each
+    language's: `render_rulebook`)."""
     if lang not in game.rulebook:
         return None
-    return rulebook_pdf(game, lang, "a4", BLEED_MM * mm)
+    return rulebook_pdf(game, lang, "a4", BLEED_MM * mm, dpi)
 
 
 def rulebook_pngs(
@@ -83,7 +85,7 @@ def rulebook_pngs(
 ) -> list[bytes]:
     """Each page of the press rulebook (A4 with bleed) in `lang` (`pdf`, made before;
     else made now), or none without one."""
-    pdf = rulebook_document(game, lang) if pdf is None else pdf
+    pdf = rulebook_document(game, lang, dpi) if pdf is None else pdf
     if pdf is None:
         return []
     within_pixels(pdf, dpi, "the rulebook")
@@ -176,9 +178,13 @@ def run(
 
     check_export_pixels(drawn, opts.dpi, opts.langs)  # before any language is drawn
     check_export_cost(drawn, painted, opts.dpi, opts.langs)
+
     # every language's boards and rulebook, made and priced before any page is drawn
+    def press_rulebook(game: Any, lang: str) -> bytes | None:
+        return rulebook_document(game, lang, opts.page_dpi)
+
     documents = priced_pages(
-        game, opts.langs, opts.page_dpi, "--page-dpi", rulebook_document, within_pixels
+        game, opts.langs, opts.page_dpi, "--page-dpi", press_rulebook, within_pixels
     )
 
     def emit(path: Path, data: bytes) -> None:
