@@ -166,3 +166,39 @@ def test_an_export_of_overprinted_letters_is_refused_before_drawing(tmp_path, ru
     assert "letters a font prints over each other" in refused.output
     drawn = run_cli("export", "png", str(honest), "--lang", "en", "--out", str(out))
     assert drawn.exit_code == 0, drawn.output
+
+
+def _with_rulebook(game: Path) -> Path:
+    """`game` with an English rulebook of capitals (its headings and body in the font)."""
+    (game / "rulebook").mkdir()
+    (game / "rulebook" / "en.md").write_text(f"# {LETTERS}\n\n## {LETTERS}\n\n{LETTERS}\n")
+    manifest = game / "game.yaml"
+    text = manifest.read_text().replace(
+        "  decks: [decks/cards.yaml]\n",
+        "  decks: [decks/cards.yaml]\n  rulebook: {en: rulebook/en.md}\n",
+    )
+    manifest.write_text(text)
+    return game
+
+
+def test_a_rulebook_in_a_game_font_is_priced_by_the_glyphs_it_draws(tmp_path, monkeypatch):
+    import pytest
+
+    from toolkit.render.artifacts import BuildError
+    from toolkit.render.exports import pages
+    from toolkit.render.exports.png import rulebook_document, within_pixels
+    from toolkit.render.glyph_tally import glyphs_tallied
+
+    games = {p: load_game(_with_rulebook(_game(tmp_path / str(p), p))) for p in (12, 400)}
+    glyphs = {}
+    for points, game in games.items():
+        with glyphs_tallied(game) as tally:
+            pdf = rulebook_document(game, "en")
+        assert pdf is not None and tally.drawn  # its headings and body, at their sizes
+        glyphs[points] = load_price(tally.load(), 150)
+    assert glyphs[400] > 10 * glyphs[12]
+    plain = pages._Priced([("rulebook", pages.page_sizes(pdf), FaceLoad())]).cost(150)
+    monkeypatch.setattr(pages, "MAX_EXPORT_PAGE_COST", plain + (glyphs[400] + glyphs[12]) // 2)
+    with pytest.raises(BuildError, match="rulebook page"):  # its glyphs take it past
+        pages.priced_pages(games[400], ["en"], 150, "--page-dpi", rulebook_document, within_pixels)
+    pages.priced_pages(games[12], ["en"], 150, "--page-dpi", rulebook_document, within_pixels)

@@ -131,7 +131,7 @@ def test_export_png_prices_the_icons_a_board_draws(tmp_path, run_cli, monkeypatc
     result = run_cli("export", "png", str(game), *args)
     assert result.exit_code == 1, result.output
     said = " ".join(result.output.split())
-    assert "1 board page(s)" in said and "for the icons drawn on them" in said, said
+    assert "1 board page(s)" in said and "for the icons and game fonts' glyphs drawn" in said, said
     assert len(drawn) == plain_pages  # none rasterised
 
 

@@ -32,6 +32,7 @@ from toolkit.diagnostics import Diagnostic
 from toolkit.preview.cache import RenderCache, page_key
 from toolkit.preview.draw import (
     DrawError,
+    Refused,
     Result,
     document_pages,
     document_pdf,
@@ -142,6 +143,8 @@ class _Document:
     icons: tuple[int, float, float] = (0, 0.0, 0.0)
     """What a board's drawings drew of icons (shapes, square points, outline points: its
     page budget's price), when its PDF was made this run."""
+    glyphs: Any = None
+    """What it drew in the game's own fonts (`glyph_tally.glyphs_tallied`), likewise."""
 
 
 def _numbers(indexes: list[int]) -> str:
@@ -558,7 +561,7 @@ class Preview:
         the revision's page budget spent: toolkit.preview.document_budget), else None (they
         are charged to it)."""
         from toolkit.preview.document_budget import page_budget
-        from toolkit.preview.draw import DOCUMENT_DPI, Refused, font_refusal
+        from toolkit.preview.draw import DOCUMENT_DPI, font_refusal
         from toolkit.render.raster_weight import FaceLoad
 
         fonts = font_refusal(game)
@@ -568,6 +571,8 @@ class Preview:
         share = len(missing) / max(1, len(document.sizes))  # a board's icons by its pages
         shapes, paint, outline = document.icons
         icons = FaceLoad(int(shapes * share), paint * share, 0, outline * share)
+        if document.glyphs is not None:  # each glyph at a size once in the document's pages
+            icons += document.glyphs
         sizes = [document.sizes[i] for i in missing]
         many = len(missing) > 1
         what = f"the {target.kind}'s page{'s' if many else ''} {_numbers(missing)}"
@@ -602,16 +607,21 @@ class Preview:
             document.pdf = found[0]
             return document.pdf
         from toolkit.render.boards.look import icons_tallied
+        from toolkit.render.glyph_tally import glyphs_tallied
 
         try:
-            with icons_tallied() as tally:
+            with icons_tallied() as tally, glyphs_tallied(game) as glyphs:
                 pdf = document_pdf(game, target)
             sizes = page_sizes(pdf)
+            why = glyphs.problem()
+            if why is not None:
+                raise Refused(f"it prints characters a game font cannot draw: {why}")
         except DrawError as exc:
             document.error = exc
             return b""
         document.pdf, document.sizes = pdf, sizes
         document.icons = (tally.shapes, tally.paint, tally.outline)
+        document.glyphs = glyphs.load()
         if store is not None and name is not None:
             if len(sizes) > 1:  # a later start draws the pages not stored from it
                 store.put(store.part(name, "pdf"), [pdf])

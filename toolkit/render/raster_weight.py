@@ -266,8 +266,6 @@ def glyph_load(items: list[Any], job: Any, glyphs: Glyphs) -> None:
     prints it at, so 450 distinct glyphs of 87 em at 17 sizes in 10 languages took `export
     png` of a 70 kB game 26 s more than a light font (probe 62-2). The toolkit's own fonts
     are light (under 30 em a glyph) and are not counted."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
     from toolkit.render.printjob import game_fonts
 
     own = game_fonts(job.game).files
@@ -279,13 +277,21 @@ def glyph_load(items: list[Any], job: Any, glyphs: Glyphs) -> None:
             if font not in own:
                 continue
             glyphs.drawn.setdefault((font, round(size, 3)), set()).update(text)
-            if size <= 0:
-                continue
-            holds = stringWidth(text, font, size) / (OVERPRINT_ADVANCE * size) + 1
-            letters = len(text) - text.count(" ")
-            if letters > holds:
-                glyphs.overprint += int(letters - holds)
-                glyphs.overprint_ink += (letters - holds) * size * size
+            overprinted(glyphs, font, size, text)
+
+
+def overprinted(glyphs: Glyphs, font: str, size: float, text: str) -> None:
+    """Add to `glyphs` the letters of a line of `text` drawn past what its width holds at
+    `OVERPRINT_ADVANCE` an em a letter."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if size <= 0:
+        return
+    holds = stringWidth(text, font, size) / (OVERPRINT_ADVANCE * size) + 1
+    letters = len(text) - text.count(" ")
+    if letters > holds:
+        glyphs.overprint += int(letters - holds)
+        glyphs.overprint_ink += (letters - holds) * size * size
 
 
 def icons_load(items: list[Any], icons: Any) -> tuple[int, float, float]:

@@ -1,7 +1,8 @@
 """The board and rulebook pages an export rasterises, priced before any is (probe 54-3,
 54-5): every language's board and rulebook PDFs are made first, each page weighed as its
-pixels at the page dpi and each board's icons as the faces' are (`raster_weight.load_price`,
-from what its drawings drew: `look.icons_tallied`), and an export past
+pixels at the page dpi and each board's icons, and each document's glyphs of the game's own
+fonts, as the faces' are (`raster_weight.load_price`, from what its drawings drew:
+`look.icons_tallied`, `glyph_tally.glyphs_tallied`), and an export past
 `MAX_EXPORT_PAGE_COST` together is refused before it draws a page of any language.
 """
 
@@ -61,6 +62,7 @@ def board_pdfs(game: Any, lang: str) -> list[BoardPdf]:
     draws, with the icons its drawings drew."""
     from toolkit.render.boards import render_board
     from toolkit.render.boards.look import icons_tallied
+    from toolkit.render.glyph_tally import glyphs_tallied
     from toolkit.render.tiling import POSTER
 
     boards = game.valid(game.boards)
@@ -68,11 +70,24 @@ def board_pdfs(game: Any, lang: str) -> list[BoardPdf]:
     for board in boards:
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
         name = board.name.get(lang, "") or str(board.id)
-        with icons_tallied() as tally:
+        with icons_tallied() as tally, glyphs_tallied(game) as glyphs:
             pdf = render_board(game, board, lang, "a4", POSTER)
-        icons = FaceLoad(tally.shapes, tally.paint, 0, tally.outline)
+        _drawable(glyphs, f"board {name} in {lang}")
+        icons = FaceLoad(tally.shapes, tally.paint, 0, tally.outline) + glyphs.load()
         out.append(BoardPdf(board, stem, name, pdf, icons))
     return out
+
+
+def _drawable(glyphs: Any, what: str) -> None:
+    """Refuse (BuildError) a document whose text a game font cannot draw in reasonable time
+    (`Glyphs.problem`: P009's bounds on each glyph drawn)."""
+    why = glyphs.problem()
+    if why is not None:
+        from toolkit.render.artifacts import BuildError
+
+        raise BuildError(
+            f"the {what} prints characters a game font cannot draw in reasonable time: {why}"
+        )
 
 
 def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
@@ -138,10 +153,14 @@ def priced_pages(
         for board in boards:
             within(board.pdf, dpi, f"board {board.name}")
             priced.documents.append(("board", page_sizes(board.pdf), board.icons))
-        pdf = rulebook(game, lang) if rulebook is not None else None
+        from toolkit.render.glyph_tally import glyphs_tallied
+
+        with glyphs_tallied(game) as glyphs:
+            pdf = rulebook(game, lang) if rulebook is not None else None
         if pdf is not None:
+            _drawable(glyphs, f"rulebook in {lang}")
             within(pdf, dpi, "the rulebook")
-            priced.documents.append(("rulebook", page_sizes(pdf), FaceLoad()))
+            priced.documents.append(("rulebook", page_sizes(pdf), glyphs.load()))
         priced.langs += 1
         _check(priced, dpi, option, langs)
         out.append(LanguagePages(lang, boards, pdf))
@@ -171,7 +190,7 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
         boards = f"{priced.pages('board')} board page(s), {_mega(pixels)} M"
         icons = priced.cost(dpi, "board") - pixels
         if icons:
-            boards += f" and {_mega(icons)} M more for the icons drawn on them"
+            boards += f" and {_mega(icons)} M more for the icons and game fonts' glyphs drawn"
         parts.append(boards)
     if priced.pages("rulebook"):
         pixels = priced.cost(dpi, "rulebook")
