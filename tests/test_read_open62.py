@@ -8,6 +8,8 @@ import os
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
 from toolkit import fileio
 
 
@@ -33,7 +35,9 @@ def test_a_small_file_is_read_without_a_buffer_of_its_bound(tmp_path: Path) -> N
     assert peak < 1024 * 1024
 
 
-def test_the_bytes_read_are_those_of_a_buffered_read(tmp_path: Path) -> None:
+def test_the_bytes_read_are_those_of_a_buffered_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Any size against any bound, whatever the descriptor's offset; a file grown after
     its size was looked at is read on to the bound; a file that says it is empty (/proc)
     is read whole."""
@@ -57,12 +61,10 @@ def test_the_bytes_read_are_those_of_a_buffered_read(tmp_path: Path) -> None:
             info[6] = 3  # st_size
             return os.stat_result(info)
 
-        os.fstat = smaller  # type: ignore[assignment]
-        try:
-            grown = fileio.read_open(fd, 100_000)
-            cut = fileio.read_open(fd, 5)
-        finally:
-            os.fstat = real_fstat
+        monkeypatch.setattr(os, "fstat", smaller)
+        grown = fileio.read_open(fd, 100_000)
+        cut = fileio.read_open(fd, 5)
+        monkeypatch.undo()
         assert grown == b"a" * 10
         assert cut == b"a" * 6
     finally:
