@@ -1059,13 +1059,14 @@ def read_open(fd: int, limit: int) -> bytes:
             break
         chunks.append(chunk)
         got += len(chunk)
-        ask = min(want - got, max(ask, READ_STEP))
+        ask = min(want - got, max(2 * ask, READ_STEP))
     return b"".join(chunks)
 
 
 READ_STEP = 64 * 1024
-"""What `read_open` asks for at a time past the size the file had (one that grew, or one
-that says 0, as files under /proc do)."""
+"""What `read_open` asks for at least, past the size the file had (one that grew, or one
+that says 0, as files under /proc do); each further read asks twice the last, so a file
+read on to a large bound takes a few dozen reads, not thousands."""
 
 
 SPARSE_MIN_BYTES = 1024 * 1024
