@@ -154,7 +154,14 @@ class _Malformed(Exception):
 
 
 def _normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")  # importlib.metadata's
+    """importlib.metadata's normalised name (`re.sub(r"[-_.]+", "-", name).lower()`, its `-`
+    then `_`): runs of `-`, `_` and `.` made one `_`. A name with no `-`, no `.` and no `__`
+    is its lower case as it is, without the pattern (~4 us a call, two calls for each of the
+    ~130 distributions of a development environment, on every command)."""
+    low = name.lower()
+    if "-" not in low and "." not in low and "__" not in low:
+        return low
+    return re.sub(r"[-_.]+", "_", low)
 
 
 def _read_points_plainly() -> dict[str, list[Any]]:
