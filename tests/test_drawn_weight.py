@@ -153,3 +153,32 @@ def test_a_card_s_copies_place_one_drawing_of_it(tmp_path, run_cli, monkeypatch)
 
     fronts = PdfReader(pdf).pages[0].extract_text()  # a sheet of 9: its copies all show
     assert fronts.count("N0") == 9, fronts
+
+
+def test_the_printed_faces_of_every_language_count_together(tmp_path, run_cli, monkeypatch):
+    # probe 62-9: the bounds held one language, and a game may have 20: 10 cards of 59
+    # copies of 200 boxes in 20 languages took `build --profile press` past 120 s
+    monkeypatch.setattr(drawn_weight, "MAX_DRAWN", 10**9)
+    root = _heavy(tmp_path, run_cli, cards=3, copies=10)
+    one = printed_weight(load_game(root))  # the heaviest language's
+    monkeypatch.setattr(drawn_weight, "MAX_DRAWN_LANGUAGES", 2 * one)  # under 3 languages'
+    result = run_cli("validate", str(root), "--format", "json", "--no-cache")
+    found = _weight_errors(result)
+    assert result.exit_code == 1 and len(found) == 1, result.output
+    assert "in its 3 languages together, more than the" in found[0]["message"], found[0]
+    out = tmp_path / "out"
+    built = run_cli("build", str(root), "--lang", "en", "--no-cache", "--out", str(out))
+    assert built.exit_code == 0, built.output  # one language's faces are within it
+
+
+def test_the_cards_printed_in_every_language_count_together(tmp_path, run_cli, monkeypatch):
+    monkeypatch.setattr(printed_cards, "MAX_PRINTED_FACES", 60)
+    root = _heavy(tmp_path, run_cli, cards=3, copies=10)  # 30 cards in 3 languages
+    result = run_cli("validate", str(root), "--format", "json", "--no-cache")
+    found = [d for d in diagnostics_json(result.output) if "a game prints in all" in d["message"]]
+    assert result.exit_code == 1 and len(found) == 1, result.output
+    assert found[0]["message"].startswith("c2: with its 10 copies the game's decks print 30")
+    assert "90 in its 3 languages" in found[0]["message"], found[0]
+    out = tmp_path / "out"
+    built = run_cli("build", str(root), "--lang", "en", "--no-cache", "--out", str(out))
+    assert built.exit_code == 0, built.output

@@ -34,10 +34,15 @@ MAX_PRINTED_CARDS = 10_000
 """Cards the decks of one game print together (each card's `copies`, 1 if it says none):
 about 1.3 s of drawing a language at 300,000 faces in 40 s."""
 
+MAX_PRINTED_FACES = 30_000
+"""Cards printed times the languages `build` prints them in: each language's PDFs draw
+every copy again (9,990 printed cards in 20 languages took `build` 10.8 s; probe 62-9).
+Three languages of `MAX_PRINTED_CARDS`."""
+
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     decks = printed_decks(game)
-    many = list(_too_many(decks))
+    many = list(_too_many(decks, len(printed_languages(game))))
     yield from many  # too many cards to print: said once, not again as too much to draw
     if not many:
         yield from _too_heavy(decks, game)
@@ -65,8 +70,9 @@ def printed_decks(game: Game) -> list[Weighed]:
     return decks
 
 
-def _too_many(decks: list[Weighed]) -> Iterator[Diagnostic]:
-    """The card whose copies pass `MAX_PRINTED_CARDS`, at its `copies:`."""
+def _too_many(decks: list[Weighed], langs: int) -> Iterator[Diagnostic]:
+    """The card whose copies pass `MAX_PRINTED_CARDS`, or `MAX_PRINTED_FACES` in the `langs`
+    languages printed, at its `copies:`."""
     printed = 0
     for deck in decks:
         loaded, doc = deck.loaded, deck.loaded.doc
@@ -74,15 +80,22 @@ def _too_many(decks: list[Weighed]) -> Iterator[Diagnostic]:
             continue
         for index, copies in deck.copies:
             printed += copies
-            if printed <= MAX_PRINTED_CARDS:
+            if printed <= MAX_PRINTED_CARDS and printed * langs <= MAX_PRINTED_FACES:
                 continue
             card, at = _copies_place(loaded, index)
+            if printed > MAX_PRINTED_CARDS:
+                past = f"more than the {MAX_PRINTED_CARDS:,} a game prints"
+            else:
+                past = (
+                    f"{printed * langs:,} in its {langs} languages, more than the"
+                    f" {MAX_PRINTED_FACES:,} a game prints in all"
+                )
             yield S_BAD_VALUE.at(
                 loaded.rel,
                 at,
                 f"{getattr(card, 'id', '?')}: with its {copies:,} copies the game's decks print"
-                f" {printed:,} cards, more than the {MAX_PRINTED_CARDS:,} a game prints (each"
-                " copy is drawn in every language); print fewer copies",
+                f" {printed:,} cards, {past} (each copy is drawn in every language); print"
+                " fewer copies",
             )
             return
 
@@ -136,28 +149,34 @@ def _resolved_weight(job: PrintJob, layout: Any, card: Any) -> int:
 
 def _weights(
     game: Game, decks: list[Weighed], shortcut: bool = True
-) -> tuple[str | None, list[list[int]]]:
-    """The printed language whose cards weigh most to draw (the first of the heaviest) and
-    each deck's card weights there: the faces print fit resolved, once it has resolved them
-    all in this run (a face is kept for the run: here it is looked up; with the validate
-    cache, read back). At most, by the layouts alone: when that is under the bound (with
-    `shortcut`: no face is looked at), or print fit stopped short (an error already) or
-    has not run."""
+) -> tuple[str | None, list[list[int]], int]:
+    """The printed language whose cards weigh most to draw (the first of the heaviest),
+    each deck's card weights there, and what every printed language's weigh together: the
+    faces print fit resolved, once it has resolved them all in this run (a face is kept for
+    the run: here it is looked up; with the validate cache, read back). At most, by the
+    layouts alone: when that is under the bounds (with `shortcut`: no face is looked at),
+    or print fit stopped short (an error already) or has not run."""
+    langs = printed_languages(game)
     most = [deck.weights(None) for deck in decks]
     at_most = sum(_total(deck, w) for deck, w in zip(decks, most, strict=True))
-    under = at_most <= drawn_weight.MAX_DRAWN
+    under = (
+        at_most <= drawn_weight.MAX_DRAWN
+        and at_most * len(langs) <= drawn_weight.MAX_DRAWN_LANGUAGES
+    )
     running = running_budget()
     if (shortcut and under) or (running is not None and running.measured != (len(game.decks), 0)):
-        return None, most
+        return None, most, at_most * len(langs)
     best: tuple[int, str | None, list[list[int]]] | None = None
-    for lang in printed_languages(game):
+    together = 0
+    for lang in langs:
         weights = [deck.weights(lang) for deck in decks]
         total = sum(_total(deck, w) for deck, w in zip(decks, weights, strict=True))
+        together += total
         if best is None or total > best[0]:
             best = (total, lang, weights)
     if best is None:  # no language printed (a command that prints nothing): nothing drawn
-        return None, [[0] * len(deck.copies) for deck in decks]
-    return best[1], best[2]
+        return None, [[0] * len(deck.copies) for deck in decks], 0
+    return best[1], best[2], together
 
 
 def _total(deck: Weighed, weights: list[int]) -> int:
@@ -167,7 +186,7 @@ def _total(deck: Weighed, weights: list[int]) -> int:
 def printed_weight(game: Game) -> int:
     """What drawing the game's printed cards weighs in its heaviest printed language."""
     decks = printed_decks(game)
-    _, weights = _weights(game, decks, shortcut=False)
+    _, weights, _ = _weights(game, decks, shortcut=False)
     return sum(_total(deck, w) for deck, w in zip(decks, weights, strict=True))
 
 
@@ -176,10 +195,10 @@ def _too_heavy(decks: list[Weighed], game: Game) -> Iterator[Diagnostic]:
     is lightened most: the heaviest deck's heaviest card if it has copies, else that deck's
     `layout:`."""
     bound = drawn_weight.MAX_DRAWN
-    lang, weights = _weights(game, decks)
+    lang, weights, together = _weights(game, decks)
     totals = [_total(deck, w) for deck, w in zip(decks, weights, strict=True)]
     total = sum(totals)
-    if total <= bound:
+    if total <= bound and together <= drawn_weight.MAX_DRAWN_LANGUAGES:
         return
     heaviest = totals.index(max(totals))
     deck, each = decks[heaviest], weights[heaviest]
@@ -198,6 +217,12 @@ def _too_heavy(decks: list[Weighed], game: Game) -> Iterator[Diagnostic]:
         f" {bound:,}"
         " `build` draws a language"
     )
+    if total <= bound:  # every language under its bound, all of them over theirs
+        sum_up = (
+            f"so the game's printed cards weigh{up_to} {together:,} units in its"
+            f" {len(printed_languages(game))} languages together, more than the"
+            f" {drawn_weight.MAX_DRAWN_LANGUAGES:,} `build` draws for all"
+        )
     if copies > 1:
         card, at = _copies_place(loaded, index)
         yield S_BAD_VALUE.at(

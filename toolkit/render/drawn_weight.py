@@ -32,6 +32,13 @@ most; a game of 500 printed cards of 30 elements weighs ~30,000 (boxes, icons, o
 texts) to ~105,000 (paragraphs)."""
 
 
+MAX_DRAWN_LANGUAGES = 750_000
+"""Units the printed faces of every language `build` prints may weigh together: a game may
+have 20 languages, and each language's PDFs draw every printed face again (10 cards of 59
+copies of 200 boxes in 20 languages, each language under `MAX_DRAWN`: `build --profile
+press` past 120 s; probe 62-9). Three languages at `MAX_DRAWN`, some 11 s."""
+
+
 def most_weight(layout: Any, card_mm: tuple[float, float]) -> int:
     """What drawing one face of `layout` at that trim size (mm) may weigh at most: each
     element's `most_drawn_cost` (under it, no card needs its face resolved to be weighed)."""
