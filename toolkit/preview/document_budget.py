@@ -47,7 +47,8 @@ class PageBudget:
                 f" save have cost as much as {self.spent / 1e6:,.0f} M pixels, and these"
                 f" {cost / 1e6:,.1f} M more would pass the {MAX_PREVIEW_PAGE_COST / 1e6:,.0f}"
                 " M the preview draws of them a revision (each page's pixels, a board's"
-                " icons each of their shapes); it is drawn when shown after the next save"
+                " icons each of their shapes and the points and pixels of their outlines);"
+                " it is drawn when shown after the next save"
             )
         self.spent += cost
         return None
