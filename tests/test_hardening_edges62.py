@@ -66,9 +66,9 @@ def test_a_gradient_fill_goes_along_its_outline_twice(tmp_path):
         assert shaded.outline == pytest.approx(2 * flat.outline, rel=0.01), kind
 
 
-def _deck_game(folder: Path, body: str, side_mm: float) -> tuple[object, object]:
-    """A new game (English) whose front layout draws icon `x` (an SVG of `body`) once in a
-    box of `side_mm`; the game and its deck as printed."""
+def _deck_game(folder: Path, body: str, side_mm: float, uses: int = 1) -> tuple[object, object]:
+    """A new game (English) whose front layout draws icon `x` (an SVG of `body`) `uses`
+    times in a box of `side_mm`; the game and its deck as printed."""
     from toolkit.content.game import load_game
     from toolkit.render.exports.faces import printed_decks
     from toolkit.scaffold.new import new_game
@@ -80,7 +80,7 @@ def _deck_game(folder: Path, body: str, side_mm: float) -> tuple[object, object]
     )
     layout = folder / "layouts" / "standard.yaml"
     box = f"{{x: 1, y: 12, w: {side_mm}, h: {side_mm}}}"
-    element = f"  - {{kind: icon, box: {box}, icon: x}}\n"
+    element = f"  - {{kind: icon, box: {box}, icon: x}}\n" * uses
     layout.write_text(layout.read_text("utf-8").replace("elements:\n", "elements:\n" + element, 1))
     game = load_game(folder)
     (printed,) = printed_decks(game)
@@ -173,3 +173,21 @@ def test_a_boards_icons_are_priced_by_their_points_too(tmp_path):
     assert load_floor(heavy) > MAX_PREVIEW_PAGE_COST
     said = PageBudget().charge("the board's page 1 is", [(420.0, 594.0)], heavy, 60)
     assert said is not None and "not drawn" in said
+
+
+def test_the_preview_does_not_draw_a_face_whose_icons_pass_what_is_left(tmp_path, monkeypatch):
+    # probe 62-1: a face's icons were charged after it was drawn, so the first face asked
+    # drew whatever they cost (one request drew two faces of four full-card uses, 5.8 s)
+    from tests.test_hardening_pages60 import _preview
+
+    body = f'<defs><linearGradient id="g">{STOPS}</linearGradient></defs>'
+    body += f'<path d="{_zigzag(24_000)}" fill="url(#g)"/>'
+    _deck_game(tmp_path / "g", body, 60, uses=2)
+    preview = _preview(tmp_path / "g", monkeypatch)
+    faces = [t for t in preview.snap.targets.values() if t.kind == "face" and t.lang == "en"]
+    front = next(t for t in faces if t.side == "front")
+    back = next(t for t in faces if t.side == "back")
+    assert preview.page(front.key) is None  # not drawn
+    said = str(preview.cache.errors[front.key])
+    assert "is not rendered" in said and "SVG icons and pictures" in said, said
+    assert preview.page(back.key) is not None  # a plain back still is
