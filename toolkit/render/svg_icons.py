@@ -502,10 +502,11 @@ def _passes(node: Any) -> int:
 
 def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     """The length of each painted shape's outline, in the drawing's units (its groups'
-    scales applied: the most each transform stretches a line, `_stretch`), once for each
-    pass a rasteriser makes along it (`_passes`): it walks every edge of a filled shape
-    across each pixel row it crosses as it strokes an outline (one filled path of 24,000
-    points zig-zagging across the box, ~0.4 s a full-card use: probe 60-2)."""
+    scales applied: the most each transform stretches a line, `_stretch`), once for its fill and
+    once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
+    row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
+    across the box, ~0.4 s a full-card use: probe 60-2); a stroke's and a gradient fill's
+    twice, a pass each side or for the fill and the clip (`_passes`)."""
     contents = getattr(node, "contents", None)
     if contents is None:
         passes = _passes(node)
