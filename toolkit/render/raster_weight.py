@@ -113,19 +113,20 @@ icon's path may cross each pixel row thousands of times, which PDFium sorts row 
 Measured (probe 62-1; CPU a use, loaded 2-core machine, 18 mm boxes at 75 and 150 dpi,
 the time at 2 dpi taken off): zig-zags of 300 and 1,500 points filled 49 to 56 ns a pixel
 of outline, of 6,000 points 60 to 77, of 24,000 points 90 to 98; gradient-filled (two
-passes) 93 to 189, stroked (two) 92 to 148: ~100 ns a pass; a third more. (Past some 4 M
+passes) 93 to 189, stroked thinly 92 to 148 (`svg_icons.PASSES`: three, for wide strokes):
+~100 ns a pass; a third more. (Past some 4 M
 pixels of outline a path, PDFium stops adding to it: a full-card use of the 24,000 points
 cost 0.27 s at 60 dpi, 0.41 at 300, priced more.)"""
 
-ICON_POINT = 20.0
+ICON_POINT = 16.0
 """A point of an SVG icon's outlines, for each pass along them (`svg_icons.SvgIcon.points`),
 in image pixels, whatever the dpi: PDFium parses the form's path again at every use and sets
 up each of its edges. Measured on circles of 24,000 points (edges under a pixel, their
 outline ~3 times the box: the time is the points'), 18 mm boxes, any dpi from 20 to 300:
-0.13 µs a point filled (~0.09 of it reading the path), 0.23 gradient-filled, 0.33 stroked
-(two passes each): ~0.17 µs a pass; a third more. The icons' shapes' price
-(`ICON_SHAPE`) counts long paths too (`svg_guard.NUMBERS_PER_ELEMENT`), but by the dpi:
-under its share at low dpi."""
+0.13 µs a point filled (~0.09 of it reading the path), 0.23 gradient-filled (two passes,
+and the path read a third time), 0.33 stroked (three): 0.13 µs a pass at most; a third
+more. The icons' shapes' price (`ICON_SHAPE`) counts long paths too
+(`svg_guard.NUMBERS_PER_ELEMENT`), but by the dpi: under its share at low dpi."""
 
 
 PICTURE_PIXEL = 0.22

@@ -158,8 +158,8 @@ class SvgIcon:
     @cached_property
     def outline(self) -> float:
         """How many times over its shapes' outlines run across its box, once for each pass a
-        rasteriser makes along them (`_outlines`: a fill one, a stroke or a gradient fill
-        `PASSES`): their lengths (each group's scale applied) over the box's larger side. A
+        rasteriser makes along them (`_outlines`: a fill one, a stroke and a gradient fill
+        more, `PASSES`): their lengths (each group's scale applied) over the box's larger side. A
         rasteriser strokes every pixel of every outline, so one path of 24,000 segments
         zig-zagging across the box cost ~0.37 s a full-card use at 300 dpi while it weighed
         964 shapes (probe 54-8), and fills it as slowly (probe 60-2)."""
@@ -480,11 +480,14 @@ def _stroke_joins(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[t
     return out
 
 
-PASSES = {"fillColor": 1, "strokeColor": 2}
-"""How many times a rasteriser goes along a shape's outline for what it paints: a fill once,
-a stroke twice (the outline of the line it strokes is both its sides). Measured (PDFium,
-CPU a use, a path of 1,500 to 24,000 points): a stroke costs 1.5 to 2.5 times the fill of
-the same path, a point and a pixel of outline alike."""
+PASSES = {"fillColor": 1, "strokeColor": 3}
+"""How many times a rasteriser goes along a shape's outline for what it paints, as it costs: a
+fill once, a stroke three times (the outline of the line it strokes is both its sides, and
+each join a polygon of its own). Measured (PDFium, CPU a use, zig-zags of 1,500 to 24,000
+points, 18 mm boxes): a stroke costs 1.5 to 2.5 times the fill of the same path at any dpi
+(its points), and a pixel of its outline 2 times a fill's 0.05 units wide, 2.2 times 5
+units wide, 2.8 times 20 units wide (6,000 points at 300 dpi: 82 ms a use filled, 163, 177
+and 228 stroked)."""
 
 GRADIENT_PASSES = 2
 """A gradient-filled shape's passes along its outline: svglib fills the path (under the
@@ -506,7 +509,7 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
     row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
     across the box, ~0.4 s a full-card use: probe 60-2); a stroke's and a gradient fill's
-    twice, a pass each side or for the fill and the clip (`_passes`)."""
+    more than once, as they cost (`_passes`)."""
     contents = getattr(node, "contents", None)
     if contents is None:
         passes = _passes(node)
