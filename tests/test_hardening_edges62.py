@@ -173,6 +173,11 @@ def test_a_boards_icons_are_priced_by_their_points_too(tmp_path):
     assert load_floor(heavy) > MAX_PREVIEW_PAGE_COST
     said = PageBudget().charge("the board's page 1 is", [(420.0, 594.0)], heavy, 60)
     assert said is not None and "not drawn" in said
+    assert "the preview does not draw them" in said and "after the next save" not in said
+    budget = PageBudget()
+    budget.spent = MAX_PREVIEW_PAGE_COST - 1  # a page that fits a revision, none left
+    said = budget.charge("the board's page 1 is", [(420.0, 594.0)], FaceLoad(), 60)
+    assert said is not None and "drawn when shown after the next save" in said
 
 
 def test_the_preview_does_not_draw_a_face_whose_icons_pass_what_is_left(tmp_path, monkeypatch):
@@ -190,4 +195,5 @@ def test_the_preview_does_not_draw_a_face_whose_icons_pass_what_is_left(tmp_path
     assert preview.page(front.key) is None  # not drawn
     said = str(preview.cache.errors[front.key])
     assert "is not rendered" in said and "SVG icons and pictures" in said, said
+    assert "the preview does not draw it" in said, said  # no save lets them through
     assert preview.page(back.key) is not None  # a plain back still is

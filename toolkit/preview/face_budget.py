@@ -127,12 +127,17 @@ class FaceBudget(FitBudget):
                 # face let through fits its own texts, whatever they weigh)
         if self.refusals != refusals:
             icons = f", this face's SVG icons and pictures {load:,} more" if load else ""
+            when = (
+                "they alone cost more than a revision draws: the preview does not draw it"
+                if letters + load > self.limit  # no save brings it under the limit
+                else "it is drawn when shown after the next save"
+            )
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
                 f" of the preview ({self.limit:,} letters, a fifth of `validate`'s: each face"
                 f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts, and"
                 " more for many elements drawn and painted: this layout's"
-                f" {letters:,}{icons}) is spent; it is drawn when shown after the next save"
+                f" {letters:,}{icons}) is spent; {when}"
             )
         self.faces[key] = (layout, job.deck, card)
 
