@@ -115,7 +115,7 @@ the time at 2 dpi taken off): zig-zags of 300 and 1,500 points filled 49 to 56 n
 of outline, of 6,000 points 60 to 77, of 24,000 points 90 to 98; gradient-filled (two
 passes) 93 to 189, stroked thinly 92 to 148 (`svg_icons.PASSES`: three, for wide strokes):
 ~100 ns a pass; a third more. (Past some 4 M
-pixels of outline a path, PDFium stops adding to it: a full-card use of the 24,000 points
+pixels of outline a path, the cost grows more slowly: a full-card use of the 24,000 points
 cost 0.27 s at 60 dpi, 0.41 at 300, priced more.)"""
 
 ICON_POINT = 16.0
