@@ -219,6 +219,6 @@ def test_the_preview_draws_board_and_rulebook_pages_within_a_revision_budget(tmp
     assert len(rasterised) == 1
     said = preview.cache.errors[board.key]
     assert said.startswith("the board's page 1 is not drawn"), said
-    assert "drawn when shown after the next save" in said
+    assert "the preview does not draw them" in said  # the budget is less than its icons
     face = next(t for t in preview.snap.targets.values() if t.kind == "face")
     assert preview.page(face.key) is not None  # faces have their own budget

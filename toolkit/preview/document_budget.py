@@ -42,12 +42,18 @@ class PageBudget:
         sizes = [(w / MM_PER_POINT, h / MM_PER_POINT) for w, h in sizes_mm]
         cost = pages_cost(sizes, icons, dpi)
         if self.spent + cost > MAX_PREVIEW_PAGE_COST:
+            when = (
+                "they alone cost more than a revision draws: the preview does not draw them"
+                if cost > MAX_PREVIEW_PAGE_COST  # no save brings them under it
+                else "it is drawn when shown after the next save"
+            )
             return (
                 f"{what} not drawn: the board and rulebook pages drawn since the last"
                 f" save have cost as much as {self.spent / 1e6:,.0f} M pixels, and these"
                 f" {cost / 1e6:,.1f} M more would pass the {MAX_PREVIEW_PAGE_COST / 1e6:,.0f}"
                 " M the preview draws of them a revision (each page's pixels, a board's"
-                " icons each of their shapes); it is drawn when shown after the next save"
+                " icons each of their shapes and the points and pixels of their outlines);"
+                f" {when}"
             )
         self.spent += cost
         return None

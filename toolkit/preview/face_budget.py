@@ -105,27 +105,39 @@ class FaceBudget(FitBudget):
         """Resolve and fit the face of `card` once for this revision, counted; raises
         FitSpent once the fitting budget is spent (before resolving: refused cheaply). A
         face with no text to fit that weighs no more than FACE_LETTERS (a deck's plain
-        back) is not refused; one of many boxes is (`face_letters`)."""
+        back) is not refused; one of many boxes is (`face_letters`), and one whose SVG icons
+        and pictures (`load_letters`, known once it is resolved) would take it past the
+        budget is refused before it is drawn."""
         key = (id(layout), id(job.deck), id(card), job.lang, job.card_mm)
         kept = self.faces.get(key)  # the objects are kept with it: an id is never reused
         if kept is not None and kept[0] is layout and kept[1] is job.deck and kept[2] is card:
             return
-        refusals = self.refusals
+        refusals, load = self.refusals, 0
         fits, letters = _fits(layout), self._letters(layout, job.card_mm)
         if (not fits and letters <= FACE_LETTERS) or self.allows():
             items = job.resolved(layout, card)
-            for item in items:
-                if fits:
-                    item.element.measure(item, job)  # a text's fit, counted (`fitted`)
-            self.spent += letters + load_letters(items, job)  # its drawing, besides
-            # its texts (after: a face let through fits its own texts, whatever it weighs)
+            load = load_letters(items, job)  # its icons and pictures, known once resolved
+            if load and self.spent + letters + load > self.limit:
+                self.refusals += 1  # they would pass what is left: not drawn (probe 62-1)
+            else:
+                for item in items:
+                    if fits:
+                        item.element.measure(item, job)  # a text's fit, counted (`fitted`)
+                self.spent += letters + load  # its drawing, besides its texts (after: a
+                # face let through fits its own texts, whatever they weigh)
         if self.refusals != refusals:
+            icons = f", this face's SVG icons and pictures {load:,} more" if load else ""
+            when = (
+                "they alone cost more than a revision draws: the preview does not draw it"
+                if letters + load > self.limit  # no save brings it under the limit
+                else "it is drawn when shown after the next save"
+            )
             raise FitSpent(
                 f"layout {getattr(layout, 'id', '?')!r} is not rendered: the fitting budget"
                 f" of the preview ({self.limit:,} letters, a fifth of `validate`'s: each face"
                 f" fitted is also drawn, and counts {FACE_LETTERS:,} besides its texts, and"
                 " more for many elements drawn and painted: this layout's"
-                f" {letters:,}) is spent; it is drawn when shown after the next save"
+                f" {letters:,}{icons}) is spent; {when}"
             )
         self.faces[key] = (layout, job.deck, card)
 

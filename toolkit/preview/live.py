@@ -46,6 +46,7 @@ from toolkit.render.deps import Snapshot, Target, builtin_layouts, snapshot
 
 if TYPE_CHECKING:
     from toolkit.content.validate_cache import FindingsCache, Framed
+    from toolkit.render.raster_weight import FaceLoad
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -140,11 +141,10 @@ class _Document:
     sizes: list[tuple[float, float]]
     pdf: bytes | None = None
     error: DrawError | None = None
-    icons: tuple[int, float, float] = (0, 0.0, 0.0)
-    """What a board's drawings drew of icons (shapes, square points, outline points: its
-    page budget's price), when its PDF was made this run."""
-    glyphs: Any = None
-    """What it drew in the game's own fonts (`glyph_tally.glyphs_tallied`), likewise."""
+    icons: FaceLoad | None = None
+    """What a board's drawings drew of icons (`look.IconTally.load`: its page budget's
+    price), and what it drew in the game's own fonts (`glyph_tally.glyphs_tallied`), when
+    its PDF was made this run."""
 
 
 def _numbers(indexes: list[int]) -> str:
@@ -569,10 +569,7 @@ class Preview:
             return Refused(fonts)
 
         share = len(missing) / max(1, len(document.sizes))  # a board's icons by its pages
-        shapes, paint, outline = document.icons
-        icons = FaceLoad(int(shapes * share), paint * share, 0, outline * share)
-        if document.glyphs is not None:  # each glyph at a size once in the document's pages
-            icons += document.glyphs
+        icons = (document.icons or FaceLoad()).share(share)
         sizes = [document.sizes[i] for i in missing]
         many = len(missing) > 1
         what = f"the {target.kind}'s page{'s' if many else ''} {_numbers(missing)}"
@@ -620,8 +617,7 @@ class Preview:
             document.error = exc
             return b""
         document.pdf, document.sizes = pdf, sizes
-        document.icons = (tally.shapes, tally.paint, tally.outline)
-        document.glyphs = glyphs.load()
+        document.icons = tally.load() + glyphs.load()
         if store is not None and name is not None:
             if len(sizes) > 1:  # a later start draws the pages not stored from it
                 store.put(store.part(name, "pdf"), [pdf])

@@ -678,6 +678,15 @@ def icon_outline(name: str, icons: IconSet = BUILTIN) -> float:
     return float(svg.outline) if svg is not None else 0.0
 
 
+def icon_points(name: str, icons: IconSet = BUILTIN) -> float:
+    """The points of icon `name`'s outlines a rasteriser reads and sets up at each use,
+    whatever its size (`svg_icons.SvgIcon.points`); 0 for a built-in (priced with its
+    element) or a name the set has no icon for."""
+    drawer = icons.drawers.get(name)
+    svg = _svg_icon(drawer) if drawer is not None else None
+    return float(svg.points) if svg is not None else 0.0
+
+
 def _svg_icon(drawer: Drawer) -> Any:
     """`drawer` when it is a game's SVG icon (svg_icons.SvgIcon), else None (a built-in)."""
     svg = sys.modules.get("toolkit.render.svg_icons")  # not loaded: no drawer is an SvgIcon

@@ -107,6 +107,30 @@ ms a face in the preview at 150 dpi (probe 52-5) and ~0.17 s in `export png` at 
 more."""
 
 
+ICON_EDGE = 12.0
+"""A pixel of an SVG icon's outline, for each pass a rasteriser makes along it
+(`svg_icons.SvgIcon.outline`), in image pixels, where a layout's stroke costs `EDGE`: an
+icon's path may cross each pixel row thousands of times, and a pixel of it costs more the
+more it crosses.
+Measured (probe 62-1; CPU a use, loaded 2-core machine, 18 mm boxes at 75 and 150 dpi,
+the time at 2 dpi taken off): zig-zags of 300 and 1,500 points filled 49 to 56 ns a pixel
+of outline, of 6,000 points 60 to 77, of 24,000 points 90 to 98; gradient-filled (two
+passes) 93 to 189, stroked thinly 92 to 148 (`svg_icons.PASSES`: three, for wide strokes):
+~100 ns a pass; a third more. (Past some 4 M
+pixels of outline a path, the cost grows more slowly: a full-card use of the 24,000 points
+cost 0.27 s at 60 dpi, 0.41 at 300, priced more.)"""
+
+ICON_POINT = 16.0
+"""A point of an SVG icon's outlines, for each pass along them (`svg_icons.SvgIcon.points`),
+in image pixels, whatever the dpi: PDFium parses the form's path again at every use and sets
+up each of its edges. Measured on circles of 24,000 points (edges under a pixel, their
+outline ~3 times the box: the time is the points'), 18 mm boxes, any dpi from 20 to 300:
+0.13 µs a point filled (~0.09 of it reading the path), 0.23 gradient-filled (two passes,
+and the path read a third time), 0.33 stroked (three): 0.13 µs a pass at most; a third
+more. The icons' shapes' price (`ICON_SHAPE`) counts long paths too
+(`svg_guard.NUMBERS_PER_ELEMENT`), but by the dpi: under its share at low dpi."""
+
+
 PICTURE_PIXEL = 0.22
 """A pixel of a picture a face draws (`Element.pictures_drawn`), in image pixels: a
 rasteriser decodes and resamples each picture whole for each face. 100 faces of two
@@ -143,15 +167,19 @@ OVERPRINT_INK = 0.033
 
 @dataclass(frozen=True)
 class FaceLoad:
-    """What one face, or faces summed, draw beyond their elements' boxes: the shapes and the
-    square points painted of the game's SVG icons, and the pixels of their pictures."""
+    """What one face, or faces summed, draw beyond their elements' boxes: the shapes, the
+    square points painted, the outlines' length and their points of the game's SVG icons,
+    and the pixels of their pictures."""
 
     shapes: int = 0
     paint: float = 0.0
     pictures: int = 0
     outline: float = 0.0
-    """Points of the icons' stroked outlines (`svg_icons.SvgIcon.outline` times each use's
-    size)."""
+    """Points (1/72 inch) of the icons' painted outlines, each pass counted
+    (`svg_icons.SvgIcon.outline` times each use's size)."""
+    points: float = 0.0
+    """Points of the icons' outlines (their vertices), each pass and each use counted
+    (`svg_icons.SvgIcon.points`): their cost does not fall with the dpi."""
     glyph_points: int = 0
     """Outline points of the game fonts' glyphs drawn, each (glyph, size) once (`glyph_load`)."""
     glyph_outline: float = 0.0
@@ -170,6 +198,7 @@ class FaceLoad:
             self.paint + other.paint,
             self.pictures + other.pictures,
             self.outline + other.outline,
+            self.points + other.points,
             self.glyph_points + other.glyph_points,
             self.glyph_outline + other.glyph_outline,
             self.glyph_em + other.glyph_em,
@@ -184,11 +213,27 @@ class FaceLoad:
             max(self.paint, other.paint),
             max(self.pictures, other.pictures),
             max(self.outline, other.outline),
+            max(self.points, other.points),
             max(self.glyph_points, other.glyph_points),
             max(self.glyph_outline, other.glyph_outline),
             max(self.glyph_em, other.glyph_em),
             max(self.overprint, other.overprint),
             max(self.overprint_ink, other.overprint_ink),
+        )
+
+    def share(self, part: float) -> FaceLoad:
+        """That part of the load (a board's icons and glyphs on some of its pages)."""
+        return FaceLoad(
+            int(self.shapes * part),
+            self.paint * part,
+            int(self.pictures * part),
+            self.outline * part,
+            self.points * part,
+            int(self.glyph_points * part),
+            self.glyph_outline * part,
+            self.glyph_em * part,
+            int(self.overprint * part),
+            self.overprint_ink * part,
         )
 
 
@@ -200,9 +245,9 @@ def face_load(items: list[Any], job: Any, glyphs: Glyphs | None = None) -> FaceL
     document rasterise a glyph at a size once)."""
     from toolkit.render.pictures import MAX_FACE_PIXELS
 
-    shapes, paint, outline = icons_load(items, job.icons)
+    icons = icons_load(items, job.icons)
     drawn = sum(item.element.pictures_drawn(item, job) for item in items)
-    load = FaceLoad(shapes, paint, min(drawn, MAX_FACE_PIXELS), outline)
+    load = icons + FaceLoad(pictures=min(drawn, MAX_FACE_PIXELS))
     if glyphs is not None:
         glyph_load(items, job, glyphs)
         return load
@@ -294,10 +339,10 @@ def overprinted(glyphs: Glyphs, font: str, size: float, text: str) -> None:
         glyphs.overprint_ink += (letters - holds) * size * size
 
 
-def icons_load(items: list[Any], icons: Any) -> tuple[int, float, float]:
-    """(shapes, square points painted, points of stroked outline) of the game's SVG icons
-    one resolved face draws, its
-    icon elements and inline icons alike, as a face draws them: at most what one face may
+def icons_load(items: list[Any], icons: Any) -> FaceLoad:
+    """What the game's SVG icons one resolved face draws weigh (shapes, square points
+    painted, points of outline, the outlines' own points), its icon elements and inline
+    icons alike, as a face draws them: at most what one face may
     (`icons.MAX_FACE_ICON_WEIGHT`, `icons.MAX_FACE_ICON_PAINT`; past them it leaves the
     icons blank). A built-in icon is a few strokes, priced with its element."""
     from toolkit.render.icons import (
@@ -306,10 +351,11 @@ def icons_load(items: list[Any], icons: Any) -> tuple[int, float, float]:
         MAX_FACE_ICON_WEIGHT,
         icon_outline,
         icon_paint,
+        icon_points,
         icon_weight,
     )
 
-    shapes, paint, outline = 0, 0.0, 0.0
+    shapes, paint, outline, points = 0, 0.0, 0.0, 0.0
     for item in items:
         for name, side in item.element.icons_drawn(item, icons.names):
             if icons.drawers.get(name) is ICONS.get(name):
@@ -317,19 +363,32 @@ def icons_load(items: list[Any], icons: Any) -> tuple[int, float, float]:
             shapes += icon_weight(name, icons)
             paint += icon_paint(name, icons) * side * side
             outline += icon_outline(name, icons) * side
-    return min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT)), outline
+            points += icon_points(name, icons)
+    shapes, paint = min(shapes, MAX_FACE_ICON_WEIGHT), min(paint, float(MAX_FACE_ICON_PAINT))
+    return FaceLoad(shapes, paint, 0, outline, points)
 
 
 def load_price(load: FaceLoad, dpi: float) -> int:
     """What rasterising faces of that load (`face_load`, faces summed) costs at `dpi`, in
     image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
-    pixel their shapes paint, `EDGE` each pixel of their stroked outlines, `PICTURE_PIXEL`
-    a picture's pixel, and `GLYPH_POINT`, `GLYPH_OUTLINE` and `GLYPH_EM` what the game
-    fonts' glyphs cost."""
+    pixel their shapes paint, `ICON_EDGE` each pixel of their outlines, `ICON_POINT` each
+    point of them, `PICTURE_PIXEL` a picture's pixel, and `GLYPH_EM` and `OVERPRINT_INK`
+    what the game fonts' glyphs and overprinted letters cost by their size (`load_floor`:
+    what is the same at any dpi)."""
     scale = dpi / 72.0
-    icons = load.shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi)
-    icons += load.paint * scale * scale * FILL + load.outline * scale * EDGE
-    glyphs = load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
-    glyphs += load.glyph_em * scale * GLYPH_EM
-    glyphs += load.overprint * OVERPRINT_LETTER + load.overprint_ink * scale * scale * OVERPRINT_INK
-    return int(icons + load.pictures * PICTURE_PIXEL + glyphs)
+    icons = load.shapes * ICON_SHAPE_PER_DPI * dpi
+    icons += load.paint * scale * scale * FILL + load.outline * scale * ICON_EDGE
+    glyphs = load.glyph_em * scale * GLYPH_EM
+    glyphs += load.overprint_ink * scale * scale * OVERPRINT_INK
+    return int(icons + glyphs) + load_floor(load)
+
+
+def load_floor(load: FaceLoad) -> int:
+    """What of `load_price` no dpi lowers, in image pixels: `ICON_SHAPE` an icon's shape,
+    `ICON_POINT` a point of their outlines, `PICTURE_PIXEL` a picture's pixel, and the game
+    fonts' glyphs by their points and em of outline (`GLYPH_POINT`, `GLYPH_OUTLINE`) and
+    overprinted letters (`OVERPRINT_LETTER`)."""
+    floor = load.shapes * ICON_SHAPE + load.points * ICON_POINT
+    floor += load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
+    floor += load.overprint * OVERPRINT_LETTER
+    return int(floor + load.pictures * PICTURE_PIXEL)

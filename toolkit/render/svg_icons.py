@@ -157,13 +157,21 @@ class SvgIcon:
 
     @cached_property
     def outline(self) -> float:
-        """How many times over its shapes' outlines run across its box, once for each fill
-        and stroke (`_outlines`): their lengths (each group's scale applied) over the box's
-        larger side. A rasteriser strokes every pixel of every outline, so one path of 24,000
-        segments zig-zagging across the box cost ~0.37 s a full-card use at 300 dpi while it
-        weighed 964 shapes (probe 54-8), and fills it as slowly (probe 60-2)."""
+        """How many times over its shapes' outlines run across its box, once for each pass a
+        rasteriser makes along them (`_outlines`: a fill one, a stroke and a gradient fill
+        more, `PASSES`): their lengths (each group's scale applied) over the box's larger side. A
+        rasteriser strokes every pixel of every outline, so one path of 24,000 segments
+        zig-zagging across the box cost ~0.37 s a full-card use at 300 dpi while it weighed
+        964 shapes (probe 54-8), and fills it as slowly (probe 60-2)."""
         side = max(float(self.drawing.width), float(self.drawing.height), 1e-9)
         return min(sum(_outlines(self.drawing)) / side, DASH_CAP)
+
+    @cached_property
+    def points(self) -> float:
+        """The points of its shapes' outlines a rasteriser reads and sets up at each use,
+        whatever the size it is drawn at (`_points`): once for each pass along them (a
+        shape that paints nothing is still read once)."""
+        return min(float(sum(_points(self.drawing))), DASH_CAP)
 
     def coloured(self, colour: Any) -> Drawing:
         """The drawing with its `currentColor` fills and strokes in `colour` (made once per
@@ -472,8 +480,27 @@ def _stroke_joins(node: Any, transform: tuple[float, ...] = _IDENTITY) -> list[t
     return out
 
 
-_PAINTS = ("strokeColor", "fillColor")
-"""What a shape paints along its outline: its stroke, its fill."""
+PASSES = {"fillColor": 1, "strokeColor": 3}
+"""How many times a rasteriser goes along a shape's outline for what it paints, as it costs: a
+fill once, a stroke three times (the outline of the line it strokes is both its sides, and
+each join a polygon of its own). Measured (PDFium, CPU a use, zig-zags of 1,500 to 24,000
+points, 18 mm boxes): a stroke costs 1.5 to 2.5 times the fill of the same path at any dpi
+(its points), and a pixel of its outline 2 times a fill's 0.05 units wide, 2.2 times 5
+units wide, 2.8 times 20 units wide (6,000 points at 300 dpi: 82 ms a use filled, 163, 177
+and 228 stroked)."""
+
+GRADIENT_PASSES = 2
+"""A gradient-filled shape's passes along its outline: svglib fills the path (under the
+shading) and clips the shading to it (`path W* f*`, then the path again unpainted), each
+a rasterising of the path. Measured 1.5 to 1.9 times the flat fill of the same path."""
+
+
+def _passes(node: Any) -> int:
+    """How many times a rasteriser goes along a shape's outline (`PASSES`, a gradient
+    `GRADIENT_PASSES`); 0 for one that paints nothing."""
+    if getattr(node, "_clip_shape", None) is not None and _shading(node) > 1:
+        return GRADIENT_PASSES  # it holds the path as its clip, no fillColor (probe 61-3)
+    return sum(count for kind, count in PASSES.items() if getattr(node, kind, None) is not None)
 
 
 def _outlines(node: Any, scale: float = 1.0) -> list[float]:
@@ -481,14 +508,14 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     scales applied: the most each transform stretches a line, `stretch`), once for its fill and
     once for its stroke: a rasteriser walks every edge of a filled shape across each pixel
     row it crosses as it strokes an outline (one filled path of 24,000 points zig-zagging
-    across the box, ~0.4 s a full-card use: probe 60-2)."""
+    across the box, ~0.4 s a full-card use: probe 60-2); a stroke's and a gradient fill's
+    more than once, as they cost (`_passes`)."""
     contents = getattr(node, "contents", None)
     if contents is None:
+        passes = _passes(node)
         clip = getattr(node, "_clip_shape", None)
-        if clip is not None and _shading(node) > 1:  # a gradient fills the path it clips to
-            return [_stroke_length(clip) * scale]  # (probe 61-3: it holds no fillColor)
-        painted = sum(getattr(node, kind, None) is not None for kind in _PAINTS)
-        return [_stroke_length(node) * scale * painted] if painted else []
+        shape = clip if clip is not None and _shading(node) > 1 else node
+        return [_stroke_length(shape) * scale * passes] if passes else []
     own = getattr(node, "transform", None)
     if own is not None and tuple(own) != _IDENTITY:
         scale *= stretch(own)
@@ -507,6 +534,29 @@ def stretch(transform: Any) -> float:
     determinant = a * d - b * c
     largest = (squares + math.sqrt(max(0.0, squares * squares - 4 * determinant * determinant))) / 2
     return math.sqrt(largest) if math.isfinite(largest) else DASH_CAP
+
+
+FEW_POINTS = 13
+"""The points of a shape svglib makes without a list of them (a circle, an ellipse, a box,
+a line): a circle is four curves of three points each, and its start."""
+
+
+def _points(node: Any) -> list[int]:
+    """The points of each shape's outline (a curve its three), once for each pass a
+    rasteriser makes along it (`_passes`), at least once (a PDF reader parses a path it
+    does not paint too): what drawing the icon costs at any size, beyond the pixels its
+    outlines cross (`_outlines`)."""
+    contents = getattr(node, "contents", None)
+    if contents is None:
+        clip = getattr(node, "_clip_shape", None)
+        shape = clip if clip is not None and _shading(node) > 1 else node
+        points = getattr(shape, "points", None)
+        count = len(points) // 2 if points else FEW_POINTS
+        return [count * max(1, _passes(node))]
+    out: list[int] = []
+    for child in contents:
+        out += _points(child)
+    return out
 
 
 def _dashes(shape: Any) -> float:

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.content.models.board import BoardStyle, LineStyle, SpaceStyle
 from toolkit.content.templating import MAX_FILLED, filled_size, substitute
 from toolkit.render.context import glossary_terms
+from toolkit.render.raster_weight import FaceLoad
 
 Glyph = Callable[[Canvas, float, float, float], None]
 """A board glyph a game plugin supplies: `glyph(canvas, x, y, radius)` draws inside a space."""
@@ -305,6 +306,15 @@ class Look:
             return 0.0
         return icon_outline(name, self.icon_set())
 
+    def icon_points(self, name: str) -> float:
+        """The points of `name`'s outlines a rasteriser reads at each use (toolkit.render.
+        icons.icon_points): 0 for a game glyph, a built-in or a name there is no icon for."""
+        from toolkit.render.icons import icon_points
+
+        if self.glyph(name) is not None:
+            return 0.0
+        return icon_points(name, self.icon_set())
+
     def draw_icon(self, c: Canvas, name: str, x: float, y: float, r: float, colour: str) -> bool:
         """A game glyph, else an icon of the game folder or the toolkit, in a space of
         radius `r` centred on (x, y); False when there is no such icon, or when drawing it
@@ -318,7 +328,7 @@ class Look:
             return False
         tally = _TALLY.get()
         if tally is not None:
-            tally.add(weight, paint, self.icon_outline(name) * size)
+            tally.add(weight, paint, self.icon_outline(name) * size, self.icon_points(name))
         glyph = self.glyph(name)
         if glyph is not None:
             glyph(c, x, y, r)
@@ -366,17 +376,24 @@ circles (under the weight bound) took `export png` 108 s (probe 48 N5)."""
 @dataclass
 class IconTally:
     """What board drawings drew of icons, each use counted (`icons_tallied`): their weight
-    (drawn elements), the square points they paint and the points of their stroked
-    outlines, as `raster_weight.FaceLoad` counts a face's, to price their pictures."""
+    (drawn elements), the square points they paint, the points (1/72 inch) of their
+    outlines and the outlines' own points, as `raster_weight.FaceLoad` counts a face's, to
+    price their pictures."""
 
     shapes: int = 0
     paint: float = 0.0
     outline: float = 0.0
+    points: float = 0.0
 
-    def add(self, shapes: int, paint: float, outline: float) -> None:
+    def add(self, shapes: int, paint: float, outline: float, points: float = 0.0) -> None:
         self.shapes += shapes
         self.paint += paint
         self.outline += outline
+        self.points += points
+
+    def load(self) -> FaceLoad:
+        """The tally as a face's load (`raster_weight.load_price` prices it)."""
+        return FaceLoad(self.shapes, self.paint, 0, self.outline, self.points)
 
 
 _TALLY: ContextVar[IconTally | None] = ContextVar("board icon tally", default=None)

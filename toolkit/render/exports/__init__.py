@@ -36,10 +36,16 @@ def option(default: Any, help: str, flag: str | None = None) -> Any:
     return field(default=default, metadata={"help": help, "flag": flag})
 
 
+MIN_DPI, MAX_DPI = 30, 1200
+"""The resolutions an export may be asked for."""
+
+
 def check_dpi(name: str, value: float) -> None:
     """Refuse a resolution no printer or screen wants (and that would exhaust memory)."""
-    if not 30 <= value <= 1200:
-        raise ValueError(f"--{name.replace('_', '-')} must be between 30 and 1200, not {value:g}")
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise ValueError(
+            f"--{name.replace('_', '-')} must be between {MIN_DPI} and {MAX_DPI}, not {value:g}"
+        )
 
 
 Progress = Callable[[int, int], None]  # (done, total) steps, for a progress bar

@@ -16,6 +16,7 @@ from toolkit.content.models.deck import size_mm
 from toolkit.render.artifacts import BuildOptions
 from toolkit.render.artifacts.cards import cards_pdf
 from toolkit.render.artifacts.questions import question_decks
+from toolkit.render.exports import MIN_DPI
 from toolkit.render.raster import images_each, pixels, png_each
 from toolkit.render.raster_weight import FaceLoad
 from toolkit.render.sheets import BLEED_MM, expand
@@ -182,7 +183,7 @@ def check_export_pixels(drawn: Callable[[float], int], dpi: float, langs: list[s
     from toolkit.render.artifacts import BuildError
 
     most = _dpi_within(lambda at: drawn(at) * len(langs), dpi, total)
-    lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
+    lower = f"lower --dpi ({most} or less here), " if most >= MIN_DPI else ""
     each = f" ({total / len(langs) / 1e6:,.0f} M each)" if len(langs) > 1 else ""
     raise BuildError(
         f"the card images at --dpi {dpi:g} would be {total / 1e6:,.0f} M pixels in "
@@ -211,26 +212,36 @@ def check_export_cost(
     from toolkit.render.artifacts import BuildError
 
     most = _dpi_within(cost, dpi, total + extra)
-    lower = f"lower --dpi ({most} or less here), " if most >= 30 else ""
+    if most >= MIN_DPI:
+        advice = f"lower --dpi ({most} or less here), export fewer languages with --lang or"
+        advice += " decks, or draw fewer or smaller elements (or simpler icons, or a font of"
+        advice += " simpler glyphs at fewer sizes)"
+    else:  # what costs as much at any dpi is past the bound: no --dpi helps
+        advice = (
+            f"no --dpi brings them under it (at {MIN_DPI} still {_mega(cost(MIN_DPI))} M: each"
+            " point of an SVG icon's outlines and each element drawn cost as much at any"
+            " dpi, and each glyph of a game font at each size): export fewer languages with"
+            " --lang or decks, or use simpler icons (fewer points) or fewer of them, fewer"
+            " elements, and a font of simpler glyphs"
+        )
     raise BuildError(
         f"the card images at --dpi {dpi:g} would cost as much to draw as "
         f"{_mega(total + extra)} M pixels in {len(langs)} language(s) (their "
         f"{_mega(total)} M pixels, and {_mega(extra)} M more for what their layouts'"
         " elements draw and paint: each box, disc or picture is filled whole on every face,"
-        " a stroke along its outline, an SVG icon each of its shapes, a glyph of the game's"
-        " fonts each size it prints at, letters a font prints over each other), more than the"
-        f" {MAX_EXPORT_PIXELS / 1e6:,.0f} M one export may draw: {lower}export fewer"
-        " languages with --lang or decks, or draw fewer or smaller elements (or simpler"
-        " icons, or a font of simpler glyphs at fewer sizes) on the cards' faces"
+        " a stroke along its outline, an SVG icon each of its shapes and the points and"
+        " pixels of its outlines, a glyph of the game's fonts each size it prints at, letters"
+        f" a font prints over each other), more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} M one"
+        f" export may draw: {advice} on the cards' faces"
     )
 
 
 def _dpi_within(cost: Callable[[float], int], dpi: float, at_dpi: int) -> int:
-    """The largest --dpi (from 30) at which `cost` stays within `MAX_EXPORT_PIXELS`, given
-    `at_dpi`, its cost at `dpi` (pixels grow with the square of the dpi: the first guess);
-    under 30 when none does."""
+    """The largest --dpi (from `MIN_DPI`) at which `cost` stays within `MAX_EXPORT_PIXELS`,
+    given `at_dpi`, its cost at `dpi` (pixels grow with the square of the dpi: the first
+    guess); under `MIN_DPI` when none does."""
     most = int(dpi * (MAX_EXPORT_PIXELS / at_dpi) ** 0.5)
-    while most >= 30 and cost(most) > MAX_EXPORT_PIXELS:
+    while most >= MIN_DPI and cost(most) > MAX_EXPORT_PIXELS:
         most -= 1
     return most
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.render.exports import MIN_DPI
 from toolkit.render.exports.faces import _mega
 from toolkit.render.raster_weight import FaceLoad, load_price
 
@@ -73,8 +74,7 @@ def board_pdfs(game: Any, lang: str) -> list[BoardPdf]:
         with icons_tallied() as tally, glyphs_tallied(game) as glyphs:
             pdf = render_board(game, board, lang, "a4", POSTER)
         _drawable(glyphs, f"board {name} in {lang}")
-        icons = FaceLoad(tally.shapes, tally.paint, 0, tally.outline) + glyphs.load()
-        out.append(BoardPdf(board, stem, name, pdf, icons))
+        out.append(BoardPdf(board, stem, name, pdf, tally.load() + glyphs.load()))
     return out
 
 
@@ -180,9 +180,14 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
         return priced.cost(at) * share
 
     most = int(dpi * (MAX_EXPORT_PAGE_COST / cost(dpi)) ** 0.5)  # pixels: its square
-    while most >= 30 and cost(most) > MAX_EXPORT_PAGE_COST:
+    while most >= MIN_DPI and cost(most) > MAX_EXPORT_PAGE_COST:
         most -= 1
-    lower = f"use {option} {most} or less, " if option and most >= 30 else ""
+    lower = f"use {option} {most} or less, " if option and most >= MIN_DPI else ""
+    if option and most < MIN_DPI:  # what costs as much at any dpi is past the bound
+        lower = (
+            f"no {option} brings them under it (at {MIN_DPI} still {_mega(int(cost(MIN_DPI)))}"
+            " M: each point of an SVG icon's outlines costs as much at any dpi), "
+        )
     at = f"{option} {dpi:g}" if option else f"{dpi:g} dpi"
     parts = []
     if priced.pages("board"):
@@ -206,6 +211,6 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
         f"the board and rulebook images at {at} would cost as much to draw as"
         f" {_mega(total)} M pixels {counted} ({'; '.join(parts)}), more than the"
         f" {MAX_EXPORT_PAGE_COST / 1e6:,.0f} M one export may draw of them: {lower}export"
-        " fewer languages with --lang, draw fewer or simpler icons on the boards, or"
-        " shorten the rulebook"
+        " fewer languages with --lang, draw fewer or simpler icons (fewer points) on the"
+        " boards, or shorten the rulebook"
     )
