@@ -131,8 +131,8 @@ def _page(game: Game, target: Target) -> Page:
     """The face of `target` resolved and fitted, counted against the revision's budgets
     (raises DrawError with the reason)."""
     from toolkit.preview.face_budget import CARD_DPI, FitSpent
+    from toolkit.render.glyph_weight import GlyphsRefused
     from toolkit.render.layout import load_layout
-    from toolkit.render.raster_weight import GlyphsRefused
     from toolkit.render.sheets import PrintJob
 
     specs, cards = _decks(game)

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from toolkit.render.raster_weight import Glyphs, overprinted
+from toolkit.render.glyph_weight import Glyphs, overprinted
 
 _TALLY: ContextVar[Glyphs | None] = ContextVar("glyph tally", default=None)
 _INSTALLED: list[bool] = []

@@ -25,7 +25,6 @@ not counted, `export png` of 300 faces of 200 badges at the --dpi the bound let 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,33 +137,6 @@ full-card pictures of 40 M pixels each (the face's bound) took `export png` 14.5
 a picture pixel (probe 52-12); a third more."""
 
 
-GLYPH_POINT = 2.0
-"""An outline point of a game font's glyph drawn at one size in one document, in image
-pixels, whatever the dpi: ~16 ns (7,650 (glyph, size) pairs of a 3,990-point glyph of 8 em:
-0.5 s more than a 12-point glyph)."""
-
-GLYPH_OUTLINE = 110.0
-"""Each em of its outline, whatever the dpi: ~0.9 µs; and `GLYPH_EM` more for each pixel of
-the size it is drawn at: ~27 ns. Measured on 7,650 (glyph, size) pairs of 87 em (400
-points) at 20 to 36 points: 2.76 s more than a light glyph at 300 dpi, 1.71 s at 150."""
-
-GLYPH_EM = 3.3
-
-OVERPRINT_ADVANCE = 0.2
-"""The least a letter advances along its line, in em: a line of a real font's letters
-advances a quarter of an em a letter or more. Letters past what a line's width holds at
-that are overprinted: a font whose glyphs advance nothing fits any text on one line, and
-prints them all on one another (probe 62-6)."""
-
-OVERPRINT_LETTER = 900.0
-"""An overprinted letter, in image pixels, whatever its size: ~7.4 µs (312,000 letters of
-12 points on 80 full-card boxes, 2.3 s more than the same boxes filled honestly)."""
-
-OVERPRINT_INK = 0.033
-"""And for each pixel of its em square at the dpi drawn: ~0.27 ns (the same at 96 points,
-16 s)."""
-
-
 @dataclass(frozen=True)
 class FaceLoad:
     """What one face, or faces summed, draw beyond their elements' boxes: the shapes, the
@@ -181,7 +153,8 @@ class FaceLoad:
     """Points of the icons' outlines (their vertices), each pass and each use counted
     (`svg_icons.SvgIcon.points`): their cost does not fall with the dpi."""
     glyph_points: int = 0
-    """Outline points of the game fonts' glyphs drawn, each (glyph, size) once (`glyph_load`)."""
+    """Outline points of the game fonts' glyphs drawn, each (glyph, size) once
+    (`glyph_weight.glyph_load`)."""
     glyph_outline: float = 0.0
     """Their em of outline."""
     glyph_em: float = 0.0
@@ -237,12 +210,13 @@ class FaceLoad:
         )
 
 
-def face_load(items: list[Any], job: Any, glyphs: Glyphs | None = None) -> FaceLoad:
+def face_load(items: list[Any], job: Any, glyphs: Any = None) -> FaceLoad:
     """What one resolved face draws of the game's SVG icons (`icons_load`), of pictures
     (each image element's picture, whole), as a face draws them: at most what one face may
     (`pictures.MAX_FACE_PIXELS`; past it a face leaves them out), and of the game fonts'
-    glyphs (`glyph_load`); with `glyphs`, those are added to it instead (faces of one
+    glyphs (`glyph_weight.glyph_load`); with `glyphs`, those are added to it instead (faces of one
     document rasterise a glyph at a size once)."""
+    from toolkit.render.glyph_weight import Glyphs, GlyphsRefused, glyph_load
     from toolkit.render.pictures import MAX_FACE_PIXELS
 
     icons = icons_load(items, job.icons)
@@ -257,86 +231,6 @@ def face_load(items: list[Any], job: Any, glyphs: Glyphs | None = None) -> FaceL
     if why is not None:
         raise GlyphsRefused(why)
     return load + own.load()
-
-
-class Glyphs:
-    """The game fonts' characters a document draws, by font and size, and its letters drawn
-    past what their lines hold (`glyph_load`)."""
-
-    def __init__(self) -> None:
-        self.drawn: dict[tuple[str, float], set[str]] = {}
-        self.files: Mapping[str, str] = {}  # each game font's file, as the findings name it
-        self.overprint = 0
-        self.overprint_ink = 0.0
-
-    def load(self) -> FaceLoad:
-        """Their outline points and em × size (`game_fonts.outline_sums`), as a FaceLoad."""
-        from toolkit.render.game_fonts import outline_sums
-
-        points, outline, em = 0, 0.0, 0.0
-        for (font, size), characters in self.drawn.items():
-            more, length = outline_sums(font, characters)
-            points, outline, em = points + more, outline + length, em + length * size
-        return FaceLoad(
-            glyph_points=points,
-            glyph_outline=outline,
-            glyph_em=em,
-            overprint=self.overprint,
-            overprint_ink=self.overprint_ink,
-        )
-
-    def problem(self) -> str | None:
-        """Why a game font cannot draw the characters drawn in it (`game_fonts.reach_problem`,
-        P009's bounds on a glyph), with its file: `validate` judges the characters a game
-        writes, and a layout's template may print others (probe 62-5)."""
-        from toolkit.render.game_fonts import reach_problem
-
-        fonts: dict[str, set[str]] = {}
-        for (font, _), characters in self.drawn.items():
-            fonts.setdefault(font, set()).update(characters)
-        for font, characters in sorted(fonts.items()):
-            why = reach_problem(font, characters)
-            if why is not None:
-                return f"{self.files.get(font, font)}: {why} (P009)"
-        return None
-
-
-class GlyphsRefused(ValueError):
-    """A face draws a glyph of a game font past P009's bounds (`Glyphs.problem`)."""
-
-
-def glyph_load(items: list[Any], job: Any, glyphs: Glyphs) -> None:
-    """Add to `glyphs` the characters one resolved face draws in the game's own fonts
-    (`Element.glyphs_drawn`): a rasteriser walks a glyph's outline for each size a document
-    prints it at, so 450 distinct glyphs of 87 em at 17 sizes in 10 languages took `export
-    png` of a 70 kB game 26 s more than a light font (probe 62-2). The toolkit's own fonts
-    are light (under 30 em a glyph) and are not counted."""
-    from toolkit.render.printjob import game_fonts
-
-    own = game_fonts(job.game).files
-    if not own:
-        return
-    glyphs.files = own
-    for item in items:
-        for font, size, text in item.element.glyphs_drawn(item, job):
-            if font not in own:
-                continue
-            glyphs.drawn.setdefault((font, round(size, 3)), set()).update(text)
-            overprinted(glyphs, font, size, text)
-
-
-def overprinted(glyphs: Glyphs, font: str, size: float, text: str) -> None:
-    """Add to `glyphs` the letters of a line of `text` drawn past what its width holds at
-    `OVERPRINT_ADVANCE` an em a letter."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    if size <= 0:
-        return
-    holds = stringWidth(text, font, size) / (OVERPRINT_ADVANCE * size) + 1
-    letters = len(text) - text.count(" ")
-    if letters > holds:
-        glyphs.overprint += int(letters - holds)
-        glyphs.overprint_ink += (letters - holds) * size * size
 
 
 def icons_load(items: list[Any], icons: Any) -> FaceLoad:
@@ -372,23 +266,27 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     """What rasterising faces of that load (`face_load`, faces summed) costs at `dpi`, in
     image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
     pixel their shapes paint, `ICON_EDGE` each pixel of their outlines, `ICON_POINT` each
-    point of them, `PICTURE_PIXEL` a picture's pixel, and `GLYPH_EM` and `OVERPRINT_INK`
-    what the game fonts' glyphs and overprinted letters cost by their size (`load_floor`:
-    what is the same at any dpi)."""
+    point of them, `PICTURE_PIXEL` a picture's pixel, and what the game fonts' glyphs and
+    overprinted letters cost by their size (`glyph_weight`; `load_floor`: what is the same
+    at any dpi)."""
+    from toolkit.render import glyph_weight as glyph
+
     scale = dpi / 72.0
     icons = load.shapes * ICON_SHAPE_PER_DPI * dpi
     icons += load.paint * scale * scale * FILL + load.outline * scale * ICON_EDGE
-    glyphs = load.glyph_em * scale * GLYPH_EM
-    glyphs += load.overprint_ink * scale * scale * OVERPRINT_INK
+    glyphs = load.glyph_em * scale * glyph.GLYPH_EM
+    glyphs += load.overprint_ink * scale * scale * glyph.OVERPRINT_INK
     return int(icons + glyphs) + load_floor(load)
 
 
 def load_floor(load: FaceLoad) -> int:
     """What of `load_price` no dpi lowers, in image pixels: `ICON_SHAPE` an icon's shape,
     `ICON_POINT` a point of their outlines, `PICTURE_PIXEL` a picture's pixel, and the game
-    fonts' glyphs by their points and em of outline (`GLYPH_POINT`, `GLYPH_OUTLINE`) and
-    overprinted letters (`OVERPRINT_LETTER`)."""
+    fonts' glyphs by their points and em of outline (`glyph_weight`) and overprinted
+    letters."""
+    from toolkit.render import glyph_weight as glyph
+
     floor = load.shapes * ICON_SHAPE + load.points * ICON_POINT
-    floor += load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
-    floor += load.overprint * OVERPRINT_LETTER
+    floor += load.glyph_points * glyph.GLYPH_POINT + load.glyph_outline * glyph.GLYPH_OUTLINE
+    floor += load.overprint * glyph.OVERPRINT_LETTER
     return int(floor + load.pictures * PICTURE_PIXEL)

@@ -172,7 +172,7 @@ class Element(StrictModel):
     def glyphs_drawn(self, item: Resolved, job: PrintJob) -> list[tuple[str, float, str]]:
         """The lines of text it draws on a face, each as its font (reportlab's name), size
         (points) and characters: a rasteriser walks each glyph's outline once for each size a
-        document prints it at (`raster_weight.glyph_load`)."""
+        document prints it at (`glyph_weight.glyph_load`)."""
         return []
 
     def pictures_drawn(self, item: Resolved, job: PrintJob) -> int:
