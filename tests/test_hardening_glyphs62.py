@@ -121,17 +121,21 @@ def test_a_glyph_a_template_prints_is_judged_when_drawn(tmp_path, run_cli):
     assert "its glyph for '一' (U+4E00)" in preview.cache.errors[key]
 
 
-def _advancing(root: Path, advance: int, size: int) -> Path:
-    """`_game` of light glyphs a square em each, advancing `advance` units (of 1,000), its
-    one text element at `size` points printing 1,000 letters."""
+def _advancing(
+    root: Path, advance: int, size: int, low: int = 0, high: int = 1_000, words: int = 250
+) -> Path:
+    """`_game` of light glyphs each a square from `low` to `high` font units (1,000 an em)
+    advancing `advance` units, its one text element at `size` points printing `words` words
+    of four letters."""
     from fontTools.pens.ttGlyphPen import TTGlyphPen
 
     from tests.test_hardening_fonts60 import font_builder
 
     game = _game(root, 12, (size,), cards=1)
     pen = TTGlyphPen(None)
-    for x, y in ((0, 0), (0, 1000), (1000, 1000), (1000, 0)):
-        (pen.moveTo if (x, y) == (0, 0) else pen.lineTo)((x, y))
+    pen.moveTo((low, low))
+    for x, y in ((low, high), (high, high), (high, low)):
+        pen.lineTo((x, y))
     pen.closePath()
     square = pen.glyph()
     glyphs = {f"g{c}": square for c in LETTERS}
@@ -141,7 +145,7 @@ def _advancing(root: Path, advance: int, size: int) -> Path:
     builder.save(str(game / "fonts" / "Heavy.ttf"))
     deck = game / "decks" / "cards.yaml"
     deck.write_text(
-        deck.read_text().replace(f"text: {{en: {LETTERS}}}", f"text: {{en: {'ABCD ' * 250}}}")
+        deck.read_text().replace(f"text: {{en: {LETTERS}}}", f"text: {{en: {'ABCD ' * words}}}")
     )
     return game
 
@@ -202,3 +206,20 @@ def test_a_rulebook_in_a_game_font_is_priced_by_the_glyphs_it_draws(tmp_path, mo
     with pytest.raises(BuildError, match="rulebook page"):  # its glyphs take it past
         pages.priced_pages(games[400], ["en"], 150, "--page-dpi", rulebook_document, within_pixels)
     pages.priced_pages(games[12], ["en"], 150, "--page-dpi", rulebook_document, within_pixels)
+
+
+def test_glyphs_that_paint_past_their_square_are_priced_for_each_letter(
+    tmp_path, run_cli, monkeypatch
+):
+    # probe 63-1: squares 8.8 em a side (under P009's 4-em reach) advancing a quarter em fit
+    # 3,000 letters at 6 pt on a card, and each letter painted 77 em²: export png 30 s
+    big = _advancing(tmp_path / "big", 250, 6, -3_900, 4_900, words=60)
+    honest = _advancing(tmp_path / "honest", 250, 6, 0, 700, words=60)
+    assert _load(big).glyph_ink_em > 240 * 70 and _load(honest).glyph_ink_em == 0
+    cost = {g: load_price(_load(g), 300) for g in (big, honest)}
+    pixels = 2 * faces.face_pixels(printed_decks(load_game(big))[0], 300) + 4
+    monkeypatch.setattr(faces, "MAX_EXPORT_PIXELS", pixels + (cost[big] + cost[honest]) // 2)
+    out = tmp_path / "out"
+    assert run_cli("export", "png", str(big), "--lang", "en", "--out", str(out)).exit_code == 1
+    drawn = run_cli("export", "png", str(honest), "--lang", "en", "--out", str(out))
+    assert drawn.exit_code == 0, drawn.output

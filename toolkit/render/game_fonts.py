@@ -12,6 +12,7 @@ is named (P010).
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import heapq
 import io
@@ -647,6 +648,7 @@ class _Reach:
         self.heights: dict[int, int] = {}  # how deep a composite's components nest
         self.points: dict[int, int] = {}  # outline points, components counted each time drawn
         self.lengths: dict[int, float] = {}  # outline lengths (`_simple_box`), font units
+        self.ink: dict[int, float] = {}  # each character's glyph box, in square em
         self.lock = threading.Lock()
 
     def box(self, glyph: int, depth: int = 0) -> Box | None:
@@ -811,13 +813,9 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
     whose glyph's outline reaches more than `MAX_GLYPH_REACH` em beyond the em square, or is
     too heavy or too long, or takes their outlines together past `MAX_PRINTED_OUTLINE` (None:
     none does). Only their glyphs are decoded, each once a process."""
-    with _REACHES_LOCK:
-        reach = _REACHES.get(key)
-        if reach is None:
-            try:
-                reach = _REACHES[key] = _Reach(key)
-            except (struct.error, KeyError):  # read by reportlab, yet no glyf: not judged here
-                return None
+    reach = _reach_of(key)
+    if reach is None:  # read by reportlab, yet no glyf: not judged here
+        return None
     with reach.lock:
         total = 0.0
         for code in sorted({ord(ch) for ch in characters}):
@@ -845,32 +843,72 @@ def reach_problem(key: str, characters: Collection[str]) -> str | None:
     return None
 
 
-def outline_sums(key: str, characters: Collection[str]) -> tuple[int, float]:
-    """The outline points and em of outline of the glyphs of `characters` in the game font
-    registered as `key`, summed (each glyph decoded once a process, as `reach_problem`);
-    (0, 0) for a font it cannot read, whose glyphs it does not judge either. What a
-    rasteriser walks for each (glyph, size) a document prints (`raster_weight.glyph_price`)."""
+def _reach_of(key: str) -> _Reach | None:
+    """The game font registered as `key`'s glyph boxes (made once a process), or None for a
+    font they cannot be read from (whose glyphs are not judged either)."""
     with _REACHES_LOCK:
         reach = _REACHES.get(key)
         if reach is None:
             try:
                 reach = _REACHES[key] = _Reach(key)
             except (struct.error, KeyError):
-                return 0, 0.0
+                return None
+    return reach
+
+
+def outline_sums(key: str, characters: Collection[str]) -> tuple[int, float]:
+    """The outline points and em of outline of the glyphs of `characters` in the game font
+    registered as `key`, summed (each glyph decoded once a process, as `reach_problem`);
+    (0, 0) for a font it cannot read. What a rasteriser walks for each (glyph, size) a
+    document prints (`glyph_weight.Glyphs.load`)."""
+    reach = _reach_of(key)
+    if reach is None:
+        return 0, 0.0
     points, length = 0, 0.0
     with reach.lock:
         for code in {ord(ch) for ch in characters}:
             glyph = reach.glyphs.get(code)
-            if glyph is None:
-                continue
-            try:
-                if reach.box(glyph) is None:
-                    continue
-            except _CostlyFont:  # refused by `reach_problem` (P009): the gate says it
+            if glyph is None or _box(reach, glyph) is None:
                 continue
             points += reach.points.get(glyph, 0)
             length += reach.lengths.get(glyph, 0.0)
     return points, length / reach.em
+
+
+INK_ALLOWED = 1.0
+"""Square em of a glyph's box a letter may paint without a price of its own: a real font's
+letters are about 0.6 by 1 em (their ink is priced with their text's box)."""
+
+
+def excess_ink(key: str, text: str) -> float:
+    """Square em the glyphs of `text`'s letters (each letter as often as written) paint past
+    `INK_ALLOWED` each, in the game font registered as `key`: a glyph may reach 4 em past its
+    square (a box 9 em a side) and still advance a quarter em, so a text fits by its advances
+    while each letter paints 80 em² (probe 63-1)."""
+    reach = _reach_of(key)
+    if reach is None:
+        return 0.0
+    total = 0.0
+    em2 = float(reach.em * reach.em)
+    with reach.lock:
+        for code, count in collections.Counter(ord(ch) for ch in text).items():
+            area = reach.ink.get(code)
+            if area is None:
+                glyph = reach.glyphs.get(code)
+                box = None if glyph is None else _box(reach, glyph)
+                area = 0.0 if box is None else (box[2] - box[0]) * (box[3] - box[1]) / em2
+                reach.ink[code] = area
+            if area > INK_ALLOWED:
+                total += (area - INK_ALLOWED) * count
+    return total
+
+
+def _box(reach: _Reach, glyph: int) -> Box | None:
+    """The glyph's box, or None for none or one `reach_problem` refuses (P009: the gate)."""
+    try:
+        return reach.box(glyph)
+    except _CostlyFont:
+        return None
 
 
 def _too_long(character: str, length: float, total: float) -> str:

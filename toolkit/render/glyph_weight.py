@@ -38,6 +38,16 @@ OVERPRINT_LETTER = 900.0
 """An overprinted letter, in image pixels, whatever its size: ~7.4 µs (312,000 letters of
 12 points on 80 full-card boxes, 2.3 s more than the same boxes filled honestly)."""
 
+GLYPH_INK = 0.25
+"""A pixel of a glyph's box past `game_fonts.INK_ALLOWED`, for each letter drawn, in image
+pixels: ~2.1 ns; and `GLYPH_INK_EM` for each square em of it, whatever the dpi: ~0.26 µs.
+240,000 letters of 6 points in 8.8-em squares (under P009's reach; 76 em² each past the
+allowance) took `export png --lang en` 28.5 s more than in a light font at 300 dpi, 5.7 s at
+60 (probe 63-1); a third more."""
+
+GLYPH_INK_EM = 32.0
+"""See `GLYPH_INK`."""
+
 OVERPRINT_INK = 0.033
 """And for each pixel of its em square at the dpi drawn: ~0.27 ns (the same at 96 points,
 16 s)."""
@@ -52,6 +62,8 @@ class Glyphs:
         self.files: Mapping[str, str] = {}  # each game font's file, as the findings name it
         self.overprint = 0
         self.overprint_ink = 0.0
+        self.ink = 0.0  # square points of glyph boxes past `game_fonts.INK_ALLOWED` a letter
+        self.ink_em = 0.0  # the same in square em
 
     def load(self) -> FaceLoad:
         """Their outline points and em × size (`game_fonts.outline_sums`), as a FaceLoad."""
@@ -67,6 +79,8 @@ class Glyphs:
             glyph_em=em,
             overprint=self.overprint,
             overprint_ink=self.overprint_ink,
+            glyph_ink=self.ink,
+            glyph_ink_em=self.ink_em,
         )
 
     def problem(self) -> str | None:
@@ -111,11 +125,17 @@ def glyph_load(items: list[Any], job: Any, glyphs: Glyphs) -> None:
 
 def overprinted(glyphs: Glyphs, font: str, size: float, text: str) -> None:
     """Add to `glyphs` the letters of a line of `text` drawn past what its width holds at
-    `OVERPRINT_ADVANCE` an em a letter."""
+    `OVERPRINT_ADVANCE` an em a letter, and the ink its glyphs paint past a real font's
+    (`game_fonts.excess_ink`)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from toolkit.render.game_fonts import excess_ink
 
     if size <= 0:
         return
+    excess = excess_ink(font, text)
+    glyphs.ink += excess * size * size
+    glyphs.ink_em += excess
     holds = stringWidth(text, font, size) / (OVERPRINT_ADVANCE * size) + 1
     letters = len(text) - text.count(" ")
     if letters > holds:

@@ -164,6 +164,11 @@ class FaceLoad:
     (`OVERPRINT_ADVANCE`)."""
     overprint_ink: float = 0.0
     """Their em squares, in square points."""
+    glyph_ink: float = 0.0
+    """Square points the game fonts' letters paint past a real font's glyph box, each letter
+    drawn counted (`game_fonts.excess_ink`)."""
+    glyph_ink_em: float = 0.0
+    """The same in square em (whatever the size)."""
 
     def __add__(self, other: FaceLoad) -> FaceLoad:
         return FaceLoad(
@@ -177,6 +182,8 @@ class FaceLoad:
             self.glyph_em + other.glyph_em,
             self.overprint + other.overprint,
             self.overprint_ink + other.overprint_ink,
+            self.glyph_ink + other.glyph_ink,
+            self.glyph_ink_em + other.glyph_ink_em,
         )
 
     def most(self, other: FaceLoad) -> FaceLoad:
@@ -192,6 +199,8 @@ class FaceLoad:
             max(self.glyph_em, other.glyph_em),
             max(self.overprint, other.overprint),
             max(self.overprint_ink, other.overprint_ink),
+            max(self.glyph_ink, other.glyph_ink),
+            max(self.glyph_ink_em, other.glyph_ink_em),
         )
 
     def share(self, part: float) -> FaceLoad:
@@ -207,6 +216,8 @@ class FaceLoad:
             self.glyph_em * part,
             int(self.overprint * part),
             self.overprint_ink * part,
+            self.glyph_ink * part,
+            self.glyph_ink_em * part,
         )
 
 
@@ -276,6 +287,7 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     icons += load.paint * scale * scale * FILL + load.outline * scale * ICON_EDGE
     glyphs = load.glyph_em * scale * glyph.GLYPH_EM
     glyphs += load.overprint_ink * scale * scale * glyph.OVERPRINT_INK
+    glyphs += load.glyph_ink * scale * scale * glyph.GLYPH_INK
     return int(icons + glyphs) + load_floor(load)
 
 
@@ -288,5 +300,5 @@ def load_floor(load: FaceLoad) -> int:
 
     floor = load.shapes * ICON_SHAPE + load.points * ICON_POINT
     floor += load.glyph_points * glyph.GLYPH_POINT + load.glyph_outline * glyph.GLYPH_OUTLINE
-    floor += load.overprint * glyph.OVERPRINT_LETTER
+    floor += load.overprint * glyph.OVERPRINT_LETTER + load.glyph_ink_em * glyph.GLYPH_INK_EM
     return int(floor + load.pictures * PICTURE_PIXEL)
