@@ -44,3 +44,23 @@ def test_kept_split_listings_list_what_a_fresh_listing_does(compiled):
             finishing += sum(1 for m in kept if m[4] // n != m[1] // n)
             state.apply(rng.choice(state.legal_actions()))
     assert splits > 1000 and finishing > 0
+
+
+def test_a_pickled_game_leaves_its_tables_and_kept_listings_behind(compiled):
+    # a sweep ships the compiled game of its last point to the workers of the next: the
+    # tables it built (and the split listings they kept) stayed in the pickle, megabytes
+    import pickle
+
+    from toolkit.games.muckle_stoater.bots import GreedyBot
+    from toolkit.sim.runner import play_one
+
+    game = MuckleGame(compiled.content)
+    setup = GameSetup(4)
+    bots = [GreedyBot() for _ in range(4)]
+    fresh = len(pickle.dumps(game))
+    played = [play_one(game, setup, bots, i, 5) for i in range(3)]
+    assert game.table(setup).split_memo  # the games kept some
+    shipped = pickle.dumps(game)
+    assert len(shipped) < fresh + 100
+    again = pickle.loads(shipped)
+    assert [play_one(again, setup, bots, i, 5) for i in range(3)] == played
