@@ -243,6 +243,15 @@ class MuckleGame(CompiledGame):
         self.max_turns = content.max_rounds * content.max_players
         self._tables: dict[tuple[int, bool], Table] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for a pool's workers without its tables: a table is some 100,000 tuples
+        and keeps the split listings of every configuration met (`Table.split_memo`, up to
+        megabytes after a sweep point's games); a worker builds its own on its first game
+        (a few milliseconds)."""
+        state = self.__dict__.copy()
+        state["_tables"] = {}
+        return state
+
     def table(self, setup: GameSetup) -> Table:
         key = (setup.players, bool(setup.options.get("teams", False)))
         found = self._tables.get(key)

@@ -4,7 +4,7 @@ plays on them) import this module, so neither imports the other's way back."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Move = tuple[int, int, int, int, int, int, int]
@@ -150,3 +150,11 @@ class Table:
     rank_first: tuple[int, ...]  # discard action of each rank (variant 0, first effect)
     card_names: tuple[str, ...]
     total_cards: int
+    split_memo: dict[tuple[int, ...], tuple[Move, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """(colour, total, its Laddies' positions) → the moves of a split of `total`: they depend
+    on the colour's own positions alone (its path masks, Dock and Castle follow from them),
+    and a colour's configuration comes back often (80 % of the split listings after a few
+    hundred games), each listing some 600 bytecodes. The state fills it (R5's finishing
+    splits, which look at the partner's Laddies too, are never kept)."""

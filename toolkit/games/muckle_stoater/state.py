@@ -36,6 +36,10 @@ from toolkit.games.muckle_stoater.constants import (
 Moves = list[Move]
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
 
+SPLIT_MEMO_SIZE = 1 << 16
+"""How many colour configurations a table keeps the 7-split moves of (`Table.split_memo`)
+before it starts again: some 36,000 after 1,600 four-player games, ~300 bytes each."""
+
 
 _BITS = tuple((i + 1).bit_length() for i in range(1024))
 """_BITS[i]: the bits `Random._randbelow(i + 1)` draws, looked up (a method call a card)."""
@@ -375,6 +379,31 @@ class MuckleState(State):
         the other order (when both orders are legal they end in the same position)."""
         t = self.t
         n = t.laddies
+        if n - self.dock[o] < (1 if t.teams else 2):  # too few Laddies out of the Dock
+            return
+        # R5: in teams, a first part that brings the player's last Laddie home hands the rest
+        # of the 7 to a partner's Laddie; such orders are listed by _finishing_split
+        fin = t.teams and o == self.seat and self.home[o] == n - 1
+        if not fin:  # the moves depend on the colour's positions alone: listed once each
+            memo = t.split_memo
+            lo = o * n
+            key = (o, total, *self.pos[lo : lo + n])
+            listed = memo.get(key)
+            if listed is not None:
+                out.extend(listed)
+                return
+            first = len(out)
+            self._split_listing(total, o, out, False)
+            if len(memo) >= SPLIT_MEMO_SIZE:
+                memo.clear()
+            memo[key] = tuple(out[first:])
+            return
+        self._split_listing(total, o, out, True)
+
+    def _split_listing(self, total: int, o: int, out: Moves, fin: bool) -> None:
+        """`_split_moves` without the memo; `fin` as R5 says (see there)."""
+        t = self.t
+        n = t.laddies
         track = t.track
         lo = o * n
         pos = self.pos
@@ -383,8 +412,6 @@ class MuckleState(State):
         # a Castle Laddie blocked by its neighbour may move once that one has moved first:
         # every Laddie short of the Castle's dead end can take part
         end = track + t.castle - 1
-        if n - self.dock[o] < (1 if t.teams else 2):  # too few Laddies out of the Dock
-            return
         shares = t.shares[total][o]
         movers = []  # (lid, position, (options per share, live bits, rest-live bits))
         for lid, p in enumerate(pos[lo : lo + n], lo):
@@ -392,9 +419,6 @@ class MuckleState(State):
                 movers.append((lid, p, shares[p]))
         if len(movers) < 2 and not (t.teams and movers):
             return
-        # R5: in teams, a first part that brings the player's last Laddie home hands the rest
-        # of the 7 to a partner's Laddie; such orders are listed by _finishing_split
-        fin = t.teams and o == self.seat and self.home[o] == n - 1
         if fin:
             sfwd = t.sfwd[o]
             for la, pa, _ in movers:
