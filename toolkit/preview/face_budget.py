@@ -62,13 +62,16 @@ def face_letters(layout: Any, card_mm: tuple[float, float]) -> int:
 
 
 def load_letters(items: list[Any], job: Any) -> int:
-    """What rasterising the game's SVG icons and the pictures a resolved face draws costs at
-    the preview's dpi, counted as letters (toolkit.render.raster_weight.load_price): 32
-    small icons of 480 stroked circles were ~90 ms a face, priced as a plain face's 4: 769
-    such faces took 69 s of CPU at start (probe 52-5)."""
-    from toolkit.render.raster_weight import face_load, load_price
+    """What rasterising the game's SVG icons, the pictures and the game fonts' glyphs a
+    resolved face draws costs at the preview's dpi, counted as letters
+    (toolkit.render.raster_weight.load_price): 32 small icons of 480 stroked circles were
+    ~90 ms a face, priced as a plain face's 4: 769 such faces took 69 s of CPU at start
+    (probe 52-5). A glyph past P009's bounds raises GlyphsRefused."""
+    from toolkit.render.glyph_weight import face_load_with_glyphs
+    from toolkit.render.raster_weight import load_price
 
-    return int(load_price(face_load(items, job), CARD_DPI) / PIXELS_PER_LETTER)
+    load = face_load_with_glyphs(items, job)
+    return int(load_price(load, CARD_DPI) / PIXELS_PER_LETTER)
 
 
 def preview_limit() -> int:

@@ -5,52 +5,16 @@ PDFium rasterises each distinct (glyph, size) once a document, walking the glyph
 so a font of heavy glyphs costs by the glyphs and sizes each language's PDF prints, which no
 per-font bound sees; and a font whose glyphs advance nothing prints any number of letters on
 one another. A face's glyphs are worked out before it is drawn (`Element.glyphs_drawn`), a
-board's or rulebook's as its PDF is made (`glyph_tally`). The toolkit's own fonts are light
-and are not counted."""
+board's or rulebook's as its PDF is made (`glyph_tally`); their prices are
+`raster_weight`'s (`GLYPH_POINT` to `OVERPRINT_INK`). The toolkit's own fonts are light and are
+not counted."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit.render.raster_weight import FaceLoad
-
-GLYPH_POINT = 2.0
-"""An outline point of a game font's glyph drawn at one size in one document, in image
-pixels, whatever the dpi: ~16 ns (7,650 (glyph, size) pairs of a 3,990-point glyph of 8 em:
-0.5 s more than a 12-point glyph)."""
-
-GLYPH_OUTLINE = 110.0
-"""Each em of its outline, whatever the dpi: ~0.9 µs; and `GLYPH_EM` more for each pixel of
-the size it is drawn at: ~27 ns. Measured on 7,650 (glyph, size) pairs of 87 em (400
-points) at 20 to 36 points: 2.76 s more than a light glyph at 300 dpi, 1.71 s at 150."""
-
-GLYPH_EM = 3.3
-"""Each pixel of size a glyph is drawn at, for each em of its outline (see `GLYPH_OUTLINE`)."""
-
-OVERPRINT_ADVANCE = 0.2
-"""The least a letter advances along its line, in em: a line of a real font's letters
-advances a quarter of an em a letter or more. Letters past what a line's width holds at
-that are overprinted: a font whose glyphs advance nothing fits any text on one line, and
-prints them all on one another (probe 62-6)."""
-
-OVERPRINT_LETTER = 900.0
-"""An overprinted letter, in image pixels, whatever its size: ~7.4 µs (312,000 letters of
-12 points on 80 full-card boxes, 2.3 s more than the same boxes filled honestly)."""
-
-GLYPH_INK = 0.25
-"""A pixel of a glyph's box past `game_fonts.INK_ALLOWED`, for each letter drawn, in image
-pixels: ~2.1 ns; and `GLYPH_INK_EM` for each square em of it, whatever the dpi: ~0.26 µs.
-240,000 letters of 6 points in 8.8-em squares (under P009's reach; 76 em² each past the
-allowance) took `export png --lang en` 28.5 s more than in a light font at 300 dpi, 5.7 s at
-60 (probe 63-1); a third more."""
-
-GLYPH_INK_EM = 32.0
-"""See `GLYPH_INK`."""
-
-OVERPRINT_INK = 0.033
-"""And for each pixel of its em square at the dpi drawn: ~0.27 ns (the same at 96 points,
-16 s)."""
+from toolkit.render.raster_weight import OVERPRINT_ADVANCE, FaceLoad, face_load
 
 
 class Glyphs:
@@ -141,3 +105,20 @@ def overprinted(glyphs: Glyphs, font: str, size: float, text: str) -> None:
     if letters > holds:
         glyphs.overprint += int(letters - holds)
         glyphs.overprint_ink += (letters - holds) * size * size
+
+
+def face_load_with_glyphs(items: list[Any], job: Any, glyphs: Glyphs | None = None) -> FaceLoad:
+    """`raster_weight.face_load` of one resolved face, and what it draws of the game fonts'
+    glyphs (`glyph_load`): with `glyphs`, those are added to it instead (the faces of one
+    document rasterise a glyph at a size once); without, the face's own are priced, and a
+    glyph past P009's bounds raises GlyphsRefused."""
+    load = face_load(items, job)
+    if glyphs is not None:
+        glyph_load(items, job, glyphs)
+        return load
+    own = Glyphs()
+    glyph_load(items, job, own)
+    why = own.problem()
+    if why is not None:
+        raise GlyphsRefused(why)
+    return load + own.load()

@@ -13,6 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from toolkit.render import pictures
+
 MAX_HELD_BYTES = 256 * 1024 * 1024
 """Bytes of image streams (compressed pixels and masks) the run keeps for later PDFs; a
 picture past it is made again for each PDF, as reportlab does (a photograph of 40 M pixels
@@ -135,3 +137,6 @@ def forget() -> None:
         _MADE.clear()
         _HELD[0] = 0
     picture_scaled.forget()
+
+
+pictures.on_discard(forget)  # the private copies the objects were made from are gone

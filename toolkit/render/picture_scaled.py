@@ -93,7 +93,7 @@ def page_side(card_mm: tuple[float, float], bleed_mm: float, dpi: float) -> int:
 def canvas_scale(c: Any) -> float:
     """How much the canvas's current transformation stretches a length at most: 1 on a card
     page drawn at its size."""
-    from toolkit.render.svg_icons import stretch
+    from toolkit.render.stretch import stretch
 
     return stretch(getattr(c, "_currentMatrix", (1.0, 0.0, 0.0, 1.0)))
 

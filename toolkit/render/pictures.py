@@ -23,7 +23,7 @@ import struct
 import tempfile
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -779,6 +779,14 @@ def discard() -> None:
             _USERS.clear()
         _REFUSED.clear()
         _HELD[0] = 0
-        from toolkit.render import picture_objects
+        for hook in _ON_DISCARD:
+            hook()
 
-        picture_objects.forget()
+
+_ON_DISCARD: list[Callable[[], None]] = []
+"""What forgets objects made from the copies (`picture_objects` registers its `forget`)."""
+
+
+def on_discard(hook: Callable[[], None]) -> None:
+    """Have `discard` call `hook` once the copies are gone."""
+    _ON_DISCARD.append(hook)

@@ -137,6 +137,44 @@ full-card pictures of 40 M pixels each (the face's bound) took `export png` 14.5
 a picture pixel (probe 52-12); a third more."""
 
 
+GLYPH_POINT = 2.0
+"""An outline point of a game font's glyph drawn at one size in one document, in image
+pixels, whatever the dpi: ~16 ns (7,650 (glyph, size) pairs of a 3,990-point glyph of 8 em:
+0.5 s more than a 12-point glyph)."""
+
+GLYPH_OUTLINE = 110.0
+"""Each em of its outline, whatever the dpi: ~0.9 µs; and `GLYPH_EM` more for each pixel of
+the size it is drawn at: ~27 ns. Measured on 7,650 (glyph, size) pairs of 87 em (400
+points) at 20 to 36 points: 2.76 s more than a light glyph at 300 dpi, 1.71 s at 150."""
+
+GLYPH_EM = 3.3
+"""Each pixel of size a glyph is drawn at, for each em of its outline (see `GLYPH_OUTLINE`)."""
+
+OVERPRINT_ADVANCE = 0.2
+"""The least a letter advances along its line, in em: a line of a real font's letters
+advances a quarter of an em a letter or more. Letters past what a line's width holds at
+that are overprinted: a font whose glyphs advance nothing fits any text on one line, and
+prints them all on one another (probe 62-6)."""
+
+OVERPRINT_LETTER = 900.0
+"""An overprinted letter, in image pixels, whatever its size: ~7.4 µs (312,000 letters of
+12 points on 80 full-card boxes, 2.3 s more than the same boxes filled honestly)."""
+
+GLYPH_INK = 0.25
+"""A pixel of a glyph's box past `game_fonts.INK_ALLOWED`, for each letter drawn, in image
+pixels: ~2.1 ns; and `GLYPH_INK_EM` for each square em of it, whatever the dpi: ~0.26 µs.
+240,000 letters of 6 points in 8.8-em squares (under P009's reach; 76 em² each past the
+allowance) took `export png --lang en` 28.5 s more than in a light font at 300 dpi, 5.7 s at
+60 (probe 63-1); a third more."""
+
+GLYPH_INK_EM = 32.0
+"""See `GLYPH_INK`."""
+
+OVERPRINT_INK = 0.033
+"""And for each pixel of its em square at the dpi drawn: ~0.27 ns (the same at 96 points,
+16 s)."""
+
+
 @dataclass(frozen=True)
 class FaceLoad:
     """What one face, or faces summed, draw beyond their elements' boxes: the shapes, the
@@ -221,27 +259,16 @@ class FaceLoad:
         )
 
 
-def face_load(items: list[Any], job: Any, glyphs: Any = None) -> FaceLoad:
-    """What one resolved face draws of the game's SVG icons (`icons_load`), of pictures
+def face_load(items: list[Any], job: Any) -> FaceLoad:
+    """What one resolved face draws of the game's SVG icons (`icons_load`) and of pictures
     (each image element's picture, whole), as a face draws them: at most what one face may
-    (`pictures.MAX_FACE_PIXELS`; past it a face leaves them out), and of the game fonts'
-    glyphs (`glyph_weight.glyph_load`); with `glyphs`, those are added to it instead (faces of one
-    document rasterise a glyph at a size once)."""
-    from toolkit.render.glyph_weight import Glyphs, GlyphsRefused, glyph_load
+    (`pictures.MAX_FACE_PIXELS`; past it a face leaves them out). Its game fonts' glyphs:
+    `glyph_weight.face_load_with_glyphs`."""
     from toolkit.render.pictures import MAX_FACE_PIXELS
 
     icons = icons_load(items, job.icons)
     drawn = sum(item.element.pictures_drawn(item, job) for item in items)
-    load = icons + FaceLoad(pictures=min(drawn, MAX_FACE_PIXELS))
-    if glyphs is not None:
-        glyph_load(items, job, glyphs)
-        return load
-    own = Glyphs()
-    glyph_load(items, job, own)
-    why = own.problem()
-    if why is not None:
-        raise GlyphsRefused(why)
-    return load + own.load()
+    return icons + FaceLoad(pictures=min(drawn, MAX_FACE_PIXELS))
 
 
 def icons_load(items: list[Any], icons: Any) -> FaceLoad:
@@ -280,14 +307,12 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     point of them, `PICTURE_PIXEL` a picture's pixel, and what the game fonts' glyphs and
     overprinted letters cost by their size (`glyph_weight`; `load_floor`: what is the same
     at any dpi)."""
-    from toolkit.render import glyph_weight as glyph
-
     scale = dpi / 72.0
     icons = load.shapes * ICON_SHAPE_PER_DPI * dpi
     icons += load.paint * scale * scale * FILL + load.outline * scale * ICON_EDGE
-    glyphs = load.glyph_em * scale * glyph.GLYPH_EM
-    glyphs += load.overprint_ink * scale * scale * glyph.OVERPRINT_INK
-    glyphs += load.glyph_ink * scale * scale * glyph.GLYPH_INK
+    glyphs = load.glyph_em * scale * GLYPH_EM
+    glyphs += load.overprint_ink * scale * scale * OVERPRINT_INK
+    glyphs += load.glyph_ink * scale * scale * GLYPH_INK
     return int(icons + glyphs) + load_floor(load)
 
 
@@ -296,9 +321,7 @@ def load_floor(load: FaceLoad) -> int:
     `ICON_POINT` a point of their outlines, `PICTURE_PIXEL` a picture's pixel, and the game
     fonts' glyphs by their points and em of outline (`glyph_weight`) and overprinted
     letters."""
-    from toolkit.render import glyph_weight as glyph
-
     floor = load.shapes * ICON_SHAPE + load.points * ICON_POINT
-    floor += load.glyph_points * glyph.GLYPH_POINT + load.glyph_outline * glyph.GLYPH_OUTLINE
-    floor += load.overprint * glyph.OVERPRINT_LETTER + load.glyph_ink_em * glyph.GLYPH_INK_EM
+    floor += load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
+    floor += load.overprint * OVERPRINT_LETTER + load.glyph_ink_em * GLYPH_INK_EM
     return int(floor + load.pictures * PICTURE_PIXEL)

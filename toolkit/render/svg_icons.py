@@ -28,6 +28,7 @@ from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
 from toolkit.fileio import file_version, open_regular, read_open, real_path, sparse
 from toolkit.render import svg_fonts, svg_guard
+from toolkit.render.stretch import stretch
 
 if TYPE_CHECKING:  # svglib, lxml and reportlab.graphics load only for a game with SVG icons
     from reportlab.graphics.shapes import Drawing
@@ -523,17 +524,6 @@ def _outlines(node: Any, scale: float = 1.0) -> list[float]:
     for child in contents:
         out += _outlines(child, scale)
     return out
-
-
-def stretch(transform: Any) -> float:
-    """How many times longer a transform makes a line, at most (its matrix's larger singular
-    value): `scale(0.001, 1000)` keeps areas but makes a vertical zig-zag 1,000 times longer
-    (probe 60-13), which the square root of its determinant (1) did not see."""
-    a, b, c, d = (float(v) for v in tuple(transform)[:4])
-    squares = a * a + b * b + c * c + d * d
-    determinant = a * d - b * c
-    largest = (squares + math.sqrt(max(0.0, squares * squares - 4 * determinant * determinant))) / 2
-    return math.sqrt(largest) if math.isfinite(largest) else DASH_CAP
 
 
 FEW_POINTS = 13

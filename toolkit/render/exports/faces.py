@@ -133,12 +133,11 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
     named (probe 52-4), 100 faces of 80 M picture pixels 14.5 s (probe 52-12)."""
     from toolkit.render.artifacts.cards import layout
     from toolkit.render.elements.base import Element
-    from toolkit.render.glyph_weight import Glyphs
+    from toolkit.render.glyph_weight import Glyphs, face_load_with_glyphs
     from toolkit.render.icons import ICONS, MAX_FACE_ICON_PAINT, MAX_FACE_ICON_WEIGHT, icon_set
     from toolkit.render.layout_names import DEFAULT_BACK, DEFAULT_FRONT
     from toolkit.render.pictures import MAX_FACE_PIXELS
     from toolkit.render.printjob import PrintJob, game_fonts
-    from toolkit.render.raster_weight import face_load
 
     deck, cards = printed.deck, printed.cards
     if not cards:
@@ -159,7 +158,7 @@ def deck_load(game: Any, printed: PrintedDeck, langs: list[str]) -> FaceLoad:
         load, glyphs = FaceLoad(), Glyphs()  # a glyph at a size: once in a language's PDF
         for face, card in faces:
             try:
-                load += face_load(job.resolved(face, card), job, glyphs)
+                load += face_load_with_glyphs(job.resolved(face, card), job, glyphs)
             except ValueError:  # a template's error (the gate says it): what a face may draw
                 load += FaceLoad(MAX_FACE_ICON_WEIGHT, float(MAX_FACE_ICON_PAINT), MAX_FACE_PIXELS)
         why = glyphs.problem()
