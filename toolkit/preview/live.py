@@ -145,6 +145,9 @@ class _Document:
     page budget's price), when its PDF was made this run."""
     glyphs: Any = None
     """What it drew in the game's own fonts (`glyph_tally.glyphs_tallied`), likewise."""
+    lines: Any = None
+    """What a board's drawings stroked of styled lines (`line_tally.lines_tallied`),
+    likewise."""
 
 
 def _numbers(indexes: list[int]) -> str:
@@ -573,6 +576,8 @@ class Preview:
         icons = FaceLoad(int(shapes * share), paint * share, 0, outline * share)
         if document.glyphs is not None:  # each glyph at a size once in the document's pages
             icons += document.glyphs
+        if document.lines is not None:
+            icons += document.lines.load(share)
         sizes = [document.sizes[i] for i in missing]
         many = len(missing) > 1
         what = f"the {target.kind}'s page{'s' if many else ''} {_numbers(missing)}"
@@ -608,9 +613,14 @@ class Preview:
             return document.pdf
         from toolkit.render.boards.look import icons_tallied
         from toolkit.render.glyph_tally import glyphs_tallied
+        from toolkit.render.line_tally import lines_tallied
 
         try:
-            with icons_tallied() as tally, glyphs_tallied(game) as glyphs:
+            with (
+                icons_tallied() as tally,
+                glyphs_tallied(game) as glyphs,
+                lines_tallied() as lines,
+            ):
                 pdf = document_pdf(game, target)
             sizes = page_sizes(pdf)
             why = glyphs.problem()
@@ -622,6 +632,7 @@ class Preview:
         document.pdf, document.sizes = pdf, sizes
         document.icons = (tally.shapes, tally.paint, tally.outline)
         document.glyphs = glyphs.load()
+        document.lines = lines
         if store is not None and name is not None:
             if len(sizes) > 1:  # a later start draws the pages not stored from it
                 store.put(store.part(name, "pdf"), [pdf])

@@ -141,6 +141,22 @@ OVERPRINT_INK = 0.033
 16 s)."""
 
 
+LINE_EDGE = 14.5
+"""A pixel of a board's styled line (`line_tally`), along it, in image pixels: ~50 ns (20,000
+lines of 100 points) to ~120 ns (2,000 lines of 1,000 points crossing one another) at 150
+and 300 dpi, whatever their width; `WIDTH` more for each pixel of width. A third more."""
+
+DASH_PER_DPI = 0.25
+"""A dash of a board's dashed line, for each dot per inch it is drawn at: ~0.3 µs at 150 dpi
+and ~0.63 at 300 (2,000 lines of 1,000 points dashed `[0.5, 0.5]`, a point wide: 1.4 and
+3.3 s more than solid)."""
+
+DASH_EDGE = 3.1
+"""And each pixel of its outline across the line (twice the width, four times with caps):
+~21 ns at 150 dpi and ~26 at 300 (the same 20 points wide: 4.1 and 9.9 s more than solid,
+an A2 page; probe 62-8). A third more."""
+
+
 @dataclass(frozen=True)
 class FaceLoad:
     """What one face, or faces summed, draw beyond their elements' boxes: the shapes and the
@@ -163,6 +179,14 @@ class FaceLoad:
     (`OVERPRINT_ADVANCE`)."""
     overprint_ink: float = 0.0
     """Their em squares, in square points."""
+    line_length: float = 0.0
+    """Points of a board's styled lines stroked (`line_tally.LineTally`)."""
+    line_area: float = 0.0
+    """Their length times their width, in square points."""
+    dashes: int = 0
+    """Their dashes."""
+    dash_outline: float = 0.0
+    """The dashes' outlines across their lines, in points."""
 
     def __add__(self, other: FaceLoad) -> FaceLoad:
         return FaceLoad(
@@ -175,6 +199,10 @@ class FaceLoad:
             self.glyph_em + other.glyph_em,
             self.overprint + other.overprint,
             self.overprint_ink + other.overprint_ink,
+            self.line_length + other.line_length,
+            self.line_area + other.line_area,
+            self.dashes + other.dashes,
+            self.dash_outline + other.dash_outline,
         )
 
     def most(self, other: FaceLoad) -> FaceLoad:
@@ -189,6 +217,10 @@ class FaceLoad:
             max(self.glyph_em, other.glyph_em),
             max(self.overprint, other.overprint),
             max(self.overprint_ink, other.overprint_ink),
+            max(self.line_length, other.line_length),
+            max(self.line_area, other.line_area),
+            max(self.dashes, other.dashes),
+            max(self.dash_outline, other.dash_outline),
         )
 
 
@@ -324,12 +356,15 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     """What rasterising faces of that load (`face_load`, faces summed) costs at `dpi`, in
     image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
     pixel their shapes paint, `EDGE` each pixel of their stroked outlines, `PICTURE_PIXEL`
-    a picture's pixel, and `GLYPH_POINT`, `GLYPH_OUTLINE` and `GLYPH_EM` what the game
-    fonts' glyphs cost."""
+    a picture's pixel, `GLYPH_POINT`, `GLYPH_OUTLINE` and `GLYPH_EM` what the game
+    fonts' glyphs cost, and `LINE_EDGE`, `WIDTH`, `DASH_PER_DPI` and `DASH_EDGE` what a
+    board's styled lines and their dashes cost."""
     scale = dpi / 72.0
     icons = load.shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi)
     icons += load.paint * scale * scale * FILL + load.outline * scale * EDGE
     glyphs = load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
     glyphs += load.glyph_em * scale * GLYPH_EM
     glyphs += load.overprint * OVERPRINT_LETTER + load.overprint_ink * scale * scale * OVERPRINT_INK
-    return int(icons + load.pictures * PICTURE_PIXEL + glyphs)
+    lines = load.line_length * scale * LINE_EDGE + load.line_area * scale * scale * WIDTH
+    lines += load.dashes * DASH_PER_DPI * dpi + load.dash_outline * scale * DASH_EDGE
+    return int(icons + load.pictures * PICTURE_PIXEL + glyphs + lines)
