@@ -141,10 +141,15 @@ OVERPRINT_INK = 0.033
 16 s)."""
 
 
-LINE_EDGE = 14.5
+LINE_EDGE = 20.5
 """A pixel of a board's styled line (`line_tally`), along it, in image pixels: ~50 ns (20,000
-lines of 100 points) to ~120 ns (2,000 lines of 1,000 points crossing one another) at 150
-and 300 dpi, whatever their width; `WIDTH` more for each pixel of width. A third more."""
+lines of 100 points) to ~130 ns at 150 dpi and ~170 at 300 (2,000 lines of 1,000 points a
+point wide crossing one another on an A2 page: 0.56 and 1.42 s more than the blank page). A
+third more."""
+
+LINE_WIDTH = 0.04
+"""And each pixel of its width along each pixel of its length: ~0.3 ns (the same lines 20
+points wide, 0.2 s more at 300 dpi)."""
 
 DASH_PER_DPI = 0.25
 """A dash of a board's dashed line, for each dot per inch it is drawn at: ~0.3 µs at 150 dpi
@@ -357,7 +362,7 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
     pixel their shapes paint, `EDGE` each pixel of their stroked outlines, `PICTURE_PIXEL`
     a picture's pixel, `GLYPH_POINT`, `GLYPH_OUTLINE` and `GLYPH_EM` what the game
-    fonts' glyphs cost, and `LINE_EDGE`, `WIDTH`, `DASH_PER_DPI` and `DASH_EDGE` what a
+    fonts' glyphs cost, and `LINE_EDGE`, `LINE_WIDTH`, `DASH_PER_DPI` and `DASH_EDGE` what a
     board's styled lines and their dashes cost."""
     scale = dpi / 72.0
     icons = load.shapes * (ICON_SHAPE + ICON_SHAPE_PER_DPI * dpi)
@@ -365,6 +370,6 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     glyphs = load.glyph_points * GLYPH_POINT + load.glyph_outline * GLYPH_OUTLINE
     glyphs += load.glyph_em * scale * GLYPH_EM
     glyphs += load.overprint * OVERPRINT_LETTER + load.overprint_ink * scale * scale * OVERPRINT_INK
-    lines = load.line_length * scale * LINE_EDGE + load.line_area * scale * scale * WIDTH
+    lines = load.line_length * scale * LINE_EDGE + load.line_area * scale * scale * LINE_WIDTH
     lines += load.dashes * DASH_PER_DPI * dpi + load.dash_outline * scale * DASH_EDGE
     return int(icons + load.pictures * PICTURE_PIXEL + glyphs + lines)

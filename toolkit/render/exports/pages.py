@@ -29,8 +29,8 @@ largest (12 A2 board pages, 20 rulebook pages); a rulebook of 32 pages and four 
 three languages are 585 M. At the bound: some 7.7 s of CPU for board pages, 6.2 s for
 rulebook pages. A board's styled lines are priced from what its drawings stroked
 (`line_tally`): 2,000 links 20 points wide dashed `[0.5, 0.5]` cost `export png` 22.6 s of
-CPU for three languages, unpriced (probe 62-8); they now weigh 1,040 M a language at 150 dpi
-and are refused, where the Whisky Game's map weighs 0.3 M for its lines."""
+CPU for three languages, unpriced (probe 62-8); they now weigh 1,033 M a language at 150 dpi
+and are refused, where the Whisky Game's map weighs 0.4 M for its lines."""
 
 PAGE_PIXEL = 1.8
 """A pixel of a board or rulebook page, rasterised and PNG-encoded, in image pixels (~11
