@@ -30,7 +30,7 @@ three languages are 585 M. At the bound: some 7.7 s of CPU for board pages, 6.2 
 rulebook pages. A board's styled lines are priced from what its drawings stroked
 (`line_tally`): 2,000 links 20 points wide dashed `[0.5, 0.5]` cost `export png` 22.6 s of
 CPU for three languages, unpriced (probe 62-8); they now weigh 1,033 M a language at 150 dpi
-and are refused, where the Whisky Game's map weighs 0.4 M for its lines."""
+and are refused, where the bundled games' maps weigh 0.4 M at most for theirs."""
 
 PAGE_PIXEL = 1.8
 """A pixel of a board or rulebook page, rasterised and PNG-encoded, in image pixels (~11
