@@ -15,9 +15,9 @@ from tests.test_hardening_pages60 import _files, _first, _preview, _rasterised
 from toolkit.scaffold.new import new_game
 
 
-def _game(folder: Path, dash: str, links: int = 60, spaces: int = 24) -> Path:
+def _game(folder: Path, dash: str, links: int = 60, spaces: int = 24, width: float = 20) -> Path:
     """A new game (English) with a graph board of `spaces` spaces on a circle and `links`
-    links across it, of the kind `fat`: 20 points wide, dashed `dash`, butt caps."""
+    links across it, of the kind `fat`: `width` points wide, dashed `dash`, butt caps."""
     new_game(folder, "demo", ["en"])
     (folder / "boards").mkdir(exist_ok=True)
     lines = ["kind: graph", "id: map", "name: {en: Map}", "spaces:"]
@@ -32,12 +32,16 @@ def _game(folder: Path, dash: str, links: int = 60, spaces: int = 24) -> Path:
         if len(seen) < links and (min(a, b), max(a, b)) not in seen:
             seen.add((min(a, b), max(a, b)))
             lines.append(f"  - {{a: s{a}, b: s{b}, kind: fat}}")
-    lines += ["style:", "  links:", f"    fat: {{width: 20, dash: {dash}, cap: butt}}"]
+    lines += ["style:", "  links:", f"    fat: {{width: {width}, dash: {dash}, cap: butt}}"]
     (folder / "boards" / "map.yaml").write_text("\n".join(lines) + "\n", "utf-8")
     manifest = folder / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace("files:\n", "files:\n  boards:\n    - boards/map.yaml\n"))
     return folder
+
+
+VALID = 2.0
+"""A line width `[0.5, 0.5]` passes validate at (S005: dashes half a width apart)."""
 
 
 def _cost(root: Path, dpi: float = 30) -> int:
@@ -71,9 +75,10 @@ def test_export_png_refuses_a_board_of_many_dashes_before_drawing_any_page(
 ):
     from toolkit.render.exports import pages
 
-    solid = _game(tmp_path / "solid", "[]")
-    dashed = _game(tmp_path / "dashed", "[0.5, 0.5]")
-    monkeypatch.setattr(pages, "MAX_EXPORT_PAGE_COST", 2 * _cost(solid) + 1_000_000)
+    solid = _game(tmp_path / "solid", "[]", links=200, width=VALID)
+    dashed = _game(tmp_path / "dashed", "[0.5, 0.5]", links=200, width=VALID)
+    assert _cost(dashed) > 1.5 * _cost(solid)
+    monkeypatch.setattr(pages, "MAX_EXPORT_PAGE_COST", (_cost(solid) + _cost(dashed)) // 2)
     drawn = _rasterised(monkeypatch)
     out = tmp_path / "out"
     args = ["--out", str(out), "--dpi", "30", "--page-dpi", "30", "--lang", "en"]
@@ -96,12 +101,13 @@ def test_the_preview_charges_a_boards_dashes_to_its_page_budget(tmp_path, monkey
 
     spent = {}
     for dash in ("[]", "[0.5, 0.5]"):
-        preview = _preview(_game(tmp_path / dash, dash), monkeypatch)
+        game = _game(tmp_path / dash, dash, links=200, width=VALID)
+        preview = _preview(game, monkeypatch)
         assert preview.page(page_key(_first(preview, "board"), 0)) is not None
         spent[dash] = document_budget.page_budget(preview.shown).spent
-    assert spent["[0.5, 0.5]"] > 2.5 * spent["[]"] > 0
-
-    monkeypatch.setattr(document_budget, "MAX_PREVIEW_PAGE_COST", 2 * spent["[]"])
+    assert spent["[0.5, 0.5]"] > 1.5 * spent["[]"] > 0
+    half = (spent["[]"] + spent["[0.5, 0.5]"]) // 2
+    monkeypatch.setattr(document_budget, "MAX_PREVIEW_PAGE_COST", half)
     preview = _preview(tmp_path / "[0.5, 0.5]", monkeypatch)
     board = _first(preview, "board")
     assert preview.page(page_key(board, 0)) is None  # its dashes pass the budget
@@ -120,3 +126,20 @@ def test_lines_are_tallied_as_drawn_on_the_page():
     assert (whole.length, whole.area, whole.dashes, whole.dash_outline) == (100, 200, 25, 100)
     # the drawing scaled on its page: the same dashes, each half as long and wide; caps
     assert (half.length, half.area, half.dashes, half.dash_outline) == (50, 50, 25, 100)
+
+
+def test_validate_refuses_butt_dashes_closer_than_half_the_lines_width(tmp_path, run_cli):
+    from tests.conftest import diagnostics_json
+    from tests.test_hardening_board_dashes58 import _game as _board_game
+
+    root = _board_game(tmp_path, run_cli, "[0.5, 0.5], width: 20, cap: butt")
+    result = run_cli("validate", str(root), "--no-cache", "--format", "json")
+    found = [d for d in diagnostics_json(result.output) if d["code"] == "S005"]
+    assert len(found) == 1, found
+    assert found[0]["severity"] == "error" and found[0]["line"] == 6, found[0]
+    said = found[0]["message"]
+    assert "with `cap: butt` its dashes are 1 points apart, closer than half the" in said
+    assert "draws each dash on its own" in said and "caps" not in said, said
+    out = tmp_path / "out"
+    result = run_cli("export", "png", str(root), "--lang", "en", "--out", str(out))
+    assert result.exit_code == 1 and not list(out.rglob("*.png"))
