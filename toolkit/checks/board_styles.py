@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.board_dashes import capped_dashes
+from toolkit.checks.board_dashes import close_dashes
 from toolkit.checks.framed import framed
 from toolkit.content.board_phrases import MAX_LABEL
 from toolkit.content.game import Game, LoadedFile
@@ -47,7 +47,7 @@ def _check(game: Game) -> Iterator[Diagnostic]:
     shown = listed(known)
     known |= icons.broken  # a broken icon's own finding (P008) says why, once
     for loaded in styled:
-        yield from capped_dashes(loaded)
+        yield from close_dashes(loaded)
         style = getattr(loaded.model, "style", None)
         if style is None:
             continue

@@ -3,8 +3,9 @@
 scrolls, the 358 pages of a rulebook of code lines were 5.4 s of CPU a language (16 s for
 its three) and 10 maps at one drawing's icon bound 5.2 s. Each page is priced before it is
 rasterised as `export png` prices its pages (`toolkit.render.exports.pages`: its pixels at
-the preview's dpi, a board's icons); past `MAX_PREVIEW_PAGE_COST` for the revision, a page
-is not drawn and its document says why, until the next save (a new revision)."""
+the preview's dpi, a board's icons and styled lines); past `MAX_PREVIEW_PAGE_COST` for the
+revision, a page is not drawn and its document says why, until the next save (a new
+revision)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class PageBudget:
                 f" save have cost as much as {self.spent / 1e6:,.0f} M pixels, and these"
                 f" {cost / 1e6:,.1f} M more would pass the {MAX_PREVIEW_PAGE_COST / 1e6:,.0f}"
                 " M the preview draws of them a revision (each page's pixels, a board's"
-                " icons each of their shapes and the points and pixels of their outlines);"
+                " icons each of their shapes and the points and pixels of their outlines, its"
+                " lines each of their dashes);"
                 f" {when}"
             )
         self.spent += cost

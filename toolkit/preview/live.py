@@ -143,8 +143,8 @@ class _Document:
     error: DrawError | None = None
     icons: FaceLoad | None = None
     """What a board's drawings drew of icons (`look.IconTally.load`: its page budget's
-    price), and what it drew in the game's own fonts (`glyph_tally.glyphs_tallied`), when
-    its PDF was made this run."""
+    price), what it drew in the game's own fonts (`glyph_tally.glyphs_tallied`) and of
+    styled lines (`line_tally.lines_tallied`), when its PDF was made this run."""
 
 
 def _numbers(indexes: list[int]) -> str:
@@ -605,9 +605,14 @@ class Preview:
             return document.pdf
         from toolkit.render.boards.look import icons_tallied
         from toolkit.render.glyph_tally import glyphs_tallied
+        from toolkit.render.line_tally import lines_tallied
 
         try:
-            with icons_tallied() as tally, glyphs_tallied(game) as glyphs:
+            with (
+                icons_tallied() as tally,
+                glyphs_tallied(game) as glyphs,
+                lines_tallied() as lines,
+            ):
                 pdf = document_pdf(game, target)
             sizes = page_sizes(pdf)
             why = glyphs.problem()
@@ -617,7 +622,7 @@ class Preview:
             document.error = exc
             return b""
         document.pdf, document.sizes = pdf, sizes
-        document.icons = tally.load() + glyphs.load()
+        document.icons = tally.load() + glyphs.load() + lines.load()
         if store is not None and name is not None:
             if len(sizes) > 1:  # a later start draws the pages not stored from it
                 store.put(store.part(name, "pdf"), [pdf])

@@ -175,6 +175,27 @@ OVERPRINT_INK = 0.033
 16 s)."""
 
 
+LINE_EDGE = 20.5
+"""A pixel of a board's styled line (`line_tally`), along it, in image pixels: ~50 ns (20,000
+lines of 100 points) to ~130 ns at 150 dpi and ~170 at 300 (2,000 lines of 1,000 points a
+point wide crossing one another on an A2 page: 0.56 and 1.42 s more than the blank page). A
+third more."""
+
+LINE_WIDTH = 0.04
+"""And each pixel of its width along each pixel of its length: ~0.3 ns (the same lines 20
+points wide, 0.2 s more at 300 dpi)."""
+
+DASH_PER_DPI = 0.25
+"""A dash of a board's dashed line, for each dot per inch it is drawn at: ~0.3 µs at 150 dpi
+and ~0.63 at 300 (2,000 lines of 1,000 points dashed `[0.5, 0.5]`, a point wide: 1.4 and
+3.3 s more than solid)."""
+
+DASH_EDGE = 3.1
+"""And each pixel of its outline across the line (twice the width, four times with caps):
+~21 ns at 150 dpi and ~26 at 300 (the same 20 points wide: 4.1 and 9.9 s more than solid,
+an A2 page; probe 62-8). A third more."""
+
+
 @dataclass(frozen=True)
 class FaceLoad:
     """What one face, or faces summed, draw beyond their elements' boxes: the shapes, the
@@ -207,6 +228,14 @@ class FaceLoad:
     drawn counted (`game_fonts.excess_ink`)."""
     glyph_ink_em: float = 0.0
     """The same in square em (whatever the size)."""
+    line_length: float = 0.0
+    """Points of a board's styled lines stroked (`line_tally.LineTally`)."""
+    line_area: float = 0.0
+    """Their length times their width, in square points."""
+    dashes: int = 0
+    """Their dashes."""
+    dash_outline: float = 0.0
+    """The dashes' outlines across their lines, in points."""
 
     def __add__(self, other: FaceLoad) -> FaceLoad:
         return FaceLoad(
@@ -222,6 +251,10 @@ class FaceLoad:
             self.overprint_ink + other.overprint_ink,
             self.glyph_ink + other.glyph_ink,
             self.glyph_ink_em + other.glyph_ink_em,
+            self.line_length + other.line_length,
+            self.line_area + other.line_area,
+            self.dashes + other.dashes,
+            self.dash_outline + other.dash_outline,
         )
 
     def most(self, other: FaceLoad) -> FaceLoad:
@@ -239,6 +272,10 @@ class FaceLoad:
             max(self.overprint_ink, other.overprint_ink),
             max(self.glyph_ink, other.glyph_ink),
             max(self.glyph_ink_em, other.glyph_ink_em),
+            max(self.line_length, other.line_length),
+            max(self.line_area, other.line_area),
+            max(self.dashes, other.dashes),
+            max(self.dash_outline, other.dash_outline),
         )
 
     def share(self, part: float) -> FaceLoad:
@@ -256,6 +293,10 @@ class FaceLoad:
             self.overprint_ink * part,
             self.glyph_ink * part,
             self.glyph_ink_em * part,
+            self.line_length * part,
+            self.line_area * part,
+            int(self.dashes * part),
+            self.dash_outline * part,
         )
 
 
@@ -305,15 +346,18 @@ def load_price(load: FaceLoad, dpi: float) -> int:
     image pixels: `ICON_SHAPE` and `ICON_SHAPE_PER_DPI` an icon's shape, `FILL` for each
     pixel their shapes paint, `ICON_EDGE` each pixel of their outlines, `ICON_POINT` each
     point of them, `PICTURE_PIXEL` a picture's pixel, and what the game fonts' glyphs and
-    overprinted letters cost by their size (`glyph_weight`; `load_floor`: what is the same
-    at any dpi)."""
+    overprinted letters cost by their size (`glyph_weight`), `LINE_EDGE`, `LINE_WIDTH`,
+    `DASH_PER_DPI` and `DASH_EDGE` what a board's styled lines and their dashes cost
+    (`load_floor`: what is the same at any dpi)."""
     scale = dpi / 72.0
     icons = load.shapes * ICON_SHAPE_PER_DPI * dpi
     icons += load.paint * scale * scale * FILL + load.outline * scale * ICON_EDGE
     glyphs = load.glyph_em * scale * GLYPH_EM
     glyphs += load.overprint_ink * scale * scale * OVERPRINT_INK
     glyphs += load.glyph_ink * scale * scale * GLYPH_INK
-    return int(icons + glyphs) + load_floor(load)
+    lines = load.line_length * scale * LINE_EDGE + load.line_area * scale * scale * LINE_WIDTH
+    lines += load.dashes * DASH_PER_DPI * dpi + load.dash_outline * scale * DASH_EDGE
+    return int(icons + glyphs + lines) + load_floor(load)
 
 
 def load_floor(load: FaceLoad) -> int:

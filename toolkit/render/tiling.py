@@ -18,6 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.fonts import font_name, text_width
+from toolkit.render.line_tally import drawn_at
 from toolkit.render.pdf import PAPERS, pdf_canvas
 from toolkit.render.textfit import wrap
 
@@ -403,7 +404,8 @@ def poster_pdf(
             pw, ph = page
             dw, dh = (drawing.height, drawing.width) if turned else (drawing.width, drawing.height)
             scale = min((pw - 2 * MARGIN) / dw, (ph - 2 * MARGIN) / dh)
-            form = _define_form(canvas, drawing, index)
+            with drawn_at(scale):
+                form = _define_form(canvas, drawing, index)
             canvas.setPageSize((pw + 2 * bleed, ph + 2 * bleed))
             if bleed:
                 canvas.setTrimBox((bleed, bleed, bleed + pw, bleed + ph))

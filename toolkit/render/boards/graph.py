@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from toolkit.content.models.board import GraphBoard, GraphSpace, LineStyle
 from toolkit.render.boards.look import ICON_SIDE, Look, Space
 from toolkit.render.fonts import font_name, text_width
+from toolkit.render.line_tally import polyline_length, tally_line
 from toolkit.render.tiling import Drawing, halo_text, poster_area
 
 Rect = tuple[float, float, float, float]
@@ -1118,10 +1119,14 @@ def _stroke(c: Canvas, line: LineStyle, pts: list[tuple[float, float]]) -> None:
     if line.dash:
         c.setDash(line.dash)
     _polyline(c, pts)
+    length = polyline_length(pts)
+    tally_line(length, line.width, line.dash, line.cap)
     if line.inner_colour:
         c.setStrokeColor(HexColor(line.inner_colour))
-        c.setLineWidth(line.inner_width or (line.width or 1.0) / 2.5)
+        inner = line.inner_width or (line.width or 1.0) / 2.5
+        c.setLineWidth(inner)
         _polyline(c, pts)
+        tally_line(length, inner, line.dash, line.cap)
     if line.dash:
         c.setDash()
 
@@ -1202,6 +1207,8 @@ def _draw_arc(c: Canvas, look: Look, line: LineStyle, arc: Arc) -> None:
         by,
     )
     c.drawPath(p, stroke=1, fill=0)
+    # the curve is no longer than its control polygon
+    tally_line(polyline_length([arc.a, arc.control, arc.b]), line.width, line.dash, line.cap)
     c.setDash()
     if arc.marker and line.marker:
         c.saveState()

@@ -1,8 +1,9 @@
 """The board and rulebook pages an export rasterises, priced before any is (probe 54-3,
 54-5): every language's board and rulebook PDFs are made first, each page weighed as its
-pixels at the page dpi and each board's icons, and each document's glyphs of the game's own
-fonts, as the faces' are (`raster_weight.load_price`, from what its drawings drew:
-`look.icons_tallied`, `glyph_tally.glyphs_tallied`), and an export past
+pixels at the page dpi, each board's icons and styled lines (their length, width and dashes),
+and each document's glyphs of the game's own fonts, as the faces' are
+(`raster_weight.load_price`, from what its drawings drew: `look.icons_tallied`,
+`line_tally.lines_tallied`, `glyph_tally.glyphs_tallied`), and an export past
 `MAX_EXPORT_PAGE_COST` together is refused before it draws a page of any language.
 """
 
@@ -27,7 +28,10 @@ en` 6.6 s of CPU, 2.4 s without their icons, probe 54-3). 358 rulebook pages a l
 54-5). The bundled games at the default --page-dpi, all their languages: 270 M for the
 largest (12 A2 board pages, 20 rulebook pages); a rulebook of 32 pages and four boards in
 three languages are 585 M. At the bound: some 7.7 s of CPU for board pages, 6.2 s for
-rulebook pages."""
+rulebook pages. A board's styled lines are priced from what its drawings stroked
+(`line_tally`): 2,000 links 20 points wide dashed `[0.5, 0.5]` cost `export png` 22.6 s of
+CPU for three languages, unpriced (probe 62-8); they now weigh 1,033 M a language at 150 dpi
+and are refused, where the bundled games' maps weigh 0.4 M at most for theirs."""
 
 PAGE_PIXEL = 1.8
 """A pixel of a board or rulebook page, rasterised and PNG-encoded, in image pixels (~11
@@ -60,10 +64,11 @@ class LanguagePages:
 
 def board_pdfs(game: Any, lang: str) -> list[BoardPdf]:
     """Each board of the game in `lang` as the whole-board PDF `build --board-page a2`
-    draws, with the icons its drawings drew."""
+    draws, with the icons, game fonts' glyphs and styled lines its drawings drew."""
     from toolkit.render.boards import render_board
     from toolkit.render.boards.look import icons_tallied
     from toolkit.render.glyph_tally import glyphs_tallied
+    from toolkit.render.line_tally import lines_tallied
     from toolkit.render.tiling import POSTER
 
     boards = game.valid(game.boards)
@@ -71,10 +76,11 @@ def board_pdfs(game: Any, lang: str) -> list[BoardPdf]:
     for board in boards:
         stem = "board" if len(boards) == 1 else f"board-{board.id}"
         name = board.name.get(lang, "") or str(board.id)
-        with icons_tallied() as tally, glyphs_tallied(game) as glyphs:
+        with icons_tallied() as tally, glyphs_tallied(game) as glyphs, lines_tallied() as lines:
             pdf = render_board(game, board, lang, "a4", POSTER)
         _drawable(glyphs, f"board {name} in {lang}")
-        out.append(BoardPdf(board, stem, name, pdf, tally.load() + glyphs.load()))
+        load = tally.load() + glyphs.load() + lines.load()
+        out.append(BoardPdf(board, stem, name, pdf, load))
     return out
 
 
@@ -195,7 +201,10 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
         boards = f"{priced.pages('board')} board page(s), {_mega(pixels)} M"
         icons = priced.cost(dpi, "board") - pixels
         if icons:
-            boards += f" and {_mega(icons)} M more for the icons and game fonts' glyphs drawn"
+            boards += (
+                f" and {_mega(icons)} M more for the icons and game fonts' glyphs drawn"
+                " and the lines stroked"
+            )
         parts.append(boards)
     if priced.pages("rulebook"):
         pixels = priced.cost(dpi, "rulebook")
@@ -211,6 +220,6 @@ def _check(priced: _Priced, dpi: float, option: str | None, langs: list[str]) ->
         f"the board and rulebook images at {at} would cost as much to draw as"
         f" {_mega(total)} M pixels {counted} ({'; '.join(parts)}), more than the"
         f" {MAX_EXPORT_PAGE_COST / 1e6:,.0f} M one export may draw of them: {lower}export"
-        " fewer languages with --lang, draw fewer or simpler icons (fewer points) on the"
-        " boards, or shorten the rulebook"
+        " fewer languages with --lang, draw fewer or simpler icons (fewer points) and fewer"
+        " dashes on the boards, or shorten the rulebook"
     )
