@@ -48,6 +48,23 @@ def _load(game: Path) -> FaceLoad:
     return deck_load(loaded, deck, ["en"])
 
 
+def _priced_apart(tmp_path: Path, run_cli, monkeypatch, costly: Path, cheap: Path) -> str:
+    """With the export's bound between the two games' prices (their faces' own pixels
+    alike), `export png --lang en` of `costly` is refused before drawing and `cheap` drawn:
+    the refusal."""
+    cost = {g: load_price(_load(g), 300) for g in (costly, cheap)}
+    assert cost[costly] > 10 * cost[cheap], cost
+    pixels = 2 * faces.face_pixels(printed_decks(load_game(cheap))[0], 300) + 4
+    monkeypatch.setattr(faces, "MAX_EXPORT_PIXELS", pixels + (cost[costly] + cost[cheap]) // 2)
+    out = tmp_path / "out"
+    refused = run_cli("export", "png", str(costly), "--lang", "en", "--out", str(out))
+    assert refused.exit_code == 1, refused.output
+    assert not list(out.rglob("*.png"))
+    drawn = run_cli("export", "png", str(cheap), "--lang", "en", "--out", str(out))
+    assert drawn.exit_code == 0, drawn.output
+    return refused.output
+
+
 def test_each_glyph_is_counted_once_for_each_size_a_language_prints_it(tmp_path):
     one = _load(_game(tmp_path / "one", 200))
     many_cards = _load(_game(tmp_path / "cards", 200, cards=6))
@@ -66,17 +83,8 @@ def test_an_export_of_heavy_glyphs_at_many_sizes_is_refused_before_drawing(
     sizes = tuple(range(9, 21))
     heavy = _game(tmp_path / "heavy", 400, sizes)
     light = _game(tmp_path / "light", 12, sizes)
-    cost = {g: load_price(_load(g), 300) for g in (heavy, light)}
-    # the bound between the two exports' prices (the faces' own pixels alike in both)
-    pixels = 2 * faces.face_pixels(printed_decks(load_game(light))[0], 300) + 4
-    monkeypatch.setattr(faces, "MAX_EXPORT_PIXELS", pixels + (cost[heavy] + cost[light]) // 2)
-    out = tmp_path / "out"
-    refused = run_cli("export", "png", str(heavy), "--lang", "en", "--out", str(out))
-    assert refused.exit_code == 1, refused.output
-    assert "a glyph of the game's fonts each size it prints at" in refused.output
-    assert not list(out.rglob("*.png"))
-    drawn = run_cli("export", "png", str(light), "--lang", "en", "--out", str(out))
-    assert drawn.exit_code == 0, drawn.output
+    said = _priced_apart(tmp_path, run_cli, monkeypatch, heavy, light)
+    assert "a glyph of the game's fonts each size it prints at" in said
 
 
 def test_a_game_in_the_toolkit_fonts_pays_nothing_for_its_glyphs(tmp_path):
@@ -160,16 +168,8 @@ def test_letters_a_font_prints_over_each_other_are_priced(tmp_path, run_cli):
 
 def test_an_export_of_overprinted_letters_is_refused_before_drawing(tmp_path, run_cli, monkeypatch):
     zero, honest = _advancing(tmp_path / "zero", 0, 96), _advancing(tmp_path / "honest", 600, 96)
-    cost = {g: load_price(_load(g), 300) for g in (zero, honest)}
-    assert cost[zero] > 20 * cost[honest]
-    pixels = 2 * faces.face_pixels(printed_decks(load_game(zero))[0], 300) + 4
-    monkeypatch.setattr(faces, "MAX_EXPORT_PIXELS", pixels + (cost[zero] + cost[honest]) // 2)
-    out = tmp_path / "out"
-    refused = run_cli("export", "png", str(zero), "--lang", "en", "--out", str(out))
-    assert refused.exit_code == 1, refused.output
-    assert "letters a font prints over each other" in refused.output
-    drawn = run_cli("export", "png", str(honest), "--lang", "en", "--out", str(out))
-    assert drawn.exit_code == 0, drawn.output
+    said = _priced_apart(tmp_path, run_cli, monkeypatch, zero, honest)
+    assert "letters a font prints over each other" in said
 
 
 def _with_rulebook(game: Path) -> Path:
@@ -216,10 +216,4 @@ def test_glyphs_that_paint_past_their_square_are_priced_for_each_letter(
     big = _advancing(tmp_path / "big", 250, 6, -3_900, 4_900, words=60)
     honest = _advancing(tmp_path / "honest", 250, 6, 0, 700, words=60)
     assert _load(big).glyph_ink_em > 240 * 70 and _load(honest).glyph_ink_em == 0
-    cost = {g: load_price(_load(g), 300) for g in (big, honest)}
-    pixels = 2 * faces.face_pixels(printed_decks(load_game(big))[0], 300) + 4
-    monkeypatch.setattr(faces, "MAX_EXPORT_PIXELS", pixels + (cost[big] + cost[honest]) // 2)
-    out = tmp_path / "out"
-    assert run_cli("export", "png", str(big), "--lang", "en", "--out", str(out)).exit_code == 1
-    drawn = run_cli("export", "png", str(honest), "--lang", "en", "--out", str(out))
-    assert drawn.exit_code == 0, drawn.output
+    _priced_apart(tmp_path, run_cli, monkeypatch, big, honest)

@@ -216,17 +216,9 @@ def test_an_icon_s_picture_is_made_once_a_run(tmp_path, run_cli, monkeypatch):
     """An SVG icon's picture: its image object made once for both languages' PDFs (was:
     once a PDF; a 16 M-pixel picture on 5 cards, 5.1 s of a 20-language build), the whole
     picture still."""
-    from reportlab.pdfbase import pdfdoc
 
     root = _iconed(tmp_path, run_cli)
-    made: list[tuple[int, int]] = []
-    original = pdfdoc.PDFImageXObject.loadImageFromSRC
-
-    def counted(self, image):
-        made.append(image.getSize())
-        return original(self, image)
-
-    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC", counted)
+    made = _objects_made(monkeypatch)
     printed = _cards_pdfs(root, tmp_path / "built", run_cli)
     assert len(printed) == 2
     assert made == [(SIDE, SIDE)]  # once, not once a language
@@ -238,17 +230,9 @@ def test_an_export_draws_an_icon_s_picture_from_a_copy(tmp_path, run_cli, export
     """In an export's PDFs an icon's picture is a copy of twice the pixels of the pages'
     longer side (the icon's form is written once for all the sizes it is drawn at), made
     once for both languages (was: the whole picture, decoded by PDFium in each)."""
-    from reportlab.pdfbase import pdfdoc
 
     root = _iconed(tmp_path, run_cli)
-    made: list[tuple[int, int]] = []
-    original = pdfdoc.PDFImageXObject.loadImageFromSRC
-
-    def counted(self, image):
-        made.append(image.getSize())
-        return original(self, image)
-
-    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC", counted)
+    made = _objects_made(monkeypatch)
     result = run_cli("export", "png", str(root), "--out", str(tmp_path / "out"), "--dpi", "60")
     assert result.exit_code == 0, result.output
     assert made == [(444, 444)]  # the page with its bleed: 94 mm at 60 dpi, 222 pixels
@@ -268,17 +252,9 @@ def test_a_cover_picture_is_made_once_for_every_language_s_rulebook(tmp_path, ru
     """Platypus's Image made the cover's image object again in each language's rulebook and
     each pass of it (a 40 M-pixel cover: 18 s of `build` in 20 languages); it is made once
     a run, the whole picture still (the page draws the same)."""
-    from reportlab.pdfbase import pdfdoc
 
     root = _covered(tmp_path, run_cli)
-    made: list[int] = []
-    original = pdfdoc.PDFImageXObject.loadImageFromSRC
-
-    def counted(self, image):
-        made.append(1)
-        return original(self, image)
-
-    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC", counted)
+    made = _objects_made(monkeypatch)
     out = tmp_path / "out"
     result = run_cli("build", str(root), "--out", str(out), "--no-cache", "--only", "rulebook")
     assert result.exit_code == 0, result.output
@@ -316,3 +292,19 @@ def _forget():
     picture_objects.forget()
     yield
     picture_objects.forget()
+
+
+def _objects_made(monkeypatch) -> list[tuple[int, int]]:
+    """The size of each image object reportlab makes from now on (a picture decoded and
+    compressed), as the test goes."""
+    from reportlab.pdfbase import pdfdoc
+
+    made: list[tuple[int, int]] = []
+    original = pdfdoc.PDFImageXObject.loadImageFromSRC
+
+    def counted(self, image):
+        made.append(image.getSize())
+        return original(self, image)
+
+    monkeypatch.setattr(pdfdoc.PDFImageXObject, "loadImageFromSRC", counted)
+    return made
