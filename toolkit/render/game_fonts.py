@@ -338,6 +338,7 @@ def _face(data: bytes, sha256: str) -> tuple[str, str, str] | str:
 
     try:
         font = TaggedTTFont(digest, io.BytesIO(data))  # the bytes checked, not a reopen
+        _unhinted(font.face)  # before any subset is made, `validate`'s too
         family, style = _family_and_style(font.face)
         named = _components(data)
         _subsets(font.face, data, named)  # refuses a costly font before making any subset
@@ -402,12 +403,40 @@ def _tables(data: bytes) -> dict[bytes, tuple[int, int]]:
     return tables
 
 
-MAX_COPIED = 1024 * 1024
-"""Bytes of the tables reportlab copies whole into every subset of a font it embeds (name,
-OS/2 and the hinting tables cvt, fpgm and prep): a real font's are a few kB to a few hundred;
-a 20 MB fpgm was copied into each of the 4,300 subsets `validate` checks (past 90 s), and
-into each subset a PDF embeds."""
-COPIED = (b"name", b"OS/2", b"cvt ", b"fpgm", b"prep")
+HINTING = ("cvt ", "fpgm", "prep")
+"""The TrueType hinting tables: the instructions (fpgm, prep) and values (cvt) that fit a
+glyph's outline to the pixel grid. reportlab copies them whole into every subset it embeds."""
+MAX_HINTING = 64 * 1024
+"""Bytes of a game font's hinting tables kept in the subsets its PDFs embed: a real font's
+are 0 to ~4 kB (of 80 TrueType fonts, the most a Liberation Mono's 4,274; DejaVu Sans 2,065;
+the toolkit's Noto Sans 4,157). Past it they are left out (`_unhinted`)."""
+
+
+def _unhinted(face: Any) -> None:
+    """Leave the game font `face`'s hinting tables out of every subset reportlab makes of it
+    (its `makeSubset` copies those its table directory lists, skipping those it lacks) when
+    they hold more than `MAX_HINTING` bytes together.
+
+    A subset's bytes are then its glyphs' and a few kB: a 600 kB fpgm was copied into each
+    of the ten subsets a PDF printing 2,560 CJK characters makes, in each language's PDFs
+    (a 20-language game of 899 kB wrote 255 MB of PDFs in 5.7 s; probe62-7). Ordinary
+    hinting is kept: PDFium (export png, the preview, Chrome's viewer) runs it, so a real
+    font's pages render as before (without it, 161 of 161 card images of a game printing in
+    DejaVu Sans differed at the text's edges), and FreeType's "tricky" CJK fonts place their
+    glyphs' parts by it. Left out, the glyphs print unhinted: the same outlines."""
+    if sum(face.table[tag]["length"] for tag in HINTING if tag in face.table) > MAX_HINTING:
+        for tag in HINTING:
+            face.table.pop(tag, None)
+
+
+MAX_COPIED = 64 * 1024
+"""Bytes of the tables reportlab copies whole into every subset of a game font it embeds
+besides the hinting ones (`MAX_HINTING`): name and OS/2. A real font's are a few kB (the
+largest name of 80 TrueType fonts: AR PL UKai's 22,293 bytes; DejaVu Sans's 15,933; an OS/2
+is 78 to 100 bytes). A 20 MB fpgm was copied into each of the 4,300 subsets `validate`
+checks (past 90 s), and into each subset a PDF embeds: each 256 distinct characters it
+prints in a font make one, in each language's PDFs (probe62-7: ten a PDF, 40 PDFs)."""
+COPIED = (b"name", b"OS/2")
 
 
 def subset_problem(data: bytes) -> str | None:
