@@ -130,3 +130,22 @@ def test_the_delimiter_look_is_one_pass():
         "assert not _delimiter_row('-' + ' ' * 200_000 + 'x|')\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60, cwd=REPO)
+
+
+def test_the_look_measures_a_table_s_words_once(monkeypatch):
+    # probe 63-4: each `|-` line under a table's header was a table of its own, every row
+    # below it measured again in four faces for each (11.6 s of validate in 20 languages)
+    from reportlab.pdfbase import pdfmetrics
+
+    calls: list[str] = []
+    real = pdfmetrics.stringWidth
+
+    def counted(text: str, *args, **kwargs):
+        calls.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(pdfmetrics, "stringWidth", counted)
+    rows = "\n".join(["x|y", *["|-"] * 80, *[" ".join("a" * 25)] * 80])
+    text = f"# Rules\n\n{rows}\n"
+    rulebook_tables._plainly_short(text, Faces())
+    assert len(calls) < 50, len(calls)

@@ -83,6 +83,12 @@ def measured_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tu
             )
 
 
+MAX_LOOKED_WORDS = 20_000
+"""Words of tables the look measures in a rulebook; past them the parse decides (whose cost
+the rulebook's bounds hold): a table's rows were measured again for each delimiter row
+above them (a run of `|-` lines, 11.6 s for 20 languages; probe 63-4)."""
+
+
 def _plainly_short(text: str, faces: Faces) -> bool:
     """Whether every table of `text` stands at the left margin and each of its rows is
     plainly lower than a page under its header, from the Markdown as written: when each
@@ -98,18 +104,25 @@ def _plainly_short(text: str, faces: Faces) -> bool:
 
     lines = text.split("\n")
     tables: list[list[str]] = []
-    for index, line in enumerate(lines):
-        if index and _delimiter_row(line):
+    index, words = 1, 0
+    while index < len(lines):
+        line = lines[index]
+        if _delimiter_row(line):
             if "|" not in lines[index - 1]:
                 return False
             rows = [lines[index - 1]]
-            for after in lines[index + 1 :]:
-                if not after.strip():
-                    break
-                rows.append(after)
+            index += 1
+            while index < len(lines) and lines[index].strip():  # to the table's end: a row
+                rows.append(lines[index])  # under it is the table's, never a new table
+                index += 1
+            words += sum(len(row.split()) for row in rows)
+            if words > MAX_LOOKED_WORDS:
+                return False
             tables.append(rows)
-        elif "|" in line and _delimiter_row(line.lstrip(" \t>*+-0123456789.)")):
+            continue
+        if "|" in line and _delimiter_row(line.lstrip(" \t>*+-0123456789.)")):
             return False  # a table inside a list or a quote: narrower than a page
+        index += 1
     if not tables:
         return False  # a delimiter the scan did not see as one: the parse decides
     register_faces(faces)
@@ -118,16 +131,19 @@ def _plainly_short(text: str, faces: Faces) -> bool:
     leading = fit.BODY_SIZE * fit.CELL_LEADING
     narrowest = min(fit.page_room(paper)[0] for paper in fit.PAPERS)
     lowest = min(fit.page_room(paper)[1] for paper in fit.PAPERS)
+    known: dict[str, float] = {}  # each word's widest, measured once
     for rows in tables:
         if any("\\" in row or "<" in row for row in rows):
             return False
         cells = [[cell.split() for cell in row.strip().strip("|").split("|")] for row in rows]
         widest: dict[int, float] = {}
         for row in cells:
-            for column, words in enumerate(row):
-                for word in words:
-                    wide = max(stringWidth(word, font, size) for font in fonts)
-                    wide += size if ":" in word else 0.0
+            for column, cell in enumerate(row):
+                for word in cell:
+                    wide = known.get(word)
+                    if wide is None:
+                        wide = max(stringWidth(word, font, size) for font in fonts)
+                        wide = known[word] = wide + (size if ":" in word else 0.0)
                     widest[column] = max(widest.get(column, 0.0), wide)
         if sum(w + 2 * fit.PAD + 1 for w in widest.values()) > narrowest:
             return False

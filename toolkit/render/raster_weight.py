@@ -162,12 +162,12 @@ OVERPRINT_LETTER = 900.0
 
 GLYPH_INK = 0.25
 """A pixel of a glyph's box past `game_fonts.INK_ALLOWED`, for each letter drawn, in image
-pixels: ~2.1 ns; and `GLYPH_INK_EM` for each square em of it, whatever the dpi: ~0.26 µs.
+pixels: ~2.1 ns; and `GLYPH_INK_EM` for each square em of it, whatever the dpi: ~0.31 µs.
 240,000 letters of 6 points in 8.8-em squares (under P009's reach; 76 em² each past the
 allowance) took `export png --lang en` 28.5 s more than in a light font at 300 dpi, 5.7 s at
 60 (probe 63-1); a third more."""
 
-GLYPH_INK_EM = 32.0
+GLYPH_INK_EM = 40.0
 """See `GLYPH_INK`."""
 
 OVERPRINT_INK = 0.033
