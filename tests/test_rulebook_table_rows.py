@@ -149,3 +149,20 @@ def test_the_look_measures_a_table_s_words_once(monkeypatch):
     text = f"# Rules\n\n{rows}\n"
     rulebook_tables._plainly_short(text, Faces())
     assert len(calls) < 50, len(calls)
+
+
+def test_the_tables_validate_lays_out_are_bounded_in_cells(run_cli, tmp_path, monkeypatch):
+    # probe 63-4's other side: 8,800 cells a language the look could not settle, in 20
+    # languages, were laid out by validate (4 s): past the bound a row is left to `build`
+    from toolkit.checks import rulebook
+
+    game, line = _game(tmp_path, _words(1_800))
+    book = game / "rulebook" / "en.md"
+    book.write_text(book.read_text(encoding="utf-8") + TABLE + _words(1_800) + "\n")
+
+    def tall(found) -> int:
+        return sum(1 for d in json.loads(found.output) if "table row would print" in d["message"])
+
+    assert tall(run_cli("validate", str(game), "--no-cache", "--format", "json")) == 2
+    monkeypatch.setattr(rulebook, "MAX_MEASURED_CELLS", 4)  # the first table's 6 cells
+    assert tall(run_cli("validate", str(game), "--no-cache", "--format", "json")) == 1

@@ -37,16 +37,37 @@ def _delimiter_row(line: str) -> bool:
     return bool(cells) and all(_DELIMITER_CELL.fullmatch(cell) for cell in cells)
 
 
-def tall_table_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tuple[Span, str]]:
+def tall_table_rows(
+    text: str, lang: str, faces: Faces, icons: Any, budget: list[int] | None = None
+) -> Iterator[tuple[Span, str]]:
     """The place (the row's first line in the rendered rulebook `text`) and message of each
-    table row taller than a page under its header."""
-    if "|" not in text or not _DELIMITER.search(text) or _plainly_short(text, faces):
+    table row taller than a page under its header: the tables the look cannot settle
+    (`_looked`) measured, each parsed on its own, while `budget` (cells, shared by a game's
+    languages: `MAX_MEASURED_CELLS`) lasts."""
+    if "|" not in text or not _DELIMITER.search(text):
         return
-    yield from measured_rows(text, lang, faces, icons)
+    looked = _looked(text, faces)
+    if looked is None:  # the look cannot read it: every table measured
+        yield from measured_rows(text, lang, faces, icons, budget)
+        return
+    lines = text.split("\n")
+    for start, end in looked:
+        snippet = "\n".join(lines[start:end])
+        for span, message in measured_rows(snippet, lang, faces, icons, budget):
+            yield Span(span.line + start, span.col), message
 
 
-def measured_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tuple[Span, str]]:
-    """`tall_table_rows` from the parsed Markdown, each row measured."""
+MAX_MEASURED_CELLS = 20_000
+"""Cells of the tables the look cannot settle that validate lays out, every language of a
+game together (~20 µs a cell); past them a row is left to `build`, which refuses a row
+taller than a page where it meets it (8,800 cells a language in 20 languages took 4 s)."""
+
+
+def measured_rows(
+    text: str, lang: str, faces: Faces, icons: Any, budget: list[int] | None = None
+) -> Iterator[tuple[Span, str]]:
+    """`tall_table_rows` from the parsed Markdown, each row measured (while `budget`, the
+    cells left, lasts)."""
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
 
@@ -62,6 +83,10 @@ def measured_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tu
         plain = [[(plain_text(cell), cell.type == "th") for cell in tr.children] for tr in rows]
         if len(plain) < 2 or not any(plain[0]):
             continue
+        if budget is not None:
+            if budget[0] <= 0:
+                return
+            budget[0] -= sum(len(row) for row in plain)
         if sheet is None:
             sheet = make_sheet(lang, faces=faces)
             sheet.icons = icons
@@ -83,48 +108,45 @@ def measured_rows(text: str, lang: str, faces: Faces, icons: Any) -> Iterator[tu
             )
 
 
-MAX_LOOKED_WORDS = 20_000
-"""Words of tables the look measures in a rulebook; past them the parse decides (whose cost
-the rulebook's bounds hold): a table's rows were measured again for each delimiter row
-above them (a run of `|-` lines, 11.6 s for 20 languages; probe 63-4)."""
-
-
 def _plainly_short(text: str, faces: Faces) -> bool:
     """Whether every table of `text` stands at the left margin and each of its rows is
-    plainly lower than a page under its header, from the Markdown as written: when each
-    column may be as wide as its widest word (measured with its markup, in the widest of
+    plainly lower than a page under its header (`_looked`)."""
+    return _looked(text, faces) == []
+
+
+def _looked(text: str, faces: Faces) -> list[tuple[int, int]] | None:
+    """The tables of `text` (their first and past-last lines) whose rows may be taller than
+    a page under their headers, from the Markdown as written; None when the look cannot
+    read it (then every table is measured). A row is plainly lower when each column may be
+    as wide as its widest word (measured with its markup, in the widest of
     the four faces, an icon's name as an em more), `build` gives every column that much,
     so each line of a cell holds a word or a hyphenated word's end: at most two lines a
-    word. Anything this cannot read (an escaped pipe, an indented or quoted table, a line
-    that starts another block) is left to the parse."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
+    word. Anything this cannot read (an indented or quoted table, a delimiter row under no
+    header) is left to the parse; a table holding an escaped pipe or markup (`<`), or whose
+    widest words pass a page's width, is measured."""
     from toolkit.render import table_fit as fit
     from toolkit.render.rulebook_style import register_faces
 
     lines = text.split("\n")
-    tables: list[list[str]] = []
-    index, words = 1, 0
+    tables: list[tuple[int, list[str]]] = []  # each table's first line, and its lines
+    index = 1
     while index < len(lines):
         line = lines[index]
         if _delimiter_row(line):
             if "|" not in lines[index - 1]:
-                return False
-            rows = [lines[index - 1]]
+                return None
+            first, rows = index - 1, [lines[index - 1]]
             index += 1
             while index < len(lines) and lines[index].strip():  # to the table's end: a row
                 rows.append(lines[index])  # under it is the table's, never a new table
                 index += 1
-            words += sum(len(row.split()) for row in rows)
-            if words > MAX_LOOKED_WORDS:
-                return False
-            tables.append(rows)
+            tables.append((first, rows))
             continue
         if "|" in line and _delimiter_row(line.lstrip(" \t>*+-0123456789.)")):
-            return False  # a table inside a list or a quote: narrower than a page
+            return None  # a table inside a list or a quote: narrower than a page
         index += 1
     if not tables:
-        return False  # a delimiter the scan did not see as one: the parse decides
+        return None  # a delimiter the scan did not see as one: the parse decides
     register_faces(faces)
     size = fit.BODY_SIZE * fit.CELL_SIZE
     fonts = [faces.font(style) for style in ("regular", "bold", "italic", "bolditalic")]
@@ -132,24 +154,45 @@ def _plainly_short(text: str, faces: Faces) -> bool:
     narrowest = min(fit.page_room(paper)[0] for paper in fit.PAPERS)
     lowest = min(fit.page_room(paper)[1] for paper in fit.PAPERS)
     known: dict[str, float] = {}  # each word's widest, measured once
-    for rows in tables:
-        if any("\\" in row or "<" in row for row in rows):
+    tall: list[tuple[int, int]] = []
+    for first, rows in tables:
+        if not _short(rows, known, fonts, size, leading, narrowest, lowest):
+            tall.append((first, first + len(rows) + 1))  # its delimiter row too
+    return tall
+
+
+def _short(
+    rows: list[str],
+    known: dict[str, float],
+    fonts: list[str],
+    size: float,
+    leading: float,
+    narrowest: float,
+    lowest: float,
+) -> bool:
+    """Whether a table's rows (its header first) are plainly lower than a page (`_looked`),
+    each word's width looked up in `known` (measured in the widest of `fonts` once)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from toolkit.render import table_fit as fit
+
+    if any("\\" in row or "<" in row for row in rows):
+        return False
+    cells = [[cell.split() for cell in row.strip().strip("|").split("|")] for row in rows]
+    widest: dict[int, float] = {}
+    for row in cells:
+        for column, cell in enumerate(row):
+            for word in cell:
+                wide = known.get(word)
+                if wide is None:
+                    wide = max(stringWidth(word, font, size) for font in fonts)
+                    wide = known[word] = wide + (size if ":" in word else 0.0)
+                widest[column] = max(widest.get(column, 0.0), wide)
+    if sum(w + 2 * fit.PAD + 1 for w in widest.values()) > narrowest:
+        return False
+    header = 2 * max((len(words) for words in cells[0]), default=1) * leading
+    for row in cells[1:]:
+        high = 2 * max((len(words) for words in row), default=1) * leading
+        if header + high + 2 * (fit.TOP + fit.BOTTOM) > lowest:
             return False
-        cells = [[cell.split() for cell in row.strip().strip("|").split("|")] for row in rows]
-        widest: dict[int, float] = {}
-        for row in cells:
-            for column, cell in enumerate(row):
-                for word in cell:
-                    wide = known.get(word)
-                    if wide is None:
-                        wide = max(stringWidth(word, font, size) for font in fonts)
-                        wide = known[word] = wide + (size if ":" in word else 0.0)
-                    widest[column] = max(widest.get(column, 0.0), wide)
-        if sum(w + 2 * fit.PAD + 1 for w in widest.values()) > narrowest:
-            return False
-        header = 2 * max((len(words) for words in cells[0]), default=1) * leading
-        for row in cells[1:]:
-            high = 2 * max((len(words) for words in row), default=1) * leading
-            if header + high + 2 * (fit.TOP + fit.BOTTOM) > lowest:
-                return False
     return True
