@@ -15,7 +15,7 @@ from toolkit.checks.card_reference_bounds import findings as reference_bounds
 from toolkit.checks.icon_names import P_INLINE_ICON, content_icons, glued_icons
 from toolkit.checks.references import R_PLACEHOLDER
 from toolkit.checks.rulebook_glyphs import in_data, in_markdown, in_own_words, may_lack
-from toolkit.checks.rulebook_tables import MAX_MEASURED_CELLS, tall_table_rows
+from toolkit.checks.rulebook_tables import MAX_MEASURED_CHARACTERS, tall_table_rows
 from toolkit.checks.text_direction import in_rulebook, printed_rtl
 from toolkit.checks.translation.typography import FIXERS, RULES, T_MINUS, minus_fixes
 from toolkit.content.board_phrases import printed_at, unfilled_message, unfilled_terms
@@ -63,7 +63,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     named: set[str] | None = None  # the inline icon names content texts write
     unfilled = None  # worked out at the first rulebook rendered
     failed: set[tuple[str, int, int, str]] = set()  # an R010 said: languages sharing a file
-    measured = [MAX_MEASURED_CELLS]  # table cells laid out, every language together
+    measured = [MAX_MEASURED_CHARACTERS]  # table characters laid out, all languages
     for lang, path in game.rulebook.items():
         if not prints(lang):
             continue  # a `build --lang`'s gate: that rulebook is not printed

@@ -42,8 +42,8 @@ def tall_table_rows(
 ) -> Iterator[tuple[Span, str]]:
     """The place (the row's first line in the rendered rulebook `text`) and message of each
     table row taller than a page under its header: the tables the look cannot settle
-    (`_looked`) measured, each parsed on its own, while `budget` (cells, shared by a game's
-    languages: `MAX_MEASURED_CELLS`) lasts."""
+    (`_looked`) measured, each parsed on its own, while `budget` (their cells' characters,
+    shared by a game's languages: `MAX_MEASURED_CHARACTERS`) lasts."""
     if "|" not in text or not _DELIMITER.search(text):
         return
     looked = _looked(text, faces)
@@ -57,17 +57,18 @@ def tall_table_rows(
             yield Span(span.line + start, span.col), message
 
 
-MAX_MEASURED_CELLS = 20_000
-"""Cells of the tables the look cannot settle that validate lays out, every language of a
-game together (~20 µs a cell); past them a row is left to `build`, which refuses a row
-taller than a page where it meets it (8,800 cells a language in 20 languages took 4 s)."""
+MAX_MEASURED_CHARACTERS = 500_000
+"""Characters of the cells of the tables the look cannot settle that validate lays out,
+every language of a game together (~0.9 µs a character: 5,400 cells of 60 thirteen-letter
+words took 3.8 s; probe 63-5); past them a row is left to `build`, which refuses a row
+taller than a page where it meets it."""
 
 
 def measured_rows(
     text: str, lang: str, faces: Faces, icons: Any, budget: list[int] | None = None
 ) -> Iterator[tuple[Span, str]]:
     """`tall_table_rows` from the parsed Markdown, each row measured (while `budget`, the
-    cells left, lasts)."""
+    characters left, lasts)."""
     from markdown_it import MarkdownIt
     from markdown_it.tree import SyntaxTreeNode
 
@@ -86,7 +87,7 @@ def measured_rows(
         if budget is not None:
             if budget[0] <= 0:
                 return
-            budget[0] -= sum(len(row) for row in plain)
+            budget[0] -= sum(len(text) for row in plain for text, _ in row)
         if sheet is None:
             sheet = make_sheet(lang, faces=faces)
             sheet.icons = icons
