@@ -159,3 +159,27 @@ def test_a_documents_typography_fix_is_worked_out_once_for_its_text(monkeypatch)
     state.game = object()  # the game checked again: its fixes may differ
     actions.actions(state, "file:///g/t.yaml", text, [])
     assert len(worked) == 2
+
+
+def test_an_ignore_action_inserts_its_comment_and_a_request_is_answered_once_each(
+    monkeypatch,
+) -> None:
+    # probe 64-1: each diagnostic a client sent made an "ignore" action holding the whole
+    # line again: 1,500 requests of six diagnostics on a 900 kB line, 16 s and 1.6 GB out
+    from lsprotocol import types as lsp
+
+    from toolkit.lsp import actions
+
+    monkeypatch.setattr(actions, "_typography", lambda state, uri, text: None)
+    line = "name: " + "a" * 100_000
+    where = lsp.Range(lsp.Position(0, 0), lsp.Position(0, 5))
+    sent = [lsp.Diagnostic(where, "x", code=f"T00{i % 3}") for i in range(300)]
+    found = actions.actions(SimpleNamespace(game=None), "file:///g/d.yaml", line, sent)
+    edits = [e for a in found for e in a.edit.changes["file:///g/d.yaml"]]
+    assert len(found) == 3  # one a code: the same diagnostic asked again is answered once
+    for edit in edits:
+        assert edit.range.start.character == len(line) and len(edit.new_text) < 60, edit
+    assert edits[0].new_text == "  # playset: ignore[T000] (why)"
+    many = [lsp.Diagnostic(where, f"x{i}", code="T001") for i in range(500)]
+    answered = actions.actions(SimpleNamespace(game=None), "file:///g/d.yaml", line, many)
+    assert len(answered) == actions.MAX_ASKED
