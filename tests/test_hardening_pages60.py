@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_hardening_probe10_files import _files
 from toolkit.scaffold.new import new_game
 
 
@@ -49,14 +50,6 @@ def _game(folder: Path, boards: int = 0, spaces: int = 20, icon: str = "token") 
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace("files:\n", f"files:\n  boards:\n{listed}", 1), "utf-8")
     return folder
-
-
-def _files(folder: Path) -> dict[str, bytes]:
-    return {
-        str(path.relative_to(folder)): path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
 
 
 def _rasterised(monkeypatch) -> list[int]:

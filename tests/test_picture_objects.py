@@ -9,14 +9,17 @@ from pathlib import Path
 import pytest
 
 
-def _pictured_game(tmp_path: Path, run_cli) -> Path:
+def _pictured_game(tmp_path: Path, run_cli, picture=None) -> Path:
+    """The scaffold in English and French, three cards each drawing `picture` (a PIL image;
+    noise with alpha, a soft mask too, by default) over the whole card."""
     from PIL import Image
 
     result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en,fr")
     assert result.exit_code == 0, result.output
     root = tmp_path / "g"
     (root / "art").mkdir()
-    picture = Image.effect_noise((300, 200), 60).convert("LA")  # with alpha: a soft mask too
+    if picture is None:
+        picture = Image.effect_noise((300, 200), 60).convert("LA")
     picture.save(root / "art" / "p.png")
     element = "  - {kind: image, box: {x: 0, y: 0, w: 63, h: 88}, path: art/p.png}\n"
     layout = f"id: pictured\nelements:\n{element}"

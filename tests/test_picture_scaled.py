@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_picture_objects import _cards_pdfs
+from tests.test_picture_objects import _cards_pdfs, _pictured_game
 
 SIDE = 1200  # the picture's pixels each way: 63 mm at --dpi 60 is 149 pixels, 744 at 300
 
@@ -21,22 +21,8 @@ def _game(tmp_path: Path, run_cli) -> Path:
     alpha) over the whole card."""
     from PIL import Image
 
-    result = run_cli("new", "g", "--into", str(tmp_path), "--lang", "en,fr")
-    assert result.exit_code == 0, result.output
-    root = tmp_path / "g"
-    (root / "art").mkdir()
     ramp = Image.linear_gradient("L").resize((SIDE, SIDE))
-    Image.merge("LA", (ramp, ramp.rotate(90))).save(root / "art" / "p.png")
-    element = "  - {kind: image, box: {x: 0, y: 0, w: 63, h: 88}, path: art/p.png}\n"
-    (root / "layouts" / "pictured.yaml").write_text(f"id: pictured\nelements:\n{element}")
-    deck = "id: cards\nkind: actions\nname: {en: Cards, fr: Cartes}\nsize: poker\n"
-    deck += "layout: pictured\ncards:\n"
-    deck += "".join(
-        f"  - {{id: c{i}, name: {{en: C{i}, fr: C{i}}}, text: {{en: t, fr: t}}}}\n"
-        for i in range(3)
-    )
-    (root / "decks" / "cards.yaml").write_text(deck, "utf-8")
-    return root
+    return _pictured_game(tmp_path, run_cli, Image.merge("LA", (ramp, ramp.rotate(90))))
 
 
 def _image_sizes(pdf: bytes) -> list[tuple[int, int]]:
