@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from toolkit.render.glyph_weight import Glyphs, overprinted
+from toolkit.render.tallies import tallying
 
 _TALLY: ContextVar[Glyphs | None] = ContextVar("glyph tally", default=None)
 _INSTALLED: list[bool] = []
@@ -32,11 +33,8 @@ def glyphs_tallied(game: Any) -> Iterator[Glyphs]:
         yield glyphs
         return
     _install()
-    token = _TALLY.set(glyphs)
-    try:
+    with tallying(_TALLY, glyphs):
         yield glyphs
-    finally:
-        _TALLY.reset(token)
 
 
 def _install() -> None:

@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from toolkit.render.raster_weight import FaceLoad
+from toolkit.render.tallies import tallying
 
 CAPPED = frozenset(("round", "square", "keep"))
 """Caps that paint past each dash's ends, half the width each side (`keep`: the cap drawn
@@ -54,12 +55,8 @@ _SCALE: ContextVar[float] = ContextVar("board drawing scale", default=1.0)
 @contextmanager
 def lines_tallied() -> Iterator[LineTally]:
     """A tally of the lines the board drawings drawn inside stroke (in this thread)."""
-    tally = LineTally()
-    token = _TALLY.set(tally)
-    try:
+    with tallying(_TALLY, LineTally()) as tally:
         yield tally
-    finally:
-        _TALLY.reset(token)
 
 
 @contextmanager

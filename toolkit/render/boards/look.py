@@ -21,6 +21,7 @@ from toolkit.content.models.board import BoardStyle, LineStyle, SpaceStyle
 from toolkit.content.templating import MAX_FILLED, filled_size, substitute
 from toolkit.render.context import glossary_terms
 from toolkit.render.raster_weight import FaceLoad
+from toolkit.render.tallies import tallying
 
 Glyph = Callable[[Canvas, float, float, float], None]
 """A board glyph a game plugin supplies: `glyph(canvas, x, y, radius)` draws inside a space."""
@@ -404,12 +405,8 @@ def icons_tallied() -> Iterator[IconTally]:
     """A tally of the icons the board drawings drawn inside draw (in this thread): an
     export prices a board's pictures from it before rasterising any (a PDF holds an icon
     once, a rasteriser draws each use whole)."""
-    tally = IconTally()
-    token = _TALLY.set(tally)
-    try:
+    with tallying(_TALLY, IconTally()) as tally:
         yield tally
-    finally:
-        _TALLY.reset(token)
 
 
 _ICON_ROOM = "_playset_board_icon_room"
