@@ -216,3 +216,25 @@ def test_hover_finds_its_name_from_an_index_made_once_a_check() -> None:
     assert (ref, target) == (refs[4], declared[0])
     assert names.name_at(state, Path("d.yaml"), 1, 3) == (declared[0], declared[0])
     assert len(looked) == 200  # each reference's and declaration's file once, for both hovers
+
+
+def test_completion_and_hover_read_the_line_near_the_cursor(monkeypatch) -> None:
+    # probe 64-2/64-3: each request read the whole line before the cursor, or every list
+    # line above it: k requests on a long line or list cost k times its length
+    from toolkit.lsp import names
+
+    line = "name: " + "a" * 500_000 + " rules.x"
+    text, col = names.around(line, len(line))
+    assert len(text) == names.WINDOW and text.endswith("rules.x") and col == names.WINDOW
+    assert names.word_at(*names.around(line, 3)) == "name"
+    read: list[int] = []
+
+    class Lines(list):
+        def __getitem__(self, index):
+            read.append(index)
+            return super().__getitem__(index)
+
+    lines = Lines(["cards:", *["  - x"] * 10_000, "  - "])
+    assert names._list_key(lines, len(lines) - 1, "  - ") is None  # past the lines it reads
+    assert len(read) == names.MAX_LIST_LINES
+    assert names._list_key(Lines(["cards:", "  - x", "  - "]), 2, "  - ") == "cards"

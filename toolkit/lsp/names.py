@@ -111,6 +111,22 @@ def preview(value: Any, limit: int = PREVIEW) -> str:
     return "".join(parts)[:limit]
 
 
+WINDOW = 1_000
+"""Characters either side of the cursor a completion or a hover reads: a name, a key, a
+template expression is written within them. Each request read the whole line (3,000
+completions at the end of an 800,000-character line passed 120 s; probe 64-2)."""
+
+MAX_LIST_LINES = 2_000
+"""Lines above a list item a completion looks through for the key of its list (each
+request walked every item of a 200,000-line list: probe 64-3)."""
+
+
+def around(text: str, col: int) -> tuple[str, int]:
+    """`text` within `WINDOW` characters of `col`, and `col` in it."""
+    start = max(0, col - WINDOW)
+    return text[start : col + WINDOW], col - start
+
+
 def _dotted_tail(before: str) -> str:
     """The run of word characters and dots that ends `before` (what `[\\w.]*$` matches from
     its leftmost start), found from the end in one pass."""
@@ -125,7 +141,7 @@ def completions(state: Any, file: Path, lines: list[str], line: int, col: int) -
     game = state.game
     if game is None or line >= len(lines):
         return []
-    before = lines[line][:col]
+    before = lines[line][max(0, col - WINDOW) : col]
     found = RULES.search(_dotted_tail(before))
     if found and game.manifest is not None:
         rules = getattr(game.manifest, "rules", {}) or {}
@@ -160,7 +176,8 @@ def _list_key(lines: list[str], line: int, before: str) -> str | None:
     if item is None:
         return None
     indent = len(item.group(1))
-    for previous in reversed(lines[:line]):
+    for index in range(line - 1, max(-1, line - 1 - MAX_LIST_LINES), -1):
+        previous = lines[index]
         stripped = previous.strip()
         if not stripped or stripped.startswith("#"):
             continue

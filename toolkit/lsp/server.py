@@ -328,13 +328,13 @@ def make_server() -> PlaysetServer:
             return None
         state, path = located
         _, lines = ls.lines_of(params.text_document.uri)
-        line = params.position.line
-        text = lines[line] if line < len(lines) else ""
-        word = names.word_at(text, params.position.character)
+        line, col = params.position.line, params.position.character
+        text, col = names.around(lines[line] if line < len(lines) else "", col)
+        word = names.word_at(text, col)
         if "playset:" in text and _is_code(word):
             return _markdown(rule_help(word))
         with ls.locks[state.mirror.root]:
-            term = names.term_at(state, text, params.position.character)
+            term = names.term_at(state, text, col)
             if term is not None:
                 return _markdown(term)
             found = names.name_at(state, path, line, params.position.character)
