@@ -215,7 +215,16 @@ def test_hover_finds_its_name_from_an_index_made_once_a_check() -> None:
     ref, target = names.name_at(state, Path("e.yaml"), 4, 3)
     assert (ref, target) == (refs[4], declared[0])
     assert names.name_at(state, Path("d.yaml"), 1, 3) == (declared[0], declared[0])
-    assert len(looked) == 200  # each reference's and declaration's file once, for both hovers
+    assert len(looked) == 2  # each file's name once, for both hovers
+    # a second game hovered in between keeps each game's index (one index shared by the
+    # games of a workspace was made again at each hover that changed game)
+    other_state = SimpleNamespace(
+        facts=SimpleNamespace(refs=[], declared=declared), mirror=state.mirror
+    )
+    for _ in range(3):
+        assert names.name_at(other_state, Path("d.yaml"), 1, 3) == (declared[0], declared[0])
+        assert names.name_at(state, Path("e.yaml"), 5, 3) == (refs[5], declared[0])
+    assert len(looked) == 3
 
 
 def test_completion_and_hover_read_the_line_near_the_cursor(monkeypatch) -> None:

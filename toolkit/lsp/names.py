@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from toolkit.diagnostics import Span
 
@@ -263,45 +263,47 @@ def name_at(state: Any, file: Path, line: int, col: int) -> tuple[Any, Any] | No
     """The (reference or declaration, declaration) under a 0-based position."""
     if state.facts is None:
         return None
-    refs, declared, targets = _by_file(state).get(state.mirror.rel(file), ([], [], {}))
     here = (line + 1, col + 1)
-    for ref in refs:
-        doc = ref.file.doc
-        span = doc.key_span(ref.path) if ref.is_key else doc.span(ref.path)
+    by_line, targets = _by_file(state).get(state.mirror.rel(file), ({}, {}))
+    for span, entry, is_ref in by_line.get(here[0], ()):
         if _contains(span, *here):
-            return ref, targets.get((ref.namespace, ref.id))
-    for entry in declared:
-        if _contains(entry.file.doc.span(entry.path), *here):
-            return entry, entry
+            return (entry, targets.get((entry.namespace, entry.id))) if is_ref else (entry, entry)
     return None
 
 
-_INDEXED: list[tuple[object, dict[Any, tuple[list[Any], list[Any], dict[Any, Any]]]]] = []
-"""The last check's facts (by identity) and their references and declarations by file."""
+Placed = tuple[Span, Any, bool]
+"""A reference's or declaration's span, itself, and whether it is a reference."""
+
+FileIndex = tuple[dict[int, list[Placed]], dict[Any, Any]]
+"""A file's names by each line their spans cover, references before declarations (the
+order a hover takes them in), and each name's first declaration in the game."""
 
 
-def _by_file(state: Any) -> dict[Any, tuple[list[Any], list[Any], dict[Any, Any]]]:
-    """The check's references and declarations, by the file they are in (in their order),
-    and each name's first declaration: made once for each check, not at each hover (3,000
-    hovers on an 800-card game walked every reference each time, 14 s; probe 64-4)."""
+def _by_file(state: Any) -> dict[Any, FileIndex]:
+    """The check's references and declarations, by file and line, made once for each check
+    and kept on its game's state: each hover walked every reference of the game (3,000
+    hovers on an 800-card game, 14 s; probe 64-4), then every reference of its file; an
+    index shared by the games of a workspace was made again at each hover that changed game."""
     facts = state.facts
-    if _INDEXED and _INDEXED[-1][0] is facts:
-        return _INDEXED[-1][1]
+    kept = getattr(state, "names_index", None)
+    if kept is not None and kept[0] is facts:
+        return cast(dict[Any, FileIndex], kept[1])
     first: dict[Any, Any] = {}
     for entry in facts.declared:
         first.setdefault((entry.namespace, entry.id), entry)
-    index: dict[Any, tuple[list[Any], list[Any], dict[Any, Any]]] = {}
-    for ref in facts.refs:
-        doc = ref.file.doc
-        if doc is not None:
-            index.setdefault(state.mirror.rel_of_mirrored(doc.path), ([], [], first))[0].append(ref)
-    for entry in facts.declared:
+    index: dict[Any, FileIndex] = {}
+    placed = [(ref, True) for ref in facts.refs] + [(d, False) for d in facts.declared]
+    for entry, is_ref in placed:
         doc = entry.file.doc
-        if doc is not None:
-            rel = state.mirror.rel_of_mirrored(doc.path)
-            index.setdefault(rel, ([], [], first))[1].append(entry)
-    _INDEXED[:] = [(facts, index)]
-    return index
+        if doc is None:
+            continue
+        span = doc.key_span(entry.path) if is_ref and entry.is_key else doc.span(entry.path)
+        lines = index.setdefault(doc.path, ({}, first))[0]
+        for number in range(span.line, (span.end_line or span.line) + 1):
+            lines.setdefault(number, []).append((span, entry, is_ref))
+    by_rel = {state.mirror.rel_of_mirrored(path): found for path, found in index.items()}
+    state.names_index = (facts, by_rel)
+    return by_rel
 
 
 def definition(state: Any, file: Path, line: int, col: int) -> Place | None:
