@@ -247,3 +247,59 @@ def test_completion_and_hover_read_the_line_near_the_cursor(monkeypatch) -> None
     assert names._list_key(lines, len(lines) - 1, "  - ") is None  # past the lines it reads
     assert len(read) == names.MAX_LIST_LINES
     assert names._list_key(Lines(["cards:", "  - x", "  - "]), 2, "  - ") == "cards"
+
+
+def test_a_large_game_answers_completions_that_start_with_the_word_typed() -> None:
+    # each keystroke after `card:` answered every card id of the game: a 5,000-card game's
+    # answer at each request
+    from toolkit.lsp import names
+
+    items = [names.Item(f"card-{i:05d}", "id", "card") for i in range(5_000)]
+    line = "  - card: card-012"
+    kept, cut = names.shown(items, [line], 0, len(line))
+    assert cut and [i.label for i in kept] == [f"card-{i:05d}" for i in range(1_200, 1_300)]
+    kept, cut = names.shown(items, ["card: "], 0, 6)
+    assert cut and len(kept) == names.MAX_ITEMS
+    assert names.shown(items[:10], [line], 0, len(line)) == (items[:10], False)
+
+
+def test_what_completions_read_from_the_game_is_made_once_a_check() -> None:
+    # each completion walked the game's declarations, references, files and cards again
+    from toolkit.diagnostics import Span
+    from toolkit.lsp import names
+
+    walked: list[str] = []
+
+    class Declared(list):
+        def __iter__(self):
+            walked.append("declared")
+            return super().__iter__()
+
+    def span(path):
+        return Span(3 * path[1] + 1, 3) if path[1] != 4 else Span(2, 3)
+
+    cards = [{"id": f"c{i}", "params": {f"p{i}": 1}} for i in range(8)]
+    doc = SimpleNamespace(path="d.yaml", get=lambda path: cards, span=span)
+    loaded = SimpleNamespace(doc=doc)
+    facts = SimpleNamespace(
+        refs=[], declared=Declared(SimpleNamespace(namespace="card", id=c["id"]) for c in cards)
+    )
+    state = SimpleNamespace(
+        facts=facts,
+        game=SimpleNamespace(files=lambda: walked.append("files") or [loaded], root=Path(".")),
+        mirror=SimpleNamespace(rel=lambda file: str(file), rel_of_mirrored=lambda path: path),
+    )
+    for _ in range(3):
+        assert names._declared(state, "card") == [f"c{i}" for i in range(8)]
+    # the last card in the file's order whose id is on the line or above (card 4's id is
+    # written on line 2, above the others'), as the walk over every card found it
+    for line in range(30):
+        chosen = {}
+        for index, card in enumerate(cards):
+            if span(("cards", index, "id")).line - 1 <= line:
+                chosen = card
+        assert names._params_at(state, Path("d.yaml"), line) == sorted(chosen["params"]), line
+    assert names._params_at(state, Path("d.yaml"), 1) == ["p4"]
+    assert walked == ["declared", "files"]
+    state.facts = SimpleNamespace(refs=[], declared=Declared())
+    assert names._declared(state, "card") == [] and walked[-1] == "declared"

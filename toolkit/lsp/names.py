@@ -6,15 +6,18 @@ every reference, by namespace), so a half-typed file still completes from what w
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from toolkit.diagnostics import Span
+
+T = TypeVar("T")
 
 ICON_AFTER_COLON = re.compile(r"(?:^|[\s(\"'])(:)([a-z0-9_]*)$")
 KEY_VALUE = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*[\"']?([\w.-]*)$")
@@ -53,6 +56,13 @@ MAX_RULE_ITEMS = 1_000
 """Rule paths a `rules.` completion lists, the first in order: a game.yaml whose `rules:`
 aliases a mapping into itself has ~65,000 paths from 1 kB (probe 39 L2: 3–6 s a request)."""
 PREVIEW = 60  # characters of a rule's value shown beside its path
+
+MAX_ITEMS = MAX_RULE_ITEMS
+"""Completions one answer holds, those that start with the word being typed first: a
+5,000-card game answered every card id at each keystroke after `card:`; past it the answer
+says it is incomplete, and the editor asks again as more is typed."""
+
+TYPED = re.compile(r"[\w.-]*$")
 
 
 def rule_paths(rules: Any, prefix: str = "", want: str = "") -> Iterator[tuple[str, Any]]:
@@ -152,19 +162,19 @@ def completions(state: Any, file: Path, lines: list[str], line: int, col: int) -
     if DECKS.search(before):
         return [Item(i, "id", "deck") for i in _declared(state, "deck")]
     if GLOSSARY.search(before):
-        return [Item(i, "term", t) for i, t in _terms(game).items()]
+        return [Item(i, "term", t) for i, t in _terms(state).items()]
     key_value = KEY_VALUE.match(before)
     key = key_value.group(1) if key_value else _list_key(lines, line, before)
     if key in LAYOUT_KEYS:
-        return [Item(n, "layout") for n in _layouts(game)]
+        return [Item(n, "layout") for n in _layouts(state)]
     if key in ICON_KEYS:
-        return [Item(n, "icon") for n in _icons(game)]
+        return [Item(n, "icon") for n in _icons(state)]
     if key is not None:
         namespace = _namespaces(state).get(key)
         if namespace is not None:
             return [Item(i, "id", f"{namespace}") for i in _declared(state, namespace)]
     if ICON_AFTER_COLON.search(before) and (file.suffix == ".md" or ": " in before):
-        return [Item(n, "icon") for n in _icons(game)]
+        return [Item(n, "icon") for n in _icons(state)]
     if PLACEHOLDER.search(before):
         return [Item(p, "placeholder", "card parameter") for p in _params_at(state, file, line)]
     return []
@@ -187,9 +197,37 @@ def _list_key(lines: list[str], line: int, before: str) -> str | None:
     return None
 
 
+def shown(items: list[Item], lines: list[str], line: int, col: int) -> tuple[list[Item], bool]:
+    """The completions an answer holds, and whether more were left out (`MAX_ITEMS`)."""
+    if len(items) < MAX_ITEMS:
+        return items, False
+    before = lines[line][max(0, col - WINDOW) : col] if line < len(lines) else ""
+    typed = TYPED.search(before)
+    word = typed.group(0).casefold() if typed else ""
+    starting = [i for i in items if i.label.casefold().startswith(word)]
+    return starting[:MAX_ITEMS], True
+
+
+def per_check(state: Any, name: str, make: Callable[[], T]) -> T:
+    """`make()`, made once for each check of a game and kept on its state: a request's
+    answer read from the whole game (its references, declarations, cards, icons) was made
+    again at each request, and the editor decides how many requests there are."""
+    kept: tuple[Any, dict[str, Any]] | None = getattr(state, "per_check", None)
+    if kept is None or kept[0] is not state.facts:
+        kept = (state.facts, {})
+        state.per_check = kept
+    if name not in kept[1]:
+        kept[1][name] = make()
+    return cast(T, kept[1][name])
+
+
 def _namespaces(state: Any) -> dict[str, str]:
     """Which namespace a key's value refers to, learned from the game's own references
     (`region:` → regions, `stops:` → spaces)."""
+    return per_check(state, "namespaces", lambda: _namespaces_of(state))
+
+
+def _namespaces_of(state: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     for ref in state.facts.refs if state.facts is not None else ():
         key = next((p for p in reversed(ref.path) if isinstance(p, str)), None)
@@ -199,53 +237,82 @@ def _namespaces(state: Any) -> dict[str, str]:
 
 
 def _declared(state: Any, namespace: str) -> list[str]:
-    return sorted({d.id for d in state.facts.declared if d.namespace == namespace})
+    def make() -> dict[str, list[str]]:
+        ids: dict[str, set[str]] = {}
+        for d in state.facts.declared if state.facts is not None else ():
+            ids.setdefault(d.namespace, set()).add(d.id)
+        return {space: sorted(found) for space, found in ids.items()}
+
+    return per_check(state, "declared", make).get(namespace, [])
 
 
-def _terms(game: Any) -> dict[str, str]:
+def _terms(state: Any) -> dict[str, str]:
     from toolkit.render.context import glossary_terms
 
+    game = state.game
     lang = game.manifest.languages[0] if game.manifest is not None else "en"
-    return glossary_terms(game, lang)
+    return per_check(state, "terms", lambda: glossary_terms(game, lang))
 
 
-def _icons(game: Any) -> list[str]:
+def _icons(state: Any) -> list[str]:
     from toolkit.render.icons import icon_set
 
-    return sorted(icon_set(game.root).names)
+    return per_check(state, "icons", lambda: sorted(icon_set(state.game.root).names))
 
 
-def _layouts(game: Any) -> list[str]:
+def _layouts(state: Any) -> list[str]:
     from toolkit.content import assets
 
-    own = [f.path.stem for f in assets.in_game(assets.LAYOUTS, game.root)]
-    builtin = [f.path.stem for f in assets.in_game(assets.LAYOUTS, None)]
-    return sorted(set(own) | set(builtin))
+    def make() -> list[str]:
+        own = [f.path.stem for f in assets.in_game(assets.LAYOUTS, state.game.root)]
+        builtin = [f.path.stem for f in assets.in_game(assets.LAYOUTS, None)]
+        return sorted(set(own) | set(builtin))
+
+    return per_check(state, "layouts", make)
 
 
 def _params_at(state: Any, file: Path, line: int) -> list[str]:
-    """The parameters of the card whose entry holds `line` (0-based)."""
-    loaded = _loaded(state, file)
-    if loaded is None or loaded.doc is None:
+    """The parameters of the card whose entry holds `line` (0-based): the last card, in the
+    file's order, whose id is written on that line or above."""
+    rel = state.mirror.rel(file)
+    if rel is None or state.game is None:
         return []
-    cards = loaded.doc.get(("cards",)) or []
-    chosen: dict[str, Any] = {}
-    for index, card in enumerate(cards):
-        if loaded.doc.span(("cards", index, "id")).line - 1 <= line and isinstance(card, dict):
-            chosen = card
+    lines, latest, cards = per_check(state, f"cards {rel}", lambda: _cards_by_line(state, rel))
+    at = bisect.bisect_right(lines, line + 1)
+    chosen = cards[latest[at - 1]] if at else {}
     params = chosen.get("params") or {}
     return sorted(params) if isinstance(params, dict) else []
 
 
-def _loaded(state: Any, file: Path) -> Any:
+def _cards_by_line(state: Any, rel: Any) -> tuple[list[int], list[int], list[dict[str, Any]]]:
+    """A file's cards (those written as mappings) sorted by their id's line, and for each
+    the latest card, in the file's order, whose id is on that line or above."""
+    loaded = _loaded(state, rel)
+    if loaded is None or loaded.doc is None:
+        return [], [], []
+    cards = loaded.doc.get(("cards",)) or []
+    placed = sorted(
+        (loaded.doc.span(("cards", index, "id")).line, index)
+        for index, card in enumerate(cards)
+        if isinstance(card, dict)
+    )
+    latest: list[int] = []
+    for _, index in placed:
+        latest.append(max(index, latest[-1]) if latest else index)
+    return [line for line, _ in placed], latest, list(cards)
+
+
+def _loaded(state: Any, rel: Any) -> Any:
     """The loaded file (of the mirrored game) that is this real file."""
-    rel = state.mirror.rel(file)
-    if rel is None or state.game is None:
-        return None
-    for loaded in state.game.files():
-        if loaded.doc is not None and state.mirror.rel_of_mirrored(loaded.doc.path) == rel:
-            return loaded
-    return None
+
+    def make() -> dict[Any, Any]:
+        found: dict[Any, Any] = {}
+        for loaded in state.game.files():
+            if loaded.doc is not None:
+                found.setdefault(state.mirror.rel_of_mirrored(loaded.doc.path), loaded)
+        return found
+
+    return per_check(state, "files", make).get(rel)
 
 
 def _contains(span: Span, line: int, col: int) -> bool:
@@ -284,10 +351,11 @@ def _by_file(state: Any) -> dict[Any, FileIndex]:
     and kept on its game's state: each hover walked every reference of the game (3,000
     hovers on an 800-card game, 14 s; probe 64-4), then every reference of its file; an
     index shared by the games of a workspace was made again at each hover that changed game."""
+    return per_check(state, "names", lambda: _names_by_file(state))
+
+
+def _names_by_file(state: Any) -> dict[Any, FileIndex]:
     facts = state.facts
-    kept = getattr(state, "names_index", None)
-    if kept is not None and kept[0] is facts:
-        return cast(dict[Any, FileIndex], kept[1])
     first: dict[Any, Any] = {}
     for entry in facts.declared:
         first.setdefault((entry.namespace, entry.id), entry)
@@ -301,9 +369,7 @@ def _by_file(state: Any) -> dict[Any, FileIndex]:
         lines = index.setdefault(doc.path, ({}, first))[0]
         for number in range(span.line, (span.end_line or span.line) + 1):
             lines.setdefault(number, []).append((span, entry, is_ref))
-    by_rel = {state.mirror.rel_of_mirrored(path): found for path, found in index.items()}
-    state.names_index = (facts, by_rel)
-    return by_rel
+    return {state.mirror.rel_of_mirrored(path): found for path, found in index.items()}
 
 
 def definition(state: Any, file: Path, line: int, col: int) -> Place | None:

@@ -294,12 +294,9 @@ def make_server() -> PlaysetServer:
         state, path = found
         _, lines = ls.lines_of(params.text_document.uri)
         with ls.locks[state.mirror.root]:
-            items = names.completions(
-                state,
-                path,
-                lines,
-                params.position.line,
-                params.position.character,
+            line, col = params.position.line, params.position.character
+            items, cut = names.shown(
+                names.completions(state, path, lines, line, col), lines, line, col
             )
         kinds = {
             "icon": lsp.CompletionItemKind.Constant,
@@ -308,9 +305,8 @@ def make_server() -> PlaysetServer:
             "term": lsp.CompletionItemKind.Text,
             "placeholder": lsp.CompletionItemKind.Variable,
         }
-        cut = len(items) >= names.MAX_RULE_ITEMS and items[0].kind == "rule"
         return lsp.CompletionList(
-            is_incomplete=cut,  # the first rule paths only: asked again as more is typed
+            is_incomplete=cut,  # the first only: asked again as more is typed
             items=[
                 lsp.CompletionItem(
                     label=i.label,

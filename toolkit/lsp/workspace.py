@@ -54,7 +54,7 @@ class GameState:
     game: Any = None  # the last game loaded from the mirror
     facts: Any = None  # its names, references and texts (toolkit.content.walk)
     findings: dict[str, list[Diagnostic]] = field(default_factory=dict)  # real path → findings
-    names_index: Any = None  # its facts' names by file and line (toolkit.lsp.names)
+    per_check: Any = None  # what requests read, made once a check (toolkit.lsp.names)
 
     def check(self) -> dict[str, list[Diagnostic]]:
         """Validate the mirror as it is now; the findings by real file path (every file that
