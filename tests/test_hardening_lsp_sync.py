@@ -303,3 +303,36 @@ def test_what_completions_read_from_the_game_is_made_once_a_check() -> None:
     assert walked == ["declared", "files"]
     state.facts = SimpleNamespace(refs=[], declared=Declared())
     assert names._declared(state, "card") == [] and walked[-1] == "declared"
+
+
+def test_a_hover_looks_only_at_the_names_near_it_on_its_line(monkeypatch) -> None:
+    # probe 65-1: a route of 190,000 stops, 20 a line or all on one; each hover tried
+    # every name of its file (165 ms a hover)
+    from toolkit.diagnostics import Span
+    from toolkit.lsp import names
+
+    def span(path: tuple) -> Span:
+        if path == ("block",):  # a declaration written over lines 1 to 3
+            return Span(1, 1, 3, 5)
+        return Span(1, 1 + 4 * path[0], 1, 3 + 4 * path[0])
+
+    doc = SimpleNamespace(path="m.yaml", span=span, key_span=span)
+    file = SimpleNamespace(doc=doc)
+    refs = [
+        SimpleNamespace(file=file, path=(i,), is_key=False, namespace="space", id=f"s{i % 2}")
+        for i in range(20_000)
+    ]
+    declared = [SimpleNamespace(file=file, path=("block",), namespace="space", id="s0")]
+    state = SimpleNamespace(
+        facts=SimpleNamespace(refs=refs, declared=declared),
+        mirror=SimpleNamespace(rel=lambda f: str(f), rel_of_mirrored=lambda p: p),
+    )
+    tried: list[Span] = []
+    contains = names._contains
+    monkeypatch.setattr(names, "_contains", lambda s, *at: tried.append(s) or contains(s, *at))
+    assert names.name_at(state, Path("m.yaml"), 0, 4 * 15_000 + 1) == (refs[15_000], declared[0])
+    assert names.name_at(state, Path("m.yaml"), 0, 4 * 15_000 + 3) == (declared[0], declared[0])
+    assert names.name_at(state, Path("m.yaml"), 2, 3) == (declared[0], declared[0])
+    assert names.name_at(state, Path("m.yaml"), 2, 9) is None
+    assert names.name_at(state, Path("m.yaml"), 3, 0) is None
+    assert len(tried) < 4 * (names.WINDOW // 4 + 2)
