@@ -336,3 +336,25 @@ def test_a_hover_looks_only_at_the_names_near_it_on_its_line(monkeypatch) -> Non
     assert names.name_at(state, Path("m.yaml"), 2, 9) is None
     assert names.name_at(state, Path("m.yaml"), 3, 0) is None
     assert len(tried) < 4 * (names.WINDOW // 4 + 2)
+
+
+def test_a_replace_action_corrects_a_name_never_a_whole_line(monkeypatch) -> None:
+    # probe 65-2: a client's "did you mean" diagnostic over a 500,000-character line put the
+    # line in the title of each of a request's 64 replace actions (2.2 GB written)
+    from lsprotocol import types as lsp
+
+    from toolkit.lsp import actions
+
+    monkeypatch.setattr(actions, "_typography", lambda state, uri, text: None)
+    line = "region: speysid " + "a" * 500_000
+    state, uri = SimpleNamespace(game=None), "file:///g/d.yaml"
+
+    def asked(start: int, end: int, message: str = "did you mean 'speyside'?") -> list:
+        where = lsp.Range(lsp.Position(0, start), lsp.Position(0, end))
+        return actions.actions(state, uri, line, [lsp.Diagnostic(where, message)])
+
+    (fix,) = asked(8, 15)
+    assert fix.title == "Replace 'speysid' with 'speyside'"
+    assert [a.title for a in asked(8, 8)] == [fix.title]
+    assert asked(0, len(line)) == [] and asked(16, 16) == []
+    assert asked(8, 15, "did you mean '" + "b" * 300 + "'?") == []

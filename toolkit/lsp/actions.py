@@ -16,6 +16,7 @@ DID_YOU_MEAN = re.compile(r"did you mean \{?'?([^'?}]+)'?\}?\?")
 to the next quote, mark or brace: quadratic in a message that repeats the phrase)."""
 _LEAD = "did you mean "
 _STOPS = re.compile(r"['?}]")
+WORD = re.compile(r"[\w.-]+")
 IGNORE = re.compile(r"#\s*playset:\s*ignore\[([A-Z0-9,\s]+)\]")
 
 
@@ -65,17 +66,26 @@ def actions(
     return [a for a in out if a is not None]
 
 
+MAX_REPLACED = 200
+"""Characters of a word a "did you mean" action replaces, and of the word it writes: the
+names it corrects (ids, keys, codes) are at most 64. The diagnostics a client sends with a
+request are its own: a range over a 500,000-character line put the line in each of a
+request's 64 actions (probe 65-2)."""
+
+
 def _replace(uri: str, lines: list[str], diag: lsp.Diagnostic, new: str) -> lsp.CodeAction | None:
     """Replace the word the diagnostic points at with the suggested one."""
     line = diag.range.start.line
-    if line >= len(lines):
+    if line >= len(lines) or len(new) > MAX_REPLACED:
         return None
     text = lines[line]
     start = diag.range.start.character
     end = diag.range.end.character if diag.range.end.line == line else len(text)
     if end <= start:  # a point: the word there
-        match = re.compile(r"[\w.-]+").match(text, start)
+        match = WORD.match(text[: start + MAX_REPLACED + 1], start)
         end = match.end() if match else start
+    if end - start > MAX_REPLACED:
+        return None
     old = text[start:end].strip("'\"{}")
     if not old or old == new:
         return None
