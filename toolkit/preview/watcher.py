@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -122,6 +123,48 @@ def _utf8(path: Path) -> bool:
     return True
 
 
+POLL_SECONDS = 0.5
+"""How often a folder watchfiles cannot watch is looked at instead."""
+
+
+def _named_in_utf8(folder: Path, names: Iterable[str]) -> bool:
+    """Whether the folder and every name in it are UTF-8 text: watchfiles names what it
+    reports as UTF-8 text, and a file named in other bytes (`notes\\xff.txt`) ended the
+    watcher thread in an error, the preview showing the game as it was for ever (probe 66-1)."""
+    return _utf8(folder) and all(_utf8(Path(name)) for name in names)
+
+
+def snapshot(folders: Iterable[Path]) -> dict[Path, tuple[int, int]]:
+    """The files the preview reads in `folders` (not below them) with their change time and
+    size, and the folders in them (as (-1, -1)): what a polled folder is compared by."""
+    seen: dict[Path, tuple[int, int]] = {}
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    seen[Path(entry.path)] = (-1, -1)
+                elif entry.name.lower().endswith(WATCHED_SUFFIXES):
+                    info = entry.stat()
+                    seen[Path(entry.path)] = (info.st_mtime_ns, info.st_size)
+            except OSError:
+                continue
+    return seen
+
+
+def _made(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]]) -> list[Path]:
+    return [path for path, seen in now.items() if seen == (-1, -1) and path not in before]
+
+
+def _changed(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]]) -> set[Path]:
+    """The files added, changed or removed between two snapshots."""
+    files = {path for path, seen in now.items() if seen != (-1, -1) and before.get(path) != seen}
+    return files | {path for path, seen in before.items() if seen != (-1, -1) and path not in now}
+
+
 def _to_stderr(text: str) -> None:
     print(f"warning: {text}", file=sys.stderr, flush=True)
 
@@ -140,6 +183,7 @@ class Watcher:
         self._warn = warn or _to_stderr
         self._warned = False
         self._warned_more = False
+        self._warned_polled = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="preview-watcher", daemon=True)
         self.ready = threading.Event()
@@ -147,12 +191,16 @@ class Watcher:
     def start(self) -> None:
         self._thread.start()
 
-    def _folders(self) -> list[Path]:
-        """The folders to watch: those watchfiles can name (it takes a folder's path as UTF-8
-        text, and one named in other bytes, Latin-1 say, ended the watcher thread in a
-        UnicodeEncodeError); the others are said once, and left unwatched."""
+    def _folders(self) -> tuple[list[Path], list[Path]]:
+        """The folders to watch, and those to look at every POLL_SECONDS instead: watchfiles
+        takes a folder's path as UTF-8 text (one named in other bytes, Latin-1 say, ended the
+        watcher thread in a UnicodeEncodeError), and reports a file's the same way (a file
+        so named ended it too); the folders not named in UTF-8 are said once, and left
+        unwatched; those holding a file not so named are polled."""
         folders: list[Path] = []
         unnamed: list[Path] = []
+        polled: list[Path] = []
+        names = {Path(folder): files for folder, _, files in walk_all(self.roots)}
         chosen, left_out = chosen_folders(self.roots)
         if left_out and not self._warned_more:
             self._warned_more = True
@@ -162,7 +210,19 @@ class Watcher:
                 " seen; remove the folders the game does not use"
             )
         for folder in chosen:
-            (folders if _utf8(folder) else unnamed).append(folder)
+            if not _utf8(folder):
+                unnamed.append(folder)
+            elif _named_in_utf8(folder, names.get(folder, ())):
+                folders.append(folder)
+            else:
+                polled.append(folder)
+        if polled and not self._warned_polled:
+            self._warned_polled = True
+            shown = os.fsencode(polled[0]).decode("utf-8", "backslashreplace")
+            self._warn(
+                f"folder {shown} holds a file not named in UTF-8: it is looked at every"
+                f" {POLL_SECONDS:g} s instead of watched (rename the file)"
+            )
         if unnamed and not self._warned:
             self._warned = True
             shown = os.fsencode(unnamed[0]).decode("utf-8", "backslashreplace")
@@ -177,37 +237,23 @@ class Watcher:
                     f"folder {shown}{more} is not named in UTF-8: what is saved in it is not"
                     " seen (rename it)"
                 )
-        return folders
+        return folders, polled
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            folders = self._folders()
-            if not folders:  # nothing watchfiles can watch: served as it is until stopped
+            folders, polled = self._folders()
+            if not folders and not polled:  # nothing to watch: served as it is until stopped
                 self.ready.set()
                 self._stop.wait()
                 return
-            changes = watch(
-                *folders,
-                watch_filter=ContentFilter(),
-                stop_event=self._stop,
-                debounce=400,  # a burst of saves (an editor writing, then renaming) is one
-                step=20,  # ms without further events before a burst is reported
-                yield_on_timeout=True,
-                rust_timeout=200,
-                raise_interrupt=False,
-                recursive=False,  # each folder on its own: a recursive watch follows links
-                ignore_permission_denied=True,
-            )
-            made: list[Path] = []
-            for batch in changes:
-                self.ready.set()
-                made = [Path(path) for change, path in batch if _new_folder(change, path)]
-                files = {Path(path) for _, path in batch} - set(made)
-                if files:
-                    self._on_change(files)
-                if made:  # a folder was made: watch it too, from now
-                    changes.close()
-                    break
+            try:
+                made = self._watch(folders, polled)
+            except RuntimeError:  # watchfiles' error: a file named in other bytes came in
+                now_polled = self._folders()[1]
+                if now_polled == polled:  # no such file seen: poll them all
+                    made = self._poll([*folders, *polled], [])
+                else:  # what was saved in them until they are polled counts as a change
+                    made = [f for f in now_polled if f not in polled]
             # what was saved in a new folder before it was watched counts as a change
             saved = {
                 Path(folder, name)
@@ -217,6 +263,53 @@ class Watcher:
             }
             if saved:
                 self._on_change(saved)
+
+    def _watch(self, folders: list[Path], polled: list[Path]) -> list[Path]:
+        """Report what is saved in `folders` (and in `polled`, looked at every POLL_SECONDS)
+        until a folder is made, then return the folders made."""
+        if not folders:
+            return self._poll(polled, [])
+        changes = watch(
+            *folders,
+            watch_filter=ContentFilter(),
+            stop_event=self._stop,
+            debounce=400,  # a burst of saves (an editor writing, then renaming) is one
+            step=20,  # ms without further events before a burst is reported
+            yield_on_timeout=True,
+            rust_timeout=200,
+            raise_interrupt=False,
+            recursive=False,  # each folder on its own: a recursive watch follows links
+            ignore_permission_denied=True,
+        )
+        seen, looked = snapshot(polled), time.monotonic()
+        for batch in changes:
+            self.ready.set()
+            made = [Path(path) for change, path in batch if _new_folder(change, path)]
+            files = {Path(path) for _, path in batch} - set(made)
+            if polled and time.monotonic() - looked >= POLL_SECONDS:
+                now, looked = snapshot(polled), time.monotonic()
+                made += _made(seen, now)
+                files |= _changed(seen, now)
+                seen = now
+            if files:
+                self._on_change(files)
+            if made:  # a folder was made: watch it too, from now
+                changes.close()
+                return made
+        return []
+
+    def _poll(self, polled: list[Path], made: list[Path]) -> list[Path]:
+        """Look at `polled` every POLL_SECONDS until a folder is made in one (returned) or the
+        watcher is stopped."""
+        seen = snapshot(polled)
+        self.ready.set()
+        while not made and not self._stop.wait(POLL_SECONDS):
+            now = snapshot(polled)
+            made, files = _made(seen, now), _changed(seen, now)
+            if files:
+                self._on_change(files)
+            seen = now
+        return made
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()

@@ -1,0 +1,81 @@
+"""Probe 66: what a game folder holds must not stop the preview."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+from toolkit.scaffold.new import new_game
+
+NOT_UTF8 = os.fsdecode(b"notes\xff.yaml")  # a name in bytes that are not UTF-8
+
+
+def _saved_and_seen(heard: list[set[Path]], told: threading.Event, path: Path, text: str) -> bool:
+    """Save `path` until the watcher reports it (a save made while the watch restarts, as
+    it does when a folder is made or a file it cannot name comes in, is not seen)."""
+    for _ in range(50):
+        path.write_text(text)
+        told.wait(0.2)
+        told.clear()
+        if path in set().union(*heard):
+            return True
+    return False
+
+
+def test_a_file_not_named_in_utf8_leaves_the_preview_watching(tmp_path, monkeypatch):
+    # probe 66-1: watchfiles reports a file's path as UTF-8 text: a file named in other bytes
+    # ended the watcher thread in an error, and the preview showed the game as it was for ever
+    from toolkit.preview.watcher import Watcher
+
+    raised: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    (game / "icons" / NOT_UTF8).write_text("a: 1\n")  # there before the watch
+    heard: list[set[Path]] = []
+    told = threading.Event()
+    warned: list[str] = []
+
+    def on_change(paths: set[Path]) -> None:
+        heard.append(paths)
+        told.set()
+
+    watcher = Watcher([game], on_change, warn=warned.append)
+    watcher.start()
+    try:
+        assert watcher.ready.wait(5), raised
+        (game / "decks" / NOT_UTF8).write_text("a: 1\n")  # one made while it watches
+        decks, manifest = game / "decks" / "more.yaml", game / "game.yaml"
+        assert _saved_and_seen(heard, told, decks, "a: 1\n"), (raised, heard)
+        assert _saved_and_seen(heard, told, manifest, manifest.read_text()), (raised, heard)
+        token = game / "icons" / "token.svg"
+        assert _saved_and_seen(heard, told, token, "<svg/>"), (raised, heard)
+    finally:
+        watcher.stop()
+    assert not raised
+    assert len(warned) == 1 and "not named in UTF-8" in warned[0], warned
+
+
+def test_the_state_names_an_icon_not_named_in_utf8(tmp_path):
+    # probe 66-1: P008 named the icon as read (a surrogate for the byte \xff), and writing
+    # the state as UTF-8 failed: every request for it answered 500
+    from starlette.testclient import TestClient
+
+    from toolkit.preview.app import make_app
+    from toolkit.preview.hosts import AllowedHosts
+    from toolkit.preview.live import Preview
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    token = next((game / "icons").glob("*.svg"))
+    (game / "icons" / os.fsdecode(b"a\xffb.svg")).write_bytes(token.read_bytes())
+    preview = Preview(game)
+    preview.load()
+    allowed = AllowedHosts.for_server("127.0.0.1", None)
+    with TestClient(make_app(preview, allowed), base_url="http://127.0.0.1:8765") as client:
+        answer = client.get("/api/state")
+    assert answer.status_code == 200
+    assert b"icons/a\\udcffb.svg" in answer.content  # the name's JSON escape
+    assert "icons/a\udcffb.svg" in json.dumps(answer.json(), ensure_ascii=False)
