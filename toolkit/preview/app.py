@@ -40,6 +40,16 @@ PING_SECONDS = 1.0
 STOP_POLL_SECONDS = 0.1  # how soon an image request hears that the preview stops
 
 
+class StateResponse(JSONResponse):
+    """JSON as Starlette writes it, a name read from the file system in bytes that are not
+    UTF-8 (`icons/a\\xffb.svg`, held as a surrogate) written as its JSON escape: encoding it
+    failed, and every request for the state answered 500 (probe 66-1)."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return text.encode("utf-8", "backslashreplace")
+
+
 def _static(name: str) -> bytes:
     return files("toolkit.preview").joinpath("static", name).read_bytes()
 
@@ -59,7 +69,7 @@ def make_app(preview: Preview, allowed: AllowedHosts) -> Starlette:
         return Response(_static(entry[0]), media_type=entry[1], headers=SECURITY_HEADERS)
 
     async def state(request: Request) -> Response:
-        return JSONResponse(preview.state(), headers={"Cache-Control": "no-store"})
+        return StateResponse(preview.state(), headers={"Cache-Control": "no-store"})
 
     async def image(request: Request) -> Response:
         key = request.path_params["key"]
