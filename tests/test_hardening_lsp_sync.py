@@ -134,8 +134,9 @@ def test_requests_split_a_document_once_for_each_text(monkeypatch) -> None:
     texts = {"file:///g/a.yaml": "a\nb\n"}
 
     class Workspace:
-        def get_text_document(self, uri: str) -> SimpleNamespace:
-            return SimpleNamespace(source=texts[uri])
+        @property
+        def text_documents(self) -> dict[str, SimpleNamespace]:
+            return {uri: SimpleNamespace(source=text) for uri, text in texts.items()}
 
     monkeypatch.setattr(type(server), "workspace", Workspace())
     first = server.lines_of("file:///g/a.yaml")
@@ -358,3 +359,37 @@ def test_a_replace_action_corrects_a_name_never_a_whole_line(monkeypatch) -> Non
     assert [a.title for a in asked(8, 8)] == [fix.title]
     assert asked(0, len(line)) == [] and asked(16, 16) == []
     assert asked(8, 15, "did you mean '" + "b" * 300 + "'?") == []
+
+
+def test_a_request_reads_no_file_the_editor_has_not_opened(tmp_path, monkeypatch) -> None:
+    # probe 65-3/65-4: a request on a document never opened read its path from disk (pygls's
+    # fallback), a path spelled through the game folder (`game/decks/../../secret`) or a link
+    # in it naming any file; /dev/zero filled the memory, a FIFO hung the server; and each
+    # request read and split the file again
+    from toolkit.scaffold.new import new_game
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password: hunter2\n")
+    (game / "decks" / "notes.yaml").symlink_to(secret)
+    server = make_server()
+    read: list[str] = []
+
+    class Workspace:
+        text_documents: dict[str, SimpleNamespace] = {}
+
+        def get_text_document(self, uri: str) -> SimpleNamespace:
+            read.append(uri)
+            return SimpleNamespace(source=Path(uri[len("file://") :]).read_text())
+
+    monkeypatch.setattr(type(server), "workspace", Workspace())
+    through = f"file://{game}/decks/../../secret.txt"
+    linked = f"file://{game}/decks/notes.yaml"
+    for uri in (through, linked, "file:///dev/zero", f"file://{game}/decks/cards.yaml"):
+        assert server.lines_of(uri) == ("", [])
+    assert read == []
+    assert server.located(through) is None and server.located(linked) is None
+    assert server.located(f"file://{game}/decks/cards.yaml") is not None
+    assert server.located(f"file://{game}/decks/../game.yaml") is not None
+    server.close()

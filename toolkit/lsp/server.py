@@ -138,8 +138,15 @@ class PlaysetServer(LanguageServer):
     def lines_of(self, uri: str) -> tuple[str, list[str]]:
         """An open document's text and its lines, split once for each text the editor sends
         (a hover, a completion or a code action split the whole text again at each request:
-        3,000 hovers on a 70,000-line document took 10.6 s; probe 63-3)."""
-        source = self.workspace.get_text_document(uri).source
+        3,000 hovers on a 70,000-line document took 10.6 s; probe 63-3). A document the
+        editor has not opened has none: pygls read its path from disk at each request, any
+        file a URI named (`…/game/decks/../../../secret`, a link, /dev/zero, a FIFO; probe
+        65-3), and split it again each time (probe 65-4)."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is None:
+            self.split.pop(uri, None)
+            return "", []
+        source = document.source
         kept = self.split.get(uri)
         if kept is None or kept[0] is not source:
             kept = self.split[uri] = (source, source.splitlines())
@@ -153,7 +160,11 @@ class PlaysetServer(LanguageServer):
         """The game of a local file's document and that file (None for any other document, or
         a file of no game: see `path_of`)."""
         path = path_of(uri)
-        root = None if path is None else game_root(path)
+        try:  # the game of the file the path names, not of a folder it is spelled through
+            real = None if path is None else path.resolve()
+        except (OSError, RuntimeError):  # a loop of links
+            return None
+        root = None if real is None else game_root(real)
         if path is None or root is None:
             return None
         root = root.resolve()
