@@ -392,4 +392,6 @@ def test_a_request_reads_no_file_the_editor_has_not_opened(tmp_path, monkeypatch
     assert server.located(through) is None and server.located(linked) is None
     assert server.located(f"file://{game}/decks/cards.yaml") is not None
     assert server.located(f"file://{game}/decks/../game.yaml") is not None
+    server.buffer(f"file://{game}/decks/cards.yaml")  # saved, not open: the check reads it
+    assert read == [] and server.documents == {}
     server.close()

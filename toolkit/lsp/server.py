@@ -180,13 +180,14 @@ class PlaysetServer(LanguageServer):
             return
         state, path = found
         rel = state.mirror.rel(path)
-        if rel is not None:
-            key = unquote(uri)  # as pygls's workspace keys its documents
+        key = unquote(uri)  # as pygls's workspace keys its documents
+        document = self.workspace.text_documents.get(key)
+        if rel is not None and document is not None:  # a save of a file not open: its disk's
             self._forget(key)
             place = (state.mirror.root, rel)
             self.documents[key] = place
             self.by_place.setdefault(place, {})[key] = None
-            state.mirror.set_buffer(rel, self.workspace.get_text_document(uri).source)
+            state.mirror.set_buffer(rel, document.source)
         self.schedule(state)
 
     def unbuffer(self, uri: str) -> None:
