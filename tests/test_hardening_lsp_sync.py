@@ -395,3 +395,72 @@ def test_a_request_reads_no_file_the_editor_has_not_opened(tmp_path, monkeypatch
     server.buffer(f"file://{game}/decks/cards.yaml")  # saved, not open: the check reads it
     assert read == [] and server.documents == {}
     server.close()
+
+
+def test_a_content_length_of_thousands_of_digits_ends_the_session_in_one_line(
+    monkeypatch, caplog
+) -> None:
+    # probe 65-6: Python reads no more than 4,300 digits as a number; pygls's reader ended
+    # the session in a traceback
+    import io
+    import os
+
+    from toolkit.lsp.server import serve
+
+    read, write = os.pipe()
+    os.write(write, b"Content-Length: " + b"9" * 5_000 + b"\r\n\r\n{}")
+    os.close(write)
+    with open(read, "rb") as stdin:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(stdin))
+        monkeypatch.setattr("sys.stdout", io.TextIOWrapper(io.BytesIO()))
+        serve()
+    said = [r.getMessage() for r in caplog.records]
+    assert any("of 5000 digits is over" in s for s in said), said
+    assert not any(r.exc_info for r in caplog.records)
+
+
+def test_a_uri_of_a_path_no_file_has_names_no_file(tmp_path) -> None:
+    # probe 65-7: a URI naming 40,000 folders held a list of its parents, each a copy of
+    # the steps (5.5 GB from 80 kB); a step longer than a name may be raised OSError
+    from toolkit.lsp.workspace import MAX_PATH_BYTES, game_root, path_of
+    from toolkit.scaffold.new import new_game
+
+    assert path_of("file:///g/" + "a/" * 40_000 + "x.yaml") is None
+    assert path_of("file:///g/" + "a/" * (MAX_PATH_BYTES // 2 - 10) + "x") is not None
+    new_game(tmp_path / "g", "g", ["en"])
+    assert game_root(tmp_path / "g" / ("b" * 300) / "x.yaml") == tmp_path / "g"
+
+
+def test_a_document_deeper_than_a_walk_goes_is_not_mirrored(tmp_path, monkeypatch) -> None:
+    # probe 65-8: a document 2,000 folders deep was mirrored as those folders; removing the
+    # mirror recursed once a folder and ended the server (and every later one) in a
+    # RecursionError
+    import inspect
+    import os
+    import sys
+    import time
+
+    from toolkit.fileio import MAX_DEPTH
+    from toolkit.lsp import mirror as mirrors
+    from toolkit.scaffold.new import new_game
+
+    new_game(tmp_path / "g", "g", ["en"])
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    kept = mirrors.Mirror(tmp_path / "g")
+    try:
+        kept.set_buffer("a/" * MAX_DEPTH + "x.yaml", "a: 1\n")
+        kept.set_buffer("decks/x.yaml", "a: 1\n")
+        assert list(kept._buffers) == ["decks/x.yaml"]
+    finally:
+        kept.close()
+    deep = tmp_path / f"{mirrors.PREFIX}deep"  # an earlier version's, left deep
+    os.makedirs(deep / "/".join(["a"] * 300))
+    past = time.time() - mirrors.UNLOCKED_GRACE_S - 60
+    os.utime(deep, (past, past))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 150)  # 300 folders: past it
+    try:
+        removed = mirrors.remove_stale_mirrors(tmp_path)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert removed == [deep]

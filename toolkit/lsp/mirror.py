@@ -18,7 +18,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from toolkit.fileio import MISSING, FileVersion, file_version, sparse, walk
+from toolkit.fileio import MAX_DEPTH, MISSING, FileVersion, file_version, sparse, walk
 
 log = logging.getLogger("playset.lsp")
 MAX_COPY_BYTES = 64 * 1024 * 1024
@@ -71,9 +71,17 @@ def remove_stale_mirrors(folder: Path | None = None) -> list[Path]:
         if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
             continue
         if _unheld(base, info, time.time()):
-            shutil.rmtree(base, ignore_errors=True)
+            _remove(base)
             removed.append(base)
     return removed
+
+
+def _remove(base: Path) -> None:
+    """Remove a mirror as far as it can be: shutil.rmtree recurses once a folder, and a
+    mirror ~1,000 folders deep (made before documents were held to MAX_DEPTH) ended the
+    server, and every later one that found it stale, in a RecursionError (probe 65-8)."""
+    with contextlib.suppress(RecursionError):
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def _unheld(base: Path, info: os.stat_result, now: float) -> bool:
@@ -121,7 +129,7 @@ class Mirror:
         self._short = False
 
     def close(self) -> None:
-        shutil.rmtree(self._base, ignore_errors=True)
+        _remove(self._base)
         with contextlib.suppress(OSError):
             os.close(self._lock)
 
@@ -155,7 +163,12 @@ class Mirror:
         return re.sub(re.escape(prefix) + r"(?=$|[^\w.-])", lambda _: str(self.root), text)
 
     def set_buffer(self, rel: str, text: str | None) -> None:
-        """An open document's text (None when it is closed: the file on disk counts again)."""
+        """An open document's text (None when it is closed: the file on disk counts again).
+        A document deeper than MAX_DEPTH folders is none of the game's (a walk of the game
+        stops there): mirrored, 2,000 folders deep, its removal ended the server in a
+        RecursionError (probe 65-8)."""
+        if rel.count("/") >= MAX_DEPTH:
+            return
         if text is None:
             self._buffers.pop(rel, None)
             self._seen.pop(rel, None)  # relinked at the next sync

@@ -428,6 +428,7 @@ MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 (64 MB), escaped as JSON. pygls allocated whatever `Content-Length` said at once: 10¹¹
 bytes was a MemoryError traceback and the end of the session."""
 MAX_HEADER_BYTES = 64 * 1024
+MAX_LENGTH_DIGITS = 12  # a Content-Length over MAX_MESSAGE_BYTES, read as such without int()
 
 
 _CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")  # pygls's own pattern
@@ -451,7 +452,17 @@ class _BoundedInput:
             line = self._stream.readline(MAX_HEADER_BYTES)
             if not line:
                 return line
-            if not self._length and _CONTENT_LENGTH.fullmatch(line):
+            length = None if self._length else _CONTENT_LENGTH.fullmatch(line)
+            if length and len(length.group(1)) > MAX_LENGTH_DIGITS:
+                # Python reads no more than 4,300 digits as a number: pygls ended the
+                # session in a traceback (probe 65-6)
+                log.error(
+                    "a Content-Length of %d digits is over the %d-byte bound: the session ends",
+                    len(length.group(1)),
+                    MAX_MESSAGE_BYTES,
+                )
+                return b""
+            if length:
                 self._length = True
                 return line
             glued = None if self._length else _GLUED_LENGTH.search(line)

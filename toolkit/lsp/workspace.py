@@ -14,6 +14,12 @@ from toolkit.lsp.mirror import Mirror
 LOCAL_HOSTS = ("", "localhost")
 
 
+MAX_PATH_BYTES = 4096
+"""The longest path a file of this machine has (Linux's PATH_MAX): a URI naming 40,000
+folders held the memory of a list of its parents, each its own copy of the steps (5.5 GB
+for 80 kB; probe 65-7)."""
+
+
 def path_of(uri: str) -> Path | None:
     """The local file a document is, or None: only a `file` URI with no host (or
     `localhost`) and an absolute path names a file of this machine. Any other document (the
@@ -28,7 +34,7 @@ def path_of(uri: str) -> Path | None:
     if parts.scheme != "file" or parts.netloc.lower() not in LOCAL_HOSTS:
         return None
     path = unquote(parts.path)
-    if not path.startswith("/") or "\x00" in path:
+    if not path.startswith("/") or "\x00" in path or len(path.encode()) > MAX_PATH_BYTES:
         return None
     return Path(path)
 
@@ -40,8 +46,12 @@ def game_root(path: Path) -> Path | None:
     as the user's game, as `game_folder_around` passes over it for the commands."""
     from toolkit.content.folders import planted
 
-    for folder in [path.parent, *path.parents]:
-        if (folder / "game.yaml").is_file() and not planted(folder):
+    for folder in path.parents:  # one at a time: a list of them all held d²/2 steps
+        try:
+            found = (folder / "game.yaml").is_file()
+        except OSError:  # a step longer than a name may be: no game.yaml there
+            continue
+        if found and not planted(folder):
             return folder
     return None
 
