@@ -68,3 +68,57 @@ def test_a_value_is_shown_as_its_repr_starts() -> None:
     assert names.preview(_aliased(16)["l16"]).startswith("{'a': {'a': {'a'")
     assert Leaf.written <= names.PREVIEW
     assert [i.detail for i in _complete({"k": {"a": 1}}, "")] == ["{'a': 1}", "1"]
+
+
+def _walked(rules: Any, prefix: str = "", want: str = "") -> list[tuple[str, Any]]:
+    """Every path as the walk over each key found it (each mapping's keys in order)."""
+    out: list[tuple[str, Any]] = []
+    if isinstance(rules, dict):
+        for key in sorted(rules, key=str):
+            path = f"{prefix}{key}"
+            if path.startswith(want):
+                out.append((path, rules[key]))
+            elif not want.startswith(path + "."):
+                continue
+            out += _walked(rules[key], path + ".", want)
+    return out
+
+
+def test_the_paths_asked_for_are_those_of_the_walk_over_every_key() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    names_ = st.sampled_from(["a", "a.b", "ab", "b", "a.c", "c", "1", "ba", "a."])
+    tree = st.recursive(
+        st.integers(0, 3), lambda inner: st.dictionaries(names_, inner), max_leaves=20
+    )
+    wanted = st.sampled_from(["", "a", "a.", "a.b", "a.b.", "a.b.c", "ab", "b", "x", "a.c.a", "1"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(tree, wanted)
+    def check(rules: Any, want: str) -> None:
+        kept: dict[int, Any] = {}
+        for _ in range(2):
+            assert list(names.rule_paths(rules, want=want, kept=kept)) == _walked(rules, want=want)
+
+    check()
+
+
+def test_a_mappings_keys_are_put_in_order_once_for_many_requests() -> None:
+    # probe 65-5: `rules.zzz` looked at each of 60,000 top-level keys at each request
+    class Counted(dict):
+        listed = 0
+
+        def __iter__(self):
+            Counted.listed += 1
+            return super().__iter__()
+
+    rules = Counted({f"k{i}": i for i in range(60_000)})
+    kept: dict[int, Any] = {}
+    for _ in range(50):
+        assert list(names.rule_paths(rules, want="zzz", kept=kept)) == []
+        assert list(names.rule_paths(rules, want="k5999", kept=kept)) == [
+            ("k5999", 5999),
+            *[(f"k5999{i}", 59990 + i) for i in range(10)],
+        ]
+    assert Counted.listed == 1
