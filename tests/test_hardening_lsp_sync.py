@@ -262,6 +262,8 @@ def test_a_large_game_answers_completions_that_start_with_the_word_typed() -> No
     kept, cut = names.shown(items, ["card: "], 0, 6)
     assert cut and len(kept) == names.MAX_ITEMS
     assert names.shown(items[:10], [line], 0, len(line)) == (items[:10], False)
+    rules = [names.Item(f"l{i}", "rule") for i in range(1_000)]  # those after `rules.` typed
+    assert names.shown(rules, ["x: rules.l"], 0, 10) == (rules[: names.MAX_ITEMS], True)
 
 
 def test_what_completions_read_from_the_game_is_made_once_a_check() -> None:
