@@ -1,0 +1,62 @@
+"""Probe 66: what a game reads (a workbook's members, an icon's pictures) is read once."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from tests.test_hardening_probe9_content import _xlsx
+from toolkit.content.sheets import archive, grid, workbook
+from toolkit.content.source import game_repeats
+
+
+def test_a_workbook_of_many_members_is_read_through_one_directory(tmp_path, monkeypatch):
+    # probe 66-2: each member was read through a new ZipFile, which reads the whole
+    # directory: 4,000 empty members (371 kB) took validate 24.9 s
+    data = _xlsx('<row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c></row>')
+    grown = io.BytesIO(data)
+    with zipfile.ZipFile(grown, "a") as book:
+        for n in range(400):
+            book.writestr(f"xl/extra{n}.xml", "")
+    path = tmp_path / "w.xlsx"
+    path.write_bytes(grown.getvalue())
+    opened: list[object] = []
+    real = archive._zip
+    monkeypatch.setattr(archive, "_zip", lambda source: opened.append(source) or real(source))
+    with game_repeats():
+        read = workbook.read_workbook(path, "decks/w.xlsx")
+    assert not isinstance(read, grid.Refused), read
+    assert len(opened) < 10, len(opened)
+
+
+def test_icons_drawing_the_same_pictures_share_one_decoding_of_each(tmp_path, monkeypatch):
+    # probe 66-3: icons drawing more picture files than the few kept between them decoded
+    # each file again for each icon, their drawings holding every copy (100 icons of the
+    # same nine PNGs: 1.26 GB)
+    from tests.test_hardening_probe15_reads import _png
+    from toolkit.render import svg_icons
+    from toolkit.render.svg_icons import load_svg
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    names = [f"p{i}.png" for i in range(4)]
+    for i, name in enumerate(names):
+        (icons / name).write_bytes(_png() + bytes([i]))
+    image = '<image x="0" y="0" width="10" height="10" href="{}"/>'
+    decoded: list[bytes] = []
+    real = svg_icons._picture
+    monkeypatch.setattr(svg_icons, "_picture", lambda data: decoded.append(data) or real(data))
+    monkeypatch.setattr(svg_icons, "KEPT_PICTURES", 2)
+    svg_icons._READ.clear()
+    drawn = []
+    for n in range(6):
+        path = icons / f"i{n}.svg"
+        path.write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+            + "".join(image.format(name) for name in names)
+            + "\n</svg>\n"
+        )
+        icon, problem = load_svg(path, f"icons/i{n}.svg", icons, tmp_path)
+        assert problem is None and icon is not None
+        drawn.append(icon)
+    assert len(decoded) == len(names), len(decoded)
