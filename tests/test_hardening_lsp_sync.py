@@ -181,9 +181,13 @@ def test_an_ignore_action_inserts_its_comment_and_a_request_is_answered_once_eac
     for edit in edits:
         assert edit.range.start.character == len(line) and len(edit.new_text) < 60, edit
     assert edits[0].new_text == "  # playset: ignore[T000] (why)"
-    many = [lsp.Diagnostic(where, f"x{i}", code="T001") for i in range(500)]
+    many = [lsp.Diagnostic(where, f"x{i}", code=f"T{i:03d}") for i in range(500)]
     answered = actions.actions(SimpleNamespace(game=None), "file:///g/d.yaml", line, many)
     assert len(answered) == actions.MAX_ASKED
+    # probe 65-9: one code on one line is ignored by one action, whatever the messages
+    same = [lsp.Diagnostic(where, f"x{i}", code="T001") for i in range(500)]
+    answered = actions.actions(SimpleNamespace(game=None), "file:///g/d.yaml", line, same)
+    assert [a.title for a in answered] == ["Ignore T001 on this line (write why)"]
 
 
 def test_hover_finds_its_name_from_an_index_made_once_a_check() -> None:
@@ -466,3 +470,67 @@ def test_a_document_deeper_than_a_walk_goes_is_not_mirrored(tmp_path, monkeypatc
     finally:
         sys.setrecursionlimit(limit)
     assert removed == [deep]
+
+
+def test_the_ignore_comment_is_found_as_the_pattern_finds_it() -> None:
+    # probe 65-9: the pattern was tried at each `#` of the line, for each diagnostic asked
+    from hypothesis import example, given, settings
+    from hypothesis import strategies as st
+
+    from toolkit.lsp import actions
+
+    parts = st.sampled_from(["#", " ", "\t", "playset:", "ignore[", "T001", ",", "]", "x", "# "])
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.lists(parts, max_size=14).map("".join))
+    @example("a: 1  # playset: ignore[T001, P002] (why)")
+    @example("#playset:ignore[T001]# playset: ignore[P002]")
+    def check(text: str) -> None:
+        found, expected = actions.ignore_comment(text), actions.IGNORE.search(text)
+        assert (found and found.span(1)) == (expected and expected.span(1))
+
+    check()
+    looked: list[int] = []
+
+    class Line(str):
+        def find(self, *args):  # type: ignore[override]
+            looked.append(1)
+            return super().find(*args)
+
+    assert actions.ignore_comment(Line("#" * 500_000)) is None and len(looked) == 1
+
+
+def test_a_files_typography_fixes_are_planned_once_a_check(monkeypatch) -> None:
+    # probe 65-11: 33 documents asked in turn missed the 32 fixes kept, and each planned
+    # the whole game's fixes again (~55 ms a request on an 800-card game)
+    from toolkit.i18n import fix
+    from toolkit.lsp import actions
+
+    planned: list[object] = []
+    monkeypatch.setattr(fix, "plan_fixes", lambda game, only, facts: planned.append(1) or [])
+    state = SimpleNamespace(
+        game=object(),
+        facts=object(),
+        mirror=SimpleNamespace(rel=lambda path: str(path), rel_of_mirrored=lambda p: str(p)),
+    )
+    uris = [f"file:///g/z{i}.yaml" for i in range(40)]
+    for _ in range(3):
+        for uri in uris:
+            assert actions.actions(state, uri, "a: 1\n", []) == []
+    assert len(planned) == len(uris)
+
+
+def test_a_documents_lines_are_kept_once_whatever_the_uris_spelling(monkeypatch) -> None:
+    # probe 65-12: the lines were kept under the URI as spelled: 300 spellings of one
+    # 800 kB document, 2.2 GB
+    server = make_server()
+    document = SimpleNamespace(source="a\nb\n")
+
+    class Workspace:
+        text_documents = {"file:///g/a.yaml": document}
+
+    monkeypatch.setattr(type(server), "workspace", Workspace())
+    for spelling in ("file:///g/a.yaml", "file:///%67/a.yaml", "file:///g/%61.yaml"):
+        assert server.lines_of(spelling)[1] == ["a", "b"]
+    assert list(server.split) == ["file:///g/a.yaml"]
+    server.close()

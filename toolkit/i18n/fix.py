@@ -11,7 +11,7 @@ from pathlib import Path
 from toolkit.checks.translation.typography import apply_fixes, safe_fixes
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.sheets.load import SheetDocument
-from toolkit.content.walk import collect
+from toolkit.content.walk import Facts, collect
 from toolkit.fileio import write_many
 from toolkit.i18n.sheet_edit import apply_sheet_edits
 from toolkit.i18n.sheet_refusal import sheet_refusal
@@ -79,18 +79,25 @@ class FilePatch:
         ]
 
 
-def plan_fixes(game: Game, only: Callable[[Path], bool] | None = None) -> list[FilePatch]:
+def plan_fixes(
+    game: Game, only: Callable[[Path], bool] | None = None, facts: Facts | None = None
+) -> list[FilePatch]:
     """One patch per file that has fixable typography (a sheet's cells edited in the sheet,
-    as `i18n import` edits them); `only`: the files (by their document's path) to plan."""
+    as `i18n import` edits them); `only`: the files (by their document's path) to plan, the
+    others' texts not looked at; `facts`: the game's, when the caller has them."""
     by_file: dict[int, tuple[LoadedFile, list[Edit]]] = {}
     grouped: dict[int, list[Edit]] = defaultdict(list)
-    for text in collect(game).texts:
+    chosen: dict[int, bool] = {}  # by file: `only` asked once for each
+    for text in (facts if facts is not None else collect(game)).texts:
+        doc = text.file.doc
+        assert doc is not None
+        if only is not None:
+            if id(text.file) not in chosen:
+                chosen[id(text.file)] = only(doc.path)
+            if not chosen[id(text.file)]:
+                continue
         for lang, value in text.value.items():
             fixed = apply_fixes(value, safe_fixes(lang, value))
-            doc = text.file.doc
-            assert doc is not None
-            if only is not None and not only(doc.path):
-                continue
             edit = Edit((*text.path, lang), fixed)
             if fixed == value:
                 continue

@@ -144,12 +144,13 @@ class PlaysetServer(LanguageServer):
         65-3), and split it again each time (probe 65-4)."""
         document = self.workspace.text_documents.get(unquote(uri))
         if document is None:
-            self.split.pop(uri, None)
+            self.split.pop(unquote(uri), None)
             return "", []
         source = document.source
-        kept = self.split.get(uri)
+        key = unquote(uri)  # one entry for every spelling of the URI (probe 65-12)
+        kept = self.split.get(key)
         if kept is None or kept[0] is not source:
-            kept = self.split[uri] = (source, source.splitlines())
+            kept = self.split[key] = (source, source.splitlines())
         return kept
 
     def state_for(self, uri: str) -> GameState | None:
@@ -193,7 +194,7 @@ class PlaysetServer(LanguageServer):
     def unbuffer(self, uri: str) -> None:
         """A document closed: its file's text is that of another document of the file still
         open (the last edited), else the file's on disk again; check soon."""
-        self.split.pop(uri, None)
+        self.split.pop(unquote(uri), None)
         state = self.state_for(uri)
         if state is None:
             return
