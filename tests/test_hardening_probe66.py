@@ -79,3 +79,24 @@ def test_the_state_names_an_icon_not_named_in_utf8(tmp_path):
     assert answer.status_code == 200
     assert b"icons/a\\udcffb.svg" in answer.content  # the name's JSON escape
     assert "icons/a\udcffb.svg" in json.dumps(answer.json(), ensure_ascii=False)
+
+
+def test_content_in_a_folder_named_output_is_watched_below_the_game_folder(tmp_path):
+    # probe 66-5: every folder named `output` was left out at any depth; a deck kept in
+    # decks/output/ validated and built, and the preview never drew its edits
+    from watchfiles import Change
+
+    from toolkit.preview.watcher import ContentFilter, watched_folders
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    (game / "decks" / "output").mkdir()
+    (game / "output" / "demo").mkdir(parents=True)
+    watched = watched_folders([game])
+    assert game / "decks" / "output" in watched and game / "output" not in watched
+    assert not any(folder.is_relative_to(game / "output") for folder in watched)
+    allowed = ContentFilter([game])
+    assert allowed(Change.modified, str(game / "decks" / "output" / "cards.yaml"))
+    assert not allowed(Change.modified, str(game / "output" / "demo" / "cards.yaml"))
+    assert not allowed(Change.added, str(game / "output"))
+    assert allowed(Change.modified, str(game / "outputs.yaml"))

@@ -36,11 +36,22 @@ the old one until another file was saved (probe 44)."""
 
 class ContentFilter(DefaultFilter):
     """watchfiles' default filter, narrowed to the files a game is made of (and never what
-    `build` or `export` write into `output/`)."""
+    `build` or `export` write into `output/`). With `roots`, only each root's own `output/`
+    is left out: a game may keep content in a folder so named deeper down, and its edits
+    went unseen (probe 66-5); without, every folder so named."""
 
     ignore_dirs = (*DefaultFilter.ignore_dirs, "output")
 
+    def __init__(self, roots: Iterable[Path] | None = None) -> None:
+        self._outputs: tuple[str, ...] = ()
+        if roots is not None:
+            self.ignore_dirs = tuple(DefaultFilter.ignore_dirs)
+            self._outputs = tuple(str(Path(root, "output")) for root in roots)
+        super().__init__()
+
     def __call__(self, change: Change, path: str) -> bool:
+        if path in self._outputs or path.startswith(tuple(o + os.sep for o in self._outputs)):
+            return False
         wanted = path.lower().endswith(WATCHED_SUFFIXES) or _new_folder(change, path)
         return wanted and super().__call__(change, path)
 
@@ -64,7 +75,7 @@ preview reads: watched first, even when empty, as the game folder itself is."""
 def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]]:
     """fileio.walk of each root, following no link, tool and output folders left out; a
     root's own GAME_FOLDERS first; no more than MAX_WALKED folders of each root."""
-    skipped = set(ContentFilter.ignore_dirs)
+    skipped = set(DefaultFilter.ignore_dirs)
     for root in roots:
         for walked, (folder, dirs, files) in enumerate(walk(root)):
             if walked == MAX_WALKED:
@@ -74,7 +85,9 @@ def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]
                 (
                     d
                     for d in dirs
-                    if d not in skipped and not os.path.islink(os.path.join(folder, d))
+                    if d not in skipped
+                    and not (top and d == "output")  # what build writes; deeper, content
+                    and not os.path.islink(os.path.join(folder, d))
                 ),
                 key=lambda d: (not (top and d in GAME_FOLDERS), d),
             )
@@ -271,7 +284,7 @@ class Watcher:
             return self._poll(polled, [])
         changes = watch(
             *folders,
-            watch_filter=ContentFilter(),
+            watch_filter=ContentFilter(self.roots),
             stop_event=self._stop,
             debounce=400,  # a burst of saves (an editor writing, then renaming) is one
             step=20,  # ms without further events before a burst is reported
