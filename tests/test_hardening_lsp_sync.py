@@ -534,3 +534,74 @@ def test_a_documents_lines_are_kept_once_whatever_the_uris_spelling(monkeypatch)
         assert server.lines_of(spelling)[1] == ["a", "b"]
     assert list(server.split) == ["file:///g/a.yaml"]
     server.close()
+
+
+def test_a_rules_help_is_made_once_for_each_code(monkeypatch) -> None:
+    # probe 65-13: each hover on a code in a `# playset:` comment globbed and sorted the
+    # bundled example folders twice (~1.6 ms a hover)
+    from toolkit.lsp import server
+    from toolkit.ruledocs import examples
+
+    server.rule_help.cache_clear()
+    looked: list[int] = []
+    real = examples.example_codes
+    monkeypatch.setattr(examples, "example_codes", lambda: looked.append(1) or real())
+    for _ in range(5):
+        assert server.rule_help("T001").startswith("**T001**")
+    assert len(looked) == 1
+    server.rule_help.cache_clear()
+
+
+def _state_of(game: Path):
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.lsp.workspace import GameState
+
+    return GameState(Mirror(game))
+
+
+def test_an_icon_saved_after_a_check_is_seen_by_the_next(tmp_path, monkeypatch) -> None:
+    # probe 65-14: the game's icons were kept for the server's life: an icon added on disk
+    # stayed "missing" (P007) while validate was clean
+    from toolkit.scaffold.new import new_game
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"])
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("Move {steps} spaces.", "Move {steps} :zap:."))
+    state = _state_of(game)
+    try:
+        codes = [d.code for found in state.check().values() for d in found]
+        assert "P007" in codes
+        (game / "icons" / "zap.svg").write_bytes((game / "icons" / "token.svg").read_bytes())
+        codes = [d.code for found in state.check().values() for d in found]
+        assert "P007" not in codes, codes
+    finally:
+        state.mirror.close()
+
+
+def test_an_open_document_is_written_once_and_a_lone_surrogate_checks(tmp_path, monkeypatch):
+    # probe 65-16: each check wrote every open document again, its folders looked at step
+    # by step; probe 65-15: a lone surrogate in one stopped every check of the game
+    from toolkit.lsp.mirror import Mirror
+    from toolkit.scaffold.new import new_game
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"])
+    state = _state_of(game)
+    written: list[Path] = []
+    real = Mirror._write
+    monkeypatch.setattr(Mirror, "_write", lambda self, t, x: written.append(t) or real(self, t, x))
+    try:
+        state.mirror.set_buffer("notes.yaml", "a: \ud800\n")
+        state.mirror.set_buffer("decks/more.yaml", "a: 1\n")
+        for _ in range(3):
+            state.check()
+        assert len(written) == 2, written
+        assert (state.mirror.path / "notes.yaml").read_text() == "a: ?\n"
+        state.mirror.set_buffer("decks/more.yaml", "a: 2\n")
+        state.check()
+        assert len(written) == 3
+    finally:
+        state.mirror.close()

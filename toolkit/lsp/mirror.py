@@ -121,6 +121,7 @@ class Mirror:
         self.path.mkdir()
         self._seen: dict[str, FileVersion] = {}  # rel → the real file's identity
         self._buffers: dict[str, str] = {}  # rel → unsaved text
+        self._written: dict[str, str] = {}  # rel → the buffer's text last written (by identity)
         self._copied: dict[str, int] = {}  # rel → bytes its copy holds (no hard link)
         self._copied_total = 0  # their sum
         self._told: set[str] = set()  # rel of the files the editor was told are not copied
@@ -169,6 +170,7 @@ class Mirror:
         RecursionError (probe 65-8)."""
         if rel.count("/") >= MAX_DEPTH:
             return
+        self._written.pop(rel, None)
         if text is None:
             self._buffers.pop(rel, None)
             self._seen.pop(rel, None)  # relinked at the next sync
@@ -198,8 +200,12 @@ class Mirror:
                 continue
             self._mirror(real, rel, sparse_files)
         for rel, text in list(self._buffers.items()):
+            if self._written.get(rel) is text and _regular(self.path / rel):
+                present.add(rel)  # written at an earlier sync: each check wrote every open
+                continue  # document again, its folders looked at step by step (probe 65-16)
             try:
                 self._write(self.path / rel, text)
+                self._written[rel] = text
             except OSError as exc:  # a "document" that is a folder, or below a file: the
                 # checks read no such file (it stopped every check while it stayed open)
                 log.warning("%s cannot be a document of the game: %s", rel, exc.strerror)
@@ -383,8 +389,17 @@ class Mirror:
         self._make_room(target)
         self._folder_for(target, files_too=False)
         fresh = target.with_name(f".{target.name}.playset-lsp")
-        fresh.write_text(text, encoding="utf-8")
+        # a lone surrogate (JSON "\ud800") has no UTF-8: written as "?", as an editor saving
+        # the text must; it stopped every check of the game (probe 65-15)
+        fresh.write_text(text, encoding="utf-8", errors="replace")
         os.replace(fresh, target)  # the link to the real file is replaced, never written
+
+
+def _regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 UNREAD_COPY_BYTES = 1024 * 1024

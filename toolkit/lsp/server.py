@@ -8,6 +8,7 @@ the editor's other requests, and a failure is logged, never the end of the sessi
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import logging
 import os
@@ -401,6 +402,7 @@ def _is_code(word: str) -> bool:
     return len(word) == 4 and word[0].isupper() and word[1:].isdigit()
 
 
+@functools.lru_cache(maxsize=1024)  # every code is 4 characters: at most 26 × 1,000 asked
 def rule_help(code: str) -> str:
     """A rule's explanation, as `playset rules CODE` gives it: what it checks and why, and
     where its failing example reports it."""

@@ -72,8 +72,12 @@ class GameState:
         from toolkit.checks import run_checks
         from toolkit.content.game import load_game
         from toolkit.content.walk import collect
+        from toolkit.render import icons
 
         self.mirror.sync()
+        # the game's icons are kept by folder for a command's life; the server's lasts the
+        # editor's, and an icon added on disk stayed "missing" (probe 65-14)
+        icons.icon_set.cache_clear()
         # the mirror holds no dot files: a journal of the real folder is looked for there
         game = load_game(self.mirror.path, written=self.mirror.root)
         found = run_checks(game)
