@@ -219,7 +219,10 @@ class RulebookUnits:
         try:
             if found.aligned is not None:  # only the changed units move in the translation
                 changed = [by_key.get(k) if k else None for k in found.keys]
-                picked = [c.text if c in accepted else None for c in changed]
+                # by identity, in a set: a list's `in` made n units × n changes (12,000
+                # paragraphs, 26.9 s; probe 66-6)
+                taken = {id(c) for c in accepted}
+                picked = [c.text if c is not None and id(c) in taken else None for c in changed]
                 base, replaced = found.aligned[0], list(zip(found.current, picked, strict=True))
                 new = rebuild(*found.aligned, picked)
             else:
