@@ -60,3 +60,28 @@ def test_icons_drawing_the_same_pictures_share_one_decoding_of_each(tmp_path, mo
         assert problem is None and icon is not None
         drawn.append(icon)
     assert len(decoded) == len(names), len(decoded)
+
+
+def test_a_large_file_beside_the_game_is_hashed_as_it_is_read(tmp_path, monkeypatch):
+    # probe 66 (info): the findings cache read each file whole to hash it: a 300 MB file
+    # beside game.yaml held 650 MB
+    import hashlib
+    import os
+
+    from toolkit.content import validate_cache
+    from toolkit.content.validate_cache import WHOLE_BYTES, FileFacts, StatCache, _Budget
+
+    big = tmp_path / "big.bin"
+    data = bytearray(os.urandom(WHOLE_BYTES + 3_000_000))
+    data[(1 << 20) - 3 : (1 << 20) + 3] = b"output"  # across two pieces
+    big.write_bytes(bytes(data))
+    monkeypatch.setattr(validate_cache, "_read", lambda fd, size: 1 / 0)  # never whole
+    read: list[int] = []
+    real = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: read.append(n) or real(fd, n))
+    facts = StatCache().facts(str(big), _Budget())
+    assert facts == FileFacts("F" + hashlib.sha256(bytes(data)).hexdigest(), True)
+    assert max(read) <= 1 << 20
+    data[5_000_000:5_000_020] = b"yaml-language-server"  # a modeline: never remembered
+    big.write_bytes(bytes(data))
+    assert StatCache().facts(str(big), _Budget()).tag.startswith("V")
