@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolkit.content.game import load_game
 from toolkit.i18n.placeholders import jinja_problem
@@ -98,3 +100,231 @@ def test_raw_text_is_prose_but_its_tags_are_code():
     assert jinja_problem(source, "Un {% raw %}{{ y }} ici{% endraw %} bé") is None
     moved = jinja_problem(source, "Un {% raw %}{% endraw %}{{ x }} bé")
     assert moved is not None and "adds {{ x }}" in moved
+
+
+# --- the finder against Jinja's own lexer and against a plain reference ------------------
+
+PIECES = [
+    "{{", "}}", "{%", "%}", "{#", "#}", "{", "}", "%", "'", '"', "\\", "(", ")", "[", "]",
+    "x", " ", "\n", "-", " raw ", "endraw", "~",
+]  # fmt: skip
+
+
+def _lexer_spans(text: str) -> list[tuple[int, int]] | None:
+    """The tags Jinja's lexer finds in `text` (from its tokens, laid back on the text), or
+    None where it stops with an error, or ends inside a tag (the parser's error)."""
+    from jinja2 import Environment, TemplateSyntaxError
+
+    try:
+        tokens = list(Environment(keep_trailing_newline=True).lexer.tokeniter(text, None))
+    except TemplateSyntaxError:
+        return None
+    spans, cursor, start = [], 0, None
+    for _, kind, value in tokens:
+        while not text.startswith(value, cursor):  # whitespace a `-` took from the text
+            assert text[cursor].isspace(), (text, value, cursor)
+            cursor += 1
+        end = cursor + len(value.rstrip())  # not the whitespace a `-}}` takes after it
+        if kind.startswith("raw_"):
+            spans.append((cursor, end))
+        elif kind.endswith("_begin"):
+            start = cursor
+        elif kind.endswith("_end"):
+            assert start is not None
+            spans.append((start, end))
+            start = None
+        cursor += len(value)
+    return None if start is not None else spans  # a tag left open: the parser stops there
+
+
+def _reference_end(text: str, start: int) -> int | None:
+    """Where the tag opened at `start` ends, read one character at a time."""
+    closer = {"{": "}}", "%": "%}", "#": "#}"}[text[start + 1]]
+    if closer == "#}":
+        found = text.find("#}", start + 2)
+        return None if found < 0 else found + 2
+    owed: list[str] = []
+    at = start + 2
+    while at < len(text):
+        char = text[at]
+        if char in "'\"":
+            at += 1
+            while at < len(text) and text[at] != char:
+                at += 2 if text[at] == "\\" else 1
+            if at >= len(text):
+                return None
+        elif not owed and text.startswith(closer, at):
+            return at + 2
+        elif char in "([{":
+            owed.append({"(": ")", "[": "]", "{": "}"}[char])
+        elif char in ")]}" and (not owed or owed.pop() != char):
+            return None
+        at += 1
+    return None
+
+
+def _raw_tag(text: str, at: int, word: str) -> int | None:
+    """The end of `{% word %}` (with Jinja's whitespace controls) written at `at`, or None."""
+    if not text.startswith("{%", at):
+        return None
+    at += 2
+    if text[at : at + 1] in ("-", "+") and text[at : at + 1]:
+        at += 1
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if not text.startswith(word, at):
+        return None
+    at += len(word)
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if text[at : at + 1] in ("-", "+") and text[at : at + 1]:
+        if word == "raw" and text[at] == "+":
+            return None
+        at += 1
+    return at + 2 if text.startswith("%}", at) else None
+
+
+def _reference(text: str) -> list[tuple[int, int]]:
+    import re
+
+    from toolkit.render.jinja_cache import TEMPLATE_CODE
+
+    spans: list[tuple[int, int]] = []
+    at = 0
+    while at < len(text) - 1:
+        if text[at] != "{" or text[at + 1] not in "{%#":
+            at += 1
+            continue
+        raw = _raw_tag(text, at, "raw")
+        end: int | None = None
+        if raw is not None:
+            close = next((i for i in range(raw, len(text)) if _raw_tag(text, i, "endraw")), None)
+            if close is not None:
+                end = _raw_tag(text, close, "endraw")
+                assert end is not None
+                spans += [(at, raw), (close, end)]
+                at = end
+                continue
+        else:
+            end = _reference_end(text, at)
+        if end is None:
+            return spans + [
+                m.span() for m in re.compile(TEMPLATE_CODE, re.DOTALL).finditer(text, at)
+            ]
+        spans.append((at, end))
+        at = end
+    return spans
+
+
+LEXED = [
+    'a {{ "}}" }} b {% set s = "%}" %} c',
+    "{{ {'a': {'b': 1}} }} {{ f([1, (2)]) }}",
+    "{{ \"\\\"}}\" ~ '\\'}}' }}",
+    "{#- {{ #} {%- raw -%} {{ x }} {% endraw %} {{ y -}}  z",
+    "{% raw %}{% endraw %}{%+ raw %}{{{%- endraw +%}",
+    "{{ x }}\n{{ 'a\n}}' }}",
+]
+
+
+@pytest.mark.parametrize("text", LEXED)
+def test_the_tags_are_the_ones_jinja_s_lexer_finds(text):
+    from toolkit.i18n.jinja_tags import jinja_tags
+
+    assert _lexer_spans(text) is not None, text
+    assert jinja_tags(text) == _lexer_spans(text) == _reference(text)
+
+
+INSIDE = [
+    " ", "x", "~", "1", '"}}"', "'%}'", '"#}"', "'\\''", '"\\\\"', '"{{"', "(", ")", "[", "]",
+    "{", "}", "}}", "%}", ",", ":", "\n", "-", '"', "'",
+]  # fmt: skip
+TAG = st.builds(
+    lambda opener, inside, closer: opener + "".join(inside) + closer,
+    st.sampled_from(["{{", "{%", "{#", "{{-", "{%-"]),
+    st.lists(st.sampled_from(INSIDE), max_size=6),
+    st.sampled_from(["}}", "%}", "#}", "-}}", "-%}"]),
+)
+PROSE = st.sampled_from(["a", " ", "\n", "{% raw %}", "{% endraw %}", "}}", '"'])
+TEXTS = st.one_of(
+    st.lists(st.sampled_from(PIECES), max_size=14).map("".join),  # mostly broken
+    st.lists(st.one_of(TAG, PROSE), max_size=6).map("".join),  # a third or so lexed
+)
+
+
+@settings(max_examples=800, deadline=None, derandomize=True)
+@given(TEXTS)
+def test_the_tags_match_the_lexer_and_the_reference(text):
+    from toolkit.i18n.jinja_tags import jinja_tags
+
+    found = jinja_tags(text)
+    assert found == _reference(text)
+    lexed = _lexer_spans(text)
+    if lexed is not None:  # the text is one Jinja reads: its tags, exactly
+        assert found == lexed
+
+
+# --- linear work on hostile text, counted, not timed --------------------------------------
+
+MB = 1_000_000
+
+
+class _Counted:
+    """A compiled pattern that adds to `work` the characters each call could have read:
+    from where it starts to where its match ends, or to the end of the text; past the
+    budget it stops the test (a quadratic finder fails at once, not after hours)."""
+
+    def __init__(self, pattern, work: list[int], budget: int) -> None:
+        self.pattern, self.work, self.budget = pattern, work, budget
+
+    def _charge(self, found, text: str, pos: int):
+        self.work[0] += 1
+        self.work[1] += (found.end() if found is not None else len(text)) - pos
+        assert self.work[0] <= self.budget and self.work[1] <= self.budget, self.work
+        return found
+
+    def search(self, text: str, pos: int = 0):
+        return self._charge(self.pattern.search(text, pos), text, pos)
+
+    def match(self, text: str, pos: int = 0):
+        return self._charge(self.pattern.match(text, pos), text, pos)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{ " * (MB // 3),  # many openers, none closed
+        '{{ "' * (MB // 4),  # strings closing and opening across them
+        "{{ '" + "\\'" * (MB // 2),  # an unfinished string of escaped quotes
+        '{{ "' + "\\" * MB + '" }}',  # a long run of backslashes
+        "'" * MB,  # quotes outside any tag
+        "{{ " + "'" * MB,  # a run of quotes in a tag, the last one unfinished
+        '{{ "}}" }}' * (MB // 10),  # many tags, each with a closer in a string
+        "{% raw %}" * (MB // 9),  # raw blocks never ended
+        "{% raw %}{% endraw %}" * (MB // 21),
+        "{{ )" * (MB // 4),  # a bracket closing nothing, after every opener
+        "{{ (" * (MB // 4) + "}}" * (MB // 4),
+        "{#" * (MB // 2),
+        "{%" + " " * MB + "raw",
+    ],
+    ids=lambda text: repr(text[:12]),
+)
+def test_hostile_text_is_read_in_linear_work(monkeypatch, text):
+    from toolkit.i18n import jinja_tags as module
+
+    work = [0, 0]  # calls, characters read
+    budget = 6 * len(text)
+    for name in ("_OPENER", "_COMMENT_END", "_RAW_END", "_STOP"):
+        monkeypatch.setattr(module, name, _Counted(getattr(module, name), work, budget))
+    strings = {q: _Counted(p, work, budget) for q, p in module._STRING.items()}
+    monkeypatch.setattr(module, "_STRING", strings)
+    cut = module.template_code
+
+    def template_code(part: str) -> list[tuple[int, int]]:
+        work[0] += 1
+        work[1] += len(part)
+        return cut(part)
+
+    monkeypatch.setattr(module, "template_code", template_code)
+    found = module.jinja_tags(text)
+    assert work[0] <= budget and work[1] <= budget, work
+    assert all(a < b <= c for (a, b), (c, _) in zip(found, found[1:], strict=False))

@@ -21,11 +21,10 @@ import re
 
 from toolkit.render.jinja_cache import template_code
 
-_OPENER = re.compile(r"\{[{%#]")
+# an opener, `{% raw %}` first as in jinja2.lexer's root rule (`root_raw_re`)
+_OPENER = re.compile(r"(\{%[-+]?\s*+raw\s*+-?%\})|\{[{%#]")
 _COMMENT_END = re.compile(r"#\}")
-# Jinja's raw block (jinja2.lexer: `root_raw_re` and the raw state's end), delimiters only
-_RAW_BEGIN = re.compile(r"\{%[-+]?\s*raw\s*-?%\}")
-_RAW_END = re.compile(r"\{%[-+]?\s*endraw\s*[-+]?%\}")
+_RAW_END = re.compile(r"\{%[-+]?\s*+endraw\s*+[-+]?%\}")
 # what can end a tag, open or close a bracket, or open a string: the rest is skipped
 _STOP = re.compile(r"""[%}'"()\[\]{]""")
 # jinja2.lexer.string_re, with possessive repeats: an unfinished string fails in one pass
@@ -68,10 +67,10 @@ def jinja_tags(text: str) -> list[tuple[int, int]]:
         if kind == "#":
             comment = _COMMENT_END.search(text, start + 2)
             end = comment.end() if comment is not None else -1
-        elif raw := _RAW_BEGIN.match(text, start):
-            close = _RAW_END.search(text, raw.end())
+        elif opener[1] is not None:
+            close = _RAW_END.search(text, opener.end())
             if close is not None:
-                spans += [raw.span(), close.span()]
+                spans += [opener.span(), close.span()]
                 position = close.end()
                 continue
             end = -1
