@@ -168,7 +168,7 @@ def _raw_tag(text: str, at: int, word: str) -> int | None:
     if not text.startswith("{%", at):
         return None
     at += 2
-    if text[at : at + 1] in ("-", "+") and text[at : at + 1]:
+    if text[at : at + 1] in ("-", "+"):
         at += 1
     while at < len(text) and text[at].isspace():
         at += 1
@@ -177,7 +177,7 @@ def _raw_tag(text: str, at: int, word: str) -> int | None:
     at += len(word)
     while at < len(text) and text[at].isspace():
         at += 1
-    if text[at : at + 1] in ("-", "+") and text[at : at + 1]:
+    if text[at : at + 1] in ("-", "+"):
         if word == "raw" and text[at] == "+":
             return None
         at += 1

@@ -12,7 +12,9 @@ Where Jinja's lexer would stop with an error (a string, a bracket, a tag, a comm
 block left open; a closing bracket that closes nothing), the rest of the text is cut as
 `template_code` cuts it: a unit of a rulebook may hold half a tag whose other half is in
 the next unit, and an opener with no closer stays prose as it did. The rebuilt file is
-parsed whole before it is written, which is where such halves are judged.
+parsed whole before it is written, which is where such halves are judged, and where a
+character the lexer refuses inside a tag (`@`, a `\\` outside a string), which this finder
+reads past, is refused.
 """
 
 from __future__ import annotations
