@@ -10,14 +10,16 @@ from collections.abc import Iterable
 from jinja2 import TemplateSyntaxError
 
 from toolkit.content.templating import placeholders
-from toolkit.render.jinja_cache import TemplateLimitError, parse_check, template_code
+from toolkit.i18n.jinja_tags import jinja_tags
+from toolkit.render.jinja_cache import TemplateLimitError, parse_check
 
 _SPACES = re.compile(r"\s+")
 
 
 def jinja_code(text: str) -> list[str]:
-    """The Jinja expressions, statements and comments of `text`, spacing normalised."""
-    return [_SPACES.sub(" ", text[start:end]) for start, end in template_code(text)]
+    """The Jinja expressions, statements and comments of `text`, spacing normalised, cut
+    as Jinja's lexer cuts them (`jinja_tags`: `{{ "}}" }}` is one expression)."""
+    return [_SPACES.sub(" ", text[start:end]) for start, end in jinja_tags(text)]
 
 
 def brace_problem(source: str, translation: str) -> str | None:
@@ -70,7 +72,7 @@ def code_problem(
             expected.subtract(jinja_code(old))
             expected.update(jinja_code(text))
     have: Counter[str] = Counter()
-    for start, end in template_code(new):
+    for start, end in jinja_tags(new):
         code = _SPACES.sub(" ", new[start:end])
         have[code] += 1
         if have[code] > expected[code]:
