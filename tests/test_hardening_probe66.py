@@ -100,3 +100,17 @@ def test_content_in_a_folder_named_output_is_watched_below_the_game_folder(tmp_p
     assert not allowed(Change.modified, str(game / "output" / "demo" / "cards.yaml"))
     assert not allowed(Change.added, str(game / "output"))
     assert allowed(Change.modified, str(game / "outputs.yaml"))
+
+
+def test_polled_folders_are_looked_at_no_further_than_a_bound(tmp_path, monkeypatch):
+    # a polled folder of 100,000 files would keep a core busy while the preview waits
+    from toolkit.preview import watcher
+
+    monkeypatch.setattr(watcher, "MAX_POLLED", 50)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        for n in range(40):
+            (tmp_path / folder / f"{n}.yaml").write_text("a: 1\n")
+    seen = watcher.snapshot([tmp_path / "a", tmp_path / "b"])
+    assert len(seen) == 50
+    assert sum(1 for path in seen if path.parent.name == "a") == 40

@@ -14,6 +14,7 @@ once: 100,000 empty folders in a game took 100,109 of the user's 192,543 watches
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import threading
@@ -138,6 +139,10 @@ def _utf8(path: Path) -> bool:
 
 POLL_SECONDS = 0.5
 """How often a folder watchfiles cannot watch is looked at instead."""
+MAX_POLLED = 10_000
+"""Entries of the polled folders looked at each time, together (each one stat()ed): a
+polled folder of 100,000 files would keep a core busy while the preview waits; past it, what
+is saved there is not seen."""
 
 
 def _named_in_utf8(folder: Path, names: Iterable[str]) -> bool:
@@ -151,17 +156,20 @@ def snapshot(folders: Iterable[Path]) -> dict[Path, tuple[int, int]]:
     """The files the preview reads in `folders` (not below them) with their change time and
     size, and the folders in them (as (-1, -1)): what a polled folder is compared by."""
     seen: dict[Path, tuple[int, int]] = {}
+    left = MAX_POLLED
     for folder in folders:
         try:
-            entries = list(os.scandir(folder))
+            with os.scandir(folder) as listed:
+                entries = list(itertools.islice(listed, left))
         except OSError:
             continue
+        left -= len(entries)
         for entry in entries:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     seen[Path(entry.path)] = (-1, -1)
                 elif entry.name.lower().endswith(WATCHED_SUFFIXES):
-                    info = entry.stat()
+                    info = entry.stat(follow_symlinks=False)
                     seen[Path(entry.path)] = (info.st_mtime_ns, info.st_size)
             except OSError:
                 continue
