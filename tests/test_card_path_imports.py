@@ -70,3 +70,11 @@ def test_question_needs_without_a_bank_are_still_counted(tmp_path: Path) -> None
     loaded, codes = _gate(game, QUESTION_CHECKS)
     assert "toolkit.checks.questions.counts" in loaded
     assert codes == ["Q007"]
+
+
+def test_the_gate_of_a_game_without_boards_loads_no_line_tally(tmp_path: Path) -> None:
+    """The board checks ask the line tally (a board page's price) which caps paint past a
+    dash only for a board's line styles: a game of cards never imports it."""
+    loaded, codes = _gate(_cards_only(tmp_path), ("toolkit.render.line_tally",))
+    assert loaded == []
+    assert codes == []
