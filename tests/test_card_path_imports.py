@@ -78,3 +78,45 @@ def test_the_gate_of_a_game_without_boards_loads_no_line_tally(tmp_path: Path) -
     loaded, codes = _gate(_cards_only(tmp_path), ("toolkit.render.line_tally",))
     assert loaded == []
     assert codes == []
+
+
+BUILD = """
+import sys
+import toolkit.cli as cli
+game, out, wanted = sys.argv[1:]
+sys.argv = ["playset", "build", game, "--lang", "fr", "--no-cache", "--out", out]
+try:
+    cli.main()
+except SystemExit as exc:
+    print(exc.code)
+print(sorted(m for m in sys.modules if m in wanted.split(",")))
+"""
+
+
+def test_a_build_without_a_duplex_offset_imports_no_printer_reader(tmp_path: Path) -> None:
+    """The saved printers' reader is imported for `--back-offset` or `--printer`, the text
+    formats of findings for a game the gate refuses, shlex for the message of a game an
+    interrupted write left half changed. A build of a valid game without either loads none
+    of them, and writes its PDF."""
+    game, out = _cards_only(tmp_path), tmp_path / "out"
+    wanted = "toolkit.render.printers,toolkit.diagnostics.formats,shlex"
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(game), str(out), wanted], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["0", "[]"]
+    assert (out / "g" / "fr" / "cards.pdf").is_file()
+
+
+def test_a_refused_game_still_shows_its_errors(tmp_path: Path) -> None:
+    game, out = _cards_only(tmp_path), tmp_path / "out"
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text().replace("size: poker", "size: huge"))
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(game), str(out), "toolkit.diagnostics.formats"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["1", "['toolkit.diagnostics.formats']"]
+    assert "decks/cards.yaml:4:7: S004 [error]" in done.stderr and "'huge'" in done.stderr
