@@ -96,10 +96,13 @@ print(sorted(m for m in sys.modules if m in wanted.split(",")))
 def test_a_build_without_a_duplex_offset_imports_no_printer_reader(tmp_path: Path) -> None:
     """The saved printers' reader is imported for `--back-offset` or `--printer`, the text
     formats of findings for a game the gate refuses, shlex for the message of a game an
-    interrupted write left half changed, mmap where a picture file is read. A build of a
-    valid game of text cards loads none of them, and writes its PDF."""
+    interrupted write left half changed, mmap where a picture file is read, the raster
+    prices of elements for a picture of a face (export, preview), the hyphenation tables'
+    reader for a word to break. A build of a valid game of text cards in short words loads
+    none of them, and writes its PDF."""
     game, out = _cards_only(tmp_path), tmp_path / "out"
     wanted = "toolkit.render.printers,toolkit.diagnostics.formats,shlex,mmap"
+    wanted += ",toolkit.render.raster_weight,toolkit.render.hyphenation"
     done = subprocess.run(
         [sys.executable, "-c", BUILD, str(game), str(out), wanted], capture_output=True, text=True
     )
