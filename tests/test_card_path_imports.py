@@ -123,3 +123,12 @@ def test_a_refused_game_still_shows_its_errors(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["1", "['toolkit.diagnostics.formats']"]
     assert "decks/cards.yaml:4:7: S004 [error]" in done.stderr and "'huge'" in done.stderr
+
+
+def test_the_gate_of_a_game_without_a_glossary_loads_no_term_search(tmp_path: Path) -> None:
+    """The glossary's term search (its tables, the walk) is imported by the glossary check
+    of a game with one, and by the presence check when a text may be a kept name: neither
+    happens for a game of cards without a glossary."""
+    loaded, codes = _gate(_cards_only(tmp_path), ("toolkit.checks.translation.term_search",))
+    assert loaded == []
+    assert codes == []
