@@ -77,7 +77,7 @@ def test_a_glossary_past_the_words_limit_is_looked_for_in_part_and_says_so(tmp_p
 def test_a_source_text_shared_by_many_cards_is_searched_once(tmp_path, run_cli, monkeypatch):
     """Probe 37 M1: 480 cards sharing one long source text (an alias), each with its own
     translations, searched the source 480 times (8 s). Each (language, text) once a run."""
-    from toolkit.checks.translation import glossary
+    from toolkit.checks.translation import term_search  # the glossary check's walk
 
     game = _game_of_terms(tmp_path, 3)
     deck = game / "decks" / "cards.yaml"
@@ -90,13 +90,13 @@ def test_a_source_text_shared_by_many_cards_is_searched_once(tmp_path, run_cli, 
     ]
     deck.write_text("\n".join(head + body) + "\n")
     searched: list[str] = []
-    real = glossary.groups_used
+    real = term_search.groups_used
 
     def counted(table, text):  # type: ignore[no-untyped-def]
         searched.append(text)
         return real(table, text)
 
-    monkeypatch.setattr(glossary, "groups_used", counted)
+    monkeypatch.setattr(term_search, "groups_used", counted)
     result = run_cli("validate", str(game), "--no-cache", "--format", "json")
     assert [d["code"] for d in json.loads(result.stdout)].count("T008") > 50  # 50 listed, and more
     assert searched.count("mot0 mot1") == 1, searched.count("mot0 mot1")  # 40 before

@@ -184,6 +184,7 @@ def test_a_rendered_rulebook_is_searched_for_lacking_glyphs_once_a_character(
     again for each face; its answer is the same."""
     from toolkit.checks import rulebook_glyphs
     from toolkit.render.fonts import missing_glyphs
+    from toolkit.render.markdown_printed import STYLES
 
     asked: list[str] = []
 
@@ -192,7 +193,7 @@ def test_a_rendered_rulebook_is_searched_for_lacking_glyphs_once_a_character(
         return missing_glyphs(text, style)
 
     monkeypatch.setattr(rulebook_glyphs, "missing_glyphs", counting)
-    faces = type("Faces", (), {s: f for s, f in zip(rulebook_glyphs.STYLES, _FACES, strict=True)})()
+    faces = type("Faces", (), {s: f for s, f in zip(STYLES, _FACES, strict=True)})()
     book = "## Setup\n\nEach player takes 3 cards. " * 200
     assert rulebook_glyphs.may_lack(book, faces) is False
     assert asked and all(len(text) == len(set(text)) for text in asked)

@@ -187,18 +187,19 @@ def test_the_question_checks_are_read_back_while_their_files_are_unchanged(
 
     from tests.conftest import FIXTURES, build_case
     from toolkit.checks import questions
+    from toolkit.checks.questions import duplicates  # imported by the family when it runs
     from toolkit.content import unit_cache
     from toolkit.content.unit_cache import Units
 
     folder = build_case(FIXTURES / "broken" / "duplicate-question", tmp_path / "game")
     calls = [0]
-    real = questions.duplicates.check
+    real = duplicates.check
 
     def counted(*args: object) -> object:
         calls[0] += 1
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(questions.duplicates, "check", counted)
+    monkeypatch.setattr(duplicates, "check", counted)
 
     def found(units: Units) -> list[object]:
         game = load_game(folder)

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from toolkit.content.game import LoadedFile
 from toolkit.content.validation import S_RULE
 from toolkit.diagnostics import Diagnostic
-from toolkit.render.line_tally import CAPPED
 
 
 def close_dashes(loaded: LoadedFile) -> Iterator[Diagnostic]:
@@ -29,6 +28,7 @@ def close_dashes(loaded: LoadedFile) -> Iterator[Diagnostic]:
         return
     from toolkit.content.models.board import dash_period
     from toolkit.render.boards.look import line_of
+    from toolkit.render.line_tally import CAPPED  # a board's page price: not a card's path
 
     for kind in style.links:
         line = line_of(style, kind)

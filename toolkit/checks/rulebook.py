@@ -27,7 +27,6 @@ from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.render.icons import IconSet, icon_set, listed
 from toolkit.render.jinja_cache import TEMPLATE_CODE_MASK, glossary_read
-from toolkit.render.markdown_printed import printed as printed_markdown
 from toolkit.render.printjob import game_fonts
 from toolkit.render.undefined import MissingName
 
@@ -54,6 +53,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         return  # a rulebook reads the manifest: its own finding comes first
     if not game.rulebook:
         return
+    from toolkit.render.markdown_printed import printed as printed_markdown
     from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
     from toolkit.render.rulebook_style import rulebook_faces
 

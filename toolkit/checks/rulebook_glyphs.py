@@ -1,11 +1,16 @@
 """P002 for what a rulebook prints, each run in the face it prints in: its Markdown (bold and
 italic spans, headings, table heads; the `#` marker, a title the cover replaces and U+202F's
 own glyph never print) and the game's texts the renderer places itself (the cover's title and
-summary, the component list's and card reference's names), these at their own line."""
+summary, the component list's and card reference's names), these at their own line.
+
+The rulebook's words and what its Markdown prints (toolkit.render.markdown_printed,
+rulebook_words) are imported by these checks when they run: for a game with a rulebook (the
+check families' registry imports this module for every game)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from toolkit.checks.printfit import P_GLYPH
@@ -14,8 +19,6 @@ from toolkit.diagnostics import Diagnostic, Span
 from toolkit.diagnostics.printable import code_point, code_points
 from toolkit.render.fonts import FILES, missing_glyphs, stand_ins
 from toolkit.render.game_fonts import FontSet
-from toolkit.render.markdown_printed import STYLES, drawn, reference_to
-from toolkit.render.rulebook_words import BULLETS, own_words
 
 if TYPE_CHECKING:  # the rulebook's style: imported by the check of a game with a rulebook
     from toolkit.render.markdown_printed import Printed
@@ -30,12 +33,19 @@ def may_lack(text: str, faces: Faces) -> bool:
     Each character is searched once: a face lacks a character of the text or not wherever
     it stands, and the whole rendered book was read again for each face (~1.5 ms a
     language)."""
-    shown = "".join(dict.fromkeys(drawn(text) + MARKS))
+    from toolkit.render.markdown_printed import STYLES, drawn
+
+    shown = "".join(dict.fromkeys(drawn(text) + marks()))
     return any(missing_glyphs(shown, face) for face in {getattr(faces, s) for s in STYLES})
 
 
-MARKS = "".join(BULLETS) + "0123456789."
-"""What the renderer may draw of its own beside a rulebook's text: list bullets and numbers."""
+@cache
+def marks() -> str:
+    """What the renderer may draw of its own beside a rulebook's text: list bullets and
+    numbers."""
+    from toolkit.render.rulebook_words import BULLETS
+
+    return "".join(BULLETS) + "0123456789."
 
 
 def in_markdown(
@@ -45,6 +55,8 @@ def in_markdown(
     lacks (an arrow is searched as the stand-in it prints as, '–›'): one finding per
     source line, at the first such character (on the line printing it where the source's
     same line holds it), or at line 1 for characters printed from the game's data."""
+    from toolkit.render.markdown_printed import STYLES
+
     lacking: dict[str, list[str]] = {}  # character: the faces lacking it, in style order
     first: dict[str, int] = {}  # character: the first line printing it in such a face
     for style in STYLES:
@@ -98,6 +110,9 @@ def in_own_words(
     style = manifest.model.style if manifest is not None and manifest.model is not None else None
     if style is None or manifest is None or manifest.doc is None:
         return
+    from toolkit.render.markdown_printed import drawn
+    from toolkit.render.rulebook_words import own_words
+
     said: dict[str, list[str]] = {}  # the key of game.yaml's style: what its faces lack
     for words in own_words(game, lang, headings):
         face = getattr(faces, words.style)
@@ -143,6 +158,8 @@ def _place(written: list[str], source: str, ch: str, number: int) -> tuple[int, 
         at = source.find(wanted)
         if at >= 0:
             return source.count("\n", 0, at) + 1, at - (source.rfind("\n", 0, at) + 1) + 1
+    from toolkit.render.markdown_printed import reference_to
+
     at = reference_to(written[number], ch) if number < len(written) else -1
     if at >= 0:
         return number + 1, at + 1
@@ -208,6 +225,8 @@ def _placed(game: Game, lang: str) -> Iterable[_Placed]:
     manifest = game.manifest_file
     if manifest is None or manifest.model is None:
         return
+    from toolkit.render.markdown_printed import drawn
+
     model = manifest.model
     title = model.title.get(lang)
     if title:  # the cover (heading face) and each page's footer (italic, as written)

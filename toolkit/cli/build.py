@@ -1,6 +1,8 @@
-"""`playset build`: print-and-play PDFs for games, per language."""
+"""`playset build`: print-and-play PDFs for games, per language.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: typer reads the command's signature with its
+annotations evaluated (`_with_settings`), and as strings each was compiled anew on every run
+(~0.1 M instructions apiece); written plainly they come compiled with the module."""
 
 import inspect
 import time
@@ -234,11 +236,12 @@ def build(
 
 
 def _back_offset(text: str | None, printer: str | None, profile: str) -> tuple[float, float]:
-    """The duplex shift for backs pages, from --back-offset or a saved printer."""
-    from toolkit.render.printers import PrinterError, parse_offset, printer_offset
-
+    """The duplex shift for backs pages, from --back-offset or a saved printer (their reader
+    imported only then)."""
     if text is None and printer is None:
         return (0.0, 0.0)
+    from toolkit.render.printers import PrinterError, parse_offset, printer_offset
+
     if text is not None and printer is not None:
         raise usage_error("give --back-offset or --printer, not both")
     if profile == "press":

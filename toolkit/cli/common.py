@@ -141,7 +141,6 @@ def gated_game(
     anything else goes through the gate. `printed`: the languages a `build --lang` prints,
     the only ones whose print the gate checks (a `validate` free of errors covers them)."""
     from toolkit.checks.gate import InvalidGame, valid_game
-    from toolkit.diagnostics.formats import render
 
     if use_cache:
         game = _cleared_game(folder, tolerate)
@@ -151,6 +150,8 @@ def gated_game(
         return valid_game(folder, tolerate, printed)
     except InvalidGame as exc:
         if exc.errors:
+            from toolkit.diagnostics.formats import render  # a refused game's errors only
+
             sys.stderr.write(render(exc.errors, "text") + "\n")
         reason = f"[red]{escape(str(exc))}[/red] (`playset validate` shows all)"
         stderr.print(reason, soft_wrap=True)

@@ -7,7 +7,6 @@ A bundled game is found by id under the repository's `content/`; any other folde
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
@@ -341,6 +340,8 @@ def _half_written(root: Path) -> Diagnostic | None:
     else:  # killed before its first file was put in place (probe 51 L6: "the others")
         state = f"was stopped before it changed any file: its {len(left)} file(s) ({shown}"
         state += f"{more}) all still hold their old text"
+    import shlex  # for this message only
+
     message = (
         f"an interrupted write (a killed `playset i18n import` or `convert`) {state}; "
         f"run `playset i18n recover {shlex.quote(display_path(root))}` to finish it "

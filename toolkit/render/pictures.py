@@ -14,7 +14,6 @@ import atexit
 import contextlib
 import hashlib
 import io
-import mmap
 import os
 import secrets
 import shutil
@@ -28,7 +27,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # mmap (a C extension) is imported where a picture file is read
+    import mmap
+
     from PIL.Image import Image as PilImage
 
 MAX_PIXELS = 40_000_000
@@ -203,6 +204,8 @@ def _jpeg_walk(data: bytes | mmap.mmap) -> tuple[int, bool, int, int]:
 
 def paid_file_bytes(path: Path) -> int:
     """`paid_bytes` of the picture file at `path` (0 when it cannot be read)."""
+    import mmap
+
     try:
         with open(path, "rb") as file:
             if not os.fstat(file.fileno()).st_size:
@@ -462,6 +465,8 @@ def _file_problem(fp: Any) -> str | None:
             fp.seek(where)
     key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
     if key not in _SCANNED:
+        import mmap
+
         with mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ) as data:
             why = _data_problem(data)
         if len(_SCANNED) >= 4096:

@@ -17,7 +17,6 @@ from typing import Any
 
 from toolkit.content.unit_cache import cached, fresh_each_run, to_json
 from toolkit.render.fonts import overflow_length, text_width, unit_width
-from toolkit.render.hyphenation import break_points
 from toolkit.render.icons import BUILTIN
 from toolkit.render.layout_budget import LayoutBudget
 from toolkit.render.undefined import NameTips
@@ -238,6 +237,8 @@ def _hyphenate(
     hyphenator = _hyphenator(lang) if lang else None
     if hyphenator is None or len(word) < 5 or ":" in word:  # never split an inline icon
         return "", word
+    from toolkit.render.hyphenation import break_points  # loaded by `_hyphenator` already
+
     prefix = f"{before} " if before else ""
     # no head as long as the first letters wider than the box fits (a short word: all points)
     below = _overflow(word, width, size, style) if len(word) > LONG_WORD else len(word)

@@ -1,8 +1,10 @@
 """Q rules: a trivia bank that is fair and big enough, for any game with question cards.
 
 One module per concern (counts, letter spread, duplicates, answers that give themselves
-away); each declares its rules beside its check. Print fit of question cards is a P rule
-(toolkit.checks.printfit), measured as `build` draws them.
+away), imported only for a game with a question bank or question needs (`questions:` in
+game.yaml): the gate of a game of cards alone never loads them. Their rules are declared in
+`rules`, with the family. Print fit of question cards is a P rule (toolkit.checks.printfit),
+measured as `build` draws them.
 
 The family reads the manifest and the question banks only, so its findings are kept as one
 unit between `validate` runs (toolkit.content.unit_cache, kind `questions`), named by what
@@ -15,13 +17,35 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.checks import CheckFamily, register
-from toolkit.checks.questions import answers, counts, duplicates, spread
-from toolkit.checks.questions.common import items, languages
+from toolkit.checks.questions.rules import (
+    Q_DUPLICATE,
+    Q_GIVEAWAY,
+    Q_LONG_RIGHT,
+    Q_NEAR,
+    Q_SAME_ANSWERS,
+    Q_SPREAD,
+    Q_TOO_FEW,
+    Q_UNDER_RECOMMENDED,
+    Q_UNKNOWN_DIFFICULTY,
+)
 from toolkit.content.game import Game
 from toolkit.content.source import Document
 from toolkit.content.unit_cache import NotKept, active, cached
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span
+
+__all__ = [
+    "Q_DUPLICATE",
+    "Q_GIVEAWAY",
+    "Q_LONG_RIGHT",
+    "Q_NEAR",
+    "Q_SAME_ANSWERS",
+    "Q_SPREAD",
+    "Q_TOO_FEW",
+    "Q_UNDER_RECOMMENDED",
+    "Q_UNKNOWN_DIFFICULTY",
+    "check",
+]
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
@@ -35,6 +59,13 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 def _findings(game: Game) -> Iterator[Diagnostic]:
+    assert game.manifest is not None  # `check` returned before, for a game without one
+    if not game.questions and game.manifest.questions is None:
+        return  # no question to look at, no count to reach: no rule here can say anything
+    # imported here: a game without question banks never loads them
+    from toolkit.checks.questions import answers, counts, duplicates, spread
+    from toolkit.checks.questions.common import items, languages
+
     questions = items(game)
     langs = languages(game)
     yield from counts.check(game, questions)

@@ -16,21 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from toolkit.checks.questions.common import LETTERS, Item, normalise, words
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.checks.questions.rules import Q_GIVEAWAY, Q_LONG_RIGHT, Q_SAME_ANSWERS
+from toolkit.diagnostics import Diagnostic
 
-Q_GIVEAWAY = rule(
-    "Q004",
-    "answer-in-question",
-    "The question contains a word of its right answer that no wrong answer has.",
-    Severity.WARNING,
-)
-Q_SAME_ANSWERS = rule("Q005", "same-answers", "Two answers of a question read the same.")
-Q_LONG_RIGHT = rule(
-    "Q006",
-    "long-right-answer",
-    "The right answer is much longer than every wrong answer.",
-    Severity.WARNING,
-)
 GIVEAWAY_MIN_LETTERS = 4
 LONG_RATIO, LONG_MARGIN = 1.5, 10
 STOPWORDS = frozenset(

@@ -9,22 +9,14 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from toolkit.checks.questions.common import Item
+from toolkit.checks.questions.rules import (
+    Q_TOO_FEW,
+    Q_UNDER_RECOMMENDED,
+    Q_UNKNOWN_DIFFICULTY,
+)
 from toolkit.content.game import Game
 from toolkit.content.suggest import Budget, Pool
-from toolkit.diagnostics import Diagnostic, Severity, rule
-
-Q_TOO_FEW = rule(
-    "Q007", "too-few-questions", "A difficulty has fewer questions than the game's minimum."
-)
-Q_UNDER_RECOMMENDED = rule(
-    "Q008",
-    "under-recommended",
-    "A difficulty has fewer questions than the game recommends.",
-    Severity.WARNING,
-)
-Q_UNKNOWN_DIFFICULTY = rule(
-    "Q009", "unknown-difficulty", "A question's difficulty is not one the game declares."
-)
+from toolkit.diagnostics import Diagnostic
 
 
 def check(game: Game, questions: Sequence[Item]) -> Iterator[Diagnostic]:

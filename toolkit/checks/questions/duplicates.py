@@ -20,15 +20,9 @@ from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 
 from toolkit.checks.questions.common import Item, normalise, words
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.checks.questions.rules import Q_DUPLICATE, Q_NEAR
+from toolkit.diagnostics import Diagnostic
 
-Q_DUPLICATE = rule("Q002", "duplicate-question", "Two questions have the same text in a language.")
-Q_NEAR = rule(
-    "Q003",
-    "near-duplicate-question",
-    "Two questions ask nearly the same thing in a language.",
-    Severity.WARNING,
-)
 NEAR_RATIO, NEAR_JACCARD = 0.88, 0.8
 SAME_ANSWER_RATIO, SAME_ANSWER_JACCARD = 0.7, 0.6
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)?|[^\W\d_]+")

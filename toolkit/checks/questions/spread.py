@@ -13,14 +13,9 @@ from collections.abc import Iterator, Sequence
 from math import ceil, floor
 
 from toolkit.checks.questions.common import LETTERS, Item
-from toolkit.diagnostics import Diagnostic, Severity, rule
+from toolkit.checks.questions.rules import Q_SPREAD
+from toolkit.diagnostics import Diagnostic
 
-Q_SPREAD = rule(
-    "Q001",
-    "letter-spread",
-    "In a difficulty, a letter is the right answer for under 20% or over 30% of questions.",
-    Severity.WARNING,
-)
 LOW_SHARE, HIGH_SHARE = 0.20, 0.30
 SPREAD_FROM = 20
 

@@ -11,27 +11,16 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView, prose
-from toolkit.checks.translation.term_search import (
-    MAX_PIECES,
-    Finder,
-    blank_out,
-    finder,
-    given_shapes,
-    groups_used,
-    kept_shape,
-    kept_shapes,
-    sizes,
-    together,
-    untangled,
-    width,
-)
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean, NotKept, Units, active, cached
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
+
+if TYPE_CHECKING:  # the term search is imported by the checks of a game with a glossary
+    from toolkit.checks.translation.term_search import Finder
 
 T_TERM = rule(
     "T008",
@@ -82,6 +71,8 @@ def _checked(
     every: str,
 ) -> Iterator[Diagnostic]:
     """T010 of the glossary's size, then T008 of each text (see `check`)."""
+    from toolkit.checks.translation.term_search import MAX_PIECES, sizes
+
     assert game.glossary is not None and game.glossary.model is not None
     for lang, listed in tables.listed.items():
         words, left_out = sizes(listed)
@@ -131,6 +122,8 @@ def _shapes_kept(tables: _Tables) -> Iterator[None]:
     language (~2 ms for the Whisky Game's), though only the edited texts are searched. Each
     is a pure function of its term's text and the module's code (in the units' head); the
     unit is named by the texts."""
+    from toolkit.checks.translation.term_search import given_shapes, kept_shapes
+
     units = active()
     if units is None:
         yield
@@ -149,6 +142,8 @@ def _shapes_kept(tables: _Tables) -> Iterator[None]:
 
 def _read_shapes(value: Any) -> dict[str, Any]:
     """Kept shapes by term (ValueError for another shape of value)."""
+    from toolkit.checks.translation.term_search import kept_shape
+
     if type(value) is not list:
         raise ValueError("not shapes")
     shapes = {}
@@ -182,6 +177,8 @@ class _Tables:
 
     def finder(self, lang: str) -> Finder:
         """The table of `lang`'s terms and forms."""
+        from toolkit.checks.translation.term_search import finder
+
         if lang not in self._finders:
             self._finders[lang] = finder(self.listed[lang])
         return self._finders[lang]
@@ -190,6 +187,8 @@ class _Tables:
         """The translations' tables as one, when walking it costs no more than walking
         the tables of `languages` (its pieces are at most theirs together, and
         `MAX_PIECES`); else None."""
+        from toolkit.checks.translation.term_search import MAX_PIECES, together, width
+
         if self._width is None:
             self._width = width([self.listed[lang] for lang in self.joined])
         for lang in languages:
@@ -218,6 +217,7 @@ def _unmet(
     with a translation of its own, searched it 480 times: 8 s, probe 37). A text read in
     several languages (aliased) is walked once for them all when the table `together` of
     theirs is no wider than theirs side by side (20 languages, 20 walks: probe 38 M1)."""
+    from toolkit.checks.translation.term_search import groups_used, untangled
 
     def used(lang: str, text: str) -> set[int]:
         key = (lang, text)
@@ -303,6 +303,8 @@ def _kept(kept: Any, terms: Sequence[Any]) -> Unmet:
 def _without(text: str, names: Sequence[str]) -> str:
     """The text with the glossary's kept names (`keep: true`, a title such as 'Harbour
     Market') blanked out: a word inside a name that stays as it is uses no term."""
+    from toolkit.checks.translation.term_search import blank_out
+
     return blank_out(names, text) if names else text
 
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache, cached_property, partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.checks.translation.common import entry_label, prose
-from toolkit.checks.translation.term_search import Finder, finder, piece_forms, spaced, strange
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean
 from toolkit.content.walk import Facts, Text
 from toolkit.diagnostics import Diagnostic, Severity, rule
+
+if TYPE_CHECKING:  # the term search is imported when a text may be a name that stays
+    from toolkit.checks.translation.term_search import Finder
 
 T_MISSING = rule("T001", "missing-language", "A localized text lacks one of the game's languages.")
 T_EMPTY = rule("T002", "empty-text", "A localized text is empty in some language.")
@@ -207,16 +209,25 @@ def _kept_names(game: Game) -> set[str]:
 
 class _Names:
     """The kept names as one table, made when a text needs the walk (`table`), and the
-    words their pieces may be (`forms`), known before: a text with a word none of them
-    has needs no walk, and a game whose every such text has one, no table (a glossary of
-    20,000 words takes ~0.1 s to lay out)."""
+    words their pieces may be (`forms`), known before the walk: a text with a word none of
+    them has needs no walk, and a game whose every such text has one, no table (a glossary
+    of 20,000 words takes ~0.1 s to lay out). Both are made on first use: a game whose
+    texts are all short or kept never imports the term search."""
 
     def __init__(self, listed: tuple[tuple[str, int], ...]) -> None:
         self.listed = listed
-        self.forms = piece_forms(listed)
+
+    @cached_property
+    def forms(self) -> frozenset[str]:
+        """The words the names' pieces may be (worked out when a text first needs them)."""
+        from toolkit.checks.translation.term_search import piece_forms
+
+        return piece_forms(self.listed)
 
     @cached_property
     def table(self) -> Finder:
+        from toolkit.checks.translation.term_search import finder
+
         return finder(self.listed)
 
 
@@ -228,6 +239,8 @@ def _may_stay(value: str, kept: set[str], names: Finder | _Names) -> bool:
     bare = prose(value).strip()
     if len(bare) <= 3 or not any(ch.isalpha() for ch in bare) or bare.casefold() in kept:
         return True
+    from toolkit.checks.translation.term_search import spaced, strange
+
     if strange(names.forms, bare):  # a word no name has: it stays, with its letters
         return False
     table = names.table if isinstance(names, _Names) else names

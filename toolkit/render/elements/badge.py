@@ -19,7 +19,6 @@ from toolkit.content.templating import INLINE_ICON
 from toolkit.render.elements.base import Colour, Element, Ink, Paint, Problem, Resolved, colour
 from toolkit.render.elements.registry import register_element
 from toolkit.render.fonts import ascent_descent, font_name, text_width
-from toolkit.render.raster_weight import ELEMENT, filled
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -139,6 +138,8 @@ class BadgeElement(Element):
     def paint_cost(self, w_mm: float, h_mm: float, dpi: float) -> float:
         """Its disc (a circle inscribed in its box: ~1.3 times a box's fill a pixel, so the
         square around it) and its one line of text."""
+        from toolkit.render.raster_weight import ELEMENT, filled
+
         side = min(w_mm, h_mm)
         return 2 * ELEMENT + filled(side, side, dpi)
 

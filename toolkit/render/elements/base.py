@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 from pydantic import Field
 
 from toolkit.content.models.base import StrictModel
-from toolkit.render.raster_weight import ELEMENT, filled
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -212,6 +211,8 @@ class Element(StrictModel):
         """What rasterising it in a box of w × h mm at `dpi` may cost, in image pixels drawn
         and encoded (toolkit.render.raster_weight): by default as if it filled its box (a
         picture, an icon, a text's box), a kind that paints otherwise says so."""
+        from toolkit.render.raster_weight import ELEMENT, filled  # a picture's price only
+
         return ELEMENT + filled(w_mm, h_mm, dpi)
 
     def font_asked(self) -> tuple[str | None, str] | None:

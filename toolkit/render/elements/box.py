@@ -11,7 +11,6 @@ from reportlab.lib.units import mm
 
 from toolkit.render.elements.base import Colour, Element, Paint, Resolved, colour
 from toolkit.render.elements.registry import register_element
-from toolkit.render.raster_weight import ELEMENT, filled, stroked
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -61,6 +60,8 @@ class BoxElement(Element):
 
     def paint_cost(self, w_mm: float, h_mm: float, dpi: float) -> float:
         """Its fill's area and its stroke's outline (round corners cost more to stroke)."""
+        from toolkit.render.raster_weight import ELEMENT, filled, stroked
+
         cost = ELEMENT + (filled(w_mm, h_mm, dpi) if self.fill else 0.0)
         if self.stroke:
             cost += stroked(w_mm, h_mm, self.stroke_mm, self.radius_mm > 0, dpi)
