@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import FIXTURES, build_case
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.content import parse_units, source
-from toolkit.content.parse_units import LazySpans, NotKept
+from toolkit.content.parse_units import LazySpans, LazyStyles, NotKept
 from toolkit.diagnostics.diagnostic import Span
 from toolkit.render import textfit
 
@@ -135,7 +135,8 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert list(spans.items()) == list(built[1].items())
     assert dict(key_spans) == dict(built[2])
     assert shared == built[3] and shared
-    assert styles == built[4]
+    assert isinstance(styles, LazyStyles) and styles._read is None, "decoded before asked for"
+    assert dict(styles) == built[4] and styles
     assert repeated == built[5] and repeated > 0  # what `again: *base` repeats
     assert aliased == built[6] and aliased > 0  # the values `again: *base` builds again
     assert spans[("block",)] is spans[("block",)]
@@ -171,6 +172,16 @@ def _kept(*items: object) -> bytes:
     return marshal.dumps(items)
 
 
+NONE = marshal.dumps({})
+"""No styles, as kept."""
+
+
+def test_each_bad_shape_is_refused_for_its_own_fault():
+    """The shapes below are refused for what they say, the others kept well: this one is
+    read back."""
+    assert parse_units.read(_kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, 0))[0] == {}
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -178,16 +189,16 @@ def _kept(*items: object) -> bytes:
         "J[]",
         b"",
         b"not marshal",
-        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, 0),  # an item short
-        _kept("playset-parse-2", {}, {}, {}, set(), {}, 0, 0),  # another format
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), {}, 0, 0),  # not bytes
-        _kept(parse_units.FORMAT, {}, b"", {}, set(), {}, 0, 0),  # key spans not bytes
-        _kept(parse_units.FORMAT, {}, b"", b"", [], {}, 0, 0),  # shared paths not a set
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {("a",): "?"}, 0, 0),
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, -1, 0),  # a count below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, "0", 0),  # a count not a number
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, -1),  # aliased values below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, "0"),  # aliased not a number
+        _kept(parse_units.FORMAT, {}, {}, {}, set(), NONE, 0),  # an item short
+        _kept("playset-parse-5", {}, b"", b"", set(), {}, 0, 0),  # another format
+        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), NONE, 0, 0),  # no bytes
+        _kept(parse_units.FORMAT, {}, b"", {}, set(), NONE, 0, 0),  # key spans not bytes
+        _kept(parse_units.FORMAT, {}, b"", b"", [], NONE, 0, 0),  # shared paths not a set
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, 0),  # styles not bytes
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, -1, 0),  # a count below 0
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, "0", 0),  # a count not a number
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, -1),  # aliased values below 0
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, "0"),  # aliased not a number
         parse_units.store(source._build("a: 1\n"))[:-3],  # cut short  # type: ignore[arg-type]
     ],
 )
@@ -282,3 +293,57 @@ def test_each_parse_is_an_entry_of_its_own(tmp_path, monkeypatch, cache):  # noq
     tampered = _run(".")
     assert len(built) >= len(list(game.rglob("*.yaml"))), "every file composed afresh"
     assert tampered == cold == _run(".", "--no-cache")
+
+
+@pytest.mark.parametrize(
+    "styles",
+    [
+        marshal.dumps({("a",): "?"}),  # no style
+        marshal.dumps([]),  # no mapping
+        b"not marshal",
+        marshal.dumps({("a",): None})[:-3],  # cut short
+    ],
+    ids=["no-style", "no-mapping", "not-marshal", "cut-short"],
+)
+def test_kept_styles_of_another_shape_are_those_of_a_fresh_parse(styles):
+    """A parse's styles are decoded (and their shape checked) when first asked for: ones of
+    another shape are those of a fresh parse of the same bytes (`again`), or refused
+    (ValueError) without one."""
+    text = "a: 'quoted'\nb: plain\n"
+    built = source._build(text)
+    assert isinstance(built, tuple)
+    good = marshal.loads(parse_units.store(built))
+    bad = marshal.dumps((*good[:5], styles, *good[6:]), parse_units.MARSHAL_VERSION)
+    fresh = []
+
+    def again() -> object:
+        fresh.append(1)
+        return source._build(text)
+
+    lazy = parse_units.read(bad, again)[4]
+    assert not fresh, "nothing decoded before it is asked for"
+    assert lazy[("a",)] == "'" and ("b",) in lazy and lazy.get(("b",), "?") is None
+    assert dict(lazy) == built[4] and len(fresh) == 1
+    lazy = parse_units.read(bad)[4]
+    with pytest.raises(ValueError):
+        lazy.get(("a",))
+
+
+def test_a_text_s_place_inside_it_is_the_same_from_a_kept_parse():
+    """`Document.position_in` reads the styles: a parse read back places a mark inside a
+    quoted text where a fresh parse does."""
+    text = "a: 'it''s here'\nb: |\n  line one\n  line two\n"
+    built = source._build(text)
+    assert isinstance(built, tuple)
+    back = parse_units.read(parse_units.store(built))
+
+    def document(parse) -> source.Document:
+        data, spans, key_spans, shared, styles = parse[:5]
+        return source.Document(
+            Path("x.yaml"), "x.yaml", data, spans, key_spans, shared, text, styles
+        )
+
+    fresh, kept = document(built), document(back)
+    for path, offset in ((("a",), 5), (("b",), 12)):
+        assert kept.position_in(path, offset) == fresh.position_in(path, offset)
+    assert kept.position_in(("a",), 5) != kept.span(("a",))  # placed inside the text
