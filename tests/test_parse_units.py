@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import FIXTURES, build_case
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.content import parse_units, source
-from toolkit.content.parse_units import LazySpans, LazyStyles, NotKept
+from toolkit.content.parse_units import KeptData, LazySpans, LazyStyles, NotKept
 from toolkit.diagnostics.diagnostic import Span
 from toolkit.render import textfit
 
@@ -127,7 +127,10 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert isinstance(built, tuple)
     kept = parse_units.store(built)
     back = parse_units.read(kept)
-    data, spans, key_spans, shared, styles, repeated, aliased = back
+    kept_data, spans, key_spans, shared, styles, repeated, aliased = back
+    assert isinstance(kept_data, KeptData), "decoded when first read"
+    assert kept_data.lists == parse_units.top_lists(built[0]) and kept_data.lists
+    data = kept_data.decoded()
     assert repr(data) == repr(built[0])  # int key 2 and str key "3" kept apart, types kept
     assert isinstance(spans, LazySpans) and isinstance(key_spans, LazySpans)
     assert not spans._made, "no Span is made before one is asked for"
@@ -144,7 +147,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert ("players", 2) in spans and ("players", "2") not in spans
     # each read gives the run its own objects: a check changing them changes nothing kept
     data["list"].append("changed")
-    assert parse_units.read(kept)[0] == built[0]
+    assert kept_data.decoded() == parse_units.read(kept)[0].decoded() == built[0]
 
 
 @pytest.mark.parametrize(
@@ -174,12 +177,15 @@ def _kept(*items: object) -> bytes:
 
 NONE = marshal.dumps({})
 """No styles, as kept."""
+DATA = marshal.dumps({})
+"""Empty data, as kept."""
 
 
 def test_each_bad_shape_is_refused_for_its_own_fault():
     """The shapes below are refused for what they say, the others kept well: this one is
     read back."""
-    assert parse_units.read(_kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, 0))[0] == {}
+    good = _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, [("a", 1)])
+    assert parse_units.read(good)[0].decoded() == {}
 
 
 @pytest.mark.parametrize(
@@ -189,16 +195,20 @@ def test_each_bad_shape_is_refused_for_its_own_fault():
         "J[]",
         b"",
         b"not marshal",
-        _kept(parse_units.FORMAT, {}, {}, {}, set(), NONE, 0),  # an item short
-        _kept("playset-parse-5", {}, b"", b"", set(), {}, 0, 0),  # another format
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), NONE, 0, 0),  # no bytes
-        _kept(parse_units.FORMAT, {}, b"", {}, set(), NONE, 0, 0),  # key spans not bytes
-        _kept(parse_units.FORMAT, {}, b"", b"", [], NONE, 0, 0),  # shared paths not a set
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, 0),  # styles not bytes
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, -1, 0),  # a count below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, "0", 0),  # a count not a number
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, -1),  # aliased values below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, "0"),  # aliased not a number
+        _kept(parse_units.FORMAT, DATA, {}, {}, set(), NONE, 0, 0),  # an item short
+        _kept("playset-parse-6", DATA, b"", b"", set(), NONE, 0, 0, None),  # another format
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, 0, None),  # data not bytes
+        _kept(parse_units.FORMAT, DATA, {("a",): (1, 1, 1, 2)}, b"", set(), NONE, 0, 0, None),
+        _kept(parse_units.FORMAT, DATA, b"", {}, set(), NONE, 0, 0, None),  # key spans
+        _kept(parse_units.FORMAT, DATA, b"", b"", [], NONE, 0, 0, None),  # shared not a set
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), {}, 0, 0, None),  # styles not bytes
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, -1, 0, None),  # a count below 0
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, "0", 0, None),  # not a number
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, -1, None),  # aliased below 0
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, "0", None),  # not a number
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, [("a", -1)]),  # a length
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, [["a", 1]]),  # no pair
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, {}),  # lists no list
         parse_units.store(source._build("a: 1\n"))[:-3],  # cut short  # type: ignore[arg-type]
     ],
 )
@@ -339,11 +349,40 @@ def test_a_text_s_place_inside_it_is_the_same_from_a_kept_parse():
 
     def document(parse) -> source.Document:
         data, spans, key_spans, shared, styles = parse[:5]
-        return source.Document(
-            Path("x.yaml"), "x.yaml", data, spans, key_spans, shared, text, styles
-        )
+        made = source.KeptDocument if isinstance(data, KeptData) else source.Document
+        return made(Path("x.yaml"), "x.yaml", data, spans, key_spans, shared, text, styles)
 
     fresh, kept = document(built), document(back)
     for path, offset in ((("a",), 5), (("b",), 12)):
         assert kept.position_in(path, offset) == fresh.position_in(path, offset)
     assert kept.position_in(("a",), 5) != kept.span(("a",))  # placed inside the text
+
+
+def test_a_kept_document_s_data_is_decoded_when_first_read(tmp_path, monkeypatch):
+    """A document whose parse is read back decodes its data when first read, and tells the
+    lengths of its top-level lists (the game's size budget) without it, as a fresh one."""
+    from toolkit.content import unit_cache
+    from toolkit.content.unit_cache import FileUnits, Units
+
+    class Store:
+        def __init__(self) -> None:
+            self.entries: dict[str, bytes] = {}
+
+        def read(self, name: str) -> bytes | None:
+            return self.entries.get(name)
+
+        def write(self, name: str, payload: bytes) -> bool:
+            self.entries[name] = payload
+            return True
+
+    text = b"id: d\ncards: [1, 2, 3]\nnames: {a: 1}\nmore: []\n"
+    units = Units()
+    units.files = FileUnits(Store(), "head")
+    with unit_cache.activated(units):
+        fresh, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+        kept, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+    assert type(fresh) is source.Document and isinstance(kept, source.KeptDocument)
+    assert isinstance(kept.__dict__["_data"], KeptData), "not decoded by the load"
+    assert kept.top_lists() == fresh.top_lists() == [("cards", 3), ("more", 0)]
+    assert isinstance(kept.__dict__["_data"], KeptData), "the lists told without the data"
+    assert kept.data == fresh.data and kept.data is kept.data  # decoded once

@@ -39,9 +39,10 @@ if TYPE_CHECKING:
     from toolkit.content.source import Built, Path_, _Refusal
 
 KIND = "parse"
-FORMAT = "playset-parse-6"
-"""The first item of a kept parse (6: the strings' styles as marshal bytes of their own,
-decoded on first use; 5: with the values its aliases build; 4: the spans and key spans as
+FORMAT = "playset-parse-7"
+"""The first item of a kept parse (7: its data as marshal bytes of its own, decoded on first
+use, with the lengths of its top-level lists; 6: the strings' styles as marshal bytes of
+their own, decoded on first use; 5: with the values its aliases build; 4: the spans and key spans as
 marshal bytes of their own, decoded on first use; 3: with the characters its aliases
 repeat; 2: marshal in an entry of its own; 1 was JSON text)."""
 MARSHAL_VERSION = 4
@@ -112,6 +113,61 @@ class LazySpans(Mapping["Path_", Span]):
 
     def __len__(self) -> int:
         return len(self._raw)
+
+
+class KeptData:
+    """A kept parse's data, as marshal bytes decoded when it is first read (toolkit.content.
+    source.KeptDocument), with the lengths of its top-level lists (`lists`: what the game's
+    size budget counts of a file, toolkit.content.game): a card edit's run reads back ~22
+    parses and reads the data of few (the manifest's; the budget counts the others' rows),
+    and decoding them all was ~1 ms warm (223 kB of marshal; ~3 ms cold). `again()` gives
+    a fresh parse of the same bytes, should the kept data not decode."""
+
+    __slots__ = ("_again", "_kept", "lists")
+
+    def __init__(
+        self,
+        kept: bytes,
+        lists: list[tuple[Any, int]] | None,
+        again: Callable[[], Any] | None = None,
+    ) -> None:
+        self._kept = kept
+        self.lists = lists
+        self._again = again
+
+    def decoded(self) -> Any:
+        """The data (fresh objects each call, as a parse read back gives)."""
+        try:
+            return marshal.loads(self._kept)
+        except (EOFError, ValueError, TypeError):
+            if self._again is None:
+                raise ValueError("not data") from None
+            return self._again()
+
+
+def top_lists(data: Any) -> list[tuple[Any, int]] | None:
+    """The top-level lists of parsed data as (key, length), in order; None when the data is
+    no mapping."""
+    if not isinstance(data, dict):
+        return None
+    return [(key, len(value)) for key, value in data.items() if isinstance(value, list)]
+
+
+def _lists(value: Any) -> list[tuple[Any, int]] | None:
+    """Kept lists' lengths read back; ValueError for another shape."""
+    if value is None:
+        return None
+    if type(value) is not list:
+        raise ValueError("not lists")
+    lists = []
+    for item in value:
+        if type(item) is not tuple or len(item) != 2:
+            raise ValueError("not a list's length")
+        key, length = item
+        if type(key) not in (str, int) or type(length) is not int or length < 0:
+            raise ValueError("not a list's length")
+        lists.append((key, length))
+    return lists
 
 
 class LazyStyles(Mapping["Path_", "str | None"]):
@@ -213,8 +269,10 @@ def store(built: Built | _Refusal) -> bytes:
     try:
         raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
         kept_styles = marshal.dumps(dict(styles), MARSHAL_VERSION)
-        kept = (FORMAT, data, raw, key_raw, set(shared), kept_styles, repeated, aliased)
-        return marshal.dumps(kept, MARSHAL_VERSION)
+        kept_data = marshal.dumps(data, MARSHAL_VERSION)
+        lists = top_lists(data)
+        kept = (FORMAT, kept_data, raw, key_raw, set(shared), kept_styles, repeated, aliased)
+        return marshal.dumps((*kept, lists), MARSHAL_VERSION)
     except ValueError as exc:  # nested too deep for marshal
         raise NotKept from exc
 
@@ -239,10 +297,10 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
         value = marshal.loads(kept)
     except EOFError as exc:
         raise ValueError("a cut parse") from exc
-    if type(value) is not tuple or len(value) != 8 or value[0] != FORMAT:
+    if type(value) is not tuple or len(value) != 9 or value[0] != FORMAT:
         raise ValueError("not a parse")
-    _, data, spans, key_spans, shared, styles, repeated, aliased = value
-    if type(shared) is not set or type(styles) is not bytes:
+    _, data, spans, key_spans, shared, styles, repeated, aliased, lists = value
+    if type(shared) is not set or type(styles) is not bytes or type(data) is not bytes:
         raise ValueError("not a parse")
     if type(repeated) is not int or repeated < 0:
         raise ValueError("not a count of repeated text")
@@ -251,7 +309,7 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
     if type(spans) is not bytes or type(key_spans) is not bytes:
         raise ValueError("not spans")
     return (
-        data,
+        KeptData(data, _lists(lists), _fresh(again, 0)),
         LazySpans(spans, _fresh(again, 1)),
         LazySpans(key_spans, _fresh(again, 2)),
         shared,
@@ -262,14 +320,15 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
 
 
 def _fresh(again: Callable[[], Built | _Refusal] | None, at: int) -> Callable[[], Any] | None:
-    """The spans (`at` 1), key spans (2) or styles (4) of a fresh parse `again()` gives."""
+    """The data (`at` 0), spans (1), key spans (2) or styles (4) of a fresh parse `again()`
+    gives."""
     if again is None:
         return None
 
     def fresh() -> Any:
         built = again()
         if not isinstance(built, tuple):
-            raise ValueError("not spans" if at < 4 else "not styles")
+            raise ValueError("not a parse")
         return built[at]
 
     return fresh
