@@ -386,3 +386,48 @@ def test_a_kept_document_s_data_is_decoded_when_first_read(tmp_path, monkeypatch
     assert kept.top_lists() == fresh.top_lists() == [("cards", 3), ("more", 0)]
     assert isinstance(kept.__dict__["_data"], KeptData), "the lists told without the data"
     assert kept.data == fresh.data and kept.data is kept.data  # decoded once
+
+
+def test_the_questions_findings_are_read_back_over_kept_parses(tmp_path, monkeypatch):
+    """The questions family keeps its findings for banks parsed from their text: a bank read
+    back from a kept parse (a KeptDocument) is one, so a card edit does not check them again
+    (a spreadsheet's bank is not)."""
+    import json
+
+    from toolkit.checks import questions
+    from toolkit.content import unit_cache
+    from toolkit.content.game import load_game
+    from toolkit.content.unit_cache import FileUnits, Units
+    from toolkit.content.walk import collect
+
+    class Store:
+        def __init__(self) -> None:
+            self.entries: dict[str, bytes] = {}
+
+        def read(self, name: str) -> bytes | None:
+            return self.entries.get(name)
+
+        def write(self, name: str, payload: bytes) -> bool:
+            self.entries[name] = payload
+            return True
+
+    folder = Path(__file__).resolve().parent.parent / "content" / "whisky-game"
+    store = Store()
+    worked = [0]
+    real = questions._findings
+    monkeypatch.setattr(
+        questions, "_findings", lambda game: worked.__setitem__(0, worked[0] + 1) or real(game)
+    )
+
+    def run(units: Units) -> list[object]:
+        units.files = FileUnits(store, "head")
+        with unit_cache.activated(units):
+            game = load_game(folder)
+            return [type(f.doc) for f in game.questions], list(questions.check(game, collect(game)))
+
+    first = Units()
+    kinds, found = run(first)
+    assert kinds and all(kind is source.Document for kind in kinds)
+    kinds, again = run(Units(json.loads(json.dumps(first.used))))
+    assert kinds and all(kind is source.KeptDocument for kind in kinds)
+    assert again == found and worked[0] == 1, "read back"
