@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import FIXTURES, build_case
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.content import parse_units, source
-from toolkit.content.parse_units import LazySpans, NotKept
+from toolkit.content.parse_units import KeptData, LazySpans, LazyStyles, NotKept
 from toolkit.diagnostics.diagnostic import Span
 from toolkit.render import textfit
 
@@ -127,7 +127,10 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert isinstance(built, tuple)
     kept = parse_units.store(built)
     back = parse_units.read(kept)
-    data, spans, key_spans, shared, styles, repeated, aliased = back
+    kept_data, spans, key_spans, shared, styles, repeated, aliased = back
+    assert isinstance(kept_data, KeptData), "decoded when first read"
+    assert kept_data.lists == parse_units.top_lists(built[0]) and kept_data.lists
+    data = kept_data.decoded()
     assert repr(data) == repr(built[0])  # int key 2 and str key "3" kept apart, types kept
     assert isinstance(spans, LazySpans) and isinstance(key_spans, LazySpans)
     assert not spans._made, "no Span is made before one is asked for"
@@ -135,7 +138,8 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert list(spans.items()) == list(built[1].items())
     assert dict(key_spans) == dict(built[2])
     assert shared == built[3] and shared
-    assert styles == built[4]
+    assert isinstance(styles, LazyStyles) and styles._read is None, "decoded before asked for"
+    assert dict(styles) == built[4] and styles
     assert repeated == built[5] and repeated > 0  # what `again: *base` repeats
     assert aliased == built[6] and aliased > 0  # the values `again: *base` builds again
     assert spans[("block",)] is spans[("block",)]
@@ -143,7 +147,7 @@ def test_a_parse_read_back_is_the_parse_with_its_spans_made_on_use():
     assert ("players", 2) in spans and ("players", "2") not in spans
     # each read gives the run its own objects: a check changing them changes nothing kept
     data["list"].append("changed")
-    assert parse_units.read(kept)[0] == built[0]
+    assert kept_data.decoded() == parse_units.read(kept)[0].decoded() == built[0]
 
 
 @pytest.mark.parametrize(
@@ -171,6 +175,19 @@ def _kept(*items: object) -> bytes:
     return marshal.dumps(items)
 
 
+NONE = marshal.dumps({})
+"""No styles, as kept."""
+DATA = marshal.dumps({})
+"""Empty data, as kept."""
+
+
+def test_each_bad_shape_is_refused_for_its_own_fault():
+    """The shapes below are refused for what they say, the others kept well: this one is
+    read back."""
+    good = _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, [("a", 1)])
+    assert parse_units.read(good)[0].decoded() == {}
+
+
 @pytest.mark.parametrize(
     "bad",
     [
@@ -178,16 +195,20 @@ def _kept(*items: object) -> bytes:
         "J[]",
         b"",
         b"not marshal",
-        _kept(parse_units.FORMAT, {}, {}, {}, set(), {}, 0),  # an item short
-        _kept("playset-parse-2", {}, {}, {}, set(), {}, 0, 0),  # another format
-        _kept(parse_units.FORMAT, {}, {("a",): (1, 1, 1, 2)}, b"", set(), {}, 0, 0),  # not bytes
-        _kept(parse_units.FORMAT, {}, b"", {}, set(), {}, 0, 0),  # key spans not bytes
-        _kept(parse_units.FORMAT, {}, b"", b"", [], {}, 0, 0),  # shared paths not a set
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {("a",): "?"}, 0, 0),
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, -1, 0),  # a count below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, "0", 0),  # a count not a number
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, -1),  # aliased values below 0
-        _kept(parse_units.FORMAT, {}, b"", b"", set(), {}, 0, "0"),  # aliased not a number
+        _kept(parse_units.FORMAT, DATA, {}, {}, set(), NONE, 0, 0),  # an item short
+        _kept("playset-parse-6", DATA, b"", b"", set(), NONE, 0, 0, None),  # another format
+        _kept(parse_units.FORMAT, {}, b"", b"", set(), NONE, 0, 0, None),  # data not bytes
+        _kept(parse_units.FORMAT, DATA, {("a",): (1, 1, 1, 2)}, b"", set(), NONE, 0, 0, None),
+        _kept(parse_units.FORMAT, DATA, b"", {}, set(), NONE, 0, 0, None),  # key spans
+        _kept(parse_units.FORMAT, DATA, b"", b"", [], NONE, 0, 0, None),  # shared not a set
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), {}, 0, 0, None),  # styles not bytes
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, -1, 0, None),  # a count below 0
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, "0", 0, None),  # not a number
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, -1, None),  # aliased below 0
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, "0", None),  # not a number
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, [("a", -1)]),  # a length
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, [["a", 1]]),  # no pair
+        _kept(parse_units.FORMAT, DATA, b"", b"", set(), NONE, 0, 0, {}),  # lists no list
         parse_units.store(source._build("a: 1\n"))[:-3],  # cut short  # type: ignore[arg-type]
     ],
 )
@@ -282,3 +303,131 @@ def test_each_parse_is_an_entry_of_its_own(tmp_path, monkeypatch, cache):  # noq
     tampered = _run(".")
     assert len(built) >= len(list(game.rglob("*.yaml"))), "every file composed afresh"
     assert tampered == cold == _run(".", "--no-cache")
+
+
+@pytest.mark.parametrize(
+    "styles",
+    [
+        marshal.dumps({("a",): "?"}),  # no style
+        marshal.dumps([]),  # no mapping
+        b"not marshal",
+        marshal.dumps({("a",): None})[:-3],  # cut short
+    ],
+    ids=["no-style", "no-mapping", "not-marshal", "cut-short"],
+)
+def test_kept_styles_of_another_shape_are_those_of_a_fresh_parse(styles):
+    """A parse's styles are decoded (and their shape checked) when first asked for: ones of
+    another shape are those of a fresh parse of the same bytes (`again`), or refused
+    (ValueError) without one."""
+    text = "a: 'quoted'\nb: plain\n"
+    built = source._build(text)
+    assert isinstance(built, tuple)
+    good = marshal.loads(parse_units.store(built))
+    bad = marshal.dumps((*good[:5], styles, *good[6:]), parse_units.MARSHAL_VERSION)
+    fresh = []
+
+    def again() -> object:
+        fresh.append(1)
+        return source._build(text)
+
+    lazy = parse_units.read(bad, again)[4]
+    assert not fresh, "nothing decoded before it is asked for"
+    assert lazy[("a",)] == "'" and ("b",) in lazy and lazy.get(("b",), "?") is None
+    assert dict(lazy) == built[4] and len(fresh) == 1
+    lazy = parse_units.read(bad)[4]
+    with pytest.raises(ValueError):
+        lazy.get(("a",))
+
+
+def test_a_text_s_place_inside_it_is_the_same_from_a_kept_parse():
+    """`Document.position_in` reads the styles: a parse read back places a mark inside a
+    quoted text where a fresh parse does."""
+    text = "a: 'it''s here'\nb: |\n  line one\n  line two\n"
+    built = source._build(text)
+    assert isinstance(built, tuple)
+    back = parse_units.read(parse_units.store(built))
+
+    def document(parse) -> source.Document:
+        data, spans, key_spans, shared, styles = parse[:5]
+        made = source.KeptDocument if isinstance(data, KeptData) else source.Document
+        return made(Path("x.yaml"), "x.yaml", data, spans, key_spans, shared, text, styles)
+
+    fresh, kept = document(built), document(back)
+    for path, offset in ((("a",), 5), (("b",), 12)):
+        assert kept.position_in(path, offset) == fresh.position_in(path, offset)
+    assert kept.position_in(("a",), 5) != kept.span(("a",))  # placed inside the text
+
+
+def test_a_kept_document_s_data_is_decoded_when_first_read(tmp_path, monkeypatch):
+    """A document whose parse is read back decodes its data when first read, and tells the
+    lengths of its top-level lists (the game's size budget) without it, as a fresh one."""
+    from toolkit.content import unit_cache
+    from toolkit.content.unit_cache import FileUnits, Units
+
+    class Store:
+        def __init__(self) -> None:
+            self.entries: dict[str, bytes] = {}
+
+        def read(self, name: str) -> bytes | None:
+            return self.entries.get(name)
+
+        def write(self, name: str, payload: bytes) -> bool:
+            self.entries[name] = payload
+            return True
+
+    text = b"id: d\ncards: [1, 2, 3]\nnames: {a: 1}\nmore: []\n"
+    units = Units()
+    units.files = FileUnits(Store(), "head")
+    with unit_cache.activated(units):
+        fresh, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+        kept, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+    assert type(fresh) is source.Document and isinstance(kept, source.KeptDocument)
+    assert isinstance(kept.__dict__["_data"], KeptData), "not decoded by the load"
+    assert kept.top_lists() == fresh.top_lists() == [("cards", 3), ("more", 0)]
+    assert isinstance(kept.__dict__["_data"], KeptData), "the lists told without the data"
+    assert kept.data == fresh.data and kept.data is kept.data  # decoded once
+
+
+def test_the_questions_findings_are_read_back_over_kept_parses(tmp_path, monkeypatch):
+    """The questions family keeps its findings for banks parsed from their text: a bank read
+    back from a kept parse (a KeptDocument) is one, so a card edit does not check them again
+    (a spreadsheet's bank is not)."""
+    import json
+
+    from toolkit.checks import questions
+    from toolkit.content import unit_cache
+    from toolkit.content.game import load_game
+    from toolkit.content.unit_cache import FileUnits, Units
+    from toolkit.content.walk import collect
+
+    class Store:
+        def __init__(self) -> None:
+            self.entries: dict[str, bytes] = {}
+
+        def read(self, name: str) -> bytes | None:
+            return self.entries.get(name)
+
+        def write(self, name: str, payload: bytes) -> bool:
+            self.entries[name] = payload
+            return True
+
+    folder = Path(__file__).resolve().parent.parent / "content" / "whisky-game"
+    store = Store()
+    worked = [0]
+    real = questions._findings
+    monkeypatch.setattr(
+        questions, "_findings", lambda game: worked.__setitem__(0, worked[0] + 1) or real(game)
+    )
+
+    def run(units: Units) -> list[object]:
+        units.files = FileUnits(store, "head")
+        with unit_cache.activated(units):
+            game = load_game(folder)
+            return [type(f.doc) for f in game.questions], list(questions.check(game, collect(game)))
+
+    first = Units()
+    kinds, found = run(first)
+    assert kinds and all(kind is source.Document for kind in kinds)
+    kinds, again = run(Units(json.loads(json.dumps(first.used))))
+    assert kinds and all(kind is source.KeptDocument for kind in kinds)
+    assert again == found and worked[0] == 1, "read back"

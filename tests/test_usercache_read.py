@@ -57,3 +57,25 @@ def test_a_changed_short_or_foreign_entry_is_still_refused(tmp_path) -> None:
     assert store.write("empty", b"") and store.read("empty") == b""
     assert store.write("big", bytes(4 * SIZE)) and store.read("big") == bytes(4 * SIZE)
     assert not store.write("bigger", bytes(4 * SIZE + 1))
+
+
+def test_an_entry_written_again_is_not_renamed_over_the_old_one(tmp_path, monkeypatch) -> None:
+    """ext4 allocates and starts writing out a file renamed over another at once
+    (`auto_da_alloc`): 4-12 ms of a `validate` after a card edit for its two entries. The old
+    entry is taken away first; the new one is read back whole, signed."""
+    folder = tmp_path / "store"
+    folder.mkdir(mode=0o700)
+    store = usercache.SignedStore(folder, usercache.folder_key(folder), 1 << 20)
+    assert store.write("entry", b"old" * 1000)
+    real = os.replace
+    over: list[bool] = []
+
+    def replace(src, dst, *args, **kwargs):
+        over.append(os.path.lexists(dst))
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    assert store.write("entry", b"new" * 1000)
+    assert over == [False]
+    assert store.read("entry") == b"new" * 1000
+    assert sorted(p.name for p in folder.iterdir()) == sorted([usercache.KEY_FILE, "entry"])

@@ -241,8 +241,16 @@ def test_a_module_file_s_real_path_is_its_real_folder_s_entry(tmp_path, monkeypa
         "through/a.py",
         "a.py",
         str(real / "missing.py"),
+        str(tmp_path / "through") + "//a.py",  # an empty part: split and joined as ever
+        str(tmp_path / "through" / "." / "a.py"),
+        str(tmp_path / "through" / ".." / "real" / "a.py"),
+        "/",
+        "/tmp",
+        "/nonexistent.py",
     ]
     for name in names:
+        assert validate_cache._real_module_path(name) == os.path.realpath(name), name
+        validate_cache._REAL_FOLDERS.clear()
         assert validate_cache._real_module_path(name) == os.path.realpath(name), name
 
     # resolving the loaded modules: once per folder, not once per file

@@ -8,8 +8,10 @@ bound priced it: 2,000 cards of 30 labelled params took `build` 23 s, 999 one-ca
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
+from toolkit.content.unit_cache import Units, active, cached_as, text_digest
 from toolkit.diagnostics import Span
 
 Finding = tuple[str, Span, str]
@@ -22,16 +24,15 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
     first deck heading or card row that takes the rulebook past a budget (nothing is said
     past it)."""
     from toolkit.render import rulebook_source as bounds
-    from toolkit.render.card_reference import FIXED_COLUMNS, named, reference_size
+    from toolkit.render.card_reference import FIXED_COLUMNS, named
 
-    blocks = bounds.block_count(text)
-    cells = bounds.table_cells(text)
+    blocks, cells, squares = _text_counts(text)
     started = False
     for loaded in game.decks:
         deck, doc = loaded.model, loaded.doc
         if deck is None or doc is None:
             continue
-        size = reference_size(game, deck, lang)
+        size = _size(game, loaded, lang)
         if size is None:
             continue
         rows, columns = size
@@ -73,7 +74,40 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
         blocks, cells = blocks + rows, cells + rows * columns
     reference = _reference_rows(game, lang)
     yield from _markup_past(reference, text)
-    yield from _long_words_past(reference, text)
+    yield from _long_words_past(reference, squares)
+
+
+def _text_counts(text: str) -> tuple[int, int, int]:
+    """What the budgets count of a rendered rulebook itself: its blocks, its tables' cells
+    and its long words' squares (`_long_words_past`). With `validate`'s units active, kept
+    between runs (kind `rulebook-counts`) by the text's digest: after a card edit the
+    languages whose rulebook prints the same text are not counted again (~0.5 ms each)."""
+    from toolkit.render import rulebook_source as bounds
+
+    def work() -> tuple[int, int, int]:
+        return bounds.block_count(text), bounds.table_cells(text), _long_words(text)[0]
+
+    if active() is None:
+        return work()
+    name = Units.name(COUNTS_KIND, [text_digest(text)])
+    return cached_as(name, work, list, _counts_read)
+
+
+COUNTS_KIND = "rulebook-counts"
+
+
+def _counts_read(kept: Any) -> tuple[int, int, int]:
+    if type(kept) is not list or len(kept) != 3 or not all(type(n) is int for n in kept):
+        raise ValueError("not a rulebook's counts")
+    return kept[0], kept[1], kept[2]
+
+
+def _long_words(of: str) -> tuple[int, int]:
+    """(the squares of the long words' lengths of `of`, added up; its longest word)."""
+    from toolkit.render import rulebook_source as bounds
+
+    sizes = [found.end() - found.start() for found in bounds._LONG_RUN.finditer(of)]
+    return sum(size * size for size in sizes), max(sizes, default=0)
 
 
 Rows = list[tuple[LoadedFile, list[list[str]]]]
@@ -83,16 +117,86 @@ Rows = list[tuple[LoadedFile, list[list[str]]]]
 def _reference_rows(game: Game, lang: str) -> Rows:
     """What the card reference's rows print in `lang`, deck by deck (made once for the
     budgets that count them)."""
-    from toolkit.render.card_reference import reference_rows
-
     out: Rows = []
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue
-        found = reference_rows(game, loaded.model, lang)
+        found = _deck_rows(game, loaded, lang)
         if found:
             out.append((loaded, found))
     return out
+
+
+def _size(game: Game, loaded: LoadedFile, lang: str) -> tuple[int, int] | None:
+    """`reference_size` of a deck in `lang`: with `validate`'s units active, from its rows
+    and columns as kept (`_kept_rows`: a deck has a part when one card's text prints, as it
+    has rows; a row a card)."""
+    from toolkit.render.card_reference import reference_size
+
+    assert loaded.model is not None and loaded.doc is not None
+    if active() is None or loaded.doc.digest is None:
+        return reference_size(game, loaded.model, lang)
+    rows, columns = _kept_rows(game, loaded, lang)
+    return None if rows is None else (len(loaded.model.cards), columns)
+
+
+def _deck_rows(game: Game, loaded: LoadedFile, lang: str) -> list[list[str]] | None:
+    """`reference_rows` of a deck in `lang` (with units active, as kept: `_kept_rows`)."""
+    from toolkit.render.card_reference import reference_rows
+
+    assert loaded.model is not None and loaded.doc is not None
+    if active() is None or loaded.doc.digest is None:
+        return reference_rows(game, loaded.model, lang)
+    return _kept_rows(game, loaded, lang)[0]
+
+
+def _kept_rows(game: Game, loaded: LoadedFile, lang: str) -> tuple[list[list[str]] | None, int]:
+    """`reference_rows` of a deck in `lang`. With `validate`'s units active, kept between
+    runs (kind `reference-rows`), named as a file's walk is (toolkit.content.walk: the bytes
+    the deck's model was validated from, the game's plugin and the model's class), with the
+    language and the game's languages (which texts a view reads as localized): what the
+    rows print is a function of the deck's model alone. After a card edit the other decks'
+    rows are read back, in every language (filling every card's text of every deck was
+    most of the budgets' ~1.5 ms a language)."""
+    from toolkit.render.card_reference import column_count, reference_rows
+    from toolkit.render.context import game_languages
+
+    deck, doc = loaded.model, loaded.doc
+    assert deck is not None and doc is not None and doc.digest is not None
+
+    def work() -> tuple[list[list[str]] | None, int]:
+        rows = reference_rows(game, deck, lang)
+        return rows, column_count(game, deck) if rows is not None else 0
+
+    memo = game.print_memo
+    key = ("reference-rows", id(loaded), lang)
+    made = memo.get(key)
+    if made is not None and made[0] is loaded:  # kept with its file: an id is never reused
+        return made[1]
+    kind = type(deck)
+    langs = game_languages(game)
+    args = [doc.digest, game.plugin.game_id, kind.__module__, kind.__qualname__, lang]
+    name = Units.name(ROWS_KIND, [*args, sorted(langs) if langs is not None else None])
+    found = cached_as(name, work, list, _rows_read)
+    memo[key] = (loaded, found)  # the size, then the rows: one unit asked once
+    return found
+
+
+ROWS_KIND = "reference-rows"
+
+
+def _rows_read(kept: Any) -> tuple[list[list[str]] | None, int]:
+    """Kept rows and columns read back (ValueError for another shape)."""
+    if type(kept) is not list or len(kept) != 2 or type(kept[1]) is not int:
+        raise ValueError("not a deck's rows")
+    rows, columns = kept
+    if rows is None:
+        return None, columns
+    if type(rows) is not list or not all(
+        type(row) is list and all(type(cell) is str for cell in row) for row in rows
+    ):
+        raise ValueError("not a deck's rows")
+    return rows, columns
 
 
 _MARKUP_CHARS = "&<>\u202f\n"
@@ -143,20 +247,15 @@ def _markup_past(decks: Rows, text: str) -> Iterator[Finding]:
             return
 
 
-def _long_words_past(decks: Rows, text: str) -> Iterator[Finding]:
+def _long_words_past(decks: Rows, total: int) -> Iterator[Finding]:
     """R010 at the first card whose reference row prints a word over the rulebook's
-    `MAX_WORD`, or takes its long words (over `LONG_WORD` letters: the Markdown's, `text`,
-    with the reference's cells') past `MAX_LONG_WORDS`: laying a word out costs the square
-    of its length, and 10 cards whose text is one 3,899-letter word took `build --only
-    rulebook` 13.3 s a language, printed by no face (probe 60-16)."""
+    `MAX_WORD`, or takes its long words (over `LONG_WORD` letters: the Markdown's, whose
+    squares add up to `total`, with the reference's cells') past `MAX_LONG_WORDS`: laying a
+    word out costs the square of its length, and 10 cards whose text is one 3,899-letter
+    word took `build --only rulebook` 13.3 s a language, printed by no face (probe 60-16)."""
     from toolkit.render import rulebook_source as bounds
 
-    def work(of: str) -> tuple[int, int]:
-        """(the squares of its long words' lengths, added up; its longest word)."""
-        sizes = [found.end() - found.start() for found in bounds._LONG_RUN.finditer(of)]
-        return sum(size * size for size in sizes), max(sizes, default=0)
-
-    total = work(text)[0]
+    work = _long_words
     # the cells set apart by line breaks (a breaking space: no word spans two cells)
     more, longest = work("\n".join(cell for _, rows in decks for row in rows for cell in row))
     if total + more <= bounds.MAX_LONG_WORDS and longest <= bounds.MAX_WORD:

@@ -445,14 +445,11 @@ class Work:
         """(key, rows, units a row) of the lists of `doc` the budget counts: a deck's cards
         and a bank's questions in each language, every top-level list of a board in each
         language too (`MAX_WORK`)."""
-        data = doc.data if isinstance(doc.data, dict) else {}
+        lists = doc.top_lists() or []  # a kept parse's, without decoding its data
         languages = max(self.languages, 1)
         if rows_key is None:  # a board: its spaces, links, regions… drawn in each language
-            return [
-                (key, len(rows), languages) for key, rows in data.items() if isinstance(rows, list)
-            ]
-        rows = data.get(rows_key)
-        count = len(rows) if isinstance(rows, list) else 0
+            return [(key, count, languages) for key, count in lists]
+        count = next((count for key, count in lists if key == rows_key), 0)
         return [(rows_key, count, FACES_PER_ROW.get(rows_key, 1) * languages)]
 
     def too_large(self, size: int, display: str, span: Span, rel: str) -> Diagnostic | None:

@@ -39,10 +39,12 @@ if TYPE_CHECKING:
     from toolkit.content.source import Built, Path_, _Refusal
 
 KIND = "parse"
-FORMAT = "playset-parse-5"
-"""The first item of a kept parse (5: with the values its aliases build; 4: the spans and
-key spans as marshal bytes of their own, decoded on first use; 3: with the characters its
-aliases repeat; 2: marshal in an entry of its own; 1 was JSON text)."""
+FORMAT = "playset-parse-7"
+"""The first item of a kept parse (7: its data as marshal bytes of its own, decoded on first
+use, with the lengths of its top-level lists; 6: the strings' styles as marshal bytes of
+their own, decoded on first use; 5: with the values its aliases build; 4: the spans and key spans as
+marshal bytes of their own, decoded on first use; 3: with the characters its aliases
+repeat; 2: marshal in an entry of its own; 1 was JSON text)."""
 MARSHAL_VERSION = 4
 """With references: an object met twice is read back as one, as in the parse itself (the
 builder copies what an alias repeats, so only texts and paths are met twice)."""
@@ -113,6 +115,114 @@ class LazySpans(Mapping["Path_", Span]):
         return len(self._raw)
 
 
+class KeptData:
+    """A kept parse's data, as marshal bytes decoded when it is first read (toolkit.content.
+    source.KeptDocument), with the lengths of its top-level lists (`lists`: what the game's
+    size budget counts of a file, toolkit.content.game): a card edit's run reads back ~22
+    parses and reads the data of few (the manifest's; the budget counts the others' rows),
+    and decoding them all was ~1 ms warm (223 kB of marshal; ~3 ms cold). `again()` gives
+    a fresh parse of the same bytes, should the kept data not decode."""
+
+    __slots__ = ("_again", "_kept", "lists")
+
+    def __init__(
+        self,
+        kept: bytes,
+        lists: list[tuple[Any, int]] | None,
+        again: Callable[[], Any] | None = None,
+    ) -> None:
+        self._kept = kept
+        self.lists = lists
+        self._again = again
+
+    def decoded(self) -> Any:
+        """The data (fresh objects each call, as a parse read back gives)."""
+        try:
+            return marshal.loads(self._kept)
+        except (EOFError, ValueError, TypeError):
+            if self._again is None:
+                raise ValueError("not data") from None
+            return self._again()
+
+
+def top_lists(data: Any) -> list[tuple[Any, int]] | None:
+    """The top-level lists of parsed data as (key, length), in order; None when the data is
+    no mapping."""
+    if not isinstance(data, dict):
+        return None
+    return [(key, len(value)) for key, value in data.items() if isinstance(value, list)]
+
+
+def _lists(value: Any) -> list[tuple[Any, int]] | None:
+    """Kept lists' lengths read back; ValueError for another shape."""
+    if value is None:
+        return None
+    if type(value) is not list:
+        raise ValueError("not lists")
+    lists = []
+    for item in value:
+        if type(item) is not tuple or len(item) != 2:
+            raise ValueError("not a list's length")
+        key, length = item
+        if type(key) not in (str, int) or type(length) is not int or length < 0:
+            raise ValueError("not a list's length")
+        lists.append((key, length))
+    return lists
+
+
+class LazyStyles(Mapping["Path_", "str | None"]):
+    """Each string scalar's style by data path (`Document.styles`), read back from a kept
+    parse as marshal bytes and decoded (its shape checked) the first time one is asked for:
+    only a finding placed inside a text asks (`Document.position_in`), and decoding every
+    file's styles was ~1 ms (warm; ~2 ms cold) of a card edit's run, which reads back ~22
+    parses. `again()` gives the styles of a fresh parse of the same bytes, should the kept
+    ones not be styles after all."""
+
+    __slots__ = ("_again", "_kept", "_read")
+
+    def __init__(
+        self, kept: bytes, again: Callable[[], Mapping[Path_, str | None]] | None = None
+    ) -> None:
+        self._kept: bytes | None = kept
+        self._read: Mapping[Path_, str | None] | None = None
+        self._again = again
+
+    @property
+    def _styles(self) -> Mapping[Path_, str | None]:
+        read = self._read
+        if read is None:
+            try:
+                read = _styles(marshal.loads(self._kept))  # type: ignore[arg-type]
+            except (EOFError, ValueError, TypeError):
+                if self._again is None:
+                    raise ValueError("not styles") from None
+                read = self._again()
+            self._read, self._kept, self._again = read, None, None
+        return read
+
+    def __getitem__(self, path: Path_) -> str | None:
+        return self._styles[path]
+
+    def get(self, path: Path_, default: Any = None) -> Any:
+        return self._styles.get(path, default)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._styles
+
+    def __iter__(self) -> Iterator[Path_]:
+        return iter(self._styles)
+
+    def __len__(self) -> int:
+        return len(self._styles)
+
+
+def _styles(value: Any) -> dict[Path_, str | None]:
+    """Styles as kept; ValueError for another shape."""
+    if type(value) is not dict or not set(value.values()) <= set(_STYLES):
+        raise ValueError("not a style")
+    return value
+
+
 def _plain(value: Any, depth: int = 0) -> None:
     """NotKept unless `value` is plain data (scalars, lists, and mappings whose keys are
     texts or integers), as the builder gives a document without a timestamp, bytes or a
@@ -158,8 +268,11 @@ def store(built: Built | _Refusal) -> bytes:
         raise NotKept  # a style for a path without a span: not what the builder gives
     try:
         raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
-        kept = (FORMAT, data, raw, key_raw, set(shared), dict(styles), repeated, aliased)
-        return marshal.dumps(kept, MARSHAL_VERSION)
+        kept_styles = marshal.dumps(dict(styles), MARSHAL_VERSION)
+        kept_data = marshal.dumps(data, MARSHAL_VERSION)
+        lists = top_lists(data)
+        kept = (FORMAT, kept_data, raw, key_raw, set(shared), kept_styles, repeated, aliased)
+        return marshal.dumps((*kept, lists), MARSHAL_VERSION)
     except ValueError as exc:  # nested too deep for marshal
         raise NotKept from exc
 
@@ -184,44 +297,41 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
         value = marshal.loads(kept)
     except EOFError as exc:
         raise ValueError("a cut parse") from exc
-    if type(value) is not tuple or len(value) != 8 or value[0] != FORMAT:
+    if type(value) is not tuple or len(value) != 9 or value[0] != FORMAT:
         raise ValueError("not a parse")
-    _, data, spans, key_spans, shared, styles, repeated, aliased = value
-    if type(shared) is not set or type(styles) is not dict:
+    _, data, spans, key_spans, shared, styles, repeated, aliased, lists = value
+    if type(shared) is not set or type(styles) is not bytes or type(data) is not bytes:
         raise ValueError("not a parse")
     if type(repeated) is not int or repeated < 0:
         raise ValueError("not a count of repeated text")
     if type(aliased) is not int or aliased < 0:
         raise ValueError("not a count of aliased values")
-    if not set(styles.values()) <= set(_STYLES):
-        raise ValueError("not a style")
     if type(spans) is not bytes or type(key_spans) is not bytes:
         raise ValueError("not spans")
     return (
-        data,
+        KeptData(data, _lists(lists), _fresh(again, 0)),
         LazySpans(spans, _fresh(again, 1)),
         LazySpans(key_spans, _fresh(again, 2)),
         shared,
-        styles,
+        LazyStyles(styles, _fresh(again, 4)),
         repeated,
         aliased,
     )
 
 
-def _fresh(
-    again: Callable[[], Built | _Refusal] | None, at: int
-) -> Callable[[], Mapping[Path_, Span]] | None:
-    """The spans (`at` 1) or key spans (2) of a fresh parse `again()` gives."""
+def _fresh(again: Callable[[], Built | _Refusal] | None, at: int) -> Callable[[], Any] | None:
+    """The data (`at` 0), spans (1), key spans (2) or styles (4) of a fresh parse `again()`
+    gives."""
     if again is None:
         return None
 
-    def spans() -> Mapping[Path_, Span]:
+    def fresh() -> Any:
         built = again()
         if not isinstance(built, tuple):
-            raise ValueError("not spans")
-        return built[1] if at == 1 else built[2]
+            raise ValueError("not a parse")
+        return built[at]
 
-    return spans
+    return fresh
 
 
 class Parses:

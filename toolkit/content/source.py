@@ -218,6 +218,13 @@ class Document:
     """The SHA-256 of the bytes `data` was parsed from (its parse is a pure function of
     them), or None: data made otherwise (a spreadsheet's, a variant's)."""
 
+    def top_lists(self) -> list[tuple[Any, int]] | None:
+        """The data's top-level lists as (key, length), in order; None when the data is no
+        mapping (what the game's size budget counts of a file)."""
+        from toolkit.content.parse_units import top_lists
+
+        return top_lists(self.data)
+
     def position_in(self, path: Path_, offset: int) -> Span:
         """Where character `offset` of the string at `path` is written in the file: the
         column of a punctuation mark inside a text, not the text's start. Exact for plain,
@@ -326,6 +333,33 @@ class Document:
 
 
 _NO_KEY = object()
+
+
+class KeptDocument(Document):
+    """A Document read back from a kept parse (toolkit.content.parse_units): its data is
+    decoded the first time it is read, and the lengths of its top-level lists are known
+    without it (`KeptData`)."""
+
+    @property
+    def data(self) -> Any:
+        from toolkit.content.parse_units import KeptData
+
+        held = self.__dict__["_data"]
+        if type(held) is KeptData:
+            held = self.__dict__["_data"] = held.decoded()
+        return held
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self.__dict__["_data"] = value
+
+    def top_lists(self) -> list[tuple[Any, int]] | None:
+        from toolkit.content.parse_units import KeptData
+
+        held = self.__dict__["_data"]
+        if type(held) is KeptData:
+            return None if held.lists is None else list(held.lists)
+        return super().top_lists()
 
 
 def _match_key(mapping: dict[Any, Any], seg: Any) -> Any:
@@ -728,7 +762,7 @@ def parse_document(
     text = written = decoded
     if "\u2028" in text or "\u2029" in text or "\x85" in text:
         text = _blank_comment_breaks(text)
-    from toolkit.content.parse_units import parsed
+    from toolkit.content.parse_units import KeptData, parsed
 
     # the scans before composing are part of the unit (a pure function of the bytes; a
     # refusal is never kept): bytes read back passed them when they were kept. What its
@@ -761,7 +795,8 @@ def parse_document(
     repeats.spent += repeated
     repeats.aliased += aliased
     repeats.charged[read] = (repeated, aliased)
-    return Document(path, display, data, spans, key_spans, shared, text, styles, digest), []
+    made = KeptDocument if type(data) is KeptData else Document
+    return made(path, display, data, spans, key_spans, shared, text, styles, digest), []
 
 
 def _scanned(written: str, text: str) -> _Refusal | None:

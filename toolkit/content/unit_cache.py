@@ -7,7 +7,8 @@ the kind and the arguments written out as JSON: every argument the result depend
 kinds: `fit` (toolkit.render.textfit: text, box, sizes, face, language, icon names), `face`
 (toolkit.render.face_units: card, deck, manifest, glossary, layout, language, card size),
 `glossary` (toolkit.checks.translation.glossary: a text's values and the glossary's terms),
-`or-list` (toolkit.content.templating: the items and the language) and `question-fit`
+`or-list` (toolkit.content.templating: the items and the language), `plural-category`
+(toolkit.checks.translation.plurals: the language and the number) and `question-fit`
 (toolkit.checks.printfit: one question's print-fit findings, named by its faces' inputs and
 the icon names, kept as the data paths they point at and placed at their lines again when
 read back, so lines shifted by an edit elsewhere do not make them stale), `card-print-fit` and

@@ -711,9 +711,19 @@ _LAZY = getattr(importlib.util, "_LazyModule", None)
 
 def _real_module_path(name: str) -> str:
     """`os.path.realpath(name)` with its folder resolved once for all the modules it holds:
-    a file that is no link is its real folder's entry of the same name."""
-    if os.path.islink(name):
+    a file that is no link is its real folder's entry of the same name. An absolute path
+    with no empty part (nearly every module's) is split and joined as `os.path.split` and
+    `os.path.join` do, written out (~460 modules a run; their calls were ~1 ms of it)."""
+    try:
+        link = stat.S_ISLNK(os.lstat(name).st_mode)
+    except (OSError, ValueError):  # as os.path.islink
+        link = False
+    if link:
         return os.path.realpath(name)
+    if name[:1] == "/" and "//" not in name and name[-1:] != "/":
+        folder, _, base = name.rpartition("/")
+        real = _real_folder(folder or "/")
+        return f"{real}{base}" if real.endswith("/") else f"{real}/{base}"
     folder, base = os.path.split(name)
     return os.path.join(_real_folder(folder), base)
 

@@ -141,6 +141,11 @@ def reference_size(game: Any, deck: Any, lang: str) -> tuple[int, int] | None:
 _TEXT = ("text",)
 
 
+def column_count(game: Any, deck: Any) -> int:
+    """The columns of `deck`'s part of the card reference (`reference_size`'s second)."""
+    return len(_columns(game, deck)) + FIXED_COLUMNS
+
+
 def reference_rows(game: Any, deck: Any, lang: str) -> list[list[str]] | None:
     """The strings each card's row of `deck_reference(game, deck, lang)` prints, in
     `Row.printed`'s order (name, title if any, the columns' values, copies, text), read from

@@ -55,8 +55,31 @@ def describe(model: BaseModel) -> str:
         noun = _NOUNS[type(model)] = _noun(type(model))
     if not noun:
         return "the game"
-    ident = getattr(model, "id", None)
+    ident = model_attribute(model, "id")
     return f"{noun} {ident!r}" if isinstance(ident, str) else f"the {noun}"
+
+
+def model_attribute(model: BaseModel, name: str) -> Any:
+    """`getattr(model, name, None)`, answered None at once where it can only be: a name that
+    is no field of the model's class, nothing its classes define, not in the model's own
+    `__dict__`, of a class that takes no extra fields. pydantic's `__getattr__` raised and
+    caught an AttributeError for it: ~580 times a rulebook context (a board's spaces and
+    links have no `id`, most models no `text`), ~0.6 ms."""
+    kind = type(model)
+    lacks = _LACKS.get((kind, name))
+    if lacks is None:
+        lacks = _LACKS[(kind, name)] = (
+            name not in kind.__pydantic_fields__
+            and not any(name in vars(c) for c in kind.__mro__)
+            and kind.model_config.get("extra") != "allow"
+        )
+    if lacks and name not in model.__dict__:
+        return None
+    return getattr(model, name, None)
+
+
+_LACKS: dict[tuple[type, str], bool] = {}
+"""(model class, name) → whether `model_attribute` answers None without asking the model."""
 
 
 _NOUNS: dict[type, str] = {}
@@ -143,7 +166,7 @@ def _model_view(
         }
     )
     view.named(describe(value))
-    text = getattr(value, "text", None)
+    text = model_attribute(value, "text")
     if isinstance(text, dict) and lang in text:
         view["text"] = fill(text[lang], value, lang)
     return view

@@ -1695,11 +1695,17 @@ def guard_compared(value: Any) -> Any:
     the deadline's reach, and costs as many steps as the operand has items counted through
     every shared part, and as many as the characters of the texts in it, so both are
     bounded before it runs (and the clock looked at between two comparisons)."""
-    tick()
-    if isinstance(value, str | bytes):
+    budget = getattr(_local, "budget", None)
+    if budget is not None:  # `tick()` written out: this runs at each operand of each test
+        budget.ticks += 1  # and comparison (a `selectattr` over a deck's texts in a rulebook:
+        if not budget.ticks & 63:  # ~2,500 of them a render)
+            budget.look()
+    if isinstance(value, _TEXTS):
         # `needle in text` searches each place (not linear below ~30,000 letters): a text
-        # operand counts as read, its needle's length with it (probe 26)
-        charge_read(value)
+        # operand counts as read, its needle's length with it (probe 26); `charge_read`
+        # written out, its budget the one just ticked
+        if budget is not None and len(value) >= READ_PER_UNIT:
+            budget.read(len(value) // READ_PER_UNIT)
         return value
     if isinstance(value, range):  # `0.5 in range(100000)` goes over it in C (probe 28)
         guard_steps(len(value) // ITEMS_A_STEP)
@@ -1707,6 +1713,9 @@ def guard_compared(value: Any) -> Any:
     if isinstance(value, CONTAINERS):
         _walk_compared(value)
     return value
+
+
+_TEXTS = (str, bytes)
 
 
 def _walk_compared(value: Any) -> int:

@@ -29,7 +29,7 @@ from toolkit.checks.questions.rules import (
     Q_UNKNOWN_DIFFICULTY,
 )
 from toolkit.content.game import Game
-from toolkit.content.source import Document
+from toolkit.content.source import Document, KeptDocument
 from toolkit.content.unit_cache import NotKept, active, cached
 from toolkit.content.walk import Facts
 from toolkit.diagnostics import Diagnostic, Severity, Span
@@ -82,11 +82,15 @@ def _read_by(game: Game) -> list[Any] | None:
         return None
     files = []
     for loaded in (game.manifest_file, *game.questions):
-        if loaded.doc is not None and type(loaded.doc) is not Document:
+        if loaded.doc is not None and type(loaded.doc) not in _FROM_TEXT:
             return None
         text = loaded.doc.text if loaded.doc is not None else None
         files.append([loaded.rel, text, loaded.model is None])
     return [files, sorted(game.broken_lists)]
+
+
+_FROM_TEXT = (Document, KeptDocument)
+"""A YAML document parsed from its text, or read back from a kept parse of it."""
 
 
 def _store(found: list[Diagnostic]) -> list[Any]:
