@@ -79,9 +79,9 @@ def _ready_moves(
                 ready = []
                 for vo, dest, path in opts:
                     v = vo + slot
-                    ready.append((path, (v, lid, p, dest, -1, -1, -1), v * n_effects))
+                    ready.append((path, dest, v, v * n_effects))
                 if not ready:  # a path through the Laddie's own hole: never free
-                    ready.append((1 << p, (0, lid, p, p, -1, -1, -1), 0))
+                    ready.append((1 << p, p, 0, 0))
                 first = ready[0]
                 rows.append((*first, ready[1] if len(ready) > 1 else None))
         fmoves.append(tuple(rows))

@@ -303,15 +303,14 @@ class MuckleState(State):
         track = t.track
         end = track + t.castle - 1
         width = end + 1
-        row = lo * width  # the row of the Laddie at p, one Laddie after another
-        movers = []
-        for p in pos[lo : lo + n]:
+        movers = []  # (its row, Laddie, position)
+        for lid in range(lo, lo + n):
+            p = pos[lid]
             if p < track:
                 if p >= 0:
-                    movers.append(row + p)
+                    movers.append((lid * width + p, lid, p))
             elif p < end and not own >> (p + 1) & 1:
-                movers.append(row + p)
-            row += width
+                movers.append((lid * width + p, lid, p))
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         acts = []
@@ -334,15 +333,15 @@ class MuckleState(State):
                 # the common kinds inline (a call per effect costs more than they do), their
                 # actions added as their moves are found
                 if kind == FWD:
-                    for at in movers:
-                        path, move, base, second = arg[at]  # one lookup, no loop: see fmoves
+                    for at, lid, p in movers:
+                        path, dest, v, base, second = arg[at]  # one lookup, no loop: fmoves
                         if not own & path:
-                            found.append(move)
+                            found.append((v, lid, p, dest, -1, -1, -1))
                             acts.append(base + e)
                         if second is not None:  # a track and a Castle option
-                            path, move, base = second
+                            path, dest, v, base = second
                             if not own & path:
-                                found.append(move)
+                                found.append((v, lid, p, dest, -1, -1, -1))
                                 acts.append(base + e)
                     if found:
                         groups.append((e, found))
@@ -353,8 +352,7 @@ class MuckleState(State):
                         acts.append(n_eff + e)
                         groups.append((e, found))
                 elif kind == BACK:
-                    for at in movers:
-                        lid, p = divmod(at, width)
+                    for _, lid, p in movers:
                         if p < track:
                             dest, path = arg[p]
                             if not own & path:
@@ -463,17 +461,16 @@ class MuckleState(State):
                 top, top_v = -1e18, 0  # a move's variant is never 0 (a discard's)
                 if kind == FWD:
                     for at, lid, frm, row_gain, bonus in movers:
-                        path, move, base, second = arg[at]
+                        path, dest, v, base, second = arg[at]
                         if own & path:
                             if second is None:
                                 continue
-                            path, move, base = second
+                            path, dest, v, base = second
                             second = None
                             if own & path:
                                 continue
                         while True:
                             acts.append(base + e)
-                            dest = move[3]
                             score = row_gain[dest]
                             if bonus:
                                 score += bonus
@@ -491,10 +488,10 @@ class MuckleState(State):
                                     else:
                                         score += (togo[oq][dest] - togo[oq][entrance[oq]]) * share
                             if score > top:
-                                top, top_v = score, move[0]
+                                top, top_v = score, v
                             if second is None:
                                 break
-                            path, move, base = second  # a track and a Castle option
+                            path, dest, v, base = second  # a track and a Castle option
                             second = None
                             if own & path:
                                 break
