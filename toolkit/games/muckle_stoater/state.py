@@ -274,118 +274,27 @@ class MuckleState(State):
         """Distinct legal moves (a read-only list, cached until the next apply), grouped by
         effect for bots (`move_groups`): ranks sharing an effect (10, J, Q, K move 10) share
         one computed move list, so bots score each distinct move once. Identical cards of one
-        rank give one action. Generated here, not in a method of its own (a call a turn), and
-        with plain loops, not comprehensions: each comprehension is a function call, dearer
-        than the few items it builds here."""
-        acts = self._acts
-        if acts is not None:
-            return acts
+        rank give one action. With plain loops, not comprehensions: each comprehension is a
+        function call, dearer than the few items it builds here.
+
+        For a seat played by the greedy bot (`bots.GreedyBot`), which has handed the state its
+        look-ups, each move is scored as it is listed and the best action kept in `_best`
+        for the bot: the bot scoring the groups afterwards walked every move a second time
+        (a quarter of a greedy game), and here each Laddie's gain row and escape bonus are
+        looked up once per turn, not once per move. The sums are the bot's, made in the same
+        order (the same floats), and ties go to the first, as the bot's do. The move groups
+        are then listed only when asked for (`move_groups`). Listed here, not in a method of
+        its own (a call a turn); other seats' moves by `_list_plain`."""
+        listed_acts = self._acts
+        if listed_acts is not None:
+            return listed_acts
         if self.over:
             return []
-        t = self.t
         seat = self.seat
         scoring = self._scoring
-        if scoring is not None:
-            hot = scoring[seat]
-            if hot is not None:
-                return self._list_scored(hot)
-        n = t.laddies
-        o = seat
-        if t.teams and self.home[seat] == n:
-            o = t.partner[seat]
-        hb = seat * t.ranks
-        hand = self.hands[hb : hb + t.ranks]
-        pos = self.pos
-        lo = o * n
-        own = self.mask[o]
-        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead,
-        # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
-        track = t.track
-        end = track + t.castle - 1
-        width = end + 1
-        movers = []  # (its row, Laddie, position)
-        for lid in range(lo, lo + n):
-            p = pos[lid]
-            if p < track:
-                if p >= 0:
-                    movers.append((lid * width + p, lid, p))
-            elif p < end and not own >> (p + 1) & 1:
-                movers.append((lid * width + p, lid, p))
-        cache: list[Moves | None] = [None] * t.n_keys
-        groups: list[tuple[int, Moves]] = []
-        acts = []
-        n_eff = t.n_effects
-        # with no Laddie to move forward, the forward and backward effects give nothing
-        plans = t.rank_plan if movers else t.rank_plan_docked
-        for plan in compress(plans, hand):  # the ranks held, in rank order
-            for e, key, kind, arg in plan:
-                if key < 0:  # no other effect lists these moves
-                    found: Moves = []
-                else:
-                    listed = cache[key]
-                    if listed is not None:  # listed for an effect before: the same moves
-                        if listed:
-                            groups.append((e, listed))
-                            for m in listed:
-                                acts.append(m[0] * n_eff + e)
-                        continue
-                    found = cache[key] = []
-                # the common kinds inline (a call per effect costs more than they do), their
-                # actions added as their moves are found
-                if kind == FWD:
-                    for at, lid, p in movers:
-                        path, dest, v, base, second = arg[at]  # one lookup, no loop: fmoves
-                        if not own & path:
-                            found.append((v, lid, p, dest, -1, -1, -1))
-                            acts.append(base + e)
-                        if second is not None:  # a track and a Castle option
-                            path, dest, v, base = second
-                            if not own & path:
-                                found.append((v, lid, p, dest, -1, -1, -1))
-                                acts.append(base + e)
-                    if found:
-                        groups.append((e, found))
-                elif kind == LEAVE:
-                    start = t.start[o]
-                    if self.dock[o] and not own >> start & 1:
-                        found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
-                        acts.append(n_eff + e)
-                        groups.append((e, found))
-                elif kind == BACK:
-                    for _, lid, p in movers:
-                        if p < track:
-                            dest, path = arg[p]
-                            if not own & path:
-                                found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
-                                acts.append((2 + lid - lo) * n_eff + e)
-                    if found:
-                        groups.append((e, found))
-                else:
-                    if kind == SPLIT:
-                        self._split_moves(arg, o, found)
-                    elif kind == BONNIE:
-                        self._bonnie_moves(e, o, found)
-                    if found:
-                        groups.append((e, found))
-                        for m in found:
-                            acts.append(m[0] * n_eff + e)
-        if not acts:  # R11/R14: no legal move at all → discard any one card and pass
-            for r in range(t.ranks):
-                if hand[r]:
-                    acts.append(t.rank_first[r])
-            if not acts:  # empty hand (both piles ran dry): a bare pass
-                acts.append(0)
-        self._acts = acts
-        self._groups = groups
-        return acts
-
-    def _list_scored(self, hot: Scoring) -> list[int]:
-        """`legal_actions()` for a seat played by the greedy bot (`bots.GreedyBot`): the same
-        actions and move groups, each move scored as it is listed, and the best action kept
-        in `_best` for the bot. The bot scoring the groups afterwards walked every move a
-        second time (a quarter of a greedy game); here each Laddie's gain row and escape
-        bonus are looked up once per turn, not once per move. The sums are the bot's, made
-        in the same order (the same floats), and ties go to the first, as the bot's do."""
+        hot = None if scoring is None else scoring[seat]
+        if hot is None:
+            return self._list_plain()
         (
             n,
             track,
@@ -406,7 +315,6 @@ class MuckleState(State):
             share,
         ) = hot
         t = self.t
-        seat = self.seat
         o = seat
         if t.teams and self.home[seat] == n:
             o = t.partner[seat]
@@ -584,6 +492,100 @@ class MuckleState(State):
             self._groups = None  # listed by move_groups() when asked for
         self._acts = acts
         self._best = best
+        return acts
+
+    def _list_plain(self) -> list[int]:
+        """`legal_actions()` listed without scores, with the move groups (see there)."""
+        t = self.t
+        seat = self.seat
+        n = t.laddies
+        o = seat
+        if t.teams and self.home[seat] == n:
+            o = t.partner[seat]
+        hb = seat * t.ranks
+        hand = self.hands[hb : hb + t.ranks]
+        pos = self.pos
+        lo = o * n
+        own = self.mask[o]
+        # Laddies that can move forward: on the track, or in the Castle with a free hole ahead,
+        # as each one's row in `fmoves[k]`: laddie * (track + castle) + position
+        track = t.track
+        end = track + t.castle - 1
+        width = end + 1
+        movers = []  # (its row, Laddie, position)
+        for lid in range(lo, lo + n):
+            p = pos[lid]
+            if p < track:
+                if p >= 0:
+                    movers.append((lid * width + p, lid, p))
+            elif p < end and not own >> (p + 1) & 1:
+                movers.append((lid * width + p, lid, p))
+        cache: list[Moves | None] = [None] * t.n_keys
+        groups: list[tuple[int, Moves]] = []
+        acts = []
+        n_eff = t.n_effects
+        # with no Laddie to move forward, the forward and backward effects give nothing
+        plans = t.rank_plan if movers else t.rank_plan_docked
+        for plan in compress(plans, hand):  # the ranks held, in rank order
+            for e, key, kind, arg in plan:
+                if key < 0:  # no other effect lists these moves
+                    found: Moves = []
+                else:
+                    listed = cache[key]
+                    if listed is not None:  # listed for an effect before: the same moves
+                        if listed:
+                            groups.append((e, listed))
+                            for m in listed:
+                                acts.append(m[0] * n_eff + e)
+                        continue
+                    found = cache[key] = []
+                # the common kinds inline (a call per effect costs more than they do), their
+                # actions added as their moves are found
+                if kind == FWD:
+                    for at, lid, p in movers:
+                        path, dest, v, base, second = arg[at]  # one lookup, no loop: fmoves
+                        if not own & path:
+                            found.append((v, lid, p, dest, -1, -1, -1))
+                            acts.append(base + e)
+                        if second is not None:  # a track and a Castle option
+                            path, dest, v, base = second
+                            if not own & path:
+                                found.append((v, lid, p, dest, -1, -1, -1))
+                                acts.append(base + e)
+                    if found:
+                        groups.append((e, found))
+                elif kind == LEAVE:
+                    start = t.start[o]
+                    if self.dock[o] and not own >> start & 1:
+                        found.append((1, pos.index(-1, lo, lo + n), -1, start, -1, -1, -1))
+                        acts.append(n_eff + e)
+                        groups.append((e, found))
+                elif kind == BACK:
+                    for _, lid, p in movers:
+                        if p < track:
+                            dest, path = arg[p]
+                            if not own & path:
+                                found.append((2 + lid - lo, lid, p, dest, -1, -1, -1))
+                                acts.append((2 + lid - lo) * n_eff + e)
+                    if found:
+                        groups.append((e, found))
+                else:
+                    if kind == SPLIT:
+                        self._split_moves(arg, o, found)
+                    elif kind == BONNIE:
+                        self._bonnie_moves(e, o, found)
+                    if found:
+                        groups.append((e, found))
+                        for m in found:
+                            acts.append(m[0] * n_eff + e)
+        if not acts:  # R11/R14: no legal move at all → discard any one card and pass
+            for r in range(t.ranks):
+                if hand[r]:
+                    acts.append(t.rank_first[r])
+            if not acts:  # empty hand (both piles ran dry): a bare pass
+                acts.append(0)
+        self._acts = acts
+        self._groups = groups
         return acts
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
