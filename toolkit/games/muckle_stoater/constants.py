@@ -118,14 +118,15 @@ class Table:
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
     """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
     fmoves: tuple[tuple[ReadyMove, ...], ...]
-    """fmoves[k][laddie * (L + C) + position]: `fwd` as ready-made moves, (path mask, dest,
-    variant, variant * E, the second option or None); the move generator lists the move,
-    and its action (variant * E plus the effect), when the path meets none of the colour's
-    own Laddies. A row always has a first option (a row with none gets one through the
+    """fmoves[k][colour * (L + C) + position]: `fwd` as ready-made moves, (path mask, dest,
+    variant, variant * E, the second option or None), the variant the colour's first
+    Laddie's (the k-th Laddie's is k more); the move generator lists the move, and its
+    action (variant * E plus the effect), when the path meets none of the colour's own
+    Laddies. A row always has a first option (a row with none gets one through the
     Laddie's own hole, never free), so the generator reads it without a loop. Plain ints
-    (all small but the path mask): a row is one tuple, not a tuple and a move tuple, and a
-    turn reads some ten rows scattered over a table of megabytes (each object a cache miss
-    of its own)."""
+    (all small but the path mask) and one row per colour, not per Laddie: a turn reads
+    some ten rows scattered over the table, and each object it fetches from a table of
+    megabytes was a cache miss of its own."""
     shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
     """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
     f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest

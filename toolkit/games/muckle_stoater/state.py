@@ -335,21 +335,23 @@ class MuckleState(State):
         leave_cost = leave_costs[dock[o] > 0]
         end = track + t.castle - 1
         width = end + 1
-        # (row in fmoves, Laddie, position, its gain row, its escape bonus or 0.0)
-        movers: list[tuple[int, int, int, tuple[float, ...], float]] = []
+        n_eff = t.n_effects
+        row = o * width  # the colour's rows in fmoves[k], one per position
+        # (row in fmoves, Laddie, position, its gain row, its escape bonus or 0.0, what its
+        # place among the colour's Laddies adds to an action)
+        movers: list[tuple[int, int, int, tuple[float, ...], float, int]] = []
         for lid in range(lo, lo + n):
             p = pos[lid]
             if p < track:
                 if p >= 0:
                     bonus = escape[lid][p] if rivals & sources[p] else 0.0
-                    movers.append((lid * width + p, lid, p, gain[lid][p], bonus))
+                    movers.append((row + p, lid, p, gain[lid][p], bonus, (lid - lo) * n_eff))
             elif p < end and not own >> (p + 1) & 1:  # no danger in the Castle
-                movers.append((lid * width + p, lid, p, gain[lid][p], 0.0))
+                movers.append((row + p, lid, p, gain[lid][p], 0.0, (lid - lo) * n_eff))
         # per shared key: (first action, end, its effect, best score, its variant), so an
         # effect listing the same moves adds their actions without listing them again
         shared: list[tuple[int, int, int, float, int] | None] = [None] * t.n_keys
         acts: list[int] = []
-        n_eff = t.n_effects
         best, best_score = -1, -1e18
         plans = t.rank_plan if movers else t.rank_plan_docked
         for plan in compress(plans, hand):  # the ranks held, in rank order
@@ -368,7 +370,7 @@ class MuckleState(State):
                     first = len(acts)
                 top, top_v = -1e18, 0  # a move's variant is never 0 (a discard's)
                 if kind == FWD:
-                    for at, lid, frm, row_gain, bonus in movers:
+                    for at, lid, frm, row_gain, bonus, slot in movers:
                         path, dest, v, base, second = arg[at]
                         if own & path:
                             if second is None:
@@ -378,7 +380,7 @@ class MuckleState(State):
                             if own & path:
                                 continue
                         while True:
-                            acts.append(base + e)
+                            acts.append(base + slot + e)
                             score = row_gain[dest]
                             if bonus:
                                 score += bonus
@@ -396,7 +398,7 @@ class MuckleState(State):
                                     else:
                                         score += (togo[oq][dest] - togo[oq][entrance[oq]]) * share
                             if score > top:
-                                top, top_v = score, v
+                                top, top_v = score, v + lid - lo
                             if second is None:
                                 break
                             path, dest, v, base = second  # a track and a Castle option
@@ -404,7 +406,7 @@ class MuckleState(State):
                             if own & path:
                                 break
                 elif kind == BACK:
-                    for _, lid, frm, row_gain, bonus in movers:
+                    for _, lid, frm, row_gain, bonus, _ in movers:
                         if frm >= track:
                             continue
                         dest, path = arg[frm]
@@ -512,14 +514,15 @@ class MuckleState(State):
         track = t.track
         end = track + t.castle - 1
         width = end + 1
+        row = o * width
         movers = []  # (its row, Laddie, position)
         for lid in range(lo, lo + n):
             p = pos[lid]
             if p < track:
                 if p >= 0:
-                    movers.append((lid * width + p, lid, p))
+                    movers.append((row + p, lid, p))
             elif p < end and not own >> (p + 1) & 1:
-                movers.append((lid * width + p, lid, p))
+                movers.append((row + p, lid, p))
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         acts = []
@@ -545,13 +548,15 @@ class MuckleState(State):
                     for at, lid, p in movers:
                         path, dest, v, base, second = arg[at]  # one lookup, no loop: fmoves
                         if not own & path:
+                            v += lid - lo  # the row's variant is the colour's first Laddie's
                             found.append((v, lid, p, dest, -1, -1, -1))
-                            acts.append(base + e)
+                            acts.append(v * n_eff + e)
                         if second is not None:  # a track and a Castle option
                             path, dest, v, base = second
                             if not own & path:
+                                v += lid - lo
                                 found.append((v, lid, p, dest, -1, -1, -1))
-                                acts.append(base + e)
+                                acts.append(v * n_eff + e)
                     if found:
                         groups.append((e, found))
                 elif kind == LEAVE:
