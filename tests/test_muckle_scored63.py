@@ -67,3 +67,25 @@ def test_a_clone_lists_its_moves_unscored(compiled):
     assert state._scoring is not None and state._scoring[0] is not None
     assert state.clone()._scoring is None
     assert state.observation(1)._scoring is None
+
+
+def test_a_plain_listing_leaves_no_score_behind(compiled):
+    # a position listed with scores, then listed again the plain way with its best card
+    # gone (a clone lists plainly): the bot scores the new listing, not the old best
+    state = compiled.new_state(GameSetup(4), 3)
+    assert isinstance(state, MuckleState)
+    bot, rng = GreedyBot(), random.Random(3)
+    t = state.t
+    checked = 0
+    while not state.is_terminal():
+        state.legal_actions()
+        if state._best >= 0:
+            probe = state.clone()
+            rank = t.eff_rank[state._best % t.n_effects]
+            probe.hands[probe.seat * t.ranks + rank] = 0  # the best card is gone
+            probe._acts = probe._groups = None
+            if len(probe.legal_actions()) > 1:
+                assert bot.choose(probe, rng) == bot.choose(unscored(probe), rng)
+                checked += 1
+        state.apply(bot.choose(state, rng))
+    assert checked > 20

@@ -591,6 +591,7 @@ class MuckleState(State):
                 acts.append(0)
         self._acts = acts
         self._groups = groups
+        self._best = -1  # nothing scored: the bot scores the groups itself
         return acts
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
