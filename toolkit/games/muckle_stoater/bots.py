@@ -203,6 +203,8 @@ class GreedyBot:
             plan.escape,
             plan.risk,
             plan.capture,
+            HOME_BONUS,
+            PARTNER,
         )
         return plan
 
@@ -213,10 +215,16 @@ class GreedyBot:
             acts = ms.legal_actions()
         if len(acts) == 1:
             return acts[0]
+        best = ms._best
+        if best >= 0:  # scored as the state listed the moves (MuckleState._list_scored)
+            return best
         t = ms.t
         plan = self._plan
         if t is not self._table or plan is None:
             plan = self._look_up(t)
+        scoring = ms._scoring
+        if scoring is not None:  # from the next turn the state scores this seat's moves
+            scoring[ms.seat] = self._hot
         n_eff = t.n_effects
         o = ms.seat
         if t.teams and ms.home[o] == t.laddies:
@@ -248,6 +256,8 @@ class GreedyBot:
             escape,
             risk,
             capture,
+            _,
+            _,
         ) = self._hot
         mine = team[o]
         board = ms.board

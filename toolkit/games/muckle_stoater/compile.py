@@ -59,13 +59,12 @@ def _split_options(fwd: FwdTable) -> tuple[tuple[tuple[tuple[SplitOption, ...], 
 
 
 def _ready_moves(
-    fwd: FwdTable, n: int, steps: set[int], n_effects: int
+    fwd: FwdTable, steps: set[int], n_effects: int
 ) -> tuple[tuple[ReadyMove, ...], ...]:
-    """fmoves[k][laddie * positions + position]: `fwd` as ready-made moves (see
+    """fmoves[k][colour * positions + position]: `fwd` as ready-made moves (see
     `Table.fmoves`), for the forward moves of the cards, k in `steps` (empty for any other
     k: a split's share uses `sfwd`). One flat row per k: the move generator reads a Laddie's
     options with one index, not two. Plain loops for the reason given in `_split_options`."""
-    players = len(fwd)
     kmax = len(fwd[0]) - 1 if fwd else 0
     fmoves: list[tuple[ReadyMove, ...]] = [()]
     for k in range(1, kmax + 1):
@@ -73,15 +72,13 @@ def _ready_moves(
         if k not in steps:
             fmoves.append(())
             continue
-        for lid in range(players * n):
-            slot = lid % n
-            for p, opts in enumerate(fwd[lid // n][k]):
+        for per_k in fwd:
+            for p, opts in enumerate(per_k[k]):
                 ready = []
-                for vo, dest, path in opts:
-                    v = vo + slot
-                    ready.append((path, (v, lid, p, dest, -1, -1, -1), v * n_effects))
+                for v, dest, path in opts:
+                    ready.append((path, dest, v, v * n_effects))
                 if not ready:  # a path through the Laddie's own hole: never free
-                    ready.append((1 << p, (0, lid, p, p, -1, -1, -1), 0))
+                    ready.append((1 << p, p, 0, 0))
                 first = ready[0]
                 rows.append((*first, ready[1] if len(ready) > 1 else None))
         fmoves.append(tuple(rows))
@@ -142,7 +139,7 @@ def build_table(content: Content, players: int, teams: bool) -> Table:
         fwd.append(tuple(per_k))
     sfwd = _split_options(fwd)
     fmoves = _ready_moves(
-        fwd, n, {arg for _, kind, arg, _ in c.effects if kind == FWD}, len(c.effects)
+        fwd, {arg for _, kind, arg, _ in c.effects if kind == FWD}, len(c.effects)
     )
     shares: list[tuple[tuple[SplitShares, ...], ...]] = []
     split_totals = {arg for _, kind, arg, _ in c.effects if kind == SPLIT}

@@ -13,8 +13,8 @@ Move = tuple[int, int, int, int, int, int, int]
 Fechter the second laddie is the target (its from = its to = its hole). The action is
 `variant * E + effect`."""
 
-ReadyOption = tuple[int, Move, int]  # (path mask, move, variant * E)
-ReadyMove = tuple[int, Move, int, ReadyOption | None]  # the first option, and the second
+ReadyOption = tuple[int, int, int, int]  # (path mask, dest, variant, variant * E)
+ReadyMove = tuple[int, int, int, int, ReadyOption | None]  # the first option, and the second
 SplitOption = tuple[int, int, int, int]  # (option 0 track / 1 Castle, dest, path mask, dest bit)
 SplitShares = tuple[tuple[tuple[SplitOption, ...], ...], int, int]
 PlanStep = tuple[int, int, int, Any]
@@ -118,11 +118,15 @@ class Table:
     sfwd: tuple[tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...], ...]
     """For 7 splits: (option 0 track / 1 Castle, dest, path mask, dest bit)."""
     fmoves: tuple[tuple[ReadyMove, ...], ...]
-    """fmoves[k][laddie * (L + C) + position]: `fwd` as ready-made moves, (path mask, move,
-    variant * E, the second option or None); the move generator appends the move, and its
-    action (the third item plus the effect), when the path meets none of the colour's own
-    Laddies. A row always has a first option (a row with none gets one through the Laddie's
-    own hole, never free), so the generator reads it without a loop."""
+    """fmoves[k][colour * (L + C) + position]: `fwd` as ready-made moves, (path mask, dest,
+    variant, variant * E, the second option or None), the variant the colour's first
+    Laddie's (the k-th Laddie's is k more); the move generator lists the move, and its
+    action (variant * E plus the effect), when the path meets none of the colour's own
+    Laddies. A row always has a first option (a row with none gets one through the
+    Laddie's own hole, never free), so the generator reads it without a loop. Plain ints
+    (all small but the path mask) and one row per colour, not per Laddie: a turn reads
+    some ten rows scattered over the table, and each object it fetches from a table of
+    megabytes was a cache miss of its own."""
     shares: tuple[tuple[tuple[SplitShares, ...], ...], ...]
     """shares[total][colour][position] for a 7 split of `total`: (sfwd options for each share
     f = 1..total-1, bits f-1 of the shares with options, bits f-1 of the shares whose rest

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from itertools import compress
+from typing import Any
 
 from toolkit.api import TERMINAL, State
 from toolkit.games.muckle_stoater.constants import (
@@ -34,6 +35,9 @@ from toolkit.games.muckle_stoater.constants import (
 )
 
 Moves = list[Move]
+Scoring = tuple[Any, ...]
+"""What the greedy bot hands the state to score its seat's moves as they are listed
+(`GreedyBot._look_up`)."""
 NO_MOVE: Move = (0, -1, -1, -1, -1, -1, -1)
 
 SPLIT_MEMO_SIZE = 1 << 16
@@ -83,6 +87,8 @@ class MuckleState(State):
         "timeout",
         "_acts",
         "_groups",
+        "_scoring",
+        "_best",
     )
 
     t: Table
@@ -100,6 +106,11 @@ class MuckleState(State):
     timeout: bool
     _acts: list[int] | None
     _groups: list[tuple[int, Moves]] | None
+    _scoring: list[Scoring | None] | None
+    """[seat] the look-ups of the greedy bot playing that seat, once it has chosen a move in
+    this game: that seat's moves are then scored as they are listed (`_list_scored`). None
+    in a clone (a search plays its copies with other bots)."""
+    _best: int  # the best action for the greedy bot, when scored as listed; else -1
 
     @classmethod
     def deal(cls, t: Table, seed: int) -> MuckleState:
@@ -131,6 +142,8 @@ class MuckleState(State):
         s.timeout = False
         s._acts = None
         s._groups = None
+        s._scoring = [None] * players
+        s._best = -1
         s._draw(0)
         return s
 
@@ -164,6 +177,13 @@ class MuckleState(State):
         """Legal moves grouped by effect: (effect, moves); ranks sharing an effect share one
         moves list. Empty when the only actions are discards (for bots)."""
         self.legal_actions()
+        if self._groups is None:  # scored as listed, without the groups: list them now
+            acts, best, scoring = self._acts, self._best, self._scoring
+            self._acts = self._scoring = None
+            try:
+                self.legal_actions()
+            finally:
+                self._acts, self._best, self._scoring = acts, best, scoring
         return self._groups or []
 
     def moves(self) -> list[Move]:
@@ -205,6 +225,8 @@ class MuckleState(State):
         c.timeout = self.timeout
         c._acts = self._acts  # shared read-only until one of them applies
         c._groups = self._groups
+        c._scoring = None
+        c._best = self._best
         return c
 
     def observation(self, seat: int) -> MuckleState:
@@ -229,6 +251,7 @@ class MuckleState(State):
                     c.hands[other * ranks + pool.pop()] += 1
         c.draw = pool
         c._acts = c._groups = None
+        c._best = -1
         return c
 
     # ----- chance -----------------------------------------------------------------------
@@ -251,14 +274,230 @@ class MuckleState(State):
         """Distinct legal moves (a read-only list, cached until the next apply), grouped by
         effect for bots (`move_groups`): ranks sharing an effect (10, J, Q, K move 10) share
         one computed move list, so bots score each distinct move once. Identical cards of one
-        rank give one action. Generated here, not in a method of its own (a call a turn), and
-        with plain loops, not comprehensions: each comprehension is a function call, dearer
-        than the few items it builds here."""
-        acts = self._acts
-        if acts is not None:
-            return acts
+        rank give one action. With plain loops, not comprehensions: each comprehension is a
+        function call, dearer than the few items it builds here.
+
+        For a seat played by the greedy bot (`bots.GreedyBot`), which has handed the state its
+        look-ups, each move is scored as it is listed and the best action kept in `_best`
+        for the bot: the bot scoring the groups afterwards walked every move a second time
+        (a quarter of a greedy game), and here each Laddie's gain row and escape bonus are
+        looked up once per turn, not once per move. The sums are the bot's, made in the same
+        order (the same floats), and ties go to the first, as the bot's do. The move groups
+        are then listed only when asked for (`move_groups`). Listed here, not in a method of
+        its own (a call a turn); other seats' moves by `_list_plain`."""
+        listed_acts = self._acts
+        if listed_acts is not None:
+            return listed_acts
         if self.over:
             return []
+        seat = self.seat
+        scoring = self._scoring
+        hot = None if scoring is None else scoring[seat]
+        if hot is None:
+            return self._list_plain()
+        (
+            n,
+            track,
+            team,
+            entrance,
+            _,
+            togo,
+            sources,
+            rival_starts,
+            keep_cost,
+            leave_costs,
+            _,
+            gain,
+            escape,
+            risk,
+            capture,
+            home_bonus,
+            share,
+        ) = hot
+        t = self.t
+        o = seat
+        if t.teams and self.home[seat] == n:
+            o = t.partner[seat]
+        hb = seat * t.ranks
+        hand = self.hands[hb : hb + t.ranks]
+        pos = self.pos
+        board = self.board
+        dock = self.dock
+        masks = self.mask
+        lo = o * n
+        own = masks[o]
+        mine = team[o]
+        rivals = 0  # a hole is in danger when `rivals & sources[hole]` (see bots.Plan)
+        for q, docked_bit in rival_starts[o]:
+            rivals |= masks[q]
+            if dock[q]:
+                rivals |= docked_bit
+        leave_cost = leave_costs[dock[o] > 0]
+        end = track + t.castle - 1
+        width = end + 1
+        n_eff = t.n_effects
+        row = o * width  # the colour's rows in fmoves[k], one per position
+        # (row in fmoves, Laddie, position, its gain row, its escape bonus or 0.0, what its
+        # place among the colour's Laddies adds to an action)
+        movers: list[tuple[int, int, int, tuple[float, ...], float, int]] = []
+        for lid in range(lo, lo + n):
+            p = pos[lid]
+            if p < track:
+                if p >= 0:
+                    bonus = escape[lid][p] if rivals & sources[p] else 0.0
+                    movers.append((row + p, lid, p, gain[lid][p], bonus, (lid - lo) * n_eff))
+            elif p < end and not own >> (p + 1) & 1:  # no danger in the Castle
+                movers.append((row + p, lid, p, gain[lid][p], 0.0, (lid - lo) * n_eff))
+        # per shared key: (first action, end, its effect, best score, its variant), so an
+        # effect listing the same moves adds their actions without listing them again
+        shared: list[tuple[int, int, int, float, int] | None] = [None] * t.n_keys
+        acts: list[int] = []
+        best, best_score = -1, -1e18
+        plans = t.rank_plan if movers else t.rank_plan_docked
+        for plan in compress(plans, hand):  # the ranks held, in rank order
+            for e, key, kind, arg in plan:
+                if key >= 0:
+                    listed = shared[key]
+                    if listed is not None:  # listed for an effect before: the same moves
+                        first, last, e0, top, top_v = listed
+                        if top_v:
+                            for i in range(first, last):
+                                acts.append(acts[i] - e0 + e)
+                            score = top - keep_cost[e] - leave_cost[e]
+                            if score > best_score:
+                                best, best_score = top_v * n_eff + e, score
+                        continue
+                    first = len(acts)
+                top, top_v = -1e18, 0  # a move's variant is never 0 (a discard's)
+                if kind == FWD:
+                    for at, lid, frm, row_gain, bonus, slot in movers:
+                        path, dest, v, base, second = arg[at]
+                        if own & path:
+                            if second is None:
+                                continue
+                            path, dest, v, base = second
+                            second = None
+                            if own & path:
+                                continue
+                        while True:
+                            acts.append(base + slot + e)
+                            score = row_gain[dest]
+                            if bonus:
+                                score += bonus
+                            if dest >= track:
+                                if frm < track:
+                                    score += home_bonus
+                            else:
+                                if rivals & sources[dest]:
+                                    score -= risk[lid][dest]
+                                occ = board[dest]
+                                if occ >= 0 and occ != lid:
+                                    oq = occ // n
+                                    if team[oq] != mine:
+                                        score += capture[occ][dest]
+                                    else:
+                                        score += (togo[oq][dest] - togo[oq][entrance[oq]]) * share
+                            if score > top:
+                                top, top_v = score, v + lid - lo
+                            if second is None:
+                                break
+                            path, dest, v, base = second  # a track and a Castle option
+                            second = None
+                            if own & path:
+                                break
+                elif kind == BACK:
+                    for _, lid, frm, row_gain, bonus, _ in movers:
+                        if frm >= track:
+                            continue
+                        dest, path = arg[frm]
+                        if own & path:
+                            continue
+                        v = 2 + lid - lo
+                        acts.append(v * n_eff + e)
+                        score = row_gain[dest]
+                        if bonus:
+                            score += bonus
+                        if rivals & sources[dest]:  # backwards from the track: on the track
+                            score -= risk[lid][dest]
+                        occ = board[dest]
+                        if occ >= 0 and occ != lid:
+                            oq = occ // n
+                            if team[oq] != mine:
+                                score += capture[occ][dest]
+                            else:
+                                score += (togo[oq][dest] - togo[oq][entrance[oq]]) * share
+                        if score > top:
+                            top, top_v = score, v
+                elif kind == LEAVE:
+                    start = t.start[o]
+                    if dock[o] and not own >> start & 1:
+                        lid = pos.index(-1, lo, lo + n)
+                        acts.append(n_eff + e)
+                        top = gain[lid][-1][start]  # from the Dock: no escape bonus
+                        if rivals & sources[start]:
+                            top -= risk[lid][start]
+                        occ = board[start]
+                        if occ >= 0:
+                            oq = occ // n
+                            if team[oq] != mine:
+                                top += capture[occ][start]
+                            else:
+                                top += (togo[oq][start] - togo[oq][entrance[oq]]) * share
+                        top_v = 1
+                else:
+                    found: Moves = []
+                    if kind == SPLIT:
+                        self._split_moves(arg, o, found)
+                    elif kind == BONNIE:
+                        self._bonnie_moves(e, o, found)
+                    for v, lid, frm, dest, lid2, frm2, dest2 in found:
+                        acts.append(v * n_eff + e)
+                        # each part (a 7 split's two, a Bonnie's one) scored as above
+                        score = 0.0
+                        while True:
+                            part = gain[lid][frm][dest]
+                            if rivals & sources[frm]:  # 0 for the Dock and the Castle
+                                part += escape[lid][frm]
+                            if dest >= track:
+                                if frm < track:
+                                    part += home_bonus
+                            else:
+                                if rivals & sources[dest]:
+                                    part -= risk[lid][dest]
+                                occ = board[dest]
+                                if occ >= 0 and occ != lid:
+                                    oq = occ // n
+                                    if team[oq] != mine:
+                                        part += capture[occ][dest]
+                                    else:
+                                        part += (togo[oq][dest] - togo[oq][entrance[oq]]) * share
+                            score += part
+                            if lid2 < 0 or dest2 == frm2:  # no second part (a Bonnie's target)
+                                break
+                            lid, frm, dest, lid2 = lid2, frm2, dest2, -1
+                        if score > top:
+                            top, top_v = score, v
+                if top_v:  # a move found
+                    score = top - keep_cost[e] - leave_cost[e]
+                    if score > best_score:
+                        best, best_score = top_v * n_eff + e, score
+                if key >= 0:
+                    shared[key] = (first, len(acts), e, top, top_v)
+        if not acts:  # only discards: the bot weighs those itself (from empty groups)
+            for r in range(t.ranks):
+                if hand[r]:
+                    acts.append(t.rank_first[r])
+            if not acts:
+                acts.append(0)
+            self._groups = []
+        else:
+            self._groups = None  # listed by move_groups() when asked for
+        self._acts = acts
+        self._best = best
+        return acts
+
+    def _list_plain(self) -> list[int]:
+        """`legal_actions()` listed without scores, with the move groups (see there)."""
         t = self.t
         seat = self.seat
         n = t.laddies
@@ -275,15 +514,15 @@ class MuckleState(State):
         track = t.track
         end = track + t.castle - 1
         width = end + 1
-        row = lo * width  # the row of the Laddie at p, one Laddie after another
-        movers = []
-        for p in pos[lo : lo + n]:
+        row = o * width
+        movers = []  # (its row, Laddie, position)
+        for lid in range(lo, lo + n):
+            p = pos[lid]
             if p < track:
                 if p >= 0:
-                    movers.append(row + p)
+                    movers.append((row + p, lid, p))
             elif p < end and not own >> (p + 1) & 1:
-                movers.append(row + p)
-            row += width
+                movers.append((row + p, lid, p))
         cache: list[Moves | None] = [None] * t.n_keys
         groups: list[tuple[int, Moves]] = []
         acts = []
@@ -306,16 +545,18 @@ class MuckleState(State):
                 # the common kinds inline (a call per effect costs more than they do), their
                 # actions added as their moves are found
                 if kind == FWD:
-                    for at in movers:
-                        path, move, base, second = arg[at]  # one lookup, no loop: see fmoves
+                    for at, lid, p in movers:
+                        path, dest, v, base, second = arg[at]  # one lookup, no loop: fmoves
                         if not own & path:
-                            found.append(move)
-                            acts.append(base + e)
+                            v += lid - lo  # the row's variant is the colour's first Laddie's
+                            found.append((v, lid, p, dest, -1, -1, -1))
+                            acts.append(v * n_eff + e)
                         if second is not None:  # a track and a Castle option
-                            path, move, base = second
+                            path, dest, v, base = second
                             if not own & path:
-                                found.append(move)
-                                acts.append(base + e)
+                                v += lid - lo
+                                found.append((v, lid, p, dest, -1, -1, -1))
+                                acts.append(v * n_eff + e)
                     if found:
                         groups.append((e, found))
                 elif kind == LEAVE:
@@ -325,8 +566,7 @@ class MuckleState(State):
                         acts.append(n_eff + e)
                         groups.append((e, found))
                 elif kind == BACK:
-                    for at in movers:
-                        lid, p = divmod(at, width)
+                    for _, lid, p in movers:
                         if p < track:
                             dest, path = arg[p]
                             if not own & path:
@@ -351,6 +591,7 @@ class MuckleState(State):
                 acts.append(0)
         self._acts = acts
         self._groups = groups
+        self._best = -1  # nothing scored: the bot scores the groups itself
         return acts
 
     def _bonnie_moves(self, e: int, o: int, out: Moves) -> None:
@@ -556,6 +797,7 @@ class MuckleState(State):
         self.turns += 1
         self._acts = None
         self._groups = None
+        self._best = -1
         # win check (R17/R18), next seat clockwise, round cap (R20), the next player draws
         if t.teams:
             if self.home[seat] == n and self.home[t.partner[seat]] == n:
