@@ -85,3 +85,32 @@ def test_a_large_file_beside_the_game_is_hashed_as_it_is_read(tmp_path, monkeypa
     data[5_000_000:5_000_020] = b"yaml-language-server"  # a modeline: never remembered
     big.write_bytes(bytes(data))
     assert StatCache().facts(str(big), _Budget()).tag.startswith("V")
+
+
+def test_a_picture_read_through_links_is_decoded_once(tmp_path, monkeypatch):
+    # probe 68-1: a picture was kept by the name an icon read it by: 40 links in icons/ to
+    # one 16 M-pixel PNG were 40 decodes the drawings held (2.6 GB)
+    from tests.test_hardening_probe15_reads import _png
+    from toolkit.render import svg_icons
+    from toolkit.render.svg_icons import load_svg
+
+    icons = tmp_path / "icons"
+    (icons / "d").mkdir(parents=True)
+    (icons / "p.png").write_bytes(_png())
+    decoded: list[bytes] = []
+    real = svg_icons._picture
+    monkeypatch.setattr(svg_icons, "_picture", lambda data: decoded.append(data) or real(data))
+    svg_icons._READ.clear()
+    drawn = []
+    for n in range(5):
+        (icons / f"l{n}.png").symlink_to("p.png")
+        path = icons / f"i{n}.svg"
+        path.write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+            f'<image width="10" height="10" href="l{n}.png"/>'
+            '<image width="10" height="10" href="d/../p.png"/></svg>\n'
+        )
+        icon, problem = load_svg(path, f"icons/i{n}.svg", icons, tmp_path)
+        assert problem is None and icon is not None
+        drawn.append(icon)
+    assert len(decoded) == 1, len(decoded)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.content.game import display_path
 from toolkit.diagnostics import Span
-from toolkit.fileio import file_version, open_regular, read_open, real_path, sparse
+from toolkit.fileio import FileVersion, file_version, open_regular, read_open, real_path, sparse
 from toolkit.render import svg_fonts, svg_guard
 from toolkit.render.stretch import stretch
 
@@ -960,7 +960,7 @@ def _read_picture(path: Path, icons: Path) -> Picture | None:
     it: each was read whole again (a sparse 63 MB picture named 1,000 times: 128 s)."""
     try:
         now = os.stat(path)  # a version read already is not opened again
-        key = (str(path), *file_version(now))
+        key = file_version(now)  # the file, whatever name or link it is read by
         with _READ_LOCK:
             if key in _READ:
                 _READ.move_to_end(key)
@@ -969,7 +969,7 @@ def _read_picture(path: Path, icons: Path) -> Picture | None:
             if held is not None:
                 return held
         with open_regular(path, inside=icons) as (fd, info):
-            key = (str(path), *file_version(info))
+            key = file_version(info)
             picture = None
             if not sparse(fd, info) and info.st_size <= svg_guard.MAX_PICTURE_BYTES:
                 data = read_open(fd, svg_guard.MAX_PICTURE_BYTES)
@@ -988,13 +988,13 @@ def _read_picture(path: Path, icons: Path) -> Picture | None:
 KEPT_PICTURES = 8
 """Versions of picture files `_read_picture` keeps, the most recently used (an icon being
 drawn keeps its own: `IconRenderer`)."""
-_READ: OrderedDict[tuple[str, int, int, int, int, int], Picture | None] = OrderedDict()
-_HELD: weakref.WeakValueDictionary[tuple[str, int, int, int, int, int], Picture] = (
-    weakref.WeakValueDictionary()
-)
+_READ: OrderedDict[FileVersion, Picture | None] = OrderedDict()
+_HELD: weakref.WeakValueDictionary[FileVersion, Picture] = weakref.WeakValueDictionary()
 """Every version of a picture file some kept icon drawing still holds: icons drawing more
 files than KEPT_PICTURES between them decoded each again for each icon, the drawings holding
-all the copies (100 icons of the same nine 1.7 M-pixel PNGs: 1.26 GB; probe 66-3)."""
+all the copies (100 icons of the same nine 1.7 M-pixel PNGs: 1.26 GB; probe 66-3). Both are
+keyed by the file itself (device, inode, version), not by the name it is read by: 40 links
+to one 16 M-pixel picture were 40 decodes (2.6 GB; probe 68-1)."""
 _READ_LOCK = threading.Lock()  # the preview draws in threads
 
 
