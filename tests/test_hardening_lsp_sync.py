@@ -605,3 +605,53 @@ def test_an_open_document_is_written_once_and_a_lone_surrogate_checks(tmp_path, 
         assert len(written) == 3
     finally:
         state.mirror.close()
+
+
+def test_names_of_one_span_are_indexed_once(monkeypatch) -> None:
+    # probe 67-1: an alias carries its anchor's span: 14,000 aliases of a scalar written over
+    # 14,000 lines were put on each line they cover (1.7 GB, 18 s for one hover)
+    from toolkit.diagnostics import Span
+    from toolkit.lsp import names
+
+    anchor = Span(2, 3, 3_000, 4)
+    doc = SimpleNamespace(path="m.yaml", span=lambda path: anchor, key_span=lambda path: anchor)
+    file = SimpleNamespace(doc=doc)
+    refs = [
+        SimpleNamespace(file=file, path=(i,), is_key=False, namespace="space", id="s0")
+        for i in range(3_000)
+    ]
+    state = SimpleNamespace(
+        facts=SimpleNamespace(refs=refs, declared=[]),
+        mirror=SimpleNamespace(rel=lambda f: str(f), rel_of_mirrored=lambda p: p),
+    )
+    lines, _ = names._by_file(state)["m.yaml"]
+    assert sum(len(placed) + len(running) for _, placed, running in lines.values()) < 3_000
+    assert names.name_at(state, Path("m.yaml"), 500, 0) == (refs[0], None)
+
+
+def test_the_word_typed_is_read_after_a_namespaces_dot_from_the_end() -> None:
+    # probe 67-2: `glossary.t1` was taken whole as the word typed, and no term starts with
+    # it: past 200 terms, nothing was answered; probe 67-3: the word was searched with `$`,
+    # a pattern tried at every start of a long run of letters
+    from toolkit.lsp import names
+
+    terms = [names.Item(f"t{i}", "term") for i in range(3_000)]
+    shown, cut = names.shown(terms, ["x: {{ glossary.t29"], 0, 18)
+    assert cut and len(shown) == 111 and all(i.label.startswith("t29") for i in shown)
+    assert names.typed_word("a" * 990 + " card.id == 'c1-x") == "c1-x"
+    assert names.typed_word("glossary['fifty-fif") == "fifty-fif"
+
+
+def test_a_namespaces_completions_are_made_once_a_check() -> None:
+    # probe 67-3: each request made an item of every id of the namespace
+    from toolkit.lsp import names
+
+    declared = [SimpleNamespace(namespace="card", id=f"c{i}") for i in range(500)]
+    state = SimpleNamespace(
+        game=SimpleNamespace(manifest=None), facts=SimpleNamespace(refs=[], declared=declared)
+    )
+    line = "x: {{ card.id == 'c4"
+    first = names.completions(state, Path("r.md"), [line], 0, len(line))
+    assert names.completions(state, Path("r.md"), [line], 0, len(line)) is first
+    shown, cut = names.shown(first, [line], 0, len(line))
+    assert cut and all(i.label.startswith("c4") for i in shown) and len(shown) == 111

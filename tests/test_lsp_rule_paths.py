@@ -122,3 +122,24 @@ def test_a_mappings_keys_are_put_in_order_once_for_many_requests() -> None:
             *[(f"k5999{i}", 59990 + i) for i in range(10)],
         ]
     assert Counted.listed == 1
+
+
+def test_a_rules_graph_of_aliases_is_walked_once_a_mapping_and_depth() -> None:
+    # probe 67-4: `x_k: &Lk {'a': *Lk+1, 'a.a': *Lk+1}` chained 15 deep (578 bytes) made
+    # 2**16 mappings on the way to `rules.x0.a.a…zzz`: 16 s a request
+    level: dict[str, Any] = {"end": 1}
+    for _ in range(16):
+        level = {"a": level, "a.a": level}
+    rules = {"x0": level}
+    walked: list[int] = []
+    real = names._in_order
+    names_in_order = lambda r, kept: walked.append(1) or real(r, kept)  # noqa: E731
+    try:
+        names._in_order = names_in_order
+        line = "x: {{ rules.x0." + "a." * 160 + "zzz"
+        state = SimpleNamespace(game=SimpleNamespace(manifest=SimpleNamespace(rules=rules)))
+        assert names.completions(state, Path("game.yaml"), [line], 0, len(line)) == []
+    finally:
+        names._in_order = real
+    assert len(walked) <= names.MAX_RULE_MAPPINGS
+    assert len(walked) < 17 * 170, len(walked)  # each mapping once at each depth at most

@@ -10,8 +10,9 @@ import bisect
 import contextlib
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -63,17 +64,37 @@ game answered every card id at each keystroke after `card.id == '` (1,000 answer
 119 MB; probe 65-5); past it the answer says it is incomplete, and the editor asks again as
 more is typed. An editor shows a dozen at a time."""
 
-TYPED = re.compile(r"[\w.-]*$")
+
+def typed_word(before: str) -> str:
+    """The word being typed: the run of word characters and `-` that ends `before` (after a
+    namespace's dot: `glossary.t1` → `t1`), found from the end (searched with `$`, a pattern
+    tried every start of a 990-letter run: ~3.5 ms a request; probe 67-3)."""
+    start = len(before)
+    while start > 0 and (before[start - 1].isalnum() or before[start - 1] in "_-"):
+        start -= 1
+    return before[start:]
+
+
+MAX_RULE_MAPPINGS = 5_000
+"""Mappings of `rules:` one completion looks into: aliases make a small `rules:` a graph
+whose paths double at each level (578 bytes, 2**16 mappings on the way to what was typed:
+16 s a request; probe 67-4)."""
 
 
 def rule_paths(
-    rules: Any, prefix: str = "", want: str = "", kept: dict[int, Any] | None = None
+    rules: Any,
+    prefix: str = "",
+    want: str = "",
+    kept: dict[int, Any] | None = None,
+    walk: _Walk | None = None,
 ) -> Iterator[tuple[str, Any]]:
     """Every dotted path of the game's `rules:` with its value, each mapping's keys in
     order; with `want`, only those that start with it, and only the mappings on the way to
     them are walked: of a mapping's keys, only those that start with what `want` asks at its
     level are looked at (bisected: each request looked at every key, 60,000 of them; probe
-    65-5). `kept` holds each mapping's keys in order between calls."""
+    65-5). `kept` holds each mapping's keys in order between calls. A mapping met again at
+    the same depth of `want` (an alias) where nothing was found is not walked again; with
+    `walk` (a completion's), no more than MAX_RULE_MAPPINGS are walked."""
     if not isinstance(rules, dict):
         return
     if prefix.startswith(want):
@@ -82,30 +103,55 @@ def rule_paths(
         rest = want[len(prefix) :]
     else:
         return
-    names, keys = _in_order(rules, {} if kept is None else kept)
+    walk = _Walk(left=sys.maxsize) if walk is None else walk  # unbounded when not asked
+    place = (id(rules), len(prefix))
+    if rest and place in walk.barren or walk.left <= 0:
+        return
+    walk.left -= 1
+    names, keys, dotted = _in_order(rules, {} if kept is None else kept)
+    heads = _dotted_heads(rest) if dotted else itertools.islice(_dotted_heads(rest), 1)
     on_the_way = [
-        (cut, rules[key])
-        for cut in _dotted_heads(rest)
-        for key in _keys_named(names, keys, cut)
-        if key in rules
+        (cut, rules[key]) for cut in heads for key in _keys_named(names, keys, cut) if key in rules
     ]
+    found = False
     for name, value in on_the_way:  # each before every key that starts with all of `rest`
-        yield from rule_paths(value, f"{prefix}{name}.", want, kept)
+        for item in rule_paths(value, f"{prefix}{name}.", want, kept, walk):
+            found = True
+            yield item
     for index in range(bisect.bisect_left(names, rest), len(names)):
         if not names[index].startswith(rest):
             break
         path = f"{prefix}{names[index]}"
+        found = True
         yield path, rules[keys[index]]
-        yield from rule_paths(rules[keys[index]], path + ".", want, kept)
+        yield from rule_paths(rules[keys[index]], path + ".", want, kept, walk)
+    if not found:
+        walk.barren.add(place)
 
 
-def _in_order(rules: dict[Any, Any], kept: dict[int, Any]) -> tuple[list[str], list[Any]]:
-    """A mapping's keys as written in paths, in order, and the keys themselves."""
+@dataclass
+class _Walk:
+    """One completion's walk of `rules:`: the (mapping, depth) that gave nothing, and how
+    many more mappings it may look into."""
+
+    barren: set[tuple[int, int]] = field(default_factory=set)
+    left: int = MAX_RULE_MAPPINGS
+
+
+def _in_order(rules: dict[Any, Any], kept: dict[int, Any]) -> tuple[list[str], list[Any], bool]:
+    """A mapping's keys as written in paths, in order, the keys themselves, and whether a
+    name holds a dot (only then may a key other than the first step of a path lead on)."""
     found = kept.get(id(rules))
     if found is None or found[0] is not rules:
         pairs = sorted(((str(key), key) for key in rules), key=lambda pair: pair[0])
-        found = kept[id(rules)] = (rules, [n for n, _ in pairs], [k for _, k in pairs])
-    return found[1], found[2]
+        names = [n for n, _ in pairs]
+        found = kept[id(rules)] = (
+            rules,
+            names,
+            [k for _, k in pairs],
+            any("." in n for n in names),
+        )
+    return found[1], found[2], found[3]
 
 
 def _dotted_heads(rest: str) -> Iterator[str]:
@@ -199,29 +245,48 @@ def completions(state: Any, file: Path, lines: list[str], line: int, col: int) -
     if found and game.manifest is not None:
         rules = getattr(game.manifest, "rules", {}) or {}
         kept: dict[int, Any] = per_check(state, "rule keys", dict)
-        paths = itertools.islice(rule_paths(rules, want=found.group(1), kept=kept), MAX_RULE_ITEMS)
+        walked = rule_paths(rules, want=found.group(1), kept=kept, walk=_Walk())
+        paths = itertools.islice(walked, MAX_RULE_ITEMS)
         return [Item(p, "rule", preview(v)) for p, v in paths]
     if CARD_ID.search(before):
-        return [Item(i, "id", "card") for i in _declared(state, "card")]
+        return _ids(state, "card")
     if DECKS.search(before):
-        return [Item(i, "id", "deck") for i in _declared(state, "deck")]
+        return _ids(state, "deck")
     if GLOSSARY.search(before):
-        return [Item(i, "term", t) for i, t in _terms(state).items()]
+        return per_check(
+            state, "term items", lambda: [Item(i, "term", t) for i, t in _terms(state).items()]
+        )
     key_value = KEY_VALUE.match(before)
     key = key_value.group(1) if key_value else _list_key(lines, line, before)
     if key in LAYOUT_KEYS:
-        return [Item(n, "layout") for n in _layouts(state)]
+        return per_check(
+            state, "layout items", lambda: [Item(n, "layout") for n in _layouts(state)]
+        )
     if key in ICON_KEYS:
-        return [Item(n, "icon") for n in _icons(state)]
+        return _icon_items(state)
     if key is not None:
         namespace = _namespaces(state).get(key)
         if namespace is not None:
-            return [Item(i, "id", f"{namespace}") for i in _declared(state, namespace)]
+            return _ids(state, namespace)
     if ICON_AFTER_COLON.search(before) and (file.suffix == ".md" or ": " in before):
-        return [Item(n, "icon") for n in _icons(state)]
+        return _icon_items(state)
     if PLACEHOLDER.search(before):
         return [Item(p, "placeholder", "card parameter") for p in _params_at(state, file, line)]
     return []
+
+
+def _ids(state: Any, namespace: str) -> list[Item]:
+    """The completions of a namespace's ids, made once a check (each request made an item
+    of every id: 2,400 cards, ~1.7 ms a request; probe 67-3)."""
+    return per_check(
+        state,
+        f"id items {namespace}",
+        lambda: [Item(i, "id", namespace) for i in _declared(state, namespace)],
+    )
+
+
+def _icon_items(state: Any) -> list[Item]:
+    return per_check(state, "icon items", lambda: [Item(n, "icon") for n in _icons(state)])
 
 
 def _list_key(lines: list[str], line: int, before: str) -> str | None:
@@ -248,10 +313,28 @@ def shown(items: list[Item], lines: list[str], line: int, col: int) -> tuple[lis
     if items[0].kind == "rule":  # the paths that start with what follows `rules.` already
         return items[:MAX_ITEMS], True
     before = lines[line][max(0, col - WINDOW) : col] if line < len(lines) else ""
-    typed = TYPED.search(before)
-    word = typed.group(0).casefold() if typed else ""
-    starting = [i for i in items if i.label.casefold().startswith(word)]
-    return starting[:MAX_ITEMS], True
+    word = typed_word(before).casefold()
+    folded, order = _folded(items)
+    start = bisect.bisect_left(folded, word)
+    stop = min(bisect.bisect_left(folded, word + "\U0010ffff"), start + MAX_ITEMS)
+    return [items[order[k]] for k in range(start, stop)], True
+
+
+_FOLDED: list[tuple[list[Item], list[str], list[int]]] = []
+"""The last lists of completions shown (by identity: those made once a check), with their
+labels casefolded in order and where each is in the list: the answer's items are bisected
+for the word typed, not each compared."""
+
+
+def _folded(items: list[Item]) -> tuple[list[str], list[int]]:
+    for kept, folded, order in _FOLDED:
+        if kept is items:
+            return folded, order
+    order = sorted(range(len(items)), key=lambda i: items[i].label.casefold())
+    folded = [items[i].label.casefold() for i in order]
+    _FOLDED.insert(0, (items, folded, order))
+    del _FOLDED[16:]
+    return folded, order
 
 
 def per_check(state: Any, name: str, make: Callable[[], T]) -> T:
@@ -424,12 +507,19 @@ def _names_by_file(state: Any) -> dict[Any, FileIndex]:
         first.setdefault((entry.namespace, entry.id), entry)
     starting: dict[Any, dict[int, list[Placed]]] = {}
     running: dict[Any, dict[int, list[Placed]]] = {}
+    spans: dict[Any, set[Span]] = {}  # by file: each span once, with its first name (an alias
+    # carries its anchor's span: 14,000 aliases of a scalar over 14,000 lines were as many
+    # names on each line, 1.7 GB; probe 67-1); distinct spans nest or are apart
     named = itertools.chain(((r, True) for r in facts.refs), ((d, False) for d in facts.declared))
     for order, (entry, is_ref) in enumerate(named):
         doc = entry.file.doc
         if doc is None:
             continue
         span = doc.key_span(entry.path) if is_ref and entry.is_key else doc.span(entry.path)
+        seen = spans.setdefault(doc.path, set())
+        if span in seen:  # a later name with the same span never comes first
+            continue
+        seen.add(span)
         place = (order, span, entry, is_ref)
         last = span.end_line or span.line
         if last == span.line:
