@@ -139,7 +139,7 @@ def _utf8(path: Path) -> bool:
 
 POLL_SECONDS = 0.5
 """How often a folder watchfiles cannot watch is looked at instead."""
-MAX_POLLED = 10_000
+MAX_POLLED = 2_000
 """Entries of the polled folders looked at each time, together (each one stat()ed): a
 polled folder of 100,000 files would keep a core busy while the preview waits; past it, what
 is saved there is not seen."""
