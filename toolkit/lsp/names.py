@@ -11,7 +11,7 @@ import contextlib
 import itertools
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -58,7 +58,7 @@ MAX_RULE_ITEMS = 1_000
 aliases a mapping into itself has ~65,000 paths from 1 kB (probe 39 L2: 3–6 s a request)."""
 PREVIEW = 60  # characters of a rule's value shown beside its path
 
-MAX_ITEMS = 200
+MAX_ITEMS = 100
 """Completions one answer holds, those that start with the word being typed: a 2,400-card
 game answered every card id at each keystroke after `card.id == '` (1,000 answers, 14 s and
 119 MB; probe 65-5); past it the answer says it is incomplete, and the editor asks again as
@@ -109,7 +109,12 @@ def rule_paths(
         return
     walk.left -= 1
     names, keys, dotted = _in_order(rules, {} if kept is None else kept)
-    heads = _dotted_heads(rest) if dotted else itertools.islice(_dotted_heads(rest), 1)
+    if not dotted:  # only the first step of `rest` can be a key
+        heads: Iterable[str] = itertools.islice(_dotted_heads(rest), 1)
+    elif len(names) <= rest.count("."):  # fewer names than steps: each name looked at
+        heads = sorted({n for n in names if rest.startswith(n + ".")}, key=len)
+    else:
+        heads = _dotted_heads(rest)
     on_the_way = [
         (cut, rules[key]) for cut in heads for key in _keys_named(names, keys, cut) if key in rules
     ]
