@@ -657,3 +657,26 @@ def test_a_namespaces_completions_are_made_once_a_check() -> None:
     shown, cut = names.shown(first, [line], 0, len(line))
     assert cut and all(i.label.startswith("c4") for i in shown)
     assert len(shown) == min(111, names.MAX_ITEMS)
+
+
+def test_a_game_with_no_document_open_is_let_go_after_its_check(tmp_path, monkeypatch) -> None:
+    # probe 67-7: every game the server met was held for the session's life (six games of
+    # a folder, 1.5 GB)
+    from toolkit.scaffold.new import new_game
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"])
+    server = make_server()
+    published: list[object] = []
+    monkeypatch.setattr(type(server), "text_document_publish_diagnostics", published.append)
+    try:
+        state, _ = server.located((game / "decks" / "cards.yaml").as_uri())
+        server.documents["file:///x"] = (state.mirror.root, "decks/cards.yaml")
+        server.check(state)
+        assert state.game is not None and state.facts is not None
+        server.documents.clear()  # its last document closed
+        server.check(state)
+        assert state.game is None and state.facts is None and published
+    finally:
+        server.close()

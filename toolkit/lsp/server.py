@@ -229,6 +229,8 @@ class PlaysetServer(LanguageServer):
                 log.exception("check of %s failed", state.mirror.root)
                 return
             notices = state.mirror.notices()
+            if not any(root == state.mirror.root for root, _ in self.documents.values()):
+                state.release()  # no document of it open: its findings are published below
         for notice in notices:  # files the editor's copy of the game left out
             self.warn(f"{state.mirror.root}: {notice}")
         for root, rel in list(self.documents.values()):  # an open file is told it is clean

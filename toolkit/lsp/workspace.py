@@ -92,6 +92,13 @@ class GameState:
         self.findings = {k: v for k, v in by_file.items() if v}
         return by_file
 
+    def release(self) -> None:
+        """Let go of the loaded game and what was worked out of it (its findings are kept):
+        every game the server met was held for the session's life, each as large as its
+        content makes it (six games of a folder, 1.5 GB; probe 67-7). A document of it
+        opened again checks it again."""
+        self.game = self.facts = self.per_check = None
+
     def _absolute(self, shown: str) -> Path:
         """A diagnostic's file as an absolute path (it is shown relative to the working
         folder when it lies under it)."""
