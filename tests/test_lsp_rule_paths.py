@@ -42,12 +42,13 @@ def test_a_rules_completion_lists_the_first_paths_in_order() -> None:
     rules = _aliased(14)  # 65,000 paths
     Leaf.written = 0
     items = _complete(rules, "")
-    assert Leaf.written <= 60 * 1_000  # not the 2**14 leaves of each subtree
-    assert len(items) == 1_000
+    assert Leaf.written <= 60 * names.MAX_RULE_ITEMS  # not the 2**14 leaves of each subtree
+    assert len(items) == names.MAX_RULE_ITEMS
     everything = [path for path, _ in names.rule_paths(rules)]
-    assert [item.label for item in items] == everything[:1_000]
+    assert [item.label for item in items] == everything[: names.MAX_RULE_ITEMS]
     typed = _complete(rules, "l14.a.b")
-    assert [i.label for i in typed] == [p for p in everything if p.startswith("l14.a.b")][:1000]
+    wanted = [p for p in everything if p.startswith("l14.a.b")]
+    assert [i.label for i in typed] == wanted[: names.MAX_RULE_ITEMS]
 
 
 def test_a_value_is_shown_as_its_repr_starts() -> None:
@@ -143,3 +144,12 @@ def test_a_rules_graph_of_aliases_is_walked_once_a_mapping_and_depth() -> None:
         names._in_order = real
     assert len(walked) <= names.MAX_RULE_MAPPINGS
     assert len(walked) < 17 * 170, len(walked)  # each mapping once at each depth at most
+
+
+def test_a_rules_completion_previews_no_more_paths_than_an_answer_holds(monkeypatch) -> None:
+    # probe 67-8: 1,000 paths were listed and previewed at each request, 100 answered
+    previewed: list[int] = []
+    real = names.preview
+    monkeypatch.setattr(names, "preview", lambda v, *a: previewed.append(1) or real(v, *a))
+    items = _complete({f"k{i}": i for i in range(1_200)}, "")
+    assert len(items) == names.MAX_ITEMS + 1 and len(previewed) == len(items)

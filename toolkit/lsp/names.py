@@ -53,16 +53,18 @@ class Place:
     span: Span
 
 
-MAX_RULE_ITEMS = 1_000
-"""Rule paths a `rules.` completion lists, the first in order: a game.yaml whose `rules:`
-aliases a mapping into itself has ~65,000 paths from 1 kB (probe 39 L2: 3–6 s a request)."""
-PREVIEW = 60  # characters of a rule's value shown beside its path
-
 MAX_ITEMS = 100
 """Completions one answer holds, those that start with the word being typed: a 2,400-card
 game answered every card id at each keystroke after `card.id == '` (1,000 answers, 14 s and
 119 MB; probe 65-5); past it the answer says it is incomplete, and the editor asks again as
 more is typed. An editor shows a dozen at a time."""
+
+MAX_RULE_ITEMS = MAX_ITEMS + 1
+"""Rule paths a `rules.` completion lists, the first in order, one more than an answer holds
+(so that it says it is incomplete): a game.yaml whose `rules:` aliases a mapping into itself
+has ~65,000 paths from 1 kB (probe 39 L2: 3–6 s a request), and each listed path's value is
+previewed (1,000 of them a request: 8.5 ms; probe 67-8)."""
+PREVIEW = 60  # characters of a rule's value shown beside its path
 
 
 def typed_word(before: str) -> str:
