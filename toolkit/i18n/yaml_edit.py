@@ -178,10 +178,24 @@ def apply_edits(path: Path, doc: Document, edits: list[Edit], *, inside: Path | 
             planned.append((start, end, yaml_scalar(edit.value, flow)))
         else:
             planned.append(_insertion(text, doc, starts, edit))
-    for start, end, new in sorted(planned, key=lambda p: p[0], reverse=True):
-        text = text[:start] + new + text[end:]
+    text = spliced(text, planned)
     _verify(path, text, edits)
     return bom + text
+
+
+def spliced(text: str, planned: list[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end, new) of `planned` put in, in one pass: each was put in
+    by copying the whole text again (19,500 edits of a 4 MB game.yaml: 7.6 s; probe 68-3).
+    The same text as putting them in from the last start to the first, those at one start
+    in their order (each later one before the earlier ones there)."""
+    pieces: list[str] = []
+    at = 0
+    for index in sorted(range(len(planned)), key=lambda i: (planned[i][0], -i)):
+        start, end, new = planned[index]
+        pieces += [text[at:start], new]
+        at = max(at, end)
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _in_flow(text: str, doc: Document, starts: list[int], path: tuple[Any, ...]) -> bool:
