@@ -114,3 +114,18 @@ def test_polled_folders_are_looked_at_no_further_than_a_bound(tmp_path, monkeypa
     seen = watcher.snapshot([tmp_path / "a", tmp_path / "b"])
     assert len(seen) == 50
     assert sum(1 for path in seen if path.parent.name == "a") == 40
+
+
+def test_a_folder_not_named_in_utf8_made_while_watching_polls_its_parent_alone(
+    tmp_path, monkeypatch
+):
+    # probe 68-2: a folder so named made while the preview ran ended the watch, and every
+    # folder of the game was polled from then on
+    from toolkit.preview.watcher import Watcher
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    watcher = Watcher([game], lambda paths: None, warn=lambda text: None)
+    (game / "decks" / os.fsdecode(b"n\xff")).mkdir()
+    folders, polled = watcher._folders()
+    assert polled == [game / "decks"] and game / "icons" in folders

@@ -221,7 +221,9 @@ class Watcher:
         folders: list[Path] = []
         unnamed: list[Path] = []
         polled: list[Path] = []
-        names = {Path(folder): files for folder, _, files in walk_all(self.roots)}
+        # a sub-folder's name as well: a folder so named made while watching ended the
+        # watch, and every folder of the game was polled from then (probe 68-2)
+        names = {Path(folder): [*dirs, *files] for folder, dirs, files in walk_all(self.roots)}
         chosen, left_out = chosen_folders(self.roots)
         if left_out and not self._warned_more:
             self._warned_more = True
@@ -241,8 +243,8 @@ class Watcher:
             self._warned_polled = True
             shown = os.fsencode(polled[0]).decode("utf-8", "backslashreplace")
             self._warn(
-                f"folder {shown} holds a file not named in UTF-8: it is looked at every"
-                f" {POLL_SECONDS:g} s instead of watched (rename the file)"
+                f"folder {shown} holds a file or folder not named in UTF-8: it is looked at"
+                f" every {POLL_SECONDS:g} s instead of watched (rename it)"
             )
         if unnamed and not self._warned:
             self._warned = True
