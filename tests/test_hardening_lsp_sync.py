@@ -680,3 +680,30 @@ def test_a_game_with_no_document_open_is_let_go_after_its_check(tmp_path, monkey
         assert state.game is None and state.facts is None and published
     finally:
         server.close()
+
+
+def test_a_uri_with_a_lone_surrogate_names_no_file_without_an_error() -> None:
+    # probe 67-10: the path's length was measured with a strict encode, which raised
+    from toolkit.lsp.workspace import path_of
+
+    found = path_of("file:///g/decks/\ud800.yaml")
+    assert found is None or str(found).endswith(".yaml")
+
+
+def test_a_lines_suppression_comment_is_looked_for_once_for_many_codes(monkeypatch) -> None:
+    # probe 67-9: 64 codes a request each looked through the whole line again
+    from lsprotocol import types as lsp
+
+    from toolkit.lsp import actions
+
+    monkeypatch.setattr(actions, "_typography", lambda state, uri, text: None)
+    looked: list[str] = []
+    real = actions.ignore_comment
+    monkeypatch.setattr(actions, "ignore_comment", lambda text: looked.append(text) or real(text))
+    line = "a: 1  " + "# playset: " * 1_000
+    where = lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+    sent = [lsp.Diagnostic(where, f"m{i}", code=f"T{i:03d}") for i in range(64)]
+    state, uri = SimpleNamespace(game=None), "file:///g/z.yaml"
+    for _ in range(5):
+        assert len(actions.actions(state, uri, line, sent, [line])) == 64
+    assert len(looked) == 1

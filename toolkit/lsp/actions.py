@@ -122,13 +122,31 @@ def ignore_comment(text: str) -> re.Match[str] | None:
     return None
 
 
+_COMMENTS: OrderedDict[int, tuple[str, re.Match[str] | None]] = OrderedDict()
+"""The suppression comment of the lines last asked about (by the line's text, kept: a
+document's lines are split once for each text sent): 64 codes a request on a 500,000-character
+line looked through it 64 times at each request (probe 67-9)."""
+
+
+def _ignore_comment_of(text: str) -> re.Match[str] | None:
+    kept = _COMMENTS.get(id(text))
+    if kept is not None and kept[0] is text:
+        _COMMENTS.move_to_end(id(text))
+        return kept[1]
+    found = ignore_comment(text)
+    _COMMENTS[id(text)] = (text, found)
+    while len(_COMMENTS) > 64:
+        _COMMENTS.popitem(last=False)
+    return found
+
+
 def _ignore(uri: str, lines: list[str], diag: lsp.Diagnostic, code: str) -> lsp.CodeAction:
     """Add the code to the line's suppression comment (or write one): an edit of the codes
     alone, or an insertion at the line's end, never the whole line again (a 900 kB line
     was in each of a request's actions: 1.6 GB of answers; probe 64-1)."""
     line = diag.range.start.line
     text = lines[line]
-    found = ignore_comment(text)
+    found = _ignore_comment_of(text)
     if found is not None:
         codes = [c.strip() for c in found.group(1).split(",") if c.strip()]
         start, end, new = found.start(1), found.end(1), ",".join([*codes, code])

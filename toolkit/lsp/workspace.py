@@ -34,7 +34,9 @@ def path_of(uri: str) -> Path | None:
     if parts.scheme != "file" or parts.netloc.lower() not in LOCAL_HOSTS:
         return None
     path = unquote(parts.path)
-    if not path.startswith("/") or "\x00" in path or len(path.encode()) > MAX_PATH_BYTES:
+    if not path.startswith("/") or "\x00" in path:
+        return None
+    if len(path.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:  # never raises
         return None
     return Path(path)
 
