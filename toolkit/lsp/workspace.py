@@ -3,6 +3,7 @@ hover and definitions) and the findings of the last check, by real file."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,11 @@ def path_of(uri: str) -> Path | None:
     path = unquote(parts.path)
     if not path.startswith("/") or "\x00" in path:
         return None
-    if len(path.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:  # never raises
+    try:
+        named = os.fsencode(path)
+    except UnicodeEncodeError:  # a lone surrogate (JSON "\ud800"): no file's name here
+        return None
+    if len(named) > MAX_PATH_BYTES:
         return None
     return Path(path)
 
