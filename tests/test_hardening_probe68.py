@@ -40,3 +40,22 @@ def test_many_edits_copy_the_text_once(monkeypatch) -> None:
     text = "k: v\n" * 20_000
     planned = [(5 * i + 3, 5 * i + 4, "w") for i in range(20_000)]
     assert spliced(text, planned) == "k: w\n" * 20_000
+
+
+def test_a_pictures_mean_colour_is_worked_out_once_for_many_pictures(tmp_path) -> None:
+    # probe 66 (info): cards cycling through 257 pictures decoded each at every card
+    from PIL import Image
+
+    from toolkit.render.elements.image import _average
+
+    paths = []
+    for n in range(300):
+        path = tmp_path / f"p{n}.png"
+        Image.new("RGB", (4, 4), (n % 256, 0, 0)).save(path)
+        paths.append(str(path))
+    _average.cache_clear()
+    for _ in range(2):
+        for path in paths:
+            assert _average(path) is not None
+    assert _average.cache_info().misses == 300
+    _average.cache_clear()
