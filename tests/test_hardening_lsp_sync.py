@@ -396,7 +396,9 @@ def test_a_request_reads_no_file_the_editor_has_not_opened(tmp_path, monkeypatch
         assert server.lines_of(uri) == ("", [])
     assert read == []
     assert server.located(through) is None and server.located(linked) is None
-    assert server.located(f"file://{game}/decks/cards.yaml") is not None
+    assert server.located(f"file://{game}/decks/cards.yaml") is None  # no document opened
+    assert server.games == {}  # probe 67-11: no mirror made for a request
+    assert server.located(f"file://{game}/decks/cards.yaml", opened=True) is not None
     assert server.located(f"file://{game}/decks/../game.yaml") is not None
     server.buffer(f"file://{game}/decks/cards.yaml")  # saved, not open: the check reads it
     assert read == [] and server.documents == {}
@@ -671,7 +673,7 @@ def test_a_game_with_no_document_open_is_let_go_after_its_check(tmp_path, monkey
     published: list[object] = []
     monkeypatch.setattr(type(server), "text_document_publish_diagnostics", published.append)
     try:
-        state, _ = server.located((game / "decks" / "cards.yaml").as_uri())
+        state, _ = server.located((game / "decks" / "cards.yaml").as_uri(), opened=True)
         server.documents["file:///x"] = (state.mirror.root, "decks/cards.yaml")
         server.check(state)
         assert state.game is not None and state.facts is not None
@@ -711,3 +713,31 @@ def test_a_lines_suppression_comment_is_looked_for_once_for_many_codes(monkeypat
     for _ in range(5):
         assert len(actions.actions(state, uri, line, sent, [line])) == 64
     assert len(looked) == 1
+
+
+def test_a_mirror_that_cannot_be_made_leaves_nothing_and_no_traceback(tmp_path, monkeypatch):
+    # probe 67-11: past the descriptor limit the lock's open failed: a traceback answered
+    # and the mirror's folder left in the temporary folder
+    import errno
+    import os
+
+    from toolkit.scaffold.new import new_game
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    game = tmp_path / "g"
+    new_game(game, "g", ["en"])
+    real = os.open
+
+    def refused(path, *args, **kwargs):
+        if str(path).endswith(".lock"):
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    server = make_server()
+    try:
+        assert server.located((game / "game.yaml").as_uri(), opened=True) is None
+    finally:
+        server.close()
+    assert list((tmp_path / "tmp").iterdir()) == []

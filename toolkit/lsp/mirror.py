@@ -114,8 +114,12 @@ class Mirror:
         self.root = root.resolve()
         remove_stale_mirrors()
         self._base = Path(tempfile.mkdtemp(prefix=PREFIX))
-        os.chmod(self._base, 0o700)
-        self._lock = os.open(self._base / LOCK, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.chmod(self._base, 0o700)
+            self._lock = os.open(self._base / LOCK, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError:  # out of descriptors: no folder left behind
+            _remove(self._base)
+            raise
         fcntl.flock(self._lock, fcntl.LOCK_EX)
         self.path = self._base / self.root.name
         self.path.mkdir()

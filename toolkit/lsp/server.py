@@ -158,9 +158,11 @@ class PlaysetServer(LanguageServer):
         found = self.located(uri)
         return None if found is None else found[0]
 
-    def located(self, uri: str) -> tuple[GameState, Path] | None:
+    def located(self, uri: str, *, opened: bool = False) -> tuple[GameState, Path] | None:
         """The game of a local file's document and that file (None for any other document, or
-        a file of no game: see `path_of`)."""
+        a file of no game: see `path_of`). A game's state (its mirror, a folder and a lock)
+        is made for a document the editor `opened` only: a hover naming each of 2,000 game
+        folders made 2,000 mirrors and ran out of file descriptors (probe 67-11)."""
         path = path_of(uri)
         try:  # the game of the file the path names, not of a folder it is spelled through
             real = None if path is None else path.resolve()
@@ -171,13 +173,20 @@ class PlaysetServer(LanguageServer):
             return None
         root = root.resolve()
         if root not in self.games:
-            self.games[root] = GameState(Mirror(root))
+            if not opened:
+                return None
+            try:
+                mirror = Mirror(root)
+            except OSError as exc:  # out of descriptors or room: this document goes unchecked
+                log.warning("%s cannot be mirrored: %s", root, exc.strerror or exc)
+                return None
+            self.games[root] = GameState(mirror)
             self.locks[root] = threading.Lock()
         return self.games[root], path
 
     def buffer(self, uri: str) -> None:
         """Put an open document's text in its game's mirror, and check soon."""
-        found = self.located(uri)
+        found = self.located(uri, opened=unquote(uri) in self.workspace.text_documents)
         if found is None:
             return
         state, path = found
