@@ -114,3 +114,21 @@ def test_a_picture_read_through_links_is_decoded_once(tmp_path, monkeypatch):
         assert problem is None and icon is not None
         drawn.append(icon)
     assert len(decoded) == 1, len(decoded)
+
+
+def test_a_picture_saved_again_lets_its_old_decode_go(tmp_path, monkeypatch):
+    # probe 68-4: each save of a picture was one more version kept (8 × 63 MB)
+    import os
+
+    from tests.test_hardening_probe15_reads import _png
+    from toolkit.render import svg_icons
+
+    icons = tmp_path / "icons"
+    icons.mkdir()
+    picture = icons / "p.png"
+    svg_icons._READ.clear()
+    for n in range(5):
+        picture.write_bytes(_png() + bytes([n]))
+        os.utime(picture, ns=(n * 10**9, n * 10**9))
+        assert svg_icons._read_picture(picture, icons) is not None
+    assert len(svg_icons._READ) == 1
