@@ -129,3 +129,23 @@ def test_a_folder_not_named_in_utf8_made_while_watching_polls_its_parent_alone(
     (game / "decks" / os.fsdecode(b"n\xff")).mkdir()
     folders, polled = watcher._folders()
     assert polled == [game / "decks"] and game / "icons" in folders
+
+
+def test_content_in_a_folder_named_like_a_tools_is_watched_below_the_game_folder(tmp_path):
+    # probe 68-5: tool folder names (node_modules, .venv, __pycache__, …) were left out at
+    # any depth: a deck in decks/node_modules/ validated and built, and was never redrawn
+    from watchfiles import Change
+
+    from toolkit.preview.watcher import ContentFilter, watched_folders
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    for folder in ("decks/node_modules", "node_modules/x", ".git"):
+        (game / folder).mkdir(parents=True)
+    watched = watched_folders([game])
+    assert game / "decks" / "node_modules" in watched
+    assert game / "node_modules" not in watched and game / ".git" not in watched
+    allowed = ContentFilter([game])
+    assert allowed(Change.modified, str(game / "decks" / "node_modules" / "cards.yaml"))
+    assert not allowed(Change.modified, str(game / "node_modules" / "x" / "a.yaml"))
+    assert not allowed(Change.modified, str(game / ".git" / "a.yaml"))

@@ -38,23 +38,30 @@ the old one until another file was saved (probe 44)."""
 class ContentFilter(DefaultFilter):
     """watchfiles' default filter, narrowed to the files a game is made of (and never what
     `build` or `export` write into `output/`). With `roots`, only each root's own `output/`
-    is left out: a game may keep content in a folder so named deeper down, and its edits
-    went unseen (probe 66-5); without, every folder so named."""
+    and tool folders (`.git`, `.venv`, `node_modules`, …) are left out: a game may keep
+    content in a folder so named deeper down, and its edits went unseen (probes 66-5,
+    68-5); without, every folder so named."""
 
     ignore_dirs = (*DefaultFilter.ignore_dirs, "output")
 
     def __init__(self, roots: Iterable[Path] | None = None) -> None:
-        self._outputs: tuple[str, ...] = ()
+        self._left_out: tuple[str, ...] = ()
         if roots is not None:
-            self.ignore_dirs = tuple(DefaultFilter.ignore_dirs)
-            self._outputs = tuple(str(Path(root, "output")) for root in roots)
+            self.ignore_dirs = ()
+            self._left_out = tuple(str(Path(root, name)) for root in roots for name in left_out())
         super().__init__()
 
     def __call__(self, change: Change, path: str) -> bool:
-        if path in self._outputs or path.startswith(tuple(o + os.sep for o in self._outputs)):
+        if path in self._left_out or path.startswith(tuple(o + os.sep for o in self._left_out)):
             return False
         wanted = path.lower().endswith(WATCHED_SUFFIXES) or _new_folder(change, path)
         return wanted and super().__call__(change, path)
+
+
+def left_out() -> tuple[str, ...]:
+    """The folders of a game folder the preview never watches: what build writes, and tool
+    folders (watchfiles' defaults)."""
+    return (*DefaultFilter.ignore_dirs, "output")
 
 
 def _new_folder(change: Change, path: str) -> bool:
@@ -76,7 +83,7 @@ preview reads: watched first, even when empty, as the game folder itself is."""
 def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]]:
     """fileio.walk of each root, following no link, tool and output folders left out; a
     root's own GAME_FOLDERS first; no more than MAX_WALKED folders of each root."""
-    skipped = set(DefaultFilter.ignore_dirs)
+    skipped = set(left_out())
     for root in roots:
         for walked, (folder, dirs, files) in enumerate(walk(root)):
             if walked == MAX_WALKED:
@@ -86,8 +93,7 @@ def walk_all(roots: Iterable[Path]) -> Iterable[tuple[str, list[str], list[str]]
                 (
                     d
                     for d in dirs
-                    if d not in skipped
-                    and not (top and d == "output")  # what build writes; deeper, content
+                    if not (top and d in skipped)  # what build writes, tools; deeper, content
                     and not os.path.islink(os.path.join(folder, d))
                 ),
                 key=lambda d: (not (top and d in GAME_FOLDERS), d),
