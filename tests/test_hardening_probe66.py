@@ -149,3 +149,19 @@ def test_content_in_a_folder_named_like_a_tools_is_watched_below_the_game_folder
     assert allowed(Change.modified, str(game / "decks" / "node_modules" / "cards.yaml"))
     assert not allowed(Change.modified, str(game / "node_modules" / "x" / "a.yaml"))
     assert not allowed(Change.modified, str(game / ".git" / "a.yaml"))
+
+
+def test_a_polled_file_saved_with_its_time_put_back_is_seen(tmp_path):
+    # probe 68-6: a polled folder compared modification times, which a save may put back
+    import time
+
+    from toolkit.preview import watcher
+
+    deck = tmp_path / "cards.yaml"
+    deck.write_text("a: 1\n")
+    before = watcher.snapshot([tmp_path])
+    stamp = deck.stat()
+    time.sleep(0.01)
+    deck.write_text("a: 2\n")
+    os.utime(deck, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert watcher._changed(before, watcher.snapshot([tmp_path])) == {deck}
