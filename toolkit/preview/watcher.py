@@ -176,7 +176,8 @@ def snapshot(folders: Iterable[Path]) -> dict[Path, tuple[int, int]]:
                     seen[Path(entry.path)] = (-1, -1)
                 elif entry.name.lower().endswith(WATCHED_SUFFIXES):
                     info = entry.stat(follow_symlinks=False)
-                    seen[Path(entry.path)] = (info.st_ctime_ns, info.st_size)  # ctime: no utime puts it back
+                    # the change time: a save may put the modification time back, not it
+                    seen[Path(entry.path)] = (info.st_ctime_ns, info.st_size)
             except OSError:
                 continue
     return seen
