@@ -234,6 +234,8 @@ class RulebookUnits:
             done.held += accepted
             done.notes.append(f"{shown} not written: {exc}")
             return done
+        segments = found.aligned[1] if found.aligned is not None else found.segments
+        base, replaced = _with_strings(base, segments, replaced)
         problem = code_problem(base, replaced, new) or _structure_problem(found, new)
         if problem is not None:  # entries that pass one by one made code together
             line, reason = problem
@@ -273,3 +275,23 @@ class RulebookUnits:
 __all__ = ["RulebookError", "RulebookUnits", "book"]
 
 register(RulebookUnits())
+
+
+def _with_strings(
+    base: str, segments: list[Segment], replaced: list[tuple[str | None, str | None]]
+) -> tuple[str, list[tuple[str | None, str | None]]]:
+    """The base the rebuilt file's Jinja code is compared with, holding the new texts of
+    the strings inside Jinja code (escaped as `rebuild` writes them: data, never code), and
+    the other units' (old, new) texts: a translated string of a `{% set %}` made code no
+    entry holds, and every entry of the rulebook was refused."""
+    strings = [
+        new if seg.kind == "string" else None
+        for seg, (_, new) in zip(segments, replaced, strict=True)
+    ]
+    if not any(strings):
+        return base, replaced
+    others = [
+        (None, None) if seg.kind == "string" else pair
+        for seg, pair in zip(segments, replaced, strict=True)
+    ]
+    return rebuild(base, segments, strings), others
