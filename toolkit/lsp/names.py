@@ -388,24 +388,21 @@ def _terms(state: Any) -> dict[str, str]:
 
     game = state.game
     lang = game.manifest.languages[0] if game.manifest is not None else "en"
-    return per_check(state, "terms", lambda: glossary_terms(game, lang))
+    return glossary_terms(game, lang)
 
 
 def _icons(state: Any) -> list[str]:
     from toolkit.render.icons import icon_set
 
-    return per_check(state, "icons", lambda: sorted(icon_set(state.game.root).names))
+    return sorted(icon_set(state.game.root).names)
 
 
 def _layouts(state: Any) -> list[str]:
     from toolkit.content import assets
 
-    def make() -> list[str]:
-        own = [f.path.stem for f in assets.in_game(assets.LAYOUTS, state.game.root)]
-        builtin = [f.path.stem for f in assets.in_game(assets.LAYOUTS, None)]
-        return sorted(set(own) | set(builtin))
-
-    return per_check(state, "layouts", make)
+    own = [f.path.stem for f in assets.in_game(assets.LAYOUTS, state.game.root)]
+    builtin = [f.path.stem for f in assets.in_game(assets.LAYOUTS, None)]
+    return sorted(set(own) | set(builtin))
 
 
 def _params_at(state: Any, file: Path, line: int) -> list[str]:

@@ -35,6 +35,12 @@ WATCHED_SUFFIXES = (
 the old one until another file was saved (probe 44)."""
 
 
+def left_out() -> tuple[str, ...]:
+    """The folders of a game folder the preview never watches: what build writes, and tool
+    folders (watchfiles' defaults)."""
+    return (*DefaultFilter.ignore_dirs, "output")
+
+
 class ContentFilter(DefaultFilter):
     """watchfiles' default filter, narrowed to the files a game is made of (and never what
     `build` or `export` write into `output/`). With `roots`, only each root's own `output/`
@@ -42,7 +48,7 @@ class ContentFilter(DefaultFilter):
     content in a folder so named deeper down, and its edits went unseen (probes 66-5,
     68-5); without, every folder so named."""
 
-    ignore_dirs = (*DefaultFilter.ignore_dirs, "output")
+    ignore_dirs = left_out()
 
     def __init__(self, roots: Iterable[Path] | None = None) -> None:
         self._left_out: tuple[str, ...] = ()
@@ -56,12 +62,6 @@ class ContentFilter(DefaultFilter):
             return False
         wanted = path.lower().endswith(WATCHED_SUFFIXES) or _new_folder(change, path)
         return wanted and super().__call__(change, path)
-
-
-def left_out() -> tuple[str, ...]:
-    """The folders of a game folder the preview never watches: what build writes, and tool
-    folders (watchfiles' defaults)."""
-    return (*DefaultFilter.ignore_dirs, "output")
 
 
 def _new_folder(change: Change, path: str) -> bool:
