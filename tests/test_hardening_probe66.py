@@ -165,3 +165,24 @@ def test_a_polled_file_saved_with_its_time_put_back_is_seen(tmp_path):
     deck.write_text("a: 2\n")
     os.utime(deck, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     assert watcher._changed(before, watcher.snapshot([tmp_path])) == {deck}
+
+
+def test_a_game_file_named_as_an_editor_copy_is_watched_unless_it_is_one(tmp_path):
+    # probe 68-5 (the rest): watchfiles' default name patterns hid `flycheck_*` and `.#*`
+    # files at any depth, though game.yaml may name a deck so; an editor's copy (the file it
+    # copies is beside it) is still left out
+    from watchfiles import Change
+
+    from toolkit.preview.watcher import ContentFilter
+
+    game = tmp_path / "game"
+    new_game(game, "demo", ["en"])
+    allowed = ContentFilter([game])
+    decks = game / "decks"
+    for name in ("flycheck_extra.yaml", ".#notes.yaml"):
+        (decks / name).write_text("id: x\n")
+        assert allowed(Change.modified, str(decks / name))
+        (decks / name.removeprefix("flycheck_").removeprefix(".#")).write_text("id: x\n")
+        assert not allowed(Change.modified, str(decks / name))  # now an editor's copy
+    assert not allowed(Change.modified, str(decks / "cards.yaml~"))
+    assert not allowed(Change.modified, str(decks / ".cards.yaml.swp"))

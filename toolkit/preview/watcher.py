@@ -41,14 +41,39 @@ def left_out() -> tuple[str, ...]:
     return (*DefaultFilter.ignore_dirs, "output")
 
 
+EDITOR_COPIES = ("flycheck_", ".#")
+"""Name prefixes of what editors write beside a file they edit (flycheck's check copy,
+Emacs's lock): watchfiles' default filter ignores every name so starting. A name of the game
+may start so too (`flycheck_cards.yaml`, named in game.yaml): it is ignored only while the
+file it would be the copy of is there (probe 68-5)."""
+
+
+def editor_copy(path: str) -> bool:
+    """Whether `path` is an editor's copy (or lock) of a file beside it (EDITOR_COPIES)."""
+    folder, name = os.path.split(path)
+    return any(
+        name.startswith(prefix) and os.path.lexists(os.path.join(folder, name[len(prefix) :]))
+        for prefix in EDITOR_COPIES
+        if len(name) > len(prefix)
+    )
+
+
 class ContentFilter(DefaultFilter):
     """watchfiles' default filter, narrowed to the files a game is made of (and never what
     `build` or `export` write into `output/`). With `roots`, only each root's own `output/`
     and tool folders (`.git`, `.venv`, `node_modules`, …) are left out: a game may keep
     content in a folder so named deeper down, and its edits went unseen (probes 66-5,
-    68-5); without, every folder so named."""
+    68-5); without, every folder so named. A name starting as an editor's copy does is left
+    out only when it is one (`editor_copy`): the default patterns hid `flycheck_cards.yaml`
+    and `.#cards.yaml` at any depth (68-5); the other patterns (`~`, `.swp`, `.pyc`, …) never
+    end in a suffix the preview reads."""
 
     ignore_dirs = left_out()
+    ignore_entity_patterns = tuple(
+        pattern
+        for pattern in DefaultFilter.ignore_entity_patterns
+        if pattern not in (r"^flycheck_", r"^\.\#")
+    )
 
     def __init__(self, roots: Iterable[Path] | None = None) -> None:
         self._left_out: tuple[str, ...] = ()
@@ -61,7 +86,7 @@ class ContentFilter(DefaultFilter):
         if path in self._left_out or path.startswith(tuple(o + os.sep for o in self._left_out)):
             return False
         wanted = path.lower().endswith(WATCHED_SUFFIXES) or _new_folder(change, path)
-        return wanted and super().__call__(change, path)
+        return wanted and super().__call__(change, path) and not editor_copy(path)
 
 
 def _new_folder(change: Change, path: str) -> bool:
