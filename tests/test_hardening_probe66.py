@@ -103,7 +103,8 @@ def test_content_in_a_folder_named_output_is_watched_below_the_game_folder(tmp_p
 
 
 def test_polled_folders_are_looked_at_no_further_than_a_bound(tmp_path, monkeypatch):
-    # a polled folder of 100,000 files would keep a core busy while the preview waits
+    # a polled folder of 100,000 files stat()ed at every look kept a core busy while the
+    # preview waited (probe 68-2): a look stats MAX_POLLED files, and lists MAX_LISTED names
     from toolkit.preview import watcher
 
     monkeypatch.setattr(watcher, "MAX_POLLED", 50)
@@ -111,9 +112,42 @@ def test_polled_folders_are_looked_at_no_further_than_a_bound(tmp_path, monkeypa
         (tmp_path / folder).mkdir()
         for n in range(40):
             (tmp_path / folder / f"{n}.yaml").write_text("a: 1\n")
-    seen = watcher.snapshot([tmp_path / "a", tmp_path / "b"])
-    assert len(seen) == 50
-    assert sum(1 for path in seen if path.parent.name == "a") == 40
+    looking = watcher.Polled([tmp_path / "a", tmp_path / "b"])
+    assert len(looking.files) == 80 and not looking.cut
+    stamped = []
+    real = watcher._stamp
+    monkeypatch.setattr(watcher, "_stamp", lambda path: stamped.append(path) or real(path))
+    assert looking.look() == ([], set())
+    assert len(stamped) == 50
+    monkeypatch.setattr(watcher, "MAX_LISTED", 60)
+    assert watcher.Polled([tmp_path / "a", tmp_path / "b"]).cut
+
+
+def test_a_save_past_the_first_files_of_a_polled_folder_is_seen(tmp_path, monkeypatch):
+    # probe 69-1: the same first 2,000 entries were looked at every time; a save past them
+    # was never seen. Every file is now looked at within ceil(files / MAX_POLLED) looks
+    import time
+
+    from toolkit.preview import watcher
+
+    monkeypatch.setattr(watcher, "MAX_POLLED", 50)
+    for n in range(120):
+        (tmp_path / f"{n}.yaml").write_text("a: 1\n")
+    looking = watcher.Polled([tmp_path])
+    time.sleep(0.01)
+    saved = {tmp_path / f"{n}.yaml" for n in (0, 59, 119)}
+    for path in saved:
+        path.write_text("a: 2\n")
+    seen: set = set()
+    for _ in range(3):
+        seen |= looking.look()[1]
+    assert seen == saved
+    (tmp_path / "new.yaml").write_text("a: 1\n")
+    (tmp_path / "0.yaml").unlink()
+    (tmp_path / "sub").mkdir()
+    made, changed = looking.look()
+    assert made == [tmp_path / "sub"]
+    assert {tmp_path / "new.yaml", tmp_path / "0.yaml"} <= changed
 
 
 def test_a_folder_not_named_in_utf8_made_while_watching_polls_its_parent_alone(
@@ -159,12 +193,12 @@ def test_a_polled_file_saved_with_its_time_put_back_is_seen(tmp_path):
 
     deck = tmp_path / "cards.yaml"
     deck.write_text("a: 1\n")
-    before = watcher.snapshot([tmp_path])
+    looking = watcher.Polled([tmp_path])
     stamp = deck.stat()
     time.sleep(0.01)
     deck.write_text("a: 2\n")
     os.utime(deck, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
-    assert watcher._changed(before, watcher.snapshot([tmp_path])) == {deck}
+    assert looking.look() == ([], {deck})
 
 
 def test_a_game_file_named_as_an_editor_copy_is_watched_unless_it_is_one(tmp_path):

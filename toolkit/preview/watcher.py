@@ -171,9 +171,13 @@ def _utf8(path: Path) -> bool:
 POLL_SECONDS = 0.5
 """How often a folder watchfiles cannot watch is looked at instead."""
 MAX_POLLED = 2_000
-"""Entries of the polled folders looked at each time, together (each one stat()ed): a
-polled folder of 100,000 files would keep a core busy while the preview waits; past it, what
-is saved there is not seen."""
+"""Files of the polled folders stat()ed each time they are looked at, in turn: a polled
+folder of 100,000 files stat()ed every time kept a core busy while the preview waited (probe
+68-2); so a save there is seen within ceil(files / MAX_POLLED) looks."""
+MAX_LISTED = 20_000
+"""Names of the polled folders listed each time (a listing reads no file's details: ~7 ms for
+20,000 names, 1.5 % of a core at a look every 0.5 s): what was added or removed is seen at
+the next look; past them, nothing is (said once)."""
 
 
 def _named_in_utf8(folder: Path, names: Iterable[str]) -> bool:
@@ -183,39 +187,84 @@ def _named_in_utf8(folder: Path, names: Iterable[str]) -> bool:
     return _utf8(folder) and all(_utf8(Path(name)) for name in names)
 
 
-def snapshot(folders: Iterable[Path]) -> dict[Path, tuple[int, int]]:
-    """The files the preview reads in `folders` (not below them) with their change time and
-    size, and the folders in them (as (-1, -1)): what a polled folder is compared by."""
-    seen: dict[Path, tuple[int, int]] = {}
-    left = MAX_POLLED
-    for folder in folders:
-        try:
-            with os.scandir(folder) as listed:
-                entries = list(itertools.islice(listed, left))
-        except OSError:
-            continue
-        left -= len(entries)
-        for entry in entries:
+Stamp = tuple[int, int] | None
+"""A file's change time and size (the change time: a save may put the modification time back,
+not it); None when it could not be read."""
+
+
+def _stamp(path: str) -> Stamp:
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return info.st_ctime_ns, info.st_size
+
+
+class Polled:
+    """The folders watchfiles cannot watch, looked at every POLL_SECONDS: each look lists
+    their names (a file added or removed, a folder made: seen at once) and stats MAX_POLLED of
+    their files in turn (a file saved), so every file is looked at within ceil(files /
+    MAX_POLLED) looks. The same first 2,000 entries were looked at every time, and a save past
+    them was never seen (probe 69-1). Paths are kept as text (a `Path` a name would cost
+    more than the listing itself) and made `Path`s when reported."""
+
+    def __init__(self, folders: list[Path]) -> None:
+        self.folders = folders
+        listed, self.dirs, self.cut = self._listing()
+        self.files: dict[str, Stamp] = {path: _stamp(path) for path in listed}
+        self._turn = 0
+
+    def _listing(self) -> tuple[list[str], set[str], bool]:
+        """The files the preview reads and the folders in the polled folders (not below),
+        no more than MAX_LISTED names, and whether there were more."""
+        files: list[str] = []
+        dirs: set[str] = set()
+        left = MAX_LISTED
+        for folder in self.folders:
             try:
-                if entry.is_dir(follow_symlinks=False):
-                    seen[Path(entry.path)] = (-1, -1)
-                elif entry.name.lower().endswith(WATCHED_SUFFIXES):
-                    info = entry.stat(follow_symlinks=False)
-                    # the change time: a save may put the modification time back, not it
-                    seen[Path(entry.path)] = (info.st_ctime_ns, info.st_size)
+                with os.scandir(folder) as listed:
+                    entries = list(itertools.islice(listed, left + 1))
             except OSError:
                 continue
-    return seen
+            cut = len(entries) > left  # one more than is left was asked for
+            entries = entries[:left]
+            left -= len(entries)
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        dirs.add(entry.path)
+                    elif entry.name.lower().endswith(WATCHED_SUFFIXES):
+                        files.append(entry.path)
+                except OSError:
+                    continue
+            if cut:
+                return files, dirs, True
+        return files, dirs, False
 
-
-def _made(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]]) -> list[Path]:
-    return [path for path, seen in now.items() if seen == (-1, -1) and path not in before]
-
-
-def _changed(before: dict[Path, tuple[int, int]], now: dict[Path, tuple[int, int]]) -> set[Path]:
-    """The files added, changed or removed between two snapshots."""
-    files = {path for path, seen in now.items() if seen != (-1, -1) and before.get(path) != seen}
-    return files | {path for path, seen in before.items() if seen != (-1, -1) and path not in now}
+    def look(self) -> tuple[list[Path], set[Path]]:
+        """The folders made and the files added, removed or saved since the last look."""
+        listed, dirs, self.cut = self._listing()
+        made = sorted(dirs - self.dirs)
+        self.dirs = dirs
+        now = set(listed)
+        changed = {path for path in self.files if path not in now}
+        for path in changed:
+            del self.files[path]
+        added = [path for path in listed if path not in self.files]
+        for path in added:
+            self.files[path] = _stamp(path)
+        changed.update(added)
+        order = list(self.files)
+        turn = max(0, min(MAX_POLLED - len(added), len(order)))
+        start = self._turn % len(order) if order else 0
+        window = order[start : start + turn] + order[: max(0, start + turn - len(order))]
+        for path in window:
+            stamp = _stamp(path)
+            if stamp != self.files[path]:
+                self.files[path] = stamp
+                changed.add(path)
+        self._turn = start + turn
+        return [Path(path) for path in made], {Path(path) for path in changed}
 
 
 def _to_stderr(text: str) -> None:
@@ -237,6 +286,7 @@ class Watcher:
         self._warned = False
         self._warned_more = False
         self._warned_polled = False
+        self._warned_part = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="preview-watcher", daemon=True)
         self.ready = threading.Event()
@@ -336,16 +386,16 @@ class Watcher:
             recursive=False,  # each folder on its own: a recursive watch follows links
             ignore_permission_denied=True,
         )
-        seen, looked = snapshot(polled), time.monotonic()
+        looking, looked = self._polled(polled), time.monotonic()
         for batch in changes:
             self.ready.set()
             made = [Path(path) for change, path in batch if _new_folder(change, path)]
             files = {Path(path) for _, path in batch} - set(made)
             if polled and time.monotonic() - looked >= POLL_SECONDS:
-                now, looked = snapshot(polled), time.monotonic()
-                made += _made(seen, now)
-                files |= _changed(seen, now)
-                seen = now
+                made_there, saved = looking.look()
+                looked = time.monotonic()
+                made += made_there
+                files |= saved
             if files:
                 self._on_change(files)
             if made:  # a folder was made: watch it too, from now
@@ -356,15 +406,29 @@ class Watcher:
     def _poll(self, polled: list[Path], made: list[Path]) -> list[Path]:
         """Look at `polled` every POLL_SECONDS until a folder is made in one (returned) or the
         watcher is stopped."""
-        seen = snapshot(polled)
+        looking = self._polled(polled)
         self.ready.set()
         while not made and not self._stop.wait(POLL_SECONDS):
-            now = snapshot(polled)
-            made, files = _made(seen, now), _changed(seen, now)
+            made, files = looking.look()
             if files:
                 self._on_change(files)
-            seen = now
         return made
+
+    def _polled(self, folders: list[Path]) -> Polled:
+        """`folders` to look at in turn, said once when a look cannot take in all of them."""
+        looking = Polled(folders)
+        if (looking.cut or len(looking.files) > MAX_POLLED) and not self._warned_part:
+            self._warned_part = True
+            looks = -(-len(looking.files) // MAX_POLLED)
+            said = (
+                f"the folders looked at hold more than {MAX_LISTED:,} names: what is added"
+                " past them is not seen"
+                if looking.cut
+                else f"the folders looked at hold {len(looking.files):,} files: a save there"
+                f" is seen within {looks * POLL_SECONDS:g} s"
+            )
+            self._warn(f"{said} (rename the file not named in UTF-8 to have them watched)")
+        return looking
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
