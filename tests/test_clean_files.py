@@ -72,3 +72,40 @@ def test_kept_digests_are_read_back():
     assert unit_cache._file_digests(kept) is kept
     with pytest.raises(ValueError):
         unit_cache._file_digests(["a"])
+
+
+def test_clean_digests_are_kept_without_a_look_at_each_from_python(monkeypatch):
+    """A `Clean`'s digests (a list of texts, and by file a mapping of texts to such lists)
+    are kept as `put` keeps them, told texts in C: `_json_own`, which looks at each of a
+    bundled game's ~2,800 digests in Python, is not asked."""
+    files = [SimpleNamespace(doc=SimpleNamespace(path=f"/game/{i}.yaml")) for i in range(3)]
+    looked: list[object] = []
+    real = unit_cache._json_own
+    monkeypatch.setattr(unit_cache, "_json_own", lambda v, d=0: looked.append(v) or real(v, d))
+    units = _units()
+    with activated(units):
+        clean = Clean("clean-test")
+        for i, loaded in enumerate(files):
+            for text in range(5):
+                clean.found_clean(f"{i}-{text}")
+                clean.noted(loaded, f"{i}-{text}", True)
+        clean.close()
+    assert looked == []
+    digests = [f"{i}-{text}" for i in range(3) for text in range(5)]
+    assert units.used[Units.name("clean-test", [])] == digests
+    by_file = units.used[Units.name("clean-test:files", [])]
+    assert sorted(by_file.values()) == [digests[5 * i : 5 * i + 5] for i in range(3)]
+    assert units.worked_out == 2
+
+
+@pytest.mark.parametrize(
+    "value",
+    [["a", 1], ["a", ("b",)], [type("Text", (str,), {})("a")], {"a": ["b", 2]}, {1: ["a"]}, "a"],
+)
+def test_texts_put_otherwise_are_kept_as_put_keeps_them(value):
+    """Anything but texts in lists goes the way of `put` (a JSON round trip)."""
+    by_put, by_texts = Units(), Units()
+    by_put.put("x", value)
+    by_texts.put_texts("x", value)
+    assert by_texts.used == by_put.used
+    assert [type(v) for v in by_texts.used.values()] == [type(v) for v in by_put.used.values()]

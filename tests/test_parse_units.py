@@ -280,7 +280,7 @@ def test_each_parse_is_an_entry_of_its_own(tmp_path, monkeypatch, cache):  # noq
     cold = _run(".")
     files = Path(cache).parent / "validate-files"
     kept = {entry: entry.stat().st_mtime_ns for entry in files.glob("parse-*")}
-    assert len(kept) >= len(list(game.rglob("*.yaml")))
+    assert len(kept) >= 2 * len(list(game.rglob("*.yaml")))  # each parse's head and body
     for units in Path(cache).glob("units-*"):
         assert b"playset-parse" not in units.read_bytes()
     deck = game / "decks" / "cards.yaml"
@@ -288,7 +288,8 @@ def test_each_parse_is_an_entry_of_its_own(tmp_path, monkeypatch, cache):  # noq
     textfit.fit.cache_clear()
     edited = _run(".")
     now = {entry: entry.stat().st_mtime_ns for entry in files.glob("parse-*")}
-    assert len(set(now) - set(kept)) == 1, "the edited deck's parse alone is written"
+    new = sorted(entry.name.rpartition("-")[0] for entry in set(now) - set(kept))
+    assert new == ["parse", "parse-body"], "the edited deck's parse alone is written"
     assert all(now[entry] == stamp for entry, stamp in kept.items())
     assert edited == _run(".", "--no-cache")
     built = []
@@ -431,3 +432,56 @@ def test_the_questions_findings_are_read_back_over_kept_parses(tmp_path, monkeyp
     kinds, again = run(Units(json.loads(json.dumps(first.used))))
     assert kinds and all(kind is source.KeptDocument for kind in kinds)
     assert again == found and worked[0] == 1, "read back"
+
+
+class _CountingStore:
+    """A signed store's stand-in that counts the entries read, by kind."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, bytes] = {}
+        self.read_kinds: list[str] = []
+
+    def read(self, name: str) -> bytes | None:
+        self.read_kinds.append(name.rpartition("-")[0])
+        found = self.entries.get(name)
+        self.read_bytes += len(found or b"")
+        return found
+
+    def write(self, name: str, payload: bytes) -> bool:
+        self.entries[name] = payload
+        return True
+
+    read_bytes = 0
+
+
+def test_a_kept_parse_s_body_is_read_when_a_part_of_it_is_first_asked_for():
+    """A parse read back reads its head entry alone (the counts and list lengths every load
+    reads); its body (data, spans, key spans, styles) is read once, when one of them is
+    first asked for: a card edit reads back 22 parses and the data of one. A body that
+    cannot be read is a fresh parse's."""
+    from toolkit.content import unit_cache
+    from toolkit.content.unit_cache import FileUnits, Units
+
+    text = b"id: d\ncards: [1, 2, 3]\nnames: {a: 'x', b: the words of a card, c: more}\n"
+    store = _CountingStore()
+    units = Units()
+    units.files = FileUnits(store, "head")
+    with unit_cache.activated(units):
+        fresh, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+        store.read_kinds.clear()
+        store.read_bytes = 0
+        kept, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+        assert isinstance(kept, source.KeptDocument)
+        assert kept.top_lists() == fresh.top_lists()
+        assert store.read_bytes < len(text), "the data and spans not read with the load"
+        assert store.read_kinds == ["parse"], store.read_kinds
+        assert kept.data == fresh.data
+        assert kept.spans == fresh.spans and kept.key_spans == fresh.key_spans
+        assert dict(kept.styles) == dict(fresh.styles)
+        assert store.read_kinds == ["parse", "parse-body"], store.read_kinds
+        for name in [n for n in store.entries if n.startswith(parse_units.BODY + "-")]:
+            store.entries[name] = b"tampered"
+        again, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+        assert isinstance(again, source.KeptDocument)
+        assert again.data == fresh.data and again.spans == fresh.spans
+        assert dict(again.styles) == dict(fresh.styles)

@@ -58,3 +58,28 @@ def test_compiled_templates_are_kept_to_their_size(tmp_path, monkeypatch) -> Non
         cache.dump_bytecode(bucket)
     kept = sum(p.stat().st_size for p in folder.iterdir() if p.name != usercache.KEY_FILE)
     assert 0 < kept <= 20_000
+
+
+def test_a_store_is_pruned_from_its_listing_alone(tmp_path, monkeypatch) -> None:
+    """The entries' times and sizes are those of the folder's listing (one `lstat` each, by
+    the listing's entry), no path made of each: the same entries go, oldest first, the
+    same modification time told apart by size, then by name."""
+    folder, key = _private_folder(tmp_path)
+    names = _fill(folder, key, 10, 1000)
+    os.utime(folder / names[3], ns=(0, 0))  # as old as the first, the same size
+    (folder / names[5]).write_bytes(bytes(1500 + usercache.MAC_BYTES))  # larger, then as old
+    os.utime(folder / names[5], ns=(0, 0))
+    asked: list[object] = []
+    real = usercache.Path.lstat
+
+    def counted(self, *args, **kwargs):
+        asked.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(usercache.Path, "lstat", counted)
+    entry = 1000 + usercache.MAC_BYTES
+    store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=5 * entry)
+    assert store.write("newest", bytes(1000))
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == sorted([usercache.KEY_FILE, "newest", *names[-4:]])
+    assert asked == []

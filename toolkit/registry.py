@@ -490,10 +490,19 @@ class Registry(Generic[T]):
             for point in self.entry_points(self.group):
                 if _point_name(point) == name:
                     self._load_point(point)
-        if name not in self._entries and self.package is not None:
-            module = f"{self.package}.{name.replace('-', '_')}"
-            if module.rpartition(".")[2].isidentifier() and module in package_modules(self.package):
-                self._import(module)
+        self.discover_builtin(name)
+
+    def discover_builtin(self, name: str) -> None:
+        """Import only the package's module called `name` (`-` read as `_`), if there is one,
+        unless an entry of that name is registered or every entry was looked for: a built-in
+        entry found alone, no entry point loaded (a built-in entry is never replaced by one
+        found later, see `_add`; the other modules are imported, in their order, when every
+        entry is asked for)."""
+        if self._found or name in self._entries or self.package is None:
+            return
+        module = f"{self.package}.{name.replace('-', '_')}"
+        if module.rpartition(".")[2].isidentifier() and module in package_modules(self.package):
+            self._import(module)
 
     def _import(self, module: str) -> None:
         if module not in self._modules:

@@ -2,8 +2,9 @@
 `parse`): after one card edit only the edited file is composed again, every other file is
 read back from an earlier run.
 
-A parse is kept in an entry of its own (`Units.files`: a signed store of its own, by
-content), named by the SHA-256 of the file's bytes (the parse is a pure function of them;
+A parse is kept in entries of its own (`Units.files`: a signed store of its own, by
+content; its head and its body apart, the body read when first asked for: `BODY`), named by
+the SHA-256 of the file's bytes (the parse is a pure function of them;
 the parser's code and the installed ruamel are in the units' head, which names the entry
 too): an unchanged file's parse is read, never written again, and the game's units entry
 does not carry the parses of all its files through every run (1.1 MB of a bundled game's
@@ -39,8 +40,15 @@ if TYPE_CHECKING:
     from toolkit.content.source import Built, Path_, _Refusal
 
 KIND = "parse"
-FORMAT = "playset-parse-7"
-"""The first item of a kept parse (7: its data as marshal bytes of its own, decoded on first
+BODY = "parse-body"
+"""The kind of a kept parse's body in the units' store of their own (its data, spans, key
+spans and styles: `store_parts`), an entry apart from its head (`KIND`: the counts, shared
+paths and list lengths the load reads of every file), read when one of its parts is first
+asked for: a card edit of the Whisky Game reads back 22 parses and the data of one (the
+manifest's), and read, signed and copied the 1.15 MB of all 22 whole (~1 ms)."""
+FORMAT = "playset-parse-8"
+"""The first item of a kept parse (8: in the units' store, its head and body entries apart;
+7: its data as marshal bytes of its own, decoded on first
 use, with the lengths of its top-level lists; 6: the strings' styles as marshal bytes of
 their own, decoded on first use; 5: with the values its aliases build; 4: the spans and key spans as
 marshal bytes of their own, decoded on first use; 3: with the characters its aliases
@@ -71,12 +79,12 @@ class LazySpans(Mapping["Path_", Span]):
 
     def __init__(
         self,
-        raw: dict[Path_, tuple[int, int, int, int]] | bytes,
+        raw: dict[Path_, tuple[int, int, int, int]] | bytes | Callable[[], bytes | None],
         again: Callable[[], Mapping[Path_, Span]] | None = None,
     ) -> None:
         self._read: dict[Path_, tuple[int, int, int, int]] | None = None
-        self._kept: bytes | None = None
-        if type(raw) is bytes:
+        self._kept: bytes | Callable[[], bytes | None] | None = None
+        if type(raw) is bytes or callable(raw):
             self._kept = raw
         else:
             self._read = raw  # type: ignore[assignment]
@@ -88,7 +96,7 @@ class LazySpans(Mapping["Path_", Span]):
         raw = self._read
         if raw is None:
             try:
-                raw = _spans(marshal.loads(self._kept))  # type: ignore[arg-type]
+                raw = _spans(marshal.loads(_bytes(self._kept)))
             except (EOFError, ValueError, TypeError):
                 if self._again is None:
                     raise ValueError("not spans") from None
@@ -127,7 +135,7 @@ class KeptData:
 
     def __init__(
         self,
-        kept: bytes,
+        kept: bytes | Callable[[], bytes | None],
         lists: list[tuple[Any, int]] | None,
         again: Callable[[], Any] | None = None,
     ) -> None:
@@ -138,11 +146,54 @@ class KeptData:
     def decoded(self) -> Any:
         """The data (fresh objects each call, as a parse read back gives)."""
         try:
-            return marshal.loads(self._kept)
+            return marshal.loads(_bytes(self._kept))
         except (EOFError, ValueError, TypeError):
             if self._again is None:
                 raise ValueError("not data") from None
             return self._again()
+
+
+def _bytes(kept: Any) -> bytes:
+    """A part's marshal bytes: as kept, or read from its body entry (`_Body.part`); a part
+    that cannot be read is no marshal (TypeError: a fresh parse gives it)."""
+    found = kept if type(kept) is bytes else kept() if callable(kept) else None
+    if type(found) is not bytes:
+        raise TypeError("no part")
+    return found
+
+
+class _Body:
+    """A kept parse's body (`BODY`), read from its entry when one of its parts is first asked
+    for, once; a part is None when the entry is missing, not signed by us or of another
+    shape (a fresh parse of the file's bytes gives it then)."""
+
+    __slots__ = ("_files", "_name", "_parts")
+
+    def __init__(self, files: Any, name: str) -> None:
+        self._files = files
+        self._name = name
+        self._parts: tuple[bytes, ...] | None = None
+
+    def part(self, at: int) -> bytes | None:
+        parts = self._parts
+        if parts is None:
+            parts = self._parts = self._files.get(BODY, self._name, _body) or ()
+        return parts[at] if parts else None
+
+
+def _body(kept: Any) -> tuple[bytes, ...]:
+    """A body entry's parts (data, spans, key spans, styles); ValueError for another shape."""
+    if type(kept) is not bytes:
+        raise ValueError("not a parse's body")
+    try:
+        value = marshal.loads(kept)
+    except EOFError as exc:
+        raise ValueError("a cut body") from exc
+    if type(value) is not tuple or len(value) != 5 or value[0] != FORMAT:
+        raise ValueError("not a parse's body")
+    if not all(type(part) is bytes for part in value[1:]):
+        raise ValueError("not a parse's body")
+    return value[1:]
 
 
 def top_lists(data: Any) -> list[tuple[Any, int]] | None:
@@ -181,9 +232,11 @@ class LazyStyles(Mapping["Path_", "str | None"]):
     __slots__ = ("_again", "_kept", "_read")
 
     def __init__(
-        self, kept: bytes, again: Callable[[], Mapping[Path_, str | None]] | None = None
+        self,
+        kept: bytes | Callable[[], bytes | None],
+        again: Callable[[], Mapping[Path_, str | None]] | None = None,
     ) -> None:
-        self._kept: bytes | None = kept
+        self._kept: bytes | Callable[[], bytes | None] | None = kept
         self._read: Mapping[Path_, str | None] | None = None
         self._again = again
 
@@ -192,7 +245,7 @@ class LazyStyles(Mapping["Path_", "str | None"]):
         read = self._read
         if read is None:
             try:
-                read = _styles(marshal.loads(self._kept))  # type: ignore[arg-type]
+                read = _styles(marshal.loads(_bytes(self._kept)))
             except (EOFError, ValueError, TypeError):
                 if self._again is None:
                     raise ValueError("not styles") from None
@@ -277,6 +330,62 @@ def store(built: Built | _Refusal) -> bytes:
         raise NotKept from exc
 
 
+def store_parts(built: Built | _Refusal) -> tuple[bytes, bytes]:
+    """The parse as kept in the units' store: its head (the counts, shared paths and list
+    lengths, read at every load) and its body (data, spans, key spans and styles, read when
+    first asked for), each marshal bytes; NotKept as for `store`."""
+    if not isinstance(built, tuple):
+        raise NotKept
+    data, spans, key_spans, shared, styles, repeated, aliased = built
+    _plain(data)
+    if not set(styles) <= set(spans) or not set(styles.values()) <= set(_STYLES):
+        raise NotKept  # a style for a path without a span: not what the builder gives
+    try:
+        raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
+        kept_styles = marshal.dumps(dict(styles), MARSHAL_VERSION)
+        kept_data = marshal.dumps(data, MARSHAL_VERSION)
+        body = marshal.dumps((FORMAT, kept_data, raw, key_raw, kept_styles), MARSHAL_VERSION)
+        head = (FORMAT, set(shared), repeated, aliased, top_lists(data))
+        return marshal.dumps(head, MARSHAL_VERSION), body
+    except ValueError as exc:  # nested too deep for marshal
+        raise NotKept from exc
+
+
+def read_head(kept: Any, body: _Body, again: Callable[[], Built | _Refusal] | None) -> Built:
+    """The parse whose head `store_parts` kept, its parts read from `body` when first asked
+    for (`again()`, a fresh parse of the same bytes, gives a part the body does not);
+    ValueError/TypeError for a head of another shape."""
+    if type(kept) is not bytes:
+        raise ValueError("not a parse")
+    try:
+        value = marshal.loads(kept)
+    except EOFError as exc:
+        raise ValueError("a cut parse") from exc
+    if type(value) is not tuple or len(value) != 5 or value[0] != FORMAT:
+        raise ValueError("not a parse")
+    _, shared, repeated, aliased, lists = value
+    _counts(shared, repeated, aliased)
+    return (
+        KeptData(lambda: body.part(0), _lists(lists), _fresh(again, 0)),
+        LazySpans(lambda: body.part(1), _fresh(again, 1)),
+        LazySpans(lambda: body.part(2), _fresh(again, 2)),
+        shared,
+        LazyStyles(lambda: body.part(3), _fresh(again, 4)),
+        repeated,
+        aliased,
+    )
+
+
+def _counts(shared: Any, repeated: Any, aliased: Any) -> None:
+    """ValueError unless a kept parse's shared paths and counts have their shapes."""
+    if type(shared) is not set:
+        raise ValueError("not a parse")
+    if type(repeated) is not int or repeated < 0:
+        raise ValueError("not a count of repeated text")
+    if type(aliased) is not int or aliased < 0:
+        raise ValueError("not a count of aliased values")
+
+
 def _spans(raw: Any) -> dict[Path_, tuple[int, int, int, int]]:
     """Spans as kept; ValueError for another shape."""
     if type(raw) is not dict:
@@ -302,10 +411,7 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
     _, data, spans, key_spans, shared, styles, repeated, aliased, lists = value
     if type(shared) is not set or type(styles) is not bytes or type(data) is not bytes:
         raise ValueError("not a parse")
-    if type(repeated) is not int or repeated < 0:
-        raise ValueError("not a count of repeated text")
-    if type(aliased) is not int or aliased < 0:
-        raise ValueError("not a count of aliased values")
+    _counts(shared, repeated, aliased)
     if type(spans) is not bytes or type(key_spans) is not bytes:
         raise ValueError("not spans")
     return (
@@ -401,20 +507,32 @@ def parsed(
     if files is None:  # no store of its own: kept in memory from the last load, if asked
         parses = _PARSES.get()
         return work() if parses is None else parses.parsed(name, len(raw), work, usable)
-    kept = files.get(KIND, name, lambda value: read(value, work))
+    kept = files.get(KIND, name, lambda value: read_head(value, _Body(files, name), work))
     if kept is not None and (usable is None or usable(kept)):
         return kept
     if kept is not None:  # worked out again: a refusal, never kept
         return work()
     built = work()
     with suppress(NotKept):
-        files.put(KIND, name, _bounded(store(built), len(raw)))
+        head, body = store_parts(built)
+        _bounded_size(len(head) + len(body), len(raw))
+        # the head first: a store pruned oldest first drops a body after its head, and a
+        # head missing is a miss that keeps both again (a body missing is a fresh parse
+        # each time one of its parts is asked for, until its head goes too)
+        files.put(KIND, name, head)
+        files.put(BODY, name, body)
     return built
 
 
 def _bounded(payload: bytes, size: int) -> bytes:
     """A parse's bytes as kept, or NotKept for one many times larger than its file of
     `size` bytes (`MAX_RATIO`)."""
-    if len(payload) > MAX_UNBOUNDED and len(payload) > MAX_RATIO * size:
-        raise NotKept
+    _bounded_size(len(payload), size)
     return payload
+
+
+def _bounded_size(kept: int, size: int) -> None:
+    """NotKept for a parse of `kept` bytes many times larger than its file of `size` bytes
+    (`MAX_RATIO`)."""
+    if kept > MAX_UNBOUNDED and kept > MAX_RATIO * size:
+        raise NotKept

@@ -145,6 +145,26 @@ class Units:
         self.used[name] = value
         self.worked_out += 1
 
+    def put_texts(self, name: str, value: list[str] | dict[str, list[str]]) -> None:
+        """`put` of a list of texts, or a mapping of texts to such lists (`Clean`'s digests):
+        kept as it is when every item is a text, told in C (`_json_own` looks at each item
+        in Python: ~0.3 ms for the ~2,800 digests of one `Clean` after a card edit); any
+        other value as `put` keeps it."""
+        if type(value) is list:
+            whole = set(map(type, value)) <= _TEXTS
+        elif type(value) is dict:
+            whole = all(
+                type(key) is str and type(texts) is list and set(map(type, texts)) <= _TEXTS
+                for key, texts in value.items()
+            )
+        else:
+            whole = False
+        if not whole:
+            self.put(name, value)
+            return
+        self.used[name] = value
+        self.worked_out += 1
+
     def changed(self) -> bool:
         """Whether the next run would read anything other than what this one read."""
         return self.worked_out > 0 or len(self.used) != len(self.known)
@@ -403,11 +423,11 @@ class Clean:
     def close(self) -> None:
         """Keep the clean inputs of this run for the next (those of this run only)."""
         if self._units is not None and self._now != self._kept:
-            self._units.put(self._name, sorted(self._now))
+            self._units.put_texts(self._name, sorted(self._now))
         if self._files_name and self._units is not None:
             files = {name: d for name, d in self._files.items() if d is not None}
             if files != self._files_kept:
-                self._units.put(self._files_name, files)
+                self._units.put_texts(self._files_name, files)
                 self._units.framed.append(self._files_name)  # named by the frame
 
 

@@ -391,6 +391,21 @@ def board_kinds() -> dict[str, BoardKind]:
     return BOARD_KINDS.load()
 
 
+def made_by_a_kind(model: object) -> bool:
+    """Whether `model` is of the class a registered board kind validates to (a board's model
+    read back from the cache: toolkit.content.game). A built-in kind's class is told by its
+    own module alone (`Registry.discover_builtin`: a built-in entry is never replaced by one
+    found later, so the answer is the one every kind gives); any other class once every kind
+    is found. A kept map no longer imports every other kind's module and model."""
+    kind = getattr(model, "kind", None)
+    if type(kind) is str:
+        BOARD_KINDS.discover_builtin(kind)
+        entry = BOARD_KINDS.registered().get(kind)
+        if entry is not None and entry.model is type(model) and BOARD_KINDS.is_builtin(kind):
+            return True
+    return type(model) in {entry.model for entry in board_kinds().values()}
+
+
 def board_union() -> Any:
     """The model a board file is validated against: one of the registered shapes."""
     models = [entry.model for entry in board_kinds().values()]

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolkit.games.whisky_game.effect_kinds import CHARACTER_KINDS, SPECIAL_KINDS
+
 # Space kinds (codes); destinations are where a move may stop early (rule A5).
 K_OTHER, K_DIST, K_LOST, K_PORT, K_AIR, K_PUB, K_RES, K_SPEC, K_SEA = range(9)
 KIND_CODE = {
@@ -24,7 +26,7 @@ COUNTRY_CODE = {"scotland": 0, "ireland": 1}
 SEA_COUNTRY = 2
 RESOURCES = ("barley", "water", "yeast")
 
-# Character effect codes.
+# Character effect codes (`CHARACTER_KINDS`, in their order).
 (
     C_ADD,
     C_MULT,
@@ -35,43 +37,10 @@ RESOURCES = ("barley", "water", "yeast")
     C_JUMP,
     C_SPILL,
     C_WILD,
-) = range(9)
-CHAR_CODE = {
-    "add_points": C_ADD,
-    "multiply_points": C_MULT,
-    "rescue_roll": C_RESCUE,
-    "new_question_roll": C_NEWQ,
-    "extra_moves": C_EXTRA,
-    "move_bonus": C_BONUS,
-    "jump_after_visit": C_JUMP,
-    "spill_bottle": C_SPILL,
-    "wild_tokens": C_WILD,
-}
+) = range(len(CHARACTER_KINDS))
+CHAR_CODE = {kind: code for code, kind in enumerate(CHARACTER_KINDS)}
 
-# Special effect codes.
-SPECIAL_KINDS = (
-    "fifty_fifty",
-    "bonus_bottle",
-    "win_anyway",
-    "return_bottle",
-    "take_back_bottle",
-    "move_to_region",
-    "flight_ticket",
-    "roll_penalty",
-    "move_add",
-    "move_multiply",
-    "lose_tokens",
-    "reveal_lost",
-    "fixed_move",
-    "prohibition",
-    "call_bottle",
-    "skip_turns",
-    "multiply_tokens",
-    "downgrade_bottle",
-    "upgrade_bottle",
-    "discard_bottles",
-    "take_region_bottle",
-)
+# Special effect codes (`SPECIAL_KINDS`, in their order).
 (
     S_FIFTY,
     S_BONUS,
@@ -95,8 +64,6 @@ SPECIAL_KINDS = (
     S_DISCARD,
     S_TAKEREGION,
 ) = range(len(SPECIAL_KINDS))
-IMPLEMENTED_SPECIALS = frozenset(SPECIAL_KINDS)
-IMPLEMENTED_CHARACTERS = frozenset(CHAR_CODE)
 
 EVENT_NAMES = (
     "questions",

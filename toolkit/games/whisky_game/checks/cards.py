@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from toolkit.content.game import Game
 from toolkit.diagnostics import Diagnostic, rule
 from toolkit.games.whisky_game.checks.base import _Where, check
-from toolkit.games.whisky_game.constants import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
+from toolkit.games.whisky_game.effect_kinds import IMPLEMENTED_CHARACTERS, IMPLEMENTED_SPECIALS
 
 G_NAMED = rule(
     "G109",
