@@ -33,7 +33,7 @@ def test_a_kept_store_drops_the_entries_written_first(tmp_path) -> None:
     entry = 1000 + usercache.MAC_BYTES
     store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=3 * entry)
     assert store.write("newest", bytes(1000))
-    left = sorted(p.name for p in folder.iterdir())
+    left = sorted(p.name for p in folder.iterdir() if p.name != usercache.LEDGER)
     assert left == sorted([usercache.KEY_FILE, "newest", *names[-2:]])
     assert store.read("newest") == bytes(1000)  # the key survives: entries still check out
     assert store.read(names[-1]) == bytes(1000)
@@ -56,8 +56,12 @@ def test_compiled_templates_are_kept_to_their_size(tmp_path, monkeypatch) -> Non
         bucket = Bucket(None, f"rulebook-{run}", "checksum")  # type: ignore[arg-type]
         bucket.code = compile(f"x = {'1' * 2000}", "<rulebook>", "exec")
         cache.dump_bytecode(bucket)
-    kept = sum(p.stat().st_size for p in folder.iterdir() if p.name != usercache.KEY_FILE)
-    assert 0 < kept <= 20_000
+    kept = sum(
+        p.stat().st_size
+        for p in folder.iterdir()
+        if p.name not in (usercache.KEY_FILE, usercache.LEDGER)
+    )
+    assert 0 < kept <= 20_000 + 20_000 // usercache.PRUNE_SHARE  # pruned each quarter written
 
 
 def test_a_store_is_pruned_from_its_listing_alone(tmp_path, monkeypatch) -> None:
@@ -80,6 +84,37 @@ def test_a_store_is_pruned_from_its_listing_alone(tmp_path, monkeypatch) -> None
     entry = 1000 + usercache.MAC_BYTES
     store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=5 * entry)
     assert store.write("newest", bytes(1000))
-    left = sorted(p.name for p in folder.iterdir())
+    left = sorted(p.name for p in folder.iterdir() if p.name != usercache.LEDGER)
     assert left == sorted([usercache.KEY_FILE, "newest", *names[-4:]])
     assert asked == []
+
+
+def test_a_store_is_listed_only_when_a_share_of_its_bound_was_written(tmp_path, monkeypatch):
+    """Each run of a card edit writes a few entries to the validate files' store: pruned (every
+    entry listed and stat()ed) at each run's first write, a store of thousands of entries cost
+    every edit several ms. Its ledger counts what runs wrote since the last pruning; the store
+    is listed again only past a quarter of its bound, by this run or earlier ones."""
+    folder, key = _private_folder(tmp_path)
+    entry = 1024 - usercache.MAC_BYTES  # one KiB with its MAC
+    listed: list[object] = []
+    real = usercache.os.scandir
+
+    def counted(path, *args):
+        listed.append(path)
+        return real(path, *args)
+
+    stale = folder / ".entry.killed"  # what a killed write left: swept when pruned
+    stale.write_bytes(b"half")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    monkeypatch.setattr(usercache.os, "scandir", counted)
+    for run in range(12):  # a store per run, as each command opens its own
+        store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=16 * 1024)
+        assert store.write(f"run-{run}", bytes(entry))
+    # the first run found no ledger (pruned: the listing and the stale-file sweep), then
+    # a quarter of 16 KiB is 4 KiB: listed again at the fifth KiB written since
+    assert len(listed) == 2 * 3, listed
+    assert not stale.exists()
+    assert (folder / usercache.LEDGER).stat().st_size == 12 - 1 - 2 * 5
+    (folder / usercache.LEDGER).unlink()  # gone: pruned at the next write, to be sure
+    usercache.SignedStore(folder, key, 1 << 20, keep_bytes=16 * 1024).write("x", bytes(entry))
+    assert len(listed) == 2 * 4

@@ -294,21 +294,19 @@ class SignedStore:
         self.secret = key
         self.max_bytes = max_bytes
         self.keep_bytes = keep_bytes
-        self._pruned = keep_bytes is None
-        self._written = 0
-        """Bytes written since the store was last pruned (`keep_bytes`)."""
-        # the temporary files a killed write left are removed at this run's first write, not
-        # here: listing a folder of thousands of entries cost every run that only reads ~4 ms
-        self._swept = False
+        # the temporary files a killed write left are removed at an unbounded store's first
+        # write of a run (a bounded one's, when it is pruned), not here: listing a folder of
+        # thousands of entries cost every run that only reads ~4 ms
+        self._swept = keep_bytes is not None
 
     @classmethod
     def open(cls, name: str, max_bytes: int, keep_bytes: int | None = None) -> SignedStore | None:
         """The user's store `name`, or None when its folder or key cannot be trusted.
         `keep_bytes`: the store's entries are pruned to that many bytes, oldest written
-        first, at the first write of a run and after each quarter of it written since (a
-        store keyed by content gains an entry at each edit: an editor checking as one types
-        filled it without end; a run may write more than it keeps); None: the caller
-        bounds the store itself (the build cache, the preview's pages)."""
+        first, each time a quarter of it has been written since the last pruning, by this
+        run or earlier ones (`LEDGER`; a store keyed by content gains an entry at each edit:
+        an editor checking as one types filled it without end); None: the caller bounds the
+        store itself (the build cache, the preview's pages)."""
         folder = cache_dir(name)
         key = folder_key(folder) if folder else None
         return cls(folder, key, max_bytes, keep_bytes) if folder and key else None
@@ -357,32 +355,50 @@ class SignedStore:
             if isinstance(exc, OSError):
                 return False
             raise
-        self._written += MAC_BYTES + len(payload)
-        if self.keep_bytes is not None and (
-            not self._pruned or self._written > self.keep_bytes // PRUNE_SHARE
-        ):
-            # at the run's first write, then each time the run has written a share of the
-            # bound: a run writing more than the store keeps (files whose parse is large)
-            # would otherwise leave it any size
-            self._pruned = True
-            self._written = 0
-            self.prune()
+        if self.keep_bytes is not None:
+            self._noted(MAC_BYTES + len(payload), self.keep_bytes)
         return True
+
+    def _noted(self, size: int, keep_bytes: int) -> None:
+        """Note `size` bytes written in the store's ledger (`LEDGER`), and prune the store when
+        a `1/PRUNE_SHARE` of its bound has been written since it was last pruned, or when it
+        has no ledger (a store made before, or one whose ledger went: pruned now to be sure)."""
+        ledger = os.path.join(self.folder, LEDGER)
+        kib = -(-size // 1024)
+        try:
+            info = os.lstat(ledger)
+        except OSError:
+            info = None
+        noted = info.st_size if info is not None and stat.S_ISREG(info.st_mode) else None
+        if noted is None or (noted + kib) * 1024 > keep_bytes // PRUNE_SHARE:
+            self.prune()
+            return
+        with contextlib.suppress(OSError):
+            fd = os.open(ledger, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+            try:
+                os.write(fd, bytes(kib))
+            finally:
+                os.close(fd)
 
     def prune(self) -> None:
         """Keep at most `keep_bytes` of entries, the ones written last (a miss rewrites an
         entry pruned while still in use, so it is then among the newest)."""
         if self.keep_bytes is None:
             return
+        remove_stale_entries(self.folder)  # what killed writes left (a listing: not each run)
+        ledger = os.path.join(self.folder, LEDGER)
+        with contextlib.suppress(OSError):  # a new ledger, empty (none truncated: see write)
+            os.unlink(ledger)
+        with contextlib.suppress(OSError):
+            os.close(os.open(ledger, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
         with contextlib.suppress(OSError):
             # each entry's `lstat` asked of the listing's own entry, not of a path made of
-            # it (the same system call): the validate files' store gains two entries a card
-            # edit and is pruned at each run's first write (~250 entries after a few dozen
-            # edits: ~3 ms that way, half so). One folder: its paths sort as their names.
+            # it (the same system call; ~250 entries: ~3 ms that way, half so). One folder:
+            # its paths sort as their names.
             entries = []
             with os.scandir(self.folder) as listing:
                 for entry in listing:
-                    if entry.name == KEY_FILE or entry.name.startswith(TEMPORARY):
+                    if entry.name in (KEY_FILE, LEDGER) or entry.name.startswith(TEMPORARY):
                         continue
                     with contextlib.suppress(OSError):
                         info = entry.stat(follow_symlinks=False)
@@ -391,8 +407,17 @@ class SignedStore:
 
 
 PRUNE_SHARE = 4
-"""A store is pruned again after a run has written a `1/PRUNE_SHARE` of its `keep_bytes`
-since the last pruning: it holds at most that much over its bound."""
+"""A store is pruned again once a `1/PRUNE_SHARE` of its `keep_bytes` has been written since
+the last pruning: it holds at most that much over its bound."""
+LEDGER = ".written"
+"""A bounded store's note of what was written since it was last pruned: one byte a KiB
+begun of each entry written, appended (its size is the count, one `lstat` to read). Pruning
+lists and stats every entry: the validate files' store gains three entries at each card
+edit, and pruned at every run's first write its thousands of entries after a long editing
+session cost each edit's `validate` several milliseconds. An empty ledger is made at each
+pruning; one missing means prune (a store of an older Playset, a ledger removed). Appended,
+never truncated and rewritten (ext4 writes such a file out at once, `auto_da_alloc`); two
+runs appending at once each count their own bytes."""
 TEMPORARY = ".entry."  # the prefix of SignedStore.write's temporary files
 
 
