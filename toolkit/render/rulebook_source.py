@@ -419,7 +419,7 @@ def _rendered(
     text = _sandbox().render(compiled, copied, limits)
     with suppress(NotKept):
         made = reads.kept_reads(log)
-        tokens = reads.read_tokens(context, made)  # looked up once: for the whole and its parts
+        tokens = reads.kept_tokens(log)  # looked up as read: for the whole and its parts
         value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": text}
         value["parts"] = _parts(game, units, made, tokens)
         units.put(name, value)
