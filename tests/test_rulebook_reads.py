@@ -273,13 +273,13 @@ def test_an_edit_renders_again_only_the_rulebooks_that_read_it(tmp_path, monkeyp
 def _contexts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The `lang` of each rulebook context built from now on."""
     built: list[str] = []
-    real = rulebook_source.rulebook_context
+    real = rulebook_source._context
 
-    def counted(game: Any, lang: str) -> dict[str, Any]:
+    def counted(game: Any, lang: str, later: bool = False) -> dict[str, Any]:
         built.append(lang)
-        return real(game, lang)
+        return real(game, lang, later)
 
-    monkeypatch.setattr(rulebook_source, "rulebook_context", counted)
+    monkeypatch.setattr(rulebook_source, "_context", counted)
     return built
 
 

@@ -32,7 +32,7 @@ import hashlib
 from typing import Any
 
 from toolkit.content.unit_cache import NotKept, to_json
-from toolkit.render.context import View
+from toolkit.render.context import Later, View
 
 KIND = "rulebook"
 NOT_PURE = ("lipsum", "random", "sameas")
@@ -115,6 +115,29 @@ class _Recording:
     _rec_path: Path
     _rec_source: Any  # the context's mapping this one copies
     _rec_seen: _Seen | None = None  # made at the first read
+    _rec_later: set[Any] | None = None  # the keys whose values are still `Later`s
+
+    def _open(self, key: Any) -> None:
+        """The copy of the value of `key` made, if it was a `Later` (made in the context)."""
+        later = self._rec_later
+        try:
+            if later is None or key not in later:
+                return
+        except TypeError:  # an unhashable key: no such key
+            return
+        later.discard(key)
+        if not later:
+            self._rec_later = None
+        value = later_made(self._rec_source, key)
+        if type(value) not in _SCALARS:
+            value = recording_copy(value, self._rec_log, (*self._rec_path, ("k", key)))
+        dict.__setitem__(self, key, value)  # type: ignore[index]
+
+    def _open_all(self) -> None:
+        """Every `Later` value made (before any C code reads the mapping's values itself:
+        a comparison, `repr`, a copy, a change)."""
+        while self._rec_later is not None:
+            self._open(next(iter(self._rec_later)))
 
     def _note(self, op: str, key: Any = None) -> None:
         log = self._rec_log
@@ -135,10 +158,14 @@ class _Recording:
 
     def __getitem__(self, key: Any) -> Any:
         self._note("k", key)
+        if self._rec_later is not None:
+            self._open(key)
         return super().__getitem__(key)  # type: ignore[misc]
 
     def get(self, key: Any, default: Any = None) -> Any:
         self._note("k", key)
+        if self._rec_later is not None:
+            self._open(key)
         return super().get(key, default)  # type: ignore[misc]
 
     def __contains__(self, key: Any) -> bool:
@@ -163,16 +190,20 @@ class _Recording:
 
     def values(self) -> Any:
         self._note("s")
+        self._open_all()
         return super().values()  # type: ignore[misc]
 
     def items(self) -> Any:
         self._note("s")
+        self._open_all()
         return super().items()  # type: ignore[misc]
 
     def _whole(self, other: Any = None) -> None:
         self._note("d")
+        self._open_all()
         if isinstance(other, _Recording):
             other._note("d")  # `dict.__eq__` reads the other mapping without its methods
+            other._open_all()
 
     def __repr__(self) -> str:
         self._whole()
@@ -214,6 +245,7 @@ class _Recording:
 
     def _changed(self) -> None:
         self._rec_log.changed = True
+        self._open_all()  # no `Later` left beside what the template puts in
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._changed()
@@ -287,6 +319,12 @@ def recording_copy(value: Any, log: Log, path: Path = ()) -> Any:
         for key, item in dict.items(value):
             if type(key) not in _KEYS:
                 raise NotKept
+            if type(item) is Later:  # copied when made (`_Recording._open`)
+                if made._rec_later is None:
+                    made._rec_later = set()
+                made._rec_later.add(key)
+                items[key] = item
+                continue
             items[key] = (
                 item if type(item) in _SCALARS else recording_copy(item, log, (*path, ("k", key)))
             )
@@ -298,6 +336,21 @@ def recording_copy(value: Any, log: Log, path: Path = ()) -> Any:
 _KEYS = (str, int, bool, type(None))
 """Key types a kept read may name: JSON gives each back as it was (a float key may be NaN,
 a tuple comes back a list)."""
+
+
+def later_made(mapping: Any, key: Any) -> Any:
+    """The value of `key` in a context's `mapping`, a `Later` made (and kept there)."""
+    value = dict.__getitem__(mapping, key)
+    if type(value) is Later:
+        value = value.make()
+        dict.__setitem__(mapping, key, value)
+    return value
+
+
+def _all_made(mapping: Any) -> None:
+    """Every `Later` value of a context's `mapping` made."""
+    for key in [k for k, v in dict.items(mapping) if type(v) is Later]:
+        later_made(mapping, key)
 
 
 def _key(key: Any) -> Any:
@@ -324,6 +377,7 @@ def _shallow(value: Any) -> Any:
 def _deep(value: Any) -> Any:
     kind: Any = type(value)
     if kind is dict or kind is View:
+        _all_made(value)
         return [_shallow(value), [[_key(k), _deep(v)] for k, v in dict.items(value)]]
     if kind is list:
         return ["L", [_deep(item) for item in value]]
@@ -336,9 +390,12 @@ def _at(context: Any, path: Path) -> Any:
         if step == "k":
             if type(node) not in (dict, View):
                 raise NotKept
+            parent = node
             node = dict.get(node, key, _ABSENT)
             if node is _ABSENT:
                 raise NotKept
+            if type(node) is Later:
+                node = later_made(parent, key)
         else:
             if type(node) is not list or not 0 <= key < len(node):
                 raise NotKept
@@ -354,11 +411,14 @@ def _read(node: Any, op: str, key: Any) -> Any:
             found = dict.get(node, key, _ABSENT)
         except TypeError:  # an unhashable key: the template got dict's own error
             raise NotKept from None
+        if type(found) is Later:
+            found = later_made(node, key)
         return ["no"] if found is _ABSENT else _shallow(found)
     # a text key (nearly every one) written out as `_key` writes it, without its call
     if op == "o":
         return [["str", k] if type(k) is str else _key(k) for k in dict.keys(node)]
     if op == "s":
+        _all_made(node)
         return [
             [["str", k] if type(k) is str else _key(k), _shallow(v)] for k, v in dict.items(node)
         ]

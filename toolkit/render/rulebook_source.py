@@ -23,6 +23,7 @@ from toolkit.fileio import InputError, read_text
 from toolkit.render import rulebook_reads as reads
 from toolkit.render import template_bounds
 from toolkit.render.context import (
+    Later,
     View,
     game_languages,
     glossary_terms,
@@ -57,10 +58,17 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     - `glossary`: term id → text in `lang`
     - `lang`: the language code
     """
+    return _context(game, lang)
+
+
+def _context(game: Game, lang: str, later: bool = False) -> dict[str, Any]:
+    """`rulebook_context`; with `later`, each deck's `cards` made when first read
+    (`context.Later`: only a render through toolkit.render.rulebook_reads, or on
+    `_own_copy`, may be given it)."""
     manifest = game.manifest
     decks: dict[str, Any] = _unchecked(game.decks)
     for deck in game.valid(game.decks):
-        view = localized_deck(game, deck, lang)  # its cards' views shared with their faces
+        view = localized_deck(game, deck, lang, later)  # its cards' views shared with faces
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
     boards: dict[str, Any] = _unchecked(game.boards)
@@ -156,6 +164,8 @@ def _own_copy(value: Any, memo: dict[int, Any]) -> Any:
         if kind is not dict:
             mapping.__dict__.update(value.__dict__)
         for key, item in value.items():
+            if type(item) is Later:  # made now: the copy is the template's
+                item = reads.later_made(value, key)
             mapping[key] = _own_copy(item, memo)
         return mapping
     return copy.deepcopy(value, memo)
@@ -293,7 +303,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
             lang,
             source,
             lambda: _sandbox().template(source, "rulebook"),
-            lambda: rulebook_context(game, lang),
+            lambda: _context(game, lang, later=True),
         )
     except MissingName as exc:  # said in the designer's words, at the expression
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
