@@ -27,6 +27,7 @@ from toolkit.render.context import (
     View,
     game_languages,
     glossary_terms,
+    later_view,
     localize,
     localized_deck,
     named,
@@ -72,7 +73,8 @@ def _context(game: Game, lang: str, later: bool = False) -> dict[str, Any]:
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
     boards: dict[str, Any] = _unchecked(game.boards)
-    boards |= {board.id: localize(board, lang) for board in game.valid(game.boards)}
+    make = later_view if later else localize  # a Later for each field that is no scalar
+    boards |= {board.id: make(board, lang) for board in game.valid(game.boards)}
     return {
         "game": localize(manifest, lang, game_languages(game)),
         "rules": named(localize(rules_of(manifest, object), lang, game_languages(game)), "`rules`"),
