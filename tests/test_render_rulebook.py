@@ -229,13 +229,13 @@ def test_build_prints_the_rulebook_the_gate_rendered(run_cli, tmp_path, monkeypa
     from toolkit.render import rulebook_source
 
     rendered: list[str] = []
-    real = rulebook_source.rulebook_context
+    real = rulebook_source._context
 
-    def counting(game, lang):
+    def counting(game, lang, later=False):
         rendered.append(lang)
-        return real(game, lang)
+        return real(game, lang, later)
 
-    monkeypatch.setattr(rulebook_source, "rulebook_context", counting)
+    monkeypatch.setattr(rulebook_source, "_context", counting)
     out = tmp_path / "out"
     result = run_cli(
         "build", "muckle-stoater", "--only", "rulebook", "--lang", "en", "--out", str(out)

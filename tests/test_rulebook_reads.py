@@ -273,13 +273,13 @@ def test_an_edit_renders_again_only_the_rulebooks_that_read_it(tmp_path, monkeyp
 def _contexts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The `lang` of each rulebook context built from now on."""
     built: list[str] = []
-    real = rulebook_source.rulebook_context
+    real = rulebook_source._context
 
-    def counted(game: Any, lang: str) -> dict[str, Any]:
+    def counted(game: Any, lang: str, later: bool = False) -> dict[str, Any]:
         built.append(lang)
-        return real(game, lang)
+        return real(game, lang, later)
 
-    monkeypatch.setattr(rulebook_source, "rulebook_context", counted)
+    monkeypatch.setattr(rulebook_source, "_context", counted)
     return built
 
 
@@ -386,10 +386,14 @@ def test_reads_are_told_apart_as_json_tells_them_and_parted_by_index():
     with it (`1`, `True` and `"1"` are three reads), and the digest of a part's reads is
     that of what those reads find, looked up once for the whole."""
     log = reads.Log()
+    context = _context()
+    context["glossary"] = {1: "one", "1": "text one", "a": "A"}
+    recorded = reads.recording_copy(context, log)
+    glossary = dict.__getitem__(recorded, "glossary")  # not read: as the sandbox's own
     for key in (1, True, "1", 1, None, "a"):
-        log.entries.append(((("k", "glossary"),), "k", key))
-    log.entries.append(((), "o", None))
-    log.entries.append(((("k", "decks"), ("k", "d")), "k", "cards"))
+        glossary.get(key)
+    list(recorded)
+    _ = dict.__getitem__(dict.__getitem__(recorded, "decks"), "d")["cards"]
     made = reads.kept_reads(log)
     assert made == [
         [[["k", "glossary"]], "k", 1],
@@ -400,9 +404,8 @@ def test_reads_are_told_apart_as_json_tells_them_and_parted_by_index():
         [[], "o", None],
         [[["k", "decks"], ["k", "d"]], "k", "cards"],
     ]
-    context = _context()
-    context["glossary"] = {1: "one", "1": "text one", "a": "A"}
     tokens = reads.read_tokens(context, made)
+    assert reads.kept_tokens(log) == tokens  # what each found as it was read
     assert reads.tokens_digest(tokens) == reads.read_digest(context, made)
     indexed = reads.part_indexes(made, {"d"})
     by_part = reads.parts(made, {"d"})

@@ -23,9 +23,11 @@ from toolkit.fileio import InputError, read_text
 from toolkit.render import rulebook_reads as reads
 from toolkit.render import template_bounds
 from toolkit.render.context import (
+    Later,
     View,
     game_languages,
     glossary_terms,
+    later_view,
     localize,
     localized_deck,
     named,
@@ -57,14 +59,22 @@ def rulebook_context(game: Game, lang: str) -> dict[str, Any]:
     - `glossary`: term id → text in `lang`
     - `lang`: the language code
     """
+    return _context(game, lang)
+
+
+def _context(game: Game, lang: str, later: bool = False) -> dict[str, Any]:
+    """`rulebook_context`; with `later`, each deck's `cards` made when first read
+    (`context.Later`: only a render through toolkit.render.rulebook_reads, or on
+    `_own_copy`, may be given it)."""
     manifest = game.manifest
     decks: dict[str, Any] = _unchecked(game.decks)
     for deck in game.valid(game.decks):
-        view = localized_deck(game, deck, lang)  # its cards' views shared with their faces
+        view = localized_deck(game, deck, lang, later)  # its cards' views shared with faces
         view["total"] = sum(card.copies for card in deck.cards)
         decks[deck.id] = view
     boards: dict[str, Any] = _unchecked(game.boards)
-    boards |= {board.id: localize(board, lang) for board in game.valid(game.boards)}
+    make = later_view if later else localize  # a Later for each field that is no scalar
+    boards |= {board.id: make(board, lang) for board in game.valid(game.boards)}
     return {
         "game": localize(manifest, lang, game_languages(game)),
         "rules": named(localize(rules_of(manifest, object), lang, game_languages(game)), "`rules`"),
@@ -156,6 +166,8 @@ def _own_copy(value: Any, memo: dict[int, Any]) -> Any:
         if kind is not dict:
             mapping.__dict__.update(value.__dict__)
         for key, item in value.items():
+            if type(item) is Later:  # made now: the copy is the template's
+                item = reads.later_made(value, key)
             mapping[key] = _own_copy(item, memo)
         return mapping
     return copy.deepcopy(value, memo)
@@ -293,7 +305,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
             lang,
             source,
             lambda: _sandbox().template(source, "rulebook"),
-            lambda: rulebook_context(game, lang),
+            lambda: _context(game, lang, later=True),
         )
     except MissingName as exc:  # said in the designer's words, at the expression
         line = getattr(exc, "lineno", None) or _traceback_line(exc) or 1
@@ -419,7 +431,7 @@ def _rendered(
     text = _sandbox().render(compiled, copied, limits)
     with suppress(NotKept):
         made = reads.kept_reads(log)
-        tokens = reads.read_tokens(context, made)  # looked up once: for the whole and its parts
+        tokens = reads.kept_tokens(log)  # looked up as read: for the whole and its parts
         value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": text}
         value["parts"] = _parts(game, units, made, tokens)
         units.put(name, value)
