@@ -311,8 +311,10 @@ def _raw(spans: Mapping[Path_, Span]) -> dict[Path_, tuple[int, int, int, int]]:
     return raw
 
 
-def store(built: Built | _Refusal) -> bytes:
-    """The parse as kept: marshal's bytes."""
+def _encoded(built: Built | _Refusal) -> tuple[bytes, bytes, bytes, bytes, Any]:
+    """The parse's data, spans, key spans and styles as marshal bytes each, and its shared
+    paths, counts and top-level lists (`store`, `store_parts`); NotKept for a refusal, a
+    parse of another shape, or one nested too deep for marshal."""
     if not isinstance(built, tuple):
         raise NotKept
     data, spans, key_spans, shared, styles, repeated, aliased = built
@@ -323,32 +325,25 @@ def store(built: Built | _Refusal) -> bytes:
         raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
         kept_styles = marshal.dumps(dict(styles), MARSHAL_VERSION)
         kept_data = marshal.dumps(data, MARSHAL_VERSION)
-        lists = top_lists(data)
-        kept = (FORMAT, kept_data, raw, key_raw, set(shared), kept_styles, repeated, aliased)
-        return marshal.dumps((*kept, lists), MARSHAL_VERSION)
     except ValueError as exc:  # nested too deep for marshal
         raise NotKept from exc
+    return kept_data, raw, key_raw, kept_styles, (set(shared), repeated, aliased, top_lists(data))
+
+
+def store(built: Built | _Refusal) -> bytes:
+    """The parse as kept: marshal's bytes."""
+    kept_data, raw, key_raw, kept_styles, (shared, repeated, aliased, lists) = _encoded(built)
+    kept = (FORMAT, kept_data, raw, key_raw, shared, kept_styles, repeated, aliased, lists)
+    return marshal.dumps(kept, MARSHAL_VERSION)
 
 
 def store_parts(built: Built | _Refusal) -> tuple[bytes, bytes]:
     """The parse as kept in the units' store: its head (the counts, shared paths and list
     lengths, read at every load) and its body (data, spans, key spans and styles, read when
     first asked for), each marshal bytes; NotKept as for `store`."""
-    if not isinstance(built, tuple):
-        raise NotKept
-    data, spans, key_spans, shared, styles, repeated, aliased = built
-    _plain(data)
-    if not set(styles) <= set(spans) or not set(styles.values()) <= set(_STYLES):
-        raise NotKept  # a style for a path without a span: not what the builder gives
-    try:
-        raw, key_raw = (marshal.dumps(_raw(s), MARSHAL_VERSION) for s in (spans, key_spans))
-        kept_styles = marshal.dumps(dict(styles), MARSHAL_VERSION)
-        kept_data = marshal.dumps(data, MARSHAL_VERSION)
-        body = marshal.dumps((FORMAT, kept_data, raw, key_raw, kept_styles), MARSHAL_VERSION)
-        head = (FORMAT, set(shared), repeated, aliased, top_lists(data))
-        return marshal.dumps(head, MARSHAL_VERSION), body
-    except ValueError as exc:  # nested too deep for marshal
-        raise NotKept from exc
+    kept_data, raw, key_raw, kept_styles, head = _encoded(built)
+    body = marshal.dumps((FORMAT, kept_data, raw, key_raw, kept_styles), MARSHAL_VERSION)
+    return marshal.dumps((FORMAT, *head), MARSHAL_VERSION), body
 
 
 def read_head(kept: Any, body: _Body, again: Callable[[], Built | _Refusal] | None) -> Built:
