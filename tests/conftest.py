@@ -110,6 +110,36 @@ def build_case(case_dir: Path, target: Path) -> Path:
     return relink_modelines(target)
 
 
+_VALIDATE_IMPORTING = """
+import json, sys
+prefix = sys.argv[2]
+sys.argv = ["-c", "validate", sys.argv[1]]
+from toolkit.cli import main
+try:
+    main()
+except SystemExit as done:
+    print(done.code)
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(prefix))))
+"""
+
+
+def validate_importing(game: Path, prefix: str) -> tuple[list[str], list[str]]:
+    """What `validate game` prints in a process of its own, and the modules whose names start
+    with `prefix` it imported."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _VALIDATE_IMPORTING, str(game), prefix],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=game,
+    )
+    *said, modules = done.stdout.splitlines()
+    return said, json.loads(modules)
+
+
 def diagnostics_json(output: str) -> list[dict]:
     return json.loads(output) if output.strip() else []
 

@@ -5,41 +5,17 @@ built-in kind names is still asked of every kind."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, build_case
+from tests.conftest import FIXTURES, build_case, validate_importing
 from tests.test_validate_cache_units import cache  # noqa: F401 (a fixture)
 from toolkit.content.models.board import BOARD_KINDS, GraphBoard, made_by_a_kind
 
-_BOARD_MODULES = """
-import json, sys
-sys.argv = ["-c", "validate", sys.argv[1]]
-from toolkit.cli import main
-try:
-    main()
-except SystemExit as done:
-    print(done.code)
-print(json.dumps(sorted(m for m in sys.modules if m.startswith("toolkit.boards."))))
-"""
-
 
 def _board_modules(game: Path) -> tuple[list[str], list[str]]:
-    """What `validate game` prints in a process of its own, and the board kinds' modules it
-    imported."""
-    done = subprocess.run(
-        [sys.executable, "-c", _BOARD_MODULES, str(game)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=game,
-    )
-    *said, modules = done.stdout.splitlines()
-    return said, json.loads(modules)
+    return validate_importing(game, "toolkit.boards.")
 
 
 @pytest.mark.usefixtures("cache")

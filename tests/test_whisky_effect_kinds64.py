@@ -5,41 +5,19 @@ Content), and the engine numbers the same kinds in the same order."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import relink_modelines
+from tests.conftest import relink_modelines, validate_importing
 from tests.test_validate_cache_units import cache  # noqa: F401 (a fixture)
 from toolkit.content.game import bundled_games
 from toolkit.games.whisky_game import constants, effect_kinds
 
-_ENGINE_MODULES = """
-import json, sys
-sys.argv = ["-c", "validate", sys.argv[1]]
-from toolkit.cli import main
-try:
-    main()
-except SystemExit as done:
-    print(done.code)
-print(json.dumps(sorted(m for m in sys.modules if m.startswith("toolkit.games.whisky_game"))))
-"""
-
 
 def _modules(game: Path) -> tuple[list[str], list[str]]:
-    done = subprocess.run(
-        [sys.executable, "-c", _ENGINE_MODULES, str(game)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=game,
-    )
-    *said, modules = done.stdout.splitlines()
-    return said, json.loads(modules)
+    return validate_importing(game, "toolkit.games.whisky_game")
 
 
 @pytest.mark.usefixtures("cache")
