@@ -118,3 +118,29 @@ def test_a_store_is_listed_only_when_a_share_of_its_bound_was_written(tmp_path, 
     (folder / usercache.LEDGER).unlink()  # gone: pruned at the next write, to be sure
     usercache.SignedStore(folder, key, 1 << 20, keep_bytes=16 * 1024).write("x", bytes(entry))
     assert len(listed) == 2 * 4
+
+
+def test_a_ledger_that_cannot_be_written_prunes_the_store(tmp_path, monkeypatch):
+    """probe70: a ledger made read-only counted nothing, and the store was never pruned again
+    (3,000 writes of a store kept to 1 MiB held 143 MiB). An append that fails is as no
+    ledger: the store is pruned (and the ledger made anew)."""
+    folder, key = _private_folder(tmp_path)
+    entry = 1024 - usercache.MAC_BYTES
+    store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=4 * 1024)
+    store.write("first", bytes(entry))  # pruned (no ledger yet): an empty ledger made
+    real = usercache.os.open
+
+    def refused(path, flags, *args):
+        if os.path.basename(path) == usercache.LEDGER and flags & os.O_APPEND:
+            raise PermissionError(path)
+        return real(path, flags, *args)
+
+    monkeypatch.setattr(usercache.os, "open", refused)
+    for n in range(40):
+        assert store.write(f"e{n}", bytes(entry))
+    kept = sum(
+        p.stat().st_size
+        for p in folder.iterdir()
+        if p.name not in (usercache.KEY_FILE, usercache.LEDGER)
+    )
+    assert kept <= 4 * 1024, kept

@@ -373,12 +373,15 @@ class SignedStore:
         if noted is None or (noted + kib) * 1024 > keep_bytes // PRUNE_SHARE:
             self.prune()
             return
-        with contextlib.suppress(OSError):
+        try:
             fd = os.open(ledger, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
             try:
-                os.write(fd, bytes(kib))
+                if os.write(fd, bytes(kib)) != kib:
+                    raise OSError("a short write")
             finally:
                 os.close(fd)
+        except OSError:  # a ledger that cannot count (its mode changed, a full disk): as none
+            self.prune()
 
     def prune(self) -> None:
         """Keep at most `keep_bytes` of entries, the ones written last (a miss rewrites an
