@@ -125,3 +125,20 @@ def test_the_gate_looks_for_no_unprinted_number(
     game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "again"))
     run_checks(game, errors_only=True)
     assert ran == []
+
+
+def test_the_gate_walks_no_folder_for_unlisted_files_nor_modelines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R008 (a file game.yaml does not list) and R009 (a modeline's missing schema) only
+    warn: the gate neither lists the content folders nor searches every file's text for a
+    modeline; a full run still does, and finds the unlisted file."""
+    from toolkit.checks import references
+
+    folder = build_case(FIXTURES / "broken" / "unlisted-file", tmp_path / "game")
+    ran = _spied(monkeypatch, references, ["_unlisted", "_modelines"])
+    assert "R008" in {d.code for d in run_checks(load_game(folder))}
+    assert {"_unlisted", "_modelines"} <= set(ran)
+    ran.clear()
+    run_checks(load_game(folder), errors_only=True)
+    assert ran == []

@@ -8,7 +8,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from toolkit.checks import CheckFamily, register
+from toolkit.checks import CheckFamily, register, wanted
 from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists, real_paths
 from toolkit.content.game import Game
@@ -59,8 +59,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     budget = Budget()  # the 'did you mean' searches of the run, in the order they are met
     yield from _references(facts, _unread(game), budget)
     yield from _placeholders(facts, budget)
-    yield from _unlisted(game)
-    yield from _modelines(game)
+    if wanted(R_UNLISTED):  # these two only warn: the validity gate's run leaves them out
+        yield from _unlisted(game)
+    if wanted(R_MISSING_SCHEMA):
+        yield from _modelines(game)
 
 
 def _duplicates(facts: Facts) -> Iterator[Diagnostic]:
