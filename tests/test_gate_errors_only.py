@@ -142,3 +142,18 @@ def test_the_gate_walks_no_folder_for_unlisted_files_nor_modelines(
     ran.clear()
     run_checks(load_game(folder), errors_only=True)
     assert ran == []
+
+
+def test_the_gate_compares_no_card_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R013 (two cards of a deck named alike in one language only) only warns: the gate
+    compares no deck's names; a full run still does."""
+    from toolkit.checks import card_names
+
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    ran = _spied(monkeypatch, card_names, ["_kept_deck_findings"])
+    run_checks(game)
+    assert "_kept_deck_findings" in ran
+    ran.clear()
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "again"))
+    run_checks(game, errors_only=True)
+    assert ran == []
