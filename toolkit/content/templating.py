@@ -159,6 +159,8 @@ def _walk(
 
 def placeholders(text: str) -> list[str]:
     """The {names} a text uses ({{ and }} are literal braces), as `substitute` reads them."""
+    if "{" not in text:  # every placeholder opens with one (most texts: no search)
+        return []
     return [match.group(1) for match in _TOKEN.finditer(text) if match.group(1) is not None]
 
 
@@ -310,6 +312,11 @@ def lone_braces(text: str) -> list[str]:
     inner `{n}` alone and printed "{n:999999999}" (probe 51 L3); `{n}}` printed "3}". A
     brace alone away from any placeholder (`rest}.`) prints as written, as meant."""
     if "{" not in text and "}" not in text:
+        return []
+    # the braces `_TOKEN` reads leave none behind when none is alone (most texts with a
+    # placeholder): `_TOKEN_OR_LONE` reads the same tokens and takes each brace left as one
+    stripped = _TOKEN.sub("", text)
+    if "{" not in stripped and "}" not in stripped:
         return []
     tokens = [(m.start(), m.end(), m.group(0), m.group(1)) for m in _TOKEN_OR_LONE.finditer(text)]
     if not any(token in ("{", "}") for _, _, token, _ in tokens):

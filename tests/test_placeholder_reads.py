@@ -1,0 +1,82 @@
+"""A card text's placeholders are read once per text and language, without a search where
+none can be: the references check (R006), translation parity (T005) and print-fit ask for
+them on every text of every card (~2 M instructions a check on 100 cards)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from toolkit.content import templating
+
+
+def _lone_braces_by_tokens(text: str) -> list[str]:
+    """`lone_braces` as it read every text with a brace: each token, then the words."""
+    tokens = [
+        (m.start(), m.end(), m.group(0), m.group(1))
+        for m in templating._TOKEN_OR_LONE.finditer(text)
+    ]
+    found: list[str] = []
+    at = 0
+    for word in re.finditer(r"\S+", text):
+        while at < len(tokens) and tokens[at][0] < word.start():
+            at += 1
+        inside = []
+        while at < len(tokens) and tokens[at][0] < word.end():
+            inside.append(tokens[at])
+            at += 1
+        lone = any(token in ("{", "}") for _, _, token, _ in inside)
+        if lone and any(name is not None for _, _, _, name in inside):
+            shown = word.group(0)
+            found.append(shown if len(shown) <= 40 else shown[:40] + "…")
+    return list(dict.fromkeys(found))
+
+
+def test_placeholders_and_lone_braces_read_as_the_tokens_say() -> None:
+    """Over texts of braces, names and spaces (doubled, nested, unclosed), both give what
+    reading every token gives."""
+    pieces = ["{", "}", "{{", "}}", "n", "points", " ", "{n}", "x.y", ":", "é"]
+    rng = random.Random(7)
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 9)))
+        assert templating.lone_braces(text) == _lone_braces_by_tokens(text), text
+        every = [m.group(1) for m in templating._TOKEN.finditer(text) if m.group(1) is not None]
+        assert templating.placeholders(text) == every, text
+
+
+class _Spy:
+    """A compiled pattern whose searches are counted."""
+
+    def __init__(self, real: re.Pattern[str]) -> None:
+        self.real, self.calls = real, 0
+
+    def finditer(self, *args: object) -> object:
+        self.calls += 1
+        return self.real.finditer(*args)  # type: ignore[arg-type]
+
+    def sub(self, *args: object) -> object:
+        return self.real.sub(*args)  # type: ignore[arg-type]
+
+
+def test_a_text_without_a_lone_brace_is_not_cut_into_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spy = _Spy(templating._TOKEN_OR_LONE)
+    monkeypatch.setattr(templating, "_TOKEN_OR_LONE", spy)
+    assert templating.lone_braces("Move {steps} spaces, {{twice}} if {n} is odd") == []
+    assert spy.calls == 0
+    assert templating.lone_braces("gain {n}} coins") == ["{n}}"]  # a lone brace: read
+    assert spy.calls == 1
+
+
+def test_a_text_without_an_opening_brace_is_not_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spy = _Spy(templating._TOKEN)
+    monkeypatch.setattr(templating, "_TOKEN", spy)
+    assert templating.placeholders("Draw a card, then pass} it") == []
+    assert spy.calls == 0
+    assert templating.placeholders("Draw {n} cards") == ["n"]
+    assert spy.calls == 1
