@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_game
+from toolkit.checks.translation import parity, views
 from toolkit.content import templating
+from toolkit.content.game import load_game
+from toolkit.content.walk import collect
+
+CONTENT = Path(__file__).parent.parent / "content"
 
 
 def _lone_braces_by_tokens(text: str) -> list[str]:
@@ -80,3 +87,24 @@ def test_a_text_without_an_opening_brace_is_not_searched(
     assert spy.calls == 0
     assert templating.placeholders("Draw {n} cards") == ["n"]
     assert spy.calls == 1
+
+
+def test_parity_counts_no_placeholder_of_a_text_whose_languages_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T005 compares each language's placeholders with the source's; they are counted
+    (a Counter each) only for a finding's message."""
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    made: list[object] = []
+
+    class Counted(parity.Counter):  # type: ignore[type-arg]
+        def __init__(self, *args: object) -> None:
+            made.append(args)
+            super().__init__(*args)
+
+    monkeypatch.setattr(parity, "Counter", Counted)
+    texts = views(game, collect(game))
+    with_names = [v for v in texts if "{" in v.values.get(v.source, "")]
+    assert with_names  # the game's cards name their parameters
+    found = [d for v in texts for d in parity._placeholders(v, v.values.get(v.source, ""))]
+    assert found == [] and made == []
