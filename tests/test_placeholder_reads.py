@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import copy_game
+from toolkit.checks import references
 from toolkit.checks.translation import parity, views
 from toolkit.content import templating
 from toolkit.content.game import load_game
@@ -108,3 +109,24 @@ def test_parity_counts_no_placeholder_of_a_text_whose_languages_agree(
     assert with_names  # the game's cards name their parameters
     found = [d for v in texts for d in parity._placeholders(v, v.values.get(v.source, ""))]
     assert found == [] and made == []
+
+
+def test_references_look_up_no_place_for_a_bound_placeholder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R006: where a text is written is looked up for a finding only, not for each of its
+    placeholders that names a parameter."""
+    from toolkit.content.source import Document
+
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    facts = collect(game)
+    asked: list[object] = []
+    real = Document.span
+
+    def span(self: Document, path: tuple) -> object:
+        asked.append(path)
+        return real(self, path)
+
+    monkeypatch.setattr(Document, "span", span)
+    found = list(references._placeholders(facts))
+    assert found == [] and asked == []

@@ -211,10 +211,11 @@ def _check_text(
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
                 allowed = frozenset(parameter_values(text.owner))
-            span = doc.span((*text.path, lang))
             if not NAME.match(name):
+                span = doc.span((*text.path, lang))  # looked up for a finding only
                 yield R_PLACEHOLDER.at(text.file.rel, span, f"malformed placeholder {{{name}}}")
             elif name not in allowed:
+                span = doc.span((*text.path, lang))
                 pool = pools.get(allowed)
                 if pool is None:
                     pool = pools[allowed] = Pool(sorted(allowed), budget)
