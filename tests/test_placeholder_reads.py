@@ -1,6 +1,7 @@
 """A card text's placeholders are read once per text and language, without a search where
 none can be: the references check (R006), translation parity (T005) and print-fit ask for
-them on every text of every card (~2 M instructions a check on 100 cards)."""
+them on every text of every card (~2 M instructions a check on 100 cards); likewise a text's
+inline icon names (`:name:`), which P007 looks for."""
 
 from __future__ import annotations
 
@@ -130,3 +131,19 @@ def test_references_look_up_no_place_for_a_bound_placeholder(
     monkeypatch.setattr(Document, "span", span)
     found = list(references._placeholders(facts))
     assert found == [] and asked == []
+
+
+def test_inline_icons_search_only_a_text_with_a_colon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P007's search for unknown icon names (`:name:`) reads only the texts that hold a
+    colon: every icon's name opens with one."""
+    from toolkit.checks import inline_icons
+
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    facts = collect(game)
+    spy = _Spy(inline_icons.INLINE_ICON)
+    monkeypatch.setattr(inline_icons, "INLINE_ICON", spy)
+    assert [d.code for d in inline_icons.check(game, facts)] == []
+    values = [v for text in facts.texts for v in text.value.values()]
+    assert spy.calls == sum(1 for v in values if ":" in v) < len(values)
