@@ -431,3 +431,23 @@ def test_the_questions_findings_are_read_back_over_kept_parses(tmp_path, monkeyp
     kinds, again = run(Units(json.loads(json.dumps(first.used))))
     assert kinds and all(kind is source.KeptDocument for kind in kinds)
     assert again == found and worked[0] == 1, "read back"
+
+
+def test_a_fresh_parse_makes_its_spans_on_use_too():
+    """A fresh parse keeps each value's and key's place as four numbers, made a Span when
+    first asked for, as a parse read back does: a 100-card deck has ~2,900 values and keys,
+    and a clean run asks for the places of a few (~20 M instructions of a card build)."""
+    built = source._build(TEXT)
+    assert isinstance(built, tuple)
+    _, spans, key_spans, *_ = built
+    assert isinstance(spans, LazySpans) and isinstance(key_spans, LazySpans)
+    assert not spans._made and not key_spans._made, "no Span made before one is asked for"
+    assert spans[("block",)] is spans[("block",)]
+    assert spans.get(("nowhere",)) is None and spans.get(("nowhere",), Span()) == Span()
+    # kept as the numbers its Spans hold: read back, what the Spans made at once give
+    made = (built[0], dict(spans), dict(key_spans), *built[3:])
+    assert all(type(span) is Span for span in made[1].values())
+    back = parse_units.read(parse_units.store(built))
+    back_made = parse_units.read(parse_units.store(made))  # type: ignore[arg-type]
+    assert dict(back[1]) == dict(back_made[1]) == dict(spans) and spans
+    assert dict(back[2]) == dict(back_made[2]) == dict(key_spans) and key_spans
