@@ -147,3 +147,27 @@ def test_inline_icons_search_only_a_text_with_a_colon(
     assert [d.code for d in inline_icons.check(game, facts)] == []
     values = [v for text in facts.texts for v in text.value.values()]
     assert spy.calls == sum(1 for v in values if ":" in v) < len(values)
+
+
+def test_a_run_of_the_checks_works_out_each_cards_parameter_names_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The references check (R006), parity (T005) and print-fit's own letters all ask which
+    names a card's text may use: in one run of the checks they are worked out once per
+    card (the card's texts filled in a language are another question, asked apart)."""
+    from collections import Counter
+
+    from toolkit.checks import run_checks
+
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    asked: Counter[int] = Counter()
+    real = templating.parameter_values
+
+    def counted(owner: object, lang: str | None = None) -> dict[str, str]:
+        if lang is None:
+            asked[id(owner)] += 1
+        return real(owner, lang)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(templating, "parameter_values", counted)
+    run_checks(game, errors_only=True)
+    assert asked and max(asked.values()) == 1

@@ -21,6 +21,7 @@ from toolkit.content.templating import (
     escaped_names,
     lone_brace_message,
     lone_braces,
+    parameter_names,
     parameter_values,
     placeholders,
 )
@@ -200,7 +201,7 @@ def _check_text(
     allowed: frozenset[str] | None = None
     for lang, value in text.value.items():
         if "{{" in value:
-            allowed = frozenset(parameter_values(text.owner)) if allowed is None else allowed
+            allowed = parameter_names(text.owner) if allowed is None else allowed
             for written in escaped_names(value):  # any name: a misspelt one prints too
                 yield R_PLACEHOLDER.at(
                     text.file.rel, doc.span((*text.path, lang)), escaped_message(written, lang)
@@ -210,7 +211,7 @@ def _check_text(
             yield R_PLACEHOLDER.at(text.file.rel, span, lone_brace_message(written, lang))
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
-                allowed = frozenset(parameter_values(text.owner))
+                allowed = parameter_names(text.owner)
             if not NAME.match(name):
                 span = doc.span((*text.path, lang))  # looked up for a finding only
                 yield R_PLACEHOLDER.at(text.file.rel, span, f"malformed placeholder {{{name}}}")

@@ -105,6 +105,23 @@ def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[s
     return values
 
 
+def parameter_names(owner: BaseModel | None) -> frozenset[str]:
+    """The names `parameter_values(owner)` gives: what a text of `owner` may name. In a run
+    of the checks (toolkit.content.assets.steady) worked out once per owner: the references
+    check, translation parity and print-fit each ask of every card text that names one."""
+    from toolkit.content.assets import steady_memo
+
+    memo = steady_memo()
+    if memo is None or owner is None:
+        return frozenset(parameter_values(owner))
+    key = ("parameter-names", id(owner))
+    kept = memo.get(key)
+    if kept is not None and kept[0] is owner:  # the owner is kept with them: its id is its
+        return kept[1]
+    names = memo[key] = (owner, frozenset(parameter_values(owner)))
+    return names[1]
+
+
 def _walk(
     values: dict[str, str], model: BaseModel, prefix: str, depth: int, lang: str | None
 ) -> None:
@@ -213,8 +230,8 @@ def own_letters(text: str, owner: BaseModel | None) -> str:
     """What the text itself prints once filled: every placeholder `fill` replaces left out
     (its value is the card's data, searched where the card prints), unknown ones and the
     braces `{{`/`}}` print as written, as `fill` gives them."""
-    values = parameter_values(owner)
-    return _filled(text, lambda match: "" if match.group(1) in values else match.group(0))
+    names = parameter_names(owner)
+    return _filled(text, lambda match: "" if match.group(1) in names else match.group(0))
 
 
 _TOKEN_OR_LONE = re.compile(_TOKEN.pattern + r"|[{}]")

@@ -11,7 +11,7 @@ from functools import cache
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
-from toolkit.content.templating import placeholders
+from toolkit.content.templating import parameter_names, placeholders
 from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -193,7 +193,7 @@ def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
     # counted only for a finding's message
     in_source = sorted(source_names)
     # the card's parameters are worked out only for a text that uses a placeholder
-    allowed: set[str] | None = set(view.parameters) if source_names else None
+    allowed = parameter_names(view.owner) if source_names else None
     if allowed is not None and any(name not in allowed for name in source_names):
         return
     for lang, value in view.values.items():
@@ -201,7 +201,7 @@ def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
             continue
         names = placeholders(value)
         if names and allowed is None:
-            allowed = set(view.parameters)
+            allowed = parameter_names(view.owner)
         if allowed is not None and any(name not in allowed for name in names):
             continue
         if sorted(names) != in_source:
