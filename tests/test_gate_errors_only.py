@@ -93,3 +93,67 @@ def test_passing_the_gate_loads_no_legibility_check_module(tmp_path: Path) -> No
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["['toolkit.checks.legibility.rules']"]
+
+
+def _spied(monkeypatch: pytest.MonkeyPatch, module: object, names: list[str]) -> list[str]:
+    """The names of `module`'s functions called from now on, in order (each call once)."""
+    ran: list[str] = []
+    for name in names:
+        real = getattr(module, name)
+
+        def wrapper(*args, __real=real, __name=name, **kwargs):
+            ran.append(__name)
+            return __real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+    return ran
+
+
+def test_the_gate_looks_for_no_unprinted_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """P006 (a number of a card's data printed nowhere on its face) only warns: the gate's
+    print-fit resolves and fits every face but reads no card's numbers (~21 M instructions
+    of a 100-card build); a full run still does."""
+    from toolkit.checks import printfit
+
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    ran = _spied(monkeypatch, printfit, ["_printed_numbers", "_unprinted"])
+    run_checks(game)
+    assert {"_printed_numbers", "_unprinted"} <= set(ran)
+    ran.clear()
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "again"))
+    run_checks(game, errors_only=True)
+    assert ran == []
+
+
+def test_the_gate_walks_no_folder_for_unlisted_files_nor_modelines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R008 (a file game.yaml does not list) and R009 (a modeline's missing schema) only
+    warn: the gate neither lists the content folders nor searches every file's text for a
+    modeline; a full run still does, and finds the unlisted file."""
+    from toolkit.checks import references
+
+    folder = build_case(FIXTURES / "broken" / "unlisted-file", tmp_path / "game")
+    ran = _spied(monkeypatch, references, ["_unlisted", "_modelines"])
+    assert "R008" in {d.code for d in run_checks(load_game(folder))}
+    assert {"_unlisted", "_modelines"} <= set(ran)
+    ran.clear()
+    run_checks(load_game(folder), errors_only=True)
+    assert ran == []
+
+
+def test_the_gate_compares_no_card_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R013 (two cards of a deck named alike in one language only) only warns: the gate
+    compares no deck's names; a full run still does."""
+    from toolkit.checks import card_names
+
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "game"))
+    ran = _spied(monkeypatch, card_names, ["_kept_deck_findings"])
+    run_checks(game)
+    assert "_kept_deck_findings" in ran
+    ran.clear()
+    game = load_game(copy_game(CONTENT / "whisky-game", tmp_path / "again"))
+    run_checks(game, errors_only=True)
+    assert ran == []

@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from toolkit.checks import CheckFamily, errors_only, register
+from toolkit.checks import CheckFamily, errors_only, register, wanted
 from toolkit.content.game import Game, LoadedFile
 from toolkit.content.unit_cache import active
 from toolkit.content.walk import Facts
@@ -36,6 +36,8 @@ _OWN = frozenset({"id", "copies"})  # what two copies of one card may differ by
 
 
 def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
+    if not wanted(R_CARD_NAME):  # it only warns: the validity gate's run leaves it out
+        return
     for loaded in game.decks:
         if loaded.model is None or loaded.doc is None:
             continue

@@ -77,7 +77,9 @@ def _text_icons(view: TextView, icons: IconSet, tips: Tips, known: str) -> Itera
                 f" written, not as the icon; set it apart with a space (an icon's name"
                 " is never glued to a letter or digit)",
             )
-        unknown = [m.group(1) for m in INLINE_ICON.finditer(value or "")]
+        if not value or ":" not in value:  # every icon's name opens with one: no search
+            continue
+        unknown = [m.group(1) for m in INLINE_ICON.finditer(value)]
         unknown = [n for n in unknown if n not in icons.names and n not in icons.broken]
         if unknown:
             close = tips.tip(unknown[0])  # each name searched once, a few names a run

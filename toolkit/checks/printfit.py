@@ -17,7 +17,7 @@ from jinja2 import TemplateError
 from pydantic import BaseModel
 from reportlab.lib.units import mm
 
-from toolkit.checks import CheckFamily, card_reference, register
+from toolkit.checks import CheckFamily, card_reference, register, wanted
 from toolkit.checks.card_units import (
     FileBatch,
     Shape,
@@ -523,6 +523,9 @@ def _card_work(
     name, layout = face
     events: list[Event] = []
     numbers: set[int] = set()  # what the face shows in some language
+    # P006 only warns: the validity gate's run leaves it out, unless the card's findings are
+    # kept as a unit (`_card_findings`), which holds them all
+    unprinted = wanted(P_UNPRINTED) or active() is not None
     impure = False
     many_said = False  # P018 once a card, at its first language past the bound
     pixels_said = False  # P004 of its pictures' pixels: the same
@@ -537,7 +540,8 @@ def _card_work(
                 return events, True  # the layout may print a term of the glossary: said there
             events.append(_layout_failed(loaded, ("cards", index, "id"), card.id, name, job, exc))
             return events, True
-        numbers |= _printed_numbers(elements)
+        if unprinted:
+            numbers |= _printed_numbers(elements)
         impure = impure or prints_impure(elements)
         at = ("cards", index, "id")
         many = None if many_said else _many_icons(loaded, at, card.id, name, job, elements)
@@ -551,9 +555,10 @@ def _card_work(
         for item in elements:
             events.extend(_element(loaded, index, card, (name, job), item, shape))
     # no language failed: what no language prints, no player can read
-    events.extend(
-        (d, None, None, p) for d, p in _unprinted(loaded, index, card, name, numbers, shape)
-    )
+    if unprinted:
+        events.extend(
+            (d, None, None, p) for d, p in _unprinted(loaded, index, card, name, numbers, shape)
+        )
     return events, impure
 
 

@@ -8,7 +8,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-from toolkit.checks import CheckFamily, register
+from toolkit.checks import CheckFamily, register, wanted
 from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists, real_paths
 from toolkit.content.game import Game
@@ -21,6 +21,7 @@ from toolkit.content.templating import (
     escaped_names,
     lone_brace_message,
     lone_braces,
+    parameter_names,
     parameter_values,
     placeholders,
 )
@@ -59,8 +60,10 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     budget = Budget()  # the 'did you mean' searches of the run, in the order they are met
     yield from _references(facts, _unread(game), budget)
     yield from _placeholders(facts, budget)
-    yield from _unlisted(game)
-    yield from _modelines(game)
+    if wanted(R_UNLISTED):  # these two only warn: the validity gate's run leaves them out
+        yield from _unlisted(game)
+    if wanted(R_MISSING_SCHEMA):
+        yield from _modelines(game)
 
 
 def _duplicates(facts: Facts) -> Iterator[Diagnostic]:
@@ -198,7 +201,7 @@ def _check_text(
     allowed: frozenset[str] | None = None
     for lang, value in text.value.items():
         if "{{" in value:
-            allowed = frozenset(parameter_values(text.owner)) if allowed is None else allowed
+            allowed = parameter_names(text.owner) if allowed is None else allowed
             for written in escaped_names(value):  # any name: a misspelt one prints too
                 yield R_PLACEHOLDER.at(
                     text.file.rel, doc.span((*text.path, lang)), escaped_message(written, lang)
@@ -208,11 +211,12 @@ def _check_text(
             yield R_PLACEHOLDER.at(text.file.rel, span, lone_brace_message(written, lang))
         for name in dict.fromkeys(placeholders(value)):  # a name once a text (probe 21)
             if allowed is None:
-                allowed = frozenset(parameter_values(text.owner))
-            span = doc.span((*text.path, lang))
+                allowed = parameter_names(text.owner)
             if not NAME.match(name):
+                span = doc.span((*text.path, lang))  # looked up for a finding only
                 yield R_PLACEHOLDER.at(text.file.rel, span, f"malformed placeholder {{{name}}}")
             elif name not in allowed:
+                span = doc.span((*text.path, lang))
                 pool = pools.get(allowed)
                 if pool is None:
                     pool = pools[allowed] = Pool(sorted(allowed), budget)

@@ -301,6 +301,14 @@ def _plain(value: Any, depth: int = 0) -> None:
 
 def _raw(spans: Mapping[Path_, Span]) -> dict[Path_, tuple[int, int, int, int]]:
     raw: dict[Path_, tuple[int, int, int, int]] = {}
+    if type(spans) is LazySpans:  # a fresh parse's: its tuples are what its spans hold
+        for path, numbers in spans._raw.items():
+            if None in numbers:
+                raise NotKept
+            if type(path) is not tuple or not all(type(p) is str or type(p) is int for p in path):
+                raise NotKept
+            raw[path] = numbers
+        return raw
     for path, span in spans.items():
         line, col, end_line, end_col = span.line, span.col, span.end_line, span.end_col
         if span.sheet is not None or span.file is not None or end_line is None or end_col is None:

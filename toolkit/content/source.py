@@ -388,6 +388,17 @@ def _span(node: Node) -> Span:
     return span_at(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
+Place = tuple[int, int, int, int]
+"""A span as the builder keeps it, (line, col, end_line, end_col): made a `Span` when one is
+asked for (toolkit.content.parse_units.LazySpans), as a kept parse's are. A 100-card deck
+has ~2,900 values and keys, and a clean run asks for the spans of a few."""
+
+
+def _place(node: Node) -> Place:
+    start, end = node.start_mark, node.end_mark
+    return (start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
 _STR = "tag:yaml.org,2002:str"
 _NODES = (ScalarNode, MappingNode, SequenceNode)
 _BOOL = "tag:yaml.org,2002:bool"
@@ -429,10 +440,10 @@ class _Builder:
         `MAX_ALIASED`."""
         self.aliased = 0
         """Values built through aliases (`nodes`)."""
-        self.merge_spans: dict[Path_, Span] = {}
+        self.merge_spans: dict[Path_, Place] = {}
         """The span of each merge key (`<<`), by the path its merged mapping is built at."""
-        self.spans: dict[Path_, Span] = {}
-        self.key_spans: dict[Path_, Span] = {}
+        self.spans: dict[Path_, Place] = {}
+        self.key_spans: dict[Path_, Place] = {}
         self.count = 0
         self.built: set[int] = set()
         self.keys: set[int] = set()
@@ -459,7 +470,7 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise _Refusal(Y_TOO_DEEP, _span(node), f"nesting deeper than {MAX_DEPTH} levels")
         if path not in self.spans:  # the first span at a path is kept
-            self.spans[path] = _span(node)
+            self.spans[path] = _place(node)
         if id(node) in self.built:  # a second visit of one node is an alias
             self.shared.add(path)
             self.aliased += 1  # its nodes were all built at the first visit: each is again
@@ -504,12 +515,10 @@ class _Builder:
         merge key (`<<`) it is merged by, else (a list item) what holds it (the node itself
         is the anchored one, written elsewhere)."""
         outer = next((path[:i] for i in range(len(path) + 1) if path[:i] in self.shared), ())
-        return (
-            self.key_spans.get(outer)
-            or self.merge_spans.get(outer)
-            or self.spans.get(outer[:-1])
-            or _span(node)
+        found = (
+            self.key_spans.get(outer) or self.merge_spans.get(outer) or self.spans.get(outer[:-1])
         )
+        return span_at(*found) if found is not None else _span(node)
 
     def scalar(self, node: ScalarNode, tag: str | None) -> Any:
         """The value of a scalar node whose tag (`node.tag`) is `tag`."""
@@ -548,17 +557,18 @@ class _Builder:
                     key = key_node.value
             where = (*path, key)
             if key in result:
-                first = self.key_spans.get(where, Span())
+                first = self.key_spans.get(where)
                 raise _Refusal(
                     Y_DUPLICATE_KEY,
                     _span(key_node),
-                    f"duplicate key {key!r} (first defined at line {first.line})",
+                    f"duplicate key {key!r} (first defined at line"
+                    f" {first[0] if first is not None else Span().line})",
                 )
-            self.key_spans[where] = _span(key_node)
+            self.key_spans[where] = _place(key_node)
             result[key] = self.build(value_node, where, depth + 1)
         for merge_key, merge in merges:
             sources = merge.value if isinstance(merge, SequenceNode) else [merge]
-            at = _span(merge_key)
+            at = _place(merge_key)
             self.merge_spans[(*path, "<<")] = at
             for source in sources:
                 # built at `…, "<<"` with spans of its own: those under the keys it adds are
@@ -590,7 +600,7 @@ class _Builder:
 
     @staticmethod
     def merged_spans(
-        path: Path_, added: set[Any], inner: dict[Path_, Span], into: dict[Path_, Span]
+        path: Path_, added: set[Any], inner: dict[Path_, Place], into: dict[Path_, Place]
     ) -> None:
         """The spans of the values under the keys a merge added (`inner`, by their paths at
         `path + ("<<",)`), kept at their paths in the data: where the merged mapping's text
@@ -853,6 +863,8 @@ def _build(text: str, allowance: int | None = None, nodes: int = MAX_ALIASED) ->
         return _Refusal(Y_SYNTAX, Span(), str(exc).splitlines()[0])
     if node is None:
         return _Refusal(Y_EMPTY, Span(), "the file is empty; it must hold one YAML mapping")
+    from toolkit.content.parse_units import LazySpans
+
     builder = _Builder(yaml, MAX_REPEATED if allowance is None else allowance, nodes)
     try:
         data = builder.build(node, (), 0)
@@ -862,8 +874,8 @@ def _build(text: str, allowance: int | None = None, nodes: int = MAX_ALIASED) ->
         return _Refusal(Y_TOO_DEEP, Span(), f"nesting deeper than {MAX_DEPTH} levels")
     return (
         data,
-        builder.spans,
-        builder.key_spans,
+        LazySpans(builder.spans),
+        LazySpans(builder.key_spans),
         builder.shared,
         builder.styles,
         builder.repeated,

@@ -105,6 +105,23 @@ def parameter_values(owner: BaseModel | None, lang: str | None = None) -> dict[s
     return values
 
 
+def parameter_names(owner: BaseModel | None) -> frozenset[str]:
+    """The names `parameter_values(owner)` gives: what a text of `owner` may name. In a run
+    of the checks (toolkit.content.assets.steady) worked out once per owner: the references
+    check, translation parity and print-fit each ask of every card text that names one."""
+    from toolkit.content.assets import steady_memo
+
+    memo = steady_memo()
+    if memo is None or owner is None:
+        return frozenset(parameter_values(owner))
+    key = ("parameter-names", id(owner))
+    kept = memo.get(key)
+    if kept is not None and kept[0] is owner:  # the owner is kept with them: its id is its
+        return kept[1]
+    names = memo[key] = (owner, frozenset(parameter_values(owner)))
+    return names[1]
+
+
 def _walk(
     values: dict[str, str], model: BaseModel, prefix: str, depth: int, lang: str | None
 ) -> None:
@@ -159,6 +176,8 @@ def _walk(
 
 def placeholders(text: str) -> list[str]:
     """The {names} a text uses ({{ and }} are literal braces), as `substitute` reads them."""
+    if "{" not in text:  # every placeholder opens with one (most texts: no search)
+        return []
     return [match.group(1) for match in _TOKEN.finditer(text) if match.group(1) is not None]
 
 
@@ -211,8 +230,8 @@ def own_letters(text: str, owner: BaseModel | None) -> str:
     """What the text itself prints once filled: every placeholder `fill` replaces left out
     (its value is the card's data, searched where the card prints), unknown ones and the
     braces `{{`/`}}` print as written, as `fill` gives them."""
-    values = parameter_values(owner)
-    return _filled(text, lambda match: "" if match.group(1) in values else match.group(0))
+    names = parameter_names(owner)
+    return _filled(text, lambda match: "" if match.group(1) in names else match.group(0))
 
 
 _TOKEN_OR_LONE = re.compile(_TOKEN.pattern + r"|[{}]")
@@ -310,6 +329,11 @@ def lone_braces(text: str) -> list[str]:
     inner `{n}` alone and printed "{n:999999999}" (probe 51 L3); `{n}}` printed "3}". A
     brace alone away from any placeholder (`rest}.`) prints as written, as meant."""
     if "{" not in text and "}" not in text:
+        return []
+    # the braces `_TOKEN` reads leave none behind when none is alone (most texts with a
+    # placeholder): `_TOKEN_OR_LONE` reads the same tokens and takes each brace left as one
+    stripped = _TOKEN.sub("", text)
+    if "{" not in stripped and "}" not in stripped:
         return []
     tokens = [(m.start(), m.end(), m.group(0), m.group(1)) for m in _TOKEN_OR_LONE.finditer(text)]
     if not any(token in ("{", "}") for _, _, token, _ in tokens):

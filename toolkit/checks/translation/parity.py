@@ -11,7 +11,7 @@ from functools import cache
 
 from toolkit.checks import wanted
 from toolkit.checks.translation.common import TextView
-from toolkit.content.templating import placeholders
+from toolkit.content.templating import parameter_names, placeholders
 from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
 
@@ -188,20 +188,24 @@ def _findings(view: TextView, source_text: str) -> Iterator[Diagnostic]:
 
 def _placeholders(view: TextView, source_text: str) -> Iterator[Diagnostic]:
     """Parity of bound placeholders; a language with an unbound one is left to R006."""
-    want = Counter(placeholders(source_text))
+    source_names = placeholders(source_text)
+    # compared as sorted lists (the same multisets as Counters, ~1 µs less a language);
+    # counted only for a finding's message
+    in_source = sorted(source_names)
     # the card's parameters are worked out only for a text that uses a placeholder
-    allowed: set[str] | None = set(view.parameters) if want else None
-    if allowed is not None and any(name not in allowed for name in want):
+    allowed = parameter_names(view.owner) if source_names else None
+    if allowed is not None and any(name not in allowed for name in source_names):
         return
     for lang, value in view.values.items():
         if lang == view.source:
             continue
-        got = Counter(placeholders(value))
-        if got and allowed is None:
-            allowed = set(view.parameters)
-        if allowed is not None and any(name not in allowed for name in got):
+        names = placeholders(value)
+        if names and allowed is None:
+            allowed = parameter_names(view.owner)
+        if allowed is not None and any(name not in allowed for name in names):
             continue
-        if got != want:
+        if sorted(names) != in_source:
+            want, got = Counter(source_names), Counter(names)
             lacks = ", ".join("{" + p + "}" for p in want - got)
             extra = ", ".join("{" + p + "}" for p in got - want)
             parts = [f"lacks {lacks}" if lacks else "", f"adds {extra}" if extra else ""]
