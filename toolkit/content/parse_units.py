@@ -44,7 +44,7 @@ BODY = "parse-body"
 """The kind of a kept parse's body in the units' store of their own (its data, spans, key
 spans and styles: `store_parts`), an entry apart from its head (`KIND`: the counts, shared
 paths and list lengths the load reads of every file), read when one of its parts is first
-asked for: a card edit of the Whisky Game reads back 22 parses and the data of one (the
+asked for: a card edit of a bundled game reads back 22 parses and the data of one (the
 manifest's), and read, signed and copied the 1.15 MB of all 22 whole (~1 ms)."""
 FORMAT = "playset-parse-8"
 """The first item of a kept parse (8: in the units' store, its head and body entries apart;

@@ -307,7 +307,7 @@ def localized_deck(game: Any, deck: Any, lang: str, later: bool = False) -> View
 
 def later_view(value: BaseModel, lang: str, langs: frozenset[str] | None = None) -> View:
     """`localize(value, lang, langs)` of a model, each field that is no scalar a `Later` that
-    makes its view (a rulebook's board: the Whisky English rulebook reads its spaces' kinds
+    makes its view (a rulebook's board: a bundled game's English rulebook reads its spaces' kinds
     and its regions' names, not its links, routes and style, ~0.35 ms of views)."""
     plain, by_language = _plain_dicts(type(value)), _by_language(type(value))
     given = {
@@ -338,7 +338,7 @@ class Later:
     """A value of a rulebook's context made when a render first reads it
     (toolkit.render.rulebook_reads, which alone holds such a context): a deck's cards, each
     card's view made (~16 µs a card and language), where a rulebook may print only the
-    deck's name and size (the Whisky Game's prints those of three decks of its five: 87
+    deck's name and size (a bundled game's prints those of three decks of its five: 87
     cards' views, ~1.4 ms of a card edit's `validate`)."""
 
     __slots__ = ("make",)

@@ -4,7 +4,7 @@ Compiling a template costs far more than rendering it (a rulebook ~0.1 s, a card
 ~15 ms), and the same sources are compiled on every run; Jinja's bytecode cache keeps the
 compiled code on disk, keyed by source checksum, in the user cache folder. Measured on the
 bundled games (2 shared cores, best of 9): `playset validate` 1.24 s without the cache, 0.87 s
-warm; `playset build whisky-game` 1.49 s / 1.42 s.
+warm; `playset build` of a bundled game 1.49 s / 1.42 s.
 
 Cached bytecode is code that runs outside the sandbox, so it is trusted only when it is
 ours: the folder must belong to the user and be writable by no one else, and every entry
@@ -249,7 +249,7 @@ class _Bounded:
         # what `select`, `reject`, `selectattr` and `rejectattr` call at each item: a test
         # that takes nothing first (every guarded test but a plugin's `pass_context` one)
         # called as Jinja's `_filter_test_common` calls it, without its lookups and lists
-        # (~1,500 items a render of the Whisky Game's English rulebook); any other as ever
+        # (~1,500 items a render of a bundled game's English rulebook); any other as ever
         func = self.tests.get(name)  # type: ignore[attr-defined]
         if func is None or hasattr(func, "jinja_pass_arg"):
             return super().call_test(  # type: ignore[misc]

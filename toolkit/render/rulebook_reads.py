@@ -55,7 +55,7 @@ class Log:
     mapping it copies, which the template never gets hold of, so what a read finds there
     then is what it finds after the render. Noting every read and sorting out the distinct
     ones after, then looking each up again from the context's root, was ~2 ms of a card
-    edit's `validate` (~2,000 reads, ~600 distinct, of the English Whisky rulebook)."""
+    edit's `validate` (~2,000 reads, ~600 distinct, of a bundled game's English rulebook)."""
 
     __slots__ = ("changed", "kept", "made", "tokens", "_at")
 

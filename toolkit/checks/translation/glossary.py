@@ -119,7 +119,7 @@ def _shapes_kept(tables: _Tables) -> Iterator[None]:
     """While the block runs, the shapes of the glossary's terms and forms (how the walk finds
     each: toolkit.checks.translation.term_search.shape) are those the last run kept, when
     `validate`'s units are active: every run worked out every term's shape in every
-    language (~2 ms for the Whisky Game's), though only the edited texts are searched. Each
+    language (~2 ms for a bundled game's), though only the edited texts are searched. Each
     is a pure function of its term's text and the module's code (in the units' head); the
     unit is named by the texts."""
     from toolkit.checks.translation.term_search import given_shapes, kept_shapes
