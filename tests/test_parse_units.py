@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import marshal
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -505,3 +506,45 @@ def test_a_fresh_parse_makes_its_spans_on_use_too():
     back_made = parse_units.read(parse_units.store(made))  # type: ignore[arg-type]
     assert dict(back[1]) == dict(back_made[1]) == dict(spans) and spans
     assert dict(back[2]) == dict(back_made[2]) == dict(key_spans) and key_spans
+
+
+def test_a_head_is_kept_only_with_its_body_and_a_body_gone_is_made_again_once():
+    """probe70-1: a body the store refused (larger than an entry may be) left its head kept,
+    and every later run parsed the file again for each part asked (three parses a run, for
+    ever); a body gone later (pruned before its head) did the same. Now a head is kept only
+    with its body, and a body gone is one fresh parse, written back for the next run."""
+    from toolkit.content import unit_cache
+    from toolkit.content.unit_cache import FileUnits, Units
+
+    text = b"id: d\ncards: [1, 2, 3]\nnames: {a: 'x', b: the words of a card, c: more}\n"
+    parses: list[int] = []
+
+    def parse(store: _CountingStore) -> source.Document:
+        units = Units()
+        units.files = FileUnits(store, "head")
+        real = source._build
+
+        def counted(*args, **kwargs):
+            parses.append(1)
+            return real(*args, **kwargs)
+
+        with unit_cache.activated(units), patch.object(source, "_build", counted):
+            doc, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
+            assert doc.data and doc.spans and doc.key_spans is not None and doc.styles is not None
+        return doc
+
+    refusing = _CountingStore()
+    refusing.write = lambda name, payload: not name.startswith(parse_units.BODY)  # type: ignore[method-assign]
+    parse(refusing)
+    assert not any(n.startswith(parse_units.KIND + "-") for n in refusing.entries), "no head"
+    store = _CountingStore()
+    fresh = parse(store)
+    for name in [n for n in store.entries if n.startswith(parse_units.BODY + "-")]:
+        del store.entries[name]  # pruned before its head
+    parses.clear()
+    again = parse(store)
+    assert len(parses) == 1, "one fresh parse for all the parts"
+    assert again.data == fresh.data and again.spans == fresh.spans
+    parses.clear()
+    parse(store)
+    assert parses == [], "the body was written back"

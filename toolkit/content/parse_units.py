@@ -164,21 +164,50 @@ def _bytes(kept: Any) -> bytes:
 
 class _Body:
     """A kept parse's body (`BODY`), read from its entry when one of its parts is first asked
-    for, once; a part is None when the entry is missing, not signed by us or of another
-    shape (a fresh parse of the file's bytes gives it then)."""
+    for, once. A body missing, not signed by us or of another shape is the body of a fresh
+    parse of the file's bytes (`fresh()`, one for all its parts), written back for the next
+    run: a head whose body had gone (pruned, or a write that failed after the head's) made
+    every later run parse the file again for each part asked (probe70-1)."""
 
-    __slots__ = ("_files", "_name", "_parts")
+    __slots__ = ("_files", "_fresh", "_name", "_parts")
 
-    def __init__(self, files: Any, name: str) -> None:
+    def __init__(self, files: Any, name: str, fresh: Callable[[], Built | _Refusal]) -> None:
         self._files = files
         self._name = name
+        self._fresh = fresh
         self._parts: tuple[bytes, ...] | None = None
 
     def part(self, at: int) -> bytes | None:
         parts = self._parts
         if parts is None:
-            parts = self._parts = self._files.get(BODY, self._name, _body) or ()
+            parts = self._parts = self._files.get(BODY, self._name, _body) or self._again()
         return parts[at] if parts else None
+
+    def _again(self) -> tuple[bytes, ...]:
+        """The parts of a fresh parse's body, that body written back; () for none (a
+        refusal: each part is then the fresh parse's own, `_fresh`)."""
+        try:
+            _, body = store_parts(self._fresh())
+        except NotKept:
+            return ()
+        self._files.put(BODY, self._name, body)
+        return _body(body)
+
+
+class _Once:
+    """`work()` worked out at the first call only: a parse read back whose body must be made
+    again, and the same file parsed afresh, are one parse."""
+
+    __slots__ = ("_done", "_work")
+
+    def __init__(self, work: Callable[[], Built | _Refusal]) -> None:
+        self._work: Callable[[], Built | _Refusal] | None = work
+        self._done: Built | _Refusal | None = None
+
+    def __call__(self) -> Built | _Refusal:
+        if self._work is not None:
+            self._done, self._work = self._work(), None
+        return self._done  # type: ignore[return-value]
 
 
 def _body(kept: Any) -> tuple[bytes, ...]:
@@ -510,20 +539,21 @@ def parsed(
     if files is None:  # no store of its own: kept in memory from the last load, if asked
         parses = _PARSES.get()
         return work() if parses is None else parses.parsed(name, len(raw), work, usable)
-    kept = files.get(KIND, name, lambda value: read_head(value, _Body(files, name), work))
+    once = _Once(work)
+    kept = files.get(KIND, name, lambda value: read_head(value, _Body(files, name, once), once))
     if kept is not None and (usable is None or usable(kept)):
         return kept
     if kept is not None:  # worked out again: a refusal, never kept
-        return work()
-    built = work()
+        return once()
+    built = once()
     with suppress(NotKept):
         head, body = store_parts(built)
         _bounded_size(len(head) + len(body), len(raw))
-        # the head first: a store pruned oldest first drops a body after its head, and a
-        # head missing is a miss that keeps both again (a body missing is a fresh parse
-        # each time one of its parts is asked for, until its head goes too)
-        files.put(KIND, name, head)
-        files.put(BODY, name, body)
+        # a head is kept only with its body (a body the store refuses, too large for an
+        # entry, kept no head that would find none, probe70-1); a body gone later (pruned
+        # before its head, removed) is made again from one fresh parse and written back
+        if files.put(BODY, name, body):
+            files.put(KIND, name, head)
     return built
 
 

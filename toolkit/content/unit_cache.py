@@ -225,9 +225,9 @@ class FileUnits:
         except (ValueError, TypeError, KeyError, IndexError):
             return None
 
-    def put(self, kind: str, name: str, payload: bytes) -> None:
-        """Keep a result worked out in this run (its bytes)."""
-        self.store.write(self.entry(kind, name), payload)
+    def put(self, kind: str, name: str, payload: bytes) -> bool:
+        """Keep a result worked out in this run (its bytes); whether it was kept."""
+        return bool(self.store.write(self.entry(kind, name), payload))
 
 
 class _Active(threading.local):
