@@ -144,3 +144,27 @@ def test_a_ledger_that_cannot_be_written_prunes_the_store(tmp_path, monkeypatch)
         if p.name not in (usercache.KEY_FILE, usercache.LEDGER)
     )
     assert kept <= 4 * 1024, kept
+
+
+def test_a_ledger_that_is_no_file_prunes_as_before_not_at_every_write(tmp_path, monkeypatch):
+    """probe70-2: a folder named as the ledger made every write list the store (a cold
+    validate cost the entries written times the entries kept). With no ledger that counts,
+    a store is pruned at its first write of the run and each quarter of its bound the run
+    writes, as before the ledger."""
+    folder, key = _private_folder(tmp_path)
+    (folder / usercache.LEDGER).mkdir()
+    (folder / usercache.LEDGER / "x").write_text("x")
+    entry = 1024 - usercache.MAC_BYTES
+    listed: list[object] = []
+    real = usercache.os.scandir
+
+    def counted(path, *args):
+        listed.append(path)
+        return real(path, *args)
+
+    monkeypatch.setattr(usercache.os, "scandir", counted)
+    store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=64 * 1024)
+    for n in range(40):
+        assert store.write(f"e{n}", bytes(entry))
+    # pruned (listed, and swept) at the first write, then past each 16 KiB written: twice
+    assert len(listed) == 2 * 3, len(listed)

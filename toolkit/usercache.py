@@ -298,6 +298,8 @@ class SignedStore:
         # write of a run (a bounded one's, when it is pruned), not here: listing a folder of
         # thousands of entries cost every run that only reads ~4 ms
         self._swept = keep_bytes is not None
+        self._pruned = False  # by this store, in this run (when no ledger counts: `_noted`)
+        self._written = 0  # bytes written since this store last pruned
 
     @classmethod
     def open(cls, name: str, max_bytes: int, keep_bytes: int | None = None) -> SignedStore | None:
@@ -365,23 +367,36 @@ class SignedStore:
         has no ledger (a store made before, or one whose ledger went: pruned now to be sure)."""
         ledger = os.path.join(self.folder, LEDGER)
         kib = -(-size // 1024)
+        self._written += size
         try:
             info = os.lstat(ledger)
         except OSError:
             info = None
         noted = info.st_size if info is not None and stat.S_ISREG(info.st_mode) else None
-        if noted is None or (noted + kib) * 1024 > keep_bytes // PRUNE_SHARE:
-            self.prune()
-            return
-        try:
-            fd = os.open(ledger, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        if noted is not None and (noted + kib) * 1024 <= keep_bytes // PRUNE_SHARE:
             try:
-                if os.write(fd, bytes(kib)) != kib:
-                    raise OSError("a short write")
-            finally:
-                os.close(fd)
-        except OSError:  # a ledger that cannot count (its mode changed, a full disk): as none
-            self.prune()
+                fd = os.open(ledger, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+                try:
+                    if os.write(fd, bytes(kib)) == kib:
+                        return
+                finally:
+                    os.close(fd)
+            except OSError:  # a ledger that cannot count (its mode changed, a full disk)
+                pass
+        elif noted is not None or not self._pruned:
+            self._prune_now()  # a quarter written since, or no ledger: one is made anew
+            return
+        # no ledger counts (one that is no file, or cannot be written, not made anew by a
+        # pruning): pruned at this store's first write of the run, then each quarter of the
+        # bound the run writes, as before the ledger; a folder named so made every write
+        # list the store (probe70-2)
+        if not self._pruned or self._written > keep_bytes // PRUNE_SHARE:
+            self._prune_now()
+
+    def _prune_now(self) -> None:
+        self._pruned = True
+        self._written = 0
+        self.prune()
 
     def prune(self) -> None:
         """Keep at most `keep_bytes` of entries, the ones written last (a miss rewrites an
