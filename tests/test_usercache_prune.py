@@ -168,3 +168,19 @@ def test_a_ledger_that_is_no_file_prunes_as_before_not_at_every_write(tmp_path, 
         assert store.write(f"e{n}", bytes(entry))
     # pruned (listed, and swept) at the first write, then past each 16 KiB written: twice
     assert len(listed) == 2 * 3, len(listed)
+
+
+def test_a_ledger_hard_linked_to_a_file_is_not_appended_through(tmp_path):
+    """probe70-5: the ledger is appended in place; a hard link named so (to a file of the
+    user's) had bytes appended to that file. A ledger with another link is none: the store
+    is pruned and the ledger made anew, its own file."""
+    folder, key = _private_folder(tmp_path)
+    usercache.SignedStore(folder, key, 1 << 20, keep_bytes=64 * 1024).write("a", b"x")
+    (folder / usercache.LEDGER).unlink()
+    victim = tmp_path / "notes.txt"
+    victim.write_bytes(b"mine")
+    os.link(victim, folder / usercache.LEDGER)
+    for n in range(3):
+        usercache.SignedStore(folder, key, 1 << 20, keep_bytes=64 * 1024).write(f"e{n}", b"x")
+    assert victim.read_bytes() == b"mine"
+    assert (folder / usercache.LEDGER).stat().st_nlink == 1
