@@ -375,7 +375,7 @@ class SignedStore:
         # a file of its own: a hard link to one of the user's files would get the bytes
         # appended through it (probe70-5), a link or folder is no ledger
         own = info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink == 1
-        noted = info.st_size if own else None
+        noted = info.st_size if info is not None and own else None
         if noted is not None and (noted + kib) * 1024 <= keep_bytes // PRUNE_SHARE:
             try:
                 fd = os.open(ledger, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
