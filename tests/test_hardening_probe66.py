@@ -220,3 +220,21 @@ def test_a_game_file_named_as_an_editor_copy_is_watched_unless_it_is_one(tmp_pat
         assert not allowed(Change.modified, str(decks / name))  # now an editor's copy
     assert not allowed(Change.modified, str(decks / "cards.yaml~"))
     assert not allowed(Change.modified, str(decks / ".cards.yaml.swp"))
+
+
+def test_a_cut_listing_of_polled_folders_says_where_saves_go_unseen(tmp_path, monkeypatch):
+    # probe70-6: past MAX_LISTED names, saves (not only additions) went unseen, and so did
+    # every polled folder listed after the cut one: the warning said only "what is added"
+    from toolkit.preview import watcher
+
+    monkeypatch.setattr(watcher, "MAX_LISTED", 30)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        for n in range(20):
+            (tmp_path / folder / f"{n}.yaml").write_text("a: 1\n")
+    said: list[str] = []
+    looking = watcher.Watcher([tmp_path], lambda paths: None, warn=said.append)._polled(
+        [tmp_path / "a", tmp_path / "b"]
+    )
+    assert looking.cut and looking.cut_at == tmp_path / "b"
+    assert len(said) == 1 and "saved or added" in said[0] and str(tmp_path / "b") in said[0]

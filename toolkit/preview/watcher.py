@@ -205,11 +205,14 @@ class Polled:
     their names (a file added or removed, a folder made: seen at once) and stats MAX_POLLED of
     their files in turn (a file saved), so every file is looked at within ceil(files /
     MAX_POLLED) looks. The same first 2,000 entries were looked at every time, and a save past
-    them was never seen (probe 69-1). Paths are kept as text (a `Path` a name would cost
-    more than the listing itself) and made `Path`s when reported."""
+    them was never seen (probe 69-1). Names past the first MAX_LISTED, in folder order, are
+    not looked at: said once, with the folder where they were cut (probe70-6). Paths are
+    kept as text (a `Path` a name would cost more than the listing itself) and made `Path`s
+    when reported."""
 
     def __init__(self, folders: list[Path]) -> None:
         self.folders = folders
+        self.cut_at: Path | None = None  # the folder where the names were cut, if they were
         listed, self.dirs, self.cut = self._listing()
         self.files: dict[str, Stamp] = {path: _stamp(path) for path in listed}
         self._turn = 0
@@ -238,6 +241,7 @@ class Polled:
                 except OSError:
                     continue
             if cut:
+                self.cut_at = folder
                 return files, dirs, True
         return files, dirs, False
 
@@ -420,9 +424,11 @@ class Watcher:
         if (looking.cut or len(looking.files) > MAX_POLLED) and not self._warned_part:
             self._warned_part = True
             looks = -(-len(looking.files) // MAX_POLLED)
+            cut_at = os.fsencode(looking.cut_at or "").decode("utf-8", "backslashreplace")
             said = (
-                f"the folders looked at hold more than {MAX_LISTED:,} names: what is added"
-                " past them is not seen"
+                f"the folders looked at hold more than {MAX_LISTED:,} names: only the first"
+                f" {MAX_LISTED:,} are looked at, and what is saved or added past them (in"
+                f" {cut_at} and the folders looked at after it) is not seen"
                 if looking.cut
                 else f"the folders looked at hold {len(looking.files):,} files: a save there"
                 f" is seen within {looks * POLL_SECONDS:g} s"
