@@ -534,9 +534,23 @@ def test_a_head_is_kept_only_with_its_body_and_a_body_gone_is_made_again_once():
         return doc
 
     refusing = _CountingStore()
-    refusing.write = lambda name, payload: not name.startswith(parse_units.BODY)  # type: ignore[method-assign]
+    real_write = refusing.write
+
+    def no_body(name: str, payload: bytes) -> bool:
+        return not name.startswith(parse_units.BODY) and real_write(name, payload)
+
+    refusing.write = no_body  # type: ignore[method-assign]
     parse(refusing)
-    assert not any(n.startswith(parse_units.KIND + "-") for n in refusing.entries), "no head"
+    heads = [v for n, v in refusing.entries.items() if n.startswith(parse_units.KIND + "-")]
+    assert [marshal.loads(v) for v in heads] == [parse_units._TOO_LARGE], "no head but a note"
+    encoded: list[int] = []
+    real_parts = parse_units.store_parts
+    with patch.object(
+        parse_units, "store_parts", lambda built: encoded.append(1) or real_parts(built)
+    ):
+        parses.clear()
+        parse(refusing)  # the note read: parsed once, not encoded again
+    assert len(parses) == 1 and encoded == []
     store = _CountingStore()
     fresh = parse(store)
     for name in [n for n in store.entries if n.startswith(parse_units.BODY + "-")]:

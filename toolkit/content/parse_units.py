@@ -393,6 +393,8 @@ def read_head(kept: Any, body: _Body, again: Callable[[], Built | _Refusal] | No
         value = marshal.loads(kept)
     except EOFError as exc:
         raise ValueError("a cut parse") from exc
+    if value == _TOO_LARGE:
+        return TOO_LARGE
     if type(value) is not tuple or len(value) != 5 or value[0] != FORMAT:
         raise ValueError("not a parse")
     _, shared, repeated, aliased, lists = value
@@ -541,6 +543,8 @@ def parsed(
         return work() if parses is None else parses.parsed(name, len(raw), work, usable)
     once = _Once(work)
     kept = files.get(KIND, name, lambda value: read_head(value, _Body(files, name, once), once))
+    if kept is TOO_LARGE:  # parsed afresh, as the last run found it cannot be kept
+        return once()
     if kept is not None and (usable is None or usable(kept)):
         return kept
     if kept is not None:  # worked out again: a refusal, never kept
@@ -548,24 +552,33 @@ def parsed(
     built = once()
     with suppress(NotKept):
         head, body = store_parts(built)
-        _bounded_size(len(head) + len(body), len(raw))
         # a head is kept only with its body (a body the store refuses, too large for an
         # entry, kept no head that would find none, probe70-1); a body gone later (pruned
         # before its head, removed) is made again from one fresh parse and written back
-        if files.put(BODY, name, body):
-            files.put(KIND, name, head)
+        if not _bounded_size(len(head) + len(body), len(raw)) or not files.put(BODY, name, body):
+            # said in an entry of its own, so that the next run does not encode it again
+            # (as large as the parse, twice its work: probe70-1's game)
+            files.put(KIND, name, marshal.dumps(_TOO_LARGE, MARSHAL_VERSION))
+            return built
+        files.put(KIND, name, head)
     return built
+
+
+_TOO_LARGE = (FORMAT, "too large")
+"""A head entry that says the file's parse is not kept (its encoding too large)."""
+TOO_LARGE: Any = object()
+"""What `read_head` gives for such an entry."""
 
 
 def _bounded(payload: bytes, size: int) -> bytes:
     """A parse's bytes as kept, or NotKept for one many times larger than its file of
     `size` bytes (`MAX_RATIO`)."""
-    _bounded_size(len(payload), size)
+    if not _bounded_size(len(payload), size):
+        raise NotKept
     return payload
 
 
-def _bounded_size(kept: int, size: int) -> None:
-    """NotKept for a parse of `kept` bytes many times larger than its file of `size` bytes
-    (`MAX_RATIO`)."""
-    if kept > MAX_UNBOUNDED and kept > MAX_RATIO * size:
-        raise NotKept
+def _bounded_size(kept: int, size: int) -> bool:
+    """Whether a parse of `kept` bytes may be kept: not many times larger than its file of
+    `size` bytes (`MAX_RATIO`)."""
+    return kept <= MAX_UNBOUNDED or kept <= MAX_RATIO * size
