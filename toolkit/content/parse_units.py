@@ -210,14 +210,20 @@ class _Once:
         return self._done  # type: ignore[return-value]
 
 
+def _marshalled(kept: Any, what: str) -> Any:
+    """The value of `kept`'s marshal bytes; ValueError (saying `what`) for no bytes or cut
+    bytes."""
+    if type(kept) is not bytes:
+        raise ValueError(f"not a {what}")
+    try:
+        return marshal.loads(kept)
+    except EOFError as exc:
+        raise ValueError(f"a cut {what}") from exc
+
+
 def _body(kept: Any) -> tuple[bytes, ...]:
     """A body entry's parts (data, spans, key spans, styles); ValueError for another shape."""
-    if type(kept) is not bytes:
-        raise ValueError("not a parse's body")
-    try:
-        value = marshal.loads(kept)
-    except EOFError as exc:
-        raise ValueError("a cut body") from exc
+    value = _marshalled(kept, "parse's body")
     if type(value) is not tuple or len(value) != 5 or value[0] != FORMAT:
         raise ValueError("not a parse's body")
     if not all(type(part) is bytes for part in value[1:]):
@@ -387,12 +393,7 @@ def read_head(kept: Any, body: _Body, again: Callable[[], Built | _Refusal] | No
     """The parse whose head `store_parts` kept, its parts read from `body` when first asked
     for (`again()`, a fresh parse of the same bytes, gives a part the body does not);
     ValueError/TypeError for a head of another shape."""
-    if type(kept) is not bytes:
-        raise ValueError("not a parse")
-    try:
-        value = marshal.loads(kept)
-    except EOFError as exc:
-        raise ValueError("a cut parse") from exc
+    value = _marshalled(kept, "parse")
     if value == _TOO_LARGE:
         return TOO_LARGE
     if type(value) is not tuple or len(value) != 5 or value[0] != FORMAT:
@@ -434,12 +435,7 @@ def read(kept: Any, again: Callable[[], Built | _Refusal] | None = None) -> Buil
     """The parse kept by `store`; ValueError/TypeError for a value of another shape (its
     spans' shape is checked when they are first read: `again()`, a fresh parse of the same
     bytes, gives them then if they are not spans)."""
-    if type(kept) is not bytes:
-        raise ValueError("not a parse")
-    try:
-        value = marshal.loads(kept)
-    except EOFError as exc:
-        raise ValueError("a cut parse") from exc
+    value = _marshalled(kept, "parse")
     if type(value) is not tuple or len(value) != 9 or value[0] != FORMAT:
         raise ValueError("not a parse")
     _, data, spans, key_spans, shared, styles, repeated, aliased, lists = value
