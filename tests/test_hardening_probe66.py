@@ -102,16 +102,21 @@ def test_content_in_a_folder_named_output_is_watched_below_the_game_folder(tmp_p
     assert allowed(Change.modified, str(game / "outputs.yaml"))
 
 
+def _yaml_files(root: Path, folders: tuple[str, ...], count: int) -> None:
+    """`count` small YAML files in each of `folders` made under `root`."""
+    for folder in folders:
+        (root / folder).mkdir()
+        for n in range(count):
+            (root / folder / f"{n}.yaml").write_text("a: 1\n")
+
+
 def test_polled_folders_are_looked_at_no_further_than_a_bound(tmp_path, monkeypatch):
     # a polled folder of 100,000 files stat()ed at every look kept a core busy while the
     # preview waited (probe 68-2): a look stats MAX_POLLED files, and lists MAX_LISTED names
     from toolkit.preview import watcher
 
     monkeypatch.setattr(watcher, "MAX_POLLED", 50)
-    for folder in ("a", "b"):
-        (tmp_path / folder).mkdir()
-        for n in range(40):
-            (tmp_path / folder / f"{n}.yaml").write_text("a: 1\n")
+    _yaml_files(tmp_path, ("a", "b"), 40)
     looking = watcher.Polled([tmp_path / "a", tmp_path / "b"])
     assert len(looking.files) == 80 and not looking.cut
     stamped = []
@@ -228,10 +233,7 @@ def test_a_cut_listing_of_polled_folders_says_where_saves_go_unseen(tmp_path, mo
     from toolkit.preview import watcher
 
     monkeypatch.setattr(watcher, "MAX_LISTED", 30)
-    for folder in ("a", "b"):
-        (tmp_path / folder).mkdir()
-        for n in range(20):
-            (tmp_path / folder / f"{n}.yaml").write_text("a: 1\n")
+    _yaml_files(tmp_path, ("a", "b"), 20)
     said: list[str] = []
     looking = watcher.Watcher([tmp_path], lambda paths: None, warn=said.append)._polled(
         [tmp_path / "a", tmp_path / "b"]

@@ -366,20 +366,9 @@ def test_a_kept_document_s_data_is_decoded_when_first_read(tmp_path, monkeypatch
     from toolkit.content import unit_cache
     from toolkit.content.unit_cache import FileUnits, Units
 
-    class Store:
-        def __init__(self) -> None:
-            self.entries: dict[str, bytes] = {}
-
-        def read(self, name: str) -> bytes | None:
-            return self.entries.get(name)
-
-        def write(self, name: str, payload: bytes) -> bool:
-            self.entries[name] = payload
-            return True
-
     text = b"id: d\ncards: [1, 2, 3]\nnames: {a: 1}\nmore: []\n"
     units = Units()
-    units.files = FileUnits(Store(), "head")
+    units.files = FileUnits(_CountingStore(), "head")
     with unit_cache.activated(units):
         fresh, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
         kept, _ = source.parse_document(Path("d.yaml"), "d.yaml", text)
@@ -402,19 +391,8 @@ def test_the_questions_findings_are_read_back_over_kept_parses(tmp_path, monkeyp
     from toolkit.content.unit_cache import FileUnits, Units
     from toolkit.content.walk import collect
 
-    class Store:
-        def __init__(self) -> None:
-            self.entries: dict[str, bytes] = {}
-
-        def read(self, name: str) -> bytes | None:
-            return self.entries.get(name)
-
-        def write(self, name: str, payload: bytes) -> bool:
-            self.entries[name] = payload
-            return True
-
     folder = Path(__file__).resolve().parent.parent / "content" / "whisky-game"
-    store = Store()
+    store = _CountingStore()
     worked = [0]
     real = questions._findings
     monkeypatch.setattr(

@@ -89,13 +89,8 @@ def test_a_store_is_pruned_from_its_listing_alone(tmp_path, monkeypatch) -> None
     assert asked == []
 
 
-def test_a_store_is_listed_only_when_a_share_of_its_bound_was_written(tmp_path, monkeypatch):
-    """Each run of a card edit writes a few entries to the validate files' store: pruned (every
-    entry listed and stat()ed) at each run's first write, a store of thousands of entries cost
-    every edit several ms. Its ledger counts what runs wrote since the last pruning; the store
-    is listed again only past a quarter of its bound, by this run or earlier ones."""
-    folder, key = _private_folder(tmp_path)
-    entry = 1024 - usercache.MAC_BYTES  # one KiB with its MAC
+def _listings(monkeypatch) -> list[object]:
+    """The folders `usercache` lists from now on (each `os.scandir`), in order."""
     listed: list[object] = []
     real = usercache.os.scandir
 
@@ -103,10 +98,21 @@ def test_a_store_is_listed_only_when_a_share_of_its_bound_was_written(tmp_path, 
         listed.append(path)
         return real(path, *args)
 
+    monkeypatch.setattr(usercache.os, "scandir", counted)
+    return listed
+
+
+def test_a_store_is_listed_only_when_a_share_of_its_bound_was_written(tmp_path, monkeypatch):
+    """Each run of a card edit writes a few entries to the validate files' store: pruned (every
+    entry listed and stat()ed) at each run's first write, a store of thousands of entries cost
+    every edit several ms. Its ledger counts what runs wrote since the last pruning; the store
+    is listed again only past a quarter of its bound, by this run or earlier ones."""
+    folder, key = _private_folder(tmp_path)
+    entry = 1024 - usercache.MAC_BYTES  # one KiB with its MAC
+    listed = _listings(monkeypatch)
     stale = folder / ".entry.killed"  # what a killed write left: swept when pruned
     stale.write_bytes(b"half")
     os.utime(stale, (1_000_000_000, 1_000_000_000))
-    monkeypatch.setattr(usercache.os, "scandir", counted)
     for run in range(12):  # a store per run, as each command opens its own
         store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=16 * 1024)
         assert store.write(f"run-{run}", bytes(entry))
@@ -155,14 +161,7 @@ def test_a_ledger_that_is_no_file_prunes_as_before_not_at_every_write(tmp_path, 
     (folder / usercache.LEDGER).mkdir()
     (folder / usercache.LEDGER / "x").write_text("x")
     entry = 1024 - usercache.MAC_BYTES
-    listed: list[object] = []
-    real = usercache.os.scandir
-
-    def counted(path, *args):
-        listed.append(path)
-        return real(path, *args)
-
-    monkeypatch.setattr(usercache.os, "scandir", counted)
+    listed = _listings(monkeypatch)
     store = usercache.SignedStore(folder, key, 1 << 20, keep_bytes=64 * 1024)
     for n in range(40):
         assert store.write(f"e{n}", bytes(entry))
