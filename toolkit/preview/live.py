@@ -40,6 +40,7 @@ from toolkit.preview.draw import (
     page_sizes,
 )
 from toolkit.preview.drawers import Drawers
+from toolkit.preview.heap import give_back
 from toolkit.preview.page import page_state
 from toolkit.preview.store import ImageStore, open_store
 from toolkit.render.deps import Snapshot, Target, builtin_layouts, snapshot
@@ -223,7 +224,11 @@ class Preview:
         self._findings: FindingsCache | None = None  # open from `load` to the first check
         self._recalled: list[Diagnostic] | None = None  # the findings kept for that game
         self._unit_cache: FindingsCache | None = None  # the units of the checks after it
-        self._loaded: Game | None = None  # the game `load` read
+        # the game `load` read, until the first check has told whether the findings kept
+        # for it are its own (then dropped: a whole load held to the end of the preview
+        # was a third game in memory after a save; probe70-7)
+        self._loaded: Game | None = None
+        self._read = False  # `load` has read the game: each reload after it keeps units
         # the game last read, with the code part and frame taken just before (`_reload`)
         self._framed: tuple[Game | None, Framed | None] = (None, None)
         self._unserved: set[str] = set()  # the first language's documents not asked for yet
@@ -288,6 +293,7 @@ class Preview:
         self._recalled = self._recall_findings()
         self._reload()
         self._loaded = self.on_disk
+        self._read = True
         self.store = open_store(self.root)
         self._recall(t for t in self.snap.targets.values() if t.lang == self.first_lang)
         if check:
@@ -331,7 +337,7 @@ class Preview:
         """Load the game from disk again; the targets whose inputs changed. After the first
         load, the game folder's frame is taken first, as `validate`'s lookup takes it: the
         check of this game names its units by it (`_check`)."""
-        units = self._units() if self._loaded is not None else None
+        units = self._units() if self._read else None
         framed = units.framed(self.root) if units is not None else None
         with self._parses.kept():  # an unchanged file is not parsed again
             fresh = load_game(self.root)
@@ -366,6 +372,7 @@ class Preview:
         recalled, self._recalled = self._recalled, None
         if cache is not None and game is not self._loaded:
             cache = recalled = None  # saved since: what `load` looked up is not this game
+        self._loaded = None  # asked once: no later check has a lookup to match
         if recalled is not None:
             self.diagnostics = recalled
         elif game.manifest is not None:
@@ -672,6 +679,7 @@ class Preview:
         self.publish()
         self._check()
         self.publish()
+        give_back()  # the game this save replaced: its memory to the system (probe70-7)
         self._docs.extendleft(reversed(again))
         self._last_save = time.monotonic()
         self._wake_docs.set()
