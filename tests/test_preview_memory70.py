@@ -69,3 +69,31 @@ def test_a_save_gives_the_replaced_game_s_memory_back(
     assert calls == [True]
     if sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc":
         assert heap.give_back()  # the call is made where the C library has it
+
+
+def test_a_parse_read_back_from_the_last_load_shares_its_spans(tmp_path: Path):
+    """The preview's in-memory parses give a file's spans back as the very mappings the
+    last load's parse made (read-only), not decoded again into a second copy; its data is
+    fresh objects, and every place is what a fresh parse gives."""
+    from toolkit.content.parse_units import LazySpans, Parses
+    from toolkit.content.source import load_document
+
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(
+        "id: d\nbase: &b {fr: Un, en: One}\ncards:\n  - {id: a, name: *b}\n  - {id: c, name: *b}\n",
+        "utf-8",
+    )
+    parses = Parses()
+    with parses.kept():
+        first, _ = load_document(deck, "deck.yaml")
+    with parses.kept():
+        again, _ = load_document(deck, "deck.yaml")
+    fresh, _ = load_document(deck, "deck.yaml")
+    assert first is not None and again is not None and fresh is not None
+    assert isinstance(again.spans, LazySpans)
+    assert again.spans is first.spans and again.key_spans is first.key_spans
+    assert again.data == fresh.data and again.data is not first.data
+    assert dict(again.spans) == dict(fresh.spans) and len(again.spans) > 5
+    assert dict(again.key_spans) == dict(fresh.key_spans)
+    (held,) = parses.known.values()
+    assert len(held[0]) < 400  # the bytes kept hold the data, not the spans again
