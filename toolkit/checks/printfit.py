@@ -26,6 +26,7 @@ from toolkit.checks.card_units import (
     framed_kinds,
     placed,
     prints_impure,
+    read_budgeted,
     read_key,
     same_shape,
     stored_finding,
@@ -424,19 +425,24 @@ def _event_units(
         return [shape.asked, kept]
 
     def read(kept: Any) -> tuple[list[Event], bool]:
-        asked, found = kept
-        same_shape(loaded, index, asked)
-        events: list[Event] = []
-        for place, code, message, severity, key, glyph in found:
-            if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
-                raise ValueError("not a print-fit finding")
-            diag = placed(loaded, index, root, place, [code, message, severity])
-            if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
-                raise ValueError("not a glyph")
-            events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
-        return events, False
+        return _read_events(loaded, index, root, kept)
 
     return store, read
+
+
+def _read_events(loaded: LoadedFile, index: int, root: Path, kept: Any) -> tuple[list[Event], bool]:
+    """The events `_event_units` kept of card `index` (or of its deck's back), read back."""
+    asked, found = kept
+    same_shape(loaded, index, asked)
+    events: list[Event] = []
+    for place, code, message, severity, key, glyph in found:
+        if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
+            raise ValueError("not a print-fit finding")
+        diag = placed(loaded, index, root, place, [code, message, severity])
+        if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
+            raise ValueError("not a glyph")
+        events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
+    return events, False
 
 
 def _rtl_in(facts: Facts) -> set[str]:
@@ -486,6 +492,18 @@ def _card_findings(
     left out, kept as a unit between `validate` runs (toolkit.checks.card_units), and with
     its file's other cards (`batch`)."""
     game = jobs[0].game if jobs else None
+    budget = jobs[0].budget if jobs else None
+    if batch is not None and game is not None:  # read from the batch: no card named
+        root = game.root
+
+        def events(kept: Any) -> tuple[list[Event], bool]:
+            return _read_events(loaded, index, root, kept)
+
+        found = batch.reused(
+            index, events if budget is None else lambda k: read_budgeted(budget, events, k)[0]
+        )
+        if found is not None:
+            return [event[:3] for event in found[0]]
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[Event], bool]:
@@ -502,7 +520,6 @@ def _card_findings(
 
     if batch is None:
         batch = FileBatch("card-print-fit", None, [], 0)  # this card alone
-    budget = jobs[0].budget if jobs else None
     if budget is None:
         return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
     counted, kept, again = budgeted(budget, work, store, read)
