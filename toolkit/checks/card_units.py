@@ -278,15 +278,16 @@ class FileBatch:
         else:  # the file changed: its cards are named, their values found by name
             self.named = {card[0]: card[1] for card in batch[1] if card and card[0]}
 
-    def reused(self, index: int, read: Callable[[Any], T]) -> T | None:
+    def reused(self, index: int, read: Callable[[int, Any], T]) -> T | None:
         """Card `index`'s result read from the batch kept under this stamp by `read` (the
-        kind's reader); None when the batch has none, or `read` refuses it (then `card`
-        names the card or works it out)."""
+        kind's reader, given the index and the value: one for the file's cards); None when
+        the batch has none, or `read` refuses it (then `card` names the card or works it
+        out)."""
         kept = self.kept
         if kept is None or kept[index] is None:
             return None
         try:
-            result = read(kept[index][1])
+            result = read(index, kept[index][1])
         except (ValueError, TypeError, KeyError, IndexError):
             self.missed = index
             return None
@@ -303,8 +304,8 @@ class FileBatch:
     ) -> T:
         """Card `index`'s result: read from the batch (`reused`), else found by its name
         (`args()`; None: worked out, kept with no name if `framed`)."""
-        if self.missed != index:
-            result = self.reused(index, read)
+        if self.missed != index and self.kept is not None:
+            result = self.reused(index, lambda _, value: read(value))
             if result is not None:
                 return result
         units = self.units

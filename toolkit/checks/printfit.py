@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -177,15 +177,20 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         extra = [name, game.glossary_failed, _named(unfilled)]
         framed = framed_kinds(layout)
         batch = FileBatch("card-print-fit", loaded, extra, len(deck.cards), framed)
+        reread = _reread(loaded, game.root, budget if jobs else None)
         for index, card in enumerate(deck.cards):
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
-            found = _card_findings(loaded, index, card, name, layout, jobs, batch)
-            yield from (once.said(d, key) for d, key, glyph in found if once.new(d, key, glyph))
-            stopped = stop.said or stop.said_layouts
-            yield from stop.check(loaded, ("cards", index, "id"), card.id)
-            if (stop.said or stop.said_layouts) and not stopped:
-                measured = (position, index)
+            found = batch.reused(index, reread) if jobs else None  # its file's not edited
+            if found is None:
+                found = _card_findings(loaded, index, card, name, layout, jobs, batch)
+            if found:
+                yield from (once.said(d, key) for d, key, glyph in found if once.new(d, key, glyph))
+            if stop.due():
+                stopped = stop.said or stop.said_layouts
+                yield from stop.check(loaded, ("cards", index, "id"), card.id)
+                if (stop.said or stop.said_layouts) and not stopped:
+                    measured = (position, index)
         batch.close()
         back = _back_letters(loaded, deck, game, unfilled, budget) if deck.cards else ()
         yield from (once.said(d, key) for d, key, glyph, _ in back if once.new(d, key, glyph))
@@ -207,6 +212,13 @@ class _Stop:
         self.budget = budget
         self.said = False
         self.said_layouts = False
+
+    def due(self) -> bool:
+        """Whether `check` has a finding to say: a budget refused and not said yet (asked
+        at every card: a generator made for each was ~2 µs of a card read back)."""
+        return (not self.said and bool(self.budget.refusals)) or (
+            not self.said_layouts and bool(self.budget.layouts.refusals)
+        )
 
     def check(
         self, loaded: LoadedFile, path: tuple[str | int, ...], entry: str
@@ -493,17 +505,6 @@ def _card_findings(
     its file's other cards (`batch`)."""
     game = jobs[0].game if jobs else None
     budget = jobs[0].budget if jobs else None
-    if batch is not None and game is not None:  # read from the batch: no card named
-        root = game.root
-
-        def events(kept: Any) -> tuple[list[Event], bool]:
-            return _read_events(loaded, index, root, kept)
-
-        found = batch.reused(
-            index, events if budget is None else lambda k: read_budgeted(budget, events, k)[0]
-        )
-        if found is not None:
-            return [event[:3] for event in found[0]]
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[Event], bool]:
@@ -524,6 +525,22 @@ def _card_findings(
         return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
     counted, kept, again = budgeted(budget, work, store, read)
     return [event[:3] for event in batch.card(index, args, counted, kept, again)[0][0]]
+
+
+def _reread(
+    loaded: LoadedFile, root: Path, budget: FitBudget | None
+) -> Callable[[int, Any], list[tuple[Diagnostic, Any, Any]]]:
+    """How a deck's card reads back its findings from its file's batch (`FileBatch.reused`):
+    as `_card_findings` reads its unit, one reader for the deck's cards."""
+
+    def read(index: int, kept: Any) -> list[tuple[Diagnostic, Any, Any]]:
+        if budget is None:
+            events = _read_events(loaded, index, root, kept)[0]
+        else:
+            events = read_budgeted(budget, partial(_read_events, loaded, index, root), kept)[0][0]
+        return [event[:3] for event in events]
+
+    return read
 
 
 def _card_work(

@@ -234,7 +234,10 @@ def _card(
             return _read_events(loaded, index, root, kept)
 
         found = batch.reused(
-            index, events if budget is None else lambda k: read_budgeted(budget, events, k)[0]
+            index,
+            (lambda _, k: events(k))
+            if budget is None
+            else lambda _, k: read_budgeted(budget, events, k)[0],
         )
         if found is not None:
             return found[0]
