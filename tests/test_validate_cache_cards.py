@@ -157,3 +157,27 @@ def test_a_key_said_once_is_kept_only_when_json_gives_it_back():
     assert read_key(json.loads(json.dumps(stored_key(key)))) == key
     with pytest.raises(NotKept):
         stored_key(("game pixels", Path("art.png")))
+
+
+def test_a_build_lang_gate_keeps_no_batch_of_a_file():
+    """A file's batch holds every language's results: in the gate of a `build --lang`
+    (some languages printed) it is neither read nor kept, and each card is a unit of its
+    own (named with the languages printed); with every language printed it is named."""
+    from types import SimpleNamespace
+
+    from toolkit.checks.card_units import FileBatch
+    from toolkit.content.printing import printing
+    from toolkit.content.unit_cache import Units, activated
+
+    units = Units()
+    units.content = frozenset({"/game/decks/cards.yaml"})
+    units.frame = SimpleNamespace(digest_but=lambda without, here: "frame")
+    loaded = SimpleNamespace(doc=SimpleNamespace(path="/game/decks/cards.yaml"))
+    with activated(units):
+        assert FileBatch("card-print-fit", loaded, [], 1, True).name is not None
+        with printing(["en"]):
+            gated = FileBatch("card-print-fit", loaded, [], 1, True)
+            assert gated.name is None
+            assert gated.card(0, lambda: None, lambda: [1], lambda r: r, lambda v: v) == [1]
+            gated.close()
+    assert units.used == {}

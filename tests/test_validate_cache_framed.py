@@ -380,3 +380,66 @@ def test_a_card_edit_does_not_run_the_boards_legibility_again(case, tmp_path, mo
     _edit_card(game, "Move {steps} spaces at once.")
     assert '"A00' in _same_as_without_cache(game)
     assert (groups[0], spaces[0]) == (1, 1)  # the run without the cache alone
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_deck_not_edited_is_read_back_as_one_value(tmp_path, monkeypatch):
+    """After a card edit in one deck, the other deck's print-fit and legibility shares are
+    read from its batch's one value, decoded once for the file: no card's own unit is looked
+    up, in either deck (the edited deck's cards are found by their names in its batch's
+    last value). The output is that of a run without the cache."""
+    from toolkit.content.unit_cache import Units
+
+    cards: set[str] = set()  # the names of the cards' own units
+    real_name = Units.name
+
+    def name(kind, args):
+        made = real_name(kind, args)
+        if kind in ("card-print-fit", "card-legibility"):
+            cards.add(made)
+        return made
+
+    monkeypatch.setattr(Units, "name", staticmethod(name))
+    game = _two_decks(tmp_path)
+    _run(str(game), "-f", "json")
+    assert len(cards) >= 4  # two decks' cards, two checks
+    looked_up: list[str] = []
+    real_get = Units.get
+
+    def get(self, name, read):
+        looked_up.append(name)
+        return real_get(self, name, read)
+
+    monkeypatch.setattr(Units, "get", get)
+    _edit_card(game, "Move {steps} spaces at once.")
+    _same_as_without_cache(game)
+    assert looked_up
+    one_by_one = cards.intersection(looked_up)
+    assert not one_by_one, f"{len(one_by_one)} card unit(s) looked up one by one"
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_card_added_to_a_deck_is_the_only_card_worked_out(tmp_path, monkeypatch):
+    """A card added to a deck changes its batch's length: the deck's other cards are still
+    found by their names in the batch's last value, and the new card alone is worked out."""
+    from toolkit.checks import printfit
+
+    game = _two_decks(tmp_path)
+    _run(str(game), "-f", "json")
+    worked: list[tuple[str, int]] = []
+    real_work = printfit._card_work
+
+    def counted_work(loaded, index, *args):
+        worked.append((Path(loaded.rel).name, index))
+        return real_work(loaded, index, *args)
+
+    monkeypatch.setattr(printfit, "_card_work", counted_work)
+    more = game / "decks" / "more.yaml"
+    text = more.read_text("utf-8")
+    first = text.index("  - id: more-")
+    second = text.index("  - id: more-", first + 1)
+    card = text[first:second].replace("  - id: more-", "  - id: added-", 1)
+    more.write_text(text[:second] + card + text[second:], "utf-8")
+    code, said = _run(str(game), "-f", "json")
+    assert worked == [("more.yaml", 1)], worked
+    assert (code, said) == _run(str(game), "-f", "json", "--no-cache")

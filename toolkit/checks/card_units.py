@@ -1,6 +1,7 @@
 """One card's share of a check's findings, kept as a unit between `validate` runs
 (toolkit.content.unit_cache), for the checks that go through a deck card by card (print fit,
-legibility): after one card edit only that card's faces are worked out again.
+legibility): after one card edit only that card's faces are worked out again. The units of
+one content file's cards are kept together, as one value of the file (`FileBatch`).
 
 A card's share is a list of events in the order the check meets them: a finding with the key
 under which the check says it once (None: every time), or, for legibility, a contrast seen.
@@ -26,7 +27,7 @@ from contextlib import suppress
 from typing import Any, TypeVar
 
 from toolkit.content.game import LoadedFile
-from toolkit.content.unit_cache import NotKept, Units, active, cached_as, to_json
+from toolkit.content.unit_cache import NotKept, Units, active, cached_as, json_value, to_json
 from toolkit.diagnostics import Diagnostic, Severity, Span
 from toolkit.render.face_units import face_args
 from toolkit.render.layout import layout_document, layout_file
@@ -190,22 +191,30 @@ def read_key(value: Any) -> Any:
 
 
 class FileBatch:
-    """The card units of one content file's cards (for one check and face) named as one
-    unit, named by the file in the game folder's frame (toolkit.checks.framed: the other
-    content files' bytes left out) and `extra`: after an edit in another file, no card's
-    faces are named (what `card_args` costs, every card of every deck), each card's unit is
-    read back by the name the batch kept (None: not kept, worked out). Without units, frame
-    or path: off.
+    """The card units of one content file's cards (for one check and face) kept as one
+    unit, named by the file's path and `extra`: each card's kept value with the name of
+    what it is worked out from (`card_args`; None: see `framed`), in card order, and the
+    file's name in the game folder's frame (toolkit.checks.framed: the other content files'
+    bytes left out) when kept. The frame's name the same (an edit in another file), no
+    card's faces are named (what `card_args` costs, every card of every deck) and no unit
+    is looked up: the value is decoded once for the file and each card's result read from
+    it by the kind's reader (`reused`: what the card asked of its file's shape asked again,
+    the budgets counted). The file edited, each card is named and its kept value found by
+    that name (an edit of one card works out that card alone). A value the reader refuses
+    is worked out, as without the batch. Without units, frame or path, or in a `build
+    --lang` gate (the batch holds every language's results): each card is its own unit.
 
     `framed`: the layout is of `FRAMED_KINDS` only. A card whose faces cannot be named (its
-    layout holds an image: the standard layout does) is then kept under the batch's own name
-    and its index: the batch's name holds every file it may read (its file's bytes and the
-    game folder's others but the other content files), the code is in the units' head, and
-    what is not in the frame is in the name (the check's `extra`, the languages printed,
-    every one: a `build --lang` gate keeps none). The check keeps no such card whose faces
-    printed an image (`prints_impure`: its picture was read): a deck on the standard layout
-    was checked whole again at every save of another file, and every validate after an
-    edit (probe 43 S1)."""
+    layout holds an image: the standard layout does) is then kept with no name, read back
+    only while the file's name in the frame is the same: that name holds every file it may
+    read (its file's bytes and the game folder's others but the other content files), the
+    code is in the units' head, and what is not in the frame is in the batch's name (the
+    check's `extra`, the languages printed, every one). The check keeps no such card whose
+    faces printed an image (`prints_impure`: its picture was read): a deck on the standard
+    layout was checked whole again at every save of another file, and every validate after
+    an edit (probe 43 S1). Each card kept as a unit of its own and read back one by one (its
+    lookup, its decoding, its place in the entry) cost a Whisky Game card edit's validate
+    ~2.6 M instructions of ~1,760 M (258 cards read back, two checks)."""
 
     KIND = "card-file"
 
@@ -222,30 +231,69 @@ class FileBatch:
         from toolkit.content.printing import every_language_printed
 
         self.kind = kind
-        self.framed = framed and every_language_printed()
+        self.framed = framed
         self.units = active()
         self.name: str | None = None
-        self.kept: list[str | None] | None = None
-        self.names: list[str | None] = []
+        self.stamp: str | None = None  # the file's name in the frame
+        self.kept: list[Any] | None = None
+        """The cards' kept values, when kept under this stamp: each None (not kept) or
+        [its name or None, the value]."""
+        self.named: dict[str, Any] | None = None  # the named ones, by name
+        self.now: list[Any] = []
+        self.missed = -1  # the card whose kept value `reused` refused: not read again
         units = self.units
         if units is None or units.content is None or loaded is None or loaded.doc is None:
             return
+        if not every_language_printed():  # the batch holds every language's results
+            return
         here = os.path.abspath(loaded.doc.path)
         try:
-            self.name = units.framed_name_but(f"{self.KIND}:{kind}:{to_json(extra)}", here)
+            extra_json = to_json(extra)
+            self.stamp = units.framed_name_but(f"{self.KIND}:{kind}:{extra_json}", here)
         except (TypeError, ValueError):
             return
-        if self.name is None:
+        if self.stamp is None:
             return
+        self.name = Units.name(f"{self.KIND}:{kind}", [here, extra_json])
 
-        def read(value: Any) -> list[str | None]:
-            if type(value) is not list or len(value) != count:
+        def read(value: Any) -> list[Any]:
+            if type(value) is not list or len(value) != 2 or type(value[0]) is not str:
                 raise ValueError("not a batch")
-            if not all(unit is None or type(unit) is str for unit in value):
-                raise ValueError("not unit names")
+            cards = value[1]
+            if type(cards) is not list:
+                raise ValueError("not a batch of cards")
+            for card in cards:
+                if card is not None and (
+                    type(card) is not list
+                    or len(card) != 2
+                    or not (card[0] is None or type(card[0]) is str)
+                ):
+                    raise ValueError("not a card's kept value")
             return value
 
-        self.kept = units.get(self.name, read)
+        batch = units.get(self.name, read)
+        if batch is None:
+            return
+        if batch[0] == self.stamp and len(batch[1]) == count:
+            self.kept = batch[1]
+        else:  # the file changed: its cards are named, their values found by name
+            self.named = {card[0]: card[1] for card in batch[1] if card and card[0]}
+
+    def reused(self, index: int, read: Callable[[int, Any], T]) -> T | None:
+        """Card `index`'s result read from the batch kept under this stamp by `read` (the
+        kind's reader, given the index and the value: one for the file's cards); None when
+        the batch has none, or `read` refuses it (then `card` names the card or works it
+        out)."""
+        kept = self.kept
+        if kept is None or kept[index] is None:
+            return None
+        try:
+            result = read(index, kept[index][1])
+        except (ValueError, TypeError, KeyError, IndexError):
+            self.missed = index
+            return None
+        self.now.append(kept[index])
+        return result
 
     def card(
         self,
@@ -255,34 +303,56 @@ class FileBatch:
         store: Callable[[T], Any],
         read: Callable[[Any], T],
     ) -> T:
-        """Card `index`'s result: its unit read back by the name the batch kept, else as
-        its own unit gives it (`args()` None: worked out, not kept)."""
-        if self.kept is not None and self.units is not None:
-            unit = self.kept[index]
-            result = self.units.get(unit, read) if unit is not None else None
+        """Card `index`'s result: read from the batch (`reused`), else found by its name
+        (`args()`; None: worked out, kept with no name if `framed`)."""
+        if self.missed != index and self.kept is not None:
+            result = self.reused(index, lambda _, value: read(value))
             if result is not None:
-                self.names.append(unit)
                 return result
-        named = args() if self.units is not None else None
+        units = self.units
+        named = args() if units is not None else None
         unit = None
         if named is not None:
             with suppress(TypeError, ValueError):  # an argument JSON cannot write: worked out
                 unit = Units.name(self.kind, named)
-        elif self.framed and self.name is not None:  # named by its file in the frame
-            unit = Units.name(self.kind, ["framed", self.name, index])
-        if unit is None:
-            self.names.append(None)
+        if self.name is None:  # no batch: the card is a unit of its own
+            if unit is None:
+                return work()
+            return cached_as(unit, work, store, read)
+        if unit is None and not self.framed:
+            self.now.append(None)
             return work()
-        result = cached_as(unit, work, store, read)
-        kept = self.units is not None and unit in self.units.used
-        self.names.append(unit if kept else None)
+        if unit is not None:
+            found = self._named(unit, read)
+            if found is not None:
+                return found
+        result = work()
+        try:
+            self.now.append([unit, json_value(store(result))])
+        except (NotKept, TypeError, ValueError):
+            self.now.append(None)
+        return result
+
+    def _named(self, unit: str, read: Callable[[Any], T]) -> T | None:
+        """The result of the card named `unit` read from the value kept by that name (the
+        batch's of another stamp, or this one's, refused by `reused`), or None."""
+        if self.named is None and self.kept is not None:
+            self.named = {card[0]: card[1] for card in self.kept if card and card[0]}
+        value = self.named.get(unit) if self.named is not None else None
+        if value is None:
+            return None
+        try:
+            result = read(value)
+        except (ValueError, TypeError, KeyError, IndexError):
+            return None
+        self.now.append([unit, value])
         return result
 
     def close(self) -> None:
-        """Keep the batch: the name of each card's unit (None: not kept)."""
-        if self.name is None or self.units is None or self.names == self.kept:
+        """Keep the batch: each card's kept value and name, and the file's stamp."""
+        if self.name is None or self.units is None or self.now == self.kept:
             return
-        self.units.put(self.name, self.names)
+        self.units.put(self.name, [self.stamp, self.now])
         self.units.framed.append(self.name)
 
 
@@ -321,20 +391,27 @@ def budgeted(
         return [store(result), spent, drawn]
 
     def again(value: Any) -> Worked[T]:
-        if type(value) is not list or len(value) != 3:
-            raise ValueError("not a budgeted unit")
-        stored, spent, drawn = value
-        if type(spent) is not int or spent < 0:
-            raise ValueError("not a fitting count")
-        if type(drawn) is not int or drawn < 0:
-            raise ValueError("not a layout's work")
-        result = read(stored)
-        if not budget.affords(spent):
-            raise ValueError("past the fitting budget: worked out")
-        if not layouts.affords(drawn):
-            raise ValueError("past the layout budget: worked out")
-        budget.spent += spent
-        layouts.spent += drawn
-        return result, (spent, drawn), False
+        return read_budgeted(budget, read, value)
 
     return counted, kept, again
+
+
+def read_budgeted(budget: FitBudget, read: Callable[[Any], T], value: Any) -> Worked[T]:
+    """A `budgeted` unit's result read back from `value` by `read`, counted against the
+    budgets (ValueError when that would reach either limit: worked out)."""
+    if type(value) is not list or len(value) != 3:
+        raise ValueError("not a budgeted unit")
+    stored, spent, drawn = value
+    if type(spent) is not int or spent < 0:
+        raise ValueError("not a fitting count")
+    if type(drawn) is not int or drawn < 0:
+        raise ValueError("not a layout's work")
+    result = read(stored)
+    layouts = budget.layouts
+    if not budget.affords(spent):
+        raise ValueError("past the fitting budget: worked out")
+    if not layouts.affords(drawn):
+        raise ValueError("past the layout budget: worked out")
+    budget.spent += spent
+    layouts.spent += drawn
+    return result, (spent, drawn), False

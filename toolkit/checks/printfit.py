@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from toolkit.checks.card_units import (
     framed_kinds,
     placed,
     prints_impure,
+    read_budgeted,
     read_key,
     same_shape,
     stored_finding,
@@ -176,15 +177,20 @@ def _face_findings(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         extra = [name, game.glossary_failed, _named(unfilled)]
         framed = framed_kinds(layout)
         batch = FileBatch("card-print-fit", loaded, extra, len(deck.cards), framed)
+        reread = _reread(loaded, game.root, budget if jobs else None)
         for index, card in enumerate(deck.cards):
             # each card's findings in the order met; what is said once (per layout and
             # character, per layout and problem) is decided here, in card order
-            found = _card_findings(loaded, index, card, name, layout, jobs, batch)
-            yield from (once.said(d, key) for d, key, glyph in found if once.new(d, key, glyph))
-            stopped = stop.said or stop.said_layouts
-            yield from stop.check(loaded, ("cards", index, "id"), card.id)
-            if (stop.said or stop.said_layouts) and not stopped:
-                measured = (position, index)
+            found = batch.reused(index, reread) if jobs else None  # its file's not edited
+            if found is None:
+                found = _card_findings(loaded, index, card, name, layout, jobs, batch)
+            if found:
+                yield from (once.said(d, key) for d, key, glyph in found if once.new(d, key, glyph))
+            if stop.due():
+                stopped = stop.said or stop.said_layouts
+                yield from stop.check(loaded, ("cards", index, "id"), card.id)
+                if (stop.said or stop.said_layouts) and not stopped:
+                    measured = (position, index)
         batch.close()
         back = _back_letters(loaded, deck, game, unfilled, budget) if deck.cards else ()
         yield from (once.said(d, key) for d, key, glyph, _ in back if once.new(d, key, glyph))
@@ -206,6 +212,13 @@ class _Stop:
         self.budget = budget
         self.said = False
         self.said_layouts = False
+
+    def due(self) -> bool:
+        """Whether `check` has a finding to say: a budget refused and not said yet (asked
+        at every card: a generator made for each was ~2 µs of a card read back)."""
+        return (not self.said and bool(self.budget.refusals)) or (
+            not self.said_layouts and bool(self.budget.layouts.refusals)
+        )
 
     def check(
         self, loaded: LoadedFile, path: tuple[str | int, ...], entry: str
@@ -424,19 +437,24 @@ def _event_units(
         return [shape.asked, kept]
 
     def read(kept: Any) -> tuple[list[Event], bool]:
-        asked, found = kept
-        same_shape(loaded, index, asked)
-        events: list[Event] = []
-        for place, code, message, severity, key, glyph in found:
-            if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
-                raise ValueError("not a print-fit finding")
-            diag = placed(loaded, index, root, place, [code, message, severity])
-            if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
-                raise ValueError("not a glyph")
-            events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
-        return events, False
+        return _read_events(loaded, index, root, kept)
 
     return store, read
+
+
+def _read_events(loaded: LoadedFile, index: int, root: Path, kept: Any) -> tuple[list[Event], bool]:
+    """The events `_event_units` kept of card `index` (or of its deck's back), read back."""
+    asked, found = kept
+    same_shape(loaded, index, asked)
+    events: list[Event] = []
+    for place, code, message, severity, key, glyph in found:
+        if not isinstance(code, str) or not (code[:1] == "P" or code == R_PLACEHOLDER.code):
+            raise ValueError("not a print-fit finding")
+        diag = placed(loaded, index, root, place, [code, message, severity])
+        if glyph is not None and not (type(glyph[0]) is str and type(glyph[1]) is bool):
+            raise ValueError("not a glyph")
+        events.append((diag, read_key(key), tuple(glyph) if glyph else None, place))
+    return events, False
 
 
 def _rtl_in(facts: Facts) -> set[str]:
@@ -486,6 +504,7 @@ def _card_findings(
     left out, kept as a unit between `validate` runs (toolkit.checks.card_units), and with
     its file's other cards (`batch`)."""
     game = jobs[0].game if jobs else None
+    budget = jobs[0].budget if jobs else None
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[Event], bool]:
@@ -502,11 +521,26 @@ def _card_findings(
 
     if batch is None:
         batch = FileBatch("card-print-fit", None, [], 0)  # this card alone
-    budget = jobs[0].budget if jobs else None
     if budget is None:
         return [event[:3] for event in batch.card(index, args, work, store, read)[0]]
     counted, kept, again = budgeted(budget, work, store, read)
     return [event[:3] for event in batch.card(index, args, counted, kept, again)[0][0]]
+
+
+def _reread(
+    loaded: LoadedFile, root: Path, budget: FitBudget | None
+) -> Callable[[int, Any], list[tuple[Diagnostic, Any, Any]]]:
+    """How a deck's card reads back its findings from its file's batch (`FileBatch.reused`):
+    as `_card_findings` reads its unit, one reader for the deck's cards."""
+
+    def read(index: int, kept: Any) -> list[tuple[Diagnostic, Any, Any]]:
+        if budget is None:
+            events = _read_events(loaded, index, root, kept)[0]
+        else:
+            events = read_budgeted(budget, partial(_read_events, loaded, index, root), kept)[0][0]
+        return [event[:3] for event in events]
+
+    return read
 
 
 def _card_work(

@@ -13,7 +13,8 @@ kinds: `fit` (toolkit.render.textfit: text, box, sizes, face, language, icon nam
 the icon names, kept as the data paths they point at and placed at their lines again when
 read back, so lines shifted by an edit elsewhere do not make them stale), `card-print-fit` and
 `card-legibility` (toolkit.checks.card_units: one deck card's share of those checks, named by
-its faces' inputs, merged in card order after reading back) and `parse`
+its faces' inputs, merged in card order after reading back; kept in its file's `card-file:*`
+value, see below) and `parse`
 (toolkit.content.parse_units: a YAML file's data and spans, named by its bytes, each kept
 in an entry of its own: `FileUnits`, not in the game's units entry), `rulebook`
 (toolkit.render.rulebook_reads: a rulebook's text, named by its language and source, kept
@@ -35,14 +36,16 @@ files (decks, question banks) left out. A result that is worked out from one con
 and the game's other files only is named by that file in the frame (the other content
 files left out): `question-bank-fit` (a bank's print-fit findings), `card-reference`
 (toolkit.checks.card_reference: a deck's part of the card reference's findings), `card-names`
-(toolkit.checks.card_names: a deck's R013 findings), `card-file:*`
-(toolkit.checks.card_units.FileBatch: a deck's card units as one; and the cards of a layout
-holding an image, which get no name of their own, each by its index, with the letters a
-deck's back prints, `card-back-letters`), the `:files` half of a
+(toolkit.checks.card_names: a deck's R013 findings), the `:files` half of a
 `Clean` (a file whose texts were all clean) and a kept rulebook render's parts. A result
 worked out from no content file is named by the frame with every content file left out:
 `family:*` (toolkit.checks.framed: a check family's findings whole). Such a unit is dropped
-when the game folder is not as the frame says once the checks are done.
+when the game folder is not as the frame says once the checks are done; so is `card-file:*`
+(toolkit.checks.card_units.FileBatch: the card units of a deck's cards kept as one value,
+named by the file's path, holding the file's name in the frame: read back whole while that
+name is the same, else card by card by the cards' own names; the cards of a layout holding
+an image, which get no name of their own, read back only with the frame's name, as are the
+letters a deck's back prints, `card-back-letters`).
 
 Only `validate` and the preview's checks turn units on (`active()` is None otherwise, and
 with `--no-cache`): a
@@ -137,11 +140,10 @@ class Units:
         entry is written by `marshal`, which keeps a tuple a tuple and an integer key an
         integer; a reader sees what a JSON entry gave it. A value JSON cannot write is not
         kept."""
-        if not _json_own(value):
-            try:
-                value = json.loads(to_json(value))
-            except (TypeError, ValueError):
-                return
+        try:
+            value = json_value(value)
+        except (TypeError, ValueError):
+            return
         self.used[name] = value
         self.worked_out += 1
 
@@ -168,6 +170,12 @@ class Units:
     def changed(self) -> bool:
         """Whether the next run would read anything other than what this one read."""
         return self.worked_out > 0 or len(self.used) != len(self.known)
+
+
+def json_value(value: Any) -> Any:
+    """`value` as JSON gives it back (itself when it is already: `_json_own`); TypeError
+    or ValueError for a value JSON cannot write."""
+    return value if _json_own(value) else json.loads(to_json(value))
 
 
 def _json_own(value: Any, depth: int = 0) -> bool:

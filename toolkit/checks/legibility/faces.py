@@ -27,6 +27,7 @@ from toolkit.checks.card_units import (
     framed_kinds,
     placed,
     prints_impure,
+    read_budgeted,
     read_key,
     same_shape,
     stored_finding,
@@ -225,6 +226,21 @@ def _card(
     between `validate` runs (toolkit.checks.card_units), and with its file's other cards
     (`batch`)."""
     name, layout, front = face
+    budget = jobs[0].budget if jobs else None
+    if batch is not None and jobs:  # read from the batch: no card named
+        root = jobs[0].root
+
+        def events(kept: Any) -> tuple[list[tuple[Any, ...]], bool]:
+            return _read_events(loaded, index, root, kept)
+
+        found = batch.reused(
+            index,
+            (lambda _, k: events(k))
+            if budget is None
+            else lambda _, k: read_budgeted(budget, events, k)[0],
+        )
+        if found is not None:
+            return found[0]
     shape = Shape(loaded, index)
 
     def work() -> tuple[list[tuple[Any, ...]], bool]:
@@ -251,30 +267,7 @@ def _card(
         return [shape.asked, kept]
 
     def read(kept: Any) -> tuple[list[tuple[Any, ...]], bool]:
-        asked, stored = kept
-        same_shape(loaded, index, asked)
-        events: list[tuple[Any, ...]] = []
-        for event in stored:
-            if event[0] == "face":
-                _, digest, looked = event
-                if type(digest) is not str or type(looked) is not int or looked < 0:
-                    raise ValueError("not a face's work")
-                events.append(tuple(event))
-                continue
-            if event[0] == "low":
-                _, at, colour, source, ratio, needed, size = event
-                if type(at) is not int or type(colour) is not str or type(source) is not str:
-                    raise ValueError("not a contrast")
-                if not all(type(v) in (int, float) for v in (ratio, needed, size)):
-                    raise ValueError("not a contrast")
-                events.append(tuple(event))
-                continue
-            _, told, place, code, message, severity = event
-            if code != A_SMALL.code:
-                raise ValueError("not a small text")
-            diag = placed(loaded, index, root, place, [code, message, severity])
-            events.append(("small", read_key(told), diag, place))
-        return events, False
+        return _read_events(loaded, index, root, kept)
 
     def args() -> list[Any] | None:
         named = card_args(jobs, layout, card)
@@ -282,11 +275,40 @@ def _card(
 
     if batch is None:
         batch = FileBatch("card-legibility", None, [], 0)  # this card alone
-    budget = jobs[0].budget
     if budget is None:
         return batch.card(index, args, work, store, read)[0]
     counted, kept, again = budgeted(budget, work, store, read)
     return batch.card(index, args, counted, kept, again)[0][0]
+
+
+def _read_events(
+    loaded: LoadedFile, index: int, root: Any, kept: Any
+) -> tuple[list[tuple[Any, ...]], bool]:
+    """The events `_card` kept of card `index`, read back."""
+    asked, stored = kept
+    same_shape(loaded, index, asked)
+    events: list[tuple[Any, ...]] = []
+    for event in stored:
+        if event[0] == "face":
+            _, digest, looked = event
+            if type(digest) is not str or type(looked) is not int or looked < 0:
+                raise ValueError("not a face's work")
+            events.append(tuple(event))
+            continue
+        if event[0] == "low":
+            _, at, colour, source, ratio, needed, size = event
+            if type(at) is not int or type(colour) is not str or type(source) is not str:
+                raise ValueError("not a contrast")
+            if not all(type(v) in (int, float) for v in (ratio, needed, size)):
+                raise ValueError("not a contrast")
+            events.append(tuple(event))
+            continue
+        _, told, place, code, message, severity = event
+        if code != A_SMALL.code:
+            raise ValueError("not a small text")
+        diag = placed(loaded, index, root, place, [code, message, severity])
+        events.append(("small", read_key(told), diag, place))
+    return events, False
 
 
 def _card_work(
