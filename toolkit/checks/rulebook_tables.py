@@ -37,6 +37,15 @@ def _delimiter_row(line: str) -> bool:
     return bool(cells) and all(_DELIMITER_CELL.fullmatch(cell) for cell in cells)
 
 
+def table_look(text: str, faces: Faces) -> list[tuple[int, int]] | None:
+    """The tables of `text` that `tall_table_rows` measures (`_looked`): [] for a text
+    without a delimiter row, None when every table is. [] is a pure function of the text and
+    the faces: nothing is measured, nothing said, no `budget` spent."""
+    if "|" not in text or not _DELIMITER.search(text):
+        return []
+    return _looked(text, faces)
+
+
 def tall_table_rows(
     text: str, lang: str, faces: Faces, icons: Any, budget: list[int] | None = None
 ) -> Iterator[tuple[Span, str]]:
@@ -44,9 +53,18 @@ def tall_table_rows(
     table row taller than a page under its header: the tables the look cannot settle
     (`_looked`) measured, each parsed on its own, while `budget` (their cells' characters,
     shared by a game's languages: `MAX_MEASURED_CHARACTERS`) lasts."""
-    if "|" not in text or not _DELIMITER.search(text):
-        return
-    looked = _looked(text, faces)
+    yield from looked_rows(text, table_look(text, faces), lang, faces, icons, budget)
+
+
+def looked_rows(
+    text: str,
+    looked: list[tuple[int, int]] | None,
+    lang: str,
+    faces: Faces,
+    icons: Any,
+    budget: list[int] | None = None,
+) -> Iterator[tuple[Span, str]]:
+    """`tall_table_rows` of a text whose `table_look` is `looked`."""
     if looked is None:  # the look cannot read it: every table measured
         yield from measured_rows(text, lang, faces, icons, budget)
         return
