@@ -322,34 +322,44 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     if "\r" in text:  # a printed carriage return: a line break, as markdown-it reads it
         text = text.replace("\r\n", "\n").replace("\r", "\n")  # (the bounds count lines)
     try:
-        _bounded(text)
+        counts = _bounded(text)
     except RulebookError as exc:
         raise _in_source(exc, source, text) from None
+    if counts is not None:  # what the card reference's budgets count of the text
+        game.print_memo[(COUNTS, text)] = counts  # (card_reference_bounds._text_counts)
     game.print_memo[key] = text
     return text
 
 
-def _bounded(text: str) -> None:
+COUNTS = "rulebook-counts"
+"""`game.print_memo`'s key (with the text) of a rendered rulebook's counts as `_bounded`
+found them searching it: its blocks, its tables' cells and its long words' squares
+(`block_count`, `table_cells`, the squares of `_LONG_RUN`'s runs)."""
+
+
+def _bounded(text: str) -> tuple[int, int, int] | None:
     """Raise RulebookError at the first bound of what a rendered rulebook may hold that
-    `text` passes. A pure function of the text: with `validate`'s units active, a text that
-    passed them all in the last run (a unit named by its digest) is not searched again, so
-    after one card edit only the languages whose text changed are (~0.8 ms a language)."""
+    `text` passes; else its counts (`COUNTS`) when it was searched. A pure function of the
+    text: with `validate`'s units active, a text that passed them all in the last run (a
+    unit named by its digest) is not searched again (None), so after one card edit only the
+    languages whose text changed are (~0.8 ms a language)."""
     units = active()
     name = Units.name(_BOUNDED_KIND, [text_digest(text)]) if units is not None else ""
     if units is not None and units.get(name, _passed) is not None:
-        return
+        return None
     long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
     _refuse_too_long(text)
-    _refuse_long_words_together(text)
-    _refuse_wide_table(text)
+    squares = _refuse_long_words_together(text)
+    cells = _refuse_wide_table(text)
     _refuse_much_markup(text)
-    _refuse_many_blocks(text)
+    blocks = _refuse_many_blocks(text)
     _refuse_long_links(text)
     _refuse_code_and_nesting(text)
     if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
         _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     if units is not None:
         units.put(name, True)
+    return blocks, cells, squares
 
 
 _BOUNDED_KIND = "rulebook-bounded"
@@ -616,9 +626,9 @@ under a second more; 88 URLs of 300 characters count 7.9 M. The bundled rulebook
 _LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
 
 
-def _refuse_long_words_together(text: str) -> None:
+def _refuse_long_words_together(text: str) -> int:
     """Raise RulebookError at the long word (over `LONG_WORD` characters) that takes the
-    rulebook past `MAX_LONG_WORDS`."""
+    rulebook past `MAX_LONG_WORDS`; else the squares of their lengths, added up."""
     work = count = 0
     for found in _LONG_RUN.finditer(text):
         size = found.end() - found.start()
@@ -631,6 +641,7 @@ def _refuse_long_words_together(text: str) -> None:
                 " with spaces, or print fewer",
                 *_place(text, found.start()),
             )
+    return work
 
 
 def _long_word(length: int, line: int, col: int) -> RulebookError:
@@ -712,11 +723,11 @@ def _refuse_too_long(text: str) -> None:
         )
 
 
-def _refuse_wide_table(text: str) -> None:
+def _refuse_wide_table(text: str) -> int:
     """Raise RulebookError at the first table (its `| --- |` row) of more than
     `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows, that sits in more than
     `MAX_TABLE_DEPTH` quotes and list items, or that brings the tables' cells past
-    `MAX_TABLE_CELLS`."""
+    `MAX_TABLE_CELLS`; else the tables' cells (`table_cells`)."""
     cells = 0
     for line, col, rows, columns, depth in _tables(text):
         if rows > MAX_TABLE_ROWS:
@@ -750,6 +761,7 @@ def _refuse_wide_table(text: str) -> None:
                 line,
                 col,
             )
+    return cells
 
 
 def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
@@ -1153,9 +1165,11 @@ def inline_markup_count(text: str, most: int) -> int:
     return sum(1 for _ in _INLINE_MARK.finditer(text))
 
 
-def _refuse_many_blocks(text: str) -> None:
+def _refuse_many_blocks(text: str) -> int:
     """Raise RulebookError at the line that starts the block past `MAX_BLOCKS` (a heading of
-    the contents counts `HEADING_WEIGHT`; a setext one, at its underline)."""
+    the contents counts `HEADING_WEIGHT`; a setext one, at its underline); else the blocks
+    (`block_count`: each block adds to the count)."""
+    blocks = 0
     for number, line, blocks in _blocks(text):
         if blocks > MAX_BLOCKS:
             raise RulebookError(
@@ -1165,6 +1179,7 @@ def _refuse_many_blocks(text: str) -> None:
                 number,
                 len(line) - len(line.lstrip()) + 1,
             )
+    return blocks
 
 
 def _blocks(text: str) -> Iterator[tuple[int, str, int]]:
