@@ -444,7 +444,10 @@ def _rendered(
         tokens = reads.kept_tokens(log)  # looked up as read: for the whole and its parts
         value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": text}
         value["parts"] = _parts(game, units, made, tokens)
-        units.put(name, value)
+        # what JSON gives back, by how it is made: each read a list of its path (lists of a
+        # step and a key), its op and its key, every key of `reads._KEYS` (a read or a
+        # copy of any other raises NotKept); texts; parts by their texts' names, or None
+        units.put_own(name, value)
     return text
 
 
