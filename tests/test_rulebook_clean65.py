@@ -110,3 +110,31 @@ def test_a_text_with_something_to_say_is_searched_each_run(tmp_path, searched, m
     assert _found(game, _kept(first)) == plain
     assert searched[each] == 3, searched
     assert all(searched[k] == 2 * once[k] for k in searched if k != each), (once, searched)
+
+
+def test_a_table_seen_plainly_short_is_not_measured_again_in_a_new_text(
+    tmp_path, monkeypatch
+) -> None:
+    measured: list[list[str]] = []
+    real = rulebook_tables._short
+
+    def short(rows, *args):
+        measured.append(rows)
+        return real(rows, *args)
+
+    monkeypatch.setattr(rulebook_tables, "_short", short)
+    game = _game(tmp_path)
+    first = Units()
+    _found(game, first)
+    assert len(measured) == 1
+    book = game / "rulebook" / "en.md"
+    book.write_text(book.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    kept = _kept(first)
+    assert _found(game, kept) == _found(game, None)
+    assert len(measured) == 2, "the text changed, its table did not: measured without units only"
+    book.write_text(
+        book.read_text(encoding="utf-8").replace("| short | fine |", "| short | finer |"),
+        encoding="utf-8",
+    )
+    assert _found(game, _kept(kept)) == _found(game, None)
+    assert len(measured) == 4, "the table changed: measured again"

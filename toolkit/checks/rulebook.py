@@ -96,7 +96,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
             if ":" in text and INLINE_ICON.search(text):
                 icons = icons or icon_set(game.root)
             if not (clean.on and clean.seen("tables:" + mark)):
-                looked = table_look(text, faces)
+                looked = table_look(text, faces, clean)  # each table marked so too
                 if looked == [] and clean.on:  # plainly lower than a page: none measured
                     clean.found_clean("tables:" + mark)
                 for span, message in looked_rows(text, looked, lang, faces, icons, measured):
