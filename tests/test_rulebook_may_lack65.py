@@ -1,6 +1,8 @@
 """`rulebook_glyphs.may_lack` searches the characters a rendered rulebook draws as a set (in
 C), not in order of first use: whether any face lacks one does not depend on their order,
-and a set of a book's characters is made several times faster (~0.2 ms a language)."""
+and a set of a book's characters is made several times faster (~0.2 ms a language). And
+the words the renderer prints of its own are not made when the toolkit's font prints every
+face (`in_own_words`)."""
 
 from __future__ import annotations
 
@@ -37,3 +39,29 @@ def test_the_characters_are_searched_as_a_set(monkeypatch) -> None:
     assert rulebook_glyphs.may_lack(text, Faces())
     chars = drawn(text) + rulebook_glyphs.marks()
     assert searched and all(s == "".join(set(chars)) for s in searched)
+
+
+def test_the_own_words_are_not_made_for_the_toolkit_s_own_faces(monkeypatch) -> None:
+    """The toolkit's own font prints every word the renderer prints of its own: with every
+    face of the rulebook the toolkit's, those words are not made (in_own_words)."""
+    from tests.conftest import REPO
+    from toolkit.content.game import load_game
+    from toolkit.render import rulebook_words
+
+    made: list[str] = []
+    real = rulebook_words.own_words
+
+    def counted(game, lang, headings):
+        made.append(lang)
+        return real(game, lang, headings)
+
+    monkeypatch.setattr(rulebook_words, "own_words", counted)
+    game = load_game(REPO / "content" / "whisky-game")
+    assert game.manifest_file.model.style is not None
+    assert list(rulebook_glyphs.in_own_words(game, "en", Faces(), None, True)) == []
+    assert made == []
+    # a face not the toolkit's (as a game's font is): its words are made
+    toolkit = {k: v for k, v in rulebook_glyphs.FILES.items() if k != "regular"}
+    monkeypatch.setattr(rulebook_glyphs, "FILES", toolkit)
+    assert list(rulebook_glyphs.in_own_words(game, "en", Faces(), None, True)) == []
+    assert made == ["en"]

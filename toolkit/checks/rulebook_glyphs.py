@@ -10,6 +10,7 @@ check families' registry imports this module for every game)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import astuple
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +112,8 @@ def in_own_words(
     style = manifest.model.style if manifest is not None and manifest.model is not None else None
     if style is None or manifest is None or manifest.doc is None:
         return
+    if all(face in FILES for face in astuple(faces)):
+        return  # every face the toolkit's own, which prints them all: no word to make
     from toolkit.render.markdown_printed import drawn
     from toolkit.render.rulebook_words import own_words
 
