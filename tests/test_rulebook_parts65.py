@@ -5,14 +5,17 @@ afresh."""
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 import pytest
 
 from tests.test_rulebook_reads import _game, _renders
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
+from toolkit.content import validate_cache
 from toolkit.render import rulebook_reads as reads
 from toolkit.render import rulebook_source
+from toolkit.usercache import SignedStore
 
 
 @pytest.mark.usefixtures("cache")
@@ -51,3 +54,24 @@ def test_a_part_whose_indexes_are_not_its_reads_is_not_read_back(at) -> None:
         rulebook_source._kept_render(_kept({"d": ["f", "g", at]}))
     with pytest.raises(ValueError):
         rulebook_source._kept_render(_kept({"d": ["f", "g"]}))
+
+
+def test_a_render_kept_by_parts_is_not_digested_whole(tmp_path, monkeypatch, cache):  # noqa: F811
+    """With parts (a game folder in the frame), a kept render holds no digest of all its
+    reads (each part's tells the same: `_same_whole`); a manifest edit (the rest changed)
+    reads it back by its parts, as a run without the cache renders it."""
+    game = _game(tmp_path)
+    monkeypatch.chdir(game)
+    assert _run(".", "-f", "json")[0] == 0
+    (entry,) = sorted(cache.glob("units-*"))
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    units = marshal.loads(store.read(entry.name) or b"")["units"]
+    renders = [v for v in map(marshal.loads, units.values()) if type(v) is dict and "reads" in v]
+    assert len(renders) == 2
+    assert all(v["digest"] == "" and v["parts"] for v in renders)
+    done = _renders(monkeypatch)
+    manifest = game / "game.yaml"
+    manifest.write_text("# a comment\n" + manifest.read_text("utf-8"), "utf-8")
+    cached = _run(".", "-f", "json")
+    assert done == [], "read back by their parts"
+    assert cached == _run(".", "-f", "json", "--no-cache")

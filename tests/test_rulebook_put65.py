@@ -26,8 +26,11 @@ def test_a_template_form_s_kept_reads_are_what_json_gives_back(name) -> None:
     except reads.NotKept:
         return
     tokens = reads.kept_tokens(log)
-    parts = {part: ["frame", "digest"] for part in reads.part_indexes(made, {"cards"})}
-    value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": "", "parts": parts}
+    parts = {
+        part: ["frame", reads.tokens_digest([tokens[i] for i in at]), at]
+        for part, at in reads.part_indexes(made, {"cards"}).items()
+    }
+    value = {"reads": made, "digest": "", "text": "", "parts": parts}
     assert unit_cache._json_own(value)
 
 
