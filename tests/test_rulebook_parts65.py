@@ -75,3 +75,28 @@ def test_a_render_kept_by_parts_is_not_digested_whole(tmp_path, monkeypatch, cac
     cached = _run(".", "-f", "json")
     assert done == [], "read back by their parts"
     assert cached == _run(".", "-f", "json", "--no-cache")
+
+
+def test_each_part_is_named_in_the_frame_once_a_run(tmp_path, monkeypatch, cache):  # noqa: F811
+    """Each language's kept render asks for the same parts' names in the frame: each is
+    worked out once a run (as a run without the cache says, after a card edit)."""
+    from toolkit.content.unit_cache import Units
+
+    game = _game(tmp_path)
+    deck = game / "decks" / "cards.yaml"
+    text = deck.read_text("utf-8")
+    assert _run(str(game), "-f", "json")[0] == 0
+    named: list[str] = []
+    for method in ("framed_name", "framed_name_but"):
+        real = getattr(Units, method)
+
+        def counted(self, kind, *args, real=real):
+            if kind.startswith(reads.KIND + ":"):
+                named.append(kind)
+            return real(self, kind, *args)
+
+        monkeypatch.setattr(Units, method, counted)
+    deck.write_text(text.replace("en: Move {steps} spaces.", "en: Move {steps} squares."), "utf-8")
+    cached = _run(str(game), "-f", "json")
+    assert named and len(named) == len(set(named)), named
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
