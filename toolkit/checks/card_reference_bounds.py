@@ -114,7 +114,7 @@ def _long_words(of: str) -> tuple[int, int]:
     """(the squares of the long words' lengths of `of`, added up; its longest word)."""
     from toolkit.render import rulebook_source as bounds
 
-    sizes = [found.end() - found.start() for found in bounds._LONG_RUN.finditer(of)]
+    sizes = [end - start for start, end in bounds.long_runs(of)]
     return sum(size * size for size in sizes), max(sizes, default=0)
 
 

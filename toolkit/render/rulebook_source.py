@@ -191,8 +191,40 @@ BREAKING_SPACES = (
 """Where reportlab's paragraphs may break a line (`reportlab.platypus.paragraph._wsc`): not
 at a no-break space (U+00A0), which Python's `\\s` counts as one, but at a zero-width space."""
 _NOT_SPACE = f"[^{re.escape(BREAKING_SPACES)}]"
-_LONG_WORD = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{MAX_WORD + 1}}}")
+_SPACE = f"[{re.escape(BREAKING_SPACES)}]"
 _WORD = re.compile(f"{_NOT_SPACE}*")
+
+
+def _runs(size: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The patterns of a run without a breaking space of at least `size` characters (as
+    many as follow) at a text's start, and after a breaking space (the run its group 1). A
+    text's runs are those two find, the second from each space in turn: a pattern that
+    starts with a space is searched for in C from one space to the next, where one that
+    starts with a look-behind (`(?<!x)x{n,}`) is tried at each character (~2x slower)."""
+    run = rf"{_NOT_SPACE}{{{size},}}"
+    return re.compile(run), re.compile(rf"{_SPACE}({run})")
+
+
+def _run_spans(
+    text: str, patterns: tuple[re.Pattern[str], re.Pattern[str]]
+) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each run of `text` that `patterns` (`_runs`) find, in order."""
+    first = patterns[0].match(text)
+    if first is not None:
+        yield first.span()
+    for found in patterns[1].finditer(text):
+        yield found.span(1)
+
+
+_LONG_WORDS = _runs(MAX_WORD + 1)
+
+
+def _long_word_at(text: str) -> int:
+    """Where the first run without a breaking space of over `MAX_WORD` characters starts in
+    `text`, or -1."""
+    return next((start for start, _ in _run_spans(text, _LONG_WORDS)), -1)
+
+
 MAX_PARAGRAPH = 50_000
 """Characters of one paragraph (lines between blank lines): reportlab re-wraps the rest of a
 paragraph at every page it splits (50,000 characters took 0.7 s, 150,000 4 s, 1,000,000 over
@@ -334,7 +366,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
 COUNTS = "rulebook-counts"
 """`game.print_memo`'s key (with the text) of a rendered rulebook's counts as `_bounded`
 found them searching it: its blocks, its tables' cells and its long words' squares
-(`block_count`, `table_cells`, the squares of `_LONG_RUN`'s runs)."""
+(`block_count`, `table_cells`, the squares of `long_runs`' lengths)."""
 
 
 def _bounded(text: str) -> tuple[int, int, int] | None:
@@ -634,19 +666,19 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
     and markup inside a word (`**a**b`) does not end it. No printed word is longer than the
     longest run without a space in the source (markup only drops characters or turns them
     into spaces), so the Markdown is parsed only when the source holds such a run."""
-    found = _LONG_WORD.search(text)
-    if found is None:
+    at = _long_word_at(text)
+    if at < 0:
         return False
-    run = _WORD.match(text, found.start()).group()  # type: ignore[union-attr]
+    run = _WORD.match(text, at).group()  # type: ignore[union-attr]
     if not _MARKUP_CHAR.search(run):  # no markup in it: it prints as it is written
-        raise _long_word(len(run), *_place(text, found.start()))
+        raise _long_word(len(run), *_place(text, at))
     if not parse:
         return True
     for printed, first_line in _printed_blocks(text):
-        found = _LONG_WORD.search(printed)
-        if found is None:
+        at = _long_word_at(printed)
+        if at < 0:
             continue
-        word = _WORD.match(printed, found.start()).group()  # type: ignore[union-attr]
+        word = _WORD.match(printed, at).group()  # type: ignore[union-attr]
         raise _long_word(len(word), *_word_place(text, first_line, word))
     return True
 
@@ -665,15 +697,21 @@ word, each under the bounds, took 22 s of CPU a language (probe 21); at 30,000,0
 of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here; words
 of 30 to 99 letters cost less: 0.025 to 0.1 s a million). At this bound a language takes
 under a second more; 88 URLs of 300 characters count 7.9 M. The bundled rulebooks count 0."""
-_LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
+_LONG_RUNS = _runs(LONG_WORD + 1)
+
+
+def long_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each run without a breaking space of over `LONG_WORD` characters
+    in `text` (a long word, counted as `MAX_LONG_WORDS` counts it), in order."""
+    return _run_spans(text, _LONG_RUNS)
 
 
 def _refuse_long_words_together(text: str) -> int:
     """Raise RulebookError at the long word (over `LONG_WORD` characters) that takes the
     rulebook past `MAX_LONG_WORDS`; else the squares of their lengths, added up."""
     work = count = 0
-    for found in _LONG_RUN.finditer(text):
-        size = found.end() - found.start()
+    for start, end in long_runs(text):
+        size = end - start
         work, count = work + size * size, count + 1
         if work > MAX_LONG_WORDS:
             raise RulebookError(
@@ -681,7 +719,7 @@ def _refuse_long_words_together(text: str) -> int:
                 " characters without a space up to here, and laying out such a word costs"
                 f" the square of its length (together past {MAX_LONG_WORDS:,}); break them"
                 " with spaces, or print fewer",
-                *_place(text, found.start()),
+                *_place(text, start),
             )
     return work
 
