@@ -138,3 +138,31 @@ def test_a_table_seen_plainly_short_is_not_measured_again_in_a_new_text(
     )
     assert _found(game, _kept(kept)) == _found(game, None)
     assert len(measured) == 4, "the table changed: measured again"
+
+
+def test_a_rendered_text_is_digested_once_a_run(tmp_path, monkeypatch) -> None:
+    """The bounds, the card reference's counts and the family's marks name their units by
+    the rendered text's digest (`rulebook_source.rendered_digest`): worked out once."""
+    from toolkit.checks import card_reference_bounds
+    from toolkit.render import rulebook_source
+
+    game = _game(tmp_path)
+    loaded = load_game(game)
+    text = rulebook_source.render_markdown(
+        loaded, "en", rulebook_source.read_rulebook(loaded.rulebook["en"], loaded.root)
+    )
+    digested: list[int] = []
+    for module in (rulebook, rulebook_source, card_reference_bounds):
+        real = unit_cache.text_digest
+
+        def counted(*parts: str, real=real) -> str:
+            digested.extend(1 for p in parts if p == text)
+            return real(*parts)
+
+        monkeypatch.setattr(module, "text_digest", counted, raising=False)
+    first = Units()
+    assert _found(game, first) == _found(game, None)
+    assert digested == [1], "once, in the run with units"
+    digested.clear()
+    assert _found(game, _kept(first)) == _found(game, None)
+    assert digested == [1], "read back: once"

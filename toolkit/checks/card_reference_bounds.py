@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
-from toolkit.content.unit_cache import Units, active, cached_as, text_digest
+from toolkit.content.unit_cache import Units, active, cached_as
 from toolkit.diagnostics import Span
 
 Finding = tuple[str, Span, str]
@@ -97,7 +97,7 @@ def _text_counts(game: Game, text: str) -> tuple[int, int, int]:
 
     if active() is None:
         return work()
-    name = Units.name(COUNTS_KIND, [text_digest(text)])
+    name = Units.name(COUNTS_KIND, [bounds.rendered_digest(game, text)])
     return cached_as(name, work, list, _counts_read)
 
 

@@ -55,7 +55,12 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if not game.rulebook:
         return
     from toolkit.render.markdown_printed import printed as printed_markdown
-    from toolkit.render.rulebook_source import RulebookError, read_rulebook, render_markdown
+    from toolkit.render.rulebook_source import (
+        RulebookError,
+        read_rulebook,
+        render_markdown,
+        rendered_digest,
+    )
     from toolkit.render.rulebook_style import rulebook_faces
 
     faces = rulebook_faces(game)
@@ -91,7 +96,7 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
         # two pure functions of the text and the faces, each kept as a mark of a text in
         # which it found nothing (`_CLEAN_KIND`): a language whose text is as it was in the
         # last run (after one card edit, each but the card's own) is not searched again
-        mark = text_digest(*astuple(faces), text) if clean.on else ""
+        mark = text_digest(*astuple(faces), rendered_digest(game, text)) if clean.on else ""
         if "|" in text:  # its own tables: a row taller than a page
             if ":" in text and INLINE_ICON.search(text):
                 icons = icons or icon_set(game.root)
@@ -140,12 +145,12 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
 
 
 _CLEAN_KIND = "clean-rulebook-text"
-"""The rendered rulebook texts (in their faces: `text_digest` of the faces and the text) in
-which the last run found nothing to parse for (`tables:`: every table plainly lower than a
-page, `rulebook_tables.table_look`; `printed:`: no character reference, right-to-left
-letter or character a face lacks): a text found there is so now (toolkit.content.
-unit_cache.Clean). After one card edit only the languages whose rulebook prints the card's
-text are searched again (~0.6 ms each other language)."""
+"""The rendered rulebook texts (in their faces: `text_digest` of the faces and the text's
+digest, `rulebook_source.rendered_digest`) in which the last run found nothing to parse for
+(`tables:`: every table plainly lower than a page, `rulebook_tables.table_look`; `printed:`:
+no character reference, right-to-left letter or character a face lacks): a text found there
+is so now (toolkit.content.unit_cache.Clean). After one card edit only the languages whose
+rulebook prints the card's text are searched again (~0.6 ms each other language)."""
 
 
 MAX_RULEBOOK_ICON_PAINT = 1_000

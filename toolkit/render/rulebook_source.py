@@ -354,7 +354,7 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     if "\r" in text:  # a printed carriage return: a line break, as markdown-it reads it
         text = text.replace("\r\n", "\n").replace("\r", "\n")  # (the bounds count lines)
     try:
-        counts = _bounded(text)
+        counts = _bounded(text, rendered_digest(game, text) if active() is not None else None)
     except RulebookError as exc:
         raise _in_source(exc, source, text) from None
     if counts is not None:  # what the card reference's budgets count of the text
@@ -369,14 +369,31 @@ found them searching it: its blocks, its tables' cells and its long words' squar
 (`block_count`, `table_cells`, the squares of `long_runs`' lengths)."""
 
 
-def _bounded(text: str) -> tuple[int, int, int] | None:
+def rendered_digest(game: Game, text: str) -> str:
+    """`text_digest` of a rendered rulebook `text`, worked out once a run: the bounds, the
+    card reference's counts and the rulebook family's marks name their units by it (each
+    digest of a language's ~15 kB was ~25 µs). Kept in `game.print_memo` with the text, by
+    its id (the text `render_markdown` gives is the one it keeps there)."""
+    key = (_DIGEST, id(text))
+    kept = game.print_memo.get(key)
+    if kept is not None and kept[0] is text:
+        return str(kept[1])
+    digest = text_digest(text)
+    game.print_memo[key] = (text, digest)
+    return digest
+
+
+_DIGEST = "rulebook-text-digest"
+
+
+def _bounded(text: str, digest: str | None = None) -> tuple[int, int, int] | None:
     """Raise RulebookError at the first bound of what a rendered rulebook may hold that
     `text` passes; else its counts (`COUNTS`) when it was searched. A pure function of the
     text: with `validate`'s units active, a text that passed them all in the last run (a
-    unit named by its digest) is not searched again (None), so after one card edit only the
-    languages whose text changed are (~0.8 ms a language)."""
+    unit named by its digest, `digest` when known) is not searched again (None), so after
+    one card edit only the languages whose text changed are (~0.8 ms a language)."""
     units = active()
-    name = Units.name(_BOUNDED_KIND, [text_digest(text)]) if units is not None else ""
+    name = Units.name(_BOUNDED_KIND, [digest or text_digest(text)]) if units is not None else ""
     if units is not None and units.get(name, _passed) is not None:
         return None
     long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
