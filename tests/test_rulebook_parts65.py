@@ -100,3 +100,18 @@ def test_each_part_is_named_in_the_frame_once_a_run(tmp_path, monkeypatch, cache
     cached = _run(str(game), "-f", "json")
     assert named and len(named) == len(set(named)), named
     assert cached == _run(str(game), "-f", "json", "--no-cache")
+
+
+def test_a_rest_read_finding_otherwise_renders_again(tmp_path, monkeypatch, cache):  # noqa: F811
+    """A manifest edit that changes what a read of the rest finds (the title the rulebook
+    prints): the render kept by parts is done again, as a run without the cache does it."""
+    game = _game(tmp_path)
+    assert _run(str(game), "-f", "json")[0] == 0
+    renders = _renders(monkeypatch)
+    manifest = game / "game.yaml"
+    text = manifest.read_text("utf-8")
+    title = next(line for line in text.split("\n") if line.startswith("  en: "))
+    manifest.write_text(text.replace(title, title + " Deluxe", 1), "utf-8")
+    cached = _run(str(game), "-f", "json")
+    assert renders == ["en"], renders
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
