@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -108,11 +109,12 @@ def test_a_rendered_rulebook_s_counts_are_read_back_by_its_text(monkeypatch) -> 
     text = "# Rules\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" + "x" * 40 + " and more.\n"
     other = text.replace("more", "less")
     plain = (real(text), rulebook_source.table_cells(text), bounds._long_words(text)[0])
+    game = SimpleNamespace(print_memo={})  # no render searched the texts in this run
     first = Units()
     with unit_cache.activated(first):
-        assert bounds._text_counts(text) == plain
+        assert bounds._text_counts(game, text) == plain
     with unit_cache.activated(_kept(first)):
-        assert bounds._text_counts(text) == plain
+        assert bounds._text_counts(game, text) == plain
         assert counted == [text], "read back"
-        assert bounds._text_counts(other) == (real(other), 4, plain[2])
+        assert bounds._text_counts(game, other) == (real(other), 4, plain[2])
     assert counted == [text, other], "another text: counted"

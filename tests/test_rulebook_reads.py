@@ -429,14 +429,14 @@ def test_a_changed_decks_reads_finding_otherwise_skip_the_whole_renders_digest(
     text = deck.read_text("utf-8")
     assert _run(str(game), "-f", "json")[0] == 0
     wholes: list[int] = []
-    real = reads.read_digest
+    real = reads.read_tokens
 
-    def counted(context: dict[str, Any], made: list[Any]) -> str:
+    def counted(context: dict[str, Any], made: list[Any]) -> list[Any]:
         if "lang" in context:  # the whole context, not one deck's part of it
             wholes.append(len(made))
         return real(context, made)
 
-    monkeypatch.setattr(reads, "read_digest", counted)
+    monkeypatch.setattr(reads, "read_tokens", counted)
     renders = _renders(monkeypatch)
     deck.write_text(text.replace("en: Move {steps} spaces.", "en: Move {steps} squares."), "utf-8")
     cached = _run(str(game), "-f", "json")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolkit.content.game import Game, LoadedFile
-from toolkit.content.unit_cache import Units, active, cached_as, text_digest
+from toolkit.content.unit_cache import Units, active, cached_as
 from toolkit.diagnostics import Span
 
 Finding = tuple[str, Span, str]
@@ -26,7 +26,7 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
     from toolkit.render import rulebook_source as bounds
     from toolkit.render.card_reference import FIXED_COLUMNS, named
 
-    blocks, cells, squares = _text_counts(text)
+    blocks, cells, squares = _text_counts(game, text)
     started = False
     for loaded in game.decks:
         deck, doc = loaded.model, loaded.doc
@@ -73,23 +73,31 @@ def findings(game: Game, lang: str, text: str) -> Iterator[Finding]:
             return
         blocks, cells = blocks + rows, cells + rows * columns
     reference = _reference_rows(game, lang)
-    yield from _markup_past(reference, text)
-    yield from _long_words_past(reference, squares)
+    counted = [_deck_counts(game, loaded, lang, found) for loaded, found in reference]
+    yield from _markup_past(reference, text, sum(pieces for pieces, _, _ in counted))
+    more = sum(more for _, more, _ in counted)  # the decks' cells are set apart: they add up
+    longest = max((longest for _, _, longest in counted), default=0)
+    yield from _long_words_past(reference, squares, (more, longest))
 
 
-def _text_counts(text: str) -> tuple[int, int, int]:
+def _text_counts(game: Game, text: str) -> tuple[int, int, int]:
     """What the budgets count of a rendered rulebook itself: its blocks, its tables' cells
     and its long words' squares (`_long_words_past`). With `validate`'s units active, kept
     between runs (kind `rulebook-counts`) by the text's digest: after a card edit the
-    languages whose rulebook prints the same text are not counted again (~0.5 ms each)."""
+    languages whose rulebook prints the same text are not counted again (~0.5 ms each).
+    A text the render's bounds searched in this run is counted there (`rulebook_source.
+    COUNTS`: ~0.35 ms)."""
     from toolkit.render import rulebook_source as bounds
 
     def work() -> tuple[int, int, int]:
+        counted = game.print_memo.get((bounds.COUNTS, text))
+        if counted is not None:
+            return counted
         return bounds.block_count(text), bounds.table_cells(text), _long_words(text)[0]
 
     if active() is None:
         return work()
-    name = Units.name(COUNTS_KIND, [text_digest(text)])
+    name = Units.name(COUNTS_KIND, [bounds.rendered_digest(game, text)])
     return cached_as(name, work, list, _counts_read)
 
 
@@ -106,7 +114,7 @@ def _long_words(of: str) -> tuple[int, int]:
     """(the squares of the long words' lengths of `of`, added up; its longest word)."""
     from toolkit.render import rulebook_source as bounds
 
-    sizes = [found.end() - found.start() for found in bounds._LONG_RUN.finditer(of)]
+    sizes = [end - start for start, end in bounds.long_runs(of)]
     return sum(size * size for size in sizes), max(sizes, default=0)
 
 
@@ -127,6 +135,31 @@ def _reference_rows(game: Game, lang: str) -> Rows:
     return out
 
 
+Counts = tuple[int, int, int]
+"""What the budgets count of a deck's rows: the pieces of markup its cells print
+(`_markup_past`), its long words' squares and its longest word (`_long_words_past`)."""
+
+
+def _row_counts(rows: list[list[str]]) -> Counts:
+    """`Counts` of a deck's rows, its cells set apart by line breaks (a breaking space: no
+    word or piece spans two cells)."""
+    cells = [cell for row in rows for cell in row]
+    joined = "\n".join(cells)
+    return (_pieces(cells, joined), *_long_words(joined))
+
+
+def _deck_counts(game: Game, loaded: LoadedFile, lang: str, rows: list[list[str]]) -> Counts:
+    """`_row_counts` of a deck's `rows` in `lang`: with `validate`'s units active, kept with
+    its rows (`_kept_rows`: after a card edit the other decks' are read back, not counted
+    again in each language)."""
+    assert loaded.doc is not None
+    if active() is None or loaded.doc.digest is None:
+        return _row_counts(rows)
+    counts = _kept_rows(game, loaded, lang)[2]
+    assert counts is not None  # kept with the rows it has
+    return counts
+
+
 def _size(game: Game, loaded: LoadedFile, lang: str) -> tuple[int, int] | None:
     """`reference_size` of a deck in `lang`: with `validate`'s units active, from its rows
     and columns as kept (`_kept_rows`: a deck has a part when one card's text prints, as it
@@ -136,7 +169,7 @@ def _size(game: Game, loaded: LoadedFile, lang: str) -> tuple[int, int] | None:
     assert loaded.model is not None and loaded.doc is not None
     if active() is None or loaded.doc.digest is None:
         return reference_size(game, loaded.model, lang)
-    rows, columns = _kept_rows(game, loaded, lang)
+    rows, columns, _ = _kept_rows(game, loaded, lang)
     return None if rows is None else (len(loaded.model.cards), columns)
 
 
@@ -150,8 +183,11 @@ def _deck_rows(game: Game, loaded: LoadedFile, lang: str) -> list[list[str]] | N
     return _kept_rows(game, loaded, lang)[0]
 
 
-def _kept_rows(game: Game, loaded: LoadedFile, lang: str) -> tuple[list[list[str]] | None, int]:
-    """`reference_rows` of a deck in `lang`. With `validate`'s units active, kept between
+def _kept_rows(
+    game: Game, loaded: LoadedFile, lang: str
+) -> tuple[list[list[str]] | None, int, Counts | None]:
+    """`reference_rows` of a deck in `lang`, its columns and its rows' `Counts` (None
+    without rows). With `validate`'s units active, kept between
     runs (kind `reference-rows`), named as a file's walk is (toolkit.content.walk: the bytes
     the deck's model was validated from, the game's plugin and the model's class), with the
     language and the game's languages (which texts a view reads as localized): what the
@@ -164,9 +200,11 @@ def _kept_rows(game: Game, loaded: LoadedFile, lang: str) -> tuple[list[list[str
     deck, doc = loaded.model, loaded.doc
     assert deck is not None and doc is not None and doc.digest is not None
 
-    def work() -> tuple[list[list[str]] | None, int]:
+    def work() -> tuple[list[list[str]] | None, int, Counts | None]:
         rows = reference_rows(game, deck, lang)
-        return rows, column_count(game, deck) if rows is not None else 0
+        if rows is None:
+            return None, 0, None
+        return rows, column_count(game, deck), _row_counts(rows)
 
     memo = game.print_memo
     key = ("reference-rows", id(loaded), lang)
@@ -177,7 +215,7 @@ def _kept_rows(game: Game, loaded: LoadedFile, lang: str) -> tuple[list[list[str
     langs = game_languages(game)
     args = [doc.digest, game.plugin.game_id, kind.__module__, kind.__qualname__, lang]
     name = Units.name(ROWS_KIND, [*args, sorted(langs) if langs is not None else None])
-    found = cached_as(name, work, list, _rows_read)
+    found = cached_as(name, work, _rows_kept, _rows_read)
     memo[key] = (loaded, found)  # the size, then the rows: one unit asked once
     return found
 
@@ -185,18 +223,27 @@ def _kept_rows(game: Game, loaded: LoadedFile, lang: str) -> tuple[list[list[str
 ROWS_KIND = "reference-rows"
 
 
-def _rows_read(kept: Any) -> tuple[list[list[str]] | None, int]:
-    """Kept rows and columns read back (ValueError for another shape)."""
-    if type(kept) is not list or len(kept) != 2 or type(kept[1]) is not int:
+def _rows_kept(found: tuple[list[list[str]] | None, int, Counts | None]) -> list[Any]:
+    rows, columns, counts = found
+    return [rows, columns, None if counts is None else list(counts)]
+
+
+def _rows_read(kept: Any) -> tuple[list[list[str]] | None, int, Counts | None]:
+    """Kept rows, columns and counts read back (ValueError for another shape)."""
+    if type(kept) is not list or len(kept) != 3 or type(kept[1]) is not int:
         raise ValueError("not a deck's rows")
-    rows, columns = kept
+    rows, columns, counts = kept
     if rows is None:
-        return None, columns
+        if counts is not None:
+            raise ValueError("not a deck's rows")
+        return None, columns, None
+    if type(counts) is not list or len(counts) != 3 or set(map(type, counts)) != {int}:
+        raise ValueError("not a deck's rows' counts")
     if type(rows) is not list or not all(
         type(row) is list and all(type(cell) is str for cell in row) for row in rows
     ):
         raise ValueError("not a deck's rows")
-    return rows, columns
+    return rows, columns, (counts[0], counts[1], counts[2])
 
 
 _MARKUP_CHARS = "&<>\u202f\n"
@@ -205,29 +252,27 @@ _MARKUP_CHARS = "&<>\u202f\n"
 of its own) and a line break (`<br/>`)."""
 
 
-def _markup_past(decks: Rows, text: str) -> Iterator[Finding]:
+def _markup_past(decks: Rows, text: str, total: int | None = None) -> Iterator[Finding]:
     """R010 at the card whose reference row takes the rulebook's inline markup (the
     Markdown's, `text`, with the reference's cells') past `MAX_INLINE_MARKUP`: 700 cards of
-    300 `&&&` words, outside the count, took `build` 14.7 s and 1.25 GB (probe 53-12)."""
-    from toolkit.content.templating import INLINE_ICON
+    300 `&&&` words, outside the count, took `build` 14.7 s and 1.25 GB (probe 53-12).
+    `total`: the pieces the decks' cells print together, when counted (`Counts`)."""
     from toolkit.render import rulebook_source as bounds
 
     most = bounds.MAX_INLINE_MARKUP
-    rows = []  # (deck file, row's index, its pieces) for each row with any
-    total = 0
-    for loaded, found in decks:
-        for index, row in enumerate(found):
-            pieces = 0
-            for cell in row:
-                pieces += sum(cell.count(ch) for ch in _MARKUP_CHARS)
-                if ":" in cell:
-                    pieces += sum(1 for _ in INLINE_ICON.finditer(cell))
-            if pieces:
-                rows.append((loaded, index, pieces))
-                total += pieces
+    if total is None:
+        total = _pieces([cell for _, found in decks for row in found for cell in row])
     if not total:
         return
     count = bounds.inline_markup_count(text, most - total)
+    if count + total <= most:
+        return  # nearly every game: no row takes the count past (each adds its pieces)
+    rows = []  # (deck file, row's index, its pieces) for each row with any
+    for loaded, found in decks:
+        for index, row in enumerate(found):
+            pieces = _pieces(row)
+            if pieces:
+                rows.append((loaded, index, pieces))
     for loaded, index, pieces in rows:
         count += pieces
         if count > most:
@@ -247,17 +292,36 @@ def _markup_past(decks: Rows, text: str) -> Iterator[Finding]:
             return
 
 
-def _long_words_past(decks: Rows, total: int) -> Iterator[Finding]:
+def _pieces(cells: list[str], joined: str | None = None) -> int:
+    """The pieces of markup `cells` print together, as `_markup_past` counts each row's:
+    counted in C over the cells set apart by line breaks (themselves not counted), which no
+    piece spans (an icon's name holds no line break), not cell by cell (~0.2 ms a language).
+    `joined`: the cells so joined, when made."""
+    from toolkit.content.templating import INLINE_ICON
+
+    joined = "\n".join(cells) if joined is None else joined
+    pieces = sum(joined.count(ch) for ch in _MARKUP_CHARS) - max(len(cells) - 1, 0)
+    if ":" in joined:
+        pieces += sum(1 for _ in INLINE_ICON.finditer(joined))
+    return pieces
+
+
+def _long_words_past(
+    decks: Rows, total: int, counted: tuple[int, int] | None = None
+) -> Iterator[Finding]:
     """R010 at the first card whose reference row prints a word over the rulebook's
     `MAX_WORD`, or takes its long words (over `LONG_WORD` letters: the Markdown's, whose
     squares add up to `total`, with the reference's cells') past `MAX_LONG_WORDS`: laying a
     word out costs the square of its length, and 10 cards whose text is one 3,899-letter
-    word took `build --only rulebook` 13.3 s a language, printed by no face (probe 60-16)."""
+    word took `build --only rulebook` 13.3 s a language, printed by no face (probe 60-16).
+    `counted`: the cells' squares and longest word, when counted (`Counts`)."""
     from toolkit.render import rulebook_source as bounds
 
     work = _long_words
     # the cells set apart by line breaks (a breaking space: no word spans two cells)
-    more, longest = work("\n".join(cell for _, rows in decks for row in rows for cell in row))
+    more, longest = counted or work(
+        "\n".join(cell for _, rows in decks for row in rows for cell in row)
+    )
     if total + more <= bounds.MAX_LONG_WORDS and longest <= bounds.MAX_WORD:
         return  # nearly every game: no row is counted alone
     for loaded, rows in decks:

@@ -10,6 +10,7 @@ check families' registry imports this module for every game)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import astuple
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -32,10 +33,11 @@ def may_lack(text: str, faces: Faces) -> bool:
 
     Each character is searched once: a face lacks a character of the text or not wherever
     it stands, and the whole rendered book was read again for each face (~1.5 ms a
-    language)."""
+    language). In no order (a set's: whether any is lacking does not depend on it), which
+    is found in C several times faster than in order of first use (~0.2 ms a language)."""
     from toolkit.render.markdown_printed import STYLES, drawn
 
-    shown = "".join(dict.fromkeys(drawn(text) + marks()))
+    shown = "".join(set(drawn(text) + marks()))
     return any(missing_glyphs(shown, face) for face in {getattr(faces, s) for s in STYLES})
 
 
@@ -110,6 +112,8 @@ def in_own_words(
     style = manifest.model.style if manifest is not None and manifest.model is not None else None
     if style is None or manifest is None or manifest.doc is None:
         return
+    if all(face in FILES for face in astuple(faces)):
+        return  # every face the toolkit's own, which prints them all: no word to make
     from toolkit.render.markdown_printed import drawn
     from toolkit.render.rulebook_words import own_words
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import astuple
 from typing import TYPE_CHECKING, Any
 
+from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Span
 
 if TYPE_CHECKING:
@@ -37,6 +39,17 @@ def _delimiter_row(line: str) -> bool:
     return bool(cells) and all(_DELIMITER_CELL.fullmatch(cell) for cell in cells)
 
 
+def table_look(text: str, faces: Faces, clean: Clean | None = None) -> list[tuple[int, int]] | None:
+    """The tables of `text` that `tall_table_rows` measures (`_looked`): [] for a text
+    without a delimiter row, None when every table is. [] is a pure function of the text and
+    the faces: nothing is measured, nothing said, no `budget` spent. With `clean` (marks
+    kept between `validate` runs), a table the look found plainly short in the last run, in
+    the same faces, is not looked at again (`_looked`)."""
+    if "|" not in text or not _DELIMITER.search(text):
+        return []
+    return _looked(text, faces, clean)
+
+
 def tall_table_rows(
     text: str, lang: str, faces: Faces, icons: Any, budget: list[int] | None = None
 ) -> Iterator[tuple[Span, str]]:
@@ -44,9 +57,18 @@ def tall_table_rows(
     table row taller than a page under its header: the tables the look cannot settle
     (`_looked`) measured, each parsed on its own, while `budget` (their cells' characters,
     shared by a game's languages: `MAX_MEASURED_CHARACTERS`) lasts."""
-    if "|" not in text or not _DELIMITER.search(text):
-        return
-    looked = _looked(text, faces)
+    yield from looked_rows(text, table_look(text, faces), lang, faces, icons, budget)
+
+
+def looked_rows(
+    text: str,
+    looked: list[tuple[int, int]] | None,
+    lang: str,
+    faces: Faces,
+    icons: Any,
+    budget: list[int] | None = None,
+) -> Iterator[tuple[Span, str]]:
+    """`tall_table_rows` of a text whose `table_look` is `looked`."""
     if looked is None:  # the look cannot read it: every table measured
         yield from measured_rows(text, lang, faces, icons, budget)
         return
@@ -115,7 +137,7 @@ def _plainly_short(text: str, faces: Faces) -> bool:
     return _looked(text, faces) == []
 
 
-def _looked(text: str, faces: Faces) -> list[tuple[int, int]] | None:
+def _looked(text: str, faces: Faces, clean: Clean | None = None) -> list[tuple[int, int]] | None:
     """The tables of `text` (their first and past-last lines) whose rows may be taller than
     a page under their headers, from the Markdown as written; None when the look cannot
     read it (then every table is measured). A row is plainly lower when each column may be
@@ -124,7 +146,12 @@ def _looked(text: str, faces: Faces) -> list[tuple[int, int]] | None:
     so each line of a cell holds a word or a hyphenated word's end: at most two lines a
     word. Anything this cannot read (an indented or quoted table, a delimiter row under no
     header) is left to the parse; a table holding an escaped pipe or markup (`<`), or whose
-    widest words pass a page's width, is measured."""
+    widest words pass a page's width, is measured.
+
+    Whether a table is plainly short is a pure function of its lines and the faces: with
+    `clean` on, a table found so is kept as a mark (`table:` and the digest of the faces and
+    its lines), and one marked in the last run is not measured again (after a card edit,
+    the tables of the language whose text changed: ~0.1 ms a table)."""
     from toolkit.render import table_fit as fit
     from toolkit.render.rulebook_style import register_faces
 
@@ -157,8 +184,15 @@ def _looked(text: str, faces: Faces) -> list[tuple[int, int]] | None:
     known: dict[str, float] = {}  # each word's widest, measured once
     tall: list[tuple[int, int]] = []
     for first, rows in tables:
+        mark = ""
+        if clean is not None and clean.on:
+            mark = "table:" + text_digest(*astuple(faces), *rows)
+            if clean.seen(mark):
+                continue  # plainly short in the last run
         if not _short(rows, known, fonts, size, leading, narrowest, lowest):
             tall.append((first, first + len(rows) + 1))  # its delimiter row too
+        elif clean is not None and mark:
+            clean.found_clean(mark)
     return tall
 
 

@@ -427,8 +427,18 @@ def _read(node: Any, op: str, key: Any) -> Any:
 
 def read_tokens(context: dict[str, Any], reads: list[Any]) -> list[Any]:
     """What each of `reads` ([path, op, key] lists) finds in `context`, in order (raises
-    NotKept when one cannot be looked up)."""
-    return [_read(_at(context, tuple(map(tuple, path))), op, key) for path, op, key in reads]
+    NotKept when one cannot be looked up). The reads at one path share its list (`_Seen.
+    listed`; `marshal` gives a kept render's back shared), which is looked up once: a path
+    finds the same mapping each time (a `Later` on it is made, and kept, at the first),
+    and a card's several reads walked it from the root each (~0.1 ms a changed deck)."""
+    nodes: dict[int, Any] = {}  # by the path list's id: every list is held by `reads`
+    found = []
+    for path, op, key in reads:
+        node = nodes.get(id(path), _ABSENT)
+        if node is _ABSENT:
+            node = nodes[id(path)] = _at(context, tuple(map(tuple, path)))
+        found.append(_read(node, op, key))
+    return found
 
 
 def tokens_digest(tokens: list[Any]) -> str:

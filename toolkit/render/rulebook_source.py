@@ -191,8 +191,40 @@ BREAKING_SPACES = (
 """Where reportlab's paragraphs may break a line (`reportlab.platypus.paragraph._wsc`): not
 at a no-break space (U+00A0), which Python's `\\s` counts as one, but at a zero-width space."""
 _NOT_SPACE = f"[^{re.escape(BREAKING_SPACES)}]"
-_LONG_WORD = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{MAX_WORD + 1}}}")
+_SPACE = f"[{re.escape(BREAKING_SPACES)}]"
 _WORD = re.compile(f"{_NOT_SPACE}*")
+
+
+def _runs(size: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The patterns of a run without a breaking space of at least `size` characters (as
+    many as follow) at a text's start, and after a breaking space (the run its group 1). A
+    text's runs are those two find, the second from each space in turn: a pattern that
+    starts with a space is searched for in C from one space to the next, where one that
+    starts with a look-behind (`(?<!x)x{n,}`) is tried at each character (~2x slower)."""
+    run = rf"{_NOT_SPACE}{{{size},}}"
+    return re.compile(run), re.compile(rf"{_SPACE}({run})")
+
+
+def _run_spans(
+    text: str, patterns: tuple[re.Pattern[str], re.Pattern[str]]
+) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each run of `text` that `patterns` (`_runs`) find, in order."""
+    first = patterns[0].match(text)
+    if first is not None:
+        yield first.span()
+    for found in patterns[1].finditer(text):
+        yield found.span(1)
+
+
+_LONG_WORDS = _runs(MAX_WORD + 1)
+
+
+def _long_word_at(text: str) -> int:
+    """Where the first run without a breaking space of over `MAX_WORD` characters starts in
+    `text`, or -1."""
+    return next((start for start, _ in _run_spans(text, _LONG_WORDS)), -1)
+
+
 MAX_PARAGRAPH = 50_000
 """Characters of one paragraph (lines between blank lines): reportlab re-wraps the rest of a
 paragraph at every page it splits (50,000 characters took 0.7 s, 150,000 4 s, 1,000,000 over
@@ -322,34 +354,61 @@ def render_markdown(game: Game, lang: str, source: str) -> str:
     if "\r" in text:  # a printed carriage return: a line break, as markdown-it reads it
         text = text.replace("\r\n", "\n").replace("\r", "\n")  # (the bounds count lines)
     try:
-        _bounded(text)
+        counts = _bounded(text, rendered_digest(game, text) if active() is not None else None)
     except RulebookError as exc:
         raise _in_source(exc, source, text) from None
+    if counts is not None:  # what the card reference's budgets count of the text
+        game.print_memo[(COUNTS, text)] = counts  # (card_reference_bounds._text_counts)
     game.print_memo[key] = text
     return text
 
 
-def _bounded(text: str) -> None:
+COUNTS = "rulebook-counts"
+"""`game.print_memo`'s key (with the text) of a rendered rulebook's counts as `_bounded`
+found them searching it: its blocks, its tables' cells and its long words' squares
+(`block_count`, `table_cells`, the squares of `long_runs`' lengths)."""
+
+
+def rendered_digest(game: Game, text: str) -> str:
+    """`text_digest` of a rendered rulebook `text`, worked out once a run: the bounds, the
+    card reference's counts and the rulebook family's marks name their units by it (each
+    digest of a language's ~15 kB was ~25 µs). Kept in `game.print_memo` with the text, by
+    its id (the text `render_markdown` gives is the one it keeps there)."""
+    key = (_DIGEST, id(text))
+    kept = game.print_memo.get(key)
+    if kept is not None and kept[0] is text:
+        return str(kept[1])
+    digest = text_digest(text)
+    game.print_memo[key] = (text, digest)
+    return digest
+
+
+_DIGEST = "rulebook-text-digest"
+
+
+def _bounded(text: str, digest: str | None = None) -> tuple[int, int, int] | None:
     """Raise RulebookError at the first bound of what a rendered rulebook may hold that
-    `text` passes. A pure function of the text: with `validate`'s units active, a text that
-    passed them all in the last run (a unit named by its digest) is not searched again, so
-    after one card edit only the languages whose text changed are (~0.8 ms a language)."""
+    `text` passes; else its counts (`COUNTS`) when it was searched. A pure function of the
+    text: with `validate`'s units active, a text that passed them all in the last run (a
+    unit named by its digest, `digest` when known) is not searched again (None), so after
+    one card edit only the languages whose text changed are (~0.8 ms a language)."""
     units = active()
-    name = Units.name(_BOUNDED_KIND, [text_digest(text)]) if units is not None else ""
+    name = Units.name(_BOUNDED_KIND, [digest or text_digest(text)]) if units is not None else ""
     if units is not None and units.get(name, _passed) is not None:
-        return
+        return None
     long_run = _refuse_long_word(text, parse=False)  # a plain word: said first, as ever
     _refuse_too_long(text)
-    _refuse_long_words_together(text)
-    _refuse_wide_table(text)
+    squares = _refuse_long_words_together(text)
+    cells = _refuse_wide_table(text)
     _refuse_much_markup(text)
-    _refuse_many_blocks(text)
+    blocks = _refuse_many_blocks(text)
     _refuse_long_links(text)
     _refuse_code_and_nesting(text)
     if long_run:  # parsed only once the bounds above hold (a run of `![` made markdown-it
         _refuse_long_word(text)  # work for minutes on 4 M printed characters)
     if units is not None:
         units.put(name, True)
+    return blocks, cells, squares
 
 
 _BOUNDED_KIND = "rulebook-bounded"
@@ -421,7 +480,7 @@ def _rendered(
     context = built()
     if kept is not None and not differs:
         with suppress(NotKept):
-            if reads.read_digest(context, kept[0]) == kept[1]:
+            if _same_whole(context, kept[0], kept[1], kept[3]):
                 return kept[2]
     log = reads.Log()
     try:
@@ -431,11 +490,29 @@ def _rendered(
     text = _sandbox().render(compiled, copied, limits)
     with suppress(NotKept):
         made = reads.kept_reads(log)
-        tokens = reads.kept_tokens(log)  # looked up as read: for the whole and its parts
-        value = {"reads": made, "digest": reads.tokens_digest(tokens), "text": text}
-        value["parts"] = _parts(game, units, made, tokens)
-        units.put(name, value)
+        tokens = reads.kept_tokens(log)  # looked up as read: for the whole or its parts
+        parts = _parts(game, units, made, tokens)
+        # the whole's digest only without parts: theirs tell what it would (`_same_whole`)
+        digest = reads.tokens_digest(tokens) if parts is None else ""
+        value = {"reads": made, "digest": digest, "text": text, "parts": parts}
+        # what JSON gives back, by how it is made: each read a list of its path (lists of a
+        # step and a key), its op and its key, every key of `reads._KEYS` (a read or a
+        # copy of any other raises NotKept); texts; parts by their texts' names, or None
+        units.put_own(name, value)
     return text
+
+
+def _same_whole(context: dict[str, Any], made: list[Any], digest: str, parts: Any) -> bool:
+    """Whether every read of a kept render finds in `context` what it found then: by the
+    digest of the whole (kept only without parts), else by each part's digest (every read
+    is in one part, and they tell the same: encoding every read's token a second time, for
+    the whole, was ~0.5 ms of each render kept). Raises NotKept as `read_tokens` does."""
+    if parts is None:
+        return reads.read_digest(context, made) == digest
+    tokens = reads.read_tokens(context, made)
+    return all(
+        reads.tokens_digest([tokens[i] for i in at]) == kept for _, kept, at in parts.values()
+    )
 
 
 def _deck_paths(game: Game) -> dict[str, str] | None:
@@ -454,7 +531,18 @@ def _part_frames(game: Game, units: Any, parts: Iterable[str]) -> dict[str, str]
     """Each part's name in the frame (toolkit.checks.framed): `rest` (the manifest, the
     boards, the glossary: the game folder with every content file's bytes left out), a
     deck (the game folder with the other content files' left out) and `*` (the game folder
-    whole); None without a frame."""
+    whole); None without a frame. Each name worked out once a run (`game.print_memo`, with
+    the run's units): each language's render asks for the same parts' (~0.04 ms each)."""
+    memo = game.print_memo
+    frames: dict[str, str] = {}
+    for part in parts:
+        kept = memo.get((_PART_FRAME, part))
+        if kept is None or kept[0] is not units:
+            break
+        frames[part] = kept[1]
+    else:
+        if frames:
+            return frames
     paths = _deck_paths(game)
     content = units.content
     if paths is None or content is None or units.frame is None:
@@ -462,28 +550,32 @@ def _part_frames(game: Game, units: Any, parts: Iterable[str]) -> dict[str, str]
     frames = {}
     for part in parts:
         if part == reads.REST:
-            without = content
+            name = units.framed_name(f"{reads.KIND}:{part}", content)
         elif part == reads.WHOLE:
-            without = set()
+            name = units.framed_name(f"{reads.KIND}:{part}", set())
         elif part in paths:  # the other content files left out
-            frames[part] = units.framed_name_but(f"{reads.KIND}:{part}", paths[part])
-            continue
+            name = units.framed_name_but(f"{reads.KIND}:{part}", paths[part])
         else:
             return None
-        frames[part] = units.framed_name(f"{reads.KIND}:{part}", without)
+        memo[(_PART_FRAME, part)] = (units, name)  # kept with the units it is named in
+        frames[part] = name
     return frames
 
 
+_PART_FRAME = "rulebook-part-frame"
+
+
 def _parts(game: Game, units: Any, made: list[Any], tokens: list[Any]) -> Any:
-    """The reads of a render by part, each part with its name in the frame and the digest
-    of what its reads find (`tokens`: what each read found, in order; None when the game
-    has no frame)."""
+    """The reads of a render by part, each part with its name in the frame, the digest of
+    what its reads find (`tokens`: what each read found, in order) and the indexes of its
+    reads in `made` (`_same_parts` looks up a changed deck's alone, without parting every
+    read again: ~0.1 ms a language); None when the game has no frame."""
     by_part = reads.part_indexes(made, set(_deck_paths(game) or ()))
     frames = _part_frames(game, units, by_part)
     if frames is None:
         return None
     return {
-        part: [frames[part], reads.tokens_digest([tokens[i] for i in at])]
+        part: [frames[part], reads.tokens_digest([tokens[i] for i in at]), at]
         for part, at in by_part.items()
     }
 
@@ -504,18 +596,18 @@ def _same_parts(game: Game, lang: str, units: Any, made: list[Any], parts: Any) 
     frames = _part_frames(game, units, parts)
     if frames is None:
         return False
-    changed = [part for part, (frame, _) in parts.items() if frames[part] != frame]
+    changed = [part for part, (frame, _, _) in parts.items() if frames[part] != frame]
     if any(part in (reads.REST, reads.WHOLE) for part in changed):
         return False
     if not changed:
         return True
-    by_part = reads.parts(made, set(parts) - {reads.REST, reads.WHOLE})
     by_id = {deck.id: deck for deck in game.valid(game.decks)}
     for part in changed:
         deck = by_id[part]
         view = localized_deck(game, deck, lang)  # as rulebook_context makes it
         view["total"] = sum(card.copies for card in deck.cards)
-        if reads.read_digest({"decks": {part: view}}, by_part.get(part, [])) != parts[part][1]:
+        _, digest, at = parts[part]
+        if reads.read_digest({"decks": {part: view}}, [made[i] for i in at]) != digest:
             return _DIFFERS
     return True
 
@@ -559,12 +651,21 @@ def _kept_render(value: Any) -> tuple[list[Any], str, str, Any]:
     if parts is not None and (
         type(parts) is not dict
         or not all(
-            type(p) is list and len(p) == 2 and all(type(x) is str for x in p)
+            type(p) is list
+            and len(p) == 3
+            and type(p[0]) is str
+            and type(p[1]) is str
+            and type(p[2]) is list
+            and set(map(type, p[2])) <= _INDEXES
+            and (not p[2] or (min(p[2]) >= 0 and max(p[2]) < len(made)))
             for p in parts.values()
         )
     ):
         raise ValueError("not a kept render's parts")
     return made, digest, text, parts
+
+
+_INDEXES = frozenset({int})
 
 
 _MARKUP_CHAR = re.compile(r"[^\w\xa0.,;:'\"?-]")
@@ -582,19 +683,19 @@ def _refuse_long_word(text: str, parse: bool = True) -> bool:
     and markup inside a word (`**a**b`) does not end it. No printed word is longer than the
     longest run without a space in the source (markup only drops characters or turns them
     into spaces), so the Markdown is parsed only when the source holds such a run."""
-    found = _LONG_WORD.search(text)
-    if found is None:
+    at = _long_word_at(text)
+    if at < 0:
         return False
-    run = _WORD.match(text, found.start()).group()  # type: ignore[union-attr]
+    run = _WORD.match(text, at).group()  # type: ignore[union-attr]
     if not _MARKUP_CHAR.search(run):  # no markup in it: it prints as it is written
-        raise _long_word(len(run), *_place(text, found.start()))
+        raise _long_word(len(run), *_place(text, at))
     if not parse:
         return True
     for printed, first_line in _printed_blocks(text):
-        found = _LONG_WORD.search(printed)
-        if found is None:
+        at = _long_word_at(printed)
+        if at < 0:
             continue
-        word = _WORD.match(printed, found.start()).group()  # type: ignore[union-attr]
+        word = _WORD.match(printed, at).group()  # type: ignore[union-attr]
         raise _long_word(len(word), *_word_place(text, first_line, word))
     return True
 
@@ -613,15 +714,21 @@ word, each under the bounds, took 22 s of CPU a language (probe 21); at 30,000,0
 of 1,000 letters still took 5.2 s a language (probe 51 P51-18: ~0.1 s a million here; words
 of 30 to 99 letters cost less: 0.025 to 0.1 s a million). At this bound a language takes
 under a second more; 88 URLs of 300 characters count 7.9 M. The bundled rulebooks count 0."""
-_LONG_RUN = re.compile(rf"(?<!{_NOT_SPACE}){_NOT_SPACE}{{{LONG_WORD + 1},}}")
+_LONG_RUNS = _runs(LONG_WORD + 1)
 
 
-def _refuse_long_words_together(text: str) -> None:
+def long_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each run without a breaking space of over `LONG_WORD` characters
+    in `text` (a long word, counted as `MAX_LONG_WORDS` counts it), in order."""
+    return _run_spans(text, _LONG_RUNS)
+
+
+def _refuse_long_words_together(text: str) -> int:
     """Raise RulebookError at the long word (over `LONG_WORD` characters) that takes the
-    rulebook past `MAX_LONG_WORDS`."""
+    rulebook past `MAX_LONG_WORDS`; else the squares of their lengths, added up."""
     work = count = 0
-    for found in _LONG_RUN.finditer(text):
-        size = found.end() - found.start()
+    for start, end in long_runs(text):
+        size = end - start
         work, count = work + size * size, count + 1
         if work > MAX_LONG_WORDS:
             raise RulebookError(
@@ -629,8 +736,9 @@ def _refuse_long_words_together(text: str) -> None:
                 " characters without a space up to here, and laying out such a word costs"
                 f" the square of its length (together past {MAX_LONG_WORDS:,}); break them"
                 " with spaces, or print fewer",
-                *_place(text, found.start()),
+                *_place(text, start),
             )
+    return work
 
 
 def _long_word(length: int, line: int, col: int) -> RulebookError:
@@ -712,11 +820,11 @@ def _refuse_too_long(text: str) -> None:
         )
 
 
-def _refuse_wide_table(text: str) -> None:
+def _refuse_wide_table(text: str) -> int:
     """Raise RulebookError at the first table (its `| --- |` row) of more than
     `MAX_TABLE_COLUMNS` columns or `MAX_TABLE_ROWS` rows, that sits in more than
     `MAX_TABLE_DEPTH` quotes and list items, or that brings the tables' cells past
-    `MAX_TABLE_CELLS`."""
+    `MAX_TABLE_CELLS`; else the tables' cells (`table_cells`)."""
     cells = 0
     for line, col, rows, columns, depth in _tables(text):
         if rows > MAX_TABLE_ROWS:
@@ -750,6 +858,7 @@ def _refuse_wide_table(text: str) -> None:
                 line,
                 col,
             )
+    return cells
 
 
 def _tables(text: str) -> list[tuple[int, int, int, int, int]]:
@@ -1153,9 +1262,11 @@ def inline_markup_count(text: str, most: int) -> int:
     return sum(1 for _ in _INLINE_MARK.finditer(text))
 
 
-def _refuse_many_blocks(text: str) -> None:
+def _refuse_many_blocks(text: str) -> int:
     """Raise RulebookError at the line that starts the block past `MAX_BLOCKS` (a heading of
-    the contents counts `HEADING_WEIGHT`; a setext one, at its underline)."""
+    the contents counts `HEADING_WEIGHT`; a setext one, at its underline); else the blocks
+    (`block_count`: each block adds to the count)."""
+    blocks = 0
     for number, line, blocks in _blocks(text):
         if blocks > MAX_BLOCKS:
             raise RulebookError(
@@ -1165,6 +1276,7 @@ def _refuse_many_blocks(text: str) -> None:
                 number,
                 len(line) - len(line.lstrip()) + 1,
             )
+    return blocks
 
 
 def _blocks(text: str) -> Iterator[tuple[int, str, int]]:
