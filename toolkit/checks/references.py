@@ -152,14 +152,18 @@ def _placeholders(facts: Facts, budget: Budget | None = None) -> Iterator[Diagno
     pools: dict[frozenset[str], Pool] = {}  # by the params: cards aliasing them share theirs
     budget = budget if budget is not None else Budget()
     clean = Clean("clean-placeholders")
-    for text in facts.texts:
-        phrase = phrase_of(text)
-        if phrase is None and clean.on and clean.file_seen(text.file):
+    for loaded, texts in facts.by_file():
+        # a file is kept with no phrase among its texts, and which texts are phrases is
+        # told by the file itself (a board's labels) and the boards and glossary (a term a
+        # board's label names), all in the file's name in the frame: a file seen has none
+        if clean.on and clean.file_seen(loaded):
             continue  # every text of its file clean, and nothing they are read from changed
-        said = yield from _said(_check_text(text, phrase, budget, pools))
-        if clean.on:
-            digest = None if said or phrase is not None else _digest(text)
-            clean.noted(text.file, digest, digest is not None)
+        for text in texts:
+            phrase = phrase_of(text)
+            said = yield from _said(_check_text(text, phrase, budget, pools))
+            if clean.on:
+                digest = None if said or phrase is not None else _digest(text)
+                clean.noted(loaded, digest, digest is not None)
     clean.close()
 
 

@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from toolkit.checks import wanted
-from toolkit.checks.translation.common import TextView, prose
+from toolkit.checks.translation.common import TextView, by_file, prose
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean, NotKept, Units, active, cached
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
@@ -91,26 +91,27 @@ def _checked(
     clean = Clean(f"clean-glossary:{every}")
     seen: dict[tuple[tuple[str, str], ...], list[Unmet]] = {}
     read: dict[tuple[str, str], set[int]] = {}  # each language's text searched once a run
-    for view in texts:
-        if view.file == game.glossary.rel:
+    for loaded, run in by_file(texts):
+        if loaded.rel == game.glossary.rel:
             continue
-        if clean.on and clean.file_seen(view.text.file):
+        if clean.on and clean.file_seen(loaded):
             continue
-        text = tuple(view.values.items())  # one text aliased at many places: looked at once
-        unmet = seen.get(text)
-        if unmet is None:
-            unmet = seen[text] = cached(
-                "glossary",
-                [every, view.values],
-                partial(_unmet, view.values, names, source, tables, translated, read),
-                lambda found: [[lang, list(named), count] for lang, named, count in found],
-                lambda kept: [_kept(one, terms) for one in kept],
-            )
-        if clean.on:
-            clean.noted(view.text.file, "", not unmet)
-        for lang, named, count in unmet:
-            message = _said(view, source, lang, named, count, terms)
-            yield T_TERM.at(view.file, view.span(lang), message)
+        for view in run:
+            text = tuple(view.values.items())  # one text aliased at many places: looked at once
+            unmet = seen.get(text)
+            if unmet is None:
+                unmet = seen[text] = cached(
+                    "glossary",
+                    [every, view.values],
+                    partial(_unmet, view.values, names, source, tables, translated, read),
+                    lambda found: [[lang, list(named), count] for lang, named, count in found],
+                    lambda kept: [_kept(one, terms) for one in kept],
+                )
+            if clean.on:
+                clean.noted(loaded, "", not unmet)
+            for lang, named, count in unmet:
+                message = _said(view, source, lang, named, count, terms)
+                yield T_TERM.at(view.file, view.span(lang), message)
     clean.close()
 
 
