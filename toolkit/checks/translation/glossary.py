@@ -57,7 +57,7 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     languages = {source, *game.manifest.languages, *(lang for t in terms for lang in t.text)}
     tables = _Tables(terms, sorted(languages), source)
-    with _shapes_kept(tables):
+    with _shapes_kept(tables, names):
         yield from _checked(game, texts, terms, names, source, tables, every)
 
 
@@ -116,20 +116,21 @@ def _checked(
 
 
 @contextmanager
-def _shapes_kept(tables: _Tables) -> Iterator[None]:
+def _shapes_kept(tables: _Tables, names: Sequence[str]) -> Iterator[None]:
     """While the block runs, the shapes of the glossary's terms and forms (how the walk finds
-    each: toolkit.checks.translation.term_search.shape) are those the last run kept, when
-    `validate`'s units are active: every run worked out every term's shape in every
-    language (~2 ms for a bundled game's), though only the edited texts are searched. Each
-    is a pure function of its term's text and the module's code (in the units' head); the
-    unit is named by the texts."""
+    each: toolkit.checks.translation.term_search.shape) and of its kept names (`names`:
+    blanked out of a source text before its walk, `_without`) are those the last run kept,
+    when `validate`'s units are active: every run worked out every term's shape in every
+    language (~2 ms for a bundled game's), though only the edited texts are searched (and
+    the Whisky Game's 68 names' after one card edit). Each is a pure function of its term's
+    text and the module's code (in the units' head); the unit is named by the texts."""
     from toolkit.checks.translation.term_search import given_shapes, kept_shapes
 
     units = active()
     if units is None:
         yield
         return
-    said = sorted({text for listed in tables.listed.values() for text, _ in listed})
+    said = sorted({*names, *(text for listed in tables.listed.values() for text, _ in listed)})
     name = Units.name("glossary-shapes", [said])
     kept = units.get(name, _read_shapes)
     if kept is not None:
