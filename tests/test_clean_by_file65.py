@@ -8,13 +8,16 @@ findings are those of a run without the cache (`walks_after_an_edit`)."""
 from __future__ import annotations
 
 import json
+import marshal
 import sys
 from pathlib import Path
 
 from tests.file_walks import checked_copy, walked, walks_after_an_edit
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
 from toolkit.checks.translation import common
-from toolkit.content.unit_cache import Clean
+from toolkit.content import validate_cache
+from toolkit.content.unit_cache import Clean, Units
+from toolkit.usercache import SignedStore
 
 
 def test_an_edit_makes_the_views_of_the_edited_file_alone(cache, tmp_path, monkeypatch):  # noqa: F811
@@ -62,3 +65,16 @@ def test_a_file_skipped_in_the_last_run_is_checked_again_once_edited(cache, tmp_
     assert cached_run == _run(str(copy), "-f", "json", "--no-cache")
     said = {d["code"] for d in json.loads(cached_run[1]) if d["file"].endswith("bottles.yaml")}
     assert {"R006", "P007", "T006", "T015"} <= said, said
+
+
+def test_the_placeholder_check_keeps_its_files_by_name_alone(cache, tmp_path):  # noqa: F811
+    """R006 asks its files by name, never a text's digest: its files are kept with no
+    digest of their texts (it kept ~900 that no run read), and a file of a text that has
+    something to say is not kept."""
+    copy, deck = checked_copy(tmp_path)
+    (entry,) = sorted(cache.glob("units-*"))
+    store = SignedStore.open(validate_cache.STORE, validate_cache.MAX_ENTRY_BYTES)
+    assert store is not None
+    units = marshal.loads(store.read(entry.name) or b"")["units"]
+    kept = marshal.loads(units[Units.name("clean-placeholders:files", [])])
+    assert len(kept) >= 9 and all(set(texts) == {""} for texts in kept.values()), kept
