@@ -153,3 +153,22 @@ def test_the_kind_keeps_the_checked_inputs_and_asks_the_skipped_files_for_theirs
         for digest in ["0-0", "1-4", "0-1", "2-1", "new"]:  # skipped, checked, new: all clean
             assert clean.seen(digest), digest
         assert not clean.seen("2-0")  # only in the deck's version before the edit
+
+
+def test_a_file_checked_now_keeps_each_digest_once():
+    """A text written twice in a file (or a check that notes "" for each text) is kept
+    once in the file's list: the lists of a bundled game's typography held ~250 digests
+    twice, and each "" user 1,101 "" for 9 files."""
+    loaded = SimpleNamespace(doc=SimpleNamespace(path="/game/0.yaml"))
+    units = _units()
+    with activated(units):
+        clean = Clean("clean-test")
+        for digest in ["a", "b", "a", "", "", "b"]:
+            clean.found_clean(digest)
+            clean.noted(loaded, digest, True)
+        clean.close()
+    (kept,) = units.used[Units.name("clean-test:files", [])].values()
+    assert kept == ["a", "b", ""]
+    with activated(_units(dict(units.used))):
+        clean = Clean("clean-test")
+        assert clean.file_seen(loaded) and clean.seen("a") and clean.seen("b")
