@@ -22,7 +22,7 @@ from toolkit.checks.icon_names import (
     printed_unknown,
 )
 from toolkit.checks.printfit import used_layouts
-from toolkit.checks.translation.common import TextView, views
+from toolkit.checks.translation.common import TextView, by_file, views
 from toolkit.content.game import Game
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import Clean
@@ -51,16 +51,16 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     # each file's name in the frame); a skipped text named no unknown icon, so it asked no
     # 'did you mean' of `tips`. After one card edit only the edited file's texts are read.
     clean = Clean("clean-inline-icons")
-    for view in views(game, facts):
-        loaded = view.text.file
+    for loaded, run in by_file(views(game, facts)):  # a file skipped: none of its views made
         if clean.on and clean.file_seen(loaded):
             continue
-        said = False
-        for found in _text_icons(view, icons, tips, known):
-            said = True
-            yield found
-        if clean.on:  # (the file is what is kept: no digest of each text)
-            clean.noted(loaded, "", not said)
+        for view in run:
+            said = False
+            for found in _text_icons(view, icons, tips, known):
+                said = True
+                yield found
+            if clean.on:  # (the file is what is kept: no digest of each text)
+                clean.noted(loaded, "", not said)
     clean.close()
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.checks import CheckFamily, register, wanted
+from toolkit.checks.framed import framed
 from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
 from toolkit.content.folders import modeline_schema_exists, real_paths
 from toolkit.content.game import Game
@@ -25,7 +26,7 @@ from toolkit.content.templating import (
     parameter_values,
     placeholders,
 )
-from toolkit.content.unit_cache import Clean, text_digest
+from toolkit.content.unit_cache import Clean
 from toolkit.content.walk import Facts, Reference, Text
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
 from toolkit.fileio import files_under, real_path
@@ -61,7 +62,9 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     yield from _references(facts, _unread(game), budget)
     yield from _placeholders(facts, budget)
     if wanted(R_UNLISTED):  # these two only warn: the validity gate's run leaves them out
-        yield from _unlisted(game)
+        # reads the game folder's listing and game.yaml, no content file: kept whole while
+        # no other file changes (after one card edit the folders were listed again)
+        yield from framed("references-unlisted", _unlisted, game)
     if wanted(R_MISSING_SCHEMA):
         yield from _modelines(game)
 
@@ -152,14 +155,17 @@ def _placeholders(facts: Facts, budget: Budget | None = None) -> Iterator[Diagno
     pools: dict[frozenset[str], Pool] = {}  # by the params: cards aliasing them share theirs
     budget = budget if budget is not None else Budget()
     clean = Clean("clean-placeholders")
-    for text in facts.texts:
-        phrase = phrase_of(text)
-        if phrase is None and clean.on and clean.file_seen(text.file):
+    for loaded, texts in facts.by_file():
+        # a file is kept with no phrase among its texts, and which texts are phrases is
+        # told by the file itself (a board's labels) and the boards and glossary (a term a
+        # board's label names), all in the file's name in the frame: a file seen has none
+        if clean.on and clean.file_seen(loaded):
             continue  # every text of its file clean, and nothing they are read from changed
-        said = yield from _said(_check_text(text, phrase, budget, pools))
-        if clean.on:
-            digest = None if said or phrase is not None else _digest(text)
-            clean.noted(text.file, digest, digest is not None)
+        for text in texts:
+            phrase = phrase_of(text)
+            said = yield from _said(_check_text(text, phrase, budget, pools))
+            if clean.on:  # (the file is what is kept: no digest of each text)
+                clean.noted(loaded, "", not said and phrase is None and _plain(text))
     clean.close()
 
 
@@ -172,20 +178,15 @@ def _said(found: Iterator[Diagnostic]) -> Generator[Diagnostic, None, bool]:
     return said
 
 
-def _digest(text: Text) -> str | None:
-    """A digest of what a text's R006 findings are a function of, but for the places they
-    name: its values by language and its owner's parameters (None when they are not
-    texts)."""
-    parts = [str(len(text.value))]
-    for lang, value in text.value.items():
-        parts += (lang, value)
-    if any("{" in value for value in text.value.values()):
-        parameters = parameter_values(text.owner)
-        if not all(type(k) is str and type(v) is str for k, v in parameters.items()):
-            return None
-        for name, shown in parameters.items():
-            parts += (name, shown)
-    return text_digest(*parts)
+def _plain(text: Text) -> bool:
+    """Whether what a text's R006 findings are a function of, but for the places they
+    name, is texts: its values by language and, when one may name a placeholder, its
+    owner's parameters (a file is kept clean only with such texts). The check asks its
+    files by name alone, never a text's digest (it kept ~900 digests no run read)."""
+    if not any("{" in value for value in text.value.values()):
+        return True
+    parameters = parameter_values(text.owner)
+    return all(type(k) is str and type(v) is str for k, v in parameters.items())
 
 
 def _check_text(

@@ -69,18 +69,19 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     Clean by file, as presence does): a text's finding is a function of its values alone,
     which its file holds. After one card edit only the edited file's texts are searched."""
     clean = Clean("clean-text-direction")
-    for text in facts.texts:
-        doc = text.file.doc
+    for loaded, texts in facts.by_file():  # a file asked once, not once a text
+        doc = loaded.doc
         if doc is None:
             continue
-        if clean.on and clean.file_seen(text.file):
+        if clean.on and clean.file_seen(loaded):
             continue  # every text of its file clean, and nothing it is read from changed
-        said_here = False
-        for found in _text_findings(text, doc):
-            said_here = True
-            yield found
-        if clean.on:  # (the file is what is kept: no digest of each text)
-            clean.noted(text.file, "", not said_here)
+        for text in texts:
+            said_here = False
+            for found in _text_findings(text, doc):
+                said_here = True
+                yield found
+            if clean.on:  # (the file is what is kept: no digest of each text)
+                clean.noted(loaded, "", not said_here)
     clean.close()
     yield from _place_names(game)
 

@@ -14,7 +14,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from toolkit.checks import wanted
-from toolkit.checks.translation.common import TextView, prose
+from toolkit.checks.framed import framed
+from toolkit.checks.translation.common import TextView, by_file, prose
 from toolkit.content.game import Game
 from toolkit.content.unit_cache import Clean, NotKept, Units, active, cached
 from toolkit.diagnostics import Diagnostic, Severity, Span, rule
@@ -52,13 +53,38 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     said = [t for t in game.glossary.model.terms if (t.text.get(source) or "").strip()]
     terms = [t for t in said if not t.keep]
     names = [t.text[source] for t in said if t.keep]
-    yield from _conflicts(game, terms, source)
     table = [(t.text, {lang: list(f) for lang, f in t.forms.items()}) for t in terms]
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     languages = {source, *game.manifest.languages, *(lang for t in terms for lang in t.text)}
     tables = _Tables(terms, sorted(languages), source)
-    with _shapes_kept(tables):
+    with _shapes_kept(tables, names):
+        # T009 and T018 read the glossary and game.yaml alone, no content file: kept whole
+        # while no other file changes (toolkit.checks.framed; after one card edit they were
+        # worked out again each run)
+        alone = partial(_glossary_alone, terms=terms, source=source, tables=tables)
+        yield from framed("translation-glossary", alone, game)
         yield from _checked(game, texts, terms, names, source, tables, every)
+
+
+def _glossary_alone(
+    game: Game, terms: list[Any], source: str, tables: _Tables
+) -> Iterator[Diagnostic]:
+    """T009 of terms translated two ways or sharing a translation, then T018 of the
+    glossary's size (see `check`): the glossary's findings, at the glossary."""
+    from toolkit.checks.translation.term_search import MAX_PIECES, sizes
+
+    yield from _conflicts(game, terms, source)
+    assert game.glossary is not None
+    for lang, listed in tables.listed.items():
+        words, left_out = sizes(listed)
+        if left_out:
+            yield T_TOO_MANY.at(
+                game.glossary.rel,
+                game.glossary.doc.key_span(("terms",)) if game.glossary.doc else Span(),
+                f"the glossary's {lang} terms and forms have {words:,} words; T008 looks"
+                f" for the first {MAX_PIECES:,} and leaves {left_out:,} terms and forms"
+                " out: a term is a few words, and a form another way to write one",
+            )
 
 
 def _checked(
@@ -70,20 +96,8 @@ def _checked(
     tables: _Tables,
     every: str,
 ) -> Iterator[Diagnostic]:
-    """T010 of the glossary's size, then T008 of each text (see `check`)."""
-    from toolkit.checks.translation.term_search import MAX_PIECES, sizes
-
+    """T008 of each text (see `check`)."""
     assert game.glossary is not None and game.glossary.model is not None
-    for lang, listed in tables.listed.items():
-        words, left_out = sizes(listed)
-        if left_out:
-            yield T_TOO_MANY.at(
-                game.glossary.rel,
-                game.glossary.doc.key_span(("terms",)) if game.glossary.doc else Span(),
-                f"the glossary's {lang} terms and forms have {words:,} words; T008 looks"
-                f" for the first {MAX_PIECES:,} and leaves {left_out:,} terms and forms"
-                " out: a term is a few words, and a form another way to write one",
-            )
     translated = [{lang: bool((t.text.get(lang) or "").strip()) for lang in t.text} for t in terms]
     # a file whose every text used the glossary's terms as its translations do, with the
     # same glossary, is skipped whole (its texts are not even named): one card edit names
@@ -91,44 +105,46 @@ def _checked(
     clean = Clean(f"clean-glossary:{every}")
     seen: dict[tuple[tuple[str, str], ...], list[Unmet]] = {}
     read: dict[tuple[str, str], set[int]] = {}  # each language's text searched once a run
-    for view in texts:
-        if view.file == game.glossary.rel:
+    for loaded, run in by_file(texts):
+        if loaded.rel == game.glossary.rel:
             continue
-        if clean.on and clean.file_seen(view.text.file):
+        if clean.on and clean.file_seen(loaded):
             continue
-        text = tuple(view.values.items())  # one text aliased at many places: looked at once
-        unmet = seen.get(text)
-        if unmet is None:
-            unmet = seen[text] = cached(
-                "glossary",
-                [every, view.values],
-                partial(_unmet, view.values, names, source, tables, translated, read),
-                lambda found: [[lang, list(named), count] for lang, named, count in found],
-                lambda kept: [_kept(one, terms) for one in kept],
-            )
-        if clean.on:
-            clean.noted(view.text.file, "", not unmet)
-        for lang, named, count in unmet:
-            message = _said(view, source, lang, named, count, terms)
-            yield T_TERM.at(view.file, view.span(lang), message)
+        for view in run:
+            text = tuple(view.values.items())  # one text aliased at many places: looked at once
+            unmet = seen.get(text)
+            if unmet is None:
+                unmet = seen[text] = cached(
+                    "glossary",
+                    [every, view.values],
+                    partial(_unmet, view.values, names, source, tables, translated, read),
+                    lambda found: [[lang, list(named), count] for lang, named, count in found],
+                    lambda kept: [_kept(one, terms) for one in kept],
+                )
+            if clean.on:
+                clean.noted(loaded, "", not unmet)
+            for lang, named, count in unmet:
+                message = _said(view, source, lang, named, count, terms)
+                yield T_TERM.at(view.file, view.span(lang), message)
     clean.close()
 
 
 @contextmanager
-def _shapes_kept(tables: _Tables) -> Iterator[None]:
+def _shapes_kept(tables: _Tables, names: Sequence[str]) -> Iterator[None]:
     """While the block runs, the shapes of the glossary's terms and forms (how the walk finds
-    each: toolkit.checks.translation.term_search.shape) are those the last run kept, when
-    `validate`'s units are active: every run worked out every term's shape in every
-    language (~2 ms for a bundled game's), though only the edited texts are searched. Each
-    is a pure function of its term's text and the module's code (in the units' head); the
-    unit is named by the texts."""
+    each: toolkit.checks.translation.term_search.shape) and of its kept names (`names`:
+    blanked out of a source text before its walk, `_without`) are those the last run kept,
+    when `validate`'s units are active: every run worked out every term's shape in every
+    language (~2 ms for a bundled game's), though only the edited texts are searched (and
+    the Whisky Game's 68 names' after one card edit). Each is a pure function of its term's
+    text and the module's code (in the units' head); the unit is named by the texts."""
     from toolkit.checks.translation.term_search import given_shapes, kept_shapes
 
     units = active()
     if units is None:
         yield
         return
-    said = sorted({text for listed in tables.listed.values() for text, _ in listed})
+    said = sorted({*names, *(text for listed in tables.listed.values() for text, _ in listed)})
     name = Units.name("glossary-shapes", [said])
     kept = units.get(name, _read_shapes)
     if kept is not None:

@@ -10,7 +10,7 @@ from collections.abc import Generator, Iterator, Sequence
 from functools import cache
 
 from toolkit.checks import wanted
-from toolkit.checks.translation.common import TextView
+from toolkit.checks.translation.common import TextView, by_file
 from toolkit.content.templating import parameter_names, placeholders
 from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -133,21 +133,22 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
                 yield from _placeholders(view, source_text)
         return
     clean = Clean("clean-parity")  # texts (in all their languages) that had nothing to say
-    for view in texts:
-        source_text = view.values.get(view.source)
-        if source_text is None:
-            continue
-        if clean.on and clean.file_seen(view.text.file):
+    for loaded, run in by_file(texts):
+        if clean.on and clean.file_seen(loaded):
             continue  # every text of its file clean, and nothing they are read from changed
-        digest = _digest(view) if clean.on else None
-        if digest is not None and clean.seen(digest):
-            clean.noted(view.text.file, digest, True)
-            continue
-        said = yield from _said(view, source_text)
-        if not said and digest is not None:
-            clean.found_clean(digest)
-        if clean.on:
-            clean.noted(view.text.file, digest, not said)
+        for view in run:
+            source_text = view.values.get(view.source)
+            if source_text is None:
+                continue
+            digest = _digest(view) if clean.on else None
+            if digest is not None and clean.seen(digest):
+                clean.noted(loaded, digest, True)
+                continue
+            said = yield from _said(view, source_text)
+            if not said and digest is not None:
+                clean.found_clean(digest)
+            if clean.on:
+                clean.noted(loaded, digest, not said)
     clean.close()
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 
 from toolkit.checks import wanted
-from toolkit.checks.translation.common import TextView
+from toolkit.checks.translation.common import TextView, by_file
 from toolkit.checks.translation.plural_rules import plural_rule
 from toolkit.content.unit_cache import Clean, cached, fresh_each_run
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -86,22 +86,28 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     """T009 of every card text. With `validate`'s units active, a file whose every card text
     had nothing to say in the last run is skipped whole when nothing it is read from changed
     (toolkit.content.unit_cache.Clean by file): a text's findings are a function of its
-    values and its card's parameters, both in its file. After one card edit only the edited
-    file's card texts are looked at (and their cards' parameters worked out)."""
+    values and its card's parameters, both in its file; a file without card texts is
+    clean (which texts are card texts is told by its model). After one card edit only the
+    edited file's card texts are looked at (and their cards' parameters worked out)."""
     if not wanted(T_PLURAL):
         return  # a warning: not for the validity gate
     clean = Clean("clean-plurals")
-    for view in texts:
-        if not view.is_card_text:
-            continue
-        if clean.on and clean.file_seen(view.text.file):
+    for loaded, run in by_file(texts):
+        if clean.on and clean.file_seen(loaded):
             continue  # every card text of its file clean, and nothing it is read from changed
-        said = False
-        for found in _text_plurals(view):
-            said = True
-            yield found
-        if clean.on:
-            clean.noted(view.text.file, "", not said)
+        cards = False
+        for view in run:
+            if not view.is_card_text:
+                continue
+            cards = True
+            said = False
+            for found in _text_plurals(view):
+                said = True
+                yield found
+            if clean.on:
+                clean.noted(loaded, "", not said)
+        if clean.on and not cards:  # a file without card texts (which its model tells)
+            clean.noted(loaded, "", True)  # is clean too: not even told card texts again
     clean.close()
 
 

@@ -49,15 +49,16 @@ def check(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     may_stay = cache(partial(_may_stay, kept=kept, names=names))
     glossary_file = game.glossary.rel if game.glossary else None
     clean = Clean("clean-presence")
-    for text in facts.texts:
-        if clean.on and clean.file_seen(text.file):
+    for loaded, texts in facts.by_file():
+        if clean.on and clean.file_seen(loaded):
             continue  # every text of its file clean, and nothing they are read from changed
-        said = False
-        for found in _text_findings(game, text, languages, source, glossary_file, may_stay):
-            said = True
-            yield found
-        if clean.on:  # (the file is what is kept: no digest of each text)
-            clean.noted(text.file, "", not said)
+        for text in texts:
+            said = False
+            for found in _text_findings(game, text, languages, source, glossary_file, may_stay):
+                said = True
+                yield found
+            if clean.on:  # (the file is what is kept: no digest of each text)
+                clean.noted(loaded, "", not said)
     clean.close()
     yield from _rules_texts(game, facts)
 
@@ -121,7 +122,7 @@ def _rules_texts(game: Game, facts: Facts) -> Iterator[Diagnostic]:
     if not isinstance(rules, dict):
         return
     languages = list(manifest.languages)
-    marked = {text.path for text in facts.texts if text.file is loaded}
+    marked = {text.path for file, texts in facts.by_file() if file is loaded for text in texts}
     said: set[tuple[int, int]] = set()  # a text aliased at many paths is said once, where it is
     for path, value in text_like(rules, ("rules",), set()):
         if path in marked:

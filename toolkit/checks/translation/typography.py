@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from toolkit.checks import wanted
-from toolkit.checks.translation.common import TextView
+from toolkit.checks.translation.common import TextView, by_file
 from toolkit.content.templating import INLINE_ICON
 from toolkit.content.unit_cache import Clean, text_digest
 from toolkit.diagnostics import Diagnostic, Severity, rule
@@ -228,22 +228,23 @@ def check(texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     if not wanted(T_FRENCH, T_SPANISH, T_ENGLISH, T_DOUBLED, T_SPACES, T_MINUS):
         return  # all warnings: not for the validity gate
     clean = Clean("clean-typography")  # (language, text) pairs that had nothing to say
-    for view in texts:
-        if clean.on and clean.file_seen(view.text.file):
+    for loaded, run in by_file(texts):
+        if clean.on and clean.file_seen(loaded):
             continue  # every text of its file clean, and nothing they are read from changed
-        for lang, value in view.values.items():
-            if not value:
-                continue
-            digest = text_digest(lang, value) if clean.on else ""
-            if clean.on and clean.seen(digest):
-                clean.noted(view.text.file, digest, True)
-                continue
-            said = yield from _said(view, lang, value)
-            if not said and clean.on:
-                clean.found_clean(digest)
-                clean.noted(view.text.file, digest, True)
-            elif clean.on:
-                clean.noted(view.text.file, None, False)
+        for view in run:
+            for lang, value in view.values.items():
+                if not value:
+                    continue
+                digest = text_digest(lang, value) if clean.on else ""
+                if clean.on and clean.seen(digest):
+                    clean.noted(loaded, digest, True)
+                    continue
+                said = yield from _said(view, lang, value)
+                if not said and clean.on:
+                    clean.found_clean(digest)
+                    clean.noted(loaded, digest, True)
+                elif clean.on:
+                    clean.noted(loaded, None, False)
     clean.close()
 
 
