@@ -41,10 +41,10 @@ def workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     pids = tmp_path / "pids"
     real = validate_games._check
 
-    def check(folder, *args):
+    def check(folder, *args, **kwargs):
         with pids.open("a", encoding="utf-8") as out:
             out.write(f"{os.getpid()} {folder}\n")
-        return real(folder, *args)
+        return real(folder, *args, **kwargs)
 
     monkeypatch.setattr(validate_games, "_check", check)
     return pids
@@ -295,3 +295,43 @@ def test_a_workers_first_game_takes_the_code_part_the_lookups_hashed(run_cli, wo
     warm = run_cli("validate", "--format", "json")
     assert (warm.exit_code, warm.output) == (one.exit_code, one.output)
     assert not _checked_by(workers), "the warm run checked a game again"
+
+
+def test_each_game_checked_is_handed_on_the_one_before_let_go_first(tmp_path: Path):
+    """`validate` frees no game it checked last (the CLI's `outlive` holds it to the process's
+    end, which frees nothing one object at a time); the game before is let go before the
+    next is loaded, so one game at a time is held."""
+    from toolkit.diagnostics import RuleSelection
+
+    held: list[object] = []
+    loaded: list[str] = []
+    games = [bundled_games()[name] for name in ("whisky-game", "muckle-stoater")]
+    from toolkit.content import game as game_module
+
+    real_load = game_module.load_game
+
+    def load(folder: Path, *args: object) -> object:
+        loaded.append(f"load {folder.name} holding {len(held)}")
+        return real_load(folder, *args)
+
+    def outlive(value: object) -> None:
+        held[:] = [] if value is None else [value]
+        loaded.append(f"hand {getattr(value, 'root', None) and value.root.name}")
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(game_module, "load_game", load)
+    try:
+        validate_games.validate_games(
+            games, RuleSelection(), ("select", "ignore"), None, 1, outlive=outlive
+        )
+    finally:
+        mp.undo()
+    assert loaded == [
+        "hand None",
+        "load whisky-game holding 0",
+        "hand whisky-game",
+        "hand None",
+        "load muckle-stoater holding 0",
+        "hand muckle-stoater",
+    ]
+    assert len(held) == 1 and held[0].root.name == "muckle-stoater"  # type: ignore[attr-defined]

@@ -240,6 +240,18 @@ def settle() -> None:
         gc.freeze()
 
 
+_OUTLIVING: list[object] = []
+
+
+def outlive(value: object) -> None:
+    """As the `playset` command, keep `value` (the game a `validate` checked last) to the end
+    of the process, which `_end_now` reaches without freeing it: the system takes its memory
+    back whole. None lets the value held go (before the next game is loaded: one at a time).
+    Nothing in a process that imports the CLI (tests, an editor)."""
+    if _AS_COMMAND:
+        _OUTLIVING[:] = [] if value is None else [value]
+
+
 def absolute_temp_folder() -> None:
     """Ignore a relative TMPDIR, TEMP or TMP (as a relative XDG_CACHE_HOME is): `tempfile`
     took `TMPDIR=.` as given, so in a game folder the editor's mirror and the pictures'

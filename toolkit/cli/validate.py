@@ -97,10 +97,10 @@ def validate(
     note = (lambda text: typer.echo(text, err=True)) if verbose else (lambda text: None)
     cache = None if no_cache else FindingsCache.open(note)
     options = ("select", *(select or ()), "ignore", *(ignore or ()))
-    from toolkit.cli import settle
+    from toolkit.cli import outlive, settle
     from toolkit.validate_games import validate_games
 
-    diagnostics = validate_games(folders, selection, options, cache, workers, settle)
+    diagnostics = validate_games(folders, selection, options, cache, workers, settle, outlive)
     if cache:
         cache.close()
     output = render(diagnostics, fmt)
