@@ -83,14 +83,36 @@ def wanted(*rules: Rule) -> bool:
 
 def content_paths(game: Game) -> frozenset[str] | None:
     """The game's content files (decks, question banks), their paths made absolute, or
-    None when one has no path (not parsed). Frozen: the frame keeps its digest by it
-    (toolkit.content.validate_cache.Frame.digest)."""
+    None when one has no path (not parsed), or is not read as its kind alone: it did not
+    load as one (a layout, the glossary or game.yaml listed as a deck: what else reads it
+    is not known here), or it is a file the game reads as something else too (game.yaml,
+    a board, the glossary, a rulebook, a file of its layouts, icons or fonts). The frame
+    leaves a content file's bytes out of the names of units that read no content file:
+    such a file's edits went unseen by them, and the findings kept were stale (probe71-1).
+    Frozen: the frame keeps its digest by it (toolkit.content.validate_cache.Frame.digest)."""
     paths = set()
     for loaded in [*game.decks, *game.questions]:
-        if loaded.doc is None:
+        if loaded.doc is None or loaded.model is None:
             return None
         paths.add(os.path.abspath(loaded.doc.path))
+    if paths & _read_otherwise(game):
+        return None
+    found_by_name = tuple(os.path.join(os.path.abspath(game.root), d, "") for d in NAMED_FOLDERS)
+    if any(path.startswith(found_by_name) for path in paths):
+        return None
     return frozenset(paths)
+
+
+NAMED_FOLDERS = ("layouts", "icons", "fonts")
+"""The game's folders whose files the checks find by name (a layout, an icon, a font)."""
+
+
+def _read_otherwise(game: Game) -> set[str]:
+    """The files (made absolute) the checks read as something other than a deck or bank."""
+    others = [game.manifest_file, *game.boards, game.glossary]
+    found = {os.path.abspath(f.doc.path) for f in others if f is not None and f.doc is not None}
+    found |= {os.path.abspath(path) for path in game.rulebook.values()}
+    return found
 
 
 def errors_only() -> bool:

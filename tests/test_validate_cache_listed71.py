@@ -1,0 +1,72 @@
+"""Probe71-1: a file the game reads as something else (game.yaml, the glossary, a layout)
+also listed as a deck or question bank had its bytes left out of the frame that names the
+units reading no content file, so its later edits went unseen and `validate` repeated stale
+findings (a layout's text box shrunk: 33 P001 missing). Such a game's units are no longer
+named by the frame (toolkit.checks.content_paths): its output is that of a run without the
+cache."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, relink_modelines
+from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
+from toolkit.checks import content_paths
+from toolkit.content.game import load_game
+
+
+def _game(tmp_path: Path, listed: str, group: str = "decks") -> Path:
+    """The base fixture with `listed` also listed under `files.<group>`."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    manifest = game / "game.yaml"
+    text = manifest.read_text("utf-8")
+    first = {"decks": "    - decks/cards.yaml\n", "questions": "    - questions/bank.yaml\n"}
+    assert text.count(first[group]) == 1
+    manifest.write_text(text.replace(first[group], f"{first[group]}    - {listed}\n"), "utf-8")
+    return game
+
+
+def _same_as_without_cache(game: Path) -> str:
+    cached = _run(str(game), "-f", "json")
+    assert cached == _run(str(game), "-f", "json", "--no-cache")
+    return cached[1]
+
+
+@pytest.mark.parametrize("group", ["decks", "questions"])
+@pytest.mark.usefixtures("cache")
+def test_game_yaml_listed_as_content_has_its_edits_seen(tmp_path: Path, group: str):
+    game = _game(tmp_path, "game.yaml", group)
+    assert '"T003"' not in _same_as_without_cache(game)
+    manifest = game / "game.yaml"
+    text = manifest.read_text("utf-8")
+    manifest.write_text(text.replace("languages: [fr, es, en]", "languages: [fr, es]"), "utf-8")
+    assert '"T003"' in _same_as_without_cache(game)  # every English text: not a language
+
+
+@pytest.mark.parametrize(
+    ("listed", "framed"),
+    [
+        ("glossary.yaml", False),  # no deck: not loaded as one
+        ("decks/cards.yaml", True),  # a deck listed twice is still a deck
+    ],
+)
+def test_content_paths_leave_out_a_game_read_otherwise(tmp_path: Path, listed: str, framed: bool):
+    game = load_game(_game(tmp_path, listed))
+    assert (content_paths(game) is not None) is framed
+
+
+def test_a_deck_in_a_folder_found_by_name_is_no_content_file(tmp_path: Path):
+    game = _game(tmp_path, "layouts/cards.yaml")
+    (game / "layouts").mkdir()
+    shutil.copy(game / "decks" / "cards.yaml", game / "layouts" / "cards.yaml")
+    (game / "layouts" / "cards.yaml").write_text(
+        (game / "layouts" / "cards.yaml").read_text("utf-8").replace("../", "../../", 1), "utf-8"
+    )
+    loaded = load_game(game)
+    assert all(f.model is not None for f in loaded.decks)
+    assert content_paths(loaded) is None
