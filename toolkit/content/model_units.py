@@ -249,14 +249,9 @@ class _Decoder:
             state = dict(zip(names, items, strict=True))
         else:
             state = dict(zip(names, values, strict=True))
-        if not plain:
-            return cls.model_construct(set(given), **state)
-        made = cls.__new__(cls)  # `_construct`, written out: ~700 models a game
-        _set_attribute(made, "__dict__", state)
-        _set_attribute(made, "__pydantic_fields_set__", set(given))
-        _set_attribute(made, "__pydantic_extra__", None)
-        _set_attribute(made, "__pydantic_private__", None)
-        return made
+        if plain:
+            return _construct(cls, state, set(given))
+        return cls.model_construct(set(given), **state)
 
 
 _Shape = tuple[type[BaseModel], tuple[str, ...], bool, frozenset[str]]
