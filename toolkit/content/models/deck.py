@@ -1,6 +1,6 @@
 """Decks and cards: the generic part every game shares."""
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
     Field,
@@ -109,18 +109,3 @@ class DeckBase(StrictModel):
             ]
             raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
-
-
-_GENERIC = frozenset(
-    {"GenericCard", "GenericDeck", "CardValue", "Scalar", "EXPECTED", "PRINTED_PARAMS"}
-)
-
-
-def __getattr__(name: str) -> Any:
-    """The generic deck's names, from their own module (`generic_deck`: made on first use,
-    as a game with a plugin never validates a generic deck)."""
-    if name in _GENERIC:
-        from toolkit.content.models import generic_deck
-
-        return getattr(generic_deck, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

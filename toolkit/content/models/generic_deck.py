@@ -1,6 +1,6 @@
 """The deck and card of a game without a plugin: the fields the plain `standard` layout
 prints. A module of its own: a game with a plugin never validates a generic deck, and
-making these classes cost every run ~0.5 ms (toolkit.content.models.deck names them on
+making these classes cost every run ~0.5 ms (`toolkit.content.models` names the card on
 first use)."""
 
 import math
