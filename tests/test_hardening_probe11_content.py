@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from toolkit.content.models.deck import GenericCard
+from toolkit.content.models.generic_deck import GenericCard
 from toolkit.render.context import localize
 
 

@@ -380,6 +380,7 @@ EAGER_MODEL_MODULES = (
     "toolkit.content.models.base",
     "toolkit.content.models.board",
     "toolkit.content.models.deck",
+    "toolkit.content.models.generic_deck",
     "toolkit.content.models.glossary",
     "toolkit.content.models.manifest",
     "toolkit.content.models.questions",
@@ -387,7 +388,8 @@ EAGER_MODEL_MODULES = (
     "toolkit.games.whisky_game.components",
     "toolkit.games.whisky_game.models",
 )
-"""The model modules a `validate` after one card edit of a bundled game makes classes of."""
+"""The model modules a `validate` after one card edit of a bundled game makes classes of (and
+the generic deck's, which a game without a plugin makes)."""
 
 
 def test_the_content_models_annotations_are_not_strings_to_evaluate() -> None:

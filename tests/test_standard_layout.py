@@ -11,7 +11,8 @@ import pytest
 from pypdf import PdfReader
 
 from toolkit.content.game import load_game
-from toolkit.content.models.deck import GenericCard, size_mm
+from toolkit.content.models.deck import size_mm
+from toolkit.content.models.generic_deck import GenericCard
 from toolkit.render.context import card_context
 from toolkit.render.layout import load_layout, resolve
 

@@ -59,6 +59,8 @@ ICONS = Kind("icons", ".svg", None)
 
 @dataclass(frozen=True)
 class Found:
+    """A game file of one kind found where the game or the toolkit keeps such files."""
+
     path: Path
     display: str  # as diagnostics show it
     in_game: bool

@@ -663,9 +663,12 @@ def _made_by(what: str, plugin: GamePlugin) -> Callable[[Any], bool]:
     """Whether a model read back is of a class the validator of a `what` file makes."""
     made: set[type]
     if what == "decks":
-        from toolkit.content.models.deck import GenericDeck
+        if not plugin.generic:
+            made = set(plugin.deck_models.values())
+        else:
+            from toolkit.content.models.generic_deck import GenericDeck
 
-        made = {GenericDeck} if plugin.generic else set(plugin.deck_models.values())
+            made = {GenericDeck}
     elif what == "boards":  # a built-in kind's told without importing every kind
         from toolkit.content.models.board import made_by_a_kind
 

@@ -177,9 +177,10 @@ class _Decoder:
     def __init__(self, made: dict[tuple[str, ...], type]) -> None:
         self.made = made
         self.classes: dict[tuple[str, ...], type[BaseModel]] = {}
-        self.shapes: dict[type, tuple[Any, bool]] = {}
-        """A class's field names, and whether its model is made by `_construct` (else by
-        `model_construct`): looked up once a class, not once a model."""
+        self.shapes: dict[tuple[Any, Any], _Shape] = {}
+        """By a model's class place and fields set as kept: its class, field names, whether
+        it is made by `_construct` (else by `model_construct`) and its fields set, checked
+        once a shape, not once a model (a game's ~700 models have ~70 shapes)."""
 
     def cls(self, place: Any) -> type[BaseModel]:
         if type(place) is not tuple:
@@ -200,12 +201,30 @@ class _Decoder:
         self.classes[place] = found
         return found
 
+    def shape(self, place: Any, fields_set: Any) -> _Shape:
+        """The shape of models of the class at `place` given the fields `fields_set` (hashable:
+        `model` looked for it first)."""
+        cls = self.cls(place)
+        names = tuple(cls.model_fields)
+        if type(fields_set) is not tuple or not set(fields_set) <= set(names):
+            raise ValueError("not the model's fields")
+        known = (cls, names, _unaliased(cls), frozenset(fields_set))
+        self.shapes[(place, fields_set)] = known
+        return known
+
     def value(self, value: Any) -> Any:
         kind = type(value)
         if kind in _SCALARS:
             return value
         if kind is list:
-            return [self.value(item) for item in value]
+            model = self.model
+            out = []
+            for item in value:  # most lists kept hold models: made without a dispatch each
+                if type(item) is tuple and len(item) == 5 and item[0] == _MODEL:
+                    out.append(model(item))
+                else:
+                    out.append(self.value(item))
+            return out
         if kind is dict:
             return {key: self.value(item) for key, item in value.items()}
         if kind is tuple and len(value) == 2 and value[0] == _TUPLE:
@@ -216,24 +235,26 @@ class _Decoder:
 
     def model(self, node: tuple[Any, ...]) -> BaseModel:
         _, place, fields_set, values, walked = node
-        cls = self.cls(place)
-        shape = self.shapes.get(cls)
-        if shape is None:
-            shape = self.shapes[cls] = (cls.model_fields.keys(), _unaliased(cls))
-        names, plain = shape
-        if type(values) is not tuple or len(values) != len(names):
+        try:
+            shape = self.shapes.get((place, fields_set))
+        except TypeError as exc:  # a list where a tuple was kept: unhashable
+            raise ValueError("not a model's place or fields") from exc
+        cls, names, plain, given = shape or self.shape(place, fields_set)
+        if type(values) is not tuple or len(values) != len(names) or type(walked) is not tuple:
             raise ValueError("not the model's fields")
-        if type(fields_set) is not tuple or not set(fields_set) <= names:
-            raise ValueError("not the model's fields")
-        if type(walked) is not tuple:
-            raise ValueError("not the model's fields")
-        items = list(values)
-        for index in walked:  # the others are plain data, read back as they are
-            items[index] = self.value(items[index])
-        state = dict(zip(names, items, strict=True))
+        if walked:
+            items = list(values)
+            for index in walked:  # the others are plain data, read back as they are
+                items[index] = self.value(items[index])
+            state = dict(zip(names, items, strict=True))
+        else:
+            state = dict(zip(names, values, strict=True))
         if plain:
-            return _construct(cls, state, set(fields_set))
-        return cls.model_construct(set(fields_set), **state)
+            return _construct(cls, state, set(given))
+        return cls.model_construct(set(given), **state)
+
+
+_Shape = tuple[type[BaseModel], tuple[str, ...], bool, frozenset[str]]
 
 
 def _unaliased(cls: type[BaseModel]) -> bool:

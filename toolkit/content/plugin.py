@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model, field_validator
 
 from toolkit.content.models.base import Slug, StrictModel
-from toolkit.content.models.deck import CardBase, DeckBase, GenericDeck
+from toolkit.content.models.deck import CardBase, DeckBase
 from toolkit.content.models.manifest import ManifestBase
 from toolkit.diagnostics import rule
 from toolkit.registry import Registry
@@ -83,6 +83,8 @@ class GamePlugin:
     @cached_property
     def deck_adapter(self) -> TypeAdapter[Any]:
         if self.generic:
+            from toolkit.content.models.generic_deck import GenericDeck
+
             return TypeAdapter(GenericDeck)
         models = tuple(self.deck_models.values())
         if len(models) == 1:

@@ -119,6 +119,8 @@ class TooBig(Exception):
 
 @dataclass
 class _Budget:
+    """The files and bytes a look at a game folder has gone through (TooBig past them)."""
+
     files: int = 0
     bytes: int = 0
 

@@ -24,6 +24,8 @@ DataPath = tuple[Any, ...]
 
 @dataclass(frozen=True, slots=True)
 class Declared:
+    """An id a file declares (`Declares`), where its data holds it."""
+
     namespace: str
     id: str
     kind: str | None
@@ -33,6 +35,8 @@ class Declared:
 
 @dataclass(frozen=True, slots=True)
 class Reference:
+    """An id a file refers to (`Ref`), where its data holds it (`is_key`: as a key)."""
+
     namespace: str
     kind: str | None
     id: str
@@ -43,6 +47,8 @@ class Reference:
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """A localized text (`Localized`), where its data holds it, with the model holding it."""
+
     value: dict[str, str]
     file: LoadedFile
     path: DataPath

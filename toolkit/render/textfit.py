@@ -47,6 +47,8 @@ PASSED_SIZE = 2
 
 @dataclass(frozen=True)
 class Fit:
+    """A text fitted to a box: whether it fits, at what size, in which lines."""
+
     fits: bool
     size: float
     lines: tuple[str, ...]

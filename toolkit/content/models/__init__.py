@@ -1,7 +1,8 @@
 """The generic content model: what every game shares. Games extend it in their plugins.
 
-Boards, glossaries and question banks load on first use (PEP 562): building their model
-classes costs every command a few milliseconds even when the game has none of them.
+Boards, glossaries, question banks and the generic deck load on first use (PEP 562):
+building their model classes costs every command a few milliseconds even when the game has
+none of them.
 """
 
 from importlib import import_module
@@ -16,7 +17,7 @@ from toolkit.content.models.base import (
     Slug,
     StrictModel,
 )
-from toolkit.content.models.deck import CardBase, CardSize, DeckBase, GenericCard
+from toolkit.content.models.deck import CardBase, CardSize, DeckBase
 from toolkit.content.models.manifest import ManifestBase
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
 
 
 _LAZY = {
+    "GenericCard": "generic_deck",
     "Board": "board",
     "board_shapes": "board",
     "GraphBoard": "board",
