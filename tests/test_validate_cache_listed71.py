@@ -70,3 +70,24 @@ def test_a_deck_in_a_folder_found_by_name_is_no_content_file(tmp_path: Path):
     loaded = load_game(game)
     assert all(f.model is not None for f in loaded.decks)
     assert content_paths(loaded) is None
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_yaml_file_in_a_tool_s_folder_is_no_stray_with_or_without_the_cache(tmp_path: Path):
+    """Probe71-3: R008 named a YAML file under `decks/node_modules/` (a folder the findings
+    cache never walks), so once R008 was kept whole a run with the cache never said it. No
+    file under a tool's folder is a stray deck: neither run says it; a stray in `decks/`
+    itself is said by both."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    _same_as_without_cache(game)
+    for folder in ("node_modules", ".git", "sub/.venv"):
+        (game / "decks" / folder).mkdir(parents=True)
+        (game / "decks" / folder / "stray.yaml").write_text("id: stray\n", "utf-8")
+    deck = game / "decks" / "cards.yaml"
+    deck.write_text(deck.read_text("utf-8") + "\n", "utf-8")
+    assert '"R008"' not in _same_as_without_cache(game)
+    (game / "decks" / "stray.yaml").write_text("id: stray\n", "utf-8")
+    found = _same_as_without_cache(game)
+    assert found.count('"R008"') == 1 and "decks/stray.yaml is not listed" in found

@@ -11,7 +11,7 @@ from typing import Any
 from toolkit.checks import CheckFamily, register, wanted
 from toolkit.checks.framed import framed
 from toolkit.content.board_phrases import Phrase, phrase_problems, phrases
-from toolkit.content.folders import modeline_schema_exists, real_paths
+from toolkit.content.folders import TOOL_FOLDERS, modeline_schema_exists, real_paths
 from toolkit.content.game import Game
 from toolkit.content.models.base import Declares
 from toolkit.content.sheets import KEYS_SUFFIX, SUFFIXES
@@ -246,7 +246,11 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
         base = game.root / folder
         if not base.is_dir() or folder in game.broken_lists:
             continue
-        found = list(files_under(base))  # bounded in depth, as rglob was not
+        found = [  # bounded in depth, as rglob was not; a tool's folder holds no stray
+            path  # deck (`.git`, `node_modules`: never walked by the findings cache either)
+            for path in files_under(base)
+            if TOOL_FOLDERS.isdisjoint(path.relative_to(base).parts[:-1])
+        ]
         for path in [
             *sorted(p for p in found if p.suffix == ".yaml"),
             *sorted(p for p in found if p.suffix == ".yml"),

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from toolkit.content.folders import modeline_schema_exists, real_paths, repo_root
+from toolkit.content.folders import TOOL_FOLDERS, modeline_schema_exists, real_paths, repo_root
 from toolkit.diagnostics.diagnostic import Diagnostic, Severity, Span
 from toolkit.fileio import MAX_DEPTH, file_version
 from toolkit.usercache import SignedStore, cache_root
@@ -87,20 +87,7 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 MAX_FILES = 20_000
 MAX_BYTES = 512 * 1024 * 1024
 """A game folder larger than this is not cached (hashing it would cost what it saves)."""
-SKIP = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".jj",
-        "__pycache__",
-        ".pytest_cache",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".venv",
-        "node_modules",
-    }
-)
+SKIP = TOOL_FOLDERS  # never walked: see toolkit.content.folders
 OUTPUT = "output"
 IGNORE_LISTS = frozenset({".gitignore", ".gitattributes", ".hgignore", ".dockerignore"})
 """Version-control lists the toolkit never reads: naming `output/` there (as `playset new`'s
