@@ -1,6 +1,6 @@
 """The checks that skip a content file whole (`Clean` by file: references' R006, the
-translation family's presence, parity, typography, plurals and glossary, inline icons and
-text direction) ask once a file
+translation family's presence, parity, typography, plurals and glossary, inline icons, text
+direction and print-fit's content glyphs) ask once a file
 whether to, not once a text, and make no text view of a file they skip: after one card
 edit of the Whisky Game only the edited deck's ~30 texts are looked at, of ~1,100. The
 findings are those of a run without the cache (`walks_after_an_edit`)."""
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import marshal
-import sys
-from pathlib import Path
 
 from tests.file_walks import checked_copy, walked, walks_after_an_edit
 from tests.test_validate_cache_units import _run, cache  # noqa: F401 (a fixture)
@@ -37,10 +35,8 @@ def test_a_file_is_asked_once_by_each_check_that_skips_files(cache, tmp_path, mo
     real = Clean.file_seen
 
     def counted(self: Clean, loaded: object) -> bool:
-        caller = Path(sys._getframe(1).f_code.co_filename).as_posix()
-        if not caller.endswith("printfit.py"):  # (print-fit's content glyphs: not yet)
-            asked.append((id(self), id(loaded)))
-            alive.append((self, loaded))
+        asked.append((id(self), id(loaded)))
+        alive.append((self, loaded))
         return real(self, loaded)
 
     monkeypatch.setattr(Clean, "file_seen", counted)

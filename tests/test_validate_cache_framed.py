@@ -443,3 +443,26 @@ def test_a_card_added_to_a_deck_is_the_only_card_worked_out(tmp_path, monkeypatc
     code, said = _run(str(game), "-f", "json")
     assert worked == [("more.yaml", 1)], worked
     assert (code, said) == _run(str(game), "-f", "json", "--no-cache")
+
+
+@pytest.mark.usefixtures("cache")
+def test_legibility_reads_a_deck_not_edited_in_its_deck_loop(tmp_path, monkeypatch):
+    """Legibility's deck loop reads a card of a file not edited from the file's batch itself,
+    as print-fit's does: after a card edit `_card` (its closures, its Shape) is called for
+    the edited deck's cards alone, and the output is that of a run without the cache."""
+    from toolkit.checks.legibility import faces
+
+    game = _two_decks(tmp_path)
+    _run(str(game), "-f", "json")
+    carded: list[str] = []
+    real = faces._card
+
+    def counted(loaded, *args, **kwargs):
+        carded.append(Path(loaded.rel).name)
+        return real(loaded, *args, **kwargs)
+
+    monkeypatch.setattr(faces, "_card", counted)
+    _edit_card(game, "Move {steps} spaces at once.")
+    cached_run = _run(str(game), "-f", "json")
+    assert carded and set(carded) == {"cards.yaml"}, carded
+    assert cached_run == _run(str(game), "-f", "json", "--no-cache")

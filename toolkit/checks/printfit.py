@@ -1648,24 +1648,25 @@ def _content_lacks(facts: Facts, face: str) -> list[Lack]:
     if clean is not None and not clean.on:
         clean = None  # no units: every text searched
     found: list[Lack] = []
-    for text in facts.texts:
-        if clean is not None and clean.file_seen(text.file):
+    for loaded, texts in facts.by_file():  # a file asked once, not once a text
+        if clean is not None and clean.file_seen(loaded):
             continue  # every text of its file lacked nothing, and nothing it reads changed
-        for lang, value in text.value.items():
-            if not prints(lang):
-                continue
-            printed = as_printed(text, value)
-            digest = text_digest(face, lang, printed) if clean is not None else ""
-            if clean is not None and clean.seen(digest):
-                clean.noted(text.file, digest, True)
-                continue
-            missing = [c for c in missing_glyphs(printed, face) if c not in replaced]
-            if missing:
-                found.append((text, lang, missing))
-            if clean is not None:
-                if not missing:
-                    clean.found_clean(digest)
-                clean.noted(text.file, digest, not missing)
+        for text in texts:
+            for lang, value in text.value.items():
+                if not prints(lang):
+                    continue
+                printed = as_printed(text, value)
+                digest = text_digest(face, lang, printed) if clean is not None else ""
+                if clean is not None and clean.seen(digest):
+                    clean.noted(loaded, digest, True)
+                    continue
+                missing = [c for c in missing_glyphs(printed, face) if c not in replaced]
+                if missing:
+                    found.append((text, lang, missing))
+                if clean is not None:
+                    if not missing:
+                        clean.found_clean(digest)
+                    clean.noted(loaded, digest, not missing)
     if clean is not None:
         clean.close()
     return found

@@ -11,7 +11,7 @@ import types
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -20,6 +20,7 @@ from toolkit.content.models.base import Declares, Localized, Ref
 from toolkit.content.unit_cache import NotKept, Units, active
 
 DataPath = tuple[Any, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +68,28 @@ class Facts:
     _runs: tuple[list[Text], int, list[tuple[LoadedFile, list[Text]]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    _derived: dict[Callable[[Facts], Any], tuple[list[Text], int, list[Reference], int, Any]] = (
+        field(default_factory=dict, init=False, repr=False, compare=False)
+    )
+
+    def derived(self, work: Callable[[Facts], T]) -> T:
+        """`work(self)`, worked out once while `texts` and `refs` are those very lists of
+        those lengths: for what several families derive from the facts alone (a run's
+        facts live as long as its game; print-fit and the rulebook each walked every text
+        for the board phrases' unfilled terms). `work` must read nothing else that changes,
+        and its value is shared: never changed by a caller."""
+        texts, refs = self.texts, self.refs
+        kept = self._derived.get(work)
+        if (
+            kept is not None
+            and (kept[0] is texts and kept[1] == len(texts))
+            and (kept[2] is refs and kept[3] == len(refs))
+        ):
+            value: T = kept[4]
+            return value
+        value = work(self)
+        self._derived[work] = (texts, len(texts), refs, len(refs), value)
+        return value
 
     def by_file(self) -> list[tuple[LoadedFile, list[Text]]]:
         """`texts` in their order, cut into runs of one file each (`collect` adds a file's

@@ -8,7 +8,7 @@ two terms sharing one translation are flagged: both make translations drift apar
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -56,14 +56,14 @@ def check(game: Game, texts: Sequence[TextView]) -> Iterator[Diagnostic]:
     table = [(t.text, {lang: list(f) for lang, f in t.forms.items()}) for t in terms]
     every = Units.name("glossary-terms", [source, names, table])  # once, not once per text
     languages = {source, *game.manifest.languages, *(lang for t in terms for lang in t.text)}
-    tables = _Tables(terms, sorted(languages), source)
+    tables = _Tables(terms, sorted(languages), source, names, every)
     with _shapes_kept(tables, names):
         # T009 and T018 read the glossary and game.yaml alone, no content file: kept whole
         # while no other file changes (toolkit.checks.framed; after one card edit they were
         # worked out again each run)
         alone = partial(_glossary_alone, terms=terms, source=source, tables=tables)
         yield from framed("translation-glossary", alone, game)
-        yield from _checked(game, texts, terms, names, source, tables, every)
+        yield from _checked(game, texts, terms, source, tables, every)
 
 
 def _glossary_alone(
@@ -91,7 +91,6 @@ def _checked(
     game: Game,
     texts: Sequence[TextView],
     terms: list[Any],
-    names: list[str],
     source: str,
     tables: _Tables,
     every: str,
@@ -117,7 +116,7 @@ def _checked(
                 unmet = seen[text] = cached(
                     "glossary",
                     [every, view.values],
-                    partial(_unmet, view.values, names, source, tables, translated, read),
+                    partial(_unmet, view.values, source, tables, translated, read),
                     lambda found: [[lang, list(named), count] for lang, named, count in found],
                     lambda kept: [_kept(one, terms) for one in kept],
                 )
@@ -146,28 +145,51 @@ def _shapes_kept(tables: _Tables, names: Sequence[str]) -> Iterator[None]:
         return
     said = sorted({*names, *(text for listed in tables.listed.values() for text, _ in listed)})
     name = Units.name("glossary-shapes", [said])
-    kept = units.get(name, _read_shapes)
+    kept = units.get(name, _Shapes)
     if kept is not None:
-        with given_shapes(kept):
+        with given_shapes(kept):  # type: ignore[arg-type]  # (a mapping, made when asked)
             yield
-        return
-    yield
+        if not kept.refused:
+            return
+    else:
+        yield
     with suppress(NotKept):
         units.put(name, kept_shapes(said))
 
 
-def _read_shapes(value: Any) -> dict[str, Any]:
-    """Kept shapes by term (ValueError for another shape of value)."""
-    from toolkit.checks.translation.term_search import kept_shape
+class _Shapes:
+    """Kept shapes by term, decoded when a shape is first asked for (`term_search.shape`):
+    after one card edit the tables the edited text is searched with are kept (`_table`),
+    so no shape is. A value that is not kept shapes is refused then: no shape given (each
+    worked out, as without the unit), and `refused` says to keep them again."""
 
-    if type(value) is not list:
-        raise ValueError("not shapes")
-    shapes = {}
-    for one in value:
-        if type(one) is not list or len(one) != 2 or type(one[0]) is not str:
-            raise ValueError("not a term's shape")
-        shapes[one[0]] = kept_shape(one[1])
-    return shapes
+    def __init__(self, value: Any) -> None:
+        if type(value) is not list:
+            raise ValueError("not shapes")
+        self._value: Any = value
+        self._shapes: dict[str, Any] | None = None
+        self.refused = False
+
+    def _decoded(self) -> dict[str, Any]:
+        from toolkit.checks.translation.term_search import kept_shape
+
+        if self._shapes is None:
+            shapes = {}
+            try:
+                for one in self._value:
+                    if type(one) is not list or len(one) != 2 or type(one[0]) is not str:
+                        raise ValueError("not a term's shape")
+                    shapes[one[0]] = kept_shape(one[1])
+            except ValueError:
+                shapes, self.refused = {}, True
+            self._shapes = shapes
+        return self._shapes
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._decoded()
+
+    def __getitem__(self, term: str) -> Any:
+        return self._decoded()[term]
 
 
 Unmet = tuple[str, list[int], int]
@@ -181,23 +203,54 @@ class _Tables:
     """Each language's terms and forms as one table (groups: the terms' indexes), and the
     translations' languages' tables as one (`together`), each made when first walked: a
     table of 20,000 pieces takes ~0.05 s to make, and a language whose texts are all
-    walked in the joint one needs no table of its own."""
+    walked in the joint one needs no table of its own. And the table of the kept names
+    (`names`), blanked out of a source text before its walk (`blank`).
 
-    def __init__(self, terms: Sequence[Any], languages: Sequence[str], source: str) -> None:
+    With `validate`'s units active each table is kept, named by what it is made of (`_table`:
+    `every`, the glossary's name (`check`: its source language, kept names and terms' texts
+    and forms), and the language, or the translations' languages; without it, the terms and
+    groups themselves): after one card edit the tables the edited text is searched with were
+    laid out again, from the ~220 kept shapes decoded for them."""
+
+    def __init__(
+        self,
+        terms: Sequence[Any],
+        languages: Sequence[str],
+        source: str,
+        names: Sequence[str],
+        every: str = "",
+    ) -> None:
         self.listed = {lang: _listed(terms, lang) for lang in languages}
         self.joined = [lang for lang in languages if lang != source]
+        self.names = names
+        self.every = every
         self._finders: dict[str, Finder] = {}
         self._widths: dict[str, int] = {}
         self._width: int | None = None
         self._joint: Finder | None = None
+        self._names: Finder | None = None
 
     def finder(self, lang: str) -> Finder:
         """The table of `lang`'s terms and forms."""
         from toolkit.checks.translation.term_search import finder
 
         if lang not in self._finders:
-            self._finders[lang] = finder(self.listed[lang])
+            listed = self.listed[lang]
+            made_of = [self.every, lang] if self.every else [listed]
+            self._finders[lang] = _table("one", made_of, lambda: finder(listed))
         return self._finders[lang]
+
+    def blank(self, text: str) -> str:
+        """The text with the kept names blanked out (term_search.blank_out)."""
+        from toolkit.checks.translation.term_search import finder, spaced
+
+        if not self.names:
+            return text
+        if self._names is None:
+            listed = tuple((name, 0) for name in self.names)
+            made_of = [self.every, None] if self.every else [listed]
+            self._names = _table("names", made_of, lambda: finder(listed))
+        return spaced(self._names, text)
 
     def joint(self, languages: Sequence[str]) -> Finder | None:
         """The translations' tables as one, when walking it costs no more than walking
@@ -213,13 +266,34 @@ class _Tables:
         if self._width > min(sum(self._widths[lang] for lang in languages), MAX_PIECES):
             return None
         if self._joint is None:
-            self._joint = together(tuple(self.listed[lang] for lang in self.joined))
+            tables = tuple(self.listed[lang] for lang in self.joined)
+            made_of = [self.every, self.joined] if self.every else [tables]
+            self._joint = _table("together", made_of, lambda: together(tables))
         return self._joint
+
+
+def _table(kind: str, made_of: list[Any], make: Callable[[], Finder]) -> Finder:
+    """The table `make()` lays out, kept as a unit named by what it is made of (`kind`: a
+    `finder`'s of terms, the kept names', `together`'s of tables; `made_of`: see `_Tables`)
+    when `validate`'s units are active: a pure function of those and the term search's code
+    (in the units' head)."""
+    from toolkit.checks.translation.term_search import kept_table, plain_table
+
+    units = active()
+    if units is None:
+        return make()
+    name = Units.name(f"glossary-table:{kind}", made_of)
+    kept = units.get(name, kept_table)
+    if kept is not None:
+        return kept
+    made = make()
+    with suppress(NotKept):
+        units.put(name, plain_table(made))
+    return made
 
 
 def _unmet(
     values: dict[str, str],
-    names: Sequence[str],
     source: str,
     tables: _Tables,
     translated: Sequence[dict[str, bool]],
@@ -239,7 +313,7 @@ def _unmet(
         key = (lang, text)
         if key not in read:
             read[key] = groups_used(
-                tables.finder(lang), _without(text, names) if lang == source else text
+                tables.finder(lang), tables.blank(text) if lang == source else text
             )
         return read[key]
 
@@ -314,14 +388,6 @@ def _kept(kept: Any, terms: Sequence[Any]) -> Unmet:
         if not isinstance(at, int) or not 0 <= at < len(terms) or lang not in terms[at].text:
             raise ValueError("not a term")
     return lang, named, count
-
-
-def _without(text: str, names: Sequence[str]) -> str:
-    """The text with the glossary's kept names (`keep: true`, a title such as 'Harbour
-    Market') blanked out: a word inside a name that stays as it is uses no term."""
-    from toolkit.checks.translation.term_search import blank_out
-
-    return blank_out(names, text) if names else text
 
 
 def _conflicts(game: Game, terms: list, source: str) -> Iterator[Diagnostic]:

@@ -309,6 +309,73 @@ class Finder(NamedTuple):
     left_out: int  # the terms past `MAX_PIECES` pieces, not looked for
 
 
+def plain_table(table: Finder) -> list[object]:
+    """`table` as plain data (lists, text-keyed mappings, integers): `kept_table` makes it
+    again."""
+    ends = [[bit, list(groups), pieces] for bit, (groups, pieces) in table.ends.items()]
+    return [
+        table.forms,
+        table.first,
+        table.opening,
+        list(table.opening_sizes),
+        table.inside,
+        table.between,
+        table.last,
+        table.closing,
+        list(table.closing_sizes),
+        table.closed,
+        ends,
+        table.words,
+        table.left_out,
+    ]
+
+
+def kept_table(value: object) -> Finder:
+    """A table as `plain_table` writes it, made again (ValueError for anything else)."""
+    if type(value) is not list or len(value) != 13:
+        raise ValueError("not a table")
+    forms, first, opening, opening_sizes, inside, between, last = value[:7]
+    closing, closing_sizes, closed, ends, words, left_out = value[7:]
+    for bits in (forms, opening, inside, between, closing):
+        if type(bits) is not dict or not set(map(type, bits)) <= {str}:
+            raise ValueError("not a table's words")
+        if not set(map(type, bits.values())) <= {int}:
+            raise ValueError("not a table's bits")
+    for one in (first, last, closed, words, left_out):
+        if type(one) is not int:
+            raise ValueError("not a table's bits")
+    for sizes in (opening_sizes, closing_sizes):
+        if type(sizes) is not list or not set(map(type, sizes)) <= {int}:
+            raise ValueError("not a table's sizes")
+    if type(ends) is not list:
+        raise ValueError("not a table's ends")
+    made: dict[int, tuple[tuple[int, ...], int]] = {}
+    for end in ends:
+        if type(end) is not list or len(end) != 3 or type(end[0]) is not int:
+            raise ValueError("not a table's end")
+        bit, groups, pieces = end
+        if type(groups) is not list or not set(map(type, groups)) <= {int}:
+            raise ValueError("not a table's groups")
+        if type(pieces) is not int:
+            raise ValueError("not a table's end")
+        made[bit] = (tuple(groups), pieces)
+    return Finder(
+        forms,
+        first,
+        opening,
+        tuple(opening_sizes),
+        inside,
+        between,
+        last,
+        closing,
+        tuple(closing_sizes),
+        closed,
+        made,
+        words,
+        left_out,
+    )
+
+
 def _added(table: dict[str, int], key: str, bit: int) -> None:
     table[key] = table.get(key, 0) | bit
 
