@@ -91,3 +91,26 @@ def test_a_yaml_file_in_a_tool_s_folder_is_no_stray_with_or_without_the_cache(tm
     (game / "decks" / "stray.yaml").write_text("id: stray\n", "utf-8")
     found = _same_as_without_cache(game)
     assert found.count('"R008"') == 1 and "decks/stray.yaml is not listed" in found
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_deck_listed_in_a_tool_s_folder_is_not_read(tmp_path: Path):
+    """Probe71-4: a deck listed inside `decks/node_modules/` (a folder the findings cache
+    never walks) was read, and its edits went unseen by the cache (findings of the old
+    bytes, exit 0 for a deck that now overflowed). No game file is read from a tool's
+    folder: the listing says why, with the cache and without, whatever the file holds."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    (game / "decks" / "node_modules").mkdir()
+    deck = game / "decks" / "node_modules" / "cards.yaml"
+    (game / "decks" / "cards.yaml").rename(deck)
+    manifest = game / "game.yaml"
+    listed = manifest.read_text("utf-8").replace(
+        "- decks/cards.yaml", f"- {deck.relative_to(game)}"
+    )
+    manifest.write_text(listed, "utf-8")
+    found = _same_as_without_cache(game)
+    assert "a tool's folder (node_modules)" in found and '"Y010"' in found
+    deck.write_text(deck.read_text("utf-8").replace("cards:", "cards: oops\n  x:", 1), "utf-8")
+    assert _same_as_without_cache(game) == found

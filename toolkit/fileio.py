@@ -1004,6 +1004,26 @@ class InputError(ValueError):
 
 
 LEADS_OUTSIDE = "it leads outside the game folder"
+TOOL_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".jj",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".venv",
+        "node_modules",
+    }
+)
+"""Folders of version control and tools inside a game folder: never the game's own files.
+The findings cache does not walk them (toolkit.content.validate_cache), so no game file is
+read from one (`open_regular` with `inside`): a deck kept in `decks/node_modules/` was read,
+and its edits were never seen by the cache (probe71-4); and no YAML file under one is a
+stray deck, board or bank (R008)."""
+IN_TOOL_FOLDER = "it lies in a tool's folder ({}), where Playset reads no game file; move it"
 
 
 def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes:
@@ -1029,8 +1049,13 @@ def open_regular(path: Path, *, inside: Path | None = None) -> Iterator[tuple[in
     # its path, for every file a game loads; a link on its path switched between the two
     # checks now refuses the file (what was opened lies outside the folder first resolved)
     root = real_path(inside) if inside is not None else None
-    if root is not None and not real_path(path).is_relative_to(root):
-        raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
+    if root is not None:
+        real = real_path(path)
+        if not real.is_relative_to(root):
+            raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
+        tool = TOOL_FOLDERS.intersection(real.relative_to(root).parts[:-1])
+        if tool:
+            raise OSError(errno.EACCES, IN_TOOL_FOLDER.format(min(tool)), str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         opened = os.fstat(fd)

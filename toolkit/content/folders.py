@@ -11,25 +11,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from toolkit.fileio import TOOL_FOLDERS as TOOL_FOLDERS
 from toolkit.home import repo_root
-
-TOOL_FOLDERS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".jj",
-        "__pycache__",
-        ".pytest_cache",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".venv",
-        "node_modules",
-    }
-)
-"""Folders of version control and tools inside a game folder: never the game's own files.
-The findings cache does not walk them (toolkit.content.validate_cache), and no YAML file
-under one is a deck, board or bank left out of game.yaml (R008)."""
 
 MANIFEST = "game.yaml"
 
