@@ -114,3 +114,25 @@ def test_a_deck_listed_in_a_tool_s_folder_is_not_read(tmp_path: Path):
     assert "a tool's folder (node_modules)" in found and '"Y010"' in found
     deck.write_text(deck.read_text("utf-8").replace("cards:", "cards: oops\n  x:", 1), "utf-8")
     assert _same_as_without_cache(game) == found
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_content_folder_linked_out_of_the_game_is_not_listed(tmp_path: Path):
+    """Probe71-5: `questions/` a link out of the game made R008 list the folder it leads to
+    (to `/usr`: 4,310 findings, every file of it walked), which the findings cache never
+    walks. A content folder whose real path is outside the game is not listed."""
+    game = tmp_path / "game"
+    shutil.copytree(FIXTURES / "base", game)
+    relink_modelines(game)
+    outside = tmp_path / "outside"
+    shutil.move(str(game / "questions"), outside)
+    (outside / "stray.yaml").write_text("id: stray\n", "utf-8")
+    (game / "questions").symlink_to(outside, target_is_directory=True)
+    manifest = game / "game.yaml"
+    text = manifest.read_text("utf-8")
+    assert text.count("  questions:\n    - questions/bank.yaml\n") == 1
+    manifest.write_text(text.replace("  questions:\n    - questions/bank.yaml\n", ""), "utf-8")
+    found = _same_as_without_cache(game)
+    assert "stray.yaml" not in found and "bank.yaml" not in found
+    (outside / "more.yaml").write_text("id: more\n", "utf-8")  # outside: no finding
+    assert _same_as_without_cache(game) == found

@@ -242,10 +242,13 @@ def _unlisted(game: Game) -> Iterator[Diagnostic]:
         return
     manifest = game.manifest_file
     assert manifest is not None and manifest.doc is not None
+    root = real_path(game.root)
     for folder in CONTENT_DIRS:
         base = game.root / folder
         if not base.is_dir() or folder in game.broken_lists:
             continue
+        if not real_path(base).is_relative_to(root):
+            continue  # a link out of the game: its files are no game's (never listed: probe71-5)
         found = [  # bounded in depth, as rglob was not; a tool's folder holds no stray
             path  # deck (`.git`, `node_modules`: never walked by the findings cache either)
             for path in files_under(base)
