@@ -111,8 +111,10 @@ def test_a_deck_listed_in_a_tool_s_folder_is_not_read(tmp_path: Path):
     )
     manifest.write_text(listed, "utf-8")
     found = _same_as_without_cache(game)
-    assert "a tool's folder (node_modules)" in found and '"Y010"' in found
+    assert "a tool's folder (node_modules)" in found and '"R002"' in found
     deck.write_text(deck.read_text("utf-8").replace("cards:", "cards: oops\n  x:", 1), "utf-8")
+    assert _same_as_without_cache(game) == found
+    deck.unlink()  # probe71-6: told by the path alone, there or not
     assert _same_as_without_cache(game) == found
 
 
@@ -136,3 +138,17 @@ def test_a_content_folder_linked_out_of_the_game_is_not_listed(tmp_path: Path):
     assert "stray.yaml" not in found and "bank.yaml" not in found
     (outside / "more.yaml").write_text("id: more\n", "utf-8")  # outside: no finding
     assert _same_as_without_cache(game) == found
+
+
+def test_a_path_in_a_tool_s_folder_is_told_by_the_path_alone(tmp_path: Path):
+    """`fileio.in_tool_folder`: decks, banks, boards (game.yaml's listing), images (P004)
+    and every game file read are refused in a tool's folder whether the file is there or
+    not; a folder of that name above the game folder does not count."""
+    from toolkit.fileio import in_tool_folder
+
+    root = (tmp_path / "node_modules" / "game").resolve()
+    root.mkdir(parents=True)
+    assert in_tool_folder(root / "decks" / "cards.yaml", root) is None
+    assert in_tool_folder(root / "art" / ".git" / "gone.png", root) == ".git"
+    assert in_tool_folder(root / "a" / "__pycache__" / "b" / ".venv" / "x.yaml", root) == ".venv"
+    assert in_tool_folder(tmp_path / "elsewhere.yaml", root) is None

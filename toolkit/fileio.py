@@ -1026,6 +1026,19 @@ stray deck, board or bank (R008)."""
 IN_TOOL_FOLDER = "it lies in a tool's folder ({}), where Playset reads no game file; move it"
 
 
+def in_tool_folder(real: Path, root: Path) -> str | None:
+    """The tool's folder (`TOOL_FOLDERS`) that the real path `real` lies in below the game
+    folder's real path `root`, or None. Told from the path alone, whether the file is there
+    or not (the findings cache never looks inside such a folder: a file deleted there is
+    not seen)."""
+    try:
+        parts = real.relative_to(root).parts[:-1]
+    except ValueError:
+        return None
+    tool = TOOL_FOLDERS.intersection(parts)
+    return min(tool) if tool else None
+
+
 def read_bounded(path: Path, limit: int, *, inside: Path | None = None) -> bytes:
     """At most `limit` + 1 bytes of a regular file (a FIFO, a device or `/dev/zero` behind
     a link is refused, not waited on or read without end); raises OSError.
@@ -1053,9 +1066,9 @@ def open_regular(path: Path, *, inside: Path | None = None) -> Iterator[tuple[in
         real = real_path(path)
         if not real.is_relative_to(root):
             raise OSError(errno.EXDEV, LEADS_OUTSIDE, str(path))
-        tool = TOOL_FOLDERS.intersection(real.relative_to(root).parts[:-1])
-        if tool:
-            raise OSError(errno.EACCES, IN_TOOL_FOLDER.format(min(tool)), str(path))
+        tool = in_tool_folder(real, root)
+        if tool is not None:
+            raise OSError(errno.EACCES, IN_TOOL_FOLDER.format(tool), str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         opened = os.fstat(fd)

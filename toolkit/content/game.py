@@ -38,7 +38,7 @@ from toolkit.content.source import MAX_FILE_BYTES, Document, game_repeats, load_
 from toolkit.content.suggest import tips_run
 from toolkit.content.validation import Partial, validate_document, validate_entries
 from toolkit.diagnostics import Diagnostic, Span, rule
-from toolkit.fileio import not_regular, real_path
+from toolkit.fileio import IN_TOOL_FOLDER, in_tool_folder, not_regular, real_path
 from toolkit.home import repo_root  # noqa: F401 (re-exported)
 
 R_MISSING_FILE = rule("R001", "missing-file", "A file named in game.yaml does not exist.")
@@ -366,6 +366,12 @@ def _check_path(game: Game, doc: Document, where: tuple[Any, ...], rel: str) -> 
         game.diagnostics.append(
             R_OUTSIDE.at(doc.display, span, f"path {rel!r} leaves the game folder")
         )
+        return None
+    tool = in_tool_folder(target, real_path(game.root))
+    if tool is not None:  # said whether the file is there or not: the cache never looks
+        game.broken_lists.add(str(where[1]) if len(where) > 1 else "")
+        message = f"path {rel!r}: {IN_TOOL_FOLDER.format(tool)}"
+        game.diagnostics.append(R_OUTSIDE.at(doc.display, span, message))
         return None
     if not target.is_file():
         message = f"no file {rel!r}{_near_name(target)}"

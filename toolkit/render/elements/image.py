@@ -129,7 +129,7 @@ class ImageElement(Element):
 def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     """The image exists inside the game folder, is a whole picture of no more pixels than
     can be printed (toolkit.render.pictures) and has enough for its printed box."""
-    from toolkit.fileio import real_path
+    from toolkit.fileio import IN_TOOL_FOLDER, in_tool_folder, real_path
     from toolkit.render import pictures
 
     where = ("image",)
@@ -137,6 +137,10 @@ def _file_problems(job: PrintJob, item: Resolved) -> Iterator[Problem]:
     path = real_path(job.root / item.text)
     if not path.is_relative_to(root):
         yield Problem("P004", f"image {item.text!r} leaves the game folder", where)
+        return
+    tool = in_tool_folder(path, root)
+    if tool is not None:  # there or not (the findings cache never looks in such a folder)
+        yield Problem("P004", f"image {item.text!r}: {IN_TOOL_FOLDER.format(tool)}", where)
         return
     if not path.is_file():
         yield Problem("P004", f"no image file {item.text!r}", where)
