@@ -30,7 +30,7 @@ RUN = (
     "import sys; sys.argv = ['playset', 'list'];"
     "import toolkit.dataclass_code as kept; counted = [0]; real = compile\n"
     "def counting(*args, **kwargs):\n"
-    "    counted[0] += not str(args[0]).startswith('lambda _cls, ')  # (a named tuple's)\n"
+    "    counted[0] += 1\n"
     "    return real(*args, **kwargs)\n"
     "kept.compile = counting\n" + LIST_AND_COUNT
 )
@@ -129,10 +129,8 @@ FORWARD_RUN = (
     "def hook(event, args):\n"
     "    if event == 'compile':\n"
     "        caller = sys._getframe(1).f_code\n"
-    "        head = args[0][:13] if isinstance(args[0], (str, bytes)) else ''\n"
-    "        named = head in ('lambda _cls, ', b'lambda _cls, ')  # a named tuple's __new__\n"
     "        if caller is typing.ForwardRef.__init__.__code__ or caller.co_name == '_compile':\n"
-    "            counted[0] += not named\n"
+    "            counted[0] += 1\n"
     "sys.addaudithook(hook)\n" + LIST_AND_COUNT
 )
 
@@ -325,61 +323,3 @@ def test_a_run_decodes_only_the_kept_code_it_uses(tmp_path: Path) -> None:
     assert count == first[0]
     assert kinds.strip() == "['bytes']"  # read, never decoded
     assert run("both")[0] == count  # and still kept
-
-
-NAMED_RUN = (
-    "import sys; sys.argv = ['playset', 'list'];"
-    "counted = [0]\n"
-    "def hook(event, args):\n"
-    "    head = args[0][:13] if event == 'compile' and isinstance(args[0], (str, bytes)) else ''\n"
-    "    installed = hasattr(sys.modules.get('dataclasses'), 'exec')  # (inspect's: before)\n"
-    "    if head in ('lambda _cls, ', b'lambda _cls, ') and installed:\n"
-    "        counted[0] += 1  # a named tuple's __new__ (collections.namedtuple)\n"
-    "sys.addaudithook(hook)\n" + LIST_AND_COUNT
-)
-
-
-def test_a_run_after_one_that_kept_them_makes_no_named_tuple_code(tmp_path: Path) -> None:
-    # those made after `install` (rich's, platform's...): each evaluated a lambda's source
-    assert _compiled(tmp_path, NAMED_RUN) > 3
-    # (shutil's is made before `install` in a run that makes the store's folder, after it
-    # in the next: that run keeps it)
-    assert _compiled(tmp_path, NAMED_RUN) <= 1
-    assert _compiled(tmp_path, NAMED_RUN) == 0
-
-
-def test_a_named_tuple_from_kept_code_is_the_one_collections_makes(monkeypatch) -> None:
-    import collections
-    from typing import NamedTuple
-
-    monkeypatch.setattr(dataclass_code, "_KEPT", {})
-    monkeypatch.setattr(dataclass_code, "_USED", set())
-    monkeypatch.setattr(dataclass_code, "_STATE", {"store": None, "new": 0})
-
-    def made() -> list[type]:
-        class Point(NamedTuple):
-            x: int
-            y: list[int] | None = None
-
-        return [Point, collections.namedtuple("Pair", "left right", defaults=[2])]
-
-    plain = made()
-    monkeypatch.setattr(collections, "eval", dataclass_code._eval, raising=False)
-    compiled = made()
-    assert dataclass_code._STATE["new"] >= 2
-    monkeypatch.setattr(dataclass_code, "compile", None, raising=False)  # nothing compiled now
-    reused = made()
-    for ours, *kept in zip(plain, compiled, reused, strict=True):
-        for theirs in kept:
-            code, base = theirs.__new__.__code__, ours.__new__.__code__
-            assert code.co_code == base.co_code and code.co_varnames == base.co_varnames
-            assert code.co_filename == base.co_filename == "<string>"
-            assert code.co_flags == base.co_flags
-            assert theirs.__new__.__defaults__ == ours.__new__.__defaults__
-            assert str(inspect.signature(theirs)) == str(inspect.signature(ours))
-            assert theirs.__doc__ == ours.__doc__ and theirs._fields == ours._fields
-    point, pair = reused[0](1), reused[1](1)
-    assert point == (1, None) and point.x == 1 and repr(point) == "Point(x=1, y=None)"
-    assert pair == (1, 2) and pair._replace(right=3) == (1, 3)
-    monkeypatch.undo()
-    assert dataclass_code._eval(" 1 + 1", {}) == eval(" 1 + 1") == 2  # eval strips spaces

@@ -18,10 +18,7 @@ the text of every string annotation it is given (`"dict[str, Any] | None"`), ~0.
 instructions each, and importing pydantic alone makes ~800 of them (its core schema's
 TypedDicts), every run the same texts. `install()` gives `typing` a `compile` that keeps
 that code too (under a key no dataclass source can have): the same code object `compile`
-makes from that text, which `typing` evaluates later as ever. And `collections` an `eval`
-that keeps the code of each named tuple's `__new__` (`namedtuple` evaluates a lambda's
-source for it; a `validate` after a card edit makes ~17 named tuple classes, ~60 µs each)
-under the same key: `eval` of a text is `compile(text, "<string>", "eval")` run.
+makes from that text, which `typing` evaluates later as ever.
 
 And it keeps what `re` compiles a regular expression into: `re.compile` parses each pattern
 and writes its matcher's code in Python (`re._compiler`), ~0.7 M instructions a pattern, and a
@@ -38,7 +35,6 @@ from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]  # re's matcher, no stubs
 import builtins
-import collections
 import dataclasses
 import marshal
 import re
@@ -150,20 +146,6 @@ def _compile(
     return code
 
 
-def _eval(source: Any, globals: Any = None, locals: Any = None, /) -> Any:  # noqa: A002
-    """`eval` as `collections.namedtuple` calls it (its `__new__`, a lambda's source, in a
-    namespace of its own), a source text compiled once and kept under the forward
-    references' key: `eval` of a text compiles it as `compile(text, "<string>", "eval")`
-    does with the caller's future flags (`collections` has none), its leading spaces and
-    tabs stripped. A source that is not a str is passed on as it is."""
-    if globals is None:  # eval's own default: the caller's globals (and locals)
-        frame = sys._getframe(1)
-        globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
-    if type(source) is str:
-        source = _compile(source.lstrip(" \t"), "<string>", "eval")
-    return builtins.eval(source, globals, locals)
-
-
 _RE_COMPILE = re._compiler.compile  # type: ignore[attr-defined]
 """`re`'s own pattern compiler (patterns the store does not hold go to it)."""
 
@@ -261,7 +243,6 @@ def install(command: str = "") -> None:
             _take(found)
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # shadows the builtin there
     typing.compile = _compile  # type: ignore[attr-defined]  # ForwardRef's, as above
-    collections.eval = _eval  # type: ignore[attr-defined]  # namedtuple's, as above
     re._compiler.compile = _regex  # type: ignore[attr-defined]  # as above
 
 
